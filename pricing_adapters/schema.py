@@ -1,0 +1,112 @@
+"""The offers table: the one contract between price sources and the planner (DESIGN section 4).
+
+One row per way of getting capacity: a cloud instance type under one purchase option in one region,
+or an on-prem card bought outright. Prices are per unit (instance or card) in the row's `currency`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+PROVIDERS = ("aws", "azure", "onprem")
+PURCHASE_OPTIONS = (
+    "on_demand",
+    "spot",
+    "reserved_1y",
+    "reserved_3y",
+    "savings_plan_1y",
+    "savings_plan_3y",
+    "low_priority",
+    "purchase",
+)
+TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36, "savings_plan_1y": 12, "savings_plan_3y": 36}
+
+# column -> pandas dtype. Documented in the README ("The offers table").
+OFFER_COLUMNS: dict[str, str] = {
+    "offer_id": "string",          # provider:region:sku:purchase_option[:zone]
+    "provider": "string",          # aws | azure | onprem
+    "region": "string",            # cloud region code; "onprem" for cards
+    "sku": "string",               # instance type / VM size / card id
+    "purchase_option": "string",   # one of PURCHASE_OPTIONS
+    "gpu": "string",               # canonical GPU id (planner/data/gpus.csv); raw name when unknown
+    "gpu_known": "bool",           # False: accelerator name not mapped to a canonical id (kept, flagged)
+    "accelerator_name": "string",  # the name as the source spells it (GpuInfo.Name, Azure family …)
+    "gpu_count": "float64",        # GPUs per unit; fractional for partial-GPU VMs
+    "gpu_memory_gb": "float64",    # per GPU, GB (API MiB / 1024)
+    "vcpus": "float64",            # per unit
+    "memory_gb": "float64",        # RAM per unit
+    "hourly_price": "float64",     # per unit-hour, in `currency`; reservations: effective hourly
+    "upfront_price": "float64",    # per unit, paid once per term
+    "currency": "string",          # ISO 4217
+    "term_months": "int64",        # 0, 12 or 36
+    "zone": "string",              # availability zone the price was read in (spot), else empty
+    "as_of": "string",             # ISO date the price was read; empty when the source does not say
+    "source": "string",            # where the price came from (repository@commit:path, API, vendor)
+    "note": "string",              # flags: unknown accelerator, restrictions, inferred values
+}
+
+REQUIRED_NON_NULL = ("offer_id", "provider", "region", "sku", "purchase_option", "gpu",
+                     "hourly_price", "upfront_price", "currency", "term_months", "source")
+
+
+class OffersSchemaError(ValueError):
+    """An offers table broke the contract; the message lists every problem found."""
+
+
+def empty_offers() -> pd.DataFrame:
+    """An offers table with no rows and every column typed."""
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in OFFER_COLUMNS.items()})
+
+
+def validate_offers(df: pd.DataFrame, origin: str = "offers") -> pd.DataFrame:
+    """Return `df` with the contract's columns, in order and typed; raise listing every violation.
+
+    Optional text columns (`zone`, `note`, `accelerator_name`, `as_of`) may be missing and are filled
+    with empty strings; `gpu_known` defaults to True.
+    """
+    df = df.copy()
+    for col in ("zone", "note", "accelerator_name", "as_of"):
+        if col not in df.columns:
+            df[col] = ""
+    if "gpu_known" not in df.columns:
+        df["gpu_known"] = True
+    problems: list[str] = []
+    missing = [c for c in OFFER_COLUMNS if c not in df.columns]
+    if missing:
+        raise OffersSchemaError(f"{origin}: missing columns {missing}")
+    df = df[list(OFFER_COLUMNS)]
+    for col in ("zone", "note", "accelerator_name", "as_of"):
+        df[col] = df[col].fillna("")
+    for col, dtype in OFFER_COLUMNS.items():
+        try:
+            df[col] = df[col].astype(dtype)
+        except (TypeError, ValueError) as exc:
+            problems.append(f"column {col!r} is not {dtype}: {exc}")
+    if problems:
+        raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
+    for col in REQUIRED_NON_NULL:
+        n = int(df[col].isna().sum())
+        if n:
+            problems.append(f"{n} rows with empty {col!r}")
+    bad_provider = sorted(set(df["provider"].dropna()) - set(PROVIDERS))
+    if bad_provider:
+        problems.append(f"unknown provider(s) {bad_provider}; expected one of {list(PROVIDERS)}")
+    bad_option = sorted(set(df["purchase_option"].dropna()) - set(PURCHASE_OPTIONS))
+    if bad_option:
+        problems.append(f"unknown purchase_option(s) {bad_option}; expected one of {list(PURCHASE_OPTIONS)}")
+    if (df["hourly_price"] < 0).any() or (df["upfront_price"] < 0).any():
+        problems.append("negative prices")
+    if (df["gpu_count"].dropna() < 0).any():
+        problems.append("negative gpu_count")
+    dup = df["offer_id"][df["offer_id"].duplicated()]
+    if len(dup):
+        problems.append(f"duplicate offer_id(s), e.g. {list(dup[:3])}")
+    if problems:
+        raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
+    return df.reset_index(drop=True)
+
+
+def offer_id(provider: str, region: str, sku: str, purchase_option: str, zone: str = "") -> str:
+    """The offers table's key: `aws:us-east-1:p4d.24xlarge:on_demand` (zone appended when set)."""
+    parts = [provider, region, sku, purchase_option] + ([zone] if zone else [])
+    return ":".join(parts)
