@@ -1,0 +1,81 @@
+"""Software-stack compatibility: framework version → CUDA build → compute capabilities it can run on.
+
+Tables (packaged, with sources): `frameworks.csv` (TensorFlow's tested GPU build configurations and
+PyTorch's default pip CUDA) and `cuda_compute.csv` (the compute-capability range of each CUDA toolkit).
+Only the lower bound excludes GPUs: a toolkit drops old architectures (CUDA 12 dropped Kepler, 3.x),
+while newer GPUs still run the builds' PTX through the driver's JIT.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import pandas as pd
+
+from planner.catalog import DATA, suggest
+
+
+@lru_cache(maxsize=1)
+def frameworks() -> pd.DataFrame:
+    """framework, version (major.minor), cuda, cudnn, source — one row per tested build."""
+    with (DATA / "frameworks.csv").open(encoding="utf-8") as fh:
+        return pd.read_csv(fh, dtype=str, keep_default_na=False)
+
+
+@lru_cache(maxsize=1)
+def cuda_ranges() -> pd.DataFrame:
+    """cuda version -> min/max compute capability it can build for."""
+    with (DATA / "cuda_compute.csv").open(encoding="utf-8") as fh:
+        df = pd.read_csv(fh, dtype=str, keep_default_na=False)
+    for col in ("min_compute_capability", "max_compute_capability"):
+        df[col] = df[col].astype(float)
+    return df.set_index("cuda")
+
+
+def _split_spec(spec: str) -> tuple[str, str]:
+    name, _, version = spec.strip().partition("==")
+    return name.strip().lower(), ".".join(version.strip().split(".")[:2])
+
+
+def _row(spec: str) -> pd.Series | None:
+    name, version = _split_spec(spec)
+    table = frameworks()
+    hit = table[(table["framework"] == name) & (table["version"] == version)]
+    return None if hit.empty else hit.iloc[0]
+
+
+def framework_problem(spec: str) -> str | None:
+    """Why `spec` (e.g. tensorflow==2.12) is not in the table, with suggestions; None when it is."""
+    name, version = _split_spec(spec)
+    table = frameworks()
+    known = sorted(set(table["framework"]))
+    if name not in known:
+        near = suggest(name, known)
+        return f"unknown framework '{name}'" + (f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(known)})")
+    if _row(spec) is None:
+        versions = list(table.loc[table["framework"] == name, "version"])
+        return f"no GPU build of {name} {version} in the table (known: {', '.join(versions)})"
+    return None
+
+
+def stack(spec: str) -> dict:
+    """{framework, version, cuda, cudnn, min_compute_capability} for a known spec."""
+    row = _row(spec)
+    if row is None:
+        raise KeyError(spec)
+    rng = cuda_ranges().loc[row["cuda"]]
+    return {"framework": row["framework"], "version": row["version"], "cuda": row["cuda"],
+            "cudnn": row["cudnn"], "min_compute_capability": float(rng["min_compute_capability"])}
+
+
+def exclusion_reason(spec: str, gpu: str, compute_capability: float) -> str | None:
+    """Why GPU `gpu` cannot run `spec`, or None when it can."""
+    s = stack(spec)
+    label = f"{s['framework']} {s['version']} (CUDA {s['cuda']})"
+    if compute_capability is None or (isinstance(compute_capability, float) and math.isnan(compute_capability)):
+        return f"{label} needs a CUDA GPU; {gpu} has no CUDA compute capability"
+    if compute_capability < s["min_compute_capability"]:
+        return (f"{label} supports compute capability ≥ {s['min_compute_capability']:g}; "
+                f"{gpu} is {compute_capability:g}")
+    return None

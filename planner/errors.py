@@ -1,0 +1,36 @@
+"""One exception family; each carries what a user needs to act on it. The CLI maps them to exit codes."""
+
+from __future__ import annotations
+
+
+class PlannerError(Exception):
+    """Base of every error the planner reports to a user (no traceback shown)."""
+
+    exit_code = 2
+
+
+class ScenarioError(PlannerError):
+    """A scenario file or override is invalid. `problems` holds one line per problem, all of them."""
+
+    def __init__(self, problems: list[str], origin: str = "scenario"):
+        self.problems = list(problems)
+        self.origin = origin
+        count = len(self.problems)
+        head = f"{origin}: {count} problem{'s' if count != 1 else ''}"
+        super().__init__(head + "\n" + "\n".join(f"  {p}" for p in self.problems))
+
+
+class CatalogError(PlannerError):
+    """A packaged or user-supplied catalog (GPUs, cards, frameworks) is malformed or lacks an entry."""
+
+
+class PriceSourceError(PlannerError):
+    """Prices could not be read (missing file, bad snapshot, failed refresh)."""
+
+    exit_code = 1
+
+
+class InfeasibleError(PlannerError):
+    """No fleet satisfies the scenario; the message says which workload or cap, with the numbers."""
+
+    exit_code = 1

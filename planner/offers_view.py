@@ -1,0 +1,87 @@
+"""The cross-provider offers view (`fleetplan offers`, the dashboard's price explorer).
+
+Cloud offers from a price source plus on-prem cards, each with `usd_per_hour` and `usd_per_gpu_hour`,
+filtered and sorted cheapest per GPU-hour first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from planner import catalog
+from planner.costs import offers_in_usd
+from planner.errors import PlannerError
+from pricing_adapters.schema import PURCHASE_OPTIONS, PROVIDERS
+
+VIEW_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_count", "gpu_memory_gb",
+                "vcpus", "memory_gb", "usd_per_hour", "usd_per_gpu_hour", "zone", "as_of", "note"]
+
+
+@dataclass(frozen=True)
+class OfferFilter:
+    gpu: str | None = None
+    min_memory_gb: float | None = None
+    providers: tuple[str, ...] = ()
+    regions: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    max_usd_per_gpu_hour: float | None = None
+
+
+def _check_choices(values: tuple[str, ...], allowed: tuple[str, ...], flag: str) -> None:
+    for v in values:
+        if v not in allowed:
+            near = catalog.suggest(v, allowed)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise PlannerError(f"{flag} {v!r}: expected one of {', '.join(allowed)}{hint}")
+
+
+def apply_filter(offers: pd.DataFrame, f: OfferFilter) -> pd.DataFrame:
+    """Rows of an offers table (with usd columns) that pass the filter; bad filter values raise."""
+    _check_choices(f.providers, PROVIDERS, "--provider")
+    _check_choices(f.options, PURCHASE_OPTIONS, "--option")
+    keep = pd.Series(True, index=offers.index)
+    if f.gpu:
+        ids = catalog.match_gpus(f.gpu)
+        if not ids:
+            near = catalog.suggest_gpu(f.gpu)
+            raise PlannerError(f"--gpu {f.gpu!r}: no such GPU, alias or family"
+                               + (f"; did you mean '{near[0]}'?" if near else ""))
+        keep &= offers["gpu"].isin(ids)
+    if f.min_memory_gb is not None:
+        keep &= offers["gpu_memory_gb"] >= f.min_memory_gb
+    if f.providers:
+        keep &= offers["provider"].isin(f.providers)
+    if f.regions:
+        known = tuple(sorted(set(offers["region"])))
+        for r in f.regions:
+            if r not in known:
+                near = catalog.suggest(r, known)
+                raise PlannerError(f"--region {r!r}: no offers in that region"
+                                   + (f"; did you mean '{near[0]}'?" if near else ""))
+        keep &= offers["region"].isin(f.regions) | (offers["provider"] == "onprem")
+    if f.options:
+        keep &= offers["purchase_option"].isin(f.options)
+    if f.max_usd_per_gpu_hour is not None:
+        keep &= offers["usd_per_gpu_hour"] <= f.max_usd_per_gpu_hour
+    return offers[keep]
+
+
+def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
+                 pue: float = 1.4, cloud: pd.DataFrame | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """(view rows, warnings). `cloud` defaults to the packaged snapshot."""
+    from pricing_adapters.snapshot import load_snapshot
+
+    cloud = load_snapshot() if cloud is None else cloud
+    cards = catalog.load_cards()
+    all_offers = pd.concat([cloud, catalog.onprem_offers()], ignore_index=True)
+    priced = offers_in_usd(all_offers, cards, fx_to_usd, electricity_usd_per_kwh, pue)
+    view = apply_filter(priced, f)
+    warnings = []
+    missing = sorted(set(view.loc[view["usd_per_hour"].isna(), "currency"]))
+    for cur in missing:
+        skus = sorted(view.loc[(view["currency"] == cur) & view["usd_per_hour"].isna(), "sku"])
+        warnings.append(f"{', '.join(skus)} priced in {cur}: pass --fx {cur}=<USD per 1 {cur}> to compare")
+    view = view.sort_values(["usd_per_gpu_hour", "offer_id"], na_position="last", kind="mergesort")
+    return view[VIEW_COLUMNS].reset_index(drop=True), warnings

@@ -1,0 +1,68 @@
+"""Weekly demand shapes: 168 hourly weights (Monday 00:00 first) with mean 1.
+
+A month of 730 hours holds each weekly hour 730/168 times, so a profile shapes demand within a month
+without changing the month's total.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from planner.errors import ScenarioError
+
+HOURS_PER_WEEK = 168
+BUSINESS_TO_OFF_RATIO = 4.0   # a working hour carries 4× the load of a night or weekend hour
+DEADLINE_DAYS = (3, 4)        # Thursday, Friday: the push before Friday deadlines
+DEADLINE_OFF_WEIGHT = 0.7     # other days; deadline days get (7 − 5 × 0.7) / 2 = 1.75
+
+
+def _business_hours() -> np.ndarray:
+    """Mon–Fri 09:00–18:00 at 4× the weight of every other hour; mean 1."""
+    hours = np.arange(HOURS_PER_WEEK)
+    day, hour = hours // 24, hours % 24
+    busy = (day < 5) & (hour >= 9) & (hour < 18)
+    w = np.where(busy, BUSINESS_TO_OFF_RATIO, 1.0)
+    return w / w.mean()
+
+
+def _deadline_peaks() -> np.ndarray:
+    """Thursday and Friday at 1.75, the other days at 0.7; mean 1."""
+    day = np.arange(HOURS_PER_WEEK) // 24
+    peak = (7 - 5 * DEADLINE_OFF_WEIGHT) / len(DEADLINE_DAYS)
+    return np.where(np.isin(day, DEADLINE_DAYS), peak, DEADLINE_OFF_WEIGHT)
+
+
+def _from_csv(path: Path) -> np.ndarray:
+    """168 non-negative numbers, one per line (a header line is allowed); scaled to mean 1."""
+    try:
+        lines = [ln.split(",")[-1].strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    except OSError as exc:
+        raise ScenarioError([f"{path}: cannot read profile: {exc}"], str(path)) from None
+    values: list[float] = []
+    for i, cell in enumerate(lines, start=1):
+        try:
+            values.append(float(cell))
+        except ValueError:
+            if i == 1:
+                continue  # header
+            raise ScenarioError([f"{path}:{i}: expected a number, got {cell!r}"], str(path)) from None
+    w = np.array(values, dtype=float)
+    if len(w) != HOURS_PER_WEEK or (w < 0).any() or w.sum() <= 0:
+        raise ScenarioError([f"{path}: expected {HOURS_PER_WEEK} non-negative hourly weights "
+                             f"(Monday 00:00 first), got {len(w)} values"], str(path))
+    return w / w.mean()
+
+
+@lru_cache(maxsize=64)
+def weekly_weights(profile: str) -> np.ndarray:
+    """The 168 weights of a built-in profile name or a CSV path; mean exactly 1."""
+    if profile == "flat":
+        return np.ones(HOURS_PER_WEEK)
+    if profile == "business_hours":
+        return _business_hours()
+    if profile == "deadline_peaks":
+        return _deadline_peaks()
+    return _from_csv(Path(profile))

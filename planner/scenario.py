@@ -1,0 +1,428 @@
+"""Scenario files: frozen pydantic models (DESIGN section 3) and YAML loading with line-numbered errors.
+
+`load_scenario` reads YAML with the safe loader only, keeps the line and column of every node, validates
+the structure with pydantic and the names against the catalogs, and raises one `ScenarioError` that
+lists every problem of the file: `file:line:col: field.path: what was expected, got what (did you mean …)`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from planner import catalog
+from planner.errors import ScenarioError
+
+PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
+                         "savings_plan_1y", "savings_plan_3y"]
+Provider = Literal["aws", "azure"]
+BUILTIN_PROFILES = ("flat", "business_hours", "deadline_peaks")
+ThroughputMetric = Literal["fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops",
+                           "memory_bandwidth_gbps"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Prices(Frozen):
+    """Where prices come from and which cloud offers are allowed."""
+
+    source: str = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
+    providers: tuple[Provider, ...] = Field(("aws", "azure"), description="cloud providers allowed")
+    regions: tuple[str, ...] | None = Field(None, description="cloud regions allowed; omitted = all regions")
+    purchase_options: tuple[PurchaseOption, ...] = Field(
+        ("on_demand", "spot", "reserved_1y", "reserved_3y"), description="cloud purchase options allowed")
+
+
+class CardOverride(Frozen):
+    """Any column of onprem_cards.csv, replacing the catalog value for one card."""
+
+    price: float | None = Field(None, ge=0, description="price per card, in `currency`")
+    currency: str | None = Field(None, description="ISO 4217 code of price and host_cost_per_card")
+    host_cost_per_card: float | None = Field(None, ge=0, description="share of the host server per card")
+    busy_watts: float | None = Field(None, ge=0, description="W at the wall per card while working, host share included")
+    idle_watts: float | None = Field(None, ge=0, description="W at the wall per card while idle, host share included")
+    cards_per_server: int | None = Field(None, ge=1)
+    life_years: float | None = Field(None, gt=0, description="straight-line depreciation life")
+    maintenance_rate_per_year: float | None = Field(None, ge=0, description="share of capex per year")
+    as_of: str | None = None
+    source: str | None = None
+
+
+class OnPrem(Frozen):
+    """Owned hardware: site assumptions, candidate cards, what is already owned, caps."""
+
+    electricity_per_kwh: float = Field(0.12, ge=0, description="scenario currency per kWh")
+    pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
+    availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
+    cards: tuple[str, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
+    card_overrides: dict[str, CardOverride] = Field(default_factory=dict)
+    existing: dict[str, int] = Field(default_factory=dict, description="cards already owned: no capex")
+    power_cap_kw: float | None = Field(None, ge=0, description="cap on installed IT power, Σ units × busy watts")
+    capex_budget: float | None = Field(None, ge=0, description="cap on new capex (cards + hosts), scenario currency")
+    colocation_per_kw_month: float = Field(0.0, ge=0, description="charged on installed IT kW every month")
+    fixed_onprem_per_month: float = Field(0.0, ge=0, description="charged in each month any on-prem unit exists")
+
+    @field_validator("existing")
+    @classmethod
+    def _non_negative(cls, v: dict[str, int]) -> dict[str, int]:
+        bad = [k for k, n in v.items() if n < 0]
+        if bad:
+            raise ValueError(f"counts must be ≥ 0 (negative for {bad})")
+        return v
+
+
+class Workload(Frozen):
+    """A stream of GPU work, measured in hours on its reference GPU."""
+
+    name: str = Field(min_length=1)
+    gpu_hours_per_month: float = Field(ge=0, description="reference-GPU hours in month 1")
+    reference_gpu: str = Field(description="canonical GPU id the hours are measured on")
+    min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
+    gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
+    min_compute_capability: float | None = Field(None, ge=0, description="e.g. 8.0 for bf16")
+    framework: str | None = Field(None, description="e.g. tensorflow==2.12; excludes GPUs its CUDA build cannot run on")
+    growth_per_month: float = Field(0.0, gt=-1, description="compound monthly demand growth")
+    profile: str = Field("flat", description="flat | business_hours | deadline_peaks | path to a CSV of 168 hourly weights")
+    interruptible: bool = Field(False, description="may run on spot capacity")
+    interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
+    throughput_metric: ThroughputMetric = Field("fp16_tensor_tflops", description="how GPUs compare for this workload")
+    throughput: dict[str, float] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
+
+    @field_validator("framework")
+    @classmethod
+    def _framework_form(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"[A-Za-z_-]+==\d+(\.\d+)*", v.strip()):
+            raise ValueError("expected NAME==VERSION, e.g. tensorflow==2.12")
+        return v
+
+
+class Constraints(Frozen):
+    min_units: dict[str, int] = Field(default_factory=dict, description="card id -> least units in the fleet")
+    max_units: dict[str, int] = Field(default_factory=dict, description="card id -> most units in the fleet")
+    max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
+
+
+class Scenario(Frozen):
+    """Every assumption of one plan. Same file + same price snapshot = same plan."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    currency: str = Field("USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 code all costs are reported in")
+    horizon_months: int = Field(36, ge=1, le=120)
+    discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
+    fx: dict[str, float] = Field(default_factory=dict,
+                                 description="scenario-currency units per 1 unit of the named currency")
+    prices: Prices = Prices()
+    onprem: OnPrem = OnPrem()
+    workloads: tuple[Workload, ...] = Field(min_length=1)
+    constraints: Constraints = Constraints()
+
+    @model_validator(mode="after")
+    def _unique_workload_names(self) -> "Scenario":
+        names = [w.name for w in self.workloads]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"workload names must be unique; repeated: {dup}")
+        return self
+
+    def fx_rate(self, currency: str) -> float | None:
+        """Scenario-currency units per unit of `currency` (1 for the scenario currency itself)."""
+        return 1.0 if currency == self.currency else self.fx.get(currency)
+
+
+# ---------------------------------------------------------------------------------------------------
+# YAML with positions
+
+
+Path_ = tuple[Any, ...]
+
+
+def _positions(node: yaml.Node, path: Path_ = (), out: dict | None = None) -> dict[Path_, tuple[int, int]]:
+    """Map each field path to the (line, column) of its key (1-based); the root is ()."""
+    out = {} if out is None else out
+    out.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            child = path + (key_node.value,)
+            out[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            out[child + ("<value>",)] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
+            _positions(value_node, child, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            out[path + (i,)] = (item.start_mark.line + 1, item.start_mark.column + 1)
+            _positions(item, path + (i,), out)
+    return out
+
+
+def _parse_yaml(text: str, origin: str) -> tuple[Any, dict, list[str]]:
+    """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
+    so one broken line does not hide the file's other problems."""
+    lines = text.splitlines()
+    syntax: list[str] = []
+    for _ in range(20):
+        try:
+            source = "\n".join(lines)
+            node = yaml.compose(source, Loader=yaml.SafeLoader)
+            data = yaml.safe_load(source)
+            return data, (_positions(node) if node is not None else {}), syntax
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line if mark else 0
+            what = exc.problem or "invalid YAML"
+            if exc.context:
+                what = f"{what} ({exc.context})"
+            hint = " — check the indentation" if "indent" in what or "mapping" in what or "block" in what else ""
+            syntax.append(f"{origin}:{line + 1}:{(mark.column + 1) if mark else 1}: YAML syntax: {what}{hint}")
+            if line >= len(lines) or not lines[line].strip():
+                break
+            lines[line] = ""
+        except yaml.YAMLError as exc:  # non-positional reader errors (bad bytes)
+            syntax.append(f"{origin}: YAML: {exc}")
+            break
+    return None, {}, syntax
+
+
+def _dotted(loc: Path_) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(file)"
+
+
+def _where(positions: dict, loc: Path_, value: bool = True) -> str:
+    for cut in range(len(loc), -1, -1):
+        key = tuple(loc[:cut])
+        if value and cut == len(loc) and key + ("<value>",) in positions:
+            line, col = positions[key + ("<value>",)]
+            return f"{line}:{col}"
+        if key in positions:
+            line, col = positions[key]
+            return f"{line}:{col}"
+    return "1:1"
+
+
+def _model_at(loc: Path_) -> type[BaseModel] | None:
+    """The pydantic model that holds the mapping at `loc` (for did-you-mean on unknown keys)."""
+    model: Any = Scenario
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(part) if isinstance(model, type) and issubclass(model, BaseModel) else None
+        if field is None:
+            return None
+        ann = field.annotation
+        inner = [a for a in getattr(ann, "__args__", ()) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            model = ann
+        elif inner:
+            model = inner[0]
+        else:
+            args = getattr(ann, "__args__", ())
+            # dict[str, CardOverride]: skip the key level
+            if args and isinstance(args[-1], type) and issubclass(args[-1], BaseModel):
+                model = args[-1]
+            else:
+                return None
+    return model
+
+
+def _all_fields() -> dict[str, list[str]]:
+    """field name -> dotted parents where it is allowed (for 'belongs under …' hints)."""
+    out: dict[str, list[str]] = {}
+
+    def walk(model: type[BaseModel], prefix: str) -> None:
+        for name, field in model.model_fields.items():
+            out.setdefault(name, []).append(prefix or "(top level)")
+            ann = field.annotation
+            for cand in (ann, *getattr(ann, "__args__", ())):
+                if isinstance(cand, type) and issubclass(cand, BaseModel):
+                    walk(cand, f"{prefix}.{name}" if prefix else name)
+    walk(Scenario, "")
+    return out
+
+
+def _describe(err: dict, positions: dict, origin: str) -> str:
+    loc = tuple(err["loc"])
+    kind = err["type"]
+    got = err.get("input")
+    if kind == "extra_forbidden":
+        key = loc[-1]
+        model = _model_at(loc[:-1])
+        choices = list(model.model_fields) if model else []
+        near = catalog.suggest(str(key), choices)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        elsewhere = [p for p in _all_fields().get(str(key), []) if p != _dotted(loc[:-1])]
+        if not near and elsewhere:
+            hint = f"; '{key}' belongs under {elsewhere[0]} — check the indentation"
+        allowed = f" (allowed: {', '.join(choices)})" if choices and not near else ""
+        return f"{origin}:{_where(positions, loc, value=False)}: {_dotted(loc)}: unknown key{hint}{allowed}"
+    if kind == "missing":
+        return f"{origin}:{_where(positions, loc[:-1])}: {_dotted(loc)}: required field is missing"
+    msg = err["msg"]
+    if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
+        expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
+        msg = f"expected {expected}, got {got!r}"
+    elif kind == "literal_error":
+        expected = err.get("ctx", {}).get("expected", "")
+        near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
+        msg = f"expected one of {expected}, got {got!r}" + (f"; did you mean '{near[0]}'?" if near else "")
+    elif got is not None and not isinstance(got, (dict, list)):
+        msg = f"{msg}, got {got!r}"
+    return f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {msg}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Catalog checks: names that pydantic cannot know
+
+
+def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None) -> list[str]:
+    problems: list[str] = []
+    cards = catalog.load_cards()
+    card_ids = list(cards.index)
+    gpu_ids = list(catalog.load_gpus().index)
+
+    def bad_card(card: str, loc: Path_, value: bool) -> None:
+        near = catalog.suggest(card, card_ids)
+        hint = f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})"
+        problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card '{card}'{hint}")
+
+    def check_gpu(name: str, loc: Path_, value: bool = True) -> None:
+        if catalog.resolve_gpu(str(name)) is None:
+            near = catalog.suggest_gpu(str(name))
+            hint = f"; did you mean '{near[0]}'?" if near else " (see `fleetplan offers` or planner/data/gpus.csv)"
+            problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU '{name}'{hint}")
+
+    onprem = data.get("onprem") or {}
+    for i, card in enumerate(onprem.get("cards") or ()):
+        if card not in cards.index:
+            bad_card(str(card), ("onprem", "cards", i), True)
+    for section, mapping in (("onprem", "card_overrides"), ("onprem", "existing"),
+                             ("constraints", "min_units"), ("constraints", "max_units")):
+        for card in (data.get(section) or {}).get(mapping) or {}:
+            if card not in cards.index:
+                bad_card(str(card), (section, mapping, card), False)
+    for i, w in enumerate(data.get("workloads") or ()):
+        if not isinstance(w, dict):
+            continue
+        if "reference_gpu" in w:
+            check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
+        for gpu in (w.get("throughput") or {}):
+            check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
+        profile = w.get("profile", "flat")
+        if isinstance(profile, str) and profile not in BUILTIN_PROFILES:
+            path = Path(profile) if base_dir is None else (base_dir / profile)
+            if not profile.endswith(".csv"):
+                near = catalog.suggest(profile, BUILTIN_PROFILES)
+                hint = f"; did you mean '{near[0]}'?" if near else ""
+                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
+                                f"workloads[{i}].profile: expected one of {', '.join(BUILTIN_PROFILES)} "
+                                f"or a .csv file, got {profile!r}{hint}")
+            elif not path.is_file():
+                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
+                                f"workloads[{i}].profile: profile file not found: {path}")
+        framework = w.get("framework")
+        if isinstance(framework, str) and "==" in framework:
+            from planner.compat import framework_problem  # local: compat reads its own tables
+            msg = framework_problem(framework)
+            if msg:
+                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
+                                f"workloads[{i}].framework: {msg}")
+    # Money in a card's own currency needs a rate to the scenario currency.
+    currency = data.get("currency", "USD")
+    fx = data.get("fx") or {}
+    overrides = onprem.get("card_overrides") or {}
+    used = set(onprem.get("cards") or ()) | set(onprem.get("existing") or {})
+    for card in sorted(c for c in used if c in cards.index):
+        cur = (overrides.get(card) or {}).get("currency") or cards.loc[card, "currency"]
+        if cur != currency and cur not in fx:
+            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
+                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
+    if currency != "USD" and "USD" not in fx:
+        problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
+                        f"add fx: {{USD: <{currency} per 1 USD>}}")
+    cons = data.get("constraints") or {}
+    lo, hi = cons.get("min_units") or {}, cons.get("max_units") or {}
+    for card in set(lo) & set(hi):
+        if isinstance(lo[card], int) and isinstance(hi[card], int) and lo[card] > hi[card]:
+            problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
+                            f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
+    _ = gpu_ids
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------------
+
+
+def parse_scenario(data: Any, positions: dict | None = None, origin: str = "scenario",
+                   base_dir: Path | None = None, syntax: list[str] | None = None) -> Scenario:
+    """Validate already-parsed data; raise ScenarioError listing every problem."""
+    positions = positions or {}
+    problems = list(syntax or [])
+    if not isinstance(data, dict):
+        if not problems:
+            problems.append(f"{origin}:1:1: expected a mapping of scenario fields, got {type(data).__name__}")
+        raise ScenarioError(problems, origin)
+    scenario = None
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        # A list whose items failed also reports "too short"; the item errors say it better.
+        nested = {tuple(e["loc"][:i]) for e in errors for i in range(1, len(e["loc"]))}
+        problems += [_describe(e, positions, origin) for e in errors
+                     if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)]
+    problems += _check_names(data, positions, origin, base_dir)
+    if problems or scenario is None:
+        raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)
+    return scenario
+
+
+def _line_key(problem: str) -> tuple[int, int]:
+    m = re.search(r":(\d+):(\d+): ", problem)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    """Read and validate a scenario YAML file (safe loader), with file:line:col errors."""
+    path = Path(path)
+    origin = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError([f"{origin}: file not found"], origin) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError([f"{origin}: cannot read: {exc}"], origin) from None
+    return load_scenario_text(text, origin=origin, base_dir=path.parent)
+
+
+def load_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None = None) -> Scenario:
+    """Validate scenario YAML given as text (uploads, notebooks)."""
+    data, positions, syntax = _parse_yaml(text, origin)
+    scenario = parse_scenario(data, positions, origin, base_dir, syntax)
+    return scenario if base_dir is None else _resolve_paths(scenario, base_dir)
+
+
+def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:
+    """Profile CSV paths become absolute so a scenario object is usable from any working directory."""
+    workloads = tuple(
+        w if w.profile in BUILTIN_PROFILES else w.model_copy(update={"profile": str((base_dir / w.profile).resolve())})
+        for w in scenario.workloads)
+    source = scenario.prices.source
+    prices = scenario.prices
+    if source not in ("snapshot", "store"):
+        prices = prices.model_copy(update={"source": str((base_dir / source).resolve())})
+    return scenario.model_copy(update={"workloads": workloads, "prices": prices})
+
+
+def scenario_json_schema() -> dict:
+    """JSON Schema of a scenario file (what `fleetplan schema` writes)."""
+    schema = Scenario.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "GPU fleet planner scenario"
+    return schema

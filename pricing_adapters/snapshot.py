@@ -1,0 +1,59 @@
+"""The packaged price snapshot: the embedded default offers table, readable offline.
+
+`snapshots/aws.csv` and `snapshots/azure.csv` hold offers-table rows (see `schema.OFFER_COLUMNS`) built
+by `scripts/build_snapshot.py` from public price data; `snapshots/manifest.json` says what they were
+built from and the `as_of` range of each file.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import IO, Sequence
+
+import pandas as pd
+
+from pricing_adapters.schema import OFFER_COLUMNS, validate_offers
+
+SNAPSHOT_PROVIDERS = ("aws", "azure")
+_TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
+_NUMERIC = [c for c, t in OFFER_COLUMNS.items() if t == "float64"]
+
+
+def _snapshot_dir():
+    return files("pricing_adapters") / "snapshots"
+
+
+def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
+    """An offers table from CSV text: empty text cells stay "", empty numeric cells become NaN."""
+    df = pd.read_csv(
+        f,
+        dtype={**{c: "string" for c in _TEXT}, "gpu_known": "bool", "term_months": "int64"},
+        keep_default_na=False,
+        na_values={c: [""] for c in _NUMERIC},
+    )
+    return validate_offers(df, origin=origin)
+
+
+def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
+    """The packaged offers of `providers` (default: all), validated, in file order (aws, then azure)."""
+    wanted = list(SNAPSHOT_PROVIDERS if providers is None else providers)
+    unknown = sorted(set(wanted) - set(SNAPSHOT_PROVIDERS))
+    if unknown:
+        raise ValueError(f"no packaged snapshot for provider(s) {unknown}; have {list(SNAPSHOT_PROVIDERS)}")
+    frames = []
+    for provider in SNAPSHOT_PROVIDERS:
+        if provider in wanted:
+            with (_snapshot_dir() / f"{provider}.csv").open("r", encoding="utf-8") as f:
+                frames.append(read_offers_csv(f, origin=f"snapshot {provider}.csv"))
+    if not frames:
+        return validate_offers(pd.DataFrame({c: [] for c in OFFER_COLUMNS}), origin="snapshot")
+    return validate_offers(pd.concat(frames, ignore_index=True), origin="snapshot")
+
+
+def snapshot_info() -> dict:
+    """What the packaged snapshot holds: `built_at`, `built_from`, and per provider the row count and
+    the `as_of` range (`as_of_min`, `as_of_max`; ISO dates, None when no row states a date)."""
+    manifest = json.loads((_snapshot_dir() / "manifest.json").read_text(encoding="utf-8"))
+    providers = {name.removesuffix(".csv"): info for name, info in manifest["files"].items()}
+    return {"built_at": manifest["built_at"], "built_from": manifest["built_from"], "providers": providers}

@@ -1,0 +1,128 @@
+"""The CLI's contract: exit codes, clean JSON on stdout, messages on stderr, no tracebacks."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures"
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_validate_examples_exit_0():
+    result = run("validate", *sorted((ROOT / "scenarios").glob("*.yaml")))
+    assert result.exit_code == 0, result.output
+
+
+def test_validate_bad_file_exits_2_with_every_problem_and_no_traceback():
+    result = run("validate", FIX / "scenarios" / "bad.yaml")
+    assert result.exit_code == 2
+    text = result.stderr
+    for needle in ["bad.yaml:2:1: horizon_month: unknown key; did you mean 'horizon_months'?",
+                   "bad.yaml:5:", "check the indentation", "did you mean 'rtx-4090'",
+                   "expected a number, got 'lots'", "did you mean 'A100-80GB-PCIE'"]:
+        assert needle in text
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_schema_command_matches_committed_schema(tmp_path):
+    out = tmp_path / "s.json"
+    assert run("schema", "--out", out).exit_code == 0
+    committed = json.loads((ROOT / "schema" / "scenario.schema.json").read_text())
+    assert json.loads(out.read_text()) == committed
+    assert "horizon_months" in committed["properties"]
+
+
+def offers_json(*args):
+    result = run("offers", *args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_offers_a100_40gb_p4d_us_east_1_is_21_957642_usd_per_hour():
+    rows = offers_json("--gpu", "A100-40GB", "--region", "us-east-1", "--option", "on_demand")
+    (p4d,) = [r for r in rows if r["sku"] == "p4d.24xlarge"]
+    # aws_ondemand_linux_prices.csv: us-east-1 p4d.24xlarge 21.957642 (Karpenter, 2026-07-20); 8 × A100 40 GB
+    assert p4d["usd_per_hour"] == pytest.approx(21.957642)
+    assert p4d["usd_per_gpu_hour"] == pytest.approx(21.957642 / 8)
+    assert p4d["gpu_count"] == 8 and p4d["gpu_memory_gb"] == 40 and p4d["as_of"] == "2026-07-20"
+
+
+def test_offers_a100_80gb_lists_aws_azure_and_the_onprem_card():
+    rows = offers_json("--gpu", "A100-80GB")
+    providers = {r["provider"] for r in rows}
+    assert providers == {"aws", "azure", "onprem"}
+    assert {r["gpu"] for r in rows} == {"A100-80GB-PCIE", "A100-80GB-SXM"}
+    (nc24,) = [r for r in rows if r["sku"] == "Standard_NC24ads_A100_v4" and r["region"] == "eastus"
+               and r["purchase_option"] == "on_demand"]
+    assert nc24["usd_per_hour"] == pytest.approx(3.673) and nc24["gpu_count"] == 1
+    assert all(r["usd_per_hour"] is not None for r in rows)
+    # a size whose GPU count no source gives has no per-GPU price, and says so
+    assert all(r["usd_per_gpu_hour"] is not None or "gpu_count unknown" in r["note"] for r in rows)
+    per_gpu = [r["usd_per_gpu_hour"] for r in rows if r["usd_per_gpu_hour"] is not None]
+    assert per_gpu == sorted(per_gpu)
+
+
+def test_offers_filters_combine():
+    rows = offers_json("--min-memory", "40", "--provider", "azure", "--max-price", "4.0", "--option", "on_demand")
+    assert rows and all(r["gpu_memory_gb"] >= 40 and r["provider"] == "azure" and r["usd_per_gpu_hour"] <= 4.0
+                        and r["purchase_option"] == "on_demand" for r in rows)
+
+
+def test_onprem_card_hourly_cost_by_hand():
+    # a100-80gb-pcie: capex 14000 + 2500 = 16500 USD, 5 years, 5 %/y maintenance, 540 W busy.
+    # 16500/(5×8760) + 16500×0.05/8760 + 0.540 kW × 1.4 × 0.12 USD/kWh
+    expected = 16500 / 43800 + 825 / 8760 + 0.540 * 1.4 * 0.12
+    rows = offers_json("--gpu", "A100-80GB-PCIE", "--provider", "onprem")
+    assert rows[0]["usd_per_hour"] == pytest.approx(expected)
+
+
+def test_cny_card_needs_fx_and_uses_it():
+    rows = offers_json("--gpu", "RTX-3060-12GB", "--provider", "onprem", "--fx", "CNY=0.14")
+    # (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy
+    capex = 7900 * 0.14
+    assert rows[0]["usd_per_hour"] == pytest.approx(capex / (3 * 8760) + capex * 0.03 / 8760 + 0.306 * 1.4 * 0.12)
+    result = run("offers", "--gpu", "RTX-3060-12GB", "--provider", "onprem", "--format", "json")
+    assert json.loads(result.stdout)[0]["usd_per_hour"] is None and "--fx CNY=" in result.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--gpu", "A100-80GB-PCI"], "did you mean 'A100-80GB-PCIE'"),
+    (["--provider", "awz"], "did you mean 'aws'"),
+    (["--region", "us-east1"], "did you mean 'us-east-1'"),
+    (["--option", "ondemand"], "did you mean 'on_demand'"),
+])
+def test_offers_bad_filter_exits_2_with_suggestion(args, needle):
+    result = run("offers", *args)
+    assert result.exit_code == 2 and needle in result.stderr and "Traceback" not in result.output
+
+
+def test_inventory_from_recorded_nvidia_smi():
+    result = run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv")
+    assert result.exit_code == 0
+    import yaml
+    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-3060-12gb": 2, "a100-80gb-pcie": 1}}}
+
+
+def test_inventory_lists_unknown_gpus_with_suggestions():
+    result = run("inventory", "--from", FIX / "nvidia_smi" / "unknown_and_8gb.csv")
+    assert result.exit_code == 0
+    import yaml
+    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-a5000": 1}}}
+    assert "8192 MiB is not the 12 GB RTX-3060-12GB" in result.stderr
+    assert "did you mean RTX-A5000?" in result.stderr
+
+
+def test_inventory_without_nvidia_smi_says_so_in_one_line(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    result = run("inventory")
+    assert result.exit_code == 2
+    assert "nvidia-smi not found" in result.stderr and len(result.stderr.strip().splitlines()) == 1

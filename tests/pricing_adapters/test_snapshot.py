@@ -1,0 +1,201 @@
+"""The snapshot builder (on a fixture subset of the reference data) and the packaged snapshot.
+
+Expected numbers are read off the reference CSVs by hand (see tests/fixtures/reference/SOURCE.md).
+"""
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pricing_adapters.snapshot import load_snapshot, read_offers_csv, snapshot_info
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "tests" / "fixtures" / "reference"
+
+
+def _load_builder():
+    spec = importlib.util.spec_from_file_location("build_snapshot", REPO / "scripts" / "build_snapshot.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("snapshot")
+    manifest = _load_builder().build_snapshot(FIXTURE, out)
+    offers = pd.concat(
+        [read_offers_csv(out / "aws.csv"), read_offers_csv(out / "azure.csv")], ignore_index=True
+    ).set_index("offer_id", drop=False)
+    return out, manifest, offers
+
+
+def _row(offers, oid):
+    return offers.loc[oid]
+
+
+# ---------------------------------------------------------------- builder on the fixture subset
+
+def test_row_counts_per_provider_and_option(built):
+    _, manifest, offers = built
+    counts = offers.groupby(["provider", "purchase_option"]).size().to_dict()
+    # 14 + 11 on-demand price rows; spot: 3 AWS region+type groups keep a usable quote, 5 of 7 Azure rows
+    assert counts == {("aws", "on_demand"): 14, ("aws", "spot"): 3, ("azure", "on_demand"): 11, ("azure", "spot"): 5}
+    assert manifest["files"]["aws.csv"]["rows"] == 17
+    assert manifest["files"]["azure.csv"]["rows"] == 16
+
+
+def test_p4d_us_east_1_is_21_957642_usd_per_hour_with_8_a100_40gb(built):
+    r = _row(built[2], "aws:us-east-1:p4d.24xlarge:on_demand")
+    assert r.hourly_price == 21.957642
+    assert (r.gpu, r.gpu_count, r.gpu_memory_gb) == ("A100-40GB-SXM", 8, 40)
+    assert (r.vcpus, r.memory_gb, r.accelerator_name) == (96, 1152, "A100")
+    assert (r.currency, r.term_months, r.upfront_price, r.zone) == ("USD", 0, 0, "")
+
+
+def test_p4de_reports_a100_but_is_the_80gb_board(built):
+    r = _row(built[2], "aws:us-east-1:p4de.24xlarge:on_demand")
+    assert (r.gpu, r.accelerator_name, r.gpu_memory_gb, r.hourly_price) == ("A100-80GB-SXM", "A100", 80, 27.44705)
+
+
+def test_aws_as_of_is_kept_per_source(built):
+    offers = built[2]
+    assert _row(offers, "aws:us-east-1:p5.48xlarge:on_demand").as_of == "2026-07-20"        # Karpenter
+    assert _row(offers, "aws:us-gov-west-1:p4d.24xlarge:on_demand").as_of == "2026-07-20"   # GovCloud file
+    assert _row(offers, "aws:us-west-2:dl1.24xlarge:on_demand").as_of == "2024-04-04"       # ec2i-2024
+    assert _row(offers, "aws:us-east-2:p4d.24xlarge:on_demand").as_of == ""                 # SkyPilot
+    assert _row(offers, "aws:us-west-2:dl1.24xlarge:on_demand").source.startswith("vantage-sh/ec2instances.info")
+
+
+def test_aws_spot_is_the_lowest_real_non_local_zone_per_region(built):
+    offers = built[2]
+    p5 = _row(offers, "aws:us-east-1:p5.48xlarge:spot")
+    # use1-az1/az4 equal on-demand (55.04), use1-atl2-az1 is a Local Zone (10.2397);
+    # of az2 19.2531, az3 21.1543, az5 25.7522, az6 17.6289 the lowest is az6.
+    assert (p5.hourly_price, p5.zone, p5.as_of) == (17.6289, "use1-az6", "")
+    p4d = _row(offers, "aws:us-east-1:p4d.24xlarge:spot")
+    assert (p4d.hourly_price, p4d.zone) == (2.4655, "use1-az1")
+    assert p4d.source.startswith("skypilot-org/skypilot-catalog@00148f2a")
+
+
+def test_aws_spot_without_a_usable_quote_gives_no_row(built):
+    spot = set(built[2].query("provider == 'aws' and purchase_option == 'spot'").offer_id)
+    # p4d ap-northeast-1: its only quote equals on-demand; g4dn us-west-2: its only quote is a Local Zone
+    assert spot == {"aws:us-east-1:p5.48xlarge:spot", "aws:us-east-1:p4d.24xlarge:spot",
+                    "aws:us-east-1:g4dn.xlarge:spot"}
+
+
+def test_aws_gaps_are_flagged_and_fractions_kept(built):
+    offers = built[2]
+    dl1 = _row(offers, "aws:us-east-1:dl1.24xlarge:on_demand")
+    assert dl1.gpu == "GAUDI-HL-205" and math.isnan(dl1.gpu_count) and "gpu_count unknown" in dl1.note
+    g6f = _row(offers, "aws:us-east-1:g6f.large:on_demand")
+    assert (g6f.gpu, g6f.gpu_count, g6f.gpu_memory_gb, g6f.hourly_price) == ("L4", 0.125, 2861 / 1024, 0.202)
+    assert _row(offers, "aws:us-east-1:g5.xlarge:on_demand").gpu_memory_gb == 22888 / 1024  # trap 1: not 24
+
+
+def test_nc24ads_a100_v4_eastus_is_3_673_with_one_a100_80gb_pcie(built):
+    r = _row(built[2], "azure:eastus:Standard_NC24ads_A100_v4:on_demand")
+    assert (r.hourly_price, r.gpu, r.gpu_count, r.gpu_memory_gb) == (3.673, "A100-80GB-PCIE", 1, 80)
+    assert (r.accelerator_name, r.as_of) == ("StandardNCADSA100v4Family", "2026-06-18")
+
+
+def test_nd96asr_v4_eastus_is_27_197_with_8_a100_40gb(built):
+    r = _row(built[2], "azure:eastus:Standard_ND96asr_v4:on_demand")
+    assert (r.hourly_price, r.gpu, r.gpu_count, r.gpu_memory_gb) == (27.197, "A100-40GB-SXM", 8, 40)
+    assert r.accelerator_name == "Standard NDASv4_A100 Family"   # family verbatim, spaces and all
+
+
+def test_nd96asr_a100_v4_without_family_keeps_unknown_count(built):
+    r = _row(built[2], "azure:eastus:Standard_ND96asr_A100_v4:on_demand")
+    assert (r.hourly_price, r.gpu, r.gpu_known) == (27.197, "A100-40GB-SXM", True)
+    assert math.isnan(r.gpu_count) and "gpu_count unknown" in r.note
+
+
+def test_nv6ads_a10_v5_is_a_sixth_of_an_a10(built):
+    r = _row(built[2], "azure:eastus:Standard_NV6ads_A10_v5:on_demand")
+    assert (r.gpu, r.gpu_count, r.gpu_memory_gb, r.hourly_price) == ("A10", 0.167, 4, 0.454)
+
+
+def test_unknown_azure_accelerator_is_flagged_not_dropped(built):
+    r = _row(built[2], "azure:eastus:Standard_ND40s_v2:on_demand")
+    assert (r.gpu_known, r.gpu, r.hourly_price) == (False, "Standard_ND40s_v2", 12.24)
+    assert "unknown accelerator" in r.note
+    assert list(built[2].query("not gpu_known").sku.unique()) == ["Standard_ND40s_v2"]
+
+
+def test_azure_spot_drops_quotes_equal_to_on_demand(built):
+    offers = built[2]
+    assert "azure:eastus:Standard_NC40ads_H100_v5:spot" not in offers.index   # 6.98 == 6.98
+    assert "azure:eastus:Standard_ND96isr_H100_v5:spot" not in offers.index   # 98.32 == 98.32
+    r = _row(offers, "azure:eastus:Standard_NC24ads_A100_v4:spot")
+    assert (r.hourly_price, r.gpu, r.as_of) == (0.444433, "A100-80GB-PCIE", "")
+
+
+def test_azure_pricing_key_note_is_carried(built):
+    r = _row(built[2], "azure:eastus2:Standard_NG32adms_V620_v1:on_demand")
+    assert (r.gpu, r.hourly_price) == ("V620", 3.302)
+    assert "Standard_NG32adms_V620'" in r.note
+
+
+def test_offer_ids_are_unique(built):
+    assert built[2].offer_id.is_unique
+
+
+def test_manifest_states_the_as_of_range(built):
+    out, manifest, _ = built
+    assert json.loads((out / "manifest.json").read_text()) == manifest
+    aws = manifest["files"]["aws.csv"]
+    assert (aws["as_of_min"], aws["as_of_max"]) == ("2024-04-04", "2026-07-20")
+    azure = manifest["files"]["azure.csv"]
+    assert (azure["as_of_min"], azure["as_of_max"]) == ("2026-06-18", "2026-06-18")
+
+
+def test_rebuild_gives_identical_bytes(built, tmp_path):
+    out = built[0]
+    _load_builder().build_snapshot(FIXTURE, tmp_path)
+    for name in ("aws.csv", "azure.csv"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes()
+    _load_builder().build_snapshot(FIXTURE, tmp_path)  # same content: built_at kept, manifest unchanged
+    before = (tmp_path / "manifest.json").read_bytes()
+    _load_builder().build_snapshot(FIXTURE, tmp_path)
+    assert (tmp_path / "manifest.json").read_bytes() == before
+
+
+def test_builder_main_takes_reference_and_out_dirs(tmp_path):
+    assert _load_builder().main(["--reference", str(FIXTURE), "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["aws.csv", "azure.csv", "manifest.json"]
+
+
+# ---------------------------------------------------------------- the packaged snapshot
+
+def test_packaged_snapshot_loads_and_validates():
+    offers = load_snapshot()
+    assert set(offers.provider) == {"aws", "azure"}
+    assert offers.offer_id.is_unique
+    assert set(load_snapshot(["azure"]).provider) == {"azure"}
+
+
+def test_packaged_snapshot_rejects_unknown_provider():
+    with pytest.raises(ValueError, match="gcp"):
+        load_snapshot(["gcp"])
+
+
+def test_packaged_snapshot_holds_the_reference_prices():
+    offers = load_snapshot().set_index("offer_id")
+    assert offers.loc["aws:us-east-1:p4d.24xlarge:on_demand", "hourly_price"] == 21.957642
+    assert offers.loc["aws:us-east-1:p5.48xlarge:spot", "hourly_price"] == 17.6289
+    assert offers.loc["azure:eastus:Standard_ND96asr_v4:on_demand", "hourly_price"] == 27.197
+    assert not offers.query("not gpu_known").note.str.contains("unknown accelerator").eq(False).any()
+
+
+def test_snapshot_info_matches_the_files():
+    info = snapshot_info()
+    assert (info["providers"]["aws"]["as_of_min"], info["providers"]["aws"]["as_of_max"]) == ("2024-04-04", "2026-07-20")
+    assert info["providers"]["azure"]["as_of_max"] == "2026-06-18"
+    for provider in ("aws", "azure"):
+        assert info["providers"][provider]["rows"] == len(load_snapshot([provider]))
