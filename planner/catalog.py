@@ -139,3 +139,85 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
             "source": card["source"], "note": "capex = card + host share; running costs per scenario",
         })
     return validate_offers(pd.DataFrame(rows), origin="onprem cards")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Offers for one scenario
+
+
+@lru_cache(maxsize=8)
+def _cloud_prices(source: str) -> pd.DataFrame:
+    from pricing_adapters.snapshot import load_snapshot, read_offers_csv
+
+    from planner.errors import PriceSourceError
+
+    if source == "snapshot":
+        return load_snapshot()
+    if source == "store":
+        raise PriceSourceError("prices.source: store — the local price store is not built yet; "
+                               "use `snapshot` or the path of an offers CSV")
+    path = Path(source)
+    if not path.is_file():
+        raise PriceSourceError(f"prices.source: offers CSV not found: {path}")
+    try:
+        return read_offers_csv(str(path), origin=str(path))
+    except ValueError as exc:
+        raise PriceSourceError(str(exc)) from None
+
+
+def cloud_offers(scenario) -> pd.DataFrame:
+    """The scenario's allowed cloud offers, prices converted to the scenario currency.
+
+    Filters: providers, regions (None = all), purchase options. Adds `price_currency_rate`.
+    """
+    from planner.errors import PriceSourceError
+
+    p = scenario.prices
+    df = _cloud_prices(p.source)
+    keep = df["provider"].isin(p.providers) & df["purchase_option"].isin(p.purchase_options)
+    if p.regions is not None:
+        keep &= df["region"].isin(p.regions)
+    df = df[keep].copy()
+    rates = {cur: scenario.fx_rate(cur) for cur in set(df["currency"])}
+    missing = sorted(c for c, r in rates.items() if r is None)
+    if missing:
+        raise PriceSourceError(f"offers priced in {missing} but fx has no rate for them; "
+                               f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
+    rate = df["currency"].map(rates).astype(float)
+    df["hourly_price"] = df["hourly_price"] * rate
+    df["upfront_price"] = df["upfront_price"] * rate
+    df["currency"] = scenario.currency
+    return df.reset_index(drop=True)
+
+
+def site_cards(scenario) -> pd.DataFrame:
+    """The scenario's candidate and owned cards with overrides applied, money in the scenario currency.
+
+    Columns: card_id, gpu, capex (per new unit: price + host share), busy_watts, idle_watts,
+    cards_per_server, life_years, maintenance_rate_per_year, existing, min_units, max_units (NaN = none),
+    as_of, source.
+    """
+    o, c = scenario.onprem, scenario.constraints
+    cards = load_cards()
+    ids = list(dict.fromkeys([*o.cards, *o.existing, *c.min_units]))
+    rows = []
+    for card_id in ids:
+        row = dict(cards.loc[card_id])
+        override = o.card_overrides.get(card_id)
+        if override is not None:
+            row.update({k: v for k, v in override.model_dump().items() if v is not None})
+        rate = scenario.fx_rate(row["currency"])
+        rows.append({
+            "card_id": card_id, "gpu": row["gpu"],
+            "capex": (float(row["price"]) + float(row["host_cost_per_card"])) * rate,
+            "busy_watts": float(row["busy_watts"]), "idle_watts": float(row["idle_watts"]),
+            "cards_per_server": float(row["cards_per_server"]), "life_years": float(row["life_years"]),
+            "maintenance_rate_per_year": float(row["maintenance_rate_per_year"]),
+            "existing": int(o.existing.get(card_id, 0)),
+            "min_units": int(c.min_units.get(card_id, 0)),
+            "max_units": float(c.max_units[card_id]) if card_id in c.max_units else float("nan"),
+            "as_of": row["as_of"], "source": row["source"],
+        })
+    cols = ["card_id", "gpu", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
+            "maintenance_rate_per_year", "existing", "min_units", "max_units", "as_of", "source"]
+    return pd.DataFrame(rows, columns=cols)

@@ -1,6 +1,7 @@
 """Build the packaged price snapshot (pricing_adapters/snapshots/) from the public reference data.
 
     python scripts/build_snapshot.py [--reference ../shared/reference] [--out pricing_adapters/snapshots]
+                                     [--azure-gpu-counts pricing_adapters/data/azure_gpu_counts.csv]
 
 Reads the reference CSVs described in the reference README and writes `aws.csv`, `azure.csv` (offers
 table, validated) and `manifest.json`, each atomically. Rows are sorted, so a rebuild from the same
@@ -12,6 +13,9 @@ Rules (DESIGN section 4 and 7; reference README "Known traps"):
   the lowest remaining zone per (region, type) with its zone id in `zone`; spot time is unknown, so
   `as_of` is blank.
 - GPU facts come from the type tables; unknown accelerators are kept with `gpu_known=False`.
+- Azure GPU counts the reference leaves blank are filled from the packaged, sourced supplement
+  `pricing_adapters/data/azure_gpu_counts.csv` (counts from Azure's docs). Only blank counts: a count
+  in the reference always wins. Sizes in neither stay NaN with the note "gpu_count unknown".
 - `gpu_memory_gb` is per GPU: AWS MiB / 1024; Azure the canonical GPU's nominal memory, scaled for
   fractional GPUs (NV6ads_A10_v5 = 1/6 of an A10 = 4 GB, the slice the VM sees, as AWS reports g6f).
 - `memory_gb` copies the type tables' `memory_gib` (AWS MiB / 1024; Azure's `MemoryGB` is GiB too).
@@ -43,6 +47,9 @@ from pricing_adapters.gpu_names import (  # noqa: E402
 from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers  # noqa: E402
 
 DEFAULT_OUT = REPO / "pricing_adapters" / "snapshots"
+DEFAULT_AZURE_GPU_COUNTS = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
+AZURE_GPU_COUNTS_COLUMNS = ["arm_sku_name", "gpu_count", "source", "note"]
+AZURE_GPU_COUNT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 NAN = float("nan")
 
 # Where the GPU facts (not the prices) come from; the price sources are read from the rows.
@@ -57,6 +64,10 @@ FACT_SOURCES = {
         "ResourceSku facts: Azure/karpenter-provider-azure@f4fb1c1d pkg/fake/zz_generated.sku.southcentralus.go,"
         " @2b431da1 pkg/providers/instancetype/known_skus.yaml, @61b488c4 pkg/utils/supported-gpus.yaml;"
         " skypilot-org/skypilot-catalog@098741e7 catalogs/v6/azure/vms.csv; SkyPilot fetch_azure.py"
+    ),
+    "azure_gpu_counts.csv": (
+        "pricing_adapters/data/azure_gpu_counts.csv: GPU counts from Azure docs (source per row), used only"
+        " where azure_gpu_vm_sizes.csv leaves accelerator_count blank"
     ),
 }
 
@@ -174,13 +185,47 @@ def _azure_memory_gb(gpu_id: str | None, count: float) -> float:
     return nominal
 
 
-def azure_size_facts(sizes: pd.DataFrame) -> dict[str, dict]:
-    """arm_sku_name -> GPU facts of the offers table, from azure_gpu_vm_sizes.csv."""
+def read_azure_gpu_counts(path: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict[str, float]:
+    """arm_sku_name -> GPU count from the supplement table; checked: columns, unique sizes, whole
+    positive counts, a source on every row."""
+    path = Path(path)
+    table = _read(path)
+    if list(table.columns) != AZURE_GPU_COUNTS_COLUMNS:
+        raise SystemExit(f"{path}: columns {list(table.columns)}, expected {AZURE_GPU_COUNTS_COLUMNS}")
+    dupes = sorted(table.loc[table["arm_sku_name"].duplicated(), "arm_sku_name"].unique())
+    if dupes:
+        raise SystemExit(f"{path}: duplicate arm_sku_name {dupes}")
+    counts = {}
+    for r in table.itertuples(index=False):
+        try:
+            count = float(r.gpu_count)
+        except ValueError:
+            count = NAN
+        if not (count >= 1 and count.is_integer()):
+            raise SystemExit(f"{path}: {r.arm_sku_name}: gpu_count {r.gpu_count!r} is not a whole number >= 1")
+        if not r.source.strip():
+            raise SystemExit(f"{path}: {r.arm_sku_name}: no source")
+        counts[r.arm_sku_name] = count
+    return counts
+
+
+def azure_size_facts(sizes: pd.DataFrame, supplement: dict[str, float] | None = None) -> dict[str, dict]:
+    """arm_sku_name -> GPU facts of the offers table, from azure_gpu_vm_sizes.csv; a blank count is
+    taken from `supplement` (arm_sku_name -> count) when it has the size."""
+    supplement = supplement or {}
     out = {}
     for s in sizes.itertuples(index=False):
         gpu_id = azure_gpu_id(s.family, s.arm_sku_name, s.accelerator_name)
         count = _num(s.accelerator_count)
+        filled = _isnan(count) and s.arm_sku_name in supplement
+        if filled:
+            count = supplement[s.arm_sku_name]
+        elif not _isnan(count) and s.arm_sku_name in supplement and count != supplement[s.arm_sku_name]:
+            print(f"note: {s.arm_sku_name}: reference count {count:g} kept; supplement says "
+                  f"{supplement[s.arm_sku_name]:g}", file=sys.stderr)
         facts = _gpu_fields(gpu_id, s.accelerator_name or s.family, s.arm_sku_name, count)
+        if filled:
+            facts["notes"].append(AZURE_GPU_COUNT_NOTE)
         if gpu_id is not None and not s.family.strip():
             facts["notes"].append(f"family unknown; GPU from SkyPilot-style name '{s.accelerator_name}' and size series")
         if azure_is_partition_family(s.family):
@@ -194,9 +239,10 @@ def azure_size_facts(sizes: pd.DataFrame) -> dict[str, dict]:
     return out
 
 
-def azure_offers(reference: Path) -> pd.DataFrame:
-    """Azure offers: on-demand rows, and spot rows that carry a real spot quote."""
-    facts = azure_size_facts(_read(reference / "azure_gpu_vm_sizes.csv"))
+def azure_offers(reference: Path, gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> pd.DataFrame:
+    """Azure offers: on-demand rows, and spot rows that carry a real spot quote. Blank GPU counts are
+    filled from the `gpu_counts` supplement table."""
+    facts = azure_size_facts(_read(reference / "azure_gpu_vm_sizes.csv"), read_azure_gpu_counts(gpu_counts))
     rows = []
     for p in _read(reference / "azure_ondemand_linux_prices.csv").itertuples(index=False):
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
@@ -246,11 +292,13 @@ def _file_info(df: pd.DataFrame) -> dict:
     }
 
 
-def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT) -> dict:
-    """Write aws.csv, azure.csv and manifest.json into `out` from the reference CSVs; return the manifest."""
+def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT,
+                   azure_gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict:
+    """Write aws.csv, azure.csv and manifest.json into `out` from the reference CSVs (and the Azure GPU
+    count supplement); return the manifest."""
     reference, out = Path(reference), Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    tables = {"aws.csv": aws_offers(reference), "azure.csv": azure_offers(reference)}
+    tables = {"aws.csv": aws_offers(reference), "azure.csv": azure_offers(reference, azure_gpu_counts)}
     for name, df in tables.items():
         _atomic_write(out / name, df.to_csv(index=False, lineterminator="\n"))
 
@@ -281,8 +329,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder with the reference CSVs (default: ../shared/reference)")
     parser.add_argument("--out", default=DEFAULT_OUT, type=Path,
                         help="output folder (default: pricing_adapters/snapshots)")
+    parser.add_argument("--azure-gpu-counts", default=DEFAULT_AZURE_GPU_COUNTS, type=Path,
+                        help="Azure GPU count supplement (default: pricing_adapters/data/azure_gpu_counts.csv)")
     args = parser.parse_args(argv)
-    manifest = build_snapshot(args.reference, args.out)
+    manifest = build_snapshot(args.reference, args.out, args.azure_gpu_counts)
     for name, info in manifest["files"].items():
         print(f"{name}: {info['rows']} rows {info['rows_by_purchase_option']}, "
               f"as_of {info['as_of_min']}..{info['as_of_max']}, "

@@ -15,6 +15,8 @@ from pricing_adapters.snapshot import load_snapshot, read_offers_csv, snapshot_i
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "reference"
+SUPPLEMENT = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
+SUPPLEMENT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 
 
 def _load_builder():
@@ -110,10 +112,56 @@ def test_nd96asr_v4_eastus_is_27_197_with_8_a100_40gb(built):
     assert r.accelerator_name == "Standard NDASv4_A100 Family"   # family verbatim, spaces and all
 
 
-def test_nd96asr_a100_v4_without_family_keeps_unknown_count(built):
+def test_nd96asr_a100_v4_without_family_takes_its_count_from_the_azure_docs_supplement(built):
     r = _row(built[2], "azure:eastus:Standard_ND96asr_A100_v4:on_demand")
-    assert (r.hourly_price, r.gpu, r.gpu_known) == (27.197, "A100-40GB-SXM", True)
+    assert (r.hourly_price, r.gpu, r.gpu_known, r.gpu_count, r.gpu_memory_gb) == (27.197, "A100-40GB-SXM", True, 8, 40)
+    assert SUPPLEMENT_NOTE in r.note and "gpu_count unknown" not in r.note
+
+
+def test_blank_count_outside_the_supplement_stays_unknown(built):
+    r = _row(built[2], "azure:eastus2:Standard_NG32adms_V620_v1:on_demand")   # partition series: left out
+    assert math.isnan(r.gpu_count) and "gpu_count unknown" in r.note and SUPPLEMENT_NOTE not in r.note
+
+
+def test_supplement_never_overrides_a_reference_count(tmp_path):
+    # The fixture gives ND96asr_v4 8 and ND96isr_H100_v5 8 (SkyPilot's 12 already corrected there); a
+    # supplement that disagrees must not win, while it still fills a blank count.
+    supplement = tmp_path / "azure_gpu_counts.csv"
+    supplement.write_text(
+        "arm_sku_name,gpu_count,source,note\n"
+        "Standard_ND96asr_v4,4,test,disagrees with the reference\n"
+        "Standard_ND96isr_H100_v5,12,test,disagrees with the reference\n"
+        "Standard_ND96asr_A100_v4,8,test,blank in the reference\n"
+    )
+    _load_builder().build_snapshot(FIXTURE, tmp_path / "out", supplement)
+    offers = read_offers_csv(tmp_path / "out" / "azure.csv").set_index("offer_id")
+    for oid in ("azure:eastus:Standard_ND96asr_v4:on_demand", "azure:eastus:Standard_ND96asr_v4:spot",
+                "azure:eastus:Standard_ND96isr_H100_v5:on_demand"):
+        assert offers.loc[oid, "gpu_count"] == 8 and SUPPLEMENT_NOTE not in offers.loc[oid, "note"]
+    assert offers.loc["azure:eastus:Standard_ND96asr_A100_v4:on_demand", "gpu_count"] == 8
+
+
+def test_empty_supplement_leaves_blank_counts_unknown(tmp_path):
+    supplement = tmp_path / "azure_gpu_counts.csv"
+    supplement.write_text("arm_sku_name,gpu_count,source,note\n")
+    _load_builder().build_snapshot(FIXTURE, tmp_path / "out", supplement)
+    r = read_offers_csv(tmp_path / "out" / "azure.csv").set_index("offer_id").loc[
+        "azure:eastus:Standard_ND96asr_A100_v4:on_demand"]
     assert math.isnan(r.gpu_count) and "gpu_count unknown" in r.note
+
+
+@pytest.mark.parametrize("body, problem", [
+    ("arm_sku_name,gpu_count,source\nStandard_X,8,s\n", "columns"),
+    ("arm_sku_name,gpu_count,source,note\nStandard_X,8,s,\nStandard_X,8,s,\n", "duplicate"),
+    ("arm_sku_name,gpu_count,source,note\nStandard_X,0.5,s,\n", "whole number"),
+    ("arm_sku_name,gpu_count,source,note\nStandard_X,,s,\n", "whole number"),
+    ("arm_sku_name,gpu_count,source,note\nStandard_X,8,,\n", "no source"),
+])
+def test_bad_supplement_is_refused(tmp_path, body, problem):
+    supplement = tmp_path / "azure_gpu_counts.csv"
+    supplement.write_text(body)
+    with pytest.raises(SystemExit, match=problem):
+        _load_builder().read_azure_gpu_counts(supplement)
 
 
 def test_nv6ads_a10_v5_is_a_sixth_of_an_a10(built):
@@ -171,6 +219,23 @@ def test_builder_main_takes_reference_and_out_dirs(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["aws.csv", "azure.csv", "manifest.json"]
 
 
+# ---------------------------------------------------------------- the Azure GPU count supplement
+
+def test_supplement_rows_are_sourced_to_azure_docs_and_leave_out_partitions():
+    table = pd.read_csv(SUPPLEMENT, dtype=str, keep_default_na=False)
+    assert list(table.columns) == ["arm_sku_name", "gpu_count", "source", "note"]
+    assert table.arm_sku_name.is_unique and len(table) == 14
+    assert table.source.str.startswith("Azure docs: ").all()
+    assert table.source.str.contains("learn.microsoft.com/azure/virtual-machines/").all()
+    assert table.note.str.startswith("count not in the reference data; taken from Azure docs").all()
+    # partition sizes and RTX PRO 6000 BSE sizes are not established: never in the table
+    assert not table.arm_sku_name.str.contains("A10_v4|V620|V710|RTXPRO6000BSE").any()
+    counts = dict(zip(table.arm_sku_name, table.gpu_count.astype(int)))
+    assert counts["Standard_ND96isr_MI300X_v5"] == 8 and counts["Standard_ND128isrf_NDR_GB200_v6"] == 4
+    assert counts["Standard_NCC40ads_H100_v5"] == 1
+    assert [counts[f"Standard_NV{n}s_v2"] for n in (6, 12, 24)] == [1, 2, 4]
+
+
 # ---------------------------------------------------------------- the packaged snapshot
 
 def test_packaged_snapshot_loads_and_validates():
@@ -191,6 +256,30 @@ def test_packaged_snapshot_holds_the_reference_prices():
     assert offers.loc["aws:us-east-1:p5.48xlarge:spot", "hourly_price"] == 17.6289
     assert offers.loc["azure:eastus:Standard_ND96asr_v4:on_demand", "hourly_price"] == 27.197
     assert not offers.query("not gpu_known").note.str.contains("unknown accelerator").eq(False).any()
+
+
+def test_packaged_nd96ams_a100_v4_has_8_a100_80gb_from_the_supplement():
+    r = load_snapshot(["azure"]).set_index("offer_id").loc["azure:eastus:Standard_ND96ams_A100_v4:on_demand"]
+    assert (r.gpu, r.gpu_count, r.gpu_memory_gb) == ("A100-80GB-SXM", 8, 80)
+    assert SUPPLEMENT_NOTE in r.note and "gpu_count unknown" not in r.note
+
+
+def test_packaged_partition_size_keeps_an_unknown_count():
+    rows = load_snapshot(["azure"]).query("sku == 'Standard_NC8ads_A10_v4'")
+    assert len(rows) and rows.gpu_count.isna().all()
+    assert rows.note.str.contains("gpu_count unknown").all()
+    assert not rows.note.str.contains(SUPPLEMENT_NOTE, regex=False).any()
+
+
+def test_packaged_snapshot_applies_every_supplement_count_with_its_note():
+    offers = load_snapshot(["azure"])
+    table = pd.read_csv(SUPPLEMENT, dtype=str, keep_default_na=False)
+    noted = offers[offers.note.str.contains(SUPPLEMENT_NOTE, regex=False)]
+    assert set(noted.sku) == set(table.arm_sku_name)           # every size is priced, so every one is filled
+    for sku, count in zip(table.arm_sku_name, table.gpu_count.astype(float)):
+        rows = offers[offers.sku == sku]
+        assert (rows.gpu_count == count).all(), sku
+        assert not rows.note.str.contains("gpu_count unknown").any(), sku
 
 
 def test_snapshot_info_matches_the_files():

@@ -1,0 +1,150 @@
+"""Workloads as the optimiser sees them: demand per period, and what each unit delivers to each workload.
+
+- Demand: `D(w,m) = gpu_hours_per_month × (1 + growth)^(m−1)` reference-GPU-hours in month m, shaped
+  within the month by the workload's weekly profile.
+- Work: one hour of a unit delivers `perf(w,g) × gpus` reference-GPU-hours (× (1 − overhead) on spot),
+  or nothing when the unit cannot serve the workload — and then the reason is recorded.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from planner import catalog, compat
+from planner.costs import HOURS_PER_MONTH
+from planner.errors import ScenarioError
+from planner.profiles import HOURS_PER_WEEK, weekly_weights
+
+
+def monthly_demand(scenario) -> np.ndarray:
+    """[H × W] reference-GPU-hours per month."""
+    months = np.arange(scenario.horizon_months)[:, None]
+    base = np.array([w.gpu_hours_per_month for w in scenario.workloads])[None, :]
+    growth = np.array([w.growth_per_month for w in scenario.workloads])[None, :]
+    return base * (1.0 + growth) ** months
+
+
+def discount_factors(scenario, months: int | None = None) -> np.ndarray:
+    """d(m) = 1/(1+r)^((m−1)/12) for m = 1..months (default H+1, the month the residual is credited)."""
+    n = scenario.horizon_months + 1 if months is None else months
+    return (1.0 + scenario.discount_rate) ** (-np.arange(n) / 12.0)
+
+
+def demand_periods(scenario, merge: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
+    """(periods, demand_rate).
+
+    periods: one row per period with `months` (tuple of month numbers), `slot_hours` (hours per month
+    the period covers), `n_months`, `discount_sum` (Σ d(m) over its months). demand_rate: [P × W]
+    reference-GPU-hours per hour. With `merge`, weekly hours with equal weights for every workload are
+    one slot class, and months with equal demand are one group: the load-duration view, exact because
+    capacity is the same in every month and dispatch is linear.
+    """
+    weights = np.column_stack([weekly_weights(w.profile) for w in scenario.workloads])  # [168 × W]
+    if merge:
+        classes, counts = np.unique(np.round(weights, 12), axis=0, return_counts=True)
+    else:
+        classes, counts = weights, np.ones(HOURS_PER_WEEK, dtype=int)
+    monthly = monthly_demand(scenario)
+    d = discount_factors(scenario)
+    groups: dict = {}
+    for m in range(scenario.horizon_months):
+        key = tuple(np.round(monthly[m], 9)) if merge else m
+        groups.setdefault(key, []).append(m + 1)
+    rows, rates = [], []
+    for months in groups.values():
+        for k in range(len(classes)):
+            rows.append({"months": tuple(months), "slot_hours": counts[k] * HOURS_PER_MONTH / HOURS_PER_WEEK,
+                         "n_months": len(months), "discount_sum": float(sum(d[m - 1] for m in months))})
+            rates.append(monthly[months[0] - 1] / HOURS_PER_MONTH * classes[k])
+    return pd.DataFrame(rows), np.array(rates)
+
+
+def _metric_value(gpus: pd.DataFrame, gpu: str, metric: str) -> float:
+    return float(gpus.loc[gpu, metric]) if gpu in gpus.index else math.nan
+
+
+def relative_speed(workload, gpu: str) -> float:
+    """perf(w,g): reference-GPU-hours of work per hour on one `gpu` (NaN when no figure exists)."""
+    gpus = catalog.load_gpus()
+    ref = catalog.resolve_gpu(workload.reference_gpu)
+    table = {catalog.resolve_gpu(k): v for k, v in (workload.throughput or {}).items()}
+    if gpu in table:
+        return table[gpu] / table[ref] if ref in table else table[gpu]
+    ref_value = _metric_value(gpus, ref, workload.throughput_metric)
+    return _metric_value(gpus, gpu, workload.throughput_metric) / ref_value
+
+
+def check_reference_metrics(scenario) -> None:
+    """Every workload's reference GPU must have a figure for its metric (or a measured table)."""
+    gpus = catalog.load_gpus()
+    problems = []
+    for w in scenario.workloads:
+        ref = catalog.resolve_gpu(w.reference_gpu)
+        in_table = w.throughput and ref in {catalog.resolve_gpu(k) for k in w.throughput}
+        if not in_table and math.isnan(_metric_value(gpus, ref, w.throughput_metric)):
+            others = [m for m in catalog.THROUGHPUT_METRICS if not math.isnan(_metric_value(gpus, ref, m))]
+            problems.append(f"workload {w.name}: reference GPU {ref} has no {w.throughput_metric} figure in "
+                            f"the catalog; set throughput_metric to one of {others} or give a throughput table")
+    if problems:
+        raise ScenarioError(problems, scenario.name)
+
+
+def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
+    """Why `unit` cannot serve `workload`, or None."""
+    gpu = unit.gpu
+    if not unit.gpu_known or gpu not in gpus.index:
+        return f"unknown accelerator {unit.accelerator_name or gpu}"
+    if unit.kind == "spot" and not workload.interruptible:
+        return "spot capacity serves interruptible workloads only"
+    if math.isnan(unit.gpu_count) or unit.gpu_count <= 0:
+        return "GPU count unknown"
+    memory = unit.gpu_memory_gb
+    if math.isnan(memory) or memory < workload.min_gpu_memory_gb:
+        return f"{memory:g} GB per GPU < {workload.min_gpu_memory_gb:g} GB needed"
+    if workload.gpus_per_job > 1:
+        per_node = unit.cards_per_server if unit.kind == "card" else unit.gpu_count
+        if per_node < workload.gpus_per_job:
+            return f"{per_node:g} GPUs per node < {workload.gpus_per_job} GPUs per job"
+    cc = float(gpus.loc[gpu, "compute_capability"])
+    if workload.min_compute_capability is not None and not (cc >= workload.min_compute_capability):
+        return f"compute capability {cc:g} < {workload.min_compute_capability:g} needed"
+    if workload.framework:
+        why = compat.exclusion_reason(workload.framework, gpu, cc)
+        if why:
+            return why
+    speed = relative_speed(workload, gpu)
+    if math.isnan(speed) or speed <= 0:
+        return f"no {workload.throughput_metric} figure for {gpu} (add it to a throughput table)"
+    return None
+
+
+def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
+    """(work [U × W] reference-GPU-hours per unit-hour, exclusions).
+
+    `units` needs: unit_id, kind, provider, sku, gpu, gpu_known, accelerator_name, gpu_count,
+    gpu_memory_gb, cards_per_server. exclusions: workload, unit_id, provider, sku, gpu, reason.
+    """
+    gpus = catalog.load_gpus()
+    work = np.zeros((len(units), len(scenario.workloads)))
+    excluded = []
+    speed_cache: dict = {}
+    for j, w in enumerate(scenario.workloads):
+        reason_cache: dict = {}
+        for i, unit in enumerate(units.itertuples(index=False)):
+            key = (unit.kind == "spot", unit.gpu, unit.gpu_known, unit.gpu_count, unit.gpu_memory_gb,
+                   unit.cards_per_server if unit.kind == "card" else None)
+            if key not in reason_cache:
+                reason_cache[key] = _reason(w, unit, gpus)
+            reason = reason_cache[key]
+            if reason:
+                excluded.append((w.name, unit.unit_id, unit.provider, unit.sku, unit.gpu, reason))
+                continue
+            if (j, unit.gpu) not in speed_cache:
+                speed_cache[(j, unit.gpu)] = relative_speed(w, unit.gpu)
+            delivered = 1.0 - w.interruption_overhead if unit.kind == "spot" else 1.0
+            work[i, j] = speed_cache[(j, unit.gpu)] * unit.gpu_count * delivered
+    exclusions = pd.DataFrame(excluded, columns=["workload", "unit_id", "provider", "sku", "gpu", "reason"])
+    return work, exclusions
