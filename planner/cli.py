@@ -65,7 +65,8 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
             cells = []
             for v in row:
                 if isinstance(v, float):
-                    cells.append("" if math.isnan(v) else f"{v:,.{float_digits}f}".rstrip("0").rstrip("."))
+                    text = "" if math.isnan(v) else f"{v:,.{float_digits}f}"
+                    cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
                 else:
                     cells.append(str(v))
             table.add_row(*cells)
@@ -182,6 +183,63 @@ def inventory(
     for line, hint in inv.unknown:
         err.print(f"[yellow]unknown GPU:[/] {line} — {hint}", markup=True, soft_wrap=True)
     sys.stdout.write(inv.yaml_block())
+
+
+class Solver(str, Enum):
+    cbc = "cbc"
+    highs = "highs"
+
+
+@app.command("plan")
+def plan_command(
+    file: Path = typer.Argument(..., help="scenario YAML file"),
+    fmt: Format = typer.Option(Format.table, "--format", help="table | json (the whole plan) | csv (the fleet)"),
+    solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
+    no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
+    unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
+) -> None:
+    """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
+    from planner.engine import plan as make_plan
+    from planner.errors import InfeasibleError
+    from planner.export import plan_to_dict
+    from planner.scenario import load_scenario_file
+
+    try:
+        scenario = load_scenario_file(file)
+        result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines)
+    except InfeasibleError as exc:
+        if fmt is Format.json:
+            sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
+        err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(1)
+    except PlannerError as exc:
+        fail(exc)
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps(plan_to_dict(result), indent=2) + "\n")
+    elif fmt is Format.csv:
+        result.fleet.to_csv(sys.stdout, index=False)
+    else:
+        _print_plan(result)
+
+
+def _print_plan(p) -> None:
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    cur = p.currency
+    out.print(f"[bold]{p.scenario_name}[/] — {p.status}, {p.horizon_months} months, total "
+              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']} "
+              f"as of {p.prices['as_of']}")
+    emit(p.fleet, Format.table, title="Fleet", float_digits=1)
+    emit(p.costs, Format.table, title=f"Cost by category ({cur})", float_digits=0)
+    if len(p.baselines):
+        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({cur})", float_digits=1)
+    if len(p.utilisation):
+        emit(p.utilisation, Format.table, title="Owned cards", float_digits=2)
+    if len(p.break_even):
+        emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, title="Break-even utilisation",
+             float_digits=3)
+    s = p.solver
+    err.print(f"solver {s['name']}: {s['status']}, gap {s['gap']}, {s['variables']} variables "
+              f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
 
 
 def main() -> None:  # pragma: no cover - console entry

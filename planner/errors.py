@@ -27,8 +27,6 @@ class CatalogError(PlannerError):
 class PriceSourceError(PlannerError):
     """Prices could not be read (missing file, bad snapshot, failed refresh)."""
 
-    exit_code = 1
-
 
 class InfeasibleError(PlannerError):
     """No fleet satisfies the scenario; the message says which workload or cap, with the numbers."""

@@ -138,9 +138,10 @@ def _continuous_cost_per_work(inp: Inputs) -> np.ndarray:
 
 def _keep(inp: Inputs, mask: np.ndarray, reduction: str) -> Inputs:
     removed = int((~mask).sum())
+    pruned = dict(inp.pruned)
     if removed:
-        inp.pruned[reduction] = inp.pruned.get(reduction, 0) + removed
-    return replace(inp, units=inp.units[mask].reset_index(drop=True), work=inp.work[mask])
+        pruned[reduction] = pruned.get(reduction, 0) + removed
+    return replace(inp, units=inp.units[mask].reset_index(drop=True), work=inp.work[mask], pruned=pruned)
 
 
 def reduce_cheapest_cloud_fill(inp: Inputs) -> Inputs:
@@ -181,22 +182,29 @@ def reduce_reservations(inp: Inputs) -> Inputs:
     return _keep(inp, keep, "reservations dominated by another")
 
 
-def prepare_inputs(scenario, reduced: bool = True) -> Inputs:
-    """Units, work matrix, periods and demand for `scenario`; reductions applied when `reduced`."""
+def base_inputs(scenario, merge_periods: bool = True) -> Inputs:
+    """Units, work matrix, periods and demand for `scenario`, before any offer is pruned."""
     check_reference_metrics(scenario)
     units = _units(scenario)
     work, exclusions = work_matrix(scenario, units)
-    periods, demand = demand_periods(scenario, merge=reduced)
+    periods, demand = demand_periods(scenario, merge=merge_periods)
     o, c = scenario.onprem, scenario.constraints
     inp = Inputs(scenario, units, work, periods, demand, exclusions,
-                 Caps(o.power_cap_kw, o.capex_budget, c.max_cloud_share), reduced)
-    # Cloud units that serve no workload add nothing in either model.
+                 Caps(o.power_cap_kw, o.capex_budget, c.max_cloud_share), merge_periods)
+    # Cloud units that serve no workload add nothing to any model.
     useless = (inp.units["kind"] != "card").to_numpy() & ~(work > 0).any(axis=1)
-    inp = _keep(inp, ~useless, "cloud offers that serve no workload")
-    if reduced:
-        inp = reduce_cheapest_cloud_fill(inp)
-        inp = reduce_reservations(inp)
-    return inp
+    return _keep(inp, ~useless, "cloud offers that serve no workload")
+
+
+def reduce(inp: Inputs) -> Inputs:
+    """The exact offer reductions (periods are merged in `base_inputs`)."""
+    return reduce_reservations(reduce_cheapest_cloud_fill(inp))
+
+
+def prepare_inputs(scenario, reduced: bool = True) -> Inputs:
+    """Inputs of the reduced model, or of the unreduced one (every offer, every month × weekly hour)."""
+    inp = base_inputs(scenario, merge_periods=reduced)
+    return reduce(inp) if reduced else inp
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -217,7 +225,7 @@ class Model:
     def size(self) -> dict:
         ints = len(self.n) + len(self.r) + (1 if self.z is not None else 0)
         return {"variables": len(self.prob.variables()), "integer_variables": ints,
-                "constraints": len(self.prob.constraints)}
+                "constraints": self.prob.numConstraints()}
 
 
 def _unit_bound(inp: Inputs, i: int) -> int:
@@ -237,14 +245,14 @@ def define_card_counts(m: Model) -> None:
             continue
         lo = int(u.existing)
         hi = max(lo, int(u.min_units), _unit_bound(m.inputs, i))
-        m.n[i] = pulp.LpVariable(f"n_{u.sku}", lowBound=lo, upBound=hi, cat="Integer")
+        m.n[i] = m.prob.add_variable(f"n_{u.sku}", lowBound=lo, upBound=hi, cat="Integer")
 
 
 def define_reservations(m: Model) -> None:
     """Integer reserved instances of each reservation offer, committed from month 1."""
     for i, u in m.inputs.units.iterrows():
         if u.kind == "reserved":
-            m.r[i] = pulp.LpVariable(f"r_{i}", lowBound=0, upBound=_unit_bound(m.inputs, i), cat="Integer")
+            m.r[i] = m.prob.add_variable(f"r_{i}", lowBound=0, upBound=_unit_bound(m.inputs, i), cat="Integer")
 
 
 def define_dispatch(m: Model) -> None:
@@ -252,14 +260,14 @@ def define_dispatch(m: Model) -> None:
     inp = m.inputs
     for i, j in zip(*np.nonzero(inp.work > 0)):
         for p in range(len(inp.periods)):
-            m.y[i, j, p] = pulp.LpVariable(f"y_{i}_{j}_{p}", lowBound=0)
+            m.y[i, j, p] = m.prob.add_variable(f"y_{i}_{j}_{p}", lowBound=0)
 
 
 def define_fixed_onprem_switch(m: Model) -> None:
     """A binary that is 1 whenever any on-prem unit exists (for the fixed monthly site cost)."""
     if m.inputs.scenario.onprem.fixed_onprem_per_month <= 0 or not m.n:
         return
-    m.z = pulp.LpVariable("any_onprem", cat="Binary")
+    m.z = m.prob.add_variable("any_onprem", cat="Binary")
     for i, n in m.n.items():
         m.prob += (n <= (n.upBound or 0) * m.z, f"onprem_switch_{m.inputs.units.at[i, 'sku']}")
 

@@ -125,7 +125,7 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     """(work [U × W] reference-GPU-hours per unit-hour, exclusions).
 
     `units` needs: unit_id, kind, provider, sku, gpu, gpu_known, accelerator_name, gpu_count,
-    gpu_memory_gb, cards_per_server. exclusions: workload, unit_id, provider, sku, gpu, reason.
+    gpu_memory_gb, cards_per_server. exclusions: workload, unit_id, kind, provider, sku, gpu, reason.
     """
     gpus = catalog.load_gpus()
     work = np.zeros((len(units), len(scenario.workloads)))
@@ -140,11 +140,11 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
                 reason_cache[key] = _reason(w, unit, gpus)
             reason = reason_cache[key]
             if reason:
-                excluded.append((w.name, unit.unit_id, unit.provider, unit.sku, unit.gpu, reason))
+                excluded.append((w.name, unit.unit_id, unit.kind, unit.provider, unit.sku, unit.gpu, reason))
                 continue
             if (j, unit.gpu) not in speed_cache:
                 speed_cache[(j, unit.gpu)] = relative_speed(w, unit.gpu)
             delivered = 1.0 - w.interruption_overhead if unit.kind == "spot" else 1.0
             work[i, j] = speed_cache[(j, unit.gpu)] * unit.gpu_count * delivered
-    exclusions = pd.DataFrame(excluded, columns=["workload", "unit_id", "provider", "sku", "gpu", "reason"])
+    exclusions = pd.DataFrame(excluded, columns=["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"])
     return work, exclusions

@@ -14,9 +14,14 @@ Rules (DESIGN section 4 and 7; reference README "Known traps"):
   `as_of` is blank.
 - GPU facts come from the type tables; unknown accelerators are kept with `gpu_known=False`.
 - Azure GPU counts the reference leaves blank are filled from the packaged, sourced supplement
-  `pricing_adapters/data/azure_gpu_counts.csv` (counts from Azure's docs). Only blank counts: a count
-  in the reference always wins. Sizes in neither stay NaN with the note "gpu_count unknown".
-- `gpu_memory_gb` is per GPU: AWS MiB / 1024; Azure the canonical GPU's nominal memory, scaled for
+  `pricing_adapters/data/azure_gpu_counts.csv` (counts from Azure's docs). A count in the reference
+  wins, except for sizes of a GPU-partition family (`azure_is_partition_family`, reference trap 8: the
+  reference itself says its count of 1 is not the partition), where a supplement row (e.g. NVv4's
+  fractions of an MI25) replaces it. Partition sizes the supplement lacks get gpu_count NaN with the
+  note "GPU partition; fraction unknown" (the planner excludes NaN counts); other sizes in neither stay
+  NaN with the note "gpu_count unknown".
+- `gpu_memory_gb` is per GPU: AWS MiB / 1024; Azure the supplement's `gpu_memory_gb` when given (the
+  memory of the VM's GPU share, from Azure's docs), else the canonical GPU's nominal memory, scaled for
   fractional GPUs (NV6ads_A10_v5 = 1/6 of an A10 = 4 GB, the slice the VM sees, as AWS reports g6f).
 - `memory_gb` copies the type tables' `memory_gib` (AWS MiB / 1024; Azure's `MemoryGB` is GiB too).
 """
@@ -48,8 +53,9 @@ from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers  # 
 
 DEFAULT_OUT = REPO / "pricing_adapters" / "snapshots"
 DEFAULT_AZURE_GPU_COUNTS = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
-AZURE_GPU_COUNTS_COLUMNS = ["arm_sku_name", "gpu_count", "source", "note"]
+AZURE_GPU_COUNTS_COLUMNS = ["arm_sku_name", "gpu_count", "gpu_memory_gb", "source", "note"]
 AZURE_GPU_COUNT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
+AZURE_PARTITION_UNKNOWN_NOTE = "GPU partition; fraction unknown"
 NAN = float("nan")
 
 # Where the GPU facts (not the prices) come from; the price sources are read from the rows.
@@ -66,8 +72,9 @@ FACT_SOURCES = {
         " skypilot-org/skypilot-catalog@098741e7 catalogs/v6/azure/vms.csv; SkyPilot fetch_azure.py"
     ),
     "azure_gpu_counts.csv": (
-        "pricing_adapters/data/azure_gpu_counts.csv: GPU counts from Azure docs (source per row), used only"
-        " where azure_gpu_vm_sizes.csv leaves accelerator_count blank"
+        "pricing_adapters/data/azure_gpu_counts.csv: GPU counts (and GPU memory of partition sizes) from"
+        " Azure docs (source per row), used where azure_gpu_vm_sizes.csv leaves accelerator_count blank"
+        " and, for GPU-partition families, in place of its count"
     ),
 }
 
@@ -185,9 +192,10 @@ def _azure_memory_gb(gpu_id: str | None, count: float) -> float:
     return nominal
 
 
-def read_azure_gpu_counts(path: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict[str, float]:
-    """arm_sku_name -> GPU count from the supplement table; checked: columns, unique sizes, whole
-    positive counts, a source on every row."""
+def read_azure_gpu_counts(path: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict[str, dict]:
+    """arm_sku_name -> {"gpu_count", "gpu_memory_gb"} from the supplement table; checked: columns, unique
+    sizes, counts that are whole (>= 1) or a partition fraction (0 < count < 1), memory blank (derive
+    it from the GPU) or positive, a source on every row."""
     path = Path(path)
     table = _read(path)
     if list(table.columns) != AZURE_GPU_COUNTS_COLUMNS:
@@ -195,42 +203,67 @@ def read_azure_gpu_counts(path: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict[s
     dupes = sorted(table.loc[table["arm_sku_name"].duplicated(), "arm_sku_name"].unique())
     if dupes:
         raise SystemExit(f"{path}: duplicate arm_sku_name {dupes}")
-    counts = {}
+    out = {}
     for r in table.itertuples(index=False):
         try:
             count = float(r.gpu_count)
         except ValueError:
             count = NAN
-        if not (count >= 1 and count.is_integer()):
-            raise SystemExit(f"{path}: {r.arm_sku_name}: gpu_count {r.gpu_count!r} is not a whole number >= 1")
+        if not (0 < count < 1 or (count >= 1 and count.is_integer())):
+            raise SystemExit(f"{path}: {r.arm_sku_name}: gpu_count {r.gpu_count!r} is not a whole number >= 1"
+                             " or a fraction between 0 and 1")
+        try:
+            memory = _num(r.gpu_memory_gb)
+        except ValueError:
+            memory = -1.0
+        if not (_isnan(memory) or memory > 0):
+            raise SystemExit(f"{path}: {r.arm_sku_name}: gpu_memory_gb {r.gpu_memory_gb!r} is not blank or > 0")
         if not r.source.strip():
             raise SystemExit(f"{path}: {r.arm_sku_name}: no source")
-        counts[r.arm_sku_name] = count
-    return counts
+        out[r.arm_sku_name] = {"gpu_count": count, "gpu_memory_gb": memory}
+    return out
 
 
-def azure_size_facts(sizes: pd.DataFrame, supplement: dict[str, float] | None = None) -> dict[str, dict]:
-    """arm_sku_name -> GPU facts of the offers table, from azure_gpu_vm_sizes.csv; a blank count is
-    taken from `supplement` (arm_sku_name -> count) when it has the size."""
-    supplement = supplement or {}
+def azure_size_facts(sizes: pd.DataFrame, supplement: dict[str, dict | float] | None = None) -> dict[str, dict]:
+    """arm_sku_name -> GPU facts of the offers table, from azure_gpu_vm_sizes.csv. `supplement`
+    (arm_sku_name -> {"gpu_count", "gpu_memory_gb"}, or a bare count) fills a blank count, and replaces
+    the count of a GPU-partition size; partition sizes it lacks get an unknown (NaN) count."""
+    supplement = {k: v if isinstance(v, dict) else {"gpu_count": v, "gpu_memory_gb": NAN}
+                  for k, v in (supplement or {}).items()}
     out = {}
     for s in sizes.itertuples(index=False):
         gpu_id = azure_gpu_id(s.family, s.arm_sku_name, s.accelerator_name)
-        count = _num(s.accelerator_count)
-        filled = _isnan(count) and s.arm_sku_name in supplement
-        if filled:
-            count = supplement[s.arm_sku_name]
-        elif not _isnan(count) and s.arm_sku_name in supplement and count != supplement[s.arm_sku_name]:
+        partition = azure_is_partition_family(s.family)
+        reference_count = count = _num(s.accelerator_count)
+        extra = supplement.get(s.arm_sku_name)
+        use = extra is not None and (_isnan(count) or partition)
+        memory = NAN
+        if use:
+            count, memory = extra["gpu_count"], extra["gpu_memory_gb"]
+        elif extra is not None and count != extra["gpu_count"]:
             print(f"note: {s.arm_sku_name}: reference count {count:g} kept; supplement says "
-                  f"{supplement[s.arm_sku_name]:g}", file=sys.stderr)
+                  f"{extra['gpu_count']:g}", file=sys.stderr)
+        elif partition:
+            count = NAN  # the reference's 1 (or blank) is not the partition's share of a GPU
         facts = _gpu_fields(gpu_id, s.accelerator_name or s.family, s.arm_sku_name, count)
-        if filled:
+        if use:
             facts["notes"].append(AZURE_GPU_COUNT_NOTE)
+        if partition:
+            if not use:
+                facts["notes"].append(AZURE_PARTITION_UNKNOWN_NOTE)
+            elif not _isnan(reference_count):
+                how = "matches" if reference_count == count else "replaced by"
+                facts["notes"].append(f"GPU partition: reference count {reference_count:g} {how} the Azure docs share")
         if gpu_id is not None and not s.family.strip():
             facts["notes"].append(f"family unknown; GPU from SkyPilot-style name '{s.accelerator_name}' and size series")
-        if azure_is_partition_family(s.family):
-            facts["notes"].append("Azure docs describe this series as GPU partitions; count from local data")
-        memory = _azure_memory_gb(gpu_id, count)
+        derived = _azure_memory_gb(gpu_id, count)
+        if partition and not use:
+            memory = NAN  # the slice's memory is as unknown as its fraction; not the whole card's
+        elif _isnan(memory):
+            memory = derived
+        elif not _isnan(derived) and not math.isclose(memory, derived, rel_tol=0.01):
+            print(f"note: {s.arm_sku_name}: supplement gpu_memory_gb {memory:g} kept; the GPU's nominal"
+                  f" memory gives {derived:g}", file=sys.stderr)
         if gpu_id is not None and _isnan(memory):
             facts["notes"].append("gpu_memory_gb unknown")
         facts.update(accelerator_name=s.family, gpu_memory_gb=memory,

@@ -6,6 +6,7 @@ Expected numbers are read off the reference CSVs by hand (see tests/fixtures/ref
 import importlib.util
 import json
 import math
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +18,8 @@ REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "reference"
 SUPPLEMENT = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
 SUPPLEMENT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
+PARTITION_NOTE = "GPU partition; fraction unknown"
+HEADER = "arm_sku_name,gpu_count,gpu_memory_gb,source,note\n"
 
 
 def _load_builder():
@@ -121,17 +124,30 @@ def test_nd96asr_a100_v4_without_family_takes_its_count_from_the_azure_docs_supp
 def test_blank_count_outside_the_supplement_stays_unknown(built):
     r = _row(built[2], "azure:eastus2:Standard_NG32adms_V620_v1:on_demand")   # partition series: left out
     assert math.isnan(r.gpu_count) and "gpu_count unknown" in r.note and SUPPLEMENT_NOTE not in r.note
+    assert PARTITION_NOTE in r.note and math.isnan(r.gpu_memory_gb)   # not the whole V620's 32 GB
 
 
-def test_supplement_never_overrides_a_reference_count(tmp_path):
+def test_partition_size_without_supplement_row_has_unknown_count_and_memory():
+    builder = _load_builder()
+    sizes = builder._read(FIXTURE / "azure_gpu_vm_sizes.csv")
+    facts = builder.azure_size_facts(sizes, builder.read_azure_gpu_counts(SUPPLEMENT))
+    nc8 = facts["Standard_NC8ads_A10_v4"]   # NCads A10 v4: A10 partitions, fraction not established
+    assert (nc8["gpu"], nc8["gpu_known"]) == ("A10", True)
+    assert math.isnan(nc8["gpu_count"]) and math.isnan(nc8["gpu_memory_gb"])
+    assert PARTITION_NOTE in nc8["notes"] and SUPPLEMENT_NOTE not in nc8["notes"]
+    nv6 = facts["Standard_NV6ads_A10_v5"]   # not a partition family here: the reference fraction stays
+    assert (nv6["gpu_count"], nv6["gpu_memory_gb"]) == (0.167, 4) and PARTITION_NOTE not in nv6["notes"]
+
+
+def test_supplement_never_overrides_a_reference_count_outside_partition_families(tmp_path):
     # The fixture gives ND96asr_v4 8 and ND96isr_H100_v5 8 (SkyPilot's 12 already corrected there); a
     # supplement that disagrees must not win, while it still fills a blank count.
     supplement = tmp_path / "azure_gpu_counts.csv"
     supplement.write_text(
-        "arm_sku_name,gpu_count,source,note\n"
-        "Standard_ND96asr_v4,4,test,disagrees with the reference\n"
-        "Standard_ND96isr_H100_v5,12,test,disagrees with the reference\n"
-        "Standard_ND96asr_A100_v4,8,test,blank in the reference\n"
+        HEADER +
+        "Standard_ND96asr_v4,4,,test,disagrees with the reference\n"
+        "Standard_ND96isr_H100_v5,12,,test,disagrees with the reference\n"
+        "Standard_ND96asr_A100_v4,8,,test,blank in the reference\n"
     )
     _load_builder().build_snapshot(FIXTURE, tmp_path / "out", supplement)
     offers = read_offers_csv(tmp_path / "out" / "azure.csv").set_index("offer_id")
@@ -143,7 +159,7 @@ def test_supplement_never_overrides_a_reference_count(tmp_path):
 
 def test_empty_supplement_leaves_blank_counts_unknown(tmp_path):
     supplement = tmp_path / "azure_gpu_counts.csv"
-    supplement.write_text("arm_sku_name,gpu_count,source,note\n")
+    supplement.write_text(HEADER)
     _load_builder().build_snapshot(FIXTURE, tmp_path / "out", supplement)
     r = read_offers_csv(tmp_path / "out" / "azure.csv").set_index("offer_id").loc[
         "azure:eastus:Standard_ND96asr_A100_v4:on_demand"]
@@ -152,16 +168,63 @@ def test_empty_supplement_leaves_blank_counts_unknown(tmp_path):
 
 @pytest.mark.parametrize("body, problem", [
     ("arm_sku_name,gpu_count,source\nStandard_X,8,s\n", "columns"),
-    ("arm_sku_name,gpu_count,source,note\nStandard_X,8,s,\nStandard_X,8,s,\n", "duplicate"),
-    ("arm_sku_name,gpu_count,source,note\nStandard_X,0.5,s,\n", "whole number"),
-    ("arm_sku_name,gpu_count,source,note\nStandard_X,,s,\n", "whole number"),
-    ("arm_sku_name,gpu_count,source,note\nStandard_X,8,,\n", "no source"),
+    ("arm_sku_name,gpu_count,source,note\nStandard_X,8,s,\n", "columns"),      # the old layout
+    (HEADER + "Standard_X,8,,s,\nStandard_X,8,,s,\n", "duplicate"),
+    (HEADER + "Standard_X,1.5,,s,\n", "whole number"),
+    (HEADER + "Standard_X,0,,s,\n", "whole number"),
+    (HEADER + "Standard_X,,,s,\n", "whole number"),
+    (HEADER + "Standard_X,0.5,0,s,\n", "gpu_memory_gb"),
+    (HEADER + "Standard_X,0.5,two,s,\n", "gpu_memory_gb"),
+    (HEADER + "Standard_X,8,,,\n", "no source"),
 ])
 def test_bad_supplement_is_refused(tmp_path, body, problem):
     supplement = tmp_path / "azure_gpu_counts.csv"
     supplement.write_text(body)
     with pytest.raises(SystemExit, match=problem):
         _load_builder().read_azure_gpu_counts(supplement)
+
+
+def test_supplement_reads_fractions_and_optional_memory(tmp_path):
+    supplement = tmp_path / "azure_gpu_counts.csv"
+    supplement.write_text(HEADER + "Standard_P,0.125,2,s,\nStandard_W,8,,s,\n")
+    table = _load_builder().read_azure_gpu_counts(supplement)
+    assert table["Standard_P"] == {"gpu_count": 0.125, "gpu_memory_gb": 2}
+    assert table["Standard_W"]["gpu_count"] == 8 and math.isnan(table["Standard_W"]["gpu_memory_gb"])
+
+
+def _reference_with_nvv4(tmp_path):
+    """The fixture plus NV4as_v4 / NV32as_v4 rows copied verbatim from the reference data."""
+    ref = tmp_path / "reference"
+    shutil.copytree(FIXTURE, ref)
+    source = ('az-known_skus;az-pricing;sky-v6,"count as reported by the API/SkyPilot (1); Azure docs describe NVv4'
+              ' sizes as MI25 partitions (NV4as_v4=1/8, NV8as_v4=1/4, NV16as_v4=1/2, NV32as_v4=1) - unverified here"')
+    with open(ref / "azure_gpu_vm_sizes.csv", "a") as f:
+        f.write(f"Standard_NV4as_v4,standardNVSv4Family,Radeon MI25,AMD,1,4,14,{source}\n")
+        f.write(f"Standard_NV32as_v4,standardNVSv4Family,Radeon MI25,AMD,1,32,112,{source}\n")
+    price_src = "Azure/karpenter-provider-azure@2b431da1:pkg/providers/pricing/zz_generated.pricing.go (generated 2026-06-18T03:43:41Z)"
+    with open(ref / "azure_ondemand_linux_prices.csv", "a") as f:
+        f.write(f"azure,eastus,Standard_NV4as_v4,0.233,2026-06-18,{price_src},\n")
+        f.write(f"azure,eastus,Standard_NV32as_v4,1.864,2026-06-18,{price_src},\n")
+    return ref
+
+
+def test_partition_supplement_row_replaces_the_reference_count_of_one(tmp_path):
+    ref = _reference_with_nvv4(tmp_path)
+    builder = _load_builder()
+    # without a supplement row, a partition size's count of 1 is not trusted: unknown
+    empty = tmp_path / "empty.csv"
+    empty.write_text(HEADER)
+    builder.build_snapshot(ref, tmp_path / "a", empty)
+    r = read_offers_csv(tmp_path / "a" / "azure.csv").set_index("offer_id").loc["azure:eastus:Standard_NV4as_v4:on_demand"]
+    assert math.isnan(r.gpu_count) and math.isnan(r.gpu_memory_gb) and PARTITION_NOTE in r.note
+    # with the packaged supplement: the Azure docs share and its memory
+    builder.build_snapshot(ref, tmp_path / "b")
+    offers = read_offers_csv(tmp_path / "b" / "azure.csv").set_index("offer_id")
+    nv4 = offers.loc["azure:eastus:Standard_NV4as_v4:on_demand"]
+    assert (nv4.gpu, nv4.gpu_count, nv4.gpu_memory_gb) == ("MI25", 0.125, 2)
+    assert SUPPLEMENT_NOTE in nv4.note and "reference count 1 replaced" in nv4.note and PARTITION_NOTE not in nv4.note
+    nv32 = offers.loc["azure:eastus:Standard_NV32as_v4:on_demand"]
+    assert (nv32.gpu_count, nv32.gpu_memory_gb) == (1, 16) and "reference count 1 matches" in nv32.note
 
 
 def test_nv6ads_a10_v5_is_a_sixth_of_an_a10(built):
@@ -221,19 +284,29 @@ def test_builder_main_takes_reference_and_out_dirs(tmp_path):
 
 # ---------------------------------------------------------------- the Azure GPU count supplement
 
-def test_supplement_rows_are_sourced_to_azure_docs_and_leave_out_partitions():
+def test_supplement_rows_are_sourced_to_azure_docs_and_leave_out_unknown_partitions():
     table = pd.read_csv(SUPPLEMENT, dtype=str, keep_default_na=False)
-    assert list(table.columns) == ["arm_sku_name", "gpu_count", "source", "note"]
-    assert table.arm_sku_name.is_unique and len(table) == 14
+    assert list(table.columns) == ["arm_sku_name", "gpu_count", "gpu_memory_gb", "source", "note"]
+    assert table.arm_sku_name.is_unique and len(table) == 18
     assert table.source.str.startswith("Azure docs: ").all()
     assert table.source.str.contains("learn.microsoft.com/azure/virtual-machines/").all()
-    assert table.note.str.startswith("count not in the reference data; taken from Azure docs").all()
-    # partition sizes and RTX PRO 6000 BSE sizes are not established: never in the table
+    nvv4 = table.arm_sku_name.str.fullmatch(r"Standard_NV\d+as_v4")
+    assert nvv4.sum() == 4
+    assert table[~nvv4].note.str.startswith("count not in the reference data; taken from Azure docs").all()
+    assert (table[~nvv4].gpu_memory_gb == "").all()
+    assert table[nvv4].source.str.contains("NVv4 series").all()
+    assert table[nvv4].source.str.contains("sizes/gpu-accelerated/nvv4-series", regex=False).all()
+    assert table[nvv4].note.str.contains("overrides the reference count of 1").all()
+    assert table[nvv4].note.str.contains("reference itself notes").all()
+    # partition sizes whose fraction is not established, and RTX PRO 6000 BSE sizes: never in the table
     assert not table.arm_sku_name.str.contains("A10_v4|V620|V710|RTXPRO6000BSE").any()
-    counts = dict(zip(table.arm_sku_name, table.gpu_count.astype(int)))
+    counts = dict(zip(table.arm_sku_name, table.gpu_count.astype(float)))
     assert counts["Standard_ND96isr_MI300X_v5"] == 8 and counts["Standard_ND128isrf_NDR_GB200_v6"] == 4
     assert counts["Standard_NCC40ads_H100_v5"] == 1
     assert [counts[f"Standard_NV{n}s_v2"] for n in (6, 12, 24)] == [1, 2, 4]
+    memory = dict(zip(table.arm_sku_name, table.gpu_memory_gb))
+    assert [(counts[f"Standard_NV{n}as_v4"], float(memory[f"Standard_NV{n}as_v4"])) for n in (4, 8, 16, 32)] == [
+        (0.125, 2), (0.25, 4), (0.5, 8), (1, 16)]
 
 
 # ---------------------------------------------------------------- the packaged snapshot
@@ -266,9 +339,39 @@ def test_packaged_nd96ams_a100_v4_has_8_a100_80gb_from_the_supplement():
 
 def test_packaged_partition_size_keeps_an_unknown_count():
     rows = load_snapshot(["azure"]).query("sku == 'Standard_NC8ads_A10_v4'")
-    assert len(rows) and rows.gpu_count.isna().all()
+    assert len(rows) and rows.gpu_count.isna().all() and rows.gpu_memory_gb.isna().all()
     assert rows.note.str.contains("gpu_count unknown").all()
+    assert rows.note.str.contains(PARTITION_NOTE, regex=False).all()
     assert not rows.note.str.contains(SUPPLEMENT_NOTE, regex=False).any()
+
+
+def test_packaged_nv4as_v4_eastus_is_an_eighth_of_an_mi25_with_2_gb():
+    offers = load_snapshot(["azure"]).set_index("offer_id")
+    r = offers.loc["azure:eastus:Standard_NV4as_v4:on_demand"]
+    assert (r.gpu, r.gpu_count, r.gpu_memory_gb, r.hourly_price) == ("MI25", 0.125, 2, 0.233)
+    assert SUPPLEMENT_NOTE in r.note and PARTITION_NOTE not in r.note
+    nvv4 = {n: offers.loc[f"azure:eastus:Standard_NV{n}as_v4:on_demand"] for n in (8, 16, 32)}
+    assert [(nvv4[n].gpu_count, nvv4[n].gpu_memory_gb) for n in (8, 16, 32)] == [(0.25, 4), (0.5, 8), (1, 16)]
+    spot = offers.loc["azure:eastus:Standard_NV4as_v4:spot"]
+    assert (spot.gpu_count, spot.gpu_memory_gb) == (0.125, 2)
+
+
+def test_packaged_nv6ads_a10_v5_is_still_a_sixth_of_an_a10():
+    r = load_snapshot(["azure"]).set_index("offer_id").loc["azure:eastus:Standard_NV6ads_A10_v5:on_demand"]
+    assert (r.gpu, r.gpu_count, r.gpu_memory_gb) == ("A10", 0.167, 4)
+
+
+def test_packaged_partition_sizes_are_fractions_or_unknown():
+    # every size of a partition family either has a sourced Azure docs share or an unknown count:
+    # none keeps the reference's whole-GPU count of 1 with the whole card's memory
+    from pricing_adapters.gpu_names import azure_is_partition_family
+    offers = load_snapshot(["azure"])
+    part = offers[offers.accelerator_name.map(azure_is_partition_family)]
+    assert set(part.sku.str.extract(r"(A10_v4|V620|V710|as_v4)")[0]) == {"A10_v4", "V620", "V710", "as_v4"}
+    known = part[part.gpu_count.notna()]
+    assert set(known.sku) == {f"Standard_NV{n}as_v4" for n in (4, 8, 16, 32)}
+    assert known.note.str.contains(SUPPLEMENT_NOTE, regex=False).all()
+    assert part[part.gpu_count.isna()].note.str.contains(PARTITION_NOTE, regex=False).all()
 
 
 def test_packaged_snapshot_applies_every_supplement_count_with_its_note():

@@ -1,0 +1,106 @@
+"""`plan()`: scenario → offers → model → solution → Plan, with the baselines solved the same way."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from planner.errors import InfeasibleError
+from planner.optimize import (Inputs, base_inputs, build_model, check_compatibility, explain_infeasible,
+                              reduce, solve)
+from planner.result import Plan, read_plan
+
+CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
+
+
+def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None) -> Plan:
+    check_compatibility(inp)
+    model = build_model(inp)
+    solution = solve(model, solver, time_limit)
+    if solution.status not in ("optimal", "feasible"):
+        raise InfeasibleError(f"{inp.label}: {explain_infeasible(inp, solver)}")
+    return read_plan(inp, model, solution)
+
+
+def _variant(base: Inputs, label: str, keep_kinds: set[str], only_card: str | None = None,
+             buy_cards: bool = True) -> Inputs:
+    """A baseline: some capacity types only; caps that express preferences of the mix are dropped
+    (capex budget, cloud share, min/max units) while the physical power cap stays. Owned cards stay."""
+    units = base.units.copy()
+    is_card = units["kind"] == "card"
+    keep = units["kind"].isin(keep_kinds) | is_card
+    no_new = is_card & (~buy_cards | ((units["sku"] != only_card) if only_card else False))
+    units.loc[is_card, "min_units"] = 0
+    units.loc[no_new, "max_units"] = units.loc[no_new, "existing"]
+    units.loc[is_card & ~no_new, "max_units"] = math.nan
+    inp = replace(base, units=units, label=label,
+                  caps=replace(base.caps, capex_budget=None, max_cloud_share=None, unit_limits=True))
+    mask = keep.to_numpy()
+    exclusions = base.exclusions[base.exclusions["kind"].isin(keep_kinds | {"card"})]
+    inp = replace(inp, units=inp.units[mask].reset_index(drop=True), work=inp.work[mask], exclusions=exclusions)
+    return reduce(inp) if base.reduced else inp
+
+
+def baseline_variants(base: Inputs) -> list[tuple[str, str, Inputs]]:
+    """(group, label, inputs) for all-cloud, all-on-prem and every single capacity type."""
+    kinds = [k for k in ("on_demand", "spot", "reserved") if (base.units["kind"] == k).any()]
+    cards = list(base.units.loc[base.units["kind"] == "card", "sku"])
+    out = [("all_cloud", "all cloud (no new hardware)", _variant(base, "all cloud", set(kinds), buy_cards=False)),
+           ("all_onprem", "all on-prem (no cloud)", _variant(base, "all on-prem", set()))]
+    for card in cards:
+        out.append(("single", f"only {card}", _variant(base, f"only {card}", set(), only_card=card)))
+    for kind in kinds:
+        out.append(("single", f"only {CLOUD_KIND_LABEL[kind]}",
+                    _variant(base, f"only {CLOUD_KIND_LABEL[kind]}", {kind}, buy_cards=False)))
+    return out
+
+
+def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float | None) -> tuple[pd.DataFrame, dict]:
+    """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans."""
+    rows, plans, singles = [], {}, []
+    for group, label, inp in baseline_variants(base):
+        try:
+            p = _solve_inputs(inp, solver, time_limit)
+            row = {"baseline": group, "label": label, "status": p.status, "total": p.total, "note": ""}
+            if group == "single":
+                singles.append((p.total, label, p))
+            else:
+                plans[group] = p
+        except InfeasibleError as exc:
+            row = {"baseline": group, "label": label, "status": "infeasible", "total": math.nan,
+                   "note": str(exc).split(": ", 1)[-1]}
+        if group != "single":
+            rows.append(row)
+    if singles:
+        best_total, label, p = min(singles, key=lambda t: (t[0], t[1]))
+        plans["best_single"] = p
+        rows.append({"baseline": "best_single", "label": label, "status": p.status, "total": best_total, "note": ""})
+    else:
+        rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
+                     "note": "no single capacity type can serve every workload"})
+    table = pd.DataFrame(rows)
+    table["savings"] = table["total"] - total
+    table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
+    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]], plans
+
+
+def plan(scenario, solver: str = "cbc", reduced: bool = True, baselines: bool = True,
+         time_limit: float | None = None) -> Plan:
+    """The cheapest fleet for `scenario`; raises InfeasibleError with the reason and the numbers."""
+    t0 = time.perf_counter()
+    base = base_inputs(scenario, merge_periods=reduced)
+    t1 = time.perf_counter()
+    inp = reduce(base) if reduced else base
+    t2 = time.perf_counter()
+    result = _solve_inputs(inp, solver, time_limit)
+    t3 = time.perf_counter()
+    if baselines:
+        result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit)
+    result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
+                                        "build_solve_read": round(t3 - t2, 4),
+                                        "baselines": round(time.perf_counter() - t3, 4)}
+    return result

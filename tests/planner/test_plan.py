@@ -1,0 +1,206 @@
+"""The optimiser and cost model on hand-worked cases (numbers computed by hand in the comments)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from planner import load_scenario
+from planner.cli import app
+from planner.engine import plan
+from planner.errors import InfeasibleError
+
+ROOT = Path(__file__).resolve().parents[2]
+OFFERS = ROOT / "tests" / "fixtures" / "offers"
+
+
+def scenario(**parts):
+    base = {"name": "t", "currency": "USD", "horizon_months": 12, "discount_rate": 0.0,
+            "prices": {"providers": ["aws"], "purchase_options": ["on_demand"]}}
+    base.update(parts)
+    return load_scenario(base)
+
+
+# --- the README's worked example -----------------------------------------------------------------
+
+def test_readme_worked_example_by_hand():
+    p = plan(load_scenario(ROOT / "examples" / "worked-example.yaml"))
+    costs = dict(zip(p.costs["category"], p.costs["cost"]))
+    # one RTX A5000: capex 2000 + 500 host = 2500; residual 2500 × (1 − 24/48) = 1250
+    assert costs["capex"] == pytest.approx(2500) and costs["residual_value"] == pytest.approx(-1250)
+    # maintenance 2500 × 0.05 / 12 × 24 = 250
+    assert costs["maintenance"] == pytest.approx(250)
+    # energy: idle 0.1 kW × 730 h × 1.5 × 0.20 = 21.90 /month; busy (0.4−0.1) kW × 657 h × 1.5 × 0.20 = 59.13
+    # where 657 h = 0.9 availability × 730 h;  (21.90 + 59.13) × 24 = 1944.72
+    assert costs["energy"] == pytest.approx(1944.72)
+    # cloud: 800 − 657 = 143 reference-hours / 0.8 = 178.75 g5.xlarge hours × 1.006 = 179.8225 /month × 24
+    assert costs["cloud_on_demand"] == pytest.approx(4315.74, rel=1e-6)
+    assert p.total == pytest.approx(7760.46, rel=1e-6)
+    fleet = p.fleet.set_index("sku")
+    assert fleet.loc["rtx-a5000", "units"] == 1 and fleet.loc["g5.xlarge", "instance_hours"] == pytest.approx(178.75 * 24)
+
+
+# --- the seed guide's mixed fleet ------------------------------------------------------------------
+
+def mixed_fleet_scenario():
+    same_speed = {"A100-80GB-PCIE": 1, "RTX-A5000": 1, "RTX-4090": 1, "A100-80GB-SXM": 1, "A10G": 1}
+    card = {"currency": "USD", "host_cost_per_card": 0, "idle_watts": 0, "life_years": 1,
+            "maintenance_rate_per_year": 0}
+    return scenario(
+        prices={"source": str(OFFERS / "mixed_fleet.csv"), "providers": ["aws"], "purchase_options": ["on_demand"]},
+        onprem={"electricity_per_kwh": 0.10, "pue": 1.0, "availability": 1.0,
+                "cards": ["a100-80gb-pcie", "rtx-a5000", "rtx-4090"],
+                "card_overrides": {"a100-80gb-pcie": {**card, "price": 10000, "busy_watts": 300},
+                                   "rtx-a5000": {**card, "price": 2000, "busy_watts": 200},
+                                   "rtx-4090": {**card, "price": 3000, "busy_watts": 400}}},
+        workloads=[{"name": "big80", "gpu_hours_per_month": 700, "reference_gpu": "A100-80GB-PCIE",
+                    "min_gpu_memory_gb": 80, "throughput": same_speed},
+                   {"name": "small12", "gpu_hours_per_month": 3000, "reference_gpu": "RTX-A5000",
+                    "min_gpu_memory_gb": 12, "throughput": same_speed}])
+
+
+def test_one_flagship_plus_several_mid_range_cards():
+    p = plan(mixed_fleet_scenario(), baselines=False)
+    units = dict(zip(p.fleet["sku"], p.fleet["units"]))
+    # By hand: the 80 GB work (700 h) fits one A100 (730 h); 3000 h of 12 GB work needs 5 A5000s (3650 h).
+    # 4 A5000s + cloud for the 80 h short: 8000 + 2920 h × 0.02 × 12 + 80 h × 6 × 12 = 14460.8 > 5 cards.
+    assert units == {"a100-80gb-pcie": 1, "rtx-a5000": 5}
+    # capex 10000 + 5 × 2000; energy (700 × 0.3 + 3000 × 0.2) kW·h × 0.10 × 12 = 972; life 1 y → no residual
+    assert p.total == pytest.approx(20972, rel=1e-9)
+
+
+def test_categories_sum_to_total_and_months_discount_to_total():
+    s = load_scenario(ROOT / "scenarios" / "mid-research.yaml")  # 5 % discount rate
+    p = plan(s, baselines=False)
+    assert p.costs["cost"].sum() == pytest.approx(p.total, rel=1e-9)
+    assert p.monthly["total_discounted"].sum() == pytest.approx(p.total, rel=1e-7)
+    assert len(p.monthly) == s.horizon_months + 1
+
+
+def test_residual_is_credited_at_month_h_plus_1_discounted():
+    s = load_scenario(ROOT / "examples" / "worked-example.yaml")
+    s = s.model_copy(update={"discount_rate": 0.12})
+    p = plan(s, baselines=False)
+    # residual 1250 discounted 24 months at 12 %/year: 1250 / 1.12^2
+    assert p.cost("residual_value") == pytest.approx(-1250 / 1.12 ** 2)
+    assert p.cost("capex") == pytest.approx(2500)  # month 1 is not discounted
+
+
+def test_existing_cards_carry_no_capex_but_cost_power_and_maintenance():
+    s = mixed_fleet_scenario()
+    s = s.model_copy(update={"onprem": s.onprem.model_copy(update={"existing": {"rtx-a5000": 2}})})
+    p = plan(s, baselines=False)
+    # the optimum is unchanged (1 A100 + 5 A5000s) but only 3 A5000s are bought: 4000 less capex
+    assert p.cost("capex") == pytest.approx(10000 + 3 * 2000)
+    assert p.total == pytest.approx(20972 - 4000, rel=1e-9)
+
+
+def test_reduced_and_unreduced_models_agree_on_business_hours():
+    s = load_scenario(ROOT / "examples" / "worked-example.yaml")
+    w = s.workloads[0].model_copy(update={"profile": "business_hours", "growth_per_month": 0.05})
+    s = s.model_copy(update={"workloads": (w,), "horizon_months": 3})
+    reduced, full = plan(s, baselines=False), plan(s, reduced=False, baselines=False)
+    assert reduced.total == pytest.approx(full.total, rel=1e-6)
+    assert reduced.solver["periods"] < full.solver["periods"] == 3 * 168
+
+
+def test_highs_and_cbc_agree():
+    s = mixed_fleet_scenario()
+    assert plan(s, solver="highs", baselines=False).total == pytest.approx(20972, rel=1e-7)
+
+
+# --- compatibility and infeasibility ---------------------------------------------------------------
+
+def test_tensorflow_2_15_excludes_the_k80_and_says_why():
+    # TF 2.15 is built with CUDA 12.2, which dropped Kepler (K80 = compute capability 3.7)
+    s = scenario(prices={"source": str(OFFERS / "k80_and_t4.csv"), "providers": ["aws"],
+                         "purchase_options": ["on_demand"]},
+                 workloads=[{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "T4",
+                             "framework": "tensorflow==2.15", "throughput_metric": "fp32_tflops"}])
+    p = plan(s, baselines=False)
+    assert list(p.fleet["sku"]) == ["g4dn.xlarge"]
+    (reason,) = p.exclusions.loc[p.exclusions["gpu"] == "K80", "reason"]
+    assert "CUDA 12.2" in reason and "3.7" in reason
+    # TF 2.12 (CUDA 11.8) still runs on a K80, so the K80 is no longer excluded for that reason
+    s12 = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"framework": "tensorflow==2.12"}),)})
+    assert not (plan(s12, baselines=False).exclusions["gpu"] == "K80").any()
+
+
+def test_workload_without_compatible_offer_is_explained():
+    s = scenario(prices={"source": str(OFFERS / "k80_and_t4.csv"), "providers": ["aws"],
+                         "purchase_options": ["on_demand"]},
+                 workloads=[{"name": "huge", "gpu_hours_per_month": 100, "reference_gpu": "T4",
+                             "min_gpu_memory_gb": 80}])
+    with pytest.raises(InfeasibleError, match=r"workload huge \(≥ 80 GB.*16 GB per GPU < 80 GB needed"):
+        plan(s)
+
+
+def test_power_cap_that_cannot_be_met_names_the_numbers():
+    s = mixed_fleet_scenario()
+    # no cloud allowed for the 80 GB work: one A100 (300 W) is the least, and the cap is 0.2 kW
+    s = s.model_copy(update={
+        "onprem": s.onprem.model_copy(update={"power_cap_kw": 0.2}),
+        "constraints": s.constraints.model_copy(update={"min_units": {"a100-80gb-pcie": 1}})})
+    with pytest.raises(InfeasibleError) as info:
+        plan(s, baselines=False)
+    assert "power cap 0.2 kW < 0.30 kW needed at the least: 1 × A100-80GB-PCIE (300 W" in str(info.value)
+
+
+def test_cloud_share_cap_that_cannot_be_met_names_the_share():
+    s = mixed_fleet_scenario()
+    # no cards may be bought (budget 0): all 3700 h must come from the cloud, but at most 50 % may
+    s = s.model_copy(update={"onprem": s.onprem.model_copy(update={"capex_budget": 0}),
+                             "constraints": s.constraints.model_copy(update={"max_cloud_share": 0.5})})
+    with pytest.raises(InfeasibleError) as info:
+        plan(s, baselines=False)
+    text = str(info.value)
+    assert "max_cloud_share 0.5 < 1.000 needed" in text and "capex budget 0 USD <" in text
+
+
+# --- the example scenarios and the CLI -----------------------------------------------------------
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_example_scenario_plans_to_optimal(path):
+    p = plan(load_scenario(path))
+    assert p.status == "optimal"
+    assert p.costs["cost"].sum() == pytest.approx(p.total, rel=1e-9)
+    assert set(p.baselines["baseline"]) == {"all_cloud", "all_onprem", "best_single"}
+    feasible = p.baselines[p.baselines["status"] == "optimal"]
+    # the recommended plan is never worse than a baseline solved the same way
+    assert (feasible["total"] >= p.total * (1 - 1e-7)).all()
+
+
+def test_plan_json_has_the_design_keys_and_exit_0():
+    result = CliRunner().invoke(app, ["plan", str(ROOT / "examples" / "worked-example.yaml"), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    for key in ["status", "currency", "horizon_months", "costs", "fleet", "monthly", "baselines",
+                "break_even", "solver", "prices"]:
+        assert key in doc
+    assert sum(doc["costs"].values()) == pytest.approx(doc["total"])
+    assert {"provider", "sku", "gpu", "purchase_option", "units", "instance_hours", "cost"} <= set(doc["fleet"][0])
+    assert {"name", "seconds", "gap"} <= set(doc["solver"])
+    assert doc["prices"] == {"source": str((ROOT / "examples" / "offers-g5-us-east-1.csv").resolve()),
+                             "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}
+
+
+def test_plan_infeasible_exits_1_and_bad_input_exits_2(tmp_path):
+    bad = tmp_path / "s.yaml"
+    bad.write_text("name: x\nworkloads:\n  - {name: w, gpu_hours_per_month: 1, reference_gpu: T4,"
+                   " min_gpu_memory_gb: 500}\n")
+    result = CliRunner().invoke(app, ["plan", str(bad), "--format", "json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["status"] == "infeasible"
+    assert "workload w" in result.stderr
+    result = CliRunner().invoke(app, ["plan", str(ROOT / "tests" / "fixtures" / "scenarios" / "bad.yaml")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_break_even_utilisation_by_hand():
+    p = plan(load_scenario(ROOT / "examples" / "worked-example.yaml"), baselines=False)
+    row = p.break_even.iloc[0]
+    # fixed per month: (2500 − 1250)/24 + 10.4167 maintenance + 21.90 idle energy = 84.4
+    fixed = 1250 / 24 + 2500 * 0.05 / 12 + 0.1 * 730 * 1.5 * 0.2
+    # cloud: 1.006 / 0.8 per reference-hour; busy energy 0.3 kW × 1.5 × 0.20 = 0.09 per hour
+    expected = fixed / (730 * (1.006 / 0.8 - 0.09))
+    assert row["break_even_utilisation"] == pytest.approx(expected)
