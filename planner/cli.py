@@ -18,7 +18,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from planner import catalog
 from planner.errors import PlannerError, ScenarioError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,

@@ -61,6 +61,13 @@ class Inputs:
     pruned: dict = field(default_factory=dict)   # reduction -> units removed
     label: str = "recommended"
 
+    def col(self, name: str) -> np.ndarray:
+        """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
+        cache = self.__dict__.setdefault("_cols", {})
+        if name not in cache or len(cache[name]) != len(self.units):
+            cache[name] = self.units[name].to_numpy()
+        return cache[name]
+
     @property
     def workload_names(self) -> list[str]:
         return [w.name for w in self.scenario.workloads]
@@ -171,11 +178,11 @@ def reduce_reservations(inp: Inputs) -> Inputs:
     keep = ~res | (units["commit_pv"].to_numpy() < value)
     inp = _keep(inp, keep, "reservations never cheaper than on-demand")
     units, work = inp.units, inp.work
-    res_idx = [i for i in np.argsort(units["commit_pv"].to_numpy(), kind="stable") if units.at[i, "kind"] == "reserved"]
+    res_idx = [i for i in np.argsort(units["commit_pv"].to_numpy(), kind="stable") if inp.col("kind")[i] == "reserved"]
     kept: list[int] = []
     keep = np.ones(len(units), dtype=bool)
     for i in res_idx:
-        if any((work[k] >= work[i]).all() and units.at[k, "commit_pv"] <= units.at[i, "commit_pv"] for k in kept):
+        if any((work[k] >= work[i]).all() and inp.col("commit_pv")[k] <= inp.col("commit_pv")[i] for k in kept):
             keep[i] = False
         else:
             kept.append(i)
@@ -234,7 +241,7 @@ def _unit_bound(inp: Inputs, i: int) -> int:
     if not served.any():
         return 0
     need = (inp.demand[:, served] / inp.work[i, served]).sum(axis=1).max()
-    avail = inp.scenario.onprem.availability if inp.units.at[i, "kind"] == "card" else 1.0
+    avail = inp.scenario.onprem.availability if inp.col("kind")[i] == "card" else 1.0
     return int(math.ceil(need / avail - 1e-9))
 
 
@@ -308,14 +315,14 @@ def _define_capacity(m: Model, counts: dict, share: float, name: str) -> None:
 
 def capex_expression(m: Model) -> pulp.LpAffineExpression:
     """New capex: Σ capex × (n − owned)."""
-    units = m.inputs.units
-    return pulp.lpSum(units.at[i, "capex"] * (n - int(units.at[i, "existing"])) for i, n in m.n.items())
+    inp = m.inputs
+    return pulp.lpSum(inp.col("capex")[i] * (n - int(inp.col("existing")[i])) for i, n in m.n.items())
 
 
 def power_expression(m: Model) -> pulp.LpAffineExpression:
     """Installed IT power in kW: Σ n × busy watts / 1000."""
-    units = m.inputs.units
-    return pulp.lpSum(units.at[i, "busy_watts"] / 1000.0 * n for i, n in m.n.items())
+    inp = m.inputs
+    return pulp.lpSum(inp.col("busy_watts")[i] / 1000.0 * n for i, n in m.n.items())
 
 
 def cloud_work_expression(m: Model) -> pulp.LpAffineExpression:
@@ -323,7 +330,7 @@ def cloud_work_expression(m: Model) -> pulp.LpAffineExpression:
     inp = m.inputs
     hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy()
     return pulp.LpAffineExpression([(var, inp.work[i, j] * hours[p]) for (i, j, p), var in m.y.items()
-                                    if inp.units.at[i, "kind"] in CLOUD_KINDS])
+                                    if inp.col("kind")[i] in CLOUD_KINDS])
 
 
 def total_demand(inp: Inputs) -> float:
@@ -348,13 +355,13 @@ def define_unit_limits(m: Model) -> None:
     """min_units / max_units per card."""
     if not m.inputs.caps.unit_limits:
         return
-    units = m.inputs.units
+    inp = m.inputs
     for i, n in m.n.items():
-        sku = units.at[i, "sku"]
-        if units.at[i, "min_units"] > 0:
-            m.prob += (n >= int(units.at[i, "min_units"]), f"min_units_{sku}")
-        if not math.isnan(units.at[i, "max_units"]):
-            m.prob += (n <= int(units.at[i, "max_units"]), f"max_units_{sku}")
+        sku = inp.col("sku")[i]
+        if inp.col("min_units")[i] > 0:
+            m.prob += (n >= int(inp.col("min_units")[i]), f"min_units_{sku}")
+        if not math.isnan(inp.col("max_units")[i]):
+            m.prob += (n <= int(inp.col("max_units")[i]), f"max_units_{sku}")
 
 
 def define_cloud_share(m: Model) -> None:
@@ -388,13 +395,13 @@ def define_costs(m: Model) -> None:
     if m.z is not None:
         cat["fixed_onprem"].append((m.z, s.onprem.fixed_onprem_per_month * months_pv))
     for i, r in m.r.items():
-        cat["cloud_reserved"].append((r, units.at[i, "commit_pv"]))
+        cat["cloud_reserved"].append((r, inp.col("commit_pv")[i]))
     for (i, j, p), var in m.y.items():
-        kind = units.at[i, "kind"]
+        kind = inp.col("kind")[i]
         if kind == "card":
-            cat["energy"].append((var, units.at[i, "busy_energy_per_hour"] * per_hour[p]))
+            cat["energy"].append((var, inp.col("busy_energy_per_hour")[i] * per_hour[p]))
         elif kind in ("on_demand", "spot"):
-            cat[f"cloud_{kind}"].append((var, units.at[i, "hourly"] * per_hour[p]))
+            cat[f"cloud_{kind}"].append((var, inp.col("hourly")[i] * per_hour[p]))
     m.costs = {k: pulp.LpAffineExpression(v, constant=const[k]) for k, v in cat.items()}
     m.prob += pulp.lpSum(m.costs.values())
 

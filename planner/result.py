@@ -72,7 +72,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution) -> Plan:
     per_hour_pv = (periods["slot_hours"] * periods["discount_sum"]).to_numpy()
 
     # Monthly nominal cash flows by category.
-    terms_end = max([H] + [math.ceil(H / units.at[i, "term_months"]) * int(units.at[i, "term_months"]) for i in r])
+    terms_end = max([H] + [math.ceil(H / inp.col("term_months")[i]) * int(inp.col("term_months")[i]) for i in r])
     flows = {c: np.zeros(terms_end + 1) for c in COST_CATEGORIES}   # index m-1 for month m; [H] is H+1
     for i, cnt in n.items():
         u = units.loc[i]
@@ -86,13 +86,15 @@ def read_plan(inp: Inputs, m: Model, sol: Solution) -> Plan:
     for i, cnt in r.items():
         flows["cloud_reserved"][:terms_end] += cnt * _reserved_payments(inp, i, terms_end)
     busy_hours: dict = {}
+    month_index = [np.array(ms) - 1 for ms in periods["months"]]
+    slot_hours = periods["slot_hours"].to_numpy()
     for (i, j, p), val in y.items():
-        kind = units.at[i, "kind"]
-        months = np.array(periods.at[p, "months"]) - 1
+        kind = inp.col("kind")[i]
+        months = month_index[p]
         if kind == "card":
-            flows["energy"][months] += val * units.at[i, "busy_energy_per_hour"] * periods.at[p, "slot_hours"]
+            flows["energy"][months] += val * inp.col("busy_energy_per_hour")[i] * slot_hours[p]
         elif kind in ("on_demand", "spot"):
-            flows[f"cloud_{kind}"][months] += val * units.at[i, "hourly"] * periods.at[p, "slot_hours"]
+            flows[f"cloud_{kind}"][months] += val * inp.col("hourly")[i] * slot_hours[p]
         busy_hours[i] = busy_hours.get(i, 0.0) + val * hours_total[p]
 
     d = discount_factors(s, terms_end + 1)
@@ -139,8 +141,8 @@ def _fleet(inp: Inputs, n: dict, r: dict, y: dict, hours_total, per_hour_pv) -> 
     run_cost: dict = {}
     for (i, j, p), val in y.items():
         used_hours[i] = used_hours.get(i, 0.0) + val * hours_total[p]
-        rate = units.at[i, "busy_energy_per_hour"] if units.at[i, "kind"] == "card" else units.at[i, "hourly"]
-        if units.at[i, "kind"] != "reserved":
+        rate = inp.col("busy_energy_per_hour")[i] if inp.col("kind")[i] == "card" else inp.col("hourly")[i]
+        if inp.col("kind")[i] != "reserved":
             run_cost[i] = run_cost.get(i, 0.0) + val * rate * per_hour_pv[p]
     rows = []
     for i, u in units.iterrows():
@@ -214,7 +216,7 @@ def break_even(inp: Inputs) -> pd.DataFrame:
             else:
                 u_star = fixed / (HOURS_PER_MONTH * margin)
                 note = "" if u_star <= s.onprem.availability else "above availability: cloud is cheaper"
-            rows.append((u.sku, name, units.at[best, "unit_id"], c, fixed, u_star, note))
+            rows.append((u.sku, name, inp.col("unit_id")[best], c, fixed, u_star, note))
     return pd.DataFrame(rows, columns=["card", "workload", "cloud_offer", "cloud_cost_per_reference_hour",
                                        "card_fixed_cost_per_month", "break_even_utilisation", "note"])
 

@@ -149,11 +149,13 @@ def cases(draw, extended: bool = False):
     if draw(st.integers(0, 3)) == 0:
         onprem["capex_budget"] = draw(st.integers(0, 25000))
     if draw(st.integers(0, 3)) == 0:
-        onprem["power_cap_kw"] = draw(st.integers(1, 40)) / 10.0
+        onprem["power_cap_kw"] = draw(st.integers(3, 60)) / 10.0
     constraints: dict = {}
     if draw(st.integers(0, 3)) == 0:
-        constraints["max_units"] = {c: draw(st.integers(0, 4))
-                                    for c in draw(st.lists(st.sampled_from(card_ids), min_size=1, unique=True))}
+        limited = draw(st.lists(st.sampled_from(card_ids), min_size=1, unique=True))
+        # below the owned units now and then: infeasible, which the oracle must agree with
+        constraints["max_units"] = {c: draw(st.integers(0, 4)) if draw(st.integers(0, 3)) == 0
+                                    else existing.get(c, 0) + draw(st.integers(0, 3)) for c in limited}
     scenario = {"name": "bruteforce", "currency": "USD", "horizon_months": horizon, "discount_rate": 0.0,
                 "prices": {"providers": ["aws", "azure"], "purchase_options": options},
                 "onprem": onprem, "workloads": workloads, "constraints": constraints}
