@@ -109,13 +109,13 @@ def cases(draw, extended: bool = False):
     mems = [draw(st.sampled_from([0, 12, 24, 48])) for _ in range(n_work)]
 
     # Offers: the first is on-demand and fits every workload, so cloud can always serve all demand.
-    options = ["on_demand", "spot"] + (["reserved_1y"] if extended else [])
+    options = ["spot", "on_demand"] + (["reserved_1y"] if extended else [])
     offers = []
     first_gpu = draw(st.sampled_from([g for g, m in CLOUD_GPUS.items() if m >= max(mems)]))
     count = draw(st.sampled_from([1, 2, 4]))
     offers.append(_offer(0, draw(st.sampled_from(["aws", "azure"])), first_gpu, count, "on_demand",
                          round(count * _money(draw, 30, 300), 2)))
-    for i in range(1, 1 + draw(st.integers(0, 3 if extended else 1))):
+    for i in range(1, 1 + draw(st.integers(1, 3) if extended else st.sampled_from([1, 0]))):
         gpu = draw(st.sampled_from(sorted(CLOUD_GPUS)))
         count = draw(st.sampled_from([1, 2, 4]))
         option = draw(st.sampled_from(options))
