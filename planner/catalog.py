@@ -145,8 +145,20 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
 # Offers for one scenario
 
 
-@lru_cache(maxsize=8)
 def _cloud_prices(source: str) -> pd.DataFrame:
+    """The whole offers table of a price source (cached; a CSV is re-read when it changes)."""
+    stamp = None
+    if source not in ("snapshot", "store"):
+        try:
+            st = Path(source).stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+    return _read_prices(source, stamp)
+
+
+@lru_cache(maxsize=8)
+def _read_prices(source: str, stamp) -> pd.DataFrame:
     from pricing_adapters.snapshot import load_snapshot, read_offers_csv
 
     from planner.errors import PriceSourceError

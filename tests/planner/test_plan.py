@@ -204,3 +204,18 @@ def test_break_even_utilisation_by_hand():
     # cloud: 1.006 / 0.8 per reference-hour; busy energy 0.3 kW × 1.5 × 0.20 = 0.09 per hour
     expected = fixed / (730 * (1.006 / 0.8 - 0.09))
     assert row["break_even_utilisation"] == pytest.approx(expected)
+
+
+def test_a_rewritten_offers_csv_is_read_again(tmp_path):
+    import os
+    src = (OFFERS / "k80_and_t4.csv").read_text()
+    csv = tmp_path / "offers.csv"
+    csv.write_text(src)
+    s = scenario(prices={"source": str(csv), "providers": ["aws"], "purchase_options": ["on_demand"]},
+                 horizon_months=1,
+                 workloads=[{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "T4", "min_gpu_memory_gb": 16}])
+    # 100 T4-hours on g4dn.xlarge at 0.526 USD/h
+    assert plan(s, baselines=False).total == pytest.approx(52.6, rel=1e-6)
+    csv.write_text(src.replace(",0.526,", ",1.052,"))
+    os.utime(csv, ns=(1, 1))  # a different mtime even on coarse clocks
+    assert plan(s, baselines=False).total == pytest.approx(105.2, rel=1e-6)
