@@ -219,3 +219,55 @@ def test_a_rewritten_offers_csv_is_read_again(tmp_path):
     csv.write_text(src.replace(",0.526,", ",1.052,"))
     os.utime(csv, ns=(1, 1))  # a different mtime even on coarse clocks
     assert plan(s, baselines=False).total == pytest.approx(105.2, rel=1e-6)
+
+
+def worked():
+    return load_scenario(ROOT / "examples" / "worked-example.yaml")
+
+
+def test_site_costs_by_hand():
+    s = worked()
+    s = s.model_copy(update={"onprem": s.onprem.model_copy(update={"fixed_onprem_per_month": 100,
+                                                                   "colocation_per_kw_month": 10})})
+    p = plan(s, baselines=False)
+    # the card stays (all-cloud would cost 1000 h × 1.006 × 24 = 24,144): + 100 × 24 fixed
+    # + 10 USD/kW-month × 0.4 kW installed × 24 colocation
+    assert p.cost("fixed_onprem") == pytest.approx(2400) and p.cost("colocation") == pytest.approx(96)
+    assert p.total == pytest.approx(7760.46 + 2400 + 96, rel=1e-6)
+
+
+def test_scenario_currency_converts_every_price_once():
+    s = worked()
+    override = s.onprem.card_overrides["rtx-a5000"]
+    s = s.model_copy(update={"currency": "EUR", "fx": {"USD": 0.5},
+                             "onprem": s.onprem.model_copy(update={"electricity_per_kwh": 0.10,
+                                                                   "capex_budget": 1250})})
+    assert override.currency == "USD"
+    # every USD amount halves, and 0.10 EUR/kWh = 0.20 USD/kWh, budget 1250 EUR = 2500 USD:
+    # the whole plan is half the USD one
+    assert plan(s, baselines=False).total == pytest.approx(7760.46 / 2, rel=1e-6)
+
+
+def test_csv_profile_is_scaled_to_mean_one(tmp_path):
+    csv = tmp_path / "weights.csv"
+    csv.write_text("weight\n" + "\n".join(["3"] * 168) + "\n")  # a flat week written as 3s
+    s = worked()
+    s = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"profile": str(csv)}),)})
+    assert plan(s, baselines=False).total == pytest.approx(7760.46, rel=1e-6)
+
+
+def test_peaky_profile_costs_more_than_flat():
+    s = worked()
+    # same monthly hours, but business hours carry 4× the load: the one card cannot follow the peaks
+    peaky = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"profile": "business_hours"}),)})
+    assert plan(peaky, baselines=False).total > plan(s, baselines=False).total
+
+
+def test_bad_csv_profile_is_reported_with_its_line(tmp_path):
+    from planner.errors import ScenarioError
+    csv = tmp_path / "weights.csv"
+    csv.write_text("weight\n1\nlots\n")
+    s = worked()
+    s = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"profile": str(csv)}),)})
+    with pytest.raises(ScenarioError, match=r"weights.csv:3: expected a number, got 'lots'"):
+        plan(s, baselines=False)
