@@ -285,7 +285,6 @@ def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None
     problems: list[str] = []
     cards = catalog.load_cards()
     card_ids = list(cards.index)
-    gpu_ids = list(catalog.load_gpus().index)
 
     def bad_card(card: str, loc: Path_, value: bool) -> None:
         near = catalog.suggest(card, card_ids)
@@ -352,7 +351,12 @@ def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None
         if isinstance(lo[card], int) and isinstance(hi[card], int) and lo[card] > hi[card]:
             problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
                             f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
-    _ = gpu_ids
+    source = (data.get("prices") or {}).get("source", "snapshot")
+    if isinstance(source, str) and source not in ("snapshot", "store"):
+        path = Path(source) if base_dir is None else base_dir / source
+        if not path.is_file():
+            problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
+                            f"snapshot, store or the path of an offers CSV; file not found: {path}")
     return problems
 
 

@@ -2,7 +2,6 @@
 
 import math
 
-import pandas as pd
 import pytest
 
 from planner import catalog
