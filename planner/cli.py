@@ -37,23 +37,12 @@ def fail(exc: PlannerError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
-def _jsonable(value):
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if hasattr(value, "item"):
-        return _jsonable(value.item())
-    return value
-
-
-def frame_records(df: pd.DataFrame) -> list[dict]:
-    """DataFrame rows as JSON-ready dicts (NaN → null)."""
-    return [{k: _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
-
-
 def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) -> None:
     """Write a table to stdout as a rich table, JSON records or CSV."""
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(frame_records(df), indent=2) + "\n")
+        from planner.export import records
+
+        sys.stdout.write(json.dumps(records(df), indent=2) + "\n")
     elif fmt is Format.csv:
         df.to_csv(sys.stdout, index=False)
     else:
