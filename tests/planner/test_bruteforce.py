@@ -319,25 +319,23 @@ def test_plan_total_equals_brute_force_optimum(case, offers_dir):
         assert got == pytest.approx(expected, rel=1e-6, abs=1e-6)
 
 
+def assert_same_total(case, offers_dir, first: dict, second: dict) -> None:
+    """Both planner variants find a plan, or neither does; their totals agree to 1e-6."""
+    scenario, offers = case
+    scenario = with_source(scenario, write_offers(offers_dir, offers))
+    a, b = planner_total(scenario, **first), planner_total(scenario, **second)
+    assert (a is None) == (b is None), (a, b)
+    if a is not None:
+        assert b == pytest.approx(a, rel=1e-6, abs=1e-6)
+
+
 @settings(max_examples=30, **COMMON)
 @given(case=cases(extended=True))
 def test_reduced_model_has_the_unreduced_optimum(case, offers_dir):
-    scenario, offers = case
-    scenario = with_source(scenario, write_offers(offers_dir, offers))
-    reduced = planner_total(scenario, reduced=True)
-    full = planner_total(scenario, reduced=False)
-    assert (reduced is None) == (full is None), (reduced, full)
-    if full is not None:
-        assert reduced == pytest.approx(full, rel=1e-6, abs=1e-6)
+    assert_same_total(case, offers_dir, {"reduced": True}, {"reduced": False})
 
 
 @settings(max_examples=10, **COMMON)
 @given(case=cases(extended=True))
 def test_highs_agrees_with_cbc(case, offers_dir):
-    scenario, offers = case
-    scenario = with_source(scenario, write_offers(offers_dir, offers))
-    cbc = planner_total(scenario, solver="cbc")
-    highs = planner_total(scenario, solver="highs")
-    assert (cbc is None) == (highs is None), (cbc, highs)
-    if cbc is not None:
-        assert highs == pytest.approx(cbc, rel=1e-6, abs=1e-6)
+    assert_same_total(case, offers_dir, {"solver": "cbc"}, {"solver": "highs"})
