@@ -25,6 +25,12 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 err = Console(stderr=True, highlight=False)
 
 
+def _register_subcommands() -> None:
+    from planner.cli_prices import prices_app
+
+    app.add_typer(prices_app, name="prices")
+
+
 class Format(str, Enum):
     table = "table"
     json = "json"
@@ -228,6 +234,9 @@ def _print_plan(p) -> None:
     s = p.solver
     err.print(f"solver {s['name']}: {s['status']}, gap {s['gap']}, {s['variables']} variables "
               f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
+
+
+_register_subcommands()
 
 
 def main() -> None:  # pragma: no cover - console entry

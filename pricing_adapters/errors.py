@@ -1,0 +1,19 @@
+"""Errors of price sources and the price store. Messages are one line a user can act on."""
+
+from __future__ import annotations
+
+
+class PriceSourceError(Exception):
+    """Prices could not be fetched or read; nothing was written."""
+
+
+class CredentialsError(PriceSourceError):
+    """No usable credentials (missing, expired)."""
+
+
+class ThrottledError(PriceSourceError):
+    """The API kept throttling after every retry."""
+
+
+class StoreError(PriceSourceError):
+    """The price store file is corrupt, foreign or unwritable."""

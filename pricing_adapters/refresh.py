@@ -1,0 +1,32 @@
+"""One refresh: fetch every offer of a source, then write one snapshot — or nothing at all."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from pricing_adapters.base import PriceSource, Progress, no_progress
+from pricing_adapters.store import PriceStore, SnapshotInfo
+
+
+def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
+            progress: Progress = no_progress) -> SnapshotInfo:
+    """Fetch `regions` from `source` and save them as a new snapshot.
+
+    Raises PriceSourceError (or a subclass) when the fetch fails; the store is then unchanged, because
+    the snapshot is written only after the whole fetch returned and passed validation.
+    """
+    offers = source.fetch(list(regions), progress)
+    return store.save(source.provider, list(regions), source.source, offers)
+
+
+def get_source(provider: str, **options) -> PriceSource:
+    """The live price source of `provider` (aws | azure); options go to its constructor."""
+    if provider == "aws":
+        from pricing_adapters.aws import AwsPriceSource
+
+        return AwsPriceSource(**options)
+    if provider == "azure":
+        from pricing_adapters.azure import AzurePriceSource
+
+        return AzurePriceSource(**options)
+    raise ValueError(f"unknown provider {provider!r}; expected aws or azure")
