@@ -29,7 +29,7 @@ def timed(fn, *args, **kwargs):
 def steps(path: Path, solver: str) -> None:
     catalog._read_prices.cache_clear()
     scenario, t_load = timed(load_scenario_file, path)
-    _, t_prices = timed(catalog._cloud_prices, scenario.prices.source)
+    _, t_prices = timed(catalog.price_table, scenario.prices.source)
     base, t_prepare = timed(base_inputs, scenario)
     inp, t_reduce = timed(reduce, base)
     model, t_build = timed(build_model, inp)

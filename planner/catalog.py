@@ -146,33 +146,88 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
 
 
 def _cloud_prices(source: str) -> pd.DataFrame:
-    """The whole offers table of a price source (cached; a CSV is re-read when it changes)."""
+    """The whole offers table of a price source (see `price_table`)."""
+    return price_table(source)[0]
+
+
+def price_table(source: str) -> tuple[pd.DataFrame, dict]:
+    """(offers, provenance) of a price source: `snapshot`, `store` or an offers CSV path.
+
+    Cached; a CSV or the store is read again when its file changes. provenance says what was used:
+    {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"}.
+    """
+    from pricing_adapters.store import default_store_path
+
+    path = default_store_path() if source == "store" else (None if source == "snapshot" else Path(source))
     stamp = None
-    if source not in ("snapshot", "store"):
+    if path is not None:
         try:
-            st = Path(source).stat()
-            stamp = (st.st_mtime_ns, st.st_size)
+            st = path.stat()
+            stamp = (str(path), st.st_mtime_ns, st.st_size)
         except OSError:
-            stamp = None
-    return _read_prices(source, stamp)
+            stamp = (str(path), None)
+    offers, provenance = _read_prices(source, stamp)
+    if source == "store":  # ages move on while the cache holds
+        from pricing_adapters.store import SnapshotInfo
+
+        provenance = dict(provenance, snapshots=[
+            dict(s, age_days=round(SnapshotInfo(**{k: s[k] for k in ("id", "provider", "regions", "fetched_at",
+                                                                  "source", "row_count")}).age_days(), 2))
+            for s in provenance["snapshots"]])
+    return offers, provenance
+
+
+def _packaged() -> tuple[pd.DataFrame, dict]:
+    from pricing_adapters.snapshot import load_snapshot, snapshot_info
+
+    info = snapshot_info()
+    return load_snapshot(), {"source": "snapshot", "built_at": info["built_at"], "snapshots": [], "warning": None}
+
+
+def _from_store() -> tuple[pd.DataFrame, dict]:
+    """The newest stored snapshot of each provider; the packaged snapshot for providers never refreshed."""
+    from pricing_adapters.store import default_store_path, open_store
+
+    store, warning = open_store(default_store_path())
+    packaged, _ = _packaged()
+    if store is None:
+        return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
+    offers, infos = store.latest_offers()
+    if not infos:
+        return packaged, {"source": "snapshot", "snapshots": [], "warning":
+                          f"the price store {store.path} has no snapshot yet (run `fleetplan prices refresh`); "
+                          "using the packaged snapshot"}
+    refreshed = {i.provider for i in infos}
+    rest = packaged[~packaged["provider"].isin(refreshed)]
+    notes = [f"{p}: packaged snapshot (never refreshed)" for p in sorted(set(rest["provider"]))]
+    from pricing_adapters.schema import validate_offers
+
+    return validate_offers(pd.concat([offers, rest], ignore_index=True), origin="store"), {
+        "source": "store", "store": str(store.path),
+        "snapshots": [{"id": i.id, "provider": i.provider, "regions": list(i.regions), "fetched_at": i.fetched_at,
+                       "source": i.source, "row_count": i.row_count} for i in infos],
+        "warning": "; ".join(notes) or None}
 
 
 @lru_cache(maxsize=8)
-def _read_prices(source: str, stamp) -> pd.DataFrame:
-    from pricing_adapters.snapshot import load_snapshot, read_offers_csv
+def _read_prices(source: str, stamp) -> tuple[pd.DataFrame, dict]:
+    from pricing_adapters.errors import PriceSourceError as AdapterError
+    from pricing_adapters.snapshot import read_offers_csv
 
     from planner.errors import PriceSourceError
 
     if source == "snapshot":
-        return load_snapshot()
+        return _packaged()
     if source == "store":
-        raise PriceSourceError("prices.source: store — the local price store is not built yet; "
-                               "use `snapshot` or the path of an offers CSV")
+        try:
+            return _from_store()
+        except AdapterError as exc:
+            raise PriceSourceError(str(exc)) from None
     path = Path(source)
     if not path.is_file():
         raise PriceSourceError(f"prices.source: offers CSV not found: {path}")
     try:
-        return read_offers_csv(str(path), origin=str(path))
+        return read_offers_csv(str(path), origin=str(path)), {"source": str(path), "snapshots": [], "warning": None}
     except ValueError as exc:
         raise PriceSourceError(str(exc)) from None
 

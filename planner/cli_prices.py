@@ -1,8 +1,205 @@
-"""`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots."""
+"""`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots.
+
+A failed refresh exits 1 with its reason in one line and leaves the store as it was.
+"""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import List, Optional
+
+import pandas as pd
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pricing_adapters.errors import PriceSourceError
+from pricing_adapters.store import ENV_VAR, PriceStore, default_store_path, open_store
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
+
+STORE_HELP = f"price store file (default: ${ENV_VAR} or the platform's data directory)"
+
+
+def _use_store(store: Optional[Path]) -> Path:
+    """Point this process at `store` (the engine reads the store path from the environment)."""
+    if store is not None:
+        os.environ[ENV_VAR] = str(store)
+    return default_store_path()
+
+
+def _err():
+    from planner.cli import err
+
+    return err
+
+
+def _open(path: Path) -> PriceStore:
+    store, warning = open_store(path)
+    if warning:
+        _err().print(f"[yellow]warning:[/] {warning}", markup=True, soft_wrap=True)
+        store = PriceStore(path)  # the bad file was moved aside: start a new store
+    return store
+
+
+def _fallback_text(store: PriceStore, provider: str) -> str:
+    latest = store.latest([provider])
+    return latest[0].describe() if latest else "the packaged snapshot"
+
+
+@prices_app.command()
+def refresh(
+    provider: str = typer.Option(..., "--provider", help="aws or azure"),
+    region: List[str] = typer.Option(..., "--region", help="region code (repeatable)"),
+    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    subscription: Optional[str] = typer.Option(None, "--subscription",
+                                               help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
+) -> None:
+    """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
+    from pricing_adapters.refresh import get_source
+    from pricing_adapters.refresh import refresh as do_refresh
+
+    err = _err()
+    if provider not in ("aws", "azure"):
+        err.print(f"[bold red]error:[/] --provider {provider!r}: expected aws or azure", markup=True)
+        raise typer.Exit(2)
+    path = _use_store(store)
+    price_store = _open(path)
+    options = {"subscription_id": subscription} if provider == "azure" and subscription else {}
+    try:
+        source = get_source(provider, **options)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err, transient=True) as bar:
+            tasks: dict[str, int] = {}
+
+            def progress(step: str, done: int, total: int | None = None) -> None:
+                if step not in tasks:
+                    tasks[step] = bar.add_task(step, total=total)
+                bar.update(tasks[step], completed=done, total=total)
+
+            info = do_refresh(source, region, price_store, progress)
+    except PriceSourceError as exc:
+        err.print(f"[bold red]refresh failed:[/] {exc}. The store is unchanged; plans keep using "
+                  f"{_fallback_text(price_store, provider)}.", markup=True, soft_wrap=True)
+        raise typer.Exit(1)
+    notice = getattr(source, "notice", None)
+    if notice:
+        err.print(f"note: {notice}", soft_wrap=True)
+    skipped = {k: v for k, v in (getattr(source, "skipped", None) or {}).items() if v}
+    if skipped:
+        err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)
+    err.print(f"saved {info.describe()} in {price_store.path}", soft_wrap=True)
+
+
+@prices_app.command("list")
+def list_snapshots(
+    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    fmt: str = typer.Option("table", "--format", help="table | json | csv"),
+) -> None:
+    """Every snapshot kept in the store, oldest first."""
+    from planner.cli import Format, emit
+
+    price_store = _open(_use_store(store))
+    rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
+             "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
+            for s in price_store.snapshots()]
+    emit(pd.DataFrame(rows, columns=["id", "provider", "regions", "fetched_at", "age_days", "offers", "source"]),
+         Format(fmt), title=str(price_store.path))
+
+
+@prices_app.command()
+def show(
+    gpu: Optional[str] = typer.Option(None, "--gpu", help="GPU id, alias or family"),
+    provider: List[str] = typer.Option([], "--provider", help="aws, azure (repeatable)"),
+    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    fmt: str = typer.Option("table", "--format", help="table | json | csv"),
+) -> None:
+    """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
+    from planner import catalog
+    from planner.cli import Format, emit, fail
+    from planner.errors import PlannerError
+
+    _use_store(store)
+    err = _err()
+    try:
+        offers, provenance = catalog.price_table("store")
+        if gpu:
+            ids = catalog.match_gpus(gpu)
+            if not ids:
+                near = catalog.suggest_gpu(gpu)
+                raise PlannerError(f"--gpu {gpu!r}: no such GPU, alias or family"
+                                   + (f"; did you mean '{near[0]}'?" if near else ""))
+            offers = offers[offers["gpu"].isin(ids)]
+    except PlannerError as exc:
+        fail(exc)
+    if provider:
+        offers = offers[offers["provider"].isin(provider)]
+    for snap in provenance.get("snapshots", []):
+        err.print(f"{snap['provider']}: store snapshot #{snap['id']} fetched {snap['fetched_at']} "
+                  f"({snap['age_days']:.1f} days old), {snap['row_count']} offers", soft_wrap=True)
+    if provenance.get("warning"):
+        err.print(f"[yellow]note:[/] {provenance['warning']}", markup=True, soft_wrap=True)
+    emit(offers.reset_index(drop=True), Format(fmt), title=f"{len(offers)} offers")
+
+
+def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """Added and removed offers, and price changes in %, keyed on offer_id (effective hourly price)."""
+    from planner.costs import cloud_cost_per_hour
+
+    def priced(df: pd.DataFrame) -> pd.DataFrame:
+        out = df[["offer_id", "provider", "region", "sku", "purchase_option", "gpu"]].copy()
+        out["usd_per_hour"] = cloud_cost_per_hour(df["hourly_price"], df["upfront_price"], df["term_months"])
+        return out.set_index("offer_id")
+
+    a, b = priced(old), priced(new)
+    rows = []
+    for oid in sorted(set(a.index) | set(b.index)):
+        if oid not in a.index:
+            r, change, before, after = b.loc[oid], "added", float("nan"), b.at[oid, "usd_per_hour"]
+        elif oid not in b.index:
+            r, change, before, after = a.loc[oid], "removed", a.at[oid, "usd_per_hour"], float("nan")
+        else:
+            before, after = a.at[oid, "usd_per_hour"], b.at[oid, "usd_per_hour"]
+            if abs(after - before) <= 1e-9 * max(abs(before), 1.0):
+                continue
+            r, change = b.loc[oid], "changed"
+        pct = (after - before) / before * 100 if change == "changed" and before else float("nan")
+        rows.append({"change": change, "offer_id": oid, "provider": r["provider"], "region": r["region"],
+                     "sku": r["sku"], "purchase_option": r["purchase_option"], "gpu": r["gpu"],
+                     "old_usd_per_hour": before, "new_usd_per_hour": after, "change_pct": pct})
+    return pd.DataFrame(rows, columns=["change", "offer_id", "provider", "region", "sku", "purchase_option", "gpu",
+                                       "old_usd_per_hour", "new_usd_per_hour", "change_pct"])
+
+
+@prices_app.command()
+def diff(
+    old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
+    new: str = typer.Argument(..., help="snapshot id or `packaged`"),
+    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    fmt: str = typer.Option("table", "--format", help="table | json | csv"),
+) -> None:
+    """What changed between two snapshots: SKUs added and removed, price changes in %."""
+    from planner.cli import Format, emit
+    from pricing_adapters.snapshot import load_snapshot
+
+    err = _err()
+    price_store = _open(_use_store(store))
+
+    def load(ref: str) -> pd.DataFrame:
+        if ref == "packaged":
+            return load_snapshot()
+        try:
+            return price_store.offers(int(ref))
+        except ValueError:
+            err.print(f"[bold red]error:[/] {ref!r}: expected a snapshot id or `packaged`", markup=True)
+            raise typer.Exit(2)
+        except PriceSourceError as exc:
+            err.print(f"[bold red]error:[/] {exc}", markup=True)
+            raise typer.Exit(2)
+
+    table = snapshot_diff(load(old), load(new))
+    counts = table["change"].value_counts()
+    err.print(f"{counts.get('added', 0)} added, {counts.get('removed', 0)} removed, "
+              f"{counts.get('changed', 0)} price changes ({old} → {new})")
+    emit(table, Format(fmt), title=f"prices {old} → {new}")

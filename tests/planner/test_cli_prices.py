@@ -1,0 +1,127 @@
+"""`fleetplan prices refresh | list | show | diff` and planning on the store, with a fake price source."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import pricing_adapters.refresh as refresh_module
+from planner import load_scenario
+from planner.cli import app
+from planner.engine import plan
+from pricing_adapters.errors import ThrottledError
+from pricing_adapters.snapshot import load_snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+class FakeSource:
+    """Returns the packaged us-east-1 AWS offers with one price changed, one offer dropped, one added."""
+
+    provider, source = "aws", "fake AWS"
+
+    def __init__(self, g5_price=1.006, fail=False):
+        self.g5_price, self.fail, self.skipped = g5_price, fail, {"products with empty terms": 2}
+
+    def fetch(self, regions, progress):
+        progress("pages", 1, 2)
+        if self.fail:
+            raise ThrottledError("AWS Price List kept throttling after 4 attempts")
+        df = load_snapshot(["aws"])
+        df = df[df["region"].isin(regions) & (df["purchase_option"] == "on_demand")].copy()
+        df.loc[df["sku"] == "g5.xlarge", "hourly_price"] = self.g5_price
+        df = df[df["sku"] != "p2.xlarge"]
+        extra = df[df["sku"] == "g5.xlarge"].copy()
+        extra["sku"], extra["offer_id"] = "g5.test", "aws:us-east-1:g5.test:on_demand"
+        extra["hourly_price"] = self.g5_price + 1.0
+        progress("pages", 2, 2)
+        return pd.concat([df, extra], ignore_index=True)
+
+
+def use(monkeypatch, source):
+    monkeypatch.setattr(refresh_module, "get_source", lambda provider, **kw: source)
+
+
+def refresh(store, *extra):
+    return runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", "us-east-1",
+                               "--store", str(store), *extra])
+
+
+def snapshot_ids(store):
+    result = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
+    return [row["id"] for row in json.loads(result.stdout)]
+
+
+def test_refresh_saves_a_snapshot_and_says_what_was_skipped(tmp_path, monkeypatch):
+    use(monkeypatch, FakeSource())
+    result = refresh(tmp_path / "s.sqlite")
+    assert result.exit_code == 0, result.output
+    assert "saved snapshot #1 (aws, us-east-1" in result.stderr and "2 products with empty terms" in result.stderr
+    assert snapshot_ids(tmp_path / "s.sqlite") == [1]
+
+
+def test_failed_refresh_exits_1_and_leaves_the_store_as_it_was(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource())
+    refresh(store)
+    use(monkeypatch, FakeSource(fail=True))
+    result = refresh(store)
+    assert result.exit_code == 1
+    line = result.stderr.strip()
+    assert "refresh failed: AWS Price List kept throttling" in line and "The store is unchanged" in line
+    assert "snapshot #1" in line  # the last good snapshot, named with its age
+    assert snapshot_ids(store) == [1]
+
+
+def test_diff_reports_added_removed_and_changed(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource(g5_price=1.006))
+    refresh(store)
+    use(monkeypatch, FakeSource(g5_price=1.2072))
+    refresh(store)
+    result = runner.invoke(app, ["prices", "diff", "packaged", "2", "--store", str(store), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {(r["change"], r["sku"], r["region"]) : r for r in json.loads(result.stdout)}
+    assert ("added", "g5.test", "us-east-1") in rows
+    assert ("removed", "p2.xlarge", "us-east-1") in rows
+    # g5.xlarge: 1.006 → 1.2072 USD/h is +20 %
+    assert rows[("changed", "g5.xlarge", "us-east-1")]["change_pct"] == pytest.approx(20.0)
+    between = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store), "--format", "json"])
+    assert [(r["change"], r["sku"]) for r in json.loads(between.stdout)] == [("changed", "g5.test"), ("changed", "g5.xlarge")]
+
+
+def test_planning_on_the_store_uses_the_refreshed_prices(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    monkeypatch.setenv("FLEETPLAN_STORE", str(store))
+    s = load_scenario(ROOT / "examples" / "worked-example.yaml")
+    s = s.model_copy(update={"prices": s.prices.model_copy(update={"source": "store", "regions": ("us-east-1",)}),
+                             "workloads": (s.workloads[0].model_copy(update={"throughput": {"RTX-A5000": 1.0, "A10G": 0.8},
+                                                                             "throughput_metric": "fp32_tflops"}),)})
+    before = plan(s, baselines=False)
+    assert before.prices["warning"].startswith(f"the price store {store} has no snapshot yet")
+    assert "g5.xlarge" not in set(before.fleet["sku"])  # at 1.006 USD/h other offers do the work cheaper
+    use(monkeypatch, FakeSource(g5_price=0.10))   # a tenth of the packaged 1.006 USD/h
+    assert refresh(store).exit_code == 0
+    after = plan(s, baselines=False)
+    (snap,) = after.prices["snapshots"]
+    assert snap["id"] == 1 and snap["age_days"] < 1
+    g5 = after.fleet[after.fleet["sku"] == "g5.xlarge"]
+    assert len(g5) == 1
+    # at 0.10 / 0.8 = 0.125 USD per A5000-hour the cloud beats owning (the card alone costs 84.40 USD a
+    # month before any work: see the README); so all 800 / 0.8 = 1000 g5 hours a month are rented
+    assert "rtx-a5000" not in set(after.fleet["sku"])
+    assert g5["cost"].iloc[0] == pytest.approx(1000 * 24 * 0.10, rel=1e-6) == after.total
+
+
+def test_show_names_the_snapshot_in_use(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource())
+    refresh(store)
+    result = runner.invoke(app, ["prices", "show", "--gpu", "A10G", "--store", str(store), "--format", "json"])
+    assert result.exit_code == 0
+    assert "aws: store snapshot #1" in result.stderr and "azure: packaged snapshot" in result.stderr
+    rows = json.loads(result.stdout)
+    assert {r["gpu"] for r in rows} == {"A10G"} and any(r["sku"] == "g5.test" for r in rows)

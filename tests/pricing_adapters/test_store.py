@@ -1,0 +1,98 @@
+"""The price store keeps every snapshot whole: all or nothing, corrupt files set aside."""
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pricing_adapters.errors import StoreError
+from pricing_adapters.schema import OffersSchemaError
+from pricing_adapters.snapshot import load_snapshot
+from pricing_adapters.store import PriceStore, open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def aws_offers():
+    return load_snapshot(["aws"])
+
+
+def test_round_trip_keeps_every_value(tmp_path, aws_offers):
+    store = PriceStore(tmp_path / "s.sqlite")
+    info = store.save("aws", ["us-east-1"], "test", aws_offers)
+    assert info.row_count == len(aws_offers) == 732
+    back = store.offers(info.id).sort_values("offer_id").reset_index(drop=True)
+    pd.testing.assert_frame_equal(back, aws_offers.sort_values("offer_id").reset_index(drop=True))
+
+
+def test_latest_is_per_provider_and_newest(tmp_path, aws_offers):
+    store = PriceStore(tmp_path / "s.sqlite")
+    first = store.save("aws", ["us-east-1"], "t", aws_offers)
+    azure = store.save("azure", ["eastus"], "t", load_snapshot(["azure"]))
+    second = store.save("aws", ["us-east-1"], "t", aws_offers.head(10))
+    assert [i.id for i in store.latest()] == [second.id, azure.id]
+    assert first.id in [s.id for s in store.snapshots()]  # every refresh is kept
+
+
+def test_invalid_offers_are_never_written(tmp_path, aws_offers):
+    store = PriceStore(tmp_path / "s.sqlite")
+    store.save("aws", ["us-east-1"], "t", aws_offers)
+    bad = aws_offers.copy()
+    bad.loc[0, "hourly_price"] = -1.0
+    with pytest.raises(OffersSchemaError, match="negative prices"):
+        store.save("aws", ["us-east-1"], "t", bad)
+    with pytest.raises(StoreError, match="no offers"):
+        store.save("aws", ["us-east-1"], "t", aws_offers.head(0))
+    assert len(store.snapshots()) == 1
+
+
+def test_garbage_file_is_set_aside(tmp_path):
+    path = tmp_path / "s.sqlite"
+    path.write_bytes(b"not a database at all" * 100)
+    store, warning = open_store(path)
+    assert store is None and "not a readable price store" in warning and "using the packaged snapshot" in warning
+    assert not path.exists() and list(tmp_path.glob("s.sqlite.bad-*"))
+
+
+def test_foreign_sqlite_file_is_detected(tmp_path):
+    path = tmp_path / "other.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="not a fleetplan price store"):
+        PriceStore(path)
+
+
+KILL_SCRIPT = """
+import sys, pandas as pd
+from pricing_adapters.snapshot import load_snapshot
+from pricing_adapters.store import PriceStore
+offers = load_snapshot(["aws"])
+big = pd.concat([offers] * 400, ignore_index=True)
+big["offer_id"] = big["offer_id"] + ":" + big.index.astype(str)
+PriceStore(sys.argv[1]).save("aws", ["us-east-1"], "big", big)
+print("committed")
+"""
+
+
+def test_refresh_killed_halfway_leaves_the_store_readable_and_unchanged(tmp_path, aws_offers):
+    path = tmp_path / "s.sqlite"
+    store = PriceStore(path)
+    good = store.save("aws", ["us-east-1"], "good", aws_offers)
+    journal = path.with_name(path.name + "-journal")
+    proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(path)], cwd=ROOT, stdout=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not journal.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.005)
+    proc.kill()  # SIGKILL in the middle of the write transaction
+    out, _ = proc.communicate()
+    assert b"committed" not in out, "the write finished before it could be killed"
+    reopened = PriceStore(path)  # readable: integrity check passes, the hot journal rolls back
+    assert [s.id for s in reopened.snapshots()] == [good.id]
+    assert len(reopened.offers(good.id)) == len(aws_offers)
