@@ -17,12 +17,14 @@ from planner.result import Plan, read_plan
 CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 
 
-def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None) -> Plan:
+def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True) -> Plan:
     check_compatibility(inp)
     model = build_model(inp)
     solution = solve(model, solver, time_limit)
     if solution.status not in ("optimal", "feasible"):
-        raise InfeasibleError(f"{inp.label}: {explain_infeasible(inp, solver)}")
+        # the explanation re-solves once per cap; baselines only say that the caps cannot be met
+        why = explain_infeasible(inp, solver) if explain else "the power cap cannot be met with this capacity type"
+        raise InfeasibleError(f"{inp.label}: {why}")
     return read_plan(inp, model, solution)
 
 
@@ -64,7 +66,7 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
     rows, plans, singles = [], {}, []
     for group, label, inp in baseline_variants(base):
         try:
-            p = _solve_inputs(inp, solver, time_limit)
+            p = _solve_inputs(inp, solver, time_limit, explain=False)
             row = {"baseline": group, "label": label, "status": p.status, "total": p.total, "note": ""}
             if group == "single":
                 singles.append((p.total, label, p))
