@@ -1,0 +1,556 @@
+"""Live Azure prices: the public Retail Prices API (httpx) and VM size facts from azure-mgmt-compute.
+
+Prices
+    GET `FLEETPLAN_AZURE_PRICES_URL` (default https://prices.azure.com/api/retail/prices) with
+    `api-version=2023-01-01-preview` (the version that carries `savingsPlan`), `currencyCode` and
+    `$filter=serviceName eq 'Virtual Machines' and armRegionName eq '<region>'`. No `priceType` filter:
+    every item of the region is fetched once and classified here, so one pass gives on-demand, spot,
+    low-priority, reservation and savings-plan rates. `NextPageLink` is followed to the end.
+
+    Classification of an item (in this order):
+    - `type` DevTestConsumption -> dropped (dev/test subscriptions only);
+    - `productName` ending " Windows", containing " Win" or " Cloud Services" -> dropped (Linux VMs only);
+    - `type` Reservation -> `reserved_1y` / `reserved_3y`. Its `retailPrice` is the TOTAL for the term
+      (reference README trap 15), stored as the effective hourly rate `total / 8760` (1 year) or
+      `total / 26280` (3 years) with `upfront_price = 0` and `term_months` 12 / 36. The planner pays a
+      reserved term as `upfront + hourly x 730 x months`, and 730 x 12 = 8760, 730 x 36 = 26280, so the
+      term costs exactly the API's total; the hourly figure compares directly with on-demand;
+    - `type` Consumption: `skuName` ending " Spot" -> `spot`; ending " Low Priority" -> `low_priority`
+      (kept apart, never on-demand); otherwise `on_demand`, and each entry of its `savingsPlan` list
+      ("1 Year" / "3 Years", already hourly) -> `savings_plan_1y` / `savings_plan_3y`;
+    - anything else -> skipped.
+    Zero or negative prices are skipped. Every skipped item is counted in `self.skipped` (reason -> n).
+    When one offer is quoted twice (the preview API also returns non-primary meters), the primary
+    meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
+
+    Only GPU sizes are kept: sizes in the GPU size facts (below), and `Standard_NC/ND/NG/NV*` sizes the
+    facts do not know, which are kept with `gpu_known=False` and a note (DESIGN section 4: unknown
+    accelerators are flagged, not dropped). Retail keys that differ from the ResourceSku name (trailing
+    spaces; `Standard_NG32adms_V620` for `Standard_NG32adms_V620_v1`, reference trap 12) are matched to
+    the ResourceSku name, and the note keeps the Retail key.
+
+    HTTP 429 and 5xx are retried, honouring `Retry-After` (capped at 60 s; otherwise 1, 2, 4 … s), up to
+    `max_attempts` (5) -> ThrottledError; timeouts and connection errors likewise -> PriceSourceError.
+    A page that is not JSON or has no `Items` list raises PriceSourceError naming the page URL.
+    `fetch` raises rather than return a partial table.
+
+GPU facts (gpu, gpu_count, gpu_memory_gb, vcpus, memory_gb)
+    - Without a subscription (`subscription_id` argument or `AZURE_SUBSCRIPTION_ID`): the packaged size
+      table `pricing_adapters/data/azure_gpu_sizes.csv` (the facts behind the packaged snapshot, built by
+      scripts/build_snapshot.py's `azure_size_facts` from the reference data and
+      `data/azure_gpu_counts.csv`). No credential is built; `self.notice` says so in one line.
+    - With a subscription: `ComputeManagementClient(credential, subscription_id, base_url=...)`
+      `.resource_skus.list(filter="location eq '<region>'")` per region (`FLEETPLAN_AZURE_ARM_URL`
+      overrides the ARM endpoint). The credential is `azure.identity.DefaultAzureCredential()` unless one
+      (or a compute client) is injected. Capabilities `GPUs`, `vCPUs`, `MemoryGB` are strings; the
+      `family` is normalised (spaces, case) and mapped by `gpu_names.azure_gpu_id`. Sizes without a
+      `GPUs` capability and GPU-partition sizes take their count from `data/azure_gpu_counts.csv`, then
+      the packaged size table, then SkyPilot's AZURE_MISSING_GPU_COUNT families (MI300X v5: 8,
+      GB200/GB300 v6: 4). NV*ads_A10_v5 sizes are fractional (vCPUs / 36 of an A10; the API says 1).
+      Restrictions (e.g. `NotAvailableForSubscription`) are flagged in the offer's `note`. Sizes ARM
+      does not list in a region fall back to the packaged size table.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import os
+import re
+import time
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from importlib.resources import files
+from typing import Any, Callable, Sequence
+
+import httpx
+import pandas as pd
+
+from pricing_adapters.base import Progress, no_progress
+from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
+from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
+
+PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
+ARM_URL_ENV = "FLEETPLAN_AZURE_ARM_URL"
+SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
+DEFAULT_PRICES_URL = "https://prices.azure.com/api/retail/prices"
+DEFAULT_ARM_URL = "https://management.azure.com"
+API_VERSION = "2023-01-01-preview"
+
+PRICES_SOURCE = "Azure Retail Prices API"
+ARM_SOURCE = "azure-mgmt-compute resource SKUs"
+TABLE_SOURCE = "packaged size table"
+NO_SUBSCRIPTION_NOTICE = f"no {SUBSCRIPTION_ENV}: GPU facts from the packaged size table"
+
+HOURS_PER_TERM = {"reserved_1y": 8760, "reserved_3y": 26280}  # 365 x 24, 3 x 365 x 24
+RESERVATION_TERMS = {"1 year": "reserved_1y", "3 years": "reserved_3y"}
+SAVINGS_PLAN_TERMS = {"1 year": "savings_plan_1y", "3 years": "savings_plan_3y"}
+TERM_MONTHS = {"on_demand": 0, "spot": 0, "low_priority": 0, "reserved_1y": 12, "reserved_3y": 36,
+               "savings_plan_1y": 12, "savings_plan_3y": 36}
+
+MAX_RETRY_AFTER_S = 60.0
+GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
+
+# SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (reference README, `sky-fetch_azure-upstream`):
+# families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
+MISSING_GPU_COUNT_BY_FAMILY = {"ndisv5mi300x": 8.0, "ndisrgb200v6ndr": 4.0, "ndisrgb300v6": 4.0}
+FRACTIONAL_A10_FAMILY = "nvadsa10v5"  # NV*ads_A10_v5: vCPUs / 36 of one A10 (reference trap 8)
+A10_VCPUS_PER_GPU = 36
+
+COUNTS_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
+
+Item = Mapping[str, Any]
+
+
+def _family_key(family: str) -> str:
+    key = (family or "").replace(" ", "").lower().removeprefix("standard")
+    return key.removesuffix("family")
+
+
+def _sku_key(name: str) -> str:
+    return (name or "").strip().lower()
+
+
+def _float(value: Any) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return math.nan
+    return out
+
+
+def _isnan(x: float) -> bool:
+    return isinstance(x, float) and math.isnan(x)
+
+
+# ------------------------------------------------------------------ classification of Retail items
+
+def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
+    """The offers one Retail Prices item gives, as ([(purchase_option, hourly_price, note)], [skip reasons]).
+
+    An item dropped as a whole gives ([], [reason]); a Consumption item may give an on-demand rate
+    plus savings-plan rates, some of which are skipped (zero price). Prices are in the item's currency.
+    """
+    product = str(item.get("productName") or "")
+    sku_name = str(item.get("skuName") or "").strip()
+    kind = str(item.get("type") or "")
+    if kind == "DevTestConsumption":
+        return [], ["devtest"]
+    if product.endswith(" Windows") or " Win" in product:
+        return [], ["windows"]
+    if " Cloud Services" in product:
+        return [], ["cloud_services"]
+    price = _float(item.get("retailPrice"))
+    if _isnan(price):
+        return [], ["no_price"]
+    if kind == "Reservation":
+        term = str(item.get("reservationTerm") or "").strip().lower()
+        option = RESERVATION_TERMS.get(term)
+        if option is None:
+            return [], ["unknown_reservation_term"]
+        if price <= 0:
+            return [], ["zero_or_negative_price"]
+        hours = HOURS_PER_TERM[option]
+        note = f"reservation: {price:g} per {item.get('reservationTerm')} term / {hours} h"
+        return [(option, price / hours, note)], []
+    if kind != "Consumption":
+        return [], ["unknown_type"]
+    if sku_name.endswith(" Spot"):
+        option = "spot"
+    elif sku_name.endswith(" Low Priority"):
+        option = "low_priority"
+    else:
+        option = "on_demand"
+    offers: list[tuple[str, float, str]] = []
+    skipped: list[str] = []
+    if price <= 0:
+        skipped.append("zero_or_negative_price")
+    else:
+        offers.append((option, price, ""))
+    if option == "on_demand":
+        for plan in item.get("savingsPlan") or []:
+            plan_option = SAVINGS_PLAN_TERMS.get(str(plan.get("term") or "").strip().lower())
+            if plan_option is None:
+                skipped.append("unknown_savings_plan_term")
+                continue
+            rate = _float(plan.get("retailPrice"))
+            if _isnan(rate) or rate <= 0:
+                skipped.append("zero_or_negative_price")
+                continue
+            offers.append((plan_option, rate, ""))
+    return offers, skipped
+
+
+# ------------------------------------------------------------------ GPU size facts
+
+def _facts(sku: str, family: str, gpu: str | None, raw: str, count: float, memory: float, vcpus: float,
+           memory_gb: float, notes: list[str], origin: str) -> dict:
+    if gpu is None:
+        notes = [f"unknown accelerator: {raw or sku}", *notes]
+    if _isnan(count) and not any("gpu_count unknown" in n or "fraction unknown" in n for n in notes):
+        notes.append("gpu_count unknown")
+    elif not _isnan(count) and 0 < count < 1 and not any(n.startswith("fractional") for n in notes):
+        notes.append(f"fractional GPU: {count:g} of one per unit")
+    return {"sku": sku, "gpu": gpu or raw or sku, "gpu_known": gpu is not None, "accelerator_name": family,
+            "gpu_count": count, "gpu_memory_gb": memory, "vcpus": vcpus, "memory_gb": memory_gb,
+            "notes": notes, "origin": origin}
+
+
+def load_size_table() -> dict[str, dict]:
+    """The packaged GPU size table (`data/azure_gpu_sizes.csv`): lower-cased size name -> facts."""
+    with (files("pricing_adapters") / "data" / "azure_gpu_sizes.csv").open("r", encoding="utf-8") as f:
+        table = pd.read_csv(f, dtype=str, keep_default_na=False)
+    out = {}
+    for r in table.itertuples(index=False):
+        known = r.gpu_known.strip().lower() == "true"
+        notes = [n for n in r.note.split(" | ") if n]
+        out[_sku_key(r.arm_sku_name)] = {
+            "sku": r.arm_sku_name, "gpu": r.gpu, "gpu_known": known, "accelerator_name": r.family,
+            "gpu_count": _float(r.gpu_count), "gpu_memory_gb": _float(r.gpu_memory_gb),
+            "vcpus": _float(r.vcpus), "memory_gb": _float(r.memory_gb), "notes": notes, "origin": TABLE_SOURCE,
+        }
+    return out
+
+
+def load_gpu_counts() -> dict[str, dict]:
+    """`data/azure_gpu_counts.csv` (counts from Azure's docs): lower-cased size name -> count, memory."""
+    with (files("pricing_adapters") / "data" / "azure_gpu_counts.csv").open("r", encoding="utf-8") as f:
+        table = pd.read_csv(f, dtype=str, keep_default_na=False)
+    return {_sku_key(r.arm_sku_name): {"gpu_count": _float(r.gpu_count), "gpu_memory_gb": _float(r.gpu_memory_gb)}
+            for r in table.itertuples(index=False)}
+
+
+def _field(obj: Any, attr: str, key: str) -> Any:
+    """An SDK model field. The azure-mgmt-compute models are also Mappings (REST names as keys), and on
+    them some attribute names clash with Mapping methods (`ResourceSkuRestrictions.values`)."""
+    if isinstance(obj, Mapping):
+        return obj.get(key)
+    return getattr(obj, attr, None)
+
+
+def _text(value: Any) -> str:
+    value = getattr(value, "value", value)  # enums
+    return "" if value is None else str(value)
+
+
+def _restriction_notes(sku: Any, region: str) -> list[str]:
+    notes = []
+    for r in _field(sku, "restrictions", "restrictions") or []:
+        reason = _text(_field(r, "reason_code", "reasonCode")) or "restricted"
+        kind = _text(_field(r, "type", "type"))
+        info = _field(r, "restriction_info", "restrictionInfo")
+        if kind.lower() == "zone":
+            zones = _field(info, "zones", "zones") if info is not None else None
+            notes.append(f"restricted in zone(s) {','.join(map(str, zones or [])) or '?'}: {reason}")
+        else:
+            values = [str(v).lower() for v in (_field(r, "values", "values") or [])]
+            if not values or region.lower() in values:
+                notes.append(f"restricted in {region}: {reason}")
+    return notes
+
+
+def arm_size_facts(sku: Any, region: str, table: Mapping[str, dict], counts: Mapping[str, dict]) -> dict | None:
+    """GPU facts of one ResourceSku (azure-mgmt-compute model), or None when it is not a GPU VM size."""
+    if _text(_field(sku, "resource_type", "resourceType")).lower() not in ("virtualmachines", ""):
+        return None
+    name = _text(_field(sku, "name", "name")).strip()
+    family = _text(_field(sku, "family", "family"))
+    caps = {_text(_field(c, "name", "name")): _text(_field(c, "value", "value"))
+            for c in (_field(sku, "capabilities", "capabilities") or [])}
+    gpus, vcpus, memory_gb = _float(caps.get("GPUs")), _float(caps.get("vCPUs")), _float(caps.get("MemoryGB"))
+    key, fkey = _sku_key(name), _family_key(family)
+    packaged = table.get(key)
+    docs = counts.get(key)
+    gpu = azure_gpu_id(family, name)
+    notes: list[str] = []
+    if gpu is None and packaged is not None and packaged["gpu_known"]:
+        gpu = packaged["gpu"]
+        notes.append(f"family '{family}' not mapped; GPU from the packaged size table")
+    has_gpus = not _isnan(gpus) and gpus > 0
+    if not has_gpus and gpu is None and packaged is None and docs is None:
+        return None  # no GPU capability, no GPU family, unknown to the tables: not a GPU size
+    partition = azure_is_partition_family(family)
+    fractional_a10 = fkey == FRACTIONAL_A10_FAMILY
+    unreliable = not has_gpus or partition or fractional_a10
+    count, memory = (gpus if has_gpus else math.nan), math.nan
+    if unreliable:
+        if docs is not None:
+            count, memory = docs["gpu_count"], docs["gpu_memory_gb"]
+            notes.append(COUNTS_NOTE)
+        elif fractional_a10 and not _isnan(vcpus):
+            count = round(vcpus / A10_VCPUS_PER_GPU, 3)
+            if count < 1:
+                notes.append(f"fractional A10: vCPUs/{A10_VCPUS_PER_GPU} = {count:g}"
+                             + (f" (the API reports GPUs={gpus:g})" if has_gpus else ""))
+        elif packaged is not None and not _isnan(packaged["gpu_count"]):
+            count, memory = packaged["gpu_count"], packaged["gpu_memory_gb"]
+            notes.append("gpu_count from the packaged size table")
+        elif not has_gpus and fkey in MISSING_GPU_COUNT_BY_FAMILY:
+            count = MISSING_GPU_COUNT_BY_FAMILY[fkey]
+            notes.append("gpu_count from SkyPilot AZURE_MISSING_GPU_COUNT (no GPUs capability)")
+        elif partition:
+            count = math.nan
+            notes.append("GPU partition; fraction unknown")
+    if _isnan(memory) and gpu is not None and not (partition and _isnan(count)):
+        memory = GPU_MEMORY_GB.get(gpu, math.nan)
+        if not _isnan(count) and 0 < count < 1 and not _isnan(memory):
+            memory = memory / round(1 / count)  # the VM's slice: 1/6 of an A10 = 4 GB
+    if gpu is not None and _isnan(memory):
+        notes.append("gpu_memory_gb unknown")
+    if packaged is not None:
+        vcpus = packaged["vcpus"] if _isnan(vcpus) else vcpus
+        memory_gb = packaged["memory_gb"] if _isnan(memory_gb) else memory_gb
+    notes.extend(_restriction_notes(sku, region))
+    return _facts(name, family, gpu, family, count, memory, vcpus, memory_gb, notes, ARM_SOURCE)
+
+
+def _unknown_size_facts(sku: str) -> dict:
+    return _facts(sku, "", None, sku, math.nan, math.nan, math.nan, math.nan,
+                  ["size not in the GPU size facts; accelerator unknown"], "none")
+
+
+# ------------------------------------------------------------------ the price source
+
+class AzurePriceSource:
+    """Azure GPU offers from the Retail Prices API, with GPU facts from ARM or the packaged size table."""
+
+    provider = "azure"
+
+    def __init__(self, http: httpx.Client | None = None, compute_client: Any = None, credential: Any = None,
+                 subscription_id: str | None = None, currency: str = "USD", *,
+                 max_attempts: int = 5, sleep: Callable[[float], None] | None = None):
+        self.http = http
+        self.compute_client = compute_client
+        self.credential = credential
+        self.subscription_id = subscription_id or os.environ.get(SUBSCRIPTION_ENV) or None
+        self.currency = (currency or "USD").upper()
+        self.max_attempts = max(1, int(max_attempts))
+        self.sleep = sleep or time.sleep
+        self.prices_url = os.environ.get(PRICES_URL_ENV) or DEFAULT_PRICES_URL
+        self.arm_url = os.environ.get(ARM_URL_ENV) or DEFAULT_ARM_URL
+        self.uses_arm = bool(self.subscription_id) or compute_client is not None
+        self.source = f"{PRICES_SOURCE} + {ARM_SOURCE}" if self.uses_arm else PRICES_SOURCE
+        self.notice = "" if self.uses_arm else NO_SUBSCRIPTION_NOTICE
+        self.skipped: dict[str, int] = {}
+
+    # -- public --------------------------------------------------------------------------------------
+
+    def fetch(self, regions: Sequence[str], progress: Progress = no_progress) -> pd.DataFrame:
+        """Every GPU offer of `regions` as a validated offers table; raises PriceSourceError on any failure."""
+        regions = [r.strip() for r in regions if r and r.strip()]
+        if not regions:
+            raise PriceSourceError("no Azure region given (e.g. --region eastus)")
+        self.skipped = {}
+        table = load_size_table()
+        counts = load_gpu_counts() if self.uses_arm else {}
+        compute = self._compute_client() if self.uses_arm else None
+        client = self.http or httpx.Client(timeout=httpx.Timeout(30.0), follow_redirects=True)
+        rows: list[dict] = []
+        try:
+            for i, region in enumerate(regions):
+                facts = dict(table)
+                if compute is not None:
+                    facts.update(self._arm_facts(compute, region, table, counts))
+                    progress(f"azure {region}: VM sizes", 1, 1)
+                items = self._items(client, region, progress)
+                rows.extend(self._offers(region, items, facts))
+                progress("azure regions", i + 1, len(regions))
+        finally:
+            if self.http is None:
+                client.close()
+        df = pd.DataFrame(rows, columns=list(OFFER_COLUMNS))
+        if not df.empty:
+            df = df.sort_values(["region", "sku", "purchase_option"], kind="mergesort")
+        return validate_offers(df, origin="azure refresh")
+
+    # -- ARM -----------------------------------------------------------------------------------------
+
+    def _compute_client(self) -> Any:
+        if self.compute_client is not None:
+            return self.compute_client
+        try:
+            from azure.mgmt.compute import ComputeManagementClient
+        except ImportError as exc:  # pragma: no cover - a dependency of the project
+            raise PriceSourceError(f"azure-mgmt-compute is not installed ({exc})") from None
+        credential = self.credential
+        if credential is None:
+            from azure.identity import DefaultAzureCredential
+
+            try:
+                credential = DefaultAzureCredential()
+            except Exception as exc:  # noqa: BLE001 - azure-identity raises various errors
+                raise CredentialsError(f"Azure credentials could not be set up: {_one_line(exc)}") from None
+            self.credential = credential
+        self.compute_client = ComputeManagementClient(credential, self.subscription_id, base_url=self.arm_url)
+        return self.compute_client
+
+    def _arm_facts(self, compute: Any, region: str, table: Mapping[str, dict],
+                   counts: Mapping[str, dict]) -> dict[str, dict]:
+        from azure.core.exceptions import AzureError, ClientAuthenticationError, HttpResponseError
+
+        out: dict[str, dict] = {}
+        try:
+            for sku in compute.resource_skus.list(filter=f"location eq '{region}'"):
+                facts = arm_size_facts(sku, region, table, counts)
+                if facts is not None:
+                    out[_sku_key(facts["sku"])] = facts
+        except ClientAuthenticationError as exc:
+            raise CredentialsError(f"Azure credentials rejected or missing for subscription "
+                                   f"{self.subscription_id}: {_one_line(exc)}") from None
+        except HttpResponseError as exc:
+            status = getattr(exc, "status_code", None)
+            if status in (401, 403):
+                raise CredentialsError(f"ARM resource SKUs for {region}: HTTP {status}: {_one_line(exc)}") from None
+            if status == 429:
+                raise ThrottledError(f"ARM resource SKUs for {region}: throttled (HTTP 429)") from None
+            raise PriceSourceError(f"ARM resource SKUs for {region}: HTTP {status}: {_one_line(exc)}") from None
+        except AzureError as exc:
+            raise PriceSourceError(f"ARM resource SKUs for {region} failed: {_one_line(exc)}") from None
+        return out
+
+    # -- Retail Prices API ---------------------------------------------------------------------------
+
+    def _items(self, client: httpx.Client, region: str, progress: Progress) -> list[Item]:
+        params = {
+            "api-version": API_VERSION,
+            "currencyCode": self.currency,
+            "$filter": f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}'",
+        }
+        url: str | None = self.prices_url
+        seen: set[str] = set()
+        items: list[Item] = []
+        pages = 0
+        while url:
+            page = self._page(client, url, params if pages == 0 else None)
+            pages += 1
+            items.extend(page["Items"])
+            progress(f"azure {region}: price pages", pages, None)
+            nxt = page.get("NextPageLink")
+            if nxt and not isinstance(nxt, str):
+                raise PriceSourceError(f"Azure Retail Prices API: page {url} has a NextPageLink that is not a URL")
+            if nxt and nxt in seen:
+                raise PriceSourceError(f"Azure Retail Prices API: NextPageLink loops back to {nxt}")
+            if nxt:
+                seen.add(nxt)
+            url = nxt or None
+        return items
+
+    def _page(self, client: httpx.Client, url: str, params: dict | None) -> dict:
+        shown = url if params is None else str(httpx.URL(url, params=params))
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                response = client.get(url, params=params)
+            except httpx.TimeoutException:
+                failure = f"Azure Retail Prices API timed out on {shown}"
+                if attempt == self.max_attempts:
+                    raise PriceSourceError(f"{failure} ({attempt} attempts)") from None
+                self.sleep(self._backoff(attempt, None))
+                continue
+            except httpx.HTTPError as exc:
+                if attempt == self.max_attempts:
+                    raise PriceSourceError(f"Azure Retail Prices API unreachable ({_one_line(exc)}) "
+                                           f"for {shown} ({attempt} attempts)") from None
+                self.sleep(self._backoff(attempt, None))
+                continue
+            status = response.status_code
+            if status == 429 or status >= 500:
+                if attempt == self.max_attempts:
+                    what = "throttled (HTTP 429)" if status == 429 else f"failing (HTTP {status})"
+                    raise ThrottledError(f"Azure Retail Prices API kept {what} after {attempt} attempts: {shown}")
+                self.sleep(self._backoff(attempt, response.headers.get("Retry-After")))
+                continue
+            if status != 200:
+                raise PriceSourceError(f"Azure Retail Prices API answered HTTP {status} for {shown}: "
+                                       f"{_one_line(response.text)[:200]}")
+            try:
+                page = response.json()
+            except ValueError:
+                raise PriceSourceError(f"Azure Retail Prices API: page {shown} is not valid JSON") from None
+            if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
+                raise PriceSourceError(f"Azure Retail Prices API: page {shown} has no 'Items' list")
+            return page
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _backoff(attempt: int, retry_after: str | None) -> float:
+        """Seconds to wait before the next attempt: Retry-After (seconds or HTTP date) when given, else
+        1, 2, 4 … s; never more than MAX_RETRY_AFTER_S."""
+        delay = None
+        if retry_after:
+            text = retry_after.strip()
+            try:
+                delay = float(text)
+            except ValueError:
+                try:
+                    when = email.utils.parsedate_to_datetime(text)
+                    delay = (when - datetime.now(timezone.utc)).total_seconds()
+                except (TypeError, ValueError):
+                    delay = None
+        if delay is None or math.isnan(delay):
+            delay = 2.0 ** (attempt - 1)
+        return min(max(delay, 0.0), MAX_RETRY_AFTER_S)
+
+    # -- offers --------------------------------------------------------------------------------------
+
+    def _skip(self, reason: str, n: int = 1) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + n
+
+    def _lookup(self, facts: Mapping[str, dict], arm_sku_name: str) -> tuple[dict | None, str]:
+        """Facts for a Retail armSkuName, and a note when the key differs from the ResourceSku name."""
+        raw = arm_sku_name or ""
+        key = _sku_key(raw)
+        found = facts.get(key) or facts.get(key + "_v1")
+        if found is not None and found["sku"] != raw:
+            return found, f"Retail Prices armSkuName is '{raw}'"
+        return found, ""
+
+    def _offers(self, region: str, items: list[Item], facts: Mapping[str, dict]) -> list[dict]:
+        today = datetime.now(timezone.utc).date().isoformat()
+        best: dict[str, tuple[tuple, dict]] = {}
+        for item in items:
+            if not isinstance(item, Mapping):
+                self._skip("malformed_item")
+                continue
+            offers, skipped = classify_item(item)
+            for reason in skipped:
+                self._skip(reason)
+            if not offers:
+                continue
+            arm_sku = str(item.get("armSkuName") or "")
+            size, key_note = self._lookup(facts, arm_sku)
+            if size is None:
+                if not GPU_SERIES.match(arm_sku.strip()):
+                    self._skip("non_gpu", len(offers))
+                    continue
+                size = _unknown_size_facts(arm_sku.strip())
+            currency = str(item.get("currencyCode") or self.currency).upper()
+            if currency != self.currency:
+                raise PriceSourceError(f"Azure Retail Prices API returned {currency} prices for {arm_sku} in "
+                                       f"{region}; {self.currency} was asked for")
+            as_of = str(item.get("effectiveStartDate") or "")[:10] or today
+            source = f"{PRICES_SOURCE} ({self.prices_url}, api-version {API_VERSION}); GPU facts: {size['origin']}"
+            for option, hourly, price_note in offers:
+                oid = offer_id("azure", region, size["sku"], option)
+                notes = [*size["notes"], key_note, price_note]
+                row = {
+                    "offer_id": oid, "provider": "azure", "region": region, "sku": size["sku"],
+                    "purchase_option": option, "gpu": size["gpu"], "gpu_known": size["gpu_known"],
+                    "accelerator_name": size["accelerator_name"], "gpu_count": size["gpu_count"],
+                    "gpu_memory_gb": size["gpu_memory_gb"], "vcpus": size["vcpus"], "memory_gb": size["memory_gb"],
+                    "hourly_price": float(hourly), "upfront_price": 0.0, "currency": currency,
+                    "term_months": TERM_MONTHS[option], "zone": "", "as_of": as_of, "source": source,
+                    "note": " | ".join(n for n in notes if n),
+                }
+                # Preference among duplicate quotes: primary meter, then the newest effectiveStartDate.
+                rank = (bool(item.get("isPrimaryMeterRegion", True)), str(item.get("effectiveStartDate") or ""))
+                if oid in best:
+                    self._skip("duplicate")
+                    if rank <= best[oid][0]:
+                        continue
+                best[oid] = (rank, row)
+        return [row for _, row in best.values()]
+
+
+def _one_line(exc: Any) -> str:
+    return " ".join(str(exc).split())

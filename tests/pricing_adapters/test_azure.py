@@ -1,0 +1,490 @@
+"""Live Azure adapter, offline: recorded Retail Prices pages (respx) and ResourceSku models (fake client).
+
+Fixtures: tests/fixtures/azure/ (README.md there names the source of every value).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+from pathlib import Path
+
+import httpx
+import pandas as pd
+import pytest
+import respx
+
+import azure.identity
+import azure.mgmt.compute
+from azure.core.exceptions import ClientAuthenticationError
+from azure.mgmt.compute.models import ResourceSku
+
+from pricing_adapters import azure as az
+from pricing_adapters.azure import AzurePriceSource, classify_item, load_size_table
+from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.refresh import get_source, refresh
+from pricing_adapters.schema import validate_offers
+from pricing_adapters.snapshot import load_snapshot
+from pricing_adapters.store import PriceStore
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
+BASE = "https://prices.azure.com/api/retail/prices"
+
+
+# ------------------------------------------------------------------ safety and helpers
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch):
+    """Any socket connection beyond loopback fails the test."""
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+    def _check(sock, address):
+        if sock.family == getattr(socket, "AF_UNIX", None):
+            return
+        host = address[0] if isinstance(address, tuple) else address
+        if host == "localhost":
+            return
+        try:
+            if ipaddress.ip_address(host).is_loopback:
+                return
+        except ValueError:
+            pass
+        raise OSError(f"test tried to connect to {address!r} (only loopback is allowed)")
+
+    def connect(sock, address):
+        _check(sock, address)
+        return real_connect(sock, address)
+
+    def connect_ex(sock, address):
+        _check(sock, address)
+        return real_connect_ex(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+
+
+@pytest.fixture(autouse=True)
+def _no_real_credentials(monkeypatch):
+    """No test may build a real credential chain or ARM client unless it replaces them itself."""
+    monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+    monkeypatch.delenv(az.PRICES_URL_ENV, raising=False)
+    monkeypatch.delenv(az.ARM_URL_ENV, raising=False)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("DefaultAzureCredential must not be constructed here")
+
+    monkeypatch.setattr(azure.identity, "DefaultAzureCredential", refuse)
+    monkeypatch.setattr(azure.mgmt.compute, "ComputeManagementClient", refuse)
+
+
+def _json(name: str):
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def _response(name: str) -> httpx.Response:
+    return httpx.Response(200, content=(FIXTURES / name).read_bytes(),
+                          headers={"content-type": "application/json"})
+
+
+PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
+
+
+def _pager(request: httpx.Request) -> httpx.Response:
+    """The recorded Retail API: eastus in three pages joined by NextPageLink ($skip), eastus2 in one."""
+    flt = request.url.params.get("$filter", "")
+    if "armRegionName eq 'eastus2'" in flt:
+        return _response("retail_eastus2_page1.json")
+    if "armRegionName eq 'eastus'" in flt:
+        return _response(PAGES[request.url.params.get("$skip")])
+    return httpx.Response(200, json={"Items": [], "NextPageLink": None})
+
+
+@pytest.fixture
+def retail():
+    with respx.mock(base_url=BASE, assert_all_called=False) as router:
+        route = router.get("").mock(side_effect=_pager)
+        yield route
+
+
+def _sku_model(data: dict):
+    """The SDK's own model from ARM JSON (`deserialize` in msrest-style SDKs; azure-mgmt-compute >= 35
+    models are built from the JSON mapping itself)."""
+    deserialize = getattr(ResourceSku, "deserialize", None)
+    return deserialize(data) if deserialize else ResourceSku(data)
+
+
+class FakeCredential:
+    def get_token(self, *scopes, **kwargs):  # pragma: no cover - the fake client never asks
+        raise AssertionError("the fake compute client needs no token")
+
+
+class FakeResourceSkus:
+    def __init__(self, skus, error=None):
+        self.skus, self.error, self.filters = skus, error, []
+
+    def list(self, filter=None, **kwargs):  # noqa: A002 - the SDK's parameter name
+        self.filters.append(filter)
+        if self.error is not None:
+            raise self.error
+        region = filter.split("'")[1]
+        return iter([s for s in self.skus if region in s.locations])
+
+
+class FakeComputeClient:
+    def __init__(self, error=None):
+        skus = [_sku_model(d) for d in _json("resource_skus_eastus_eastus2.json")]
+        skus += [_sku_model(d) for d in _json("resource_skus_gpu_examples.json")]
+        self.resource_skus = FakeResourceSkus(skus, error)
+
+
+def _row(df: pd.DataFrame, region: str, sku: str, option: str) -> pd.Series:
+    hit = df[(df.region == region) & (df.sku == sku) & (df.purchase_option == option)]
+    assert len(hit) == 1, f"{region} {sku} {option}: {len(hit)} rows"
+    return hit.iloc[0]
+
+
+# ------------------------------------------------------------------ paging, classification, prices
+
+def test_three_pages_joined_via_next_page_link(retail):
+    src = AzurePriceSource(http=httpx.Client(), sleep=lambda s: None)
+    steps = []
+    df = src.fetch(["eastus"], progress=lambda step, done, total=None: steps.append((step, done, total)))
+    assert retail.call_count == 3
+    first = retail.calls[0].request.url.params
+    assert first["api-version"] == "2023-01-01-preview"
+    assert first["currencyCode"] == "USD"
+    assert first["$filter"] == "serviceName eq 'Virtual Machines' and armRegionName eq 'eastus'"
+    assert [c.request.url.params.get("$skip") for c in retail.calls] == [None, "1000", "2000"]
+    # one offer from each page
+    assert {"Standard_NC24ads_A100_v4", "Standard_ND96asr_v4", "Standard_NV6ads_A10_v5"} <= set(df.sku)
+    assert ("azure eastus: price pages", 3, None) in steps
+    assert steps[-1] == ("azure regions", 1, 1)
+
+
+def test_reference_values_nc24ads_a100_v4_and_nd96asr_v4_in_eastus(retail):
+    df = AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+    nc = _row(df, "eastus", "Standard_NC24ads_A100_v4", "on_demand")
+    assert nc.hourly_price == 3.673 and nc.currency == "USD"
+    assert (nc.gpu, nc.gpu_count, nc.gpu_memory_gb, nc.vcpus, nc.memory_gb) == ("A100-80GB-PCIE", 1, 80, 24, 220)
+    nd = _row(df, "eastus", "Standard_ND96asr_v4", "on_demand")
+    assert nd.hourly_price == 27.197
+    assert (nd.gpu, nd.gpu_count, nd.gpu_memory_gb, nd.vcpus, nd.memory_gb) == ("A100-40GB-SXM", 8, 40, 96, 900)
+    assert nd.offer_id == "azure:eastus:Standard_ND96asr_v4:on_demand"
+    assert nd.as_of == "2026-06-01"  # the item's effectiveStartDate
+    assert nd.term_months == 0 and nd.upfront_price == 0
+
+
+def test_spot_low_priority_windows_cloud_services_devtest_classified(retail):
+    src = AzurePriceSource(http=httpx.Client())
+    df = src.fetch(["eastus"])
+    nc = "Standard_NC24ads_A100_v4"
+    assert _row(df, "eastus", nc, "spot").hourly_price == 0.444433
+    assert _row(df, "eastus", "Standard_ND96asr_v4", "spot").hourly_price == 2.99167
+    low = _row(df, "eastus", nc, "low_priority")
+    assert low.hourly_price == 0.7346
+    # Low Priority is kept apart: the on-demand row is the on-demand price
+    assert _row(df, "eastus", nc, "on_demand").hourly_price == 3.673
+    assert 4.409 not in set(df.hourly_price)        # Windows
+    assert 0.3 not in set(df.hourly_price)          # DevTestConsumption
+    assert "Standard_D14" not in set(df.sku)        # not a GPU size
+    assert not ((df.sku == "Standard_ND96asr_v4") & (df.purchase_option == "low_priority")).any()  # price 0
+    assert src.skipped == {"windows": 1, "cloud_services": 1, "devtest": 1, "non_gpu": 1,
+                           "zero_or_negative_price": 1}
+    assert sorted(df.purchase_option.unique()) == ["low_priority", "on_demand", "reserved_1y", "reserved_3y",
+                                                   "savings_plan_1y", "savings_plan_3y", "spot"]
+
+
+def test_verbatim_sample_items_classified():
+    low_priority_cloud_services, consumption, reservation, devtest_windows = _json("retail_items_examples.json")
+    assert classify_item(low_priority_cloud_services) == ([], ["cloud_services"])
+    assert classify_item(devtest_windows) == ([], ["devtest"])
+    offers, skipped = classify_item(consumption)
+    assert skipped == []
+    assert [(o, p) for o, p, _ in offers] == [("on_demand", 0.673), ("savings_plan_3y", 0.34323),
+                                             ("savings_plan_1y", 0.49129)]
+    offers, skipped = classify_item(reservation)
+    (option, hourly, note), = offers
+    assert option == "reserved_1y"
+    assert hourly == pytest.approx(0.39703196, abs=1e-8)   # 3478.0 / 8760 h, by hand
+    assert hourly == 3478.0 / 8760
+    assert "3478" in note
+    # the same item as a Windows Low Priority: Windows wins; a Low Priority Linux item is low_priority
+    assert classify_item({**consumption, "productName": "Virtual Machines Basv2 Series Windows"}) == ([], ["windows"])
+    lp = {**consumption, "skuName": "B16als v2 Low Priority", "savingsPlan": None}
+    assert classify_item(lp)[0] == [("low_priority", 0.673, "")]
+    assert classify_item({**consumption, "retailPrice": 0.0, "savingsPlan": []}) == ([], ["zero_or_negative_price"])
+    assert classify_item({**reservation, "retailPrice": -1.0}) == ([], ["zero_or_negative_price"])
+
+
+def test_reservation_total_becomes_effective_hourly_by_hand(retail):
+    df = AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+    r1 = _row(df, "eastus", "Standard_NC24ads_A100_v4", "reserved_1y")
+    r3 = _row(df, "eastus", "Standard_NC24ads_A100_v4", "reserved_3y")
+    # 21024.0 USD for one year / 8760 h = 2.4 USD/h; 39420.0 for three years / 26280 h = 1.5 USD/h
+    assert r1.hourly_price == pytest.approx(2.4, abs=1e-12)
+    assert r3.hourly_price == pytest.approx(1.5, abs=1e-12)
+    assert (r1.upfront_price, r1.term_months) == (0.0, 12)
+    assert (r3.upfront_price, r3.term_months) == (0.0, 36)
+    # the planner pays a term as upfront + hourly x 730 x months: exactly the API's total
+    assert r1.upfront_price + r1.hourly_price * 730 * 12 == pytest.approx(21024.0)
+    assert r3.upfront_price + r3.hourly_price * 730 * 36 == pytest.approx(39420.0)
+
+
+def test_savings_plan_rates(retail):
+    df = AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+    sp1 = _row(df, "eastus", "Standard_NC24ads_A100_v4", "savings_plan_1y")
+    sp3 = _row(df, "eastus", "Standard_NC24ads_A100_v4", "savings_plan_3y")
+    assert (sp1.hourly_price, sp1.term_months, sp1.upfront_price) == (2.5711, 12, 0.0)
+    assert (sp3.hourly_price, sp3.term_months, sp3.upfront_price) == (1.4692, 36, 0.0)
+    assert sp1.gpu == "A100-80GB-PCIE"
+
+
+def test_output_is_a_valid_offers_table(retail):
+    df = AzurePriceSource(http=httpx.Client()).fetch(["eastus", "eastus2"])
+    pd.testing.assert_frame_equal(df, validate_offers(df))
+    assert df.offer_id.is_unique
+    assert set(df.provider) == {"azure"} and set(df.currency) == {"USD"}
+    assert df.source.str.startswith("Azure Retail Prices API").all()
+
+
+def test_currency_is_requested_and_checked():
+    seen = []
+
+    def eur(request):
+        seen.append(request.url.params["currencyCode"])
+        page = _json("retail_eastus2_page1.json")
+        for item in page["Items"]:
+            item["currencyCode"] = "EUR"
+        return httpx.Response(200, json=page)
+
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(side_effect=eur)
+        df = AzurePriceSource(http=httpx.Client(), currency="EUR").fetch(["eastus2"])
+        assert seen == ["EUR"] and set(df.currency) == {"EUR"}
+        with pytest.raises(PriceSourceError, match="EUR prices"):
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+
+
+def test_packaged_facts_fractional_a10_mi300x_alias_and_unknown_size(retail):
+    df = AzurePriceSource(http=httpx.Client()).fetch(["eastus", "eastus2"])
+    nv = _row(df, "eastus", "Standard_NV6ads_A10_v5", "on_demand")
+    assert (nv.gpu, nv.gpu_count, nv.gpu_memory_gb, nv.hourly_price) == ("A10", 0.167, 4.0, 0.454)
+    mi = _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand")
+    assert (mi.gpu, mi.gpu_count, mi.hourly_price) == ("MI300X", 8, 48.0)
+    ng = _row(df, "eastus2", "Standard_NG32adms_V620_v1", "on_demand")  # Retail key Standard_NG32adms_V620
+    assert ng.hourly_price == 3.302 and "Retail Prices armSkuName is 'Standard_NG32adms_V620'" in ng.note
+    unknown = _row(df, "eastus2", "Standard_NC8ads_X9_v9", "on_demand")
+    assert not unknown.gpu_known and pd.isna(unknown.gpu_count) and "accelerator unknown" in unknown.note
+
+
+# ------------------------------------------------------------------ failures
+
+def test_429_then_success_honours_retry_after():
+    calls, sleeps = [], []
+
+    def flaky(request):
+        calls.append(request)
+        if len(calls) == 1:
+            return httpx.Response(429, headers={"Retry-After": "7"})
+        return _response("retail_eastus2_page1.json")
+
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(side_effect=flaky)
+        df = AzurePriceSource(http=httpx.Client(), sleep=sleeps.append).fetch(["eastus2"])
+    assert len(calls) == 2 and sleeps == [7.0]
+    assert _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand").hourly_price == 48.0
+
+
+def test_throttled_to_the_end_raises_with_bounded_backoff():
+    sleeps = []
+    with respx.mock(base_url=BASE) as router:
+        route = router.get("").mock(side_effect=[httpx.Response(429, headers={"Retry-After": "3600"}),
+                                                 httpx.Response(503), httpx.Response(429), httpx.Response(429),
+                                                 httpx.Response(429)])
+        with pytest.raises(ThrottledError, match="after 5 attempts"):
+            AzurePriceSource(http=httpx.Client(), sleep=sleeps.append).fetch(["eastus"])
+    assert route.call_count == 5
+    assert sleeps == [60.0, 2.0, 4.0, 8.0]  # Retry-After capped at 60 s; else 1, 2, 4, 8 s by attempt
+
+
+def test_timeout_raises_price_source_error():
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(side_effect=httpx.ReadTimeout("read timed out"))
+        with pytest.raises(PriceSourceError, match="timed out") as info:
+            AzurePriceSource(http=httpx.Client(), sleep=lambda s: None).fetch(["eastus"])
+    assert not isinstance(info.value, ThrottledError)
+
+
+@pytest.mark.parametrize("bad_page, message", [
+    ("retail_page_without_items.json", "has no 'Items' list"),
+    ("retail_page_malformed.json", "is not valid JSON"),
+])
+def test_bad_page_is_a_clear_error(bad_page, message):
+    def second_page_bad(request):
+        return _response(bad_page if request.url.params.get("$skip") == "1000" else "retail_eastus_page1.json")
+
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(side_effect=second_page_bad)
+        with pytest.raises(PriceSourceError) as info:
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+    text = str(info.value)
+    assert message in text and "\n" not in text
+    assert "page https://prices.azure.com:443/api/retail/prices?" in text and "$skip=1000" in text  # the NextPageLink
+
+
+@pytest.mark.parametrize("bad_page", ["retail_page_without_items.json", "retail_page_malformed.json"])
+def test_bad_page_leaves_the_store_unchanged(retail, tmp_path, bad_page):
+    store = PriceStore(tmp_path / "prices.sqlite")
+    good = refresh(AzurePriceSource(http=httpx.Client()), ["eastus"], store)
+    before = store.snapshots()
+    offers_before = store.offers(good.id)
+
+    def third_page_bad(request):
+        return _response(bad_page) if request.url.params.get("$skip") == "2000" else _pager(request)
+
+    retail.mock(side_effect=third_page_bad)
+    with pytest.raises(PriceSourceError):
+        refresh(AzurePriceSource(http=httpx.Client()), ["eastus", "eastus2"], store)
+    assert store.snapshots() == before
+    pd.testing.assert_frame_equal(store.offers(good.id), offers_before)
+
+
+def test_page_loop_is_an_error():
+    page = _json("retail_eastus2_page1.json")
+    page["NextPageLink"] = BASE + "?$skip=100"
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=page))
+        with pytest.raises(PriceSourceError, match="loops back"):
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+
+
+# ------------------------------------------------------------------ credentials and ARM size facts
+
+def test_no_subscription_prices_refresh_from_packaged_size_table(retail, tmp_path):
+    # DefaultAzureCredential and ComputeManagementClient raise if called (autouse fixture)
+    src = get_source("azure", http=httpx.Client())
+    assert src.notice == "no AZURE_SUBSCRIPTION_ID: GPU facts from the packaged size table"
+    assert src.source == "Azure Retail Prices API"
+    store = PriceStore(tmp_path / "prices.sqlite")
+    info = refresh(src, ["eastus"], store)
+    assert info.source == "Azure Retail Prices API" and info.row_count > 0
+    assert src.credential is None and src.compute_client is None
+    offers = store.offers(info.id)
+    assert offers.source.str.endswith("GPU facts: packaged size table").all()
+    assert _row(offers, "eastus", "Standard_ND96asr_v4", "on_demand").gpu_count == 8
+
+
+def test_arm_size_facts_through_sdk_models():
+    client = FakeComputeClient()
+    src = AzurePriceSource(http=httpx.Client(), compute_client=client, credential=FakeCredential(),
+                           subscription_id="00000000-0000-0000-0000-000000000000")
+    assert src.notice == "" and src.source == "Azure Retail Prices API + azure-mgmt-compute resource SKUs"
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(side_effect=_pager)
+        df = src.fetch(["eastus", "eastus2"])
+    assert client.resource_skus.filters == ["location eq 'eastus'", "location eq 'eastus2'"]
+    nc = _row(df, "eastus", "Standard_NC24ads_A100_v4", "on_demand")
+    assert (nc.gpu, nc.gpu_count, nc.gpu_memory_gb, nc.vcpus, nc.memory_gb, nc.hourly_price) == \
+        ("A100-80GB-PCIE", 1, 80, 24, 220, 3.673)
+    assert nc.source.endswith("GPU facts: azure-mgmt-compute resource SKUs")
+    nd = _row(df, "eastus", "Standard_ND96asr_v4", "on_demand")  # family 'Standard NDASv4_A100 Family'
+    assert (nd.gpu, nd.gpu_count, nd.gpu_memory_gb, nd.hourly_price) == ("A100-40GB-SXM", 8, 40, 27.197)
+    assert "restricted in eastus: NotAvailableForSubscription" in nd.note
+    nv = _row(df, "eastus", "Standard_NV6ads_A10_v5", "on_demand")  # API says GPUs "1"
+    assert (nv.gpu, nv.gpu_count, nv.gpu_memory_gb, nv.memory_gb) == ("A10", 0.167, 4.0, 55.0)
+    assert "vCPUs/36" in nv.note
+    mi = _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand")  # no GPUs capability
+    assert (mi.gpu, mi.gpu_count, mi.gpu_memory_gb, mi.memory_gb) == ("MI300X", 8, 192, 1850)
+    assert "azure_gpu_counts.csv" in mi.note
+    ng = _row(df, "eastus2", "Standard_NG32adms_V620_v1", "on_demand")  # partition family, no docs count
+    assert ng.gpu == "V620" and pd.isna(ng.gpu_count) and "fraction unknown" in ng.note
+    assert "Standard_D14" not in set(df.sku)
+
+
+def test_arm_facts_of_the_verbatim_sample_sku():
+    sample = _sku_model(_json("resource_skus_gpu_examples.json")[0])
+    facts = az.arm_size_facts(sample, "southcentralus", load_size_table(), az.load_gpu_counts())
+    assert (facts["sku"], facts["gpu"], facts["gpu_count"], facts["gpu_memory_gb"], facts["vcpus"],
+            facts["memory_gb"]) == ("Standard_NC6s_v3", "V100-16GB-PCIE", 1.0, 16, 6.0, 112.0)
+    assert facts["notes"] == []
+
+
+@pytest.mark.parametrize("family, expected", [("standardNDISRGB300V6Family", 4.0),
+                                              ("standard NDISRGB200V6NDR Family", 4.0),
+                                              ("StandardNDISv5MI300XFamily", 8.0)])
+def test_missing_gpus_capability_counts_by_family(family, expected):
+    data = _json("resource_skus_gpu_examples.json")[0]
+    data = {**data, "name": "Standard_ND999isr_New_v9", "family": family,
+            "capabilities": [{"name": "vCPUs", "value": "128"}, {"name": "MemoryGB", "value": "2000"}]}
+    facts = az.arm_size_facts(_sku_model(data), "eastus", {}, {})
+    assert facts["gpu_count"] == expected and facts["gpu_known"]
+
+
+def test_subscription_builds_default_credential_and_configured_arm_client(monkeypatch, retail):
+    built = {}
+
+    class RecordingCredential(FakeCredential):
+        def __init__(self):
+            built["credential"] = self
+
+    def client(credential, subscription_id, base_url=None, **kwargs):
+        built.update(client_credential=credential, subscription_id=subscription_id, base_url=base_url)
+        return FakeComputeClient()
+
+    monkeypatch.setattr(azure.identity, "DefaultAzureCredential", RecordingCredential)
+    monkeypatch.setattr(azure.mgmt.compute, "ComputeManagementClient", client)
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "11111111-2222-3333-4444-555555555555")
+    monkeypatch.setenv("FLEETPLAN_AZURE_ARM_URL", "http://127.0.0.1:9/arm")
+    src = AzurePriceSource(http=httpx.Client())
+    assert built == {}  # nothing is built before fetch
+    df = src.fetch(["eastus"])
+    assert built["client_credential"] is built["credential"]
+    assert built["subscription_id"] == "11111111-2222-3333-4444-555555555555"
+    assert built["base_url"] == "http://127.0.0.1:9/arm"
+    assert _row(df, "eastus", "Standard_NV6ads_A10_v5", "on_demand").memory_gb == 55.0
+
+
+def test_injected_credential_means_no_default_credential(monkeypatch, retail):
+    def client(credential, subscription_id, base_url=None, **kwargs):
+        assert isinstance(credential, FakeCredential) and base_url == "https://management.azure.com"
+        return FakeComputeClient()
+
+    monkeypatch.setattr(azure.mgmt.compute, "ComputeManagementClient", client)
+    src = AzurePriceSource(http=httpx.Client(), credential=FakeCredential(), subscription_id="sub")
+    assert len(src.fetch(["eastus"])) > 0
+
+
+def test_rejected_credentials_raise_credentials_error(retail):
+    client = FakeComputeClient(error=ClientAuthenticationError("DefaultAzureCredential failed to retrieve a token"))
+    src = AzurePriceSource(http=httpx.Client(), compute_client=client, credential=FakeCredential(), subscription_id="s")
+    with pytest.raises(CredentialsError, match="failed to retrieve a token"):
+        src.fetch(["eastus"])
+
+
+def test_prices_url_from_environment(monkeypatch):
+    monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", "http://127.0.0.1:9/retail/prices")
+    with respx.mock(base_url="http://127.0.0.1:9/retail/prices") as router:
+        route = router.get("").mock(return_value=_response("retail_eastus2_page1.json"))
+        df = AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+    assert route.call_count == 1 and len(df) == 3
+    assert "http://127.0.0.1:9/retail/prices" in df.source.iloc[0]
+
+
+# ------------------------------------------------------------------ the packaged size table
+
+def test_size_table_agrees_with_packaged_snapshot():
+    table = load_size_table()
+    snap = load_snapshot(["azure"]).drop_duplicates("sku")
+    for row in snap.itertuples(index=False):
+        facts = table[row.sku.lower()]
+        assert (facts["gpu"], facts["gpu_known"], facts["accelerator_name"]) == \
+            (row.gpu, row.gpu_known, row.accelerator_name), row.sku
+        for col in ("gpu_count", "gpu_memory_gb", "vcpus", "memory_gb"):
+            a, b = facts[col], getattr(row, col)
+            assert (pd.isna(a) and pd.isna(b)) or a == b, (row.sku, col, a, b)
+
+
+def test_sockets_beyond_loopback_are_refused():
+    with pytest.raises(OSError, match="only loopback"):
+        socket.create_connection(("192.0.2.1", 443), timeout=0.1)
