@@ -35,8 +35,8 @@ OFFER_COLUMNS: dict[str, str] = {
     "gpu_memory_gb": "float64",    # per GPU, GB (API MiB / 1024)
     "vcpus": "float64",            # per unit
     "memory_gb": "float64",        # RAM per unit
-    "hourly_price": "float64",     # per unit-hour, in `currency`; reservations: effective hourly
-    "upfront_price": "float64",    # per unit, paid once per term
+    "hourly_price": "float64",     # per unit-hour, in `currency`; reservations: the recurring hourly fee
+    "upfront_price": "float64",    # per unit, paid at the start of each term (effective = hourly + upfront / term hours)
     "currency": "string",          # ISO 4217
     "term_months": "int64",        # 0, 12 or 36
     "zone": "string",              # availability zone the price was read in (spot), else empty

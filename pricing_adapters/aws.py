@@ -1,0 +1,537 @@
+"""Live AWS prices for GPU and ML-accelerator instances (boto3).
+
+Three APIs per region, read in this order:
+
+1. `ec2.describe_instance_types` (every type, paginated): the accelerator facts. A type is an
+   accelerator type when it has `GpuInfo`, `NeuronInfo` or `InferenceAcceleratorInfo`; its first
+   device's name (and per-device memory) maps to a canonical GPU id through `aws_gpu_id`. An
+   accelerator the table does not know is kept with `gpu_known=False` and a note.
+2. `pricing.get_products(ServiceCode="AmazonEC2")`, filtered to Linux, shared tenancy, no
+   pre-installed software, `capacitystatus=Used`, `marketoption=OnDemand`, product family
+   "Compute Instance" and the region's `regionCode`, paginated by `NextToken`. The Price List
+   endpoint is chosen by region (`pricing_endpoint_region`). Every `PriceList` item is a JSON string.
+   OnDemand terms give `on_demand` rows; Reserved terms give `reserved_1y` / `reserved_3y` rows, one
+   per purchase option (No/Partial/All Upfront) and offering class (standard/convertible).
+3. `ec2.describe_spot_price_history` (Linux/UNIX, start time now): the newest quote of each
+   availability zone, reduced to ONE `spot` row per region and type: the LOWEST price across the
+   region's own zones (Local Zones and Wavelength zones are left out). The row's `zone` names the
+   zone of that price (the AZ id, e.g. `use1-az1`, which is the same in every account).
+
+Reservation prices are stored as AWS quotes them: `hourly_price` is the recurring hourly fee ("Hrs"
+dimension) and `upfront_price` the one-off "Upfront Fee" ("Quantity" dimension), so the planner's
+cost per hour is hourly + upfront / hours of the term (8760 for 1 year, 26280 for 3 years; see
+`effective_hourly`). A reservation's `offer_id` is `aws:<region>:<type>:reserved_1y` followed by
+`:<purchase option>:<class>`, e.g. `…:reserved_1y:partial_upfront:standard`.
+
+Products with empty terms, zero prices (capacity blocks), non-USD prices, unknown price units or
+lease terms are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for
+`empty_terms` and `no_accelerator_facts` the number of products), never fatal. Everything else that
+goes wrong raises a `PriceSourceError` with a one-line message, and no table is returned:
+
+- no, partial, expired or rejected credentials -> `CredentialsError`;
+- throttling that outlasted botocore's standard retry mode -> `ThrottledError`;
+- timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`.
+
+Endpoints: boto3 itself honours `AWS_ENDPOINT_URL_PRICING` / `AWS_ENDPOINT_URL_EC2` (and
+`AWS_ENDPOINT_URL`); this module never sets `endpoint_url`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator, Sequence
+
+import pandas as pd
+
+from pricing_adapters.base import Progress, no_progress
+from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.gpu_names import aws_gpu_id
+from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, offer_id, validate_offers
+
+PROVIDER = "aws"
+SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
+PRICE_SOURCE = "AWS Price List Query API GetProducts (AmazonEC2)"
+SPOT_SOURCE = "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
+
+# Instance families with GPUs or ML accelerators. DescribeInstanceTypes decides; the prefix only
+# makes a priced type that DescribeInstanceTypes did not describe count as skipped instead of ignored.
+ACCELERATOR_PREFIX = re.compile(r"^(p\d|g\d|gr\d|inf\d|trn\d|dl\d)")
+REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+
+HOURS_PER_YEAR = 8760  # 12 months of 730 hours, as the planner counts them
+LEASE_MONTHS = {"1yr": 12, "3yr": 36}
+PURCHASE_OPTIONS = {"No Upfront": "no_upfront", "Partial Upfront": "partial_upfront", "All Upfront": "all_upfront"}
+OFFERING_CLASSES = ("standard", "convertible")
+
+THROTTLING_CODES = frozenset({
+    "Throttling", "ThrottlingException", "ThrottledException", "RequestLimitExceeded",
+    "RequestThrottled", "RequestThrottledException", "TooManyRequestsException", "SlowDown",
+    "ProvisionedThroughputExceededException", "BandwidthLimitExceeded", "EC2ThrottledException",
+})
+CREDENTIAL_CODES = frozenset({
+    "ExpiredToken", "ExpiredTokenException", "UnrecognizedClientException", "InvalidClientTokenId",
+    "AuthFailure", "SignatureDoesNotMatch", "InvalidAccessKeyId", "RequestExpired",
+    "MissingAuthenticationToken", "IncompleteSignature",
+})
+NO_CREDENTIALS = ("no AWS credentials: set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY "
+                  "(or run `aws configure` / `aws sso login`); nothing was fetched")
+
+_PRICE_FILTERS = (
+    ("operatingSystem", "Linux"),
+    ("tenancy", "Shared"),
+    ("preInstalledSw", "NA"),
+    ("capacitystatus", "Used"),
+    ("marketoption", "OnDemand"),
+    ("productFamily", "Compute Instance"),
+)
+
+
+def pricing_endpoint_region(region: str) -> str:
+    """The Price List Query API endpoint for `region`: eu-central-1 for eu-*, ap-south-1 for
+    ap-*/me-*/af-*, us-east-1 for everything else (the API serves every region from each endpoint)."""
+    if region.startswith("eu-"):
+        return "eu-central-1"
+    if region.startswith(("ap-", "me-", "af-")):
+        return "ap-south-1"
+    return "us-east-1"
+
+
+def price_filters(region: str) -> list[dict[str, str]]:
+    """The GetProducts filters for one region's Linux, shared-tenancy, on-demand-market compute instances."""
+    return [{"Type": "TERM_MATCH", "Field": "regionCode", "Value": region}] + [
+        {"Type": "TERM_MATCH", "Field": field, "Value": value} for field, value in _PRICE_FILTERS]
+
+
+def effective_hourly(hourly_price: float, upfront_price: float, term_months: int) -> float:
+    """Hourly cost of a reservation with its upfront fee spread over the term (8760 h per year)."""
+    if not term_months:
+        return float(hourly_price)
+    return float(hourly_price) + float(upfront_price) / (HOURS_PER_YEAR * term_months / 12)
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text or "").split())
+
+
+def _botocore_exceptions():
+    from botocore import exceptions as bx
+
+    credential = tuple(getattr(bx, name) for name in (
+        "NoCredentialsError", "PartialCredentialsError", "CredentialRetrievalError",
+        "UnauthorizedSSOTokenError", "SSOTokenLoadError", "TokenRetrievalError", "NoAuthTokenError",
+        "ProfileNotFound") if hasattr(bx, name))
+    timeout = tuple(getattr(bx, name) for name in (
+        "ConnectTimeoutError", "ReadTimeoutError", "EndpointConnectionError", "ConnectionClosedError",
+        "ProxyConnectionError") if hasattr(bx, name))
+    return bx, credential, timeout
+
+
+class AwsPriceSource:
+    """Every GPU/accelerator offer of some AWS regions, live (see the module docstring).
+
+    session:   a boto3.Session; default `boto3.Session()` (the standard credential chain: env
+               variables, AWS_PROFILE, config/credentials files, SSO, instance metadata).
+    spot:      also read DescribeSpotPriceHistory (`spot` rows).
+    reserved:  also turn Reserved terms into `reserved_1y` / `reserved_3y` rows.
+    max_attempts: attempts per request in botocore's standard retry mode, the first one included
+               (throttling and connection errors are retried with exponential backoff and jitter).
+    connect_timeout, read_timeout: socket timeouts in seconds.
+
+    After `fetch`, `skipped` maps a reason (`empty_terms`, `zero_price`, `unknown_unit`, …) to how
+    many offers were left out for it. `client(service, region)` returns (and caches) the client the
+    fetch will use, so tests can attach a botocore Stubber to it beforehand.
+    """
+
+    provider = PROVIDER
+    source = SOURCE
+
+    def __init__(self, session=None, spot: bool = True, reserved: bool = True, *,
+                 max_attempts: int = 5, connect_timeout: float = 10.0, read_timeout: float = 60.0):
+        from botocore.config import Config
+
+        self.session = session
+        self.spot = spot
+        self.reserved = reserved
+        self.max_attempts = int(max_attempts)
+        # botocore's `max_attempts` counts retries; `total_max_attempts` counts the first try as well
+        self.config = Config(retries={"mode": "standard", "total_max_attempts": self.max_attempts},
+                             connect_timeout=connect_timeout, read_timeout=read_timeout)
+        self.skipped: dict[str, int] = {}
+        self._clients: dict[tuple[str, str], Any] = {}
+
+    # -- clients ------------------------------------------------------------------------------------
+
+    def _session(self):
+        if self.session is None:
+            import boto3
+
+            with self._errors("credentials", "-"):
+                self.session = boto3.Session()
+        return self.session
+
+    def client(self, service: str, region: str):
+        """The boto3 client for `service` ("pricing" | "ec2") in `region`, created once."""
+        key = (service, region)
+        if key not in self._clients:
+            with self._errors(f"{service} client", region):
+                self._clients[key] = self._session().client(service, region_name=region, config=self.config)
+        return self._clients[key]
+
+    def pricing_client(self, region: str):
+        """The Price List client serving `region` (its endpoint region per `pricing_endpoint_region`)."""
+        return self.client("pricing", pricing_endpoint_region(region))
+
+    # -- errors -------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _errors(self, api: str, region: str) -> Iterator[None]:
+        """Turn botocore failures into one-line PriceSourceErrors."""
+        bx, credential, timeout = _botocore_exceptions()
+        try:
+            yield
+        except PriceSourceError:
+            raise
+        except bx.ClientError as exc:
+            err = exc.response.get("Error", {}) or {}
+            code = str(err.get("Code", ""))
+            message = _one_line(err.get("Message", "")) or code
+            if code in THROTTLING_CODES:
+                raise ThrottledError(
+                    f"AWS {api} kept throttling in {region} ({code}) after {self.max_attempts} attempts with "
+                    f"backoff; try again later or with fewer regions") from None
+            if code in CREDENTIAL_CODES:
+                raise CredentialsError(
+                    f"AWS rejected the credentials ({code}: {message}); renew them (`aws sso login`, new keys "
+                    f"or AWS_PROFILE); nothing was fetched") from None
+            raise PriceSourceError(f"AWS {api} failed in {region}: {code}: {message}") from None
+        except credential as exc:
+            if isinstance(exc, (bx.NoCredentialsError,)):
+                raise CredentialsError(NO_CREDENTIALS) from None
+            raise CredentialsError(f"AWS credentials unusable ({_one_line(exc)}); set AWS_PROFILE or "
+                                   f"AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; nothing was fetched") from None
+        except timeout as exc:
+            raise PriceSourceError(f"timed out or could not connect calling AWS {api} for {region} "
+                                   f"({_one_line(exc)}); check the network or proxy") from None
+        except bx.BotoCoreError as exc:
+            raise PriceSourceError(f"AWS {api} failed in {region}: {_one_line(exc)}") from None
+
+    def _pages(self, call: Callable[..., dict], params: dict, api: str, region: str) -> Iterator[dict]:
+        """Every page of a NextToken-paginated call."""
+        token, seen = None, set()
+        while True:
+            kwargs = dict(params)
+            if token:
+                kwargs["NextToken"] = token
+            with self._errors(api, region):
+                page = call(**kwargs)
+            yield page
+            token = page.get("NextToken")
+            if not token:
+                return
+            if token in seen:
+                raise PriceSourceError(f"AWS {api} returned the same page token twice in {region}; "
+                                       f"the listing cannot be trusted")
+            seen.add(token)
+
+    def _skip(self, reason: str, n: int = 1) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + n
+
+    # -- fetch --------------------------------------------------------------------------------------
+
+    def fetch(self, regions: Sequence[str], progress: Progress = no_progress) -> pd.DataFrame:
+        """Every GPU/accelerator offer of `regions` as a validated offers table, or raise."""
+        regions = list(dict.fromkeys(regions))
+        if not regions:
+            raise PriceSourceError("no AWS region given: name at least one, e.g. us-east-1")
+        bad = [r for r in regions if not REGION_CODE.match(r)]
+        if bad:
+            raise PriceSourceError(f"not AWS region codes: {', '.join(bad)} (expected e.g. us-east-1)")
+        self.skipped = {}
+        now = datetime.now(timezone.utc)
+        as_of = now.date().isoformat()
+        self._check_credentials()
+        rows: list[dict] = []
+        for done, region in enumerate(regions):
+            progress(f"aws regions ({region})", done, len(regions))
+            facts = self._instance_facts(region, progress)
+            rows.extend(self._price_rows(region, facts, as_of, progress))
+            if self.spot:
+                rows.extend(self._spot_rows(region, facts, now, as_of, progress))
+        progress("aws regions", len(regions), len(regions))
+        df = pd.DataFrame(rows, columns=list(OFFER_COLUMNS)) if rows else empty_offers()
+        return validate_offers(df, origin="aws fetch")
+
+    def _check_credentials(self) -> None:
+        """Fail before any request when the credential chain finds nothing."""
+        with self._errors("credentials", "-"):
+            credentials = self._session().get_credentials()
+        if credentials is None:
+            raise CredentialsError(NO_CREDENTIALS)
+
+    # -- DescribeInstanceTypes ----------------------------------------------------------------------
+
+    def _instance_facts(self, region: str, progress: Progress) -> dict[str, dict]:
+        ec2 = self.client("ec2", region)
+        facts: dict[str, dict] = {}
+        for n, page in enumerate(self._pages(ec2.describe_instance_types, {"MaxResults": 100},
+                                             "DescribeInstanceTypes", region), 1):
+            for info in page.get("InstanceTypes", []) or []:
+                f = accelerator_facts(info)
+                if f is not None:
+                    facts[info["InstanceType"]] = f
+            progress(f"aws {region}: instance types", n, None)
+        return facts
+
+    # -- GetProducts --------------------------------------------------------------------------------
+
+    def _price_rows(self, region: str, facts: dict[str, dict], as_of: str, progress: Progress) -> list[dict]:
+        pricing = self.pricing_client(region)
+        params = {"ServiceCode": "AmazonEC2", "Filters": price_filters(region), "FormatVersion": "aws_v1",
+                  "MaxResults": 100}
+        offers: dict[str, dict] = {}
+        for n, page in enumerate(self._pages(pricing.get_products, params, "GetProducts", region), 1):
+            for raw in page.get("PriceList", []) or []:
+                self._add_product(raw, region, facts, as_of, offers)
+            progress(f"aws {region}: prices", n, None)
+        return list(offers.values())
+
+    def _add_product(self, raw: Any, region: str, facts: dict[str, dict], as_of: str,
+                     offers: dict[str, dict]) -> None:
+        try:
+            item = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
+            attrs = item["product"]["attributes"]
+            itype = str(attrs.get("instanceType") or "")
+        except (ValueError, KeyError, TypeError):
+            self._skip("malformed")
+            return
+        if itype not in facts:
+            if ACCELERATOR_PREFIX.match(itype):
+                self._skip("no_accelerator_facts")   # priced, but DescribeInstanceTypes gave no accelerator
+            return                                   # not an accelerator type: not ours
+        if attrs.get("regionCode") not in (None, region):
+            self._skip("wrong_region")
+            return
+        terms = item.get("terms") or {}
+        on_demand = terms.get("OnDemand") or {}
+        reserved = terms.get("Reserved") or {}
+        if not on_demand and not reserved:
+            self._skip("empty_terms")
+            return
+        published = item.get("publicationDate")
+        source = f"{PRICE_SOURCE} published {published}" if published else PRICE_SOURCE
+        f = facts[itype]
+        for term in on_demand.values():
+            price = _term_prices(term)
+            if isinstance(price, str):
+                self._skip(price)
+                continue
+            hourly, upfront = price
+            if hourly <= 0:
+                self._skip("zero_price")
+                continue
+            if upfront:
+                self._skip("unknown_unit")
+                continue
+            self._put(offers, _row(region, itype, f, "on_demand", hourly, 0.0, 0, "", as_of, source, ""),
+                      hourly)
+        if not self.reserved:
+            return
+        for term in reserved.values():
+            attrs_t = term.get("termAttributes") or {}
+            months = LEASE_MONTHS.get(attrs_t.get("LeaseContractLength", ""))
+            option = PURCHASE_OPTIONS.get(attrs_t.get("PurchaseOption", ""))
+            klass = str(attrs_t.get("OfferingClass", "")).lower()
+            if months is None or option is None or klass not in OFFERING_CLASSES:
+                self._skip("unknown_term")
+                continue
+            price = _term_prices(term)
+            if isinstance(price, str):
+                self._skip(price)
+                continue
+            hourly, upfront = price
+            purchase_option = "reserved_1y" if months == 12 else "reserved_3y"
+            note = f"{attrs_t['PurchaseOption']}/{klass}"
+            row = _row(region, itype, f, purchase_option, hourly, upfront, months, "", as_of, source, note,
+                       suffix=f":{option}:{klass}")
+            self._put(offers, row, effective_hourly(hourly, upfront, months))
+
+    def _put(self, offers: dict[str, dict], row: dict, cost: float) -> None:
+        """Keep one row per offer_id: the cheaper one when a listing repeats a type (counted)."""
+        oid = row["offer_id"]
+        if oid in offers:
+            self._skip("duplicate")
+            old = offers[oid]
+            if effective_hourly(old["hourly_price"], old["upfront_price"], old["term_months"]) <= cost:
+                return
+        offers[oid] = row
+
+    # -- DescribeSpotPriceHistory -------------------------------------------------------------------
+
+    def _spot_rows(self, region: str, facts: dict[str, dict], now: datetime, as_of: str,
+                   progress: Progress) -> list[dict]:
+        types = sorted(facts)
+        if not types:
+            return []
+        ec2 = self.client("ec2", region)
+        newest: dict[tuple[str, str], tuple[datetime, float]] = {}
+        pages = 0
+        for start in range(0, len(types), 100):
+            params = {"InstanceTypes": types[start:start + 100], "ProductDescriptions": ["Linux/UNIX"],
+                      "StartTime": now, "MaxResults": 1000}
+            for page in self._pages(ec2.describe_spot_price_history, params, "DescribeSpotPriceHistory", region):
+                pages += 1
+                for quote in page.get("SpotPriceHistory", []) or []:
+                    self._add_spot_quote(quote, region, facts, newest)
+                progress(f"aws {region}: spot prices", pages, None)
+        by_type: dict[str, list[tuple[float, str, datetime]]] = {}
+        for (itype, zone), (stamp, price) in newest.items():
+            if price <= 0:
+                self._skip("zero_price")
+                continue
+            by_type.setdefault(itype, []).append((price, zone, stamp))
+        rows = []
+        for itype in sorted(by_type):
+            quotes = sorted(by_type[itype])
+            price, zone, stamp = quotes[0]
+            note = f"lowest of {len(quotes)} zone quote(s) | spot price of {stamp.isoformat(timespec='seconds')}"
+            rows.append(_row(region, itype, facts[itype], "spot", price, 0.0, 0, zone, as_of, SPOT_SOURCE, note))
+        return rows
+
+    def _add_spot_quote(self, quote: dict, region: str, facts: dict[str, dict],
+                        newest: dict[tuple[str, str], tuple[datetime, float]]) -> None:
+        itype = quote.get("InstanceType", "")
+        if itype not in facts or not str(quote.get("ProductDescription", "")).startswith("Linux/UNIX"):
+            return
+        zone_name = str(quote.get("AvailabilityZone") or "")
+        zone_id = str(quote.get("AvailabilityZoneId") or "")
+        # the region's own zones only: us-east-1a / use1-az1, not us-east-1-atl-2a / use1-atl2-az1
+        if zone_name and not re.fullmatch(re.escape(region) + r"[a-z]", zone_name):
+            self._skip("local_zone_spot")
+            return
+        if not zone_name and not re.fullmatch(r"[a-z]+\d+-az\d+", zone_id):
+            self._skip("local_zone_spot")
+            return
+        try:
+            price = float(quote["SpotPrice"])
+        except (KeyError, TypeError, ValueError):
+            self._skip("malformed")
+            return
+        stamp = quote.get("Timestamp")
+        if isinstance(stamp, str):
+            stamp = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        if not isinstance(stamp, datetime):
+            stamp = datetime.min.replace(tzinfo=timezone.utc)
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        key = (itype, zone_id or zone_name)
+        if key not in newest or stamp > newest[key][0]:
+            newest[key] = (stamp, price)
+
+
+# -- parsing helpers (module level so they can be tested alone) -------------------------------------
+
+def accelerator_facts(info: dict) -> dict | None:
+    """GPU facts of one DescribeInstanceTypes entry, or None when it has no accelerator."""
+    itype = info.get("InstanceType", "")
+    sections = (("GpuInfo", "Gpus"), ("NeuronInfo", "NeuronDevices"), ("InferenceAcceleratorInfo", "Accelerators"))
+    kind, devices = "", []
+    for section, key in sections:
+        devices = (info.get(section) or {}).get(key) or []
+        if devices:
+            kind = section
+            break
+    if not devices:
+        return None
+    dev = devices[0]
+    notes: list[str] = []
+    name = str(dev.get("Name") or "")
+    manufacturer = str(dev.get("Manufacturer") or ("AWS" if kind == "NeuronInfo" else ""))
+    memory_mib = (dev.get("MemoryInfo") or {}).get("SizeInMiB")
+    count = dev.get("Count")
+    partition = dev.get("GpuPartitionSize")
+    if len(devices) > 1:
+        notes.append(f"{len(devices)} accelerator kinds in {kind}; the first ({name}) is used")
+    if partition is not None and 0 < float(partition) < 1:
+        gpu_count = float(partition) * (count if count else 1)
+        notes.append(f"fractional GPU: {gpu_count:g} of one per unit")
+    elif count:
+        gpu_count = float(count)
+    else:
+        gpu_count = math.nan
+        notes.append(f"{kind} reports no device count")
+    gpu = aws_gpu_id(name, memory_mib, itype)
+    known = gpu is not None
+    if not known:
+        label = " ".join(p for p in (manufacturer, name) if p) or "unnamed"
+        notes.insert(0, f"unknown accelerator: {label} ({kind})")
+        gpu = name or f"unknown ({kind})"
+    return {
+        "gpu": gpu,
+        "gpu_known": known,
+        "accelerator_name": name,
+        "gpu_count": gpu_count,
+        "gpu_memory_gb": float(memory_mib) / 1024 if memory_mib else math.nan,
+        "vcpus": float((info.get("VCpuInfo") or {}).get("DefaultVCpus") or math.nan),
+        "memory_gb": float((info.get("MemoryInfo") or {}).get("SizeInMiB") or math.nan) / 1024,
+        "note": " | ".join(notes),
+    }
+
+
+def _term_prices(term: dict) -> tuple[float, float] | str:
+    """(hourly, upfront) USD of one OnDemand/Reserved term, or the reason to skip it."""
+    hourly = upfront = None
+    dims = (term.get("priceDimensions") or {}).values()
+    for dim in dims:
+        usd = (dim.get("pricePerUnit") or {}).get("USD")
+        if usd is None:
+            return "non_usd"
+        try:
+            value = float(usd)
+        except (TypeError, ValueError):
+            return "malformed"
+        if value < 0 or math.isnan(value):
+            return "malformed"
+        unit = dim.get("unit")
+        if unit == "Hrs" and hourly is None:
+            hourly = value
+        elif unit == "Quantity" and "upfront" in str(dim.get("description", "")).lower() and upfront is None:
+            upfront = value
+        else:
+            return "unknown_unit"   # another unit, or a second (tiered) rate
+    if hourly is None and upfront is None:
+        return "empty_terms"
+    hourly, upfront = hourly or 0.0, upfront or 0.0
+    if hourly <= 0 and upfront <= 0:
+        return "zero_price"
+    return hourly, upfront
+
+
+def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: float, upfront: float,
+         term_months: int, zone: str, as_of: str, source: str, note: str, suffix: str = "") -> dict:
+    notes = " | ".join(n for n in (note, facts["note"]) if n)
+    return {
+        "offer_id": offer_id(PROVIDER, region, itype, purchase_option) + suffix,
+        "provider": PROVIDER,
+        "region": region,
+        "sku": itype,
+        "purchase_option": purchase_option,
+        "gpu": facts["gpu"],
+        "gpu_known": facts["gpu_known"],
+        "accelerator_name": facts["accelerator_name"],
+        "gpu_count": facts["gpu_count"],
+        "gpu_memory_gb": facts["gpu_memory_gb"],
+        "vcpus": facts["vcpus"],
+        "memory_gb": facts["memory_gb"],
+        "hourly_price": float(hourly),
+        "upfront_price": float(upfront),
+        "currency": "USD",
+        "term_months": int(term_months),
+        "zone": zone,
+        "as_of": as_of,
+        "source": source,
+        "note": notes,
+    }
