@@ -1,26 +1,28 @@
 """GPU fleet planner: the engine behind the CLI, the dashboard and the notebooks.
 
-    from planner import load_scenario
+    from planner import load_scenario, plan, compare, sweep
     scenario = load_scenario("scenarios/startup-hybrid.yaml")
+    p = plan(scenario, onprem__electricity_per_kwh=0.2)
+    p.fleet, p.costs, p.monthly, p.baselines, p.break_even      # DataFrames
+    p.to_excel("plan.xlsx"); p.to_focus("focus.csv", start="2026-01")
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 from planner.errors import CatalogError, InfeasibleError, PlannerError, PriceSourceError, ScenarioError
-from planner.scenario import Scenario, load_scenario_file, load_scenario_text, parse_scenario
+from planner.scenario import Scenario
+from planner.result import Plan
+from planner import export as _export
+from planner.api import Comparison, apply_overrides, compare, flatten_scenario, load_scenario, plan, sweep
 
+# Exports as Plan methods (the functions live in planner/export.py; result.py stays free of file formats).
+Plan.to_dict = _export.plan_to_dict
+Plan.to_json = _export.plan_to_json
+Plan.to_csv = _export.plan_to_csv
+Plan.to_excel = _export.plan_to_excel
+Plan.to_focus = _export.plan_to_focus
+Plan.to_markdown = _export.plan_to_markdown
+Plan.write_files = _export.write_plan_files
 
-def load_scenario(source: str | Path | dict[str, Any]) -> Scenario:
-    """A validated Scenario from a file path, a dict, or YAML text."""
-    if isinstance(source, dict):
-        return parse_scenario(source, origin="<dict>")
-    if isinstance(source, Path) or ("\n" not in str(source) and str(source).endswith((".yaml", ".yml"))):
-        return load_scenario_file(source)
-    return load_scenario_text(str(source))
-
-
-__all__ = ["CatalogError", "InfeasibleError", "PlannerError", "PriceSourceError", "Scenario",
-           "ScenarioError", "load_scenario"]
+__all__ = ["CatalogError", "Comparison", "InfeasibleError", "Plan", "PlannerError", "PriceSourceError", "Scenario",
+           "ScenarioError", "apply_overrides", "compare", "flatten_scenario", "load_scenario", "plan", "sweep"]

@@ -191,16 +191,28 @@ def plan_command(
     solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
+                                                          "focus.csv and summary.md into this folder"),
+    start: Optional[str] = typer.Option(None, "--start", help="plan start month YYYY-MM for focus.csv "
+                                                              "(default: next month)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
     from planner.engine import plan as make_plan
     from planner.errors import InfeasibleError
-    from planner.export import plan_to_dict
+    from planner.export import plan_start, plan_to_dict, write_plan_files
     from planner.scenario import load_scenario_file
 
     try:
+        plan_start(start)   # a bad --start is bad input: report it before solving
         scenario = load_scenario_file(file)
         result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines)
+        result.scenario = scenario
+        if out is not None:
+            try:
+                for path in write_plan_files(result, out, start=start):
+                    err.print(f"wrote {path}", markup=False)
+            except OSError as exc:
+                raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
         if fmt is Format.json:
             sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
@@ -234,6 +246,111 @@ def _print_plan(p) -> None:
     s = p.solver
     err.print(f"solver {s['name']}: {s['status']}, gap {s['gap']}, {s['variables']} variables "
               f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
+
+
+# --------------------------------------------------------------------------------------------------
+# compare and sweep
+
+
+@app.command()
+def compare(
+    a: Path = typer.Argument(..., help="scenario YAML file (before)"),
+    b: Path = typer.Argument(..., help="scenario YAML file (after)"),
+    fmt: Format = typer.Option(Format.table, "--format",
+                               help="table | json (the whole comparison) | csv (cost by category, a, b, delta)"),
+    solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
+) -> None:
+    """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a)."""
+    from planner.api import compare as make_comparison
+    from planner.errors import InfeasibleError
+    from planner.scenario import load_scenario_file
+
+    try:
+        sa, sb = load_scenario_file(a), load_scenario_file(b)
+        cmp = make_comparison(sa, sb, solver=solver.value)
+    except InfeasibleError as exc:
+        if fmt is Format.json:
+            sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
+        err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(1)
+    except PlannerError as exc:
+        fail(exc)
+    costs = pd.concat([cmp.costs, pd.DataFrame([{"category": "total", "cost_a": cmp.total_a, "cost_b": cmp.total_b,
+                                                 "cost_delta": cmp.total_delta}])], ignore_index=True)
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps(cmp.to_dict(), indent=2) + "\n")
+    elif fmt is Format.csv:
+        costs.to_csv(sys.stdout, index=False)
+    else:
+        cur = cmp.currency
+        Console(highlight=False).print(f"[bold]a[/] = {a} ({cmp.label_a})\n[bold]b[/] = {b} ({cmp.label_b})\n"
+                                       f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
+                                       f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
+        from rich.markup import escape
+
+        # list values read "[aws, azure]": escape them, or rich takes them for markup
+        inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else escape(str(v)))
+                                      for k in ("a", "b")})
+        emit(inputs, Format.table, title=f"Inputs that differ ({len(cmp.inputs)})")
+        emit(cmp.fleet, Format.table, title="Fleets side by side", float_digits=1)
+        emit(costs, Format.table, title=f"Cost by category ({cur}, present value)", float_digits=0)
+
+
+def _parse_vary(items: list[str]) -> dict:
+    from planner.api import parse_value, split_values
+
+    vary: dict = {}
+    problems = []
+    for item in items:
+        path, sep, values = item.partition("=")
+        if not sep or not path.strip() or not values.strip():
+            problems.append(f"--vary {item!r}: expected PATH=V1,V2,…, e.g. onprem.electricity_per_kwh=0.1,0.2")
+            continue
+        vary[path.strip()] = [parse_value(v) for v in split_values(values)]
+    if problems:
+        raise ScenarioError(problems, "--vary")
+    return vary
+
+
+@app.command()
+def sweep(
+    file: Path = typer.Argument(..., help="scenario YAML file"),
+    vary: List[str] = typer.Option(..., "--vary", help="PATH=V1,V2,… (repeatable; the cross product is planned), "
+                                                       "e.g. onprem.electricity_per_kwh=0.1,0.2 or "
+                                                       "workloads.prototyping.gpu_hours_per_month=1500,3000"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="address of a running Dask scheduler, "
+                                                                      "e.g. tcp://10.0.0.5:8786"),
+    processes: int = typer.Option(2, "--processes", min=1, help="local worker processes (without --scheduler)"),
+    baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
+    solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
+    fmt: Format = typer.Option(Format.table, "--format"),
+) -> None:
+    """Plan every combination of the --vary values (one row each; infeasible points are rows too)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from planner.api import sweep as run_sweep
+    from planner.scenario import load_scenario_file
+
+    try:
+        scenario = load_scenario_file(file)
+        grid = _parse_vary(vary)
+        with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err, transient=True) as bar:
+            task = bar.add_task("sweep", total=None)
+            table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
+                              solver=solver.value, progress=lambda done, n: bar.update(task, completed=done, total=n))
+    except PlannerError as exc:
+        fail(exc)
+    except OSError as exc:   # an unreachable --scheduler
+        err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(2)
+    bad = int((table["status"] != "optimal").sum())
+    if bad:
+        err.print(f"[yellow]{bad} of {len(table)} points have no plan (see status and note)[/]", markup=True)
+    if fmt is Format.table:
+        table = table.assign(**{c: table[c].map(str) for c in grid})   # inputs as given, not rounded
+    emit(table, fmt, title=f"Sweep of {file.name} ({len(table)} points, {scenario.currency}, present value)",
+         float_digits=0)
 
 
 _register_subcommands()

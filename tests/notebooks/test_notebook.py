@@ -1,0 +1,35 @@
+"""The finance notebook runs clean, offline, in the project's own interpreter (nbclient + ipykernel)."""
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "notebooks" / "finance_review.ipynb"
+
+
+def test_finance_review_notebook_runs_without_errors():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                     resources={"metadata": {"path": str(NOTEBOOK.parent)}})
+    # the kernel must run this interpreter (the venv), not whatever `python` comes first on PATH
+    nb.cells.append(nbformat.v4.new_code_cell("import sys; print('kernel:', sys.executable)"))
+    start = time.perf_counter()
+    client.execute()   # raises CellExecutionError, naming the cell, on any error
+    seconds = time.perf_counter() - start
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    assert "Start-up hybrid fleet: optimal" in text
+    assert "'summary', 'fleet', 'monthly', 'baselines', 'break-even', 'assumptions', 'prices used'" in text
+    plotly = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})
+              or "text/html" in o.get("data", {})]
+    assert plotly, "the charts produced no output"
+    assert seconds < 60, f"the notebook took {seconds:.0f} s"
+    assert f"kernel: {sys.executable}" in text

@@ -1,0 +1,187 @@
+"""The library API: overrides validated like a file, compare, and the README's worked example redone
+with overrides (figures by hand from the YAML, README "Cost model")."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import planner
+from planner import ScenarioError, apply_overrides, compare, flatten_scenario, load_scenario, plan
+from planner.cli import app
+from planner.engine import plan as engine_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "examples" / "worked-example.yaml"
+HYBRID = ROOT / "scenarios" / "startup-hybrid.yaml"
+
+# Worked example by hand (README): one RTX A5000 working 657 h a month, the rest on g5.xlarge.
+IDLE_KWH, BUSY_KWH = 0.1 * 730 * 1.5, 0.3 * 657 * 1.5          # per month, at the wall × PUE
+CLOUD = 4315.74                                                # (800 − 657) / 0.8 h × 1.006 × 24
+FIXED = 2500 - 1250 + 250                                      # capex − residual + maintenance
+
+
+def worked_total(electricity=0.20, hours=800.0):
+    cloud = (hours - 657) / 0.8 * 1.006 * 24
+    return FIXED + (IDLE_KWH + BUSY_KWH) * electricity * 24 + cloud
+
+
+def test_public_names():
+    for name in ["load_scenario", "plan", "compare", "sweep", "Plan", "Scenario", "ScenarioError"]:
+        assert hasattr(planner, name)
+    for method in ["to_json", "to_csv", "to_excel", "to_focus", "to_markdown"]:
+        assert callable(getattr(planner.Plan, method))
+
+
+def test_load_scenario_accepts_path_text_dict_and_scenario():
+    s = load_scenario(WORKED)
+    assert load_scenario(str(WORKED)) == s
+    assert load_scenario(s) is s
+    text = "name: t\nworkloads:\n  - {name: w, gpu_hours_per_month: 10, reference_gpu: RTX-A5000}\n"
+    assert load_scenario(text).workloads[0].name == "w"
+    assert load_scenario({"name": "t", "workloads": [{"name": "w", "gpu_hours_per_month": 10,
+                                                      "reference_gpu": "RTX-A5000"}]}).name == "t"
+
+
+def test_electricity_override_by_hand_kwargs_and_dict_agree():
+    s = load_scenario(WORKED)
+    assert plan(s).total == pytest.approx(worked_total(), rel=1e-6)          # 7,760.46
+    by_kwarg = plan(s, onprem__electricity_per_kwh=0.40, baselines=False)
+    by_dict = plan(s, overrides={"onprem.electricity_per_kwh": 0.40}, baselines=False)
+    # energy doubles: (109.5 + 295.65) kWh × 0.40 × 24 = 3,889.44
+    assert by_kwarg.cost("energy") == pytest.approx((IDLE_KWH + BUSY_KWH) * 0.40 * 24, rel=1e-9)
+    assert by_kwarg.total == pytest.approx(worked_total(electricity=0.40), rel=1e-6)
+    assert by_dict.total == by_kwarg.total
+    assert by_kwarg.scenario.onprem.electricity_per_kwh == 0.40
+    assert s.onprem.electricity_per_kwh == 0.20            # the original is untouched (frozen)
+
+
+def test_workload_override_by_name_by_hand():
+    s = load_scenario(WORKED)
+    p = plan(s, overrides={"workloads.training.gpu_hours_per_month": 1000}, baselines=False)
+    # the card still works 657 h; the cloud takes (1000 − 657) / 0.8 = 428.75 g5 hours a month
+    assert p.cost("cloud_on_demand") == pytest.approx(428.75 * 1.006 * 24, rel=1e-6)
+    assert p.total == pytest.approx(worked_total(hours=1000), rel=1e-6)
+
+
+def test_override_changes_exactly_that_input():
+    s = load_scenario(HYBRID)
+    t = apply_overrides(s, {"workloads.prototyping.gpu_hours_per_month": 3000,
+                            "onprem.card_overrides.rtx-4090.price": 1500,
+                            "onprem.existing.rtx-a5000": 1})
+    diff = planner.api.diff_inputs(s, t)
+    assert dict(zip(diff["path"], zip(diff["a"], diff["b"]))) == {
+        "workloads.prototyping.gpu_hours_per_month": (1500.0, 3000.0),
+        "onprem.card_overrides.rtx-4090.price": (None, 1500.0),
+        "onprem.existing.rtx-a5000": (None, 1)}
+    assert t.onprem.card_overrides["rtx-4090"].price == 1500
+    assert apply_overrides(s, {}) is s
+
+
+def test_round_trip_of_every_example_scenario_is_identity():
+    for path in sorted((ROOT / "scenarios").glob("*.yaml")) + [WORKED]:
+        s = load_scenario(path)
+        assert apply_overrides(s, {"name": s.name}) == s
+
+
+@pytest.mark.parametrize("overrides, needles", [
+    ({"onprem.electricty_per_kwh": 0.2}, ["onprem.electricty_per_kwh", "did you mean 'electricity_per_kwh'"]),
+    ({"horizon_month": 24}, ["did you mean 'horizon_months'"]),
+    ({"workloads.protoyping.gpu_hours_per_month": 1}, ["no workload named 'protoyping'",
+                                                       "did you mean 'prototyping'"]),
+    ({"workloads.prototyping": 1}, ["name a field of the workload"]),
+    ({"onprem.pue.value": 1}, ["onprem.pue is a value, not a section"]),
+    ({"onprem.pue": 0.5}, ["onprem.pue", "greater than or equal to 1"]),
+    ({"workloads.prototyping.gpu_hours_per_month": "lots"},
+     ["workloads.prototyping.gpu_hours_per_month", "expected a number, got 'lots'"]),
+    ({"onprem.cards": ["rtx-4091"]}, ["unknown card 'rtx-4091'", "did you mean 'rtx-4090'"]),
+    ({"workloads.llm-finetune.reference_gpu": "A100-80GB-PCI"}, ["unknown GPU", "did you mean"]),
+    ({"": 1}, ["expected a dotted path"]),
+])
+def test_bad_overrides_are_scenario_errors(overrides, needles):
+    s = load_scenario(HYBRID)
+    with pytest.raises(ScenarioError) as info:
+        plan(s, overrides=overrides)
+    text = str(info.value)
+    assert info.value.exit_code == 2
+    for needle in needles:
+        assert needle in text, text
+
+
+def test_every_bad_override_is_reported_together():
+    s = load_scenario(HYBRID)
+    with pytest.raises(ScenarioError) as info:
+        apply_overrides(s, {"onprem.pue": 0.2, "onprem.nope": 1, "discount_rate": -1},
+                        workloads__nobody__growth_per_month=0.1)
+    assert len(info.value.problems) == 4, info.value.problems
+
+
+# --- compare ----------------------------------------------------------------------------------------
+
+
+def _copy_with(tmp_path, source: Path, old: str, new: str) -> Path:
+    text = source.read_text()
+    assert text.count(old) == 1
+    # the worked example's price CSV is relative to the file: point the copy at the same CSV
+    text = text.replace("source: offers-g5-us-east-1.csv", f"source: {source.parent / 'offers-g5-us-east-1.csv'}")
+    out = tmp_path / source.name
+    out.write_text(text.replace(old, new))
+    return out
+
+
+def test_compare_worked_example_electricity_by_hand(tmp_path):
+    b = _copy_with(tmp_path, WORKED, "electricity_per_kwh: 0.20", "electricity_per_kwh: 0.40")
+    c = compare(WORKED, b)
+    assert c.inputs.to_dict("records") == [{"path": "onprem.electricity_per_kwh", "a": 0.20, "b": 0.40}]
+    # only the energy changes: 405.15 kWh a month × 0.20 × 24 = 1,944.72 more
+    delta = c.costs.set_index("category")["cost_delta"]
+    assert delta["energy"] == pytest.approx(1944.72, rel=1e-9)
+    assert delta.drop("energy").abs().max() < 1e-6
+    assert c.total_delta == pytest.approx(1944.72, rel=1e-9)
+
+
+def test_compare_startup_hybrid_against_a_copy_with_one_changed_input(tmp_path):
+    b = _copy_with(tmp_path, HYBRID, "electricity_per_kwh: 0.12", "electricity_per_kwh: 0.30")
+    c = compare(HYBRID, b)
+    assert list(c.inputs["path"]) == ["onprem.electricity_per_kwh"]
+    assert (c.inputs["a"].iloc[0], c.inputs["b"].iloc[0]) == (0.12, 0.30)
+    # the delta is the difference of the two plan totals, each planned on its own
+    ta = engine_plan(load_scenario(HYBRID), baselines=False).total
+    tb = engine_plan(load_scenario(b), baselines=False).total
+    assert c.total_delta == pytest.approx(tb - ta, rel=1e-9)
+    assert c.costs["cost_delta"].sum() == pytest.approx(tb - ta, rel=1e-9)
+    assert c.fleet["cost_delta"].sum() == pytest.approx(tb - ta, rel=1e-6)
+    assert {"units_a", "units_b", "cost_a", "cost_b"} <= set(c.fleet.columns)
+
+    result = CliRunner().invoke(app, ["compare", str(HYBRID), str(b), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["inputs"] == [{"path": "onprem.electricity_per_kwh", "a": 0.12, "b": 0.30}]
+    assert data["totals"]["delta"] == pytest.approx(tb - ta, rel=1e-9)
+    table = CliRunner().invoke(app, ["compare", str(HYBRID), str(b)])
+    assert table.exit_code == 0 and "onprem.electricity_per_kwh" in table.stdout
+
+
+def test_compare_of_plans_and_of_a_scenario_with_itself():
+    s = load_scenario(WORKED)
+    same = compare(s, s)
+    assert same.inputs.empty and same.total_delta == 0
+    pa, pb = plan(s, baselines=False), plan(s, baselines=False, onprem__pue=2.0)
+    c = compare(pa, pb)
+    assert c.inputs.to_dict("records") == [{"path": "onprem.pue", "a": 1.5, "b": 2.0}]
+    # energy × 2.0 / 1.5: 1,944.72 × (2.0 / 1.5 − 1) = 648.24 more
+    assert c.total_delta == pytest.approx(1944.72 / 3, rel=1e-9)
+
+
+def test_compare_cli_infeasible_exits_1_and_bad_file_2(tmp_path):
+    b = _copy_with(tmp_path, HYBRID, "power_cap_kw: 6", "power_cap_kw: 0.1")
+    assert CliRunner().invoke(app, ["compare", str(HYBRID), str(b)]).exit_code == 1
+    assert CliRunner().invoke(app, ["compare", str(HYBRID), str(tmp_path / "nope.yaml")]).exit_code == 2
+
+
+def test_flatten_addresses_workloads_by_name():
+    flat = dict(flatten_scenario(load_scenario(HYBRID)).itertuples(index=False))
+    assert flat["workloads.llm-finetune.gpu_hours_per_month"] == 400
+    assert flat["prices.providers"] == "[aws, azure]"
+    assert flat["onprem.card_overrides.a100-80gb-pcie.price"] == 14000

@@ -1,0 +1,139 @@
+"""Sweeps: the cross product in order, infeasible points as rows, the same table on local processes
+and on a Dask cluster, and monotonicity properties checked with hypothesis."""
+
+import csv
+import io
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from planner import ScenarioError, load_scenario, plan, sweep
+from planner.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "examples" / "worked-example.yaml"
+HYBRID = ROOT / "scenarios" / "startup-hybrid.yaml"
+
+VARY = {"onprem.electricity_per_kwh": [0.10, 0.30],
+        "workloads.prototyping.gpu_hours_per_month": [1500, 4000],
+        "onprem.power_cap_kw": [0.1, 6]}          # 0.1 kW cannot hold the owned cards: infeasible
+
+
+@pytest.fixture(scope="module")
+def hybrid():
+    return load_scenario(HYBRID)
+
+
+@pytest.fixture(scope="module")
+def local_table(hybrid):
+    return sweep(hybrid, VARY, processes=2)
+
+
+def test_rows_are_the_cross_product_in_order(local_table):
+    assert list(local_table.columns) == [*VARY, "total", "fleet", "status", "note"]
+    expected = [(e, h, c) for e in VARY["onprem.electricity_per_kwh"]
+                for h in VARY["workloads.prototyping.gpu_hours_per_month"] for c in VARY["onprem.power_cap_kw"]]
+    assert list(local_table[list(VARY)].itertuples(index=False, name=None)) == expected
+
+
+def test_infeasible_points_are_rows_with_the_reason(local_table):
+    bad = local_table[local_table["onprem.power_cap_kw"] == 0.1]
+    assert set(bad["status"]) == {"infeasible"} and bad["total"].isna().all()
+    assert bad["note"].str.contains("power cap").all()
+    good = local_table[local_table["onprem.power_cap_kw"] == 6]
+    assert set(good["status"]) == {"optimal"} and (good["fleet"].str.contains("a100-80gb-pcie")).all()
+
+
+def test_each_row_is_the_plan_of_its_point(hybrid, local_table):
+    for row in local_table[local_table["status"] == "optimal"].itertuples(index=False):
+        point = dict(zip(VARY, row[:len(VARY)]))
+        assert row.total == plan(hybrid, overrides=point, baselines=False).total
+
+
+def test_in_process_run_matches(hybrid, local_table):
+    pd.testing.assert_frame_equal(sweep(hybrid, VARY, processes=1), local_table)
+
+
+def test_dask_cluster_returns_the_same_table(hybrid, local_table):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp") as cluster:
+        by_address = sweep(hybrid, VARY, scheduler=cluster.scheduler_address)
+        with distributed.Client(cluster) as client:
+            seen = []
+            by_client = sweep(hybrid, VARY, scheduler=client, progress=lambda done, n: seen.append((done, n)))
+            assert client.status == "running"          # a client passed in is left open
+    pd.testing.assert_frame_equal(by_address, local_table)
+    pd.testing.assert_frame_equal(by_client, local_table)
+    assert seen[0] == (0, 8) and seen[-1] == (8, 8)
+
+
+def test_savings_against_all_cloud_with_baselines():
+    s = load_scenario(WORKED)
+    table = sweep(s, {"onprem.electricity_per_kwh": [0.2]}, baselines=True, processes=1)
+    # all cloud: 1,000 g5 hours a month (800 / 0.8) × 1.006 × 24 = 24,144; the plan costs 7,760.46
+    assert table["savings_vs_all_cloud"].iloc[0] == pytest.approx(24144 - 7760.46, rel=1e-6)
+
+
+def test_bad_paths_and_values_raise_before_solving(hybrid):
+    with pytest.raises(ScenarioError) as info:
+        sweep(hybrid, {"onprem.electricty_per_kwh": [0.1], "onprem.pue": [1.2, 0.5], "horizon_months": []})
+    text = str(info.value)
+    assert "did you mean 'electricity_per_kwh'" in text and "onprem.pue" in text and "no values" in text
+
+
+def test_cli_sweep_csv_and_bad_vary(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.2,0.4",
+                                 "--vary", "workloads.training.gpu_hours_per_month=800", "--format", "csv",
+                                 "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [float(r["onprem.electricity_per_kwh"]) for r in rows] == [0.2, 0.4]
+    # by hand (README): 7,760.46 at 0.20 USD/kWh; + 1,944.72 energy at 0.40
+    assert float(rows[0]["total"]) == pytest.approx(7760.46, rel=1e-6)
+    assert float(rows[1]["total"]) == pytest.approx(7760.46 + 1944.72, rel=1e-6)
+    bad = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh"])
+    assert bad.exit_code == 2 and "PATH=V1,V2" in bad.stderr
+    lists = runner.invoke(app, ["sweep", str(WORKED), "--vary", "prices.purchase_options=[on_demand],[on_demand, spot]",
+                                "--format", "json", "--processes", "1"])
+    assert lists.exit_code == 0, lists.output
+
+
+# --- properties ----------------------------------------------------------------------------------------
+
+PROPS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _worked_variant(hours: float, growth: float):
+    s = load_scenario(WORKED)
+    return s.model_copy(update={"workloads": (s.workloads[0].model_copy(
+        update={"gpu_hours_per_month": hours, "growth_per_month": growth}),)})
+
+
+def _monotone(totals: list[float]) -> bool:
+    t = [math.inf if math.isnan(x) else x for x in totals]
+    return all(b >= a - 1e-7 * max(1.0, abs(a)) for a, b in zip(t, t[1:]))
+
+
+@PROPS
+@given(hours=st.floats(100, 2000), growth=st.floats(0, 0.05),
+       prices=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=3, unique=True))
+def test_higher_electricity_never_lowers_the_total(hours, growth, prices):
+    table = sweep(_worked_variant(hours, growth), {"onprem.electricity_per_kwh": sorted(prices)}, processes=1)
+    assert _monotone(list(table["total"])), table
+
+
+@PROPS
+@given(growth=st.floats(0, 0.05), electricity=st.floats(0.0, 0.6),
+       demand=st.lists(st.floats(0, 3000), min_size=2, max_size=3, unique=True))
+def test_more_demand_never_lowers_the_total(growth, electricity, demand):
+    s = _worked_variant(100, growth)
+    table = sweep(s, {"workloads.training.gpu_hours_per_month": sorted(demand),
+                      "onprem.electricity_per_kwh": [electricity]}, processes=1)
+    assert _monotone(list(table["total"])), table
