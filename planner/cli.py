@@ -16,6 +16,7 @@ from typing import List, Optional
 import pandas as pd
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from planner.errors import PlannerError, ScenarioError
@@ -62,7 +63,7 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
                     text = "" if math.isnan(v) else f"{v:,.{float_digits}f}"
                     cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
                 else:
-                    cells.append(str(v))
+                    cells.append(escape(str(v)))  # "[aws, azure]" is text, not rich markup
             table.add_row(*cells)
         # Piped output has no terminal width; do not squeeze columns into 80 characters.
         Console(highlight=False, width=None if sys.stdout.isatty() else 240).print(table)

@@ -99,6 +99,7 @@ def plan(scenario, solver: str = "cbc", reduced: bool = True, baselines: bool = 
     inp = reduce(base) if reduced else base
     t2 = time.perf_counter()
     result = _solve_inputs(inp, solver, time_limit)
+    result.scenario = scenario
     t3 = time.perf_counter()
     if baselines:
         result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit)

@@ -37,6 +37,7 @@ class Plan:
     prices: dict
     baselines: pd.DataFrame = field(default_factory=pd.DataFrame)
     baseline_plans: dict = field(default_factory=dict)
+    scenario: object = None      # the Scenario solved (set by engine.plan; exports state its assumptions)
 
     @property
     def energy_kwh(self) -> float:

@@ -229,6 +229,4 @@ def test_written_files_are_readable_by_others(tmp_path):
     finally:
         os.umask(old)
     modes = {f.name: f.stat().st_mode & 0o777 for f in (tmp_path / "out").iterdir()}
-    if any(m == 0o600 for m in modes.values()):
-        pytest.xfail("planner/fileio.write_atomic keeps mkstemp's 0600 mode (reported to the lead)")
     assert set(modes.values()) == {0o644}

@@ -1,0 +1,110 @@
+"""Plotly figures of the dashboard, built from Plan tables (no cost arithmetic here)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from planner.result import COST_CATEGORIES
+
+SERIES = {  # column of `tables.cumulative` -> (legend name, colour, dash)
+    "recommended": ("Recommended (hybrid)", "#2563eb", "solid"),
+    "all_cloud": ("All cloud", "#f97316", "dash"),
+    "all_onprem": ("All on-prem", "#16a34a", "dot"),
+    "best_single": ("Best single type", "#9333ea", "dashdot"),
+}
+CATEGORY_COLOURS = {
+    "capex": "#1d4ed8", "residual_value": "#93c5fd", "maintenance": "#0891b2", "energy": "#eab308",
+    "colocation": "#a16207", "fixed_onprem": "#78716c", "cloud_reserved": "#c2410c",
+    "cloud_on_demand": "#f97316", "cloud_spot": "#fdba74",
+}
+
+
+def _layout(fig: go.Figure, title: str, y_title: str, height: int = 380) -> go.Figure:
+    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10),
+                      legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0),
+                      yaxis_title=y_title, hovermode="x unified", template="plotly_white")
+    return fig
+
+
+def _month_ticks(fig: go.Figure, horizon: int) -> None:
+    step = 1 if horizon <= 12 else (3 if horizon <= 36 else (6 if horizon <= 72 else 12))
+    vals = list(range(step, horizon + 1, step)) + [horizon + 1]
+    fig.update_xaxes(tickmode="array", tickvals=vals,
+                     ticktext=[str(v) for v in vals[:-1]] + ["end"], title="month (end: residual value)")
+
+
+def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, horizon: int | None,
+                     names: dict[str, str] | None = None) -> go.Figure:
+    """Cumulative present-value cost per plan, with the break-even month marked."""
+    fig = go.Figure()
+    for col in cum.columns:
+        if col == "month":
+            continue
+        name, colour, dash = SERIES.get(col, (col, None, "solid"))
+        if col not in SERIES:   # plans named by the caller (Compare): A solid blue, B dashed orange, …
+            i = list(cum.columns).index(col) - 1
+            colour, dash = ("#2563eb", "#f97316", "#16a34a")[i % 3], ("solid", "dash", "dot")[i % 3]
+        name = (names or {}).get(col, name)
+        fig.add_trace(go.Scatter(x=cum["month"], y=cum[col], name=name, mode="lines",
+                                 line=dict(color=colour, dash=dash, width=3 if col == "recommended" else 2),
+                                 hovertemplate=f"%{{y:,.0f}} {currency}"))
+    if break_even is not None:
+        label = "end" if break_even > horizon else f"month {break_even}"
+        fig.add_vline(x=break_even, line=dict(color="#111827", dash="dot", width=1))
+        fig.add_annotation(x=break_even, y=1, yref="paper", showarrow=False, xanchor="left", yanchor="top",
+                           text=f"break-even vs all cloud: {label}", bgcolor="rgba(255,255,255,0.8)")
+    if horizon is not None:
+        _month_ticks(fig, horizon)
+    else:
+        fig.update_xaxes(title="month (each plan's last point: residual value)")
+    return _layout(fig, "Cumulative cost", f"{currency} (present value)")
+
+
+def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figure:
+    """Monthly cost stacked by category (nominal; the last bar holds the residual value credit and
+    payments after the horizon)."""
+    fig = go.Figure()
+    for cat in COST_CATEGORIES:
+        if cat in monthly and (monthly[cat].abs() > 1e-9).any():
+            fig.add_trace(go.Bar(x=monthly["month"], y=monthly[cat], name=cat.replace("_", " "),
+                                 marker_color=CATEGORY_COLOURS.get(cat),
+                                 hovertemplate=f"%{{y:,.0f}} {currency}"))
+    fig.update_layout(barmode="relative")
+    _month_ticks(fig, horizon)
+    return _layout(fig, "Monthly cost by category", f"{currency} per month (nominal)")
+
+
+def utilisation_chart(util: pd.DataFrame, availability: float) -> go.Figure:
+    """Busy share of the owned hours of each owned card type, against the site's availability."""
+    labels = [f"{r.card} × {r.units:g}" for r in util.itertuples()]
+    fig = go.Figure(go.Bar(x=labels, y=util["utilisation"] * 100, marker_color="#2563eb",
+                           text=[f"{u:.0%}" for u in util["utilisation"]], textposition="outside",
+                           hovertemplate="%{y:.1f}% busy<extra></extra>"))
+    fig.add_hline(y=availability * 100, line=dict(color="#dc2626", dash="dash"),
+                  annotation_text=f"availability {availability:.0%}", annotation_position="top left")
+    fig.update_yaxes(range=[0, 105], title="% of owned hours busy")
+    return _layout(fig, "Utilisation of owned cards", "% of owned hours busy", height=320)
+
+
+def offers_chart(view: pd.DataFrame) -> go.Figure:
+    """$/GPU-hour of each offer by GPU, coloured by provider, shaped by purchase option."""
+    v = view.dropna(subset=["usd_per_gpu_hour"])
+    order = (v.groupby("gpu")["usd_per_gpu_hour"].min().sort_values().index.tolist())
+    symbols = {"on_demand": "circle", "spot": "diamond", "reserved_1y": "square", "reserved_3y": "square-open",
+               "savings_plan_1y": "triangle-up", "savings_plan_3y": "triangle-up-open", "purchase": "star"}
+    colours = {"aws": "#f97316", "azure": "#2563eb", "onprem": "#16a34a"}
+    fig = go.Figure()
+    for (provider, option), g in v.groupby(["provider", "purchase_option"], sort=True):
+        fig.add_trace(go.Scatter(
+            x=g["gpu"], y=g["usd_per_gpu_hour"], mode="markers", name=f"{provider} {option}",
+            marker=dict(color=colours.get(provider), symbol=symbols.get(option, "circle"), size=8, opacity=0.75),
+            customdata=g[["sku", "region", "as_of"]].astype(str).to_numpy(),
+            hovertemplate="%{customdata[0]} (%{customdata[1]})<br>%{y:.3f} USD/GPU-h<br>as of %{customdata[2]}"
+                          "<extra></extra>"))
+    fig.update_xaxes(categoryorder="array", categoryarray=order)
+    ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200]
+    fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+    fig = _layout(fig, "USD per GPU-hour by GPU (log scale)", "USD per GPU-hour", height=420)
+    fig.update_layout(hovermode="closest")
+    return fig

@@ -1,0 +1,57 @@
+"""What the Export page offers for download: the edited scenario as YAML and the plan as JSON, CSV,
+XLSX and a Markdown summary. The plan files come from `planner.export`; this module only names them."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import date
+
+import yaml
+
+from planner import export
+from planner.result import Plan
+from planner.scenario import Scenario
+
+CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation")
+
+
+def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
+    """The scenario as a YAML file that `fleetplan validate` accepts and that loads back equal to `s`."""
+    head = ["# yaml-language-server: $schema=../schema/scenario.schema.json"]
+    if origin:
+        head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {origin} on "
+                    f"{date.today().isoformat()}.")
+    body = yaml.safe_dump(s.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
+                          width=100)
+    return "\n".join(head) + "\n" + body
+
+
+def slug(name: str) -> str:
+    out = "".join(c if c.isalnum() else "-" for c in name.lower())
+    return "-".join(part for part in out.split("-") if part) or "scenario"
+
+
+def plan_json(plan: Plan) -> str:
+    return export.plan_to_json(plan)
+
+
+def plan_csv(plan: Plan, table: str = "fleet") -> str:
+    return export.plan_to_csv(plan, table=table)
+
+
+def plan_csv_zip(plan: Plan) -> bytes:
+    """Every table of the plan as CSV files in one ZIP."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for table in CSV_TABLES:
+            zf.writestr(f"{table}.csv", plan_csv(plan, table))
+    return buf.getvalue()
+
+
+def plan_xlsx(plan: Plan, scenario: Scenario) -> bytes:
+    return export.plan_to_excel(plan, scenario=scenario)
+
+
+def plan_markdown(plan: Plan, scenario: Scenario) -> str:
+    return export.plan_to_markdown(plan, scenario=scenario)

@@ -1,0 +1,95 @@
+"""Compare page: two scenarios side by side (by default the saved file against the current edits)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import charts, state, tables
+from planner.api import compare
+from planner.errors import PlannerError
+
+CURRENT = "current"
+
+cur = state.current()
+st.title("Compare")
+st.caption("Two scenarios side by side: the inputs that differ, the fleets and the costs (B − A). "
+           "“Current edits” is the Plan page's scenario with its sliders as they are now.")
+
+uploads = st.session_state.get("uploads", {})
+options = [CURRENT] + [f"file:{n}" for n in state.scenario_files()] + list(uploads)
+
+
+def label(option: str) -> str:
+    return f"Current edits of {cur.label}" if option == CURRENT else state.base_label(option)
+
+
+c1, c2 = st.columns(2)
+default_a = options.index(cur.base_id) if cur.base_id in options else 1
+a_id = c1.selectbox("Scenario A", options, index=default_a, format_func=label, key="compare_a")
+b_id = c2.selectbox("Scenario B", options, index=0, format_func=label, key="compare_b")
+
+
+def resolve(option: str):
+    if option == CURRENT:
+        return cur.edited, cur.problems
+    return state.load_base(option, uploads)
+
+
+sides = {}
+for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
+    scenario, problems = resolve(option)
+    if scenario is None:
+        col.error("Cannot load this scenario:\n\n```\n" + "\n".join(problems) + "\n```")
+        continue
+    outcome = state.plan_for(scenario)
+    if outcome.kind != "ok":
+        col.error(f"**No plan for {label(option)}.** {outcome.message}")
+        continue
+    sides[side] = (option, scenario, outcome.plan)
+
+if len(sides) < 2:
+    st.stop()
+
+(_, sa, pa), (_, sb, pb) = sides["A"], sides["B"]
+try:
+    comp = compare(pa, pb)
+except PlannerError as exc:
+    st.error(str(exc))
+    st.stop()
+cc = comp.currency
+
+m1, m2, m3 = st.columns(3)
+m1.metric(f"A: total, {pa.horizon_months} months", f"{comp.total_a:,.0f} {cc}", border=True)
+m2.metric(f"B: total, {pb.horizon_months} months", f"{comp.total_b:,.0f} {cc}", border=True)
+t = comp.totals
+m3.metric("B − A", f"{t['delta']:+,.0f} {cc}",
+          f"{t['delta_pct']:+.1f}%" if t["delta_pct"] == t["delta_pct"] and abs(t["delta"]) >= 0.5 else None,
+          delta_color="inverse", border=True)
+
+st.subheader("Inputs that differ")
+if comp.inputs.empty:
+    st.info("The two scenarios state the same assumptions.")
+else:
+    st.dataframe(comp.inputs.astype(str).rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
+                 hide_index=True, width="stretch", key="compare_inputs")
+
+st.subheader("Fleets")
+left, right = st.columns(2)
+for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}", pb)):
+    with col:
+        st.markdown(f"**{name}**")
+        for card in tables.fleet_cards(p):
+            st.caption(f"**{card.label}**: {card.value} — {card.detail}")
+        st.dataframe(tables.fleet_table(p)[["action", "sku", "purchase_option", "units", "instance_hours", "cost"]],
+                     hide_index=True, width="stretch", key=f"compare_fleet_{name[0]}", column_config={
+                         "units": st.column_config.NumberColumn(format="%g"),
+                         "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f"),
+                         "cost": st.column_config.NumberColumn(f"cost, {cc}", format="%,.0f")})
+
+st.subheader("Costs by category")
+st.dataframe(comp.costs, hide_index=True, width="stretch", key="compare_costs", column_config={
+    c: st.column_config.NumberColumn(f"{c.replace('_', ' ')}, {cc}", format="%,.0f")
+    for c in ("cost_a", "cost_b", "cost_delta")})
+cum = tables.cumulative_of({"A": pa, "B": pb})
+st.plotly_chart(charts.cumulative_chart(cum, cc, None, None, names={"A": f"A: {label(a_id)}", "B": f"B: {label(b_id)}"}),
+                key="compare_chart")

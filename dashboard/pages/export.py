@@ -1,0 +1,47 @@
+"""Export page: the edited scenario as YAML, the plan as JSON, CSV, XLSX and a Markdown summary."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import exports, state
+
+cur = state.current()
+st.title("Export")
+if cur.edited is None:
+    st.error("Nothing to export: the scenario is not valid.\n\n```\n" + "\n".join(cur.problems) + "\n```")
+    st.stop()
+s = cur.edited
+edited = s != cur.base
+name = exports.slug(s.name) + ("-edited" if edited else "")
+st.caption(f"Scenario “{s.name}” from {cur.label}" + (", with the Plan page's edits." if edited else ", as saved."))
+
+st.subheader("Scenario")
+yaml_text = exports.scenario_yaml(s, cur.label, edited)
+st.download_button("Scenario (YAML)", yaml_text, file_name=f"{name}.yaml", mime="application/x-yaml",
+                   icon=":material/description:", key="dl_yaml", on_click="ignore")
+with st.expander("Show the YAML"):
+    st.code(yaml_text, language="yaml")
+
+st.subheader("Plan")
+outcome = state.plan_for(s)
+if outcome.kind != "ok":
+    st.error(f"**No plan to export.** {outcome.message}")
+    st.stop()
+p = outcome.plan
+c1, c2, c3, c4 = st.columns(4)
+c1.download_button("Plan (JSON)", exports.plan_json(p), file_name=f"{name}-plan.json", mime="application/json",
+                   icon=":material/data_object:", key="dl_json", on_click="ignore")
+c2.download_button("Fleet (CSV)", exports.plan_csv(p, "fleet"), file_name=f"{name}-fleet.csv", mime="text/csv",
+                   icon=":material/table:", key="dl_csv", on_click="ignore")
+c3.download_button("All tables (CSV, zip)", lambda: exports.plan_csv_zip(p), file_name=f"{name}-tables.zip",
+                   mime="application/zip", icon=":material/folder_zip:", key="dl_zip", on_click="ignore")
+c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p, s), file_name=f"{name}-plan.xlsx",
+                   mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                   icon=":material/grid_on:", key="dl_xlsx", on_click="ignore")
+st.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p, s),
+                   file_name=f"{name}-summary.md", mime="text/markdown", icon=":material/article:", key="dl_md",
+                   on_click="ignore")
+st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months (present value). The JSON is the "
+           "object of `fleetplan plan --format json`; the workbook holds the summary, fleet, monthly costs, "
+           "baselines, break-even, assumptions and the prices used.")

@@ -1,0 +1,79 @@
+"""Prices page: the offers explorer — USD per GPU-hour by GPU, provider, region and purchase option."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import charts, state
+from planner.catalog import price_table
+from planner.offers_view import OfferFilter, offers_table
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float):
+    cloud, provenance = price_table(source)
+    table, warnings = offers_table(OfferFilter(), fx_to_usd=dict(fx_to_usd), electricity_usd_per_kwh=electricity_usd,
+                                   pue=pue, cloud=cloud)
+    return table, warnings, provenance
+
+
+cur = state.current()
+s = cur.edited or cur.base
+st.title("Prices")
+if s is None:
+    st.error("The scenario cannot be loaded:\n\n```\n" + "\n".join(cur.problems) + "\n```")
+    st.stop()
+
+# The offers view prices in USD; the scenario's fx says scenario-currency units per unit of a currency.
+usd = s.fx_rate("USD")
+if usd is None:
+    st.error(f"The scenario is in {s.currency} and has no USD rate (fx: {{USD: …}}); prices are shown in USD.")
+    st.stop()
+fx_to_usd = tuple(sorted((cur_, rate / usd) for cur_, rate in s.fx.items() if cur_ != "USD"))
+if s.currency != "USD":
+    fx_to_usd += ((s.currency, 1 / usd),)
+electricity_usd = s.onprem.electricity_per_kwh / usd
+table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
+                                      electricity_usd, s.onprem.pue)
+source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(s.prices.source, s.prices.source)
+st.caption(f"Offers of {source} (scenario “{s.name}”), in USD. On-prem cards: owned and busy every hour of their "
+           f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
+           f"{electricity_usd:.2f} USD/kWh). `as_of` is the date each price was read.")
+for w in warnings:
+    st.warning(w)
+if provenance.get("warning"):
+    st.warning(provenance["warning"])
+
+in_use = st.toggle("Only the offers this scenario allows (providers, regions, purchase options, cards)", value=True,
+                   key="prices_in_use")
+view = table
+if in_use:
+    p = s.prices
+    cloud = view["provider"] != "onprem"
+    keep = ~cloud | (view["provider"].isin(p.providers) & view["purchase_option"].isin(p.purchase_options))
+    if p.regions is not None:
+        keep &= ~cloud | view["region"].isin(p.regions)
+    cards = set(s.onprem.cards) | set(s.onprem.existing)
+    keep &= cloud | view["sku"].isin(cards)
+    view = view[keep]
+
+c1, c2, c3, c4, c5 = st.columns(5)
+gpus = c1.multiselect("GPU", sorted(view["gpu"].dropna().unique()), key="prices_gpu")
+providers = c2.multiselect("Provider", sorted(view["provider"].unique()), key="prices_provider")
+regions = c3.multiselect("Region", sorted(view["region"].unique()), key="prices_region")
+options = c4.multiselect("Purchase option", sorted(view["purchase_option"].unique()), key="prices_option")
+min_memory = c5.number_input("Least GB per GPU", value=0.0, min_value=0.0, step=8.0, key="prices_memory")
+view = view[view["gpu_memory_gb"].fillna(0) >= min_memory]
+for column, chosen in (("gpu", gpus), ("provider", providers), ("region", regions), ("purchase_option", options)):
+    if chosen:
+        view = view[view[column].isin(chosen)]
+
+dates = sorted(d for d in view["as_of"].dropna().astype(str) if d)
+st.caption(f"{len(view):,} offers, cheapest per GPU-hour first; prices as of "
+           + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date."))
+if len(view):
+    st.plotly_chart(charts.offers_chart(view), key="offers_chart")
+st.dataframe(view, hide_index=True, width="stretch", key="offers_table", column_config={
+    "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f"),
+    "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f"),
+})

@@ -1,0 +1,305 @@
+"""Which scenario the dashboard shows, the edits made to it with the widgets, uploads, and cached plans.
+
+The session holds:
+- `base`: the id of the scenario being edited, `file:NAME` (a file in `scenarios/`) or
+  `upload:NAME:HASH` (an uploaded file, its text kept in `uploads`);
+- `edit:*`: one entry per widget of the Plan page (see `default_edits`), so the Compare and Export
+  pages, which draw no such widgets, still see the current edits.
+
+Edits are applied with pydantic `model_copy(update=...)` on the frozen models and the result is
+validated again; only the values that differ from the file are changed, so an untouched scenario is
+exactly the file's. Plans are cached with `st.cache_data` keyed on the scenario's JSON and a stamp of
+its price source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, get_args
+
+import streamlit as st
+from pydantic import ValidationError
+
+from planner.errors import InfeasibleError, PlannerError, ScenarioError
+from planner.result import Plan
+from planner.scenario import BUILTIN_PROFILES, Provider, PurchaseOption, Scenario, load_scenario_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO_DIR = ROOT / "scenarios"
+DEFAULT_SCENARIO = "startup-hybrid.yaml"
+MAX_UPLOAD_BYTES = 256 * 1024
+STALE_AFTER_DAYS = 90
+EDIT_PREFIX = "edit:"
+PROVIDERS: tuple[str, ...] = get_args(Provider)
+PURCHASE_OPTIONS: tuple[str, ...] = get_args(PurchaseOption)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scenario sources: files in scenarios/ and uploads
+
+
+def scenario_files() -> list[str]:
+    """Names of the scenario files in `scenarios/`, sorted."""
+    return sorted(p.name for p in SCENARIO_DIR.glob("*.y*ml") if p.suffix in (".yaml", ".yml"))
+
+
+def default_base_id() -> str:
+    files = scenario_files()
+    name = DEFAULT_SCENARIO if DEFAULT_SCENARIO in files else (files[0] if files else DEFAULT_SCENARIO)
+    return f"file:{name}"
+
+
+def base_label(base_id: str) -> str:
+    kind, _, rest = base_id.partition(":")
+    if kind == "upload":
+        return f"{rest.rsplit(':', 1)[0]} (uploaded)"
+    return rest
+
+
+def upload_id(name: str, text: str) -> str:
+    return f"upload:{name}:{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _load_text(text: str, origin: str, base_dir: str | None) -> tuple[Scenario | None, tuple[str, ...]]:
+    try:
+        return load_scenario_text(text, origin=origin, base_dir=Path(base_dir) if base_dir else None), ()
+    except ScenarioError as exc:
+        return None, tuple(exc.problems)
+
+
+def load_file(name: str) -> tuple[Scenario | None, tuple[str, ...]]:
+    """A scenario file of `scenarios/` (validated; cached until the file changes)."""
+    path = SCENARIO_DIR / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, (f"scenarios/{name}: cannot read: {exc}",)
+    return _load_text(text, f"scenarios/{name}", str(SCENARIO_DIR))
+
+
+def _line_of(text: str, key: str, value: str) -> int:
+    """1-based line of `key: value` in YAML text (the first match), else 1."""
+    pattern = re.compile(rf"\b{re.escape(key)}\s*:\s*['\"]?{re.escape(value)}")
+    for i, line in enumerate(text.splitlines(), 1):
+        if pattern.search(line):
+            return i
+    return 1
+
+
+def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str]:
+    """Validate an uploaded scenario file: (scenario or None, problems, text).
+
+    Read as text with YAML's safe loader only (nothing in it is executed), at most `MAX_UPLOAD_BYTES`.
+    Problems are `name:line:col: field.path: message` lines, all of them at once. An upload cannot
+    carry the files a scenario may point to, so profile CSVs and offers-CSV price sources are refused.
+    """
+    if len(data) > MAX_UPLOAD_BYTES:
+        return None, [f"{name}: file is {len(data) / 1024:,.0f} KB; the limit is {MAX_UPLOAD_BYTES // 1024} KB"], ""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return None, [f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})"], ""
+    if not text.strip():
+        return None, [f"{name}:1:1: the file is empty"], text
+    scenario, problems = _load_text(text, name, None)
+    if scenario is None:
+        return None, list(problems), text
+    refused = []
+    for i, w in enumerate(scenario.workloads):
+        if w.profile not in BUILTIN_PROFILES:
+            refused.append(f"{name}:{_line_of(text, 'profile', w.profile)}:1: workloads[{i}].profile: an "
+                           f"uploaded scenario can use only the built-in profiles ({', '.join(BUILTIN_PROFILES)}), "
+                           f"not a file ({w.profile!r})")
+    if scenario.prices.source not in ("snapshot", "store"):
+        refused.append(f"{name}:{_line_of(text, 'source', scenario.prices.source)}:1: prices.source: an uploaded "
+                       f"scenario can use snapshot or store, not a file ({scenario.prices.source!r})")
+    if refused:
+        return None, refused, text
+    return scenario, [], text
+
+
+def load_base(base_id: str, uploads: dict[str, str] | None = None) -> tuple[Scenario | None, tuple[str, ...]]:
+    """The scenario behind a base id (a file or an upload kept in the session)."""
+    kind, _, rest = base_id.partition(":")
+    if kind == "file":
+        return load_file(rest)
+    text = (uploads or {}).get(base_id)
+    if text is None:
+        return None, (f"{base_label(base_id)}: the upload is no longer in this session; upload it again",)
+    return _load_text(text, rest.rsplit(":", 1)[0], None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Edits made with the Plan page's widgets
+
+
+def default_edits(s: Scenario) -> dict[str, Any]:
+    """The widget values that reproduce `s` exactly. Growth in % per month; money in s.currency."""
+    values: dict[str, Any] = {
+        "horizon_months": int(s.horizon_months),
+        "electricity_per_kwh": float(s.onprem.electricity_per_kwh),
+        "pue": float(s.onprem.pue),
+        "capex_budget": None if s.onprem.capex_budget is None else float(s.onprem.capex_budget),
+        "power_cap_kw": None if s.onprem.power_cap_kw is None else float(s.onprem.power_cap_kw),
+        "providers": list(s.prices.providers),
+        "purchase_options": list(s.prices.purchase_options),
+    }
+    for w in s.workloads:
+        values[f"demand:{w.name}"] = float(w.gpu_hours_per_month)
+        values[f"growth:{w.name}"] = float(w.growth_per_month) * 100
+    return values
+
+
+def _ordered(values, universe: tuple[str, ...]) -> tuple[str, ...]:
+    chosen = set(values)
+    return tuple(v for v in universe if v in chosen)
+
+
+def apply_edits(s: Scenario, values: dict[str, Any]) -> Scenario:
+    """`s` with the widget values that differ from the file's applied; raises ScenarioError when the
+    result is not a valid scenario."""
+    defaults = default_edits(s)
+    changed = {k: v for k, v in values.items() if k in defaults and v != defaults[k]}
+    if not changed:
+        return s
+    onprem: dict[str, Any] = {}
+    for key in ("electricity_per_kwh", "pue", "capex_budget", "power_cap_kw"):
+        if key in changed:
+            onprem[key] = changed[key]
+    prices: dict[str, Any] = {}
+    if "providers" in changed:
+        prices["providers"] = _ordered(changed["providers"], PROVIDERS)
+    if "purchase_options" in changed:
+        prices["purchase_options"] = _ordered(changed["purchase_options"], PURCHASE_OPTIONS)
+    workloads = []
+    for w in s.workloads:
+        upd: dict[str, Any] = {}
+        if f"demand:{w.name}" in changed:
+            upd["gpu_hours_per_month"] = float(changed[f"demand:{w.name}"])
+        if f"growth:{w.name}" in changed:
+            upd["growth_per_month"] = float(changed[f"growth:{w.name}"]) / 100
+        workloads.append(w.model_copy(update=upd) if upd else w)
+    update: dict[str, Any] = {"workloads": tuple(workloads)}
+    if "horizon_months" in changed:
+        update["horizon_months"] = int(changed["horizon_months"])
+    if onprem:
+        update["onprem"] = s.onprem.model_copy(update=onprem)
+    if prices:
+        update["prices"] = s.prices.model_copy(update=prices)
+    edited = s.model_copy(update=update)
+    try:  # model_copy does not validate: check the ranges once more
+        Scenario.model_validate(edited.model_dump())
+    except ValidationError as exc:
+        raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()],
+                            "dashboard inputs") from None
+    return edited
+
+
+def edit_key(name: str) -> str:
+    return EDIT_PREFIX + name
+
+
+def ensure_edit_state(s: Scenario) -> None:
+    """Give every edit widget of `s` its file value unless the session already holds one."""
+    for name, value in default_edits(s).items():
+        st.session_state.setdefault(edit_key(name), value)
+
+
+def clear_edits() -> None:
+    for key in [k for k in st.session_state if str(k).startswith(EDIT_PREFIX)]:
+        del st.session_state[key]
+
+
+def current_values(s: Scenario) -> dict[str, Any]:
+    return {name: st.session_state.get(edit_key(name), default) for name, default in default_edits(s).items()}
+
+
+@dataclass
+class Current:
+    """The scenario on screen: the base (file or upload) and the base with the widget edits."""
+
+    base_id: str
+    base: Scenario | None
+    edited: Scenario | None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return base_label(self.base_id)
+
+
+def current() -> Current:
+    """The current base and edited scenario, from the session (usable on every page)."""
+    base_id = st.session_state.get("base") or default_base_id()
+    base, problems = load_base(base_id, st.session_state.get("uploads"))
+    if base is None:
+        return Current(base_id, None, None, list(problems))
+    try:
+        edited = apply_edits(base, current_values(base))
+    except ScenarioError as exc:
+        return Current(base_id, base, None, list(exc.problems))
+    return Current(base_id, base, edited)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Plans, cached
+
+
+@dataclass
+class Outcome:
+    """A plan, or why there is none: kind is `ok`, `infeasible` (the optimiser's explanation) or `error`."""
+
+    kind: str
+    plan: Plan | None = None
+    message: str = ""
+
+
+def prices_stamp(source: str) -> str:
+    """Changes when the price data behind `source` changes (the packaged snapshot, the store, a CSV)."""
+    if source == "snapshot":
+        from importlib.resources import files
+
+        folder = files("pricing_adapters") / "snapshots"
+        paths = [Path(str(folder / n)) for n in ("manifest.json", "aws.csv", "azure.csv")]
+    elif source == "store":
+        from pricing_adapters.store import default_store_path
+
+        paths = [default_store_path()]
+    else:
+        paths = [Path(source)]
+    parts = [source]
+    for p in paths:
+        try:
+            stat = p.stat()
+            parts.append(f"{p}:{stat.st_mtime_ns}:{stat.st_size}")
+        except OSError:
+            parts.append(f"{p}:missing")
+    return "|".join(parts)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _cached_plan(scenario_json: str, stamp: str, solver: str, _scenario: Scenario) -> Outcome:
+    """Keyed on the scenario's JSON and the price stamp; `_scenario` (not hashed) is that scenario."""
+    from planner.engine import plan
+
+    try:
+        result = plan(_scenario, solver=solver)
+    except InfeasibleError as exc:
+        return Outcome("infeasible", message=str(exc))
+    except PlannerError as exc:
+        return Outcome("error", message=str(exc))
+    result.scenario = _scenario   # the exports read the scenario a plan was made for
+    return Outcome("ok", plan=result)
+
+
+def plan_for(scenario: Scenario, solver: str = "cbc") -> Outcome:
+    """The plan of `scenario` with its baselines, from the cache when this scenario was planned before."""
+    return _cached_plan(scenario.model_dump_json(), prices_stamp(scenario.prices.source), solver, scenario)
+
+
+def clear_plan_cache() -> None:
+    _cached_plan.clear()

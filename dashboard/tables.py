@@ -1,0 +1,159 @@
+"""What the Plan page shows, shaped from a Plan: fleet by action, headline cards, cumulative costs,
+the break-even month and the price banner. No cost is computed here: the numbers are the Plan's,
+only sorted, labelled and summed over months for the cumulative view.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date
+
+import pandas as pd
+
+from planner.result import Plan
+
+ACTION_ORDER = ("buy", "keep (owned)", "reserve", "rent on-demand", "rent spot")
+
+
+def action(provider: str, purchase_option: str, new_units: float) -> str:
+    if provider == "onprem":
+        return "buy" if new_units and new_units > 0 else "keep (owned)"
+    if purchase_option.startswith(("reserved", "savings_plan")):
+        return "reserve"
+    return "rent spot" if purchase_option == "spot" else "rent on-demand"
+
+
+def fleet_table(plan: Plan) -> pd.DataFrame:
+    """The recommended fleet, one row per card, reservation or rented offer, by action."""
+    f = plan.fleet
+    cols = ["action", "sku", "gpu", "provider", "region", "purchase_option", "units", "existing_units",
+            "new_units", "instance_hours", "cost"]
+    if f.empty:
+        return pd.DataFrame(columns=cols)
+    out = f.copy()
+    out["action"] = [action(p, o, n) for p, o, n in zip(out["provider"], out["purchase_option"], out["new_units"])]
+    out["_order"] = out["action"].map({a: i for i, a in enumerate(ACTION_ORDER)})
+    return out.sort_values(["_order", "cost"], ascending=[True, False], kind="mergesort")[cols].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class Card:
+    label: str
+    value: str
+    detail: str
+
+
+def _units(n: float) -> str:
+    return f"{n:g}"
+
+
+def fleet_cards(plan: Plan) -> list[Card]:
+    """Headline cards: what to buy, what is kept, what to reserve, what to rent (and for how long)."""
+    t = fleet_table(plan)
+    cards = []
+    buy = t[t["action"] == "buy"]
+    cards.append(Card("Buy", f"{buy['new_units'].sum():g} cards",
+                      ", ".join(f"{_units(r.new_units)} × {r.sku}" for r in buy.itertuples()) or "nothing new"))
+    owned = t[t["provider"] == "onprem"]
+    if (owned["existing_units"] > 0).any():
+        kept = owned[owned["existing_units"] > 0]
+        cards.append(Card("Keep (owned)", f"{kept['existing_units'].sum():g} cards",
+                          ", ".join(f"{int(r.existing_units)} × {r.sku}" for r in kept.itertuples())))
+    res = t[t["action"] == "reserve"]
+    cards.append(Card("Reserve", f"{res['units'].sum():g} instances",
+                      ", ".join(f"{_units(r.units)} × {r.provider} {r.sku} ({r.purchase_option})"
+                                for r in res.itertuples()) or "no reservations"))
+    rent = t[t["action"].str.startswith("rent")]
+    cards.append(Card("Rent", f"{rent['instance_hours'].sum():,.0f} h",
+                      ", ".join(f"{r.provider} {r.sku} {r.purchase_option.replace('_', '-')}: {r.instance_hours:,.0f} h"
+                                for r in rent.itertuples()) or "no cloud rental"))
+    return cards
+
+
+def baseline_row(plan: Plan, baseline: str) -> dict | None:
+    b = plan.baselines
+    if b is None or b.empty:
+        return None
+    rows = b[b["baseline"] == baseline]
+    return rows.iloc[0].to_dict() if len(rows) else None
+
+
+def cumulative(plan: Plan, others: dict[str, Plan | None] | None = None) -> pd.DataFrame:
+    """Cumulative present-value cost by month: `month` 1..H+1 (H+1 = residual value and payments after
+    the horizon, so the last value is each plan's total) and one column per plan."""
+    data = {"month": plan.monthly["month"].to_numpy(), "recommended": plan.monthly["total_discounted"].cumsum().to_numpy()}
+    for name, other in (others if others is not None else plan.baseline_plans).items():
+        if other is not None and len(other.monthly) == len(plan.monthly):
+            data[name] = other.monthly["total_discounted"].cumsum().to_numpy()
+    return pd.DataFrame(data)
+
+
+def cumulative_of(plans: dict[str, Plan]) -> pd.DataFrame:
+    """Cumulative present-value cost of several plans (horizons may differ): `month` and one column per
+    plan; each plan's last month is its H+1 (residual value and payments after its horizon)."""
+    out = None
+    for name, p in plans.items():
+        df = pd.DataFrame({"month": p.monthly["month"].to_numpy(),
+                           name: p.monthly["total_discounted"].cumsum().to_numpy()})
+        out = df if out is None else out.merge(df, on="month", how="outer")
+    return out.sort_values("month").reset_index(drop=True) if out is not None else pd.DataFrame({"month": []})
+
+
+def break_even_month(cum: pd.DataFrame, against: str = "all_cloud", tol: float = 1e-6) -> int | None:
+    """First month from which the recommended cumulative cost stays below `against`'s until the end
+    (month H+1 included); None when it never does."""
+    if against not in cum:
+        return None
+    below = (cum["recommended"] < cum[against] - tol).to_numpy()
+    if not below[-1]:
+        return None
+    m = len(below)
+    while m > 0 and below[m - 1]:
+        m -= 1
+    return int(cum["month"].iloc[m])
+
+
+# ---------------------------------------------------------------------------------------------------
+# The price banner
+
+
+def _age_days(as_of: str | None, today: date) -> int | None:
+    try:
+        return (today - date.fromisoformat(str(as_of)[:10])).days
+    except (TypeError, ValueError):
+        return None
+
+
+def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90) -> tuple[str, str]:
+    """(level, text): level `warning` when the prices are older than `stale_after_days` or the source
+    reported a problem, else `info`. Text names the source, its as_of date and age."""
+    today = today or date.today()
+    source = prices.get("source", "snapshot")
+    name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {source}")
+    parts = [f"Prices: {name}"]
+    ages = []
+    for snap in prices.get("snapshots") or []:
+        age = snap.get("age_days")
+        age = math.floor(age) if isinstance(age, (int, float)) else _age_days(snap.get("fetched_at"), today)
+        ages.append(age)
+        parts.append(f"{snap.get('provider')} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
+    as_of = prices.get("as_of")
+    age = _age_days(as_of, today)
+    if as_of:
+        oldest = prices.get("as_of_oldest")
+        span = f"; oldest price used {oldest}" if oldest and oldest != as_of else ""
+        parts.append(f"newest price as of {as_of} ({age} days ago{span})")
+    else:
+        parts.append("no cloud price in use (as_of unknown)")
+    text = " · ".join(parts)
+    level = "info"
+    stale = [a for a in ages + [age] if a is not None and a > stale_after_days]
+    if stale:
+        level = "warning"
+        text += (f". These prices are more than {stale_after_days} days old: check current prices "
+                 "(`fleetplan prices refresh`) before deciding.")
+    if prices.get("warning"):
+        level = "warning"
+        text += f" Note: {prices['warning']}."
+    return level, text

@@ -1,0 +1,181 @@
+"""The dashboard in a real browser: `streamlit run app.py` on a free localhost port, driven by
+Playwright through Debian's /usr/bin/chromium (never a downloaded browser).
+
+Waits for the recommended fleet table, moves the first demand slider up, checks that the displayed
+total rises, and saves full-page screenshots under tests/artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
+                                                               "(.ci/run installs it)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / "streamlit-server.log", "w")
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", AWS_EC2_METADATA_DISABLED="true")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("streamlit did not start:\n" + (ARTIFACTS / "streamlit-server.log").read_text())
+            time.sleep(0.25)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _amount(text: str) -> float:
+    return float(re.sub(r"[^\d.\-]", "", text.split()[0]))
+
+
+def _total(page) -> str:
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text="Total cost").first
+    return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+
+def _screenshot(page, name: str) -> Path:
+    """A full-page screenshot: Streamlit scrolls inside its main container, so the viewport is made as
+    tall as that content first."""
+    height = page.evaluate("""() => {
+        const main = document.querySelector('[data-testid="stMain"]') || document.body;
+        return Math.max(main.scrollHeight, document.body.scrollHeight);
+    }""")
+    page.set_viewport_size({"width": 1440, "height": min(max(int(height) + 40, 900), 8000)})
+    page.wait_for_timeout(800)   # let plotly redraw at the new size
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def test_plan_page_in_chromium_reacts_to_a_slider(server, browser):
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server, wait_until="domcontentloaded")
+
+    page.get_by_text("Recommended fleet").first.wait_for(timeout=90_000)
+    fleet = page.locator('[data-testid="stDataFrame"]').first
+    fleet.wait_for(state="visible", timeout=60_000)
+    page.get_by_text("Cumulative cost").first.wait_for(timeout=60_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    before = _total(page)
+    assert "USD" in before and _amount(before) > 0
+    _screenshot(page, "dashboard-plan.png")
+
+    # Move the first workload's demand slider up by ten steps with the keyboard.
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="GPU-hours per month").first
+    thumb = slider.locator('input[type="range"]')
+    start = float(thumb.input_value())
+    thumb.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    assert float(thumb.input_value()) > start
+
+    deadline = time.monotonic() + 60
+    after = before
+    while after == before and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        try:
+            after = _total(page)
+        except Exception:  # the metric is being redrawn
+            continue
+    assert after != before, "the displayed total did not change after the demand slider moved"
+    assert _amount(after) > _amount(before), (before, after)
+    page.get_by_text("Recommended fleet").first.wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0
+    _screenshot(page, "dashboard-plan-after-slider.png")
+    assert not errors, errors
+    page.close()
+
+
+def test_every_page_renders_in_chromium(server, browser):
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("Recommended fleet").first.wait_for(timeout=90_000)
+    nav = page.locator('[data-testid="stSidebarNav"]')
+    for title, ready in (("Prices", "USD per GPU-hour by GPU"), ("Compare", "Inputs that differ"),
+                         ("Export", "Workbook (XLSX)")):
+        nav.get_by_text(title, exact=True).click()
+        page.get_by_text(ready).first.wait_for(timeout=60_000)
+        page.wait_for_timeout(500)
+        assert page.locator('[data-testid="stException"]').count() == 0, title
+        _screenshot(page, f"dashboard-{title.lower()}.png")
+        page.set_viewport_size({"width": 1440, "height": 1000})
+
+    # The Export page's downloads work in the browser (the workbook is built on click).
+    from openpyxl import load_workbook
+
+    from planner.scenario import load_scenario_text
+
+    with page.expect_download(timeout=60_000) as dl:
+        page.get_by_role("button", name="Workbook (XLSX)").click()
+    xlsx = ARTIFACTS / dl.value.suggested_filename
+    dl.value.save_as(xlsx)
+    assert xlsx.suffix == ".xlsx" and "fleet" in load_workbook(xlsx).sheetnames
+    with page.expect_download(timeout=60_000) as dl:
+        page.get_by_role("button", name="Scenario (YAML)").click()
+    yaml_path = ARTIFACTS / dl.value.suggested_filename
+    dl.value.save_as(yaml_path)
+    assert load_scenario_text(yaml_path.read_text()).name == "Start-up hybrid fleet"
+    assert not errors, errors
+    page.close()

@@ -1,0 +1,161 @@
+"""The dashboard's helpers on their own: uploads, edits, the break-even month, the price banner."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dashboard import state, tables
+from planner import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT = ROOT / "scenarios" / "startup-hybrid.yaml"
+
+
+@pytest.fixture(scope="module")
+def base():
+    return load_scenario(DEFAULT)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Uploads
+
+
+def test_upload_size_limit():
+    data = b"name: big\n" + b"# padding\n" * (state.MAX_UPLOAD_BYTES // 10 + 1)
+    scenario, problems, _ = state.read_upload("big.yaml", data)
+    assert scenario is None and problems == [f"big.yaml: file is {len(data) / 1024:,.0f} KB; the limit is 256 KB"]
+
+
+def test_upload_syntax_error_names_its_line():
+    data = b"name: x\nworkloads:\n  - name: a\n    gpu_hours_per_month: [1, 2\n    reference_gpu: T4\n"
+    scenario, problems, _ = state.read_upload("syntax.yaml", data)
+    assert scenario is None
+    assert any(p.startswith("syntax.yaml:5:") and "YAML syntax" in p for p in problems), problems
+
+
+def test_upload_is_never_executed():
+    data = b"name: !!python/object/apply:os.system ['echo pwned']\nworkloads: []\n"
+    scenario, problems, _ = state.read_upload("evil.yaml", data)
+    assert scenario is None and any(p.startswith("evil.yaml:1:") for p in problems), problems
+
+
+def test_upload_not_utf8_and_empty():
+    assert state.read_upload("bin.yaml", b"\xff\xfe\x00bad")[1][0].startswith("bin.yaml: not UTF-8 text")
+    assert state.read_upload("empty.yaml", b"  \n")[1] == ["empty.yaml:1:1: the file is empty"]
+
+
+def test_upload_cannot_point_at_server_files():
+    text = DEFAULT.read_text().replace("profile: flat", "profile: /etc/weights.csv")
+    scenario, problems, _ = state.read_upload("paths.yaml", text.encode())
+    assert scenario is None
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "/etc/weights.csv" in l)
+    # the file does not exist, so the scenario validation itself names the line
+    assert any(p.startswith(f"paths.yaml:{line}:") and "profile" in p for p in problems), problems
+
+
+def test_valid_upload(base):
+    scenario, problems, text = state.read_upload("ok.yaml", DEFAULT.read_bytes())
+    assert problems == [] and scenario == base and text == DEFAULT.read_text()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Edits
+
+
+def test_untouched_widgets_reproduce_the_file(base):
+    assert state.apply_edits(base, state.default_edits(base)) is base
+
+
+def test_edits_change_only_what_moved(base):
+    values = {**state.default_edits(base), "demand:prototyping": 2000.0, "growth:llm-finetune": 3.0,
+              "capex_budget": None, "providers": ["azure"], "purchase_options": ["spot", "on_demand"]}
+    s = state.apply_edits(base, values)
+    w = {x.name: x for x in s.workloads}
+    assert w["prototyping"].gpu_hours_per_month == 2000.0
+    assert w["llm-finetune"].growth_per_month == pytest.approx(0.03)
+    assert w["llm-finetune"].gpu_hours_per_month == 400
+    assert s.onprem.capex_budget is None and s.onprem.power_cap_kw == 6
+    assert s.prices.providers == ("azure",) and s.prices.purchase_options == ("on_demand", "spot")
+    assert s.onprem.card_overrides == base.onprem.card_overrides and s.constraints == base.constraints
+
+
+def test_out_of_range_edit_is_a_scenario_error(base):
+    from planner.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="pue"):
+        state.apply_edits(base, {**state.default_edits(base), "pue": 0.5})
+
+
+# ---------------------------------------------------------------------------------------------------
+# Cumulative cost and break-even month
+
+
+def _cum(rec, cloud):
+    return pd.DataFrame({"month": range(1, len(rec) + 1), "recommended": rec, "all_cloud": cloud})
+
+
+@pytest.mark.parametrize("rec, cloud, month", [
+    ([10, 12, 14, 16, 10], [5, 10, 15, 20, 25], 3),    # crosses once, in month 3
+    ([10, 8, 14, 12], [9, 9, 13, 13], 4),              # dips below in month 2 but not for good
+    ([1, 2, 3], [5, 6, 7], 1),                         # below from the start
+    ([5, 6, 7], [5, 6, 7], None),                      # the same plan: never below
+    ([10, 20, 30], [5, 10, 25], None),                 # above at the end
+    ([10, 20, 5], [5, 10, 25], 3),                     # only with the residual credit (month H+1)
+])
+def test_break_even_month(rec, cloud, month):
+    assert tables.break_even_month(_cum(rec, cloud)) == month
+
+
+def test_cumulative_ends_at_each_plans_total(base):
+    p = state.plan_for(base).plan
+    cum = tables.cumulative(p, {k: p.baseline_plans[k] for k in ("all_cloud", "all_onprem")})
+    assert list(cum["month"]) == list(range(1, base.horizon_months + 2))
+    b = p.baselines.set_index("baseline")["total"]
+    assert cum["recommended"].iloc[-1] == pytest.approx(p.total, rel=1e-9)
+    assert cum["all_cloud"].iloc[-1] == pytest.approx(b["all_cloud"], rel=1e-9)
+    assert cum["all_onprem"].iloc[-1] == pytest.approx(b["all_onprem"], rel=1e-9)
+
+
+def test_fleet_actions(base):
+    p = state.plan_for(base).plan
+    t = tables.fleet_table(p)
+    assert list(t["action"]) == sorted(t["action"], key=tables.ACTION_ORDER.index)
+    assert tables.action("onprem", "purchase", 0) == "keep (owned)"
+    assert tables.action("onprem", "purchase", 2) == "buy"
+    assert tables.action("aws", "reserved_3y", 1) == "reserve"
+    assert tables.action("azure", "spot", float("nan")) == "rent spot"
+
+
+# ---------------------------------------------------------------------------------------------------
+# The price banner
+
+
+def test_price_banner_fresh_and_stale():
+    prices = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}
+    level, text = tables.price_banner(prices, today=date(2026, 8, 1))
+    assert level == "info" and "packaged price snapshot" in text and "2026-07-20 (12 days ago" in text
+    level, text = tables.price_banner(prices, today=date(2026, 11, 30))
+    assert level == "warning" and "133 days ago" in text and "more than 90 days old" in text
+
+
+def test_price_banner_store_snapshot_age_and_warning():
+    prices = {"source": "store", "as_of": "2026-11-20", "warning": "azure: packaged snapshot (never refreshed)",
+              "snapshots": [{"provider": "aws", "fetched_at": "2026-11-20T08:00:00+00:00", "age_days": 10.2}]}
+    level, text = tables.price_banner(prices, today=date(2026, 11, 30))
+    assert level == "warning"   # not stale, but the source reported a problem
+    assert "price store" in text and "aws fetched 2026-11-20 (10 days ago)" in text and "never refreshed" in text
+
+
+def test_upload_refuses_existing_server_files(tmp_path):
+    weights = tmp_path / "weights.csv"
+    weights.write_text("weight\n" + "1\n" * 168)
+    text = DEFAULT.read_text().replace("profile: flat", f"profile: {weights}")
+    scenario, problems, _ = state.read_upload("paths.yaml", text.encode())
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if str(weights) in l)
+    assert scenario is None
+    assert problems == [f"paths.yaml:{line}:1: workloads[1].profile: an uploaded scenario can use only the "
+                        f"built-in profiles (flat, business_hours, deadline_peaks), not a file ({str(weights)!r})"]
