@@ -59,6 +59,7 @@ def framework_problem(spec: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=64)
 def stack(spec: str) -> dict:
     """{framework, version, cuda, cudnn, min_compute_capability} for a known spec."""
     row = _row(spec)

@@ -126,25 +126,46 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
 
     `units` needs: unit_id, kind, provider, sku, gpu, gpu_known, accelerator_name, gpu_count,
     gpu_memory_gb, cards_per_server. exclusions: workload, unit_id, kind, provider, sku, gpu, reason.
+    Thousands of offers share a few dozen capability profiles, so each profile is judged once.
     """
+    from collections import namedtuple
+
     gpus = catalog.load_gpus()
+    cols = ["kind", "gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server"]
+    Profile = namedtuple("Profile", cols)
+    kinds = units["kind"].to_numpy(dtype=object)
+    rows = zip(*[units[c].to_numpy(dtype=object) for c in cols])
+    profiles: dict = {}
+    profile_of = np.empty(len(units), dtype=np.int64)
+    for i, row in enumerate(rows):
+        kind, gpu, known, name, count, memory, per_server = row
+        # NaN != NaN: key missing numbers as None so equal profiles share one entry
+        key = ("spot" if kind == "spot" else ("card" if kind == "card" else "cloud"), gpu, bool(known),
+               name if not known else "", None if count != count else count,
+               None if memory != memory else memory, per_server if kind == "card" else None)
+        profile_of[i] = profiles.setdefault(key, len(profiles))
+    representatives = [None] * len(profiles)
+    for key, k in profiles.items():
+        nan = float("nan")
+        representatives[k] = Profile(key[0], key[1], key[2], key[3], nan if key[4] is None else key[4],
+                                     nan if key[5] is None else key[5], key[6])
     work = np.zeros((len(units), len(scenario.workloads)))
     excluded = []
-    speed_cache: dict = {}
     for j, w in enumerate(scenario.workloads):
-        reason_cache: dict = {}
-        for i, unit in enumerate(units.itertuples(index=False)):
-            key = (unit.kind == "spot", unit.gpu, unit.gpu_known, unit.gpu_count, unit.gpu_memory_gb,
-                   unit.cards_per_server if unit.kind == "card" else None)
-            if key not in reason_cache:
-                reason_cache[key] = _reason(w, unit, gpus)
-            reason = reason_cache[key]
-            if reason:
-                excluded.append((w.name, unit.unit_id, unit.kind, unit.provider, unit.sku, unit.gpu, reason))
-                continue
-            if (j, unit.gpu) not in speed_cache:
-                speed_cache[(j, unit.gpu)] = relative_speed(w, unit.gpu)
-            delivered = 1.0 - w.interruption_overhead if unit.kind == "spot" else 1.0
-            work[i, j] = speed_cache[(j, unit.gpu)] * unit.gpu_count * delivered
-    exclusions = pd.DataFrame(excluded, columns=["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"])
-    return work, exclusions
+        reasons = [_reason(w, rep, gpus) for rep in representatives]
+        speed = {rep.gpu: None for rep, why in zip(representatives, reasons) if not why}
+        speed = {gpu: relative_speed(w, gpu) for gpu in speed}
+        per_profile = np.array([0.0 if why else speed[rep.gpu] * rep.gpu_count *
+                                (1.0 - w.interruption_overhead if rep.kind == "spot" else 1.0)
+                                for rep, why in zip(representatives, reasons)])
+        work[:, j] = per_profile[profile_of]
+        reason_of = np.array([why or "" for why in reasons], dtype=object)[profile_of]
+        mask = reason_of != ""
+        if mask.any():
+            excluded.append(pd.DataFrame({
+                "workload": w.name, "unit_id": units["unit_id"].to_numpy()[mask], "kind": kinds[mask],
+                "provider": units["provider"].to_numpy()[mask], "sku": units["sku"].to_numpy()[mask],
+                "gpu": units["gpu"].to_numpy()[mask], "reason": reason_of[mask]}))
+    columns = ["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"]
+    exclusions = pd.concat(excluded, ignore_index=True) if excluded else pd.DataFrame(columns=columns)
+    return work, exclusions[columns]
