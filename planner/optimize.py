@@ -89,13 +89,18 @@ def _reservation_pv(scenario, hourly: float, upfront: float, term_months: int) -
     return pv
 
 
-def _units(scenario) -> pd.DataFrame:
-    """Cards and cloud offers in one table with the per-unit cost coefficients of the model."""
+UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known",
+                "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront",
+                "term_months", "commit_pv", "capex", "residual_share", "maintenance_per_month",
+                "idle_energy_per_month", "busy_energy_per_hour", "colocation_per_month", "busy_watts",
+                "idle_watts", "existing", "min_units", "max_units", "as_of", "source"]
+
+
+def _card_units(scenario) -> pd.DataFrame:
+    """The scenario's cards as units, with the per-unit cost coefficients of the model."""
     o = scenario.onprem
     cards = catalog.site_cards(scenario)
     gpus = catalog.load_gpus()
-    cloud = catalog.cloud_offers(scenario)
-    cloud = cloud[cloud["purchase_option"].isin(KIND_OF_OPTION)]
     H = scenario.horizon_months
     rows = []
     for c in cards.itertuples(index=False):
@@ -115,23 +120,64 @@ def _units(scenario) -> pd.DataFrame:
             "existing": c.existing, "min_units": c.min_units, "max_units": c.max_units,
             "as_of": c.as_of, "source": c.source,
         })
-    for off in cloud.itertuples(index=False):
-        kind = KIND_OF_OPTION[off.purchase_option]
-        term = int(off.term_months) if kind == "reserved" else 0
-        if kind == "reserved" and term <= 0:
-            term = 12 if off.purchase_option.endswith("1y") else 36
-        rows.append({
-            "unit_id": off.offer_id, "kind": kind, "provider": off.provider, "region": off.region,
-            "sku": off.sku, "purchase_option": off.purchase_option, "gpu": off.gpu,
-            "gpu_known": bool(off.gpu_known), "accelerator_name": off.accelerator_name,
-            "gpu_count": off.gpu_count, "gpu_memory_gb": off.gpu_memory_gb, "cards_per_server": math.nan,
-            "hourly": off.hourly_price, "upfront": off.upfront_price, "term_months": term,
-            "commit_pv": _reservation_pv(scenario, off.hourly_price, off.upfront_price, term) if term else 0.0,
-            "capex": 0.0, "residual_share": 0.0, "maintenance_per_month": 0.0, "idle_energy_per_month": 0.0,
-            "busy_energy_per_hour": 0.0, "colocation_per_month": 0.0, "busy_watts": 0.0, "idle_watts": 0.0,
-            "existing": 0, "min_units": 0, "max_units": math.nan, "as_of": off.as_of, "source": off.source,
-        })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=UNIT_COLUMNS)
+
+
+def _cloud_units(scenario) -> pd.DataFrame:
+    """The scenario's allowed cloud offers as units (money in the scenario currency)."""
+    cloud = catalog.cloud_offers(scenario)
+    cloud = cloud[cloud["purchase_option"].isin(KIND_OF_OPTION)]
+    kind = cloud["purchase_option"].map(KIND_OF_OPTION).to_numpy(dtype=object)
+    reserved = kind == "reserved"
+    default_term = np.where(cloud["purchase_option"].str.endswith("1y").to_numpy(dtype=bool), 12, 36)
+    given = cloud["term_months"].to_numpy()
+    term = np.where(reserved, np.where(given > 0, given, default_term), 0).astype(int)
+    hourly, upfront = cloud["hourly_price"].to_numpy(), cloud["upfront_price"].to_numpy()
+    commit_pv = np.zeros(len(cloud))
+    for i in np.nonzero(reserved)[0]:
+        commit_pv[i] = _reservation_pv(scenario, hourly[i], upfront[i], int(term[i]))
+    zeros = np.zeros(len(cloud))
+    offers = pd.DataFrame({
+        "unit_id": cloud["offer_id"].to_numpy(dtype=object), "kind": kind,
+        **{c: cloud[c].to_numpy(dtype=object) for c in ("provider", "region", "sku", "purchase_option", "gpu")},
+        "gpu_known": cloud["gpu_known"].to_numpy(dtype=bool),
+        "accelerator_name": cloud["accelerator_name"].to_numpy(dtype=object),
+        "gpu_count": cloud["gpu_count"].to_numpy(dtype=float), "gpu_memory_gb": cloud["gpu_memory_gb"].to_numpy(dtype=float),
+        "cards_per_server": np.nan, "hourly": hourly, "upfront": upfront, "term_months": term,
+        "commit_pv": commit_pv, "capex": zeros, "residual_share": zeros, "maintenance_per_month": zeros,
+        "idle_energy_per_month": zeros, "busy_energy_per_hour": zeros, "colocation_per_month": zeros,
+        "busy_watts": zeros, "idle_watts": zeros, "existing": 0, "min_units": 0, "max_units": np.nan,
+        "as_of": cloud["as_of"].to_numpy(dtype=object), "source": cloud["source"].to_numpy(dtype=object),
+    })
+    return offers[UNIT_COLUMNS]
+
+
+_CLOUD_CACHE: dict = {}
+_CLOUD_CACHE_SIZE = 16
+
+
+def _cloud_part(scenario) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
+    """(cloud units that serve some workload, their work matrix, exclusions, offers dropped).
+
+    Cached on everything it depends on — the price table, allowed offers, currency, horizon, discount
+    rate and the workloads' capability fields — so a sweep over demand or site costs reuses it.
+    """
+    prices, _ = catalog.price_table(scenario.prices.source)
+    capability = [w.model_dump_json(exclude={"gpu_hours_per_month", "growth_per_month", "profile"})
+                  for w in scenario.workloads]
+    key = (id(prices), scenario.prices.model_dump_json(), scenario.currency, tuple(sorted(scenario.fx.items())),
+           scenario.horizon_months, scenario.discount_rate, tuple(capability))
+    hit = _CLOUD_CACHE.get(key)
+    if hit is not None and hit[0] is prices:  # the table object itself: its id cannot have been reused
+        return hit[1]
+    units = _cloud_units(scenario)
+    work, exclusions = work_matrix(scenario, units)
+    useful = (work > 0).any(axis=1)
+    value = (units[useful].reset_index(drop=True), work[useful], exclusions, int((~useful).sum()))
+    if len(_CLOUD_CACHE) >= _CLOUD_CACHE_SIZE:
+        _CLOUD_CACHE.pop(next(iter(_CLOUD_CACHE)))
+    _CLOUD_CACHE[key] = (prices, value)
+    return value
 
 
 def _continuous_cost_per_work(inp: Inputs) -> np.ndarray:
@@ -192,15 +238,18 @@ def reduce_reservations(inp: Inputs) -> Inputs:
 def base_inputs(scenario, merge_periods: bool = True) -> Inputs:
     """Units, work matrix, periods and demand for `scenario`, before any offer is pruned."""
     check_reference_metrics(scenario)
-    units = _units(scenario)
-    work, exclusions = work_matrix(scenario, units)
+    cards = _card_units(scenario)
+    card_work, card_exclusions = work_matrix(scenario, cards)
+    # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
+    cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario)
+    units = pd.concat([cards, cloud], ignore_index=True) if len(cards) else cloud
+    work = np.vstack([card_work, cloud_work])
+    exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)
     periods, demand = demand_periods(scenario, merge=merge_periods)
     o, c = scenario.onprem, scenario.constraints
-    inp = Inputs(scenario, units, work, periods, demand, exclusions,
-                 Caps(o.power_cap_kw, o.capex_budget, c.max_cloud_share), merge_periods)
-    # Cloud units that serve no workload add nothing to any model.
-    useless = (inp.units["kind"] != "card").to_numpy() & ~(work > 0).any(axis=1)
-    return _keep(inp, ~useless, "cloud offers that serve no workload")
+    pruned = {"cloud offers that serve no workload": dropped} if dropped else {}
+    return Inputs(scenario, units, work, periods, demand, exclusions,
+                  Caps(o.power_cap_kw, o.capex_budget, c.max_cloud_share), merge_periods, pruned)
 
 
 def reduce(inp: Inputs) -> Inputs:
