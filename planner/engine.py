@@ -17,7 +17,8 @@ from planner.result import Plan, read_plan
 CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 
 
-def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True) -> Plan:
+def _solve_model(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True):
+    """(model, solution) of `inp`; InfeasibleError with the reason when no fleet exists."""
     check_compatibility(inp)
     model = build_model(inp)
     solution = solve(model, solver, time_limit)
@@ -25,6 +26,11 @@ def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: b
         # the explanation re-solves once per cap; baselines only say that the caps cannot be met
         why = explain_infeasible(inp, solver) if explain else "the power cap cannot be met with this capacity type"
         raise InfeasibleError(f"{inp.label}: {why}")
+    return model, solution
+
+
+def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True) -> Plan:
+    model, solution = _solve_model(inp, solver, time_limit, explain)
     return read_plan(inp, model, solution)
 
 
@@ -64,22 +70,31 @@ def baseline_variants(base: Inputs) -> list[tuple[str, str, Inputs]]:
 def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float | None) -> tuple[pd.DataFrame, dict]:
     """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans."""
     rows, plans, singles = [], {}, []
-    for group, label, inp in baseline_variants(base):
+    variants = baseline_variants(base)
+    outcomes = []
+    for _, _, inp in variants:
         try:
-            p = _solve_inputs(inp, solver, time_limit, explain=False)
-            row = {"baseline": group, "label": label, "status": p.status, "total": p.total, "note": ""}
-            if group == "single":
-                singles.append((p.total, label, p))
-            else:
-                plans[group] = p
+            outcomes.append(_solve_model(inp, solver, time_limit, explain=False))
         except InfeasibleError as exc:
+            outcomes.append(exc)
+    for (group, label, inp), outcome in zip(variants, outcomes):
+        if isinstance(outcome, InfeasibleError):
             row = {"baseline": group, "label": label, "status": "infeasible", "total": math.nan,
-                   "note": str(exc).split(": ", 1)[-1]}
+                   "note": str(outcome).split(": ", 1)[-1]}
+        else:
+            model, solution = outcome
+            row = {"baseline": group, "label": label, "status": solution.status, "total": solution.objective,
+                   "note": ""}
+            if group == "single":  # only the best single type is read back into a Plan
+                singles.append((solution.objective, label, inp, model, solution))
+            else:
+                plans[group] = read_plan(inp, model, solution)
         if group != "single":
             rows.append(row)
     if singles:
-        best_total, label, p = min(singles, key=lambda t: (t[0], t[1]))
-        plans["best_single"] = p
+        best_total, label, inp, model, solution = min(singles, key=lambda t: (t[0], t[1]))
+        p = plans["best_single"] = read_plan(inp, model, solution)
+        best_total = p.total
         rows.append({"baseline": "best_single", "label": label, "status": p.status, "total": best_total, "note": ""})
     else:
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,

@@ -63,8 +63,9 @@ class Inputs:
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
+        # Inputs are never changed in place (`replace` makes a new one), so the cache cannot go stale.
         cache = self.__dict__.setdefault("_cols", {})
-        if name not in cache or len(cache[name]) != len(self.units):
+        if name not in cache:
             cache[name] = self.units[name].to_numpy()
         return cache[name]
 
