@@ -24,9 +24,21 @@ def _solve_model(inp: Inputs, solver: str, time_limit: float | None, explain: bo
     solution = solve(model, solver, time_limit)
     if solution.status not in ("optimal", "feasible"):
         # the explanation re-solves once per cap; baselines only say that the caps cannot be met
-        why = explain_infeasible(inp, solver) if explain else "the power cap cannot be met with this capacity type"
+        why = explain_infeasible(inp, solver) if explain else _baseline_reason(inp)
         raise InfeasibleError(f"{inp.label}: {why}")
     return model, solution
+
+
+def _baseline_reason(inp: Inputs) -> str:
+    """Why a baseline has no fleet: a workload nothing of this type may serve, else the power cap
+    (the only cap baselines keep)."""
+    units = inp.units
+    usable = (units["kind"] != "card") | units["max_units"].isna() | (units["max_units"] > 0)
+    served = (inp.work[usable.to_numpy()] > 0).any(axis=0)
+    missing = [name for name, ok in zip(inp.workload_names, served) if not ok]
+    if missing:
+        return f"no capacity of this type can serve {', '.join(missing)}"
+    return f"the power cap of {inp.caps.power_kw:g} kW cannot be met with this capacity type"
 
 
 def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True) -> Plan:
@@ -41,7 +53,12 @@ def _variant(base: Inputs, label: str, keep_kinds: set[str], only_card: str | No
     units = base.units.copy()
     is_card = units["kind"] == "card"
     keep = units["kind"].isin(keep_kinds) | is_card
-    no_new = is_card & (~buy_cards | ((units["sku"] != only_card) if only_card else False))
+    if not buy_cards:
+        no_new = is_card
+    elif only_card:
+        no_new = is_card & (units["sku"] != only_card)
+    else:
+        no_new = is_card & False
     units.loc[is_card, "min_units"] = 0
     units.loc[no_new, "max_units"] = units.loc[no_new, "existing"]
     units.loc[is_card & ~no_new, "max_units"] = math.nan

@@ -271,3 +271,17 @@ def test_bad_csv_profile_is_reported_with_its_line(tmp_path):
     s = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"profile": str(csv)}),)})
     with pytest.raises(ScenarioError, match=r"weights.csv:3: expected a number, got 'lots'"):
         plan(s, baselines=False)
+
+
+def test_baselines_of_the_worked_example_by_hand():
+    p = plan(worked())
+    b = p.baselines.set_index("baseline")
+    # all cloud: 800 / 0.8 = 1000 g5.xlarge hours a month × 1.006 × 24
+    assert b.loc["all_cloud", "total"] == pytest.approx(24144, rel=1e-6)
+    # all on-prem (baselines drop the budget): 2 A5000s for 800 h > 657 h a month; capex 5000, residual
+    # −2500, maintenance 2 × 10.4167 × 24 = 500, idle 2 × 21.90 × 24 = 1051.2, busy 0.3 × 800 × 1.5 × 0.20 × 24 = 1728
+    assert b.loc["all_onprem", "total"] == pytest.approx(5779.2, rel=1e-6)
+    assert b.loc["best_single", "label"] == "only rtx-a5000"
+    assert b.loc["best_single", "total"] == pytest.approx(5779.2, rel=1e-6)
+    # the recommended plan keeps the 2,500 USD budget, so it costs more than the budget-free baselines
+    assert b.loc["all_onprem", "savings"] == pytest.approx(5779.2 - 7760.46, rel=1e-6)
