@@ -38,7 +38,9 @@ def _baseline_reason(inp: Inputs) -> str:
     missing = [name for name, ok in zip(inp.workload_names, served) if not ok]
     if missing:
         return f"no capacity of this type can serve {', '.join(missing)}"
-    return f"the power cap of {inp.caps.power_kw:g} kW cannot be met with this capacity type"
+    if inp.caps.power_kw is not None:
+        return f"the power cap of {inp.caps.power_kw:g} kW cannot be met with this capacity type"
+    return "no fleet of this capacity type meets the scenario"
 
 
 def _solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True) -> Plan:
