@@ -196,8 +196,14 @@ def plan_command(
                                                           "focus.csv and summary.md into this folder"),
     start: Optional[str] = typer.Option(None, "--start", help="plan start month YYYY-MM for focus.csv "
                                                               "(default: next month)"),
+    store: Optional[Path] = typer.Option(None, "--store", help="price store for `prices.source: store` "
+                                                              "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
+    if store is not None:
+        from planner.cli_prices import _use_store
+
+        _use_store(store)
     from planner.engine import plan as make_plan
     from planner.errors import InfeasibleError
     from planner.export import plan_start, plan_to_dict, write_plan_files
@@ -221,6 +227,11 @@ def plan_command(
         raise typer.Exit(1)
     except PlannerError as exc:
         fail(exc)
+    if result.prices.get("warning"):
+        err.print(f"[yellow]prices:[/] {result.prices['warning']}", markup=True, soft_wrap=True)
+    for snap in result.prices.get("snapshots", []):
+        err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
+                  f"({snap['age_days']:.1f} days old)", soft_wrap=True)
     if fmt is Format.json:
         sys.stdout.write(json.dumps(plan_to_dict(result), indent=2) + "\n")
     elif fmt is Format.csv:

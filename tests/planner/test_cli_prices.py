@@ -125,3 +125,18 @@ def test_show_names_the_snapshot_in_use(tmp_path, monkeypatch):
     assert "aws: store snapshot #1" in result.stderr and "azure: packaged snapshot" in result.stderr
     rows = json.loads(result.stdout)
     assert {r["gpu"] for r in rows} == {"A10G"} and any(r["sku"] == "g5.test" for r in rows)
+
+
+def test_plan_takes_store_and_names_the_snapshot_with_its_age(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource())
+    refresh(store)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text((ROOT / "examples" / "worked-example.yaml").read_text()
+                        .replace("source: offers-g5-us-east-1.csv", "source: store")
+                        .replace("providers: [aws]", "providers: [aws]\n  regions: [us-east-1]"))
+    result = runner.invoke(app, ["plan", str(scenario), "--store", str(store), "--format", "json", "--no-baselines"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["prices"]["source"] == "store" and doc["prices"]["snapshots"][0]["id"] == 1
+    assert "aws store snapshot #1" in result.stderr and "days old" in result.stderr
