@@ -20,6 +20,10 @@ CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reser
 def _solve_model(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True):
     """(model, solution) of `inp`; InfeasibleError with the reason when no fleet exists."""
     check_compatibility(inp)
+    if not explain:
+        unserved = _unserved(inp)
+        if unserved:  # a baseline whose capacity type cannot hold some workload: no solve needed
+            raise InfeasibleError(f"{inp.label}: no capacity of this type can serve {', '.join(unserved)}")
     model = build_model(inp)
     solution = solve(model, solver, time_limit)
     if solution.status not in ("optimal", "feasible"):
@@ -29,13 +33,18 @@ def _solve_model(inp: Inputs, solver: str, time_limit: float | None, explain: bo
     return model, solution
 
 
-def _baseline_reason(inp: Inputs) -> str:
-    """Why a baseline has no fleet: a workload nothing of this type may serve, else the power cap
-    (the only cap baselines keep)."""
+def _unserved(inp: Inputs) -> list[str]:
+    """Workloads that no unit may serve once unit limits are applied (cards capped at zero units)."""
     units = inp.units
     usable = (units["kind"] != "card") | units["max_units"].isna() | (units["max_units"] > 0)
     served = (inp.work[usable.to_numpy()] > 0).any(axis=0)
-    missing = [name for name, ok in zip(inp.workload_names, served) if not ok]
+    return [name for name, ok in zip(inp.workload_names, served) if not ok]
+
+
+def _baseline_reason(inp: Inputs) -> str:
+    """Why a baseline has no fleet: a workload nothing of this type may serve, else the power cap
+    (the only cap baselines keep)."""
+    missing = _unserved(inp)
     if missing:
         return f"no capacity of this type can serve {', '.join(missing)}"
     if inp.caps.power_kw is not None:
