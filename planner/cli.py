@@ -38,6 +38,14 @@ class Format(str, Enum):
     csv = "csv"
 
 
+def infeasible(exc: PlannerError, fmt: "Format") -> None:
+    """Exit 1 with the optimiser's explanation (and a JSON object on stdout in json mode)."""
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
+    err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
+    raise typer.Exit(1)
+
+
 def fail(exc: PlannerError) -> None:
     """One clear message on stderr, the error's exit code, no traceback."""
     err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
@@ -221,10 +229,7 @@ def plan_command(
             except OSError as exc:
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
-        if fmt is Format.json:
-            sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
-        err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
-        raise typer.Exit(1)
+        infeasible(exc, fmt)
     except PlannerError as exc:
         fail(exc)
     if result.prices.get("warning"):
@@ -281,10 +286,7 @@ def compare(
         sa, sb = load_scenario_file(a), load_scenario_file(b)
         cmp = make_comparison(sa, sb, solver=solver.value)
     except InfeasibleError as exc:
-        if fmt is Format.json:
-            sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
-        err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
-        raise typer.Exit(1)
+        infeasible(exc, fmt)
     except PlannerError as exc:
         fail(exc)
     costs = pd.concat([cmp.costs, pd.DataFrame([{"category": "total", "cost_a": cmp.total_a, "cost_b": cmp.total_b,
