@@ -197,11 +197,14 @@ def _from_store() -> tuple[pd.DataFrame, dict]:
         return packaged, {"source": "snapshot", "snapshots": [], "warning":
                           f"the price store {store.path} has no snapshot yet (run `fleetplan prices refresh`); "
                           "using the packaged snapshot"}
-    refreshed = {i.provider for i in infos}
-    rest = packaged[~packaged["provider"].isin(refreshed)]
-    notes = [f"{p}: packaged snapshot (never refreshed)" for p in sorted(set(rest["provider"]))]
+    covered = store.coverage(infos)
+    pairs = pd.Series(list(zip(packaged["provider"], packaged["region"])), index=packaged.index)
+    rest = packaged[~pairs.isin(covered)]
     from pricing_adapters.schema import validate_offers
 
+    refreshed = {p for p, _ in covered}
+    notes = [f"{p}: packaged snapshot (never refreshed)" for p in sorted(set(rest["provider"]) - refreshed)]
+    notes += [f"{p}: packaged prices for regions never refreshed" for p in sorted(refreshed & set(rest["provider"]))]
     return validate_offers(pd.concat([offers, rest], ignore_index=True), origin="store"), {
         "source": "store", "store": str(store.path),
         "snapshots": [{"id": i.id, "provider": i.provider, "regions": list(i.regions), "fetched_at": i.fetched_at,
@@ -232,7 +235,7 @@ def _read_prices(source: str, stamp) -> tuple[pd.DataFrame, dict]:
         raise PriceSourceError(str(exc)) from None
 
 
-def cloud_offers(scenario) -> pd.DataFrame:
+def cloud_offers(scenario, table: pd.DataFrame | None = None) -> pd.DataFrame:
     """The scenario's allowed cloud offers, prices converted to the scenario currency.
 
     Filters: providers, regions (None = all), purchase options. Adds `price_currency_rate`.
@@ -240,7 +243,7 @@ def cloud_offers(scenario) -> pd.DataFrame:
     from planner.errors import PriceSourceError
 
     p = scenario.prices
-    df = _cloud_prices(p.source)
+    df = _cloud_prices(p.source) if table is None else table
     keep = df["provider"].isin(p.providers) & df["purchase_option"].isin(p.purchase_options)
     if p.regions is not None:
         keep &= df["region"].isin(p.regions)

@@ -60,6 +60,7 @@ class Inputs:
     reduced: bool
     pruned: dict = field(default_factory=dict)   # reduction -> units removed
     label: str = "recommended"
+    prices: dict = field(default_factory=dict)   # provenance of the prices (catalog.price_table)
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
@@ -124,9 +125,9 @@ def _card_units(scenario) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=UNIT_COLUMNS)
 
 
-def _cloud_units(scenario) -> pd.DataFrame:
+def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
     """The scenario's allowed cloud offers as units (money in the scenario currency)."""
-    cloud = catalog.cloud_offers(scenario)
+    cloud = catalog.cloud_offers(scenario, prices)
     cloud = cloud[cloud["purchase_option"].isin(KIND_OF_OPTION)]
     kind = cloud["purchase_option"].map(KIND_OF_OPTION).to_numpy(dtype=object)
     reserved = kind == "reserved"
@@ -157,13 +158,12 @@ _CLOUD_CACHE: dict = {}
 _CLOUD_CACHE_SIZE = 16
 
 
-def _cloud_part(scenario) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
+def _cloud_part(scenario, prices: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
     """(cloud units that serve some workload, their work matrix, exclusions, offers dropped).
 
     Cached on everything it depends on — the price table, allowed offers, currency, horizon, discount
     rate and the workloads' capability fields — so a sweep over demand or site costs reuses it.
     """
-    prices, _ = catalog.price_table(scenario.prices.source)
     capability = [w.model_dump_json(exclude={"gpu_hours_per_month", "growth_per_month", "profile"})
                   for w in scenario.workloads]
     key = (id(prices), scenario.prices.model_dump_json(), scenario.currency, tuple(sorted(scenario.fx.items())),
@@ -171,7 +171,7 @@ def _cloud_part(scenario) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
     hit = _CLOUD_CACHE.get(key)
     if hit is not None and hit[0] is prices:  # the table object itself: its id cannot have been reused
         return hit[1]
-    units = _cloud_units(scenario)
+    units = _cloud_units(scenario, prices)
     work, exclusions = work_matrix(scenario, units)
     useful = (work > 0).any(axis=1)
     value = (units[useful].reset_index(drop=True), work[useful], exclusions, int((~useful).sum()))
@@ -242,7 +242,9 @@ def base_inputs(scenario, merge_periods: bool = True) -> Inputs:
     cards = _card_units(scenario)
     card_work, card_exclusions = work_matrix(scenario, cards)
     # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
-    cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario)
+    # Prices are read once per plan: the provenance (which snapshot, its age) describes these rows.
+    prices, provenance = catalog.price_table(scenario.prices.source)
+    cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario, prices)
     units = pd.concat([cards, cloud], ignore_index=True) if len(cards) else cloud
     work = np.vstack([card_work, cloud_work])
     exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)
@@ -250,7 +252,8 @@ def base_inputs(scenario, merge_periods: bool = True) -> Inputs:
     o, c = scenario.onprem, scenario.constraints
     pruned = {"cloud offers that serve no workload": dropped} if dropped else {}
     return Inputs(scenario, units, work, periods, demand, exclusions,
-                  Caps(o.power_cap_kw, o.capex_budget, c.max_cloud_share), merge_periods, pruned)
+                  Caps(o.power_cap_kw, o.capex_budget, c.max_cloud_share), merge_periods, pruned,
+                  prices=provenance)
 
 
 def reduce(inp: Inputs) -> Inputs:

@@ -233,12 +233,12 @@ def exclusion_summary(inp: Inputs) -> pd.DataFrame:
 
 def prices_used(inp: Inputs) -> dict:
     """Which prices the plan used: source, newest and oldest `as_of`, store snapshots and their age."""
-    from planner.catalog import price_table
-
     dates = sorted(d for d in inp.units.loc[inp.units["kind"] != "card", "as_of"] if d)
-    _, provenance = price_table(inp.scenario.prices.source)
-    out = {"source": inp.scenario.prices.source, "as_of": dates[-1] if dates else None,
-           "as_of_oldest": dates[0] if dates else None}
+    provenance = inp.prices
+    source = provenance.get("source", inp.scenario.prices.source)
+    out = {"source": source, "as_of": dates[-1] if dates else None, "as_of_oldest": dates[0] if dates else None}
+    if source != inp.scenario.prices.source:
+        out["requested_source"] = inp.scenario.prices.source
     if provenance.get("snapshots"):
         out["snapshots"] = provenance["snapshots"]
     if provenance.get("warning"):

@@ -344,15 +344,24 @@ class AzurePriceSource:
         self.skipped = {}
         table = load_size_table()
         counts = load_gpu_counts() if self.uses_arm else {}
-        compute = self._compute_client() if self.uses_arm else None
+        compute = None
+        if self.uses_arm:
+            try:
+                compute = self._compute_client()
+            except CredentialsError as exc:
+                self._without_arm(exc)
         client = self.http or httpx.Client(timeout=httpx.Timeout(30.0), follow_redirects=True)
         rows: list[dict] = []
         try:
             for i, region in enumerate(regions):
                 facts = dict(table)
                 if compute is not None:
-                    facts.update(self._arm_facts(compute, region, table, counts))
-                    progress(f"azure {region}: VM sizes", 1, 1)
+                    try:
+                        facts.update(self._arm_facts(compute, region, table, counts))
+                        progress(f"azure {region}: VM sizes", 1, 1)
+                    except CredentialsError as exc:  # prices are public: keep going without ARM
+                        compute = None
+                        self._without_arm(exc)
                 items = self._items(client, region, progress)
                 rows.extend(self._offers(region, items, facts))
                 progress("azure regions", i + 1, len(regions))
@@ -365,6 +374,11 @@ class AzurePriceSource:
         return validate_offers(df, origin="azure refresh")
 
     # -- ARM -----------------------------------------------------------------------------------------
+
+    def _without_arm(self, exc: Exception) -> None:
+        """Credentials failed: the Retail Prices API needs none, so GPU facts come from the packaged table."""
+        self.source = PRICES_SOURCE
+        self.notice = f"{exc}; GPU facts from the packaged size table instead"
 
     def _compute_client(self) -> Any:
         if self.compute_client is not None:

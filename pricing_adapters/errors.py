@@ -17,3 +17,7 @@ class ThrottledError(PriceSourceError):
 
 class StoreError(PriceSourceError):
     """The price store file is corrupt, foreign or unwritable."""
+
+
+class StoreCorrupt(StoreError):
+    """The store file is damaged or is not a fleetplan price store: it may be set aside."""

@@ -18,7 +18,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from pricing_adapters.errors import StoreError
+from pricing_adapters.errors import StoreCorrupt, StoreError
 from pricing_adapters.schema import OFFER_COLUMNS, validate_offers
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
@@ -81,22 +81,25 @@ class PriceStore:
     # -- opening ------------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        return sqlite3.connect(self.path, timeout=5, isolation_level=None)
 
     def _check(self) -> None:
-        """Create the store when missing; raise StoreError when the file is not a good store."""
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            con = self._connect()
-            try:
-                con.executescript(_SCHEMA)
-                # the id goes last: a file left half-created is not taken for a store
-                con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            finally:
-                con.close()
-            return
+        """Create the store when missing; StoreCorrupt for a damaged or foreign file, StoreError for a
+        file that cannot be used now (a directory, no permission, locked by another process)."""
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a directory; give the path of a store file")
         try:
+            if not self.path.exists() or self.path.stat().st_size == 0:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                con = self._connect()
+                try:
+                    con.executescript(_SCHEMA)
+                    # the id goes last: a file left half-created is not taken for a store
+                    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                finally:
+                    con.close()
+                return
             con = self._connect()
             try:
                 app_id = con.execute("PRAGMA application_id").fetchone()[0]
@@ -104,14 +107,19 @@ class PriceStore:
                 ok = con.execute("PRAGMA quick_check").fetchone()[0]
             finally:
                 con.close()
+        except OSError as exc:
+            raise StoreError(f"cannot use {self.path}: {exc.strerror or exc}") from None
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path} is not a readable price store ({exc})") from None
+            text = str(exc)
+            if "not a database" in text or "malformed" in text or "corrupt" in text:
+                raise StoreCorrupt(f"{self.path} is not a readable price store ({text})") from None
+            raise StoreError(f"cannot use {self.path}: {text}") from None  # locked, read-only, …
         if app_id != APPLICATION_ID:
-            raise StoreError(f"{self.path} is an SQLite file but not a fleetplan price store")
+            raise StoreCorrupt(f"{self.path} is an SQLite file but not a fleetplan price store")
         if version != SCHEMA_VERSION:
             raise StoreError(f"{self.path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}")
         if ok != "ok":
-            raise StoreError(f"{self.path} is corrupt: {ok}")
+            raise StoreCorrupt(f"{self.path} is corrupt: {ok}")
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -187,26 +195,49 @@ class PriceStore:
         return validate_offers(df, origin=f"store snapshot #{snapshot_id}")
 
     def latest_offers(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame, list[SnapshotInfo]]:
-        """The offers of the newest snapshot of each provider, and those snapshots."""
-        infos = self.latest(providers)
-        if not infos:
+        """For each provider and region, the offers of the newest snapshot that covers that region; and
+        the snapshots used. A refresh of one region leaves the other regions' latest prices in force."""
+        newest: dict[tuple[str, str], SnapshotInfo] = {}
+        for info in self.snapshots():  # oldest first: later snapshots overwrite
+            if providers is None or info.provider in providers:
+                for region in info.regions:
+                    newest[(info.provider, region)] = info
+        if not newest:
             return pd.DataFrame(), []
-        return validate_offers(pd.concat([self.offers(i.id) for i in infos], ignore_index=True),
-                               origin="store"), infos
+        used = sorted({i.id: i for i in newest.values()}.values(), key=lambda i: i.id)
+        frames = []
+        for info in used:
+            regions = [r for (p, r), i in newest.items() if i.id == info.id]
+            offers = self.offers(info.id)
+            frames.append(offers[offers["region"].isin(regions)])
+        return validate_offers(pd.concat(frames, ignore_index=True), origin="store"), used
+
+    def coverage(self, infos: Sequence[SnapshotInfo]) -> set[tuple[str, str]]:
+        """(provider, region) pairs the given snapshots cover."""
+        return {(i.provider, r) for i in infos for r in i.regions}
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename a bad store file to `<name>.bad-<time>`; the new path, or None when it could not be moved."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    aside = path.with_name(f"{path.name}.bad-{stamp}")
+    try:
+        path.rename(aside)
+        return aside
+    except OSError:
+        return None
 
 
 def open_store(path: str | Path | None = None) -> tuple[PriceStore | None, str | None]:
-    """(store, warning). A corrupt or foreign file is renamed to `<name>.bad-<time>` and reported;
-    the caller then uses the packaged snapshot."""
+    """(store, warning). A corrupt or foreign file is renamed to `<name>.bad-<time>` and reported; a
+    file that cannot be used now (locked, no permission, a directory) is reported and left alone. In
+    both cases the caller uses the packaged snapshot."""
+    path = Path(path) if path is not None else default_store_path()
     try:
         return PriceStore(path), None
-    except StoreError as exc:
-        bad = Path(path) if path is not None else default_store_path()
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        aside = bad.with_name(f"{bad.name}.bad-{stamp}")
-        try:
-            bad.rename(aside)
-            moved = f"; moved aside to {aside}"
-        except OSError:
-            moved = ""
+    except StoreCorrupt as exc:
+        aside = set_aside(path)
+        moved = f"; moved aside to {aside}" if aside else ""
         return None, f"{exc}{moved}; using the packaged snapshot"
+    except StoreError as exc:
+        return None, f"{exc}; using the packaged snapshot"

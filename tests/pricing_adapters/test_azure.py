@@ -455,11 +455,15 @@ def test_injected_credential_means_no_default_credential(monkeypatch, retail):
     assert len(src.fetch(["eastus"])) > 0
 
 
-def test_rejected_credentials_raise_credentials_error(retail):
+def test_rejected_credentials_still_refresh_prices_with_packaged_size_facts(retail):
+    # issue 5: the Retail Prices API is public, so failing ARM credentials cost only the live size facts
     client = FakeComputeClient(error=ClientAuthenticationError("DefaultAzureCredential failed to retrieve a token"))
     src = AzurePriceSource(http=httpx.Client(), compute_client=client, credential=FakeCredential(), subscription_id="s")
-    with pytest.raises(CredentialsError, match="failed to retrieve a token"):
-        src.fetch(["eastus"])
+    df = src.fetch(["eastus"])
+    nc24 = df[(df["sku"] == "Standard_NC24ads_A100_v4") & (df["purchase_option"] == "on_demand")].iloc[0]
+    assert nc24["hourly_price"] == 3.673 and nc24["gpu"] == "A100-80GB-PCIE" and nc24["gpu_count"] == 1
+    assert "failed to retrieve a token" in src.notice and "packaged size table" in src.notice
+    assert "resource SKUs" not in src.source
 
 
 def test_prices_url_from_environment(monkeypatch):
