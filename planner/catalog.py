@@ -246,6 +246,13 @@ def cloud_offers(scenario, table: pd.DataFrame | None = None) -> pd.DataFrame:
     df = _cloud_prices(p.source) if table is None else table
     keep = df["provider"].isin(p.providers) & df["purchase_option"].isin(p.purchase_options)
     if p.regions is not None:
+        known = sorted(set(df.loc[df["provider"].isin(p.providers), "region"]))
+        unknown = [r for r in p.regions if r not in known]
+        if unknown:
+            hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
+                     for r in unknown]
+            raise PriceSourceError(f"prices.regions: no {'/'.join(p.providers)} offers in {', '.join(hints)} "
+                                   f"in the {p.source} prices")
         keep &= df["region"].isin(p.regions)
     df = df[keep].copy()
     rates = {cur: scenario.fx_rate(cur) for cur in set(df["currency"])}
@@ -263,7 +270,8 @@ def cloud_offers(scenario, table: pd.DataFrame | None = None) -> pd.DataFrame:
 def site_cards(scenario) -> pd.DataFrame:
     """The scenario's candidate and owned cards with overrides applied, money in the scenario currency.
 
-    Columns: card_id, gpu, capex (per new unit: price + host share), busy_watts, idle_watts,
+    Columns: card_id, gpu, buyable (listed in onprem.cards; others are only owned or required),
+    capex (per new unit: price + host share), busy_watts, idle_watts,
     cards_per_server, life_years, maintenance_rate_per_year, existing, min_units, max_units (NaN = none),
     as_of, source.
     """
@@ -273,13 +281,16 @@ def site_cards(scenario) -> pd.DataFrame:
     rows = []
     for card_id in ids:
         row = dict(cards.loc[card_id])
+        catalog_currency = row["currency"]
         override = o.card_overrides.get(card_id)
-        if override is not None:
-            row.update({k: v for k, v in override.model_dump().items() if v is not None})
-        rate = scenario.fx_rate(row["currency"])
+        given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
+        row.update(given)
+        # An override's currency applies to the amounts it gives; catalog amounts keep their own.
+        price_rate = scenario.fx_rate(row["currency"] if "price" in given else catalog_currency)
+        host_rate = scenario.fx_rate(row["currency"] if "host_cost_per_card" in given else catalog_currency)
         rows.append({
-            "card_id": card_id, "gpu": row["gpu"],
-            "capex": (float(row["price"]) + float(row["host_cost_per_card"])) * rate,
+            "card_id": card_id, "gpu": row["gpu"], "buyable": card_id in o.cards,
+            "capex": float(row["price"]) * price_rate + float(row["host_cost_per_card"]) * host_rate,
             "busy_watts": float(row["busy_watts"]), "idle_watts": float(row["idle_watts"]),
             "cards_per_server": float(row["cards_per_server"]), "life_years": float(row["life_years"]),
             "maintenance_rate_per_year": float(row["maintenance_rate_per_year"]),
@@ -288,6 +299,6 @@ def site_cards(scenario) -> pd.DataFrame:
             "max_units": float(c.max_units[card_id]) if card_id in c.max_units else float("nan"),
             "as_of": row["as_of"], "source": row["source"],
         })
-    cols = ["card_id", "gpu", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
+    cols = ["card_id", "gpu", "buyable", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
             "maintenance_rate_per_year", "existing", "min_units", "max_units", "as_of", "source"]
     return pd.DataFrame(rows, columns=cols)

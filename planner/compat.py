@@ -2,8 +2,9 @@
 
 Tables (packaged, with sources): `frameworks.csv` (TensorFlow's tested GPU build configurations and
 PyTorch's default pip CUDA) and `cuda_compute.csv` (the compute-capability range of each CUDA toolkit).
-Only the lower bound excludes GPUs: a toolkit drops old architectures (CUDA 12 dropped Kepler, 3.x),
-while newer GPUs still run the builds' PTX through the driver's JIT.
+A GPU outside the toolkit's range is excluded: below it, the toolkit dropped the architecture (CUDA 12
+dropped Kepler, 3.x); above it, the build has no kernels for it (TensorFlow 2.12 with CUDA 11.8 stops at
+Hopper, 9.0, so no Blackwell).
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def stack(spec: str) -> dict:
         raise KeyError(spec)
     rng = cuda_ranges().loc[row["cuda"]]
     return {"framework": row["framework"], "version": row["version"], "cuda": row["cuda"],
-            "cudnn": row["cudnn"], "min_compute_capability": float(rng["min_compute_capability"])}
+            "cudnn": row["cudnn"], "min_compute_capability": float(rng["min_compute_capability"]),
+            "max_compute_capability": float(rng["max_compute_capability"])}
 
 
 def exclusion_reason(spec: str, gpu: str, compute_capability: float) -> str | None:
@@ -78,5 +80,8 @@ def exclusion_reason(spec: str, gpu: str, compute_capability: float) -> str | No
         return f"{label} needs a CUDA GPU; {gpu} has no CUDA compute capability"
     if compute_capability < s["min_compute_capability"]:
         return (f"{label} supports compute capability ≥ {s['min_compute_capability']:g}; "
+                f"{gpu} is {compute_capability:g}")
+    if compute_capability > s["max_compute_capability"]:
+        return (f"{label} supports compute capability ≤ {s['max_compute_capability']:g}; "
                 f"{gpu} is {compute_capability:g}")
     return None

@@ -36,7 +36,8 @@ def _solve_model(inp: Inputs, solver: str, time_limit: float | None, explain: bo
 def _unserved(inp: Inputs) -> list[str]:
     """Workloads that no unit may serve once unit limits are applied (cards capped at zero units)."""
     units = inp.units
-    usable = (units["kind"] != "card") | units["max_units"].isna() | (units["max_units"] > 0)
+    can_buy = units["buyable"].astype(bool) & (units["max_units"].isna() | (units["max_units"] > 0))
+    usable = (units["kind"] != "card") | (units["existing"] > 0) | can_buy
     served = (inp.work[usable.to_numpy()] > 0).any(axis=0)
     return [name for name, ok in zip(inp.workload_names, served) if not ok]
 

@@ -95,7 +95,7 @@ UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option
                 "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront",
                 "term_months", "commit_pv", "capex", "residual_share", "maintenance_per_month",
                 "idle_energy_per_month", "busy_energy_per_hour", "colocation_per_month", "busy_watts",
-                "idle_watts", "existing", "min_units", "max_units", "as_of", "source"]
+                "idle_watts", "existing", "min_units", "max_units", "buyable", "as_of", "source"]
 
 
 def _card_units(scenario) -> pd.DataFrame:
@@ -119,7 +119,7 @@ def _card_units(scenario) -> pd.DataFrame:
             "busy_energy_per_hour": (c.busy_watts - c.idle_watts) / 1000.0 * o.pue * o.electricity_per_kwh,
             "colocation_per_month": c.busy_watts / 1000.0 * o.colocation_per_kw_month,
             "busy_watts": c.busy_watts, "idle_watts": c.idle_watts,
-            "existing": c.existing, "min_units": c.min_units, "max_units": c.max_units,
+            "existing": c.existing, "min_units": c.min_units, "max_units": c.max_units, "buyable": c.buyable,
             "as_of": c.as_of, "source": c.source,
         })
     return pd.DataFrame(rows, columns=UNIT_COLUMNS)
@@ -149,6 +149,7 @@ def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
         "commit_pv": commit_pv, "capex": zeros, "residual_share": zeros, "maintenance_per_month": zeros,
         "idle_energy_per_month": zeros, "busy_energy_per_hour": zeros, "colocation_per_month": zeros,
         "busy_watts": zeros, "idle_watts": zeros, "existing": 0, "min_units": 0, "max_units": np.nan,
+        "buyable": False,
         "as_of": cloud["as_of"].to_numpy(dtype=object), "source": cloud["source"].to_numpy(dtype=object),
     })
     return offers[UNIT_COLUMNS]
@@ -304,7 +305,8 @@ def define_card_counts(m: Model) -> None:
         if u.kind != "card":
             continue
         lo = int(u.existing)
-        hi = max(lo, int(u.min_units), _unit_bound(m.inputs, i))
+        # cards not listed in onprem.cards are only owned (or required by min_units): none are bought
+        hi = max(lo, int(u.min_units), _unit_bound(m.inputs, i) if u.buyable else 0)
         m.n[i] = m.prob.add_variable(f"n_{u.sku}", lowBound=lo, upBound=hi, cat="Integer")
 
 

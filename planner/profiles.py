@@ -56,9 +56,23 @@ def _from_csv(path: Path) -> np.ndarray:
     return w / w.mean()
 
 
-@lru_cache(maxsize=64)
 def weekly_weights(profile: str) -> np.ndarray:
-    """The 168 weights of a built-in profile name or a CSV path; mean exactly 1."""
+    """The 168 weights of a built-in profile name or a CSV path; mean exactly 1.
+
+    Cached; a CSV is read again when it changes (the key holds its resolved path, mtime and size)."""
+    if profile in ("flat", "business_hours", "deadline_peaks"):
+        return _weights(profile, None)
+    path = Path(profile).resolve()
+    try:
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None
+    return _weights(str(path), stamp)
+
+
+@lru_cache(maxsize=64)
+def _weights(profile: str, stamp) -> np.ndarray:
     if profile == "flat":
         return np.ones(HOURS_PER_WEEK)
     if profile == "business_hours":

@@ -56,11 +56,14 @@ def _values(m: Model) -> tuple[dict, dict, dict, float]:
 
 
 def _reserved_payments(inp: Inputs, i: int, last_month: int) -> np.ndarray:
-    """Nominal payments of one reserved unit in months 1..last_month."""
+    """Nominal payments of one reserved unit in months 1..last_month: its terms renewed while the
+    horizon runs, each paid in full, and nothing after its own last term ends."""
     u = inp.units.loc[i]
     term = int(u.term_months)
+    own_end = math.ceil(inp.scenario.horizon_months / term) * term
     pay = np.full(last_month, u.hourly * HOURS_PER_MONTH)
     pay[::term] += u.upfront
+    pay[own_end:] = 0.0
     return pay
 
 

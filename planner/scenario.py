@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, NonNegativeInt, PositiveFloat, ValidationError, field_validator,
+                      model_validator)
 
 from planner import catalog
 from planner.errors import ScenarioError
@@ -94,6 +95,14 @@ class Workload(Frozen):
     throughput_metric: ThroughputMetric = Field("fp16_tensor_tflops", description="how GPUs compare for this workload")
     throughput: dict[str, float] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
 
+    @field_validator("throughput")
+    @classmethod
+    def _positive_speeds(cls, v: dict[str, float] | None) -> dict[str, float] | None:
+        bad = sorted(k for k, x in (v or {}).items() if not x > 0)
+        if bad:
+            raise ValueError(f"relative speeds must be > 0 (not for {bad}); leave a GPU out to exclude it")
+        return v
+
     @field_validator("framework")
     @classmethod
     def _framework_form(cls, v: str | None) -> str | None:
@@ -103,8 +112,8 @@ class Workload(Frozen):
 
 
 class Constraints(Frozen):
-    min_units: dict[str, int] = Field(default_factory=dict, description="card id -> least units in the fleet")
-    max_units: dict[str, int] = Field(default_factory=dict, description="card id -> most units in the fleet")
+    min_units: dict[str, NonNegativeInt] = Field(default_factory=dict, description="card id -> least units in the fleet")
+    max_units: dict[str, NonNegativeInt] = Field(default_factory=dict, description="card id -> most units in the fleet")
     max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
 
 
@@ -116,7 +125,7 @@ class Scenario(Frozen):
     currency: str = Field("USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
-    fx: dict[str, float] = Field(default_factory=dict,
+    fx: dict[str, PositiveFloat] = Field(default_factory=dict,
                                  description="scenario-currency units per 1 unit of the named currency")
     prices: Prices = Prices()
     onprem: OnPrem = OnPrem()
@@ -336,7 +345,8 @@ def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None
     currency = data.get("currency", "USD")
     fx = data.get("fx") or {}
     overrides = onprem.get("card_overrides") or {}
-    used = set(onprem.get("cards") or ()) | set(onprem.get("existing") or {})
+    used = (set(onprem.get("cards") or ()) | set(onprem.get("existing") or {})
+            | set((data.get("constraints") or {}).get("min_units") or {}))
     for card in sorted(c for c in used if c in cards.index):
         cur = (overrides.get(card) or {}).get("currency") or cards.loc[card, "currency"]
         if cur != currency and cur not in fx:

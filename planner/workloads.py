@@ -92,11 +92,18 @@ def check_reference_metrics(scenario) -> None:
         raise ScenarioError(problems, scenario.name)
 
 
+def _table_gpus(workload) -> set:
+    return {catalog.resolve_gpu(k) for k in (workload.throughput or {})}
+
+
 def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
     """Why `unit` cannot serve `workload`, or None."""
     gpu = unit.gpu
     if not unit.gpu_known or gpu not in gpus.index:
         return f"unknown accelerator {unit.accelerator_name or gpu}"
+    if gpus.loc[gpu, "kind"] == "asic" and gpu not in _table_gpus(workload):
+        # Inferentia, Trainium, Gaudi: not drop-in GPUs; a team that ported its code names them
+        return f"{gpu} is not a GPU (needs its own SDK): name it in the workload's throughput table to allow it"
     if unit.kind == "spot" and not workload.interruptible:
         return "spot capacity serves interruptible workloads only"
     if math.isnan(unit.gpu_count) or unit.gpu_count <= 0:

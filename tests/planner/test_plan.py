@@ -285,3 +285,98 @@ def test_baselines_of_the_worked_example_by_hand():
     assert b.loc["best_single", "total"] == pytest.approx(5779.2, rel=1e-6)
     # the recommended plan keeps the 2,500 USD budget, so it costs more than the budget-free baselines
     assert b.loc["all_onprem", "savings"] == pytest.approx(5779.2 - 7760.46, rel=1e-6)
+
+
+# --- review findings, each pinned by a hand-checked case ------------------------------------------
+
+RES_HEADER = (OFFERS / "k80_and_t4.csv").read_text().splitlines()[0]
+
+
+def test_reservations_are_billed_for_their_own_terms_only(tmp_path):
+    # one 1-year reservation of a T4 at 0.3 USD/h (no upfront) beside a 3-year one at 0.5 USD/h that is
+    # never chosen; horizon 12 months, 730 T4-hours a month = one instance all the time
+    csv = tmp_path / "res.csv"
+    csv.write_text(RES_HEADER + "\n"
+                   "t:r:g4:reserved_1y,aws,us-east-1,g4dn.xlarge,reserved_1y,T4,True,T4,1,16,4,16,0.3,0,USD,12,,2026-01-01,test,\n"
+                   "t:r:g4:reserved_3y,aws,us-east-1,g4dn.xlarge,reserved_3y,T4,True,T4,1,16,4,16,0.5,0,USD,36,,2026-01-01,test,\n"
+                   "t:r:g4:on_demand,aws,us-east-1,g4dn.xlarge,on_demand,T4,True,T4,1,16,4,16,0.526,0,USD,0,,2026-01-01,test,\n")
+    s = scenario(prices={"source": str(csv), "providers": ["aws"],
+                         "purchase_options": ["on_demand", "reserved_1y", "reserved_3y"]},
+                 workloads=[{"name": "w", "gpu_hours_per_month": 730, "reference_gpu": "T4"}])
+    p = plan(s, baselines=False)
+    # 0.3 × 730 × 12 = 2628 for the 1-year term; nothing after month 12
+    assert p.total == pytest.approx(2628, rel=1e-9)
+    assert p.monthly["cloud_reserved"].iloc[-1] == 0
+    assert p.monthly["total_discounted"].sum() == pytest.approx(p.total, rel=1e-9)
+
+
+def test_cards_only_owned_are_never_bought():
+    s = worked()
+    s = s.model_copy(update={"onprem": s.onprem.model_copy(update={"cards": (), "existing": {"rtx-a5000": 1},
+                                                                   "capex_budget": None})})
+    p = plan(s, baselines=False)
+    row = p.fleet.set_index("sku").loc["rtx-a5000"]
+    assert row["units"] == 1 and row["new_units"] == 0
+
+
+def test_currency_override_applies_only_to_the_amounts_it_gives():
+    from planner.catalog import site_cards
+    s = load_scenario({"name": "x", "fx": {"CNY": 0.14}, "workloads": [
+        {"name": "w", "gpu_hours_per_month": 1, "reference_gpu": "T4"}], "onprem": {
+        "cards": ["rtx-3060-12gb"], "card_overrides": {"rtx-3060-12gb": {"price": 350, "currency": "USD"}}}})
+    # 350 USD card + the catalog's 5,400 CNY host share × 0.14 = 756 USD
+    assert site_cards(s).set_index("card_id").loc["rtx-3060-12gb", "capex"] == pytest.approx(1106)
+
+
+def test_tensorflow_2_12_cannot_run_on_blackwell():
+    from planner.compat import exclusion_reason
+    why = exclusion_reason("tensorflow==2.12", "B200", 10.0)
+    assert "CUDA 11.8" in why and "≤ 9" in why
+    assert exclusion_reason("tensorflow==2.12", "H100-SXM", 9.0) is None
+
+
+def test_asics_need_to_be_named_in_the_throughput_table():
+    s = worked()
+    w = s.workloads[0].model_copy(update={"throughput": None, "throughput_metric": "fp16_tensor_tflops"})
+    s = s.model_copy(update={"workloads": (w,), "prices": s.prices.model_copy(update={"source": "snapshot",
+                                                                                   "regions": ("us-east-1",)})})
+    p = plan(s, baselines=False)
+    assert not p.fleet["gpu"].isin(["INFERENTIA2", "TRAINIUM", "INFERENTIA"]).any()
+    assert p.exclusions["reason"].str.contains("INFERENTIA2 is not a GPU").any()
+
+
+@pytest.mark.parametrize("bad,needle", [
+    ({"fx": {"CNY": -0.13}}, "fx.CNY"),
+    ({"constraints": {"max_units": {"rtx-4090": -1}}}, "constraints.max_units.rtx-4090"),
+    ({"workloads": [{"name": "w", "gpu_hours_per_month": 1, "reference_gpu": "T4", "throughput": {"T4": 0}}]},
+     "relative speeds must be > 0"),
+    ({"onprem": {"cards": []}, "constraints": {"min_units": {"rtx-3060-12gb": 1}}}, "priced in CNY"),
+])
+def test_bad_numbers_are_rejected_when_loading(bad, needle):
+    from planner.errors import ScenarioError
+    data = {"name": "x", "workloads": [{"name": "w", "gpu_hours_per_month": 1, "reference_gpu": "T4"}], **bad}
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert needle in str(info.value)
+
+
+def test_region_typo_is_reported_with_a_suggestion():
+    from planner.errors import PriceSourceError
+    s = worked()
+    s = s.model_copy(update={"prices": s.prices.model_copy(update={"source": "snapshot", "regions": ("us-east1",)})})
+    with pytest.raises(PriceSourceError, match="did you mean 'us-east-1'"):
+        plan(s, baselines=False)
+
+
+def test_a_rewritten_csv_profile_is_read_again(tmp_path):
+    import os
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["1"] * 168))
+    s = worked()
+    # 500 A5000-hours a month fit the card (657 h) when flat; a 50× peak hour spills into the cloud
+    s = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"profile": str(csv),
+                                                                             "gpu_hours_per_month": 500}),)})
+    flat = plan(s, baselines=False).total
+    csv.write_text("\n".join(["50"] + ["1"] * 167))
+    os.utime(csv, ns=(1, 1))
+    assert plan(s, baselines=False).total > flat
