@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from planner.errors import PlannerError, ScenarioError
+from planner.formats import Format
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost.")
@@ -31,11 +32,6 @@ def _register_subcommands() -> None:
 
     app.add_typer(prices_app, name="prices")
 
-
-class Format(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
 
 
 def infeasible(exc: PlannerError, fmt: "Format") -> None:
@@ -109,7 +105,10 @@ def schema(out: Optional[Path] = typer.Option(None, "--out", help="write to this
         return
     from planner.fileio import write_atomic
 
-    write_atomic(out, text)
+    try:
+        write_atomic(out, text)
+    except OSError as exc:
+        fail(PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}"))
     err.print(f"wrote {out}")
 
 

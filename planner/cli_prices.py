@@ -13,8 +13,10 @@ import pandas as pd
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pricing_adapters.errors import PriceSourceError
-from pricing_adapters.store import ENV_VAR, PriceStore, default_store_path, open_store
+from planner.formats import Format
+from pricing_adapters.errors import PriceSourceError, StoreCorrupt, StoreError
+from pricing_adapters.schema import OffersSchemaError
+from pricing_adapters.store import ENV_VAR, PriceStore, default_store_path, set_aside
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
@@ -36,11 +38,21 @@ def _err():
 
 
 def _open(path: Path) -> PriceStore:
-    store, warning = open_store(path)
-    if warning:
-        _err().print(f"[yellow]warning:[/] {warning}", markup=True, soft_wrap=True)
-        store = PriceStore(path)  # the bad file was moved aside: start a new store
-    return store
+    """The store at `path`. A damaged or foreign file is set aside (with a warning) and a new store
+    started; a store that cannot be used now (a directory, no permission, locked) exits 2."""
+    err = _err()
+    try:
+        try:
+            return PriceStore(path)
+        except StoreCorrupt as exc:
+            aside = set_aside(path)
+            if aside is None:
+                raise StoreError(f"{exc}; and it could not be moved aside") from None
+            err.print(f"[yellow]warning:[/] {exc}; moved aside to {aside}", markup=True, soft_wrap=True)
+            return PriceStore(path)
+    except StoreError as exc:
+        err.print(f"[bold red]error:[/] --store: {exc}", markup=True, soft_wrap=True)
+        raise typer.Exit(2)
 
 
 def _fallback_text(store: PriceStore, provider: str) -> str:
@@ -79,7 +91,7 @@ def refresh(
                 bar.update(tasks[step], completed=done, total=total)
 
             info = do_refresh(source, region, price_store, progress)
-    except PriceSourceError as exc:
+    except (PriceSourceError, OffersSchemaError) as exc:
         err.print(f"[bold red]refresh failed:[/] {exc}. The store is unchanged; plans keep using "
                   f"{_fallback_text(price_store, provider)}.", markup=True, soft_wrap=True)
         raise typer.Exit(1)
@@ -95,17 +107,17 @@ def refresh(
 @prices_app.command("list")
 def list_snapshots(
     store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
-    fmt: str = typer.Option("table", "--format", help="table | json | csv"),
+    fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
-    from planner.cli import Format, emit
+    from planner.cli import emit
 
     price_store = _open(_use_store(store))
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
             for s in price_store.snapshots()]
     emit(pd.DataFrame(rows, columns=["id", "provider", "regions", "fetched_at", "age_days", "offers", "source"]),
-         Format(fmt), title=str(price_store.path))
+         fmt, title=str(price_store.path))
 
 
 @prices_app.command()
@@ -113,11 +125,11 @@ def show(
     gpu: Optional[str] = typer.Option(None, "--gpu", help="GPU id, alias or family"),
     provider: List[str] = typer.Option([], "--provider", help="aws, azure (repeatable)"),
     store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
-    fmt: str = typer.Option("table", "--format", help="table | json | csv"),
+    fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
     from planner import catalog
-    from planner.cli import Format, emit, fail
+    from planner.cli import emit, fail
     from planner.errors import PlannerError
 
     _use_store(store)
@@ -140,7 +152,7 @@ def show(
                   f"({snap['age_days']:.1f} days old), {snap['row_count']} offers", soft_wrap=True)
     if provenance.get("warning"):
         err.print(f"[yellow]note:[/] {provenance['warning']}", markup=True, soft_wrap=True)
-    emit(offers.reset_index(drop=True), Format(fmt), title=f"{len(offers)} offers")
+    emit(offers.reset_index(drop=True), fmt, title=f"{len(offers)} offers")
 
 
 def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
@@ -177,20 +189,23 @@ def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
     new: str = typer.Argument(..., help="snapshot id or `packaged`"),
     store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
-    fmt: str = typer.Option("table", "--format", help="table | json | csv"),
+    fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""
-    from planner.cli import Format, emit
+    from planner.cli import emit
     from pricing_adapters.snapshot import load_snapshot
 
     err = _err()
     price_store = _open(_use_store(store))
 
-    def load(ref: str) -> pd.DataFrame:
+    def load(ref: str) -> tuple[pd.DataFrame, set]:
+        """(offers, the (provider, region) pairs the snapshot covers)."""
         if ref == "packaged":
-            return load_snapshot()
+            offers = load_snapshot()
+            return offers, set(zip(offers["provider"], offers["region"]))
         try:
-            return price_store.offers(int(ref))
+            info = price_store.snapshot(int(ref))
+            return price_store.offers(info.id), price_store.coverage([info])
         except ValueError:
             err.print(f"[bold red]error:[/] {ref!r}: expected a snapshot id or `packaged`", markup=True)
             raise typer.Exit(2)
@@ -198,8 +213,17 @@ def diff(
             err.print(f"[bold red]error:[/] {exc}", markup=True)
             raise typer.Exit(2)
 
-    table = snapshot_diff(load(old), load(new))
+    (a, cover_a), (b, cover_b) = load(old), load(new)
+    # Compare like with like: regions one side never fetched are not "added" or "removed".
+    shared = cover_a & cover_b
+
+    def within(df: pd.DataFrame) -> pd.DataFrame:
+        return df[pd.Series(list(zip(df["provider"], df["region"])), index=df.index).isin(shared)]
+
+    table = snapshot_diff(within(a), within(b))
     counts = table["change"].value_counts()
+    regions = sorted({f"{p}:{r}" for p, r in shared})
     err.print(f"{counts.get('added', 0)} added, {counts.get('removed', 0)} removed, "
-              f"{counts.get('changed', 0)} price changes ({old} → {new})")
-    emit(table, Format(fmt), title=f"prices {old} → {new}")
+              f"{counts.get('changed', 0)} price changes ({old} → {new}; "
+              f"{len(regions)} region(s) both cover: {', '.join(regions[:6])}{' …' if len(regions) > 6 else ''})")
+    emit(table, fmt, title=f"prices {old} → {new}")

@@ -16,7 +16,10 @@ Exact reductions (`reduced=True`; the unreduced model stays callable to check th
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import sys
 import time
 from dataclasses import dataclass, field, replace
 
@@ -504,10 +507,29 @@ def _solver(name: str, time_limit: float | None):
     raise PlannerError(f"unknown solver {name!r}; expected one of {', '.join(SOLVERS)}")
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """Native solver libraries write banners to file descriptor 1; JSON and CSV on stdout stay clean."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no real stdout (embedded hosts)
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def solve(m: Model, solver: str = "cbc", time_limit: float | None = None) -> Solution:
     """Solve the model in place; the status says whether the values are a proven optimum."""
     start = time.perf_counter()
-    m.prob.solve(_solver(solver, time_limit))
+    with _stdout_to_stderr():
+        m.prob.solve(_solver(solver, time_limit))
     seconds = time.perf_counter() - start
     status = {1: "optimal", 2: "feasible", 0: "not_solved", -1: "infeasible", -2: "unbounded", -3: "not_solved"
               }.get(m.prob.sol_status, "not_solved")

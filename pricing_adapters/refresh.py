@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from pricing_adapters.base import PriceSource, Progress, no_progress
+from pricing_adapters.errors import PriceSourceError
 from pricing_adapters.store import PriceStore, SnapshotInfo
 
 
@@ -15,8 +16,14 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     Raises PriceSourceError (or a subclass) when the fetch fails; the store is then unchanged, because
     the snapshot is written only after the whole fetch returned and passed validation.
     """
-    offers = source.fetch(list(regions), progress)
-    return store.save(source.provider, list(regions), source.source, offers)
+    regions = list(dict.fromkeys(r.strip() for r in regions if r.strip()))
+    offers = source.fetch(regions, progress)
+    empty = [r for r in regions if not (offers["region"] == r).any()]
+    if empty:
+        # a snapshot claims the regions it covers: an empty region is a typo or an outage, not "no GPUs"
+        raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)} — check the region "
+                               f"code; nothing was saved")
+    return store.save(source.provider, regions, source.source, offers)
 
 
 def get_source(provider: str, **options) -> PriceSource:

@@ -23,8 +23,9 @@ class FakeSource:
 
     provider, source = "aws", "fake AWS"
 
-    def __init__(self, g5_price=1.006, fail=False):
+    def __init__(self, g5_price=1.006, fail=False, drop="p2.xlarge", extra="g5.test"):
         self.g5_price, self.fail, self.skipped = g5_price, fail, {"products with empty terms": 2}
+        self.drop, self.extra = drop, extra
 
     def fetch(self, regions, progress):
         progress("pages", 1, 2)
@@ -33,9 +34,10 @@ class FakeSource:
         df = load_snapshot(["aws"])
         df = df[df["region"].isin(regions) & (df["purchase_option"] == "on_demand")].copy()
         df.loc[df["sku"] == "g5.xlarge", "hourly_price"] = self.g5_price
-        df = df[df["sku"] != "p2.xlarge"]
+        df = df[df["sku"] != self.drop]
         extra = df[df["sku"] == "g5.xlarge"].copy()
-        extra["sku"], extra["offer_id"] = "g5.test", "aws:us-east-1:g5.test:on_demand"
+        extra["sku"] = self.extra
+        extra["offer_id"] = extra["region"].map(lambda r: f"aws:{r}:{self.extra}:on_demand")
         extra["hourly_price"] = self.g5_price + 1.0
         progress("pages", 2, 2)
         return pd.concat([df, extra], ignore_index=True)
@@ -140,3 +142,74 @@ def test_plan_takes_store_and_names_the_snapshot_with_its_age(tmp_path, monkeypa
     doc = json.loads(result.stdout)
     assert doc["prices"]["source"] == "store" and doc["prices"]["snapshots"][0]["id"] == 1
     assert "aws store snapshot #1" in result.stderr and "days old" in result.stderr
+
+
+def test_diff_between_two_stored_snapshots_reports_added_removed_and_changed(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource(drop="p2.xlarge", extra="g5.one"))
+    refresh(store)
+    use(monkeypatch, FakeSource(g5_price=0.503, drop="p3.2xlarge", extra="g5.two"))
+    refresh(store)
+    result = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store), "--format", "json"])
+    changes = {(r["change"], r["sku"]) for r in json.loads(result.stdout)}
+    # snapshot 2 lost p3.2xlarge and g5.one, gained p2.xlarge back and g5.two; g5.xlarge halved
+    assert {("removed", "p3.2xlarge"), ("removed", "g5.one"), ("added", "p2.xlarge"), ("added", "g5.two"),
+            ("changed", "g5.xlarge")} <= changes
+    rows = {r["sku"]: r for r in json.loads(result.stdout) if r["change"] == "changed"}
+    assert rows["g5.xlarge"]["change_pct"] == pytest.approx(-50.0)
+
+
+def test_refreshing_one_region_keeps_the_others(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    monkeypatch.setenv("FLEETPLAN_STORE", str(store))
+    use(monkeypatch, FakeSource(g5_price=0.5))
+    refresh(store)                                              # us-east-1 at 0.5
+    use(monkeypatch, FakeSource(g5_price=0.7))
+    runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", "us-west-2", "--store", str(store)])
+    from planner.catalog import price_table
+    offers, provenance = price_table("store")
+    g5 = offers[(offers["sku"] == "g5.xlarge") & (offers["purchase_option"] == "on_demand")].set_index("region")
+    assert g5.loc["us-east-1", "hourly_price"] == 0.5 and g5.loc["us-west-2", "hourly_price"] == 0.7
+    assert "eu-west-1" in g5.index      # never refreshed: the packaged price stays
+    assert [s["id"] for s in provenance["snapshots"]] == [1, 2]
+
+
+def test_a_region_without_offers_fails_the_refresh_and_saves_nothing(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource())
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", "us-east-1",
+                                 "--region", "us-east1", "--store", str(store)])
+    assert result.exit_code == 1 and "no GPU offers returned for region(s) us-east1" in result.stderr
+    assert snapshot_ids(store) == []
+
+
+def test_a_repeated_region_is_fetched_once(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource())
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", "us-east-1",
+                                 "--region", "us-east-1", "--store", str(store)])
+    assert result.exit_code == 0 and "saved snapshot #1 (aws, us-east-1," in result.stderr
+
+
+@pytest.mark.parametrize("args", [["prices", "list", "--format", "xml"],
+                                  ["prices", "show", "--format", "xml"],
+                                  ["prices", "diff", "1", "2", "--format", "xml"]])
+def test_bad_format_exits_2_without_traceback(tmp_path, args):
+    result = runner.invoke(app, [*args, "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_a_directory_as_store_is_refused_and_left_alone(tmp_path):
+    result = runner.invoke(app, ["prices", "list", "--store", str(tmp_path)])
+    assert result.exit_code == 2 and "is a directory" in result.stderr
+    assert tmp_path.is_dir() and not list(tmp_path.parent.glob(tmp_path.name + ".bad-*"))
+
+
+def test_json_stays_clean_with_highs():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "planner.cli", "plan", str(ROOT / "examples" / "worked-example.yaml"),
+                           "--format", "json", "--solver", "highs", "--no-baselines"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["total"] == pytest.approx(7760.46, rel=1e-6)

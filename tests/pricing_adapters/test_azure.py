@@ -22,7 +22,7 @@ from azure.mgmt.compute.models import ResourceSku
 
 from pricing_adapters import azure as az
 from pricing_adapters.azure import AzurePriceSource, classify_item, load_size_table
-from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.errors import PriceSourceError, ThrottledError
 from pricing_adapters.refresh import get_source, refresh
 from pricing_adapters.schema import validate_offers
 from pricing_adapters.snapshot import load_snapshot

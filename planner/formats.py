@@ -1,0 +1,9 @@
+"""Output formats shared by the CLI commands."""
+
+from enum import Enum
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
