@@ -246,13 +246,13 @@ def cloud_offers(scenario, table: pd.DataFrame | None = None) -> pd.DataFrame:
     df = _cloud_prices(p.source) if table is None else table
     keep = df["provider"].isin(p.providers) & df["purchase_option"].isin(p.purchase_options)
     if p.regions is not None:
-        known = sorted(set(df.loc[df["provider"].isin(p.providers), "region"]))
+        # A region no provider has is a typo; one of a provider not allowed here is simply unused.
+        known = sorted(set(df["region"]))
         unknown = [r for r in p.regions if r not in known]
         if unknown:
             hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
                      for r in unknown]
-            raise PriceSourceError(f"prices.regions: no {'/'.join(p.providers)} offers in {', '.join(hints)} "
-                                   f"in the {p.source} prices")
+            raise PriceSourceError(f"prices.regions: no offers in {', '.join(hints)} in the {p.source} prices")
         keep &= df["region"].isin(p.regions)
     df = df[keep].copy()
     rates = {cur: scenario.fx_rate(cur) for cur in set(df["currency"])}
