@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from planner.result import COST_CATEGORIES
+from planner.engine.schedule import COST_CATEGORIES
+from pricing_adapters import registry
 
 SERIES = {  # column of `tables.cumulative` -> (legend name, colour, dash)
     "recommended": ("Recommended (hybrid)", "#2563eb", "solid"),
@@ -93,7 +94,7 @@ def offers_chart(view: pd.DataFrame) -> go.Figure:
     order = (v.groupby("gpu")["usd_per_gpu_hour"].min().sort_values().index.tolist())
     symbols = {"on_demand": "circle", "spot": "diamond", "reserved_1y": "square", "reserved_3y": "square-open",
                "savings_plan_1y": "triangle-up", "savings_plan_3y": "triangle-up-open", "purchase": "star"}
-    colours = {"aws": "#f97316", "azure": "#2563eb", "onprem": "#16a34a"}
+    colours = {p.name: p.colour for p in registry.providers()}
     fig = go.Figure()
     for (provider, option), g in v.groupby(["provider", "purchase_option"], sort=True):
         fig.add_trace(go.Scatter(

@@ -1,5 +1,5 @@
 """What the Export page offers for download: the edited scenario as YAML and the plan as JSON, CSV,
-XLSX and a Markdown summary. The plan files come from `planner.export`; this module only names them."""
+XLSX and a Markdown summary. The plan files come from `planner.reports`; this module only names them."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from datetime import date
 
 import yaml
 
-from planner import export
-from planner.result import Plan
+from planner import reports
+from planner.engine import Plan
 from planner.scenario import Scenario
 
 CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation")
@@ -33,11 +33,11 @@ def slug(name: str) -> str:
 
 
 def plan_json(plan: Plan) -> str:
-    return export.plan_to_json(plan)
+    return reports.plan_to_json(plan)
 
 
 def plan_csv(plan: Plan, table: str = "fleet") -> str:
-    return export.plan_to_csv(plan, table=table)
+    return reports.plan_to_csv(plan, table=table)
 
 
 def plan_csv_zip(plan: Plan) -> bytes:
@@ -49,9 +49,9 @@ def plan_csv_zip(plan: Plan) -> bytes:
     return buf.getvalue()
 
 
-def plan_xlsx(plan: Plan, scenario: Scenario) -> bytes:
-    return export.plan_to_excel(plan, scenario=scenario)
+def plan_xlsx(plan: Plan) -> bytes:
+    return reports.plan_to_excel(plan)
 
 
-def plan_markdown(plan: Plan, scenario: Scenario) -> str:
-    return export.plan_to_markdown(plan, scenario=scenario)
+def plan_markdown(plan: Plan) -> str:
+    return reports.plan_to_markdown(plan)

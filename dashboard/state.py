@@ -6,10 +6,10 @@ The session holds:
 - `edit:*`: one entry per widget of the Plan page (see `default_edits`), so the Compare and Export
   pages, which draw no such widgets, still see the current edits.
 
-Edits are applied with pydantic `model_copy(update=...)` on the frozen models and the result is
-validated again; only the values that differ from the file are changed, so an untouched scenario is
-exactly the file's. Plans are cached with `st.cache_data` keyed on the scenario's JSON and a stamp of
-its price source.
+Edits become dotted overrides (`workloads.NAME.gpu_hours_per_month`, `onprem.pue` …) applied by
+`planner.scenario.apply_overrides`, the function the library and the CLI use, with its checks; only
+the values that differ from the file are changed, so an untouched scenario is exactly the file's.
+Plans are cached with `st.cache_data` keyed on the scenario's JSON and a stamp of its price source.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, get_args
 
 import streamlit as st
-from pydantic import ValidationError
 
+from planner.engine import Plan
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
-from planner.result import Plan
-from planner.scenario import BUILTIN_PROFILES, Provider, PurchaseOption, Scenario, load_scenario_text
+from planner.scenario import BUILTIN_PROFILES, PurchaseOption, Scenario, apply_overrides, load_scenario_text
+from pricing_adapters import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO_DIR = ROOT / "scenarios"
@@ -33,7 +33,7 @@ DEFAULT_SCENARIO = "startup-hybrid.yaml"
 MAX_UPLOAD_BYTES = 256 * 1024
 STALE_AFTER_DAYS = 90
 EDIT_PREFIX = "edit:"
-PROVIDERS: tuple[str, ...] = get_args(Provider)
+PROVIDERS: tuple[str, ...] = registry.cloud_providers()
 PURCHASE_OPTIONS: tuple[str, ...] = get_args(PurchaseOption)
 
 
@@ -154,49 +154,46 @@ def default_edits(s: Scenario) -> dict[str, Any]:
     return values
 
 
-def _ordered(values, universe: tuple[str, ...]) -> tuple[str, ...]:
+def _ordered(values, universe: tuple[str, ...]) -> list[str]:
     chosen = set(values)
-    return tuple(v for v in universe if v in chosen)
+    return [v for v in universe if v in chosen]
+
+
+# widget -> (dotted override path, widget value -> scenario value)
+_SCALAR_EDITS = {
+    "horizon_months": ("horizon_months", int),
+    "electricity_per_kwh": ("onprem.electricity_per_kwh", float),
+    "pue": ("onprem.pue", float),
+    "capex_budget": ("onprem.capex_budget", lambda v: v),
+    "power_cap_kw": ("onprem.power_cap_kw", lambda v: v),
+    "providers": ("prices.providers", lambda v: _ordered(v, PROVIDERS)),
+    "purchase_options": ("prices.purchase_options", lambda v: _ordered(v, PURCHASE_OPTIONS)),
+}
+
+
+def edits_to_overrides(s: Scenario, values: dict[str, Any]) -> dict[str, Any]:
+    """The dotted overrides of the widget values that differ from `s` (growth: % per month → share)."""
+    defaults = default_edits(s)
+    overrides: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in defaults or value == defaults[key]:
+            continue
+        kind, _, name = key.partition(":")
+        if kind == "demand":
+            overrides[f"workloads.{name}.gpu_hours_per_month"] = float(value)
+        elif kind == "growth":
+            overrides[f"workloads.{name}.growth_per_month"] = float(value) / 100
+        else:
+            path, convert = _SCALAR_EDITS[key]
+            overrides[path] = convert(value)
+    return overrides
 
 
 def apply_edits(s: Scenario, values: dict[str, Any]) -> Scenario:
-    """`s` with the widget values that differ from the file's applied; raises ScenarioError when the
-    result is not a valid scenario."""
-    defaults = default_edits(s)
-    changed = {k: v for k, v in values.items() if k in defaults and v != defaults[k]}
-    if not changed:
-        return s
-    onprem: dict[str, Any] = {}
-    for key in ("electricity_per_kwh", "pue", "capex_budget", "power_cap_kw"):
-        if key in changed:
-            onprem[key] = changed[key]
-    prices: dict[str, Any] = {}
-    if "providers" in changed:
-        prices["providers"] = _ordered(changed["providers"], PROVIDERS)
-    if "purchase_options" in changed:
-        prices["purchase_options"] = _ordered(changed["purchase_options"], PURCHASE_OPTIONS)
-    workloads = []
-    for w in s.workloads:
-        upd: dict[str, Any] = {}
-        if f"demand:{w.name}" in changed:
-            upd["gpu_hours_per_month"] = float(changed[f"demand:{w.name}"])
-        if f"growth:{w.name}" in changed:
-            upd["growth_per_month"] = float(changed[f"growth:{w.name}"]) / 100
-        workloads.append(w.model_copy(update=upd) if upd else w)
-    update: dict[str, Any] = {"workloads": tuple(workloads)}
-    if "horizon_months" in changed:
-        update["horizon_months"] = int(changed["horizon_months"])
-    if onprem:
-        update["onprem"] = s.onprem.model_copy(update=onprem)
-    if prices:
-        update["prices"] = s.prices.model_copy(update=prices)
-    edited = s.model_copy(update=update)
-    try:  # model_copy does not validate: check the ranges once more
-        Scenario.model_validate(edited.model_dump())
-    except ValidationError as exc:
-        raise ScenarioError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()],
-                            "dashboard inputs") from None
-    return edited
+    """`s` with the widget values that differ from the file's applied (through `apply_overrides`);
+    raises ScenarioError when the result is not a valid scenario."""
+    overrides = edits_to_overrides(s, values)
+    return apply_overrides(s, overrides) if overrides else s
 
 
 def edit_key(name: str) -> str:
@@ -266,9 +263,9 @@ def prices_stamp(source: str) -> str:
         folder = files("pricing_adapters") / "snapshots"
         paths = [Path(str(folder / n)) for n in ("manifest.json", "aws.csv", "azure.csv")]
     elif source == "store":
-        from pricing_adapters.store import default_store_path
+        from planner.catalog import resolve_store
 
-        paths = [default_store_path()]
+        paths = [resolve_store()]
     else:
         paths = [Path(source)]
     parts = [source]
@@ -287,13 +284,11 @@ def _cached_plan(scenario_json: str, stamp: str, solver: str, _scenario: Scenari
     from planner.engine import plan
 
     try:
-        result = plan(_scenario, solver=solver)
+        return Outcome("ok", plan=plan(_scenario, solver=solver))
     except InfeasibleError as exc:
         return Outcome("infeasible", message=str(exc))
     except PlannerError as exc:
         return Outcome("error", message=str(exc))
-    result.scenario = _scenario   # the exports read the scenario a plan was made for
-    return Outcome("ok", plan=result)
 
 
 def plan_for(scenario: Scenario, solver: str = "cbc") -> Outcome:

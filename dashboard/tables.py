@@ -11,7 +11,7 @@ from datetime import date
 
 import pandas as pd
 
-from planner.result import Plan
+from planner.engine import Plan
 
 ACTION_ORDER = ("buy", "keep (owned)", "reserve", "rent on-demand", "rent spot")
 

@@ -1,28 +1,38 @@
 """GPU fleet planner: the engine behind the CLI, the dashboard and the notebooks.
 
-    from planner import load_scenario, plan, compare, sweep
+    from planner import load_scenario, plan, compare, sweep, to_excel, to_focus
     scenario = load_scenario("scenarios/startup-hybrid.yaml")
     p = plan(scenario, onprem__electricity_per_kwh=0.2)
     p.fleet, p.costs, p.monthly, p.baselines, p.break_even      # DataFrames
-    p.to_excel("plan.xlsx"); p.to_focus("focus.csv", start="2026-01")
+    to_excel(p, "plan.xlsx"); to_focus(p, "focus.csv", start="2026-01")
+
+Names are imported on first use, so `import planner` (and `fleetplan --help`) stays light.
 """
 
 from __future__ import annotations
 
-from planner.errors import CatalogError, InfeasibleError, PlannerError, PriceSourceError, ScenarioError
-from planner.scenario import Scenario
-from planner.result import Plan
-from planner import export as _export
-from planner.api import Comparison, apply_overrides, compare, flatten_scenario, load_scenario, plan, sweep
+import importlib
 
-# Exports as Plan methods (the functions live in planner/export.py; result.py stays free of file formats).
-Plan.to_dict = _export.plan_to_dict
-Plan.to_json = _export.plan_to_json
-Plan.to_csv = _export.plan_to_csv
-Plan.to_excel = _export.plan_to_excel
-Plan.to_focus = _export.plan_to_focus
-Plan.to_markdown = _export.plan_to_markdown
-Plan.write_files = _export.write_plan_files
+_EXPORTS = {
+    "CatalogError": "planner.errors", "InfeasibleError": "planner.errors", "PlannerError": "planner.errors",
+    "PriceSourceError": "planner.errors", "ScenarioError": "planner.errors",
+    "Scenario": "planner.scenario", "load_scenario": "planner.scenario", "apply_overrides": "planner.scenario",
+    "flatten_scenario": "planner.scenario",
+    "Plan": "planner.engine", "plan": "planner.engine",
+    "Comparison": "planner.reports", "compare": "planner.reports", "sweep": "planner.reports",
+    "to_json": ("planner.reports", "plan_to_json"), "to_csv": ("planner.reports", "plan_to_csv"),
+    "to_excel": ("planner.reports", "plan_to_excel"), "to_focus": ("planner.reports", "plan_to_focus"),
+    "to_markdown": ("planner.reports", "plan_to_markdown"), "to_dict": ("planner.reports", "plan_to_dict"),
+    "write_files": ("planner.reports", "write_plan_files"),
+}
+__all__ = sorted(_EXPORTS)
 
-__all__ = ["CatalogError", "Comparison", "InfeasibleError", "Plan", "PlannerError", "PriceSourceError", "Scenario",
-           "ScenarioError", "apply_overrides", "compare", "flatten_scenario", "load_scenario", "plan", "sweep"]
+
+def __getattr__(name: str):
+    target = _EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'planner' has no attribute {name!r}")
+    module, attr = target if isinstance(target, tuple) else (target, name)
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value

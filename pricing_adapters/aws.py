@@ -47,12 +47,13 @@ from typing import Any, Callable, Iterator, Sequence
 
 import pandas as pd
 
+from pricing_adapters import registry
 from pricing_adapters.base import Progress, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
 from pricing_adapters.gpu_names import aws_gpu_id
-from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, offer_id, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_id, validate_offers
 
-PROVIDER = "aws"
+PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
 PRICE_SOURCE = "AWS Price List Query API GetProducts (AmazonEC2)"
 SPOT_SOURCE = "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
@@ -62,7 +63,6 @@ SPOT_SOURCE = "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
 ACCELERATOR_PREFIX = re.compile(r"^(p\d|g\d|gr\d|inf\d|trn\d|dl\d)")
 REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 
-HOURS_PER_YEAR = 8760  # 12 months of 730 hours, as the planner counts them
 LEASE_MONTHS = {"1yr": 12, "3yr": 36}
 PURCHASE_OPTIONS = {"No Upfront": "no_upfront", "Partial Upfront": "partial_upfront", "All Upfront": "all_upfront"}
 OFFERING_CLASSES = ("standard", "convertible")
@@ -104,13 +104,6 @@ def price_filters(region: str) -> list[dict[str, str]]:
     """The GetProducts filters for one region's Linux, shared-tenancy, on-demand-market compute instances."""
     return [{"Type": "TERM_MATCH", "Field": "regionCode", "Value": region}] + [
         {"Type": "TERM_MATCH", "Field": field, "Value": value} for field, value in _PRICE_FILTERS]
-
-
-def effective_hourly(hourly_price: float, upfront_price: float, term_months: int) -> float:
-    """Hourly cost of a reservation with its upfront fee spread over the term (8760 h per year)."""
-    if not term_months:
-        return float(hourly_price)
-    return float(hourly_price) + float(upfront_price) / (HOURS_PER_YEAR * term_months / 12)
 
 
 def _one_line(text: Any) -> str:

@@ -66,11 +66,13 @@ from typing import Any, Callable, Sequence
 import httpx
 import pandas as pd
 
+from pricing_adapters import registry
 from pricing_adapters.base import Progress, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
 from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
 
+PROVIDER = registry.AZURE
 PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
 ARM_URL_ENV = "FLEETPLAN_AZURE_ARM_URL"
 SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
@@ -315,7 +317,7 @@ def _unknown_size_facts(sku: str) -> dict:
 class AzurePriceSource:
     """Azure GPU offers from the Retail Prices API, with GPU facts from ARM or the packaged size table."""
 
-    provider = "azure"
+    provider = PROVIDER
 
     def __init__(self, http: httpx.Client | None = None, compute_client: Any = None, credential: Any = None,
                  subscription_id: str | None = None, currency: str = "USD", *,
@@ -545,10 +547,10 @@ class AzurePriceSource:
             as_of = str(item.get("effectiveStartDate") or "")[:10] or today
             source = f"{PRICES_SOURCE} ({self.prices_url}, api-version {API_VERSION}); GPU facts: {size['origin']}"
             for option, hourly, price_note in offers:
-                oid = offer_id("azure", region, size["sku"], option)
+                oid = offer_id(PROVIDER, region, size["sku"], option)
                 notes = [*size["notes"], key_note, price_note]
                 row = {
-                    "offer_id": oid, "provider": "azure", "region": region, "sku": size["sku"],
+                    "offer_id": oid, "provider": PROVIDER, "region": region, "sku": size["sku"],
                     "purchase_option": option, "gpu": size["gpu"], "gpu_known": size["gpu_known"],
                     "accelerator_name": size["accelerator_name"], "gpu_count": size["gpu_count"],
                     "gpu_memory_gb": size["gpu_memory_gb"], "vcpus": size["vcpus"], "memory_gb": size["memory_gb"],

@@ -1,4 +1,4 @@
-"""The interface every price source implements (one module per cloud: aws.py, azure.py)."""
+"""The interface every price source implements (one module per cloud: aws.py, azure.py; see registry.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def no_progress(step: str, done: int, total: int | None = None) -> None:
 
 
 class PriceSource(Protocol):
-    provider: str   # aws | azure
+    provider: str   # its name in pricing_adapters.registry: aws | azure
     source: str     # what a snapshot records as its origin, e.g. "AWS Price List Query API"
 
     def fetch(self, regions: Sequence[str], progress: Progress = no_progress) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Errors of price sources and the price store. Messages are one line a user can act on."""
+"""Errors of price sources, the price store and the provider registry. Messages are one line a user can act on."""
 
 from __future__ import annotations
 
@@ -21,3 +21,7 @@ class StoreError(PriceSourceError):
 
 class StoreCorrupt(StoreError):
     """The store file is damaged or is not a fleetplan price store: it may be set aside."""
+
+
+class UnknownProviderError(ValueError):
+    """A provider name that is not in the provider registry (pricing_adapters.registry)."""

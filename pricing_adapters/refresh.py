@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Sequence
 
+from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
 from pricing_adapters.errors import PriceSourceError
 from pricing_adapters.store import PriceStore, SnapshotInfo
@@ -27,13 +29,12 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
 
 def get_source(provider: str, **options) -> PriceSource:
-    """The live price source of `provider` (aws | azure); options go to its constructor."""
-    if provider == "aws":
-        from pricing_adapters.aws import AwsPriceSource
-
-        return AwsPriceSource(**options)
-    if provider == "azure":
-        from pricing_adapters.azure import AzurePriceSource
-
-        return AzurePriceSource(**options)
-    raise ValueError(f"unknown provider {provider!r}; expected aws or azure")
+    """A new live price source of `provider`: the adapter class its registry row names, built with
+    `options` as constructor keywords. UnknownProviderError (a ValueError) for a name the registry
+    lacks; ValueError for a provider without a live adapter (onprem)."""
+    row = registry.get(provider)
+    if row.adapter is None:
+        raise ValueError(f"{row.label} ({row.name}) has no live price source; "
+                         f"expected one of {', '.join(registry.cloud_providers())}")
+    module, _, name = row.adapter.partition(":")
+    return getattr(importlib.import_module(module), name)(**options)

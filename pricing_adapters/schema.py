@@ -6,9 +6,12 @@ or an on-prem card bought outright. Prices are per unit (instance or card) in th
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-PROVIDERS = ("aws", "azure", "onprem")
+from pricing_adapters import registry
+
+PROVIDERS = registry.names()  # the rows at import; validate_offers reads the registry at each call
 PURCHASE_OPTIONS = (
     "on_demand",
     "spot",
@@ -19,12 +22,12 @@ PURCHASE_OPTIONS = (
     "low_priority",
     "purchase",
 )
-TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36, "savings_plan_1y": 12, "savings_plan_3y": 36}
+HOURS_PER_MONTH = 730.0  # 8760 a year, as the planner and the adapters count a term's hours
 
 # column -> pandas dtype. Documented in the README ("The offers table").
 OFFER_COLUMNS: dict[str, str] = {
     "offer_id": "string",          # provider:region:sku:purchase_option[:zone]
-    "provider": "string",          # aws | azure | onprem
+    "provider": "string",          # a registry name (pricing_adapters.registry): aws | azure | onprem
     "region": "string",            # cloud region code; "onprem" for cards
     "sku": "string",               # instance type / VM size / card id
     "purchase_option": "string",   # one of PURCHASE_OPTIONS
@@ -88,9 +91,10 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers") -> pd.DataFrame:
         n = int(df[col].isna().sum())
         if n:
             problems.append(f"{n} rows with empty {col!r}")
-    bad_provider = sorted(set(df["provider"].dropna()) - set(PROVIDERS))
+    known = registry.names()
+    bad_provider = sorted(set(df["provider"].dropna()) - set(known))
     if bad_provider:
-        problems.append(f"unknown provider(s) {bad_provider}; expected one of {list(PROVIDERS)}")
+        problems.append(f"unknown provider(s) {bad_provider}; expected one of {list(known)}")
     bad_option = sorted(set(df["purchase_option"].dropna()) - set(PURCHASE_OPTIONS))
     if bad_option:
         problems.append(f"unknown purchase_option(s) {bad_option}; expected one of {list(PURCHASE_OPTIONS)}")
@@ -104,6 +108,15 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers") -> pd.DataFrame:
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     return df.reset_index(drop=True)
+
+
+def effective_hourly(hourly_price, upfront_price, term_months):
+    """Cost per unit-hour of an offer (floats or table columns): `hourly_price` plus `upfront_price`
+    spread over the term's hours (730 a month); offers without a term (0 months) cost `hourly_price`."""
+    term_hours = np.asarray(term_months, dtype=float) * HOURS_PER_MONTH
+    spread = np.divide(np.asarray(upfront_price, dtype=float), term_hours, out=np.zeros_like(term_hours),
+                       where=term_hours > 0)
+    return hourly_price + spread
 
 
 def offer_id(provider: str, region: str, sku: str, purchase_option: str, zone: str = "") -> str:

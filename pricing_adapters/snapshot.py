@@ -1,8 +1,8 @@
 """The packaged price snapshot: the embedded default offers table, readable offline.
 
-`snapshots/aws.csv` and `snapshots/azure.csv` hold offers-table rows (see `schema.OFFER_COLUMNS`) built
-by `scripts/build_snapshot.py` from public price data; `snapshots/manifest.json` says what they were
-built from and the `as_of` range of each file.
+The `snapshot_file` of each registry row that has one (`snapshots/aws.csv`, `snapshots/azure.csv`) holds
+offers-table rows (see `schema.OFFER_COLUMNS`) built by `scripts/build_snapshot.py` from public price
+data; `snapshots/manifest.json` says what they were built from and the `as_of` range of each file.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from typing import IO, Sequence
 
 import pandas as pd
 
+from pricing_adapters import registry
 from pricing_adapters.schema import OFFER_COLUMNS, validate_offers
 
-SNAPSHOT_PROVIDERS = ("aws", "azure")
+SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
 _NUMERIC = [c for c, t in OFFER_COLUMNS.items() if t == "float64"]
 
@@ -36,16 +37,19 @@ def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFram
 
 
 def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
-    """The packaged offers of `providers` (default: all), validated, in file order (aws, then azure)."""
-    wanted = list(SNAPSHOT_PROVIDERS if providers is None else providers)
-    unknown = sorted(set(wanted) - set(SNAPSHOT_PROVIDERS))
+    """The packaged offers of `providers` (default: every registry row with a snapshot file), validated,
+    in registry order (aws, then azure)."""
+    packaged = [p for p in registry.providers() if p.snapshot_file]
+    have = [p.name for p in packaged]
+    wanted = list(have if providers is None else providers)
+    unknown = sorted(set(wanted) - set(have))
     if unknown:
-        raise ValueError(f"no packaged snapshot for provider(s) {unknown}; have {list(SNAPSHOT_PROVIDERS)}")
+        raise ValueError(f"no packaged snapshot for provider(s) {unknown}; have {have}")
     frames = []
-    for provider in SNAPSHOT_PROVIDERS:
-        if provider in wanted:
-            with (_snapshot_dir() / f"{provider}.csv").open("r", encoding="utf-8") as f:
-                frames.append(read_offers_csv(f, origin=f"snapshot {provider}.csv"))
+    for provider in packaged:
+        if provider.name in wanted:
+            with (_snapshot_dir() / provider.snapshot_file).open("r", encoding="utf-8") as f:
+                frames.append(read_offers_csv(f, origin=f"snapshot {provider.snapshot_file}"))
     if not frames:
         return validate_offers(pd.DataFrame({c: [] for c in OFFER_COLUMNS}), origin="snapshot")
     return validate_offers(pd.concat(frames, ignore_index=True), origin="snapshot")
@@ -55,5 +59,6 @@ def snapshot_info() -> dict:
     """What the packaged snapshot holds: `built_at`, `built_from`, and per provider the row count and
     the `as_of` range (`as_of_min`, `as_of_max`; ISO dates, None when no row states a date)."""
     manifest = json.loads((_snapshot_dir() / "manifest.json").read_text(encoding="utf-8"))
-    providers = {name.removesuffix(".csv"): info for name, info in manifest["files"].items()}
+    providers = {p.name: manifest["files"][p.snapshot_file] for p in registry.providers()
+                 if p.snapshot_file in manifest["files"]}
     return {"built_at": manifest["built_at"], "built_from": manifest["built_from"], "providers": providers}

@@ -43,6 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from pricing_adapters import registry  # noqa: E402
 from pricing_adapters.gpu_names import (  # noqa: E402
     GPU_MEMORY_GB,
     aws_gpu_id,
@@ -159,7 +160,7 @@ def aws_offers(reference: Path) -> pd.DataFrame:
     rows = []
     for p in _read(reference / "aws_ondemand_linux_prices.csv").itertuples(index=False):
         f = _facts_for(facts, p.instance_type, "aws_gpu_instance_types.csv")
-        rows.append(_row("aws", p.region, p.instance_type, "on_demand", p.usd_per_hour, p.as_of, p.source, f))
+        rows.append(_row(registry.AWS, p.region, p.instance_type, "on_demand", p.usd_per_hour, p.as_of, p.source, f))
 
     spot = _read(reference / "aws_spot_prices_sample.csv")
     spot["price"] = spot["usd_per_hour"].astype(float)
@@ -177,9 +178,9 @@ def aws_offers(reference: Path) -> pd.DataFrame:
             dropped.append(f"{int((local & ~equal).sum())} Local Zone")
         how = f"lowest of {len(usable)} zone quote(s)" + (f"; dropped {', '.join(dropped)}" if dropped else "")
         f = _facts_for(facts, sku, "aws_gpu_instance_types.csv")
-        rows.append(_row("aws", region, sku, "spot", best["price"], "", best["source"], f,
+        rows.append(_row(registry.AWS, region, sku, "spot", best["price"], "", best["source"], f,
                          zone=best["availability_zone"], extra_notes=[how, "spot time unknown"]))
-    return _finish(rows, "aws")
+    return _finish(rows, registry.AWS)
 
 
 # ---------------------------------------------------------------- Azure
@@ -280,15 +281,15 @@ def azure_offers(reference: Path, gpu_counts: Path | str = DEFAULT_AZURE_GPU_COU
     for p in _read(reference / "azure_ondemand_linux_prices.csv").itertuples(index=False):
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
         promo = "promo size: on-demand promo rate" if p.arm_sku_name.endswith("_Promo") else ""
-        rows.append(_row("azure", p.region, p.arm_sku_name, "on_demand", p.usd_per_hour, p.as_of, p.source, f,
+        rows.append(_row(registry.AZURE, p.region, p.arm_sku_name, "on_demand", p.usd_per_hour, p.as_of, p.source, f,
                          extra_notes=[p.note, promo]))
     for p in _read(reference / "azure_spot_prices_sample.csv").itertuples(index=False):
         if p.equals_on_demand == "true":
             continue
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
-        rows.append(_row("azure", p.region, p.arm_sku_name, "spot", p.usd_per_hour, "", p.source, f,
+        rows.append(_row(registry.AZURE, p.region, p.arm_sku_name, "spot", p.usd_per_hour, "", p.source, f,
                          extra_notes=["spot time unknown"]))
-    return _finish(rows, "azure")
+    return _finish(rows, registry.AZURE)
 
 
 def _finish(rows: list[dict], provider: str) -> pd.DataFrame:
@@ -327,11 +328,17 @@ def _file_info(df: pd.DataFrame) -> dict:
 
 def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT,
                    azure_gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict:
-    """Write aws.csv, azure.csv and manifest.json into `out` from the reference CSVs (and the Azure GPU
-    count supplement); return the manifest."""
+    """Write the `snapshot_file` of each registry row that has one (aws.csv, azure.csv) and manifest.json
+    into `out` from the reference CSVs (and the Azure GPU count supplement); return the manifest."""
     reference, out = Path(reference), Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    tables = {"aws.csv": aws_offers(reference), "azure.csv": azure_offers(reference, azure_gpu_counts)}
+    builders = {registry.AWS: lambda: aws_offers(reference),
+                registry.AZURE: lambda: azure_offers(reference, azure_gpu_counts)}
+    packaged = [p for p in registry.providers() if p.snapshot_file]
+    missing = [p.name for p in packaged if p.name not in builders]
+    if missing:
+        raise SystemExit(f"no snapshot builder for provider(s) {missing}")
+    tables = {p.snapshot_file: builders[p.name]() for p in packaged}
     for name, df in tables.items():
         _atomic_write(out / name, df.to_csv(index=False, lineterminator="\n"))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import charts, state, tables
-from planner.api import compare
+from planner.reports import compare
 from planner.errors import PlannerError
 
 CURRENT = "current"

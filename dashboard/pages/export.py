@@ -36,10 +36,10 @@ c2.download_button("Fleet (CSV)", exports.plan_csv(p, "fleet"), file_name=f"{nam
                    icon=":material/table:", key="dl_csv", on_click="ignore")
 c3.download_button("All tables (CSV, zip)", lambda: exports.plan_csv_zip(p), file_name=f"{name}-tables.zip",
                    mime="application/zip", icon=":material/folder_zip:", key="dl_zip", on_click="ignore")
-c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p, s), file_name=f"{name}-plan.xlsx",
+c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p), file_name=f"{name}-plan.xlsx",
                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                    icon=":material/grid_on:", key="dl_xlsx", on_click="ignore")
-st.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p, s),
+st.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p),
                    file_name=f"{name}-summary.md", mime="text/markdown", icon=":material/article:", key="dl_md",
                    on_click="ignore")
 st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months (present value). The JSON is the "

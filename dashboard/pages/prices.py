@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import charts, state
-from planner.catalog import price_table
-from planner.offers_view import OfferFilter, offers_table
+from planner.catalog import allowed, price_table
+from planner.engine.offer_costs import OfferFilter, offers_table
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -48,14 +48,7 @@ in_use = st.toggle("Only the offers this scenario allows (providers, regions, pu
                    key="prices_in_use")
 view = table
 if in_use:
-    p = s.prices
-    cloud = view["provider"] != "onprem"
-    keep = ~cloud | (view["provider"].isin(p.providers) & view["purchase_option"].isin(p.purchase_options))
-    if p.regions is not None:
-        keep &= ~cloud | view["region"].isin(p.regions)
-    cards = set(s.onprem.cards) | set(s.onprem.existing)
-    keep &= cloud | view["sku"].isin(cards)
-    view = view[keep]
+    view = view[allowed(view, s)]
 
 c1, c2, c3, c4, c5 = st.columns(5)
 gpus = c1.multiselect("GPU", sorted(view["gpu"].dropna().unique()), key="prices_gpu")

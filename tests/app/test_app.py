@@ -245,5 +245,5 @@ def test_export_contents_are_the_engines(base):
     assert exports.plan_csv(p, "fleet").splitlines()[0].startswith("provider,region,sku")
     with ZipFile(io.BytesIO(exports.plan_csv_zip(p))) as zf:
         assert {"fleet.csv", "monthly.csv", "costs.csv", "baselines.csv"} <= set(zf.namelist())
-    wb = load_workbook(io.BytesIO(exports.plan_xlsx(p, s)))
+    wb = load_workbook(io.BytesIO(exports.plan_xlsx(p)))
     assert "fleet" in wb.sheetnames

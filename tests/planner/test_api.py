@@ -30,8 +30,8 @@ def worked_total(electricity=0.20, hours=800.0):
 def test_public_names():
     for name in ["load_scenario", "plan", "compare", "sweep", "Plan", "Scenario", "ScenarioError"]:
         assert hasattr(planner, name)
-    for method in ["to_json", "to_csv", "to_excel", "to_focus", "to_markdown"]:
-        assert callable(getattr(planner.Plan, method))
+    for function in ["to_json", "to_csv", "to_excel", "to_focus", "to_markdown"]:
+        assert callable(getattr(planner, function))
 
 
 def test_load_scenario_accepts_path_text_dict_and_scenario():
@@ -70,7 +70,7 @@ def test_override_changes_exactly_that_input():
     t = apply_overrides(s, {"workloads.prototyping.gpu_hours_per_month": 3000,
                             "onprem.card_overrides.rtx-4090.price": 1500,
                             "onprem.existing.rtx-a5000": 1})
-    diff = planner.api.diff_inputs(s, t)
+    diff = planner.scenario.diff_inputs(s, t)
     assert dict(zip(diff["path"], zip(diff["a"], diff["b"]))) == {
         "workloads.prototyping.gpu_hours_per_month": (1500.0, 3000.0),
         "onprem.card_overrides.rtx-4090.price": (None, 1500.0),

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 import planner.fileio
 from planner import load_scenario, plan
 from planner.cli import app
-from planner.export import OUT_FILES, SHEETS, plan_start, plan_to_excel, write_plan_files
+from planner.reports import (OUT_FILES, SHEETS, plan_start, plan_to_csv, plan_to_excel, plan_to_focus, plan_to_json,
+                             plan_to_markdown, write_plan_files)
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -70,7 +71,7 @@ def test_plan_out_writes_every_file_and_xlsx_total_equals_json_total(tmp_path):
 
 def test_focus_of_the_worked_example_by_hand():
     p = plan(load_scenario(WORKED))
-    f = p.to_focus(start="2026-03")
+    f = plan_to_focus(p, start="2026-03")
     assert f["EffectiveCost"].sum() == pytest.approx(7760.46, rel=1e-6)
     assert f["EffectiveCost"].sum() == pytest.approx(p.total, rel=1e-9)
     card = f[f["SkuId"] == "rtx-a5000"]
@@ -104,7 +105,7 @@ def test_focus_of_the_worked_example_by_hand():
 def test_focus_with_discounting_is_present_value_by_hand():
     r = 0.10
     p = plan(load_scenario(WORKED), overrides={"discount_rate": r}, baselines=False)
-    f = p.to_focus(start="2026-01")
+    f = plan_to_focus(p, start="2026-01")
     d = [(1 + r) ** (-(m - 1) / 12) for m in range(1, 26)]
     monthly = 2500 * 0.05 / 12 + 405.15 * 0.20 + 178.75 * 1.006
     by_hand = 2500 + monthly * sum(d[:24]) - 1250 * d[24]
@@ -138,7 +139,7 @@ def test_focus_sums_to_total_with_site_costs_spot_and_reservations_past_the_hori
         "workloads.training.gpu_hours_per_month": 3000})
     cats = set(p.costs.loc[p.costs["cost"] != 0, "category"])
     assert {"cloud_reserved", "fixed_onprem", "colocation", "capex", "residual_value"} <= cats, p.costs
-    f = p.to_focus(start="2026-01", path=tmp_path / "focus.csv")
+    f = plan_to_focus(p, start="2026-01", path=tmp_path / "focus.csv")
     assert f["EffectiveCost"].sum() == pytest.approx(p.total, rel=1e-9)
     by_cat = f.groupby("x_CostCategory")["EffectiveCost"].sum()
     for c, v in zip(p.costs["category"], p.costs["cost"]):
@@ -158,15 +159,15 @@ def test_focus_sums_to_total_with_site_costs_spot_and_reservations_past_the_hori
     assert sum(float(r["EffectiveCost"]) for r in rows) == pytest.approx(p.total, rel=1e-9)
 
 
-def test_plan_methods_return_text_and_bytes(tmp_path):
+def test_export_functions_return_text_and_bytes(tmp_path):
     p = plan(WORKED, baselines=False)
-    assert json.loads(p.to_json())["total"] == p.total
-    assert p.to_csv().splitlines()[0].startswith("provider,region,sku")
-    assert p.to_csv(table="monthly").splitlines()[0].startswith("month,")
-    assert p.to_excel()[:2] == b"PK"
-    md = p.to_markdown(tmp_path / "s.md")
+    assert json.loads(plan_to_json(p))["total"] == p.total
+    assert plan_to_csv(p).splitlines()[0].startswith("provider,region,sku")
+    assert plan_to_csv(p, table="monthly").splitlines()[0].startswith("month,")
+    assert plan_to_excel(p)[:2] == b"PK"
+    md = plan_to_markdown(p, tmp_path / "s.md")
     assert (tmp_path / "s.md").read_text() == md and "## Fleet" in md
-    p.to_json(tmp_path / "p.json")
+    plan_to_json(p, tmp_path / "p.json")
     assert json.loads((tmp_path / "p.json").read_text())["total"] == p.total
 
 
@@ -205,7 +206,7 @@ def test_failing_rename_leaves_the_old_file_and_no_temporary_file(tmp_path, monk
         raise OSError("rename failed")
     monkeypatch.setattr(planner.fileio.os, "replace", broken_replace)
     with pytest.raises(OSError, match="rename failed"):
-        p.to_excel(target)
+        plan_to_excel(p, target)
     assert target.read_bytes() == b"old workbook"
     assert sorted(x.name for x in tmp_path.iterdir()) == ["plan.xlsx"]
 
@@ -215,7 +216,7 @@ def test_out_dir_is_all_or_nothing_when_an_export_fails_to_build(tmp_path, monke
 
     def broken(*args, **kwargs):
         raise RuntimeError("focus broke")
-    monkeypatch.setattr("planner.export.plan_to_focus", broken)
+    monkeypatch.setattr("planner.reports.files.plan_to_focus", broken)
     with pytest.raises(RuntimeError):
         write_plan_files(p, tmp_path / "out")
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

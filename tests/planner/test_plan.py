@@ -329,7 +329,7 @@ def test_currency_override_applies_only_to_the_amounts_it_gives():
 
 
 def test_tensorflow_2_12_cannot_run_on_blackwell():
-    from planner.compat import exclusion_reason
+    from planner.catalog import exclusion_reason
     why = exclusion_reason("tensorflow==2.12", "B200", 10.0)
     assert "CUDA 11.8" in why and "≤ 9" in why
     assert exclusion_reason("tensorflow==2.12", "H100-SXM", 9.0) is None

@@ -365,11 +365,11 @@ def test_reserved_terms_effective_hourly_checked_by_hand(session):
     r = rows.loc["aws:us-east-1:p4d.24xlarge:reserved_3y:no_upfront:standard"]
     assert (r.hourly_price, r.upfront_price, r.note) == (9.45, 0.0, "No Upfront/standard")
 
-    # the planner's cost per hour agrees with the hand figure
-    from planner.costs import cloud_cost_per_hour
+    # the offers table's cost per hour (what the planner prices offers with) agrees with the hand figure
+    from pricing_adapters.schema import effective_hourly as table_cost_per_hour
 
     r = rows.loc[["aws:us-east-1:p4d.24xlarge:reserved_1y:partial_upfront:standard"]]
-    assert cloud_cost_per_hour(r.hourly_price, r.upfront_price, r.term_months).iloc[0] == pytest.approx(13.25)
+    assert table_cost_per_hour(r.hourly_price, r.upfront_price, r.term_months).iloc[0] == pytest.approx(13.25)
 
 
 def test_reserved_off_gives_on_demand_only(session):

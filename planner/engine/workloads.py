@@ -13,10 +13,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from planner import catalog, compat
-from planner.costs import HOURS_PER_MONTH
+from planner import catalog
+from planner.engine.profiles import weekly_weights
 from planner.errors import ScenarioError
-from planner.profiles import HOURS_PER_WEEK, weekly_weights
+from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 
 
 def monthly_demand(scenario) -> np.ndarray:
@@ -25,12 +25,6 @@ def monthly_demand(scenario) -> np.ndarray:
     base = np.array([w.gpu_hours_per_month for w in scenario.workloads])[None, :]
     growth = np.array([w.growth_per_month for w in scenario.workloads])[None, :]
     return base * (1.0 + growth) ** months
-
-
-def discount_factors(scenario, months: int | None = None) -> np.ndarray:
-    """d(m) = 1/(1+r)^((m−1)/12) for m = 1..months (default H+1, the month the residual is credited)."""
-    n = scenario.horizon_months + 1 if months is None else months
-    return (1.0 + scenario.discount_rate) ** (-np.arange(n) / 12.0)
 
 
 def demand_periods(scenario, merge: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
@@ -48,7 +42,7 @@ def demand_periods(scenario, merge: bool = True) -> tuple[pd.DataFrame, np.ndarr
     else:
         classes, counts = weights, np.ones(HOURS_PER_WEEK, dtype=int)
     monthly = monthly_demand(scenario)
-    d = discount_factors(scenario)
+    d = discount_factors(scenario.discount_rate, scenario.horizon_months)
     groups: dict = {}
     for m in range(scenario.horizon_months):
         key = tuple(np.round(monthly[m], 9)) if merge else m
@@ -119,7 +113,7 @@ def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
     if workload.min_compute_capability is not None and not (cc >= workload.min_compute_capability):
         return f"compute capability {cc:g} < {workload.min_compute_capability:g} needed"
     if workload.framework:
-        why = compat.exclusion_reason(workload.framework, gpu, cc)
+        why = catalog.exclusion_reason(workload.framework, gpu, cc)
         if why:
             return why
     speed = relative_speed(workload, gpu)

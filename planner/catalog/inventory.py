@@ -7,7 +7,7 @@ import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 
-from planner import catalog
+from planner.catalog import gpus as catalog
 from planner.errors import PlannerError
 
 NVIDIA_SMI_ARGS = ["--query-gpu=name,memory.total,power.limit", "--format=csv,noheader"]

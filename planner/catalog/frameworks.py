@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from planner.catalog import DATA, suggest
+from planner.catalog.gpus import DATA, suggest
 
 
 @lru_cache(maxsize=1)

@@ -1,19 +1,23 @@
-"""The cross-provider offers view (`fleetplan offers`, the dashboard's price explorer).
+"""What an hour of each offer costs: the cross-provider offers view (`fleetplan offers`, the
+dashboard's price explorer).
 
 Cloud offers from a price source plus on-prem cards, each with `usd_per_hour` and `usd_per_gpu_hour`,
-filtered and sorted cheapest per GPU-hour first.
+filtered and sorted cheapest per GPU-hour first. Cloud rows cost their effective hourly price (the
+offers contract's); on-prem rows the schedule's cost of a card busy every hour of its life.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.costs import offers_in_usd
+from planner.engine.schedule import SiteCosts, owned_cost_per_hour
 from planner.errors import PlannerError
-from pricing_adapters.schema import PURCHASE_OPTIONS, PROVIDERS
+from pricing_adapters import registry
+from pricing_adapters.schema import PURCHASE_OPTIONS, effective_hourly
 
 VIEW_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_count", "gpu_memory_gb",
                 "vcpus", "memory_gb", "usd_per_hour", "usd_per_gpu_hour", "zone", "as_of", "note"]
@@ -39,7 +43,7 @@ def _check_choices(values: tuple[str, ...], allowed: tuple[str, ...], flag: str)
 
 def apply_filter(offers: pd.DataFrame, f: OfferFilter) -> pd.DataFrame:
     """Rows of an offers table (with usd columns) that pass the filter; bad filter values raise."""
-    _check_choices(f.providers, PROVIDERS, "--provider")
+    _check_choices(f.providers, tuple(p.name for p in registry.providers()), "--provider")
     _check_choices(f.options, PURCHASE_OPTIONS, "--option")
     keep = pd.Series(True, index=offers.index)
     if f.gpu:
@@ -66,6 +70,25 @@ def apply_filter(offers: pd.DataFrame, f: OfferFilter) -> pd.DataFrame:
     if f.max_usd_per_gpu_hour is not None:
         keep &= offers["usd_per_gpu_hour"] <= f.max_usd_per_gpu_hour
     return offers[keep]
+
+
+def offers_in_usd(offers: pd.DataFrame, cards: pd.DataFrame, fx_to_usd: dict[str, float],
+                  electricity_usd_per_kwh: float, pue: float) -> pd.DataFrame:
+    """Add `usd_per_hour` and `usd_per_gpu_hour` to an offers table (cloud and on-prem rows). Rows whose
+    currency has no rate in `fx_to_usd` get NaN (the caller says which rate is missing)."""
+    out = offers.copy()
+    rate = out["currency"].map(lambda c: 1.0 if c == "USD" else fx_to_usd.get(c, np.nan)).astype(float)
+    usd = effective_hourly(out["hourly_price"], out["upfront_price"], out["term_months"]) * rate
+    onprem = (out["provider"] == "onprem").to_numpy()
+    if onprem.any():
+        card = cards.loc[out.loc[onprem, "sku"]]
+        site = SiteCosts(electricity_usd_per_kwh, pue, colocation_per_kw_month=0.0, fixed_onprem_per_month=0.0)
+        usd[onprem] = owned_cost_per_hour(out.loc[onprem, "upfront_price"].to_numpy() * rate[onprem].to_numpy(),
+                                          card["life_years"], card["maintenance_rate_per_year"],
+                                          card["idle_watts"], card["busy_watts"], site)
+    out["usd_per_hour"] = usd.astype(float)
+    out["usd_per_gpu_hour"] = out["usd_per_hour"] / out["gpu_count"].where(out["gpu_count"] > 0)
+    return out
 
 
 def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,

@@ -5,7 +5,6 @@ A failed refresh exits 1 with its reason in one line and leaves the store as it 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -13,10 +12,13 @@ import pandas as pd
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from planner.formats import Format
+from planner.catalog import resolve_store
+from planner.cli.console import Format, emit, err, fail
+from planner.errors import PlannerError
+from pricing_adapters import registry
 from pricing_adapters.errors import PriceSourceError, StoreCorrupt, StoreError
-from pricing_adapters.schema import OffersSchemaError
-from pricing_adapters.store import ENV_VAR, PriceStore, default_store_path, set_aside
+from pricing_adapters.schema import OffersSchemaError, effective_hourly
+from pricing_adapters.store import ENV_VAR, PriceStore, set_aside
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
@@ -24,23 +26,9 @@ prices_app = typer.Typer(add_completion=False, no_args_is_help=True,
 STORE_HELP = f"price store file (default: ${ENV_VAR} or the platform's data directory)"
 
 
-def _use_store(store: Optional[Path]) -> Path:
-    """Point this process at `store` (the engine reads the store path from the environment)."""
-    if store is not None:
-        os.environ[ENV_VAR] = str(store)
-    return default_store_path()
-
-
-def _err():
-    from planner.cli import err
-
-    return err
-
-
 def _open(path: Path) -> PriceStore:
     """The store at `path`. A damaged or foreign file is set aside (with a warning) and a new store
     started; a store that cannot be used now (a directory, no permission, locked) exits 2."""
-    err = _err()
     try:
         try:
             return PriceStore(path)
@@ -51,8 +39,7 @@ def _open(path: Path) -> PriceStore:
             err.print(f"[yellow]warning:[/] {exc}; moved aside to {aside}", markup=True, soft_wrap=True)
             return PriceStore(path)
     except StoreError as exc:
-        err.print(f"[bold red]error:[/] --store: {exc}", markup=True, soft_wrap=True)
-        raise typer.Exit(2)
+        fail(f"--store: {exc}", 2)
 
 
 def _fallback_text(store: PriceStore, provider: str) -> str:
@@ -62,7 +49,7 @@ def _fallback_text(store: PriceStore, provider: str) -> str:
 
 @prices_app.command()
 def refresh(
-    provider: str = typer.Option(..., "--provider", help="aws or azure"),
+    provider: str = typer.Option(..., "--provider", help=f"{' or '.join(registry.cloud_providers())}"),
     region: List[str] = typer.Option(..., "--region", help="region code (repeatable)"),
     store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
     subscription: Optional[str] = typer.Option(None, "--subscription",
@@ -72,13 +59,14 @@ def refresh(
     from pricing_adapters.refresh import get_source
     from pricing_adapters.refresh import refresh as do_refresh
 
-    err = _err()
-    if provider not in ("aws", "azure"):
-        err.print(f"[bold red]error:[/] --provider {provider!r}: expected aws or azure", markup=True)
-        raise typer.Exit(2)
-    path = _use_store(store)
-    price_store = _open(path)
-    options = {"subscription_id": subscription} if provider == "azure" and subscription else {}
+    try:
+        row = registry.get(provider)
+    except ValueError as exc:
+        fail(f"--provider: {exc}", 2)
+    if row.adapter is None:
+        fail(f"--provider {provider!r} has no live prices; expected one of {', '.join(registry.cloud_providers())}", 2)
+    price_store = _open(resolve_store(store))
+    options = {"subscription_id": subscription} if subscription and "subscription_id" in row.refresh_options else {}
     try:
         source = get_source(provider, **options)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -110,9 +98,7 @@ def list_snapshots(
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
-    from planner.cli import emit
-
-    price_store = _open(_use_store(store))
+    price_store = _open(resolve_store(store))
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
             for s in price_store.snapshots()]
@@ -129,13 +115,9 @@ def show(
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
     from planner import catalog
-    from planner.cli import emit, fail
-    from planner.errors import PlannerError
 
-    _use_store(store)
-    err = _err()
     try:
-        offers, provenance = catalog.price_table("store")
+        offers, provenance = catalog.price_table("store", store)
         if gpu:
             ids = catalog.match_gpus(gpu)
             if not ids:
@@ -157,11 +139,9 @@ def show(
 
 def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     """Added and removed offers, and price changes in %, keyed on offer_id (effective hourly price)."""
-    from planner.costs import cloud_cost_per_hour
-
     def priced(df: pd.DataFrame) -> pd.DataFrame:
         out = df[["offer_id", "provider", "region", "sku", "purchase_option", "gpu"]].copy()
-        out["usd_per_hour"] = cloud_cost_per_hour(df["hourly_price"], df["upfront_price"], df["term_months"])
+        out["usd_per_hour"] = effective_hourly(df["hourly_price"], df["upfront_price"], df["term_months"])
         return out.set_index("offer_id")
 
     a, b = priced(old), priced(new)
@@ -192,11 +172,9 @@ def diff(
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""
-    from planner.cli import emit
     from pricing_adapters.snapshot import load_snapshot
 
-    err = _err()
-    price_store = _open(_use_store(store))
+    price_store = _open(resolve_store(store))
 
     def load(ref: str) -> tuple[pd.DataFrame, set]:
         """(offers, the (provider, region) pairs the snapshot covers)."""
@@ -207,11 +185,9 @@ def diff(
             info = price_store.snapshot(int(ref))
             return price_store.offers(info.id), price_store.coverage([info])
         except ValueError:
-            err.print(f"[bold red]error:[/] {ref!r}: expected a snapshot id or `packaged`", markup=True)
-            raise typer.Exit(2)
+            fail(f"{ref!r}: expected a snapshot id or `packaged`", 2)
         except PriceSourceError as exc:
-            err.print(f"[bold red]error:[/] {exc}", markup=True)
-            raise typer.Exit(2)
+            fail(str(exc), 2)
 
     (a, cover_a), (b, cover_b) = load(old), load(new)
     # Compare like with like: regions one side never fetched are not "added" or "removed".

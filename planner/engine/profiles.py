@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from planner.errors import ScenarioError
+from planner.months import HOURS_PER_WEEK
 
-HOURS_PER_WEEK = 168
 BUSINESS_TO_OFF_RATIO = 4.0   # a working hour carries 4× the load of a night or weekend hour
 DEADLINE_DAYS = (3, 4)        # Thursday, Friday: the push before Friday deadlines
 DEADLINE_OFF_WEIGHT = 0.7     # other days; deadline days get (7 − 5 × 0.7) / 2 = 1.75

@@ -1,13 +1,12 @@
-"""The `fleetplan` command line (typer). Formats what the engine returns; computes no cost itself.
+"""The `fleetplan` commands: validate, schema, offers, inventory, plan, compare, sweep (the `prices`
+commands are in planner/cli/prices.py). They format what the engine returns; none computes a cost.
 
-Exit codes: 0 ok, 1 infeasible plan or failed price refresh, 2 bad input.
 JSON and CSV go to stdout untouched; messages and warnings go to stderr.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -17,60 +16,12 @@ import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
-from planner.errors import PlannerError, ScenarioError
-from planner.formats import Format
+from planner.cli.console import Format, emit, err, fail, infeasible
+from planner.errors import InfeasibleError, PlannerError, ScenarioError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost.")
-err = Console(stderr=True, highlight=False)
-
-
-def _register_subcommands() -> None:
-    from planner.cli_prices import prices_app
-
-    app.add_typer(prices_app, name="prices")
-
-
-
-def infeasible(exc: PlannerError, fmt: "Format") -> None:
-    """Exit 1 with the optimiser's explanation (and a JSON object on stdout in json mode)."""
-    if fmt is Format.json:
-        sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
-    err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
-    raise typer.Exit(1)
-
-
-def fail(exc: PlannerError) -> None:
-    """One clear message on stderr, the error's exit code, no traceback."""
-    err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
-    raise typer.Exit(exc.exit_code)
-
-
-def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) -> None:
-    """Write a table to stdout as a rich table, JSON records or CSV."""
-    if fmt is Format.json:
-        from planner.export import records
-
-        sys.stdout.write(json.dumps(records(df), indent=2) + "\n")
-    elif fmt is Format.csv:
-        df.to_csv(sys.stdout, index=False)
-    else:
-        table = Table(title=title or None, show_lines=False)
-        for col in df.columns:
-            table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
-        for row in df.itertuples(index=False):
-            cells = []
-            for v in row:
-                if isinstance(v, float):
-                    text = "" if math.isnan(v) else f"{v:,.{float_digits}f}"
-                    cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
-                else:
-                    cells.append(escape(str(v)))  # "[aws, azure]" is text, not rich markup
-            table.add_row(*cells)
-        # Piped output has no terminal width; do not squeeze columns into 80 characters.
-        Console(highlight=False, width=None if sys.stdout.isatty() else 240).print(table)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -146,7 +97,7 @@ def offers(
     On-prem cards are costed as owned and busy every hour of their life: capex (card + host share)
     over the life, maintenance, and busy watts × PUE × electricity.
     """
-    from planner.offers_view import OfferFilter, offers_table
+    from planner.engine.offer_costs import OfferFilter, offers_table
 
     try:
         table, warnings = offers_table(OfferFilter(
@@ -169,7 +120,7 @@ def inventory(
     from_file: Optional[Path] = typer.Option(None, "--from", help="read saved nvidia-smi output instead of running it"),
 ) -> None:
     """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
-    from planner.inventory import parse_inventory, read_nvidia_smi
+    from planner.catalog.inventory import parse_inventory, read_nvidia_smi
 
     try:
         if from_file is not None:
@@ -207,20 +158,15 @@ def plan_command(
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
-    if store is not None:
-        from planner.cli_prices import _use_store
-
-        _use_store(store)
     from planner.engine import plan as make_plan
-    from planner.errors import InfeasibleError
-    from planner.export import plan_start, plan_to_dict, write_plan_files
+    from planner.reports import plan_start, plan_to_dict, write_plan_files
     from planner.scenario import load_scenario_file
 
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
         scenario = load_scenario_file(file)
-        result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines)
-        result.scenario = scenario
+        result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines,
+                           store=store)
         if out is not None:
             try:
                 for path in write_plan_files(result, out, start=start):
@@ -277,8 +223,7 @@ def compare(
     solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
 ) -> None:
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a)."""
-    from planner.api import compare as make_comparison
-    from planner.errors import InfeasibleError
+    from planner.reports import compare as make_comparison
     from planner.scenario import load_scenario_file
 
     try:
@@ -299,8 +244,6 @@ def compare(
         Console(highlight=False).print(f"[bold]a[/] = {a} ({cmp.label_a})\n[bold]b[/] = {b} ({cmp.label_b})\n"
                                        f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
                                        f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
-        from rich.markup import escape
-
         # list values read "[aws, azure]": escape them, or rich takes them for markup
         inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else escape(str(v)))
                                       for k in ("a", "b")})
@@ -310,7 +253,7 @@ def compare(
 
 
 def _parse_vary(items: list[str]) -> dict:
-    from planner.api import parse_value, split_values
+    from planner.scenario import parse_value, split_values
 
     vary: dict = {}
     problems = []
@@ -341,7 +284,7 @@ def sweep(
     """Plan every combination of the --vary values (one row each; infeasible points are rows too)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from planner.api import sweep as run_sweep
+    from planner.reports import sweep as run_sweep
     from planner.scenario import load_scenario_file
 
     try:
@@ -355,8 +298,7 @@ def sweep(
     except PlannerError as exc:
         fail(exc)
     except OSError as exc:   # an unreachable --scheduler
-        err.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
-        raise typer.Exit(2)
+        fail(str(exc), 2)
     bad = int((table["status"] != "optimal").sum())
     if bad:
         err.print(f"[yellow]{bad} of {len(table)} points have no plan (see status and note)[/]", markup=True)
@@ -364,14 +306,3 @@ def sweep(
         table = table.assign(**{c: table[c].map(str) for c in grid})   # inputs as given, not rounded
     emit(table, fmt, title=f"Sweep of {file.name} ({len(table)} points, {scenario.currency}, present value)",
          float_digits=0)
-
-
-_register_subcommands()
-
-
-def main() -> None:  # pragma: no cover - console entry
-    app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    app()

@@ -1,153 +1,23 @@
-"""Scenario files: frozen pydantic models (DESIGN section 3) and YAML loading with line-numbered errors.
-
-`load_scenario` reads YAML with the safe loader only, keeps the line and column of every node, validates
-the structure with pydantic and the names against the catalogs, and raises one `ScenarioError` that
-lists every problem of the file: `file:line:col: field.path: what was expected, got what (did you mean …)`.
+"""Reading scenario files: YAML with the safe loader only, the line and column of every node kept, the
+structure validated with pydantic and the names against the catalogs. One `ScenarioError` lists every
+problem of a file: `file:line:col: field.path: what was expected, got what (did you mean …)`.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import (BaseModel, ConfigDict, Field, NonNegativeInt, PositiveFloat, ValidationError, field_validator,
-                      model_validator)
+from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
-
-PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
-                         "savings_plan_1y", "savings_plan_3y"]
-Provider = Literal["aws", "azure"]
-BUILTIN_PROFILES = ("flat", "business_hours", "deadline_peaks")
-ThroughputMetric = Literal["fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops",
-                           "memory_bandwidth_gbps"]
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Prices(Frozen):
-    """Where prices come from and which cloud offers are allowed."""
-
-    source: str = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
-    providers: tuple[Provider, ...] = Field(("aws", "azure"), description="cloud providers allowed")
-    regions: tuple[str, ...] | None = Field(None, description="cloud regions allowed; omitted = all regions")
-    purchase_options: tuple[PurchaseOption, ...] = Field(
-        ("on_demand", "spot", "reserved_1y", "reserved_3y"), description="cloud purchase options allowed")
-
-
-class CardOverride(Frozen):
-    """Any column of onprem_cards.csv, replacing the catalog value for one card."""
-
-    price: float | None = Field(None, ge=0, description="price per card, in `currency`")
-    currency: str | None = Field(None, description="ISO 4217 code of price and host_cost_per_card")
-    host_cost_per_card: float | None = Field(None, ge=0, description="share of the host server per card")
-    busy_watts: float | None = Field(None, ge=0, description="W at the wall per card while working, host share included")
-    idle_watts: float | None = Field(None, ge=0, description="W at the wall per card while idle, host share included")
-    cards_per_server: int | None = Field(None, ge=1)
-    life_years: float | None = Field(None, gt=0, description="straight-line depreciation life")
-    maintenance_rate_per_year: float | None = Field(None, ge=0, description="share of capex per year")
-    as_of: str | None = None
-    source: str | None = None
-
-
-class OnPrem(Frozen):
-    """Owned hardware: site assumptions, candidate cards, what is already owned, caps."""
-
-    electricity_per_kwh: float = Field(0.12, ge=0, description="scenario currency per kWh")
-    pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
-    availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
-    cards: tuple[str, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
-    card_overrides: dict[str, CardOverride] = Field(default_factory=dict)
-    existing: dict[str, int] = Field(default_factory=dict, description="cards already owned: no capex")
-    power_cap_kw: float | None = Field(None, ge=0, description="cap on installed IT power, Σ units × busy watts")
-    capex_budget: float | None = Field(None, ge=0, description="cap on new capex (cards + hosts), scenario currency")
-    colocation_per_kw_month: float = Field(0.0, ge=0, description="charged on installed IT kW every month")
-    fixed_onprem_per_month: float = Field(0.0, ge=0, description="charged in each month any on-prem unit exists")
-
-    @field_validator("existing")
-    @classmethod
-    def _non_negative(cls, v: dict[str, int]) -> dict[str, int]:
-        bad = [k for k, n in v.items() if n < 0]
-        if bad:
-            raise ValueError(f"counts must be ≥ 0 (negative for {bad})")
-        return v
-
-
-class Workload(Frozen):
-    """A stream of GPU work, measured in hours on its reference GPU."""
-
-    name: str = Field(min_length=1)
-    gpu_hours_per_month: float = Field(ge=0, description="reference-GPU hours in month 1")
-    reference_gpu: str = Field(description="canonical GPU id the hours are measured on")
-    min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
-    gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
-    min_compute_capability: float | None = Field(None, ge=0, description="e.g. 8.0 for bf16")
-    framework: str | None = Field(None, description="e.g. tensorflow==2.12; excludes GPUs its CUDA build cannot run on")
-    growth_per_month: float = Field(0.0, gt=-1, description="compound monthly demand growth")
-    profile: str = Field("flat", description="flat | business_hours | deadline_peaks | path to a CSV of 168 hourly weights")
-    interruptible: bool = Field(False, description="may run on spot capacity")
-    interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
-    throughput_metric: ThroughputMetric = Field("fp16_tensor_tflops", description="how GPUs compare for this workload")
-    throughput: dict[str, float] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
-
-    @field_validator("throughput")
-    @classmethod
-    def _positive_speeds(cls, v: dict[str, float] | None) -> dict[str, float] | None:
-        bad = sorted(k for k, x in (v or {}).items() if not x > 0)
-        if bad:
-            raise ValueError(f"relative speeds must be > 0 (not for {bad}); leave a GPU out to exclude it")
-        return v
-
-    @field_validator("framework")
-    @classmethod
-    def _framework_form(cls, v: str | None) -> str | None:
-        if v is not None and not re.fullmatch(r"[A-Za-z_-]+==\d+(\.\d+)*", v.strip()):
-            raise ValueError("expected NAME==VERSION, e.g. tensorflow==2.12")
-        return v
-
-
-class Constraints(Frozen):
-    min_units: dict[str, NonNegativeInt] = Field(default_factory=dict, description="card id -> least units in the fleet")
-    max_units: dict[str, NonNegativeInt] = Field(default_factory=dict, description="card id -> most units in the fleet")
-    max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
-
-
-class Scenario(Frozen):
-    """Every assumption of one plan. Same file + same price snapshot = same plan."""
-
-    name: str = Field(min_length=1)
-    description: str = ""
-    currency: str = Field("USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 code all costs are reported in")
-    horizon_months: int = Field(36, ge=1, le=120)
-    discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
-    fx: dict[str, PositiveFloat] = Field(default_factory=dict,
-                                 description="scenario-currency units per 1 unit of the named currency")
-    prices: Prices = Prices()
-    onprem: OnPrem = OnPrem()
-    workloads: tuple[Workload, ...] = Field(min_length=1)
-    constraints: Constraints = Constraints()
-
-    @model_validator(mode="after")
-    def _unique_workload_names(self) -> "Scenario":
-        names = [w.name for w in self.workloads]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise ValueError(f"workload names must be unique; repeated: {dup}")
-        return self
-
-    def fx_rate(self, currency: str) -> float | None:
-        """Scenario-currency units per unit of `currency` (1 for the scenario currency itself)."""
-        return 1.0 if currency == self.currency else self.fx.get(currency)
-
+from planner.scenario.model import BUILTIN_PROFILES, Scenario
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions
-
 
 Path_ = tuple[Any, ...]
 
@@ -336,8 +206,7 @@ def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None
                                 f"workloads[{i}].profile: profile file not found: {path}")
         framework = w.get("framework")
         if isinstance(framework, str) and "==" in framework:
-            from planner.compat import framework_problem  # local: compat reads its own tables
-            msg = framework_problem(framework)
+            msg = catalog.framework_problem(framework)
             if msg:
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
                                 f"workloads[{i}].framework: {msg}")
@@ -440,3 +309,14 @@ def scenario_json_schema() -> dict:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "GPU fleet planner scenario"
     return schema
+
+
+def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
+    """A validated Scenario from a file path, a dict, YAML text, or a Scenario (returned as is)."""
+    if isinstance(source, Scenario):
+        return source
+    if isinstance(source, dict):
+        return parse_scenario(source, origin="<dict>")
+    if isinstance(source, Path) or ("\n" not in str(source) and str(source).endswith((".yaml", ".yml"))):
+        return load_scenario_file(source)
+    return load_scenario_text(str(source))

@@ -1,0 +1,112 @@
+"""GPU specs and on-prem cards (packaged data) and name resolution.
+
+Tables:
+- gpus: one row per canonical GPU id (`planner/data/gpus.csv`), datasheet values with their source.
+- cards: one row per purchasable on-prem card (`planner/data/onprem_cards.csv`), in its own currency.
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+from planner.errors import CatalogError
+
+DATA = Path(__file__).resolve().parents[1] / "data"   # planner/data: the packaged CSVs
+
+GPU_NUMERIC = ["memory_gb", "memory_bandwidth_gbps", "tdp_watts", "fp32_tflops",
+               "fp16_tensor_tflops", "bf16_tensor_tflops", "compute_capability"]
+CARD_NUMERIC = ["price", "busy_watts", "idle_watts", "host_cost_per_card", "cards_per_server",
+                "life_years", "maintenance_rate_per_year"]
+THROUGHPUT_METRICS = ("fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops", "memory_bandwidth_gbps")
+
+
+def _read_csv(name: str) -> pd.DataFrame:
+    with (DATA / name).open("r", encoding="utf-8") as fh:
+        return pd.read_csv(fh, dtype=str, keep_default_na=False)
+
+
+def _split(cell: str) -> list[str]:
+    return [p.strip() for p in cell.split(";") if p.strip()]
+
+
+@lru_cache(maxsize=1)
+def load_gpus() -> pd.DataFrame:
+    """The GPU catalog indexed by canonical id; numeric columns as floats (NaN = not verified)."""
+    df = _read_csv("gpus.csv")
+    for col in GPU_NUMERIC:
+        df[col] = pd.to_numeric(df[col].replace("", None), errors="raise").astype(float)
+    for col in ("mig", "nvlink"):
+        df[col] = df[col].str.lower().eq("true")
+    if df["gpu"].duplicated().any():
+        raise CatalogError(f"gpus.csv: duplicate ids {list(df['gpu'][df['gpu'].duplicated()])}")
+    return df.set_index("gpu", drop=False)
+
+
+@lru_cache(maxsize=1)
+def load_cards() -> pd.DataFrame:
+    """The on-prem card catalog indexed by card id; prices in the row's own `currency`."""
+    df = _read_csv("onprem_cards.csv")
+    for col in CARD_NUMERIC:
+        df[col] = pd.to_numeric(df[col].replace("", None), errors="raise").astype(float)
+    unknown = sorted(set(df["gpu"]) - set(load_gpus().index))
+    if unknown:
+        raise CatalogError(f"onprem_cards.csv: cards name GPUs missing from gpus.csv: {unknown}")
+    return df.set_index("card_id", drop=False)
+
+
+def _norm(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+@lru_cache(maxsize=1)
+def _gpu_name_index() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """(exact name -> id) for ids and aliases; (family -> ids) for group names, all normalised."""
+    exact: dict[str, str] = {}
+    families: dict[str, list[str]] = {}
+    for row in load_gpus().itertuples():
+        exact[_norm(row.gpu)] = row.gpu
+        for alias in _split(row.aliases):
+            exact.setdefault(_norm(alias), row.gpu)
+        for fam in _split(row.family):
+            families.setdefault(_norm(fam), []).append(row.gpu)
+    return exact, {k: tuple(v) for k, v in families.items()}
+
+
+def resolve_gpu(name: str) -> str | None:
+    """Canonical id for an id or alias (case, spaces and dashes ignored), else None.
+
+    A name that is also a family of several GPUs (`A100`, `V100`) is ambiguous unless it is an id.
+    """
+    exact, families = _gpu_name_index()
+    key = _norm(name)
+    found = exact.get(key)
+    if found is not None and _norm(found) != key and len(families.get(key, ())) > 1:
+        return None
+    return found
+
+
+def match_gpus(query: str) -> tuple[str, ...]:
+    """Every canonical id that `query` names: an id, an alias, or a family (`A100-80GB` → PCIe and SXM)."""
+    exact, families = _gpu_name_index()
+    key = _norm(query)
+    found = set(families.get(key, ()))
+    if key in exact:
+        found.add(exact[key])
+    return tuple(sorted(found))
+
+
+def suggest(name: str, choices: list[str] | tuple[str, ...], n: int = 3) -> list[str]:
+    """Closest spellings of `name` among `choices` (case-insensitive)."""
+    lowered = {c.lower(): c for c in choices}
+    return [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)]
+
+
+def suggest_gpu(name: str) -> list[str]:
+    """Canonical ids whose id or alias is spelt like `name`."""
+    exact, _ = _gpu_name_index()
+    hits = difflib.get_close_matches(_norm(name), list(exact), n=6, cutoff=0.6)
+    return list(dict.fromkeys(exact[h] for h in hits))[:3]

@@ -1,0 +1,126 @@
+"""Offers for one scenario: the cloud offers it allows (in its currency) and its on-prem cards.
+
+`allowed` is the one filter of offers by a scenario's providers, regions, purchase options and cards;
+the engine's inputs and the dashboard's price explorer both use it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from planner.catalog.gpus import load_cards, load_gpus, suggest
+from planner.errors import PriceSourceError
+
+
+def capex_per_unit(price: float, host_cost_per_card: float, price_rate: float = 1.0, host_rate: float = 1.0) -> float:
+    """Capex of one new on-prem unit: the card plus its share of the host server, each converted at
+    its own rate (an override may quote the card in another currency than the catalog's host cost)."""
+    return float(price) * price_rate + float(host_cost_per_card) * host_rate
+
+
+def allowed(offers: pd.DataFrame, scenario) -> pd.Series:
+    """Which rows of an offers table `scenario` may use: cloud rows of its providers, regions (None =
+    all) and purchase options; on-prem rows of the cards it may buy or owns."""
+    p, o = scenario.prices, scenario.onprem
+    cloud = offers["provider"] != "onprem"
+    keep = offers["provider"].isin(p.providers) & offers["purchase_option"].isin(p.purchase_options)
+    if p.regions is not None:
+        keep &= offers["region"].isin(p.regions)
+    cards = set(o.cards) | set(o.existing) | set(scenario.constraints.min_units)
+    return (cloud & keep) | (~cloud & offers["sku"].isin(cards))
+
+
+def check_regions(offers: pd.DataFrame, scenario) -> None:
+    """A region no provider has is a typo; one of a provider not allowed here is simply unused."""
+    p = scenario.prices
+    if p.regions is None:
+        return
+    known = sorted(set(offers["region"]))
+    unknown = [r for r in p.regions if r not in known]
+    if unknown:
+        hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
+                 for r in unknown]
+        raise PriceSourceError(f"prices.regions: no offers in {', '.join(hints)} in the {p.source} prices")
+
+
+def cloud_offers(scenario, table: pd.DataFrame) -> pd.DataFrame:
+    """The scenario's allowed cloud offers of `table`, prices converted to the scenario currency."""
+    check_regions(table, scenario)
+    df = table[allowed(table, scenario) & (table["provider"] != "onprem")].copy()
+    rates = {cur: scenario.fx_rate(cur) for cur in set(df["currency"])}
+    missing = sorted(c for c, r in rates.items() if r is None)
+    if missing:
+        raise PriceSourceError(f"offers priced in {missing} but fx has no rate for them; "
+                               f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
+    rate = df["currency"].map(rates).astype(float)
+    df["hourly_price"] = df["hourly_price"] * rate
+    df["upfront_price"] = df["upfront_price"] * rate
+    df["currency"] = scenario.currency
+    return df.reset_index(drop=True)
+
+
+def site_cards(scenario) -> pd.DataFrame:
+    """The scenario's candidate and owned cards with overrides applied, money in the scenario currency.
+
+    Columns: card_id, gpu, buyable (listed in onprem.cards; others are only owned or required),
+    capex (per new unit: price + host share), busy_watts, idle_watts,
+    cards_per_server, life_years, maintenance_rate_per_year, existing, min_units, max_units (NaN = none),
+    as_of, source.
+    """
+    o, c = scenario.onprem, scenario.constraints
+    cards = load_cards()
+    ids = list(dict.fromkeys([*o.cards, *o.existing, *c.min_units]))
+    rows = []
+    for card_id in ids:
+        row = dict(cards.loc[card_id])
+        catalog_currency = row["currency"]
+        override = o.card_overrides.get(card_id)
+        given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
+        row.update(given)
+        # An override's currency applies to the amounts it gives; catalog amounts keep their own.
+        price_rate = scenario.fx_rate(row["currency"] if "price" in given else catalog_currency)
+        host_rate = scenario.fx_rate(row["currency"] if "host_cost_per_card" in given else catalog_currency)
+        rows.append({
+            "card_id": card_id, "gpu": row["gpu"], "buyable": card_id in o.cards,
+            "capex": capex_per_unit(row["price"], row["host_cost_per_card"], price_rate, host_rate),
+            "busy_watts": float(row["busy_watts"]), "idle_watts": float(row["idle_watts"]),
+            "cards_per_server": float(row["cards_per_server"]), "life_years": float(row["life_years"]),
+            "maintenance_rate_per_year": float(row["maintenance_rate_per_year"]),
+            "existing": int(o.existing.get(card_id, 0)),
+            "min_units": int(c.min_units.get(card_id, 0)),
+            "max_units": float(c.max_units[card_id]) if card_id in c.max_units else float("nan"),
+            "as_of": row["as_of"], "source": row["source"],
+        })
+    cols = ["card_id", "gpu", "buyable", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
+            "maintenance_rate_per_year", "existing", "min_units", "max_units", "as_of", "source"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = None) -> pd.DataFrame:
+    """On-prem cards as offers-table rows (`purchase`), in each card's own currency.
+
+    upfront_price is the capex of one unit (card + host share); hourly_price is 0 because running
+    costs (energy, maintenance) depend on the site and are costed by the engine's cost schedule.
+    """
+    from pricing_adapters.schema import offer_id, validate_offers
+
+    cards = load_cards()
+    gpus = load_gpus()
+    overrides = overrides or {}
+    rows = []
+    for card_id in (card_ids if card_ids is not None else list(cards.index)):
+        card = dict(cards.loc[card_id])
+        card.update({k: v for k, v in dict(overrides.get(card_id) or {}).items() if v is not None})
+        gpu = gpus.loc[card["gpu"]]
+        rows.append({
+            "offer_id": offer_id("onprem", "onprem", card_id, "purchase"),
+            "provider": "onprem", "region": "onprem", "sku": card_id, "purchase_option": "purchase",
+            "gpu": card["gpu"], "gpu_known": True, "accelerator_name": gpu["gpu"],
+            "gpu_count": 1.0, "gpu_memory_gb": gpu["memory_gb"], "vcpus": float("nan"),
+            "memory_gb": float("nan"), "hourly_price": 0.0,
+            "upfront_price": capex_per_unit(card["price"], card["host_cost_per_card"]),
+            "currency": card["currency"], "term_months": 0, "zone": "", "as_of": card["as_of"],
+            "source": card["source"], "note": "capex = card + host share; running costs per scenario",
+        })
+    return validate_offers(pd.DataFrame(rows), origin="onprem cards")
+

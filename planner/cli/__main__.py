@@ -1,0 +1,5 @@
+"""`python -m planner.cli`: the `fleetplan` command."""
+
+from planner.cli import app
+
+app()

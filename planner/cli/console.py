@@ -1,0 +1,64 @@
+"""What every command shares: output formats, the stderr console, tables on stdout, and the one place
+that turns a PlannerError into a message and an exit code (0 ok, 1 infeasible, 2 bad input)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from enum import Enum
+
+import pandas as pd
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from planner.errors import PlannerError
+
+err = Console(stderr=True, highlight=False)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def infeasible(exc: PlannerError, fmt: Format) -> None:
+    """Exit 1 with the optimiser's explanation (and a JSON object on stdout in json mode)."""
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
+    err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
+    raise typer.Exit(1)
+
+
+def fail(exc: PlannerError | str, code: int | None = None) -> None:
+    """One clear message on stderr, the error's exit code (or `code`), no traceback."""
+    err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+    raise typer.Exit(code if code is not None else getattr(exc, "exit_code", 2))
+
+
+def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) -> None:
+    """Write a table to stdout as a rich table, JSON records or CSV."""
+    if fmt is Format.json:
+        from planner.reports.tables import records
+
+        sys.stdout.write(json.dumps(records(df), indent=2) + "\n")
+    elif fmt is Format.csv:
+        df.to_csv(sys.stdout, index=False)
+    else:
+        table = Table(title=title or None, show_lines=False)
+        for col in df.columns:
+            table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
+        for row in df.itertuples(index=False):
+            cells = []
+            for v in row:
+                if isinstance(v, float):
+                    text = "" if math.isnan(v) else f"{v:,.{float_digits}f}"
+                    cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
+                else:
+                    cells.append(escape(str(v)))  # "[aws, azure]" is text, not rich markup
+            table.add_row(*cells)
+        # Piped output has no terminal width; do not squeeze columns into 80 characters.
+        Console(highlight=False, width=None if sys.stdout.isatty() else 240).print(table)

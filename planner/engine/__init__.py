@@ -1,0 +1,17 @@
+"""The engine: inputs resolved once from a scenario, exact reductions, the one cost schedule, the
+MILP built by `define_*` functions, solved, read back into a Plan; baselines and explanations."""
+
+from planner.engine.baselines import solve_baselines, solve_inputs
+from planner.engine.constraints import CAPS, Cap
+from planner.engine.inputs import Inputs, resolve_inputs
+from planner.engine.model import Model, build_model
+from planner.engine.readback import read_plan
+from planner.engine.reductions import reduce
+from planner.engine.result import Plan
+from planner.engine.run import plan
+from planner.engine.schedule import COST_CATEGORIES, CostSchedule, build_schedule
+from planner.engine.solve import SOLVERS, Solution, solve
+
+__all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "SOLVERS", "Solution",
+           "build_model", "build_schedule", "plan", "read_plan", "reduce", "resolve_inputs", "solve",
+           "solve_baselines", "solve_inputs"]

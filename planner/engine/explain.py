@@ -1,0 +1,83 @@
+"""Why there is no fleet: which workload has no compatible offer, or which cap cannot be met, with the
+numbers. Each cap of `engine.constraints.CAPS` is tried on its own: relaxed, its quantity minimised."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pulp
+
+from planner.engine.constraints import CAPS
+from planner.engine.inputs import Inputs
+from planner.engine.model import ExtraConstraints, Model, build_model
+from planner.engine.solve import solve
+from planner.errors import InfeasibleError
+
+
+def check_compatibility(inp: Inputs) -> None:
+    """Raise when a workload has no unit at all that can serve it."""
+    for j, w in enumerate(inp.workloads.itertuples(index=False)):
+        if (inp.work[:, j] > 0).any():
+            continue
+        ex = inp.exclusions[inp.exclusions["workload"] == w.name]
+        counts = ex.groupby("reason")["unit_id"].count().sort_values(ascending=False)
+        reasons = "; ".join(f"{reason} ({n} offer{'s' if n != 1 else ''})" for reason, n in counts.head(5).items())
+        raise InfeasibleError(f"workload {w.name} ({w.needs}) has no compatible offer among the "
+                              f"{ex['unit_id'].nunique()} allowed offers and cards: "
+                              f"{reasons or 'no offers or cards allowed'}")
+
+
+def unserved(inp: Inputs) -> list[str]:
+    """Workloads that no unit may serve once unit limits are applied (cards capped at zero units)."""
+    units = inp.units
+    can_buy = units["buyable"].astype(bool) & (units["max_units"].isna() | (units["max_units"] > 0))
+    usable = (units["kind"] != "card") | (units["existing"] > 0) | can_buy
+    served = (inp.work[usable.to_numpy()] > 0).any(axis=0)
+    return [name for name, ok in zip(inp.workload_names, served) if not ok]
+
+
+def fleet_text(inp: Inputs, counts: dict) -> str:
+    """`2 × A100-80GB-PCIE (300 W, 16,500 USD)` for each card with units in `counts` (index -> units)."""
+    gpu, watts, capex = inp.col("gpu"), inp.col("busy_watts"), inp.col("capex")
+    parts = [f"{int(round(v))} × {gpu[i]} ({watts[i]:g} W, {capex[i]:,.0f} {inp.currency})"
+             for i, v in counts.items() if round(v) > 0]
+    return " + ".join(parts) or "no on-prem units"
+
+
+def _least(inp: Inputs, cap, solver: str) -> tuple[float, Model] | None:
+    """The least value of a cap's quantity over fleets meeting every other constraint."""
+    m = build_model(replace(inp, caps={**inp.caps, cap.name: None}))
+    expr = cap.measure(m)
+    m.prob.setObjective(expr)
+    if solve(m, solver).status not in ("optimal", "feasible"):
+        return None
+    return float(pulp.value(expr) or 0.0), m
+
+
+def explain_infeasible(inp: Inputs, solver: str = "cbc", extra_constraints: ExtraConstraints | None = None) -> str:
+    """Which cap cannot be met, with the numbers; tried one cap at a time."""
+    for cap in CAPS:
+        if cap.precheck is not None and inp.caps.get(cap.name) is not None:
+            why = cap.precheck(inp)
+            if why:
+                return why
+    if extra_constraints is not None and solve(build_model(inp), solver).status in ("optimal", "feasible"):
+        return "the extra constraints leave no feasible fleet (the scenario without them has one)"
+    messages = []
+    for cap in CAPS:
+        limit = inp.caps.get(cap.name)
+        if limit is None or cap.measure is None:
+            continue
+        found = _least(inp, cap, solver)
+        if found is None:
+            continue
+        need, m = found
+        messages.append(cap.explain(limit, need, fleet_text(inp, {i: n.varValue or 0 for i, n in m.n.items()}), inp))
+    if messages:
+        return "; or ".join(messages)
+    lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0
+    owned = {i: max(int(inp.col("existing")[i]), int(lo[i])) for i in range(len(inp.units))
+             if inp.col("kind")[i] == "card"}
+    caps = ", ".join(f"{name} {limit}" for name, limit in inp.caps.items() if name != "unit_limits")
+    return (f"no fleet meets all caps together ({caps}; units owned or required: "
+            f"{fleet_text(inp, owned) if owned else 'none'}); relax one or more of them")

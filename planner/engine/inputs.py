@@ -1,0 +1,194 @@
+"""Resolve once: a scenario and a price table become the model's inputs — units, work matrix, demand
+periods, caps and the cost schedule. Every later step (reductions, model, solve, read-back, baselines)
+takes `Inputs` and never the scenario.
+
+Units are the ways of getting capacity, one row each: on-prem cards (`kind` card), cloud reservations
+(reserved) and on-demand / spot instances. Money is in the scenario currency.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from planner import catalog
+from planner.engine.constraints import read_caps
+from planner.engine.schedule import CostSchedule, SiteCosts, build_schedule
+from planner.engine.workloads import check_reference_metrics, demand_periods, work_matrix
+from planner.months import discount_factors
+
+KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "reserved", "reserved_3y": "reserved",
+                  "savings_plan_1y": "reserved", "savings_plan_3y": "reserved"}
+
+UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known",
+                "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront",
+                "term_months", "capex", "life_years", "maintenance_rate_per_year", "busy_watts", "idle_watts",
+                "existing", "min_units", "max_units", "buyable", "as_of", "source"]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the model needs, resolved from one scenario and one price table."""
+
+    name: str                    # the scenario's name
+    currency: str
+    horizon_months: int
+    discount_rate: float         # annual
+    availability: float          # share of each hour a card can work
+    units: pd.DataFrame          # UNIT_COLUMNS, one row per unit
+    work: np.ndarray             # [U × W] reference-GPU-hours per unit-hour
+    periods: pd.DataFrame        # months (tuple), slot_hours, n_months, discount_sum
+    demand: np.ndarray           # [P × W] reference-GPU-hours per hour
+    workloads: pd.DataFrame      # name, needs (what a workload asks of a GPU, for explanations)
+    exclusions: pd.DataFrame     # workload, unit_id, kind, provider, sku, gpu, reason
+    caps: dict[str, Any]         # cap name -> limit (None = off); see engine.constraints
+    schedule: CostSchedule       # the cost schedule of `units`
+    reduced: bool
+    pruned: dict = field(default_factory=dict)   # reduction -> units removed
+    label: str = "recommended"
+    prices: dict = field(default_factory=dict)   # provenance of the prices (catalog.price_table)
+
+    def col(self, name: str) -> np.ndarray:
+        """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
+        # Inputs are never changed in place (`replace` makes a new one), so the cache cannot go stale.
+        cache = self.__dict__.setdefault("_cols", {})
+        if name not in cache:
+            cache[name] = self.units[name].to_numpy()
+        return cache[name]
+
+    @property
+    def workload_names(self) -> list[str]:
+        return list(self.workloads["name"])
+
+    @cached_property
+    def discount(self) -> np.ndarray:
+        """d(m) for every month of the cost schedule (index 0 = month 1)."""
+        return discount_factors(self.discount_rate, self.schedule.months)
+
+    def total_demand(self) -> float:
+        """Reference-GPU-hours demanded over the horizon."""
+        hours = (self.periods["slot_hours"] * self.periods["n_months"]).to_numpy()
+        return float((self.demand * hours[:, None]).sum())
+
+    def keep(self, mask: np.ndarray, reduction: str | None = None, **changes: Any) -> Inputs:
+        """These inputs with only the units in `mask` (and their work rows and schedule rows)."""
+        pruned = dict(self.pruned)
+        removed = int((~mask).sum())
+        if reduction and removed:
+            pruned[reduction] = pruned.get(reduction, 0) + removed
+        return replace(self, units=self.units[mask].reset_index(drop=True), work=self.work[mask],
+                       schedule=self.schedule.take(mask), pruned=pruned, **changes)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Units
+
+
+def _card_units(scenario) -> pd.DataFrame:
+    """The scenario's cards as units (facts and prices; the schedule prices them)."""
+    cards = catalog.site_cards(scenario)
+    gpus = catalog.load_gpus()
+    rows = [{
+        "unit_id": f"onprem:onprem:{c.card_id}:purchase", "kind": "card", "provider": "onprem",
+        "region": "onprem", "sku": c.card_id, "purchase_option": "purchase", "gpu": c.gpu,
+        "gpu_known": True, "accelerator_name": c.gpu, "gpu_count": 1.0,
+        "gpu_memory_gb": float(gpus.loc[c.gpu, "memory_gb"]), "cards_per_server": c.cards_per_server,
+        "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": c.capex, "life_years": c.life_years,
+        "maintenance_rate_per_year": c.maintenance_rate_per_year, "busy_watts": c.busy_watts,
+        "idle_watts": c.idle_watts, "existing": c.existing, "min_units": c.min_units, "max_units": c.max_units,
+        "buyable": c.buyable, "as_of": c.as_of, "source": c.source,
+    } for c in cards.itertuples(index=False)]
+    return pd.DataFrame(rows, columns=UNIT_COLUMNS)
+
+
+def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
+    """The scenario's allowed cloud offers as units (money in the scenario currency)."""
+    cloud = catalog.cloud_offers(scenario, prices)
+    cloud = cloud[cloud["purchase_option"].isin(KIND_OF_OPTION)]
+    kind = cloud["purchase_option"].map(KIND_OF_OPTION).to_numpy(dtype=object)
+    reserved = kind == "reserved"
+    default_term = np.where(cloud["purchase_option"].str.endswith("1y").to_numpy(dtype=bool), 12, 36)
+    given = cloud["term_months"].to_numpy()
+    term = np.where(reserved, np.where(given > 0, given, default_term), 0).astype(int)
+    n = len(cloud)
+    offers = pd.DataFrame({
+        "unit_id": cloud["offer_id"].to_numpy(dtype=object), "kind": kind,
+        **{c: cloud[c].to_numpy(dtype=object) for c in ("provider", "region", "sku", "purchase_option", "gpu")},
+        "gpu_known": cloud["gpu_known"].to_numpy(dtype=bool),
+        "accelerator_name": cloud["accelerator_name"].to_numpy(dtype=object),
+        "gpu_count": cloud["gpu_count"].to_numpy(dtype=float), "gpu_memory_gb": cloud["gpu_memory_gb"].to_numpy(dtype=float),
+        "cards_per_server": np.nan, "hourly": cloud["hourly_price"].to_numpy(), "upfront": cloud["upfront_price"].to_numpy(),
+        "term_months": term, "capex": np.zeros(n), "life_years": np.nan, "maintenance_rate_per_year": 0.0,
+        "busy_watts": np.zeros(n), "idle_watts": np.zeros(n), "existing": 0, "min_units": 0, "max_units": np.nan,
+        "buyable": False, "as_of": cloud["as_of"].to_numpy(dtype=object), "source": cloud["source"].to_numpy(dtype=object),
+    })
+    return offers[UNIT_COLUMNS]
+
+
+_CLOUD_CACHE: dict = {}
+_CLOUD_CACHE_SIZE = 16
+
+
+def _cloud_part(scenario, prices: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
+    """(cloud units that serve some workload, their work matrix, exclusions, offers dropped).
+
+    Cached on everything it depends on — the price table, allowed offers, currency and the workloads'
+    capability fields — so a sweep over demand or site costs reuses it.
+    """
+    capability = [w.model_dump_json(exclude={"gpu_hours_per_month", "growth_per_month", "profile"})
+                  for w in scenario.workloads]
+    key = (id(prices), scenario.prices.model_dump_json(), scenario.currency, tuple(sorted(scenario.fx.items())),
+           tuple(capability))
+    hit = _CLOUD_CACHE.get(key)
+    if hit is not None and hit[0] is prices:  # the table object itself: its id cannot have been reused
+        return hit[1]
+    units = _cloud_units(scenario, prices)
+    work, exclusions = work_matrix(scenario, units)
+    useful = (work > 0).any(axis=1)
+    value = (units[useful].reset_index(drop=True), work[useful], exclusions, int((~useful).sum()))
+    if len(_CLOUD_CACHE) >= _CLOUD_CACHE_SIZE:
+        _CLOUD_CACHE.pop(next(iter(_CLOUD_CACHE)))
+    _CLOUD_CACHE[key] = (prices, value)
+    return value
+
+
+def _needs(w) -> str:
+    needs = [f"≥ {w.min_gpu_memory_gb:g} GB", f"{w.gpus_per_job} GPU(s) per job"]
+    if w.framework:
+        needs.append(w.framework)
+    if w.min_compute_capability:
+        needs.append(f"compute capability ≥ {w.min_compute_capability:g}")
+    return ", ".join(needs)
+
+
+def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = None,
+                   merge_periods: bool = True) -> Inputs:
+    """The inputs of `scenario` priced from the offers table `prices`, before any offer is pruned.
+
+    With `merge_periods`, weekly hours and months of equal demand are merged (the exact load-duration
+    view); without, every month × weekly hour is its own period (the unreduced model, for checks)."""
+    check_reference_metrics(scenario)
+    cards = _card_units(scenario)
+    card_work, card_exclusions = work_matrix(scenario, cards)
+    # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
+    cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario, prices)
+    units = pd.concat([cards, cloud], ignore_index=True) if len(cards) else cloud
+    work = np.vstack([card_work, cloud_work])
+    exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)
+    periods, demand = demand_periods(scenario, merge=merge_periods)
+    o = scenario.onprem
+    schedule = build_schedule(units, scenario.horizon_months,
+                              SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month,
+                                        o.fixed_onprem_per_month))
+    workloads = pd.DataFrame({"name": [w.name for w in scenario.workloads],
+                              "needs": [_needs(w) for w in scenario.workloads]})
+    return Inputs(name=scenario.name, currency=scenario.currency, horizon_months=scenario.horizon_months,
+                  discount_rate=scenario.discount_rate, availability=o.availability, units=units, work=work,
+                  periods=periods, demand=demand, workloads=workloads, exclusions=exclusions,
+                  caps=read_caps(scenario), schedule=schedule, reduced=merge_periods,
+                  pruned={"cloud offers that serve no workload": dropped} if dropped else {},
+                  prices={**(provenance or {}), "requested_source": scenario.prices.source})

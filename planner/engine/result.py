@@ -1,0 +1,42 @@
+"""The Plan: the recommended fleet and what it costs, as DataFrames with units in their column names.
+
+A Plan carries everything its reports need — the scenario it was solved for, the offers and prices it
+used (`offers`), and every cash flow (`flows`) — so no report reads a price source or the catalog again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+
+@dataclass
+class Plan:
+    """Money in `currency`; totals are present values."""
+
+    scenario_name: str
+    currency: str
+    horizon_months: int
+    status: str
+    total: float
+    costs: pd.DataFrame          # category, cost (present value; credits negative; sums to total)
+    fleet: pd.DataFrame          # one row per unit bought, owned, reserved or rented (see read_plan)
+    monthly: pd.DataFrame        # one row per month 1..H+1 (H+1: residual credit, payments after the horizon)
+    utilisation: pd.DataFrame    # owned cards: units, busy_hours, owned_hours, utilisation, energy_kwh
+    break_even: pd.DataFrame     # card × workload: utilisation at which owning beats the cheapest cloud
+    exclusions: pd.DataFrame     # workload, provider, gpu, reason, offers (count)
+    solver: dict
+    prices: dict                 # source, as_of (newest), as_of_oldest, store snapshots, warning
+    flows: pd.DataFrame          # every cash flow: unit, category, month, cost, present_value, pricing_quantity …
+    offers: pd.DataFrame         # the units of the fleet with the prices used (scenario currency), as_of, source
+    scenario: object = None      # the Scenario solved
+    baselines: pd.DataFrame = field(default_factory=pd.DataFrame)
+    baseline_plans: dict = field(default_factory=dict)
+
+    @property
+    def energy_kwh(self) -> float:
+        return float(self.utilisation["energy_kwh"].sum()) if len(self.utilisation) else 0.0
+
+    def cost(self, category: str) -> float:
+        return float(self.costs.set_index("category").loc[category, "cost"])

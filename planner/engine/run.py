@@ -1,0 +1,53 @@
+"""`plan()`: the one entry point of the engine (CLI, dashboard and notebooks call it).
+
+scenario → prices → inputs → reductions → model → solve → Plan, then the baselines solved the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from planner import catalog
+from planner.engine.baselines import solve_baselines, solve_inputs
+from planner.engine.inputs import resolve_inputs
+from planner.engine.model import ExtraConstraints
+from planner.engine.readback import read_plan
+from planner.engine.reductions import reduce
+from planner.engine.result import Plan
+from planner.scenario import Scenario, apply_overrides, load_scenario
+
+
+def plan(scenario: Scenario | str | Path | dict, solver: str = "cbc", baselines: bool = True,
+         reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
+         store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
+         **kwargs: Any) -> Plan:
+    """The cheapest fleet for `scenario` (a Scenario, a file path, YAML text or a dict).
+
+    - `overrides` / keyword arguments: dotted-path changes, validated like a file —
+      `plan(s, onprem__electricity_per_kwh=0.2)` is `plan(s, overrides={"onprem.electricity_per_kwh": 0.2})`;
+    - `store`: the price store file for `prices.source: store` (default `$FLEETPLAN_STORE` or the
+      platform's data directory);
+    - `extra_constraints(model)`: called with the built model of the recommended plan before it is
+      solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
+      baselines do not get them;
+    - `reduced=False` solves without the exact reductions (slow; for checks).
+    Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
+    """
+    s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
+    t0 = time.perf_counter()
+    prices, provenance = catalog.price_table(s.prices.source, store)
+    base = resolve_inputs(s, prices, provenance, merge_periods=reduced)
+    t1 = time.perf_counter()
+    inp = reduce(base) if reduced else base
+    t2 = time.perf_counter()
+    model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+    result = read_plan(inp, model, solution, s)
+    t3 = time.perf_counter()
+    if baselines:
+        result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit, s)
+    result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
+                                        "build_solve_read": round(t3 - t2, 4),
+                                        "baselines": round(time.perf_counter() - t3, 4)}
+    return result

@@ -1,0 +1,69 @@
+"""A one-page Markdown summary of a plan for a planning review."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from planner.engine import Plan
+from planner.reports.tables import maybe_write
+
+
+def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
+    def fmt(v):
+        if isinstance(v, (float, np.floating)):
+            return "" if math.isnan(v) else f"{v:,.{digits}f}"
+        return str(v).replace("|", "\\|")
+    head = "| " + " | ".join(map(str, df.columns)) + " |"
+    sep = "| " + " | ".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + " |"
+    body = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([head, sep, *body])
+
+
+def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
+    """A one-page summary for a planning review: headline, fleet, cost by category, baselines,
+    break-even, key assumptions, solver and prices."""
+    s = plan.scenario
+    cur = plan.currency
+    lines = [f"# {plan.scenario_name}", ""]
+    if s is not None and s.description:
+        lines += [s.description, ""]
+    lines += [f"**Total: {plan.total:,.0f} {cur}** (present value over {plan.horizon_months} months; "
+              f"status {plan.status}). Prices: {plan.prices.get('source')} as of {plan.prices.get('as_of')}.", ""]
+    if len(plan.baselines):
+        b = plan.baselines.set_index("baseline")
+        bits = [f"{label}: {row.total:,.0f} {cur} (saves {row.savings:,.0f}, {row.savings_pct:.1f}%)"
+                for label, row in b.iterrows() if row.total == row.total]
+        if bits:
+            lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
+    fleet = plan.fleet[["provider", "region", "sku", "gpu", "purchase_option", "units", "new_units",
+                        "instance_hours", "cost"]]
+    lines += ["## Fleet", "", _md_table(fleet), "", f"## Cost by category ({cur})", "",
+              _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
+    if len(plan.baselines):
+        lines += [f"## Baselines ({cur})", "",
+                  _md_table(plan.baselines[["baseline", "label", "status", "total", "savings"]]), ""]
+    if len(plan.utilisation):
+        lines += ["## Owned cards", "", _md_table(plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
+                                                   .assign(utilisation=lambda d: d["utilisation"] * 100)
+                                                   .rename(columns={"utilisation": "utilisation_pct"})), ""]
+    if len(plan.break_even):
+        be = plan.break_even[["card", "workload", "break_even_utilisation", "note"]].copy()
+        be["break_even_utilisation"] = be["break_even_utilisation"] * 100
+        lines += ["## Break-even utilisation (%, owning vs the cheapest cloud offer)", "",
+                  _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1), ""]
+    if s is not None:
+        key = [("horizon_months", s.horizon_months), ("discount_rate", s.discount_rate),
+               ("onprem.electricity_per_kwh", s.onprem.electricity_per_kwh), ("onprem.pue", s.onprem.pue),
+               ("onprem.power_cap_kw", s.onprem.power_cap_kw), ("onprem.capex_budget", s.onprem.capex_budget),
+               ("constraints.max_cloud_share", s.constraints.max_cloud_share)]
+        key += [(f"workloads.{w.name}.gpu_hours_per_month", w.gpu_hours_per_month) for w in s.workloads]
+        key += [(f"workloads.{w.name}.growth_per_month", w.growth_per_month) for w in s.workloads]
+        lines += ["## Key assumptions", "", "| path | value |", "| --- | ---: |",
+                  *[f"| {p} | {'' if v is None else v} |" for p, v in key], ""]
+    sv = plan.solver
+    lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {sv.get('gap')}, {sv.get('seconds')} s.", ""]
+    return maybe_write(path, "\n".join(lines))

@@ -1,0 +1,143 @@
+"""The plan as JSON-ready records and plain tables: the object of `fleetplan plan --format json`, CSV
+tables, the headline summary, the assumptions and the prices used. Reads a Plan only."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from planner.engine import Plan
+from planner.errors import PlannerError
+from planner.fileio import write_atomic
+from planner.scenario import flatten_scenario
+
+
+def clean(value):
+    """`value` with NaN and inf as None and numpy scalars as Python ones (JSON-ready)."""
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    if hasattr(value, "item"):
+        return clean(value.item())
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return value
+
+
+def records(df: pd.DataFrame) -> list[dict]:
+    """DataFrame rows as JSON-ready dicts (NaN and inf → null)."""
+    return [clean(row) for row in df.to_dict(orient="records")]
+
+
+def maybe_write(path, data):
+    """Write `data` to `path` atomically when a path is given; return `data`."""
+    if path is not None:
+        write_atomic(path, data)
+    return data
+
+
+def plan_to_dict(plan: Plan) -> dict:
+    """One JSON-ready object: status, currency, horizon, total, costs by category (credits negative,
+    summing to total), fleet, monthly, baselines, break_even, utilisation, energy, solver, prices."""
+    return clean({
+        "scenario": plan.scenario_name,
+        "status": plan.status,
+        "currency": plan.currency,
+        "horizon_months": plan.horizon_months,
+        "total": plan.total,
+        "costs": dict(zip(plan.costs["category"], plan.costs["cost"])),
+        "fleet": records(plan.fleet),
+        "monthly": records(plan.monthly),
+        "baselines": records(plan.baselines),
+        "break_even": records(plan.break_even),
+        "utilisation": records(plan.utilisation),
+        "energy_kwh": plan.energy_kwh,
+        "excluded_offers": records(plan.exclusions),
+        "solver": plan.solver,
+        "prices": plan.prices,
+    })
+
+
+def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
+    """The plan as JSON text (the `--format json` object); written atomically when `path` is given."""
+    return maybe_write(path, json.dumps(plan_to_dict(plan), indent=2) + "\n")
+
+
+def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet") -> str:
+    """One table of the plan as CSV text: fleet (default), monthly, costs, baselines, break_even,
+    utilisation."""
+    tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
+              "break_even": plan.break_even, "utilisation": plan.utilisation}
+    if table not in tables:
+        raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
+    return maybe_write(path, tables[table].to_csv(index=False, lineterminator="\n"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Plan start and months
+
+
+def plan_start(start: str | date | None = None, scenario=None, today: date | None = None) -> date:
+    """The first day of the plan's month 1: `start` (YYYY-MM or a date), else the scenario's `start`
+    if it has one, else the first day of the month after `today`."""
+    start = start if start is not None else getattr(scenario, "start", None) if scenario is not None else None
+    if start is None:
+        today = today or date.today()
+        return date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+    if isinstance(start, date):
+        return start.replace(day=1)
+    text = str(start).strip()
+    try:
+        year, month = (int(x) for x in text.split("-")[:2])
+        return date(year, month, 1)
+    except ValueError:
+        raise PlannerError(f"plan start {text!r}: expected YYYY-MM, e.g. 2026-01") from None
+
+
+def add_months(d: date, months: int) -> date:
+    k = d.year * 12 + d.month - 1 + months
+    return date(k // 12, k % 12 + 1, 1)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Prices used, assumptions, summary
+
+
+def prices_used(plan: Plan) -> pd.DataFrame:
+    """The unit prices behind each fleet row (scenario currency), as the plan used them: cloud hourly
+    and upfront prices and terms; for cards the capex per new unit, watts, life and maintenance rate."""
+    cols = ["provider", "region", "sku", "gpu", "purchase_option", "hourly_price", "upfront_price",
+            "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
+            "maintenance_rate_per_year", "currency", "as_of", "source"]
+    return plan.offers[cols]
+
+
+def assumptions(plan: Plan) -> pd.DataFrame:
+    """The scenario flattened to path/value rows (workloads by name), as override paths."""
+    if plan.scenario is None:
+        return pd.DataFrame({"path": ["(scenario not attached to this plan)"], "value": [plan.scenario_name]})
+    return flatten_scenario(plan.scenario)
+
+
+def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
+    """field/value rows: the plan's headline figures. `total` is the plan total (present value)."""
+    rows: list[tuple[str, Any]] = [
+        ("scenario", plan.scenario_name), ("status", plan.status), ("currency", plan.currency),
+        ("horizon_months", plan.horizon_months), ("total", float(plan.total))]
+    if start is not None:
+        rows.append(("plan_start", start.isoformat()))
+    rows += [(f"cost.{c}", float(v)) for c, v in zip(plan.costs["category"], plan.costs["cost"])]
+    for b in plan.baselines.itertuples(index=False) if len(plan.baselines) else ():
+        rows.append((f"baseline.{b.baseline}.total", None if b.total != b.total else float(b.total)))
+        rows.append((f"baseline.{b.baseline}.savings", None if b.savings != b.savings else float(b.savings)))
+    rows += [("energy_kwh", plan.energy_kwh), ("prices.source", plan.prices.get("source")),
+             ("prices.as_of", plan.prices.get("as_of")), ("solver", plan.solver.get("name")),
+             ("solver.status", plan.solver.get("status")), ("solver.gap", plan.solver.get("gap")),
+             ("solver.seconds", plan.solver.get("seconds"))]
+    return pd.DataFrame(rows, columns=["field", "value"])

@@ -1,0 +1,227 @@
+"""Dotted-path overrides of a scenario, validated like a file, and the scenario flattened to path/value
+rows (for assumptions sheets and comparisons).
+
+Overrides are dotted paths into the scenario file's structure; workloads are addressed by name
+(`workloads.prototyping.gpu_hours_per_month`), dict entries by key (`onprem.existing.rtx-4090`,
+`onprem.card_overrides.a100-80gb-pcie.price`). The changed scenario's dump is modified and parsed
+again by `parse_scenario`, so every check of a file applies. The CLI, the dashboard's widgets and the
+library all go through `apply_overrides`.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import types
+import typing
+from typing import TYPE_CHECKING, Any, Mapping
+
+import yaml
+from pydantic import BaseModel
+
+from planner import catalog
+from planner.errors import ScenarioError
+from planner.scenario.loading import parse_scenario
+from planner.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# ---------------------------------------------------------------------------------------------------
+# Overrides: dotted paths, validated like a file
+
+ORIGIN = "overrides"
+
+
+def _unwrap(ann: Any) -> Any:
+    """`X | None` → X (the annotation without its None option)."""
+    origin = typing.get_origin(ann)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(ann) if a is not type(None)]
+        return args[0] if len(args) == 1 else ann
+    return ann
+
+
+def _is_model(ann: Any) -> bool:
+    return isinstance(ann, type) and issubclass(ann, BaseModel)
+
+
+def _child_schema(ann: Any) -> tuple[str, Any]:
+    """What sits under a field: ("model", cls), ("models", cls) for a tuple of models addressed by
+    name, ("dict", value annotation) for a free mapping, or ("leaf", None)."""
+    ann = _unwrap(ann)
+    if _is_model(ann):
+        return "model", ann
+    origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if origin in (tuple, list) and args and _is_model(args[0]):
+        return "models", args[0]
+    if origin is dict:
+        return "dict", args[1] if len(args) == 2 else Any
+    return "leaf", None
+
+
+def _problem(path: str, msg: str) -> ScenarioError:
+    return ScenarioError([f"{path}: {msg}"], ORIGIN)
+
+
+def _set_path(data: dict, path: str, value: Any) -> None:
+    """Set `value` at dotted `path` in a scenario dump, checking each step against the models."""
+    parts = path.split(".")
+    if not path or any(p == "" for p in parts):
+        raise _problem(path, "expected a dotted path such as onprem.electricity_per_kwh")
+    node: Any = data
+    kind, schema = "model", Scenario
+    done: list[str] = []
+    for k, part in enumerate(parts):
+        last = k == len(parts) - 1
+        where = ".".join(done) or "(top level)"
+        if kind == "leaf":
+            raise _problem(path, f"{'.'.join(done)} is a value, not a section; cannot go into '{part}'")
+        if kind == "models":                       # workloads, by name (or by 0-based index)
+            names = [item.get("name") for item in node]
+            if part in names:
+                idx = names.index(part)
+            elif part.isdigit() and int(part) < len(node):
+                idx = int(part)
+            else:
+                near = catalog.suggest(part, [str(n) for n in names])
+                hint = f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(map(str, names))})"
+                raise _problem(path, f"no workload named '{part}' in {where}{hint}")
+            if last:
+                raise _problem(path, f"name a field of the workload, e.g. {path}.gpu_hours_per_month")
+            node, kind, done = node[idx], "model", done + [part]
+            continue
+        if kind == "model":
+            fields = schema.model_fields
+            if part not in fields:
+                near = catalog.suggest(part, list(fields))
+                hint = f"; did you mean '{near[0]}'?" if near else f" (allowed: {', '.join(fields)})"
+                raise _problem(path, f"unknown key '{part}' under {where}{hint}")
+            child_kind, child_schema = _child_schema(fields[part].annotation)
+        else:                                      # a free mapping: any key; the parser checks names
+            child_kind, child_schema = _child_schema(schema)
+        if last:
+            node[part] = value
+            return
+        child = node.get(part)
+        if child is None:
+            child = {}
+            node[part] = child
+        if child_kind == "leaf" or not isinstance(child, (dict, list)):
+            raise _problem(path, f"{'.'.join(done + [part])} is a value, not a section; "
+                                 f"cannot go into '{parts[k + 1]}'")
+        node, kind, schema, done = child, child_kind, child_schema, done + [part]
+
+
+def _index_to_name(problem: str, data: dict) -> str:
+    """`workloads[1].x` in a parser message → `workloads.<name>.x`; drop the meaningless line:col."""
+    problem = re.sub(rf"^{ORIGIN}:\d+:\d+: ", "", problem)
+    names = [w.get("name") for w in data.get("workloads") or [] if isinstance(w, dict)]
+
+    def repl(m: re.Match) -> str:
+        i = int(m.group(1))
+        return f"workloads.{names[i]}" if i < len(names) else m.group(0)
+    return re.sub(r"workloads\[(\d+)\]", repl, problem)
+
+
+def normalise_overrides(overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> dict[str, Any]:
+    """One dict of dotted path → value from a dict and keyword arguments (`__` stands for `.`)."""
+    out = dict(overrides or {})
+    out.update({k.replace("__", "."): v for k, v in kwargs.items()})
+    return out
+
+
+def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> Scenario:
+    """A new Scenario with the dotted-path overrides applied, validated like a file.
+
+    Raises ScenarioError listing the problems: unknown paths (with "did you mean"), and every value
+    the scenario model or the catalog checks reject.
+    """
+    changes = normalise_overrides(overrides, **kwargs)
+    if not changes:
+        return scenario
+    data = scenario.model_dump(mode="json")
+    problems: list[str] = []
+    for path, value in changes.items():
+        try:
+            _set_path(data, str(path), copy.deepcopy(value))
+        except ScenarioError as exc:
+            problems += exc.problems
+    try:
+        scenario = parse_scenario(data, origin=ORIGIN)
+    except ScenarioError as exc:   # report bad paths and bad values together
+        problems += [_index_to_name(p, data) for p in exc.problems]
+    if problems:
+        raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
+    return scenario
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value as YAML would read it: 0.2 → float, 3 → int, true → bool, [a, b] → list."""
+    try:
+        return yaml.safe_load(text) if text.strip() else text
+    except yaml.YAMLError:
+        return text
+
+
+def split_values(text: str) -> list[str]:
+    """Split `V1,V2,…` on commas outside brackets and braces (so `[aws, azure],[aws]` is two values)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Flattened scenarios and compare
+
+
+def _display(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return yaml.safe_dump(list(value), default_flow_style=True, width=10_000).strip()
+    return value
+
+
+def flatten_scenario(scenario: Scenario) -> pd.DataFrame:
+    """Every assumption as a row: `path` (the override path, workloads by name) and `value`
+    (lists shown as YAML flow text, e.g. `[aws, azure]`; unset optional fields as None)."""
+    rows: list[tuple[str, Any]] = []
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        elif prefix == "workloads" and isinstance(value, list):
+            for w in value:
+                walk(f"workloads.{w['name']}", {k: v for k, v in w.items() if k != "name"})
+        else:
+            rows.append((prefix, _display(value)))
+    walk("", scenario.model_dump(mode="json"))
+    import pandas as pd  # here, not at import: loading and validating a scenario needs no pandas
+
+    return pd.DataFrame(rows, columns=["path", "value"], dtype=object)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as scenario values (JSON-mode dumps: numbers, strings, bools, None, list text)."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
+
+
+def diff_inputs(a: Scenario, b: Scenario) -> pd.DataFrame:
+    """The assumptions that differ: path, a, b (None where one side does not set it)."""
+    fa = dict(flatten_scenario(a).itertuples(index=False))
+    fb = dict(flatten_scenario(b).itertuples(index=False))
+    paths = list(fa) + [p for p in fb if p not in fa]
+    rows = [(p, fa.get(p), fb.get(p)) for p in paths if not _same(fa.get(p), fb.get(p))]
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["path", "a", "b"], dtype=object)   # keep None, ints and text as given
