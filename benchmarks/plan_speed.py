@@ -12,9 +12,7 @@ import time
 from pathlib import Path
 
 from planner import catalog
-from planner.engine import solve_baselines
-from planner.optimize import base_inputs, build_model, reduce, solve
-from planner.result import read_plan
+from planner.engine import build_model, inputs_for, read_plan, reduce, solve, solve_baselines
 from planner.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,10 +25,10 @@ def timed(fn, *args, **kwargs):
 
 
 def steps(path: Path, solver: str) -> None:
-    catalog._read_prices.cache_clear()
+    catalog.prices._read_prices.cache_clear()
     scenario, t_load = timed(load_scenario_file, path)
     _, t_prices = timed(catalog.price_table, scenario.prices.source)
-    base, t_prepare = timed(base_inputs, scenario)
+    base, t_prepare = timed(inputs_for, scenario)
     inp, t_reduce = timed(reduce, base)
     model, t_build = timed(build_model, inp)
     solution, t_solve = timed(solve, model, solver)
@@ -58,11 +56,11 @@ def ladder(path: Path, solver: str, max_vars: int) -> None:
         s = full.model_copy(update={"horizon_months": months,
                                     "prices": full.prices.model_copy(update={"regions": tuple(regs) if regs else None})})
         start = time.perf_counter()
-        inp = reduce(base_inputs(s))
+        inp = reduce(inputs_for(s))
         m = build_model(inp)
         sol = solve(m, solver)
         t_red = time.perf_counter() - start
-        unreduced = base_inputs(s, merge_periods=False)
+        unreduced = inputs_for(s, merge_periods=False)
         est_vars = int((unreduced.work > 0).sum()) * len(unreduced.periods)
         label = "all" if regs is None else str(len(regs))
         if est_vars > max_vars:

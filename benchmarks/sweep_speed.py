@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from planner import load_scenario, sweep
-from planner.optimize import base_inputs, build_model, reduce, solve
-from planner.result import read_plan
+from planner.engine import build_model, inputs_for, read_plan, reduce, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 20.0
@@ -35,7 +34,7 @@ def steps(scenario, solver: str, repeat: int = 10) -> None:
              "solve": 0.0, "read plan": 0.0}
     for k in range(repeat + 1):
         t0 = time.perf_counter()
-        base = base_inputs(scenario)
+        base = inputs_for(scenario)
         t1 = time.perf_counter()
         inp = reduce(base)
         t2 = time.perf_counter()

@@ -41,9 +41,10 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import pandas as pd
 

@@ -58,10 +58,10 @@ import math
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from importlib.resources import files
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import httpx
 import pandas as pd

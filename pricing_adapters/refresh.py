@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Sequence
+from collections.abc import Sequence
 
 from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress

@@ -9,11 +9,11 @@ from __future__ import annotations
 import csv
 import difflib
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Iterator
 
 from pricing_adapters.errors import UnknownProviderError
 

@@ -8,8 +8,9 @@ data; `snapshots/manifest.json` says what they were built from and the `as_of` r
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from importlib.resources import files
-from typing import IO, Sequence
+from typing import IO
 
 import pandas as pd
 
@@ -29,7 +30,7 @@ def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFram
     """An offers table from CSV text: empty text cells stay "", empty numeric cells become NaN."""
     df = pd.read_csv(
         f,
-        dtype={**{c: "string" for c in _TEXT}, "gpu_known": "bool", "term_months": "int64"},
+        dtype={**dict.fromkeys(_TEXT, "string"), "gpu_known": "bool", "term_months": "int64"},
         keep_default_na=False,
         na_values={c: [""] for c in _NUMERIC},
     )

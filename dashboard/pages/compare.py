@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import charts, state, tables
-from planner.reports import compare
 from planner.errors import PlannerError
+from planner.reports import compare
 
 CURRENT = "current"
 

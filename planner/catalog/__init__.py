@@ -2,8 +2,7 @@
 planner/data with their sources), price sources, and the offers a scenario may use."""
 
 from planner.catalog.frameworks import exclusion_reason, framework_problem, stack
-from planner.catalog.gpus import (THROUGHPUT_METRICS, load_cards, load_gpus, match_gpus, resolve_gpu, suggest,
-                                  suggest_gpu)
+from planner.catalog.gpus import THROUGHPUT_METRICS, load_cards, load_gpus, match_gpus, resolve_gpu, suggest, suggest_gpu
 from planner.catalog.offers import allowed, capex_per_unit, check_regions, cloud_offers, onprem_offers, site_cards
 from planner.catalog.prices import price_table, resolve_store
 

@@ -10,7 +10,6 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
 
 import pandas as pd
 import typer
@@ -28,7 +27,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 
 @app.command()
-def validate(files: List[Path] = typer.Argument(..., help="scenario YAML files")) -> None:
+def validate(files: list[Path] = typer.Argument(..., help="scenario YAML files")) -> None:
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
 
@@ -46,7 +45,7 @@ def validate(files: List[Path] = typer.Argument(..., help="scenario YAML files")
 
 
 @app.command()
-def schema(out: Optional[Path] = typer.Option(None, "--out", help="write to this file instead of stdout")) -> None:
+def schema(out: Path | None = typer.Option(None, "--out", help="write to this file instead of stdout")) -> None:
     """Write the JSON Schema of scenario files (for editor completion and checks)."""
     from planner.scenario import scenario_json_schema
 
@@ -80,16 +79,16 @@ TABLE_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_cou
 
 @app.command()
 def offers(
-    gpu: Optional[str] = typer.Option(None, "--gpu", help="GPU id, alias or family (A100-80GB finds PCIe and SXM)"),
-    min_memory: Optional[float] = typer.Option(None, "--min-memory", help="least GB per GPU"),
-    provider: List[str] = typer.Option([], "--provider", help="aws, azure, onprem (repeatable)"),
-    region: List[str] = typer.Option([], "--region", help="region code (repeatable)"),
-    option: List[str] = typer.Option([], "--option", help="purchase option (repeatable)"),
-    max_price: Optional[float] = typer.Option(None, "--max-price", help="most USD per GPU-hour"),
-    fx: List[str] = typer.Option([], "--fx", help="USD per unit of a card's currency, e.g. CNY=0.14"),
+    gpu: str | None = typer.Option(None, "--gpu", help="GPU id, alias or family (A100-80GB finds PCIe and SXM)"),
+    min_memory: float | None = typer.Option(None, "--min-memory", help="least GB per GPU"),
+    provider: list[str] = typer.Option([], "--provider", help="aws, azure, onprem (repeatable)"),
+    region: list[str] = typer.Option([], "--region", help="region code (repeatable)"),
+    option: list[str] = typer.Option([], "--option", help="purchase option (repeatable)"),
+    max_price: float | None = typer.Option(None, "--max-price", help="most USD per GPU-hour"),
+    fx: list[str] = typer.Option([], "--fx", help="USD per unit of a card's currency, e.g. CNY=0.14"),
     electricity: float = typer.Option(0.12, "--electricity", help="USD per kWh for on-prem cards"),
     pue: float = typer.Option(1.4, "--pue", help="site PUE for on-prem cards"),
-    limit: Optional[int] = typer.Option(None, "--limit", help="show only the first N rows"),
+    limit: int | None = typer.Option(None, "--limit", help="show only the first N rows"),
     fmt: Format = typer.Option(Format.table, "--format"),
 ) -> None:
     """Every way to get a GPU: cloud offers (packaged snapshot) and on-prem cards, cheapest per GPU-hour first.
@@ -117,7 +116,7 @@ def offers(
 
 @app.command()
 def inventory(
-    from_file: Optional[Path] = typer.Option(None, "--from", help="read saved nvidia-smi output instead of running it"),
+    from_file: Path | None = typer.Option(None, "--from", help="read saved nvidia-smi output instead of running it"),
 ) -> None:
     """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
     from planner.catalog.inventory import parse_inventory, read_nvidia_smi
@@ -150,11 +149,11 @@ def plan_command(
     solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
-    out: Optional[Path] = typer.Option(None, "--out", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
+    out: Path | None = typer.Option(None, "--out", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
-    start: Optional[str] = typer.Option(None, "--start", help="plan start month YYYY-MM for focus.csv "
+    start: str | None = typer.Option(None, "--start", help="plan start month YYYY-MM for focus.csv "
                                                               "(default: next month)"),
-    store: Optional[Path] = typer.Option(None, "--store", help="price store for `prices.source: store` "
+    store: Path | None = typer.Option(None, "--store", help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
@@ -271,10 +270,10 @@ def _parse_vary(items: list[str]) -> dict:
 @app.command()
 def sweep(
     file: Path = typer.Argument(..., help="scenario YAML file"),
-    vary: List[str] = typer.Option(..., "--vary", help="PATH=V1,V2,… (repeatable; the cross product is planned), "
+    vary: list[str] = typer.Option(..., "--vary", help="PATH=V1,V2,… (repeatable; the cross product is planned), "
                                                        "e.g. onprem.electricity_per_kwh=0.1,0.2 or "
                                                        "workloads.prototyping.gpu_hours_per_month=1500,3000"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="address of a running Dask scheduler, "
+    scheduler: str | None = typer.Option(None, "--scheduler", help="address of a running Dask scheduler, "
                                                                       "e.g. tcp://10.0.0.5:8786"),
     processes: int = typer.Option(2, "--processes", min=1, help="local worker processes (without --scheduler)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),

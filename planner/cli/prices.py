@@ -6,7 +6,6 @@ A failed refresh exits 1 with its reason in one line and leaves the store as it 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import pandas as pd
 import typer
@@ -50,9 +49,9 @@ def _fallback_text(store: PriceStore, provider: str) -> str:
 @prices_app.command()
 def refresh(
     provider: str = typer.Option(..., "--provider", help=f"{' or '.join(registry.cloud_providers())}"),
-    region: List[str] = typer.Option(..., "--region", help="region code (repeatable)"),
-    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
-    subscription: Optional[str] = typer.Option(None, "--subscription",
+    region: list[str] = typer.Option(..., "--region", help="region code (repeatable)"),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    subscription: str | None = typer.Option(None, "--subscription",
                                                help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
@@ -82,7 +81,7 @@ def refresh(
     except (PriceSourceError, OffersSchemaError) as exc:
         err.print(f"[bold red]refresh failed:[/] {exc}. The store is unchanged; plans keep using "
                   f"{_fallback_text(price_store, provider)}.", markup=True, soft_wrap=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     notice = getattr(source, "notice", None)
     if notice:
         err.print(f"note: {notice}", soft_wrap=True)
@@ -94,7 +93,7 @@ def refresh(
 
 @prices_app.command("list")
 def list_snapshots(
-    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
@@ -108,9 +107,9 @@ def list_snapshots(
 
 @prices_app.command()
 def show(
-    gpu: Optional[str] = typer.Option(None, "--gpu", help="GPU id, alias or family"),
-    provider: List[str] = typer.Option([], "--provider", help="aws, azure (repeatable)"),
-    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    gpu: str | None = typer.Option(None, "--gpu", help="GPU id, alias or family"),
+    provider: list[str] = typer.Option([], "--provider", help="aws, azure (repeatable)"),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
@@ -168,7 +167,7 @@ def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
 def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
     new: str = typer.Argument(..., help="snapshot id or `packaged`"),
-    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""

@@ -9,8 +9,9 @@ the infeasibility explanation and the baselines all loop over this list.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import pulp
 

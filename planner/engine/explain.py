@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pulp
 
-from planner.engine.constraints import CAPS
+from planner.engine import constraints
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.solve import solve
@@ -56,7 +56,7 @@ def _least(inp: Inputs, cap, solver: str) -> tuple[float, Model] | None:
 
 def explain_infeasible(inp: Inputs, solver: str = "cbc", extra_constraints: ExtraConstraints | None = None) -> str:
     """Which cap cannot be met, with the numbers; tried one cap at a time."""
-    for cap in CAPS:
+    for cap in constraints.CAPS:
         if cap.precheck is not None and inp.caps.get(cap.name) is not None:
             why = cap.precheck(inp)
             if why:
@@ -64,7 +64,7 @@ def explain_infeasible(inp: Inputs, solver: str = "cbc", extra_constraints: Extr
     if extra_constraints is not None and solve(build_model(inp), solver).status in ("optimal", "feasible"):
         return "the extra constraints leave no feasible fleet (the scenario without them has one)"
     messages = []
-    for cap in CAPS:
+    for cap in constraints.CAPS:
         limit = inp.caps.get(cap.name)
         if limit is None or cap.measure is None:
             continue

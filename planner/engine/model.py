@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import pulp
@@ -113,7 +113,7 @@ def define_demand_balance(m: Model) -> None:
 
 def _define_capacity(m: Model, counts: dict, share: float, name: str) -> None:
     busy: dict = {}
-    for (i, j, p), var in m.y.items():
+    for (i, _j, p), var in m.y.items():
         if i in counts:
             busy.setdefault((i, p), []).append((var, 1.0))
     for (i, p), terms in busy.items():
@@ -136,9 +136,9 @@ def define_costs(m: Model) -> None:
     d, sched = inp.discount, inp.schedule
     existing = inp.col("existing")
     terms: dict[str, list] = {c: [] for c in COST_CATEGORIES}
-    const: dict[str, float] = {c: 0.0 for c in COST_CATEGORIES}
+    const: dict[str, float] = dict.fromkeys(COST_CATEGORIES, 0.0)
     counts = list(m.n.items()) + list(m.r.items())
-    busy: dict[str, np.ndarray] = {}
+    busy = {c: rate for c, rate in sched.busy_present_values(inp.periods, d).items() if rate.any()}
     for c in COST_CATEGORIES:
         held = sched.unit_present_values("held", d, c)
         new = sched.unit_present_values("new", d, c)
@@ -151,12 +151,9 @@ def define_costs(m: Model) -> None:
         site = sched.site_present_value(d, c)
         if site and m.z is not None:
             terms[c].append((m.z, site))
-        rate = sched.busy_present_values(inp.periods, d, c)
-        if rate.any():
-            busy[c] = rate
     # each unit's busy hours are priced in one or two categories: find them once, not per variable
     priced = {i: [(c, rate[i]) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
-    for (i, j, p), var in m.y.items():
+    for (i, _j, p), var in m.y.items():
         for c, rate in priced[i]:
             terms[c].append((var, rate[p]))
     m.costs = {c: pulp.LpAffineExpression(terms[c], constant=const[c]) for c in COST_CATEGORIES}

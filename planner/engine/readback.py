@@ -47,15 +47,17 @@ def solved_quantities(inp: Inputs, m: Model) -> tuple[np.ndarray, np.ndarray, np
 def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd.DataFrame:
     """Nominal money by month 1..H+1 and category, its total, the discount factor and the present value
     (row H+1: the residual credit and every payment after the horizon, their present value summed)."""
-    months = np.arange(1, horizon + 2)
-    nominal = (flows.pivot_table(index="month", columns="category", values="cost", aggfunc="sum")
-               .reindex(index=months, columns=list(COST_CATEGORIES)).fillna(0.0).astype(float))
-    pv = flows.groupby("month")["present_value"].sum().reindex(months).fillna(0.0)
-    monthly = nominal.reset_index(drop=True)
-    monthly.insert(0, "month", months)
-    monthly["total"] = monthly[list(COST_CATEGORIES)].sum(axis=1)
+    months = flows["month"].to_numpy() - 1
+    category = pd.Categorical(flows["category"], categories=COST_CATEGORIES).codes
+    nominal = np.zeros((horizon + 1, len(COST_CATEGORIES)))
+    np.add.at(nominal, (months, category), flows["cost"].to_numpy())
+    pv = np.zeros(horizon + 1)
+    np.add.at(pv, months, flows["present_value"].to_numpy())
+    monthly = pd.DataFrame(nominal, columns=list(COST_CATEGORIES))
+    monthly.insert(0, "month", np.arange(1, horizon + 2))
+    monthly["total"] = nominal.sum(axis=1)
     monthly["discount_factor"] = discount[:horizon + 1]
-    monthly["total_discounted"] = pv.to_numpy()
+    monthly["total_discounted"] = pv
     return monthly
 
 

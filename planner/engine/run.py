@@ -6,17 +6,24 @@ scenario → prices → inputs → reductions → model → solve → Plan, then
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from planner import catalog
 from planner.engine.baselines import solve_baselines, solve_inputs
-from planner.engine.inputs import resolve_inputs
+from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.scenario import Scenario, apply_overrides, load_scenario
+
+
+def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:
+    """The unreduced inputs of a validated scenario, priced from its price source (read once)."""
+    prices, provenance = catalog.price_table(scenario.prices.source, store)
+    return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
 
 
 def plan(scenario: Scenario | str | Path | dict, solver: str = "cbc", baselines: bool = True,
@@ -37,8 +44,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = "cbc", baselines:
     """
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
     t0 = time.perf_counter()
-    prices, provenance = catalog.price_table(s.prices.source, store)
-    base = resolve_inputs(s, prices, provenance, merge_periods=reduced)
+    base = inputs_for(s, store, merge_periods=reduced)
     t1 = time.perf_counter()
     inp = reduce(base) if reduced else base
     t2 = time.perf_counter()

@@ -206,12 +206,15 @@ class CostSchedule:
         mask = self._mask("site", category)
         return float((self.amounts[mask] @ discount[:self.months]).sum())
 
-    def busy_present_values(self, periods: pd.DataFrame, discount: np.ndarray, category: str) -> np.ndarray:
-        """[units × periods] present value of one unit working through period p's hours (its
-        `slot_hours` in each of its months)."""
+    def busy_present_values(self, periods: pd.DataFrame, discount: np.ndarray) -> dict[str, np.ndarray]:
+        """category -> [units × periods] present value of one unit working through period p's hours
+        (its `slot_hours` in each of its months), for the categories busy hours are priced in."""
+        mask = self._mask("busy")
         in_period = period_months(periods, self.months)                       # [months × periods]
-        per_row = (self.amounts * discount[:self.months]) @ in_period * periods["slot_hours"].to_numpy()
-        return self.per_unit(per_row, self._mask("busy", category))
+        per_row = np.zeros((len(self.rows), len(periods)))
+        per_row[mask] = (self.amounts[mask] * discount[:self.months]) @ in_period * periods["slot_hours"].to_numpy()
+        category = self.rows["category"].to_numpy()
+        return {c: self.per_unit(per_row, mask & (category == c)) for c in dict.fromkeys(category[mask])}
 
     def take(self, keep: np.ndarray) -> CostSchedule:
         """The schedule of the units in `keep` (a boolean mask over units), renumbered as they are."""

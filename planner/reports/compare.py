@@ -13,7 +13,6 @@ from planner.errors import PlannerError
 from planner.reports.tables import clean, records
 from planner.scenario import diff_inputs
 
-
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 
 

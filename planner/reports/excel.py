@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import (assumptions, clean, maybe_write, plan_start, prices_used, summary_table)
+from planner.reports.tables import assumptions, clean, maybe_write, plan_start, prices_used, summary_table
 
 SHEETS = ("summary", "fleet", "monthly", "baselines", "break-even", "assumptions", "prices used")
 

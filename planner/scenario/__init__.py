@@ -1,11 +1,26 @@
 """Scenarios: the frozen models, reading YAML files with line-numbered errors, dotted overrides."""
 
-from planner.scenario.loading import (load_scenario, load_scenario_file, load_scenario_text, parse_scenario,
-                                      scenario_json_schema)
-from planner.scenario.model import (BUILTIN_PROFILES, CardOverride, Constraints, OnPrem, Prices, Provider,
-                                    PurchaseOption, Scenario, ThroughputMetric, Workload)
-from planner.scenario.overrides import (apply_overrides, diff_inputs, flatten_scenario, normalise_overrides,
-                                        parse_value, split_values)
+from planner.scenario.loading import load_scenario, load_scenario_file, load_scenario_text, parse_scenario, scenario_json_schema
+from planner.scenario.model import (
+                                      BUILTIN_PROFILES,
+                                      CardOverride,
+                                      Constraints,
+                                      OnPrem,
+                                      Prices,
+                                      Provider,
+                                      PurchaseOption,
+                                      Scenario,
+                                      ThroughputMetric,
+                                      Workload,
+)
+from planner.scenario.overrides import (
+                                      apply_overrides,
+                                      diff_inputs,
+                                      flatten_scenario,
+                                      normalise_overrides,
+                                      parse_value,
+                                      split_values,
+)
 
 __all__ = ["BUILTIN_PROFILES", "CardOverride", "Constraints", "OnPrem", "Prices", "Provider", "PurchaseOption",
            "Scenario", "ThroughputMetric", "Workload", "apply_overrides", "diff_inputs", "flatten_scenario",

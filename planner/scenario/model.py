@@ -125,7 +125,7 @@ class Scenario(Frozen):
     constraints: Constraints = Constraints()
 
     @model_validator(mode="after")
-    def _unique_workload_names(self) -> "Scenario":
+    def _unique_workload_names(self) -> Scenario:
         names = [w.name for w in self.workloads]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:

@@ -14,7 +14,8 @@ import copy
 import re
 import types
 import typing
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel

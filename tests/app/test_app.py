@@ -231,8 +231,9 @@ def test_export_page_offers_yaml_json_csv_xlsx():
 
 
 def test_export_contents_are_the_engines(base):
-    from openpyxl import load_workbook
     from zipfile import ZipFile
+
+    from openpyxl import load_workbook
 
     from dashboard import exports, state
 

@@ -52,7 +52,7 @@ def test_upload_cannot_point_at_server_files():
     text = DEFAULT.read_text().replace("profile: flat", "profile: /etc/weights.csv")
     scenario, problems, _ = state.read_upload("paths.yaml", text.encode())
     assert scenario is None
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if "/etc/weights.csv" in l)
+    line = next(i for i, text_line in enumerate(text.splitlines(), 1) if "/etc/weights.csv" in text_line)
     # the file does not exist, so the scenario validation itself names the line
     assert any(p.startswith(f"paths.yaml:{line}:") and "profile" in p for p in problems), problems
 
@@ -155,7 +155,7 @@ def test_upload_refuses_existing_server_files(tmp_path):
     weights.write_text("weight\n" + "1\n" * 168)
     text = DEFAULT.read_text().replace("profile: flat", f"profile: {weights}")
     scenario, problems, _ = state.read_upload("paths.yaml", text.encode())
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if str(weights) in l)
+    line = next(i for i, text_line in enumerate(text.splitlines(), 1) if str(weights) in text_line)
     assert scenario is None
     assert problems == [f"paths.yaml:{line}:1: workloads[1].profile: an uploaded scenario can use only the "
                         f"built-in profiles (flat, business_hours, deadline_peaks), not a file ({str(weights)!r})"]

@@ -14,8 +14,17 @@ from typer.testing import CliRunner
 import planner.fileio
 from planner import load_scenario, plan
 from planner.cli import app
-from planner.reports import (OUT_FILES, SHEETS, plan_start, plan_to_csv, plan_to_excel, plan_to_focus, plan_to_json,
-                             plan_to_markdown, write_plan_files)
+from planner.reports import (
+    OUT_FILES,
+    SHEETS,
+    plan_start,
+    plan_to_csv,
+    plan_to_excel,
+    plan_to_focus,
+    plan_to_json,
+    plan_to_markdown,
+    write_plan_files,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -46,7 +55,7 @@ def test_plan_out_writes_every_file_and_xlsx_total_equals_json_total(tmp_path):
     summary = {r[0]: r[1] for r in wb["summary"].iter_rows(min_row=2, values_only=True)}
     # openpyxl writes numbers with 16 significant digits ("%.16g"; Excel keeps 15): equal to that precision
     assert summary["total"] == pytest.approx(data["total"], rel=1e-15)
-    assert float("%.16g" % data["total"]) == summary["total"]
+    assert float(f"{data['total']:.16g}") == summary["total"]
     assert summary["currency"] == "USD" and summary["plan_start"] == "2027-01-01"
     # costs by category sum to the total in the sheet too
     assert sum(v for k, v in summary.items() if k.startswith("cost.")) == pytest.approx(data["total"], rel=1e-12)

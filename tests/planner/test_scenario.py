@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pydantic
 import pytest
 
 from planner import load_scenario
@@ -37,7 +38,7 @@ def test_design_example_fields_are_read_as_written():
 
 def test_models_are_frozen():
     s = load_scenario_file(ROOT / "scenarios" / "entry.yaml")
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         s.horizon_months = 12  # type: ignore[misc]
 
 

@@ -30,7 +30,7 @@ from botocore.exceptions import ConnectTimeoutError
 from botocore.stub import ANY, Stubber
 
 from pricing_adapters import aws
-from pricing_adapters.aws import AwsPriceSource, effective_hourly, pricing_endpoint_region, price_filters
+from pricing_adapters.aws import AwsPriceSource, effective_hourly, price_filters, pricing_endpoint_region
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
 from pricing_adapters.refresh import get_source, refresh
 from pricing_adapters.schema import validate_offers

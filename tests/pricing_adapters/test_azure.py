@@ -10,13 +10,12 @@ import json
 import socket
 from pathlib import Path
 
+import azure.identity
+import azure.mgmt.compute
 import httpx
 import pandas as pd
 import pytest
 import respx
-
-import azure.identity
-import azure.mgmt.compute
 from azure.core.exceptions import ClientAuthenticationError
 from azure.mgmt.compute.models import ResourceSku
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from fake_cloud import AcmePriceSource
+
 from pricing_adapters import registry, schema
 from pricing_adapters.aws import AwsPriceSource
 from pricing_adapters.azure import AzurePriceSource

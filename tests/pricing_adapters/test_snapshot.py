@@ -201,7 +201,8 @@ def _reference_with_nvv4(tmp_path):
     with open(ref / "azure_gpu_vm_sizes.csv", "a") as f:
         f.write(f"Standard_NV4as_v4,standardNVSv4Family,Radeon MI25,AMD,1,4,14,{source}\n")
         f.write(f"Standard_NV32as_v4,standardNVSv4Family,Radeon MI25,AMD,1,32,112,{source}\n")
-    price_src = "Azure/karpenter-provider-azure@2b431da1:pkg/providers/pricing/zz_generated.pricing.go (generated 2026-06-18T03:43:41Z)"
+    price_src = ("Azure/karpenter-provider-azure@2b431da1:pkg/providers/pricing/zz_generated.pricing.go "
+                 "(generated 2026-06-18T03:43:41Z)")
     with open(ref / "azure_ondemand_linux_prices.csv", "a") as f:
         f.write(f"azure,eastus,Standard_NV4as_v4,0.233,2026-06-18,{price_src},\n")
         f.write(f"azure,eastus,Standard_NV32as_v4,1.864,2026-06-18,{price_src},\n")
