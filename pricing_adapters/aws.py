@@ -52,7 +52,7 @@ from pricing_adapters import registry
 from pricing_adapters.base import Progress, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
 from pricing_adapters.gpu_names import aws_gpu_id
-from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_id, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
 
 PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
@@ -507,25 +507,5 @@ def _term_prices(term: dict) -> tuple[float, float] | str:
 def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: float, upfront: float,
          term_months: int, zone: str, as_of: str, source: str, note: str, suffix: str = "") -> dict:
     notes = " | ".join(n for n in (note, facts["note"]) if n)
-    return {
-        "offer_id": offer_id(PROVIDER, region, itype, purchase_option) + suffix,
-        "provider": PROVIDER,
-        "region": region,
-        "sku": itype,
-        "purchase_option": purchase_option,
-        "gpu": facts["gpu"],
-        "gpu_known": facts["gpu_known"],
-        "accelerator_name": facts["accelerator_name"],
-        "gpu_count": facts["gpu_count"],
-        "gpu_memory_gb": facts["gpu_memory_gb"],
-        "vcpus": facts["vcpus"],
-        "memory_gb": facts["memory_gb"],
-        "hourly_price": float(hourly),
-        "upfront_price": float(upfront),
-        "currency": "USD",
-        "term_months": int(term_months),
-        "zone": zone,
-        "as_of": as_of,
-        "source": source,
-        "note": notes,
-    }
+    return offer_row(PROVIDER, region, itype, purchase_option, facts, hourly, upfront, term_months, zone, as_of,
+                     source, notes, suffix)

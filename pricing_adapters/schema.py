@@ -119,6 +119,20 @@ def effective_hourly(hourly_price, upfront_price, term_months):
     return hourly_price + spread
 
 
+FACT_COLUMNS = ("gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "vcpus", "memory_gb")
+
+
+def offer_row(provider: str, region: str, sku: str, purchase_option: str, facts: dict, hourly_price: float,
+              upfront_price: float = 0.0, term_months: int = 0, zone: str = "", as_of: str = "", source: str = "",
+              note: str = "", id_suffix: str = "") -> dict:
+    """One offers-table row in USD; `facts` holds the instance's FACT_COLUMNS."""
+    return {"offer_id": offer_id(provider, region, sku, purchase_option) + id_suffix, "provider": provider,
+            "region": region, "sku": sku, "purchase_option": purchase_option,
+            **{c: facts[c] for c in FACT_COLUMNS},
+            "hourly_price": float(hourly_price), "upfront_price": float(upfront_price), "currency": "USD",
+            "term_months": int(term_months), "zone": zone, "as_of": as_of, "source": source, "note": note}
+
+
 def offer_id(provider: str, region: str, sku: str, purchase_option: str, zone: str = "") -> str:
     """The offers table's key: `aws:us-east-1:p4d.24xlarge:on_demand` (zone appended when set)."""
     parts = [provider, region, sku, purchase_option] + ([zone] if zone else [])

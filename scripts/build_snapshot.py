@@ -50,7 +50,7 @@ from pricing_adapters.gpu_names import (  # noqa: E402
     azure_gpu_id,
     azure_is_partition_family,
 )
-from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers  # noqa: E402
+from pricing_adapters.schema import OFFER_COLUMNS, offer_row, validate_offers  # noqa: E402
 
 DEFAULT_OUT = REPO / "pricing_adapters" / "snapshots"
 DEFAULT_AZURE_GPU_COUNTS = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
@@ -107,28 +107,8 @@ def _gpu_fields(gpu_id: str | None, raw_name: str, sku: str, count: float) -> di
 
 def _row(provider, region, sku, option, price, as_of, source, facts, zone="", extra_notes=()) -> dict:
     notes = [*facts["notes"], *[n for n in extra_notes if n]]
-    return {
-        "offer_id": offer_id(provider, region, sku, option),
-        "provider": provider,
-        "region": region,
-        "sku": sku,
-        "purchase_option": option,
-        "gpu": facts["gpu"],
-        "gpu_known": facts["gpu_known"],
-        "accelerator_name": facts["accelerator_name"],
-        "gpu_count": facts["gpu_count"],
-        "gpu_memory_gb": facts["gpu_memory_gb"],
-        "vcpus": facts["vcpus"],
-        "memory_gb": facts["memory_gb"],
-        "hourly_price": float(price),
-        "upfront_price": 0.0,
-        "currency": "USD",
-        "term_months": 0,
-        "zone": zone,
-        "as_of": as_of,
-        "source": source,
-        "note": " | ".join(notes),
-    }
+    return offer_row(provider, region, sku, option, facts, price, zone=zone, as_of=as_of, source=source,
+                     note=" | ".join(notes))
 
 
 # ---------------------------------------------------------------- AWS
