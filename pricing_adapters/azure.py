@@ -11,7 +11,7 @@ Prices
     - `type` DevTestConsumption -> dropped (dev/test subscriptions only);
     - `productName` ending " Windows", containing " Win" or " Cloud Services" -> dropped (Linux VMs only);
     - `type` Reservation -> `reserved_1y` / `reserved_3y`. Its `retailPrice` is the TOTAL for the term
-      (reference README trap 15), stored as the effective hourly rate `total / 8760` (1 year) or
+      (docs/data-sources.md, trap 15), stored as the effective hourly rate `total / 8760` (1 year) or
       `total / 26280` (3 years) with `upfront_price = 0` and `term_months` 12 / 36. The planner pays a
       reserved term as `upfront + hourly x 730 x months`, and 730 x 12 = 8760, 730 x 36 = 26280, so the
       term costs exactly the API's total; the hourly figure compares directly with on-demand;
@@ -24,7 +24,7 @@ Prices
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
 
     Only GPU sizes are kept: sizes in the GPU size facts (below), and `Standard_NC/ND/NG/NV*` sizes the
-    facts do not know, which are kept with `gpu_known=False` and a note (DESIGN section 4: unknown
+    facts do not know, which are kept with `gpu_known=False` and a note (docs/offers-contract.md: unknown
     accelerators are flagged, not dropped). Retail keys that differ from the ResourceSku name (trailing
     spaces; `Standard_NG32adms_V620` for `Standard_NG32adms_V620_v1`, reference trap 12) are matched to
     the ResourceSku name, and the note keeps the Retail key.
@@ -94,7 +94,7 @@ TERM_MONTHS = {"on_demand": 0, "spot": 0, "low_priority": 0, "reserved_1y": 12, 
 MAX_RETRY_AFTER_S = 60.0
 GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
 
-# SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (reference README, `sky-fetch_azure-upstream`):
+# SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
 # families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
 MISSING_GPU_COUNT_BY_FAMILY = {"ndisv5mi300x": 8.0, "ndisrgb200v6ndr": 4.0, "ndisrgb300v6": 4.0}
 FRACTIONAL_A10_FAMILY = "nvadsa10v5"  # NV*ads_A10_v5: vCPUs / 36 of one A10 (reference trap 8)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-# AWS DescribeInstanceTypes accelerator names, as listed in ../shared/reference/README.md section 1
+# AWS DescribeInstanceTypes accelerator names, as the public data lists them (docs/data-sources.md)
 # (k-dit, k-docs, sky-v8 GpuInfo cells; case rebuilt from Karpenter labels where noted there).
 # Keys are normalised with `_key` (lower case, letters and digits only), so Karpenter's hyphenated
 # labels (`rtx-pro-server-6000`) and the API spelling (`RTX PRO Server 6000`) both match.
@@ -60,7 +60,7 @@ AWS_UNNAMED_NVIDIA: dict[str, str] = {"p5e": "H200-SXM", "p5en": "H200-SXM"}
 
 # Azure ResourceSku `family` -> GPU. Sources: SkyPilot fetch_azure.py FAMILY_NAME_TO_SKYPILOT_GPU_NAME
 # (fork 93a24d47 and upstream @0089fca0) and Karpenter-Azure supported-gpus.yaml comment headers, as
-# quoted in ../shared/reference/README.md. The variant (PCIe/SXM, memory) follows the Azure series:
+# quoted in docs/data-sources.md. The variant (PCIe/SXM, memory) follows the Azure series:
 # NC A100 v4 = A100 80GB PCIe; ND A100 v4 = A100 40GB SXM4; NDm A100 v4 = A100 80GB SXM4;
 # NCv3 = V100 16GB PCIe; NDv2 = V100 32GB SXM2; NC H100 v5 / NCC H100 v5 = H100 NVL 94GB.
 # Keys are normalised with `_family_key` (spaces removed, lower case, 'standard' prefix and
@@ -94,7 +94,7 @@ AZURE_FAMILIES: dict[str, str] = {
     "NGADSV620v1": "V620",
     "NVadsV710v5": "V710",
 }
-# Families whose sizes are GPU partitions per Azure docs (reference README trap 8); counts in the
+# Families whose sizes are GPU partitions per Azure docs (docs/data-sources.md, trap 8); counts in the
 # reference are 1 or blank, so the planner should not trust per-GPU memory for them blindly.
 AZURE_PARTITION_FAMILIES: frozenset[str] = frozenset({"NCADSA10v4", "NVSv4", "NGADSV620v1", "NVadsV710v5"})
 

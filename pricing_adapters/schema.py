@@ -1,4 +1,4 @@
-"""The offers table: the one contract between price sources and the planner (DESIGN section 4).
+"""The offers table: the one contract between price sources and the planner (docs/offers-contract.md).
 
 One row per way of getting capacity: a cloud instance type under one purchase option in one region,
 or an on-prem card bought outright. Prices are per unit (instance or card) in the row's `currency`.

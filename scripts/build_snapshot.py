@@ -3,11 +3,11 @@
     python scripts/build_snapshot.py [--reference ../shared/reference] [--out pricing_adapters/snapshots]
                                      [--azure-gpu-counts pricing_adapters/data/azure_gpu_counts.csv]
 
-Reads the reference CSVs described in the reference README and writes `aws.csv`, `azure.csv` (offers
+Reads the compiled public CSVs described in docs/data-sources.md and writes `aws.csv`, `azure.csv` (offers
 table, validated) and `manifest.json`, each atomically. Rows are sorted, so a rebuild from the same
 data gives the same bytes; `built_at` is kept from the previous manifest when nothing else changed.
 
-Rules (DESIGN section 4 and 7; reference README "Known traps"):
+Rules (docs/offers-contract.md; docs/data-sources.md, traps 1-15):
 - on_demand: one row per (region, type) of the on-demand price file; `as_of` and `source` from it.
 - spot: quotes equal to on-demand (no real spot quote) and AWS Local Zone quotes are dropped; AWS keeps
   the lowest remaining zone per (region, type) with its zone id in `zone`; spot time is unknown, so

@@ -43,11 +43,6 @@ class Model:
         skus = self.inputs.col("sku")
         return next((n for i, n in self.n.items() if skus[i] == sku), None)
 
-    def reservations(self, gpu: str | None = None) -> list[pulp.LpVariable]:
-        """The reserved-instance counts, of one canonical GPU id when given."""
-        gpus = self.inputs.col("gpu")
-        return [r for i, r in self.r.items() if gpu is None or gpus[i] == gpu]
-
 
 ExtraConstraints = Callable[[Model], None]
 

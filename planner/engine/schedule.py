@@ -29,7 +29,6 @@ from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 COST_CATEGORIES = ("capex", "residual_value", "maintenance", "energy", "colocation", "fixed_onprem",
                    "cloud_reserved", "cloud_on_demand", "cloud_spot")
-DRIVERS = ("held", "new", "busy", "site")
 SCHEDULE_COLUMNS = ["unit", "driver", "category", "first_month", "last_month", "amount", "quantity",
                     "pricing_unit", "charge"]
 SITE = -1   # the `unit` of rows that belong to the site, not to one unit

@@ -1,4 +1,4 @@
-"""The planner against a brute-force oracle written from DESIGN section 5 alone.
+"""The planner against a brute-force oracle written from docs/cost-model.md alone.
 
 The oracle enumerates every on-prem fleet (integer card counts from the owned units up to a bound no
 optimal fleet exceeds), keeps those meeting the capex budget, the power cap and max_units, and prices
@@ -203,7 +203,7 @@ def planner_total(scenario: dict, **kw) -> float | None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# The oracle (DESIGN section 5, flat profile, no discounting, no site costs, no reservations)
+# The oracle (docs/cost-model.md, flat profile, no discounting, no site costs, no reservations)
 
 
 def oracle(scenario: dict, offers: list[dict]) -> tuple[float | None, dict]:

@@ -1,4 +1,4 @@
-"""Cloud accelerator names -> canonical GPU ids. Facts from the reference README and vendor datasheets."""
+"""Cloud accelerator names -> canonical GPU ids. Facts from the public data (docs/data-sources.md) and vendor datasheets."""
 
 import csv
 from pathlib import Path
