@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -49,7 +50,7 @@ from typing import Any
 import pandas as pd
 
 from pricing_adapters import registry
-from pricing_adapters.base import Progress, no_progress
+from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
 from pricing_adapters.gpu_names import aws_gpu_id
 from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
@@ -133,7 +134,9 @@ class AwsPriceSource:
     reserved:  also turn Reserved terms into `reserved_1y` / `reserved_3y` rows.
     max_attempts: attempts per request in botocore's standard retry mode, the first one included
                (throttling and connection errors are retried with exponential backoff and jitter).
-    connect_timeout, read_timeout: socket timeouts in seconds.
+    connect_timeout, read_timeout: socket timeouts in seconds (read_timeout never above the deadline).
+    deadline:  seconds the whole fetch may take (`deadline_s`); checked between pages, and every
+               call is abandoned when it runs past it (a server dripping bytes never trips read_timeout).
 
     After `fetch`, `skipped` maps a reason (`empty_terms`, `zero_price`, `unknown_unit`, …) to how
     many offers were left out for it. `client(service, region)` returns (and caches) the client the
@@ -144,10 +147,14 @@ class AwsPriceSource:
     source = SOURCE
 
     def __init__(self, session=None, spot: bool = True, reserved: bool = True, *,
-                 max_attempts: int = 5, connect_timeout: float = 10.0, read_timeout: float = 60.0):
+                 max_attempts: int = 5, connect_timeout: float = 10.0, read_timeout: float = 60.0,
+                 deadline: float = DEFAULT_DEADLINE_S):
         from botocore.config import Config
 
         self.session = session
+        self.deadline_s = float(deadline)
+        self.read_timeout = float(read_timeout)
+        self._deadline = Deadline(self.deadline_s)
         self.spot = spot
         self.reserved = reserved
         self.max_attempts = int(max_attempts)
@@ -172,7 +179,10 @@ class AwsPriceSource:
         key = (service, region)
         if key not in self._clients:
             with self._errors(f"{service} client", region):
-                self._clients[key] = self._session().client(service, region_name=region, config=self.config)
+                from botocore.config import Config
+
+                config = self.config.merge(Config(read_timeout=min(self.read_timeout, self.deadline_s)))
+                self._clients[key] = self._session().client(service, region_name=region, config=config)
         return self._clients[key]
 
     def pricing_client(self, region: str):
@@ -214,14 +224,16 @@ class AwsPriceSource:
             raise PriceSourceError(f"AWS {api} failed in {region}: {_one_line(exc)}") from None
 
     def _pages(self, call: Callable[..., dict], params: dict, api: str, region: str) -> Iterator[dict]:
-        """Every page of a NextToken-paginated call."""
+        """Every page of a NextToken-paginated call, within the deadline and MAX_PAGES."""
         token, seen = None, set()
         while True:
             kwargs = dict(params)
             if token:
                 kwargs["NextToken"] = token
+            what = f"AWS {api} in {region} (page {len(seen) + 1})"
+            self._deadline.check_pages(len(seen) + 1, what)
             with self._errors(api, region):
-                page = call(**kwargs)
+                page = call_with_deadline(self._deadline, what, lambda kw=kwargs: call(**kw))
             yield page
             token = page.get("NextToken")
             if not token:
@@ -244,7 +256,11 @@ class AwsPriceSource:
         bad = [r for r in regions if not REGION_CODE.match(r)]
         if bad:
             raise PriceSourceError(f"not AWS region codes: {', '.join(bad)} (expected e.g. us-east-1)")
+        for setting in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_PRICING", "AWS_ENDPOINT_URL_EC2"):
+            if os.environ.get(setting):
+                check_endpoint(os.environ[setting], setting)
         self.skipped = {}
+        self._deadline = Deadline(self.deadline_s)
         now = datetime.now(timezone.utc)
         as_of = now.date().isoformat()
         self._check_credentials()
@@ -288,20 +304,20 @@ class AwsPriceSource:
                   "MaxResults": 100}
         offers: dict[str, dict] = {}
         for n, page in enumerate(self._pages(pricing.get_products, params, "GetProducts", region), 1):
-            for raw in page.get("PriceList", []) or []:
-                self._add_product(raw, region, facts, as_of, offers)
+            for raw in _price_list(page, region, n):
+                self._add_product(_product(raw, region, n), region, facts, as_of, offers)
             progress(f"aws {region}: prices", n, None)
+        if facts and not any(r["purchase_option"] == "on_demand" for r in offers.values()):
+            # every GPU type of a region has an on-demand price: none at all is a broken or foreign listing
+            skipped = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items())) or "none"
+            raise PriceSourceError(f"AWS GetProducts gave no USD on-demand price for any of the {len(facts)} GPU "
+                                   f"types of {region} (skipped: {skipped}); nothing was saved")
         return list(offers.values())
 
-    def _add_product(self, raw: Any, region: str, facts: dict[str, dict], as_of: str,
+    def _add_product(self, item: dict, region: str, facts: dict[str, dict], as_of: str,
                      offers: dict[str, dict]) -> None:
-        try:
-            item = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
-            attrs = item["product"]["attributes"]
-            itype = str(attrs.get("instanceType") or "")
-        except (ValueError, KeyError, TypeError):
-            self._skip("malformed")
-            return
+        attrs = item["product"]["attributes"]
+        itype = str(attrs.get("instanceType") or "")
         if itype not in facts:
             if ACCELERATOR_PREFIX.match(itype):
                 self._skip("no_accelerator_facts")   # priced, but DescribeInstanceTypes gave no accelerator
@@ -412,6 +428,8 @@ class AwsPriceSource:
         try:
             price = float(quote["SpotPrice"])
         except (KeyError, TypeError, ValueError):
+            price = math.nan
+        if not math.isfinite(price):
             self._skip("malformed")
             return
         stamp = quote.get("Timestamp")
@@ -427,6 +445,30 @@ class AwsPriceSource:
 
 
 # -- parsing helpers (module level so they can be tested alone) -------------------------------------
+
+def _price_list(page: dict, region: str, n: int) -> list:
+    """The PriceList of one GetProducts page; PriceSourceError when the page is not one. botocore turns
+    a 200 answer it cannot parse (truncated, HTML from a proxy) into {'message': body}: without this
+    check such a page would read as the last one, and a partial listing would be saved."""
+    prices = page.get("PriceList")
+    if not isinstance(prices, list) or not page.get("FormatVersion"):
+        body = _one_line(page.get("message", ""))[:80]
+        raise PriceSourceError(f"AWS GetProducts page {n} for {region} is not a price list (no PriceList/"
+                               f"FormatVersion{': ' + repr(body) if body else ''}); nothing was saved")
+    return prices
+
+
+def _product(raw: Any, region: str, n: int) -> dict:
+    """One decoded PriceList item; PriceSourceError when it does not parse (a truncated page)."""
+    try:
+        item = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
+        if not isinstance(item["product"]["attributes"], dict):
+            raise TypeError("attributes")
+    except (ValueError, KeyError, TypeError):
+        raise PriceSourceError(f"AWS GetProducts page {n} for {region} has an item that does not parse as a "
+                               f"product: {_one_line(raw)[:80]!r}; nothing was saved") from None
+    return item
+
 
 def accelerator_facts(info: dict) -> dict | None:
     """GPU facts of one DescribeInstanceTypes entry, or None when it has no accelerator."""
@@ -487,7 +529,7 @@ def _term_prices(term: dict) -> tuple[float, float] | str:
             value = float(usd)
         except (TypeError, ValueError):
             return "malformed"
-        if value < 0 or math.isnan(value):
+        if value < 0 or not math.isfinite(value):   # "1e400" and "Infinity" parse as inf
             return "malformed"
         unit = dim.get("unit")
         if unit == "Hrs" and hourly is None:

@@ -19,7 +19,7 @@ Prices
       (kept apart, never on-demand); otherwise `on_demand`, and each entry of its `savingsPlan` list
       ("1 Year" / "3 Years", already hourly) -> `savings_plan_1y` / `savings_plan_3y`;
     - anything else -> skipped.
-    Zero or negative prices are skipped. Every skipped item is counted in `self.skipped` (reason -> n).
+    Zero, negative and infinite prices are skipped. Every skipped item is counted in `self.skipped` (reason -> n).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
 
@@ -31,6 +31,8 @@ Prices
 
     HTTP 429 and 5xx are retried, honouring `Retry-After` (capped at 60 s; otherwise 1, 2, 4 … s), up to
     `max_attempts` (5) -> ThrottledError; timeouts and connection errors likewise -> PriceSourceError.
+    The whole fetch has a deadline (`deadline`, default base.DEFAULT_DEADLINE_S) checked between pages,
+    attempts and body chunks, and at most base.MAX_PAGES pages per region -> DeadlineExceeded.
     A page that is not JSON or has no `Items` list raises PriceSourceError naming the page URL.
     `fetch` raises rather than return a partial table.
 
@@ -48,12 +50,15 @@ GPU facts (gpu, gpu_count, gpu_memory_gb, vcpus, memory_gb)
       the packaged size table, then SkyPilot's AZURE_MISSING_GPU_COUNT families (MI300X v5: 8,
       GB200/GB300 v6: 4). NV*ads_A10_v5 sizes are fractional (vCPUs / 36 of an A10; the API says 1).
       Restrictions (e.g. `NotAvailableForSubscription`) are flagged in the offer's `note`. Sizes ARM
-      does not list in a region fall back to the packaged size table.
+      does not list in a region fall back to the packaged size table, and so do all sizes when ARM fails
+      (rejected credentials, HTTP 403 or 500, throttling, no answer within half the time left); `notice`
+      says why.
 """
 
 from __future__ import annotations
 
 import email.utils
+import json
 import math
 import os
 import re
@@ -67,8 +72,8 @@ import httpx
 import pandas as pd
 
 from pricing_adapters import registry
-from pricing_adapters.base import Progress, no_progress
-from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
+from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, ThrottledError
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
 from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
 
@@ -92,6 +97,10 @@ TERM_MONTHS = {"on_demand": 0, "spot": 0, "low_priority": 0, "reserved_1y": 12, 
                "savings_plan_1y": 12, "savings_plan_3y": 36}
 
 MAX_RETRY_AFTER_S = 60.0
+READ_TIMEOUT_S = 30.0       # one socket read; the deadline bounds the whole refresh
+CONNECT_TIMEOUT_S = 10.0
+ARM_RETRIES = 2             # azure-core's default (10 retries, backoff up to 2 min) outlasts any deadline
+ARM_SHARE = 0.5             # ARM may use half the time left: the prices matter more, and facts have a fallback
 GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
 
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
@@ -146,6 +155,8 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     price = _float(item.get("retailPrice"))
     if _isnan(price):
         return [], ["no_price"]
+    if math.isinf(price):   # JSON 1e400 reads as inf: not a price
+        return [], ["non_finite_price"]
     if kind == "Reservation":
         term = str(item.get("reservationTerm") or "").strip().lower()
         option = RESERVATION_TERMS.get(term)
@@ -177,7 +188,10 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
                 skipped.append("unknown_savings_plan_term")
                 continue
             rate = _float(plan.get("retailPrice"))
-            if _isnan(rate) or rate <= 0:
+            if math.isinf(rate):
+                skipped.append("non_finite_price")
+                continue
+            if rate <= 0:
                 skipped.append("zero_or_negative_price")
                 continue
             offers.append((plan_option, rate, ""))
@@ -321,8 +335,11 @@ class AzurePriceSource:
 
     def __init__(self, http: httpx.Client | None = None, compute_client: Any = None, credential: Any = None,
                  subscription_id: str | None = None, currency: str = "USD", *,
-                 max_attempts: int = 5, sleep: Callable[[float], None] | None = None):
+                 max_attempts: int = 5, sleep: Callable[[float], None] | None = None,
+                 deadline: float = DEFAULT_DEADLINE_S):
         self.http = http
+        self.deadline_s = float(deadline)
+        self._deadline = Deadline(self.deadline_s)
         self.compute_client = compute_client
         self.credential = credential
         self.subscription_id = subscription_id or os.environ.get(SUBSCRIPTION_ENV) or None
@@ -331,6 +348,8 @@ class AzurePriceSource:
         self.sleep = sleep or time.sleep
         self.prices_url = os.environ.get(PRICES_URL_ENV) or DEFAULT_PRICES_URL
         self.arm_url = os.environ.get(ARM_URL_ENV) or DEFAULT_ARM_URL
+        check_endpoint(self.prices_url, PRICES_URL_ENV)   # a usage error, told before any request
+        check_endpoint(self.arm_url, ARM_URL_ENV)
         self.uses_arm = bool(self.subscription_id) or compute_client is not None
         self.source = f"{PRICES_SOURCE} + {ARM_SOURCE}" if self.uses_arm else PRICES_SOURCE
         self.notice = "" if self.uses_arm else NO_SUBSCRIPTION_NOTICE
@@ -344,6 +363,7 @@ class AzurePriceSource:
         if not regions:
             raise PriceSourceError("no Azure region given (e.g. --region eastus)")
         self.skipped = {}
+        self._deadline = Deadline(self.deadline_s)
         table = load_size_table()
         counts = load_gpu_counts() if self.uses_arm else {}
         compute = None
@@ -352,20 +372,27 @@ class AzurePriceSource:
                 compute = self._compute_client()
             except CredentialsError as exc:
                 self._without_arm(exc)
-        client = self.http or httpx.Client(timeout=httpx.Timeout(30.0), follow_redirects=True)
+        client = self.http or httpx.Client(timeout=httpx.Timeout(READ_TIMEOUT_S, connect=CONNECT_TIMEOUT_S),
+                                           follow_redirects=True)
         rows: list[dict] = []
         try:
             for i, region in enumerate(regions):
                 facts = dict(table)
                 if compute is not None:
                     try:
-                        facts.update(self._arm_facts(compute, region, table, counts))
+                        facts.update(self._arm_facts_in_time(compute, region, table, counts))
                         progress(f"azure {region}: VM sizes", 1, 1)
-                    except CredentialsError as exc:  # prices are public: keep going without ARM
+                    except PriceSourceError as exc:  # prices are public: keep going without ARM
+                        self._deadline.check(f"ARM resource SKUs for {region}")
                         compute = None
                         self._without_arm(exc)
                 items = self._items(client, region, progress)
-                rows.extend(self._offers(region, items, facts))
+                region_rows = self._offers(region, items, facts)
+                if region_rows and not any(r["purchase_option"] == "on_demand" for r in region_rows):
+                    # every GPU size has a pay-as-you-go price: none at all is a broken or foreign listing
+                    raise PriceSourceError(f"Azure Retail Prices API gave no on-demand price for any GPU size "
+                                           f"in {region}; nothing was saved")
+                rows.extend(region_rows)
                 progress("azure regions", i + 1, len(regions))
         finally:
             if self.http is None:
@@ -378,7 +405,8 @@ class AzurePriceSource:
     # -- ARM -----------------------------------------------------------------------------------------
 
     def _without_arm(self, exc: Exception) -> None:
-        """Credentials failed: the Retail Prices API needs none, so GPU facts come from the packaged table."""
+        """ARM failed (credentials, HTTP 403 or 500, throttling, no answer in time): the Retail Prices API
+        needs none of it, so GPU facts come from the packaged table, and the notice says why."""
         self.source = PRICES_SOURCE
         self.notice = f"{exc}; GPU facts from the packaged size table instead"
 
@@ -398,8 +426,21 @@ class AzurePriceSource:
             except Exception as exc:  # noqa: BLE001 - azure-identity raises various errors
                 raise CredentialsError(f"Azure credentials could not be set up: {_one_line(exc)}") from None
             self.credential = credential
-        self.compute_client = ComputeManagementClient(credential, self.subscription_id, base_url=self.arm_url)
+        self.compute_client = ComputeManagementClient(
+            credential, self.subscription_id, base_url=self.arm_url, connection_timeout=CONNECT_TIMEOUT_S,
+            read_timeout=min(READ_TIMEOUT_S, self.deadline_s), retry_total=ARM_RETRIES)
         return self.compute_client
+
+    def _arm_facts_in_time(self, compute: Any, region: str, table: Mapping[str, dict],
+                           counts: Mapping[str, dict]) -> dict[str, dict]:
+        """_arm_facts within ARM_SHARE of the time left; PriceSourceError (a fallback, not a failure of
+        the refresh) when ARM has not answered by then."""
+        budget = Deadline(self._deadline.remaining() * ARM_SHARE)
+        what = f"ARM resource SKUs for {region}"
+        try:
+            return call_with_deadline(budget, what, lambda: self._arm_facts(compute, region, table, counts))
+        except DeadlineExceeded:
+            raise PriceSourceError(f"{what}: no answer within {budget.seconds:.0f} s") from None
 
     def _arm_facts(self, compute: Any, region: str, table: Mapping[str, dict],
                    counts: Mapping[str, dict]) -> dict[str, dict]:
@@ -438,6 +479,7 @@ class AzurePriceSource:
         items: list[Item] = []
         pages = 0
         while url:
+            self._deadline.check_pages(pages + 1, f"Azure Retail Prices for {region} (page {pages + 1})")
             page = self._page(client, url, params if pages == 0 else None)
             pages += 1
             items.extend(page["Items"])
@@ -453,40 +495,53 @@ class AzurePriceSource:
         return items
 
     def _page(self, client: httpx.Client, url: str, params: dict | None) -> dict:
+        """One Retail Prices page as a dict with an `Items` list, retrying 429, 5xx, timeouts and
+        connection errors within the deadline; PriceSourceError (or a subclass) otherwise."""
         shown = url if params is None else str(httpx.URL(url, params=params))
         for attempt in range(1, self.max_attempts + 1):
+            self._deadline.check(f"Azure Retail Prices page {shown}")
             try:
-                response = client.get(url, params=params)
+                status, headers, body = self._get(client, url, params, shown)
             except httpx.TimeoutException:
+                self._deadline.check(f"Azure Retail Prices page {shown}")
                 failure = f"Azure Retail Prices API timed out on {shown}"
                 if attempt == self.max_attempts:
                     raise PriceSourceError(f"{failure} ({attempt} attempts)") from None
-                self.sleep(self._backoff(attempt, None))
+                self._wait(attempt, None)
                 continue
             except httpx.HTTPError as exc:
                 if attempt == self.max_attempts:
                     raise PriceSourceError(f"Azure Retail Prices API unreachable ({_one_line(exc)}) "
                                            f"for {shown} ({attempt} attempts)") from None
-                self.sleep(self._backoff(attempt, None))
+                self._wait(attempt, None)
                 continue
-            status = response.status_code
             if status == 429 or status >= 500:
                 if attempt == self.max_attempts:
                     what = "throttled (HTTP 429)" if status == 429 else f"failing (HTTP {status})"
                     raise ThrottledError(f"Azure Retail Prices API kept {what} after {attempt} attempts: {shown}")
-                self.sleep(self._backoff(attempt, response.headers.get("Retry-After")))
+                self._wait(attempt, headers.get("Retry-After"))
                 continue
             if status != 200:
                 raise PriceSourceError(f"Azure Retail Prices API answered HTTP {status} for {shown}: "
-                                       f"{_one_line(response.text)[:200]}")
-            try:
-                page = response.json()
-            except ValueError:
-                raise PriceSourceError(f"Azure Retail Prices API: page {shown} is not valid JSON") from None
-            if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
-                raise PriceSourceError(f"Azure Retail Prices API: page {shown} has no 'Items' list")
-            return page
+                                       f"{_one_line(body.decode('utf-8', 'replace'))[:200]}")
+            return _parse_page(body, shown)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _get(self, client: httpx.Client, url: str, params: dict | None, shown: str) -> tuple[int, httpx.Headers, bytes]:
+        """(status, headers, body) of one GET, read chunk by chunk: a read timeout bounds each chunk and
+        the deadline the whole body, so a server dripping a byte at a time is cut off."""
+        remaining = max(self._deadline.remaining(), 0.001)
+        timeout = httpx.Timeout(min(READ_TIMEOUT_S, remaining), connect=min(CONNECT_TIMEOUT_S, remaining))
+        chunks = []
+        with client.stream("GET", url, params=params, timeout=timeout) as response:
+            for chunk in response.iter_bytes():
+                chunks.append(chunk)
+                self._deadline.check(f"Azure Retail Prices page {shown}")
+            return response.status_code, response.headers, b"".join(chunks)
+
+    def _wait(self, attempt: int, retry_after: str | None) -> None:
+        """Sleep before the next attempt, never past the deadline."""
+        self.sleep(min(self._backoff(attempt, retry_after), self._deadline.remaining()))
 
     @staticmethod
     def _backoff(attempt: int, retry_after: str | None) -> float:
@@ -525,9 +580,9 @@ class AzurePriceSource:
         today = datetime.now(timezone.utc).date().isoformat()
         best: dict[str, tuple[tuple, dict]] = {}
         for item in items:
-            if not isinstance(item, Mapping):
-                self._skip("malformed_item")
-                continue
+            if not isinstance(item, Mapping):   # a broken page, not an item to skip: the listing is unreliable
+                raise PriceSourceError(f"Azure Retail Prices API: an item for {region} is not an object: "
+                                       f"{_one_line(item)[:80]!r}; nothing was saved")
             offers, skipped = classify_item(item)
             for reason in skipped:
                 self._skip(reason)
@@ -566,6 +621,17 @@ class AzurePriceSource:
                         continue
                 best[oid] = (rank, row)
         return [row for _, row in best.values()]
+
+
+def _parse_page(body: bytes, shown: str) -> dict:
+    """A Retail Prices page from its body; PriceSourceError when it is not JSON with an `Items` list."""
+    try:
+        page = json.loads(body)
+    except ValueError:
+        raise PriceSourceError(f"Azure Retail Prices API: page {shown} is not valid JSON") from None
+    if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
+        raise PriceSourceError(f"Azure Retail Prices API: page {shown} has no 'Items' list")
+    return page
 
 
 def _one_line(exc: Any) -> str:

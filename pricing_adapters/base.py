@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 import pandas as pd
+
+from pricing_adapters.errors import DeadlineExceeded, SourceConfigError
+
+T = TypeVar("T")
 
 
 class Progress(Protocol):
@@ -25,3 +31,79 @@ class PriceSource(Protocol):
         """Every GPU offer of `regions` as an offers table (pricing_adapters.schema), or raise
         PriceSourceError. Must not return a partial table: any failure raises."""
         ...
+
+
+# -- time and page limits of a refresh ---------------------------------------------------------------
+
+DEFAULT_DEADLINE_S = 600.0  # a full refresh of a few regions takes 10-60 s; ten minutes means something hangs
+# Pages one listing may take. A region's GPU price list is < 100 GetProducts pages of 100 and < 20 Retail
+# Prices pages of 1,000; 2,000 is far above any real listing and stops a server that hands out page
+# tokens forever long before the deadline would.
+MAX_PAGES = 2000
+
+
+class Deadline:
+    """A point in time a refresh must finish by (time.monotonic)."""
+
+    def __init__(self, seconds: float | None = DEFAULT_DEADLINE_S):
+        self.seconds = float(seconds if seconds is not None else DEFAULT_DEADLINE_S)
+        self.at = time.monotonic() + self.seconds
+
+    def remaining(self) -> float:
+        """Seconds left, never below 0."""
+        return max(0.0, self.at - time.monotonic())
+
+    def check(self, what: str) -> None:
+        """Raise DeadlineExceeded, naming `what` was under way, once the deadline has passed."""
+        if time.monotonic() >= self.at:
+            raise DeadlineExceeded(f"gave up after the {self.seconds:g} s deadline while reading {what} "
+                                   f"(the API is too slow or never finishes; --deadline sets the limit); "
+                                   f"nothing was saved")
+
+    def check_pages(self, pages: int, what: str) -> None:
+        """check(), and raise DeadlineExceeded when a listing passes MAX_PAGES pages."""
+        self.check(what)
+        if pages > MAX_PAGES:
+            raise DeadlineExceeded(f"{what} went past {MAX_PAGES} pages without an end; the listing cannot "
+                                   f"be trusted; nothing was saved")
+
+
+def call_with_deadline(deadline: Deadline, what: str, call: Callable[[], T]) -> T:
+    """`call()`'s result, or DeadlineExceeded when it has not returned by the deadline.
+
+    For clients whose socket timeouts bound one read but not a whole answer (botocore, azure-core): a
+    server dripping a byte every few seconds never trips a read timeout. The call runs in a daemon
+    thread; when the deadline passes it is abandoned (it ends with its connection, or with the process).
+    """
+    deadline.check(what)
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread as is
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"fleetplan {what}", daemon=True)
+    worker.start()
+    worker.join(deadline.remaining())
+    if worker.is_alive():
+        deadline.check(what)
+        raise DeadlineExceeded(f"gave up on {what} at the {deadline.seconds:g} s deadline; nothing was saved")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["result"]  # type: ignore[return-value]
+
+
+def check_endpoint(url: str, setting: str) -> None:
+    """SourceConfigError naming `setting` when `url` is not a usable http(s) URL (no host, a port
+    above 65535 …): a configuration mistake, told before any request."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as exc:
+        raise SourceConfigError(f"{setting}={url!r} is not a usable URL: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SourceConfigError(f"{setting}={url!r} is not a usable URL: expected http(s)://host[:port][/path]")

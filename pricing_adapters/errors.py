@@ -23,5 +23,17 @@ class StoreCorrupt(StoreError):
     """The store file is damaged or is not a fleetplan price store: it may be set aside."""
 
 
+class StoreForeign(StoreError):
+    """The store path holds another application's SQLite database: it is never moved or written."""
+
+
+class DeadlineExceeded(PriceSourceError):
+    """A refresh ran past its overall deadline (or page limit); nothing was written."""
+
+
+class SourceConfigError(PriceSourceError):
+    """A price source is configured wrongly (e.g. an endpoint URL that cannot be used): a usage error."""
+
+
 class UnknownProviderError(ValueError):
     """A provider name that is not in the provider registry (pricing_adapters.registry)."""

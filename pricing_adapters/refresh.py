@@ -12,13 +12,17 @@ from pricing_adapters.store import PriceStore, SnapshotInfo
 
 
 def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
-            progress: Progress = no_progress) -> SnapshotInfo:
-    """Fetch `regions` from `source` and save them as a new snapshot.
+            progress: Progress = no_progress, deadline: float | None = None) -> SnapshotInfo:
+    """Fetch `regions` from `source` and save them as a new snapshot; the SnapshotInfo saved.
 
+    `deadline`: seconds the whole fetch may take (default DEFAULT_DEADLINE_S), enforced by adapters that
+    have a `deadline_s` attribute (aws, azure) inside their paging loops.
     Raises PriceSourceError (or a subclass) when the fetch fails; the store is then unchanged, because
     the snapshot is written only after the whole fetch returned and passed validation.
     """
     regions = list(dict.fromkeys(r.strip() for r in regions if r.strip()))
+    if deadline is not None and hasattr(source, "deadline_s"):
+        source.deadline_s = float(deadline)
     offers = source.fetch(regions, progress)
     empty = [r for r in regions if not (offers["region"] == r).any()]
     if empty:

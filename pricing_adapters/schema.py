@@ -48,6 +48,16 @@ OFFER_COLUMNS: dict[str, str] = {
     "note": "string",              # flags: unknown accelerator, restrictions, inferred values
 }
 
+# A GPU-hour is never free: for these options the hourly rate is the whole price, so 0 is a data error
+# (a typo or a placeholder), and planning on it would cost a fleet at 0. Reservations may have a zero
+# hourly fee (All Upfront) but not a zero fee in total; on-prem `purchase` rows carry no hourly price.
+HOURLY_OPTIONS = ("on_demand", "spot", "low_priority", "savings_plan_1y", "savings_plan_3y")
+# GPUs in one unit (instance, VM, card). The biggest units sold today hold 8-16 GPUs (p5, ND H100 v5,
+# trn1/trn2 with 16 devices); a rack sold as one unit (GB200 NVL72) holds 72. 128 leaves room for that
+# and rejects what is certainly a unit error (a price or a memory size in the count column, 1e400).
+MAX_GPUS_PER_UNIT = 128
+ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
+
 REQUIRED_NON_NULL = ("offer_id", "provider", "region", "sku", "purchase_option", "gpu",
                      "hourly_price", "upfront_price", "currency", "term_months", "source")
 
@@ -61,11 +71,12 @@ def empty_offers() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in OFFER_COLUMNS.items()})
 
 
-def validate_offers(df: pd.DataFrame, origin: str = "offers") -> pd.DataFrame:
+def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True) -> pd.DataFrame:
     """Return `df` with the contract's columns, in order and typed; raise listing every violation.
 
     Optional text columns (`zone`, `note`, `accelerator_name`, `as_of`) may be missing and are filled
-    with empty strings; `gpu_known` defaults to True.
+    with empty strings; `gpu_known` defaults to True. `check=False` only types and orders the columns
+    (for a caller that sorts good rows from bad ones itself, with `row_problems`).
     """
     df = df.copy()
     for col in ("zone", "note", "accelerator_name", "as_of"):
@@ -87,6 +98,8 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers") -> pd.DataFrame:
             problems.append(f"column {col!r} is not {dtype}: {exc}")
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
+    if not check:
+        return df.reset_index(drop=True)
     for col in REQUIRED_NON_NULL:
         n = int(df[col].isna().sum())
         if n:
@@ -98,16 +111,59 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers") -> pd.DataFrame:
     bad_option = sorted(set(df["purchase_option"].dropna()) - set(PURCHASE_OPTIONS))
     if bad_option:
         problems.append(f"unknown purchase_option(s) {bad_option}; expected one of {list(PURCHASE_OPTIONS)}")
-    if (df["hourly_price"] < 0).any() or (df["upfront_price"] < 0).any():
-        problems.append("negative prices")
-    if (df["gpu_count"].dropna() < 0).any():
-        problems.append("negative gpu_count")
+    numbers = number_problems(df)
+    if (numbers != "").any():
+        problems.append(name_rows(df, numbers))
     dup = df["offer_id"][df["offer_id"].duplicated()]
     if len(dup):
         problems.append(f"duplicate offer_id(s), e.g. {list(dup[:3])}")
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     return df.reset_index(drop=True)
+
+
+def _flag(out: list[list[str]], mask, text: str) -> None:
+    for i in np.flatnonzero(np.asarray(pd.Series(mask).fillna(False), dtype=bool)):
+        out[i].append(text)
+
+
+def number_problems(df: pd.DataFrame) -> pd.Series:
+    """For each row of a typed offers table, its bad numbers ('' for none; several joined by ', '):
+    negative or non-finite prices, a zero price, a gpu_count that is negative, infinite or absurd."""
+    out: list[list[str]] = [[] for _ in range(len(df))]
+    hourly, upfront, count = df["hourly_price"], df["upfront_price"], df["gpu_count"]
+    option = df["purchase_option"].astype(object)
+    _flag(out, (hourly < 0) | (upfront < 0), "negative prices")
+    _flag(out, np.isinf(hourly) | np.isinf(upfront), "a price that is not finite")
+    _flag(out, option.isin(HOURLY_OPTIONS) & (hourly == 0),
+          "hourly_price 0 (a free GPU-hour is never a real offer)")
+    _flag(out, option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0")
+    _flag(out, count < 0, "negative gpu_count")
+    _flag(out, np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit")
+    return pd.Series([", ".join(p) for p in out], index=df.index, dtype=object)
+
+
+def row_problems(df: pd.DataFrame) -> pd.Series:
+    """For each row of a typed offers table, everything that breaks the contract ('' for a good row):
+    empty required cells, unknown provider or purchase option, bad numbers, a repeated offer_id."""
+    out: list[list[str]] = [[] for _ in range(len(df))]
+    for col in REQUIRED_NON_NULL:
+        _flag(out, df[col].isna(), f"empty {col!r}")
+    _flag(out, df["provider"].notna() & ~df["provider"].astype(object).isin(registry.names()), "unknown provider")
+    _flag(out, df["purchase_option"].notna() & ~df["purchase_option"].astype(object).isin(PURCHASE_OPTIONS),
+          "unknown purchase_option")
+    _flag(out, df["offer_id"].notna() & df["offer_id"].duplicated(), "duplicate offer_id")
+    numbers = number_problems(df)
+    text = [", ".join(p) for p in out]
+    return pd.Series([", ".join(x for x in (a, b) if x) for a, b in zip(text, numbers)], index=df.index, dtype=object)
+
+
+def name_rows(df: pd.DataFrame, problems: pd.Series) -> str:
+    """'row 3 (offer aws:…): negative prices; …' for the first ROWS_NAMED bad rows (1-based data rows)."""
+    bad = [(i, text) for i, text in enumerate(problems) if text]
+    shown = [f"row {i + 1} (offer {df['offer_id'].iloc[i]}): {text}" for i, text in bad[:ROWS_NAMED]]
+    more = f"; and {len(bad) - ROWS_NAMED} more rows" if len(bad) > ROWS_NAMED else ""
+    return "; ".join(shown) + more
 
 
 def effective_hourly(hourly_price, upfront_price, term_months):

@@ -2,24 +2,39 @@
 
 A snapshot is written in one transaction after its offers passed validation, so a failed, throttled,
 partial or killed refresh never replaces the last good one. The file lives in the platform's data
-directory unless `FLEETPLAN_STORE` or `--store PATH` says otherwise. A file that is corrupt or not a
-price store is detected, set aside (renamed) and reported; callers fall back to the packaged snapshot.
+directory unless `FLEETPLAN_STORE` or `--store PATH` says otherwise.
+
+Many processes may open one path at once (a sweep, the dashboard and a CLI): a new store is built in a
+temporary file and linked into place whole, and creating or setting aside is decided under
+`<name>.lock`. A damaged store is moved to a new `<name>.bad-<time>-<random>` (never over another
+file); another application's SQLite database is never moved or written, only reported. Rows or
+snapshots edited into nonsense are skipped and named in `PriceStore.warnings`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import secrets
 import sqlite3
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pandas as pd
 
-from pricing_adapters.errors import StoreCorrupt, StoreError
-from pricing_adapters.schema import OFFER_COLUMNS, validate_offers
+from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+    import msvcrt
+from pricing_adapters.schema import OFFER_COLUMNS, name_rows, row_problems, validate_offers
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
 SCHEMA_VERSION = 1
@@ -76,50 +91,18 @@ class PriceStore:
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else default_store_path()
-        self._check()
-
-    # -- opening ------------------------------------------------------------------------------------
+        self.warnings: list[str] = []   # bad rows and snapshots skipped while reading, one line each
+        if _inspect(self.path) != "ok":
+            # creating is a structural change: one process at a time, and the file appears whole or not at all
+            with _exclusive(self.path):
+                state = _inspect(self.path)
+                if state == "missing":
+                    _create(self.path)
+                elif state == "empty":
+                    _init_in_place(self.path)
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=5, isolation_level=None)
-
-    def _check(self) -> None:
-        """Create the store when missing; StoreCorrupt for a damaged or foreign file, StoreError for a
-        file that cannot be used now (a directory, no permission, locked by another process)."""
-        if self.path.is_dir():
-            raise StoreError(f"{self.path} is a directory; give the path of a store file")
-        try:
-            if not self.path.exists() or self.path.stat().st_size == 0:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                con = self._connect()
-                try:
-                    con.executescript(_SCHEMA)
-                    # the id goes last: a file left half-created is not taken for a store
-                    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                finally:
-                    con.close()
-                return
-            con = self._connect()
-            try:
-                app_id = con.execute("PRAGMA application_id").fetchone()[0]
-                version = con.execute("PRAGMA user_version").fetchone()[0]
-                ok = con.execute("PRAGMA quick_check").fetchone()[0]
-            finally:
-                con.close()
-        except OSError as exc:
-            raise StoreError(f"cannot use {self.path}: {exc.strerror or exc}") from None
-        except sqlite3.DatabaseError as exc:
-            text = str(exc)
-            if "not a database" in text or "malformed" in text or "corrupt" in text:
-                raise StoreCorrupt(f"{self.path} is not a readable price store ({text})") from None
-            raise StoreError(f"cannot use {self.path}: {text}") from None  # locked, read-only, …
-        if app_id != APPLICATION_ID:
-            raise StoreCorrupt(f"{self.path} is an SQLite file but not a fleetplan price store")
-        if version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}")
-        if ok != "ok":
-            raise StoreCorrupt(f"{self.path} is corrupt: {ok}")
+        return _connect(self.path)
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -128,12 +111,15 @@ class PriceStore:
         """Validate `offers`, then write them as one new snapshot in a single transaction."""
         offers = validate_offers(offers, origin=f"{provider} refresh")
         if offers.empty:
-            raise StoreError(f"{provider} refresh returned no offers; the store is unchanged")
+            raise StoreError(f"{provider} refresh returned no offers")
         fetched = (fetched_at or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
         cols = list(OFFER_COLUMNS)
         rows = [tuple(None if pd.isna(v) else (v.item() if hasattr(v, "item") else v) for v in rec)
                 for rec in offers[cols].itertuples(index=False, name=None)]
-        con = self._connect()
+        try:
+            con = self._connect()
+        except sqlite3.Error as exc:
+            raise _write_error(self.path, exc) from None
         try:
             con.execute("BEGIN IMMEDIATE")
             try:
@@ -147,25 +133,40 @@ class PriceStore:
                     [(snap_id, *r) for r in rows])
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                # SQLite may have rolled back already (a full disk does): a second ROLLBACK would raise
+                # "no transaction is active" and hide the real error
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise StoreError(f"could not write to {self.path}: {exc}; the store is unchanged") from None
+            raise _write_error(self.path, exc) from None
         finally:
             con.close()
         return SnapshotInfo(snap_id, provider, tuple(regions), fetched, source, len(rows))
 
     # -- reading ------------------------------------------------------------------------------------
 
+    def _warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+
     def snapshots(self) -> list[SnapshotInfo]:
-        """Every snapshot, oldest first."""
+        """Every readable snapshot, oldest first. A row edited into nonsense (non-JSON regions, a time
+        that is not ISO 8601 with a zone, an empty provider …) is left out and named in `warnings`."""
         con = self._connect()
         try:
             rows = con.execute("SELECT id, provider, regions, fetched_at, source, row_count FROM snapshots "
-                               "ORDER BY fetched_at, id").fetchall()
+                               "ORDER BY id").fetchall()
         finally:
             con.close()
-        return [SnapshotInfo(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5]) for r in rows]
+        out = []
+        for row in rows:
+            info = _snapshot_info(row)
+            if isinstance(info, str):
+                self._warn(f"{self.path}: snapshot #{row[0]} skipped ({info})")
+            else:
+                out.append(info)
+        return sorted(out, key=lambda i: (datetime.fromisoformat(i.fetched_at), i.id))
 
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
         for info in self.snapshots():
@@ -182,7 +183,8 @@ class PriceStore:
         return [newest[p] for p in sorted(newest)]
 
     def offers(self, snapshot_id: int) -> pd.DataFrame:
-        """The offers of one snapshot, validated."""
+        """The good offers of one snapshot, validated; rows that break the contract (edited by hand:
+        a negative price, an empty offer id …) are left out and named in `warnings`."""
         con = self._connect()
         try:
             df = pd.read_sql_query("SELECT * FROM offers WHERE snapshot_id = ?", con, params=(snapshot_id,))
@@ -190,9 +192,12 @@ class PriceStore:
             con.close()
         if df.empty:
             raise StoreError(f"no snapshot #{snapshot_id} in {self.path}")
-        df = df.drop(columns=["snapshot_id"])
-        df["gpu_known"] = df["gpu_known"].astype(bool)
-        return validate_offers(df, origin=f"store snapshot #{snapshot_id}")
+        df, problems = _typed_offers(df.drop(columns=["snapshot_id"]))
+        bad = problems != ""
+        if bad.any():
+            self._warn(f"{self.path}: snapshot #{snapshot_id}: {int(bad.sum())} bad offer rows skipped: "
+                       f"{name_rows(df, problems)}")
+        return validate_offers(df[~bad.to_numpy()], origin=f"store snapshot #{snapshot_id}")
 
     def latest_offers(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame, list[SnapshotInfo]]:
         """For each provider and region, the offers of the newest snapshot that covers that region; and
@@ -217,27 +222,246 @@ class PriceStore:
         return {(i.provider, r) for i in infos for r in i.regions}
 
 
-def set_aside(path: Path) -> Path | None:
-    """Rename a bad store file to `<name>.bad-<time>`; the new path, or None when it could not be moved."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    aside = path.with_name(f"{path.name}.bad-{stamp}")
+def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    """A one-line StoreError for a failed write, naming a full disk or a read-only file plainly."""
+    text = str(exc)
+    if "full" in text:
+        return StoreError(f"disk full: could not write to {path} ({text})")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"{path} is read-only: could not write to it ({text})")
+    return StoreError(f"could not write to {path}: {text}")
+
+
+def _snapshot_info(row: tuple) -> SnapshotInfo | str:
+    """A snapshots-table row as a SnapshotInfo, or what is wrong with it."""
+    snap_id, provider, regions, fetched_at, source, row_count = row
     try:
-        path.rename(aside)
+        parsed = json.loads(regions)
+    except (TypeError, ValueError):
+        return f"regions {regions!r} is not a JSON list"
+    if not isinstance(parsed, list) or not all(isinstance(r, str) and r for r in parsed):
+        return f"regions {regions!r} is not a JSON list of region codes"
+    try:
+        when = datetime.fromisoformat(str(fetched_at))
+    except ValueError:
+        return f"fetched_at {fetched_at!r} is not an ISO 8601 time"
+    if when.tzinfo is None:
+        return f"fetched_at {fetched_at!r} has no time zone"
+    if not isinstance(provider, str) or not provider or not isinstance(row_count, int) or row_count < 0:
+        return f"provider {provider!r} / row_count {row_count!r} unusable"
+    return SnapshotInfo(snap_id, provider, tuple(parsed), str(fetched_at), str(source or ""), row_count)
+
+
+def _is_null(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """Stored offer rows cast to the contract's types, and per row what is wrong ('' for a good row). SQLite
+    keeps whatever was written into a column, so a cell that does not cast becomes empty and is named."""
+    df = df.copy()
+    cast: list[list[str]] = [[] for _ in range(len(df))]
+    for col, dtype in OFFER_COLUMNS.items():
+        if dtype in ("float64", "int64"):
+            values = pd.to_numeric(df[col], errors="coerce")
+            for i in (values.isna() & df[col].notna()).to_numpy().nonzero()[0]:
+                cast[i].append(f"{col} is not a number")
+            if dtype == "int64":
+                values = values.where(values.isna() | (values == values.round()))
+                values = values.fillna(-1).astype("int64")   # -1: not a term; the row is named below
+            df[col] = values
+        elif dtype == "bool":
+            df[col] = df[col].map(lambda v: bool(v) if not _is_null(v) and v in (0, 1) else True)
+        else:
+            df[col] = df[col].map(lambda v: None if _is_null(v) else v if isinstance(v, str) else str(v))
+    df = validate_offers(df, origin="store", check=False)
+    bad_term = ~df["term_months"].isin((0, 12, 36))
+    problems = row_problems(df)
+    text = [", ".join(p for p in (*c, "bad term_months" if t else "", q) if p)
+            for c, t, q in zip(cast, bad_term, problems)]
+    return df, pd.Series(text, index=df.index, dtype=object)
+
+
+# -- opening, creating, setting aside (module level: they run before a PriceStore exists) -------------
+
+LOCK_WAIT_S = 30.0   # creating or setting aside takes milliseconds; a lock held longer is a stuck process
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A connection to an existing file: `mode=rw` never creates one, so no reader leaves an empty file."""
+    uri = path.absolute().as_uri() + "?mode=rw"
+    return sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+
+
+def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    """The StoreError for an SQLite failure while opening: StoreCorrupt when the file is damaged."""
+    text = str(exc)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreCorrupt(f"{path} is not a readable price store ({text})")
+    return StoreError(f"cannot use {path}: {text}")  # locked, read-only, …
+
+
+def _inspect(path: Path) -> str:
+    """"ok" for a usable store, "missing" when no file is there, "empty" for an empty file or an SQLite
+    database with nothing in it. StoreForeign for another application's SQLite database (never touched),
+    StoreCorrupt for a damaged file, StoreError for one that cannot be used now."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory; give the path of a store file")
+    try:
+        if not path.exists():
+            return "missing"
+        if path.stat().st_size == 0:
+            return "empty"
+        con = _connect(path)
+        try:
+            app_id = con.execute("PRAGMA application_id").fetchone()[0]
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+            tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            ok = con.execute("PRAGMA quick_check").fetchone()[0] if app_id == APPLICATION_ID else "ok"
+        finally:
+            con.close()
+    except OSError as exc:
+        raise StoreError(f"cannot use {path}: {exc.strerror or exc}") from None
+    except sqlite3.DatabaseError as exc:
+        if not path.exists():   # moved aside by another process between the checks
+            return "missing"
+        raise _sqlite_error(path, exc) from None
+    if app_id == 0 and version == 0 and tables == 0:
+        return "empty"
+    if app_id != APPLICATION_ID:
+        raise StoreForeign(f"{path} is an SQLite database of another application, not a fleetplan price store; "
+                           f"it was left untouched: move it or give another --store / ${ENV_VAR}")
+    if version != SCHEMA_VERSION:
+        raise StoreError(f"{path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}")
+    if ok != "ok":
+        raise StoreCorrupt(f"{path} is corrupt: {ok}")
+    return "ok"
+
+
+@contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold `<name>.lock` next to the store: creating and setting aside are decided by one process at a
+    time, each after checking the file again under the lock."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot use {path}: cannot create the lock file {lock}: {exc.strerror or exc}") from None
+    try:
+        _lock(fd, path)
+        yield
+    finally:
+        os.close(fd)   # closing the descriptor releases the lock
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Take the lock on `fd`, waiting at most LOCK_WAIT_S; StoreError when it stays taken."""
+    give_up = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            else:  # pragma: no cover - Windows
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return
+        except OSError:
+            if time.monotonic() > give_up:
+                raise StoreError(f"cannot use {path}: another process has held {path.name}.lock for "
+                                 f"{LOCK_WAIT_S:.0f} s") from None
+            time.sleep(0.01)
+
+
+def _schema_statements() -> list[str]:
+    """The statements that make an empty database a store, the marks last (all in one transaction)."""
+    return [s for s in _SCHEMA.split(";") if s.strip()] + [
+        f"PRAGMA application_id = {APPLICATION_ID}", f"PRAGMA user_version = {SCHEMA_VERSION}"]
+
+
+def _create(path: Path) -> None:
+    """Build a new store in a temporary file of the same folder, then link it into place without
+    replacing anything: other processes see no store or a whole one, never a half-created file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        con = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            con.execute("BEGIN EXCLUSIVE")
+            for statement in _schema_statements():
+                con.execute(statement)
+            con.execute("COMMIT")
+        finally:
+            con.close()
+        try:
+            os.link(tmp, path)       # fails when the path exists: never overwrites
+        except FileExistsError:
+            pass                     # made meanwhile by a process that does not take the lock: check it
+        except OSError:
+            if path.exists():        # a file system without hard links: rename under the lock instead
+                raise
+            os.rename(tmp, path)
+    except OSError as exc:
+        raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None
+    except sqlite3.Error as exc:
+        raise _sqlite_error(path, exc) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    _inspect(path)
+
+
+def _init_in_place(path: Path) -> None:
+    """Make an empty file or empty SQLite database a store: schema and marks in one exclusive transaction."""
+    try:
+        con = _connect(path)
+        try:
+            con.execute("BEGIN EXCLUSIVE")
+            if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                for statement in _schema_statements():
+                    con.execute(statement)
+            con.execute("COMMIT")
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise _sqlite_error(path, exc) from None
+    _inspect(path)
+
+
+def set_aside(path: Path) -> Path | None:
+    """Move a damaged store to a new name `<name>.bad-<time>-<random>` that nothing else has: the new path;
+    None when, checked again under the lock, the file is no longer damaged (another process set it aside
+    or replaced it). StoreError when it cannot be moved. Never overwrites a file."""
+    with _exclusive(path):
+        try:
+            _inspect(path)
+            return None
+        except StoreCorrupt:
+            pass
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        aside = path.with_name(f"{path.name}.bad-{stamp}-{secrets.token_hex(3)}")
+        try:
+            os.link(path, aside)    # no-clobber: FileExistsError rather than replacing a file
+            os.unlink(path)
+        except OSError as exc:
+            if aside.exists() and path.exists():
+                aside.unlink(missing_ok=True)   # the link worked, the unlink did not: keep one copy
+            raise StoreError(f"{path} could not be moved aside: {exc.strerror or exc}") from None
         return aside
-    except OSError:
-        return None
 
 
 def open_store(path: str | Path | None = None) -> tuple[PriceStore | None, str | None]:
-    """(store, warning). A corrupt or foreign file is renamed to `<name>.bad-<time>` and reported; a
-    file that cannot be used now (locked, no permission, a directory) is reported and left alone. In
-    both cases the caller uses the packaged snapshot."""
+    """(store, warning). A damaged store file is moved aside to a new `<name>.bad-<time>-<random>` and
+    reported; another application's SQLite file and a file that cannot be used now (locked, no
+    permission, a directory) are reported and left alone. In those cases the store is None and the
+    caller uses the packaged snapshot."""
     path = Path(path) if path is not None else default_store_path()
     try:
         return PriceStore(path), None
     except StoreCorrupt as exc:
-        aside = set_aside(path)
-        moved = f"; moved aside to {aside}" if aside else ""
-        return None, f"{exc}{moved}; using the packaged snapshot"
+        try:
+            aside = set_aside(path)
+        except StoreError as moved:
+            return None, f"{moved}; using the packaged snapshot"
+        if aside is None:   # another process dealt with it meanwhile
+            return open_store(path)
+        return None, f"{exc}; moved aside to {aside}; using the packaged snapshot"
     except StoreError as exc:
         return None, f"{exc}; using the packaged snapshot"

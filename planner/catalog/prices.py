@@ -73,15 +73,16 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
     offers, infos = store.latest_offers()
     if not infos:
-        return packaged, {"source": "snapshot", "snapshots": [], "warning":
-                          f"the price store {store.path} has no snapshot yet (run `fleetplan prices refresh`); "
-                          "using the packaged snapshot"}
+        return packaged, {"source": "snapshot", "snapshots": [], "warning": "; ".join([
+                          f"the price store {store.path} has no snapshot yet (run `fleetplan prices "
+                          "refresh`); using the packaged snapshot", *store.warnings])}
     covered = store.coverage(infos)
     pairs = pd.Series(list(zip(packaged["provider"], packaged["region"])), index=packaged.index)
     rest = packaged[~pairs.isin(covered)]
     refreshed = {p for p, _ in covered}
     notes = [f"{p}: packaged snapshot (never refreshed)" for p in sorted(set(rest["provider"]) - refreshed)]
     notes += [f"{p}: packaged prices for regions never refreshed" for p in sorted(refreshed & set(rest["provider"]))]
+    notes += store.warnings  # rows and snapshots edited into nonsense: skipped, named
     return validate_offers(pd.concat([offers, rest], ignore_index=True), origin="store"), {
         "source": "store", "store": str(store.path),
         "snapshots": [{"id": i.id, "provider": i.provider, "regions": list(i.regions), "fetched_at": i.fetched_at,

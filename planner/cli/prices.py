@@ -15,7 +15,8 @@ from planner.catalog import resolve_store
 from planner.cli.console import Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
-from pricing_adapters.errors import PriceSourceError, StoreCorrupt, StoreError
+from pricing_adapters.base import DEFAULT_DEADLINE_S
+from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreCorrupt, StoreError
 from pricing_adapters.schema import OffersSchemaError, effective_hourly
 from pricing_adapters.store import ENV_VAR, PriceStore, set_aside
 
@@ -26,19 +27,25 @@ STORE_HELP = f"price store file (default: ${ENV_VAR} or the platform's data dire
 
 
 def _open(path: Path) -> PriceStore:
-    """The store at `path`. A damaged or foreign file is set aside (with a warning) and a new store
-    started; a store that cannot be used now (a directory, no permission, locked) exits 2."""
+    """The store at `path`. A damaged store file is set aside (with a warning) and a new store started;
+    another application's SQLite file, or a store that cannot be used now (a directory, no permission,
+    locked), exits 2 and is left untouched."""
     try:
         try:
             return PriceStore(path)
         except StoreCorrupt as exc:
-            aside = set_aside(path)
-            if aside is None:
-                raise StoreError(f"{exc}; and it could not be moved aside") from None
-            err.print(f"[yellow]warning:[/] {exc}; moved aside to {aside}", markup=True, soft_wrap=True)
+            aside = set_aside(path)   # None: another process set it aside or replaced it meanwhile
+            if aside is not None:
+                err.print(f"[yellow]warning:[/] {exc}; moved aside to {aside}", markup=True, soft_wrap=True)
             return PriceStore(path)
     except StoreError as exc:
         fail(f"--store: {exc}", 2)
+
+
+def _print_warnings(store: PriceStore) -> None:
+    """Name the stored rows and snapshots that were skipped as unreadable."""
+    for text in store.warnings:
+        err.print(f"[yellow]warning:[/] {text}", markup=True, soft_wrap=True)
 
 
 def _fallback_text(store: PriceStore, provider: str) -> str:
@@ -53,6 +60,9 @@ def refresh(
     store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
     subscription: str | None = typer.Option(None, "--subscription",
                                                help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
+    deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", min=1,
+                                   help="give up (exit 1, store unchanged) when the whole refresh takes longer "
+                                        "than SECONDS, however slowly the API answers", metavar="SECONDS"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from pricing_adapters.refresh import get_source
@@ -77,7 +87,9 @@ def refresh(
                     tasks[step] = bar.add_task(step, total=total)
                 bar.update(tasks[step], completed=done, total=total)
 
-            info = do_refresh(source, region, price_store, progress)
+            info = do_refresh(source, region, price_store, progress, deadline=deadline)
+    except SourceConfigError as exc:
+        fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:
         err.print(f"[bold red]refresh failed:[/] {exc}. The store is unchanged; plans keep using "
                   f"{_fallback_text(price_store, provider)}.", markup=True, soft_wrap=True)
@@ -101,6 +113,7 @@ def list_snapshots(
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
             for s in price_store.snapshots()]
+    _print_warnings(price_store)
     emit(pd.DataFrame(rows, columns=["id", "provider", "regions", "fetched_at", "age_days", "offers", "source"]),
          fmt, title=str(price_store.path))
 
@@ -196,6 +209,7 @@ def diff(
         return df[pd.Series(list(zip(df["provider"], df["region"])), index=df.index).isin(shared)]
 
     table = snapshot_diff(within(a), within(b))
+    _print_warnings(price_store)
     counts = table["change"].value_counts()
     regions = sorted({f"{p}:{r}" for p, r in shared})
     err.print(f"{counts.get('added', 0)} added, {counts.get('removed', 0)} removed, "
