@@ -6,12 +6,16 @@ import shutil
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from planner.catalog import gpus as catalog
 from planner.errors import PlannerError
 
 NVIDIA_SMI_ARGS = ["--query-gpu=name,memory.total,power.limit", "--format=csv,noheader"]
 MEMORY_TOLERANCE = 0.15  # nvidia-smi reports usable MiB, a little under the marketed GB
+# nvidia-smi prints about 100 bytes per GPU: 1 MB is 10,000 GPUs. Reading no more keeps `--from /dev/zero`
+# (or a wrong, huge file) from filling memory.
+MAX_INVENTORY_BYTES = 1_000_000
 
 
 @dataclass
@@ -38,6 +42,19 @@ def read_nvidia_smi() -> str:
     except (subprocess.SubprocessError, OSError) as exc:
         raise PlannerError(f"nvidia-smi failed: {exc}") from None
     return done.stdout
+
+
+def read_inventory_file(path: Path) -> str:
+    """The text of saved nvidia-smi output; PlannerError when it cannot be read or is over MAX_INVENTORY_BYTES."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_INVENTORY_BYTES + 1)
+    except OSError as exc:
+        raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_INVENTORY_BYTES:
+        raise PlannerError(f"{path}: more than {MAX_INVENTORY_BYTES:,} bytes; nvidia-smi output is about 100 bytes "
+                           f"per GPU — is this the output of nvidia-smi --query-gpu=name,memory.total,power.limit?")
+    return data.decode("utf-8", errors="replace")
 
 
 def _mib(cell: str) -> float | None:

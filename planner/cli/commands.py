@@ -7,6 +7,7 @@ JSON and CSV go to stdout untouched; messages and warnings go to stderr.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -63,13 +64,18 @@ def schema(out: Path | None = typer.Option(None, "--out", help="write to this fi
 
 
 def _parse_fx(pairs: list[str]) -> dict[str, float]:
+    """currency code → USD per 1 unit, from `CODE=RATE` pairs; PlannerError for a malformed pair or a rate
+    that is not a finite positive number (CNY=-1 would make every yuan-priced card cost less than nothing)."""
     fx: dict[str, float] = {}
     for pair in pairs:
         code, _, rate = pair.partition("=")
         try:
-            fx[code.strip().upper()] = float(rate)
+            value = float(rate)
         except ValueError:
-            raise PlannerError(f"--fx {pair!r}: expected CODE=RATE, e.g. --fx CNY=0.14 (USD per 1 CNY)") from None
+            value = math.nan
+        if not (code.strip() and math.isfinite(value) and value > 0):
+            raise PlannerError(f"--fx {pair!r}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
+        fx[code.strip().upper()] = value
     return fx
 
 
@@ -119,16 +125,10 @@ def inventory(
     from_file: Path | None = typer.Option(None, "--from", help="read saved nvidia-smi output instead of running it"),
 ) -> None:
     """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
-    from planner.catalog.inventory import parse_inventory, read_nvidia_smi
+    from planner.catalog.inventory import parse_inventory, read_inventory_file, read_nvidia_smi
 
     try:
-        if from_file is not None:
-            try:
-                text = from_file.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise PlannerError(f"{from_file}: cannot read: {exc.strerror or exc}") from None
-        else:
-            text = read_nvidia_smi()
+        text = read_inventory_file(from_file) if from_file is not None else read_nvidia_smi()
     except PlannerError as exc:
         fail(exc)
     inv = parse_inventory(text)
@@ -163,6 +163,7 @@ def plan_command(
 
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
+        _check_store(store)
         scenario = load_scenario_file(file)
         result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines,
                            store=store)
@@ -184,9 +185,20 @@ def plan_command(
     if fmt is Format.json:
         sys.stdout.write(json.dumps(plan_to_dict(result), indent=2) + "\n")
     elif fmt is Format.csv:
-        result.fleet.to_csv(sys.stdout, index=False)
+        emit(result.fleet, fmt)
     else:
         _print_plan(result)
+
+
+def _check_store(store: Path | None) -> None:
+    """PlannerError when --store names a folder, or a file in a folder that does not exist: a typo would
+    otherwise create the folders and an empty store, and the plan would quietly use packaged prices."""
+    if store is None:
+        return
+    if store.is_dir():
+        raise PlannerError(f"--store {store}: is a folder; give the price store file, e.g. {store / 'prices.sqlite'}")
+    if not store.parent.is_dir():
+        raise PlannerError(f"--store {store}: folder {store.parent} does not exist")
 
 
 def _print_plan(p) -> None:
@@ -237,7 +249,7 @@ def compare(
     if fmt is Format.json:
         sys.stdout.write(json.dumps(cmp.to_dict(), indent=2) + "\n")
     elif fmt is Format.csv:
-        costs.to_csv(sys.stdout, index=False)
+        emit(costs, fmt)
     else:
         cur = cmp.currency
         Console(highlight=False).print(f"[bold]a[/] = {a} ({cmp.label_a})\n[bold]b[/] = {b} ({cmp.label_b})\n"

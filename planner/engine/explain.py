@@ -78,6 +78,10 @@ def explain_infeasible(inp: Inputs, solver: str = "cbc", extra_constraints: Extr
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0
     owned = {i: max(int(inp.col("existing")[i]), int(lo[i])) for i in range(len(inp.units))
              if inp.col("kind")[i] == "card"}
-    caps = ", ".join(f"{name} {limit}" for name, limit in inp.caps.items() if name != "unit_limits")
-    return (f"no fleet meets all caps together ({caps}; units owned or required: "
-            f"{fleet_text(inp, owned) if owned else 'none'}); relax one or more of them")
+    # only the caps the scenario sets: "power_kw None" would read as a limit
+    caps = ", ".join(f"{name} {limit:g}" for name, limit in inp.caps.items()
+                     if name != "unit_limits" and limit is not None)
+    units = f"units owned or required: {fleet_text(inp, owned) if owned else 'none'}"
+    if not caps:
+        return f"no fleet meets the demand with the units allowed ({units}); check unit limits and offers"
+    return f"no fleet meets all caps together ({caps}; {units}); relax one or more of them"

@@ -97,13 +97,13 @@ def define_demand_balance(m: Model) -> None:
     terms: dict = {}
     for (i, j, p), var in m.y.items():
         terms.setdefault((j, p), []).append((var, inp.work[i, j]))
-    names = inp.workload_names
+    # named by index: pulp turns spaces and dashes into "_", so workloads `a b` and `a-b` would clash
     for j in range(inp.work.shape[1]):
         for p in range(len(inp.periods)):
             if inp.demand[p, j] <= 0:
                 continue
             m.prob += (pulp.LpAffineExpression(terms.get((j, p), [])) >= inp.demand[p, j],
-                       f"demand_{names[j]}_{p}")
+                       f"demand_w{j}_{p}")
 
 
 def _define_capacity(m: Model, counts: dict, share: float, name: str) -> None:

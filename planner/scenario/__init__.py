@@ -1,6 +1,14 @@
 """Scenarios: the frozen models, reading YAML files with line-numbered errors, dotted overrides."""
 
-from planner.scenario.loading import load_scenario, load_scenario_file, load_scenario_text, parse_scenario, scenario_json_schema
+from planner.scenario.loading import (
+                                      YamlRefused,
+                                      load_scenario,
+                                      load_scenario_file,
+                                      load_scenario_text,
+                                      parse_scenario,
+                                      read_yaml_value,
+                                      scenario_json_schema,
+)
 from planner.scenario.model import (
                                       BUILTIN_PROFILES,
                                       CardOverride,
@@ -19,10 +27,11 @@ from planner.scenario.overrides import (
                                       flatten_scenario,
                                       normalise_overrides,
                                       parse_value,
+                                      path_problems,
                                       split_values,
 )
 
 __all__ = ["BUILTIN_PROFILES", "CardOverride", "Constraints", "OnPrem", "Prices", "Provider", "PurchaseOption",
-           "Scenario", "ThroughputMetric", "Workload", "apply_overrides", "diff_inputs", "flatten_scenario",
+           "Scenario", "ThroughputMetric", "Workload", "path_problems", "apply_overrides", "diff_inputs", "flatten_scenario",
            "load_scenario", "load_scenario_file", "load_scenario_text", "normalise_overrides", "parse_scenario",
-           "parse_value", "scenario_json_schema", "split_values"]
+           "parse_value", "read_yaml_value", "scenario_json_schema", "split_values", "YamlRefused"]

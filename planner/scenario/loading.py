@@ -17,39 +17,168 @@ from planner.errors import ScenarioError
 from planner.scenario.model import BUILTIN_PROFILES, Scenario
 
 # ---------------------------------------------------------------------------------------------------
-# YAML with positions
+# YAML with positions and limits
 
 Path_ = tuple[Any, ...]
 
+# Limits on what a scenario's YAML may hold. The largest packaged scenario is 3 KB with 131 nodes nested
+# 5 deep; 100 workloads with 50-GPU throughput tables would be about 13,000 nodes, still 6 deep. So a
+# file over the limits is an attack or an accident, and refusing it early is what keeps loading fast:
+# - size: a scenario is a few KB; 1 MiB of text also stops `validate /dev/zero` reading until memory runs out;
+# - nodes: counted while composing, an alias counting as every node it stands for, so a 271-byte
+#   "billion laughs" (9 aliases of 9 aliases, 8 deep) is refused at its first lines, not expanded;
+# - depth: the composer recurses per level; 100 stays far below Python's recursion limit.
+MAX_SCENARIO_CHARS = 1024 * 1024
+MAX_YAML_NODES = 100_000
+MAX_YAML_DEPTH = 100
 
-def _positions(node: yaml.Node, path: Path_ = (), out: dict | None = None) -> dict[Path_, tuple[int, int]]:
-    """Map each field path to the (line, column) of its key (1-based); the root is ()."""
-    out = {} if out is None else out
-    out.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+
+class YamlRefused(Exception):
+    """The YAML is over a limit: reported at once, never retried line by line."""
+
+    def __init__(self, mark: yaml.Mark | None, what: str):
+        super().__init__(what)
+        self.mark, self.what = mark, what
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    """The nodes directly under `node` (keys and values of a mapping)."""
     if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            child = path + (key_node.value,)
-            out[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            out[child + ("<value>",)] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
-            _positions(value_node, child, out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            out[path + (i,)] = (item.start_mark.line + 1, item.start_mark.column + 1)
-            _positions(item, path + (i,), out)
-    return out
+        return [n for pair in node.value for n in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
-def _parse_yaml(text: str, origin: str) -> tuple[Any, dict, list[str]]:
+class _LimitedLoader(yaml.SafeLoader):
+    """The safe loader, composing under MAX_YAML_NODES and MAX_YAML_DEPTH and noting duplicate keys."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.depth = 0                                  # nesting of the node being composed
+        self.nodes = 0                                  # nodes so far, aliases expanded
+        self.aliased = False
+        self.shape: dict[int, tuple[int, int]] = {}     # id(finished node) -> (nodes expanded, levels)
+        self.duplicates: list[tuple[str, yaml.Mark, yaml.Mark]] = []   # key, first, second
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        """The composed node; refuses a node past the depth limit or the running count past the node limit."""
+        mark = self.peek_event().start_mark
+        alias = self.check_event(yaml.AliasEvent)
+        if self.depth >= MAX_YAML_DEPTH:
+            raise YamlRefused(mark, f"YAML nested deeper than {MAX_YAML_DEPTH} levels (a scenario needs fewer than 10)")
+        self.depth += 1
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+        size, levels = self._measure(node, alias, mark)
+        self.nodes += size if alias else 1        # a new node's children were counted as they were composed
+        if self.nodes > MAX_YAML_NODES:
+            what = "YAML aliases expand to" if self.aliased else "YAML has"
+            raise YamlRefused(mark, f"{what} more than {MAX_YAML_NODES:,} nodes (a scenario never needs that many)")
+        if self.depth + levels > MAX_YAML_DEPTH:
+            raise YamlRefused(mark, f"YAML aliases nest deeper than {MAX_YAML_DEPTH} levels (a scenario needs fewer than 10)")
+        return node
+
+    def _measure(self, node: yaml.Node, alias: bool, mark: yaml.Mark) -> tuple[int, int]:
+        """(nodes, levels) of `node` with aliases expanded: an alias's from the node it names, a new
+        node's from its children (each measured once: memoised by node, so never walked per path)."""
+        if alias:
+            if id(node) not in self.shape:
+                raise YamlRefused(mark, "YAML alias inside the node it names (a cycle; a scenario never needs one)")
+            self.aliased = True
+            return self.shape[id(node)]
+        inner = [self.shape[id(child)] for child in _children(node)]
+        self.shape[id(node)] = (1 + sum(n for n, _ in inner), 1 + max((d for _, d in inner), default=0))
+        self._note_duplicates(node)
+        return self.shape[id(node)]
+
+    def _note_duplicates(self, node: yaml.Node) -> None:
+        """Record keys given twice in one mapping: YAML keeps the last silently, which changes the plan."""
+        if not isinstance(node, yaml.MappingNode):
+            return
+        seen: dict[tuple[str, str], yaml.Mark] = {}
+        for key, _ in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                first = seen.setdefault((key.tag, key.value), key.start_mark)
+                if first is not key.start_mark:
+                    self.duplicates.append((key.value, first, key.start_mark))
+
+
+class _Positions:
+    """(line, column), 1-based, of a field path in the composed YAML: the key of a mapping entry, an item
+    of a list, or with a last part "<value>" the value of a mapping entry. Found by following the path
+    through the nodes, never by listing every path (aliases make that list exponentially long)."""
+
+    def __init__(self, root: yaml.Node):
+        self.root = root
+
+    def get(self, path: Path_) -> tuple[int, int] | None:
+        """The position of `path`, or None when the YAML has no such path."""
+        want_value = bool(path) and path[-1] == "<value>"
+        parts = path[:-1] if want_value else path
+        node, mark = self.root, self.root.start_mark
+        for k, part in enumerate(parts):
+            if isinstance(node, yaml.MappingNode):
+                pair = next(((key, value) for key, value in reversed(node.value)
+                             if isinstance(key, yaml.ScalarNode) and key.value == str(part)), None)
+                if pair is None:
+                    return None
+                node, mark = pair[1], (pair[1] if want_value and k == len(parts) - 1 else pair[0]).start_mark
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                node = node.value[part]
+                mark = node.start_mark
+            else:
+                return None
+        return mark.line + 1, mark.column + 1
+
+    def __contains__(self, path: Path_) -> bool:
+        return self.get(path) is not None
+
+    def __getitem__(self, path: Path_) -> tuple[int, int]:
+        found = self.get(path)
+        if found is None:
+            raise KeyError(path)
+        return found
+
+
+def _compose(source: str) -> tuple[Any, Any, list[tuple[str, yaml.Mark, yaml.Mark]]]:
+    """(data, positions, duplicate keys) of one YAML document, parsed once under the limits."""
+    loader = _LimitedLoader(source)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, {}, []
+        return loader.construct_document(node), _Positions(node), loader.duplicates
+    finally:
+        loader.dispose()
+
+
+def read_yaml_value(text: str) -> Any:
+    """The value of a short YAML text, under the same limits as a file (raises YamlRefused or YAMLError)."""
+    if len(text) > MAX_SCENARIO_CHARS:
+        raise YamlRefused(None, f"longer than {MAX_SCENARIO_CHARS:,} characters")
+    return _compose(text)[0]
+
+
+def _at(origin: str, mark: yaml.Mark | None) -> str:
+    return f"{origin}:{mark.line + 1}:{mark.column + 1}" if mark else f"{origin}:1:1"
+
+
+def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
-    so one broken line does not hide the file's other problems."""
+    so one broken line does not hide the file's other problems. YAML over a limit is refused at once."""
+    if len(text) > MAX_SCENARIO_CHARS:
+        return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"]
     lines = text.splitlines()
     syntax: list[str] = []
     for _ in range(20):
         try:
-            source = "\n".join(lines)
-            node = yaml.compose(source, Loader=yaml.SafeLoader)
-            data = yaml.safe_load(source)
-            return data, (_positions(node) if node is not None else {}), syntax
+            data, positions, duplicates = _compose("\n".join(lines))
+            syntax += [f"{_at(origin, second)}: duplicate key '{key}' (first on line {first.line + 1}); "
+                       f"YAML keeps only the last — remove one" for key, first, second in duplicates]
+            return data, positions, syntax
+        except YamlRefused as exc:
+            return None, {}, syntax + [f"{_at(origin, exc.mark)}: {exc.what}"]
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line if mark else 0
@@ -74,7 +203,7 @@ def _dotted(loc: Path_) -> str:
     return out or "(file)"
 
 
-def _where(positions: dict, loc: Path_, value: bool = True) -> str:
+def _where(positions: Any, loc: Path_, value: bool = True) -> str:
     for cut in range(len(loc), -1, -1):
         key = tuple(loc[:cut])
         if value and cut == len(loc) and key + ("<value>",) in positions:
@@ -126,8 +255,9 @@ def _all_fields() -> dict[str, list[str]]:
     return out
 
 
-def _describe(err: dict, positions: dict, origin: str) -> str:
-    loc = tuple(err["loc"])
+def _describe(err: dict, positions: Any, origin: str) -> str:
+    # a check across fields (Scenario's model validators) names the field it is about in ctx["loc"]
+    loc = tuple((err.get("ctx") or {}).get("loc") or err["loc"])
     kind = err["type"]
     got = err.get("input")
     if kind == "extra_forbidden":
@@ -147,6 +277,8 @@ def _describe(err: dict, positions: dict, origin: str) -> str:
     if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
         expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
         msg = f"expected {expected}, got {got!r}"
+    elif kind == "finite_number":
+        msg = f"expected a finite number, got {got!r}"
     elif kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
@@ -160,7 +292,7 @@ def _describe(err: dict, positions: dict, origin: str) -> str:
 # Catalog checks: names that pydantic cannot know
 
 
-def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None) -> list[str]:
+def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None) -> list[str]:
     problems: list[str] = []
     cards = catalog.load_cards()
     card_ids = list(cards.index)
@@ -242,9 +374,10 @@ def _check_names(data: dict, positions: dict, origin: str, base_dir: Path | None
 # ---------------------------------------------------------------------------------------------------
 
 
-def parse_scenario(data: Any, positions: dict | None = None, origin: str = "scenario",
+def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
                    base_dir: Path | None = None, syntax: list[str] | None = None) -> Scenario:
-    """Validate already-parsed data; raise ScenarioError listing every problem."""
+    """The validated Scenario of already-parsed data; raises ScenarioError listing every problem.
+    `positions[path]` is the (line, column) of a field path (a dict, or the positions of a parsed file)."""
     positions = positions or {}
     problems = list(syntax or [])
     if not isinstance(data, dict):
@@ -276,7 +409,8 @@ def load_scenario_file(path: str | Path) -> Scenario:
     path = Path(path)
     origin = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as f:
+            text = f.read(MAX_SCENARIO_CHARS + 1)   # never more: `validate /dev/zero` must end
     except FileNotFoundError:
         raise ScenarioError([f"{origin}: file not found"], origin) from None
     except (OSError, UnicodeDecodeError) as exc:

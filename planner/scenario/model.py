@@ -3,10 +3,14 @@ descriptions. The file format is described in docs/scenario-format.md."""
 
 from __future__ import annotations
 
+import math
 import re
-from typing import Literal
+import types
+import typing
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveFloat, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from pricing_adapters import registry
 
@@ -18,8 +22,68 @@ ThroughputMetric = Literal["fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tfl
                            "memory_bandwidth_gbps"]
 
 
+# Most reference-GPU-hours a workload may demand in one month: 1e9 h is 1.4 million GPUs busy all month,
+# more than any fleet on earth. Above it a plan is meaningless (and 1e308 overflows the solver's sums).
+MAX_GPU_HOURS_PER_MONTH = 1e9
+# Upper bounds on the other magnitudes, far above any real input in any currency (1 kWh costs about 2,500
+# Indonesian rupiah; a card about 5e8) yet far below where the solver's sums overflow: 1e308 electricity
+# or a 1e300 relative speed crashed CBC with a traceback instead of an error message.
+MAX_MONEY = 1e12          # a price, a monthly charge or a budget, in any currency
+MAX_UNIT_PRICE = 1e6      # per kWh
+MAX_WATTS = 1e6           # per card: 1 MW
+MAX_UNITS = 10_000_000    # cards owned or required
+MAX_SPEED_RATIO = 1e6     # a relative speed, and its inverse
+MAX_FX = 1e9              # units of one currency per unit of another, and its inverse
+
+
+Count = Annotated[int, Field(le=MAX_UNITS)]                       # signs are checked where it is used
+Units = Annotated[int, Field(ge=0, le=MAX_UNITS)]
+Speed = Annotated[float, Field(le=MAX_SPEED_RATIO)]                # the lower bound: Workload._positive_speeds
+Rate = Annotated[float, Field(ge=1 / MAX_FX, le=MAX_FX)]
+
+
+def _numeric_shape(annotation: Any) -> str | None:
+    """"number" for an int or float field (optional or not), "map" for a map to numbers, else None."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        annotation, args = args[0], list(typing.get_args(args[0]))
+    if typing.get_origin(annotation) is Annotated:      # Count, Units, Speed, Rate
+        annotation = args[0]
+    if annotation in (int, float):
+        return "number"
+    if typing.get_origin(annotation) is dict and args:
+        return "map" if _numeric_shape(args[-1]) == "number" else None
+    return None
+
+
+def _first_month_above(hours: float, growth: float, horizon: int) -> int | None:
+    """The first month (1-based) whose demand hours × (1 + growth)^(m−1) exceeds MAX_GPU_HOURS_PER_MONTH,
+    or None. Compared in logarithms, so a huge growth cannot overflow a float."""
+    if hours <= 0 or growth <= 0:
+        return None
+    room = math.log(MAX_GPU_HOURS_PER_MONTH) - math.log(hours)
+    step = math.log1p(growth)
+    return next((m for m in range(2, horizon + 1) if (m - 1) * step > room), None)
+
+
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # allow_inf_nan=False: `.inf` or `.nan` in any number field is an input error, not a solver traceback
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        """`value` unchanged unless it is true/false where a number belongs: pydantic would read
+        `horizon_months: true` as 1 month (types stay lax otherwise: YAML `800` is a float field's 800.0)."""
+        shape = _numeric_shape(cls.model_fields[info.field_name].annotation)
+        if shape == "number" and isinstance(value, bool):
+            raise PydanticCustomError("number_not_bool", "expected a number, not true or false")
+        if shape == "map" and isinstance(value, dict):
+            bad = [k for k, v in value.items() if isinstance(v, bool)]
+            if bad:
+                raise PydanticCustomError("number_not_bool", "expected numbers, not true or false (for {keys})",
+                                          {"keys": ", ".join(map(str, bad))})
+        return value
 
 
 class Prices(Frozen):
@@ -35,11 +99,13 @@ class Prices(Frozen):
 class CardOverride(Frozen):
     """Any column of onprem_cards.csv, replacing the catalog value for one card."""
 
-    price: float | None = Field(None, ge=0, description="price per card, in `currency`")
+    price: float | None = Field(None, ge=0, le=MAX_MONEY, description="price per card, in `currency`")
     currency: str | None = Field(None, description="ISO 4217 code of price and host_cost_per_card")
-    host_cost_per_card: float | None = Field(None, ge=0, description="share of the host server per card")
-    busy_watts: float | None = Field(None, ge=0, description="W at the wall per card while working, host share included")
-    idle_watts: float | None = Field(None, ge=0, description="W at the wall per card while idle, host share included")
+    host_cost_per_card: float | None = Field(None, ge=0, le=MAX_MONEY, description="share of the host server per card")
+    busy_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
+                                     description="W at the wall per card while working, host share included")
+    idle_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
+                                     description="W at the wall per card while idle, host share included")
     cards_per_server: int | None = Field(None, ge=1)
     life_years: float | None = Field(None, gt=0, description="straight-line depreciation life")
     maintenance_rate_per_year: float | None = Field(None, ge=0, description="share of capex per year")
@@ -50,16 +116,18 @@ class CardOverride(Frozen):
 class OnPrem(Frozen):
     """Owned hardware: site assumptions, candidate cards, what is already owned, caps."""
 
-    electricity_per_kwh: float = Field(0.12, ge=0, description="scenario currency per kWh")
+    electricity_per_kwh: float = Field(0.12, ge=0, le=MAX_UNIT_PRICE, description="scenario currency per kWh")
     pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
     cards: tuple[str, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
     card_overrides: dict[str, CardOverride] = Field(default_factory=dict)
-    existing: dict[str, int] = Field(default_factory=dict, description="cards already owned: no capex")
-    power_cap_kw: float | None = Field(None, ge=0, description="cap on installed IT power, Σ units × busy watts")
-    capex_budget: float | None = Field(None, ge=0, description="cap on new capex (cards + hosts), scenario currency")
-    colocation_per_kw_month: float = Field(0.0, ge=0, description="charged on installed IT kW every month")
-    fixed_onprem_per_month: float = Field(0.0, ge=0, description="charged in each month any on-prem unit exists")
+    existing: dict[str, Count] = Field(default_factory=dict, description="cards already owned: no capex")
+    power_cap_kw: float | None = Field(None, ge=0, le=MAX_WATTS * MAX_UNITS / 1000,
+                                       description="cap on installed IT power, Σ units × busy watts")
+    capex_budget: float | None = Field(None, ge=0, le=MAX_MONEY,
+                                       description="cap on new capex (cards + hosts), scenario currency")
+    colocation_per_kw_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged on installed IT kW every month")
+    fixed_onprem_per_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged in each month any on-prem unit exists")
 
     @field_validator("existing")
     @classmethod
@@ -74,7 +142,7 @@ class Workload(Frozen):
     """A stream of GPU work, measured in hours on its reference GPU."""
 
     name: str = Field(min_length=1)
-    gpu_hours_per_month: float = Field(ge=0, description="reference-GPU hours in month 1")
+    gpu_hours_per_month: float = Field(ge=0, le=MAX_GPU_HOURS_PER_MONTH, description="reference-GPU hours in month 1")
     reference_gpu: str = Field(description="canonical GPU id the hours are measured on")
     min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
     gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
@@ -85,7 +153,7 @@ class Workload(Frozen):
     interruptible: bool = Field(False, description="may run on spot capacity")
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
     throughput_metric: ThroughputMetric = Field("fp16_tensor_tflops", description="how GPUs compare for this workload")
-    throughput: dict[str, float] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
+    throughput: dict[str, Speed] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
 
     @field_validator("throughput")
     @classmethod
@@ -93,6 +161,9 @@ class Workload(Frozen):
         bad = sorted(k for k, x in (v or {}).items() if not x > 0)
         if bad:
             raise ValueError(f"relative speeds must be > 0 (not for {bad}); leave a GPU out to exclude it")
+        tiny = sorted(k for k, x in (v or {}).items() if x < 1 / MAX_SPEED_RATIO)
+        if tiny:
+            raise ValueError(f"relative speeds must be ≥ {1 / MAX_SPEED_RATIO:g} (not for {tiny})")
         return v
 
     @field_validator("framework")
@@ -104,8 +175,8 @@ class Workload(Frozen):
 
 
 class Constraints(Frozen):
-    min_units: dict[str, NonNegativeInt] = Field(default_factory=dict, description="card id -> least units in the fleet")
-    max_units: dict[str, NonNegativeInt] = Field(default_factory=dict, description="card id -> most units in the fleet")
+    min_units: dict[str, Units] = Field(default_factory=dict, description="card id -> least units in the fleet")
+    max_units: dict[str, Units] = Field(default_factory=dict, description="card id -> most units in the fleet")
     max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
 
 
@@ -117,7 +188,7 @@ class Scenario(Frozen):
     currency: str = Field("USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
-    fx: dict[str, PositiveFloat] = Field(default_factory=dict,
+    fx: dict[str, Rate] = Field(default_factory=dict,
                                  description="scenario-currency units per 1 unit of the named currency")
     prices: Prices = Prices()
     onprem: OnPrem = OnPrem()
@@ -130,6 +201,22 @@ class Scenario(Frozen):
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"workload names must be unique; repeated: {dup}")
+        return self
+
+    @model_validator(mode="after")
+    def _grown_demand_is_bounded(self) -> Scenario:
+        """Compound growth over the horizon may not push a month's demand above MAX_GPU_HOURS_PER_MONTH
+        (growth_per_month: 10 over 36 months is 1e37 hours: no fleet, only a puzzling infeasibility)."""
+        for i, w in enumerate(self.workloads):
+            month = _first_month_above(w.gpu_hours_per_month, w.growth_per_month, self.horizon_months)
+            if month is None:
+                continue
+            raise PydanticCustomError(
+                "demand_too_large", "{what}",
+                {"loc": ("workloads", i, "growth_per_month"),   # where loading.py points the message
+                 "what": (f"demand of workload '{w.name}' grows above {MAX_GPU_HOURS_PER_MONTH:,.0f} GPU-hours "
+                          f"in month {month} of {self.horizon_months} ({w.gpu_hours_per_month:g} h × "
+                          f"(1 + {w.growth_per_month:g})^{month - 1}); lower growth_per_month or horizon_months")})
         return self
 
     def fx_rate(self, currency: str) -> float | None:

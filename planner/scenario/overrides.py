@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from planner import catalog
 from planner.errors import ScenarioError
-from planner.scenario.loading import parse_scenario
+from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
 from planner.scenario.model import Scenario
 
 if TYPE_CHECKING:
@@ -132,6 +132,16 @@ def normalise_overrides(overrides: Mapping[str, Any] | None = None, **kwargs: An
     return out
 
 
+def path_problems(scenario: Scenario, path: str, value: Any = None) -> list[str]:
+    """The problems of a dotted path alone (unknown keys, unknown workloads, going into a value), without
+    validating any value at it: [] when the path exists in the scenario's structure."""
+    try:
+        _set_path(scenario.model_dump(mode="json"), str(path), value)
+    except ScenarioError as exc:
+        return exc.problems
+    return []
+
+
 def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> Scenario:
     """A new Scenario with the dotted-path overrides applied, validated like a file.
 
@@ -158,9 +168,14 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
 
 
 def parse_value(text: str) -> Any:
-    """A command-line value as YAML would read it: 0.2 → float, 3 → int, true → bool, [a, b] → list."""
+    """A command-line value as YAML would read it: 0.2 → float, 3 → int, true → bool, [a, b] → list.
+    Raises ScenarioError for a value over the limits of a scenario file (an alias bomb in `--vary`)."""
+    if not text.strip():
+        return text
     try:
-        return yaml.safe_load(text) if text.strip() else text
+        return read_yaml_value(text)
+    except YamlRefused as exc:
+        raise ScenarioError([f"{text[:40]!r}: {exc.what}"], "--vary") from None
     except yaml.YAMLError:
         return text
 
