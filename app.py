@@ -1,5 +1,8 @@
 """Streamlit entry point of the GPU fleet planner dashboard: `make run` (or `streamlit run app.py`).
 
+It listens on 127.0.0.1 only and sends no usage statistics (.streamlit/config.toml): it has no login
+and plans with this machine's files. Serving it to a network is a decision: `--server.address`.
+
 Layout and widgets only: every number comes from the engine (`planner.engine.plan`, the offers view).
 Pages (st.navigation): Plan, Prices, Compare, Export — their scripts are in `dashboard/pages/`, their
 helpers (session state, cached plans, tables, plotly figures) in `dashboard/`.

@@ -21,10 +21,19 @@ from pathlib import Path
 from typing import Any, get_args
 
 import streamlit as st
+import yaml
 
 from planner.engine import Plan
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
-from planner.scenario import BUILTIN_PROFILES, PurchaseOption, Scenario, apply_overrides, load_scenario_text
+from planner.scenario import (
+    BUILTIN_PROFILES,
+    PurchaseOption,
+    Scenario,
+    YamlRefused,
+    apply_overrides,
+    load_scenario_text,
+    read_yaml_value,
+)
 from pricing_adapters import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,7 +104,8 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
 
     Read as text with YAML's safe loader only (nothing in it is executed), at most `MAX_UPLOAD_BYTES`.
     Problems are `name:line:col: field.path: message` lines, all of them at once. An upload cannot
-    carry the files a scenario may point to, so profile CSVs and offers-CSV price sources are refused.
+    carry the files a scenario may point to, so a profile or price source naming a file is refused
+    before validation, which would look the file up on this server and say whether it exists.
     """
     if len(data) > MAX_UPLOAD_BYTES:
         return None, [f"{name}: file is {len(data) / 1024:,.0f} KB; the limit is {MAX_UPLOAD_BYTES // 1024} KB"], ""
@@ -105,21 +115,41 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
         return None, [f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})"], ""
     if not text.strip():
         return None, [f"{name}:1:1: the file is empty"], text
-    scenario, problems = _load_text(text, name, None)
-    if scenario is None:
-        return None, list(problems), text
-    refused = []
-    for i, w in enumerate(scenario.workloads):
-        if w.profile not in BUILTIN_PROFILES:
-            refused.append(f"{name}:{_line_of(text, 'profile', w.profile)}:1: workloads[{i}].profile: an "
-                           f"uploaded scenario can use only the built-in profiles ({', '.join(BUILTIN_PROFILES)}), "
-                           f"not a file ({w.profile!r})")
-    if scenario.prices.source not in ("snapshot", "store"):
-        refused.append(f"{name}:{_line_of(text, 'source', scenario.prices.source)}:1: prices.source: an uploaded "
-                       f"scenario can use snapshot or store, not a file ({scenario.prices.source!r})")
+    refused = refuse_files(name, text)
     if refused:
         return None, refused, text
-    return scenario, [], text
+    scenario, problems = _load_text(text, name, None)
+    return scenario, list(problems), text
+
+
+def refuse_files(name: str, text: str) -> list[str]:
+    """Why the raw YAML `text` may not be validated on this server: its syntax error (the validator
+    would blank the line and go on, checking the rest), or each profile and `prices.source` that names
+    a file rather than a built-in. The messages never depend on the file system."""
+    try:
+        data = read_yaml_value(text)      # the scenario loader's limits: no alias bomb, no deep nesting
+    except YamlRefused as exc:
+        where = f"{exc.mark.line + 1}:{exc.mark.column + 1}" if exc.mark else "1:1"
+        return [f"{name}:{where}: {exc.what}"]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"{mark.line + 1}:{mark.column + 1}" if mark else "1:1"
+        return [f"{name}:{where}: YAML syntax: {getattr(exc, 'problem', None) or exc}"]
+    if not isinstance(data, dict):
+        return []
+    refused = []
+    workloads = data.get("workloads")
+    for i, w in enumerate(workloads if isinstance(workloads, list) else ()):
+        profile = w.get("profile") if isinstance(w, dict) else None
+        if isinstance(profile, str) and profile not in BUILTIN_PROFILES:
+            refused.append(f"{name}:{_line_of(text, 'profile', profile)}:1: workloads[{i}].profile: an uploaded "
+                           f"scenario can use only the built-in profiles ({', '.join(BUILTIN_PROFILES)}), "
+                           f"not a file ({profile!r})")
+    source = data["prices"].get("source") if isinstance(data.get("prices"), dict) else None
+    if isinstance(source, str) and source not in ("snapshot", "store"):
+        refused.append(f"{name}:{_line_of(text, 'source', source)}:1: prices.source: an uploaded scenario can "
+                       f"use snapshot or store, not a file ({source!r})")
+    return refused
 
 
 def load_base(base_id: str, uploads: dict[str, str] | None = None) -> tuple[Scenario | None, tuple[str, ...]]:

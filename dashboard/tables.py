@@ -6,6 +6,8 @@ only sorted, labelled and summed over months for the cumulative view.
 from __future__ import annotations
 
 import math
+import re
+import string
 from dataclasses import dataclass
 from datetime import date
 
@@ -14,6 +16,27 @@ import pandas as pd
 from planner.engine import Plan
 
 ACTION_ORDER = ("buy", "keep (owned)", "reserve", "rent on-demand", "rent spot")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Text from a scenario (a name, a description, an upload's file name) shown where Streamlit reads
+# Markdown (titles, captions, alerts, widget labels): as typed, so `![x](http://…)` is no image that a
+# viewer's browser fetches, and no link, heading or icon either.
+
+_MARKDOWN_SIGN = re.compile("([" + re.escape(string.punctuation) + "])")
+
+
+def plain(text: object) -> str:
+    """`text` with every ASCII punctuation sign backslash-escaped: Markdown shows it as typed."""
+    return _MARKDOWN_SIGN.sub(r"\\\1", str(text))
+
+
+def code_block(lines) -> str:
+    """`lines` as a fenced Markdown code block whose fence no backtick run in them can close."""
+    body = "\n".join(str(line) for line in lines)
+    longest = max((len(run) for run in re.findall("`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{body}\n{fence}"
 
 
 def action(provider: str, purchase_option: str, new_units: float) -> str:

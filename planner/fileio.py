@@ -1,28 +1,141 @@
-"""Atomic file writes: a temporary file in the same folder, then a rename. A failure leaves no half file."""
+"""Atomic file writes. One file: a temporary file in the same folder, then a rename. A set of files:
+a temporary sibling folder, then one swap of folders. A failure leaves no half file and no mixed set."""
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import glob
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
-    """Write `data` to `path` so that readers see the old file or the whole new one, never a part."""
+    """Write `data` to `path` so that readers see the old file or the whole new one, never a part;
+    return `path`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a written file gets the usual mode
+        _write_fd(fd, data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; a written file gets the usual mode
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _write_fd(fd: int, data: str | bytes) -> None:
+    """Write `data` to the open descriptor `fd`, flush it to the disk and close it."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    """Flush a folder's entries to the disk (where the system allows opening a folder)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------------------------------------
+# A folder of files as one set
+
+
+def write_folder_atomic(path: str | Path, files: dict[str, str | bytes]) -> Path:
+    """Make the folder `path` hold exactly `files` (name → text or bytes); return `path`.
+
+    The files are written into a temporary sibling folder `NAME.tmp-PID-XXXX`, which then takes the
+    place of `path` in one rename (an exchange where the system has one), so a reader, a failure or a
+    killed process sees the whole previous folder or the whole new one. On failure the temporary folder
+    is removed and `path` is left as it was; temporary folders of killed writers are removed next time.
+    """
+    given, path = Path(path), Path(os.path.realpath(path))   # a symlinked folder is replaced at its target
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(path)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{path.name}.tmp-{os.getpid()}-", dir=path.parent))
+    old = None
+    try:
+        for name, data in files.items():
+            _write_fd(os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), data)
+        os.chmod(tmp, path.stat().st_mode & 0o7777 if path.is_dir() else 0o777 & ~_umask())
+        _fsync_dir(tmp)
+        old = _swap(tmp, path)
+    finally:
+        shutil.rmtree(old or tmp, ignore_errors=True)   # the previous folder after a swap, else the new one
+    _fsync_dir(path.parent)
+    return given
+
+
+def _swap(new: Path, path: Path) -> Path | None:
+    """Put folder `new` at `path`; return where the previous folder at `path` now is (None if none)."""
+    if not path.exists():
+        os.rename(new, path)
+        return None
+    if _exchange(new, path):
+        return new
+    # No exchange on this system: move the old folder aside, then the new one in; undo on failure.
+    aside = new.with_name(new.name + ".old")
+    os.rename(path, aside)
+    try:
+        os.rename(new, path)
+    except BaseException:
+        os.rename(aside, path)
+        raise
+    return aside
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap paths `a` and `b` in one step (Linux renameat2 RENAME_EXCHANGE); False where the system or
+    the file system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError, TypeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Remove the temporary folders of `path` left by writers that no longer run (killed mid-write)."""
+    prefix = f"{path.name}.tmp-"
+    for entry in path.parent.glob(f"{glob.escape(prefix)}*"):
+        pid = entry.name[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id runs (this process counts: another of its threads may be writing)."""
+    if os.name != "posix":
+        return True   # os.kill(pid, 0) would end the process on Windows: keep the folder
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:   # exists but belongs to another user, or the system cannot tell
+        return True
+    return True

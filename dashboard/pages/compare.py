@@ -20,6 +20,8 @@ options = [CURRENT] + [f"file:{n}" for n in state.scenario_files()] + list(uploa
 
 
 def label(option: str) -> str:
+    """The option's name as plain text (`tables.plain` before it goes into Markdown: an upload's file
+    name is anyone's text)."""
     return f"Current edits of {cur.label}" if option == CURRENT else state.base_label(option)
 
 
@@ -39,11 +41,11 @@ sides = {}
 for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
     scenario, problems = resolve(option)
     if scenario is None:
-        col.error("Cannot load this scenario:\n\n```\n" + "\n".join(problems) + "\n```")
+        col.error("Cannot load this scenario:\n\n" + tables.code_block(problems))
         continue
     outcome = state.plan_for(scenario)
     if outcome.kind != "ok":
-        col.error(f"**No plan for {label(option)}.** {outcome.message}")
+        col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.code_block([outcome.message]))
         continue
     sides[side] = (option, scenario, outcome.plan)
 
@@ -54,7 +56,7 @@ if len(sides) < 2:
 try:
     comp = compare(pa, pb)
 except PlannerError as exc:
-    st.error(str(exc))
+    st.error(tables.plain(exc))
     st.stop()
 cc = comp.currency
 
@@ -77,9 +79,9 @@ st.subheader("Fleets")
 left, right = st.columns(2)
 for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}", pb)):
     with col:
-        st.markdown(f"**{name}**")
+        st.markdown(f"**{tables.plain(name)}**")
         for card in tables.fleet_cards(p):
-            st.caption(f"**{card.label}**: {card.value} — {card.detail}")
+            st.caption(f"**{card.label}**: {tables.plain(card.value)} — {tables.plain(card.detail)}")
         st.dataframe(tables.fleet_table(p)[["action", "sku", "purchase_option", "units", "instance_hours", "cost"]],
                      hide_index=True, width="stretch", key=f"compare_fleet_{name[0]}", column_config={
                          "units": st.column_config.NumberColumn(format="%g"),

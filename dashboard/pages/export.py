@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import exports, state
+from dashboard import exports, state, tables
 
 cur = state.current()
 st.title("Export")
 if cur.edited is None:
-    st.error("Nothing to export: the scenario is not valid.\n\n```\n" + "\n".join(cur.problems) + "\n```")
+    st.error("Nothing to export: the scenario is not valid.\n\n" + tables.code_block(cur.problems))
     st.stop()
 s = cur.edited
 edited = s != cur.base
 name = exports.slug(s.name) + ("-edited" if edited else "")
-st.caption(f"Scenario “{s.name}” from {cur.label}" + (", with the Plan page's edits." if edited else ", as saved."))
+st.caption(f"Scenario “{tables.plain(s.name)}” from {tables.plain(cur.label)}"
+           + (", with the Plan page's edits." if edited else ", as saved."))
 
 st.subheader("Scenario")
 yaml_text = exports.scenario_yaml(s, cur.label, edited)
@@ -26,7 +27,7 @@ with st.expander("Show the YAML"):
 st.subheader("Plan")
 outcome = state.plan_for(s)
 if outcome.kind != "ok":
-    st.error(f"**No plan to export.** {outcome.message}")
+    st.error("**No plan to export.**\n\n" + tables.code_block([outcome.message]))
     st.stop()
 p = outcome.plan
 c1, c2, c3, c4 = st.columns(4)

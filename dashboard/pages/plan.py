@@ -54,10 +54,10 @@ cur = state.current()
 rejected = st.session_state.get("upload_problems")
 if rejected:
     name, problems = rejected
-    st.error(f"**{name}** was not loaded — {len(problems)} problem{'s' if len(problems) != 1 else ''} "
-             "(file:line:column: field: message):\n\n```\n" + "\n".join(problems) + "\n```")
+    st.error(f"**{tables.plain(name)}** was not loaded — {len(problems)} problem{'s' if len(problems) != 1 else ''} "
+             "(file:line:column: field: message):\n\n" + tables.code_block(problems))
 if cur.base is None:
-    st.error("This scenario cannot be loaded:\n\n```\n" + "\n".join(cur.problems) + "\n```")
+    st.error("This scenario cannot be loaded:\n\n" + tables.code_block(cur.problems))
     st.stop()
 
 base = cur.base
@@ -70,10 +70,10 @@ with st.sidebar:
     st.subheader("Demand")
     for w in base.workloads:
         hi = _nice(max(4 * w.gpu_hours_per_month, 100.0))
-        st.slider(f"{w.name}: GPU-hours per month", 0.0, hi, step=_nice(hi / 400), key=k(f"demand:{w.name}"),
+        st.slider(f"{tables.plain(w.name)}: GPU-hours per month", 0.0, hi, step=_nice(hi / 400), key=k(f"demand:{w.name}"),
                   format="%.0f", help=f"Hours of work per month measured on {w.reference_gpu} (month 1).")
         g = w.growth_per_month * 100
-        st.slider(f"{w.name}: growth, % per month", min(-5.0, math.floor(g)), max(10.0, math.ceil(g)), step=0.5,
+        st.slider(f"{tables.plain(w.name)}: growth, % per month", min(-5.0, math.floor(g)), max(10.0, math.ceil(g)), step=0.5,
                   key=k(f"growth:{w.name}"), format="%.1f%%")
     st.subheader("Horizon and site")
     st.slider("Horizon, months", 1, 120, key=k("horizon_months"))
@@ -94,10 +94,11 @@ with st.sidebar:
 # Main area
 
 cur = state.current()
-st.title(f"Plan — {base.name}")
-st.caption(f"{cur.label}" + (f" · {base.description}" if base.description else ""))
+# The name, description and file name are the scenario author's text: shown as typed (tables.plain).
+st.title(f"Plan — {tables.plain(base.name)}")
+st.caption(tables.plain(cur.label) + (f" · {tables.plain(base.description)}" if base.description else ""))
 if cur.edited is None:
-    st.error("These inputs do not make a valid scenario:\n\n```\n" + "\n".join(cur.problems) + "\n```")
+    st.error("These inputs do not make a valid scenario:\n\n" + tables.code_block(cur.problems))
     st.stop()
 s = cur.edited
 if s != base:
@@ -106,10 +107,11 @@ if s != base:
 
 outcome = state.plan_for(s)
 if outcome.kind == "infeasible":
-    st.error(f"**No fleet meets this scenario.** {outcome.message}", icon=":material/block:")
+    # the explanation names workloads: verbatim in a code block, never read as Markdown
+    st.error("**No fleet meets this scenario.**\n\n" + tables.code_block([outcome.message]), icon=":material/block:")
     st.stop()
 if outcome.kind != "ok":
-    st.error(f"**The plan could not be made.** {outcome.message}")
+    st.error("**The plan could not be made.**\n\n" + tables.code_block([outcome.message]))
     st.stop()
 p = outcome.plan
 cc = p.currency
@@ -132,7 +134,7 @@ for col, (key, label) in zip(cols[1:], (("all_cloud", "All cloud"), ("all_onprem
     if row is None:
         col.metric(label, "—", border=True)
     elif row["status"] == "infeasible" or not (row["total"] == row["total"]):
-        col.metric(label, "infeasible", border=True, help=row.get("note") or None)
+        col.metric(label, "infeasible", border=True, help=tables.plain(row["note"]) if row.get("note") else None)
     else:
         saving = row["savings"]
         delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
@@ -148,7 +150,7 @@ st.subheader("Recommended fleet")
 cols = st.columns(4)
 for col, card in zip(cols, tables.fleet_cards(p)):
     col.metric(card.label, card.value, border=True)
-    col.caption(card.detail)
+    col.caption(tables.plain(card.detail))
 st.dataframe(
     tables.fleet_table(p), hide_index=True, width="stretch", key="fleet_table",
     column_config={

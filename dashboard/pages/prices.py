@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, state
+from dashboard import charts, state, tables
 from planner.catalog import allowed, price_table
 from planner.engine.offer_costs import OfferFilter, offers_table
 
@@ -21,7 +21,7 @@ cur = state.current()
 s = cur.edited or cur.base
 st.title("Prices")
 if s is None:
-    st.error("The scenario cannot be loaded:\n\n```\n" + "\n".join(cur.problems) + "\n```")
+    st.error("The scenario cannot be loaded:\n\n" + tables.code_block(cur.problems))
     st.stop()
 
 # The offers view prices in USD; the scenario's fx says scenario-currency units per unit of a currency.
@@ -36,7 +36,8 @@ electricity_usd = s.onprem.electricity_per_kwh / usd
 table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
                                       electricity_usd, s.onprem.pue)
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(s.prices.source, s.prices.source)
-st.caption(f"Offers of {source} (scenario “{s.name}”), in USD. On-prem cards: owned and busy every hour of their "
+st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD. On-prem cards: owned "
+           "and busy every hour of their "
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
            f"{electricity_usd:.2f} USD/kWh). `as_of` is the date each price was read.")
 for w in warnings:

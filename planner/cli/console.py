@@ -46,7 +46,9 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
 
         sys.stdout.write(json.dumps(records(df), indent=2) + "\n")
     elif fmt is Format.csv:
-        df.to_csv(sys.stdout, index=False)
+        from planner.reports.tables import csv_text  # no field a spreadsheet would run as a formula
+
+        sys.stdout.write(csv_text(df))
     else:
         table = Table(title=title or None, show_lines=False)
         for col in df.columns:

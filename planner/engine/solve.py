@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import sys
 import time
 from dataclasses import dataclass
 
+import highspy
 import pulp
 
 from planner.engine.model import Model
@@ -27,39 +25,44 @@ class Solution:
     gap: float | None
 
 
+class _SilentHighs(highspy.Highs):
+    """A HiGHS model with its output off from its first call on."""
+
+    def enableCallbacks(self):
+        # highspy.Highs.__init__ calls this before any option can be set, and HiGHS writes its banner
+        # ("Running HiGHS … Copyright") to file descriptor 1 on the first call of a model that logs.
+        self.setOptionValue("output_flag", False)
+        super().enableCallbacks()
+
+
+class _SilentHiGHS(pulp.HiGHS):
+    """pulp's HiGHS API on a `_SilentHighs` model: nothing is written to stdout, from any thread."""
+
+    def createAndConfigureSolver(self, lp):
+        lp.solverModel = _SilentHighs()
+        options = {"output_flag": False, "mip_rel_gap": self.gapRel,
+                   "time_limit": None if self.timeLimit is None else float(self.timeLimit), **self.optionsDict}
+        for key, value in options.items():
+            if value is not None:
+                lp.solverModel.setOptionValue(key, value)
+
+
 def _solver(name: str, time_limit: float | None):
+    """The pulp solver object of `name`, silent: CBC runs as a subprocess whose output pulp discards
+    (msg=False); HiGHS runs in this process with its output off (`_SilentHiGHS`)."""
     if name == "cbc":
         # The models hold a few dozen integers at most (cards, reservations) over a large LP: CBC's cut
         # generation costs 5× the solve there and branch and bound still proves the optimum without it.
         return pulp.PULP_CBC_CMD(msg=False, gapRel=GAP_REL, timeLimit=time_limit, options=["cuts off"])
     if name == "highs":
-        return pulp.HiGHS(msg=False, gapRel=GAP_REL, timeLimit=time_limit)
+        return _SilentHiGHS(msg=False, gapRel=GAP_REL, timeLimit=time_limit)
     raise PlannerError(f"unknown solver {name!r}; expected one of {', '.join(SOLVERS)}")
-
-
-@contextlib.contextmanager
-def _stdout_to_stderr():
-    """Native solver libraries write banners to file descriptor 1; JSON and CSV on stdout stay clean."""
-    sys.stdout.flush()
-    try:
-        saved = os.dup(1)
-    except OSError:  # no real stdout (embedded hosts)
-        yield
-        return
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 def solve(m: Model, solver: str = "cbc", time_limit: float | None = None) -> Solution:
     """Solve the model in place; the status says whether the values are a proven optimum."""
     start = time.perf_counter()
-    with _stdout_to_stderr():
-        m.prob.solve(_solver(solver, time_limit))
+    m.prob.solve(_solver(solver, time_limit))
     seconds = time.perf_counter() - start
     status = {1: "optimal", 2: "feasible", 0: "not_solved", -1: "infeasible", -2: "unbounded", -3: "not_solved"
               }.get(m.prob.sol_status, "not_solved")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import assumptions, clean, maybe_write, plan_start, prices_used, summary_table
+from planner.reports.tables import assumptions, clean, maybe_write, plan_start, prices_used, spreadsheet_text, summary_table
 
 SHEETS = ("summary", "fleet", "monthly", "baselines", "break-even", "assumptions", "prices used")
 
@@ -38,6 +38,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
 
 
 def _cell(v):
+    """`v` as an openpyxl cell value: NaN and inf empty, numpy scalars as Python ones, containers as
+    JSON, text through `spreadsheet_text` (so openpyxl never writes it as a formula)."""
     if v is None:
         return None
     if isinstance(v, (float, np.floating)):
@@ -47,12 +49,12 @@ def _cell(v):
     if isinstance(v, np.bool_):
         return bool(v)
     if isinstance(v, (dict, list, tuple)):
-        return json.dumps(clean(v))
-    return v
+        return spreadsheet_text(json.dumps(clean(v)))
+    return spreadsheet_text(v)
 
 
 def _sheet(ws, df: pd.DataFrame, bold) -> None:
-    ws.append([str(c) for c in df.columns])
+    ws.append([spreadsheet_text(str(c)) for c in df.columns])
     for cell in ws[1]:
         cell.font = bold
     for row in df.itertuples(index=False):

@@ -1,29 +1,54 @@
-"""Every file of `fleetplan plan --out DIR`, each built in memory first and then written atomically."""
+"""Every file of `fleetplan plan --out DIR`, built in memory first, then written as one set: DIR holds
+the whole previous set or the whole new one, never a mix (see `planner.fileio.write_folder_atomic`)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
 from planner.engine import Plan
-from planner.fileio import write_atomic
+from planner.errors import PlannerError
+from planner.fileio import write_folder_atomic
 from planner.reports.excel import plan_to_excel
 from planner.reports.focus import plan_to_focus
 from planner.reports.markdown import plan_to_markdown
-from planner.reports.tables import plan_to_csv, plan_to_json
+from planner.reports.tables import csv_text, plan_to_csv, plan_to_json
 
 OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", "summary.md")
+# what an earlier version's per-file atomic writes could leave behind when killed
+_OLD_TEMPORARY = re.compile(r"\.(" + "|".join(map(re.escape, OUT_FILES)) + r")\..+\.tmp")
 
 
 def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None = None) -> list[Path]:
-    """Write plan.json, fleet.csv, monthly.csv, plan.xlsx, focus.csv and summary.md into `out_dir`."""
+    """Write plan.json, fleet.csv, monthly.csv, plan.xlsx, focus.csv and summary.md as the folder
+    `out_dir`, replacing a previous plan's set as a whole; return the paths of the files.
+
+    Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it)."""
     out_dir = Path(out_dir)
+    _check_replaceable(out_dir)
     contents = {
         "plan.json": plan_to_json(plan),
         "fleet.csv": plan_to_csv(plan, table="fleet"),
         "monthly.csv": plan_to_csv(plan, table="monthly"),
         "plan.xlsx": plan_to_excel(plan, start=start),
-        "focus.csv": plan_to_focus(plan, start=start).to_csv(index=False, lineterminator="\n"),
+        "focus.csv": csv_text(plan_to_focus(plan, start=start)),
         "summary.md": plan_to_markdown(plan),
     }
-    return [write_atomic(out_dir / name, contents[name]) for name in OUT_FILES]
+    write_folder_atomic(out_dir, contents)
+    return [out_dir / name for name in OUT_FILES]
+
+
+def _check_replaceable(out_dir: Path) -> None:
+    """Raise PlannerError unless `out_dir` is absent or a folder holding only a plan's files."""
+    if not out_dir.exists():
+        return
+    if not out_dir.is_dir():
+        raise PlannerError(f"--out {out_dir}: not a folder")
+    if out_dir.resolve() == Path.cwd().resolve():
+        raise PlannerError(f"--out {out_dir}: the export replaces the whole folder; give one other than the current folder")
+    other = sorted(p.name for p in out_dir.iterdir() if p.name not in OUT_FILES and not _OLD_TEMPORARY.fullmatch(p.name))
+    if other:
+        raise PlannerError(f"--out {out_dir}: the folder holds files that are not a plan's ({', '.join(other[:5])}"
+                           f"{', …' if len(other) > 5 else ''}); the export replaces the whole folder, so give a "
+                           "new or empty folder, or one written by --out")

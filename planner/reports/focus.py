@@ -26,7 +26,7 @@ import pandas as pd
 
 from planner.engine import Plan
 from planner.fileio import write_atomic
-from planner.reports.tables import add_months, plan_start
+from planner.reports.tables import add_months, csv_text, plan_start
 from pricing_adapters import registry
 
 FOCUS_COLUMNS = ["BilledCost", "EffectiveCost", "ListCost", "BillingCurrency", "ChargePeriodStart",
@@ -47,7 +47,7 @@ def _stamp(d: date) -> str:
 
 def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> pd.DataFrame:
     """FOCUS-shaped cost rows (see the module docstring). Σ EffectiveCost equals `plan.total`.
-    Written as CSV (atomically) when `path` is given."""
+    Written as CSV (atomically; `csv_text`: no field starts a formula) when `path` is given."""
     t0 = plan_start(start, plan.scenario)
     flows = plan.flows
     rows = (flows.groupby(KEY, as_index=False, sort=False)
@@ -79,5 +79,5 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     }, columns=FOCUS_COLUMNS)
     out = out.sort_values("x_PlanMonth", kind="stable").reset_index(drop=True)
     if path is not None:
-        write_atomic(path, out.to_csv(index=False, lineterminator="\n"))
+        write_atomic(path, csv_text(out))
     return out

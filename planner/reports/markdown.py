@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,12 +12,21 @@ import pandas as pd
 from planner.engine import Plan
 from planner.reports.tables import maybe_write
 
+# The signs that start an image, a link, an autolink, HTML, a code span or a table cell: a scenario's
+# names and description are shown as typed, and a viewer of the file fetches no image from them.
+_ACTIVE = re.compile(r"([\\`!\[\]<>|])")
+
+
+def _text(value) -> str:
+    """`value` as Markdown text that renders as typed (`_ACTIVE` signs backslash-escaped)."""
+    return _ACTIVE.sub(r"\\\1", str(value))
+
 
 def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
     def fmt(v):
         if isinstance(v, (float, np.floating)):
             return "" if math.isnan(v) else f"{v:,.{digits}f}"
-        return str(v).replace("|", "\\|")
+        return _text(v)
     head = "| " + " | ".join(map(str, df.columns)) + " |"
     sep = "| " + " | ".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + " |"
     body = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
@@ -28,9 +38,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     break-even, key assumptions, solver and prices."""
     s = plan.scenario
     cur = plan.currency
-    lines = [f"# {plan.scenario_name}", ""]
+    lines = [f"# {_text(plan.scenario_name)}", ""]
     if s is not None and s.description:
-        lines += [s.description, ""]
+        lines += [_text(s.description), ""]
     lines += [f"**Total: {plan.total:,.0f} {cur}** (present value over {plan.horizon_months} months; "
               f"status {plan.status}). Prices: {plan.prices.get('source')} as of {plan.prices.get('as_of')}.", ""]
     if len(plan.baselines):
@@ -63,7 +73,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         key += [(f"workloads.{w.name}.gpu_hours_per_month", w.gpu_hours_per_month) for w in s.workloads]
         key += [(f"workloads.{w.name}.growth_per_month", w.growth_per_month) for w in s.workloads]
         lines += ["## Key assumptions", "", "| path | value |", "| --- | ---: |",
-                  *[f"| {p} | {'' if v is None else v} |" for p, v in key], ""]
+                  *[f"| {_text(p)} | {'' if v is None else v} |" for p, v in key], ""]
     sv = plan.solver
     lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {sv.get('gap')}, {sv.get('seconds')} s.", ""]
     return maybe_write(path, "\n".join(lines))

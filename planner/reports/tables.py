@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,39 @@ def clean(value):
 def records(df: pd.DataFrame) -> list[dict]:
     """DataFrame rows as JSON-ready dicts (NaN and inf → null)."""
     return [clean(row) for row in df.to_dict(orient="records")]
+
+
+# A spreadsheet evaluates a cell that starts with one of these as a formula (OWASP, CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def spreadsheet_text(value):
+    """`value`, made safe for a spreadsheet cell: text that starts like a formula (`FORMULA_START`) and
+    is not a plain number gets a leading apostrophe, and its carriage returns become line feeds; every
+    other value is returned unchanged."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
+        value = "'" + value
+    # A bare CR ends a row in a spreadsheet reading CSV, and Python's csv module quotes a field for \n
+    # only (with \n line ends): as LF, the field is quoted and stays one cell. XLSX's XML turns CR to LF too.
+    return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def spreadsheet_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of `df` with `spreadsheet_text` applied to its column names and text columns (numbers,
+    even negative ones, stay numbers)."""
+    out = df.rename(columns=lambda c: spreadsheet_text(str(c)))
+    for i, dtype in enumerate(out.dtypes):
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            out.isetitem(i, out.iloc[:, i].map(spreadsheet_text))
+    return out
+
+
+def csv_text(df: pd.DataFrame) -> str:
+    """`df` as CSV text (no index, \\n line ends) with no field a spreadsheet would run as a formula."""
+    return spreadsheet_frame(df).to_csv(index=False, lineterminator="\n")
 
 
 def maybe_write(path, data):
@@ -70,13 +104,13 @@ def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
 
 
 def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet") -> str:
-    """One table of the plan as CSV text: fleet (default), monthly, costs, baselines, break_even,
-    utilisation."""
+    """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default),
+    monthly, costs, baselines, break_even, utilisation."""
     tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
               "break_even": plan.break_even, "utilisation": plan.utilisation}
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
-    return maybe_write(path, tables[table].to_csv(index=False, lineterminator="\n"))
+    return maybe_write(path, csv_text(tables[table]))
 
 
 # ---------------------------------------------------------------------------------------------------

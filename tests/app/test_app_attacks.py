@@ -1,0 +1,212 @@
+"""The dashboard under attack: where it listens, what an uploaded scenario can learn about the server's
+files, and whether a scenario's text can make a viewer's browser fetch an image.
+
+Facts from outside the code: the sockets the kernel lists for a running `streamlit run app.py`
+(/proc/net/tcp), the messages a page shows for a file that exists and one that does not, the paths the
+validation asks the operating system about (os.stat), and what a CommonMark renderer (markdown-it-py)
+makes of every text the pages hand to Streamlit's Markdown.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+from markdown_it import MarkdownIt
+from streamlit.testing.v1 import AppTest
+
+from dashboard import state
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT = ROOT / "scenarios" / "startup-hybrid.yaml"
+EXISTING_CSV = ROOT / "examples" / "offers-g5-us-east-1.csv"
+TIMEOUT = 180
+IMAGE = "![x](http://127.0.0.1:9/x.png)"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Where the server listens
+
+
+def test_the_shipped_streamlit_config_binds_localhost_and_sends_no_statistics():
+    tomllib = pytest.importorskip("tomllib")      # Python 3.11+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["address"] == "127.0.0.1"
+    assert config["browser"]["gatherUsageStats"] is False
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _listening(port: int) -> set[str]:
+    """Local addresses (hex, as /proc/net/tcp{,6} lists them) of the sockets listening on `port`."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state_ = line.split()[1], line.split()[3]
+            address, _, hex_port = local.partition(":")
+            if state_ == "0A" and int(hex_port, 16) == port:      # 0A: LISTEN
+                found.add(address)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
+def test_streamlit_run_app_py_listens_on_localhost_only():
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.port", str(port), "--server.fileWatcherType", "none"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "streamlit did not start"
+            time.sleep(0.25)
+        # 127.0.0.1 in /proc/net/tcp's little-endian hex; no IPv6 socket, no 0.0.0.0
+        assert _listening(port) == {"0100007F"}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Uploads that name server files
+
+
+def _with_profile(path: str) -> bytes:
+    return DEFAULT.read_text().replace("profile: flat", f"profile: {path}").encode()
+
+
+def _with_source(path: str) -> bytes:
+    return DEFAULT.read_text().replace("source: snapshot ", f"source: {path} ").encode()
+
+
+def _shown_problems(at: AppTest, data: bytes, path: str) -> str:
+    at.file_uploader(key="upload_file").set_value(("probe.yaml", data, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    text = "\n".join(e.value for e in at.error)
+    assert "probe.yaml" in text and path in text
+    return text.replace(path, "<PATH>")
+
+
+def test_an_upload_cannot_tell_which_server_files_exist():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    assert not at.exception, at.exception
+    assert Path("/etc/shadow").exists() and EXISTING_CSV.is_file()
+    missing = "/nonexistent/weights.csv"
+    profiles = {p: _shown_problems(at, _with_profile(p), p) for p in ("/etc/shadow", str(EXISTING_CSV), missing)}
+    assert len(set(profiles.values())) == 1, profiles
+    sources = {p: _shown_problems(at, _with_source(p), p) for p in (str(EXISTING_CSV), missing)}
+    assert len(set(sources.values())) == 1, sources
+    for shown in (*profiles.values(), *sources.values()):
+        assert "not found" not in shown and "exist" not in shown
+
+
+class _Stats:
+    """Records the paths handed to os.stat (Path.is_file, Path.exists and os.path.* all go through it)."""
+
+    def __init__(self, monkeypatch):
+        self.paths: list[str] = []
+        real = os.stat
+
+        def stat(path, *args, **kwargs):
+            self.paths.append(os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path))
+            return real(path, *args, **kwargs)
+        monkeypatch.setattr(os, "stat", stat)
+
+
+@pytest.mark.parametrize("broken_line", ["", "onprem: [unclosed\n"], ids=["valid-yaml", "with-a-syntax-error"])
+def test_an_uploaded_path_is_never_looked_up(monkeypatch, tmp_path, broken_line):
+    # A unique path per run: the validator caches by text, and a cached answer would look nothing up.
+    probe = str(tmp_path / "weights.csv")
+    stats = _Stats(monkeypatch)
+    scenario, problems, _ = state.read_upload("probe.yaml", _with_profile(probe) + broken_line.encode())
+    assert scenario is None and problems
+    assert probe not in stats.paths
+
+
+# ---------------------------------------------------------------------------------------------------
+# A scenario's text shown as text
+
+# the elements whose strings Streamlit renders as Markdown (bodies, labels, help); code blocks, tables
+# and charts are not Markdown and are left out
+MARKDOWN_ELEMENTS = {"title", "header", "subheader", "markdown", "caption", "error", "warning", "info", "success",
+                     "metric", "slider", "selectbox", "multiselect", "number_input", "toggle", "button",
+                     "download_button", "file_uploader", "expandable", "text_input", "checkbox", "radio"}
+
+
+# the fields of those elements that Streamlit renders as Markdown (not ids, values or select options)
+MARKDOWN_FIELDS = {"body", "label", "help", "caption"}
+
+
+def _strings(value):
+    """The Markdown fields' strings in a message dict, at any depth."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in MARKDOWN_FIELDS and isinstance(v, str):
+                yield v
+            else:
+                yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _nodes(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _nodes(child)
+
+
+def _markdown_html(at: AppTest) -> list[str]:
+    """Every Markdown text of the page, rendered to HTML by a CommonMark renderer."""
+    md = MarkdownIt("commonmark")
+    html = []
+    for node in _nodes(at._tree):
+        proto = getattr(node, "proto", None)
+        if proto is None or getattr(node, "type", None) not in MARKDOWN_ELEMENTS:
+            continue
+        html += [md.render(s) for s in _strings(MessageToDict(proto)) if s]
+    assert html
+    return html
+
+
+def test_an_uploaded_scenarios_text_shows_no_image_on_any_page():
+    text = (DEFAULT.read_text()
+            .replace("name: Start-up hybrid fleet", f"name: '{IMAGE} Start-up'")
+            .replace("description: One flagship", f"description: '{IMAGE}' # One flagship")
+            .replace("- name: prototyping", "- name: '![w](http://127.0.0.1:9/w.png)'"))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    at.file_uploader(key="upload_file").set_value(("![f](f.png).yaml", text.encode(), "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="base").value.startswith("upload:")
+    titles = [MarkdownIt("commonmark").render(t.value) for t in at.title]
+    assert f"<p>Plan — {IMAGE} Start-up</p>\n" in titles, titles        # the name, shown as typed
+    for page in (None, "dashboard/pages/compare.py", "dashboard/pages/export.py", "dashboard/pages/prices.py"):
+        if page:
+            at.switch_page(page).run()
+            assert not at.exception, (page, at.exception)
+        html = _markdown_html(at)
+        assert not [h for h in html if "<img" in h], page
+        # the scenario's text or its file's name is on the page, as text
+        assert any("127.0.0.1:9" in h or "![f](f.png)" in h for h in html), page
