@@ -57,6 +57,33 @@ def test_upload_cannot_point_at_server_files():
     assert any(p.startswith(f"paths.yaml:{line}:") and "profile" in p for p in problems), problems
 
 
+UPLOAD_PROGRAM = """
+import sys
+from dashboard import state
+scenario, problems, _ = state.read_upload("up.yaml", sys.stdin.buffer.read())
+print(scenario is None, "|".join(problems))
+"""
+
+
+@pytest.mark.parametrize("text, message", [
+    # 'billion laughs': 9 aliases of 9 aliases … 8 levels deep, a few hundred bytes
+    ("a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + k)}: &{chr(98 + k)} [{', '.join([f'*{chr(97 + k)}'] * 9)}]\n" for k in range(8)),
+     "YAML aliases expand to more than 100,000 nodes"),
+    ("name: x\nworkloads: " + "[" * 3000 + "]" * 3000 + "\n", "YAML nested deeper than 100 levels"),
+], ids=["alias-bomb", "3000-levels"])
+def test_upload_of_an_alias_bomb_or_deep_nesting_is_refused_at_once(text, message):
+    import subprocess
+    import sys
+
+    # in a subprocess with a timeout: before the limits, the alias bomb took minutes and 12 GB
+    done = subprocess.run([sys.executable, "-c", UPLOAD_PROGRAM], input=text.encode(), capture_output=True,
+                          timeout=20, cwd=Path(__file__).resolve().parents[2])
+    refused, _, problems = done.stdout.decode().strip().partition(" ")
+    assert done.returncode == 0 and refused == "True", done.stderr.decode()[-2000:]
+    assert problems.startswith("up.yaml:") and message in problems
+
+
 def test_valid_upload(base):
     scenario, problems, text = state.read_upload("ok.yaml", DEFAULT.read_bytes())
     assert problems == [] and scenario == base and text == DEFAULT.read_text()
