@@ -1,8 +1,8 @@
 """Dashboard speed: the time from a slider change to a new plan for the default scenario, engine side.
 
 A slider change is what the Plan page does on a rerun: the widget values are applied to the file's
-scenario (`dashboard.state.apply_edits`, pydantic `model_copy`) and the plan is fetched through the
-dashboard's `st.cache_data` cache (`dashboard.state.plan_for`: the plan and its three baselines).
+scenario (`fleetplan_dashboard.state.apply_edits`, pydantic `model_copy`) and the plan is fetched through the
+dashboard's `st.cache_data` cache (`fleetplan_dashboard.state.plan_for`: the plan and its three baselines).
 
 - cold: a slider value never seen before, so the engine plans it (cache miss);
 - warm: a value seen before (moving the slider back), so the cache answers.
@@ -28,7 +28,7 @@ import streamlit.logger  # noqa: E402
 # Outside `streamlit run` the cache warns that there is no runtime; that is expected here.
 streamlit.logger.set_log_level("error")
 
-from dashboard import state  # noqa: E402
+from fleetplan_dashboard import state  # noqa: E402
 from planner.engine import plan  # noqa: E402
 
 TARGET_COLD, TARGET_WARM = 0.300, 0.050

@@ -52,6 +52,7 @@ import pandas as pd
 from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import aws_gpu_id
 from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
 
@@ -113,7 +114,7 @@ def _one_line(text: Any) -> str:
 
 
 def _botocore_exceptions():
-    from botocore import exceptions as bx
+    bx = require("botocore.exceptions", "aws", "boto3")
 
     credential = tuple(getattr(bx, name) for name in (
         "NoCredentialsError", "PartialCredentialsError", "CredentialRetrievalError",
@@ -149,7 +150,8 @@ class AwsPriceSource:
     def __init__(self, session=None, spot: bool = True, reserved: bool = True, *,
                  max_attempts: int = 5, connect_timeout: float = 10.0, read_timeout: float = 60.0,
                  deadline: float = DEFAULT_DEADLINE_S):
-        from botocore.config import Config
+        # boto3 is the optional [aws] extra: building a source without it fails here, in one line
+        Config = require("botocore.config", "aws", "boto3").Config  # noqa: N806 - the class, as botocore names it
 
         self.session = session
         self.deadline_s = float(deadline)
@@ -168,7 +170,7 @@ class AwsPriceSource:
 
     def _session(self):
         if self.session is None:
-            import boto3
+            boto3 = require("boto3", "aws")
 
             with self._errors("credentials", "-"):
                 self.session = boto3.Session()

@@ -74,6 +74,7 @@ import pandas as pd
 from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, ThrottledError
+from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
 from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
 
@@ -413,13 +414,11 @@ class AzurePriceSource:
     def _compute_client(self) -> Any:
         if self.compute_client is not None:
             return self.compute_client
-        try:
-            from azure.mgmt.compute import ComputeManagementClient
-        except ImportError as exc:  # pragma: no cover - a dependency of the project
-            raise PriceSourceError(f"azure-mgmt-compute is not installed ({exc})") from None
+        # the optional [azure] extra, needed only with a subscription: a clear one-line error without it
+        ComputeManagementClient = require("azure.mgmt.compute", "azure", "azure-mgmt-compute").ComputeManagementClient  # noqa: N806
         credential = self.credential
         if credential is None:
-            from azure.identity import DefaultAzureCredential
+            DefaultAzureCredential = require("azure.identity", "azure", "azure-identity").DefaultAzureCredential  # noqa: N806
 
             try:
                 credential = DefaultAzureCredential()

@@ -35,7 +35,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 def get_source(provider: str, **options) -> PriceSource:
     """A new live price source of `provider`: the adapter class its registry row names, built with
     `options` as constructor keywords. UnknownProviderError (a ValueError) for a name the registry
-    lacks; ValueError for a provider without a live adapter (onprem)."""
+    lacks; ValueError for a provider without a live adapter (onprem); extras.MissingExtraError (a
+    SourceConfigError: the CLI exits 2 with its one line) when the adapter's optional extra is not installed."""
     row = registry.get(provider)
     if row.adapter is None:
         raise ValueError(f"{row.label} ({row.name}) has no live price source; "

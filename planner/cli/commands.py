@@ -1,7 +1,8 @@
 """The `fleetplan` commands: validate, schema, offers, inventory, plan, compare, sweep (the `prices`
 commands are in planner/cli/prices.py). They format what the engine returns; none computes a cost.
 
-JSON and CSV go to stdout untouched; messages and warnings go to stderr.
+JSON and CSV go to stdout untouched; messages and warnings go to stderr. A reader that stops early
+(`fleetplan offers --format csv | head -1`) ends the command quietly with exit 0 (`_Group`).
 """
 
 from __future__ import annotations
@@ -16,12 +17,74 @@ import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
-from planner.cli.console import Format, emit, err, fail, infeasible
+from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail, infeasible, quiet_broken_pipe
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
+ENVIRONMENT = [
+    ("FLEETPLAN_STORE", "price store file (default: prices.sqlite in the platform's data directory)"),
+    ("FLEETPLAN_AZURE_PRICES_URL", "Azure Retail Prices API (default https://prices.azure.com/api/retail/prices)"),
+    ("FLEETPLAN_AZURE_ARM_URL", "Azure Resource Manager, for VM size facts (default https://management.azure.com)"),
+    ("AZURE_SUBSCRIPTION_ID", "Azure subscription for VM size facts (or `prices refresh --subscription`)"),
+    ("AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_PRICING, AWS_ENDPOINT_URL_EC2", "AWS API endpoints (boto3)"),
+    ("AWS_PROFILE, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
+     "AWS credentials (boto3's chain: also config and credentials files, SSO)"),
+]
+EPILOG = "Environment variables:\n\n" + "\n\n".join(f"{name}: {what}" for name, what in ENVIRONMENT)
+
+
+class _Group(TyperGroup):
+    """The root group: a closed stdout (the reader stopped early) ends any command quietly with exit 0,
+    instead of click's exit 1 (which is `infeasible` here) or a traceback at the final flush."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)    # --help and --version print here
+        except BrokenPipeError:
+            quiet_broken_pipe()
+        except SystemExit as exc:
+            _rich_broken_pipe(exc)
+
+    def invoke(self, ctx):
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()      # fail here, not at exit, when the reader has gone
+        except BrokenPipeError:
+            quiet_broken_pipe()
+        except SystemExit as exc:
+            _rich_broken_pipe(exc)
+
+
+def _rich_broken_pipe(exc: SystemExit) -> None:
+    """rich (tables, help) meets a closed stdout by pointing it at the null device and raising
+    SystemExit(1) while handling the BrokenPipeError: make that exit 0 too; re-raise any other exit."""
+    if isinstance(exc.__context__, BrokenPipeError):
+        raise typer.Exit(0) from None
+    raise exc
+
+
+app = typer.Typer(cls=_Group, no_args_is_help=True, context_settings=CONTEXT_SETTINGS, epilog=EPILOG,
                   help="GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost.")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from planner import __version__
+
+        sys.stdout.write(f"fleetplan {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Show the version and exit."),
+) -> None:
+    """GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -142,10 +205,23 @@ class Solver(str, Enum):
     highs = "highs"
 
 
+class PlanFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    xlsx = "xlsx"
+    focus = "focus"
+    md = "md"
+
+
 @app.command("plan")
 def plan_command(
     file: Path = typer.Argument(..., help="scenario YAML file"),
-    fmt: Format = typer.Option(Format.table, "--format", help="table | json (the whole plan) | csv (the fleet)"),
+    fmt: PlanFormat = typer.Option(PlanFormat.table, "--format",
+                                   help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
+                                        "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE",
+                                       help="write the --format output to FILE (atomically) instead of stdout"),
     solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
@@ -158,12 +234,13 @@ def plan_command(
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
     from planner.engine import plan as make_plan
-    from planner.reports import plan_start, plan_to_dict, write_plan_files
+    from planner.reports import plan_start, write_plan_files
     from planner.scenario import load_scenario_file
 
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
+        _check_output(fmt, output)
         scenario = load_scenario_file(file)
         result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines,
                            store=store)
@@ -174,7 +251,7 @@ def plan_command(
             except OSError as exc:
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
-        infeasible(exc, fmt)
+        infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
     except PlannerError as exc:
         fail(exc)
     if result.prices.get("warning"):
@@ -182,12 +259,54 @@ def plan_command(
     for snap in result.prices.get("snapshots", []):
         err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old)", soft_wrap=True)
-    if fmt is Format.json:
-        sys.stdout.write(json.dumps(plan_to_dict(result), indent=2) + "\n")
-    elif fmt is Format.csv:
-        emit(result.fleet, fmt)
-    else:
+    if fmt is PlanFormat.table:
         _print_plan(result)
+    else:
+        _write_plan(result, fmt, output, start)
+
+
+def _check_output(fmt: PlanFormat, output: Path | None) -> None:
+    """PlannerError, before solving, for an -o the format cannot use or a file that cannot be written."""
+    if output is None:
+        if fmt is PlanFormat.xlsx:
+            raise PlannerError("--format xlsx writes a workbook: give the file with -o FILE, e.g. -o plan.xlsx")
+        return
+    if fmt is PlanFormat.table:
+        raise PlannerError("-o FILE needs --format json, csv, xlsx, focus or md (the table is for the terminal)")
+    if output.is_dir():
+        raise PlannerError(f"-o {output}: is a folder; give a file name, e.g. {output / ('plan.' + _SUFFIX[fmt])}")
+    if not output.parent.is_dir():
+        raise PlannerError(f"-o {output}: folder {output.parent} does not exist")
+
+
+_SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",
+           PlanFormat.md: "md"}
+
+
+def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None) -> None:
+    """The plan in `fmt` on stdout, or written atomically to `output` by the planner.reports function."""
+    from planner.reports import plan_to_csv, plan_to_excel, plan_to_focus, plan_to_json, plan_to_markdown
+    from planner.reports.tables import csv_text
+
+    try:
+        if fmt is PlanFormat.json:
+            text = plan_to_json(result, path=output)
+        elif fmt is PlanFormat.csv:
+            text = plan_to_csv(result, path=output)
+        elif fmt is PlanFormat.focus:
+            text = csv_text(plan_to_focus(result, path=output, start=start))
+        elif fmt is PlanFormat.md:
+            text = plan_to_markdown(result, path=output)
+        else:
+            plan_to_excel(result, path=output, start=start)
+    except OSError as exc:
+        fail(PlannerError(f"-o {output}: cannot write: {exc.strerror or exc}"))
+    except PlannerError as exc:
+        fail(exc)
+    if output is not None:
+        err.print(f"wrote {output}", markup=False)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 def _check_store(store: Path | None) -> None:
@@ -227,18 +346,26 @@ def _print_plan(p) -> None:
 
 @app.command()
 def compare(
-    a: Path = typer.Argument(..., help="scenario YAML file (before)"),
-    b: Path = typer.Argument(..., help="scenario YAML file (after)"),
+    a: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (before)"),
+    b: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (after)"),
     fmt: Format = typer.Option(Format.table, "--format",
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta)"),
     solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
 ) -> None:
-    """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a)."""
+    """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
+
+    Either side may be a plan saved by `plan --format json` or `plan --out DIR` (plan.json): it is read,
+    not solved again.
+    """
     from planner.reports import compare as make_comparison
+    from planner.reports.compare import is_plan_json, load_plan_json
     from planner.scenario import load_scenario_file
 
+    def side(path: Path):
+        return load_plan_json(path) if is_plan_json(path) else load_scenario_file(path)
+
     try:
-        sa, sb = load_scenario_file(a), load_scenario_file(b)
+        sa, sb = side(a), side(b)
         cmp = make_comparison(sa, sb, solver=solver.value)
     except InfeasibleError as exc:
         infeasible(exc, fmt)
@@ -252,11 +379,12 @@ def compare(
         emit(costs, fmt)
     else:
         cur = cmp.currency
-        Console(highlight=False).print(f"[bold]a[/] = {a} ({cmp.label_a})\n[bold]b[/] = {b} ({cmp.label_b})\n"
+        Console(highlight=False).print(f"[bold]a[/] = {escape(str(a))} ({escape(cmp.label_a)})\n"
+                                       f"[bold]b[/] = {escape(str(b))} ({escape(cmp.label_b)})\n"
                                        f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
                                        f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
-        # list values read "[aws, azure]": escape them, or rich takes them for markup
-        inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else escape(str(v)))
+        # list values read "[aws, azure]": emit escapes text cells, so rich does not take them for markup
+        inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else str(v))
                                       for k in ("a", "b")})
         emit(inputs, Format.table, title=f"Inputs that differ ({len(cmp.inputs)})")
         emit(cmp.fleet, Format.table, title="Fleets side by side", float_digits=1)
@@ -286,7 +414,11 @@ def sweep(
                                                        "e.g. onprem.electricity_per_kwh=0.1,0.2 or "
                                                        "workloads.prototyping.gpu_hours_per_month=1500,3000"),
     scheduler: str | None = typer.Option(None, "--scheduler", help="address of a running Dask scheduler, "
-                                                                      "e.g. tcp://10.0.0.5:8786"),
+                                                                      "e.g. tcp://10.0.0.5:8786 (needs the "
+                                                                      "[dask] extra)"),
+    scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", min=0.1, metavar="SECONDS",
+                                            help="give up (exit 2) when the --scheduler cannot be reached "
+                                                 "within SECONDS"),
     processes: int = typer.Option(2, "--processes", min=1, help="local worker processes (without --scheduler)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
@@ -305,7 +437,8 @@ def sweep(
                       console=err, transient=True) as bar:
             task = bar.add_task("sweep", total=None)
             table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
-                              solver=solver.value, progress=lambda done, n: bar.update(task, completed=done, total=n))
+                              solver=solver.value, progress=lambda done, n: bar.update(task, completed=done, total=n),
+                              scheduler_timeout=scheduler_timeout if scheduler is not None else None)
     except PlannerError as exc:
         fail(exc)
     except OSError as exc:   # an unreachable --scheduler

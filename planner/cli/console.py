@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from enum import Enum
 
@@ -17,6 +18,21 @@ from rich.table import Table
 from planner.errors import PlannerError
 
 err = Console(stderr=True, highlight=False)
+
+# every typer app of the CLI: `-h` is `--help`
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def quiet_broken_pipe() -> None:
+    """End the command with exit 0 after its reader closed stdout, as Python's documentation recommends
+    (signal module, "Note on SIGPIPE"): point stdout at the null device, so the final flush at exit
+    cannot fail again and print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):   # no file descriptor behind stdout (tests, notebooks)
+        pass
+    raise typer.Exit(0)
 
 
 class Format(str, Enum):

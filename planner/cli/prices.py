@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from planner.catalog import resolve_store
-from planner.cli.console import Format, emit, err, fail
+from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S
@@ -20,7 +20,7 @@ from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreCo
 from pricing_adapters.schema import OffersSchemaError, effective_hourly
 from pricing_adapters.store import ENV_VAR, PriceStore, set_aside
 
-prices_app = typer.Typer(add_completion=False, no_args_is_help=True,
+prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings=CONTEXT_SETTINGS,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
 
 STORE_HELP = f"price store file (default: ${ENV_VAR} or the platform's data directory)"

@@ -1,17 +1,23 @@
-"""Two plans side by side: the inputs that differ, the fleets, the costs by category (b − a)."""
+"""Two plans side by side: the inputs that differ, the fleets, the costs by category (b − a).
+
+Either side may be a saved plan (the JSON of `fleetplan plan --format json` or `--out`, which carries
+the scenario solved as `scenario_inputs`): it is read back as a `SavedPlan`, not solved again.
+"""
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from planner.engine import Plan, plan
-from planner.errors import PlannerError
+from planner.errors import PlannerError, ScenarioError
 from planner.reports.tables import clean, records
-from planner.scenario import diff_inputs
+from planner.scenario import Scenario, diff_inputs, load_scenario
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 
@@ -29,8 +35,8 @@ class Comparison:
     costs: pd.DataFrame       # category, cost_a, cost_b, cost_delta (credits negative)
     total_a: float
     total_b: float
-    plan_a: Plan = field(repr=False)
-    plan_b: Plan = field(repr=False)
+    plan_a: Plan | SavedPlan = field(repr=False)
+    plan_b: Plan | SavedPlan = field(repr=False)
 
     @property
     def total_delta(self) -> float:
@@ -47,7 +53,95 @@ class Comparison:
                        "costs": records(self.costs), "totals": self.totals})
 
 
-def _as_plan(x: Any, solver: str, baselines: bool) -> Plan:
+# ---------------------------------------------------------------------------------------------------
+# Saved plans
+
+PLAN_KEYS = ("scenario", "status", "currency", "total", "costs", "fleet")
+MAX_PLAN_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class SavedPlan:
+    """A plan read back from its JSON: what a comparison needs (fleet, costs, total, currency, the
+    scenario solved), without the cash flows and offers of a solved Plan."""
+
+    scenario_name: str
+    currency: str
+    horizon_months: int | None
+    status: str
+    total: float
+    costs: pd.DataFrame       # category, cost
+    fleet: pd.DataFrame
+    scenario: Scenario
+    version: str | None = None
+    generated_at: str | None = None
+    source: str = ""
+
+
+def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
+    """A SavedPlan from the object of `plan_to_dict`; PlannerError (one line) when `doc` is not a plan,
+    holds no plan (infeasible), or was saved without its scenario."""
+    if not isinstance(doc, dict):
+        raise PlannerError(f"{source}: not a plan (expected the JSON object of `fleetplan plan --format json`)")
+    if doc.get("status") == "infeasible" and "fleet" not in doc:
+        raise PlannerError(f"{source}: holds no plan: infeasible ({doc.get('reason', 'no reason given')})")
+    missing = [k for k in PLAN_KEYS if k not in doc]
+    if missing:
+        raise PlannerError(f"{source}: not a plan (expected the JSON of `fleetplan plan --format json`; "
+                           f"missing {', '.join(missing)})")
+    inputs = doc.get("scenario_inputs")
+    if not isinstance(inputs, dict):
+        raise PlannerError(f"{source}: the plan does not carry its scenario (scenario_inputs; saved by "
+                           f"version {doc.get('version') or 'before 0.1'}): plan it again to compare it")
+    try:
+        scenario = load_scenario(inputs)
+        total = float(doc["total"])
+        costs = pd.DataFrame({"category": list(doc["costs"]),
+                              "cost": [float(v or 0.0) for v in doc["costs"].values()]})
+        fleet = pd.DataFrame(doc["fleet"])
+        for col in FLEET_KEY + ["units", "instance_hours", "cost"]:
+            if col not in fleet:
+                fleet[col] = pd.Series(dtype=float if col in ("units", "instance_hours", "cost") else object)
+        for col in ("units", "instance_hours", "cost"):
+            fleet[col] = pd.to_numeric(fleet[col], errors="raise")
+    except ScenarioError as exc:
+        raise PlannerError(f"{source}: scenario_inputs: {'; '.join(exc.problems)}") from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise PlannerError(f"{source}: not a readable plan ({exc})") from None
+    return SavedPlan(scenario_name=str(doc["scenario"]), currency=str(doc["currency"]),
+                     horizon_months=doc.get("horizon_months"), status=str(doc["status"]), total=total,
+                     costs=costs, fleet=fleet, scenario=scenario, version=doc.get("version"),
+                     generated_at=doc.get("generated_at"), source=source)
+
+
+def load_plan_json(path: str | Path) -> SavedPlan:
+    """A SavedPlan from a plan.json file; PlannerError (one line) when it cannot be read or is not a plan."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_PLAN_BYTES:
+            raise PlannerError(f"{path}: larger than {MAX_PLAN_BYTES // 2**20} MiB; not a plan")
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise PlannerError(f"{path}: not JSON ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    return plan_from_dict(doc, str(path))
+
+
+def is_plan_json(x: Any) -> bool:
+    """Whether `x` names a saved plan: a path ending in .json (a dict of a plan is read as one too)."""
+    if isinstance(x, dict):
+        return "fleet" in x and "scenario_inputs" in x
+    if isinstance(x, Path):
+        return x.suffix.lower() == ".json"
+    return isinstance(x, str) and "\n" not in x and x.lower().endswith(".json")
+
+
+def _as_plan(x: Any, solver: str, baselines: bool) -> Plan | SavedPlan:
+    if isinstance(x, SavedPlan):
+        return x
+    if is_plan_json(x):
+        return plan_from_dict(x) if isinstance(x, dict) else load_plan_json(x)
     if isinstance(x, Plan):
         if getattr(x, "scenario", None) is None:
             raise PlannerError("compare needs plans made by planner.plan() (they carry their scenario), "
@@ -57,7 +151,8 @@ def _as_plan(x: Any, solver: str, baselines: bool) -> Plan:
 
 
 def compare(a: Any, b: Any, solver: str = "cbc", baselines: bool = False) -> Comparison:
-    """Compare two scenarios (Scenario, path, dict, YAML text) or two Plans from `plan()`.
+    """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
+    plan.json path, its dict, a SavedPlan); saved plans are read, not solved again.
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a).
     """

@@ -1,14 +1,23 @@
 """Sweeps: plan every point of a cross product of dotted-path values, locally or on a Dask cluster.
 
-`sweep()` starts worker processes: in a plain script, call it under `if __name__ == "__main__":`.
+Local worker processes are fresh interpreters that import only the planner (`python -c …`, fed pickled
+scenarios on a pipe), never the caller's `__main__`: a plain script needs no `if __name__ == "__main__":`
+guard, and the same code runs in a notebook, a threaded host (Streamlit, a Dask client) or inside a
+Dask worker (a daemonic process, which multiprocessing may not give children).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -99,31 +108,32 @@ def _point_scenario(scenario: Scenario, point: dict, problems: list[str]) -> Sce
         return "; ".join(exc.problems)
 
 
-def _resolve_client(scheduler: Any):
-    """(client, owned): a distributed.Client for an address, or the Client given."""
-    from distributed import Client
+DASK_HINT = "pip install 'gpu-fleet-planner[dask]'"
+
+
+def _resolve_client(scheduler: Any, timeout: float | None):
+    """(client, owned): a distributed.Client for an address (connecting within `timeout` seconds, or
+    distributed's own connect timeout when None), or the Client given. PlannerError in one line when
+    distributed is not installed or the scheduler cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise PlannerError(f"a Dask scheduler needs the distributed package, which is not installed: {DASK_HINT}") from None
 
     if isinstance(scheduler, Client):
         return scheduler, False
-    return Client(str(scheduler), set_as_default=False), True
-
-
-def _process_context():
-    """Worker processes start from a fork server that has imported the planner: safe in threaded hosts
-    (Jupyter kernels, Streamlit, a Dask client) where a plain fork is not, and cheap per worker.
-    Platforms without fork (Windows) spawn."""
-    import multiprocessing
-
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["planner.engine", "planner.reports.sweep"])
-    return ctx
+    kwargs = {} if timeout is None else {"timeout": timeout}
+    try:
+        return Client(str(scheduler), set_as_default=False, **kwargs), True
+    except (OSError, TimeoutError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        within = f" within {timeout:g} s" if timeout is not None else ""
+        raise PlannerError(f"Dask scheduler {scheduler}: cannot connect{within} ({first})") from None
 
 
 def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[Any]],
           scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = "cbc",
-          progress: Progress | None = None) -> pd.DataFrame:
+          progress: Progress | None = None, scheduler_timeout: float | None = None) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 
     Columns: one per varied path, `total` (present value, scenario currency), `savings_vs_all_cloud`
@@ -132,8 +142,10 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     `note`) are rows, not exceptions; a bad path raises ScenarioError up front.
 
     Runs on `processes` local worker processes (1 = in this process), or on an existing Dask cluster
-    when `scheduler` is its address or a `distributed.Client` (workers need this package installed).
-    Rows come back in cross-product order either way, with the same numbers.
+    when `scheduler` is its address or a `distributed.Client` (workers need this package installed;
+    `scheduler_timeout` seconds to connect to an address, default distributed's own, 30 s).
+    Rows come back in cross-product order either way, with the same numbers. Local workers import only
+    the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
     `progress(done, total)` is called as points finish.
     """
     base = load_scenario(scenario)
@@ -154,7 +166,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if progress is not None:
         progress(done, n)
     if todo:
-        _solve_points(todo, store, scheduler, processes, solver, baselines)
+        _solve_points(todo, store, scheduler, processes, solver, baselines, scheduler_timeout)
     table = pd.concat([pd.DataFrame(points, columns=list(vary)), pd.DataFrame(results)], axis=1)
     if not baselines:
         table = table.drop(columns=["savings_vs_all_cloud"])
@@ -162,13 +174,13 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
 
 
 def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict], None], scheduler: Any,
-                  processes: int, solver: str, baselines: bool) -> None:
+                  processes: int, solver: str, baselines: bool, scheduler_timeout: float | None = None) -> None:
     """Solve each (index, scenario) of `todo` on a Dask cluster, local processes or in this process;
-    `store(index, row)` is called as each finishes."""
+    `store(index, row)` is called (in this thread) as each finishes."""
     if scheduler is not None:
+        client, owned = _resolve_client(scheduler, scheduler_timeout)
         from distributed import as_completed as dask_completed
 
-        client, owned = _resolve_client(scheduler)
         try:
             futures = client.map(_sweep_point, [s for _, s in todo], solver=solver, baselines=baselines, pure=False)
             index = {f.key: i for (i, _), f in zip(todo, futures)}
@@ -177,11 +189,127 @@ def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict],
         finally:
             if owned:
                 client.close()
-    elif processes <= 1 or len(todo) == 1:
+    elif processes <= 1 or len(todo) == 1 or not sys.executable:
         for i, s in todo:
             store(i, _sweep_point(s, solver, baselines))
     else:
-        with ProcessPoolExecutor(max_workers=min(processes, len(todo)), mp_context=_process_context()) as pool:
-            futures = {pool.submit(_sweep_point, s, solver, baselines): i for i, s in todo}
-            for fut in as_completed(futures):
-                store(futures[fut], fut.result())
+        _solve_in_workers(todo, store, min(processes, len(todo)), solver, baselines)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Local worker processes
+#
+# Each worker is `python -c _WORKER <sys.path as JSON>`: it keeps its real stdout (a pipe) for results,
+# points file descriptor 1 at the null device before importing anything (so no solver or library can
+# write into the pipe, or onto the caller's stdout), ignores Ctrl-C (the caller stops it), then serves
+# pickled (index, scenario, solver, baselines) tasks from stdin with pickled (index, row) answers.
+# Unlike multiprocessing's spawn and forkserver children it never imports the caller's __main__, and
+# unlike fork it is safe after HiGHS (which runs in this process) has started its threads.
+
+_WORKER = """\
+import json, os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+answers = os.fdopen(os.dup(1), "wb")
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+sys.path[:] = json.loads(sys.argv[1])
+from planner.reports.sweep import _serve
+_serve(sys.stdin.buffer, answers)
+"""
+
+
+def _serve(tasks, answers) -> None:
+    """The loop of a worker process: answer each task until stdin closes."""
+    pickle.dump(("ready", os.getpid()), answers)
+    answers.flush()
+    while True:
+        try:
+            i, scenario, solver, baselines = pickle.load(tasks)
+        except EOFError:
+            return
+        try:
+            row = _sweep_point(scenario, solver, baselines)
+        except Exception as exc:   # noqa: BLE001 - a point that fails is a row, as in one process
+            row = _error_row(f"{type(exc).__name__}: {exc}")
+        pickle.dump((i, row), answers)
+        answers.flush()
+
+
+def _start_worker() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", _WORKER, json.dumps([str(p) for p in sys.path])], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=None, close_fds=True)
+
+
+def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, dict], None], workers: int,
+                      solver: str, baselines: bool) -> None:
+    """Solve `todo` on `workers` worker processes, one feeding thread each; rows are stored here."""
+    tasks: queue.SimpleQueue = queue.SimpleQueue()
+    for item in todo:
+        tasks.put(item)
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+    failed: list[int | None] = []
+    procs = [_start_worker() for _ in range(workers)]
+
+    def feed(proc: subprocess.Popen) -> None:
+        try:
+            pickle.load(proc.stdout)                       # ("ready", pid)
+        except Exception:   # noqa: BLE001 - EOF, a broken pipe: the worker did not start
+            failed.append(proc.poll())
+            return
+        while not stop.is_set():
+            try:
+                i, scenario = tasks.get_nowait()
+            except queue.Empty:
+                break
+            try:
+                pickle.dump((i, scenario, solver, baselines), proc.stdin)
+                proc.stdin.flush()
+                answers.put(pickle.load(proc.stdout))
+            except Exception:   # noqa: BLE001 - the worker died while solving this point
+                if not stop.is_set():
+                    code = proc.wait()
+                    answers.put((i, _error_row(f"the worker process solving this point ended (exit code {code})")))
+                return
+
+    threads = [threading.Thread(target=feed, args=(p,), name="planner-sweep-feed", daemon=True) for p in procs]
+    for t in threads:
+        t.start()
+    remaining = len(todo)
+    try:
+        while remaining:
+            try:
+                i, row = answers.get(timeout=0.2)
+            except queue.Empty:
+                if not any(t.is_alive() for t in threads) and answers.empty():
+                    codes = ", ".join(str(c) for c in failed) or "none"
+                    raise PlannerError(f"sweep: the worker processes ended before solving every point (exit codes "
+                                       f"{codes}; see their messages above); try processes=1") from None
+                continue
+            store(i, row)
+            remaining -= 1
+    finally:
+        stop.set()
+        for p in procs:
+            _close_worker(p, kill=remaining > 0)
+        for t in threads:
+            t.join(timeout=5)
+        for p in procs:
+            try:
+                p.stdout.close()
+            except OSError:
+                pass
+
+
+def _close_worker(proc: subprocess.Popen, kill: bool) -> None:
+    """Close the worker's stdin (it then exits) and wait; kill it when stopping early or when it lingers."""
+    if kill:
+        proc.kill()
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

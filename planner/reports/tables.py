@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +76,47 @@ def maybe_write(path, data):
     return data
 
 
+DISTRIBUTION = "gpu-fleet-planner"
+
+
+def tool_version() -> str:
+    """The installed gpu-fleet-planner's version (`planner.__version__`)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:   # a source tree that was never installed
+        return "0+unknown"
+
+
+def generated_at(plan: Plan) -> str:
+    """When the plan was made, UTC ISO 8601 (e.g. 2026-11-30T21:05:09Z): the plan's own `generated_at`
+    if it has one, else the time of its first report, kept on the plan so that every export of one plan
+    (JSON, XLSX, a rewritten --out set) carries the same stamp."""
+    stamp = getattr(plan, "generated_at", None)
+    if not stamp:
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            plan.generated_at = stamp
+        except (AttributeError, TypeError):   # a frozen or slotted plan: stamp each report
+            pass
+    return stamp
+
+
+def scenario_inputs(plan: Plan) -> dict | None:
+    """The scenario solved, as JSON-ready data that `load_scenario` reads back (for `compare` of a saved plan)."""
+    scenario = getattr(plan, "scenario", None)
+    return scenario.model_dump(mode="json") if hasattr(scenario, "model_dump") else None
+
+
 def plan_to_dict(plan: Plan) -> dict:
-    """One JSON-ready object: status, currency, horizon, total, costs by category (credits negative,
-    summing to total), fleet, monthly, baselines, break_even, utilisation, energy, solver, prices."""
+    """One JSON-ready object: the tool's version and when the plan was made (generated_at, UTC), status,
+    currency, horizon, total, costs by category (credits negative, summing to total), fleet, monthly,
+    baselines, break_even, utilisation, energy, solver, prices, and the scenario solved (scenario_inputs,
+    so that `fleetplan compare` can read a saved plan)."""
     return clean({
+        "version": tool_version(),
+        "generated_at": generated_at(plan),
         "scenario": plan.scenario_name,
         "status": plan.status,
         "currency": plan.currency,
@@ -95,6 +132,7 @@ def plan_to_dict(plan: Plan) -> dict:
         "excluded_offers": records(plan.exclusions),
         "solver": plan.solver,
         "prices": plan.prices,
+        "scenario_inputs": scenario_inputs(plan),
     })
 
 
@@ -163,7 +201,8 @@ def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
     """field/value rows: the plan's headline figures. `total` is the plan total (present value)."""
     rows: list[tuple[str, Any]] = [
         ("scenario", plan.scenario_name), ("status", plan.status), ("currency", plan.currency),
-        ("horizon_months", plan.horizon_months), ("total", float(plan.total))]
+        ("horizon_months", plan.horizon_months), ("total", float(plan.total)),
+        ("version", tool_version()), ("generated_at", generated_at(plan))]
     if start is not None:
         rows.append(("plan_start", start.isoformat()))
     rows += [(f"cost.{c}", float(v)) for c, v in zip(plan.costs["category"], plan.costs["cost"])]

@@ -181,7 +181,7 @@ def test_picking_another_scenario_file_plans_it():
 
 def test_prices_page_lists_the_offers_in_use():
     at = _app()
-    at.switch_page("dashboard/pages/prices.py").run()
+    at.switch_page("fleetplan_dashboard/pages/prices.py").run()
     assert not at.exception
     table = at.dataframe[0].value
     assert {"aws", "azure", "onprem"} <= set(table["provider"])
@@ -200,7 +200,7 @@ def test_prices_page_lists_the_offers_in_use():
 def test_compare_page_shows_the_edits_against_the_file(base, base_plan):
     at = _app()
     at.slider(key="edit:demand:prototyping").set_value(3000.0).run()
-    at.switch_page("dashboard/pages/compare.py").run()
+    at.switch_page("fleetplan_dashboard/pages/compare.py").run()
     assert not at.exception
     inputs = at.dataframe[0].value
     assert list(inputs.iloc[:, 0]) == ["workloads.prototyping.gpu_hours_per_month"]
@@ -213,7 +213,7 @@ def test_compare_page_shows_the_edits_against_the_file(base, base_plan):
     assert costs["cost_b"].sum() == pytest.approx(edited.total, rel=1e-9)
 
     # the edits survive the visit: back on the Plan page the slider still holds them
-    at.switch_page("dashboard/pages/plan.py").run()
+    at.switch_page("fleetplan_dashboard/pages/plan.py").run()
     assert at.slider(key="edit:demand:prototyping").value == 3000.0
     assert _metric(at, "Total cost").value == _money(edited.total)
 
@@ -221,7 +221,7 @@ def test_compare_page_shows_the_edits_against_the_file(base, base_plan):
 def test_export_page_offers_yaml_json_csv_xlsx():
     at = _app()
     at.slider(key="edit:horizon_months").set_value(24).run()
-    at.switch_page("dashboard/pages/export.py").run()
+    at.switch_page("fleetplan_dashboard/pages/export.py").run()
     assert not at.exception
     labels = [b.proto.label for b in at.get("download_button")]
     for wanted in ("Scenario (YAML)", "Plan (JSON)", "Fleet (CSV)", "All tables (CSV, zip)", "Workbook (XLSX)"):
@@ -235,7 +235,7 @@ def test_export_contents_are_the_engines(base):
 
     from openpyxl import load_workbook
 
-    from dashboard import exports, state
+    from fleetplan_dashboard import exports, state
 
     s = state.apply_edits(base, {**state.default_edits(base), "horizon_months": 24, "pue": 1.2})
     assert s.horizon_months == 24 and s.onprem.pue == 1.2

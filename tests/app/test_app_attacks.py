@@ -22,7 +22,7 @@ from google.protobuf.json_format import MessageToDict
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from dashboard import state
+from fleetplan_dashboard import state
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = ROOT / "scenarios" / "startup-hybrid.yaml"
@@ -202,7 +202,8 @@ def test_an_uploaded_scenarios_text_shows_no_image_on_any_page():
     assert at.selectbox(key="base").value.startswith("upload:")
     titles = [MarkdownIt("commonmark").render(t.value) for t in at.title]
     assert f"<p>Plan — {IMAGE} Start-up</p>\n" in titles, titles        # the name, shown as typed
-    for page in (None, "dashboard/pages/compare.py", "dashboard/pages/export.py", "dashboard/pages/prices.py"):
+    for page in (None, "fleetplan_dashboard/pages/compare.py", "fleetplan_dashboard/pages/export.py",
+                 "fleetplan_dashboard/pages/prices.py"):
         if page:
             at.switch_page(page).run()
             assert not at.exception, (page, at.exception)

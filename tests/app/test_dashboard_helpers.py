@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dashboard import state, tables
+from fleetplan_dashboard import state, tables
 from planner import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def test_upload_cannot_point_at_server_files():
 
 UPLOAD_PROGRAM = """
 import sys
-from dashboard import state
+from fleetplan_dashboard import state
 scenario, problems, _ = state.read_upload("up.yaml", sys.stdin.buffer.read())
 print(scenario is None, "|".join(problems))
 """

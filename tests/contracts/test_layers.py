@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-PACKAGES = ("planner", "pricing_adapters", "dashboard")
+PACKAGES = ("planner", "pricing_adapters", "fleetplan_dashboard")
 
 
 def lint_imports(cwd: Path) -> subprocess.CompletedProcess:

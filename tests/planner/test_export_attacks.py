@@ -29,7 +29,7 @@ import yaml
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
-from dashboard import exports
+from fleetplan_dashboard import exports
 from planner import load_scenario, plan
 from planner.cli import app
 from planner.reports import OUT_FILES, plan_to_excel, write_plan_files

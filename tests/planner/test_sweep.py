@@ -3,7 +3,13 @@ and on a Dask cluster, and monotonicity properties checked with hypothesis."""
 
 import csv
 import io
+import json
 import math
+import socket
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -103,6 +109,81 @@ def test_cli_sweep_csv_and_bad_vary(tmp_path):
     lists = runner.invoke(app, ["sweep", str(WORKED), "--vary", "prices.purchase_options=[on_demand],[on_demand, spot]",
                                 "--format", "json", "--processes", "1"])
     assert lists.exit_code == 0, lists.output
+
+
+# --- sweeps without a main guard, scheduler timeouts -----------------------------------------------
+
+GRID = {"onprem.electricity_per_kwh": [0.1, 0.2, 0.3], "onprem.power_cap_kw": [0.1, 6]}
+
+
+def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
+    """An analyst's script, no `if __name__ == "__main__":`: it runs once, sweeps on worker processes and
+    gets the rows of an in-process sweep."""
+    script = tmp_path / "analysis.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        from planner import sweep
+        sys.stderr.write("top level ran\\n")
+        table = sweep({str(WORKED)!r}, {GRID!r}, processes=3)
+        print(table.to_json(orient="records"))
+    """))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "top level ran\n"            # the workers never ran the script again
+    expected = sweep(WORKED, GRID, processes=1)
+    assert json.loads(result.stdout) == json.loads(expected.to_json(orient="records"))
+    assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+
+
+def test_sweep_inside_a_dask_worker_uses_worker_processes():
+    """A Dask worker is a daemonic process (multiprocessing refuses it children): a sweep submitted to the
+    cluster still runs on its own worker processes."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp") as cluster, distributed.Client(cluster) as client:
+        remote = client.submit(sweep, WORKED, GRID, processes=2, pure=False).result(timeout=300)
+    pd.testing.assert_frame_equal(remote, sweep(WORKED, GRID, processes=1))
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_scheduler_with_a_1_s_timeout_exits_2_quickly_in_one_line():
+    exe = Path(sys.executable).parent / "fleetplan"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "planner.cli"]
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    t0 = time.monotonic()
+    result = subprocess.run([*cmd, "sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.1,0.2",
+                             "--scheduler", address, "--scheduler-timeout", "1"],
+                            capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - t0
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and address in lines[0] and "within 1 s" in lines[0], result.stderr
+    assert elapsed < 15                                   # not distributed's 30 s default
+
+
+def test_library_scheduler_timeout_raises_a_planner_error():
+    pytest.importorskip("distributed")
+    from planner.errors import PlannerError
+
+    t0 = time.monotonic()
+    with pytest.raises(PlannerError, match="cannot connect within 1 s"):
+        sweep(WORKED, {"onprem.electricity_per_kwh": [0.1, 0.2]}, scheduler=f"tcp://127.0.0.1:{_closed_port()}",
+              scheduler_timeout=1)
+    assert time.monotonic() - t0 < 15
+
+
+def test_scheduler_without_distributed_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)        # `import distributed` fails as if not installed
+    result = CliRunner().invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.1,0.2",
+                                      "--scheduler", "tcp://127.0.0.1:8786"])
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'gpu-fleet-planner[dask]'" in lines[0], result.stderr
 
 
 # --- properties ----------------------------------------------------------------------------------------

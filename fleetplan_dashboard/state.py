@@ -1,7 +1,7 @@
 """Which scenario the dashboard shows, the edits made to it with the widgets, uploads, and cached plans.
 
 The session holds:
-- `base`: the id of the scenario being edited, `file:NAME` (a file in `scenarios/`) or
+- `base`: the id of the scenario being edited, `file:NAME` (an example scenario, `SCENARIO_DIR`) or
   `upload:NAME:HASH` (an uploaded file, its text kept in `uploads`);
 - `edit:*`: one entry per widget of the Plan page (see `default_edits`), so the Compare and Export
   pages, which draw no such widgets, still see the current edits.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, get_args
 
@@ -36,8 +37,9 @@ from planner.scenario import (
 )
 from pricing_adapters import registry
 
-ROOT = Path(__file__).resolve().parents[1]
-SCENARIO_DIR = ROOT / "scenarios"
+# The example scenarios are package data, `fleetplan_dashboard/scenarios/`: in the repository a link to its
+# top-level `scenarios/` folder, in an installed package a copy in site-packages (pyproject.toml).
+SCENARIO_DIR = Path(str(files("fleetplan_dashboard") / "scenarios"))
 DEFAULT_SCENARIO = "startup-hybrid.yaml"
 MAX_UPLOAD_BYTES = 256 * 1024
 STALE_AFTER_DAYS = 90
@@ -288,8 +290,6 @@ class Outcome:
 def prices_stamp(source: str) -> str:
     """Changes when the price data behind `source` changes (the packaged snapshot, the store, a CSV)."""
     if source == "snapshot":
-        from importlib.resources import files
-
         folder = files("pricing_adapters") / "snapshots"
         paths = [Path(str(folder / n)) for n in ("manifest.json", "aws.csv", "azure.csv")]
     elif source == "store":

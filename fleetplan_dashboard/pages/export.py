@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import exports, state, tables
+from fleetplan_dashboard import exports, state, tables
 
 cur = state.current()
 st.title("Export")

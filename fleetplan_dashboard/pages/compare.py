@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, state, tables
+from fleetplan_dashboard import charts, state, tables
 from planner.errors import PlannerError
 from planner.reports import compare
 

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from dashboard import charts, state, tables
+from fleetplan_dashboard import charts, state, tables
 
 st.session_state.setdefault("uploads", {})
 

@@ -1,0 +1,43 @@
+"""The dashboard's Streamlit entry point: `fleetplan dashboard`, `streamlit run <this file>`, or the
+repository's `app.py` (`make run`), which calls `main()`.
+
+It listens on 127.0.0.1 only and sends no usage statistics (`fleetplan dashboard` passes both on the
+command line, the repository's .streamlit/config.toml says the same): it has no login and plans with
+this machine's files. Serving it to a network is a decision: `--host` / `--server.address`.
+
+Layout and widgets only: every number comes from the engine (`planner.engine.plan`, the offers view).
+Pages (st.navigation): Plan, Prices, Compare, Export — their scripts are in `pages/` next to this file,
+found from this file's own path, so they are found in the repository and in an installed package alike;
+their helpers (session state, cached plans, tables, plotly figures) are the modules of this package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from fleetplan_dashboard.state import EDIT_PREFIX
+
+PAGES = Path(__file__).resolve().parent / "pages"
+
+
+def main() -> None:
+    """Draw the app: page config, the edits carried across pages, the navigation and the chosen page."""
+    st.set_page_config(page_title="GPU fleet planner", page_icon=":material/memory:", layout="wide")
+
+    # Widgets forget their values when their page is not drawn; the Plan page's edits must outlive a visit
+    # to Compare or Export (which read them), so they are handed back to the session on every run.
+    for key in [k for k in st.session_state if str(k).startswith(EDIT_PREFIX) or k == "base"]:
+        st.session_state[key] = st.session_state[key]
+
+    st.navigation([
+        st.Page(PAGES / "plan.py", title="Plan", icon=":material/insights:", default=True),
+        st.Page(PAGES / "prices.py", title="Prices", icon=":material/sell:"),
+        st.Page(PAGES / "compare.py", title="Compare", icon=":material/compare_arrows:"),
+        st.Page(PAGES / "export.py", title="Export", icon=":material/download:"),
+    ]).run()
+
+
+if __name__ == "__main__":  # `streamlit run` runs its script as __main__
+    main()
