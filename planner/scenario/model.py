@@ -12,14 +12,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from planner.catalog import speeds
 from pricing_adapters import registry
 
 PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
                          "savings_plan_1y", "savings_plan_3y"]
 Provider = Literal[registry.cloud_providers()]  # the cloud rows of the provider registry
 BUILTIN_PROFILES = ("flat", "business_hours", "deadline_peaks")
-ThroughputMetric = Literal["fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops",
-                           "memory_bandwidth_gbps"]
+ThroughputMetric = Literal[speeds.METRIC_NAMES]  # the speed models of planner.catalog.speeds
 
 
 # Most reference-GPU-hours a workload may demand in one month: 1e9 h is 1.4 million GPUs busy all month,
@@ -152,7 +152,7 @@ class Workload(Frozen):
     profile: str = Field("flat", description="flat | business_hours | deadline_peaks | path to a CSV of 168 hourly weights")
     interruptible: bool = Field(False, description="may run on spot capacity")
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
-    throughput_metric: ThroughputMetric = Field("fp16_tensor_tflops", description="how GPUs compare for this workload")
+    throughput_metric: ThroughputMetric = Field(speeds.DEFAULT_METRIC, description="how GPUs compare for this workload")
     throughput: dict[str, Speed] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
 
     @field_validator("throughput")
