@@ -19,7 +19,10 @@ from planner.catalog.gpus import DATA, suggest
 
 @lru_cache(maxsize=1)
 def frameworks() -> pd.DataFrame:
-    """framework, version (major.minor), cuda, cudnn, source — one row per tested build."""
+    """framework, version (major.minor), cuda, cudnn, source, note — one row per tested build.
+
+    `cuda` is '' for a release whose build configuration is not verified (no compatibility check possible).
+    """
     with (DATA / "frameworks.csv").open(encoding="utf-8") as fh:
         return pd.read_csv(fh, dtype=str, keep_default_na=False)
 
@@ -54,9 +57,13 @@ def framework_problem(spec: str) -> str | None:
     if name not in known:
         near = suggest(name, known)
         return f"unknown framework '{name}'" + (f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(known)})")
-    if _row(spec) is None:
+    row = _row(spec)
+    if row is None:
         versions = list(table.loc[table["framework"] == name, "version"])
         return f"no GPU build of {name} {version} in the table (known: {', '.join(versions)})"
+    if not row["cuda"]:
+        return (f"the CUDA version of the {name} {version} GPU build is not verified in planner/data/frameworks.csv, "
+                f"so its GPU compatibility cannot be checked; name a version with a known build or leave `framework` out")
     return None
 
 
@@ -64,7 +71,7 @@ def framework_problem(spec: str) -> str | None:
 def stack(spec: str) -> dict:
     """{framework, version, cuda, cudnn, min_compute_capability} for a known spec."""
     row = _row(spec)
-    if row is None:
+    if row is None or not row["cuda"]:
         raise KeyError(spec)
     rng = cuda_ranges().loc[row["cuda"]]
     return {"framework": row["framework"], "version": row["version"], "cuda": row["cuda"],

@@ -24,6 +24,11 @@ CARD_NUMERIC = ["price", "busy_watts", "idle_watts", "host_cost_per_card", "card
 THROUGHPUT_METRICS = ("fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops", "memory_bandwidth_gbps")
 
 
+def _numeric(col: pd.Series) -> pd.Series:
+    """Floats from a text column; an empty cell is NaN (unknown), never zero."""
+    return pd.to_numeric(col.str.strip().replace("", float("nan")), errors="raise").astype(float)
+
+
 def _read_csv(name: str) -> pd.DataFrame:
     with (DATA / name).open("r", encoding="utf-8") as fh:
         return pd.read_csv(fh, dtype=str, keep_default_na=False)
@@ -38,7 +43,7 @@ def load_gpus() -> pd.DataFrame:
     """The GPU catalog indexed by canonical id; numeric columns as floats (NaN = not verified)."""
     df = _read_csv("gpus.csv")
     for col in GPU_NUMERIC:
-        df[col] = pd.to_numeric(df[col].replace("", None), errors="raise").astype(float)
+        df[col] = _numeric(df[col])
     for col in ("mig", "nvlink"):
         df[col] = df[col].str.lower().eq("true")
     if df["gpu"].duplicated().any():
@@ -48,10 +53,14 @@ def load_gpus() -> pd.DataFrame:
 
 @lru_cache(maxsize=1)
 def load_cards() -> pd.DataFrame:
-    """The on-prem card catalog indexed by card id; prices in the row's own `currency`."""
+    """The on-prem card catalog indexed by card id; prices in the row's own `currency`.
+
+    An empty cell is NaN: a card whose `price` is NaN has no sourced price (its `note` says why) and can be
+    planned only when a scenario's `card_overrides` gives one. `as_of` is '' when the source is undated.
+    """
     df = _read_csv("onprem_cards.csv")
     for col in CARD_NUMERIC:
-        df[col] = pd.to_numeric(df[col].replace("", None), errors="raise").astype(float)
+        df[col] = _numeric(df[col])
     unknown = sorted(set(df["gpu"]) - set(load_gpus().index))
     if unknown:
         raise CatalogError(f"onprem_cards.csv: cards name GPUs missing from gpus.csv: {unknown}")

@@ -65,7 +65,11 @@ def _mib(cell: str) -> float | None:
 
 
 def parse_inventory(text: str) -> Inventory:
-    """Map each GPU line (`name, memory.total, power.limit`) to an on-prem card id."""
+    """Map each GPU line (`name, memory.total, power.limit`) to an on-prem card id.
+
+    A header line (`name, memory.total [MiB], ...`) is skipped. A GPU of an 8-GPU HGX server maps to the
+    HGX card row of its GPU (one unit per GPU, as the catalog counts them).
+    """
     cards = catalog.load_cards()
     gpus = catalog.load_gpus()
     inv = Inventory()
@@ -74,6 +78,8 @@ def parse_inventory(text: str) -> Inventory:
         if not line:
             continue
         cells = [c.strip() for c in line.split(",")]
+        if cells[0].lower() == "name":
+            continue  # the header of `--format=csv` (without noheader)
         name, memory_mib = cells[0], _mib(cells[1]) if len(cells) > 1 else None
         gpu = catalog.resolve_gpu(name)
         if gpu is not None and memory_mib is not None:

@@ -43,9 +43,9 @@ def test_a100_dense_fp16_tensor_is_312_tflops(gpus):
 
 
 def test_every_row_names_its_source(gpus):
+    # Card prices, dates and their exceptions are checked row by row in test_catalog_data.py.
     assert (gpus["source"].str.len() > 0).all()
-    cards = catalog.load_cards()
-    assert (cards["source"].str.len() > 0).all() and (cards["as_of"].str.len() > 0).all()
+    assert (catalog.load_cards()["source"].str.len() > 0).all()
 
 
 def test_every_snapshot_accelerator_is_in_the_catalog_or_flagged(gpus):
@@ -58,8 +58,13 @@ def test_every_snapshot_accelerator_is_in_the_catalog_or_flagged(gpus):
 def test_guide_price_points_stay_in_their_currency():
     cards = catalog.load_cards()
     assert (cards.loc["rtx-3060-12gb", "price"], cards.loc["rtx-3060-12gb", "currency"]) == (2500, "CNY")
-    assert 2000 <= cards.loc["rtx-4060-ti-16gb", "price"] <= 5000
-    assert cards.loc["rtx-a5000", "currency"] == "CNY" and 10000 <= cards.loc["rtx-a5000", "price"] <= 30000
+
+
+def test_a_card_without_a_sourced_price_loads_as_nan_and_says_why():
+    # The seed's RTX A5000 price was a point chosen inside the guide's range ¥10,000-30,000: no source.
+    cards = catalog.load_cards()
+    assert math.isnan(cards.loc["rtx-a5000", "price"])
+    assert cards.loc["rtx-a5000", "note"].startswith("price left empty:")
 
 
 @pytest.mark.parametrize("name,expected", [
@@ -83,8 +88,9 @@ def test_family_matches_every_variant():
 
 def test_onprem_offers_are_capex_of_card_plus_host():
     cards = catalog.load_cards()
-    offers = catalog.onprem_offers(["a100-80gb-pcie"])
+    offers = catalog.onprem_offers(["rtx-5090"])
     row = offers.iloc[0]
-    expected = cards.loc["a100-80gb-pcie", "price"] + cards.loc["a100-80gb-pcie", "host_cost_per_card"]
-    assert row.upfront_price == expected and row.purchase_option == "purchase" and row.gpu == "A100-80GB-PCIE"
-    assert math.isclose(row.gpu_memory_gb, 80)
+    expected = cards.loc["rtx-5090", "price"] + cards.loc["rtx-5090", "host_cost_per_card"]
+    assert row.upfront_price == expected == 1999 + 750
+    assert row.purchase_option == "purchase" and row.gpu == "RTX-5090"
+    assert math.isclose(row.gpu_memory_gb, 32)
