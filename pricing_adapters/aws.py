@@ -5,7 +5,9 @@ Three APIs per region, read in this order:
 1. `ec2.describe_instance_types` (every type, paginated): the accelerator facts. A type is an
    accelerator type when it has `GpuInfo`, `NeuronInfo` or `InferenceAcceleratorInfo`; its first
    device's name (and per-device memory) maps to a canonical GPU id through `aws_gpu_id`. An
-   accelerator the table does not know is kept with `gpu_known=False` and a note.
+   accelerator the table does not know is kept with `gpu_known=False` and a note. `gpu_memory_gb` is
+   the GPU's nominal GB (`gpu_names.nominal_memory_gb`: 22888 MiB A10G -> 24); the device's
+   `MemoryInfo.SizeInMiB` is kept in `gpu_memory_mib`.
 2. `pricing.get_products(ServiceCode="AmazonEC2")`, filtered to Linux, shared tenancy, no
    pre-installed software, `capacitystatus=Used`, `marketoption=OnDemand`, product family
    "Compute Instance" and the region's `regionCode`, paginated by `NextToken`. The Price List
@@ -53,7 +55,7 @@ from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
 from pricing_adapters.extras import require
-from pricing_adapters.gpu_names import aws_gpu_id
+from pricing_adapters.gpu_names import aws_gpu_id, nominal_memory_gb
 from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
 
 PROVIDER = registry.AWS
@@ -512,7 +514,9 @@ def accelerator_facts(info: dict) -> dict | None:
         "gpu_known": known,
         "accelerator_name": name,
         "gpu_count": gpu_count,
-        "gpu_memory_gb": float(memory_mib) / 1024 if memory_mib else math.nan,
+        # nominal GB (22888 MiB A10G -> 24, like every other row); the API's usable MiB in its own column
+        "gpu_memory_gb": nominal_memory_gb(gpu if known else None, memory_mib, gpu_count),
+        "gpu_memory_mib": float(memory_mib) if memory_mib else math.nan,
         "vcpus": float((info.get("VCpuInfo") or {}).get("DefaultVCpus") or math.nan),
         "memory_gb": float((info.get("MemoryInfo") or {}).get("SizeInMiB") or math.nan) / 1024,
         "note": " | ".join(notes),

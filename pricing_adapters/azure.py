@@ -27,7 +27,8 @@ Prices
     facts do not know, which are kept with `gpu_known=False` and a note (docs/offers-contract.md: unknown
     accelerators are flagged, not dropped). Retail keys that differ from the ResourceSku name (trailing
     spaces; `Standard_NG32adms_V620` for `Standard_NG32adms_V620_v1`, reference trap 12) are matched to
-    the ResourceSku name, and the note keeps the Retail key.
+    the ResourceSku name, and the note keeps the Retail key. Retired sizes (NC K80, NCv2, ND v1, NV v1,
+    NCv3, NVv3, NVv4; `pricing_adapters/retired.py`) are skipped as `retired_size` even when still quoted.
 
     HTTP 429 and 5xx are retried, honouring `Retry-After` (capped at 60 s; otherwise 1, 2, 4 … s), up to
     `max_attempts` (5) -> ThrottledError; timeouts and connection errors likewise -> PriceSourceError.
@@ -36,7 +37,7 @@ Prices
     A page that is not JSON or has no `Items` list raises PriceSourceError naming the page URL.
     `fetch` raises rather than return a partial table.
 
-GPU facts (gpu, gpu_count, gpu_memory_gb, vcpus, memory_gb)
+GPU facts (gpu, gpu_count, gpu_memory_gb, vcpus, memory_gb; gpu_memory_mib is empty: Azure reports no MiB)
     - Without a subscription (`subscription_id` argument or `AZURE_SUBSCRIPTION_ID`): the packaged size
       table `pricing_adapters/data/azure_gpu_sizes.csv` (the facts behind the packaged snapshot, built by
       scripts/build_snapshot.py's `azure_size_facts` from the reference data and
@@ -76,6 +77,7 @@ from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_w
 from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, ThrottledError
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
+from pricing_adapters.retired import is_retired_azure_size
 from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
 
 PROVIDER = registry.AZURE
@@ -588,6 +590,9 @@ class AzurePriceSource:
             if not offers:
                 continue
             arm_sku = str(item.get("armSkuName") or "")
+            if is_retired_azure_size(arm_sku):   # still quoted, no longer rentable (pricing_adapters/retired.py)
+                self._skip("retired_size", len(offers))
+                continue
             size, key_note = self._lookup(facts, arm_sku)
             if size is None:
                 if not GPU_SERIES.match(arm_sku.strip()):
@@ -607,7 +612,8 @@ class AzurePriceSource:
                     "offer_id": oid, "provider": PROVIDER, "region": region, "sku": size["sku"],
                     "purchase_option": option, "gpu": size["gpu"], "gpu_known": size["gpu_known"],
                     "accelerator_name": size["accelerator_name"], "gpu_count": size["gpu_count"],
-                    "gpu_memory_gb": size["gpu_memory_gb"], "vcpus": size["vcpus"], "memory_gb": size["memory_gb"],
+                    "gpu_memory_gb": size["gpu_memory_gb"], "gpu_memory_mib": math.nan,
+                    "vcpus": size["vcpus"], "memory_gb": size["memory_gb"],
                     "hourly_price": float(hourly), "upfront_price": 0.0, "currency": currency,
                     "term_months": TERM_MONTHS[option], "zone": "", "as_of": as_of, "source": source,
                     "note": " | ".join(n for n in notes if n),

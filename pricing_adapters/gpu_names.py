@@ -121,32 +121,78 @@ AZURE_SKYPILOT_NAMES: dict[str, str | tuple[str | None, str | None]] = {
     "RTXPRO6000BSE": "RTX-PRO-6000-SE",
 }
 
-# Nominal memory per GPU in GB, for sources that give no MiB figure (Azure). Vendor datasheets:
-# NVIDIA (A100 40/80 GB, V100 16/32 GB, T4 16, A10 24, K80 12 per GK210 die — Azure exposes each
-# die as one GPU, M60 8 per GM204 die, H100 NVL 94, H100 SXM 80, H200 141, RTX PRO 6000 Blackwell
-# Server Edition 96, GB200 NVL72 13.4 TB / 72 GPUs = 186, GB300 NVL72 288 HBM3e per Blackwell Ultra GPU),
-# AMD (Radeon Instinct MI25 16, MI300X 192, Radeon PRO V620 32, Radeon Pro V710 28).
+# Nominal memory per GPU in GB, as the vendor sells the part: the `gpu_memory_gb` of every offer row, so a
+# 24 GB workload means the same on AWS, Azure and on-prem (docs/offers-contract.md, "Memory"). Cloud APIs
+# report usable MiB instead (AWS A10G and L4 22888 MiB, L40S 45776, H200 144384); the adapters keep that
+# figure in `gpu_memory_mib`. Vendor datasheets: NVIDIA (A100 40/80 GB, V100 16/32 GB, T4 16, A10 and A10G
+# 24, L4 24, L40S 48, K80 12 per GK210 die — clouds expose each die as one GPU, M60 8 per GM204 die, K520 4
+# per GK104 die, H100 NVL 94, H100 SXM 80, H200 141, B200 180 (HGX B200: 1,440 GB for 8), B300 and GB300
+# 288 HBM3e per Blackwell Ultra GPU, GB200 NVL72 13.4 TB / 72 GPUs = 186, RTX PRO 6000 Blackwell Server
+# Edition 96, RTX PRO 4500 Blackwell 32), AMD (Radeon Instinct MI25 16, MI300X 192, Radeon PRO V620 32,
+# Radeon Pro V710 28, Radeon Pro V520 8), AWS (Inferentia2 32 GB and Trainium 32 GB HBM per device,
+# Trainium2 96 GB: trn2.48xlarge 1.5 TB for 16), Habana Gaudi HL-205 32 GB, Qualcomm Cloud AI 100 16 GB
+# (dl2q.24xlarge: 128 GB for 8). Inferentia (inf1) has no figure here and stays unknown.
 GPU_MEMORY_GB: dict[str, float] = {
     "A100-80GB-PCIE": 80,
     "A100-80GB-SXM": 80,
     "A100-40GB-SXM": 40,
     "V100-16GB-PCIE": 16,
+    "V100-16GB-SXM2": 16,
     "V100-32GB-SXM2": 32,
     "T4": 16,
     "A10": 24,
+    "A10G": 24,
+    "L4": 24,
+    "L40S": 48,
     "K80": 12,
+    "K520": 4,
     "M60": 8,
     "MI25": 16,
     "H100-NVL": 94,
     "H100-SXM": 80,
     "H200-SXM": 141,
+    "B200": 180,
+    "B300": 288,
     "MI300X": 192,
     "GB200": 186,
     "GB300": 288,
     "RTX-PRO-6000-SE": 96,
+    "RTX-PRO-4500": 32,
     "V620": 32,
     "V710": 28,
+    "RADEON-PRO-V520": 8,
+    "INFERENTIA2": 32,
+    "TRAINIUM": 32,
+    "TRAINIUM2": 96,
+    "GAUDI-HL-205": 32,
+    "QUALCOMM-AI100": 16,
 }
+
+# Marketed memory sizes, for an accelerator that GPU_MEMORY_GB does not know: its API MiB is rounded to the
+# nearest of these when within NOMINAL_TOLERANCE (22888 MiB = 22.35 GiB -> 24), else kept as MiB / 1024.
+STANDARD_MEMORY_GB = (1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94, 96, 128, 141, 180, 186, 192,
+                      256, 288)
+NOMINAL_TOLERANCE = 0.10
+
+
+def _nan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def nominal_memory_gb(gpu_id: str | None, memory_mib: float | None = None, gpu_count: float | None = None) -> float:
+    """Nominal GB of one GPU of an offer (of the VM's slice when `gpu_count` is a fraction: 1/8 of an L4 =
+    3 GB), from GPU_MEMORY_GB by canonical id. For an id the table lacks, the API's `memory_mib` rounded to
+    the nearest STANDARD_MEMORY_GB size within 10 %, else MiB / 1024; NaN when neither is known."""
+    nominal = GPU_MEMORY_GB.get(gpu_id or "", math.nan)
+    if not math.isnan(nominal):
+        if not _nan(gpu_count) and 0 < float(gpu_count) < 1:
+            return nominal / round(1 / float(gpu_count))
+        return float(nominal)
+    if _nan(memory_mib) or float(memory_mib) <= 0:
+        return math.nan
+    gib = float(memory_mib) / 1024
+    best = min(STANDARD_MEMORY_GB, key=lambda size: abs(size - gib))
+    return float(best) if abs(best - gib) <= NOMINAL_TOLERANCE * best else gib
 
 
 def _key(name: str) -> str:

@@ -35,7 +35,8 @@ OFFER_COLUMNS: dict[str, str] = {
     "gpu_known": "bool",           # False: accelerator name not mapped to a canonical id (kept, flagged)
     "accelerator_name": "string",  # the name as the source spells it (GpuInfo.Name, Azure family …)
     "gpu_count": "float64",        # GPUs per unit; fractional for partial-GPU VMs
-    "gpu_memory_gb": "float64",    # per GPU, GB (API MiB / 1024)
+    "gpu_memory_gb": "float64",    # per GPU (or per slice of a partial GPU), nominal GB as the vendor sells it
+    "gpu_memory_mib": "float64",   # per GPU (or slice), usable MiB as the cloud API reports it; empty when not given
     "vcpus": "float64",            # per unit
     "memory_gb": "float64",        # RAM per unit
     "hourly_price": "float64",     # per unit-hour, in `currency`; reservations: the recurring hourly fee
@@ -75,7 +76,8 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     """Return `df` with the contract's columns, in order and typed; raise listing every violation.
 
     Optional text columns (`zone`, `note`, `accelerator_name`, `as_of`) may be missing and are filled
-    with empty strings; `gpu_known` defaults to True. `check=False` only types and orders the columns
+    with empty strings; `gpu_known` defaults to True and `gpu_memory_mib` to unknown (NaN), so offers
+    CSVs and price stores written before that column existed still load. `check=False` only types and orders the columns
     (for a caller that sorts good rows from bad ones itself, with `row_problems`).
     """
     df = df.copy()
@@ -84,6 +86,8 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
             df[col] = ""
     if "gpu_known" not in df.columns:
         df["gpu_known"] = True
+    if "gpu_memory_mib" not in df.columns:
+        df["gpu_memory_mib"] = np.nan
     problems: list[str] = []
     missing = [c for c in OFFER_COLUMNS if c not in df.columns]
     if missing:
@@ -175,7 +179,8 @@ def effective_hourly(hourly_price, upfront_price, term_months):
     return hourly_price + spread
 
 
-FACT_COLUMNS = ("gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "vcpus", "memory_gb")
+FACT_COLUMNS = ("gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "gpu_memory_mib", "vcpus",
+                "memory_gb")
 
 
 def offer_row(provider: str, region: str, sku: str, purchase_option: str, facts: dict, hourly_price: float,
@@ -184,7 +189,7 @@ def offer_row(provider: str, region: str, sku: str, purchase_option: str, facts:
     """One offers-table row in USD; `facts` holds the instance's FACT_COLUMNS."""
     return {"offer_id": offer_id(provider, region, sku, purchase_option) + id_suffix, "provider": provider,
             "region": region, "sku": sku, "purchase_option": purchase_option,
-            **{c: facts[c] for c in FACT_COLUMNS},
+            **{c: facts.get(c, np.nan) if c == "gpu_memory_mib" else facts[c] for c in FACT_COLUMNS},
             "hourly_price": float(hourly_price), "upfront_price": float(upfront_price), "currency": "USD",
             "term_months": int(term_months), "zone": zone, "as_of": as_of, "source": source, "note": note}
 

@@ -57,9 +57,13 @@ def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 def snapshot_info() -> dict:
-    """What the packaged snapshot holds: `built_at`, `built_from`, and per provider the row count and
-    the `as_of` range (`as_of_min`, `as_of_max`; ISO dates, None when no row states a date)."""
+    """What the packaged snapshot holds: `built_at`, `built_from`, and per provider the row count, the
+    `as_of` range (`as_of_min`, `as_of_max`; ISO dates, None when no row states a date) and the undated
+    rows (`rows_without_as_of`); `commitments` (which reserved / savings-plan options have prices, per
+    provider and region) and `retired_sizes_dropped` (size, series, GPU, retired_on, rows dropped, source)."""
     manifest = json.loads((_snapshot_dir() / "manifest.json").read_text(encoding="utf-8"))
     providers = {p.name: manifest["files"][p.snapshot_file] for p in registry.providers()
                  if p.snapshot_file in manifest["files"]}
-    return {"built_at": manifest["built_at"], "built_from": manifest["built_from"], "providers": providers}
+    return {"built_at": manifest["built_at"], "built_from": manifest["built_from"], "providers": providers,
+            "commitments": manifest.get("commitments", {"priced": {}}),
+            "retired_sizes_dropped": manifest.get("retired_sizes_dropped", [])}

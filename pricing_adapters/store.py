@@ -123,6 +123,7 @@ class PriceStore:
         try:
             con.execute("BEGIN IMMEDIATE")
             try:
+                _add_missing_columns(con)
                 cur = con.execute(
                     "INSERT INTO snapshots (provider, regions, fetched_at, source, row_count) VALUES (?,?,?,?,?)",
                     (provider, json.dumps(list(regions)), fetched, source, len(rows)))
@@ -222,6 +223,16 @@ class PriceStore:
         return {(i.provider, r) for i in infos for r in i.regions}
 
 
+def _add_missing_columns(con: sqlite3.Connection) -> None:
+    """Add offers columns the contract gained after this store was made (e.g. `gpu_memory_mib`): nullable
+    and additive, so older rows read back as unknown and the schema version stays. Runs inside the
+    caller's write transaction."""
+    have = {row[1] for row in con.execute("PRAGMA table_info(offers)")}
+    for col, dtype in OFFER_COLUMNS.items():
+        if col not in have:
+            con.execute(f'ALTER TABLE offers ADD COLUMN "{col}" {_SQL_TYPE[dtype]}')
+
+
 def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     """A one-line StoreError for a failed write, naming a full disk or a read-only file plainly."""
     text = str(exc)
@@ -260,6 +271,8 @@ def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """Stored offer rows cast to the contract's types, and per row what is wrong ('' for a good row). SQLite
     keeps whatever was written into a column, so a cell that does not cast becomes empty and is named."""
     df = df.copy()
+    if "gpu_memory_mib" not in df.columns:  # a store made before the column existed
+        df["gpu_memory_mib"] = None
     cast: list[list[str]] = [[] for _ in range(len(df))]
     for col, dtype in OFFER_COLUMNS.items():
         if dtype in ("float64", "int64"):

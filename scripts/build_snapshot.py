@@ -20,9 +20,16 @@ Rules (docs/offers-contract.md; docs/data-sources.md, traps 1-15):
   fractions of an MI25) replaces it. Partition sizes the supplement lacks get gpu_count NaN with the
   note "GPU partition; fraction unknown" (the planner excludes NaN counts); other sizes in neither stay
   NaN with the note "gpu_count unknown".
-- `gpu_memory_gb` is per GPU: AWS MiB / 1024; Azure the supplement's `gpu_memory_gb` when given (the
-  memory of the VM's GPU share, from Azure's docs), else the canonical GPU's nominal memory, scaled for
-  fractional GPUs (NV6ads_A10_v5 = 1/6 of an A10 = 4 GB, the slice the VM sees, as AWS reports g6f).
+- `gpu_memory_gb` is per GPU, nominal GB as sold (`pricing_adapters.gpu_names.nominal_memory_gb`): the
+  canonical GPU's datasheet memory (AWS A10G 22888 MiB -> 24, L40S 45776 MiB -> 48), scaled for fractional
+  GPUs (g6f.large = 1/8 of an L4 = 3 GB, NV6ads_A10_v5 = 1/6 of an A10 = 4 GB); Azure the supplement's
+  figure when given (the memory of the VM's GPU share, from Azure's docs). `gpu_memory_mib` keeps the AWS
+  API's per-device MiB as the reference gives it; Azure reports none (empty).
+- Retired sizes (`pricing_adapters/data/azure_retired_sizes.csv`: Azure NC K80, NCv2, ND v1, NV v1, NCv3,
+  NVv3, NVv4, each with its retirement notice) are dropped; the manifest lists them with the rows dropped.
+- Commitment prices (reserved, savings plans) come only from `pricing_adapters/data/commitment_prices.csv`,
+  every row dated and cited; options with no row there are absent from the snapshot, and the manifest's
+  `commitments` says which options have prices.
 - `memory_gb` copies the type tables' `memory_gib` (AWS MiB / 1024; Azure's `MemoryGB` is GiB too).
 """
 
@@ -49,11 +56,18 @@ from pricing_adapters.gpu_names import (  # noqa: E402
     aws_gpu_id,
     azure_gpu_id,
     azure_is_partition_family,
+    nominal_memory_gb,
 )
+from pricing_adapters.retired import read_retired_table  # noqa: E402
 from pricing_adapters.schema import OFFER_COLUMNS, offer_row, validate_offers  # noqa: E402
 
 DEFAULT_OUT = REPO / "pricing_adapters" / "snapshots"
 DEFAULT_AZURE_GPU_COUNTS = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
+DEFAULT_RETIRED = REPO / "pricing_adapters" / "data" / "azure_retired_sizes.csv"
+DEFAULT_COMMITMENTS = REPO / "pricing_adapters" / "data" / "commitment_prices.csv"
+COMMITMENT_COLUMNS = ["provider", "region", "sku", "purchase_option", "hourly_price", "upfront_price", "term_months",
+                      "offer_suffix", "as_of", "source", "note"]
+COMMITMENT_OPTIONS = {"reserved_1y": 12, "reserved_3y": 36, "savings_plan_1y": 12, "savings_plan_3y": 36}
 AZURE_GPU_COUNTS_COLUMNS = ["arm_sku_name", "gpu_count", "gpu_memory_gb", "source", "note"]
 AZURE_GPU_COUNT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 AZURE_PARTITION_UNKNOWN_NOTE = "GPU partition; fraction unknown"
@@ -120,9 +134,10 @@ def aws_type_facts(types: pd.DataFrame) -> dict[str, dict]:
         mib = _num(t.accelerator_memory_mib)
         gpu_id = aws_gpu_id(t.accelerator_name, None if _isnan(mib) else mib, t.instance_type)
         facts = _gpu_fields(gpu_id, t.accelerator_name, t.instance_type, _num(t.accelerator_count))
-        if _isnan(mib):
+        nominal = nominal_memory_gb(gpu_id, None if _isnan(mib) else mib, facts["gpu_count"])
+        if _isnan(nominal):
             facts["notes"].append("gpu_memory_gb unknown")
-        facts.update(accelerator_name=t.accelerator_name, gpu_memory_gb=mib / 1024,
+        facts.update(accelerator_name=t.accelerator_name, gpu_memory_gb=nominal, gpu_memory_mib=mib,
                      vcpus=_num(t.vcpus), memory_gb=_num(t.memory_gib))
         out[t.instance_type] = facts
     return out
@@ -134,8 +149,9 @@ def _facts_for(facts: dict[str, dict], sku: str, table: str) -> dict:
     return facts[sku]
 
 
-def aws_offers(reference: Path) -> pd.DataFrame:
-    """AWS offers: on-demand rows and one spot row (cheapest usable zone) per region and type."""
+def aws_offers(reference: Path, commitments: pd.DataFrame | None = None) -> pd.DataFrame:
+    """AWS offers: on-demand rows, one spot row (cheapest usable zone) per region and type, and the AWS
+    rows of the cited `commitments` table."""
     facts = aws_type_facts(_read(reference / "aws_gpu_instance_types.csv"))
     rows = []
     for p in _read(reference / "aws_ondemand_linux_prices.csv").itertuples(index=False):
@@ -160,6 +176,8 @@ def aws_offers(reference: Path) -> pd.DataFrame:
         f = _facts_for(facts, sku, "aws_gpu_instance_types.csv")
         rows.append(_row(registry.AWS, region, sku, "spot", best["price"], "", best["source"], f,
                          zone=best["availability_zone"], extra_notes=[how, "spot time unknown"]))
+    if commitments is not None:
+        rows += commitment_rows(commitments, facts, registry.AWS)
     return _finish(rows, registry.AWS)
 
 
@@ -247,29 +265,89 @@ def azure_size_facts(sizes: pd.DataFrame, supplement: dict[str, dict | float] | 
                   f" memory gives {derived:g}", file=sys.stderr)
         if gpu_id is not None and _isnan(memory):
             facts["notes"].append("gpu_memory_gb unknown")
-        facts.update(accelerator_name=s.family, gpu_memory_gb=memory,
+        facts.update(accelerator_name=s.family, gpu_memory_gb=memory, gpu_memory_mib=NAN,
                      vcpus=_num(s.vcpus), memory_gb=_num(s.memory_gib))
         out[s.arm_sku_name] = facts
     return out
 
 
-def azure_offers(reference: Path, gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> pd.DataFrame:
+def azure_offers(reference: Path, gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS,
+                 retired: pd.DataFrame | None = None, dropped: dict[str, int] | None = None,
+                 commitments: pd.DataFrame | None = None) -> pd.DataFrame:
     """Azure offers: on-demand rows, and spot rows that carry a real spot quote. Blank GPU counts are
-    filled from the `gpu_counts` supplement table."""
+    filled from the `gpu_counts` supplement table. Sizes in `retired` (the retired-size table) are left
+    out; `dropped` (size -> rows) records what was left out."""
     facts = azure_size_facts(_read(reference / "azure_gpu_vm_sizes.csv"), read_azure_gpu_counts(gpu_counts))
+    gone = set(retired["arm_sku_name"]) if retired is not None else set()
+    dropped = {} if dropped is None else dropped
     rows = []
+
+    def keep(sku: str) -> bool:
+        if sku in gone:
+            dropped[sku] = dropped.get(sku, 0) + 1
+            return False
+        return True
+
     for p in _read(reference / "azure_ondemand_linux_prices.csv").itertuples(index=False):
+        if not keep(p.arm_sku_name):
+            continue
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
         promo = "promo size: on-demand promo rate" if p.arm_sku_name.endswith("_Promo") else ""
         rows.append(_row(registry.AZURE, p.region, p.arm_sku_name, "on_demand", p.usd_per_hour, p.as_of, p.source, f,
                          extra_notes=[p.note, promo]))
     for p in _read(reference / "azure_spot_prices_sample.csv").itertuples(index=False):
-        if p.equals_on_demand == "true":
+        if p.equals_on_demand == "true" or not keep(p.arm_sku_name):
             continue
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
         rows.append(_row(registry.AZURE, p.region, p.arm_sku_name, "spot", p.usd_per_hour, "", p.source, f,
                          extra_notes=["spot time unknown"]))
+    if commitments is not None:
+        azure = commitments[commitments["provider"] == registry.AZURE]
+        live = pd.Series([keep(sku) for sku in azure["sku"]], index=azure.index, dtype=bool)
+        rows += commitment_rows(azure.loc[live], facts, registry.AZURE)
     return _finish(rows, registry.AZURE)
+
+
+# ---------------------------------------------------------------- commitments
+
+def read_commitments(path: Path | str = DEFAULT_COMMITMENTS) -> pd.DataFrame:
+    """The cited commitment-price table (reserved, savings plans); checked: columns, a known commitment
+    option with its term, prices >= 0 and not both 0, an ISO `as_of` and a `source` on every row."""
+    path = Path(path)
+    table = _read(path)
+    if list(table.columns) != COMMITMENT_COLUMNS:
+        raise SystemExit(f"{path}: columns {list(table.columns)}, expected {COMMITMENT_COLUMNS}")
+    for r in table.itertuples(index=False):
+        where = f"{path}: {r.provider} {r.region} {r.sku} {r.purchase_option}"
+        if COMMITMENT_OPTIONS.get(r.purchase_option) != int(r.term_months or 0):
+            raise SystemExit(f"{where}: purchase_option/term_months {r.purchase_option}/{r.term_months} do not match")
+        hourly, upfront = _num(r.hourly_price), _num(r.upfront_price or "0")
+        if _isnan(hourly) or hourly < 0 or upfront < 0 or hourly + upfront == 0:
+            raise SystemExit(f"{where}: prices {r.hourly_price!r}/{r.upfront_price!r} are not a real quote")
+        if not r.source.strip() or not _is_iso_date(r.as_of):
+            raise SystemExit(f"{where}: every commitment price needs an ISO as_of date and a source")
+    return table
+
+
+def _is_iso_date(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def commitment_rows(table: pd.DataFrame, facts: dict[str, dict], provider: str) -> list[dict]:
+    """Offer rows of `provider` from the commitment table, with the instance facts of its on-demand rows."""
+    rows = []
+    for r in table[table["provider"] == provider].itertuples(index=False):
+        if r.sku not in facts:
+            raise SystemExit(f"commitment price for {r.sku!r}, which has no GPU facts")
+        suffix = f":{r.offer_suffix}" if r.offer_suffix else ""
+        rows.append(offer_row(provider, r.region, r.sku, r.purchase_option, facts[r.sku], _num(r.hourly_price),
+                              _num(r.upfront_price or "0"), int(r.term_months), as_of=r.as_of, source=r.source,
+                              note=" | ".join(n for n in [*facts[r.sku]["notes"], r.note] if n), id_suffix=suffix))
+    return rows
 
 
 def _finish(rows: list[dict], provider: str) -> pd.DataFrame:
@@ -295,10 +373,13 @@ def _atomic_write(path: Path, text: str) -> None:
 
 def _file_info(df: pd.DataFrame) -> dict:
     dated = df["as_of"][df["as_of"] != ""]
+    undated = df[df["as_of"] == ""]
     return {
         "rows": int(len(df)),
         "rows_by_purchase_option": {k: int(v) for k, v in sorted(df["purchase_option"].value_counts().items())},
-        "rows_without_as_of": int((df["as_of"] == "").sum()),
+        "rows_without_as_of": int(len(undated)),
+        "rows_without_as_of_by_purchase_option": {k: int(v) for k, v in
+                                                  sorted(undated["purchase_option"].value_counts().items())},
         "as_of_min": str(dated.min()) if len(dated) else None,
         "as_of_max": str(dated.max()) if len(dated) else None,
         "unknown_accelerator_rows": int((~df["gpu_known"]).sum()),
@@ -306,14 +387,45 @@ def _file_info(df: pd.DataFrame) -> dict:
     }
 
 
+UNDATED_WHY = ("spot rows (SkyPilot catalog rows; the catalog commits' dates are unknown) and the SkyPilot "
+               "on-demand rows of AWS regions without a Karpenter price file have no date: their as_of is "
+               "empty, they are counted in rows_without_as_of, and plans name them as undated")
+
+
+def _commitment_info(tables: dict[str, pd.DataFrame]) -> dict:
+    """Which commitment options have prices, per provider and region; the options without any."""
+    priced: dict[str, dict[str, list[str]]] = {}
+    for df in tables.values():
+        rows = df[df["purchase_option"].isin(list(COMMITMENT_OPTIONS))]
+        for (provider, option), part in rows.groupby(["provider", "purchase_option"]):
+            priced.setdefault(provider, {})[option] = sorted(part["region"].unique().tolist())
+    return {"priced": priced,
+            "note": "reserved and savings-plan prices only where a dated public source was found "
+                    "(pricing_adapters/data/commitment_prices.csv, docs/price-sources.md); other options are "
+                    "absent, and planner.catalog.prices.option_gaps warns when a scenario allows one"}
+
+
+def _retired_info(retired: pd.DataFrame, dropped: dict[str, int]) -> list[dict]:
+    return [{"sku": r.arm_sku_name, "series": r.series, "gpu": r.gpu, "retired_on": r.retired_on,
+             "rows_dropped": int(dropped.get(r.arm_sku_name, 0)), "source": r.source}
+            for r in retired.itertuples(index=False)]
+
+
 def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT,
-                   azure_gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict:
+                   azure_gpu_counts: Path | str = DEFAULT_AZURE_GPU_COUNTS,
+                   retired: Path | str | None = DEFAULT_RETIRED,
+                   commitments: Path | str | None = DEFAULT_COMMITMENTS) -> dict:
     """Write the `snapshot_file` of each registry row that has one (aws.csv, azure.csv) and manifest.json
-    into `out` from the reference CSVs (and the Azure GPU count supplement); return the manifest."""
+    into `out` from the reference CSVs (and the Azure GPU count supplement, the retired-size table and
+    the cited commitment prices; None leaves either table out); return the manifest."""
     reference, out = Path(reference), Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    builders = {registry.AWS: lambda: aws_offers(reference),
-                registry.AZURE: lambda: azure_offers(reference, azure_gpu_counts)}
+    retired_table = read_retired_table(retired) if retired is not None else read_retired_table().iloc[0:0]
+    commitment_table = read_commitments(commitments) if commitments is not None else None
+    dropped: dict[str, int] = {}
+    builders = {registry.AWS: lambda: aws_offers(reference, commitment_table),
+                registry.AZURE: lambda: azure_offers(reference, azure_gpu_counts, retired_table, dropped,
+                                                     commitment_table)}
     packaged = [p for p in registry.providers() if p.snapshot_file]
     missing = [p.name for p in packaged if p.name not in builders]
     if missing:
@@ -330,6 +442,9 @@ def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT,
         },
         "built_at": dt.datetime.now(dt.timezone.utc).date().isoformat(),
         "files": {name: _file_info(df) for name, df in tables.items()},
+        "undated": UNDATED_WHY,
+        "commitments": _commitment_info(tables),
+        "retired_sizes_dropped": _retired_info(retired_table, dropped),
     }
     previous = out / "manifest.json"
     if previous.exists():
@@ -351,8 +466,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="output folder (default: pricing_adapters/snapshots)")
     parser.add_argument("--azure-gpu-counts", default=DEFAULT_AZURE_GPU_COUNTS, type=Path,
                         help="Azure GPU count supplement (default: pricing_adapters/data/azure_gpu_counts.csv)")
+    parser.add_argument("--retired", default=DEFAULT_RETIRED, type=Path,
+                        help="retired-size table (default: pricing_adapters/data/azure_retired_sizes.csv)")
+    parser.add_argument("--commitments", default=DEFAULT_COMMITMENTS, type=Path,
+                        help="cited commitment prices (default: pricing_adapters/data/commitment_prices.csv)")
     args = parser.parse_args(argv)
-    manifest = build_snapshot(args.reference, args.out, args.azure_gpu_counts)
+    manifest = build_snapshot(args.reference, args.out, args.azure_gpu_counts, args.retired, args.commitments)
     for name, info in manifest["files"].items():
         print(f"{name}: {info['rows']} rows {info['rows_by_purchase_option']}, "
               f"as_of {info['as_of_min']}..{info['as_of_max']}, "

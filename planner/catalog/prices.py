@@ -2,11 +2,13 @@
 
 `price_table(source, store)` gives the whole offers table of a source and its provenance (which
 snapshot, its age). It is read once per plan; the Plan keeps the rows it used, so reports never read
-a price source again.
+a price source again. `option_gaps` names the purchase options a scenario allows that have no price
+there; `date_report` gives the date range of the prices a plan used and warns on stale or undated ones.
 """
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
 
@@ -109,3 +111,117 @@ def _read_prices(source: str, path: str | None, stamp) -> tuple[pd.DataFrame, di
         return read_offers_csv(str(csv), origin=str(csv)), {"source": str(csv), "snapshots": [], "warning": None}
     except ValueError as exc:
         raise PriceSourceError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ gaps and dates of the prices used
+
+STALE_AFTER_DAYS = 180   # a price older than this is named in a plan's warnings (issue 16)
+NAMED = 5                # a warning names this many offers, then counts the rest
+
+
+def _where(provider: str, regions: list[str] | None) -> str:
+    return f"{provider} in {', '.join(regions)}" if regions else f"{provider} (any region)"
+
+
+def option_gaps(scenario, table: pd.DataFrame) -> list[str]:
+    """One warning per purchase option `scenario` allows that has no price in its allowed providers and
+    regions of `table` (an offers table, e.g. from `price_table`); [] when every allowed option is priced.
+
+    e.g. "reserved_1y: no reserved_1y prices for aws in us-east-1 in the snapshot prices; plans use
+    on_demand/spot only". When some allowed providers have the option and others do not, the warning
+    names the ones without it and says where it is priced.
+    """
+    p = scenario.prices
+    cloud = table[table["provider"].isin(p.providers)]
+    if p.regions is not None:
+        cloud = cloud[cloud["region"].isin(p.regions)]
+    regions_of = {prov: (None if p.regions is None else
+                         sorted(set(table.loc[table["provider"] == prov, "region"]) & set(p.regions)))
+                  for prov in p.providers}
+    priced = {opt: set(cloud.loc[cloud["purchase_option"] == opt, "provider"]) for opt in p.purchase_options}
+    usable = [opt for opt in p.purchase_options if priced[opt]]
+    fallback = f"plans use {'/'.join(usable)} only" if usable else "no allowed option has a price there"
+    out = []
+    for opt in p.purchase_options:
+        missing = [prov for prov in p.providers if prov not in priced[opt] and regions_of[prov] != []]
+        if not missing:
+            continue
+        who = " or ".join(_where(prov, regions_of[prov]) for prov in missing)
+        text = f"{opt}: no {opt} prices for {who} in the {p.source} prices; "
+        if priced[opt]:
+            text += f"{opt} is priced only for {', '.join(sorted(priced[opt]))}"
+        else:
+            text += fallback
+        out.append(text)
+    return out
+
+
+def _label(row) -> str:
+    """'aws g5.xlarge spot (us-east-1)' for an offer; the card id for an on-prem card."""
+    provider = getattr(row, "provider", "") or ""
+    if provider in ("", "onprem"):
+        return f"card {row.sku}" if provider == "onprem" else str(row.sku)
+    option = getattr(row, "purchase_option", "")
+    region = getattr(row, "region", "")
+    return f"{provider} {row.sku} {option}" + (f" ({region})" if region else "")
+
+
+def _named(labels: list[str]) -> str:
+    more = f" and {len(labels) - NAMED} more" if len(labels) > NAMED else ""
+    return ", ".join(labels[:NAMED]) + more
+
+
+def _iso(text) -> date | None:
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip()[:10])
+    except ValueError:
+        return None
+
+
+def date_report(used_offers: pd.DataFrame, today: date | None = None, stale_after_days: int = STALE_AFTER_DAYS) -> dict:
+    """How old the prices a plan used are. `used_offers`: one row per offer used, with `as_of` and `sku`
+    (and, when present, `provider`, `purchase_option`, `region`); a row whose `as_of` is empty or not an
+    ISO date is undated. Returns
+
+        {"as_of_min", "as_of_max": ISO dates of the dated rows (None when none is dated),
+         "rows", "dated_rows", "undated_rows", "stale_rows": counts (one row per offer label),
+         "undated", "stale": the labels ('aws g5.xlarge spot (us-east-1)'), oldest first for stale,
+         "stale_after_days", "text": the range for a one-line summary ("2024-04-04 to 2026-07-20,
+         3 undated", "undated", "no prices used"), "warnings": strings naming stale (older than
+         `stale_after_days` on `today`) and undated prices, NAMED at most each, the rest counted}.
+    """
+    today = today or date.today()
+    seen: dict[str, date | None] = {}
+    for row in used_offers.itertuples(index=False):
+        label = _label(row)
+        when = _iso(getattr(row, "as_of", None))
+        if label not in seen or (when is not None and (seen[label] is None or when < seen[label])):
+            seen[label] = when  # an offer used twice counts once, at its oldest date
+    dated = {k: v for k, v in seen.items() if v is not None}
+    undated = sorted(k for k, v in seen.items() if v is None)
+    limit = today - timedelta(days=stale_after_days)
+    stale = sorted((k for k, v in dated.items() if v < limit), key=lambda k: (dated[k], k))
+    lo = min(dated.values()) if dated else None
+    hi = max(dated.values()) if dated else None
+    if not seen:
+        text = "no prices used"
+    elif not dated:
+        text = "undated"
+    else:
+        text = lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
+        if undated:
+            text += f", {len(undated)} undated"
+    warnings = []
+    if stale:
+        oldest = dated[stale[0]]
+        warnings.append(f"stale prices: {len(stale)} of {len(seen)} prices used are older than {stale_after_days} "
+                        f"days on {today.isoformat()} (oldest {oldest.isoformat()}, {(today - oldest).days} days): "
+                        f"{_named(stale)}")
+    if undated:
+        warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}")
+    return {"as_of_min": lo.isoformat() if lo else None, "as_of_max": hi.isoformat() if hi else None,
+            "rows": len(seen), "dated_rows": len(dated), "undated_rows": len(undated), "stale_rows": len(stale),
+            "undated": undated, "stale": stale, "stale_after_days": stale_after_days, "text": text,
+            "warnings": warnings}

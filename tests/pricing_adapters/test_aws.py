@@ -212,7 +212,7 @@ def _good_offers() -> pd.DataFrame:
     return validate_offers(pd.DataFrame([{
         "offer_id": "aws:us-east-1:g5.12xlarge:on_demand", "provider": "aws", "region": "us-east-1",
         "sku": "g5.12xlarge", "purchase_option": "on_demand", "gpu": "A10G", "gpu_known": True,
-        "accelerator_name": "A10G", "gpu_count": 4.0, "gpu_memory_gb": 22.3515625, "vcpus": 48.0,
+        "accelerator_name": "A10G", "gpu_count": 4.0, "gpu_memory_gb": 24.0, "gpu_memory_mib": 22888.0, "vcpus": 48.0,
         "memory_gb": 192.0, "hourly_price": 5.672, "upfront_price": 0.0, "currency": "USD", "term_months": 0,
         "zone": "", "as_of": "2026-07-20", "source": "earlier refresh", "note": ""}]))
 
@@ -316,6 +316,10 @@ def test_full_fetch_of_one_region(session):
     # rows from the second and third page
     assert rows.loc["aws:us-east-1:g5.12xlarge:on_demand"].hourly_price == 5.672
     assert rows.loc["aws:us-east-1:g5.12xlarge:on_demand"].gpu == "A10G"
+    # memory: nominal GB as sold (the A10G is a 24 GB card), the API's usable MiB kept beside it
+    g5 = rows.loc["aws:us-east-1:g5.12xlarge:on_demand"]
+    assert (g5.gpu_memory_gb, g5.gpu_memory_mib) == (24.0, 22888.0)
+    assert (od.gpu_memory_mib, rows.loc["aws:us-east-1:p5.48xlarge:spot"].gpu_memory_gb) == (40960.0, 80.0)
     inf2 = rows.loc["aws:us-east-1:inf2.xlarge:on_demand"]
     assert (inf2.gpu, inf2.gpu_count, inf2.gpu_memory_gb, inf2.hourly_price) == ("INFERENTIA2", 1.0, 32.0, 0.7582)
     assert rows.loc["aws:us-east-1:g4ad.16xlarge:on_demand"].gpu == "RADEON-PRO-V520"
@@ -447,6 +451,7 @@ def test_fractional_gpu_from_partition_size():
         "GpuInfo": {"Gpus": [{"Name": "L4", "Manufacturer": "NVIDIA", "Count": 1, "GpuPartitionSize": 0.125,
                               "MemoryInfo": {"SizeInMiB": 2861}}]}})
     assert (facts["gpu"], facts["gpu_count"], facts["vcpus"], facts["memory_gb"]) == ("L4", 0.125, 2.0, 8.0)
+    assert (facts["gpu_memory_gb"], facts["gpu_memory_mib"]) == (3.0, 2861.0)   # 1/8 of a 24 GB L4; API MiB
     assert facts["note"] == "fractional GPU: 0.125 of one per unit"
     assert aws.accelerator_facts({"InstanceType": "r5.large", "VCpuInfo": {"DefaultVCpus": 2}}) is None
 

@@ -491,3 +491,22 @@ def test_size_table_agrees_with_packaged_snapshot():
 def test_sockets_beyond_loopback_are_refused():
     with pytest.raises(OSError, match="only loopback"):
         socket.create_connection(("192.0.2.1", 443), timeout=0.1)
+
+
+# ------------------------------------------------------------------ retired sizes and memory units
+
+def test_retired_sizes_still_quoted_are_skipped_and_counted():
+    with respx.mock(base_url=BASE, assert_all_called=False) as router:
+        router.get("").mock(return_value=_response("retail_eastus_retired_sizes.json"))
+        src = AzurePriceSource(http=httpx.Client())
+        df = src.fetch(["eastus"])
+    # NC6_Promo (K80, retired 2023-09-06), NV12s_v3 (M60, 2026-09-30), NC6s_v3 (V100, 2025-09-30) are gone
+    assert set(df.sku) == {"Standard_NC24ads_A100_v4"}
+    assert src.skipped == {"retired_size": 3}
+
+
+def test_azure_rows_carry_nominal_gb_and_no_api_mib(retail):
+    df = AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+    nc = _row(df, "eastus", "Standard_NC24ads_A100_v4", "on_demand")
+    assert nc.gpu_memory_gb == 80 and pd.isna(nc.gpu_memory_mib)   # Azure reports no MiB figure
+    assert df.gpu_memory_mib.isna().all()

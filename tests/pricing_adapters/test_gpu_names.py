@@ -1,6 +1,7 @@
 """Cloud accelerator names -> canonical GPU ids. Facts from the public data (docs/data-sources.md) and vendor datasheets."""
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from pricing_adapters.gpu_names import (
     GPU_MEMORY_GB,
     aws_gpu_id,
     azure_gpu_id,
+    nominal_memory_gb,
 )
 
 # The canonical ids this module may produce (fixed; planner/data/gpus.csv carries the same ids).
@@ -158,3 +160,49 @@ def test_ids_exist_in_the_gpu_catalog_when_present():
     if id_col is None:
         pytest.skip("gpus.csv has no id column this test knows")
     assert CANONICAL <= {r[id_col] for r in rows}
+
+
+# ------------------------------------------------------------------ memory: nominal GB from the API's MiB
+
+# Per-device MiB as DescribeInstanceTypes reports it (reference aws_gpu_instance_types.csv, trap 1 and 4),
+# and the GB the vendor sells the part with (NVIDIA datasheets: A10G/L4 24 GB, L40S 48, H100 SXM 80, H200 141,
+# B200 in HGX B200 180 (1,440 GB for 8), B300 288; AWS: Inferentia2 32 GB).
+@pytest.mark.parametrize(("gpu", "mib", "count", "nominal"), [
+    ("A10G", 22888, 1, 24),          # g5: 22.35 GiB as the API counts it
+    ("L4", 22888, 1, 24),            # g6
+    ("L40S", 45776, 4, 48),          # g6e.12xlarge
+    ("H100-SXM", 81920, 8, 80),      # p5.48xlarge
+    ("H200-SXM", 144384, 8, 141),    # p5e / p5en
+    ("B200", 183359, 8, 180),        # p6-b200.48xlarge
+    ("B300", 275040, 8, 288),        # p6-b300.48xlarge
+    ("A100-40GB-SXM", 40960, 8, 40),  # p4d
+    ("INFERENTIA2", 32768, 1, 32),   # inf2
+    ("L4", 2861, 0.125, 3),          # g6f.large: an eighth of a 24 GB L4
+    ("L4", 11444, 0.5, 12),          # g6f.4xlarge
+    ("A10", None, 0.167, 4),         # Azure NV6ads_A10_v5: a sixth of a 24 GB A10, no MiB from Azure
+])
+def test_nominal_memory_of_real_api_values(gpu, mib, count, nominal):
+    assert nominal_memory_gb(gpu, mib, count) == nominal
+
+
+def test_unknown_accelerator_memory_rounds_to_a_marketed_size_only_when_close():
+    assert nominal_memory_gb(None, 22888) == 24            # 22.35 GiB is 7 % below 24
+    assert nominal_memory_gb("Zeta 9", 45776) == 48
+    assert nominal_memory_gb(None, 5000) == pytest.approx(5000 / 1024)   # 4.88: no size within 10 %
+    assert math.isnan(nominal_memory_gb(None, None)) and math.isnan(nominal_memory_gb("INFERENTIA", None))
+
+
+def test_a_24_gb_workload_fits_every_g5_g6_and_l40s_row_of_the_packaged_snapshot():
+    from pricing_adapters.snapshot import load_snapshot
+    aws = load_snapshot(["aws"])
+    fam = aws[aws.sku.str.match(r"(g5|g6|g6e)\.")]
+    assert len(fam) and (fam.gpu_memory_gb >= 24).all()
+    assert set(fam.gpu_memory_mib) == {22888.0, 45776.0}
+
+
+def test_nominal_memory_agrees_with_the_gpu_catalog_where_both_have_one():
+    gpus_csv = Path(__file__).resolve().parents[2] / "planner" / "data" / "gpus.csv"
+    with gpus_csv.open(encoding="utf-8") as f:
+        rows = {r["gpu"]: r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
+    both = {g: float(rows[g]["memory_gb"]) for g in GPU_MEMORY_GB if g in rows and rows[g].get("memory_gb")}
+    assert {g: GPU_MEMORY_GB[g] for g in both if GPU_MEMORY_GB[g] != both[g]} == {}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pricing_adapters.retired import is_retired_azure_size, read_retired_table
 from pricing_adapters.snapshot import load_snapshot, read_offers_csv, snapshot_info
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,8 +100,11 @@ def test_aws_gaps_are_flagged_and_fractions_kept(built):
     dl1 = _row(offers, "aws:us-east-1:dl1.24xlarge:on_demand")
     assert dl1.gpu == "GAUDI-HL-205" and math.isnan(dl1.gpu_count) and "gpu_count unknown" in dl1.note
     g6f = _row(offers, "aws:us-east-1:g6f.large:on_demand")
-    assert (g6f.gpu, g6f.gpu_count, g6f.gpu_memory_gb, g6f.hourly_price) == ("L4", 0.125, 2861 / 1024, 0.202)
-    assert _row(offers, "aws:us-east-1:g5.xlarge:on_demand").gpu_memory_gb == 22888 / 1024  # trap 1: not 24
+    # an eighth of a 24 GB L4 (nominal), the API's 2861 MiB slice kept beside it
+    assert (g6f.gpu, g6f.gpu_count, g6f.gpu_memory_gb, g6f.gpu_memory_mib, g6f.hourly_price) == ("L4", 0.125, 3.0, 2861, 0.202)
+    g5 = _row(offers, "aws:us-east-1:g5.xlarge:on_demand")
+    # trap 1: the API's 22888 MiB A10G is sold as 24 GB; nominal GB in gpu_memory_gb, the MiB beside it
+    assert (g5.gpu_memory_gb, g5.gpu_memory_mib) == (24, 22888)
 
 
 def test_nc24ads_a100_v4_eastus_is_3_673_with_one_a100_80gb_pcie(built):
@@ -215,11 +219,11 @@ def test_partition_supplement_row_replaces_the_reference_count_of_one(tmp_path):
     # without a supplement row, a partition size's count of 1 is not trusted: unknown
     empty = tmp_path / "empty.csv"
     empty.write_text(HEADER)
-    builder.build_snapshot(ref, tmp_path / "a", empty)
+    builder.build_snapshot(ref, tmp_path / "a", empty, retired=None)   # NVv4 is retired: keep it to test the rule
     r = read_offers_csv(tmp_path / "a" / "azure.csv").set_index("offer_id").loc["azure:eastus:Standard_NV4as_v4:on_demand"]
     assert math.isnan(r.gpu_count) and math.isnan(r.gpu_memory_gb) and PARTITION_NOTE in r.note
     # with the packaged supplement: the Azure docs share and its memory
-    builder.build_snapshot(ref, tmp_path / "b")
+    builder.build_snapshot(ref, tmp_path / "b", retired=None)
     offers = read_offers_csv(tmp_path / "b" / "azure.csv").set_index("offer_id")
     nv4 = offers.loc["azure:eastus:Standard_NV4as_v4:on_demand"]
     assert (nv4.gpu, nv4.gpu_count, nv4.gpu_memory_gb) == ("MI25", 0.125, 2)
@@ -346,15 +350,14 @@ def test_packaged_partition_size_keeps_an_unknown_count():
     assert not rows.note.str.contains(SUPPLEMENT_NOTE, regex=False).any()
 
 
-def test_packaged_nv4as_v4_eastus_is_an_eighth_of_an_mi25_with_2_gb():
-    offers = load_snapshot(["azure"]).set_index("offer_id")
-    r = offers.loc["azure:eastus:Standard_NV4as_v4:on_demand"]
-    assert (r.gpu, r.gpu_count, r.gpu_memory_gb, r.hourly_price) == ("MI25", 0.125, 2, 0.233)
-    assert SUPPLEMENT_NOTE in r.note and PARTITION_NOTE not in r.note
-    nvv4 = {n: offers.loc[f"azure:eastus:Standard_NV{n}as_v4:on_demand"] for n in (8, 16, 32)}
-    assert [(nvv4[n].gpu_count, nvv4[n].gpu_memory_gb) for n in (8, 16, 32)] == [(0.25, 4), (0.5, 8), (1, 16)]
-    spot = offers.loc["azure:eastus:Standard_NV4as_v4:spot"]
-    assert (spot.gpu_count, spot.gpu_memory_gb) == (0.125, 2)
+def test_retired_nvv4_is_dropped_by_default_and_listed_in_the_manifest(tmp_path):
+    ref = _reference_with_nvv4(tmp_path)
+    manifest = _load_builder().build_snapshot(ref, tmp_path / "c")
+    offers = read_offers_csv(tmp_path / "c" / "azure.csv")
+    assert not offers.sku.str.fullmatch(r"Standard_NV\d+as_v4").any()
+    dropped = {r["sku"]: r for r in manifest["retired_sizes_dropped"]}
+    assert dropped["Standard_NV4as_v4"]["rows_dropped"] == 1 and dropped["Standard_NV32as_v4"]["rows_dropped"] == 1
+    assert dropped["Standard_NV4as_v4"]["retired_on"] == "2026-09-30" and "NVv4" in dropped["Standard_NV4as_v4"]["source"]
 
 
 def test_packaged_nv6ads_a10_v5_is_still_a_sixth_of_an_a10():
@@ -368,18 +371,18 @@ def test_packaged_partition_sizes_are_fractions_or_unknown():
     from pricing_adapters.gpu_names import azure_is_partition_family
     offers = load_snapshot(["azure"])
     part = offers[offers.accelerator_name.map(azure_is_partition_family)]
-    assert set(part.sku.str.extract(r"(A10_v4|V620|V710|as_v4)")[0]) == {"A10_v4", "V620", "V710", "as_v4"}
-    known = part[part.gpu_count.notna()]
-    assert set(known.sku) == {f"Standard_NV{n}as_v4" for n in (4, 8, 16, 32)}
-    assert known.note.str.contains(SUPPLEMENT_NOTE, regex=False).all()
-    assert part[part.gpu_count.isna()].note.str.contains(PARTITION_NOTE, regex=False).all()
+    # NVv4 (the one partition family with a sourced share) is retired and dropped (2026-09-30)
+    assert set(part.sku.str.extract(r"(A10_v4|V620|V710|as_v4)")[0]) == {"A10_v4", "V620", "V710"}
+    assert part.gpu_count.isna().all()
+    assert part.note.str.contains(PARTITION_NOTE, regex=False).all()
 
 
 def test_packaged_snapshot_applies_every_supplement_count_with_its_note():
     offers = load_snapshot(["azure"])
     table = pd.read_csv(SUPPLEMENT, dtype=str, keep_default_na=False)
+    table = table[~table.arm_sku_name.map(is_retired_azure_size)]   # retired sizes are not in the snapshot
     noted = offers[offers.note.str.contains(SUPPLEMENT_NOTE, regex=False)]
-    assert set(noted.sku) == set(table.arm_sku_name)           # every size is priced, so every one is filled
+    assert set(noted.sku) == set(table.arm_sku_name)           # every live size is priced, so every one is filled
     for sku, count in zip(table.arm_sku_name, table.gpu_count.astype(float)):
         rows = offers[offers.sku == sku]
         assert (rows.gpu_count == count).all(), sku
@@ -392,3 +395,75 @@ def test_snapshot_info_matches_the_files():
     assert info["providers"]["azure"]["as_of_max"] == "2026-06-18"
     for provider in ("aws", "azure"):
         assert info["providers"][provider]["rows"] == len(load_snapshot([provider]))
+
+
+# ------------------------------------------------------------------ retired sizes, dates, commitments
+
+def test_manifest_lists_every_retired_size_with_its_notice_and_none_is_in_the_snapshot():
+    info = snapshot_info()
+    listed = {r["sku"]: r for r in info["retired_sizes_dropped"]}
+    table = read_retired_table()
+    assert set(listed) == set(table.arm_sku_name)
+    # the K80 NC sizes the issue names, with Azure's notice (retired 6 September 2023)
+    for sku in ("Standard_NC6", "Standard_NC12", "Standard_NC24", "Standard_NC24r", "Standard_NC6_Promo"):
+        assert listed[sku]["retired_on"] == "2023-09-06" and "nc-series-retirement.md" in listed[sku]["source"]
+    assert listed["Standard_NC6s_v3"]["retired_on"] == "2025-09-30"
+    # rows were really dropped: the reference quotes NC6_Promo in 9 regions and NC6s_v3 in 30 offers
+    assert listed["Standard_NC6_Promo"]["rows_dropped"] == 9 and listed["Standard_NC6s_v3"]["rows_dropped"] == 30
+    azure = load_snapshot(["azure"])
+    assert not azure.sku.map(is_retired_azure_size).any()
+    assert not azure.sku.str.fullmatch(r"Standard_(NC|NV)\d+r?(_Promo)?").any()    # no K80 / M60 v1 size at all
+
+
+def test_retired_table_rows_have_an_iso_date_and_a_source(tmp_path):
+    bad = tmp_path / "retired.csv"
+    bad.write_text("arm_sku_name,series,gpu,retired_on,source\nStandard_X,NC,K80,6 Sept 2023,notice\n")
+    with pytest.raises(ValueError, match="ISO retired_on"):
+        read_retired_table(bad)
+
+
+def test_spot_rows_stay_undated_and_are_counted():
+    info = snapshot_info()["providers"]
+    for provider in ("aws", "azure"):
+        offers = load_snapshot([provider])
+        undated = offers[offers.as_of == ""]
+        assert info[provider]["rows_without_as_of"] == len(undated)
+        assert info[provider]["rows_without_as_of_by_purchase_option"]["spot"] == (offers.purchase_option == "spot").sum()
+    # AWS: the 10 SkyPilot on-demand rows of regions without a Karpenter file are undated too
+    assert info["aws"]["rows_without_as_of_by_purchase_option"]["on_demand"] == 10
+
+
+COMMITMENT_HEADER = "provider,region,sku,purchase_option,hourly_price,upfront_price,term_months,offer_suffix,as_of,source,note\n"
+
+
+def test_commitment_rows_need_a_date_a_source_and_a_matching_term(tmp_path):
+    builder = _load_builder()
+    undated = tmp_path / "c1.csv"
+    undated.write_text(COMMITMENT_HEADER + "aws,us-east-1,p4d.24xlarge,reserved_1y,13.0,0,12,,,somewhere,\n")
+    with pytest.raises(SystemExit, match="ISO as_of"):
+        builder.read_commitments(undated)
+    term = tmp_path / "c2.csv"
+    term.write_text(COMMITMENT_HEADER + "aws,us-east-1,p4d.24xlarge,reserved_3y,13.0,0,12,,2026-07-20,s,\n")
+    with pytest.raises(SystemExit, match="do not match"):
+        builder.read_commitments(term)
+
+
+def test_a_cited_commitment_row_enters_the_snapshot_with_its_date(tmp_path):
+    # a hand-made table row (not a real quote): the builder copies it with the type's GPU facts
+    table = tmp_path / "c.csv"
+    table.write_text(COMMITMENT_HEADER
+                     + "aws,us-east-1,p4d.24xlarge,reserved_1y,6.625,58035,12,partial_upfront:standard,2026-01-02,test,\n")
+    manifest = _load_builder().build_snapshot(FIXTURE, tmp_path / "out", commitments=table)
+    offers = read_offers_csv(tmp_path / "out" / "aws.csv").set_index("offer_id")
+    r = offers.loc["aws:us-east-1:p4d.24xlarge:reserved_1y:partial_upfront:standard"]
+    assert (r.hourly_price, r.upfront_price, r.term_months, r.as_of, r.gpu, r.gpu_count) == \
+        (6.625, 58035, 12, "2026-01-02", "A100-40GB-SXM", 8)
+    assert manifest["commitments"]["priced"] == {"aws": {"reserved_1y": ["us-east-1"]}}
+
+
+def test_packaged_snapshot_has_only_cited_commitment_rows():
+    offers = load_snapshot()
+    commitments = offers[offers.purchase_option.isin(["reserved_1y", "reserved_3y", "savings_plan_1y", "savings_plan_3y"])]
+    table = pd.read_csv(REPO / "pricing_adapters" / "data" / "commitment_prices.csv", dtype=str, keep_default_na=False)
+    assert len(commitments) == len(table)
+    assert (commitments.as_of != "").all() and (commitments.source != "").all()

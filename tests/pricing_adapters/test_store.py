@@ -96,3 +96,19 @@ def test_refresh_killed_halfway_leaves_the_store_readable_and_unchanged(tmp_path
     reopened = PriceStore(path)  # readable: integrity check passes, the hot journal rolls back
     assert [s.id for s in reopened.snapshots()] == [good.id]
     assert len(reopened.offers(good.id)) == len(aws_offers)
+
+
+def test_a_store_made_before_gpu_memory_mib_reads_and_gains_the_column(tmp_path, aws_offers):
+    sample = aws_offers[aws_offers.gpu_memory_mib.notna()].head(3)
+    path = tmp_path / "old.sqlite"
+    old = PriceStore(path).save("aws", ["us-east-1"], "before", sample)
+    con = sqlite3.connect(path)
+    con.execute("ALTER TABLE offers DROP COLUMN gpu_memory_mib")   # the table as an older fleetplan made it
+    con.commit()
+    con.close()
+    store = PriceStore(path)
+    assert store.offers(old.id).gpu_memory_mib.isna().all()        # old rows: unknown, not an error
+    new = store.save("aws", ["us-east-1"], "after", sample)          # the column is added on write
+    back = store.offers(new.id).sort_values("offer_id").reset_index(drop=True)
+    assert back.gpu_memory_mib.tolist() == sample.sort_values("offer_id").gpu_memory_mib.tolist()
+    assert store.offers(old.id).gpu_memory_mib.isna().all()
