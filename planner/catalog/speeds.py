@@ -1,13 +1,224 @@
-"""How fast each GPU trains, relative to another: the names of the speed models a workload may pick.
+"""How fast each GPU trains, relative to another: the speed models a workload may pick, and multi-GPU scaling.
 
-(To be filled by the measured-throughput work: packaged measured table, datasheet fit for the GPUs it
-does not cover, and multi-GPU scaling.)
+Speed models (`throughput_metric`), every speed relative to BASE_GPU (ratios between GPUs do not depend on
+the base):
+- `measured` (default): Lambda's measured PyTorch training throughput with mixed precision (AMP), geometric
+  mean over 9 models; `measured_fp32` the same in FP32/TF32; `measured:<model>` and `measured_fp32:<model>`
+  one model. Packaged in planner/data/measured_speed.csv by scripts/build_speed_table.py.
+  A GPU the table lacks gets an estimate: a log-log least-squares fit of the measured speeds on datasheet
+  figures (fp16 tensor TFLOPS and memory bandwidth; bandwidth alone when the GPU has no tensor figure),
+  fitted at run time on the covered GPUs' rows of gpus.csv, and scaled by the fit's error on measured GPUs of
+  the same family (gpus.csv `family`) when there are any.
+- `fp16_tensor_tflops`, `bf16_tensor_tflops`, `fp32_tflops`, `memory_bandwidth_gbps`: datasheet ratios.
+
+Scaling: a job on k GPUs of one node delivers k × efficiency(k, interconnect) GPUs' worth of work, from
+Lambda's 2/4/8-GPU machines (planner/data/measured_scaling.csv). docs/speed-model.md has the derivation,
+the fit's leave-one-out error per GPU and the efficiencies.
 """
 
 from __future__ import annotations
 
-from planner.catalog.gpus import THROUGHPUT_METRICS
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from planner.catalog.gpus import DATA, THROUGHPUT_METRICS, load_gpus
+
+BASE_GPU = "A100-80GB-PCIE"   # measured_speed.csv gives every speed relative to this GPU
+# Lambda's benchmark models kept (ncf is left out: its values are outliers by orders of magnitude)
+MEASURED_MODELS = ("ssd", "bert_base_squad", "bert_large_squad", "gnmt", "resnet50", "tacotron2",
+                   "transformerxlbase", "transformerxllarge", "waveglow")
+MEASURED_METRICS: tuple[str, ...] = tuple(
+    name for prefix in ("measured", "measured_fp32") for name in (prefix, *(f"{prefix}:{m}" for m in MEASURED_MODELS)))
+DATASHEET_METRICS: tuple[str, ...] = THROUGHPUT_METRICS
 
 # every value a workload's `throughput_metric` may take; the scenario model builds its Literal from it
-METRIC_NAMES: tuple[str, ...] = THROUGHPUT_METRICS
-DEFAULT_METRIC = "fp16_tensor_tflops"
+METRIC_NAMES: tuple[str, ...] = MEASURED_METRICS + DATASHEET_METRICS
+DEFAULT_METRIC = "measured"
+
+# datasheet figures the estimate is fitted on, best first; a GPU uses the first set it has every figure of
+FIT_FEATURES: tuple[tuple[str, ...], ...] = (("fp16_tensor_tflops", "memory_bandwidth_gbps"), ("memory_bandwidth_gbps",))
+# PCIe cards: their NVLink (if any) is a 2-way bridge, not a switch joining every GPU of the node
+PCIE_KINDS = ("consumer", "workstation")
+PCIE_ID_SUFFIXES = ("-PCIE", "-NVL")
+
+
+class Speed(NamedTuple):
+    relative_speed: float    # vs BASE_GPU; NaN when no figure exists
+    source: str              # measured | estimated | datasheet | none
+    detail: str
+
+
+class Fit(NamedTuple):
+    features: tuple[str, ...]
+    coefficients: np.ndarray   # intercept, then one slope per feature (natural logs)
+    gpus: tuple[str, ...]      # the measured GPUs it was fitted on
+
+
+def is_measured(metric: str) -> bool:
+    return metric in MEASURED_METRICS
+
+
+@lru_cache(maxsize=1)
+def load_measured() -> pd.DataFrame:
+    """measured_speed.csv: metric, gpu, relative_speed (vs BASE_GPU), models, lambda_rows, source, as_of."""
+    with (DATA / "measured_speed.csv").open("r", encoding="utf-8") as fh:
+        return pd.read_csv(fh)
+
+
+@lru_cache(maxsize=1)
+def load_scaling() -> pd.DataFrame:
+    """measured_scaling.csv: metric, interconnect, gpus, efficiency_median, efficiency, machines, source, as_of."""
+    with (DATA / "measured_scaling.csv").open("r", encoding="utf-8") as fh:
+        return pd.read_csv(fh)
+
+
+def measured_speeds(metric: str) -> pd.Series:
+    """Measured relative speed (vs BASE_GPU) per GPU id for a measured metric."""
+    table = load_measured()
+    return table[table["metric"] == metric].set_index("gpu")["relative_speed"].astype(float)
+
+
+def _features(gpus: pd.DataFrame, features: tuple[str, ...]) -> pd.DataFrame:
+    """Rows of `gpus` with every figure of `features` > 0, those columns only."""
+    values = gpus[list(features)]
+    return values[(values > 0).all(axis=1)]
+
+
+def fit_speed_model(metric: str, features: tuple[str, ...], leave_out: str | None = None) -> Fit:
+    """log(speed) = a + Σ b_i log(feature_i), least squares over the measured GPUs (but `leave_out`)."""
+    measured = measured_speeds(metric)
+    x = _features(load_gpus(), features)
+    gpus = tuple(g for g in measured.index if g in x.index and g != leave_out)
+    design = np.column_stack([np.ones(len(gpus)), np.log(x.loc[list(gpus)].to_numpy(dtype=float))])
+    coefficients = np.linalg.lstsq(design, np.log(measured[list(gpus)].to_numpy()), rcond=None)[0]
+    return Fit(features, coefficients, gpus)
+
+
+@lru_cache(maxsize=64)
+def _fit(metric: str, features: tuple[str, ...]) -> Fit:
+    return fit_speed_model(metric, features)
+
+
+def predict(fit: Fit, gpu: str) -> float:
+    """The fit's relative speed for `gpu`, NaN when the catalog lacks one of its figures."""
+    x = _features(load_gpus(), fit.features)
+    if gpu not in x.index:
+        return math.nan
+    return float(np.exp(fit.coefficients[0] + np.log(x.loc[gpu].to_numpy(dtype=float)) @ fit.coefficients[1:]))
+
+
+def _families(gpu: str) -> set[str]:
+    return {f.strip() for f in str(load_gpus().loc[gpu, "family"]).split(";") if f.strip()}
+
+
+def siblings(gpu: str, fit: Fit) -> tuple[str, ...]:
+    """The fit's measured GPUs that share a gpus.csv family with `gpu` (same chip, other board or memory)."""
+    mine = _families(gpu)
+    return tuple(g for g in fit.gpus if g != gpu and mine & _families(g))
+
+
+def estimate(metric: str, fit: Fit, gpu: str) -> tuple[float, tuple[str, ...]]:
+    """(relative speed, siblings used): the fit's prediction, times the geometric mean of measured / fitted
+    over the measured GPUs of the same family when there are any (a V100 PCIe is then scaled from the
+    measured V100 SXM2, not from the fit's line)."""
+    value = predict(fit, gpu)
+    near = siblings(gpu, fit)
+    if near and not math.isnan(value):
+        measured = measured_speeds(metric)
+        value *= float(np.exp(np.mean([math.log(measured[g] / predict(fit, g)) for g in near])))
+    return value, near
+
+
+def _estimate(metric: str, gpu: str) -> Speed:
+    gpus = load_gpus()
+    for features in FIT_FEATURES:
+        fit = _fit(metric, features)
+        value, near = estimate(metric, fit, gpu)
+        if math.isnan(value):
+            continue
+        x = _features(gpus, features)
+        fitted = x.loc[list(fit.gpus)]
+        outside = [f for f in features if not fitted[f].min() <= x.loc[gpu, f] <= fitted[f].max()]
+        notes = [f"log-log fit of {metric} on {' and '.join(features)} over {len(fit.gpus)} measured GPUs"]
+        if near:
+            notes.append(f"scaled by the fit's error on {', '.join(near)} (same family, measured)")
+        if outside:
+            notes.append(f"extrapolated: {', '.join(outside)} outside the fitted range")
+        if gpus.loc[gpu, "vendor"] != "NVIDIA":
+            notes.append("fitted on NVIDIA GPUs only")
+        return Speed(value, "estimated", "; ".join(notes))
+    wanted = " or ".join("+".join(f) for f in FIT_FEATURES)
+    return Speed(math.nan, "none", f"no measured speed under {metric} and no {wanted} figure in gpus.csv to estimate from")
+
+
+def _datasheet(metric: str, gpu: str) -> Speed:
+    gpus = load_gpus()
+    value = float(gpus.loc[gpu, metric]) / float(gpus.loc[BASE_GPU, metric])
+    if math.isnan(value):
+        return Speed(math.nan, "none", f"no {metric} figure in gpus.csv")
+    return Speed(value, "datasheet", f"{metric} ratio ({gpus.loc[gpu, 'source']})")
+
+
+@lru_cache(maxsize=4096)
+def gpu_speed(metric: str, gpu: str) -> Speed:
+    """Relative speed of one `gpu` (vs BASE_GPU) under `metric`, with where it comes from."""
+    if gpu not in load_gpus().index:
+        return Speed(math.nan, "none", f"{gpu} is not in the GPU catalog")
+    if not is_measured(metric):
+        return _datasheet(metric, gpu)
+    measured = load_measured()
+    row = measured[(measured["metric"] == metric) & (measured["gpu"] == gpu)]
+    if len(row):
+        r = row.iloc[0]
+        return Speed(float(r["relative_speed"]), "measured", f"Lambda rows {r['lambda_rows']} ({r['source']}, {r['as_of']})")
+    return _estimate(metric, gpu)
+
+
+def leave_one_out(metric: str, features: tuple[str, ...] = FIT_FEATURES[0]) -> pd.DataFrame:
+    """Per measured GPU: measured, `fit` (the fit without it), `estimate` (with the family scaling the planner
+    applies), their errors (estimate / measured − 1) and the siblings used."""
+    rows = []
+    for gpu in fit_speed_model(metric, features).gpus:
+        fit = fit_speed_model(metric, features, leave_out=gpu)
+        value, near = estimate(metric, fit, gpu)
+        measured = float(measured_speeds(metric)[gpu])
+        rows.append({"gpu": gpu, "measured": measured, "fit": predict(fit, gpu), "estimate": value,
+                     "fit_error": predict(fit, gpu) / measured - 1.0, "error": value / measured - 1.0,
+                     "siblings": ", ".join(near)})
+    return pd.DataFrame(rows)
+
+
+def interconnect(gpu: str) -> str:
+    """`nvlink` for SXM-style GPUs whose node joins every GPU by NVLink/NVSwitch, else `pcie`."""
+    row = load_gpus().loc[gpu]
+    pcie_card = row["kind"] in PCIE_KINDS or gpu.upper().endswith(PCIE_ID_SUFFIXES)
+    return "nvlink" if bool(row["nvlink"]) and not pcie_card else "pcie"
+
+
+def scaling_metric(metric: str) -> str:
+    """The measured table whose multi-GPU rows apply: the metric itself, or AMP (FP32 for fp32_tflops)."""
+    if is_measured(metric):
+        return metric
+    return "measured_fp32" if metric == "fp32_tflops" else "measured"
+
+
+@lru_cache(maxsize=1024)
+def scaling_efficiency(metric: str, gpu: str, gpus_per_job: int) -> tuple[float, str]:
+    """(efficiency, detail): a job on `gpus_per_job` GPUs runs at gpus_per_job × efficiency single GPUs.
+
+    Measured at 2, 4 and 8 GPUs per node; another count uses the next measured count above it (8 for more).
+    """
+    if gpus_per_job <= 1:
+        return 1.0, "one GPU per job"
+    link = interconnect(gpu) if gpu in load_gpus().index else "pcie"
+    table = load_scaling()
+    rows = table[(table["metric"] == scaling_metric(metric)) & (table["interconnect"] == link)].sort_values("gpus")
+    at_or_above = rows[rows["gpus"] >= gpus_per_job]
+    row = at_or_above.iloc[0] if len(at_or_above) else rows.iloc[-1]
+    detail = (f"{gpus_per_job} GPUs per job over {link}: {row['efficiency']:.1%} of linear, measured on "
+              f"{int(row['machines'])} {int(row['gpus'])}-GPU machines ({row['source']}, {row['as_of']})")
+    return float(row["efficiency"]), detail
