@@ -4,8 +4,8 @@ planner/data with their sources), price sources, and the offers a scenario may u
 from planner.catalog.frameworks import exclusion_reason, framework_problem, stack
 from planner.catalog.gpus import THROUGHPUT_METRICS, load_cards, load_gpus, match_gpus, resolve_gpu, suggest, suggest_gpu
 from planner.catalog.offers import allowed, capex_per_unit, check_regions, cloud_offers, onprem_offers, site_cards
-from planner.catalog.prices import price_table, resolve_store
+from planner.catalog.prices import date_report, option_gaps, price_table, resolve_store
 
 __all__ = ["THROUGHPUT_METRICS", "allowed", "capex_per_unit", "check_regions", "cloud_offers", "exclusion_reason",
            "framework_problem", "load_cards", "load_gpus", "match_gpus", "onprem_offers", "price_table",
-           "resolve_gpu", "resolve_store", "site_cards", "stack", "suggest", "suggest_gpu"]
+           "resolve_gpu", "resolve_store", "date_report", "option_gaps", "site_cards", "stack", "suggest", "suggest_gpu"]

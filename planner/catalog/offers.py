@@ -64,7 +64,8 @@ def site_cards(scenario) -> pd.DataFrame:
 
     Columns: card_id, gpu, buyable (listed in onprem.cards; others are only owned or required),
     capex (per new unit: price + host share), busy_watts, idle_watts,
-    cards_per_server, life_years, maintenance_rate_per_year, existing, min_units, max_units (NaN = none),
+    cards_per_server, life_years, maintenance_rate_per_year, existing, age_months (of the owned cards at month 1),
+    min_units, max_units (NaN = none),
     as_of, source.
     """
     o, c = scenario.onprem, scenario.constraints
@@ -86,13 +87,13 @@ def site_cards(scenario) -> pd.DataFrame:
             "busy_watts": float(row["busy_watts"]), "idle_watts": float(row["idle_watts"]),
             "cards_per_server": float(row["cards_per_server"]), "life_years": float(row["life_years"]),
             "maintenance_rate_per_year": float(row["maintenance_rate_per_year"]),
-            "existing": int(o.existing.get(card_id, 0)),
+            "existing": o.owned_count(card_id), "age_months": o.owned_age_months(card_id),
             "min_units": int(c.min_units.get(card_id, 0)),
             "max_units": float(c.max_units[card_id]) if card_id in c.max_units else float("nan"),
             "as_of": row["as_of"], "source": row["source"],
         })
     cols = ["card_id", "gpu", "buyable", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
-            "maintenance_rate_per_year", "existing", "min_units", "max_units", "as_of", "source"]
+            "maintenance_rate_per_year", "existing", "age_months", "min_units", "max_units", "as_of", "source"]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -111,6 +112,8 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
     for card_id in (card_ids if card_ids is not None else list(cards.index)):
         card = dict(cards.loc[card_id])
         card.update({k: v for k, v in dict(overrides.get(card_id) or {}).items() if v is not None})
+        if pd.isna(card["price"]) or pd.isna(card["host_cost_per_card"]):
+            continue   # no sourced price: not an offer (docs/data-sources.md says which cards)
         gpu = gpus.loc[card["gpu"]]
         rows.append({
             "offer_id": offer_id("onprem", "onprem", card_id, "purchase"),

@@ -259,6 +259,8 @@ def plan_command(
     for snap in result.prices.get("snapshots", []):
         err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old)", soft_wrap=True)
+    for warning in result.warnings:
+        err.print(f"[yellow]warning:[/] {escape(warning)}", markup=True, soft_wrap=True)
     if fmt is PlanFormat.table:
         _print_plan(result)
     else:
@@ -321,12 +323,20 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
+    from planner.reports.tables import assumption_line
+
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     cur = p.currency
     out.print(f"[bold]{p.scenario_name}[/] — {p.status}, {p.horizon_months} months, total "
               f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']} "
-              f"as of {p.prices['as_of']}")
+              f"dated {p.prices.get('as_of_text', 'undated')}")
+    out.print(assumption_line(p), soft_wrap=True)
     emit(p.fleet, Format.table, title="Fleet", float_digits=1)
+    if len(p.schedule):
+        emit(p.schedule, Format.table, title=f"Purchase schedule (amount in {cur}; credits negative)", float_digits=0)
+    if len(p.owned):
+        emit(p.owned, Format.table, title=f"Cards already owned: keep, switch off or sell (saving in {cur})",
+             float_digits=0)
     emit(p.costs, Format.table, title=f"Cost by category ({cur})", float_digits=0)
     if len(p.baselines):
         emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({cur})", float_digits=1)

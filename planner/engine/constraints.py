@@ -35,17 +35,26 @@ class Cap:
 # The capped quantities
 
 
-def new_capex(m: Model) -> pulp.LpAffineExpression:
-    """New capex in the scenario currency: capex per unit bought × (n − owned), from the cost schedule."""
-    capex = m.inputs.schedule.unit_totals("new", "capex")
-    existing = m.inputs.col("existing")
-    return pulp.lpSum(capex[i] * (n - int(existing[i])) for i, n in m.n.items())
+def new_capex(m: Model, months: range | None = None) -> pulp.LpAffineExpression:
+    """New capex in the scenario currency: capex per card bought × cards bought, over the vintages
+    bought in `months` (None = the whole plan), from the cost schedule."""
+    capex = m.inputs.schedule.totals("buy", "capex")
+    bought_in = m.inputs.vintages["first_service"].to_numpy()
+    return pulp.lpSum(capex[k] * b for k, b in m.buy.items() if months is None or bought_in[k] in months)
 
 
-def installed_kw(m: Model) -> pulp.LpAffineExpression:
-    """Installed IT power in kW: Σ n × busy watts / 1000."""
+def installed_kw(m: Model, epoch: int) -> pulp.LpAffineExpression:
+    """Installed IT power in kW in one fleet epoch: Σ cards in service × busy watts / 1000."""
     watts = m.inputs.col("busy_watts")
-    return pulp.lpSum(watts[i] / 1000.0 * n for i, n in m.n.items())
+    return pulp.lpSum(watts[i] / 1000.0 * n for (i, e), n in m.installed.items() if e == epoch)
+
+
+def peak_kw(m: Model) -> pulp.LpAffineExpression:
+    """The most installed IT power in any epoch (a variable bounded below by each epoch's power)."""
+    peak = m.prob.add_variable("peak_kw", lowBound=0)
+    for e in sorted({e for _, e in m.installed}):
+        m.prob += (peak >= installed_kw(m, e), f"peak_kw_{e}")
+    return pulp.LpAffineExpression([(peak, 1.0)])
 
 
 def cloud_work(m: Model) -> pulp.LpAffineExpression:
@@ -66,14 +75,36 @@ def cloud_share(m: Model) -> pulp.LpAffineExpression:
 # Constraints
 
 
+def _epochs(m: Model) -> list[int]:
+    return sorted({e for _, e in m.installed})
+
+
 def _define_power(m: Model, limit: float) -> None:
-    if m.n:
-        m.prob += (installed_kw(m) <= limit, "power_cap")
+    for e in _epochs(m):
+        m.prob += (installed_kw(m, e) <= limit, f"power_cap_{e}")
 
 
 def _define_capex(m: Model, limit: float) -> None:
-    if m.n:
+    if m.buy:
         m.prob += (new_capex(m) <= limit, "capex_budget")
+
+
+def _plan_years(m: Model) -> list[range]:
+    return [range(1 + 12 * y, 13 + 12 * y) for y in range(-(-m.inputs.horizon_months // 12))]
+
+
+def _define_capex_per_year(m: Model, limit: float) -> None:
+    for y, months in enumerate(_plan_years(m), start=1):
+        if m.buy:
+            m.prob += (new_capex(m, months) <= limit, f"capex_budget_year_{y}")
+
+
+def most_capex_in_a_year(m: Model) -> pulp.LpAffineExpression:
+    """The most new capex in any plan year (a variable bounded below by each year's capex)."""
+    most = m.prob.add_variable("most_capex_in_a_year", lowBound=0)
+    for y, months in enumerate(_plan_years(m), start=1):
+        m.prob += (most >= new_capex(m, months), f"most_capex_year_{y}")
+    return pulp.LpAffineExpression([(most, 1.0)])
 
 
 def _define_cloud_share(m: Model, limit: float) -> None:
@@ -81,30 +112,37 @@ def _define_cloud_share(m: Model, limit: float) -> None:
 
 
 def _define_unit_limits(m: Model, _on: bool) -> None:
-    """min_units / max_units per card."""
+    """min_units / max_units per card: cards in service in every epoch."""
     inp = m.inputs
     sku, lo, hi = inp.col("sku"), inp.col("min_units"), inp.col("max_units")
-    for i, n in m.n.items():
+    for (i, e), n in m.installed.items():
         if lo[i] > 0:
-            m.prob += (n >= int(lo[i]), f"min_units_{sku[i]}")
+            m.prob += (n >= int(lo[i]), f"min_units_{sku[i]}_{e}")
         if not math.isnan(hi[i]):
-            m.prob += (n <= int(hi[i]), f"max_units_{sku[i]}")
+            m.prob += (n <= int(hi[i]), f"max_units_{sku[i]}_{e}")
 
 
 def _owned_above_max(inp: Inputs) -> str | None:
+    if inp.owned_choices:     # owned cards beyond the limit can be sold or switched off
+        return None
     units = inp.units
     for u in units[units["kind"] == "card"].itertuples():
         if not math.isnan(u.max_units) and u.existing > u.max_units:
-            return f"max_units.{u.sku} = {u.max_units:g} < {u.existing} units already owned (onprem.existing)"
+            return (f"max_units.{u.sku} = {u.max_units:g} < {u.existing} units already owned (onprem.existing), "
+                    "and owned cards may be neither sold nor switched off")
     return None
 
 
 CAPS: list[Cap] = [
-    Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, measure=installed_kw,
+    Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, measure=peak_kw,
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, measure=new_capex,
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
+    Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
+        in_baselines=False, measure=most_capex_in_a_year,
+        explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
+                                                 f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
         measure=cloud_share,
         explain=lambda limit, need, fleet, inp: (f"max_cloud_share {limit:g} < {need:.3f} needed at the least: "

@@ -72,7 +72,7 @@ def explain_infeasible(inp: Inputs, solver: str = "cbc", extra_constraints: Extr
         if found is None:
             continue
         need, m = found
-        messages.append(cap.explain(limit, need, fleet_text(inp, {i: n.varValue or 0 for i, n in m.n.items()}), inp))
+        messages.append(cap.explain(limit, need, fleet_text(inp, {i: pulp.value(n) or 0 for i, n in m.n.items()}), inp))
     if messages:
         return "; or ".join(messages)
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0

@@ -17,8 +17,11 @@ import pandas as pd
 
 from planner import catalog
 from planner.engine.constraints import read_caps
-from planner.engine.schedule import CostSchedule, SiteCosts, build_schedule
-from planner.engine.workloads import check_reference_metrics, demand_periods, work_matrix
+from planner.engine.periods import demand_periods
+from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule
+from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_month
+from planner.engine.workloads import check_reference_metrics, work_matrix
+from planner.errors import ScenarioError
 from planner.months import discount_factors
 
 KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "reserved", "reserved_3y": "reserved",
@@ -27,7 +30,7 @@ KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "rese
 UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known",
                 "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront",
                 "term_months", "capex", "life_years", "maintenance_rate_per_year", "busy_watts", "idle_watts",
-                "existing", "min_units", "max_units", "buyable", "as_of", "source"]
+                "existing", "age_months", "min_units", "max_units", "buyable", "as_of", "source"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class Inputs:
     discount_rate: float         # annual
     availability: float          # share of each hour a card can work
     units: pd.DataFrame          # UNIT_COLUMNS, one row per unit
+    vintages: pd.DataFrame       # engine.vintages.VINTAGE_COLUMNS, one row per card batch bought or owned
+    epoch_of_month: np.ndarray   # [H] the fleet epoch of each month (card counts are constant inside one)
+    owned_choices: tuple         # what may happen to owned cards besides keeping them: "sell", "off"
     work: np.ndarray             # [U × W] reference-GPU-hours per unit-hour
     periods: pd.DataFrame        # months (tuple), slot_hours, n_months, discount_sum
     demand: np.ndarray           # [P × W] reference-GPU-hours per hour
@@ -51,6 +57,7 @@ class Inputs:
     pruned: dict = field(default_factory=dict)   # reduction -> units removed
     label: str = "recommended"
     prices: dict = field(default_factory=dict)   # provenance of the prices (catalog.price_table)
+    warnings: tuple = ()         # what the plan rests on that the user should know (no price, estimates …)
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
@@ -78,6 +85,7 @@ class Inputs:
         """These inputs with only the units in `mask` (and their work rows and schedule rows)."""
         pruned = dict(self.pruned)
         removed = int((~mask).sum())
+        assert mask[self.col("kind") == "card"].all(), "card units are never dropped (their vintages point at them)"
         if reduction and removed:
             pruned[reduction] = pruned.get(reduction, 0) + removed
         return replace(self, units=self.units[mask].reset_index(drop=True), work=self.work[mask],
@@ -99,10 +107,32 @@ def _card_units(scenario) -> pd.DataFrame:
         "gpu_memory_gb": float(gpus.loc[c.gpu, "memory_gb"]), "cards_per_server": c.cards_per_server,
         "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": c.capex, "life_years": c.life_years,
         "maintenance_rate_per_year": c.maintenance_rate_per_year, "busy_watts": c.busy_watts,
-        "idle_watts": c.idle_watts, "existing": c.existing, "min_units": c.min_units, "max_units": c.max_units,
+        "idle_watts": c.idle_watts, "existing": c.existing, "age_months": c.age_months, "min_units": c.min_units,
+        "max_units": c.max_units,
         "buyable": c.buyable, "as_of": c.as_of, "source": c.source,
     } for c in cards.itertuples(index=False)]
     return pd.DataFrame(rows, columns=UNIT_COLUMNS)
+
+
+def _unpriced_cards(cards: pd.DataFrame, scenario_name: str) -> tuple[pd.DataFrame, list[str]]:
+    """Cards whose price has no source in the catalog (and no override) cannot be bought; owned ones
+    still work, with no maintenance or resale value. One warning per card; requiring units of such a
+    card (min_units) is an error, since nothing says what they cost."""
+    missing = cards["capex"].isna().to_numpy()
+    required = [f"constraints.min_units.{c.sku}: card {c.sku} has no sourced price in the catalog; set "
+                f"onprem.card_overrides.{c.sku}.price (and currency) from a quote"
+                for c in cards[missing].itertuples(index=False) if c.min_units > max(0, c.existing)]
+    if required:
+        raise ScenarioError(required, scenario_name)
+    warnings = []
+    for c in cards[missing].itertuples(index=False):
+        use = "it is not bought" if c.buyable else "its maintenance and resale value count as 0"
+        warnings.append(f"card {c.sku} has no sourced price in the catalog: {use}; "
+                        f"set onprem.card_overrides.{c.sku}.price (and currency) from a quote")
+    cards = cards.copy()
+    cards.loc[missing, "buyable"] = False
+    cards.loc[missing, "capex"] = 0.0
+    return cards, warnings
 
 
 def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
@@ -123,7 +153,7 @@ def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
         "gpu_count": cloud["gpu_count"].to_numpy(dtype=float), "gpu_memory_gb": cloud["gpu_memory_gb"].to_numpy(dtype=float),
         "cards_per_server": np.nan, "hourly": cloud["hourly_price"].to_numpy(), "upfront": cloud["upfront_price"].to_numpy(),
         "term_months": term, "capex": np.zeros(n), "life_years": np.nan, "maintenance_rate_per_year": 0.0,
-        "busy_watts": np.zeros(n), "idle_watts": np.zeros(n), "existing": 0, "min_units": 0, "max_units": np.nan,
+        "busy_watts": np.zeros(n), "idle_watts": np.zeros(n), "existing": 0, "age_months": 0, "min_units": 0, "max_units": np.nan,
         "buyable": False, "as_of": cloud["as_of"].to_numpy(dtype=object), "source": cloud["source"].to_numpy(dtype=object),
     })
     return offers[UNIT_COLUMNS]
@@ -172,23 +202,30 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     With `merge_periods`, weekly hours and months of equal demand are merged (the exact load-duration
     view); without, every month × weekly hour is its own period (the unreduced model, for checks)."""
     check_reference_metrics(scenario)
-    cards = _card_units(scenario)
+    cards, warnings = _unpriced_cards(_card_units(scenario), scenario.name)
     card_work, card_exclusions = work_matrix(scenario, cards)
     # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
     cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario, prices)
     units = pd.concat([cards, cloud], ignore_index=True) if len(cards) else cloud
     work = np.vstack([card_work, cloud_work])
     exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)
-    periods, demand = demand_periods(scenario, merge=merge_periods)
     o = scenario.onprem
-    schedule = build_schedule(units, scenario.horizon_months,
+    check_owned_ages(cards.rename(columns={"sku": "card_id"}), scenario.name)
+    vintages = build_vintages(units, scenario.horizon_months, o.purchase_every_months)
+    epochs = epoch_of_month(vintages, scenario.horizon_months)
+    periods, demand = demand_periods(scenario, epochs, merge=merge_periods)
+    schedule = build_schedule(units, vintages, scenario.horizon_months,
                               SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month,
-                                        o.fixed_onprem_per_month))
+                                        o.fixed_onprem_per_month),
+                              ResaleTerms(o.resale.method, o.resale.share_of_book, o.maintenance_when_off))
+    owned_choices = tuple(c for c, on in (("sell", o.sell_owned), ("off", o.switch_off_owned)) if on)
     workloads = pd.DataFrame({"name": [w.name for w in scenario.workloads],
                               "needs": [_needs(w) for w in scenario.workloads]})
     return Inputs(name=scenario.name, currency=scenario.currency, horizon_months=scenario.horizon_months,
-                  discount_rate=scenario.discount_rate, availability=o.availability, units=units, work=work,
+                  discount_rate=scenario.discount_rate, availability=o.availability, units=units,
+                  vintages=vintages, epoch_of_month=epochs, owned_choices=owned_choices, work=work,
                   periods=periods, demand=demand, workloads=workloads, exclusions=exclusions,
                   caps=read_caps(scenario), schedule=schedule, reduced=merge_periods,
                   pruned={"cloud offers that serve no workload": dropped} if dropped else {},
-                  prices={**(provenance or {}), "requested_source": scenario.prices.source})
+                  prices={**(provenance or {}), "requested_source": scenario.prices.source},
+                  warnings=tuple(warnings))

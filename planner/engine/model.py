@@ -1,9 +1,11 @@
 """The fleet MILP, built the PyPSA way: small `define_*` functions that each add one family of
 variables or constraints; `build_model` calls them in order, so reading it tells what the model is.
 
-Variables: integer card counts n (≥ owned), integer reserved instances r (committed from month 1),
-continuous dispatch y[u,w,p] — how many units of u work on workload w in each hour of period p — and
-a binary z that is 1 when any on-prem unit exists (only with a fixed monthly site cost).
+Variables: integer cards bought in each purchase vintage (b), integer owned cards kept working (k) and
+switched off (o) — the rest of them are sold in month 1 —, integer reserved instances r (committed from
+month 1), continuous dispatch y[u,w,p] — how many units of u work on workload w in each hour of period
+p — and a binary z that is 1 when any on-prem unit exists (only with a fixed monthly site cost).
+Cards in service in a fleet epoch: N[c,e] = Σ b + Σ k over the vintages serving in e.
 The objective is the cost schedule discounted, times these variables (engine.schedule).
 """
 
@@ -20,13 +22,18 @@ import pulp
 from planner.engine.constraints import define_caps
 from planner.engine.inputs import Inputs
 from planner.engine.schedule import COST_CATEGORIES
+from planner.engine.vintages import in_service
 
 
 @dataclass
 class Model:
     inputs: Inputs
     prob: pulp.LpProblem
-    n: dict = field(default_factory=dict)      # card unit index -> integer units
+    buy: dict = field(default_factory=dict)    # vintage index -> integer cards bought
+    keep: dict = field(default_factory=dict)   # owned vintage index -> integer cards kept working
+    off: dict = field(default_factory=dict)    # owned vintage index -> integer cards switched off
+    installed: dict = field(default_factory=dict)  # (card unit, epoch) -> cards in service (expression)
+    n: dict = field(default_factory=dict)      # card unit index -> cards held at some time (expression)
     r: dict = field(default_factory=dict)      # reserved unit index -> integer units
     y: dict = field(default_factory=dict)      # (unit, workload, period) -> units working
     z: pulp.LpVariable | None = None            # any on-prem unit exists
@@ -34,14 +41,19 @@ class Model:
     build_seconds: float = 0.0
 
     def size(self) -> dict:
-        ints = len(self.n) + len(self.r) + (1 if self.z is not None else 0)
+        ints = len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + (1 if self.z is not None else 0)
         return {"variables": len(self.prob.variables()), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
 
-    def card(self, sku: str) -> pulp.LpVariable | None:
-        """The unit count of on-prem card `sku` (for extra constraints), or None when it is no candidate."""
+    def card(self, sku: str) -> pulp.LpAffineExpression | None:
+        """Cards of on-prem card `sku` held at some time in the plan (bought in any vintage, or owned and
+        not sold), for extra constraints; None when it is no candidate."""
         skus = self.inputs.col("sku")
         return next((n for i, n in self.n.items() if skus[i] == sku), None)
+
+    @property
+    def integers(self) -> bool:
+        return bool(self.buy or self.keep or self.off or self.r)
 
 
 ExtraConstraints = Callable[[Model], None]
@@ -58,14 +70,41 @@ def _unit_bound(inp: Inputs, i: int) -> int:
 
 
 def define_card_counts(m: Model) -> None:
-    """Integer units of each on-prem card, at least the units already owned."""
+    """Integer cards bought in each purchase vintage, owned cards kept or switched off (the rest are
+    sold), and the expressions of cards in service per epoch and held over the plan."""
     inp = m.inputs
-    kind, sku, existing, lo_units, buyable = (inp.col(c) for c in ("kind", "sku", "existing", "min_units", "buyable"))
-    for i in np.flatnonzero(kind == "card"):
-        lo = int(existing[i])
-        # cards not listed in onprem.cards are only owned (or required by min_units): none are bought
-        hi = max(lo, int(lo_units[i]), _unit_bound(inp, i) if buyable[i] else 0)
-        m.n[i] = m.prob.add_variable(f"n_{sku[i]}", lowBound=lo, upBound=hi, cat="Integer")
+    v = inp.vintages
+    sku, buyable, lo_units = inp.col("sku"), inp.col("buyable"), inp.col("min_units")
+    unit, owned, count = v["unit"].to_numpy(), v["owned"].to_numpy(), v["count"].to_numpy()
+    bound = {i: _unit_bound(inp, i) for i in set(unit)}
+    for k in range(len(v)):
+        i = int(unit[k])
+        if owned[k]:
+            c = int(count[k])
+            keep = m.prob.add_variable(f"keep_{sku[i]}_{k}", lowBound=0, upBound=c, cat="Integer")
+            m.keep[k] = keep
+            if "off" in inp.owned_choices:
+                m.off[k] = m.prob.add_variable(f"off_{sku[i]}_{k}", lowBound=0, upBound=c, cat="Integer")
+            held = keep + m.off[k] if k in m.off else keep
+            m.prob += (held <= c if "sell" in inp.owned_choices else held == c, f"owned_{sku[i]}_{k}")
+        else:
+            # cards not listed in onprem.cards are only owned (or required by min_units): none beyond that
+            hi = max(int(lo_units[i]), bound[i] if buyable[i] else 0)
+            if hi > 0:
+                m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=hi, cat="Integer")
+    serving = in_service(v, inp.horizon_months)
+    first_month_of_epoch = {}
+    for month, e in enumerate(inp.epoch_of_month, start=1):
+        first_month_of_epoch.setdefault(int(e), month)
+    for i in np.flatnonzero(inp.col("kind") == "card"):
+        mine = np.flatnonzero(unit == i)
+        for e, month in first_month_of_epoch.items():
+            terms = [(var, 1.0) for k in mine if serving[k, month - 1]
+                     for var in ([m.buy[k]] if k in m.buy else [m.keep[k]] if k in m.keep else [])]
+            m.installed[i, e] = pulp.LpAffineExpression(terms)
+        held = [(m.buy[k], 1.0) for k in mine if k in m.buy] + [(m.keep[k], 1.0) for k in mine if k in m.keep]
+        held += [(m.off[k], 1.0) for k in mine if k in m.off]
+        m.n[i] = pulp.LpAffineExpression(held)
 
 
 def define_reservations(m: Model) -> None:
@@ -88,7 +127,9 @@ def define_fixed_onprem_switch(m: Model) -> None:
         return
     m.z = m.prob.add_variable("any_onprem", cat="Binary")
     for i, n in m.n.items():
-        m.prob += (n <= (n.upBound or 0) * m.z, f"onprem_switch_{m.inputs.col('sku')[i]}")
+        most = sum(var.upBound or 0 for var in n.keys())
+        if most:
+            m.prob += (n <= most * m.z, f"onprem_switch_{m.inputs.col('sku')[i]}")
 
 
 def define_demand_balance(m: Model) -> None:
@@ -106,43 +147,48 @@ def define_demand_balance(m: Model) -> None:
                        f"demand_w{j}_{p}")
 
 
-def _define_capacity(m: Model, counts: dict, share: float, name: str) -> None:
+def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> None:
+    """Σ_w y[u,w,p] ≤ share × count_in(u, p) for every unit with a count and every period it works in."""
     busy: dict = {}
     for (i, _j, p), var in m.y.items():
-        if i in counts:
-            busy.setdefault((i, p), []).append((var, 1.0))
+        busy.setdefault((i, p), []).append((var, 1.0))
     for (i, p), terms in busy.items():
-        m.prob += (pulp.LpAffineExpression(terms) <= share * counts[i], f"{name}_{i}_{p}")
+        count = count_in(i, p)
+        if count is not None:
+            m.prob += (pulp.LpAffineExpression(terms) <= share * count, f"{name}_{i}_{p}")
 
 
 def define_card_capacity(m: Model) -> None:
-    """Cards work at most `availability` of every hour."""
-    _define_capacity(m, m.n, m.inputs.availability, "card_capacity")
+    """Cards work at most `availability` of every hour, with the cards in service in the period's epoch."""
+    epoch = m.inputs.periods["epoch"].to_numpy()
+    _define_capacity(m, lambda i, p: m.installed.get((i, int(epoch[p]))), m.inputs.availability, "card_capacity")
 
 
 def define_reserved_capacity(m: Model) -> None:
     """Reserved instances work at most every hour."""
-    _define_capacity(m, m.r, 1.0, "reserved_capacity")
+    _define_capacity(m, lambda i, p: m.r.get(i), 1.0, "reserved_capacity")
 
 
 def define_costs(m: Model) -> None:
     """Present value of each cost category: the cost schedule discounted, times the decisions."""
     inp = m.inputs
     d, sched = inp.discount, inp.schedule
-    existing = inp.col("existing")
     terms: dict[str, list] = {c: [] for c in COST_CATEGORIES}
     const: dict[str, float] = dict.fromkeys(COST_CATEGORIES, 0.0)
-    counts = list(m.n.items()) + list(m.r.items())
     busy = {c: rate for c, rate in sched.busy_present_values(inp.periods, d).items() if rate.any()}
+    count = inp.vintages["count"].to_numpy()
     for c in COST_CATEGORIES:
-        held = sched.unit_present_values("held", d, c)
-        new = sched.unit_present_values("new", d, c)
-        for i, n in counts:
-            if held[i]:
-                terms[c].append((n, held[i]))
-            if new[i]:
-                terms[c].append((n, new[i]))
-                const[c] -= new[i] * existing[i]
+        for driver, decisions in (("held", m.r), ("buy", m.buy), ("keep", m.keep), ("off", m.off)):
+            pv = sched.present_values(driver, d, c)
+            terms[c] += [(var, pv[k]) for k, var in decisions.items() if pv[k]]
+        # owned cards not kept or switched off are sold: count − keep − off of them, at the sale credit
+        sell = sched.present_values("sell", d, c)
+        for k, keep in m.keep.items():
+            if sell[k]:
+                const[c] += sell[k] * count[k]
+                terms[c].append((keep, -sell[k]))
+                if k in m.off:
+                    terms[c].append((m.off[k], -sell[k]))
         site = sched.site_present_value(d, c)
         if site and m.z is not None:
             terms[c].append((m.z, site))
@@ -151,8 +197,17 @@ def define_costs(m: Model) -> None:
     for (i, _j, p), var in m.y.items():
         for c, rate in priced[i]:
             terms[c].append((var, rate[p]))
-    m.costs = {c: pulp.LpAffineExpression(terms[c], constant=const[c]) for c in COST_CATEGORIES}
+    m.costs = {c: _summed(terms[c], const[c]) for c in COST_CATEGORIES}
     m.prob += pulp.lpSum(m.costs.values())
+
+
+def _summed(terms: list, constant: float) -> pulp.LpAffineExpression:
+    """Σ coefficient × variable with repeated variables added up: LpAffineExpression(pairs) keeps only the
+    last coefficient of a variable named twice (an owned card's end credit and its sale credit)."""
+    coefficients: dict = {}
+    for var, coefficient in terms:
+        coefficients[var] = coefficients.get(var, 0.0) + coefficient
+    return pulp.LpAffineExpression(coefficients, constant=constant)
 
 
 def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) -> Model:

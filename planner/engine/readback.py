@@ -10,38 +10,59 @@ import math
 import numpy as np
 import pandas as pd
 
+from planner import catalog
 from planner.engine.inputs import Inputs
 from planner.engine.model import Model
 from planner.engine.reductions import cost_per_work
 from planner.engine.result import Plan
 from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, period_months
 from planner.engine.solve import Solution
+from planner.engine.vintages import in_service
 from planner.months import HOURS_PER_MONTH
 
 FLEET_COLUMNS = ["provider", "region", "sku", "gpu", "purchase_option", "kind", "units", "existing_units",
-                 "new_units", "instance_hours", "cost", "unit_id"]
+                 "new_units", "sold_units", "switched_off_units", "instance_hours", "cost", "unit_id"]
 OFFER_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "gpu", "purchase_option", "hourly_price",
                  "upfront_price", "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
                  "maintenance_rate_per_year", "currency", "as_of", "source"]
+SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
+OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "saving", "note"]
 
 
-def solved_quantities(inp: Inputs, m: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """(held [U], new [U], busy hours [U × months], site on 0/1) of a solved model: integer counts
-    rounded, dispatch clipped at zero."""
-    U = len(inp.units)
-    held, new = np.zeros(U), np.zeros(U)
-    existing = inp.col("existing").astype(float)
-    for i, v in list(m.n.items()) + list(m.r.items()):
-        held[i] = float(round(v.varValue or 0.0))
-    for i in m.n:
-        new[i] = held[i] - existing[i]
+def _value(var) -> float:
+    return float(round(var.varValue or 0.0))
+
+
+def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
+    """The solved decisions by cost-schedule driver: held [units] (reserved instances), buy, keep, off,
+    sell [vintages], busy [units × months] (hours worked), site (0/1). Integers rounded, dispatch
+    clipped at zero."""
+    U, V = len(inp.units), len(inp.vintages)
+    held = np.zeros(U)
+    for i, v in m.r.items():
+        held[i] = _value(v)
+    buy, keep, off = np.zeros(V), np.zeros(V), np.zeros(V)
+    for out, decisions in ((buy, m.buy), (keep, m.keep), (off, m.off)):
+        for k, v in decisions.items():
+            out[k] = _value(v)
+    owned = inp.vintages["owned"].to_numpy()
+    sell = np.where(owned, inp.vintages["count"].to_numpy() - keep - off, 0.0)
     per_period = np.zeros((U, len(inp.periods)))
     for (i, _j, p), v in m.y.items():
         per_period[i, p] += max(0.0, v.varValue or 0.0)
     slot_hours = inp.periods["slot_hours"].to_numpy()
-    busy_hours = (per_period * slot_hours) @ period_months(inp.periods, inp.schedule.months).T
-    site_on = float(round(m.z.varValue or 0.0)) if m.z is not None else 0.0
-    return held, new, busy_hours, site_on
+    busy = (per_period * slot_hours) @ period_months(inp.periods, inp.schedule.months).T
+    site = float(round(m.z.varValue or 0.0)) if m.z is not None else 0.0
+    return {"held": held, "buy": buy, "keep": keep, "off": off, "sell": sell, "busy": busy, "site": site}
+
+
+def installed_units(inp: Inputs, decisions: dict) -> np.ndarray:
+    """[units × H] cards in service per card unit and month (0 for cloud units)."""
+    serving = in_service(inp.vintages, inp.horizon_months)                      # [V × H]
+    working = decisions["buy"] + decisions["keep"]
+    out = np.zeros((len(inp.units), inp.horizon_months))
+    np.add.at(out, inp.vintages["unit"].to_numpy(), serving * working[:, None])
+    return out
 
 
 def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd.DataFrame:
@@ -64,46 +85,123 @@ def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd
 def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
     """The Plan of a solved model (status optimal or feasible); `scenario` is carried along as given."""
     H = inp.horizon_months
-    held, new, busy_hours, site_on = solved_quantities(inp, m)
-    money, quantity = cash_flows(inp.schedule, held, new, busy_hours, site_on)
+    decisions = solved_decisions(inp, m)
+    money, quantity = cash_flows(inp.schedule, decisions)
     flows = flows_table(inp.schedule, inp.units, money, quantity, inp.discount)
     pv = flows.groupby("category")["present_value"].sum()
     costs = pd.DataFrame({"category": list(COST_CATEGORIES),
                           "cost": [float(pv.get(c, 0.0)) for c in COST_CATEGORIES]})
-    fleet = _fleet(inp, held, busy_hours.sum(axis=1), flows)
+    installed = installed_units(inp, decisions)
+    hours = decisions["busy"].sum(axis=1)
+    fleet = _fleet(inp, decisions, installed, hours, flows)
     return Plan(
         scenario_name=inp.name, currency=inp.currency, horizon_months=H, status=sol.status,
         total=float(costs["cost"].sum()), costs=costs, fleet=fleet,
         monthly=monthly_table(flows, H, inp.discount),
-        utilisation=_utilisation(inp, held, busy_hours.sum(axis=1), flows), break_even=break_even(inp),
+        utilisation=_utilisation(inp, installed, hours, flows), break_even=break_even(inp),
         exclusions=exclusion_summary(inp),
         solver={"name": sol.solver, "status": sol.status, "seconds": round(sol.seconds, 4), "gap": sol.gap,
                 **m.size(), "build_seconds": round(m.build_seconds, 4), "reduced": inp.reduced,
                 "periods": len(inp.periods), "units": len(inp.units), "pruned": dict(inp.pruned)},
-        prices=prices_used(inp), flows=flows.drop(columns=["unit"]), offers=_offers(inp, fleet),
-        scenario=scenario,
+        prices=prices_used(inp, fleet["unit_id"]), flows=flows.drop(columns=["unit"]), offers=_offers(inp, fleet),
+        schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
+        owned=owned_decisions(inp, decisions), scenario=scenario,
     )
 
 
-def _fleet(inp: Inputs, held: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
-    """One row per card owned or bought, reservation held, or offer rented (hours > 0)."""
+def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
+    """One row per card owned or bought, reservation held, or offer rented (hours > 0). For cards,
+    `units` is the most in service in any month and `new_units` all bought over the plan."""
     kind, existing = inp.col("kind"), inp.col("existing")
     cost = flows[flows["unit"] >= 0].groupby("unit")["present_value"].sum()
+    v = inp.vintages
+    per_unit = {name: np.bincount(v["unit"].to_numpy(dtype=np.int64), weights=decisions[name], minlength=len(inp.units))
+                for name in ("buy", "sell", "off")}
     rows = []
     for i in range(len(inp.units)):
-        if kind[i] in ("card", "reserved"):
-            if held[i] <= 0:
+        owned = sold = off = 0
+        if kind[i] == "card":
+            owned, new = int(existing[i]), per_unit["buy"][i]
+            sold, off = per_unit["sell"][i], per_unit["off"][i]
+            units = installed[i].max() if installed.shape[1] else 0.0
+            if units <= 0 and owned <= 0 and new <= 0:
                 continue
-            owned = int(existing[i])
-            units, new = held[i], held[i] - owned
+        elif kind[i] == "reserved":
+            if decisions["held"][i] <= 0:
+                continue
+            units, new = decisions["held"][i], decisions["held"][i]
         elif hours[i] > 1e-6:
-            owned, units, new = 0, math.nan, math.nan
+            units, new = math.nan, math.nan
         else:
             continue
         u = inp.units.iloc[i]
-        rows.append((u.provider, u.region, u.sku, u.gpu, u.purchase_option, kind[i], units, owned, new, hours[i],
-                     float(cost.get(i, 0.0)), u.unit_id))
+        rows.append((u.provider, u.region, u.sku, u.gpu, u.purchase_option, kind[i], units, owned, new, sold, off,
+                     hours[i], float(cost.get(i, 0.0)), u.unit_id))
     return pd.DataFrame(rows, columns=FLEET_COLUMNS)
+
+
+def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
+    """What is bought, sold, switched off and retired in which month (amount: capex paid, or the resale
+    credit received as a negative number)."""
+    v, sched = inp.vintages, inp.schedule
+    if not len(v):
+        return pd.DataFrame(columns=SCHEDULE_COLUMNS)
+    H = inp.horizon_months
+    capex = sched.totals("buy", "capex")
+    credit = {d: sched.totals(d, "residual_value") for d in ("buy", "keep", "off", "sell")}
+    sku, gpu = inp.col("sku"), inp.col("gpu")
+    rows = []
+    for k, r in enumerate(v.itertuples(index=False)):
+        i = int(r.unit)
+        if r.owned:
+            age = f"owned, {r.age_at_start} months old at month 1"
+            if decisions["sell"][k] > 0:
+                rows.append((1, sku[i], gpu[i], "sell", decisions["sell"][k], credit["sell"][k] * decisions["sell"][k], age))
+            if decisions["off"][k] > 0:
+                rows.append((1, sku[i], gpu[i], "switch off", decisions["off"][k], 0.0, age))
+            leaving = decisions["keep"][k] + decisions["off"][k]
+            per_unit = credit["keep"][k]
+        else:
+            if decisions["buy"][k] <= 0:
+                continue
+            rows.append((r.first_service, sku[i], gpu[i], "buy", decisions["buy"][k], capex[k] * decisions["buy"][k],
+                         f"in service to month {r.last_service}" + (" (end of life)" if r.leave_month <= H else "")))
+            leaving, per_unit = decisions["buy"][k], credit["buy"][k]
+        if leaving > 0 and r.leave_month <= H:
+            rows.append((r.leave_month, sku[i], gpu[i], "retire", leaving, per_unit * leaving,
+                         f"end of its {r.life_months}-month life; sold at its resale value"))
+    out = pd.DataFrame(rows, columns=SCHEDULE_COLUMNS)
+    return out.sort_values(["month", "card", "action"], kind="stable").reset_index(drop=True)
+
+
+def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
+    """Cards in service per card and month (months 1..H), long form: month, card, gpu, units."""
+    cards = np.flatnonzero(inp.col("kind") == "card")
+    H = inp.horizon_months
+    return pd.DataFrame({"month": np.tile(np.arange(1, H + 1), len(cards)),
+                         "card": np.repeat(inp.col("sku")[cards], H), "gpu": np.repeat(inp.col("gpu")[cards], H),
+                         "units": installed[cards].ravel()})
+
+
+def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
+    """Per batch of owned cards: kept, switched off or sold, and what switching off or selling saves
+    against keeping them working (their fixed costs and resale credits, present value; the work they
+    would have done is bought where the plan finds it cheapest)."""
+    v, sched, d = inp.vintages, inp.schedule, inp.discount
+    pv = {name: sched.present_values(name, d) for name in ("keep", "off", "sell")}
+    sku, gpu = inp.col("sku"), inp.col("gpu")
+    rows = []
+    for k in np.flatnonzero(v["owned"].to_numpy()):
+        i = int(v["unit"].iloc[k])
+        kept, off, sold = (decisions[name][k] for name in ("keep", "off", "sell"))
+        saving = off * (pv["keep"][k] - pv["off"][k]) + sold * (pv["keep"][k] - pv["sell"][k])
+        if sold or off:
+            note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
+        else:
+            note = "kept: its work is worth more than selling it"
+        rows.append((sku[i], gpu[i], int(v["age_at_start"].iloc[k]), int(v["count"].iloc[k]), kept, off, sold,
+                     float(saving), note))
+    return pd.DataFrame(rows, columns=OWNED_COLUMNS)
 
 
 def _offers(inp: Inputs, fleet: pd.DataFrame) -> pd.DataFrame:
@@ -119,13 +217,13 @@ def _offers(inp: Inputs, fleet: pd.DataFrame) -> pd.DataFrame:
     return out[OFFER_COLUMNS].reset_index(drop=True)
 
 
-def _utilisation(inp: Inputs, held: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
+def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
     kwh = flows[(flows["category"] == "energy") & (flows["unit"] >= 0)].groupby("unit")["pricing_quantity"].sum()
     rows = []
-    for i in np.flatnonzero((inp.col("kind") == "card") & (held > 0)):
-        owned_hours = held[i] * HOURS_PER_MONTH * inp.horizon_months
-        rows.append((inp.col("sku")[i], inp.col("gpu")[i], held[i], hours[i], owned_hours, hours[i] / owned_hours,
-                     float(kwh.get(i, 0.0))))
+    in_service_hours = installed.sum(axis=1) * HOURS_PER_MONTH
+    for i in np.flatnonzero((inp.col("kind") == "card") & (in_service_hours > 0)):
+        rows.append((inp.col("sku")[i], inp.col("gpu")[i], installed[i].max(), hours[i], in_service_hours[i],
+                     hours[i] / in_service_hours[i], float(kwh.get(i, 0.0))))
     return pd.DataFrame(rows, columns=["card", "gpu", "units", "busy_hours", "owned_hours", "utilisation",
                                        "energy_kwh"])
 
@@ -134,17 +232,21 @@ def break_even(inp: Inputs) -> pd.DataFrame:
     """Per card and compatible workload: the share of hours a card must work for owning it to cost
     no more than renting the same work from the cheapest compatible cloud offer.
 
-    u* = F / (730 × (c × work − V)), F = monthly fixed cost of one new unit (its held and bought cash
-    flows over the horizon, residual credit included, ÷ H), V = its cost per busy hour, c = cloud cost
-    per reference-GPU-hour, work = reference-GPU-hours per card-hour. Undiscounted.
+    u* = F / (730 × (c × work − V)), F = monthly fixed cost of one unit bought in month 1 (its cash
+    flows while in service, resale credit included, ÷ its months in service), V = its cost per busy
+    hour, c = cloud cost per reference-GPU-hour, work = reference-GPU-hours per card-hour. Undiscounted.
+    Cards that cannot be bought in month 1 (owned only) have no row.
     """
-    sched, H = inp.schedule, inp.horizon_months
-    fixed_per_month = (sched.unit_totals("new") + sched.unit_totals("held")) / H
+    sched, v = inp.schedule, inp.vintages
+    first_buy = {int(r.unit): k for k, r in enumerate(v.itertuples(index=False))
+                 if not r.owned and r.first_service == 1}
+    buy_totals = sched.totals("buy")
     per_busy_hour = sched.busy_rate()
     cost = cost_per_work(inp)
     rows = []
-    for i in np.flatnonzero(inp.col("kind") == "card"):
-        sku, fixed = inp.col("sku")[i], float(fixed_per_month[i])
+    for i, k in sorted(first_buy.items()):
+        months = int(v["last_service"].iloc[k])
+        sku, fixed = inp.col("sku")[i], float(buy_totals[k]) / months
         for j, name in enumerate(inp.workload_names):
             work = inp.work[i, j]
             if work <= 0:
@@ -174,13 +276,18 @@ def exclusion_summary(inp: Inputs) -> pd.DataFrame:
               .rename(columns={"unit_id": "offers"}))
 
 
-def prices_used(inp: Inputs) -> dict:
-    """Which prices the plan used: source, newest and oldest `as_of`, store snapshots and their age."""
-    dates = sorted(d for d in inp.units.loc[inp.units["kind"] != "card", "as_of"] if d)
+def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
+    """Which prices the plan used: source, the date range of the prices of the units it used (`as_of`
+    newest, `as_of_oldest`, `as_of_text` — never "None": "undated" when no price has a date), counts of
+    undated and stale ones, store snapshots and their age, and warnings about stale or undated prices."""
+    units = inp.units if used_unit_ids is None else inp.units[inp.units["unit_id"].isin(used_unit_ids)]
+    report = catalog.date_report(units)
     provenance = inp.prices
     requested = provenance.get("requested_source")
     source = provenance.get("source", requested)
-    out = {"source": source, "as_of": dates[-1] if dates else None, "as_of_oldest": dates[0] if dates else None}
+    out = {"source": source, "as_of": report["as_of_max"], "as_of_oldest": report["as_of_min"],
+           "as_of_text": report["text"], "undated_prices": report["undated_rows"],
+           "stale_prices": report["stale_rows"], "date_warnings": report["warnings"]}
     if requested is not None and source != requested:
         out["requested_source"] = requested
     if provenance.get("snapshots"):

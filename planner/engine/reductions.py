@@ -44,9 +44,9 @@ def reduce_reservations(inp: Inputs) -> Inputs:
     with np.errstate(invalid="ignore"):
         best_value_per_hour = np.nanmax(np.where(inp.work > 0, inp.work * best[None, :], 0.0), axis=1)
     value = best_value_per_hour * period_weight
-    commit = inp.schedule.unit_present_values("held", inp.discount)
+    commit = inp.schedule.present_values("held", inp.discount)
     inp = inp.keep(~res | (commit < value), "reservations never cheaper than on-demand")
-    commit = inp.schedule.unit_present_values("held", inp.discount)
+    commit = inp.schedule.present_values("held", inp.discount)
     kind, work = inp.col("kind"), inp.work
     kept: list[int] = []
     keep = np.ones(len(inp.units), dtype=bool)

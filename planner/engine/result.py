@@ -30,6 +30,11 @@ class Plan:
     prices: dict                 # source, as_of (newest), as_of_oldest, store snapshots, warning
     flows: pd.DataFrame          # every cash flow: unit, category, month, cost, present_value, pricing_quantity …
     offers: pd.DataFrame         # the units of the fleet with the prices used (scenario currency), as_of, source
+    schedule: pd.DataFrame = field(default_factory=pd.DataFrame)   # month, card, action (buy|sell|switch off|retire) …
+    installed: pd.DataFrame = field(default_factory=pd.DataFrame)  # month, card, gpu, units in service
+    owned: pd.DataFrame = field(default_factory=pd.DataFrame)      # owned batches: kept, switched off, sold, saving
+    speeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # workload × GPU used: speed and its source
+    warnings: list = field(default_factory=list)                   # what the plan rests on that needs a look
     scenario: object = None      # the Scenario solved
     baselines: pd.DataFrame = field(default_factory=pd.DataFrame)
     baseline_plans: dict = field(default_factory=dict)

@@ -17,6 +17,7 @@ from planner.engine.model import ExtraConstraints
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
+from planner.engine.workloads import speed_sources
 from planner.scenario import Scenario, apply_overrides, load_scenario
 
 
@@ -24,6 +25,28 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
     """The unreduced inputs of a validated scenario, priced from its price source (read once)."""
     prices, provenance = catalog.price_table(scenario.prices.source, store)
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
+
+
+def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path | None = None) -> tuple:
+    """(speeds, warnings) of a plan: where the speed of each GPU it uses comes from, and what the user
+    should know — cards with no sourced price, purchase options with no price, stale or undated prices,
+    speeds that are estimates, a purchase period that does not divide the horizon."""
+    gpus = sorted(set(result.fleet["gpu"].dropna()))
+    speeds = speed_sources(scenario, gpus)
+    warnings = list(base.warnings)
+    prices, _ = catalog.price_table(scenario.prices.source, store)   # cached: read once per plan
+    warnings += catalog.option_gaps(scenario, prices)
+    warnings += result.prices.get("date_warnings", [])
+    estimated = speeds[speeds["source"] == "estimated"]
+    for workload, rows in estimated.groupby("workload", sort=False):
+        warnings.append(f"{workload}: the speeds of {', '.join(rows['gpu'])} are estimates from datasheet figures, "
+                        "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
+                        "workload's throughput table if you have measured them")
+    every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
+    if every < horizon and horizon % every and result.fleet["kind"].eq("card").any():
+        warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
+                        f"purchase period is {horizon % every} months long")
+    return speeds, warnings
 
 
 def plan(scenario: Scenario | str | Path | dict, solver: str = "cbc", baselines: bool = True,
@@ -50,6 +73,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = "cbc", baselines:
     t2 = time.perf_counter()
     model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
     result = read_plan(inp, model, solution, s)
+    result.speeds, result.warnings = plan_notes(s, base, result, store)
     t3 = time.perf_counter()
     if baselines:
         result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit, s)

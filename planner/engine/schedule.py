@@ -1,14 +1,17 @@
 """The one cost schedule: every cash flow a plan can make, per unit of each decision, by cost category
 and month, before discounting (docs/cost-model.md).
 
-Each row of the schedule says: for unit `unit` (a row of the inputs' units table; -1 for the site),
-in every month from `first_month` to `last_month`, pay `amount` (scenario currency, nominal) per unit of
-its driver, and count `quantity` of `pricing_unit` (kWh, hours, units …) per unit of its driver:
+Each row of the schedule says: in every month from `first_month` to `last_month`, pay `amount`
+(scenario currency, nominal) per unit of its driver's decision `key`, and count `quantity` of
+`pricing_unit` (kWh, hours, units …) per unit of that decision. `unit` (a row of the inputs' units
+table; -1 for the site) names what the flow belongs to. The drivers and their keys:
 
-- `held`: per unit in the fleet (cards owned or bought: n; reserved instances: r);
-- `new`:  per unit bought (n − units already owned);
-- `busy`: per unit-hour worked in that month (dispatch);
-- `site`: once per month when any on-prem unit exists.
+- `held`: per reserved instance held (key: unit);
+- `buy`:  per card bought in a purchase vintage (key: vintage): capex when bought, running costs while
+  in service, the resale credit when it leaves service or the horizon ends;
+- `keep`, `off`, `sell`: per owned card kept working, switched off, or sold in month 1 (key: vintage);
+- `busy`: per unit-hour worked in that month (dispatch; key: unit);
+- `site`: once per month when any on-prem unit exists (key: 0).
 
 Everything that costs money reads this table: the objective (the schedule discounted, times the
 decision variables), and after the solve the cash flows (`flows`) from which the monthly table, the
@@ -29,8 +32,10 @@ from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 COST_CATEGORIES = ("capex", "residual_value", "maintenance", "energy", "colocation", "fixed_onprem",
                    "cloud_reserved", "cloud_on_demand", "cloud_spot")
-SCHEDULE_COLUMNS = ["unit", "driver", "category", "first_month", "last_month", "amount", "quantity",
+SCHEDULE_COLUMNS = ["unit", "driver", "key", "category", "first_month", "last_month", "amount", "quantity",
                     "pricing_unit", "charge"]
+UNIT_DRIVERS = ("held", "busy")                    # keyed by unit
+VINTAGE_DRIVERS = ("buy", "keep", "off", "sell")   # keyed by vintage
 SITE = -1   # the `unit` of rows that belong to the site, not to one unit
 SITE_LABELS = {"unit_id": "site", "kind": "site", "provider": "onprem", "region": "onprem", "sku": "site"}
 
@@ -45,10 +50,30 @@ class SiteCosts:
     fixed_onprem_per_month: float
 
 
-def residual_share(horizon_months: int, life_years) -> np.ndarray:
-    """Share of a new card's capex it is still worth at the end of the horizon: straight-line over its
-    life, never below zero."""
-    return np.maximum(0.0, 1.0 - horizon_months / (MONTHS_PER_YEAR * np.asarray(life_years, dtype=float)))
+@dataclass(frozen=True)
+class ResaleTerms:
+    """How hardware is valued when it is sold (onprem.resale), and what a switched-off card still pays."""
+
+    method: str = "straight_line"     # straight_line | declining_balance | none
+    share_of_book: float = 0.5        # share of book value a buyer pays
+    maintenance_when_off: bool = True
+
+
+def book_share(age_months, life_years, method: str) -> np.ndarray:
+    """Book value of a card of age `age_months` as a share of its capex: straight-line to zero over its
+    life; declining balance at 2/life a year (double-declining, never below zero); none: zero."""
+    age_years = np.asarray(age_months, dtype=float) / MONTHS_PER_YEAR
+    life = np.asarray(life_years, dtype=float)
+    if method == "straight_line":
+        return np.maximum(0.0, 1.0 - age_years / life)
+    if method == "declining_balance":
+        return np.maximum(0.0, 1.0 - 2.0 / life) ** age_years
+    return np.zeros(np.broadcast(age_years, life).shape)
+
+
+def resale_share(age_months, life_years, terms: ResaleTerms) -> np.ndarray:
+    """Share of a card's capex a buyer pays for it at `age_months`: its book share × share_of_book."""
+    return terms.share_of_book * book_share(age_months, life_years, terms.method)
 
 
 def card_rates(capex, maintenance_rate_per_year, idle_watts, busy_watts, site: SiteCosts) -> dict[str, np.ndarray]:
@@ -79,11 +104,12 @@ def owned_cost_per_hour(capex, life_years, maintenance_rate_per_year, idle_watts
             + r["idle_energy_per_month"] / HOURS_PER_MONTH + r["busy_energy_per_hour"])
 
 
-def _block(unit, driver, category, first, last, amount, quantity, pricing_unit, charge) -> pd.DataFrame:
+def _block(unit, driver, category, first, last, amount, quantity, pricing_unit, charge, key=None) -> pd.DataFrame:
     unit = np.atleast_1d(np.asarray(unit, dtype=np.int64))
     n = len(unit)
+    key = unit if key is None else np.broadcast_to(np.asarray(key, dtype=np.int64), n)
     return pd.DataFrame({
-        "unit": unit, "driver": driver, "category": category,
+        "unit": unit, "driver": driver, "key": key, "category": category,
         "first_month": np.broadcast_to(np.asarray(first, dtype=np.int64), n),
         "last_month": np.broadcast_to(np.asarray(last, dtype=np.int64), n),
         "amount": np.broadcast_to(np.asarray(amount, dtype=float), n),
@@ -91,24 +117,60 @@ def _block(unit, driver, category, first, last, amount, quantity, pricing_unit, 
         "pricing_unit": pricing_unit, "charge": charge}, columns=SCHEDULE_COLUMNS)
 
 
-def _card_rows(units: pd.DataFrame, horizon: int, site: SiteCosts) -> list[pd.DataFrame]:
-    idx = np.flatnonzero(units["kind"].to_numpy() == "card")
-    if not len(idx):
+def _running_rows(driver: str, v: pd.DataFrame, r: dict, maintenance: bool = True, energy: bool = True) -> list:
+    """Maintenance, idle energy and colocation of the vintages `v` in every month they are in service."""
+    unit, key, first, last = v["unit"], v.index, v["first_service"], v["last_service"]
+    out = []
+    if maintenance:
+        out.append(_block(unit, driver, "maintenance", first, last, r["maintenance_per_month"], 1.0, "Unit-months",
+                          "recurring", key))
+    if energy:
+        out += [_block(unit, driver, "energy", first, last, r["idle_energy_per_month"], r["idle_kwh_per_month"], "kWh",
+                       "usage", key),
+                _block(unit, driver, "colocation", first, last, r["colocation_per_month"], r["installed_kw"],
+                       "kW-months", "recurring", key)]
+    return out
+
+
+def _card_rows(units: pd.DataFrame, vintages: pd.DataFrame, site: SiteCosts, terms: ResaleTerms) -> list[pd.DataFrame]:
+    """Per vintage: capex when bought (`buy`), running costs while in service, and the resale credit in
+    the month it leaves (end of life, or H+1 for the cards still working at the end of the horizon);
+    owned cards: kept, switched off (maintenance only) or sold in month 1. Busy energy per card-hour."""
+    if not len(vintages):
         return []
-    c = units.iloc[idx]
+    v = vintages.copy()
+    c = units.iloc[v["unit"].to_numpy()]
     capex = c["capex"].to_numpy(dtype=float)
     r = card_rates(capex, c["maintenance_rate_per_year"], c["idle_watts"], c["busy_watts"], site)
-    H = horizon
-    return [
-        _block(idx, "new", "capex", 1, 1, capex, 1.0, "Units", "one_time"),
-        _block(idx, "new", "residual_value", H + 1, H + 1, -capex * residual_share(H, c["life_years"]), 1.0,
-               "Units", "one_time"),
-        _block(idx, "held", "maintenance", 1, H, r["maintenance_per_month"], 1.0, "Unit-months", "recurring"),
-        _block(idx, "held", "energy", 1, H, r["idle_energy_per_month"], r["idle_kwh_per_month"], "kWh", "usage"),
-        _block(idx, "held", "colocation", 1, H, r["colocation_per_month"], r["installed_kw"], "kW-months",
-               "recurring"),
-        _block(idx, "busy", "energy", 1, H, r["busy_energy_per_hour"], r["busy_kwh_per_hour"], "kWh", "usage"),
-    ]
+    life = c["life_years"].to_numpy(dtype=float)
+    in_service = (v["last_service"] >= v["first_service"]).to_numpy()
+    age_leaving = v["age_at_start"] + v["leave_month"] - v["first_service"]
+    credit = -capex * resale_share(age_leaving, life, terms)
+    blocks = []
+    for driver, sel in (("buy", ~v["owned"].to_numpy()), ("keep", v["owned"].to_numpy()), ("off", v["owned"].to_numpy())):
+        sel = sel & in_service
+        if not sel.any():
+            continue
+        rs = {k: x[sel] for k, x in r.items()}
+        if driver == "buy":
+            blocks.append(_block(v["unit"][sel], "buy", "capex", v["first_service"][sel], v["first_service"][sel],
+                                 capex[sel], 1.0, "Units", "one_time", v.index[sel]))
+        blocks += _running_rows(driver, v[sel], rs, maintenance=driver != "off" or terms.maintenance_when_off,
+                                energy=driver != "off")
+        blocks.append(_block(v["unit"][sel], driver, "residual_value", v["leave_month"][sel], v["leave_month"][sel],
+                             credit[sel], 1.0, "Units", "one_time", v.index[sel]))
+    owned = v["owned"].to_numpy()
+    if owned.any():
+        sale = -capex[owned] * resale_share(v["age_at_start"][owned], life[owned], terms)
+        blocks.append(_block(v["unit"][owned], "sell", "residual_value", 1, 1, sale, 1.0, "Units", "one_time",
+                             v.index[owned]))
+    idx = np.flatnonzero(units["kind"].to_numpy() == "card")
+    cu = units.iloc[idx]
+    busy = card_rates(cu["capex"], cu["maintenance_rate_per_year"], cu["idle_watts"], cu["busy_watts"], site)
+    horizon = int(v["horizon"].iloc[0])
+    blocks.append(_block(idx, "busy", "energy", 1, horizon, busy["busy_energy_per_hour"], busy["busy_kwh_per_hour"],
+                         "kWh", "usage"))
+    return blocks
 
 
 def _reservation_rows(units: pd.DataFrame, horizon: int) -> list[pd.DataFrame]:
@@ -142,27 +204,31 @@ def _continuous_rows(units: pd.DataFrame, horizon: int) -> list[pd.DataFrame]:
     return out
 
 
-def build_schedule(units: pd.DataFrame, horizon_months: int, site: SiteCosts) -> CostSchedule:
-    """The cost schedule of `units` (the inputs' units table) over a horizon of `horizon_months`."""
-    blocks = (_card_rows(units, horizon_months, site) + _reservation_rows(units, horizon_months)
-              + _continuous_rows(units, horizon_months))
+def build_schedule(units: pd.DataFrame, vintages: pd.DataFrame, horizon_months: int, site: SiteCosts,
+                   terms: ResaleTerms = ResaleTerms()) -> CostSchedule:
+    """The cost schedule of `units` (the inputs' units table) and the card `vintages` (engine.vintages)
+    over a horizon of `horizon_months`."""
+    blocks = (_card_rows(units, vintages.assign(horizon=horizon_months), site, terms)
+              + _reservation_rows(units, horizon_months) + _continuous_rows(units, horizon_months))
     if site.fixed_onprem_per_month > 0 and (units["kind"] == "card").any():
         blocks.append(_block(SITE, "site", "fixed_onprem", 1, horizon_months, site.fixed_onprem_per_month, 1.0,
-                             "Months", "recurring"))
+                             "Months", "recurring", 0))
     if not blocks:   # no units: an empty schedule with its columns typed
         blocks = [_block(np.zeros(0, dtype=np.int64), "held", "capex", 1, 1, 0.0, 0.0, "", "")]
     rows = pd.concat(blocks, ignore_index=True)
     months = int(max(horizon_months + 1, rows["last_month"].max() if len(rows) else 0))
-    return CostSchedule(rows, len(units), horizon_months, months)
+    return CostSchedule(rows, len(units), len(vintages), horizon_months, months)
 
 
 @dataclass(frozen=True)
 class CostSchedule:
-    """The schedule's rows (see the module docstring) for `n_units` units over `months` months
-    (month 1 … the last month any row pays in; at least the horizon + 1, when residual value is credited)."""
+    """The schedule's rows (see the module docstring) for `n_units` units and `n_vintages` card vintages
+    over `months` months (month 1 … the last month any row pays in; at least the horizon + 1, when the
+    resale credit of cards still in service is counted)."""
 
     rows: pd.DataFrame
     n_units: int
+    n_vintages: int
     horizon_months: int
     months: int
 
@@ -183,23 +249,27 @@ class CostSchedule:
             mask &= self.rows["category"].to_numpy() == category
         return mask
 
-    def per_unit(self, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Row `values` (1-D, or rows × k) of the rows in `mask` summed per unit: [units] or [units × k]."""
-        out = np.zeros((self.n_units,) + values.shape[1:])
-        np.add.at(out, self.rows["unit"].to_numpy()[mask], values[mask])
+    def _keys(self, driver: str) -> int:
+        return self.n_vintages if driver in VINTAGE_DRIVERS else (1 if driver == "site" else self.n_units)
+
+    def per_key(self, values: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+        """Row `values` (1-D, or rows × k) of the rows in `mask` summed per decision key: [n] or [n × k]."""
+        out = np.zeros((n,) + values.shape[1:])
+        np.add.at(out, self.rows["key"].to_numpy()[mask], values[mask])
         return out
 
-    def unit_totals(self, driver: str, category: str | None = None) -> np.ndarray:
-        """[units] nominal money per unit of `driver` over all months (e.g. new capex per card bought)."""
-        return self.per_unit(self.amounts.sum(axis=1), self._mask(driver, category))
+    def totals(self, driver: str, category: str | None = None) -> np.ndarray:
+        """Nominal money per unit of each `driver` decision over all months (e.g. capex per card bought
+        in each vintage): [units] or [vintages]."""
+        return self.per_key(self.amounts.sum(axis=1), self._mask(driver, category), self._keys(driver))
 
-    def unit_present_values(self, driver: str, discount: np.ndarray, category: str | None = None) -> np.ndarray:
-        """[units] present value per unit of `driver` (held, new), its months discounted."""
-        return self.per_unit(self.amounts @ discount[:self.months], self._mask(driver, category))
+    def present_values(self, driver: str, discount: np.ndarray, category: str | None = None) -> np.ndarray:
+        """Present value per unit of each `driver` decision, its months discounted: [units] or [vintages]."""
+        return self.per_key(self.amounts @ discount[:self.months], self._mask(driver, category), self._keys(driver))
 
     def busy_rate(self) -> np.ndarray:
         """[units] money per unit-hour worked in month 1 (busy rates are flat over the horizon)."""
-        return self.per_unit(self.amounts[:, 0], self._mask("busy"))
+        return self.per_key(self.amounts[:, 0], self._mask("busy"), self.n_units)
 
     def site_present_value(self, discount: np.ndarray, category: str) -> float:
         mask = self._mask("site", category)
@@ -213,10 +283,11 @@ class CostSchedule:
         per_row = np.zeros((len(self.rows), len(periods)))
         per_row[mask] = (self.amounts[mask] * discount[:self.months]) @ in_period * periods["slot_hours"].to_numpy()
         category = self.rows["category"].to_numpy()
-        return {c: self.per_unit(per_row, mask & (category == c)) for c in dict.fromkeys(category[mask])}
+        return {c: self.per_key(per_row, mask & (category == c), self.n_units) for c in dict.fromkeys(category[mask])}
 
     def take(self, keep: np.ndarray) -> CostSchedule:
-        """The schedule of the units in `keep` (a boolean mask over units), renumbered as they are."""
+        """The schedule of the units in `keep` (a boolean mask over units), renumbered as they are.
+        Card units are never dropped (their vintages keep their keys)."""
         unit = self.rows["unit"].to_numpy(dtype=np.int64)
         site = unit == SITE
         own = np.where(site, 0, unit)
@@ -224,7 +295,10 @@ class CostSchedule:
         new_index = np.cumsum(keep) - 1
         rows = self.rows[kept].copy()
         rows["unit"] = np.where(site, SITE, new_index[own] if len(keep) else SITE)[kept]
-        return CostSchedule(rows.reset_index(drop=True), int(keep.sum()), self.horizon_months, self.months)
+        by_unit = rows["driver"].isin(UNIT_DRIVERS).to_numpy()
+        rows.loc[by_unit, "key"] = rows.loc[by_unit, "unit"]
+        return CostSchedule(rows.reset_index(drop=True), int(keep.sum()), self.n_vintages, self.horizon_months,
+                            self.months)
 
 
 def period_months(periods: pd.DataFrame, months: int) -> np.ndarray:
@@ -235,20 +309,25 @@ def period_months(periods: pd.DataFrame, months: int) -> np.ndarray:
     return out
 
 
-def cash_flows(schedule: CostSchedule, held: np.ndarray, new: np.ndarray, busy_hours: np.ndarray,
-               site_on: float) -> tuple[np.ndarray, np.ndarray]:
-    """(money, quantity) [rows × months]: each schedule row times its driver's solved quantity —
-    `held` and `new` units [units], `busy_hours` [units × months], `site_on` (0 or 1)."""
+def cash_flows(schedule: CostSchedule, decisions: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(money, quantity) [rows × months]: each schedule row times its driver's solved decision —
+    `decisions` maps held [units], buy/keep/off/sell [vintages], busy [units × months] (hours) and site
+    (0 or 1) to values."""
     rows = schedule.rows
-    unit = rows["unit"].to_numpy()
+    key = rows["key"].to_numpy()
     driver = rows["driver"].to_numpy()
-    u = np.where(unit == SITE, 0, unit)
     qty = np.zeros((len(rows), schedule.months))
-    if schedule.n_units:
-        qty[driver == "held"] = held[u[driver == "held"], None]
-        qty[driver == "new"] = new[u[driver == "new"], None]
-        qty[driver == "busy"] = busy_hours[u[driver == "busy"]]
-    qty[driver == "site"] = site_on
+    for name, values in decisions.items():
+        sel = driver == name
+        if not sel.any():
+            continue
+        values = np.asarray(values, dtype=float)
+        if name == "busy":
+            qty[sel] = values[key[sel]]
+        elif name == "site":
+            qty[sel] = float(values)
+        else:
+            qty[sel] = values[key[sel], None]
     return schedule.amounts * qty, schedule.active * rows["quantity"].to_numpy(dtype=float)[:, None] * qty
 
 

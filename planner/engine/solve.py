@@ -72,7 +72,7 @@ def solve(m: Model, solver: str = "cbc", time_limit: float | None = None) -> Sol
     if solver == "highs" and getattr(m.prob, "solverModel", None) is not None:
         try:
             gap = float(m.prob.solverModel.getInfo().mip_gap)
-            gap = 0.0 if not math.isfinite(gap) or (status == "optimal" and not m.n and not m.r) else gap
+            gap = 0.0 if not math.isfinite(gap) or (status == "optimal" and not m.integers) else gap
         except Exception:  # noqa: BLE001 - gap is informative only
             gap = None
     if gap is None and status == "optimal":

@@ -2,8 +2,11 @@
 
 - Demand: `D(w,m) = gpu_hours_per_month × (1 + growth)^(m−1)` reference-GPU-hours in month m, shaped
   within the month by the workload's weekly profile.
-- Work: one hour of a unit delivers `perf(w,g) × gpus` reference-GPU-hours (× (1 − overhead) on spot),
-  or nothing when the unit cannot serve the workload — and then the reason is recorded.
+- Work: one hour of a unit delivers `perf(w,g) × gpus × eff(k, interconnect)` reference-GPU-hours
+  (× (1 − overhead) on spot), where eff is the measured multi-GPU efficiency of jobs on k = gpus_per_job
+  GPUs (1 when k = 1), or nothing when the unit cannot serve the workload — and then the reason is
+  recorded. perf comes from the workload's throughput table, else its speed model (planner.catalog.speeds;
+  docs/speed-model.md).
 """
 
 from __future__ import annotations
@@ -14,80 +17,78 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.engine.profiles import weekly_weights
+from planner.catalog import speeds
 from planner.errors import ScenarioError
-from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 
 
-def monthly_demand(scenario) -> np.ndarray:
-    """[H × W] reference-GPU-hours per month."""
-    months = np.arange(scenario.horizon_months)[:, None]
-    base = np.array([w.gpu_hours_per_month for w in scenario.workloads])[None, :]
-    growth = np.array([w.growth_per_month for w in scenario.workloads])[None, :]
-    return base * (1.0 + growth) ** months
+def _table(workload) -> dict[str, float]:
+    """The workload's own throughput table keyed by canonical GPU id (speeds relative to its reference GPU)."""
+    return {catalog.resolve_gpu(k): v for k, v in (workload.throughput or {}).items()}
 
 
-def demand_periods(scenario, merge: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
-    """(periods, demand_rate).
+def speed_and_source(workload, gpu: str) -> speeds.Speed:
+    """perf(w,g) with its provenance: user (the workload's table), measured, estimated, datasheet or none.
 
-    periods: one row per period with `months` (tuple of month numbers), `slot_hours` (hours per month
-    the period covers), `n_months`, `discount_sum` (Σ d(m) over its months). demand_rate: [P × W]
-    reference-GPU-hours per hour. With `merge`, weekly hours with equal weights for every workload are
-    one slot class, and months with equal demand are one group: the load-duration view, exact because
-    capacity is the same in every month and dispatch is linear.
+    A GPU the table lacks takes the metric's speed model, divided by the reference GPU's speed in the same
+    model: the table gives speeds relative to the reference GPU, so both parts share one scale.
     """
-    weights = np.column_stack([weekly_weights(w.profile) for w in scenario.workloads])  # [168 × W]
-    if merge:
-        classes, counts = np.unique(np.round(weights, 12), axis=0, return_counts=True)
-    else:
-        classes, counts = weights, np.ones(HOURS_PER_WEEK, dtype=int)
-    monthly = monthly_demand(scenario)
-    d = discount_factors(scenario.discount_rate, scenario.horizon_months)
-    groups: dict = {}
-    for m in range(scenario.horizon_months):
-        key = tuple(np.round(monthly[m], 9)) if merge else m
-        groups.setdefault(key, []).append(m + 1)
-    rows, rates = [], []
-    for months in groups.values():
-        for k in range(len(classes)):
-            rows.append({"months": tuple(months), "slot_hours": counts[k] * HOURS_PER_MONTH / HOURS_PER_WEEK,
-                         "n_months": len(months), "discount_sum": float(sum(d[m - 1] for m in months))})
-            rates.append(monthly[months[0] - 1] / HOURS_PER_MONTH * classes[k])
-    return pd.DataFrame(rows), np.array(rates)
-
-
-def _metric_value(gpus: pd.DataFrame, gpu: str, metric: str) -> float:
-    return float(gpus.loc[gpu, metric]) if gpu in gpus.index else math.nan
+    ref = catalog.resolve_gpu(workload.reference_gpu)
+    table = _table(workload)
+    if gpu in table:
+        return speeds.Speed(table[gpu] / table.get(ref, 1.0), "user", f"throughput table of workload {workload.name}")
+    metric = workload.throughput_metric
+    own, base = speeds.gpu_speed(metric, gpu), speeds.gpu_speed(metric, ref)
+    value = own.relative_speed / base.relative_speed
+    if math.isnan(value):
+        return speeds.Speed(math.nan, "none", own.detail if math.isnan(own.relative_speed) else f"reference {ref}: {base.detail}")
+    if gpu == ref or base.source == own.source:
+        return speeds.Speed(value, own.source, own.detail)
+    source = "estimated" if "estimated" in (own.source, base.source) else own.source
+    reference = f"reference {ref} {base.source}" + (f": {base.detail}" if base.source == "estimated" else "")
+    return speeds.Speed(value, source, f"{own.detail}; {reference}")
 
 
 def relative_speed(workload, gpu: str) -> float:
     """perf(w,g): reference-GPU-hours of work per hour on one `gpu` (NaN when no figure exists)."""
-    gpus = catalog.load_gpus()
-    ref = catalog.resolve_gpu(workload.reference_gpu)
-    table = {catalog.resolve_gpu(k): v for k, v in (workload.throughput or {}).items()}
-    if gpu in table:
-        return table[gpu] / table[ref] if ref in table else table[gpu]
-    ref_value = _metric_value(gpus, ref, workload.throughput_metric)
-    return _metric_value(gpus, gpu, workload.throughput_metric) / ref_value
+    return speed_and_source(workload, gpu).relative_speed
 
 
 def check_reference_metrics(scenario) -> None:
-    """Every workload's reference GPU must have a figure for its metric (or a measured table)."""
-    gpus = catalog.load_gpus()
+    """Every workload's reference GPU must have a speed under its metric (or be in its throughput table)."""
     problems = []
     for w in scenario.workloads:
         ref = catalog.resolve_gpu(w.reference_gpu)
-        in_table = w.throughput and ref in {catalog.resolve_gpu(k) for k in w.throughput}
-        if not in_table and math.isnan(_metric_value(gpus, ref, w.throughput_metric)):
-            others = [m for m in catalog.THROUGHPUT_METRICS if not math.isnan(_metric_value(gpus, ref, m))]
-            problems.append(f"workload {w.name}: reference GPU {ref} has no {w.throughput_metric} figure in "
-                            f"the catalog; set throughput_metric to one of {others} or give a throughput table")
+        if ref in _table(w) or not math.isnan(speeds.gpu_speed(w.throughput_metric, ref).relative_speed):
+            continue
+        why = speeds.gpu_speed(w.throughput_metric, ref).detail
+        others = [m for m in speeds.METRIC_NAMES if ":" not in m
+                  and not math.isnan(speeds.gpu_speed(m, ref).relative_speed)]
+        fix = (f"set throughput_metric to one of {others} or give a throughput table naming {ref}" if others
+               else f"give a throughput table naming {ref} (speeds of other GPUs relative to it)")
+        problems.append(f"workload {w.name}: reference GPU {ref} has no {w.throughput_metric} speed ({why}); {fix}")
     if problems:
         raise ScenarioError(problems, scenario.name)
 
 
-def _table_gpus(workload) -> set:
-    return {catalog.resolve_gpu(k) for k in (workload.throughput or {})}
+def speed_sources(scenario, gpus) -> pd.DataFrame:
+    """Where each workload's speed on each GPU comes from: workload, gpu, relative_speed (vs the workload's
+    reference GPU), gpus_per_job, scaling_efficiency, source (user | measured | estimated | datasheet | none),
+    detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units)."""
+    rows = []
+    for w in scenario.workloads:
+        for gpu in dict.fromkeys(gpus):
+            speed = speed_and_source(w, gpu)
+            efficiency, _ = _scaling(w, gpu)
+            rows.append({"workload": w.name, "gpu": gpu, "relative_speed": speed.relative_speed,
+                         "gpus_per_job": w.gpus_per_job, "scaling_efficiency": efficiency,
+                         "source": speed.source, "detail": speed.detail})
+    columns = ["workload", "gpu", "relative_speed", "gpus_per_job", "scaling_efficiency", "source", "detail"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _scaling(workload, gpu: str) -> tuple[float, str]:
+    """(efficiency, detail) of one job spread over the workload's gpus_per_job GPUs of `gpu`."""
+    return speeds.scaling_efficiency(workload.throughput_metric, gpu, workload.gpus_per_job)
 
 
 def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
@@ -95,7 +96,7 @@ def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
     gpu = unit.gpu
     if not unit.gpu_known or gpu not in gpus.index:
         return f"unknown accelerator {unit.accelerator_name or gpu}"
-    if gpus.loc[gpu, "kind"] == "asic" and gpu not in _table_gpus(workload):
+    if gpus.loc[gpu, "kind"] == "asic" and gpu not in _table(workload):
         # Inferentia, Trainium, Gaudi: not drop-in GPUs; a team that ported its code names them
         return f"{gpu} is not a GPU (needs its own SDK): name it in the workload's throughput table to allow it"
     if unit.kind == "spot" and not workload.interruptible:
@@ -116,9 +117,9 @@ def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
         why = catalog.exclusion_reason(workload.framework, gpu, cc)
         if why:
             return why
-    speed = relative_speed(workload, gpu)
-    if math.isnan(speed) or speed <= 0:
-        return f"no {workload.throughput_metric} figure for {gpu} (add it to a throughput table)"
+    speed = speed_and_source(workload, gpu)
+    if math.isnan(speed.relative_speed) or speed.relative_speed <= 0:
+        return f"no {workload.throughput_metric} speed for {gpu}: {speed.detail} (add it to a throughput table)"
     return None
 
 
@@ -154,8 +155,9 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     excluded = []
     for j, w in enumerate(scenario.workloads):
         reasons = [_reason(w, rep, gpus) for rep in representatives]
-        speed = {rep.gpu: None for rep, why in zip(representatives, reasons) if not why}
-        speed = {gpu: relative_speed(w, gpu) for gpu in speed}
+        usable = dict.fromkeys(rep.gpu for rep, why in zip(representatives, reasons) if not why)
+        # work per unit-hour: speed × GPUs × multi-GPU efficiency (1 for one-GPU jobs) × spot survival
+        speed = {gpu: relative_speed(w, gpu) * _scaling(w, gpu)[0] for gpu in usable}
         per_profile = np.array([0.0 if why else speed[rep.gpu] * rep.gpu_count *
                                 (1.0 - w.interruption_overhead if rep.kind == "spot" else 1.0)
                                 for rep, why in zip(representatives, reasons)])

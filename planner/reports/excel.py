@@ -14,7 +14,8 @@ import pandas as pd
 from planner.engine import Plan
 from planner.reports.tables import assumptions, clean, maybe_write, plan_start, prices_used, spreadsheet_text, summary_table
 
-SHEETS = ("summary", "fleet", "monthly", "baselines", "break-even", "assumptions", "prices used")
+SHEETS = ("summary", "fleet", "purchase schedule", "owned cards", "monthly", "baselines", "break-even", "speeds",
+          "assumptions", "prices used")
 
 
 def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> bytes:
@@ -25,7 +26,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
 
     tables = {
         "summary": summary_table(plan, plan_start(start, plan.scenario)),
-        "fleet": plan.fleet, "monthly": plan.monthly, "baselines": plan.baselines,
+        "fleet": plan.fleet, "purchase schedule": plan.schedule, "owned cards": plan.owned, "speeds": plan.speeds,
+        "monthly": plan.monthly, "baselines": plan.baselines,
         "break-even": plan.break_even, "assumptions": assumptions(plan), "prices used": prices_used(plan),
     }
     wb = Workbook()

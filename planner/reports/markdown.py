@@ -42,7 +42,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if s is not None and s.description:
         lines += [_text(s.description), ""]
     lines += [f"**Total: {plan.total:,.0f} {cur}** (present value over {plan.horizon_months} months; "
-              f"status {plan.status}). Prices: {plan.prices.get('source')} as of {plan.prices.get('as_of')}.", ""]
+              f"status {plan.status}). Prices: {plan.prices.get('source')} dated {plan.prices.get('as_of_text', 'undated')}.", ""]
     if len(plan.baselines):
         b = plan.baselines.set_index("baseline")
         bits = [f"{label}: {row.total:,.0f} {cur} (saves {row.savings:,.0f}, {row.savings_pct:.1f}%)"

@@ -130,6 +130,12 @@ def plan_to_dict(plan: Plan) -> dict:
         "utilisation": records(plan.utilisation),
         "energy_kwh": plan.energy_kwh,
         "excluded_offers": records(plan.exclusions),
+        "schedule": records(plan.schedule),
+        "installed": records(plan.installed),
+        "owned": records(plan.owned),
+        "speeds": records(plan.speeds),
+        "assumptions": hardware_assumptions(plan),
+        "warnings": list(plan.warnings),
         "solver": plan.solver,
         "prices": plan.prices,
         "scenario_inputs": scenario_inputs(plan),
@@ -145,7 +151,8 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet"
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default),
     monthly, costs, baselines, break_even, utilisation."""
     tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
-              "break_even": plan.break_even, "utilisation": plan.utilisation}
+              "break_even": plan.break_even, "utilisation": plan.utilisation, "schedule": plan.schedule,
+              "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds}
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
     return maybe_write(path, csv_text(tables[table]))
@@ -197,6 +204,29 @@ def assumptions(plan: Plan) -> pd.DataFrame:
     return flatten_scenario(plan.scenario)
 
 
+def hardware_assumptions(plan: Plan) -> dict:
+    """How hardware is bought, valued and retired in this plan (onprem.purchase_every_months, resale …)."""
+    o = getattr(plan.scenario, "onprem", None)
+    if o is None:
+        return {}
+    return {"purchase_every_months": o.purchase_every_months, "resale_method": o.resale.method,
+            "resale_share_of_book": o.resale.share_of_book, "sell_owned": o.sell_owned,
+            "switch_off_owned": o.switch_off_owned, "maintenance_when_off": o.maintenance_when_off,
+            "capex_budget": o.capex_budget, "capex_budget_per_year": o.capex_budget_per_year}
+
+
+def assumption_line(plan: Plan) -> str:
+    """One line: purchases every k months, resale value, what owned cards may do."""
+    a = hardware_assumptions(plan)
+    if not a:
+        return ""
+    resale = ("worth nothing when sold" if a["resale_method"] == "none" else
+              f"sold at {a['resale_share_of_book']:g} × {a['resale_method'].replace('_', '-')} book value")
+    owned = " or ".join([c for c, on in (("sold", a["sell_owned"]), ("switched off", a["switch_off_owned"])) if on])
+    return (f"assumptions: cards bought every {a['purchase_every_months']} months, retired at end of life and "
+            f"{resale}; owned cards may be {owned or 'kept only'}")
+
+
 def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
     """field/value rows: the plan's headline figures. `total` is the plan total (present value)."""
     rows: list[tuple[str, Any]] = [
@@ -209,8 +239,10 @@ def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
     for b in plan.baselines.itertuples(index=False) if len(plan.baselines) else ():
         rows.append((f"baseline.{b.baseline}.total", None if b.total != b.total else float(b.total)))
         rows.append((f"baseline.{b.baseline}.savings", None if b.savings != b.savings else float(b.savings)))
+    rows += [(f"assumption.{k}", v) for k, v in hardware_assumptions(plan).items()]
+    rows += [(f"warning.{i}", w) for i, w in enumerate(plan.warnings, start=1)]
     rows += [("energy_kwh", plan.energy_kwh), ("prices.source", plan.prices.get("source")),
-             ("prices.as_of", plan.prices.get("as_of")), ("solver", plan.solver.get("name")),
+             ("prices.as_of", plan.prices.get("as_of_text", plan.prices.get("as_of"))), ("solver", plan.solver.get("name")),
              ("solver.status", plan.solver.get("status")), ("solver.gap", plan.solver.get("gap")),
              ("solver.seconds", plan.solver.get("seconds"))]
     return pd.DataFrame(rows, columns=["field", "value"])

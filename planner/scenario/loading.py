@@ -6,6 +6,7 @@ problem of a file: `file:line:col: field.path: what was expected, got what (did 
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -218,15 +219,19 @@ def _where(positions: Any, loc: Path_, value: bool = True) -> str:
 def _model_at(loc: Path_) -> type[BaseModel] | None:
     """The pydantic model that holds the mapping at `loc` (for did-you-mean on unknown keys)."""
     model: Any = Scenario
+    map_key = False          # the next part is a key of a dict[str, Model] (a card id): skip it
     for part in loc:
-        if isinstance(part, int):
+        if isinstance(part, int) or map_key:
+            map_key = False
             continue
         field = model.model_fields.get(part) if isinstance(model, type) and issubclass(model, BaseModel) else None
         if field is None:
             return None
         ann = field.annotation
         inner = [a for a in getattr(ann, "__args__", ()) if isinstance(a, type) and issubclass(a, BaseModel)]
-        if isinstance(ann, type) and issubclass(ann, BaseModel):
+        if typing.get_origin(ann) is dict and inner:      # dict[str, Model]: the next part is a key
+            model, map_key = inner[-1], True
+        elif isinstance(ann, type) and issubclass(ann, BaseModel):
             model = ann
         elif inner:
             model = inner[0]
@@ -234,7 +239,7 @@ def _model_at(loc: Path_) -> type[BaseModel] | None:
             args = getattr(ann, "__args__", ())
             # dict[str, CardOverride]: skip the key level
             if args and isinstance(args[-1], type) and issubclass(args[-1], BaseModel):
-                model = args[-1]
+                model, map_key = args[-1], True
             else:
                 return None
     return model

@@ -113,6 +113,23 @@ class CardOverride(Frozen):
     source: str | None = None
 
 
+class OwnedCards(Frozen):
+    """Cards already owned, in the long form: how many and how old."""
+
+    count: Count = Field(ge=0, description="cards owned")
+    age_months: int = Field(0, ge=0, le=1200, description="age at month 1 of the plan, months")
+
+
+class Resale(Frozen):
+    """What hardware is worth when sold: at the end of the horizon, at the end of its life, or when an
+    owned card is sold in month 1."""
+
+    method: Literal["straight_line", "declining_balance", "none"] = Field(
+        "straight_line", description="book value: straight_line over life_years, declining_balance at 2/life_years "
+        "a year, or none (worth nothing)")
+    share_of_book: float = Field(0.5, ge=0, le=1, description="share of book value a buyer pays")
+
+
 class OnPrem(Frozen):
     """Owned hardware: site assumptions, candidate cards, what is already owned, caps."""
 
@@ -121,21 +138,44 @@ class OnPrem(Frozen):
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
     cards: tuple[str, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
     card_overrides: dict[str, CardOverride] = Field(default_factory=dict)
-    existing: dict[str, Count] = Field(default_factory=dict, description="cards already owned: no capex")
+    existing: dict[str, OwnedCards] = Field(
+        default_factory=dict, description="cards already owned (no capex): a count (new cards) or {count, age_months}")
+    purchase_every_months: int = Field(3, ge=1, le=120, description="cards can be bought at the start of every "
+                                       "period of this many months (1 = any month; the horizon = month 1 only)")
+    resale: Resale = Resale()
+    sell_owned: bool = Field(True, description="the plan may sell owned cards in month 1 at their resale value")
+    switch_off_owned: bool = Field(True, description="the plan may switch owned cards off (no energy)")
+    maintenance_when_off: bool = Field(True, description="a switched-off card still pays its maintenance")
     power_cap_kw: float | None = Field(None, ge=0, le=MAX_WATTS * MAX_UNITS / 1000,
                                        description="cap on installed IT power, Σ units × busy watts")
     capex_budget: float | None = Field(None, ge=0, le=MAX_MONEY,
-                                       description="cap on new capex (cards + hosts), scenario currency")
+                                       description="cap on new capex (cards + hosts) over the horizon, scenario currency")
+    capex_budget_per_year: float | None = Field(None, ge=0, le=MAX_MONEY,
+                                                description="cap on new capex in each plan year (months 1-12, 13-24 …)")
     colocation_per_kw_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged on installed IT kW every month")
     fixed_onprem_per_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged in each month any on-prem unit exists")
 
-    @field_validator("existing")
+    @field_validator("existing", mode="before")
     @classmethod
-    def _non_negative(cls, v: dict[str, int]) -> dict[str, int]:
-        bad = [k for k, n in v.items() if n < 0]
+    def _short_form(cls, value: Any) -> Any:
+        """`{card: count}` is the short form of `{card: {count: n}}` (new cards); `true` is not one card."""
+        if not isinstance(value, dict):
+            return value
+        bad = [k for k, v in value.items() if isinstance(v, bool)]
         if bad:
-            raise ValueError(f"counts must be ≥ 0 (negative for {bad})")
-        return v
+            raise PydanticCustomError("number_not_bool", "expected numbers, not true or false (for {keys})",
+                                      {"keys": ", ".join(map(str, bad))})
+        return {k: {"count": v} if isinstance(v, (int, float)) else v for k, v in value.items()}
+
+    def owned_count(self, card_id: str) -> int:
+        """Cards of `card_id` already owned (0 when none)."""
+        owned = self.existing.get(card_id)   # an int when set by model_copy, which skips validation
+        return 0 if owned is None else int(owned) if isinstance(owned, int) else owned.count
+
+    def owned_age_months(self, card_id: str) -> int:
+        """Age of the owned cards of `card_id` at month 1 (the short form means new: 0)."""
+        owned = self.existing.get(card_id)
+        return owned.age_months if isinstance(owned, OwnedCards) else 0
 
 
 class Workload(Frozen):

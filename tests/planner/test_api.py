@@ -19,7 +19,7 @@ HYBRID = ROOT / "scenarios" / "startup-hybrid.yaml"
 # Worked example by hand (README): one RTX A5000 working 657 h a month, the rest on g5.xlarge.
 IDLE_KWH, BUSY_KWH = 0.1 * 730 * 1.5, 0.3 * 657 * 1.5          # per month, at the wall × PUE
 CLOUD = 4315.74                                                # (800 − 657) / 0.8 h × 1.006 × 24
-FIXED = 2500 - 1250 + 250                                      # capex − residual + maintenance
+FIXED = 2500 - 625 + 250                                       # capex − resale credit (half of book) + maintenance
 
 
 def worked_total(electricity=0.20, hours=800.0):
@@ -74,7 +74,7 @@ def test_override_changes_exactly_that_input():
     assert dict(zip(diff["path"], zip(diff["a"], diff["b"]))) == {
         "workloads.prototyping.gpu_hours_per_month": (1500.0, 3000.0),
         "onprem.card_overrides.rtx-4090.price": (None, 1500.0),
-        "onprem.existing.rtx-a5000": (None, 1)}
+        "onprem.existing.rtx-a5000.count": (None, 1), "onprem.existing.rtx-a5000.age_months": (None, 0)}
     assert t.onprem.card_overrides["rtx-4090"].price == 1500
     assert apply_overrides(s, {}) is s
 

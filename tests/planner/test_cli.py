@@ -79,9 +79,9 @@ def test_offers_filters_combine():
 
 
 def test_onprem_card_hourly_cost_by_hand():
-    # a100-80gb-pcie: capex 14000 + 2500 = 16500 USD, 5 years, 5 %/y maintenance, 540 W busy.
-    # 16500/(5×8760) + 16500×0.05/8760 + 0.540 kW × 1.4 × 0.12 USD/kWh
-    expected = 16500 / 43800 + 825 / 8760 + 0.540 * 1.4 * 0.12
+    # a100-80gb-pcie: capex 11500 (catalog, 2026-03-20) + 2500 host = 14000 USD, 5 years, 5 %/y maintenance,
+    # 540 W busy: 14000/(5×8760) + 14000×0.05/8760 + 0.540 kW × 1.4 × 0.12 USD/kWh
+    expected = 14000 / 43800 + 700 / 8760 + 0.540 * 1.4 * 0.12
     rows = offers_json("--gpu", "A100-80GB-PCIE", "--provider", "onprem")
     assert rows[0]["usd_per_hour"] == pytest.approx(expected)
 

@@ -212,4 +212,4 @@ def test_json_stays_clean_with_highs():
                            "--format", "json", "--solver", "highs", "--no-baselines"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["total"] == pytest.approx(7760.46, rel=1e-6)
+    assert json.loads(done.stdout)["total"] == pytest.approx(8385.46, rel=1e-6)

@@ -81,7 +81,7 @@ def test_plan_out_writes_every_file_and_xlsx_total_equals_json_total(tmp_path):
 def test_focus_of_the_worked_example_by_hand():
     p = plan(load_scenario(WORKED))
     f = plan_to_focus(p, start="2026-03")
-    assert f["EffectiveCost"].sum() == pytest.approx(7760.46, rel=1e-6)
+    assert f["EffectiveCost"].sum() == pytest.approx(8385.46, rel=1e-6)
     assert f["EffectiveCost"].sum() == pytest.approx(p.total, rel=1e-9)
     card = f[f["SkuId"] == "rtx-a5000"]
     capex = card[card["x_CostCategory"] == "capex"]
@@ -89,9 +89,9 @@ def test_focus_of_the_worked_example_by_hand():
     assert len(capex) == 1 and capex["BilledCost"].iloc[0] == pytest.approx(2500)
     assert capex["ChargeCategory"].iloc[0] == "Purchase"
     assert capex["ChargePeriodStart"].iloc[0] == "2026-03-01T00:00:00Z"
-    # residual credit −2,500 × (1 − 24/48) in month 25 (2028-03)
+    # resale credit −0.5 × 2,500 × (1 − 24/48) in month 25 (2028-03)
     residual = card[card["x_CostCategory"] == "residual_value"]
-    assert residual["BilledCost"].tolist() == [pytest.approx(-1250)]
+    assert residual["BilledCost"].tolist() == [pytest.approx(-625)]
     assert residual["ChargeCategory"].iloc[0] == "Credit" and residual["x_PlanMonth"].iloc[0] == 25
     assert residual["ChargePeriodStart"].iloc[0] == "2028-03-01T00:00:00Z"
     # maintenance 2,500 × 0.05 / 12 a month; energy (0.1 × 730 + 0.3 × 657) × 1.5 = 405.15 kWh a month
@@ -117,13 +117,13 @@ def test_focus_with_discounting_is_present_value_by_hand():
     f = plan_to_focus(p, start="2026-01")
     d = [(1 + r) ** (-(m - 1) / 12) for m in range(1, 26)]
     monthly = 2500 * 0.05 / 12 + 405.15 * 0.20 + 178.75 * 1.006
-    by_hand = 2500 + monthly * sum(d[:24]) - 1250 * d[24]
+    by_hand = 2500 + monthly * sum(d[:24]) - 625 * d[24]
     assert p.total == pytest.approx(by_hand, rel=1e-6)
     assert f["EffectiveCost"].sum() == pytest.approx(p.total, rel=1e-9)
-    # billed money is nominal: Σ BilledCost = 2,500 + 24 × monthly − 1,250
-    assert f["BilledCost"].sum() == pytest.approx(2500 + 24 * monthly - 1250, rel=1e-6)
+    # billed money is nominal: Σ BilledCost = 2,500 + 24 × monthly − 625
+    assert f["BilledCost"].sum() == pytest.approx(2500 + 24 * monthly - 625, rel=1e-6)
     m25 = f[f["x_PlanMonth"] == 25]
-    assert m25["EffectiveCost"].sum() == pytest.approx(-1250 * d[24], rel=1e-6)
+    assert m25["EffectiveCost"].sum() == pytest.approx(-625 * d[24], rel=1e-6)
 
 
 def _offers_csv(tmp_path: Path) -> Path:

@@ -140,7 +140,7 @@ def test_plan_out_writes_no_formula_into_any_file(attack, tmp_path):
         check_csv((out / name).read_bytes().decode())
     focus = fields(check_csv((out / "focus.csv").read_bytes().decode()))
     assert {"'" + SCENARIO_NAME, "'" + SKU} <= focus
-    assert "-1250.0" in focus          # the residual credit stays a plain negative number
+    assert "-625.0" in focus          # the residual credit stays a plain negative number
     assert "'" + SKU in fields(check_csv((out / "fleet.csv").read_bytes().decode()))
 
 
@@ -149,7 +149,7 @@ def test_numbers_stay_numbers_in_the_workbook(attack):
     wb = load_workbook(io.BytesIO(plan_to_excel(p)))
     summary = {r[0].value: r[1] for r in wb["summary"].iter_rows(min_row=2)}
     residual = summary["cost.residual_value"]
-    assert residual.data_type == "n" and residual.value == -1250   # −2,500 × (1 − 24/48), by hand
+    assert residual.data_type == "n" and residual.value == -625   # −0.5 × 2,500 × (1 − 24/48), by hand
     assert summary["scenario"].data_type == "s" and summary["scenario"].value == "'" + SCENARIO_NAME
 
 

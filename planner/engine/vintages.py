@@ -1,0 +1,80 @@
+"""Card vintages and fleet epochs: when on-prem cards can be bought, how long each stays in service,
+and the stretches of months in which the set of cards in service cannot change.
+
+A vintage is one batch of a card: bought at the start of a purchase month (1, 1 + k, 1 + 2k … with
+k = onprem.purchase_every_months), or already owned at month 1 at some age. It serves from its first
+month until the end of its life (`life_years` × 12 months, counted from its age) or the horizon,
+whichever comes first, and leaves service in `leave_month` (H + 1 when it still serves at the end).
+
+The fleet can only change where a vintage is bought or leaves, so the months between two such
+boundaries are one epoch: card counts are constant inside it, and the demand periods are split by it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from planner.errors import ScenarioError
+from planner.months import MONTHS_PER_YEAR
+
+VINTAGE_COLUMNS = ["unit", "owned", "count", "first_service", "last_service", "leave_month", "age_at_start",
+                   "life_months"]
+
+
+def life_months(life_years: float) -> int:
+    """A card's service life in whole months (at least one)."""
+    return max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
+
+
+def purchase_months(horizon_months: int, every_months: int) -> list[int]:
+    """Months a card can be bought in: 1, 1 + k, 1 + 2k … up to the horizon (the last purchase period
+    is shorter when k does not divide the horizon)."""
+    return list(range(1, horizon_months + 1, max(1, every_months)))
+
+
+def check_owned_ages(cards: pd.DataFrame, scenario_name: str) -> None:
+    """An owned card older than its life has no service left: a scenario error, not a silent zero."""
+    problems = []
+    for c in cards.itertuples(index=False):
+        if c.existing > 0 and c.age_months >= life_months(c.life_years):
+            problems.append(f"onprem.existing.{c.card_id}.age_months: {c.age_months} months is not below the card's "
+                            f"life of {life_months(c.life_years)} months (life_years {c.life_years:g}); "
+                            f"retire it (leave it out) or set card_overrides.{c.card_id}.life_years")
+    if problems:
+        raise ScenarioError(problems, scenario_name)
+
+
+def build_vintages(units: pd.DataFrame, horizon_months: int, every_months: int) -> pd.DataFrame:
+    """One row per vintage of every card unit (VINTAGE_COLUMNS, indexed 0..V−1): the owned batch (when
+    cards are owned) and one purchase batch per purchase month (when the card may be bought)."""
+    H = horizon_months
+    rows = []
+    kind = units["kind"].to_numpy()
+    for i in np.flatnonzero(kind == "card"):
+        u = units.iloc[i]
+        life = life_months(u["life_years"])
+        if u["existing"] > 0:
+            age = int(u["age_months"])
+            last = min(H, life - age)
+            rows.append((i, True, int(u["existing"]), 1, last, last + 1, age, life))
+        if u["buyable"] or u["min_units"] > 0:
+            for s in purchase_months(H, every_months):
+                last = min(H, s + life - 1)
+                rows.append((i, False, 0, s, last, last + 1, 0, life))
+    return pd.DataFrame(rows, columns=VINTAGE_COLUMNS).astype(
+        {"unit": np.int64, "owned": bool, "count": np.int64, "first_service": np.int64, "last_service": np.int64,
+         "leave_month": np.int64, "age_at_start": np.int64, "life_months": np.int64})
+
+
+def epoch_of_month(vintages: pd.DataFrame, horizon_months: int) -> np.ndarray:
+    """[H] the epoch (0, 1, …) of each month: a new epoch starts where any vintage starts or leaves."""
+    starts = set(vintages["first_service"]) | set(vintages["leave_month"]) | {1}
+    bounds = np.array(sorted(m for m in starts if 1 <= m <= horizon_months))
+    return np.searchsorted(bounds, np.arange(1, horizon_months + 1), side="right") - 1
+
+
+def in_service(vintages: pd.DataFrame, horizon_months: int) -> np.ndarray:
+    """[vintages × H] True in the months each vintage serves."""
+    m = np.arange(1, horizon_months + 1)
+    return (m >= vintages["first_service"].to_numpy()[:, None]) & (m <= vintages["last_service"].to_numpy()[:, None])
