@@ -76,15 +76,36 @@ def ladder(path: Path, solver: str, max_vars: int) -> None:
               f"{t_unred:9.2f} {t_unred / t_red:7.1f}  {sol.objective:,.2f} vs {solu.objective:,.2f}")
 
 
+def purchase_periods(path: Path, solver: str, time_limit: float) -> None:
+    """The plan with cards bought only in month 1 (purchase_every_months = horizon) next to purchases every
+    12, 3 and 1 months, in one run: time, variables, integer variables, status and the ratio to month 1 only."""
+    from planner.engine import plan
+
+    scenario = load_scenario_file(path)
+    H = scenario.horizon_months
+    print(f"\npurchase periods ({path.name}, {H} months, {solver}, time limit {time_limit:g} s; baselines off)")
+    print(f"{'every':>6} {'seconds':>8} {'ratio':>6} {'variables':>9} {'integers':>8}  status       total")
+    first = None
+    for every in (H, 12, 3, 1):
+        p, t = timed(plan, scenario, solver=solver, baselines=False, time_limit=time_limit,
+                     overrides={"onprem.purchase_every_months": every})
+        first = first or t
+        s = p.solver
+        print(f"{every:>6} {t:>8.2f} {t / first:>6.2f} {s['variables']:>9} {s['integer_variables']:>8}  "
+              f"{s['status']:<11} {p.total:,.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--solver", default="cbc", choices=["cbc", "highs"])
     parser.add_argument("--max-vars", type=int, default=400_000,
                         help="skip the unreduced model above this many variables")
+    parser.add_argument("--time-limit", type=float, default=300, help="seconds per purchase-period solve")
     args = parser.parse_args()
     path = ROOT / "scenarios" / "industrial.yaml"
     steps(path, args.solver)
     ladder(path, args.solver, args.max_vars)
+    purchase_periods(path, args.solver, args.time_limit)
 
 
 if __name__ == "__main__":

@@ -101,11 +101,25 @@ def validate(files: list[Path] = typer.Argument(..., help="scenario YAML files")
             scenario = load_scenario_file(path)
             err.print(f"[green]ok[/] {path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
                       f"{scenario.horizon_months} months", markup=True)
+            for warning in _price_gaps(scenario):
+                err.print(f"[yellow]warning:[/] {path}: {escape(warning)}", markup=True, soft_wrap=True)
         except ScenarioError as exc:
             failed += 1
             err.print(str(exc), markup=False, soft_wrap=True)
     if failed:
         raise typer.Exit(2)
+
+
+def _price_gaps(scenario) -> list[str]:
+    """Purchase options the scenario allows that have no price in its price source (a loud gap, not an
+    error: the plan uses the options that are priced). Nothing when the price source cannot be read."""
+    from planner import catalog
+
+    try:
+        table, _ = catalog.price_table(scenario.prices.source)
+    except PlannerError:
+        return []
+    return catalog.option_gaps(scenario, table)
 
 
 @app.command()

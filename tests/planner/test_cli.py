@@ -127,3 +127,19 @@ def test_inventory_without_nvidia_smi_says_so_in_one_line(monkeypatch):
     result = run("inventory")
     assert result.exit_code == 2
     assert "nvidia-smi not found" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_validate_and_plan_warn_when_an_allowed_option_has_no_price():
+    # startup-hybrid allows reserved_1y/3y in us-east-1 and eastus; the packaged snapshot has no
+    # commitment price (none could be sourced), so both say so and the plan still runs
+    result = run("validate", str(ROOT / "scenarios" / "startup-hybrid.yaml"))
+    assert result.exit_code == 0 and "reserved_1y: no reserved_1y prices" in result.stderr
+    result = run("plan", str(ROOT / "scenarios" / "startup-hybrid.yaml"), "--format", "json")
+    doc = json.loads(result.stdout)
+    assert any(w.startswith("reserved_3y: no reserved_3y prices") for w in doc["warnings"])
+    assert "reserved_3y: no reserved_3y prices" in result.stderr
+    # the purchase schedule and the owned-card decisions are in the JSON: 2 owned RTX 3060s, each sold or not
+    owned = doc["owned"][0]
+    assert owned["card"] == "rtx-3060-12gb" and owned["kept"] + owned["switched_off"] + owned["sold"] == 2
+    assert {r["action"] for r in doc["schedule"]} <= {"buy", "sell", "switch off", "retire"}
+    assert doc["assumptions"]["resale_share_of_book"] == 0.5 and doc["assumptions"]["purchase_every_months"] == 3
