@@ -71,11 +71,31 @@ app = typer.Typer(cls=_Group, no_args_is_help=True, context_settings=CONTEXT_SET
                   help="GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost.")
 
 
+def shadowing_packages() -> list[str]:
+    """Other installed distributions that also provide our top-level packages (`planner` and
+    `pricing_adapters` are common names: installing such a distribution would overwrite ours)."""
+    from importlib.metadata import packages_distributions
+
+    owners = packages_distributions()
+    return [f"{pkg} is also provided by {', '.join(sorted(set(d for d in owners[pkg] if d != DISTRIBUTION)))}"
+            for pkg in ("planner", "pricing_adapters") if set(owners.get(pkg, [])) - {DISTRIBUTION}]
+
+
+DISTRIBUTION = "gpu-fleet-planner"
+
+
 def _print_version(value: bool) -> None:
+    """The version and where the packages were imported from (which copy runs), and a warning when
+    another installed distribution provides a package of the same name."""
     if value:
+        import planner
+        import pricing_adapters
         from planner import __version__
 
-        sys.stdout.write(f"fleetplan {__version__}\n")
+        sys.stdout.write(f"fleetplan {__version__}\nplanner: {Path(planner.__file__).parent}\n"
+                         f"pricing_adapters: {Path(pricing_adapters.__file__).parent}\n")
+        for problem in shadowing_packages():
+            err.print(f"warning: {problem}; uninstall it or use a separate virtual environment", markup=False)
         raise typer.Exit()
 
 

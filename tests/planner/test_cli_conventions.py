@@ -47,7 +47,19 @@ def test_version_prints_the_installed_version():
     expected = importlib.metadata.version("gpu-fleet-planner")
     assert planner.__version__ == expected
     result = run("--version")
-    assert result.exit_code == 0 and result.stdout == f"fleetplan {expected}\n"
+    root = Path(planner.__file__).parent
+    assert result.exit_code == 0 and result.stdout == (f"fleetplan {expected}\nplanner: {root}\n"
+                                                       f"pricing_adapters: {root.parent / 'pricing_adapters'}\n")
+
+
+def test_version_warns_when_another_distribution_provides_planner(monkeypatch):
+    # a distribution named "planner" on the package registry installs a top-level `planner` package
+    import importlib.metadata as md
+    monkeypatch.setattr(md, "packages_distributions",
+                        lambda: {"planner": ["gpu-fleet-planner", "planner"], "pricing_adapters": ["gpu-fleet-planner"]})
+    result = run("--version")
+    assert result.exit_code == 0 and "warning: planner is also provided by planner" in result.stderr
+    assert "pricing_adapters is also" not in result.stderr
 
 
 @pytest.mark.parametrize("args", [["-h"], ["plan", "-h"], ["sweep", "-h"], ["compare", "-h"], ["prices", "-h"],
