@@ -33,6 +33,7 @@ from fleetplan_dashboard import exports
 from planner import load_scenario, plan
 from planner.cli import app
 from planner.reports import OUT_FILES, plan_to_excel, write_plan_files
+from planner.reports.excel import SHEETS
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -79,7 +80,7 @@ def check_workbook(data: bytes) -> set[str]:
     """Assert that no sheet holds a formula and no text cell starts one; return the text cells."""
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         sheets = [n for n in zf.namelist() if n.startswith("xl/worksheets/sheet")]
-        assert len(sheets) == 7
+        assert len(sheets) == len(SHEETS)
         for name in sheets:
             assert b"<f>" not in zf.read(name) and b"<f " not in zf.read(name), name
     wb = load_workbook(io.BytesIO(data))
