@@ -77,7 +77,7 @@ def shadowing_packages() -> list[str]:
     from importlib.metadata import packages_distributions
 
     owners = packages_distributions()
-    return [f"{pkg} is also provided by {', '.join(sorted(set(d for d in owners[pkg] if d != DISTRIBUTION)))}"
+    return [f"{pkg} is also provided by {', '.join(sorted({d for d in owners[pkg] if d != DISTRIBUTION}))}"
             for pkg in ("planner", "pricing_adapters") if set(owners.get(pkg, [])) - {DISTRIBUTION}]
 
 
