@@ -43,6 +43,10 @@ def new_capex(m: Model, months: range | None = None) -> pulp.LpAffineExpression:
     return pulp.lpSum(capex[k] * b for k, b in m.buy.items() if months is None or bought_in[k] in months)
 
 
+def _epochs(m: Model) -> list[int]:
+    return sorted({e for _, e in m.installed})
+
+
 def installed_kw(m: Model, epoch: int) -> pulp.LpAffineExpression:
     """Installed IT power in kW in one fleet epoch: Σ cards in service × busy watts / 1000."""
     watts = m.inputs.col("busy_watts")
@@ -52,7 +56,7 @@ def installed_kw(m: Model, epoch: int) -> pulp.LpAffineExpression:
 def peak_kw(m: Model) -> pulp.LpAffineExpression:
     """The most installed IT power in any epoch (a variable bounded below by each epoch's power)."""
     peak = m.prob.add_variable("peak_kw", lowBound=0)
-    for e in sorted({e for _, e in m.installed}):
+    for e in _epochs(m):
         m.prob += (peak >= installed_kw(m, e), f"peak_kw_{e}")
     return pulp.LpAffineExpression([(peak, 1.0)])
 
@@ -73,10 +77,6 @@ def cloud_share(m: Model) -> pulp.LpAffineExpression:
 
 # ---------------------------------------------------------------------------------------------------
 # Constraints
-
-
-def _epochs(m: Model) -> list[int]:
-    return sorted({e for _, e in m.installed})
 
 
 def _define_power(m: Model, limit: float) -> None:
