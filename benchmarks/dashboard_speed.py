@@ -53,7 +53,7 @@ def _summary(label: str, seconds: list[float], target: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=8, help="slider positions to try (default 8)")
-    parser.add_argument("--solver", default="cbc", choices=("cbc", "highs"))
+    parser.add_argument("--solver", default="highs", choices=("cbc", "highs"))
     args = parser.parse_args()
 
     base, _ = state.load_file(state.DEFAULT_SCENARIO)

@@ -97,7 +97,7 @@ def purchase_periods(path: Path, solver: str, time_limit: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--solver", default="cbc", choices=["cbc", "highs"])
+    parser.add_argument("--solver", default="highs", choices=["cbc", "highs"])
     parser.add_argument("--max-vars", type=int, default=400_000,
                         help="skip the unreduced model above this many variables")
     parser.add_argument("--time-limit", type=float, default=300, help="seconds per purchase-period solve")

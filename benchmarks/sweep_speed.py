@@ -58,7 +58,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--points", type=int, default=200)
-    ap.add_argument("--solver", default="cbc", choices=["cbc", "highs"])
+    ap.add_argument("--solver", default="highs", choices=["cbc", "highs"])
     args = ap.parse_args()
     scenario = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
     vary = grid(args.points)

@@ -25,6 +25,7 @@ import streamlit as st
 import yaml
 
 from planner.engine import Plan
+from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.scenario import (
     BUILTIN_PROFILES,
@@ -321,7 +322,7 @@ def _cached_plan(scenario_json: str, stamp: str, solver: str, _scenario: Scenari
         return Outcome("error", message=str(exc))
 
 
-def plan_for(scenario: Scenario, solver: str = "cbc") -> Outcome:
+def plan_for(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
     """The plan of `scenario` with its baselines, from the cache when this scenario was planned before."""
     return _cached_plan(scenario.model_dump_json(), prices_stamp(scenario.prices.source), solver, scenario)
 

@@ -32,3 +32,10 @@ class InfeasibleError(PlannerError):
     """No fleet satisfies the scenario; the message says which workload or cap, with the numbers."""
 
     exit_code = 1
+
+
+class SolverError(PlannerError):
+    """The solver stopped without an answer (a time limit with no fleet found yet, or a solver failure):
+    not a statement that no fleet exists."""
+
+    exit_code = 3

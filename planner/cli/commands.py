@@ -256,8 +256,11 @@ def plan_command(
                                         "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                        help="write the --format output to FILE (atomically) instead of stdout"),
-    solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
+    solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
+    time_limit: float | None = typer.Option(None, "--time-limit", min=0.1, max=86400, metavar="SECONDS",
+                                            help="stop each solve after SECONDS with the best fleet found so far "
+                                                 "(status feasible, with its gap); exit 3 if none was found"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
     out: Path | None = typer.Option(None, "--out", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
@@ -266,7 +269,8 @@ def plan_command(
     store: Path | None = typer.Option(None, "--store", help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
-    """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad input."""
+    """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
+    input, 3 when the solver stopped (--time-limit) before finding any fleet."""
     from planner.engine import plan as make_plan
     from planner.reports import plan_start, write_plan_files
     from planner.scenario import load_scenario_file
@@ -277,7 +281,7 @@ def plan_command(
         _check_output(fmt, output)
         scenario = load_scenario_file(file)
         result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines,
-                           store=store)
+                           store=store, time_limit=time_limit)
         if out is not None:
             try:
                 for path in write_plan_files(result, out, start=start):
@@ -394,7 +398,7 @@ def compare(
     b: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (after)"),
     fmt: Format = typer.Option(Format.table, "--format",
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta)"),
-    solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
+    solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
 ) -> None:
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
 
@@ -465,7 +469,7 @@ def sweep(
                                                  "within SECONDS"),
     processes: int = typer.Option(2, "--processes", min=1, help="local worker processes (without --scheduler)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
-    solver: Solver = typer.Option(Solver.cbc, "--solver", help="MILP solver: cbc (bundled) or highs"),
+    solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     fmt: Format = typer.Option(Format.table, "--format"),
 ) -> None:
     """Plan every combination of the --vary values (one row each; infeasible points are rows too)."""

@@ -20,7 +20,7 @@ from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.solve import Solution, solve
-from planner.errors import InfeasibleError
+from planner.errors import InfeasibleError, SolverError
 
 CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 
@@ -35,6 +35,10 @@ def solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bo
             raise InfeasibleError(f"{inp.label}: no capacity of this type can serve {', '.join(missing)}")
     model = build_model(inp, extra_constraints)
     solution = solve(model, solver, time_limit)
+    if solution.status == "not_solved":
+        limit = f" within the time limit of {time_limit:g} s" if time_limit else ""
+        raise SolverError(f"{inp.label}: solver {solver} found no fleet{limit} ({solution.seconds:.1f} s) and did not "
+                          "prove that none exists; allow more time or try the other solver (--solver cbc or highs)")
     if solution.status not in ("optimal", "feasible"):
         # the explanation re-solves once per cap; baselines only say that the caps cannot be met
         why = explain_infeasible(inp, solver, extra_constraints) if explain else _baseline_reason(inp)

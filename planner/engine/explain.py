@@ -10,7 +10,7 @@ import pulp
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
-from planner.engine.solve import solve
+from planner.engine.solve import DEFAULT_SOLVER, solve
 from planner.errors import InfeasibleError
 
 
@@ -54,7 +54,7 @@ def _least(inp: Inputs, cap, solver: str) -> tuple[float, Model] | None:
     return float(pulp.value(expr) or 0.0), m
 
 
-def explain_infeasible(inp: Inputs, solver: str = "cbc", extra_constraints: ExtraConstraints | None = None) -> str:
+def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None) -> str:
     """Which cap cannot be met, with the numbers; tried one cap at a time."""
     for cap in constraints.CAPS:
         if cap.precheck is not None and inp.caps.get(cap.name) is not None:

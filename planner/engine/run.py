@@ -17,6 +17,7 @@ from planner.engine.model import ExtraConstraints
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
+from planner.engine.solve import DEFAULT_SOLVER
 from planner.engine.workloads import speed_sources
 from planner.scenario import Scenario, apply_overrides, load_scenario
 
@@ -49,7 +50,7 @@ def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path
     return speeds, warnings
 
 
-def plan(scenario: Scenario | str | Path | dict, solver: str = "cbc", baselines: bool = True,
+def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
          reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
          store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
          **kwargs: Any) -> Plan:

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from planner.engine import Plan, plan
+from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import PlannerError, ScenarioError
 from planner.reports.tables import clean, records
 from planner.scenario import Scenario, diff_inputs, load_scenario
@@ -150,7 +151,7 @@ def _as_plan(x: Any, solver: str, baselines: bool) -> Plan | SavedPlan:
     return plan(x, solver=solver, baselines=baselines)
 
 
-def compare(a: Any, b: Any, solver: str = "cbc", baselines: bool = False) -> Comparison:
+def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False) -> Comparison:
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again.
 

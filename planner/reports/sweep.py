@@ -24,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from planner.engine import plan
+from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.overrides import ORIGIN, path_problems
@@ -132,7 +133,7 @@ def _resolve_client(scheduler: Any, timeout: float | None):
 
 
 def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[Any]],
-          scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = "cbc",
+          scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = DEFAULT_SOLVER,
           progress: Progress | None = None, scheduler_timeout: float | None = None) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 

@@ -384,3 +384,21 @@ def test_a_rewritten_csv_profile_is_read_again(tmp_path):
     csv.write_text("\n".join(["50"] + ["1"] * 167))
     os.utime(csv, ns=(1, 1))
     assert plan(s, baselines=False).total > flat
+
+
+def test_a_solver_that_stops_without_an_answer_is_not_called_infeasible(monkeypatch):
+    """A time limit hit before any fleet is found says so (exit 3), instead of "no fleet exists" (exit 1)."""
+    import math
+
+    from planner.engine import baselines
+    from planner.engine.solve import Solution
+    from planner.errors import SolverError
+
+    monkeypatch.setattr(baselines, "solve", lambda m, solver, time_limit: Solution("not_solved", math.nan, solver, 2.0, None))
+    s = scenario(workloads=[{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "T4"}])
+    with pytest.raises(SolverError, match="within the time limit of 2 s") as caught:
+        plan(s, time_limit=2, baselines=False)
+    assert not isinstance(caught.value, InfeasibleError)
+    path = ROOT / "scenarios" / "mid-research.yaml"
+    result = CliRunner().invoke(app, ["plan", str(path), "--no-baselines", "--time-limit", "2"])
+    assert result.exit_code == 3 and "did not prove that none exists" in result.stderr, result.output
