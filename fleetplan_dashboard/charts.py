@@ -76,6 +76,27 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
     return _layout(fig, "Monthly cost by category", f"{currency} per month (nominal)")
 
 
+def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: int) -> go.Figure:
+    """Cards in service each month, stacked by card, with the months cards are bought marked: the
+    purchase schedule as a picture (vintages added, owned cards sold, retirements at end of life)."""
+    fig = go.Figure()
+    palette = ("#2563eb", "#16a34a", "#f97316", "#9333ea", "#0891b2", "#eab308", "#dc2626", "#78716c")
+    for i, (card, g) in enumerate(installed.groupby("card", sort=True)):
+        fig.add_trace(go.Scatter(x=g["month"], y=g["units"], name=card, mode="lines", stackgroup="cards",
+                                 line=dict(shape="hv", width=1.5, color=palette[i % len(palette)]),
+                                 hovertemplate="%{y:g} in service<extra>" + card + "</extra>"))
+    bought = schedule[schedule["action"] == "buy"] if len(schedule) else schedule
+    for month, g in bought.groupby("month") if len(bought) else ():
+        text = ", ".join(f"{u:g} × {c}" for c, u in zip(g["card"], g["units"]))
+        fig.add_vline(x=month, line=dict(color="#9ca3af", dash="dot", width=1))
+        fig.add_annotation(x=month, y=1, yref="paper", showarrow=False, yanchor="bottom", text="buy",
+                           hovertext=f"month {month}: buy {text}", font=dict(size=9, color="#6b7280"))
+    _month_ticks(fig, horizon)
+    fig.update_xaxes(range=[0.5, horizon + 0.5], title="month")
+    fig.update_yaxes(rangemode="tozero")
+    return _layout(fig, "Cards in service by month (dotted: purchases)", "cards in service", height=340)
+
+
 def utilisation_chart(util: pd.DataFrame, availability: float) -> go.Figure:
     """Busy share of the owned hours of each owned card type, against the site's availability."""
     labels = [f"{r.card} × {r.units:g}" for r in util.itertuples()]

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
+from planner.reports.tables import assumption_line
 
 st.session_state.setdefault("uploads", {})
 
@@ -118,6 +119,12 @@ cc = p.currency
 
 level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
+if p.warnings:
+    # the warnings name cards and workloads from the scenario: verbatim in a code block, never Markdown
+    with st.expander(f"{len(p.warnings)} warning{'s' if len(p.warnings) != 1 else ''}: what this plan rests on "
+                     "that needs a look (unpriced cards, missing purchase options, old or undated prices, "
+                     "estimated speeds)", icon=":material/warning:"):
+        st.code("\n".join(p.warnings), language=None, wrap_lines=True)
 
 
 def money(x: float) -> str:
@@ -161,6 +168,21 @@ st.dataframe(
         "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f"),
         "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f"),
     })
+
+st.caption(tables.plain(assumption_line(p)) + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
+           "`onprem.sell_owned`, `onprem.switch_off_owned`).")
+
+# Purchases over time
+if len(p.installed):
+    st.subheader("Purchases over time")
+    st.plotly_chart(charts.installed_chart(p.installed, p.schedule, p.horizon_months), key="installed_chart")
+    left, right = st.columns([3, 2])
+    left.dataframe(p.schedule, hide_index=True, width="stretch", key="schedule_table", column_config={
+        "units": st.column_config.NumberColumn("units", format="%g"),
+        "amount": st.column_config.NumberColumn(f"amount, {cc} (nominal)", format="%,.0f")})
+    if len(p.owned):
+        right.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table")
+        right.caption("What happens to the cards already owned, and what that saves against keeping them running.")
 
 # Charts
 cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})

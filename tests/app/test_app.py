@@ -248,3 +248,17 @@ def test_export_contents_are_the_engines(base):
         assert {"fleet.csv", "monthly.csv", "costs.csv", "baselines.csv"} <= set(zf.namelist())
     wb = load_workbook(io.BytesIO(exports.plan_xlsx(p)))
     assert "fleet" in wb.sheetnames
+
+
+def test_plan_page_shows_the_purchase_schedule_owned_cards_assumptions_and_warnings(base_plan):
+    at = _app()
+    frames = [d.value for d in at.dataframe]
+    shown = next(f for f in frames if list(f.columns) == list(base_plan.schedule.columns))
+    assert list(shown["action"]) == list(base_plan.schedule["action"])
+    assert list(shown["units"]) == list(base_plan.schedule["units"])
+    # the start-up's two owned RTX 3060s: the plan sells them and the page says so
+    owned = next(f for f in frames if list(f.columns) == list(base_plan.owned.columns))
+    assert owned.iloc[0]["card"] == "rtx-3060-12gb" and "sell" in " ".join(map(str, owned.iloc[0].to_numpy()))
+    assert any("straight" in c.value and "0" in c.value and "every 3 months" in c.value for c in at.caption)
+    warnings = "\n".join(c.value for c in at.code)
+    assert base_plan.warnings and all(w in warnings for w in base_plan.warnings)

@@ -186,3 +186,22 @@ def test_upload_refuses_existing_server_files(tmp_path):
     assert scenario is None
     assert problems == [f"paths.yaml:{line}:1: workloads[1].profile: an uploaded scenario can use only the "
                         f"built-in profiles (flat, business_hours, deadline_peaks), not a file ({str(weights)!r})"]
+
+
+def test_installed_chart_counts_the_schedules_purchases_and_retirements():
+    """Cards in service per month in the chart = purchases so far − retirements so far, counted from the
+    purchase schedule's rows (industrial.yaml over 120 months: quarterly vintages retired after 60 months)."""
+    from fleetplan_dashboard import charts
+    from planner.engine import plan
+
+    p = plan(ROOT / "scenarios" / "industrial.yaml", baselines=False, overrides={"horizon_months": 120})
+    fig = charts.installed_chart(p.installed, p.schedule, p.horizon_months)
+    shown = pd.concat([pd.Series(t.y, index=t.x) for t in fig.data], axis=1).fillna(0).sum(axis=1)
+    sign = p.schedule["action"].map({"buy": 1, "retire": -1, "sell": -1}).fillna(0)
+    change = (sign * p.schedule["units"]).groupby(p.schedule["month"]).sum()
+    expected = change.reindex(range(1, 121), fill_value=0).cumsum()
+    assert (p.schedule["action"] == "retire").any() and p.schedule["month"].nunique() > 10
+    assert list(shown.index) == list(range(1, 121))
+    assert shown.to_numpy() == pytest.approx(expected.to_numpy())
+    buys = sorted(p.schedule.loc[p.schedule["action"] == "buy", "month"].unique())
+    assert sorted(s.x0 for s in fig.layout.shapes) == buys
