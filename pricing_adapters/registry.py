@@ -37,6 +37,12 @@ class Provider:
         """The regions of its packaged snapshot, sorted; () when it has none."""
         return _snapshot_regions(self.snapshot_file) if self.snapshot_file else ()
 
+    def snapshot_coverage(self) -> tuple[tuple[str, str, str], ...]:
+        """(provider, region, purchase_option) of every offer in its packaged snapshot, distinct and
+        sorted; () when it has none. Read with the csv module: `fleetplan validate` warns about unpriced
+        purchase options from this without loading pandas."""
+        return _snapshot_coverage(self.snapshot_file) if self.snapshot_file else ()
+
 
 _BUILTIN = (
     Provider(AWS, "AWS", "pricing_adapters.aws:AwsPriceSource",
@@ -53,9 +59,14 @@ _NAME = re.compile(r"[a-z][a-z0-9_-]*")  # no ":" — offer ids join fields with
 
 
 @cache
-def _snapshot_regions(snapshot_file: str) -> tuple[str, ...]:
+def _snapshot_coverage(snapshot_file: str) -> tuple[tuple[str, str, str], ...]:
     with (files("pricing_adapters") / "snapshots" / snapshot_file).open("r", encoding="utf-8", newline="") as f:
-        return tuple(sorted({row["region"] for row in csv.DictReader(f)}))
+        return tuple(sorted({(row["provider"], row["region"], row["purchase_option"]) for row in csv.DictReader(f)}))
+
+
+@cache
+def _snapshot_regions(snapshot_file: str) -> tuple[str, ...]:
+    return tuple(sorted({region for _, region, _ in _snapshot_coverage(snapshot_file)}))
 
 
 def providers() -> tuple[Provider, ...]:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import pandas as pd
+from planner.catalog.gpus import data_frame, data_rows, suggest
 
-from planner.catalog.gpus import DATA, suggest
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @lru_cache(maxsize=1)
@@ -23,15 +25,13 @@ def frameworks() -> pd.DataFrame:
 
     `cuda` is '' for a release whose build configuration is not verified (no compatibility check possible).
     """
-    with (DATA / "frameworks.csv").open(encoding="utf-8") as fh:
-        return pd.read_csv(fh, dtype=str, keep_default_na=False)
+    return data_frame("frameworks.csv")
 
 
 @lru_cache(maxsize=1)
 def cuda_ranges() -> pd.DataFrame:
     """cuda version -> min/max compute capability it can build for."""
-    with (DATA / "cuda_compute.csv").open(encoding="utf-8") as fh:
-        df = pd.read_csv(fh, dtype=str, keep_default_na=False)
+    df = data_frame("cuda_compute.csv")
     for col in ("min_compute_capability", "max_compute_capability"):
         df[col] = df[col].astype(float)
     return df.set_index("cuda")
@@ -42,24 +42,24 @@ def _split_spec(spec: str) -> tuple[str, str]:
     return name.strip().lower(), ".".join(version.strip().split(".")[:2])
 
 
-def _row(spec: str) -> pd.Series | None:
+def _row(spec: str) -> dict[str, str] | None:
+    """The frameworks.csv row of `spec` (text cells), None when the table lacks it."""
     name, version = _split_spec(spec)
-    table = frameworks()
-    hit = table[(table["framework"] == name) & (table["version"] == version)]
-    return None if hit.empty else hit.iloc[0]
+    return next((row for row in data_rows("frameworks.csv")[1]
+                 if row["framework"] == name and row["version"] == version), None)
 
 
 def framework_problem(spec: str) -> str | None:
     """Why `spec` (e.g. tensorflow==2.12) is not in the table, with suggestions; None when it is."""
     name, version = _split_spec(spec)
-    table = frameworks()
-    known = sorted(set(table["framework"]))
+    rows = data_rows("frameworks.csv")[1]
+    known = sorted({row["framework"] for row in rows})
     if name not in known:
         near = suggest(name, known)
         return f"unknown framework '{name}'" + (f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(known)})")
     row = _row(spec)
     if row is None:
-        versions = list(table.loc[table["framework"] == name, "version"])
+        versions = [r["version"] for r in rows if r["framework"] == name]
         return f"no GPU build of {name} {version} in the table (known: {', '.join(versions)})"
     if not row["cuda"]:
         return (f"the CUDA version of the {name} {version} GPU build is not verified in planner/data/frameworks.csv, "
@@ -73,7 +73,7 @@ def stack(spec: str) -> dict:
     row = _row(spec)
     if row is None or not row["cuda"]:
         raise KeyError(spec)
-    rng = cuda_ranges().loc[row["cuda"]]
+    rng = {r["cuda"]: r for r in data_rows("cuda_compute.csv")[1]}[row["cuda"]]
     return {"framework": row["framework"], "version": row["version"], "cuda": row["cuda"],
             "cudnn": row["cudnn"], "min_compute_capability": float(rng["min_compute_capability"]),
             "max_compute_capability": float(rng["max_compute_capability"])}

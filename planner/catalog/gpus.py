@@ -3,17 +3,24 @@
 Tables:
 - gpus: one row per canonical GPU id (`planner/data/gpus.csv`), datasheet values with their source.
 - cards: one row per purchasable on-prem card (`planner/data/onprem_cards.csv`), in its own currency.
+
+Each CSV is parsed once, by `data_rows` (the stdlib csv module): name checks, did-you-mean and
+`fleetplan validate` use those rows and never import pandas; `load_gpus` and `load_cards` build their
+DataFrames from the same rows.
 """
 
 from __future__ import annotations
 
+import csv
 import difflib
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from planner.errors import CatalogError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DATA = Path(__file__).resolve().parents[1] / "data"   # planner/data: the packaged CSVs
 
@@ -24,14 +31,28 @@ CARD_NUMERIC = ["price", "busy_watts", "idle_watts", "host_cost_per_card", "card
 THROUGHPUT_METRICS = ("fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops", "memory_bandwidth_gbps")
 
 
+@cache
+def data_rows(name: str) -> tuple[tuple[str, ...], tuple[dict[str, str], ...]]:
+    """(columns, rows) of the packaged CSV `name` in planner/data; every cell is text as written ('' when empty)."""
+    with (DATA / name).open("r", encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        rows = tuple(reader)
+        return tuple(reader.fieldnames or ()), rows
+
+
+def data_frame(name: str) -> pd.DataFrame:
+    """The packaged CSV `name` as a DataFrame of text cells (a copy: callers convert columns in place)."""
+    import pandas as pd
+
+    columns, rows = data_rows(name)
+    return pd.DataFrame(list(rows), columns=list(columns), dtype=str)
+
+
 def _numeric(col: pd.Series) -> pd.Series:
     """Floats from a text column; an empty cell is NaN (unknown), never zero."""
+    import pandas as pd
+
     return pd.to_numeric(col.str.strip().replace("", float("nan")), errors="raise").astype(float)
-
-
-def _read_csv(name: str) -> pd.DataFrame:
-    with (DATA / name).open("r", encoding="utf-8") as fh:
-        return pd.read_csv(fh, dtype=str, keep_default_na=False)
 
 
 def _split(cell: str) -> list[str]:
@@ -39,15 +60,36 @@ def _split(cell: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
+def gpu_rows() -> dict[str, dict[str, str]]:
+    """gpus.csv as text rows by canonical id, in file order; CatalogError for an id given twice."""
+    _, rows = data_rows("gpus.csv")
+    ids = [row["gpu"] for row in rows]
+    duplicated = [g for i, g in enumerate(ids) if g in ids[:i]]
+    if duplicated:
+        raise CatalogError(f"gpus.csv: duplicate ids {duplicated}")
+    return {row["gpu"]: row for row in rows}
+
+
+@lru_cache(maxsize=1)
+def card_rows() -> dict[str, dict[str, str]]:
+    """onprem_cards.csv as text rows by card id, in file order (e.g. `card_rows()[card]["currency"]`);
+    CatalogError when a card names a GPU that gpus.csv lacks."""
+    _, rows = data_rows("onprem_cards.csv")
+    unknown = sorted({row["gpu"] for row in rows} - set(gpu_rows()))
+    if unknown:
+        raise CatalogError(f"onprem_cards.csv: cards name GPUs missing from gpus.csv: {unknown}")
+    return {row["card_id"]: row for row in rows}
+
+
+@lru_cache(maxsize=1)
 def load_gpus() -> pd.DataFrame:
     """The GPU catalog indexed by canonical id; numeric columns as floats (NaN = not verified)."""
-    df = _read_csv("gpus.csv")
+    gpu_rows()   # checks the ids
+    df = data_frame("gpus.csv")
     for col in GPU_NUMERIC:
         df[col] = _numeric(df[col])
     for col in ("mig", "nvlink"):
         df[col] = df[col].str.lower().eq("true")
-    if df["gpu"].duplicated().any():
-        raise CatalogError(f"gpus.csv: duplicate ids {list(df['gpu'][df['gpu'].duplicated()])}")
     return df.set_index("gpu", drop=False)
 
 
@@ -58,12 +100,10 @@ def load_cards() -> pd.DataFrame:
     An empty cell is NaN: a card whose `price` is NaN has no sourced price (its `note` says why) and can be
     planned only when a scenario's `card_overrides` gives one. `as_of` is '' when the source is undated.
     """
-    df = _read_csv("onprem_cards.csv")
+    card_rows()  # checks the GPU ids
+    df = data_frame("onprem_cards.csv")
     for col in CARD_NUMERIC:
         df[col] = _numeric(df[col])
-    unknown = sorted(set(df["gpu"]) - set(load_gpus().index))
-    if unknown:
-        raise CatalogError(f"onprem_cards.csv: cards name GPUs missing from gpus.csv: {unknown}")
     return df.set_index("card_id", drop=False)
 
 
@@ -76,12 +116,12 @@ def _gpu_name_index() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
     """(exact name -> id) for ids and aliases; (family -> ids) for group names, all normalised."""
     exact: dict[str, str] = {}
     families: dict[str, list[str]] = {}
-    for row in load_gpus().itertuples():
-        exact[_norm(row.gpu)] = row.gpu
-        for alias in _split(row.aliases):
-            exact.setdefault(_norm(alias), row.gpu)
-        for fam in _split(row.family):
-            families.setdefault(_norm(fam), []).append(row.gpu)
+    for gpu, row in gpu_rows().items():
+        exact[_norm(gpu)] = gpu
+        for alias in _split(row["aliases"]):
+            exact.setdefault(_norm(alias), gpu)
+        for fam in _split(row["family"]):
+            families.setdefault(_norm(fam), []).append(gpu)
     return exact, {k: tuple(v) for k, v in families.items()}
 
 

@@ -6,10 +6,13 @@ the engine's inputs and the dashboard's price explorer both use it.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import load_cards, load_gpus, suggest
 from planner.errors import PriceSourceError
+
+if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
+    import pandas as pd
 
 
 def capex_per_unit(price: float, host_cost_per_card: float, price_rate: float = 1.0, host_rate: float = 1.0) -> float:
@@ -68,6 +71,8 @@ def site_cards(scenario) -> pd.DataFrame:
     min_units, max_units (NaN = none),
     as_of, source.
     """
+    import pandas as pd
+
     o, c = scenario.onprem, scenario.constraints
     cards = load_cards()
     ids = list(dict.fromkeys([*o.cards, *o.existing, *c.min_units]))
@@ -103,6 +108,8 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
     upfront_price is the capex of one unit (card + host share); hourly_price is 0 because running
     costs (energy, maintenance) depend on the site and are costed by the engine's cost schedule.
     """
+    import pandas as pd
+
     from pricing_adapters.schema import offer_id, validate_offers
 
     cards = load_cards()

@@ -3,7 +3,8 @@
 `price_table(source, store)` gives the whole offers table of a source and its provenance (which
 snapshot, its age). It is read once per plan; the Plan keeps the rows it used, so reports never read
 a price source again. `option_gaps` names the purchase options a scenario allows that have no price
-there; `date_report` gives the date range of the prices a plan used and warns on stale or undated ones.
+there (`price_coverage` gives what it needs, for the packaged snapshot without pandas); `date_report`
+gives the date range of the prices a plan used and warns on stale or undated ones.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from planner.errors import PriceSourceError
+
+if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
+    import pandas as pd
 
 
 def _stamp(path: Path | None):
@@ -66,6 +69,8 @@ def _packaged() -> tuple[pd.DataFrame, dict]:
 
 def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
     """The newest stored snapshot of each provider and region; the packaged snapshot for the rest."""
+    import pandas as pd
+
     from pricing_adapters.schema import validate_offers
     from pricing_adapters.store import open_store
 
@@ -123,22 +128,39 @@ def _where(provider: str, regions: list[str] | None) -> str:
     return f"{provider} in {', '.join(regions)}" if regions else f"{provider} (any region)"
 
 
-def option_gaps(scenario, table: pd.DataFrame) -> list[str]:
+COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
+
+
+def price_coverage(source: str, store: str | Path | None = None) -> dict[str, list[str]]:
+    """{provider, region, purchase_option: one list each, a row per offer} of a price source: what
+    `option_gaps` reads. The packaged snapshot's comes from the registry's csv reading (no pandas); a
+    store or an offers CSV is read whole by `price_table`."""
+    if source == "snapshot":
+        from pricing_adapters import registry
+
+        rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
+        return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}
+    table, _ = price_table(source, store)
+    return {col: list(table[col]) for col in COVERAGE_COLUMNS}
+
+
+def option_gaps(scenario, table) -> list[str]:
     """One warning per purchase option `scenario` allows that has no price in its allowed providers and
-    regions of `table` (an offers table, e.g. from `price_table`); [] when every allowed option is priced.
+    regions of `table` (an offers table, e.g. from `price_table`, or `price_coverage`'s columns); []
+    when every allowed option is priced.
 
     e.g. "reserved_1y: no reserved_1y prices for aws in us-east-1 in the snapshot prices; plans use
     on_demand/spot only". When some allowed providers have the option and others do not, the warning
     names the ones without it and says where it is priced.
     """
     p = scenario.prices
-    cloud = table[table["provider"].isin(p.providers)]
-    if p.regions is not None:
-        cloud = cloud[cloud["region"].isin(p.regions)]
+    offered = set(zip(*(table[col] for col in COVERAGE_COLUMNS)))    # (provider, region, option)
+    cloud = {(prov, region, opt) for prov, region, opt in offered
+             if prov in p.providers and (p.regions is None or region in p.regions)}
     regions_of = {prov: (None if p.regions is None else
-                         sorted(set(table.loc[table["provider"] == prov, "region"]) & set(p.regions)))
+                         sorted({region for pv, region, _ in offered if pv == prov} & set(p.regions)))
                   for prov in p.providers}
-    priced = {opt: set(cloud.loc[cloud["purchase_option"] == opt, "provider"]) for opt in p.purchase_options}
+    priced = {opt: {prov for prov, _, o in cloud if o == opt} for opt in p.purchase_options}
     usable = [opt for opt in p.purchase_options if priced[opt]]
     fallback = f"plans use {'/'.join(usable)} only" if usable else "no allowed option has a price there"
     out = []

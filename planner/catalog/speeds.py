@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import NamedTuple
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner.catalog.gpus import DATA, THROUGHPUT_METRICS, load_gpus
+
+# numpy and pandas are imported by the functions that use them: the scenario model imports this module for
+# METRIC_NAMES, and `fleetplan validate` and `fleetplan --help` load no pandas.
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 BASE_GPU = "A100-80GB-PCIE"   # measured_speed.csv gives every speed relative to this GPU
 # Lambda's benchmark models kept (ncf is left out: its values are outliers by orders of magnitude)
@@ -65,6 +68,8 @@ def is_measured(metric: str) -> bool:
 @lru_cache(maxsize=1)
 def load_measured() -> pd.DataFrame:
     """measured_speed.csv: metric, gpu, relative_speed (vs BASE_GPU), models, lambda_rows, source, as_of."""
+    import pandas as pd
+
     with (DATA / "measured_speed.csv").open("r", encoding="utf-8") as fh:
         return pd.read_csv(fh)
 
@@ -72,6 +77,8 @@ def load_measured() -> pd.DataFrame:
 @lru_cache(maxsize=1)
 def load_scaling() -> pd.DataFrame:
     """measured_scaling.csv: metric, interconnect, gpus, efficiency_median, efficiency, machines, source, as_of."""
+    import pandas as pd
+
     with (DATA / "measured_scaling.csv").open("r", encoding="utf-8") as fh:
         return pd.read_csv(fh)
 
@@ -90,6 +97,8 @@ def _features(gpus: pd.DataFrame, features: tuple[str, ...]) -> pd.DataFrame:
 
 def fit_speed_model(metric: str, features: tuple[str, ...], leave_out: str | None = None) -> Fit:
     """log(speed) = a + Σ b_i log(feature_i), least squares over the measured GPUs (but `leave_out`)."""
+    import numpy as np
+
     measured = measured_speeds(metric)
     x = _features(load_gpus(), features)
     gpus = tuple(g for g in measured.index if g in x.index and g != leave_out)
@@ -105,6 +114,8 @@ def _fit(metric: str, features: tuple[str, ...]) -> Fit:
 
 def predict(fit: Fit, gpu: str) -> float:
     """The fit's relative speed for `gpu`, NaN when the catalog lacks one of its figures."""
+    import numpy as np
+
     x = _features(load_gpus(), fit.features)
     if gpu not in x.index:
         return math.nan
@@ -125,6 +136,8 @@ def estimate(metric: str, fit: Fit, gpu: str) -> tuple[float, tuple[str, ...]]:
     """(relative speed, siblings used): the fit's prediction, times the geometric mean of measured / fitted
     over the measured GPUs of the same family when there are any (a V100 PCIe is then scaled from the
     measured V100 SXM2, not from the fit's line)."""
+    import numpy as np
+
     value = predict(fit, gpu)
     near = siblings(gpu, fit)
     if near and not math.isnan(value):
@@ -181,6 +194,8 @@ def gpu_speed(metric: str, gpu: str) -> Speed:
 def leave_one_out(metric: str, features: tuple[str, ...] = FIT_FEATURES[0]) -> pd.DataFrame:
     """Per measured GPU: measured, `fit` (the fit without it), `estimate` (with the family scaling the planner
     applies), their errors (estimate / measured − 1) and the siblings used."""
+    import pandas as pd
+
     rows = []
     for gpu in fit_speed_model(metric, features).gpus:
         fit = fit_speed_model(metric, features, leave_out=gpu)

@@ -3,6 +3,9 @@ commands are in planner/cli/prices.py). They format what the engine returns; non
 
 JSON and CSV go to stdout untouched; messages and warnings go to stderr. A reader that stops early
 (`fleetplan offers --format csv | head -1`) ends the command quietly with exit 0 (`_Group`).
+
+The engine, the reports and pandas are imported inside the commands that use them: `fleetplan --help`,
+`validate` and `schema` load none of them (tests/planner/test_startup.py).
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -132,14 +134,15 @@ def validate(files: list[Path] = typer.Argument(..., help="scenario YAML files")
 
 def _price_gaps(scenario) -> list[str]:
     """Purchase options the scenario allows that have no price in its price source (a loud gap, not an
-    error: the plan uses the options that are priced). Nothing when the price source cannot be read."""
+    error: the plan uses the options that are priced). Nothing when the price source cannot be read.
+    The packaged snapshot is read without pandas (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
     try:
-        table, _ = catalog.price_table(scenario.prices.source)
+        coverage = catalog.price_coverage(scenario.prices.source)
     except PlannerError:
         return []
-    return catalog.option_gaps(scenario, table)
+    return catalog.option_gaps(scenario, coverage)
 
 
 @app.command()
@@ -405,6 +408,8 @@ def compare(
     Either side may be a plan saved by `plan --format json` or `plan --out DIR` (plan.json): it is read,
     not solved again.
     """
+    import pandas as pd
+
     from planner.reports import compare as make_comparison
     from planner.reports.compare import is_plan_json, load_plan_json
     from planner.scenario import load_scenario_file

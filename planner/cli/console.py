@@ -8,14 +8,16 @@ import math
 import os
 import sys
 from enum import Enum
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from planner.errors import PlannerError
+
+if TYPE_CHECKING:   # the CLI imports pandas only in commands that print tables: `fleetplan --help` stays light
+    import pandas as pd
 
 err = Console(stderr=True, highlight=False)
 
@@ -66,6 +68,9 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
 
         sys.stdout.write(csv_text(df))
     else:
+        import pandas as pd
+        from rich.table import Table
+
         table = Table(title=title or None, show_lines=False)
         for col in df.columns:
             table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")

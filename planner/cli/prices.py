@@ -1,35 +1,46 @@
 """`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots.
 
 A failed refresh exits 1 with its reason in one line and leaves the store as it was.
+
+The price store, the adapters' base and the offers schema import pandas, so they are imported inside the
+commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from planner.catalog import resolve_store
 from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
-from pricing_adapters.base import DEFAULT_DEADLINE_S
 from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreCorrupt, StoreError
-from pricing_adapters.schema import OffersSchemaError, effective_hourly
-from pricing_adapters.store import ENV_VAR, PriceStore, set_aside
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from pricing_adapters.store import PriceStore
+
+# Copies of pricing_adapters.base.DEFAULT_DEADLINE_S and pricing_adapters.store.ENV_VAR (those modules import
+# pandas at load time; typer needs the values when it builds `--help`). test_startup.py checks they agree.
+DEFAULT_DEADLINE_S = 600.0
+STORE_ENV_VAR = "FLEETPLAN_STORE"
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings=CONTEXT_SETTINGS,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
 
-STORE_HELP = f"price store file (default: ${ENV_VAR} or the platform's data directory)"
+STORE_HELP = f"price store file (default: ${STORE_ENV_VAR} or the platform's data directory)"
 
 
 def _open(path: Path) -> PriceStore:
     """The store at `path`. A damaged store file is set aside (with a warning) and a new store started;
     another application's SQLite file, or a store that cannot be used now (a directory, no permission,
     locked), exits 2 and is left untouched."""
+    from pricing_adapters.store import PriceStore, set_aside
+
     try:
         try:
             return PriceStore(path)
@@ -65,8 +76,11 @@ def refresh(
                                         "than SECONDS, however slowly the API answers", metavar="SECONDS"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from pricing_adapters.refresh import get_source
     from pricing_adapters.refresh import refresh as do_refresh
+    from pricing_adapters.schema import OffersSchemaError
 
     try:
         row = registry.get(provider)
@@ -109,6 +123,8 @@ def list_snapshots(
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
+    import pandas as pd
+
     price_store = _open(resolve_store(store))
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
@@ -151,6 +167,10 @@ def show(
 
 def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     """Added and removed offers, and price changes in %, keyed on offer_id (effective hourly price)."""
+    import pandas as pd
+
+    from pricing_adapters.schema import effective_hourly
+
     def priced(df: pd.DataFrame) -> pd.DataFrame:
         out = df[["offer_id", "provider", "region", "sku", "purchase_option", "gpu"]].copy()
         out["usd_per_hour"] = effective_hourly(df["hourly_price"], df["upfront_price"], df["term_months"])
@@ -184,6 +204,8 @@ def diff(
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""
+    import pandas as pd
+
     from pricing_adapters.snapshot import load_snapshot
 
     price_store = _open(resolve_store(store))

@@ -297,10 +297,20 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
 # Catalog checks: names that pydantic cannot know
 
 
+def _mapping(value: Any) -> dict:
+    """`value` when it is a mapping, else {} (pydantic reports a section of the wrong shape)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _names(value: Any) -> list:
+    """The items of a list that can be names (a nested list or mapping is pydantic's to report), else []."""
+    return [v for v in value if not isinstance(v, (list, dict))] if isinstance(value, list) else []
+
+
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None) -> list[str]:
     problems: list[str] = []
-    cards = catalog.load_cards()
-    card_ids = list(cards.index)
+    cards = catalog.card_rows()   # card id -> text row of onprem_cards.csv (no pandas: validate stays light)
+    card_ids = list(cards)
 
     def bad_card(card: str, loc: Path_, value: bool) -> None:
         near = catalog.suggest(card, card_ids)
@@ -313,21 +323,23 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             hint = f"; did you mean '{near[0]}'?" if near else " (see `fleetplan offers` or planner/data/gpus.csv)"
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU '{name}'{hint}")
 
-    onprem = data.get("onprem") or {}
-    for i, card in enumerate(onprem.get("cards") or ()):
-        if card not in cards.index:
+    onprem = _mapping(data.get("onprem"))
+    listed = onprem.get("cards")
+    for i, card in enumerate(listed if isinstance(listed, list) else ()):
+        if not isinstance(card, (list, dict)) and card not in cards:
             bad_card(str(card), ("onprem", "cards", i), True)
     for section, mapping in (("onprem", "card_overrides"), ("onprem", "existing"),
                              ("constraints", "min_units"), ("constraints", "max_units")):
-        for card in (data.get(section) or {}).get(mapping) or {}:
-            if card not in cards.index:
+        for card in _mapping(_mapping(data.get(section)).get(mapping)):
+            if card not in cards:
                 bad_card(str(card), (section, mapping, card), False)
-    for i, w in enumerate(data.get("workloads") or ()):
+    workloads = data.get("workloads")
+    for i, w in enumerate(workloads if isinstance(workloads, list) else ()):
         if not isinstance(w, dict):
             continue
         if "reference_gpu" in w:
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
-        for gpu in (w.get("throughput") or {}):
+        for gpu in _mapping(w.get("throughput")):
             check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
         profile = w.get("profile", "flat")
         if isinstance(profile, str) and profile not in BUILTIN_PROFILES:
@@ -349,25 +361,25 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                                 f"workloads[{i}].framework: {msg}")
     # Money in a card's own currency needs a rate to the scenario currency.
     currency = data.get("currency", "USD")
-    fx = data.get("fx") or {}
-    overrides = onprem.get("card_overrides") or {}
-    used = (set(onprem.get("cards") or ()) | set(onprem.get("existing") or {})
-            | set((data.get("constraints") or {}).get("min_units") or {}))
-    for card in sorted(c for c in used if c in cards.index):
-        cur = (overrides.get(card) or {}).get("currency") or cards.loc[card, "currency"]
+    fx = _mapping(data.get("fx"))
+    overrides = _mapping(onprem.get("card_overrides"))
+    used = (set(_names(onprem.get("cards"))) | set(_mapping(onprem.get("existing")))
+            | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
+    for card in sorted(c for c in used if c in cards):
+        cur = _mapping(overrides.get(card)).get("currency") or cards[card]["currency"]
         if cur != currency and cur not in fx:
             problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
                             f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
     if currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
-    cons = data.get("constraints") or {}
-    lo, hi = cons.get("min_units") or {}, cons.get("max_units") or {}
+    cons = _mapping(data.get("constraints"))
+    lo, hi = _mapping(cons.get("min_units")), _mapping(cons.get("max_units"))
     for card in set(lo) & set(hi):
         if isinstance(lo[card], int) and isinstance(hi[card], int) and lo[card] > hi[card]:
             problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
                             f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
-    source = (data.get("prices") or {}).get("source", "snapshot")
+    source = _mapping(data.get("prices")).get("source", "snapshot")
     if isinstance(source, str) and source not in ("snapshot", "store"):
         path = Path(source) if base_dir is None else base_dir / source
         if not path.is_file():

@@ -1,0 +1,136 @@
+"""Start-up stays light (issue 11): `fleetplan --help`, `fleetplan <command> --help`, `validate` and `schema`
+import none of the heavy libraries (pandas, numpy, the solvers, the cloud SDKs, the dashboard, the exports);
+the commands that need them import them. Each case runs in a fresh interpreter, so modules other tests
+imported do not count, and the CLI's app runs in it exactly as the `fleetplan` script runs it."""
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from planner import catalog, load_scenario
+from planner.cli import prices
+from pricing_adapters import base, store
+from pricing_adapters.snapshot import load_snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+# top-level packages that take a noticeable time to import and that no light command needs
+HEAVY = ("pandas", "numpy", "pyarrow", "pulp", "highspy", "scipy", "boto3", "botocore", "azure", "httpx",
+         "openpyxl", "streamlit", "plotly", "dask")
+COMMANDS = ("validate", "schema", "offers", "inventory", "plan", "compare", "sweep", "dashboard")
+PRICES_COMMANDS = ("refresh", "list", "show", "diff")
+
+# Runs each argv of argv[1] (a JSON list) through the CLI's app in this one process, as the `fleetplan` script
+# does, and appends one JSON line per run to the file argv[3]: the exit code and the heavy packages loaded.
+CHILD = """
+import json, sys
+from planner.cli import app
+heavy = set(json.loads(sys.argv[2]))
+for args in json.loads(sys.argv[1]):
+    try:
+        app(args, prog_name="fleetplan")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    sys.stdout.flush()
+    loaded = sorted({name.partition(".")[0] for name in sys.modules} & heavy)
+    with open(sys.argv[3], "a", encoding="utf-8") as report:
+        report.write(json.dumps({"args": args, "code": code, "heavy": loaded}) + "\\n")
+"""
+
+
+def run_cli(*runs: list[str]) -> tuple[list[dict], str, str]:
+    """(one report per run, stdout, stderr) of the CLI's runs, in order, in a fresh interpreter."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.jsonl"
+        child = subprocess.run([sys.executable, "-c", CHILD, json.dumps(list(runs)), json.dumps(HEAVY), str(report)],
+                               cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert child.returncode == 0, child.stderr
+        reports = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    assert len(reports) == len(runs), child.stderr
+    return reports, child.stdout, child.stderr
+
+
+def test_help_lists_every_command_and_imports_nothing_heavy():
+    [report], out, _ = run_cli(["--help"])
+    assert report == {"args": ["--help"], "code": 0, "heavy": []}
+    for command in (*COMMANDS, "prices"):
+        assert command in out
+
+
+def test_every_command_help_imports_nothing_heavy():
+    runs = [[c, "--help"] for c in (*COMMANDS, "prices")] + [["prices", c, "--help"] for c in PRICES_COMMANDS]
+    reports, out, _ = run_cli(*runs)
+    assert [(r["args"], r["code"], r["heavy"]) for r in reports] == [(args, 0, []) for args in runs]
+    assert out.count("Usage: fleetplan") == len(runs)
+
+
+def test_validate_of_the_example_scenarios_imports_nothing_heavy_and_warns_as_the_full_price_table_does():
+    files = [str(p.relative_to(ROOT)) for p in SCENARIOS]
+    [report], _, err = run_cli(["validate", *files])
+    assert report["code"] == 0 and report["heavy"] == []
+    assert [line.split(":")[0] for line in err.splitlines() if line.startswith("ok ")] == [f"ok {f}" for f in files]
+    # the warnings come from the snapshot read with the csv module; the same scenarios checked against the
+    # whole offers table (pandas, as `plan` reads it) must give the same lines
+    table, _ = catalog.price_table("snapshot")
+    expected = [f"warning: {f}: {gap}" for f in files for gap in catalog.option_gaps(load_scenario(ROOT / f), table)]
+    assert [line for line in err.splitlines() if line.startswith("warning:")] == expected
+    assert len(expected) >= 1   # industrial.yaml allows reserved and savings-plan options
+
+
+def test_validate_of_a_bad_file_reports_it_with_did_you_mean_and_imports_nothing_heavy(tmp_path):
+    text = (ROOT / "scenarios" / "startup-hybrid.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("rtx-a5000, rtx-4090", "rtx-a500, rtx-4090").replace("tensorflow==2.12", "tensorflw==2.12")
+                   .replace("reference_gpu: RTX-A5000", "reference_gpu: RTX-A500"), encoding="utf-8")
+    [report], _, err = run_cli(["validate", str(bad)])
+    assert report["code"] == 2 and report["heavy"] == []
+    assert "unknown card 'rtx-a500'; did you mean 'rtx-a5000'?" in err
+    assert "unknown GPU 'RTX-A500'; did you mean 'RTX-A5000'?" in err
+    assert "unknown framework 'tensorflw'; did you mean 'tensorflow'?" in err
+    assert "Traceback" not in err
+
+
+def test_schema_writes_the_json_schema_and_imports_nothing_heavy():
+    [report], out, _ = run_cli(["schema"])
+    assert report["code"] == 0 and report["heavy"] == []
+    schema = json.loads(out)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert {"workloads", "prices", "onprem"} <= set(schema["properties"])
+
+
+def test_a_command_that_prints_a_table_still_imports_pandas():
+    # the check above would pass vacuously if the child could not see pandas at all
+    [report], out, _ = run_cli(["offers", "--gpu", "A100-80GB", "--provider", "onprem", "--format", "csv"])
+    assert report["code"] == 0 and "pandas" in report["heavy"]
+    assert any(line.startswith("onprem,onprem,a100-80gb-pcie,purchase,A100-80GB-PCIE,") for line in out.splitlines())
+
+
+def test_the_price_constants_the_cli_copies_match_the_adapters():
+    assert prices.DEFAULT_DEADLINE_S == base.DEFAULT_DEADLINE_S
+    assert prices.STORE_ENV_VAR == store.ENV_VAR
+
+
+def test_snapshot_coverage_read_with_csv_matches_the_packaged_offers_table():
+    offers = load_snapshot()
+    coverage = catalog.price_coverage("snapshot")
+    assert sorted(zip(*coverage.values())) == sorted(set(zip(offers["provider"], offers["region"], offers["purchase_option"])))
+
+
+def test_text_rows_and_tables_of_the_catalog_agree():
+    assert list(catalog.card_rows()) == list(catalog.load_cards().index)
+    assert list(catalog.gpu_rows()) == list(catalog.load_gpus().index)
+    assert all(catalog.card_rows()[c]["currency"] == catalog.load_cards().loc[c, "currency"] for c in catalog.card_rows())
+
+
+@pytest.mark.parametrize("module", ["planner", "planner.catalog", "planner.scenario", "planner.cli"])
+def test_importing_the_light_layers_imports_nothing_heavy(module):
+    code = f"import json, sys, {module}; print(json.dumps(sorted({{m.partition('.')[0] for m in sys.modules}})))"
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                       cwd=ROOT, timeout=120).stdout)
+    assert sorted(set(loaded) & set(HEAVY)) == []
