@@ -10,6 +10,7 @@ from typing import Protocol, TypeVar
 import pandas as pd
 
 from pricing_adapters.errors import DeadlineExceeded, SourceConfigError
+from pricing_adapters.settings import DEFAULT_DEADLINE_S
 
 T = TypeVar("T")
 
@@ -35,7 +36,6 @@ class PriceSource(Protocol):
 
 # -- time and page limits of a refresh ---------------------------------------------------------------
 
-DEFAULT_DEADLINE_S = 600.0  # a full refresh of a few regions takes 10-60 s; ten minutes means something hangs
 # Pages one listing may take. A region's GPU price list is < 100 GetProducts pages of 100 and < 20 Retail
 # Prices pages of 1,000; 2,000 is far above any real listing and stops a server that hands out page
 # tokens forever long before the deadline would.

@@ -28,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign
+from pricing_adapters.settings import STORE_ENV_VAR
 
 try:
     import fcntl
@@ -38,7 +39,7 @@ from pricing_adapters.schema import OFFER_COLUMNS, name_rows, row_problems, vali
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
 SCHEMA_VERSION = 1
-ENV_VAR = "FLEETPLAN_STORE"
+ENV_VAR = STORE_ENV_VAR
 
 _SQL_TYPE = {"string": "TEXT", "bool": "INTEGER", "float64": "REAL", "int64": "INTEGER"}
 _SCHEMA = f"""

@@ -18,16 +18,13 @@ from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
 from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreCorrupt, StoreError
+from pricing_adapters.settings import DEFAULT_DEADLINE_S, STORE_ENV_VAR
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from pricing_adapters.store import PriceStore
 
-# Copies of pricing_adapters.base.DEFAULT_DEADLINE_S and pricing_adapters.store.ENV_VAR (those modules import
-# pandas at load time; typer needs the values when it builds `--help`). test_startup.py checks they agree.
-DEFAULT_DEADLINE_S = 600.0
-STORE_ENV_VAR = "FLEETPLAN_STORE"
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings=CONTEXT_SETTINGS,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")

@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 
 from planner import catalog, load_scenario
-from planner.cli import prices
-from pricing_adapters import base, store
 from pricing_adapters.snapshot import load_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,11 +107,6 @@ def test_a_command_that_prints_a_table_still_imports_pandas():
     [report], out, _ = run_cli(["offers", "--gpu", "A100-80GB", "--provider", "onprem", "--format", "csv"])
     assert report["code"] == 0 and "pandas" in report["heavy"]
     assert any(line.startswith("onprem,onprem,a100-80gb-pcie,purchase,A100-80GB-PCIE,") for line in out.splitlines())
-
-
-def test_the_price_constants_the_cli_copies_match_the_adapters():
-    assert prices.DEFAULT_DEADLINE_S == base.DEFAULT_DEADLINE_S
-    assert prices.STORE_ENV_VAR == store.ENV_VAR
 
 
 def test_snapshot_coverage_read_with_csv_matches_the_packaged_offers_table():
