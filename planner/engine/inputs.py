@@ -17,7 +17,7 @@ import pandas as pd
 
 from planner import catalog
 from planner.engine.constraints import read_caps
-from planner.engine.periods import demand_periods
+from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
 from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule
 from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_month
 from planner.engine.workloads import check_reference_metrics, work_matrix
@@ -47,7 +47,7 @@ class Inputs:
     epoch_of_month: np.ndarray   # [H] the fleet epoch of each month (card counts are constant inside one)
     owned_choices: tuple         # what may happen to owned cards besides keeping them: "sell", "off"
     work: np.ndarray             # [U × W] reference-GPU-hours per unit-hour
-    periods: pd.DataFrame        # months (tuple), slot_hours, n_months, discount_sum
+    periods: pd.DataFrame        # months (tuple), epoch, slot_hours, n_months, discount_sum
     demand: np.ndarray           # [P × W] reference-GPU-hours per hour
     workloads: pd.DataFrame      # name, needs (what a workload asks of a GPU, for explanations)
     exclusions: pd.DataFrame     # workload, unit_id, kind, provider, sku, gpu, reason
@@ -58,6 +58,12 @@ class Inputs:
     label: str = "recommended"
     prices: dict = field(default_factory=dict)   # provenance of the prices (catalog.price_table)
     warnings: tuple = ()         # what the plan rests on that the user should know (no price, estimates …)
+    # Profile grouping (engine.periods): {"slots", "weight_classes"} when weekly hours of different weights
+    # share a block (periods and demand are then the blocks' corners), with the periods and demand of the
+    # blocks at their mean weights (the lower-bound relaxation, engine.profile_slots).
+    grouping: dict | None = None
+    periods_low: pd.DataFrame | None = None
+    demand_low: np.ndarray | None = None
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
@@ -77,9 +83,11 @@ class Inputs:
         return discount_factors(self.discount_rate, self.schedule.months)
 
     def total_demand(self) -> float:
-        """Reference-GPU-hours demanded over the horizon."""
-        hours = (self.periods["slot_hours"] * self.periods["n_months"]).to_numpy()
-        return float((self.demand * hours[:, None]).sum())
+        """Reference-GPU-hours demanded over the horizon (with grouped profiles, the blocks' means: the
+        profiles' own total, so a cloud-share cap on it holds for the exact hours the plan serves)."""
+        periods, demand = (self.periods, self.demand) if self.demand_low is None else (self.periods_low, self.demand_low)
+        hours = (periods["slot_hours"] * periods["n_months"]).to_numpy()
+        return float((demand * hours[:, None]).sum())
 
     def keep(self, mask: np.ndarray, reduction: str | None = None, **changes: Any) -> Inputs:
         """These inputs with only the units in `mask` (and their work rows and schedule rows)."""
@@ -200,7 +208,9 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     """The inputs of `scenario` priced from the offers table `prices`, before any offer is pruned.
 
     With `merge_periods`, weekly hours and months of equal demand are merged (the exact load-duration
-    view); without, every month × weekly hour is its own period (the unreduced model, for checks)."""
+    view), and weekly hours of more distinct weights than `profile_slots` (default DEFAULT_PROFILE_SLOTS)
+    are grouped into that many load-duration blocks (engine.periods); without, every month × weekly
+    hour is its own period (the unreduced model, for checks)."""
     check_reference_metrics(scenario)
     cards, warnings = _unpriced_cards(_card_units(scenario), scenario.name)
     card_work, card_exclusions = work_matrix(scenario, cards)
@@ -213,7 +223,10 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     check_owned_ages(cards.rename(columns={"sku": "card_id"}), scenario.name)
     vintages = build_vintages(units, scenario.horizon_months, o.purchase_every_months)
     epochs = epoch_of_month(vintages, scenario.horizon_months)
-    periods, demand = demand_periods(scenario, epochs, merge=merge_periods)
+    slots = scenario.profile_slots or DEFAULT_PROFILE_SLOTS
+    week = week_blocks(scenario, slots, merge=merge_periods)
+    periods, demand = demand_periods(scenario, epochs, merge_periods, week.plan)
+    periods_low, demand_low = demand_periods(scenario, epochs, merge_periods, week.means) if week.means else (None, None)
     schedule = build_schedule(units, vintages, scenario.horizon_months,
                               SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month,
                                         o.fixed_onprem_per_month),
@@ -228,4 +241,6 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   caps=read_caps(scenario), schedule=schedule, reduced=merge_periods,
                   pruned={"cloud offers that serve no workload": dropped} if dropped else {},
                   prices={**(provenance or {}), "requested_source": scenario.prices.source},
-                  warnings=tuple(warnings))
+                  warnings=tuple(warnings),
+                  grouping={"slots": slots, "weight_classes": week.classes} if week.means else None,
+                  periods_low=periods_low, demand_low=demand_low)

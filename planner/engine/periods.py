@@ -1,17 +1,58 @@
 """Demand periods: the hours the model balances supply and demand in.
 
 `D(w,m) = gpu_hours_per_month × (1 + growth)^(m−1)` reference-GPU-hours in month m, shaped within the
-month by the workload's weekly profile. A period is a set of months with one weekly-hour class: the
+month by the workload's weekly profile. A period is a set of months with one weekly-hour level: the
 model's dispatch is the same in each of its hours.
+
+Weekly hours with equal weights for every workload are one level (exact). When the profiles leave more
+distinct weights than the scenario's `profile_slots`, the levels are cut into that many blocks of the
+load-duration curve (engine.profile_slots reports the bound on the cost error):
+- the plan's periods are the blocks' corners: the least and the most weight of each workload over the
+  block. Each hour is worked at the mix λ × most + (1 − λ) × least of the corners' dispatch, with the
+  least λ that serves every workload — a real plan of the exact problem whose cost and work are the
+  corners' dispatch × the hours given to each corner (Σ λ and Σ 1 − λ over the block's hours). So the
+  grouped optimum is an upper bound on the exact one (with one shaped workload, the load-duration
+  curve interpolated linearly between the corners);
+- the blocks at their hours' mean weights are a relaxation: averaging any exact plan's dispatch over a
+  block serves the mean at the same cost and work, so their optimum is a lower bound.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from planner.engine.profiles import weekly_weights
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
+
+# Blocks when the scenario leaves profile_slots out. Measured with benchmarks/profile_slots.py on the
+# 36-month start-up hybrid with a 168-weight profile (exact: 30 s, 40–80 s with baselines): the bound on
+# the cost error is 0.8–1 % of the total at K = 8, 0.2–0.3 % at 12–16, 0.04–0.09 % at 24 and hardly
+# less at 32, while the solve times of K = 8 … 24 differ less between K than between two runs of one K
+# (branch and bound); 32 and more grow slower. 24 keeps the error under 0.1 % at the speed of 8.
+DEFAULT_PROFILE_SLOTS = 24
+
+
+@dataclass(frozen=True)
+class WeekLevels:
+    """Weekly demand levels: `hours` [N] weekly hours each level stands for (fractional for a block's
+    corners), `weights` [N × W] each workload's weight in those hours."""
+
+    hours: np.ndarray
+    weights: np.ndarray
+
+
+@dataclass(frozen=True)
+class WeekBlocks:
+    """The week as the model sees it: `plan` the levels it plans on, `means` the blocks at their mean
+    weights (the lower-bound relaxation; None when no block groups different weights), `classes` the
+    number of distinct weight vectors of the profiles."""
+
+    plan: WeekLevels
+    means: WeekLevels | None
+    classes: int
 
 
 def monthly_demand(scenario) -> np.ndarray:
@@ -22,21 +63,101 @@ def monthly_demand(scenario) -> np.ndarray:
     return base * (1.0 + growth) ** months
 
 
-def demand_periods(scenario, epoch_of_month: np.ndarray, merge: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
+def weight_classes(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(classes [C × W], hours [C]): the distinct weight vectors of the 168 weekly hours and how many
+    hours hold each (rounded to 12 decimals, so weights read from one CSV value compare equal)."""
+    return np.unique(np.round(weights, 12), axis=0, return_counts=True)
+
+
+def _segment_costs(classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """[C × C] cost of one block from class i to class j (inclusive, in the given order; inf for j ≤ i):
+    Σ over its classes but the last of hours × Σ_w share_w × min(weight − least, most − weight), the
+    distance to the nearer corner — where a chord and a mean miss a convex cost curve the most."""
+    n = len(classes)
+    cost = np.full((n, n), np.inf)
+    for i in range(n - 1):
+        run = classes[i:]                                                        # [n−i × W]
+        least = np.minimum.accumulate(run, axis=0)[1:, None, :]                  # [j × 1 × W]
+        most = np.maximum.accumulate(run, axis=0)[1:, None, :]
+        gap = np.minimum(run[None, :, :] - least, most - run[None, :, :]) @ share   # [j × h]
+        held = np.tril(np.ones((n - i - 1, n - i)), k=0)                       # block to j holds h < j
+        cost[i, i + 1:] = (gap * held * hours[i:][None, :]).sum(axis=1)
+    return cost
+
+
+def load_blocks(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots: int) -> tuple[np.ndarray, np.ndarray]:
+    """(order, cuts): the classes sorted by their share-weighted load, and the `slots` + 1 positions in
+    that order where blocks start and end (0 first, C − 1 last; block b runs from cuts[b] to cuts[b+1]
+    inclusive and holds the hours of cuts[b] … cuts[b+1] − 1, the last block also those of C − 1).
+    The cuts minimise _segment_costs by dynamic programming."""
+    n = len(classes)
+    order = np.argsort(classes @ share, kind="stable")
+    cost = _segment_costs(classes[order], hours[order], share)
+    best = np.full((slots + 1, n), np.inf)           # best[k, j]: blocks 1 … k, the k-th ending at class j
+    prev = np.zeros((slots + 1, n), dtype=int)
+    best[0, 0] = 0.0
+    for k in range(1, slots + 1):
+        total = best[k - 1][:, None] + cost          # [i, j]: the k-th block runs from i to j
+        prev[k] = np.argmin(total, axis=0)
+        best[k] = total[prev[k], np.arange(n)]
+    cuts = [n - 1]
+    for k in range(slots, 0, -1):
+        cuts.append(int(prev[k, cuts[-1]]))
+    return order, np.array(cuts[::-1])
+
+
+def _corners(classes: np.ndarray, hours: np.ndarray, order: np.ndarray, cuts: np.ndarray) -> tuple[WeekLevels, WeekLevels]:
+    """(plan, means): each block's two corners with the hours the mix gives them, and each block's mean."""
+    weights, held, mean_weights, mean_hours = [], [], [], []
+    for b in range(len(cuts) - 1):
+        start, end = cuts[b], cuts[b + 1]
+        corner_of = order[start:end + 1]                       # the classes spanning the block
+        mine = order[start:end] if b < len(cuts) - 2 else order[start:end + 1]   # the classes it holds
+        least, most = classes[corner_of].min(axis=0), classes[corner_of].max(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lam = np.nan_to_num((classes[mine] - least) / (most - least), nan=0.0).max(axis=1)   # [classes held]
+        weights += [most, least]
+        held += [float(hours[mine] @ lam), float(hours[mine] @ (1.0 - lam))]
+        mean_hours.append(float(hours[mine].sum()))
+        mean_weights.append(hours[mine] @ classes[mine] / mean_hours[-1])
+    # corners shared by neighbouring blocks (one shaped workload) are one level; unused corners go
+    corners, index = np.unique(np.round(np.array(weights), 12), axis=0, return_inverse=True)
+    corner_hours = np.bincount(index.ravel(), weights=held, minlength=len(corners))
+    used = corner_hours > 1e-12
+    return (WeekLevels(corner_hours[used], corners[used]),
+            WeekLevels(np.array(mean_hours), np.array(mean_weights)))
+
+
+def week_blocks(scenario, slots: int | None, merge: bool = True) -> WeekBlocks:
+    """The weekly hours of `scenario`: every hour its own (no `merge`), the exact classes (merge, at most
+    `slots` of them or `slots` None), else `slots` load-duration blocks."""
+    weights = np.column_stack([weekly_weights(w.profile) for w in scenario.workloads])  # [168 × W]
+    if not merge:
+        return WeekBlocks(WeekLevels(np.ones(HOURS_PER_WEEK), weights), None, HOURS_PER_WEEK)
+    classes, hours = weight_classes(weights)
+    if slots is None or len(classes) <= slots:
+        return WeekBlocks(WeekLevels(hours.astype(float), classes), None, len(classes))
+    # each workload weighs by its share of the horizon's demand
+    demand = monthly_demand(scenario).sum(axis=0)
+    share = demand / demand.sum() if demand.sum() > 0 else np.full(len(demand), 1.0 / len(demand))
+    order, cuts = load_blocks(classes, hours.astype(float), share, slots)
+    plan, means = _corners(classes, hours.astype(float), order, cuts)
+    return WeekBlocks(plan, means, len(classes))
+
+
+def demand_periods(scenario, epoch_of_month: np.ndarray, merge: bool = True,
+                   levels: WeekLevels | None = None) -> tuple[pd.DataFrame, np.ndarray]:
     """(periods, demand_rate).
 
     periods: one row per period with `months` (tuple of month numbers), `epoch` (the fleet epoch of its
     months), `slot_hours` (hours per month the period covers), `n_months`, `discount_sum` (Σ d(m) over
-    its months). demand_rate: [P × W] reference-GPU-hours per hour. With `merge`, weekly hours with equal
-    weights for every workload are one slot class, and months with equal demand in the same fleet epoch
-    are one group: the load-duration view, exact because capacity is the same in every month of an
-    epoch and dispatch is linear.
+    its months). demand_rate: [P × W] reference-GPU-hours per hour. With `merge`, months with equal
+    demand in the same fleet epoch are one group: exact because capacity is the same in every month of
+    an epoch and dispatch is linear. `levels`: the weekly levels (default the exact classes of
+    week_blocks; every weekly hour without `merge`).
     """
-    weights = np.column_stack([weekly_weights(w.profile) for w in scenario.workloads])  # [168 × W]
-    if merge:
-        classes, counts = np.unique(np.round(weights, 12), axis=0, return_counts=True)
-    else:
-        classes, counts = weights, np.ones(HOURS_PER_WEEK, dtype=int)
+    if levels is None:
+        levels = week_blocks(scenario, None, merge).plan
     monthly = monthly_demand(scenario)
     d = discount_factors(scenario.discount_rate, scenario.horizon_months)
     groups: dict = {}
@@ -45,9 +166,9 @@ def demand_periods(scenario, epoch_of_month: np.ndarray, merge: bool = True) -> 
         groups.setdefault(key, []).append(m + 1)
     rows, rates = [], []
     for months in groups.values():
-        for k in range(len(classes)):
+        for k in range(len(levels.hours)):
             rows.append({"months": tuple(months), "epoch": int(epoch_of_month[months[0] - 1]),
-                         "slot_hours": counts[k] * HOURS_PER_MONTH / HOURS_PER_WEEK,
+                         "slot_hours": levels.hours[k] * HOURS_PER_MONTH / HOURS_PER_WEEK,
                          "n_months": len(months), "discount_sum": float(sum(d[m - 1] for m in months))})
-            rates.append(monthly[months[0] - 1] / HOURS_PER_MONTH * classes[k])
+            rates.append(monthly[months[0] - 1] / HOURS_PER_MONTH * levels.weights[k])
     return pd.DataFrame(rows), np.array(rates)

@@ -38,6 +38,10 @@ class Plan:
     scenario: object = None      # the Scenario solved
     baselines: pd.DataFrame = field(default_factory=pd.DataFrame)
     baseline_plans: dict = field(default_factory=dict)
+    # weekly hours grouped into load-duration blocks (engine.profile_slots): slots, weight_classes,
+    # lower_bound, upper_bound (= total), error_bound (total − exact optimum is at most this),
+    # error_bound_pct; None when the plan's periods are exact
+    profile_grouping: dict | None = None
 
     @property
     def energy_kwh(self) -> float:

@@ -234,6 +234,11 @@ class Scenario(Frozen):
     onprem: OnPrem = OnPrem()
     workloads: tuple[Workload, ...] = Field(min_length=1)
     constraints: Constraints = Constraints()
+    profile_slots: int | None = Field(
+        None, ge=1, le=168,
+        description="most blocks of weekly hours the model keeps: profiles with more distinct hourly weights are "
+                    "grouped into this many load-duration blocks and the plan reports the bound on the cost error "
+                    "(omitted = 24; 168 = always exact)")
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:

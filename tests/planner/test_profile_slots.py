@@ -1,0 +1,164 @@
+"""Profiles with many distinct hourly weights, grouped into `profile_slots` load-duration blocks
+(planner.engine.periods, planner.engine.profile_slots; issue 11 item 4).
+
+Facts checked: the blocks and their corners for a hand-worked profile; the default (exact up to 24
+distinct weights, grouped beyond); the scenario field and its override; the profile's total demand is
+kept for the cloud-share cap; and, on small random cases, the grouped plan against the exact plan —
+lower bound ≤ exact optimum ≤ grouped total, and total − exact ≤ the reported error bound.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from planner import load_scenario
+from planner.engine import inputs_for, plan, reduce
+from planner.engine.periods import DEFAULT_PROFILE_SLOTS, week_blocks
+from planner.engine.profile_slots import profile_grouping
+from planner.errors import ScenarioError
+from planner.scenario import apply_overrides
+
+ROOT = Path(__file__).resolve().parents[2]
+HOURS_PER_MONTH = 730.0
+
+
+def worked(**overrides):
+    s = load_scenario(ROOT / "examples" / "worked-example.yaml")
+    return apply_overrides(s, overrides) if overrides else s
+
+
+def write_profile(path: Path, weights) -> str:
+    path.write_text("weight\n" + "\n".join(f"{w!r}" for w in weights) + "\n")
+    return str(path)
+
+
+# 72 h at 0.5, 48 h at 1.0, 24 h at 1.5, 24 h at 2.0: mean (36 + 48 + 36 + 48) / 168 = 1, four levels
+FOUR_LEVELS = [0.5] * 72 + [1.0] * 48 + [1.5] * 24 + [2.0] * 24
+
+
+def test_four_levels_in_two_blocks_by_hand(tmp_path):
+    s = worked(**{"workloads.training.profile": write_profile(tmp_path / "w.csv", FOUR_LEVELS)})
+    week = week_blocks(s, 2)
+    # Cutting at 1.0 leaves 1.5 (24 h) between the corners 1.0 and 2.0, half-way: a distance of 0.5 from
+    # the nearer corner for 24 h; cutting at 1.5 leaves 1.0 (48 h) half-way between 0.5 and 1.5 — twice
+    # the hours. So the blocks are {0.5} | {1.0, 1.5, 2.0}, and 1.5 is served as ½ × 1.0 + ½ × 2.0.
+    assert week.classes == 4
+    assert week.plan.weights[:, 0].tolist() == [0.5, 1.0, 2.0]
+    assert week.plan.hours.tolist() == pytest.approx([72, 48 + 12, 24 + 12])
+    # the relaxation: each block at its mean, (48 × 1 + 24 × 1.5 + 24 × 2) / 96 = 1.375
+    assert week.means.weights[:, 0].tolist() == pytest.approx([0.5, 1.375])
+    assert week.means.hours.tolist() == pytest.approx([72, 96])
+
+
+def test_the_grouped_plan_serves_the_four_levels_as_inputs(tmp_path):
+    s = worked(**{"workloads.training.profile": write_profile(tmp_path / "w.csv", FOUR_LEVELS),
+                  "profile_slots": 2, "horizon_months": 2})
+    inp = inputs_for(s)
+    rate = 800 / HOURS_PER_MONTH                       # reference-GPU-hours per hour in a flat month
+    assert inp.grouping == {"slots": 2, "weight_classes": 4}
+    # one month group (no growth) × three corners; hours per month = weekly hours × 730 / 168
+    assert inp.periods["slot_hours"].tolist() == pytest.approx([h * HOURS_PER_MONTH / 168 for h in (72, 60, 36)])
+    assert inp.demand[:, 0].tolist() == pytest.approx([rate * w for w in (0.5, 1.0, 2.0)])
+    # the corners over-serve (60 × 1 + 36 × 2 = 132 weekly units, not 48 + 36 + 48 = 132: equal here, since
+    # 1.5 lies on the chord), and the cloud-share cap reads the profile's own demand, 800 h × 2 months
+    assert inp.total_demand() == pytest.approx(1600.0)
+
+
+def test_few_distinct_weights_stay_exact_by_default(tmp_path):
+    # business_hours has two weights: no grouping, whatever the default K
+    s = worked(**{"workloads.training.profile": "business_hours"})
+    assert inputs_for(s).grouping is None
+    assert DEFAULT_PROFILE_SLOTS >= 2
+
+
+def test_a_168_weight_profile_is_grouped_to_the_default_unless_168_slots(tmp_path):
+    weights = np.linspace(0.5, 1.5, 168)               # 168 distinct weights, mean 1
+    s = worked(**{"workloads.training.profile": write_profile(tmp_path / "w.csv", weights.tolist())})
+    assert inputs_for(s).grouping == {"slots": DEFAULT_PROFILE_SLOTS, "weight_classes": 168}
+    assert inputs_for(apply_overrides(s, {"profile_slots": 168})).grouping is None
+    assert inputs_for(apply_overrides(s, {"profile_slots": 6})).grouping == {"slots": 6, "weight_classes": 168}
+
+
+def test_one_block_of_a_straight_profile_is_its_two_ends_half_each(tmp_path):
+    # weights on a straight line from 0.5 to 1.5: one block's corners are the ends, and hour h is served
+    # as λ × 1.5 + (1 − λ) × 0.5 with λ = (w − 0.5) / 1, whose mean over the week is ½ — 84 h each
+    weights = np.linspace(0.5, 1.5, 168)
+    s = worked(**{"workloads.training.profile": write_profile(tmp_path / "w.csv", weights.tolist()),
+                  "horizon_months": 3, "profile_slots": 1})
+    week = week_blocks(s, 1)
+    assert week.plan.weights[:, 0].tolist() == pytest.approx([0.5, 1.5])
+    assert week.plan.hours.tolist() == pytest.approx([84, 84])
+    assert week.means.weights[:, 0].tolist() == pytest.approx([1.0])
+    # the chord over-states a convex cost curve (the card fills up at 0.9 × 730 h a month, inside the
+    # range): the grouped plan costs more than the exact one, and the bound covers the difference
+    exact = plan(s, baselines=False, overrides={"profile_slots": 168}).total
+    total = plan(s, baselines=False).total
+    g = profile_grouping(reduce(inputs_for(s)), total, "highs")
+    assert g["lower_bound"] <= exact <= total <= g["lower_bound"] + g["error_bound"] + 1e-9
+
+
+@pytest.mark.parametrize("slots", [0, 169, 2.5, "many"])
+def test_profile_slots_out_of_range_is_a_clear_error(slots):
+    with pytest.raises(ScenarioError, match="profile_slots"):
+        worked(profile_slots=slots)
+
+
+def test_profile_slots_is_read_from_a_file(tmp_path):
+    text = (ROOT / "examples" / "worked-example.yaml").read_text() + "profile_slots: 8\n"
+    (tmp_path / "offers-g5-us-east-1.csv").write_text((ROOT / "examples" / "offers-g5-us-east-1.csv").read_text())
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    assert load_scenario(path).profile_slots == 8
+
+
+# --- the bound against the exact plan ----------------------------------------------------------------
+
+
+def _case(tmp_path: Path, seed: int, distinct: int, slots: int, horizon: int, second: bool, share: float | None):
+    """The worked example on a random profile of `distinct` weights (and a second, differently shaped
+    workload), optionally without its budget and with a cloud-share cap."""
+    rng = np.random.default_rng(seed)
+    levels = rng.uniform(0.1, 3.0, distinct)
+    weights = levels[rng.permutation(np.arange(168) % distinct)]
+    s = worked(**{"workloads.training.profile": write_profile(tmp_path / f"a{seed}.csv", weights.tolist()),
+                  "horizon_months": horizon, "profile_slots": slots,
+                  "workloads.training.growth_per_month": float(rng.choice([0.0, 0.05]))})
+    if second:
+        other = rng.uniform(0.2, 2.0, 168).round(1)                              # up to 19 levels
+        w2 = s.workloads[0].model_copy(update={"name": "inference", "gpu_hours_per_month": float(rng.uniform(100, 900)),
+                                               "profile": write_profile(tmp_path / f"b{seed}.csv", other.tolist()),
+                                               "growth_per_month": 0.0})
+        s = s.model_copy(update={"workloads": (s.workloads[0], w2)})
+    if share is not None:
+        s = apply_overrides(s, {"onprem.capex_budget": None, "constraints.max_cloud_share": share})
+    return s
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), distinct=st.integers(3, 12), slots=st.integers(1, 4),
+       horizon=st.integers(1, 4), second=st.booleans(), share=st.sampled_from([None, None, 0.3, 0.7]))
+def test_the_exact_optimum_lies_within_the_reported_bounds(tmp_path, seed, distinct, slots, horizon, second, share):
+    s = _case(tmp_path, seed, distinct, slots, horizon, second, share)
+    exact = plan(apply_overrides(s, {"profile_slots": 168}), baselines=False).total
+    grouped = plan(s, baselines=False)
+    inp = reduce(inputs_for(s))
+    g = profile_grouping(inp, grouped.total, "highs")
+    if g is None:                                        # the two profiles had ≤ slots weight vectors
+        assert grouped.total == pytest.approx(exact, rel=1e-7)
+        return
+    tol = 1e-7 * max(1.0, abs(exact))
+    assert g["lower_bound"] <= exact + tol
+    assert exact <= grouped.total + tol
+    assert abs(grouped.total - exact) <= g["error_bound"] + tol
+    assert g["upper_bound"] == grouped.total
+
+
+def test_the_grouped_plan_is_checked_by_cbc_too(tmp_path):
+    s = _case(tmp_path, seed=3, distinct=9, slots=2, horizon=2, second=True, share=0.7)
+    highs, cbc = plan(s, baselines=False), plan(s, "cbc", baselines=False)
+    assert highs.total == pytest.approx(cbc.total, rel=1e-6)
