@@ -19,6 +19,12 @@ MIN_TESTS := tests/planner tests/pricing_adapters tests/test_packaging.py \
 # releases that fit the pinned core versions.
 MIN_TOOLS := 'pytest>=8' 'hypothesis>=6.100' 'scipy>=1.11' 'respx>=0.21'
 
+# The FinOps Foundation's FOCUS validator, which tests/planner/test_focus.py runs on the FOCUS export of
+# every shipped scenario. It lives in its own venv: it pins numpy<2 and pandas<3, which .venv has newer.
+# 1.0.0 is the newest release (it checks FOCUS up to 1.0); it fails to import with multimethod >= 1.11.
+FOCUS_VENV      := .venv-focus
+FOCUS_VALIDATOR := focus-validator==1.0.0 'multimethod<1.11'
+
 .PHONY: run test test-min bench install clean
 
 $(VENV)/.installed-%: pyproject.toml
@@ -32,8 +38,14 @@ install: $(VENV)/.installed-$(TEST_EXTRAS)
 run: $(VENV)/.installed-$(RUN_EXTRAS)
 	$(BIN)/streamlit run app.py --server.address 127.0.0.1 --browser.gatherUsageStats false
 
-test: $(VENV)/.installed-$(TEST_EXTRAS)
-	AWS_EC2_METADATA_DISABLED=true $(BIN)/python -m pytest
+$(FOCUS_VENV)/.installed:
+	test -d $(FOCUS_VENV) || $(PYTHON) -m venv $(FOCUS_VENV)
+	$(FOCUS_VENV)/bin/pip install --quiet $(FOCUS_VALIDATOR)
+	touch $@
+
+# FLEETPLAN_FOCUS_VENV: under `make test` a missing validator fails the FOCUS test instead of skipping it.
+test: $(VENV)/.installed-$(TEST_EXTRAS) $(FOCUS_VENV)/.installed
+	AWS_EC2_METADATA_DISABLED=true FLEETPLAN_FOCUS_VENV=$(CURDIR)/$(FOCUS_VENV) $(BIN)/python -m pytest
 
 # Proves the stated minimums: .venv-min gets exactly the `>=` bound of every core dependency (pinned
 # with == in a constraints file generated from pyproject.toml; transitive dependencies newest), no
@@ -53,8 +65,11 @@ test-min: pyproject.toml
 	$(MIN_VENV)/bin/pip freeze --exclude-editable | grep -i -f $(MIN_VENV)/constraints-min.txt
 	AWS_EC2_METADATA_DISABLED=true $(MIN_VENV)/bin/python -m pytest -p no:cacheprovider $(MIN_TESTS)
 
+# Every benchmark (benchmarks/README.md), or some: `make bench BENCH="plan_speed sweep_speed"`. Each prints
+# the load average it ran under; quick runs take options, e.g. plan_speed.py --sections process.
+BENCH ?= $(basename $(notdir $(wildcard benchmarks/*.py)))
 bench: $(VENV)/.installed-$(TEST_EXTRAS)
-	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
+	for b in $(BENCH); do echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(MIN_VENV) build *.egg-info
+	rm -rf $(VENV) $(MIN_VENV) $(FOCUS_VENV) build *.egg-info

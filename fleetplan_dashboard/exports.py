@@ -1,5 +1,6 @@
 """What the Export page offers for download: the edited scenario as YAML and the plan as JSON, CSV,
-XLSX and a Markdown summary. The plan files come from `planner.reports`; this module only names them."""
+XLSX, FinOps FOCUS 1.0 cost rows (CSV) and a Markdown summary. The plan files come from `planner.reports`;
+this module only names them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import yaml
 
 from planner import reports
 from planner.engine import Plan
+from planner.reports.tables import csv_text
 from planner.scenario import Scenario
 
 CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation")
@@ -51,6 +53,11 @@ def plan_csv_zip(plan: Plan) -> bytes:
 
 def plan_xlsx(plan: Plan) -> bytes:
     return reports.plan_to_excel(plan)
+
+
+def plan_focus(plan: Plan) -> str:
+    """The plan's FOCUS 1.0 cost rows as CSV (docs/focus.md), the file `fleetplan plan --format focus` writes."""
+    return csv_text(reports.plan_to_focus(plan))
 
 
 def plan_markdown(plan: Plan) -> str:

@@ -1,4 +1,5 @@
-"""Export page: the edited scenario as YAML, the plan as JSON, CSV, XLSX and a Markdown summary."""
+"""Export page: the edited scenario as YAML, the plan as JSON, CSV, XLSX, FOCUS cost rows and a Markdown
+summary."""
 
 from __future__ import annotations
 
@@ -40,9 +41,16 @@ c3.download_button("All tables (CSV, zip)", lambda: exports.plan_csv_zip(p), fil
 c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p), file_name=f"{name}-plan.xlsx",
                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                    icon=":material/grid_on:", key="dl_xlsx", on_click="ignore")
-st.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p),
+c5, c6 = st.columns(2)
+c5.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p),
                    file_name=f"{name}-summary.md", mime="text/markdown", icon=":material/article:", key="dl_md",
                    on_click="ignore")
+c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_focus(p), file_name=f"{name}-focus.csv",
+                   mime="text/csv", icon=":material/receipt_long:", key="dl_focus", on_click="ignore",
+                   help="One row per offer, kind of charge and month, in the FinOps FOCUS 1.0 columns: "
+                        "billed, amortised (effective) and list cost; reservations as purchases plus "
+                        "committed usage. `x_PresentValue` sums to the plan total.")
 st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months (present value). The JSON is the "
            "object of `fleetplan plan --format json`; the workbook holds the summary, fleet, monthly costs, "
-           "baselines, break-even, assumptions and the prices used.")
+           "baselines, break-even, assumptions and the prices used; the FOCUS file is "
+           "`fleetplan plan --format focus`.")

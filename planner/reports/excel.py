@@ -1,67 +1,413 @@
-"""The plan as an XLSX workbook, built in memory first so a failure never leaves a half-written file."""
+"""The plan as an XLSX finance workbook, built in memory first so a failure never leaves a half-written file.
+
+Every sheet is an Excel table (filters on its header). Money is formatted `#,##0.00` with the currency code
+in the column header, shares are fractions formatted as percentages (savings, utilisation, rates), and
+every monthly row carries the first day of its month from the plan start. The totals of the monthly and
+yearly sheets are formulas (SUM / SUMPRODUCT over cell ranges and cell arithmetic, built from cell
+positions only, never from user text) written together with their computed values, so a reader that
+does not recalculate (pandas, openpyxl's data_only, a preview) sees the same numbers Excel computes.
+Text cells go through `spreadsheet_text`, so no user text is ever a formula. See docs/workbook.md.
+"""
 
 from __future__ import annotations
 
 import io
 import json
 import math
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import assumptions, clean, maybe_write, plan_start, prices_used, spreadsheet_text, summary_table
+from planner.reports.tables import (
+    add_months,
+    assumptions,
+    clean,
+    generated_at,
+    maybe_write,
+    plan_start,
+    prices_used,
+    spreadsheet_text,
+    summary_table,
+)
 
-SHEETS = ("summary", "fleet", "purchase schedule", "owned cards", "monthly", "baselines", "break-even", "speeds",
-          "assumptions", "prices used")
+SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "break-even",
+          "speeds", "assumptions", "prices used")
+
+MONEY = "#,##0.00"
+RATE = "#,##0.0000"                # hourly prices: cents are too coarse for a GPU-hour
+HOURS = "#,##0.0"
+SHARE = "0.0%"
+MONTH = "yyyy-mm"
+DAY = "yyyy-mm-dd"
+FACTOR = "0.000000"
+AFTER_HORIZON = "after horizon"
+# monthly columns that are not cost categories
+NOT_CATEGORIES = ("month", "total", "discount_factor", "total_discounted")
+CREDITS = ("residual_value",)      # the sale value of cards at the end of the horizon (and resale credits)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula cell: `text` made from cell references and numbers only, and `value`, what it computes."""
+
+    text: str
+    value: float
+
+
+@dataclass
+class Sheet:
+    """One sheet: a table (`frame`; its column names are the headers), the number format of some
+    columns, and the columns whose total row is a SUM (none: no total row)."""
+
+    frame: pd.DataFrame
+    formats: dict
+    totals: tuple = ()
 
 
 def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> bytes:
     """The plan as an XLSX workbook (bytes) with the sheets of `SHEETS`; written atomically when
-    `path` is given."""
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
+    `path` is given. `start` (YYYY-MM) dates the months (default: `plan_start`)."""
+    import xlsxwriter
 
-    tables = {
-        "summary": summary_table(plan, plan_start(start, plan.scenario)),
-        "fleet": plan.fleet, "purchase schedule": plan.schedule, "owned cards": plan.owned, "speeds": plan.speeds,
-        "monthly": plan.monthly, "baselines": plan.baselines,
-        "break-even": plan.break_even, "assumptions": assumptions(plan), "prices used": prices_used(plan),
+    first = plan_start(start, plan.scenario)
+    money = f" ({plan.currency})"
+    monthly = monthly_sheet(plan, first, money)
+    sheets = {
+        "summary": summary_sheet(plan, first),
+        "yearly": yearly_sheet(plan, first, money, monthly.frame),
+        "monthly": monthly,
+        "fleet": _formatted(plan.fleet, ["cost"], money),
+        "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], money, dates=("month_start",)),
+        "owned cards": _formatted(plan.owned, ["saving"], money),
+        "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], money),
+        "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
+                             ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], money),
+        "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),
+        "assumptions": assumptions_sheet(plan, first),
+        "prices used": _formatted(_shares(prices_used(plan), {"maintenance_rate_per_year": 1}),
+                              ["hourly_price", "upfront_price", "capex_per_unit"], money),
     }
-    wb = Workbook()
-    wb.remove(wb.active)
-    for name in SHEETS:
-        _sheet(wb.create_sheet(name), tables[name], Font(bold=True))
     buf = io.BytesIO()
-    wb.save(buf)
+    wb = xlsxwriter.Workbook(buf, {"in_memory": True})
+    wb.set_properties({"title": spreadsheet_text(str(plan.scenario_name)), "created": _created(plan)})
+    formats = _Formats(wb)
+    for name in SHEETS:
+        _write_table(wb.add_worksheet(name), name, sheets[name], formats)
+    wb.close()
     return maybe_write(path, buf.getvalue())
 
 
-def _cell(v):
-    """`v` as an openpyxl cell value: NaN and inf empty, numpy scalars as Python ones, containers as
-    JSON, text through `spreadsheet_text` (so openpyxl never writes it as a formula)."""
-    if v is None:
-        return None
-    if isinstance(v, (float, np.floating)):
-        return None if math.isnan(v) or math.isinf(v) else float(v)
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.bool_):
-        return bool(v)
-    if isinstance(v, (dict, list, tuple)):
-        return spreadsheet_text(json.dumps(clean(v)))
-    return spreadsheet_text(v)
+# ---------------------------------------------------------------------------------------------------
+# The sheets as tables
 
 
-def _sheet(ws, df: pd.DataFrame, bold) -> None:
-    ws.append([spreadsheet_text(str(c)) for c in df.columns])
-    for cell in ws[1]:
-        cell.font = bold
-    for row in df.itertuples(index=False):
-        ws.append([_cell(v) for v in row])
-    for i, col in enumerate(df.columns, start=1):
-        width = max([len(str(col))] + [len(str(v)) for v in df[col].head(200)]) if len(df) else len(str(col))
-        ws.column_dimensions[ws.cell(1, i).column_letter].width = min(60, max(8, width + 2))
-    ws.freeze_panes = "A2"
+def _formatted(df: pd.DataFrame, columns: list[str], money: str, dates: tuple[str, ...] = ()) -> Sheet:
+    """`df` with the currency code appended to the headers of its money `columns`, share columns
+    (headers ending in "(%)") formatted as percentages and `dates` as months."""
+    df = df.rename(columns={c: c + money for c in columns if c in df.columns})
+    formats = {c: RATE if "hour" in c else MONEY for c in df.columns if c.endswith(money)}
+    formats |= {c: SHARE for c in df.columns if c.endswith("(%)")}
+    formats |= {c: HOURS for c in df.columns if c.endswith("_hours")}
+    formats |= {c: MONTH for c in dates if c in df.columns}
+    return Sheet(df, formats)
+
+
+def _shares(df: pd.DataFrame, scale: dict[str, float]) -> pd.DataFrame:
+    """`df` with each column of `scale` divided by its scale (100 for a column in percent points) and
+    renamed to end in "(%)": every share a fraction, shown as a percentage (one scale in the workbook)."""
+    df = df.copy()
+    for column, points in scale.items():
+        if column in df.columns:
+            df[column] = df[column] / points
+            df = df.rename(columns={column: column.removesuffix("_pct") + " (%)"})
+    return df
+
+
+def _dated(df: pd.DataFrame, first: date) -> pd.DataFrame:
+    """`df` with `month_start` (the first day of its `month`) right after `month`."""
+    if "month" not in df.columns:
+        return df
+    df = df.copy()
+    df.insert(list(df.columns).index("month") + 1, "month_start", [add_months(first, int(m) - 1) for m in df["month"]])
+    return df
+
+
+def _created(plan: Plan) -> datetime:
+    """When the plan was made (its `generated_at`), so every export of one plan carries one date."""
+    try:
+        return datetime.strptime(generated_at(plan), "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return datetime(2000, 1, 1)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Monthly and yearly: the cash flows by month, and rolled up by plan year with formulas
+
+
+def _categories(monthly: pd.DataFrame) -> tuple[list[str], list[str], list[str]]:
+    """The cost categories of the monthly table as capex, credits (residual value) and opex (the rest),
+    in that order on the sheet, so each group is one contiguous range of columns."""
+    categories = [c for c in monthly.columns if c not in NOT_CATEGORIES]
+    capex = [c for c in categories if c == "capex"]
+    credits = [c for c in categories if c in CREDITS]
+    return capex, credits, [c for c in categories if c not in capex and c not in credits]
+
+
+def _cell(row: int, col: int, sheet: str | None = None) -> str:
+    from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
+
+    return (quote_sheetname(sheet) + "!" if sheet else "") + xl_rowcol_to_cell(row, col)
+
+
+def _range(first_row: int, first_col: int, last_row: int, last_col: int, sheet: str | None = None) -> str:
+    return f"{_cell(first_row, first_col, sheet)}:{_cell(last_row, last_col)}"
+
+
+def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
+    """One row per month 1..H+1 (H+1: after the horizon, the residual credit and payments falling
+    after it), dated from `first`, its plan year, its costs by category (capex, credits, opex), its
+    total (=SUM of the categories), discount factor and present value (=total × factor)."""
+    capex, credits, opex = _categories(plan.monthly)
+    categories = capex + credits + opex
+    lead = ["month", "month_start", "plan_year"]
+    total_col = len(lead) + len(categories)
+    rows = []
+    for i, r in enumerate(plan.monthly.itertuples(index=False), start=1):   # sheet row i (row 0: header)
+        costs = [float(getattr(r, c)) for c in categories]
+        total = Formula(f"=SUM({_range(i, len(lead), i, total_col - 1)})", sum(costs))
+        factor = float(r.discount_factor)
+        present = Formula(f"={_cell(i, total_col)}*{_cell(i, total_col + 1)}", total.value * factor)
+        rows.append([int(r.month), add_months(first, int(r.month) - 1), _plan_year(int(r.month), plan.horizon_months),
+                     *costs, total, factor, present])
+    columns = [*lead, *(c + money for c in categories), "total" + money, "discount_factor", "total_discounted" + money]
+    frame = pd.DataFrame(rows, columns=columns)
+    formats = {c: MONEY for c in columns if c.endswith(money)} | {"month_start": MONTH, "discount_factor": FACTOR}
+    return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
+
+
+def _plan_year(month: int, horizon: int) -> int | str:
+    return AFTER_HORIZON if month > horizon else (month - 1) // 12 + 1
+
+
+def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> Sheet:
+    """Plan years (months 1–12, 13–24 …, the last one possibly short) and the after-horizon month, each
+    with capex, credits (residual value), opex (energy, maintenance, colocation, fixed on-prem, cloud) and
+    total, nominal and present value, as formulas over the monthly sheet's rows."""
+    capex, credits, opex = _categories(plan.monthly)
+    col = {c: i for i, c in enumerate(monthly.columns)}
+    groups = {"capex": capex, "residual_value": credits, "opex": opex}
+    factor = col["discount_factor"]
+    months = list(plan.monthly["month"].astype(int))
+    horizon = plan.horizon_months
+    spans = [(y, 12 * (y - 1) + 1, min(12 * y, horizon)) for y in range(1, (horizon + 11) // 12 + 1)]
+    spans += [(AFTER_HORIZON, m, m) for m in months if m > horizon]
+    columns = ["year", "first_month", "last_month", "from", "to", *(f"{g}{money}" for g in groups), "total" + money,
+               *(f"{g}_present_value{money}" for g in groups), "total_present_value" + money]
+    at = columns.index
+    rows = []
+    for i, (year, a, b) in enumerate(spans, start=1):
+        top, bottom = months.index(a) + 1, months.index(b) + 1     # rows of months a and b on the monthly sheet
+        nominal, present = [], []
+        for names in groups.values():
+            cells = [col[c + money] for c in names]
+            values = monthly.iloc[top - 1:bottom, cells].to_numpy(dtype=float)
+            factors = monthly.iloc[top - 1:bottom, factor].to_numpy(dtype=float)
+            span = _range(top, min(cells), bottom, max(cells), "monthly")
+            nominal.append(Formula(f"=SUM({span})", float(values.sum())))
+            present.append(Formula(f"=SUMPRODUCT({span},{_range(top, factor, bottom, factor, 'monthly')})",
+                                   float((values.sum(axis=1) * factors).sum())) if len(names) == 1 else None)
+        discounted = col["total_discounted" + money]
+        total_present = Formula(f"=SUM({_range(top, discounted, bottom, discounted, 'monthly')})",
+                                float(sum(f.value for f in monthly.iloc[top - 1:bottom, discounted])))
+        # opex spans several columns: its present value is the year's present value less capex and credits
+        pv_total, pv_capex, pv_credits = (at(f"{g}_present_value{money}") for g in ("total", "capex", "residual_value"))
+        present[2] = Formula(f"={_cell(i, pv_total)}-{_cell(i, pv_capex)}-{_cell(i, pv_credits)}",
+                             total_present.value - present[0].value - present[1].value)
+        total = Formula("=" + "+".join(_cell(i, at(f"{g}{money}")) for g in groups), sum(f.value for f in nominal))
+        last_day = add_months(first, b) - timedelta(days=1)
+        rows.append([year, a, b, add_months(first, a - 1), last_day, *nominal, total, *present, total_present])
+    frame = pd.DataFrame(rows, columns=columns)
+    formats = {c: MONEY for c in columns if c.endswith(money)} | {"from": DAY, "to": DAY}
+    return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Summary and assumptions
+
+
+def summary_sheet(plan: Plan, first: date) -> Sheet:
+    """The headline figures (`summary_table`) with a unit column: money in the plan currency, shares as
+    percentages, energy in kWh."""
+    table = summary_table(plan, first)
+    units, values = [], []
+    for field, value in zip(table["field"], table["value"]):
+        unit, fmt = _summary_unit(field, plan.currency)
+        units.append(unit)
+        values.append(Styled(value, fmt) if fmt and isinstance(value, (int, float)) and not isinstance(value, bool)
+                      else value)
+    return Sheet(pd.DataFrame({"field": table["field"], "value": values, "unit": units}), {})
+
+
+def _summary_unit(field: str, currency: str) -> tuple[str | None, str | None]:
+    """The unit and number format of a summary field."""
+    if field == "total" or field.startswith(("cost.", "baseline.", "assumption.capex_budget")):
+        return currency, MONEY
+    if field == "assumption.resale_share_of_book":
+        return "%", SHARE
+    return {"horizon_months": ("months", None), "energy_kwh": ("kWh", "#,##0"), "solver.seconds": ("s", None),
+            "plan_start": ("first day of month 1", None)}.get(field, (None, None))
+
+
+@dataclass(frozen=True)
+class Styled:
+    """A value with a number format of its own (the summary's value column mixes units)."""
+
+    value: object
+    format: str
+
+
+def assumptions_sheet(plan: Plan, first: date) -> Sheet:
+    """Every assumption, in the scenario file's order (plan, prices, on-prem, workloads, constraints), as
+    path, value, what it means (the scenario schema's description) and its section, for a reviewer to
+    read top to bottom; the plan start first."""
+    table = assumptions(plan)
+    describe = _describer(plan.scenario)
+    rows = [("plan_start", first, "first month of the plan (--start YYYY-MM; default: next month)", "plan")]
+    rows += [(path, value, describe(path), path.split(".")[0]) for path, value in zip(table["path"], table["value"])]
+    return Sheet(pd.DataFrame(rows, columns=["path", "value", "meaning", "section"]), {"value": None})
+
+
+def _describer(scenario):
+    """path → the scenario JSON Schema's description of the field at that override path ("" if none)."""
+    schema = type(scenario).model_json_schema() if hasattr(scenario, "model_json_schema") else {}
+    defs = schema.get("$defs", {})
+
+    def resolve(node: dict) -> dict:
+        while True:
+            if "$ref" in node:
+                node = {**defs[node["$ref"].rsplit("/", 1)[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
+            elif "anyOf" in node:
+                node = next((o for o in node["anyOf"] if o.get("type") != "null"), {})
+            else:
+                return node
+
+    def describe(path: str) -> str:
+        node, text = schema, ""
+        for part in path.split("."):
+            node = resolve(node)
+            if part in node.get("properties", {}):
+                node = node["properties"][part]
+                text = node.get("description", "")
+            elif isinstance(node.get("additionalProperties"), dict):    # a name: fx.CNY, card_overrides.<card>
+                node = node["additionalProperties"]
+            elif isinstance(node.get("items"), dict):                   # workloads by name
+                node = node["items"]
+        return text
+
+    return describe
+
+
+# ---------------------------------------------------------------------------------------------------
+# Writing
+
+
+class _Formats:
+    """xlsxwriter formats by number format, made once per workbook."""
+
+    def __init__(self, wb):
+        self.wb, self.cache = wb, {}
+        self.bold = wb.add_format({"bold": True})
+
+    def __call__(self, number_format: str | None):
+        if number_format is None:
+            return None
+        if number_format not in self.cache:
+            self.cache[number_format] = self.wb.add_format({"num_format": number_format})
+        return self.cache[number_format]
+
+
+def _table_name(sheet: str) -> str:
+    """An Excel table name for a sheet: "purchase schedule" → "PurchaseSchedule"."""
+    return "".join(w.capitalize() for w in sheet.replace("-", " ").split())
+
+
+def _write_table(ws, name: str, sheet: Sheet, formats: _Formats) -> None:
+    """`sheet` as an Excel table from A1 (header, filters, banded rows), with a total row of SUMs when
+    `sheet.totals` names columns; each cell written with its own type (text never as a formula)."""
+    df = sheet.frame
+    headers = [spreadsheet_text(str(c)) for c in df.columns]
+    n = len(df)
+    if n == 0:   # Excel tables need a data row: the header alone, with filters
+        for j, h in enumerate(headers):
+            ws.write_string(0, j, h, formats.bold)
+        ws.autofilter(0, 0, 0, max(0, len(headers) - 1))
+    else:
+        columns = []
+        for j, c in enumerate(df.columns):
+            spec = {"header": headers[j], "format": formats(sheet.formats.get(c))}
+            if c in sheet.totals:
+                spec["total_function"] = f"SUM({_range(1, j, n, j)})"
+                spec["total_value"] = float(sum(_number(v) for v in df[c]))
+            elif j == 0 and sheet.totals:
+                spec["total_string"] = "total"
+            columns.append(spec)
+        ws.add_table(0, 0, n + bool(sheet.totals), len(headers) - 1,
+                     {"name": _table_name(name), "columns": columns, "total_row": bool(sheet.totals),
+                      "style": "Table Style Light 9"})
+    for i, row in enumerate(df.itertuples(index=False), start=1):
+        for j, value in enumerate(row):
+            _write(ws, i, j, value, formats, sheet.formats.get(df.columns[j]))
+    for j, c in enumerate(df.columns):
+        width = max([len(str(c))] + [_width(v) for v in df[c].head(200)])
+        ws.set_column(j, j, min(60, max(8, width + 2)))
+    ws.freeze_panes(1, 0)
+    ws.set_landscape()          # printed: one page wide, the header on every page
+    ws.fit_to_pages(1, 0)
+    ws.repeat_rows(0)
+
+
+def _number(value) -> float:
+    """The number a total row adds up for `value` (a formula's computed value; blanks as 0)."""
+    value = value.value if isinstance(value, (Formula, Styled)) else value
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return 0.0 if math.isnan(number) or math.isinf(number) else number
+
+
+def _width(value) -> int:
+    if isinstance(value, (Formula, date)):
+        return 12
+    return len(str(value.value if isinstance(value, Styled) else value))
+
+
+def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str | None) -> None:
+    """One cell, by the type of `value`: a Formula as a formula with its value, numbers as numbers (NaN
+    and inf blank), dates as dates, containers as JSON text, and any other text through
+    `spreadsheet_text`, written as a string (so it is never a formula)."""
+    if isinstance(value, Styled):
+        value, number_format = value.value, value.format
+    fmt = formats(number_format)
+    if isinstance(value, Formula):
+        ws.write_formula(row, col, value.text, fmt, value.value)
+    elif value is None or value is pd.NA or value is pd.NaT:
+        ws.write_blank(row, col, None, fmt)
+    elif isinstance(value, (bool, np.bool_)):
+        ws.write_boolean(row, col, bool(value), fmt)
+    elif isinstance(value, (int, float, np.integer, np.floating)):
+        number = float(value)
+        if math.isnan(number) or math.isinf(number):
+            ws.write_blank(row, col, None, fmt)
+        else:
+            ws.write_number(row, col, number, fmt)
+    elif isinstance(value, (date, datetime)):
+        ws.write_datetime(row, col, value, fmt or formats(DAY))
+    elif isinstance(value, (dict, list, tuple)):
+        ws.write_string(row, col, spreadsheet_text(json.dumps(clean(value))), fmt)
+    else:
+        ws.write_string(row, col, spreadsheet_text(str(value)), fmt)

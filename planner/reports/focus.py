@@ -1,20 +1,25 @@
-"""FinOps FOCUS-shaped cost rows of a plan, one per offer (or the site), cash-flow kind and month.
+"""FinOps FOCUS 1.0 cost rows of a plan: one row per offer (or the site), kind of charge and month.
 
-Each row is a group of the plan's cash flows (`Plan.flows`: the cost schedule times the solved
-decisions), so every amount is exact per offer and month. Months 1..H, and H+1 for what falls after
-the horizon (the residual credit, and reservation terms that run past the horizon — their H+1 row
-holds all of those months' payments).
+The rows are groups of the plan's cash flows (`Plan.flows`: the cost schedule times the solved
+decisions), so every amount is exact per offer and month. docs/focus.md says what each column holds,
+how the export passes the FinOps Foundation's `focus-validator` 1.0.0, and what a FOCUS 1.2/1.3
+consumer sees differently. In short:
 
-- `BilledCost`: nominal money of that month (what is paid then); `ListCost` equals it (the plan models
-  no list-price discounts). `EffectiveCost`: the present value (`BilledCost × discount factor of the
-  month`; month H+1: the present value of the after-horizon payments), so Σ EffectiveCost = the plan
-  total. This departs from FOCUS, where EffectiveCost is amortised cost; with `discount_rate: 0` the
-  two columns agree.
-- `PricingQuantity` / `PricingUnit`: new units (capex, residual: Units), unit-months (maintenance,
-  a reservation's monthly fee), units (a reservation's upfront payment), kWh (energy: idle and busy
-  together), kW-months (colocation), hours (on-demand, spot), months (fixed on-prem costs).
-- `ChargePeriodStart`/`End`: month m runs from `start + (m − 1)` months to `start + m` months, where
-  `start` is the plan start (first day of a month; default the first day of next month).
+- One row per charge period of one calendar month: month m runs from `start + (m − 1)` months to
+  `start + m` months (`start`: the plan start, the first day of a month). Months 1..H are the
+  horizon; the resale credit of the cards still working falls in month H+1, and a reservation term
+  that runs past the horizon has one row for each of its months after it.
+- `BilledCost`: the money paid in that month (nominal). `EffectiveCost`: amortised cost — equal to
+  `BilledCost`, except that a reservation's payments (its upfront price and monthly fee, Purchase rows
+  with `EffectiveCost` 0) are spread evenly over the months of their term on the reservation's
+  committed-usage rows (`PricingCategory` Committed, `BilledCost` 0, the CommitmentDiscount columns).
+  Σ EffectiveCost = Σ BilledCost. `x_PresentValue`: `BilledCost` × the month's discount factor, so
+  Σ x_PresentValue = the plan total (what `EffectiveCost` held before).
+- `ListCost` / `ListUnitPrice`: for spot and reserved instances, the on-demand price of the same
+  instance type in the same region when the plan carries it, so the saving shows; else the price paid.
+- `PricingUnit` in FOCUS's unit format: Units, Unit-Months, kWh, kW-Months, Hours, Months.
+- Five columns carry the names `focus-validator` 1.0.0 checks for FOCUS 1.0 where they differ from the
+  published 1.0 specification: `ChargeType`, `InvoiceIssuer`, `Provider`, `Publisher`, `ResourceID`.
 """
 
 from __future__ import annotations
@@ -22,23 +27,41 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
 from planner.fileio import write_atomic
+from planner.months import HOURS_PER_MONTH, discount_factors
 from planner.reports.tables import add_months, csv_text, plan_start
 from pricing_adapters import registry
 
-FOCUS_COLUMNS = ["BilledCost", "EffectiveCost", "ListCost", "BillingCurrency", "ChargePeriodStart",
-                 "ChargePeriodEnd", "ChargeCategory", "ChargeFrequency", "ChargeDescription", "PricingCategory",
-                 "ServiceProviderName", "ServiceCategory", "RegionId", "SkuId", "PricingUnit",
-                 "PricingQuantity", "x_Scenario", "x_PriceAsOf", "x_CostCategory", "x_PlanMonth",
-                 "x_DiscountFactor", "x_PurchaseOption", "x_Gpu"]
-CHARGE_CATEGORY = {"capex": "Purchase", "cloud_reserved": "Purchase", "residual_value": "Credit"}
+FOCUS_COLUMNS = [
+    "AvailabilityZone", "BilledCost", "BillingAccountId", "BillingAccountName", "BillingCurrency",
+    "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory", "ChargeClass", "ChargeDescription",
+    "ChargeFrequency", "ChargePeriodEnd", "ChargePeriodStart", "CommitmentDiscountCategory",
+    "CommitmentDiscountId", "CommitmentDiscountName", "CommitmentDiscountStatus", "CommitmentDiscountType",
+    "ConsumedQuantity", "ConsumedUnit", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
+    "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory", "PricingQuantity", "PricingUnit",
+    "ProviderName", "PublisherName", "RegionId", "RegionName", "ResourceName", "ResourceType",
+    "ServiceCategory", "ServiceName", "SkuId", "SkuPriceId", "SubAccountId", "SubAccountName", "Tags",
+    # focus-validator 1.0.0 checks these names for FOCUS 1.0 (draft names; the published 1.0 has
+    # ChargeCategory, InvoiceIssuerName, ProviderName, PublisherName and ResourceId): see docs/focus.md
+    "ChargeType", "InvoiceIssuer", "Provider", "Publisher", "ResourceID",
+    "x_Scenario", "x_PriceAsOf", "x_CostCategory", "x_PlanMonth", "x_DiscountFactor", "x_PresentValue",
+    "x_PurchaseOption", "x_Gpu",
+]
 CHARGE_FREQUENCY = {"one_time": "One-Time", "recurring": "Recurring", "usage": "Usage-Based"}
-PRICING_CATEGORY = {"cloud_spot": "Dynamic", "cloud_reserved": "Committed"}
-KEY = ["unit_id", "provider", "region", "sku", "gpu", "purchase_option", "category", "pricing_unit", "charge",
-       "month"]
+# FOCUS unit format: plural units, or <singular unit>-<plural time units>; capitalised as FOCUS lists them
+PRICING_UNIT = {"Unit-months": "Unit-Months", "kW-months": "kW-Months", "hours": "Hours", "months": "Months",
+                "units": "Units"}
+# FOCUS ServiceName of each provider's offers (the service the GPU instances are sold under)
+SERVICE_NAME = {"aws": "Amazon Elastic Compute Cloud", "azure": "Virtual Machines",
+                "onprem": "On-premises GPU servers"}
+RESOURCE_TYPE = {"card": "GPU server", "site": "Site", "on_demand": "Virtual Machine", "spot": "Virtual Machine",
+                 "reserved": "Virtual Machine"}
+KEY = ["unit_id", "kind", "provider", "region", "sku", "gpu", "purchase_option", "category", "pricing_unit",
+       "charge", "month"]
 
 
 def _stamp(d: date) -> str:
@@ -46,38 +69,200 @@ def _stamp(d: date) -> str:
 
 
 def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> pd.DataFrame:
-    """FOCUS-shaped cost rows (see the module docstring). Σ EffectiveCost equals `plan.total`.
-    Written as CSV (atomically; `csv_text`: no field starts a formula) when `path` is given."""
-    t0 = plan_start(start, plan.scenario)
-    flows = plan.flows
-    rows = (flows.groupby(KEY, as_index=False, sort=False)
-            .agg(cost=("cost", "sum"), present_value=("present_value", "sum"),
-                 pricing_quantity=("pricing_quantity", "sum"), discount_factor=("discount_factor", "first")))
-    rows = rows[(rows["cost"] != 0) | (rows["present_value"] != 0)]
-    as_of = dict(zip(plan.offers["unit_id"], plan.offers["as_of"]))
-    names = {p.name: p.focus_name for p in registry.providers()}
-    H = plan.horizon_months
-    starts = {m: _stamp(add_months(t0, m - 1)) for m in range(1, H + 3)}
-    site = rows["unit_id"] == "site"
-    desc = (rows["sku"] + " " + rows["category"].str.replace("_", " ")).where(~site, "fixed on-prem costs (staff, space)")
-    out = pd.DataFrame({
-        "BilledCost": rows["cost"], "EffectiveCost": rows["present_value"], "ListCost": rows["cost"],
-        "BillingCurrency": plan.currency,
-        "ChargePeriodStart": rows["month"].map(starts), "ChargePeriodEnd": (rows["month"] + 1).map(starts),
-        "ChargeCategory": rows["category"].map(CHARGE_CATEGORY).fillna("Usage"),
-        "ChargeFrequency": rows["charge"].map(CHARGE_FREQUENCY),
-        "ChargeDescription": desc.where(rows["month"] <= H, desc + " (after the horizon)"),
-        "PricingCategory": rows["category"].map(PRICING_CATEGORY).fillna("Standard"),
-        "ServiceProviderName": rows["provider"].map(lambda p: names.get(p, p)),
-        "ServiceCategory": "Compute", "RegionId": rows["region"], "SkuId": rows["sku"],
-        "PricingUnit": rows["pricing_unit"], "PricingQuantity": rows["pricing_quantity"],
-        "x_Scenario": plan.scenario_name,
-        "x_PriceAsOf": rows["unit_id"].map(lambda u: as_of.get(u) or plan.prices.get("as_of")),
-        "x_CostCategory": rows["category"], "x_PlanMonth": rows["month"],
-        "x_DiscountFactor": rows["discount_factor"], "x_PurchaseOption": rows["purchase_option"],
-        "x_Gpu": rows["gpu"],
-    }, columns=FOCUS_COLUMNS)
+    """FOCUS 1.0 cost rows (see the module docstring and docs/focus.md): Σ BilledCost = Σ EffectiveCost =
+    the plan's nominal money, Σ x_PresentValue = `plan.total`. Written as CSV (atomically; `csv_text`: no
+    field starts a formula) when `path` is given."""
+    charges = _one_row_per_month(_grouped_flows(plan), plan)
+    charges["effective"] = np.where(charges["kind"] == "reserved", 0.0, charges["cost"])
+    charges["usage_status"] = None
+    usage = _committed_usage(charges, plan)
+    rows = pd.concat([charges, usage], ignore_index=True) if len(usage) else charges
+    rows = _commitment_terms(rows, plan)
+    out = _focus_columns(rows, plan, plan_start(start, plan.scenario))
     out = out.sort_values("x_PlanMonth", kind="stable").reset_index(drop=True)
     if path is not None:
         write_atomic(path, csv_text(out))
+    return out
+
+
+def _grouped_flows(plan: Plan) -> pd.DataFrame:
+    """The plan's cash flows summed per KEY (vintages of one card, idle and busy energy together)."""
+    rows = (plan.flows.groupby(KEY, as_index=False, sort=False)
+            .agg(cost=("cost", "sum"), present_value=("present_value", "sum"),
+                 quantity=("pricing_quantity", "sum"), discount_factor=("discount_factor", "first")))
+    return rows[(rows["cost"] != 0) | (rows["present_value"] != 0)].reset_index(drop=True)
+
+
+def _one_row_per_month(rows: pd.DataFrame, plan: Plan) -> pd.DataFrame:
+    """The flows fold every month after the horizon into month H+1; a recurring charge there (a
+    reservation's monthly fee for the rest of its term) becomes one row per month again: as many months
+    as its H+1 quantity holds of its month-H quantity, each an equal share, discounted in its own month."""
+    H = plan.horizon_months
+    per_month = rows[rows["month"] == H].set_index([c for c in KEY if c != "month"])["quantity"]
+    late = (rows["month"] == H + 1) & (rows["charge"] == "recurring")
+    parts = [rows[~late]]
+    for _, row in rows[late].iterrows():
+        monthly_quantity = per_month.get(tuple(row[c] for c in KEY if c != "month"), 0.0)
+        n = max(1, round(row["quantity"] / monthly_quantity)) if monthly_quantity > 0 else 1
+        months = np.arange(H + 1, H + 1 + n)
+        d = discount_factors(_discount_rate(plan), H + n)[months - 1]
+        parts.append(pd.DataFrame({**{c: row[c] for c in KEY}, "month": months, "cost": row["cost"] / n,
+                                   "present_value": row["cost"] / n * d, "quantity": row["quantity"] / n,
+                                   "discount_factor": d}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _discount_rate(plan: Plan) -> float:
+    return float(getattr(plan.scenario, "discount_rate", 0.0) or 0.0)
+
+
+def _term_months(plan: Plan) -> dict:
+    return dict(zip(plan.offers["unit_id"], plan.offers["term_months"].fillna(0).astype(int)))
+
+
+def _committed_usage(charges: pd.DataFrame, plan: Plan) -> pd.DataFrame:
+    """Per reservation and month of its terms, the instance-hours it holds: `EffectiveCost` its term's
+    payments ÷ the term's months, `BilledCost` 0. Used in the horizon's months in the share of its hours
+    the plan works (the plan's hours are totals over the horizon, so one share for all months), Unused
+    for the rest and after the horizon, where the plan has no work."""
+    reserved = charges[charges["kind"] == "reserved"]
+    if reserved.empty:
+        return pd.DataFrame()
+    terms, H = _term_months(plan), plan.horizon_months
+    fleet = plan.fleet.set_index("unit_id")
+    parts = []
+    for unit_id, paid in reserved.groupby("unit_id", sort=False):
+        term, units = terms[unit_id], float(fleet.loc[unit_id, "units"])
+        last = int(paid["month"].max() + term - 1) // term * term
+        months = np.arange(1, last + 1)
+        per_term = paid.groupby((paid["month"] - 1) // term)["cost"].sum()
+        effective = per_term.reindex((months - 1) // term, fill_value=0.0).to_numpy() / term
+        hours = units * HOURS_PER_MONTH
+        used_share = min(1.0, float(fleet.loc[unit_id, "instance_hours"]) / (hours * H)) if H else 0.0
+        share = np.where(months <= H, used_share, 0.0)
+        first = paid.iloc[0]
+        for status, s in (("Used", share), ("Unused", 1.0 - share)):
+            keep = s > 1e-12
+            parts.append(pd.DataFrame({
+                **{c: first[c] for c in KEY}, "month": months[keep], "pricing_unit": "Hours", "charge": "usage",
+                "cost": 0.0, "present_value": 0.0, "quantity": hours * s[keep], "effective": effective[keep] * s[keep],
+                "discount_factor": discount_factors(_discount_rate(plan), last)[months[keep] - 1],
+                "usage_status": status}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _commitment_terms(rows: pd.DataFrame, plan: Plan) -> pd.DataFrame:
+    """Each reservation term is one commitment: its id, name, type and category on its rows."""
+    rows = rows.assign(commitment_id=None, commitment_name=None, commitment_type=None, commitment_category=None)
+    res = rows["kind"] == "reserved"
+    if not res.any():
+        return rows
+    r = rows[res]
+    term = r["unit_id"].map(_term_months(plan)).astype(int)
+    k = (r["month"].astype(int) - 1) // term
+    first, last = k * term + 1, (k + 1) * term
+    savings_plan = r["purchase_option"].str.startswith("savings_plan")
+    rows.loc[res, "commitment_id"] = r["unit_id"] + ":term" + (k + 1).astype(str)
+    rows.loc[res, "commitment_name"] = (r["sku"] + " " + r["purchase_option"] + ", months " + first.astype(str) + "–"
+                                        + last.astype(str))
+    rows.loc[res, "commitment_type"] = np.where(savings_plan, "Savings Plan", "Reservation")
+    rows.loc[res, "commitment_category"] = np.where(savings_plan, "Spend", "Usage")
+    return rows
+
+
+def _list_hourly(plan: Plan) -> dict:
+    """unit_id -> the on-demand hourly price of the same instance type and region, for the spot and
+    reserved units whose on-demand offer the plan carries (`list_hourly_price` when the offers have it)."""
+    offers = plan.offers
+    if "list_hourly_price" in offers:
+        return dict(zip(offers["unit_id"], offers["list_hourly_price"]))
+    on_demand = offers[offers["purchase_option"] == "on_demand"]
+    price = dict(zip(zip(on_demand["provider"], on_demand["region"], on_demand["sku"]), on_demand["hourly_price"]))
+    return {u: price.get((p, r, s)) for u, p, r, s in zip(offers["unit_id"], offers["provider"], offers["region"],
+                                                          offers["sku"])}
+
+
+def _category(rows: pd.DataFrame) -> pd.Series:
+    credit = rows["category"] == "residual_value"
+    purchase = (rows["category"] == "capex") | ((rows["kind"] == "reserved") & rows["usage_status"].isna())
+    return pd.Series(np.where(credit, "Credit", np.where(purchase, "Purchase", "Usage")), index=rows.index)
+
+
+def _pricing_category(rows: pd.DataFrame, charge_category: pd.Series) -> pd.Series:
+    out = np.where(rows["usage_status"].notna(), "Committed",
+                   np.where(rows["kind"] == "spot", "Dynamic", "Standard"))
+    return pd.Series(out, index=rows.index).where(charge_category != "Credit")
+
+
+def _list_cost(rows: pd.DataFrame, plan: Plan) -> tuple[pd.Series, pd.Series]:
+    """(ListUnitPrice, ListCost): the on-demand price for spot and committed hours when known, else the
+    price paid (the effective price of committed hours)."""
+    paid = rows["cost"].where(rows["usage_status"].isna(), rows["effective"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        paid_unit = (paid / rows["quantity"]).where(rows["quantity"] > 0)
+    hourly = rows["unit_id"].map(_list_hourly(plan)).astype(float)
+    listed = hourly.notna() & rows["kind"].isin(["spot", "reserved"]) & (rows["pricing_unit"] == "Hours")
+    unit_price = hourly.where(listed, paid_unit)
+    return unit_price, (hourly * rows["quantity"]).where(listed, paid)
+
+
+def _description(rows: pd.DataFrame, H: int) -> pd.Series:
+    site = rows["unit_id"] == "site"
+    text = rows["sku"] + " " + rows["category"].str.replace("_", " ")
+    status = rows["usage_status"].map(lambda s: f" (committed hours, {s.lower()})" if isinstance(s, str) else "")
+    text = text + status.astype(str)
+    text = text.where(~site, "fixed on-prem costs (staff, space)")
+    return text.where(rows["month"] <= H, text + " (after the horizon)")
+
+
+def _focus_columns(rows: pd.DataFrame, plan: Plan, t0: date) -> pd.DataFrame:
+    H = plan.horizon_months
+    names = {p.name: p.focus_name for p in registry.providers()}
+    provider = rows["provider"].map(lambda p: names.get(p, p))
+    months = range(1, int(rows["month"].max()) + 2) if len(rows) else range(0)
+    starts = {m: _stamp(add_months(t0, m - 1)) for m in months}
+    period_start, period_end = rows["month"].map(starts), (rows["month"] + 1).map(starts)
+    charge_category = _category(rows)
+    usage = charge_category == "Usage"
+    unit = rows["pricing_unit"].map(lambda u: PRICING_UNIT.get(u, u))
+    list_unit_price, list_cost = _list_cost(rows, plan)
+    paid = rows["cost"].where(rows["usage_status"].isna(), rows["effective"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        paid_unit = (paid / rows["quantity"]).where(rows["quantity"] > 0)
+    cloud = rows["provider"] != "onprem"
+    as_of = dict(zip(plan.offers["unit_id"], plan.offers["as_of"]))
+    effective = rows["effective"].where(charge_category != "Credit", rows["cost"])
+    sku_price = rows["unit_id"] + ":" + rows["category"]
+    out = pd.DataFrame({
+        "AvailabilityZone": None, "BilledCost": rows["cost"], "BillingAccountId": rows["provider"],
+        "BillingAccountName": plan.scenario_name, "BillingCurrency": plan.currency,
+        "BillingPeriodEnd": period_end, "BillingPeriodStart": period_start,
+        "ChargeCategory": charge_category, "ChargeClass": None, "ChargeDescription": _description(rows, H),
+        "ChargeFrequency": rows["charge"].map(CHARGE_FREQUENCY),
+        "ChargePeriodEnd": period_end, "ChargePeriodStart": period_start,
+        "CommitmentDiscountCategory": rows["commitment_category"], "CommitmentDiscountId": rows["commitment_id"],
+        "CommitmentDiscountName": rows["commitment_name"], "CommitmentDiscountStatus": rows["usage_status"],
+        "CommitmentDiscountType": rows["commitment_type"],
+        "ConsumedQuantity": rows["quantity"].where(usage), "ConsumedUnit": unit.where(usage),
+        # no negotiated discounts: the contracted price is the list price, but for spot (its market price)
+        "ContractedCost": list_cost.where(rows["kind"] != "spot", paid),
+        "ContractedUnitPrice": list_unit_price.where(rows["kind"] != "spot", paid_unit),
+        "EffectiveCost": effective, "InvoiceIssuerName": provider,
+        "ListCost": list_cost, "ListUnitPrice": list_unit_price,
+        "PricingCategory": _pricing_category(rows, charge_category),
+        "PricingQuantity": rows["quantity"], "PricingUnit": unit,
+        "ProviderName": provider, "PublisherName": provider,
+        "RegionId": rows["region"].where(cloud), "RegionName": rows["region"].where(cloud),
+        "ResourceName": rows["sku"], "ResourceType": rows["kind"].map(RESOURCE_TYPE),
+        "ServiceCategory": "Compute",
+        "ServiceName": rows["provider"].map(lambda p: SERVICE_NAME.get(p, f"{names.get(p, p)} compute")),
+        "SkuId": rows["sku"], "SkuPriceId": sku_price, "SubAccountId": None, "SubAccountName": None, "Tags": None,
+        "ChargeType": charge_category, "InvoiceIssuer": provider, "Provider": provider, "Publisher": provider,
+        "ResourceID": rows["commitment_id"].where(charge_category == "Purchase").fillna(rows["unit_id"]),
+        "x_Scenario": plan.scenario_name,
+        "x_PriceAsOf": rows["unit_id"].map(lambda u: as_of.get(u) or plan.prices.get("as_of")),
+        "x_CostCategory": rows["category"], "x_PlanMonth": rows["month"],
+        "x_DiscountFactor": rows["discount_factor"], "x_PresentValue": rows["present_value"],
+        "x_PurchaseOption": rows["purchase_option"], "x_Gpu": rows["gpu"],
+    }, columns=FOCUS_COLUMNS)
     return out

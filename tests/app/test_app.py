@@ -262,3 +262,22 @@ def test_plan_page_shows_the_purchase_schedule_owned_cards_assumptions_and_warni
     assert any("straight" in c.value and "0" in c.value and "every 3 months" in c.value for c in at.caption)
     warnings = "\n".join(c.value for c in at.code)
     assert base_plan.warnings and all(w in warnings for w in base_plan.warnings)
+
+
+def test_export_page_offers_the_focus_cost_rows():
+    import csv
+
+    from fleetplan_dashboard import exports
+
+    at = _app()
+    at.switch_page("fleetplan_dashboard/pages/export.py").run()
+    assert not at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Cost rows (FinOps FOCUS 1.0, CSV)" in labels, labels
+    # the file is the engine's FOCUS rows: its present values sum to the plan total, its effective costs
+    # to its billed costs
+    p = plan(load_scenario(DEFAULT), baselines=False)
+    rows = list(csv.DictReader(io.StringIO(exports.plan_focus(p))))
+    assert sum(float(r["x_PresentValue"]) for r in rows) == pytest.approx(p.total, rel=1e-9)
+    assert sum(float(r["EffectiveCost"]) for r in rows) == pytest.approx(sum(float(r["BilledCost"]) for r in rows))
+    assert {r["ProviderName"] for r in rows} <= {"AWS", "Microsoft", "On-premises"}

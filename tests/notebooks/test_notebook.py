@@ -27,8 +27,8 @@ def test_finance_review_notebook_runs_without_errors():
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "Start-up hybrid fleet: optimal" in text
-    assert ("'summary', 'fleet', 'purchase schedule', 'owned cards', 'monthly', 'baselines', 'break-even', 'speeds', "
-            "'assumptions', 'prices used'") in text
+    assert ("'summary', 'yearly', 'monthly', 'fleet', 'purchase schedule', 'owned cards', 'baselines', 'break-even', "
+            "'speeds', 'assumptions', 'prices used'") in text
     plotly = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})
               or "text/html" in o.get("data", {})]
     assert plotly, "the charts produced no output"
