@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from planner.engine import plan
-from planner.engine.solve import DEFAULT_SOLVER
+from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.overrides import ORIGIN, path_problems
@@ -206,6 +206,8 @@ def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict],
 # pickled (index, scenario, solver, baselines) tasks from stdin with pickled (index, row) answers.
 # Unlike multiprocessing's spawn and forkserver children it never imports the caller's __main__, and
 # unlike fork it is safe after HiGHS (which runs in this process) has started its threads.
+# A worker gives HiGHS one thread: the sweep already runs one worker per core, and HiGHS's own threads on
+# top of that only compete for the same cores.
 
 _WORKER = """\
 import json, os, signal, sys
@@ -213,9 +215,20 @@ signal.signal(signal.SIGINT, signal.SIG_IGN)
 answers = os.fdopen(os.dup(1), "wb")
 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
 sys.path[:] = json.loads(sys.argv[1])
-from planner.reports.sweep import _serve
+from planner.reports.sweep import _one_solver_thread, _serve
+_one_solver_thread()
 _serve(sys.stdin.buffer, answers)
 """
+
+
+def _one_solver_thread() -> None:
+    """Start HiGHS's scheduler (global to the process, set by its first run) with one thread.
+
+    Later models keep the default `threads` (0), which HiGHS accepts with any scheduler; a second
+    non-zero value would not be (engine.solve). Called in a worker before its first plan."""
+    h = _SilentHighs()   # writes no banner: a worker's stdout is for its answers
+    h.setOptionValue("threads", 1)
+    h.run()   # an empty model: nothing to solve, but the scheduler starts
 
 
 def _serve(tasks, answers) -> None:

@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import math
+import os
 import socket
 import subprocess
 import sys
@@ -133,6 +134,39 @@ def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
     expected = sweep(WORKED, GRID, processes=1)
     assert json.loads(result.stdout) == json.loads(expected.to_json(orient="records"))
     assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+
+
+THREAD_COUNT = """
+import os, sys
+from planner import load_scenario, plan
+from planner.reports.sweep import _one_solver_thread
+if sys.argv[1] == "worker":
+    _one_solver_thread()
+s = load_scenario(sys.argv[2])
+plan(s, solver="cbc", baselines=False)      # the libraries' own threads (BLAS …) start here, not in HiGHS
+before = len(os.listdir("/proc/self/task"))
+p = plan(s, solver="highs", baselines=False)
+print(before, len(os.listdir("/proc/self/task")), p.status, repr(p.total))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts a process's threads in /proc (Linux)")
+def test_a_sweep_worker_gives_highs_no_threads_of_its_own_and_gets_the_same_plan():
+    """A sweep runs one worker process per core: HiGHS threads on top would compete for the same cores.
+    Set up as a worker, a process starts no thread when HiGHS solves, and gets the same optimum; a plain
+    process on 2 or more cores starts HiGHS's (which shows the count can tell)."""
+    runs = {}
+    for kind in ("worker", "plain"):
+        done = subprocess.run([sys.executable, "-c", THREAD_COUNT, kind, str(HYBRID)], capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        before, after, status, total = done.stdout.split()
+        runs[kind] = (int(before), int(after), status, float(total))
+    assert runs["worker"][1] == runs["worker"][0]
+    assert runs["worker"][2] == runs["plain"][2] == "optimal"
+    assert runs["worker"][3] == pytest.approx(runs["plain"][3], rel=1e-9)
+    if (os.cpu_count() or 1) >= 2:
+        assert runs["plain"][1] > runs["plain"][0]
 
 
 def test_sweep_inside_a_dask_worker_uses_worker_processes():
