@@ -52,9 +52,11 @@ def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, h
                                  hovertemplate=f"%{{y:,.0f}} {currency}"))
     if break_even is not None:
         label = "end" if break_even > horizon else f"month {break_even}"
-        fig.add_vline(x=break_even, line=dict(color="#111827", dash="dot", width=1))
+        # grey line, dark text on a light box: readable on the light and the dark theme alike
+        fig.add_vline(x=break_even, line=dict(color="#6b7280", dash="dot", width=1))
         fig.add_annotation(x=break_even, y=1, yref="paper", showarrow=False, xanchor="left", yanchor="top",
-                           text=f"break-even vs all cloud: {label}", bgcolor="rgba(255,255,255,0.8)")
+                           text=f"break-even vs all cloud: {label}", font=dict(color="#111827"),
+                           bgcolor="rgba(255,255,255,0.85)", bordercolor="#6b7280", borderwidth=1)
     if horizon is not None:
         _month_ticks(fig, horizon)
     else:
@@ -62,9 +64,27 @@ def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, h
     return _layout(fig, "Cumulative cost", f"{currency} (present value)")
 
 
+def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, float] | None:
+    """The y range that shows the running costs when a few months (capex in month 1, the residual
+    credit at the end) are more than `spike` × the typical month: (low, high), else None (no clipping)."""
+    cats = [c for c in COST_CATEGORIES if c in monthly]
+    if not cats or len(monthly) < 3:
+        return None
+    up = monthly[cats].clip(lower=0).sum(axis=1)
+    down = monthly[cats].clip(upper=0).sum(axis=1)
+    typical_up, typical_down = float(up.median()), float(down.median())
+    scale = max(typical_up, -typical_down, 1e-9)
+    if up.max() <= spike * scale and -down.min() <= spike * scale:
+        return None
+    high = max(float(up[up <= spike * scale].max()) if (up <= spike * scale).any() else 0.0, typical_up) * 1.25
+    low = min(float(down[down >= -spike * scale].min()) if (down >= -spike * scale).any() else 0.0, 0.0) * 1.25
+    return low, max(high, scale)
+
+
 def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figure:
     """Monthly cost stacked by category (nominal; the last bar holds the residual value credit and
-    payments after the horizon)."""
+    payments after the horizon). Months far above the others (the capex of month 1) are cut at the top
+    of the running costs' scale and labelled with their amount, so the running costs stay readable."""
     fig = go.Figure()
     for cat in COST_CATEGORIES:
         if cat in monthly and (monthly[cat].abs() > 1e-9).any():
@@ -73,7 +93,22 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
                                  hovertemplate=f"%{{y:,.0f}} {currency}"))
     fig.update_layout(barmode="relative")
     _month_ticks(fig, horizon)
-    return _layout(fig, "Monthly cost by category", f"{currency} per month (nominal)")
+    limits = monthly_range(monthly)
+    if limits is not None:
+        low, high = limits
+        fig.update_yaxes(range=[low, high])
+        cats = [c for c in COST_CATEGORIES if c in monthly]
+        up, down = monthly[cats].clip(lower=0).sum(axis=1), monthly[cats].clip(upper=0).sum(axis=1)
+        for month, amount in zip(monthly["month"], up):
+            if amount > high:
+                fig.add_annotation(x=month, y=high, yanchor="top", showarrow=False, font=dict(size=10, color="#111827"),
+                                   bgcolor="rgba(255,255,255,0.85)", text=f"↑ {amount:,.0f}")
+        for month, amount in zip(monthly["month"], down):
+            if amount < low:
+                fig.add_annotation(x=month, y=low, yanchor="bottom", showarrow=False, font=dict(size=10, color="#111827"),
+                                   bgcolor="rgba(255,255,255,0.85)", text=f"↓ {amount:,.0f}")
+    title = "Monthly cost by category" + (" (tall bars cut, amount shown)" if limits else "")
+    return _layout(fig, title, f"{currency} per month (nominal)")
 
 
 def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: int) -> go.Figure:
@@ -109,24 +144,27 @@ def utilisation_chart(util: pd.DataFrame, availability: float) -> go.Figure:
     return _layout(fig, "Utilisation of owned cards", "% of owned hours busy", height=320)
 
 
-def offers_chart(view: pd.DataFrame) -> go.Figure:
-    """$/GPU-hour of each offer by GPU, coloured by provider, shaped by purchase option."""
-    v = view.dropna(subset=["usd_per_gpu_hour"])
-    order = (v.groupby("gpu")["usd_per_gpu_hour"].min().sort_values().index.tolist())
+def offers_chart(view: pd.DataFrame, per_reference: str | None = None) -> go.Figure:
+    """USD per GPU-hour of each offer by GPU — or, with `per_reference` (a reference GPU), USD per hour
+    of that GPU's work (`usd_per_reference_gpu_hour`) — coloured by provider, shaped by purchase option."""
+    column = "usd_per_reference_gpu_hour" if per_reference else "usd_per_gpu_hour"
+    unit = f"USD per {per_reference}-hour of work" if per_reference else "USD per GPU-hour"
+    v = view.dropna(subset=[column])
+    order = (v.groupby("gpu")[column].min().sort_values().index.tolist())
     symbols = {"on_demand": "circle", "spot": "diamond", "reserved_1y": "square", "reserved_3y": "square-open",
                "savings_plan_1y": "triangle-up", "savings_plan_3y": "triangle-up-open", "purchase": "star"}
     colours = {p.name: p.colour for p in registry.providers()}
     fig = go.Figure()
     for (provider, option), g in v.groupby(["provider", "purchase_option"], sort=True):
         fig.add_trace(go.Scatter(
-            x=g["gpu"], y=g["usd_per_gpu_hour"], mode="markers", name=f"{provider} {option}",
+            x=g["gpu"], y=g[column], mode="markers", name=f"{provider} {option}",
             marker=dict(color=colours.get(provider), symbol=symbols.get(option, "circle"), size=8, opacity=0.75),
             customdata=g[["sku", "region", "as_of"]].astype(str).to_numpy(),
-            hovertemplate="%{customdata[0]} (%{customdata[1]})<br>%{y:.3f} USD/GPU-h<br>as of %{customdata[2]}"
+            hovertemplate="%{customdata[0]} (%{customdata[1]})<br>%{y:.3f} " + unit + "<br>as of %{customdata[2]}"
                           "<extra></extra>"))
     fig.update_xaxes(categoryorder="array", categoryarray=order)
     ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200]
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
-    fig = _layout(fig, "USD per GPU-hour by GPU (log scale)", "USD per GPU-hour", height=420)
+    fig = _layout(fig, f"{unit} by GPU (log scale)", unit, height=420)
     fig.update_layout(hovermode="closest")
     return fig

@@ -1,4 +1,4 @@
-"""Which scenario the dashboard shows, the edits made to it with the widgets, uploads, and cached plans.
+"""Which scenario the dashboard shows, the edits made to it with the widgets, uploads, plans, sharing.
 
 The session holds:
 - `base`: the id of the scenario being edited, `file:NAME` (an example scenario, `SCENARIO_DIR`) or
@@ -9,14 +9,31 @@ The session holds:
 Edits become dotted overrides (`workloads.NAME.gpu_hours_per_month`, `onprem.pue` …) applied by
 `planner.scenario.apply_overrides`, the function the library and the CLI use, with its checks; only
 the values that differ from the file are changed, so an untouched scenario is exactly the file's.
-Plans are cached with `st.cache_data` keyed on the scenario's JSON and a stamp of its price source.
+The same overrides are the URL's query (`share_params`), so a link reopens the same plan, and they can
+be written into the scenario's own text, comments kept (`edited_text`).
+
+Plans are cached in this process, keyed on the scenario's JSON and a stamp of its price source: the
+recommended plan is made here (`recommended`, what the page waits for), its baselines in a worker
+process while the page draws (`baselines_future`), and the plans of the values the user will
+probably pick next in a second, low-priority worker (`plan_ahead`), so that a slider step usually
+finds its plan made. Worker processes, not threads: the engine's Python parts would hold the GIL.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import hashlib
+import math
+import multiprocessing
+import os
+import pickle
 import re
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, get_args
@@ -276,7 +293,75 @@ def current() -> Current:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Plans, cached
+# The Plan page's sliders: their ranges and steps, and the values one step away (planned ahead)
+
+
+@dataclass(frozen=True)
+class SliderSpec:
+    name: str            # the edit's name (`demand:WORKLOAD`, `horizon_months` …)
+    low: float
+    high: float
+    step: float
+
+
+def _nice(x: float) -> float:
+    """The smallest 1-2-5 × 10^k at or above x."""
+    if x <= 0:
+        return 1.0
+    base = 10 ** math.floor(math.log10(x))
+    return float(next(m * base for m in (1, 2, 5, 10) if m * base >= x - 1e-12))
+
+
+def slider_specs(s: Scenario) -> list[SliderSpec]:
+    """The Plan page's sliders for scenario `s` (the file's values set the ranges)."""
+    specs = []
+    for w in s.workloads:
+        high = _nice(max(4 * w.gpu_hours_per_month, 100.0))
+        specs.append(SliderSpec(f"demand:{w.name}", 0.0, high, _nice(high / 400)))
+        g = w.growth_per_month * 100
+        specs.append(SliderSpec(f"growth:{w.name}", min(-5.0, math.floor(g)), max(10.0, math.ceil(g)), 0.5))
+    specs.append(SliderSpec("horizon_months", 1, 120, 1))
+    specs.append(SliderSpec("electricity_per_kwh", 0.0, max(1.0, s.onprem.electricity_per_kwh), 0.01))
+    specs.append(SliderSpec("pue", 1.0, 3.0, 0.05))
+    return specs
+
+
+def moved(before: dict[str, Any] | None, after: dict[str, Any]) -> tuple[str, int] | None:
+    """(edit name, +1 or −1) of the one slider value that changed between two runs, else None."""
+    if not before:
+        return None
+    changed = [k for k, v in after.items() if k in before and before[k] != v]
+    if len(changed) != 1 or not isinstance(after[changed[0]], (int, float)) or before[changed[0]] is None:
+        return None
+    name = changed[0]
+    return name, (1 if after[name] > before[name] else -1)
+
+
+def next_values(s: Scenario, values: dict[str, Any], last: tuple[str, int] | None, ahead: int = 3) -> list[dict]:
+    """Widget values the user will probably ask for next: the slider just moved, `ahead` steps further the
+    same way, then one step either way of every slider. Plans of these are made in the background."""
+    specs = {spec.name: spec for spec in slider_specs(s)}
+
+    def step(name: str, k: int) -> dict | None:
+        spec, v = specs[name], values.get(name)
+        if v is None:
+            return None
+        x = round(v + k * spec.step, 10)
+        if not spec.low - 1e-9 <= x <= spec.high + 1e-9:
+            return None
+        return {**values, name: int(x) if isinstance(v, int) else float(x)}
+
+    wanted = []
+    if last and last[0] in specs:
+        wanted += [step(last[0], k * last[1]) for k in range(1, ahead + 1)]
+    for name in specs:
+        wanted += [step(name, 1), step(name, -1)]
+    return [v for v in wanted if v is not None]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Plans: the recommended plan at once (in this process), then its baselines and the plans of likely next
+# values in worker processes, all cached per scenario JSON and price stamp
 
 
 @dataclass
@@ -309,23 +394,340 @@ def prices_stamp(source: str) -> str:
     return "|".join(parts)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def _cached_plan(scenario_json: str, stamp: str, solver: str, _scenario: Scenario) -> Outcome:
-    """Keyed on the scenario's JSON and the price stamp; `_scenario` (not hashed) is that scenario."""
+def recommended_job(scenario: Scenario, solver: str) -> Outcome:
+    """The recommended plan of `scenario` without baselines (the engine's `plan(…, baselines=False)`)."""
     from planner.engine import plan
 
     try:
-        return Outcome("ok", plan=plan(_scenario, solver=solver))
+        return Outcome("ok", plan=plan(scenario, solver=solver, baselines=False))
     except InfeasibleError as exc:
         return Outcome("infeasible", message=str(exc))
     except PlannerError as exc:
         return Outcome("error", message=str(exc))
 
 
+def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:
+    """(baselines table, baseline plans) of `scenario`, solved as `plan()` solves them."""
+    from planner.engine.baselines import solve_baselines
+    from planner.engine.run import inputs_for
+
+    return solve_baselines(inputs_for(scenario), total, solver, None, scenario)
+
+
+def _worker_start(niceness: int) -> None:
+    """A worker process: lower its priority (speculative work yields to the page) and warm the engine."""
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
+    from planner import catalog
+
+    with contextlib.suppress(Exception):
+        catalog.price_table("snapshot")
+
+
+# Worker processes, not threads: the engine's Python parts would hold the GIL that the page needs.
+# FLEETPLAN_DASHBOARD_WORKERS=0 plans everything in the server's process (no baselines ahead of time,
+# nothing planned ahead).
+WORKERS = os.environ.get("FLEETPLAN_DASHBOARD_WORKERS", "1") != "0"
+_MAX_PLANS = 512
+_lock = threading.RLock()
+_plans: OrderedDict[tuple, Future] = OrderedDict()  # (kind, scenario JSON, price stamp, solver) -> Future
+_pools: dict[str, ProcessPoolExecutor] = {}
+_ahead: list[tuple[tuple, Scenario, str]] = []      # plans to make in the background, in order
+_ahead_running: list[Future] = []
+
+
+def _key(kind: str, scenario: Scenario, solver: str) -> tuple:
+    return kind, scenario.model_dump_json(), prices_stamp(scenario.prices.source), solver
+
+
+def _remember(key: tuple, future: Future) -> None:
+    with _lock:
+        _plans[key] = future
+        _plans.move_to_end(key)
+        while len(_plans) > _MAX_PLANS:
+            _plans.popitem(last=False)
+
+
+def _pool(kind: str) -> ProcessPoolExecutor:
+    """`now` (normal priority: the baselines of the plan on screen) or `ahead` (niceness 10: guesses)."""
+    with _lock:
+        if kind not in _pools:
+            _pools[kind] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=_worker_start, initargs=(10 if kind == "ahead" else 0,))
+        return _pools[kind]
+
+
+def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
+    """The recommended plan of `scenario` (no baselines): planned ahead, cached, or planned now."""
+    key = _key("plan", scenario, solver)
+    with _lock:
+        future = _plans.get(key)
+        if future is not None and future.done() and future.exception() is None:
+            _plans.move_to_end(key)
+            return future.result()
+        # not planned, or still being planned ahead at a low priority: planning it here is faster
+        future = Future()
+        future.set_running_or_notify_cancel()
+        _remember(key, future)
+    try:
+        outcome = recommended_job(scenario, solver)
+    except BaseException as exc:
+        future.set_exception(exc)
+        raise
+    future.set_result(outcome)
+    return outcome
+
+
+def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> Future:
+    """The baselines of `scenario` (whose recommended plan is `outcome`), solving in a worker process."""
+    key = _key("baselines", scenario, solver)
+    with _lock:
+        future = _plans.get(key)
+        if future is not None and not (future.done() and future.exception() is not None):
+            return future
+        if WORKERS:
+            future = _pool("now").submit(baselines_job, scenario, outcome.plan.total, solver)
+        else:
+            future = Future()
+            future.set_result(baselines_job(scenario, outcome.plan.total, solver))
+        _remember(key, future)
+        return future
+
+
+def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
+    """`outcome`'s plan with its baselines table and plans (a copy: the cached plan stays as it is)."""
+    table, plans = baselines
+    return Outcome("ok", plan=replace(outcome.plan, baselines=table, baseline_plans=plans))
+
+
+def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> tuple:
+    """The baselines, waiting for the worker; planned here when the worker process failed."""
+    try:
+        return baselines_future(scenario, outcome, solver).result()
+    except (BrokenProcessPool, OSError, pickle.PicklingError):
+        return baselines_job(scenario, outcome.plan.total, solver)
+
+
 def plan_for(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
-    """The plan of `scenario` with its baselines, from the cache when this scenario was planned before."""
-    return _cached_plan(scenario.model_dump_json(), prices_stamp(scenario.prices.source), solver, scenario)
+    """The plan of `scenario` with its baselines (as `planner.engine.plan` makes it), from the cache when
+    this scenario was planned before."""
+    outcome = recommended(scenario, solver)
+    if outcome.kind != "ok":
+        return outcome
+    return with_baselines(outcome, baselines_of(scenario, outcome, solver))
+
+
+def plan_ahead(scenarios: list[Scenario], solver: str = DEFAULT_SOLVER) -> None:
+    """Plan these scenarios in the background (low priority), one at a time, in order; replaces the
+    previous list (the user has moved on), keeping a plan already under way."""
+    if not WORKERS:
+        return
+    with _lock:
+        _ahead[:] = []
+        seen = set()
+        for s in scenarios:
+            key = _key("plan", s, solver)
+            if key not in _plans and key not in seen:
+                seen.add(key)
+                _ahead.append((key, s, solver))
+        _next_ahead()
+
+
+def _next_ahead(done: Future | None = None) -> None:
+    with _lock:
+        if done is not None and done in _ahead_running:
+            _ahead_running.remove(done)
+        while not _ahead_running and _ahead:
+            key, s, solver = _ahead.pop(0)
+            if key in _plans:
+                continue
+            try:
+                future = _pool("ahead").submit(recommended_job, s, solver)
+            except RuntimeError:   # the pool is shutting down (the server stops)
+                _ahead.clear()
+                return
+            _remember(key, future)
+            _ahead_running.append(future)
+            future.add_done_callback(_next_ahead)
 
 
 def clear_plan_cache() -> None:
-    _cached_plan.clear()
+    with _lock:
+        _plans.clear()
+        _ahead.clear()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sharing: the URL carries the scenario file and the edits, as the dotted overrides of the library
+# (`?scenario=entry.yaml&workloads.coursework-and-kaggle.gpu_hours_per_month=240&onprem.pue=1.3`)
+
+SCENARIO_PARAM = "scenario"
+_LIST_EDITS = ("providers", "purchase_options")
+_OPTIONAL_EDITS = ("capex_budget", "power_cap_kw")   # empty: no cap
+
+
+def edit_paths(s: Scenario) -> dict[str, str]:
+    """Edit name -> the dotted override path it sets."""
+    paths = {name: path for name, (path, _) in _SCALAR_EDITS.items()}
+    for w in s.workloads:
+        paths[f"demand:{w.name}"] = f"workloads.{w.name}.gpu_hours_per_month"
+        paths[f"growth:{w.name}"] = f"workloads.{w.name}.growth_per_month"
+    return paths
+
+
+def _param_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def share_params(base_id: str, s: Scenario, values: dict[str, Any]) -> dict[str, str]:
+    """The URL query of the scenario on screen: its file and the overrides of the edits (none for an
+    upload, whose text only this session holds)."""
+    kind, _, name = base_id.partition(":")
+    if kind != "file":
+        return {}
+    params = {SCENARIO_PARAM: name}
+    params.update({path: _param_text(v) for path, v in edits_to_overrides(s, values).items()})
+    return params
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def base_from_params(params: dict[str, str]) -> tuple[str | None, list[str]]:
+    """(base id of the URL's `scenario`, problems); (None, []) when the URL names none."""
+    name = params.get(SCENARIO_PARAM)
+    if not name:
+        return None, []
+    names = scenario_files()
+    if name not in names:
+        return None, [f"URL {SCENARIO_PARAM}={name!r}: no such scenario file (one of {', '.join(names)})"
+                      + _did_you_mean(name, names)]
+    return f"file:{name}", []
+
+
+def values_from_params(s: Scenario, params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """The widget values a shared URL sets on scenario `s` (the others keep the file's), and problems
+    with the URL's parameters (each one ignored)."""
+    values, problems = default_edits(s), []
+    by_path = {path: name for name, path in edit_paths(s).items()}
+    for path, text in params.items():
+        if path == SCENARIO_PARAM:
+            continue
+        name = by_path.get(path)
+        if name is None:
+            problems.append(f"URL {path}: not an edit of this page{_did_you_mean(path, by_path)}")
+            continue
+        try:
+            values[name] = _param_value(name, text)
+        except ValueError as exc:
+            problems.append(f"URL {path}={text!r}: {exc}")
+    return values, problems
+
+
+def _param_value(name: str, text: str) -> Any:
+    if name in _LIST_EDITS:
+        universe = PROVIDERS if name == "providers" else PURCHASE_OPTIONS
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        unknown = [t for t in items if t not in universe]
+        if unknown:
+            raise ValueError(f"{', '.join(unknown)} not among {', '.join(universe)}")
+        return _ordered(items, universe)
+    if name in _OPTIONAL_EDITS and text.strip().lower() in ("", "none", "null"):
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError("expected a number") from None
+    if not math.isfinite(number):
+        raise ValueError("expected a finite number")
+    if name == "horizon_months":
+        if number != int(number):
+            raise ValueError("expected a whole number of months")
+        return int(number)
+    return number * 100 if name.startswith("growth:") else number
+
+
+# ---------------------------------------------------------------------------------------------------
+# The scenario's own text with the edits written in: comments and layout kept
+
+
+def _yaml_value(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return yaml.safe_dump(value, default_flow_style=True).splitlines()[0]
+
+
+def _key_node(mapping: yaml.MappingNode, key: str):
+    for k, v in mapping.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return k, v
+    return None, None
+
+
+def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str) -> str | None:
+    """`text` with the value at `path` replaced (or a `key: value` line added to its block mapping);
+    None when the layout is one this does not edit (a flow mapping, a missing parent)."""
+    node = root
+    for part in path[:-1]:
+        if isinstance(node, yaml.SequenceNode):   # workloads: the item whose name is `part`
+            node = next((item for item in node.value if isinstance(item, yaml.MappingNode)
+                         and getattr(_key_node(item, "name")[1], "value", None) == part), None)
+        else:
+            node = _key_node(node, part)[1] if isinstance(node, yaml.MappingNode) else None
+        if node is None:
+            return None
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    key, old = _key_node(node, path[-1])
+    if old is not None:
+        if not isinstance(old, (yaml.ScalarNode, yaml.SequenceNode)):
+            return None
+        return text[:old.start_mark.index] + value + text[old.end_mark.index:]
+    if node.flow_style or not node.value:
+        return None
+    first = node.value[0][0]   # a new line, indented like the mapping's first key
+    line_start = text.rfind("\n", 0, first.start_mark.index) + 1
+    line = f"{' ' * first.start_mark.column}{path[-1]}: {value}\n"
+    if text[line_start:first.start_mark.index].strip():   # "  - name: a": the new key goes below
+        line_end = text.find("\n", first.start_mark.index)
+        if line_end < 0:
+            return None
+        return text[:line_end + 1] + line + text[line_end + 1:]
+    return text[:line_start] + line + text[line_start:]
+
+
+def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str, bool]:
+    """(the scenario file `text` with the widget `values` written in, comments kept?).
+
+    Each edited value replaces the file's value in place (a missing key gets a line of its own). The
+    result is loaded back and compared with the edited scenario; where that differs (a layout this does
+    not edit), the edited scenario is written out whole instead, without the comments (False)."""
+    edited = apply_edits(base, values)
+    overrides = edits_to_overrides(base, values)
+    out = text
+    for path, value in overrides.items():
+        parts = path.split(".")
+        root = yaml.compose(out, Loader=yaml.SafeLoader)
+        changed = _set_in_text(out, root, parts, _yaml_value(value)) if isinstance(root, yaml.MappingNode) else None
+        if changed is None:
+            out = None
+            break
+        out = changed
+    if out is not None:
+        try:
+            if load_scenario_text(out, origin="edited", base_dir=None) == edited:
+                return out, True
+        except (ScenarioError, yaml.YAMLError):
+            pass
+    body = yaml.safe_dump(edited.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
+                          width=100)
+    return body, False

@@ -137,6 +137,74 @@ def break_even_month(cum: pd.DataFrame, against: str = "all_cloud", tol: float =
     return int(cum["month"].iloc[m])
 
 
+def offer_label(offer_id: str) -> str:
+    """`aws:us-east-1:p5.48xlarge:on_demand` -> `aws p5.48xlarge on-demand (us-east-1)`: short enough
+    for a table column."""
+    parts = str(offer_id).split(":")
+    if len(parts) != 4:
+        return str(offer_id)
+    provider, region, sku, option = parts
+    return f"{provider} {sku} {option.replace('_', '-')} ({region})"
+
+
+def break_even_table(plan: Plan) -> tuple[pd.DataFrame, list[str]]:
+    """(the break-even table as the Plan page shows it, its notes as sentences): per card and workload,
+    the break-even utilisation and the card's utilisation in this plan in %, the cloud offer it is
+    measured against. The notes go below the table, where they need no column of their own."""
+    t = plan.break_even.copy()
+    cols = ["card", "workload", "break_even_utilisation", "utilisation_in_plan", "cloud_offer",
+            "cloud_cost_per_reference_hour", "card_fixed_cost_per_month"]
+    if t.empty:
+        return pd.DataFrame(columns=cols), []
+    used = dict(zip(plan.utilisation["card"], plan.utilisation["utilisation"])) if len(plan.utilisation) else {}
+    t["utilisation_in_plan"] = t["card"].map(used)
+    t[["break_even_utilisation", "utilisation_in_plan"]] *= 100
+    t["cloud_offer"] = t["cloud_offer"].map(offer_label)
+    notes = [f"{r.card} for {r.workload}: {r.note}" for r in t.itertuples() if isinstance(r.note, str) and r.note]
+    return t[cols].reset_index(drop=True), notes
+
+
+def all_cloud(plan: Plan) -> bool:
+    """True when the recommended fleet owns and buys no card: it is an all-cloud plan."""
+    f = plan.fleet
+    return f.empty or not ((f["provider"] == "onprem") & (f["units"].fillna(0) > 0)).any()
+
+
+def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
+    """The caption under the cumulative chart: from which month the plan stays below all-cloud's."""
+    rule = (" (the first month from which the recommended plan's cumulative cost stays below all-cloud's). "
+            "The end point adds the residual value of owned cards and payments after the horizon.")
+    if "all_cloud" not in cum:
+        return "No all-cloud plan to compare with: no cloud offer can serve every workload."
+    if month is None and all_cloud(plan):
+        return ("The recommended plan is itself all cloud: owning cards does not pay off here, so there is no "
+                "break-even month.")
+    if month is None:
+        return "The recommended plan never stays below all-cloud" + rule
+    if month > plan.horizon_months:
+        return "Break-even against all cloud: only with the residual value" + rule
+    return f"Break-even against all cloud: from month {month}" + rule
+
+
+def per_reference_hour(view: pd.DataFrame, workload) -> pd.DataFrame:
+    """`view` (the offers table, USD) with what an hour of the workload's reference GPU costs on each
+    offer: `speed_vs_reference` = perf(w, gpu) (the engine's speed model or the workload's own table),
+    `usd_per_reference_gpu_hour` = usd_per_gpu_hour / that speed — empty where the GPU has too little
+    memory for the workload or no speed figure. Sorted cheapest first: a T4 and an H100 compared by the
+    work they do, not by the hour."""
+    from planner.engine.workloads import relative_speed
+
+    out = view.copy()
+    speeds = {g: relative_speed(workload, g) for g in out["gpu"].dropna().unique()}
+    fits = out["gpu_memory_gb"].fillna(0) >= (workload.min_gpu_memory_gb or 0)
+    out["speed_vs_reference"] = out["gpu"].map(speeds).astype(float).where(fits)
+    out["usd_per_reference_gpu_hour"] = out["usd_per_gpu_hour"] / out["speed_vs_reference"].where(out["speed_vs_reference"] > 0)
+    first = ["provider", "region", "sku", "purchase_option", "gpu", "usd_per_reference_gpu_hour", "usd_per_gpu_hour",
+             "speed_vs_reference"]
+    out = out[first + [c for c in out.columns if c not in first]]
+    return out.sort_values("usd_per_reference_gpu_hour", na_position="last", kind="mergesort").reset_index(drop=True)
+
+
 # ---------------------------------------------------------------------------------------------------
 # The price banner
 

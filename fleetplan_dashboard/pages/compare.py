@@ -43,7 +43,7 @@ for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
     if scenario is None:
         col.error("Cannot load this scenario:\n\n" + tables.code_block(problems))
         continue
-    outcome = state.plan_for(scenario)
+    outcome = state.recommended(scenario)   # the comparison needs no baselines
     if outcome.kind != "ok":
         col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.code_block([outcome.message]))
         continue
@@ -82,11 +82,16 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
         st.markdown(f"**{tables.plain(name)}**")
         for card in tables.fleet_cards(p):
             st.caption(f"**{card.label}**: {tables.plain(card.value)} — {tables.plain(card.detail)}")
-        st.dataframe(tables.fleet_table(p)[["action", "sku", "purchase_option", "units", "instance_hours", "cost"]],
-                     hide_index=True, width="stretch", key=f"compare_fleet_{name[0]}", column_config={
-                         "units": st.column_config.NumberColumn(format="%g"),
-                         "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f"),
-                         "cost": st.column_config.NumberColumn(f"cost, {cc}", format="%,.0f")})
+        # half the page wide: the cost comes right after what is bought or rented, so it is never cut off
+        fleet = tables.fleet_table(p)
+        units = [f"{u:g} × " if u == u and u else "" for u in fleet["units"]]
+        fleet["what"] = [f"{n}{sku} {o.replace('_', '-')}" for n, sku, o in zip(units, fleet["sku"], fleet["purchase_option"])]
+        st.dataframe(fleet[["action", "what", "cost", "instance_hours"]], hide_index=True, width="stretch",
+                     key=f"compare_fleet_{name[0]}", placeholder="", column_config={
+                         "action": st.column_config.TextColumn(width=100),
+                         "what": st.column_config.TextColumn("units × card or offer", width=165),
+                         "cost": st.column_config.NumberColumn(f"cost, {cc}", format="%,.0f", width=85),
+                         "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=80)})
 
 st.subheader("Costs by category")
 st.dataframe(comp.costs, hide_index=True, width="stretch", key="compare_costs", column_config={

@@ -1,24 +1,34 @@
-"""Plan page: pick or upload a scenario, move the assumptions, see the recommended fleet and its cost."""
+"""Plan page: pick or upload a scenario, move the assumptions, see the recommended fleet and its cost.
+
+Drawn in the order a user reads it and the engine answers: the recommended plan (no baselines) is made
+in this process and its total drawn first; the baselines solve meanwhile in a worker process and fill
+their cards, the cumulative chart and the break-even caption when they arrive; last, the plans of the
+values the sliders will probably take next are made in the background (`state.plan_ahead`). A slider
+change stops this run at its next element, so a new value never waits for the old one's baselines.
+The URL carries the scenario file and the edits (`state.share_params`): a link reopens the same plan.
+"""
 
 from __future__ import annotations
 
-import math
+import time
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
+from planner.errors import ScenarioError
 from planner.reports.tables import assumption_line
 
 st.session_state.setdefault("uploads", {})
 
-
-def _nice(x: float) -> float:
-    """The smallest 1-2-5 × 10^k at or above x."""
-    if x <= 0:
-        return 1.0
-    base = 10 ** math.floor(math.log10(x))
-    return float(next(m * base for m in (1, 2, 5, 10) if m * base >= x - 1e-12))
+# Metric values and deltas wrap instead of being cut ("11,370,975 …") and take a size that fits four
+# cards across at 1400 px.
+st.html("""<style>
+[data-testid="stMetricValue"] { font-size: 1.55rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] *, [data-testid="stMetricDelta"] * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+</style>""")
 
 
 def _on_upload() -> None:
@@ -36,6 +46,39 @@ def _on_upload() -> None:
     st.session_state["base"] = bid
     state.clear_edits()
 
+
+def _open_shared_link() -> None:
+    """A URL this session did not write (a shared link, or one edited by hand): its scenario and edits
+    become the session's, before any widget is drawn."""
+    params = st.query_params.to_dict()
+    if not params or params == st.session_state.get("url_written"):
+        return
+    st.session_state["url_written"] = params
+    base_id, problems = state.base_from_params(params)
+    if base_id is not None:
+        base, load_problems = state.load_base(base_id)
+        if base is None:
+            problems += list(load_problems)
+        else:
+            values, problems = state.values_from_params(base, params)
+            st.session_state["base"] = base_id
+            state.clear_edits()
+            for name, value in values.items():
+                st.session_state[state.edit_key(name)] = value
+    st.session_state["url_problems"] = problems
+
+
+def _scenario_text(base_id: str) -> str | None:
+    kind, _, rest = base_id.partition(":")
+    if kind == "upload":
+        return st.session_state["uploads"].get(base_id)
+    try:
+        return (state.SCENARIO_DIR / rest).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+_open_shared_link()
 
 # ---------------------------------------------------------------------------------------------------
 # Sidebar: scenario and assumptions
@@ -57,6 +100,8 @@ if rejected:
     name, problems = rejected
     st.error(f"**{tables.plain(name)}** was not loaded — {len(problems)} problem{'s' if len(problems) != 1 else ''} "
              "(file:line:column: field: message):\n\n" + tables.code_block(problems))
+if st.session_state.get("url_problems"):
+    st.warning("Parts of the link were ignored:\n\n" + tables.code_block(st.session_state["url_problems"]))
 if cur.base is None:
     st.error("This scenario cannot be loaded:\n\n" + tables.code_block(cur.problems))
     st.stop()
@@ -64,23 +109,29 @@ if cur.base is None:
 base = cur.base
 state.ensure_edit_state(base)
 k = state.edit_key
+specs = {spec.name: spec for spec in state.slider_specs(base)}
+
+
+def _slider(name: str, label: str, fmt: str | None = None, help: str | None = None) -> None:
+    spec = specs[name]
+    if name == "horizon_months":
+        st.slider(label, int(spec.low), int(spec.high), step=int(spec.step), key=k(name), help=help)
+    else:
+        st.slider(label, spec.low, spec.high, step=spec.step, key=k(name), format=fmt, help=help)
+
 
 with st.sidebar:
     st.header("Assumptions")
     st.button("Reset to the file's values", on_click=state.clear_edits, icon=":material/restart_alt:")
     st.subheader("Demand")
     for w in base.workloads:
-        hi = _nice(max(4 * w.gpu_hours_per_month, 100.0))
-        st.slider(f"{tables.plain(w.name)}: GPU-hours per month", 0.0, hi, step=_nice(hi / 400), key=k(f"demand:{w.name}"),
-                  format="%.0f", help=f"Hours of work per month measured on {w.reference_gpu} (month 1).")
-        g = w.growth_per_month * 100
-        st.slider(f"{tables.plain(w.name)}: growth, % per month", min(-5.0, math.floor(g)), max(10.0, math.ceil(g)), step=0.5,
-                  key=k(f"growth:{w.name}"), format="%.1f%%")
+        _slider(f"demand:{w.name}", f"{tables.plain(w.name)}: GPU-hours per month", "%.0f",
+                f"Hours of work per month measured on {w.reference_gpu} (month 1).")
+        _slider(f"growth:{w.name}", f"{tables.plain(w.name)}: growth, % per month", "%.1f%%")
     st.subheader("Horizon and site")
-    st.slider("Horizon, months", 1, 120, key=k("horizon_months"))
-    st.slider(f"Electricity, {base.currency} per kWh", 0.0, max(1.0, base.onprem.electricity_per_kwh), step=0.01,
-              key=k("electricity_per_kwh"), format="%.2f")
-    st.slider("PUE (site power ÷ IT power)", 1.0, 3.0, step=0.05, key=k("pue"), format="%.2f")
+    _slider("horizon_months", "Horizon, months")
+    _slider("electricity_per_kwh", f"Electricity, {base.currency} per kWh", "%.2f")
+    _slider("pue", "PUE (site power ÷ IT power)", "%.2f")
     st.subheader("Caps")
     st.number_input(f"Capex budget for new hardware, {base.currency} (empty: no cap)", min_value=0.0,
                     step=5000.0, value=None, key=k("capex_budget"), format="%.0f")
@@ -94,7 +145,14 @@ with st.sidebar:
 # ---------------------------------------------------------------------------------------------------
 # Main area
 
+values = state.current_values(base)
 cur = state.current()
+# The URL says which file and which edits: copying it shares this plan (an upload cannot be shared so).
+shared = state.share_params(cur.base_id, base, values)
+if shared != st.query_params.to_dict():
+    st.query_params.from_dict(shared)
+st.session_state["url_written"] = shared
+
 # The name, description and file name are the scenario author's text: shown as typed (tables.plain).
 st.title(f"Plan — {tables.plain(base.name)}")
 st.caption(tables.plain(cur.label) + (f" · {tables.plain(base.description)}" if base.description else ""))
@@ -104,9 +162,24 @@ if cur.edited is None:
 s = cur.edited
 if s != base:
     st.caption(":material/edit: Edited in the dashboard — the Compare page shows what differs from the file; "
-               "the Export page downloads the edited scenario.")
+               + ("this page's link carries the edits; " if shared else "")
+               + "the sidebar's download button writes them into the scenario file, comments kept.")
 
-outcome = state.plan_for(s)
+with st.sidebar:
+    text = _scenario_text(cur.base_id)
+    if text is not None:
+        out, kept = state.edited_text(text, base, values)
+        stem = Path(state.base_label(cur.base_id).removesuffix(" (uploaded)")).stem
+        st.download_button("Download this scenario with the edits (YAML)", out, file_name=f"{stem}-edited.yaml"
+                           if s != base else f"{stem}.yaml", mime="application/x-yaml", icon=":material/download:",
+                           key="dl_scenario_text", on_click="ignore",
+                           help="The scenario file as loaded, the sidebar's values written in; its comments kept"
+                           + ("." if kept else " (not this time: the file's layout needs a full rewrite)."))
+    if cur.base_id.startswith("upload:"):
+        st.caption("An uploaded scenario lives in this session only: its link cannot carry it. Download it "
+                   "with the edits above to keep or share it.")
+
+outcome = state.recommended(s)
 if outcome.kind == "infeasible":
     # the explanation names workloads: verbatim in a code block, never read as Markdown
     st.error("**No fleet meets this scenario.**\n\n" + tables.code_block([outcome.message]), icon=":material/block:")
@@ -117,6 +190,21 @@ if outcome.kind != "ok":
 p = outcome.plan
 cc = p.currency
 
+
+def money(x: float) -> str:
+    return f"{x:,.0f} {cc}"
+
+
+# Totals first (what the user waits for), the baselines' cards filled when they arrive
+cols = st.columns(4)
+cols[0].metric(f"Total cost, {p.horizon_months} months", money(p.total), border=True,
+               help="Present value of every cost over the horizon, residual value of owned cards credited.")
+BASELINE_CARDS = (("all_cloud", "All cloud"), ("all_onprem", "All on-prem"), ("best_single", "Best single type"))
+baseline_slots = [col.empty() for col in cols[1:]]
+for slot, (_, label) in zip(baseline_slots, BASELINE_CARDS):
+    slot.metric(label, "…", border=True, help="Being solved: the same scenario with this kind of capacity only.")
+baselines_future = state.baselines_future(s, outcome)
+
 level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
 if p.warnings:
@@ -126,76 +214,51 @@ if p.warnings:
                      "estimated speeds)", icon=":material/warning:"):
         st.code("\n".join(p.warnings), language=None, wrap_lines=True)
 
-
-def money(x: float) -> str:
-    return f"{x:,.0f} {cc}"
-
-
-# Totals and savings
-cols = st.columns(4)
-cols[0].metric(f"Total cost, {p.horizon_months} months", money(p.total), border=True,
-               help="Present value of every cost over the horizon, residual value of owned cards credited.")
-for col, (key, label) in zip(cols[1:], (("all_cloud", "All cloud"), ("all_onprem", "All on-prem"),
-                                         ("best_single", "Best single type"))):
-    row = tables.baseline_row(p, key)
-    if row is None:
-        col.metric(label, "—", border=True)
-    elif row["status"] == "infeasible" or not (row["total"] == row["total"]):
-        col.metric(label, "infeasible", border=True, help=tables.plain(row["note"]) if row.get("note") else None)
-    else:
-        saving = row["savings"]
-        delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
-                 else f"-{money(-saving)}: cheaper, ignoring the capex budget and mix caps")
-        name = row["label"].capitalize() if key == "best_single" and row["label"] else label
-        col.metric(name, money(row["total"]), delta, border=True,
-                   help=("The best single capacity type: the " if key == "best_single" else "The ")
-                + "same scenario solved with this kind of capacity only (the capex budget and mix caps "
-                  "dropped, the power cap kept); the delta is what the recommended plan saves against it.")
-
 # The fleet
 st.subheader("Recommended fleet")
 cols = st.columns(4)
 for col, card in zip(cols, tables.fleet_cards(p)):
     col.metric(card.label, card.value, border=True)
     col.caption(tables.plain(card.detail))
+# Columns sized so that the table fits the page at 1400 px: the cost column is never scrolled out of view.
 st.dataframe(
-    tables.fleet_table(p), hide_index=True, width="stretch", key="fleet_table",
+    tables.fleet_table(p), hide_index=True, width="stretch", key="fleet_table", placeholder="",
+    column_order=["action", "sku", "cost", "instance_hours", "units", "existing_units", "new_units", "provider",
+                  "region", "purchase_option"],
     column_config={
-        "action": st.column_config.TextColumn("action"),
-        "units": st.column_config.NumberColumn("units", format="%g"),
-        "existing_units": st.column_config.NumberColumn("already owned", format="%g"),
-        "new_units": st.column_config.NumberColumn("new", format="%g"),
-        "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f"),
-        "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f"),
+        "action": st.column_config.TextColumn("action", width=110),
+        "sku": st.column_config.TextColumn("card or instance", width=190),
+        "provider": st.column_config.TextColumn("provider", width=70),
+        "region": st.column_config.TextColumn("region", width=90),
+        "purchase_option": st.column_config.TextColumn("option", width=100),
+        "units": st.column_config.NumberColumn("units", format="%g", width=55),
+        "existing_units": st.column_config.NumberColumn("owned", format="%g", help="units already owned", width=55),
+        "new_units": st.column_config.NumberColumn("new", format="%g", help="units bought", width=50),
+        "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=95),
+        "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=110),
     })
-
-st.caption(tables.plain(assumption_line(p)) + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
+st.caption("Units apply to cards and reservations; rented capacity is counted in hours used. "
+           + tables.plain(assumption_line(p)) + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
            "`onprem.sell_owned`, `onprem.switch_off_owned`).")
 
 # Purchases over time
 if len(p.installed):
     st.subheader("Purchases over time")
     st.plotly_chart(charts.installed_chart(p.installed, p.schedule, p.horizon_months), key="installed_chart")
-    left, right = st.columns([3, 2])
-    left.dataframe(p.schedule, hide_index=True, width="stretch", key="schedule_table", column_config={
-        "units": st.column_config.NumberColumn("units", format="%g"),
-        "amount": st.column_config.NumberColumn(f"amount, {cc} (nominal)", format="%,.0f")})
+    st.dataframe(p.schedule, hide_index=True, width="stretch", key="schedule_table", placeholder="", column_config={
+        "month": st.column_config.NumberColumn(width=60), "card": st.column_config.TextColumn(width=140),
+        "gpu": st.column_config.TextColumn(width=140), "action": st.column_config.TextColumn(width=80),
+        "units": st.column_config.NumberColumn("units", format="%g", width=60),
+        "amount": st.column_config.NumberColumn(f"amount, {cc} (nominal)", format="%,.0f", width=150),
+        "note": st.column_config.TextColumn(width=250)})
     if len(p.owned):
-        right.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table")
-        right.caption("What happens to the cards already owned, and what that saves against keeping them running.")
+        st.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="", column_config={
+            "saving": st.column_config.NumberColumn(f"saving, {cc}", format="%,.0f"),
+            "note": st.column_config.TextColumn(width=250)})
+        st.caption("What happens to the cards already owned, and what that saves against keeping them running.")
 
-# Charts
-cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})
-be = tables.break_even_month(cum, "all_cloud")
-if be is None:
-    be_text = "The recommended plan never stays below all-cloud" if "all_cloud" in cum else "No all-cloud plan"
-else:
-    be_text = ("Break-even against all cloud: from month "
-               f"{be}" if be <= p.horizon_months else "Break-even against all cloud: only with the residual value")
-st.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_months), key="cumulative_chart")
-st.caption(be_text + " (the first month from which the recommended plan's cumulative cost stays below "
-           "all-cloud's). The end point adds the residual value of owned cards and payments after the horizon.")
-
+cumulative_slot = st.empty()
+cumulative_caption = st.empty()
 left, right = st.columns(2)
 with left:
     st.plotly_chart(charts.monthly_chart(p.monthly, cc, p.horizon_months), key="monthly_chart")
@@ -209,32 +272,77 @@ with right:
 st.subheader("Break-even utilisation per card")
 st.caption("The share of hours a card must work for owning it to cost no more than renting the same work "
            "from the cheapest compatible cloud offer (undiscounted). Compare with its utilisation in this plan.")
-be_table = p.break_even.copy()
-used = dict(zip(p.utilisation["card"], p.utilisation["utilisation"])) if len(p.utilisation) else {}
-be_table.insert(be_table.columns.get_loc("break_even_utilisation") + 1, "utilisation_in_plan",
-                be_table["card"].map(used))
-be_table[["break_even_utilisation", "utilisation_in_plan"]] *= 100
-be_table = be_table[["card", "workload", "break_even_utilisation", "utilisation_in_plan", "cloud_offer",
-                     "cloud_cost_per_reference_hour", "card_fixed_cost_per_month", "note"]]
-st.dataframe(be_table, hide_index=True, width="stretch", key="break_even_table", column_config={
-    "cloud_cost_per_reference_hour": st.column_config.NumberColumn(f"cloud {cc} per reference-GPU-h", format="%.3f"),
-    "card_fixed_cost_per_month": st.column_config.NumberColumn(f"card fixed {cc}/month", format="%,.0f"),
-    "break_even_utilisation": st.column_config.NumberColumn("break-even utilisation", format="%.0f%%"),
-    "utilisation_in_plan": st.column_config.NumberColumn("utilisation in plan", format="%.0f%%"),
+be_table, be_notes = tables.break_even_table(p)
+st.dataframe(be_table, hide_index=True, width="stretch", key="break_even_table", placeholder="", column_config={
+    "card": st.column_config.TextColumn(width=130), "workload": st.column_config.TextColumn(width=130),
+    "cloud_offer": st.column_config.TextColumn("cheapest cloud offer", width=260),
+    "cloud_cost_per_reference_hour": st.column_config.NumberColumn(f"cloud {cc}/ref-GPU-h", format="%.3f", width=120),
+    "card_fixed_cost_per_month": st.column_config.NumberColumn(f"card fixed {cc}/month", format="%,.0f", width=120),
+    "break_even_utilisation": st.column_config.NumberColumn("break-even", format="%.0f%%", width=80),
+    "utilisation_in_plan": st.column_config.NumberColumn("in plan", format="%.0f%%", width=70),
 })
+for note in be_notes:
+    st.caption(tables.plain(note))
 
-with st.expander("Cost by category, baselines and solver"):
+costs_expander = st.expander("Cost by category, baselines and solver")
+
+# The baselines: waited for here, where a slider change can still stop this run (each write is a
+# checkpoint of Streamlit's rerun), then their cards, the cumulative chart and the break-even caption.
+while not baselines_future.done():
+    cumulative_caption.caption("Solving the all-cloud, all-on-prem and single-type baselines …")
+    time.sleep(0.05)
+full = state.with_baselines(outcome, state.baselines_of(s, outcome))
+p = full.plan
+
+for slot, (key, label) in zip(baseline_slots, BASELINE_CARDS):
+    row = tables.baseline_row(p, key)
+    if row is None:
+        slot.metric(label, "—", border=True)
+    elif row["status"] == "infeasible" or not (row["total"] == row["total"]):
+        slot.metric(label, "infeasible", border=True, help=tables.plain(row["note"]) if row.get("note") else None)
+    else:
+        saving = row["savings"]
+        delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
+                 else f"-{money(-saving)}: cheaper, ignoring the capex budget and mix caps")
+        name = row["label"].capitalize() if key == "best_single" and row["label"] else label
+        slot.metric(name, money(row["total"]), delta, border=True,
+                    help=("The best single capacity type: the " if key == "best_single" else "The ")
+                    + "same scenario solved with this kind of capacity only (the capex budget and mix caps "
+                      "dropped, the power cap kept); the delta is what the recommended plan saves against it.")
+
+cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})
+be = tables.break_even_month(cum, "all_cloud")
+cumulative_slot.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_months), key="cumulative_chart")
+cumulative_caption.caption(tables.break_even_text(p, cum, be))
+
+with costs_expander:
     c1, c2 = st.columns(2)
     costs = pd.concat([p.costs, pd.DataFrame([{"category": "total", "cost": p.total}])], ignore_index=True)
     c1.dataframe(costs, hide_index=True, key="costs_table",
                  column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f")})
-    c2.dataframe(p.baselines, hide_index=True, key="baselines_table", column_config={
+    c2.dataframe(p.baselines, hide_index=True, key="baselines_table", placeholder="", column_config={
         "total": st.column_config.NumberColumn(format="%,.0f"), "savings": st.column_config.NumberColumn(format="%,.0f"),
         "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f")})
     sv = p.solver
     st.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {sv.get('gap')} · {sv.get('variables')} variables, "
-               f"{sv.get('constraints')} constraints · {sv.get('seconds')} s (plan and baselines: "
-               f"{sum((sv.get('timings_seconds') or {}).values()):.2f} s)")
+               f"{sv.get('constraints')} constraints · {sv.get('seconds')} s (recommended plan: "
+               f"{sum((sv.get('timings_seconds') or {}).values()):.2f} s; baselines solved apart)")
     if len(p.exclusions):
         st.caption("Offers left out, and why")
-        st.dataframe(p.exclusions, hide_index=True, key="exclusions_table")
+        st.dataframe(p.exclusions, hide_index=True, key="exclusions_table", placeholder="")
+
+# What the user will probably ask next: the slider just moved a few steps further, every slider a step
+# either way, the other scenario files; planned in the background at a low priority.
+last = state.moved(st.session_state.get("values_before"), values)
+st.session_state["values_before"] = values
+ahead = []
+for v in state.next_values(base, values, last):
+    try:
+        ahead.append(state.apply_edits(base, v))
+    except ScenarioError:
+        continue
+for name in state.scenario_files():
+    other, _ = state.load_file(name)
+    if other is not None and f"file:{name}" != cur.base_id:
+        ahead.append(other)
+state.plan_ahead(ahead)

@@ -1,4 +1,6 @@
-"""Prices page: the offers explorer — USD per GPU-hour by GPU, provider, region and purchase option."""
+"""Prices page: the offers explorer — ranked by what an hour of a workload's reference GPU costs on each
+offer (its speed taken into account), next to the raw USD per GPU-hour, by GPU, provider, region and
+purchase option."""
 
 from __future__ import annotations
 
@@ -62,12 +64,29 @@ for column, chosen in (("gpu", gpus), ("provider", providers), ("region", region
     if chosen:
         view = view[view[column].isin(chosen)]
 
+NO_WORKLOAD = "(none: raw USD per GPU-hour)"
+workloads = {w.name: w for w in s.workloads}
+chosen = st.selectbox("Rank for the work of", [*workloads, NO_WORKLOAD], key="prices_workload",
+                      help="Cost per hour of this workload's reference GPU: the offer's USD per GPU-hour divided by "
+                           "the GPU's speed on this workload relative to the reference GPU (the planner's speed "
+                           "model, or the workload's own throughput table). GPUs with too little memory are left "
+                           "blank and sorted last.")
+workload = workloads.get(chosen)
+if workload is not None:
+    view = tables.per_reference_hour(view, workload)
+
 dates = sorted(d for d in view["as_of"].dropna().astype(str) if d)
-st.caption(f"{len(view):,} offers, cheapest per GPU-hour first; prices as of "
-           + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date."))
+st.caption(f"{len(view):,} offers, "
+           + (f"cheapest per hour of {tables.plain(workload.reference_gpu)} work for {tables.plain(workload.name)} "
+              "first" if workload is not None else "cheapest per GPU-hour first")
+           + "; prices as of " + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date."))
 if len(view):
-    st.plotly_chart(charts.offers_chart(view), key="offers_chart")
-st.dataframe(view, hide_index=True, width="stretch", key="offers_table", column_config={
+    st.plotly_chart(charts.offers_chart(view, per_reference=workload.reference_gpu if workload else None),
+                    key="offers_chart")
+ref = workload.reference_gpu if workload is not None else "reference GPU"
+st.dataframe(view, hide_index=True, width="stretch", key="offers_table", placeholder="", column_config={
+    "usd_per_reference_gpu_hour": st.column_config.NumberColumn(f"USD per {ref}-hour of work", format="%.4f"),
+    "speed_vs_reference": st.column_config.NumberColumn(f"speed vs {ref}", format="%.2f"),
     "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f"),
     "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f"),
 })
