@@ -15,7 +15,7 @@ import pandas as pd
 
 from planner.engine import Plan
 
-ACTION_ORDER = ("buy", "keep (owned)", "reserve", "rent on-demand", "rent spot")
+ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -39,9 +39,16 @@ def code_block(lines) -> str:
     return f"{fence}\n{body}\n{fence}"
 
 
-def action(provider: str, purchase_option: str, new_units: float) -> str:
+def action(provider: str, purchase_option: str, new_units: float, kept_units: float = 1.0,
+           sold_units: float = 0.0) -> str:
+    """What the plan does with a fleet row; an owned card that is neither bought nor kept working is sold
+    or switched off."""
     if provider == "onprem":
-        return "buy" if new_units and new_units > 0 else "keep (owned)"
+        if new_units and new_units > 0:
+            return "buy"
+        if kept_units > 0:
+            return "keep (owned)"
+        return "sell (owned)" if sold_units > 0 else "switch off (owned)"
     if purchase_option.startswith(("reserved", "savings_plan")):
         return "reserve"
     return "rent spot" if purchase_option == "spot" else "rent on-demand"
@@ -51,11 +58,16 @@ def fleet_table(plan: Plan) -> pd.DataFrame:
     """The recommended fleet, one row per card, reservation or rented offer, by action."""
     f = plan.fleet
     cols = ["action", "sku", "gpu", "provider", "region", "purchase_option", "units", "existing_units",
-            "new_units", "instance_hours", "cost"]
+            "new_units", "sold_units", "switched_off_units", "instance_hours", "cost"]
     if f.empty:
         return pd.DataFrame(columns=cols)
     out = f.copy()
-    out["action"] = [action(p, o, n) for p, o, n in zip(out["provider"], out["purchase_option"], out["new_units"])]
+    for c in ("sold_units", "switched_off_units"):
+        if c not in out:
+            out[c] = 0.0
+    kept = out["existing_units"].fillna(0) - out["sold_units"].fillna(0) - out["switched_off_units"].fillna(0)
+    out["action"] = [action(p, o, n, k, d) for p, o, n, k, d in
+                     zip(out["provider"], out["purchase_option"], out["new_units"], kept, out["sold_units"].fillna(0))]
     out["_order"] = out["action"].map({a: i for i, a in enumerate(ACTION_ORDER)})
     return out.sort_values(["_order", "cost"], ascending=[True, False], kind="mergesort")[cols].reset_index(drop=True)
 
@@ -80,9 +92,13 @@ def fleet_cards(plan: Plan) -> list[Card]:
                       ", ".join(f"{_units(r.new_units)} × {r.sku}" for r in buy.itertuples()) or "nothing new"))
     owned = t[t["provider"] == "onprem"]
     if (owned["existing_units"] > 0).any():
-        kept = owned[owned["existing_units"] > 0]
-        cards.append(Card("Keep (owned)", f"{kept['existing_units'].sum():g} cards",
-                          ", ".join(f"{int(r.existing_units)} × {r.sku}" for r in kept.itertuples())))
+        # what the plan does with the cards already owned: keep, switch off or sell (Plan.fleet counts each)
+        had = owned[owned["existing_units"] > 0]
+        sold, off = had["sold_units"].fillna(0), had["switched_off_units"].fillna(0)
+        kept = had["existing_units"] - sold - off
+        parts = [f"{verb} {int(n)} × {sku}" for verb, counts in (("keep", kept), ("switch off", off), ("sell", sold))
+                 for n, sku in zip(counts, had["sku"]) if n > 0]
+        cards.append(Card("Owned cards", f"{kept.sum():g} of {had['existing_units'].sum():g} kept", ", ".join(parts)))
     res = t[t["action"] == "reserve"]
     cards.append(Card("Reserve", f"{res['units'].sum():g} instances",
                       ", ".join(f"{_units(r.units)} × {r.provider} {r.sku} ({r.purchase_option})"

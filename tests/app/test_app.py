@@ -78,7 +78,11 @@ def test_default_scenario_shows_the_engines_fleet_and_totals(base_plan):
         assert shown["cost"] == pytest.approx(row.cost, rel=1e-9)
         assert shown["instance_hours"] == pytest.approx(row.instance_hours, rel=1e-9)
         onprem = row.provider == "onprem"
-        assert shown["action"] == (("buy" if row.new_units > 0 else "keep (owned)") if onprem else "rent on-demand")
+        owned_action = "sell (owned)" if row.sold_units == row.existing_units > 0 else "keep (owned)"
+        assert shown["action"] == (("buy" if row.new_units > 0 else owned_action) if onprem else "rent on-demand")
+    # the start-up's two RTX 3060s are sold (plan.owned), and the headline card says so
+    card = _metric(at, "Owned cards")
+    assert card.value == "0 of 2 kept"
 
     costs = next(d.value for d in at.dataframe if list(d.value.columns) == ["category", "cost"])
     assert costs.set_index("category").loc["total", "cost"] == pytest.approx(base_plan.total, rel=1e-12)

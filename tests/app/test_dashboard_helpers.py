@@ -152,6 +152,13 @@ def test_fleet_actions(base):
     t = tables.fleet_table(p)
     assert list(t["action"]) == sorted(t["action"], key=tables.ACTION_ORDER.index)
     assert tables.action("onprem", "purchase", 0) == "keep (owned)"
+    assert tables.action("onprem", "purchase", 0, kept_units=0, sold_units=2) == "sell (owned)"
+    assert tables.action("onprem", "purchase", 0, kept_units=0, sold_units=0) == "switch off (owned)"
+    # the start-up sells both owned RTX 3060s: the fleet row and the headline card say so
+    row = t[t["sku"] == "rtx-3060-12gb"].iloc[0]
+    assert row["action"] == "sell (owned)" and row["sold_units"] == 2
+    owned = next(c for c in tables.fleet_cards(p) if c.label == "Owned cards")
+    assert owned.value == "0 of 2 kept" and owned.detail == "sell 2 × rtx-3060-12gb"
     assert tables.action("onprem", "purchase", 2) == "buy"
     assert tables.action("aws", "reserved_3y", 1) == "reserve"
     assert tables.action("azure", "spot", float("nan")) == "rent spot"
