@@ -8,13 +8,13 @@ share, min/max units) are dropped.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from planner.engine.constraints import baseline_caps
-from planner.engine.explain import check_compatibility, explain_infeasible, unserved
+from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.readback import read_plan
@@ -56,75 +56,123 @@ def _baseline_reason(inp: Inputs) -> str:
     return "no fleet of this capacity type meets the scenario"
 
 
-def _variant(base: Inputs, label: str, keep_kinds: set[str], only_card: str | None = None,
-             buy_cards: bool = True) -> Inputs:
-    """A baseline: some capacity types only, owned cards kept, only the caps baselines keep."""
-    units = base.units.copy()
-    is_card = units["kind"] == "card"
-    if not buy_cards:
-        no_new = is_card
-    elif only_card:
-        no_new = is_card & (units["sku"] != only_card)
-    else:
-        no_new = is_card & False
-    # min/max units are dropped with the other preferences; "no new hardware" is a card not buyable
-    units.loc[is_card, "min_units"] = 0
-    units.loc[is_card, "max_units"] = math.nan
-    units.loc[no_new, "buyable"] = False
-    keep = (units["kind"].isin(keep_kinds) | is_card).to_numpy()
-    exclusions = base.exclusions[base.exclusions["kind"].isin(keep_kinds | {"card"})]
-    inp = replace(base, units=units, label=label, caps=baseline_caps(base.caps), exclusions=exclusions)
-    inp = inp.keep(keep)
-    return reduce(inp) if base.reduced else inp
+@dataclass(frozen=True)
+class Variant:
+    """A baseline: the cloud kinds it keeps, and which cards it may buy (all, one, or none)."""
+
+    group: str                  # all_cloud | all_onprem | single
+    label: str                  # in the table
+    name: str                   # in messages ("all cloud: …")
+    keep_kinds: frozenset
+    only_card: str | None = None
+    buy_cards: bool = True
+
+    def masks(self, base: Inputs) -> tuple[np.ndarray, np.ndarray]:
+        """(units kept, units buyable) over the base's units; owned cards are always kept."""
+        kind, sku = base.col("kind"), base.col("sku")
+        is_card = kind == "card"
+        if not self.buy_cards:
+            no_new = is_card
+        elif self.only_card:
+            no_new = is_card & (sku != self.only_card)
+        else:
+            no_new = np.zeros(len(kind), dtype=bool)
+        return np.isin(kind, list(self.keep_kinds)) | is_card, base.col("buyable").astype(bool) & ~no_new
+
+    def inputs(self, base: Inputs) -> Inputs:
+        """The baseline's inputs: its units, owned cards kept, only the caps baselines keep."""
+        keep, buyable = self.masks(base)
+        units = base.units.copy()
+        # min/max units are dropped with the other preferences; "no new hardware" is a card not buyable
+        is_card = units["kind"] == "card"
+        units.loc[is_card, "min_units"] = 0
+        units.loc[is_card, "max_units"] = math.nan
+        units.loc[~buyable, "buyable"] = False
+        exclusions = base.exclusions[base.exclusions["kind"].isin(self.keep_kinds | {"card"})]
+        inp = replace(base, units=units, label=self.name, caps=baseline_caps(base.caps),
+                      exclusions=exclusions)
+        return inp.keep(keep)
 
 
-def baseline_variants(base: Inputs) -> list[tuple[str, str, Inputs]]:
-    """(group, label, inputs) for all-cloud, all-on-prem and every single capacity type."""
-    kinds = [k for k in ("on_demand", "spot", "reserved") if (base.units["kind"] == k).any()]
-    cards = list(base.units.loc[base.units["kind"] == "card", "sku"])
-    out = [("all_cloud", "all cloud (no new hardware)", _variant(base, "all cloud", set(kinds), buy_cards=False)),
-           ("all_onprem", "all on-prem (no cloud)", _variant(base, "all on-prem", set()))]
-    for card in cards:
-        out.append(("single", f"only {card}", _variant(base, f"only {card}", set(), only_card=card)))
-    for kind in kinds:
-        out.append(("single", f"only {CLOUD_KIND_LABEL[kind]}",
-                    _variant(base, f"only {CLOUD_KIND_LABEL[kind]}", {kind}, buy_cards=False)))
+def baseline_variants(base: Inputs) -> list[Variant]:
+    """All-cloud, all-on-prem and every single capacity type."""
+    kinds = [k for k in ("on_demand", "spot", "reserved") if (base.col("kind") == k).any()]
+    cards = list(base.col("sku")[base.col("kind") == "card"])
+    out = [Variant("all_cloud", "all cloud (no new hardware)", "all cloud", frozenset(kinds), buy_cards=False),
+           Variant("all_onprem", "all on-prem (no cloud)", "all on-prem", frozenset())]
+    out += [Variant("single", f"only {card}", f"only {card}", frozenset(), only_card=card) for card in cards]
+    out += [Variant("single", f"only {CLOUD_KIND_LABEL[kind]}", f"only {CLOUD_KIND_LABEL[kind]}", frozenset({kind}),
+                    buy_cards=False) for kind in kinds]
     return out
 
 
+def _solve_variant(base: Inputs, variant: Variant, solver: str,
+                   time_limit: float | None) -> tuple[Inputs, Model, Solution] | InfeasibleError:
+    """(reduced inputs, model, solution) of a baseline, or the InfeasibleError that says why it has none.
+    A workload that nothing of the baseline's type may serve is found from the masks alone, before its
+    inputs are made: no inputs, no reduction, no solve."""
+    keep, buyable = variant.masks(base)
+    usable = keep & ((base.col("kind") != "card") | (base.col("existing") > 0) | buyable)
+    missing = unserved_by(base, usable)
+    try:
+        if missing:
+            if unserved_by(base, keep):   # no unit at all: the explanation names the offers left out
+                check_compatibility(variant.inputs(base))
+            raise InfeasibleError(f"{variant.name}: no capacity of this type can serve {', '.join(missing)}")
+        inp = variant.inputs(base)
+        inp = reduce(inp) if inp.reduced else inp
+        return (inp, *solve_inputs(inp, solver, time_limit, explain=False))
+    except InfeasibleError as exc:
+        return exc
+
+
 def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float | None,
-                    scenario=None) -> tuple[pd.DataFrame, dict]:
-    """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans."""
-    rows, plans, singles = [], {}, []
-    variants = baseline_variants(base)
+                    scenario=None, plans: bool = True) -> tuple[pd.DataFrame, dict]:
+    """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans
+    (all_cloud, all_onprem, best_single; none with `plans=False`, for callers that show the table only).
+
+    Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
+    only: all on-prem is that card) are solved once."""
+    rows, singles = [], []
+    solved: dict = {}
     outcomes = []
-    for _, _, inp in variants:
-        try:
-            outcomes.append(solve_inputs(inp, solver, time_limit, explain=False))
-        except InfeasibleError as exc:
-            outcomes.append(exc)
-    for (group, label, inp), outcome in zip(variants, outcomes):
+    for variant in baseline_variants(base):
+        keep, buyable = variant.masks(base)
+        key = (keep.tobytes(), (buyable & keep).tobytes())   # the same units and buyable cards: the same model
+        if key not in solved:
+            solved[key] = _solve_variant(base, variant, solver, time_limit)
+        outcomes.append((variant.group, variant.label, solved[key]))
+    readable = {}
+    for group, label, outcome in outcomes:
         if isinstance(outcome, InfeasibleError):
             row = {"baseline": group, "label": label, "status": "infeasible", "total": math.nan,
                    "note": str(outcome).split(": ", 1)[-1]}
         else:
-            model, solution = outcome
+            _, _, solution = outcome
             row = {"baseline": group, "label": label, "status": solution.status, "total": solution.objective,
                    "note": ""}
             if group == "single":  # only the best single type is read back into a Plan
-                singles.append((solution.objective, label, inp, model, solution))
+                singles.append((solution.objective, label, outcome))
             else:
-                plans[group] = read_plan(inp, model, solution, scenario)
+                readable[group] = outcome
         if group != "single":
             rows.append(row)
     if singles:
-        _, label, inp, model, solution = min(singles, key=lambda t: (t[0], t[1]))
-        p = plans["best_single"] = read_plan(inp, model, solution, scenario)
-        rows.append({"baseline": "best_single", "label": label, "status": p.status, "total": p.total, "note": ""})
+        objective, label, outcome = min(singles, key=lambda t: (t[0], t[1]))
+        readable["best_single"] = outcome
+        rows.append({"baseline": "best_single", "label": label, "status": outcome[2].status, "total": objective,
+                     "note": ""})
     else:
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
                      "note": "no single capacity type can serve every workload"})
+    read = {}   # a model read back once, however many baselines it is
+    plans_out = {}
+    if plans:
+        for group, (inp, model, solution) in readable.items():
+            if id(model) not in read:
+                read[id(model)] = read_plan(inp, model, solution, scenario)
+            plans_out[group] = read[id(model)]
     table = pd.DataFrame(rows)
     table["savings"] = table["total"] - total
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
-    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]], plans
+    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]], plans_out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pulp
 
 from planner.engine import constraints
@@ -31,8 +32,12 @@ def unserved(inp: Inputs) -> list[str]:
     """Workloads that no unit may serve once unit limits are applied (cards capped at zero units)."""
     units = inp.units
     can_buy = units["buyable"].astype(bool) & (units["max_units"].isna() | (units["max_units"] > 0))
-    usable = (units["kind"] != "card") | (units["existing"] > 0) | can_buy
-    served = (inp.work[usable.to_numpy()] > 0).any(axis=0)
+    return unserved_by(inp, ((units["kind"] != "card") | (units["existing"] > 0) | can_buy).to_numpy())
+
+
+def unserved_by(inp: Inputs, usable: np.ndarray) -> list[str]:
+    """Workloads that no unit in `usable` (a mask over the units) can serve."""
+    served = (inp.work[usable] > 0).any(axis=0)
     return [name for name, ok in zip(inp.workload_names, served) if not ok]
 
 

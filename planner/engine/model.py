@@ -39,10 +39,12 @@ class Model:
     z: pulp.LpVariable | None = None            # any on-prem unit exists
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
+    columns: list | None = None                # the solver's columns (pulp variables), set by solve
 
     def size(self) -> dict:
         ints = len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + (1 if self.z is not None else 0)
-        return {"variables": len(self.prob.variables()), "integer_variables": ints,
+        columns = self.columns if self.columns is not None else self.prob.variables()
+        return {"variables": len(columns), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
 
     def card(self, sku: str) -> pulp.LpAffineExpression | None:
@@ -114,9 +116,12 @@ def define_reservations(m: Model) -> None:
 
 
 def define_dispatch(m: Model) -> None:
-    """Continuous units working on each compatible workload in each period."""
+    """Continuous units working on each compatible workload in each period; none for a card that can
+    never be held (not buyable, none owned: a baseline's cards fixed at zero), whose capacity is 0."""
     inp = m.inputs
-    for i, j in zip(*np.nonzero(inp.work > 0)):
+    works = inp.work > 0
+    works[[i for i, n in m.n.items() if not len(n)]] = False   # m.n: every card's cards held (expression)
+    for i, j in zip(*np.nonzero(works)):
         for p in range(len(inp.periods)):
             m.y[i, j, p] = m.prob.add_variable(f"y_{i}_{j}_{p}", lowBound=0)
 
@@ -132,6 +137,12 @@ def define_fixed_onprem_switch(m: Model) -> None:
             m.prob += (n <= most * m.z, f"onprem_switch_{m.inputs.col('sku')[i]}")
 
 
+def add_row(m: Model, terms: list, sense: int, rhs: float, name: str) -> None:
+    """Add the constraint Σ coefficient × variable (sense) rhs, from (variable, coefficient) pairs with no
+    variable twice. Built directly: pulp's `<=` and `>=` copy the expression once or twice per row."""
+    m.prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression(terms), sense, name, rhs))
+
+
 def define_demand_balance(m: Model) -> None:
     """Work delivered to each workload covers its demand in every period."""
     inp = m.inputs
@@ -143,8 +154,7 @@ def define_demand_balance(m: Model) -> None:
         for p in range(len(inp.periods)):
             if inp.demand[p, j] <= 0:
                 continue
-            m.prob += (pulp.LpAffineExpression(terms.get((j, p), [])) >= inp.demand[p, j],
-                       f"demand_w{j}_{p}")
+            add_row(m, terms.get((j, p), []), pulp.LpConstraintGE, float(inp.demand[p, j]), f"demand_w{j}_{p}")
 
 
 def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> None:
@@ -154,8 +164,10 @@ def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> N
         busy.setdefault((i, p), []).append((var, 1.0))
     for (i, p), terms in busy.items():
         count = count_in(i, p)
-        if count is not None:
-            m.prob += (pulp.LpAffineExpression(terms) <= share * count, f"{name}_{i}_{p}")
+        if count is not None:   # integer counts (a variable or an expression): moved to the left-hand side
+            count = pulp.LpAffineExpression(count)
+            add_row(m, terms + [(var, -share * c) for var, c in count.items()], pulp.LpConstraintLE,
+                    share * count.constant, f"{name}_{i}_{p}")
 
 
 def define_card_capacity(m: Model) -> None:
@@ -177,25 +189,27 @@ def define_costs(m: Model) -> None:
     const: dict[str, float] = dict.fromkeys(COST_CATEGORIES, 0.0)
     busy = {c: rate for c, rate in sched.busy_present_values(inp.periods, d).items() if rate.any()}
     count = inp.vintages["count"].to_numpy()
+    priced = set(zip(sched.rows["driver"], sched.rows["category"]))   # only these have a present value
     for c in COST_CATEGORIES:
         for driver, decisions in (("held", m.r), ("buy", m.buy), ("keep", m.keep), ("off", m.off)):
-            pv = sched.present_values(driver, d, c)
-            terms[c] += [(var, pv[k]) for k, var in decisions.items() if pv[k]]
+            if decisions and (driver, c) in priced:
+                pv = sched.present_values(driver, d, c)
+                terms[c] += [(var, pv[k]) for k, var in decisions.items() if pv[k]]
         # owned cards not kept or switched off are sold: count − keep − off of them, at the sale credit
-        sell = sched.present_values("sell", d, c)
+        sell = sched.present_values("sell", d, c) if ("sell", c) in priced else np.zeros(len(count))
         for k, keep in m.keep.items():
             if sell[k]:
                 const[c] += sell[k] * count[k]
                 terms[c].append((keep, -sell[k]))
                 if k in m.off:
                     terms[c].append((m.off[k], -sell[k]))
-        site = sched.site_present_value(d, c)
-        if site and m.z is not None:
+        site = sched.site_present_value(d, c) if m.z is not None and ("site", c) in priced else 0.0
+        if site:
             terms[c].append((m.z, site))
     # each unit's busy hours are priced in one or two categories: find them once, not per variable
-    priced = {i: [(c, rate[i]) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
+    busy_priced = {i: [(c, rate[i]) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
     for (i, _j, p), var in m.y.items():
-        for c, rate in priced[i]:
+        for c, rate in busy_priced[i]:
             terms[c].append((var, rate[p]))
     m.costs = {c: _summed(terms[c], const[c]) for c in COST_CATEGORIES}
     m.prob += pulp.lpSum(m.costs.values())

@@ -29,8 +29,17 @@ SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
 OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "saving", "note"]
 
 
-def _value(var) -> float:
-    return float(round(var.varValue or 0.0))
+def _values(variables) -> np.ndarray:
+    """Solved values of pulp variables, in one array (None, unsolved, as 0)."""
+    return np.fromiter((v.varValue or 0.0 for v in variables), dtype=float, count=len(variables))
+
+
+def _integers(decisions: dict, n: int) -> np.ndarray:
+    """[n] the rounded solved values of integer decisions keyed by index (0 where there is none)."""
+    out = np.zeros(n)
+    if decisions:
+        out[np.fromiter(decisions, dtype=np.int64, count=len(decisions))] = np.round(_values(list(decisions.values())))
+    return out
 
 
 def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
@@ -38,18 +47,15 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
     sell [vintages], busy [units × months] (hours worked), site (0/1). Integers rounded, dispatch
     clipped at zero."""
     U, V = len(inp.units), len(inp.vintages)
-    held = np.zeros(U)
-    for i, v in m.r.items():
-        held[i] = _value(v)
-    buy, keep, off = np.zeros(V), np.zeros(V), np.zeros(V)
-    for out, decisions in ((buy, m.buy), (keep, m.keep), (off, m.off)):
-        for k, v in decisions.items():
-            out[k] = _value(v)
+    held = _integers(m.r, U)
+    buy, keep, off = (_integers(decisions, V) for decisions in (m.buy, m.keep, m.off))
     owned = inp.vintages["owned"].to_numpy()
     sell = np.where(owned, inp.vintages["count"].to_numpy() - keep - off, 0.0)
     per_period = np.zeros((U, len(inp.periods)))
-    for (i, _j, p), v in m.y.items():
-        per_period[i, p] += max(0.0, v.varValue or 0.0)
+    if m.y:
+        unit_workload_period = np.array(list(m.y), dtype=np.int64)                       # [variables × 3]
+        np.add.at(per_period, (unit_workload_period[:, 0], unit_workload_period[:, 2]),
+                  np.maximum(0.0, _values(list(m.y.values()))))
     slot_hours = inp.periods["slot_hours"].to_numpy()
     busy = (per_period * slot_hours) @ period_months(inp.periods, inp.schedule.months).T
     site = float(round(m.z.varValue or 0.0)) if m.z is not None else 0.0
@@ -206,15 +212,20 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
 
 def _offers(inp: Inputs, fleet: pd.DataFrame) -> pd.DataFrame:
     """The units of the fleet with the prices the plan used (scenario currency)."""
-    u = inp.units[inp.units["unit_id"].isin(fleet["unit_id"])]
-    out = u.rename(columns={"hourly": "hourly_price", "upfront": "upfront_price", "capex": "capex_per_unit"})
-    out = out.assign(currency=inp.currency)
-    cloud = out["kind"] != "card"
-    for col in ("capex_per_unit", "busy_watts", "idle_watts", "life_years", "maintenance_rate_per_year"):
-        out[col] = out[col].where(~cloud)          # cloud rows have no card facts
-    for col in ("hourly_price", "upfront_price", "term_months"):
-        out[col] = out[col].where(cloud)           # cards have no hourly or upfront price
-    return out[OFFER_COLUMNS].reset_index(drop=True)
+    u = inp.units[inp.units["unit_id"].isin(fleet["unit_id"])].reset_index(drop=True)
+    cloud = u["kind"] != "card"
+    source = {"hourly_price": "hourly", "upfront_price": "upfront", "capex_per_unit": "capex"}
+    card_only = ("capex_per_unit", "busy_watts", "idle_watts", "life_years", "maintenance_rate_per_year")
+    cloud_only = ("hourly_price", "upfront_price", "term_months")
+    columns = {}
+    for col in OFFER_COLUMNS:   # one frame built once from arrays: setting columns one by one copies it
+        values = np.full(len(u), inp.currency, dtype=object) if col == "currency" else u[source.get(col, col)]
+        if col in card_only:
+            values = values.where(~cloud)        # cloud rows have no card facts
+        elif col in cloud_only:
+            values = values.where(cloud)         # cards have no hourly or upfront price
+        columns[col] = values if isinstance(values, np.ndarray) else values.array
+    return pd.DataFrame(columns)
 
 
 def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:

@@ -6,6 +6,7 @@ scenario → prices → inputs → reductions → model → solve → Plan, then
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     - `extra_constraints(model)`: called with the built model of the recommended plan before it is
       solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
       baselines do not get them;
-    - `reduced=False` solves without the exact reductions (slow; for checks).
+    - `reduced=False` solves without the exact reductions (slow; for checks);
+    - `baselines=False`: the plan alone; `add_baselines(result)` adds them later (show the plan first).
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
@@ -76,9 +78,44 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     result = read_plan(inp, model, solution, s)
     result.speeds, result.warnings = plan_notes(s, base, result, store)
     t3 = time.perf_counter()
-    if baselines:
-        result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit, s)
     result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
-                                        "build_solve_read": round(t3 - t2, 4),
-                                        "baselines": round(time.perf_counter() - t3, 4)}
+                                        "build_solve_read": round(t3 - t2, 4), "baselines": 0.0}
+    if baselines:
+        _solve_baselines_of(result, base, solver, time_limit, plans=True)
+    else:
+        _remember_inputs(result, base, time_limit)
+    return result
+
+
+# The unreduced inputs of plans made with plan(..., baselines=False), so add_baselines need not resolve
+# them again; an entry lives as long as its Plan (weakref.finalize drops it), and the Plan itself stays
+# free of them (the dashboard's cache pickles Plans).
+_INPUTS_OF_PLAN: dict[int, tuple[Inputs, float | None]] = {}
+
+
+def _remember_inputs(result: Plan, base: Inputs, time_limit: float | None) -> None:
+    _INPUTS_OF_PLAN[id(result)] = (base, time_limit)
+    weakref.finalize(result, _INPUTS_OF_PLAN.pop, id(result), None)
+
+
+def add_baselines(result: Plan, solver: str | None = None, time_limit: float | None = None,
+                  store: str | Path | None = None, plans: bool = True) -> Plan:
+    """Solve the baselines of a plan made with `plan(..., baselines=False)` and set its `baselines`
+    table (and, with `plans`, `baseline_plans`: the all-cloud, all-on-prem and best single Plans, which
+    only the charts need). Same result as `plan(...)` with baselines; returns `result`, changed in place.
+
+    `solver` and `time_limit` default to the plan's own; `store` is the price store the plan used (only
+    needed for a Plan that `plan()` did not make in this process)."""
+    base, own_limit = _INPUTS_OF_PLAN.get(id(result), (None, None))
+    if base is None:
+        base = inputs_for(result.scenario, store, merge_periods=result.solver.get("reduced", True))
+    return _solve_baselines_of(result, base, solver or result.solver["name"],
+                               own_limit if time_limit is None else time_limit, plans)
+
+
+def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool) -> Plan:
+    start = time.perf_counter()
+    result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit,
+                                                              result.scenario, plans=plans)
+    result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

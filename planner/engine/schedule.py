@@ -348,18 +348,15 @@ def flows_table(schedule: CostSchedule, units: pd.DataFrame, money: np.ndarray, 
     rows = schedule.rows
     unit = rows["unit"].to_numpy()[r]
     own = np.where(unit == SITE, 0, unit)
-    out = pd.DataFrame({"unit": unit})
+    out = {"unit": unit}   # the frame is built once from arrays: adding columns one by one copies it each time
     for col in ("unit_id", "kind", "provider", "region", "sku", "gpu", "purchase_option"):
         values = units[col].to_numpy(dtype=object)[own] if len(units) else np.full(len(unit), "", dtype=object)
         out[col] = np.where(unit == SITE, SITE_LABELS.get(col, ""), values)
     for col in ("category", "pricing_unit", "charge"):
         out[col] = rows[col].to_numpy()[r]
-    out["month"] = m + 1
-    out["cost"] = money[r, m]
-    out["present_value"] = pv[r, m]
-    out["discount_factor"] = discount[m]
-    out["pricing_quantity"] = quantity[r, m]
-    return out
+    out.update(month=m + 1, cost=money[r, m], present_value=pv[r, m], discount_factor=discount[m],
+               pricing_quantity=quantity[r, m])
+    return pd.DataFrame(out)
 
 
 def continuous_cost_per_work(schedule: CostSchedule, kind: np.ndarray, work: np.ndarray) -> np.ndarray:

@@ -1,0 +1,118 @@
+"""The engine's fast paths give the hand-worked answers: the solve split on the fixed-cost binary, the
+dispatch dropped for cards that can never be held, baselines that are the same model solved once, and
+baselines added after the plan (the CLI prints the plan first)."""
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from planner import load_scenario
+from planner.engine import add_baselines, build_model, inputs_for, plan, reduce
+from planner.engine.solve import _best, _Branch
+from planner.scenario import apply_overrides
+
+ROOT = Path(__file__).resolve().parents[2]
+# The README's worked example (examples/worked-example.yaml): one RTX A5000 within the 2,500 USD budget and
+# g5.xlarge on-demand for the rest costs 8,385.46 over 24 months; all cloud costs 1,000 h × 1.006 × 24 =
+# 24,144; all on-prem (no budget in baselines) is two A5000s for 7,029.2 (test_plan.py works them out).
+WITH_CARD, ALL_CLOUD, TWO_CARDS = 8385.46, 24144.0, 7029.2
+
+
+def worked(**overrides):
+    return apply_overrides(load_scenario(ROOT / "examples" / "worked-example.yaml"), overrides)
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc"])
+@pytest.mark.parametrize("fixed_per_month, total, card_units", [
+    (100, WITH_CARD + 100 * 24, 1),     # the card saves 24,144 − 8,385.46 = 15,758.54 > 2,400 of site cost
+    (600, WITH_CARD + 600 * 24, 1),     # 14,400 of site cost: the card still saves 1,358.54
+    (700, ALL_CLOUD, 0),                # 16,800 > 15,758.54: all cloud, no site cost at all
+])
+def test_a_fixed_site_cost_keeps_the_cheaper_side_by_hand(solver, fixed_per_month, total, card_units):
+    p = plan(worked(**{"onprem.fixed_onprem_per_month": fixed_per_month}), solver=solver, baselines=False)
+    assert p.status == "optimal" and p.total == pytest.approx(total, rel=1e-6) and p.solver["gap"] == 0.0
+    cards = p.fleet[p.fleet["kind"] == "card"]
+    assert cards["units"].sum() == card_units
+    assert p.cost("fixed_onprem") == pytest.approx(fixed_per_month * 24 if card_units else 0.0, abs=1e-6)
+
+
+def test_owned_cards_that_must_stay_leave_only_the_on_prem_side():
+    # an owned card that may be neither sold nor switched off: "no on-prem unit" is infeasible, so the
+    # split solve must return the on-prem side as optimal; CBC solves the same MIP unsplit
+    s = worked(**{"onprem.fixed_onprem_per_month": 700, "onprem.existing": {"rtx-a5000": 1},
+                  "onprem.sell_owned": False, "onprem.switch_off_owned": False})
+    highs, cbc = plan(s, solver="highs", baselines=False), plan(s, solver="cbc", baselines=False)
+    assert highs.status == cbc.status == "optimal"
+    assert highs.total == pytest.approx(cbc.total, rel=1e-7)
+    assert highs.cost("fixed_onprem") == pytest.approx(700 * 24)
+
+
+def test_a_card_that_can_never_be_held_gets_no_dispatch():
+    # h100-pcie has no sourced price: listed but not bought, and none owned — it cannot work, so the model
+    # carries no dispatch for it, and the plan is the worked example's
+    s = worked(**{"onprem.cards": ["rtx-a5000", "h100-pcie"]})
+    inp = reduce(inputs_for(s))
+    h100 = list(inp.col("sku")).index("h100-pcie")
+    assert inp.work[h100].any() and not inp.col("buyable")[h100] and inp.col("existing")[h100] == 0
+    m = build_model(inp)
+    assert not [key for key in m.y if key[0] == h100]
+    assert m.size()["variables"] == build_model(reduce(inputs_for(worked()))).size()["variables"]
+    assert plan(s, baselines=False).total == pytest.approx(WITH_CARD, rel=1e-6)
+
+
+def test_baselines_added_after_the_plan_by_hand():
+    p = plan(worked(), baselines=False)
+    assert p.baselines.empty and p.baseline_plans == {}
+    assert add_baselines(p) is p
+    b = p.baselines.set_index("baseline")
+    assert b.loc["all_cloud", "total"] == pytest.approx(ALL_CLOUD, rel=1e-6)
+    assert b.loc["all_onprem", "total"] == pytest.approx(TWO_CARDS, rel=1e-6)
+    assert b.loc["best_single", "label"] == "only rtx-a5000"
+    assert b.loc["best_single", "total"] == pytest.approx(TWO_CARDS, rel=1e-6)
+    assert b.loc["all_cloud", "savings"] == pytest.approx(ALL_CLOUD - WITH_CARD, rel=1e-6)
+    assert set(p.baseline_plans) == {"all_cloud", "all_onprem", "best_single"}
+    assert p.baseline_plans["all_cloud"].total == pytest.approx(ALL_CLOUD, rel=1e-6)
+    assert p.solver["timings_seconds"]["baselines"] > 0
+
+
+def test_baselines_of_a_plan_from_elsewhere_and_without_plans():
+    # a copy (as a cache returns it) carries no inputs: they are resolved again from its scenario
+    p = copy.deepcopy(plan(worked(), baselines=False))
+    add_baselines(p, plans=False)
+    b = p.baselines.set_index("baseline")
+    assert b.loc["all_cloud", "total"] == pytest.approx(ALL_CLOUD, rel=1e-6)
+    assert b.loc["all_onprem", "total"] == pytest.approx(TWO_CARDS, rel=1e-6)
+    assert p.baseline_plans == {}
+
+
+def test_baselines_that_are_the_same_model_are_solved_once(monkeypatch):
+    # one card and one cloud kind: "only rtx-a5000" is all on-prem and "only cloud on-demand" is all
+    # cloud, so two baseline models, not four
+    from planner.engine import baselines
+
+    solved = []
+    real = baselines.solve
+    monkeypatch.setattr(baselines, "solve", lambda m, *a, **k: solved.append(m.inputs.label) or real(m, *a, **k))
+    p = plan(worked())
+    assert sorted(solved) == ["all cloud", "all on-prem", "recommended"]
+    b = p.baselines.set_index("baseline")
+    assert b.loc["best_single", "total"] == pytest.approx(TWO_CARDS, rel=1e-6)
+    assert not math.isnan(b.loc["all_cloud", "total"])
+
+
+@pytest.mark.parametrize("branches, status, best", [
+    ([("optimal", 5.0, 5.0), ("optimal", 3.0, 3.0)], "optimal", 3.0),       # the cheaper side wins
+    ([("optimal", 5.0, 5.0), ("infeasible", math.nan, math.inf)], "optimal", 5.0),
+    ([("optimal", 5.0, 5.0), ("not_solved", math.nan, -math.inf)], "feasible", 5.0),   # the other side unproven
+    ([("feasible", 5.0, 4.0), ("optimal", 6.0, 6.0)], "feasible", 5.0),
+    ([("infeasible", math.nan, math.inf), ("infeasible", math.nan, math.inf)], "infeasible", None),
+    ([("not_solved", math.nan, -math.inf), ("infeasible", math.nan, math.inf)], "not_solved", None),
+])
+def test_the_two_sides_of_a_split_solve_combine(branches, status, best):
+    sides = [_Branch(s, obj, bound, None if math.isnan(obj) else np.zeros(1)) for s, obj, bound in branches]
+    got_status, got_best, _ = _best(sides)
+    assert got_status == status
+    assert (got_best is None) if best is None else got_best.objective == best
