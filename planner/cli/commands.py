@@ -264,6 +264,10 @@ def plan_command(
     time_limit: float | None = typer.Option(None, "--time-limit", min=0.1, max=86400, metavar="SECONDS",
                                             help="stop each solve after SECONDS with the best fleet found so far "
                                                  "(status feasible, with its gap); exit 3 if none was found"),
+    profile_slots: int | None = typer.Option(None, "--profile-slots", min=1, max=168, metavar="K",
+                                             help="group a profile's hourly weights into K load-duration blocks "
+                                                  "(default: the scenario's profile_slots, else 24; 168 = exact) "
+                                                  "and print the bound on the cost error"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
     out: Path | None = typer.Option(None, "--out", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
@@ -274,6 +278,7 @@ def plan_command(
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
     input, 3 when the solver stopped (--time-limit) before finding any fleet."""
+    from planner.engine import add_baselines
     from planner.engine import plan as make_plan
     from planner.reports import plan_start, write_plan_files
     from planner.scenario import load_scenario_file
@@ -283,8 +288,12 @@ def plan_command(
         _check_store(store)
         _check_output(fmt, output)
         scenario = load_scenario_file(file)
-        result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=not no_baselines,
-                           store=store, time_limit=time_limit)
+        # the table shows the recommended plan before the baselines are solved; other formats need them all
+        result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
+                           store=store, time_limit=time_limit,
+                           overrides={"profile_slots": profile_slots} if profile_slots is not None else None)
+        if fmt is not PlanFormat.table and not no_baselines:
+            add_baselines(result, plans=False)
         if out is not None:
             try:
                 for path in write_plan_files(result, out, start=start):
@@ -304,6 +313,12 @@ def plan_command(
         err.print(f"[yellow]warning:[/] {escape(warning)}", markup=True, soft_wrap=True)
     if fmt is PlanFormat.table:
         _print_plan(result)
+        if not no_baselines:
+            try:
+                add_baselines(result, plans=False)
+            except PlannerError as exc:
+                fail(exc)
+            _print_baselines(result)
     else:
         _write_plan(result, fmt, output, start)
 
@@ -364,7 +379,7 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
-    from planner.reports.tables import assumption_line
+    from planner.reports.tables import assumption_line, grouping_line
 
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     cur = p.currency
@@ -372,6 +387,8 @@ def _print_plan(p) -> None:
               f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']} "
               f"dated {p.prices.get('as_of_text', 'undated')}")
     out.print(assumption_line(p), soft_wrap=True)
+    if grouping_line(p):
+        out.print(grouping_line(p), soft_wrap=True)
     emit(p.fleet, Format.table, title="Fleet", float_digits=1)
     if len(p.schedule):
         emit(p.schedule, Format.table, title=f"Purchase schedule (amount in {cur}; credits negative)", float_digits=0)
@@ -379,8 +396,6 @@ def _print_plan(p) -> None:
         emit(p.owned, Format.table, title=f"Cards already owned: keep, switch off or sell (saving in {cur})",
              float_digits=0)
     emit(p.costs, Format.table, title=f"Cost by category ({cur})", float_digits=0)
-    if len(p.baselines):
-        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({cur})", float_digits=1)
     if len(p.utilisation):
         emit(p.utilisation, Format.table, title="Owned cards", float_digits=2)
     if len(p.break_even):
@@ -389,6 +404,12 @@ def _print_plan(p) -> None:
     s = p.solver
     err.print(f"solver {s['name']}: {s['status']}, gap {s['gap']}, {s['variables']} variables "
               f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
+
+
+def _print_baselines(p) -> None:
+    """The baselines, solved after the plan was shown (engine.add_baselines)."""
+    if len(p.baselines):
+        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({p.currency})", float_digits=1)
 
 
 # --------------------------------------------------------------------------------------------------

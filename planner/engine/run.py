@@ -15,6 +15,7 @@ from planner import catalog
 from planner.engine.baselines import solve_baselines, solve_inputs
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import ExtraConstraints
+from planner.engine.profile_slots import profile_grouping
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
@@ -78,8 +79,12 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     result = read_plan(inp, model, solution, s)
     result.speeds, result.warnings = plan_notes(s, base, result, store)
     t3 = time.perf_counter()
+    # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
+    result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
+    t4 = time.perf_counter()
     result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
-                                        "build_solve_read": round(t3 - t2, 4), "baselines": 0.0}
+                                        "build_solve_read": round(t3 - t2, 4), "profile_bound": round(t4 - t3, 4),
+                                        "baselines": 0.0}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
     else:

@@ -136,6 +136,7 @@ def plan_to_dict(plan: Plan) -> dict:
         "speeds": records(plan.speeds),
         "assumptions": hardware_assumptions(plan),
         "warnings": list(plan.warnings),
+        "profile_grouping": getattr(plan, "profile_grouping", None),
         "solver": plan.solver,
         "prices": plan.prices,
         "scenario_inputs": scenario_inputs(plan),
@@ -213,6 +214,20 @@ def hardware_assumptions(plan: Plan) -> dict:
             "resale_share_of_book": o.resale.share_of_book, "sell_owned": o.sell_owned,
             "switch_off_owned": o.switch_off_owned, "maintenance_when_off": o.maintenance_when_off,
             "capex_budget": o.capex_budget, "capex_budget_per_year": o.capex_budget_per_year}
+
+
+def grouping_line(plan: Plan) -> str:
+    """One line when the weekly profile was grouped into blocks: the bound on the cost error it can cause
+    (computed by a second solve, engine.profile_slots); empty when the plan is exact."""
+    g = getattr(plan, "profile_grouping", None)
+    if not g:
+        return ""
+    head = (f"profile grouped: {g['weight_classes']} distinct hourly weights in {g['slots']} load-duration blocks "
+            f"(profile_slots; 168 = exact)")
+    if g.get("error_bound") is None:
+        return head + "; the bound on the cost error is unknown (its solve stopped without a result)"
+    return (head + f"; the exact optimum is at most {g['error_bound']:,.0f} {plan.currency} "
+            f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f})")
 
 
 def assumption_line(plan: Plan) -> str:
