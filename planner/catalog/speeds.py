@@ -83,6 +83,7 @@ def load_scaling() -> pd.DataFrame:
         return pd.read_csv(fh)
 
 
+@lru_cache(maxsize=16)
 def measured_speeds(metric: str) -> pd.Series:
     """Measured relative speed (vs BASE_GPU) per GPU id for a measured metric."""
     table = load_measured()
@@ -95,12 +96,18 @@ def _features(gpus: pd.DataFrame, features: tuple[str, ...]) -> pd.DataFrame:
     return values[(values > 0).all(axis=1)]
 
 
+@lru_cache(maxsize=16)
+def _catalog_features(features: tuple[str, ...]) -> pd.DataFrame:
+    """`_features` of the packaged catalog, once per feature set (a plan asks for it per GPU and sibling)."""
+    return _features(load_gpus(), features)
+
+
 def fit_speed_model(metric: str, features: tuple[str, ...], leave_out: str | None = None) -> Fit:
     """log(speed) = a + Σ b_i log(feature_i), least squares over the measured GPUs (but `leave_out`)."""
     import numpy as np
 
     measured = measured_speeds(metric)
-    x = _features(load_gpus(), features)
+    x = _catalog_features(features)
     gpus = tuple(g for g in measured.index if g in x.index and g != leave_out)
     design = np.column_stack([np.ones(len(gpus)), np.log(x.loc[list(gpus)].to_numpy(dtype=float))])
     coefficients = np.linalg.lstsq(design, np.log(measured[list(gpus)].to_numpy()), rcond=None)[0]
@@ -116,14 +123,15 @@ def predict(fit: Fit, gpu: str) -> float:
     """The fit's relative speed for `gpu`, NaN when the catalog lacks one of its figures."""
     import numpy as np
 
-    x = _features(load_gpus(), fit.features)
+    x = _catalog_features(fit.features)
     if gpu not in x.index:
         return math.nan
     return float(np.exp(fit.coefficients[0] + np.log(x.loc[gpu].to_numpy(dtype=float)) @ fit.coefficients[1:]))
 
 
-def _families(gpu: str) -> set[str]:
-    return {f.strip() for f in str(load_gpus().loc[gpu, "family"]).split(";") if f.strip()}
+@lru_cache(maxsize=256)
+def _families(gpu: str) -> frozenset[str]:
+    return frozenset(f.strip() for f in str(load_gpus().loc[gpu, "family"]).split(";") if f.strip())
 
 
 def siblings(gpu: str, fit: Fit) -> tuple[str, ...]:
