@@ -227,6 +227,7 @@ def _one_solver_thread() -> None:
     Later models keep the default `threads` (0), which HiGHS accepts with any scheduler; a second
     non-zero value would not be (engine.solve). Called in a worker before its first plan."""
     h = _SilentHighs()   # writes no banner: a worker's stdout is for its answers
+    h.setOptionValue("output_flag", False)   # highspy < 1.8 does not call the hook that silences the model
     h.setOptionValue("threads", 1)
     h.run()   # an empty model: nothing to solve, but the scheduler starts
 

@@ -165,8 +165,9 @@ def test_a_sweep_worker_gives_highs_no_threads_of_its_own_and_gets_the_same_plan
     assert runs["worker"][1] == runs["worker"][0]
     assert runs["worker"][2] == runs["plain"][2] == "optimal"
     assert runs["worker"][3] == pytest.approx(runs["plain"][3], rel=1e-9)
-    if (os.cpu_count() or 1) >= 2:
-        assert runs["plain"][1] > runs["plain"][0]
+    if (os.cpu_count() or 1) >= 2 and runs["plain"][1] == runs["plain"][0]:
+        # older HiGHS (highspy 1.7, `make test-min`) starts no threads on this model: the count cannot tell
+        pytest.skip("HiGHS started no threads in a plain process either")
 
 
 def test_sweep_inside_a_dask_worker_uses_worker_processes():
@@ -186,6 +187,7 @@ def _closed_port() -> int:
 
 
 def test_unreachable_scheduler_with_a_1_s_timeout_exits_2_quickly_in_one_line():
+    pytest.importorskip("distributed")   # without the [dask] extra the command says which to install (test_packaging)
     exe = Path(sys.executable).parent / "fleetplan"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "planner.cli"]
     address = f"tcp://127.0.0.1:{_closed_port()}"
