@@ -383,9 +383,10 @@ def _print_plan(p) -> None:
 
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     cur = p.currency
-    out.print(f"[bold]{p.scenario_name}[/] — {p.status}, {p.horizon_months} months, total "
-              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']} "
-              f"dated {p.prices.get('as_of_text', 'undated')}")
+    dates = p.prices.get("as_of_text") or "undated"
+    out.print(f"[bold]{escape(p.scenario_name)}[/] — {p.status}, {p.horizon_months} months, total "
+              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']}, "
+              + ("every price used undated" if dates == "undated" else f"dated {dates}"))
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
