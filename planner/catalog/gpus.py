@@ -107,6 +107,20 @@ def load_cards() -> pd.DataFrame:
     return df.set_index("card_id", drop=False)
 
 
+CUSTOM_SOURCE = "scenario custom_cards"   # the `source` of a custom card's price starts with this
+
+
+def custom_card_row(card_id: str, card, currency: str) -> dict:
+    """A scenario's custom card (`onprem.custom_cards`, a CustomCard) as a row of the card catalog: the same
+    columns as `load_cards`, priced in its own currency (default `currency`, the scenario's); `as_of` is
+    empty and `source` names the scenario as where the price came from."""
+    return {"card_id": card_id, "gpu": card.gpu, "price": float(card.price), "currency": card.currency or currency,
+            "busy_watts": float(card.busy_watts), "idle_watts": float(card.idle_watts),
+            "host_cost_per_card": float(card.host_cost_per_card), "cards_per_server": float(card.cards_per_server),
+            "life_years": float(card.life_years), "maintenance_rate_per_year": float(card.maintenance_rate_per_year),
+            "as_of": "", "source": f"{CUSTOM_SOURCE}: {card.source or 'no source given'}"}
+
+
 def _norm(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from planner.catalog.gpus import load_cards, load_gpus, suggest
+from planner.catalog.gpus import custom_card_row, load_cards, load_gpus, suggest
 from planner.errors import PriceSourceError
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
@@ -65,7 +65,7 @@ def cloud_offers(scenario, table: pd.DataFrame) -> pd.DataFrame:
 def site_cards(scenario) -> pd.DataFrame:
     """The scenario's candidate and owned cards with overrides applied, money in the scenario currency.
 
-    Columns: card_id, gpu, buyable (listed in onprem.cards; others are only owned or required),
+    Columns: card_id, gpu, buyable (listed in onprem.cards, or a custom card; others are only owned or required),
     capex (per new unit: price + host share), busy_watts, idle_watts,
     cards_per_server, life_years, maintenance_rate_per_year, existing, age_months (of the owned cards at month 1),
     min_units, max_units (NaN = none),
@@ -75,10 +75,11 @@ def site_cards(scenario) -> pd.DataFrame:
 
     o, c = scenario.onprem, scenario.constraints
     cards = load_cards()
-    ids = list(dict.fromkeys([*o.cards, *o.existing, *c.min_units]))
+    ids = list(dict.fromkeys([*o.cards, *o.custom_cards, *o.existing, *c.min_units]))
     rows = []
     for card_id in ids:
-        row = dict(cards.loc[card_id])
+        custom = o.custom_cards.get(card_id)
+        row = custom_card_row(card_id, custom, scenario.currency) if custom else dict(cards.loc[card_id])
         catalog_currency = row["currency"]
         override = o.card_overrides.get(card_id)
         given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
@@ -87,7 +88,7 @@ def site_cards(scenario) -> pd.DataFrame:
         price_rate = scenario.fx_rate(row["currency"] if "price" in given else catalog_currency)
         host_rate = scenario.fx_rate(row["currency"] if "host_cost_per_card" in given else catalog_currency)
         rows.append({
-            "card_id": card_id, "gpu": row["gpu"], "buyable": card_id in o.cards,
+            "card_id": card_id, "gpu": row["gpu"], "buyable": card_id in o.cards or custom is not None,
             "capex": capex_per_unit(row["price"], row["host_cost_per_card"], price_rate, host_rate),
             "busy_watts": float(row["busy_watts"]), "idle_watts": float(row["idle_watts"]),
             "cards_per_server": float(row["cards_per_server"]), "life_years": float(row["life_years"]),

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.catalog.gpus import CUSTOM_SOURCE
 from planner.errors import PriceSourceError
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
@@ -205,19 +206,25 @@ def _iso(text) -> date | None:
 def date_report(used_offers: pd.DataFrame, today: date | None = None, stale_after_days: int = STALE_AFTER_DAYS) -> dict:
     """How old the prices a plan used are. `used_offers`: one row per offer used, with `as_of` and `sku`
     (and, when present, `provider`, `purchase_option`, `region`); a row whose `as_of` is empty or not an
-    ISO date is undated. Returns
+    ISO date is undated. A row whose `source` starts with CUSTOM_SOURCE is a price the scenario gives
+    (`onprem.custom_cards`): named in `quoted` and the text, never a stale or undated price. Returns
 
         {"as_of_min", "as_of_max": ISO dates of the dated rows (None when none is dated),
-         "rows", "dated_rows", "undated_rows", "stale_rows": counts (one row per offer label),
-         "undated", "stale": the labels ('aws g5.xlarge spot (us-east-1)'), oldest first for stale,
+         "rows", "dated_rows", "undated_rows", "stale_rows": counts (one row per offer label; quoted
+         prices are not rows), "quoted_rows",
+         "undated", "stale", "quoted": the labels ('aws g5.xlarge spot (us-east-1)'), oldest first for stale,
          "stale_after_days", "text": the range for a one-line summary ("2024-04-04 to 2026-07-20,
          3 undated", "undated", "no prices used"), "warnings": strings naming stale (older than
          `stale_after_days` on `today`) and undated prices, NAMED at most each, the rest counted}.
     """
     today = today or date.today()
     seen: dict[str, date | None] = {}
+    quoted: set[str] = set()   # cards priced by the scenario itself (custom_cards): a user's quote, not undated data
     for row in used_offers.itertuples(index=False):
         label = _label(row)
+        if str(getattr(row, "source", "") or "").startswith(CUSTOM_SOURCE):
+            quoted.add(label)
+            continue
         when = _iso(getattr(row, "as_of", None))
         if label not in seen or (when is not None and (seen[label] is None or when < seen[label])):
             seen[label] = when  # an offer used twice counts once, at its oldest date
@@ -235,6 +242,9 @@ def date_report(used_offers: pd.DataFrame, today: date | None = None, stale_afte
         text = lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
         if undated:
             text += f", {len(undated)} undated"
+    if quoted:
+        quotes = f"{len(quoted)} quoted in the scenario"
+        text = quotes if not seen else f"{text}, {quotes}"
     warnings = []
     if stale:
         oldest = dated[stale[0]]
@@ -245,5 +255,6 @@ def date_report(used_offers: pd.DataFrame, today: date | None = None, stale_afte
         warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}")
     return {"as_of_min": lo.isoformat() if lo else None, "as_of_max": hi.isoformat() if hi else None,
             "rows": len(seen), "dated_rows": len(dated), "undated_rows": len(undated), "stale_rows": len(stale),
-            "undated": undated, "stale": stale, "stale_after_days": stale_after_days, "text": text,
+            "quoted_rows": len(quoted),
+            "undated": undated, "stale": stale, "quoted": sorted(quoted), "stale_after_days": stale_after_days, "text": text,
             "warnings": warnings}

@@ -220,7 +220,7 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     work = np.vstack([card_work, cloud_work])
     exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)
     o = scenario.onprem
-    check_owned_ages(cards.rename(columns={"sku": "card_id"}), scenario.name)
+    check_owned_ages(cards.rename(columns={"sku": "card_id"}), scenario.name, frozenset(scenario.onprem.custom_cards))
     vintages = build_vintages(units, scenario.horizon_months, o.purchase_every_months)
     epochs = epoch_of_month(vintages, scenario.horizon_months)
     slots = scenario.profile_slots or DEFAULT_PROFILE_SLOTS

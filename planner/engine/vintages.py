@@ -33,14 +33,16 @@ def purchase_months(horizon_months: int, every_months: int) -> list[int]:
     return list(range(1, horizon_months + 1, max(1, every_months)))
 
 
-def check_owned_ages(cards: pd.DataFrame, scenario_name: str) -> None:
-    """An owned card older than its life has no service left: a scenario error, not a silent zero."""
+def check_owned_ages(cards: pd.DataFrame, scenario_name: str, custom: frozenset[str] = frozenset()) -> None:
+    """An owned card older than its life has no service left: a scenario error, not a silent zero.
+    `custom`: the scenario's custom card ids (their life is set in custom_cards, not card_overrides)."""
     problems = []
     for c in cards.itertuples(index=False):
         if c.existing > 0 and c.age_months >= life_months(c.life_years):
+            where = "custom_cards" if c.card_id in custom else "card_overrides"
             problems.append(f"onprem.existing.{c.card_id}.age_months: {c.age_months} months is not below the card's "
                             f"life of {life_months(c.life_years)} months (life_years {c.life_years:g}); "
-                            f"retire it (leave it out) or set card_overrides.{c.card_id}.life_years")
+                            f"retire it (leave it out) or set {where}.{c.card_id}.life_years")
     if problems:
         raise ScenarioError(problems, scenario_name)
 

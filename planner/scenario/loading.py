@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
-from planner.scenario.model import BUILTIN_PROFILES, Scenario
+from planner.scenario.model import BUILTIN_PROFILES, Scenario, idle_above_busy
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -261,8 +261,10 @@ def _all_fields() -> dict[str, list[str]]:
 
 
 def _describe(err: dict, positions: Any, origin: str) -> str:
-    # a check across fields (Scenario's model validators) names the field it is about in ctx["loc"]
-    loc = tuple((err.get("ctx") or {}).get("loc") or err["loc"])
+    # a check across fields names the field it is about: Scenario's model validators in ctx["loc"] (from
+    # the top), a nested model's (CustomCard) in ctx["field"] (below where the error was raised)
+    ctx = err.get("ctx") or {}
+    loc = tuple(ctx.get("loc") or (*err["loc"], *ctx.get("field", ())))
     kind = err["type"]
     got = err.get("input")
     if kind == "extra_forbidden":
@@ -324,14 +326,21 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU '{name}'{hint}")
 
     onprem = _mapping(data.get("onprem"))
+    custom = _mapping(onprem.get("custom_cards"))
+    problems += _check_custom_cards(custom, cards, positions, origin)
+    card_ids += [str(c) for c in custom if c not in cards]   # a custom card is named like a catalog card
     listed = onprem.get("cards")
     for i, card in enumerate(listed if isinstance(listed, list) else ()):
-        if not isinstance(card, (list, dict)) and card not in cards:
+        if not isinstance(card, (list, dict)) and card not in cards and card not in custom:
             bad_card(str(card), ("onprem", "cards", i), True)
     for section, mapping in (("onprem", "card_overrides"), ("onprem", "existing"),
                              ("constraints", "min_units"), ("constraints", "max_units")):
         for card in _mapping(_mapping(data.get(section)).get(mapping)):
-            if card not in cards:
+            if mapping == "card_overrides" and card in custom and card not in cards:
+                loc = (section, mapping, card)
+                problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' is a custom card; "
+                                f"set its figures in onprem.custom_cards.{card} instead")
+            elif card not in cards and card not in custom:
                 bad_card(str(card), (section, mapping, card), False)
     workloads = data.get("workloads")
     for i, w in enumerate(workloads if isinstance(workloads, list) else ()):
@@ -370,6 +379,11 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         if cur != currency and cur not in fx:
             problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
                             f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
+    for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0]):
+        cur = _mapping(spec).get("currency") or currency
+        if isinstance(cur, str) and cur != currency and cur not in fx:
+            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
+                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
     if currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
@@ -385,6 +399,30 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         if not path.is_file():
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; file not found: {path}")
+    return problems
+
+
+def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) -> list[str]:
+    """Problems of onprem.custom_cards that pydantic cannot know: an id the catalog already uses, a GPU
+    id that gpus.csv lacks; and idle above busy watts, also when other fields fail (bounds are the model's)."""
+    problems = []
+    for card, spec in custom.items():
+        loc = ("onprem", "custom_cards", card)
+        if card in cards:
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' is already a catalog "
+                            f"card; pick another id for your card, or change the catalog one with "
+                            f"onprem.card_overrides.{card}")
+        watts = idle_above_busy(_mapping(spec).get("idle_watts"), _mapping(spec).get("busy_watts"))
+        if watts:   # the model's check too: the same text, reported once, even when other fields fail
+            problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {_dotted((*loc, 'idle_watts'))}: {watts}")
+        gpu = _mapping(spec).get("gpu")
+        if isinstance(gpu, str) and gpu not in catalog.gpu_rows():
+            canonical = catalog.resolve_gpu(gpu)
+            near = [canonical] if canonical else catalog.suggest_gpu(gpu)
+            hint = (f"; did you mean '{near[0]}'?" if near else
+                    " (a GPU the catalog lacks needs a row in planner/data/gpus.csv)")
+            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: "
+                            f"unknown GPU '{gpu}': expected a GPU id of planner/data/gpus.csv{hint}")
     return problems
 
 

@@ -113,6 +113,42 @@ class CardOverride(Frozen):
     source: str | None = None
 
 
+class CustomCard(Frozen):
+    """A card you were quoted that the catalog lacks: its GPU (a catalog GPU id) and every figure the cost
+    model needs. Planned like a catalog card: always a purchase candidate (no need to list it in
+    `onprem.cards`), and usable in `existing`, `min_units` and `max_units`."""
+
+    gpu: str = Field(min_length=1, description="canonical GPU id of the card (planner/data/gpus.csv)")
+    price: float = Field(ge=0, le=MAX_MONEY, description="price per card, in `currency`")
+    currency: str | None = Field(None, pattern=r"^[A-Z]{3}$",
+                                 description="ISO 4217 code of price and host_cost_per_card; omitted = the scenario currency")
+    busy_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while working, host share included")
+    idle_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while idle, host share included")
+    host_cost_per_card: float = Field(0.0, ge=0, le=MAX_MONEY, description="share of the host server per card")
+    cards_per_server: int = Field(1, ge=1, le=64)
+    life_years: float = Field(gt=0, le=50, description="straight-line depreciation life")
+    maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
+    source: str | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
+
+    @model_validator(mode="after")
+    def _idle_at_most_busy(self) -> CustomCard:
+        # loading.py makes the same check on the raw file, so it is reported even when other fields fail
+        problem = idle_above_busy(self.idle_watts, self.busy_watts)
+        if problem:
+            raise PydanticCustomError("idle_above_busy", "{what}",
+                                      {"field": ("idle_watts",), "what": problem})   # where loading.py points it
+        return self
+
+
+def idle_above_busy(idle_watts: Any, busy_watts: Any) -> str | None:
+    """The problem when a card's idle watts exceed its busy watts (both numbers), else None."""
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (idle_watts, busy_watts))
+    if numbers and idle_watts > busy_watts:
+        return (f"idle_watts {idle_watts:g} is above busy_watts {busy_watts:g}; "
+                "a card draws at least its idle power while working")
+    return None
+
+
 class OwnedCards(Frozen):
     """Cards already owned, in the long form: how many and how old."""
 
@@ -138,6 +174,9 @@ class OnPrem(Frozen):
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
     cards: tuple[str, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
     card_overrides: dict[str, CardOverride] = Field(default_factory=dict)
+    custom_cards: dict[str, CustomCard] = Field(
+        default_factory=dict, description="cards you were quoted that the catalog lacks, by a card id of your choice; "
+        "each is a purchase candidate (no need to list it in `cards`)")
     existing: dict[str, OwnedCards] = Field(
         default_factory=dict, description="cards already owned (no capex): a count (new cards) or {count, age_months}")
     purchase_every_months: int = Field(3, ge=1, le=120, description="cards can be bought at the start of every "

@@ -1,0 +1,183 @@
+"""Cards you were quoted (`onprem.custom_cards`, issue 16 item 5): planned like catalog cards, priced by
+the scenario, checked like the rest of a scenario file.
+
+The plan figures are the README's worked example (examples/worked-example.yaml, worked out by hand in the
+README, "Worked example"): one RTX A5000 at 2,000 + 500 USD host, 400 W busy, 100 W idle, 4-year life,
+5 %/year maintenance — here stated as a custom card instead of a catalog override.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from planner import load_scenario, plan
+from planner.cli import app
+from planner.errors import ScenarioError
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "worked-example.yaml"
+
+QUOTE = {"gpu": "RTX-A5000", "price": 2000, "host_cost_per_card": 500, "busy_watts": 400, "idle_watts": 100,
+         "life_years": 4, "maintenance_rate_per_year": 0.05, "source": "reseller quote 2026-11"}
+
+
+def example_with(custom: dict, **onprem) -> dict:
+    """The worked example's data with its catalog card replaced by `custom` cards (no onprem.cards)."""
+    data = yaml.safe_load(EXAMPLE.read_text())
+    data["prices"]["source"] = str(EXAMPLE.parent / data["prices"]["source"])
+    data["onprem"].pop("card_overrides")
+    data["onprem"]["cards"] = []
+    data["onprem"]["custom_cards"] = custom
+    data["onprem"].update(onprem)
+    return data
+
+
+def problems(data: dict) -> list[str]:
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(data)
+    return exc.value.problems
+
+
+def test_custom_card_like_the_worked_example_costs_8385_46():
+    p = plan(load_scenario(example_with({"my-a5000": QUOTE})), baselines=False)
+    costs = dict(zip(p.costs["category"], p.costs["cost"]))
+    # capex 2000 + 500 = 2500; resale 0.5 × 2500 × (1 − 24/48) = 625; maintenance 2500 × 0.05 / 12 × 24 = 250
+    assert costs["capex"] == pytest.approx(2500) and costs["residual_value"] == pytest.approx(-625)
+    assert costs["maintenance"] == pytest.approx(250)
+    # energy (0.1 kW × 730 h + 0.3 kW × 657 h) × 1.5 × 0.20 × 24 = 525.60 + 1419.12
+    assert costs["energy"] == pytest.approx(1944.72)
+    assert p.total == pytest.approx(8385.46, rel=1e-6)
+    fleet = p.fleet.set_index("sku")
+    assert fleet.loc["my-a5000", "units"] == 1
+
+
+def test_a_cheaper_quote_lowers_capex_by_the_difference_per_unit():
+    # 1,800 instead of 2,000: capex 2,300 (one unit), resale 0.5 × 2,300 × 0.5 = 575 (50 more than 625 − 575
+    # is the resale lost), maintenance 2,300 × 0.05 × 2 = 230; nothing else moves (the budget of 2,500 still
+    # buys one card only).
+    p = plan(load_scenario(example_with({"my-a5000": {**QUOTE, "price": 1800}})), baselines=False)
+    costs = dict(zip(p.costs["category"], p.costs["cost"]))
+    assert costs["capex"] == pytest.approx(2500 - 200 * 1)
+    assert costs["residual_value"] == pytest.approx(-575)
+    assert costs["maintenance"] == pytest.approx(230)
+    assert p.total == pytest.approx(8385.46 - 200 + 50 - 20, rel=1e-6)
+
+
+def test_a_quote_in_another_currency_is_converted_and_host_defaults_to_zero():
+    # 1,850 EUR × 1.2 USD/EUR = 2,220 USD and no host cost (default 0) → capex 2,220
+    quote = {k: v for k, v in QUOTE.items() if k != "host_cost_per_card"}
+    p = plan(load_scenario(example_with({"eu-a5000": {**quote, "price": 1850, "currency": "EUR"}}) | {"fx": {"EUR": 1.2}}),
+             baselines=False)
+    costs = dict(zip(p.costs["category"], p.costs["cost"]))
+    assert costs["capex"] == pytest.approx(2220)
+
+
+def test_custom_cards_can_be_owned_and_required():
+    # two owned (no capex), a minimum of 3 in the fleet: one bought at 2,500
+    data = example_with({"my-a5000": QUOTE}, existing={"my-a5000": 2})
+    data["constraints"] = {"min_units": {"my-a5000": 3}, "max_units": {"my-a5000": 3}}
+    p = plan(load_scenario(data), baselines=False)
+    costs = dict(zip(p.costs["category"], p.costs["cost"]))
+    assert costs["capex"] == pytest.approx(2500)
+    assert p.fleet.set_index("sku").loc["my-a5000", "units"] == 3
+
+
+def test_the_plan_names_the_scenario_as_the_source_of_the_price():
+    p = plan(load_scenario(example_with({"my-a5000": QUOTE})), baselines=False)
+    row = p.offers.set_index("sku").loc["my-a5000"]
+    assert row["source"] == "scenario custom_cards: reseller quote 2026-11" and row["as_of"] == ""
+    assert p.prices["as_of_text"] == "2026-07-20, 1 quoted in the scenario"
+    assert p.prices["undated_prices"] == 0 and p.prices["date_warnings"] == []
+    unsourced = plan(load_scenario(example_with({"my-a5000": {k: v for k, v in QUOTE.items() if k != "source"}})),
+                     baselines=False)
+    assert unsourced.offers.set_index("sku").loc["my-a5000", "source"] == "scenario custom_cards: no source given"
+
+
+def test_custom_card_id_of_a_catalog_card_is_an_error():
+    [msg] = problems(example_with({"rtx-a5000": QUOTE}))
+    assert "onprem.custom_cards.rtx-a5000: 'rtx-a5000' is already a catalog card" in msg
+    assert "onprem.card_overrides.rtx-a5000" in msg
+
+
+def test_unknown_gpu_of_a_custom_card_suggests_a_catalog_id():
+    [msg] = problems(example_with({"my-a5000": {**QUOTE, "gpu": "RTX-A500"}}))
+    assert "onprem.custom_cards.my-a5000.gpu: unknown GPU 'RTX-A500'" in msg and "did you mean 'RTX-A5000'?" in msg
+
+
+def test_idle_above_busy_watts_is_an_error():
+    [msg] = problems(example_with({"my-a5000": {**QUOTE, "idle_watts": 500}}))
+    assert "onprem.custom_cards.my-a5000.idle_watts: idle_watts 500 is above busy_watts 400" in msg
+
+
+def test_idle_above_busy_is_reported_with_the_other_problems_of_the_card():
+    found = problems(example_with({"my-a5000": {**QUOTE, "idle_watts": 500, "price": -1}}))
+    assert len(found) == 2
+    assert any("my-a5000.idle_watts: idle_watts 500 is above busy_watts 400" in m for m in found)
+    assert any("my-a5000.price: Input should be greater than or equal to 0" in m for m in found)
+
+
+@pytest.mark.parametrize(("field", "value", "expected"), [
+    ("price", -1, "greater than or equal to 0"),
+    ("busy_watts", float("inf"), "expected a finite number"),
+    ("life_years", 0, "greater than 0"),
+    ("host_cost_per_card", float("nan"), "expected a finite number"),
+])
+def test_negative_or_non_finite_figures_are_errors(field, value, expected):
+    [msg] = problems(example_with({"my-a5000": {**QUOTE, field: value}}))
+    assert f"onprem.custom_cards.my-a5000.{field}:" in msg and expected in msg
+
+
+def test_missing_required_figures_are_all_reported():
+    found = problems(example_with({"my-a5000": {"gpu": "RTX-A5000"}}))
+    for field in ("price", "busy_watts", "idle_watts", "life_years"):
+        assert any(f"onprem.custom_cards.my-a5000.{field}: required field is missing" in m for m in found)
+
+
+def test_misspelt_custom_card_elsewhere_suggests_it():
+    [msg] = problems(example_with({"my-a5000": QUOTE}, existing={"my-a500": 1}))
+    assert "onprem.existing.my-a500: unknown card 'my-a500'; did you mean 'my-a5000'?" in msg
+
+
+def test_card_overrides_of_a_custom_card_points_to_custom_cards():
+    [msg] = problems(example_with({"my-a5000": QUOTE}, card_overrides={"my-a5000": {"price": 1}}))
+    assert "'my-a5000' is a custom card; set its figures in onprem.custom_cards.my-a5000" in msg
+
+
+def test_custom_card_in_a_currency_without_rate_is_an_error():
+    [msg] = problems(example_with({"my-a5000": {**QUOTE, "currency": "EUR"}}))
+    assert "fx: card 'my-a5000' is priced in EUR" in msg
+
+
+def test_validate_accepts_a_custom_card_without_price_warnings(tmp_path):
+    path = tmp_path / "quoted.yaml"
+    path.write_text(yaml.safe_dump(example_with({"my-a5000": QUOTE})))
+    done = CliRunner().invoke(app, ["validate", str(path)])
+    assert done.exit_code == 0, done.output
+    assert "ok" in done.output and "warning" not in done.output and "price" not in done.output
+
+
+def test_a_dotted_override_changes_a_quote():
+    # the cheaper-quote case above, reached through onprem.custom_cards.CARD.price: capex 2,300
+    p = plan(load_scenario(example_with({"my-a5000": QUOTE})), baselines=False,
+             overrides={"onprem.custom_cards.my-a5000.price": 1800})
+    assert dict(zip(p.costs["category"], p.costs["cost"]))["capex"] == pytest.approx(2300)
+
+
+def test_the_documented_example_loads():
+    # docs/scenario-format.md, onprem.custom_cards: (1,650 + 500 host) EUR × 1.08 = 2,322 USD, within the budget
+    data = example_with({"a5000-refurb": {"gpu": "RTX-A5000", "price": 1650, "currency": "EUR", "busy_watts": 400,
+                                          "idle_watts": 100, "host_cost_per_card": 500, "life_years": 3,
+                                          "maintenance_rate_per_year": 0.05, "source": "Acme reseller quote 2026-11-14"}})
+    p = plan(load_scenario(data | {"fx": {"EUR": 1.08}}), baselines=False)
+    assert dict(zip(p.costs["category"], p.costs["cost"]))["capex"] == pytest.approx(2322)   # 2,150 EUR × 1.08
+
+
+def test_an_owned_custom_card_past_its_life_points_at_custom_cards():
+    old = {**QUOTE, "life_years": 1}
+    data = example_with({"old-a5000": old}, existing={"old-a5000": {"count": 1, "age_months": 12}})
+    with pytest.raises(ScenarioError, match=r"set custom_cards\.old-a5000\.life_years"):
+        plan(load_scenario(data), baselines=False)
