@@ -3,6 +3,8 @@
 Tables:
 - gpus: one row per canonical GPU id (`planner/data/gpus.csv`), datasheet values with their source.
 - cards: one row per purchasable on-prem card (`planner/data/onprem_cards.csv`), in its own currency.
+- gpu_table: gpus plus the custom GPUs (`onprem.custom_cards.*.gpu_specs`) registered in this process,
+  under ids that carry a hash of their specs; what the engine reads GPU facts from.
 
 Each CSV is parsed once, by `data_rows` (the stdlib csv module): name checks, did-you-mean and
 `fleetplan validate` use those rows and never import pandas; `load_gpus` and `load_cards` build their
@@ -13,6 +15,9 @@ from __future__ import annotations
 
 import csv
 import difflib
+import hashlib
+import json
+import math
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,11 +119,69 @@ def custom_card_row(card_id: str, card, currency: str) -> dict:
     """A scenario's custom card (`onprem.custom_cards`, a CustomCard) as a row of the card catalog: the same
     columns as `load_cards`, priced in its own currency (default `currency`, the scenario's); `as_of` is
     empty and `source` names the scenario as where the price came from."""
-    return {"card_id": card_id, "gpu": card.gpu, "price": float(card.price), "currency": card.currency or currency,
+    gpu = card.gpu if card.gpu_specs is None else register_custom_gpu(card_id, card.gpu_specs)
+    return {"card_id": card_id, "gpu": gpu, "price": float(card.price), "currency": card.currency or currency,
             "busy_watts": float(card.busy_watts), "idle_watts": float(card.idle_watts),
             "host_cost_per_card": float(card.host_cost_per_card), "cards_per_server": float(card.cards_per_server),
             "life_years": float(card.life_years), "maintenance_rate_per_year": float(card.maintenance_rate_per_year),
             "as_of": "", "source": f"{CUSTOM_SOURCE}: {card.source or 'no source given'}"}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Custom GPUs: a custom card's `gpu_specs`, the GPU the catalog lacks
+#
+# The engine reads GPU facts by id through caches shared by every scenario of the process (speeds are
+# cached per (metric, GPU id)). A custom GPU's id ends with a hash of its specs, so one id always means
+# the same specs and those caches stay right when two scenarios give the same card different specs.
+
+CUSTOM_GPU_PREFIX = "CUSTOM-"   # no catalog id starts with it
+_custom_gpus: dict[str, dict] = {}   # custom GPU id -> its row (the columns of load_gpus); rows are only added
+
+
+def custom_gpu_id(card_id: str, specs) -> str:
+    """The GPU id of custom card `card_id` with `specs` (a GpuSpecs): CUSTOM-<CARD ID>-<8 hex of the specs>."""
+    digest = hashlib.sha256(json.dumps(specs.model_dump(), sort_keys=True).encode()).hexdigest()[:8]
+    return f"{CUSTOM_GPU_PREFIX}{card_id.upper()}-{digest}"
+
+
+def custom_gpu_ids(custom_cards: dict) -> dict[str, str]:
+    """Custom card id -> the id of its GPU (a catalog id, or the custom GPU id of its gpu_specs)."""
+    return {card_id: card.gpu if card.gpu_specs is None else custom_gpu_id(card_id, card.gpu_specs)
+            for card_id, card in custom_cards.items()}
+
+
+def register_custom_gpu(card_id: str, specs) -> str:
+    """The custom GPU id of `specs`, its row added to `gpu_table()` (once: the id fixes the row)."""
+    gpu = custom_gpu_id(card_id, specs)
+    if gpu in gpu_rows():
+        raise CatalogError(f"gpus.csv: id {gpu} is reserved for custom GPUs (ids starting {CUSTOM_GPU_PREFIX})")
+    if gpu not in _custom_gpus:
+        figures = {col: math.nan if getattr(specs, col, None) is None else float(getattr(specs, col))
+                   for col in GPU_NUMERIC}
+        _custom_gpus[gpu] = {
+            "gpu": gpu, "family": "", "aliases": "", "vendor": specs.vendor, "kind": "custom", **figures,
+            "mig": False, "nvlink": bool(specs.nvlink),
+            "source": f"scenario custom_cards.{card_id}.gpu_specs: {specs.name or 'unnamed'}",
+            "note": specs.name or "",
+        }
+    return gpu
+
+
+def gpu_table() -> pd.DataFrame:
+    """`load_gpus()` plus the custom GPUs registered in this process (the engine's view of GPU facts)."""
+    return _gpu_table(len(_custom_gpus))
+
+
+@lru_cache(maxsize=1)
+def _gpu_table(custom_count: int) -> pd.DataFrame:
+    # keyed by the count: rows are only added, so a count names one table (a row added meanwhile is harmless)
+    import pandas as pd
+
+    catalog = load_gpus()
+    if not custom_count:
+        return catalog
+    custom = pd.DataFrame(list(_custom_gpus.values()), columns=list(catalog.columns)).set_index("gpu", drop=False)
+    return pd.concat([catalog, custom.astype(catalog.dtypes.to_dict())])
 
 
 def _norm(name: str) -> str:

@@ -5,7 +5,8 @@ the base):
 - `measured` (default): Lambda's measured PyTorch training throughput with mixed precision (AMP), geometric
   mean over 9 models; `measured_fp32` the same in FP32/TF32; `measured:<model>` and `measured_fp32:<model>`
   one model. Packaged in planner/data/measured_speed.csv by scripts/build_speed_table.py.
-  A GPU the table lacks gets an estimate: a log-log least-squares fit of the measured speeds on datasheet
+  A GPU the table lacks (a scenario's custom GPU too: `gpus.gpu_table`) gets an estimate: a log-log
+  least-squares fit of the measured speeds on datasheet
   figures (fp16 tensor TFLOPS and memory bandwidth; bandwidth alone when the GPU has no tensor figure),
   fitted at run time on the covered GPUs' rows of gpus.csv, and scaled by the fit's error on measured GPUs of
   the same family (gpus.csv `family`) when there are any.
@@ -22,7 +23,7 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from planner.catalog.gpus import DATA, THROUGHPUT_METRICS, load_gpus
+from planner.catalog.gpus import DATA, THROUGHPUT_METRICS, gpu_table, load_gpus
 
 # numpy and pandas are imported by the functions that use them: the scenario model imports this module for
 # METRIC_NAMES, and `fleetplan validate` and `fleetplan --help` load no pandas.
@@ -99,7 +100,7 @@ def _features(gpus: pd.DataFrame, features: tuple[str, ...]) -> pd.DataFrame:
 @lru_cache(maxsize=16)
 def _catalog_features(features: tuple[str, ...]) -> pd.DataFrame:
     """`_features` of the packaged catalog, once per feature set (a plan asks for it per GPU and sibling)."""
-    return _features(load_gpus(), features)
+    return _features(load_gpus(), features)   # the fit is on catalog GPUs (a custom GPU is never measured)
 
 
 def fit_speed_model(metric: str, features: tuple[str, ...], leave_out: str | None = None) -> Fit:
@@ -124,6 +125,8 @@ def predict(fit: Fit, gpu: str) -> float:
     import numpy as np
 
     x = _catalog_features(fit.features)
+    if gpu not in x.index and gpu in gpu_table().index:   # a scenario's custom GPU: its own figures
+        x = _features(gpu_table().loc[[gpu]], fit.features)
     if gpu not in x.index:
         return math.nan
     return float(np.exp(fit.coefficients[0] + np.log(x.loc[gpu].to_numpy(dtype=float)) @ fit.coefficients[1:]))
@@ -131,7 +134,7 @@ def predict(fit: Fit, gpu: str) -> float:
 
 @lru_cache(maxsize=256)
 def _families(gpu: str) -> frozenset[str]:
-    return frozenset(f.strip() for f in str(load_gpus().loc[gpu, "family"]).split(";") if f.strip())
+    return frozenset(f.strip() for f in str(gpu_table().loc[gpu, "family"]).split(";") if f.strip())
 
 
 def siblings(gpu: str, fit: Fit) -> tuple[str, ...]:
@@ -155,7 +158,7 @@ def estimate(metric: str, fit: Fit, gpu: str) -> tuple[float, tuple[str, ...]]:
 
 
 def _estimate(metric: str, gpu: str) -> Speed:
-    gpus = load_gpus()
+    gpus = gpu_table()
     for features in FIT_FEATURES:
         fit = _fit(metric, features)
         value, near = estimate(metric, fit, gpu)
@@ -171,13 +174,15 @@ def _estimate(metric: str, gpu: str) -> Speed:
             notes.append(f"extrapolated: {', '.join(outside)} outside the fitted range")
         if gpus.loc[gpu, "vendor"] != "NVIDIA":
             notes.append("fitted on NVIDIA GPUs only")
+        if gpus.loc[gpu, "kind"] == "custom":
+            notes.append(f"figures from {gpus.loc[gpu, 'source']}")
         return Speed(value, "estimated", "; ".join(notes))
     wanted = " or ".join("+".join(f) for f in FIT_FEATURES)
     return Speed(math.nan, "none", f"no measured speed under {metric} and no {wanted} figure in gpus.csv to estimate from")
 
 
 def _datasheet(metric: str, gpu: str) -> Speed:
-    gpus = load_gpus()
+    gpus = gpu_table()
     value = float(gpus.loc[gpu, metric]) / float(gpus.loc[BASE_GPU, metric])
     if math.isnan(value):
         return Speed(math.nan, "none", f"no {metric} figure in gpus.csv")
@@ -187,7 +192,7 @@ def _datasheet(metric: str, gpu: str) -> Speed:
 @lru_cache(maxsize=4096)
 def gpu_speed(metric: str, gpu: str) -> Speed:
     """Relative speed of one `gpu` (vs BASE_GPU) under `metric`, with where it comes from."""
-    if gpu not in load_gpus().index:
+    if gpu not in gpu_table().index:
         return Speed(math.nan, "none", f"{gpu} is not in the GPU catalog")
     if not is_measured(metric):
         return _datasheet(metric, gpu)
@@ -217,7 +222,7 @@ def leave_one_out(metric: str, features: tuple[str, ...] = FIT_FEATURES[0]) -> p
 
 def interconnect(gpu: str) -> str:
     """`nvlink` for SXM-style GPUs whose node joins every GPU by NVLink/NVSwitch, else `pcie`."""
-    row = load_gpus().loc[gpu]
+    row = gpu_table().loc[gpu]
     pcie_card = row["kind"] in PCIE_KINDS or gpu.upper().endswith(PCIE_ID_SUFFIXES)
     return "nvlink" if bool(row["nvlink"]) and not pcie_card else "pcie"
 
@@ -237,7 +242,7 @@ def scaling_efficiency(metric: str, gpu: str, gpus_per_job: int) -> tuple[float,
     """
     if gpus_per_job <= 1:
         return 1.0, "one GPU per job"
-    link = interconnect(gpu) if gpu in load_gpus().index else "pcie"
+    link = interconnect(gpu) if gpu in gpu_table().index else "pcie"
     table = load_scaling()
     rows = table[(table["metric"] == scaling_metric(metric)) & (table["interconnect"] == link)].sort_values("gpus")
     at_or_above = rows[rows["gpus"] >= gpus_per_job]

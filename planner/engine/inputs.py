@@ -107,7 +107,7 @@ class Inputs:
 def _card_units(scenario) -> pd.DataFrame:
     """The scenario's cards as units (facts and prices; the schedule prices them)."""
     cards = catalog.site_cards(scenario)
-    gpus = catalog.load_gpus()
+    gpus = catalog.gpu_table()   # with the scenario's custom GPUs, which site_cards registers
     rows = [{
         "unit_id": f"onprem:onprem:{c.card_id}:purchase", "kind": "card", "provider": "onprem",
         "region": "onprem", "sku": c.card_id, "purchase_option": "purchase", "gpu": c.gpu,

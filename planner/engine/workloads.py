@@ -21,19 +21,23 @@ from planner.catalog import speeds
 from planner.errors import ScenarioError
 
 
-def _table(workload) -> dict[str, float]:
-    """The workload's own throughput table keyed by canonical GPU id (speeds relative to its reference GPU)."""
-    return {catalog.resolve_gpu(k): v for k, v in (workload.throughput or {}).items()}
+def _table(workload, custom_gpus: dict[str, str] | None = None) -> dict[str, float]:
+    """The workload's own throughput table keyed by canonical GPU id (speeds relative to its reference GPU).
+    `custom_gpus`: the scenario's custom card id -> GPU id (`catalog.custom_gpu_ids`); a key naming a custom
+    card stands for its GPU."""
+    custom_gpus = custom_gpus or {}
+    return {custom_gpus.get(k) or catalog.resolve_gpu(k): v for k, v in (workload.throughput or {}).items()}
 
 
-def speed_and_source(workload, gpu: str) -> speeds.Speed:
+def speed_and_source(workload, gpu: str, custom_gpus: dict[str, str] | None = None) -> speeds.Speed:
     """perf(w,g) with its provenance: user (the workload's table), measured, estimated, datasheet or none.
 
     A GPU the table lacks takes the metric's speed model, divided by the reference GPU's speed in the same
     model: the table gives speeds relative to the reference GPU, so both parts share one scale.
+    `custom_gpus`: as for `_table` (needed when the table names custom cards).
     """
     ref = catalog.resolve_gpu(workload.reference_gpu)
-    table = _table(workload)
+    table = _table(workload, custom_gpus)
     if gpu in table:
         return speeds.Speed(table[gpu] / table.get(ref, 1.0), "user", f"throughput table of workload {workload.name}")
     metric = workload.throughput_metric
@@ -48,9 +52,9 @@ def speed_and_source(workload, gpu: str) -> speeds.Speed:
     return speeds.Speed(value, source, f"{own.detail}; {reference}")
 
 
-def relative_speed(workload, gpu: str) -> float:
+def relative_speed(workload, gpu: str, custom_gpus: dict[str, str] | None = None) -> float:
     """perf(w,g): reference-GPU-hours of work per hour on one `gpu` (NaN when no figure exists)."""
-    return speed_and_source(workload, gpu).relative_speed
+    return speed_and_source(workload, gpu, custom_gpus).relative_speed
 
 
 def check_reference_metrics(scenario) -> None:
@@ -75,9 +79,10 @@ def speed_sources(scenario, gpus) -> pd.DataFrame:
     reference GPU), gpus_per_job, scaling_efficiency, source (user | measured | estimated | datasheet | none),
     detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units)."""
     rows = []
+    custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     for w in scenario.workloads:
         for gpu in dict.fromkeys(gpus):
-            speed = speed_and_source(w, gpu)
+            speed = speed_and_source(w, gpu, custom_gpus)
             efficiency, _ = _scaling(w, gpu)
             rows.append({"workload": w.name, "gpu": gpu, "relative_speed": speed.relative_speed,
                          "gpus_per_job": w.gpus_per_job, "scaling_efficiency": efficiency,
@@ -91,12 +96,12 @@ def _scaling(workload, gpu: str) -> tuple[float, str]:
     return speeds.scaling_efficiency(workload.throughput_metric, gpu, workload.gpus_per_job)
 
 
-def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
-    """Why `unit` cannot serve `workload`, or None."""
+def _reason(workload, unit, gpus: pd.DataFrame, custom_gpus: dict[str, str]) -> str | None:
+    """Why `unit` cannot serve `workload`, or None. `gpus`: `catalog.gpu_table()`; `custom_gpus` as for `_table`."""
     gpu = unit.gpu
     if not unit.gpu_known or gpu not in gpus.index:
         return f"unknown accelerator {unit.accelerator_name or gpu}"
-    if gpus.loc[gpu, "kind"] == "asic" and gpu not in _table(workload):
+    if gpus.loc[gpu, "kind"] == "asic" and gpu not in _table(workload, custom_gpus):
         # Inferentia, Trainium, Gaudi: not drop-in GPUs; a team that ported its code names them
         return f"{gpu} is not a GPU (needs its own SDK): name it in the workload's throughput table to allow it"
     if unit.kind == "spot" and not workload.interruptible:
@@ -117,7 +122,7 @@ def _reason(workload, unit, gpus: pd.DataFrame) -> str | None:
         why = catalog.exclusion_reason(workload.framework, gpu, cc)
         if why:
             return why
-    speed = speed_and_source(workload, gpu)
+    speed = speed_and_source(workload, gpu, custom_gpus)
     if math.isnan(speed.relative_speed) or speed.relative_speed <= 0:
         return f"no {workload.throughput_metric} speed for {gpu}: {speed.detail} (add it to a throughput table)"
     return None
@@ -132,7 +137,8 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     """
     from collections import namedtuple
 
-    gpus = catalog.load_gpus()
+    gpus = catalog.gpu_table()   # with the scenario's custom GPUs (site_cards registers them)
+    custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     cols = ["kind", "gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server"]
     Profile = namedtuple("Profile", cols)
     kinds = units["kind"].to_numpy(dtype=object)
@@ -154,10 +160,10 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     work = np.zeros((len(units), len(scenario.workloads)))
     excluded = []
     for j, w in enumerate(scenario.workloads):
-        reasons = [_reason(w, rep, gpus) for rep in representatives]
+        reasons = [_reason(w, rep, gpus, custom_gpus) for rep in representatives]
         usable = dict.fromkeys(rep.gpu for rep, why in zip(representatives, reasons) if not why)
         # work per unit-hour: speed × GPUs × multi-GPU efficiency (1 for one-GPU jobs) × spot survival
-        speed = {gpu: relative_speed(w, gpu) * _scaling(w, gpu)[0] for gpu in usable}
+        speed = {gpu: relative_speed(w, gpu, custom_gpus) * _scaling(w, gpu)[0] for gpu in usable}
         per_profile = np.array([0.0 if why else speed[rep.gpu] * rep.gpu_count *
                                 (1.0 - w.interruption_overhead if rep.kind == "spot" else 1.0)
                                 for rep, why in zip(representatives, reasons)])

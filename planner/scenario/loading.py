@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
-from planner.scenario.model import BUILTIN_PROFILES, Scenario, idle_above_busy
+from planner.scenario.model import BUILTIN_PROFILES, Scenario, gpu_or_specs, idle_above_busy
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -349,7 +349,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         if "reference_gpu" in w:
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
         for gpu in _mapping(w.get("throughput")):
-            check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
+            if gpu not in custom:   # a custom card's id names its GPU
+                check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
         profile = w.get("profile", "flat")
         if isinstance(profile, str) and profile not in BUILTIN_PROFILES:
             path = Path(profile) if base_dir is None else (base_dir / profile)
@@ -404,7 +405,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
 
 def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) -> list[str]:
     """Problems of onprem.custom_cards that pydantic cannot know: an id the catalog already uses, a GPU
-    id that gpus.csv lacks; and idle above busy watts, also when other fields fail (bounds are the model's)."""
+    id that gpus.csv lacks; and idle above busy watts, both or neither of gpu and gpu_specs, also when
+    other fields fail (bounds are the model's)."""
     problems = []
     for card, spec in custom.items():
         loc = ("onprem", "custom_cards", card)
@@ -415,12 +417,16 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
         watts = idle_above_busy(_mapping(spec).get("idle_watts"), _mapping(spec).get("busy_watts"))
         if watts:   # the model's check too: the same text, reported once, even when other fields fail
             problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {_dotted((*loc, 'idle_watts'))}: {watts}")
+        if isinstance(spec, dict):
+            either = gpu_or_specs(spec.get("gpu") is not None, spec.get("gpu_specs") is not None)
+            if either:   # the model's check too, reported once
+                problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: {either}")
         gpu = _mapping(spec).get("gpu")
         if isinstance(gpu, str) and gpu not in catalog.gpu_rows():
             canonical = catalog.resolve_gpu(gpu)
             near = [canonical] if canonical else catalog.suggest_gpu(gpu)
             hint = (f"; did you mean '{near[0]}'?" if near else
-                    " (a GPU the catalog lacks needs a row in planner/data/gpus.csv)")
+                    "; for a GPU the catalog lacks, give gpu_specs instead")
             problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: "
                             f"unknown GPU '{gpu}': expected a GPU id of planner/data/gpus.csv{hint}")
     return problems

@@ -113,12 +113,31 @@ class CardOverride(Frozen):
     source: str | None = None
 
 
-class CustomCard(Frozen):
-    """A card you were quoted that the catalog lacks: its GPU (a catalog GPU id) and every figure the cost
-    model needs. Planned like a catalog card: always a purchase candidate (no need to list it in
-    `onprem.cards`), and usable in `existing`, `min_units` and `max_units`."""
+class GpuSpecs(Frozen):
+    """Datasheet figures of a GPU that planner/data/gpus.csv lacks, in its columns and units. Only memory is
+    required; a missing figure is unknown (a speed model needing it has no speed for the GPU)."""
 
-    gpu: str = Field(min_length=1, description="canonical GPU id of the card (planner/data/gpus.csv)")
+    name: str | None = Field(None, description="what the GPU is called (free text, shown with its speed)")
+    memory_gb: float = Field(gt=0, le=100_000, description="memory per GPU, GB")
+    fp32_tflops: float | None = Field(None, gt=0, le=1e6, description="FP32 (non-tensor) TFLOPS, dense")
+    fp16_tensor_tflops: float | None = Field(None, gt=0, le=1e6, description="FP16 tensor TFLOPS, dense (no sparsity)")
+    bf16_tensor_tflops: float | None = Field(None, gt=0, le=1e6, description="BF16 tensor TFLOPS, dense (no sparsity)")
+    memory_bandwidth_gbps: float | None = Field(None, gt=0, le=1e6, description="memory bandwidth, GB/s")
+    tdp_watts: float | None = Field(None, gt=0, le=MAX_WATTS, description="board power, W")
+    compute_capability: float | None = Field(None, ge=1, le=20, description="CUDA compute capability, e.g. 8.9")
+    vendor: str = Field("NVIDIA", min_length=1, description="maker (the speed estimate is fitted on NVIDIA GPUs)")
+    nvlink: bool = Field(False, description="NVLink/NVSwitch joins every GPU of a node (SXM boards; "
+                         "a 2-way bridge is false): multi-GPU jobs scale at the NVLink efficiency")
+
+
+class CustomCard(Frozen):
+    """A card you were quoted that the catalog lacks: its GPU (a catalog GPU id, or the figures of a GPU the
+    catalog lacks) and every figure the cost model needs. Planned like a catalog card: always a purchase
+    candidate (no need to list it in `onprem.cards`), and usable in `existing`, `min_units` and `max_units`."""
+
+    gpu: str | None = Field(None, min_length=1, description="canonical GPU id of the card (planner/data/gpus.csv); "
+                            "or give gpu_specs")
+    gpu_specs: GpuSpecs | None = Field(None, description="the figures of a GPU that gpus.csv lacks; or give gpu")
     price: float = Field(ge=0, le=MAX_MONEY, description="price per card, in `currency`")
     currency: str | None = Field(None, pattern=r"^[A-Z]{3}$",
                                  description="ISO 4217 code of price and host_cost_per_card; omitted = the scenario currency")
@@ -132,11 +151,14 @@ class CustomCard(Frozen):
 
     @model_validator(mode="after")
     def _idle_at_most_busy(self) -> CustomCard:
-        # loading.py makes the same check on the raw file, so it is reported even when other fields fail
+        # loading.py makes the same checks on the raw file, so they are reported even when other fields fail
         problem = idle_above_busy(self.idle_watts, self.busy_watts)
         if problem:
             raise PydanticCustomError("idle_above_busy", "{what}",
                                       {"field": ("idle_watts",), "what": problem})   # where loading.py points it
+        problem = gpu_or_specs(self.gpu is not None, self.gpu_specs is not None)
+        if problem:
+            raise PydanticCustomError("gpu_or_specs", "{what}", {"field": ("gpu",), "what": problem})
         return self
 
 
@@ -146,6 +168,15 @@ def idle_above_busy(idle_watts: Any, busy_watts: Any) -> str | None:
     if numbers and idle_watts > busy_watts:
         return (f"idle_watts {idle_watts:g} is above busy_watts {busy_watts:g}; "
                 "a card draws at least its idle power while working")
+    return None
+
+
+def gpu_or_specs(has_gpu: bool, has_specs: bool) -> str | None:
+    """The problem when a custom card names both or neither of `gpu` and `gpu_specs`, else None."""
+    if has_gpu and has_specs:
+        return "give gpu (a catalog GPU id) or gpu_specs (a GPU the catalog lacks), not both"
+    if not has_gpu and not has_specs:
+        return "required: gpu (a GPU id of planner/data/gpus.csv) or gpu_specs (the figures of a GPU it lacks)"
     return None
 
 
@@ -232,7 +263,8 @@ class Workload(Frozen):
     interruptible: bool = Field(False, description="may run on spot capacity")
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
     throughput_metric: ThroughputMetric = Field(speeds.DEFAULT_METRIC, description="how GPUs compare for this workload")
-    throughput: dict[str, Speed] | None = Field(None, description="measured relative speed per GPU id; overrides the metric")
+    throughput: dict[str, Speed] | None = Field(
+        None, description="measured relative speed per GPU id (or custom card id: its GPU); overrides the metric")
 
     @field_validator("throughput")
     @classmethod

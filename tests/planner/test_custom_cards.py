@@ -8,6 +8,7 @@ README, "Worked example"): one RTX A5000 at 2,000 + 500 USD host, 400 W busy, 10
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,130 @@ def test_an_owned_custom_card_past_its_life_points_at_custom_cards():
     data = example_with({"old-a5000": old}, existing={"old-a5000": {"count": 1, "age_months": 12}})
     with pytest.raises(ScenarioError, match=r"set custom_cards\.old-a5000\.life_years"):
         plan(load_scenario(data), baselines=False)
+
+
+# --- custom_cards with gpu_specs: a GPU the catalog lacks ---------------------------------------------------
+
+# the RTX-A5000 row of planner/data/gpus.csv (NVIDIA RTX A5000 datasheet, 2021), copied by hand; its NVLink is
+# a 2-way bridge, which `nvlink` (every GPU of a node joined) does not mean
+A5000_SPECS = {"name": "RTX A5000 (as quoted)", "memory_gb": 24, "memory_bandwidth_gbps": 768, "tdp_watts": 230,
+               "fp32_tflops": 27.8, "fp16_tensor_tflops": 111.1, "bf16_tensor_tflops": 111.1,
+               "compute_capability": "8.6", "vendor": "NVIDIA", "nvlink": False}
+SPEC_QUOTE = {k: v for k, v in QUOTE.items() if k != "gpu"} | {"gpu_specs": A5000_SPECS}
+
+
+def custom_row(p, column: str):
+    """`column` of the plan's speeds row of the custom card's GPU (the one GPU id starting CUSTOM-)."""
+    rows = p.speeds[p.speeds["gpu"].str.startswith("CUSTOM-")]
+    assert len(rows) == 1
+    return rows.iloc[0][column]
+
+
+def test_specs_equal_to_the_a5000_plan_the_worked_example_to_8385_46_with_an_estimated_speed():
+    # The catalog has no measured speed for the RTX A5000 either: both get the same fit on the same fp16 tensor
+    # TFLOPS and bandwidth, so the custom GPU does exactly an A5000's work and the hand total holds.
+    p = plan(load_scenario(example_with({"my-a5000": SPEC_QUOTE})), baselines=False)
+    assert p.total == pytest.approx(8385.46, rel=1e-6)
+    assert p.fleet.set_index("sku").loc["my-a5000", "units"] == 1
+    assert custom_row(p, "source") == "estimated" and custom_row(p, "relative_speed") == pytest.approx(1.0)
+    assert "RTX A5000 (as quoted)" in custom_row(p, "detail")
+    assert any("CUSTOM-MY-A5000-" in w and "are estimates" in w for w in p.warnings)
+
+
+def test_the_custom_gpu_id_is_the_card_id_and_8_hex_of_the_specs():
+    p = plan(load_scenario(example_with({"my-a5000": SPEC_QUOTE})), baselines=False)
+    gpu = p.fleet.set_index("sku").loc["my-a5000", "gpu"]
+    assert re.fullmatch(r"CUSTOM-MY-A5000-[0-9a-f]{8}", gpu)
+
+
+def test_a_throughput_entry_by_card_id_gives_the_custom_gpu_its_speed():
+    # half the A5000's tensor TFLOPS and bandwidth: a slower estimate; the workload's table says the card does
+    # an A5000's work after all (1.0), so the hand total holds again and the speed is the user's
+    slow = A5000_SPECS | {"fp16_tensor_tflops": 55.55, "memory_bandwidth_gbps": 384}
+    data = example_with({"my-a5000": SPEC_QUOTE | {"gpu_specs": slow}})
+    estimated = plan(load_scenario(data), baselines=False)
+    assert custom_row(estimated, "relative_speed") < 0.9
+    data["workloads"][0]["throughput"]["my-a5000"] = 1.0
+    p = plan(load_scenario(data), baselines=False)
+    assert p.total == pytest.approx(8385.46, rel=1e-6)
+    assert custom_row(p, "source") == "user" and custom_row(p, "relative_speed") == pytest.approx(1.0)
+
+
+def test_a_custom_gpu_with_too_little_memory_is_excluded_with_the_usual_reason():
+    small = SPEC_QUOTE | {"gpu_specs": A5000_SPECS | {"memory_gb": 12}}   # the workload needs 16 GB
+    p = plan(load_scenario(example_with({"my-a5000": small})), baselines=False)
+    reasons = p.exclusions[p.exclusions["gpu"].str.startswith("CUSTOM-MY-A5000-")]["reason"]
+    assert list(reasons) == ["12 GB per GPU < 16 GB needed"]
+    assert "my-a5000" not in set(p.fleet["sku"])
+
+
+def test_a_custom_gpu_below_the_workloads_compute_capability_is_excluded():
+    data = example_with({"my-a5000": SPEC_QUOTE | {"gpu_specs": A5000_SPECS | {"compute_capability": 7.5}}})
+    data["workloads"][0]["min_compute_capability"] = 8.0
+    p = plan(load_scenario(data), baselines=False)
+    reasons = p.exclusions[p.exclusions["gpu"].str.startswith("CUSTOM-")]["reason"]
+    assert list(reasons) == ["compute capability 7.5 < 8 needed"]
+
+
+@pytest.mark.parametrize(("card", "expected"), [
+    (QUOTE | {"gpu_specs": A5000_SPECS}, "give gpu (a catalog GPU id) or gpu_specs (a GPU the catalog lacks), not both"),
+    ({k: v for k, v in QUOTE.items() if k != "gpu"}, "required: gpu (a GPU id of planner/data/gpus.csv) or gpu_specs"),
+])
+def test_a_custom_card_names_exactly_one_of_gpu_and_gpu_specs(card, expected):
+    [msg] = problems(example_with({"my-a5000": card}))
+    assert "onprem.custom_cards.my-a5000.gpu:" in msg and expected in msg
+
+
+def test_neither_gpu_nor_specs_is_reported_with_the_other_problems_of_the_card():
+    card = {k: v for k, v in QUOTE.items() if k != "gpu"} | {"price": -1}
+    found = problems(example_with({"my-a5000": card}))
+    assert len(found) == 2
+    assert any("my-a5000.gpu: required: gpu" in m for m in found)
+    assert any("my-a5000.price: Input should be greater than or equal to 0" in m for m in found)
+
+
+def test_gpu_specs_need_memory():
+    specs = {k: v for k, v in A5000_SPECS.items() if k != "memory_gb"}
+    [msg] = problems(example_with({"my-a5000": SPEC_QUOTE | {"gpu_specs": specs}}))
+    assert "onprem.custom_cards.my-a5000.gpu_specs.memory_gb: required field is missing" in msg
+
+
+def test_two_scenarios_with_the_same_card_id_and_other_specs_keep_their_own_gpu():
+    # one process, one card id, two GPUs: the second plan must not see the first one's (cached) speed or
+    # memory, and the first planned again must not see the second's
+    fast = load_scenario(example_with({"my-a5000": SPEC_QUOTE}))
+    slow = SPEC_QUOTE | {"gpu_specs": A5000_SPECS | {"fp16_tensor_tflops": 55.55, "memory_bandwidth_gbps": 384}}
+    first = plan(fast, baselines=False)
+    other = plan(load_scenario(example_with({"my-a5000": slow})), baselines=False)
+    small = plan(fast, baselines=False, overrides={"onprem.custom_cards.my-a5000.gpu_specs.memory_gb": 12})
+    again = plan(fast, baselines=False)
+    assert custom_row(first, "relative_speed") == pytest.approx(1.0) == custom_row(again, "relative_speed")
+    assert custom_row(other, "relative_speed") < 0.9
+    assert first.total == pytest.approx(8385.46, rel=1e-6) == again.total
+    assert other.total > first.total   # the same card price buys less work
+    assert "my-a5000" not in set(small.fleet["sku"])   # 12 GB < 16 GB: excluded
+    assert len({first.fleet.set_index("sku").loc["my-a5000", "gpu"],
+                other.fleet.set_index("sku").loc["my-a5000", "gpu"]}) == 2
+
+
+def test_validate_accepts_a_custom_card_with_gpu_specs(tmp_path):
+    path = tmp_path / "specs.yaml"
+    data = example_with({"my-a5000": SPEC_QUOTE})
+    data["workloads"][0]["throughput"]["my-a5000"] = 1.0   # a throughput key may name a custom card
+    path.write_text(yaml.safe_dump(data))
+    done = CliRunner().invoke(app, ["validate", str(path)])
+    assert done.exit_code == 0, done.output
+
+
+def test_the_documented_gpu_specs_example_plans_with_its_throughput_and_documented_id():
+    # docs/scenario-format.md, gpu_specs: an L20 quote (5,200 USD, no host cost) within a 5,200 budget; one card
+    # does 0.9 × 730 h × 1.3 = 854 A5000-hours a month, more than the 800 needed, against about 1,000 USD a
+    # month of cloud: it is bought, with the workload's speed for it and the GPU id the docs give
+    card = {"price": 5200, "busy_watts": 400, "idle_watts": 90, "life_years": 4,
+            "gpu_specs": {"name": "NVIDIA L20", "memory_gb": 48, "memory_bandwidth_gbps": 864, "fp32_tflops": 59.8,
+                          "fp16_tensor_tflops": 119.5, "compute_capability": 8.9}}
+    data = example_with({"l20-quote": card}, capex_budget=5200)
+    data["workloads"][0]["throughput"]["l20-quote"] = 1.3
+    p = plan(load_scenario(data), baselines=False)
+    assert p.fleet.set_index("sku").loc["l20-quote", "gpu"] == "CUSTOM-L20-QUOTE-da2ec1f3"
+    assert custom_row(p, "source") == "user" and custom_row(p, "relative_speed") == pytest.approx(1.3)
