@@ -386,7 +386,8 @@ def _print_plan(p) -> None:
     dates = p.prices.get("as_of_text") or "undated"
     out.print(f"[bold]{escape(p.scenario_name)}[/] — {p.status}, {p.horizon_months} months, total "
               f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']}, "
-              + ("every price used undated" if dates == "undated" else f"dated {dates}"))
+              + ("every price used undated" if dates == "undated"
+                 else f"dated {dates}" if dates[:4].isdigit() else dates))   # e.g. "1 quoted in the scenario"
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
