@@ -21,13 +21,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
+
+from fleetplan_dashboard.server import free_port, stop, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -66,16 +66,10 @@ new MutationObserver(() => {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def streamlit_server(log_path: Path):
     """`streamlit run app.py` on a free 127.0.0.1 port; yields its URL once /_stcore/health says ok."""
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", AWS_EC2_METADATA_DISABLED="true")
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
@@ -84,22 +78,11 @@ def streamlit_server(log_path: Path):
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("streamlit did not start:\n" + log_path.read_text())
-                time.sleep(0.1)
+            if not wait_until_healthy(url, proc):
+                raise SystemExit("streamlit did not start:\n" + log_path.read_text())
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 @contextlib.contextmanager

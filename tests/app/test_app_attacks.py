@@ -10,11 +10,8 @@ makes of every text the pages hand to Streamlit's Markdown.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -23,6 +20,7 @@ from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
+from fleetplan_dashboard.server import free_port, stop, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = ROOT / "scenarios" / "startup-hybrid.yaml"
@@ -42,12 +40,6 @@ def test_the_shipped_streamlit_config_binds_localhost_and_sends_no_statistics():
     assert config["browser"]["gatherUsageStats"] is False
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _listening(port: int) -> set[str]:
     """Local addresses (hex, as /proc/net/tcp{,6} lists them) of the sockets listening on `port`."""
     found = set()
@@ -62,31 +54,17 @@ def _listening(port: int) -> set[str]:
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
 def test_streamlit_run_app_py_listens_on_localhost_only():
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                              "--server.port", str(port), "--server.fileWatcherType", "none"],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "streamlit did not start"
-            time.sleep(0.25)
+        assert wait_until_healthy(f"http://127.0.0.1:{port}", proc, poll=0.25), "streamlit did not start"
         # 127.0.0.1 in /proc/net/tcp's little-endian hex; no IPv6 socket, no 0.0.0.0
         assert _listening(port) == {"0100007F"}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from fleetplan_dashboard.server import free_port, stop, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 1400
@@ -34,15 +35,9 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's ch
                                                                "(.ci/run installs it)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
+    port = free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / "streamlit-server.log", "w")
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", AWS_EC2_METADATA_DISABLED="true")
@@ -53,26 +48,12 @@ def server():
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("streamlit did not start:\n" + (ARTIFACTS / "streamlit-server.log").read_text())
-            time.sleep(0.25)
+        if not wait_until_healthy(url, proc, poll=0.25):
+            log.flush()
+            pytest.fail("streamlit did not start:\n" + (ARTIFACTS / "streamlit-server.log").read_text())
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()
 
 
