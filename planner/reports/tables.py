@@ -136,7 +136,7 @@ def plan_to_dict(plan: Plan) -> dict:
         "speeds": records(plan.speeds),
         "assumptions": hardware_assumptions(plan),
         "warnings": list(plan.warnings),
-        "profile_grouping": getattr(plan, "profile_grouping", None),
+        "profile_grouping": plan.profile_grouping,
         "solver": plan.solver,
         "prices": plan.prices,
         "scenario_inputs": scenario_inputs(plan),
@@ -219,7 +219,7 @@ def hardware_assumptions(plan: Plan) -> dict:
 def grouping_line(plan: Plan) -> str:
     """One line when the weekly profile was grouped into blocks: the bound on the cost error it can cause
     (computed by a second solve, engine.profile_slots); empty when the plan is exact."""
-    g = getattr(plan, "profile_grouping", None)
+    g = plan.profile_grouping
     if not g:
         return ""
     head = (f"profile grouped: {g['weight_classes']} distinct hourly weights in {g['slots']} load-duration blocks "

@@ -162,3 +162,34 @@ def test_the_grouped_plan_is_checked_by_cbc_too(tmp_path):
     s = _case(tmp_path, seed=3, distinct=9, slots=2, horizon=2, second=True, share=0.7)
     highs, cbc = plan(s, baselines=False), plan(s, "cbc", baselines=False)
     assert highs.total == pytest.approx(cbc.total, rel=1e-6)
+
+
+def test_the_cli_prints_the_bound_and_profile_slots_overrides_the_file(tmp_path):
+    """`fleetplan plan --profile-slots K`: the JSON carries the grouping, whose bounds hold the exact plan
+    (`--profile-slots 168`) between them, and the table prints the bound under the total."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    (tmp_path / "offers-g5-us-east-1.csv").write_text((ROOT / "examples" / "offers-g5-us-east-1.csv").read_text())
+    profile = write_profile(tmp_path / "w.csv", FOUR_LEVELS)
+    text = (ROOT / "examples" / "worked-example.yaml").read_text()
+    path = tmp_path / "s.yaml"
+    path.write_text(text.replace("profile: flat", f"profile: {profile}"))
+    assert f"profile: {profile}" in path.read_text()
+
+    def run(*args):
+        result = CliRunner().invoke(app, ["plan", str(path), "--no-baselines", *args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    grouped = json.loads(run("--format", "json", "--profile-slots", "2").stdout)
+    exact = json.loads(run("--format", "json", "--profile-slots", "168").stdout)
+    g = grouped["profile_grouping"]
+    assert exact["profile_grouping"] is None and (g["slots"], g["weight_classes"]) == (2, 4)
+    assert g["lower_bound"] - 1e-6 <= exact["total"] <= grouped["total"] + 1e-6
+    assert g["error_bound"] == pytest.approx(grouped["total"] - g["lower_bound"])
+    table = run("--profile-slots", "2").stdout
+    assert "4 distinct hourly weights in 2 load-duration blocks" in table
