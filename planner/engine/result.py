@@ -42,6 +42,17 @@ class Plan:
     # lower_bound, upper_bound (= total), error_bound (total − exact optimum is at most this),
     # error_bound_pct; None when the plan's periods are exact
     profile_grouping: dict | None = None
+    # serving workloads (workloads[].serving): whole instances or cards per hour-of-week slot class — workload,
+    # slot, hours_per_week, demand, unit_id, kind, sku, gpu, instances, capacity; empty without serving work
+    serving: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # what each decision is worth (engine.decisions, set by add_decisions): one row per purchase, reservation
+    # and sale with the cost increase when it is forbidden; the runner-up (the best plan with a different
+    # fleet: fleet, total, increase, increase_pct); close_call when the runner-up is within close_call_share;
+    # flip_points: per card bought, the demand of the workload it mainly serves below which not buying wins
+    decisions: pd.DataFrame | None = None
+    runner_up: dict | None = None
+    close_call: bool | None = None
+    flip_points: pd.DataFrame | None = None
 
     @property
     def energy_kwh(self) -> float:

@@ -137,6 +137,12 @@ def plan_to_dict(plan: Plan) -> dict:
         "assumptions": hardware_assumptions(plan),
         "warnings": list(plan.warnings),
         "profile_grouping": plan.profile_grouping,
+        "serving": records(plan.serving),
+        # what each decision is worth (engine.decisions); null when they were not computed (--no-decisions)
+        "decisions": None if plan.decisions is None else records(plan.decisions),
+        "runner_up": plan.runner_up,
+        "close_call": plan.close_call,
+        "flip_points": None if plan.flip_points is None else records(plan.flip_points),
         "solver": plan.solver,
         "prices": plan.prices,
         "scenario_inputs": scenario_inputs(plan),
