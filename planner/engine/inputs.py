@@ -20,7 +20,7 @@ from planner.engine.constraints import read_caps
 from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
 from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule
 from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_month
-from planner.engine.workloads import check_reference_metrics, work_matrix
+from planner.engine.workloads import check_reference_metrics, demand_scale, work_matrix
 from planner.errors import ScenarioError
 from planner.months import discount_factors
 
@@ -49,7 +49,7 @@ class Inputs:
     work: np.ndarray             # [U × W] reference-GPU-hours per unit-hour
     periods: pd.DataFrame        # months (tuple), epoch, slot_hours, n_months, discount_sum
     demand: np.ndarray           # [P × W] reference-GPU-hours per hour
-    workloads: pd.DataFrame      # name, needs (what a workload asks of a GPU, for explanations)
+    workloads: pd.DataFrame      # name, needs (for explanations), serving, single_type, demand_unit, per_reference
     exclusions: pd.DataFrame     # workload, unit_id, kind, provider, sku, gpu, reason
     caps: dict[str, Any]         # cap name -> limit (None = off); see engine.constraints
     schedule: CostSchedule       # the cost schedule of `units`
@@ -177,7 +177,8 @@ def _cloud_part(scenario, prices: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarra
     Cached on everything it depends on — the price table, allowed offers, currency and the workloads'
     capability fields — so a sweep over demand or site costs reuses it.
     """
-    capability = [w.model_dump_json(exclude={"gpu_hours_per_month", "growth_per_month", "profile"})
+    capability = [w.model_dump_json(exclude={"gpu_hours_per_month", "requests_per_second", "reference_gpus",
+                                              "growth_per_month", "profile", "serving", "placement"})
                   for w in scenario.workloads]
     key = (id(prices), scenario.prices.model_dump_json(), scenario.currency, tuple(sorted(scenario.fx.items())),
            tuple(capability))
@@ -203,6 +204,20 @@ def _needs(w) -> str:
     return ", ".join(needs)
 
 
+def _workload_table(scenario) -> pd.DataFrame:
+    """name, needs (for explanations), serving, single_type (placement), demand_unit (requests_per_second or
+    reference_gpus: the unit the serving table reports demand in) and per_reference (that unit per
+    reference GPU)."""
+    custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
+    scales = [demand_scale(w, custom_gpus) for w in scenario.workloads]
+    return pd.DataFrame({"name": [w.name for w in scenario.workloads],
+                         "needs": [_needs(w) for w in scenario.workloads],
+                         "serving": np.array([w.serving for w in scenario.workloads], dtype=bool),
+                         "single_type": np.array([w.placement == "single_type" for w in scenario.workloads], dtype=bool),
+                         "demand_unit": [unit for unit, _ in scales],
+                         "per_reference": np.array([per for _, per in scales], dtype=float)})
+
+
 def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = None,
                    merge_periods: bool = True) -> Inputs:
     """The inputs of `scenario` priced from the offers table `prices`, before any offer is pruned.
@@ -223,8 +238,13 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     check_owned_ages(cards.rename(columns={"sku": "card_id"}), scenario.name, frozenset(scenario.onprem.custom_cards))
     vintages = build_vintages(units, scenario.horizon_months, o.purchase_every_months)
     epochs = epoch_of_month(vintages, scenario.horizon_months)
-    slots = scenario.profile_slots or DEFAULT_PROFILE_SLOTS
+    serving = any(w.serving for w in scenario.workloads)
+    # serving: whole instances per slot class, so every distinct weekly weight is kept (engine.periods)
+    slots = None if serving else scenario.profile_slots or DEFAULT_PROFILE_SLOTS
     week = week_blocks(scenario, slots, merge=merge_periods)
+    if serving and merge_periods and scenario.profile_slots is not None and week.classes > scenario.profile_slots:
+        warnings.append(f"profile_slots {scenario.profile_slots} is not applied: a serving workload keeps all "
+                        f"{week.classes} distinct weekly weights (whole instances are sized per slot class)")
     periods, demand = demand_periods(scenario, epochs, merge_periods, week.plan)
     periods_low, demand_low = demand_periods(scenario, epochs, merge_periods, week.means) if week.means else (None, None)
     schedule = build_schedule(units, vintages, scenario.horizon_months,
@@ -232,8 +252,7 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                                         o.fixed_onprem_per_month),
                               ResaleTerms(o.resale.method, o.resale.share_of_book, o.maintenance_when_off))
     owned_choices = tuple(c for c, on in (("sell", o.sell_owned), ("off", o.switch_off_owned)) if on)
-    workloads = pd.DataFrame({"name": [w.name for w in scenario.workloads],
-                              "needs": [_needs(w) for w in scenario.workloads]})
+    workloads = _workload_table(scenario)
     return Inputs(name=scenario.name, currency=scenario.currency, horizon_months=scenario.horizon_months,
                   discount_rate=scenario.discount_rate, availability=o.availability, units=units,
                   vintages=vintages, epoch_of_month=epochs, owned_choices=owned_choices, work=work,

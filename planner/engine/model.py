@@ -7,6 +7,21 @@ month 1), continuous dispatch y[u,w,p] — how many units of u work on workload 
 p — and a binary z that is 1 when any on-prem unit exists (only with a fixed monthly site cost).
 Cards in service in a fleet epoch: N[c,e] = Σ b + Σ k over the vintages serving in e.
 The objective is the cost schedule discounted, times these variables (engine.schedule).
+
+Serving workloads and placement (workloads[].serving, workloads[].placement), added only when some
+workload asks for them — a scenario without either builds the model above unchanged:
+- single_type placement: a binary x[w,g] per GPU type g that can serve w, Σ_g x[w,g] = 1, and
+  y[u,w,p] ≤ (demand[p,w] / work[u,w]) × x[w,gpu(u)] — no more than the demand alone needs, so the bound
+  never cuts an optimum — for cards, reservations and cloud offers alike;
+- serving: whole instances. On-demand and spot offers that serve a serving workload get an integer
+  q[u,p] per period (hour-of-week slot class × months): Σ_serving y[u,w,p] ≤ q[u,p]; the instance-hours
+  are paid on q (hourly × slot hours × months, discounted, in cloud_on_demand / cloud_spot) and the
+  dispatch y on such a unit carries no busy cost. Cards and reservations are integer counts held all
+  month already: serving work on them is at most the count (× availability for cards).
+- Batch work may fill the idle part of whole serving capacity, as it does on cards and reservations:
+  on a unit with q, Σ_all y[u,w,p] ≤ q[u,p] + e[u,p], where e ≥ 0 (continuous) is the instance-hours
+  per hour rented beyond the whole serving instances, priced like q. So the serving instances' idle share
+  is free to batch work, and batch hours beyond it cost what they always did.
 """
 
 from __future__ import annotations
@@ -37,12 +52,16 @@ class Model:
     r: dict = field(default_factory=dict)      # reserved unit index -> integer units
     y: dict = field(default_factory=dict)      # (unit, workload, period) -> units working
     z: pulp.LpVariable | None = None            # any on-prem unit exists
+    place: dict = field(default_factory=dict)  # (workload, gpu) -> binary: single_type workload placed on gpu
+    instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
+    extra: dict = field(default_factory=dict)  # (unit, period) -> instances rented beyond them for batch work
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
     columns: list | None = None                # the solver's columns (pulp variables), set by solve
 
     def size(self) -> dict:
-        ints = len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + (1 if self.z is not None else 0)
+        ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)
+                + (1 if self.z is not None else 0))
         columns = self.columns if self.columns is not None else self.prob.variables()
         return {"variables": len(columns), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
@@ -55,14 +74,15 @@ class Model:
 
     @property
     def integers(self) -> bool:
-        return bool(self.buy or self.keep or self.off or self.r)
+        return bool(self.buy or self.keep or self.off or self.r or self.place or self.instances)
 
 
 ExtraConstraints = Callable[[Model], None]
 
 
 def _unit_bound(inp: Inputs, i: int) -> int:
-    """Most units of `i` that can ever help: enough to serve all it can serve in the peak period."""
+    """Most units of `i` that can ever help: enough to serve all it can serve in the peak period (also with
+    whole serving instances and single_type placement: these many units hold every workload's peak whole)."""
     served = inp.work[i] > 0
     if not served.any():
         return 0
@@ -124,6 +144,61 @@ def define_dispatch(m: Model) -> None:
     for i, j in zip(*np.nonzero(works)):
         for p in range(len(inp.periods)):
             m.y[i, j, p] = m.prob.add_variable(f"y_{i}_{j}_{p}", lowBound=0)
+
+
+def _dispatch_by_workload(m: Model, workloads: np.ndarray) -> dict:
+    """workload -> [(unit, period, y)] for the workloads in the mask `workloads`."""
+    out: dict = {}
+    for (i, j, p), var in m.y.items():
+        if workloads[j]:
+            out.setdefault(j, []).append((i, p, var))
+    return out
+
+
+def define_placement(m: Model) -> None:
+    """single_type workloads: a binary per GPU type that can serve the workload, exactly one chosen, and
+    dispatch on a unit only when its GPU type is the chosen one (at most the demand alone needs)."""
+    inp = m.inputs
+    single = inp.workloads["single_type"].to_numpy(dtype=bool)
+    if not single.any():
+        return
+    gpu = inp.col("gpu")
+    for j, dispatch in _dispatch_by_workload(m, single).items():
+        gpus = sorted({gpu[i] for i, _, _ in dispatch})
+        if len(gpus) < 2:   # one GPU type can serve it: nothing to choose
+            continue
+        for g in gpus:
+            m.place[j, g] = m.prob.add_variable(f"place_w{j}_{len(m.place)}", cat="Binary")
+        add_row(m, [(m.place[j, g], 1.0) for g in gpus], pulp.LpConstraintEQ, 1.0, f"placement_w{j}")
+        for i, p, var in dispatch:
+            most = float(inp.demand[p, j] / inp.work[i, j])
+            add_row(m, [(var, 1.0), (m.place[j, gpu[i]], -most)], pulp.LpConstraintLE, 0.0, f"placed_{i}_w{j}_{p}")
+
+
+def define_serving_instances(m: Model) -> None:
+    """Whole instances of the on-demand and spot offers that serve a serving workload, per period: its
+    serving dispatch is at most them; batch dispatch on the unit fills their idle share, and beyond it
+    rents continuous extra instance-hours (both priced in define_costs)."""
+    inp = m.inputs
+    serving = inp.workloads["serving"].to_numpy(dtype=bool)
+    if not serving.any():
+        return
+    continuous = np.isin(inp.col("kind"), ("on_demand", "spot"))
+    serve: dict = {}
+    batch: dict = {}
+    for (i, j, p), var in m.y.items():
+        if continuous[i]:
+            (serve if serving[j] else batch).setdefault((i, p), []).append((var, 1.0, j))
+    for (i, p), terms in serve.items():
+        need = sum(inp.demand[p, j] / inp.work[i, j] for _, _, j in terms)
+        q = m.prob.add_variable(f"q_{i}_{p}", lowBound=0, upBound=int(math.ceil(need - 1e-9)), cat="Integer")
+        m.instances[i, p] = q
+        rows = [(var, c) for var, c, _ in terms]
+        add_row(m, rows + [(q, -1.0)], pulp.LpConstraintLE, 0.0, f"serving_instances_{i}_{p}")
+        if (i, p) in batch:
+            e = m.extra[i, p] = m.prob.add_variable(f"extra_{i}_{p}", lowBound=0)
+            rows += [(var, c) for var, c, _ in batch[i, p]]
+            add_row(m, rows + [(q, -1.0), (e, -1.0)], pulp.LpConstraintLE, 0.0, f"instance_capacity_{i}_{p}")
 
 
 def define_fixed_onprem_switch(m: Model) -> None:
@@ -209,8 +284,14 @@ def define_costs(m: Model) -> None:
     # each unit's busy hours are priced in one or two categories: find them once, not per variable
     busy_priced = {i: [(c, rate[i]) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
     for (i, _j, p), var in m.y.items():
+        if (i, p) in m.instances:   # paid on its whole instances (and extra hours) instead
+            continue
         for c, rate in busy_priced[i]:
             terms[c].append((var, rate[p]))
+    for decisions in (m.instances, m.extra):
+        for (i, p), var in decisions.items():
+            for c, rate in busy_priced[i]:
+                terms[c].append((var, rate[p]))
     m.costs = {c: _summed(terms[c], const[c]) for c in COST_CATEGORIES}
     m.prob += pulp.lpSum(m.costs.values())
 
@@ -231,6 +312,8 @@ def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) 
     define_card_counts(m)
     define_reservations(m)
     define_dispatch(m)
+    define_placement(m)
+    define_serving_instances(m)
     define_fixed_onprem_switch(m)
     define_demand_balance(m)
     define_card_capacity(m)

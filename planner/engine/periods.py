@@ -1,8 +1,13 @@
 """Demand periods: the hours the model balances supply and demand in.
 
-`D(w,m) = gpu_hours_per_month × (1 + growth)^(m−1)` reference-GPU-hours in month m, shaped within the
-month by the workload's weekly profile. A period is a set of months with one weekly-hour level: the
-model's dispatch is the same in each of its hours.
+`D(w,m) = gpu_hours_per_month × (1 + growth)^(m−1)` reference-GPU-hours in month m (engine.workloads:
+also from reference_gpus or requests_per_second), shaped within the month by the workload's weekly
+profile. A period is a set of months with one weekly-hour level: the model's dispatch is the same in
+each of its hours.
+
+A scenario with a serving workload keeps every distinct weekly weight as its own level (no blocks): its
+whole instances are sized per slot class, and a block's mix of two corners' instance counts would be
+fractional instances in the hours between them.
 
 Weekly hours with equal weights for every workload are one level (exact). When the profiles leave more
 distinct weights than the scenario's `profile_slots`, the levels are cut into that many blocks of the
@@ -24,7 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from planner import catalog
 from planner.engine.profiles import weekly_weights
+from planner.engine.workloads import reference_gpu_hours
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 
 # Blocks when the scenario leaves profile_slots out. Measured with benchmarks/profile_slots.py on the
@@ -56,9 +63,10 @@ class WeekBlocks:
 
 
 def monthly_demand(scenario) -> np.ndarray:
-    """[H × W] reference-GPU-hours per month."""
+    """[H × W] reference-GPU-hours per month (from whichever demand field each workload gives)."""
     months = np.arange(scenario.horizon_months)[:, None]
-    base = np.array([w.gpu_hours_per_month for w in scenario.workloads])[None, :]
+    custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
+    base = np.array([reference_gpu_hours(w, custom_gpus) for w in scenario.workloads])[None, :]
     growth = np.array([w.growth_per_month for w in scenario.workloads])[None, :]
     return base * (1.0 + growth) ** months
 

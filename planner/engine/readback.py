@@ -18,7 +18,7 @@ from planner.engine.result import Plan
 from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, period_months
 from planner.engine.solve import Solution
 from planner.engine.vintages import in_service
-from planner.months import HOURS_PER_MONTH
+from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK
 
 FLEET_COLUMNS = ["provider", "region", "sku", "gpu", "purchase_option", "kind", "units", "existing_units",
                  "new_units", "sold_units", "switched_off_units", "instance_hours", "cost", "unit_id"]
@@ -26,6 +26,9 @@ OFFER_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "gpu", "purchas
                  "upfront_price", "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
                  "maintenance_rate_per_year", "currency", "as_of", "source"]
 SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
+# Plan.serving; demand, capacity and served in demand_unit (requests_per_second or reference_gpus)
+SERVING_COLUMNS = ["workload", "slot", "months", "hours_per_week", "demand_unit", "demand", "unit_id", "kind", "sku",
+                   "gpu", "instances", "capacity", "busy_units", "served"]
 OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "saving", "note"]
 
 
@@ -56,10 +59,23 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
         unit_workload_period = np.array(list(m.y), dtype=np.int64)                       # [variables × 3]
         np.add.at(per_period, (unit_workload_period[:, 0], unit_workload_period[:, 2]),
                   np.maximum(0.0, _values(list(m.y.values()))))
+    # units with whole serving instances are paid on them and the extra instances rented for batch work
+    for (i, p), q in m.instances.items():
+        extra = m.extra.get((i, p))
+        per_period[i, p] = round(q.varValue or 0.0) + (max(0.0, extra.varValue or 0.0) if extra is not None else 0.0)
     slot_hours = inp.periods["slot_hours"].to_numpy()
     busy = (per_period * slot_hours) @ period_months(inp.periods, inp.schedule.months).T
     site = float(round(m.z.varValue or 0.0)) if m.z is not None else 0.0
-    return {"held": held, "buy": buy, "keep": keep, "off": off, "sell": sell, "busy": busy, "site": site}
+    return {"held": held, "buy": buy, "keep": keep, "off": off, "sell": sell, "busy": busy, "site": site,
+            "peak_instances": _peak_instances(m, U)}
+
+
+def _peak_instances(m: Model, n: int) -> np.ndarray:
+    """[n] the most whole serving instances of each unit in any period (0 where it has none)."""
+    out = np.zeros(n)
+    for (i, _p), q in m.instances.items():
+        out[i] = max(out[i], round(q.varValue or 0.0))
+    return out
 
 
 def installed_units(inp: Inputs, decisions: dict) -> np.ndarray:
@@ -111,7 +127,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
                 "periods": len(inp.periods), "units": len(inp.units), "pruned": dict(inp.pruned)},
         prices=prices_used(inp, fleet["unit_id"]), flows=flows.drop(columns=["unit"]), offers=_offers(inp, fleet),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
-        owned=owned_decisions(inp, decisions), scenario=scenario,
+        owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),
     )
 
 
@@ -136,6 +152,8 @@ def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarra
             if decisions["held"][i] <= 0:
                 continue
             units, new = decisions["held"][i], decisions["held"][i]
+        elif decisions["peak_instances"][i] > 0:   # whole serving instances: the most in any slot
+            units, new = decisions["peak_instances"][i], math.nan
         elif hours[i] > 1e-6:
             units, new = math.nan, math.nan
         else:
@@ -144,6 +162,47 @@ def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarra
         rows.append((u.provider, u.region, u.sku, u.gpu, u.purchase_option, kind[i], units, owned, new, sold, off,
                      hours[i], float(cost.get(i, 0.0)), u.unit_id))
     return pd.DataFrame(rows, columns=FLEET_COLUMNS)
+
+
+def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray) -> pd.DataFrame:
+    """Per serving workload, slot (period) and unit serving it: the slot's weekly hours and demand (in the
+    workload's unit: requests/s, or reference GPUs), the unit's whole instances in the slot (cards: in
+    service; reservations: held; on-demand and spot: q), the capacity those instances give the workload
+    (instances × work per instance, × availability on cards), the units busy on it and the demand they
+    serve."""
+    serving = inp.workloads["serving"].to_numpy(dtype=bool)
+    if not serving.any():
+        return pd.DataFrame(columns=SERVING_COLUMNS)
+    kind, periods = inp.col("kind"), inp.periods
+    epoch = periods["epoch"].to_numpy()
+    first_month = {int(e): month for month, e in reversed(list(enumerate(inp.epoch_of_month, start=1)))}
+    names, unit = inp.workload_names, inp.workloads["demand_unit"].to_numpy()
+    per_reference = inp.workloads["per_reference"].to_numpy(dtype=float)
+    rows = []
+    for (i, j, p), var in m.y.items():
+        busy = max(0.0, var.varValue or 0.0)
+        if not serving[j] or busy <= 1e-9:
+            continue
+        if kind[i] == "card":
+            count, share = installed[i, first_month[int(epoch[p])] - 1], inp.availability
+        elif kind[i] == "reserved":
+            count, share = decisions["held"][i], 1.0
+        else:
+            count, share = round(m.instances[i, p].varValue or 0.0), 1.0
+        scale = per_reference[j]
+        rows.append((names[j], p, _months_text(periods["months"].iloc[p]),
+                     round(float(periods["slot_hours"].iloc[p]) * HOURS_PER_WEEK / HOURS_PER_MONTH, 9), unit[j],
+                     float(inp.demand[p, j]) * scale, inp.col("unit_id")[i], kind[i], inp.col("sku")[i],
+                     inp.col("gpu")[i], float(count), float(count) * share * inp.work[i, j] * scale, busy,
+                     busy * inp.work[i, j] * scale))
+    return pd.DataFrame(rows, columns=SERVING_COLUMNS)
+
+
+def _months_text(months: tuple) -> str:
+    """`1-12` for a run of months, `1, 3` otherwise."""
+    if len(months) > 1 and months[-1] - months[0] == len(months) - 1:
+        return f"{months[0]}-{months[-1]}"
+    return ", ".join(map(str, months))
 
 
 def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:

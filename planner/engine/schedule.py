@@ -10,7 +10,9 @@ table; -1 for the site) names what the flow belongs to. The drivers and their ke
 - `buy`:  per card bought in a purchase vintage (key: vintage): capex when bought, running costs while
   in service, the resale credit when it leaves service or the horizon ends;
 - `keep`, `off`, `sell`: per owned card kept working, switched off, or sold in month 1 (key: vintage);
-- `busy`: per unit-hour worked in that month (dispatch; key: unit);
+- `busy`: per unit-hour worked in that month (dispatch; key: unit) — for an on-demand or spot unit
+  that serves a serving workload, per instance-hour rented: its whole serving instances and the
+  extra instance-hours for batch work (engine.model.define_serving_instances);
 - `site`: once per month when any on-prem unit exists (key: 0).
 
 Everything that costs money reads this table: the objective (the schedule discounted, times the

@@ -1,7 +1,11 @@
 """Workloads as the optimiser sees them: demand per period, and what each unit delivers to each workload.
 
 - Demand: `D(w,m) = gpu_hours_per_month × (1 + growth)^(m−1)` reference-GPU-hours in month m, shaped
-  within the month by the workload's weekly profile.
+  within the month by the workload's weekly profile. A workload may state its month-1 demand as
+  reference GPUs busy on average (`reference_gpus`: × 730 hours) or as requests per second
+  (`requests_per_second` with `throughput_unit: requests_per_second`: ÷ the requests/s one reference GPU
+  sustains, from its throughput table, × 730 hours); either is the weekly mean, the profile's weights
+  (mean 1) shape it hour by hour.
 - Work: one hour of a unit delivers `perf(w,g) × gpus × eff(k, interconnect)` reference-GPU-hours
   (× (1 − overhead) on spot), where eff is the measured multi-GPU efficiency of jobs on k = gpus_per_job
   GPUs (1 when k = 1), or nothing when the unit cannot serve the workload — and then the reason is
@@ -19,6 +23,7 @@ import pandas as pd
 from planner import catalog
 from planner.catalog import speeds
 from planner.errors import ScenarioError
+from planner.months import HOURS_PER_MONTH
 
 
 def _table(workload, custom_gpus: dict[str, str] | None = None) -> dict[str, float]:
@@ -27,6 +32,28 @@ def _table(workload, custom_gpus: dict[str, str] | None = None) -> dict[str, flo
     card stands for its GPU."""
     custom_gpus = custom_gpus or {}
     return {custom_gpus.get(k) or catalog.resolve_gpu(k): v for k, v in (workload.throughput or {}).items()}
+
+
+def per_request_unit(workload) -> bool:
+    """True when the workload's throughput table holds requests/s (throughput_unit: requests_per_second)."""
+    return workload.throughput_unit == "requests_per_second"
+
+
+def demand_scale(workload, custom_gpus: dict[str, str] | None = None) -> tuple[str, float]:
+    """(unit, per reference GPU): the unit a workload's demand is reported in — requests_per_second, or
+    reference_gpus — and how many of it one reference GPU delivers (its requests/s, or 1)."""
+    if per_request_unit(workload):
+        return "requests_per_second", _table(workload, custom_gpus)[catalog.resolve_gpu(workload.reference_gpu)]
+    return "reference_gpus", 1.0
+
+
+def reference_gpu_hours(workload, custom_gpus: dict[str, str] | None = None) -> float:
+    """Month-1 demand in reference-GPU-hours, whichever demand field the workload gives."""
+    field = workload.demand_field
+    if field == "gpu_hours_per_month":
+        return float(workload.gpu_hours_per_month)
+    per_reference = demand_scale(workload, custom_gpus)[1]
+    return workload.demand_amount / per_reference * HOURS_PER_MONTH
 
 
 def speed_and_source(workload, gpu: str, custom_gpus: dict[str, str] | None = None) -> speeds.Speed:
@@ -38,6 +65,13 @@ def speed_and_source(workload, gpu: str, custom_gpus: dict[str, str] | None = No
     """
     ref = catalog.resolve_gpu(workload.reference_gpu)
     table = _table(workload, custom_gpus)
+    if per_request_unit(workload):   # requests/s: the table is the only source; a GPU it lacks cannot serve
+        if gpu not in table or ref not in table:
+            return speeds.Speed(math.nan, "none", f"no requests/s for {gpu} in the throughput table of workload "
+                                f"{workload.name} (throughput_unit: requests_per_second)")
+        return speeds.Speed(table[gpu] / table[ref], "user",
+                            f"{table[gpu]:g} requests/s (throughput table of workload {workload.name}), "
+                            f"reference {ref} {table[ref]:g}")
     if gpu in table:
         return speeds.Speed(table[gpu] / table.get(ref, 1.0), "user", f"throughput table of workload {workload.name}")
     metric = workload.throughput_metric
@@ -60,8 +94,15 @@ def relative_speed(workload, gpu: str, custom_gpus: dict[str, str] | None = None
 def check_reference_metrics(scenario) -> None:
     """Every workload's reference GPU must have a speed under its metric (or be in its throughput table)."""
     problems = []
+    custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     for w in scenario.workloads:
         ref = catalog.resolve_gpu(w.reference_gpu)
+        if per_request_unit(w):
+            if ref not in _table(w, custom_gpus):
+                problems.append(f"workload {w.name}: reference GPU {ref} is not in its throughput table; with "
+                                f"throughput_unit requests_per_second the table must give the requests/s one {ref} "
+                                "sustains (demand is counted in reference GPUs)")
+            continue
         if ref in _table(w) or not math.isnan(speeds.gpu_speed(w.throughput_metric, ref).relative_speed):
             continue
         why = speeds.gpu_speed(w.throughput_metric, ref).detail
@@ -123,6 +164,8 @@ def _reason(workload, unit, gpus: pd.DataFrame, custom_gpus: dict[str, str]) -> 
         if why:
             return why
     speed = speed_and_source(workload, gpu, custom_gpus)
+    if per_request_unit(workload) and math.isnan(speed.relative_speed):
+        return f"{gpu} is not in the workload's requests/s throughput table: name it there to allow it"
     if math.isnan(speed.relative_speed) or speed.relative_speed <= 0:
         return f"no {workload.throughput_metric} speed for {gpu}: {speed.detail} (add it to a throughput table)"
     return None

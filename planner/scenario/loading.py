@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
-from planner.scenario.model import BUILTIN_PROFILES, Scenario, gpu_or_specs, idle_above_busy
+from planner.scenario.model import BUILTIN_PROFILES, Scenario, demand_problem, gpu_or_specs, idle_above_busy
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -348,6 +348,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             continue
         if "reference_gpu" in w:
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
+        problems += _check_demand(w, i, custom, positions, origin)
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
                 check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
@@ -400,6 +401,28 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         if not path.is_file():
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; file not found: {path}")
+    return problems
+
+
+def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str) -> list[str]:
+    """A workload's demand fields (the model's check too, reported once even when other fields fail), and
+    with throughput_unit requests_per_second its reference GPU in the throughput table: demand is counted
+    in reference GPUs, rate ÷ the requests/s one reference GPU sustains."""
+    problems = []
+    found = demand_problem(w)
+    if found:
+        loc = ("workloads", i, found[0])
+        problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {found[1]}")
+    table = w.get("throughput")
+    ref = catalog.resolve_gpu(str(w.get("reference_gpu")))
+    if w.get("throughput_unit") == "requests_per_second" and isinstance(table, dict) and table and ref:
+        named = {custom.get(k, {}).get("gpu") if k in custom and isinstance(custom.get(k), dict)
+                 else catalog.resolve_gpu(str(k)) for k in table}
+        if ref not in named:
+            loc = ("workloads", i, "throughput")
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: reference GPU {ref} is not in "
+                            f"the table; with throughput_unit requests_per_second it must give the requests/s one "
+                            f"{ref} sustains (demand is counted in reference GPUs)")
     return problems
 
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic_core import PydanticCustomError
 
 from planner.catalog import speeds
+from planner.months import HOURS_PER_MONTH
 from pricing_adapters import registry
 
 PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
@@ -56,12 +57,12 @@ def _numeric_shape(annotation: Any) -> str | None:
     return None
 
 
-def _first_month_above(hours: float, growth: float, horizon: int) -> int | None:
-    """The first month (1-based) whose demand hours × (1 + growth)^(m−1) exceeds MAX_GPU_HOURS_PER_MONTH,
-    or None. Compared in logarithms, so a huge growth cannot overflow a float."""
-    if hours <= 0 or growth <= 0:
+def _first_month_above(amount: float, growth: float, horizon: int, limit: float = MAX_GPU_HOURS_PER_MONTH) -> int | None:
+    """The first month (1-based) whose demand amount × (1 + growth)^(m−1) exceeds `limit`, or None.
+    Compared in logarithms, so a huge growth cannot overflow a float."""
+    if amount <= 0 or growth <= 0:
         return None
-    room = math.log(MAX_GPU_HOURS_PER_MONTH) - math.log(hours)
+    room = math.log(limit) - math.log(amount)
     step = math.log1p(growth)
     return next((m for m in range(2, horizon + 1) if (m - 1) * step > room), None)
 
@@ -248,11 +249,53 @@ class OnPrem(Frozen):
         return owned.age_months if isinstance(owned, OwnedCards) else 0
 
 
+DEMAND_FIELDS = ("gpu_hours_per_month", "requests_per_second", "reference_gpus")
+# Most requests per second one workload may state: a million times the busiest public LLM APIs' peaks is
+# still far below it, and far below where the solver's sums overflow.
+MAX_REQUESTS_PER_SECOND = 1e9
+MAX_REFERENCE_GPUS = MAX_GPU_HOURS_PER_MONTH / HOURS_PER_MONTH
+
+
+def demand_problem(workload: dict) -> tuple[str, str] | None:
+    """(field, what is wrong) when a workload's demand fields do not fit together, else None: exactly one of
+    DEMAND_FIELDS, and requests_per_second exactly with throughput_unit requests_per_second (which needs a
+    throughput table of requests/s). Read from the raw mapping too (scenario.loading), so the problem is
+    reported even when other fields of the workload fail."""
+    given = [f for f in DEMAND_FIELDS if workload.get(f) is not None]
+    unit = workload.get("throughput_unit", "relative_speed")
+    if not given:
+        return ("gpu_hours_per_month", "required: one of gpu_hours_per_month (reference-GPU hours a month), "
+                "reference_gpus (reference GPUs busy on average) or requests_per_second (with throughput_unit: "
+                "requests_per_second)")
+    if len(given) > 1:
+        return (given[1], f"give one demand field, not {' and '.join(given)}")
+    if given == ["requests_per_second"] and unit != "requests_per_second":
+        return ("requests_per_second", "requests_per_second needs throughput_unit: requests_per_second and a "
+                "throughput table of the requests/s one GPU of each type sustains")
+    if unit == "requests_per_second" and given != ["requests_per_second"]:
+        return ("throughput_unit", f"throughput_unit requests_per_second needs the demand as requests_per_second, "
+                f"not {given[0]}")
+    if unit == "requests_per_second" and not workload.get("throughput"):
+        return ("throughput", "throughput_unit requests_per_second needs a throughput table: the requests/s one "
+                "GPU of each type sustains (a GPU left out cannot serve the workload)")
+    return None
+
+
 class Workload(Frozen):
-    """A stream of GPU work, measured in hours on its reference GPU."""
+    """A stream of GPU work: reference-GPU hours a month, reference GPUs busy on average, or requests per
+    second (weekly means in month 1, shaped by the profile and grown by growth_per_month)."""
 
     name: str = Field(min_length=1)
-    gpu_hours_per_month: float = Field(ge=0, le=MAX_GPU_HOURS_PER_MONTH, description="reference-GPU hours in month 1")
+    gpu_hours_per_month: float | None = Field(
+        None, ge=0, le=MAX_GPU_HOURS_PER_MONTH,
+        description="reference-GPU hours in month 1 (give this, reference_gpus or requests_per_second)")
+    requests_per_second: float | None = Field(
+        None, ge=0, le=MAX_REQUESTS_PER_SECOND,
+        description="requests per second, the weekly mean in month 1 (the peak hour asks rate × the profile's largest "
+                    "weight); needs throughput_unit: requests_per_second")
+    reference_gpus: float | None = Field(
+        None, ge=0, le=MAX_REFERENCE_GPUS,
+        description="reference GPUs busy on average in month 1 (the weekly mean; = gpu_hours_per_month / 730)")
     reference_gpu: str = Field(description="canonical GPU id the hours are measured on")
     min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
     gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
@@ -264,7 +307,16 @@ class Workload(Frozen):
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
     throughput_metric: ThroughputMetric = Field(speeds.DEFAULT_METRIC, description="how GPUs compare for this workload")
     throughput: dict[str, Speed] | None = Field(
-        None, description="measured relative speed per GPU id (or custom card id: its GPU); overrides the metric")
+        None, description="measured relative speed per GPU id (or custom card id: its GPU); overrides the metric. "
+                          "With throughput_unit requests_per_second: requests/s one GPU sustains")
+    throughput_unit: Literal["relative_speed", "requests_per_second"] = Field(
+        "relative_speed", description="relative_speed: the throughput table holds speeds relative to the reference GPU "
+        "(GPUs it lacks take the metric's); requests_per_second: it holds the requests/s one GPU of each type "
+        "sustains, and a GPU it lacks cannot serve the workload")
+    serving: bool = Field(False, description="true: capacity in whole instances (cloud) or whole cards in every "
+                          "hour-of-week slot, sized to the slot's demand; false: divisible GPU-hours (batch)")
+    placement: Literal["split", "single_type"] = Field(
+        "split", description="split: work spread over GPU types; single_type: all of it on one GPU type (Mélange)")
 
     @field_validator("throughput")
     @classmethod
@@ -283,6 +335,24 @@ class Workload(Frozen):
         if v is not None and not re.fullmatch(r"[A-Za-z_-]+==\d+(\.\d+)*", v.strip()):
             raise ValueError("expected NAME==VERSION, e.g. tensorflow==2.12")
         return v
+
+    @model_validator(mode="after")
+    def _one_demand(self) -> Workload:
+        # loading.py makes the same check on the raw file, so it is reported even when other fields fail
+        problem = demand_problem(self.model_dump())
+        if problem:
+            raise PydanticCustomError("demand_fields", "{what}", {"field": (problem[0],), "what": problem[1]})
+        return self
+
+    @property
+    def demand_field(self) -> str:
+        """The demand field this workload gives: gpu_hours_per_month, requests_per_second or reference_gpus."""
+        return next(f for f in DEMAND_FIELDS if getattr(self, f) is not None)
+
+    @property
+    def demand_amount(self) -> float:
+        """The month-1 demand as stated, in the unit of `demand_field`."""
+        return float(getattr(self, self.demand_field))
 
 
 class Constraints(Frozen):
@@ -309,7 +379,9 @@ class Scenario(Frozen):
         None, ge=1, le=168,
         description="most blocks of weekly hours the model keeps: profiles with more distinct hourly weights are "
                     "grouped into this many load-duration blocks and the plan reports the bound on the cost error "
-                    "(omitted = 24; 168 = always exact)")
+                    "(omitted = 24; 168 = always exact; with a serving workload every distinct weight is kept)")
+    close_call_share: float = Field(
+        0.02, ge=0, lt=1, description="a plan whose runner-up is within this share of the total is flagged a close call")
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:
@@ -321,17 +393,22 @@ class Scenario(Frozen):
 
     @model_validator(mode="after")
     def _grown_demand_is_bounded(self) -> Scenario:
-        """Compound growth over the horizon may not push a month's demand above MAX_GPU_HOURS_PER_MONTH
-        (growth_per_month: 10 over 36 months is 1e37 hours: no fleet, only a puzzling infeasibility)."""
+        """Compound growth over the horizon may not push a month's demand above its field's limit
+        (MAX_GPU_HOURS_PER_MONTH hours, or the like in GPUs or requests/s; growth_per_month: 10 over 36
+        months is 1e37 hours: no fleet, only a puzzling infeasibility)."""
+        limits = {"gpu_hours_per_month": (MAX_GPU_HOURS_PER_MONTH, "GPU-hours"),
+                  "reference_gpus": (MAX_REFERENCE_GPUS, "reference GPUs"),
+                  "requests_per_second": (MAX_REQUESTS_PER_SECOND, "requests/s")}
         for i, w in enumerate(self.workloads):
-            month = _first_month_above(w.gpu_hours_per_month, w.growth_per_month, self.horizon_months)
+            limit, unit = limits[w.demand_field]
+            month = _first_month_above(w.demand_amount, w.growth_per_month, self.horizon_months, limit)
             if month is None:
                 continue
             raise PydanticCustomError(
                 "demand_too_large", "{what}",
                 {"loc": ("workloads", i, "growth_per_month"),   # where loading.py points the message
-                 "what": (f"demand of workload '{w.name}' grows above {MAX_GPU_HOURS_PER_MONTH:,.0f} GPU-hours "
-                          f"in month {month} of {self.horizon_months} ({w.gpu_hours_per_month:g} h × "
+                 "what": (f"demand of workload '{w.name}' grows above {limit:,.0f} {unit} "
+                          f"in month {month} of {self.horizon_months} ({w.demand_amount:g} × "
                           f"(1 + {w.growth_per_month:g})^{month - 1}); lower growth_per_month or horizon_months")})
         return self
 

@@ -220,18 +220,19 @@ def _maybe(draw, strategy, odds: int = 2):
 
 
 @st.composite
-def cases(draw, extended: bool = False, staged: bool = False, long: bool | None = None):
+def cases(draw, extended: bool = False, staged: bool = False, long: bool | None = None, serving: bool = False):
     """(scenario dict without prices.source, offer rows). Every case has staged purchases, lives that may
     end inside the horizon, resale terms and owned cards of some age now and then. `extended` adds the
     features the oracle does not model (weekly profiles, site fixed cost, cloud share, reservations);
     otherwise a case is small enough to enumerate (plan_count ≤ MAX_PLANS, max_units tightened if not).
     `staged` leans on buying later: growing demand, purchases every month or two, short lives. `long`
     (now and then when None) is a horizon of 13-24 months with coarse purchase periods, where the
-    per-year budget bites."""
+    per-year budget bites. `serving` (with `extended`) makes each workload a serving one or not, and
+    single_type or split, at random, over 1-2 months."""
     if long is None:
         long = not extended and not staged and draw(st.integers(0, 4)) == 0
     if extended:
-        horizon = draw(st.integers(1, 4))
+        horizon = draw(st.integers(1, 2 if serving else 4))
     else:
         horizon = draw(st.sampled_from(range(13, 25) if long else range(2, 7)))
     if staged:
@@ -297,6 +298,8 @@ def cases(draw, extended: bool = False, staged: bool = False, long: bool | None 
             "interruption_overhead": draw(st.sampled_from([0.0, 0.1])) if interruptible else 0.0,
             "throughput": {g: 1.0 if g == ref else draw(st.integers(50, 300)) / 100.0 for g in gpus_involved},
         })
+        if serving:
+            workloads[-1].update(serving=draw(st.booleans()), placement=draw(st.sampled_from(["split", "single_type"])))
 
     onprem = {"electricity_per_kwh": _money(draw, 5, 40), "pue": draw(st.integers(100, 200)) / 100.0,
               "availability": draw(st.integers(80, 100)) / 100.0, "cards": card_ids,
@@ -635,9 +638,24 @@ def test_reduced_model_has_the_unreduced_optimum(case, offers_dir):
     assert_same_total(case, offers_dir, {"reduced": True}, {"reduced": False})
 
 
+@settings(max_examples=30, **COMMON)
+@given(case=cases(extended=True, serving=True))
+def test_reduced_model_has_the_unreduced_optimum_with_serving_and_placement(case, offers_dir):
+    """The same with serving workloads (whole instances per slot) and single_type placement: the fill
+    reduction keeps the offers that serve a serving workload and the cheapest per GPU type for single_type
+    ones, and reservations that serve a serving workload are never pruned for their value."""
+    assert_same_total(case, offers_dir, {"reduced": True}, {"reduced": False})
+
+
 @settings(max_examples=10, **COMMON)
 @given(case=cases(extended=True))
 def test_highs_agrees_with_cbc(case, offers_dir):
+    assert_same_total(case, offers_dir, {"solver": "cbc"}, {"solver": "highs"})
+
+
+@settings(max_examples=10, **COMMON)
+@given(case=cases(extended=True, serving=True))
+def test_highs_agrees_with_cbc_with_serving_and_placement(case, offers_dir):
     assert_same_total(case, offers_dir, {"solver": "cbc"}, {"solver": "highs"})
 
 
