@@ -70,7 +70,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
                ("onprem.electricity_per_kwh", s.onprem.electricity_per_kwh), ("onprem.pue", s.onprem.pue),
                ("onprem.power_cap_kw", s.onprem.power_cap_kw), ("onprem.capex_budget", s.onprem.capex_budget),
                ("constraints.max_cloud_share", s.constraints.max_cloud_share)]
-        key += [(f"workloads.{w.name}.gpu_hours_per_month", w.gpu_hours_per_month) for w in s.workloads]
+        key += [(f"workloads.{w.name}.{w.demand_field}", w.demand_amount) for w in s.workloads]
         key += [(f"workloads.{w.name}.growth_per_month", w.growth_per_month) for w in s.workloads]
         lines += ["## Key assumptions", "", "| path | value |", "| --- | ---: |",
                   *[f"| {_text(p)} | {'' if v is None else v} |" for p, v in key], ""]
