@@ -6,11 +6,14 @@
 - steps: each step of one plan inside this process (load, prices, prepare, reduce, build, solve, read
   back, baselines);
 - ladder: smaller versions solved with the reduced and the unreduced model side by side;
-- periods: cards bought in month 1 only next to purchases every 12, 3 and 1 months, with each solver.
+- periods: cards bought in month 1 only next to purchases every 12, 3 and 1 months, with each solver;
+- decisions: what add_decisions costs after the plan (industrial.yaml and startup-hybrid.yaml): solves and
+  seconds of the decision values, the runner-up and the flip points, and their ratio to the plan itself;
+  and the purchases' re-solves on one model against a model built for each.
 
 Prints times measured in this run and their ratios, with the load average before and after; nothing
 here asserts a time.
-Run: make bench   (or .venv/bin/python benchmarks/plan_speed.py [--sections process,steps,ladder,periods]
+Run: make bench   (or .venv/bin/python benchmarks/plan_speed.py [--sections process,steps,ladder,periods,decisions]
                    [--runs 5] [--solver highs] [--solvers highs,cbc] [--max-vars N] [--time-limit S])
 """
 
@@ -25,12 +28,14 @@ import time
 from pathlib import Path
 
 from planner import catalog
-from planner.engine import build_model, inputs_for, plan, read_plan, reduce, solve, solve_baselines
+from planner.engine import add_decisions, build_model, inputs_for, plan, read_plan, reduce, solve, solve_baselines
+from planner.engine import decisions as decision_engine
 from planner.errors import PlannerError
 from planner.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = ("process", "steps", "ladder", "periods")
+SECTIONS = ("process", "steps", "ladder", "periods", "decisions")
+DECISION_PARTS = ("decision_values", "runner_up", "flip_points")
 HELP_TARGET_S = 0.35     # issue 11: `fleetplan --help` within 0.35 s …
 BEYOND_HELP_S = 0.5      # … and the industrial plan with baselines within 0.5 s more
 
@@ -189,6 +194,51 @@ def purchase_periods(path: Path, solvers: list[str], time_limit: float) -> None:
         print(f"  CBC seconds / HiGHS seconds — {ratios} (CBC at the time limit shows status feasible or stopped)")
 
 
+def decision_costs(paths: list[Path], solver: str, runs: int) -> None:
+    """Per scenario, median of `runs`: the plan alone (no baselines), then add_decisions by part — solves,
+    seconds, seconds per solve — and each part's ratio to the plan; then the purchases' re-solves on one
+    model (as add_decisions does) against a model built for each purchase."""
+    print(f"\ndecisions: add_decisions after the plan, solver {solver}, median of {runs} runs "
+          "(ratio = seconds / seconds of the plan without baselines)")
+    print(f"  {'scenario':22s} {'part':16s} {'solves':>6s} {'seconds':>8s} {'s/solve':>8s} {'ratio':>7s}")
+    for path in paths:
+        scenario = load_scenario_file(path)
+        plan(scenario, solver=solver, baselines=False)     # warm-up: prices and catalog read once
+        plan_s, parts, solves = [], {p: [] for p in (*DECISION_PARTS, "total")}, {}
+        for _ in range(runs):
+            result, t = timed(plan, scenario, solver=solver, baselines=False)
+            plan_s.append(t)
+            add_decisions(result)
+            done = result.solver["decisions"]
+            solves = done["solves"]
+            for part in DECISION_PARTS:
+                parts[part].append(done["seconds"][part])
+            parts["total"].append(done["total_seconds"])
+        base = statistics.median(plan_s)
+        print(f"  {path.name:22s} {'plan':16s} {1:6d} {base:8.3f} {base:8.3f} {1:7.1f}")
+        for part, ts in parts.items():
+            n = sum(solves.values()) if part == "total" else solves[part]
+            t = statistics.median(ts)
+            print(f"  {'':22s} {part:16s} {n:6d} {t:8.3f} {t / max(n, 1):8.3f} {t / base:7.1f}")
+        shared_s, fresh_s, buys = purchase_re_solves(result, solver)
+        print(f"  {'':22s} {buys} purchases re-solved on one model {shared_s:.3f} s, a model built for each "
+              f"{fresh_s:.3f} s ({fresh_s / max(shared_s, 1e-9):.2f}×)")
+
+
+def purchase_re_solves(result, solver: str) -> tuple[float, float, int]:
+    """(seconds on one model with bounds changed, seconds with a model built per purchase, purchases)."""
+    r = decision_engine._resolver(result, solver, None, None, None)
+    buys = [d for d in decision_engine.plan_decisions(result) if d.kind == "buy"]
+    shared: list = []
+    start = time.perf_counter()
+    for d in buys:
+        r.solve_without_buy(shared, d.name, d.month)
+    middle = time.perf_counter()
+    for d in buys:
+        r.solve(r.inp, "purchases", decision_engine.forbid_buy(d.name, d.month))
+    return middle - start, time.perf_counter() - middle, len(buys)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sections", default=",".join(SECTIONS),
@@ -217,6 +267,8 @@ def main() -> None:
         ladder(path, args.solver, args.max_vars)
     if "periods" in sections:
         purchase_periods(path, solvers, args.time_limit)
+    if "decisions" in sections:
+        decision_costs([path, ROOT / "scenarios" / "startup-hybrid.yaml"], args.solver, min(args.runs, 3))
     machine("after")
 
 

@@ -261,6 +261,9 @@ def plan_command(
                                        help="write the --format output to FILE (atomically) instead of stdout"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
+    no_decisions: bool = typer.Option(False, "--no-decisions",
+                                      help="skip what each decision is worth, the runner-up plan and the flip points "
+                                           "(re-solves made after the plan is shown)"),
     time_limit: float | None = typer.Option(None, "--time-limit", min=0.1, max=86400, metavar="SECONDS",
                                             help="stop each solve after SECONDS with the best fleet found so far "
                                                  "(status feasible, with its gap); exit 3 if none was found"),
@@ -278,7 +281,7 @@ def plan_command(
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
     input, 3 when the solver stopped (--time-limit) before finding any fleet."""
-    from planner.engine import add_baselines
+    from planner.engine import add_baselines, add_decisions
     from planner.engine import plan as make_plan
     from planner.reports import plan_start, write_plan_files
     from planner.scenario import load_scenario_file
@@ -292,8 +295,12 @@ def plan_command(
         result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
                            store=store, time_limit=time_limit,
                            overrides={"profile_slots": profile_slots} if profile_slots is not None else None)
-        if fmt is not PlanFormat.table and not no_baselines:
+        # the table prints the baselines and decision values after the plan; other formats and --out's set
+        # (written before the table is printed) carry them
+        if (fmt is not PlanFormat.table or out is not None) and not no_baselines:
             add_baselines(result, plans=False)
+        if not no_decisions and (fmt in _FORMATS_WITH_DECISIONS or out is not None):
+            add_decisions(result, time_limit=time_limit, store=store)
         if out is not None:
             try:
                 for path in write_plan_files(result, out, start=start):
@@ -313,14 +320,22 @@ def plan_command(
         err.print(f"[yellow]warning:[/] {escape(warning)}", markup=True, soft_wrap=True)
     if fmt is PlanFormat.table:
         _print_plan(result)
-        if not no_baselines:
-            try:
-                add_baselines(result, plans=False)
-            except PlannerError as exc:
-                fail(exc)
-            _print_baselines(result)
+        try:
+            if not no_baselines:
+                if not len(result.baselines):     # not solved yet for --out
+                    add_baselines(result, plans=False)
+                _print_baselines(result)
+            if not no_decisions:
+                if result.decisions is None:
+                    add_decisions(result, time_limit=time_limit, store=store)
+                _print_decisions(result)
+        except PlannerError as exc:
+            fail(exc)
     else:
         _write_plan(result, fmt, output, start)
+
+
+_FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx)
 
 
 def _check_output(fmt: PlanFormat, output: Path | None) -> None:
@@ -412,6 +427,45 @@ def _print_baselines(p) -> None:
     """The baselines, solved after the plan was shown (engine.add_baselines)."""
     if len(p.baselines):
         emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({p.currency})", float_digits=1)
+
+
+def _print_decisions(p) -> None:
+    """What each decision is worth, the runner-up with both fleets and the close-call line, and the flip
+    points (engine.add_decisions, solved after the plan was shown)."""
+    import pandas as pd
+
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    cur = p.currency
+    if p.decisions is not None and len(p.decisions):
+        emit(p.decisions.drop(columns=["gpu"]), Format.table, float_digits=1,
+             title=f"What each decision is worth ({cur}): the total when it is forbidden, and the increase")
+    runner = p.runner_up or {}
+    if runner.get("fleet") is not None:
+        names = list(dict.fromkeys([*runner["plan_fleet"], *runner["fleet"]]))
+        fleets = pd.DataFrame({"card_or_offer": names, "recommended": [runner["plan_fleet"].get(n, 0) for n in names],
+                               "runner_up": [runner["fleet"].get(n, 0) for n in names]})
+        emit(fleets, Format.table, title="Runner-up fleet (units held)")
+        out.print(f"recommended {p.total:,.0f} {cur}; runner-up {runner['total']:,.0f} {cur}, "
+                  f"{runner['increase']:,.0f} {cur} ({runner['increase_pct']:.1f} %) more: "
+                  + escape("; ".join(runner["differences"])), soft_wrap=True)
+    elif runner:
+        out.print(f"runner-up: {escape(runner.get('note') or runner.get('status', ''))}", soft_wrap=True)
+    types = runner.get("other_types") or {}
+    if types.get("fleet") is not None and set(types["fleet"]) != set(runner.get("fleet") or {}):
+        out.print(f"with other card types: {types['total']:,.0f} {cur}, {types['increase']:,.0f} {cur} "
+                  f"({types['increase_pct']:.1f} %) more: " + escape("; ".join(types["differences"])), soft_wrap=True)
+    if p.close_call:
+        out.print(f"[bold yellow]close call:[/] the runner-up costs within {100 * runner['close_call_share']:g}% of the "
+                  "recommended plan — weigh both fleets above", soft_wrap=True)
+    done = p.solver.get("decisions")
+    if done:
+        err.print(f"decision values, runner-up and flip points: {sum(done['solves'].values())} solves, "
+                  f"{done['total_seconds']:.2f} s")
+    if p.flip_points is not None and len(p.flip_points):
+        flips = p.flip_points.assign(flip_share_of_today=p.flip_points["flip_share_of_today"] * 100)
+        emit(flips.rename(columns={"flip_share_of_today": "flip_pct_of_today"}).drop(columns=["gpu", "solves"]),
+             Format.table, float_digits=1,
+             title="Flip points: the demand of the workload a card mainly serves below which the plan holds fewer of it")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The engine: inputs resolved once from a scenario, exact reductions, the one cost schedule, the
-MILP built by `define_*` functions, solved, read back into a Plan; baselines and explanations."""
+MILP built by `define_*` functions, solved, read back into a Plan; baselines, explanations and decision values."""
 
 from planner.engine.baselines import solve_baselines, solve_inputs
 from planner.engine.constraints import CAPS, Cap
+from planner.engine.decisions import add_decisions
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import Model, build_model
 from planner.engine.readback import read_plan
@@ -13,5 +14,5 @@ from planner.engine.schedule import COST_CATEGORIES, CostSchedule, build_schedul
 from planner.engine.solve import SOLVERS, Solution, solve
 
 __all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "SOLVERS", "Solution", "add_baselines",
-           "build_model", "build_schedule", "inputs_for", "plan", "read_plan", "reduce", "resolve_inputs", "solve",
-           "solve_baselines", "solve_inputs"]
+           "add_decisions", "build_model", "build_schedule", "inputs_for", "plan", "read_plan", "reduce", "resolve_inputs",
+           "solve", "solve_baselines", "solve_inputs"]

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
+from planner.engine.decisions import DECISION_COLUMNS, FLIP_COLUMNS
 from planner.reports.tables import (
     add_months,
     assumptions,
@@ -34,8 +35,8 @@ from planner.reports.tables import (
     summary_table,
 )
 
-SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "break-even",
-          "speeds", "assumptions", "prices used")
+SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
+          "runner-up", "flip points", "break-even", "speeds", "assumptions", "prices used")
 
 MONEY = "#,##0.00"
 RATE = "#,##0.0000"                # hourly prices: cents are too coarse for a GPU-hour
@@ -84,6 +85,11 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], money, dates=("month_start",)),
         "owned cards": _formatted(plan.owned, ["saving"], money),
         "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], money),
+        "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
+                                ["total_if_forbidden", "increase"], money),
+        "runner-up": runner_up_sheet(plan),
+        "flip points": _formatted(_shares(_or_empty(plan.flip_points, FLIP_COLUMNS),
+                                          {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
         "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
                              ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], money),
         "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),
@@ -236,7 +242,7 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
 
 
 # ---------------------------------------------------------------------------------------------------
-# Summary and assumptions
+# Summary, runner-up and assumptions
 
 
 def summary_sheet(plan: Plan, first: date) -> Sheet:
@@ -260,6 +266,35 @@ def _summary_unit(field: str, currency: str) -> tuple[str | None, str | None]:
         return "%", SHARE
     return {"horizon_months": ("months", None), "energy_kwh": ("kWh", "#,##0"), "solver.seconds": ("s", None),
             "plan_start": ("first day of month 1", None)}.get(field, (None, None))
+
+
+def _or_empty(df: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
+    """`df`, or an empty table with its columns when it was not computed (plan --no-decisions)."""
+    return pd.DataFrame(columns=columns) if df is None else df
+
+
+def runner_up_sheet(plan: Plan) -> Sheet:
+    """The runner-up (engine.decisions) as field, value, unit: the close-call flag and threshold, both
+    totals, the increase in money and as a share, what differs, and both fleets (units per card or offer);
+    the header alone when decision values were not computed."""
+    runner, cur = plan.runner_up, plan.currency
+    rows: list[tuple] = []
+    if runner is not None:
+        share = runner.get("close_call_share")
+        pct = runner.get("increase_pct")
+        rows += [("close_call", plan.close_call, None),
+                 ("close_call_share", Styled(share, SHARE) if share is not None else None, "%"),
+                 ("recommended.total", Styled(plan.total, MONEY), cur),
+                 ("runner_up.status", runner.get("status"), None),
+                 ("runner_up.total", Styled(runner["total"], MONEY) if runner.get("total") is not None else None, cur),
+                 ("runner_up.increase", Styled(runner["increase"], MONEY) if runner.get("increase") is not None else None, cur),
+                 ("runner_up.increase_share", Styled(pct / 100, SHARE) if pct is not None else None, "%"),
+                 ("runner_up.differences", "; ".join(runner.get("differences") or []), None)]
+        if runner.get("note"):
+            rows.append(("runner_up.note", runner["note"], None))
+        for side, fleet in (("recommended", runner.get("plan_fleet")), ("runner_up", runner.get("fleet"))):
+            rows += [(f"{side}.fleet.{name}", units, "units") for name, units in (fleet or {}).items()]
+    return Sheet(pd.DataFrame(rows, columns=["field", "value", "unit"]), {})
 
 
 @dataclass(frozen=True)

@@ -143,3 +143,52 @@ def test_validate_and_plan_warn_when_an_allowed_option_has_no_price():
     assert owned["card"] == "rtx-3060-12gb" and owned["kept"] + owned["switched_off"] + owned["sold"] == 2
     assert {r["action"] for r in doc["schedule"]} <= {"buy", "sell", "switch off", "retire"}
     assert doc["assumptions"]["resale_share_of_book"] == 0.5 and doc["assumptions"]["purchase_every_months"] == 3
+
+
+# --- what each decision is worth (engine.decisions) ------------------------------------------------
+
+WORKED = ROOT / "examples" / "worked-example.yaml"
+DECISION_SECTIONS = ("What each decision is worth", "Runner-up fleet", "Flip points")
+
+
+def test_plan_table_shows_decisions_runner_up_and_flip_points_after_the_baselines():
+    result = run("plan", WORKED)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    at = [out.index(title) for title in ("Baselines", *DECISION_SECTIONS)]
+    assert at == sorted(at)
+    # the worked example by hand (README): the one A5000 forbidden in month 1 is bought in month 4 for
+    # 10,511.53 USD in all; without any card, all cloud costs 1,000 g5-hours × 1.006 × 24 = 24,144 USD
+    assert "10,511.5" in out and "runner-up 24,144 USD" in out and "rtx-a5000 1 → 0" in out
+    assert "close call" not in out
+    assert "decision values, runner-up and flip points:" in result.stderr
+
+
+def test_plan_table_says_close_call_when_the_runner_up_is_within_2_percent():
+    # startup-hybrid: keeping one owned RTX 3060 costs 1.7 % more (tests/planner/test_decisions.py, brute force)
+    result = run("plan", ROOT / "scenarios" / "startup-hybrid.yaml", "--no-baselines")
+    assert result.exit_code == 0, result.output
+    assert "close call: the runner-up costs within 2% of the recommended plan" in result.stdout
+    assert "rtx-3060-12gb 0 → 1" in result.stdout
+
+
+def test_plan_no_decisions_skips_them_in_the_table_and_json():
+    table = run("plan", WORKED, "--no-decisions", "--no-baselines")
+    assert table.exit_code == 0, table.output
+    assert not any(title in table.stdout for title in DECISION_SECTIONS)
+    doc = json.loads(run("plan", WORKED, "--format", "json", "--no-decisions", "--no-baselines").stdout)
+    assert doc["decisions"] is None and doc["runner_up"] is None and doc["close_call"] is None
+    assert doc["flip_points"] is None
+
+
+def test_plan_json_carries_decisions_runner_up_close_call_and_flip_points():
+    result = run("plan", WORKED, "--format", "json", "--no-baselines")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    (decision,) = doc["decisions"]
+    assert decision["decision"] == "buy" and decision["total_if_forbidden"] == pytest.approx(10511.5275, rel=1e-6)
+    assert doc["runner_up"]["fleet"] == {} and doc["runner_up"]["total"] == pytest.approx(24144, rel=1e-9)
+    assert doc["close_call"] is False
+    (flip,) = doc["flip_points"]
+    assert flip["card"] == "rtx-a5000" and flip["unit"] == "GPU-hours per month"
+    assert set(doc["solver"]["decisions"]["solves"]) == {"decision_values", "runner_up", "flip_points"}

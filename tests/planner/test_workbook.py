@@ -19,7 +19,7 @@ from openpyxl.utils import range_boundaries
 from test_export import HYBRID, WORKED
 from test_export_attacks import ATTACKS, attack_scenario, shown, starts_a_formula
 
-from planner import load_scenario, plan
+from planner import add_decisions, load_scenario, plan
 from planner.reports import plan_to_excel
 
 REF = r"(?:[A-Za-z]+!)?[A-Z]{1,3}[0-9]+"
@@ -72,9 +72,9 @@ class Book:
 
 @pytest.fixture(scope="module")
 def hybrid():
-    """The start-up hybrid plan discounted at 8 % (present values differ from nominal) with baselines,
-    and its workbook starting in November 2027 (so plan years straddle calendar years)."""
-    p = plan(load_scenario(HYBRID), overrides={"discount_rate": 0.08})
+    """The start-up hybrid plan discounted at 8 % (present values differ from nominal) with baselines and
+    decision values, and its workbook starting in November 2027 (so plan years straddle calendar years)."""
+    p = add_decisions(plan(load_scenario(HYBRID), overrides={"discount_rate": 0.08}))
     return p, Book(plan_to_excel(p, start="2027-11"))
 
 
@@ -290,3 +290,41 @@ def test_no_formula_is_made_of_user_text(tmp_path):
     texts = {c.value for ws in book.formulas.worksheets for row in ws.iter_rows() for c in row if isinstance(c.value, str)}
     for name in ATTACKS:
         assert shown(name) in texts, repr(name)
+
+
+def test_decision_sheets_carry_the_plans_decisions_runner_up_and_flip_points(hybrid):
+    p, book = hybrid
+    decisions = book.rows("decisions")
+    assert len(decisions) == len(p.decisions) > 0
+    for row, want in zip(decisions, p.decisions.to_dict("records")):
+        assert (row["decision"], row["card_or_offer"], row["month"]) == (want["decision"], want["card_or_offer"], want["month"])
+        if want["status"] == "infeasible":        # no fleet: blank money cells, the reason in the note
+            assert row["total_if_forbidden (USD)"] is None and "min_units" in row["note"]
+            continue
+        assert row["total_if_forbidden (USD)"] == pytest.approx(want["total_if_forbidden"], rel=1e-12)
+        # a share of the plan's total, one scale in the workbook: increase / total
+        assert row["increase (%)"] == pytest.approx(row["increase (USD)"] / p.total, rel=1e-9)
+    runner = {r["field"]: r for r in book.rows("runner-up")}
+    assert runner["close_call"]["value"] is p.close_call
+    assert runner["runner_up.total"]["value"] == pytest.approx(p.runner_up["total"])
+    assert runner["runner_up.total"]["unit"] == "USD"
+    assert runner["runner_up.increase_share"]["value"] == pytest.approx(
+        (p.runner_up["total"] - p.total) / p.total, rel=1e-9)
+    for name, units in p.runner_up["fleet"].items():
+        assert runner[f"runner_up.fleet.{name}"]["value"] == units
+    formats = {r[0].value: r[1].number_format for r in book.formulas["runner-up"].iter_rows(min_row=2)}
+    assert formats["runner_up.total"] == "#,##0.00" and formats["runner_up.increase_share"] == "0.0%"
+    assert formats["close_call_share"] == "0.0%"
+    flips = book.rows("flip points")
+    assert [r["card"] for r in flips] == list(p.flip_points["card"])
+    for row in flips:
+        assert row["flip_share_of_today (%)"] == pytest.approx(row["flip_demand"] / row["demand_today"], rel=1e-9)
+        assert 0 < row["precision (%)"] < 0.01
+
+
+def test_decision_sheets_hold_their_headers_when_decisions_were_not_computed(worked):
+    _, book = worked
+    for sheet in ("decisions", "runner-up", "flip points"):
+        ws = book.formulas[sheet]
+        assert ws.max_row == 1 and ws.auto_filter.ref, sheet
+    assert [c.value for c in book.formulas["runner-up"][1]] == ["field", "value", "unit"]

@@ -1,0 +1,541 @@
+"""What each decision of a plan is worth, the runner-up plan, the close-call flag and the flip points
+(docs/decisions.md).
+
+- decision values: each card purchase (one card in one purchase month), reservation and sale of owned
+  cards in the plan is forbidden in turn and the plan solved again; the increase is what the decision saves;
+- runner-up: the best plan whose fleet — cards held per card type (`Model.n`) and reserved units per
+  offer — differs from the plan's in at least one count (a no-good cut);
+- close call: the runner-up costs at most `close_call_share` more than the plan;
+- flip points: per card bought, the demand of the workload it mainly serves below which the optimal plan
+  holds fewer of that card, by bisection on re-solves.
+
+Every re-solve takes the plan's own path — same inputs and reductions, solver, time limit and extra
+constraints — so forbidding a decision through `plan(..., extra_constraints=…)` gives the same total.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pulp
+
+from planner.engine.constraints import CAPS
+from planner.engine.inputs import Inputs
+from planner.engine.model import ExtraConstraints, Model, build_model
+from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
+from planner.engine.result import Plan
+from planner.engine.run import inputs_for
+from planner.engine.solve import solve
+from planner.errors import PlannerError, ScenarioError
+from planner.scenario import apply_overrides
+
+DECISION_COLUMNS = ["decision", "card_or_offer", "gpu", "month", "units", "status", "total_if_forbidden", "increase",
+                    "increase_pct", "note"]
+FLIP_COLUMNS = ["card", "gpu", "units", "workload", "demand_today", "flip_demand", "flip_share_of_today", "unit",
+                "precision_pct", "solves", "note"]
+DEFAULT_CLOSE_CALL_SHARE = 0.02
+# the field that carries a workload's demand, in the order looked for, and its unit
+DEMAND_FIELDS = {"gpu_hours_per_month": "GPU-hours per month", "requests_per_second": "requests per second",
+                 "reference_gpus": "reference GPUs"}
+MAX_FLIP_SOLVES = 12           # per card
+FLIP_PRECISION = 1e-3          # stop bisecting when the flip demand is known within ± this share of itself
+SOLVED = ("optimal", "feasible")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Re-solving one plan's scenario
+
+
+@dataclass
+class _Outcome:
+    status: str                 # optimal | feasible | infeasible | not_solved | unbounded
+    total: float                # nan without a fleet
+    model: Model | None
+
+    @classmethod
+    def of(cls, solution, m: Model) -> _Outcome:
+        return cls(solution.status, solution.objective if solution.status in SOLVED else math.nan, m)
+
+
+@dataclass
+class _Resolver:
+    """Re-solves of one plan: its scenario, price store, reductions, solver, time limit and extra
+    constraints; counts the solves of each part."""
+
+    scenario: object
+    base: Inputs                # unreduced offers (periods merged when the plan was reduced)
+    inp: Inputs                 # what the plan was solved from
+    solver: str
+    time_limit: float | None
+    store: str | Path | None
+    extra: ExtraConstraints | None
+    solves: Counter = field(default_factory=Counter)
+
+    @property
+    def reduced(self) -> bool:
+        return self.inp.reduced
+
+    def prepared(self, base: Inputs) -> Inputs:
+        """`base` with the exact reductions when the plan had them."""
+        return reduce(base) if self.reduced else base
+
+    def solve(self, inp: Inputs, part: str, change: ExtraConstraints | None = None) -> _Outcome:
+        """The optimum of `inp` with the plan's extra constraints and `change`."""
+
+        def constraints(m: Model) -> None:
+            if self.extra is not None:
+                self.extra(m)
+            if change is not None:
+                change(m)
+
+        m = build_model(inp, constraints)
+        solution = solve(m, self.solver, self.time_limit)
+        self.solves[part] += 1
+        return _Outcome.of(solution, m)
+
+    def solve_without_buy(self, shared: list[Model], card: str, month: int) -> _Outcome:
+        """The optimum with no `card` bought in `month`: one model of the plan's inputs (built once, in
+        `shared`) with that purchase's upper bound set to 0 for the solve. Building a model for each
+        purchase instead took 1.1–1.6× as long (industrial.yaml, 19 purchases, busy machine;
+        benchmarks/plan_speed.py --sections decisions)."""
+        if not shared:
+            shared.append(build_model(self.inp, self.extra))
+        m = shared[0]
+        var = m.buy.get(_vintage(self.inp, card, owned=False, month=month))
+        most = None if var is None else var.upBound
+        if var is not None:
+            var.upBound = 0
+        try:
+            solution = solve(m, self.solver, self.time_limit)
+        finally:
+            if var is not None:
+                var.upBound = most
+        self.solves["decision_values"] += 1
+        return _Outcome.of(solution, m)
+
+    def inputs_with(self, overrides: dict) -> Inputs:
+        """The plan's inputs for its scenario with dotted `overrides` (ScenarioError when they are invalid)."""
+        scenario = apply_overrides(self.scenario, overrides)
+        return self.prepared(inputs_for(scenario, self.store, merge_periods=self.reduced))
+
+
+def _resolver(result: Plan, solver: str | None, time_limit: float | None, store: str | Path | None,
+              extra: ExtraConstraints | None) -> _Resolver:
+    if result.scenario is None:
+        raise PlannerError("add_decisions needs the plan's scenario (a Plan made by planner.plan)")
+    reduced = bool(result.solver.get("reduced", True))
+    base = inputs_for(result.scenario, store, merge_periods=reduced)
+    inp = reduce(base) if reduced else base
+    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, store, extra)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The decisions of a plan and how to forbid each
+
+
+@dataclass(frozen=True)
+class _Decision:
+    kind: str                   # buy | reserve | sell
+    name: str                   # card id or offer id
+    gpu: str
+    month: int
+    units: float
+
+
+def plan_decisions(result: Plan) -> list[_Decision]:
+    """The plan's card purchases (one per card and purchase month), reservations and sales of owned cards."""
+    out = []
+    schedule = result.schedule
+    if len(schedule):
+        for r in schedule[schedule["action"].isin(["buy", "sell"])].itertuples(index=False):
+            out.append(_Decision(str(r.action), str(r.card), str(r.gpu), int(r.month), float(r.units)))
+    fleet = result.fleet
+    for r in fleet[(fleet["kind"] == "reserved") & (fleet["units"] > 0)].itertuples(index=False):
+        out.append(_Decision("reserve", str(r.unit_id), str(r.gpu), 1, float(r.units)))
+    return out
+
+
+def _vintage(inp: Inputs, card: str, owned: bool, month: int | None = None) -> int:
+    """The vintage index of `card` bought in `month` (owned=False) or its owned batch (owned=True)."""
+    v = inp.vintages
+    sku = inp.col("sku")[v["unit"].to_numpy()]
+    match = (sku == card) & (v["owned"].to_numpy() == owned)
+    if month is not None:
+        match &= v["first_service"].to_numpy() == month
+    found = np.flatnonzero(match)
+    if not len(found):
+        raise PlannerError(f"the plan's {card} {'owned batch' if owned else f'purchase in month {month}'} is not in "
+                           "the scenario's inputs")
+    return int(found[0])
+
+
+def forbid_buy(card: str, month: int) -> ExtraConstraints:
+    """No card `card` bought in purchase month `month`."""
+    def change(m: Model) -> None:
+        k = _vintage(m.inputs, card, owned=False, month=month)
+        if k in m.buy:
+            m.buy[k].upBound = 0
+    return change
+
+
+def forbid_sale(card: str) -> ExtraConstraints:
+    """Every owned card `card` kept or switched off: none sold."""
+    def change(m: Model) -> None:
+        k = _vintage(m.inputs, card, owned=True)
+        count = int(m.inputs.vintages["count"].iloc[k])
+        held = m.keep[k] + m.off[k] if k in m.off else m.keep[k]
+        m.prob += (held == count, f"forbid_sale_{k}")
+    return change
+
+
+def without_offer(base: Inputs, offer_id: str) -> Inputs:
+    """`base` without the offer: the reductions run again without it, since they drop reservations that
+    another one (perhaps this one) dominates."""
+    return base.keep(base.col("unit_id") != offer_id)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Why forbidding a decision leaves no fleet
+
+
+def _cap_words(name: str, limit, inp: Inputs, card: str) -> str:
+    cur = inp.currency
+    if name == "unit_limits":
+        lo = dict(zip(inp.col("sku"), inp.col("min_units")))
+        if lo.get(card, 0) > 0:
+            return f"constraints.min_units.{card} = {int(lo[card])} cannot be met"
+        return "the scenario's min_units / max_units cannot be met"
+    return {"power_kw": f"the power cap of {limit:g} kW cannot be met",
+            "capex_budget": f"the capex budget of {limit:,.0f} {cur} cannot be met",
+            "capex_budget_per_year": f"the capex budget per year of {limit:,.0f} {cur} cannot be met",
+            "max_cloud_share": f"max_cloud_share {limit:g} cannot be met"}.get(name, f"{name} {limit} cannot be met")
+
+
+def why_infeasible(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, card: str) -> str:
+    """The cap that leaves no fleet once a decision is forbidden: each cap relaxed in turn (unit limits
+    first, the usual culprit), the first that lets a fleet exist is named."""
+    caps = sorted((c for c in CAPS if inp.caps.get(c.name) not in (None, False)), key=lambda c: c.name != "unit_limits")
+    for cap in caps:
+        relaxed = replace(inp, caps={**inp.caps, cap.name: None})
+        if r.solve(relaxed, "decision_values", change).status in SOLVED:
+            return _cap_words(cap.name, inp.caps[cap.name], inp, card)
+    return "no fleet meets the demand without it"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Decision values
+
+
+def decision_values(r: _Resolver, result: Plan) -> pd.DataFrame:
+    """One row per decision (DECISION_COLUMNS): the total when it is forbidden and the increase over the
+    plan's total (money and percent), or the status and reason when no fleet is left."""
+    rows = []
+    shared: list[Model] = []
+    for d in plan_decisions(result):
+        if d.kind == "reserve":
+            inp, change = r.prepared(without_offer(r.base, d.name)), None
+        else:
+            inp, change = r.inp, forbid_buy(d.name, d.month) if d.kind == "buy" else forbid_sale(d.name)
+        outcome = r.solve_without_buy(shared, d.name, d.month) if d.kind == "buy" else r.solve(inp, "decision_values", change)
+        note = ""
+        if outcome.status in SOLVED:
+            increase = outcome.total - result.total
+            pct = 100.0 * increase / abs(result.total) if result.total else math.nan
+        else:
+            increase = pct = math.nan
+            why = why_infeasible(r, inp, change, d.name) if outcome.status == "infeasible" else "the solver found none"
+            note = f"no fleet without it: {why}"
+        rows.append((d.kind, d.name, d.gpu, d.month, d.units, outcome.status, outcome.total, increase, pct, note))
+    return pd.DataFrame(rows, columns=DECISION_COLUMNS)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Runner-up: the best plan with a different fleet
+
+
+def plan_fleet(result: Plan) -> dict[str, int]:
+    """The plan's fleet as counts: cards held per card type (bought in any month, or owned and not sold;
+    Model.n) and reserved units per offer id."""
+    fleet = result.fleet
+    out = {}
+    for r in fleet[fleet["kind"] == "card"].itertuples(index=False):
+        out[str(r.sku)] = int(round(r.existing_units + r.new_units - r.sold_units))
+    for r in fleet[fleet["kind"] == "reserved"].itertuples(index=False):
+        out[str(r.unit_id)] = int(round(r.units))
+    return out
+
+
+def fleet_counts(m: Model) -> dict[str, tuple[pulp.LpAffineExpression, int]]:
+    """Every count of a fleet in model `m`: name (card id or offer id) → (its expression, its most units
+    from the variables' upper bounds); counts that can only be 0 are left out."""
+    out = {}
+    sku, offer = m.inputs.col("sku"), m.inputs.col("unit_id")
+    for items, names in ((m.n, sku), (m.r, offer)):
+        for i, expr in items.items():
+            expr = pulp.LpAffineExpression(expr)
+            most = int(sum((var.upBound or 0) * coefficient for var, coefficient in expr.items()))
+            if most > 0:
+                out[str(names[i])] = (expr, most)
+    return out
+
+
+def no_good_cut(fleet: dict[str, int]) -> ExtraConstraints:
+    """A fleet that differs from `fleet` in at least one count: per count a binary `more` with
+    count ≥ (now + 1) × more and a binary `fewer` with count ≤ now − 1 + (most − now + 1)(1 − fewer),
+    at least one of them 1."""
+    def change(m: Model) -> None:
+        switches = []
+        for j, (name, (expr, most)) in enumerate(sorted(fleet_counts(m).items())):
+            now = fleet.get(name, 0)
+            if now + 1 <= most:
+                more = m.prob.add_variable(f"runner_up_more_{j}", cat="Binary")
+                m.prob += (expr - (now + 1) * more >= 0, f"runner_up_more_{j}")
+                switches.append(more)
+            if now >= 1:
+                fewer = m.prob.add_variable(f"runner_up_fewer_{j}", cat="Binary")
+                m.prob += (expr + (most - now + 1) * fewer <= most, f"runner_up_fewer_{j}")
+                switches.append(fewer)
+        m.prob += (pulp.lpSum(switches) >= 1, "runner_up_differs")
+    return change
+
+
+def type_cut(fleet: dict[str, int]) -> ExtraConstraints:
+    """A fleet with a different set of card types and reservation offers than `fleet` (the issue's no-good
+    cut): per count a binary `held` with count ≤ most × held and count ≥ held, and
+    Σ over names held now (1 − held) + Σ over the others held ≥ 1."""
+    def change(m: Model) -> None:
+        differs = []
+        for j, (name, (expr, most)) in enumerate(sorted(fleet_counts(m).items())):
+            held = m.prob.add_variable(f"runner_up_held_{j}", cat="Binary")
+            m.prob += (expr - most * held <= 0, f"runner_up_held_most_{j}")
+            m.prob += (expr - held >= 0, f"runner_up_held_least_{j}")
+            differs.append((1 - held) if fleet.get(name, 0) > 0 else held)
+        m.prob += (pulp.lpSum(differs) >= 1, "runner_up_other_types")
+    return change
+
+
+def _differences(plan: dict[str, int], other: dict[str, int]) -> list[str]:
+    return [f"{name} {plan.get(name, 0)} → {other.get(name, 0)}" for name in sorted(set(plan) | set(other))
+            if plan.get(name, 0) != other.get(name, 0)]
+
+
+def runner_up(r: _Resolver, result: Plan) -> dict:
+    """The runner-up: status, fleet (name → units, nonzero counts), plan_fleet, total, increase,
+    increase_pct, differences (e.g. "a100-80gb-pcie 1 → 2"), a note, and other_types: the best plan with
+    a different set of card types and reservation offers (the same keys but note), which is the runner-up
+    itself when that already differs in types.
+
+    Solved on the inputs with every reservation (only the cloud fill reduced): a reservation the exact
+    reductions drop never beats the one that dominates it, but may be in the second-best fleet."""
+    mine = plan_fleet(result)
+    inp = reduce_cheapest_cloud_fill(r.base) if r.reduced else r.base
+    plan_side = {name: units for name, units in mine.items() if units}
+    empty = {"status": "none", "fleet": None, "plan_fleet": plan_side, "total": None, "increase": None,
+             "increase_pct": None, "differences": [], "other_types": None}
+    if not len(inp.vintages) and not (inp.col("kind") == "reserved").any():
+        return {**empty, "note": "no other fleet: the scenario has no cards or reservations to change"}
+    best = _other_fleet(r, inp, result, mine, no_good_cut(mine), "no other fleet")
+    if best["status"] not in SOLVED:
+        return {**empty, "status": best["status"], "note": best["note"], "other_types": None}
+    # the best fleet with another set of card types (and reservation offers): the same when the
+    # runner-up already differs in types; with a large fleet the runner-up is often one card more or less
+    if set(best["fleet"]) != set(plan_side):
+        other_types = {key: best[key] for key in ("status", "fleet", "total", "increase", "increase_pct", "differences")}
+    else:
+        other_types = _other_fleet(r, inp, result, mine, type_cut(mine), "no fleet with other card types")
+        other_types.pop("note", None)
+    return {**best, "plan_fleet": plan_side, "other_types": other_types}
+
+
+def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], cut: ExtraConstraints,
+                 nothing: str) -> dict:
+    """The best plan under `cut`: status, fleet, total, increase, increase_pct, differences, note."""
+    outcome = r.solve(inp, "runner_up", cut)
+    if outcome.status not in SOLVED:
+        why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else f"the solver found {nothing}"
+        return {"status": outcome.status, "fleet": None, "total": None, "increase": None, "increase_pct": None,
+                "differences": [], "note": why}
+    other = {name: int(round(pulp.value(expr) or 0)) for name, (expr, _) in fleet_counts(outcome.model).items()}
+    other = {name: units for name, units in other.items() if units}
+    increase = outcome.total - result.total
+    return {"status": outcome.status, "fleet": other, "total": outcome.total, "increase": increase,
+            "increase_pct": 100.0 * increase / abs(result.total) if result.total else None,
+            "differences": _differences(mine, other), "note": ""}
+
+
+def is_close_call(runner: dict | None, share: float) -> bool:
+    """True when the runner-up costs at most `share` (a fraction) more than the plan."""
+    pct = (runner or {}).get("increase_pct")
+    return pct is not None and pct <= 100.0 * share
+
+
+# ---------------------------------------------------------------------------------------------------
+# Flip points
+
+
+def demand_field(workload) -> tuple[str, float]:
+    """(field, value) of the field that carries a workload's demand (DEMAND_FIELDS, the first one set)."""
+    for name in DEMAND_FIELDS:
+        value = getattr(workload, name, None)
+        if value is not None:
+            return name, float(value)
+    raise PlannerError(f"workload {workload.name}: no demand field ({', '.join(DEMAND_FIELDS)}) is set")
+
+
+def main_workload(r: _Resolver, card: str, reference: Callable[[], Model]) -> str | None:
+    """The workload the card works most hours on in the plan: the only one it can serve, else read from
+    the dispatch of the plan solved again (`reference()`, solved once for all cards)."""
+    inp = r.inp
+    i = int(np.flatnonzero(inp.col("sku") == card)[0])
+    names = inp.workload_names
+    demanded = inp.demand.sum(axis=0) > 0
+    serves = [j for j in range(len(names)) if inp.work[i, j] > 0 and demanded[j]]
+    if len(serves) <= 1:
+        return names[serves[0]] if serves else None
+    m = reference()
+    hours = (m.inputs.periods["slot_hours"] * m.inputs.periods["n_months"]).to_numpy()
+    busy = Counter()
+    for (u, j, p), var in m.y.items():
+        if u == i:
+            busy[j] += (var.varValue or 0.0) * hours[p]
+    return names[max(serves, key=lambda j: (busy[j], -j))]
+
+
+@dataclass
+class _FlipSearch:
+    """Bisection on one workload's demand for the level below which the plan holds fewer of a card."""
+
+    r: _Resolver
+    card: str
+    units: int
+    path: str                   # dotted override path of the demand field
+    relax: dict                 # overrides that stay on (min_units of the card relaxed)
+    solves: int = 0
+
+    def holds(self, demand: float) -> bool | None:
+        """True when the optimal plan at `demand` holds at least the plan's units of the card; None when
+        it has no fleet or the demand is no valid scenario."""
+        if self.solves >= MAX_FLIP_SOLVES:
+            return None
+        try:
+            inp = self.r.inputs_with({**self.relax, self.path: demand})
+        except ScenarioError:
+            return None
+        self.solves += 1
+        outcome = self.r.solve(inp, "flip_points")
+        if outcome.status not in SOLVED:
+            return None
+        held = outcome.model.card(self.card)
+        return int(round(pulp.value(held) or 0)) >= self.units if held is not None else False
+
+
+def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
+    """The flip point of `card` (held `units` in the plan) on `workload`'s demand (FLIP_COLUMNS)."""
+    w = next(w for w in r.scenario.workloads if w.name == workload)
+    name, today = demand_field(w)
+    least = int(dict(zip(r.inp.col("sku"), r.inp.col("min_units"))).get(card, 0))
+    relax = {f"constraints.min_units.{card}": 0} if least > 0 else {}
+    search = _FlipSearch(r, card, units, f"workloads.{workload}.{name}", relax)
+    row = {"demand_today": today, "flip_demand": math.nan, "unit": DEMAND_FIELDS[name], "precision_pct": math.nan}
+    notes = [f"min_units {least} relaxed for this search"] if relax else []
+    if today <= 0:
+        return {**row, "note": "; ".join(notes + ["the workload has no demand today"])}
+    if search.holds(0.0):
+        notes.append(f"still holds {units} at zero demand of {workload} (it serves other workloads)")
+        return {**row, "solves": search.solves, "note": "; ".join(notes)}
+    low, high = 0.0, today
+    at_today = search.holds(today) if relax else True
+    if at_today is None:
+        return {**row, "solves": search.solves, "note": "; ".join(notes + ["no fleet at today's demand"])}
+    if not at_today:
+        # without min_units, today's demand buys fewer: look above today for the level that pays for it
+        low, high = today, None
+        while high is None and search.solves < MAX_FLIP_SOLVES // 2:
+            found = search.holds(low * 2)
+            if found is None:
+                break
+            low, high = (low, low * 2) if found else (low * 2, None)
+        if high is None:
+            notes.append(f"not held even at {low:,.6g} {DEMAND_FIELDS[name]} without min_units")
+            return {**row, "solves": search.solves, "note": "; ".join(notes)}
+    while (high - low) / 2 > FLIP_PRECISION * (high + low) / 2:
+        middle = (low + high) / 2
+        found = search.holds(middle)
+        if found is None:
+            break
+        low, high = (low, middle) if found else (middle, high)
+    flip = (low + high) / 2
+    notes.append(f"at most {units} held below it" if units > 1 else "not bought below it")
+    return {**row, "flip_demand": flip, "flip_share_of_today": flip / today, "precision_pct": 100.0 * (high - low) / 2 / flip,
+            "solves": search.solves, "note": "; ".join(notes)}
+
+
+def flip_points(r: _Resolver, result: Plan) -> pd.DataFrame:
+    """Per card bought in the plan (FLIP_COLUMNS): the workload it mainly serves and the demand of that
+    workload below which the optimal plan holds fewer of the card than the plan does."""
+    counts = plan_fleet(result)
+    schedule = result.schedule
+    bought = [] if not len(schedule) else list(dict.fromkeys(schedule.loc[schedule["action"] == "buy", "card"]))
+    gpu = dict(zip(result.fleet["sku"], result.fleet["gpu"]))
+    solved: list[Model] = []
+
+    def reference() -> Model:
+        if not solved:
+            solved.append(r.solve(r.inp, "flip_points").model)
+        return solved[0]
+
+    rows = []
+    for card in bought:
+        units = counts.get(card, 0)
+        workload = main_workload(r, card, reference)
+        base = {"card": card, "gpu": gpu.get(card, ""), "units": units, "workload": workload or ""}
+        if workload is None:
+            rows.append({**base, "solves": 0, "note": "it serves no workload with demand"})
+            continue
+        rows.append({**base, **flip_point(r, card, units, workload)})
+    return pd.DataFrame(rows, columns=FLIP_COLUMNS)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Entry point
+
+
+def add_decisions(result: Plan, solver: str | None = None, time_limit: float | None = None,
+                  store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
+                  close_call_share: float | None = None) -> Plan:
+    """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
+    forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call` and
+    `result.flip_points`; returns `result`, changed in place. Call it after showing the plan.
+
+    `solver` defaults to the plan's; `time_limit` applies to each re-solve; `store` is the price store the
+    plan used; `extra_constraints` the ones the plan was made with (applied to every re-solve);
+    `close_call_share` defaults to the scenario's (2 %). The solves and seconds of each part are in
+    `result.solver["decisions"]`."""
+    seconds: dict[str, float] = {}
+
+    def timed(part: str, fn: Callable, *args):
+        begin = time.perf_counter()
+        value = fn(*args)
+        seconds[part] = round(time.perf_counter() - begin, 4)
+        return value
+
+    start = time.perf_counter()
+    r = timed("prepare", _resolver, result, solver, time_limit, store, extra_constraints)
+    result.decisions = timed("decision_values", decision_values, r, result)
+    result.runner_up = timed("runner_up", runner_up, r, result)
+    share = close_call_share if close_call_share is not None else getattr(
+        result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
+    result.runner_up["close_call_share"] = share
+    result.close_call = is_close_call(result.runner_up, share)
+    result.flip_points = timed("flip_points", flip_points, r, result)
+    parts = ("decision_values", "runner_up", "flip_points")
+    result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts}, "seconds": seconds,
+                                  "total_seconds": round(time.perf_counter() - start, 4)}
+    return result
