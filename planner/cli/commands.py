@@ -412,6 +412,9 @@ def _print_plan(p) -> None:
     if len(p.owned):
         emit(p.owned, Format.table, title=f"Cards already owned: keep, switch off or sell (saving in {cur})",
              float_digits=0)
+    if len(p.serving):
+        emit(p.serving.drop(columns=["unit_id"]), Format.table, float_digits=2,
+             title="Serving: whole instances or cards per hour-of-week slot (demand, capacity and served in demand_unit)")
     emit(p.costs, Format.table, title=f"Cost by category ({cur})", float_digits=0)
     if len(p.utilisation):
         emit(p.utilisation, Format.table, title="Owned cards", float_digits=2)

@@ -156,10 +156,10 @@ def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
 
 def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet") -> str:
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default),
-    monthly, costs, baselines, break_even, utilisation."""
+    monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving."""
     tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
               "break_even": plan.break_even, "utilisation": plan.utilisation, "schedule": plan.schedule,
-              "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds}
+              "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds, "serving": plan.serving}
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
     return maybe_write(path, csv_text(tables[table]))

@@ -192,3 +192,18 @@ def test_plan_json_carries_decisions_runner_up_close_call_and_flip_points():
     (flip,) = doc["flip_points"]
     assert flip["card"] == "rtx-a5000" and flip["unit"] == "GPU-hours per month"
     assert set(doc["solver"]["decisions"]["solves"]) == {"decision_values", "runner_up", "flip_points"}
+
+
+def test_plan_table_shows_serving_instances_per_slot_for_melange_toy():
+    # Mélange's toy example (README): buckets of 6, 3, 15 and 6 requests/s; one A10G serves 2, 1, 5, 2 of
+    # them, so the bucket left to the A10G (small in, small out: 6 / 2) needs 3 whole instances
+    result = run("plan", ROOT / "examples" / "melange-toy.yaml", "--no-baselines", "--no-decisions")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Serving: whole instances" in out
+    row = next(line for line in out.splitlines() if "small-in-small-out" in line)
+    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    assert cells[cells.index("A10G") + 1] == "3"
+    as_json = run("plan", ROOT / "examples" / "melange-toy.yaml", "--format", "json", "--no-baselines", "--no-decisions")
+    serving = json.loads(as_json.stdout)["serving"]
+    assert sorted(r["instances"] for r in serving) == [1, 1, 1, 3]
