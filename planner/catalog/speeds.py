@@ -84,6 +84,24 @@ def load_scaling() -> pd.DataFrame:
         return pd.read_csv(fh)
 
 
+@lru_cache(maxsize=1)
+def _measured_index() -> dict[tuple[str, str], Speed]:
+    """The Speed of each (metric, gpu) row of measured_speed.csv: looked up per GPU, without a table filter."""
+    t = load_measured()
+    return {(metric, gpu): Speed(float(value), "measured", f"Lambda rows {rows} ({source}, {as_of})")
+            for metric, gpu, value, rows, source, as_of in zip(t["metric"], t["gpu"], t["relative_speed"],
+                                                                t["lambda_rows"], t["source"], t["as_of"])}
+
+
+@lru_cache(maxsize=1)
+def _scaling_index() -> dict[tuple[str, str], list[dict]]:
+    """measured_scaling.csv rows by (metric, interconnect), fewest GPUs first."""
+    index: dict[tuple[str, str], list[dict]] = {}
+    for row in load_scaling().to_dict("records"):
+        index.setdefault((row["metric"], row["interconnect"]), []).append(row)
+    return {key: sorted(rows, key=lambda r: r["gpus"]) for key, rows in index.items()}
+
+
 @lru_cache(maxsize=16)
 def measured_speeds(metric: str) -> pd.Series:
     """Measured relative speed (vs BASE_GPU) per GPU id for a measured metric."""
@@ -101,6 +119,13 @@ def _features(gpus: pd.DataFrame, features: tuple[str, ...]) -> pd.DataFrame:
 def _catalog_features(features: tuple[str, ...]) -> pd.DataFrame:
     """`_features` of the packaged catalog, once per feature set (a plan asks for it per GPU and sibling)."""
     return _features(load_gpus(), features)   # the fit is on catalog GPUs (a custom GPU is never measured)
+
+
+@lru_cache(maxsize=16)
+def _catalog_vectors(features: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The rows of `_catalog_features` as arrays by GPU id (a row lookup without pandas indexing)."""
+    x = _catalog_features(features)
+    return dict(zip(x.index, x.to_numpy(dtype=float)))
 
 
 def fit_speed_model(metric: str, features: tuple[str, ...], leave_out: str | None = None) -> Fit:
@@ -124,12 +149,13 @@ def predict(fit: Fit, gpu: str) -> float:
     """The fit's relative speed for `gpu`, NaN when the catalog lacks one of its figures."""
     import numpy as np
 
-    x = _catalog_features(fit.features)
-    if gpu not in x.index and gpu in gpu_table().index:   # a scenario's custom GPU: its own figures
-        x = _features(gpu_table().loc[[gpu]], fit.features)
-    if gpu not in x.index:
+    figures = _catalog_vectors(fit.features).get(gpu)
+    if figures is None and gpu not in load_gpus().index and gpu in gpu_table().index:   # a custom GPU: its own figures
+        own = _features(gpu_table().loc[[gpu]], fit.features)
+        figures = own.loc[gpu].to_numpy(dtype=float) if gpu in own.index else None
+    if figures is None:
         return math.nan
-    return float(np.exp(fit.coefficients[0] + np.log(x.loc[gpu].to_numpy(dtype=float)) @ fit.coefficients[1:]))
+    return float(np.exp(fit.coefficients[0] + np.log(figures) @ fit.coefficients[1:]))
 
 
 @lru_cache(maxsize=256)
@@ -157,25 +183,31 @@ def estimate(metric: str, fit: Fit, gpu: str) -> tuple[float, tuple[str, ...]]:
     return value, near
 
 
+@lru_cache(maxsize=64)
+def _fitted_range(metric: str, features: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """(least, greatest) of each feature over the GPUs the fit was made on."""
+    fitted = _catalog_features(features).loc[list(_fit(metric, features).gpus)]
+    return {f: (fitted[f].min(), fitted[f].max()) for f in features}
+
+
 def _estimate(metric: str, gpu: str) -> Speed:
-    gpus = gpu_table()
+    row = gpu_table().loc[gpu]
     for features in FIT_FEATURES:
         fit = _fit(metric, features)
         value, near = estimate(metric, fit, gpu)
         if math.isnan(value):
             continue
-        x = _features(gpus, features)
-        fitted = x.loc[list(fit.gpus)]
-        outside = [f for f in features if not fitted[f].min() <= x.loc[gpu, f] <= fitted[f].max()]
+        span = _fitted_range(metric, features)
+        outside = [f for f in features if not span[f][0] <= row[f] <= span[f][1]]
         notes = [f"log-log fit of {metric} on {' and '.join(features)} over {len(fit.gpus)} measured GPUs"]
         if near:
             notes.append(f"scaled by the fit's error on {', '.join(near)} (same family, measured)")
         if outside:
             notes.append(f"extrapolated: {', '.join(outside)} outside the fitted range")
-        if gpus.loc[gpu, "vendor"] != "NVIDIA":
+        if row["vendor"] != "NVIDIA":
             notes.append("fitted on NVIDIA GPUs only")
-        if gpus.loc[gpu, "kind"] == "custom":
-            notes.append(f"figures from {gpus.loc[gpu, 'source']}")
+        if row["kind"] == "custom":
+            notes.append(f"figures from {row['source']}")
         return Speed(value, "estimated", "; ".join(notes))
     wanted = " or ".join("+".join(f) for f in FIT_FEATURES)
     return Speed(math.nan, "none", f"no measured speed under {metric} and no {wanted} figure in gpus.csv to estimate from")
@@ -196,12 +228,7 @@ def gpu_speed(metric: str, gpu: str) -> Speed:
         return Speed(math.nan, "none", f"{gpu} is not in the GPU catalog")
     if not is_measured(metric):
         return _datasheet(metric, gpu)
-    measured = load_measured()
-    row = measured[(measured["metric"] == metric) & (measured["gpu"] == gpu)]
-    if len(row):
-        r = row.iloc[0]
-        return Speed(float(r["relative_speed"]), "measured", f"Lambda rows {r['lambda_rows']} ({r['source']}, {r['as_of']})")
-    return _estimate(metric, gpu)
+    return _measured_index().get((metric, gpu)) or _estimate(metric, gpu)
 
 
 def leave_one_out(metric: str, features: tuple[str, ...] = FIT_FEATURES[0]) -> pd.DataFrame:
@@ -243,10 +270,8 @@ def scaling_efficiency(metric: str, gpu: str, gpus_per_job: int) -> tuple[float,
     if gpus_per_job <= 1:
         return 1.0, "one GPU per job"
     link = interconnect(gpu) if gpu in gpu_table().index else "pcie"
-    table = load_scaling()
-    rows = table[(table["metric"] == scaling_metric(metric)) & (table["interconnect"] == link)].sort_values("gpus")
-    at_or_above = rows[rows["gpus"] >= gpus_per_job]
-    row = at_or_above.iloc[0] if len(at_or_above) else rows.iloc[-1]
+    rows = _scaling_index()[scaling_metric(metric), link]
+    row = next((r for r in rows if r["gpus"] >= gpus_per_job), rows[-1])
     detail = (f"{gpus_per_job} GPUs per job over {link}: {row['efficiency']:.1%} of linear, measured on "
               f"{int(row['machines'])} {int(row['gpus'])}-GPU machines ({row['source']}, {row['as_of']})")
     return float(row["efficiency"]), detail

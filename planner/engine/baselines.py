@@ -3,11 +3,23 @@
 A baseline keeps some capacity types only, the units already owned, and the caps marked
 `in_baselines` (the physical power cap); caps that express preferences of the mix (capex budget, cloud
 share, min/max units) are dropped.
+
+`start_baseline_child` solves the baselines table in a forked child process while the parent solves the
+plan (engine.run's `plan(..., prefetch_baselines=True)`): on two free cores the baselines then cost the
+parent only the wait for what is left of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -19,7 +31,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
-from planner.engine.solve import Solution, solve
+from planner.engine.solve import Solution, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
 
 CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
@@ -130,6 +142,14 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
                     scenario=None, plans: bool = True) -> tuple[pd.DataFrame, dict]:
     """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans
     (all_cloud, all_onprem, best_single; none with `plans=False`, for callers that show the table only).
+    `total`: the recommended plan's, which the savings are against."""
+    rows, plans_out = baseline_rows(base, solver, time_limit, scenario, plans)
+    return baseline_table(rows, total), plans_out
+
+
+def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None,
+                  plans: bool = True) -> tuple[list[dict], dict]:
+    """The baselines' rows (baseline, label, status, total, note) and their Plans (see `solve_baselines`).
 
     Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
     only: all on-prem is that card) are solved once."""
@@ -172,7 +192,168 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
             if id(model) not in read:
                 read[id(model)] = read_plan(inp, model, solution, scenario)
             plans_out[group] = read[id(model)]
+    return rows, plans_out
+
+
+def baseline_table(rows: list[dict], total: float) -> pd.DataFrame:
+    """The baselines table of `baseline_rows`, with the savings of a plan costing `total` against each."""
     table = pd.DataFrame(rows)
     table["savings"] = table["total"] - total
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
-    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]], plans_out
+    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]]
+
+
+# --- the baselines table solved in a forked child process, while the parent solves the plan ---
+
+def usable_cores() -> int:
+    """CPU cores this process may run on (its affinity where the platform tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:   # not on Linux
+        return os.cpu_count() or 1
+
+
+def can_fork(solver: str) -> bool:
+    """Whether a child can solve baselines beside this process: fork exists, two cores are usable, no other
+    Python thread runs (it could hold a lock the child would wait on forever), and, for HiGHS, HiGHS has
+    not run here yet (the child's copy of its scheduler would count on worker threads it lacks)."""
+    return (hasattr(os, "fork") and usable_cores() >= 2 and threading.active_count() == 1
+            and not (solver == "highs" and highs_started()))
+
+
+class BaselineChild:
+    """A forked child process solving a baselines table (`start_baseline_child`).
+
+    `rows()` waits for its rows, `stop()` ends it; either reaps it, so none is left a zombie. On Linux
+    the child dies with the process that forked it (PR_SET_PDEATHSIG), so none is left an orphan."""
+
+    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None):
+        self.pid: int | None = pid
+        self.fd = fd
+        self.solver, self.time_limit = solver, time_limit
+        self.owner = os.getpid()   # a copy of this object in another forked process must not end the child
+
+    def rows(self) -> list[dict] | None:
+        """The child's `baseline_rows` (without Plans), or None when it failed: the caller then solves
+        them itself. Raises the SolverError the child met (a time limit reached with no fleet)."""
+        if self.pid is None or os.getpid() != self.owner:
+            return None
+        data = None
+        try:
+            data = _read_to_end(self.fd, child_wait_seconds(self.time_limit))
+        except (OSError, TimeoutError):   # TimeoutError: a child stuck (a lock held at the fork) is killed
+            pass
+        finally:   # an interrupt while waiting ends the child too
+            exited_ok = self._end(kill=data is None)
+        if not (exited_ok and data):
+            return None
+        try:
+            kind, payload = pickle.loads(data)   # from our own child, through a pipe only the two hold
+        except Exception:
+            return None
+        if kind == "solver_error":
+            raise SolverError(payload)
+        return payload
+
+    def stop(self) -> None:
+        """End the child if it still runs, and reap it."""
+        if self.pid is not None and os.getpid() == self.owner:
+            self._end(kill=True)
+
+    def _end(self, kill: bool) -> bool:
+        """Reap the child (killed first with `kill`); whether it exited with status 0."""
+        pid, self.pid = self.pid, None
+        os.close(self.fd)
+        if kill:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:   # reaped elsewhere (SIGCHLD ignored): its outcome is unknown
+            return False
+        return os.waitstatus_to_exitcode(status) == 0
+
+
+def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) -> BaselineChild | None:
+    """A child process solving the baselines table of `base` (no Plans), or None when `can_fork` says no
+    or the fork fails (the caller solves them itself)."""
+    if not can_fork(solver):
+        return None
+    read_fd, write_fd = os.pipe()
+    parent = os.getpid()
+    try:
+        with warnings.catch_warnings():
+            # Python ≥ 3.12 warns on fork with any thread: the others here are native pools (OpenBLAS,
+            # jemalloc) that re-initialise in the child through their own fork handlers
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        return None
+    if pid == 0:   # the child: it never returns into the parent's code, and runs none of its exit handlers
+        code = 1
+        try:
+            os.close(read_fd)
+            _become_child(parent)
+            _write_all(write_fd, pickle.dumps(_child_payload(base, solver, time_limit)))
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return BaselineChild(pid, read_fd, solver, time_limit)
+
+
+def _become_child(parent: int) -> None:
+    """Quiet stdout (the parent's JSON goes there), Ctrl-C ends at once, and die with the parent."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:   # the parent died before the death signal was set
+        os._exit(1)
+
+
+def _child_payload(base: Inputs, solver: str, time_limit: float | None) -> tuple[str, object]:
+    try:
+        return "rows", baseline_rows(base, solver, time_limit, plans=False)[0]
+    except SolverError as exc:
+        return "solver_error", str(exc)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+# How long the parent waits for the child's table before it kills the child and solves the baselines
+# itself: far beyond any baseline solve of the shipped scenarios (0.1-10 s), so only a stuck child hits it.
+CHILD_WAIT_S = 600.0
+
+
+def child_wait_seconds(time_limit: float | None) -> float:
+    """The wait for a child's table: CHILD_WAIT_S, or more when a time limit allows each of the (at most
+    six) baseline solves longer."""
+    return max(CHILD_WAIT_S, 6 * time_limit + 60) if time_limit else CHILD_WAIT_S
+
+
+def _read_to_end(fd: int, seconds: float) -> bytes:
+    """Everything written to `fd` until the writer closes it; TimeoutError after `seconds` in all."""
+    import select
+
+    deadline = time.monotonic() + seconds
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            raise TimeoutError(f"no baselines from the child process within {seconds:g} s")
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from planner import catalog
-from planner.engine.baselines import solve_baselines, solve_inputs
+from planner.engine.baselines import BaselineChild, baseline_rows, baseline_table, solve_inputs, start_baseline_child
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.profile_slots import profile_grouping
@@ -55,7 +55,7 @@ def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path
 def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
          reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
          store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
-         **kwargs: Any) -> Plan:
+         prefetch_baselines: bool = False, **kwargs: Any) -> Plan:
     """The cheapest fleet for `scenario` (a Scenario, a file path, YAML text or a dict).
 
     - `overrides` / keyword arguments: dotted-path changes, validated like a file —
@@ -66,41 +66,60 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
       baselines do not get them;
     - `reduced=False` solves without the exact reductions (slow; for checks);
-    - `baselines=False`: the plan alone; `add_baselines(result)` adds them later (show the plan first).
+    - `baselines=False`: the plan alone; `add_baselines(result)` adds them later (show the plan first);
+    - `prefetch_baselines=True` (with `baselines=False`): a forked child process solves the baselines
+      table while this one solves the plan, and `add_baselines(result, plans=False)` collects it —
+      the same table, sooner on two free cores. Where forking is unsafe or useless (no fork, one core,
+      other Python threads, HiGHS already run in this process) nothing is started and add_baselines
+      solves them as usual, as it does when the child fails;
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced)
     t1 = time.perf_counter()
-    inp = reduce(base) if reduced else base
-    t2 = time.perf_counter()
-    model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
-    result = read_plan(inp, model, solution, s)
-    result.speeds, result.warnings = plan_notes(s, base, result, store)
-    t3 = time.perf_counter()
-    # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
-    result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
-    t4 = time.perf_counter()
+    # forked before this process first runs HiGHS (baselines.can_fork)
+    child = start_baseline_child(base, solver, time_limit) if prefetch_baselines and not baselines else None
+    try:
+        inp = reduce(base) if reduced else base
+        t2 = time.perf_counter()
+        model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+        result = read_plan(inp, model, solution, s)
+        result.speeds, result.warnings = plan_notes(s, base, result, store)
+        t3 = time.perf_counter()
+        # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
+        result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
+        t4 = time.perf_counter()
+    except BaseException:
+        if child is not None:
+            child.stop()
+        raise
     result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
                                         "build_solve_read": round(t3 - t2, 4), "profile_bound": round(t4 - t3, 4),
                                         "baselines": 0.0}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
     else:
-        _remember_inputs(result, base, time_limit)
+        _remember_inputs(result, base, time_limit, child)
     return result
 
 
 # The unreduced inputs of plans made with plan(..., baselines=False), so add_baselines need not resolve
-# them again; an entry lives as long as its Plan (weakref.finalize drops it), and the Plan itself stays
-# free of them (the dashboard's cache pickles Plans).
-_INPUTS_OF_PLAN: dict[int, tuple[Inputs, float | None]] = {}
+# them again, with the child solving their baselines (prefetch_baselines) if any; an entry lives as long
+# as its Plan (weakref.finalize drops it and stops the child), and the Plan itself stays free of them
+# (the dashboard's cache pickles Plans).
+_INPUTS_OF_PLAN: dict[int, tuple[Inputs, float | None, BaselineChild | None]] = {}
 
 
-def _remember_inputs(result: Plan, base: Inputs, time_limit: float | None) -> None:
-    _INPUTS_OF_PLAN[id(result)] = (base, time_limit)
-    weakref.finalize(result, _INPUTS_OF_PLAN.pop, id(result), None)
+def _remember_inputs(result: Plan, base: Inputs, time_limit: float | None, child: BaselineChild | None) -> None:
+    _INPUTS_OF_PLAN[id(result)] = (base, time_limit, child)
+    weakref.finalize(result, _forget_inputs, id(result))
+
+
+def _forget_inputs(key: int) -> None:
+    _, _, child = _INPUTS_OF_PLAN.pop(key, (None, None, None))
+    if child is not None:
+        child.stop()
 
 
 def add_baselines(result: Plan, solver: str | None = None, time_limit: float | None = None,
@@ -111,16 +130,28 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
 
     `solver` and `time_limit` default to the plan's own; `store` is the price store the plan used (only
     needed for a Plan that `plan()` did not make in this process)."""
-    base, own_limit = _INPUTS_OF_PLAN.get(id(result), (None, None))
+    base, own_limit, child = _INPUTS_OF_PLAN.get(id(result), (None, None, None))
     if base is None:
         base = inputs_for(result.scenario, store, merge_periods=result.solver.get("reduced", True))
-    return _solve_baselines_of(result, base, solver or result.solver["name"],
-                               own_limit if time_limit is None else time_limit, plans)
+    else:
+        _INPUTS_OF_PLAN[id(result)] = (base, own_limit, None)   # a child's table is collected once
+    solver = solver or result.solver["name"]
+    time_limit = own_limit if time_limit is None else time_limit
+    if child is not None and (plans or (child.solver, child.time_limit) != (solver, time_limit)):
+        child.stop()   # it solves the table alone, with the plan's solver and time limit
+        child = None
+    return _solve_baselines_of(result, base, solver, time_limit, plans, child)
 
 
-def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool) -> Plan:
+def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool,
+                        child: BaselineChild | None = None) -> Plan:
+    """Set the baselines of `result`: the child's table when it has one, else solved here."""
     start = time.perf_counter()
-    result.baselines, result.baseline_plans = solve_baselines(base, result.total, solver, time_limit,
-                                                              result.scenario, plans=plans)
+    rows = child.rows() if child is not None else None
+    if rows is None:
+        rows, result.baseline_plans = baseline_rows(base, solver, time_limit, result.scenario, plans=plans)
+    else:
+        result.baseline_plans = {}
+    result.baselines = baseline_table(rows, result.total)
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

@@ -35,9 +35,38 @@ GAP_REL = 1e-9
 # falls from 1.40 s to 0.97 s in all, startup-hybrid.yaml 67 → 26 ms (at 120 months 532 → 116 ms),
 # while industrial.yaml rises 82 → 99 ms and two small variants by 20-30 ms; a 200-point sweep of
 # startup-hybrid on 2 processes runs at 24.1 plans/s instead of 14.6 (2026-12-01, same optima throughout).
-# (Do not set `threads`: HiGHS's scheduler is global, and a second value breaks later solves.)
+# The feasibility-jump heuristic too: the LP solution rounded is as good a first fleet here, and without it
+# the solves' CPU time of whole plans with baselines falls 15-25 % on industrial.yaml (quarterly and monthly
+# purchases, 36 and 60 months), 5-8 % on mid-research and entry, unchanged on startup-hybrid at 120 months;
+# the root MIP of industrial.yaml's on-prem side 72 → 59 ms (2026-12-01, same optima and baselines throughout).
+# (No `threads` here: HiGHS's scheduler is global, set by its first run, and a second non-zero value breaks
+# later solves; `_first_run` sets it once.)
 HIGHS_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
-                 "mip_heuristic_run_root_reduced_cost": False, "presolve": "off"}
+                 "mip_heuristic_run_root_reduced_cost": False, "mip_heuristic_run_feasibility_jump": False,
+                 "presolve": "off"}
+# Set by the first HiGHS run, which starts HiGHS's scheduler (global to the calling thread) and any worker
+# threads: a forked child would lack those while its copy of the scheduler still counts on them
+# (engine.baselines forks only before). The first run asks for one thread, as the sweep workers do
+# (reports.sweep): these MIPs are solved at or near the root, and a second worker only spins — one
+# thread costs 10 % less CPU over a plan with baselines of industrial.yaml (0.82 → 0.73 s, load 5), and
+# a plan whose baselines solve in a forked child (engine.baselines) runs two schedulers on two cores.
+_highs_started = False
+
+
+def highs_started() -> bool:
+    """Whether HiGHS has run in this process (its scheduler exists)."""
+    return _highs_started
+
+
+def _first_run(h: highspy.Highs) -> None:
+    """Run `h`, starting HiGHS's scheduler with one thread. If another caller started it with more (this
+    process's code outside the engine), HiGHS refuses another thread count: run with the default (0)."""
+    global _highs_started
+    _highs_started = True
+    h.setOptionValue("threads", 1)
+    if h.run() == highspy.HighsStatus.kError:
+        h.setOptionValue("threads", 0)
+        h.run()
 
 
 @dataclass(frozen=True)
@@ -114,7 +143,10 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
         if time_limit <= 0:
             return _Branch("not_solved", math.nan, -math.inf, None)
         h.setOptionValue("time_limit", float(time_limit))
-    h.run()
+    if _highs_started:
+        h.run()
+    else:
+        _first_run(h)
     status, info = h.getModelStatus(), h.getInfo()
     S = highspy.HighsModelStatus
     if status in (S.kInfeasible, S.kUnboundedOrInfeasible):

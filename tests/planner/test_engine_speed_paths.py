@@ -116,3 +116,44 @@ def test_the_two_sides_of_a_split_solve_combine(branches, status, best):
     got_status, got_best, _ = _best(sides)
     assert got_status == status
     assert (got_best is None) if best is None else got_best.objective == best
+
+
+HIGHS_THREADS = """
+import json, os, sys
+import highspy
+from planner.engine import plan
+from planner.scenario import load_scenario_file
+
+def threads():
+    return len(os.listdir("/proc/self/task"))
+
+if sys.argv[2] == "started elsewhere":   # this process's own HiGHS run first, with two threads
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 2)
+    h.run()
+before = threads()
+p = plan(load_scenario_file(sys.argv[1]), solver="highs")
+print(json.dumps({"added_threads": threads() - before, "status": p.status, "total": p.total,
+                  "all_cloud": float(p.baselines.set_index("baseline").loc["all_cloud", "total"])}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+@pytest.mark.parametrize("case", ["fresh process", "started elsewhere"])
+def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(case):
+    # HiGHS's scheduler is global and set by its first run: the engine's first run asks for one thread (no
+    # worker thread is added), and where other code started it with two, HiGHS refuses one, and the engine
+    # runs with the default instead: the same hand-worked plan either way (a fresh interpreter each)
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", HIGHS_THREADS, str(ROOT / "examples" / "worked-example.yaml"), case],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])   # after the banner of the raw highspy model
+    assert out["status"] == "optimal" and out["total"] == pytest.approx(WITH_CARD, rel=1e-6)
+    assert out["all_cloud"] == pytest.approx(ALL_CLOUD, rel=1e-6)
+    if case == "fresh process":
+        assert out["added_threads"] == 0
