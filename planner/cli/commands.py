@@ -282,14 +282,17 @@ def plan_command(
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
     input, 3 when the solver stopped (--time-limit) before finding any fleet."""
+    # what is imported lives until the process ends: no garbage collection need walk it, while importing
+    # (pandas, pulp: a few full collections) or after (gc.freeze) — about 0.2 s of a whole `plan` process
+    # (benchmarks/plan_speed.py)
+    gc.disable()
     from planner.engine import add_baselines, add_decisions
     from planner.engine import plan as make_plan
     from planner.reports import plan_start, write_plan_files
     from planner.scenario import load_scenario_file
 
-    # what is imported lives until the process ends: no garbage collection need walk it again (about
-    # 0.2 s of a whole `plan` process, benchmarks/plan_speed.py)
     gc.freeze()
+    gc.enable()
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)

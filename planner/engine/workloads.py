@@ -137,12 +137,15 @@ def _scaling(workload, gpu: str) -> tuple[float, str]:
     return speeds.scaling_efficiency(workload.throughput_metric, gpu, workload.gpus_per_job)
 
 
-def _reason(workload, unit, gpus: pd.DataFrame, custom_gpus: dict[str, str]) -> str | None:
-    """Why `unit` cannot serve `workload`, or None. `gpus`: `catalog.gpu_table()`; `custom_gpus` as for `_table`."""
+def _reason(workload, unit, gpus: dict[str, tuple[str, float]], custom_gpus: dict[str, str]) -> str | None:
+    """Why `unit` cannot serve `workload`, or None. `gpus`: GPU id -> (kind, compute capability) of
+    `catalog.gpu_table()` (a dict: a pandas `.loc` per unit and workload cost 30 ms of a plan);
+    `custom_gpus` as for `_table`."""
     gpu = unit.gpu
-    if not unit.gpu_known or gpu not in gpus.index:
+    if not unit.gpu_known or gpu not in gpus:
         return f"unknown accelerator {unit.accelerator_name or gpu}"
-    if gpus.loc[gpu, "kind"] == "asic" and gpu not in _table(workload, custom_gpus):
+    kind, cc = gpus[gpu]
+    if kind == "asic" and gpu not in _table(workload, custom_gpus):
         # Inferentia, Trainium, Gaudi: not drop-in GPUs; a team that ported its code names them
         return f"{gpu} is not a GPU (needs its own SDK): name it in the workload's throughput table to allow it"
     if unit.kind == "spot" and not workload.interruptible:
@@ -156,7 +159,6 @@ def _reason(workload, unit, gpus: pd.DataFrame, custom_gpus: dict[str, str]) -> 
         per_node = unit.cards_per_server if unit.kind == "card" else unit.gpu_count
         if per_node < workload.gpus_per_job:
             return f"{per_node:g} GPUs per node < {workload.gpus_per_job} GPUs per job"
-    cc = float(gpus.loc[gpu, "compute_capability"])
     if workload.min_compute_capability is not None and not (cc >= workload.min_compute_capability):
         return f"compute capability {cc:g} < {workload.min_compute_capability:g} needed"
     if workload.framework:
@@ -180,7 +182,8 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     """
     from collections import namedtuple
 
-    gpus = catalog.gpu_table()   # with the scenario's custom GPUs (site_cards registers them)
+    table = catalog.gpu_table()   # with the scenario's custom GPUs (site_cards registers them)
+    gpus = dict(zip(table.index, zip(table["kind"], table["compute_capability"].astype(float))))
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     cols = ["kind", "gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server"]
     Profile = namedtuple("Profile", cols)
