@@ -6,6 +6,9 @@ It listens on 127.0.0.1 only and sends no usage statistics (.streamlit/config.to
 and plans with this machine's files. Serving it to a network is a decision: `--server.address`.
 """
 
-from fleetplan_dashboard.app import main
+# Streamlit runs this file as `__main__`. The dashboard's worker processes (started with `spawn`) import
+# it again as `__mp_main__`: there it must neither draw the app nor import Streamlit.
+if __name__ == "__main__":
+    from fleetplan_dashboard.app import main
 
-main()
+    main()

@@ -13,7 +13,10 @@ Playwright (no downloaded browser) and measures, in the page itself (`performanc
 For startup-hybrid.yaml (the default scenario) and industrial.yaml, first without and then with a
 second process keeping one core busy (`--load`), each with a fresh server. Prints median and p95 of
 each against the issue's targets and the machine's load averages; asserts nothing (a benchmark, not
-a timed test). Run: .venv/bin/python benchmarks/dashboard_browser.py [--load quiet|busy|both]
+a timed test). The server marks its runs in a trace file (`fleetplan_dashboard/trace.py`), lined up
+with the browser's clock: each step is split into the rerun request, the page above the total, the
+recommended plan (found made ahead, or made then), and the delivery and paint in the browser.
+Run: .venv/bin/python benchmarks/dashboard_browser.py [--load quiet|busy|both]
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ TARGET_SWITCH_MS, TARGET_FIRST_LOAD_MS = 1000, 2000
 
 # Runs in the page before Streamlit: stamps every keydown and the paint after each change of the total.
 PROBE = """
-window.__fp = {key: 0, change: 0, value: null};
+window.__fp = {key: 0, change: 0, value: null, navigation: 0};
 document.addEventListener('keydown', () => { window.__fp.key = performance.now(); }, true);
 document.addEventListener('click', () => { window.__fp.click = performance.now(); }, true);
 const fpTotal = () => {
@@ -67,10 +70,11 @@ new MutationObserver(() => {
 
 
 @contextlib.contextmanager
-def streamlit_server(log_path: Path):
+def streamlit_server(log_path: Path, trace_path: Path):
     """`streamlit run app.py` on a free 127.0.0.1 port; yields its URL once /_stcore/health says ok."""
     port = free_port()
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", AWS_EC2_METADATA_DISABLED="true")
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", AWS_EC2_METADATA_DISABLED="true",
+               FLEETPLAN_DASHBOARD_TRACE=str(trace_path))
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
@@ -122,8 +126,15 @@ def _sliders(page, all_sliders: bool) -> list[str]:
     return [n for n in names if all_sliders or any(m in n for m in main)]
 
 
-def _move(page, label: str, steps: int, pause: float, timeout_ms: float) -> tuple[list[float], int]:
-    """Press the arrow key `steps` times on the slider labelled `label`: (latencies in ms, unchanged steps)."""
+def _epochs(page, since: str) -> tuple[float, float]:
+    """(the event, the total painted after it) in seconds since the epoch: the server's trace clock."""
+    return tuple(page.evaluate(f"[(performance.timeOrigin + window.__fp.{since}) / 1000, "
+                               "(performance.timeOrigin + window.__fp.change) / 1000]"))
+
+
+def _move(page, label: str, steps: int, pause: float, timeout_ms: float, stamps: list) -> tuple[list[float], int]:
+    """Press the arrow key `steps` times on the slider labelled `label`: (latencies in ms, unchanged steps);
+    appends (key press, total painted) in epoch seconds to `stamps`."""
     slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(has_text=label).first
     thumb = slider.locator('input[type="range"]')
     value, top = float(thumb.input_value()), float(thumb.get_attribute("max") or "inf")
@@ -138,6 +149,7 @@ def _move(page, label: str, steps: int, pause: float, timeout_ms: float) -> tupl
             unchanged += 1
         else:
             latencies.append(ms)
+            stamps.append(_epochs(page, "key"))
         time.sleep(pause)
     return latencies, unchanged
 
@@ -176,6 +188,47 @@ def _line(label: str, values: list[float], target: tuple[float | None, float | N
             + (f"  ({', '.join(verdict)})" if verdict else ""))
 
 
+def _read_trace(path: Path) -> list[tuple[float, str]]:
+    """The server's marks (`fleetplan_dashboard.trace`): (epoch seconds, event), in time order."""
+    if not path.exists():
+        return []
+    marks = []
+    for line in path.read_text().splitlines():
+        when, _, event = line.partition(" ")
+        with contextlib.suppress(ValueError):
+            marks.append((float(when), event))
+    return sorted(marks)
+
+
+def _breakdown(stamps: list[tuple[float, float]], marks: list[tuple[float, str]]) -> dict[str, list[float]]:
+    """Where each step's time went, in ms, from the server's marks lined up with the browser's stamps: the
+    rerun request reaching the script, the page above the total (widgets, edited scenario), the recommended
+    plan (found made, or made or waited for), the total written, and its delivery and paint."""
+    parts: dict[str, list[float]] = {}
+    for key, painted in stamps:
+        start = next((t for t, e in marks if e == "start" and t >= key), None)
+        run = [(t, e) for t, e in marks if start is not None and t >= start]
+        total = next((t for t, e in run if e == "total"), None)
+        if total is None or total > painted + 0.05:
+            continue
+        page = next((t for t, e in run if e == "p:page"), start)
+        made = next((t for t, e in run if e == "p:plan"), page)
+        for name, ms in (("key -> run start", start - key), ("run start -> page drawn above the total", page - start),
+                         ("recommended plan (cache, or engine)", made - page), ("plan -> total written", total - made),
+                         ("total written -> painted in the browser", painted - total)):
+            parts.setdefault(name, []).append(ms * 1000)
+    return parts
+
+
+def _print_breakdown(parts: dict[str, list[float]]) -> None:
+    for part, values in parts.items():
+        print(f"      {part:<44} median {statistics.median(values):5.0f} ms   p95 {_p95(values):5.0f}")
+    plans = parts.get("recommended plan (cache, or engine)", [])
+    if plans:
+        found = sum(ms < 20 for ms in plans)
+        print(f"      plan found made (< 20 ms) in {found} of {len(plans)} steps")
+
+
 def _titles() -> dict[str, str]:
     from planner import load_scenario
 
@@ -188,18 +241,22 @@ def run_pass(busy: bool, args) -> None:
     titles = _titles()
     log = ROOT / "tests" / "artifacts" / f"benchmark-streamlit-{'busy' if busy else 'quiet'}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
+    trace_path = log.with_suffix(".trace")
+    trace_path.unlink(missing_ok=True)
     load_before = os.getloadavg()
-    with one_core_busy(busy), streamlit_server(log) as url, sync_playwright() as pw:
+    with one_core_busy(busy), streamlit_server(log, trace_path) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.add_init_script(PROBE)
         page.goto(url, wait_until="commit")
         page.wait_for_function("window.__fp && window.__fp.value", timeout=120_000)
         first_load = page.evaluate("window.__fp.change")
+        first_stamps = _epochs(page, "navigation")
         time.sleep(args.settle)
         steps: dict[str, list[float]] = {}
         per_slider: dict[str, list[tuple[str, float]]] = {}
         unchanged: dict[str, int] = {}
+        stamps: dict[str, list[tuple[float, float]]] = {}
         switches: list[float] = []
         order = [SCENARIOS[0], SCENARIOS[1], SCENARIOS[0], SCENARIOS[1]]
         for i, name in enumerate(order):
@@ -210,25 +267,34 @@ def run_pass(busy: bool, args) -> None:
                 time.sleep(args.settle)
             if name in steps:
                 continue
-            steps[name], per_slider[name], unchanged[name] = [], [], 0
+            steps[name], per_slider[name], unchanged[name], stamps[name] = [], [], 0, []
             for label in _sliders(page, args.all_sliders):
-                latencies, same = _move(page, label, args.steps, args.pause, args.timeout * 1000)
+                latencies, same = _move(page, label, args.steps, args.pause, args.timeout * 1000, stamps[name])
                 steps[name] += latencies
                 per_slider[name].append((label, statistics.median(latencies) if latencies else float("nan")))
                 unchanged[name] += same
         browser.close()
     load_after = os.getloadavg()
+    marks = _read_trace(trace_path)
 
     print(f"\n{'With a second process keeping one core busy' if busy else 'No extra load'}   "
           f"(load averages 1/5/15 min: before {'/'.join(f'{x:.2f}' for x in load_before)}, "
           f"after {'/'.join(f'{x:.2f}' for x in load_after)}; {os.cpu_count()} cores)")
     print(_line("first load (navigation -> total painted)", [first_load], (TARGET_FIRST_LOAD_MS, None)))
+    navigation, painted = first_stamps
+    start = next((t for t, e in marks if e == "start"), None)
+    total = next((t for t, e in marks if e == "total"), None)
+    if start is not None and total is not None:
+        print(f"      navigation -> first run starts {(start - navigation) * 1000:.0f} ms (the browser loads Streamlit), "
+              f"-> total written {(total - start) * 1000:.0f} ms (imports, first plan), "
+              f"-> painted {(painted - total) * 1000:.0f} ms")
     for name in SCENARIOS:
         print(_line(f"slider step -> new total, {name}", steps.get(name, []), TARGETS_MS[name]))
         print("      per slider (median ms): " + ", ".join(f"{label.split(',')[0]} {ms:.0f}"
                                                           for label, ms in per_slider.get(name, [])))
         if unchanged.get(name):
             print(f"      {unchanged[name]} steps left the total unchanged (not counted)")
+        _print_breakdown(_breakdown(stamps.get(name, []), marks))
     print(_line("scenario switch -> new total", switches, (TARGET_SWITCH_MS, None)))
     sys.stdout.flush()
 

@@ -15,15 +15,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import streamlit as st
-
-from fleetplan_dashboard.state import EDIT_PREFIX
-
 PAGES = Path(__file__).resolve().parent / "pages"
 
 
 def main() -> None:
     """Draw the app: page config, the edits carried across pages, the navigation and the chosen page."""
+    # Imported here, not above: the dashboard's worker processes import this file as `__mp_main__` (the
+    # `spawn` start method) and need neither Streamlit nor the page state.
+    import gc
+    import sys
+
+    import streamlit as st
+
+    from fleetplan_dashboard import trace
+
+    trace.mark("start")
+    # The first run imports the engine (pandas, pydantic, the solvers) and loads the price data: without the
+    # garbage collector's passes over every object made so far (a tenth of a second each, nothing to free),
+    # until `state.settle_heap` collects once and freezes what is alive.
+    if "fleetplan_dashboard.state" not in sys.modules:
+        gc.disable()
+    from fleetplan_dashboard.state import EDIT_PREFIX, settle_heap_soon
+
+    settle_heap_soon()
     st.set_page_config(page_title="GPU fleet planner", page_icon=":material/memory:", layout="wide")
 
     # Widgets forget their values when their page is not drawn; the Plan page's edits must outlive a visit

@@ -12,17 +12,20 @@ the values that differ from the file are changed, so an untouched scenario is ex
 The same overrides are the URL's query (`share_params`), so a link reopens the same plan, and they can
 be written into the scenario's own text, comments kept (`edited_text`).
 
-Plans are cached in this process, keyed on the scenario's JSON and a stamp of its price source: the
-recommended plan is made here (`recommended`, what the page waits for), its baselines in a worker
-process while the page draws (`baselines_future`), and the plans of the values the user will
-probably pick next in a second, low-priority worker (`plan_ahead`), so that a slider step usually
-finds its plan made. Worker processes, not threads: the engine's Python parts would hold the GIL.
+Plans are cached in this process, pickled, keyed on the scenario's JSON and a stamp of its price source.
+The recommended plan (`recommended`, what the page waits for) is usually found made: the plans of the
+values the user will probably pick next are made in worker processes (`plan_ahead`: the slider's next
+step at normal priority, the other guesses at a low one); otherwise it is made here. Its baselines are
+solved in a third worker while the page draws (`baselines_future`). Each worker takes one job at a time
+from a list that the next page run replaces (`_Lane`), so work for values the user has left behind is
+dropped, not queued. Worker processes, not threads: the engine's Python parts would hold the GIL.
 """
 
 from __future__ import annotations
 
 import contextlib
 import difflib
+import gc
 import hashlib
 import math
 import multiprocessing
@@ -31,7 +34,9 @@ import pickle
 import re
 import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import CancelledError, Future, InvalidStateError, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
@@ -41,9 +46,9 @@ from typing import Any, get_args
 import streamlit as st
 import yaml
 
-from planner.engine import Plan
+from fleetplan_dashboard.jobs import Outcome, baselines_job, pickled, recommended_job, worker_start
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import InfeasibleError, PlannerError, ScenarioError
+from planner.errors import ScenarioError
 from planner.scenario import (
     BUILTIN_PROFILES,
     PurchaseOption,
@@ -354,23 +359,16 @@ def next_values(s: Scenario, values: dict[str, Any], last: tuple[str, int] | Non
     wanted = []
     if last and last[0] in specs:
         wanted += [step(last[0], k * last[1]) for k in range(1, ahead + 1)]
-    for name in specs:
+    # the main sliders (demand, horizon, electricity) first, then growth and PUE
+    for name in sorted(specs, key=lambda n: n.startswith("growth:") or n == "pue"):
         wanted += [step(name, 1), step(name, -1)]
     return [v for v in wanted if v is not None]
 
 
 # ---------------------------------------------------------------------------------------------------
-# Plans: the recommended plan at once (in this process), then its baselines and the plans of likely next
-# values in worker processes, all cached per scenario JSON and price stamp
-
-
-@dataclass
-class Outcome:
-    """A plan, or why there is none: kind is `ok`, `infeasible` (the optimiser's explanation) or `error`."""
-
-    kind: str
-    plan: Plan | None = None
-    message: str = ""
+# Plans: the recommended plan at once (in this process, unless a worker has it made or under way), then
+# its baselines and the plans of likely next values in worker processes, all cached per scenario JSON and
+# price stamp
 
 
 def prices_stamp(source: str) -> str:
@@ -394,47 +392,15 @@ def prices_stamp(source: str) -> str:
     return "|".join(parts)
 
 
-def recommended_job(scenario: Scenario, solver: str) -> Outcome:
-    """The recommended plan of `scenario` without baselines (the engine's `plan(…, baselines=False)`)."""
-    from planner.engine import plan
-
-    try:
-        return Outcome("ok", plan=plan(scenario, solver=solver, baselines=False))
-    except InfeasibleError as exc:
-        return Outcome("infeasible", message=str(exc))
-    except PlannerError as exc:
-        return Outcome("error", message=str(exc))
-
-
-def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:
-    """(baselines table, baseline plans) of `scenario`, solved as `plan()` solves them."""
-    from planner.engine.baselines import solve_baselines
-    from planner.engine.run import inputs_for
-
-    return solve_baselines(inputs_for(scenario), total, solver, None, scenario)
-
-
-def _worker_start(niceness: int) -> None:
-    """A worker process: lower its priority (speculative work yields to the page) and warm the engine."""
-    if niceness:
-        with contextlib.suppress(OSError):
-            os.nice(niceness)
-    from planner import catalog
-
-    with contextlib.suppress(Exception):
-        catalog.price_table("snapshot")
-
-
 # Worker processes, not threads: the engine's Python parts would hold the GIL that the page needs.
 # FLEETPLAN_DASHBOARD_WORKERS=0 plans everything in the server's process (no baselines ahead of time,
 # nothing planned ahead).
 WORKERS = os.environ.get("FLEETPLAN_DASHBOARD_WORKERS", "1") != "0"
 _MAX_PLANS = 512
 _lock = threading.RLock()
-_plans: OrderedDict[tuple, Future] = OrderedDict()  # (kind, scenario JSON, price stamp, solver) -> Future
-_pools: dict[str, ProcessPoolExecutor] = {}
-_ahead: list[tuple[tuple, Scenario, str]] = []      # plans to make in the background, in order
-_ahead_running: list[Future] = []
+# (kind, scenario JSON, price stamp, solver) -> Future of the pickled Outcome or baselines (`jobs.pickled`)
+_plans: OrderedDict[tuple, Future] = OrderedDict()
+_plan_seconds: dict[str, float] = {}   # scenario name -> seconds a recommended plan of it took lately
 
 
 def _key(kind: str, scenario: Scenario, solver: str) -> tuple:
@@ -449,13 +415,149 @@ def _remember(key: tuple, future: Future) -> None:
             _plans.popitem(last=False)
 
 
-def _pool(kind: str) -> ProcessPoolExecutor:
-    """`now` (normal priority: the baselines of the plan on screen) or `ahead` (niceness 10: guesses)."""
+def _usable(future: Future | None) -> bool:
+    """Made, or under way (not failed, not cancelled)."""
+    return future is not None and not (future.done() and (future.cancelled() or future.exception() is not None))
+
+
+@dataclass
+class _Job:
+    """Work for a lane: `make()` gives (cache key, function, arguments), or None for values that make no
+    valid scenario. `proxy`: the Future the callers already hold (in `_plans` under `key`), resolved with
+    the worker's result."""
+
+    make: Callable[[], tuple | None]
+    key: tuple | None = None
+    proxy: Future | None = None
+
+
+def _forget(job: _Job) -> None:
+    """Drop a job that will not run: its Future leaves the cache and is cancelled."""
+    if job.proxy is None:
+        return
     with _lock:
-        if kind not in _pools:
-            _pools[kind] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=_worker_start, initargs=(10 if kind == "ahead" else 0,))
-        return _pools[kind]
+        if job.key is not None and _plans.get(job.key) is job.proxy:
+            del _plans[job.key]
+    job.proxy.cancel()
+
+
+def _chain(source: Future, proxy: Future) -> None:
+    def copy(done: Future) -> None:
+        with contextlib.suppress(InvalidStateError):
+            if done.exception() is not None:
+                proxy.set_exception(done.exception())
+            else:
+                proxy.set_result(done.result())
+
+    source.add_done_callback(copy)
+
+
+class _Lane:
+    """One worker process and the jobs waiting for it, submitted one at a time in order, so that a new list
+    (the user has moved on) replaces the jobs still waiting instead of queueing behind them; a job in the
+    worker finishes, and its result is cached."""
+
+    def __init__(self, niceness: int) -> None:
+        self.niceness = niceness
+        self.pool: ProcessPoolExecutor | None = None
+        self.waiting: list[_Job] = []
+        self.busy = False   # a job is in the worker, or a thread is picking the next one
+
+    def replace(self, jobs: list[_Job]) -> None:
+        """Wait with `jobs` (in this order) instead of the jobs waiting now, which are dropped."""
+        with _lock:
+            dropped, self.waiting = self.waiting, list(jobs)
+            kept = {id(job.proxy) for job in jobs}
+            start = not self.busy
+            self.busy = True
+        for job in dropped:
+            if id(job.proxy) not in kept:
+                _forget(job)
+        if start:
+            threading.Thread(target=self._pump, args=(None,), name="fleetplan-lane", daemon=True).start()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=worker_start, initargs=(self.niceness,))
+        return self.pool
+
+    def _pump(self, done: Future | None) -> None:
+        """Submit the next waiting job whose result is not cached or under way; called again when it is done.
+        The lock is not held while a job makes its scenario (a validation)."""
+        future = None
+        try:
+            while future is None:
+                with _lock:
+                    if not self.waiting:
+                        return
+                    job = self.waiting.pop(0)
+                try:
+                    made = job.make()
+                except ScenarioError:
+                    made = None
+                if made is None:
+                    _forget(job)
+                    continue
+                key, function, args = made
+                with _lock:
+                    known = _plans.get(key)
+                    if known is not job.proxy and _usable(known):   # made, or under way elsewhere
+                        if job.proxy is not None and job.proxy.set_running_or_notify_cancel():
+                            _chain(known, job.proxy)
+                        continue
+                    if job.proxy is not None and not job.proxy.set_running_or_notify_cancel():
+                        continue   # cancelled meanwhile
+                    try:
+                        future = self._executor().submit(pickled, function, *args)
+                    except RuntimeError:   # the pool is shutting down (the server stops)
+                        self.waiting.clear()
+                        return
+                    if job.proxy is None:
+                        _remember(key, future)
+                    else:
+                        _chain(future, job.proxy)
+        finally:
+            if future is None:
+                with _lock:
+                    self.busy = bool(self.waiting)
+                    restart = self.busy
+                if restart:   # jobs came while this thread was leaving
+                    threading.Thread(target=self._pump, args=(None,), name="fleetplan-lane", daemon=True).start()
+        future.add_done_callback(self._pump)
+
+
+# `next`: normal priority, the plans of the next steps of the slider just moved; `baselines`: niceness 5,
+# the baselines of the plan on screen; `ahead`: niceness 10, the other plans the user will probably ask for
+# next. Three processes: a stale job running in one (the user has moved on) delays no other kind of work.
+_LANES = {"next": _Lane(0), "baselines": _Lane(5), "ahead": _Lane(10)}
+
+
+def _plan_job(scenario: Scenario | Callable[[], Scenario | None], solver: str) -> _Job:
+    """A job making the recommended plan of `scenario` (or of the scenario a function makes, when its turn comes)."""
+    def make() -> tuple | None:
+        s = scenario() if callable(scenario) else scenario
+        return None if s is None else (_key("plan", s, solver), recommended_job, (s, solver))
+
+    return _Job(make)
+
+
+def _note_seconds(scenario: Scenario, outcome: Outcome) -> None:
+    if outcome.seconds:
+        before = _plan_seconds.get(scenario.name, outcome.seconds)
+        _plan_seconds[scenario.name] = 0.5 * before + 0.5 * outcome.seconds
+
+
+def _made_elsewhere(future: Future, scenario: Scenario) -> Outcome | None:
+    """The outcome of a plan under way in a worker (or another run), if it comes within about the time
+    planning it here would take; None when it fails or takes longer."""
+    wait = max(0.05, 1.5 * _plan_seconds.get(scenario.name, 0.2))
+    try:
+        return pickle.loads(future.result(timeout=wait))
+    except FutureTimeout:
+        return None
+    except Exception:  # noqa: BLE001 - the worker failed: planning here gives the same result or raises its error
+        return None
 
 
 def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
@@ -463,49 +565,58 @@ def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
     key = _key("plan", scenario, solver)
     with _lock:
         future = _plans.get(key)
-        if future is not None and future.done() and future.exception() is None:
-            _plans.move_to_end(key)
-            return future.result()
-        # not planned, or still being planned ahead at a low priority: planning it here is faster
-        future = Future()
-        future.set_running_or_notify_cancel()
-        _remember(key, future)
+    if _usable(future):
+        # made, or under way (planned ahead in a worker): waiting for it beats starting again
+        outcome = pickle.loads(future.result()) if future.done() else _made_elsewhere(future, scenario)
+        if outcome is not None:
+            with _lock:
+                if key in _plans:
+                    _plans.move_to_end(key)
+            return outcome
+    future = Future()
+    future.set_running_or_notify_cancel()
+    _remember(key, future)
     try:
         outcome = recommended_job(scenario, solver)
     except BaseException as exc:
         future.set_exception(exc)
         raise
-    future.set_result(outcome)
+    _note_seconds(scenario, outcome)
+    future.set_result(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
     return outcome
 
 
 def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> Future:
-    """The baselines of `scenario` (whose recommended plan is `outcome`), solving in a worker process."""
+    """The baselines of `scenario` (whose recommended plan is `outcome`): a Future of their pickle, solving
+    in a worker process (instead of the baselines that were still waiting for it)."""
     key = _key("baselines", scenario, solver)
     with _lock:
         future = _plans.get(key)
-        if future is not None and not (future.done() and future.exception() is not None):
+        if _usable(future):
             return future
-        if WORKERS:
-            future = _pool("now").submit(baselines_job, scenario, outcome.plan.total, solver)
-        else:
-            future = Future()
-            future.set_result(baselines_job(scenario, outcome.plan.total, solver))
+        future = Future()
+        if not WORKERS:
+            future.set_result(pickled(baselines_job, scenario, outcome.plan.total, solver))
+            _remember(key, future)
+            return future
         _remember(key, future)
-        return future
+    job = _Job(lambda: (key, baselines_job, (scenario, outcome.plan.total, solver)), key, future)
+    _LANES["baselines"].replace([job])
+    return future
 
 
 def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
     """`outcome`'s plan with its baselines table and plans (a copy: the cached plan stays as it is)."""
     table, plans = baselines
-    return Outcome("ok", plan=replace(outcome.plan, baselines=table, baseline_plans=plans))
+    return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans))
 
 
 def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> tuple:
-    """The baselines, waiting for the worker; planned here when the worker process failed."""
+    """The baselines, waiting for the worker; solved here when the worker failed or the job was dropped
+    (another page asked for other baselines meanwhile)."""
     try:
-        return baselines_future(scenario, outcome, solver).result()
-    except (BrokenProcessPool, OSError, pickle.PicklingError):
+        return pickle.loads(baselines_future(scenario, outcome, solver).result())
+    except (BrokenProcessPool, OSError, pickle.PicklingError, CancelledError):
         return baselines_job(scenario, outcome.plan.total, solver)
 
 
@@ -518,44 +629,53 @@ def plan_for(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
     return with_baselines(outcome, baselines_of(scenario, outcome, solver))
 
 
-def plan_ahead(scenarios: list[Scenario], solver: str = DEFAULT_SOLVER) -> None:
-    """Plan these scenarios in the background (low priority), one at a time, in order; replaces the
-    previous list (the user has moved on), keeping a plan already under way."""
-    if not WORKERS:
-        return
-    with _lock:
-        _ahead[:] = []
-        seen = set()
-        for s in scenarios:
-            key = _key("plan", s, solver)
-            if key not in _plans and key not in seen:
-                seen.add(key)
-                _ahead.append((key, s, solver))
-        _next_ahead()
+def plan_ahead(scenarios: list[Scenario | Callable[[], Scenario | None]],
+               soon: list[Scenario | Callable[[], Scenario | None]] = (), solver: str = DEFAULT_SOLVER) -> None:
+    """Plan these scenarios in the background (low priority), one at a time, in order, and the `soon` ones
+    (the slider's next steps) at normal priority in a worker of their own; replaces the previous lists (the
+    user has moved on), keeping the plans already under way. A function in a list makes its scenario
+    (validates it) when its turn comes, in a background thread, not in the page's run; it returns None
+    (or raises ScenarioError) for values that make no valid scenario."""
+    if WORKERS:
+        _LANES["next"].replace([_plan_job(s, solver) for s in soon])
+        _LANES["ahead"].replace([_plan_job(s, solver) for s in scenarios])
 
 
-def _next_ahead(done: Future | None = None) -> None:
+_heap_settled = threading.Event()
+_settle_timer: threading.Timer | None = None
+
+
+def settle_heap() -> None:
+    """Once per process, after the first page is drawn: collect, then move every object alive (the modules
+    of Streamlit, pandas, plotly and the engine: over 100,000 objects) out of the garbage collector's
+    sight (`gc.freeze`), so that the full collection Streamlit runs after each script run, and Python's
+    own, take milliseconds rather than a tenth of a second while a user moves a slider. Turns the
+    collector on again (the app's first run turns it off while it imports and plans)."""
     with _lock:
-        if done is not None and done in _ahead_running:
-            _ahead_running.remove(done)
-        while not _ahead_running and _ahead:
-            key, s, solver = _ahead.pop(0)
-            if key in _plans:
-                continue
-            try:
-                future = _pool("ahead").submit(recommended_job, s, solver)
-            except RuntimeError:   # the pool is shutting down (the server stops)
-                _ahead.clear()
-                return
-            _remember(key, future)
-            _ahead_running.append(future)
-            future.add_done_callback(_next_ahead)
+        if _heap_settled.is_set():
+            return
+        _heap_settled.set()
+    gc.collect()
+    gc.freeze()
+    gc.enable()
+
+
+def settle_heap_soon(seconds: float = 20.0) -> None:
+    """`settle_heap` after `seconds`, in case no Plan page run gets to the end before (called on every run;
+    the first call starts the timer)."""
+    global _settle_timer
+    with _lock:
+        if _settle_timer is None and not _heap_settled.is_set():
+            _settle_timer = threading.Timer(seconds, settle_heap)
+            _settle_timer.daemon = True
+            _settle_timer.start()
 
 
 def clear_plan_cache() -> None:
+    for lane in _LANES.values():
+        lane.replace([])
     with _lock:
         _plans.clear()
-        _ahead.clear()
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,23 +1,25 @@
 """Plan page: pick or upload a scenario, move the assumptions, see the recommended fleet and its cost.
 
-Drawn in the order a user reads it and the engine answers: the recommended plan (no baselines) is made
-in this process and its total drawn first; the baselines solve meanwhile in a worker process and fill
-their cards, the cumulative chart and the break-even caption when they arrive; last, the plans of the
-values the sliders will probably take next are made in the background (`state.plan_ahead`). A slider
-change stops this run at its next element, so a new value never waits for the old one's baselines.
-The URL carries the scenario file and the edits (`state.share_params`): a link reopens the same plan.
+Drawn in the order a user reads it and the engine answers: the recommended plan (no baselines; usually
+planned ahead) and its total first; then, after a pause in which the browser paints that total, the
+plans of the values the sliders will probably take next are started in the background
+(`state.plan_ahead`) and the baselines in a worker process, while the fleet, the tables and the charts
+are drawn; the baselines fill their cards, the cumulative chart and the break-even caption when they
+arrive. A slider change stops this run at its next element or pause, so a new value never waits for
+the old one's charts or baselines. The URL carries the scenario file and the edits
+(`state.share_params`): a link reopens the same plan.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from fleetplan_dashboard import charts, state, tables
-from planner.errors import ScenarioError
+from fleetplan_dashboard import charts, state, tables, trace
 from planner.reports.tables import assumption_line
 
 st.session_state.setdefault("uploads", {})
@@ -66,6 +68,15 @@ def _open_shared_link() -> None:
             for name, value in values.items():
                 st.session_state[state.edit_key(name)] = value
     st.session_state["url_problems"] = problems
+
+
+def _pause(seconds: float) -> None:
+    """Sleep, letting Streamlit stop this run for a new widget value meanwhile: reading the session state
+    is a point where it may, without a message to the browser (as each element written would be)."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        time.sleep(min(left, 0.005))
+        _ = "base" in st.session_state
 
 
 def _scenario_text(base_id: str) -> str | None:
@@ -165,27 +176,38 @@ if s != base:
                + ("this page's link carries the edits; " if shared else "")
                + "the sidebar's download button writes them into the scenario file, comments kept.")
 
-with st.sidebar:
-    text = _scenario_text(cur.base_id)
-    if text is not None:
-        out, kept = state.edited_text(text, base, values)
-        stem = Path(state.base_label(cur.base_id).removesuffix(" (uploaded)")).stem
-        st.download_button("Download this scenario with the edits (YAML)", out, file_name=f"{stem}-edited.yaml"
-                           if s != base else f"{stem}.yaml", mime="application/x-yaml", icon=":material/download:",
-                           key="dl_scenario_text", on_click="ignore",
-                           help="The scenario file as loaded, the sidebar's values written in; its comments kept"
-                           + ("." if kept else " (not this time: the file's layout needs a full rewrite)."))
-    if cur.base_id.startswith("upload:"):
-        st.caption("An uploaded scenario lives in this session only: its link cannot carry it. Download it "
-                   "with the edits above to keep or share it.")
+# The scenario text with the edits written in: drawn after the total (the text is loaded back to check it)
+download_slot = st.sidebar.empty()
 
+
+def _download_edited() -> None:
+    text = _scenario_text(cur.base_id)
+    if text is None:
+        return
+    out, kept = state.edited_text(text, base, values)
+    stem = Path(state.base_label(cur.base_id).removesuffix(" (uploaded)")).stem
+    download_slot.download_button(
+        "Download this scenario with the edits (YAML)", out, file_name=f"{stem}-edited.yaml" if s != base else
+        f"{stem}.yaml", mime="application/x-yaml", icon=":material/download:", key="dl_scenario_text",
+        on_click="ignore", help="The scenario file as loaded, the sidebar's values written in; its comments kept"
+        + ("." if kept else " (not this time: the file's layout needs a full rewrite)."))
+
+
+if cur.base_id.startswith("upload:"):
+    st.sidebar.caption("An uploaded scenario lives in this session only: its link cannot carry it. Download it "
+                       "with the edits above to keep or share it.")
+
+trace.mark("p:page")
 outcome = state.recommended(s)
+trace.mark("p:plan")
 if outcome.kind == "infeasible":
     # the explanation names workloads: verbatim in a code block, never read as Markdown
     st.error("**No fleet meets this scenario.**\n\n" + tables.code_block([outcome.message]), icon=":material/block:")
+    _download_edited()
     st.stop()
 if outcome.kind != "ok":
     st.error("**The plan could not be made.**\n\n" + tables.code_block([outcome.message]))
+    _download_edited()
     st.stop()
 p = outcome.plan
 cc = p.currency
@@ -199,11 +221,27 @@ def money(x: float) -> str:
 cols = st.columns(4)
 cols[0].metric(f"Total cost, {p.horizon_months} months", money(p.total), border=True,
                help="Present value of every cost over the horizon, residual value of owned cards credited.")
+trace.mark("total")
+# The browser paints the total while this process waits, rather than while it builds the charts below and
+# starts the worker processes: on two cores that work would delay the paint. The first draw of a session
+# gets longer (the browser lays out the whole app, and the workers start); a new slider value cuts it short.
+_pause(0.1 if "values_before" in st.session_state else 0.3)
 BASELINE_CARDS = (("all_cloud", "All cloud"), ("all_onprem", "All on-prem"), ("best_single", "Best single type"))
 baseline_slots = [col.empty() for col in cols[1:]]
 for slot, (_, label) in zip(baseline_slots, BASELINE_CARDS):
     slot.metric(label, "…", border=True, help="Being solved: the same scenario with this kind of capacity only.")
+# What the user will probably ask next: the slider just moved one and two steps further (at normal
+# priority), a third step, every slider a step either way, the other scenario files (in the background at a
+# low priority). Each scenario is made when its turn comes, in a background thread.
+last = state.moved(st.session_state.get("values_before"), values)
+st.session_state["values_before"] = values
+ahead = [functools.partial(state.apply_edits, base, v) for v in state.next_values(base, values, last)]
+ahead += [state.load_file(name)[0] for name in state.scenario_files() if f"file:{name}" != cur.base_id]
+soon = ahead[:2] if last is not None else []    # two steps further: one new plan per step keeps them made
+state.plan_ahead(ahead[len(soon):], soon=soon)
 baselines_future = state.baselines_future(s, outcome)
+
+_download_edited()
 
 level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
@@ -286,11 +324,11 @@ for note in be_notes:
 
 costs_expander = st.expander("Cost by category, baselines and solver")
 
-# The baselines: waited for here, where a slider change can still stop this run (each write is a
-# checkpoint of Streamlit's rerun), then their cards, the cumulative chart and the break-even caption.
+# The baselines: waited for here, where a slider change can still stop this run (`_pause`), then their
+# cards, the cumulative chart and the break-even caption.
+cumulative_caption.caption("Solving the all-cloud, all-on-prem and single-type baselines …")
 while not baselines_future.done():
-    cumulative_caption.caption("Solving the all-cloud, all-on-prem and single-type baselines …")
-    time.sleep(0.05)
+    _pause(0.05)
 full = state.with_baselines(outcome, state.baselines_of(s, outcome))
 p = full.plan
 
@@ -331,18 +369,5 @@ with costs_expander:
         st.caption("Offers left out, and why")
         st.dataframe(p.exclusions, hide_index=True, key="exclusions_table", placeholder="")
 
-# What the user will probably ask next: the slider just moved a few steps further, every slider a step
-# either way, the other scenario files; planned in the background at a low priority.
-last = state.moved(st.session_state.get("values_before"), values)
-st.session_state["values_before"] = values
-ahead = []
-for v in state.next_values(base, values, last):
-    try:
-        ahead.append(state.apply_edits(base, v))
-    except ScenarioError:
-        continue
-for name in state.scenario_files():
-    other, _ = state.load_file(name)
-    if other is not None and f"file:{name}" != cur.base_id:
-        ahead.append(other)
-state.plan_ahead(ahead)
+state.settle_heap()
+trace.mark("end")

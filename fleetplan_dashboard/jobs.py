@@ -1,0 +1,69 @@
+"""The engine work the dashboard hands to its worker processes: a recommended plan, the baselines.
+
+Kept apart from `state` so that a worker process imports the engine only, not Streamlit: a worker is
+started with the `spawn` method, which imports the functions it runs by their module's name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from planner.engine import Plan
+from planner.errors import InfeasibleError, PlannerError
+from planner.scenario import Scenario
+
+
+@dataclass
+class Outcome:
+    """A plan, or why there is none: kind is `ok`, `infeasible` (the optimiser's explanation) or `error`.
+    `seconds`: how long the engine took to make it."""
+
+    kind: str
+    plan: Plan | None = None
+    message: str = ""
+    seconds: float = 0.0
+
+
+def recommended_job(scenario: Scenario, solver: str) -> Outcome:
+    """The recommended plan of `scenario` without baselines (the engine's `plan(…, baselines=False)`)."""
+    from planner.engine import plan
+
+    t0 = time.perf_counter()
+    try:
+        outcome = Outcome("ok", plan=plan(scenario, solver=solver, baselines=False))
+    except InfeasibleError as exc:
+        outcome = Outcome("infeasible", message=str(exc))
+    except PlannerError as exc:
+        outcome = Outcome("error", message=str(exc))
+    outcome.seconds = time.perf_counter() - t0
+    return outcome
+
+
+def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:
+    """(baselines table, baseline plans) of `scenario`, solved as `plan()` solves them."""
+    from planner.engine.baselines import solve_baselines
+    from planner.engine.run import inputs_for
+
+    return solve_baselines(inputs_for(scenario), total, solver, None, scenario)
+
+
+def pickled(job: Callable, *args) -> bytes:
+    """`job(*args)`, pickled: what the dashboard caches (bytes hold no objects for the garbage collector to
+    walk, so hundreds of cached plans do not slow down the collections of the server's process)."""
+    return pickle.dumps(job(*args), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def worker_start(niceness: int) -> None:
+    """A worker process: lower its priority (speculative work yields to the page) and warm the engine."""
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
+    from planner import catalog
+
+    with contextlib.suppress(Exception):
+        catalog.price_table("snapshot")
