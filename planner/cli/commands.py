@@ -465,6 +465,10 @@ def _print_decisions(p) -> None:
     if types.get("fleet") is not None and set(types["fleet"]) != set(runner.get("fleet") or {}):
         out.print(f"with other card types: {types['total']:,.0f} {cur}, {types['increase']:,.0f} {cur} "
                   f"({types['increase_pct']:.1f} %) more: " + escape("; ".join(types["differences"])), soft_wrap=True)
+    alternatives = [a for a in runner.get("count_alternatives") or [] if a["total"] is not None]
+    if alternatives:
+        table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "total", "increase", "increase_pct"]]
+        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({cur}): the best plan holding that many")
     if p.close_call:
         out.print(f"[bold yellow]close call:[/] the runner-up costs within {100 * runner['close_call_share']:g}% of the "
                   "recommended plan — weigh both fleets above", soft_wrap=True)

@@ -370,6 +370,37 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
             "differences": _differences(mine, other), "note": ""}
 
 
+def count_alternatives(r: _Resolver, result: Plan) -> list[dict]:
+    """For each on-prem card type the plan holds (or owns), the best plan holding one more of it, and one
+    fewer: card, units (the plan's), alternative_units, status, total, increase, increase_pct — the
+    "one or two A100s?" question, answered with both totals even when it is no close call."""
+    out = []
+    fleet = result.fleet
+    for row in fleet[fleet["kind"] == "card"].itertuples(index=False):
+        now = int(round(row.existing_units + row.new_units - row.sold_units))
+        for units in (now + 1, now - 1):
+            if units < 0 or (units > row.existing_units and not _buyable(r.inp, str(row.sku))):
+                continue
+
+            def change(m: Model, card=str(row.sku), units=units, more=units > now) -> None:
+                held = m.card(card)
+                if held is not None:
+                    m.prob += ((held >= units) if more else (held <= units), "count_alternative")
+
+            outcome = r.solve(r.inp, "runner_up", change)
+            solved = outcome.status in SOLVED
+            increase = outcome.total - result.total if solved else math.nan
+            out.append({"card": str(row.sku), "units": now, "alternative_units": units, "status": outcome.status,
+                        "total": outcome.total if solved else None, "increase": increase if solved else None,
+                        "increase_pct": 100.0 * increase / abs(result.total) if solved and result.total else None})
+    return out
+
+
+def _buyable(inp: Inputs, card: str) -> bool:
+    skus, buyable = inp.col("sku"), inp.col("buyable")
+    return bool(buyable[skus == card].any())
+
+
 def is_close_call(runner: dict | None, share: float) -> bool:
     """True when the runner-up costs at most `share` (a fraction) more than the plan."""
     pct = (runner or {}).get("increase_pct")
@@ -533,6 +564,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     share = close_call_share if close_call_share is not None else getattr(
         result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
     result.runner_up["close_call_share"] = share
+    result.runner_up["count_alternatives"] = timed("count_alternatives", count_alternatives, r, result)
     result.close_call = is_close_call(result.runner_up, share)
     result.flip_points = timed("flip_points", flip_points, r, result)
     parts = ("decision_values", "runner_up", "flip_points")
