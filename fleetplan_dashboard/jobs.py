@@ -1,4 +1,5 @@
-"""The engine work the dashboard hands to its worker processes: a recommended plan, the baselines.
+"""The engine work the dashboard hands to its worker processes: a recommended plan, the baselines, what
+each decision of a plan is worth.
 
 Kept apart from `state` so that a worker process imports the engine only, not Streamlit: a worker is
 started with the `spawn` method, which imports the functions it runs by their module's name.
@@ -11,7 +12,9 @@ import os
 import pickle
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import pandas as pd
 
 from planner.engine import Plan
 from planner.errors import InfeasibleError, PlannerError
@@ -50,6 +53,31 @@ def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:
     from planner.engine.run import inputs_for
 
     return solve_baselines(inputs_for(scenario), total, solver, None, scenario)
+
+
+@dataclass
+class Decisions:
+    """What `planner.add_decisions` sets on a plan (decisions, runner_up, close_call, flip_points, and the
+    solves and seconds it took, `solver["decisions"]`), or why they could not be made (`error`)."""
+
+    decisions: pd.DataFrame | None = None
+    runner_up: dict | None = None
+    close_call: bool | None = None
+    flip_points: pd.DataFrame | None = None
+    work: dict | None = None
+    error: str = ""
+
+
+def decisions_job(plan: Plan, solver: str) -> Decisions:
+    """What each decision of `plan` (a recommended plan of the dashboard) is worth, its runner-up, close call
+    and flip points: `planner.add_decisions` on a copy, so the caller's plan stays as it was."""
+    from planner.engine import add_decisions
+
+    try:
+        done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver)
+    except PlannerError as exc:
+        return Decisions(error=str(exc))
+    return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"))
 
 
 def pickled(job: Callable, *args) -> bytes:

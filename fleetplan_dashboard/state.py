@@ -6,7 +6,8 @@ The session holds:
 - `edit:*`: one entry per widget of the Plan page (see `default_edits`), so the Compare and Export
   pages, which draw no such widgets, still see the current edits.
 
-Edits become dotted overrides (`workloads.NAME.gpu_hours_per_month`, `onprem.pue` …) applied by
+Edits become dotted overrides (`workloads.NAME.gpu_hours_per_month` — or the workload's own demand field,
+`requests_per_second` or `reference_gpus` —, `onprem.pue` …) applied by
 `planner.scenario.apply_overrides`, the function the library and the CLI use, with its checks; only
 the values that differ from the file are changed, so an untouched scenario is exactly the file's.
 The same overrides are the URL's query (`share_params`), so a link reopens the same plan, and they can
@@ -16,7 +17,9 @@ Plans are cached in this process, pickled, keyed on the scenario's JSON and a st
 The recommended plan (`recommended`, what the page waits for) is usually found made: the plans of the
 values the user will probably pick next are made in worker processes (`plan_ahead`: the slider's next
 step at normal priority, the other guesses at a low one); otherwise it is made here. Its baselines are
-solved in a third worker while the page draws (`baselines_future`). Each worker takes one job at a time
+solved in a third worker while the page draws (`baselines_future`), and once the page is drawn, what each
+decision of the plan is worth in a fourth, at the lowest priority (`decisions_future`: some thirty re-solves,
+seconds of work). Each worker takes one job at a time
 from a list that the next page run replaces (`_Lane`), so work for values the user has left behind is
 dropped, not queued. Worker processes, not threads: the engine's Python parts would hold the GIL.
 """
@@ -46,7 +49,8 @@ from typing import Any, get_args
 import streamlit as st
 import yaml
 
-from fleetplan_dashboard.jobs import Outcome, baselines_job, pickled, recommended_job, worker_start
+from fleetplan_dashboard.jobs import Decisions, Outcome, baselines_job, decisions_job, pickled, recommended_job, worker_start
+from planner.engine.decisions import DEMAND_FIELDS
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import ScenarioError
 from planner.scenario import (
@@ -204,7 +208,7 @@ def default_edits(s: Scenario) -> dict[str, Any]:
         "purchase_options": list(s.prices.purchase_options),
     }
     for w in s.workloads:
-        values[f"demand:{w.name}"] = float(w.gpu_hours_per_month)
+        values[f"demand:{w.name}"] = w.demand_amount      # in the unit of its demand field
         values[f"growth:{w.name}"] = float(w.growth_per_month) * 100
     return values
 
@@ -229,15 +233,16 @@ _SCALAR_EDITS = {
 def edits_to_overrides(s: Scenario, values: dict[str, Any]) -> dict[str, Any]:
     """The dotted overrides of the widget values that differ from `s` (growth: % per month → share)."""
     defaults = default_edits(s)
+    paths = edit_paths(s)
     overrides: dict[str, Any] = {}
     for key, value in values.items():
         if key not in defaults or value == defaults[key]:
             continue
         kind, _, name = key.partition(":")
         if kind == "demand":
-            overrides[f"workloads.{name}.gpu_hours_per_month"] = float(value)
+            overrides[paths[key]] = float(value)
         elif kind == "growth":
-            overrides[f"workloads.{name}.growth_per_month"] = float(value) / 100
+            overrides[paths[key]] = float(value) / 100
         else:
             path, convert = _SCALAR_EDITS[key]
             overrides[path] = convert(value)
@@ -317,11 +322,17 @@ def _nice(x: float) -> float:
     return float(next(m * base for m in (1, 2, 5, 10) if m * base >= x - 1e-12))
 
 
+# the unit of each demand field (Workload.demand_field), as the engine names it; the least top of its slider
+DEMAND_UNITS = DEMAND_FIELDS
+_DEMAND_SLIDER_TOP = {"gpu_hours_per_month": 100.0, "requests_per_second": 10.0, "reference_gpus": 1.0}
+
+
 def slider_specs(s: Scenario) -> list[SliderSpec]:
-    """The Plan page's sliders for scenario `s` (the file's values set the ranges)."""
+    """The Plan page's sliders for scenario `s` (the file's values set the ranges; demand in the unit of the
+    workload's demand field)."""
     specs = []
     for w in s.workloads:
-        high = _nice(max(4 * w.gpu_hours_per_month, 100.0))
+        high = _nice(max(4 * w.demand_amount, _DEMAND_SLIDER_TOP[w.demand_field]))
         specs.append(SliderSpec(f"demand:{w.name}", 0.0, high, _nice(high / 400)))
         g = w.growth_per_month * 100
         specs.append(SliderSpec(f"growth:{w.name}", min(-5.0, math.floor(g)), max(10.0, math.ceil(g)), 0.5))
@@ -510,7 +521,15 @@ class _Lane:
                         continue   # cancelled meanwhile
                     try:
                         future = self._executor().submit(pickled, function, *args)
-                    except RuntimeError:   # the pool is shutting down (the server stops)
+                    except RuntimeError as exc:   # the server stops, or the worker died (BrokenProcessPool)
+                        # the callers waiting for these jobs hear of it (the page then works without them), and
+                        # a dead worker is replaced when the next job comes
+                        if isinstance(exc, BrokenProcessPool):
+                            self.pool = None
+                        if job.proxy is not None:
+                            job.proxy.set_exception(exc)
+                        for waiting in self.waiting:
+                            _forget(waiting)
                         self.waiting.clear()
                         return
                     if job.proxy is None:
@@ -529,8 +548,10 @@ class _Lane:
 
 # `next`: normal priority, the plans of the next steps of the slider just moved; `baselines`: niceness 5,
 # the baselines of the plan on screen; `ahead`: niceness 10, the other plans the user will probably ask for
-# next. Three processes: a stale job running in one (the user has moved on) delays no other kind of work.
-_LANES = {"next": _Lane(0), "baselines": _Lane(5), "ahead": _Lane(10)}
+# next; `decisions`: niceness 15, what each decision of the plan on screen is worth (seconds of re-solves,
+# yielding the cores to everything else). Four processes: a stale job running in one (the user has moved on)
+# delays no other kind of work.
+_LANES = {"next": _Lane(0), "baselines": _Lane(5), "ahead": _Lane(10), "decisions": _Lane(15)}
 
 
 def _plan_job(scenario: Scenario | Callable[[], Scenario | None], solver: str) -> _Job:
@@ -629,6 +650,52 @@ def plan_for(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
     return with_baselines(outcome, baselines_of(scenario, outcome, solver))
 
 
+def decisions_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> Future:
+    """What each decision of `outcome`'s plan (the recommended plan of `scenario`) is worth, its runner-up,
+    close call and flip points (`jobs.decisions_job`): a Future of their pickle, made in a worker process at
+    the lowest priority, replacing the decisions still waiting there; made here, now, without workers. A
+    failed one stays cached (its error is shown, not made again on every page run)."""
+    key = _key("decisions", scenario, solver)
+    with _lock:
+        future = _plans.get(key)
+        if future is not None and not future.cancelled():
+            return future
+        future = Future()
+        _remember(key, future)
+    if not WORKERS:
+        future.set_running_or_notify_cancel()
+        try:
+            future.set_result(pickled(decisions_job, outcome.plan, solver))
+        except Exception as exc:  # noqa: BLE001 - shown on the page, like a worker's failure
+            future.set_exception(exc)
+        return future
+    job = _Job(lambda: (key, decisions_job, (outcome.plan, solver)), key, future)
+    _LANES["decisions"].replace([job])
+    return future
+
+
+def decisions_of(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Decisions | None:
+    """The decisions of `scenario`'s recommended plan if they are made (a failure as `Decisions.error`); None
+    while they are not (never started, under way or dropped). Starts nothing."""
+    with _lock:
+        future = _plans.get(_key("decisions", scenario, solver))
+    if future is None or not future.done() or future.cancelled():
+        return None
+    if future.exception() is not None:
+        return Decisions(error=f"{type(future.exception()).__name__}: {future.exception()}")
+    return pickle.loads(future.result())
+
+
+def with_decisions(outcome: Outcome, made: Decisions | None) -> Outcome:
+    """`outcome`'s plan with what each decision is worth set, as `planner.add_decisions` sets it (a copy);
+    `outcome` itself when they are not made or failed."""
+    if made is None or made.error:
+        return outcome
+    solver = {**outcome.plan.solver, "decisions": made.work}
+    return replace(outcome, plan=replace(outcome.plan, decisions=made.decisions, runner_up=made.runner_up,
+                                         close_call=made.close_call, flip_points=made.flip_points, solver=solver))
+
+
 def plan_ahead(scenarios: list[Scenario | Callable[[], Scenario | None]],
                soon: list[Scenario | Callable[[], Scenario | None]] = (), solver: str = DEFAULT_SOLVER) -> None:
     """Plan these scenarios in the background (low priority), one at a time, in order, and the `soon` ones
@@ -691,7 +758,7 @@ def edit_paths(s: Scenario) -> dict[str, str]:
     """Edit name -> the dotted override path it sets."""
     paths = {name: path for name, (path, _) in _SCALAR_EDITS.items()}
     for w in s.workloads:
-        paths[f"demand:{w.name}"] = f"workloads.{w.name}.gpu_hours_per_month"
+        paths[f"demand:{w.name}"] = f"workloads.{w.name}.{w.demand_field}"
         paths[f"growth:{w.name}"] = f"workloads.{w.name}.growth_per_month"
     return paths
 

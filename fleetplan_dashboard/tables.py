@@ -264,3 +264,62 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
         level = "warning"
         text += f" Note: {prices['warning']}."
     return level, text
+
+
+# ---------------------------------------------------------------------------------------------------
+# What each decision is worth, the runner-up and the close call (planner.add_decisions, made in the
+# background after the plan is shown: jobs.Decisions). Card and offer names are shown as typed (plain).
+
+
+def fleet_text(fleet: dict | None) -> str:
+    """`{'a100-80gb-pcie': 1, 'rtx-4090': 1}` -> `1 × a100-80gb-pcie, 1 × rtx-4090` (Markdown-safe)."""
+    if not fleet:
+        return "no cards or reservations"
+    return ", ".join(f"{units:g} × {plain(name)}" for name, units in fleet.items())
+
+
+def pct_text(x: float | None) -> str:
+    """An increase in percent of the plan's total, signed; `n/a` without one (a plan totalling 0)."""
+    return "n/a" if x is None else f"{x:+.2f} %"
+
+
+def verdict(total: float, currency: str, made) -> tuple[str, str]:
+    """(kind, Markdown) of the line next to the total: kind `close_call` (a badge, the runner-up's fleet and
+    total against the plan's, the threshold), `firm` (how much dearer the runner-up is) or `none` (no
+    runner-up, and why). `made`: a jobs.Decisions without error."""
+    runner = made.runner_up or {}
+    share = 100 * float(runner.get("close_call_share") or 0)
+    if runner.get("total") is None:
+        return "none", f"No runner-up: {plain(runner.get('note') or runner.get('status') or 'none found')}."
+    increase = f"{runner['increase']:,.0f} {currency} ({pct_text(runner['increase_pct'])})"
+    changes = plain("; ".join(runner.get("differences") or []))
+    if made.close_call:
+        return "close_call", (
+            f":orange-badge[:material/balance: Close call] The runner-up fleet — {fleet_text(runner['fleet'])} — costs "
+            f"**{runner['total']:,.0f} {currency}**, only {increase} more than this plan's {total:,.0f} {currency}: "
+            f"within the close-call threshold of {share:g} % (`close_call_share`). It differs in {changes}. Weigh both "
+            "fleets (*What each decision is worth*, below).")
+    return "firm", (f":material/check_circle: Firm: the runner-up ({changes}) costs {runner['total']:,.0f} {currency}, "
+                    f"{increase} more; a close call is within {share:g} %.")
+
+
+def runner_up_fleets(runner: dict | None) -> pd.DataFrame:
+    """Units held per card or reservation offer: `recommended`, `runner_up` and, when it is another fleet,
+    `other_card_types` (the best fleet with another set of card types)."""
+    runner = runner or {}
+    columns = {"recommended": runner.get("plan_fleet") or {}, "runner_up": runner.get("fleet") or {}}
+    types = (runner.get("other_types") or {}).get("fleet")
+    if types is not None and types != runner.get("fleet"):
+        columns["other_card_types"] = types
+    names = list(dict.fromkeys(name for fleet in columns.values() for name in fleet))
+    return pd.DataFrame({"card_or_offer": names, **{k: [int(v.get(n, 0)) for n in names] for k, v in columns.items()}})
+
+
+def other_types_text(runner: dict | None, currency: str) -> str | None:
+    """The best fleet with another set of card types, when it is not the runner-up itself (Markdown-safe)."""
+    runner = runner or {}
+    types = runner.get("other_types") or {}
+    if types.get("total") is None or types.get("fleet") == runner.get("fleet"):
+        return None
+    return (f"With another set of card types ({plain('; '.join(types.get('differences') or []))}): "
+            f"{types['total']:,.0f} {currency}, {types['increase']:,.0f} {currency} ({pct_text(types['increase_pct'])}) more.")

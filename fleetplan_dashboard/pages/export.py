@@ -30,7 +30,9 @@ outcome = state.plan_for(s)
 if outcome.kind != "ok":
     st.error("**No plan to export.**\n\n" + tables.code_block([outcome.message]))
     st.stop()
-p = outcome.plan
+# what each decision is worth, when the Plan page has had them made (re-solves: never started here)
+made = state.decisions_of(s)
+p = state.with_decisions(outcome, made).plan
 c1, c2, c3, c4 = st.columns(4)
 c1.download_button("Plan (JSON)", exports.plan_json(p), file_name=f"{name}-plan.json", mime="application/json",
                    icon=":material/data_object:", key="dl_json", on_click="ignore")
@@ -53,4 +55,6 @@ c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_foc
 st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months (present value). The JSON is the "
            "object of `fleetplan plan --format json`; the workbook holds the summary, fleet, monthly costs, "
            "baselines, break-even, assumptions and the prices used; the FOCUS file is "
-           "`fleetplan plan --format focus`.")
+           "`fleetplan plan --format focus`."
+           + (" The JSON and the workbook include what each decision is worth and the runner-up." if p.decisions is not None
+              else " What each decision is worth is not included: it is made on the Plan page, after the plan is shown."))

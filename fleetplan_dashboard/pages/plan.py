@@ -6,13 +6,18 @@ plans of the values the sliders will probably take next are started in the backg
 (`state.plan_ahead`) and the baselines in a worker process, while the fleet, the tables and the charts
 are drawn; the baselines fill their cards, the cumulative chart and the break-even caption when they
 arrive. A slider change stops this run at its next element or pause, so a new value never waits for
-the old one's charts or baselines. The URL carries the scenario file and the edits
-(`state.share_params`): a link reopens the same plan.
+the old one's charts or baselines. Once all that is drawn, what each decision is worth (some thirty
+re-solves: seconds) is started in a worker at the lowest priority (`state.decisions_future`): at once on
+the session's first plan, otherwise when no new run has come for two seconds (a user stepping a slider is
+not slowed by it); a placeholder stands next to the total and in its section until a later run, started
+when they are made, draws the close-call badge and the tables. The URL carries the scenario file and the
+edits (`state.share_params`): a link reopens the same plan.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import time
 from pathlib import Path
 
@@ -123,6 +128,20 @@ k = state.edit_key
 specs = {spec.name: spec for spec in state.slider_specs(base)}
 
 
+def _number_format(step: float) -> str:
+    """A printf format showing the digits a slider of this step needs."""
+    return f"%.{max(0, -math.floor(math.log10(step) + 1e-9))}f"
+
+
+def _demand_help(w) -> str:
+    """What a workload's demand slider holds, in the unit of its demand field (month 1, before growth)."""
+    ref = tables.plain(w.reference_gpu)
+    return {"gpu_hours_per_month": f"Hours of work per month measured on {ref} (month 1).",
+            "requests_per_second": "Requests per second, the weekly mean in month 1 (each GPU's requests/s are in the "
+                                   "workload's throughput table).",
+            "reference_gpus": f"{ref} GPUs busy on average in month 1 (GPU-hours per month ÷ 730)."}[w.demand_field]
+
+
 def _slider(name: str, label: str, fmt: str | None = None, help: str | None = None) -> None:
     spec = specs[name]
     if name == "horizon_months":
@@ -136,8 +155,8 @@ with st.sidebar:
     st.button("Reset to the file's values", on_click=state.clear_edits, icon=":material/restart_alt:")
     st.subheader("Demand")
     for w in base.workloads:
-        _slider(f"demand:{w.name}", f"{tables.plain(w.name)}: GPU-hours per month", "%.0f",
-                f"Hours of work per month measured on {w.reference_gpu} (month 1).")
+        _slider(f"demand:{w.name}", f"{tables.plain(w.name)}: {state.DEMAND_UNITS[w.demand_field]}",
+                _number_format(specs[f"demand:{w.name}"].step), _demand_help(w))
         _slider(f"growth:{w.name}", f"{tables.plain(w.name)}: growth, % per month", "%.1f%%")
     st.subheader("Horizon and site")
     _slider("horizon_months", "Horizon, months")
@@ -219,17 +238,24 @@ def money(x: float) -> str:
 
 # Totals first (what the user waits for), the baselines' cards filled when they arrive
 cols = st.columns(4)
-cols[0].metric(f"Total cost, {p.horizon_months} months", money(p.total), border=True,
+cols[0].metric(f"Total cost, {p.horizon_months} month{'s' if p.horizon_months != 1 else ''}", money(p.total), border=True,
                help="Present value of every cost over the horizon, residual value of owned cards credited.")
 trace.mark("total")
 # The browser paints the total while this process waits, rather than while it builds the charts below and
 # starts the worker processes: on two cores that work would delay the paint. The first draw of a session
 # gets longer (the browser lays out the whole app, and the workers start); a new slider value cuts it short.
-_pause(0.1 if "values_before" in st.session_state else 0.3)
+first_run = "values_before" not in st.session_state     # the session's first plan
+_pause(0.3 if first_run else 0.1)
 BASELINE_CARDS = (("all_cloud", "All cloud"), ("all_onprem", "All on-prem"), ("best_single", "Best single type"))
 baseline_slots = [col.empty() for col in cols[1:]]
 for slot, (_, label) in zip(baseline_slots, BASELINE_CARDS):
     slot.metric(label, "…", border=True, help="Being solved: the same scenario with this kind of capacity only.")
+# Next to the total: close call or firm, once what each decision is worth is made (after this page is drawn)
+decisions_made = state.decisions_of(s)
+verdict_slot = st.empty()
+DECISIONS_PENDING = ":material/hourglass_top: Computing what each decision is worth…"
+if decisions_made is None:
+    verdict_slot.caption(DECISIONS_PENDING)
 # What the user will probably ask next: the slider just moved one and two steps further (at normal
 # priority), a third step, every slider a step either way, the other scenario files (in the background at a
 # low priority). Each scenario is made when its turn comes, in a background thread.
@@ -278,6 +304,29 @@ st.dataframe(
 st.caption("Units apply to cards and reservations; rented capacity is counted in hours used. "
            + tables.plain(assumption_line(p)) + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
            "`onprem.sell_owned`, `onprem.switch_off_owned`).")
+
+# Serving workloads: whole instances (or cards) in every hour-of-week slot
+if len(p.serving):
+    st.subheader("Serving: whole instances per slot")
+    st.dataframe(p.serving.drop(columns=["unit_id"]), hide_index=True, width="stretch", key="serving_table",
+                 placeholder="", column_config={
+                     "hours_per_week": st.column_config.NumberColumn("hours/week", format="%g", width=80),
+                     "demand_unit": st.column_config.TextColumn("unit", width=140),
+                     "demand": st.column_config.NumberColumn(format="%.4g"),
+                     "instances": st.column_config.NumberColumn(format="%g", width=80),
+                     "capacity": st.column_config.NumberColumn(format="%.4g"),
+                     "busy_units": st.column_config.NumberColumn("busy units", format="%.3g"),
+                     "served": st.column_config.NumberColumn(format="%.4g")})
+    st.caption("Per serving workload and hour-of-week slot: the whole instances or cards held, the capacity they give "
+               "and the demand served (demand, capacity and served in the workload's unit: requests per second or "
+               "reference GPUs); `months` are the months the slot's row stands for.")
+
+decisions_box = st.expander("What each decision is worth: decision values, the runner-up fleet, flip points",
+                            icon=":material/balance:")
+decisions_body = decisions_box.empty()
+if decisions_made is None:
+    decisions_body.caption(DECISIONS_PENDING + " (re-solves of this scenario: each purchase, reservation and sale "
+                           "forbidden in turn, the best other fleet, the demand at which each purchase flips).")
 
 # Purchases over time
 if len(p.installed):
@@ -368,6 +417,85 @@ with costs_expander:
     if len(p.exclusions):
         st.caption("Offers left out, and why")
         st.dataframe(p.exclusions, hide_index=True, key="exclusions_table", placeholder="")
+
+
+def _draw_decisions(made) -> None:
+    """The close-call badge (or the firm note) next to the total, and the section's tables."""
+    if made.error:
+        verdict_slot.caption("What each decision is worth could not be computed.")
+        decisions_body.error("What each decision is worth could not be computed:\n\n" + tables.code_block([made.error]))
+        return
+    kind, text = tables.verdict(p.total, cc, made)
+    (verdict_slot.markdown if kind == "close_call" else verdict_slot.caption)(text)
+    with decisions_body.container():
+        runner = made.runner_up or {}
+        st.markdown("**Runner-up** — the best plan with a different fleet (units held per card or reservation)")
+        if runner.get("total") is not None:
+            st.dataframe(tables.runner_up_fleets(runner), hide_index=True, key="runner_up_table", placeholder="")
+            st.caption(f"Recommended {p.total:,.0f} {cc}; runner-up {runner['total']:,.0f} {cc} "
+                       f"({tables.pct_text(runner.get('increase_pct'))}). Close call when within "
+                       f"{100 * runner['close_call_share']:g} % (scenario `close_call_share`).")
+        else:
+            st.caption(text)
+        other = tables.other_types_text(runner, cc)
+        if other:
+            st.caption(other)
+        if made.decisions is not None and len(made.decisions):
+            st.markdown(f"**What each decision is worth** — the total when it is forbidden ({cc}, present value), and "
+                        "the increase: what the decision saves")
+            st.dataframe(made.decisions.drop(columns=["gpu"]), hide_index=True, width="stretch", key="decisions_table",
+                         placeholder="", column_config={
+                             "units": st.column_config.NumberColumn(format="%g", width=55),
+                             "month": st.column_config.NumberColumn(width=55),
+                             "total_if_forbidden": st.column_config.NumberColumn("total if forbidden", format="%,.0f"),
+                             "increase": st.column_config.NumberColumn(format="%,.0f"),
+                             "increase_pct": st.column_config.NumberColumn("increase %", format="%.2f"),
+                             "note": st.column_config.TextColumn(width=300)})
+        if made.flip_points is not None and len(made.flip_points):
+            st.markdown("**Flip points** — the demand of the workload a card mainly serves below which the plan holds "
+                        "fewer of it")
+            st.dataframe(made.flip_points.drop(columns=["gpu"]), hide_index=True, width="stretch", key="flip_points_table",
+                         placeholder="", column_config={
+                             "demand_today": st.column_config.NumberColumn("demand today", format="%,.4g"),
+                             "flip_demand": st.column_config.NumberColumn("flip demand", format="%,.4g"),
+                             "flip_share_of_today": st.column_config.NumberColumn("share of today", format="percent"),
+                             "precision_pct": st.column_config.NumberColumn("± %", format="%.2f"),
+                             "note": st.column_config.TextColumn(width=300)})
+        work = made.work or {}
+        if work:
+            solves = sum(work.get("solves", {}).values())
+            st.caption(f"{solves} re-solves of this scenario, {work.get('total_seconds', 0):.1f} s, made in the background "
+                       "after the plan was shown (docs/decisions.md).")
+
+
+# After a later run (a slider step, another scenario) what each decision is worth is started only once the page
+# has been left alone this long: a user stepping a slider is not slowed by seconds of re-solves in the background.
+DECISIONS_IDLE_S = 2.0
+
+
+@st.fragment(run_every=0.5)
+def _decisions_when_idle(scenario, recommended, drawn_at: float) -> None:
+    """Drawn with the page (nothing to show), then run again every half second until what each decision of the plan
+    is worth is made: starts it once no new run has come for DECISIONS_IDLE_S (a new run draws this anew, which
+    restarts the count), and when it is made, or was dropped, runs the whole page again, which draws it."""
+    if time.monotonic() - drawn_at < DECISIONS_IDLE_S:
+        return
+    if state.decisions_future(scenario, recommended).done():
+        st.rerun()
+
+
+# What each decision is worth: on the session's first plan, started once the rest is drawn (the user reads the
+# page); after a later run, when the page has been left alone (`_decisions_when_idle`).
+if decisions_made is None:
+    drawn_at = time.monotonic()
+    if first_run:
+        state.decisions_future(s, outcome)
+        decisions_made = state.decisions_of(s)      # made here when there are no worker processes
+        drawn_at -= DECISIONS_IDLE_S
+if decisions_made is None:
+    _decisions_when_idle(s, outcome, drawn_at)
+else:
+    _draw_decisions(decisions_made)
 
 state.settle_heap()
 trace.mark("end")

@@ -171,6 +171,12 @@ def test_plan_page_in_chromium_reacts_to_a_slider(server, browser):
     assert query["scenario"] == ["startup-hybrid.yaml"]
     assert [k for k in query if k.endswith(".gpu_hours_per_month")], page.url
     _screenshot(page, "dashboard-plan-after-slider.png")
+
+    # what each decision of the new plan is worth: started once the page is left alone (a timer in the page),
+    # then drawn by a later run: the placeholder gives way to the close-call badge or the firm note
+    page.get_by_text(re.compile(r"Close call|Firm: the runner-up|No runner-up")).first.wait_for(timeout=120_000)
+    assert page.get_by_text("Computing what each decision is worth").count() == 0
+    assert page.locator('[data-testid="stException"]').count() == 0
     assert not errors, errors
     page.close()
 

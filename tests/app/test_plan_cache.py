@@ -152,6 +152,29 @@ def test_a_job_whose_result_is_cached_is_not_run_again(lane):
     assert ran == ["a", "b"]
 
 
+def test_a_dead_worker_fails_the_job_the_page_waits_for_instead_of_leaving_it_pending(monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    class DeadPool:
+        def submit(self, *args):
+            raise BrokenProcessPool("A child process terminated abruptly")
+
+    lane = state._Lane(0)
+    lane.pool = DeadPool()
+    waited_for, behind = Future(), Future()
+    state._remember(("test", "waited"), waited_for)
+    state._remember(("test", "behind"), behind)
+    try:
+        lane.replace([state._Job(lambda: (("test", "waited"), str, ()), ("test", "waited"), waited_for),
+                      state._Job(lambda: (("test", "behind"), str, ()), ("test", "behind"), behind)])
+        with pytest.raises(BrokenProcessPool):
+            waited_for.result(timeout=WAIT_S)
+        assert behind.cancelled()
+        assert lane.pool is None          # the next job starts a new worker
+    finally:
+        state.clear_plan_cache()
+
+
 def test_the_main_sliders_are_planned_ahead_before_growth_and_pue(entry):
     values = state.default_edits(entry)
     moved = [next(k for k, v in values.items() if k.startswith("demand:")), 1]
