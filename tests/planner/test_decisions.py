@@ -296,10 +296,6 @@ def test_close_call_share_can_be_set_per_call():
 
 
 def test_close_call_share_comes_from_the_scenario():
-    from planner import Scenario
-
-    if "close_call_share" not in Scenario.model_fields:
-        pytest.skip("the scenario has no close_call_share field yet")
     p = add_decisions(plan(WORKED, baselines=False, overrides={"close_call_share": 0.5}))
     assert p.runner_up["close_call_share"] == 0.5 and p.close_call is False    # all cloud is 188 % dearer
 

@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import math
-import os
 import socket
 import subprocess
 import sys
@@ -153,8 +152,8 @@ print(before, len(os.listdir("/proc/self/task")), p.status, repr(p.total))
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts a process's threads in /proc (Linux)")
 def test_a_sweep_worker_gives_highs_no_threads_of_its_own_and_gets_the_same_plan():
     """A sweep runs one worker process per core: HiGHS threads on top would compete for the same cores.
-    Set up as a worker, a process starts no thread when HiGHS solves, and gets the same optimum; a plain
-    process on 2 or more cores starts HiGHS's (which shows the count can tell)."""
+    Set up as a worker, a process starts no thread when HiGHS solves, and gets the same optimum as a
+    plain process (which starts none either since HiGHS runs with one thread everywhere)."""
     runs = {}
     for kind in ("worker", "plain"):
         done = subprocess.run([sys.executable, "-c", THREAD_COUNT, kind, str(HYBRID)], capture_output=True,
@@ -165,9 +164,9 @@ def test_a_sweep_worker_gives_highs_no_threads_of_its_own_and_gets_the_same_plan
     assert runs["worker"][1] == runs["worker"][0]
     assert runs["worker"][2] == runs["plain"][2] == "optimal"
     assert runs["worker"][3] == pytest.approx(runs["plain"][3], rel=1e-9)
-    if (os.cpu_count() or 1) >= 2 and runs["plain"][1] == runs["plain"][0]:
-        # older HiGHS (highspy 1.7, `make test-min`) starts no threads on this model: the count cannot tell
-        pytest.skip("HiGHS started no threads in a plain process either")
+    # the engine's first HiGHS run asks for one thread in every process now (engine.solve._first_run), so
+    # a plain process starts none either (tests/planner/test_engine_speed_paths.py tells the count can)
+    assert runs["plain"][1] == runs["plain"][0]
 
 
 def test_sweep_inside_a_dask_worker_uses_worker_processes():
