@@ -198,13 +198,15 @@ def assert_whole_capacity_covers_every_slot(p) -> None:
     s = p.serving
     assert len(s)
     avail = p.scenario.onprem.availability
+    # HiGHS meets rows to its primal feasibility tolerance (1e-7, on scaled rows): the oldest supported
+    # highspy (`make test-min`) left 0.2499997 served of 0.25 demanded; 1e-6 is that tolerance, not a rounding
     for (_w, _slot), rows in s.groupby(["workload", "slot"]):
-        assert rows["served"].sum() >= rows["demand"].iloc[0] * (1 - 1e-7) - 1e-7
+        assert rows["served"].sum() >= rows["demand"].iloc[0] * (1 - 1e-6) - 1e-6
         assert (rows["capacity"] >= rows["served"] * (1 - 1e-9) - 1e-9).all()
     assert (s["instances"] == s["instances"].round()).all()
     for (_u, _slot), rows in s.groupby(["unit_id", "slot"]):
         share = avail if rows["kind"].iloc[0] == "card" else 1.0
-        assert rows["busy_units"].sum() <= rows["instances"].iloc[0] * share + 1e-7
+        assert rows["busy_units"].sum() <= rows["instances"].iloc[0] * share + 1e-6
     assert (s.groupby("workload")["gpu"].nunique() == 1).all()
 
 
