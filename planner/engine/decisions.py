@@ -411,15 +411,6 @@ def is_close_call(runner: dict | None, share: float) -> bool:
 # Flip points
 
 
-def demand_field(workload) -> tuple[str, float]:
-    """(field, value) of the field that carries a workload's demand (DEMAND_FIELDS, the first one set)."""
-    for name in DEMAND_FIELDS:
-        value = getattr(workload, name, None)
-        if value is not None:
-            return name, float(value)
-    raise PlannerError(f"workload {workload.name}: no demand field ({', '.join(DEMAND_FIELDS)}) is set")
-
-
 def main_workload(r: _Resolver, card: str, reference: Callable[[], Model]) -> str | None:
     """The workload the card works most hours on in the plan: the only one it can serve, else read from
     the dispatch of the plan solved again (`reference()`, solved once for all cards)."""
@@ -470,7 +461,7 @@ class _FlipSearch:
 def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     """The flip point of `card` (held `units` in the plan) on `workload`'s demand (FLIP_COLUMNS)."""
     w = next(w for w in r.scenario.workloads if w.name == workload)
-    name, today = demand_field(w)
+    name, today = w.demand_field, w.demand_amount   # the field the scenario states its demand in
     least = int(dict(zip(r.inp.col("sku"), r.inp.col("min_units"))).get(card, 0))
     relax = {f"constraints.min_units.{card}": 0} if least > 0 else {}
     search = _FlipSearch(r, card, units, f"workloads.{workload}.{name}", relax)
