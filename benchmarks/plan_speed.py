@@ -2,7 +2,10 @@
 
 - process: what a user waits for — whole `fleetplan` processes (`--help`, `validate`, `plan --format
   json` with and without baselines), run round-robin so that load drift hits all alike; median, min and
-  max of --runs (≥ 5), each plan's time beyond `fleetplan --help` and its ratio to it;
+  max of --runs (≥ 5), each plan's time beyond `fleetplan --help` and its ratio to it; with `--against REV`
+  the same two commands of another commit (checked out with `git worktree`, run from this venv ahead of
+  the installed package) join the round-robin, and the ratio of the two trees' time beyond `--help` is
+  printed (issue 11: at most half of the tree it was filed on, 503e897);
 - steps: each step of one plan inside this process (load, prices, prepare, reduce, build, solve, read
   back, baselines);
 - ladder: smaller versions solved with the reduced and the unreduced model side by side;
@@ -14,7 +17,7 @@
 Prints times measured in this run and their ratios, with the load average before and after; nothing
 here asserts a time.
 Run: make bench   (or .venv/bin/python benchmarks/plan_speed.py [--sections process,steps,ladder,periods,decisions]
-                   [--runs 5] [--solver highs] [--solvers highs,cbc] [--max-vars N] [--time-limit S])
+                   [--runs 5] [--against 503e897] [--solver highs] [--solvers highs,cbc] [--max-vars N] [--time-limit S])
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +51,10 @@ def machine(when: str) -> None:
     print(f"load average {when}: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {cores} cores{busy}")
 
 
+# another tree's `fleetplan`, run by this venv's interpreter with that tree first on PYTHONPATH
+OTHER_FLEETPLAN = "import sys; sys.argv[0] = 'fleetplan'; from planner.cli import app; sys.exit(app())"
+
+
 def commands(path: Path, solver: str) -> dict[str, list[str]]:
     """The whole processes timed, by label: the venv's `fleetplan` entry point, as a user runs it."""
     fleetplan = str(Path(sys.executable).with_name("fleetplan"))
@@ -60,23 +68,55 @@ def commands(path: Path, solver: str) -> dict[str, list[str]]:
             "  … with decision values (default)": plan_json[:-1]}
 
 
-def run_once(argv: list[str]) -> tuple[float, str | None]:
+def other_commands(tree: Path, rev: str) -> dict[str, list[str]]:
+    """`fleetplan --help` and that tree's plan of its own industrial.yaml (`--format json`, its defaults:
+    what a user of that commit waited for), labelled with the commit."""
+    fleetplan = [sys.executable, "-c", OTHER_FLEETPLAN]
+    return {f"{rev}: fleetplan --help": [*fleetplan, "--help"],
+            f"{rev}: plan industrial.yaml --format json": [*fleetplan, "plan", str(tree / "scenarios" / "industrial.yaml"),
+                                                         "--format", "json"]}
+
+
+def run_once(argv: list[str], tree: Path = ROOT) -> tuple[float, str | None]:
     """(wall seconds, None) of one process, or (seconds, the last line of its stderr) when it failed."""
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = None if tree == ROOT else dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - start
     failed = None if done.returncode == 0 else f"exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1]}"
     return seconds, failed
 
 
-def processes(path: Path, solver: str, runs: int) -> None:
-    """Whole processes, round-robin (one run of each, `runs` times): median, min, max, beyond --help."""
-    cmds = commands(path, solver)
+def processes(path: Path, solver: str, runs: int, against: str | None = None) -> None:
+    """Whole processes, round-robin (one run of each, `runs` times): median, min, max, beyond --help; with
+    `against`, that commit's --help and plan too, in the same round-robin."""
+    if against is None:
+        return _processes(path, solver, runs, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "other"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(other), against],
+                       check=True, capture_output=True)
+        try:
+            # both trees' bytecode compiled beforehand: with PYTHONDONTWRITEBYTECODE set (as in some shells and
+            # CI) a fresh checkout would otherwise compile its sources in every process
+            for tree in (ROOT, other):
+                subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "planner"),
+                                str(tree / "pricing_adapters")], check=True, capture_output=True)
+            _processes(path, solver, runs, (against, other))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)],
+                           check=False, capture_output=True)
+
+
+def _processes(path: Path, solver: str, runs: int, other: tuple[str, Path] | None) -> None:
+    cmds = {label: (argv, ROOT) for label, argv in commands(path, solver).items()}
+    if other is not None:
+        cmds.update({label: (argv, other[1]) for label, argv in other_commands(other[1], other[0]).items()})
     times: dict[str, list[float]] = {label: [] for label in cmds}
     failures: dict[str, str] = {}
     for _ in range(runs):
-        for label, argv in cmds.items():
-            seconds, failed = run_once(argv)
+        for label, (argv, tree) in cmds.items():
+            seconds, failed = run_once(argv, tree)
             times[label].append(seconds)
             if failed:
                 failures[label] = failed
@@ -86,10 +126,11 @@ def processes(path: Path, solver: str, runs: int) -> None:
           f"(target: --help ≤ {HELP_TARGET_S} s; plan with baselines ≤ {BEYOND_HELP_S} s beyond --help)")
     print(f"  {'command':38s} {'median s':>9s} {'min':>7s} {'max':>7s} {'beyond --help':>14s} {'× --help':>9s} "
           f"{'(min beyond)':>12s}")
-    help_min = min(times["fleetplan --help"])
     for label, ts in times.items():
-        extra = "" if label == "fleetplan --help" else (f"{medians[label] - help_s:+14.3f} {medians[label] / help_s:9.2f} "
-                                                       f"{min(ts) - help_min:+12.3f}")
+        own_help = f"{other[0]}: fleetplan --help" if other is not None and label.startswith(other[0]) else "fleetplan --help"
+        extra = "" if label.endswith("fleetplan --help") else (
+            f"{medians[label] - medians[own_help]:+14.3f} {medians[label] / medians[own_help]:9.2f} "
+            f"{min(ts) - min(times[own_help]):+12.3f}")
         print(f"  {label:38s} {medians[label]:9.3f} {min(ts):7.3f} {max(ts):7.3f} {extra}"
               f"{'  FAILED ' + failures[label] if label in failures else ''}")
     plan_label = next(label for label in cmds if label.startswith("plan "))
@@ -97,6 +138,12 @@ def processes(path: Path, solver: str, runs: int) -> None:
     print(f"  --help {help_s:.3f} s: {'met' if help_s <= HELP_TARGET_S else 'NOT met'} (≤ {HELP_TARGET_S} s); "
           f"plan with baselines {beyond:+.3f} s beyond --help: {'met' if beyond <= BEYOND_HELP_S else 'NOT met'} "
           f"(≤ {BEYOND_HELP_S} s)")
+    if other is not None:
+        rev = other[0]
+        other_beyond = medians[f"{rev}: plan industrial.yaml --format json"] - medians[f"{rev}: fleetplan --help"]
+        print(f"  against {rev}: --help {help_s / medians[f'{rev}: fleetplan --help']:.2f} of its time "
+              f"(target ≤ 0.35); plan beyond --help {beyond:.3f} s against {other_beyond:.3f} s = "
+              f"{beyond / other_beyond:.2f} of its time (target ≤ 0.5)")
 
 
 def timed(fn, *args, **kwargs):
@@ -247,6 +294,9 @@ def main() -> None:
     parser.add_argument("--sections", default=",".join(SECTIONS),
                         help=f"comma-separated, any of {','.join(SECTIONS)} (default all)")
     parser.add_argument("--runs", type=int, default=5, help="runs of each whole process (default 5)")
+    parser.add_argument("--against", metavar="REV", default=None,
+                        help="also time another commit's --help and plan in the process section (e.g. 503e897, "
+                             "the tree issue 11 was measured on)")
     parser.add_argument("--solver", default="highs", choices=["cbc", "highs"],
                         help="solver of the process, steps and ladder sections (default highs)")
     parser.add_argument("--solvers", default="highs,cbc", help="solvers of the periods section (default highs,cbc)")
@@ -263,7 +313,7 @@ def main() -> None:
     path = ROOT / "scenarios" / "industrial.yaml"
     machine("before")
     if "process" in sections:
-        processes(path, args.solver, args.runs)
+        processes(path, args.solver, args.runs, args.against)
     if "steps" in sections:
         steps(path, args.solver)
     if "ladder" in sections:

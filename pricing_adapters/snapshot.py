@@ -26,15 +26,19 @@ def _snapshot_dir():
     return files("pricing_adapters") / "snapshots"
 
 
-def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
-    """An offers table from CSV text: empty text cells stay "", empty numeric cells become NaN."""
-    df = pd.read_csv(
+def _read_csv(f: IO[str] | str) -> pd.DataFrame:
+    """CSV text as read, not yet checked: empty text cells stay "", empty numeric cells become NaN."""
+    return pd.read_csv(
         f,
         dtype={**dict.fromkeys(_TEXT, "string"), "gpu_known": "bool", "term_months": "int64"},
         keep_default_na=False,
         na_values={c: [""] for c in _NUMERIC},
     )
-    return validate_offers(df, origin=origin)
+
+
+def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
+    """An offers table from CSV text, validated: empty text cells stay "", empty numeric cells become NaN."""
+    return validate_offers(_read_csv(f), origin=origin)
 
 
 def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
@@ -46,14 +50,16 @@ def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
     unknown = sorted(set(wanted) - set(have))
     if unknown:
         raise ValueError(f"no packaged snapshot for provider(s) {unknown}; have {have}")
-    frames = []
+    frames, names = [], []
     for provider in packaged:
         if provider.name in wanted:
             with (_snapshot_dir() / provider.snapshot_file).open("r", encoding="utf-8") as f:
-                frames.append(read_offers_csv(f, origin=f"snapshot {provider.snapshot_file}"))
+                frames.append(_read_csv(f))
+            names.append(provider.snapshot_file)
     if not frames:
         return validate_offers(pd.DataFrame({c: [] for c in OFFER_COLUMNS}), origin="snapshot")
-    return validate_offers(pd.concat(frames, ignore_index=True), origin="snapshot")
+    # checked once, all files together (each file alone would be checked again after the concat)
+    return validate_offers(pd.concat(frames, ignore_index=True), origin=f"snapshot {' + '.join(names)}")
 
 
 def snapshot_info() -> dict:

@@ -1,5 +1,9 @@
 """The `fleetplan` command line (typer): console helpers, the plan commands, the prices commands and
-`fleetplan dashboard` (which starts the dashboard by its file path, never importing it)."""
+`fleetplan dashboard` (which starts the dashboard by its file path, never importing it).
+
+`main` is the installed `fleetplan` command; `app` is the typer app (tests call it in-process)."""
+
+import sys
 
 from planner.cli.commands import app
 from planner.cli.dashboard import dashboard
@@ -8,4 +12,17 @@ from planner.cli.prices import prices_app
 app.add_typer(prices_app, name="prices")
 app.command("dashboard")(dashboard)
 
-__all__ = ["app"]
+
+def main() -> None:
+    """Run the CLI as its own process. pandas imports pyarrow at its own import whenever pyarrow is
+    installed (the dashboard extra brings it), though no command uses it: about 0.1 s of a `fleetplan plan`
+    process, its import plus its slower string columns (benchmarks/plan_speed.py). So this process keeps
+    pyarrow out, and pandas uses its own string storage, as in a core install. `fleetplan dashboard` runs
+    Streamlit as a separate process, which imports pyarrow as usual. Only the command's own process:
+    calling `app` in-process (tests, notebooks) changes nothing."""
+    if "pandas" not in sys.modules:
+        sys.modules.setdefault("pyarrow", None)   # None in sys.modules: `import pyarrow` raises ImportError
+    sys.exit(app())
+
+
+__all__ = ["app", "main"]

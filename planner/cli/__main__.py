@@ -1,5 +1,5 @@
 """`python -m planner.cli`: the `fleetplan` command."""
 
-from planner.cli import app
+from planner.cli import main
 
-app()
+main()

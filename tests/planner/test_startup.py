@@ -127,3 +127,50 @@ def test_importing_the_light_layers_imports_nothing_heavy(module):
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                                        cwd=ROOT, timeout=120).stdout)
     assert sorted(set(loaded) & set(HEAVY)) == []
+
+
+# `fleetplan` as installed ([project.scripts] -> planner.cli:main), run in a fresh interpreter; reports the
+# plan's total and whether pyarrow (installed in the test venv, with the dashboard extra) was imported
+MAIN = """
+import json, sys
+from planner.cli import main
+sys.argv = ["fleetplan", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code or 0
+sys.stdout.flush()
+print(json.dumps({"code": code, "pyarrow": "pyarrow" in sys.modules and sys.modules["pyarrow"] is not None}),
+      file=sys.stderr)
+"""
+
+
+def test_the_installed_command_plans_without_pyarrow_to_the_same_total():
+    import importlib.util
+
+    import tomllib
+
+    if importlib.util.find_spec("pyarrow") is None:
+        pytest.skip("pyarrow is not installed here (a core install): nothing to keep out")
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["fleetplan"] == "planner.cli:main"
+    done = subprocess.run([sys.executable, "-c", MAIN, json.dumps(["plan", "scenarios/startup-hybrid.yaml", "--format",
+                                                                   "json", "--no-decisions", "--no-baselines"])],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    assert report == {"code": 0, "pyarrow": False}
+    # the library in this process (pandas with pyarrow-backed strings) finds the same plan
+    from planner import plan
+
+    assert json.loads(done.stdout)["total"] == pytest.approx(plan(ROOT / "scenarios" / "startup-hybrid.yaml",
+                                                                  baselines=False).total, rel=1e-9)
+
+
+def test_the_app_called_in_process_leaves_pyarrow_importable():
+    code = ("import sys; from planner.cli import app\n"
+            "try: app(['--version'], prog_name='fleetplan')\nexcept SystemExit: pass\n"
+            "import pyarrow; print('ok')")
+    if subprocess.run([sys.executable, "-c", "import pyarrow"], capture_output=True).returncode:
+        pytest.skip("pyarrow is not installed here (a core install)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().endswith("ok"), out.stderr
