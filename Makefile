@@ -67,7 +67,7 @@ test-min: pyproject.toml
 
 # Every benchmark (benchmarks/README.md), or some: `make bench BENCH="plan_speed sweep_speed"`. Each prints
 # the load average it ran under; quick runs take options, e.g. plan_speed.py --sections process.
-BENCH ?= $(basename $(notdir $(wildcard benchmarks/*.py)))
+BENCH ?= $(filter-out _%,$(basename $(notdir $(wildcard benchmarks/*.py))))
 bench: $(VENV)/.installed-$(TEST_EXTRAS)
 	for b in $(BENCH); do echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; done
 

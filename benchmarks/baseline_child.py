@@ -10,13 +10,14 @@ Run: .venv/bin/python benchmarks/baseline_child.py [--runs 7] [--scenario scenar
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _machine import report
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAM = """
@@ -48,8 +49,7 @@ def main() -> None:
     ap.add_argument("--scenario", type=Path, default=ROOT / "scenarios" / "industrial.yaml")
     ap.add_argument("--solver", default="highs", choices=["highs", "cbc"])
     args = ap.parse_args()
-    load, cores = os.getloadavg(), os.cpu_count() or 1
-    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {cores} cores")
+    report("before")
     results: dict[bool, list[tuple[float, float, str]]] = {False: [], True: []}
     for _ in range(args.runs):   # alternate, so a load spike hits both sides
         for prefetch in (False, True):
@@ -63,8 +63,7 @@ def main() -> None:
               f"CPU {statistics.median(r[1] for r in rows):.3f} s")
     same = len({r[2] for rows in results.values() for r in rows}) == 1
     print(f"  wall ratio child / after: {walls[True] / walls[False]:.2f}; totals {'equal' if same else 'DIFFER'}")
-    load = os.getloadavg()
-    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    report("after")
 
 
 if __name__ == "__main__":

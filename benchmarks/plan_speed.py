@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _machine import report
+
 from planner import catalog
 from planner.engine import add_decisions, build_model, inputs_for, plan, read_plan, reduce, solve, solve_baselines
 from planner.engine import decisions as decision_engine
@@ -42,13 +44,6 @@ SECTIONS = ("process", "steps", "ladder", "periods", "decisions")
 DECISION_PARTS = ("decision_values", "runner_up", "flip_points")
 HELP_TARGET_S = 0.35     # issue 11: `fleetplan --help` within 0.35 s …
 BEYOND_HELP_S = 0.5      # … and the industrial plan with baselines within 0.5 s more
-
-
-def machine(when: str) -> None:
-    """The load average and core count, and whether the machine is busy (load > half the cores)."""
-    load, cores = os.getloadavg(), os.cpu_count() or 1
-    busy = "  — machine busy: times are stretched" if load[0] > 0.5 * cores else ""
-    print(f"load average {when}: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {cores} cores{busy}")
 
 
 # another tree's `fleetplan`, run by this venv's interpreter with that tree first on PYTHONPATH
@@ -311,7 +306,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown section or solver: {', '.join(unknown)}")
     path = ROOT / "scenarios" / "industrial.yaml"
-    machine("before")
+    report("before")
     if "process" in sections:
         processes(path, args.solver, args.runs, args.against)
     if "steps" in sections:
@@ -322,7 +317,7 @@ def main() -> None:
         purchase_periods(path, solvers, args.time_limit)
     if "decisions" in sections:
         decision_costs([path, ROOT / "scenarios" / "startup-hybrid.yaml"], args.solver, min(args.runs, 3))
-    machine("after")
+    report("after")
 
 
 if __name__ == "__main__":

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import resource
 import time
 from pathlib import Path
 
 import numpy as np
+from _machine import report
 
 from planner import catalog, load_scenario, sweep
 from planner.engine import build_model, inputs_for, read_plan, reduce, solve
@@ -36,13 +36,6 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET = 20.0          # plans per second on 2 processes (issue 11)
 SERIAL_EVERY = 5       # the one-at-a-time run takes every 5th value of the first varied path
 FRESH = itertools.count(1)   # interruption_overhead = 0.0007 × a number never used before: a cache miss
-
-
-def machine(when: str) -> None:
-    """The load average and core count, and whether the machine is busy (load > half the cores)."""
-    load, cores = os.getloadavg(), os.cpu_count() or 1
-    busy = "  — machine busy: times are stretched" if load[0] > 0.5 * cores else ""
-    print(f"load average {when}: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {cores} cores{busy}")
 
 
 def grids(points: int) -> dict[str, dict[str, list]]:
@@ -152,7 +145,7 @@ def main() -> None:
     unknown = [s for s in names if s not in chosen] + [s for s in solvers if s not in ("highs", "cbc")]
     if unknown:
         ap.error(f"unknown sweep or solver: {', '.join(unknown)}")
-    machine("before")
+    report("before")
     scenario = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
     catalog.price_table(scenario.prices.source)   # the one-at-a-time runs exclude the cold price load
     print(f"sweeps of startup-hybrid.yaml, baselines off (target ≥ {TARGET:.0f} plans/s on 2 processes):\n"
@@ -166,7 +159,7 @@ def main() -> None:
     for solver in solvers:
         start_up(scenario, args.processes, solver)
         steps(scenario, solver)
-    machine("after")
+    report("after")
 
 
 if __name__ == "__main__":

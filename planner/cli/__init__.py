@@ -3,6 +3,7 @@
 
 `main` is the installed `fleetplan` command; `app` is the typer app (tests call it in-process)."""
 
+import gc
 import sys
 
 from planner.cli.commands import app
@@ -19,9 +20,14 @@ def main() -> None:
     process, its import plus its slower string columns (benchmarks/plan_speed.py). So this process keeps
     pyarrow out, and pandas uses its own string storage, as in a core install. `fleetplan dashboard` runs
     Streamlit as a separate process, which imports pyarrow as usual. Only the command's own process:
-    calling `app` in-process (tests, notebooks) changes nothing."""
+    calling `app` in-process (tests, notebooks) changes nothing.
+
+    It also collects garbage every 50,000 allocations instead of 700: a plan makes tens of thousands of
+    short-lived objects (model rows, table cells), nearly all freed by reference counting, and a command is
+    a short process; 0.05-0.08 s less of a plan of industrial.yaml (15 runs each, round-robin)."""
     if "pandas" not in sys.modules:
         sys.modules.setdefault("pyarrow", None)   # None in sys.modules: `import pyarrow` raises ImportError
+    gc.set_threshold(50_000, 20, 20)
     sys.exit(app())
 
 
