@@ -96,7 +96,8 @@ class Inputs:
         assert mask[self.col("kind") == "card"].all(), "card units are never dropped (their vintages point at them)"
         if reduction and removed:
             pruned[reduction] = pruned.get(reduction, 0) + removed
-        return replace(self, units=self.units[mask].reset_index(drop=True), work=self.work[mask],
+        kept = np.flatnonzero(mask)   # DataFrame.take: a boolean mask costs more
+        return replace(self, units=self.units.take(kept).reset_index(drop=True), work=self.work[mask],
                        schedule=self.schedule.take(mask), pruned=pruned, **changes)
 
 
@@ -104,42 +105,59 @@ class Inputs:
 # Units
 
 
+def _columns(frame: pd.DataFrame, *names: str) -> zip:
+    """The rows of `frame`'s columns `names` as tuples of Python values, in order (itertuples builds a
+    namedtuple class on every call, which costs more than these small tables' rows)."""
+    return zip(*(frame[name].tolist() for name in names))
+
+
 def _card_units(scenario) -> pd.DataFrame:
     """The scenario's cards as units (facts and prices; the schedule prices them)."""
     cards = catalog.site_cards(scenario)
     gpus = catalog.gpu_table()   # with the scenario's custom GPUs, which site_cards registers
+    memory_gb = dict(zip(gpus.index, gpus["memory_gb"].tolist()))
     rows = [{
-        "unit_id": f"onprem:onprem:{c.card_id}:purchase", "kind": "card", "provider": "onprem",
-        "region": "onprem", "sku": c.card_id, "purchase_option": "purchase", "gpu": c.gpu,
-        "gpu_known": True, "accelerator_name": c.gpu, "gpu_count": 1.0,
-        "gpu_memory_gb": float(gpus.loc[c.gpu, "memory_gb"]), "cards_per_server": c.cards_per_server,
-        "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": c.capex, "life_years": c.life_years,
-        "maintenance_rate_per_year": c.maintenance_rate_per_year, "busy_watts": c.busy_watts,
-        "idle_watts": c.idle_watts, "existing": c.existing, "age_months": c.age_months, "min_units": c.min_units,
-        "max_units": c.max_units,
-        "buyable": c.buyable, "as_of": c.as_of, "source": c.source,
-    } for c in cards.itertuples(index=False)]
+        "unit_id": f"onprem:onprem:{card_id}:purchase", "kind": "card", "provider": "onprem",
+        "region": "onprem", "sku": card_id, "purchase_option": "purchase", "gpu": gpu,
+        "gpu_known": True, "accelerator_name": gpu, "gpu_count": 1.0,
+        "gpu_memory_gb": float(memory_gb[gpu]), "cards_per_server": cards_per_server,
+        "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": capex, "life_years": life_years,
+        "maintenance_rate_per_year": maintenance_rate_per_year, "busy_watts": busy_watts,
+        "idle_watts": idle_watts, "existing": existing, "age_months": age_months, "min_units": min_units,
+        "max_units": max_units,
+        "buyable": buyable, "as_of": as_of, "source": source,
+    } for (card_id, gpu, cards_per_server, capex, life_years, maintenance_rate_per_year, busy_watts, idle_watts,
+           existing, age_months, min_units, max_units, buyable, as_of, source)
+        in _columns(cards, "card_id", "gpu", "cards_per_server", "capex", "life_years", "maintenance_rate_per_year",
+                    "busy_watts", "idle_watts", "existing", "age_months", "min_units", "max_units", "buyable",
+                    "as_of", "source")]
     return pd.DataFrame(rows, columns=UNIT_COLUMNS)
 
 
 def _unpriced_cards(cards: pd.DataFrame, scenario_name: str) -> tuple[pd.DataFrame, list[str]]:
     """Cards whose price has no source in the catalog (and no override) cannot be bought; owned ones
     still work, with no maintenance or resale value. One warning per card; requiring units of such a
-    card (min_units) is an error, since nothing says what they cost."""
-    missing = cards["capex"].isna().to_numpy()
-    required = [f"constraints.min_units.{c.sku}: card {c.sku} has no sourced price in the catalog; set "
-                f"onprem.card_overrides.{c.sku}.price (and currency) from a quote"
-                for c in cards[missing].itertuples(index=False) if c.min_units > max(0, c.existing)]
+    card (min_units) is an error, since nothing says what they cost. `cards` itself when all are priced."""
+    capex = cards["capex"].to_numpy()
+    missing = pd.isna(capex)
+    if not missing.any():
+        return cards, []
+    sku, buyable, min_units, existing = (cards[c].tolist() for c in ("sku", "buyable", "min_units", "existing"))
+    unpriced = np.flatnonzero(missing)
+    required = [f"constraints.min_units.{sku[i]}: card {sku[i]} has no sourced price in the catalog; set "
+                f"onprem.card_overrides.{sku[i]}.price (and currency) from a quote"
+                for i in unpriced if min_units[i] > max(0, existing[i])]
     if required:
         raise ScenarioError(required, scenario_name)
     warnings = []
-    for c in cards[missing].itertuples(index=False):
-        use = "it is not bought" if c.buyable else "its maintenance and resale value count as 0"
-        warnings.append(f"card {c.sku} has no sourced price in the catalog: {use}; "
-                        f"set onprem.card_overrides.{c.sku}.price (and currency) from a quote")
+    for i in unpriced:
+        use = "it is not bought" if buyable[i] else "its maintenance and resale value count as 0"
+        warnings.append(f"card {sku[i]} has no sourced price in the catalog: {use}; "
+                        f"set onprem.card_overrides.{sku[i]}.price (and currency) from a quote")
+    # whole columns replaced (bool and float, as the card table has them): masked .loc writes cost more
     cards = cards.copy()
-    cards.loc[missing, "buyable"] = False
-    cards.loc[missing, "capex"] = 0.0
+    cards["buyable"] = np.where(missing, False, cards["buyable"].to_numpy(dtype=bool))
+    cards["capex"] = np.where(missing, 0.0, capex.astype(float))
     return cards, warnings
 
 

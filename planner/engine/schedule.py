@@ -106,22 +106,44 @@ def owned_cost_per_hour(capex, life_years, maintenance_rate_per_year, idle_watts
             + r["idle_energy_per_month"] / HOURS_PER_MONTH + r["busy_energy_per_hour"])
 
 
-def _block(unit, driver, category, first, last, amount, quantity, pricing_unit, charge, key=None) -> pd.DataFrame:
+STRING_COLUMNS = ("driver", "category", "pricing_unit", "charge")   # one label per block
+
+
+def _block(unit, driver, category, first, last, amount, quantity, pricing_unit, charge, key=None) -> dict:
+    """One block of schedule rows as plain column arrays (labels as scalars): pandas frames are made
+    once, in build_schedule, since a small DataFrame per block costs more than its arithmetic."""
     unit = np.atleast_1d(np.asarray(unit, dtype=np.int64))
     n = len(unit)
     key = unit if key is None else np.broadcast_to(np.asarray(key, dtype=np.int64), n)
-    return pd.DataFrame({
+    return {
         "unit": unit, "driver": driver, "key": key, "category": category,
         "first_month": np.broadcast_to(np.asarray(first, dtype=np.int64), n),
         "last_month": np.broadcast_to(np.asarray(last, dtype=np.int64), n),
         "amount": np.broadcast_to(np.asarray(amount, dtype=float), n),
         "quantity": np.broadcast_to(np.asarray(quantity, dtype=float), n),
-        "pricing_unit": pricing_unit, "charge": charge}, columns=SCHEDULE_COLUMNS)
+        "pricing_unit": pricing_unit, "charge": charge}
 
 
-def _running_rows(driver: str, v: pd.DataFrame, r: dict, maintenance: bool = True, energy: bool = True) -> list:
-    """Maintenance, idle energy and colocation of the vintages `v` in every month they are in service."""
-    unit, key, first, last = v["unit"], v.index, v["first_service"], v["last_service"]
+def _rows_frame(blocks: list[dict]) -> pd.DataFrame:
+    """The blocks' rows, in block order, as one frame of SCHEDULE_COLUMNS."""
+    counts = [len(b["unit"]) for b in blocks]
+    if not sum(counts):   # no rows: scalar labels give the string columns the same dtype as when filled
+        columns = {c: (blocks[0][c] if c in STRING_COLUMNS else np.zeros(0, dtype=blocks[0][c].dtype))
+                   for c in SCHEDULE_COLUMNS}
+        return pd.DataFrame(columns, index=pd.RangeIndex(0), columns=SCHEDULE_COLUMNS)
+    columns = {}
+    for c in SCHEDULE_COLUMNS:
+        if c in STRING_COLUMNS:
+            columns[c] = np.repeat(np.array([b[c] for b in blocks], dtype=object), counts)
+        else:
+            columns[c] = np.concatenate([b[c] for b in blocks])
+    return pd.DataFrame(columns, columns=SCHEDULE_COLUMNS, copy=False)   # the arrays are new: no copy
+
+
+def _running_rows(driver: str, unit: np.ndarray, key: np.ndarray, first: np.ndarray, last: np.ndarray, r: dict,
+                  maintenance: bool = True, energy: bool = True) -> list[dict]:
+    """Maintenance, idle energy and colocation of vintages (`key`, of card `unit`) in every month from
+    `first` to `last` (their service)."""
     out = []
     if maintenance:
         out.append(_block(unit, driver, "maintenance", first, last, r["maintenance_per_month"], 1.0, "Unit-months",
@@ -134,59 +156,61 @@ def _running_rows(driver: str, v: pd.DataFrame, r: dict, maintenance: bool = Tru
     return out
 
 
-def _card_rows(units: pd.DataFrame, vintages: pd.DataFrame, site: SiteCosts, terms: ResaleTerms) -> list[pd.DataFrame]:
+def _card_rows(units: pd.DataFrame, vintages: pd.DataFrame, horizon: int, site: SiteCosts,
+               terms: ResaleTerms) -> list[dict]:
     """Per vintage: capex when bought (`buy`), running costs while in service, and the resale credit in
     the month it leaves (end of life, or H+1 for the cards still working at the end of the horizon);
     owned cards: kept, switched off (maintenance only) or sold in month 1. Busy energy per card-hour."""
     if not len(vintages):
         return []
-    v = vintages.copy()
-    c = units.iloc[v["unit"].to_numpy()]
-    capex = c["capex"].to_numpy(dtype=float)
-    r = card_rates(capex, c["maintenance_rate_per_year"], c["idle_watts"], c["busy_watts"], site)
-    life = c["life_years"].to_numpy(dtype=float)
-    in_service = (v["last_service"] >= v["first_service"]).to_numpy()
-    age_leaving = v["age_at_start"] + v["leave_month"] - v["first_service"]
-    credit = -capex * resale_share(age_leaving, life, terms)
+    # plain arrays: per-row pandas selections cost more than the arithmetic on ~10² vintages
+    unit = vintages["unit"].to_numpy(dtype=np.int64)
+    key = np.asarray(vintages.index, dtype=np.int64)
+    owned = vintages["owned"].to_numpy(dtype=bool)
+    first, last, leave, age = (vintages[c].to_numpy() for c in ("first_service", "last_service", "leave_month",
+                                                                "age_at_start"))
+    capex_of_unit, life_of_unit, maintenance_of_unit, idle_of_unit, busy_of_unit = (
+        units[c].to_numpy() for c in ("capex", "life_years", "maintenance_rate_per_year", "idle_watts", "busy_watts"))
+    capex = np.asarray(capex_of_unit[unit], dtype=float)
+    r = card_rates(capex, maintenance_of_unit[unit], idle_of_unit[unit], busy_of_unit[unit], site)
+    life = np.asarray(life_of_unit[unit], dtype=float)
+    in_service = last >= first
+    credit = -capex * resale_share(age + leave - first, life, terms)
     blocks = []
-    for driver, sel in (("buy", ~v["owned"].to_numpy()), ("keep", v["owned"].to_numpy()), ("off", v["owned"].to_numpy())):
+    for driver, sel in (("buy", ~owned), ("keep", owned), ("off", owned)):
         sel = sel & in_service
         if not sel.any():
             continue
         rs = {k: x[sel] for k, x in r.items()}
         if driver == "buy":
-            blocks.append(_block(v["unit"][sel], "buy", "capex", v["first_service"][sel], v["first_service"][sel],
-                                 capex[sel], 1.0, "Units", "one_time", v.index[sel]))
-        blocks += _running_rows(driver, v[sel], rs, maintenance=driver != "off" or terms.maintenance_when_off,
-                                energy=driver != "off")
-        blocks.append(_block(v["unit"][sel], driver, "residual_value", v["leave_month"][sel], v["leave_month"][sel],
-                             credit[sel], 1.0, "Units", "one_time", v.index[sel]))
-    owned = v["owned"].to_numpy()
+            blocks.append(_block(unit[sel], "buy", "capex", first[sel], first[sel], capex[sel], 1.0, "Units",
+                                 "one_time", key[sel]))
+        blocks += _running_rows(driver, unit[sel], key[sel], first[sel], last[sel], rs,
+                                maintenance=driver != "off" or terms.maintenance_when_off, energy=driver != "off")
+        blocks.append(_block(unit[sel], driver, "residual_value", leave[sel], leave[sel], credit[sel], 1.0, "Units",
+                             "one_time", key[sel]))
     if owned.any():
-        sale = -capex[owned] * resale_share(v["age_at_start"][owned], life[owned], terms)
-        blocks.append(_block(v["unit"][owned], "sell", "residual_value", 1, 1, sale, 1.0, "Units", "one_time",
-                             v.index[owned]))
+        sale = -capex[owned] * resale_share(age[owned], life[owned], terms)
+        blocks.append(_block(unit[owned], "sell", "residual_value", 1, 1, sale, 1.0, "Units", "one_time", key[owned]))
     idx = np.flatnonzero(units["kind"].to_numpy() == "card")
-    cu = units.iloc[idx]
-    busy = card_rates(cu["capex"], cu["maintenance_rate_per_year"], cu["idle_watts"], cu["busy_watts"], site)
-    horizon = int(v["horizon"].iloc[0])
+    busy = card_rates(capex_of_unit[idx], maintenance_of_unit[idx], idle_of_unit[idx], busy_of_unit[idx], site)
     blocks.append(_block(idx, "busy", "energy", 1, horizon, busy["busy_energy_per_hour"], busy["busy_kwh_per_hour"],
                          "kWh", "usage"))
     return blocks
 
 
-def _reservation_rows(units: pd.DataFrame, horizon: int) -> list[pd.DataFrame]:
+def _reservation_rows(units: pd.DataFrame, horizon: int) -> list[dict]:
     """Each term paid in full and renewed while the horizon runs: the upfront price at the start of
     every term, the hourly fee × 730 in every month of every term (months past the horizon included)."""
     idx = np.flatnonzero(units["kind"].to_numpy() == "reserved")
     if not len(idx):
         return []
-    r = units.iloc[idx]
-    term = r["term_months"].to_numpy(dtype=np.int64)
+    term = np.asarray(units["term_months"].to_numpy()[idx], dtype=np.int64)
     terms = -(-horizon // term)          # ceil: a term that starts inside the horizon is paid in full
-    blocks = [_block(idx, "held", "cloud_reserved", 1, terms * term, r["hourly"].to_numpy(dtype=float)
-                     * HOURS_PER_MONTH, 1.0, "Unit-months", "recurring")]
-    upfront = r["upfront"].to_numpy(dtype=float)
+    hourly = np.asarray(units["hourly"].to_numpy()[idx], dtype=float)
+    blocks = [_block(idx, "held", "cloud_reserved", 1, terms * term, hourly * HOURS_PER_MONTH, 1.0, "Unit-months",
+                     "recurring")]
+    upfront = np.asarray(units["upfront"].to_numpy()[idx], dtype=float)
     for k in range(int(terms.max())):
         sel = terms > k
         start = k * term[sel] + 1
@@ -195,7 +219,7 @@ def _reservation_rows(units: pd.DataFrame, horizon: int) -> list[pd.DataFrame]:
     return blocks
 
 
-def _continuous_rows(units: pd.DataFrame, horizon: int) -> list[pd.DataFrame]:
+def _continuous_rows(units: pd.DataFrame, horizon: int) -> list[dict]:
     kind = units["kind"].to_numpy()
     out = []
     for k in ("on_demand", "spot"):
@@ -210,14 +234,14 @@ def build_schedule(units: pd.DataFrame, vintages: pd.DataFrame, horizon_months: 
                    terms: ResaleTerms = ResaleTerms()) -> CostSchedule:
     """The cost schedule of `units` (the inputs' units table) and the card `vintages` (engine.vintages)
     over a horizon of `horizon_months`."""
-    blocks = (_card_rows(units, vintages.assign(horizon=horizon_months), site, terms)
+    blocks = (_card_rows(units, vintages, horizon_months, site, terms)
               + _reservation_rows(units, horizon_months) + _continuous_rows(units, horizon_months))
     if site.fixed_onprem_per_month > 0 and (units["kind"] == "card").any():
         blocks.append(_block(SITE, "site", "fixed_onprem", 1, horizon_months, site.fixed_onprem_per_month, 1.0,
                              "Months", "recurring", 0))
     if not blocks:   # no units: an empty schedule with its columns typed
         blocks = [_block(np.zeros(0, dtype=np.int64), "held", "capex", 1, 1, 0.0, 0.0, "", "")]
-    rows = pd.concat(blocks, ignore_index=True)
+    rows = _rows_frame(blocks)
     months = int(max(horizon_months + 1, rows["last_month"].max() if len(rows) else 0))
     return CostSchedule(rows, len(units), len(vintages), horizon_months, months)
 
@@ -295,12 +319,11 @@ class CostSchedule:
         own = np.where(site, 0, unit)
         kept = site | (keep[own] if len(keep) else False)
         new_index = np.cumsum(keep) - 1
-        rows = self.rows[kept].copy()
+        rows = self.rows.take(np.flatnonzero(kept)).reset_index(drop=True)   # take: a boolean mask costs more
         rows["unit"] = np.where(site, SITE, new_index[own] if len(keep) else SITE)[kept]
-        by_unit = rows["driver"].isin(UNIT_DRIVERS).to_numpy()
-        rows.loc[by_unit, "key"] = rows.loc[by_unit, "unit"]
-        return CostSchedule(rows.reset_index(drop=True), int(keep.sum()), self.n_vintages, self.horizon_months,
-                            self.months)
+        by_unit = np.isin(rows["driver"].to_numpy(), UNIT_DRIVERS)
+        rows["key"] = np.where(by_unit, rows["unit"].to_numpy(), rows["key"].to_numpy())
+        return CostSchedule(rows, int(keep.sum()), self.n_vintages, self.horizon_months, self.months)
 
 
 def period_months(periods: pd.DataFrame, months: int) -> np.ndarray:

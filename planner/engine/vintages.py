@@ -37,14 +37,21 @@ def check_owned_ages(cards: pd.DataFrame, scenario_name: str, custom: frozenset[
     """An owned card older than its life has no service left: a scenario error, not a silent zero.
     `custom`: the scenario's custom card ids (their life is set in custom_cards, not card_overrides)."""
     problems = []
-    for c in cards.itertuples(index=False):
-        if c.existing > 0 and c.age_months >= life_months(c.life_years):
-            where = "custom_cards" if c.card_id in custom else "card_overrides"
-            problems.append(f"onprem.existing.{c.card_id}.age_months: {c.age_months} months is not below the card's "
-                            f"life of {life_months(c.life_years)} months (life_years {c.life_years:g}); "
-                            f"retire it (leave it out) or set {where}.{c.card_id}.life_years")
+    # plain lists, not itertuples: it builds a namedtuple class per call, dearer than these few rows
+    for card_id, existing, age_months, life_years in zip(*(cards[c].tolist() for c in
+                                                           ("card_id", "existing", "age_months", "life_years"))):
+        if existing > 0 and age_months >= life_months(life_years):
+            where = "custom_cards" if card_id in custom else "card_overrides"
+            problems.append(f"onprem.existing.{card_id}.age_months: {age_months} months is not below the card's "
+                            f"life of {life_months(life_years)} months (life_years {life_years:g}); "
+                            f"retire it (leave it out) or set {where}.{card_id}.life_years")
     if problems:
         raise ScenarioError(problems, scenario_name)
+
+
+VINTAGE_DTYPES = {"unit": np.int64, "owned": bool, "count": np.int64, "first_service": np.int64,
+                  "last_service": np.int64, "leave_month": np.int64, "age_at_start": np.int64,
+                  "life_months": np.int64}
 
 
 def build_vintages(units: pd.DataFrame, horizon_months: int, every_months: int) -> pd.DataFrame:
@@ -52,21 +59,22 @@ def build_vintages(units: pd.DataFrame, horizon_months: int, every_months: int) 
     cards are owned) and one purchase batch per purchase month (when the card may be bought)."""
     H = horizon_months
     rows = []
-    kind = units["kind"].to_numpy()
-    for i in np.flatnonzero(kind == "card"):
-        u = units.iloc[i]
-        life = life_months(u["life_years"])
-        if u["existing"] > 0:
-            age = int(u["age_months"])
+    cards = np.flatnonzero(units["kind"].to_numpy() == "card")
+    # column arrays read once: a units.iloc[i] row per card costs more than the loop
+    life_years, existing, age_months, buyable, min_units = (
+        units[c].to_numpy()[cards] for c in ("life_years", "existing", "age_months", "buyable", "min_units"))
+    for k, i in enumerate(cards):
+        life = life_months(life_years[k])
+        if existing[k] > 0:
+            age = int(age_months[k])
             last = min(H, life - age)
-            rows.append((i, True, int(u["existing"]), 1, last, last + 1, age, life))
-        if u["buyable"] or u["min_units"] > 0:
+            rows.append((i, True, int(existing[k]), 1, last, last + 1, age, life))
+        if buyable[k] or min_units[k] > 0:
             for s in purchase_months(H, every_months):
                 last = min(H, s + life - 1)
                 rows.append((i, False, 0, s, last, last + 1, 0, life))
-    return pd.DataFrame(rows, columns=VINTAGE_COLUMNS).astype(
-        {"unit": np.int64, "owned": bool, "count": np.int64, "first_service": np.int64, "last_service": np.int64,
-         "leave_month": np.int64, "age_at_start": np.int64, "life_months": np.int64})
+    columns = zip(*rows) if rows else [()] * len(VINTAGE_COLUMNS)
+    return pd.DataFrame({c: np.array(values, dtype=VINTAGE_DTYPES[c]) for c, values in zip(VINTAGE_COLUMNS, columns)})
 
 
 def epoch_of_month(vintages: pd.DataFrame, horizon_months: int) -> np.ndarray:

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 import pandas as pd
@@ -173,6 +174,12 @@ def _reason(workload, unit, gpus: dict[str, tuple[str, float]], custom_gpus: dic
     return None
 
 
+EXCLUSION_COLUMNS = ["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"]
+# the unit facts that decide what a unit can serve (one class, not one per call: namedtuple() is slow)
+_Profile = namedtuple("_Profile", ["kind", "gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb",
+                                   "cards_per_server"])
+
+
 def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
     """(work [U × W] reference-GPU-hours per unit-hour, exclusions).
 
@@ -180,15 +187,14 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     gpu_memory_gb, cards_per_server. exclusions: workload, unit_id, kind, provider, sku, gpu, reason.
     Thousands of offers share a few dozen capability profiles, so each profile is judged once.
     """
-    from collections import namedtuple
-
     table = catalog.gpu_table()   # with the scenario's custom GPUs (site_cards registers them)
-    gpus = dict(zip(table.index, zip(table["kind"], table["compute_capability"].astype(float))))
+    # plain lists: iterating pandas columns value by value is slow
+    capability = table["compute_capability"].astype(float).tolist()
+    gpus = dict(zip(table.index.tolist(), zip(table["kind"].tolist(), capability)))
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
-    cols = ["kind", "gpu", "gpu_known", "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server"]
-    Profile = namedtuple("Profile", cols)
     kinds = units["kind"].to_numpy(dtype=object)
-    rows = zip(*[units[c].to_numpy(dtype=object) for c in cols])
+    unit_ids, providers, skus, unit_gpus = (units[c].to_numpy() for c in ("unit_id", "provider", "sku", "gpu"))
+    rows = zip(*[units[c].to_numpy(dtype=object) for c in _Profile._fields])
     profiles: dict = {}
     profile_of = np.empty(len(units), dtype=np.int64)
     for i, row in enumerate(rows):
@@ -201,8 +207,8 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     representatives = [None] * len(profiles)
     for key, k in profiles.items():
         nan = float("nan")
-        representatives[k] = Profile(key[0], key[1], key[2], key[3], nan if key[4] is None else key[4],
-                                     nan if key[5] is None else key[5], key[6])
+        representatives[k] = _Profile(key[0], key[1], key[2], key[3], nan if key[4] is None else key[4],
+                                      nan if key[5] is None else key[5], key[6])
     work = np.zeros((len(units), len(scenario.workloads)))
     excluded = []
     for j, w in enumerate(scenario.workloads):
@@ -218,9 +224,8 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
         mask = reason_of != ""
         if mask.any():
             excluded.append(pd.DataFrame({
-                "workload": w.name, "unit_id": units["unit_id"].to_numpy()[mask], "kind": kinds[mask],
-                "provider": units["provider"].to_numpy()[mask], "sku": units["sku"].to_numpy()[mask],
-                "gpu": units["gpu"].to_numpy()[mask], "reason": reason_of[mask]}))
-    columns = ["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"]
-    exclusions = pd.concat(excluded, ignore_index=True) if excluded else pd.DataFrame(columns=columns)
-    return work, exclusions[columns]
+                "workload": w.name, "unit_id": unit_ids[mask], "kind": kinds[mask], "provider": providers[mask],
+                "sku": skus[mask], "gpu": unit_gpus[mask], "reason": reason_of[mask]}))
+    if not excluded:
+        return work, pd.DataFrame(columns=EXCLUSION_COLUMNS)
+    return work, pd.concat(excluded, ignore_index=True)   # each part has EXCLUSION_COLUMNS in order
