@@ -9,6 +9,8 @@ gives the date range of the prices a plan used and warns on stale or undated one
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
 from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -185,14 +187,18 @@ def option_gaps(scenario, table) -> list[str]:
     return out
 
 
-def _label(row) -> str:
+def _label(provider, sku, option, region) -> str:
     """'aws g5.xlarge spot (us-east-1)' for an offer; the card id for an on-prem card."""
-    provider = getattr(row, "provider", "") or ""
+    provider = provider or ""
     if provider in ("", "onprem"):
-        return f"card {row.sku}" if provider == "onprem" else str(row.sku)
-    option = getattr(row, "purchase_option", "")
-    region = getattr(row, "region", "")
-    return f"{provider} {row.sku} {option}" + (f" ({region})" if region else "")
+        return f"card {sku}" if provider == "onprem" else str(sku)
+    return f"{provider} {sku} {option}" + (f" ({region})" if region else "")
+
+
+def _cells_or(table, column: str, default, n: int):
+    """The cells of `column` of `table` in row order (iterated as pandas' itertuples gives them), or `n`
+    times `default` when there is no such column."""
+    return iter(table[column]) if column in table else itertools.repeat(default, n)
 
 
 def _named(labels: list[str]) -> str:
@@ -209,9 +215,11 @@ def _iso(text) -> date | None:
         return None
 
 
-def date_report(used_offers: pd.DataFrame, today: date | None = None, stale_after_days: int = STALE_AFTER_DAYS) -> dict:
-    """How old the prices a plan used are. `used_offers`: one row per offer used, with `as_of` and `sku`
-    (and, when present, `provider`, `purchase_option`, `region`); a row whose `as_of` is empty or not an
+def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
+                stale_after_days: int = STALE_AFTER_DAYS) -> dict:
+    """How old the prices a plan used are. `used_offers`: one row per offer used (a DataFrame, or a dict of
+    equally long columns), with `as_of` and `sku` (and, when present, `provider`, `purchase_option`,
+    `region`, `source`); a row whose `as_of` is empty or not an
     ISO date is undated. A row whose `source` starts with CUSTOM_SOURCE is a price the scenario gives
     (`onprem.custom_cards`): named in `quoted` and the text, never a stale or undated price. Returns
 
@@ -226,12 +234,18 @@ def date_report(used_offers: pd.DataFrame, today: date | None = None, stale_afte
     today = today or date.today()
     seen: dict[str, date | None] = {}
     quoted: set[str] = set()   # cards priced by the scenario itself (custom_cards): a user's quote, not undated data
-    for row in used_offers.itertuples(index=False):
-        label = _label(row)
-        if str(getattr(row, "source", "") or "").startswith(CUSTOM_SOURCE):
+    # column by column: a row tuple per offer (itertuples) costs more than the rest of the report
+    skus = list(used_offers["sku"])
+    n = len(skus)
+    rows = zip(_cells_or(used_offers, "provider", "", n), skus, _cells_or(used_offers, "purchase_option", "", n),
+               _cells_or(used_offers, "region", "", n), _cells_or(used_offers, "source", "", n),
+               _cells_or(used_offers, "as_of", None, n))
+    for provider, sku, option, region, source, as_of in rows:
+        label = _label(provider, sku, option, region)
+        if str(source or "").startswith(CUSTOM_SOURCE):
             quoted.add(label)
             continue
-        when = _iso(getattr(row, "as_of", None))
+        when = _iso(as_of)
         if label not in seen or (when is not None and (seen[label] is None or when < seen[label])):
             seen[label] = when  # an offer used twice counts once, at its oldest date
     dated = {k: v for k, v in seen.items() if v is not None}

@@ -5,6 +5,7 @@ arithmetic: costs by category, the monthly table, per-unit fleet costs, energy a
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -29,6 +30,7 @@ SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
 # Plan.serving; demand, capacity and served in demand_unit (requests_per_second or reference_gpus)
 SERVING_COLUMNS = ["workload", "slot", "months", "hours_per_week", "demand_unit", "demand", "unit_id", "kind", "sku",
                    "gpu", "instances", "capacity", "busy_units", "served"]
+DATED_COLUMNS = ("provider", "region", "sku", "purchase_option", "as_of", "source")   # what catalog.date_report reads
 OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "saving", "note"]
 
 
@@ -56,7 +58,9 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
     sell = np.where(owned, inp.vintages["count"].to_numpy() - keep - off, 0.0)
     per_period = np.zeros((U, len(inp.periods)))
     if m.y:
-        unit_workload_period = np.array(list(m.y), dtype=np.int64)                       # [variables × 3]
+        # [variables × 3]; from one flat iterator (an array of tuples is much slower to build)
+        unit_workload_period = np.fromiter(itertools.chain.from_iterable(m.y), dtype=np.int64,
+                                           count=3 * len(m.y)).reshape(-1, 3)
         np.add.at(per_period, (unit_workload_period[:, 0], unit_workload_period[:, 2]),
                   np.maximum(0.0, _values(list(m.y.values()))))
     # units with whole serving instances are paid on them and the extra instances rented for batch work
@@ -91,17 +95,14 @@ def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd
     """Nominal money by month 1..H+1 and category, its total, the discount factor and the present value
     (row H+1: the residual credit and every payment after the horizon, their present value summed)."""
     months = flows["month"].to_numpy() - 1
-    category = pd.Categorical(flows["category"], categories=COST_CATEGORIES).codes
+    category = pd.Index(COST_CATEGORIES).get_indexer(flows["category"].to_numpy())   # as Categorical codes
     nominal = np.zeros((horizon + 1, len(COST_CATEGORIES)))
     np.add.at(nominal, (months, category), flows["cost"].to_numpy())
     pv = np.zeros(horizon + 1)
     np.add.at(pv, months, flows["present_value"].to_numpy())
-    monthly = pd.DataFrame(nominal, columns=list(COST_CATEGORIES))
-    monthly.insert(0, "month", np.arange(1, horizon + 2))
-    monthly["total"] = nominal.sum(axis=1)
-    monthly["discount_factor"] = discount[:horizon + 1]
-    monthly["total_discounted"] = pv
-    return monthly
+    return pd.DataFrame({"month": np.arange(1, horizon + 2), **dict(zip(COST_CATEGORIES, nominal.T)),
+                         "total": nominal.sum(axis=1), "discount_factor": discount[:horizon + 1],
+                         "total_discounted": pv})
 
 
 def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
@@ -110,7 +111,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
     decisions = solved_decisions(inp, m)
     money, quantity = cash_flows(inp.schedule, decisions)
     flows = flows_table(inp.schedule, inp.units, money, quantity, inp.discount)
-    pv = flows.groupby("category")["present_value"].sum()
+    pv = _sum_by(flows, "present_value", "category")
     costs = pd.DataFrame({"category": list(COST_CATEGORIES),
                           "cost": [float(pv.get(c, 0.0)) for c in COST_CATEGORIES]})
     installed = installed_units(inp, decisions)
@@ -125,27 +126,41 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
         solver={"name": sol.solver, "status": sol.status, "seconds": round(sol.seconds, 4), "gap": sol.gap,
                 **m.size(), "build_seconds": round(m.build_seconds, 4), "reduced": inp.reduced,
                 "periods": len(inp.periods), "units": len(inp.units), "pruned": dict(inp.pruned)},
-        prices=prices_used(inp, fleet["unit_id"]), flows=flows.drop(columns=["unit"]), offers=_offers(inp, fleet),
+        prices=prices_used(inp, fleet["unit_id"]), flows=flows.drop(columns=["unit"]),
+        offers=_offers(inp, _rows_of(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
         owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),
     )
+
+
+def _sum_by(flows: pd.DataFrame, column: str, key: str, rows: np.ndarray | None = None) -> pd.Series:
+    """`flows[column]` summed by `flows[key]`, over the `rows` (a mask) only when given: the sums of
+    `flows[rows].groupby(key)[column].sum()` to the last bit (pandas adds groups whose rows come sorted
+    plainly and others compensated, so the rows grouped must stay the same), without copying the table."""
+    values, keys = flows[column], flows[key].to_numpy()
+    if rows is not None:
+        values, keys = values[rows], keys[rows]
+    return values.groupby(keys).sum()
 
 
 def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
     """One row per card owned or bought, reservation held, or offer rented (hours > 0). For cards,
     `units` is the most in service in any month and `new_units` all bought over the plan."""
     kind, existing = inp.col("kind"), inp.col("existing")
-    cost = flows[flows["unit"] >= 0].groupby("unit")["present_value"].sum()
+    cost = _sum_by(flows, "present_value", "unit", flows["unit"].to_numpy() >= 0)
     v = inp.vintages
     per_unit = {name: np.bincount(v["unit"].to_numpy(dtype=np.int64), weights=decisions[name], minlength=len(inp.units))
                 for name in ("buy", "sell", "off")}
+    most_installed = installed.max(axis=1) if installed.shape[1] else np.zeros(len(inp.units))
+    provider, region, sku, gpu, option, unit_id = (inp.col(name) for name in ("provider", "region", "sku", "gpu",
+                                                                               "purchase_option", "unit_id"))
     rows = []
     for i in range(len(inp.units)):
         owned = sold = off = 0
         if kind[i] == "card":
             owned, new = int(existing[i]), per_unit["buy"][i]
             sold, off = per_unit["sell"][i], per_unit["off"][i]
-            units = installed[i].max() if installed.shape[1] else 0.0
+            units = most_installed[i]
             if units <= 0 and owned <= 0 and new <= 0:
                 continue
         elif kind[i] == "reserved":
@@ -158,9 +173,8 @@ def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarra
             units, new = math.nan, math.nan
         else:
             continue
-        u = inp.units.iloc[i]
-        rows.append((u.provider, u.region, u.sku, u.gpu, u.purchase_option, kind[i], units, owned, new, sold, off,
-                     hours[i], float(cost.get(i, 0.0)), u.unit_id))
+        rows.append((provider[i], region[i], sku[i], gpu[i], option[i], kind[i], units, owned, new, sold, off,
+                     hours[i], float(cost.get(i, 0.0)), unit_id[i]))
     return pd.DataFrame(rows, columns=FLEET_COLUMNS)
 
 
@@ -178,6 +192,9 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray)
     first_month = {int(e): month for month, e in reversed(list(enumerate(inp.epoch_of_month, start=1)))}
     names, unit = inp.workload_names, inp.workloads["demand_unit"].to_numpy()
     per_reference = inp.workloads["per_reference"].to_numpy(dtype=float)
+    months_text = [_months_text(months) for months in periods["months"]]
+    weekly_hours = [round(float(h) * HOURS_PER_WEEK / HOURS_PER_MONTH, 9) for h in periods["slot_hours"]]
+    unit_id, sku, gpu = inp.col("unit_id"), inp.col("sku"), inp.col("gpu")
     rows = []
     for (i, j, p), var in m.y.items():
         busy = max(0.0, var.varValue or 0.0)
@@ -190,10 +207,9 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray)
         else:
             count, share = round(m.instances[i, p].varValue or 0.0), 1.0
         scale = per_reference[j]
-        rows.append((names[j], p, _months_text(periods["months"].iloc[p]),
-                     round(float(periods["slot_hours"].iloc[p]) * HOURS_PER_WEEK / HOURS_PER_MONTH, 9), unit[j],
-                     float(inp.demand[p, j]) * scale, inp.col("unit_id")[i], kind[i], inp.col("sku")[i],
-                     inp.col("gpu")[i], float(count), float(count) * share * inp.work[i, j] * scale, busy,
+        rows.append((names[j], p, months_text[p], weekly_hours[p], unit[j],
+                     float(inp.demand[p, j]) * scale, unit_id[i], kind[i], sku[i],
+                     gpu[i], float(count), float(count) * share * inp.work[i, j] * scale, busy,
                      busy * inp.work[i, j] * scale))
     return pd.DataFrame(rows, columns=SERVING_COLUMNS)
 
@@ -213,30 +229,32 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
         return pd.DataFrame(columns=SCHEDULE_COLUMNS)
     H = inp.horizon_months
     capex = sched.totals("buy", "capex")
-    credit = {d: sched.totals(d, "residual_value") for d in ("buy", "keep", "off", "sell")}
+    credit = {d: sched.totals(d, "residual_value") for d in ("buy", "keep", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")
+    buy, keep, off, sell = (decisions[name] for name in ("buy", "keep", "off", "sell"))
     rows = []
-    for k, r in enumerate(v.itertuples(index=False)):
-        i = int(r.unit)
-        if r.owned:
-            age = f"owned, {r.age_at_start} months old at month 1"
-            if decisions["sell"][k] > 0:
-                rows.append((1, sku[i], gpu[i], "sell", decisions["sell"][k], credit["sell"][k] * decisions["sell"][k], age))
-            if decisions["off"][k] > 0:
-                rows.append((1, sku[i], gpu[i], "switch off", decisions["off"][k], 0.0, age))
-            leaving = decisions["keep"][k] + decisions["off"][k]
+    # the vintage columns as plain lists: a row tuple per vintage costs more than the whole table
+    for k, (i, owned, first, last, leave, age_at_start, life) in enumerate(zip(*(v[c].tolist() for c in (
+            "unit", "owned", "first_service", "last_service", "leave_month", "age_at_start", "life_months")))):
+        if owned:
+            age = f"owned, {age_at_start} months old at month 1"
+            if sell[k] > 0:
+                rows.append((1, sku[i], gpu[i], "sell", sell[k], credit["sell"][k] * sell[k], age))
+            if off[k] > 0:
+                rows.append((1, sku[i], gpu[i], "switch off", off[k], 0.0, age))
+            leaving = keep[k] + off[k]
             per_unit = credit["keep"][k]
         else:
-            if decisions["buy"][k] <= 0:
+            if buy[k] <= 0:
                 continue
-            rows.append((r.first_service, sku[i], gpu[i], "buy", decisions["buy"][k], capex[k] * decisions["buy"][k],
-                         f"in service to month {r.last_service}" + (" (end of life)" if r.leave_month <= H else "")))
-            leaving, per_unit = decisions["buy"][k], credit["buy"][k]
-        if leaving > 0 and r.leave_month <= H:
-            rows.append((r.leave_month, sku[i], gpu[i], "retire", leaving, per_unit * leaving,
-                         f"end of its {r.life_months}-month life; sold at its resale value"))
-    out = pd.DataFrame(rows, columns=SCHEDULE_COLUMNS)
-    return out.sort_values(["month", "card", "action"], kind="stable").reset_index(drop=True)
+            rows.append((first, sku[i], gpu[i], "buy", buy[k], capex[k] * buy[k],
+                         f"in service to month {last}" + (" (end of life)" if leave <= H else "")))
+            leaving, per_unit = buy[k], credit["buy"][k]
+        if leaving > 0 and leave <= H:
+            rows.append((leave, sku[i], gpu[i], "retire", leaving, per_unit * leaving,
+                         f"end of its {life}-month life; sold at its resale value"))
+    rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
+    return pd.DataFrame(rows, columns=SCHEDULE_COLUMNS)
 
 
 def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
@@ -255,44 +273,60 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     v, sched, d = inp.vintages, inp.schedule, inp.discount
     pv = {name: sched.present_values(name, d) for name in ("keep", "off", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")
+    unit, age_at_start, count = (v[c].to_numpy() for c in ("unit", "age_at_start", "count"))
     rows = []
     for k in np.flatnonzero(v["owned"].to_numpy()):
-        i = int(v["unit"].iloc[k])
+        i = int(unit[k])
         kept, off, sold = (decisions[name][k] for name in ("keep", "off", "sell"))
         saving = off * (pv["keep"][k] - pv["off"][k]) + sold * (pv["keep"][k] - pv["sell"][k])
         if sold or off:
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
             note = "kept: its work is worth more than selling it"
-        rows.append((sku[i], gpu[i], int(v["age_at_start"].iloc[k]), int(v["count"].iloc[k]), kept, off, sold,
+        rows.append((sku[i], gpu[i], int(age_at_start[k]), int(count[k]), kept, off, sold,
                      float(saving), note))
     return pd.DataFrame(rows, columns=OWNED_COLUMNS)
 
 
-def _offers(inp: Inputs, fleet: pd.DataFrame) -> pd.DataFrame:
-    """The units of the fleet with the prices the plan used (scenario currency)."""
-    u = inp.units[inp.units["unit_id"].isin(fleet["unit_id"])].reset_index(drop=True)
-    cloud = u["kind"] != "card"
+def _rows_of(inp: Inputs, unit_ids) -> np.ndarray:
+    """Positions (ascending) of the units whose unit_id is in `unit_ids` (as `units["unit_id"].isin`)."""
+    wanted = set(unit_ids)
+    return np.array([i for i, unit_id in enumerate(inp.col("unit_id")) if unit_id in wanted], dtype=np.int64)
+
+
+def _blanked(values: np.ndarray, blank: np.ndarray) -> np.ndarray:
+    """Numbers with NaN where `blank` is set, as `Series.where(~blank)` gives them: integers turn float
+    only when a cell is blanked."""
+    return np.where(blank, np.nan, values) if blank.any() else values
+
+
+def _offers(inp: Inputs, rows: np.ndarray) -> pd.DataFrame:
+    """The units at `rows` (the fleet's) with the prices the plan used (scenario currency)."""
+    cloud = inp.col("kind")[rows] != "card"
     source = {"hourly_price": "hourly", "upfront_price": "upfront", "capex_per_unit": "capex"}
     card_only = ("capex_per_unit", "busy_watts", "idle_watts", "life_years", "maintenance_rate_per_year")
     cloud_only = ("hourly_price", "upfront_price", "term_months")
     columns = {}
-    for col in OFFER_COLUMNS:   # one frame built once from arrays: setting columns one by one copies it
-        values = np.full(len(u), inp.currency, dtype=object) if col == "currency" else u[source.get(col, col)]
-        if col in card_only:
-            values = values.where(~cloud)        # cloud rows have no card facts
+    for col in OFFER_COLUMNS:   # one frame built once from the used rows of each column (no row selection of units)
+        if col == "currency":
+            columns[col] = np.full(len(rows), inp.currency, dtype=object)
+        elif col in card_only:
+            columns[col] = _blanked(inp.col(source.get(col, col))[rows], cloud)     # cloud rows have no card facts
         elif col in cloud_only:
-            values = values.where(cloud)         # cards have no hourly or upfront price
-        columns[col] = values if isinstance(values, np.ndarray) else values.array
+            columns[col] = _blanked(inp.col(source.get(col, col))[rows], ~cloud)    # cards have no hourly or upfront price
+        else:
+            columns[col] = inp.units[col].array.take(rows)   # keeps the column's own (text) type
     return pd.DataFrame(columns)
 
 
 def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
-    kwh = flows[(flows["category"] == "energy") & (flows["unit"] >= 0)].groupby("unit")["pricing_quantity"].sum()
+    energy = (flows["category"].to_numpy() == "energy") & (flows["unit"].to_numpy() >= 0)
+    kwh = _sum_by(flows, "pricing_quantity", "unit", energy)
+    sku, gpu = inp.col("sku"), inp.col("gpu")
     rows = []
     in_service_hours = installed.sum(axis=1) * HOURS_PER_MONTH
     for i in np.flatnonzero((inp.col("kind") == "card") & (in_service_hours > 0)):
-        rows.append((inp.col("sku")[i], inp.col("gpu")[i], installed[i].max(), hours[i], in_service_hours[i],
+        rows.append((sku[i], gpu[i], installed[i].max(), hours[i], in_service_hours[i],
                      hours[i] / in_service_hours[i], float(kwh.get(i, 0.0))))
     return pd.DataFrame(rows, columns=["card", "gpu", "units", "busy_hours", "owned_hours", "utilisation",
                                        "energy_kwh"])
@@ -308,16 +342,17 @@ def break_even(inp: Inputs) -> pd.DataFrame:
     Cards that cannot be bought in month 1 (owned only) have no row.
     """
     sched, v = inp.schedule, inp.vintages
-    first_buy = {int(r.unit): k for k, r in enumerate(v.itertuples(index=False))
-                 if not r.owned and r.first_service == 1}
+    first_buy = {unit: k for k, (unit, owned, first) in enumerate(zip(*(v[c].tolist() for c in (
+                 "unit", "owned", "first_service")))) if not owned and first == 1}
     buy_totals = sched.totals("buy")
     per_busy_hour = sched.busy_rate()
     cost = cost_per_work(inp)
+    last_service, workload_names = v["last_service"].to_numpy(), inp.workload_names
     rows = []
     for i, k in sorted(first_buy.items()):
-        months = int(v["last_service"].iloc[k])
+        months = int(last_service[k])
         sku, fixed = inp.col("sku")[i], float(buy_totals[k]) / months
-        for j, name in enumerate(inp.workload_names):
+        for j, name in enumerate(workload_names):
             work = inp.work[i, j]
             if work <= 0:
                 continue
@@ -337,21 +372,35 @@ def break_even(inp: Inputs) -> pd.DataFrame:
                                        "card_fixed_cost_per_month", "break_even_utilisation", "note"])
 
 
+EXCLUSION_KEYS = ["workload", "provider", "gpu", "reason"]
+
+
 def exclusion_summary(inp: Inputs) -> pd.DataFrame:
     """Why offers were left out, per workload, provider, GPU and reason (with counts)."""
     ex = inp.exclusions
     if ex.empty:
-        return pd.DataFrame(columns=["workload", "provider", "gpu", "reason", "offers"])
-    return (ex.groupby(["workload", "provider", "gpu", "reason"], as_index=False)["unit_id"].count()
-              .rename(columns={"unit_id": "offers"}))
+        return pd.DataFrame(columns=[*EXCLUSION_KEYS, "offers"])
+    # pandas' group-by of four text columns costs several ms on thousands of exclusions; the same groups
+    # from each column's sorted codes: one number per row whose order is that of (workload, provider, gpu, reason)
+    codes, uniques = zip(*(pd.factorize(ex[c].to_numpy(), sort=True) for c in EXCLUSION_KEYS))
+    if any((c < 0).any() for c in codes):   # a missing key: groupby drops the row; rare enough to leave to pandas
+        return ex.groupby(EXCLUSION_KEYS, as_index=False)["unit_id"].count().rename(columns={"unit_id": "offers"})
+    sizes = [len(u) for u in uniques]
+    groups, group_of_row = np.unique(np.ravel_multi_index(codes, sizes), return_inverse=True)
+    named = ex["unit_id"].notna().to_numpy()   # count() counts the rows with a unit_id
+    out = {c: pd.array(u[level], dtype=ex[c].dtype)
+           for c, u, level in zip(EXCLUSION_KEYS, uniques, np.unravel_index(groups, sizes))}
+    out["offers"] = np.bincount(group_of_row[named], minlength=len(groups)).astype(np.int64)
+    return pd.DataFrame(out)
 
 
 def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
     """Which prices the plan used: source, the date range of the prices of the units it used (`as_of`
     newest, `as_of_oldest`, `as_of_text` — never "None": "undated" when no price has a date), counts of
     undated and stale ones, store snapshots and their age, and warnings about stale or undated prices."""
-    units = inp.units if used_unit_ids is None else inp.units[inp.units["unit_id"].isin(used_unit_ids)]
-    report = catalog.date_report(units)
+    rows = np.arange(len(inp.units)) if used_unit_ids is None else _rows_of(inp, used_unit_ids)
+    # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
+    report = catalog.date_report({c: inp.col(c)[rows] for c in DATED_COLUMNS})
     provenance = inp.prices
     requested = provenance.get("requested_source")
     source = provenance.get("source", requested)

@@ -40,9 +40,8 @@ def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path
     prices, _ = catalog.price_table(scenario.prices.source, store)   # cached: read once per plan
     warnings += catalog.option_gaps(scenario, prices)
     warnings += result.prices.get("date_warnings", [])
-    estimated = speeds[speeds["source"] == "estimated"]
-    for workload, rows in estimated.groupby("workload", sort=False):
-        warnings.append(f"{workload}: the speeds of {', '.join(rows['gpu'])} are estimates from datasheet figures, "
+    for workload, gpus_estimated in _estimated_gpus(speeds).items():
+        warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
                         "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
                         "workload's throughput table if you have measured them")
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
@@ -50,6 +49,17 @@ def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
                         f"purchase period is {horizon % every} months long")
     return speeds, warnings
+
+
+def _estimated_gpus(speeds) -> dict[str, list[str]]:
+    """workload -> the GPUs whose speed for it is estimated, in table order (workloads in order of first
+    appearance, as groupby(sort=False)); read from the columns: masking and grouping the small speeds
+    table costs more than a plan's other notes together."""
+    out: dict[str, list[str]] = {}
+    for workload, gpu, source in zip(speeds["workload"], speeds["gpu"], speeds["source"]):
+        if source == "estimated":
+            out.setdefault(workload, []).append(gpu)
+    return out
 
 
 def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
