@@ -35,12 +35,30 @@ class Cap:
 # The capped quantities
 
 
+def scaled_sum(scaled) -> pulp.LpAffineExpression:
+    """pulp.lpSum(weight * expression for weight, expression in `scaled`): the same coefficients and
+    constant, added in the same order, in one dict instead of a product expression per term."""
+    coefficients: dict = {}
+    constant = 0.0
+    for weight, expression in scaled:
+        if not math.isfinite(weight):
+            raise pulp.PulpError("Cannot multiply variables with NaN/inf values")
+        if weight == 0:   # pulp's product with 0 is the empty expression
+            continue
+        constant += expression.constant * weight
+        for var, x in expression.items():
+            term = weight * x
+            coefficients[var] = coefficients[var] + term if var in coefficients else term
+    return pulp.LpAffineExpression(coefficients, constant=constant)
+
+
 def new_capex(m: Model, months: range | None = None) -> pulp.LpAffineExpression:
     """New capex in the scenario currency: capex per card bought × cards bought, over the vintages
     bought in `months` (None = the whole plan), from the cost schedule."""
-    capex = m.inputs.schedule.totals("buy", "capex")
-    bought_in = m.inputs.vintages["first_service"].to_numpy()
-    return pulp.lpSum(capex[k] * b for k, b in m.buy.items() if months is None or bought_in[k] in months)
+    capex = m.inputs.schedule.totals("buy", "capex").tolist()
+    bought_in = m.inputs.vintages["first_service"].tolist()
+    return scaled_sum((capex[k], pulp.LpAffineExpression([(b, 1)], constant=0))
+                      for k, b in m.buy.items() if months is None or bought_in[k] in months)
 
 
 def _epochs(m: Model) -> list[int]:
@@ -49,8 +67,8 @@ def _epochs(m: Model) -> list[int]:
 
 def installed_kw(m: Model, epoch: int) -> pulp.LpAffineExpression:
     """Installed IT power in kW in one fleet epoch: Σ cards in service × busy watts / 1000."""
-    watts = m.inputs.col("busy_watts")
-    return pulp.lpSum(watts[i] / 1000.0 * n for (i, e), n in m.installed.items() if e == epoch)
+    watts = m.inputs.col("busy_watts").tolist()
+    return scaled_sum((watts[i] / 1000.0, n) for (i, e), n in m.installed.items() if e == epoch)
 
 
 def peak_kw(m: Model) -> pulp.LpAffineExpression:
@@ -64,10 +82,10 @@ def peak_kw(m: Model) -> pulp.LpAffineExpression:
 def cloud_work(m: Model) -> pulp.LpAffineExpression:
     """Reference-GPU-hours delivered by cloud units over the horizon."""
     inp = m.inputs
-    hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy()
-    kind = inp.col("kind")
-    return pulp.LpAffineExpression([(var, inp.work[i, j] * hours[p]) for (i, j, p), var in m.y.items()
-                                    if kind[i] != "card"])
+    hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).tolist()
+    work = inp.work.tolist()   # Python floats: no numpy scalar per term
+    cloud = (inp.col("kind") != "card").tolist()
+    return pulp.LpAffineExpression([(var, work[i][j] * hours[p]) for (i, j, p), var in m.y.items() if cloud[i]])
 
 
 def cloud_share(m: Model) -> pulp.LpAffineExpression:

@@ -141,9 +141,11 @@ def define_dispatch(m: Model) -> None:
     inp = m.inputs
     works = inp.work > 0
     works[[i for i, n in m.n.items() if not len(n)]] = False   # m.n: every card's cards held (expression)
+    periods = range(len(inp.periods))
     for i, j in zip(*np.nonzero(works)):
-        for p in range(len(inp.periods)):
-            m.y[i, j, p] = m.prob.add_variable(f"y_{i}_{j}_{p}", lowBound=0)
+        prefix = f"y_{i}_{j}_"   # formatted once per pair: numpy integers format slowly
+        for p in periods:
+            m.y[i, j, p] = m.prob.add_variable(f"{prefix}{p}", lowBound=0)
 
 
 def _dispatch_by_workload(m: Model, workloads: np.ndarray) -> dict:
@@ -163,16 +165,18 @@ def define_placement(m: Model) -> None:
     if not single.any():
         return
     gpu = inp.col("gpu")
+    rows: dict = {}
     for j, dispatch in _dispatch_by_workload(m, single).items():
         gpus = sorted({gpu[i] for i, _, _ in dispatch})
         if len(gpus) < 2:   # one GPU type can serve it: nothing to choose
             continue
         for g in gpus:
             m.place[j, g] = m.prob.add_variable(f"place_w{j}_{len(m.place)}", cat="Binary")
-        add_row(m, [(m.place[j, g], 1.0) for g in gpus], pulp.LpConstraintEQ, 1.0, f"placement_w{j}")
+        add_row(rows, [(m.place[j, g], 1.0) for g in gpus], pulp.LpConstraintEQ, 1.0, f"placement_w{j}")
         for i, p, var in dispatch:
             most = float(inp.demand[p, j] / inp.work[i, j])
-            add_row(m, [(var, 1.0), (m.place[j, gpu[i]], -most)], pulp.LpConstraintLE, 0.0, f"placed_{i}_w{j}_{p}")
+            add_row(rows, [(var, 1.0), (m.place[j, gpu[i]], -most)], pulp.LpConstraintLE, 0.0, f"placed_{i}_w{j}_{p}")
+    add_rows(m, rows)
 
 
 def define_serving_instances(m: Model) -> None:
@@ -189,16 +193,18 @@ def define_serving_instances(m: Model) -> None:
     for (i, j, p), var in m.y.items():
         if continuous[i]:
             (serve if serving[j] else batch).setdefault((i, p), []).append((var, 1.0, j))
+    rows: dict = {}
     for (i, p), terms in serve.items():
         need = sum(inp.demand[p, j] / inp.work[i, j] for _, _, j in terms)
         q = m.prob.add_variable(f"q_{i}_{p}", lowBound=0, upBound=int(math.ceil(need - 1e-9)), cat="Integer")
         m.instances[i, p] = q
-        rows = [(var, c) for var, c, _ in terms]
-        add_row(m, rows + [(q, -1.0)], pulp.LpConstraintLE, 0.0, f"serving_instances_{i}_{p}")
+        dispatch = [(var, c) for var, c, _ in terms]
+        add_row(rows, dispatch + [(q, -1.0)], pulp.LpConstraintLE, 0.0, f"serving_instances_{i}_{p}")
         if (i, p) in batch:
             e = m.extra[i, p] = m.prob.add_variable(f"extra_{i}_{p}", lowBound=0)
-            rows += [(var, c) for var, c, _ in batch[i, p]]
-            add_row(m, rows + [(q, -1.0), (e, -1.0)], pulp.LpConstraintLE, 0.0, f"instance_capacity_{i}_{p}")
+            dispatch += [(var, c) for var, c, _ in batch[i, p]]
+            add_row(rows, dispatch + [(q, -1.0), (e, -1.0)], pulp.LpConstraintLE, 0.0, f"instance_capacity_{i}_{p}")
+    add_rows(m, rows)
 
 
 def define_fixed_onprem_switch(m: Model) -> None:
@@ -212,24 +218,36 @@ def define_fixed_onprem_switch(m: Model) -> None:
             m.prob += (n <= most * m.z, f"onprem_switch_{m.inputs.col('sku')[i]}")
 
 
-def add_row(m: Model, terms: list, sense: int, rhs: float, name: str) -> None:
-    """Add the constraint Σ coefficient × variable (sense) rhs, from (variable, coefficient) pairs with no
-    variable twice. Built directly: pulp's `<=` and `>=` copy the expression once or twice per row."""
-    m.prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression(terms), sense, name, rhs))
+def add_row(rows: dict, terms: list, sense: int, rhs: float, name: str) -> None:
+    """Put the constraint Σ coefficient × variable (sense) rhs, from (variable, coefficient) pairs with no
+    variable twice, in `rows` (name -> constraint), which `add_rows` adds to the problem. Built directly:
+    pulp's `<=` and `>=` copy the expression once or twice per row."""
+    row = pulp.LpConstraint(pulp.LpAffineExpression(terms), sense, name, rhs)
+    rows[row.name] = row   # the name pulp keeps (illegal characters replaced), as addConstraint does
+
+
+def add_rows(m: Model, rows: dict) -> None:
+    """Add the constraints `rows` (name -> constraint, names unique in the problem) in their order, with
+    pulp's `extend`: `addConstraint` would check each name and register each row's variables one by one,
+    which `prob.variables()` does anyway when the solver asks for the columns."""
+    m.prob.extend(rows)
 
 
 def define_demand_balance(m: Model) -> None:
     """Work delivered to each workload covers its demand in every period."""
     inp = m.inputs
+    work, demand = inp.work.tolist(), inp.demand.tolist()   # Python floats: no numpy scalar per term
     terms: dict = {}
     for (i, j, p), var in m.y.items():
-        terms.setdefault((j, p), []).append((var, inp.work[i, j]))
+        terms.setdefault((j, p), []).append((var, work[i][j]))
     # named by index: pulp turns spaces and dashes into "_", so workloads `a b` and `a-b` would clash
+    rows: dict = {}
     for j in range(inp.work.shape[1]):
         for p in range(len(inp.periods)):
-            if inp.demand[p, j] <= 0:
+            if demand[p][j] <= 0:
                 continue
-            add_row(m, terms.get((j, p), []), pulp.LpConstraintGE, float(inp.demand[p, j]), f"demand_w{j}_{p}")
+            add_row(rows, terms.get((j, p), []), pulp.LpConstraintGE, demand[p][j], f"demand_w{j}_{p}")
+    add_rows(m, rows)
 
 
 def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> None:
@@ -237,18 +255,25 @@ def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> N
     busy: dict = {}
     for (i, _j, p), var in m.y.items():
         busy.setdefault((i, p), []).append((var, 1.0))
+    # the count's terms moved to the left-hand side, and its right-hand side: once per count, not per period
+    moved: dict = {}
+    rows: dict = {}
     for (i, p), terms in busy.items():
         count = count_in(i, p)
-        if count is not None:   # integer counts (a variable or an expression): moved to the left-hand side
-            count = pulp.LpAffineExpression(count)
-            add_row(m, terms + [(var, -share * c) for var, c in count.items()], pulp.LpConstraintLE,
-                    share * count.constant, f"{name}_{i}_{p}")
+        if count is None:
+            continue
+        if id(count) not in moved:   # integer counts (a variable or an expression)
+            expression = pulp.LpAffineExpression(count)
+            moved[id(count)] = ([(var, -share * c) for var, c in expression.items()], share * expression.constant)
+        count_terms, rhs = moved[id(count)]
+        add_row(rows, terms + count_terms, pulp.LpConstraintLE, rhs, f"{name}_{i}_{p}")
+    add_rows(m, rows)
 
 
 def define_card_capacity(m: Model) -> None:
     """Cards work at most `availability` of every hour, with the cards in service in the period's epoch."""
-    epoch = m.inputs.periods["epoch"].to_numpy()
-    _define_capacity(m, lambda i, p: m.installed.get((i, int(epoch[p]))), m.inputs.availability, "card_capacity")
+    epoch = m.inputs.periods["epoch"].tolist()
+    _define_capacity(m, lambda i, p: m.installed.get((i, epoch[p])), m.inputs.availability, "card_capacity")
 
 
 def define_reserved_capacity(m: Model) -> None:
@@ -282,7 +307,7 @@ def define_costs(m: Model) -> None:
         if site:
             terms[c].append((m.z, site))
     # each unit's busy hours are priced in one or two categories: find them once, not per variable
-    busy_priced = {i: [(c, rate[i]) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
+    busy_priced = {i: [(c, rate[i].tolist()) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
     for (i, _j, p), var in m.y.items():
         if (i, p) in m.instances:   # paid on its whole instances (and extra hours) instead
             continue
@@ -293,7 +318,22 @@ def define_costs(m: Model) -> None:
             for c, rate in busy_priced[i]:
                 terms[c].append((var, rate[p]))
     m.costs = {c: _summed(terms[c], const[c]) for c in COST_CATEGORIES}
-    m.prob += pulp.lpSum(m.costs.values())
+    m.prob += _objective(m.costs.values())
+
+
+def _objective(costs) -> pulp.LpAffineExpression:
+    """pulp.lpSum(costs), the same coefficients and constant added in the same order, without pulp's
+    call per term."""
+    coefficients: dict = {}
+    constant = 0.0
+    for expression in costs:
+        constant += expression.constant
+        for var, coefficient in expression.items():
+            if var in coefficients:
+                coefficients[var] += coefficient
+            else:
+                coefficients[var] = coefficient
+    return pulp.LpAffineExpression(coefficients, constant=constant)
 
 
 def _summed(terms: list, constant: float) -> pulp.LpAffineExpression:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 
 import highspy
 import numpy as np
@@ -88,6 +90,9 @@ class _SilentHighs(highspy.Highs):
         super().enableCallbacks()
 
 
+_column_of = attrgetter("index")   # a variable's column in the HiGHS model, set by _highs_model
+
+
 def _highs_model(prob: pulp.LpProblem, columns: list) -> _SilentHighs:
     """A silent HiGHS model of `prob`, columns in the order of `columns` (pulp's, sorted by name),
     passed as arrays in one call."""
@@ -96,37 +101,56 @@ def _highs_model(prob: pulp.LpProblem, columns: list) -> _SilentHighs:
         var.index = i
     n = len(columns)
     cost = np.zeros(n)
-    for var, coefficient in prob.objective.items():
-        cost[var.index] = coefficient
-    starts, index, value, row_lower, row_upper = [0], [], [], [], []
-    for constraint in prob._constraints.values():
-        for var, coefficient in constraint.items():
-            if coefficient:
-                index.append(var.index)
-                value.append(coefficient)
-        starts.append(len(index))
-        lo, hi = constraint.getLb(), constraint.getUb()
-        row_lower.append(-inf if lo is None else lo)
-        row_upper.append(inf if hi is None else hi)
+    cost[list(map(_column_of, prob.objective.keys()))] = list(prob.objective.values())
+    starts, index, value = _rowwise_matrix(list(prob._constraints.values()))
+    row_lower, row_upper = _row_bounds(prob._constraints.values(), inf)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = n, len(row_lower)
     lp.col_cost_ = cost
     lp.col_lower_ = np.array([-inf if v.lowBound is None else v.lowBound for v in columns], dtype=float)
     lp.col_upper_ = np.array([inf if v.upBound is None else v.upBound for v in columns], dtype=float)
-    lp.row_lower_, lp.row_upper_ = np.array(row_lower, dtype=float), np.array(row_upper, dtype=float)
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
     lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, len(row_lower)
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-    lp.a_matrix_.value_ = np.array(value, dtype=float)
-    if any(v.cat == pulp.LpInteger for v in columns):
-        lp.integrality_ = [highspy.HighsVarType.kInteger if v.cat == pulp.LpInteger else highspy.HighsVarType.kContinuous
-                           for v in columns]
+    lp.a_matrix_.start_ = starts
+    lp.a_matrix_.index_ = index
+    lp.a_matrix_.value_ = value
+    integer = [v.cat == pulp.LpInteger for v in columns]
+    if any(integer):
+        kinds = (highspy.HighsVarType.kContinuous, highspy.HighsVarType.kInteger)
+        lp.integrality_ = [kinds[is_integer] for is_integer in integer]
     h = _SilentHighs()
     for key, option in {"output_flag": False, "mip_rel_gap": GAP_REL, **HIGHS_OPTIONS}.items():
         h.setOptionValue(key, option)
     h.passModel(lp)
     return h
+
+
+def _rowwise_matrix(constraints: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(starts, column indices, values) of the constraints' rows, zero coefficients left out; the
+    variables carry their column as `index`. The rows' expressions (dicts) are read in C (chain, map)
+    and the zeros dropped in numpy, rather than a Python loop over every term."""
+    rows = [c.expr for c in constraints]
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    nonzeros = int(lengths.sum())
+    index = np.fromiter(map(_column_of, chain.from_iterable(rows)), dtype=np.int32, count=nonzeros)
+    value = np.fromiter(chain.from_iterable(map(dict.values, rows)), dtype=float, count=nonzeros)
+    kept = value != 0
+    row_of_term = np.repeat(np.arange(len(rows)), lengths)
+    per_row = np.bincount(row_of_term[kept], minlength=len(rows))
+    starts = np.zeros(len(rows) + 1, dtype=np.int32)
+    np.cumsum(per_row, out=starts[1:])
+    return starts, index[kept], value[kept]
+
+
+def _row_bounds(constraints, inf: float) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) bound of every row: −constant on the side(s) its sense bounds (LpConstraint.getLb
+    and getUb), ±inf on the other."""
+    sense = np.array([c.sense for c in constraints], dtype=np.int64)
+    bound = np.array([-c.constant for c in constraints], dtype=float)   # negated first: an int 0 gives +0.0
+    lower = np.where(sense != pulp.LpConstraintLE, bound, -inf)
+    upper = np.where(sense != pulp.LpConstraintGE, bound, inf)
+    return lower, upper
 
 
 @dataclass(frozen=True)
