@@ -4,8 +4,10 @@
 `main` is the installed `fleetplan` command; `app` is the typer app (tests call it in-process)."""
 
 import gc
+import os
 import sys
 
+from planner.cli import console
 from planner.cli.commands import app
 from planner.cli.dashboard import dashboard
 from planner.cli.prices import prices_app
@@ -28,7 +30,23 @@ def main() -> None:
     if "pandas" not in sys.modules:
         sys.modules.setdefault("pyarrow", None)   # None in sys.modules: `import pyarrow` raises ImportError
     gc.set_threshold(50_000, 20, 20)
-    sys.exit(app())
+    try:
+        app()
+    except SystemExit as exc:
+        if console.no_teardown_needed:
+            _exit_now(exc.code)
+        raise
+
+
+def _exit_now(code) -> None:
+    """End the process with `code` (SystemExit's) once stdout and stderr are flushed, skipping the
+    interpreter's teardown (console.skip_teardown); with the usual exit when a flush fails."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):   # a closed pipe: the usual exit reports or quiets it
+        return
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))
 
 
 __all__ = ["app", "main"]

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail, infeasible, quiet_broken_pipe
+from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail, infeasible, quiet_broken_pipe, skip_teardown
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
@@ -286,6 +286,7 @@ def plan_command(
     # (pandas, pulp: a few full collections) or after (gc.freeze) — about 0.2 s of a whole `plan` process
     # (benchmarks/plan_speed.py)
     gc.disable()
+    skip_teardown()
     from planner.engine import add_baselines, add_decisions
     from planner.engine import plan as make_plan
     from planner.reports import plan_start, write_plan_files
