@@ -208,8 +208,8 @@ def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict],
 # unlike fork it is safe after HiGHS (which runs in this process) has started its threads.
 # A worker gives HiGHS one thread: the sweep already runs one worker per core, and HiGHS's own threads on
 # top of that only compete for the same cores. Like the `fleetplan` process (planner.cli.main) it keeps
-# pyarrow out (pandas would import it and back its strings with it; nothing here uses it), collects garbage
-# every 50,000 allocations, and leaves what it imported out of every collection (gc.freeze).
+# pyarrow out and collects garbage less often (planner.process), and leaves what it imported out of every
+# collection (gc.freeze).
 
 _WORKER = """\
 import json, os, signal, sys
@@ -217,9 +217,9 @@ signal.signal(signal.SIGINT, signal.SIG_IGN)
 answers = os.fdopen(os.dup(1), "wb")
 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
 sys.path[:] = json.loads(sys.argv[1])
-sys.modules.setdefault("pyarrow", None)
+from planner.process import configure_process
+configure_process()
 import gc
-gc.set_threshold(50_000, 20, 20)
 from planner.reports.sweep import _one_solver_thread, _serve
 gc.freeze()
 _one_solver_thread()

@@ -1,0 +1,37 @@
+"""Settings a short-lived planner process makes for itself: the installed `fleetplan` command
+(planner.cli.main) and the sweep's worker processes (reports.sweep) — never a process the planner is
+imported into (tests, notebooks, the dashboard).
+
+- pyarrow is kept out: pandas imports it at its own import whenever it is installed (the dashboard extra
+  brings it) and then backs its string columns with it, though nothing the planner does uses it: about
+  0.1 s of a `fleetplan plan` process (its import, and its slower strings). pandas then uses its own
+  string storage, as in a core install. It is refused by a finder at the front of `sys.meta_path`, so
+  every `import pyarrow` fails as when it is not installed (`sys.modules["pyarrow"] = None` would not do:
+  Cython modules such as pandas 2.2's `_libs.lib` take that None for the module).
+- garbage is collected every 50,000 allocations instead of 700: a plan makes tens of thousands of
+  short-lived objects (model rows, table cells), nearly all freed by reference counting; 0.05-0.08 s less
+  of a plan of industrial.yaml (benchmarks/plan_speed.py).
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+KEPT_OUT = frozenset({"pyarrow"})
+
+
+class _KeepOut:
+    """A meta path finder that refuses the packages in KEPT_OUT (and their submodules)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] in KEPT_OUT:
+            raise ModuleNotFoundError(f"No module named {fullname!r} (kept out of this process)", name=fullname)
+        return None
+
+
+def configure_process() -> None:
+    """Keep pyarrow out (when nothing has imported pandas or pyarrow yet) and collect garbage less often."""
+    if not ({"pandas", *KEPT_OUT} & set(sys.modules)) and not any(isinstance(f, _KeepOut) for f in sys.meta_path):
+        sys.meta_path.insert(0, _KeepOut())
+    gc.set_threshold(50_000, 20, 20)
