@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
+from planner.engine.columns import column_rows
 from planner.engine.constraints import read_caps
 from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
 from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule
@@ -105,12 +106,6 @@ class Inputs:
 # Units
 
 
-def _columns(frame: pd.DataFrame, *names: str) -> zip:
-    """The rows of `frame`'s columns `names` as tuples of Python values, in order (itertuples builds a
-    namedtuple class on every call, which costs more than these small tables' rows)."""
-    return zip(*(frame[name].tolist() for name in names))
-
-
 def _card_units(scenario) -> pd.DataFrame:
     """The scenario's cards as units (facts and prices; the schedule prices them)."""
     cards = catalog.site_cards(scenario)
@@ -128,7 +123,7 @@ def _card_units(scenario) -> pd.DataFrame:
         "buyable": buyable, "as_of": as_of, "source": source,
     } for (card_id, gpu, cards_per_server, capex, life_years, maintenance_rate_per_year, busy_watts, idle_watts,
            existing, age_months, min_units, max_units, buyable, as_of, source)
-        in _columns(cards, "card_id", "gpu", "cards_per_server", "capex", "life_years", "maintenance_rate_per_year",
+        in column_rows(cards, "card_id", "gpu", "cards_per_server", "capex", "life_years", "maintenance_rate_per_year",
                     "busy_watts", "idle_watts", "existing", "age_months", "min_units", "max_units", "buyable",
                     "as_of", "source")]
     return pd.DataFrame(rows, columns=UNIT_COLUMNS)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
+from planner.engine.columns import column_rows
 from planner.engine.inputs import Inputs
 from planner.engine.model import Model
 from planner.engine.reductions import cost_per_work
@@ -233,9 +234,8 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     sku, gpu = inp.col("sku"), inp.col("gpu")
     buy, keep, off, sell = (decisions[name] for name in ("buy", "keep", "off", "sell"))
     rows = []
-    # the vintage columns as plain lists: a row tuple per vintage costs more than the whole table
-    for k, (i, owned, first, last, leave, age_at_start, life) in enumerate(zip(*(v[c].tolist() for c in (
-            "unit", "owned", "first_service", "last_service", "leave_month", "age_at_start", "life_months")))):
+    for k, (i, owned, first, last, leave, age_at_start, life) in enumerate(column_rows(
+            v, "unit", "owned", "first_service", "last_service", "leave_month", "age_at_start", "life_months")):
         if owned:
             age = f"owned, {age_at_start} months old at month 1"
             if sell[k] > 0:
@@ -342,8 +342,8 @@ def break_even(inp: Inputs) -> pd.DataFrame:
     Cards that cannot be bought in month 1 (owned only) have no row.
     """
     sched, v = inp.schedule, inp.vintages
-    first_buy = {unit: k for k, (unit, owned, first) in enumerate(zip(*(v[c].tolist() for c in (
-                 "unit", "owned", "first_service")))) if not owned and first == 1}
+    first_buy = {unit: k for k, (unit, owned, first) in enumerate(column_rows(v, "unit", "owned", "first_service"))
+                 if not owned and first == 1}
     buy_totals = sched.totals("buy")
     per_busy_hour = sched.busy_rate()
     cost = cost_per_work(inp)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from planner.engine.columns import column_rows
 from planner.errors import ScenarioError
 from planner.months import MONTHS_PER_YEAR
 
@@ -37,9 +38,8 @@ def check_owned_ages(cards: pd.DataFrame, scenario_name: str, custom: frozenset[
     """An owned card older than its life has no service left: a scenario error, not a silent zero.
     `custom`: the scenario's custom card ids (their life is set in custom_cards, not card_overrides)."""
     problems = []
-    # plain lists, not itertuples: it builds a namedtuple class per call, dearer than these few rows
-    for card_id, existing, age_months, life_years in zip(*(cards[c].tolist() for c in
-                                                           ("card_id", "existing", "age_months", "life_years"))):
+    for card_id, existing, age_months, life_years in column_rows(cards, "card_id", "existing", "age_months",
+                                                                 "life_years"):
         if existing > 0 and age_months >= life_months(life_years):
             where = "custom_cards" if card_id in custom else "card_overrides"
             problems.append(f"onprem.existing.{card_id}.age_months: {age_months} months is not below the card's "
