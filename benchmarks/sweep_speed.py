@@ -30,7 +30,8 @@ import numpy as np
 from _machine import report
 
 from planner import catalog, load_scenario, sweep
-from planner.engine import build_model, inputs_for, read_plan, reduce, solve
+from planner.engine import build_model, inputs_for, reduce, solve
+from planner.engine.readback import read_fleet
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 20.0          # plans per second on 2 processes (issue 11)
@@ -95,9 +96,9 @@ def start_up(scenario, processes: int, solver: str) -> None:
 
 
 def steps(scenario, solver: str, repeat: int = 10) -> None:
-    """Where one plan's time goes, in this process after a warm-up: with the cached cloud part reused,
+    """Where one sweep point's time goes, in this process after a warm-up: with the cached cloud part reused,
     and with it rebuilt (each run a new interruption_overhead, a field of the cache key)."""
-    names = ["prepare (offers, work matrix, demand)", "reduce", "build model", "solve", "read plan"]
+    names = ["prepare (offers, work matrix, demand)", "reduce", "build model", "solve", "read total and fleet"]
     misses = [scenario.model_copy(update={"workloads": tuple(
         w.model_copy(update={"interruption_overhead": 0.0007 * next(FRESH)}) if w.name == "prototyping" else w
         for w in scenario.workloads)}) for _ in range(repeat)]
@@ -122,9 +123,9 @@ def _step_times(warm_up, scenarios: list, solver: str) -> list[float]:
         t.append(time.perf_counter())
         model = build_model(inp)
         t.append(time.perf_counter())
-        solution = solve(model, solver)
+        solve(model, solver)
         t.append(time.perf_counter())
-        read_plan(inp, model, solution)
+        read_fleet(inp, model)   # what a sweep point reads back (engine.plan_summary), not the whole Plan
         t.append(time.perf_counter())
         if k:
             for i in range(5):

@@ -9,10 +9,10 @@ from planner.engine.model import Model, build_model
 from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
-from planner.engine.run import add_baselines, inputs_for, plan
+from planner.engine.run import PlanSummary, add_baselines, inputs_for, plan, plan_summary
 from planner.engine.schedule import COST_CATEGORIES, CostSchedule, build_schedule
 from planner.engine.solve import SOLVERS, Solution, solve
 
-__all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "SOLVERS", "Solution", "add_baselines",
-           "add_decisions", "build_model", "build_schedule", "inputs_for", "plan", "read_plan", "reduce", "resolve_inputs",
+__all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "PlanSummary", "SOLVERS", "Solution", "add_baselines",
+           "add_decisions", "build_model", "build_schedule", "inputs_for", "plan", "plan_summary", "read_plan", "reduce", "resolve_inputs",
            "solve", "solve_baselines", "solve_inputs"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from planner.engine.baselines import BaselineChild, baseline_rows, baseline_tabl
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.profile_slots import profile_grouping
-from planner.engine.readback import read_plan
+from planner.engine.readback import read_fleet, read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER
@@ -112,6 +113,32 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     else:
         _remember_inputs(result, base, time_limit, child)
     return result
+
+
+@dataclass(frozen=True)
+class PlanSummary:
+    """What a sweep keeps of a plan: the status, total, fleet and baselines table `plan()` gives."""
+
+    status: str
+    total: float
+    fleet: object        # pd.DataFrame, Plan.fleet
+    baselines: object    # pd.DataFrame, Plan.baselines; None when not asked for
+
+
+def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
+                 time_limit: float | None = None, store: str | Path | None = None) -> PlanSummary:
+    """The status, total, fleet and baselines of `plan(scenario, solver, baselines)`, the same numbers, without
+    reading back the Plan's other tables, its notes or the bound of a grouped profile (sweeps)."""
+    s = load_scenario(scenario)
+    base = inputs_for(s, store)
+    inp = reduce(base)
+    model, solution = solve_inputs(inp, solver, time_limit)
+    total, fleet = read_fleet(inp, model)
+    table = None
+    if baselines:
+        rows, _ = baseline_rows(base, solver, time_limit, s, plans=False)
+        table = baseline_table(rows, total)
+    return PlanSummary(solution.status, total, fleet, table)
 
 
 # The unreduced inputs of plans made with plan(..., baselines=False), so add_baselines need not resolve

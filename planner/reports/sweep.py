@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from planner.engine import plan
+from planner.engine.run import plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.scenario import Scenario, apply_overrides, load_scenario
@@ -36,20 +36,21 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
     """One line: owned and reserved units, then cloud hours, e.g.
     `1 a100-80gb-pcie, 2 rtx-3060-12gb; aws:g5.xlarge on_demand 96 h`."""
     units, hours = [], []
-    for r in fleet.itertuples(index=False):
-        if r.provider == "onprem":
-            units.append(f"{r.units:g} {r.sku}")
-        elif r.units == r.units:   # not NaN: a reservation
-            units.append(f"{r.units:g} {r.provider}:{r.sku} {r.purchase_option}")
+    for provider, sku, option, n, instance_hours in zip(*(fleet[c].tolist() for c in (
+            "provider", "sku", "purchase_option", "units", "instance_hours"))):
+        if provider == "onprem":
+            units.append(f"{n:g} {sku}")
+        elif n == n:   # not NaN: a reservation
+            units.append(f"{n:g} {provider}:{sku} {option}")
         else:
-            hours.append(f"{r.provider}:{r.sku} {r.purchase_option} {r.instance_hours:,.0f} h")
+            hours.append(f"{provider}:{sku} {option} {instance_hours:,.0f} h")
     return "; ".join(x for x in (", ".join(units), ", ".join(hours)) if x) or "(none)"
 
 
 def _sweep_point(scenario: Scenario, solver: str, baselines: bool) -> dict:
     """One sweep row (runs in a worker process): infeasible and failed points become rows."""
     try:
-        p = plan(scenario, solver=solver, baselines=baselines)
+        p = plan_summary(scenario, solver=solver, baselines=baselines)
     except InfeasibleError as exc:
         return {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
                 "note": str(exc).split(": ", 1)[-1]}
@@ -57,7 +58,7 @@ def _sweep_point(scenario: Scenario, solver: str, baselines: bool) -> dict:
         return {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "error",
                 "note": str(exc)}
     savings = math.nan
-    if baselines and len(p.baselines):
+    if p.baselines is not None and len(p.baselines):
         row = p.baselines[p.baselines["baseline"] == "all_cloud"]
         if len(row):
             savings = float(row["savings"].iloc[0])

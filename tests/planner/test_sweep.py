@@ -20,6 +20,8 @@ from typer.testing import CliRunner
 
 from planner import ScenarioError, load_scenario, plan, sweep
 from planner.cli import app
+from planner.engine import plan_summary
+from planner.reports import fleet_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -59,6 +61,35 @@ def test_each_row_is_the_plan_of_its_point(hybrid, local_table):
     for row in local_table[local_table["status"] == "optimal"].itertuples(index=False):
         point = dict(zip(VARY, row[:len(VARY)]))
         assert row.total == plan(hybrid, overrides=point, baselines=False).total
+
+
+def test_each_row_names_the_fleet_of_its_plan(hybrid, local_table):
+    for row in local_table[local_table["status"] == "optimal"].itertuples(index=False):
+        point = dict(zip(VARY, row[:len(VARY)]))
+        fleet = plan(hybrid, overrides=point, baselines=False).fleet
+        cards = fleet[fleet["provider"] == "onprem"]
+        assert row.fleet.split("; ")[0] == ", ".join(f"{n:g} {sku}" for n, sku in zip(cards["units"], cards["sku"]))
+
+
+def test_fleet_summary_lists_units_then_cloud_hours():
+    fleet = pd.DataFrame({"provider": ["onprem", "aws", "azure", "onprem"],
+                          "sku": ["a100-80gb-pcie", "g5.xlarge", "NC24ads_A100_v4", "rtx-3060-12gb"],
+                          "purchase_option": ["purchase", "on_demand", "reserved_1y", "purchase"],
+                          "units": [1.0, math.nan, 2.0, 3.5], "instance_hours": [0.0, 1234.4, 0.0, 0.0]})
+    assert fleet_summary(fleet) == ("1 a100-80gb-pcie, 2 azure:NC24ads_A100_v4 reserved_1y, 3.5 rtx-3060-12gb; "
+                                    "aws:g5.xlarge on_demand 1,234 h")
+    assert fleet_summary(fleet.iloc[:0]) == "(none)"
+
+
+@pytest.mark.parametrize("name", ["entry", "mid-research", "startup-hybrid", "industrial"])
+def test_plan_summary_is_the_plan_without_its_other_tables(name):
+    """What a sweep reads of each point (engine.plan_summary) is what plan() gives, to the bit."""
+    s = load_scenario(ROOT / "scenarios" / f"{name}.yaml")
+    full, summary = plan(s, baselines=True), plan_summary(s, baselines=True)
+    assert (summary.status, summary.total) == (full.status, full.total)
+    pd.testing.assert_frame_equal(summary.fleet, full.fleet, check_exact=True)
+    pd.testing.assert_frame_equal(summary.baselines, full.baselines, check_exact=True)
+    assert plan_summary(s).baselines is None
 
 
 def test_in_process_run_matches(hybrid, local_table):
