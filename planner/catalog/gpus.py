@@ -184,6 +184,19 @@ def _gpu_table(custom_count: int) -> pd.DataFrame:
     return pd.concat([catalog, custom.astype(catalog.dtypes.to_dict())])
 
 
+def gpu_kinds() -> dict[str, tuple[str, float]]:
+    """GPU id -> (kind, compute capability) of every row of `gpu_table()`: the facts that decide what a GPU
+    can run, as a plain dict (one per table, shared: do not change it)."""
+    return _gpu_kinds(len(_custom_gpus))
+
+
+@lru_cache(maxsize=1)
+def _gpu_kinds(custom_count: int) -> dict[str, tuple[str, float]]:
+    table = _gpu_table(custom_count)
+    capability = table["compute_capability"].astype(float).tolist()
+    return dict(zip(table.index.tolist(), zip(table["kind"].tolist(), capability)))
+
+
 def _norm(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
@@ -202,10 +215,13 @@ def _gpu_name_index() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
     return exact, {k: tuple(v) for k, v in families.items()}
 
 
+@lru_cache(maxsize=4096)
 def resolve_gpu(name: str) -> str | None:
     """Canonical id for an id or alias (case, spaces and dashes ignored), else None.
 
     A name that is also a family of several GPUs (`A100`, `V100`) is ambiguous unless it is an id.
+    Cached: the name index is the packaged catalog's (custom GPUs never enter it), so a name always
+    resolves the same, and the engine resolves the same few names for every unit and workload.
     """
     exact, families = _gpu_name_index()
     key = _norm(name)

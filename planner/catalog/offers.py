@@ -6,12 +6,14 @@ the engine's inputs and the dashboard's price explorer both use it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import custom_card_row, load_cards, load_gpus, suggest
 from planner.errors import PriceSourceError
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
+    import numpy as np
     import pandas as pd
 
 
@@ -24,13 +26,22 @@ def capex_per_unit(price: float, host_cost_per_card: float, price_rate: float = 
 def allowed(offers: pd.DataFrame, scenario) -> pd.Series:
     """Which rows of an offers table `scenario` may use: cloud rows of its providers, regions (None =
     all) and purchase options; on-prem rows of the cards it may buy or owns."""
-    p, o = scenario.prices, scenario.onprem
-    cloud = offers["provider"] != "onprem"
-    keep = offers["provider"].isin(p.providers) & offers["purchase_option"].isin(p.purchase_options)
-    if p.regions is not None:
-        keep &= offers["region"].isin(p.regions)
+    o = scenario.onprem
     cards = set(o.cards) | set(o.existing) | set(scenario.constraints.min_units)
-    return (cloud & keep) | (~cloud & offers["sku"].isin(cards))
+    return ((offers["provider"] == "onprem") & offers["sku"].isin(cards)) | allowed_cloud(offers, scenario)
+
+
+def allowed_cloud(offers: pd.DataFrame, scenario) -> np.ndarray:
+    """[rows] True for the cloud rows of `offers` that `scenario` may use (its providers, regions and
+    purchase options): the cloud part of `allowed` as plain bools, False where a value is missing.
+    `isin` only: element-wise comparisons of the table's nullable string columns cost several times more."""
+    p = scenario.prices
+    cloud_providers = [x for x in p.providers if x != "onprem"]
+    keep = (offers["provider"].isin(cloud_providers).to_numpy(dtype=bool)
+            & offers["purchase_option"].isin(p.purchase_options).to_numpy(dtype=bool))
+    if p.regions is not None:
+        keep &= offers["region"].isin(p.regions).to_numpy(dtype=bool)
+    return keep
 
 
 def check_regions(offers: pd.DataFrame, scenario) -> None:
@@ -38,7 +49,7 @@ def check_regions(offers: pd.DataFrame, scenario) -> None:
     p = scenario.prices
     if p.regions is None:
         return
-    known = sorted(set(offers["region"]))
+    known = sorted(set(offers["region"].to_numpy(dtype=object).tolist()))   # iterating the column itself is slow
     unknown = [r for r in p.regions if r not in known]
     if unknown:
         hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
@@ -46,20 +57,35 @@ def check_regions(offers: pd.DataFrame, scenario) -> None:
         raise PriceSourceError(f"prices.regions: no offers in {', '.join(hints)} in the {p.source} prices")
 
 
-def cloud_offers(scenario, table: pd.DataFrame) -> pd.DataFrame:
-    """The scenario's allowed cloud offers of `table`, prices converted to the scenario currency."""
+def cloud_rows(scenario, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(positions, rate): where in `table` the scenario's allowed cloud offers are, and per offer the rate
+    that converts its prices to the scenario currency. PriceSourceError for a region no provider has or
+    a currency fx lacks."""
+    import numpy as np
+
     check_regions(table, scenario)
-    df = table[allowed(table, scenario) & (table["provider"] != "onprem")].copy()
-    rates = {cur: scenario.fx_rate(cur) for cur in set(df["currency"])}
+    rows = np.flatnonzero(allowed_cloud(table, scenario))
+    currency = table["currency"].to_numpy(dtype=object)[rows].tolist()
+    rates = {cur: scenario.fx_rate(cur) for cur in set(currency)}
     missing = sorted(c for c, r in rates.items() if r is None)
     if missing:
         raise PriceSourceError(f"offers priced in {missing} but fx has no rate for them; "
                                f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
-    rate = df["currency"].map(rates).astype(float)
-    df["hourly_price"] = df["hourly_price"] * rate
-    df["upfront_price"] = df["upfront_price"] * rate
+    return rows, np.array([rates[cur] for cur in currency], dtype=float)
+
+
+def cloud_offers(scenario, table: pd.DataFrame) -> pd.DataFrame:
+    """The scenario's allowed cloud offers of `table`, prices converted to the scenario currency."""
+    rows, rate = cloud_rows(scenario, table)
+    df = table.take(rows)   # a new frame: take copies
+    df["hourly_price"] = df["hourly_price"].to_numpy() * rate
+    df["upfront_price"] = df["upfront_price"].to_numpy() * rate
     df["currency"] = scenario.currency
     return df.reset_index(drop=True)
+
+
+SITE_CARD_COLUMNS = ["card_id", "gpu", "buyable", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
+                     "maintenance_rate_per_year", "existing", "age_months", "min_units", "max_units", "as_of", "source"]
 
 
 def site_cards(scenario) -> pd.DataFrame:
@@ -73,13 +99,24 @@ def site_cards(scenario) -> pd.DataFrame:
     """
     import pandas as pd
 
+    return pd.DataFrame(site_card_rows(scenario), columns=SITE_CARD_COLUMNS)
+
+
+@lru_cache(maxsize=1)
+def _catalog_card_rows() -> dict[str, dict]:
+    """`load_cards()` as one dict per card id (a `.loc` row per card and scenario costs more); copy before changing one."""
+    return load_cards().to_dict("index")
+
+
+def site_card_rows(scenario) -> list[dict]:
+    """The rows of `site_cards(scenario)` as dicts (SITE_CARD_COLUMNS), for callers that build their own table."""
     o, c = scenario.onprem, scenario.constraints
-    cards = load_cards()
+    cards = _catalog_card_rows()
     ids = list(dict.fromkeys([*o.cards, *o.custom_cards, *o.existing, *c.min_units]))
     rows = []
     for card_id in ids:
         custom = o.custom_cards.get(card_id)
-        row = custom_card_row(card_id, custom, scenario.currency) if custom else dict(cards.loc[card_id])
+        row = custom_card_row(card_id, custom, scenario.currency) if custom else dict(cards[card_id])
         catalog_currency = row["currency"]
         override = o.card_overrides.get(card_id)
         given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
@@ -98,9 +135,7 @@ def site_cards(scenario) -> pd.DataFrame:
             "max_units": float(c.max_units[card_id]) if card_id in c.max_units else float("nan"),
             "as_of": row["as_of"], "source": row["source"],
         })
-    cols = ["card_id", "gpu", "buyable", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
-            "maintenance_rate_per_year", "existing", "age_months", "min_units", "max_units", "as_of", "source"]
-    return pd.DataFrame(rows, columns=cols)
+    return rows
 
 
 def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = None) -> pd.DataFrame:

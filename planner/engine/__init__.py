@@ -13,6 +13,6 @@ from planner.engine.run import PlanSummary, add_baselines, inputs_for, plan, pla
 from planner.engine.schedule import COST_CATEGORIES, CostSchedule, build_schedule
 from planner.engine.solve import SOLVERS, Solution, solve
 
-__all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "PlanSummary", "SOLVERS", "Solution", "add_baselines",
-           "add_decisions", "build_model", "build_schedule", "inputs_for", "plan", "plan_summary", "read_plan", "reduce", "resolve_inputs",
-           "solve", "solve_baselines", "solve_inputs"]
+__all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "PlanSummary", "SOLVERS",
+           "Solution", "add_baselines", "add_decisions", "build_model", "build_schedule", "inputs_for", "plan",
+           "plan_summary", "read_plan", "reduce", "resolve_inputs", "solve", "solve_baselines", "solve_inputs"]

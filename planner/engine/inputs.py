@@ -8,6 +8,7 @@ Units are the ways of getting capacity, one row each: on-prem cards (`kind` card
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -16,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.engine.columns import column_rows
+from planner.catalog.offers import cloud_rows, site_card_rows
 from planner.engine.constraints import read_caps
 from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
-from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule
+from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule, take_rows
 from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_month
 from planner.engine.workloads import check_reference_metrics, demand_scale, work_matrix
 from planner.errors import ScenarioError
@@ -98,7 +99,7 @@ class Inputs:
         if reduction and removed:
             pruned[reduction] = pruned.get(reduction, 0) + removed
         kept = np.flatnonzero(mask)   # DataFrame.take: a boolean mask costs more
-        return replace(self, units=self.units.take(kept).reset_index(drop=True), work=self.work[mask],
+        return replace(self, units=take_rows(self.units, kept), work=self.work[mask],
                        schedule=self.schedule.take(mask), pruned=pruned, **changes)
 
 
@@ -106,82 +107,119 @@ class Inputs:
 # Units
 
 
-def _card_units(scenario) -> pd.DataFrame:
-    """The scenario's cards as units (facts and prices; the schedule prices them)."""
-    cards = catalog.site_cards(scenario)
-    gpus = catalog.gpu_table()   # with the scenario's custom GPUs, which site_cards registers
-    memory_gb = dict(zip(gpus.index, gpus["memory_gb"].tolist()))
+def _card_units(scenario) -> tuple[pd.DataFrame, list[str]]:
+    """The scenario's cards as units (facts and prices; the schedule prices them), and the warnings of
+    `_unpriced_cards`. Built from the site cards' rows: one DataFrame, not a card table and then a units table."""
+    cards, warnings = _unpriced_cards(site_card_rows(scenario), scenario.name)
+    gpus = catalog.gpu_table()   # with the scenario's custom GPUs, which site_card_rows registers
+    memory_gb = dict(zip(gpus.index.tolist(), gpus["memory_gb"].tolist()))
     rows = [{
-        "unit_id": f"onprem:onprem:{card_id}:purchase", "kind": "card", "provider": "onprem",
-        "region": "onprem", "sku": card_id, "purchase_option": "purchase", "gpu": gpu,
-        "gpu_known": True, "accelerator_name": gpu, "gpu_count": 1.0,
-        "gpu_memory_gb": float(memory_gb[gpu]), "cards_per_server": cards_per_server,
-        "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": capex, "life_years": life_years,
-        "maintenance_rate_per_year": maintenance_rate_per_year, "busy_watts": busy_watts,
-        "idle_watts": idle_watts, "existing": existing, "age_months": age_months, "min_units": min_units,
-        "max_units": max_units,
-        "buyable": buyable, "as_of": as_of, "source": source,
-    } for (card_id, gpu, cards_per_server, capex, life_years, maintenance_rate_per_year, busy_watts, idle_watts,
-           existing, age_months, min_units, max_units, buyable, as_of, source)
-        in column_rows(cards, "card_id", "gpu", "cards_per_server", "capex", "life_years", "maintenance_rate_per_year",
-                    "busy_watts", "idle_watts", "existing", "age_months", "min_units", "max_units", "buyable",
-                    "as_of", "source")]
-    return pd.DataFrame(rows, columns=UNIT_COLUMNS)
+        "unit_id": f"onprem:onprem:{card['card_id']}:purchase", "kind": "card", "provider": "onprem",
+        "region": "onprem", "sku": card["card_id"], "purchase_option": "purchase", "gpu": card["gpu"],
+        "gpu_known": True, "accelerator_name": card["gpu"], "gpu_count": 1.0,
+        "gpu_memory_gb": float(memory_gb[card["gpu"]]), "cards_per_server": card["cards_per_server"],
+        "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": card["capex"], "life_years": card["life_years"],
+        "maintenance_rate_per_year": card["maintenance_rate_per_year"], "busy_watts": card["busy_watts"],
+        "idle_watts": card["idle_watts"], "existing": card["existing"], "age_months": card["age_months"],
+        "min_units": card["min_units"], "max_units": card["max_units"],
+        "buyable": card["buyable"], "as_of": card["as_of"], "source": card["source"],
+    } for card in cards]
+    return pd.DataFrame(rows, columns=UNIT_COLUMNS), warnings
 
 
-def _unpriced_cards(cards: pd.DataFrame, scenario_name: str) -> tuple[pd.DataFrame, list[str]]:
+def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], list[str]]:
     """Cards whose price has no source in the catalog (and no override) cannot be bought; owned ones
     still work, with no maintenance or resale value. One warning per card; requiring units of such a
-    card (min_units) is an error, since nothing says what they cost. `cards` itself when all are priced."""
-    capex = cards["capex"].to_numpy()
-    missing = pd.isna(capex)
-    if not missing.any():
+    card (min_units) is an error, since nothing says what they cost. `cards`: rows of catalog.site_cards
+    (`site_card_rows`); returned with capex 0 and buyable False where the price is missing."""
+    unpriced = [card for card in cards if math.isnan(card["capex"])]
+    if not unpriced:
         return cards, []
-    sku, buyable, min_units, existing = (cards[c].tolist() for c in ("sku", "buyable", "min_units", "existing"))
-    unpriced = np.flatnonzero(missing)
-    required = [f"constraints.min_units.{sku[i]}: card {sku[i]} has no sourced price in the catalog; set "
-                f"onprem.card_overrides.{sku[i]}.price (and currency) from a quote"
-                for i in unpriced if min_units[i] > max(0, existing[i])]
+    required = [f"constraints.min_units.{card['card_id']}: card {card['card_id']} has no sourced price in the "
+                f"catalog; set onprem.card_overrides.{card['card_id']}.price (and currency) from a quote"
+                for card in unpriced if card["min_units"] > max(0, card["existing"])]
     if required:
         raise ScenarioError(required, scenario_name)
     warnings = []
-    for i in unpriced:
-        use = "it is not bought" if buyable[i] else "its maintenance and resale value count as 0"
-        warnings.append(f"card {sku[i]} has no sourced price in the catalog: {use}; "
-                        f"set onprem.card_overrides.{sku[i]}.price (and currency) from a quote")
-    # whole columns replaced (bool and float, as the card table has them): masked .loc writes cost more
-    cards = cards.copy()
-    cards["buyable"] = np.where(missing, False, cards["buyable"].to_numpy(dtype=bool))
-    cards["capex"] = np.where(missing, 0.0, capex.astype(float))
-    return cards, warnings
+    for card in unpriced:
+        use = "it is not bought" if card["buyable"] else "its maintenance and resale value count as 0"
+        warnings.append(f"card {card['card_id']} has no sourced price in the catalog: {use}; "
+                        f"set onprem.card_overrides.{card['card_id']}.price (and currency) from a quote")
+    priced = [card if not math.isnan(card["capex"]) else {**card, "capex": 0.0, "buyable": False} for card in cards]
+    return priced, warnings
 
 
 def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
-    """The scenario's allowed cloud offers as units (money in the scenario currency)."""
-    cloud = catalog.cloud_offers(scenario, prices)
-    cloud = cloud[cloud["purchase_option"].isin(KIND_OF_OPTION)]
-    kind = cloud["purchase_option"].map(KIND_OF_OPTION).to_numpy(dtype=object)
+    """The scenario's allowed cloud offers as units (money in the scenario currency): `catalog.cloud_offers`,
+    read straight from the columns of `prices` it needs (a copy of the whole offers table costs more)."""
+    offers, rate = cloud_rows(scenario, prices)
+    option = prices["purchase_option"].to_numpy(dtype=object)[offers]
+    mine = np.array([o in KIND_OF_OPTION for o in option.tolist()], dtype=bool)
+    rows, rate, option = offers[mine], rate[mine], option[mine].tolist()
+
+    def column(name: str, dtype=object) -> np.ndarray:   # the offers' column as an array, rows selected
+        return prices[name].to_numpy(dtype=dtype)[rows]
+
+    kind = np.array([KIND_OF_OPTION[o] for o in option], dtype=object)
     reserved = kind == "reserved"
-    default_term = np.where(cloud["purchase_option"].str.endswith("1y").to_numpy(dtype=bool), 12, 36)
-    given = cloud["term_months"].to_numpy()
+    default_term = np.where(np.array([o.endswith("1y") for o in option], dtype=bool), 12, 36)
+    given = column("term_months", None)
     term = np.where(reserved, np.where(given > 0, given, default_term), 0).astype(int)
-    n = len(cloud)
-    offers = pd.DataFrame({
-        "unit_id": cloud["offer_id"].to_numpy(dtype=object), "kind": kind,
-        **{c: cloud[c].to_numpy(dtype=object) for c in ("provider", "region", "sku", "purchase_option", "gpu")},
-        "gpu_known": cloud["gpu_known"].to_numpy(dtype=bool),
-        "accelerator_name": cloud["accelerator_name"].to_numpy(dtype=object),
-        "gpu_count": cloud["gpu_count"].to_numpy(dtype=float), "gpu_memory_gb": cloud["gpu_memory_gb"].to_numpy(dtype=float),
-        "cards_per_server": np.nan, "hourly": cloud["hourly_price"].to_numpy(), "upfront": cloud["upfront_price"].to_numpy(),
+    n = len(rows)
+    return pd.DataFrame({
+        "unit_id": column("offer_id"), "kind": kind,
+        **{c: column(c) for c in ("provider", "region", "sku", "purchase_option", "gpu")},
+        "gpu_known": column("gpu_known", bool), "accelerator_name": column("accelerator_name"),
+        "gpu_count": column("gpu_count", float), "gpu_memory_gb": column("gpu_memory_gb", float),
+        "cards_per_server": np.nan, "hourly": column("hourly_price", None) * rate,
+        "upfront": column("upfront_price", None) * rate,
         "term_months": term, "capex": np.zeros(n), "life_years": np.nan, "maintenance_rate_per_year": 0.0,
         "busy_watts": np.zeros(n), "idle_watts": np.zeros(n), "existing": 0, "age_months": 0, "min_units": 0, "max_units": np.nan,
-        "buyable": False, "as_of": cloud["as_of"].to_numpy(dtype=object), "source": cloud["source"].to_numpy(dtype=object),
-    })
-    return offers[UNIT_COLUMNS]
+        "buyable": False, "as_of": column("as_of"), "source": column("source"),
+    })   # in UNIT_COLUMNS order (no `columns=`: with it, pandas types the NaN scalar columns object)
 
 
 _CLOUD_CACHE: dict = {}
-_CLOUD_CACHE_SIZE = 16
+_CARD_CACHE: dict = {}
+_CACHE_SIZE = 16   # entries per cache
+
+
+def _remember(cache: dict, key, value) -> None:
+    """Store `value` under `key`, dropping the oldest entry when the cache is full."""
+    if len(cache) >= _CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+
+
+def _capability(scenario) -> tuple[str, ...]:
+    """The workloads' fields that decide what a unit can serve and the work it delivers (`work_matrix`):
+    all but their demand, growth, profile, serving and placement."""
+    return tuple(w.model_dump_json(exclude={"gpu_hours_per_month", "requests_per_second", "reference_gpus",
+                                            "growth_per_month", "profile", "serving", "placement"})
+                 for w in scenario.workloads)
+
+
+def _card_part(scenario) -> tuple[pd.DataFrame, tuple[str, ...], np.ndarray, pd.DataFrame]:
+    """(card units, the warnings of the unpriced ones, their work matrix, exclusions).
+
+    Cached like `_cloud_part`, on everything it depends on — the scenario's cards, custom cards, owned
+    cards, card overrides, unit limits, currency and fx, and the workloads' capability fields — so a
+    sweep over demand or site costs reuses it. (A custom card's GPU, registered when its row is first
+    made, stays registered for the process, as this cache does.)
+    """
+    o, c = scenario.onprem, scenario.constraints
+    # warnings=False: an owned count set by model_copy is a bare int, which pydantic would warn about
+    key = (o.model_dump_json(include={"cards", "custom_cards", "existing", "card_overrides"}, warnings=False),
+           c.model_dump_json(include={"min_units", "max_units"}, warnings=False), scenario.currency,
+           tuple(sorted(scenario.fx.items())), _capability(scenario))
+    hit = _CARD_CACHE.get(key)
+    if hit is not None:
+        return hit
+    cards, warnings = _card_units(scenario)
+    work, exclusions = work_matrix(scenario, cards)
+    value = (cards, tuple(warnings), work, exclusions)
+    _remember(_CARD_CACHE, key, value)
+    return value
 
 
 def _cloud_part(scenario, prices: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
@@ -190,21 +228,16 @@ def _cloud_part(scenario, prices: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarra
     Cached on everything it depends on — the price table, allowed offers, currency and the workloads'
     capability fields — so a sweep over demand or site costs reuses it.
     """
-    capability = [w.model_dump_json(exclude={"gpu_hours_per_month", "requests_per_second", "reference_gpus",
-                                              "growth_per_month", "profile", "serving", "placement"})
-                  for w in scenario.workloads]
     key = (id(prices), scenario.prices.model_dump_json(), scenario.currency, tuple(sorted(scenario.fx.items())),
-           tuple(capability))
+           _capability(scenario))
     hit = _CLOUD_CACHE.get(key)
     if hit is not None and hit[0] is prices:  # the table object itself: its id cannot have been reused
         return hit[1]
     units = _cloud_units(scenario, prices)
     work, exclusions = work_matrix(scenario, units)
     useful = (work > 0).any(axis=1)
-    value = (units[useful].reset_index(drop=True), work[useful], exclusions, int((~useful).sum()))
-    if len(_CLOUD_CACHE) >= _CLOUD_CACHE_SIZE:
-        _CLOUD_CACHE.pop(next(iter(_CLOUD_CACHE)))
-    _CLOUD_CACHE[key] = (prices, value)
+    value = (take_rows(units, np.flatnonzero(useful)), work[useful], exclusions, int((~useful).sum()))
+    _remember(_CLOUD_CACHE, key, (prices, value))
     return value
 
 
@@ -240,15 +273,16 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     are grouped into that many load-duration blocks (engine.periods); without, every month × weekly
     hour is its own period (the unreduced model, for checks)."""
     check_reference_metrics(scenario)
-    cards, warnings = _unpriced_cards(_card_units(scenario), scenario.name)
-    card_work, card_exclusions = work_matrix(scenario, cards)
+    # The cached parts are shared between calls: only read here (concat and vstack copy them).
+    cards, card_warnings, card_work, card_exclusions = _card_part(scenario)
+    warnings = list(card_warnings)
     # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
     cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario, prices)
     units = pd.concat([cards, cloud], ignore_index=True) if len(cards) else cloud
     work = np.vstack([card_work, cloud_work])
     exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)
     o = scenario.onprem
-    check_owned_ages(cards.rename(columns={"sku": "card_id"}), scenario.name, frozenset(scenario.onprem.custom_cards))
+    check_owned_ages(cards, scenario.name, frozenset(scenario.onprem.custom_cards))
     vintages = build_vintages(units, scenario.horizon_months, o.purchase_every_months)
     epochs = epoch_of_month(vintages, scenario.horizon_months)
     serving = any(w.serving for w in scenario.workloads)

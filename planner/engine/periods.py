@@ -168,15 +168,27 @@ def demand_periods(scenario, epoch_of_month: np.ndarray, merge: bool = True,
         levels = week_blocks(scenario, None, merge).plan
     monthly = monthly_demand(scenario)
     d = discount_factors(scenario.discount_rate, scenario.horizon_months)
+    rounded = np.round(monthly, 9).tolist() if merge else None   # rounded once, compared as tuples of floats
     groups: dict = {}
     for m in range(scenario.horizon_months):
-        key = (int(epoch_of_month[m]), tuple(np.round(monthly[m], 9))) if merge else m
+        key = (int(epoch_of_month[m]), tuple(rounded[m])) if merge else m
         groups.setdefault(key, []).append(m + 1)
-    rows, rates = [], []
-    for months in groups.values():
-        for k in range(len(levels.hours)):
-            rows.append({"months": tuple(months), "epoch": int(epoch_of_month[months[0] - 1]),
-                         "slot_hours": levels.hours[k] * HOURS_PER_MONTH / HOURS_PER_WEEK,
-                         "n_months": len(months), "discount_sum": float(sum(d[m - 1] for m in months))})
-            rates.append(monthly[months[0] - 1] / HOURS_PER_MONTH * levels.weights[k])
-    return pd.DataFrame(rows), np.array(rates)
+    n_levels = len(levels.hours)
+    if not groups or not n_levels:
+        return pd.DataFrame(), np.array([])
+    # one row per (group, level), groups outer: built as columns, the group's facts repeated per level
+    month_sets = [tuple(months) for months in groups.values()]
+    first = np.array([months[0] for months in month_sets]) - 1          # each group's first month (index)
+    months_column = np.empty(len(month_sets), dtype=object)   # filled one by one: numpy would unpack the tuples
+    for i, months in enumerate(month_sets):
+        months_column[i] = months
+    periods = pd.DataFrame({
+        "months": np.repeat(months_column, n_levels),
+        "epoch": np.repeat(epoch_of_month[first].astype(np.int64), n_levels),
+        "slot_hours": np.tile(levels.hours * HOURS_PER_MONTH / HOURS_PER_WEEK, len(month_sets)),
+        "n_months": np.repeat(np.array([len(months) for months in month_sets], dtype=np.int64), n_levels),
+        # summed month by month, in order (as the demand model has always added them)
+        "discount_sum": np.repeat(np.array([float(sum(d[m - 1] for m in months)) for months in month_sets]),
+                                  n_levels)})
+    rates = (monthly[first] / HOURS_PER_MONTH)[:, None, :] * levels.weights[None, :, :]   # [groups × levels × W]
+    return periods, rates.reshape(len(month_sets) * n_levels, -1)

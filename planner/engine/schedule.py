@@ -109,18 +109,31 @@ def owned_cost_per_hour(capex, life_years, maintenance_rate_per_year, idle_watts
 STRING_COLUMNS = ("driver", "category", "pricing_unit", "charge")   # one label per block
 
 
+def take_rows(frame: pd.DataFrame, positions: np.ndarray) -> pd.DataFrame:
+    """The rows of `frame` at `positions`, numbered 0 … n−1: `frame.take(positions).reset_index(drop=True)`
+    without reset_index's second pass over the columns (take has made a new frame)."""
+    rows = frame.take(positions)
+    rows.index = pd.RangeIndex(len(rows))
+    return rows
+
+
+def _values(x, dtype, n: int) -> np.ndarray:
+    """`x` (a scalar, or an array of one or `n` values) as `n` values of `dtype` (np.broadcast_to costs
+    more than the arithmetic of a block)."""
+    x = np.asarray(x, dtype=dtype)
+    return x if x.shape == (n,) else np.full(n, x, dtype=dtype)
+
+
 def _block(unit, driver, category, first, last, amount, quantity, pricing_unit, charge, key=None) -> dict:
     """One block of schedule rows as plain column arrays (labels as scalars): pandas frames are made
     once, in build_schedule, since a small DataFrame per block costs more than its arithmetic."""
     unit = np.atleast_1d(np.asarray(unit, dtype=np.int64))
     n = len(unit)
-    key = unit if key is None else np.broadcast_to(np.asarray(key, dtype=np.int64), n)
+    key = unit if key is None else _values(key, np.int64, n)
     return {
         "unit": unit, "driver": driver, "key": key, "category": category,
-        "first_month": np.broadcast_to(np.asarray(first, dtype=np.int64), n),
-        "last_month": np.broadcast_to(np.asarray(last, dtype=np.int64), n),
-        "amount": np.broadcast_to(np.asarray(amount, dtype=float), n),
-        "quantity": np.broadcast_to(np.asarray(quantity, dtype=float), n),
+        "first_month": _values(first, np.int64, n), "last_month": _values(last, np.int64, n),
+        "amount": _values(amount, float, n), "quantity": _values(quantity, float, n),
         "pricing_unit": pricing_unit, "charge": charge}
 
 
@@ -156,7 +169,7 @@ def _running_rows(driver: str, unit: np.ndarray, key: np.ndarray, first: np.ndar
     return out
 
 
-def _card_rows(units: pd.DataFrame, vintages: pd.DataFrame, horizon: int, site: SiteCosts,
+def _card_rows(units: pd.DataFrame, kind: np.ndarray, vintages: pd.DataFrame, horizon: int, site: SiteCosts,
                terms: ResaleTerms) -> list[dict]:
     """Per vintage: capex when bought (`buy`), running costs while in service, and the resale credit in
     the month it leaves (end of life, or H+1 for the cards still working at the end of the horizon);
@@ -192,17 +205,17 @@ def _card_rows(units: pd.DataFrame, vintages: pd.DataFrame, horizon: int, site: 
     if owned.any():
         sale = -capex[owned] * resale_share(age[owned], life[owned], terms)
         blocks.append(_block(unit[owned], "sell", "residual_value", 1, 1, sale, 1.0, "Units", "one_time", key[owned]))
-    idx = np.flatnonzero(units["kind"].to_numpy() == "card")
+    idx = np.flatnonzero(kind == "card")
     busy = card_rates(capex_of_unit[idx], maintenance_of_unit[idx], idle_of_unit[idx], busy_of_unit[idx], site)
     blocks.append(_block(idx, "busy", "energy", 1, horizon, busy["busy_energy_per_hour"], busy["busy_kwh_per_hour"],
                          "kWh", "usage"))
     return blocks
 
 
-def _reservation_rows(units: pd.DataFrame, horizon: int) -> list[dict]:
+def _reservation_rows(units: pd.DataFrame, kind: np.ndarray, horizon: int) -> list[dict]:
     """Each term paid in full and renewed while the horizon runs: the upfront price at the start of
     every term, the hourly fee × 730 in every month of every term (months past the horizon included)."""
-    idx = np.flatnonzero(units["kind"].to_numpy() == "reserved")
+    idx = np.flatnonzero(kind == "reserved")
     if not len(idx):
         return []
     term = np.asarray(units["term_months"].to_numpy()[idx], dtype=np.int64)
@@ -219,14 +232,13 @@ def _reservation_rows(units: pd.DataFrame, horizon: int) -> list[dict]:
     return blocks
 
 
-def _continuous_rows(units: pd.DataFrame, horizon: int) -> list[dict]:
-    kind = units["kind"].to_numpy()
+def _continuous_rows(units: pd.DataFrame, kind: np.ndarray, horizon: int) -> list[dict]:
+    hourly = units["hourly"].to_numpy(dtype=float)
     out = []
     for k in ("on_demand", "spot"):
         idx = np.flatnonzero(kind == k)
         if len(idx):
-            out.append(_block(idx, "busy", f"cloud_{k}", 1, horizon, units["hourly"].to_numpy(dtype=float)[idx],
-                              1.0, "Hours", "usage"))
+            out.append(_block(idx, "busy", f"cloud_{k}", 1, horizon, hourly[idx], 1.0, "Hours", "usage"))
     return out
 
 
@@ -234,9 +246,10 @@ def build_schedule(units: pd.DataFrame, vintages: pd.DataFrame, horizon_months: 
                    terms: ResaleTerms = ResaleTerms()) -> CostSchedule:
     """The cost schedule of `units` (the inputs' units table) and the card `vintages` (engine.vintages)
     over a horizon of `horizon_months`."""
-    blocks = (_card_rows(units, vintages, horizon_months, site, terms)
-              + _reservation_rows(units, horizon_months) + _continuous_rows(units, horizon_months))
-    if site.fixed_onprem_per_month > 0 and (units["kind"] == "card").any():
+    kind = units["kind"].to_numpy()   # read once: each read of a string column copies it
+    blocks = (_card_rows(units, kind, vintages, horizon_months, site, terms)
+              + _reservation_rows(units, kind, horizon_months) + _continuous_rows(units, kind, horizon_months))
+    if site.fixed_onprem_per_month > 0 and (kind == "card").any():
         blocks.append(_block(SITE, "site", "fixed_onprem", 1, horizon_months, site.fixed_onprem_per_month, 1.0,
                              "Months", "recurring", 0))
     if not blocks:   # no units: an empty schedule with its columns typed
@@ -269,11 +282,24 @@ class CostSchedule:
         """[rows × months] nominal amount per unit of each row's driver in each month."""
         return self.rows["amount"].to_numpy(dtype=float)[:, None] * self.active
 
+    def col(self, name: str) -> np.ndarray:
+        """A column of `rows` as an array, read once: the model and the reductions ask for the same few
+        columns many times, and each read of a string column through pandas copies it. (A schedule's rows
+        are never changed in place: `take` makes a new schedule.)"""
+        cache = self.__dict__.setdefault("_cols", {})
+        if name not in cache:
+            cache[name] = self.rows[name].to_numpy()
+        return cache[name]
+
     def _mask(self, driver: str, category: str | None = None) -> np.ndarray:
-        mask = self.rows["driver"].to_numpy() == driver
-        if category is not None:
-            mask &= self.rows["category"].to_numpy() == category
-        return mask
+        """[rows] True for the rows of `driver` (and `category`); cached per pair, so callers only read it."""
+        masks = self.__dict__.setdefault("_masks", {})
+        if (driver, category) not in masks:
+            mask = self.col("driver") == driver
+            if category is not None:
+                mask &= self.col("category") == category
+            masks[driver, category] = mask
+        return masks[driver, category]
 
     def _keys(self, driver: str) -> int:
         return self.n_vintages if driver in VINTAGE_DRIVERS else (1 if driver == "site" else self.n_units)
@@ -281,7 +307,7 @@ class CostSchedule:
     def per_key(self, values: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
         """Row `values` (1-D, or rows × k) of the rows in `mask` summed per decision key: [n] or [n × k]."""
         out = np.zeros((n,) + values.shape[1:])
-        np.add.at(out, self.rows["key"].to_numpy()[mask], values[mask])
+        np.add.at(out, self.col("key")[mask], values[mask])
         return out
 
     def totals(self, driver: str, category: str | None = None) -> np.ndarray:
@@ -308,21 +334,21 @@ class CostSchedule:
         in_period = period_months(periods, self.months)                       # [months × periods]
         per_row = np.zeros((len(self.rows), len(periods)))
         per_row[mask] = (self.amounts[mask] * discount[:self.months]) @ in_period * periods["slot_hours"].to_numpy()
-        category = self.rows["category"].to_numpy()
+        category = self.col("category")
         return {c: self.per_key(per_row, mask & (category == c), self.n_units) for c in dict.fromkeys(category[mask])}
 
     def take(self, keep: np.ndarray) -> CostSchedule:
         """The schedule of the units in `keep` (a boolean mask over units), renumbered as they are.
         Card units are never dropped (their vintages keep their keys)."""
-        unit = self.rows["unit"].to_numpy(dtype=np.int64)
+        unit = self.col("unit").astype(np.int64, copy=False)
         site = unit == SITE
         own = np.where(site, 0, unit)
         kept = site | (keep[own] if len(keep) else False)
         new_index = np.cumsum(keep) - 1
-        rows = self.rows.take(np.flatnonzero(kept)).reset_index(drop=True)   # take: a boolean mask costs more
+        rows = take_rows(self.rows, np.flatnonzero(kept))   # take: a boolean mask costs more
         rows["unit"] = np.where(site, SITE, new_index[own] if len(keep) else SITE)[kept]
-        by_unit = np.isin(rows["driver"].to_numpy(), UNIT_DRIVERS)
-        rows["key"] = np.where(by_unit, rows["unit"].to_numpy(), rows["key"].to_numpy())
+        by_unit = np.isin(self.col("driver")[kept], UNIT_DRIVERS)
+        rows["key"] = np.where(by_unit, rows["unit"].to_numpy(), self.col("key")[kept])
         return CostSchedule(rows, int(keep.sum()), self.n_vintages, self.horizon_months, self.months)
 
 

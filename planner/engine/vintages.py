@@ -36,9 +36,10 @@ def purchase_months(horizon_months: int, every_months: int) -> list[int]:
 
 def check_owned_ages(cards: pd.DataFrame, scenario_name: str, custom: frozenset[str] = frozenset()) -> None:
     """An owned card older than its life has no service left: a scenario error, not a silent zero.
-    `custom`: the scenario's custom card ids (their life is set in custom_cards, not card_overrides)."""
+    `cards`: the card units (engine.inputs; `sku` is the card id). `custom`: the scenario's custom card ids
+    (their life is set in custom_cards, not card_overrides)."""
     problems = []
-    for card_id, existing, age_months, life_years in column_rows(cards, "card_id", "existing", "age_months",
+    for card_id, existing, age_months, life_years in column_rows(cards, "sku", "existing", "age_months",
                                                                  "life_years"):
         if existing > 0 and age_months >= life_months(life_years):
             where = "custom_cards" if card_id in custom else "card_overrides"
@@ -79,7 +80,7 @@ def build_vintages(units: pd.DataFrame, horizon_months: int, every_months: int) 
 
 def epoch_of_month(vintages: pd.DataFrame, horizon_months: int) -> np.ndarray:
     """[H] the epoch (0, 1, …) of each month: a new epoch starts where any vintage starts or leaves."""
-    starts = set(vintages["first_service"]) | set(vintages["leave_month"]) | {1}
+    starts = set(vintages["first_service"].tolist()) | set(vintages["leave_month"].tolist()) | {1}
     bounds = np.array(sorted(m for m in starts if 1 <= m <= horizon_months))
     return np.searchsorted(bounds, np.arange(1, horizon_months + 1), side="right") - 1
 

@@ -23,6 +23,7 @@ import pandas as pd
 
 from planner import catalog
 from planner.catalog import speeds
+from planner.catalog.gpus import gpu_kinds
 from planner.errors import ScenarioError
 from planner.months import HOURS_PER_MONTH
 
@@ -138,15 +139,15 @@ def _scaling(workload, gpu: str) -> tuple[float, str]:
     return speeds.scaling_efficiency(workload.throughput_metric, gpu, workload.gpus_per_job)
 
 
-def _reason(workload, unit, gpus: dict[str, tuple[str, float]], custom_gpus: dict[str, str]) -> str | None:
-    """Why `unit` cannot serve `workload`, or None. `gpus`: GPU id -> (kind, compute capability) of
-    `catalog.gpu_table()` (a dict: a pandas `.loc` per unit and workload cost 30 ms of a plan);
-    `custom_gpus` as for `_table`."""
+def _reason(workload, unit, gpus: dict[str, tuple[str, float]], table: dict[str, float], speed_of) -> str | None:
+    """Why `unit` cannot serve `workload`, or None. `gpus`: GPU id -> (kind, compute capability)
+    (`catalog.gpus.gpu_kinds`: a dict, since a pandas `.loc` per unit and workload cost 30 ms of a plan);
+    `table`: the workload's `_table`; `speed_of(gpu)`: its `speed_and_source` on `gpu`."""
     gpu = unit.gpu
     if not unit.gpu_known or gpu not in gpus:
         return f"unknown accelerator {unit.accelerator_name or gpu}"
     kind, cc = gpus[gpu]
-    if kind == "asic" and gpu not in _table(workload, custom_gpus):
+    if kind == "asic" and gpu not in table:
         # Inferentia, Trainium, Gaudi: not drop-in GPUs; a team that ported its code names them
         return f"{gpu} is not a GPU (needs its own SDK): name it in the workload's throughput table to allow it"
     if unit.kind == "spot" and not workload.interruptible:
@@ -166,12 +167,24 @@ def _reason(workload, unit, gpus: dict[str, tuple[str, float]], custom_gpus: dic
         why = catalog.exclusion_reason(workload.framework, gpu, cc)
         if why:
             return why
-    speed = speed_and_source(workload, gpu, custom_gpus)
+    speed = speed_of(gpu)
     if per_request_unit(workload) and math.isnan(speed.relative_speed):
         return f"{gpu} is not in the workload's requests/s throughput table: name it there to allow it"
     if math.isnan(speed.relative_speed) or speed.relative_speed <= 0:
         return f"no {workload.throughput_metric} speed for {gpu}: {speed.detail} (add it to a throughput table)"
     return None
+
+
+def _speeds_of(workload, custom_gpus: dict[str, str]):
+    """`speed_and_source(workload, gpu, custom_gpus)` as a function of `gpu`, each GPU worked out once
+    (many capability profiles share a GPU)."""
+    memo: dict[str, speeds.Speed] = {}
+
+    def speed_of(gpu: str) -> speeds.Speed:
+        if gpu not in memo:
+            memo[gpu] = speed_and_source(workload, gpu, custom_gpus)
+        return memo[gpu]
+    return speed_of
 
 
 EXCLUSION_COLUMNS = ["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"]
@@ -187,10 +200,7 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     gpu_memory_gb, cards_per_server. exclusions: workload, unit_id, kind, provider, sku, gpu, reason.
     Thousands of offers share a few dozen capability profiles, so each profile is judged once.
     """
-    table = catalog.gpu_table()   # with the scenario's custom GPUs (site_cards registers them)
-    # plain lists: iterating pandas columns value by value is slow
-    capability = table["compute_capability"].astype(float).tolist()
-    gpus = dict(zip(table.index.tolist(), zip(table["kind"].tolist(), capability)))
+    gpus = gpu_kinds()   # of catalog.gpu_table(), with the scenario's custom GPUs (site_cards registers them)
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     kinds = units["kind"].to_numpy(dtype=object)
     unit_ids, providers, skus, unit_gpus = (units[c].to_numpy() for c in ("unit_id", "provider", "sku", "gpu"))
@@ -212,10 +222,11 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
     work = np.zeros((len(units), len(scenario.workloads)))
     excluded = []
     for j, w in enumerate(scenario.workloads):
-        reasons = [_reason(w, rep, gpus, custom_gpus) for rep in representatives]
+        throughput, speed_of = _table(w, custom_gpus), _speeds_of(w, custom_gpus)
+        reasons = [_reason(w, rep, gpus, throughput, speed_of) for rep in representatives]
         usable = dict.fromkeys(rep.gpu for rep, why in zip(representatives, reasons) if not why)
         # work per unit-hour: speed × GPUs × multi-GPU efficiency (1 for one-GPU jobs) × spot survival
-        speed = {gpu: relative_speed(w, gpu, custom_gpus) * _scaling(w, gpu)[0] for gpu in usable}
+        speed = {gpu: speed_of(gpu).relative_speed * _scaling(w, gpu)[0] for gpu in usable}
         per_profile = np.array([0.0 if why else speed[rep.gpu] * rep.gpu_count *
                                 (1.0 - w.interruption_overhead if rep.kind == "spot" else 1.0)
                                 for rep, why in zip(representatives, reasons)])
@@ -228,4 +239,6 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
                 "sku": skus[mask], "gpu": unit_gpus[mask], "reason": reason_of[mask]}))
     if not excluded:
         return work, pd.DataFrame(columns=EXCLUSION_COLUMNS)
+    if len(excluded) == 1:   # already the table concat would copy
+        return work, excluded[0]
     return work, pd.concat(excluded, ignore_index=True)   # each part has EXCLUSION_COLUMNS in order
