@@ -157,3 +157,37 @@ def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(
     assert out["all_cloud"] == pytest.approx(ALL_CLOUD, rel=1e-6)
     if case == "fresh process":
         assert out["added_threads"] == 0
+
+
+# Each change reaches a field the cached card part or cloud part of the inputs depends on (engine.inputs:
+# card overrides, owned cards, unit limits, the cards listed, currency and fx, the workloads' capability fields).
+CACHE_KEYED_CHANGES = [
+    {"onprem.card_overrides.rtx-a5000.price": 1500},
+    {"onprem.card_overrides.rtx-a5000.busy_watts": 300},
+    {"onprem.existing": {"rtx-a5000": 1}},
+    {"constraints.min_units": {"rtx-a5000": 2}},
+    {"constraints.max_units": {"rtx-a5000": 1}},
+    {"onprem.cards": []},
+    {"workloads.training.throughput": {"RTX-A5000": 1.0, "A10G": 0.5}},
+    {"workloads.training.min_gpu_memory_gb": 30},
+    {"currency": "EUR", "fx": {"USD": 0.9}},
+]
+
+
+@pytest.mark.parametrize("change", CACHE_KEYED_CHANGES, ids=lambda c: ",".join(c))
+def test_inputs_after_another_scenario_are_the_inputs_resolved_cold(change):
+    """The cached parts never hand one scenario another's cards, offers or work: inputs resolved right
+    after the unchanged scenario's are the ones resolved with both caches emptied."""
+    from planner.engine import inputs as engine_inputs
+
+    unchanged, changed = worked(), apply_overrides(worked(), change)
+    before = inputs_for(unchanged)             # fills the caches with the unchanged scenario's parts
+    warm = inputs_for(changed)
+    engine_inputs._CARD_CACHE.clear()
+    engine_inputs._CLOUD_CACHE.clear()
+    cold = inputs_for(changed)
+    assert warm.units.equals(cold.units) and warm.exclusions.equals(cold.exclusions)
+    assert np.array_equal(warm.work, cold.work) and warm.warnings == cold.warnings
+    # the change reaches the cached parts: otherwise this test would show nothing
+    assert not (before.units.equals(cold.units) and np.array_equal(before.work, cold.work)
+                and before.exclusions.equals(cold.exclusions))
