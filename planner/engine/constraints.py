@@ -35,6 +35,15 @@ class Cap:
 # The capped quantities
 
 
+def affine(coefficients: dict, constant: float = 0.0) -> pulp.LpAffineExpression:
+    """pulp.LpAffineExpression(coefficients, constant=constant), the same expression: pulp's constructor
+    copies the dict through .items(), calling each variable's (Python) __hash__ again; a dict update
+    copies it with the hashes the dict already holds."""
+    expression = pulp.LpAffineExpression(constant=constant)
+    expression.update(coefficients)
+    return expression
+
+
 def scaled_sum(scaled) -> pulp.LpAffineExpression:
     """pulp.lpSum(weight * expression for weight, expression in `scaled`): the same coefficients and
     constant, added in the same order, in one dict instead of a product expression per term."""
@@ -49,7 +58,7 @@ def scaled_sum(scaled) -> pulp.LpAffineExpression:
         for var, x in expression.items():
             term = weight * x
             coefficients[var] = coefficients[var] + term if var in coefficients else term
-    return pulp.LpAffineExpression(coefficients, constant=constant)
+    return affine(coefficients, constant)
 
 
 def new_capex(m: Model, months: range | None = None) -> pulp.LpAffineExpression:
@@ -65,24 +74,28 @@ def _epochs(m: Model) -> list[int]:
     return sorted({e for _, e in m.installed})
 
 
-def installed_kw(m: Model, epoch: int) -> pulp.LpAffineExpression:
-    """Installed IT power in kW in one fleet epoch: Σ cards in service × busy watts / 1000."""
+def installed_kw(m: Model) -> dict[int, pulp.LpAffineExpression]:
+    """Installed IT power in kW in each fleet epoch (sorted): Σ cards in service × busy watts / 1000,
+    grouped in one pass over the cards in service."""
     watts = m.inputs.col("busy_watts").tolist()
-    return scaled_sum((watts[i] / 1000.0, n) for (i, e), n in m.installed.items() if e == epoch)
+    scaled: dict = {e: [] for e in _epochs(m)}
+    for (i, e), n in m.installed.items():
+        scaled[e].append((watts[i] / 1000.0, n))
+    return {e: scaled_sum(terms) for e, terms in scaled.items()}
 
 
 def peak_kw(m: Model) -> pulp.LpAffineExpression:
     """The most installed IT power in any epoch (a variable bounded below by each epoch's power)."""
     peak = m.prob.add_variable("peak_kw", lowBound=0)
-    for e in _epochs(m):
-        m.prob += (peak >= installed_kw(m, e), f"peak_kw_{e}")
+    for e, kw in installed_kw(m).items():
+        m.prob += (peak >= kw, f"peak_kw_{e}")
     return pulp.LpAffineExpression([(peak, 1.0)])
 
 
 def cloud_work(m: Model) -> pulp.LpAffineExpression:
     """Reference-GPU-hours delivered by cloud units over the horizon."""
     inp = m.inputs
-    hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).tolist()
+    hours = (inp.periods["slot_hours"].to_numpy() * inp.periods["n_months"].to_numpy()).tolist()
     work = inp.work.tolist()   # Python floats: no numpy scalar per term
     cloud = (inp.col("kind") != "card").tolist()
     return pulp.LpAffineExpression([(var, work[i][j] * hours[p]) for (i, j, p), var in m.y.items() if cloud[i]])
@@ -98,8 +111,8 @@ def cloud_share(m: Model) -> pulp.LpAffineExpression:
 
 
 def _define_power(m: Model, limit: float) -> None:
-    for e in _epochs(m):
-        m.prob += (installed_kw(m, e) <= limit, f"power_cap_{e}")
+    for e, kw in installed_kw(m).items():
+        m.prob += (kw <= limit, f"power_cap_{e}")
 
 
 def _define_capex(m: Model, limit: float) -> None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pulp
 
-from planner.engine.constraints import define_caps
+from planner.engine.constraints import affine, define_caps
 from planner.engine.inputs import Inputs
 from planner.engine.schedule import COST_CATEGORIES
 from planner.engine.vintages import in_service
@@ -97,10 +97,10 @@ def define_card_counts(m: Model) -> None:
     inp = m.inputs
     v = inp.vintages
     sku, buyable, lo_units = inp.col("sku"), inp.col("buyable"), inp.col("min_units")
-    unit, owned, count = v["unit"].to_numpy(), v["owned"].to_numpy(), v["count"].to_numpy()
+    unit = v["unit"].to_numpy()
+    owned, count = v["owned"].tolist(), v["count"].tolist()   # Python values: read once per vintage
     bound = {i: _unit_bound(inp, i) for i in set(unit)}
-    for k in range(len(v)):
-        i = int(unit[k])
+    for k, i in enumerate(unit.tolist()):
         if owned[k]:
             c = int(count[k])
             keep = m.prob.add_variable(f"keep_{sku[i]}_{k}", lowBound=0, upBound=c, cat="Integer")
@@ -114,16 +114,17 @@ def define_card_counts(m: Model) -> None:
             hi = max(int(lo_units[i]), bound[i] if buyable[i] else 0)
             if hi > 0:
                 m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=hi, cat="Integer")
-    serving = in_service(v, inp.horizon_months)
+    serving_in_month = in_service(v, inp.horizon_months).T.tolist()   # [H][V]: True where vintage k serves
     first_month_of_epoch = {}
     for month, e in enumerate(inp.epoch_of_month, start=1):
         first_month_of_epoch.setdefault(int(e), month)
+    working = m.buy | m.keep   # vintage -> cards in service (bought or owned and kept: never both)
     for i in np.flatnonzero(inp.col("kind") == "card"):
-        mine = np.flatnonzero(unit == i)
+        mine = np.flatnonzero(unit == i).tolist()
+        mine_working = [k for k in mine if k in working]
         for e, month in first_month_of_epoch.items():
-            terms = [(var, 1.0) for k in mine if serving[k, month - 1]
-                     for var in ([m.buy[k]] if k in m.buy else [m.keep[k]] if k in m.keep else [])]
-            m.installed[i, e] = pulp.LpAffineExpression(terms)
+            serving = serving_in_month[month - 1]
+            m.installed[i, e] = pulp.LpAffineExpression([(working[k], 1.0) for k in mine_working if serving[k]])
         held = [(m.buy[k], 1.0) for k in mine if k in m.buy] + [(m.keep[k], 1.0) for k in mine if k in m.keep]
         held += [(m.off[k], 1.0) for k in mine if k in m.off]
         m.n[i] = pulp.LpAffineExpression(held)
@@ -142,8 +143,10 @@ def define_dispatch(m: Model) -> None:
     works = inp.work > 0
     works[[i for i, n in m.n.items() if not len(n)]] = False   # m.n: every card's cards held (expression)
     periods = range(len(inp.periods))
-    for i, j in zip(*np.nonzero(works)):
-        prefix = f"y_{i}_{j}_"   # formatted once per pair: numpy integers format slowly
+    units, workloads = np.nonzero(works)
+    # keys of Python ints: every later pass over m.y indexes lists, formats names and hashes keys with them
+    for i, j in zip(units.tolist(), workloads.tolist()):
+        prefix = f"y_{i}_{j}_"
         for p in periods:
             m.y[i, j, p] = m.prob.add_variable(f"{prefix}{p}", lowBound=0)
 
@@ -209,7 +212,7 @@ def define_serving_instances(m: Model) -> None:
 
 def define_fixed_onprem_switch(m: Model) -> None:
     """A binary that is 1 whenever any on-prem unit exists (for the fixed monthly site cost)."""
-    if not m.n or not (m.inputs.schedule.rows["driver"] == "site").any():
+    if not m.n or not (m.inputs.schedule.col("driver") == "site").any():
         return
     m.z = m.prob.add_variable("any_onprem", cat="Binary")
     for i, n in m.n.items():
@@ -218,11 +221,11 @@ def define_fixed_onprem_switch(m: Model) -> None:
             m.prob += (n <= most * m.z, f"onprem_switch_{m.inputs.col('sku')[i]}")
 
 
-def add_row(rows: dict, terms: list, sense: int, rhs: float, name: str) -> None:
+def add_row(rows: dict, terms: list | pulp.LpAffineExpression, sense: int, rhs: float, name: str) -> None:
     """Put the constraint Σ coefficient × variable (sense) rhs, from (variable, coefficient) pairs with no
-    variable twice, in `rows` (name -> constraint), which `add_rows` adds to the problem. Built directly:
-    pulp's `<=` and `>=` copy the expression once or twice per row."""
-    row = pulp.LpConstraint(pulp.LpAffineExpression(terms), sense, name, rhs)
+    variable twice (or an expression, used as it is), in `rows` (name -> constraint), which `add_rows` adds
+    to the problem. Built directly: pulp's `<=` and `>=` copy the expression once or twice per row."""
+    row = pulp.LpConstraint(terms, sense, name, rhs)
     rows[row.name] = row   # the name pulp keeps (illegal characters replaced), as addConstraint does
 
 
@@ -255,7 +258,8 @@ def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> N
     busy: dict = {}
     for (i, _j, p), var in m.y.items():
         busy.setdefault((i, p), []).append((var, 1.0))
-    # the count's terms moved to the left-hand side, and its right-hand side: once per count, not per period
+    # the count's terms moved to the left-hand side, and its right-hand side: once per count, not per
+    # period; kept as a dict, so each row copies them with their hashes (see constraints.affine)
     moved: dict = {}
     rows: dict = {}
     for (i, p), terms in busy.items():
@@ -263,21 +267,25 @@ def _define_capacity(m: Model, count_in: Callable, share: float, name: str) -> N
         if count is None:
             continue
         if id(count) not in moved:   # integer counts (a variable or an expression)
-            expression = pulp.LpAffineExpression(count)
-            moved[id(count)] = ([(var, -share * c) for var, c in expression.items()], share * expression.constant)
+            expression = count if isinstance(count, pulp.LpAffineExpression) else pulp.LpAffineExpression(count)
+            moved[id(count)] = ({var: -share * c for var, c in expression.items()}, share * expression.constant)
         count_terms, rhs = moved[id(count)]
-        add_row(rows, terms + count_terms, pulp.LpConstraintLE, rhs, f"{name}_{i}_{p}")
+        row = pulp.LpAffineExpression(terms)
+        row.update(count_terms)
+        add_row(rows, row, pulp.LpConstraintLE, rhs, f"{name}_{i}_{p}")
     add_rows(m, rows)
 
 
 def define_card_capacity(m: Model) -> None:
     """Cards work at most `availability` of every hour, with the cards in service in the period's epoch."""
-    epoch = m.inputs.periods["epoch"].tolist()
+    epoch = m.inputs.periods["epoch"].to_numpy().tolist()
     _define_capacity(m, lambda i, p: m.installed.get((i, epoch[p])), m.inputs.availability, "card_capacity")
 
 
 def define_reserved_capacity(m: Model) -> None:
     """Reserved instances work at most every hour."""
+    if not m.r:   # no reservation offers: no rows
+        return
     _define_capacity(m, lambda i, p: m.r.get(i), 1.0, "reserved_capacity")
 
 
@@ -289,7 +297,7 @@ def define_costs(m: Model) -> None:
     const: dict[str, float] = dict.fromkeys(COST_CATEGORIES, 0.0)
     busy = {c: rate for c, rate in sched.busy_present_values(inp.periods, d).items() if rate.any()}
     count = inp.vintages["count"].to_numpy()
-    priced = set(zip(sched.rows["driver"], sched.rows["category"]))   # only these have a present value
+    priced = set(zip(sched.col("driver").tolist(), sched.col("category").tolist()))   # only these have a present value
     for c in COST_CATEGORIES:
         for driver, decisions in (("held", m.r), ("buy", m.buy), ("keep", m.keep), ("off", m.off)):
             if decisions and (driver, c) in priced:
@@ -309,7 +317,7 @@ def define_costs(m: Model) -> None:
     # each unit's busy hours are priced in one or two categories: find them once, not per variable
     busy_priced = {i: [(c, rate[i].tolist()) for c, rate in busy.items() if rate[i].any()] for i in {k[0] for k in m.y}}
     for (i, _j, p), var in m.y.items():
-        if (i, p) in m.instances:   # paid on its whole instances (and extra hours) instead
+        if m.instances and (i, p) in m.instances:   # paid on its whole instances (and extra hours) instead
             continue
         for c, rate in busy_priced[i]:
             terms[c].append((var, rate[p]))
@@ -324,16 +332,18 @@ def define_costs(m: Model) -> None:
 def _objective(costs) -> pulp.LpAffineExpression:
     """pulp.lpSum(costs), the same coefficients and constant added in the same order, without pulp's
     call per term."""
-    coefficients: dict = {}
+    costs = list(costs)
     constant = 0.0
     for expression in costs:
         constant += expression.constant
+    objective = pulp.LpAffineExpression(constant=constant)
+    for expression in costs:
         for var, coefficient in expression.items():
-            if var in coefficients:
-                coefficients[var] += coefficient
+            if var in objective:
+                objective[var] += coefficient
             else:
-                coefficients[var] = coefficient
-    return pulp.LpAffineExpression(coefficients, constant=constant)
+                objective[var] = coefficient
+    return objective
 
 
 def _summed(terms: list, constant: float) -> pulp.LpAffineExpression:
@@ -342,7 +352,7 @@ def _summed(terms: list, constant: float) -> pulp.LpAffineExpression:
     coefficients: dict = {}
     for var, coefficient in terms:
         coefficients[var] = coefficients.get(var, 0.0) + coefficient
-    return pulp.LpAffineExpression(coefficients, constant=constant)
+    return affine(coefficients, constant)
 
 
 def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) -> Model:
