@@ -18,9 +18,10 @@ import pandas as pd
 
 from planner import catalog
 from planner.catalog.offers import cloud_rows, site_card_rows
+from planner.engine.columns import cached_column, take_rows
 from planner.engine.constraints import read_caps
 from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
-from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule, take_rows
+from planner.engine.schedule import CostSchedule, ResaleTerms, SiteCosts, build_schedule
 from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_month
 from planner.engine.workloads import check_reference_metrics, demand_scale, work_matrix
 from planner.errors import ScenarioError
@@ -69,11 +70,7 @@ class Inputs:
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
-        # Inputs are never changed in place (`replace` makes a new one), so the cache cannot go stale.
-        cache = self.__dict__.setdefault("_cols", {})
-        if name not in cache:
-            cache[name] = self.units[name].to_numpy()
-        return cache[name]
+        return cached_column(self, self.units, name)
 
     @property
     def workload_names(self) -> list[str]:

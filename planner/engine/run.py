@@ -10,7 +10,7 @@ import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner import catalog
 from planner.engine.baselines import BaselineChild, baseline_rows, baseline_table, solve_inputs, start_baseline_child
@@ -23,6 +23,9 @@ from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.engine.workloads import speed_sources
 from planner.scenario import Scenario, apply_overrides, load_scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:
@@ -121,8 +124,8 @@ class PlanSummary:
 
     status: str
     total: float
-    fleet: object        # pd.DataFrame, Plan.fleet
-    baselines: object    # pd.DataFrame, Plan.baselines; None when not asked for
+    fleet: pd.DataFrame
+    baselines: pd.DataFrame | None   # None when not asked for
 
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,

@@ -30,6 +30,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from planner.engine.columns import cached_column, take_rows
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 COST_CATEGORIES = ("capex", "residual_value", "maintenance", "energy", "colocation", "fixed_onprem",
@@ -107,14 +108,6 @@ def owned_cost_per_hour(capex, life_years, maintenance_rate_per_year, idle_watts
 
 
 STRING_COLUMNS = ("driver", "category", "pricing_unit", "charge")   # one label per block
-
-
-def take_rows(frame: pd.DataFrame, positions: np.ndarray) -> pd.DataFrame:
-    """The rows of `frame` at `positions`, numbered 0 … n−1: `frame.take(positions).reset_index(drop=True)`
-    without reset_index's second pass over the columns (take has made a new frame)."""
-    rows = frame.take(positions)
-    rows.index = pd.RangeIndex(len(rows))
-    return rows
 
 
 def _values(x, dtype, n: int) -> np.ndarray:
@@ -283,13 +276,8 @@ class CostSchedule:
         return self.rows["amount"].to_numpy(dtype=float)[:, None] * self.active
 
     def col(self, name: str) -> np.ndarray:
-        """A column of `rows` as an array, read once: the model and the reductions ask for the same few
-        columns many times, and each read of a string column through pandas copies it. (A schedule's rows
-        are never changed in place: `take` makes a new schedule.)"""
-        cache = self.__dict__.setdefault("_cols", {})
-        if name not in cache:
-            cache[name] = self.rows[name].to_numpy()
-        return cache[name]
+        """A column of `rows` as an array, read once (the model and the reductions ask for the same few)."""
+        return cached_column(self, self.rows, name)
 
     def _mask(self, driver: str, category: str | None = None) -> np.ndarray:
         """[rows] True for the rows of `driver` (and `category`); cached per pair, so callers only read it."""

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import namedtuple
 
@@ -178,13 +179,7 @@ def _reason(workload, unit, gpus: dict[str, tuple[str, float]], table: dict[str,
 def _speeds_of(workload, custom_gpus: dict[str, str]):
     """`speed_and_source(workload, gpu, custom_gpus)` as a function of `gpu`, each GPU worked out once
     (many capability profiles share a GPU)."""
-    memo: dict[str, speeds.Speed] = {}
-
-    def speed_of(gpu: str) -> speeds.Speed:
-        if gpu not in memo:
-            memo[gpu] = speed_and_source(workload, gpu, custom_gpus)
-        return memo[gpu]
-    return speed_of
+    return functools.cache(lambda gpu: speed_and_source(workload, gpu, custom_gpus))
 
 
 EXCLUSION_COLUMNS = ["workload", "unit_id", "kind", "provider", "sku", "gpu", "reason"]
