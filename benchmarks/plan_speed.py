@@ -36,6 +36,7 @@ from _machine import report
 from planner import catalog
 from planner.engine import add_decisions, build_model, inputs_for, plan, read_plan, reduce, solve, solve_baselines
 from planner.engine import decisions as decision_engine
+from planner.engine.baselines import usable_cores
 from planner.errors import PlannerError
 from planner.scenario import load_scenario_file
 
@@ -241,15 +242,18 @@ def purchase_periods(path: Path, solvers: list[str], time_limit: float) -> None:
 
 def decision_costs(paths: list[Path], solver: str, runs: int) -> None:
     """Per scenario, median of `runs`: the plan alone (no baselines), then add_decisions by part — solves,
-    seconds, seconds per solve — and each part's ratio to the plan; then the purchases' re-solves on one
-    model (as add_decisions does) against a model built for each purchase."""
-    print(f"\ndecisions: add_decisions after the plan, solver {solver}, median of {runs} runs "
+    seconds (summed over its threads), seconds per solve — and each part's ratio to the plan; the wait for
+    add_decisions on its default threads against one thread, alternated in one run; then the purchases'
+    re-solves on one model (as add_decisions does) against a model built for each purchase."""
+    threads = min(usable_cores(), decision_engine.MAX_THREADS)
+    print(f"\ndecisions: add_decisions after the plan, solver {solver}, median of {runs} runs, {threads} threads "
           "(ratio = seconds / seconds of the plan without baselines)")
     print(f"  {'scenario':22s} {'part':16s} {'solves':>6s} {'seconds':>8s} {'s/solve':>8s} {'ratio':>7s}")
     for path in paths:
         scenario = load_scenario_file(path)
         plan(scenario, solver=solver, baselines=False)     # warm-up: prices and catalog read once
         plan_s, parts, solves = [], {p: [] for p in (*DECISION_PARTS, "total")}, {}
+        one_thread = []
         for _ in range(runs):
             result, t = timed(plan, scenario, solver=solver, baselines=False)
             plan_s.append(t)
@@ -259,12 +263,16 @@ def decision_costs(paths: list[Path], solver: str, runs: int) -> None:
             for part in DECISION_PARTS:
                 parts[part].append(done["seconds"][part])
             parts["total"].append(done["total_seconds"])
+            alone = plan(scenario, solver=solver, baselines=False)
+            one_thread.append(add_decisions(alone, threads=1).solver["decisions"]["total_seconds"])
         base = statistics.median(plan_s)
         print(f"  {path.name:22s} {'plan':16s} {1:6d} {base:8.3f} {base:8.3f} {1:7.1f}")
         for part, ts in parts.items():
             n = sum(solves.values()) if part == "total" else solves[part]
             t = statistics.median(ts)
             print(f"  {'':22s} {part:16s} {n:6d} {t:8.3f} {t / max(n, 1):8.3f} {t / base:7.1f}")
+        many, one = statistics.median(parts["total"]), statistics.median(one_thread)
+        print(f"  {'':22s} waited {many:.3f} s on {threads} threads, {one:.3f} s on one ({many / one:.2f}×)")
         shared_s, fresh_s, buys = purchase_re_solves(result, solver)
         print(f"  {'':22s} {buys} purchases re-solved on one model {shared_s:.3f} s, a model built for each "
               f"{fresh_s:.3f} s ({fresh_s / max(shared_s, 1e-9):.2f}×)")
@@ -274,10 +282,9 @@ def purchase_re_solves(result, solver: str) -> tuple[float, float, int]:
     """(seconds on one model with bounds changed, seconds with a model built per purchase, purchases)."""
     r = decision_engine._resolver(result, solver, None, None, None)
     buys = [d for d in decision_engine.plan_decisions(result) if d.kind == "buy"]
-    shared: list = []
     start = time.perf_counter()
     for d in buys:
-        r.solve_without_buy(shared, d.name, d.month)
+        r.solve_without_buy(d.name, d.month)
     middle = time.perf_counter()
     for d in buys:
         r.solve(r.inp, "purchases", decision_engine.forbid_buy(d.name, d.month))

@@ -475,8 +475,9 @@ def _print_decisions(p) -> None:
                   "recommended plan — weigh both fleets above", soft_wrap=True)
     done = p.solver.get("decisions")
     if done:
+        threads = done.get("threads", 1)
         err.print(f"decision values, runner-up and flip points: {sum(done['solves'].values())} solves, "
-                  f"{done['total_seconds']:.2f} s")
+                  f"{done['total_seconds']:.2f} s" + (f" on {threads} threads" if threads > 1 else ""))
     if p.flip_points is not None and len(p.flip_points):
         flips = p.flip_points.assign(flip_share_of_today=p.flip_points["flip_share_of_today"] * 100)
         emit(flips.rename(columns={"flip_share_of_today": "flip_pct_of_today"}).drop(columns=["gpu", "solves"]),

@@ -11,14 +11,22 @@
 
 Every re-solve takes the plan's own path — same inputs and reductions, solver, time limit and extra
 constraints — so forbidding a decision through `plan(..., extra_constraints=…)` gives the same total.
+
+The re-solves are independent of one another (but for the steps of one bisection and the runner-up's
+two), so they run on a pool of threads, one per usable core: HiGHS and CBC solve outside the GIL, each
+model in its own thread (engine.solve). Every re-solve builds or owns its model, so the answers do not
+depend on the number of threads.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -26,6 +34,7 @@ import numpy as np
 import pandas as pd
 import pulp
 
+from planner.engine.baselines import usable_cores
 from planner.engine.constraints import CAPS
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -46,6 +55,9 @@ DEMAND_FIELDS = {"gpu_hours_per_month": "GPU-hours per month", "requests_per_sec
                  "reference_gpus": "reference GPUs"}
 MAX_FLIP_SOLVES = 12           # per card
 FLIP_PRECISION = 1e-3          # stop bisecting when the flip demand is known within ± this share of itself
+# threads for the re-solves: one per usable core, up to this many (each holds a model; the Python part of
+# a re-solve, building its model, takes the GIL, about a tenth of a solve on industrial.yaml)
+MAX_THREADS = 8
 SOLVED = ("optimal", "feasible")
 
 
@@ -77,6 +89,14 @@ class _Resolver:
     store: str | Path | None
     extra: ExtraConstraints | None
     solves: Counter = field(default_factory=Counter)
+    seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _own: threading.local = field(default_factory=threading.local, repr=False)   # .purchases: this thread's model
+
+    def counted(self, part: str, solves: int = 0, seconds: float = 0.0) -> None:
+        with self._lock:
+            self.solves[part] += solves
+            self.seconds[part] += seconds
 
     @property
     def reduced(self) -> bool:
@@ -97,17 +117,17 @@ class _Resolver:
 
         m = build_model(inp, constraints)
         solution = solve(m, self.solver, self.time_limit)
-        self.solves[part] += 1
+        self.counted(part, solves=1)
         return _Outcome.of(solution, m)
 
-    def solve_without_buy(self, shared: list[Model], card: str, month: int) -> _Outcome:
-        """The optimum with no `card` bought in `month`: one model of the plan's inputs (built once, in
-        `shared`) with that purchase's upper bound set to 0 for the solve. Building a model for each
-        purchase instead took 1.1–1.6× as long (industrial.yaml, 19 purchases, busy machine;
+    def solve_without_buy(self, card: str, month: int) -> _Outcome:
+        """The optimum with no `card` bought in `month`: one model of the plan's inputs per thread (built at
+        its first purchase) with that purchase's upper bound set to 0 for the solve. Building a model for
+        each purchase instead took 1.1–1.6× as long (industrial.yaml, 19 purchases, busy machine;
         benchmarks/plan_speed.py --sections decisions)."""
-        if not shared:
-            shared.append(build_model(self.inp, self.extra))
-        m = shared[0]
+        m = getattr(self._own, "purchases", None)
+        if m is None:
+            m = self._own.purchases = build_model(self.inp, self.extra)
         var = m.buy.get(_vintage(self.inp, card, owned=False, month=month))
         most = None if var is None else var.upBound
         if var is not None:
@@ -117,7 +137,7 @@ class _Resolver:
         finally:
             if var is not None:
                 var.upBound = most
-        self.solves["decision_values"] += 1
+        self.counted("decision_values", solves=1)
         return _Outcome.of(solution, m)
 
     def inputs_with(self, overrides: dict) -> Inputs:
@@ -233,27 +253,23 @@ def why_infeasible(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, c
 # Decision values
 
 
-def decision_values(r: _Resolver, result: Plan) -> pd.DataFrame:
-    """One row per decision (DECISION_COLUMNS): the total when it is forbidden and the increase over the
+def decision_value(r: _Resolver, result: Plan, d: _Decision) -> tuple:
+    """The row of decision `d` (DECISION_COLUMNS): the total when it is forbidden and the increase over the
     plan's total (money and percent), or the status and reason when no fleet is left."""
-    rows = []
-    shared: list[Model] = []
-    for d in plan_decisions(result):
-        if d.kind == "reserve":
-            inp, change = r.prepared(without_offer(r.base, d.name)), None
-        else:
-            inp, change = r.inp, forbid_buy(d.name, d.month) if d.kind == "buy" else forbid_sale(d.name)
-        outcome = r.solve_without_buy(shared, d.name, d.month) if d.kind == "buy" else r.solve(inp, "decision_values", change)
-        note = ""
-        if outcome.status in SOLVED:
-            increase = outcome.total - result.total
-            pct = 100.0 * increase / abs(result.total) if result.total else math.nan
-        else:
-            increase = pct = math.nan
-            why = why_infeasible(r, inp, change, d.name) if outcome.status == "infeasible" else "the solver found none"
-            note = f"no fleet without it: {why}"
-        rows.append((d.kind, d.name, d.gpu, d.month, d.units, outcome.status, outcome.total, increase, pct, note))
-    return pd.DataFrame(rows, columns=DECISION_COLUMNS)
+    if d.kind == "reserve":
+        inp, change = r.prepared(without_offer(r.base, d.name)), None
+    else:
+        inp, change = r.inp, forbid_buy(d.name, d.month) if d.kind == "buy" else forbid_sale(d.name)
+    outcome = r.solve_without_buy(d.name, d.month) if d.kind == "buy" else r.solve(inp, "decision_values", change)
+    note = ""
+    if outcome.status in SOLVED:
+        increase = outcome.total - result.total
+        pct = 100.0 * increase / abs(result.total) if result.total else math.nan
+    else:
+        increase = pct = math.nan
+        why = why_infeasible(r, inp, change, d.name) if outcome.status == "infeasible" else "the solver found none"
+        note = f"no fleet without it: {why}"
+    return (d.kind, d.name, d.gpu, d.month, d.units, outcome.status, outcome.total, increase, pct, note)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -370,10 +386,9 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
             "differences": _differences(mine, other), "note": ""}
 
 
-def count_alternatives(r: _Resolver, result: Plan) -> list[dict]:
-    """For each on-prem card type the plan holds (or owns), the best plan holding one more of it, and one
-    fewer: card, units (the plan's), alternative_units, status, total, increase, increase_pct — the
-    "one or two A100s?" question, answered with both totals even when it is no close call."""
+def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]:
+    """(card, the plan's units, the other count) for each on-prem card type the plan holds (or owns): one
+    more of it (if it can be bought), and one fewer."""
     out = []
     fleet = result.fleet
     for row in fleet[fleet["kind"] == "card"].itertuples(index=False):
@@ -381,19 +396,25 @@ def count_alternatives(r: _Resolver, result: Plan) -> list[dict]:
         for units in (now + 1, now - 1):
             if units < 0 or (units > row.existing_units and not _buyable(r.inp, str(row.sku))):
                 continue
-
-            def change(m: Model, card=str(row.sku), units=units, more=units > now) -> None:
-                held = m.card(card)
-                if held is not None:
-                    m.prob += ((held >= units) if more else (held <= units), "count_alternative")
-
-            outcome = r.solve(r.inp, "runner_up", change)
-            solved = outcome.status in SOLVED
-            increase = outcome.total - result.total if solved else math.nan
-            out.append({"card": str(row.sku), "units": now, "alternative_units": units, "status": outcome.status,
-                        "total": outcome.total if solved else None, "increase": increase if solved else None,
-                        "increase_pct": 100.0 * increase / abs(result.total) if solved and result.total else None})
+            out.append((str(row.sku), now, units))
     return out
+
+
+def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: int) -> dict:
+    """The best plan holding `units` of `card` (the plan holds `now`): card, units, alternative_units, status,
+    total, increase, increase_pct — the "one or two A100s?" question, answered with both totals even when it
+    is no close call."""
+    def change(m: Model) -> None:
+        held = m.card(card)
+        if held is not None:
+            m.prob += ((held >= units) if units > now else (held <= units), "count_alternative")
+
+    outcome = r.solve(r.inp, "runner_up", change)
+    solved = outcome.status in SOLVED
+    increase = outcome.total - result.total if solved else math.nan
+    return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
+            "total": outcome.total if solved else None, "increase": increase if solved else None,
+            "increase_pct": 100.0 * increase / abs(result.total) if solved and result.total else None}
 
 
 def _buyable(inp: Inputs, card: str) -> bool:
@@ -499,30 +520,36 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
             "solves": search.solves, "note": "; ".join(notes)}
 
 
-def flip_points(r: _Resolver, result: Plan) -> pd.DataFrame:
-    """Per card bought in the plan (FLIP_COLUMNS): the workload it mainly serves and the demand of that
-    workload below which the optimal plan holds fewer of the card than the plan does."""
-    counts = plan_fleet(result)
+def bought_cards(result: Plan) -> list[str]:
+    """The cards the plan buys, in the order of its schedule."""
     schedule = result.schedule
-    bought = [] if not len(schedule) else list(dict.fromkeys(schedule.loc[schedule["action"] == "buy", "card"]))
+    return [] if not len(schedule) else list(dict.fromkeys(schedule.loc[schedule["action"] == "buy", "card"]))
+
+
+class _Once:
+    """A value made at its first use, once, whichever thread asks first."""
+
+    def __init__(self, make: Callable[[], Model]):
+        self._make, self._lock, self._value = make, threading.Lock(), None
+
+    def __call__(self) -> Model:
+        with self._lock:
+            if self._value is None:
+                self._value = self._make()
+        return self._value
+
+
+def flip_row(r: _Resolver, result: Plan, card: str, reference: Callable[[], Model]) -> dict:
+    """The flip point of a card bought in the plan (a FLIP_COLUMNS row): the workload it mainly serves and the
+    demand of that workload below which the optimal plan holds fewer of the card than the plan does.
+    `reference()`: the plan solved again, shared by the cards (main_workload)."""
+    units = plan_fleet(result).get(card, 0)
+    workload = main_workload(r, card, reference)
     gpu = dict(zip(result.fleet["sku"], result.fleet["gpu"]))
-    solved: list[Model] = []
-
-    def reference() -> Model:
-        if not solved:
-            solved.append(r.solve(r.inp, "flip_points").model)
-        return solved[0]
-
-    rows = []
-    for card in bought:
-        units = counts.get(card, 0)
-        workload = main_workload(r, card, reference)
-        base = {"card": card, "gpu": gpu.get(card, ""), "units": units, "workload": workload or ""}
-        if workload is None:
-            rows.append({**base, "solves": 0, "note": "it serves no workload with demand"})
-            continue
-        rows.append({**base, **flip_point(r, card, units, workload)})
-    return pd.DataFrame(rows, columns=FLIP_COLUMNS)
+    base = {"card": card, "gpu": gpu.get(card, ""), "units": units, "workload": workload or ""}
+    if workload is None:
+        return {**base, "solves": 0, "note": "it serves no workload with demand"}
+    return {**base, **flip_point(r, card, units, workload)}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -531,34 +558,71 @@ def flip_points(r: _Resolver, result: Plan) -> pd.DataFrame:
 
 def add_decisions(result: Plan, solver: str | None = None, time_limit: float | None = None,
                   store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
-                  close_call_share: float | None = None) -> Plan:
+                  close_call_share: float | None = None, threads: int | None = None) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
     forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call` and
     `result.flip_points`; returns `result`, changed in place. Call it after showing the plan.
 
     `solver` defaults to the plan's; `time_limit` applies to each re-solve; `store` is the price store the
     plan used; `extra_constraints` the ones the plan was made with (applied to every re-solve);
-    `close_call_share` defaults to the scenario's (2 %). The solves and seconds of each part are in
-    `result.solver["decisions"]`."""
-    seconds: dict[str, float] = {}
-
-    def timed(part: str, fn: Callable, *args):
-        begin = time.perf_counter()
-        value = fn(*args)
-        seconds[part] = round(time.perf_counter() - begin, 4)
-        return value
-
+    `close_call_share` defaults to the scenario's (2 %); `threads` (default: the usable cores, at most
+    MAX_THREADS) solve side by side, 1 solves in this thread. The solves and seconds of each part are in
+    `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is the wait."""
     start = time.perf_counter()
-    r = timed("prepare", _resolver, result, solver, time_limit, store, extra_constraints)
-    result.decisions = timed("decision_values", decision_values, r, result)
-    result.runner_up = timed("runner_up", runner_up, r, result)
-    share = close_call_share if close_call_share is not None else getattr(
-        result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
-    result.runner_up["close_call_share"] = share
-    result.runner_up["count_alternatives"] = timed("count_alternatives", count_alternatives, r, result)
+    r = _resolver(result, solver, time_limit, store, extra_constraints)
+    r.counted("prepare", seconds=time.perf_counter() - start)
+    threads = min(usable_cores(), MAX_THREADS) if threads is None else max(1, int(threads))
+    with _pool(threads) as pool:
+        def submit(part: str, fn: Callable, *args) -> Future:
+            def timed():
+                begin = time.perf_counter()
+                try:
+                    return fn(*args)
+                finally:
+                    r.counted(part, seconds=time.perf_counter() - begin)
+            return pool.submit(timed)
+
+        # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
+        # types), then the single solves fill the threads as they free up
+        reference = _Once(lambda: r.solve(r.inp, "flip_points").model)
+        flips = [submit("flip_points", flip_row, r, result, card, reference) for card in bought_cards(result)]
+        runner = submit("runner_up", runner_up, r, result)
+        values = [submit("decision_values", decision_value, r, result, d) for d in plan_decisions(result)]
+        counts = [submit("count_alternatives", count_alternative, r, result, *case)
+                  for case in alternative_counts(r, result)]
+        result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
+        result.runner_up = runner.result()
+        share = close_call_share if close_call_share is not None else getattr(
+            result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
+        result.runner_up["close_call_share"] = share
+        result.runner_up["count_alternatives"] = [f.result() for f in counts]
+        result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
     result.close_call = is_close_call(result.runner_up, share)
-    result.flip_points = timed("flip_points", flip_points, r, result)
     parts = ("decision_values", "runner_up", "flip_points")
-    result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts}, "seconds": seconds,
+    seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points")
+    result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts},
+                                  "seconds": {p: round(r.seconds[p], 4) for p in seconds}, "threads": threads,
                                   "total_seconds": round(time.perf_counter() - start, 4)}
     return result
+
+
+class _InThisThread:
+    """A pool of one: `submit` runs the task at once (its error raised there, as a loop would)."""
+
+    def submit(self, fn: Callable) -> Future:
+        future: Future = Future()
+        future.set_result(fn())
+        return future
+
+
+@contextmanager
+def _pool(threads: int):
+    """`threads` threads for the re-solves; on an error the tasks not yet started are dropped."""
+    if threads <= 1:
+        yield _InThisThread()
+        return
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="fleetplan-decisions")
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -10,6 +10,7 @@ LP bound is tight (industrial.yaml: 0.06 s for both branches against 0.3 s for t
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from itertools import chain
@@ -41,18 +42,21 @@ GAP_REL = 1e-9
 # the solves' CPU time of whole plans with baselines falls 15-25 % on industrial.yaml (quarterly and monthly
 # purchases, 36 and 60 months), 5-8 % on mid-research and entry, unchanged on startup-hybrid at 120 months;
 # the root MIP of industrial.yaml's on-prem side 72 → 59 ms (2026-12-01, same optima and baselines throughout).
-# (No `threads` here: HiGHS's scheduler is global, set by its first run, and a second non-zero value breaks
-# later solves; `_first_run` sets it once.)
+# (No `threads` here: HiGHS's scheduler belongs to the thread that runs it, set by its first run there, and
+# a second non-zero value breaks later solves in that thread; `_first_run` sets it once per thread.)
 HIGHS_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
                  "mip_heuristic_run_root_reduced_cost": False, "mip_heuristic_run_feasibility_jump": False,
                  "presolve": "off"}
-# Set by the first HiGHS run, which starts HiGHS's scheduler (global to the calling thread) and any worker
-# threads: a forked child would lack those while its copy of the scheduler still counts on them
-# (engine.baselines forks only before). The first run asks for one thread, as the sweep workers do
-# (reports.sweep): these MIPs are solved at or near the root, and a second worker only spins — one
-# thread costs 10 % less CPU over a plan with baselines of industrial.yaml (0.82 → 0.73 s, load 5), and
-# a plan whose baselines solve in a forked child (engine.baselines) runs two schedulers on two cores.
-_highs_started = False
+# Set by the first HiGHS run of each thread, which starts HiGHS's scheduler for that thread and any worker
+# threads it asks for: a forked child would lack those while its copy of the scheduler still counts on them
+# (engine.baselines forks only before any run, `_highs_started`). The first run asks for one thread, as
+# the sweep workers do (reports.sweep): these MIPs are solved at or near the root, and a second worker only
+# spins — one thread costs 10 % less CPU over a plan with baselines of industrial.yaml (0.82 → 0.73 s,
+# load 5), and a plan whose baselines solve in a forked child (engine.baselines) runs two schedulers on two
+# cores. Threads of one process solve separate models side by side (engine.decisions), each with its own
+# scheduler.
+_highs_started = False              # HiGHS has run in some thread of this process
+_this_thread = threading.local()    # .started: HiGHS has run in this thread
 
 
 def highs_started() -> bool:
@@ -61,10 +65,11 @@ def highs_started() -> bool:
 
 
 def _first_run(h: highspy.Highs) -> None:
-    """Run `h`, starting HiGHS's scheduler with one thread. If another caller started it with more (this
-    process's code outside the engine), HiGHS refuses another thread count: run with the default (0)."""
+    """Run `h`, starting this thread's HiGHS scheduler with one thread. If another caller started it with
+    more (this process's code outside the engine), HiGHS refuses another thread count: run with the
+    default (0)."""
     global _highs_started
-    _highs_started = True
+    _highs_started = _this_thread.started = True
     h.setOptionValue("threads", 1)
     if h.run() == highspy.HighsStatus.kError:
         h.setOptionValue("threads", 0)
@@ -167,7 +172,7 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
         if time_limit <= 0:
             return _Branch("not_solved", math.nan, -math.inf, None)
         h.setOptionValue("time_limit", float(time_limit))
-    if _highs_started:
+    if getattr(_this_thread, "started", False):
         h.run()
     else:
         _first_run(h)

@@ -229,7 +229,7 @@ _serve(sys.stdin.buffer, answers)
 
 
 def _one_solver_thread() -> None:
-    """Start HiGHS's scheduler (global to the process, set by its first run) with one thread.
+    """Start HiGHS's scheduler of this thread (the worker solves in its main thread only) with one thread.
 
     Later models keep the default `threads` (0), which HiGHS accepts with any scheduler; a second
     non-zero value would not be (engine.solve). Called in a worker before its first plan."""

@@ -41,8 +41,10 @@ ALL_CLOUD = 800 / 0.8 * 1.006 * 24               # 24,144 USD
 
 @functools.cache
 def decided(path: Path):
-    """The plan of `path` (no baselines) with its decisions."""
-    return add_decisions(plan(path, baselines=False))
+    """The plan of `path` (no baselines) with its decisions, re-solved on two threads whatever the machine's
+    cores, so the checks below hold for the threaded path (test_the_answers_do_not_depend_on_the_threads
+    for the one-thread path)."""
+    return add_decisions(plan(path, baselines=False), threads=2)
 
 
 def vintage(m, card: str, owned: bool, month: int | None = None) -> int:
@@ -382,3 +384,16 @@ def test_one_card_more_or_fewer_matches_the_brute_force(hybrid_brute_force):
     assert found["a100-80gb-pcie", 2]["total"] == pytest.approx(38052.0, abs=1.0)
     assert found["a100-80gb-pcie", 0]["status"] == "infeasible"          # min_units holds one
     assert {("rtx-4090", 2), ("rtx-4090", 0), ("rtx-3060-12gb", 1)} <= set(found)
+
+
+def test_the_answers_do_not_depend_on_the_threads():
+    """The re-solves run on a pool of threads; one thread (a loop in the caller's) gives the same answers to
+    the bit: every re-solve builds or owns its model. startup-hybrid has purchases, a runner-up with
+    other card types, one-more/one-fewer alternatives and two bisections."""
+    one = add_decisions(plan(HYBRID, baselines=False), threads=1)
+    many = decided(HYBRID)
+    assert (one.solver["decisions"]["threads"], many.solver["decisions"]["threads"]) == (1, 2)
+    assert one.decisions.equals(many.decisions) and one.flip_points.equals(many.flip_points)
+    assert one.runner_up == many.runner_up and one.close_call == many.close_call
+    assert one.solver["decisions"]["solves"] == many.solver["decisions"]["solves"]
+    assert len(one.decisions) and len(one.flip_points) and one.runner_up["count_alternatives"]
