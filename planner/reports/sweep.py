@@ -231,7 +231,7 @@ _serve(sys.stdin.buffer, answers)
 def _one_solver_thread() -> None:
     """Start HiGHS's scheduler of this thread (the worker solves in its main thread only) with one thread.
 
-    Later models keep the default `threads` (0), which HiGHS accepts with any scheduler; a second
+    The engine's first solve in this thread asks for the same one thread, which HiGHS accepts; another
     non-zero value would not be (engine.solve). Called in a worker before its first plan."""
     h = _SilentHighs()   # writes no banner: a worker's stdout is for its answers
     h.setOptionValue("output_flag", False)   # highspy < 1.8 does not call the hook that silences the model
