@@ -3,7 +3,8 @@
 A failed refresh exits 1 with its reason in one line and leaves the store as it was.
 
 The price store, the adapters' base and the offers schema import pandas, so they are imported inside the
-commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py).
+commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py);
+so is the catalog (GPU table, frameworks), which help does not need either.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from planner.catalog import resolve_store
 from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
@@ -30,6 +30,12 @@ prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_set
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
 
 STORE_HELP = f"price store file (default: ${STORE_ENV_VAR} or the platform's data directory)"
+
+
+def _resolve_store(store: Path | None) -> Path:
+    from planner.catalog import resolve_store
+
+    return resolve_store(store)
 
 
 def _open(path: Path) -> PriceStore:
@@ -85,7 +91,7 @@ def refresh(
         fail(f"--provider: {exc}", 2)
     if row.adapter is None:
         fail(f"--provider {provider!r} has no live prices; expected one of {', '.join(registry.cloud_providers())}", 2)
-    price_store = _open(resolve_store(store))
+    price_store = _open(_resolve_store(store))
     options = {"subscription_id": subscription} if subscription and "subscription_id" in row.refresh_options else {}
     try:
         source = get_source(provider, **options)
@@ -122,7 +128,7 @@ def list_snapshots(
     """Every snapshot kept in the store, oldest first."""
     import pandas as pd
 
-    price_store = _open(resolve_store(store))
+    price_store = _open(_resolve_store(store))
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
             for s in price_store.snapshots()]
@@ -205,7 +211,7 @@ def diff(
 
     from pricing_adapters.snapshot import load_snapshot
 
-    price_store = _open(resolve_store(store))
+    price_store = _open(_resolve_store(store))
 
     def load(ref: str) -> tuple[pd.DataFrame, set]:
         """(offers, the (provider, region) pairs the snapshot covers)."""
