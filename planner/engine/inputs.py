@@ -9,6 +9,7 @@ Units are the ways of getting capacity, one row each: on-prem cards (`kind` card
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -179,13 +180,16 @@ def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
 _CLOUD_CACHE: dict = {}
 _CARD_CACHE: dict = {}
 _CACHE_SIZE = 16   # entries per cache
+_CACHE_LOCK = threading.Lock()   # threads resolve inputs side by side (engine.decisions' flip points)
 
 
 def _remember(cache: dict, key, value) -> None:
-    """Store `value` under `key`, dropping the oldest entry when the cache is full."""
-    if len(cache) >= _CACHE_SIZE:
-        cache.pop(next(iter(cache)))
-    cache[key] = value
+    """Store `value` under `key`, dropping the oldest entry when the cache is full (under a lock: two
+    threads must not both drop the same oldest entry)."""
+    with _CACHE_LOCK:
+        if key not in cache and len(cache) >= _CACHE_SIZE:
+            del cache[next(iter(cache))]
+        cache[key] = value
 
 
 def _capability(scenario) -> tuple[str, ...]:

@@ -191,3 +191,36 @@ def test_inputs_after_another_scenario_are_the_inputs_resolved_cold(change):
     # the change reaches the cached parts: otherwise this test would show nothing
     assert not (before.units.equals(cold.units) and np.array_equal(before.work, cold.work)
                 and before.exclusions.equals(cold.exclusions))
+
+
+def test_the_inputs_caches_take_entries_from_threads_at_once():
+    """Threads resolve inputs side by side (add_decisions' flip points): storing into a full cache from
+    four threads, switching threads as often as Python allows, raises nothing and keeps at most
+    _CACHE_SIZE entries (dropping the oldest without the lock raised "dictionary changed size during
+    iteration" here, or a KeyError when two threads dropped the same one)."""
+    import sys
+    import threading
+
+    from planner.engine.inputs import _CACHE_SIZE, _remember
+
+    cache: dict = {}
+    errors: list[str] = []
+
+    def store(thread: int) -> None:
+        try:
+            for i in range(20_000):
+                _remember(cache, (thread, i), i)
+        except Exception as exc:   # noqa: BLE001 - what the test looks for
+            errors.append(repr(exc))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=store, args=(t,)) for t in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == [] and len(cache) <= _CACHE_SIZE
