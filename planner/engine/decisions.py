@@ -25,7 +25,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -65,6 +65,11 @@ SOLVED = ("optimal", "feasible")
 # Re-solving one plan's scenario
 
 
+class _Cancelled(Exception):
+    """Raised by a re-solve once another re-solve failed or the caller was interrupted: the pool's other
+    chains (a bisection, the runner-up) stop at their next solve instead of running to their end."""
+
+
 @dataclass
 class _Outcome:
     status: str                 # optimal | feasible | infeasible | not_solved | unbounded
@@ -90,6 +95,7 @@ class _Resolver:
     extra: ExtraConstraints | None
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
+    cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _own: threading.local = field(default_factory=threading.local, repr=False)   # .purchases: this thread's model
 
@@ -115,6 +121,8 @@ class _Resolver:
             if change is not None:
                 change(m)
 
+        if self.cancelled.is_set():
+            raise _Cancelled
         m = build_model(inp, constraints)
         solution = solve(m, self.solver, self.time_limit)
         self.counted(part, solves=1)
@@ -125,6 +133,8 @@ class _Resolver:
         its first purchase) with that purchase's upper bound set to 0 for the solve. Building a model for
         each purchase instead took 1.1–1.6× as long (industrial.yaml, 19 purchases, busy machine;
         benchmarks/plan_speed.py --sections decisions)."""
+        if self.cancelled.is_set():
+            raise _Cancelled
         m = getattr(self._own, "purchases", None)
         if m is None:
             m = self._own.purchases = build_model(self.inp, self.extra)
@@ -565,19 +575,26 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
 
     `solver` defaults to the plan's; `time_limit` applies to each re-solve; `store` is the price store the
     plan used; `extra_constraints` the ones the plan was made with (applied to every re-solve);
-    `close_call_share` defaults to the scenario's (2 %); `threads` (default: the usable cores, at most
-    MAX_THREADS) solve side by side, 1 solves in this thread. The solves and seconds of each part are in
-    `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is the wait."""
+    `close_call_share` defaults to the scenario's (2 %); `threads` re-solves run side by side (default: the
+    usable cores, at most MAX_THREADS; one, in this thread, when `extra_constraints` is given, since the
+    threads would call it at once — pass `threads` if it is safe to). The solves and seconds of each part
+    are in `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is
+    the wait. When a re-solve fails, the others stop at their next solve and its error is raised."""
     start = time.perf_counter()
     r = _resolver(result, solver, time_limit, store, extra_constraints)
     r.counted("prepare", seconds=time.perf_counter() - start)
-    threads = min(usable_cores(), MAX_THREADS) if threads is None else max(1, int(threads))
-    with _pool(threads) as pool:
+    if threads is None:
+        threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)
+    threads = max(1, int(threads))
+    with _pool(threads, r.cancelled) as pool:
         def submit(part: str, fn: Callable, *args) -> Future:
             def timed():
                 begin = time.perf_counter()
                 try:
                     return fn(*args)
+                except Exception:
+                    r.cancelled.set()   # the other tasks stop at their next solve
+                    raise
                 finally:
                     r.counted(part, seconds=time.perf_counter() - begin)
             return pool.submit(timed)
@@ -590,6 +607,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         values = [submit("decision_values", decision_value, r, result, d) for d in plan_decisions(result)]
         counts = [submit("count_alternatives", count_alternative, r, result, *case)
                   for case in alternative_counts(r, result)]
+        _wait(flips + [runner] + values + counts, r.cancelled)
         result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
         result.runner_up = runner.result()
         share = close_call_share if close_call_share is not None else getattr(
@@ -606,23 +624,43 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     return result
 
 
+def _wait(futures: list[Future], cancelled: threading.Event) -> None:
+    """Wait for every task; when one fails (it has set `cancelled`: the others stop at their next solve),
+    raise the error of the first task, in submission order, that failed of its own accord."""
+    done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+    if not any(f.exception() is not None for f in done):
+        return
+    cancelled.set()
+    wait(futures)
+    errors = [f.exception() for f in futures]
+    raise next(e for e in errors if e is not None and not isinstance(e, _Cancelled))
+
+
 class _InThisThread:
-    """A pool of one: `submit` runs the task at once (its error raised there, as a loop would)."""
+    """A pool of one: `submit` runs the task at once; an error is kept in its Future, as a thread's would be
+    (`_wait` raises it)."""
 
     def submit(self, fn: Callable) -> Future:
         future: Future = Future()
-        future.set_result(fn())
+        try:
+            future.set_result(fn())
+        except Exception as exc:   # noqa: BLE001 - raised by _wait
+            future.set_exception(exc)
         return future
 
 
 @contextmanager
-def _pool(threads: int):
-    """`threads` threads for the re-solves; on an error the tasks not yet started are dropped."""
+def _pool(threads: int, cancelled: threading.Event):
+    """`threads` threads for the re-solves. On an error or Ctrl-C in the caller, `cancelled` is set, so the
+    running tasks stop at their next solve, and the tasks not yet started are dropped."""
     if threads <= 1:
         yield _InThisThread()
         return
     pool = ThreadPoolExecutor(threads, thread_name_prefix="fleetplan-decisions")
     try:
         yield pool
+    except BaseException:
+        cancelled.set()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

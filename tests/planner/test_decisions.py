@@ -397,3 +397,30 @@ def test_the_answers_do_not_depend_on_the_threads():
     assert one.runner_up == many.runner_up and one.close_call == many.close_call
     assert one.solver["decisions"]["solves"] == many.solver["decisions"]["solves"]
     assert len(one.decisions) and len(one.flip_points) and one.runner_up["count_alternatives"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_failing_re_solve_stops_the_others_and_its_error_is_raised(monkeypatch, threads):
+    """startup-hybrid makes 35 re-solves (4 + 6 + 25). With every flip-point search failing at once (the
+    flip searches are the first tasks), its error is raised on any number of threads, and the other tasks
+    stop at their next solve: at most the reference solve of the flip points and one solve already under
+    way in another thread are made."""
+    from planner.engine import decisions as decisions_module
+
+    p = plan(HYBRID, baselines=False)
+    solves = []
+    real_solve = decisions_module.solve
+
+    def counted(*args, **kwargs):
+        solves.append(1)
+        return real_solve(*args, **kwargs)
+
+    def broken(*args):
+        raise PlannerError("flip point search broken")
+
+    monkeypatch.setattr(decisions_module, "solve", counted)
+    monkeypatch.setattr(decisions_module, "flip_point", broken)
+    with pytest.raises(PlannerError, match="flip point search broken"):
+        add_decisions(p, threads=threads)
+    assert len(solves) <= threads
+    assert p.decisions is None and p.solver.get("decisions") is None
