@@ -287,7 +287,7 @@ def plan_command(
     # (benchmarks/plan_speed.py)
     gc.disable()
     skip_teardown()
-    from planner.engine import add_baselines, add_decisions
+    from planner.engine import add_baselines
     from planner.engine import plan as make_plan
     from planner.reports import plan_start, write_plan_files
     from planner.scenario import load_scenario_file
@@ -309,7 +309,7 @@ def plan_command(
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:
             add_baselines(result, plans=False)
         if not no_decisions and (fmt in _FORMATS_WITH_DECISIONS or out is not None):
-            add_decisions(result, time_limit=time_limit, store=store)
+            _add_decisions(result, time_limit, store)
         if out is not None:
             try:
                 for path in write_plan_files(result, out, start=start):
@@ -336,7 +336,7 @@ def plan_command(
                 _print_baselines(result)
             if not no_decisions:
                 if result.decisions is None:
-                    add_decisions(result, time_limit=time_limit, store=store)
+                    _add_decisions(result, time_limit, store)
                 _print_decisions(result)
         except PlannerError as exc:
             fail(exc)
@@ -345,6 +345,20 @@ def plan_command(
 
 
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx)
+
+
+def _add_decisions(result, time_limit: float | None, store: Path | None) -> None:
+    """engine.add_decisions, with a progress bar on stderr while it works (on a terminal; gone when done):
+    on a large scenario its re-solves take minutes."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from planner.engine import add_decisions
+
+    with Progress(TextColumn("what each decision is worth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as bar:
+        task = bar.add_task("decisions", total=None)
+        add_decisions(result, time_limit=time_limit, store=store,
+                      progress=lambda done, total: bar.update(task, completed=done, total=total))
 
 
 def _check_output(fmt: PlanFormat, output: Path | None) -> None:

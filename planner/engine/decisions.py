@@ -568,7 +568,8 @@ def flip_row(r: _Resolver, result: Plan, card: str, reference: Callable[[], Mode
 
 def add_decisions(result: Plan, solver: str | None = None, time_limit: float | None = None,
                   store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
-                  close_call_share: float | None = None, threads: int | None = None) -> Plan:
+                  close_call_share: float | None = None, threads: int | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
     forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call` and
     `result.flip_points`; returns `result`, changed in place. Call it after showing the plan.
@@ -579,13 +580,25 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     usable cores, at most MAX_THREADS; one, in this thread, when `extra_constraints` is given, since the
     threads would call it at once — pass `threads` if it is safe to). The solves and seconds of each part
     are in `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is
-    the wait. When a re-solve fails, the others stop at their next solve and its error is raised."""
+    the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
+    `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
+    card's flip point) ends, from the thread that ran it."""
     start = time.perf_counter()
     r = _resolver(result, solver, time_limit, store, extra_constraints)
     r.counted("prepare", seconds=time.perf_counter() - start)
     if threads is None:
         threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)
     threads = max(1, int(threads))
+    cards, decided, cases = bought_cards(result), plan_decisions(result), alternative_counts(r, result)
+    total, finished, counting = len(cards) + 1 + len(decided) + len(cases), [0], threading.Lock()
+
+    def tick(_: Future) -> None:
+        with counting:
+            finished[0] += 1
+            done = finished[0]
+        if progress is not None:
+            progress(done, total)
+
     with _pool(threads, r.cancelled) as pool:
         def submit(part: str, fn: Callable, *args) -> Future:
             def timed():
@@ -597,16 +610,19 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                     raise
                 finally:
                     r.counted(part, seconds=time.perf_counter() - begin)
-            return pool.submit(timed)
+            future = pool.submit(timed)
+            future.add_done_callback(tick)
+            return future
 
         # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
         # types), then the single solves fill the threads as they free up
         reference = _Once(lambda: r.solve(r.inp, "flip_points").model)
-        flips = [submit("flip_points", flip_row, r, result, card, reference) for card in bought_cards(result)]
+        if progress is not None:
+            progress(0, total)
+        flips = [submit("flip_points", flip_row, r, result, card, reference) for card in cards]
         runner = submit("runner_up", runner_up, r, result)
-        values = [submit("decision_values", decision_value, r, result, d) for d in plan_decisions(result)]
-        counts = [submit("count_alternatives", count_alternative, r, result, *case)
-                  for case in alternative_counts(r, result)]
+        values = [submit("decision_values", decision_value, r, result, d) for d in decided]
+        counts = [submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
         _wait(flips + [runner] + values + counts, r.cancelled)
         result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
         result.runner_up = runner.result()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import threading
 from pathlib import Path
 
 import pytest
@@ -424,3 +425,20 @@ def test_a_failing_re_solve_stops_the_others_and_its_error_is_raised(monkeypatch
         add_decisions(p, threads=threads)
     assert len(solves) <= threads
     assert p.decisions is None and p.solver.get("decisions") is None
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_progress_counts_every_task_once_up_to_the_total(threads):
+    """progress(done, total) starts at 0 and ends at total, one step per task: each decision, the runner-up,
+    each one-more/one-fewer count and each card's flip point — counted here from the answers."""
+    calls = []
+    lock = threading.Lock()
+
+    def progress(done, total):
+        with lock:
+            calls.append((done, total))
+
+    p = add_decisions(plan(HYBRID, baselines=False), threads=threads, progress=progress)
+    tasks = len(p.decisions) + 1 + len(p.runner_up["count_alternatives"]) + len(p.flip_points)
+    assert calls[0] == (0, tasks) and {t for _, t in calls} == {tasks}
+    assert sorted(done for done, _ in calls) == list(range(tasks + 1))
