@@ -590,40 +590,16 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)
     threads = max(1, int(threads))
     cards, decided, cases = bought_cards(result), plan_decisions(result), alternative_counts(r, result)
-    total, finished, counting = len(cards) + 1 + len(decided) + len(cases), [0], threading.Lock()
-
-    def tick(_: Future) -> None:
-        with counting:
-            finished[0] += 1
-            done = finished[0]
-        if progress is not None:
-            progress(done, total)
-
     with _pool(threads, r.cancelled) as pool:
-        def submit(part: str, fn: Callable, *args) -> Future:
-            def timed():
-                begin = time.perf_counter()
-                try:
-                    return fn(*args)
-                except Exception:
-                    r.cancelled.set()   # the other tasks stop at their next solve
-                    raise
-                finally:
-                    r.counted(part, seconds=time.perf_counter() - begin)
-            future = pool.submit(timed)
-            future.add_done_callback(tick)
-            return future
-
+        tasks = _Tasks(r, pool, len(cards) + 1 + len(decided) + len(cases), progress)
         # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
         # types), then the single solves fill the threads as they free up
         reference = _Once(lambda: r.solve(r.inp, "flip_points").model)
-        if progress is not None:
-            progress(0, total)
-        flips = [submit("flip_points", flip_row, r, result, card, reference) for card in cards]
-        runner = submit("runner_up", runner_up, r, result)
-        values = [submit("decision_values", decision_value, r, result, d) for d in decided]
-        counts = [submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
-        _wait(flips + [runner] + values + counts, r.cancelled)
+        flips = [tasks.submit("flip_points", flip_row, r, result, card, reference) for card in cards]
+        runner = tasks.submit("runner_up", runner_up, r, result)
+        values = [tasks.submit("decision_values", decision_value, r, result, d) for d in decided]
+        counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
+        tasks.wait()
         result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
         result.runner_up = runner.result()
         share = close_call_share if close_call_share is not None else getattr(
@@ -640,27 +616,62 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     return result
 
 
-def _wait(futures: list[Future], cancelled: threading.Event) -> None:
-    """Wait for every task; when one fails (it has set `cancelled`: the others stop at their next solve),
-    raise the error of the first task, in submission order, that failed of its own accord."""
-    done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-    if not any(f.exception() is not None for f in done):
-        return
-    cancelled.set()
-    wait(futures)
-    errors = [f.exception() for f in futures]
-    raise next(e for e in errors if e is not None and not isinstance(e, _Cancelled))
+class _Tasks:
+    """The re-solve tasks of one add_decisions on `pool`: each timed into its part of `r.seconds`; a task that
+    fails sets `r.cancelled`, so the others stop at their next solve; `progress(done, total)` as each ends
+    (from the thread that ran it)."""
+
+    def __init__(self, r: _Resolver, pool, total: int, progress: Callable[[int, int], None] | None):
+        self.r, self.pool, self.total, self.progress = r, pool, total, progress
+        self.futures: list[Future] = []
+        self._done, self._lock = 0, threading.Lock()
+        if progress is not None:
+            progress(0, total)
+
+    def submit(self, part: str, fn: Callable, *args) -> Future:
+        def timed():
+            begin = time.perf_counter()
+            try:
+                return fn(*args)
+            except Exception:
+                self.r.cancelled.set()
+                raise
+            finally:
+                self.r.counted(part, seconds=time.perf_counter() - begin)
+
+        future = self.pool.submit(timed)
+        self.futures.append(future)
+        future.add_done_callback(self._tick)
+        return future
+
+    def _tick(self, _: Future) -> None:
+        with self._lock:
+            self._done += 1
+            done = self._done
+        if self.progress is not None:
+            self.progress(done, self.total)
+
+    def wait(self) -> None:
+        """Wait for every task; when one failed, raise the error of the first task, in submission order,
+        that failed of its own accord (not stopped by another's failure)."""
+        finished, _ = wait(self.futures, return_when=FIRST_EXCEPTION)
+        if not any(f.exception() is not None for f in finished):
+            return
+        self.r.cancelled.set()
+        wait(self.futures)
+        errors = [f.exception() for f in self.futures]
+        raise next(e for e in errors if e is not None and not isinstance(e, _Cancelled))
 
 
 class _InThisThread:
     """A pool of one: `submit` runs the task at once; an error is kept in its Future, as a thread's would be
-    (`_wait` raises it)."""
+    (`_Tasks.wait` raises it)."""
 
     def submit(self, fn: Callable) -> Future:
         future: Future = Future()
         try:
             future.set_result(fn())
-        except Exception as exc:   # noqa: BLE001 - raised by _wait
+        except Exception as exc:   # noqa: BLE001 - raised by _Tasks.wait
             future.set_exception(exc)
         return future
 
