@@ -74,16 +74,6 @@ def cloud_rows(scenario, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return rows, np.array([rates[cur] for cur in currency], dtype=float)
 
 
-def cloud_offers(scenario, table: pd.DataFrame) -> pd.DataFrame:
-    """The scenario's allowed cloud offers of `table`, prices converted to the scenario currency."""
-    rows, rate = cloud_rows(scenario, table)
-    df = table.take(rows)   # a new frame: take copies
-    df["hourly_price"] = df["hourly_price"].to_numpy() * rate
-    df["upfront_price"] = df["upfront_price"].to_numpy() * rate
-    df["currency"] = scenario.currency
-    return df.reset_index(drop=True)
-
-
 SITE_CARD_COLUMNS = ["card_id", "gpu", "buyable", "capex", "busy_watts", "idle_watts", "cards_per_server", "life_years",
                      "maintenance_rate_per_year", "existing", "age_months", "min_units", "max_units", "as_of", "source"]
 

@@ -549,14 +549,12 @@ class _Once:
         return self._value
 
 
-def flip_row(r: _Resolver, result: Plan, card: str, reference: Callable[[], Model]) -> dict:
-    """The flip point of a card bought in the plan (a FLIP_COLUMNS row): the workload it mainly serves and the
-    demand of that workload below which the optimal plan holds fewer of the card than the plan does.
-    `reference()`: the plan solved again, shared by the cards (main_workload)."""
-    units = plan_fleet(result).get(card, 0)
+def flip_row(r: _Resolver, card: str, gpu: str, units: int, reference: Callable[[], Model]) -> dict:
+    """The flip point of a card bought in the plan, which holds `units` of it (a FLIP_COLUMNS row): the
+    workload it mainly serves and the demand of that workload below which the optimal plan holds fewer of
+    the card than the plan does. `reference()`: the plan solved again, shared by the cards (main_workload)."""
     workload = main_workload(r, card, reference)
-    gpu = dict(zip(result.fleet["sku"], result.fleet["gpu"]))
-    base = {"card": card, "gpu": gpu.get(card, ""), "units": units, "workload": workload or ""}
+    base = {"card": card, "gpu": gpu, "units": units, "workload": workload or ""}
     if workload is None:
         return {**base, "solves": 0, "note": "it serves no workload with demand"}
     return {**base, **flip_point(r, card, units, workload)}
@@ -595,7 +593,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
         # types), then the single solves fill the threads as they free up
         reference = _Once(lambda: r.solve(r.inp, "flip_points").model)
-        flips = [tasks.submit("flip_points", flip_row, r, result, card, reference) for card in cards]
+        held, gpu_of = plan_fleet(result), dict(zip(result.fleet["sku"], result.fleet["gpu"]))
+        flips = [tasks.submit("flip_points", flip_row, r, card, gpu_of.get(card, ""), held.get(card, 0), reference)
+                 for card in cards]
         runner = tasks.submit("runner_up", runner_up, r, result)
         values = [tasks.submit("decision_values", decision_value, r, result, d) for d in decided]
         counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]

@@ -148,8 +148,8 @@ def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], 
 
 
 def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
-    """The scenario's allowed cloud offers as units (money in the scenario currency): `catalog.cloud_offers`,
-    read straight from the columns of `prices` it needs (a copy of the whole offers table costs more)."""
+    """The scenario's allowed cloud offers as units (money in the scenario currency), read straight from the
+    columns of `prices` it needs at `catalog.cloud_rows` (a copy of the whole offers table costs more)."""
     offers, rate = cloud_rows(scenario, prices)
     option = prices["purchase_option"].to_numpy(dtype=object)[offers]
     mine = np.array([o in KIND_OF_OPTION for o in option.tolist()], dtype=bool)
