@@ -8,6 +8,12 @@ imported into (tests, notebooks, the dashboard).
   string storage, as in a core install. It is refused by a finder at the front of `sys.meta_path`, so
   every `import pyarrow` fails as when it is not installed (`sys.modules["pyarrow"] = None` would not do:
   Cython modules such as pandas 2.2's `_libs.lib` take that None for the module).
+- numpy's OpenBLAS gets one thread: at numpy's import it starts a worker per further core, which spins
+  for about 0.1 s of CPU before it sleeps, though nothing the planner does calls BLAS on matrices large
+  enough to share out. On 2 cores that spin competes with the forked child that solves the baselines
+  (engine.baselines) and with the other sweep worker: 0.12-0.17 s less CPU per process (measured with
+  `/usr/bin/time`, 2026-12-01). Set only when nothing has imported numpy yet and the variable is unset,
+  so a user's own OPENBLAS_NUM_THREADS wins.
 - garbage is collected every 50,000 allocations instead of 700: a plan makes tens of thousands of
   short-lived objects (model rows, table cells), nearly all freed by reference counting; 0.05-0.08 s less
   of a plan of industrial.yaml (benchmarks/plan_speed.py).
@@ -16,6 +22,7 @@ imported into (tests, notebooks, the dashboard).
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 KEPT_OUT = frozenset({"pyarrow"})
@@ -31,7 +38,10 @@ class _KeepOut:
 
 
 def configure_process() -> None:
-    """Keep pyarrow out (when nothing has imported pandas or pyarrow yet) and collect garbage less often."""
+    """Keep pyarrow out (when nothing has imported pandas or pyarrow yet), give OpenBLAS one thread (when
+    numpy is not imported yet) and collect garbage less often."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if not ({"pandas", *KEPT_OUT} & set(sys.modules)) and not any(isinstance(f, _KeepOut) for f in sys.meta_path):
         sys.meta_path.insert(0, _KeepOut())
     gc.set_threshold(50_000, 20, 20)

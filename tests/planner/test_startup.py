@@ -176,3 +176,25 @@ def test_the_app_called_in_process_leaves_pyarrow_importable():
         pytest.skip("pyarrow is not installed here (a core install)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.stdout.strip().endswith("ok"), out.stderr
+
+
+# numpy imported after planner.process.configure_process, as in the `fleetplan` process and the sweep's workers:
+# the threads this process then runs (Linux lists them in /proc/self/task) and the OPENBLAS_NUM_THREADS in force
+BLAS_CHILD = ("import os; from planner.process import configure_process; configure_process(); import numpy; "
+              "print(len(os.listdir('/proc/self/task')), os.environ.get('OPENBLAS_NUM_THREADS'))")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in Linux's /proc")
+def test_a_planner_process_starts_no_blas_threads_unless_the_user_asks_for_them():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+
+    def run(**extra):
+        out = subprocess.run([sys.executable, "-c", BLAS_CHILD], cwd=ROOT, env={**env, **extra}, capture_output=True,
+                             text=True, timeout=120, check=True).stdout.split()
+        return int(out[0]), out[1]
+
+    assert run() == (1, "1")                                  # numpy's OpenBLAS started no worker thread
+    # the user's setting wins: a worker beside the main thread (OpenBLAS starts no more threads than cores)
+    assert run(OPENBLAS_NUM_THREADS="2") == (min(2, os.cpu_count() or 1), "2")
