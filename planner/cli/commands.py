@@ -281,7 +281,7 @@ def plan_command(
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
-    input, 3 when the solver stopped (--time-limit) before finding any fleet."""
+    input, 3 when the solver stopped (--time-limit) before finding any fleet or failed."""
     # what is imported lives until the process ends: no garbage collection need walk it, while importing
     # (pandas, pulp: a few full collections) or after (gc.freeze) — about 0.2 s of a whole `plan` process
     # (benchmarks/plan_speed.py)

@@ -15,8 +15,10 @@ import contextlib
 import math
 import os
 import pickle
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import warnings
@@ -225,12 +227,18 @@ class BaselineChild:
     """A forked child process solving a baselines table (`start_baseline_child`).
 
     `rows()` waits for its rows, `stop()` ends it; either reaps it, so none is left a zombie. On Linux
-    the child dies with the process that forked it (PR_SET_PDEATHSIG), so none is left an orphan."""
+    the child dies with the process that forked it (PR_SET_PDEATHSIG), so none is left an orphan.
 
-    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None):
+    The child leads its own process group, so that ending it ends the CBC processes it runs too (pulp's
+    subprocesses; killed with the child alone they would solve on, for minutes on a large model), and with
+    CBC it writes its temporary files into a folder of its own, removed when it ends (killed mid-solve,
+    the child cannot delete them itself)."""
+
+    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None, folder: str | None = None):
         self.pid: int | None = pid
         self.fd = fd
         self.solver, self.time_limit = solver, time_limit
+        self.folder = folder          # the child's temporary folder (CBC only)
         self.owner = os.getpid()   # a copy of this object in another forked process must not end the child
 
     def rows(self) -> list[dict] | None:
@@ -261,17 +269,31 @@ class BaselineChild:
             self._end(kill=True)
 
     def _end(self, kill: bool) -> bool:
-        """Reap the child (killed first with `kill`); whether it exited with status 0."""
+        """Reap the child (killed first with `kill`, with the processes it started); whether it exited with
+        status 0. Its temporary folder is removed either way."""
         pid, self.pid = self.pid, None
         os.close(self.fd)
-        if kill:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
         try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:   # reaped elsewhere (SIGCHLD ignored): its outcome is unknown
-            return False
-        return os.waitstatus_to_exitcode(status) == 0
+            if kill:
+                _kill_group(pid)
+            try:
+                _, status = os.waitpid(pid, 0)
+            except ChildProcessError:   # reaped elsewhere (SIGCHLD ignored): its outcome is unknown
+                return False
+            return os.waitstatus_to_exitcode(status) == 0
+        finally:
+            if self.folder is not None:
+                shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the process group that child `pid` leads (itself and the CBC processes it started), or the
+    child alone where it leads none."""
+    with contextlib.suppress(ProcessLookupError):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):   # no such group: the child alone
+            os.kill(pid, signal.SIGKILL)
 
 
 def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) -> BaselineChild | None:
@@ -279,6 +301,8 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) ->
     or the fork fails (the caller solves them itself)."""
     if not can_fork(solver):
         return None
+    # CBC's files (pulp's MPS and solution) go to a folder the parent removes when the child ends
+    folder = tempfile.mkdtemp(prefix="fleetplan-baselines-") if solver == "cbc" else None
     read_fd, write_fd = os.pipe()
     parent = os.getpid()
     try:
@@ -290,25 +314,39 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) ->
     except OSError:
         os.close(read_fd)
         os.close(write_fd)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         return None
     if pid == 0:   # the child: it never returns into the parent's code, and runs none of its exit handlers
         code = 1
         try:
             os.close(read_fd)
-            _become_child(parent)
+            _become_child(parent, folder)
             _write_all(write_fd, pickle.dumps(_child_payload(base, solver, time_limit)))
             code = 0
         finally:
             os._exit(code)
     os.close(write_fd)
-    return BaselineChild(pid, read_fd, solver, time_limit)
+    # set here too, so that the group exists before the parent may kill it, whichever process runs first
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)
+    return BaselineChild(pid, read_fd, solver, time_limit, folder)
 
 
-def _become_child(parent: int) -> None:
-    """Quiet stdout (the parent's JSON goes there), Ctrl-C ends at once, and die with the parent."""
+def _become_child(parent: int, folder: str | None) -> None:
+    """Lead a process group of its own, write nothing to stdout or stderr, write temporary files into
+    `folder`, and die with the parent. Ctrl-C at a terminal reaches the parent only, which ends the
+    child's group (`BaselineChild`); a Ctrl-C sent to the child itself ends it at once."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    # stdout carries the parent's JSON; on stderr, a background process group may be stopped by the
+    # terminal (SIGTTOU under `stty tostop`), and what failed here the parent solves again itself
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
     os.close(devnull)
+    if folder is not None:
+        os.environ["TMPDIR"] = tempfile.tempdir = folder   # pulp reads TMPDIR, Python's tempfile its tempdir
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         import ctypes

@@ -10,6 +10,7 @@ LP bound is tight (industrial.yaml: 0.06 s for both branches against 0.3 s for t
 from __future__ import annotations
 
 import math
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ import numpy as np
 import pulp
 
 from planner.engine.model import Model
-from planner.errors import PlannerError
+from planner.errors import PlannerError, SolverError
 
 SOLVERS = ("highs", "cbc")
 # HiGHS is the default: in-process (no MPS file, no subprocess) and, on staged purchases, 10-100x faster
@@ -238,7 +239,15 @@ def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
     """Solve `m` with CBC through pulp (a subprocess; its output discarded)."""
     # The models hold a few dozen integers at most (cards, reservations) over a large LP: CBC's cut
     # generation costs 5× the solve there and branch and bound still proves the optimum without it.
-    m.prob.solve(pulp.PULP_CBC_CMD(msg=False, gapRel=GAP_REL, timeLimit=time_limit, options=["cuts off"]))
+    cbc = pulp.PULP_CBC_CMD(msg=False, gapRel=GAP_REL, timeLimit=time_limit, options=["cuts off"])
+    # pulp deletes its MPS and solution files only after a solve that worked: when CBC fails or is
+    # interrupted (Ctrl-C) they would stay in the temporary folder, so they go to a folder of this solve's
+    with tempfile.TemporaryDirectory(prefix="fleetplan-cbc-", ignore_cleanup_errors=True) as folder:
+        cbc.tmpDir = folder
+        try:
+            m.prob.solve(cbc)
+        except pulp.PulpSolverError as exc:   # CBC exited with an error, was killed, or wrote no solution
+            raise SolverError(f"solver cbc failed ({exc}); --solver highs solves the same model") from None
     status = {1: "optimal", 2: "feasible", 0: "not_solved", -1: "infeasible", -2: "unbounded", -3: "not_solved"
               }.get(m.prob.sol_status, "not_solved")
     if status == "optimal" and pulp.LpStatus[m.prob.status] != "Optimal":

@@ -14,8 +14,11 @@ import math
 import os
 import pickle
 import queue
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -206,7 +209,9 @@ def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict],
 # write into the pipe, or onto the caller's stdout), ignores Ctrl-C (the caller stops it), then serves
 # pickled (index, scenario, solver, baselines) tasks from stdin with pickled (index, row) answers.
 # Unlike multiprocessing's spawn and forkserver children it never imports the caller's __main__, and
-# unlike fork it is safe after HiGHS (which runs in this process) has started its threads.
+# unlike fork it is safe after HiGHS (which runs in this process) has started its threads. It runs in a
+# session of its own, so that a sweep stopped early ends the CBC processes of its workers with them, and
+# with CBC the workers' temporary files go to a folder of the sweep's, removed at its end.
 # A worker gives HiGHS one thread: the sweep already runs one worker per core, and HiGHS's own threads on
 # top of that only compete for the same cores. Like the `fleetplan` process (planner.cli.main) it keeps
 # pyarrow out and collects garbage less often (planner.process), and leaves what it imported out of every
@@ -256,9 +261,12 @@ def _serve(tasks, answers) -> None:
         answers.flush()
 
 
-def _start_worker() -> subprocess.Popen:
+def _start_worker(env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A worker process in a session of its own (POSIX), so that ending it ends the CBC processes it
+    started too (`_close_worker`): killed alone, a worker would leave its CBC solving as an orphan."""
     return subprocess.Popen([sys.executable, "-c", _WORKER, json.dumps([str(p) for p in sys.path])], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=None, close_fds=True)
+                            stdout=subprocess.PIPE, stderr=None, close_fds=True, env=env,
+                            start_new_session=hasattr(os, "setsid"))
 
 
 def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, dict], None], workers: int,
@@ -270,7 +278,10 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
     answers: queue.SimpleQueue = queue.SimpleQueue()
     stop = threading.Event()
     failed: list[int | None] = []
-    procs = [_start_worker() for _ in range(workers)]
+    # CBC's files (pulp's MPS and solution) go to a folder of this sweep's, removed at its end: a worker
+    # killed mid-solve (the sweep stopped early) cannot delete them itself
+    folder = tempfile.mkdtemp(prefix="fleetplan-sweep-") if solver == "cbc" else None
+    procs = [_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder}) for _ in range(workers)]
 
     def feed(proc: subprocess.Popen) -> None:
         try:
@@ -320,12 +331,14 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
                 p.stdout.close()
             except OSError:
                 pass
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _close_worker(proc: subprocess.Popen, kill: bool) -> None:
     """Close the worker's stdin (it then exits) and wait; kill it when stopping early or when it lingers."""
     if kill:
-        proc.kill()
+        _kill_worker(proc)
     try:
         proc.stdin.close()
     except OSError:
@@ -333,5 +346,17 @@ def _close_worker(proc: subprocess.Popen, kill: bool) -> None:
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        _kill_worker(proc)
         proc.wait()
+
+
+def _kill_worker(proc: subprocess.Popen) -> None:
+    """SIGKILL the worker's session (the worker and the CBC it runs; not waited for yet, so its pid is not
+    reused), or the worker alone where it has none."""
+    if hasattr(os, "killpg"):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+            return
+        except (ProcessLookupError, PermissionError):
+            pass
+    proc.kill()

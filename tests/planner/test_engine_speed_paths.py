@@ -12,6 +12,7 @@ import pytest
 from planner import load_scenario
 from planner.engine import add_baselines, build_model, inputs_for, plan, reduce
 from planner.engine.solve import _best, _Branch
+from planner.errors import SolverError
 from planner.scenario import apply_overrides
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -224,3 +225,28 @@ def test_the_inputs_caches_take_entries_from_threads_at_once():
     finally:
         sys.setswitchinterval(interval)
     assert errors == [] and len(cache) <= _CACHE_SIZE
+
+
+def test_a_cbc_run_that_fails_leaves_no_files(monkeypatch, tmp_path):
+    # pulp writes the model (MPS) into the temporary folder, then starts CBC; a CBC that fails (here it exits
+    # 3 at once, as a killed or broken CBC does) made pulp raise before it deleted its files; the error is the
+    # planner's, with the way out (the CLI prints it without a traceback, exit 3)
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    real = subprocess.Popen
+    started = []
+
+    def failing_cbc(args, **kwargs):
+        started.append(list(args))
+        return real([sys.executable, "-c", "raise SystemExit(3)"], **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", failing_cbc)
+    with pytest.raises(SolverError, match=r"^solver cbc failed \(Pulp: Error while trying to execute.*--solver highs"):
+        plan(worked(), solver="cbc", baselines=False)
+    mps = [a for a in started[0] if a.endswith("-pulp.mps")]
+    assert len(mps) == 1 and Path(mps[0]).is_relative_to(tmp_path)   # the model was written there …
+    assert list(tmp_path.iterdir()) == []                             # … and nothing of it is left

@@ -8,6 +8,7 @@ import math
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -284,3 +285,51 @@ def test_more_demand_never_lowers_the_total(growth, electricity, demand):
     table = sweep(s, {"workloads.training.gpu_hours_per_month": sorted(demand),
                       "onprem.electricity_per_kwh": [electricity]}, processes=1)
     assert _monotone(list(table["total"])), table
+
+
+# A stand-in for a sweep worker (reports.sweep._WORKER) that answers one point while a "CBC" it started
+# solves on (a process that sleeps) with pulp's model file written, then waits for its next point
+ENDLESS_CBC_WORKER = """
+import os, pickle, subprocess, sys, tempfile
+answers = os.fdopen(os.dup(1), "wb")
+pickle.dump(("ready", os.getpid()), answers)
+answers.flush()
+i, *_ = pickle.load(sys.stdin.buffer)
+open(os.path.join(tempfile.gettempdir(), "model-pulp.mps"), "w").close()
+cbc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+pickle.dump((i, {"cbc": cbc.pid, "temp": tempfile.gettempdir()}), answers)
+answers.flush()
+sys.stdin.buffer.read()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states in Linux's /proc")
+def test_a_sweep_stopped_early_ends_its_workers_cbc_and_leaves_no_files(monkeypatch, tmp_path):
+    sweep_module = sys.modules["planner.reports.sweep"]   # planner.reports.sweep is also the name of a function
+
+    def ended(pid):
+        for _ in range(200):
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                return True
+            if state in ("Z", "X"):
+                return True
+            time.sleep(0.05)
+        return False
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(sweep_module, "_WORKER", ENDLESS_CBC_WORKER)
+    rows = []
+
+    def store_then_stop(i, row):   # the caller stops after the first point (an error, Ctrl-C)
+        rows.append(row)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sweep_module._solve_in_workers([(0, None), (1, None)], store_then_stop, workers=1, solver="cbc", baselines=False)
+    (row,) = rows
+    assert Path(row["temp"]).parent == tmp_path                 # the worker's files went to the sweep's folder …
+    assert ended(row["cbc"])                                    # … its CBC ended with it …
+    assert list(tmp_path.iterdir()) == []                       # … and the folder is gone
