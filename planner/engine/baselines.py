@@ -301,10 +301,10 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) ->
     or the fork fails (the caller solves them itself)."""
     if not can_fork(solver):
         return None
-    # CBC's files (pulp's MPS and solution) go to a folder the parent removes when the child ends
-    folder = tempfile.mkdtemp(prefix="fleetplan-baselines-") if solver == "cbc" else None
     read_fd, write_fd = os.pipe()
     parent = os.getpid()
+    # CBC's files (pulp's MPS and solution) go to a folder the parent removes when the child ends
+    folder = tempfile.mkdtemp(prefix="fleetplan-baselines-") if solver == "cbc" else None
     try:
         with warnings.catch_warnings():
             # Python ≥ 3.12 warns on fork with any thread: the others here are native pools (OpenBLAS,
