@@ -17,12 +17,15 @@ imported into (tests, notebooks, the dashboard).
 - garbage is collected every 50,000 allocations instead of 700: a plan makes tens of thousands of
   short-lived objects (model rows, table cells), nearly all freed by reference counting; 0.05-0.08 s less
   of a plan of industrial.yaml (benchmarks/plan_speed.py).
+
+`kill_process_group` ends a process the planner started in a group of its own, with what it started.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 
 KEPT_OUT = frozenset({"pyarrow"})
@@ -45,3 +48,17 @@ def configure_process() -> None:
     if not ({"pandas", *KEPT_OUT} & set(sys.modules)) and not any(isinstance(f, _KeepOut) for f in sys.meta_path):
         sys.meta_path.insert(0, _KeepOut())
     gc.set_threshold(50_000, 20, 20)
+
+
+def kill_process_group(pid: int) -> bool:
+    """SIGKILL the process group that `pid` leads — a process the planner started in a group or session of
+    its own (the baselines' child, a sweep worker) and the CBC processes it started — and say whether there
+    was one to kill; False where the platform has no process groups or `pid` leads none."""
+    if not hasattr(os, "killpg"):
+        return False
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+

@@ -35,6 +35,7 @@ from planner.engine.readback import read_plan
 from planner.engine.reductions import reduce
 from planner.engine.solve import Solution, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
+from planner.process import kill_process_group
 
 CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 
@@ -274,8 +275,9 @@ class BaselineChild:
         pid, self.pid = self.pid, None
         os.close(self.fd)
         try:
-            if kill:
-                _kill_group(pid)
+            if kill and not kill_process_group(pid):   # the child leads no group yet: it alone
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             try:
                 _, status = os.waitpid(pid, 0)
             except ChildProcessError:   # reaped elsewhere (SIGCHLD ignored): its outcome is unknown
@@ -284,16 +286,6 @@ class BaselineChild:
         finally:
             if self.folder is not None:
                 shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _kill_group(pid: int) -> None:
-    """SIGKILL the process group that child `pid` leads (itself and the CBC processes it started), or the
-    child alone where it leads none."""
-    with contextlib.suppress(ProcessLookupError):
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):   # no such group: the child alone
-            os.kill(pid, signal.SIGKILL)
 
 
 def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) -> BaselineChild | None:

@@ -15,7 +15,6 @@ import os
 import pickle
 import queue
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import pandas as pd
 from planner.engine.run import plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
+from planner.process import kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.overrides import ORIGIN, path_problems
 
@@ -351,12 +351,7 @@ def _close_worker(proc: subprocess.Popen, kill: bool) -> None:
 
 
 def _kill_worker(proc: subprocess.Popen) -> None:
-    """SIGKILL the worker's session (the worker and the CBC it runs; not waited for yet, so its pid is not
-    reused), or the worker alone where it has none."""
-    if hasattr(os, "killpg"):
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-            return
-        except (ProcessLookupError, PermissionError):
-            pass
-    proc.kill()
+    """SIGKILL the worker with the CBC it runs (its session; not waited for yet, so its pid is not reused),
+    or the worker alone where it has no group of its own."""
+    if not kill_process_group(proc.pid):
+        proc.kill()
