@@ -18,11 +18,21 @@ from enum import Enum
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from typer.core import TyperGroup
 
-from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail, infeasible, quiet_broken_pipe, skip_teardown
+from planner.cli.console import (
+    CONTEXT_SETTINGS,
+    HELP_MARKUP,
+    Format,
+    emit,
+    err,
+    escape,
+    fail,
+    infeasible,
+    quiet_broken_pipe,
+    skip_teardown,
+    stdout_console,
+)
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
@@ -70,8 +80,8 @@ def _rich_broken_pipe(exc: SystemExit) -> None:
     raise exc
 
 
-app = typer.Typer(cls=_Group, no_args_is_help=True, context_settings=CONTEXT_SETTINGS, epilog=EPILOG,
-                  help="GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost.")
+app = typer.Typer(cls=_Group, no_args_is_help=True, context_settings=CONTEXT_SETTINGS, rich_markup_mode=HELP_MARKUP,
+                  epilog=EPILOG, help="GPU fleet planner: buy, rent from AWS/Azure, or mix — at the lowest total cost.")
 
 
 def shadowing_packages() -> list[str]:
@@ -114,7 +124,7 @@ def _main(
 
 
 @app.command()
-def validate(files: list[Path] = typer.Argument(..., help="scenario YAML files")) -> None:
+def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="scenario YAML files")) -> None:
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
 
@@ -254,7 +264,7 @@ class PlanFormat(str, Enum):
 
 @app.command("plan")
 def plan_command(
-    file: Path = typer.Argument(..., help="scenario YAML file"),
+    file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
     fmt: PlanFormat = typer.Option(PlanFormat.table, "--format",
                                    help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
                                         "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
@@ -355,7 +365,7 @@ def _add_decisions(result, time_limit: float | None, store: Path | None) -> None
     from planner.engine import add_decisions
 
     with Progress(TextColumn("what each decision is worth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as bar:
+                  console=err.console, transient=True) as bar:
         task = bar.add_task("decisions", total=None)
         add_decisions(result, time_limit=time_limit, store=store,
                       progress=lambda done, total: bar.update(task, completed=done, total=total))
@@ -419,7 +429,7 @@ def _check_store(store: Path | None) -> None:
 def _print_plan(p) -> None:
     from planner.reports.tables import assumption_line, grouping_line
 
-    out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    out = stdout_console(piped_width=160)
     cur = p.currency
     dates = p.prices.get("as_of_text") or "undated"
     out.print(f"[bold]{escape(p.scenario_name)}[/] — {p.status}, {p.horizon_months} months, total "
@@ -460,7 +470,7 @@ def _print_decisions(p) -> None:
     points (engine.add_decisions, solved after the plan was shown)."""
     import pandas as pd
 
-    out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    out = stdout_console(piped_width=160)
     cur = p.currency
     if p.decisions is not None and len(p.decisions):
         emit(p.decisions.drop(columns=["gpu"]), Format.table, float_digits=1,
@@ -540,10 +550,10 @@ def compare(
         emit(costs, fmt)
     else:
         cur = cmp.currency
-        Console(highlight=False).print(f"[bold]a[/] = {escape(str(a))} ({escape(cmp.label_a)})\n"
-                                       f"[bold]b[/] = {escape(str(b))} ({escape(cmp.label_b)})\n"
-                                       f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
-                                       f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
+        stdout_console().print(f"[bold]a[/] = {escape(str(a))} ({escape(cmp.label_a)})\n"
+                               f"[bold]b[/] = {escape(str(b))} ({escape(cmp.label_b)})\n"
+                               f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
+                               f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
         # list values read "[aws, azure]": emit escapes text cells, so rich does not take them for markup
         inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else str(v))
                                       for k in ("a", "b")})
@@ -570,7 +580,7 @@ def _parse_vary(items: list[str]) -> dict:
 
 @app.command()
 def sweep(
-    file: Path = typer.Argument(..., help="scenario YAML file"),
+    file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
     vary: list[str] = typer.Option(..., "--vary", help="PATH=V1,V2,… (repeatable; the cross product is planned), "
                                                        "e.g. onprem.electricity_per_kwh=0.1,0.2 or "
                                                        "workloads.prototyping.gpu_hours_per_month=1500,3000"),
@@ -595,7 +605,7 @@ def sweep(
         scenario = load_scenario_file(file)
         grid = _parse_vary(vary)
         with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err, transient=True) as bar:
+                      console=err.console, transient=True) as bar:
             task = bar.add_task("sweep", total=None)
             table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
                               solver=solver.value, progress=lambda done, n: bar.update(task, completed=done, total=n),

@@ -8,21 +8,56 @@ import math
 import os
 import sys
 from enum import Enum
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from planner.errors import PlannerError
 
-if TYPE_CHECKING:   # the CLI imports pandas only in commands that print tables: `fleetplan --help` stays light
+if TYPE_CHECKING:   # the CLI imports pandas only in commands that print tables, and rich when it prints
     import pandas as pd
+    from rich.console import Console
 
-err = Console(stderr=True, highlight=False)
+
+class _Stderr:
+    """rich's Console on stderr, made at its first use: `fleetplan --help` imports no rich (its import and
+    a Console's set-up are 0.05-0.07 s of a 0.2 s process on 2 cores, 2026-12-01)."""
+
+    @cached_property
+    def console(self) -> Console:
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False)
+
+    def print(self, *objects, **kwargs) -> None:
+        self.console.print(*objects, **kwargs)
+
+
+err = _Stderr()
+
+
+def stdout_console(piped_width: int | None = None) -> Console:
+    """A rich Console on stdout; `piped_width` columns when stdout is no terminal (a pipe has no width:
+    wide tables are not squeezed into 80 characters)."""
+    from rich.console import Console
+
+    return Console(highlight=False, width=None if sys.stdout.isatty() else piped_width)
+
+
+def escape(text: str) -> str:
+    """Text shown as it is inside rich markup (rich.markup.escape)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 # every typer app of the CLI: `-h` is `--help`
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+# Help and usage errors in click's plain text, not typer's rich panels: rich's option table cut help texts
+# short at 80 columns ("all-cloud/all-on-prem/si…") and showed `<bool>` after every flag, and typer's
+# rich_utils costs a third of `fleetplan --help` (its import, which brings rich.markdown and rich.traceback,
+# and the render): 0.17-0.27 s against 0.28-0.44 s on 2 cores (2026-12-01, 7 runs each, alternated).
+HELP_MARKUP = None
 
 # Set by a command whose process has nothing left to do at exit but free memory (`plan`: its output written
 # and closed, its forked child reaped or never started): the installed command then ends without the
@@ -93,5 +128,4 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
                 else:
                     cells.append(escape(str(v)))  # "[aws, azure]" is text, not rich markup
             table.add_row(*cells)
-        # Piped output has no terminal width; do not squeeze columns into 80 characters.
-        Console(highlight=False, width=None if sys.stdout.isatty() else 240).print(table)
+        stdout_console(piped_width=240).print(table)

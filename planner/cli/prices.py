@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from planner.cli.console import CONTEXT_SETTINGS, Format, emit, err, fail
+from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
 from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreCorrupt, StoreError
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings=CONTEXT_SETTINGS,
+                         rich_markup_mode=HELP_MARKUP,
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
 
 STORE_HELP = f"price store file (default: ${STORE_ENV_VAR} or the platform's data directory)"
@@ -96,7 +97,7 @@ def refresh(
     try:
         source = get_source(provider, **options)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err, transient=True) as bar:
+                      console=err.console, transient=True) as bar:
             tasks: dict[str, int] = {}
 
             def progress(step: str, done: int, total: int | None = None) -> None:

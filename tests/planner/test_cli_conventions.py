@@ -70,6 +70,19 @@ def test_dash_h_is_help_on_every_command(args):
     assert short.stdout == long.stdout
 
 
+def test_help_shows_each_option_help_whole_and_flags_without_a_value():
+    # typer's rich panels cut help texts short at 80 columns ("skip the all-cloud/all-on-prem/si…") and
+    # showed `<bool>` after every flag; click's plain help wraps them whole
+    text = run("plan", "-h").stdout
+    words = "".join(text.split())
+    for whole in ["skip the all-cloud/all-on-prem/single-type runs",
+                  "skip what each decision is worth, the runner-up plan and the flip points (re-solves made after "
+                  "the plan is shown)"]:
+        assert "".join(whole.split()) in words, whole
+    assert "…" not in text and "<bool>" not in text
+    assert "plan [OPTIONS] {SCENARIO}" in text
+
+
 def test_help_lists_the_environment_variables_the_adapters_read():
     text = run("--help").stdout
     for name in ["FLEETPLAN_STORE", "FLEETPLAN_AZURE_PRICES_URL", "FLEETPLAN_AZURE_ARM_URL", "AZURE_SUBSCRIPTION_ID",

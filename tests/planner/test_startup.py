@@ -1,6 +1,7 @@
 """Start-up stays light (issue 11): `fleetplan --help`, `fleetplan <command> --help`, `validate` and `schema`
 import none of the heavy libraries (pandas, numpy, the solvers, the cloud SDKs, the dashboard, the exports);
-the commands that need them import them. Each case runs in a fresh interpreter, so modules other tests
+the commands that need them import them. Help imports no rich either (it is click's plain text; rich comes
+with the first message or table a command prints). Each case runs in a fresh interpreter, so modules other tests
 imported do not count, and the CLI's app runs in it exactly as the `fleetplan` script runs it."""
 
 import json
@@ -38,7 +39,7 @@ for args in json.loads(sys.argv[1]):
     sys.stdout.flush()
     loaded = sorted({name.partition(".")[0] for name in sys.modules} & heavy)
     with open(sys.argv[3], "a", encoding="utf-8") as report:
-        report.write(json.dumps({"args": args, "code": code, "heavy": loaded}) + "\\n")
+        report.write(json.dumps({"args": args, "code": code, "heavy": loaded, "rich": "rich" in sys.modules}) + "\\n")
 """
 
 
@@ -56,7 +57,7 @@ def run_cli(*runs: list[str]) -> tuple[list[dict], str, str]:
 
 def test_help_lists_every_command_and_imports_nothing_heavy():
     [report], out, _ = run_cli(["--help"])
-    assert report == {"args": ["--help"], "code": 0, "heavy": []}
+    assert report == {"args": ["--help"], "code": 0, "heavy": [], "rich": False}
     for command in (*COMMANDS, "prices"):
         assert command in out
 
@@ -64,7 +65,7 @@ def test_help_lists_every_command_and_imports_nothing_heavy():
 def test_every_command_help_imports_nothing_heavy():
     runs = [[c, "--help"] for c in (*COMMANDS, "prices")] + [["prices", c, "--help"] for c in PRICES_COMMANDS]
     reports, out, _ = run_cli(*runs)
-    assert [(r["args"], r["code"], r["heavy"]) for r in reports] == [(args, 0, []) for args in runs]
+    assert [(r["args"], r["code"], r["heavy"], r["rich"]) for r in reports] == [(args, 0, [], False) for args in runs]
     assert out.count("Usage: fleetplan") == len(runs)
 
 
@@ -72,6 +73,7 @@ def test_validate_of_the_example_scenarios_imports_nothing_heavy_and_warns_as_th
     files = [str(p.relative_to(ROOT)) for p in SCENARIOS]
     [report], _, err = run_cli(["validate", *files])
     assert report["code"] == 0 and report["heavy"] == []
+    assert report["rich"]   # its messages are rich's: the help runs' "rich": False is no blind spot
     assert [line.split(":")[0] for line in err.splitlines() if line.startswith("ok ")] == [f"ok {f}" for f in files]
     # the warnings come from the snapshot read with the csv module; the same scenarios checked against the
     # whole offers table (pandas, as `plan` reads it) must give the same lines
