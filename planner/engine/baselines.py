@@ -228,7 +228,8 @@ class BaselineChild:
     """A forked child process solving a baselines table (`start_baseline_child`).
 
     `rows()` waits for its rows, `stop()` ends it; either reaps it, so none is left a zombie. On Linux
-    the child dies with the process that forked it (PR_SET_PDEATHSIG), so none is left an orphan.
+    the child dies with the process that forked it (PR_SET_PDEATHSIG), so none is left an orphan; a CBC
+    child then ends its CBC and removes its folder first (`_end_with_parent`).
 
     The child leads its own process group, so that ending it ends the CBC processes it runs too (pulp's
     subprocesses; killed with the child alone they would solve on, for minutes on a large model), and with
@@ -314,7 +315,10 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) ->
         try:
             os.close(read_fd)
             _become_child(parent, folder)
-            _write_all(write_fd, pickle.dumps(_child_payload(base, solver, time_limit)))
+            payload = pickle.dumps(_child_payload(base, solver, time_limit))
+            if folder is not None:   # its CBC runs are over: a parent killed outright could not remove it
+                shutil.rmtree(folder, ignore_errors=True)
+            _write_all(write_fd, payload)
             code = 0
         finally:
             os._exit(code)
@@ -344,9 +348,34 @@ def _become_child(parent: int, folder: str | None) -> None:
         import ctypes
 
         PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        death = signal.SIGKILL
+        if folder is not None and os.getpgrp() == os.getpid():
+            # CBC: killed outright, the child would leave its CBC solving on and its files behind
+            signal.signal(signal.SIGTERM, lambda signum, frame: _end_with_parent(folder))
+            death = signal.SIGTERM
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, death)
     if os.getppid() != parent:   # the parent died before the death signal was set
         os._exit(1)
+
+
+def _end_with_parent(folder: str) -> None:
+    """The parent died without ending the child (killed outright: SIGKILL), or someone sent the child
+    SIGTERM: end the CBC process it runs (its process group's other member), remove its temporary folder —
+    the parent, which would, is gone — and exit. Only a CBC child: it waits on CBC in Python, where this
+    handler runs at once; a HiGHS child may stay in HiGHS for long, so it dies by SIGKILL instead."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)   # the group's SIGTERM is for CBC
+    with contextlib.suppress(OSError):
+        os.killpg(0, signal.SIGTERM)   # this child leads the group (checked before this handler was set)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:   # reap CBC, so that it writes nothing more into the folder
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:   # none left
+            break
+        if pid == 0:
+            time.sleep(0.01)
+    shutil.rmtree(folder, ignore_errors=True)
+    os._exit(1)
 
 
 def _child_payload(base: Inputs, solver: str, time_limit: float | None) -> tuple[str, object]:

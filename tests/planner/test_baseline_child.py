@@ -274,3 +274,102 @@ def test_a_child_ended_mid_solve_ends_its_cbc_and_leaves_no_files(forks, monkeyp
     assert len(forks) == 1 and reaped(forks[0])
     assert process_ended(cbc)
     assert list(temp.iterdir()) == []
+
+
+# A plan whose baselines a forked child solves with CBC; in the child, CBC is a stand-in that never finishes
+# and writes its pid to argv[2]. The parent prints "waiting" once the stand-in runs and then waits.
+PARENT_OF_A_CBC_CHILD = """
+import os, subprocess, sys, time
+from planner import load_scenario
+from planner.engine import plan
+
+parent, real = os.getpid(), subprocess.Popen
+
+def endless_cbc_in_the_child(args, **kwargs):
+    if os.getpid() == parent:
+        return real(args, **kwargs)
+    cbc = real([sys.executable, "-c", "import time; time.sleep(300)"], **kwargs)
+    with open(sys.argv[2] + ".part", "w") as f:
+        f.write(str(cbc.pid))
+    os.replace(sys.argv[2] + ".part", sys.argv[2])
+    return cbc
+
+subprocess.Popen = endless_cbc_in_the_child
+p = plan(load_scenario(sys.argv[1]), solver="cbc", baselines=False, prefetch_baselines=True)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+print("waiting", flush=True)
+time.sleep(300)
+"""
+
+
+# A plan whose baselines a forked child solves with CBC, to its end; the parent prints "waiting" once the child
+# has exited (a zombie it has not reaped) and then waits.
+PARENT_OF_A_FINISHED_CBC_CHILD = """
+import os, sys, time
+from pathlib import Path
+from planner import load_scenario
+from planner.engine import plan
+
+p = plan(load_scenario(sys.argv[1]), solver="cbc", baselines=False, prefetch_baselines=True)
+[child] = Path(f"/proc/self/task/{os.getpid()}/children").read_text().split()
+while Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+    time.sleep(0.05)
+print("waiting", flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.mark.skipif(not TWO_CORES or not Path("/proc/self/task").exists(),
+                    reason="one usable core: no child is started; reads the child's state in Linux's /proc")
+def test_a_parent_killed_outright_after_its_child_finished_leaves_no_files(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    parent = subprocess.Popen([sys.executable, "-c", PARENT_OF_A_FINISHED_CBC_CHILD, str(WORKED)], cwd=ROOT,
+                              env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        assert parent.stdout.readline() == "waiting\n", parent.stderr.read()
+        parent.kill()
+        parent.wait(timeout=60)
+        # the child removed its CBC folder itself once its solves were over: nobody is left to remove it
+        assert list(temp.iterdir()) == []
+    finally:
+        parent.kill()
+        parent.wait(timeout=60)
+        parent.stdout.close()
+        parent.stderr.close()
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="one usable core: no child is started")
+def test_a_parent_killed_outright_leaves_no_cbc_and_no_files(tmp_path, process_ended):
+    # SIGKILL gives the parent no chance to end its child: the child, told by the kernel that its parent died
+    # (PR_SET_PDEATHSIG), must end its CBC and remove the files itself
+    import signal
+
+    temp, report = tmp_path / "temp", tmp_path / "cbc.pid"
+    temp.mkdir()
+    parent = subprocess.Popen([sys.executable, "-c", PARENT_OF_A_CBC_CHILD, str(WORKED), str(report)], cwd=ROOT,
+                              env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    cbc = None
+    try:
+        assert parent.stdout.readline() == "waiting\n", parent.stderr.read()
+        cbc = int(report.read_text())
+        [folder] = temp.iterdir()   # the child's CBC folder, with the model pulp wrote for CBC
+        assert folder.name.startswith("fleetplan-baselines-") and list(folder.rglob("*-pulp.mps"))
+        assert not process_ended(cbc, seconds=0)
+        parent.kill()
+        parent.wait(timeout=60)
+        assert process_ended(cbc)
+        deadline = time.monotonic() + 10
+        while list(temp.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list(temp.iterdir()) == []
+    finally:
+        parent.kill()
+        parent.wait(timeout=60)
+        parent.stdout.close()
+        parent.stderr.close()
+        if cbc is not None and not process_ended(cbc, seconds=0):
+            os.kill(cbc, signal.SIGKILL)
