@@ -51,6 +51,7 @@ def escape(text: str) -> str:
 
     return rich_escape(text)
 
+
 # every typer app of the CLI: `-h` is `--help`
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 # Help and usage errors in click's plain text, not typer's rich panels: rich's option table cut help texts
