@@ -157,7 +157,7 @@ def _price_gaps(scenario) -> list[str]:
 
 
 @app.command()
-def schema(out: Path | None = typer.Option(None, "--out", help="write to this file instead of stdout")) -> None:
+def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", help="write to this file instead of stdout")) -> None:
     """Write the JSON Schema of scenario files (for editor completion and checks)."""
     from planner.scenario import scenario_json_schema
 
@@ -196,16 +196,16 @@ TABLE_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_cou
 
 @app.command()
 def offers(
-    gpu: str | None = typer.Option(None, "--gpu", help="GPU id, alias or family (A100-80GB finds PCIe and SXM)"),
-    min_memory: float | None = typer.Option(None, "--min-memory", help="least GB per GPU"),
-    provider: list[str] = typer.Option([], "--provider", help="aws, azure, onprem (repeatable)"),
-    region: list[str] = typer.Option([], "--region", help="region code (repeatable)"),
-    option: list[str] = typer.Option([], "--option", help="purchase option (repeatable)"),
-    max_price: float | None = typer.Option(None, "--max-price", help="most USD per GPU-hour"),
-    fx: list[str] = typer.Option([], "--fx", help="USD per unit of a card's currency, e.g. CNY=0.14"),
-    electricity: float = typer.Option(0.12, "--electricity", help="USD per kWh for on-prem cards"),
-    pue: float = typer.Option(1.4, "--pue", help="site PUE for on-prem cards"),
-    limit: int | None = typer.Option(None, "--limit", help="show only the first N rows"),
+    gpu: str | None = typer.Option(None, "--gpu", metavar="GPU", help="GPU id, alias or family (A100-80GB finds PCIe and SXM)"),
+    min_memory: float | None = typer.Option(None, "--min-memory", metavar="GB", help="least GB per GPU"),
+    provider: list[str] = typer.Option([], "--provider", metavar="PROVIDER", help="aws, azure, onprem (repeatable)"),
+    region: list[str] = typer.Option([], "--region", metavar="REGION", help="region code (repeatable)"),
+    option: list[str] = typer.Option([], "--option", metavar="OPTION", help="purchase option (repeatable)"),
+    max_price: float | None = typer.Option(None, "--max-price", metavar="USD", help="most USD per GPU-hour"),
+    fx: list[str] = typer.Option([], "--fx", metavar="CUR=USD", help="USD per unit of a card's currency, e.g. CNY=0.14"),
+    electricity: float = typer.Option(0.12, "--electricity", metavar="USD", help="USD per kWh for on-prem cards"),
+    pue: float = typer.Option(1.4, "--pue", metavar="PUE", help="site PUE for on-prem cards"),
+    limit: int | None = typer.Option(None, "--limit", metavar="N", help="show only the first N rows"),
     fmt: Format = typer.Option(Format.table, "--format"),
 ) -> None:
     """Every way to get a GPU: cloud offers (packaged snapshot) and on-prem cards, cheapest per GPU-hour first.
@@ -233,7 +233,8 @@ def offers(
 
 @app.command()
 def inventory(
-    from_file: Path | None = typer.Option(None, "--from", help="read saved nvidia-smi output instead of running it"),
+    from_file: Path | None = typer.Option(None, "--from", metavar="FILE",
+                                          help="read saved nvidia-smi output instead of running it"),
 ) -> None:
     """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
     from planner.catalog.inventory import parse_inventory, read_inventory_file, read_nvidia_smi
@@ -283,11 +284,11 @@ def plan_command(
                                                   "(default: the scenario's profile_slots, else 24; 168 = exact) "
                                                   "and print the bound on the cost error"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
-    out: Path | None = typer.Option(None, "--out", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
+    out: Path | None = typer.Option(None, "--out", metavar="DIR", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
-    start: str | None = typer.Option(None, "--start", help="plan start month YYYY-MM for focus.csv "
+    start: str | None = typer.Option(None, "--start", metavar="YYYY-MM", help="plan start month YYYY-MM for focus.csv "
                                                               "(default: next month)"),
-    store: Path | None = typer.Option(None, "--store", help="price store for `prices.source: store` "
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
@@ -581,16 +582,17 @@ def _parse_vary(items: list[str]) -> dict:
 @app.command()
 def sweep(
     file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
-    vary: list[str] = typer.Option(..., "--vary", help="PATH=V1,V2,… (repeatable; the cross product is planned), "
-                                                       "e.g. onprem.electricity_per_kwh=0.1,0.2 or "
-                                                       "workloads.prototyping.gpu_hours_per_month=1500,3000"),
-    scheduler: str | None = typer.Option(None, "--scheduler", help="address of a running Dask scheduler, "
+    vary: list[str] = typer.Option(..., "--vary", metavar="PATH=V1,V2",
+                                   help="PATH=V1,V2,… (repeatable; the cross product is planned), "
+                                        "e.g. onprem.electricity_per_kwh=0.1,0.2 or "
+                                        "workloads.prototyping.gpu_hours_per_month=1500,3000"),
+    scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help="address of a running Dask scheduler, "
                                                                       "e.g. tcp://10.0.0.5:8786 (needs the "
                                                                       "[dask] extra)"),
     scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", min=0.1, metavar="SECONDS",
                                             help="give up (exit 2) when the --scheduler cannot be reached "
                                                  "within SECONDS"),
-    processes: int = typer.Option(2, "--processes", min=1, help="local worker processes (without --scheduler)"),
+    processes: int = typer.Option(2, "--processes", metavar="N", min=1, help="local worker processes (without --scheduler)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     fmt: Format = typer.Option(Format.table, "--format"),

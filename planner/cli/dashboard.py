@@ -61,9 +61,9 @@ def _run(cmd: list[str]) -> int:
 
 
 def dashboard(
-    port: int | None = typer.Option(None, "--port", min=1, max=65535,
+    port: int | None = typer.Option(None, "--port", metavar="PORT", min=1, max=65535,
                                     help="port to listen on (default: Streamlit's, 8501 or the next free one)"),
-    host: str = typer.Option("127.0.0.1", "--host",
+    host: str = typer.Option("127.0.0.1", "--host", metavar="ADDRESS",
                              help="address to listen on; the dashboard has no login, so this machine only by default"),
 ) -> None:
     """Start the dashboard (Streamlit) in the browser: pages Plan, Prices, Compare, Export."""

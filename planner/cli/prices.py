@@ -70,10 +70,10 @@ def _fallback_text(store: PriceStore, provider: str) -> str:
 
 @prices_app.command()
 def refresh(
-    provider: str = typer.Option(..., "--provider", help=f"{' or '.join(registry.cloud_providers())}"),
-    region: list[str] = typer.Option(..., "--region", help="region code (repeatable)"),
-    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
-    subscription: str | None = typer.Option(None, "--subscription",
+    provider: str = typer.Option(..., "--provider", metavar="PROVIDER", help=f"{' or '.join(registry.cloud_providers())}"),
+    region: list[str] = typer.Option(..., "--region", metavar="REGION", help="region code (repeatable)"),
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help=STORE_HELP),
+    subscription: str | None = typer.Option(None, "--subscription", metavar="ID",
                                                help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
     deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", min=1,
                                    help="give up (exit 1, store unchanged) when the whole refresh takes longer "
@@ -123,7 +123,7 @@ def refresh(
 
 @prices_app.command("list")
 def list_snapshots(
-    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help=STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
@@ -140,9 +140,9 @@ def list_snapshots(
 
 @prices_app.command()
 def show(
-    gpu: str | None = typer.Option(None, "--gpu", help="GPU id, alias or family"),
-    provider: list[str] = typer.Option([], "--provider", help="aws, azure (repeatable)"),
-    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    gpu: str | None = typer.Option(None, "--gpu", metavar="GPU", help="GPU id, alias or family"),
+    provider: list[str] = typer.Option([], "--provider", metavar="PROVIDER", help="aws, azure (repeatable)"),
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help=STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
@@ -204,7 +204,7 @@ def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
 def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
     new: str = typer.Argument(..., help="snapshot id or `packaged`"),
-    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help=STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""

@@ -84,6 +84,15 @@ def test_help_shows_each_option_help_whole_and_flags_without_a_value():
     assert usage.endswith((" plan [OPTIONS] {SCENARIO}", " plan [OPTIONS] SCENARIO"))   # typer ≥ 0.29 writes {}
 
 
+@pytest.mark.parametrize("args", [["schema"], ["offers"], ["inventory"], ["plan"], ["compare"], ["sweep"], ["dashboard"],
+                                  ["prices", "refresh"], ["prices", "list"], ["prices", "show"], ["prices", "diff"]])
+def test_options_that_take_a_value_say_what_it_is(args):
+    # `--out DIR`, `--start YYYY-MM`, `--store FILE`: not the Python type typer would show (`<path>`, `<str>`)
+    options = [line for line in run(*args, "-h").stdout.splitlines() if line.lstrip().startswith("-")]
+    assert options and not [line for line in options if any(t in line for t in ("<path>", "<str>", "<float>", "<int",
+                                                                                 "<list["))], options
+
+
 def test_help_lists_the_environment_variables_the_adapters_read():
     text = run("--help").stdout
     for name in ["FLEETPLAN_STORE", "FLEETPLAN_AZURE_PRICES_URL", "FLEETPLAN_AZURE_ARM_URL", "AZURE_SUBSCRIPTION_ID",
