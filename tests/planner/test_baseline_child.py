@@ -5,6 +5,7 @@ and no child process is ever left behind (none to reap: `os.waitpid` finds no su
 The child tests solve with CBC: this test process has run HiGHS already, and a child forked after that
 does not use HiGHS (engine.baselines.can_fork); the HiGHS path runs in a fresh interpreter."""
 
+import contextlib
 import gc
 import json
 import os
@@ -320,25 +321,31 @@ time.sleep(300)
 """
 
 
-@pytest.mark.skipif(not TWO_CORES or not Path("/proc/self/task").exists(),
-                    reason="one usable core: no child is started; reads the child's state in Linux's /proc")
-def test_a_parent_killed_outright_after_its_child_finished_leaves_no_files(tmp_path):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    parent = subprocess.Popen([sys.executable, "-c", PARENT_OF_A_FINISHED_CBC_CHILD, str(WORKED)], cwd=ROOT,
-                              env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+@contextlib.contextmanager
+def waiting_parent(script: str, temp: Path, *args: str):
+    """A fresh interpreter running `script` (TMPDIR=`temp`), once it has printed "waiting"; killed at the end."""
+    parent = subprocess.Popen([sys.executable, "-c", script, *args], cwd=ROOT, env={**os.environ, "TMPDIR": str(temp)},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert parent.stdout.readline() == "waiting\n", parent.stderr.read()
-        parent.kill()
-        parent.wait(timeout=60)
-        # the child removed its CBC folder itself once its solves were over: nobody is left to remove it
-        assert list(temp.iterdir()) == []
+        yield parent
     finally:
         parent.kill()
         parent.wait(timeout=60)
         parent.stdout.close()
         parent.stderr.close()
+
+
+@pytest.mark.skipif(not TWO_CORES or not Path("/proc/self/task").exists(),
+                    reason="one usable core: no child is started; reads the child's state in Linux's /proc")
+def test_a_parent_killed_outright_after_its_child_finished_leaves_no_files(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    with waiting_parent(PARENT_OF_A_FINISHED_CBC_CHILD, temp, str(WORKED)) as parent:
+        parent.kill()
+        parent.wait(timeout=60)
+        # the child removed its CBC folder itself once its solves were over: nobody is left to remove it
+        assert list(temp.iterdir()) == []
 
 
 @pytest.mark.skipif(not TWO_CORES, reason="one usable core: no child is started")
@@ -349,27 +356,20 @@ def test_a_parent_killed_outright_leaves_no_cbc_and_no_files(tmp_path, process_e
 
     temp, report = tmp_path / "temp", tmp_path / "cbc.pid"
     temp.mkdir()
-    parent = subprocess.Popen([sys.executable, "-c", PARENT_OF_A_CBC_CHILD, str(WORKED), str(report)], cwd=ROOT,
-                              env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
     cbc = None
     try:
-        assert parent.stdout.readline() == "waiting\n", parent.stderr.read()
-        cbc = int(report.read_text())
-        [folder] = temp.iterdir()   # the child's CBC folder, with the model pulp wrote for CBC
-        assert folder.name.startswith("fleetplan-baselines-") and list(folder.rglob("*-pulp.mps"))
-        assert not process_ended(cbc, seconds=0)
-        parent.kill()
-        parent.wait(timeout=60)
-        assert process_ended(cbc)
-        deadline = time.monotonic() + 10
-        while list(temp.iterdir()) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert list(temp.iterdir()) == []
+        with waiting_parent(PARENT_OF_A_CBC_CHILD, temp, str(WORKED), str(report)) as parent:
+            cbc = int(report.read_text())
+            [folder] = temp.iterdir()   # the child's CBC folder, with the model pulp wrote for CBC
+            assert folder.name.startswith("fleetplan-baselines-") and list(folder.rglob("*-pulp.mps"))
+            assert not process_ended(cbc, seconds=0)
+            parent.kill()
+            parent.wait(timeout=60)
+            assert process_ended(cbc)
+            deadline = time.monotonic() + 10
+            while list(temp.iterdir()) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert list(temp.iterdir()) == []
     finally:
-        parent.kill()
-        parent.wait(timeout=60)
-        parent.stdout.close()
-        parent.stderr.close()
         if cbc is not None and not process_ended(cbc, seconds=0):
             os.kill(cbc, signal.SIGKILL)
