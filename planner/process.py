@@ -61,4 +61,3 @@ def kill_process_group(pid: int) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
-

@@ -115,6 +115,7 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
         sys.stdout.write(csv_text(df))
     else:
         import pandas as pd
+        from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
         from rich.table import Table
 
         table = Table(title=title or None, show_lines=False)
@@ -127,6 +128,6 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
                     text = "" if math.isnan(v) else f"{v:,.{float_digits}f}"
                     cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
                 else:
-                    cells.append(escape(str(v)))  # "[aws, azure]" is text, not rich markup
+                    cells.append(rich_escape(str(v)))  # "[aws, azure]" is text, not rich markup
             table.add_row(*cells)
         stdout_console(piped_width=240).print(table)
