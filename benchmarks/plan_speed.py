@@ -76,17 +76,16 @@ def other_commands(tree: Path, rev: str) -> dict[str, list[str]]:
 
 
 # Run in a tree, as its plan process runs: the modules that process has imported when the plan is written,
-# in import order (sys.modules keeps it), as JSON to the file argv[1]. The tree's configure_process first
-# when it has one (this tree's `fleetplan` runs it: pyarrow kept out); 503e897 had none.
+# in import order (sys.modules keeps it), as JSON to the file argv[2]. argv[1] "configure": first the set-up
+# this tree's `fleetplan` entry point (planner.cli:main) makes, pyarrow kept out; "plain" for another tree,
+# run as OTHER_FLEETPLAN runs it (503e897 had no such set-up; its planner.process would be this tree's, which
+# the editable install supplies for a module the other tree lacks).
 RECORD_IMPORTS = """\
 import contextlib, io, json, sys
-try:
+if sys.argv[1] == "configure":
     from planner.process import configure_process
-except ImportError:
-    pass
-else:
     configure_process()
-out, sys.argv = sys.argv[1], ["fleetplan", *sys.argv[2:]]
+out, sys.argv = sys.argv[2], ["fleetplan", *sys.argv[3:]]
 from planner.cli import app
 try:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -96,17 +95,14 @@ except SystemExit:
 with open(out, "w", encoding="utf-8") as f:
     json.dump(list(sys.modules), f)
 """
-# A start-up process: the tree's configure_process, then every module of such a list imported in order (a
-# module that cannot be imported by name, such as __main__, skipped): what a plan process does before planning.
+# A start-up process: the same set-up, then every module of such a list imported in order (a module that
+# cannot be imported by name, such as __main__, skipped): what a plan process does before it plans.
 START_UP = """\
 import importlib, json, sys
-try:
+if sys.argv[1] == "configure":
     from planner.process import configure_process
-except ImportError:
-    pass
-else:
     configure_process()
-for name in json.load(open(sys.argv[1], encoding="utf-8")):
+for name in json.load(open(sys.argv[2], encoding="utf-8")):
     if name not in sys.modules and name != "__main__":
         try:
             importlib.import_module(name)
@@ -120,11 +116,11 @@ def start_up_command(tree: Path, plan_args: list[str], folder: Path) -> list[str
     (one plan run in that tree), then a process that imports that list and exits."""
     handle, name = tempfile.mkstemp(prefix="imports-", suffix=".json", dir=folder)
     os.close(handle)
-    record = Path(name)
+    setup = "configure" if tree == ROOT else "plain"
     env = dict(os.environ, PYTHONPATH=str(tree))
-    subprocess.run([sys.executable, "-c", RECORD_IMPORTS, str(record), *plan_args], cwd=tree, env=env, check=True,
+    subprocess.run([sys.executable, "-c", RECORD_IMPORTS, setup, name, *plan_args], cwd=tree, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return [sys.executable, "-c", START_UP, str(record)]
+    return [sys.executable, "-c", START_UP, setup, name]
 
 
 def run_once(argv: list[str], tree: Path = ROOT) -> tuple[float, str | None]:
