@@ -128,6 +128,8 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
 
+    skip_teardown()
+
     failed = 0
     for path in files:
         try:
@@ -160,6 +162,8 @@ def _price_gaps(scenario) -> list[str]:
 def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", help="write to this file instead of stdout")) -> None:
     """Write the JSON Schema of scenario files (for editor completion and checks)."""
     from planner.scenario import scenario_json_schema
+
+    skip_teardown()
 
     text = json.dumps(scenario_json_schema(), indent=2) + "\n"
     if out is None:
@@ -215,6 +219,8 @@ def offers(
     """
     from planner.engine.offer_costs import OfferFilter, offers_table
 
+    skip_teardown()
+
     try:
         table, warnings = offers_table(OfferFilter(
             gpu=gpu, min_memory_gb=min_memory, providers=tuple(provider), regions=tuple(region),
@@ -239,6 +245,7 @@ def inventory(
     """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
     from planner.catalog.inventory import parse_inventory, read_inventory_file, read_nvidia_smi
 
+    skip_teardown()
     try:
         text = read_inventory_file(from_file) if from_file is not None else read_nvidia_smi()
     except PlannerError as exc:
@@ -533,6 +540,8 @@ def compare(
     from planner.reports.compare import is_plan_json, load_plan_json
     from planner.scenario import load_scenario_file
 
+    skip_teardown()
+
     def side(path: Path):
         return load_plan_json(path) if is_plan_json(path) else load_scenario_file(path)
 
@@ -603,6 +612,7 @@ def sweep(
     from planner.reports import sweep as run_sweep
     from planner.scenario import load_scenario_file
 
+    skip_teardown()   # the workers are closed and waited for before run_sweep returns or raises
     try:
         scenario = load_scenario_file(file)
         grid = _parse_vary(vary)

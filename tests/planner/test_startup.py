@@ -170,6 +170,27 @@ def test_the_installed_command_plans_without_pyarrow_to_the_same_total():
                                                                   baselines=False).total, rel=1e-9)
 
 
+@pytest.mark.parametrize("case", ["valid", "invalid", "schema"])
+def test_one_shot_commands_end_without_teardown_with_their_output_and_exit_code(case, tmp_path):
+    # validate, schema and the other one-shot commands end like `plan`: os._exit once their output is
+    # flushed (the MAIN harness reports it; a normal exit would print no report), with the command's exit code
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nhorizon_months: -3\nworkloads: []\n", encoding="utf-8")
+    args, code = {"valid": (["validate", "scenarios/startup-hybrid.yaml"], 0), "invalid": (["validate", str(bad)], 2),
+                  "schema": (["schema"], 0)}[case]
+    done = subprocess.run([sys.executable, "-c", MAIN, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    lines = done.stderr.strip().splitlines()
+    assert json.loads(lines[-1]) == {"code": code, "pyarrow": False, "teardown_skipped": True}
+    assert done.returncode == code
+    if case == "valid":
+        assert lines[0].startswith("ok scenarios/startup-hybrid.yaml")
+    elif case == "invalid":
+        assert "horizon_months" in done.stderr
+    else:   # the whole schema reached stdout before the process ended
+        assert json.loads(done.stdout)["title"]
+
+
 def test_the_app_called_in_process_leaves_pyarrow_importable():
     code = ("import sys; from planner.cli import app\n"
             "try: app(['--version'], prog_name='fleetplan')\nexcept SystemExit: pass\n"
