@@ -168,8 +168,8 @@ def _processes(path: Path, solver: str, runs: int, other: tuple[str, Path] | Non
     if other is not None:
         rev, tree = other
         other_cmds = other_commands(tree, rev)
-        other_plan = f"{rev}: plan industrial.yaml --format json"
-        other_cmds[f"{rev}: {START_UP_LABEL}"] = start_up_command(tree, other_cmds[other_plan][3:], folder)
+        other_plan_label = f"{rev}: plan industrial.yaml --format json"
+        other_cmds[f"{rev}: {START_UP_LABEL}"] = start_up_command(tree, other_cmds[other_plan_label][3:], folder)
         cmds.update({label: (argv, tree) for label, argv in other_cmds.items()})
     times: dict[str, list[float]] = {label: [] for label in cmds}
     failures: dict[str, str] = {}
