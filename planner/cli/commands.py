@@ -246,6 +246,7 @@ def inventory(
     from planner.catalog.inventory import parse_inventory, read_inventory_file, read_nvidia_smi
 
     skip_teardown()
+
     try:
         text = read_inventory_file(from_file) if from_file is not None else read_nvidia_smi()
     except PlannerError as exc:

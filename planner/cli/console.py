@@ -60,11 +60,11 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 # and the render): 0.17-0.27 s against 0.28-0.44 s on 2 cores (2026-12-01, 7 runs each, alternated).
 HELP_MARKUP = None
 
-# Set by a command whose process has nothing left to do at exit but free memory (its output written, its
-# files closed, any child process it started reaped: `plan`, `validate`, `schema`, `offers`, `inventory`,
-# `compare`, `sweep`): the installed command then ends without the interpreter's teardown of every module
-# and object (planner.cli.main) — 0.2-0.3 s of a process that imported pandas, 0.08 s of `validate`'s
-# 0.48 s (2026-12-01, 6 runs each, alternated).
+# Set (`skip_teardown()`, first thing) by each command whose process has nothing left to do at exit but
+# free memory — its output written, its files closed, any child process it started reaped; not `prices`
+# (its SQLite store) nor `dashboard`: the installed command then ends without the interpreter's teardown of
+# every module and object (planner.cli.main) — 0.2-0.3 s of a process that imported pandas, 0.08 s of
+# `validate`'s 0.48 s (2026-12-01, 6 runs each, alternated).
 no_teardown_needed = False
 
 
