@@ -25,9 +25,10 @@ from planner.engine.model import Model
 from planner.errors import PlannerError, SolverError
 
 SOLVERS = ("highs", "cbc")
-# HiGHS is the default: in-process (no MPS file, no subprocess) and, on staged purchases, 10-100x faster
-# than CBC (industrial.yaml at 60 months with quarterly purchases: 0.5 s against 6.5 s; monthly purchases
-# over 120 months: 3.3 s, where CBC had not proved the optimum after 12 minutes). benchmarks/plan_speed.py.
+# HiGHS is the default: in-process (no MPS file, no subprocess) and faster than CBC on staged purchases
+# (industrial.yaml at 60 months with quarterly purchases: 0.25 s against 1.7 s; with monthly purchases
+# 0.34 s, where CBC had not proved the optimum within 60 s; 2026-12-02, benchmarks/plan_speed.py
+# --sections periods).
 DEFAULT_SOLVER = "highs"
 GAP_REL = 1e-9
 # HiGHS's RINS and RENS sub-MIP heuristics cost more than they find on these models (a few dozen to a

@@ -1,6 +1,7 @@
 """The engine's fast paths give the hand-worked answers: the solve split on the fixed-cost binary, the
-dispatch dropped for cards that can never be held, baselines that are the same model solved once, and
-baselines added after the plan (the CLI prints the plan first)."""
+dispatch dropped for cards that can never be held, baselines that are the same model solved once,
+baselines added after the plan (the CLI prints the plan first), and capacity rows that hold one count of
+cards in service per epoch."""
 
 import copy
 import math
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from planner import load_scenario
-from planner.engine import add_baselines, build_model, inputs_for, plan, reduce
+from planner.engine import add_baselines, build_model, inputs_for, plan, reduce, solve
 from planner.engine.solve import _best, _Branch
 from planner.errors import SolverError
 from planner.scenario import apply_overrides
@@ -250,3 +251,25 @@ def test_a_cbc_run_that_fails_leaves_no_files(monkeypatch, tmp_path):
     mps = [a for a in started[0] if a.endswith("-pulp.mps")]
     assert len(mps) == 1 and Path(mps[0]).is_relative_to(tmp_path)   # the model was written there …
     assert list(tmp_path.iterdir()) == []                             # … and nothing of it is left
+
+
+def test_capacity_rows_hold_one_count_of_cards_in_service_per_epoch():
+    # The worked example buys rtx-a5000 every 3 months over 24 (life 4 years: every card serves to the
+    # end), so the epoch starting in month 3e + 1 has vintages 1 … e + 1 in service: 8 epochs, and the 7
+    # with two or more vintages get an integer count N_e tied to them by Σ b − N_e = 0
+    inp = reduce(inputs_for(worked()))
+    m = build_model(inp)
+    assert len(m.buy) == 8 and len(m.in_service) == 7
+    assert [len(vintages) for vintages in m.in_service] == [2, 3, 4, 5, 6, 7, 8]
+    assert all(n.cat == "Integer" and n.upBound == sum(m.buy[k].upBound for k in vintages)
+               for vintages, n in m.in_service.items())
+    assert m.size()["integer_variables"] == 8 + 7
+    counts = {id(b) for b in m.buy.values()} | {id(n) for n in m.in_service.values()}
+    rows = [c for c in m.prob.constraints() if c.name.startswith("card_capacity_")]
+    assert rows and all(sum(id(v) in counts for v in row) == 1 for row in rows)   # 1, not up to 8
+    solve(m)
+    for vintages, n in m.in_service.items():
+        assert n.varValue == pytest.approx(sum(m.buy[k].varValue for k in vintages), abs=1e-6)
+    # the one card within the 2,500 budget, bought in month 1, serves all 24 months
+    assert [round(m.buy[k].varValue) for k in sorted(m.buy)] == [1, 0, 0, 0, 0, 0, 0, 0]
+    assert [round(n.varValue) for n in m.in_service.values()] == [1] * 7
