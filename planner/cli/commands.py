@@ -137,7 +137,7 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
             err.print(f"[green]ok[/] {path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
                       f"{scenario.horizon_months} months", markup=True)
             for warning in _price_gaps(scenario):
-                err.print(f"[yellow]warning:[/] {path}: {escape(warning)}", markup=True, soft_wrap=True)
+                err.warn(f"{path}: {warning}")
         except ScenarioError as exc:
             failed += 1
             err.print(str(exc), markup=False, soft_wrap=True)
@@ -229,7 +229,7 @@ def offers(
     except PlannerError as exc:
         fail(exc)
     for w in warnings:
-        err.print(f"[yellow]warning:[/] {w}", markup=True, soft_wrap=True)
+        err.warn(w)
     if limit is not None:
         table = table.head(limit)
     if fmt is Format.table:
@@ -253,7 +253,7 @@ def inventory(
         fail(exc)
     inv = parse_inventory(text)
     for line, hint in inv.unknown:
-        err.print(f"[yellow]unknown GPU:[/] {line} — {hint}", markup=True, soft_wrap=True)
+        err.warn(f"{line} — {hint}", label="unknown GPU")
     sys.stdout.write(inv.yaml_block())
 
 
@@ -340,12 +340,12 @@ def plan_command(
     except PlannerError as exc:
         fail(exc)
     if result.prices.get("warning"):
-        err.print(f"[yellow]prices:[/] {result.prices['warning']}", markup=True, soft_wrap=True)
+        err.warn(result.prices["warning"], label="prices")
     for snap in result.prices.get("snapshots", []):
         err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old)", soft_wrap=True)
     for warning in result.warnings:
-        err.print(f"[yellow]warning:[/] {escape(warning)}", markup=True, soft_wrap=True)
+        err.warn(warning)
     if fmt is PlanFormat.table:
         _print_plan(result)
         try:

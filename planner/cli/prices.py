@@ -51,7 +51,7 @@ def _open(path: Path) -> PriceStore:
         except StoreCorrupt as exc:
             aside = set_aside(path)   # None: another process set it aside or replaced it meanwhile
             if aside is not None:
-                err.print(f"[yellow]warning:[/] {exc}; moved aside to {aside}", markup=True, soft_wrap=True)
+                err.warn(f"{exc}; moved aside to {aside}")
             return PriceStore(path)
     except StoreError as exc:
         fail(f"--store: {exc}", 2)
@@ -60,7 +60,7 @@ def _open(path: Path) -> PriceStore:
 def _print_warnings(store: PriceStore) -> None:
     """Name the stored rows and snapshots that were skipped as unreadable."""
     for text in store.warnings:
-        err.print(f"[yellow]warning:[/] {text}", markup=True, soft_wrap=True)
+        err.warn(text)
 
 
 def _fallback_text(store: PriceStore, provider: str) -> str:
@@ -165,7 +165,7 @@ def show(
         err.print(f"{snap['provider']}: store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old), {snap['row_count']} offers", soft_wrap=True)
     if provenance.get("warning"):
-        err.print(f"[yellow]note:[/] {provenance['warning']}", markup=True, soft_wrap=True)
+        err.warn(provenance["warning"], label="note")
     emit(offers.reset_index(drop=True), fmt, title=f"{len(offers)} offers")
 
 

@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from planner.cli import app
+from planner.cli.console import err
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures"
@@ -120,6 +121,24 @@ def test_inventory_lists_unknown_gpus_with_suggestions():
     assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-a5000": 1}}}
     assert "8192 MiB is not the 12 GB RTX-3060-12GB" in result.stderr
     assert "did you mean RTX-A5000?" in result.stderr
+
+
+@pytest.mark.parametrize("force_color", [None, "1"])
+def test_inventory_shows_an_unknown_gpu_name_as_written_even_with_brackets(tmp_path, monkeypatch, force_color):
+    # a name holding "[/x]" made rich fail (MarkupError, a traceback) and "[bold]" vanished as a style tag;
+    # FORCE_COLOR=1 takes the coloured (rich) path on this captured stderr, unset the plain one
+    if force_color is None:
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("FORCE_COLOR", force_color)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    monkeypatch.delitem(err.__dict__, "console", raising=False)   # rich sets colour up when its console is made
+    smi = tmp_path / "smi.csv"
+    smi.write_text("NVIDIA [bold]Mystery[/bold] [/tmp], 24564 MiB, 230.00 W\n", encoding="utf-8")
+    result = run("inventory", "--from", smi)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "NVIDIA [bold]Mystery[/bold] [/tmp]" in result.stderr
+    assert ("\x1b[" in result.stderr) == (force_color is not None)   # yellow label only on a "terminal"
 
 
 def test_inventory_without_nvidia_smi_says_so_in_one_line(monkeypatch):

@@ -1,10 +1,11 @@
 """Start-up stays light (issue 11): `fleetplan --help`, `fleetplan <command> --help`, `validate` and `schema`
 import none of the heavy libraries (pandas, numpy, the solvers, the cloud SDKs, the dashboard, the exports);
 the commands that need them import them. Help imports no rich either (it is click's plain text; rich comes
-with the first message or table a command prints). Each case runs in a fresh interpreter, so modules other tests
+with the first table, or message in colour, a command prints). Each case runs in a fresh interpreter, so modules other tests
 imported do not count, and the CLI's app runs in it exactly as the `fleetplan` script runs it."""
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from planner import catalog, load_scenario
+from planner import catalog, load_scenario, plan
 from pricing_adapters.snapshot import load_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -221,3 +222,23 @@ def test_a_planner_process_starts_no_blas_threads_unless_the_user_asks_for_them(
     assert run() == (1, "1")                                  # numpy's OpenBLAS started no worker thread
     # the user's setting wins: a worker beside the main thread (OpenBLAS starts no more threads than cores)
     assert run(OPENBLAS_NUM_THREADS="2") == (min(2, os.cpu_count() or 1), "2")
+
+
+@pytest.mark.parametrize("force_color", [None, "1"])
+def test_a_json_plan_warns_in_the_same_words_with_rich_only_for_colour(monkeypatch, force_color):
+    # stderr is a pipe here: unless FORCE_COLOR asks for colour, the warnings are written without rich, which
+    # the process then never imports; with it, rich writes them in yellow. Either way, the words are the plan's.
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    if force_color is None:
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("FORCE_COLOR", force_color)
+    args = ["plan", "scenarios/startup-hybrid.yaml", "--format", "json", "--no-decisions", "--no-baselines"]
+    [report], out, err = run_cli(args)
+    assert report["code"] == 0 and report["rich"] == (force_color is not None)
+    assert json.loads(out)["status"] == "optimal"
+    expected = plan(load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml"), baselines=False).warnings
+    assert len(expected) >= 2   # the unpriced rtx-a5000, the estimated speeds
+    shown = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in err.splitlines()]
+    assert [line for line in shown if line.startswith("warning:")] == [f"warning: {w}" for w in expected]
+    assert ("\x1b[" in err) == (force_color is not None)
