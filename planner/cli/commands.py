@@ -108,7 +108,7 @@ def _print_version(value: bool) -> None:
         sys.stdout.write(f"fleetplan {__version__}\nplanner: {Path(planner.__file__).parent}\n"
                          f"pricing_adapters: {Path(pricing_adapters.__file__).parent}\n")
         for problem in shadowing_packages():
-            err.print(f"warning: {problem}; uninstall it or use a separate virtual environment", markup=False)
+            err.print(f"warning: {problem}; uninstall it or use a separate virtual environment")
         raise typer.Exit()
 
 
@@ -134,13 +134,13 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
     for path in files:
         try:
             scenario = load_scenario_file(path)
-            err.print(f"[green]ok[/] {path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
-                      f"{scenario.horizon_months} months", markup=True)
+            err.labelled("ok", f"{path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
+                               f"{scenario.horizon_months} months", "green")
             for warning in _price_gaps(scenario):
                 err.warn(f"{path}: {warning}")
         except ScenarioError as exc:
             failed += 1
-            err.print(str(exc), markup=False, soft_wrap=True)
+            err.print(str(exc), soft_wrap=True)
     if failed:
         raise typer.Exit(2)
 
@@ -332,7 +332,7 @@ def plan_command(
         if out is not None:
             try:
                 for path in write_plan_files(result, out, start=start):
-                    err.print(f"wrote {path}", markup=False)
+                    err.print(f"wrote {path}")
             except OSError as exc:
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
@@ -419,7 +419,7 @@ def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None)
     except PlannerError as exc:
         fail(exc)
     if output is not None:
-        err.print(f"wrote {output}", markup=False)
+        err.print(f"wrote {output}")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
@@ -629,7 +629,7 @@ def sweep(
         fail(str(exc), 2)
     bad = int((table["status"] != "optimal").sum())
     if bad:
-        err.print(f"[yellow]{bad} of {len(table)} points have no plan (see status and note)[/]", markup=True)
+        err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")
     if fmt is Format.table:
         table = table.assign(**{c: table[c].map(str) for c in grid})   # inputs as given, not rounded
     emit(table, fmt, title=f"Sweep of {file.name} ({len(table)} points, {scenario.currency}, present value)",

@@ -22,27 +22,32 @@ if TYPE_CHECKING:   # the CLI imports pandas only in commands that print tables,
 
 class _Stderr:
     """rich's Console on stderr, made at its first use: `fleetplan --help` imports no rich (its import and
-    a Console's set-up are 0.05-0.07 s of a 0.2 s process on 2 cores, 2026-12-01)."""
+    a Console's set-up are 0.05-0.07 s of a 0.2 s process on 2 cores, 2026-12-01). Its messages are text,
+    not rich markup: they hold file names, scenario names, store rows and API errors, where "[…]" is no
+    tag ("[/x]" made rich raise MarkupError); `labelled` gives a line its coloured label."""
 
     @cached_property
     def console(self) -> Console:
         from rich.console import Console
 
-        return Console(stderr=True, highlight=False)
+        return Console(stderr=True, highlight=False, markup=False)
 
     def print(self, *objects, **kwargs) -> None:
         self.console.print(*objects, **kwargs)
 
-    def warn(self, text: str, label: str = "warning") -> None:
-        """`label: text` on one line, the label yellow on a terminal; `text` is shown as it is (file names,
-        store rows and nvidia-smi lines may hold "[/…]", which rich markup would take for a tag, or fail on).
-        Where rich would print no colour (stderr no terminal, `_plain_stderr`) the line is written without
-        it: the same characters, and no rich import, whose import and first print are 0.03-0.04 s of a
-        `plan --format json` process that prints nothing else with rich (2026-12-02)."""
+    def labelled(self, label: str, text: str, style: str) -> None:
+        """`label text` on one line, the label in `style` on a terminal, `text` as it is. Where rich would
+        print no colour (stderr no terminal, `_plain_stderr`) the line is written without it: the same
+        characters, and no rich import, whose import and first print are 0.03-0.04 s of a `plan --format
+        json` process that prints nothing else with rich (2026-12-02)."""
         if _plain_stderr():
-            sys.stderr.write(f"{label}: {text.translate(_RICH_STRIPPED)}\n")
+            sys.stderr.write(f"{label} {text.translate(_RICH_STRIPPED)}\n")
         else:
-            self.console.print(f"[yellow]{label}:[/] {escape(text)}", markup=True, soft_wrap=True)
+            self.console.print(f"[{style}]{escape(label)}[/] {escape(text)}", markup=True, soft_wrap=True)
+
+    def warn(self, text: str, label: str = "warning") -> None:
+        """`label: text`, the label yellow on a terminal."""
+        self.labelled(f"{label}:", text, "yellow")
 
 
 # the control characters rich removes from printed text (rich.control.STRIP_CONTROL_CODES)
@@ -125,13 +130,13 @@ def infeasible(exc: PlannerError, fmt: Format) -> None:
     """Exit 1 with the optimiser's explanation (and a JSON object on stdout in json mode)."""
     if fmt is Format.json:
         sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
-    err.print(f"[bold red]infeasible:[/] {exc}", markup=True, soft_wrap=True)
+    err.labelled("infeasible:", str(exc), "bold red")
     raise typer.Exit(1)
 
 
 def fail(exc: PlannerError | str, code: int | None = None) -> None:
     """One clear message on stderr, the error's exit code (or `code`), no traceback."""
-    err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+    err.labelled("error:", str(exc), "bold red")
     raise typer.Exit(code if code is not None else getattr(exc, "exit_code", 2))
 
 

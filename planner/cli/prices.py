@@ -109,8 +109,8 @@ def refresh(
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:
-        err.print(f"[bold red]refresh failed:[/] {exc}. The store is unchanged; plans keep using "
-                  f"{_fallback_text(price_store, provider)}.", markup=True, soft_wrap=True)
+        err.labelled("refresh failed:", f"{exc}. The store is unchanged; plans keep using "
+                                         f"{_fallback_text(price_store, provider)}.", "bold red")
         raise typer.Exit(1) from None
     notice = getattr(source, "notice", None)
     if notice:

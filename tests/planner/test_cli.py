@@ -1,6 +1,7 @@
 """The CLI's contract: exit codes, clean JSON on stdout, messages on stderr, no tracebacks."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,23 @@ def test_inventory_shows_an_unknown_gpu_name_as_written_even_with_brackets(tmp_p
     assert result.exit_code == 0 and "Traceback" not in result.output
     assert "NVIDIA [bold]Mystery[/bold] [/tmp]" in result.stderr
     assert ("\x1b[" in result.stderr) == (force_color is not None)   # yellow label only on a "terminal"
+
+
+@pytest.mark.parametrize("force_color", [None, "1"])
+def test_validate_shows_a_scenario_name_with_brackets_as_written(tmp_path, monkeypatch, force_color):
+    # the "ok" line put the scenario's name into rich markup: "[/x]" raised MarkupError (a traceback)
+    if force_color is None:
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("FORCE_COLOR", force_color)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    monkeypatch.delitem(err.__dict__, "console", raising=False)
+    text = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(re.sub(r"(?m)^name: .*$", 'name: "Entry [/x] [bold]b"', text, count=1), encoding="utf-8")
+    result = run("validate", scenario)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert f"{scenario}: Entry [/x] [bold]b — " in result.stderr
 
 
 def test_inventory_without_nvidia_smi_says_so_in_one_line(monkeypatch):
