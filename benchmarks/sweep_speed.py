@@ -9,20 +9,27 @@ baselines off, on 2 local worker processes and one at a time in this process, pe
   capability fields in that key (it scales the work of the spot offers), so every point rebuilds the
   cloud offers and their work matrix.
 
-The parallel rate includes starting the workers (what a user waits for). The one-at-a-time rate runs
-in this process on a thinned grid after the price table is loaded, so it excludes the cold price load.
-CPU ms per plan (this process and its children) depends much less on other load than wall time:
+The parallel rate is measured in a fresh process per sweep, which loads the scenario and times its
+`sweep(...)` call, worker start-up included (what a user of `fleetplan sweep` or a plain script waits for):
+with workers forked from that process (`forked`, the default where reports.sweep.fork_safe allows it) and
+with fresh interpreters as workers (`fresh`: what a threaded host, such as the dashboard or a notebook,
+gets). The one-at-a-time rate runs in this process on a thinned grid after the price table is loaded, so
+it excludes the cold price load.
+CPU ms per plan (the sweeping process and its workers) depends much less on other load than wall time:
 processes / CPU per plan estimates the rate with the cores to itself. Target: at least 20 plans per second
 on 2 processes. Prints figures measured in this run; nothing here asserts a time.
 Run: make bench   (or .venv/bin/python benchmarks/sweep_speed.py [--processes N] [--solvers highs,cbc]
-                   [--sweeps cached,uncached] [--points N])
+                   [--sweeps cached,uncached] [--points N] [--workers forked,fresh])
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -63,7 +70,7 @@ def cpu_seconds() -> float:
 
 
 def measured_sweep(scenario, vary: dict, processes: int, solver: str) -> tuple[float, float, int, int]:
-    """(plans per second, CPU ms per plan, points, optimal points) of one sweep."""
+    """(plans per second, CPU ms per plan, points, optimal points) of one sweep in this process."""
     n = int(np.prod([len(v) for v in vary.values()]))
     cpu0, start = cpu_seconds(), time.perf_counter()
     table = sweep(scenario, vary, processes=processes, baselines=False, solver=solver)
@@ -71,28 +78,65 @@ def measured_sweep(scenario, vary: dict, processes: int, solver: str) -> tuple[f
     return n / seconds, cpu / n * 1000, n, int((table["status"] == "optimal").sum())
 
 
-HEADER = (f"  {'sweep':9s} {'solver':6s} {'points':>6s} {'plans/s':>8s} {'CPU ms':>7s} {'free':>6s} | "
+# One sweep in a fresh process, as `fleetplan sweep` or a script runs it: argv = scenario, vary (JSON),
+# processes, solver, workers (forked | fresh); prints what measured_sweep returns, as JSON
+FRESH_PROCESS = """
+import json, resource, sys, time
+import numpy as np
+from planner import load_scenario, sweep
+sweep_module = sys.modules["planner.reports.sweep"]
+path, vary, processes, solver, workers = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+if workers == "fresh":
+    sweep_module.fork_safe = lambda: False
+elif not sweep_module.fork_safe():
+    sys.exit("workers cannot be forked in this process")
+scenario = load_scenario(path)
+def cpu():
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+n = int(np.prod([len(v) for v in vary.values()]))
+cpu0, start = cpu(), time.perf_counter()
+table = sweep(scenario, vary, processes=processes, baselines=False, solver=solver)
+seconds, used = time.perf_counter() - start, cpu() - cpu0
+print(json.dumps([n / seconds, used / n * 1000, n, int((table["status"] == "optimal").sum()), seconds]))
+"""
+
+
+def fresh_process_sweep(vary: dict, processes: int, solver: str, workers: str) -> list:
+    """[plans per second, CPU ms per plan, points, optimal points, seconds] of one sweep of startup-hybrid.yaml
+    in a fresh process, its workers `forked` or `fresh` interpreters."""
+    done = subprocess.run([sys.executable, "-c", FRESH_PROCESS, str(ROOT / "scenarios" / "startup-hybrid.yaml"),
+                           json.dumps(vary), str(processes), solver, workers], capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"the sweep process failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+HEADER = (f"  {'sweep':9s} {'solver':6s} {'workers':7s} {'points':>6s} {'plans/s':>8s} {'CPU ms':>7s} {'free':>6s} | "
           f"{'points':>6s} {'plans/s':>8s} {'CPU ms':>7s} | {'speed-up':>8s}")
 
 
-def compare(scenario, name: str, vary: dict, processes: int, solver: str) -> None:
-    """One sweep on `processes` workers, then its thinned grid one at a time in this process."""
-    rate, cpu, n, ok = measured_sweep(scenario, vary, processes, solver)
+def compare(scenario, name: str, vary: dict, processes: int, solver: str, kinds: list[str]) -> None:
+    """One sweep on `processes` workers of each kind, each in a fresh process, then its thinned grid one at
+    a time in this process."""
+    parallel = {kind: fresh_process_sweep(vary, processes, solver, kind) for kind in kinds}
     serial, serial_cpu, n_serial, ok_serial = measured_sweep(scenario, thinned(vary), 1, solver)
-    notes = [] if rate >= TARGET else ["target NOT met"]
-    if ok < n or ok_serial < n_serial:
-        notes.append(f"NOT all optimal: {ok}/{n}, {ok_serial}/{n_serial}")
-    print(f"  {name:9s} {solver:6s} {n:6d} {rate:8.1f} {cpu:7.0f} {processes / cpu * 1000:6.1f} | "
-          f"{n_serial:6d} {serial:8.1f} {serial_cpu:7.0f} | {rate / serial:7.2f}×  {'; '.join(notes)}")
+    for kind, (rate, cpu, n, ok, _) in parallel.items():
+        notes = [] if rate >= TARGET else ["target NOT met"]
+        if ok < n or ok_serial < n_serial:
+            notes.append(f"NOT all optimal: {ok}/{n}, {ok_serial}/{n_serial}")
+        print(f"  {name:9s} {solver:6s} {kind:7s} {n:6d} {rate:8.1f} {cpu:7.0f} {processes / cpu * 1000:6.1f} | "
+              f"{n_serial:6d} {serial:8.1f} {serial_cpu:7.0f} | {rate / serial:7.2f}×  {'; '.join(notes)}")
 
 
-def start_up(scenario, processes: int, solver: str) -> None:
-    """Seconds for `processes` points on `processes` fresh workers: import, cold prices, one plan each."""
-    vary = {"onprem.electricity_per_kwh": [0.1 + 0.01 * k for k in range(processes)]}
-    start = time.perf_counter()
-    sweep(scenario, vary, processes=processes, baselines=False, solver=solver)
-    print(f"  worker start-up: {processes} points on {processes} fresh workers take {time.perf_counter() - start:.2f} s "
-          f"(import, cold price load, one plan each)")
+def start_up(processes: int, solver: str, kinds: list[str]) -> None:
+    """Seconds for `processes` points on `processes` workers of each kind, in a fresh process: the workers'
+    start (importing the planner, for fresh interpreters), their cold price load and one plan each."""
+    vary = {"onprem.electricity_per_kwh": [round(0.1 + 0.01 * k, 4) for k in range(processes)]}
+    took = {kind: fresh_process_sweep(vary, processes, solver, kind)[4] for kind in kinds}
+    print(f"  worker start-up, {solver}: {processes} points on {processes} workers take "
+          + ", ".join(f"{s:.2f} s {kind}" for kind, s in took.items())
+          + " (the workers' start, cold price load, one plan each)")
 
 
 def steps(scenario, solver: str, repeat: int = 10) -> None:
@@ -139,26 +183,31 @@ def main() -> None:
     ap.add_argument("--points", type=int, default=200, help="points per sweep (default 200)")
     ap.add_argument("--solvers", default="highs,cbc", help="comma-separated: highs,cbc (default both)")
     ap.add_argument("--sweeps", default="cached,uncached", help="comma-separated: cached,uncached (default both)")
+    ap.add_argument("--workers", default="forked,fresh",
+                    help="comma-separated: forked,fresh — how the parallel sweeps start their workers (default both)")
     args = ap.parse_args()
     solvers = [s for s in args.solvers.split(",") if s]
+    kinds = [k for k in args.workers.split(",") if k]
     chosen = grids(args.points)
     names = [s for s in args.sweeps.split(",") if s]
-    unknown = [s for s in names if s not in chosen] + [s for s in solvers if s not in ("highs", "cbc")]
+    unknown = ([s for s in names if s not in chosen] + [s for s in solvers if s not in ("highs", "cbc")]
+               + [k for k in kinds if k not in ("forked", "fresh")])
     if unknown:
         ap.error(f"unknown sweep or solver: {', '.join(unknown)}")
     report("before")
     scenario = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
     catalog.price_table(scenario.prices.source)   # the one-at-a-time runs exclude the cold price load
     print(f"sweeps of startup-hybrid.yaml, baselines off (target ≥ {TARGET:.0f} plans/s on 2 processes):\n"
-          f"  on {args.processes} worker processes (start-up included) | one at a time in this process (prices "
-          f"loaded before) | ratio of the rates;\n  CPU ms: per plan, this process and its children; free: "
-          f"{args.processes} / CPU per plan, the rate with {args.processes} cores to itself")
+          f"  on {args.processes} worker processes, forked or fresh interpreters, in a fresh process (start-up "
+          f"included) | one at a time in this process (prices loaded before) | ratio of the rates;\n  CPU ms: "
+          f"per plan, the sweeping process and its workers; free: {args.processes} / CPU per plan, the rate with "
+          f"{args.processes} cores to itself")
     print(HEADER)
     for solver in solvers:
         for name in names:
-            compare(scenario, name, chosen[name], args.processes, solver)
+            compare(scenario, name, chosen[name], args.processes, solver, kinds)
     for solver in solvers:
-        start_up(scenario, args.processes, solver)
+        start_up(args.processes, solver, kinds)
         steps(scenario, solver)
     report("after")
 

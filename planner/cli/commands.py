@@ -617,11 +617,14 @@ def sweep(
     try:
         scenario = load_scenario_file(file)
         grid = _parse_vary(vary)
+        # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
+        # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh
         with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err.console, transient=True) as bar:
+                      console=err.console, transient=True, auto_refresh=False) as bar:
             task = bar.add_task("sweep", total=None)
             table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
-                              solver=solver.value, progress=lambda done, n: bar.update(task, completed=done, total=n),
+                              solver=solver.value,
+                              progress=lambda done, n: bar.update(task, completed=done, total=n, refresh=True),
                               scheduler_timeout=scheduler_timeout if scheduler is not None else None)
     except PlannerError as exc:
         fail(exc)

@@ -1,13 +1,16 @@
 """Sweeps: plan every point of a cross product of dotted-path values, locally or on a Dask cluster.
 
-Local worker processes are fresh interpreters that import only the planner (`python -c …`, fed pickled
-scenarios on a pipe), never the caller's `__main__`: a plain script needs no `if __name__ == "__main__":`
-guard, and the same code runs in a notebook, a threaded host (Streamlit, a Dask client) or inside a
-Dask worker (a daemonic process, which multiprocessing may not give children).
+Local worker processes are fed pickled scenarios on a pipe and never import the caller's `__main__`: a
+plain script needs no `if __name__ == "__main__":` guard, and the same code runs in a notebook, a threaded
+host (Streamlit, a Dask client) or inside a Dask worker (a daemonic process, which multiprocessing may not
+give children). Where it is safe (`fork_safe`: a single-threaded process that has not run HiGHS, such as
+`fleetplan sweep` or a plain script) they are forked from this process, with what it has imported;
+elsewhere they are fresh interpreters that import only the planner (`python -c …`).
 """
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
@@ -15,10 +18,13 @@ import os
 import pickle
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,9 +32,9 @@ from typing import Any
 import pandas as pd
 
 from planner.engine.run import plan_summary
-from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs
+from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
-from planner.process import kill_process_group
+from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.overrides import ORIGIN, path_problems
 
@@ -204,18 +210,24 @@ def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict],
 # ---------------------------------------------------------------------------------------------------
 # Local worker processes
 #
-# Each worker is `python -c _WORKER <sys.path as JSON>`: it keeps its real stdout (a pipe) for results,
-# points file descriptor 1 at the null device before importing anything (so no solver or library can
-# write into the pipe, or onto the caller's stdout), ignores Ctrl-C (the caller stops it), then serves
-# pickled (index, scenario, solver, baselines) tasks from stdin with pickled (index, row) answers.
-# Unlike multiprocessing's spawn and forkserver children it never imports the caller's __main__, and
-# unlike fork it is safe after HiGHS (which runs in this process) has started its threads. It runs in a
+# A worker serves pickled (index, scenario, solver, baselines) tasks from a pipe with pickled (index, row)
+# answers on another; its file descriptor 1 points at the null device (so no solver or library can write
+# into the answers, or onto the caller's stdout); it ignores Ctrl-C (the caller stops it). It runs in a
 # session of its own, so that a sweep stopped early ends the CBC processes of its workers with them, and
 # with CBC the workers' temporary files go to a folder of the sweep's, removed at its end.
 # A worker gives HiGHS one thread: the sweep already runs one worker per core, and HiGHS's own threads on
-# top of that only compete for the same cores. Like the `fleetplan` process (planner.cli.main) it keeps
-# pyarrow out and collects garbage less often (planner.process), and leaves what it imported out of every
-# collection (gc.freeze).
+# top of that only compete for the same cores. It leaves what it imported out of every collection
+# (gc.freeze).
+#
+# Forked (`fork_safe`), a worker starts with this process's imports and caches: it begins solving at
+# once, where a fresh interpreter first imports the planner for about a second on 2 cores (2 points on 2
+# workers: 0.3-0.4 s forked, 1.2 s fresh; benchmarks/sweep_speed.py, 2026-12-02) — most of a short sweep. Forking is safe only with no other thread (one could hold a lock that the
+# child would wait on forever) and before HiGHS has run here (the child's copy of HiGHS's scheduler would
+# count on worker threads it lacks), as for the baselines' child (engine.baselines).
+# Otherwise a worker is `python -c _WORKER <sys.path as JSON>`: unlike multiprocessing's spawn and
+# forkserver children it never imports the caller's __main__, and unlike fork it is safe in a threaded
+# host and after HiGHS has started. Like the `fleetplan` process (planner.cli.main) it keeps pyarrow out
+# and collects garbage less often (planner.process).
 
 _WORKER = """\
 import json, os, signal, sys
@@ -261,6 +273,85 @@ def _serve(tasks, answers) -> None:
         answers.flush()
 
 
+def fork_safe() -> bool:
+    """Whether sweep workers may be forked from this process: fork exists (not on macOS, where forking
+    without exec is unsafe once system frameworks are loaded), no other Python thread runs, and HiGHS
+    has not run here yet."""
+    return (hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
+            and not highs_started())
+
+
+class _ForkedWorker:
+    """A worker forked from this process (`_fork_worker`), with the parts of subprocess.Popen the sweep
+    uses: `pid`, `stdin` (tasks), `stdout` (answers), `poll`, `wait` and `kill`."""
+
+    def __init__(self, pid: int, stdin, stdout):
+        self.pid, self.stdin, self.stdout = pid, stdin, stdout
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if timeout is None:
+            while self.returncode is None:
+                _, status = os.waitpid(self.pid, 0)
+                self.returncode = os.waitstatus_to_exitcode(status)
+            return self.returncode
+        deadline = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(f"sweep worker {self.pid}", timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:   # once reaped, its pid may be another process's
+            os.kill(self.pid, signal.SIGKILL)
+
+
+def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> _ForkedWorker:
+    """A worker forked from this process (see above); `others` are the workers forked before it, whose
+    pipes it must not hold open (a worker sees the end of its tasks only when every copy of their pipe
+    is closed). CBC's temporary files go to `folder` when given."""
+    task_read, task_write = os.pipe()
+    answer_read, answer_write = os.pipe()
+    for stream in (sys.stdout, sys.stderr):   # nothing buffered here is written twice, by both processes
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    pid = os.fork()
+    if pid == 0:   # the worker: it never returns into the caller's code, and runs none of its exit handlers
+        code = 1
+        try:
+            os.setsid()
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            for fd in (task_write, answer_read, *(f.fileno() for w in others for f in (w.stdin, w.stdout))):
+                os.close(fd)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.close(devnull)
+            if folder is not None:
+                os.environ["TMPDIR"] = tempfile.tempdir = folder   # pulp reads TMPDIR, Python's tempfile its tempdir
+            configure_process()
+            gc.freeze()
+            _one_solver_thread()
+            _serve(os.fdopen(task_read, "rb"), os.fdopen(answer_write, "wb"))
+            code = 0
+        except BaseException:   # noqa: BLE001 - reported on stderr; the caller sees the worker end
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    os.close(task_read)
+    os.close(answer_write)
+    return _ForkedWorker(pid, os.fdopen(task_write, "wb"), os.fdopen(answer_read, "rb"))
+
+
 def _start_worker(env: dict[str, str] | None = None) -> subprocess.Popen:
     """A worker process in a session of its own (POSIX), so that ending it ends the CBC processes it
     started too (`_close_worker`): killed alone, a worker would leave its CBC solving as an orphan."""
@@ -281,7 +372,12 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
     # CBC's files (pulp's MPS and solution) go to a folder of this sweep's, removed at its end: a worker
     # killed mid-solve (the sweep stopped early) cannot delete them itself
     folder = tempfile.mkdtemp(prefix="fleetplan-sweep-") if solver == "cbc" else None
-    procs = [_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder}) for _ in range(workers)]
+    procs: list = []
+    if fork_safe():   # all forked before the feeding threads start
+        for _ in range(workers):
+            procs.append(_fork_worker(folder, procs))
+    else:
+        procs = [_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder}) for _ in range(workers)]
 
     def feed(proc: subprocess.Popen) -> None:
         try:

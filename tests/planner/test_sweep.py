@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -143,6 +144,26 @@ def test_cli_sweep_csv_and_bad_vary(tmp_path):
     assert lists.exit_code == 0, lists.output
 
 
+def test_cli_sweep_starts_no_thread_before_its_workers(monkeypatch):
+    """`fleetplan sweep` forks its workers where no other thread runs (reports.sweep.fork_safe): its progress
+    bar must not start a refresh thread of its own (rich's default), or every sweep would start fresh
+    interpreters instead, importing the planner again (about 1 s a worker on 2 busy cores)."""
+    sweep_module = sys.modules["planner.reports.sweep"]
+    solve_points, seen = sweep_module._solve_points, []
+
+    def counting(*args, **kwargs):
+        seen.append(threading.active_count())
+        return solve_points(*args, **kwargs)
+
+    monkeypatch.setattr(sweep_module, "_solve_points", counting)
+    before = threading.active_count()
+    result = CliRunner().invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.2,0.4",
+                                      "--format", "csv", "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    assert seen == [before]
+    assert len(list(csv.DictReader(io.StringIO(result.stdout)))) == 2
+
+
 # --- sweeps without a main guard, scheduler timeouts -----------------------------------------------
 
 GRID = {"onprem.electricity_per_kwh": [0.1, 0.2, 0.3], "onprem.power_cap_kw": [0.1, 6]}
@@ -165,6 +186,113 @@ def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
     expected = sweep(WORKED, GRID, processes=1)
     assert json.loads(result.stdout) == json.loads(expected.to_json(orient="records"))
     assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+
+
+# A script run as a fresh process: argv[1] says which way its workers must start ("fork" or "spawn"); the
+# other way is replaced by one that fails, so a sweep that took it would end in an error
+WORKER_KIND = """
+import json, sys, threading
+from planner import plan, sweep
+sweep_module = sys.modules["planner.reports.sweep"]
+kind, worked, grid = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+def refused(*args, **kwargs):
+    raise AssertionError("this sweep must not start its workers this way")
+setattr(sweep_module, "_start_worker" if kind == "fork" else "_fork_worker", refused)
+safe = [sweep_module.fork_safe()]
+if kind == "spawn" and sys.argv[4] == "thread":      # a host with a thread of its own (Streamlit, Jupyter)
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+if kind == "spawn" and sys.argv[4] == "highs":       # HiGHS has run in this process
+    plan(worked, baselines=False)
+safe.append(sweep_module.fork_safe())
+table = sweep(worked, grid, processes=2)
+print(json.dumps({"fork_safe": safe, "rows": json.loads(table.to_json(orient="records"))}))
+"""
+
+
+@pytest.mark.parametrize("kind, host", [("fork", "plain"), ("spawn", "thread"), ("spawn", "highs")])
+def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, host):
+    """A plain process forks its workers (they start with its imports); one with another thread, or where
+    HiGHS has run, starts fresh interpreters. The rows are the in-process sweep's either way."""
+    done = subprocess.run([sys.executable, "-c", WORKER_KIND, kind, str(WORKED), json.dumps(GRID), host],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["fork_safe"] == ([True, True] if kind == "fork" else [True, False])
+    expected = sweep(WORKED, GRID, processes=1)
+    assert out["rows"] == json.loads(expected.to_json(orient="records"))
+    assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+
+
+# A script whose forked workers misbehave (reports.sweep._serve replaced before they are forked), then stop
+# the sweep: argv[1] "dies" — the worker given point 0 exits with code 7 at once, the other serves the rest;
+# "endless" — each worker answers its first point with its pid and that of a "CBC" it started, then solves
+# on; the caller stops (Ctrl-C) after the first row
+FORKED_MISBEHAVING = """
+import json, os, pickle, subprocess, sys
+from planner import sweep
+sweep_module = sys.modules["planner.reports.sweep"]
+serve = sweep_module._serve
+mode, worked, grid = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+
+def dies_on_point_0(tasks, answers):
+    pickle.dump(("ready", os.getpid()), answers)
+    answers.flush()
+    while True:
+        try:
+            i, scenario, solver, baselines = pickle.load(tasks)
+        except EOFError:
+            return
+        if i == 0:
+            os._exit(7)
+        pickle.dump((i, sweep_module._sweep_point(scenario, solver, baselines)), answers)
+        answers.flush()
+
+def endless(tasks, answers):
+    pickle.dump(("ready", os.getpid()), answers)
+    answers.flush()
+    i, *_ = pickle.load(tasks)
+    cbc = subprocess.Popen([sys.executable, "-c", "import time; print(flush=True); time.sleep(300)"],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+    cbc.stdout.readline()   # it runs
+    pickle.dump((i, {"worker": os.getpid(), "cbc": cbc.pid}), answers)
+    answers.flush()
+    tasks.read()
+
+if mode == "dies":
+    sweep_module._serve = dies_on_point_0
+    print(sweep(worked, grid, processes=2).to_json(orient="records"))
+else:
+    sweep_module._serve = endless
+    rows = []
+    def store_then_stop(i, row):
+        rows.append(row)
+        raise KeyboardInterrupt
+    try:
+        sweep_module._solve_in_workers([(0, None), (1, None), (2, None)], store_then_stop, workers=2, solver="highs",
+                                       baselines=False)
+    except KeyboardInterrupt:
+        print(json.dumps(rows))
+"""
+
+
+def test_a_forked_worker_that_dies_leaves_its_point_a_row_and_the_others_solved():
+    done = subprocess.run([sys.executable, "-c", FORKED_MISBEHAVING, "dies", str(WORKED), json.dumps(GRID)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    expected = json.loads(sweep(WORKED, GRID, processes=1).to_json(orient="records"))
+    assert rows[0]["status"] == "error"
+    assert rows[0]["note"] == "the worker process solving this point ended (exit code 7)"
+    assert rows[1:] == expected[1:]
+
+
+def test_a_sweep_stopped_early_ends_its_forked_workers_and_what_they_started(process_ended):
+    done = subprocess.run([sys.executable, "-c", FORKED_MISBEHAVING, "endless", str(WORKED), json.dumps(GRID)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert process_ended(row["worker"])   # the worker, killed …
+    assert process_ended(row["cbc"])      # … with the "CBC" in its session
 
 
 THREAD_COUNT = """
@@ -311,6 +439,7 @@ def test_a_sweep_stopped_early_ends_its_workers_cbc_and_leaves_no_files(monkeypa
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(sweep_module, "_WORKER", ENDLESS_CBC_WORKER)
+    monkeypatch.setattr(sweep_module, "fork_safe", lambda: False)   # workers are fresh interpreters running _WORKER
     rows = []
 
     def store_then_stop(i, row):   # the caller stops after the first point (an error, Ctrl-C)
