@@ -9,12 +9,13 @@ baselines off, on 2 local worker processes and one at a time in this process, pe
   capability fields in that key (it scales the work of the spot offers), so every point rebuilds the
   cloud offers and their work matrix.
 
-The parallel rate is measured in a fresh process per sweep, which loads the scenario and times its
-`sweep(...)` call, worker start-up included (what a user of `fleetplan sweep` or a plain script waits for):
-with workers forked from that process (`forked`, the default where reports.sweep.fork_safe allows it) and
-with fresh interpreters as workers (`fresh`: what a threaded host, such as the dashboard or a notebook,
-gets). The one-at-a-time rate runs in this process on a thinned grid after the price table is loaded, so
-it excludes the cold price load.
+The parallel rate is measured in a fresh process per sweep, set up as `fleetplan sweep` sets up its own
+(planner.process.configure_process), which loads the scenario and times its `sweep(...)` call, worker
+start-up included (what a user of `fleetplan sweep` waits for): with workers forked from that process
+(`forked`, where reports.sweep.fork_safe allows it, as in `fleetplan sweep`) and with fresh interpreters
+as workers (`fresh`: what a threaded host, such as the dashboard or a notebook, gets). The one-at-a-time
+rate runs in this process on a thinned grid after the price table is loaded, so it excludes the cold
+price load.
 CPU ms per plan (the sweeping process and its workers) depends much less on other load than wall time:
 processes / CPU per plan estimates the rate with the cores to itself. Target: at least 20 plans per second
 on 2 processes. Prints figures measured in this run; nothing here asserts a time.
@@ -78,10 +79,13 @@ def measured_sweep(scenario, vary: dict, processes: int, solver: str) -> tuple[f
     return n / seconds, cpu / n * 1000, n, int((table["status"] == "optimal").sum())
 
 
-# One sweep in a fresh process, as `fleetplan sweep` or a script runs it: argv = scenario, vary (JSON),
-# processes, solver, workers (forked | fresh); prints what measured_sweep returns, as JSON
+# One sweep in a fresh process set up as `fleetplan sweep`'s (planner.process.configure_process: pyarrow kept
+# out, OpenBLAS on one thread, which forked workers inherit): argv = scenario, vary (JSON), processes,
+# solver, workers (forked | fresh); prints what measured_sweep returns and the seconds, as JSON
 FRESH_PROCESS = """
 import json, resource, sys, time
+from planner.process import configure_process
+configure_process()
 import numpy as np
 from planner import load_scenario, sweep
 sweep_module = sys.modules["planner.reports.sweep"]

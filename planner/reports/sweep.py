@@ -3,9 +3,9 @@
 Local worker processes are fed pickled scenarios on a pipe and never import the caller's `__main__`: a
 plain script needs no `if __name__ == "__main__":` guard, and the same code runs in a notebook, a threaded
 host (Streamlit, a Dask client) or inside a Dask worker (a daemonic process, which multiprocessing may not
-give children). Where it is safe (`fork_safe`: a single-threaded process that has not run HiGHS, such as
-`fleetplan sweep` or a plain script) they are forked from this process, with what it has imported;
-elsewhere they are fresh interpreters that import only the planner (`python -c …`).
+give children). Where it is safe and pays (`fork_safe`: a single-threaded process that has not run HiGHS
+and has no pyarrow loaded, such as `fleetplan sweep`) they are forked from this process, with what it has
+imported; elsewhere they are fresh interpreters that import only the planner (`python -c …`).
 """
 
 from __future__ import annotations
@@ -221,9 +221,10 @@ def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict],
 #
 # Forked (`fork_safe`), a worker starts with this process's imports and caches: it begins solving at
 # once, where a fresh interpreter first imports the planner for about a second on 2 cores (2 points on 2
-# workers: 0.3-0.4 s forked, 1.2 s fresh; benchmarks/sweep_speed.py, 2026-12-02) — most of a short sweep. Forking is safe only with no other thread (one could hold a lock that the
-# child would wait on forever) and before HiGHS has run here (the child's copy of HiGHS's scheduler would
-# count on worker threads it lacks), as for the baselines' child (engine.baselines).
+# workers: 0.3-0.4 s forked, 1.2 s fresh; benchmarks/sweep_speed.py, 2026-12-02) — most of a short sweep.
+# Forking is safe only with no other thread (one could hold a lock that the child would wait on forever)
+# and before HiGHS has run here (the child's copy of HiGHS's scheduler would count on worker threads it
+# lacks), as for the baselines' child (engine.baselines).
 # Otherwise a worker is `python -c _WORKER <sys.path as JSON>`: unlike multiprocessing's spawn and
 # forkserver children it never imports the caller's __main__, and unlike fork it is safe in a threaded
 # host and after HiGHS has started. Like the `fleetplan` process (planner.cli.main) it keeps pyarrow out
@@ -274,11 +275,14 @@ def _serve(tasks, answers) -> None:
 
 
 def fork_safe() -> bool:
-    """Whether sweep workers may be forked from this process: fork exists (not on macOS, where forking
-    without exec is unsafe once system frameworks are loaded), no other Python thread runs, and HiGHS
-    has not run here yet."""
+    """Whether sweep workers are forked from this process: fork exists (not on macOS, where forking
+    without exec is unsafe once system frameworks are loaded), no other Python thread runs, HiGHS has
+    not run here yet, and pyarrow is not loaded. With pyarrow, pandas backs its string columns with it,
+    and a forked worker would plan with those: 10-15 % more CPU per point than a fresh interpreter, which
+    keeps pyarrow out (planner.process), so that a 200-point sweep ran slower forked from a plain script
+    (16-17 plans/s against 19, 2026-12-02). `fleetplan sweep` keeps pyarrow out of its own process."""
     return (hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
-            and not highs_started())
+            and not highs_started() and "pyarrow" not in sys.modules)
 
 
 class _ForkedWorker:

@@ -188,10 +188,14 @@ def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
     assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
 
 
-# A script run as a fresh process: argv[1] says which way its workers must start ("fork" or "spawn"); the
-# other way is replaced by one that fails, so a sweep that took it would end in an error
+# A script run as a fresh process, set up as `fleetplan` sets up its own (pyarrow kept out) but for host
+# "pyarrow": argv[1] says which way its workers must start ("fork" or "spawn"); the other way is replaced
+# by one that fails, so a sweep that took it would end in an error
 WORKER_KIND = """
 import json, sys, threading
+if sys.argv[4] != "pyarrow":
+    from planner.process import configure_process
+    configure_process()
 from planner import plan, sweep
 sweep_module = sys.modules["planner.reports.sweep"]
 kind, worked, grid = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
@@ -209,15 +213,20 @@ print(json.dumps({"fork_safe": safe, "rows": json.loads(table.to_json(orient="re
 """
 
 
-@pytest.mark.parametrize("kind, host", [("fork", "plain"), ("spawn", "thread"), ("spawn", "highs")])
+@pytest.mark.parametrize("kind, host", [("fork", "plain"), ("spawn", "thread"), ("spawn", "highs"),
+                                        ("spawn", "pyarrow")])
 def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, host):
-    """A plain process forks its workers (they start with its imports); one with another thread, or where
-    HiGHS has run, starts fresh interpreters. The rows are the in-process sweep's either way."""
+    """A plain process set up as `fleetplan` forks its workers (they start with its imports); one with
+    another thread, where HiGHS has run, or whose pandas loaded pyarrow starts fresh interpreters. The rows
+    are the in-process sweep's either way."""
+    if host == "pyarrow":
+        pytest.importorskip("pyarrow")   # pandas loads it at its import when it is installed
     done = subprocess.run([sys.executable, "-c", WORKER_KIND, kind, str(WORKED), json.dumps(GRID), host],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["fork_safe"] == ([True, True] if kind == "fork" else [True, False])
+    assert out["fork_safe"] == {"plain": [True, True], "thread": [True, False], "highs": [True, False],
+                                "pyarrow": [False, False]}[host]
     expected = sweep(WORKED, GRID, processes=1)
     assert out["rows"] == json.loads(expected.to_json(orient="records"))
     assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
@@ -229,8 +238,11 @@ def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, h
 # on; the caller stops (Ctrl-C) after the first row
 FORKED_MISBEHAVING = """
 import json, os, pickle, subprocess, sys
+from planner.process import configure_process
+configure_process()
 from planner import sweep
 sweep_module = sys.modules["planner.reports.sweep"]
+assert sweep_module.fork_safe()
 serve = sweep_module._serve
 mode, worked, grid = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 
