@@ -42,13 +42,14 @@ Progress = Callable[[int, int], None]
 
 
 def fleet_summary(fleet: pd.DataFrame) -> str:
-    """One line: owned and reserved units, then cloud hours, e.g.
-    `1 a100-80gb-pcie, 2 rtx-3060-12gb; aws:g5.xlarge on_demand 96 h`."""
+    """One line: owned and reserved units (with the owned cards sold, if any), then cloud hours, e.g.
+    `1 a100-80gb-pcie, 0 rtx-3060-12gb (2 sold); aws:g5.xlarge on_demand 96 h`."""
     units, hours = [], []
-    for provider, sku, option, n, instance_hours in zip(*(fleet[c].tolist() for c in (
-            "provider", "sku", "purchase_option", "units", "instance_hours"))):
+    sold_units = fleet["sold_units"].tolist() if "sold_units" in fleet else [0.0] * len(fleet)
+    for provider, sku, option, n, instance_hours, sold in zip(*(fleet[c].tolist() for c in (
+            "provider", "sku", "purchase_option", "units", "instance_hours")), sold_units):
         if provider == "onprem":
-            units.append(f"{n:g} {sku}")
+            units.append(f"{n:g} {sku}" + (f" ({sold:g} sold)" if sold > 0 else ""))
         elif n == n:   # not NaN: a reservation
             units.append(f"{n:g} {provider}:{sku} {option}")
         else:

@@ -70,7 +70,11 @@ def test_each_row_names_the_fleet_of_its_plan(hybrid, local_table):
         point = dict(zip(VARY, row[:len(VARY)]))
         fleet = plan(hybrid, overrides=point, baselines=False).fleet
         cards = fleet[fleet["provider"] == "onprem"]
-        assert row.fleet.split("; ")[0] == ", ".join(f"{n:g} {sku}" for n, sku in zip(cards["units"], cards["sku"]))
+        assert row.fleet.split("; ")[0] == ", ".join(
+            f"{n:g} {sku}" + (f" ({sold:g} sold)" if sold else "")
+            for n, sku, sold in zip(cards["units"], cards["sku"], cards["sold_units"]))
+    # startup-hybrid owns two RTX 3060 cards, which every optimal point here sells
+    assert local_table.loc[local_table["status"] == "optimal", "fleet"].str.contains(r"0 rtx-3060-12gb \(2 sold\)").all()
 
 
 def test_fleet_summary_lists_units_then_cloud_hours():
@@ -81,6 +85,10 @@ def test_fleet_summary_lists_units_then_cloud_hours():
     assert fleet_summary(fleet) == ("1 a100-80gb-pcie, 2 azure:NC24ads_A100_v4 reserved_1y, 3.5 rtx-3060-12gb; "
                                     "aws:g5.xlarge on_demand 1,234 h")
     assert fleet_summary(fleet.iloc[:0]) == "(none)"
+    # owned cards all sold: the row holds 0 units, and says where they went
+    sold = pd.DataFrame({"provider": ["onprem"], "sku": ["rtx-3060-12gb"], "purchase_option": ["purchase"],
+                         "units": [0.0], "instance_hours": [0.0], "sold_units": [2.0]})
+    assert fleet_summary(sold) == "0 rtx-3060-12gb (2 sold)"
 
 
 @pytest.mark.parametrize("name", ["entry", "mid-research", "startup-hybrid", "industrial"])
