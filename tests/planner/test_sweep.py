@@ -240,8 +240,8 @@ def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, h
     assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
 
 
-# A script whose forked workers misbehave (reports.sweep._serve replaced before they are forked), then stop
-# the sweep: argv[1] "dies" — the worker given point 0 exits with code 7 at once, the other serves the rest;
+# A script whose forked workers misbehave (reports.sweep's functions replaced before they are forked):
+# argv[1] "dies" — the worker given point 0 exits with code 7 at once, the other serves the rest;
 # "endless" — each worker answers its first point with its pid and that of a "CBC" it started, then solves
 # on; the caller stops (Ctrl-C) after the first row
 FORKED_MISBEHAVING = """
@@ -251,21 +251,13 @@ configure_process()
 from planner import sweep
 sweep_module = sys.modules["planner.reports.sweep"]
 assert sweep_module.fork_safe()
-serve = sweep_module._serve
 mode, worked, grid = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+solve_point = sweep_module._sweep_point
 
-def dies_on_point_0(tasks, answers):
-    pickle.dump(("ready", os.getpid()), answers)
-    answers.flush()
-    while True:
-        try:
-            i, scenario, solver, baselines = pickle.load(tasks)
-        except EOFError:
-            return
-        if i == 0:
-            os._exit(7)
-        pickle.dump((i, sweep_module._sweep_point(scenario, solver, baselines)), answers)
-        answers.flush()
+def dies_on_point_0(scenario, solver, baselines):   # point 0: the first value of each path
+    if (scenario.onprem.electricity_per_kwh, scenario.onprem.power_cap_kw) == tuple(v[0] for v in grid.values()):
+        os._exit(7)
+    return solve_point(scenario, solver, baselines)
 
 def endless(tasks, answers):
     pickle.dump(("ready", os.getpid()), answers)
@@ -279,7 +271,7 @@ def endless(tasks, answers):
     tasks.read()
 
 if mode == "dies":
-    sweep_module._serve = dies_on_point_0
+    sweep_module._sweep_point = dies_on_point_0
     print(sweep(worked, grid, processes=2).to_json(orient="records"))
 else:
     sweep_module._serve = endless
