@@ -124,33 +124,31 @@ def test_inventory_lists_unknown_gpus_with_suggestions():
     assert "did you mean RTX-A5000?" in result.stderr
 
 
-@pytest.mark.parametrize("force_color", [None, "1"])
-def test_inventory_shows_an_unknown_gpu_name_as_written_even_with_brackets(tmp_path, monkeypatch, force_color):
-    # a name holding "[/x]" made rich fail (MarkupError, a traceback) and "[bold]" vanished as a style tag;
-    # FORCE_COLOR=1 takes the coloured (rich) path on this captured stderr, unset the plain one
-    if force_color is None:
-        monkeypatch.delenv("FORCE_COLOR", raising=False)
+@pytest.fixture(params=[False, True], ids=["plain", "colour"])
+def coloured(request, monkeypatch):
+    """Whether stderr is coloured in this run: FORCE_COLOR=1 takes the coloured (rich) path on the captured
+    stderr, no FORCE_COLOR the plain one (TTY_COMPATIBLE unset either way)."""
+    if request.param:
+        monkeypatch.setenv("FORCE_COLOR", "1")
     else:
-        monkeypatch.setenv("FORCE_COLOR", force_color)
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
     monkeypatch.delitem(err.__dict__, "console", raising=False)   # rich sets colour up when its console is made
+    return request.param
+
+
+def test_inventory_shows_an_unknown_gpu_name_as_written_even_with_brackets(tmp_path, coloured):
+    # a name holding "[/x]" made rich fail (MarkupError, a traceback) and "[bold]" vanished as a style tag
     smi = tmp_path / "smi.csv"
     smi.write_text("NVIDIA [bold]Mystery[/bold] [/tmp], 24564 MiB, 230.00 W\n", encoding="utf-8")
     result = run("inventory", "--from", smi)
     assert result.exit_code == 0 and "Traceback" not in result.output
     assert "NVIDIA [bold]Mystery[/bold] [/tmp]" in result.stderr
-    assert ("\x1b[" in result.stderr) == (force_color is not None)   # yellow label only on a "terminal"
+    assert ("\x1b[" in result.stderr) == coloured   # yellow label only on a "terminal"
 
 
-@pytest.mark.parametrize("force_color", [None, "1"])
-def test_validate_shows_a_scenario_name_with_brackets_as_written(tmp_path, monkeypatch, force_color):
+def test_validate_shows_a_scenario_name_with_brackets_as_written(tmp_path, coloured):
     # the "ok" line put the scenario's name into rich markup: "[/x]" raised MarkupError (a traceback)
-    if force_color is None:
-        monkeypatch.delenv("FORCE_COLOR", raising=False)
-    else:
-        monkeypatch.setenv("FORCE_COLOR", force_color)
-    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
-    monkeypatch.delitem(err.__dict__, "console", raising=False)
     text = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8")
     scenario = tmp_path / "s.yaml"
     scenario.write_text(re.sub(r"(?m)^name: .*$", 'name: "Entry [/x] [bold]b"', text, count=1), encoding="utf-8")
