@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -288,41 +289,49 @@ def fork_safe() -> bool:
 
 class _ForkedWorker:
     """A worker forked from this process (`_fork_worker`), with the parts of subprocess.Popen the sweep
-    uses: `pid`, `stdin` (tasks), `stdout` (answers), `poll`, `wait` and `kill`."""
+    uses: `pid`, `stdin` (tasks), `stdout` (answers), `poll`, `wait` and `kill`. A feeding thread and the
+    sweep's own thread may wait for it at once: one lock orders the reaping, and, as Popen does, a child
+    already reaped elsewhere (ECHILD, e.g. a host that ignores SIGCHLD) counts as ended with code 0."""
 
     def __init__(self, pid: int, stdin, stdout):
         self.pid, self.stdin, self.stdout = pid, stdin, stdout
         self.returncode: int | None = None
+        self._reaping = threading.Lock()
 
     def poll(self) -> int | None:
-        if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
+        with self._reaping:
+            if self.returncode is None:
+                try:
+                    pid, status = os.waitpid(self.pid, os.WNOHANG)
+                except ChildProcessError:
+                    self.returncode = 0
+                else:
+                    if pid:
+                        self.returncode = os.waitstatus_to_exitcode(status)
+            return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        if timeout is None:
-            while self.returncode is None:
-                _, status = os.waitpid(self.pid, 0)
-                self.returncode = os.waitstatus_to_exitcode(status)
-            return self.returncode
-        deadline = time.monotonic() + timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
-            if time.monotonic() >= deadline:
+            if deadline is not None and time.monotonic() >= deadline:
                 raise subprocess.TimeoutExpired(f"sweep worker {self.pid}", timeout)
             time.sleep(0.01)
         return self.returncode
 
     def kill(self) -> None:
-        if self.returncode is None:   # once reaped, its pid may be another process's
-            os.kill(self.pid, signal.SIGKILL)
+        with self._reaping:
+            if self.returncode is None:   # not reaped yet, so its pid is still its own
+                try:
+                    os.kill(self.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
 
-def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> _ForkedWorker:
-    """A worker forked from this process (see above); `others` are the workers forked before it, whose
-    pipes it must not hold open (a worker sees the end of its tasks only when every copy of their pipe
-    is closed). CBC's temporary files go to `folder` when given."""
+def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> None:
+    """Fork a worker (see above) and append it to `others`, the workers forked before it, whose pipes it
+    must not hold open (a worker sees the end of its tasks only when every copy of their pipe is closed).
+    CBC's temporary files go to `folder` when given. OSError when no process can be forked (nothing is
+    left open then)."""
     task_read, task_write = os.pipe()
     answer_read, answer_write = os.pipe()
     for stream in (sys.stdout, sys.stderr):   # nothing buffered here is written twice, by both processes
@@ -330,17 +339,34 @@ def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> _ForkedWork
             stream.flush()
         except (AttributeError, OSError, ValueError):
             pass
-    pid = os.fork()
+    # Ctrl-C is held back over the fork: the child, still in the terminal's process group until its
+    # setsid, must not take it; the parent gets a pending one once the worker exists and is known
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with warnings.catch_warnings():
+            # Python ≥ 3.12 warns on fork with any thread: the only others here are native pools (OpenBLAS)
+            # that re-initialise in the child through their own fork handlers (fork_safe: no Python thread)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for fd in (task_read, task_write, answer_read, answer_write):
+            os.close(fd)
+        raise
     if pid == 0:   # the worker: it never returns into the caller's code, and runs none of its exit handlers
         code = 1
         try:
             os.setsid()
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
             for fd in (task_write, answer_read, *(f.fileno() for w in others for f in (w.stdin, w.stdout))):
                 os.close(fd)
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.close(devnull)
+            # the interpreter's own streams: a host may have replaced sys.stdout and sys.stderr (rich's
+            # progress bar in `fleetplan sweep` puts proxies there that redraw the bar on every write)
+            sys.stdout, sys.stderr = sys.__stdout__ or sys.stdout, sys.__stderr__ or sys.stderr
             if folder is not None:
                 os.environ["TMPDIR"] = tempfile.tempdir = folder   # pulp reads TMPDIR, Python's tempfile its tempdir
             configure_process()
@@ -354,7 +380,8 @@ def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> _ForkedWork
             os._exit(code)
     os.close(task_read)
     os.close(answer_write)
-    return _ForkedWorker(pid, os.fdopen(task_write, "wb"), os.fdopen(answer_read, "rb"))
+    others.append(_ForkedWorker(pid, os.fdopen(task_write, "wb"), os.fdopen(answer_read, "rb")))
+    signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a Ctrl-C held back arrives here, with the worker known
 
 
 def _start_worker(env: dict[str, str] | None = None) -> subprocess.Popen:
@@ -378,11 +405,8 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
     # killed mid-solve (the sweep stopped early) cannot delete them itself
     folder = tempfile.mkdtemp(prefix="fleetplan-sweep-") if solver == "cbc" else None
     procs: list = []
-    if fork_safe():   # all forked before the feeding threads start
-        for _ in range(workers):
-            procs.append(_fork_worker(folder, procs))
-    else:
-        procs = [_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder}) for _ in range(workers)]
+    threads: list[threading.Thread] = []
+    remaining = len(todo)
 
     def feed(proc: subprocess.Popen) -> None:
         try:
@@ -405,11 +429,17 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
                     answers.put((i, _error_row(f"the worker process solving this point ended (exit code {code})")))
                 return
 
-    threads = [threading.Thread(target=feed, args=(p,), name="planner-sweep-feed", daemon=True) for p in procs]
-    for t in threads:
-        t.start()
-    remaining = len(todo)
     try:
+        # started inside the try: a worker that cannot start (or a Ctrl-C meanwhile) ends those already started
+        if fork_safe():   # all forked before the feeding threads start
+            for _ in range(workers):
+                _fork_worker(folder, procs)
+        else:
+            for _ in range(workers):
+                procs.append(_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder}))
+        threads = [threading.Thread(target=feed, args=(p,), name="planner-sweep-feed", daemon=True) for p in procs]
+        for t in threads:
+            t.start()
         while remaining:
             try:
                 i, row = answers.get(timeout=0.2)
@@ -452,7 +482,7 @@ def _close_worker(proc: subprocess.Popen, kill: bool) -> None:
 
 
 def _kill_worker(proc: subprocess.Popen) -> None:
-    """SIGKILL the worker with the CBC it runs (its session; not waited for yet, so its pid is not reused),
-    or the worker alone where it has no group of its own."""
+    """SIGKILL the worker with the CBC it runs (its session's process group, whose id no new process takes
+    while any member lives), or the worker alone where it has no group (yet, or on this platform)."""
     if not kill_process_group(proc.pid):
         proc.kill()

@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import math
+import os
 import socket
 import subprocess
 import sys
@@ -198,46 +199,115 @@ def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
 
 # A script run as a fresh process, set up as `fleetplan` sets up its own (pyarrow kept out) but for host
 # "pyarrow": argv[1] says which way its workers must start ("fork" or "spawn"); the other way is replaced
-# by one that fails, so a sweep that took it would end in an error
+# by one that fails, so a sweep that took it would end in an error. argv[4], the host: "plain"; "sigchld"
+# ignores SIGCHLD (children are reaped by the kernel); "proxy" has replaced sys.stdout with an object that
+# writes to stderr, as rich's progress bar does, and its workers print; "thread" runs a thread of its own;
+# "highs" has run HiGHS; "pyarrow" has pandas with pyarrow. It prints whether forking was safe, before and
+# after the host's set-up, the rows and each worker's exit code when closed.
 WORKER_KIND = """
-import json, sys, threading
-if sys.argv[4] != "pyarrow":
+import json, signal, sys, threading
+kind, worked, grid, host = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4]
+if host != "pyarrow":
     from planner.process import configure_process
     configure_process()
 from planner import plan, sweep
 sweep_module = sys.modules["planner.reports.sweep"]
-kind, worked, grid = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 def refused(*args, **kwargs):
     raise AssertionError("this sweep must not start its workers this way")
 setattr(sweep_module, "_start_worker" if kind == "fork" else "_fork_worker", refused)
+close_worker, codes = sweep_module._close_worker, []
+def closing(proc, kill):
+    close_worker(proc, kill)
+    codes.append(proc.returncode)
+sweep_module._close_worker = closing
 safe = [sweep_module.fork_safe()]
-if kind == "spawn" and sys.argv[4] == "thread":      # a host with a thread of its own (Streamlit, Jupyter)
+if host == "sigchld":
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+if host == "proxy":
+    class Proxy:
+        def write(self, text):
+            return sys.__stderr__.write(text)
+        def flush(self):
+            sys.__stderr__.flush()
+    sys.stdout = Proxy()
+    solve_point = sweep_module._sweep_point
+    def printing(*args):
+        print("printed by a worker")
+        return solve_point(*args)
+    sweep_module._sweep_point = printing
+if host == "thread":      # a host with a thread of its own (Streamlit, Jupyter)
     threading.Thread(target=threading.Event().wait, daemon=True).start()
-if kind == "spawn" and sys.argv[4] == "highs":       # HiGHS has run in this process
+if host == "highs":       # HiGHS has run in this process
     plan(worked, baselines=False)
 safe.append(sweep_module.fork_safe())
 table = sweep(worked, grid, processes=2)
-print(json.dumps({"fork_safe": safe, "rows": json.loads(table.to_json(orient="records"))}))
+sys.__stdout__.write(json.dumps({"fork_safe": safe, "rows": json.loads(table.to_json(orient="records")),
+                                 "codes": codes}))
 """
 
 
-@pytest.mark.parametrize("kind, host", [("fork", "plain"), ("spawn", "thread"), ("spawn", "highs"),
-                                        ("spawn", "pyarrow")])
+@pytest.mark.parametrize("kind, host", [("fork", "plain"), ("fork", "sigchld"), ("fork", "proxy"),
+                                        ("spawn", "thread"), ("spawn", "highs"), ("spawn", "pyarrow")])
 def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, host):
     """A plain process set up as `fleetplan` forks its workers (they start with its imports); one with
     another thread, where HiGHS has run, or whose pandas loaded pyarrow starts fresh interpreters. The rows
-    are the in-process sweep's either way."""
+    are the in-process sweep's either way, and each worker ends by itself (code 0) once its tasks end: a
+    worker holding another's task pipe open would wait for its end forever, and be killed (code -9)."""
     if host == "pyarrow":
         pytest.importorskip("pyarrow")   # pandas loads it at its import when it is installed
     done = subprocess.run([sys.executable, "-c", WORKER_KIND, kind, str(WORKED), json.dumps(GRID), host],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["fork_safe"] == {"plain": [True, True], "thread": [True, False], "highs": [True, False],
-                                "pyarrow": [False, False]}[host]
+    assert out["fork_safe"] == {"thread": [True, False], "highs": [True, False],
+                                "pyarrow": [False, False]}.get(host, [True, True])
     expected = sweep(WORKED, GRID, processes=1)
     assert out["rows"] == json.loads(expected.to_json(orient="records"))
     assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+    assert out["codes"] == [0, 0]
+    # a worker's print goes nowhere: not into a replaced sys.stdout of the host (rich's bar), nor its output
+    assert "printed by a worker" not in done.stderr + done.stdout
+
+
+# A script whose second fork fails (EAGAIN: too many processes), with CBC (which has the sweep make a
+# folder): the sweep raises, and the first worker, the pipes and the folder are gone
+FORK_FAILS = """
+import errno, json, os, sys, tempfile
+from planner.process import configure_process
+configure_process()
+from planner import sweep
+sweep_module = sys.modules["planner.reports.sweep"]
+assert sweep_module.fork_safe()
+fork, forks = os.fork, []
+def second_fails():
+    forks.append(1)
+    if len(forks) == 2:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+    return fork()
+os.fork = second_fails
+fds = sorted(os.listdir("/proc/self/fd"))
+try:
+    sweep(sys.argv[1], json.loads(sys.argv[2]), processes=2, solver="cbc")
+except OSError as exc:
+    error = str(exc)
+children = [d for d in os.listdir("/proc") if d.isdigit() and os.path.exists(f"/proc/{d}/stat")
+            and open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid())]
+print(json.dumps({"error": error, "forks": len(forks), "children": children,
+                  "new_fds": sorted(set(os.listdir("/proc/self/fd")) - set(fds)), "temp": os.listdir(tempfile.gettempdir())}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads a process's fds and children in Linux's /proc")
+def test_a_worker_that_cannot_be_forked_ends_the_sweep_and_leaves_nothing_behind(tmp_path):
+    done = subprocess.run([sys.executable, "-c", FORK_FAILS, str(WORKED), json.dumps(GRID)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["forks"] == 2 and "Resource temporarily unavailable" in out["error"]
+    assert out["children"] == []     # the first worker was killed and reaped: no zombie
+    assert out["new_fds"] == []      # no pipe left open
+    assert out["temp"] == []         # the sweep's CBC folder is removed
+    assert "Traceback" not in done.stderr
 
 
 # A script whose forked workers misbehave (reports.sweep's functions replaced before they are forked):
