@@ -173,6 +173,30 @@ def test_cli_sweep_starts_no_thread_before_its_workers(monkeypatch):
     assert len(list(csv.DictReader(io.StringIO(result.stdout)))) == 2
 
 
+# `fleetplan` as installed (planner.cli:main), its fresh-interpreter workers refused: argv as the command's
+# (main sets the process up first, before pandas is imported; done here before the sweep module is)
+FLEETPLAN_WITHOUT_FRESH_WORKERS = """
+from planner.process import configure_process
+configure_process()
+sweep_module = __import__("importlib").import_module("planner.reports.sweep")
+def refused(*args, **kwargs):
+    raise AssertionError("fleetplan sweep must fork its workers here")
+sweep_module._start_worker = refused
+from planner.cli import main
+main()
+"""
+
+
+def test_the_fleetplan_sweep_command_forks_its_workers():
+    done = subprocess.run([sys.executable, "-c", FLEETPLAN_WITHOUT_FRESH_WORKERS, "sweep", str(WORKED), "--vary",
+                           "onprem.electricity_per_kwh=0.2,0.4", "--processes", "2", "--format", "csv"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    # by hand (README): 8,385.46 at 0.20 USD/kWh; + 1,944.72 energy at 0.40 (as the in-process CLI test)
+    assert [float(r["total"]) for r in rows] == pytest.approx([8385.46, 8385.46 + 1944.72], rel=1e-6)
+
+
 # --- sweeps without a main guard, scheduler timeouts -----------------------------------------------
 
 GRID = {"onprem.electricity_per_kwh": [0.1, 0.2, 0.3], "onprem.power_cap_kw": [0.1, 6]}
