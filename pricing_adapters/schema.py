@@ -109,15 +109,15 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         if n:
             problems.append(f"{n} rows with empty {col!r}")
     known = registry.names()
-    bad_provider = sorted(set(df["provider"].dropna()) - set(known))
+    # the distinct values only: iterating a text column cell by cell costs more than the rest of the checks
+    bad_provider = sorted(set(df["provider"].dropna().unique()) - set(known))
     if bad_provider:
         problems.append(f"unknown provider(s) {bad_provider}; expected one of {list(known)}")
-    bad_option = sorted(set(df["purchase_option"].dropna()) - set(PURCHASE_OPTIONS))
+    bad_option = sorted(set(df["purchase_option"].dropna().unique()) - set(PURCHASE_OPTIONS))
     if bad_option:
         problems.append(f"unknown purchase_option(s) {bad_option}; expected one of {list(PURCHASE_OPTIONS)}")
-    numbers = number_problems(df)
-    if (numbers != "").any():
-        problems.append(name_rows(df, numbers))
+    if any(_rows(mask).any() for mask, _ in _number_flags(df)):   # the text per row only when some row is bad
+        problems.append(name_rows(df, number_problems(df)))
     dup = df["offer_id"][df["offer_id"].duplicated()]
     if len(dup):
         problems.append(f"duplicate offer_id(s), e.g. {list(dup[:3])}")
@@ -126,24 +126,34 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     return df.reset_index(drop=True)
 
 
+def _rows(mask) -> np.ndarray:
+    """A row mask as a numpy bool array, a missing value (NA) as False."""
+    return np.asarray(pd.Series(mask).fillna(False), dtype=bool)
+
+
 def _flag(out: list[list[str]], mask, text: str) -> None:
-    for i in np.flatnonzero(np.asarray(pd.Series(mask).fillna(False), dtype=bool)):
+    for i in np.flatnonzero(_rows(mask)):
         out[i].append(text)
+
+
+def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
+    """(row mask, problem) of each bad-number check of a typed offers table."""
+    hourly, upfront, count = df["hourly_price"], df["upfront_price"], df["gpu_count"]
+    option = df["purchase_option"].astype(object)
+    return [((hourly < 0) | (upfront < 0), "negative prices"),
+            (np.isinf(hourly) | np.isinf(upfront), "a price that is not finite"),
+            (option.isin(HOURLY_OPTIONS) & (hourly == 0), "hourly_price 0 (a free GPU-hour is never a real offer)"),
+            (option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0"),
+            (count < 0, "negative gpu_count"),
+            (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit")]
 
 
 def number_problems(df: pd.DataFrame) -> pd.Series:
     """For each row of a typed offers table, its bad numbers ('' for none; several joined by ', '):
     negative or non-finite prices, a zero price, a gpu_count that is negative, infinite or absurd."""
     out: list[list[str]] = [[] for _ in range(len(df))]
-    hourly, upfront, count = df["hourly_price"], df["upfront_price"], df["gpu_count"]
-    option = df["purchase_option"].astype(object)
-    _flag(out, (hourly < 0) | (upfront < 0), "negative prices")
-    _flag(out, np.isinf(hourly) | np.isinf(upfront), "a price that is not finite")
-    _flag(out, option.isin(HOURLY_OPTIONS) & (hourly == 0),
-          "hourly_price 0 (a free GPU-hour is never a real offer)")
-    _flag(out, option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0")
-    _flag(out, count < 0, "negative gpu_count")
-    _flag(out, np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit")
+    for mask, text in _number_flags(df):
+        _flag(out, mask, text)
     return pd.Series([", ".join(p) for p in out], index=df.index, dtype=object)
 
 
