@@ -80,37 +80,31 @@ def measured_sweep(scenario, vary: dict, processes: int, solver: str) -> tuple[f
 
 
 # One sweep in a fresh process set up as `fleetplan sweep`'s (planner.process.configure_process: pyarrow kept
-# out, OpenBLAS on one thread, which forked workers inherit): argv = scenario, vary (JSON), processes,
-# solver, workers (forked | fresh); prints what measured_sweep returns and the seconds, as JSON
+# out, OpenBLAS on one thread, which forked workers inherit): argv = this folder, scenario, vary (JSON), processes,
+# solver, workers (forked | fresh); prints what measured_sweep returns, as JSON
 FRESH_PROCESS = """
-import json, resource, sys, time
+import json, sys
 from planner.process import configure_process
 configure_process()
-import numpy as np
-from planner import load_scenario, sweep
+sys.path.insert(0, sys.argv[1])
+from sweep_speed import measured_sweep
+from planner import load_scenario
 sweep_module = sys.modules["planner.reports.sweep"]
-path, vary, processes, solver, workers = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+path, vary, processes, solver, workers = sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
 if workers == "fresh":
     sweep_module.fork_safe = lambda: False
 elif not sweep_module.fork_safe():
     sys.exit("workers cannot be forked in this process")
-scenario = load_scenario(path)
-def cpu():
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-n = int(np.prod([len(v) for v in vary.values()]))
-cpu0, start = cpu(), time.perf_counter()
-table = sweep(scenario, vary, processes=processes, baselines=False, solver=solver)
-seconds, used = time.perf_counter() - start, cpu() - cpu0
-print(json.dumps([n / seconds, used / n * 1000, n, int((table["status"] == "optimal").sum()), seconds]))
+print(json.dumps(measured_sweep(load_scenario(path), vary, processes, solver)))
 """
 
 
 def fresh_process_sweep(vary: dict, processes: int, solver: str, workers: str) -> list:
-    """[plans per second, CPU ms per plan, points, optimal points, seconds] of one sweep of startup-hybrid.yaml
-    in a fresh process, its workers `forked` or `fresh` interpreters."""
-    done = subprocess.run([sys.executable, "-c", FRESH_PROCESS, str(ROOT / "scenarios" / "startup-hybrid.yaml"),
-                           json.dumps(vary), str(processes), solver, workers], capture_output=True, text=True, check=False)
+    """`measured_sweep` of one sweep of startup-hybrid.yaml in a fresh process, its workers `forked` or
+    `fresh` interpreters."""
+    done = subprocess.run([sys.executable, "-c", FRESH_PROCESS, str(Path(__file__).resolve().parent),
+                           str(ROOT / "scenarios" / "startup-hybrid.yaml"), json.dumps(vary), str(processes), solver,
+                           workers], capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the sweep process failed: {done.stderr.strip()}")
     return json.loads(done.stdout)
@@ -125,7 +119,7 @@ def compare(scenario, name: str, vary: dict, processes: int, solver: str, kinds:
     a time in this process."""
     parallel = {kind: fresh_process_sweep(vary, processes, solver, kind) for kind in kinds}
     serial, serial_cpu, n_serial, ok_serial = measured_sweep(scenario, thinned(vary), 1, solver)
-    for kind, (rate, cpu, n, ok, _) in parallel.items():
+    for kind, (rate, cpu, n, ok) in parallel.items():
         notes = [] if rate >= TARGET else ["target NOT met"]
         if ok < n or ok_serial < n_serial:
             notes.append(f"NOT all optimal: {ok}/{n}, {ok_serial}/{n_serial}")
@@ -137,7 +131,10 @@ def start_up(processes: int, solver: str, kinds: list[str]) -> None:
     """Seconds for `processes` points on `processes` workers of each kind, in a fresh process: the workers'
     start (importing the planner, for fresh interpreters), their cold price load and one plan each."""
     vary = {"onprem.electricity_per_kwh": [round(0.1 + 0.01 * k, 4) for k in range(processes)]}
-    took = {kind: fresh_process_sweep(vary, processes, solver, kind)[4] for kind in kinds}
+    took = {}
+    for kind in kinds:
+        rate, _, n, _ = fresh_process_sweep(vary, processes, solver, kind)
+        took[kind] = n / rate
     print(f"  worker start-up, {solver}: {processes} points on {processes} workers take "
           + ", ".join(f"{s:.2f} s {kind}" for kind, s in took.items())
           + " (the workers' start, cold price load, one plan each)")
