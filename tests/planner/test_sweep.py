@@ -202,7 +202,19 @@ def test_the_fleetplan_sweep_command_forks_its_workers():
 GRID = {"onprem.electricity_per_kwh": [0.1, 0.2, 0.3], "onprem.power_cap_kw": [0.1, 6]}
 
 
-def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
+@pytest.fixture(scope="module")
+def grid_table():
+    """The worked example's sweep over GRID, in this process: what every other way of sweeping must give."""
+    return sweep(WORKED, GRID, processes=1)
+
+
+@pytest.fixture(scope="module")
+def grid_rows(grid_table):
+    """`grid_table` as JSON records (as the scripts below print their tables)."""
+    return json.loads(grid_table.to_json(orient="records"))
+
+
+def test_a_plain_script_without_a_main_guard_sweeps(tmp_path, grid_table, grid_rows):
     """An analyst's script, no `if __name__ == "__main__":`: it runs once, sweeps on worker processes and
     gets the rows of an in-process sweep."""
     script = tmp_path / "analysis.py"
@@ -216,9 +228,8 @@ def test_a_plain_script_without_a_main_guard_sweeps(tmp_path):
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stderr == "top level ran\n"            # the workers never ran the script again
-    expected = sweep(WORKED, GRID, processes=1)
-    assert json.loads(result.stdout) == json.loads(expected.to_json(orient="records"))
-    assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+    assert json.loads(result.stdout) == grid_rows
+    assert len(grid_table) == 6 and set(grid_table["status"]) == {"optimal"}
 
 
 # A script run as a fresh process, set up as `fleetplan` sets up its own (pyarrow kept out) but for host
@@ -272,7 +283,7 @@ sys.__stdout__.write(json.dumps({"fork_safe": safe, "rows": json.loads(table.to_
 
 @pytest.mark.parametrize("kind, host", [("fork", "plain"), ("fork", "sigchld"), ("fork", "proxy"),
                                         ("spawn", "thread"), ("spawn", "highs"), ("spawn", "pyarrow")])
-def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, host):
+def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, host, grid_table, grid_rows):
     """A plain process set up as `fleetplan` forks its workers (they start with its imports); one with
     another thread, where HiGHS has run, or whose pandas loaded pyarrow starts fresh interpreters. The rows
     are the in-process sweep's either way, and each worker ends by itself (code 0) once its tasks end: a
@@ -285,9 +296,8 @@ def test_workers_are_forked_only_where_it_is_safe_and_give_the_same_rows(kind, h
     out = json.loads(done.stdout)
     assert out["fork_safe"] == {"thread": [True, False], "highs": [True, False],
                                 "pyarrow": [False, False]}.get(host, [True, True])
-    expected = sweep(WORKED, GRID, processes=1)
-    assert out["rows"] == json.loads(expected.to_json(orient="records"))
-    assert len(expected) == 6 and set(expected["status"]) == {"optimal"}
+    assert out["rows"] == grid_rows
+    assert len(grid_table) == 6 and set(grid_table["status"]) == {"optimal"}
     assert out["codes"] == [0, 0]
     # a worker's print goes nowhere: not into a replaced sys.stdout of the host (rich's bar), nor its output
     assert "printed by a worker" not in done.stderr + done.stdout
@@ -381,15 +391,14 @@ else:
 """
 
 
-def test_a_forked_worker_that_dies_leaves_its_point_a_row_and_the_others_solved():
+def test_a_forked_worker_that_dies_leaves_its_point_a_row_and_the_others_solved(grid_rows):
     done = subprocess.run([sys.executable, "-c", FORKED_MISBEHAVING, "dies", str(WORKED), json.dumps(GRID)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
-    expected = json.loads(sweep(WORKED, GRID, processes=1).to_json(orient="records"))
     assert rows[0]["status"] == "error"
     assert rows[0]["note"] == "the worker process solving this point ended (exit code 7)"
-    assert rows[1:] == expected[1:]
+    assert rows[1:] == grid_rows[1:]
 
 
 def test_a_sweep_stopped_early_ends_its_forked_workers_and_what_they_started(process_ended):
@@ -435,14 +444,14 @@ def test_a_sweep_worker_gives_highs_no_threads_of_its_own_and_gets_the_same_plan
     assert runs["plain"][1] == runs["plain"][0]
 
 
-def test_sweep_inside_a_dask_worker_uses_worker_processes():
+def test_sweep_inside_a_dask_worker_uses_worker_processes(grid_table):
     """A Dask worker is a daemonic process (multiprocessing refuses it children): a sweep submitted to the
     cluster still runs on its own worker processes."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1", protocol="tcp") as cluster, distributed.Client(cluster) as client:
         remote = client.submit(sweep, WORKED, GRID, processes=2, pure=False).result(timeout=300)
-    pd.testing.assert_frame_equal(remote, sweep(WORKED, GRID, processes=1))
+    pd.testing.assert_frame_equal(remote, grid_table)
 
 
 def _closed_port() -> int:
