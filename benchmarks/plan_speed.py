@@ -2,7 +2,9 @@
 
 - process: what a user waits for — whole `fleetplan` processes (`--help`, `validate`, `plan --format
   json` with and without baselines), run round-robin so that load drift hits all alike; median, min and
-  max of --runs (≥ 5), each plan's time beyond `fleetplan --help` and its ratio to it; with `--against REV`
+  max of --runs (≥ 5), each plan's time beyond `fleetplan --help` and its ratio to it, and the median CPU
+  seconds of each process (with the children it waited for; steadier than wall time on a busy host); with
+  `--against REV`
   the same two commands of another commit (checked out with `git worktree`, run from this venv ahead of
   the installed package) join the round-robin, and the ratio of the two trees' time beyond `--help` is
   printed (issue 11: at most half of the tree it was filed on, 503e897); a start-up process per tree
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -127,14 +130,20 @@ def start_up_command(tree: Path, plan_args: list[str], folder: Path) -> list[str
     return [sys.executable, "-c", START_UP, setup, name]
 
 
-def run_once(argv: list[str], tree: Path = ROOT) -> tuple[float, str | None]:
-    """(wall seconds, None) of one process, or (seconds, the last line of its stderr) when it failed."""
+def run_once(argv: list[str], tree: Path = ROOT) -> tuple[float, float, str | None]:
+    """(wall seconds, CPU seconds, None) of one process, or with the last line of its stderr when it failed.
+    CPU is user + system time of the process and of the processes it waited for (the baselines' child),
+    from this process's children's usage before and after: less stretched than wall time on a busy host,
+    which makes it the steadier of the two for comparing trees, while wall time is what a user waits."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     env = None if tree == ROOT else dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     failed = None if done.returncode == 0 else f"exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1]}"
-    return seconds, failed
+    return seconds, cpu, failed
 
 
 def processes(path: Path, solver: str, runs: int, against: str | None = None) -> None:
@@ -172,24 +181,28 @@ def _processes(path: Path, solver: str, runs: int, other: tuple[str, Path] | Non
         other_cmds[f"{rev}: {START_UP_LABEL}"] = start_up_command(tree, other_cmds[other_plan_label][3:], folder)
         cmds.update({label: (argv, tree) for label, argv in other_cmds.items()})
     times: dict[str, list[float]] = {label: [] for label in cmds}
+    cpu: dict[str, list[float]] = {label: [] for label in cmds}
     failures: dict[str, str] = {}
     for _ in range(runs):
         for label, (argv, tree) in cmds.items():
-            seconds, failed = run_once(argv, tree)
+            seconds, cpu_seconds, failed = run_once(argv, tree)
             times[label].append(seconds)
+            cpu[label].append(cpu_seconds)
             if failed:
                 failures[label] = failed
     medians = {label: statistics.median(ts) for label, ts in times.items()}
+    cpu_medians = {label: statistics.median(cs) for label, cs in cpu.items()}
     help_s = medians["fleetplan --help"]
     print(f"whole processes, {runs} runs each round-robin, solver {solver} "
           f"(target: --help ≤ {HELP_TARGET_S} s; plan with baselines ≤ {BEYOND_HELP_S} s beyond --help)")
     print(f"  {'command':38s} {'median s':>9s} {'min':>7s} {'max':>7s} {'beyond --help':>14s} {'× --help':>9s} "
-          f"{'(min beyond)':>12s}")
+          f"{'(min beyond)':>12s} {'CPU s':>7s} {'CPU beyond':>11s}")
     for label, ts in times.items():
         own_help = f"{other[0]}: fleetplan --help" if other is not None and label.startswith(other[0]) else "fleetplan --help"
-        extra = "" if label.endswith("fleetplan --help") else (
+        extra = f"{'':14s} {'':9s} {'':12s} {cpu_medians[label]:7.3f}" if label.endswith("fleetplan --help") else (
             f"{medians[label] - medians[own_help]:+14.3f} {medians[label] / medians[own_help]:9.2f} "
-            f"{min(ts) - min(times[own_help]):+12.3f}")
+            f"{min(ts) - min(times[own_help]):+12.3f} {cpu_medians[label]:7.3f} "
+            f"{cpu_medians[label] - cpu_medians[own_help]:+11.3f}")
         print(f"  {label:38s} {medians[label]:9.3f} {min(ts):7.3f} {max(ts):7.3f} {extra}"
               f"{'  FAILED ' + failures[label] if label in failures else ''}")
     beyond = medians[plan_label] - help_s
@@ -206,6 +219,11 @@ def _processes(path: Path, solver: str, runs: int, other: tuple[str, Path] | Non
         print(f"  against {rev}: --help {help_s / medians[f'{rev}: fleetplan --help']:.2f} of its time "
               f"(target ≤ 0.35); plan beyond --help {beyond:.3f} s against {other_beyond:.3f} s = "
               f"{beyond / other_beyond:.2f} of its time (target ≤ 0.5)")
+        cpu_beyond = cpu_medians[plan_label] - cpu_medians["fleetplan --help"]
+        other_cpu_beyond = (cpu_medians[f"{rev}: plan industrial.yaml --format json"]
+                            - cpu_medians[f"{rev}: fleetplan --help"])
+        print(f"  against {rev}: CPU of the plan beyond --help {cpu_beyond:.3f} s against {other_cpu_beyond:.3f} s = "
+              f"{cpu_beyond / other_cpu_beyond:.2f} (its CPU counts the CBC processes it ran)")
         # the old tree's --help imported pandas, pulp and the rest, so its "beyond --help" leaves those imports
         # out, while this tree's (whose --help imports neither pandas nor rich) counts them; beyond each tree's
         # own start-up, neither counts them
