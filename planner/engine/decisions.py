@@ -21,6 +21,7 @@ depend on the number of threads.
 from __future__ import annotations
 
 import math
+import numbers
 import threading
 import time
 from collections import Counter
@@ -581,6 +582,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
     card's flip point) ends, from the thread that ran it."""
+    _check_share(close_call_share)
     start = time.perf_counter()
     r = _resolver(result, solver, time_limit, store, extra_constraints)
     r.counted("prepare", seconds=time.perf_counter() - start)
@@ -614,6 +616,16 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                                   "seconds": {p: round(r.seconds[p], 4) for p in seconds}, "threads": threads,
                                   "total_seconds": round(time.perf_counter() - start, 4)}
     return result
+
+
+def _check_share(share: object) -> None:
+    """ScenarioError unless `share` is None or a number in [0, 1), as the scenario's `close_call_share`:
+    checked before any re-solve, so that 5 meant as 5 % is refused instead of flagging every plan."""
+    if share is None:
+        return
+    if isinstance(share, bool) or not isinstance(share, numbers.Real) or not 0 <= share < 1:
+        raise ScenarioError([f"close_call_share: expected a share from 0 to below 1 (0.02 = 2 %), got {share!r}"],
+                            origin="add_decisions")
 
 
 class _Tasks:

@@ -22,7 +22,7 @@ import pytest
 
 from planner import add_decisions, load_scenario, plan
 from planner.engine.decisions import is_close_call
-from planner.errors import InfeasibleError, PlannerError
+from planner.errors import InfeasibleError, PlannerError, ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -294,8 +294,19 @@ def test_close_call_flag_against_hand_set_thresholds(hybrid_brute_force):
 
 
 def test_close_call_share_can_be_set_per_call():
-    p = add_decisions(plan(WORKED, baselines=False), close_call_share=2.0)   # all cloud is 188 % dearer
-    assert p.close_call is True and p.runner_up["close_call_share"] == 2.0
+    p = add_decisions(plan(WORKED, baselines=False), close_call_share=0.99)   # all cloud is 188 % dearer
+    assert p.close_call is False and p.runner_up["close_call_share"] == 0.99
+    # mid-research's runner-up, 4 RTX 4090s, costs 7.7 % more (docs/decisions.md): within 10 %, not within 2 %
+    p = add_decisions(plan(ROOT / "scenarios" / "mid-research.yaml", baselines=False), close_call_share=0.1)
+    assert p.close_call is True and p.runner_up["close_call_share"] == 0.1
+
+
+@pytest.mark.parametrize("share", [2.0, 5, 1.0, -0.01, math.nan, "0.05", True])
+def test_a_close_call_share_out_of_range_is_refused_before_any_re_solve(share, monkeypatch):
+    p = plan(WORKED, baselines=False)
+    monkeypatch.setattr("planner.engine.decisions._resolver", lambda *a: pytest.fail("re-solved"))
+    with pytest.raises(ScenarioError, match=r"close_call_share: expected a share from 0 to below 1"):
+        add_decisions(p, close_call_share=share)
 
 
 def test_close_call_share_comes_from_the_scenario():
