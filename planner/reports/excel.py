@@ -176,7 +176,9 @@ def _range(first_row: int, first_col: int, last_row: int, last_col: int, sheet: 
 def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     """One row per month 1..H+1 (H+1: after the horizon, the residual credit and payments falling
     after it), dated from `first`, its plan year, its costs by category (capex, credits, opex), its
-    total (=SUM of the categories), discount factor and present value (=total × factor)."""
+    total (=SUM of the categories), discount factor and present value (=total × factor). Row H+1 with
+    reservation payments after the horizon carries the plan's present value as a number: each of those
+    payments is discounted in its own month (docs/cost-model.md), so total × d(H+1) would be wrong."""
     capex, credits, opex = _categories(plan.monthly)
     categories = capex + credits + opex
     lead = ["month", "month_start", "plan_year"]
@@ -185,8 +187,10 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     for i, r in enumerate(plan.monthly.itertuples(index=False), start=1):   # sheet row i (row 0: header)
         costs = [float(getattr(r, c)) for c in categories]
         total = Formula(f"=SUM({_range(i, len(lead), i, total_col - 1)})", sum(costs))
-        factor = float(r.discount_factor)
+        factor, discounted = float(r.discount_factor), float(r.total_discounted)
         present = Formula(f"={_cell(i, total_col)}*{_cell(i, total_col + 1)}", total.value * factor)
+        if not math.isclose(present.value, discounted, rel_tol=1e-9, abs_tol=1e-6):
+            present = discounted   # row H+1 with payments after the horizon, each discounted in its month
         rows.append([int(r.month), add_months(first, int(r.month) - 1), _plan_year(int(r.month), plan.horizon_months),
                      *costs, total, factor, present])
     columns = [*lead, *(c + money for c in categories), "total" + money, "discount_factor", "total_discounted" + money]
@@ -228,7 +232,7 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
                                    float((values.sum(axis=1) * factors).sum())) if len(names) == 1 else None)
         discounted = col["total_discounted" + money]
         total_present = Formula(f"=SUM({_range(top, discounted, bottom, discounted, 'monthly')})",
-                                float(sum(f.value for f in monthly.iloc[top - 1:bottom, discounted])))
+                                float(sum(map(_number, monthly.iloc[top - 1:bottom, discounted]))))
         # opex spans several columns: its present value is the year's present value less capex and credits
         pv_total, pv_capex, pv_credits = (at(f"{g}_present_value{money}") for g in ("total", "capex", "residual_value"))
         present[2] = Formula(f"={_cell(i, pv_total)}-{_cell(i, pv_capex)}-{_cell(i, pv_credits)}",

@@ -328,3 +328,31 @@ def test_decision_sheets_hold_their_headers_when_decisions_were_not_computed(wor
         ws = book.formulas[sheet]
         assert ws.max_row == 1 and ws.auto_filter.ref, sheet
     assert [c.value for c in book.formulas["runner-up"][1]] == ["field", "value", "unit"]
+
+
+def test_payments_after_the_horizon_keep_their_own_discounting_in_the_after_horizon_row(tmp_path):
+    # 18 months at 8 %: the second one-year term of the g5.xlarge reservation runs to month 24, so row
+    # 19 holds six monthly fees of 0.55 × 730 = 401.5 per instance, each discounted in its own month,
+    # and the cards' resale credit, discounted at d(19); total × d(19) would overstate its present value
+    from test_focus import _offers_csv
+    p = plan(load_scenario(WORKED), baselines=False, overrides={
+        "prices.source": str(_offers_csv(tmp_path)), "prices.purchase_options": ["on_demand", "spot", "reserved_1y"],
+        "horizon_months": 18, "discount_rate": 0.08, "workloads.training.gpu_hours_per_month": 3000})
+    units = float(p.fleet.loc[p.fleet["purchase_option"] == "reserved_1y", "units"].sum())
+    assert units >= 1
+    d = {m: 1.08 ** (-(m - 1) / 12) for m in range(1, 25)}
+    last = p.monthly.iloc[-1]
+    by_hand = last["residual_value"] * d[19] + sum(units * 401.5 * d[m] for m in range(19, 25))
+    assert last["total"] == pytest.approx(last["residual_value"] + 6 * units * 401.5, rel=1e-9)
+    book = Book(plan_to_excel(p, start="2026-01"))
+    rows = book.rows("monthly")
+    assert rows[18]["month"] == 19 and rows[18]["total_discounted (USD)"] == pytest.approx(by_hand, rel=1e-9)
+    assert rows[-1]["total_discounted (USD)"] == pytest.approx(p.total, rel=1e-9)
+    yearly = book.rows("yearly")
+    assert yearly[-2]["year"] == "after horizon"
+    assert yearly[-2]["total_present_value (USD)"] == pytest.approx(by_hand, rel=1e-9)
+    assert yearly[-1]["total_present_value (USD)"] == pytest.approx(p.total, rel=1e-9)
+    # and every formula still computes what it carries, the totals from the row's value up
+    for sheet, cell in formula_cells(book):
+        assert book.cached[sheet][cell.coordinate].value == pytest.approx(book.evaluate(sheet, cell.value),
+                                                                          rel=1e-12, abs=1e-9), (sheet, cell.coordinate)
