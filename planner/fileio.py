@@ -20,8 +20,14 @@ def _umask() -> int:
 
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write `data` to `path` so that readers see the old file or the whole new one, never a part;
-    return `path`."""
-    path = Path(path)
+    return `path`. A symlink is followed: the file it points to is replaced and the link stays. A path
+    that is no regular file (a FIFO, a terminal, /dev/stdout) is written through as a stream, never
+    replaced by a file."""
+    given = Path(path)
+    if given.exists() and not given.is_file() and not given.is_dir():   # each follows symlinks
+        _write_fd(os.open(given, os.O_WRONLY | os.O_APPEND), data, sync=False)
+        return given
+    path = Path(os.path.realpath(given))   # a symlinked file is replaced at its target, the link kept
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -31,16 +37,17 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+    return given
 
 
-def _write_fd(fd: int, data: str | bytes) -> None:
-    """Write `data` to the open descriptor `fd`, flush it to the disk and close it."""
+def _write_fd(fd: int, data: str | bytes, sync: bool = True) -> None:
+    """Write `data` to the open descriptor `fd`, flush it (to the disk with `sync`) and close it."""
     mode = "wb" if isinstance(data, bytes) else "w"
     with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as fh:
         fh.write(data)
         fh.flush()
-        os.fsync(fh.fileno())
+        if sync:
+            os.fsync(fh.fileno())
 
 
 def _fsync_dir(path: Path) -> None:

@@ -1,0 +1,54 @@
+"""planner.fileio.write_atomic on paths that are not plain files: a symlink is written through to its
+target and stays a link; a FIFO is written to as a stream and stays a FIFO (it was once replaced by a
+regular file, leaving its reader waiting for ever)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+
+import pytest
+
+from planner.fileio import write_atomic
+
+
+def test_a_symlink_is_kept_and_its_target_gets_the_new_text(tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "target.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert write_atomic(link, "new") == link
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["target.json"]   # no temporary file left
+
+
+def test_a_dangling_symlink_gets_its_target_created(tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "later.json")
+    write_atomic(link, "made")
+    assert link.is_symlink() and (tmp_path / "later.json").read_text() == "made"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_written_as_a_stream_and_stays_a_fifo(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_atomic(fifo, b"through the pipe")
+    reader.join(10)
+    assert received == [b"through the pipe"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_a_regular_file_is_still_replaced_whole(tmp_path):
+    path = tmp_path / "plan.json"
+    path.write_text("old")
+    inode = path.stat().st_ino
+    write_atomic(path, "new")
+    assert path.read_text() == "new" and path.stat().st_ino != inode   # a new file renamed into place
