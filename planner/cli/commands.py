@@ -583,6 +583,10 @@ def _parse_vary(items: list[str]) -> dict:
         if not sep or not path.strip() or not values.strip():
             problems.append(f"--vary {item!r}: expected PATH=V1,V2,…, e.g. onprem.electricity_per_kwh=0.1,0.2")
             continue
+        if path.strip() in vary:   # the later one would silently replace the earlier values
+            problems.append(f"--vary {item!r}: {path.strip()} is varied twice; give all its values in one "
+                            f"--vary {path.strip()}=V1,V2,…")
+            continue
         vary[path.strip()] = [parse_value(v) for v in split_values(values)]
     if problems:
         raise ScenarioError(problems, "--vary")

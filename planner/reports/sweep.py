@@ -135,6 +135,13 @@ def _resolve_client(scheduler: Any, timeout: float | None):
 
     if isinstance(scheduler, Client):
         return scheduler, False
+    from distributed.comm import resolve_address
+
+    try:   # a malformed address fails here, before a Client exists (a failed Client complains again when collected)
+        resolve_address(str(scheduler))
+    except ValueError as exc:
+        raise PlannerError(f"Dask scheduler {str(scheduler)!r} is not an address ({exc}); expected one such as "
+                           "tcp://10.0.0.5:8786") from None
     kwargs = {} if timeout is None else {"timeout": timeout}
     try:
         return Client(str(scheduler), set_as_default=False, **kwargs), True

@@ -148,6 +148,10 @@ def test_cli_sweep_csv_and_bad_vary(tmp_path):
     assert float(rows[1]["total"]) == pytest.approx(8385.46 + 1944.72, rel=1e-6)
     bad = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh"])
     assert bad.exit_code == 2 and "PATH=V1,V2" in bad.stderr
+    twice = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.1",
+                                "--vary", "onprem.electricity_per_kwh=0.2"])   # not silently just 0.2
+    assert twice.exit_code == 2 and twice.stdout == ""
+    assert "onprem.electricity_per_kwh is varied twice" in twice.stderr
     lists = runner.invoke(app, ["sweep", str(WORKED), "--vary", "prices.purchase_options=[on_demand],[on_demand, spot]",
                                 "--format", "json", "--processes", "1"])
     assert lists.exit_code == 0, lists.output
@@ -485,6 +489,19 @@ def test_library_scheduler_timeout_raises_a_planner_error():
         sweep(WORKED, {"onprem.electricity_per_kwh": [0.1, 0.2]}, scheduler=f"tcp://127.0.0.1:{_closed_port()}",
               scheduler_timeout=1)
     assert time.monotonic() - t0 < 15
+
+
+@pytest.mark.parametrize("address", ["notanaddress", "http://127.0.0.1:9", "tcp://127.0.0.1:notaport", ""])
+def test_a_malformed_scheduler_address_is_one_error_line_and_exit_2(address):
+    pytest.importorskip("distributed")
+    exe = Path(sys.executable).parent / "fleetplan"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "planner.cli"]
+    result = subprocess.run([*cmd, "sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.1,0.2",
+                             "--scheduler", address], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()   # no traceback, and no complaint of a half-made Client
+    assert len(lines) == 1 and f"Dask scheduler {address!r} is not an address" in lines[0], result.stderr
+    assert "tcp://10.0.0.5:8786" in lines[0]
 
 
 def test_scheduler_without_distributed_names_the_extra(monkeypatch):
