@@ -169,6 +169,9 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet"
 # Plan start and months
 
 
+FIRST_START_YEAR, LAST_START_YEAR = 1900, 2999   # outside them a start is a typo (27-01, 9999-12)
+
+
 def plan_start(start: str | date | None = None, scenario=None, today: date | None = None) -> date:
     """The first day of the plan's month 1: `start` (YYYY-MM or a date), else the scenario's `start`
     if it has one, else the first day of the month after `today`."""
@@ -177,13 +180,20 @@ def plan_start(start: str | date | None = None, scenario=None, today: date | Non
         today = today or date.today()
         return date(today.year + (today.month == 12), today.month % 12 + 1, 1)
     if isinstance(start, date):
-        return start.replace(day=1)
-    text = str(start).strip()
-    try:
-        year, month = (int(x) for x in text.split("-")[:2])
-        return date(year, month, 1)
-    except ValueError:
-        raise PlannerError(f"plan start {text!r}: expected YYYY-MM, e.g. 2026-01") from None
+        first, text = start.replace(day=1), start.isoformat()
+    else:
+        text = str(start).strip()
+        found = re.fullmatch(r"(\d{4})-(\d{1,2})", text)
+        try:
+            first = date(int(found[1]), int(found[2]), 1) if found else None
+        except ValueError:   # month 0 or 13
+            first = None
+        if first is None:
+            raise PlannerError(f"plan start {text!r}: expected YYYY-MM, e.g. 2026-01")
+    # dated rows run to the horizon's end and a reservation's last term after it (at most 120 + 36 months)
+    if not FIRST_START_YEAR <= first.year <= LAST_START_YEAR:
+        raise PlannerError(f"plan start {text!r}: expected a year from {FIRST_START_YEAR} to {LAST_START_YEAR}")
+    return first
 
 
 def add_months(d: date, months: int) -> date:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import planner.fileio
 from planner import plan
 from planner.cli import app
+from planner.errors import PlannerError
 from planner.reports import (
     OUT_FILES,
     SHEETS,
@@ -100,6 +101,18 @@ def test_plan_start_defaults_to_the_first_of_next_month():
     assert plan_start("2027-05") == date(2027, 5, 1)
     result = CliRunner().invoke(app, ["plan", str(WORKED), "--start", "2027-13", "--out", "x"])
     assert result.exit_code == 2 and "YYYY-MM" in result.stderr
+
+
+@pytest.mark.parametrize("start, expected", [("27-01", "expected YYYY-MM"), ("2027-1-15", "expected YYYY-MM"),
+                                             ("9999-12", "a year from 1900 to 2999"),
+                                             ("1800-01", "a year from 1900 to 2999")])
+def test_a_start_with_a_short_or_implausible_year_is_refused_before_solving(start, expected, monkeypatch):
+    # 27-01 was read as January of the year 27; 9999-12 failed only when the export dated month 2 (year 10000)
+    monkeypatch.setattr("planner.engine.run.inputs_for", lambda *a, **k: pytest.fail("solved"))
+    result = CliRunner().invoke(app, ["plan", str(WORKED), "--start", start, "--format", "focus", "--no-decisions"])
+    assert result.exit_code == 2 and result.stdout == "" and expected in result.stderr, result.output
+    with pytest.raises(PlannerError, match=expected):
+        plan_start(start)
 
 
 # --- atomic writes -----------------------------------------------------------------------------------
