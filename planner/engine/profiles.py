@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from planner.errors import ScenarioError
 from planner.months import HOURS_PER_WEEK
+from planner.scenario.profile_csv import read_profile_csv
 
 BUSINESS_TO_OFF_RATIO = 4.0   # a working hour carries 4× the load of a night or weekend hour
 DEADLINE_DAYS = (3, 4)        # Thursday, Friday: the push before Friday deadlines
@@ -36,23 +36,10 @@ def _deadline_peaks() -> np.ndarray:
 
 
 def _from_csv(path: Path) -> np.ndarray:
-    """168 non-negative numbers, one per line (a header line is allowed); scaled to mean 1."""
-    try:
-        lines = [ln.split(",")[-1].strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
-    except OSError as exc:
-        raise ScenarioError([f"{path}: cannot read profile: {exc}"], str(path)) from None
-    values: list[float] = []
-    for i, cell in enumerate(lines, start=1):
-        try:
-            values.append(float(cell))
-        except ValueError:
-            if i == 1:
-                continue  # header
-            raise ScenarioError([f"{path}:{i}: expected a number, got {cell!r}"], str(path)) from None
-    w = np.array(values, dtype=float)
-    if len(w) != HOURS_PER_WEEK or (w < 0).any() or w.sum() <= 0:
-        raise ScenarioError([f"{path}: expected {HOURS_PER_WEEK} non-negative hourly weights "
-                             f"(Monday 00:00 first), got {len(w)} values"], str(path))
+    """The weights of a profile CSV (planner.scenario.profile_csv has the rules), scaled to mean 1."""
+    w = np.array(read_profile_csv(path), dtype=float)
+    # divided by the largest first: the mean of weights near 1e308 overflows to inf (and every weight to 0)
+    w = w / w.max()
     return w / w.mean()
 
 

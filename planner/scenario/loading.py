@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from planner import catalog
 from planner.errors import ScenarioError
 from planner.scenario.model import BUILTIN_PROFILES, Scenario, demand_problem, gpu_or_specs, idle_above_busy
+from planner.scenario.profile_csv import read_profile_csv
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -364,6 +365,12 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             elif not path.is_file():
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: profile file not found: {path}")
+            else:   # read now with the engine's rules, so `validate` refuses what `plan` would
+                try:
+                    read_profile_csv(path)
+                except ScenarioError as exc:
+                    problems += [f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
+                                 f"workloads[{i}].profile: {p}" for p in exc.problems]
         framework = w.get("framework")
         if isinstance(framework, str) and "==" in framework:
             msg = catalog.framework_problem(framework)

@@ -1,0 +1,149 @@
+"""CSV profiles (168 hourly weights): one set of rules for `validate` and `plan`, each bad line named with
+`file:line`, and weights of any size scaled to mean 1 without overflow."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+from planner.engine.profiles import weekly_weights
+from planner.errors import ScenarioError
+from planner.scenario import load_scenario_file
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "examples" / "worked-example.yaml"
+runner = CliRunner()
+
+
+def scenario_with_profile(folder: Path, lines: list[str], profile: str = "w.csv") -> Path:
+    """The worked example in `folder` on the packaged prices, with its workload's profile `profile`, a CSV of
+    `lines` written next to it. The worked example's `profile: flat` is on line 28, column 14 (the value
+    after 'profile: ')."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / profile).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # snapshot: the example's own offers CSV is read with pandas, which would hide what the profile needs
+    text = (WORKED.read_text(encoding="utf-8").replace("profile: flat", f"profile: {profile}")
+            .replace("source: offers-g5-us-east-1.csv", "source: snapshot"))
+    path = folder / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def validate_problems(path: Path) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_file(path)
+    return info.value.problems
+
+
+def engine_problems(csv: Path) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        weekly_weights(str(csv))
+    return info.value.problems
+
+
+# Line numbers count every line of the file, the header and blank lines included.
+@pytest.mark.parametrize("lines,expected", [
+    # header on line 1, 167 ones on lines 2-168, the NaN on line 169
+    (["weight", *["1"] * 167, "nan"], ":169: expected a finite hourly weight, got 'nan'"),
+    (["1"] * 100 + ["inf"] + ["1"] * 67, ":101: expected a finite hourly weight, got 'inf'"),
+    (["1"] * 100 + ["-inf"] + ["1"] * 67, ":101: expected a finite hourly weight, got '-inf'"),
+    # header, a blank line 2, 166 ones on lines 3-168, the negative weight on line 169
+    (["weight", "", *["1"] * 166, "-2", "1"], ":169: expected an hourly weight ≥ 0, got '-2'"),
+    # a timestamp column: the weight is the last cell
+    (["hour,weight", *[f"{h},1" for h in range(167)], "167,-0.5"], ":169: expected an hourly weight ≥ 0, got '-0.5'"),
+])
+def test_a_bad_weight_is_named_with_its_line_by_validate_and_by_the_engine(tmp_path, lines, expected):
+    path = scenario_with_profile(tmp_path, lines)
+    csv = tmp_path / "w.csv"
+    assert engine_problems(csv) == [f"{csv}{expected}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {tmp_path / 'w.csv'}{expected}"]
+
+
+@pytest.mark.parametrize("lines,expected", [
+    (["1"] * 10, ": expected 168 hourly weights (Monday 00:00 first), one per line (a header line is allowed), got 10"),
+    (["weight", *["1"] * 169], ": expected 168 hourly weights (Monday 00:00 first), one per line "
+                               "(a header line is allowed), got 169"),
+    (["0"] * 168, ": expected hourly weights not all zero (they are scaled to mean 1)"),
+])
+def test_a_profile_of_the_wrong_length_or_all_zero_is_refused_by_validate_as_by_the_engine(tmp_path, lines, expected):
+    path = scenario_with_profile(tmp_path, lines)
+    csv = tmp_path / "w.csv"
+    assert engine_problems(csv) == [f"{csv}{expected}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}{expected}"]
+
+
+def test_a_word_after_the_header_is_not_a_number(tmp_path):
+    path = scenario_with_profile(tmp_path, ["weight", "1", "lots", *["1"] * 166])
+    csv = tmp_path / "w.csv"
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}:3: expected a number, got 'lots'"]
+
+
+def test_a_file_of_nans_names_five_lines_and_counts_the_rest(tmp_path):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["nan"] * 168))
+    assert engine_problems(csv) == [*(f"{csv}:{k}: expected a finite hourly weight, got 'nan'" for k in range(1, 6)),
+                                    f"{csv}: 163 more lines with bad weights"]
+
+
+def test_weights_near_the_float_limit_scale_to_mean_one_without_overflow(tmp_path):
+    # 168 × 1e308 sums to inf: dividing by that mean made every weight 0 and the plan's demand 0
+    csv = tmp_path / "big.csv"
+    csv.write_text("\n".join(["1e308"] * 168))
+    assert weekly_weights(str(csv)).tolist() == [1.0] * 168
+    # half the hours at 1.7e308, half idle: mean 0.85e308, so weights 2 and 0
+    csv = tmp_path / "half.csv"
+    csv.write_text("\n".join(["1.7e308", "0"] * 84))
+    assert weekly_weights(str(csv)).tolist() == [2.0, 0.0] * 84
+    # the smallest positive float: every weight 1
+    csv = tmp_path / "tiny.csv"
+    csv.write_text("\n".join(["5e-324"] * 168))
+    assert np.array_equal(weekly_weights(str(csv)), np.ones(168))
+
+
+def test_a_relative_profile_is_read_from_the_scenarios_folder_not_the_working_directory(tmp_path, monkeypatch):
+    path = scenario_with_profile(tmp_path / "team", ["-1"] * 168)
+    monkeypatch.chdir(tmp_path)   # a w.csv here must not be the one read
+    (tmp_path / "w.csv").write_text("\n".join(["1"] * 168))
+    csv = tmp_path / "team" / "w.csv"
+    problems = validate_problems(path)
+    assert problems[0] == f"{path}:28:14: workloads[0].profile: {csv}:1: expected an hourly weight ≥ 0, got '-1'"
+    csv.write_text("\n".join(["2"] * 168))
+    assert load_scenario_file(path).workloads[0].profile == str(csv)
+
+
+def test_validate_exits_2_for_a_profile_plan_would_refuse(tmp_path):
+    path = scenario_with_profile(tmp_path, ["1"] * 167 + ["-1"])
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}:28:14: workloads[0].profile: {tmp_path / 'w.csv'}:168: expected an hourly weight ≥ 0, got '-1'" \
+        in result.output
+    assert "Traceback" not in result.output
+
+
+# Runs `fleetplan validate FILE` as the installed script does and reports its exit code and whether numpy,
+# pandas or pulp were imported on the way.
+CHILD = """
+import json, sys
+from planner.cli import app
+try:
+    app(["validate", sys.argv[1]], prog_name="fleetplan")
+    code = 0
+except SystemExit as exc:
+    code = exc.code or 0
+print(json.dumps({"code": code, "heavy": sorted({"numpy", "pandas", "pulp"} & set(sys.modules))}))
+"""
+
+
+@pytest.mark.parametrize("weights,code", [(["1"] * 168, 0), (["1"] * 167 + ["nan"], 2)], ids=["good", "bad"])
+def test_validate_reads_a_csv_profile_without_numpy(tmp_path, weights, code):
+    path = scenario_with_profile(tmp_path, weights)
+    child = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, cwd=ROOT,
+                           timeout=60)
+    assert json.loads(child.stdout.splitlines()[-1]) == {"code": code, "heavy": []}, child.stderr
