@@ -436,15 +436,12 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
-    from planner.reports.tables import assumption_line, grouping_line
+    from planner.reports.tables import assumption_line, grouping_line, price_dates
 
     out = stdout_console(piped_width=160)
     cur = p.currency
-    dates = p.prices.get("as_of_text") or "undated"
     out.print(f"[bold]{escape(p.scenario_name)}[/] — {p.status}, {p.horizon_months} months, total "
-              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']}, "
-              + ("every price used undated" if dates == "undated"
-                 else f"dated {dates}" if dates[:4].isdigit() else dates))   # e.g. "1 quoted in the scenario"
+              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']}, {price_dates(p.prices)}")
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
@@ -459,7 +456,7 @@ def _print_plan(p) -> None:
              title="Serving: whole instances or cards per hour-of-week slot (demand, capacity and served in demand_unit)")
     emit(p.costs, Format.table, title=f"Cost by category ({cur})", float_digits=0)
     if len(p.utilisation):
-        emit(p.utilisation, Format.table, title="Owned cards", float_digits=2)
+        emit(p.utilisation, Format.table, title="Cards held: utilisation and energy", float_digits=2)
     if len(p.break_even):
         emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, title="Break-even utilisation",
              float_digits=3)

@@ -162,7 +162,8 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
             cells = []
             for v in row:
                 if isinstance(v, float):
-                    text = "" if math.isnan(v) else f"{v:,.{float_digits}f}"
+                    # + 0.0 turns the -0.0 that a small negative rounds to into 0: no "-0" in a table
+                    text = "" if math.isnan(v) else f"{round(v, float_digits) + 0.0:,.{float_digits}f}"
                     cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
                 else:
                     cells.append(rich_escape(str(v)))  # "[aws, azure]" is text, not rich markup

@@ -526,7 +526,7 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
             break
         low, high = (low, middle) if found else (middle, high)
     flip = (low + high) / 2
-    notes.append(f"at most {units} held below it" if units > 1 else "not bought below it")
+    notes.append(f"at most {units - 1} held below it" if units > 1 else "not bought below it")
     return {**row, "flip_demand": flip, "flip_share_of_today": flip / today, "precision_pct": 100.0 * (high - low) / 2 / flip,
             "solves": search.solves, "note": "; ".join(notes)}
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import maybe_write
+from planner.reports.tables import maybe_write, price_dates
 
 # The signs that start an image, a link, an autolink, HTML, a code span or a table cell: a scenario's
 # names and description are shown as typed, and a viewer of the file fetches no image from them.
@@ -25,7 +25,7 @@ def _text(value) -> str:
 def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
     def fmt(v):
         if isinstance(v, (float, np.floating)):
-            return "" if math.isnan(v) else f"{v:,.{digits}f}"
+            return "" if math.isnan(v) else f"{round(v, digits) + 0.0:,.{digits}f}"   # never "-0"
         return _text(v)
     head = "| " + " | ".join(map(str, df.columns)) + " |"
     sep = "| " + " | ".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + " |"
@@ -42,10 +42,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if s is not None and s.description:
         lines += [_text(s.description), ""]
     lines += [f"**Total: {plan.total:,.0f} {cur}** (present value over {plan.horizon_months} months; "
-              f"status {plan.status}). Prices: {plan.prices.get('source')} dated {plan.prices.get('as_of_text', 'undated')}.", ""]
+              f"status {plan.status}). Prices: {plan.prices.get('source')}, {price_dates(plan.prices)}.", ""]
     if len(plan.baselines):
         b = plan.baselines.set_index("baseline")
-        bits = [f"{label}: {row.total:,.0f} {cur} (saves {row.savings:,.0f}, {row.savings_pct:.1f}%)"
+        bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}, {round(row.savings_pct, 1) + 0.0:.1f}%)"
                 for label, row in b.iterrows() if row.total == row.total]
         if bits:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
@@ -57,9 +57,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += [f"## Baselines ({cur})", "",
                   _md_table(plan.baselines[["baseline", "label", "status", "total", "savings"]]), ""]
     if len(plan.utilisation):
-        lines += ["## Owned cards", "", _md_table(plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
-                                                   .assign(utilisation=lambda d: d["utilisation"] * 100)
-                                                   .rename(columns={"utilisation": "utilisation_pct"})), ""]
+        held = (plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
+                .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))
+        lines += ["## Cards held: utilisation and energy", "", _md_table(held), ""]
     if len(plan.break_even):
         be = plan.break_even[["card", "workload", "break_even_utilisation", "note"]].copy()
         be["break_even_utilisation"] = be["break_even_utilisation"] * 100

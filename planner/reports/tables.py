@@ -246,6 +246,15 @@ def grouping_line(plan: Plan) -> str:
             f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f})")
 
 
+def price_dates(prices: dict) -> str:
+    """How old the prices a plan used are, for one line: "dated 2023-11-23 to 2026-07-20, 1 undated",
+    "every price used undated", or the text as it reads without a date ("1 quoted in the scenario")."""
+    dates = prices.get("as_of_text") or "undated"
+    if dates == "undated":
+        return "every price used undated"
+    return f"dated {dates}" if dates[:4].isdigit() else dates
+
+
 def assumption_line(plan: Plan) -> str:
     """One line: purchases every k months, resale value, what owned cards may do."""
     a = hardware_assumptions(plan)

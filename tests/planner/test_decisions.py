@@ -349,6 +349,9 @@ def test_flip_points_bracket_the_change(path):
         above = plan(s, baselines=False, overrides={**relax, path_: row["flip_demand"] * (1 + eps)})
         below = plan(s, baselines=False, overrides={**relax, path_: row["flip_demand"] * (1 - eps)})
         assert held(above, row["card"]) >= row["units"] > held(below, row["card"]), row
+        # the note says what holds below the flip: fewer than the plan's units, so at most one fewer
+        said = f"at most {row['units'] - 1} held below it" if row["units"] > 1 else "not bought below it"
+        assert said in row["note"] and held(below, row["card"]) <= row["units"] - 1, row
 
 
 def test_the_flip_workload_is_the_one_the_card_works_most_for():

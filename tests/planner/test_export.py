@@ -4,9 +4,11 @@ Markdown summary, and atomic writes. Figures by hand from the README's worked ex
 import csv
 import json
 import os
+import re
 from datetime import date
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
@@ -167,3 +169,25 @@ def test_written_files_are_readable_by_others(tmp_path):
         os.umask(old)
     modes = {f.name: f.stat().st_mode & 0o777 for f in (tmp_path / "out").iterdir()}
     assert set(modes.values()) == {0o644}
+
+
+# --- wording -----------------------------------------------------------------------------------------
+
+
+def test_the_summary_says_how_old_the_prices_are_in_words():
+    # entry.yaml rents one spot offer whose snapshot row has no date; the worked example's g5 price is dated
+    undated = plan_to_markdown(plan(ROOT / "scenarios" / "entry.yaml", baselines=False))
+    assert "Prices: snapshot, every price used undated." in undated and "dated undated" not in undated
+    dated = plan_to_markdown(plan(WORKED, baselines=False))
+    assert re.search(r"Prices: [^\n]*, dated \d{4}-\d{2}-\d{2}", dated), dated
+
+
+def test_a_small_negative_never_shows_as_minus_zero(capsys):
+    from planner.cli.console import Format, emit
+    from planner.reports.markdown import _md_table
+
+    table = pd.DataFrame({"saving": [-0.3, -0.6, 0.2]})
+    assert _md_table(table).splitlines()[2:] == ["| 0 |", "| -1 |", "| 0 |"]
+    emit(table, Format.table, float_digits=0)
+    cells = [line.strip("│ ") for line in capsys.readouterr().out.splitlines() if line.startswith("│")]
+    assert cells == ["0", "-1", "0"]
