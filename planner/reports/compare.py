@@ -16,7 +16,7 @@ import pandas as pd
 
 from planner.engine import Plan, plan
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import PlannerError, ScenarioError
+from planner.errors import InfeasibleError, PlannerError, ScenarioError, SolverError
 from planner.reports.tables import clean, records
 from planner.scenario import Scenario, diff_inputs, load_scenario
 
@@ -138,7 +138,7 @@ def is_plan_json(x: Any) -> bool:
     return isinstance(x, str) and "\n" not in x and x.lower().endswith(".json")
 
 
-def _as_plan(x: Any, solver: str, baselines: bool) -> Plan | SavedPlan:
+def _as_plan(x: Any, solver: str, baselines: bool, side: str) -> Plan | SavedPlan:
     if isinstance(x, SavedPlan):
         return x
     if is_plan_json(x):
@@ -148,7 +148,17 @@ def _as_plan(x: Any, solver: str, baselines: bool) -> Plan | SavedPlan:
             raise PlannerError("compare needs plans made by planner.plan() (they carry their scenario), "
                                "or scenarios")
         return x
-    return plan(x, solver=solver, baselines=baselines)
+    try:
+        return plan(x, solver=solver, baselines=baselines)
+    except (InfeasibleError, SolverError) as exc:   # say which side has no fleet: both are planned here
+        raise type(exc)(f"{side} ({_name_of(x)}): {exc}") from None
+
+
+def _name_of(x: Any) -> str:
+    """A side's name in a message: its file name, or its scenario's name."""
+    if isinstance(x, Path) or (isinstance(x, str) and "\n" not in x and x.strip().endswith((".yaml", ".yml"))):
+        return Path(x).name
+    return getattr(x, "name", None) or (x.get("name") if isinstance(x, dict) else None) or "scenario text"
 
 
 def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False) -> Comparison:
@@ -157,7 +167,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a).
     """
-    pa, pb = _as_plan(a, solver, baselines), _as_plan(b, solver, baselines)
+    pa, pb = _as_plan(a, solver, baselines, "a"), _as_plan(b, solver, baselines, "b")
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     cols = FLEET_KEY + ["units", "instance_hours", "cost"]

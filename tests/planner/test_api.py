@@ -176,7 +176,10 @@ def test_compare_of_plans_and_of_a_scenario_with_itself():
 
 def test_compare_cli_infeasible_exits_1_and_bad_file_2(tmp_path):
     b = _copy_with(tmp_path, HYBRID, "power_cap_kw: 6", "power_cap_kw: 0.1")
-    assert CliRunner().invoke(app, ["compare", str(HYBRID), str(b)]).exit_code == 1
+    name = load_scenario(HYBRID).name   # the copy keeps it: the side's letter tells them apart
+    for args, side in (([HYBRID, b], "b"), ([b, HYBRID], "a")):   # the message names the side with no fleet
+        result = CliRunner().invoke(app, ["compare", *map(str, args)])
+        assert result.exit_code == 1 and f"infeasible: {side} ({name}): recommended: power cap 0.1 kW" in result.stderr
     assert CliRunner().invoke(app, ["compare", str(HYBRID), str(tmp_path / "nope.yaml")]).exit_code == 2
 
 
