@@ -15,7 +15,15 @@ from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
-from planner.scenario.model import BUILTIN_PROFILES, Scenario, demand_problem, gpu_or_specs, idle_above_busy
+from planner.scenario.model import (
+                                    BUILTIN_PROFILES,
+                                    CURRENCY_PATTERN,
+                                    Scenario,
+                                    demand_problem,
+                                    gpu_or_specs,
+                                    idle_above_busy,
+                                    repeated_names,
+)
 from planner.scenario.profile_csv import read_profile_csv
 
 # ---------------------------------------------------------------------------------------------------
@@ -281,7 +289,9 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         return f"{origin}:{_where(positions, loc, value=False)}: {_dotted(loc)}: unknown key{hint}{allowed}"
     if kind == "missing":
         return f"{origin}:{_where(positions, loc[:-1])}: {_dotted(loc)}: required field is missing"
+    # pydantic's own wording ("Tuple should have…", "Value error, …") becomes "expected …, got …"
     msg = err["msg"]
+    hint = ctx.get("hint", "")   # a check's "; did you mean …", after what was got
     if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
         expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
         msg = f"expected {expected}, got {got!r}"
@@ -291,9 +301,24 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         expected = err.get("ctx", {}).get("expected", "")
         near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
         msg = f"expected one of {expected}, got {got!r}" + (f"; did you mean '{near[0]}'?" if near else "")
-    elif got is not None and not isinstance(got, (dict, list)):
-        msg = f"{msg}, got {got!r}"
-    return f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {msg}"
+    elif kind == "too_short":
+        least, count = ctx["min_length"], ctx["actual_length"]
+        msg = f"expected at least {least} item{'s' if least != 1 else ''}, got {count or 'none'}"
+    elif kind in ("list_type", "tuple_type", "dict_type", "model_type", "model_attributes_type"):
+        expected = "a list" if kind in ("list_type", "tuple_type") else "a mapping of fields"
+        msg = f"expected {expected}, got {'nothing' if got is None else repr(got)}"
+    elif kind == "string_too_short":
+        msg = f"expected a non-empty text, got {got!r}"
+    elif kind == "string_pattern_mismatch" and ctx.get("pattern") == CURRENCY_PATTERN:
+        msg = f"expected a currency code of three capital letters (ISO 4217), got {got!r}"
+        if isinstance(got, str) and re.fullmatch(CURRENCY_PATTERN, got.strip().upper()):
+            hint = f"; did you mean '{got.strip().upper()}'?"
+    else:
+        if kind == "value_error":   # a plain ValueError of a validator: its text without "Value error, "
+            msg = str(ctx.get("error", msg))
+        if got is not None and not isinstance(got, (dict, list)):
+            msg = f"{msg}, got {got!r}"
+    return f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {msg}{hint}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -344,7 +369,12 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             elif card not in cards and card not in custom:
                 bad_card(str(card), (section, mapping, card), False)
     workloads = data.get("workloads")
-    for i, w in enumerate(workloads if isinstance(workloads, list) else ()):
+    workloads = workloads if isinstance(workloads, list) else []
+    # the model's check too, reported here for every repeat (the model reports the first, and only when
+    # every field is valid)
+    for i, problem in repeated_names([_mapping(w).get("name") for w in workloads]):
+        problems.append(f"{origin}:{_where(positions, ('workloads', i, 'name'))}: workloads[{i}].name: {problem}")
+    for i, w in enumerate(workloads):
         if not isinstance(w, dict):
             continue
         if "reference_gpu" in w:
@@ -377,25 +407,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             if msg:
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
                                 f"workloads[{i}].framework: {msg}")
-    # Money in a card's own currency needs a rate to the scenario currency.
-    currency = data.get("currency", "USD")
-    fx = _mapping(data.get("fx"))
-    overrides = _mapping(onprem.get("card_overrides"))
-    used = (set(_names(onprem.get("cards"))) | set(_mapping(onprem.get("existing")))
-            | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
-    for card in sorted(c for c in used if c in cards):
-        cur = _mapping(overrides.get(card)).get("currency") or cards[card]["currency"]
-        if cur != currency and cur not in fx:
-            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
-                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
-    for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0]):
-        cur = _mapping(spec).get("currency") or currency
-        if isinstance(cur, str) and cur != currency and cur not in fx:
-            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
-                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
-    if currency != "USD" and "USD" not in fx:
-        problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
-                        f"add fx: {{USD: <{currency} per 1 USD>}}")
+    problems += _check_rates(data, cards, custom, positions, origin)
     cons = _mapping(data.get("constraints"))
     lo, hi = _mapping(cons.get("min_units")), _mapping(cons.get("max_units"))
     for card in set(lo) & set(hi):
@@ -408,6 +420,34 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         if not path.is_file():
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; file not found: {path}")
+    return problems
+
+
+def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: str) -> list[str]:
+    """Money in a card's own currency needs a rate to the scenario currency, and cloud prices one from USD.
+    Not checked under a currency that is no ISO code: pydantic reports it, and a rate for it means nothing."""
+    currency = data.get("currency", "USD")
+    if not (isinstance(currency, str) and re.fullmatch(CURRENCY_PATTERN, currency)):
+        return []
+    problems: list[str] = []
+    onprem = _mapping(data.get("onprem"))
+    fx = _mapping(data.get("fx"))
+    overrides = _mapping(onprem.get("card_overrides"))
+    used = (set(_names(onprem.get("cards"))) | set(_mapping(onprem.get("existing")))
+            | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
+    for card in sorted(c for c in used if c in cards):
+        cur = _mapping(overrides.get(card)).get("currency") or cards[card]["currency"]
+        if cur != currency and cur not in fx:
+            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
+                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
+    for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0]):
+        cur = _mapping(spec).get("currency") or currency
+        if isinstance(cur, str) and re.fullmatch(CURRENCY_PATTERN, cur) and cur != currency and cur not in fx:
+            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
+                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
+    if currency != "USD" and "USD" not in fx:
+        problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
+                        f"add fx: {{USD: <{currency} per 1 USD>}}")
     return problems
 
 

@@ -9,10 +9,11 @@ import types
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from planner.catalog import speeds
+from planner.catalog import speeds, suggest
+from planner.catalog.gpus import data_rows
 from planner.months import HOURS_PER_MONTH
 from pricing_adapters import registry
 
@@ -37,9 +38,23 @@ MAX_SPEED_RATIO = 1e6     # a relative speed, and its inverse
 MAX_FX = 1e9              # units of one currency per unit of another, and its inverse
 
 
+CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mismatch
+
+
+def _positive_speed(value: float) -> float:
+    """`value` when it is a usable relative speed. Checked per entry of a throughput table, so each bad entry
+    is reported at its own key (with NaN, which pydantic refuses first, in the same table)."""
+    if not value > 0:
+        raise PydanticCustomError("speed_not_positive", "relative speeds must be > 0",
+                                  {"hint": "; leave a GPU out to exclude it"})
+    if value < 1 / MAX_SPEED_RATIO:
+        raise PydanticCustomError("speed_too_small", f"relative speeds must be ≥ {1 / MAX_SPEED_RATIO:g}")
+    return value
+
+
 Count = Annotated[int, Field(le=MAX_UNITS)]                       # signs are checked where it is used
 Units = Annotated[int, Field(ge=0, le=MAX_UNITS)]
-Speed = Annotated[float, Field(le=MAX_SPEED_RATIO)]                # the lower bound: Workload._positive_speeds
+Speed = Annotated[float, Field(le=MAX_SPEED_RATIO), AfterValidator(_positive_speed)]
 Rate = Annotated[float, Field(ge=1 / MAX_FX, le=MAX_FX)]
 
 
@@ -140,7 +155,7 @@ class CustomCard(Frozen):
                             "or give gpu_specs")
     gpu_specs: GpuSpecs | None = Field(None, description="the figures of a GPU that gpus.csv lacks; or give gpu")
     price: float = Field(ge=0, le=MAX_MONEY, description="price per card, in `currency`")
-    currency: str | None = Field(None, pattern=r"^[A-Z]{3}$",
+    currency: str | None = Field(None, pattern=CURRENCY_PATTERN,
                                  description="ISO 4217 code of price and host_cost_per_card; omitted = the scenario currency")
     busy_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while working, host share included")
     idle_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while idle, host share included")
@@ -179,6 +194,20 @@ def gpu_or_specs(has_gpu: bool, has_specs: bool) -> str | None:
     if not has_gpu and not has_specs:
         return "required: gpu (a GPU id of planner/data/gpus.csv) or gpu_specs (the figures of a GPU it lacks)"
     return None
+
+
+def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
+    """(index, problem) of each workload whose name an earlier workload has already (names that are not
+    text are pydantic's to report)."""
+    seen: set[str] = set()
+    out = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            out.append((i, f"'{name}' is the name of an earlier workload too; workload names must be unique"))
+        seen.add(name)
+    return out
 
 
 class OwnedCards(Frozen):
@@ -318,22 +347,15 @@ class Workload(Frozen):
     placement: Literal["split", "single_type"] = Field(
         "split", description="split: work spread over GPU types; single_type: all of it on one GPU type (Mélange)")
 
-    @field_validator("throughput")
-    @classmethod
-    def _positive_speeds(cls, v: dict[str, float] | None) -> dict[str, float] | None:
-        bad = sorted(k for k, x in (v or {}).items() if not x > 0)
-        if bad:
-            raise ValueError(f"relative speeds must be > 0 (not for {bad}); leave a GPU out to exclude it")
-        tiny = sorted(k for k, x in (v or {}).items() if x < 1 / MAX_SPEED_RATIO)
-        if tiny:
-            raise ValueError(f"relative speeds must be ≥ {1 / MAX_SPEED_RATIO:g} (not for {tiny})")
-        return v
-
     @field_validator("framework")
     @classmethod
     def _framework_form(cls, v: str | None) -> str | None:
         if v is not None and not re.fullmatch(r"[A-Za-z_-]+==\d+(\.\d+)*", v.strip()):
-            raise ValueError("expected NAME==VERSION, e.g. tensorflow==2.12")
+            known = sorted({row["framework"] for row in data_rows("frameworks.csv")[1]})
+            near = suggest(re.split(r"[\s=<>!~]", v.strip())[0], known)
+            hint = f"; did you mean '{near[0]}==VERSION'?" if near else ""
+            raise PydanticCustomError("framework_form", "expected NAME==VERSION (e.g. tensorflow==2.12; frameworks: "
+                                      "{known})", {"known": ", ".join(known), "hint": hint})
         return v
 
     @model_validator(mode="after")
@@ -366,7 +388,7 @@ class Scenario(Frozen):
 
     name: str = Field(min_length=1)
     description: str = ""
-    currency: str = Field("USD", pattern=r"^[A-Z]{3}$", description="ISO 4217 code all costs are reported in")
+    currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
     fx: dict[str, Rate] = Field(default_factory=dict,
@@ -385,10 +407,9 @@ class Scenario(Frozen):
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:
-        names = [w.name for w in self.workloads]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise ValueError(f"workload names must be unique; repeated: {dup}")
+        # loading.py makes the same check on the raw file, so every repeat is reported, also when other fields fail
+        for i, problem in repeated_names([w.name for w in self.workloads]):
+            raise PydanticCustomError("repeated_name", "{what}", {"loc": ("workloads", i, "name"), "what": problem})
         return self
 
     @model_validator(mode="after")

@@ -117,11 +117,74 @@ def test_unknown_framework_version_is_reported():
     assert "no GPU build of tensorflow 1.2" in text and "did you mean 'tensorflow'" in text
 
 
-def test_duplicate_workload_names_are_rejected():
+WORKLOAD = "workloads:\n  - name: a\n    gpu_hours_per_month: 1\n    reference_gpu: T4\n"   # lines 2-5
+
+
+def problems_of_text(text: str) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(text, origin="t.yaml")
+    return info.value.problems
+
+
+def test_every_repeated_workload_name_is_named_at_its_line():
+    # the names' values start at column 12, after "  - {name: "; line 4 has a bad number as well
+    text = ("name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 1, reference_gpu: T4}\n"
+            "  - {name: b, gpu_hours_per_month: lots, reference_gpu: T4}\n"
+            "  - {name: a, gpu_hours_per_month: 2, reference_gpu: T4}\n"
+            "  - {name: b, gpu_hours_per_month: 3, reference_gpu: T4}\n")
+    assert problems_of_text(text) == [
+        "t.yaml:4:36: workloads[1].gpu_hours_per_month: expected a number, got 'lots'",
+        "t.yaml:5:12: workloads[2].name: 'a' is the name of an earlier workload too; workload names must be unique",
+        "t.yaml:6:12: workloads[3].name: 'b' is the name of an earlier workload too; workload names must be unique"]
+
+
+def test_a_repeated_name_in_a_valid_file_is_reported_once():
     text = ("name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 1, reference_gpu: T4}\n"
             "  - {name: a, gpu_hours_per_month: 2, reference_gpu: T4}\n")
-    with pytest.raises(ScenarioError, match="repeated: \\['a'\\]"):
-        load_scenario_text(text)
+    assert problems_of_text(text) == [
+        "t.yaml:4:12: workloads[1].name: 'a' is the name of an earlier workload too; workload names must be unique"]
+
+
+def test_an_empty_workload_list_says_what_is_expected():
+    # `[]` starts at column 12, after "workloads: "
+    assert problems_of_text("name: x\nworkloads: []\n") == ["t.yaml:2:12: workloads: expected at least 1 item, got none"]
+    assert problems_of_text("name: x\nworkloads:\n") == ["t.yaml:2:11: workloads: expected a list, got nothing"]
+    assert problems_of_text('name: ""\n' + WORKLOAD) == ["t.yaml:1:7: name: expected a non-empty text, got ''"]
+
+
+@pytest.mark.parametrize("framework,expected", [
+    ("jax", "got 'jax'"),
+    ("tensorflo", "got 'tensorflo'; did you mean 'tensorflow==VERSION'?"),
+    ("pytorch 2.1", "got 'pytorch 2.1'; did you mean 'pytorch==VERSION'?"),
+])
+def test_a_framework_not_written_name_version_says_what_is_expected(framework, expected):
+    # line 6: "    framework: " is 15 characters
+    assert problems_of_text(f"name: x\n{WORKLOAD}    framework: {framework}\n") == [
+        "t.yaml:6:16: workloads[0].framework: expected NAME==VERSION (e.g. tensorflow==2.12; frameworks: pytorch, "
+        f"tensorflow), {expected}"]
+
+
+def test_every_bad_relative_speed_is_reported_at_its_gpu():
+    # line 6: "    throughput: {" is 17 characters, "A100-80GB-PCIE: " 16 more, "-1, T4: " 8 more
+    text = f"name: x\n{WORKLOAD}    throughput: {{A100-80GB-PCIE: -1, T4: .nan, L4: 0, A10G: 1.0e-9}}\n"
+    assert problems_of_text(text) == [
+        "t.yaml:6:34: workloads[0].throughput.A100-80GB-PCIE: relative speeds must be > 0, got -1; "
+        "leave a GPU out to exclude it",
+        "t.yaml:6:42: workloads[0].throughput.T4: expected a finite number, got nan",
+        "t.yaml:6:52: workloads[0].throughput.L4: relative speeds must be > 0, got 0; leave a GPU out to exclude it",
+        "t.yaml:6:61: workloads[0].throughput.A10G: relative speeds must be ≥ 1e-06, got 1e-09"]
+
+
+def test_a_currency_in_small_letters_suggests_the_code_and_asks_for_no_rate():
+    # no "add fx: {USD: …}" for a currency that is no code; the custom card's price asks for no rate either.
+    # Line 5: "    my-card: {" is 14 characters, "gpu: T4, price: 1000, currency: " 32 more
+    text = ("name: x\ncurrency: usd\nonprem:\n  custom_cards:\n    my-card: {gpu: T4, price: 1000, currency: eur, "
+            "busy_watts: 100, idle_watts: 10, life_years: 4}\n" + WORKLOAD)
+    assert problems_of_text(text) == [
+        "t.yaml:2:11: currency: expected a currency code of three capital letters (ISO 4217), got 'usd'; "
+        "did you mean 'USD'?",
+        "t.yaml:5:47: onprem.custom_cards.my-card.currency: expected a currency code of three capital letters "
+        "(ISO 4217), got 'eur'; did you mean 'EUR'?"]
 
 
 def test_yaml_tags_are_not_executed(tmp_path):
