@@ -5,6 +5,7 @@ problem of a file: `file:line:col: field.path: what was expected, got what (did 
 
 from __future__ import annotations
 
+import math
 import re
 import typing
 from pathlib import Path
@@ -22,6 +23,7 @@ from planner.scenario.model import (
                                     demand_problem,
                                     gpu_or_specs,
                                     idle_above_busy,
+                                    owned_age_problem,
                                     repeated_names,
 )
 from planner.scenario.profile_csv import read_profile_csv
@@ -408,6 +410,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
                                 f"workloads[{i}].framework: {msg}")
     problems += _check_rates(data, cards, custom, positions, origin)
+    problems += _check_owned_ages(onprem, cards, custom, positions, origin)
     cons = _mapping(data.get("constraints"))
     lo, hi = _mapping(cons.get("min_units")), _mapping(cons.get("max_units"))
     for card in set(lo) & set(hi):
@@ -448,6 +451,42 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     if currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
+    return problems
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, origin: str) -> list[str]:
+    """Owned cards as old as their life or older: no service left (the engine refuses them too, without
+    a line). The life is the custom card's, the override's, or the catalog's; figures pydantic refuses
+    are left to it."""
+    problems = []
+    overrides = _mapping(onprem.get("card_overrides"))
+    for card, owned in _mapping(onprem.get("existing")).items():
+        owned = _mapping(owned)   # the short form `card: count` is new cards
+        count, age = owned.get("count"), owned.get("age_months")
+        if not (_number(count) and count > 0 and isinstance(age, int) and not isinstance(age, bool)):
+            continue
+        is_custom = card in custom and card not in cards
+        if is_custom:
+            life = _mapping(custom[card]).get("life_years")
+        elif card in cards:
+            life = _mapping(overrides.get(card)).get("life_years")
+            if life is None:
+                try:
+                    life = float(cards[card]["life_years"])
+                except ValueError:   # an empty catalog cell: the engine's to refuse
+                    continue
+        else:
+            continue   # an unknown card: reported by _check_names
+        if not (_number(life) and life > 0):
+            continue
+        problem = owned_age_problem(str(card), age, life, is_custom)
+        if problem:
+            loc = ("onprem", "existing", card, "age_months")
+            problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {problem}")
     return problems
 
 

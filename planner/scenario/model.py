@@ -14,7 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from planner.catalog import speeds, suggest
 from planner.catalog.gpus import data_rows
-from planner.months import HOURS_PER_MONTH
+from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from pricing_adapters import registry
 
 PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
@@ -208,6 +208,18 @@ def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
             out.append((i, f"'{name}' is the name of an earlier workload too; workload names must be unique"))
         seen.add(name)
     return out
+
+
+def owned_age_problem(card_id: str, age_months: int, life_years: float, custom: bool) -> str | None:
+    """The problem when owned cards of `card_id` are `age_months` old at month 1 and so have no service left
+    in a life of `life_years` (whole months, at least one, as planner.engine.vintages.life_months counts
+    it), else None. `custom`: a card of onprem.custom_cards (its life is set there, not in card_overrides)."""
+    life = max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
+    if age_months < life:
+        return None
+    where = "custom_cards" if custom else "card_overrides"
+    return (f"{age_months} months is not below the card's life of {life} months (life_years {life_years:g}); "
+            f"retire it (leave it out) or set onprem.{where}.{card_id}.life_years")
 
 
 class OwnedCards(Frozen):

@@ -181,6 +181,32 @@ def test_numbers_too_large_for_the_solver_are_input_errors(tmp_path, body, field
     assert f"{field}: Input should be less than or equal to" in result.stderr
 
 
+# The reviewer's files: each passed `validate` (or crashed `plan` with a traceback) before. Line and column are
+# those of the offending value: line 2 "onprem: {existing: {rtx-4090: {count: 2, age_months: " is 53 characters;
+# line 3 "  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4, profile: " is 68.
+@pytest.mark.parametrize("body,csv,expected", [
+    ("onprem: {existing: {rtx-4090: {count: 2, age_months: 36}}}\n" + WORKLOAD, None,
+     "s.yaml:2:54: onprem.existing.rtx-4090.age_months: 36 months is not below the card's life of 36 months "
+     "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-4090.life_years"),
+    (WORKLOAD.replace("T4}", "T4, profile: w.csv}"), ["1"] * 167 + ["nan"],
+     "s.yaml:3:69: workloads[0].profile: {dir}/w.csv:168: expected a finite hourly weight, got 'nan'"),
+    (WORKLOAD.replace("T4}", "T4, profile: w.csv}"), ["weight", *["1"] * 166, "inf", "1"],
+     "s.yaml:3:69: workloads[0].profile: {dir}/w.csv:168: expected a finite hourly weight, got 'inf'"),
+    (WORKLOAD.replace("T4}", "T4, profile: w.csv}"), ["1"] * 167 + ["-1"],
+     "s.yaml:3:69: workloads[0].profile: {dir}/w.csv:168: expected an hourly weight ≥ 0, got '-1'"),
+])
+def test_validate_refuses_what_plan_refuses_with_the_files_line(tmp_path, body, csv, expected):
+    path = tmp_path / "s.yaml"
+    path.write_text("name: x\n" + body)
+    if csv:
+        (tmp_path / "w.csv").write_text("\n".join(csv) + "\n")
+    for command in ("validate", "plan"):
+        result = runner.invoke(app, [command, str(path), *(["--no-baselines"] if command == "plan" else [])])
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+        assert f"{tmp_path}/{expected.format(dir=tmp_path)}" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
 def test_workload_names_that_differ_only_in_punctuation_plan_like_any_names():
     def scenario(a: str, b: str) -> dict:
         return {"name": "x", "workloads": [{"name": a, "gpu_hours_per_month": 100, "reference_gpu": "T4"},

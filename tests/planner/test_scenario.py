@@ -201,3 +201,36 @@ def test_load_scenario_accepts_path_dict_and_text():
     c = load_scenario({"name": "Entry — small datasets", "workloads": [
         {"name": "w", "gpu_hours_per_month": 10, "reference_gpu": "T4"}]})
     assert isinstance(a, Scenario) and a.name == b.name == c.name
+
+
+# Owned cards with no service left. Line 3: "  existing: {" is 13 characters, "rtx-4090: {" 11 more, "count: 2, "
+# 10 more, "age_months: " 12 more: the age is at column 47.
+OWNED = "name: x\nonprem:\n  existing: {rtx-4090: {count: 2, age_months: AGE}}\n" + WORKLOAD
+
+
+def test_owned_cards_as_old_as_their_catalog_life_are_refused_at_their_line():
+    # rtx-4090: life_years 3 in onprem_cards.csv, 36 months
+    assert problems_of_text(OWNED.replace("AGE", "36")) == [
+        "t.yaml:3:47: onprem.existing.rtx-4090.age_months: 36 months is not below the card's life of 36 months "
+        "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-4090.life_years"]
+    assert load_scenario_text(OWNED.replace("AGE", "35")).onprem.owned_age_months("rtx-4090") == 35
+
+
+def test_an_overridden_life_gives_owned_cards_more_months():
+    # life_years 4: 48 months, so 36 months old leaves 12
+    text = OWNED.replace("AGE", "36").replace("  existing:", "  card_overrides: {rtx-4090: {life_years: 4}}\n  existing:")
+    assert load_scenario_text(text).onprem.owned_age_months("rtx-4090") == 36
+    text = OWNED.replace("AGE", "48").replace("  existing:", "  card_overrides: {rtx-4090: {life_years: 4}}\n  existing:")
+    assert [p.split(": ", 2)[1:] for p in problems_of_text(text)] == [[
+        "onprem.existing.rtx-4090.age_months", "48 months is not below the card's life of 48 months (life_years 4); "
+        "retire it (leave it out) or set onprem.card_overrides.rtx-4090.life_years"]]
+
+
+def test_an_owned_custom_card_is_held_to_its_own_life_and_none_owned_is_no_problem():
+    # life_years 2.5: 30 months. Line 4: "  existing: {" is 13 characters, "my-card: {count: 1, age_months: " 32 more
+    text = ("name: x\nonprem:\n  custom_cards: {my-card: {gpu: T4, price: 1000, busy_watts: 100, idle_watts: 10, "
+            "life_years: 2.5}}\n  existing: {my-card: {count: 1, age_months: 30}, rtx-4090: {count: 0, age_months: 99}}\n"
+            + WORKLOAD)
+    assert problems_of_text(text) == [
+        "t.yaml:4:46: onprem.existing.my-card.age_months: 30 months is not below the card's life of 30 months "
+        "(life_years 2.5); retire it (leave it out) or set onprem.custom_cards.my-card.life_years"]
