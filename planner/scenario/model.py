@@ -210,11 +210,16 @@ def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
     return out
 
 
+def life_months(life_years: float) -> int:
+    """A card's service life in whole months (at least one), as planner.engine.vintages.life_months counts it."""
+    return max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
+
+
 def owned_age_problem(card_id: str, age_months: int, life_years: float, custom: bool) -> str | None:
     """The problem when owned cards of `card_id` are `age_months` old at month 1 and so have no service left
-    in a life of `life_years` (whole months, at least one, as planner.engine.vintages.life_months counts
-    it), else None. `custom`: a card of onprem.custom_cards (its life is set there, not in card_overrides)."""
-    life = max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
+    in a life of `life_years`, else None. `custom`: a card of onprem.custom_cards (its life is set there, not
+    in card_overrides)."""
+    life = life_months(life_years)
     if age_months < life:
         return None
     where = "custom_cards" if custom else "card_overrides"
