@@ -340,9 +340,12 @@ if len(p.installed):
         "note": st.column_config.TextColumn(width=250)})
     if len(p.owned):
         st.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="", column_config={
-            "saving": st.column_config.NumberColumn(f"saving, {cc}", format="%,.0f"),
+            "fixed_costs_avoided": st.column_config.NumberColumn(
+                f"avoided, {cc}", format="%,.0f",
+                help="fixed costs less resale that switching off or selling avoids; not net of the work bought instead"),
             "note": st.column_config.TextColumn(width=250)})
-        st.caption("What happens to the cards already owned, and what that saves against keeping them running.")
+        st.caption("What happens to the cards already owned, and the fixed costs (less resale) that avoids — not net "
+                   "of the work bought instead of theirs.")
 
 cumulative_slot = st.empty()
 cumulative_caption = st.empty()

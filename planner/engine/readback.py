@@ -33,7 +33,7 @@ SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
 SERVING_COLUMNS = ["workload", "slot", "months", "hours_per_week", "demand_unit", "demand", "unit_id", "kind", "sku",
                    "gpu", "instances", "capacity", "busy_units", "served"]
 DATED_COLUMNS = ("provider", "region", "sku", "purchase_option", "as_of", "source")   # what catalog.date_report reads
-OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "saving", "note"]
+OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "fixed_costs_avoided", "note"]
 
 
 def _values(variables) -> np.ndarray:
@@ -296,9 +296,12 @@ def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
 
 
 def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
-    """Per batch of owned cards: kept, switched off or sold, and what switching off or selling saves
-    against keeping them working (their fixed costs and resale credits, present value; the work they
-    would have done is bought where the plan finds it cheapest)."""
+    """Per batch of owned cards: kept, switched off or sold, and `fixed_costs_avoided`: what switching off
+    or selling avoids of keeping them working — their fixed costs less the resale credit, present value.
+    Not the net saving: the work they would have done is bought elsewhere, and what that costs is left
+    out. The net against keeping them working is the total of the plan with `onprem.sell_owned` and
+    `onprem.switch_off_owned` false, less this plan's (the sale's decision value, engine.decisions, is
+    against switching them off instead)."""
     v, sched, d = inp.vintages, inp.schedule, inp.discount
     pv = {name: sched.present_values(name, d) for name in ("keep", "off", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")
@@ -307,13 +310,13 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     for k in np.flatnonzero(v["owned"].to_numpy()):
         i = int(unit[k])
         kept, off, sold = (decisions[name][k] for name in ("keep", "off", "sell"))
-        saving = off * (pv["keep"][k] - pv["off"][k]) + sold * (pv["keep"][k] - pv["sell"][k])
+        avoided = off * (pv["keep"][k] - pv["off"][k]) + sold * (pv["keep"][k] - pv["sell"][k])
         if sold or off:
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
             note = "kept: its work is worth more than selling it"
         rows.append((sku[i], gpu[i], int(age_at_start[k]), int(count[k]), kept, off, sold,
-                     float(saving), note))
+                     float(avoided), note))
     return pd.DataFrame(rows, columns=OWNED_COLUMNS)
 
 

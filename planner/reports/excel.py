@@ -83,7 +83,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "monthly": monthly,
         "fleet": _formatted(plan.fleet, ["cost"], money),
         "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], money, dates=("month_start",)),
-        "owned cards": _formatted(plan.owned, ["saving"], money),
+        "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], money),
         "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], money),
         "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
                                 ["total_if_forbidden", "increase"], money),
