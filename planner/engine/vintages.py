@@ -17,15 +17,10 @@ import pandas as pd
 
 from planner.engine.columns import column_rows
 from planner.errors import ScenarioError
-from planner.months import MONTHS_PER_YEAR
+from planner.scenario.model import life_months, owned_age_problem
 
 VINTAGE_COLUMNS = ["unit", "owned", "count", "first_service", "last_service", "leave_month", "age_at_start",
                    "life_months"]
-
-
-def life_months(life_years: float) -> int:
-    """A card's service life in whole months (at least one)."""
-    return max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
 
 
 def purchase_months(horizon_months: int, every_months: int) -> list[int]:
@@ -37,15 +32,14 @@ def purchase_months(horizon_months: int, every_months: int) -> list[int]:
 def check_owned_ages(cards: pd.DataFrame, scenario_name: str, custom: frozenset[str] = frozenset()) -> None:
     """An owned card older than its life has no service left: a scenario error, not a silent zero.
     `cards`: the card units (engine.inputs; `sku` is the card id). `custom`: the scenario's custom card ids
-    (their life is set in custom_cards, not card_overrides)."""
+    (their life is set in custom_cards, not card_overrides). Loading a scenario file checks the same rule
+    (scenario.loading); this catches scenarios changed in memory."""
     problems = []
     for card_id, existing, age_months, life_years in column_rows(cards, "sku", "existing", "age_months",
                                                                  "life_years"):
-        if existing > 0 and age_months >= life_months(life_years):
-            where = "custom_cards" if card_id in custom else "card_overrides"
-            problems.append(f"onprem.existing.{card_id}.age_months: {age_months} months is not below the card's "
-                            f"life of {life_months(life_years)} months (life_years {life_years:g}); "
-                            f"retire it (leave it out) or set {where}.{card_id}.life_years")
+        problem = owned_age_problem(card_id, age_months, life_years, card_id in custom) if existing > 0 else None
+        if problem:
+            problems.append(f"onprem.existing.{card_id}.age_months: {problem}")
     if problems:
         raise ScenarioError(problems, scenario_name)
 

@@ -211,7 +211,7 @@ def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
 
 
 def life_months(life_years: float) -> int:
-    """A card's service life in whole months (at least one), as planner.engine.vintages.life_months counts it."""
+    """A card's service life in whole months (at least one); the engine counts service with it too."""
     return max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
 
 

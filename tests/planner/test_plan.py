@@ -402,3 +402,18 @@ def test_a_solver_that_stops_without_an_answer_is_not_called_infeasible(monkeypa
     path = ROOT / "scenarios" / "mid-research.yaml"
     result = CliRunner().invoke(app, ["plan", str(path), "--no-baselines", "--time-limit", "2"])
     assert result.exit_code == 3 and "did not prove that none exists" in result.stderr, result.output
+
+
+def test_an_owned_card_aged_past_its_life_in_memory_is_refused_with_the_file_rule():
+    # model_copy skips the file checks of scenario.loading: the engine applies the same rule and words
+    from planner.errors import ScenarioError
+    from planner.scenario.model import OwnedCards
+
+    s = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
+    onprem = s.onprem.model_copy(update={"existing": {"rtx-3060-12gb": OwnedCards(count=2, age_months=36)}})
+    with pytest.raises(ScenarioError) as caught:
+        plan(s.model_copy(update={"onprem": onprem}), baselines=False)
+    # an RTX 3060's catalog life is 3 years: 36 months, so a 36-month-old card has no month of service left
+    assert caught.value.problems == [
+        "onprem.existing.rtx-3060-12gb.age_months: 36 months is not below the card's life of 36 months "
+        "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-3060-12gb.life_years"]
