@@ -194,6 +194,23 @@ def _parse_fx(pairs: list[str]) -> dict[str, float]:
     return fx
 
 
+def _check_offer_numbers(**given: float | None) -> None:
+    """PlannerError naming every option of `offers` outside the range a scenario allows for the same figure
+    (--electricity -5 ranked on-prem cards below zero; nan filtered out every offer without a word)."""
+    from planner.scenario.model import MAX_UNIT_PRICE
+
+    ranges = {"min_memory": ("--min-memory", 0, 10_000), "max_price": ("--max-price", 0, MAX_UNIT_PRICE),
+              "electricity": ("--electricity", 0, MAX_UNIT_PRICE), "pue": ("--pue", 1.0, 3.0), "limit": ("--limit", 0, None)}
+    problems = []
+    for name, value in given.items():
+        option, least, most = ranges[name]
+        if value is not None and not (math.isfinite(value) and least <= value and (most is None or value <= most)):
+            span = f"from {least:g} to {most:g}" if most else f"≥ {least:g}"
+            problems.append(f"{option} {value:g}: expected a number {span}")
+    if problems:
+        raise PlannerError("; ".join(problems))
+
+
 TABLE_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_count", "gpu_memory_gb",
                  "usd_per_hour", "usd_per_gpu_hour", "as_of"]
 
@@ -222,6 +239,7 @@ def offers(
     skip_teardown()
 
     try:
+        _check_offer_numbers(min_memory=min_memory, max_price=max_price, electricity=electricity, pue=pue, limit=limit)
         table, warnings = offers_table(OfferFilter(
             gpu=gpu, min_memory_gb=min_memory, providers=tuple(provider), regions=tuple(region),
             options=tuple(option), max_usd_per_gpu_hour=max_price),

@@ -108,6 +108,21 @@ def test_offers_bad_filter_exits_2_with_suggestion(args, needle):
     assert result.exit_code == 2 and needle in result.stderr and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("args,needle", [
+    # a scenario allows electricity ≥ 0 and a PUE of 1 to 3; -5 ranked on-prem cards below zero, nan
+    # filtered every offer out without a word
+    (["--electricity", "-5"], "--electricity -5: expected a number from 0 to 1e+06"),
+    (["--electricity", "1e308"], "--electricity 1e+308: expected a number from 0 to 1e+06"),
+    (["--pue", "0"], "--pue 0: expected a number from 1 to 3"),
+    (["--max-price", "nan"], "--max-price nan: expected a number from 0"),
+    (["--min-memory", "nan"], "--min-memory nan: expected a number from 0"),
+    (["--limit", "-1"], "--limit -1: expected a number ≥ 0"),
+])
+def test_offers_numbers_out_of_range_exit_2_before_any_table(args, needle):
+    result = run("offers", "--provider", "onprem", *args, "--format", "csv")
+    assert result.exit_code == 2 and result.stdout == "" and needle in result.stderr, result.output
+
+
 def test_inventory_from_recorded_nvidia_smi():
     result = run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv")
     assert result.exit_code == 0
