@@ -249,3 +249,22 @@ def test_every_catalog_card_maps_back_from_its_nvidia_smi_name(cards, gpus, card
     assert inv.unknown == []
     owned = next(iter(inv.existing))
     assert cards.loc[owned, "gpu"] == gpu
+
+
+def test_the_scenario_format_lists_every_card_id_and_framework_range_of_the_catalog(cards):
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenario-format.md").read_text(encoding="utf-8")
+    listed = text.split("Card ids in the packaged catalog:", 1)[1].split("\n\n", 1)[0]
+    assert re.findall(r"`([a-z0-9-]+)`", listed) == list(cards.index)
+    table = frameworks.frameworks()
+    newest = {name: max(table.loc[table["framework"] == name, "version"], key=lambda v: tuple(map(int, v.split("."))))
+              for name in ("tensorflow", "pytorch")}   # by number: 2.10 comes after 2.9
+    assert f"`tensorflow` 2.0–{newest['tensorflow']}" in text and f"`pytorch` 1.13 and 2.0–{newest['pytorch']}" in text
+
+
+def test_the_example_offers_file_gives_the_catalogs_nominal_memory(gpus):
+    # it held 22.3515625 (AWS's 22888 MiB as GiB), so min_gpu_memory_gb: 24 found no A10G in the example
+    import csv
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "offers-g5-us-east-1.csv"
+    for row in csv.DictReader(path.open(encoding="utf-8")):
+        assert float(row["gpu_memory_gb"]) == gpus.loc[row["gpu"], "memory_gb"] == 24
