@@ -44,12 +44,15 @@ def allowed_cloud(offers: pd.DataFrame, scenario) -> np.ndarray:
     return keep
 
 
-def check_regions(offers: pd.DataFrame, scenario) -> None:
-    """A region no provider has is a typo; one of a provider not allowed here is simply unused."""
+def check_regions(offers, scenario) -> None:
+    """A region no provider has is a typo; one of a provider not allowed here is simply unused. `offers`:
+    an offers table, or `price_coverage`'s columns (`validate` checks with those, without pandas)."""
     p = scenario.prices
     if p.regions is None:
         return
-    known = sorted(set(offers["region"].to_numpy(dtype=object).tolist()))   # iterating the column itself is slow
+    regions = offers["region"]
+    # a column's cells read as one array: iterating a pandas column itself is slow
+    known = sorted(set(regions.to_numpy(dtype=object).tolist() if hasattr(regions, "to_numpy") else regions))
     unknown = [r for r in p.regions if r not in known]
     if unknown:
         hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")

@@ -124,38 +124,57 @@ def _main(
 
 
 @app.command()
-def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="scenario YAML files")) -> None:
+def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="scenario YAML files"),
+             store: Path | None = typer.Option(None, "--store", metavar="FILE",
+                                               help="price store for `prices.source: store`, as `plan --store` "
+                                                    "(default: $FLEETPLAN_STORE or the data directory)")) -> None:
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
 
     skip_teardown()
 
+    try:
+        _check_store(store)
+    except PlannerError as exc:
+        fail(exc)
     failed = 0
     for path in files:
         try:
             scenario = load_scenario_file(path)
-            err.labelled("ok", f"{path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
-                               f"{scenario.horizon_months} months", "green")
-            for warning in _price_gaps(scenario):
-                err.warn(f"{path}: {warning}")
         except ScenarioError as exc:
             failed += 1
             err.print(str(exc), soft_wrap=True)
+            continue
+        problems, warnings = _price_checks(scenario, store)
+        for problem in problems:
+            err.labelled("error:", f"{path}: {problem}", "bold red")
+        if problems:
+            failed += 1
+            continue
+        err.labelled("ok", f"{path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
+                           f"{scenario.horizon_months} months", "green")
+        for warning in warnings:
+            err.warn(f"{path}: {warning}")
     if failed:
         raise typer.Exit(2)
 
 
-def _price_gaps(scenario) -> list[str]:
-    """Purchase options the scenario allows that have no price in its price source (a loud gap, not an
+def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
+    """(problems, warnings) of the scenario against its price source, as `plan` finds them: a region that
+    no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
     error: the plan uses the options that are priced). Nothing when the price source cannot be read.
     The packaged snapshot is read without pandas (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
     try:
-        coverage = catalog.price_coverage(scenario.prices.source)
+        coverage = catalog.price_coverage(scenario.prices.source, store)
     except PlannerError:
-        return []
-    return catalog.option_gaps(scenario, coverage)
+        return [], []
+    try:
+        catalog.check_regions(coverage, scenario)
+    except PlannerError as exc:
+        return [str(exc)], []
+    return [], catalog.option_gaps(scenario, coverage)
 
 
 @app.command()
@@ -356,7 +375,8 @@ def plan_command(
     except InfeasibleError as exc:
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
     except PlannerError as exc:
-        fail(exc)
+        # a field of the scenario that its prices refute (prices.regions): say which file, as validate does
+        fail(f"{file}: {exc}" if str(exc).startswith("prices.") else exc, getattr(exc, "exit_code", 2))
     if result.prices.get("warning"):
         err.warn(result.prices["warning"], label="prices")
     for snap in result.prices.get("snapshots", []):

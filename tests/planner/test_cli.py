@@ -195,6 +195,33 @@ def test_validate_and_plan_warn_when_an_allowed_option_has_no_price():
     assert doc["assumptions"]["resale_share_of_book"] == 0.5 and doc["assumptions"]["purchase_every_months"] == 3
 
 
+def test_a_region_no_offer_has_is_refused_by_validate_and_plan_with_the_file(tmp_path):
+    scenario = tmp_path / "reg.yaml"
+    scenario.write_text("name: reg\nprices:\n  regions: [us-eats-1]\nworkloads:\n"
+                        "  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n")
+    said = f"{scenario}: prices.regions: no offers in 'us-eats-1' (did you mean 'us-east-1'?) in the snapshot prices"
+    for command in (["validate"], ["plan", "--no-decisions"]):   # validate said ok, and plan named no file
+        result = run(*command, str(scenario))
+        assert result.exit_code == 2 and said in " ".join(result.stderr.split()), result.output
+
+
+def test_validate_checks_against_the_store_it_is_given(tmp_path, monkeypatch):
+    from test_cli_prices import FakeSource, refresh, use
+
+    store = tmp_path / "s.sqlite"
+    # AWS on-demand offers of us-east-1 only: no spot there, while the packaged snapshot has p4d spot there
+    use(monkeypatch, FakeSource())
+    assert refresh(store).exit_code == 0
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("name: s\nprices:\n  source: store\n  providers: [aws]\n  regions: [us-east-1]\n"
+                        "  purchase_options: [on_demand, spot]\nworkloads:\n"
+                        "  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n")
+    gap = "spot: no spot prices for aws in us-east-1 in the store prices"
+    result = run("validate", str(scenario), "--store", str(store))
+    assert result.exit_code == 0 and gap in " ".join(result.stderr.split()), result.output
+    assert run("validate", str(scenario), "--store", str(tmp_path)).exit_code == 2   # a folder, as plan --store
+
+
 # --- what each decision is worth (engine.decisions) ------------------------------------------------
 
 WORKED = ROOT / "examples" / "worked-example.yaml"
