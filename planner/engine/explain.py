@@ -42,10 +42,18 @@ def unserved_by(inp: Inputs, usable: np.ndarray) -> list[str]:
 
 
 def fleet_text(inp: Inputs, counts: dict) -> str:
-    """`2 × A100-80GB-PCIE (300 W, 16,500 USD)` for each card with units in `counts` (index -> units)."""
-    gpu, watts, capex = inp.col("gpu"), inp.col("busy_watts"), inp.col("capex")
-    parts = [f"{int(round(v))} × {gpu[i]} ({watts[i]:g} W, {capex[i]:,.0f} {inp.currency})"
-             for i, v in counts.items() if round(v) > 0]
+    """`2 × A100-80GB-PCIE (300 W, 16,500 USD each)` for each card with units in `counts` (index -> units);
+    units already owned are said to be, without a price: they cost no capex."""
+    gpu, watts, capex, existing = inp.col("gpu"), inp.col("busy_watts"), inp.col("capex"), inp.col("existing")
+    parts = []
+    for i, v in counts.items():
+        held = int(round(v))
+        owned = min(held, int(existing[i]))
+        if held <= 0:
+            continue
+        price = f"{capex[i]:,.0f} {inp.currency}" + (" each" if held - owned > 1 else "")
+        what = ("owned" if owned == held else f"{price}" if not owned else f"{owned} owned, {price} for the others")
+        parts.append(f"{held} × {gpu[i]} ({watts[i]:g} W, {what})")
     return " + ".join(parts) or "no on-prem units"
 
 

@@ -417,3 +417,12 @@ def test_an_owned_card_aged_past_its_life_in_memory_is_refused_with_the_file_rul
     assert caught.value.problems == [
         "onprem.existing.rtx-3060-12gb.age_months: 36 months is not below the card's life of 36 months "
         "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-3060-12gb.life_years"]
+
+
+def test_a_capex_shortfall_prices_only_the_cards_to_buy_not_the_ones_owned():
+    # startup-hybrid owns two RTX 3060s and must hold one A100 (min_units): 14,000 + 2,500 host = 16,500
+    # USD of capex at the least; the owned 3060 the least fleet keeps costs none, so it shows no price
+    with pytest.raises(InfeasibleError) as info:
+        plan(ROOT / "scenarios" / "startup-hybrid.yaml", baselines=False, onprem__capex_budget=100)
+    assert str(info.value) == ("recommended: capex budget 100 USD < 16,500 USD needed at the least: "
+                               "1 × RTX-3060-12GB (306 W, owned) + 1 × A100-80GB-PCIE (300 W, 16,500 USD)")
