@@ -124,6 +124,11 @@ def _point_scenario(scenario: Scenario, point: dict, problems: list[str]) -> Sce
 DASK_HINT = "pip install 'gpu-fleet-planner[dask]'"
 
 
+def _column_dtype(values: list) -> object:
+    """object when some of `values` are None (kept as None), else pandas' own choice."""
+    return object if any(v is None for v in values) else None
+
+
 def _resolve_client(scheduler: Any, timeout: float | None):
     """(client, owned): a distributed.Client for an address (connecting within `timeout` seconds, or
     distributed's own connect timeout when None), or the Client given. PlannerError in one line when
@@ -187,7 +192,11 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
         progress(done, n)
     if todo:
         _solve_points(todo, store, scheduler, processes, solver, baselines, scheduler_timeout)
-    table = pd.concat([pd.DataFrame(points, columns=list(vary)), pd.DataFrame(results)], axis=1)
+    # each varied column as its values were given: pandas would read [None, 5] as [NaN, 5.0], which plan()
+    # refuses when a row is fed back (a cap of None is no cap; NaN is no number)
+    columns = {path: [point[path] for point in points] for path in vary}
+    inputs = pd.DataFrame({path: pd.Series(values, dtype=_column_dtype(values)) for path, values in columns.items()})
+    table = pd.concat([inputs, pd.DataFrame(results)], axis=1)
     if not baselines:
         table = table.drop(columns=["savings_vs_all_cloud"])
     return table

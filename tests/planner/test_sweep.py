@@ -135,6 +135,14 @@ def test_bad_paths_and_values_raise_before_solving(hybrid):
     assert "did you mean 'electricity_per_kwh'" in text and "onprem.pue" in text and "no values" in text
 
 
+def test_a_none_value_stays_none_and_its_row_plans_again():
+    # pandas read [None, 5.0] as [NaN, 5.0], and plan() refuses NaN for a cap: the row could not be re-planned
+    table = sweep(WORKED, {"onprem.power_cap_kw": [None, 5.0]}, processes=1)
+    assert table["onprem.power_cap_kw"].tolist() == [None, 5.0]
+    again = plan(WORKED, baselines=False, overrides={"onprem.power_cap_kw": table["onprem.power_cap_kw"].iloc[0]})
+    assert again.total == pytest.approx(table["total"].iloc[0], rel=1e-9) == pytest.approx(8385.46, rel=1e-6)
+
+
 def test_cli_sweep_csv_and_bad_vary(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.2,0.4",
