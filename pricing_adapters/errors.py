@@ -20,11 +20,17 @@ class StoreError(PriceSourceError):
 
 
 class StoreCorrupt(StoreError):
-    """The store file is damaged or is not a fleetplan price store: it may be set aside."""
+    """A price store of ours (its SQLite header carries our application id) that is damaged: a refresh
+    may set it aside."""
 
 
 class StoreForeign(StoreError):
-    """The store path holds another application's SQLite database: it is never moved or written."""
+    """The store path holds a file that is not a fleetplan price store (another application's SQLite
+    database, a scenario given as --store by mistake, any other file): it is never moved or written."""
+
+
+class StoreMissing(StoreError):
+    """No price store at the path yet (no file, or an empty one), for a reader that creates none."""
 
 
 class DeadlineExceeded(PriceSourceError):

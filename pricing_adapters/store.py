@@ -6,9 +6,11 @@ directory unless `FLEETPLAN_STORE` or `--store PATH` says otherwise.
 
 Many processes may open one path at once (a sweep, the dashboard and a CLI): a new store is built in a
 temporary file and linked into place whole, and creating or setting aside is decided under
-`<name>.lock`. A damaged store is moved to a new `<name>.bad-<time>-<random>` (never over another
-file); another application's SQLite database is never moved or written, only reported. Rows or
-snapshots edited into nonsense are skipped and named in `PriceStore.warnings`.
+`<name>.lock`. A damaged store, one whose SQLite header still carries our application id, is moved to a
+new `<name>.bad-<time>-<random>` (never over another file); any other file (another application's
+SQLite database, a scenario given as the store by mistake) is never moved or written, only reported.
+Readers that must leave the disk as it is open with `create=False`: nothing is created, not even the
+lock. Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign
+from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreMissing
 from pricing_adapters.settings import STORE_ENV_VAR
 
 try:
@@ -38,6 +40,7 @@ except ImportError:  # pragma: no cover - Windows
 from pricing_adapters.schema import OFFER_COLUMNS, name_rows, row_problems, validate_offers
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
+SQLITE_MAGIC = b"SQLite format 3\x00"   # the first 16 bytes of every SQLite database file
 SCHEMA_VERSION = 1
 ENV_VAR = STORE_ENV_VAR
 
@@ -88,12 +91,19 @@ class SnapshotInfo:
 
 
 class PriceStore:
-    """Snapshots of offers in one SQLite file."""
+    """Snapshots of offers in one SQLite file.
 
-    def __init__(self, path: str | Path | None = None):
+    `create=False` is for readers that must leave the disk as it is (`prices list`, `show`, `diff`):
+    StoreMissing when there is no store yet, and nothing is created, not even the lock file."""
+
+    def __init__(self, path: str | Path | None = None, *, create: bool = True):
         self.path = Path(path) if path is not None else default_store_path()
         self.warnings: list[str] = []   # bad rows and snapshots skipped while reading, one line each
-        if _inspect(self.path) != "ok":
+        state = _inspect(self.path)
+        if state != "ok" and not create:
+            raise StoreMissing(f"no price store at {self.path}" if state == "missing"
+                               else f"no price store at {self.path} yet (an empty file)")
+        if state != "ok":
             # creating is a structural change: one process at a time, and the file appears whole or not at all
             with _exclusive(self.path):
                 state = _inspect(self.path)
@@ -307,18 +317,34 @@ def _connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
 
 
+def _is_ours(path: Path) -> bool:
+    """True when the file's SQLite header carries our application id: a store of ours, however damaged
+    its pages. Read raw, because SQLite may refuse a damaged file before any PRAGMA can be asked."""
+    try:
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    return header.startswith(SQLITE_MAGIC) and int.from_bytes(header[68:72], "big") == APPLICATION_ID
+
+
 def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
-    """The StoreError for an SQLite failure while opening: StoreCorrupt when the file is damaged."""
+    """The StoreError for an SQLite failure while opening an existing file. An unreadable file is
+    StoreCorrupt (may be set aside) only when its header says it is a store of ours: anything else, a
+    scenario given as --store by mistake or another application's damaged database, is StoreForeign."""
     text = str(exc)
     if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return StoreCorrupt(f"{path} is not a readable price store ({text})")
+        if _is_ours(path):
+            return StoreCorrupt(f"{path} is a damaged price store ({text})")
+        return StoreForeign(f"{path} is not a fleetplan price store ({text}); it may be another application's "
+                            f"file, so it was left untouched: move it or give another --store / ${ENV_VAR}")
     return StoreError(f"cannot use {path}: {text}")  # locked, read-only, …
 
 
 def _inspect(path: Path) -> str:
     """"ok" for a usable store, "missing" when no file is there, "empty" for an empty file or an SQLite
-    database with nothing in it. StoreForeign for another application's SQLite database (never touched),
-    StoreCorrupt for a damaged file, StoreError for one that cannot be used now."""
+    database with nothing in it. StoreForeign for any file that is not a store of ours (never touched),
+    StoreCorrupt for a damaged store of ours, StoreError for one that cannot be used now. Reads only."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory; give the path of a store file")
     try:
@@ -415,8 +441,8 @@ def _create(path: Path) -> None:
             os.rename(tmp, path)
     except OSError as exc:
         raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None
-    except sqlite3.Error as exc:
-        raise _sqlite_error(path, exc) from None
+    except sqlite3.Error as exc:   # a fresh temporary file failed: nothing of the user's is involved
+        raise StoreError(f"cannot create {path}: {exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
     _inspect(path)
@@ -440,9 +466,15 @@ def _init_in_place(path: Path) -> None:
 
 
 def set_aside(path: Path) -> Path | None:
-    """Move a damaged store to a new name `<name>.bad-<time>-<random>` that nothing else has: the new path;
-    None when, checked again under the lock, the file is no longer damaged (another process set it aside
-    or replaced it). StoreError when it cannot be moved. Never overwrites a file."""
+    """Move a damaged store of ours to a new name `<name>.bad-<time>-<random>` that nothing else has: the
+    new path; None when, checked before and again under the lock, the file is not damaged (any more:
+    another process set it aside or replaced it). StoreForeign, and nothing moved, when the file is not a store of ours;
+    StoreError when it cannot be moved. Never overwrites a file."""
+    try:
+        _inspect(path)   # first without the lock, so that nothing, not even a lock file, is made beside
+        return None      # a file that is not a store of ours
+    except StoreCorrupt:
+        pass
     with _exclusive(path):
         try:
             _inspect(path)
@@ -462,8 +494,8 @@ def set_aside(path: Path) -> Path | None:
 
 
 def open_store(path: str | Path | None = None) -> tuple[PriceStore | None, str | None]:
-    """(store, warning). A damaged store file is moved aside to a new `<name>.bad-<time>-<random>` and
-    reported; another application's SQLite file and a file that cannot be used now (locked, no
+    """(store, warning). A damaged store of ours is moved aside to a new `<name>.bad-<time>-<random>` and
+    reported; any other file (not a store of ours) and a file that cannot be used now (locked, no
     permission, a directory) are reported and left alone. In those cases the store is None and the
     caller uses the packaged snapshot."""
     path = Path(path) if path is not None else default_store_path()

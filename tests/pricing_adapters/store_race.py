@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import queue
 import sqlite3
+import tempfile
 from pathlib import Path
 
 
@@ -56,3 +57,24 @@ def foreign_sqlite(path: Path) -> bytes:
     con.commit()
     con.close()
     return path.read_bytes()
+
+
+def damage(path: Path) -> bytes:
+    """Overwrite every byte of the SQLite file at `path` after its 100-byte header (a disk fault that
+    spared the header: SQLite reports "database disk image is malformed"); the new bytes."""
+    data = path.read_bytes()
+    data = data[:100] + b"\xff" * (len(data) - 100)
+    path.write_bytes(data)
+    return data
+
+
+def damaged_store(path: Path) -> bytes:
+    """Write a fleetplan price store, damaged by `damage`, at `path` (its header still says it is ours:
+    application id "FPLN"); its bytes. Made in another folder, so `path`'s folder holds no lock file."""
+    from pricing_adapters.store import PriceStore
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        made = PriceStore(Path(tmp) / "prices.sqlite").path
+        path.write_bytes(made.read_bytes())
+    return damage(path)

@@ -20,7 +20,7 @@ import pytest
 import test_aws
 from azure.core.exceptions import HttpResponseError
 from botocore.stub import Stubber
-from store_race import foreign_sqlite, race
+from store_race import damage, damaged_store, foreign_sqlite, race
 from test_aws import (
     ACCELERATOR_TYPES,
     REGION,
@@ -122,34 +122,37 @@ def drip(handler, stop) -> None:
 def test_twenty_processes_opening_one_path_at_once_lose_no_file_and_make_one_store(tmp_path):
     # Attack: a user's own SQLite file at the store path, 20 processes calling open_store at once: the
     # file was renamed over an earlier backup (destroyed in 5 of 5 rounds); fresh paths gave "table
-    # snapshots already exists" and "disk I/O error". 4 rounds of each case here (one start-up of the
-    # 20 processes, about 10 s); benchmarks/store_race.py runs 50.
+    # snapshots already exists" and "disk I/O error". A user's file that is no database at all was
+    # moved aside as a "damaged store". 4 rounds of each case here (one start-up of the 20 processes,
+    # about 10 s); benchmarks/store_race.py runs 50.
     rounds = 4
     foreign = [tmp_path / f"foreign{r}" / "prices.sqlite" for r in range(rounds)]
+    garbage = [tmp_path / f"garbage{r}" / "prices.sqlite" for r in range(rounds)]
     fresh = [tmp_path / f"fresh{r}" / "prices.sqlite" for r in range(rounds)]
     damaged = [tmp_path / f"damaged{r}" / "prices.sqlite" for r in range(rounds)]
     originals = {p: foreign_sqlite(p) for p in foreign}
-    garbage = b"not a database, but someone's bytes " * 300
-    for p in damaged:
+    for p in garbage:
         p.parent.mkdir()
-        p.write_bytes(garbage)
-    results = race(foreign + fresh + damaged, processes=20, timeout=120)
-    for path, got in zip(foreign, results[:rounds]):
+        p.write_bytes(b"not a database, but someone's bytes " * 300)
+        originals[p] = p.read_bytes()
+    damaged_bytes = {p: damaged_store(p) for p in damaged}
+    results = race(foreign + garbage + fresh + damaged, processes=20, timeout=120)
+    for path, got in zip(foreign + garbage, results[:2 * rounds]):
         assert path.read_bytes() == originals[path]           # untouched, byte for byte, in place
-        assert not list(path.parent.glob("*.bad-*"))           # not even copied aside
+        assert [p.name for p in path.parent.iterdir()] == ["prices.sqlite"]   # not copied aside, no lock
         assert {kind for kind, _ in got} == {"none"}
         assert all("another application" in message and "left untouched" in message for _, message in got)
-    for path, got in zip(fresh, results[rounds:2 * rounds]):
+    for path, got in zip(fresh, results[2 * rounds:3 * rounds]):
         assert {kind for kind, _ in got} == {"store"}, got     # every process got the store, none failed
         assert sorted(p.name for p in path.parent.iterdir()) == ["prices.sqlite", "prices.sqlite.lock"]
         con = sqlite3.connect(path)
         assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert con.execute("SELECT count(*) FROM sqlite_master WHERE name = 'snapshots'").fetchone()[0] == 1
         con.close()
-    for path, got in zip(damaged, results[2 * rounds:]):
+    for path, got in zip(damaged, results[3 * rounds:]):
         assert "raised" not in {kind for kind, _ in got}, got
         (aside,) = path.parent.glob("prices.sqlite.bad-*")    # set aside exactly once, the original bytes
-        assert aside.read_bytes() == garbage
+        assert aside.read_bytes() == damaged_bytes[path]
 
 
 def test_setting_aside_never_overwrites_an_earlier_backup(tmp_path):
@@ -162,9 +165,9 @@ def test_setting_aside_never_overwrites_an_earlier_backup(tmp_path):
         earlier[tmp_path / f"s.sqlite.bad-{stamp}"] = f"backup {dt}".encode()
     for p, data in earlier.items():
         p.write_bytes(data)
-    path.write_bytes(b"garbage " * 100)
+    damaged = damaged_store(path)
     aside = set_aside(path)
-    assert aside is not None and aside.read_bytes() == b"garbage " * 100
+    assert aside is not None and aside.read_bytes() == damaged
     assert all(p.read_bytes() == data for p, data in earlier.items())
 
 
@@ -175,6 +178,30 @@ def test_the_cli_refuses_a_foreign_sqlite_store_and_leaves_it(tmp_path):
     assert result.exit_code == 2
     assert "another application" in result.stderr and "Traceback" not in result.output
     assert path.read_bytes() == original and not list(tmp_path.glob("*.bad-*"))
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file in `folder`, by name: what a command left there."""
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def _not_a_store(path: Path, kind: str) -> None:
+    if kind == "scenario":   # `--store scenario.yaml` for `--scenario`, or a tab completion gone wrong
+        path.write_bytes((Path(__file__).resolve().parents[2] / "scenarios" / "startup-hybrid.yaml").read_bytes())
+    else:                    # another application's database, damaged: SQLite calls it malformed too
+        foreign_sqlite(path)
+        damage(path)
+
+
+@pytest.mark.parametrize("kind", ["scenario", "damaged foreign database"])
+def test_plans_on_a_file_that_is_not_a_store_use_the_packaged_prices_and_never_move_it(tmp_path, kind):
+    path = tmp_path / "prices.sqlite"
+    _not_a_store(path, kind)
+    before = _files(tmp_path)
+    offers, provenance = price_table("store", path)
+    assert provenance["source"] == "snapshot" and "is not a fleetplan price store" in provenance["warning"]
+    assert len(offers) == len(load_snapshot())
+    assert _files(tmp_path) == before
 
 
 # == 2. malformed AWS GetProducts pages =========================================================================

@@ -1,4 +1,5 @@
-"""The price store keeps every snapshot whole: all or nothing, corrupt files set aside."""
+"""The price store keeps every snapshot whole: all or nothing; damaged stores of ours set aside, any other
+file left alone."""
 
 import sqlite3
 import subprocess
@@ -8,11 +9,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from store_race import damaged_store
 
-from pricing_adapters.errors import StoreError
+from pricing_adapters.errors import StoreError, StoreForeign, StoreMissing
 from pricing_adapters.schema import OffersSchemaError
 from pricing_adapters.snapshot import load_snapshot
-from pricing_adapters.store import PriceStore, open_store
+from pricing_adapters.store import PriceStore, open_store, set_aside
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,12 +53,36 @@ def test_invalid_offers_are_never_written(tmp_path, aws_offers):
     assert len(store.snapshots()) == 1
 
 
-def test_garbage_file_is_set_aside(tmp_path):
+def test_a_damaged_store_is_set_aside(tmp_path):
+    path = tmp_path / "s.sqlite"
+    damaged = damaged_store(path)
+    store, warning = open_store(path)
+    assert store is None and "is a damaged price store" in warning and "using the packaged snapshot" in warning
+    (aside,) = tmp_path.glob("s.sqlite.bad-*")
+    assert not path.exists() and aside.read_bytes() == damaged and aside.name in warning
+
+
+def test_a_file_that_is_no_database_is_never_set_aside(tmp_path):
+    # a scenario or any file given as the store path: SQLite says "file is not a database", as it would
+    # for a store of ours whose header was destroyed; only a header saying "fleetplan" makes it ours
     path = tmp_path / "s.sqlite"
     path.write_bytes(b"not a database at all" * 100)
     store, warning = open_store(path)
-    assert store is None and "not a readable price store" in warning and "using the packaged snapshot" in warning
-    assert not path.exists() and list(tmp_path.glob("s.sqlite.bad-*"))
+    assert store is None and "not a fleetplan price store" in warning and "left untouched" in warning
+    with pytest.raises(StoreForeign):
+        set_aside(path)
+    assert [(p.name, p.read_bytes()) for p in tmp_path.iterdir()] == [("s.sqlite", b"not a database at all" * 100)]
+
+
+def test_a_reader_that_creates_nothing_is_told_there_is_no_store(tmp_path, aws_offers):
+    with pytest.raises(StoreMissing, match="no price store at"):
+        PriceStore(tmp_path / "new" / "s.sqlite", create=False)
+    (tmp_path / "empty.sqlite").touch()
+    with pytest.raises(StoreMissing, match=r"yet \(an empty file\)"):
+        PriceStore(tmp_path / "empty.sqlite", create=False)
+    assert [(p.name, p.stat().st_size) for p in tmp_path.iterdir()] == [("empty.sqlite", 0)]
+    saved = PriceStore(tmp_path / "s.sqlite").save("aws", ["us-east-1"], "t", aws_offers.head(3))
+    assert [i.id for i in PriceStore(tmp_path / "s.sqlite", create=False).snapshots()] == [saved.id]
 
 
 def test_foreign_sqlite_file_is_detected(tmp_path):
