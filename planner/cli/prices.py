@@ -1,6 +1,8 @@
 """`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots.
 
-A failed refresh exits 1 with its reason in one line and leaves the store as it was.
+A failed refresh exits 1 with its reason in one line and leaves the store as it was. A --store that
+holds no store of ours exits 2. Only `refresh` creates a store or sets a damaged one aside; `list`,
+`show` and `diff` create, move and write nothing.
 
 The price store, the adapters' base and the offers schema import pandas, so they are imported inside the
 commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py);
@@ -17,7 +19,13 @@ import typer
 from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail
 from planner.errors import PlannerError
 from pricing_adapters import registry
-from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreCorrupt, StoreError
+from pricing_adapters.errors import (
+    PriceSourceError,
+    SourceConfigError,
+    StoreCorrupt,
+    StoreError,
+    StoreMissing,
+)
 from pricing_adapters.settings import DEFAULT_DEADLINE_S, STORE_ENV_VAR
 
 if TYPE_CHECKING:
@@ -40,9 +48,10 @@ def _resolve_store(store: Path | None) -> Path:
 
 
 def _open(path: Path) -> PriceStore:
-    """The store at `path`. A damaged store file is set aside (with a warning) and a new store started;
-    another application's SQLite file, or a store that cannot be used now (a directory, no permission,
-    locked), exits 2 and is left untouched."""
+    """The store at `path` for a refresh, made when there is none. A damaged store of ours is set aside
+    (with a warning) and a new store started; any other file (another application's, a scenario given as
+    --store by mistake), or a store that cannot be used now (a directory, no permission, locked), exits 2
+    and is left untouched."""
     from pricing_adapters.store import PriceStore, set_aside
 
     try:
@@ -53,6 +62,27 @@ def _open(path: Path) -> PriceStore:
             if aside is not None:
                 err.warn(f"{exc}; moved aside to {aside}")
             return PriceStore(path)
+    except StoreError as exc:
+        fail(f"--store: {exc}", 2)
+
+
+def _read(store: Path | None) -> PriceStore | None:
+    """The existing store for a command that only reads (list, show, diff), which creates, moves and writes
+    nothing. None, with a note saying how to make one, when there is no store yet (no file, or an empty
+    one): the state of a fresh install, not an error. A damaged store or any other file exits 2."""
+    from pricing_adapters.store import PriceStore
+
+    path = _resolve_store(store)
+    try:
+        return PriceStore(path, create=False)
+    except StoreMissing as exc:
+        given = f" --store {path}" if store is not None else ""
+        err.warn(f"{exc}: `fleetplan prices refresh --provider {'|'.join(registry.cloud_providers())} "
+                 f"--region REGION{given}` creates one", label="note")
+        return None
+    except StoreCorrupt as exc:
+        fail(f"--store: {exc}; it was left as it is: `fleetplan prices refresh` moves it aside and starts "
+             f"a new store", 2)
     except StoreError as exc:
         fail(f"--store: {exc}", 2)
 
@@ -129,13 +159,15 @@ def list_snapshots(
     """Every snapshot kept in the store, oldest first."""
     import pandas as pd
 
-    price_store = _open(_resolve_store(store))
+    price_store = _read(store)
+    snapshots = price_store.snapshots() if price_store is not None else []
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
-            for s in price_store.snapshots()]
-    _print_warnings(price_store)
+            for s in snapshots]
+    if price_store is not None:
+        _print_warnings(price_store)
     emit(pd.DataFrame(rows, columns=["id", "provider", "regions", "fetched_at", "age_days", "offers", "source"]),
-         fmt, title=str(price_store.path))
+         fmt, title=str(_resolve_store(store)))
 
 
 @prices_app.command()
@@ -148,8 +180,13 @@ def show(
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
     from planner import catalog
 
+    # checked here, not by price_table("store"): its reader, meant for plans, makes a missing store and
+    # moves a damaged one aside. With no store, plans use the packaged snapshot: show that.
+    source = "store" if _read(store) is not None else "snapshot"
+    if source == "snapshot":
+        err.warn("until then plans on `prices.source: store` use the packaged snapshot, shown here", label="note")
     try:
-        offers, provenance = catalog.price_table("store", store)
+        offers, provenance = catalog.price_table(source, store)
         if gpu:
             ids = catalog.match_gpus(gpu)
             if not ids:
@@ -212,7 +249,7 @@ def diff(
 
     from pricing_adapters.snapshot import load_snapshot
 
-    price_store = _open(_resolve_store(store))
+    price_store = _read(store)
 
     def load(ref: str) -> tuple[pd.DataFrame, set]:
         """(offers, the (provider, region) pairs the snapshot covers)."""
@@ -220,6 +257,8 @@ def diff(
             offers = load_snapshot()
             return offers, set(zip(offers["provider"], offers["region"]))
         try:
+            if price_store is None:
+                fail(f"no snapshot #{int(ref)}: there is no price store at {_resolve_store(store)}", 2)
             info = price_store.snapshot(int(ref))
             return price_store.offers(info.id), price_store.coverage([info])
         except ValueError:
@@ -235,7 +274,8 @@ def diff(
         return df[pd.Series(list(zip(df["provider"], df["region"])), index=df.index).isin(shared)]
 
     table = snapshot_diff(within(a), within(b))
-    _print_warnings(price_store)
+    if price_store is not None:
+        _print_warnings(price_store)
     counts = table["change"].value_counts()
     regions = sorted({f"{p}:{r}" for p, r in shared})
     err.print(f"{counts.get('added', 0)} added, {counts.get('removed', 0)} removed, "

@@ -205,6 +205,21 @@ def test_a_directory_as_store_is_refused_and_left_alone(tmp_path):
     assert tmp_path.is_dir() and not list(tmp_path.parent.glob(tmp_path.name + ".bad-*"))
 
 
+def test_with_no_store_yet_list_is_empty_show_gives_the_packaged_prices_and_diff_has_no_snapshot(tmp_path):
+    store = tmp_path / "s.sqlite"
+    note = (f"note: no price store at {store}: `fleetplan prices refresh --provider aws|azure --region REGION "
+            f"--store {store}` creates one")
+    listed = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
+    assert listed.exit_code == 0 and json.loads(listed.stdout) == [] and note in listed.stderr
+    shown = runner.invoke(app, ["prices", "show", "--gpu", "A10G", "--store", str(store), "--format", "json"])
+    assert shown.exit_code == 0 and note in shown.stderr and "packaged snapshot" in shown.stderr
+    packaged = load_snapshot()
+    assert {r["offer_id"] for r in json.loads(shown.stdout)} == set(packaged[packaged["gpu"] == "A10G"]["offer_id"])
+    diffed = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store)])
+    assert diffed.exit_code == 2 and f"no snapshot #1: there is no price store at {store}" in diffed.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_json_stays_clean_with_highs():
     import subprocess
     import sys

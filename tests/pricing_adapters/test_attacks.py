@@ -185,12 +185,33 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir()}
 
 
+READ_ONLY = [["prices", "list"], ["prices", "show"], ["prices", "diff", "1", "2"]]
+EVERY_STORE_COMMAND = [*READ_ONLY, ["prices", "refresh", "--provider", "aws", "--region", REGION]]
+
+
 def _not_a_store(path: Path, kind: str) -> None:
     if kind == "scenario":   # `--store scenario.yaml` for `--scenario`, or a tab completion gone wrong
         path.write_bytes((Path(__file__).resolve().parents[2] / "scenarios" / "startup-hybrid.yaml").read_bytes())
     else:                    # another application's database, damaged: SQLite calls it malformed too
         foreign_sqlite(path)
         damage(path)
+
+
+@pytest.mark.parametrize("kind", ["scenario", "damaged foreign database"])
+@pytest.mark.parametrize("command", EVERY_STORE_COMMAND, ids=lambda c: c[1])
+def test_a_file_that_is_not_a_store_is_refused_and_never_moved(tmp_path, command, kind):
+    # Attack: `fleetplan prices list --store scenario.yaml` printed "moved aside to scenario.yaml.bad-…",
+    # exited 0 and left a new empty store and a lock file where the scenario was: any file SQLite could
+    # not read counted as a damaged store of ours. The same for refresh, show and diff, and for another
+    # application's damaged database.
+    path = tmp_path / "startup-hybrid.yaml"
+    _not_a_store(path, kind)
+    before = _files(tmp_path)
+    result = runner.invoke(app, [*command, "--store", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "is not a fleetplan price store" in result.stderr and "left untouched" in result.stderr
+    assert "Traceback" not in result.output
+    assert _files(tmp_path) == before   # nothing renamed, written or added (no lock file either)
 
 
 @pytest.mark.parametrize("kind", ["scenario", "damaged foreign database"])
@@ -201,6 +222,47 @@ def test_plans_on_a_file_that_is_not_a_store_use_the_packaged_prices_and_never_m
     offers, provenance = price_table("store", path)
     assert provenance["source"] == "snapshot" and "is not a fleetplan price store" in provenance["warning"]
     assert len(offers) == len(load_snapshot())
+    assert _files(tmp_path) == before
+
+
+class _GoodSource:
+    provider, source = "aws", "fake AWS"
+
+    def fetch(self, regions, progress):
+        return _good_offers()
+
+
+def test_a_damaged_store_is_left_by_readers_and_set_aside_by_a_refresh(tmp_path, monkeypatch):
+    # A store of ours (its header says so) whose pages a disk fault overwrote: the readers report it and
+    # leave it; the next refresh keeps it as prices.sqlite.bad-… and starts a new store.
+    path = tmp_path / "prices.sqlite"
+    damaged = damaged_store(path)
+    for command in READ_ONLY:
+        result = runner.invoke(app, [*command, "--store", str(path)])
+        assert result.exit_code == 2, result.output
+        assert "is a damaged price store" in result.stderr and "`fleetplan prices refresh` moves it aside" in result.stderr
+        assert _files(tmp_path) == {"prices.sqlite": damaged}
+    monkeypatch.setattr("pricing_adapters.refresh.get_source", lambda provider, **kw: _GoodSource())
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", REGION, "--store", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "moved aside to" in result.stderr and "saved snapshot #1" in result.stderr
+    (aside,) = tmp_path.glob("prices.sqlite.bad-*")
+    assert aside.read_bytes() == damaged
+    assert [s.id for s in PriceStore(path).snapshots()] == [1]
+
+
+@pytest.mark.parametrize("kind", ["no file", "no folder", "empty file"])
+@pytest.mark.parametrize("command", READ_ONLY, ids=lambda c: c[1])
+def test_reading_where_there_is_no_store_creates_nothing(tmp_path, command, kind):
+    # Attack: `fleetplan prices list --store new.sqlite` (or show) made new.sqlite and new.sqlite.lock,
+    # with its folders; an empty file was written into a store.
+    path = tmp_path / "prices.sqlite" if kind != "no folder" else tmp_path / "typo" / "prices.sqlite"
+    if kind == "empty file":
+        path.touch()
+    before = _files(tmp_path)
+    result = runner.invoke(app, [*command, "--store", str(path)])
+    assert f"no price store at {path}" in result.stderr and "fleetplan prices refresh" in result.stderr
+    assert "Traceback" not in result.output
     assert _files(tmp_path) == before
 
 
