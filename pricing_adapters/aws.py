@@ -53,7 +53,7 @@ import pandas as pd
 
 from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
-from pricing_adapters.errors import CredentialsError, PriceSourceError, ThrottledError
+from pricing_adapters.errors import CredentialsError, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import aws_gpu_id, nominal_memory_gb
 from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
@@ -252,14 +252,18 @@ class AwsPriceSource:
 
     # -- fetch --------------------------------------------------------------------------------------
 
+    def check_regions(self, regions: Sequence[str]) -> None:
+        """RegionError when `regions` is empty or one is not in the form of an AWS region code."""
+        if not regions:
+            raise RegionError("no AWS region given: name at least one, e.g. us-east-1")
+        bad = [r for r in regions if not REGION_CODE.match(r)]
+        if bad:
+            raise RegionError(f"not AWS region codes: {', '.join(bad)} (expected e.g. us-east-1)")
+
     def fetch(self, regions: Sequence[str], progress: Progress = no_progress) -> pd.DataFrame:
         """Every GPU/accelerator offer of `regions` as a validated offers table, or raise."""
         regions = list(dict.fromkeys(regions))
-        if not regions:
-            raise PriceSourceError("no AWS region given: name at least one, e.g. us-east-1")
-        bad = [r for r in regions if not REGION_CODE.match(r)]
-        if bad:
-            raise PriceSourceError(f"not AWS region codes: {', '.join(bad)} (expected e.g. us-east-1)")
+        self.check_regions(regions)
         for setting in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_PRICING", "AWS_ENDPOINT_URL_EC2"):
             if os.environ.get(setting):
                 check_endpoint(os.environ[setting], setting)

@@ -74,7 +74,7 @@ import pandas as pd
 
 from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
-from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, ThrottledError
+from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
 from pricing_adapters.retired import is_retired_azure_size
@@ -105,6 +105,9 @@ CONNECT_TIMEOUT_S = 10.0
 ARM_RETRIES = 2             # azure-core's default (10 retries, backoff up to 2 min) outlasts any deadline
 ARM_SHARE = 0.5             # ARM may use half the time left: the prices matter more, and facts have a fallback
 GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
+# armRegionName: lower-case letters and digits (eastus2, germanywestcentral). The name goes into the
+# API's $filter between quotes, so nothing else may pass.
+REGION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
 # families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
@@ -360,11 +363,19 @@ class AzurePriceSource:
 
     # -- public --------------------------------------------------------------------------------------
 
+    def check_regions(self, regions: Sequence[str]) -> None:
+        """RegionError when `regions` is empty or one is not in the form of an Azure region name."""
+        if not regions:
+            raise RegionError("no Azure region given (e.g. --region eastus)")
+        bad = [r for r in regions if not REGION_NAME.match(r)]
+        if bad:
+            raise RegionError(f"not Azure region names: {', '.join(bad)} (expected lower-case letters and "
+                              f"digits, e.g. eastus)")
+
     def fetch(self, regions: Sequence[str], progress: Progress = no_progress) -> pd.DataFrame:
         """Every GPU offer of `regions` as a validated offers table; raises PriceSourceError on any failure."""
         regions = [r.strip() for r in regions if r and r.strip()]
-        if not regions:
-            raise PriceSourceError("no Azure region given (e.g. --region eastus)")
+        self.check_regions(regions)
         self.skipped = {}
         self._deadline = Deadline(self.deadline_s)
         table = load_size_table()

@@ -25,6 +25,9 @@ def no_progress(step: str, done: int, total: int | None = None) -> None:
 
 
 class PriceSource(Protocol):
+    """A live price source. It may also have `check_regions(regions) -> None`, raising RegionError for a
+    region not in the form of its region codes: `refresh.check_regions` calls it before anything is fetched."""
+
     provider: str   # its name in pricing_adapters.registry: aws | azure
     source: str     # what a snapshot records as its origin, e.g. "AWS Price List Query API"
 

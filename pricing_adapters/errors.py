@@ -37,6 +37,11 @@ class DeadlineExceeded(PriceSourceError):
     """A refresh ran past its overall deadline (or page limit); nothing was written."""
 
 
+class RegionError(PriceSourceError):
+    """A region that cannot be one of the provider's region codes (none given, wrong form): a usage
+    error, told before the store is opened or any request is made."""
+
+
 class SourceConfigError(PriceSourceError):
     """A price source is configured wrongly (e.g. an endpoint URL that cannot be used): a usage error."""
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
-from pricing_adapters.errors import PriceSourceError
+from pricing_adapters.errors import PriceSourceError, RegionError
 from pricing_adapters.store import PriceStore, SnapshotInfo
 
 
@@ -17,10 +17,11 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
     `deadline`: seconds the whole fetch may take (default DEFAULT_DEADLINE_S), enforced by adapters that
     have a `deadline_s` attribute (aws, azure) inside their paging loops.
-    Raises PriceSourceError (or a subclass) when the fetch fails; the store is then unchanged, because
-    the snapshot is written only after the whole fetch returned and passed validation.
+    Raises RegionError for regions that cannot be region codes (see `check_regions`), PriceSourceError
+    (or a subclass) when the fetch fails; the store is then unchanged, because the snapshot is written
+    only after the whole fetch returned and passed validation.
     """
-    regions = list(dict.fromkeys(r.strip() for r in regions if r.strip()))
+    regions = check_regions(source, regions)
     if deadline is not None and hasattr(source, "deadline_s"):
         source.deadline_s = float(deadline)
     offers = source.fetch(regions, progress)
@@ -30,6 +31,19 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
         raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)} — check the region "
                                f"code; nothing was saved")
     return store.save(source.provider, regions, source.source, offers)
+
+
+def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:
+    """`regions` stripped, blanks and repeats dropped, in order. RegionError when none is left, or when the
+    source's own `check_regions` (the form of its region codes; optional) refuses one: bad input, told
+    before a store is opened or a request made."""
+    regions = list(dict.fromkeys(r.strip() for r in regions if r.strip()))
+    check = getattr(source, "check_regions", None)
+    if check is not None:
+        check(regions)   # first: its message for no region names an example of its codes
+    if not regions:
+        raise RegionError(f"no {source.provider} region given: name at least one region code")
+    return regions
 
 
 def get_source(provider: str, **options) -> PriceSource:

@@ -1,8 +1,8 @@
 """`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots.
 
-A failed refresh exits 1 with its reason in one line and leaves the store as it was. A --store that
-holds no store of ours exits 2. Only `refresh` creates a store or sets a damaged one aside; `list`,
-`show` and `diff` create, move and write nothing.
+A failed refresh exits 1 with its reason in one line and leaves the store as it was. Bad input (a
+region that cannot be one, a --store that holds no store of ours) exits 2. Only `refresh` creates a
+store or sets a damaged one aside; `list`, `show` and `diff` create, move and write nothing.
 
 The price store, the adapters' base and the offers schema import pandas, so they are imported inside the
 commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py);
@@ -21,6 +21,7 @@ from planner.errors import PlannerError
 from pricing_adapters import registry
 from pricing_adapters.errors import (
     PriceSourceError,
+    RegionError,
     SourceConfigError,
     StoreCorrupt,
     StoreError,
@@ -112,7 +113,7 @@ def refresh(
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from pricing_adapters.refresh import get_source
+    from pricing_adapters.refresh import check_regions, get_source
     from pricing_adapters.refresh import refresh as do_refresh
     from pricing_adapters.schema import OffersSchemaError
 
@@ -122,10 +123,16 @@ def refresh(
         fail(f"--provider: {exc}", 2)
     if row.adapter is None:
         fail(f"--provider {provider!r} has no live prices; expected one of {', '.join(registry.cloud_providers())}", 2)
-    price_store = _open(_resolve_store(store))
     options = {"subscription_id": subscription} if subscription and "subscription_id" in row.refresh_options else {}
     try:
         source = get_source(provider, **options)
+        regions = check_regions(source, region)   # bad input is told before the store is opened or made
+    except SourceConfigError as exc:
+        fail(f"--provider {provider}: {exc}", 2)
+    except RegionError as exc:
+        fail(f"--region: {exc}", 2)
+    price_store = _open(_resolve_store(store))
+    try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err.console, transient=True) as bar:
             tasks: dict[str, int] = {}
@@ -135,7 +142,7 @@ def refresh(
                     tasks[step] = bar.add_task(step, total=total)
                 bar.update(tasks[step], completed=done, total=total)
 
-            info = do_refresh(source, region, price_store, progress, deadline=deadline)
+            info = do_refresh(source, regions, price_store, progress, deadline=deadline)
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:

@@ -510,6 +510,25 @@ def test_an_endpoint_with_an_impossible_port_is_a_usage_error(tmp_path, monkeypa
     assert variable in result.stderr and "Port out of range" in result.stderr and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("provider, region, message", [
+    ("aws", "eastus", "not AWS region codes: eastus (expected e.g. us-east-1)"),       # Azure's name for it
+    ("aws", "", "no AWS region given"),
+    ("azure", "us-east-1", "not Azure region names: us-east-1"),
+    ("azure", "eastus' or armRegionName eq 'westus", "not Azure region names"),      # spliced into $filter
+    ("azure", " ", "no Azure region given"),
+])
+def test_a_region_that_cannot_be_one_is_a_usage_error_and_makes_no_store(tmp_path, provider, region, message):
+    # Attack: `prices refresh --provider aws --region eastus`, or `--region ""`, said "refresh failed" with
+    # exit 1, the code of a failed refresh, after making the store; Azure sent any text to the API.
+    folder = tmp_path / "store"
+    folder.mkdir()
+    result = runner.invoke(app, ["prices", "refresh", "--provider", provider, "--region", region,
+                                 "--store", str(folder / "s.sqlite")])
+    assert result.exit_code == 2, result.output
+    assert f"error: --region: {message}" in result.stderr and "Traceback" not in result.output
+    assert list(folder.iterdir()) == []
+
+
 # == 5. messages ===============================================================================================
 
 def _limited(monkeypatch, query_only: bool = False) -> None:

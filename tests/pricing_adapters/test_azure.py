@@ -21,7 +21,7 @@ from azure.mgmt.compute.models import ResourceSku
 
 from pricing_adapters import azure as az
 from pricing_adapters.azure import AzurePriceSource, classify_item, load_size_table
-from pricing_adapters.errors import PriceSourceError, ThrottledError
+from pricing_adapters.errors import PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.refresh import get_source, refresh
 from pricing_adapters.schema import validate_offers
 from pricing_adapters.snapshot import load_snapshot
@@ -347,6 +347,13 @@ def test_bad_page_leaves_the_store_unchanged(retail, tmp_path, bad_page):
         refresh(AzurePriceSource(http=httpx.Client()), ["eastus", "eastus2"], store)
     assert store.snapshots() == before
     pd.testing.assert_frame_equal(store.offers(good.id), offers_before)
+
+
+def test_a_region_azure_cannot_have_fails_before_any_request():
+    # armRegionName is lower-case letters and digits; the name is quoted into the API's $filter
+    src = AzurePriceSource(http=httpx.Client())
+    with pytest.raises(RegionError, match=r"not Azure region names: us-east-1, eastus' or 1 eq 1 \("):
+        src.fetch(["us-east-1", "eastus' or 1 eq 1", "eastus2"])
 
 
 def test_page_loop_is_an_error():
