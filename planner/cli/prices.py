@@ -1,8 +1,9 @@
 """`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots.
 
-A failed refresh exits 1 with its reason in one line and leaves the store as it was. Bad input (a
-region that cannot be one, a --store that holds no store of ours) exits 2. Only `refresh` creates a
-store or sets a damaged one aside; `list`, `show` and `diff` create, move and write nothing.
+A failed refresh exits 1 with its reason in one line and leaves the store as it was. Bad input (an
+unknown provider, a region that cannot be one, a --store that holds no store of ours) exits 2. Only
+`refresh` creates a store or sets a damaged one aside; `list`, `show` and `diff` create, move and write
+nothing.
 
 The price store, the adapters' base and the offers schema import pandas, so they are imported inside the
 commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py);
@@ -88,6 +89,21 @@ def _read(store: Path | None) -> PriceStore | None:
         fail(f"--store: {exc}", 2)
 
 
+def _check_providers(names: list[str]) -> None:
+    """Exit 2 for a --provider whose prices the store cannot hold, as `fleetplan offers` does: an unknown
+    name would otherwise filter every offer out and print an empty table with exit 0."""
+    from planner.catalog import suggest
+
+    allowed = registry.cloud_providers()
+    for name in names:
+        if name not in allowed:
+            near = suggest(name, allowed)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            if name in registry.names():   # onprem: a provider, but with no live prices in the store
+                hint += f"; {registry.get(name).label} has no live prices (its cards: `fleetplan offers --provider {name}`)"
+            fail(f"--provider {name!r}: expected one of {', '.join(allowed)}{hint}", 2)
+
+
 def _print_warnings(store: PriceStore) -> None:
     """Name the stored rows and snapshots that were skipped as unreadable."""
     for text in store.warnings:
@@ -117,12 +133,8 @@ def refresh(
     from pricing_adapters.refresh import refresh as do_refresh
     from pricing_adapters.schema import OffersSchemaError
 
-    try:
-        row = registry.get(provider)
-    except ValueError as exc:
-        fail(f"--provider: {exc}", 2)
-    if row.adapter is None:
-        fail(f"--provider {provider!r} has no live prices; expected one of {', '.join(registry.cloud_providers())}", 2)
+    _check_providers([provider])
+    row = registry.get(provider)
     options = {"subscription_id": subscription} if subscription and "subscription_id" in row.refresh_options else {}
     try:
         source = get_source(provider, **options)
@@ -187,6 +199,7 @@ def show(
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
     from planner import catalog
 
+    _check_providers(provider)
     # checked here, not by price_table("store"): its reader, meant for plans, makes a missing store and
     # moves a damaged one aside. With no store, plans use the packaged snapshot: show that.
     source = "store" if _read(store) is not None else "snapshot"

@@ -205,6 +205,22 @@ def test_a_directory_as_store_is_refused_and_left_alone(tmp_path):
     assert tmp_path.is_dir() and not list(tmp_path.parent.glob(tmp_path.name + ".bad-*"))
 
 
+@pytest.mark.parametrize("provider, hint", [
+    ("gcp", ""), ("azur", "; did you mean 'azure'?"),
+    ("onprem", "; On-premises has no live prices (its cards: `fleetplan offers --provider onprem`)"),
+])
+@pytest.mark.parametrize("command", [["prices", "show"], ["prices", "refresh", "--region", "us-east-1"]],
+                         ids=["show", "refresh"])
+def test_a_provider_with_no_prices_in_the_store_is_refused_like_offers_refuses_it(tmp_path, command, provider, hint):
+    # `prices show --provider gcp` printed "0 offers" with exit 0, while `offers --provider gcp` exits 2
+    offers = runner.invoke(app, ["offers", "--provider", "gcp"])
+    assert offers.exit_code == 2 and "--provider 'gcp': expected one of aws, azure, onprem" in offers.stderr
+    result = runner.invoke(app, [*command, "--provider", provider, "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: --provider '{provider}': expected one of aws, azure{hint}" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_with_no_store_yet_list_is_empty_show_gives_the_packaged_prices_and_diff_has_no_snapshot(tmp_path):
     store = tmp_path / "s.sqlite"
     note = (f"note: no price store at {store}: `fleetplan prices refresh --provider aws|azure --region REGION "
