@@ -180,7 +180,7 @@ def test_the_documented_example_loads():
 def test_an_owned_custom_card_past_its_life_points_at_custom_cards():
     old = {**QUOTE, "life_years": 1}
     data = example_with({"old-a5000": old}, existing={"old-a5000": {"count": 1, "age_months": 12}})
-    with pytest.raises(ScenarioError, match=r"set custom_cards\.old-a5000\.life_years"):
+    with pytest.raises(ScenarioError, match=r"set onprem\.custom_cards\.old-a5000\.life_years"):
         plan(load_scenario(data), baselines=False)
 
 
