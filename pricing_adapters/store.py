@@ -493,14 +493,17 @@ def set_aside(path: Path) -> Path | None:
         return aside
 
 
-def open_store(path: str | Path | None = None) -> tuple[PriceStore | None, str | None]:
+def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[PriceStore | None, str | None]:
     """(store, warning). A damaged store of ours is moved aside to a new `<name>.bad-<time>-<random>` and
     reported; any other file (not a store of ours) and a file that cannot be used now (locked, no
-    permission, a directory) are reported and left alone. In those cases the store is None and the
-    caller uses the packaged snapshot."""
+    permission, a directory) are reported and left alone; with `create=False` (a plan reading prices)
+    a path with no store yet is reported and nothing is created. In those cases the store is None and
+    the caller uses the packaged snapshot."""
     path = Path(path) if path is not None else default_store_path()
     try:
-        return PriceStore(path), None
+        return PriceStore(path, create=create), None
+    except StoreMissing as exc:
+        return None, f"{exc}: `fleetplan prices refresh` makes one; using the packaged snapshot"
     except StoreCorrupt as exc:
         try:
             aside = set_aside(path)

@@ -77,7 +77,7 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.schema import validate_offers
     from pricing_adapters.store import open_store
 
-    store, warning = open_store(path)
+    store, warning = open_store(path, create=False)   # reading prices creates no store (nor its lock file)
     packaged, _ = _packaged()
     if store is None:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}

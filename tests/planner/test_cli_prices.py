@@ -103,7 +103,9 @@ def test_planning_on_the_store_uses_the_refreshed_prices(tmp_path, monkeypatch):
                              "workloads": (s.workloads[0].model_copy(update={"throughput": {"RTX-A5000": 1.0, "A10G": 0.8},
                                                                              "throughput_metric": "fp32_tflops"}),)})
     before = plan(s, baselines=False)
-    assert before.prices["warning"].startswith(f"the price store {store} has no snapshot yet")
+    assert before.prices["warning"] == (f"no price store at {store}: `fleetplan prices refresh` makes one; "
+                                        "using the packaged snapshot")
+    assert list(tmp_path.iterdir()) == []   # reading prices made no store and no lock file
     assert "g5.xlarge" not in set(before.fleet["sku"])  # at 1.006 USD/h other offers do the work cheaper
     use(monkeypatch, FakeSource(g5_price=0.10))   # a tenth of the packaged 1.006 USD/h
     assert refresh(store).exit_code == 0
