@@ -32,7 +32,7 @@ KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "rese
                   "savings_plan_1y": "reserved", "savings_plan_3y": "reserved"}
 
 UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known",
-                "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront",
+                "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront", "list_hourly",
                 "term_months", "capex", "life_years", "maintenance_rate_per_year", "busy_watts", "idle_watts",
                 "existing", "age_months", "min_units", "max_units", "buyable", "as_of", "source"]
 
@@ -116,7 +116,8 @@ def _card_units(scenario) -> tuple[pd.DataFrame, list[str]]:
         "region": "onprem", "sku": card["card_id"], "purchase_option": "purchase", "gpu": card["gpu"],
         "gpu_known": True, "accelerator_name": card["gpu"], "gpu_count": 1.0,
         "gpu_memory_gb": float(memory_gb[card["gpu"]]), "cards_per_server": card["cards_per_server"],
-        "hourly": 0.0, "upfront": 0.0, "term_months": 0, "capex": card["capex"], "life_years": card["life_years"],
+        "hourly": 0.0, "upfront": 0.0, "list_hourly": np.nan, "term_months": 0, "capex": card["capex"],
+        "life_years": card["life_years"],
         "maintenance_rate_per_year": card["maintenance_rate_per_year"], "busy_watts": card["busy_watts"],
         "idle_watts": card["idle_watts"], "existing": card["existing"], "age_months": card["age_months"],
         "min_units": card["min_units"], "max_units": card["max_units"],
@@ -170,11 +171,26 @@ def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
         "gpu_known": column("gpu_known", bool), "accelerator_name": column("accelerator_name"),
         "gpu_count": column("gpu_count", float), "gpu_memory_gb": column("gpu_memory_gb", float),
         "cards_per_server": np.nan, "hourly": column("hourly_price", None) * rate,
-        "upfront": column("upfront_price", None) * rate,
+        "upfront": column("upfront_price", None) * rate, "list_hourly": _on_demand_hourly(scenario, prices, rows),
         "term_months": term, "capex": np.zeros(n), "life_years": np.nan, "maintenance_rate_per_year": 0.0,
         "busy_watts": np.zeros(n), "idle_watts": np.zeros(n), "existing": 0, "age_months": 0, "min_units": 0, "max_units": np.nan,
         "buyable": False, "as_of": column("as_of"), "source": column("source"),
     })   # in UNIT_COLUMNS order (no `columns=`: with it, pandas types the NaN scalar columns object)
+
+
+def _on_demand_hourly(scenario, prices: pd.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """[rows] the on-demand hourly price of the same provider, region and instance type (scenario currency),
+    from the whole price table — on_demand need not be an allowed option; NaN where there is none or fx
+    has no rate for it. FOCUS's ListCost shows it for spot and committed hours, so their saving shows."""
+    option = prices["purchase_option"].to_numpy(dtype=object)
+    keys = [prices[c].to_numpy(dtype=object) for c in ("provider", "region", "sku")]
+    hourly, currency = prices["hourly_price"].to_numpy(dtype=float), prices["currency"].to_numpy(dtype=object)
+    price: dict = {}
+    for i in np.flatnonzero(option == "on_demand").tolist():
+        rate = scenario.fx_rate(currency[i])
+        if rate is not None:
+            price.setdefault((keys[0][i], keys[1][i], keys[2][i]), hourly[i] * rate)
+    return np.array([price.get((keys[0][i], keys[1][i], keys[2][i]), np.nan) for i in rows.tolist()], dtype=float)
 
 
 _CLOUD_CACHE: dict = {}

@@ -348,6 +348,8 @@ def _offers(inp: Inputs, rows: np.ndarray) -> pd.DataFrame:
             columns[col] = _blanked(inp.col(source.get(col, col))[rows], ~cloud)    # cards have no hourly or upfront price
         else:
             columns[col] = inp.units[col].array.take(rows)   # keeps the column's own (text) type
+    # the on-demand price of the same instance type and region (reports.focus: ListCost of spot and committed hours)
+    columns["list_hourly_price"] = _blanked(inp.col("list_hourly")[rows], ~cloud)
     return pd.DataFrame(columns)
 
 

@@ -16,7 +16,8 @@ consumer sees differently. In short:
   Σ EffectiveCost = Σ BilledCost. `x_PresentValue`: `BilledCost` × the month's discount factor, so
   Σ x_PresentValue = the plan total (what `EffectiveCost` held before).
 - `ListCost` / `ListUnitPrice`: for spot and reserved instances, the on-demand price of the same
-  instance type in the same region when the plan carries it, so the saving shows; else the price paid.
+  instance type in the same region (the offers' `list_hourly_price`, from the whole price source), so
+  the saving shows; else the price paid.
 - `PricingUnit` in FOCUS's unit format: Units, Unit-Months, kWh, kW-Months, Hours, Months.
 - Five columns carry the names `focus-validator` 1.0.0 checks for FOCUS 1.0 where they differ from the
   published 1.0 specification: `ChargeType`, `InvoiceIssuer`, `Provider`, `Publisher`, `ResourceID`.
@@ -172,7 +173,8 @@ def _commitment_terms(rows: pd.DataFrame, plan: Plan) -> pd.DataFrame:
 
 def _list_hourly(plan: Plan) -> dict:
     """unit_id -> the on-demand hourly price of the same instance type and region, for the spot and
-    reserved units whose on-demand offer the plan carries (`list_hourly_price` when the offers have it)."""
+    reserved units: the offers' `list_hourly_price`, or for a plan saved before it existed, the on-demand
+    offers the plan carries."""
     offers = plan.offers
     if "list_hourly_price" in offers:
         return dict(zip(offers["unit_id"], offers["list_hourly_price"]))

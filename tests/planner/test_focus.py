@@ -222,3 +222,24 @@ def test_spot_hours_are_listed_at_the_on_demand_price_so_the_saving_shows(tmp_pa
     assert set(spot["ListUnitPrice"]) == {1.006} and set(spot["ContractedUnitPrice"]) == {0.45}
     assert set(spot["PricingCategory"]) == {"Dynamic"}
     assert_validates(tmp_path / "focus.csv")
+
+
+def test_spot_is_listed_at_on_demand_even_when_the_scenario_allows_spot_only(tmp_path):
+    # entry.yaml allows spot alone: the plan used to carry no on-demand offer, so ListCost was the price
+    # paid and no saving showed. The packaged snapshot's own row gives the list price:
+    # azure:eastus:Standard_NC4as_T4_v3:on_demand, 0.526 USD/h (spot 0.062699)
+    import csv
+
+    rows = csv.DictReader((ROOT / "pricing_adapters" / "snapshots" / "azure.csv").open(encoding="utf-8"))
+    price = {r["offer_id"]: float(r["hourly_price"]) for r in rows
+             if r["offer_id"].startswith("azure:eastus:Standard_NC4as_T4_v3:")}
+    p = plan(ROOT / "scenarios" / "entry.yaml", baselines=False)
+    assert set(p.fleet["purchase_option"]) == {"spot"}
+    f = plan_to_focus(p, start="2027-01", path=tmp_path / "focus.csv")
+    spot = f[f["x_PurchaseOption"] == "spot"]
+    assert set(spot["ListUnitPrice"]) == {price["azure:eastus:Standard_NC4as_T4_v3:on_demand"]}
+    assert set(spot["ContractedUnitPrice"]) == {price["azure:eastus:Standard_NC4as_T4_v3:spot"]}
+    assert spot["ListCost"].tolist() == pytest.approx((spot["PricingQuantity"] * 0.526).tolist(), rel=1e-12)
+    assert spot["BilledCost"].tolist() == pytest.approx((spot["PricingQuantity"] * 0.062699).tolist(), rel=1e-12)
+    assert f["x_PresentValue"].sum() == pytest.approx(p.total, rel=1e-9)   # what is paid is unchanged
+    assert_validates(tmp_path / "focus.csv")
