@@ -182,15 +182,15 @@ def _on_demand_hourly(scenario, prices: pd.DataFrame, rows: np.ndarray) -> np.nd
     """[rows] the on-demand hourly price of the same provider, region and instance type (scenario currency),
     from the whole price table — on_demand need not be an allowed option; NaN where there is none or fx
     has no rate for it. FOCUS's ListCost shows it for spot and committed hours, so their saving shows."""
-    option = prices["purchase_option"].to_numpy(dtype=object)
-    keys = [prices[c].to_numpy(dtype=object) for c in ("provider", "region", "sku")]
-    hourly, currency = prices["hourly_price"].to_numpy(dtype=float), prices["currency"].to_numpy(dtype=object)
+    keys = list(zip(*(prices[c].to_numpy(dtype=object).tolist() for c in ("provider", "region", "sku"))))
+    hourly = prices["hourly_price"].to_numpy(dtype=float).tolist()
+    currency = prices["currency"].to_numpy(dtype=object).tolist()
+    rates = {cur: scenario.fx_rate(cur) for cur in set(currency)}
     price: dict = {}
-    for i in np.flatnonzero(option == "on_demand").tolist():
-        rate = scenario.fx_rate(currency[i])
-        if rate is not None:
-            price.setdefault((keys[0][i], keys[1][i], keys[2][i]), hourly[i] * rate)
-    return np.array([price.get((keys[0][i], keys[1][i], keys[2][i]), np.nan) for i in rows.tolist()], dtype=float)
+    for i in np.flatnonzero(prices["purchase_option"].to_numpy(dtype=object) == "on_demand").tolist():
+        if rates[currency[i]] is not None:
+            price.setdefault(keys[i], hourly[i] * rates[currency[i]])   # the first row of a type, as listed
+    return np.array([price.get(keys[i], np.nan) for i in rows.tolist()], dtype=float)
 
 
 _CLOUD_CACHE: dict = {}
