@@ -104,10 +104,13 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     if not check:
         return df.reset_index(drop=True)
-    for col in REQUIRED_NON_NULL:
-        n = int(df[col].isna().sum())
-        if n:
-            problems.append(f"{n} rows with empty {col!r}")
+    empty = {col: _rows(df[col].isna()) for col in REQUIRED_NON_NULL}
+    if any(mask.any() for mask in empty.values()):   # the text per row only when some row is bad
+        # a number column reads "nan" or "" alike as NaN: the row is named, with what was expected
+        said = {col: f"empty or not a number {col!r}" if OFFER_COLUMNS[col] == "float64" else f"empty {col!r}"
+                for col in REQUIRED_NON_NULL}
+        problems.append(name_rows(df, pd.Series([", ".join(said[c] for c, mask in empty.items() if mask[i])
+                                                 for i in range(len(df))], dtype=object)))
     known = registry.names()
     # the distinct values only: iterating a text column cell by cell costs more than the rest of the checks
     bad_provider = sorted(set(df["provider"].dropna().unique()) - set(known))

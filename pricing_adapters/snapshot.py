@@ -15,7 +15,7 @@ from typing import IO
 import pandas as pd
 
 from pricing_adapters import registry
-from pricing_adapters.schema import OFFER_COLUMNS, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, validate_offers
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
@@ -38,7 +38,13 @@ def _read_csv(f: IO[str] | str) -> pd.DataFrame:
 
 def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
     """An offers table from CSV text, validated: empty text cells stay "", empty numeric cells become NaN."""
-    return validate_offers(_read_csv(f), origin=origin)
+    try:
+        table = _read_csv(f)
+    except pd.errors.EmptyDataError:   # pandas says "No columns to parse from file", naming no file
+        raise OffersSchemaError(f"{origin}: the file is empty; expected a header line naming the offers columns "
+                                "(offer_id, provider, region, sku, … as docs/offers-contract.md lists them) and a "
+                                "row per offer") from None
+    return validate_offers(table, origin=origin)
 
 
 def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:

@@ -467,3 +467,19 @@ def test_packaged_snapshot_has_only_cited_commitment_rows():
     table = pd.read_csv(REPO / "pricing_adapters" / "data" / "commitment_prices.csv", dtype=str, keep_default_na=False)
     assert len(commitments) == len(table)
     assert (commitments.as_of != "").all() and (commitments.source != "").all()
+
+
+def test_an_offers_csv_that_is_empty_or_has_a_bad_number_names_the_file_and_the_row(tmp_path):
+    from pricing_adapters.schema import OffersSchemaError
+
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(OffersSchemaError, match=rf"^{empty}: the file is empty; expected a header line"):
+        read_offers_csv(empty, origin=str(empty))   # pandas said only "No columns to parse from file"
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "offers-g5-us-east-1.csv").read_text().splitlines()
+    bad = tmp_path / "nan.csv"
+    bad.write_text("\n".join([lines[0], lines[1].replace(",1.006,", ",nan,")]) + "\n")
+    with pytest.raises(OffersSchemaError) as caught:
+        read_offers_csv(bad, origin=str(bad))   # was "1 rows with empty 'hourly_price'": no row, and nan is not empty
+    assert str(caught.value) == (f"{bad}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): "
+                                 "empty or not a number 'hourly_price'")
