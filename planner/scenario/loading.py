@@ -271,6 +271,10 @@ def _all_fields() -> dict[str, list[str]]:
     return out
 
 
+_BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "less_than_equal": ("≤", "le"),
+           "less_than": ("<", "lt")}   # pydantic's bound errors: the sign and the ctx key holding the bound
+
+
 def _describe(err: dict, positions: Any, origin: str) -> str:
     # a check across fields names the field it is about: Scenario's model validators in ctx["loc"] (from
     # the top), a nested model's (CustomCard) in ctx["field"] (below where the error was raised)
@@ -299,6 +303,12 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         msg = f"expected {expected}, got {got!r}"
     elif kind == "finite_number":
         msg = f"expected a finite number, got {got!r}"
+    elif kind in _BOUNDS:   # "Input should be greater than or equal to 0" reads "expected a number ≥ 0"
+        sign, key = _BOUNDS[kind]
+        bound = ctx[key]
+        if isinstance(bound, (int, float)):   # whole bounds in full (1000000000, not 1e+09)
+            shown = str(int(bound)) if float(bound).is_integer() and abs(bound) < 1e15 else f"{bound:g}"
+            msg = f"expected a number {sign} {shown}, got {got!r}"
     elif kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))

@@ -92,7 +92,7 @@ def test_round_trip_of_every_example_scenario_is_identity():
                                                        "did you mean 'prototyping'"]),
     ({"workloads.prototyping": 1}, ["name a field of the workload"]),
     ({"onprem.pue.value": 1}, ["onprem.pue is a value, not a section"]),
-    ({"onprem.pue": 0.5}, ["onprem.pue", "greater than or equal to 1"]),
+    ({"onprem.pue": 0.5}, ["onprem.pue", "expected a number ≥ 1, got 0.5"]),
     ({"workloads.prototyping.gpu_hours_per_month": "lots"},
      ["workloads.prototyping.gpu_hours_per_month", "expected a number, got 'lots'"]),
     ({"onprem.cards": ["rtx-4091"]}, ["unknown card 'rtx-4091'", "did you mean 'rtx-4090'"]),

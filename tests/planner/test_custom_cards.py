@@ -118,13 +118,13 @@ def test_idle_above_busy_is_reported_with_the_other_problems_of_the_card():
     found = problems(example_with({"my-a5000": {**QUOTE, "idle_watts": 500, "price": -1}}))
     assert len(found) == 2
     assert any("my-a5000.idle_watts: idle_watts 500 is above busy_watts 400" in m for m in found)
-    assert any("my-a5000.price: Input should be greater than or equal to 0" in m for m in found)
+    assert any("my-a5000.price: expected a number ≥ 0, got -1" in m for m in found)
 
 
 @pytest.mark.parametrize(("field", "value", "expected"), [
-    ("price", -1, "greater than or equal to 0"),
+    ("price", -1, "expected a number ≥ 0, got -1"),
     ("busy_watts", float("inf"), "expected a finite number"),
-    ("life_years", 0, "greater than 0"),
+    ("life_years", 0, "expected a number > 0, got 0"),
     ("host_cost_per_card", float("nan"), "expected a finite number"),
 ])
 def test_negative_or_non_finite_figures_are_errors(field, value, expected):
@@ -261,7 +261,7 @@ def test_neither_gpu_nor_specs_is_reported_with_the_other_problems_of_the_card()
     found = problems(example_with({"my-a5000": card}))
     assert len(found) == 2
     assert any("my-a5000.gpu: required: gpu" in m for m in found)
-    assert any("my-a5000.price: Input should be greater than or equal to 0" in m for m in found)
+    assert any("my-a5000.price: expected a number ≥ 0, got -1" in m for m in found)
 
 
 def test_gpu_specs_need_memory():

@@ -374,7 +374,7 @@ def problems(text: str) -> list[str]:
     ("    throughput_unit: requests_per_second\n    requests_per_second: 3\n    throughput: {L4: 2}\n",
      "t.yaml:7:5: workloads[0].throughput: reference GPU T4 is not in the table; with throughput_unit "
      "requests_per_second it must give the requests/s one T4 sustains"),
-    ("    reference_gpus: -1\n", "workloads[0].reference_gpus: Input should be greater than or equal to 0"),
+    ("    reference_gpus: -1\n", "workloads[0].reference_gpus: expected a number ≥ 0, got -1"),
 ])
 def test_serving_fields_are_validated_with_their_line(extra, needle):
     found = problems(BASE + extra)
