@@ -198,6 +198,8 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
             if exc.context:
                 what = f"{what} ({exc.context})"
             hint = " — check the indentation" if "indent" in what or "mapping" in what or "block" in what else ""
+            if "'\\t'" in what:
+                hint = " — indent with spaces: YAML does not allow tabs"
             syntax.append(f"{origin}:{line + 1}:{(mark.column + 1) if mark else 1}: YAML syntax: {what}{hint}")
             if line >= len(lines) or not lines[line].strip():
                 break
@@ -571,8 +573,12 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
         errors = exc.errors()
         # A list whose items failed also reports "too short"; the item errors say it better.
         nested = {tuple(e["loc"][:i]) for e in errors for i in range(1, len(e["loc"]))}
+        # A line with a YAML syntax error was blanked to parse the rest: a key left with no value there
+        # ("workloads: expected a list, got nothing") follows from the syntax error, which says it better.
+        blanked = any(": YAML syntax: " in p for p in problems)
         problems += [_describe(e, positions, origin) for e in errors
-                     if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)]
+                     if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
+                     and not (blanked and e["type"] != "missing" and e.get("input", "") is None)]
     problems += _check_names(data, positions, origin, base_dir)
     if problems or scenario is None:
         raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)

@@ -234,3 +234,21 @@ def test_an_owned_custom_card_is_held_to_its_own_life_and_none_owned_is_no_probl
     assert problems_of_text(text) == [
         "t.yaml:4:46: onprem.existing.my-card.age_months: 30 months is not below the card's life of 30 months "
         "(life_years 2.5); retire it (leave it out) or set onprem.custom_cards.my-card.life_years"]
+
+
+def test_a_tab_indented_file_reports_its_tabs_and_no_follow_on_error():
+    # lines 3 and 4 are blanked to parse the rest, which leaves `workloads:` with no value: that is not a
+    # second problem of the file ("workloads: expected a list, got nothing" was reported next to the tabs)
+    text = "name: t\nworkloads:\n\t- name: w\n\t  gpu_hours_per_month: 100\n"
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(text, origin="t.yaml")
+    assert [p.split(": YAML syntax: ")[0] for p in caught.value.problems] == ["t.yaml:3:1", "t.yaml:4:1"]
+    assert all(p.endswith("indent with spaces: YAML does not allow tabs") for p in caught.value.problems)
+
+
+def test_a_syntax_error_does_not_hide_a_bad_value_elsewhere():
+    text = "name: t\nhorizon_months: 12\nworkloads:\n  - {name: w, gpu_hours_per_month: -1, reference_gpu: T4}\n: :\n"
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(text, origin="t.yaml")
+    assert any(p.startswith("t.yaml:4:") and "expected a number ≥ 0, got -1" in p for p in caught.value.problems)
+    assert any(": YAML syntax: " in p for p in caught.value.problems)
