@@ -452,7 +452,7 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
             | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
     for card in sorted(c for c in used if c in cards):
         cur = _mapping(overrides.get(card)).get("currency") or cards[card]["currency"]
-        if cur != currency and cur not in fx:
+        if isinstance(cur, str) and re.fullmatch(CURRENCY_PATTERN, cur) and cur != currency and cur not in fx:
             problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
                             f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
     for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0]):

@@ -116,7 +116,7 @@ class CardOverride(Frozen):
     """Any column of onprem_cards.csv, replacing the catalog value for one card."""
 
     price: float | None = Field(None, ge=0, le=MAX_MONEY, description="price per card, in `currency`")
-    currency: str | None = Field(None, description="ISO 4217 code of price and host_cost_per_card")
+    currency: str | None = Field(None, pattern=CURRENCY_PATTERN, description="ISO 4217 code of price and host_cost_per_card")
     host_cost_per_card: float | None = Field(None, ge=0, le=MAX_MONEY, description="share of the host server per card")
     busy_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
                                      description="W at the wall per card while working, host share included")

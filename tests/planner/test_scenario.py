@@ -187,6 +187,15 @@ def test_a_currency_in_small_letters_suggests_the_code_and_asks_for_no_rate():
         "(ISO 4217), got 'eur'; did you mean 'EUR'?"]
 
 
+def test_a_card_override_currency_in_small_letters_suggests_the_code_and_asks_for_no_rate():
+    # Line 5: "    rtx-4090: {price: 1800, currency: " is 38 characters
+    text = ("name: x\nonprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {price: 1800, currency: eur}\n"
+            + WORKLOAD)
+    assert problems_of_text(text) == [
+        "t.yaml:5:39: onprem.card_overrides.rtx-4090.currency: expected a currency code of three capital letters "
+        "(ISO 4217), got 'eur'; did you mean 'EUR'?"]
+
+
 def test_yaml_tags_are_not_executed(tmp_path):
     text = "name: !!python/object/apply:os.system ['echo pwned']\nworkloads: []\n"
     with pytest.raises(ScenarioError) as info:
