@@ -17,14 +17,14 @@ from pydantic import BaseModel, ValidationError
 from planner import catalog
 from planner.errors import ScenarioError
 from planner.scenario.model import (
-                                    BUILTIN_PROFILES,
-                                    CURRENCY_PATTERN,
-                                    Scenario,
-                                    demand_problem,
-                                    gpu_or_specs,
-                                    idle_above_busy,
-                                    owned_age_problem,
-                                    repeated_names,
+    BUILTIN_PROFILES,
+    CURRENCY_PATTERN,
+    Scenario,
+    demand_problem,
+    gpu_or_specs,
+    idle_above_busy,
+    owned_age_problem,
+    repeated_names,
 )
 from planner.scenario.profile_csv import read_profile_csv
 
@@ -442,28 +442,30 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     """Money in a card's own currency needs a rate to the scenario currency, and cloud prices one from USD.
     Not checked under a currency that is no ISO code: pydantic reports it, and a rate for it means nothing."""
     currency = data.get("currency", "USD")
-    if not (isinstance(currency, str) and re.fullmatch(CURRENCY_PATTERN, currency)):
+    if not _is_code(currency):
         return []
-    problems: list[str] = []
     onprem = _mapping(data.get("onprem"))
     fx = _mapping(data.get("fx"))
     overrides = _mapping(onprem.get("card_overrides"))
     used = (set(_names(onprem.get("cards"))) | set(_mapping(onprem.get("existing")))
             | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
-    for card in sorted(c for c in used if c in cards):
-        cur = _mapping(overrides.get(card)).get("currency") or cards[card]["currency"]
-        if isinstance(cur, str) and re.fullmatch(CURRENCY_PATTERN, cur) and cur != currency and cur not in fx:
-            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
-                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
-    for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0]):
-        cur = _mapping(spec).get("currency") or currency
-        if isinstance(cur, str) and re.fullmatch(CURRENCY_PATTERN, cur) and cur != currency and cur not in fx:
-            problems.append(f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
-                            f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
+    # (card, the currency its money is in): catalog cards in use, then custom cards
+    priced = [(card, _mapping(overrides.get(card)).get("currency") or cards[card]["currency"])
+              for card in sorted(c for c in used if c in cards)]
+    priced += [(card, _mapping(spec).get("currency") or currency)
+               for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0])]
+    problems = [f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
+                f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}"
+                for card, cur in priced if _is_code(cur) and cur != currency and cur not in fx]
     if currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
     return problems
+
+
+def _is_code(value: Any) -> bool:
+    """Whether `value` is written as a currency code (pydantic reports any other currency)."""
+    return isinstance(value, str) and re.fullmatch(CURRENCY_PATTERN, value) is not None
 
 
 def _number(value: Any) -> bool:
