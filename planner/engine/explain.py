@@ -48,11 +48,16 @@ def fleet_text(inp: Inputs, counts: dict) -> str:
     parts = []
     for i, v in counts.items():
         held = int(round(v))
-        owned = min(held, int(existing[i]))
         if held <= 0:
             continue
+        owned = min(held, int(existing[i]))
         price = f"{capex[i]:,.0f} {inp.currency}" + (" each" if held - owned > 1 else "")
-        what = ("owned" if owned == held else f"{price}" if not owned else f"{owned} owned, {price} for the others")
+        if owned == held:
+            what = "owned"
+        elif owned:
+            what = f"{owned} owned, {price} for the others"
+        else:
+            what = price
         parts.append(f"{held} × {gpu[i]} ({watts[i]:g} W, {what})")
     return " + ".join(parts) or "no on-prem units"
 
