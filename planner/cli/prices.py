@@ -200,8 +200,8 @@ def show(
     from planner import catalog
 
     _check_providers(provider)
-    # checked here, not by price_table("store"): its reader, meant for plans, makes a missing store and
-    # moves a damaged one aside. With no store, plans use the packaged snapshot: show that.
+    # checked here, not by price_table("store"): its reader, meant for plans, moves a damaged store aside.
+    # With no store, plans use the packaged snapshot: show that.
     source = "store" if _read(store) is not None else "snapshot"
     if source == "snapshot":
         err.warn("until then plans on `prices.source: store` use the packaged snapshot, shown here", label="note")
