@@ -28,6 +28,11 @@ class PriceSourceError(PlannerError):
     """Prices could not be read (missing file, bad snapshot, failed refresh)."""
 
 
+class PricesRefuteScenario(PriceSourceError):
+    """A scenario field that its prices refute (a region no offer has): a mistake in the scenario file,
+    whose name the CLI puts in front of the message."""
+
+
 class InfeasibleError(PlannerError):
     """No fleet satisfies the scenario; the message says which workload or cap, with the numbers."""
 

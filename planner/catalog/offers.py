@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import custom_card_row, load_cards, load_gpus, suggest
-from planner.errors import PriceSourceError
+from planner.errors import PriceSourceError, PricesRefuteScenario
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
     import numpy as np
@@ -57,7 +57,7 @@ def check_regions(offers, scenario) -> None:
     if unknown:
         hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
                  for r in unknown]
-        raise PriceSourceError(f"prices.regions: no offers in {', '.join(hints)} in the {p.source} prices")
+        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the {p.source} prices")
 
 
 def cloud_rows(scenario, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

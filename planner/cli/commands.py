@@ -33,7 +33,7 @@ from planner.cli.console import (
     skip_teardown,
     stdout_console,
 )
-from planner.errors import InfeasibleError, PlannerError, ScenarioError
+from planner.errors import InfeasibleError, PlannerError, PricesRefuteScenario, ScenarioError
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
 ENVIRONMENT = [
@@ -374,9 +374,10 @@ def plan_command(
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
+    except PricesRefuteScenario as exc:   # a mistake in the scenario file: say which file, as validate does
+        fail(f"{file}: {exc}", 2)
     except PlannerError as exc:
-        # a field of the scenario that its prices refute (prices.regions): say which file, as validate does
-        fail(f"{file}: {exc}" if str(exc).startswith("prices.") else exc, getattr(exc, "exit_code", 2))
+        fail(exc)
     if result.prices.get("warning"):
         err.warn(result.prices["warning"], label="prices")
     for snap in result.prices.get("snapshots", []):
