@@ -457,6 +457,18 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     problems = [f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
                 f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}"
                 for card, cur in priced if _is_code(cur) and cur != currency and cur not in fx]
+    # An override's currency covers only the amounts it gives (planner.catalog.offers.site_card_rows):
+    # a catalog price or host cost it leaves is still converted at the catalog currency's rate.
+    for card in sorted(c for c in used if c in cards):
+        override, own = _mapping(overrides.get(card)), cards[card]["currency"]
+        kept = [f for f in ("price", "host_cost_per_card") if override.get(f) is None]
+        cur = override.get("currency")
+        if kept and _is_code(cur) and cur != own and _is_code(own) and own != currency and own not in fx:
+            loc = ("onprem", "card_overrides", card, "currency")
+            amounts = f"{' and '.join(kept)} of '{card}' {'are' if len(kept) > 1 else 'is'}"
+            problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {cur} covers only the amounts "
+                            f"the override gives; the catalog's {amounts} in {own}: "
+                            f"add its rate, e.g. fx: {{{own}: <{currency} per 1 {own}>}}")
     if currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
