@@ -117,7 +117,8 @@ def _set_path(data: dict, path: str, value: Any) -> None:
 def _index_to_name(problem: str, data: dict) -> str:
     """`workloads[1].x` in a parser message → `workloads.<name>.x`; drop the meaningless line:col."""
     problem = re.sub(rf"^{ORIGIN}:\d+:\d+: ", "", problem)
-    names = [w.get("name") for w in data.get("workloads") or [] if isinstance(w, dict)]
+    workloads = data.get("workloads")   # an override may have set it to anything: the parser says what
+    names = [w.get("name") for w in workloads if isinstance(w, dict)] if isinstance(workloads, list) else []
 
     def repl(m: re.Match) -> str:
         i = int(m.group(1))

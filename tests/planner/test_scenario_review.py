@@ -1,8 +1,9 @@
 """Scenario checks found missing in review: a card override's currency that leaves catalog amounts in the
-catalog's currency."""
+catalog's currency, and an override that makes `workloads` a number."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,11 @@ def test_with_the_cny_rate_one_owned_3060_costs_300_usd_plus_5400_cny_at_0_14_th
     # 300 USD card + 5,400 CNY × 0.14 USD/CNY = 300 + 756 = 1,056 USD
     assert prices.loc["rtx-3060-12gb", "capex_per_unit"] == pytest.approx(1056.0)
 
+
+@pytest.mark.parametrize("value,shown", [("abc", "'abc'"), ("1", "1"), ("1.5", "1.5"), ("true", "True")])
+def test_varying_workloads_to_a_non_list_is_an_error_row(value, shown):
+    done = CliRunner().invoke(app, ["sweep", str(ROOT / "scenarios" / "startup-hybrid.yaml"),
+                                    "--vary", f"workloads={value}", "--processes", "1", "--format", "json"])
+    assert done.exit_code == 0, done.output
+    (row,) = json.loads(done.stdout)
+    assert (row["status"], row["note"]) == ("error", f"workloads: expected a list, got {shown}")
