@@ -7,7 +7,11 @@ Three APIs per region, read in this order:
    device's name (and per-device memory) maps to a canonical GPU id through `aws_gpu_id`. An
    accelerator the table does not know is kept with `gpu_known=False` and a note. `gpu_memory_gb` is
    the GPU's nominal GB (`gpu_names.nominal_memory_gb`: 22888 MiB A10G -> 24); the device's
-   `MemoryInfo.SizeInMiB` is kept in `gpu_memory_mib`.
+   `MemoryInfo.SizeInMiB` is kept in `gpu_memory_mib`. `gpu_count` is the device `Count`, or a fraction
+   for a GPU slice: `GpuPartitionSize` when given, else the device's MiB / a whole GPU's MiB when that is
+   well below it (g6f.large: 2861 / 22888 = 0.125 of an L4, whatever Count says; `memory_share`). A type
+   whose count is still unknown (Count 0, no slice) is kept with `gpu_count` NaN and the note
+   "gpu_count unknown" (plans never use it) and counted in `skipped` as `unknown_gpu_count` (types).
 2. `pricing.get_products(ServiceCode="AmazonEC2")`, filtered to Linux, shared tenancy, no
    pre-installed software, `capacitystatus=Used`, `marketoption=OnDemand`, product family
    "Compute Instance" and the region's `regionCode`, paginated by `NextToken`. The Price List
@@ -55,7 +59,7 @@ from pricing_adapters import registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
-from pricing_adapters.gpu_names import aws_gpu_id, nominal_memory_gb
+from pricing_adapters.gpu_names import GPU_MEMORY_GB, NOMINAL_TOLERANCE, aws_gpu_id, nominal_memory_gb
 from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
 
 PROVIDER = registry.AWS
@@ -67,6 +71,11 @@ SPOT_SOURCE = "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
 # makes a priced type that DescribeInstanceTypes did not describe count as skipped instead of ignored.
 ACCELERATOR_PREFIX = re.compile(r"^(p\d|g\d|gr\d|inf\d|trn\d|dl\d)")
 REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+
+# MiB that DescribeInstanceTypes reports for one WHOLE device where it is not the nominal GB x 1024
+# (reference README trap 1: g5 A10G and g6/gr6 L4 22888 MiB, g6e L40S 45776). A GPU slice reports its
+# share of this figure (g6f.large: 2861 MiB = 1/8 of an L4; `memory_share`).
+WHOLE_DEVICE_MIB: dict[str, float] = {"A10G": 22888, "L4": 22888, "L40S": 45776}
 
 LEASE_MONTHS = {"1yr": 12, "3yr": 36}
 PURCHASE_OPTIONS = {"No Upfront": "no_upfront", "Partial Upfront": "partial_upfront", "All Upfront": "all_upfront"}
@@ -301,6 +310,8 @@ class AwsPriceSource:
                 f = accelerator_facts(info)
                 if f is not None:
                     facts[info["InstanceType"]] = f
+                    if math.isnan(f["gpu_count"]):
+                        self._skip("unknown_gpu_count")   # kept and flagged, but never planned on
             progress(f"aws {region}: instance types", n, None)
         return facts
 
@@ -499,16 +510,23 @@ def accelerator_facts(info: dict) -> dict | None:
     partition = dev.get("GpuPartitionSize")
     if len(devices) > 1:
         notes.append(f"{len(devices)} accelerator kinds in {kind}; the first ({name}) is used")
+    gpu = aws_gpu_id(name, memory_mib, itype)
+    known = gpu is not None
+    share = memory_share(gpu, memory_mib) if kind == "GpuInfo" else None
     if partition is not None and 0 < float(partition) < 1:
         gpu_count = float(partition) * (count if count else 1)
         notes.append(f"fractional GPU: {gpu_count:g} of one per unit")
+    elif share is not None:
+        fraction, whole = share
+        gpu_count = fraction * (count if count else 1)
+        given = f"Count {count}" if count is not None else "no Count"
+        notes.append(f"fractional GPU: {gpu_count:g} of one per unit ({float(memory_mib):g} of the {whole:g} MiB "
+                     f"of a whole {gpu}; the API gave {given} and no GpuPartitionSize)")
     elif count:
         gpu_count = float(count)
     else:
         gpu_count = math.nan
-        notes.append(f"{kind} reports no device count")
-    gpu = aws_gpu_id(name, memory_mib, itype)
-    known = gpu is not None
+        notes.append(f"gpu_count unknown: {kind} reports no device count")
     if not known:
         label = " ".join(p for p in (manufacturer, name) if p) or "unnamed"
         notes.insert(0, f"unknown accelerator: {label} ({kind})")
@@ -525,6 +543,31 @@ def accelerator_facts(info: dict) -> dict | None:
         "memory_gb": float((info.get("MemoryInfo") or {}).get("SizeInMiB") or math.nan) / 1024,
         "note": " | ".join(notes),
     }
+
+
+def memory_share(gpu: str | None, memory_mib: Any) -> tuple[float, float] | None:
+    """(fraction of one GPU, MiB of a whole one) when a device's reported MiB is well below a whole `gpu`'s:
+    a GPU slice (g6f.large: 2861 of 22888 MiB = 1/8 of an L4) that DescribeInstanceTypes may describe with
+    Count 0 or 1 and no GpuPartitionSize. None for a whole GPU, an unknown GPU or unknown memory.
+
+    A whole device's MiB is WHOLE_DEVICE_MIB, else the nominal GB x 1024; "well below" is under
+    (1 - NOMINAL_TOLERANCE) of it, the tolerance within which gpu_names reads API MiB as a marketed size
+    (whole A10G and L4 report 22888 MiB, 93 % of 24 GB). The packaged snapshot's g6f/gr6f counts are the
+    same ratio (reference README trap 4: count = memory / 22888). A ratio within 2 % of 1/n is read as 1/n."""
+    if gpu is None or memory_mib is None:
+        return None
+    try:
+        mib = float(memory_mib)
+    except (TypeError, ValueError):
+        return None
+    whole = WHOLE_DEVICE_MIB.get(gpu) or GPU_MEMORY_GB.get(gpu, math.nan) * 1024
+    if not (math.isfinite(mib) and mib > 0 and math.isfinite(whole)) or mib >= (1 - NOMINAL_TOLERANCE) * whole:
+        return None
+    fraction = mib / whole
+    n = round(1 / fraction)
+    if abs(fraction * n - 1) <= 0.02:
+        fraction = 1 / n
+    return fraction, whole
 
 
 def _term_prices(term: dict) -> tuple[float, float] | str:

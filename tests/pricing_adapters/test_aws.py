@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import ipaddress
 import json
+import math
 import os
 import signal
 import socket
@@ -459,6 +460,50 @@ def test_fractional_gpu_from_partition_size():
     assert (facts["gpu_memory_gb"], facts["gpu_memory_mib"]) == (3.0, 2861.0)   # 1/8 of a 24 GB L4; API MiB
     assert facts["note"] == "fractional GPU: 0.125 of one per unit"
     assert aws.accelerator_facts({"InstanceType": "r5.large", "VCpuInfo": {"DefaultVCpus": 2}}) is None
+
+
+def test_l4_slices_without_partition_size_are_fractions_of_22888_mib(session):
+    """DescribeInstanceTypes may describe a g6f/gr6f slice with Count 0 or 1 and no GpuPartitionSize
+    (reference README trap 4): its MiB over a whole L4's 22888 MiB is the fraction. By hand:
+    2861 / 22888 = 1/8, 5722 / 22888 = 1/4, 11444 / 22888 = 1/2; memory 24 GB / 8 = 3, / 4 = 6, / 2 = 12."""
+    stubs = Stubs(session, spot=False)
+    stubs.describe(_load("describe_instance_types_l4_slices_us-east-1.json"))
+    stubs.products(_load("get_products_items_l4_slices_us-east-1.json"))
+    df = _by_id(stubs.source.fetch([REGION]))
+    stubs.done()
+    counts = {sku: (r.gpu_count, r.gpu_memory_gb, r.gpu_memory_mib) for sku, r in df.set_index("sku").iterrows()}
+    assert counts == {"g6.xlarge": (1.0, 24.0, 22888.0), "g6f.large": (0.125, 3.0, 2861.0),
+                      "g6f.2xlarge": (0.25, 6.0, 5722.0), "gr6f.4xlarge": (0.5, 12.0, 11444.0)}
+    large = df.loc["aws:us-east-1:g6f.large:on_demand"]
+    assert large.hourly_price / large.gpu_count == pytest.approx(1.616)   # 0.202 USD/h for 1/8 of an L4
+    assert large.note.startswith("fractional GPU: 0.125 of one per unit (2861 of the 22888 MiB of a whole L4")
+    assert "Count 0 and no GpuPartitionSize" in large.note
+    assert "Count 1 and no GpuPartitionSize" in df.loc["aws:us-east-1:g6f.2xlarge:on_demand"].note
+    assert df.loc["aws:us-east-1:g6.xlarge:on_demand"].note == ""
+    assert stubs.source.skipped == {}
+
+
+def test_a_device_count_of_zero_with_whole_gpu_memory_is_unknown_flagged_and_counted(session):
+    stubs = Stubs(session, spot=False)
+    desc = _load("describe_instance_types_l4_slices_us-east-1.json")
+    g6 = next(t for t in desc["InstanceTypes"] if t["InstanceType"] == "g6.xlarge")
+    g6["GpuInfo"]["Gpus"][0]["Count"] = 0   # a whole L4's 22888 MiB: not a slice, so the count is unknown
+    stubs.describe(desc)
+    stubs.products(_load("get_products_items_l4_slices_us-east-1.json"))
+    df = stubs.source.fetch([REGION]).set_index("sku")
+    stubs.done()
+    assert math.isnan(df.loc["g6.xlarge", "gpu_count"])
+    assert df.loc["g6.xlarge", "note"] == "gpu_count unknown: GpuInfo reports no device count"
+    assert stubs.source.skipped == {"unknown_gpu_count": 1}
+
+
+def test_memory_share_reads_slices_and_leaves_whole_gpus():
+    assert aws.memory_share("L4", 2861) == (0.125, 22888)
+    assert aws.memory_share("L4", 22888) is None          # a whole L4 as the API reports it (93 % of 24 GB)
+    assert aws.memory_share("A10G", 22888) is None
+    assert aws.memory_share("A100-40GB-SXM", 40960) is None
+    assert aws.memory_share("T4", 8192) == (0.5, 16384)   # no API figure known: nominal 16 GB x 1024
+    assert aws.memory_share(None, 2861) is None and aws.memory_share("L4", None) is None
 
 
 def test_spot_takes_the_newest_quote_per_zone_then_the_lowest_zone(session):
