@@ -19,6 +19,9 @@ Prices
       (kept apart, never on-demand); otherwise `on_demand`, and each entry of its `savingsPlan` list
       ("1 Year" / "3 Years", already hourly) -> `savings_plan_1y` / `savings_plan_3y`;
     - anything else -> skipped.
+    Prices are per `unitOfMeasure`: "1 Hour" is hourly; "N Hours" is divided by N (on-demand, spot, low
+    priority and the item's savings-plan rates); any other unit ("1/Month", "1/Day", none) is skipped as
+    `unknown_unit`, and so is a reservation in any unit but "1 Hour" (the unit the API gives a term's total).
     Zero, negative and infinite prices are skipped. Every skipped item is counted in `self.skipped` (reason -> n).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
@@ -108,6 +111,8 @@ GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM
 # armRegionName: lower-case letters and digits (eastus2, germanywestcentral). The name goes into the
 # API's $filter between quotes, so nothing else may pass.
 REGION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+# unitOfMeasure of a per-hour price: Virtual Machines meters say "1 Hour"; "N Hours" is N hours' price
+HOURS_UNIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+hours?\s*$", re.IGNORECASE)
 
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
 # families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
@@ -163,7 +168,13 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
         return [], ["no_price"]
     if math.isinf(price):   # JSON 1e400 reads as inf: not a price
         return [], ["non_finite_price"]
+    unit = str(item.get("unitOfMeasure") or "").strip()
+    hours = unit_hours(unit)
+    if hours is None:
+        return [], ["unknown_unit"]
     if kind == "Reservation":
+        if hours != 1:   # the API says "1 Hour" for a term's total; any other unit cannot be read
+            return [], ["unknown_unit"]
         term = str(item.get("reservationTerm") or "").strip().lower()
         option = RESERVATION_TERMS.get(term)
         if option is None:
@@ -183,10 +194,11 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
         option = "on_demand"
     offers: list[tuple[str, float, str]] = []
     skipped: list[str] = []
+    per_unit = f"retailPrice per {unit}" if hours != 1 else ""
     if price <= 0:
         skipped.append("zero_or_negative_price")
     else:
-        offers.append((option, price, ""))
+        offers.append((option, price / hours, per_unit))
     if option == "on_demand":
         for plan in item.get("savingsPlan") or []:
             plan_option = SAVINGS_PLAN_TERMS.get(str(plan.get("term") or "").strip().lower())
@@ -200,8 +212,18 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
             if rate <= 0:
                 skipped.append("zero_or_negative_price")
                 continue
-            offers.append((plan_option, rate, ""))
+            offers.append((plan_option, rate / hours, per_unit))
     return offers, skipped
+
+
+def unit_hours(unit: str) -> float | None:
+    """Hours one `unitOfMeasure` stands for ("1 Hour" -> 1, "100 Hours" -> 100); None for any other unit
+    ("1/Month", "1/Day", "1 GB/Month", empty): such a price is not hourly."""
+    m = HOURS_UNIT.match(unit or "")
+    if m is None:
+        return None
+    hours = float(m.group(1))
+    return hours if math.isfinite(hours) and hours > 0 else None
 
 
 # ------------------------------------------------------------------ GPU size facts

@@ -517,3 +517,40 @@ def test_azure_rows_carry_nominal_gb_and_no_api_mib(retail):
     nc = _row(df, "eastus", "Standard_NC24ads_A100_v4", "on_demand")
     assert nc.gpu_memory_gb == 80 and pd.isna(nc.gpu_memory_mib)   # Azure reports no MiB figure
     assert df.gpu_memory_mib.isna().all()
+
+
+# ------------------------------------------------------------------ units, dates and regions of items
+
+def _fetch_page(name: str, region: str = "eastus") -> tuple[pd.DataFrame, AzurePriceSource]:
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=_response(name))
+        src = AzurePriceSource(http=httpx.Client())
+        return src.fetch([region]), src
+
+
+def test_a_price_per_month_is_skipped_and_one_per_100_hours_is_divided():
+    df, src = _fetch_page("retail_eastus_non_hourly_units.json")
+    # NC24ads_A100_v4 at 2681.29 per "1/Month" is no hourly price: neither it nor its savings plans are kept
+    assert "Standard_NC24ads_A100_v4" not in set(df.sku)
+    # ND96asr_v4 at 2719.7 per "100 Hours" = 27.197 USD/h, the reference eastus price
+    nd = _row(df, "eastus", "Standard_ND96asr_v4", "on_demand")
+    assert nd.hourly_price == pytest.approx(27.197, abs=1e-9)
+    assert "retailPrice per 100 Hours" in nd.note
+    assert _row(df, "eastus", "Standard_NV6ads_A10_v5", "on_demand").hourly_price == 0.454
+    assert src.skipped == {"unknown_unit": 1}
+
+
+def test_units_of_verbatim_items_and_odd_units():
+    _, consumption, reservation, _ = _json("retail_items_examples.json")
+    assert consumption["unitOfMeasure"] == "1 Hour" and reservation["unitOfMeasure"] == "1 Hour"
+    assert classify_item({**consumption, "unitOfMeasure": "1/Day"}) == ([], ["unknown_unit"])
+    assert classify_item({**consumption, "unitOfMeasure": None}) == ([], ["unknown_unit"])
+    assert classify_item({**reservation, "unitOfMeasure": "1/Month"}) == ([], ["unknown_unit"])
+    assert classify_item({**reservation, "unitOfMeasure": "10 Hours"}) == ([], ["unknown_unit"])
+    # 6.73 per 10 Hours: 0.673 USD/h; savings plans 3.4323 and 4.9129 per 10 hours: 0.34323 and 0.49129
+    offers, skipped = classify_item({**consumption, "retailPrice": 6.73, "unitOfMeasure": "10 Hours",
+                                     "savingsPlan": [{"term": "3 Years", "retailPrice": 3.4323},
+                                                     {"term": "1 Year", "retailPrice": 4.9129}]})
+    assert skipped == []
+    assert [(o, round(p, 9)) for o, p, _ in offers] == [("on_demand", 0.673), ("savings_plan_3y", 0.34323),
+                                                        ("savings_plan_1y", 0.49129)]
