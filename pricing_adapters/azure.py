@@ -25,6 +25,8 @@ Prices
     Zero, negative and infinite prices are skipped. Every skipped item is counted in `self.skipped` (reason -> n).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
+    `as_of` is the fetch date (UTC), as for AWS: the price is current then. The item's
+    `effectiveStartDate` (when the price took effect, often years back) is kept in the note.
 
     Only GPU sizes are kept: sizes in the GPU size facts (below), and `Standard_NC/ND/NG/NV*` sizes the
     facts do not know, which are kept with `gpu_known=False` and a note (docs/offers-contract.md: unknown
@@ -112,6 +114,7 @@ GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM
 # API's $filter between quotes, so nothing else may pass.
 REGION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 # unitOfMeasure of a per-hour price: Virtual Machines meters say "1 Hour"; "N Hours" is N hours' price
+EFFECTIVE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")   # effectiveStartDate "2023-09-01T00:00:00Z"
 HOURS_UNIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+hours?\s*$", re.IGNORECASE)
 
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
@@ -400,6 +403,7 @@ class AzurePriceSource:
         self.check_regions(regions)
         self.skipped = {}
         self._deadline = Deadline(self.deadline_s)
+        as_of = datetime.now(timezone.utc).date().isoformat()
         table = load_size_table()
         counts = load_gpu_counts() if self.uses_arm else {}
         compute = None
@@ -423,7 +427,7 @@ class AzurePriceSource:
                         compute = None
                         self._without_arm(exc)
                 items = self._items(client, region, progress)
-                region_rows = self._offers(region, items, facts)
+                region_rows = self._offers(region, items, facts, as_of)
                 if region_rows and not any(r["purchase_option"] == "on_demand" for r in region_rows):
                     # every GPU size has a pay-as-you-go price: none at all is a broken or foreign listing
                     raise PriceSourceError(f"Azure Retail Prices API gave no on-demand price for any GPU size "
@@ -610,8 +614,8 @@ class AzurePriceSource:
             return found, f"Retail Prices armSkuName is '{raw}'"
         return found, ""
 
-    def _offers(self, region: str, items: list[Item], facts: Mapping[str, dict]) -> list[dict]:
-        today = datetime.now(timezone.utc).date().isoformat()
+    def _offers(self, region: str, items: list[Item], facts: Mapping[str, dict], as_of: str) -> list[dict]:
+        """The offers of one region's items, dated `as_of` (the fetch date); skipped items are counted."""
         best: dict[str, tuple[tuple, dict]] = {}
         for item in items:
             if not isinstance(item, Mapping):   # a broken page, not an item to skip: the listing is unreliable
@@ -636,11 +640,13 @@ class AzurePriceSource:
             if currency != self.currency:
                 raise PriceSourceError(f"Azure Retail Prices API returned {currency} prices for {arm_sku} in "
                                        f"{region}; {self.currency} was asked for")
-            as_of = str(item.get("effectiveStartDate") or "")[:10] or today
+            effective = EFFECTIVE_DATE.match(str(item.get("effectiveStartDate") or ""))
+            # the date the price took effect, often years back: when it was read is the fetch date
+            date_note = f"effectiveStartDate {effective.group(0)}" if effective else ""
             source = f"{PRICES_SOURCE} ({self.prices_url}, api-version {API_VERSION}); GPU facts: {size['origin']}"
             for option, hourly, price_note in offers:
                 oid = offer_id(PROVIDER, region, size["sku"], option)
-                notes = [*size["notes"], key_note, price_note]
+                notes = [*size["notes"], key_note, price_note, date_note]
                 row = {
                     "offer_id": oid, "provider": PROVIDER, "region": region, "sku": size["sku"],
                     "purchase_option": option, "gpu": size["gpu"], "gpu_known": size["gpu_known"],

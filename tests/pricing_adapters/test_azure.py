@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
+from datetime import datetime, timezone
 from pathlib import Path
 
 import azure.identity
@@ -170,7 +171,8 @@ def test_reference_values_nc24ads_a100_v4_and_nd96asr_v4_in_eastus(retail):
     assert nd.hourly_price == 27.197
     assert (nd.gpu, nd.gpu_count, nd.gpu_memory_gb, nd.vcpus, nd.memory_gb) == ("A100-40GB-SXM", 8, 40, 96, 900)
     assert nd.offer_id == "azure:eastus:Standard_ND96asr_v4:on_demand"
-    assert nd.as_of == "2026-06-01"  # the item's effectiveStartDate
+    assert nd.as_of == datetime.now(timezone.utc).date().isoformat()  # the fetch date
+    assert nd.note.endswith("effectiveStartDate 2026-06-01")           # the item's, kept in the note
     assert nd.term_months == 0 and nd.upfront_price == 0
 
 
@@ -554,3 +556,17 @@ def test_units_of_verbatim_items_and_odd_units():
     assert skipped == []
     assert [(o, round(p, 9)) for o, p, _ in offers] == [("on_demand", 0.673), ("savings_plan_3y", 0.34323),
                                                         ("savings_plan_1y", 0.49129)]
+
+
+def test_prices_in_effect_since_2023_are_dated_by_the_fetch_and_not_flagged_stale():
+    """The Retail API's effectiveStartDate is when a price took effect (the verbatim sample's is
+    2023-09-01); the price is current when fetched, so as_of is the fetch date, as for AWS."""
+    from planner.catalog.prices import date_report
+
+    before = datetime.now(timezone.utc).date()
+    df, _ = _fetch_page("retail_eastus_effective_2023.json")
+    after = datetime.now(timezone.utc).date()
+    assert len(df) == 4   # NC24ads on-demand and two savings plans, ND96asr on-demand
+    assert set(df.as_of) <= {before.isoformat(), after.isoformat()}
+    assert df.note.str.contains("effectiveStartDate 2023-09-01", regex=False).all()
+    assert date_report(df, after)["stale_rows"] == 0   # 2023-09-01 would be stale (older than 180 days)
