@@ -22,7 +22,8 @@ Prices
     Prices are per `unitOfMeasure`: "1 Hour" is hourly; "N Hours" is divided by N (on-demand, spot, low
     priority and the item's savings-plan rates); any other unit ("1/Month", "1/Day", none) is skipped as
     `unknown_unit`, and so is a reservation in any unit but "1 Hour" (the unit the API gives a term's total).
-    Zero, negative and infinite prices are skipped. Every skipped item is counted in `self.skipped` (reason -> n).
+    Zero, negative and infinite prices are skipped. An item whose `armRegionName` is not the region asked
+    for is skipped as `wrong_region` (as AWS does). Every skipped item is counted in `self.skipped` (reason -> n).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
     `as_of` is the fetch date (UTC), as for AWS: the price is current then. The item's
@@ -621,6 +622,10 @@ class AzurePriceSource:
             if not isinstance(item, Mapping):   # a broken page, not an item to skip: the listing is unreliable
                 raise PriceSourceError(f"Azure Retail Prices API: an item for {region} is not an object: "
                                        f"{_one_line(item)[:80]!r}; nothing was saved")
+            item_region = str(item.get("armRegionName") or "").strip().lower()
+            if item_region and item_region != region:   # asked for by $filter; never stored under another region
+                self._skip("wrong_region")
+                continue
             offers, skipped = classify_item(item)
             for reason in skipped:
                 self._skip(reason)

@@ -570,3 +570,11 @@ def test_prices_in_effect_since_2023_are_dated_by_the_fetch_and_not_flagged_stal
     assert set(df.as_of) <= {before.isoformat(), after.isoformat()}
     assert df.note.str.contains("effectiveStartDate 2023-09-01", regex=False).all()
     assert date_report(df, after)["stale_rows"] == 0   # 2023-09-01 would be stale (older than 180 days)
+
+
+def test_an_item_of_another_region_is_skipped_and_counted_not_stored_under_the_region_asked():
+    # the page for eastus carries NC24ads_A100_v4 at centralus's 4.15 USD/h (reference on-demand file)
+    df, src = _fetch_page("retail_eastus_with_centralus_items.json")
+    assert list(df.offer_id) == ["azure:eastus:Standard_ND96asr_v4:on_demand"]
+    assert 4.15 not in set(df.hourly_price) and set(df.region) == {"eastus"}
+    assert src.skipped == {"wrong_region": 1}
