@@ -51,7 +51,7 @@ def _integers(decisions: dict, n: int) -> np.ndarray:
 
 def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
     """The solved decisions by cost-schedule driver: held [units] (reserved instances), buy, keep, off,
-    sell [vintages], busy [units × months] (hours worked), site (0/1). Integers rounded, dispatch
+    sell [vintages], busy [units × months] (hours worked), site [site epochs] (0/1). Integers rounded, dispatch
     clipped at zero."""
     U, V = len(inp.units), len(inp.vintages)
     held = _integers(m.r, U)
@@ -71,7 +71,7 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
         per_period[i, p] = round(q.varValue or 0.0) + (max(0.0, extra.varValue or 0.0) if extra is not None else 0.0)
     slot_hours = inp.periods["slot_hours"].to_numpy()
     busy = (per_period * slot_hours) @ period_months(inp.periods, inp.schedule.months).T
-    site = float(round(m.z.varValue or 0.0)) if m.z is not None else 0.0
+    site = _integers(m.site, inp.schedule.n_site_epochs)
     return {"held": held, "buy": buy, "keep": keep, "off": off, "sell": sell, "busy": busy, "site": site,
             "peak_instances": _peak_instances(m, U)}
 

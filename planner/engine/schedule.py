@@ -13,7 +13,8 @@ table; -1 for the site) names what the flow belongs to. The drivers and their ke
 - `busy`: per unit-hour worked in that month (dispatch; key: unit) — for an on-demand or spot unit
   that serves a serving workload, per instance-hour rented: its whole serving instances and the
   extra instance-hours for batch work (engine.model.define_serving_instances);
-- `site`: once per month when any on-prem unit exists (key: 0).
+- `site`: once per month of each fleet epoch (engine.vintages) in which any on-prem card is held, working or
+  switched off (key: the epoch's index among the epochs some card can serve in).
 
 Everything that costs money reads this table: the objective (the schedule discounted, times the
 decision variables), and after the solve the cash flows (`flows`) from which the monthly table, the
@@ -31,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine.columns import cached_column, take_rows
+from planner.engine.vintages import epoch_of_month, in_service
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 COST_CATEGORIES = ("capex", "residual_value", "maintenance", "energy", "colocation", "fixed_onprem",
@@ -235,6 +237,21 @@ def _continuous_rows(units: pd.DataFrame, kind: np.ndarray, horizon: int) -> lis
     return out
 
 
+def site_epochs(vintages: pd.DataFrame, horizon_months: int) -> tuple[np.ndarray, np.ndarray]:
+    """(first month, last month) of each fleet epoch in which some card vintage can be in service: the site's
+    fixed cost is owed month by month in those epochs in which any card is held (a key of the `site` driver
+    each); months no vintage can serve in owe none."""
+    epoch = epoch_of_month(vintages, horizon_months)
+    serves = in_service(vintages, horizon_months).any(axis=0) if len(vintages) else np.zeros(horizon_months, bool)
+    first, last = [], []
+    for e in np.unique(epoch):
+        months = np.flatnonzero(epoch == e) + 1
+        if serves[months[0] - 1]:   # the vintages in service are the same throughout an epoch
+            first.append(int(months[0]))
+            last.append(int(months[-1]))
+    return np.array(first, dtype=np.int64), np.array(last, dtype=np.int64)
+
+
 def build_schedule(units: pd.DataFrame, vintages: pd.DataFrame, horizon_months: int, site: SiteCosts,
                    terms: ResaleTerms = ResaleTerms()) -> CostSchedule:
     """The cost schedule of `units` (the inputs' units table) and the card `vintages` (engine.vintages)
@@ -243,8 +260,9 @@ def build_schedule(units: pd.DataFrame, vintages: pd.DataFrame, horizon_months: 
     blocks = (_card_rows(units, kind, vintages, horizon_months, site, terms)
               + _reservation_rows(units, kind, horizon_months) + _continuous_rows(units, kind, horizon_months))
     if site.fixed_onprem_per_month > 0 and (kind == "card").any():
-        blocks.append(_block(SITE, "site", "fixed_onprem", 1, horizon_months, site.fixed_onprem_per_month, 1.0,
-                             "Months", "recurring", 0))
+        first, last = site_epochs(vintages, horizon_months)
+        blocks.append(_block(np.full(len(first), SITE), "site", "fixed_onprem", first, last,
+                             site.fixed_onprem_per_month, 1.0, "Months", "recurring", np.arange(len(first))))
     if not blocks:   # no units: an empty schedule with its columns typed
         blocks = [_block(np.zeros(0, dtype=np.int64), "held", "capex", 1, 1, 0.0, 0.0, "", "")]
     rows = _rows_frame(blocks)
@@ -290,7 +308,15 @@ class CostSchedule:
         return masks[driver, category]
 
     def _keys(self, driver: str) -> int:
-        return self.n_vintages if driver in VINTAGE_DRIVERS else (1 if driver == "site" else self.n_units)
+        if driver == "site":   # one key per site epoch (site_epochs)
+            return self.n_site_epochs
+        return self.n_vintages if driver in VINTAGE_DRIVERS else self.n_units
+
+    @cached_property
+    def n_site_epochs(self) -> int:
+        """The keys of the `site` driver: the fleet epochs some card can serve in (0 without a site cost)."""
+        keys = self.col("key")[self._mask("site")]
+        return int(keys.max()) + 1 if len(keys) else 0
 
     def per_key(self, values: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
         """Row `values` (1-D, or rows × k) of the rows in `mask` summed per decision key: [n] or [n × k]."""
@@ -311,9 +337,6 @@ class CostSchedule:
         """[units] money per unit-hour worked in month 1 (busy rates are flat over the horizon)."""
         return self.per_key(self.amounts[:, 0], self._mask("busy"), self.n_units)
 
-    def site_present_value(self, discount: np.ndarray, category: str) -> float:
-        mask = self._mask("site", category)
-        return float((self.amounts[mask] @ discount[:self.months]).sum())
 
     def busy_present_values(self, periods: pd.DataFrame, discount: np.ndarray) -> dict[str, np.ndarray]:
         """category -> [units × periods] present value of one unit working through period p's hours
@@ -351,7 +374,7 @@ def period_months(periods: pd.DataFrame, months: int) -> np.ndarray:
 def cash_flows(schedule: CostSchedule, decisions: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """(money, quantity) [rows × months]: each schedule row times its driver's solved decision —
     `decisions` maps held [units], buy/keep/off/sell [vintages], busy [units × months] (hours) and site
-    (0 or 1) to values."""
+    [site epochs] (0 or 1) to values."""
     rows = schedule.rows
     key = rows["key"].to_numpy()
     driver = rows["driver"].to_numpy()
@@ -363,8 +386,6 @@ def cash_flows(schedule: CostSchedule, decisions: dict[str, np.ndarray]) -> tupl
         values = np.asarray(values, dtype=float)
         if name == "busy":
             qty[sel] = values[key[sel]]
-        elif name == "site":
-            qty[sel] = float(values)
         else:
             qty[sel] = values[key[sel], None]
     return schedule.amounts * qty, schedule.active * rows["quantity"].to_numpy(dtype=float)[:, None] * qty
