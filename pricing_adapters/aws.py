@@ -30,8 +30,11 @@ cost per hour is hourly + upfront / hours of the term (8760 for 1 year, 26280 fo
 `:<purchase option>:<class>`, e.g. `…:reserved_1y:partial_upfront:standard`.
 
 Products with empty terms, zero prices (capacity blocks), non-USD prices, unknown price units or
-lease terms are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for
-`empty_terms` and `no_accelerator_facts` the number of products), never fatal. Everything else that
+lease terms, and terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit` that
+are not JSON objects, or prices that are not numbers: `malformed`) are skipped and counted in
+`AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`, `no_accelerator_facts` and a
+malformed `terms` the number of products), never fatal; a listing in which no GPU type keeps an
+on-demand price is. Everything else that
 goes wrong raises a `PriceSourceError` with a one-line message, and no table is returned:
 
 - no, partial, expired or rejected credentials -> `CredentialsError`;
@@ -344,9 +347,12 @@ class AwsPriceSource:
         if attrs.get("regionCode") not in (None, region):
             self._skip("wrong_region")
             return
-        terms = item.get("terms") or {}
-        on_demand = terms.get("OnDemand") or {}
-        reserved = terms.get("Reserved") or {}
+        terms = _mapping(item.get("terms"))
+        on_demand = _mapping(terms.get("OnDemand")) if terms is not None else None
+        reserved = _mapping(terms.get("Reserved")) if terms is not None else None
+        if on_demand is None or reserved is None:
+            self._skip("malformed")   # terms not {"OnDemand": {code: term}, "Reserved": {…}}
+            return
         if not on_demand and not reserved:
             self._skip("empty_terms")
             return
@@ -370,7 +376,10 @@ class AwsPriceSource:
         if not self.reserved:
             return
         for term in reserved.values():
-            attrs_t = term.get("termAttributes") or {}
+            attrs_t = _mapping(term.get("termAttributes")) if isinstance(term, dict) else None
+            if attrs_t is None:
+                self._skip("malformed")
+                continue
             months = LEASE_MONTHS.get(attrs_t.get("LeaseContractLength", ""))
             option = PURCHASE_OPTIONS.get(attrs_t.get("PurchaseOption", ""))
             klass = str(attrs_t.get("OfferingClass", "")).lower()
@@ -570,12 +579,25 @@ def memory_share(gpu: str | None, memory_mib: Any) -> tuple[float, float] | None
     return fraction, whole
 
 
+def _mapping(value: Any) -> dict | None:
+    """`value` when it is a JSON object, {} when it is absent or empty, None when it is of another type."""
+    if isinstance(value, dict):
+        return value
+    return {} if value is None or value == [] or value == "" else None
+
+
 def _term_prices(term: dict) -> tuple[float, float] | str:
-    """(hourly, upfront) USD of one OnDemand/Reserved term, or the reason to skip it."""
+    """(hourly, upfront) USD of one OnDemand/Reserved term, or the reason to skip it ("malformed" when the
+    term, its priceDimensions, a dimension or its pricePerUnit is not a JSON object)."""
     hourly = upfront = None
-    dims = (term.get("priceDimensions") or {}).values()
-    for dim in dims:
-        usd = (dim.get("pricePerUnit") or {}).get("USD")
+    dims = _mapping(term.get("priceDimensions")) if isinstance(term, dict) else None
+    if dims is None:
+        return "malformed"
+    for dim in dims.values():
+        per_unit = _mapping(dim.get("pricePerUnit")) if isinstance(dim, dict) else None
+        if per_unit is None:
+            return "malformed"
+        usd = per_unit.get("USD")
         if usd is None:
             return "non_usd"
         try:

@@ -22,8 +22,10 @@ Prices
     Prices are per `unitOfMeasure`: "1 Hour" is hourly; "N Hours" is divided by N (on-demand, spot, low
     priority and the item's savings-plan rates); any other unit ("1/Month", "1/Day", none) is skipped as
     `unknown_unit`, and so is a reservation in any unit but "1 Hour" (the unit the API gives a term's total).
-    Zero, negative and infinite prices are skipped. An item whose `armRegionName` is not the region asked
-    for is skipped as `wrong_region` (as AWS does). Every skipped item is counted in `self.skipped` (reason -> n).
+    Zero, negative and infinite prices are skipped, and so are missing or non-numeric ones (`no_price`) and
+    a `savingsPlan` that is not a list of objects (`malformed`; the item's own rate is kept). An item
+    whose `armRegionName` is not the region asked for is skipped first, as `wrong_region` (as AWS does).
+    Every skipped item is counted in `self.skipped` (reason -> n).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
     `as_of` is the fetch date (UTC), as for AWS: the price is current then. The item's
@@ -139,6 +141,9 @@ def _sku_key(name: str) -> str:
 
 
 def _float(value: Any) -> float:
+    """`value` as a float; NaN when it is not a number (JSON true is not 1)."""
+    if isinstance(value, bool):
+        return math.nan
     try:
         out = float(value)
     except (TypeError, ValueError):
@@ -203,13 +208,23 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
         skipped.append("zero_or_negative_price")
     else:
         offers.append((option, price / hours, per_unit))
+    plans = item.get("savingsPlan") or []
+    if option == "on_demand" and not isinstance(plans, list):
+        skipped.append("malformed")   # not a list of {"term", "retailPrice"} objects: no plan can be read
+        plans = []
     if option == "on_demand":
-        for plan in item.get("savingsPlan") or []:
+        for plan in plans:
+            if not isinstance(plan, Mapping):
+                skipped.append("malformed")
+                continue
             plan_option = SAVINGS_PLAN_TERMS.get(str(plan.get("term") or "").strip().lower())
             if plan_option is None:
                 skipped.append("unknown_savings_plan_term")
                 continue
             rate = _float(plan.get("retailPrice"))
+            if _isnan(rate):
+                skipped.append("no_price")
+                continue
             if math.isinf(rate):
                 skipped.append("non_finite_price")
                 continue

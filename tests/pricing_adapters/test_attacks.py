@@ -330,6 +330,58 @@ def test_azure_rejects_the_same_faults(local_server, monkeypatch):
             AzurePriceSource(sleep=lambda s: None).fetch(["eastus2"])
 
 
+def _cli_refresh(provider: str, region: str, store_path: Path):
+    return runner.invoke(app, ["prices", "refresh", "--provider", provider, "--region", region,
+                               "--store", str(store_path)])
+
+
+def test_terms_of_the_wrong_shape_end_the_cli_refresh_in_one_line(session, store, monkeypatch):
+    # Attack: a GetProducts item whose `terms` was a list gave an AttributeError traceback.
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    items = [copy.deepcopy(i) for i in (_p4d_item(), _items()["g5.12xlarge"])]
+    for item in items:
+        item["terms"] = ["OnDemand"]
+    stubs.products(items)
+    monkeypatch.setattr("pricing_adapters.refresh.get_source", lambda provider, **kw: stubs.source)
+    before = _store_state(store)
+    result = _cli_refresh("aws", REGION, store.path)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output   # typer.Exit(1), nothing else
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("refresh failed: AWS GetProducts gave no USD on-demand price") and "2 malformed" in line
+    _assert_unchanged(store, before)
+
+
+@pytest.mark.parametrize("plans", ["1 Year", {"term": "1 Year"}, ["1 Year"]])
+def test_a_savings_plan_of_the_wrong_shape_is_counted_and_the_rest_saved(local_server, monkeypatch, tmp_path, plans):
+    # Attack: `savingsPlan` as a string, an object or a list of strings gave an AttributeError traceback.
+    page = json.loads((FIX_AZURE / "retail_eastus_page3.json").read_text())
+    first = json.loads((FIX_AZURE / "retail_eastus_page1.json").read_text())["Items"][0]   # NC24ads on-demand
+    body = json.dumps({**page, "Items": [{**first, "savingsPlan": plans}]}).encode()
+    monkeypatch.setenv(azure.PRICES_URL_ENV, local_server(lambda h, stop: send(h, body)) + "/api/retail/prices")
+    result = _cli_refresh("azure", "eastus", tmp_path / "s.sqlite")
+    assert result.exit_code == 0, result.output
+    assert "skipped: 1 malformed" in result.stderr
+    (snapshot,) = PriceStore(tmp_path / "s.sqlite").snapshots()
+    offers = PriceStore(tmp_path / "s.sqlite").offers(snapshot.id)
+    assert list(zip(offers.purchase_option, offers.hourly_price)) == [("on_demand", 3.673)]   # reference eastus
+
+
+def test_an_azure_listing_with_nothing_readable_ends_the_cli_refresh_in_one_line(local_server, monkeypatch, store):
+    # every item priced per month: nothing hourly is left, and the store keeps its snapshot
+    page = json.loads((FIX_AZURE / "retail_eastus_page1.json").read_text())
+    body = json.dumps({**page, "NextPageLink": None,
+                       "Items": [{**i, "unitOfMeasure": "1/Month"} for i in page["Items"]]}).encode()
+    monkeypatch.setenv(azure.PRICES_URL_ENV, local_server(lambda h, stop: send(h, body)) + "/api/retail/prices")
+    before = _store_state(store)
+    result = _cli_refresh("azure", "eastus", store.path)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("refresh failed: no GPU offers returned for region(s) eastus")
+    _assert_unchanged(store, before)
+
+
 # == 3. deadlines and page limits ==============================================================================
 
 def test_a_dripping_price_list_is_cut_at_the_deadline_aws(local_server, session, monkeypatch, store):

@@ -437,6 +437,72 @@ def test_unknown_unit_and_non_usd_are_skipped_and_counted(session):
     assert stubs.source.skipped == {"unknown_unit": 1, "non_usd": 1}
 
 
+def _terms_list(item):
+    item["terms"] = ["OnDemand"]
+
+
+def _on_demand_list(item):
+    item["terms"]["OnDemand"] = ["JRTCKXETXF"]
+
+
+def _dimensions_list(item):
+    (term,) = item["terms"]["OnDemand"].values()
+    term["priceDimensions"] = [5.672]
+
+
+def _price_per_unit_text(item):
+    (term,) = item["terms"]["OnDemand"].values()
+    (dim,) = term["priceDimensions"].values()
+    dim["pricePerUnit"] = "5.672"
+
+
+def _term_text(item):
+    (code,) = item["terms"]["OnDemand"]
+    item["terms"]["OnDemand"][code] = "5.672"
+
+
+@pytest.mark.parametrize("break_it", [_terms_list, _on_demand_list, _dimensions_list, _price_per_unit_text,
+                                      _term_text])
+def test_a_product_whose_terms_have_the_wrong_shape_is_skipped_as_malformed(session, break_it):
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe()
+    broken = copy.deepcopy(_items()["g5.12xlarge"])
+    break_it(broken)
+    stubs.products([broken, _p4d_item()])
+    df = stubs.source.fetch([REGION])
+    stubs.done()
+    # the other product is read as usual: p4d.24xlarge at the public 21.957642 USD/h
+    assert list(zip(df.offer_id, df.hourly_price)) == [("aws:us-east-1:p4d.24xlarge:on_demand", 21.957642)]
+    assert stubs.source.skipped == {"malformed": 1}
+
+
+def test_a_reserved_term_whose_attributes_are_not_an_object_is_skipped_as_malformed(session):
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    item = _p4d_item()
+    first = next(iter(item["terms"]["Reserved"]))
+    item["terms"]["Reserved"][first]["termAttributes"] = ["1yr"]
+    stubs.products([item])
+    df = stubs.source.fetch([REGION])
+    stubs.done()
+    assert len(df) == 1 + 11   # on-demand and 11 of the 12 reservations (1yr/3yr x 3 options x 2 classes)
+    assert stubs.source.skipped == {"malformed": 1}
+
+
+def test_only_malformed_products_fail_the_refresh_in_one_line_and_save_nothing(session, store_with_snapshot):
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    items = [copy.deepcopy(i) for i in (_p4d_item(), _items()["g5.12xlarge"])]
+    for item in items:
+        _terms_list(item)
+    stubs.products(items)
+    before = _store_state(store_with_snapshot)
+    with pytest.raises(PriceSourceError, match=r"no USD on-demand price .* \(skipped: 2 malformed\)") as info:
+        refresh(stubs.source, [REGION], store_with_snapshot)
+    assert "\n" not in str(info.value)
+    _assert_unchanged(store_with_snapshot, before)
+
+
 def test_unknown_accelerator_is_kept_and_flagged(session):
     stubs = Stubs(session, spot=False)
     desc = _describe()

@@ -578,3 +578,38 @@ def test_an_item_of_another_region_is_skipped_and_counted_not_stored_under_the_r
     assert list(df.offer_id) == ["azure:eastus:Standard_ND96asr_v4:on_demand"]
     assert 4.15 not in set(df.hourly_price) and set(df.region) == {"eastus"}
     assert src.skipped == {"wrong_region": 1}
+
+
+# ------------------------------------------------------------------ malformed items
+
+@pytest.mark.parametrize("plans, reason", [
+    ([{"term": "1 Year"}], "no_price"),                            # no retailPrice
+    ([{"term": "1 Year", "retailPrice": "abc"}], "no_price"),      # not a number
+    ([{"term": "1 Year", "retailPrice": True}], "no_price"),       # JSON true is not 1
+    (["1 Year"], "malformed"),                                     # entries are objects
+    ({"term": "1 Year", "retailPrice": 0.49129}, "malformed"),     # a list of them
+    ("1 Year", "malformed"),
+])
+def test_a_savings_plan_that_cannot_be_read_is_skipped_and_the_on_demand_rate_kept(plans, reason):
+    _, consumption, _, _ = _json("retail_items_examples.json")
+    assert classify_item({**consumption, "savingsPlan": plans}) == ([("on_demand", 0.673, "")], [reason])
+
+
+def test_an_unpriced_savings_plan_no_longer_aborts_every_region(retail):
+    # NC24ads_A100_v4's "1 Year" plan without retailPrice became a NaN row, and validation refused the table
+    def page1_without_plan_price(request):
+        if "armRegionName eq 'eastus'" in request.url.params.get("$filter", "") and \
+                request.url.params.get("$skip") is None:
+            page = _json("retail_eastus_page1.json")
+            (plan,) = [p for p in page["Items"][0]["savingsPlan"] if p["term"] == "1 Year"]
+            del plan["retailPrice"]
+            return httpx.Response(200, json=page)
+        return _pager(request)
+
+    retail.mock(side_effect=page1_without_plan_price)
+    src = AzurePriceSource(http=httpx.Client())
+    df = src.fetch(["eastus", "eastus2"])
+    assert _row(df, "eastus", "Standard_NC24ads_A100_v4", "savings_plan_3y").hourly_price == 1.4692
+    assert not ((df.sku == "Standard_NC24ads_A100_v4") & (df.purchase_option == "savings_plan_1y")).any()
+    assert _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand").hourly_price == 48.0
+    assert src.skipped["no_price"] == 1
