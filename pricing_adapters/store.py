@@ -510,7 +510,7 @@ def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[
         except StoreError as moved:
             return None, f"{moved}; using the packaged snapshot"
         if aside is None:   # another process dealt with it meanwhile
-            return open_store(path)
+            return open_store(path, create=create)
         return None, f"{exc}; moved aside to {aside}; using the packaged snapshot"
     except StoreError as exc:
         return None, f"{exc}; using the packaged snapshot"

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from store_race import damaged_store
 
+from pricing_adapters import store as store_module
 from pricing_adapters.errors import StoreError, StoreForeign, StoreMissing
 from pricing_adapters.schema import OffersSchemaError
 from pricing_adapters.snapshot import load_snapshot
@@ -60,6 +61,26 @@ def test_a_damaged_store_is_set_aside(tmp_path):
     assert store is None and "is a damaged price store" in warning and "using the packaged snapshot" in warning
     (aside,) = tmp_path.glob("s.sqlite.bad-*")
     assert not path.exists() and aside.read_bytes() == damaged and aside.name in warning
+
+
+def test_a_reader_racing_another_over_a_damaged_store_creates_no_store(tmp_path, monkeypatch):
+    # Two plans read prices at once; the other one sets the damaged store aside between our look and our
+    # set_aside, which then finds nothing damaged (None). A reader (create=False) must not make a new store.
+    path = tmp_path / "s.sqlite"
+    damaged = damaged_store(path)
+    real = store_module.set_aside
+
+    def the_other_reader_first(p):
+        real(p)            # the other process moves it aside
+        return real(p)     # ours finds nothing to move: None
+
+    monkeypatch.setattr(store_module, "set_aside", the_other_reader_first)
+    store, warning = open_store(path, create=False)
+    assert store is None and "no price store at" in warning and "using the packaged snapshot" in warning
+    assert not path.exists()
+    (aside,) = tmp_path.glob("s.sqlite.bad-*")
+    assert aside.read_bytes() == damaged
+    assert sorted(p.name for p in tmp_path.iterdir() if p != aside) in ([], ["s.sqlite.lock"])
 
 
 def test_a_file_that_is_no_database_is_never_set_aside(tmp_path):
