@@ -446,8 +446,9 @@ class AzurePriceSource:
                 region_rows = self._offers(region, items, facts, as_of)
                 if region_rows and not any(r["purchase_option"] == "on_demand" for r in region_rows):
                     # every GPU size has a pay-as-you-go price: none at all is a broken or foreign listing
+                    skipped = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items())) or "none"
                     raise PriceSourceError(f"Azure Retail Prices API gave no on-demand price for any GPU size "
-                                           f"in {region}; nothing was saved")
+                                           f"in {region} (skipped: {skipped}); nothing was saved")
                 rows.extend(region_rows)
                 progress("azure regions", i + 1, len(regions))
         finally:

@@ -613,3 +613,14 @@ def test_an_unpriced_savings_plan_no_longer_aborts_every_region(retail):
     assert not ((df.sku == "Standard_NC24ads_A100_v4") & (df.purchase_option == "savings_plan_1y")).any()
     assert _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand").hourly_price == 48.0
     assert src.skipped["no_price"] == 1
+
+
+def test_with_its_only_on_demand_price_per_month_a_region_fails_naming_what_was_skipped():
+    page = _json("retail_eastus_page1.json")   # NC24ads on-demand, spot, low priority, Windows
+    page["Items"][0]["unitOfMeasure"] = "1/Month"
+    page["NextPageLink"] = None
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=page))
+        with pytest.raises(PriceSourceError, match=r"no on-demand price for any GPU size in eastus "
+                                                   r"\(skipped: 1 unknown_unit, 1 windows\); nothing was saved"):
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
