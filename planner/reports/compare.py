@@ -99,7 +99,7 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
         total = float(doc["total"])
         costs = pd.DataFrame({"category": list(doc["costs"]),
                               "cost": [float(v or 0.0) for v in doc["costs"].values()]})
-        fleet = pd.DataFrame(doc["fleet"])
+        fleet = _fleet_rows(doc["fleet"], source)
         for col in FLEET_KEY + ["units", "instance_hours", "cost"]:
             if col not in fleet:
                 fleet[col] = pd.Series(dtype=float if col in ("units", "instance_hours", "cost") else object)
@@ -113,6 +113,24 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
                      horizon_months=doc.get("horizon_months"), status=str(doc["status"]), total=total,
                      costs=costs, fleet=fleet, scenario=scenario, version=doc.get("version"),
                      generated_at=doc.get("generated_at"), source=source)
+
+
+def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
+    """The fleet of a saved plan as a table; PlannerError naming the row and field when it is not a list
+    of objects whose key fields (FLEET_KEY, what `compare` matches rows on) are text."""
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise PlannerError(f"{source}: fleet: expected a list of objects, one per fleet row (as `fleetplan plan "
+                           "--format json` writes it)")
+    for i, row in enumerate(rows, start=1):
+        for col in FLEET_KEY:
+            value = row.get(col)
+            if col in row and not isinstance(value, str):
+                raise PlannerError(f"{source}: fleet row {i}: {col} is {json.dumps(value, default=str)[:60]}; expected text "
+                                   f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
+    return pd.DataFrame(rows)
+
+
+_EXAMPLE = {"provider": "aws", "region": "us-east-1", "sku": "g5.xlarge", "gpu": "A10G", "purchase_option": "on_demand"}
 
 
 def load_plan_json(path: str | Path) -> SavedPlan:
