@@ -804,6 +804,7 @@ def values_from_params(s: Scenario, params: dict[str, str]) -> tuple[dict[str, A
     with the URL's parameters (each one ignored)."""
     values, problems = default_edits(s), []
     by_path = {path: name for name, path in edit_paths(s).items()}
+    specs = {spec.name: spec for spec in slider_specs(s)}
     for path, text in params.items():
         if path == SCENARIO_PARAM:
             continue
@@ -812,10 +813,23 @@ def values_from_params(s: Scenario, params: dict[str, str]) -> tuple[dict[str, A
             problems.append(f"URL {path}: not an edit of this page{_did_you_mean(path, by_path)}")
             continue
         try:
-            values[name] = _param_value(name, text)
+            values[name] = _in_range(name, _param_value(name, text), specs.get(name))
         except ValueError as exc:
             problems.append(f"URL {path}={text!r}: {exc}")
     return values, problems
+
+
+def _in_range(name: str, value: Any, spec: SliderSpec | None) -> Any:
+    """`value` if its widget can show it: within its slider's range (which a value outside would crash), a cap
+    not below 0 (which the number box would turn into "no cap"); else ValueError saying the range, in the
+    URL's units (growth as a share per month)."""
+    if name in _OPTIONAL_EDITS and value is not None and value < 0:
+        raise ValueError("expected 0 or more, or none for no cap")
+    if spec is None or not isinstance(value, (int, float)) or spec.low - 1e-9 <= value <= spec.high + 1e-9:
+        return value
+    scale = 100 if name.startswith("growth:") else 1
+    unit = " (a share per month)" if scale == 100 else ""
+    raise ValueError(f"outside this page's range, {spec.low / scale:g} to {spec.high / scale:g}{unit}")
 
 
 def _param_value(name: str, text: str) -> Any:
