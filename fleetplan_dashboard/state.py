@@ -917,7 +917,10 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str,
     out = text
     for path, value in overrides.items():
         parts = path.split(".")
-        root = yaml.compose(out, Loader=yaml.SafeLoader)
+        try:   # the text as edited so far: a layout this does not edit (explicit `? key`) may no longer parse
+            root = yaml.compose(out, Loader=yaml.SafeLoader)
+        except yaml.YAMLError:
+            root = None
         changed = _set_in_text(out, root, parts, _yaml_value(value)) if isinstance(root, yaml.MappingNode) else None
         if changed is None:
             out = None

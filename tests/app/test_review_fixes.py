@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from fleetplan_dashboard import state
 from planner import load_scenario
 from planner.engine import plan
+from planner.scenario import load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -85,3 +86,39 @@ def test_a_negative_cap_in_a_link_is_refused_not_read_as_no_cap(path, edit):
     assert f"URL {path}='-1': expected 0 or more, or none for no cap" in _link_warning(at)
     assert at.session_state[state.edit_key(edit)] == getattr(hybrid.onprem, edit)   # the file's cap, kept
     assert getattr(hybrid.onprem, edit) is not None
+
+
+# ---------------------------------------------------------------------------------------------------
+# "Download this scenario with the edits" for a scenario written with explicit keys (`? key` / `: value`)
+
+EXPLICIT_KEYS = """\
+name: Explicit keys
+horizon_months: 24
+onprem:
+  ? pue
+  : 1.4
+  cards: [a100-80gb-pcie]
+workloads:
+  - name: w
+    gpu_hours_per_month: 120
+    reference_gpu: A10G
+"""
+
+
+def test_edits_to_a_scenario_with_explicit_keys_are_written_out_whole():
+    base = load_scenario_text(EXPLICIT_KEYS, origin="explicit.yaml")
+    values = {**state.default_edits(base), "electricity_per_kwh": 0.2, "pue": 1.3}
+    out, kept = state.edited_text(EXPLICIT_KEYS, base, values)
+    assert not kept                                     # the layout is not one edited in place
+    expected = base.model_copy(update={"onprem": base.onprem.model_copy(update={"electricity_per_kwh": 0.2,
+                                                                                "pue": 1.3})})
+    assert load_scenario_text(out, origin="edited.yaml") == expected
+
+
+def test_the_plan_page_offers_the_edited_explicit_key_scenario_for_download():
+    at = _app()
+    at.file_uploader(key="upload_file").set_value(("explicit.yaml", EXPLICIT_KEYS.encode(), "application/x-yaml")).run()
+    at.slider(key="edit:electricity_per_kwh").set_value(0.2).run()
+    at.slider(key="edit:pue").set_value(1.3).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _total(at)
