@@ -69,6 +69,7 @@ from pricing_adapters import registry
 SCENARIO_DIR = Path(str(files("fleetplan_dashboard") / "scenarios"))
 DEFAULT_SCENARIO = "startup-hybrid.yaml"
 MAX_UPLOAD_BYTES = 256 * 1024
+MAX_UPLOADS = 5          # uploads a session keeps (each up to MAX_UPLOAD_BYTES of text), the oldest dropped
 STALE_AFTER_DAYS = 90
 EDIT_PREFIX = "edit:"
 PROVIDERS: tuple[str, ...] = registry.cloud_providers()
@@ -179,6 +180,15 @@ def refuse_files(name: str, text: str) -> list[str]:
         refused.append(f"{name}:{_line_of(text, 'source', source)}:1: prices.source: an uploaded scenario can "
                        f"use snapshot or store, not a file ({source!r})")
     return refused
+
+
+def keep_upload(uploads: dict[str, str], base_id: str, text: str) -> None:
+    """Keep an upload's text in the session's `uploads` (base id -> text) as the newest one, dropping the
+    oldest beyond `MAX_UPLOADS`."""
+    uploads.pop(base_id, None)
+    uploads[base_id] = text
+    while len(uploads) > MAX_UPLOADS:
+        del uploads[next(iter(uploads))]
 
 
 def load_base(base_id: str, uploads: dict[str, str] | None = None) -> tuple[Scenario | None, tuple[str, ...]]:

@@ -49,8 +49,14 @@ def _on_upload() -> None:
         return
     st.session_state.pop("upload_problems", None)
     bid = state.upload_id(f.name, text)
-    st.session_state["uploads"][bid] = text
+    state.keep_upload(st.session_state["uploads"], bid, text)
     st.session_state["base"] = bid
+    state.clear_edits()
+
+
+def _on_pick() -> None:
+    """Another scenario picked: the file's values, and no message about an upload rejected before."""
+    st.session_state.pop("upload_problems", None)
     state.clear_edits()
 
 
@@ -69,6 +75,7 @@ def _open_shared_link() -> None:
         else:
             values, problems = state.values_from_params(base, params)
             st.session_state["base"] = base_id
+            st.session_state.pop("upload_problems", None)
             state.clear_edits()
             for name, value in values.items():
                 st.session_state[state.edit_key(name)] = value
@@ -104,8 +111,8 @@ with st.sidebar:
     options = [f"file:{n}" for n in state.scenario_files()] + list(st.session_state["uploads"])
     if st.session_state.get("base") not in options:
         st.session_state["base"] = state.default_base_id()
-    st.selectbox("Scenario", options, key="base", format_func=state.base_label, on_change=state.clear_edits,
-                 help="The files in scenarios/ and the files you uploaded in this session.")
+    st.selectbox("Scenario", options, key="base", format_func=state.base_label, on_change=_on_pick,
+                 help=f"The files in scenarios/ and the last {state.MAX_UPLOADS} files you uploaded in this session.")
     st.file_uploader(f"Or upload a scenario YAML (at most {state.MAX_UPLOAD_BYTES // 1024} KB)",
                      type=["yaml", "yml"], key="upload_file", on_change=_on_upload, max_upload_size=1,
                      help="Validated like `fleetplan validate`: read with YAML's safe loader, nothing executed.")

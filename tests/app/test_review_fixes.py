@@ -122,3 +122,43 @@ def test_the_plan_page_offers_the_edited_explicit_key_scenario_for_download():
     at.slider(key="edit:pue").set_value(1.3).run()
     assert not at.exception, [e.value for e in at.exception]
     assert _total(at)
+
+
+# ---------------------------------------------------------------------------------------------------
+# A rejected upload's message, and the uploads a session keeps
+
+
+def _not_loaded(at: AppTest) -> list[str]:
+    return [e.value for e in at.error if "was not loaded" in e.value]
+
+
+def test_a_rejected_uploads_message_goes_once_another_scenario_is_picked():
+    at = _app()
+    at.file_uploader(key="upload_file").set_value(("bad.yaml", b"name: [", "application/x-yaml")).run()
+    assert _not_loaded(at)
+    at.selectbox(key="base").set_value("file:entry.yaml").run()
+    assert not _not_loaded(at)
+    at.slider(key="edit:pue").set_value(1.2).run()
+    assert not _not_loaded(at)
+
+
+def test_a_session_keeps_its_last_five_uploads():
+    text = (SCENARIOS / "entry.yaml").read_text(encoding="utf-8")
+    at = _app()
+    for i in range(7):
+        data = f"{text}# upload {i}\n".encode()
+        at.file_uploader(key="upload_file").set_value((f"u{i}.yaml", data, "application/x-yaml")).run()
+    kept = at.session_state["uploads"]
+    assert [state.base_label(bid) for bid in kept] == [f"u{i}.yaml (uploaded)" for i in range(2, 7)]
+    assert at.selectbox(key="base").value == list(kept)[-1]          # the newest is on screen
+    files = [f"file:{name}" for name in state.scenario_files()]
+    assert at.selectbox(key="base").options == [state.base_label(o) for o in files + list(kept)]
+
+
+def test_keep_upload_moves_an_upload_made_again_to_the_newest_and_drops_the_oldest():
+    uploads: dict[str, str] = {}
+    for i in range(5):
+        state.keep_upload(uploads, f"upload:u{i}.yaml:{i}", str(i))
+    state.keep_upload(uploads, "upload:u0.yaml:0", "0")                 # made again: newest, nothing dropped
+    state.keep_upload(uploads, "upload:u5.yaml:5", "5")                 # a sixth: the oldest (u1) goes
+    assert list(uploads) == [f"upload:u{i}.yaml:{i}" for i in (2, 3, 4, 0, 5)]
