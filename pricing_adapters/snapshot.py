@@ -8,6 +8,7 @@ data; `snapshots/manifest.json` says what they were built from and the `as_of` r
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import IO
@@ -15,7 +16,7 @@ from typing import IO
 import pandas as pd
 
 from pricing_adapters import registry
-from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, validate_offers
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
@@ -36,15 +37,72 @@ def _read_csv(f: IO[str] | str) -> pd.DataFrame:
     )
 
 
+# A term longer than this is a unit error (hours or days in the months column), not a contract: clouds sell
+# reservations and savings plans of 1 or 3 years (Azure some of 5), and 1200 months is a century.
+MAX_TERM_MONTHS = 1200
+_WHOLE = r"[+-]?\d+"
+
+
 def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
-    """An offers table from CSV text, validated: empty text cells stay "", empty numeric cells become NaN."""
+    """An offers table from CSV text, validated: empty text cells stay "", empty numeric cells become NaN.
+
+    A user's file, so every cell is read as text first and each number or flag checked on its own: a bad
+    cell raises OffersSchemaError naming the file, the row (its offer), the column and what was expected,
+    where a typed read would stop at the first one with pandas' words (or an OverflowError)."""
     try:
-        table = _read_csv(f)
+        with warnings.catch_warnings():
+            # a data row longer than the header: pandas would warn and drop the extra fields
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            raw = pd.read_csv(f, dtype=str, keep_default_na=False, index_col=False)
     except pd.errors.EmptyDataError:   # pandas says "No columns to parse from file", naming no file
         raise OffersSchemaError(f"{origin}: the file is empty; expected a header line naming the offers columns "
                                 "(offer_id, provider, region, sku, … as docs/offers-contract.md lists them) and a "
                                 "row per offer") from None
-    return validate_offers(table, origin=origin)
+    except UnicodeDecodeError as exc:
+        raise OffersSchemaError(f"{origin}: not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} at offset "
+                                f"{exc.start}); expected an offers CSV file in UTF-8") from None
+    except pd.errors.ParserWarning:
+        raise OffersSchemaError(f"{origin}: the data rows have more fields than the header line has columns (an "
+                                "unquoted comma in a text cell?); expected one field per header column") from None
+    except pd.errors.ParserError as exc:
+        text = str(exc).removeprefix("Error tokenizing data. C error: ").strip()
+        raise OffersSchemaError(f"{origin}: not readable as CSV: {text}") from None
+    return validate_offers(_typed(raw, origin), origin=origin)
+
+
+def _typed(raw: pd.DataFrame, origin: str) -> pd.DataFrame:
+    """`raw` (every cell text) with its number and flag columns typed; OffersSchemaError naming every cell
+    that is not what its column holds. Empty number cells become NaN (validate_offers names the required ones)."""
+    out = raw.copy()
+    problems = pd.Series([""] * len(raw), index=raw.index, dtype=object)
+
+    def flag(mask: pd.Series, text) -> None:
+        for i in mask[mask].index:
+            problems[i] = ", ".join(x for x in (problems[i], text(raw.at[i, col])) if x)
+
+    for col in [c for c in _NUMERIC if c in raw.columns]:
+        cells = raw[col].fillna("").str.strip()   # a short row leaves its last cells NaN
+        numbers = pd.to_numeric(cells.mask(cells == ""), errors="coerce")   # 1e400 reads as inf: flagged later
+        flag((cells != "") & numbers.isna() & (cells.str.lower() != "nan"),
+             lambda v, col=col: f"{col} {v!r} is not a number")
+        out[col] = numbers.astype("float64")
+    if (col := "term_months") in raw.columns:
+        cells = raw[col].fillna("").str.strip()   # a short row leaves its last cells NaN
+        whole = cells.str.fullmatch(_WHOLE)
+        months = pd.Series([int(v) if ok else -1 for v, ok in zip(cells, whole)], index=raw.index, dtype=object)
+        flag(~whole | (months < 0) | (months > MAX_TERM_MONTHS),
+             lambda v: f"term_months {v!r}: expected a whole number of months from 0 to {MAX_TERM_MONTHS} "
+                       "(0, 12 or 36)")
+        out[col] = months.where(whole & (months >= 0) & (months <= MAX_TERM_MONTHS), 0).astype("int64")
+    if (col := "gpu_known") in raw.columns:
+        cells = raw[col].fillna("").str.strip().str.lower()
+        flag(~cells.isin(("true", "false")), lambda v: f"gpu_known {v!r}: expected True or False")
+        out[col] = cells == "true"
+    if (problems != "").any():
+        if "offer_id" not in raw.columns:
+            raise OffersSchemaError(f"{origin}: " + "; ".join(f"row {i + 1}: {p}" for i, p in enumerate(problems) if p))
+        raise OffersSchemaError(f"{origin}: " + name_rows(raw.reset_index(drop=True), problems.reset_index(drop=True)))
+    return out
 
 
 def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:

@@ -162,14 +162,16 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
 def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     """(problems, warnings) of the scenario against its price source, as `plan` finds them: a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
-    error: the plan uses the options that are priced). Nothing when the price source cannot be read.
-    The packaged snapshot is read without pandas (`price_coverage`), so validating stays quick."""
+    error: the plan uses the options that are priced), and an offers CSV that `plan` would refuse (a bad
+    cell, not found). Nothing else when the price store cannot be read. The packaged snapshot is read
+    without pandas (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
+    source = scenario.prices.source
     try:
-        coverage = catalog.price_coverage(scenario.prices.source, store)
-    except PlannerError:
-        return [], []
+        coverage = catalog.price_coverage(source, store)
+    except PlannerError as exc:
+        return ([f"prices.source: {exc}"] if source not in ("snapshot", "store") else []), []
     try:
         catalog.check_regions(coverage, scenario)
     except PlannerError as exc:

@@ -63,3 +63,56 @@ def test_compare_two_good_saved_plans_still_works(saved_plan):
     result = run("compare", saved_plan, saved_plan, "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["totals"]["delta"] == 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# an offers CSV with a cell its column cannot hold: exit 2, one line naming file, offer, column
+
+
+G5 = "aws:us-east-1:g5.xlarge:on_demand"   # the first row of examples/offers-melange-toy.csv
+
+
+def scenario_with_cell(tmp_path: Path, column: str, value: str) -> tuple[Path, Path]:
+    """examples/melange-toy.yaml over a copy of its offers CSV whose first row has `value` in `column`."""
+    import csv
+
+    with open(EXAMPLES / "offers-melange-toy.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows[0]["offer_id"] == G5
+    rows[0][column] = value
+    offers = tmp_path / "offers.csv"
+    with open(offers, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    text = (EXAMPLES / "melange-toy.yaml").read_text(encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text.replace("source: offers-melange-toy.csv", "source: offers.csv"), encoding="utf-8")
+    return scenario, offers
+
+
+@pytest.mark.parametrize(("column", "value", "said"), [
+    ("term_months", "99999999999999999999", "term_months '99999999999999999999': expected a whole number of months"),
+    ("term_months", "-12", "term_months '-12': expected a whole number of months"),
+    ("term_months", "12.5", "term_months '12.5': expected a whole number of months"),
+    ("term_months", "", "term_months '': expected a whole number of months"),
+    ("hourly_price", "abc", "hourly_price 'abc' is not a number"),
+    ("gpu_count", "1e400", "gpu_count above 128 per unit"),
+    ("gpu_memory_gb", "24 GB", "gpu_memory_gb '24 GB' is not a number"),
+    ("gpu_known", "maybe", "gpu_known 'maybe': expected True or False"),
+])
+@pytest.mark.parametrize("command", ["plan", "validate"])
+def test_offers_csv_with_a_bad_cell_exits_2_naming_file_offer_and_column(tmp_path, command, column, value, said):
+    scenario, offers = scenario_with_cell(tmp_path, column, value)
+    args = ["--no-baselines", "--no-decisions"] if command == "plan" else []
+    result = run(command, scenario, *args)
+    assert result.exit_code == 2, result.output
+    assert no_traceback(result)
+    message = " ".join(result.stderr.split())
+    assert f"{offers}: row 1 (offer {G5}): {said}" in message, message
+
+
+def test_offers_csv_with_a_12_month_term_still_plans(tmp_path):
+    scenario, _ = scenario_with_cell(tmp_path, "term_months", "12")
+    result = run("plan", scenario, "--format", "json", "--no-baselines", "--no-decisions")
+    assert result.exit_code == 0, result.output
