@@ -69,6 +69,9 @@ from pricing_adapters import registry
 SCENARIO_DIR = Path(str(files("fleetplan_dashboard") / "scenarios"))
 DEFAULT_SCENARIO = "startup-hybrid.yaml"
 MAX_UPLOAD_BYTES = 256 * 1024
+# Workloads an upload may have: each has two sliders, and every page run goes over them all (the slider that
+# moved, the values planned ahead); the command line (`fleetplan plan FILE`) plans larger files.
+MAX_UPLOAD_WORKLOADS = 50
 MAX_UPLOADS = 5          # uploads a session keeps (each up to MAX_UPLOAD_BYTES of text), the oldest dropped
 STALE_AFTER_DAYS = 90
 EDIT_PREFIX = "edit:"
@@ -169,6 +172,11 @@ def refuse_files(name: str, text: str) -> list[str]:
         return []
     refused = []
     workloads = data.get("workloads")
+    if isinstance(workloads, list) and len(workloads) > MAX_UPLOAD_WORKLOADS:
+        line = next((i for i, t in enumerate(text.splitlines(), 1) if t.startswith("workloads")), 1)
+        return [f"{name}:{line}:1: workloads: {len(workloads):,} workloads; the dashboard takes at most "
+                f"{MAX_UPLOAD_WORKLOADS} (two sliders each) — plan a larger file with the command line: "
+                f"fleetplan plan {name}"]
     for i, w in enumerate(workloads if isinstance(workloads, list) else ()):
         profile = w.get("profile") if isinstance(w, dict) else None
         if isinstance(profile, str) and profile not in BUILTIN_PROFILES:
@@ -363,27 +371,44 @@ def moved(before: dict[str, Any] | None, after: dict[str, Any]) -> tuple[str, in
     return name, (1 if after[name] > before[name] else -1)
 
 
-def next_values(s: Scenario, values: dict[str, Any], last: tuple[str, int] | None, ahead: int = 3) -> list[dict]:
-    """Widget values the user will probably ask for next: the slider just moved, `ahead` steps further the
-    same way, then one step either way of every slider. Plans of these are made in the background."""
+# Values planned ahead per page run, at most: the slider just moved and a few neighbours, whatever the number
+# of sliders (each is a copy of the widget values, then a scenario validated and planned in the background).
+MAX_AHEAD = 24
+
+
+def next_values(s: Scenario, values: dict[str, Any], last: tuple[str, int] | None, ahead: int = 3,
+                limit: int = MAX_AHEAD) -> list[dict]:
+    """Widget values the user will probably ask for next, at most `limit`: the slider just moved, `ahead`
+    steps further the same way, then one step either way of the sliders in turn. Plans of these are made in
+    the background."""
     specs = {spec.name: spec for spec in slider_specs(s)}
 
-    def step(name: str, k: int) -> dict | None:
+    def step(name: str, k: int) -> tuple[str, int | float] | None:
         spec, v = specs[name], values.get(name)
         if v is None:
             return None
         x = round(v + k * spec.step, 10)
         if not spec.low - 1e-9 <= x <= spec.high + 1e-9:
             return None
-        return {**values, name: int(x) if isinstance(v, int) else float(x)}
+        return name, int(x) if isinstance(v, int) else float(x)
 
-    wanted = []
-    if last and last[0] in specs:
-        wanted += [step(last[0], k * last[1]) for k in range(1, ahead + 1)]
-    # the main sliders (demand, horizon, electricity) first, then growth and PUE
-    for name in sorted(specs, key=lambda n: n.startswith("growth:") or n == "pue"):
-        wanted += [step(name, 1), step(name, -1)]
-    return [v for v in wanted if v is not None]
+    def candidates():
+        if last and last[0] in specs:
+            yield from (step(last[0], k * last[1]) for k in range(1, ahead + 1))
+        # the main sliders (horizon, electricity, demand) first, then growth and PUE
+        main = ["horizon_months", "electricity_per_kwh"] + [n for n in specs if n.startswith("demand:")]
+        minor = [n for n in specs if n.startswith("growth:")] + ["pue"]
+        for name in main + minor:
+            yield step(name, 1)
+            yield step(name, -1)
+
+    wanted: list[tuple[str, int | float]] = []
+    for change in candidates():
+        if change is not None and change not in wanted:
+            wanted.append(change)
+            if len(wanted) >= limit:
+                break
+    return [{**values, name: x} for name, x in wanted]   # copies of the widget values: `limit` at most
 
 
 # ---------------------------------------------------------------------------------------------------

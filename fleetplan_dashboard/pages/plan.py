@@ -113,7 +113,8 @@ with st.sidebar:
         st.session_state["base"] = state.default_base_id()
     st.selectbox("Scenario", options, key="base", format_func=state.base_label, on_change=_on_pick,
                  help=f"The files in scenarios/ and the last {state.MAX_UPLOADS} files you uploaded in this session.")
-    st.file_uploader(f"Or upload a scenario YAML (at most {state.MAX_UPLOAD_BYTES // 1024} KB)",
+    st.file_uploader(f"Or upload a scenario YAML (at most {state.MAX_UPLOAD_BYTES // 1024} KB and "
+                     f"{state.MAX_UPLOAD_WORKLOADS} workloads)",
                      type=["yaml", "yml"], key="upload_file", on_change=_on_upload, max_upload_size=1,
                      help="Validated like `fleetplan validate`: read with YAML's safe loader, nothing executed.")
 
@@ -264,8 +265,9 @@ DECISIONS_PENDING = ":material/hourglass_top: Computing what each decision is wo
 if decisions_made is None:
     verdict_slot.caption(DECISIONS_PENDING)
 # What the user will probably ask next: the slider just moved one and two steps further (at normal
-# priority), a third step, every slider a step either way, the other scenario files (in the background at a
-# low priority). Each scenario is made when its turn comes, in a background thread.
+# priority), a third step, the sliders a step either way (`state.MAX_AHEAD` values in all), the other
+# scenario files (in the background at a low priority). Each scenario is made when its turn comes, in a
+# background thread.
 last = state.moved(st.session_state.get("values_before"), values)
 st.session_state["values_before"] = values
 ahead = [functools.partial(state.apply_edits, base, v) for v in state.next_values(base, values, last)]

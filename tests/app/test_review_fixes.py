@@ -162,3 +162,53 @@ def test_keep_upload_moves_an_upload_made_again_to_the_newest_and_drops_the_olde
     state.keep_upload(uploads, "upload:u0.yaml:0", "0")                 # made again: newest, nothing dropped
     state.keep_upload(uploads, "upload:u5.yaml:5", "5")                 # a sixth: the oldest (u1) goes
     assert list(uploads) == [f"upload:u{i}.yaml:{i}" for i in (2, 3, 4, 0, 5)]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Uploads with many workloads: refused over the limit; the values planned ahead bounded
+
+
+def _many_workloads(n: int) -> str:
+    return "name: Many\nworkloads:\n" + "".join(
+        f"- {{name: w{i}, gpu_hours_per_month: 1, reference_gpu: A10G}}\n" for i in range(n))
+
+
+def test_an_upload_with_more_workloads_than_the_limit_is_refused_and_says_so():
+    n = state.MAX_UPLOAD_WORKLOADS + 1
+    scenario, problems, _ = state.read_upload("many.yaml", _many_workloads(n).encode())
+    assert scenario is None
+    assert problems == [f"many.yaml:2:1: workloads: {n} workloads; the dashboard takes at most "
+                        f"{state.MAX_UPLOAD_WORKLOADS} (two sliders each) — plan a larger file with the command "
+                        "line: fleetplan plan many.yaml"]
+    at = _app()
+    at.file_uploader(key="upload_file").set_value(("many.yaml", _many_workloads(3000).encode(),
+                                                   "application/x-yaml")).run()
+    shown = _not_loaded(at)
+    assert shown and "3,000 workloads" in shown[0] and f"at most {state.MAX_UPLOAD_WORKLOADS}" in shown[0]
+    assert at.selectbox(key="base").value == "file:startup-hybrid.yaml"      # the scenario on screen stays
+
+
+def test_the_values_planned_ahead_are_bounded_whatever_the_number_of_sliders(monkeypatch):
+    asked: list[int] = []
+    files = len(state.scenario_files())
+    monkeypatch.setattr(state, "plan_ahead", lambda scenarios, soon=(), solver=None:
+                        asked.append(len(scenarios) + len(soon) - files))
+    at = _app()
+    text = _many_workloads(state.MAX_UPLOAD_WORKLOADS)
+    at.file_uploader(key="upload_file").set_value(("fifty.yaml", text.encode(), "application/x-yaml")).run()
+    assert len(at.slider) == 2 * state.MAX_UPLOAD_WORKLOADS + 3                # 103 sliders drawn
+    at.slider(key="edit:demand:w0").set_value(2.0).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert asked and max(asked) <= state.MAX_AHEAD                             # not 2 per slider (over 200)
+
+
+def test_next_values_follow_the_slider_moved_then_stop_at_the_limit():
+    s = load_scenario_text(_many_workloads(state.MAX_UPLOAD_WORKLOADS), origin="fifty.yaml")
+    values = state.default_edits(s)
+    after = {**values, "demand:w7": 2.0}
+    ahead = state.next_values(s, after, ("demand:w7", 1))
+    assert len(ahead) == state.MAX_AHEAD
+    step = next(spec.step for spec in state.slider_specs(s) if spec.name == "demand:w7")
+    assert [v["demand:w7"] for v in ahead[:3]] == [pytest.approx(2.0 + k * step) for k in (1, 2, 3)]
+    assert all(sum(v[k] != after[k] for k in after) == 1 for v in ahead)       # each one slider a step away
+    assert {"horizon_months", "electricity_per_kwh"} <= {next(k for k in after if v[k] != after[k]) for v in ahead}
