@@ -2,7 +2,8 @@
 rows (for assumptions sheets and comparisons).
 
 Overrides are dotted paths into the scenario file's structure; workloads are addressed by name
-(`workloads.prototyping.gpu_hours_per_month`), dict entries by key (`onprem.existing.rtx-4090`,
+(`workloads.prototyping.gpu_hours_per_month`; a name with dots as it is, `workloads.team.a.growth_per_month`
+for workload `team.a`), dict entries by key (`onprem.existing.rtx-4090`,
 `onprem.card_overrides.a100-80gb-pcie.price`). The changed scenario's dump is modified and parsed
 again by `parse_scenario`, so every check of a file applies. The CLI, the dashboard's widgets and the
 library all go through `apply_overrides`.
@@ -65,6 +66,20 @@ def _problem(path: str, msg: str) -> ScenarioError:
     return ScenarioError([f"{path}: {msg}"], ORIGIN)
 
 
+def _item_at(parts: list[str], k: int, names: list[Any]) -> tuple[int | None, int]:
+    """(index of the workload that `parts[k:end]` names, end): a name may hold dots (`team.a`), so the
+    longest run of segments from `k` that is a name wins, one leaving a field after it first
+    (`workloads.team.a.gpu_hours_per_month` is workload `team.a` when there is one, even next to a `team`);
+    else a 0-based index. (None, k) when neither."""
+    for end in [*range(len(parts) - 1, k, -1), len(parts)]:
+        name = ".".join(parts[k:end])
+        if name in names:
+            return names.index(name), end
+    if parts[k].isdigit() and int(parts[k]) < len(names):
+        return int(parts[k]), k + 1
+    return None, k
+
+
 def _set_path(data: dict, path: str, value: Any) -> None:
     """Set `value` at dotted `path` in a scenario dump, checking each step against the models."""
     parts = path.split(".")
@@ -73,24 +88,23 @@ def _set_path(data: dict, path: str, value: Any) -> None:
     node: Any = data
     kind, schema = "model", Scenario
     done: list[str] = []
-    for k, part in enumerate(parts):
+    k = 0
+    while k < len(parts):
+        part = parts[k]
         last = k == len(parts) - 1
         where = ".".join(done) or "(top level)"
         if kind == "leaf":
             raise _problem(path, f"{'.'.join(done)} is a value, not a section; cannot go into '{part}'")
         if kind == "models":                       # workloads, by name (or by 0-based index)
             names = [item.get("name") for item in node]
-            if part in names:
-                idx = names.index(part)
-            elif part.isdigit() and int(part) < len(node):
-                idx = int(part)
-            else:
+            idx, end = _item_at(parts, k, names)
+            if idx is None:
                 near = catalog.suggest(part, [str(n) for n in names])
                 hint = f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(map(str, names))})"
                 raise _problem(path, f"no workload named '{part}' in {where}{hint}")
-            if last:
+            if end == len(parts):
                 raise _problem(path, f"name a field of the workload, e.g. {path}.gpu_hours_per_month")
-            node, kind, done = node[idx], "model", done + [part]
+            node, kind, done, k = node[idx], "model", done + [".".join(parts[k:end])], end
             continue
         if kind == "model":
             fields = schema.model_fields
@@ -111,7 +125,7 @@ def _set_path(data: dict, path: str, value: Any) -> None:
         if child_kind == "leaf" or not isinstance(child, (dict, list)):
             raise _problem(path, f"{'.'.join(done + [part])} is a value, not a section; "
                                  f"cannot go into '{parts[k + 1]}'")
-        node, kind, schema, done = child, child_kind, child_schema, done + [part]
+        node, kind, schema, done, k = child, child_kind, child_schema, done + [part], k + 1
 
 
 def _index_to_name(problem: str, data: dict) -> str:

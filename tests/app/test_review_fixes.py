@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from fleetplan_dashboard import state
 from planner import load_scenario
 from planner.engine import plan
-from planner.scenario import load_scenario_text
+from planner.scenario import apply_overrides, load_scenario_text, path_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -212,3 +212,52 @@ def test_next_values_follow_the_slider_moved_then_stop_at_the_limit():
     assert [v["demand:w7"] for v in ahead[:3]] == [pytest.approx(2.0 + k * step) for k in (1, 2, 3)]
     assert all(sum(v[k] != after[k] for k in after) == 1 for v in ahead)       # each one slider a step away
     assert {"horizon_months", "electricity_per_kwh"} <= {next(k for k in after if v[k] != after[k]) for v in ahead}
+
+
+# ---------------------------------------------------------------------------------------------------
+# A workload whose name has a dot (team.a)
+
+
+@pytest.fixture(scope="module")
+def dotted():
+    text = (SCENARIOS / "entry.yaml").read_text(encoding="utf-8")
+    assert "name: coursework-and-kaggle" in text
+    return text.replace("name: coursework-and-kaggle", "name: team.a")
+
+
+def test_the_library_overrides_a_workload_named_with_a_dot(dotted):
+    s = load_scenario_text(dotted, origin="dot.yaml")
+    expected = s.model_copy(update={"workloads": tuple(
+        w.model_copy(update={"gpu_hours_per_month": 240.0, "growth_per_month": 0.01}) if w.name == "team.a" else w
+        for w in s.workloads)})
+    overrides = {"workloads.team.a.gpu_hours_per_month": 240.0, "workloads.team.a.growth_per_month": 0.01}
+    assert apply_overrides(s, overrides) == expected
+    assert plan(s, overrides=overrides).total == pytest.approx(plan(expected).total, rel=1e-9)
+    assert path_problems(s, "workloads.team.a") == [
+        "workloads.team.a: name a field of the workload, e.g. workloads.team.a.gpu_hours_per_month"]
+    assert "no workload named 'team'" in path_problems(s, "workloads.team.b.gpu_hours_per_month")[0]
+
+
+def test_the_longest_workload_name_wins_next_to_a_shorter_one(dotted):
+    s = load_scenario_text(dotted, origin="dot.yaml")
+    team = s.workloads[0].model_copy(update={"name": "team"})
+    s = s.model_copy(update={"workloads": (*s.workloads, team)})
+    changed = apply_overrides(s, {"workloads.team.a.gpu_hours_per_month": 240.0,
+                                  "workloads.team.gpu_hours_per_month": 7.0})
+    hours = {w.name: w.gpu_hours_per_month for w in changed.workloads}
+    assert hours["team.a"] == 240.0 and hours["team"] == 7.0
+
+
+def test_the_dashboard_edits_a_workload_named_with_a_dot(dotted):
+    s = load_scenario_text(dotted, origin="dot.yaml")
+    expected = s.model_copy(update={"workloads": tuple(
+        w.model_copy(update={"gpu_hours_per_month": 240.0}) if w.name == "team.a" else w for w in s.workloads)})
+    at = _app()
+    at.file_uploader(key="upload_file").set_value(("dot.yaml", dotted.encode(), "application/x-yaml")).run()
+    at.slider(key="edit:demand:team.a").set_value(240.0).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [e.value for e in at.error]
+    assert _total(at) == _money(plan(expected).total)
+    out, kept = state.edited_text(dotted, s, {**state.default_edits(s), "demand:team.a": 240.0})
+    assert kept                                          # written in place, comments kept
+    assert load_scenario_text(out, origin="edited.yaml") == expected
