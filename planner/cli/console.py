@@ -28,9 +28,7 @@ class _Stderr:
 
     @cached_property
     def console(self) -> Console:
-        from rich.console import Console
-
-        return Console(stderr=True, highlight=False, markup=False)
+        return _console_class()(stderr=True, highlight=False, markup=False)
 
     def print(self, *objects, **kwargs) -> None:
         self.console.print(*objects, **kwargs)
@@ -41,7 +39,7 @@ class _Stderr:
         characters, and no rich import, whose import and first print are 0.03-0.04 s of a `plan --format
         json` process that prints nothing else with rich (2026-12-02)."""
         if _plain_stderr():
-            sys.stderr.write(f"{label} {text.translate(_RICH_STRIPPED)}\n")
+            sys.stderr.write(f"{label} {visible(text)}\n")
         else:
             self.console.print(f"[{style}]{escape(label)}[/] {escape(text)}", markup=True, soft_wrap=True)
 
@@ -50,8 +48,36 @@ class _Stderr:
         self.labelled(f"{label}:", text, "yellow")
 
 
-# the control characters rich removes from printed text (rich.control.STRIP_CONTROL_CODES)
-_RICH_STRIPPED = dict.fromkeys((7, 8, 11, 12, 13))
+# Control characters in text a user supplied (a scenario's names, a price file's cells, a file name) would
+# act on the terminal: ESC [ 31 m recolours it, ESC ] retitles it, BS and CR overwrite what was printed. C0
+# but tab and line feed, DEL and C1 are shown as \xNN, so the text stays readable and names what is in the
+# file; a carriage return is dropped, as rich drops it (rich.control.STRIP_CONTROL_CODES), so a CRLF line
+# end reads as one. JSON and CSV keep the text as given: only what is printed for a person passes here.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
+_CONTROLS[0x0d] = None
+
+
+def visible(text: str) -> str:
+    """`text` with its control characters shown as \\xNN (a carriage return dropped): safe to print."""
+    return text.translate(_CONTROLS)
+
+
+_CONSOLE_CLASS = None
+
+
+def _console_class():
+    """rich's Console, made to print every string through `visible`: the one place where the tables and
+    messages of every command (their cells, titles, markup lines) become terminal output."""
+    global _CONSOLE_CLASS
+    if _CONSOLE_CLASS is None:
+        from rich.console import Console
+
+        class VisibleConsole(Console):
+            def render_str(self, text: str, **kwargs):
+                return super().render_str(visible(text), **kwargs)
+
+        _CONSOLE_CLASS = VisibleConsole
+    return _CONSOLE_CLASS
 
 
 def _plain_stderr() -> bool:
@@ -75,9 +101,7 @@ err = _Stderr()
 def stdout_console(piped_width: int | None = None) -> Console:
     """A rich Console on stdout; `piped_width` columns when stdout is no terminal (a pipe has no width:
     wide tables are not squeezed into 80 characters)."""
-    from rich.console import Console
-
-    return Console(highlight=False, width=None if sys.stdout.isatty() else piped_width)
+    return _console_class()(highlight=False, width=None if sys.stdout.isatty() else piped_width)
 
 
 def escape(text: str) -> str:

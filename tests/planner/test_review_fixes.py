@@ -116,3 +116,50 @@ def test_offers_csv_with_a_12_month_term_still_plans(tmp_path):
     scenario, _ = scenario_with_cell(tmp_path, "term_months", "12")
     result = run("plan", scenario, "--format", "json", "--no-baselines", "--no-decisions")
     assert result.exit_code == 0, result.output
+
+
+# ---------------------------------------------------------------------------------------------------
+# control characters in scenario text: shown as \xNN on the terminal, kept as given in JSON
+
+
+HOSTILE_NAME = "Entry \x1b]0;pwned\x07 \x9b2J"
+HOSTILE_WORKLOAD = "w\x0c\x1b[31mred\x00"
+
+
+@pytest.fixture()
+def hostile_scenario(tmp_path, monkeypatch) -> Path:
+    for var in ("FORCE_COLOR", "TTY_COMPATIBLE"):   # no colour: any ESC on stdout then came from the scenario
+        monkeypatch.delenv(var, raising=False)
+    text = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Entry — small datasets", f"name: {json.dumps(HOSTILE_NAME)}", 1)
+    text = text.replace("  - name: coursework-and-kaggle", f"  - name: {json.dumps(HOSTILE_WORKLOAD)}", 1)
+    path = tmp_path / "ctl.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_plan_table_shows_control_characters_of_scenario_text_as_escapes(hostile_scenario):
+    result = run("plan", hostile_scenario, "--no-decisions")
+    assert result.exit_code == 0, result.output
+    for stream in (result.stdout, result.stderr):
+        assert not any(ord(c) < 0x20 and c not in "\t\n" or 0x7f <= ord(c) < 0xa0 for c in stream), repr(stream)
+    assert r"Entry \x1b]0;pwned\x07 \x9b2J" in result.stdout       # the headline
+    assert r"w\x0c\x1b[31mred\x00" in result.stdout                 # the break-even table's workload cell
+
+
+def test_plan_json_keeps_scenario_text_as_given(hostile_scenario):
+    result = run("plan", hostile_scenario, "--no-decisions", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["scenario"] == HOSTILE_NAME
+    assert {row["workload"] for row in doc["break_even"]} == {HOSTILE_WORKLOAD}
+    assert doc["scenario_inputs"]["workloads"][0]["name"] == HOSTILE_WORKLOAD
+
+
+def test_error_message_shows_control_characters_as_escapes(tmp_path, monkeypatch):
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    missing = tmp_path / "no\x1b[2Jthere.yaml"
+    result = run("plan", missing)
+    assert result.exit_code == 2 and no_traceback(result)
+    assert "\x1b" not in result.stderr and r"no\x1b[2Jthere.yaml" in result.stderr
