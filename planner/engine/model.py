@@ -271,8 +271,30 @@ def define_fixed_onprem_switch(m: Model) -> None:
             most = sum((var.upBound or 0) * c for var, c in held.items())
             if most:
                 add_row(rows, [*held.items(), (m.site[key], -most)], pulp.LpConstraintLE, 0.0, f"site_epoch_{key}_{sku[i]}")
+    _define_site_order(m, first, rows)
     _define_site_dispatch(m, first, rows)
     add_rows(m, rows)
+
+
+def _define_site_order(m: Model, first_months: np.ndarray, rows: dict) -> None:
+    """Where one site epoch follows another, the cards held can only grow when no vintage leaves at the
+    boundary (s_next ≥ s_prev) and only shrink when none starts there (s_prev ≥ s_next). Valid rows that
+    keep HiGHS from trying orders of the binaries no plan can have: the 19 purchase re-solves of
+    industrial.yaml's decision values took 1.4× the CPU of one site binary without them, 1.0-1.15× with
+    (2026-12-02)."""
+    v = m.inputs.vintages
+    leaves, starts = set(v["leave_month"].tolist()), set(v["first_service"].tolist())
+    schedule = m.inputs.schedule
+    last_months = schedule.rows.loc[schedule.col("driver") == "site", "last_month"].to_numpy()
+    for key in range(1, len(first_months)):
+        month = int(first_months[key])
+        if month != int(last_months[key - 1]) + 1:   # months no card can serve in lie between them
+            continue
+        before, after = m.site[key - 1], m.site[key]
+        if month not in leaves:
+            add_row(rows, [(after, 1.0), (before, -1.0)], pulp.LpConstraintGE, 0.0, f"site_grows_{key}")
+        if month not in starts:
+            add_row(rows, [(before, 1.0), (after, -1.0)], pulp.LpConstraintGE, 0.0, f"site_shrinks_{key}")
 
 
 def _define_site_dispatch(m: Model, first_months: np.ndarray, rows: dict) -> None:
