@@ -244,7 +244,7 @@ def define_fixed_onprem_switch(m: Model) -> None:
     on it), and per site epoch (schedule.site_epochs) a binary, 1 when any card is held in it, working or
     switched off. With one site epoch the two are one variable."""
     inp = m.inputs
-    first = inp.schedule.rows.loc[inp.schedule.col("driver") == "site", "first_month"].to_numpy()
+    first, last = inp.schedule.site_months
     if not m.n or not len(first):
         return
     m.z = m.prob.add_variable("any_onprem", cat="Binary")
@@ -256,11 +256,11 @@ def define_fixed_onprem_switch(m: Model) -> None:
     if len(first) == 1:
         m.site[0] = m.z
         return
+    epochs = inp.epoch_of_month[first - 1].tolist()   # the fleet epoch of each site epoch
     v = inp.vintages
     unit, serving = v["unit"].to_numpy(), in_service(v, inp.horizon_months)
     rows: dict = {}
-    for key, month in enumerate(first.tolist()):
-        e = int(inp.epoch_of_month[month - 1])
+    for key, (month, e) in enumerate(zip(first.tolist(), epochs)):
         m.site[key] = m.prob.add_variable(f"site_epoch_{key}", cat="Binary")
         for i in m.n:
             # the card's working cards in service in the epoch, and its owned cards switched off then
@@ -271,12 +271,12 @@ def define_fixed_onprem_switch(m: Model) -> None:
             most = sum((var.upBound or 0) * c for var, c in held.items())
             if most:
                 add_row(rows, [*held.items(), (m.site[key], -most)], pulp.LpConstraintLE, 0.0, f"site_epoch_{key}_{sku[i]}")
-    _define_site_order(m, first, rows)
-    _define_site_dispatch(m, first, rows)
+    _define_site_order(m, first, last, rows)
+    _define_site_dispatch(m, epochs, rows)
     add_rows(m, rows)
 
 
-def _define_site_order(m: Model, first_months: np.ndarray, rows: dict) -> None:
+def _define_site_order(m: Model, first_months: np.ndarray, last_months: np.ndarray, rows: dict) -> None:
     """Where one site epoch follows another, the cards held can only grow when no vintage leaves at the
     boundary (s_next ≥ s_prev) and only shrink when none starts there (s_prev ≥ s_next). Valid rows that
     keep HiGHS from trying orders of the binaries no plan can have: the 19 purchase re-solves of
@@ -284,8 +284,6 @@ def _define_site_order(m: Model, first_months: np.ndarray, rows: dict) -> None:
     (2026-12-02)."""
     v = m.inputs.vintages
     leaves, starts = set(v["leave_month"].tolist()), set(v["first_service"].tolist())
-    schedule = m.inputs.schedule
-    last_months = schedule.rows.loc[schedule.col("driver") == "site", "last_month"].to_numpy()
     for key in range(1, len(first_months)):
         month = int(first_months[key])
         if month != int(last_months[key - 1]) + 1:   # months no card can serve in lie between them
@@ -297,14 +295,15 @@ def _define_site_order(m: Model, first_months: np.ndarray, rows: dict) -> None:
             add_row(rows, [(before, 1.0), (after, -1.0)], pulp.LpConstraintGE, 0.0, f"site_shrinks_{key}")
 
 
-def _define_site_dispatch(m: Model, first_months: np.ndarray, rows: dict) -> None:
-    """Per workload and period, the work cards do is at most its demand times the period's site binary. The
-    rows above alone leave the LP bound 28 % below the optimum on industrial.yaml (a card count over its
-    bound pays that share of the site cost) and HiGHS took 4× the solve of one site binary to close it; with
-    these 0.15 % (2026-12-02). Valid: work beyond the demand is never needed — a plan with some has a plan as
-    cheap without it (busy costs are ≥ 0, and no constraint asks for more work than demanded)."""
+def _define_site_dispatch(m: Model, epochs: list[int], rows: dict) -> None:
+    """Per workload and period, the work cards do is at most its demand times the period's site binary
+    (`epochs`: the fleet epoch of each site epoch, by key). The rows above alone leave the LP bound 28 %
+    below the optimum on industrial.yaml (a card count over its bound pays that share of the site cost) and
+    HiGHS took 4× the solve of one site binary to close it; with these 0.15 % (2026-12-02). Valid: work
+    beyond the demand is never needed — a plan with some has a plan as cheap without it (busy costs are
+    ≥ 0, and no constraint asks for more work than demanded)."""
     inp = m.inputs
-    key_of_epoch = {int(inp.epoch_of_month[month - 1]): key for key, month in enumerate(first_months.tolist())}
+    key_of_epoch = {e: key for key, e in enumerate(epochs)}
     card, epoch = inp.col("kind") == "card", inp.periods["epoch"].to_numpy()
     work, demand = inp.work.tolist(), inp.demand.tolist()
     terms: dict = {}

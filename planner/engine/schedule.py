@@ -313,10 +313,16 @@ class CostSchedule:
         return self.n_vintages if driver in VINTAGE_DRIVERS else self.n_units
 
     @cached_property
+    def site_months(self) -> tuple[np.ndarray, np.ndarray]:
+        """(first month, last month) of each site epoch, in key order (both empty without a site cost)."""
+        mask = self._mask("site")
+        order = np.argsort(self.col("key")[mask], kind="stable")
+        return self.col("first_month")[mask][order], self.col("last_month")[mask][order]
+
+    @property
     def n_site_epochs(self) -> int:
         """The keys of the `site` driver: the fleet epochs some card can serve in (0 without a site cost)."""
-        keys = self.col("key")[self._mask("site")]
-        return int(keys.max()) + 1 if len(keys) else 0
+        return len(self.site_months[0])
 
     def per_key(self, values: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
         """Row `values` (1-D, or rows × k) of the rows in `mask` summed per decision key: [n] or [n × k]."""
@@ -336,7 +342,6 @@ class CostSchedule:
     def busy_rate(self) -> np.ndarray:
         """[units] money per unit-hour worked in month 1 (busy rates are flat over the horizon)."""
         return self.per_key(self.amounts[:, 0], self._mask("busy"), self.n_units)
-
 
     def busy_present_values(self, periods: pd.DataFrame, discount: np.ndarray) -> dict[str, np.ndarray]:
         """category -> [units × periods] present value of one unit working through period p's hours
