@@ -8,7 +8,7 @@ import math
 import os
 import sys
 from enum import Enum
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 import typer
@@ -62,22 +62,18 @@ def visible(text: str) -> str:
     return text.translate(_CONTROLS)
 
 
-_CONSOLE_CLASS = None
-
-
+@cache
 def _console_class():
     """rich's Console, made to print every string through `visible`: the one place where the tables and
-    messages of every command (their cells, titles, markup lines) become terminal output."""
-    global _CONSOLE_CLASS
-    if _CONSOLE_CLASS is None:
-        from rich.console import Console
+    messages of every command (their cells, titles, markup lines) become terminal output. Made at first
+    use: rich is imported only by a command that prints with it."""
+    from rich.console import Console
 
-        class VisibleConsole(Console):
-            def render_str(self, text: str, **kwargs):
-                return super().render_str(visible(text), **kwargs)
+    class VisibleConsole(Console):
+        def render_str(self, text: str, **kwargs):
+            return super().render_str(visible(text), **kwargs)
 
-        _CONSOLE_CLASS = VisibleConsole
-    return _CONSOLE_CLASS
+    return VisibleConsole
 
 
 def _plain_stderr() -> bool:
