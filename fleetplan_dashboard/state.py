@@ -60,6 +60,7 @@ from planner.scenario import (
     YamlRefused,
     apply_overrides,
     load_scenario_text,
+    path_keys,
     read_yaml_value,
 )
 from pricing_adapters import registry
@@ -941,17 +942,6 @@ def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str)
     return text[:line_start] + line + text[line_start:]
 
 
-def _path_parts(path: str, workload_names: set[str]) -> list[str]:
-    """The keys of an override path: `workloads.team.a.growth_per_month` → workloads, team.a, growth_per_month
-    when `team.a` is a workload (the longest name that leaves a field, as `apply_overrides` reads it)."""
-    parts = path.split(".")
-    if parts[0] == "workloads":
-        for end in range(len(parts) - 1, 1, -1):
-            if ".".join(parts[1:end]) in workload_names:
-                return ["workloads", ".".join(parts[1:end]), *parts[end:]]
-    return parts
-
-
 def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str, bool]:
     """(the scenario file `text` with the widget `values` written in, comments kept?).
 
@@ -963,7 +953,7 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str,
     out = text
     names = {w.name for w in base.workloads}
     for path, value in overrides.items():
-        parts = _path_parts(path, names)
+        parts = path_keys(path, names)
         try:   # the text as edited so far: a layout this does not edit (explicit `? key`) may no longer parse
             root = yaml.compose(out, Loader=yaml.SafeLoader)
         except yaml.YAMLError:

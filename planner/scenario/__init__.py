@@ -27,11 +27,13 @@ from planner.scenario.overrides import (
                                       flatten_scenario,
                                       normalise_overrides,
                                       parse_value,
+                                      path_keys,
                                       path_problems,
                                       split_values,
 )
 
 __all__ = ["BUILTIN_PROFILES", "CardOverride", "Constraints", "OnPrem", "Prices", "Provider", "PurchaseOption",
-           "Scenario", "ThroughputMetric", "Workload", "path_problems", "apply_overrides", "diff_inputs", "flatten_scenario",
+           "Scenario", "ThroughputMetric", "Workload", "path_keys", "path_problems",
+           "apply_overrides", "diff_inputs", "flatten_scenario",
            "load_scenario", "load_scenario_file", "load_scenario_text", "normalise_overrides", "parse_scenario",
            "parse_value", "read_yaml_value", "scenario_json_schema", "split_values", "YamlRefused"]

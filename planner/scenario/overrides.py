@@ -80,6 +80,18 @@ def _item_at(parts: list[str], k: int, names: list[Any]) -> tuple[int | None, in
     return None, k
 
 
+def path_keys(path: str, workload_names) -> list[str]:
+    """The keys of a dotted override `path`, a workload's name as one key however many dots it holds
+    (`workloads.team.a.growth_per_month` → workloads, team.a, growth_per_month when `team.a` is one of
+    `workload_names`), read as `apply_overrides` reads it."""
+    parts = path.split(".")
+    if len(parts) > 1 and parts[0] == "workloads":
+        _, end = _item_at(parts, 1, list(workload_names))
+        if end > 1:
+            return ["workloads", ".".join(parts[1:end]), *parts[end:]]
+    return parts
+
+
 def _set_path(data: dict, path: str, value: Any) -> None:
     """Set `value` at dotted `path` in a scenario dump, checking each step against the models."""
     parts = path.split(".")
