@@ -113,6 +113,8 @@ def load_cards() -> pd.DataFrame:
 
 
 CUSTOM_SOURCE = "scenario custom_cards"   # the `source` of a custom card's price starts with this
+OVERRIDE_SOURCE = "scenario card_overrides"   # … and that of a catalog card's price an override replaces
+QUOTED_SOURCES = (CUSTOM_SOURCE, OVERRIDE_SOURCE)   # prices the scenario gives: a quote, not catalog data
 
 
 def custom_card_row(card_id: str, card, currency: str) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from planner.catalog.gpus import custom_card_row, load_cards, load_gpus, suggest
+from planner.catalog.gpus import OVERRIDE_SOURCE, custom_card_row, load_cards, load_gpus, suggest
 from planner.errors import PriceSourceError, PricesRefuteScenario
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
@@ -101,6 +101,16 @@ def _catalog_card_rows() -> dict[str, dict]:
     return load_cards().to_dict("index")
 
 
+def _override_provenance(given: dict) -> dict:
+    """`as_of` and `source` of a catalog card whose price an override replaces: the override's own, never the
+    catalog's (which dated and cited the price replaced). An undated override is the scenario's quote
+    (OVERRIDE_SOURCE; catalog.prices.date_report names it as quoted, neither dated nor undated); a dated one
+    is checked for age like any dated price."""
+    if given.get("as_of"):
+        return {"as_of": given["as_of"], "source": given.get("source") or f"{OVERRIDE_SOURCE}: no source given"}
+    return {"as_of": "", "source": f"{OVERRIDE_SOURCE}: {given.get('source') or 'no source given'}"}
+
+
 def site_card_rows(scenario) -> list[dict]:
     """The rows of `site_cards(scenario)` as dicts (SITE_CARD_COLUMNS), for callers that build their own table."""
     o, c = scenario.onprem, scenario.constraints
@@ -114,6 +124,8 @@ def site_card_rows(scenario) -> list[dict]:
         override = o.card_overrides.get(card_id)
         given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
         row.update(given)
+        if "price" in given and not custom:
+            row.update(_override_provenance(given))
         # An override's currency applies to the amounts it gives; catalog amounts keep their own.
         price_rate = scenario.fx_rate(row["currency"] if "price" in given else catalog_currency)
         host_rate = scenario.fx_rate(row["currency"] if "host_cost_per_card" in given else catalog_currency)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from planner.catalog.gpus import CUSTOM_SOURCE
+from planner.catalog.gpus import QUOTED_SOURCES
 from planner.errors import PriceSourceError
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
@@ -220,8 +220,9 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
     """How old the prices a plan used are. `used_offers`: one row per offer used (a DataFrame, or a dict of
     equally long columns), with `as_of` and `sku` (and, when present, `provider`, `purchase_option`,
     `region`, `source`); a row whose `as_of` is empty or not an
-    ISO date is undated. A row whose `source` starts with CUSTOM_SOURCE is a price the scenario gives
-    (`onprem.custom_cards`): named in `quoted` and the text, never a stale or undated price. Returns
+    ISO date is undated. A row without a date whose `source` starts with one of QUOTED_SOURCES is a price
+    the scenario gives (`onprem.custom_cards`, or a catalog card's price in `onprem.card_overrides`): named
+    in `quoted` and the text, never a stale or undated price (an override with its own `as_of` is dated). Returns
 
         {"as_of_min", "as_of_max": ISO dates of the dated rows (None when none is dated),
          "rows", "dated_rows", "undated_rows", "stale_rows": counts (one row per offer label; quoted
@@ -233,7 +234,7 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
     """
     today = today or date.today()
     seen: dict[str, date | None] = {}
-    quoted: set[str] = set()   # cards priced by the scenario itself (custom_cards): a user's quote, not undated data
+    quoted: set[str] = set()   # cards priced by the scenario itself (custom cards, overrides): a quote, not undated data
     # column by column: a row tuple per offer (itertuples) costs more than the rest of the report
     skus = list(used_offers["sku"])
     n = len(skus)
@@ -242,10 +243,10 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
                _cells_or(used_offers, "as_of", None, n))
     for provider, sku, option, region, source, as_of in rows:
         label = _label(provider, sku, option, region)
-        if str(source or "").startswith(CUSTOM_SOURCE):
+        when = _iso(as_of)
+        if when is None and str(source or "").startswith(QUOTED_SOURCES):
             quoted.add(label)
             continue
-        when = _iso(as_of)
         if label not in seen or (when is not None and (seen[label] is None or when < seen[label])):
             seen[label] = when  # an offer used twice counts once, at its oldest date
     dated = {k: v for k, v in seen.items() if v is not None}

@@ -182,10 +182,11 @@ def test_plan_json_has_the_design_keys_and_exit_0():
     assert {"provider", "sku", "gpu", "purchase_option", "units", "instance_hours", "cost"} <= set(doc["fleet"][0])
     assert {"name", "seconds", "gap"} <= set(doc["solver"])
     prices = {k: doc["prices"][k] for k in ("source", "as_of", "as_of_oldest", "as_of_text", "undated_prices")}
-    # the g5.xlarge row is dated 2026-07-20; the RTX A5000's catalog row has no sourced price, so no date
+    # the g5.xlarge row is dated 2026-07-20; the RTX A5000 is priced by the scenario's override (2,000 USD),
+    # an undated quote: neither the catalog's row (no sourced price) nor an undated price
     assert prices == {"source": str((ROOT / "examples" / "offers-g5-us-east-1.csv").resolve()),
-                      "as_of": "2026-07-20", "as_of_oldest": "2026-07-20", "as_of_text": "2026-07-20, 1 undated",
-                      "undated_prices": 1}
+                      "as_of": "2026-07-20", "as_of_oldest": "2026-07-20",
+                      "as_of_text": "2026-07-20, 1 quoted in the scenario", "undated_prices": 0}
 
 
 def test_plan_infeasible_exits_1_and_bad_input_exits_2(tmp_path):
