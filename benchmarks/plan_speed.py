@@ -50,6 +50,9 @@ SECTIONS = ("process", "steps", "ladder", "periods", "decisions")
 DECISION_PARTS = ("decision_values", "runner_up", "flip_points")
 HELP_TARGET_S = 0.35     # issue 11: `fleetplan --help` within 0.35 s …
 BEYOND_HELP_S = 0.5      # … and the industrial plan with baselines within 0.5 s more
+# … a figure set on the machine the issue was filed from, where 503e897's plan took 0.86 s beyond --help (quiet;
+# 1.0-1.25 s under load): with --against, the 0.5 s is also scaled to this host by that tree's time here
+FILED_BEYOND_HELP_S = 0.86
 
 
 # another tree's `fleetplan`, run by this venv's interpreter with that tree first on PYTHONPATH
@@ -219,6 +222,11 @@ def _processes(path: Path, solver: str, runs: int, other: tuple[str, Path] | Non
         print(f"  against {rev}: --help {help_s / medians[f'{rev}: fleetplan --help']:.2f} of its time "
               f"(target ≤ 0.35); plan beyond --help {beyond:.3f} s against {other_beyond:.3f} s = "
               f"{beyond / other_beyond:.2f} of its time (target ≤ 0.5)")
+        scaled = BEYOND_HELP_S / FILED_BEYOND_HELP_S * other_beyond
+        print(f"  against {rev}: the {BEYOND_HELP_S} s target scaled to this host ({BEYOND_HELP_S} s of the "
+              f"{FILED_BEYOND_HELP_S} s {rev} took where the issue was filed = {BEYOND_HELP_S / FILED_BEYOND_HELP_S:.2f} "
+              f"of its time, here {scaled:.3f} s): plan with baselines {beyond:+.3f} s beyond --help: "
+              f"{'met' if beyond <= scaled else 'NOT met'}")
         cpu_beyond = cpu_medians[plan_label] - cpu_medians["fleetplan --help"]
         other_cpu_beyond = (cpu_medians[f"{rev}: plan industrial.yaml --format json"]
                             - cpu_medians[f"{rev}: fleetplan --help"])
