@@ -29,15 +29,26 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
         return given
     path = Path(os.path.realpath(given))   # a symlinked file is replaced at its target, the link kept
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _file_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         _write_fd(fd, data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; a written file gets the usual mode
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return given
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions a file written at `path` gets: those of the file it replaces (a private 0600 file
+    stays private), else the usual 0666 less the umask (mkstemp would leave 0600). Set-id and sticky bits
+    are not carried over: they were given to the old content, not to what replaces it."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
 
 
 def _write_fd(fd: int, data: str | bytes, sync: bool = True) -> None:
@@ -77,18 +88,50 @@ def write_folder_atomic(path: str | Path, files: dict[str, str | bytes]) -> Path
     given, path = Path(path), Path(os.path.realpath(path))   # a symlinked folder is replaced at its target
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_leftovers(path)
+    _check_writable(path)
     tmp = Path(tempfile.mkdtemp(prefix=f"{path.name}.tmp-{os.getpid()}-", dir=path.parent))
-    old = None
     try:
         for name, data in files.items():
             _write_fd(os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), data)
         os.chmod(tmp, path.stat().st_mode & 0o7777 if path.is_dir() else 0o777 & ~_umask())
         _fsync_dir(tmp)
         old = _swap(tmp, path)
-    finally:
-        shutil.rmtree(old or tmp, ignore_errors=True)   # the previous folder after a swap, else the new one
+    except BaseException:
+        _remove_folder(tmp)
+        raise
+    if old is not None:
+        _remove_previous(old)
     _fsync_dir(path.parent)
     return given
+
+
+def _check_writable(path: Path) -> None:
+    """Raise PermissionError when `path` is a folder whose files this user may not replace (no write or
+    search permission on it: a read-only folder). The swap of folders needs only the parent's permission,
+    but would override the folder's own, and its previous files could not be removed after it."""
+    if path.is_dir() and not os.access(path, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "read-only folder: its files cannot be replaced", str(path))
+
+
+def _remove_previous(old: Path) -> None:
+    """Remove the previous folder, now at `old` after the swap. `_check_writable` let its files be removed;
+    one that still cannot be (a read-only file on Windows) is an error naming where the old files stay."""
+    try:
+        shutil.rmtree(old)
+    except OSError as exc:
+        raise OSError(exc.errno, f"the new files are written, but the previous ones stay in {old} "
+                                 f"({exc.strerror or exc})") from exc
+
+
+def _remove_folder(folder: Path) -> None:
+    """Remove a temporary folder of these writes (this one's after a failure, or a killed writer's), even
+    one given a read-only folder's mode; quietly: the failure is reported already, or the folder is another
+    user's to remove."""
+    try:
+        os.chmod(folder, 0o700)
+    except OSError:
+        pass
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _swap(new: Path, path: Path) -> Path | None:
@@ -132,7 +175,7 @@ def _remove_leftovers(path: Path) -> None:
     for entry in path.parent.glob(f"{glob.escape(prefix)}*"):
         pid = entry.name[len(prefix):].split("-", 1)[0]
         if pid.isdigit() and not _running(int(pid)) and entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+            _remove_folder(entry)
 
 
 def _running(pid: int) -> bool:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from planner.errors import PlannerError
+from planner.text import visible
 
 if TYPE_CHECKING:   # the CLI imports pandas only in commands that print tables, and rich when it prints
     import pandas as pd
@@ -48,18 +49,8 @@ class _Stderr:
         self.labelled(f"{label}:", text, "yellow")
 
 
-# Control characters in text a user supplied (a scenario's names, a price file's cells, a file name) would
-# act on the terminal: ESC [ 31 m recolours it, ESC ] retitles it, BS and CR overwrite what was printed. C0
-# but tab and line feed, DEL and C1 are shown as \xNN, so the text stays readable and names what is in the
-# file; a carriage return is dropped, as rich drops it (rich.control.STRIP_CONTROL_CODES), so a CRLF line
-# end reads as one. JSON and CSV keep the text as given: only what is printed for a person passes here.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
-_CONTROLS[0x0d] = None
-
-
-def visible(text: str) -> str:
-    """`text` with its control characters shown as \\xNN (a carriage return dropped): safe to print."""
-    return text.translate(_CONTROLS)
+# A scenario's names, a price file's cells and file names are printed through `visible` (planner.text):
+# their control characters would act on the terminal. JSON and CSV written to stdout keep the text as given.
 
 
 @cache

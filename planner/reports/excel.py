@@ -30,6 +30,7 @@ from planner.reports.tables import (
     generated_at,
     maybe_write,
     plan_start,
+    present_value_basis,
     prices_used,
     spreadsheet_text,
     summary_table,
@@ -176,7 +177,7 @@ def _range(first_row: int, first_col: int, last_row: int, last_col: int, sheet: 
 def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     """One row per month 1..H+1 (H+1: after the horizon, the residual credit and payments falling
     after it), dated from `first`, its plan year, its costs by category (capex, credits, opex), its
-    total (=SUM of the categories), discount factor and present value (=total × factor). Row H+1 with
+    nominal total (=SUM of the categories), discount factor and present value (=total × factor). Row H+1 with
     reservation payments after the horizon carries the plan's present value as a number: each of those
     payments is discounted in its own month (docs/cost-model.md), so total × d(H+1) would be wrong."""
     capex, credits, opex = _categories(plan.monthly)
@@ -193,7 +194,9 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
             present = discounted   # row H+1 with payments after the horizon, each discounted in its month
         rows.append([int(r.month), add_months(first, int(r.month) - 1), _plan_year(int(r.month), plan.horizon_months),
                      *costs, total, factor, present])
-    columns = [*lead, *(c + money for c in categories), "total" + money, "discount_factor", "total_discounted" + money]
+    # "total_nominal": the summary's total is a present value, and this sum of the month's money is not
+    columns = [*lead, *(c + money for c in categories), "total_nominal" + money, "discount_factor",
+               "total_discounted" + money]
     frame = pd.DataFrame(rows, columns=columns)
     formats = {c: MONEY for c in columns if c.endswith(money)} | {"month_start": MONTH, "discount_factor": FACTOR}
     return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
@@ -206,7 +209,7 @@ def _plan_year(month: int, horizon: int) -> int | str:
 def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> Sheet:
     """Plan years (months 1–12, 13–24 …, the last one possibly short) and the after-horizon month, each
     with capex, credits (residual value), opex (energy, maintenance, colocation, fixed on-prem, cloud) and
-    total, nominal and present value, as formulas over the monthly sheet's rows."""
+    total, nominal (total_nominal) and present value, as formulas over the monthly sheet's rows."""
     capex, credits, opex = _categories(plan.monthly)
     col = {c: i for i, c in enumerate(monthly.columns)}
     groups = {"capex": capex, "residual_value": credits, "opex": opex}
@@ -215,7 +218,7 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
     horizon = plan.horizon_months
     spans = [(y, 12 * (y - 1) + 1, min(12 * y, horizon)) for y in range(1, (horizon + 11) // 12 + 1)]
     spans += [(AFTER_HORIZON, m, m) for m in months if m > horizon]
-    columns = ["year", "first_month", "last_month", "from", "to", *(f"{g}{money}" for g in groups), "total" + money,
+    columns = ["year", "first_month", "last_month", "from", "to", *(f"{g}{money}" for g in groups), "total_nominal" + money,
                *(f"{g}_present_value{money}" for g in groups), "total_present_value" + money]
     at = columns.index
     rows = []
@@ -250,22 +253,26 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
 
 
 def summary_sheet(plan: Plan, first: date) -> Sheet:
-    """The headline figures (`summary_table`) with a unit column: money in the plan currency, shares as
-    percentages, energy in kWh."""
+    """The headline figures (`summary_table`) with a unit column: money in the plan currency, said to be a
+    present value or nominal, shares as percentages, energy in kWh."""
     table = summary_table(plan, first)
     units, values = [], []
     for field, value in zip(table["field"], table["value"]):
-        unit, fmt = _summary_unit(field, plan.currency)
+        unit, fmt = _summary_unit(field, plan.currency, present_value_basis(plan))
         units.append(unit)
         values.append(Styled(value, fmt) if fmt and isinstance(value, (int, float)) and not isinstance(value, bool)
                       else value)
     return Sheet(pd.DataFrame({"field": table["field"], "value": values, "unit": units}), {})
 
 
-def _summary_unit(field: str, currency: str) -> tuple[str | None, str | None]:
-    """The unit and number format of a summary field."""
-    if field == "total" or field.startswith(("cost.", "baseline.", "assumption.capex_budget")):
-        return currency, MONEY
+def _summary_unit(field: str, currency: str, present_value: str) -> tuple[str | None, str | None]:
+    """The unit and number format of a summary field; money says what it is (`present_value`: how the
+    plan's totals are discounted): the total, costs and baselines are present values, the budgets caps on
+    nominal capex."""
+    if field == "total" or field.startswith(("cost.", "baseline.")):
+        return f"{currency}, {present_value}", MONEY
+    if field.startswith("assumption.capex_budget"):
+        return f"{currency}, nominal", MONEY
     if field == "assumption.resale_share_of_book":
         return "%", SHARE
     return {"horizon_months": ("months", None), "energy_kwh": ("kWh", "#,##0"), "solver.seconds": ("s", None),
@@ -281,7 +288,7 @@ def runner_up_sheet(plan: Plan) -> Sheet:
     """The runner-up (engine.decisions) as field, value, unit: the close-call flag and threshold, both
     totals, the increase in money and as a share, what differs, and both fleets (units per card or offer);
     the header alone when decision values were not computed."""
-    runner, cur = plan.runner_up, plan.currency
+    runner, cur = plan.runner_up, f"{plan.currency}, {present_value_basis(plan)}"   # as the summary's total
     rows: list[tuple] = []
     if runner is not None:
         share = runner.get("close_call_share")

@@ -10,22 +10,27 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import maybe_write, price_dates
+from planner.reports.tables import maybe_write, present_value_basis, price_dates
+from planner.text import visible
 
 # The signs that start an image, a link, an autolink, HTML, a code span or a table cell: a scenario's
 # names and description are shown as typed, and a viewer of the file fetches no image from them.
 _ACTIVE = re.compile(r"([\\`!\[\]<>|])")
+# A line break would end a table row or start a heading; Markdown shows one inside a paragraph as a space.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _text(value) -> str:
-    """`value` as Markdown text that renders as typed (`_ACTIVE` signs backslash-escaped)."""
-    return _ACTIVE.sub(r"\\\1", str(value))
+    """`value` as one line of Markdown text that renders as typed: line breaks as spaces, other control
+    characters as \\xNN (`visible`), `_ACTIVE` signs backslash-escaped."""
+    return _ACTIVE.sub(r"\\\1", visible(_LINE_BREAK.sub(" ", str(value))))
 
 
 def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
     def fmt(v):
         if isinstance(v, (float, np.floating)):
-            return "" if math.isnan(v) else f"{round(v, digits) + 0.0:,.{digits}f}"   # never "-0"
+            # inf (a card that never breaks even) blank, as JSON's null and the workbook's blank cell
+            return "" if not math.isfinite(v) else f"{round(v, digits) + 0.0:,.{digits}f}"   # never "-0"
         return _text(v)
     head = "| " + " | ".join(map(str, df.columns)) + " |"
     sep = "| " + " | ".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + " |"
@@ -41,8 +46,11 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     lines = [f"# {_text(plan.scenario_name)}", ""]
     if s is not None and s.description:
         lines += [_text(s.description), ""]
-    lines += [f"**Total: {plan.total:,.0f} {cur}** (present value over {plan.horizon_months} months; "
-              f"status {plan.status}). Prices: {plan.prices.get('source')}, {price_dates(plan.prices)}.", ""]
+    basis = present_value_basis(plan)
+    money = f"{cur}, {basis}"   # every sum of money below is a present value: none is nominal
+    lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "
+              f"status {plan.status}). Prices: {_text(plan.prices.get('source'))}, {_text(price_dates(plan.prices))}.",
+              ""]
     if len(plan.baselines):
         b = plan.baselines.set_index("baseline")
         bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}, {round(row.savings_pct, 1) + 0.0:.1f}%)"
@@ -51,10 +59,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
     fleet = plan.fleet[["provider", "region", "sku", "gpu", "purchase_option", "units", "new_units",
                         "instance_hours", "cost"]]
-    lines += ["## Fleet", "", _md_table(fleet), "", f"## Cost by category ({cur})", "",
+    lines += [f"## Fleet (cost in {money})", "", _md_table(fleet), "", f"## Cost by category ({money})", "",
               _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
     if len(plan.baselines):
-        lines += [f"## Baselines ({cur})", "",
+        lines += [f"## Baselines ({money})", "",
                   _md_table(plan.baselines[["baseline", "label", "status", "total", "savings"]]), ""]
     if len(plan.utilisation):
         held = (plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]

@@ -10,12 +10,14 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
 from planner.errors import PlannerError
 from planner.fileio import write_atomic
 from planner.scenario import flatten_scenario
+from planner.text import visible
 
 
 def clean(value):
@@ -57,16 +59,38 @@ def spreadsheet_text(value):
 def spreadsheet_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of `df` with `spreadsheet_text` applied to its column names and text columns (numbers,
     even negative ones, stay numbers)."""
-    out = df.rename(columns=lambda c: spreadsheet_text(str(c)))
+    return _text_mapped(df, spreadsheet_text)
+
+
+def _text_mapped(df: pd.DataFrame, convert) -> pd.DataFrame:
+    """A copy of `df` with `convert` applied to its column names and to every cell of its text columns."""
+    out = df.rename(columns=lambda c: convert(str(c)))
     for i, dtype in enumerate(out.dtypes):
         if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
-            out.isetitem(i, out.iloc[:, i].map(spreadsheet_text))
+            out.isetitem(i, out.iloc[:, i].map(convert))
     return out
 
 
+def _csv_cell(value):
+    """A cell as a CSV file holds it: text through `spreadsheet_text`, its other control characters then
+    shown (`visible`: its CRs are line feeds by then); an infinite number empty, as JSON's null and the
+    workbook's blank cell (a card that never breaks even)."""
+    if isinstance(value, str):
+        return visible(spreadsheet_text(value))
+    if isinstance(value, (float, np.floating)) and math.isinf(value):
+        return None
+    return value
+
+
 def csv_text(df: pd.DataFrame) -> str:
-    """`df` as CSV text (no index, \\n line ends) with no field a spreadsheet would run as a formula."""
-    return spreadsheet_frame(df).to_csv(index=False, lineterminator="\n")
+    """`df` as CSV text (no index, \\n line ends) with no field a spreadsheet would run as a formula, no
+    control character but line feeds and tabs, and no infinite number (`_csv_cell`)."""
+    out = _text_mapped(df, _csv_cell)
+    for i, dtype in enumerate(out.dtypes):
+        if pd.api.types.is_float_dtype(dtype):
+            column = out.iloc[:, i]
+            out.isetitem(i, column.mask(column.isin([np.inf, -np.inf])))
+    return out.to_csv(index=False, lineterminator="\n")
 
 
 def maybe_write(path, data):
@@ -230,6 +254,15 @@ def hardware_assumptions(plan: Plan) -> dict:
             "resale_share_of_book": o.resale.share_of_book, "sell_owned": o.sell_owned,
             "switch_off_owned": o.switch_off_owned, "maintenance_when_off": o.maintenance_when_off,
             "capex_budget": o.capex_budget, "capex_budget_per_year": o.capex_budget_per_year}
+
+
+def present_value_basis(plan: Plan) -> str:
+    """What the plan's totals are, for a label: "present value at 8%/year" (the scenario's discount_rate),
+    "present value at 0%/year (undiscounted)", or "present value" for a plan without its scenario."""
+    rate = getattr(plan.scenario, "discount_rate", None)
+    if rate is None:
+        return "present value"
+    return f"present value at {rate * 100:g}%/year" + (" (undiscounted)" if rate == 0 else "")
 
 
 def grouping_line(plan: Plan) -> str:

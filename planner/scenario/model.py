@@ -40,6 +40,13 @@ MAX_FX = 1e9              # units of one currency per unit of another, and its i
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mismatch
 
+# Most characters of a name a plan shows: the scenario's, a workload's, a card id (catalog, custom, owned,
+# overridden or capped). Names are table cells, sheet rows and override paths; a spreadsheet cell holds
+# 32,767 characters (xlsxwriter and Excel cut the rest silently), and a name of more than a line or two
+# is a mistake (a pasted file), not a name.
+MAX_NAME_LENGTH = 200
+Name = Annotated[str, Field(max_length=MAX_NAME_LENGTH)]   # a key; an empty one is loading.py's to name
+
 
 def _positive_speed(value: float) -> float:
     """`value` when it is a usable relative speed. Checked per entry of a throughput table, so each bad entry
@@ -250,12 +257,12 @@ class OnPrem(Frozen):
     electricity_per_kwh: float = Field(0.12, ge=0, le=MAX_UNIT_PRICE, description="scenario currency per kWh")
     pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
-    cards: tuple[str, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
-    card_overrides: dict[str, CardOverride] = Field(default_factory=dict)
-    custom_cards: dict[str, CustomCard] = Field(
+    cards: tuple[Name, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
+    card_overrides: dict[Name, CardOverride] = Field(default_factory=dict)
+    custom_cards: dict[Name, CustomCard] = Field(
         default_factory=dict, description="cards you were quoted that the catalog lacks, by a card id of your choice; "
         "each is a purchase candidate (no need to list it in `cards`)")
-    existing: dict[str, OwnedCards] = Field(
+    existing: dict[Name, OwnedCards] = Field(
         default_factory=dict, description="cards already owned (no capex): a count (new cards) or {count, age_months}")
     purchase_every_months: int = Field(3, ge=1, le=120, description="cards can be bought at the start of every "
                                        "period of this many months (1 = any month; the horizon = month 1 only)")
@@ -331,7 +338,7 @@ class Workload(Frozen):
     """A stream of GPU work: reference-GPU hours a month, reference GPUs busy on average, or requests per
     second (weekly means in month 1, shaped by the profile and grown by growth_per_month)."""
 
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
     gpu_hours_per_month: float | None = Field(
         None, ge=0, le=MAX_GPU_HOURS_PER_MONTH,
         description="reference-GPU hours in month 1 (give this, reference_gpus or requests_per_second)")
@@ -342,7 +349,7 @@ class Workload(Frozen):
     reference_gpus: float | None = Field(
         None, ge=0, le=MAX_REFERENCE_GPUS,
         description="reference GPUs busy on average in month 1 (the weekly mean; = gpu_hours_per_month / 730)")
-    reference_gpu: str = Field(description="canonical GPU id the hours are measured on")
+    reference_gpu: str = Field(max_length=MAX_NAME_LENGTH, description="canonical GPU id the hours are measured on")
     min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
     gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
     min_compute_capability: float | None = Field(None, ge=0, description="e.g. 8.0 for bf16")
@@ -352,7 +359,7 @@ class Workload(Frozen):
     interruptible: bool = Field(False, description="may run on spot capacity")
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
     throughput_metric: ThroughputMetric = Field(speeds.DEFAULT_METRIC, description="how GPUs compare for this workload")
-    throughput: dict[str, Speed] | None = Field(
+    throughput: dict[Name, Speed] | None = Field(
         None, description="measured relative speed per GPU id (or custom card id: its GPU); overrides the metric. "
                           "With throughput_unit requests_per_second: requests/s one GPU sustains")
     throughput_unit: Literal["relative_speed", "requests_per_second"] = Field(
@@ -395,15 +402,15 @@ class Workload(Frozen):
 
 
 class Constraints(Frozen):
-    min_units: dict[str, Units] = Field(default_factory=dict, description="card id -> least units in the fleet")
-    max_units: dict[str, Units] = Field(default_factory=dict, description="card id -> most units in the fleet")
+    min_units: dict[Name, Units] = Field(default_factory=dict, description="card id -> least units in the fleet")
+    max_units: dict[Name, Units] = Field(default_factory=dict, description="card id -> most units in the fleet")
     max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
 
 
 class Scenario(Frozen):
     """Every assumption of one plan. Same file + same price snapshot = same plan."""
 
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
     description: str = ""
     currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)

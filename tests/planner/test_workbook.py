@@ -123,7 +123,7 @@ def test_monthly_rows_are_dated_from_the_plan_start_and_carry_the_plans_costs(hy
     assert [r["plan_year"] for r in months] == [1] * 12 + [2] * 12 + [3] * 12 + ["after horizon"]
     assert book.formulas["monthly"]["B2"].number_format == "yyyy-mm"
     for r, expected in zip(months, p.monthly.itertuples()):
-        assert r["total (USD)"] == pytest.approx(expected.total, rel=1e-12, abs=1e-9)
+        assert r["total_nominal (USD)"] == pytest.approx(expected.total, rel=1e-12, abs=1e-9)
         assert r["total_discounted (USD)"] == pytest.approx(expected.total_discounted, rel=1e-12, abs=1e-9)
     assert total["month"] == "total"
     assert total["total_discounted (USD)"] == pytest.approx(p.total, rel=1e-12)
@@ -151,12 +151,12 @@ def test_yearly_roll_up_is_the_plans_flows_by_year(hybrid):
     for r in rows[:-1]:
         for column, value in expected[r["year"]].items():
             assert r[column] == pytest.approx(value, rel=1e-9, abs=1e-6), (r["year"], column)
-        assert r["total (USD)"] == pytest.approx(r["capex (USD)"] + r["residual_value (USD)"] + r["opex (USD)"])
+        assert r["total_nominal (USD)"] == pytest.approx(r["capex (USD)"] + r["residual_value (USD)"] + r["opex (USD)"])
     # plan year 1 runs November 2027 to October 2028; the after-horizon row is month 37, November 2030
     assert (rows[0]["from"], rows[0]["to"]) == (datetime(2027, 11, 1), datetime(2028, 10, 31))
     assert (rows[3]["first_month"], rows[3]["last_month"], rows[3]["from"]) == (37, 37, datetime(2030, 11, 1))
     assert rows[-1]["total_present_value (USD)"] == pytest.approx(p.total, rel=1e-12)
-    assert rows[-1]["total (USD)"] == pytest.approx(p.flows["cost"].sum(), rel=1e-12)
+    assert rows[-1]["total_nominal (USD)"] == pytest.approx(p.flows["cost"].sum(), rel=1e-12)
     assert p.flows["present_value"].sum() != pytest.approx(p.flows["cost"].sum())   # discounting shows
 
 
@@ -177,7 +177,7 @@ def test_monthly_totals_add_up_every_cost_category_and_nothing_else(hybrid):
     header = [c.value for c in ws[1]]
     categories = {f"{c} (USD)" for c in p.costs["category"]}
     for row in ws.iter_rows(min_row=2, max_row=38):
-        formula = row[header.index("total (USD)")].value
+        formula = row[header.index("total_nominal (USD)")].value
         left, top, right, bottom = range_boundaries(formula.removeprefix("=SUM(").removesuffix(")"))
         assert top == bottom == row[0].row
         assert set(header[left - 1:right]) == categories, formula
@@ -195,7 +195,7 @@ def test_worked_example_by_year_by_hand(worked):
     assert rows[1]["opex (USD)"] == pytest.approx(opex_per_year, abs=0.01)
     assert rows[2]["opex (USD)"] == pytest.approx(opex_per_year, abs=0.01)
     assert rows["after horizon"]["residual_value (USD)"] == -625 and rows["after horizon"]["opex (USD)"] == 0
-    assert rows["total"]["total (USD)"] == pytest.approx(8385.46, abs=0.01)
+    assert rows["total"]["total_nominal (USD)"] == pytest.approx(8385.46, abs=0.01)
     assert rows["total"]["total_present_value (USD)"] == pytest.approx(8385.46, abs=0.01)
 
 
@@ -226,7 +226,8 @@ def test_money_has_its_currency_in_the_header_and_shares_are_percentages(hybrid)
         assert r["savings (%)"] == pytest.approx(r["savings (USD)"] / r["total (USD)"], rel=1e-9)
         assert 0 < r["savings (%)"] < 1
     summary = {r[0].value: r for r in book.formulas["summary"].iter_rows(min_row=2)}
-    assert summary["total"][1].number_format == "#,##0.00" and summary["total"][2].value == "USD"
+    assert summary["total"][1].number_format == "#,##0.00"
+    assert summary["total"][2].value == "USD, present value at 8%/year"   # the fixture's discount_rate
     assert summary["assumption.resale_share_of_book"][1].number_format == "0.0%"
     assert summary["plan_start"][1].value == "2027-11-01"
 
@@ -307,7 +308,7 @@ def test_decision_sheets_carry_the_plans_decisions_runner_up_and_flip_points(hyb
     runner = {r["field"]: r for r in book.rows("runner-up")}
     assert runner["close_call"]["value"] is p.close_call
     assert runner["runner_up.total"]["value"] == pytest.approx(p.runner_up["total"])
-    assert runner["runner_up.total"]["unit"] == "USD"
+    assert runner["runner_up.total"]["unit"] == "USD, present value at 8%/year"
     assert runner["runner_up.increase_share"]["value"] == pytest.approx(
         (p.runner_up["total"] - p.total) / p.total, rel=1e-9)
     for name, units in p.runner_up["fleet"].items():

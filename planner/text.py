@@ -1,0 +1,18 @@
+"""Text a user supplied (a scenario's names, a price file's cells, a file name) made inert for a reader:
+`visible` shows its control characters as \\xNN. Plain Python: the console, the reports and the dashboard
+all import it.
+
+Control characters would act on the terminal that prints or `cat`s the text: ESC [ 31 m recolours it,
+ESC ] retitles it or makes a hyperlink, BS and CR overwrite what was printed, and VT, FF, FS-RS and NEL end a
+line for a reader that splits lines on them. C0 but tab and line feed, DEL and C1 are shown as \\xNN, so the
+text stays readable and names what is in the file; a carriage return is dropped, as rich drops it
+(rich.control.STRIP_CONTROL_CODES), so a CRLF line end reads as one.
+"""
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
+_CONTROLS[0x0d] = None
+
+
+def visible(text: str) -> str:
+    """`text` with its control characters shown as \\xNN (a carriage return dropped)."""
+    return text.translate(_CONTROLS)
