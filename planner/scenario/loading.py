@@ -213,8 +213,23 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
 def _dotted(loc: Path_) -> str:
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{_cut(str(part))}" if out else _cut(str(part)))
     return out or "(file)"
+
+
+SHOWN_CHARS = 60   # of a rejected value or key in a message: a pasted file must not come back whole
+
+
+def _cut(text: str) -> str:
+    """`text`, or its first SHOWN_CHARS characters and how long it is."""
+    return text if len(text) <= SHOWN_CHARS + 20 else f"{text[:SHOWN_CHARS]}… ({len(text):,} characters)"
+
+
+def _shown(value: Any) -> str:
+    """`value` as a message shows what was got: its repr, a long text cut (`_cut`)."""
+    if isinstance(value, str) and len(value) > SHOWN_CHARS + 20:
+        return f"{value[:SHOWN_CHARS]!r}… ({len(value):,} characters)"
+    return repr(value)
 
 
 def _where(positions: Any, loc: Path_, value: bool = True) -> str:
@@ -302,36 +317,38 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     hint = ctx.get("hint", "")   # a check's "; did you mean …", after what was got
     if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
         expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
-        msg = f"expected {expected}, got {got!r}"
+        msg = f"expected {expected}, got {_shown(got)}"
     elif kind == "finite_number":
-        msg = f"expected a finite number, got {got!r}"
+        msg = f"expected a finite number, got {_shown(got)}"
     elif kind in _BOUNDS:   # "Input should be greater than or equal to 0" reads "expected a number ≥ 0"
         sign, key = _BOUNDS[kind]
         bound = ctx[key]
         if isinstance(bound, (int, float)):   # whole bounds in full (1000000000, not 1e+09)
             shown = str(int(bound)) if float(bound).is_integer() and abs(bound) < 1e15 else f"{bound:g}"
-            msg = f"expected a number {sign} {shown}, got {got!r}"
+            msg = f"expected a number {sign} {shown}, got {_shown(got)}"
     elif kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
-        msg = f"expected one of {expected}, got {got!r}" + (f"; did you mean '{near[0]}'?" if near else "")
+        msg = f"expected one of {expected}, got {_shown(got)}" + (f"; did you mean '{near[0]}'?" if near else "")
     elif kind == "too_short":
         least, count = ctx["min_length"], ctx["actual_length"]
         msg = f"expected at least {least} item{'s' if least != 1 else ''}, got {count or 'none'}"
     elif kind in ("list_type", "tuple_type", "dict_type", "model_type", "model_attributes_type"):
         expected = "a list" if kind in ("list_type", "tuple_type") else "a mapping of fields"
-        msg = f"expected {expected}, got {'nothing' if got is None else repr(got)}"
+        msg = f"expected {expected}, got {'nothing' if got is None else _shown(got)}"
     elif kind == "string_too_short":
-        msg = f"expected a non-empty text, got {got!r}"
+        msg = f"expected a non-empty text, got {_shown(got)}"
+    elif kind == "string_too_long":
+        msg = f"expected at most {ctx['max_length']} characters, got {_shown(got)}"
     elif kind == "string_pattern_mismatch" and ctx.get("pattern") == CURRENCY_PATTERN:
-        msg = f"expected a currency code of three capital letters (ISO 4217), got {got!r}"
+        msg = f"expected a currency code of three capital letters (ISO 4217), got {_shown(got)}"
         if isinstance(got, str) and re.fullmatch(CURRENCY_PATTERN, got.strip().upper()):
             hint = f"; did you mean '{got.strip().upper()}'?"
     else:
         if kind == "value_error":   # a plain ValueError of a validator: its text without "Value error, "
             msg = str(ctx.get("error", msg))
         if got is not None and not isinstance(got, (dict, list)):
-            msg = f"{msg}, got {got!r}"
+            msg = f"{msg}, got {_shown(got)}"
     return f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {msg}{hint}"
 
 
@@ -357,13 +374,13 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
     def bad_card(card: str, loc: Path_, value: bool) -> None:
         near = catalog.suggest(card, card_ids)
         hint = f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})"
-        problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card '{card}'{hint}")
+        problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card {_shown(card)}{hint}")
 
     def check_gpu(name: str, loc: Path_, value: bool = True) -> None:
         if catalog.resolve_gpu(str(name)) is None:
             near = catalog.suggest_gpu(str(name))
             hint = f"; did you mean '{near[0]}'?" if near else " (see `fleetplan offers` or planner/data/gpus.csv)"
-            problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU '{name}'{hint}")
+            problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
 
     onprem = _mapping(data.get("onprem"))
     custom = _mapping(onprem.get("custom_cards"))
@@ -563,7 +580,7 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
             hint = (f"; did you mean '{near[0]}'?" if near else
                     "; for a GPU the catalog lacks, give gpu_specs instead")
             problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: "
-                            f"unknown GPU '{gpu}': expected a GPU id of planner/data/gpus.csv{hint}")
+                            f"unknown GPU {_shown(str(gpu))}: expected a GPU id of planner/data/gpus.csv{hint}")
     return problems
 
 
