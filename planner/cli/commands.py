@@ -513,6 +513,18 @@ def _print_baselines(p) -> None:
         emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({p.currency})", float_digits=1)
 
 
+def _percent(pct: float | None) -> str:
+    """A percentage of the plan's total to one decimal, "n/a" where there is none (a plan total of 0)."""
+    return "n/a" if pct is None or not math.isfinite(pct) else f"{pct:.1f} %"
+
+
+def _or_na(pcts, solved) -> list:
+    """A column of percentages of the plan's total for a table: "n/a" where a solved row has none (a plan
+    total of 0: engine.decisions.increase_pct), the numbers as they are otherwise (blank where unsolved)."""
+    return [("n/a" if ok and (v is None or (isinstance(v, float) and math.isnan(v))) else v)
+            for v, ok in zip(pcts, solved)]
+
+
 def _print_decisions(p) -> None:
     """What each decision is worth, the runner-up with both fleets and the close-call line, and the flip
     points (engine.add_decisions, solved after the plan was shown)."""
@@ -521,7 +533,9 @@ def _print_decisions(p) -> None:
     out = stdout_console(piped_width=160)
     cur = p.currency
     if p.decisions is not None and len(p.decisions):
-        emit(p.decisions.drop(columns=["gpu"]), Format.table, float_digits=1,
+        decisions = p.decisions.drop(columns=["gpu"])
+        decisions["increase_pct"] = _or_na(decisions["increase_pct"], decisions["status"].isin(["optimal", "feasible"]))
+        emit(decisions, Format.table, float_digits=1,
              title=f"What each decision is worth ({cur}): the total when it is forbidden, and the increase")
     runner = p.runner_up or {}
     if runner.get("fleet") is not None:
@@ -530,17 +544,19 @@ def _print_decisions(p) -> None:
                                "runner_up": [runner["fleet"].get(n, 0) for n in names]})
         emit(fleets, Format.table, title="Runner-up fleet (units held)")
         out.print(f"recommended {p.total:,.0f} {cur}; runner-up {runner['total']:,.0f} {cur}, "
-                  f"{runner['increase']:,.0f} {cur} ({runner['increase_pct']:.1f} %) more: "
+                  f"{runner['increase']:,.0f} {cur} ({_percent(runner['increase_pct'])}) more: "
                   + escape("; ".join(runner["differences"])), soft_wrap=True)
     elif runner:
         out.print(f"runner-up: {escape(runner.get('note') or runner.get('status', ''))}", soft_wrap=True)
     types = runner.get("other_types") or {}
     if types.get("fleet") is not None and set(types["fleet"]) != set(runner.get("fleet") or {}):
         out.print(f"with other card types: {types['total']:,.0f} {cur}, {types['increase']:,.0f} {cur} "
-                  f"({types['increase_pct']:.1f} %) more: " + escape("; ".join(types["differences"])), soft_wrap=True)
+                  f"({_percent(types['increase_pct'])}) more: " + escape("; ".join(types["differences"])),
+                  soft_wrap=True)
     alternatives = [a for a in runner.get("count_alternatives") or [] if a["total"] is not None]
     if alternatives:
         table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "total", "increase", "increase_pct"]]
+        table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
         emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({cur}): the best plan holding that many")
     if p.close_call:
         out.print(f"[bold yellow]close call:[/] the runner-up costs within {100 * runner['close_call_share']:g}% of the "

@@ -38,7 +38,7 @@ import pulp
 from planner.engine.baselines import usable_cores
 from planner.engine.constraints import CAPS
 from planner.engine.inputs import Inputs
-from planner.engine.model import ExtraConstraints, Model, build_model
+from planner.engine.model import ExtraConstraints, Model, _unit_bound, build_model
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
 from planner.engine.run import inputs_for
@@ -60,6 +60,9 @@ FLIP_PRECISION = 1e-3          # stop bisecting when the flip demand is known wi
 # a re-solve, building its model, takes the GIL, about a tenth of a solve on industrial.yaml)
 MAX_THREADS = 8
 SOLVED = ("optimal", "feasible")
+# totals closer than this (half a cent of the scenario's currency) are equal: a plan that costs 0 and a
+# runner-up within this of it tie (increase_pct 0), where a percentage of 0 cannot be taken
+MONEY_ROUNDING = 0.005
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -249,10 +252,15 @@ def _cap_words(name: str, limit, inp: Inputs, card: str) -> str:
             "max_cloud_share": f"max_cloud_share {limit:g} cannot be met"}.get(name, f"{name} {limit} cannot be met")
 
 
+def _cap_on(limit) -> bool:
+    return limit is not None and limit is not False
+
+
 def why_infeasible(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, card: str) -> str:
     """The cap that leaves no fleet once a decision is forbidden: each cap relaxed in turn (unit limits
     first, the usual culprit), the first that lets a fleet exist is named."""
-    caps = sorted((c for c in CAPS if inp.caps.get(c.name) not in (None, False)), key=lambda c: c.name != "unit_limits")
+    # a cap is off when its limit is None (or False); a limit of 0 is a cap (0 == False in Python)
+    caps = sorted((c for c in CAPS if _cap_on(inp.caps.get(c.name))), key=lambda c: c.name != "unit_limits")
     for cap in caps:
         relaxed = replace(inp, caps={**inp.caps, cap.name: None})
         if r.solve(relaxed, "decision_values", change).status in SOLVED:
@@ -275,12 +283,33 @@ def decision_value(r: _Resolver, result: Plan, d: _Decision) -> tuple:
     note = ""
     if outcome.status in SOLVED:
         increase = outcome.total - result.total
-        pct = 100.0 * increase / abs(result.total) if result.total else math.nan
+        pct = increase_pct(increase, result.total)
+        pct = math.nan if pct is None else pct
     else:
         increase = pct = math.nan
-        why = why_infeasible(r, inp, change, d.name) if outcome.status == "infeasible" else "the solver found none"
-        note = f"no fleet without it: {why}"
+        if outcome.status == "infeasible":
+            note = f"no fleet without it: {why_infeasible(r, inp, change, d.name)}"
+        else:   # not_solved (the time limit reached before any fleet was found) or unbounded
+            note = f"no value: {_no_answer(r, outcome.status)}"
     return (d.kind, d.name, d.gpu, d.month, d.units, outcome.status, outcome.total, increase, pct, note)
+
+
+def _no_answer(r: _Resolver, status: str) -> str:
+    """Why a re-solve that ended `status` (neither solved nor infeasible) gives no answer: a time-out is not
+    "no fleet"."""
+    if status == "not_solved":
+        if r.time_limit is not None:
+            return f"the solver stopped at the time limit ({r.time_limit:g} s) without an answer"
+        return "the solver stopped without an answer"
+    return f"the re-solve is {status}"
+
+
+def increase_pct(increase: float, total: float) -> float | None:
+    """`increase` as a percentage of the plan's `total`; for a total of 0 (within MONEY_ROUNDING), 0 when the
+    increase is 0 too (within MONEY_ROUNDING), else None: no percentage of 0 says how much more."""
+    if abs(total) >= MONEY_ROUNDING:
+        return 100.0 * increase / abs(total)
+    return 0.0 if abs(increase) < MONEY_ROUNDING else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -386,29 +415,44 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
     """The best plan under `cut`: status, fleet, total, increase, increase_pct, differences, note."""
     outcome = r.solve(inp, "runner_up", cut)
     if outcome.status not in SOLVED:
-        why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else f"the solver found {nothing}"
+        why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else _no_answer(r, outcome.status)
         return {"status": outcome.status, "fleet": None, "total": None, "increase": None, "increase_pct": None,
                 "differences": [], "note": why}
     other = {name: int(round(pulp.value(expr) or 0)) for name, (expr, _) in fleet_counts(outcome.model).items()}
     other = {name: units for name, units in other.items() if units}
     increase = outcome.total - result.total
     return {"status": outcome.status, "fleet": other, "total": outcome.total, "increase": increase,
-            "increase_pct": 100.0 * increase / abs(result.total) if result.total else None,
-            "differences": _differences(mine, other), "note": ""}
+            "increase_pct": increase_pct(increase, result.total), "differences": _differences(mine, other), "note": ""}
 
 
 def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]:
     """(card, the plan's units, the other count) for each on-prem card type the plan holds (or owns): one
-    more of it (if it can be bought), and one fewer."""
+    more of it (if the model can hold that many: `most_held`), and one fewer (if the plan holds any)."""
     out = []
     fleet = result.fleet
     for row in fleet[fleet["kind"] == "card"].itertuples(index=False):
         now = int(round(row.existing_units + row.new_units - row.sold_units))
+        most = most_held(r.inp, str(row.sku))
         for units in (now + 1, now - 1):
-            if units < 0 or (units > row.existing_units and not _buyable(r.inp, str(row.sku))):
+            if units < 0 or (units > now and units > most):
                 continue
             out.append((str(row.sku), now, units))
     return out
+
+
+def most_held(inp: Inputs, card: str) -> int:
+    """The most cards of `card` the model can hold, from its variables' bounds (engine.model
+    define_card_counts): the owned ones, and per purchase month the card's unit bound if it is buyable —
+    or its min_units, which lets a card not in onprem.cards be bought too (up to min_units a month)."""
+    found = np.flatnonzero((inp.col("sku") == card) & (inp.col("kind") == "card"))
+    if not len(found):
+        return 0
+    i = int(found[0])
+    v = inp.vintages
+    mine = v["unit"].to_numpy() == i
+    owned = v["owned"].to_numpy().astype(bool)
+    per_purchase = max(int(inp.col("min_units")[i]), _unit_bound(inp, i) if inp.col("buyable")[i] else 0)
+    return int(v["count"].to_numpy()[mine & owned].sum()) + int((mine & ~owned).sum()) * per_purchase
 
 
 def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: int) -> dict:
@@ -425,18 +469,21 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     increase = outcome.total - result.total if solved else math.nan
     return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
-            "increase_pct": 100.0 * increase / abs(result.total) if solved and result.total else None}
-
-
-def _buyable(inp: Inputs, card: str) -> bool:
-    skus, buyable = inp.col("sku"), inp.col("buyable")
-    return bool(buyable[skus == card].any())
+            "increase_pct": increase_pct(increase, result.total) if solved else None}
 
 
 def is_close_call(runner: dict | None, share: float) -> bool:
-    """True when the runner-up costs at most `share` (a fraction) more than the plan."""
-    pct = (runner or {}).get("increase_pct")
-    return pct is not None and pct <= 100.0 * share
+    """True when the runner-up costs at most `share` (a fraction) more than the plan: its increase_pct at most
+    100 × share; with a plan total of 0 (no percentage), when it costs no more than the plan (within
+    MONEY_ROUNDING)."""
+    runner = runner or {}
+    pct, increase = runner.get("increase_pct"), runner.get("increase")
+    if pct is not None:
+        return pct <= 100.0 * share
+    total = runner.get("total")
+    # no percentage: a plan total of 0, where share × 0 = 0 leaves only a runner-up that costs no more
+    return (increase is not None and total is not None and abs(total - increase) < MONEY_ROUNDING
+            and increase < MONEY_ROUNDING)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -472,10 +519,13 @@ class _FlipSearch:
     path: str                   # dotted override path of the demand field
     relax: dict                 # overrides that stay on (min_units of the card relaxed)
     solves: int = 0
+    stopped: str | None = None  # why the last holds() gave no answer though the solver ran: _no_answer
 
     def holds(self, demand: float) -> bool | None:
         """True when the optimal plan at `demand` holds at least the plan's units of the card; None when
-        it has no fleet or the demand is no valid scenario."""
+        it has no fleet, the demand is no valid scenario, or the solver stopped without an answer (then
+        `stopped` says why: a time-out tells nothing of the card)."""
+        self.stopped = None
         if self.solves >= MAX_FLIP_SOLVES:
             return None
         try:
@@ -485,6 +535,8 @@ class _FlipSearch:
         self.solves += 1
         outcome = self.r.solve(inp, "flip_points")
         if outcome.status not in SOLVED:
+            if outcome.status not in ("infeasible", "unbounded"):
+                self.stopped = _no_answer(self.r, outcome.status)
             return None
         held = outcome.model.card(self.card)
         return int(round(pulp.value(held) or 0)) >= self.units if held is not None else False
@@ -499,14 +551,26 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     search = _FlipSearch(r, card, units, f"workloads.{workload}.{name}", relax)
     row = {"demand_today": today, "flip_demand": math.nan, "unit": DEMAND_FIELDS[name], "precision_pct": math.nan}
     notes = [f"min_units {least} relaxed for this search"] if relax else []
+    unit = DEMAND_FIELDS[name]
+
+    def no_answer(demand: float) -> dict:
+        """No flip point: the solver stopped without an answer at `demand`, an end of the search's interval."""
+        return {**row, "solves": search.solves,
+                "note": "; ".join(notes + [f"no flip point: {search.stopped} at {demand:,.6g} {unit}"])}
+
     if today <= 0:
         return {**row, "note": "; ".join(notes + ["the workload has no demand today"])}
-    if search.holds(0.0):
+    at_zero = search.holds(0.0)
+    if at_zero is None and search.stopped:
+        return no_answer(0.0)
+    if at_zero:
         notes.append(f"still holds {units} at zero demand of {workload} (it serves other workloads)")
         return {**row, "solves": search.solves, "note": "; ".join(notes)}
     low, high = 0.0, today
     at_today = search.holds(today) if relax else True
     if at_today is None:
+        if search.stopped:
+            return no_answer(today)
         return {**row, "solves": search.solves, "note": "; ".join(notes + ["no fleet at today's demand"])}
     if not at_today:
         # without min_units, today's demand buys fewer: look above today for the level that pays for it
@@ -514,15 +578,21 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
         while high is None and search.solves < MAX_FLIP_SOLVES // 2:
             found = search.holds(low * 2)
             if found is None:
+                if search.stopped:
+                    return no_answer(low * 2)
                 break
             low, high = (low, low * 2) if found else (low * 2, None)
         if high is None:
-            notes.append(f"not held even at {low:,.6g} {DEMAND_FIELDS[name]} without min_units")
+            notes.append(f"not held even at {low:,.6g} {unit} without min_units")
             return {**row, "solves": search.solves, "note": "; ".join(notes)}
+    # [low, high] is known now (fewer held at low, the plan's units at high): a step the solver could not
+    # answer ends the bisection there, as the solve limit does, and precision_pct says how far it got
     while (high - low) / 2 > FLIP_PRECISION * (high + low) / 2:
         middle = (low + high) / 2
         found = search.holds(middle)
         if found is None:
+            if search.stopped:
+                notes.append(f"bisection ended at {middle:,.6g} {unit}: {search.stopped}")
             break
         low, high = (low, middle) if found else (middle, high)
     flip = (low + high) / 2
