@@ -153,6 +153,16 @@ def week_blocks(scenario, slots: int | None, merge: bool = True) -> WeekBlocks:
     return WeekBlocks(plan, means, len(classes))
 
 
+def months_merge_exactly(scenario) -> bool:
+    """Whether months of equal demand in one fleet epoch may be solved as one period with the optimum
+    unchanged. They hold the same capacity and demand, so with nothing tying months together one month's
+    best dispatch is every such month's. The cloud-share cap ties them (a share of the work of the whole
+    horizon): with discounting, the work it keeps on-prem is cheapest in the latest months, which one
+    period would spread evenly over all of them (12.7 % too dear in a 12-month case at 50 %/year); without
+    discounting the months cost the same and spreading it evenly is as cheap."""
+    return scenario.constraints.max_cloud_share is None or scenario.discount_rate == 0
+
+
 def demand_periods(scenario, epoch_of_month: np.ndarray, merge: bool = True,
                    levels: WeekLevels | None = None) -> tuple[pd.DataFrame, np.ndarray]:
     """(periods, demand_rate).
@@ -160,18 +170,18 @@ def demand_periods(scenario, epoch_of_month: np.ndarray, merge: bool = True,
     periods: one row per period with `months` (tuple of month numbers), `epoch` (the fleet epoch of its
     months), `slot_hours` (hours per month the period covers), `n_months`, `discount_sum` (Σ d(m) over
     its months). demand_rate: [P × W] reference-GPU-hours per hour. With `merge`, months with equal
-    demand in the same fleet epoch are one group: exact because capacity is the same in every month of
-    an epoch and dispatch is linear. `levels`: the weekly levels (default the exact classes of
-    week_blocks; every weekly hour without `merge`).
+    demand in the same fleet epoch are one group where `months_merge_exactly` says so. `levels`: the weekly
+    levels (default the exact classes of week_blocks; every weekly hour without `merge`).
     """
     if levels is None:
         levels = week_blocks(scenario, None, merge).plan
     monthly = monthly_demand(scenario)
     d = discount_factors(scenario.discount_rate, scenario.horizon_months)
-    rounded = np.round(monthly, 9).tolist() if merge else None   # rounded once, compared as tuples of floats
+    merge_months = merge and months_merge_exactly(scenario)
+    rounded = np.round(monthly, 9).tolist() if merge_months else None   # rounded once, compared as tuples of floats
     groups: dict = {}
     for m in range(scenario.horizon_months):
-        key = (int(epoch_of_month[m]), tuple(rounded[m])) if merge else m
+        key = (int(epoch_of_month[m]), tuple(rounded[m])) if merge_months else m
         groups.setdefault(key, []).append(m + 1)
     n_levels = len(levels.hours)
     if not groups or not n_levels:

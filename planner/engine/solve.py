@@ -253,6 +253,10 @@ def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
               }.get(m.prob.sol_status, "not_solved")
     if status == "optimal" and pulp.LpStatus[m.prob.status] != "Optimal":
         status = "infeasible"
+    # infeasibility proved by CBC's preprocessing: no solution read (sol_status 0), the problem's status
+    # Infeasible — a proof, not a solver that stopped without an answer
+    if status == "not_solved" and m.prob.status == pulp.LpStatusInfeasible:
+        status = "infeasible"
     return status, (0.0 if status == "optimal" else None)   # optimal: proven within GAP_REL
 
 
