@@ -265,7 +265,7 @@ def why_infeasible(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, c
         relaxed = replace(inp, caps={**inp.caps, cap.name: None})
         if r.solve(relaxed, "decision_values", change).status in SOLVED:
             return _cap_words(cap.name, inp.caps[cap.name], inp, card)
-    return "no fleet meets the demand without it"
+    return "the demand cannot be met any other way"
 
 
 # ---------------------------------------------------------------------------------------------------
