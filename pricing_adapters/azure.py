@@ -86,7 +86,7 @@ from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSou
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
 from pricing_adapters.retired import is_retired_azure_size
-from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
+from pricing_adapters.schema import MAX_HOURLY_PRICE, MAX_UPFRONT_PRICE, OFFER_COLUMNS, offer_id, validate_offers
 
 PROVIDER = registry.AZURE
 PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
@@ -140,6 +140,13 @@ def _sku_key(name: str) -> str:
     return (name or "").strip().lower()
 
 
+def _primary_meter(item: dict) -> bool:
+    """Whether a quote is for the region's primary meter: the API's JSON true (missing: assumed so, as
+    before the field existed); the text "false" is not true, as bool("false") would make it."""
+    value = item.get("isPrimaryMeterRegion", True)
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
 def _float(value: Any) -> float:
     """`value` as a float; NaN when it is not a number (JSON true is not 1)."""
     if isinstance(value, bool):
@@ -190,6 +197,8 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
             return [], ["unknown_reservation_term"]
         if price <= 0:
             return [], ["zero_or_negative_price"]
+        if price > MAX_UPFRONT_PRICE:   # a term's total: 1e300 is a broken feed, not a price
+            return [], ["implausible_price"]
         hours = HOURS_PER_TERM[option]
         note = f"reservation: {price:g} per {item.get('reservationTerm')} term / {hours} h"
         return [(option, price / hours, note)], []
@@ -206,6 +215,8 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     per_unit = f"retailPrice per {unit}" if hours != 1 else ""
     if price <= 0:
         skipped.append("zero_or_negative_price")
+    elif price / hours > MAX_HOURLY_PRICE:   # 1e300: a broken feed, not a price
+        skipped.append("implausible_price")
     else:
         offers.append((option, price / hours, per_unit))
     plans = item.get("savingsPlan") or []
@@ -230,6 +241,9 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
                 continue
             if rate <= 0:
                 skipped.append("zero_or_negative_price")
+                continue
+            if rate / hours > MAX_HOURLY_PRICE:
+                skipped.append("implausible_price")
                 continue
             offers.append((plan_option, rate / hours, per_unit))
     return offers, skipped
@@ -679,7 +693,7 @@ class AzurePriceSource:
                     "note": " | ".join(n for n in notes if n),
                 }
                 # Preference among duplicate quotes: primary meter, then the newest effectiveStartDate.
-                rank = (bool(item.get("isPrimaryMeterRegion", True)), str(item.get("effectiveStartDate") or ""))
+                rank = (_primary_meter(item), str(item.get("effectiveStartDate") or ""))
                 if oid in best:
                     self._skip("duplicate")
                     if rank <= best[oid][0]:

@@ -57,6 +57,11 @@ HOURLY_OPTIONS = ("on_demand", "spot", "low_priority", "savings_plan_1y", "savin
 # trn1/trn2 with 16 devices); a rack sold as one unit (GB200 NVL72) holds 72. 128 leaves room for that
 # and rejects what is certainly a unit error (a price or a memory size in the count column, 1e400).
 MAX_GPUS_PER_UNIT = 128
+# Prices no offer can have, in any currency: the dearest GPU instance rents for about 100 USD an hour
+# (15,000 JPY) and a 3-year all-upfront reservation of one costs about 1.1 million USD. A larger figure
+# is a broken feed or a typo (1e300 reads as a number), and as an LP cost it would swamp every other one.
+MAX_HOURLY_PRICE = 1e9
+MAX_UPFRONT_PRICE = 1e12
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
 
 REQUIRED_NON_NULL = ("offer_id", "provider", "region", "sku", "purchase_option", "gpu",
@@ -145,6 +150,8 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
     option = df["purchase_option"].astype(object)
     return [((hourly < 0) | (upfront < 0), "negative prices"),
             (np.isinf(hourly) | np.isinf(upfront), "a price that is not finite"),
+            (np.isfinite(hourly) & (hourly > MAX_HOURLY_PRICE), f"hourly_price above {MAX_HOURLY_PRICE:,.0f}"),
+            (np.isfinite(upfront) & (upfront > MAX_UPFRONT_PRICE), f"upfront_price above {MAX_UPFRONT_PRICE:,.0f}"),
             (option.isin(HOURLY_OPTIONS) & (hourly == 0), "hourly_price 0 (a free GPU-hour is never a real offer)"),
             (option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0"),
             (count < 0, "negative gpu_count"),
@@ -153,7 +160,7 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
 
 def number_problems(df: pd.DataFrame) -> pd.Series:
     """For each row of a typed offers table, its bad numbers ('' for none; several joined by ', '):
-    negative or non-finite prices, a zero price, a gpu_count that is negative, infinite or absurd."""
+    negative, non-finite or absurd prices, a zero price, a gpu_count that is negative, infinite or absurd."""
     out: list[list[str]] = [[] for _ in range(len(df))]
     for mask, text in _number_flags(df):
         _flag(out, mask, text)
