@@ -30,7 +30,9 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     path = Path(os.path.realpath(given))   # a symlinked file is replaced at its target, the link kept
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _file_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_file_leftovers(path)
+    # the writer's pid in the name: a later write removes what a killed writer left (_remove_file_leftovers)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.tmp-{os.getpid()}-", suffix=".tmp", dir=path.parent)
     try:
         _write_fd(fd, data)
         os.chmod(tmp, mode)
@@ -176,6 +178,16 @@ def _remove_leftovers(path: Path) -> None:
         pid = entry.name[len(prefix):].split("-", 1)[0]
         if pid.isdigit() and not _running(int(pid)) and entry.is_dir() and not entry.is_symlink():
             _remove_folder(entry)
+
+
+def _remove_file_leftovers(path: Path) -> None:
+    """Remove the temporary files of `path` left by writers that no longer run (killed mid-write): hidden
+    `.NAME.tmp-PID-XXXX.tmp` files that would otherwise pile up beside it."""
+    prefix = f".{path.name}.tmp-"
+    for entry in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
+        pid = entry.name[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)) and entry.is_file() and not entry.is_symlink():
+            entry.unlink(missing_ok=True)
 
 
 def _running(pid: int) -> bool:

@@ -52,3 +52,22 @@ def test_a_regular_file_is_still_replaced_whole(tmp_path):
     inode = path.stat().st_ino
     write_atomic(path, "new")
     assert path.read_text() == "new" and path.stat().st_ino != inode   # a new file renamed into place
+
+
+def test_a_write_removes_the_temporary_files_killed_writers_left_and_only_those(tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    dead_pid = int(dead.stdout)   # exited: no process has this id now (ids are not reused this soon)
+    target = tmp_path / "plan.json"
+    left = tmp_path / f".plan.json.tmp-{dead_pid}-k1x2.tmp"            # a writer killed mid-write
+    running = tmp_path / f".plan.json.tmp-{os.getpid()}-a9b8.tmp"     # a writer still running (this process)
+    other = tmp_path / f".other.json.tmp-{dead_pid}-zz.tmp"            # another file's: not this write's to judge
+    for f in (left, running, other):
+        f.write_text("half")
+    write_atomic(target, "{}")
+    assert target.read_text() == "{}"
+    assert not left.exists() and running.exists() and other.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, running.name, other.name])
