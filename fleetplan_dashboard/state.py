@@ -53,6 +53,7 @@ from fleetplan_dashboard.jobs import Decisions, Outcome, baselines_job, decision
 from planner.engine.decisions import DEMAND_FIELDS
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import ScenarioError
+from planner.fileio import file_stamp
 from planner.scenario import (
     BUILTIN_PROFILES,
     PurchaseOption,
@@ -431,11 +432,8 @@ def prices_stamp(source: str) -> str:
         paths = [Path(source)]
     parts = [source]
     for p in paths:
-        try:
-            stat = p.stat()
-            parts.append(f"{p}:{stat.st_mtime_ns}:{stat.st_size}")
-        except OSError:
-            parts.append(f"{p}:missing")
+        stamp = file_stamp(p)
+        parts.append(f"{p}:missing" if stamp is None else f"{p}:{':'.join(map(str, stamp))}")
     return "|".join(parts)
 
 

@@ -18,6 +18,18 @@ def _umask() -> int:
     return umask
 
 
+def file_stamp(path: str | Path) -> tuple | None:
+    """What changes whenever the file at `path` is written or replaced, for a cache key; None when it
+    cannot be read. mtime and size alone miss a rewrite of the same size whose old mtime was put back
+    (`touch -r`, `cp -p`, `rsync -t`, a tar extracted with fixed times); the change time cannot be set back
+    (utime itself sets it to now) and the inode changes when the file is replaced by a rename."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write `data` to `path` so that readers see the old file or the whole new one, never a part;
     return `path`. A symlink is followed: the file it points to is replaced and the link stays. A path

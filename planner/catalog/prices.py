@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import QUOTED_SOURCES
 from planner.errors import PriceSourceError
+from planner.fileio import file_stamp
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
     import pandas as pd
@@ -25,13 +26,7 @@ if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan valid
 
 def _stamp(path: Path | None):
     """Changes whenever the file behind a source changes (cache key)."""
-    if path is None:
-        return None
-    try:
-        st = path.stat()
-        return (str(path), st.st_mtime_ns, st.st_size)
-    except OSError:
-        return (str(path), None)
+    return None if path is None else (str(path), file_stamp(path))
 
 
 def resolve_store(store: str | Path | None = None) -> Path:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from planner.fileio import file_stamp
 from planner.months import HOURS_PER_WEEK
 from planner.scenario.profile_csv import read_profile_csv
 
@@ -46,16 +47,11 @@ def _from_csv(path: Path) -> np.ndarray:
 def weekly_weights(profile: str) -> np.ndarray:
     """The 168 weights of a built-in profile name or a CSV path; mean exactly 1.
 
-    Cached; a CSV is read again when it changes (the key holds its resolved path, mtime and size)."""
+    Cached; a CSV is read again when it changes (the key holds its resolved path and `file_stamp`)."""
     if profile in ("flat", "business_hours", "deadline_peaks"):
         return _weights(profile, None)
     path = Path(profile).resolve()
-    try:
-        st = path.stat()
-        stamp = (st.st_mtime_ns, st.st_size)
-    except OSError:
-        stamp = None
-    return _weights(str(path), stamp)
+    return _weights(str(path), file_stamp(path))
 
 
 @lru_cache(maxsize=64)
