@@ -185,21 +185,25 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _remove_leftovers(path: Path) -> None:
     """Remove the temporary folders of `path` left by writers that no longer run (killed mid-write)."""
-    prefix = f"{path.name}.tmp-"
-    for entry in path.parent.glob(f"{glob.escape(prefix)}*"):
-        pid = entry.name[len(prefix):].split("-", 1)[0]
-        if pid.isdigit() and not _running(int(pid)) and entry.is_dir() and not entry.is_symlink():
+    for entry in _of_dead_writers(path.parent, f"{path.name}.tmp-"):
+        if entry.is_dir():
             _remove_folder(entry)
 
 
 def _remove_file_leftovers(path: Path) -> None:
     """Remove the temporary files of `path` left by writers that no longer run (killed mid-write): hidden
     `.NAME.tmp-PID-XXXX.tmp` files that would otherwise pile up beside it."""
-    prefix = f".{path.name}.tmp-"
-    for entry in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
-        pid = entry.name[len(prefix):].split("-", 1)[0]
-        if pid.isdigit() and not _running(int(pid)) and entry.is_file() and not entry.is_symlink():
+    for entry in _of_dead_writers(path.parent, f".{path.name}.tmp-", suffix=".tmp"):
+        if entry.is_file():
             entry.unlink(missing_ok=True)
+
+
+def _of_dead_writers(folder: Path, prefix: str, suffix: str = ""):
+    """The entries of `folder` named `prefix` + PID + "-…" + `suffix` (no symlinks) whose PID no longer runs."""
+    for entry in folder.glob(f"{glob.escape(prefix)}*{suffix}"):
+        pid = entry.name[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)) and not entry.is_symlink():
+            yield entry
 
 
 def _running(pid: int) -> bool:

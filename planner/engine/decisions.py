@@ -38,7 +38,7 @@ import pulp
 from planner.engine.baselines import usable_cores
 from planner.engine.constraints import CAPS
 from planner.engine.inputs import Inputs
-from planner.engine.model import ExtraConstraints, Model, _unit_bound, build_model
+from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
 from planner.engine.run import inputs_for
@@ -451,7 +451,7 @@ def most_held(inp: Inputs, card: str) -> int:
     v = inp.vintages
     mine = v["unit"].to_numpy() == i
     owned = v["owned"].to_numpy().astype(bool)
-    per_purchase = max(int(inp.col("min_units")[i]), _unit_bound(inp, i) if inp.col("buyable")[i] else 0)
+    per_purchase = max(int(inp.col("min_units")[i]), unit_bound(inp, i) if inp.col("buyable")[i] else 0)
     return int(v["count"].to_numpy()[mine & owned].sum()) + int((mine & ~owned).sum()) * per_purchase
 
 

@@ -85,7 +85,7 @@ class Model:
 ExtraConstraints = Callable[[Model], None]
 
 
-def _unit_bound(inp: Inputs, i: int) -> int:
+def unit_bound(inp: Inputs, i: int) -> int:
     """Most units of `i` that can ever help: enough to serve all it can serve in the peak period (also with
     whole serving instances and single_type placement: these many units hold every workload's peak whole)."""
     served = inp.work[i] > 0
@@ -104,7 +104,7 @@ def define_card_counts(m: Model) -> None:
     sku, buyable, lo_units = inp.col("sku"), inp.col("buyable"), inp.col("min_units")
     unit = v["unit"].to_numpy()
     owned, count = v["owned"].tolist(), v["count"].tolist()   # Python values: read once per vintage
-    bound = {i: _unit_bound(inp, i) for i in set(unit)}
+    bound = {i: unit_bound(inp, i) for i in set(unit)}
     for k, i in enumerate(unit.tolist()):
         if owned[k]:
             c = int(count[k])
@@ -162,7 +162,7 @@ def _cards_in_service(m: Model, rows: dict, vintages: list[int], working: dict) 
 def define_reservations(m: Model) -> None:
     """Integer reserved instances of each reservation offer, committed from month 1."""
     for i in np.flatnonzero(m.inputs.col("kind") == "reserved"):
-        m.r[i] = m.prob.add_variable(f"r_{i}", lowBound=0, upBound=_unit_bound(m.inputs, i), cat="Integer")
+        m.r[i] = m.prob.add_variable(f"r_{i}", lowBound=0, upBound=unit_bound(m.inputs, i), cat="Integer")
 
 
 def define_dispatch(m: Model) -> None:

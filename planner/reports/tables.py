@@ -71,25 +71,17 @@ def _text_mapped(df: pd.DataFrame, convert) -> pd.DataFrame:
     return out
 
 
-def _csv_cell(value):
-    """A cell as a CSV file holds it: text through `spreadsheet_text`, its other control characters then
-    shown (`visible`: its CRs are line feeds by then); an infinite number empty, as JSON's null and the
-    workbook's blank cell (a card that never breaks even)."""
-    if isinstance(value, str):
-        return visible(spreadsheet_text(value))
-    if isinstance(value, (float, np.floating)) and math.isinf(value):
-        return None
-    return value
+def _csv_text_cell(value):
+    """A text cell as a CSV file holds it: through `spreadsheet_text`, its other control characters then
+    shown (`visible`: its CRs are line feeds by then)."""
+    return visible(spreadsheet_text(value)) if isinstance(value, str) else value
 
 
 def csv_text(df: pd.DataFrame) -> str:
     """`df` as CSV text (no index, \\n line ends) with no field a spreadsheet would run as a formula, no
-    control character but line feeds and tabs, and no infinite number (`_csv_cell`)."""
-    out = _text_mapped(df, _csv_cell)
-    for i, dtype in enumerate(out.dtypes):
-        if pd.api.types.is_float_dtype(dtype):
-            column = out.iloc[:, i]
-            out.isetitem(i, column.mask(column.isin([np.inf, -np.inf])))
+    control character but line feeds and tabs, and no infinite number: empty, as JSON's null and the
+    workbook's blank cell (a card that never breaks even)."""
+    out = _text_mapped(df, _csv_text_cell).replace([np.inf, -np.inf], np.nan)
     return out.to_csv(index=False, lineterminator="\n")
 
 

@@ -220,16 +220,16 @@ def _dotted(loc: Path_) -> str:
 SHOWN_CHARS = 60   # of a rejected value or key in a message: a pasted file must not come back whole
 
 
-def _cut(text: str) -> str:
-    """`text`, or its first SHOWN_CHARS characters and how long it is."""
-    return text if len(text) <= SHOWN_CHARS + 20 else f"{text[:SHOWN_CHARS]}… ({len(text):,} characters)"
+def _cut(text: str, show=str) -> str:
+    """`text` as `show` gives it, or its first SHOWN_CHARS characters so and how long it is."""
+    if len(text) <= SHOWN_CHARS + 20:
+        return show(text)
+    return f"{show(text[:SHOWN_CHARS])}… ({len(text):,} characters)"
 
 
 def _shown(value: Any) -> str:
     """`value` as a message shows what was got: its repr, a long text cut (`_cut`)."""
-    if isinstance(value, str) and len(value) > SHOWN_CHARS + 20:
-        return f"{value[:SHOWN_CHARS]!r}… ({len(value):,} characters)"
-    return repr(value)
+    return _cut(value, repr) if isinstance(value, str) else repr(value)
 
 
 def _where(positions: Any, loc: Path_, value: bool = True) -> str:
