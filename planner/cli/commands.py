@@ -582,7 +582,8 @@ def compare(
     a: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (before)"),
     b: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (after)"),
     fmt: Format = typer.Option(Format.table, "--format",
-                               help="table | json (the whole comparison) | csv (cost by category, a, b, delta)"),
+                               help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
+                                    "horizon and discount rate)"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
 ) -> None:
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
@@ -612,14 +613,20 @@ def compare(
                                                  "cost_delta": cmp.total_delta}])], ignore_index=True)
     if fmt is Format.json:
         sys.stdout.write(json.dumps(cmp.to_dict(), indent=2) + "\n")
-    elif fmt is Format.csv:
-        emit(costs, fmt)
+    elif fmt is Format.csv:   # each row says what its sums are: a sheet of many comparisons mixes bases
+        basis = {"currency": cmp.currency, **{f"{k}_{side}": v for side, b in cmp.basis.items() for k, v in b.items()}}
+        emit(costs.assign(**basis), fmt)
     else:
         cur = cmp.currency
         stdout_console().print(f"[bold]a[/] = {escape(str(a))} ({escape(cmp.label_a)})\n"
                                f"[bold]b[/] = {escape(str(b))} ({escape(cmp.label_b)})\n"
                                f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
                                f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
+        if not cmp.same_basis:
+            ba, bb = cmp.basis["a"], cmp.basis["b"]
+            stdout_console().print(
+                f"[yellow]not like for like:[/] a sums {ba['horizon_months']} months at {ba['discount_rate'] * 100:g}%/year, "
+                f"b {bb['horizon_months']} months at {bb['discount_rate'] * 100:g}%/year (present values)")
         # list values read "[aws, azure]": emit escapes text cells, so rich does not take them for markup
         inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else str(v))
                                       for k in ("a", "b")})

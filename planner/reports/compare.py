@@ -44,6 +44,17 @@ class Comparison:
         return self.total_b - self.total_a
 
     @property
+    def basis(self) -> dict:
+        """What each side's totals sum: {"a"/"b": {"horizon_months", "discount_rate"}}. Present values over
+        different horizons or at different rates are not like for like; `same_basis` says whether they are."""
+        return {side: {"horizon_months": p.scenario.horizon_months, "discount_rate": p.scenario.discount_rate}
+                for side, p in (("a", self.plan_a), ("b", self.plan_b))}
+
+    @property
+    def same_basis(self) -> bool:
+        return self.basis["a"] == self.basis["b"]
+
+    @property
     def totals(self) -> dict:
         pct = self.total_delta / self.total_a * 100 if self.total_a else math.nan
         return {"a": self.total_a, "b": self.total_b, "delta": self.total_delta, "delta_pct": pct}
@@ -51,7 +62,8 @@ class Comparison:
     def to_dict(self) -> dict:
         return clean({"a": self.label_a, "b": self.label_b, "currency": self.currency,
                        "inputs": records(self.inputs), "fleet": records(self.fleet),
-                       "costs": records(self.costs), "totals": self.totals})
+                       "costs": records(self.costs), "totals": self.totals, "basis": self.basis,
+                       "same_basis": self.same_basis})
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -188,3 +188,27 @@ def test_flatten_addresses_workloads_by_name():
     assert flat["workloads.llm-finetune.gpu_hours_per_month"] == 400
     assert flat["prices.providers"] == "[aws, azure]"
     assert flat["onprem.card_overrides.a100-80gb-pcie.price"] == 14000
+
+
+def test_compare_of_different_horizons_says_each_sides_basis_in_every_format(tmp_path):
+    # worked-example.yaml plans 24 months undiscounted; the copy plans 12 at 10 %/year
+    b = _copy_with(tmp_path, WORKED, "horizon_months: 24\ndiscount_rate: 0.0", "horizon_months: 12\ndiscount_rate: 0.10")
+    c = compare(WORKED, b)
+    assert c.basis == {"a": {"horizon_months": 24, "discount_rate": 0.0},
+                       "b": {"horizon_months": 12, "discount_rate": 0.10}}
+    assert not c.same_basis and compare(WORKED, WORKED).same_basis
+
+    csv = CliRunner().invoke(app, ["compare", str(WORKED), str(b), "--format", "csv"])
+    assert csv.exit_code == 0, csv.output
+    rows = list(__import__("csv").DictReader(csv.stdout.splitlines()))
+    assert rows and rows[-1]["category"] == "total"
+    for row in rows:   # every row carries both bases, so a sheet mixing comparisons keeps them apart
+        assert (row["currency"], row["horizon_months_a"], row["horizon_months_b"]) == ("USD", "24", "12")
+        assert (float(row["discount_rate_a"]), float(row["discount_rate_b"])) == (0.0, 0.10)
+
+    data = json.loads(CliRunner().invoke(app, ["compare", str(WORKED), str(b), "--format", "json"]).stdout)
+    assert data["basis"]["b"] == {"horizon_months": 12, "discount_rate": 0.10} and data["same_basis"] is False
+    table = CliRunner().invoke(app, ["compare", str(WORKED), str(b)])
+    assert "not like for like: a sums 24 months at 0%/year, b 12 months at 10%/year" in " ".join(table.stdout.split())
+    same = CliRunner().invoke(app, ["compare", str(WORKED), str(WORKED)])
+    assert "not like for like" not in same.stdout
