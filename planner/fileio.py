@@ -8,6 +8,7 @@ import errno
 import glob
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -28,6 +29,21 @@ def file_stamp(path: str | Path) -> tuple | None:
     except OSError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def file_problem(path: str | Path) -> str | None:
+    """Why `path` cannot be read as an input file, in a few words ("file not found", "not a regular file",
+    "cannot open: File name too long"); None when it is a regular file. Path.is_file raises for a name too
+    long or a folder it may not search, and says True of nothing a FIFO would block on."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "file not found"
+    except OSError as exc:
+        return f"cannot open: {exc.strerror or exc}"
+    except ValueError:   # a NUL character: no file can have that name
+        return "file not found (the name holds a NUL character)"
+    return None if stat.S_ISREG(st.st_mode) else "not a regular file"
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> Path:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import QUOTED_SOURCES
 from planner.errors import PriceSourceError
-from planner.fileio import file_stamp
+from planner.fileio import file_problem, file_stamp
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
     import pandas as pd
@@ -108,8 +108,8 @@ def _read_prices(source: str, path: str | None, stamp) -> tuple[pd.DataFrame, di
         except AdapterError as exc:
             raise PriceSourceError(str(exc)) from None
     csv = Path(source)
-    if not csv.is_file():
-        raise PriceSourceError(f"prices.source: offers CSV not found: {csv}")
+    if problem := file_problem(csv):
+        raise PriceSourceError(f"prices.source: offers CSV: {problem}: {csv}")
     try:
         return read_offers_csv(str(csv), origin=str(csv)), {"source": str(csv), "snapshots": [], "warning": None}
     except ValueError as exc:

@@ -6,7 +6,7 @@ every monthly row carries the first day of its month from the plan start. The to
 yearly sheets are formulas (SUM / SUMPRODUCT over cell ranges and cell arithmetic, built from cell
 positions only, never from user text) written together with their computed values, so a reader that
 does not recalculate (pandas, openpyxl's data_only, a preview) sees the same numbers Excel computes.
-Text cells go through `spreadsheet_text`, so no user text is ever a formula. See docs/workbook.md.
+Text cells go through `cell_text`, so no user text is ever a formula and control characters show as \\xNN. See docs/workbook.md.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from planner.engine.decisions import DECISION_COLUMNS, FLIP_COLUMNS
 from planner.reports.tables import (
     add_months,
     assumptions,
+    cell_text,
     clean,
     generated_at,
     maybe_write,
@@ -100,7 +101,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     }
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True})
-    wb.set_properties({"title": spreadsheet_text(str(plan.scenario_name)), "created": _created(plan)})
+    wb.set_properties({"title": cell_text(str(plan.scenario_name)), "created": _created(plan)})
     formats = _Formats(wb)
     for name in SHEETS:
         _write_table(wb.add_worksheet(name), name, sheets[name], formats)
@@ -385,7 +386,7 @@ def _write_table(ws, name: str, sheet: Sheet, formats: _Formats) -> None:
     """`sheet` as an Excel table from A1 (header, filters, banded rows), with a total row of SUMs when
     `sheet.totals` names columns; each cell written with its own type (text never as a formula)."""
     df = sheet.frame
-    headers = [spreadsheet_text(str(c)) for c in df.columns]
+    headers = [cell_text(str(c)) for c in df.columns]
     n = len(df)
     if n == 0:   # Excel tables need a data row: the header alone, with filters
         for j, h in enumerate(headers):
@@ -435,7 +436,7 @@ def _width(value) -> int:
 def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str | None) -> None:
     """One cell, by the type of `value`: a Formula as a formula with its value, numbers as numbers (NaN
     and inf blank), dates as dates, containers as JSON text, and any other text through
-    `spreadsheet_text`, written as a string (so it is never a formula)."""
+    `cell_text`, written as a string (so it is never a formula and shows its control characters)."""
     if isinstance(value, Styled):
         value, number_format = value.value, value.format
     fmt = formats(number_format)
@@ -456,4 +457,4 @@ def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str 
     elif isinstance(value, (dict, list, tuple)):
         ws.write_string(row, col, spreadsheet_text(json.dumps(clean(value))), fmt)
     else:
-        ws.write_string(row, col, spreadsheet_text(str(value)), fmt)
+        ws.write_string(row, col, cell_text(str(value)), fmt)

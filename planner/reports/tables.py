@@ -71,9 +71,9 @@ def _text_mapped(df: pd.DataFrame, convert) -> pd.DataFrame:
     return out
 
 
-def _csv_text_cell(value):
-    """A text cell as a CSV file holds it: through `spreadsheet_text`, its other control characters then
-    shown (`visible`: its CRs are line feeds by then)."""
+def cell_text(value):
+    """A text cell as a CSV or XLSX file holds it: through `spreadsheet_text`, its other control characters
+    then shown (`visible`: its CRs are line feeds by then), as a terminal and Markdown show them."""
     return visible(spreadsheet_text(value)) if isinstance(value, str) else value
 
 
@@ -81,7 +81,7 @@ def csv_text(df: pd.DataFrame) -> str:
     """`df` as CSV text (no index, \\n line ends) with no field a spreadsheet would run as a formula, no
     control character but line feeds and tabs, and no infinite number: empty, as JSON's null and the
     workbook's blank cell (a card that never breaks even)."""
-    out = _text_mapped(df, _csv_text_cell).replace([np.inf, -np.inf], np.nan)
+    out = _text_mapped(df, cell_text).replace([np.inf, -np.inf], np.nan)
     return out.to_csv(index=False, lineterminator="\n")
 
 

@@ -16,9 +16,12 @@ from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
+from planner.fileio import file_problem
 from planner.scenario.model import (
     BUILTIN_PROFILES,
     CURRENCY_PATTERN,
+    MAX_NAME_LENGTH,
+    MAX_PATH_LENGTH,
     Scenario,
     demand_problem,
     gpu_or_specs,
@@ -414,18 +417,18 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
                 check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
-        profile = w.get("profile", "flat")
-        if isinstance(profile, str) and profile not in BUILTIN_PROFILES:
+        profile = w.get("profile", "flat")   # one too long is pydantic's to report, once
+        if isinstance(profile, str) and profile not in BUILTIN_PROFILES and len(profile) <= MAX_PATH_LENGTH:
             path = Path(profile) if base_dir is None else (base_dir / profile)
             if not profile.endswith(".csv"):
                 near = catalog.suggest(profile, BUILTIN_PROFILES)
                 hint = f"; did you mean '{near[0]}'?" if near else ""
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: expected one of {', '.join(BUILTIN_PROFILES)} "
-                                f"or a .csv file, got {profile!r}{hint}")
-            elif not path.is_file():
+                                f"or a .csv file, got {_shown(profile)}{hint}")
+            elif problem := file_problem(path):
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
-                                f"workloads[{i}].profile: profile file not found: {path}")
+                                f"workloads[{i}].profile: profile {problem}: {_cut(str(path))}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would
                 try:
                     read_profile_csv(path)
@@ -433,7 +436,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                     problems += [f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                  f"workloads[{i}].profile: {p}" for p in exc.problems]
         framework = w.get("framework")
-        if isinstance(framework, str) and "==" in framework:
+        if isinstance(framework, str) and "==" in framework and len(framework) <= MAX_NAME_LENGTH:
             msg = catalog.framework_problem(framework)
             if msg:
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
@@ -447,11 +450,11 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
                             f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
     source = _mapping(data.get("prices")).get("source", "snapshot")
-    if isinstance(source, str) and source not in ("snapshot", "store"):
+    if isinstance(source, str) and source not in ("snapshot", "store") and len(source) <= MAX_PATH_LENGTH:
         path = Path(source) if base_dir is None else base_dir / source
-        if not path.is_file():
+        if problem := file_problem(path):
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
-                            f"snapshot, store or the path of an offers CSV; file not found: {path}")
+                            f"snapshot, store or the path of an offers CSV; {problem}: {_cut(str(path))}")
     return problems
 
 

@@ -46,6 +46,11 @@ CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mism
 # is a mistake (a pasted file), not a name.
 MAX_NAME_LENGTH = 200
 Name = Annotated[str, Field(max_length=MAX_NAME_LENGTH)]   # a key; an empty one is loading.py's to name
+# Free text (a description, where a quote came from) is shown in cells too: a few paragraphs at most.
+MAX_TEXT_LENGTH = 2_000
+Text = Annotated[str, Field(max_length=MAX_TEXT_LENGTH)]
+MAX_PATH_LENGTH = 4_096   # Linux's PATH_MAX: a price or profile file named in the scenario
+PathText = Annotated[str, Field(max_length=MAX_PATH_LENGTH)]
 
 
 def _positive_speed(value: float) -> float:
@@ -112,7 +117,7 @@ class Frozen(BaseModel):
 class Prices(Frozen):
     """Where prices come from and which cloud offers are allowed."""
 
-    source: str = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
+    source: PathText = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
     providers: tuple[Provider, ...] = Field(registry.cloud_providers(), description="cloud providers allowed")
     regions: tuple[str, ...] | None = Field(None, description="cloud regions allowed; omitted = all regions")
     purchase_options: tuple[PurchaseOption, ...] = Field(
@@ -132,15 +137,15 @@ class CardOverride(Frozen):
     cards_per_server: int | None = Field(None, ge=1)
     life_years: float | None = Field(None, gt=0, description="straight-line depreciation life")
     maintenance_rate_per_year: float | None = Field(None, ge=0, description="share of capex per year")
-    as_of: str | None = None
-    source: str | None = None
+    as_of: Name | None = None
+    source: Text | None = None
 
 
 class GpuSpecs(Frozen):
     """Datasheet figures of a GPU that planner/data/gpus.csv lacks, in its columns and units. Only memory is
     required; a missing figure is unknown (a speed model needing it has no speed for the GPU)."""
 
-    name: str | None = Field(None, description="what the GPU is called (free text, shown with its speed)")
+    name: Name | None = Field(None, description="what the GPU is called (free text, shown with its speed)")
     memory_gb: float = Field(gt=0, le=100_000, description="memory per GPU, GB")
     fp32_tflops: float | None = Field(None, gt=0, le=1e6, description="FP32 (non-tensor) TFLOPS, dense")
     fp16_tensor_tflops: float | None = Field(None, gt=0, le=1e6, description="FP16 tensor TFLOPS, dense (no sparsity)")
@@ -148,7 +153,7 @@ class GpuSpecs(Frozen):
     memory_bandwidth_gbps: float | None = Field(None, gt=0, le=1e6, description="memory bandwidth, GB/s")
     tdp_watts: float | None = Field(None, gt=0, le=MAX_WATTS, description="board power, W")
     compute_capability: float | None = Field(None, ge=1, le=20, description="CUDA compute capability, e.g. 8.9")
-    vendor: str = Field("NVIDIA", min_length=1, description="maker (the speed estimate is fitted on NVIDIA GPUs)")
+    vendor: Name = Field("NVIDIA", min_length=1, description="maker (the speed estimate is fitted on NVIDIA GPUs)")
     nvlink: bool = Field(False, description="NVLink/NVSwitch joins every GPU of a node (SXM boards; "
                          "a 2-way bridge is false): multi-GPU jobs scale at the NVLink efficiency")
 
@@ -170,7 +175,7 @@ class CustomCard(Frozen):
     cards_per_server: int = Field(1, ge=1, le=64)
     life_years: float = Field(gt=0, le=50, description="straight-line depreciation life")
     maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
-    source: str | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
+    source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
 
     @model_validator(mode="after")
     def _idle_at_most_busy(self) -> CustomCard:
@@ -353,9 +358,9 @@ class Workload(Frozen):
     min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
     gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
     min_compute_capability: float | None = Field(None, ge=0, description="e.g. 8.0 for bf16")
-    framework: str | None = Field(None, description="e.g. tensorflow==2.12; excludes GPUs its CUDA build cannot run on")
+    framework: Name | None = Field(None, description="e.g. tensorflow==2.12; excludes GPUs its CUDA build cannot run on")
     growth_per_month: float = Field(0.0, gt=-1, description="compound monthly demand growth")
-    profile: str = Field("flat", description="flat | business_hours | deadline_peaks | path to a CSV of 168 hourly weights")
+    profile: PathText = Field("flat", description="flat | business_hours | deadline_peaks | path to a CSV of 168 hourly weights")
     interruptible: bool = Field(False, description="may run on spot capacity")
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
     throughput_metric: ThroughputMetric = Field(speeds.DEFAULT_METRIC, description="how GPUs compare for this workload")
@@ -411,7 +416,7 @@ class Scenario(Frozen):
     """Every assumption of one plan. Same file + same price snapshot = same plan."""
 
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
-    description: str = ""
+    description: Text = ""
     currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
