@@ -489,10 +489,14 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
             problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {cur} covers only the amounts "
                             f"the override gives; the catalog's {amounts} in {own}: "
                             f"add its rate, e.g. fx: {{{own}: <{currency} per 1 {own}>}}")
-    # cloud prices are in USD; a scenario that allows no cloud provider (`prices.providers: []`) uses none
-    providers = _mapping(data.get("prices")).get("providers")
+    # The snapshot's and the store's cloud prices are in USD; a scenario that allows no cloud provider
+    # (`prices.providers: []`) uses none. An offers CSV says its own currencies: `plan` checks those of the
+    # offers the scenario allows (catalog.offers.cloud_rows), which needs the file read.
+    prices = _mapping(data.get("prices"))
+    providers = prices.get("providers")
     cloud = not isinstance(providers, list) or len(providers) > 0
-    if cloud and currency != "USD" and "USD" not in fx:
+    in_usd = prices.get("source", "snapshot") in ("snapshot", "store")
+    if cloud and in_usd and currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
     return problems
