@@ -542,7 +542,8 @@ def _print_decisions(p) -> None:
         names = list(dict.fromkeys([*runner["plan_fleet"], *runner["fleet"]]))
         fleets = pd.DataFrame({"card_or_offer": names, "recommended": [runner["plan_fleet"].get(n, 0) for n in names],
                                "runner_up": [runner["fleet"].get(n, 0) for n in names]})
-        emit(fleets, Format.table, title="Runner-up fleet (units held)")
+        emit(fleets, Format.table, title="Runner-up fleet (cards held over the plan — owned kept and bought in any "
+                                         "month — and reserved units)")
         out.print(f"recommended {p.total:,.0f} {cur}; runner-up {runner['total']:,.0f} {cur}, "
                   f"{runner['increase']:,.0f} {cur} ({_percent(runner['increase_pct'])}) more: "
                   + escape("; ".join(runner["differences"])), soft_wrap=True)
@@ -557,7 +558,8 @@ def _print_decisions(p) -> None:
     if alternatives:
         table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "total", "increase", "increase_pct"]]
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
-        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({cur}): the best plan holding that many")
+        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({cur}): the best plan holding that "
+                                                        "many over the plan (owned kept and bought in any month)")
     if p.close_call:
         out.print(f"[bold yellow]close call:[/] the runner-up costs within {100 * runner['close_call_share']:g}% of the "
                   "recommended plan — weigh both fleets above", soft_wrap=True)
@@ -655,6 +657,20 @@ def _parse_vary(items: list[str]) -> dict:
     return vary
 
 
+def _print_sweep_prices(sources: list[dict]) -> None:
+    """Where a sweep's prices came from, as `plan` says it, once for the whole sweep: each distinct warning
+    (no price store, packaged prices for providers never refreshed) and store snapshot."""
+    warnings = dict.fromkeys(s["warning"] for s in sources if s.get("warning"))
+    for warning in warnings:
+        err.warn(warning, label="prices")
+    seen = set()
+    for snap in (snap for s in sources for snap in s.get("snapshots", [])):
+        if (snap["provider"], snap["id"]) not in seen:
+            seen.add((snap["provider"], snap["id"]))
+            err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
+                      f"({snap['age_days']:.1f} days old)", soft_wrap=True)
+
+
 @app.command()
 def sweep(
     file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
@@ -668,21 +684,30 @@ def sweep(
     scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", min=0.1, metavar="SECONDS",
                                             help="give up (exit 2) when the --scheduler cannot be reached "
                                                  "within SECONDS"),
-    processes: int = typer.Option(2, "--processes", metavar="N", min=1, help="local worker processes (without --scheduler)"),
+    processes: int = typer.Option(2, "--processes", metavar="N", min=1,
+                                  help="local worker processes (without --scheduler; at most 4 per core)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     fmt: Format = typer.Option(Format.table, "--format"),
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
+                                                              "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
-    """Plan every combination of the --vary values (one row each; infeasible points are rows too)."""
+    """Plan every combination of the --vary values (one row each; infeasible points are rows too; at most
+    10,000 points)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from planner.reports import sweep as run_sweep
+    from planner.reports.sweep import check_processes, check_size
     from planner.scenario import load_scenario_file
 
     skip_teardown()   # the workers are closed and waited for before run_sweep returns or raises
     try:
-        scenario = load_scenario_file(file)
+        _check_store(store)
+        if scheduler is None:
+            check_processes(processes)
         grid = _parse_vary(vary)
+        check_size([len(v) for v in grid.values()])   # before the scenario is even read
+        scenario = load_scenario_file(file)
         # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
         # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh
         with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -691,11 +716,12 @@ def sweep(
             table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
                               solver=solver.value,
                               progress=lambda done, n: bar.update(task, completed=done, total=n, refresh=True),
-                              scheduler_timeout=scheduler_timeout if scheduler is not None else None)
+                              scheduler_timeout=scheduler_timeout if scheduler is not None else None, store=store)
     except PlannerError as exc:
         fail(exc)
     except OSError as exc:   # an unreachable --scheduler
         fail(str(exc), 2)
+    _print_sweep_prices(table.attrs.get("prices", []))
     bad = int((table["status"] != "optimal").sum())
     if bad:
         err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")

@@ -41,7 +41,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
-from planner.engine.run import inputs_for
+from planner.engine.run import inputs_of_plan, inputs_priced_as
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
 from planner.scenario import apply_overrides
@@ -87,15 +87,14 @@ class _Outcome:
 
 @dataclass
 class _Resolver:
-    """Re-solves of one plan: its scenario, price store, reductions, solver, time limit and extra
-    constraints; counts the solves of each part."""
+    """Re-solves of one plan: its scenario, inputs (priced as the plan was), reductions, solver, time limit
+    and extra constraints; counts the solves of each part."""
 
     scenario: object
     base: Inputs                # unreduced offers (periods merged when the plan was reduced)
     inp: Inputs                 # what the plan was solved from
     solver: str
     time_limit: float | None
-    store: str | Path | None
     extra: ExtraConstraints | None
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
@@ -157,7 +156,7 @@ class _Resolver:
     def inputs_with(self, overrides: dict) -> Inputs:
         """The plan's inputs for its scenario with dotted `overrides` (ScenarioError when they are invalid)."""
         scenario = apply_overrides(self.scenario, overrides)
-        return self.prepared(inputs_for(scenario, self.store, merge_periods=self.reduced))
+        return self.prepared(inputs_priced_as(scenario, self.base, merge_periods=self.reduced))
 
 
 def _resolver(result: Plan, solver: str | None, time_limit: float | None, store: str | Path | None,
@@ -165,9 +164,9 @@ def _resolver(result: Plan, solver: str | None, time_limit: float | None, store:
     if result.scenario is None:
         raise PlannerError("add_decisions needs the plan's scenario (a Plan made by planner.plan)")
     reduced = bool(result.solver.get("reduced", True))
-    base = inputs_for(result.scenario, store, merge_periods=reduced)
+    base = inputs_of_plan(result, store)   # the plan's own prices, though a refresh changed the store since
     inp = reduce(base) if reduced else base
-    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, store, extra)
+    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, extra)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -391,7 +390,7 @@ def runner_up(r: _Resolver, result: Plan) -> dict:
     Solved on the inputs with every reservation (only the cloud fill reduced): a reservation the exact
     reductions drop never beats the one that dominates it, but may be in the second-best fleet."""
     mine = plan_fleet(result)
-    inp = reduce_cheapest_cloud_fill(r.base) if r.reduced else r.base
+    inp = with_room(reduce_cheapest_cloud_fill(r.base) if r.reduced else r.base, mine)
     plan_side = {name: units for name, units in mine.items() if units}
     empty = {"status": "none", "fleet": None, "plan_fleet": plan_side, "total": None, "increase": None,
              "increase_pct": None, "differences": [], "other_types": None}
@@ -432,7 +431,7 @@ def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]
     fleet = result.fleet
     for row in fleet[fleet["kind"] == "card"].itertuples(index=False):
         now = int(round(row.existing_units + row.new_units - row.sold_units))
-        most = most_held(r.inp, str(row.sku))
+        most = most_held(with_room(r.inp, {str(row.sku): now}), str(row.sku))
         for units in (now + 1, now - 1):
             if units < 0 or (units > now and units > most):
                 continue
@@ -440,10 +439,18 @@ def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]
     return out
 
 
+def with_room(inp: Inputs, fleet: dict[str, int]) -> Inputs:
+    """`inp` in whose model each purchase month may buy one card more of each card type than `fleet` holds
+    (Inputs.purchase_floor): the best fleet holding one card more may buy a spare beyond the peak's need."""
+    cards = set(inp.col("sku")[inp.col("kind") == "card"].tolist())
+    return replace(inp, purchase_floor={card: units + 1 for card, units in fleet.items() if card in cards})
+
+
 def most_held(inp: Inputs, card: str) -> int:
     """The most cards of `card` the model can hold, from its variables' bounds (engine.model
     define_card_counts): the owned ones, and per purchase month the card's unit bound if it is buyable —
-    or its min_units, which lets a card not in onprem.cards be bought too (up to min_units a month)."""
+    or its min_units, which lets a card not in onprem.cards be bought too (up to min_units a month); a
+    buyable card's raised to its purchase_floor."""
     found = np.flatnonzero((inp.col("sku") == card) & (inp.col("kind") == "card"))
     if not len(found):
         return 0
@@ -451,7 +458,10 @@ def most_held(inp: Inputs, card: str) -> int:
     v = inp.vintages
     mine = v["unit"].to_numpy() == i
     owned = v["owned"].to_numpy().astype(bool)
-    per_purchase = max(int(inp.col("min_units")[i]), unit_bound(inp, i) if inp.col("buyable")[i] else 0)
+    buyable = inp.col("buyable")[i]
+    per_purchase = max(int(inp.col("min_units")[i]), unit_bound(inp, i) if buyable else 0)
+    if per_purchase and buyable:
+        per_purchase = max(per_purchase, inp.purchase_floor.get(card, 0))
     return int(v["count"].to_numpy()[mine & owned].sum()) + int((mine & ~owned).sum()) * per_purchase
 
 
@@ -464,7 +474,7 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
         if held is not None:
             m.prob += ((held >= units) if units > now else (held <= units), "count_alternative")
 
-    outcome = r.solve(r.inp, "runner_up", change)
+    outcome = r.solve(with_room(r.inp, {card: now}) if units > now else r.inp, "runner_up", change)
     solved = outcome.status in SOLVED
     increase = outcome.total - result.total if solved else math.nan
     return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
@@ -644,7 +654,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     `result.flip_points`; returns `result`, changed in place. Call it after showing the plan.
 
     `solver` defaults to the plan's; `time_limit` applies to each re-solve; `store` is the price store the
-    plan used; `extra_constraints` the ones the plan was made with (applied to every re-solve);
+    plan used, needed only for a Plan not made by `plan()` in this process (one made here is re-solved at
+    the prices it was made with, though a refresh changed the store since); `extra_constraints` the ones
+    the plan was made with (applied to every re-solve);
     `close_call_share` defaults to the scenario's (2 %); `threads` re-solves run side by side (default: the
     usable cores, at most MAX_THREADS; one, in this thread, when `extra_constraints` is given, since the
     threads would call it at once — pass `threads` if it is safe to). The solves and seconds of each part

@@ -68,6 +68,13 @@ class Inputs:
     grouping: dict | None = None
     periods_low: pd.DataFrame | None = None
     demand_low: np.ndarray | None = None
+    # The offers table the inputs were priced from: re-solves of the plan with changed inputs (decisions'
+    # flip points) are priced from it too, not from the source read again after a refresh.
+    price_table: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+    # Card id → cards each purchase month may buy at least, beyond the peak's need (engine.model
+    # unit_bound), for cards of onprem.cards: a decision holding more cards than the peak needs (one
+    # card more) may be cheapest with a spare bought late, which the need's bound would cut off.
+    purchase_floor: dict = field(default_factory=dict)
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
@@ -326,4 +333,4 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   prices={**(provenance or {}), "requested_source": scenario.prices.source},
                   warnings=tuple(warnings),
                   grouping={"slots": slots, "weight_classes": week.classes} if week.means else None,
-                  periods_low=periods_low, demand_low=demand_low)
+                  periods_low=periods_low, demand_low=demand_low, price_table=prices)

@@ -118,6 +118,7 @@ def define_card_counts(m: Model) -> None:
             # cards not listed in onprem.cards are only owned (or required by min_units): none beyond that
             hi = max(int(lo_units[i]), bound[i] if buyable[i] else 0)
             if hi > 0:
+                hi = max(hi, inp.purchase_floor.get(sku[i], 0) if buyable[i] else 0)
                 m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=hi, cat="Integer")
     serving_in_month = in_service(v, inp.horizon_months).T.tolist()   # [H][V]: True where vintage k serves
     first_month_of_epoch = {}

@@ -281,7 +281,8 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
             leaving, per_unit = buy[k], credit["buy"][k]
         if leaving > 0 and leave <= H:
             rows.append((leave, sku[i], gpu[i], "retire", leaving, per_unit * leaving,
-                         f"end of its {life}-month life; sold at its resale value"))
+                         f"end of its {life}-month life; "
+                         + ("sold at its resale value" if abs(per_unit) > 1e-9 else "worth nothing by then (no resale credit)")))
     rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
     return pd.DataFrame(rows, columns=SCHEDULE_COLUMNS)
 

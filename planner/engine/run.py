@@ -22,6 +22,7 @@ from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.engine.workloads import speed_sources
+from planner.errors import PlannerError
 from planner.scenario import Scenario, apply_overrides, load_scenario
 
 if TYPE_CHECKING:
@@ -34,6 +35,26 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
 
 
+def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = True) -> Inputs:
+    """The unreduced inputs of `scenario` priced from the offers table `base` was priced from: a re-solve
+    of a plan with changed inputs keeps the plan's prices though its source changed since (a refresh)."""
+    if base.price_table is None:
+        raise PlannerError("inputs_priced_as needs inputs made by resolve_inputs (they keep their price table)")
+    provenance = {k: v for k, v in base.prices.items() if k != "requested_source"}
+    return resolve_inputs(scenario, base.price_table, provenance, merge_periods=merge_periods)
+
+
+def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
+    """The unreduced inputs `result` was solved from: kept by `plan()` in this process for as long as the
+    Plan lives, else (a Plan unpickled or read back) resolved again from its scenario's price source."""
+    base = _INPUTS_OF_PLAN.get(id(result), (None,))[0]
+    if base is not None:
+        return base
+    if result.scenario is None:
+        raise PlannerError("the plan does not carry its scenario (a Plan made by planner.plan does)")
+    return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
+
+
 def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path | None = None) -> tuple:
     """(speeds, warnings) of a plan: where the speed of each GPU it uses comes from, and what the user
     should know — cards with no sourced price, purchase options with no price, stale or undated prices,
@@ -41,8 +62,7 @@ def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path
     gpus = sorted(set(result.fleet["gpu"].dropna()))
     speeds = speed_sources(scenario, gpus)
     warnings = list(base.warnings)
-    prices, _ = catalog.price_table(scenario.prices.source, store)   # cached: read once per plan
-    warnings += catalog.option_gaps(scenario, prices)
+    warnings += catalog.option_gaps(scenario, base.price_table)
     warnings += result.prices.get("date_warnings", [])
     for workload, gpus_estimated in _estimated_gpus(speeds).items():
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
@@ -113,8 +133,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
                                         "baselines": 0.0}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
-    else:
-        _remember_inputs(result, base, time_limit, child)
+    _remember_inputs(result, base, time_limit, child)   # for add_baselines and add_decisions
     return result
 
 
@@ -144,8 +163,9 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     return PlanSummary(solution.status, total, fleet, table)
 
 
-# The unreduced inputs of plans made with plan(..., baselines=False), so add_baselines need not resolve
-# them again, with the child solving their baselines (prefetch_baselines) if any; an entry lives as long
+# The unreduced inputs of plans made by plan(), so add_baselines and add_decisions need not resolve them
+# again (nor read prices a refresh may have changed since), with the child solving their baselines
+# (prefetch_baselines) if any; an entry lives as long
 # as its Plan (weakref.finalize drops it and stops the child), and the Plan itself stays free of them
 # (the dashboard's cache pickles Plans).
 _INPUTS_OF_PLAN: dict[int, tuple[Inputs, float | None, BaselineChild | None]] = {}
