@@ -413,6 +413,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             continue
         if "reference_gpu" in w:
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
+            problems += _check_reference_figure(w, i, positions, origin)
         problems += _check_demand(w, i, custom, positions, origin)
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
@@ -456,6 +457,25 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; {problem}: {_cut(str(path))}")
     return problems
+
+
+def _check_reference_figure(w: dict, i: int, positions: Any, origin: str) -> list[str]:
+    """A datasheet throughput_metric needs the reference GPU's figure in gpus.csv, or a throughput table
+    naming it: planning asks it (engine.workloads.check_reference_metrics), so `validate` refuses it too."""
+    metric = w.get("throughput_metric")
+    if metric not in catalog.THROUGHPUT_METRICS or w.get("throughput_unit", "relative_speed") != "relative_speed":
+        return []
+    ref = catalog.resolve_gpu(str(w["reference_gpu"]))
+    row = catalog.gpu_rows().get(ref) if ref else None
+    if row is None or row[metric].strip():
+        return []
+    if ref in {catalog.resolve_gpu(str(g)) for g in _mapping(w.get("throughput"))}:
+        return []
+    has = [m for m in catalog.THROUGHPUT_METRICS if row[m].strip()]
+    return [f"{origin}:{_where(positions, ('workloads', i, 'throughput_metric'))}: workloads[{i}].throughput_metric: "
+            f"{metric}: the reference GPU {ref} has no {metric} figure in the GPU catalog, so no GPU's speed can be "
+            f"taken relative to it; give a throughput table naming {ref}, or another throughput_metric"
+            + (f" (it has {', '.join(has)})" if has else "")]
 
 
 def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: str) -> list[str]:
