@@ -6,6 +6,8 @@ or an on-prem card bought outright. Prices are per unit (instance or card) in th
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -63,6 +65,7 @@ MAX_GPUS_PER_UNIT = 128
 MAX_HOURLY_PRICE = 1e9
 MAX_UPFRONT_PRICE = 1e12
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
+_CURRENCY = re.compile(r"[A-Z]{3}")
 
 REQUIRED_NON_NULL = ("offer_id", "provider", "region", "sku", "purchase_option", "gpu",
                      "hourly_price", "upfront_price", "currency", "term_months", "source")
@@ -124,6 +127,12 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     bad_option = sorted(set(df["purchase_option"].dropna().unique()) - set(PURCHASE_OPTIONS))
     if bad_option:
         problems.append(f"unknown purchase_option(s) {bad_option}; expected one of {list(PURCHASE_OPTIONS)}")
+    # an ISO 4217 code as written: an empty or lower-case one would ask for a rate under a key no fx names
+    bad_currency = sorted(c for c in set(df["currency"].dropna().unique()) if not _CURRENCY.fullmatch(c))
+    if bad_currency:
+        hint = [c.strip().upper() for c in bad_currency if _CURRENCY.fullmatch(c.strip().upper())]
+        problems.append(f"currency {bad_currency}: expected an ISO 4217 code of three capital letters"
+                        + (f" (did you mean {hint}?)" if hint else ", e.g. USD"))
     if any(_rows(mask).any() for mask, _ in _number_flags(df)):   # the text per row only when some row is bad
         problems.append(name_rows(df, number_problems(df)))
     dup = df["offer_id"][df["offer_id"].duplicated()]
