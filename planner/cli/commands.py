@@ -706,7 +706,7 @@ def sweep(
         if scheduler is None:
             check_processes(processes)
         grid = _parse_vary(vary)
-        check_size([len(v) for v in grid.values()])   # before the scenario is even read
+        check_size([len(v) for v in grid.values() if v])   # before the scenario is even read
         scenario = load_scenario_file(file)
         # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
         # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh

@@ -145,6 +145,7 @@ class PlanSummary:
     total: float
     fleet: pd.DataFrame
     baselines: pd.DataFrame | None   # None when not asked for
+    prices: dict                     # where the prices came from, as Plan.prices (catalog.price_table)
 
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
@@ -160,7 +161,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     if baselines:
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False)
         table = baseline_table(rows, total)
-    return PlanSummary(solution.status, total, fleet, table)
+    return PlanSummary(solution.status, total, fleet, table, base.prices)
 
 
 # The unreduced inputs of plans made by plan(), so add_baselines and add_decisions need not resolve them

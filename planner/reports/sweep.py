@@ -10,6 +10,7 @@ imported; elsewhere they are fresh interpreters that import only the planner (`p
 
 from __future__ import annotations
 
+import functools
 import gc
 import itertools
 import json
@@ -41,6 +42,49 @@ from planner.scenario.overrides import ORIGIN, path_problems
 
 Progress = Callable[[int, int], None]
 
+# The most points one sweep plans. Set up front, the 40,000 points of three --vary lists (100 × 100 × 4)
+# took 60 s and 361 MB before the first solve (each point's scenario validated and held: 1.45 ms and
+# 6 KB a point); points are now built as they are solved, but the solving is what a size costs: on 2 cores
+# (2026-12-02) `fleetplan sweep` planned 68 points/s of entry.yaml, 15 of startup-hybrid.yaml and 8 of
+# industrial.yaml, so 10,000 points are 2.5, 11 and 21 minutes there. More is a batch job: split it.
+MAX_POINTS = 10_000
+# Local worker processes per usable core: a worker solves on one thread, so more workers than cores only
+# share the cores (and each holds its own copy of the planner: about 100 MB resident a fresh interpreter).
+PROCESSES_PER_CORE = 4
+_PRICES = "_prices"   # the key of a row's price provenance, taken out before the table is built
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform says, else the CPU count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def max_processes() -> int:
+    """The most local worker processes a sweep starts: PROCESSES_PER_CORE per usable core."""
+    return PROCESSES_PER_CORE * usable_cores()
+
+
+def check_size(counts: list[int], max_points: int = MAX_POINTS) -> None:
+    """PlannerError, before any point is built, when the cross product of lists of these lengths has
+    more than `max_points` points."""
+    n = math.prod(counts)
+    if n > max_points:
+        sizes = " × ".join(f"{c:,}" for c in counts)
+        raise PlannerError(f"sweep: {n:,} points ({sizes}); at most {max_points:,} per sweep — split it "
+                           "(fewer values per --vary, or several sweeps)")
+
+
+def check_processes(processes: int) -> None:
+    """PlannerError for more local worker processes than `max_processes()`."""
+    most = max_processes()
+    if processes > most:
+        raise PlannerError(f"sweep: {processes:,} worker processes; at most {most} on this machine "
+                           f"({PROCESSES_PER_CORE} per core × {usable_cores()} usable cores): each worker solves on "
+                           "one core, so more only share them; a Dask cluster goes wider")
+
 
 def fleet_summary(fleet: pd.DataFrame) -> str:
     """One line: owned and reserved units (with the owned cards sold, if any), then cloud hours, e.g.
@@ -58,23 +102,41 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
     return "; ".join(x for x in (", ".join(units), ", ".join(hours)) if x) or "(none)"
 
 
-def _sweep_point(scenario: Scenario, solver: str, baselines: bool) -> dict:
-    """One sweep row (runs in a worker process): infeasible and failed points become rows."""
+def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | None = None) -> dict:
+    """One sweep row (runs in a worker process): infeasible and failed points become rows. The row carries
+    under `_PRICES` where its prices came from (source, store, snapshots, warning), as `plan()` reports it."""
+    prices = None
     try:
-        p = plan_summary(scenario, solver=solver, baselines=baselines)
+        p = plan_summary(scenario, solver=solver, baselines=baselines, store=store)
+        prices = _provenance(p.prices)
     except InfeasibleError as exc:
-        return {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
-                "note": str(exc).split(": ", 1)[-1]}
+        row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
+               "note": str(exc).split(": ", 1)[-1]}
     except PlannerError as exc:
-        return {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "error",
-                "note": str(exc)}
-    savings = math.nan
-    if p.baselines is not None and len(p.baselines):
-        row = p.baselines[p.baselines["baseline"] == "all_cloud"]
-        if len(row):
-            savings = float(row["savings"].iloc[0])
-    return {"total": p.total, "savings_vs_all_cloud": savings, "fleet": fleet_summary(p.fleet),
-            "status": p.status, "note": ""}
+        row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "error",
+               "note": str(exc)}
+    else:
+        savings = math.nan
+        if p.baselines is not None and len(p.baselines):
+            bl = p.baselines[p.baselines["baseline"] == "all_cloud"]
+            if len(bl):
+                savings = float(bl["savings"].iloc[0])
+        row = {"total": p.total, "savings_vs_all_cloud": savings, "fleet": fleet_summary(p.fleet),
+               "status": p.status, "note": ""}
+    if prices is not None:
+        row[_PRICES] = prices
+    return row
+
+
+def _provenance(prices: Mapping[str, Any]) -> dict:
+    """What a sweep reports of a price source's provenance (catalog.price_table): as `plan()` does."""
+    return {"source": prices.get("source"), "store": prices.get("store"), "warning": prices.get("warning"),
+            "snapshots": [dict(s) for s in prices.get("snapshots", [])]}
+
+
+def _provenance_key(prices: Mapping[str, Any]) -> tuple:
+    return (prices.get("source"), prices.get("store"), prices.get("warning"),
+            tuple((s.get("provider"), s.get("id"), s.get("fetched_at")) for s in prices.get("snapshots", [])))
 
 
 def _error_row(note: str) -> dict:
@@ -82,14 +144,25 @@ def _error_row(note: str) -> dict:
     return {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "error", "note": note}
 
 
-def sweep_points(scenario: Scenario, vary: Mapping[str, Iterable[Any]]) -> tuple[list[dict], list[Scenario | str]]:
+def sweep_points(scenario: Scenario, vary: Mapping[str, Iterable[Any]],
+                 max_points: int = MAX_POINTS) -> tuple[list[dict], list[Scenario | str]]:
     """The cross product of `vary` (in its order, last path fastest) and, for each point, its validated
     scenario or — when the scenario rejects that point's values — the problems as one line of text.
 
     Raises ScenarioError up front, before anything is solved, when a path is bad (unknown, or given no
-    values): that is a mistake in the whole sweep. Its message also lists the bad values found."""
+    values): that is a mistake in the whole sweep. Its message also lists the bad values found.
+    PlannerError, before anything is built, for more than `max_points` points."""
+    points, problems = _grid(scenario, vary, max_points)
+    return points, [_point_scenario(scenario, point, probs) for point, probs in zip(points, problems)]
+
+
+def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]],
+          max_points: int = MAX_POINTS) -> tuple[list[dict], list[list[str]]]:
+    """The points of the cross product of `vary` and, for each, the problems of its own values (each value
+    checked once, alone); the points' scenarios are not built (`_point_scenario`). Errors as sweep_points."""
     paths = list(vary)
     values = [list(vary[p]) for p in paths]
+    check_size([len(v) for v in values if v], max_points)
     problems = [f"{p}: no values to vary over" for p, v in zip(paths, values) if not v]
     problems += [q for p, v in zip(paths, values) if v for q in path_problems(scenario, p, v[0])]
     # Check each value once on its own, so a bad one is named once, not once per point it is in.
@@ -102,12 +175,11 @@ def sweep_points(scenario: Scenario, vary: Mapping[str, Iterable[Any]]) -> tuple
                 bad[k, m] = exc.problems
     if problems:
         raise ScenarioError(list(dict.fromkeys(problems + [q for qs in bad.values() for q in qs])), ORIGIN)
-    points, scenarios = [], []
+    points, point_problems = [], []
     for combo in itertools.product(*(range(len(v)) for v in values)):
-        point = {p: values[k][m] for k, (p, m) in enumerate(zip(paths, combo))}
-        points.append(point)
-        scenarios.append(_point_scenario(scenario, point, [q for k, m in enumerate(combo) for q in bad.get((k, m), [])]))
-    return points, scenarios
+        points.append({p: values[k][m] for k, (p, m) in enumerate(zip(paths, combo))})
+        point_problems.append([q for k, m in enumerate(combo) for q in bad.get((k, m), [])])
+    return points, point_problems
 
 
 def _point_scenario(scenario: Scenario, point: dict, problems: list[str]) -> Scenario | str:
@@ -158,7 +230,8 @@ def _resolve_client(scheduler: Any, timeout: float | None):
 
 def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[Any]],
           scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = DEFAULT_SOLVER,
-          progress: Progress | None = None, scheduler_timeout: float | None = None) -> pd.DataFrame:
+          progress: Progress | None = None, scheduler_timeout: float | None = None,
+          store: str | Path | None = None, max_points: int = MAX_POINTS) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 
     Columns: one per varied path, `total` (present value, scenario currency), `savings_vs_all_cloud`
@@ -166,23 +239,42 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     Infeasible points and points whose values the scenario rejects (status error, the problem in
     `note`) are rows, not exceptions; a bad path raises ScenarioError up front.
 
-    Runs on `processes` local worker processes (1 = in this process), or on an existing Dask cluster
-    when `scheduler` is its address or a `distributed.Client` (workers need this package installed;
-    `scheduler_timeout` seconds to connect to an address, default distributed's own, 30 s).
+    `store` is the price store file for `prices.source: store`, as for `plan()` (default
+    `$FLEETPLAN_STORE` or the platform's data directory, as each point's process sees them; give the path
+    for a Dask cluster). `table.attrs["prices"]` lists where the points' prices came from, each distinct
+    source once: `source`, `store`, `snapshots` and `warning` (e.g. no price store, so the packaged
+    snapshot), as a plan's `prices`.
+
+    Runs on `processes` local worker processes (1 = in this process; at most `max_processes()`, 4 per
+    core), or on an existing Dask cluster when `scheduler` is its address or a `distributed.Client`
+    (workers need this package installed; `scheduler_timeout` seconds to connect to an address, default
+    distributed's own, 30 s). At most `max_points` points (MAX_POINTS, 10,000): PlannerError, before
+    anything is built or solved, for more. Each point's scenario is built as it is solved.
     Rows come back in cross-product order either way, with the same numbers. Local workers import only
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
     `progress(done, total)` is called as points finish.
     """
+    vary = {path: list(values) for path, values in vary.items()}   # an iterator is read once
+    check_size([len(v) for v in vary.values() if v], max_points)
+    if scheduler is None:
+        check_processes(processes)
+    if store is not None:   # a worker's working folder may not be this process's (a Dask worker)
+        store = os.path.abspath(store)
     base = load_scenario(scenario)
-    points, scenarios = sweep_points(base, vary)
+    points, problems = _grid(base, vary, max_points)
     n = len(points)
-    # points the scenario rejects are rows already: nothing to solve for them
-    results: list[dict | None] = [_error_row(s) if isinstance(s, str) else None for s in scenarios]
-    todo = [(i, s) for i, s in enumerate(scenarios) if not isinstance(s, str)]
+    # points whose own values the scenario rejects are rows already: nothing to build or solve for them
+    results: list[dict | None] = [_error_row("; ".join(dict.fromkeys(p))) if p else None for p in problems]
+    todo = [(i, functools.partial(_point_scenario, base, point, [])) for i, (point, p) in enumerate(zip(points, problems))
+            if not p]
     done = n - len(todo)
+    sources: dict[tuple, dict] = {}
 
-    def store(i: int, row: dict) -> None:
+    def record(i: int, row: dict) -> None:
         nonlocal done
+        prices = row.pop(_PRICES, None)
+        if prices is not None:
+            sources.setdefault(_provenance_key(prices), prices)
         results[i] = row
         done += 1
         if progress is not None:
@@ -191,7 +283,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if progress is not None:
         progress(done, n)
     if todo:
-        _solve_points(todo, store, scheduler, processes, solver, baselines, scheduler_timeout)
+        _solve_points(todo, record, scheduler, processes, solver, baselines, scheduler_timeout, store)
     # each varied column as its values were given: pandas would read [None, 5] as [NaN, 5.0], which plan()
     # refuses when a row is fed back (a cap of None is no cap; NaN is no number)
     columns = {path: [point[path] for point in points] for path in vary}
@@ -199,36 +291,51 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     table = pd.concat([inputs, pd.DataFrame(results)], axis=1)
     if not baselines:
         table = table.drop(columns=["savings_vs_all_cloud"])
+    table.attrs["prices"] = list(sources.values())
     return table
 
 
-def _solve_points(todo: list[tuple[int, Scenario]], store: Callable[[int, dict], None], scheduler: Any,
-                  processes: int, solver: str, baselines: bool, scheduler_timeout: float | None = None) -> None:
-    """Solve each (index, scenario) of `todo` on a Dask cluster, local processes or in this process;
-    `store(index, row)` is called (in this thread) as each finishes."""
+def _scenario_of(task: Any) -> Scenario | str:
+    """A point's scenario (or its problems as text): built now when the task is its builder."""
+    return task() if callable(task) else task
+
+
+def _solve_points(todo: list[tuple[int, Any]], record: Callable[[int, dict], None], scheduler: Any,
+                  processes: int, solver: str, baselines: bool, scheduler_timeout: float | None = None,
+                  store: str | None = None) -> None:
+    """Solve each (index, scenario or its builder) of `todo` on a Dask cluster, local processes or in this
+    process; `record(index, row)` is called (in this thread) as each finishes. `store`: the price store."""
+    kw = {} if store is None else {"store": store}
     if scheduler is not None:
         client, owned = _resolve_client(scheduler, scheduler_timeout)
         from distributed import as_completed as dask_completed
 
         try:
-            futures = client.map(_sweep_point, [s for _, s in todo], solver=solver, baselines=baselines, pure=False)
-            index = {f.key: i for (i, _), f in zip(todo, futures)}
+            built = [(i, _scenario_of(task)) for i, task in todo]
+            for i, s in built:
+                if isinstance(s, str):
+                    record(i, _error_row(s))
+            built = [(i, s) for i, s in built if not isinstance(s, str)]
+            futures = client.map(_sweep_point, [s for _, s in built], solver=solver, baselines=baselines,
+                                 pure=False, **kw)
+            index = {f.key: i for (i, _), f in zip(built, futures)}
             for fut in dask_completed(futures, loop=client.loop):
-                store(index[fut.key], fut.result())
+                record(index[fut.key], fut.result())
         finally:
             if owned:
                 client.close()
     elif processes <= 1 or len(todo) == 1 or not sys.executable:
-        for i, s in todo:
-            store(i, _sweep_point(s, solver, baselines))
+        for i, task in todo:
+            s = _scenario_of(task)
+            record(i, _error_row(s) if isinstance(s, str) else _sweep_point(s, solver, baselines, **kw))
     else:
-        _solve_in_workers(todo, store, min(processes, len(todo)), solver, baselines)
+        _solve_in_workers(todo, record, min(processes, len(todo)), solver, baselines, store=store)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Local worker processes
 #
-# A worker serves pickled (index, scenario, solver, baselines) tasks from a pipe with pickled (index, row)
+# A worker serves pickled (index, scenario, solver, baselines, store) tasks from a pipe with pickled (index, row)
 # answers on another; its file descriptor 1 points at the null device (so no solver or library can write
 # into the answers, or onto the caller's stdout); it ignores Ctrl-C (the caller stops it). It runs in a
 # session of its own, so that a sweep stopped early ends the CBC processes of its workers with them, and
@@ -281,11 +388,11 @@ def _serve(tasks, answers) -> None:
     answers.flush()
     while True:
         try:
-            i, scenario, solver, baselines = pickle.load(tasks)
+            i, scenario, solver, baselines, store = pickle.load(tasks)
         except EOFError:
             return
         try:
-            row = _sweep_point(scenario, solver, baselines)
+            row = _sweep_point(scenario, solver, baselines, **({} if store is None else {"store": store}))
         except Exception as exc:   # noqa: BLE001 - a point that fails is a row, as in one process
             row = _error_row(f"{type(exc).__name__}: {exc}")
         pickle.dump((i, row), answers)
@@ -408,9 +515,10 @@ def _start_worker(env: dict[str, str] | None = None) -> subprocess.Popen:
                             start_new_session=hasattr(os, "setsid"))
 
 
-def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, dict], None], workers: int,
-                      solver: str, baselines: bool) -> None:
-    """Solve `todo` on `workers` worker processes, one feeding thread each; rows are stored here."""
+def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict], None], workers: int,
+                      solver: str, baselines: bool, store: str | None = None) -> None:
+    """Solve `todo` on `workers` worker processes, one feeding thread each, which builds each point's
+    scenario as it sends it; rows are recorded here. `store`: the price store, passed with every point."""
     tasks: queue.SimpleQueue = queue.SimpleQueue()
     for item in todo:
         tasks.put(item)
@@ -432,11 +540,18 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
             return
         while not stop.is_set():
             try:
-                i, scenario = tasks.get_nowait()
+                i, task = tasks.get_nowait()
             except queue.Empty:
                 break
             try:
-                pickle.dump((i, scenario, solver, baselines), proc.stdin)
+                scenario = _scenario_of(task)
+            except Exception as exc:   # noqa: BLE001 - a point that fails is a row, as in one process
+                scenario = f"{type(exc).__name__}: {exc}"
+            if isinstance(scenario, str):   # values fine alone but not together: nothing to solve
+                answers.put((i, _error_row(scenario)))
+                continue
+            try:
+                pickle.dump((i, scenario, solver, baselines, store), proc.stdin)
                 proc.stdin.flush()
                 answers.put(pickle.load(proc.stdout))
             except Exception:   # noqa: BLE001 - the worker died while solving this point
@@ -465,7 +580,7 @@ def _solve_in_workers(todo: list[tuple[int, Scenario]], store: Callable[[int, di
                     raise PlannerError(f"sweep: the worker processes ended before solving every point (exit codes "
                                        f"{codes}; see their messages above); try processes=1") from None
                 continue
-            store(i, row)
+            record(i, row)
             remaining -= 1
     finally:
         stop.set()

@@ -1,0 +1,244 @@
+"""Sweeps price from the store a plan would (`store=` / `--store`, in every worker and on Dask) and say
+where the prices came from once; a sweep's size and its worker processes are bounded before any work,
+and each point's scenario is built as it is solved.
+
+The store is made by `fleetplan prices refresh --provider azure` from the recorded Retail Prices pages
+(tests/fixtures/azure/), served on 127.0.0.1 only while it is made."""
+
+import csv
+import io
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from typer.testing import CliRunner
+
+from planner import PlannerError, sweep
+from planner.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures" / "azure"
+PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
+UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
+WORKED = ROOT / "examples" / "worked-example.yaml"
+
+# One A100 80 GB workload on Azure eastus on-demand, one month, no discounting: its total is its hours
+# times the hourly price of the cheapest eligible offer.
+SCENARIO = """\
+name: store sweep
+currency: USD
+horizon_months: 1
+discount_rate: 0.0
+prices:
+  source: store
+  providers: [azure]
+  regions: [eastus]
+  purchase_options: [on_demand]
+onprem:
+  electricity_per_kwh: 0.12
+  pue: 1.4
+  availability: 0.97
+  cards: []
+workloads:
+  - name: ft
+    gpu_hours_per_month: 730
+    reference_gpu: A100-80GB-PCIE
+    min_gpu_memory_gb: 80
+    profile: flat
+    throughput: {A100-80GB-PCIE: 1.0}
+"""
+# Reference data (the recorded eastus pages): of their on-demand offers only Standard_NC24ads_A100_v4
+# (1 × A100 80 GB PCIe) has 80 GB GPUs — Standard_ND96asr_v4 has 40 GB A100s, Standard_NV6ads_A10_v5 a
+# sixth of an A10 — at 3.673 USD/h. So h hours a month cost h × 3.673.
+A100_EASTUS = 3.673
+HOURS = [730, 100]
+BY_HAND = [730 * 3.673, 100 * 3.673]          # 2,681.29 and 367.30
+FLEETS = [f"azure:Standard_NC24ads_A100_v4 on_demand {h} h" for h in HOURS]
+NO_STORE = "no price store at {}: `fleetplan prices refresh` makes one; using the packaged snapshot"
+
+
+def _refresh(store: Path) -> None:
+    """`fleetplan prices refresh --provider azure --region eastus` from the recorded pages on 127.0.0.1."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server API
+            query = parse_qs(urlparse(self.path).query)
+            page = (FIX / PAGES[query.get("$skip", [None])[0]]).read_text()
+            body = page.replace(UPSTREAM, f"http://127.0.0.1:{server.server_port}/api/retail/prices").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("FLEETPLAN_AZURE_PRICES_URL", f"http://127.0.0.1:{server.server_port}/api/retail/prices")
+            mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+            result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                              "--store", str(store)])
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()     # no thread left: later sweeps may fork their workers
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("store") / "prices.sqlite"
+    _refresh(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def scenario_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("scenario") / "store-sweep.yaml"
+    path.write_text(SCENARIO)
+    return path
+
+
+@pytest.fixture
+def no_default_store(tmp_path, monkeypatch) -> Path:
+    """FLEETPLAN_STORE names a file that does not exist: without --store, prices are the packaged ones."""
+    missing = tmp_path / "nothing-here.sqlite"
+    monkeypatch.setenv("FLEETPLAN_STORE", str(missing))
+    return missing
+
+
+VARY = {"workloads.ft.gpu_hours_per_month": HOURS}
+
+
+# --- the store ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_library_sweep_prices_every_point_from_the_given_store(store, scenario_file, no_default_store, processes):
+    table = sweep(scenario_file, VARY, processes=processes, store=store)
+    assert table["total"].tolist() == pytest.approx(BY_HAND, rel=1e-9)
+    assert table["fleet"].tolist() == FLEETS
+    (prices,) = table.attrs["prices"]    # one source for the whole sweep: the store and its snapshot #1
+    assert prices["source"] == "store" and prices["store"] == str(store)
+    assert [(s["provider"], s["id"]) for s in prices["snapshots"]] == [("azure", 1)]
+
+
+def test_dask_workers_price_from_the_given_store(store, scenario_file, no_default_store):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp") as cluster:
+        table = sweep(scenario_file, VARY, scheduler=cluster.scheduler_address, store=store)
+    assert table["total"].tolist() == pytest.approx(BY_HAND, rel=1e-9)
+    assert [s["id"] for p in table.attrs["prices"] for s in p["snapshots"]] == [1]
+
+
+def test_cli_sweep_store_gives_the_plans_prices_and_says_so_once(store, scenario_file, no_default_store):
+    runner = CliRunner()
+    result = runner.invoke(app, ["sweep", str(scenario_file), "--vary", "workloads.ft.gpu_hours_per_month=730,100",
+                                 "--store", str(store), "--format", "csv", "--processes", "2"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [float(r["total"]) for r in rows] == pytest.approx(BY_HAND, rel=1e-9)
+    assert [r["fleet"] for r in rows] == FLEETS
+    assert result.stderr.count("prices: azure store snapshot #1 fetched") == 1
+    assert "no price store" not in result.stderr
+    # the plan of the first point, priced from the same store, costs the same (by hand: 730 × 3.673)
+    plan = runner.invoke(app, ["plan", str(scenario_file), "--store", str(store), "--format", "json",
+                               "--no-decisions", "--no-baselines"])
+    assert plan.exit_code == 0, plan.output
+    assert json.loads(plan.stdout)["total"] == pytest.approx(730 * A100_EASTUS, rel=1e-9)
+
+
+def test_a_sweep_without_a_store_says_once_that_it_uses_the_packaged_snapshot(scenario_file, no_default_store):
+    result = CliRunner().invoke(app, ["sweep", str(scenario_file), "--vary",
+                                      "workloads.ft.gpu_hours_per_month=730,100,50", "--format", "csv",
+                                      "--processes", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count(NO_STORE.format(no_default_store)) == 1
+    assert len(list(csv.DictReader(io.StringIO(result.stdout)))) == 3
+    table = sweep(scenario_file, VARY, processes=1)
+    assert table.attrs["prices"] == [{"source": "snapshot", "store": None, "snapshots": [],
+                                      "warning": NO_STORE.format(no_default_store)}]
+
+
+def test_cli_sweep_store_that_is_a_folder_is_bad_input(tmp_path, scenario_file):
+    result = CliRunner().invoke(app, ["sweep", str(scenario_file), "--vary", "workloads.ft.gpu_hours_per_month=1",
+                                      "--store", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder" in result.stderr and result.stdout == ""
+
+
+# --- size -------------------------------------------------------------------------------------------
+
+def _values(n: int) -> list[float]:
+    return [round(0.01 * (i + 1), 2) for i in range(n)]
+
+
+@pytest.fixture
+def nothing_built(monkeypatch):
+    """Any scenario built or solved by the sweep fails the test."""
+    module = sys.modules["planner.reports.sweep"]
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the sweep started work before refusing its size")
+
+    for name in ("apply_overrides", "load_scenario", "_sweep_point"):
+        monkeypatch.setattr(module, name, refused)
+
+
+def test_a_sweep_of_40000_points_is_refused_before_any_work(nothing_built):
+    vary = {"onprem.electricity_per_kwh": _values(100), "onprem.pue": [1 + v for v in _values(100)],
+            "workloads.training.gpu_hours_per_month": [100, 200, 300, 400]}
+    with pytest.raises(PlannerError) as info:
+        sweep(WORKED, vary)
+    assert "40,000 points (100 × 100 × 4); at most 10,000 per sweep — split it" in str(info.value)
+    with pytest.raises(PlannerError, match="3 points \\(3\\); at most 2 per sweep"):
+        sweep(WORKED, {"onprem.pue": [1.1, 1.2, 1.3]}, max_points=2)
+
+
+def test_cli_sweep_over_the_bound_exits_2_naming_the_count(nothing_built):
+    hundred = ",".join(str(v) for v in _values(100))
+    result = CliRunner().invoke(app, ["sweep", str(WORKED), "--vary", f"onprem.electricity_per_kwh={hundred}",
+                                      "--vary", f"onprem.power_cap_kw={hundred}", "--vary", "onprem.pue=1.1,1.2,1.3,1.4"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "40,000 points (100 × 100 × 4); at most 10,000 per sweep" in result.stderr
+
+
+def test_the_bound_is_10000_points():
+    module = sys.modules["planner.reports.sweep"]
+    module.check_size([100, 100])                   # 10,000: allowed
+    with pytest.raises(PlannerError, match="10,001 points"):
+        module.check_size([10_001])
+
+
+def test_absurd_processes_are_refused_before_any_work(nothing_built):
+    most = sys.modules["planner.reports.sweep"].max_processes()
+    with pytest.raises(PlannerError, match=f"100,000 worker processes; at most {most} "):
+        sweep(WORKED, {"onprem.pue": [1.2]}, processes=100_000)
+    result = CliRunner().invoke(app, ["sweep", str(WORKED), "--vary", "onprem.pue=1.2", "--processes", "100000"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"100,000 worker processes; at most {most} " in result.stderr
+
+
+def test_each_point_is_built_as_it_is_solved(monkeypatch):
+    """The first row is solved before the other points' scenarios are built (not all of them up front)."""
+    module = sys.modules["planner.reports.sweep"]
+    built, seen = [], []
+    point_scenario = module._point_scenario
+
+    def counting(*args):
+        built.append(1)
+        return point_scenario(*args)
+
+    monkeypatch.setattr(module, "_point_scenario", counting)
+    table = sweep(WORKED, {"onprem.electricity_per_kwh": [0.2, 0.4, 0.6]}, processes=1,
+                  progress=lambda done, n: seen.append((done, len(built))))
+    assert seen == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    # by hand (README): 8,385.46 at 0.20 USD/kWh, + 1,944.72 energy for each 0.20 more
+    assert table["total"].tolist() == pytest.approx([8385.46, 8385.46 + 1944.72, 8385.46 + 2 * 1944.72], rel=1e-6)
