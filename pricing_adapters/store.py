@@ -10,7 +10,11 @@ temporary file and linked into place whole, and creating or setting aside is dec
 new `<name>.bad-<time>-<random>` (never over another file); any other file (another application's
 SQLite database, a scenario given as the store by mistake) is never moved or written, only reported.
 Readers that must leave the disk as it is open with `create=False`: nothing is created, not even the
-lock. Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`.
+lock. A store of ours that lost a table or a column every offer needs (edited by hand) is damaged too.
+Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`: a snapshot dated
+in the future (a wrong clock), offer rows of another provider than their snapshot's, the same offer id in
+two snapshots in force, and a snapshot with no usable offer for a region it claims (its rows deleted), in
+which case the previous snapshot of that region stays in force.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pandas as pd
@@ -37,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
     import msvcrt
-from pricing_adapters.schema import OFFER_COLUMNS, name_rows, row_problems, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, name_rows, row_problems, validate_offers
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
 SQLITE_MAGIC = b"SQLite format 3\x00"   # the first 16 bytes of every SQLite database file
@@ -60,6 +64,15 @@ CREATE TABLE offers (
 );
 CREATE INDEX offers_by_snapshot ON offers(snapshot_id);
 """
+SNAPSHOT_COLUMNS = ("id", "provider", "regions", "fetched_at", "source", "row_count")
+# offers columns a store may lack and still be read: the contract gained gpu_memory_mib after stores were
+# made (read as unknown, silently); the other optional ones validate_offers fills (dropped by hand: named)
+LATER_COLUMNS = ("gpu_memory_mib",)
+OPTIONAL_COLUMNS = ("zone", "note", "accelerator_name", "as_of", "gpu_known", *LATER_COLUMNS)
+# a snapshot dated later than now by more than this was saved by a machine whose clock was wrong: it
+# would stay "newest" (and hide every later refresh) until that date, so it is skipped and named
+FUTURE_SLACK = timedelta(days=1)
+RECOVER = "move it aside (`fleetplan prices refresh` does) and refresh again"
 
 
 def default_store_path() -> Path:
@@ -82,8 +95,10 @@ class SnapshotInfo:
     row_count: int
 
     def age_days(self, now: datetime | None = None) -> float:
+        """Days since the snapshot was fetched; 0 for a time slightly ahead of this machine's clock (a
+        snapshot further ahead is skipped when read, see FUTURE_SLACK)."""
         now = now or datetime.now(timezone.utc)
-        return (now - datetime.fromisoformat(self.fetched_at)).total_seconds() / 86400
+        return max(0.0, (now - datetime.fromisoformat(self.fetched_at)).total_seconds() / 86400)
 
     def describe(self) -> str:
         return (f"snapshot #{self.id} ({self.provider}, {', '.join(self.regions)}, {self.row_count} offers, "
@@ -164,16 +179,20 @@ class PriceStore:
 
     def snapshots(self) -> list[SnapshotInfo]:
         """Every readable snapshot, oldest first. A row edited into nonsense (non-JSON regions, a time
-        that is not ISO 8601 with a zone, an empty provider …) is left out and named in `warnings`."""
-        con = self._connect()
+        that is not ISO 8601 with a zone or lies in the future, an empty provider …) is left out and named
+        in `warnings`."""
         try:
-            rows = con.execute("SELECT id, provider, regions, fetched_at, source, row_count FROM snapshots "
-                               "ORDER BY id").fetchall()
-        finally:
-            con.close()
+            con = self._connect()
+            try:
+                rows = con.execute(f"SELECT {', '.join(SNAPSHOT_COLUMNS)} FROM snapshots ORDER BY id").fetchall()
+            finally:
+                con.close()
+        except sqlite3.Error as exc:
+            raise _read_error(self.path, exc) from None
+        now = datetime.now(timezone.utc)
         out = []
         for row in rows:
-            info = _snapshot_info(row)
+            info = _snapshot_info(row, now)
             if isinstance(info, str):
                 self._warn(f"{self.path}: snapshot #{row[0]} skipped ({info})")
             else:
@@ -194,40 +213,128 @@ class PriceStore:
                 newest[info.provider] = info
         return [newest[p] for p in sorted(newest)]
 
-    def offers(self, snapshot_id: int) -> pd.DataFrame:
-        """The good offers of one snapshot, validated; rows that break the contract (edited by hand:
-        a negative price, an empty offer id …) are left out and named in `warnings`."""
-        con = self._connect()
+    def _rows(self, snapshot_id: int) -> pd.DataFrame:
+        """The stored offer rows of one snapshot as they are, typed and checked: (rows, problems), a
+        problem per row ('' for a good one). StoreCorrupt when the offers table lacks what every offer needs."""
         try:
-            df = pd.read_sql_query("SELECT * FROM offers WHERE snapshot_id = ?", con, params=(snapshot_id,))
-        finally:
-            con.close()
-        if df.empty:
-            raise StoreError(f"no snapshot #{snapshot_id} in {self.path}")
-        df, problems = _typed_offers(df.drop(columns=["snapshot_id"]))
+            con = self._connect()
+            try:
+                df = pd.read_sql_query("SELECT * FROM offers WHERE snapshot_id = ?", con, params=(snapshot_id,))
+            finally:
+                con.close()
+        except (sqlite3.Error, pd.errors.DatabaseError) as exc:
+            raise _read_error(self.path, exc.__cause__ or exc) from None
+        lacking = [c for c in OFFER_COLUMNS if c not in df.columns]
+        if problem := _missing_columns_problem(lacking):
+            raise StoreCorrupt(f"{self.path} is a damaged price store ({problem}): {RECOVER}")
+        dropped = [c for c in lacking if c not in LATER_COLUMNS]
+        if dropped:
+            self._warn(f"{self.path}: table offers has no column {', '.join(dropped)} (dropped by hand?): "
+                       f"read as empty")
+        return df.drop(columns=["snapshot_id"])
+
+    def _good_offers(self, snapshot_id: int) -> tuple[pd.DataFrame, int]:
+        """(the good offers of one snapshot, validated; how many rows it has). Rows that break the contract
+        (edited by hand: a negative price, an empty offer id …) are left out and named in `warnings`."""
+        rows = self._rows(snapshot_id)
+        if rows.empty:
+            return empty_offers(), 0
+        df, problems = _typed_offers(rows)
         bad = problems != ""
         if bad.any():
             self._warn(f"{self.path}: snapshot #{snapshot_id}: {int(bad.sum())} bad offer rows skipped: "
                        f"{name_rows(df, problems)}")
-        return validate_offers(df[~bad.to_numpy()], origin=f"store snapshot #{snapshot_id}")
+        return validate_offers(df[~bad.to_numpy()], origin=f"store snapshot #{snapshot_id}"), len(rows)
 
-    def latest_offers(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame, list[SnapshotInfo]]:
-        """For each provider and region, the offers of the newest snapshot that covers that region; and
-        the snapshots used. A refresh of one region leaves the other regions' latest prices in force."""
-        newest: dict[tuple[str, str], SnapshotInfo] = {}
-        for info in self.snapshots():  # oldest first: later snapshots overwrite
+    def offers(self, snapshot_id: int) -> pd.DataFrame:
+        """The good offers of one snapshot, validated; rows that break the contract (edited by hand:
+        a negative price, an empty offer id …) are left out and named in `warnings`. StoreError when there
+        is no such snapshot, or it has no offer rows (deleted by hand: plans skip it)."""
+        offers, n_rows = self._good_offers(snapshot_id)
+        if n_rows == 0:
+            if any(info.id == snapshot_id for info in self.snapshots()):
+                raise StoreError(f"snapshot #{snapshot_id} in {self.path} has no offer rows (deleted by hand?); "
+                                 f"plans skip it: refresh its regions again")
+            raise StoreError(f"no snapshot #{snapshot_id} in {self.path}")
+        return offers
+
+    def _snapshot_offers(self, info: SnapshotInfo) -> pd.DataFrame | None:
+        """The good offers of `info` that are its provider's, the others named in `warnings`; None (named)
+        when it has no offer rows at all."""
+        offers, n_rows = self._good_offers(info.id)
+        if n_rows == 0:
+            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) has no "
+                       f"offer rows (deleted by hand?); skipped")
+            return None
+        other = (offers["provider"] != info.provider).to_numpy()
+        if other.any():
+            problems = pd.Series(["" if not o else f"provider {p!r}, not {info.provider!r} as its snapshot"
+                                  for o, p in zip(other, offers["provider"])], dtype=object)
+            self._warn(f"{self.path}: snapshot #{info.id}: {int(other.sum())} offer rows of another provider "
+                       f"skipped: {name_rows(offers, problems)}")
+            offers = offers[~other].reset_index(drop=True)
+        return offers
+
+    def _in_force(self, providers: Sequence[str] | None) -> tuple[dict[tuple[str, str], SnapshotInfo],
+                                                                  dict[int, pd.DataFrame]]:
+        """({(provider, region): the snapshot in force there}, {snapshot id: its good offers, as read})."""
+        claims: dict[tuple[str, str], list[SnapshotInfo]] = {}
+        for info in self.snapshots():  # oldest first
             if providers is None or info.provider in providers:
                 for region in info.regions:
-                    newest[(info.provider, region)] = info
-        if not newest:
+                    claims.setdefault((info.provider, region), []).append(info)
+        read: dict[int, pd.DataFrame | None] = {}
+        chosen: dict[tuple[str, str], SnapshotInfo] = {}
+        for (provider, region), infos in sorted(claims.items()):
+            for info in reversed(infos):   # newest first
+                if info.id not in read:
+                    read[info.id] = self._snapshot_offers(info)
+                offers = read[info.id]
+                if offers is None:         # no rows at all: named once, by _snapshot_offers
+                    continue
+                if (offers["region"] == region).any():
+                    chosen[(provider, region)] = info
+                    break
+                self._warn(f"{self.path}: snapshot #{info.id} has no usable {provider} offer in {region}, "
+                           f"a region it claims; skipped there")
+        return chosen, {k: v for k, v in read.items() if v is not None}
+
+    def in_force(self, providers: Sequence[str] | None = None) -> dict[tuple[str, str], SnapshotInfo]:
+        """For each (provider, region) the store covers (of `providers`, default all), the snapshot whose
+        offers plans use there: the newest with a usable offer in that region. A snapshot without one
+        (its rows deleted, all bad, or of another provider) is skipped there and named in `warnings`, and
+        the snapshot before it stays in force."""
+        return self._in_force(providers)[0]
+
+    def latest_offers(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame, list[SnapshotInfo]]:
+        """For each provider and region, the offers of the snapshot in force there (`in_force`); and the
+        snapshots used. A refresh of one region leaves the other regions' latest prices in force."""
+        offers, in_force = self.offers_in_force(providers)
+        if offers is None:
             return pd.DataFrame(), []
-        used = sorted({i.id: i for i in newest.values()}.values(), key=lambda i: i.id)
+        return offers, sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
+
+    def offers_in_force(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame | None,
+                                                                                dict[tuple[str, str], SnapshotInfo]]:
+        """(the offers of `latest_offers`, None when the store has none; `in_force`). An offer id found in
+        two snapshots in force (edited by hand) is skipped in both and named in `warnings`."""
+        chosen, read = self._in_force(providers)
+        if not chosen:
+            return None, chosen
         frames = []
-        for info in used:
-            regions = [r for (p, r), i in newest.items() if i.id == info.id]
-            offers = self.offers(info.id)
-            frames.append(offers[offers["region"].isin(regions)])
-        return validate_offers(pd.concat(frames, ignore_index=True), origin="store"), used
+        for snap_id in sorted({i.id for i in chosen.values()}):
+            regions = [r for (p, r), i in chosen.items() if i.id == snap_id]
+            offers = read[snap_id]
+            frames.append(offers[offers["region"].isin(regions)].assign(_snapshot=snap_id))
+        offers = pd.concat(frames, ignore_index=True)
+        twice = offers["offer_id"].duplicated(keep=False).to_numpy()
+        if twice.any():
+            named = sorted(f"{oid} (snapshots {', '.join(f'#{s}' for s in sorted(set(g['_snapshot'])))})"
+                           for oid, g in offers[twice].groupby("offer_id"))
+            self._warn(f"{self.path}: {len(named)} offer ids found in two snapshots in force skipped: "
+                       f"{'; '.join(named[:5])}{f'; and {len(named) - 5} more' if len(named) > 5 else ''}")
+            offers = offers[~twice]
+        return validate_offers(offers.drop(columns=["_snapshot"]).reset_index(drop=True), origin="store"), chosen
 
     def coverage(self, infos: Sequence[SnapshotInfo]) -> set[tuple[str, str]]:
         """(provider, region) pairs the given snapshots cover."""
@@ -254,8 +361,42 @@ def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     return StoreError(f"could not write to {path}: {text}")
 
 
-def _snapshot_info(row: tuple) -> SnapshotInfo | str:
-    """A snapshots-table row as a SnapshotInfo, or what is wrong with it."""
+def _read_error(path: Path, exc: BaseException) -> StoreError:
+    """A one-line StoreError for a failed read of an open store: StoreCorrupt when a table or column the
+    store needs is gone or its pages are damaged, naming the way back; else as `_sqlite_error`."""
+    text = str(exc)
+    if ("no such table" in text or "no such column" in text) and _is_ours(path):
+        return StoreCorrupt(f"{path} is a damaged price store ({text}): {RECOVER}")
+    if isinstance(exc, sqlite3.Error):
+        return _sqlite_error(path, exc)
+    return StoreError(f"cannot use {path}: {text}")
+
+
+def _missing_columns_problem(lacking_offers: Sequence[str], lacking_snapshots: Sequence[str] = ()) -> str | None:
+    """What is wrong with tables lacking these columns, or None when each may be missing."""
+    required = [c for c in lacking_offers if c not in OPTIONAL_COLUMNS]
+    parts = [f"table {t} has no column {', '.join(cols)}"
+             for t, cols in (("snapshots", lacking_snapshots), ("offers", required)) if cols]
+    return "; ".join(parts) or None
+
+
+def _schema_problem(con: sqlite3.Connection) -> str | None:
+    """What the tables of a store of ours lack (a table or a column every offer needs), or None."""
+    tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    missing = [t for t in ("snapshots", "offers") if t not in tables]
+    if missing:
+        return f"no table {', '.join(missing)}"
+
+    def columns(table: str) -> set[str]:
+        return {row[1] for row in con.execute(f"PRAGMA table_info({table})")}
+
+    snapshots, offers = columns("snapshots"), columns("offers")
+    return _missing_columns_problem([c for c in ("snapshot_id", *OFFER_COLUMNS) if c not in offers],
+                                    [c for c in SNAPSHOT_COLUMNS if c not in snapshots])
+
+
+def _snapshot_info(row: tuple, now: datetime | None = None) -> SnapshotInfo | str:
+    """A snapshots-table row as a SnapshotInfo, or what is wrong with it (`now`: this machine's time)."""
     snap_id, provider, regions, fetched_at, source, row_count = row
     try:
         parsed = json.loads(regions)
@@ -269,6 +410,9 @@ def _snapshot_info(row: tuple) -> SnapshotInfo | str:
         return f"fetched_at {fetched_at!r} is not an ISO 8601 time"
     if when.tzinfo is None:
         return f"fetched_at {fetched_at!r} has no time zone"
+    if when > (now or datetime.now(timezone.utc)) + FUTURE_SLACK:
+        return (f"fetched_at {fetched_at} is in the future: the clock of the machine that saved it was wrong; "
+                f"refresh its regions again")
     if not isinstance(provider, str) or not provider or not isinstance(row_count, int) or row_count < 0:
         return f"provider {provider!r} / row_count {row_count!r} unusable"
     return SnapshotInfo(snap_id, provider, tuple(parsed), str(fetched_at), str(source or ""), row_count)
@@ -280,12 +424,15 @@ def _is_null(value) -> bool:
 
 def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """Stored offer rows cast to the contract's types, and per row what is wrong ('' for a good row). SQLite
-    keeps whatever was written into a column, so a cell that does not cast becomes empty and is named."""
+    keeps whatever was written into a column, so a cell that does not cast becomes empty and is named.
+    An optional column the table lacks (OPTIONAL_COLUMNS) reads as validate_offers fills it."""
     df = df.copy()
     if "gpu_memory_mib" not in df.columns:  # a store made before the column existed
         df["gpu_memory_mib"] = None
     cast: list[list[str]] = [[] for _ in range(len(df))]
     for col, dtype in OFFER_COLUMNS.items():
+        if col not in df.columns:
+            continue
         if dtype in ("float64", "int64"):
             values = pd.to_numeric(df[col], errors="coerce")
             for i in (values.isna() & df[col].notna()).to_numpy().nonzero()[0]:
@@ -344,7 +491,8 @@ def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
 def _inspect(path: Path) -> str:
     """"ok" for a usable store, "missing" when no file is there, "empty" for an empty file or an SQLite
     database with nothing in it. StoreForeign for any file that is not a store of ours (never touched),
-    StoreCorrupt for a damaged store of ours, StoreError for one that cannot be used now. Reads only."""
+    StoreCorrupt for a damaged store of ours (torn pages, or a table or column it needs dropped),
+    StoreError for one that cannot be used now. Reads only."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory; give the path of a store file")
     try:
@@ -358,6 +506,7 @@ def _inspect(path: Path) -> str:
             version = con.execute("PRAGMA user_version").fetchone()[0]
             tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             ok = con.execute("PRAGMA quick_check").fetchone()[0] if app_id == APPLICATION_ID else "ok"
+            schema = _schema_problem(con) if app_id == APPLICATION_ID and ok == "ok" else None
         finally:
             con.close()
     except OSError as exc:
@@ -375,6 +524,8 @@ def _inspect(path: Path) -> str:
         raise StoreError(f"{path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}")
     if ok != "ok":
         raise StoreCorrupt(f"{path} is corrupt: {ok}")
+    if schema:   # a table or column dropped by hand: as damaged as a torn page
+        raise StoreCorrupt(f"{path} is a damaged price store ({schema})")
     return "ok"
 
 

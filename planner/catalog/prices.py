@@ -41,7 +41,8 @@ def price_table(source: str, store: str | Path | None = None) -> tuple[pd.DataFr
 
     `store` is the price store file for `source: store` (default: see `resolve_store`). Cached; a CSV
     or the store is read again when its file changes. provenance says what was used:
-    {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"}.
+    {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"}; of a store, for
+    every provider and region it holds (`scenario_provenance` narrows it to a scenario's).
     """
     if source == "store":
         path = resolve_store(store)
@@ -66,33 +67,65 @@ def _packaged() -> tuple[pd.DataFrame, dict]:
 
 
 def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
-    """The newest stored snapshot of each provider and region; the packaged snapshot for the rest."""
+    """The newest stored snapshot of each provider and region; the packaged snapshot for the rest.
+
+    Besides the provenance every source has, it carries what `scenario_provenance` needs to name only
+    what a scenario uses: "in_force" ([provider, region, snapshot id] of each pair the store prices) and
+    "notes" ([provider or None, regions or None, text] of each line of "warning")."""
     import pandas as pd
 
     from pricing_adapters.schema import validate_offers
     from pricing_adapters.store import open_store
 
     store, warning = open_store(path, create=False)   # reading prices creates no store (nor its lock file)
-    packaged, _ = _packaged()
+    packaged, packaged_provenance = _packaged()
     if store is None:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
-    offers, infos = store.latest_offers()
-    if not infos:
-        return packaged, {"source": "snapshot", "snapshots": [], "warning": "; ".join([
+    offers, in_force = store.offers_in_force()
+    if offers is None:
+        return packaged, {**packaged_provenance, "warning": "; ".join([
                           f"the price store {store.path} has no snapshot yet (run `fleetplan prices "
                           "refresh`); using the packaged snapshot", *store.warnings])}
-    covered = store.coverage(infos)
+    infos = sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
+    covered = set(in_force)
     pairs = pd.Series(list(zip(packaged["provider"], packaged["region"])), index=packaged.index)
     rest = packaged[~pairs.isin(covered)]
     refreshed = {p for p, _ in covered}
-    notes = [f"{p}: packaged snapshot (never refreshed)" for p in sorted(set(rest["provider"]) - refreshed)]
-    notes += [f"{p}: packaged prices for regions never refreshed" for p in sorted(refreshed & set(rest["provider"]))]
-    notes += store.warnings  # rows and snapshots edited into nonsense: skipped, named
-    return validate_offers(pd.concat([offers, rest], ignore_index=True), origin="store"), {
+    notes: list[list] = [[p, None, f"{p}: packaged snapshot (never refreshed)"]
+                         for p in sorted(set(rest["provider"]) - refreshed)]
+    notes += [[p, sorted(set(rest["region"][rest["provider"] == p])), f"{p}: packaged prices for regions never refreshed"]
+              for p in sorted(refreshed & set(rest["provider"]))]
+    notes += [[None, None, text] for text in store.warnings]  # rows and snapshots edited into nonsense: skipped, named
+    return validate_offers(pd.concat([offers, rest], ignore_index=True), origin=f"the price store {store.path}"), {
         "source": "store", "store": str(store.path),
         "snapshots": [{"id": i.id, "provider": i.provider, "regions": list(i.regions), "fetched_at": i.fetched_at,
                        "source": i.source, "row_count": i.row_count} for i in infos],
-        "warning": "; ".join(notes) or None}
+        "warning": "; ".join(text for _, _, text in notes) or None,
+        "in_force": [[p, r, i.id] for (p, r), i in sorted(in_force.items())], "notes": notes,
+        "packaged": packaged_provenance}
+
+
+def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
+    """`provenance` (of `price_table`) narrowed to what a scenario allowing `providers` and `regions` (None:
+    any) can use: of a store, only the snapshots in force in an allowed provider and region, and only the
+    notes about those; the packaged snapshot's provenance (source "snapshot") when no snapshot applies.
+    Any other source's provenance is returned as it is. The keys every source has keep their shapes; what
+    narrowing needs is kept, so a narrowed provenance can be narrowed again for another scenario."""
+    if "in_force" not in provenance:
+        return provenance
+
+    def allowed(provider, region_list) -> bool:
+        return ((providers is None or provider in providers)
+                and (regions is None or region_list is None or bool(set(region_list) & set(regions))))
+
+    every = provenance.get("all_snapshots", provenance["snapshots"])
+    used = {snap_id for p, r, snap_id in provenance["in_force"] if allowed(p, [r])}
+    warning = "; ".join(text for p, rs, text in provenance["notes"] if p is None or allowed(p, rs)) or None
+    kept = {k: provenance[k] for k in ("in_force", "notes", "packaged", "store")}
+    snapshots = [s for s in every if s["id"] in used]
+    if not snapshots:
+        return {**provenance["packaged"], **kept, "all_snapshots": every, "snapshots": [], "warning": warning}
+    return {**provenance, "all_snapshots": every, "snapshots": snapshots, "warning": warning}
 
 
 @lru_cache(maxsize=8)
@@ -103,9 +136,11 @@ def _read_prices(source: str, path: str | None, stamp) -> tuple[pd.DataFrame, di
     if source == "snapshot":
         return _packaged()
     if source == "store":
+        from pricing_adapters.schema import OffersSchemaError
+
         try:
             return _from_store(Path(path))
-        except AdapterError as exc:
+        except (AdapterError, OffersSchemaError) as exc:   # one line, never a traceback (exit 2)
             raise PriceSourceError(str(exc)) from None
     csv = Path(source)
     if problem := file_problem(csv):

@@ -110,9 +110,24 @@ def _print_warnings(store: PriceStore) -> None:
         err.warn(text)
 
 
-def _fallback_text(store: PriceStore, provider: str) -> str:
-    latest = store.latest([provider])
-    return latest[0].describe() if latest else "the packaged snapshot"
+def _fallback_text(store: PriceStore, provider: str, regions: list[str]) -> str:
+    """What plans keep using in each of `regions` after a failed refresh: the snapshot in force there, or
+    the packaged snapshot for a region never refreshed (or nothing, when that has no prices there either)."""
+    try:
+        in_force = store.in_force([provider])
+    except StoreError as exc:
+        return f"what they used before (the store cannot be read: {exc})"
+    packaged = registry.get(provider).regions()
+    parts: dict[str, list[str]] = {}
+    for region in regions:
+        if (provider, region) in in_force:
+            what = in_force[(provider, region)].describe()
+        elif region in packaged:
+            what = "the packaged snapshot"
+        else:
+            what = f"no {provider} prices (neither the store nor the packaged snapshot has any)"
+        parts.setdefault(what, []).append(region)
+    return "; ".join(f"{what} for {', '.join(where)}" for what, where in parts.items())
 
 
 @prices_app.command()
@@ -159,7 +174,8 @@ def refresh(
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:
         err.labelled("refresh failed:", f"{exc}. The store is unchanged; plans keep using "
-                                         f"{_fallback_text(price_store, provider)}.", "bold red")
+                                         f"{_fallback_text(price_store, provider, regions)}.", "bold red")
+        _print_warnings(price_store)
         raise typer.Exit(1) from None
     notice = getattr(source, "notice", None)
     if notice:
@@ -198,6 +214,7 @@ def show(
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
     from planner import catalog
+    from planner.catalog.prices import scenario_provenance
 
     _check_providers(provider)
     # checked here, not by price_table("store"): its reader, meant for plans, moves a damaged store aside.
@@ -207,6 +224,7 @@ def show(
         err.warn("until then plans on `prices.source: store` use the packaged snapshot, shown here", label="note")
     try:
         offers, provenance = catalog.price_table(source, store)
+        provenance = scenario_provenance(provenance, provider or None)   # the snapshots of the providers shown
         if gpu:
             ids = catalog.match_gpus(gpu)
             if not ids:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from planner import catalog
 from planner.catalog.offers import cloud_rows, site_card_rows
+from planner.catalog.prices import scenario_provenance
 from planner.engine.columns import cached_column, take_rows
 from planner.engine.constraints import read_caps
 from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
@@ -330,7 +331,9 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   periods=periods, demand=demand, workloads=workloads, exclusions=exclusions,
                   caps=read_caps(scenario), schedule=schedule, reduced=merge_periods,
                   pruned={"cloud offers that serve no workload": dropped} if dropped else {},
-                  prices={**(provenance or {}), "requested_source": scenario.prices.source},
+                  # a store's snapshots narrowed to those the scenario's providers and regions use
+                  prices={**scenario_provenance(provenance or {}, scenario.prices.providers, scenario.prices.regions),
+                          "requested_source": scenario.prices.source},
                   warnings=tuple(warnings),
                   grouping={"slots": slots, "weight_classes": week.classes} if week.means else None,
                   periods_low=periods_low, demand_low=demand_low, price_table=prices)

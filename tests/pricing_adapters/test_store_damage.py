@@ -1,0 +1,206 @@
+"""A price store damaged by hand but still a valid SQLite file: a table or column dropped, snapshots
+edited to claim another provider or a future date, offer rows deleted. Plans, `prices show`, `list` and
+`diff` say what is wrong in one line, or skip and name what is bad, never a traceback.
+
+The store holds, like the reviewer's: #1 azure eastus (the packaged eastus offers at 2 × their price),
+#2 azure eastus (at 3 ×) and #3 azure eastus2 (at their packaged price). Expected prices are the packaged
+snapshot's own, times those factors.
+"""
+
+import json
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from planner.catalog import price_table
+from planner.cli import app
+from pricing_adapters.snapshot import load_snapshot
+from pricing_adapters.store import PriceStore
+
+runner = CliRunner()
+NC24 = "azure:eastus:Standard_NC24ads_A100_v4:on_demand"   # 3.673 USD/h in the packaged snapshot
+
+
+def packaged(region: str) -> pd.DataFrame:
+    offers = load_snapshot(["azure"])
+    return offers[offers["region"] == region].reset_index(drop=True)
+
+
+@pytest.fixture
+def store(tmp_path):
+    path = tmp_path / "s.sqlite"
+    s = PriceStore(path)
+    for factor in (2, 3):
+        s.save("azure", ["eastus"], "test", packaged("eastus").assign(hourly_price=lambda d, f=factor: d["hourly_price"] * f))
+    s.save("azure", ["eastus2"], "test", packaged("eastus2"))
+    return path
+
+
+def edit(path, *statements):
+    con = sqlite3.connect(path)
+    for sql in statements:
+        con.execute(sql)
+    con.commit()
+    con.close()
+
+
+def eastus_prices(offers: pd.DataFrame) -> pd.Series:
+    rows = offers[(offers["provider"] == "azure") & (offers["region"] == "eastus")]
+    return rows.set_index("offer_id")["hourly_price"].sort_index()
+
+
+def expected_eastus(factor: float) -> pd.Series:
+    return (packaged("eastus").set_index("offer_id")["hourly_price"] * factor).sort_index()
+
+
+def scenario(tmp_path):
+    path = tmp_path / "plan.yaml"
+    path.write_text("""name: damaged store
+currency: USD
+horizon_months: 1
+discount_rate: 0.0
+prices: {source: store, providers: [azure], regions: [eastus], purchase_options: [on_demand]}
+onprem: {electricity_per_kwh: 0.12, pue: 1.4, availability: 0.97, cards: []}
+workloads:
+  - {name: ft, gpu_hours_per_month: 730, reference_gpu: A100-80GB-PCIE, min_gpu_memory_gb: 80, profile: flat,
+     throughput: {A100-80GB-PCIE: 1.0}}
+""")
+    return path
+
+
+def plan_json(tmp_path, store):
+    return runner.invoke(app, ["plan", str(scenario(tmp_path)), "--store", str(store), "--format", "json",
+                               "--no-baselines", "--no-decisions"])
+
+
+def priced_at(doc: dict, hourly: pd.Series) -> float:
+    """What the plan's cloud hours cost at `hourly` (offer id → USD/h): each fleet row's instance-hours times
+    its price, worked out here from the offers, not taken from the plan."""
+    by_sku = {oid.split(":")[2]: price for oid, price in hourly.items() if oid.endswith(":on_demand")}
+    assert doc["fleet"] and all(f["provider"] == "azure" and f["region"] == "eastus" for f in doc["fleet"])
+    return sum(f["instance_hours"] * by_sku[f["sku"]] for f in doc["fleet"])
+
+
+# ------------------------------------------------------------------ a table or a column dropped
+
+@pytest.mark.parametrize("sql, said", [
+    ("DROP TABLE offers", "no table offers"),
+    ("DROP TABLE snapshots", "no table snapshots"),
+    ("ALTER TABLE offers DROP COLUMN hourly_price", "table offers has no column hourly_price"),
+    ("ALTER TABLE snapshots DROP COLUMN row_count", "table snapshots has no column row_count"),
+])
+def test_a_dropped_table_or_needed_column_is_a_damaged_store(tmp_path, store, sql, said):
+    edit(store, sql)
+    before = store.read_bytes()
+    for command in (["prices", "show"], ["prices", "list"], ["prices", "diff", "1", "2"]):
+        result = runner.invoke(app, [*command, "--store", str(store)])
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stderr.strip() == (f"error: --store: {store} is a damaged price store ({said}); it was left as "
+                                         "it is: `fleetplan prices refresh` moves it aside and starts a new store")
+    assert store.read_bytes() == before   # readers leave it as it is
+    # a plan does what it does with any damaged store of ours: sets it aside, says so, plans on the packaged prices
+    result = plan_json(tmp_path, store)
+    assert result.exit_code == 0, result.output
+    (aside,) = tmp_path.glob("s.sqlite.bad-*")
+    assert aside.read_bytes() == before and not store.exists()
+    assert (f"prices: {store} is a damaged price store ({said}); moved aside to {aside}; using the packaged snapshot"
+            in result.stderr)
+    doc = json.loads(result.stdout)
+    assert doc["prices"]["source"] == "snapshot" and "Traceback" not in result.output
+    assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(1)))   # the packaged prices
+
+
+def test_a_dropped_optional_column_reads_as_empty_and_is_named(tmp_path, store):
+    edit(store, "ALTER TABLE offers DROP COLUMN note")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3))   # #2 is in force
+    assert (offers.loc[offers["region"] == "eastus", "note"] == "").all()
+    assert f"{store}: table offers has no column note (dropped by hand?): read as empty" in provenance["warning"]
+    shown = runner.invoke(app, ["prices", "show", "--store", str(store), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert [r["hourly_price"] for r in json.loads(shown.stdout) if r["offer_id"] == NC24] == [pytest.approx(3 * 3.673)]
+    # the next refresh puts the column back
+    PriceStore(store).save("azure", ["eastus"], "test", packaged("eastus"))
+    assert "note" in {row[1] for row in sqlite3.connect(store).execute("PRAGMA table_info(offers)")}
+
+
+# ------------------------------------------------------------------ snapshots and rows edited
+
+def test_a_snapshot_edited_to_claim_another_provider_is_skipped_and_named(tmp_path, store):
+    edit(store, "UPDATE snapshots SET provider = 'aws' WHERE id = 2")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(2))   # #1 stays in force
+    assert [s["id"] for s in provenance["snapshots"]] == [1, 3]
+    assert f"{store}: snapshot #2: 72 offer rows of another provider skipped" in provenance["warning"]
+    assert "provider 'azure', not 'aws' as its snapshot" in provenance["warning"]
+    assert "snapshot #2 has no usable aws offer in eastus, a region it claims; skipped there" in provenance["warning"]
+    result = plan_json(tmp_path, store)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(2)))
+    shown = runner.invoke(app, ["prices", "show", "--store", str(store)])
+    assert shown.exit_code == 0 and "azure: store snapshot #1" in shown.stderr
+
+
+def test_an_offer_id_in_two_snapshots_in_force_is_skipped_in_both_and_named(store):
+    other = packaged("eastus2")["offer_id"].iloc[0]
+    edit(store, f"UPDATE offers SET offer_id = '{other}' WHERE snapshot_id = 2 AND offer_id = '{NC24}'")
+    offers, provenance = price_table("store", store)
+    assert NC24 not in set(offers["offer_id"]) and other not in set(offers["offer_id"])
+    assert f"1 offer ids found in two snapshots in force skipped: {other} (snapshots #2, #3)" in provenance["warning"]
+    rest = expected_eastus(3).drop(NC24)
+    pd.testing.assert_series_equal(eastus_prices(offers), rest)
+
+
+def test_a_snapshot_whose_offer_rows_were_deleted_is_skipped_and_named(tmp_path, store):
+    edit(store, "DELETE FROM offers WHERE snapshot_id = 2")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(2))   # the snapshot before it
+    assert [s["id"] for s in provenance["snapshots"]] == [1, 3]
+    assert f"{store}: snapshot #2 (azure, eastus) has no offer rows (deleted by hand?); skipped" in provenance["warning"]
+    listed = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
+    assert [r["id"] for r in json.loads(listed.stdout)] == [1, 2, 3]
+    diffed = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store)])
+    assert diffed.exit_code == 2
+    assert diffed.stderr.strip() == (f"error: snapshot #2 in {store} has no offer rows (deleted by hand?); plans skip "
+                                     "it: refresh its regions again")
+    result = plan_json(tmp_path, store)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(2)))
+
+
+def test_a_snapshot_with_no_good_row_leaves_the_one_before_in_force(store):
+    edit(store, "UPDATE offers SET hourly_price = -5 WHERE snapshot_id = 2")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(2))
+    assert "snapshot #2: 72 bad offer rows skipped" in provenance["warning"]
+    assert "snapshot #2 has no usable azure offer in eastus, a region it claims; skipped there" in provenance["warning"]
+
+
+# ------------------------------------------------------------------ clocks
+
+def test_a_snapshot_dated_in_the_future_is_skipped_and_named(store):
+    edit(store, "UPDATE snapshots SET fetched_at = '2099-01-01T00:00:00+00:00' WHERE id = 1")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3))   # #2, the newest true refresh
+    assert [s["id"] for s in provenance["snapshots"]] == [2, 3]
+    assert (f"{store}: snapshot #1 skipped (fetched_at 2099-01-01T00:00:00+00:00 is in the future: the clock of the "
+            "machine that saved it was wrong; refresh its regions again)") in provenance["warning"]
+    listed = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
+    rows = json.loads(listed.stdout)
+    assert [r["id"] for r in rows] == [2, 3] and all(r["age_days"] >= 0 for r in rows)
+    assert "snapshot #1 skipped (fetched_at 2099-01-01" in listed.stderr
+
+
+def test_a_snapshot_a_little_ahead_of_this_clock_is_kept_and_never_shown_with_a_negative_age(tmp_path):
+    s = PriceStore(tmp_path / "s.sqlite")
+    ahead = s.save("azure", ["eastus"], "test", packaged("eastus"), fetched_at=datetime.now(timezone.utc) + timedelta(hours=1))
+    (info,) = s.snapshots()
+    assert info.id == ahead.id and info.age_days() == 0.0
+    assert info.describe().endswith(", 0.0 days old)")
+    _, provenance = price_table("store", tmp_path / "s.sqlite")
+    assert [snap["age_days"] for snap in provenance["snapshots"]] == [0.0]
