@@ -7,6 +7,7 @@
   sustains, from its throughput table, × 730 hours); either is the weekly mean, the profile's weights
   (mean 1) shape it hour by hour.
 - Work: one hour of a unit delivers `perf(w,g) × gpus × eff(k, interconnect)` reference-GPU-hours
+  (gpus: of an instance, those whole k-GPU jobs use, ⌊gpus / k⌋ × k)
   (× (1 − overhead) on spot), where eff is the measured multi-GPU efficiency of jobs on k = gpus_per_job
   GPUs (1 when k = 1), or nothing when the unit cannot serve the workload — and then the reason is
   recorded. perf comes from the workload's throughput table, else its speed model (planner.catalog.speeds;
@@ -188,6 +189,14 @@ _Profile = namedtuple("_Profile", ["kind", "gpu", "gpu_known", "accelerator_name
                                    "cards_per_server"])
 
 
+def _job_gpus(unit, gpus_per_job: int) -> float:
+    """The GPUs of `unit` that whole jobs of `gpus_per_job` GPUs keep busy: a multiple of it on an instance
+    (jobs do not span instances); a card's one (cards of a server are pooled across jobs)."""
+    if unit.kind == "card" or gpus_per_job <= 1:
+        return unit.gpu_count
+    return math.floor(unit.gpu_count / gpus_per_job) * gpus_per_job
+
+
 def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
     """(work [U × W] reference-GPU-hours per unit-hour, exclusions).
 
@@ -220,9 +229,10 @@ def work_matrix(scenario, units: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame
         throughput, speed_of = _table(w, custom_gpus), _speeds_of(w, custom_gpus)
         reasons = [_reason(w, rep, gpus, throughput, speed_of) for rep in representatives]
         usable = dict.fromkeys(rep.gpu for rep, why in zip(representatives, reasons) if not why)
-        # work per unit-hour: speed × GPUs × multi-GPU efficiency (1 for one-GPU jobs) × spot survival
+        # work per unit-hour: speed × GPUs whole jobs use × multi-GPU efficiency (1 for one-GPU jobs) × spot
+        # survival; an instance of 4 GPUs runs one 3-GPU job (its 4th GPU idles), a card counts alone
         speed = {gpu: speed_of(gpu).relative_speed * _scaling(w, gpu)[0] for gpu in usable}
-        per_profile = np.array([0.0 if why else speed[rep.gpu] * rep.gpu_count *
+        per_profile = np.array([0.0 if why else speed[rep.gpu] * _job_gpus(rep, w.gpus_per_job) *
                                 (1.0 - w.interruption_overhead if rep.kind == "spot" else 1.0)
                                 for rep, why in zip(representatives, reasons)])
         work[:, j] = per_profile[profile_of]
