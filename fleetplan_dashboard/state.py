@@ -448,8 +448,15 @@ _plans: OrderedDict[tuple, Future] = OrderedDict()
 _plan_seconds: dict[str, float] = {}   # scenario name -> seconds a recommended plan of it took lately
 
 
+def profiles_stamp(scenario: Scenario) -> str:
+    """Changes when a workload's profile CSV changes: the scenario names it by path only."""
+    return "|".join(f"{w.profile}:{file_stamp(w.profile)}" for w in scenario.workloads
+                    if w.profile not in BUILTIN_PROFILES)
+
+
 def _key(kind: str, scenario: Scenario, solver: str) -> tuple:
-    return kind, scenario.model_dump_json(), prices_stamp(scenario.prices.source), solver
+    return (kind, scenario.model_dump_json(), prices_stamp(scenario.prices.source), profiles_stamp(scenario),
+            solver)
 
 
 def _remember(key: tuple, future: Future) -> None:
@@ -802,7 +809,9 @@ def _param_text(value: Any) -> str:
         return "none"
     if isinstance(value, (list, tuple)):
         return ",".join(map(str, value))
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    if isinstance(value, float):   # %g when it reads back equal (300, 0.025), else repr: 6 digits cut 1,234,567
+        return f"{value:g}" if float(f"{value:g}") == value else repr(value)
+    return str(value)
 
 
 def share_params(base_id: str, s: Scenario, values: dict[str, Any]) -> dict[str, str]:
