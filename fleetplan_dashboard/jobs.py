@@ -17,8 +17,17 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from planner.engine import Plan
-from planner.errors import InfeasibleError, PlannerError
+from planner.errors import InfeasibleError, PlannerError, SolverError
 from planner.scenario import Scenario
+
+# What one plan of the dashboard may take: anyone with the page open can upload a scenario. Each solve
+# stops after TIME_LIMIT_S (a 900-byte upload of two serving workloads over 120 months ran 135 s); a model
+# larger than MAX_DISPATCH_VARIABLES is refused before it is built (50 workloads in every region took
+# 2 GB). The packaged scenarios hold at most 2,880 dispatch variables and plan in about a second.
+TIME_LIMIT_S = float(os.environ.get("FLEETPLAN_DASHBOARD_TIME_LIMIT", "60"))
+MAX_DISPATCH_VARIABLES = 100_000
+_CLI = ("; the dashboard stops each solve after {limit:g} s — plan it with the CLI, `fleetplan plan FILE` "
+        "(no time limit unless --time-limit)")
 
 
 @dataclass
@@ -38,9 +47,12 @@ def recommended_job(scenario: Scenario, solver: str) -> Outcome:
 
     t0 = time.perf_counter()
     try:
-        outcome = Outcome("ok", plan=plan(scenario, solver=solver, baselines=False))
+        outcome = Outcome("ok", plan=plan(scenario, solver=solver, baselines=False, time_limit=TIME_LIMIT_S,
+                                          max_dispatch_variables=MAX_DISPATCH_VARIABLES))
     except InfeasibleError as exc:
         outcome = Outcome("infeasible", message=str(exc))
+    except SolverError as exc:
+        outcome = Outcome("error", message=str(exc) + _CLI.format(limit=TIME_LIMIT_S))
     except PlannerError as exc:
         outcome = Outcome("error", message=str(exc))
     outcome.seconds = time.perf_counter() - t0
@@ -52,7 +64,7 @@ def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:
     from planner.engine.baselines import solve_baselines
     from planner.engine.run import inputs_for
 
-    return solve_baselines(inputs_for(scenario), total, solver, None, scenario)
+    return solve_baselines(inputs_for(scenario), total, solver, TIME_LIMIT_S, scenario)
 
 
 @dataclass
@@ -74,7 +86,7 @@ def decisions_job(plan: Plan, solver: str) -> Decisions:
     from planner.engine import add_decisions
 
     try:
-        done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver)
+        done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver, time_limit=TIME_LIMIT_S)
     except PlannerError as exc:
         return Decisions(error=str(exc))
     return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"))

@@ -35,6 +35,16 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
 
 
+def check_size(inp: Inputs, max_dispatch_variables: int) -> None:
+    """PlannerError when the model of `inp` would hold more than `max_dispatch_variables` dispatch variables."""
+    pairs, periods = int((inp.work > 0).sum()), len(inp.periods)
+    if pairs * periods > max_dispatch_variables:
+        raise PlannerError(f"too large to plan here: {pairs * periods:,} dispatch variables ({pairs:,} unit–workload "
+                           f"pairs × {periods:,} periods; at most {max_dispatch_variables:,}): allow fewer regions or "
+                           "providers (prices.regions, prices.providers), merge workloads or shorten horizon_months — "
+                           "or plan it with the CLI, `fleetplan plan FILE`")
+
+
 def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = True) -> Inputs:
     """The unreduced inputs of `scenario` priced from the offers table `base` was priced from: a re-solve
     of a plan with changed inputs keeps the plan's prices though its source changed since (a refresh)."""
@@ -89,7 +99,7 @@ def _estimated_gpus(speeds) -> dict[str, list[str]]:
 def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
          reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
          store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
-         prefetch_baselines: bool = False, **kwargs: Any) -> Plan:
+         prefetch_baselines: bool = False, max_dispatch_variables: int | None = None, **kwargs: Any) -> Plan:
     """The cheapest fleet for `scenario` (a Scenario, a file path, YAML text or a dict).
 
     - `overrides` / keyword arguments: dotted-path changes, validated like a file —
@@ -100,6 +110,9 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
       baselines do not get them;
     - `reduced=False` solves without the exact reductions (slow; for checks);
+    - `max_dispatch_variables`: PlannerError, before the model is built, when it would hold more dispatch
+      variables (units × workloads each can serve × periods) — a bound on its memory and build time for
+      a server planning what others upload;
     - `baselines=False`: the plan alone; `add_baselines(result)` adds them later (show the plan first);
     - `prefetch_baselines=True` (with `baselines=False`): a forked child process solves the baselines
       table while this one solves the plan, and `add_baselines(result, plans=False)` collects it —
@@ -116,6 +129,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     child = start_baseline_child(base, solver, time_limit) if prefetch_baselines and not baselines else None
     try:
         inp = reduce(base) if reduced else base
+        if max_dispatch_variables is not None:
+            check_size(inp, max_dispatch_variables)
         t2 = time.perf_counter()
         model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         result = read_plan(inp, model, solution, s)
