@@ -277,8 +277,8 @@ def _needs(w) -> str:
 
 def _workload_table(scenario) -> pd.DataFrame:
     """name, needs (for explanations), serving, single_type (placement), demand_unit (requests_per_second or
-    reference_gpus: the unit the serving table reports demand in) and per_reference (that unit per
-    reference GPU)."""
+    reference_gpus: the unit the serving table reports demand in), per_reference (that unit per
+    reference GPU) and gpus_per_job."""
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     scales = [demand_scale(w, custom_gpus) for w in scenario.workloads]
     return pd.DataFrame({"name": [w.name for w in scenario.workloads],
@@ -286,7 +286,8 @@ def _workload_table(scenario) -> pd.DataFrame:
                          "serving": np.array([w.serving for w in scenario.workloads], dtype=bool),
                          "single_type": np.array([w.placement == "single_type" for w in scenario.workloads], dtype=bool),
                          "demand_unit": [unit for unit, _ in scales],
-                         "per_reference": np.array([per for _, per in scales], dtype=float)})
+                         "per_reference": np.array([per for _, per in scales], dtype=float),
+                         "gpus_per_job": np.array([w.gpus_per_job for w in scenario.workloads], dtype=int)})
 
 
 def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = None,

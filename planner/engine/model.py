@@ -59,6 +59,7 @@ class Model:
     site: dict = field(default_factory=dict)   # site epoch (schedule key) -> binary: any card held in it
     place: dict = field(default_factory=dict)  # (workload, gpu) -> binary: single_type workload placed on gpu
     instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
+    jobs: dict = field(default_factory=dict)   # (card unit, epoch, k) -> integer groups of k cards for k-GPU jobs
     extra: dict = field(default_factory=dict)  # (unit, period) -> instances rented beyond them for batch work
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
@@ -66,7 +67,7 @@ class Model:
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)
-                + len(self.in_service) + (1 if self.z is not None else 0))
+                + len(self.in_service) + len(self.jobs) + (1 if self.z is not None else 0))
         columns = self.columns if self.columns is not None else self.prob.variables()
         return {"variables": len(columns), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
@@ -87,13 +88,18 @@ ExtraConstraints = Callable[[Model], None]
 
 def unit_bound(inp: Inputs, i: int) -> int:
     """Most units of `i` that can ever help: enough to serve all it can serve in the peak period (also with
-    whole serving instances and single_type placement: these many units hold every workload's peak whole)."""
+    whole serving instances and single_type placement: these many units hold every workload's peak whole;
+    a card's k-GPU jobs in whole groups of k)."""
     served = inp.work[i] > 0
     if not served.any():
         return 0
-    need = (inp.demand[:, served] / inp.work[i, served]).sum(axis=1).max()
-    avail = inp.availability if inp.col("kind")[i] == "card" else 1.0
-    return int(math.ceil(need / avail - 1e-9))
+    if inp.col("kind")[i] != "card":
+        return int(math.ceil((inp.demand[:, served] / inp.work[i, served]).sum(axis=1).max() - 1e-9))
+    cards = inp.demand[:, served] / inp.work[i, served] / inp.availability   # [P × served workloads]
+    k = inp.workloads["gpus_per_job"].to_numpy()[served]
+    whole = k > 1                # jobs of k cards take whole groups of k (define_whole_jobs)
+    cards[:, whole] = k[whole] * np.ceil(cards[:, whole] / k[whole] - 1e-9)
+    return int(math.ceil(cards.sum(axis=1).max() - 1e-9))
 
 
 def define_card_counts(m: Model) -> None:
@@ -378,6 +384,38 @@ def define_card_capacity(m: Model) -> None:
     _define_capacity(m, lambda i, p: m.installed.get((i, epoch[p])), m.inputs.availability, "card_capacity")
 
 
+def define_whole_jobs(m: Model) -> None:
+    """Cards do jobs of k > 1 GPUs in whole groups of k: per card, fleet epoch and k, an integer number of
+    groups G with Σ_k k × G ≤ the cards in service, and in each period of the epoch the cards busy on
+    k-GPU workloads ≤ availability × k × G. One-GPU work may use any card. (An instance's GPUs that whole
+    jobs use are counted in engine.workloads.work_matrix.)"""
+    inp = m.inputs
+    k_of = inp.workloads["gpus_per_job"].to_numpy()
+    if not (k_of > 1).any():
+        return
+    card, epoch, sku = inp.col("kind") == "card", inp.periods["epoch"].to_numpy().tolist(), inp.col("sku")
+    busy: dict = {}
+    for (i, j, p), var in m.y.items():
+        if card[i] and k_of[j] > 1:
+            busy.setdefault((i, epoch[p], int(k_of[j]), p), []).append((var, 1.0))
+    rows: dict = {}
+    groups_of: dict = {}   # (card, epoch) -> [(k, G)]
+    for (i, e, k, p), terms in busy.items():
+        key = (i, e, k)
+        if key not in m.jobs:
+            installed = m.installed.get((i, e))
+            most = int(sum((var.upBound or 0) * c for var, c in installed.items()) // k) if installed is not None else 0
+            m.jobs[key] = m.prob.add_variable(f"jobs_{i}_{e}_{k}", lowBound=0, upBound=most, cat="Integer")
+            groups_of.setdefault((i, e), []).append((k, m.jobs[key]))
+        add_row(rows, [*terms, (m.jobs[key], -inp.availability * k)], pulp.LpConstraintLE, 0.0,
+                f"whole_jobs_{i}_{p}_{k}")
+    add_rows(m, rows)
+    for (i, e), groups in groups_of.items():
+        installed = m.installed.get((i, e))
+        in_service = installed if installed is not None else pulp.LpAffineExpression()
+        m.prob += (pulp.lpSum(k * g for k, g in groups) <= in_service, f"job_groups_{sku[i]}_{e}")
+
+
 def define_reserved_capacity(m: Model) -> None:
     """Reserved instances work at most every hour."""
     if not m.r:   # no reservation offers: no rows
@@ -463,6 +501,7 @@ def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) 
     define_fixed_onprem_switch(m)
     define_demand_balance(m)
     define_card_capacity(m)
+    define_whole_jobs(m)
     define_reserved_capacity(m)
     define_caps(m)
     define_costs(m)

@@ -35,3 +35,43 @@ def test_instance_hours_follow_the_gpus_whole_jobs_use(tmp_path, k, busy):
     hours = 730 / (busy * eff)
     assert p.fleet["instance_hours"].sum() == pytest.approx(hours, rel=1e-9)
     assert p.total == pytest.approx(4.0 * hours, rel=1e-9)
+
+
+# --- cards: jobs of k GPUs take whole groups of k cards ----------------------------------------------------
+
+NC48 = ("azure:eastus:Standard_NC48ads_A100_v4:on_demand,azure,eastus,Standard_NC48ads_A100_v4,on_demand,"
+        "A100-80GB-PCIE,True,StandardNCADSA100v4Family,2.0,80.0,48.0,440.0,7.00,0.0,USD,0,,2026-07-20,test,\n")
+
+CARDS = """\
+name: whole jobs on cards
+horizon_months: 12
+prices: {{source: {csv}, providers: [azure], purchase_options: [on_demand]}}
+onprem:
+  availability: 1.0
+  purchase_every_months: 12
+  resale: {{method: none}}
+  custom_cards:
+    mycard: {{gpu: A100-80GB-PCIE, price: 3000, busy_watts: 0, idle_watts: 0, life_years: 10, cards_per_server: 8}}
+workloads:
+  - {{name: s0, {demand}, reference_gpu: A100-80GB-PCIE, gpus_per_job: {k}, profile: flat}}
+"""
+
+
+@pytest.mark.parametrize("demand, k, cards", [
+    # a review's case: 5 requests/s, one A100 does 10, so half a card's time; a 2-GPU replica needs 2 cards
+    ("serving: true, throughput_unit: requests_per_second, requests_per_second: 5, throughput: {A100-80GB-PCIE: 10}",
+     2, 2),
+    ("serving: true, throughput_unit: requests_per_second, requests_per_second: 5, throughput: {A100-80GB-PCIE: 10}",
+     1, 1),
+    # batch: 3 cards' worth of 2-GPU jobs run on 2 groups of 2 (4 cards); of 8-GPU jobs, one group of 8
+    ("gpu_hours_per_month: 2190", 2, 4),
+    ("gpu_hours_per_month: 2190", 8, 8),
+])
+def test_cards_run_jobs_of_k_gpus_in_whole_groups_of_k(tmp_path, demand, k, cards):
+    (tmp_path / "offers.csv").write_text(HEADER + NC48)
+    (tmp_path / "s.yaml").write_text(CARDS.format(csv=tmp_path / "offers.csv", demand=demand, k=k))
+    p = plan(load_scenario(tmp_path / "s.yaml"), baselines=False)
+    # the cheapest: `cards` cards at 3,000 for the year (no power, no resale); renting the 2-GPU NC48 all
+    # year would cost 7.00 × 730 × 12 = 61,320, and an 8-GPU job cannot run on it at all
+    assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == cards
+    assert p.total == pytest.approx(3000 * cards, rel=1e-9)
