@@ -1,9 +1,45 @@
 """Helpers shared by the planner's tests."""
 
+import contextlib
+import threading
 import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
+
+RETAIL_PATH = "/api/retail/prices"
+
+
+@contextlib.contextmanager
+def local_retail_prices(respond: Callable[[dict, str], bytes]) -> Iterator[str]:
+    """A Retail Prices endpoint on 127.0.0.1 for as long as the block runs: each GET is answered with
+    `respond(query, url)` (its parsed query string, this endpoint's URL, for NextPageLinks) as JSON. Yields
+    the URL; the server and its thread are gone afterwards (a later sweep may fork its workers)."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server API
+            body = respond(parse_qs(urlparse(self.path).query), url)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    url = f"http://127.0.0.1:{server.server_port}{RETAIL_PATH}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 def _ended(pid: int, seconds: float = 10.0) -> bool:
@@ -28,3 +64,9 @@ def process_ended():
     if not Path("/proc/self/stat").exists():
         pytest.skip("reads process states in Linux's /proc")
     return _ended
+
+
+@pytest.fixture(scope="session")
+def retail_prices_server():
+    """`local_retail_prices`: a Retail Prices endpoint on 127.0.0.1, as a context manager."""
+    return local_retail_prices

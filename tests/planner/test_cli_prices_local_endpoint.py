@@ -5,10 +5,7 @@ the same server, through FLEETPLAN_AZURE_PRICES_URL — the real httpx client, p
 """
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from typer.testing import CliRunner
@@ -21,29 +18,15 @@ UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
 
 
 @pytest.fixture
-def retail_endpoint():
+def retail_endpoint(retail_prices_server):
     requests = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - http.server API
-            query = parse_qs(urlparse(self.path).query)
-            requests.append(query)
-            page = (FIX / PAGES[query.get("$skip", [None])[0]]).read_text()
-            body = page.replace(UPSTREAM, f"http://127.0.0.1:{server.server_port}/api/retail/prices").encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(query: dict, url: str) -> bytes:
+        requests.append(query)
+        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
 
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/api/retail/prices", requests
-    server.shutdown()
+    with retail_prices_server(respond) as url:
+        yield url, requests
 
 
 def test_refresh_from_a_local_endpoint_then_show(tmp_path, monkeypatch, retail_endpoint):

@@ -8,10 +8,7 @@ on demand at 3.673 USD/h), snapshot #2 eastus2 (ND96isr_MI300X_v5 at 48.0, NG32a
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from typer.testing import CliRunner
@@ -31,36 +28,23 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def azure_endpoint(monkeypatch):
+def azure_endpoint(monkeypatch, retail_prices_server):
     """The recorded pages on 127.0.0.1, NextPageLink pointed back at it; regions in `broken` get the
     recorded malformed page (a refresh of them fails)."""
     broken: set[str] = set()
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - http.server API
-            query = parse_qs(urlparse(self.path).query)
-            region = re.search(r"armRegionName eq '(\w+)'", query.get("$filter", [""])[0]).group(1)
-            local = f"http://127.0.0.1:{server.server_port}/api/retail/prices"
-            if region in broken:
-                body = (FIX / "retail_page_malformed.json").read_bytes()
-            elif (region, query.get("$skip", [None])[0]) in PAGES:
-                body = (FIX / PAGES[(region, query.get("$skip", [None])[0])]).read_text().replace(UPSTREAM, local).encode()
-            else:
-                body = json.dumps({"BillingCurrency": "USD", "Items": [], "NextPageLink": None, "Count": 0}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(query: dict, url: str) -> bytes:
+        region = re.search(r"armRegionName eq '(\w+)'", query.get("$filter", [""])[0]).group(1)
+        page = PAGES.get((region, query.get("$skip", [None])[0]))
+        if region in broken:
+            return (FIX / "retail_page_malformed.json").read_bytes()
+        if page is not None:
+            return (FIX / page).read_text().replace(UPSTREAM, url).encode()
+        return json.dumps({"BillingCurrency": "USD", "Items": [], "NextPageLink": None, "Count": 0}).encode()
 
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", f"http://127.0.0.1:{server.server_port}/api/retail/prices")
-    yield broken
-    server.shutdown()
+    with retail_prices_server(respond) as url:
+        monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
+        yield broken
 
 
 def refresh(store, *regions):

@@ -9,10 +9,7 @@ import csv
 import io
 import json
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from typer.testing import CliRunner
@@ -61,42 +58,24 @@ FLEETS = [f"azure:Standard_NC24ads_A100_v4 on_demand {h} h" for h in HOURS]
 NO_STORE = "no price store at {}: `fleetplan prices refresh` makes one; using the packaged snapshot"
 
 
-def _refresh(store: Path) -> None:
-    """`fleetplan prices refresh --provider azure --region eastus` from the recorded pages on 127.0.0.1."""
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - http.server API
-            query = parse_qs(urlparse(self.path).query)
-            page = (FIX / PAGES[query.get("$skip", [None])[0]]).read_text()
-            body = page.replace(UPSTREAM, f"http://127.0.0.1:{server.server_port}/api/retail/prices").encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+def _refresh(store: Path, server) -> None:
+    """`fleetplan prices refresh --provider azure --region eastus` from the recorded pages on 127.0.0.1
+    (`server`: the retail_prices_server fixture; it is gone afterwards, so later sweeps may fork)."""
+    def respond(query: dict, url: str) -> bytes:
+        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
 
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("FLEETPLAN_AZURE_PRICES_URL", f"http://127.0.0.1:{server.server_port}/api/retail/prices")
-            mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
-            result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
-                                              "--store", str(store)])
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()     # no thread left: later sweeps may fork their workers
+    with server(respond) as url, pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
+        mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+        result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                          "--store", str(store)])
     assert result.exit_code == 0, result.output
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> Path:
+def store(tmp_path_factory, retail_prices_server) -> Path:
     path = tmp_path_factory.mktemp("store") / "prices.sqlite"
-    _refresh(path)
+    _refresh(path, retail_prices_server)
     return path
 
 
