@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -98,8 +99,14 @@ def pickled(job: Callable, *args) -> bytes:
     return pickle.dumps(job(*args), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+# How often a worker checks that the server that started it still runs.
+PARENT_CHECK_S = 1.0
+
+
 def worker_start(niceness: int) -> None:
-    """A worker process: lower its priority (speculative work yields to the page) and warm the engine."""
+    """A worker process: end with the server that started it, lower its priority (speculative work yields to
+    the page) and warm the engine."""
+    _end_with_parent(os.getppid())
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
@@ -107,3 +114,15 @@ def worker_start(niceness: int) -> None:
 
     with contextlib.suppress(Exception):
         catalog.price_table("snapshot")
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this process once `parent` is gone. A worker of a server that was killed is adopted and would
+    wait for jobs for ever: it holds both ends of its job queue's pipe, so it never reads an end of file
+    (and went on solving a stale job at full speed first)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fleetplan-parent-watch", daemon=True).start()
