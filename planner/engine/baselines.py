@@ -209,10 +209,10 @@ def baseline_table(rows: list[dict], total: float) -> pd.DataFrame:
 # --- the baselines table solved in a forked child process, while the parent solves the plan ---
 
 def usable_cores() -> int:
-    """CPU cores this process may run on (its affinity where the platform tells it)."""
+    """CPU cores this process may run on (its affinity where the platform tells it, else the CPU count)."""
     try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:   # not on Linux
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):   # not on Linux
         return os.cpu_count() or 1
 
 

@@ -65,7 +65,7 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
 
 
-def plan_notes(scenario: Scenario, base: Inputs, result: Plan, store: str | Path | None = None) -> tuple:
+def plan_notes(scenario: Scenario, base: Inputs, result: Plan) -> tuple:
     """(speeds, warnings) of a plan: where the speed of each GPU it uses comes from, and what the user
     should know — cards with no sourced price, purchase options with no price, stale or undated prices,
     speeds that are estimates, a purchase period that does not divide the horizon."""
@@ -134,7 +134,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         t2 = time.perf_counter()
         model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         result = read_plan(inp, model, solution, s)
-        result.speeds, result.warnings = plan_notes(s, base, result, store)
+        result.speeds, result.warnings = plan_notes(s, base, result)
         t3 = time.perf_counter()
         # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
         result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
@@ -206,10 +206,9 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
 
     `solver` and `time_limit` default to the plan's own; `store` is the price store the plan used (only
     needed for a Plan that `plan()` did not make in this process)."""
-    base, own_limit, child = _INPUTS_OF_PLAN.get(id(result), (None, None, None))
-    if base is None:
-        base = inputs_for(result.scenario, store, merge_periods=result.solver.get("reduced", True))
-    else:
+    base = inputs_of_plan(result, store)
+    _, own_limit, child = _INPUTS_OF_PLAN.get(id(result), (None, None, None))
+    if child is not None:
         _INPUTS_OF_PLAN[id(result)] = (base, own_limit, None)   # a child's table is collected once
     solver = solver or result.solver["name"]
     time_limit = own_limit if time_limit is None else time_limit

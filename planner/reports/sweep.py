@@ -33,6 +33,7 @@ from typing import Any
 
 import pandas as pd
 
+from planner.engine.baselines import usable_cores
 from planner.engine.run import plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
@@ -52,14 +53,6 @@ MAX_POINTS = 10_000
 # share the cores (and each holds its own copy of the planner: about 100 MB resident a fresh interpreter).
 PROCESSES_PER_CORE = 4
 _PRICES = "_prices"   # the key of a row's price provenance, taken out before the table is built
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the platform says, else the CPU count)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def max_processes() -> int:
