@@ -147,3 +147,59 @@ def test_validate_reads_a_csv_profile_without_numpy(tmp_path, weights, code):
     child = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, cwd=ROOT,
                            timeout=60)
     assert json.loads(child.stdout.splitlines()[-1]) == {"code": code, "heavy": []}, child.stderr
+
+
+def test_comment_lines_are_skipped_before_and_after_the_header(tmp_path):
+    # a spreadsheet export's note above the header used to become the header, and the real header an error
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["# exported 2026-11-01 from the usage sheet", "weight", *["3"] * 84,
+                              "  # the second half of the week", *["1"] * 84]))
+    assert weekly_weights(str(csv)).tolist() == [1.5] * 84 + [0.5] * 84   # mean 2: 3/2 and 1/2
+
+
+@pytest.mark.parametrize("cell", ["1_000", "１", "1 000"])
+def test_a_number_python_would_stretch_to_read_is_refused_with_its_line(tmp_path, cell):
+    # float() reads '1_000' as 1000 and '１' (full-width) as 1; neither is a CSV number a spreadsheet writes
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["weight", *["1"] * 50, cell, *["1"] * 117]))
+    assert engine_problems(csv) == [f"{csv}:52: expected a number written with the digits 0-9 and a decimal point "
+                                    f"(no '_', inner spaces or full-width digits), got {cell!r}"]
+
+
+def test_a_first_line_with_digits_is_a_weight_not_a_header(tmp_path):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["1_000", *["1"] * 167]))
+    assert engine_problems(csv)[0].startswith(f"{csv}:1: expected a number written with the digits 0-9")
+
+
+@pytest.mark.parametrize("lines,line,raw", [
+    # a single column with decimal commas: '1,5' lines among whole numbers
+    (["weight", "2", "1,5", *["0,5"] * 166], 3, "1,5"),
+    # every line 'digits,digits' and the first cells do not count the hours
+    (["1,5", "0,25", *["1,25"] * 166], 1, "1,5"),
+])
+def test_decimal_commas_are_refused_not_read_as_the_digits_after_the_comma(tmp_path, lines, line, raw):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(lines))
+    weight, dotted = raw.split(",")[1], raw.replace(",", ".")
+    assert engine_problems(csv)[0] == (
+        f"{csv}:{line}: {raw!r} reads as two cells, the weight {weight}; if it is one number with a decimal comma, "
+        f"write a decimal point ({dotted}); if the first cell numbers the hours, number them 0-167 or 1-168")
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_an_hour_column_with_whole_weights_is_read(tmp_path, first):
+    # '0,2' … '167,2' (or from 1): hours numbered in order, so the weight is the last cell, 2, and not 0.2
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(f"{h},{2 if h < first + 84 else 6}" for h in range(first, first + 168)))
+    assert weekly_weights(str(csv)).tolist() == [0.5] * 84 + [1.5] * 84   # mean 4
+
+
+def test_semicolon_separated_lines_are_refused(tmp_path):
+    # '0;1,5' split on commas gave the weight 5
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["hour;weight", *(f"{h};1,5" for h in range(168))]))
+    problems = engine_problems(csv)
+    assert problems[0] == (f"{csv}:2: cells separated by ';' (a spreadsheet's export with decimal commas?); expected "
+                           f"the weight as the last comma-separated cell, with a decimal point: got '0;1,5'")
+    assert problems[-1] == f"{csv}: 163 more lines with bad weights"
