@@ -9,7 +9,8 @@
 - Work: one hour of a unit delivers `perf(w,g) × gpus × eff(k, interconnect)` reference-GPU-hours
   (gpus: of an instance, those whole k-GPU jobs use, ⌊gpus / k⌋ × k)
   (× (1 − overhead) on spot), where eff is the measured multi-GPU efficiency of jobs on k = gpus_per_job
-  GPUs (1 when k = 1), or nothing when the unit cannot serve the workload — and then the reason is
+  GPUs (1 when k = 1, and for a requests/s table, measured in k-GPU replicas already), or nothing when the
+  unit cannot serve the workload — and then the reason is
   recorded. perf comes from the workload's throughput table, else its speed model (planner.catalog.speeds;
   docs/speed-model.md).
 """
@@ -137,7 +138,11 @@ def speed_sources(scenario, gpus) -> pd.DataFrame:
 
 
 def _scaling(workload, gpu: str) -> tuple[float, str]:
-    """(efficiency, detail) of one job spread over the workload's gpus_per_job GPUs of `gpu`."""
+    """(efficiency, detail) of one job spread over the workload's gpus_per_job GPUs of `gpu`. A requests/s
+    table is per GPU as measured in replicas of gpus_per_job GPUs (a replica's requests/s ÷ gpus_per_job),
+    so its multi-GPU losses are in it already: the training benchmarks' efficiency does not apply."""
+    if per_request_unit(workload) and workload.gpus_per_job > 1:
+        return 1.0, f"requests/s per GPU measured in {workload.gpus_per_job}-GPU replicas (the throughput table)"
     return speeds.scaling_efficiency(workload.throughput_metric, gpu, workload.gpus_per_job)
 
 

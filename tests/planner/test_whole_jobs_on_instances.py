@@ -37,6 +37,20 @@ def test_instance_hours_follow_the_gpus_whole_jobs_use(tmp_path, k, busy):
     assert p.total == pytest.approx(4.0 * hours, rel=1e-9)
 
 
+def test_a_requests_per_second_table_is_not_scaled_again_by_the_training_efficiency(tmp_path):
+    # 2 requests/s per A10G as measured in 2-GPU replicas (a replica does 4): a 4-GPU instance runs two
+    # replicas, 8 requests/s, so 8 requests/s all month take exactly 730 instance-hours, 2,920 USD. The
+    # training benchmarks' 2-GPU efficiency (below 1) used to shrink each replica again: more hours.
+    (tmp_path / "offers.csv").write_text(HEADER + G5_12X)
+    (tmp_path / "s.yaml").write_text(SCENARIO.format(csv=tmp_path / "offers.csv", k=2).replace(
+        "gpu_hours_per_month: 730", "requests_per_second: 8, throughput_unit: requests_per_second").replace(
+        "throughput: {A10G: 1.0}", "throughput: {A10G: 2}"))
+    p = plan(load_scenario(tmp_path / "s.yaml"), baselines=False)
+    assert p.speeds.loc[p.speeds["gpu"] == "A10G", "scaling_efficiency"].tolist() == [1.0]
+    assert p.fleet["instance_hours"].sum() == pytest.approx(730, rel=1e-9)
+    assert p.total == pytest.approx(4.0 * 730, rel=1e-9)
+
+
 # --- cards: jobs of k GPUs take whole groups of k cards ----------------------------------------------------
 
 NC48 = ("azure:eastus:Standard_NC48ads_A100_v4:on_demand,azure,eastus,Standard_NC48ads_A100_v4,on_demand,"
