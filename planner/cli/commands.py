@@ -722,6 +722,9 @@ def sweep(
     except OSError as exc:   # an unreachable --scheduler
         fail(str(exc), 2)
     _print_sweep_prices(table.attrs.get("prices", []))
+    for item in table.attrs.get("warnings", []):
+        share = "every point" if item["points"] == len(table) else f"{item['points']} of {len(table)} points"
+        err.warn(f"{item['warning']} ({share})")
     bad = int((table["status"] != "optimal").sum())
     if bad:
         err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")

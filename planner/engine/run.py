@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from planner.engine.baselines import BaselineChild, baseline_rows, baseline_tabl
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.profile_slots import profile_grouping
-from planner.engine.readback import read_fleet, read_plan
+from planner.engine.readback import prices_used, read_fleet, read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER
@@ -65,21 +65,22 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
 
 
-def plan_notes(scenario: Scenario, base: Inputs, result: Plan) -> tuple:
-    """(speeds, warnings) of a plan: where the speed of each GPU it uses comes from, and what the user
-    should know — cards with no sourced price, purchase options with no price, stale or undated prices,
-    speeds that are estimates, a purchase period that does not divide the horizon."""
-    gpus = sorted(set(result.fleet["gpu"].dropna()))
+def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: dict) -> tuple:
+    """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
+    each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
+    options with no price, stale or undated prices, speeds that are estimates, a purchase period that
+    does not divide the horizon."""
+    gpus = sorted(set(fleet["gpu"].dropna()))
     speeds = speed_sources(scenario, gpus)
     warnings = list(base.warnings)
     warnings += catalog.option_gaps(scenario, base.price_table)
-    warnings += result.prices.get("date_warnings", [])
+    warnings += prices.get("date_warnings", [])
     for workload, gpus_estimated in _estimated_gpus(speeds).items():
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
                         "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
                         "workload's throughput table if you have measured them")
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
-    if every < horizon and horizon % every and result.fleet["kind"].eq("card").any():
+    if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
                         f"purchase period is {horizon % every} months long")
     return speeds, warnings
@@ -134,7 +135,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         t2 = time.perf_counter()
         model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         result = read_plan(inp, model, solution, s)
-        result.speeds, result.warnings = plan_notes(s, base, result)
+        result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
         t3 = time.perf_counter()
         # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
         result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
@@ -154,19 +155,20 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
 
 @dataclass(frozen=True)
 class PlanSummary:
-    """What a sweep keeps of a plan: the status, total, fleet and baselines table `plan()` gives."""
+    """What a sweep keeps of a plan: the status, total, fleet, baselines table and warnings `plan()` gives."""
 
     status: str
     total: float
     fleet: pd.DataFrame
     baselines: pd.DataFrame | None   # None when not asked for
     prices: dict                     # where the prices came from, as Plan.prices (catalog.price_table)
+    warnings: list = field(default_factory=list)   # as Plan.warnings
 
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
                  time_limit: float | None = None, store: str | Path | None = None) -> PlanSummary:
-    """The status, total, fleet and baselines of `plan(scenario, solver, baselines)`, the same numbers, without
-    reading back the Plan's other tables, its notes or the bound of a grouped profile (sweeps)."""
+    """The status, total, fleet, baselines and warnings of `plan(scenario, solver, baselines)`, the same
+    numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps)."""
     s = load_scenario(scenario)
     base = inputs_for(s, store)
     inp = reduce(base)
@@ -176,7 +178,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     if baselines:
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False)
         table = baseline_table(rows, total)
-    return PlanSummary(solution.status, total, fleet, table, base.prices)
+    _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
+    return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
 
 # The unreduced inputs of plans made by plan(), so add_baselines and add_decisions need not resolve them

@@ -53,6 +53,7 @@ MAX_POINTS = 10_000
 # share the cores (and each holds its own copy of the planner: about 100 MB resident a fresh interpreter).
 PROCESSES_PER_CORE = 4
 _PRICES = "_prices"   # the key of a row's price provenance, taken out before the table is built
+_WARNINGS = "_warnings"   # the key of a row's plan warnings, likewise
 
 
 def max_processes() -> int:
@@ -97,11 +98,12 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
 
 def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | None = None) -> dict:
     """One sweep row (runs in a worker process): infeasible and failed points become rows. The row carries
-    under `_PRICES` where its prices came from (source, store, snapshots, warning), as `plan()` reports it."""
-    prices = None
+    under `_PRICES` where its prices came from (source, store, snapshots, warning), as `plan()` reports it,
+    and under `_WARNINGS` the plan's warnings."""
+    prices, warnings = None, []
     try:
         p = plan_summary(scenario, solver=solver, baselines=baselines, store=store)
-        prices = _provenance(p.prices)
+        prices, warnings = _provenance(p.prices), p.warnings
     except InfeasibleError as exc:
         row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
                "note": str(exc).split(": ", 1)[-1]}
@@ -118,6 +120,7 @@ def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | 
                "status": p.status, "note": ""}
     if prices is not None:
         row[_PRICES] = prices
+    row[_WARNINGS] = list(warnings)
     return row
 
 
@@ -236,7 +239,9 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     `$FLEETPLAN_STORE` or the platform's data directory, as each point's process sees them; give the path
     for a Dask cluster). `table.attrs["prices"]` lists where the points' prices came from, each distinct
     source once: `source`, `store`, `snapshots` and `warning` (e.g. no price store, so the packaged
-    snapshot), as a plan's `prices`.
+    snapshot), as a plan's `prices`; `table.attrs["warnings"]` the plans' warnings (as a plan's
+    `warnings`: estimated speeds, unpriced cards, stale prices …), each distinct one once, in order of first
+    appearance, as {"warning", "points"} with the number of points whose plan gave it.
 
     Runs on `processes` local worker processes (1 = in this process; at most `max_processes()`, 4 per
     core), or on an existing Dask cluster when `scheduler` is its address or a `distributed.Client`
@@ -262,12 +267,15 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
             if not p]
     done = n - len(todo)
     sources: dict[tuple, dict] = {}
+    warned: dict[str, int] = {}   # warning -> points whose plan gave it
 
     def record(i: int, row: dict) -> None:
         nonlocal done
         prices = row.pop(_PRICES, None)
         if prices is not None:
             sources.setdefault(_provenance_key(prices), prices)
+        for warning in dict.fromkeys(row.pop(_WARNINGS, ())):
+            warned[warning] = warned.get(warning, 0) + 1
         results[i] = row
         done += 1
         if progress is not None:
@@ -285,6 +293,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if not baselines:
         table = table.drop(columns=["savings_vs_all_cloud"])
     table.attrs["prices"] = list(sources.values())
+    table.attrs["warnings"] = [{"warning": w, "points": k} for w, k in warned.items()]
     return table
 
 

@@ -100,7 +100,28 @@ def test_plan_summary_is_the_plan_without_its_other_tables(name):
     assert (summary.status, summary.total) == (full.status, full.total)
     pd.testing.assert_frame_equal(summary.fleet, full.fleet, check_exact=True)
     pd.testing.assert_frame_equal(summary.baselines, full.baselines, check_exact=True)
+    assert summary.warnings == full.warnings
     assert plan_summary(s).baselines is None
+
+
+def test_a_sweep_gives_its_plans_warnings_once_each_with_how_many_points_gave_it(tmp_path):
+    # mid-research.yaml plans 36 months and buys cards: buying every 5 months leaves a last period of
+    # 36 - 7 × 5 = 1 month, which plan() warns about; every 6 months divides 36. A sweep used to keep only
+    # the price source's warning.
+    mid = ROOT / "scenarios" / "mid-research.yaml"
+    table = sweep(load_scenario(mid), {"onprem.purchase_every_months": [5, 6]}, processes=1)
+    assert table["status"].tolist() == ["optimal", "optimal"]
+    five = ("purchase_every_months 5 does not divide horizon_months 36: the last purchase period is 1 months "
+            "long")
+    got = {w["warning"]: w["points"] for w in table.attrs["warnings"]}
+    assert got[five] == 1
+    # the others are each point's plan's, in both: the same as plan() gives at 6 months
+    assert {w for w, k in got.items() if k == 2} == set(plan(mid, baselines=False,
+                                                             overrides={"onprem.purchase_every_months": 6}).warnings)
+    result = CliRunner().invoke(app, ["sweep", str(mid), "--vary", "onprem.purchase_every_months=5,6",
+                                      "--processes", "1", "--format", "json"])
+    assert result.exit_code == 0
+    assert f"warning: {five} (1 of 2 points)" in " ".join(result.stderr.split())
 
 
 def test_in_process_run_matches(hybrid, local_table):
