@@ -60,6 +60,7 @@ class Model:
     place: dict = field(default_factory=dict)  # (workload, gpu) -> binary: single_type workload placed on gpu
     instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
     jobs: dict = field(default_factory=dict)   # (card unit, epoch, k) -> integer groups of k cards for k-GPU jobs
+    servers: dict = field(default_factory=dict)  # (card unit, epoch) -> integer full servers (k ∤ cards_per_server)
     extra: dict = field(default_factory=dict)  # (unit, period) -> instances rented beyond them for batch work
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
@@ -67,7 +68,7 @@ class Model:
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)
-                + len(self.in_service) + len(self.jobs) + (1 if self.z is not None else 0))
+                + len(self.in_service) + len(self.jobs) + len(self.servers) + (1 if self.z is not None else 0))
         columns = self.columns if self.columns is not None else self.prob.variables()
         return {"variables": len(columns), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
@@ -97,8 +98,13 @@ def unit_bound(inp: Inputs, i: int) -> int:
         return int(math.ceil((inp.demand[:, served] / inp.work[i, served]).sum(axis=1).max() - 1e-9))
     cards = inp.demand[:, served] / inp.work[i, served] / inp.availability   # [P × served workloads]
     k = inp.workloads["gpus_per_job"].to_numpy()[served]
-    whole = k > 1                # jobs of k cards take whole groups of k (define_whole_jobs)
-    cards[:, whole] = k[whole] * np.ceil(cards[:, whole] / k[whole] - 1e-9)
+    whole = k > 1                # jobs of k cards take whole groups of k (define_whole_jobs) …
+    jobs = np.ceil(cards[:, whole] / k[whole] - 1e-9)
+    per_server = int(inp.col("cards_per_server")[i])
+    # … each in one server: ⌊cps / k⌋ jobs fill a server, the last one holds the rest (packed apart, the
+    # workloads' servers are an upper bound on what they need together)
+    fill = np.maximum(per_server // k[whole], 1)   # k > c cannot serve (workloads.work_matrix)
+    cards[:, whole] = per_server * (jobs // fill) + k[whole] * (jobs % fill)
     return int(math.ceil(cards.sum(axis=1).max() - 1e-9))
 
 
@@ -387,8 +393,12 @@ def define_card_capacity(m: Model) -> None:
 def define_whole_jobs(m: Model) -> None:
     """Cards do jobs of k > 1 GPUs in whole groups of k: per card, fleet epoch and k, an integer number of
     groups G with Σ_k k × G ≤ the cards in service, and in each period of the epoch the cards busy on
-    k-GPU workloads ≤ availability × k × G. One-GPU work may use any card. (An instance's GPUs that whole
-    jobs use are counted in engine.workloads.work_matrix.)"""
+    k-GPU workloads ≤ availability × k × G. One-GPU work may use any card. A job runs in one server: where k
+    does not divide cards_per_server c, the N cards in service fill F = ⌊N / c⌋ servers (an integer F with
+    0 ≤ N − c·F ≤ c − 1), each holding ⌊c / k⌋ jobs, and the last server's N − c·F cards hold the rest:
+    k × G ≤ k⌊c / k⌋ × F + N − c·F, which for integer G is G ≤ ⌊c / k⌋ F + ⌊(N − c·F) / k⌋, exact for one
+    k per card (a card serving jobs of several k is packed per k). (An instance's GPUs that whole jobs use
+    are counted in engine.workloads.work_matrix.)"""
     inp = m.inputs
     k_of = inp.workloads["gpus_per_job"].to_numpy()
     if not (k_of > 1).any():
@@ -410,10 +420,22 @@ def define_whole_jobs(m: Model) -> None:
         add_row(rows, [*terms, (m.jobs[key], -inp.availability * k)], pulp.LpConstraintLE, 0.0,
                 f"whole_jobs_{i}_{p}_{k}")
     add_rows(m, rows)
+    per_server = inp.col("cards_per_server")
     for (i, e), groups in groups_of.items():
         installed = m.installed.get((i, e))
         in_service = installed if installed is not None else pulp.LpAffineExpression()
         m.prob += (pulp.lpSum(k * g for k, g in groups) <= in_service, f"job_groups_{sku[i]}_{e}")
+        c = int(per_server[i])
+        split = [(k, g) for k, g in groups if c % k]   # jobs of k that leave cards of a full server idle
+        if not split or installed is None:
+            continue
+        most = int(sum((var.upBound or 0) * a for var, a in installed.items()))
+        full = m.servers[i, e] = m.prob.add_variable(f"servers_{i}_{e}", lowBound=0, upBound=most // c,
+                                                     cat="Integer")
+        m.prob += (in_service - c * full >= 0, f"servers_full_{sku[i]}_{e}")
+        m.prob += (in_service - c * full <= c - 1, f"servers_rest_{sku[i]}_{e}")
+        for k, g in split:
+            m.prob += (k * g <= k * (c // k) * full + in_service - c * full, f"job_servers_{sku[i]}_{e}_{k}")
 
 
 def define_reserved_capacity(m: Model) -> None:

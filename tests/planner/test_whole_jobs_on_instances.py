@@ -89,3 +89,25 @@ def test_cards_run_jobs_of_k_gpus_in_whole_groups_of_k(tmp_path, demand, k, card
     # year would cost 7.00 × 730 × 12 = 61,320, and an 8-GPU job cannot run on it at all
     assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == cards
     assert p.total == pytest.approx(3000 * cards, rel=1e-9)
+
+
+def _most_jobs(cards: int, per_server: int, k: int) -> int:
+    """Jobs of k GPUs that `cards` cards hold, servers of `per_server` filled in turn, each job in one."""
+    full, rest = divmod(cards, per_server)
+    return full * (per_server // k) + rest // k
+
+
+@pytest.mark.parametrize("k, per_server, jobs", [(3, 8, 4), (3, 8, 3), (3, 4, 3), (5, 8, 2), (2, 8, 5)])
+def test_a_job_runs_inside_one_server_so_cards_pack_per_server(tmp_path, k, per_server, jobs):
+    # `jobs` k-GPU jobs busy all year on cards of `per_server` per server; a job cannot span two servers:
+    # 8-card servers hold two 3-GPU jobs each (two cards idle), so 4 jobs need 14 cards (8 + 6), not 12
+    cards = next(n for n in range(1, 100) if _most_jobs(n, per_server, k) >= jobs)   # brute force
+    # in requests/s (1 per GPU, measured in k-GPU replicas): no multi-GPU efficiency to allow for
+    demand = (f"throughput_unit: requests_per_second, requests_per_second: {jobs * k}, "
+              "throughput: {A100-80GB-PCIE: 1.0}")
+    text = CARDS.format(csv=tmp_path / "offers.csv", demand=demand, k=k)
+    (tmp_path / "offers.csv").write_text(HEADER + NC48)   # 2-GPU instances: no k ≥ 3 job fits; k = 2 costs more
+    (tmp_path / "s.yaml").write_text(text.replace("cards_per_server: 8", f"cards_per_server: {per_server}"))
+    p = plan(load_scenario(tmp_path / "s.yaml"), baselines=False)
+    assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == cards
+    assert p.total == pytest.approx(3000 * cards, rel=1e-9)
