@@ -23,6 +23,7 @@ import pandas as pd
 
 from planner.engine import Plan
 from planner.engine.decisions import DECISION_COLUMNS, FLIP_COLUMNS
+from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     add_months,
     assumptions,
@@ -208,9 +209,11 @@ def _plan_year(month: int, horizon: int) -> int | str:
 
 
 def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> Sheet:
-    """Plan years (months 1–12, 13–24 …, the last one possibly short) and the after-horizon month, each
-    with capex, credits (residual value), opex (energy, maintenance, colocation, fixed on-prem, cloud) and
-    total, nominal (total_nominal) and present value, as formulas over the monthly sheet's rows."""
+    """Plan years (months 1–12, 13–24 …, the last one possibly short) and the months after the horizon
+    (the monthly sheet's row H+1: the residual credit and a reservation's fees for the rest of its term, to
+    its last month), each with capex, credits (residual value), opex (energy, maintenance, colocation, fixed
+    on-prem, cloud) and total, nominal (total_nominal) and present value, as formulas over the monthly
+    sheet's rows."""
     capex, credits, opex = _categories(plan.monthly)
     col = {c: i for i, c in enumerate(monthly.columns)}
     groups = {"capex": capex, "residual_value": credits, "opex": opex}
@@ -242,8 +245,9 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
         present[2] = Formula(f"={_cell(i, pv_total)}-{_cell(i, pv_capex)}-{_cell(i, pv_credits)}",
                              total_present.value - present[0].value - present[1].value)
         total = Formula("=" + "+".join(_cell(i, at(f"{g}{money}")) for g in groups), sum(f.value for f in nominal))
-        last_day = add_months(first, b) - timedelta(days=1)
-        rows.append([year, a, b, add_months(first, a - 1), last_day, *nominal, total, *present, total_present])
+        last = last_payment_month(plan) if year == AFTER_HORIZON else b   # its row holds every later month
+        last_day = add_months(first, last) - timedelta(days=1)
+        rows.append([year, a, last, add_months(first, a - 1), last_day, *nominal, total, *present, total_present])
     frame = pd.DataFrame(rows, columns=columns)
     formats = {c: MONEY for c in columns if c.endswith(money)} | {"from": DAY, "to": DAY}
     return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))

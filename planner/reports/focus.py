@@ -86,6 +86,13 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     return out
 
 
+def last_payment_month(plan: Plan) -> int:
+    """The last month with money in it, H+1 at least: the flows fold every month after the horizon into
+    month H+1, where a reservation's fees for the rest of its term can run several months on."""
+    months = _one_row_per_month(_grouped_flows(plan), plan)["month"]
+    return max(plan.horizon_months + 1, int(months.max()) if len(months) else 0)
+
+
 def _grouped_flows(plan: Plan) -> pd.DataFrame:
     """The plan's cash flows summed per KEY (vintages of one card, idle and busy energy together)."""
     rows = (plan.flows.groupby(KEY, as_index=False, sort=False)

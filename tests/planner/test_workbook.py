@@ -351,6 +351,9 @@ def test_payments_after_the_horizon_keep_their_own_discounting_in_the_after_hori
     assert rows[-1]["total_discounted (USD)"] == pytest.approx(p.total, rel=1e-9)
     yearly = book.rows("yearly")
     assert yearly[-2]["year"] == "after horizon"
+    # its months are 19 to 24 (2027-07-01 to 2027-12-31 from a January 2026 start), not month 19 alone
+    assert (yearly[-2]["first_month"], yearly[-2]["last_month"]) == (19, 24)
+    assert (yearly[-2]["from"], yearly[-2]["to"]) == (datetime(2027, 7, 1), datetime(2027, 12, 31))
     assert yearly[-2]["total_present_value (USD)"] == pytest.approx(by_hand, rel=1e-9)
     assert yearly[-1]["total_present_value (USD)"] == pytest.approx(p.total, rel=1e-9)
     # and every formula still computes what it carries, the totals from the row's value up
