@@ -223,8 +223,9 @@ def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
 
 
 def life_months(life_years: float) -> int:
-    """A card's service life in whole months (at least one); the engine counts service with it too."""
-    return max(1, int(round(float(life_years) * MONTHS_PER_YEAR)))
+    """A card's service life in whole months, halves rounded up (at least one); the engine counts service
+    with it too. Not round(): it rounds halves to even, so 1.125 years made 14 months and 1.375 made 16."""
+    return max(1, math.floor(float(life_years) * MONTHS_PER_YEAR + 0.5))
 
 
 def owned_age_problem(card_id: str, age_months: int, life_years: float, custom: bool) -> str | None:

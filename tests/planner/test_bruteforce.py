@@ -4,7 +4,7 @@ issue 10: decisions over time).
 The rules the oracle implements (H = horizon_months, months 1 … H, and H+1 for what leaves at the end):
 
 - Cards can be bought at the start of months 1, 1+k, 1+2k, … ≤ H (k = `onprem.purchase_every_months`,
-  default 3). Each purchase month is a vintage. A card's life is L = max(1, round(12 × life_years))
+  default 3). Each purchase month is a vintage. A card's life is L = max(1, ⌊12 × life_years + ½⌋)
   months; a card bought in month s serves months s … min(s+L−1, H) and leaves in r = min(s+L, H+1).
 - A bought card pays its capex K (price + host_cost_per_card) in month s; in each month in service:
   maintenance K × rate / 12, idle energy idle_W/1000 × 730 × PUE × electricity and colocation
@@ -119,7 +119,7 @@ def test_fixture_tables_match_the_catalogs():
 
 
 def life_months(life_years: float) -> int:
-    return max(1, round(life_years * 12))
+    return max(1, math.floor(life_years * 12 + 0.5))   # halves up
 
 
 def book(age_months: float, life_years: float, method: str) -> float:

@@ -261,3 +261,14 @@ def test_a_syntax_error_does_not_hide_a_bad_value_elsewhere():
         load_scenario_text(text, origin="t.yaml")
     assert any(p.startswith("t.yaml:4:") and "expected a number ≥ 0, got -1" in p for p in caught.value.problems)
     assert any(": YAML syntax: " in p for p in caught.value.problems)
+
+
+@pytest.mark.parametrize("life_years, months", [(0.375, 5), (1.125, 14), (1.375, 17), (2.5, 30), (0.01, 1)])
+def test_a_life_rounds_to_whole_months_halves_up(life_years, months):
+    # 12 × 0.375 = 4.5 and 12 × 1.375 = 16.5 made 4 and 16 months (Python's round: halves to even), while
+    # 12 × 1.125 = 13.5 made 14; an owned card as old as its life in months is refused
+    text = ("name: x\nonprem:\n  custom_cards: {my-card: {gpu: T4, price: 1000, busy_watts: 100, idle_watts: 10, "
+            f"life_years: {life_years}}}}}\n  existing: {{my-card: {{count: 1, age_months: AGE}}}}\n" + WORKLOAD)
+    assert load_scenario_text(text.replace("AGE", str(months - 1))).onprem.owned_age_months("my-card") == months - 1
+    assert f"{months} months is not below the card's life of {months} months" in problems_of_text(
+        text.replace("AGE", str(months)))[0]
