@@ -551,6 +551,11 @@ class AzurePriceSource:
             self._deadline.check_pages(pages + 1, f"Azure Retail Prices for {region} (page {pages + 1})")
             page = self._page(client, url, params if pages == 0 else None)
             pages += 1
+            # an item without its own currencyCode is in the page's: one not asked for fails the refresh
+            billed = str(page.get("BillingCurrency") or self.currency).upper()
+            if billed != self.currency:
+                raise PriceSourceError(f"Azure Retail Prices API returned a page billed in {billed} for {region}; "
+                                       f"{self.currency} was asked for")
             items.extend(page["Items"])
             progress(f"azure {region}: price pages", pages, None)
             nxt = page.get("NextPageLink")

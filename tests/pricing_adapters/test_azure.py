@@ -255,6 +255,7 @@ def test_currency_is_requested_and_checked():
     def eur(request):
         seen.append(request.url.params["currencyCode"])
         page = _json("retail_eastus2_page1.json")
+        page["BillingCurrency"] = "EUR"   # as the API answers a currencyCode=EUR request: page and items
         for item in page["Items"]:
             item["currencyCode"] = "EUR"
         return httpx.Response(200, json=page)
@@ -263,8 +264,24 @@ def test_currency_is_requested_and_checked():
         router.get("").mock(side_effect=eur)
         df = AzurePriceSource(http=httpx.Client(), currency="EUR").fetch(["eastus2"])
         assert seen == ["EUR"] and set(df.currency) == {"EUR"}
-        with pytest.raises(PriceSourceError, match="EUR prices"):
+        with pytest.raises(PriceSourceError, match="EUR for eastus2; USD was asked for"):
             AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+
+
+def test_a_page_billed_in_another_currency_fails_even_when_its_items_name_none():
+    # items without currencyCode were taken as the currency asked for: 3.673 EUR stored as 3.673 USD
+    def eur_page(request):
+        page = _json("retail_eastus2_page1.json")
+        page["BillingCurrency"] = "EUR"
+        for item in page["Items"]:
+            item.pop("currencyCode", None)
+        return httpx.Response(200, json=page)
+
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(side_effect=eur_page)
+        with pytest.raises(PriceSourceError, match="a page billed in EUR for eastus2; USD was asked for"):
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+        assert set(AzurePriceSource(http=httpx.Client(), currency="EUR").fetch(["eastus2"]).currency) == {"EUR"}
 
 
 def test_packaged_facts_fractional_a10_mi300x_alias_and_unknown_size(retail):
