@@ -414,7 +414,7 @@ def define_whole_jobs(m: Model) -> None:
         key = (i, e, k)
         if key not in m.jobs:
             installed = m.installed.get((i, e))
-            most = int(sum((var.upBound or 0) * c for var, c in installed.items()) // k) if installed is not None else 0
+            most = _most_cards(installed) // k if installed is not None else 0
             m.jobs[key] = m.prob.add_variable(f"jobs_{i}_{e}_{k}", lowBound=0, upBound=most, cat="Integer")
             groups_of.setdefault((i, e), []).append((k, m.jobs[key]))
         add_row(rows, [*terms, (m.jobs[key], -inp.availability * k)], pulp.LpConstraintLE, 0.0,
@@ -429,13 +429,17 @@ def define_whole_jobs(m: Model) -> None:
         split = [(k, g) for k, g in groups if c % k]   # jobs of k that leave cards of a full server idle
         if not split or installed is None:
             continue
-        most = int(sum((var.upBound or 0) * a for var, a in installed.items()))
-        full = m.servers[i, e] = m.prob.add_variable(f"servers_{i}_{e}", lowBound=0, upBound=most // c,
+        full = m.servers[i, e] = m.prob.add_variable(f"servers_{i}_{e}", lowBound=0, upBound=_most_cards(installed) // c,
                                                      cat="Integer")
         m.prob += (in_service - c * full >= 0, f"servers_full_{sku[i]}_{e}")
         m.prob += (in_service - c * full <= c - 1, f"servers_rest_{sku[i]}_{e}")
         for k, g in split:
             m.prob += (k * g <= k * (c // k) * full + in_service - c * full, f"job_servers_{sku[i]}_{e}_{k}")
+
+
+def _most_cards(installed: pulp.LpAffineExpression) -> int:
+    """The most cards an expression of cards in service can hold: its variables at their upper bounds."""
+    return int(sum((var.upBound or 0) * a for var, a in installed.items()))
 
 
 def define_reserved_capacity(m: Model) -> None:

@@ -43,7 +43,7 @@ def read_profile_csv(path: Path) -> list[float]:
                              f"hourly weights, one per line"], str(path))
     values: list[float] = []
     bad: list[str] = []
-    pairs: list[tuple[int, str]] = []   # (line, text) of lines `digits,digits`: an hour and a weight, or 1,5?
+    pairs: list[tuple[int, str, str, str]] = []   # (line, text, cells) of lines `d,d`: an hour and a weight, or 1,5?
     widths: set[int] = set()            # cells per weight line
     header_allowed = True
     for line, raw in enumerate(text.splitlines(), start=1):
@@ -52,7 +52,8 @@ def read_profile_csv(path: Path) -> list[float]:
         cells = raw.split(",")
         cell = cells[-1].strip()
         value = _weight(cell)
-        if value is None and header_allowed and not any(ch.isdigit() for ch in cell):   # `1_000` is no header
+        has_digit = any(ch.isdigit() for ch in cell)
+        if value is None and header_allowed and not has_digit:   # `1_000` is no header
             header_allowed = False
             continue
         header_allowed = False
@@ -60,7 +61,7 @@ def read_profile_csv(path: Path) -> list[float]:
             bad.append(f"{path}:{line}: cells separated by ';' (a spreadsheet's export with decimal commas?); "
                        f"expected the weight as the last comma-separated cell, with a decimal point: got {raw.strip()!r}")
             value = 0.0
-        elif value is None and any(ch.isdigit() for ch in cell):
+        elif value is None and has_digit:
             bad.append(f"{path}:{line}: expected a number written with the digits 0-9 and a decimal point "
                        f"(no '_', inner spaces or full-width digits), got {cell!r}")
         elif value is None:
@@ -70,15 +71,15 @@ def read_profile_csv(path: Path) -> list[float]:
         elif value < 0:
             bad.append(f"{path}:{line}: expected an hourly weight ≥ 0, got {cell!r}")
         if len(cells) == 2 and all(DIGITS.fullmatch(c.strip()) for c in cells):
-            pairs.append((line, raw.strip()))
+            pairs.append((line, raw.strip(), cells[0].strip(), cell))
         widths.add(len(cells))
         values.append(0.0 if value is None else value)
     # a column of weights with decimal commas: `1,5` lines among `2` lines, or `d,d` lines throughout whose
     # first cells do not number the hours (an hour column would)
     if pairs and (widths == {1, 2} or (len(pairs) == len(values)
-                                       and not _numbered_hours([int(t.split(",")[0]) for _, t in pairs]))):
-        line, raw = pairs[0]
-        bad.insert(0, f"{path}:{line}: {raw!r} reads as two cells, the weight {raw.split(',')[1].strip()}; "
+                                       and not _numbered_hours([int(first) for _, _, first, _ in pairs]))):
+        line, raw, _, weight = pairs[0]
+        bad.insert(0, f"{path}:{line}: {raw!r} reads as two cells, the weight {weight}; "
                       f"if it is one number with a decimal comma, write a decimal point ({raw.replace(',', '.')}); "
                       f"if the first cell numbers the hours, number them 0-167 or 1-168")
     problems = bad[:MAX_LINES_REPORTED]
