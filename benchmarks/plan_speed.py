@@ -14,19 +14,25 @@
   back, baselines);
 - ladder: smaller versions solved with the reduced and the unreduced model side by side;
 - periods: cards bought in month 1 only next to purchases every 12, 3 and 1 months, with each solver;
+- horizons: HiGHS's options for models with whole-job groups (engine.solve.WHOLE_JOBS_OPTIONS: light
+  presolve and RINS) against the options of every other model (presolve off), on industrial.yaml (jobs of
+  8 GPUs) over 36, 60 and 120 months with purchases every 1, 3 and 12 months, and on startup-hybrid.yaml
+  (no whole jobs, so both columns solve alike) at 120 months: seconds of each solve, their ratio, and
+  whether the two optima agree;
 - decisions: what add_decisions costs after the plan (industrial.yaml and startup-hybrid.yaml): solves and
   seconds of the decision values, the runner-up and the flip points, and their ratio to the plan itself;
   and the purchases' re-solves on one model against a model built for each.
 
 Prints times measured in this run and their ratios, with the load average before and after; nothing
 here asserts a time.
-Run: make bench   (or .venv/bin/python benchmarks/plan_speed.py [--sections process,steps,ladder,periods,decisions]
+Run: make bench   (or .venv/bin/python benchmarks/plan_speed.py [--sections process,steps,ladder,periods,horizons,decisions]
                    [--runs 5] [--against 503e897] [--solver highs] [--solvers highs,cbc] [--max-vars N] [--time-limit S])
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import resource
 import statistics
@@ -46,7 +52,7 @@ from planner.errors import PlannerError
 from planner.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = ("process", "steps", "ladder", "periods", "decisions")
+SECTIONS = ("process", "steps", "ladder", "periods", "horizons", "decisions")
 DECISION_PARTS = ("decision_values", "runner_up", "flip_points")
 HELP_TARGET_S = 0.35     # issue 11: `fleetplan --help` within 0.35 s …
 BEYOND_HELP_S = 0.5      # … and the industrial plan with baselines within 0.5 s more
@@ -341,6 +347,45 @@ def purchase_periods(path: Path, solvers: list[str], time_limit: float) -> None:
         print(f"  CBC seconds / HiGHS seconds — {ratios} (CBC at the time limit shows status feasible or stopped)")
 
 
+def _timed_solve(inp, solver: str, time_limit: float) -> tuple[float, str, float]:
+    """(seconds, status, objective) of one solve of a model built from `inp`."""
+    m = build_model(inp)
+    solution = solve(m, solver, time_limit)
+    return solution.seconds, solution.status, solution.objective
+
+
+def horizons(time_limit: float) -> None:
+    """Whole-job models solved with WHOLE_JOBS_OPTIONS and with the other models' options, in one run."""
+    solve_module = importlib.import_module("planner.engine.solve")
+    adopted = dict(solve_module.WHOLE_JOBS_OPTIONS)
+    print(f"\nhorizons: HiGHS on models with whole-job groups, {adopted} against presolve off "
+          f"(the other models' options); time limit {time_limit:g} s per solve")
+    print(f"  {'scenario':22s} {'months':>6s} {'every':>5s} {'jobs':>5s} {'these s':>8s} {'off s':>8s} "
+          f"{'off/these':>9s}  optima")
+    cases = [(ROOT / "scenarios" / "industrial.yaml", months, every) for months in (36, 60, 120) for every in (1, 3, 12)]
+    cases.append((ROOT / "scenarios" / "startup-hybrid.yaml", 120, 12))
+    total = {"these": 0.0, "off": 0.0}
+    for path, months, every in cases:
+        base = load_scenario_file(path)
+        scenario = base.model_copy(update={"horizon_months": months,
+                                           "onprem": base.onprem.model_copy(update={"purchase_every_months": every})})
+        inp = reduce(inputs_for(scenario))
+        jobs = len(build_model(inp).jobs)
+        these = _timed_solve(inp, "highs", time_limit)
+        try:
+            solve_module.WHOLE_JOBS_OPTIONS = {}
+            off = _timed_solve(inp, "highs", time_limit)
+        finally:
+            solve_module.WHOLE_JOBS_OPTIONS = adopted
+        total["these"] += these[0]
+        total["off"] += off[0]
+        agree = ("same" if these[1] == off[1] == "optimal" and abs(these[2] - off[2]) <= 1e-6 * max(1.0, abs(off[2]))
+                 else f"{these[1]} {these[2]:,.2f} / {off[1]} {off[2]:,.2f}")
+        print(f"  {path.name:22s} {months:6d} {every:5d} {jobs:5d} {these[0]:8.3f} {off[0]:8.3f} "
+              f"{off[0] / these[0]:9.2f}  {agree}")
+    print(f"  all: {total['these']:.2f} s with these options, {total['off']:.2f} s with presolve off")
+
+
 def decision_costs(paths: list[Path], solver: str, runs: int) -> None:
     """Per scenario, median of `runs`: the plan alone (no baselines), then add_decisions by part — solves,
     seconds (summed over its threads), seconds per solve — and each part's ratio to the plan; the wait for
@@ -423,6 +468,8 @@ def main() -> None:
         ladder(path, args.solver, args.max_vars)
     if "periods" in sections:
         purchase_periods(path, solvers, args.time_limit)
+    if "horizons" in sections:
+        horizons(args.time_limit)
     if "decisions" in sections:
         decision_costs([path, ROOT / "scenarios" / "startup-hybrid.yaml"], args.solver, min(args.runs, 3))
     report("after")

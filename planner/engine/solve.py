@@ -49,6 +49,18 @@ GAP_REL = 1e-9
 HIGHS_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
                  "mip_heuristic_run_root_reduced_cost": False, "mip_heuristic_run_feasibility_jump": False,
                  "presolve": "off"}
+# Models with whole-job groups (model.define_whole_jobs: an integer count of k-GPU groups per card and
+# fleet epoch) are the exception: over long horizons HiGHS spends seconds in root cut rounds and finds good
+# fleets late, and its light presolve (presolve_mode 2; on HiGHS versions without the option, full
+# presolve) with RINS on cuts that 5-10×. industrial.yaml's solve (both branches of the fixed-cost binary),
+# presolve off → these: 120 months 9.9 → 1.8 s quarterly, 28.6 → 3.0 s monthly, 1.26 → 1.05 s yearly; 60 months
+# 0.32 → 0.27 s monthly, 0.27 → 0.22 s yearly, but 0.166 → 0.183 s quarterly (its default); 36 months
+# 0.19 → 0.38 s monthly, 0.12 → 0.17 s quarterly. Over 36 variants of startup-hybrid and mid-research with
+# jobs of 2 or 4 GPUs (36-120 months, purchases every 1, 3, 12 months) 8.09 → 8.11 s in all, the largest
+# loss 1.77 → 1.92 s; without whole jobs presolve off stays faster (the shipped scenarios but industrial,
+# 27 variants: 2.99 → 3.33 s; startup-hybrid at 120 months, yearly purchases, 0.065 → 0.245 s). Same optima
+# throughout (2026-12-02, HiGHS 1.16; `benchmarks/plan_speed.py --sections horizons`).
+WHOLE_JOBS_OPTIONS = {"presolve": "on", "presolve_mode": 2, "mip_heuristic_run_rins": True}
 # Set by the first HiGHS run of each thread, which starts HiGHS's scheduler for that thread and any worker
 # threads it asks for: a forked child would lack those while its copy of the scheduler still counts on them
 # (engine.baselines forks only before any run, `_highs_started`). The first run asks for one thread, as
@@ -100,9 +112,9 @@ class _SilentHighs(highspy.Highs):
 _column_of = attrgetter("index")   # a variable's column in the HiGHS model, set by _highs_model
 
 
-def _highs_model(prob: pulp.LpProblem, columns: list) -> _SilentHighs:
-    """A silent HiGHS model of `prob`, columns in the order of `columns` (pulp's, sorted by name),
-    passed as arrays in one call."""
+def _highs_model(prob: pulp.LpProblem, columns: list, options: dict) -> _SilentHighs:
+    """A silent HiGHS model of `prob` with `options`, columns in the order of `columns` (pulp's, sorted by
+    name), passed as arrays in one call."""
     inf = highspy.kHighsInf
     for i, var in enumerate(columns):
         var.index = i
@@ -127,7 +139,7 @@ def _highs_model(prob: pulp.LpProblem, columns: list) -> _SilentHighs:
         kinds = (highspy.HighsVarType.kContinuous, highspy.HighsVarType.kInteger)
         lp.integrality_ = [kinds[is_integer] for is_integer in integer]
     h = _SilentHighs()
-    for key, option in {"output_flag": False, "mip_rel_gap": GAP_REL, **HIGHS_OPTIONS}.items():
+    for key, option in {"output_flag": False, "mip_rel_gap": GAP_REL, **options}.items():
         h.setOptionValue(key, option)
     h.passModel(lp)
     return h
@@ -208,13 +220,19 @@ def _best(branches: list[_Branch]) -> tuple[str, _Branch | None, float]:
     return ("optimal" if proven else "feasible"), best, lower
 
 
+def highs_options(m: Model) -> dict:
+    """The HiGHS options `m` is solved with: HIGHS_OPTIONS, and WHOLE_JOBS_OPTIONS over them when it has
+    whole-job groups."""
+    return {**HIGHS_OPTIONS, **WHOLE_JOBS_OPTIONS} if m.jobs else dict(HIGHS_OPTIONS)
+
+
 def _solve_highs(m: Model, time_limit: float | None) -> tuple[str, float | None]:
     """Solve `m` with HiGHS in this process, split on the fixed-cost binary when there is one; the
     variables get their values (varValue). Returns (status, gap)."""
     start = time.perf_counter()
     columns = m.prob.variables()
     m.columns = columns
-    h = _highs_model(m.prob, columns)
+    h = _highs_model(m.prob, columns, highs_options(m))
     z = None if m.z is None else getattr(m.z, "index", None)   # None: the binary is in no row
     mip, branches = any(v.cat == pulp.LpInteger for v in columns), []
     for fixed in ((None,) if z is None else (0.0, 1.0)):
