@@ -1,0 +1,88 @@
+"""A review's finding (a per-hour oracle over integer fleets): a serving workload's whole instances under the
+cloud-share cap. The cap ties every hour of the horizon together, and where an instance-hour costs less
+than the busy energy of the card work it replaces, identical hours do best with different instance counts —
+one instance in some hours, two in others — which one shared count per merged period cannot express. Such
+scenarios are planned hour by hour (with a warning); with real electricity prices hours still merge.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from planner import plan
+
+OFFER = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
+         "gpu_memory_mib,vcpus,memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n"
+         "azure:eastus:a100x1:on_demand,azure,eastus,a100x1,on_demand,A100-80GB-PCIE,True,A100-80GB-PCIE,1.0,80.0,,"
+         "8,64,3.67,0.0,USD,0,,2026-01-01,test,\n")
+
+# 2.5 A100s of serving demand every hour of one month (1,825 GPU-hours), at most half of the work in the
+# cloud; an A100 card (10,000 USD, 500 W busy, 75 W idle, 5-year life) at PUE 1.4, an A100 instance at
+# 3.67 USD an hour.
+SCENARIO = """\
+name: serving instances under the cloud-share cap
+currency: USD
+horizon_months: 1
+prices: {{source: {offers}, providers: [azure], regions: [eastus], purchase_options: [on_demand]}}
+onprem:
+  electricity_per_kwh: {electricity}
+  pue: 1.4
+  availability: 0.97
+  cards: []
+  custom_cards:
+    a100c: {{gpu: A100-80GB-PCIE, price: 10000, host_cost_per_card: 0, busy_watts: 500, idle_watts: 75,
+             life_years: 5, maintenance_rate_per_year: 0.0}}
+  resale: {{method: straight_line, share_of_book: 0.5}}
+constraints:
+  max_cloud_share: 0.5
+workloads:
+  - name: chat
+    gpu_hours_per_month: 1825
+    reference_gpu: A100-80GB-PCIE
+    throughput: {{A100-80GB-PCIE: 1.0}}
+    serving: true
+"""
+
+
+def _scenario(tmp_path, electricity: float) -> str:
+    offers = tmp_path / "offers.csv"
+    offers.write_text(OFFER)
+    return SCENARIO.format(offers=offers, electricity=electricity)
+
+
+def test_identical_hours_get_their_own_instance_counts_when_instances_undercut_card_energy(tmp_path):
+    # A card's busy hour costs (500 − 75) W × 1.4 × 10 USD/kWh = 5.95 USD, an instance-hour 3.67 USD: the
+    # cloud should do all the cap allows, 912.5 of the 1,825 GPU-hours. One card (0.97 of an A100 an hour)
+    # leaves 1.53 an hour to the cloud, over the cap: two cards. With one instance count for every hour the
+    # cloud does 1 an hour (730 GPU-hours, two instances would idle); hour by hour, 1 instance in 3/4 of
+    # the hours and 2 in 1/4 do 1.25 an hour on average, every instance-hour used.
+    busy_hours = 1825 - 912.5
+    by_hand = (2 * 10_000                                     # two cards bought in month 1
+               - 0.5 * 2 * 10_000 * (1 - 1 / 60)              # sold after the month at half the book value
+               + 2 * 75 / 1000 * 730 * 1.4 * 10               # idle energy
+               + busy_hours * 5.95                            # busy energy
+               + 912.5 * 3.67)                                # instance-hours
+    one_count = by_hand + (912.5 - 730) * (5.95 - 3.67)      # the merged plan's: 416.10 USD dearer
+    text = _scenario(tmp_path, 10.0)
+    p = plan(text, baselines=False)
+    assert p.total == pytest.approx(by_hand, rel=1e-9)
+    assert p.total < one_count - 400
+    assert plan(text, baselines=False, reduced=False).total == pytest.approx(by_hand, rel=1e-9)
+    cloud = p.fleet.set_index("sku").loc["a100x1"]
+    assert cloud["instance_hours"] == pytest.approx(912.5, rel=1e-9)
+    assert p.monthly["energy"].iloc[0] == pytest.approx(2 * 766.5 + busy_hours * 5.95, rel=1e-9)
+    assert any("identical hours may each need their own instance count" in w for w in p.warnings)
+
+
+def test_hours_still_merge_when_instances_cost_more_than_the_energy_they_save(tmp_path):
+    # At 0.12 USD/kWh a card's busy hour costs 0.0714 USD, far below an instance-hour: the fewest instances
+    # are best in every hour, and one count per merged period is exact. Two cards do 1.94 an hour and one
+    # instance the remaining 0.56 (730 instance-hours, 2,679 USD); a third card would cost 10,000 less
+    # half its book value after the month, 5,083 USD, more than that instance.
+    text = _scenario(tmp_path, 0.12)
+    merged, unmerged = plan(text, baselines=False), plan(text, baselines=False, reduced=False)
+    assert merged.solver["periods"] < unmerged.solver["periods"]
+    assert merged.total == pytest.approx(unmerged.total, rel=1e-9)
+    assert not any("instance count" in w for w in merged.warnings)
+    assert merged.fleet.set_index("sku").loc["a100c", "units"] == 2
+    assert merged.fleet.set_index("sku").loc["a100x1", "instance_hours"] == pytest.approx(730, rel=1e-9)
