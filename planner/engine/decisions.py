@@ -530,6 +530,7 @@ class _FlipSearch:
     relax: dict                 # overrides that stay on (min_units of the card relaxed)
     solves: int = 0
     stopped: str | None = None  # why the last holds() gave no answer though the solver ran: _no_answer
+    fewer: dict = field(default_factory=dict)   # demand -> cards held there, where fewer than `units`
 
     def holds(self, demand: float) -> bool | None:
         """True when the optimal plan at `demand` holds at least the plan's units of the card; None when
@@ -549,7 +550,10 @@ class _FlipSearch:
                 self.stopped = _no_answer(self.r, outcome.status)
             return None
         held = outcome.model.card(self.card)
-        return int(round(pulp.value(held) or 0)) >= self.units if held is not None else False
+        count = int(round(pulp.value(held) or 0)) if held is not None else 0
+        if count < self.units:
+            self.fewer[demand] = count
+        return count >= self.units
 
 
 def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
@@ -606,7 +610,10 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
             break
         low, high = (low, middle) if found else (middle, high)
     flip = (low + high) / 2
-    notes.append(f"at most {units - 1} held below it" if units > 1 else "not bought below it")
+    # what the plan holds at the highest demand seen below the flip: the size of the step (24 → 0 is not 24 → 23)
+    below = f"{search.fewer[low]} held at {low:,.6g} {unit}" if low in search.fewer else None
+    notes.append((f"at most {units - 1} held below it" if units > 1 else "not bought below it")
+                 + (f" ({below})" if below and units > 1 else ""))
     return {**row, "flip_demand": flip, "flip_share_of_today": flip / today, "precision_pct": 100.0 * (high - low) / 2 / flip,
             "solves": search.solves, "note": "; ".join(notes)}
 

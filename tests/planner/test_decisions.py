@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 import threading
 from pathlib import Path
 
@@ -352,6 +353,12 @@ def test_flip_points_bracket_the_change(path):
         # the note says what holds below the flip: fewer than the plan's units, so at most one fewer
         said = f"at most {row['units'] - 1} held below it" if row["units"] > 1 else "not bought below it"
         assert said in row["note"] and held(below, row["card"]) <= row["units"] - 1, row
+        # … and how many at the highest demand it tried below the flip, re-planned here
+        tried = re.search(r"\((\d+) held at ([\d,.e+-]+) ", row["note"])
+        if row["units"] > 1:
+            count, demand = int(tried.group(1)), float(tried.group(2).replace(",", ""))
+            assert demand < row["flip_demand"]
+            assert held(plan(s, baselines=False, overrides={**relax, path_: demand}), row["card"]) == count, row
 
 
 def test_the_flip_workload_is_the_one_the_card_works_most_for():
