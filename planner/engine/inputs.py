@@ -290,7 +290,7 @@ def _workload_table(scenario) -> pd.DataFrame:
                          "gpus_per_job": np.array([w.gpus_per_job for w in scenario.workloads], dtype=int)})
 
 
-def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray) -> str | None:
+def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: SiteCosts) -> str | None:
     """Why weekly hours and months of equal demand must be planned one by one (a warning), or None when
     merging them is exact. Identical hours have one best dispatch each unless something ties them: the
     cloud-share cap does (a share of the whole horizon's work), and with a serving workload's whole
@@ -305,8 +305,6 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray) -> str
     kind = units["kind"].to_numpy()
     instances = np.flatnonzero(np.isin(kind, ("on_demand", "spot")) & (work[:, serving] > 0).any(axis=1))
     cards = np.flatnonzero(kind == "card")
-    o = scenario.onprem
-    site = SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month, o.fixed_onprem_per_month)
     energy = card_rates(units["capex"].to_numpy()[cards], 0.0, units["idle_watts"].to_numpy()[cards],
                         units["busy_watts"].to_numpy()[cards], site)["busy_energy_per_hour"]
     hourly, sku = units["hourly"].to_numpy(), units["sku"].to_numpy()
@@ -347,7 +345,8 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     # serving: whole instances per slot class, so every distinct weekly weight is kept (engine.periods)
     slots = None if serving else scenario.profile_slots or DEFAULT_PROFILE_SLOTS
     # merged hours and months are exact unless whole instances, mixed over identical hours, can pay
-    tied = _instances_tie_hours(scenario, units, work) if merge_periods else None
+    site = SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month, o.fixed_onprem_per_month)
+    tied = _instances_tie_hours(scenario, units, work, site) if merge_periods else None
     if tied is not None:
         warnings.append(tied)
     merge = merge_periods and tied is None
@@ -357,9 +356,7 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                         f"{week.classes} distinct weekly weights (whole instances are sized per slot class)")
     periods, demand = demand_periods(scenario, epochs, merge, week.plan)
     periods_low, demand_low = demand_periods(scenario, epochs, merge, week.means) if week.means else (None, None)
-    schedule = build_schedule(units, vintages, scenario.horizon_months,
-                              SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month,
-                                        o.fixed_onprem_per_month),
+    schedule = build_schedule(units, vintages, scenario.horizon_months, site,
                               ResaleTerms(o.resale.method, o.resale.share_of_book, o.maintenance_when_off))
     owned_choices = tuple(c for c, on in (("sell", o.sell_owned), ("off", o.switch_off_owned)) if on)
     workloads = _workload_table(scenario)
