@@ -2,7 +2,8 @@
 cloud-share cap. The cap ties every hour of the horizon together, and where an instance-hour costs less
 than the busy energy of the card work it replaces, identical hours do best with different instance counts —
 one instance in some hours, two in others — which one shared count per merged period cannot express. Such
-scenarios are planned hour by hour (with a warning); with real electricity prices hours still merge.
+scenarios are planned hour by hour (with a warning); with real electricity prices and one instance type
+hours still merge exactly (with several instance types they may not: docs/cost-model.md §12).
 """
 
 from __future__ import annotations
