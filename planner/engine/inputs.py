@@ -59,6 +59,9 @@ class Inputs:
     caps: dict[str, Any]         # cap name -> limit (None = off); see engine.constraints
     schedule: CostSchedule       # the cost schedule of `units`
     reduced: bool
+    # Identical weekly hours and months merged into one period each (engine.periods): exact, with the cloud-
+    # share cap checked after the plan where it could tie them (engine.merged_hours).
+    hours_merged: bool = False
     pruned: dict = field(default_factory=dict)   # reduction -> units removed
     label: str = "recommended"
     prices: dict = field(default_factory=dict)   # provenance of the prices (catalog.price_table)
@@ -299,7 +302,8 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: 
     same work (at 10 USD/kWh, an A100 card's 5.95 USD against a 3.67 USD instance: 416 USD a month, 2 %,
     found by a review's per-hour oracle); otherwise, with one instance type, the fewest instances are best in
     every hour and one shared count is exact. With two or more instance types the best mix can still differ
-    between identical hours (a known gap, docs/cost-model.md §12)."""
+    between identical hours: engine.merged_hours checks such plans after the solve and warns where the cap
+    binds."""
     serving = np.array([w.serving for w in scenario.workloads], dtype=bool)
     if scenario.constraints.max_cloud_share is None or not serving.any():
         return None
@@ -365,7 +369,7 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   discount_rate=scenario.discount_rate, availability=o.availability, units=units,
                   vintages=vintages, epoch_of_month=epochs, owned_choices=owned_choices, work=work,
                   periods=periods, demand=demand, workloads=workloads, exclusions=exclusions,
-                  caps=read_caps(scenario), schedule=schedule, reduced=merge_periods,
+                  caps=read_caps(scenario), schedule=schedule, reduced=merge_periods, hours_merged=merge,
                   pruned={"cloud offers that serve no workload": dropped} if dropped else {},
                   # a store's snapshots narrowed to those the scenario's providers and regions use
                   prices={**scenario_provenance(provenance or {}, scenario.prices.providers, scenario.prices.regions),

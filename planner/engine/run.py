@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from planner import catalog
 from planner.engine.baselines import BaselineChild, baseline_rows, baseline_table, solve_inputs, start_baseline_child
 from planner.engine.inputs import Inputs, resolve_inputs
+from planner.engine.merged_hours import merged_hours_warning
 from planner.engine.model import ExtraConstraints
 from planner.engine.profile_slots import profile_grouping
 from planner.engine.readback import prices_used, read_fleet, read_plan
@@ -140,12 +141,18 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
         result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
         t4 = time.perf_counter()
+        # several instance types serving under the cloud-share cap: one more solve proves merged hours exact
+        merged = merged_hours_warning(inp, solver, time_limit, extra_constraints)
+        if merged is not None:
+            result.warnings.append(merged)
+        t5 = time.perf_counter()
     except BaseException:
         if child is not None:
             child.stop()
         raise
     result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
                                         "build_solve_read": round(t3 - t2, 4), "profile_bound": round(t4 - t3, 4),
+                                        "merged_hours_check": round(t5 - t4, 4),
                                         "baselines": 0.0}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
@@ -179,7 +186,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False)
         table = baseline_table(rows, total)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
-    return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
+    merged = merged_hours_warning(inp, solver, time_limit)
+    return PlanSummary(solution.status, total, fleet, table, base.prices, warnings + ([merged] if merged else []))
 
 
 # The unreduced inputs of plans made by plan(), so add_baselines and add_decisions need not resolve them

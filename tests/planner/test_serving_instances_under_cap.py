@@ -3,7 +3,8 @@ cloud-share cap. The cap ties every hour of the horizon together, and where an i
 than the busy energy of the card work it replaces, identical hours do best with different instance counts —
 one instance in some hours, two in others — which one shared count per merged period cannot express. Such
 scenarios are planned hour by hour (with a warning); with real electricity prices and one instance type
-hours still merge exactly (with several instance types they may not: docs/cost-model.md §12).
+hours still merge exactly. With several instance types they may not: the plan proves merging exact where the
+cap does not bind and warns where it does (engine.merged_hours, docs/cost-model.md §12).
 """
 
 from __future__ import annotations
@@ -87,3 +88,47 @@ def test_hours_still_merge_when_instances_cost_more_than_the_energy_they_save(tm
     assert not any("instance count" in w for w in merged.warnings)
     assert merged.fleet.set_index("sku").loc["a100c", "units"] == 2
     assert merged.fleet.set_index("sku").loc["a100x1", "instance_hours"] == pytest.approx(730, rel=1e-9)
+
+
+# Two instance types serve (a 1-GPU and a 3-GPU A100 instance) 3.5 A100s of serving demand every hour of
+# one month (2,555 GPU-hours), at most 0.7 of the work in the cloud, at 0.12 USD/kWh.
+TWO_TYPES = OFFER.split("\n", 1)[0] + "\n" + "".join(
+    f"azure:eastus:{sku}:on_demand,azure,eastus,{sku},on_demand,A100-80GB-PCIE,True,A100-80GB-PCIE,{gpus:.1f},80.0,,"
+    f"{8 * gpus},{64 * gpus},{{{sku}}},0.0,USD,0,,2026-01-01,test,\n" for sku, gpus in (("a100x1", 1), ("a100x3", 3)))
+
+
+def _two_types(tmp_path, one_gpu: float, three_gpus: float) -> str:
+    offers = tmp_path / "offers.csv"
+    offers.write_text(TWO_TYPES.format(a100x1=one_gpu, a100x3=three_gpus))
+    return (SCENARIO.format(offers=offers, electricity=0.12)
+            .replace("max_cloud_share: 0.5", "max_cloud_share: 0.7").replace("1825", "2555"))
+
+
+def test_several_instance_types_under_a_binding_cap_warn_that_merged_hours_may_be_dearer(tmp_path):
+    # A review's oracle (integer fleets by brute force, a per-hour MILP dispatch): one instance mix for all
+    # hours costs 15,619.89 USD; hour by hour the best mix differs between identical hours, 15,607.90 USD.
+    # Without the cap the cloud would do all the work (1 + 3 GPUs at 11.04 USD an hour, 8,059.20 USD), so
+    # the cap binds and the merged plan cannot be proved exact: it says so.
+    text = _two_types(tmp_path, 3.67, 7.37)
+    merged, every_hour = plan(text, baselines=False), plan(text, baselines=False, reduced=False)
+    assert merged.total == pytest.approx(15_619.89, abs=0.01)
+    assert every_hour.total == pytest.approx(15_607.90, abs=0.01)
+    warned = [w for w in merged.warnings if w.startswith("max_cloud_share binds with 2 instance types")]
+    assert len(warned) == 1 and "a100x1, a100x3" in warned[0] and "--unreduced" in warned[0]
+    assert not any(w.startswith("max_cloud_share binds") for w in every_hour.warnings)   # every hour planned
+
+
+def test_several_instance_types_under_a_cap_that_does_not_bind_are_proved_exact(tmp_path):
+    # At 30 and 60 USD an hour no instance pays: four cards (3.5 / 0.97 = 3.61 → 4) do all the work, the
+    # cloud none, within the cap — so merged hours are exact and nothing is said. By hand: four cards less
+    # their resale at half the book value after one month, idle energy for every hour, busy energy for
+    # the 2,555 card-hours of work.
+    by_hand = (4 * 10_000 - 0.5 * 4 * 10_000 * (1 - 1 / 60)
+               + 4 * 75 / 1000 * 730 * 1.4 * 0.12
+               + 2555 * (500 - 75) / 1000 * 1.4 * 0.12)
+    text = _two_types(tmp_path, 30.0, 60.0)
+    merged, every_hour = plan(text, baselines=False), plan(text, baselines=False, reduced=False)
+    assert merged.total == pytest.approx(by_hand, rel=1e-9)
+    assert every_hour.total == pytest.approx(by_hand, rel=1e-9)
+    assert not any(w.startswith("max_cloud_share binds") for w in merged.warnings)
+    assert merged.solver["timings_seconds"]["merged_hours_check"] > 0   # the proof was made, not skipped
