@@ -21,7 +21,7 @@ from planner.engine.profile_slots import profile_grouping
 from planner.engine.readback import prices_used, read_fleet, read_plan
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
-from planner.engine.solve import DEFAULT_SOLVER
+from planner.engine.solve import DEFAULT_SOLVER, first_run_threads
 from planner.engine.workloads import speed_sources
 from planner.errors import PlannerError
 from planner.scenario import Scenario, apply_overrides, load_scenario
@@ -134,7 +134,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         if max_dispatch_variables is not None:
             check_size(inp, max_dispatch_variables)
         t2 = time.perf_counter()
-        model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+        with first_run_threads(2 if child is not None else 1):   # the second core is the child's otherwise
+            model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         result = read_plan(inp, model, solution, s)
         result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
         t3 = time.perf_counter()

@@ -122,8 +122,11 @@ def test_the_two_sides_of_a_split_solve_combine(branches, status, best):
 
 HIGHS_THREADS = """
 import json, os, sys
+from planner.process import configure_process
+configure_process()   # as the `fleetplan` process: no OpenBLAS worker threads to count
 import highspy
-from planner.engine import plan
+from planner.engine import add_baselines, plan
+from planner.engine.baselines import usable_cores
 from planner.scenario import load_scenario_file
 
 def threads():
@@ -135,18 +138,25 @@ if sys.argv[2] == "started elsewhere":   # this process's own HiGHS run first, w
     h.setOptionValue("threads", 2)
     h.run()
 before = threads()
-p = plan(load_scenario_file(sys.argv[1]), solver="highs")
+if sys.argv[2] == "baselines in a child":   # as `fleetplan plan`: a forked child solves them beside the plan
+    p = plan(load_scenario_file(sys.argv[1]), solver="highs", baselines=False, prefetch_baselines=True)
+    add_baselines(p, plans=False)
+    print(json.dumps({"cores": usable_cores()}))
+else:
+    p = plan(load_scenario_file(sys.argv[1]), solver="highs")
 print(json.dumps({"added_threads": threads() - before, "status": p.status, "total": p.total,
                   "all_cloud": float(p.baselines.set_index("baseline").loc["all_cloud", "total"])}))
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
-@pytest.mark.parametrize("case", ["fresh process", "started elsewhere"])
+@pytest.mark.parametrize("case", ["fresh process", "started elsewhere", "baselines in a child"])
 def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(case):
     # HiGHS's scheduler is global and set by its first run: the engine's first run asks for one thread (no
     # worker thread is added), and where other code started it with two, HiGHS refuses one, and the engine
-    # runs with the default instead: the same hand-worked plan either way (a fresh interpreter each)
+    # runs with the default instead: the same hand-worked plan either way (a fresh interpreter each). Where
+    # a forked child solves the baselines (two usable cores), the plan's first run asks for two: one worker
+    # thread, for the analytic centre HiGHS computes beside the root LP (engine.solve.first_run_threads).
     import json
     import subprocess
     import sys
@@ -159,6 +169,9 @@ def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(
     assert out["all_cloud"] == pytest.approx(ALL_CLOUD, rel=1e-6)
     if case == "fresh process":
         assert out["added_threads"] == 0
+    if case == "baselines in a child":
+        cores = json.loads(done.stdout.splitlines()[-2])["cores"]
+        assert out["added_threads"] == (1 if cores >= 2 else 0)
 
 
 # Each change reaches a field the cached card part or cloud part of the inputs depends on (engine.inputs:
