@@ -226,6 +226,27 @@ def test_a_planner_process_starts_no_blas_threads_unless_the_user_asks_for_them(
     assert run(OPENBLAS_NUM_THREADS="2") == (min(2, os.cpu_count() or 1), "2")
 
 
+# a scenario validated after configure_process, as in the `fleetplan` process: did pydantic look for plugins
+# (its entry-point search imports importlib.metadata's distribution scan and fills its plugin cache)?
+PLUGINS_CHILD = ("import os; from planner.process import configure_process; configure_process()\n"
+                 "from planner.scenario import load_scenario_file; load_scenario_file('scenarios/industrial.yaml')\n"
+                 "from pydantic.plugin import _loader; print(_loader._plugins is not None, "
+                 "os.environ.get('PYDANTIC_DISABLE_PLUGINS'))")
+
+
+def test_a_planner_process_skips_pydantics_plugin_search_unless_the_user_sets_it():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+
+    def run(**extra):
+        return subprocess.run([sys.executable, "-c", PLUGINS_CHILD], cwd=ROOT, env={**env, **extra}, capture_output=True,
+                              text=True, timeout=120, check=True).stdout.split()
+
+    assert run() == ["False", "__all__"]                      # no search made
+    assert run(PYDANTIC_DISABLE_PLUGINS="none-of-mine") == ["True", "none-of-mine"]   # the user's setting wins
+
+
 @pytest.mark.parametrize("force_color", [None, "1"])
 def test_a_json_plan_warns_in_the_same_words_with_rich_only_for_colour(monkeypatch, force_color):
     # stderr is a pipe here: unless FORCE_COLOR asks for colour, the warnings are written without rich, which
