@@ -300,10 +300,10 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: 
     instances the hours' best plans can differ — some hours one instance more, doing work a card would
     otherwise do. That pays only where an instance-hour costs less than the card's busy energy for the
     same work (at 10 USD/kWh, an A100 card's 5.95 USD against a 3.67 USD instance: 416 USD a month, 2 %,
-    found by a review's per-hour oracle); otherwise, with one instance type, the fewest instances are best in
-    every hour and one shared count is exact. With two or more instance types the best mix can still differ
-    between identical hours: engine.merged_hours checks such plans after the solve and warns where the cap
-    binds."""
+    found by a review's per-hour oracle); otherwise, with one instance offer, the fewest instances are best in
+    every hour and one shared count is exact. With two or more offers (two instance types, or one offered on
+    demand and as spot) the best mix can still differ between identical hours: engine.merged_hours checks
+    such plans after the solve and warns where the cap binds."""
     serving = np.array([w.serving for w in scenario.workloads], dtype=bool)
     if scenario.constraints.max_cloud_share is None or not serving.any():
         return None

@@ -1,19 +1,21 @@
-"""Whether a plan solved with merged hours is exact under the cloud-share cap with several instance types.
+"""Whether a plan solved with merged hours is exact under the cloud-share cap with several instance offers.
 
 Identical weekly hours (and months) are merged into one period with one whole-instance count per offer
 (engine.periods): exact while nothing ties the hours together. The cloud-share cap does — one row over
-the whole horizon's work — and with two or more instance types serving a serving workload the best plan
-can then use different instance mixes in identical hours (a review's case: a 1-GPU and a 3-GPU A100
-instance, 3.5 A100s of demand, cap 0.7: merged 15,619.89 USD, every hour on its own 15,607.90, 0.08 %
-dearer). (One instance type is handled in engine.inputs: merging stays exact, or the hours are planned one
-by one where it is not.)
+the whole horizon's work — and with two or more on-demand or spot offers serving a serving workload the
+best plan can then use different instance mixes in identical hours (a review's case: a 1-GPU and a 3-GPU
+A100 instance, 3.5 A100s of demand, cap 0.7: merged 15,619.89 USD, every hour on its own 15,607.90, 0.08 %
+dearer; another: one instance type offered on demand and as spot, 0.27 % dearer). (One offer is handled in
+engine.inputs: merging stays exact, or the hours are planned one by one where it is not.)
 
 The check: without the cap nothing ties the hours, so the merged model's optimum without it is the
-every-hour optimum without it. Where that fleet and dispatch meet the cap anyway, they are feasible for
-the capped every-hour problem and optimal for it (an optimum of a relaxation that is feasible), so the
-merged plan, which costs no more, is exact. Where they do not, the cap binds and the plan may be slightly
-too dear: a warning says so, and `--unreduced` plans every hour. (Constraints added by
-`extra_constraints` could tie hours too: with them, the check warns rather than proves.)
+every-hour optimum without it, a lower bound of the capped every-hour optimum. Where that fleet and
+dispatch meet the cap anyway, they are feasible for the capped every-hour problem and optimal for it (an
+optimum of a relaxation that is feasible), so the merged plan, which costs no more, is exact; so is a plan
+whose total is no more than that bound (another optimum without the cap may meet it). Otherwise the cap
+binds and the plan may be slightly too dear: a warning says so, and `--unreduced` plans every hour.
+(Constraints added by `extra_constraints` could tie hours too: with them, the check is not made and the
+warning says so.)
 """
 
 from __future__ import annotations
@@ -30,33 +32,39 @@ from planner.engine.model import ExtraConstraints
 from planner.errors import InfeasibleError, SolverError
 
 
-def serving_instance_types(inp: Inputs) -> list[str]:
-    """The on-demand and spot offers (by sku) that serve a serving workload in `inp`."""
+def serving_instance_offers(inp: Inputs) -> list[str]:
+    """The on-demand and spot offers (unit ids) that serve a serving workload in `inp` — each its own
+    whole-instance count, so one instance type offered on demand and as spot is two."""
     serving = inp.workloads["serving"].to_numpy(dtype=bool)
     if not serving.any():
         return []
     serves = np.isin(inp.col("kind"), ("on_demand", "spot")) & (inp.work[:, serving] > 0).any(axis=1)
-    return sorted(set(inp.col("sku")[serves].tolist()))
+    return sorted(inp.col("unit_id")[serves].tolist())
 
 
-def merged_hours_warning(inp: Inputs, solver: str, time_limit: float | None = None,
+def merged_hours_warning(inp: Inputs, total: float, solver: str, time_limit: float | None = None,
                          extra_constraints: ExtraConstraints | None = None) -> str | None:
-    """A warning when the plan of the (reduced) inputs `inp`, solved with merged hours, may cost more than
-    the plan of every hour on its own; None when it is exact or the case cannot arise."""
+    """A warning when the plan of the (reduced) inputs `inp`, solved with merged hours at `total`, may cost
+    more than the plan of every hour on its own; None when it is exact or the case cannot arise."""
     share = inp.caps.get("max_cloud_share")
-    types = serving_instance_types(inp) if share is not None and inp.hours_merged else []
-    if len(types) < 2:
+    offers = serving_instance_offers(inp) if share is not None and inp.hours_merged else []
+    if len(offers) < 2:
         return None
-    if extra_constraints is None and _meets_cap_uncapped(inp, share, solver, time_limit):
+    listed = f"{len(offers)} instance offers serving a serving workload ({', '.join(offers)})"
+    if extra_constraints is not None:
+        return (f"max_cloud_share with {listed} and constraints of your own (extra_constraints): identical hours "
+                "share one instance mix in this plan, and whether the best plan would mix them differently hour by "
+                "hour is not checked with such constraints; planning with reduced=False plans every hour on its own")
+    if _exact_without_cap(inp, total, share, solver, time_limit):
         return None
-    return (f"max_cloud_share binds with {len(types)} instance types serving a serving workload "
-            f"({', '.join(types)}): identical hours share one instance mix in this plan, and the best plan may mix "
-            "them differently hour by hour, so this plan can cost slightly more than the best (0.08 % in a review's "
-            "case); `fleetplan plan --unreduced` plans every hour on its own (slower)")
+    return (f"max_cloud_share binds with {listed}: identical hours share one instance mix in this plan, and the "
+            "best plan may mix them differently hour by hour, so this plan can cost slightly more than the best "
+            "(0.08-0.27 % in a review's cases); `fleetplan plan --unreduced` plans every hour on its own (slower)")
 
 
-def _meets_cap_uncapped(inp: Inputs, share: float, solver: str, time_limit: float | None) -> bool:
-    """Whether the merged model's optimum without the cloud-share cap meets the cap anyway."""
+def _exact_without_cap(inp: Inputs, total: float, share: float, solver: str, time_limit: float | None) -> bool:
+    """Whether the merged model's optimum without the cloud-share cap proves the plan at `total` exact: it
+    meets the cap anyway, or `total` is no more than it."""
     uncapped = replace(inp, caps={**inp.caps, "max_cloud_share": None}, label=f"{inp.label} (without max_cloud_share)")
     try:
         model, solution = solve_inputs(uncapped, solver, time_limit, explain=False)
@@ -64,5 +72,7 @@ def _meets_cap_uncapped(inp: Inputs, share: float, solver: str, time_limit: floa
         return False
     if solution.status != "optimal":
         return False
+    if total <= solution.objective + 1e-9 * max(1.0, abs(solution.objective)):
+        return True
     limit = share * inp.total_demand()
     return pulp.value(cloud_work(model)) <= limit + 1e-9 * max(1.0, limit)

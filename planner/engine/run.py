@@ -142,8 +142,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
         result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
         t4 = time.perf_counter()
-        # several instance types serving under the cloud-share cap: one more solve proves merged hours exact
-        merged = merged_hours_warning(inp, solver, time_limit, extra_constraints)
+        # several instance offers serving under the cloud-share cap: one more solve proves merged hours exact
+        merged = merged_hours_warning(inp, result.total, solver, time_limit, extra_constraints)
         if merged is not None:
             result.warnings.append(merged)
         t5 = time.perf_counter()
@@ -187,7 +187,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False)
         table = baseline_table(rows, total)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
-    merged = merged_hours_warning(inp, solver, time_limit)
+    merged = merged_hours_warning(inp, total, solver, time_limit)
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings + ([merged] if merged else []))
 
 

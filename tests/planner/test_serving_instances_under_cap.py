@@ -113,8 +113,9 @@ def test_several_instance_types_under_a_binding_cap_warn_that_merged_hours_may_b
     merged, every_hour = plan(text, baselines=False), plan(text, baselines=False, reduced=False)
     assert merged.total == pytest.approx(15_619.89, abs=0.01)
     assert every_hour.total == pytest.approx(15_607.90, abs=0.01)
-    warned = [w for w in merged.warnings if w.startswith("max_cloud_share binds with 2 instance types")]
-    assert len(warned) == 1 and "a100x1, a100x3" in warned[0] and "--unreduced" in warned[0]
+    warned = [w for w in merged.warnings if w.startswith("max_cloud_share binds with 2 instance offers")]
+    assert len(warned) == 1 and "--unreduced" in warned[0]
+    assert "azure:eastus:a100x1:on_demand, azure:eastus:a100x3:on_demand" in warned[0]
     assert not any(w.startswith("max_cloud_share binds") for w in every_hour.warnings)   # every hour planned
 
 
@@ -132,3 +133,31 @@ def test_several_instance_types_under_a_cap_that_does_not_bind_are_proved_exact(
     assert every_hour.total == pytest.approx(by_hand, rel=1e-9)
     assert not any(w.startswith("max_cloud_share binds") for w in merged.warnings)
     assert merged.solver["timings_seconds"]["merged_hours_check"] > 0   # the proof was made, not skipped
+    # constraints of the user's own could tie hours: the check is not made, and the warning says so
+    own = plan(text, baselines=False, extra_constraints=lambda m: None)
+    assert own.total == pytest.approx(by_hand, rel=1e-9)
+    assert [w for w in own.warnings if w.startswith("max_cloud_share")] == [
+        w for w in own.warnings if w.startswith("max_cloud_share with 2 instance offers") and "not checked" in w]
+    assert any(w.startswith("max_cloud_share with 2 instance offers") for w in own.warnings)
+
+
+def test_one_instance_type_on_demand_and_as_spot_is_two_offers_and_is_checked_too(tmp_path):
+    # A review's case: one A100 instance offered on demand (3.67 USD) and as spot (2.50 USD, 45 % of its
+    # work lost to interruptions, so neither offer dominates the other), 2 A100s of interruptible serving
+    # demand, cap 0.6, a 40,000 USD card at 6.05 USD/kWh. Every hour on its own mixes the two (160.8
+    # on-demand beside 1,299.2 spot instance-hours): 26,739.77 USD against 26,812.10 with one mix for all
+    # hours, 0.27 %. Each offer alone is one whole-instance count, so the two are two offers: warned.
+    offers = tmp_path / "offers.csv"
+    rows = OFFER.splitlines()
+    spot = rows[1].replace(":on_demand,", ":spot,").replace(",on_demand,", ",spot,").replace(",3.67,", ",2.5,")
+    offers.write_text("\n".join([rows[0], rows[1], spot]) + "\n")
+    text = (SCENARIO.format(offers=offers, electricity=6.05)
+            .replace("purchase_options: [on_demand]", "purchase_options: [on_demand, spot]")
+            .replace("price: 10000", "price: 40000").replace("max_cloud_share: 0.5", "max_cloud_share: 0.6")
+            .replace("gpu_hours_per_month: 1825", "gpu_hours_per_month: 1460")
+            .replace("    serving: true\n", "    serving: true\n    interruptible: true\n    interruption_overhead: 0.45\n"))
+    merged, every_hour = plan(text, baselines=False), plan(text, baselines=False, reduced=False)
+    assert merged.total == pytest.approx(26_812.10, abs=0.01)
+    assert every_hour.total == pytest.approx(26_739.77, abs=0.01)
+    warned = [w for w in merged.warnings if w.startswith("max_cloud_share binds with 2 instance offers")]
+    assert len(warned) == 1 and "azure:eastus:a100x1:on_demand, azure:eastus:a100x1:spot" in warned[0]
