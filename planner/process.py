@@ -17,7 +17,8 @@ imported into (tests, notebooks, the dashboard).
 - pydantic's plugins are not looked for: at the first scenario model it reads the entry points of every
   installed distribution for plugins (observability hooks, none of them the planner's), about 0.01 s of a
   `fleetplan validate` (124 distributions; 0.241 → 0.232 s, medians of 8 runs, 2026-12-03). Set only when the
-  variable is unset, so a user's own PYDANTIC_DISABLE_PLUGINS wins.
+  variable is unset, so a user's own PYDANTIC_DISABLE_PLUGINS wins, and taken out again of the environment
+  of the dashboard's Streamlit, which `fleetplan dashboard` runs in its place (`environment_for_programs`).
 - garbage is collected every 50,000 allocations instead of 700: a plan makes tens of thousands of
   short-lived objects (model rows, table cells), nearly all freed by reference counting; 0.05-0.08 s less
   of a plan of industrial.yaml (benchmarks/plan_speed.py).
@@ -33,6 +34,7 @@ import signal
 import sys
 
 KEPT_OUT = frozenset({"pyarrow"})
+_plugins_off_here = False   # configure_process set PYDANTIC_DISABLE_PLUGINS (the user had not)
 
 
 class _KeepOut:
@@ -49,10 +51,23 @@ def configure_process() -> None:
     numpy is not imported yet), skip pydantic's plugin search and collect garbage less often."""
     if "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    global _plugins_off_here
+    if "PYDANTIC_DISABLE_PLUGINS" not in os.environ:
+        os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+        _plugins_off_here = True
     if not ({"pandas", *KEPT_OUT} & set(sys.modules)) and not any(isinstance(f, _KeepOut) for f in sys.meta_path):
         sys.meta_path.insert(0, _KeepOut())
     gc.set_threshold(50_000, 20, 20)
+
+
+def environment_for_programs() -> dict[str, str]:
+    """This process's environment for a program it runs in its place (the dashboard's Streamlit), without
+    what configure_process set for this process alone: pydantic's plugins stay on there unless the user
+    turned them off."""
+    env = dict(os.environ)
+    if _plugins_off_here:
+        env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    return env
 
 
 def kill_process_group(pid: int) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 import typer
 
 from planner.cli.console import fail
+from planner.process import environment_for_programs
 
 EXTRA_HINT = "pip install 'gpu-fleet-planner[dashboard]'"
 
@@ -49,11 +50,12 @@ def _run(cmd: list[str]) -> int:
     """Run `cmd` in place of this process where the system can (POSIX: the same process id, so a
     Ctrl-C, a `kill` or a service manager's stop reaches Streamlit itself and leaves no orphan server);
     elsewhere as a child whose exit status is returned."""
+    env = environment_for_programs()   # without what planner.process set for the CLI's own process
     if os.name == "posix":
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execv(cmd[0], cmd)
-    with subprocess.Popen(cmd) as proc:
+        os.execve(cmd[0], cmd, env)
+    with subprocess.Popen(cmd, env=env) as proc:
         try:
             return proc.wait()
         except KeyboardInterrupt:   # Ctrl-C reached streamlit as well (same console): let it stop

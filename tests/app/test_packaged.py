@@ -32,7 +32,7 @@ TIMEOUT = 180
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH", "PYDANTIC_DISABLE_PLUGINS")}
     env.update(AWS_EC2_METADATA_DISABLED="true", **extra)
     return env
 
@@ -173,6 +173,8 @@ FAKE_STREAMLIT = """
 import json, os, sys
 with open(os.environ["FAKE_STREAMLIT_OUT"], "w") as f:
     json.dump(sys.argv[1:], f)
+with open(os.environ["FAKE_STREAMLIT_OUT"] + ".env", "w") as f:
+    json.dump({"PYDANTIC_DISABLE_PLUGINS": os.environ.get("PYDANTIC_DISABLE_PLUGINS")}, f)
 sys.exit(3)
 """
 
@@ -200,6 +202,8 @@ def test_fleetplan_dashboard_starts_streamlit_on_the_packaged_app(fake_streamlit
                           capture_output=True, text=True, timeout=60,
                           env=_env(PYTHONPATH=str(fake), FAKE_STREAMLIT_OUT=str(argv_file)))
     assert done.returncode == 3, done.stderr            # streamlit's exit status is the command's
+    # the CLI's process skips pydantic's plugin search (planner.process); the dashboard it starts does not
+    assert json.loads(Path(f"{argv_file}.env").read_text()) == {"PYDANTIC_DISABLE_PLUGINS": None}
     argv = json.loads(argv_file.read_text())
     assert argv[:2] == ["run", str(ROOT / "fleetplan_dashboard" / "app.py")]
     options = dict(zip(argv[2::2], argv[3::2]))
