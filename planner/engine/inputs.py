@@ -293,6 +293,12 @@ def _workload_table(scenario) -> pd.DataFrame:
                          "gpus_per_job": np.array([w.gpus_per_job for w in scenario.workloads], dtype=int)})
 
 
+def serving_instances(kind: np.ndarray, work: np.ndarray, serving: np.ndarray) -> np.ndarray:
+    """Mask of the units that are on-demand or spot offers serving a serving workload (`serving`: a mask
+    over workloads) — each its own whole-instance count per period (engine.model)."""
+    return np.isin(kind, ("on_demand", "spot")) & (work[:, serving] > 0).any(axis=1)
+
+
 def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: SiteCosts) -> str | None:
     """Why weekly hours and months of equal demand must be planned one by one (a warning), or None when
     merging them is exact. Identical hours have one best dispatch each unless something ties them: the
@@ -308,7 +314,7 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: 
     if scenario.constraints.max_cloud_share is None or not serving.any():
         return None
     kind = units["kind"].to_numpy()
-    instances = np.flatnonzero(np.isin(kind, ("on_demand", "spot")) & (work[:, serving] > 0).any(axis=1))
+    instances = np.flatnonzero(serving_instances(kind, work, serving))
     cards = np.flatnonzero(kind == "card")
     energy = card_rates(units["capex"].to_numpy()[cards], 0.0, units["idle_watts"].to_numpy()[cards],
                         units["busy_watts"].to_numpy()[cards], site)["busy_energy_per_hour"]

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 import pulp
 
 from planner.engine.baselines import solve_inputs
 from planner.engine.constraints import cloud_work
-from planner.engine.inputs import Inputs
+from planner.engine.inputs import Inputs, serving_instances
 from planner.engine.model import ExtraConstraints
 from planner.errors import InfeasibleError, SolverError
 
@@ -38,8 +37,7 @@ def serving_instance_offers(inp: Inputs) -> list[str]:
     serving = inp.workloads["serving"].to_numpy(dtype=bool)
     if not serving.any():
         return []
-    serves = np.isin(inp.col("kind"), ("on_demand", "spot")) & (inp.work[:, serving] > 0).any(axis=1)
-    return sorted(inp.col("unit_id")[serves].tolist())
+    return sorted(inp.col("unit_id")[serving_instances(inp.col("kind"), inp.work, serving)].tolist())
 
 
 def merged_hours_warning(inp: Inputs, total: float, solver: str, time_limit: float | None = None,
