@@ -7,12 +7,14 @@
     to_excel(p, "plan.xlsx"); to_focus(p, "focus.csv", start="2026-01")
 
 Names are imported on first use, so `import planner` (and `fleetplan --help`) stays light.
-`planner.__version__` is the installed distribution's version (gpu-fleet-planner).
+`planner.__version__` is gpu-fleet-planner's version (planner/_version.py, which pyproject.toml reads).
 """
 
 from __future__ import annotations
 
 import importlib
+
+from planner._version import __version__ as __version__  # re-exported
 
 _EXPORTS = {
     "CatalogError": "planner.errors", "InfeasibleError": "planner.errors", "PlannerError": "planner.errors",
@@ -28,22 +30,9 @@ _EXPORTS = {
     "write_files": ("planner.reports", "write_plan_files"),
 }
 __all__ = sorted(_EXPORTS)
-DISTRIBUTION = "gpu-fleet-planner"
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(DISTRIBUTION)
-    except PackageNotFoundError:   # run from a source tree that was never installed
-        return "0+unknown"
 
 
 def __getattr__(name: str):
-    if name == "__version__":
-        globals()[name] = value = _version()
-        return value
     target = _EXPORTS.get(name)
     if target is None:
         raise AttributeError(f"module 'planner' has no attribute {name!r}")

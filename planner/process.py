@@ -29,11 +29,16 @@ imported into (tests, notebooks, the dashboard).
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import signal
 import sys
+import types
 
 KEPT_OUT = frozenset({"pyarrow"})
+PLUGIN_LOADER = "pydantic.plugin._loader"
+# the values of PYDANTIC_DISABLE_PLUGINS with which pydantic's get_plugins returns no plugins at all
+ALL_PLUGINS_OFF = ("__all__", "1", "true")
 _plugins_off_here = False   # configure_process set PYDANTIC_DISABLE_PLUGINS (the user had not)
 
 
@@ -55,9 +60,29 @@ def configure_process() -> None:
     if "PYDANTIC_DISABLE_PLUGINS" not in os.environ:
         os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
         _plugins_off_here = True
+    if os.environ["PYDANTIC_DISABLE_PLUGINS"] in ALL_PLUGINS_OFF and PLUGIN_LOADER not in sys.modules:
+        sys.modules[PLUGIN_LOADER] = _stand_in_plugin_loader()
     if not ({"pandas", *KEPT_OUT} & set(sys.modules)) and not any(isinstance(f, _KeepOut) for f in sys.meta_path):
         sys.meta_path.insert(0, _KeepOut())
     gc.set_threshold(50_000, 20, 20)
+
+
+def _stand_in_plugin_loader() -> types.ModuleType:
+    """A module in place of pydantic's plugin loader whose get_plugins returns (), as the real one does
+    with every plugin turned off, without the real one's import of importlib.metadata. Any other name
+    is looked up in the real module, imported then in its place (a later pydantic's new use of it)."""
+    stand_in = types.ModuleType(PLUGIN_LOADER, "pydantic's plugin loader with every plugin off (planner.process)")
+    stand_in.get_plugins = lambda: ()
+
+    def real_attribute(name: str):
+        if name.startswith("__"):   # the import system asks a module for __path__, __spec__ …: not the loader's
+            raise AttributeError(name)
+        if sys.modules.get(PLUGIN_LOADER) is stand_in:
+            del sys.modules[PLUGIN_LOADER]
+        return getattr(importlib.import_module(PLUGIN_LOADER), name)
+
+    stand_in.__getattr__ = real_attribute
+    return stand_in
 
 
 def environment_for_programs() -> dict[str, str]:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from planner._version import __version__
 from planner.engine import Plan
 from planner.errors import PlannerError
 from planner.fileio import write_atomic
@@ -92,17 +93,9 @@ def maybe_write(path, data):
     return data
 
 
-DISTRIBUTION = "gpu-fleet-planner"
-
-
 def tool_version() -> str:
-    """The installed gpu-fleet-planner's version (`planner.__version__`)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(DISTRIBUTION)
-    except PackageNotFoundError:   # a source tree that was never installed
-        return "0+unknown"
+    """gpu-fleet-planner's version (`planner.__version__`)."""
+    return __version__
 
 
 def generated_at(plan: Plan) -> str:

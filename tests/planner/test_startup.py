@@ -136,14 +136,17 @@ def test_importing_the_light_layers_imports_nothing_heavy(module):
 
 # `fleetplan` as installed ([project.scripts] -> planner.cli:main), run in a fresh interpreter. A `plan` ends
 # with os._exit (no interpreter teardown): the report of whether pyarrow (installed in the test venv, with the
-# dashboard extra) was imported is written on the way out, with the exit code
+# dashboard extra) was imported is written on the way out, with the exit code, and whether importlib.metadata
+# was (about 0.02 s: pydantic's plugin loader imports it, planner.process keeps that out, and the version
+# the exports print is planner/_version.py's)
 MAIN = """
 import json, os, sys
 from planner.cli import main
 
 def report(code, real_exit=os._exit):
     imported = "pyarrow" in sys.modules and sys.modules["pyarrow"] is not None
-    print(json.dumps({"code": code, "pyarrow": imported, "teardown_skipped": True}), file=sys.stderr, flush=True)
+    print(json.dumps({"code": code, "pyarrow": imported, "teardown_skipped": True,
+                      "importlib_metadata": "importlib.metadata" in sys.modules}), file=sys.stderr, flush=True)
     real_exit(code)
 
 os._exit = report
@@ -165,7 +168,8 @@ def test_the_installed_command_plans_without_pyarrow_to_the_same_total():
                                                                    "json", "--no-decisions", "--no-baselines"])],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report == {"code": 0, "pyarrow": False, "teardown_skipped": True} and done.returncode == 0
+    assert report == {"code": 0, "pyarrow": False, "teardown_skipped": True, "importlib_metadata": False}
+    assert done.returncode == 0
     # the library in this process (pandas with pyarrow-backed strings) finds the same plan
     from planner import plan
 
@@ -184,7 +188,7 @@ def test_one_shot_commands_end_without_teardown_with_their_output_and_exit_code(
     done = subprocess.run([sys.executable, "-c", MAIN, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     lines = done.stderr.strip().splitlines()
-    assert json.loads(lines[-1]) == {"code": code, "pyarrow": False, "teardown_skipped": True}
+    assert json.loads(lines[-1]) == {"code": code, "pyarrow": False, "teardown_skipped": True, "importlib_metadata": False}
     assert done.returncode == code
     if case == "valid":
         assert lines[0].startswith("ok scenarios/startup-hybrid.yaml")
@@ -227,11 +231,13 @@ def test_a_planner_process_starts_no_blas_threads_unless_the_user_asks_for_them(
 
 
 # a scenario validated after configure_process, as in the `fleetplan` process: did pydantic look for plugins
-# (its entry-point search imports importlib.metadata's distribution scan and fills its plugin cache)?
-PLUGINS_CHILD = ("import os; from planner.process import configure_process; configure_process()\n"
+# (its entry-point search imports importlib.metadata's distribution scan and fills its plugin cache)? Was
+# importlib.metadata imported at all (the real plugin loader imports it before it reads the variable)?
+PLUGINS_CHILD = ("import os, sys; from planner.process import configure_process; configure_process()\n"
                  "from planner.scenario import load_scenario_file; load_scenario_file('scenarios/industrial.yaml')\n"
+                 "metadata = 'importlib.metadata' in sys.modules\n"
                  "from pydantic.plugin import _loader; print(_loader._plugins is not None, "
-                 "os.environ.get('PYDANTIC_DISABLE_PLUGINS'))")
+                 "os.environ.get('PYDANTIC_DISABLE_PLUGINS'), metadata)")
 
 
 def test_a_planner_process_skips_pydantics_plugin_search_unless_the_user_sets_it():
@@ -243,8 +249,29 @@ def test_a_planner_process_skips_pydantics_plugin_search_unless_the_user_sets_it
         return subprocess.run([sys.executable, "-c", PLUGINS_CHILD], cwd=ROOT, env={**env, **extra}, capture_output=True,
                               text=True, timeout=120, check=True).stdout.split()
 
-    assert run() == ["False", "__all__"]                      # no search made
-    assert run(PYDANTIC_DISABLE_PLUGINS="none-of-mine") == ["True", "none-of-mine"]   # the user's setting wins
+    assert run() == ["False", "__all__", "False"]             # no search made, importlib.metadata not imported
+    assert run(PYDANTIC_DISABLE_PLUGINS="true") == ["False", "true", "False"]   # the user's "all off" alike
+    # the user's setting wins: the real loader searched, skipping the plugin named
+    assert run(PYDANTIC_DISABLE_PLUGINS="none-of-mine") == ["True", "none-of-mine", "True"]
+
+
+# the stand-in for pydantic's plugin loader (planner.process) answers get_plugins itself and hands any other
+# name to the real module, which then takes its place: a later pydantic that asks the loader for more still works
+STAND_IN_CHILD = ("import sys; from planner.process import configure_process; configure_process()\n"
+                  "loader = sys.modules['pydantic.plugin._loader']; print(list(loader.get_plugins()), loader.__file__ "
+                  "if hasattr(loader, '__file__') else None)\n"
+                  "print(loader.PYDANTIC_ENTRY_POINT_GROUP, sys.modules['pydantic.plugin._loader'].__file__.endswith("
+                  "'_loader.py'), 'importlib.metadata' in sys.modules)")
+
+
+def test_the_plugin_loader_stand_in_hands_other_names_to_the_real_module():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    out = subprocess.run([sys.executable, "-c", STAND_IN_CHILD], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split("\n")
+    assert out[0] == "[] None"                                # the stand-in: no plugins, no file of its own
+    assert out[1] == "pydantic True True"                     # the real module's constant, the real module now
 
 
 @pytest.mark.parametrize("force_color", [None, "1"])
