@@ -67,6 +67,11 @@ MAX_UPFRONT_PRICE = 1e12
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
+# Columns a table may lack (older offers CSVs and price stores), and what they then hold: optional text is
+# empty (a missing cell too), an accelerator is taken as mapped, the usable memory as unknown.
+OPTIONAL_TEXT = ("zone", "note", "accelerator_name", "as_of")
+OPTIONAL_DEFAULTS = {**dict.fromkeys(OPTIONAL_TEXT, ""), "gpu_known": True, "gpu_memory_mib": np.nan}
+
 REQUIRED_NON_NULL = ("offer_id", "provider", "region", "sku", "purchase_option", "gpu",
                      "hourly_price", "upfront_price", "currency", "term_months", "source")
 
@@ -88,30 +93,27 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     CSVs and price stores written before that column existed still load. `check=False` only types and orders the columns
     (for a caller that sorts good rows from bad ones itself, with `row_problems`).
     """
-    df = df.copy()
-    for col in ("zone", "note", "accelerator_name", "as_of"):
-        if col not in df.columns:
-            df[col] = ""
-    if "gpu_known" not in df.columns:
-        df["gpu_known"] = True
-    if "gpu_memory_mib" not in df.columns:
-        df["gpu_memory_mib"] = np.nan
-    problems: list[str] = []
-    missing = [c for c in OFFER_COLUMNS if c not in df.columns]
+    missing = [c for c in OFFER_COLUMNS if c not in df.columns and c not in OPTIONAL_DEFAULTS]
     if missing:
         raise OffersSchemaError(f"{origin}: missing columns {missing}")
-    df = df[list(OFFER_COLUMNS)]
-    for col in ("zone", "note", "accelerator_name", "as_of"):
-        df[col] = df[col].fillna("")
+    problems: list[str] = []
+    typed = {}
     for col, dtype in OFFER_COLUMNS.items():
-        try:
-            df[col] = df[col].astype(dtype)
+        if col not in df.columns:
+            column = pd.Series(OPTIONAL_DEFAULTS[col], index=df.index)
+        else:
+            column = df[col].fillna("") if col in OPTIONAL_TEXT else df[col]
+        want = pd.api.types.pandas_dtype(dtype)
+        try:   # a column read as its type already (a snapshot, a store) is kept: astype would copy it
+            typed[col] = column if column.dtype == want else column.astype(want)
         except (TypeError, ValueError) as exc:
             problems.append(f"column {col!r} is not {dtype}: {exc}")
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
+    # one frame from the typed columns, in contract order, with a fresh index (never `df` itself)
+    df = pd.DataFrame(typed, copy=False).reset_index(drop=True)
     if not check:
-        return df.reset_index(drop=True)
+        return df
     empty = {col: _rows(df[col].isna()) for col in REQUIRED_NON_NULL}
     if any(mask.any() for mask in empty.values()):   # the text per row only when some row is bad
         # a number column reads "nan" or "" alike as NaN: the row is named, with what was expected
@@ -140,11 +142,13 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         problems.append(f"duplicate offer_id(s), e.g. {list(dup[:3])}")
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
-    return df.reset_index(drop=True)
+    return df
 
 
 def _rows(mask) -> np.ndarray:
     """A row mask as a numpy bool array, a missing value (NA) as False."""
+    if getattr(mask, "dtype", None) == np.bool_:   # numpy's bool holds no NA: nothing to fill
+        return np.asarray(mask)
     return np.asarray(pd.Series(mask).fillna(False), dtype=bool)
 
 
