@@ -191,3 +191,21 @@ def test_a_small_negative_never_shows_as_minus_zero(capsys):
     emit(table, Format.table, float_digits=0)
     cells = [line.strip("│ ") for line in capsys.readouterr().out.splitlines() if line.startswith("│")]
     assert cells == ["0", "-1", "0"]
+
+
+def test_json_records_turn_nan_and_inf_into_null_and_numpy_values_into_python_ones():
+    import numpy as np
+
+    from planner.reports import records
+
+    frame = pd.DataFrame({"cost": [1.5, np.nan, -np.inf], "units": np.array([1, 2, 3], dtype=np.int64),
+                          "gpu": pd.array(["L4", None, "H100"], dtype="string"), "owned": [True, False, True],
+                          "extra": [{"share": np.float64("nan")}, [np.int64(3), 2.0], None]})
+    rows = records(frame)
+    assert rows == [{"cost": 1.5, "units": 1, "gpu": "L4", "owned": True, "extra": {"share": None}},
+                    {"cost": None, "units": 2, "gpu": None, "owned": False, "extra": [3, 2.0]},
+                    {"cost": None, "units": 3, "gpu": "H100", "owned": True, "extra": None}]
+    assert [type(rows[0][k]) for k in ("cost", "units", "owned")] == [float, int, bool]
+    assert type(rows[1]["extra"][0]) is int
+    json.dumps(rows, allow_nan=False)                                   # strict JSON
+    assert records(pd.DataFrame(index=[0, 1])) == [{}, {}] and records(frame.iloc[:0]) == []
