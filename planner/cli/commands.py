@@ -347,7 +347,7 @@ def plan_command(
     skip_teardown()
     from planner.engine import add_baselines
     from planner.engine import plan as make_plan
-    from planner.reports import plan_start, write_plan_files
+    from planner.reports.tables import plan_start
     from planner.scenario import load_scenario_file
 
     gc.freeze()
@@ -369,6 +369,8 @@ def plan_command(
         if not no_decisions and (fmt in _FORMATS_WITH_DECISIONS or out is not None):
             _add_decisions(result, time_limit, store)
         if out is not None:
+            from planner.reports import write_plan_files
+
             try:
                 for path in write_plan_files(result, out, start=start):
                     err.print(f"wrote {path}")
@@ -441,20 +443,19 @@ _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xls
 
 def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None) -> None:
     """The plan in `fmt` on stdout, or written atomically to `output` by the planner.reports function."""
-    from planner.reports import plan_to_csv, plan_to_excel, plan_to_focus, plan_to_json, plan_to_markdown
-    from planner.reports.tables import csv_text
+    from planner import reports  # the writer of `fmt` only is imported (planner.reports imports them on first use)
 
     try:
         if fmt is PlanFormat.json:
-            text = plan_to_json(result, path=output)
+            text = reports.plan_to_json(result, path=output)
         elif fmt is PlanFormat.csv:
-            text = plan_to_csv(result, path=output)
+            text = reports.plan_to_csv(result, path=output)
         elif fmt is PlanFormat.focus:
-            text = csv_text(plan_to_focus(result, path=output, start=start))
+            text = reports.tables.csv_text(reports.plan_to_focus(result, path=output, start=start))
         elif fmt is PlanFormat.md:
-            text = plan_to_markdown(result, path=output)
+            text = reports.plan_to_markdown(result, path=output)
         else:
-            plan_to_excel(result, path=output, start=start)
+            reports.plan_to_excel(result, path=output, start=start)
     except OSError as exc:
         fail(PlannerError(f"-o {output}: cannot write: {exc.strerror or exc}"))
     except PlannerError as exc:

@@ -1,9 +1,9 @@
 """The engine: inputs resolved once from a scenario, exact reductions, the one cost schedule, the
-MILP built by `define_*` functions, solved, read back into a Plan; baselines, explanations and decision values."""
+MILP built by `define_*` functions, solved, read back into a Plan; baselines, explanations and decision values.
+`add_decisions` is imported on first use: a plan without decision values never loads engine.decisions."""
 
 from planner.engine.baselines import solve_baselines, solve_inputs
 from planner.engine.constraints import CAPS, Cap
-from planner.engine.decisions import add_decisions
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.model import Model, build_model
 from planner.engine.readback import read_plan
@@ -16,3 +16,11 @@ from planner.engine.solve import SOLVERS, Solution, solve
 __all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "PlanSummary", "SOLVERS",
            "Solution", "add_baselines", "add_decisions", "build_model", "build_schedule", "inputs_for", "plan",
            "plan_summary", "read_plan", "reduce", "resolve_inputs", "solve", "solve_baselines", "solve_inputs"]
+
+
+def __getattr__(name: str):
+    if name == "add_decisions":
+        from planner.engine.decisions import add_decisions
+
+        return add_decisions
+    raise AttributeError(f"module 'planner.engine' has no attribute {name!r}")
