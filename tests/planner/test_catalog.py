@@ -94,3 +94,15 @@ def test_onprem_offers_are_capex_of_card_plus_host():
     assert row.upfront_price == expected == 1999 + 750
     assert row.purchase_option == "purchase" and row.gpu == "RTX-5090"
     assert math.isclose(row.gpu_memory_gb, 32)
+
+
+def test_catalog_numbers_read_empty_cells_as_unknown_and_refuse_text_naming_the_column():
+    import pandas as pd
+
+    from planner.catalog.gpus import _numeric
+
+    read = _numeric(pd.Series(["300", " 12.5 ", "", "1e3"], name="tdp_w", index=[4, 5, 6, 7]))
+    assert read.dtype == float and list(read.index) == [4, 5, 6, 7] and read.name == "tdp_w"
+    assert read[4] == 300.0 and read[5] == 12.5 and math.isnan(read[6]) and read[7] == 1000.0
+    with pytest.raises(ValueError, match="column 'tdp_w': '300 W' is not a number"):
+        _numeric(pd.Series(["300 W"], name="tdp_w"))
