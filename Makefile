@@ -1,6 +1,7 @@
 # Each target creates .venv when it is missing and installs the project into it, with the extras it needs
 # (pyproject.toml [project.optional-dependencies]). The stamp file is named after the extras, so `make test`
-# after `make run` installs the extras `run` did not, and editing pyproject.toml reinstalls both.
+# after `make run` installs the extras `run` did not, and editing pyproject.toml or planner/_version.py (the
+# version the installed metadata carries) reinstalls both.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -27,7 +28,7 @@ FOCUS_VALIDATOR := focus-validator==1.0.0 'multimethod<1.11'
 
 .PHONY: run test test-min bench install clean
 
-$(VENV)/.installed-%: pyproject.toml
+$(VENV)/.installed-%: pyproject.toml planner/_version.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[$(subst +,$(comma),$*)]'

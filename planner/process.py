@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import importlib.machinery
 import os
 import signal
 import sys
@@ -72,15 +73,22 @@ def _stand_in_plugin_loader() -> types.ModuleType:
     with every plugin turned off, without the real one's import of importlib.metadata. Any other name
     is looked up in the real module, imported then in its place (a later pydantic's new use of it)."""
     stand_in = types.ModuleType(PLUGIN_LOADER, "pydantic's plugin loader with every plugin off (planner.process)")
-    stand_in.get_plugins = lambda: ()
+    stand_in.__spec__ = importlib.machinery.ModuleSpec(PLUGIN_LOADER, None)   # find_spec needs one
 
     def real_attribute(name: str):
-        if name.startswith("__"):   # the import system asks a module for __path__, __spec__ …: not the loader's
+        if name.startswith("__"):   # the import system asks a module for __path__, __file__ …: not the loader's
             raise AttributeError(name)
         if sys.modules.get(PLUGIN_LOADER) is stand_in:
             del sys.modules[PLUGIN_LOADER]
         return getattr(importlib.import_module(PLUGIN_LOADER), name)
 
+    def get_plugins():
+        # read at every call, as the real loader does: plugins turned on again later are looked for there
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in ALL_PLUGINS_OFF:
+            return ()
+        return real_attribute("get_plugins")()
+
+    stand_in.get_plugins = get_plugins
     stand_in.__getattr__ = real_attribute
     return stand_in
 

@@ -96,6 +96,9 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     missing = [c for c in OFFER_COLUMNS if c not in df.columns and c not in OPTIONAL_DEFAULTS]
     if missing:
         raise OffersSchemaError(f"{origin}: missing columns {missing}")
+    twice = sorted({c for c in df.columns[df.columns.duplicated()] if c in OFFER_COLUMNS})
+    if twice:
+        raise OffersSchemaError(f"{origin}: columns given twice {twice}; expected each once")
     problems: list[str] = []
     typed = {}
     for col, dtype in OFFER_COLUMNS.items():

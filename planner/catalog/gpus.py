@@ -61,8 +61,10 @@ def _numeric(col: pd.Series) -> pd.Series:
 
     values = []
     for cell in col.tolist():
-        text = cell.strip()
+        text = cell.strip() if isinstance(cell, str) else ""   # a row cut short reads its missing cells as NaN
         try:
+            if "_" in text:   # float() reads "1_000" as 1000; a catalog cell with it is a typo
+                raise ValueError
             values.append(float(text) if text else math.nan)
         except ValueError:
             raise ValueError(f"column {col.name!r}: {cell!r} is not a number") from None

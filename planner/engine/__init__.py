@@ -19,8 +19,14 @@ __all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", 
 
 
 def __getattr__(name: str):
-    if name == "add_decisions":
-        from planner.engine.decisions import add_decisions
+    if name in ("add_decisions", "decisions"):   # the function, or `planner.engine.decisions` as before
+        import planner.engine.decisions
 
-        return add_decisions
+        if name == "add_decisions":
+            globals()[name] = planner.engine.decisions.add_decisions
+        return globals()[name]
     raise AttributeError(f"module 'planner.engine' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), "add_decisions", "decisions"})

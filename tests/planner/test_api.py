@@ -34,6 +34,22 @@ def test_public_names():
         assert callable(getattr(planner, function))
 
 
+def test_names_imported_on_first_use_are_listed_and_reachable_as_before():
+    # planner.engine and planner.reports import the decision values and the workbook, FOCUS and Markdown
+    # writers on first use: their names still show in dir() (tab completion) and resolve, submodules too
+    import planner.engine
+    import planner.reports
+
+    lazy = {"SHEETS", "OUT_FILES", "plan_to_excel", "plan_to_focus", "plan_to_markdown", "write_plan_files"}
+    assert lazy <= set(dir(planner.reports)) and "add_decisions" in dir(planner.engine)
+    assert planner.reports.plan_to_excel.__module__ == "planner.reports.excel"
+    assert planner.reports.markdown.plan_to_markdown is planner.reports.plan_to_markdown
+    assert planner.engine.add_decisions is planner.engine.decisions.add_decisions
+    assert callable(planner.reports.compare) and callable(planner.reports.sweep)   # functions, not submodules
+    with pytest.raises(AttributeError):
+        planner.reports.no_such_name   # noqa: B018
+
+
 def test_load_scenario_accepts_path_text_dict_and_scenario():
     s = load_scenario(WORKED)
     assert load_scenario(str(WORKED)) == s

@@ -106,3 +106,8 @@ def test_catalog_numbers_read_empty_cells_as_unknown_and_refuse_text_naming_the_
     assert read[4] == 300.0 and read[5] == 12.5 and math.isnan(read[6]) and read[7] == 1000.0
     with pytest.raises(ValueError, match="column 'tdp_w': '300 W' is not a number"):
         _numeric(pd.Series(["300 W"], name="tdp_w"))
+    with pytest.raises(ValueError, match="column 'tdp_w': '1_000' is not a number"):   # float() would read 1000
+        _numeric(pd.Series(["1_000"], name="tdp_w"))
+    # a row cut short: csv.DictReader gives None for its missing cells, a text frame NaN; both unknown
+    short = _numeric(pd.DataFrame([{"tdp_w": "75"}, {"tdp_w": None}], dtype=str)["tdp_w"])
+    assert short[0] == 75.0 and math.isnan(short[1])

@@ -209,3 +209,6 @@ def test_json_records_turn_nan_and_inf_into_null_and_numpy_values_into_python_on
     assert type(rows[1]["extra"][0]) is int
     json.dumps(rows, allow_nan=False)                                   # strict JSON
     assert records(pd.DataFrame(index=[0, 1])) == [{}, {}] and records(frame.iloc[:0]) == []
+    # a missing date or count of a nullable column is null too (json cannot write pandas' NaT or NA)
+    dated = pd.DataFrame({"on": pd.to_datetime(["2026-01-31", None]), "n": pd.array([2, None], dtype="Int64")})
+    assert [row["n"] for row in records(dated)] == [2, None] and records(dated)[1]["on"] is None

@@ -278,6 +278,11 @@ STAND_IN_CHILD = ("import sys; from planner.process import configure_process; co
                   "if hasattr(loader, '__file__') else None)\n"
                   "print(loader.PYDANTIC_ENTRY_POINT_GROUP, sys.modules['pydantic.plugin._loader'].__file__.endswith("
                   "'_loader.py'), 'importlib.metadata' in sys.modules)")
+# plugins turned on again after start-up: the stand-in reads the variable at each call, as pydantic's loader does
+STAND_IN_LATER = ("import os, sys; from planner.process import configure_process; configure_process()\n"
+                  "loader = sys.modules['pydantic.plugin._loader']; os.environ['PYDANTIC_DISABLE_PLUGINS'] = 'some-plugin'\n"
+                  "print(list(loader.get_plugins()), sys.modules['pydantic.plugin._loader'] is loader, "
+                  "sys.modules['pydantic.plugin._loader']._plugins is not None)")
 
 
 def test_the_plugin_loader_stand_in_hands_other_names_to_the_real_module():
@@ -288,6 +293,9 @@ def test_the_plugin_loader_stand_in_hands_other_names_to_the_real_module():
                          timeout=120, check=True).stdout.split("\n")
     assert out[0] == "[] None"                                # the stand-in: no plugins, no file of its own
     assert out[1] == "pydantic True True"                     # the real module's constant, the real module now
+    later = subprocess.run([sys.executable, "-c", STAND_IN_LATER], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=120, check=True).stdout.split()
+    assert later == ["[]", "False", "True"]                   # the real loader searched (and found no plugin here)
 
 
 @pytest.mark.parametrize("force_color", [None, "1"])

@@ -50,11 +50,18 @@ def test_missing_optional_text_reads_as_empty_and_a_typed_column_is_kept_as_it_i
     assert again["note"].tolist() == ["", ""] and again["zone"].tolist() == ["", ""]
     assert isinstance(again["zone"].dtype, pd.StringDtype)
     pd.testing.assert_series_equal(again["hourly_price"], table["hourly_price"])
+    # the typed table's columns are reused, yet an edit of the result never reaches the caller's table
+    again.loc[0, "hourly_price"] = 99.0
+    again.loc[1, "sku"] = "changed"
+    assert table["hourly_price"].tolist() == [3.5, 1.25] and table["sku"].tolist() == ["g6.4xlarge", "p4de.24xlarge"]
 
 
 def test_a_missing_required_column_or_a_cell_of_the_wrong_type_is_refused_naming_it():
     with pytest.raises(OffersSchemaError, match=r"old\.csv: missing columns \['hourly_price'\]"):
         validate_offers(_older_table().drop(columns="hourly_price"), origin="old.csv")
+    twice = pd.concat([_older_table(), _older_table()[["sku"]]], axis=1)
+    with pytest.raises(OffersSchemaError, match=r"old\.csv: columns given twice \['sku'\]"):
+        validate_offers(twice, origin="old.csv")
     bad = _older_table()
     bad.loc[3, "gpu_count"] = "eight"
     with pytest.raises(OffersSchemaError, match="old.csv: column 'gpu_count' is not float64"):
