@@ -12,9 +12,8 @@ Names are imported on first use, so `import planner` (and `fleetplan --help`) st
 
 from __future__ import annotations
 
-import importlib
-
 from planner._version import __version__ as __version__  # re-exported
+from planner.lazy import lazy_names
 
 _EXPORTS = {
     "CatalogError": "planner.errors", "InfeasibleError": "planner.errors", "PlannerError": "planner.errors",
@@ -31,12 +30,4 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str):
-    target = _EXPORTS.get(name)
-    if target is None:
-        raise AttributeError(f"module 'planner' has no attribute {name!r}")
-    module, attr = target if isinstance(target, tuple) else (target, name)
-    value = getattr(importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS)

@@ -12,21 +12,11 @@ from planner.engine.result import Plan
 from planner.engine.run import PlanSummary, add_baselines, inputs_for, plan, plan_summary
 from planner.engine.schedule import COST_CATEGORIES, CostSchedule, build_schedule
 from planner.engine.solve import SOLVERS, Solution, solve
+from planner.lazy import lazy_names
 
 __all__ = ["CAPS", "COST_CATEGORIES", "Cap", "CostSchedule", "Inputs", "Model", "Plan", "PlanSummary", "SOLVERS",
            "Solution", "add_baselines", "add_decisions", "build_model", "build_schedule", "inputs_for", "plan",
            "plan_summary", "read_plan", "reduce", "resolve_inputs", "solve", "solve_baselines", "solve_inputs"]
 
 
-def __getattr__(name: str):
-    if name in ("add_decisions", "decisions"):   # the function, or `planner.engine.decisions` as before
-        import planner.engine.decisions
-
-        if name == "add_decisions":
-            globals()[name] = planner.engine.decisions.add_decisions
-        return globals()[name]
-    raise AttributeError(f"module 'planner.engine' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), "add_decisions", "decisions"})
+__getattr__, __dir__ = lazy_names(__name__, {"add_decisions": "planner.engine.decisions"})

@@ -2,8 +2,7 @@
 sweeps. Reports read a Plan (which carries its scenario, offers and cash flows); never the catalog or
 a price source."""
 
-import importlib
-
+from planner.lazy import lazy_names
 from planner.reports.compare import Comparison, compare
 from planner.reports.sweep import fleet_summary, sweep
 from planner.reports.tables import plan_start, plan_to_csv, plan_to_dict, plan_to_json, prices_used, records, summary_table
@@ -15,23 +14,7 @@ _LAZY = {"SHEETS": "planner.reports.excel", "plan_to_excel": "planner.reports.ex
          "OUT_FILES": "planner.reports.files", "write_plan_files": "planner.reports.files",
          "plan_to_focus": "planner.reports.focus", "plan_to_markdown": "planner.reports.markdown"}
 
-
-_LAZY_MODULES = frozenset(module.rpartition(".")[2] for module in _LAZY.values())   # excel, files, focus, markdown
-
-
-def __getattr__(name: str):
-    if name in _LAZY_MODULES:   # `planner.reports.excel` as before: the submodule, imported now
-        return importlib.import_module(f"planner.reports.{name}")
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'planner.reports' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, *_LAZY_MODULES})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 __all__ = ["OUT_FILES", "SHEETS", "Comparison", "compare", "fleet_summary", "plan_start", "plan_to_csv",
            "plan_to_dict", "plan_to_excel", "plan_to_focus", "plan_to_json", "plan_to_markdown", "prices_used",

@@ -118,11 +118,6 @@ def maybe_write(path, data):
     return data
 
 
-def tool_version() -> str:
-    """gpu-fleet-planner's version (`planner.__version__`)."""
-    return __version__
-
-
 def generated_at(plan: Plan) -> str:
     """When the plan was made, UTC ISO 8601 (e.g. 2026-11-30T21:05:09Z): the plan's own `generated_at`
     if it has one, else the time of its first report, kept on the plan so that every export of one plan
@@ -150,7 +145,7 @@ def plan_to_dict(plan: Plan) -> dict:
     so that `fleetplan compare` can read a saved plan)."""
     # tables through `records` (JSON-ready already), every other value through `clean`
     return {
-        "version": tool_version(),
+        "version": __version__,
         "generated_at": generated_at(plan),
         "scenario": clean(plan.scenario_name),
         "status": clean(plan.status),
@@ -316,7 +311,7 @@ def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
     rows: list[tuple[str, Any]] = [
         ("scenario", plan.scenario_name), ("status", plan.status), ("currency", plan.currency),
         ("horizon_months", plan.horizon_months), ("total", float(plan.total)),
-        ("version", tool_version()), ("generated_at", generated_at(plan))]
+        ("version", __version__), ("generated_at", generated_at(plan))]
     if start is not None:
         rows.append(("plan_start", start.isoformat()))
     rows += [(f"cost.{c}", float(v)) for c, v in zip(plan.costs["category"], plan.costs["cost"])]
