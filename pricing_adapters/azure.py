@@ -74,13 +74,12 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
-from importlib.resources import files
 from typing import Any
 
 import httpx
 import pandas as pd
 
-from pricing_adapters import registry
+from pricing_adapters import PACKAGE_DIR, registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
@@ -276,7 +275,7 @@ def _facts(sku: str, family: str, gpu: str | None, raw: str, count: float, memor
 
 def load_size_table() -> dict[str, dict]:
     """The packaged GPU size table (`data/azure_gpu_sizes.csv`): lower-cased size name -> facts."""
-    with (files("pricing_adapters") / "data" / "azure_gpu_sizes.csv").open("r", encoding="utf-8") as f:
+    with (PACKAGE_DIR / "data" / "azure_gpu_sizes.csv").open("r", encoding="utf-8") as f:
         table = pd.read_csv(f, dtype=str, keep_default_na=False)
     out = {}
     for r in table.itertuples(index=False):
@@ -292,7 +291,7 @@ def load_size_table() -> dict[str, dict]:
 
 def load_gpu_counts() -> dict[str, dict]:
     """`data/azure_gpu_counts.csv` (counts from Azure's docs): lower-cased size name -> count, memory."""
-    with (files("pricing_adapters") / "data" / "azure_gpu_counts.csv").open("r", encoding="utf-8") as f:
+    with (PACKAGE_DIR / "data" / "azure_gpu_counts.csv").open("r", encoding="utf-8") as f:
         table = pd.read_csv(f, dtype=str, keep_default_na=False)
     return {_sku_key(r.arm_sku_name): {"gpu_count": _float(r.gpu_count), "gpu_memory_gb": _float(r.gpu_memory_gb)}
             for r in table.itertuples(index=False)}

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 
+from pricing_adapters import PACKAGE_DIR
 from pricing_adapters.errors import UnknownProviderError
 
 AWS = "aws"
@@ -60,7 +60,7 @@ _NAME = re.compile(r"[a-z][a-z0-9_-]*")  # no ":" — offer ids join fields with
 
 @cache
 def _snapshot_coverage(snapshot_file: str) -> tuple[tuple[str, str, str], ...]:
-    with (files("pricing_adapters") / "snapshots" / snapshot_file).open("r", encoding="utf-8", newline="") as f:
+    with (PACKAGE_DIR / "snapshots" / snapshot_file).open("r", encoding="utf-8", newline="") as f:
         return tuple(sorted({(row["provider"], row["region"], row["purchase_option"]) for row in csv.DictReader(f)}))
 
 

@@ -9,10 +9,11 @@ on it would recommend hardware nobody can rent.
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
 
 import pandas as pd
+
+from pricing_adapters import PACKAGE_DIR
 
 RETIRED_COLUMNS = ["arm_sku_name", "series", "gpu", "retired_on", "source"]
 
@@ -21,7 +22,7 @@ def read_retired_table(path: str | Path | None = None) -> pd.DataFrame:
     """The retired-size table (packaged by default): one row per size, every column as text; checked:
     columns, unique names, an ISO date and a source on every row."""
     if path is None:
-        with (files("pricing_adapters") / "data" / "azure_retired_sizes.csv").open("r", encoding="utf-8") as f:
+        with (PACKAGE_DIR / "data" / "azure_retired_sizes.csv").open("r", encoding="utf-8") as f:
             table = pd.read_csv(f, dtype=str, keep_default_na=False)
         where = "pricing_adapters/data/azure_retired_sizes.csv"
     else:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
-from importlib.resources import files
 from typing import IO
 
 import pandas as pd
 
-from pricing_adapters import registry
+from pricing_adapters import PACKAGE_DIR, registry
 from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, validate_offers
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
@@ -24,7 +23,7 @@ _NUMERIC = [c for c, t in OFFER_COLUMNS.items() if t == "float64"]
 
 
 def _snapshot_dir():
-    return files("pricing_adapters") / "snapshots"
+    return PACKAGE_DIR / "snapshots"
 
 
 def _read_csv(f: IO[str] | str) -> pd.DataFrame:

@@ -138,7 +138,8 @@ def test_importing_the_light_layers_imports_nothing_heavy(module):
 # with os._exit (no interpreter teardown): the report of whether pyarrow (installed in the test venv, with the
 # dashboard extra) was imported is written on the way out, with the exit code, and whether importlib.metadata
 # was (about 0.02 s: pydantic's plugin loader imports it, planner.process keeps that out, and the version
-# the exports print is planner/_version.py's), and which of the modules planner.engine and planner.reports
+# the exports print is planner/_version.py's) or importlib.resources (2.5-3.5 ms; the packaged price files
+# are found from pricing_adapters.PACKAGE_DIR), and which of the modules planner.engine and planner.reports
 # import on first use it loaded (decision values; the workbook, FOCUS and Markdown writers)
 MAIN = """
 import json, os, sys
@@ -149,7 +150,8 @@ def report(code, real_exit=os._exit):
     on_use = sorted(m for m in ("planner.engine.decisions", "planner.reports.excel", "planner.reports.focus",
                                 "planner.reports.markdown", "planner.reports.files") if m in sys.modules)
     print(json.dumps({"code": code, "pyarrow": imported, "teardown_skipped": True,
-                      "importlib_metadata": "importlib.metadata" in sys.modules, "loaded_on_use": on_use}),
+                      "importlib_metadata": "importlib.metadata" in sys.modules,
+                      "importlib_resources": "importlib.resources" in sys.modules, "loaded_on_use": on_use}),
           file=sys.stderr, flush=True)
     real_exit(code)
 
@@ -172,7 +174,8 @@ def test_the_installed_command_plans_without_pyarrow_to_the_same_total():
                                                                    "json", "--no-decisions", "--no-baselines"])],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report == {"code": 0, "pyarrow": False, "teardown_skipped": True, "importlib_metadata": False, "loaded_on_use": []}
+    assert report == {"code": 0, "pyarrow": False, "teardown_skipped": True, "importlib_metadata": False,
+                      "importlib_resources": False, "loaded_on_use": []}
     assert done.returncode == 0
     # the library in this process (pandas with pyarrow-backed strings) finds the same plan
     from planner import plan
@@ -204,7 +207,7 @@ def test_one_shot_commands_end_without_teardown_with_their_output_and_exit_code(
                           timeout=120)
     lines = done.stderr.strip().splitlines()
     assert json.loads(lines[-1]) == {"code": code, "pyarrow": False, "teardown_skipped": True, "importlib_metadata": False,
-                                     "loaded_on_use": []}
+                                     "importlib_resources": False, "loaded_on_use": []}
     assert done.returncode == code
     if case == "valid":
         assert lines[0].startswith("ok scenarios/startup-hybrid.yaml")
