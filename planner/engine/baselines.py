@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from planner.engine.constraints import baseline_caps
+from planner.engine.constraints import baseline_caps, met_without_cards
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -121,14 +121,19 @@ def baseline_variants(base: Inputs) -> list[Variant]:
     return out
 
 
+def _unserved(base: Inputs, variant: Variant) -> list[str]:
+    """The workloads that nothing the baseline may hold or rent can serve (from the masks alone)."""
+    keep, buyable = variant.masks(base)
+    return unserved_by(base, keep & ((base.col("kind") != "card") | (base.col("existing") > 0) | buyable))
+
+
 def _solve_variant(base: Inputs, variant: Variant, solver: str,
                    time_limit: float | None) -> tuple[Inputs, Model, Solution] | InfeasibleError:
     """(reduced inputs, model, solution) of a baseline, or the InfeasibleError that says why it has none.
     A workload that nothing of the baseline's type may serve is found from the masks alone, before its
     inputs are made: no inputs, no reduction, no solve."""
-    keep, buyable = variant.masks(base)
-    usable = keep & ((base.col("kind") != "card") | (base.col("existing") > 0) | buyable)
-    missing = unserved_by(base, usable)
+    keep, _ = variant.masks(base)
+    missing = _unserved(base, variant)
     try:
         if missing:
             if unserved_by(base, keep):   # no unit at all: the explanation names the offers left out
@@ -150,32 +155,40 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
     return baseline_table(rows, total), plans_out
 
 
-def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None,
-                  plans: bool = True) -> tuple[list[dict], dict]:
+def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
+                  all_cloud: tuple[str, float] | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
     """The baselines' rows (baseline, label, status, total, note) and their Plans (see `solve_baselines`).
 
     Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
-    only: all on-prem is that card) are solved once."""
+    only: all on-prem is that card) are solved once. Without Plans, the all-cloud model is not solved
+    when the plan's own solve settles it (see below): `all_cloud` is then that solve's proven (status,
+    total) (run.all_cloud_run), or, with `defer_all_cloud` (the forked child, which runs before the plan's
+    solve ends), its row is left PENDING for `settle_all_cloud` — unless another baseline is the same
+    model (its total is needed here for the best single type)."""
+    if plans and (all_cloud is not None or defer_all_cloud):
+        raise ValueError("the all-cloud Plan cannot come from the plan's solve: all_cloud and defer_all_cloud "
+                         "need plans=False")
     rows, singles = [], []
     solved: dict = {}
     outcomes = []
-    for variant in baseline_variants(base):
-        keep, buyable = variant.masks(base)
-        key = (keep.tobytes(), (buyable & keep).tobytes())   # the same units and buyable cards: the same model
-        if key not in solved:
+    variants = baseline_variants(base)
+    keys = [_model_key(base, variant) for variant in variants]
+    for variant, key in zip(variants, keys):
+        if key in solved:
+            pass
+        elif variant.group == "all_cloud" and all_cloud is not None:
+            solved[key] = (None, None, Solution(all_cloud[0], all_cloud[1], solver, 0.0, 0.0))
+        elif variant.group == "all_cloud" and defer_all_cloud and keys.count(key) == 1 and not _unserved(base, variant):
+            solved[key] = PENDING
+        else:
             solved[key] = _solve_variant(base, variant, solver, time_limit)
         outcomes.append((variant.group, variant.label, solved[key]))
     readable = {}
     for group, label, outcome in outcomes:
-        if isinstance(outcome, InfeasibleError):
-            row = {"baseline": group, "label": label, "status": "infeasible", "total": math.nan,
-                   "note": str(outcome).split(": ", 1)[-1]}
-        else:
-            _, _, solution = outcome
-            row = {"baseline": group, "label": label, "status": solution.status, "total": solution.objective,
-                   "note": ""}
+        row = _row(group, label, outcome)
+        if isinstance(outcome, tuple):
             if group == "single":  # only the best single type is read back into a Plan
-                singles.append((solution.objective, label, outcome))
+                singles.append((row["total"], label, outcome))
             else:
                 readable[group] = outcome
         if group != "single":
@@ -196,6 +209,70 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 read[id(model)] = read_plan(inp, model, solution, scenario)
             plans_out[group] = read[id(model)]
     return rows, plans_out
+
+
+def _model_key(base: Inputs, variant: Variant) -> tuple[bytes, bytes]:
+    """The units a baseline keeps and the cards it may buy: baselines with the same key are the same model."""
+    keep, buyable = variant.masks(base)
+    return keep.tobytes(), (buyable & keep).tobytes()
+
+
+def _row(group: str, label: str, outcome) -> dict:
+    """A baselines row from a `_solve_variant` outcome (or PENDING)."""
+    if outcome is PENDING:
+        return {"baseline": group, "label": label, "status": PENDING, "total": math.nan, "note": ""}
+    if isinstance(outcome, InfeasibleError):
+        return {"baseline": group, "label": label, "status": "infeasible", "total": math.nan,
+                "note": str(outcome).split(": ", 1)[-1]}
+    solution = outcome[2]
+    return {"baseline": group, "label": label, "status": solution.status, "total": solution.objective, "note": ""}
+
+
+# --- the all-cloud baseline from the plan's own solve ---
+#
+# HiGHS solves a plan with a fixed site cost twice, without any card and with (engine.solve splits on the
+# fixed-cost binary z). The run without cards is the all-cloud baseline's model when the two differ in
+# nothing a fleet without cards meets differently: no owned cards (the baseline keeps them, the run has
+# none), no card minimum and no cap on the cloud's share (the baseline drops them, the run keeps them —
+# the capex budgets, card maxima and power cap hold for any fleet without cards, constraints.
+# met_without_cards), no extra constraints of the caller (baselines never get them). Both models are
+# reduced exactly, so their optima agree; that run's proven optimum then fills the all-cloud row and one
+# baseline solve is saved (industrial.yaml: about 30 ms of CPU alone, 65 ms in the baselines' forked
+# child beside the plan's solve, 2026-12-03).
+
+PENDING = "pending"   # status of an all-cloud row left for `settle_all_cloud` (baseline_rows' defer_all_cloud)
+
+
+def all_cloud_is_plan_run(base: Inputs, extra_constraints: ExtraConstraints | None = None) -> bool:
+    """Whether the plan's run without cards (model.fixed_cost_runs[0.0]) is the all-cloud baseline."""
+    card = base.col("kind") == "card"
+    return (extra_constraints is None and not (base.col("existing")[card] > 0).any()
+            and not (np.nan_to_num(base.col("min_units")[card].astype(float)) > 0).any()
+            and met_without_cards(base.caps))
+
+
+def plan_splits(base: Inputs, solver: str) -> bool:
+    """Whether the plan's solve will likely have a run without cards (HiGHS, some card may be bought and a
+    fixed site cost applies: model.define_fixed_onprem_switch). Only a guess made before the model exists,
+    for the forked child: where it is wrong, `settle_all_cloud` solves the all-cloud baseline itself."""
+    card = base.col("kind") == "card"
+    return (solver == "highs" and bool((card & base.col("buyable").astype(bool)).any())
+            and base.schedule.n_site_epochs > 0)
+
+
+def settle_all_cloud(rows: list[dict], run: tuple[str, float] | None, base: Inputs, solver: str,
+                     time_limit: float | None) -> list[dict]:
+    """`rows` with a PENDING all-cloud row filled in: from `run`, the plan's (status, total) without cards,
+    where it proved an optimum; else solved here (the plan's model had no such run, or it stopped early)."""
+    for row in rows:
+        if row["status"] != PENDING:
+            continue
+        if run is not None and run[0] == "optimal":
+            row.update(status="optimal", total=run[1])
+        else:
+            variant = next(v for v in baseline_variants(base) if v.group == "all_cloud")
+            row.update(_row(row["baseline"], row["label"], _solve_variant(base, variant, solver, time_limit)))
+    return rows
 
 
 def baseline_table(rows: list[dict], total: float) -> pd.DataFrame:
@@ -289,9 +366,10 @@ class BaselineChild:
                 shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) -> BaselineChild | None:
-    """A child process solving the baselines table of `base` (no Plans), or None when `can_fork` says no
-    or the fork fails (the caller solves them itself)."""
+def start_baseline_child(base: Inputs, solver: str, time_limit: float | None,
+                         defer_all_cloud: bool = False) -> BaselineChild | None:
+    """A child process solving the baselines table of `base` (no Plans; with `defer_all_cloud`, as
+    baseline_rows has it), or None when `can_fork` says no or the fork fails (the caller solves them itself)."""
     if not can_fork(solver):
         return None
     read_fd, write_fd = os.pipe()
@@ -315,7 +393,7 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None) ->
         try:
             os.close(read_fd)
             _become_child(parent, folder)
-            payload = pickle.dumps(_child_payload(base, solver, time_limit))
+            payload = pickle.dumps(_child_payload(base, solver, time_limit, defer_all_cloud))
             if folder is not None:   # its CBC runs are over: a parent killed outright could not remove it
                 shutil.rmtree(folder, ignore_errors=True)
             _write_all(write_fd, payload)
@@ -383,9 +461,9 @@ def _end_with_parent(folder: str) -> None:
     os._exit(1)
 
 
-def _child_payload(base: Inputs, solver: str, time_limit: float | None) -> tuple[str, object]:
+def _child_payload(base: Inputs, solver: str, time_limit: float | None, defer_all_cloud: bool) -> tuple[str, object]:
     try:
-        return "rows", baseline_rows(base, solver, time_limit, plans=False)[0]
+        return "rows", baseline_rows(base, solver, time_limit, plans=False, defer_all_cloud=defer_all_cloud)[0]
     except SolverError as exc:
         return "solver_error", str(exc)
 

@@ -29,6 +29,10 @@ class Cap:
     measure: Callable[[Model], pulp.LpAffineExpression] | None = None   # the capped quantity
     explain: Callable[[Any, float, str, Inputs], str] | None = None     # (limit, least needed, fleet, inputs)
     precheck: Callable[[Inputs], str | None] | None = None              # a reason found without solving
+    # True: bounds card decisions alone, from above, so a plan without cards meets it (engine.baselines:
+    # the plan's run without cards is then the all-cloud baseline, which drops the preferences); False,
+    # the safe default, for a cap that may bind a plan without cards
+    met_without_cards: bool = False
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -165,26 +169,36 @@ def _owned_above_max(inp: Inputs) -> str | None:
 
 
 CAPS: list[Cap] = [
-    Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, measure=peak_kw,
+    Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, met_without_cards=True,
+        measure=peak_kw,
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
-    Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, measure=new_capex,
+    Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
+        measure=new_capex,
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
-        in_baselines=False, measure=most_capex_in_a_year,
+        in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
         explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
-        measure=cloud_share,
+        met_without_cards=False, measure=cloud_share,
         explain=lambda limit, need, fleet, inp: (f"max_cloud_share {limit:g} < {need:.3f} needed at the least: "
                                                  f"on-prem capacity is limited to {fleet}")),
-    Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, precheck=_owned_above_max),
+    # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
+    Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, met_without_cards=True,
+        precheck=_owned_above_max),
 ]
 
 
 def read_caps(scenario) -> dict[str, Any]:
     """The limit of every cap as the scenario states it (None = not set)."""
     return {cap.name: cap.read(scenario) for cap in CAPS}
+
+
+def met_without_cards(caps: dict[str, Any]) -> bool:
+    """Whether a plan without cards meets every cap set in `caps` that the baselines drop (unit minimums
+    apart: see Cap.met_without_cards)."""
+    return all(cap.in_baselines or cap.met_without_cards or caps.get(cap.name) is None for cap in CAPS)
 
 
 def baseline_caps(caps: dict[str, Any]) -> dict[str, Any]:

@@ -65,6 +65,9 @@ class Model:
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
     columns: list | None = None                # the solver's columns (pulp variables), set by solve
+    # HiGHS's runs with z fixed (engine.solve): 0.0 / 1.0 -> (status, total); the run without cards
+    # settles the all-cloud baseline (engine.baselines.settle_all_cloud)
+    fixed_cost_runs: dict = field(default_factory=dict)
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)

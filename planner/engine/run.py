@@ -8,12 +8,21 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner import catalog
-from planner.engine.baselines import BaselineChild, baseline_rows, baseline_table, solve_inputs, start_baseline_child
+from planner.engine.baselines import (
+    BaselineChild,
+    all_cloud_is_plan_run,
+    baseline_rows,
+    baseline_table,
+    plan_splits,
+    settle_all_cloud,
+    solve_inputs,
+    start_baseline_child,
+)
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
 from planner.engine.model import ExtraConstraints
@@ -58,9 +67,9 @@ def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = Tru
 def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     """The unreduced inputs `result` was solved from: kept by `plan()` in this process for as long as the
     Plan lives, else (a Plan unpickled or read back) resolved again from its scenario's price source."""
-    base = _INPUTS_OF_PLAN.get(id(result), (None,))[0]
-    if base is not None:
-        return base
+    kept = _INPUTS_OF_PLAN.get(id(result))
+    if kept is not None:
+        return kept.base
     if result.scenario is None:
         raise PlannerError("the plan does not carry its scenario (a Plan made by planner.plan does)")
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
@@ -127,8 +136,11 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced)
     t1 = time.perf_counter()
-    # forked before this process first runs HiGHS (baselines.can_fork)
-    child = start_baseline_child(base, solver, time_limit) if prefetch_baselines and not baselines else None
+    # forked before this process first runs HiGHS (baselines.can_fork); the plan's run without cards may
+    # settle the all-cloud baseline (baselines.settle_all_cloud): then the child leaves it out
+    child = (start_baseline_child(base, solver, time_limit,
+                                  all_cloud_is_plan_run(base, extra_constraints) and plan_splits(base, solver))
+             if prefetch_baselines and not baselines else None)
     try:
         inp = reduce(base) if reduced else base
         if max_dispatch_variables is not None:
@@ -136,6 +148,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         t2 = time.perf_counter()
         with first_run_threads(2 if child is not None else 1):   # the second core is the child's otherwise
             model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+        all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)
         result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
         t3 = time.perf_counter()
@@ -157,8 +170,15 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
                                         "baselines": 0.0}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
-    _remember_inputs(result, base, time_limit, child)   # for add_baselines and add_decisions
+    _remember_inputs(result, _Kept(base, time_limit, child, all_cloud))   # for add_baselines and add_decisions
     return result
+
+
+def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple[str, float] | None:
+    """The plan's proven (status, total) without cards, where that is the all-cloud baseline
+    (baselines.all_cloud_is_plan_run); else None."""
+    run = model.fixed_cost_runs.get(0.0) if all_cloud_is_plan_run(base, extra_constraints) else None
+    return run if run is not None and run[0] == "optimal" else None
 
 
 @dataclass(frozen=True)
@@ -184,11 +204,21 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     total, fleet = read_fleet(inp, model)
     table = None
     if baselines:
-        rows, _ = baseline_rows(base, solver, time_limit, s, plans=False)
+        rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
         table = baseline_table(rows, total)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings + ([merged] if merged else []))
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What plan() keeps of a plan for add_baselines and add_decisions (_INPUTS_OF_PLAN)."""
+
+    base: Inputs
+    time_limit: float | None
+    child: BaselineChild | None = None          # solving the baselines table, until it is collected
+    all_cloud: tuple[str, float] | None = None  # the plan's run that settles the all-cloud baseline (all_cloud_run)
 
 
 # The unreduced inputs of plans made by plan(), so add_baselines and add_decisions need not resolve them
@@ -196,18 +226,18 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
 # (prefetch_baselines) if any; an entry lives as long
 # as its Plan (weakref.finalize drops it and stops the child), and the Plan itself stays free of them
 # (the dashboard's cache pickles Plans).
-_INPUTS_OF_PLAN: dict[int, tuple[Inputs, float | None, BaselineChild | None]] = {}
+_INPUTS_OF_PLAN: dict[int, _Kept] = {}
 
 
-def _remember_inputs(result: Plan, base: Inputs, time_limit: float | None, child: BaselineChild | None) -> None:
-    _INPUTS_OF_PLAN[id(result)] = (base, time_limit, child)
+def _remember_inputs(result: Plan, kept: _Kept) -> None:
+    _INPUTS_OF_PLAN[id(result)] = kept
     weakref.finalize(result, _forget_inputs, id(result))
 
 
 def _forget_inputs(key: int) -> None:
-    _, _, child = _INPUTS_OF_PLAN.pop(key, (None, None, None))
-    if child is not None:
-        child.stop()
+    kept = _INPUTS_OF_PLAN.pop(key, None)
+    if kept is not None and kept.child is not None:
+        kept.child.stop()
 
 
 def add_baselines(result: Plan, solver: str | None = None, time_limit: float | None = None,
@@ -219,26 +249,29 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
     `solver` and `time_limit` default to the plan's own; `store` is the price store the plan used (only
     needed for a Plan that `plan()` did not make in this process)."""
     base = inputs_of_plan(result, store)
-    _, own_limit, child = _INPUTS_OF_PLAN.get(id(result), (None, None, None))
+    kept = _INPUTS_OF_PLAN.get(id(result), _Kept(base, None))
+    child = kept.child
     if child is not None:
-        _INPUTS_OF_PLAN[id(result)] = (base, own_limit, None)   # a child's table is collected once
+        _INPUTS_OF_PLAN[id(result)] = replace(kept, child=None)   # a child's table is collected once
     solver = solver or result.solver["name"]
-    time_limit = own_limit if time_limit is None else time_limit
+    time_limit = kept.time_limit if time_limit is None else time_limit
     if child is not None and (plans or (child.solver, child.time_limit) != (solver, time_limit)):
         child.stop()   # it solves the table alone, with the plan's solver and time limit
         child = None
-    return _solve_baselines_of(result, base, solver, time_limit, plans, child)
+    return _solve_baselines_of(result, base, solver, time_limit, plans, child, kept.all_cloud)
 
 
 def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool,
-                        child: BaselineChild | None = None) -> Plan:
-    """Set the baselines of `result`: the child's table when it has one, else solved here."""
+                        child: BaselineChild | None = None, all_cloud: tuple[str, float] | None = None) -> Plan:
+    """Set the baselines of `result`: the child's table when it has one, else solved here; the all-cloud
+    row from the plan's own run (`all_cloud`, all_cloud_run) where no Plans are asked for."""
     start = time.perf_counter()
     rows = child.rows() if child is not None else None
     if rows is None:
-        rows, result.baseline_plans = baseline_rows(base, solver, time_limit, result.scenario, plans=plans)
-    else:
-        result.baseline_plans = {}
+        rows, result.baseline_plans = baseline_rows(base, solver, time_limit, result.scenario, plans=plans,
+                                                    all_cloud=None if plans else all_cloud)
+    else:   # the child leaves the all-cloud row to the plan's run where it settles it
+        rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
     result.baselines = baseline_table(rows, result.total)
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

@@ -260,6 +260,9 @@ def _solve_highs(m: Model, time_limit: float | None) -> tuple[str, float | None]
             h.changeColBounds(z, fixed, fixed)
         left = None if time_limit is None else time_limit - (time.perf_counter() - start)
         branches.append(_run(h, left, mip))
+    if z is not None:
+        constant = m.prob.objective.constant
+        m.fixed_cost_runs = {fixed: (b.status, b.objective + constant) for fixed, b in zip((0.0, 1.0), branches)}
     status, best, lower = _best(branches)
     if best is None:
         return status, None
