@@ -28,6 +28,13 @@ FOCUS_VALIDATOR := focus-validator==1.0.0 'multimethod<1.11'
 
 .PHONY: run test test-min bench install clean
 
+# The project's own modules compiled to bytecode, before every target that runs them: an editable install
+# leaves them as sources, and where PYTHONDONTWRITEBYTECODE is set (Docker images and CI often set it)
+# every `fleetplan` process would compile them again: medians of 11 alternating runs, `fleetplan validate`
+# 0.245 → 0.277 s and `fleetplan plan industrial.yaml --format json` 0.83 → 0.89 s (2026-12-03).
+# compileall rewrites only the files whose source changed since.
+COMPILE = $(BIN)/python -m compileall -q planner pricing_adapters fleetplan_dashboard
+
 $(VENV)/.installed-%: pyproject.toml planner/_version.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -35,8 +42,10 @@ $(VENV)/.installed-%: pyproject.toml planner/_version.py
 	touch $@
 
 install: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(COMPILE)
 
 run: $(VENV)/.installed-$(RUN_EXTRAS)
+	$(COMPILE)
 	$(BIN)/streamlit run app.py --server.address 127.0.0.1 --browser.gatherUsageStats false
 
 $(FOCUS_VENV)/.installed:
@@ -46,6 +55,7 @@ $(FOCUS_VENV)/.installed:
 
 # FLEETPLAN_FOCUS_VENV: under `make test` a missing validator fails the FOCUS test instead of skipping it.
 test: $(VENV)/.installed-$(TEST_EXTRAS) $(FOCUS_VENV)/.installed
+	$(COMPILE)
 	AWS_EC2_METADATA_DISABLED=true FLEETPLAN_FOCUS_VENV=$(CURDIR)/$(FOCUS_VENV) $(BIN)/python -m pytest
 
 # Proves the stated minimums: .venv-min gets exactly the `>=` bound of every core dependency (pinned
@@ -70,6 +80,7 @@ test-min: pyproject.toml
 # the load average it ran under; quick runs take options, e.g. plan_speed.py --sections process.
 BENCH ?= $(filter-out _%,$(basename $(notdir $(wildcard benchmarks/*.py))))
 bench: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(COMPILE)
 	for b in $(BENCH); do echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; done
 
 clean:
