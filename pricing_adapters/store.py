@@ -306,6 +306,14 @@ class PriceStore:
         the snapshot before it stays in force."""
         return self._in_force(providers)[0]
 
+    def shadowed(self, info: SnapshotInfo) -> dict[str, SnapshotInfo]:
+        """The regions of snapshot `info` where another snapshot stays in force, with that snapshot: one
+        whose fetched_at is later, though it may have been saved first (a clock behind when `info` was
+        saved, or ahead when the other was). Right after a refresh, empty unless a clock was wrong."""
+        in_force = self.in_force([info.provider])
+        return {region: in_force[info.provider, region] for region in info.regions
+                if (info.provider, region) in in_force and in_force[info.provider, region].id != info.id}
+
     def latest_offers(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame, list[SnapshotInfo]]:
         """For each provider and region, the offers of the snapshot in force there (`in_force`); and the
         snapshots used. A refresh of one region leaves the other regions' latest prices in force."""

@@ -184,6 +184,11 @@ def refresh(
     if skipped:
         err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)
     err.print(f"saved {info.describe()} in {price_store.path}", soft_wrap=True)
+    for region, newer in price_store.shadowed(info).items():
+        # the store orders snapshots by when they were fetched: a clock behind would hide this refresh
+        err.warn(f"snapshot #{info.id} is not in force in {region}: snapshot #{newer.id} there was fetched at "
+                 f"{newer.fetched_at}, later than this one's {info.fetched_at}, so plans keep using it. A clock was "
+                 "wrong when one of them was saved (check this machine's time); `fleetplan prices list` shows both")
 
 
 @prices_app.command("list")

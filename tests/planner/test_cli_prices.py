@@ -246,3 +246,32 @@ def test_json_stays_clean_with_highs():
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["total"] == pytest.approx(8385.46, rel=1e-6)
+
+
+def test_a_refresh_saved_with_a_clock_behind_says_the_later_snapshot_stays_in_force(tmp_path, monkeypatch):
+    # snapshot #1 fetched (by its own time stamp) a minute ago; this machine's clock is a day behind, so
+    # the refresh's snapshot #2 is dated earlier and #1 stays in force: the refresh says so, not silently
+    from datetime import datetime, timedelta, timezone
+
+    from pricing_adapters.store import PriceStore
+
+    store = tmp_path / "s.sqlite"
+    now = datetime.now(timezone.utc)
+    offers = FakeSource(g5_price=0.5).fetch(["us-east-1"], lambda *a: None)
+    first = PriceStore(store).save("aws", ["us-east-1"], "fake AWS", offers, fetched_at=now - timedelta(minutes=1))
+    real_save = PriceStore.save
+    monkeypatch.setattr(PriceStore, "save", lambda self, *a, **k: real_save(self, *a, fetched_at=now - timedelta(days=1)))
+    use(monkeypatch, FakeSource(g5_price=0.7))
+    result = refresh(store)
+    assert result.exit_code == 0, result.output
+    assert "saved snapshot #2 (aws, us-east-1" in result.stderr
+    warning = " ".join(result.stderr.split())
+    assert (f"snapshot #2 is not in force in us-east-1: snapshot #1 there was fetched at {first.fetched_at}, later "
+            "than this one's") in warning and "plans keep using it" in warning
+    monkeypatch.undo()
+    assert {r: i.id for (_, r), i in PriceStore(store).in_force(["aws"]).items()} == {"us-east-1": 1}
+    # a refresh with the clock right is in force at once and warns of nothing
+    use(monkeypatch, FakeSource(g5_price=0.9))
+    result = refresh(store)
+    assert result.exit_code == 0 and "not in force" not in result.stderr
+    assert PriceStore(store).shadowed(PriceStore(store).snapshot(3)) == {}
