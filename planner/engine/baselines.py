@@ -121,9 +121,8 @@ def baseline_variants(base: Inputs) -> list[Variant]:
     return out
 
 
-def _unserved(base: Inputs, variant: Variant) -> list[str]:
-    """The workloads that nothing the baseline may hold or rent can serve (from the masks alone)."""
-    keep, buyable = variant.masks(base)
+def _unserved(base: Inputs, keep: np.ndarray, buyable: np.ndarray) -> list[str]:
+    """The workloads that nothing a baseline with these masks (Variant.masks) may hold or rent can serve."""
     return unserved_by(base, keep & ((base.col("kind") != "card") | (base.col("existing") > 0) | buyable))
 
 
@@ -132,8 +131,8 @@ def _solve_variant(base: Inputs, variant: Variant, solver: str,
     """(reduced inputs, model, solution) of a baseline, or the InfeasibleError that says why it has none.
     A workload that nothing of the baseline's type may serve is found from the masks alone, before its
     inputs are made: no inputs, no reduction, no solve."""
-    keep, _ = variant.masks(base)
-    missing = _unserved(base, variant)
+    keep, buyable = variant.masks(base)
+    missing = _unserved(base, keep, buyable)
     try:
         if missing:
             if unserved_by(base, keep):   # no unit at all: the explanation names the offers left out
@@ -174,14 +173,14 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
     variants = baseline_variants(base)
     keys = [_model_key(base, variant) for variant in variants]
     for variant, key in zip(variants, keys):
-        if key in solved:
-            pass
-        elif variant.group == "all_cloud" and all_cloud is not None:
-            solved[key] = (None, None, Solution(all_cloud[0], all_cloud[1], solver, 0.0, 0.0))
-        elif variant.group == "all_cloud" and defer_all_cloud and keys.count(key) == 1 and not _unserved(base, variant):
-            solved[key] = PENDING
-        else:
-            solved[key] = _solve_variant(base, variant, solver, time_limit)
+        if key not in solved:
+            if variant.group == "all_cloud" and all_cloud is not None:
+                solved[key] = (None, None, Solution(all_cloud[0], all_cloud[1], solver, 0.0, 0.0))
+            elif (variant.group == "all_cloud" and defer_all_cloud and keys.count(key) == 1
+                  and not _unserved(base, *variant.masks(base))):
+                solved[key] = PENDING
+            else:
+                solved[key] = _solve_variant(base, variant, solver, time_limit)
         outcomes.append((variant.group, variant.label, solved[key]))
     readable = {}
     for group, label, outcome in outcomes:
