@@ -115,7 +115,7 @@ def test_worked_example_flip_point_is_where_the_card_stops_paying_for_itself_by_
     flip = CARD_FIXED / (24 * SAVED_PER_HOUR)
     assert flip == pytest.approx(94.5967, abs=1e-4)
     assert (row["card"], row["workload"], row["unit"]) == ("rtx-a5000", "training", "GPU-hours per month")
-    assert row["demand_today"] == 800 and row["solves"] <= 12
+    assert row["demand_today"] == 800 and row["solves"] <= 14
     assert abs(row["flip_demand"] - flip) <= row["precision_pct"] / 100 * row["flip_demand"] + 1e-9
     assert row["flip_share_of_today"] == pytest.approx(row["flip_demand"] / 800)
 
@@ -341,7 +341,7 @@ def test_flip_points_bracket_the_change(path):
     bought = set(p.schedule.loc[p.schedule["action"] == "buy", "card"]) if len(p.schedule) else set()
     assert set(p.flip_points["card"]) == bought
     for row in p.flip_points.to_dict("records"):
-        assert row["solves"] <= 12 and row["units"] == held(p, row["card"])
+        assert row["solves"] <= 14 and row["units"] == held(p, row["card"])
         if math.isnan(row["flip_demand"]):
             continue
         relax = {f"constraints.min_units.{row['card']}": 0} if s.constraints.min_units.get(row["card"]) else {}
@@ -359,6 +359,18 @@ def test_flip_points_bracket_the_change(path):
             count, demand = int(tried.group(1)), float(tried.group(2).replace(",", ""))
             assert demand < row["flip_demand"]
             assert held(plan(s, baselines=False, overrides={**relax, path_: demand}), row["card"]) == count, row
+
+
+def test_a_flip_within_a_few_cards_of_today_is_found_stepping_down_from_today():
+    # industrial.yaml holds 88 A100s for 12,000 GPU-hours a month of pretraining; fewer are held below
+    # about 11,719 (docs/decisions.md), within two cards' share of today (12,000 / 88 = 136 hours each).
+    # Bisection from zero to ±0.1 % of a flip below 12,000 needs a solve at zero and k halvings with
+    # 12,000 / 2^k ≤ 2 × 0.001 × 12,000, so k ≥ 9: 10 solves at least. Two steps down from today (one and
+    # three cards' share) bracket it 273 hours wide, and four halvings close it: 6 solves.
+    (row,) = decided(ROOT / "scenarios" / "industrial.yaml").flip_points.to_dict("records")
+    assert (row["card"], row["units"], row["demand_today"]) == ("a100-80gb-pcie", 88, 12000)
+    assert 12000 - 3 * 12000 / 88 < row["flip_demand"] < 12000 - 12000 / 88
+    assert row["solves"] <= 6 and row["precision_pct"] <= 0.1
 
 
 def test_the_flip_workload_is_the_one_the_card_works_most_for():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,47 @@ def test_re_solves_stopped_by_the_time_limit_give_no_flip_point_and_no_no_fleet(
     assert math.isnan(flip["flip_share_of_today"])
     assert "time limit" in flip["note"] and "held below it" not in flip["note"]
     assert p.runner_up["status"] == "not_solved" and "time limit" in p.runner_up["note"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. A demand too low to have any fleet is not "fewer held"
+
+
+def test_a_demand_without_a_fleet_is_no_flip_point(tmp_path):
+    # One RTX 4060 Ti (16 GB) serves `training`; `big-memory` (200 h a month, 24 GB) only fits the cloud's
+    # A10G; at most half the work may run in the cloud. Training's hours on the card t ≤ x (its demand)
+    # and cloud work (x − t) + 200 ≤ 0.5 (x + 200) ask t ≥ 0.5 x + 100, so x ≥ 200: below 200 training
+    # hours a month no fleet meets the cap, and from 200 up to the card's 657 hours one card must work.
+    # The card is held at every demand that has a fleet: there is no level below which fewer are held
+    # (the search once read the zero demand's "no fleet" as "not bought" and gave a flip at 100).
+    path = tmp_path / "cap.yaml"
+    path.write_text(f"""name: no fleet below 200 hours
+currency: USD
+horizon_months: 12
+discount_rate: 0.0
+prices: {{source: {OFFERS}, providers: [aws], purchase_options: [on_demand]}}
+onprem:
+  electricity_per_kwh: 0.0
+  availability: 0.9
+  cards: [rtx-4060-ti-16gb]
+  card_overrides:
+    rtx-4060-ti-16gb: {{price: 1000, currency: USD, host_cost_per_card: 0, busy_watts: 200, idle_watts: 50,
+                       life_years: 4, maintenance_rate_per_year: 0}}
+workloads:
+  - {{name: training, gpu_hours_per_month: 400, reference_gpu: A10G, min_gpu_memory_gb: 16,
+     throughput: {{A10G: 1.0, RTX-4060-TI-16GB: 1.0}}}}
+  - {{name: big-memory, gpu_hours_per_month: 200, reference_gpu: A10G, min_gpu_memory_gb: 24}}
+constraints: {{max_cloud_share: 0.5}}
+""")
+    demand = "workloads.training.gpu_hours_per_month"
+    with pytest.raises(InfeasibleError):
+        plan(path, baselines=False, overrides={demand: 199})
+    assert plan(path, baselines=False, overrides={demand: 201}).fleet.set_index("sku").loc["rtx-4060-ti-16gb", "new_units"] == 1
+    p = add_decisions(plan(path, baselines=False), threads=1)
+    (flip,) = p.flip_points.to_dict("records")
+    assert (flip["card"], flip["units"], flip["workload"]) == ("rtx-4060-ti-16gb", 1, "training")
+    assert math.isnan(flip["flip_demand"]) and "held below it" not in flip["note"] and "not bought" not in flip["note"]
+    # the note brackets the edge of the feasible demands, 200, within the search's precision (±0.1 %)
+    low, high = (float(x.replace(",", "")) for x in re.findall(r"at ([\d,.]+) GPU-hours per month", flip["note"]))
+    assert 200 * (1 - 2e-3) <= low < 200 <= high <= 200 * (1 + 2e-3), flip["note"]
+    assert "no fleet at" in flip["note"] and "fewer held at no demand tried" in flip["note"]
