@@ -110,6 +110,9 @@ def _first_run(h: highspy.Highs) -> None:
         h.run()
 
 
+Start = dict   # pulp variable -> value: a partial MIP start (solve)
+
+
 @dataclass(frozen=True)
 class Solution:
     status: str          # optimal | feasible (limit reached) | infeasible | unbounded | not_solved
@@ -246,10 +249,11 @@ def highs_options(m: Model) -> dict:
     return {**HIGHS_OPTIONS, **WHOLE_JOBS_OPTIONS} if m.jobs else dict(HIGHS_OPTIONS)
 
 
-def _solve_highs(m: Model, time_limit: float | None) -> tuple[str, float | None]:
+def _solve_highs(m: Model, time_limit: float | None, start: Start | None = None) -> tuple[str, float | None]:
     """Solve `m` with HiGHS in this process, split on the fixed-cost binary when there is one; the
-    variables get their values (varValue). Returns (status, gap)."""
-    start = time.perf_counter()
+    variables get their values (varValue). `start`: a partial MIP start for the run with cards (see solve).
+    Returns (status, gap)."""
+    begin = time.perf_counter()
     columns = m.prob.variables()
     m.columns = columns
     h = _highs_model(m.prob, columns, highs_options(m))
@@ -258,7 +262,9 @@ def _solve_highs(m: Model, time_limit: float | None) -> tuple[str, float | None]
     for fixed in ((None,) if z is None else (0.0, 1.0)):
         if fixed is not None:
             h.changeColBounds(z, fixed, fixed)
-        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        if start and mip and fixed != 0.0:   # a start with cards says nothing of the run without any
+            _set_start(h, start)
+        left = None if time_limit is None else time_limit - (time.perf_counter() - begin)
         branches.append(_run(h, left, mip))
     if z is not None:
         constant = m.prob.objective.constant
@@ -275,6 +281,19 @@ def _solve_highs(m: Model, time_limit: float | None) -> tuple[str, float | None]
     gap = absolute / max(abs(best.objective + m.prob.objective.constant), 1e-9)
     # optimal: proven within HiGHS's tolerances (relative GAP_REL, or its absolute gap of 1e-6)
     return status, (0.0 if status == "optimal" and (gap <= GAP_REL or absolute <= 1e-6) else gap)
+
+
+def _set_start(h: highspy.Highs, start: Start) -> None:
+    """Give HiGHS the values of some integer columns (the variables carry their column as `index`): it
+    completes them into a fleet by a small sub-MIP and, if that is feasible, starts from it. A hint only:
+    an infeasible start, or a HiGHS that takes no partial start, leaves the solve as it was."""
+    columns = [var for var in start if getattr(var, "index", None) is not None]
+    index = np.array([var.index for var in columns], dtype=np.int32)
+    value = np.array([float(start[var]) for var in columns], dtype=float)
+    try:
+        h.setSolution(len(index), index, value)
+    except TypeError:   # highspy before the sparse setSolution
+        pass
 
 
 def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
@@ -301,12 +320,20 @@ def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
     return status, (0.0 if status == "optimal" else None)   # optimal: proven within GAP_REL
 
 
-def solve(m: Model, solver: str = DEFAULT_SOLVER, time_limit: float | None = None) -> Solution:
-    """Solve the model in place; the status says whether the values are a proven optimum."""
+def solve(m: Model, solver: str = DEFAULT_SOLVER, time_limit: float | None = None,
+          start: Start | None = None) -> Solution:
+    """Solve the model in place; the status says whether the values are a proven optimum.
+
+    `start`: values of some integer variables of `m` (a fleet close to the optimum, e.g. the plan's with
+    one purchase moved) that HiGHS completes and starts from; the optimum it proves is the same, found
+    sooner (engine.decisions). CBC ignores it."""
     if solver not in SOLVERS:
         raise PlannerError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
-    start = time.perf_counter()
-    status, gap = (_solve_highs if solver == "highs" else _solve_cbc)(m, time_limit)
-    seconds = time.perf_counter() - start
+    began = time.perf_counter()
+    if solver == "highs":
+        status, gap = _solve_highs(m, time_limit, start)
+    else:
+        status, gap = _solve_cbc(m, time_limit)
+    seconds = time.perf_counter() - began
     objective = float(pulp.value(m.prob.objective) or 0.0) if status in ("optimal", "feasible") else math.nan
     return Solution(status, objective, solver, seconds, gap)
