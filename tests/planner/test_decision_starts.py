@@ -99,3 +99,12 @@ def test_purchases_read_back_what_start_of_sets(industrial):
     assert solve(m, "highs").status == "optimal"
     assert purchases(m) == fleet
     assert pulp.value(m.card(A100)) == pytest.approx(16)
+
+
+def test_one_card_more_starts_in_the_first_purchase_month_and_one_fewer_from_the_last(industrial):
+    p, r, _ = industrial
+    plan_buys = {(A100, mo): units for mo, units in schedule(p).items()}
+    more, fewer = r.plan_with_one(A100, more=True), r.plan_with_one(A100, more=False)
+    assert more == {**plan_buys, (A100, 1): 24 + 1}
+    assert fewer == {**plan_buys, (A100, 52): 8 - 1}      # month 52 is the plan's last purchase
+    assert r.plan_with_one("rtx-4090", more=False) == plan_buys   # no such card bought: nothing to take
