@@ -167,7 +167,7 @@ class _Resolver:
     def plan_with_one(self, card: str, more: bool) -> dict[tuple[str, int], float]:
         """The plan's purchases by (card, month) with one `card` more, bought in its first purchase month
         (more), or one fewer, from its last purchase: a start near the best fleet holding one card more or
-        fewer (count_alternative, runner_up). Unchanged when the plan buys no `card` to take one from."""
+        fewer (count_alternative). Unchanged when the plan buys no `card` to take one from."""
         bought = self.plan_purchases()
         if more:
             sku, v = self.inp.col("sku"), self.inp.vintages
@@ -186,7 +186,7 @@ class _Resolver:
         """A fleet near the optimum without purchase vintage `k`, for HiGHS to start from: the plan's
         purchases with those of `k` moved to the card's purchase month before it (after it, for the first),
         where that month's bound allows. HiGHS completes the rest (groups, dispatch) or, if the move breaks a
-        cap, ignores it. On industrial.yaml's 15 purchases the re-solves took 2.4 s instead of 4.1 s
+        cap, ignores it. On industrial.yaml's 15 purchases the re-solves took 2.4-2.7 s instead of 4.1-4.4 s
         (2026-12-03, one thread, same optima)."""
         first = self.inp.vintages["first_service"].to_numpy()
         unit = self.inp.vintages["unit"].to_numpy()
@@ -713,7 +713,7 @@ def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float
 
     A card held `units` times for one workload is mostly sized to its demand, so the flip is usually
     within a few cards' share of today: two steps down of today / units (one card's share) and three
-    times that find it in 6 solves on industrial.yaml, where bisection on [0, today] spent 12. A flip
+    times that find it in 6 solves on industrial.yaml, where bisection on [0, today] spent 11. A flip
     further down costs these two solves more; zero demand is tried only then."""
     step, high = today / search.units, today
     for demand in (today - step, today - 3 * step):
