@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pulp
 
 if TYPE_CHECKING:
@@ -110,6 +111,39 @@ def cloud_share(m: Model) -> pulp.LpAffineExpression:
     return cloud_work(m) / max(m.inputs.total_demand(), 1e-12)
 
 
+def usable_cards(inp: Inputs) -> np.ndarray:
+    """A mask over the units: the cards a fleet may hold (owned, or buyable with a maximum above 0)."""
+    units = inp.units
+    can_buy = units["buyable"].astype(bool) & (units["max_units"].isna() | (units["max_units"] > 0))
+    return ((units["kind"] == "card") & ((units["existing"] > 0) | can_buy)).to_numpy()
+
+
+def cloud_only_work(inp: Inputs) -> tuple[float, list[str]]:
+    """(share of the work demanded over the horizon that no usable card can serve, those workloads'
+    names): the least cloud share of any fleet, whatever the cards."""
+    periods, demand = (inp.periods, inp.demand) if inp.demand_low is None else (inp.periods_low, inp.demand_low)
+    hours = (periods["slot_hours"] * periods["n_months"]).to_numpy()
+    work = (demand * hours[:, None]).sum(axis=0)
+    only = ~(inp.work[usable_cards(inp)] > 0).any(axis=0) & (work > 0)
+    return float(work[only].sum() / max(work.sum(), 1e-12)), [n for n, o in zip(inp.workload_names, only) if o]
+
+
+def _explain_cloud_share(limit: float, need: float, fleet: str, inp: Inputs) -> str:
+    """Why max_cloud_share cannot be met: the work only the cloud can serve, when it alone exceeds the
+    cap (the fleet found at the least share is then one of many that tie: naming it would mislead), else
+    the fleet the other limits leave."""
+    share, names = cloud_only_work(inp)
+    head = f"max_cloud_share {limit:g} < {need:.3f} needed at the least: "
+    if not names:
+        return head + f"on-prem capacity is limited to {fleet}"
+    needs = dict(zip(inp.workload_names, inp.workloads["needs"]))
+    which = ", ".join(f"{name} ({needs[name]})" for name in names)
+    only = f"{which} no on-prem card can serve: {100 * share:.1f} % of the work runs in the cloud whatever the fleet"
+    if share >= need - 1e-9:
+        return head + only
+    return head + only + f"; beyond that, on-prem capacity is limited to {fleet}"
+
+
 # ---------------------------------------------------------------------------------------------------
 # Constraints
 
@@ -182,8 +216,7 @@ CAPS: list[Cap] = [
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
         met_without_cards=False, measure=cloud_share,
-        explain=lambda limit, need, fleet, inp: (f"max_cloud_share {limit:g} < {need:.3f} needed at the least: "
-                                                 f"on-prem capacity is limited to {fleet}")),
+        explain=_explain_cloud_share),
     # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
     Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, met_without_cards=True,
         precheck=_owned_above_max),

@@ -30,9 +30,7 @@ def check_compatibility(inp: Inputs) -> None:
 
 def unserved(inp: Inputs) -> list[str]:
     """Workloads that no unit may serve once unit limits are applied (cards capped at zero units)."""
-    units = inp.units
-    can_buy = units["buyable"].astype(bool) & (units["max_units"].isna() | (units["max_units"] > 0))
-    return unserved_by(inp, ((units["kind"] != "card") | (units["existing"] > 0) | can_buy).to_numpy())
+    return unserved_by(inp, (inp.col("kind") != "card") | constraints.usable_cards(inp))
 
 
 def unserved_by(inp: Inputs, usable: np.ndarray) -> list[str]:

@@ -1,6 +1,7 @@
 """The optimiser and cost model on hand-worked cases (numbers computed by hand in the comments)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,52 @@ def test_cloud_share_cap_that_cannot_be_met_names_the_share():
         plan(s, baselines=False)
     text = str(info.value)
     assert "max_cloud_share 0.5 < 1.000 needed" in text and "capex budget 0 USD <" in text
+
+
+def cloud_only_scenario(tmp_path: Path, training_hours: float, share: float, max_cards: int | None = None) -> Path:
+    """One RTX 4060 Ti (16 GB, 657 h a month at 0.9 availability) may serve `training`; `big-memory`
+    (200 h a month, 24 GB) fits only the cloud's A10G (g5.xlarge)."""
+    limit = f", max_units: {{rtx-4060-ti-16gb: {max_cards}}}" if max_cards is not None else ""
+    path = tmp_path / "cloud-only.yaml"
+    path.write_text(f"""name: cloud-only work
+currency: USD
+horizon_months: 12
+prices: {{source: {ROOT / "examples" / "offers-g5-us-east-1.csv"}, providers: [aws], purchase_options: [on_demand]}}
+onprem:
+  availability: 0.9
+  cards: [rtx-4060-ti-16gb]
+  card_overrides:
+    rtx-4060-ti-16gb: {{price: 1000, currency: USD, busy_watts: 200, idle_watts: 50, life_years: 4}}
+workloads:
+  - {{name: training, gpu_hours_per_month: {training_hours}, reference_gpu: A10G, min_gpu_memory_gb: 16,
+     throughput: {{A10G: 1.0, RTX-4060-TI-16GB: 1.0}}}}
+  - {{name: big-memory, gpu_hours_per_month: 200, reference_gpu: A10G, min_gpu_memory_gb: 24}}
+constraints: {{max_cloud_share: {share}{limit}}}
+""")
+    return path
+
+
+def test_cloud_share_cap_below_the_work_only_the_cloud_can_serve_names_that_work(tmp_path):
+    # 200 of 150 + 200 hours only the cloud serves: 57.1 % whatever the fleet, above the cap of 50 %; the
+    # fleet found at the least share (one card of the many that tie) is not named as a capacity limit
+    with pytest.raises(InfeasibleError) as info:
+        plan(cloud_only_scenario(tmp_path, 150, 0.5), baselines=False)
+    text = str(info.value)
+    assert "max_cloud_share 0.5 < 0.571 needed at the least" in text
+    assert "big-memory (≥ 24 GB, 1 GPU(s) per job) no on-prem card can serve: 57.1 % of the work" in text
+    assert "on-prem capacity is limited" not in text and "training" not in text
+
+
+def test_cloud_share_cap_names_the_cloud_only_work_and_the_fleet_limit_beyond_it(tmp_path):
+    # 1,000 training hours a month, but at most one card (657 hours): the cloud serves 200 + 343 of 1,200
+    # hours at the least (45.25 %), of which big-memory's 200 (16.7 %) whatever the fleet
+    with pytest.raises(InfeasibleError) as info:
+        plan(cloud_only_scenario(tmp_path, 1000, 0.3, max_cards=1), baselines=False)
+    text = str(info.value)
+    need = float(re.search(r"max_cloud_share 0.3 < ([\d.]+) needed at the least", text).group(1))
+    assert need == pytest.approx((200 + 1000 - 0.9 * 730) / 1200, abs=6e-4)   # printed to 3 decimals
+    assert "no on-prem card can serve: 16.7 % of the work runs in the cloud whatever the fleet" in text
+    assert "; beyond that, on-prem capacity is limited to 1 × RTX-4060-TI-16GB (200 W" in text
 
 
 # --- the example scenarios and the CLI -----------------------------------------------------------
