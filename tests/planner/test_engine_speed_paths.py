@@ -142,6 +142,10 @@ if sys.argv[2] == "baselines in a child":   # as `fleetplan plan`: a forked chil
     p = plan(load_scenario_file(sys.argv[1]), solver="highs", baselines=False, prefetch_baselines=True)
     add_baselines(p, plans=False)
     print(json.dumps({"cores": usable_cores()}))
+elif sys.argv[2] == "no baselines":   # as `fleetplan plan --no-baselines`: the second core is free
+    p = plan(load_scenario_file(sys.argv[1]), solver="highs", baselines=False)
+    add_baselines(p, plans=False)     # after the plan, on the scheduler its first run started
+    print(json.dumps({"cores": usable_cores()}))
 else:
     p = plan(load_scenario_file(sys.argv[1]), solver="highs")
 print(json.dumps({"added_threads": threads() - before, "status": p.status, "total": p.total,
@@ -150,13 +154,14 @@ print(json.dumps({"added_threads": threads() - before, "status": p.status, "tota
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
-@pytest.mark.parametrize("case", ["fresh process", "started elsewhere", "baselines in a child"])
+@pytest.mark.parametrize("case", ["fresh process", "started elsewhere", "baselines in a child", "no baselines"])
 def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(case):
     # HiGHS's scheduler is global and set by its first run: the engine's first run asks for one thread (no
     # worker thread is added), and where other code started it with two, HiGHS refuses one, and the engine
     # runs with the default instead: the same hand-worked plan either way (a fresh interpreter each). Where
     # a forked child solves the baselines (two usable cores), the plan's first run asks for two: one worker
-    # thread, for the analytic centre HiGHS computes beside the root LP (engine.solve.first_run_threads).
+    # thread, for the analytic centre HiGHS computes beside the root LP (engine.solve.first_run_threads);
+    # so does a plan without baselines, whose second core is free.
     import json
     import subprocess
     import sys
@@ -169,7 +174,7 @@ def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(
     assert out["all_cloud"] == pytest.approx(ALL_CLOUD, rel=1e-6)
     if case == "fresh process":
         assert out["added_threads"] == 0
-    if case == "baselines in a child":
+    if case in ("baselines in a child", "no baselines"):
         cores = json.loads(done.stdout.splitlines()[-2])["cores"]
         assert out["added_threads"] == (1 if cores >= 2 else 0)
 
