@@ -160,9 +160,8 @@ class _Resolver:
 
     def plan_purchases(self) -> dict[tuple[str, int], float]:
         """The plan's purchases by (card, month)."""
-        sku, v = self.inp.col("sku"), self.inp.vintages
-        unit, first = v["unit"].to_numpy(), v["first_service"].to_numpy()
-        return {(str(sku[unit[k]]), int(first[k])): units for k, units in self.bought.items()}
+        key = vintage_keys(self.inp)
+        return {key[k]: units for k, units in self.bought.items()}
 
     def plan_with_one(self, card: str, more: bool) -> dict[tuple[str, int], float]:
         """The plan's purchases by (card, month) with one `card` more, bought in its first purchase month
@@ -205,19 +204,24 @@ class _Resolver:
         return self.prepared(inputs_priced_as(scenario, self.base, merge_periods=self.reduced))
 
 
+def vintage_keys(inp: Inputs) -> list[tuple[str, int]]:
+    """(card, month it enters service) of each vintage: what names a purchase across models whose vintage
+    indices differ (another demand, other reductions)."""
+    sku, v = inp.col("sku"), inp.vintages
+    return list(zip(map(str, sku[v["unit"].to_numpy()]), map(int, v["first_service"].to_numpy())))
+
+
 def purchases(m: Model) -> dict[tuple[str, int], float]:
     """The cards solved model `m` buys, by (card, purchase month)."""
-    sku, v = m.inputs.col("sku"), m.inputs.vintages
-    unit, first = v["unit"].to_numpy(), v["first_service"].to_numpy()
-    return {(str(sku[unit[k]]), int(first[k])): round(var.varValue or 0.0) for k, var in m.buy.items()}
+    key = vintage_keys(m.inputs)
+    return {key[k]: round(var.varValue or 0.0) for k, var in m.buy.items()}
 
 
 def start_of(m: Model, bought: dict[tuple[str, int], float]) -> dict:
     """A MIP start for `m` (engine.solve): each purchase variable set from `bought` (by card and month), 0
     where it has none."""
-    sku, v = m.inputs.col("sku"), m.inputs.vintages
-    unit, first = v["unit"].to_numpy(), v["first_service"].to_numpy()
-    return {var: bought.get((str(sku[unit[k]]), int(first[k])), 0.0) for k, var in m.buy.items()}
+    key = vintage_keys(m.inputs)
+    return {var: bought.get(key[k], 0.0) for k, var in m.buy.items()}
 
 
 def _resolver(result: Plan, solver: str | None, time_limit: float | None, store: str | Path | None,
