@@ -124,7 +124,10 @@ def cloud_only_work(inp: Inputs) -> tuple[float, list[str]]:
     periods, demand = (inp.periods, inp.demand) if inp.demand_low is None else (inp.periods_low, inp.demand_low)
     hours = (periods["slot_hours"] * periods["n_months"]).to_numpy()
     work = (demand * hours[:, None]).sum(axis=0)
-    only = ~(inp.work[usable_cards(inp)] > 0).any(axis=0) & (work > 0)
+    cards = usable_cards(inp)
+    if inp.caps.get("unit_limits"):   # a card's min_units lets the model buy it though onprem.cards lacks it
+        cards = cards | ((inp.col("kind") == "card") & (inp.col("min_units") > 0))
+    only = ~(inp.work[cards] > 0).any(axis=0) & (work > 0)
     return float(work[only].sum() / max(work.sum(), 1e-12)), [n for n, o in zip(inp.workload_names, only) if o]
 
 

@@ -205,6 +205,27 @@ def test_cloud_share_cap_names_the_cloud_only_work_and_the_fleet_limit_beyond_it
     assert "; beyond that, on-prem capacity is limited to 1 × RTX-4060-TI-16GB (200 W" in text
 
 
+def test_cloud_share_cap_counts_a_card_that_only_min_units_lets_the_plan_buy(tmp_path):
+    # The RTX 4090 (24 GB) is not in onprem.cards, but min_units 1 (max_units 1) makes the plan buy one; it
+    # serves big-memory too (as fast as an A10G, both workloads' tables say), so no work is the cloud's
+    # alone: the limit is the one card's 657 hours, and the cloud serves 1,200 − 657 of 1,200 hours at the
+    # least (45.25 %) against a cap of 10 %
+    path = cloud_only_scenario(tmp_path, 1000, 0.1)
+    text = path.read_text().replace(
+        "constraints: {max_cloud_share: 0.1}",
+        "constraints: {max_cloud_share: 0.1, min_units: {rtx-4090: 1}, max_units: {rtx-4090: 1, rtx-4060-ti-16gb: 0}}")
+    text = text.replace("throughput: {A10G: 1.0, RTX-4060-TI-16GB: 1.0}",
+                        "throughput: {A10G: 1.0, RTX-4060-TI-16GB: 1.0, RTX-4090: 1.0}")
+    path.write_text(text.replace("min_gpu_memory_gb: 24}", "min_gpu_memory_gb: 24, throughput: {A10G: 1.0, RTX-4090: 1.0}}"))
+    with pytest.raises(InfeasibleError) as info:
+        plan(path, baselines=False)
+    text = str(info.value)
+    need = float(re.search(r"max_cloud_share 0.1 < ([\d.]+) needed at the least", text).group(1))
+    assert need == pytest.approx((1200 - 0.9 * 730) / 1200, abs=6e-4)
+    assert "no on-prem card can serve" not in text
+    assert "on-prem capacity is limited to 1 × RTX-4090" in text
+
+
 # --- the example scenarios and the CLI -----------------------------------------------------------
 
 @pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.yaml")), ids=lambda p: p.name)
