@@ -151,7 +151,8 @@ class _Resolver:
         if var is not None:
             var.upBound = 0
         try:
-            solution = solve(m, self.solver, self.time_limit, start=self.start_without_buy(m, k))
+            start = None if var is None else self.start_without_buy(m, k)
+            solution = solve(m, self.solver, self.time_limit, start=start)
         finally:
             if var is not None:
                 var.upBound = most
@@ -369,6 +370,9 @@ def _no_answer(r: _Resolver, status: str) -> str:
         if r.time_limit is not None:
             return f"the solver stopped at the time limit ({r.time_limit:g} s) without an answer"
         return "the solver stopped without an answer"
+    if status == "feasible":
+        limit = f" ({r.time_limit:g} s)" if r.time_limit is not None else ""
+        return f"the solver stopped at the time limit{limit} with a fleet it had not proved best"
     return f"the re-solve is {status}"
 
 
@@ -629,7 +633,9 @@ class _FlipSearch:
             return None
         self.solves += 1
         outcome = self.r.solve(inp, "flip_points", start=self.start(demand))
-        if outcome.status not in SOLVED:
+        # only a proven optimum tells how many cards the best plan holds: a fleet found before the time limit
+        # (status feasible) is often the start itself, from a demand where the card is held
+        if outcome.status != "optimal":
             if outcome.status in ("infeasible", "unbounded"):
                 self.no_fleet = True
             else:

@@ -326,7 +326,10 @@ def solve(m: Model, solver: str = DEFAULT_SOLVER, time_limit: float | None = Non
 
     `start`: values of some integer variables of `m` (a fleet close to the optimum, e.g. the plan's with
     one purchase moved) that HiGHS completes and starts from; the optimum it proves is the same, found
-    sooner (engine.decisions). CBC ignores it."""
+    sooner (engine.decisions), though among tied optima it may return the start's. Completing the start
+    does not watch `time_limit` closely: a solve can end a few hundredths of a second past it (0.06 s
+    limits ended at 0.09-0.11 s, 2026-12-03), and one stopped by the limit may end `feasible` at the
+    start's fleet rather than `not_solved`. CBC ignores it."""
     if solver not in SOLVERS:
         raise PlannerError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
     began = time.perf_counter()

@@ -278,3 +278,25 @@ constraints: {{max_cloud_share: 0.5}}
     low, high = (float(x.replace(",", "")) for x in re.findall(r"at ([\d,.]+) GPU-hours per month", flip["note"]))
     assert 200 * (1 - 2e-3) <= low < 200 <= high <= 200 * (1 + 2e-3), flip["note"]
     assert "no fleet at" in flip["note"] and "fewer held at no demand tried" in flip["note"]
+
+
+def test_a_fleet_not_proved_best_tells_nothing_of_the_flip_point(tmp_path, monkeypatch):
+    # Under a time limit HiGHS may stop with a fleet it has not proved best (status feasible) — often the
+    # start it was given, from a demand where the card is held. Such a fleet says nothing of how many cards
+    # the best plan holds: every flip re-solve made to end so gives no flip point, and the note says why.
+    from dataclasses import replace as replaced
+
+    from planner.engine import decisions
+
+    solve = decisions._Resolver.solve
+
+    def unproved(self, inp, part, change=None, start=None):
+        outcome = solve(self, inp, part, change, start=start)
+        return replaced(outcome, status="feasible") if part == "flip_points" and outcome.status == "optimal" else outcome
+
+    monkeypatch.setattr(decisions._Resolver, "solve", unproved)
+    p = add_decisions(plan(growing(tmp_path, "s15"), baselines=False), threads=1)
+    (flip,) = p.flip_points.to_dict("records")
+    assert math.isnan(flip["flip_demand"]) and "held below it" not in flip["note"]
+    assert "with a fleet it had not proved best" in flip["note"], flip["note"]
+    assert (p.decisions["status"] == "optimal").all()   # the decision values were proved: untouched
