@@ -347,6 +347,8 @@ def plan_command(
     skip_teardown()
     from planner.engine import add_baselines
     from planner.engine import plan as make_plan
+    from planner.engine.baselines import usable_cores
+    from planner.engine.solve import first_run_threads
     from planner.reports.tables import plan_start
     from planner.scenario import load_scenario_file
 
@@ -359,9 +361,12 @@ def plan_command(
         scenario = load_scenario_file(file)
         # the table shows the recommended plan before the baselines are solved; other formats need them all
         # a forked child solves the baselines meanwhile where two cores are free (engine.baselines)
-        result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
-                           prefetch_baselines=not no_baselines, store=store, time_limit=time_limit,
-                           overrides={"profile_slots": profile_slots} if profile_slots is not None else None)
+        # without baselines the second core has no other work: HiGHS's first run gets two threads
+        # (industrial.yaml's whole process 1.24 s against 1.33 s, medians of 11 alternating runs, 2026-12-03)
+        with first_run_threads(2 if no_baselines and usable_cores() >= 2 else 1):
+            result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
+                               prefetch_baselines=not no_baselines, store=store, time_limit=time_limit,
+                               overrides={"profile_slots": profile_slots} if profile_slots is not None else None)
         # the table prints the baselines and decision values after the plan; other formats and --out's set
         # (written before the table is printed) carry them
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:

@@ -5,6 +5,7 @@ scenario → prices → inputs → reductions → model → solve → Plan, then
 
 from __future__ import annotations
 
+import contextlib
 import time
 import weakref
 from collections.abc import Mapping
@@ -22,7 +23,6 @@ from planner.engine.baselines import (
     settle_all_cloud,
     solve_inputs,
     start_baseline_child,
-    usable_cores,
 )
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
@@ -147,12 +147,10 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         if max_dispatch_variables is not None:
             check_size(inp, max_dispatch_variables)
         t2 = time.perf_counter()
-        # two threads when the second core has no other work of this call: the forked child's baselines
-        # run beside the plan, or no baselines are solved (--no-baselines: industrial.yaml's whole process
-        # 1.24 s against 1.33 s, medians of 11 alternating runs, busy host, 2026-12-03); one when this call solves
-        # the baselines after the plan, which the first run's scheduler serves too (10 % less CPU there)
-        two = child is not None or (not baselines and not prefetch_baselines and usable_cores() >= 2)
-        with first_run_threads(2 if two else 1):
+        # two threads where a forked child solves the baselines beside the plan (the second core is its
+        # otherwise); else the caller's choice (first_run_threads; one by default, as a sweep's workers and
+        # a caller's own pool of processes need, two from `fleetplan plan --no-baselines`)
+        with first_run_threads(2) if child is not None else contextlib.nullcontext():
             model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)

@@ -142,8 +142,10 @@ if sys.argv[2] == "baselines in a child":   # as `fleetplan plan`: a forked chil
     p = plan(load_scenario_file(sys.argv[1]), solver="highs", baselines=False, prefetch_baselines=True)
     add_baselines(p, plans=False)
     print(json.dumps({"cores": usable_cores()}))
-elif sys.argv[2] == "no baselines":   # as `fleetplan plan --no-baselines`: the second core is free
-    p = plan(load_scenario_file(sys.argv[1]), solver="highs", baselines=False)
+elif sys.argv[2] == "no baselines":   # as `fleetplan plan --no-baselines`, which asks for two threads
+    from planner.engine.solve import first_run_threads
+    with first_run_threads(2 if usable_cores() >= 2 else 1):
+        p = plan(load_scenario_file(sys.argv[1]), solver="highs", baselines=False)
     add_baselines(p, plans=False)     # after the plan, on the scheduler its first run started
     print(json.dumps({"cores": usable_cores()}))
 else:
@@ -161,7 +163,7 @@ def test_highs_starts_one_thread_and_plans_beside_a_scheduler_started_elsewhere(
     # runs with the default instead: the same hand-worked plan either way (a fresh interpreter each). Where
     # a forked child solves the baselines (two usable cores), the plan's first run asks for two: one worker
     # thread, for the analytic centre HiGHS computes beside the root LP (engine.solve.first_run_threads);
-    # so does a plan without baselines, whose second core is free.
+    # a caller that asks for two (the CLI's --no-baselines) gets them: the engine keeps the caller's choice.
     import json
     import subprocess
     import sys
