@@ -147,9 +147,9 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         if max_dispatch_variables is not None:
             check_size(inp, max_dispatch_variables)
         t2 = time.perf_counter()
-        # two threads where a forked child solves the baselines beside the plan (the second core is its
-        # otherwise); else the caller's choice (first_run_threads; one by default, as a sweep's workers and
-        # a caller's own pool of processes need, two from `fleetplan plan --no-baselines`)
+        # two threads where a forked child solves the baselines beside the plan (engine.solve.first_run_threads
+        # says why); else the caller's choice: one by default, as a sweep's workers and a caller's own pool of
+        # processes need, two from `fleetplan plan --no-baselines`
         with first_run_threads(2) if child is not None else contextlib.nullcontext():
             model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         all_cloud = all_cloud_run(base, model, extra_constraints)
