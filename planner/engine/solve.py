@@ -81,7 +81,8 @@ _this_thread = threading.local()    # .started: HiGHS has run in this thread; .f
 def first_run_threads(threads: int):
     """Within the block, the first HiGHS run of this thread (if it comes there) starts its scheduler with
     `threads` threads instead of one. engine.run's plan asks for two when a forked child solves the
-    baselines (two usable cores, engine.baselines.can_fork): `fleetplan plan industrial.yaml` then ends
+    baselines (two usable cores, engine.baselines.can_fork), and so does `fleetplan plan --no-baselines`
+    on two usable cores (nothing else runs beside its plan): `fleetplan plan industrial.yaml` then ends
     0.023-0.025 s sooner (median of 9 runs: 0.773 → 0.750 s with the child at nice 3, 0.785 s with two
     threads and the child not niced), and no later with two busy processes on the two cores (1.112 →
     1.117 s; 2026-12-03)."""
