@@ -97,7 +97,7 @@ class _Resolver:
     solver: str
     time_limit: float | None
     extra: ExtraConstraints | None
-    bought: dict = field(default_factory=dict)          # vintage index -> cards the plan buys in it
+    bought: dict = field(default_factory=dict)          # (card, month) -> cards the plan buys then
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -160,9 +160,8 @@ class _Resolver:
         return _Outcome.of(solution, m)
 
     def plan_purchases(self) -> dict[tuple[str, int], float]:
-        """The plan's purchases by (card, month)."""
-        key = vintage_keys(self.inp)
-        return {key[k]: units for k, units in self.bought.items()}
+        """The plan's purchases by (card, month): a copy to change."""
+        return dict(self.bought)
 
     def plan_with_one(self, card: str, more: bool) -> dict[tuple[str, int], float]:
         """The plan's purchases by (card, month) with one `card` more, bought in its first purchase month
@@ -188,11 +187,10 @@ class _Resolver:
         where that month's bound allows. HiGHS completes the rest (groups, dispatch) or, if the move breaks a
         cap, ignores it. On industrial.yaml's 15 purchases the re-solves took 2.4-2.7 s instead of 4.1-4.4 s
         (2026-12-03, one thread, same optima)."""
-        first = self.inp.vintages["first_service"].to_numpy()
-        unit = self.inp.vintages["unit"].to_numpy()
-        units = {j: self.bought.get(j, 0.0) for j in m.buy}
+        key = vintage_keys(m.inputs)
+        units = {j: self.bought.get(key[j], 0.0) for j in m.buy}
         moved, units[k] = units[k], 0.0
-        months = sorted((j for j in m.buy if unit[j] == unit[k]), key=lambda j: first[j])
+        months = sorted((j for j in m.buy if key[j][0] == key[k][0]), key=lambda j: key[j][1])
         i = months.index(k)
         near = months[i - 1] if i > 0 else months[i + 1] if i + 1 < len(months) else None
         if near is not None and (m.buy[near].upBound is None or units[near] + moved <= m.buy[near].upBound):
@@ -235,7 +233,7 @@ def _resolver(result: Plan, solver: str | None, time_limit: float | None, store:
     bought = Counter()
     for d in plan_decisions(result):
         if d.kind == "buy":
-            bought[_vintage(inp, d.name, owned=False, month=d.month)] += d.units
+            bought[d.name, d.month] += d.units
     return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, extra, dict(bought))
 
 
