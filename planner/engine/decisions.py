@@ -7,7 +7,7 @@
   offer — differs from the plan's in at least one count (a no-good cut);
 - close call: the runner-up costs at most `close_call_share` more than the plan;
 - flip points: per card bought, the demand of the workload it mainly serves below which the optimal plan
-  holds fewer of that card, by bisection on re-solves.
+  holds fewer of that card, by re-solves that narrow a bracket (where the totals' lines cross, else halving).
 
 Every re-solve takes the plan's own path — same inputs and reductions, solver, time limit and extra
 constraints — so forbidding a decision through `plan(..., extra_constraints=…)` gives the same total.
@@ -54,9 +54,12 @@ DEFAULT_CLOSE_CALL_SHARE = 0.02
 # the field that carries a workload's demand, in the order looked for, and its unit
 DEMAND_FIELDS = {"gpu_hours_per_month": "GPU-hours per month", "requests_per_second": "requests per second",
                  "reference_gpus": "reference GPUs"}
-MAX_FLIP_SOLVES = 14           # per card: 12 for the bisection on [0, today], 2 for the steps down from today
+MAX_FLIP_SOLVES = 14           # per card: 12 for narrowing [0, today] (as many as bisection needs), 2 for the steps down from today
 MAX_SOLVES_ABOVE_TODAY = 6     # looking above today (doubling), when only min_units made the plan hold the card
 FLIP_PRECISION = 1e-3          # stop bisecting when the flip demand is known within ± this share of itself
+# a probe on either side of where the totals' lines cross (_crossing) lies this share of FLIP_PRECISION from it,
+# so that a probe below that holds fewer and one above that holds the card end the search within precision
+PROBE_SHARE = 0.9
 # threads for the re-solves: one per usable core, up to this many (each holds a model; the Python part of
 # a re-solve, building its model, takes the GIL, about a tenth of a solve on industrial.yaml)
 MAX_THREADS = 8
@@ -98,6 +101,7 @@ class _Resolver:
     time_limit: float | None
     extra: ExtraConstraints | None
     bought: dict = field(default_factory=dict)          # (card, month) -> cards the plan buys then
+    total: float = math.nan     # the plan's objective (Plan.total): the optimum at today's demands
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -234,7 +238,8 @@ def _resolver(result: Plan, solver: str | None, time_limit: float | None, store:
     for d in plan_decisions(result):
         if d.kind == "buy":
             bought[d.name, d.month] += d.units
-    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, extra, dict(bought))
+    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, extra, dict(bought),
+                     float(result.total))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -596,7 +601,7 @@ def main_workload(r: _Resolver, card: str, reference: Callable[[], Model]) -> st
 
 @dataclass
 class _FlipSearch:
-    """Bisection on one workload's demand for the level below which the plan holds fewer of a card."""
+    """The search on one workload's demand for the level below which the plan holds fewer of a card."""
 
     r: _Resolver
     card: str
@@ -608,6 +613,7 @@ class _FlipSearch:
     no_fleet: bool = False      # the last holds() gave no answer because that demand has no fleet (or is invalid)
     fewer: dict = field(default_factory=dict)   # demand -> cards held there, where fewer than `units`
     fleets: dict = field(default_factory=dict)  # demand -> purchases by (card, month) of its optimum
+    totals: dict = field(default_factory=dict)  # demand -> the optimum's total (proven optima only)
 
     def start(self, demand: float) -> dict | None:
         """The purchases solved at the nearest demand above `demand` (enough cards there; the cloud fills
@@ -640,6 +646,7 @@ class _FlipSearch:
                 self.stopped = _no_answer(self.r, outcome.status)
             return None
         self.fleets[demand] = purchases(outcome.model)
+        self.totals[demand] = outcome.total
         held = outcome.model.card(self.card)
         count = int(round(pulp.value(held) or 0)) if held is not None else 0
         if count < self.units:
@@ -655,6 +662,8 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     relax = {f"constraints.min_units.{card}": 0} if least > 0 else {}
     search = _FlipSearch(r, card, units, f"workloads.{workload}.{name}", relax)
     search.fleets[today] = r.plan_purchases()
+    if not relax and math.isfinite(r.total):
+        search.totals[today] = r.total   # the plan itself: the optimum at today's demand, holding `units`
     row = {"demand_today": today, "flip_demand": math.nan, "unit": DEMAND_FIELDS[name], "precision_pct": math.nan}
     notes = [f"min_units {least} relaxed for this search"] if relax else []
     unit = DEMAND_FIELDS[name]
@@ -690,16 +699,22 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
         if high is None:
             return ended(f"not held even at {low:,.6g} {unit} without min_units")
     # [low, high] is known now (fewer held at low, or no fleet there; the plan's units at high): a step the
-    # solver could not answer ends the bisection there, as the solve limit does, and precision_pct says how
+    # solver could not answer ends the search there, as the solve limit does, and precision_pct says how
     # far it got; a demand without a fleet counts with the ones below the flip (see below)
+    bisect = False
     while (high - low) / 2 > FLIP_PRECISION * (high + low) / 2:
-        middle = (low + high) / 2
+        width = high - low
+        middle, crossing = _next_demand(search, low, high, bisect)
         found = search.holds(middle)
         if found is None and not search.no_fleet:
             if search.stopped:
-                notes.append(f"bisection ended at {middle:,.6g} {unit}: {search.stopped}")
+                notes.append(f"search ended at {middle:,.6g} {unit}: {search.stopped}")
             break
         low, high = (low, middle) if found else (middle, high)
+        # a probe that lands on the other side of the crossing than the lines said, and leaves more than half
+        # the interval, is followed by a halving: where the lines mislead, the search keeps bisection's pace
+        missed = crossing is not None and found != (middle > crossing)
+        bisect = missed and high - low > width / 2
     if low not in search.fewer:
         # the step at `low` is to no fleet at all, not to fewer cards: no level below which the plan holds
         # fewer (a zero demand without a fleet once read as "not bought below it")
@@ -737,6 +752,57 @@ def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float
     if at_zero is None and search.stopped:
         return None, high
     return (None, high) if at_zero else (0.0, high)
+
+
+def _next_demand(search: _FlipSearch, low: float, high: float, bisect: bool) -> tuple[float, float | None]:
+    """(the demand to solve next inside (low, high), the crossing it probes or None): a probe beside where the
+    totals' lines cross (_crossing), so placed that it and one on the crossing's other side leave an
+    interval within FLIP_PRECISION; the middle when `bisect`, when the lines do not cross inside, or when no
+    probe fits."""
+    middle = (low + high) / 2
+    crossing = None if bisect else _crossing(search, low, high)
+    if crossing is None:
+        return middle, None
+    near = PROBE_SHARE * FLIP_PRECISION * crossing
+    # (1.5 × near: a crossing recomputed after the probe below moves by rounding, and must not ask for a probe
+    # a hair above that one)
+    if crossing - low <= 1.5 * near:        # the interval's lower end is close already: probe above
+        probe = low + 2 * near
+    elif high - crossing <= 1.5 * near:     # its upper end is
+        probe = high - 2 * near
+    else:
+        probe = crossing - near
+    return (probe, crossing) if low < probe < high else (middle, None)
+
+
+def _crossing(search: _FlipSearch, low: float, high: float) -> float | None:
+    """Where the best plan holding the card and the best holding fewer cost alike, if the totals solved so
+    far say: a plain solve at a demand that holds the card gives the first's total there, one that holds
+    fewer the second's. Each is a piecewise-linear function of the demand (a cloud bill proportional to
+    it, card costs fixed by their count), so the line through the two solved demands of each side nearest
+    the interval, crossed with the other's, finds the flip in one step when both lie on straight pieces —
+    the worked example's card stops paying at 2,650.60 / (24 × 1.1675) GPU-hours a month, where two such
+    lines cross. None until each side has two totals, or when the lines cross outside (low, high)."""
+    t = search.totals
+    held = _apart(sorted(d for d in t if d >= high and d not in search.fewer))     # lowest first
+    fewer = _apart(sorted((d for d in t if d <= low and d in search.fewer), reverse=True))   # highest first
+    if held is None or fewer is None:
+        return None
+    slope_held = (t[held[1]] - t[held[0]]) / (held[1] - held[0])
+    slope_fewer = (t[fewer[1]] - t[fewer[0]]) / (fewer[1] - fewer[0])
+    if slope_fewer <= slope_held:       # fewer cards cost no more per hour of demand: no crossing above
+        return None
+    crossing = (t[held[0]] - slope_held * held[0] - t[fewer[0]] + slope_fewer * fewer[0]) / (slope_fewer - slope_held)
+    return crossing if low < crossing < high else None
+
+
+def _apart(demands: list[float]) -> list[float] | None:
+    """The first of `demands` and the next one at least FLIP_PRECISION of it away (a slope between two
+    demands a rounding apart is noise), else None."""
+    for d in demands[1:]:
+        if abs(d - demands[0]) > FLIP_PRECISION * abs(demands[0]):
+            return [demands[0], d]
+    return None
 
 
 def bought_cards(result: Plan) -> list[str]:

@@ -1,0 +1,158 @@
+"""The flip-point search (engine.decisions.flip_point) on cost curves written here, in place of the solver:
+the best plan holding the card costs W(d) at demand d, the best holding fewer O(d); a solve at d holds the
+card when W(d) ≤ O(d) and its total is the smaller. Each case's flip is where the two curves were made to
+cross, so the search is checked against a number known before it runs, and its solves against what
+bisection from zero needs to reach the same precision (counted by the formula below, not by running it).
+
+The shipped scenarios' flip points are re-planned on both sides in test_decisions.py; the worked example's,
+which this search finds exactly, there too.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import types
+
+import numpy as np
+import pytest
+
+from planner.engine import decisions
+from planner.engine.decisions import FLIP_PRECISION, MAX_FLIP_SOLVES, PROBE_SHARE
+
+
+def piecewise(start: float, kinks: list[float], slopes: list[float]):
+    """The function that is `start` at 0 and has slope slopes[j] between kinks[j - 1] and kinks[j]."""
+    def f(d: float) -> float:
+        value, x = start, 0.0
+        for end, slope in zip([*kinks, math.inf], slopes):
+            if d <= x:
+                break
+            value += slope * (min(d, end) - x)
+            x = end
+        return value
+    return f
+
+
+def curves(rng: random.Random):
+    """(today, O, W, flip): O a cloud-like bill with up to three kinks (its slopes rising, or in any order
+    three times in ten), W a card's fixed cost plus a lower slope up to its capacity and O's slope beyond,
+    made to cross O once, at `flip`."""
+    today = rng.choice([100, 400, 800, 1500, 12000])
+    kinks = sorted(rng.uniform(0, today) for _ in range(rng.randint(0, 3)))
+    slopes = sorted(rng.uniform(1, 10) for _ in range(len(kinks) + 1))
+    if rng.random() < 0.3:
+        rng.shuffle(slopes)
+    fewer = piecewise(rng.uniform(0, 1000), kinks, slopes)
+    flip = rng.uniform(0.02, 0.98) * today
+    capacity = rng.uniform(flip, 2 * today)
+    slope = rng.uniform(0, 0.5) * min(slopes)   # below every slope of O: W − O falls, one crossing
+    fixed = fewer(flip) - slope * flip
+
+    def held(d: float) -> float:
+        return fixed + slope * min(d, capacity) + (fewer(d) - fewer(capacity) if d > capacity else 0.0)
+    return today, fewer, held, flip
+
+
+def search(monkeypatch, today: float, fewer, held) -> dict:
+    """flip_point on a card held once today, each solve answered from the curves."""
+    resolver = types.SimpleNamespace(
+        scenario=types.SimpleNamespace(workloads=[types.SimpleNamespace(
+            name="w", demand_field="gpu_hours_per_month", demand_amount=today)]),
+        inp=types.SimpleNamespace(col=lambda name: np.array(["card"]) if name == "sku" else np.array([0])),
+        plan_purchases=dict, total=held(today))
+
+    def holds(self, demand: float):
+        self.stopped, self.no_fleet = None, False
+        if self.solves >= MAX_FLIP_SOLVES:
+            return None
+        self.solves += 1
+        w, o = held(demand), fewer(demand)
+        self.fleets[demand] = {}
+        self.totals[demand] = min(w, o)
+        if o < w:
+            self.fewer[demand] = 0
+        return w <= o
+
+    monkeypatch.setattr(decisions._FlipSearch, "holds", holds)
+    return decisions.flip_point(resolver, "card", 1, "w")
+
+
+def bisection_solves(today: float, flip: float) -> int:
+    """Solves of bisection on [0, today] (one at zero, then k halvings) until its half-width is within
+    FLIP_PRECISION of the flip: today / 2^(k+1) ≤ FLIP_PRECISION × flip."""
+    return 1 + math.ceil(math.log2(today / (2 * FLIP_PRECISION * flip)))
+
+
+def test_the_lines_through_two_totals_on_each_side_cross_where_worked_out_by_hand():
+    # holding the card: 2,000 at 150 and 2,200 at 250 (slope 2, so 1,700 + 2d); holding fewer: 1,100 at 60
+    # and 1,540 at 100 (slope 11, so 440 + 11d); alike where 1,700 + 2d = 440 + 11d: d = 1,260 / 9 = 140
+    s = decisions._FlipSearch(None, "card", 1, "w", {})
+    s.totals = {150.0: 2000.0, 250.0: 2200.0, 60.0: 1100.0, 100.0: 1540.0, 400.0: 9999.0, 0.0: -5.0}
+    s.fewer = {60.0: 0, 100.0: 0, 0.0: 0}
+    # the two nearest each side are used (400 and 0 are farther): the crossing is 140
+    assert decisions._crossing(s, 100.0, 150.0) == pytest.approx(140.0, rel=1e-12)
+    # outside the interval the lines say nothing
+    assert decisions._crossing(s, 100.0, 130.0) is None
+    # the first probe lies just below the crossing, by PROBE_SHARE of the precision: 140 − 0.9 × 0.001 × 140
+    near = PROBE_SHARE * FLIP_PRECISION * 140
+    probe, crossing = decisions._next_demand(s, 100.0, 150.0, bisect=False)
+    assert (probe, crossing) == (pytest.approx(140 - near), pytest.approx(140.0))
+    # with the interval's lower end there, the probe above closes it: [140 − near, 140 + near] is
+    # ± 0.09 % of 140, within the 0.1 % precision
+    s.totals[140 - near], s.fewer[140 - near] = 440 + 11 * (140 - near), 0
+    probe, _ = decisions._next_demand(s, 140 - near, 150.0, bisect=False)
+    assert probe == pytest.approx(140 + near)
+    assert 2 * near / 2 <= FLIP_PRECISION * 140
+    # a bisection step is the middle
+    assert decisions._next_demand(s, 100.0, 150.0, bisect=True) == (125.0, None)
+
+
+def test_lines_that_do_not_cross_upwards_give_no_crossing():
+    # holding fewer gets dearer more slowly than holding the card: no demand above makes the card pay
+    s = decisions._FlipSearch(None, "card", 1, "w", {})
+    s.totals = {150.0: 2000.0, 250.0: 2500.0, 60.0: 1100.0, 100.0: 1200.0}
+    s.fewer = {60.0: 0, 100.0: 0}
+    assert decisions._crossing(s, 100.0, 150.0) is None
+
+
+def test_two_totals_a_rounding_apart_give_no_slope():
+    s = decisions._FlipSearch(None, "card", 1, "w", {})
+    s.totals = {150.0: 2000.0, 250.0: 2200.0, 100.0: 1540.0, 100.0 * (1 - 1e-12): 1000.0}
+    s.fewer = {100.0: 0, 100.0 * (1 - 1e-12): 0}
+    assert decisions._crossing(s, 100.0, 150.0) is None
+
+
+def test_straight_curves_give_the_flip_exactly_in_seven_solves(monkeypatch):
+    # a card of fixed cost 2,650.60 saving 28.02 per GPU-hour a month below its capacity of 657 hours
+    # (the worked example's figures): it pays above 2,650.60 / 28.02 = 94.597 hours. Zero holds fewer,
+    # 400, 200 and 100 hold it, 50 holds fewer: the lines through (100, 200) and (0, 50) are the curves
+    # themselves and cross at the flip; a probe each side of it ends the search: 7 solves, where bisection
+    # needs 14 (zero and 13 halvings), all the search is allowed.
+    fewer = piecewise(0.0, [], [24 * 1.2575])
+    held = piecewise(2650.60, [657.0], [24 * 0.09, 24 * 1.2575])
+    flip = 2650.60 / (24 * (1.2575 - 0.09))
+    row = search(monkeypatch, 800.0, fewer, held)
+    assert row["flip_demand"] == pytest.approx(flip, rel=1e-9)
+    assert row["solves"] == 7 and bisection_solves(800.0, flip) == 14
+    assert row["precision_pct"] == pytest.approx(100 * PROBE_SHARE * FLIP_PRECISION)
+
+
+def test_the_search_brackets_the_flip_within_precision_on_many_curves(monkeypatch):
+    rng = random.Random(20261203)
+    used, bisection = [], []
+    for _ in range(300):
+        today, fewer, held, flip = curves(rng)
+        row = search(monkeypatch, today, fewer, held)
+        half = row["precision_pct"] / 100 * row["flip_demand"]
+        assert abs(row["flip_demand"] - flip) <= half * (1 + 1e-9), (today, flip, row)
+        assert row["precision_pct"] <= 100 * FLIP_PRECISION + 1e-9 and row["note"] == "not bought below it"
+        # where the lines mislead (kinks between the totals), a missed probe is followed by a halving: never
+        # more than two solves beyond bisection's
+        assert row["solves"] <= min(MAX_FLIP_SOLVES, bisection_solves(today, flip) + 2), (today, flip, row)
+        used.append(row["solves"])
+        bisection.append(bisection_solves(today, flip))
+    # and far fewer on the whole: 7 on average, against bisection's 11.8 (whose flips far below today
+    # needed more than the 14 solves allowed)
+    assert statistics.mean(used) <= 0.65 * statistics.mean(bisection)
