@@ -54,9 +54,9 @@ DEFAULT_CLOSE_CALL_SHARE = 0.02
 # the field that carries a workload's demand, in the order looked for, and its unit
 DEMAND_FIELDS = {"gpu_hours_per_month": "GPU-hours per month", "requests_per_second": "requests per second",
                  "reference_gpus": "reference GPUs"}
-MAX_FLIP_SOLVES = 14           # per card: 12 for narrowing [0, today] (as many as bisection needs), 2 for the steps down from today
+MAX_FLIP_SOLVES = 14           # per card: 12 to narrow [0, today] (bisection needs as many), 2 for the steps down from today
 MAX_SOLVES_ABOVE_TODAY = 6     # looking above today (doubling), when only min_units made the plan hold the card
-FLIP_PRECISION = 1e-3          # stop bisecting when the flip demand is known within ± this share of itself
+FLIP_PRECISION = 1e-3          # stop narrowing when the flip demand is known within ± this share of itself
 # a probe on either side of where the totals' lines cross (_crossing) lies this share of FLIP_PRECISION from it,
 # so that a probe below that holds fewer and one above that holds the card end the search within precision
 PROBE_SHARE = 0.9
@@ -580,9 +580,10 @@ def is_close_call(runner: dict | None, share: float) -> bool:
 # Flip points
 
 
-def main_workload(r: _Resolver, card: str, reference: Callable[[], Model]) -> str | None:
-    """The workload the card works most hours on in the plan: the only one it can serve, else read from
-    the dispatch of the plan solved again (`reference()`, solved once for all cards)."""
+def main_workload(r: _Resolver, card: str, busy: pd.DataFrame) -> str | None:
+    """The workload the card works most hours on in the plan: the only one it can serve, else the one of
+    the plan's dispatch (`busy`: Plan.busy_by_workload) it works most for; ties, and a card that worked no
+    hours, go to the first such workload of the scenario."""
     inp = r.inp
     i = int(np.flatnonzero(inp.col("sku") == card)[0])
     names = inp.workload_names
@@ -590,13 +591,9 @@ def main_workload(r: _Resolver, card: str, reference: Callable[[], Model]) -> st
     serves = [j for j in range(len(names)) if inp.work[i, j] > 0 and demanded[j]]
     if len(serves) <= 1:
         return names[serves[0]] if serves else None
-    m = reference()
-    hours = (m.inputs.periods["slot_hours"] * m.inputs.periods["n_months"]).to_numpy()
-    busy = Counter()
-    for (u, j, p), var in m.y.items():
-        if u == i:
-            busy[j] += (var.varValue or 0.0) * hours[p]
-    return names[max(serves, key=lambda j: (busy[j], -j))]
+    mine = busy[busy["card"] == card] if len(busy) else busy
+    hours = dict(zip(mine["workload"], mine["busy_hours"])) if len(mine) else {}
+    return names[max(serves, key=lambda j: (hours.get(names[j], 0.0), -j))]
 
 
 @dataclass
@@ -811,24 +808,11 @@ def bought_cards(result: Plan) -> list[str]:
     return [] if not len(schedule) else list(dict.fromkeys(schedule.loc[schedule["action"] == "buy", "card"]))
 
 
-class _Once:
-    """A value made at its first use, once, whichever thread asks first."""
-
-    def __init__(self, make: Callable[[], Model]):
-        self._make, self._lock, self._value = make, threading.Lock(), None
-
-    def __call__(self) -> Model:
-        with self._lock:
-            if self._value is None:
-                self._value = self._make()
-        return self._value
-
-
-def flip_row(r: _Resolver, card: str, gpu: str, units: int, reference: Callable[[], Model]) -> dict:
+def flip_row(r: _Resolver, card: str, gpu: str, units: int, busy: pd.DataFrame) -> dict:
     """The flip point of a card bought in the plan, which holds `units` of it (a FLIP_COLUMNS row): the
-    workload it mainly serves and the demand of that workload below which the optimal plan holds fewer of
-    the card than the plan does. `reference()`: the plan solved again, shared by the cards (main_workload)."""
-    workload = main_workload(r, card, reference)
+    workload it mainly serves (main_workload, from the plan's `busy` hours by workload) and the demand of
+    that workload below which the optimal plan holds fewer of the card than the plan does."""
+    workload = main_workload(r, card, busy)
     base = {"card": card, "gpu": gpu, "units": units, "workload": workload or ""}
     if workload is None:
         return {**base, "solves": 0, "note": "it serves no workload with demand"}
@@ -870,10 +854,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         tasks = _Tasks(r, pool, len(cards) + 1 + len(decided) + len(cases), progress)
         # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
         # types), then the single solves fill the threads as they free up
-        reference = _Once(lambda: r.solve(r.inp, "flip_points").model)
         held, gpu_of = plan_fleet(result), dict(zip(result.fleet["sku"], result.fleet["gpu"]))
-        flips = [tasks.submit("flip_points", flip_row, r, card, gpu_of.get(card, ""), held.get(card, 0), reference)
-                 for card in cards]
+        flips = [tasks.submit("flip_points", flip_row, r, card, gpu_of.get(card, ""), held.get(card, 0),
+                              result.busy_by_workload) for card in cards]
         runner = tasks.submit("runner_up", runner_up, r, result)
         values = [tasks.submit("decision_values", decision_value, r, result, d) for d in decided]
         counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]

@@ -160,7 +160,24 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
         offers=_offers(inp, _rows_of(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
         owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),
+        busy_by_workload=busy_by_workload(inp, m),
     )
+
+
+def busy_by_workload(inp: Inputs, m: Model) -> pd.DataFrame:
+    """Hours each card works for each workload over the horizon, in the solved dispatch: card, workload,
+    busy_hours (rows with hours only). What a card mainly serves (engine.decisions' flip points) is read here,
+    from the plan itself, rather than from the plan solved again."""
+    cards = np.flatnonzero(inp.col("kind") == "card")
+    hours = np.zeros((len(inp.units), len(inp.workload_names)))
+    if m.y and len(cards):
+        key = np.fromiter(itertools.chain.from_iterable(m.y), dtype=np.int64, count=3 * len(m.y)).reshape(-1, 3)
+        per_period = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy()
+        np.add.at(hours, (key[:, 0], key[:, 1]), np.maximum(0.0, _values(list(m.y.values()))) * per_period[key[:, 2]])
+    unit, workload = np.nonzero(hours[cards] > 0)
+    names = np.asarray(inp.workload_names, dtype=object)
+    return pd.DataFrame({"card": inp.col("sku")[cards][unit], "workload": names[workload],
+                         "busy_hours": hours[cards][unit, workload]}, columns=["card", "workload", "busy_hours"])
 
 
 def _sum_by(flows: pd.DataFrame, column: str, key: str, rows: np.ndarray | None = None) -> pd.Series:

@@ -45,6 +45,9 @@ class Plan:
     # serving workloads (workloads[].serving): whole instances or cards per hour-of-week slot class — workload,
     # slot, hours_per_week, demand, unit_id, kind, sku, gpu, instances, capacity; empty without serving work
     serving: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # card, workload, busy_hours: hours each card type works for each workload over the horizon, in the
+    # plan's dispatch (rows with hours only)
+    busy_by_workload: pd.DataFrame = field(default_factory=pd.DataFrame)
     # what each decision is worth (engine.decisions, set by add_decisions): one row per purchase, reservation
     # and sale with the cost increase when it is forbidden; the runner-up (the best plan with a different
     # fleet: fleet, total, increase, increase_pct); close_call when the runner-up is within close_call_share;

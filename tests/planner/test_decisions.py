@@ -393,6 +393,19 @@ def test_the_flip_workload_is_the_one_the_card_works_most_for():
     assert busy == pytest.approx(fine_tune - p5, rel=1e-6)
     assert flips.loc["a100-80gb-pcie", "workload"] == "llm-finetune"
     assert "min_units 1 relaxed" in flips.loc["a100-80gb-pcie", "note"]
+    # … read from the plan's own dispatch (Plan.busy_by_workload), not from the plan solved again: the flip
+    # points' solves are the searches' own
+    hours = p.busy_by_workload.set_index(["card", "workload"])["busy_hours"]
+    assert hours["a100-80gb-pcie", "llm-finetune"] == pytest.approx(fine_tune - p5, rel=1e-6)
+    assert ("a100-80gb-pcie", "prototyping") not in hours.index
+    assert p.solver["decisions"]["solves"]["flip_points"] == p.flip_points["solves"].sum()
+
+
+def test_busy_hours_by_workload_by_hand():
+    # the worked example's one A5000 works 0.9 × 730 = 657 hours a month for `training` over 24 months
+    p = decided(WORKED)
+    assert p.busy_by_workload.to_dict("records") == [
+        {"card": "rtx-a5000", "workload": "training", "busy_hours": pytest.approx(657 * 24, rel=1e-9)}]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -441,10 +454,9 @@ def test_the_answers_do_not_depend_on_the_threads():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_failing_re_solve_stops_the_others_and_its_error_is_raised(monkeypatch, threads):
-    """startup-hybrid makes 35 re-solves (4 + 6 + 25). With every flip-point search failing at once (the
+    """startup-hybrid makes 31 re-solves (4 + 6 + 21). With every flip-point search failing at once (the
     flip searches are the first tasks), its error is raised on any number of threads, and the other tasks
-    stop at their next solve: at most the reference solve of the flip points and one solve already under
-    way in another thread are made."""
+    stop at their next solve: at most one solve already under way in another thread is made."""
     from planner.engine import decisions as decisions_module
 
     p = plan(HYBRID, baselines=False)
