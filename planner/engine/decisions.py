@@ -101,7 +101,7 @@ class _Resolver:
     time_limit: float | None
     extra: ExtraConstraints | None
     bought: dict = field(default_factory=dict)          # (card, month) -> cards the plan buys then
-    total: float = math.nan     # the plan's objective (Plan.total): the optimum at today's demands
+    total: float = math.nan     # the plan's total when proven optimal (nan else): the optimum at today's demands
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -238,8 +238,9 @@ def _resolver(result: Plan, solver: str | None, time_limit: float | None, store:
     for d in plan_decisions(result):
         if d.kind == "buy":
             bought[d.name, d.month] += d.units
-    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, extra, dict(bought),
-                     float(result.total))
+    # the plan's total is today's point of the flip searches only when it is a proven optimum
+    total = float(result.total) if result.status == "optimal" else math.nan
+    return _Resolver(result.scenario, base, inp, solver or result.solver["name"], time_limit, extra, dict(bought), total)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -698,7 +699,7 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     # [low, high] is known now (fewer held at low, or no fleet there; the plan's units at high): a step the
     # solver could not answer ends the search there, as the solve limit does, and precision_pct says how
     # far it got; a demand without a fleet counts with the ones below the flip (see below)
-    bisect = False
+    bisect, slow = False, 0   # slow: probes in a row that left more than half the interval
     while (high - low) / 2 > FLIP_PRECISION * (high + low) / 2:
         width = high - low
         middle, crossing = _next_demand(search, low, high, bisect)
@@ -707,11 +708,15 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
             if search.stopped:
                 notes.append(f"search ended at {middle:,.6g} {unit}: {search.stopped}")
             break
-        low, high = (low, middle) if found else (middle, high)
-        # a probe that lands on the other side of the crossing than the lines said, and leaves more than half
-        # the interval, is followed by a halving: where the lines mislead, the search keeps bisection's pace
-        missed = crossing is not None and found != (middle > crossing)
-        bisect = missed and high - low > width / 2
+        low, high = (low, middle) if found else (middle, high)   # no fleet counts below the flip
+        # where the lines mislead, a halving follows: after a probe that lands on the other side of the
+        # crossing than they said and leaves more than half the interval, and after two probes in a row
+        # that leave more than half (lines bent the same way creep along one side, as false position does)
+        slow = slow + 1 if crossing is not None and high - low > width / 2 else 0
+        missed = crossing is not None and bool(found) != (middle > crossing)
+        bisect = slow >= 2 or (slow == 1 and missed)
+        if bisect:
+            slow = 0
     if low not in search.fewer:
         # the step at `low` is to no fleet at all, not to fewer cards: no level below which the plan holds
         # fewer (a zero demand without a fleet once read as "not bought below it")
@@ -808,11 +813,10 @@ def bought_cards(result: Plan) -> list[str]:
     return [] if not len(schedule) else list(dict.fromkeys(schedule.loc[schedule["action"] == "buy", "card"]))
 
 
-def flip_row(r: _Resolver, card: str, gpu: str, units: int, busy: pd.DataFrame) -> dict:
-    """The flip point of a card bought in the plan, which holds `units` of it (a FLIP_COLUMNS row): the
-    workload it mainly serves (main_workload, from the plan's `busy` hours by workload) and the demand of
-    that workload below which the optimal plan holds fewer of the card than the plan does."""
-    workload = main_workload(r, card, busy)
+def flip_row(r: _Resolver, card: str, gpu: str, units: int, workload: str | None) -> dict:
+    """The flip point of a card bought in the plan, which holds `units` of it (a FLIP_COLUMNS row), on the
+    `workload` it mainly serves (main_workload): the demand of that workload below which the optimal plan
+    holds fewer of the card than the plan does."""
     base = {"card": card, "gpu": gpu, "units": units, "workload": workload or ""}
     if workload is None:
         return {**base, "solves": 0, "note": "it serves no workload with demand"}
@@ -855,8 +859,10 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
         # types), then the single solves fill the threads as they free up
         held, gpu_of = plan_fleet(result), dict(zip(result.fleet["sku"], result.fleet["gpu"]))
+        # (a Plan pickled before Plan.busy_by_workload has none: ties go to the first workload the card serves)
+        busy = getattr(result, "busy_by_workload", pd.DataFrame())
         flips = [tasks.submit("flip_points", flip_row, r, card, gpu_of.get(card, ""), held.get(card, 0),
-                              result.busy_by_workload) for card in cards]
+                              main_workload(r, card, busy)) for card in cards]
         runner = tasks.submit("runner_up", runner_up, r, result)
         values = [tasks.submit("decision_values", decision_value, r, result, d) for d in decided]
         counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
