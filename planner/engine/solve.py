@@ -301,18 +301,22 @@ def _set_start(h: highspy.Highs, start: Start) -> None:
 
 
 # Run in place of CBC on Linux (_CbcDiesWithItsStarter): asks the kernel to SIGKILL this process when the
-# thread that started it ends (PR_SET_PDEATHSIG, which exec keeps), then becomes CBC. Without it a planner
-# killed outright (SIGKILL, the OOM killer) leaves its CBC solving on as an orphan, for minutes on a large
-# model. The planner's pid is checked after: had it died before the signal was set, no signal would come.
-_CBC_LAUNCHER = ("import ctypes, os, sys\n"
-                 "ctypes.CDLL(None).prctl(1, 9)\n"
+# thread that started it ends (PR_SET_PDEATHSIG = 1, which exec keeps), then becomes CBC. Without it a
+# planner killed outright (SIGKILL, the OOM killer) leaves its CBC solving on as an orphan, for minutes on a
+# large model. The planner's pid is checked after: had it died before the signal was set, no signal would
+# come. The signals Python ignores at start (SIGPIPE, SIGXFSZ) get their defaults back, as subprocess gives a
+# program; exec looks a bare name up on PATH, as subprocess does; a prctl that fails leaves CBC as before.
+_CBC_LAUNCHER = ("import ctypes, os, signal, sys\n"
+                 "ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n"
                  "if os.getppid() != int(sys.argv[1]):\n    os._exit(1)\n"
-                 "os.execv(sys.argv[2], sys.argv[2:])\n")
+                 "for name in ('SIGPIPE', 'SIGXFSZ'):\n"
+                 "    signal.signal(getattr(signal, name), signal.SIG_DFL)\n"
+                 "os.execvp(sys.argv[2], sys.argv[2:])\n")
 
 
 class _CbcDiesWithItsStarter:
     """In place of the `subprocess` module in pulp's coin_api: its Popen starts CBC through _CBC_LAUNCHER (a
-    Python started with -S -E: 0.022-0.026 s more per CBC solve of the worked example and startup-hybrid,
+    Python started with -I -S: 0.022-0.026 s more per CBC solve of the worked example and startup-hybrid,
     2026-12-03); everything else is subprocess's own, looked up at each use (so tests that replace
     subprocess.Popen still reach CBC's start)."""
 
@@ -320,7 +324,9 @@ class _CbcDiesWithItsStarter:
         return getattr(subprocess, name)
 
     def Popen(self, args, **kwargs):   # noqa: N802 — subprocess's name
-        return subprocess.Popen([sys.executable, "-S", "-E", "-c", _CBC_LAUNCHER, str(os.getpid()), *args], **kwargs)
+        # -I: isolated (no current folder on sys.path, where a ctypes.py would run in the launcher; no
+        # PYTHON* variables, no user site); -S: no site packages
+        return subprocess.Popen([sys.executable, "-I", "-S", "-c", _CBC_LAUNCHER, str(os.getpid()), *args], **kwargs)
 
 
 def _cbc_dies_with_its_starter() -> None:
@@ -328,7 +334,9 @@ def _cbc_dies_with_its_starter() -> None:
     once per process (pulp's coin_api module is changed in place)."""
     from pulp.apis import coin_api
 
-    python = sys.executable and not getattr(sys, "frozen", False)   # a Python that runs `-c` code
+    # a Python that runs `-c` code (not a frozen app's binary, nor an embedding server's such as uWSGI)
+    python = (bool(sys.executable) and not getattr(sys, "frozen", False)
+              and os.path.basename(sys.executable).lower().startswith(("python", "pypy")))
     if sys.platform.startswith("linux") and python and not isinstance(coin_api.subprocess, _CbcDiesWithItsStarter):
         coin_api.subprocess = _CbcDiesWithItsStarter()
 
