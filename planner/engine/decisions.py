@@ -856,7 +856,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     cards, decided, cases = bought_cards(result), plan_decisions(result), alternative_counts(r, result)
     with _pool(threads, r.cancelled) as pool:
         tasks = _Tasks(r, pool, len(cards) + 1 + len(decided) + len(cases), progress)
-        # the chains of dependent solves first (each flip point's bisection, the runner-up and its other
+        # the chains of dependent solves first (each card's flip search, the runner-up and its other
         # types), then the single solves fill the threads as they free up
         held, gpu_of = plan_fleet(result), dict(zip(result.fleet["sku"], result.fleet["gpu"]))
         # (a Plan pickled before Plan.busy_by_workload has none: ties go to the first workload the card serves)
