@@ -12,7 +12,7 @@
 Every re-solve takes the plan's own path — same inputs and reductions, solver, time limit and extra
 constraints — so forbidding a decision through `plan(..., extra_constraints=…)` gives the same total.
 
-The re-solves are independent of one another (but for the steps of one bisection and the runner-up's
+The re-solves are independent of one another (but for the steps of one flip search and the runner-up's
 two), so they run on a pool of threads, one per usable core: HiGHS and CBC solve outside the GIL, each
 model in its own thread (engine.solve). Every re-solve builds or owns its model, so the answers do not
 depend on the number of threads.
@@ -75,7 +75,7 @@ MONEY_ROUNDING = 0.005
 
 class _Cancelled(Exception):
     """Raised by a re-solve once another re-solve failed or the caller was interrupted: the pool's other
-    chains (a bisection, the runner-up) stop at their next solve instead of running to their end."""
+    chains (a flip search, the runner-up) stop at their next solve instead of running to their end."""
 
 
 @dataclass
@@ -746,7 +746,7 @@ def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float
             break
         found = search.holds(demand)
         if found is None and not search.no_fleet:
-            break   # the solver stopped (or the solves are spent): bisect from zero instead
+            break   # the solver stopped (or the solves are spent): narrow from zero instead
         if not found:
             return demand, high
         high = demand

@@ -372,7 +372,7 @@ def test_a_flip_within_a_few_cards_of_today_is_found_stepping_down_from_today():
     # about 11,719 (docs/decisions.md), within two cards' share of today (12,000 / 88 = 136 hours each).
     # Bisection from zero to ±0.1 % of a flip below 12,000 needs a solve at zero and k halvings with
     # 12,000 / 2^k ≤ 2 × 0.001 × 12,000, so k ≥ 9: 10 solves at least. Two steps down from today (one and
-    # three cards' share) bracket it 273 hours wide, and four halvings close it: 6 solves.
+    # three cards' share) bracket it 273 hours wide, and four more steps close it: 6 solves.
     (row,) = decided(ROOT / "scenarios" / "industrial.yaml").flip_points.to_dict("records")
     assert (row["card"], row["units"], row["demand_today"]) == ("a100-80gb-pcie", 88, 12000)
     assert 12000 - 3 * 12000 / 88 < row["flip_demand"] < 12000 - 12000 / 88
@@ -456,7 +456,7 @@ def test_the_answers_do_not_depend_on_the_threads():
 def test_a_failing_re_solve_stops_the_others_and_its_error_is_raised(monkeypatch, threads):
     """startup-hybrid makes 31 re-solves (4 + 6 + 21). With every flip-point search failing at once (the
     flip searches are the first tasks), its error is raised on any number of threads, and the other tasks
-    stop at their next solve: at most one solve already under way in another thread is made."""
+    stop at their next solve: at most one solve per thread, already under way then, is made."""
     from planner.engine import decisions as decisions_module
 
     p = plan(HYBRID, baselines=False)
