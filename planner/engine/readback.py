@@ -60,11 +60,8 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
     sell = np.where(owned, inp.vintages["count"].to_numpy() - keep - off, 0.0)
     per_period = np.zeros((U, len(inp.periods)))
     if m.y:
-        # [variables × 3]; from one flat iterator (an array of tuples is much slower to build)
-        unit_workload_period = np.fromiter(itertools.chain.from_iterable(m.y), dtype=np.int64,
-                                           count=3 * len(m.y)).reshape(-1, 3)
-        np.add.at(per_period, (unit_workload_period[:, 0], unit_workload_period[:, 2]),
-                  np.maximum(0.0, _values(list(m.y.values()))))
+        unit_workload_period, rate = _dispatch(m)
+        np.add.at(per_period, (unit_workload_period[:, 0], unit_workload_period[:, 2]), rate)
     # units with whole serving instances are paid on them and the extra instances rented for batch work
     for (i, p), q in m.instances.items():
         extra = m.extra.get((i, p))
@@ -74,6 +71,14 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
     site = _integers(m.site, inp.schedule.n_site_epochs)
     return {"held": held, "buy": buy, "keep": keep, "off": off, "sell": sell, "busy": busy, "site": site,
             "peak_instances": _peak_instances(m, U)}
+
+
+def _dispatch(m: Model) -> tuple[np.ndarray, np.ndarray]:
+    """The solved dispatch: (unit, workload, period) of each variable of `m.y` [variables × 3], and its
+    units busy per hour, clipped at zero [variables]."""
+    # from one flat iterator (an array of tuples is much slower to build)
+    keys = np.fromiter(itertools.chain.from_iterable(m.y), dtype=np.int64, count=3 * len(m.y)).reshape(-1, 3)
+    return keys, np.maximum(0.0, _values(list(m.y.values())))
 
 
 def _peak_instances(m: Model, n: int) -> np.ndarray:
@@ -171,9 +176,9 @@ def busy_by_workload(inp: Inputs, m: Model) -> pd.DataFrame:
     cards = np.flatnonzero(inp.col("kind") == "card")
     hours = np.zeros((len(inp.units), len(inp.workload_names)))
     if m.y and len(cards):
-        key = np.fromiter(itertools.chain.from_iterable(m.y), dtype=np.int64, count=3 * len(m.y)).reshape(-1, 3)
+        key, rate = _dispatch(m)
         per_period = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy()
-        np.add.at(hours, (key[:, 0], key[:, 1]), np.maximum(0.0, _values(list(m.y.values()))) * per_period[key[:, 2]])
+        np.add.at(hours, (key[:, 0], key[:, 1]), rate * per_period[key[:, 2]])
     unit, workload = np.nonzero(hours[cards] > 0)
     names = np.asarray(inp.workload_names, dtype=object)
     return pd.DataFrame({"card": inp.col("sku")[cards][unit], "workload": names[workload],
