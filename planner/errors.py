@@ -9,6 +9,9 @@ class PlannerError(Exception):
     exit_code = 2
 
 
+MAX_PROBLEMS_SHOWN = 100   # of a ScenarioError's problems, in its message
+
+
 class ScenarioError(PlannerError):
     """A scenario file or override is invalid. `problems` holds one line per problem, all of them."""
 
@@ -16,8 +19,13 @@ class ScenarioError(PlannerError):
         self.problems = list(problems)
         self.origin = origin
         count = len(self.problems)
-        head = f"{origin}: {count} problem{'s' if count != 1 else ''}"
-        super().__init__(head + "\n" + "\n".join(f"  {p}" for p in self.problems))
+        head = f"{origin}: {count:,} problem{'s' if count != 1 else ''}"
+        # the message shows the first MAX_PROBLEMS_SHOWN: a generated file with 90,000 bad card ids wrote
+        # 17.6 MB to the terminal (the list `problems` keeps them all)
+        shown = [f"  {p}" for p in self.problems[:MAX_PROBLEMS_SHOWN]]
+        if count > MAX_PROBLEMS_SHOWN:
+            shown.append(f"  … and {count - MAX_PROBLEMS_SHOWN:,} more")
+        super().__init__(head + "\n" + "\n".join(shown))
 
 
 class CatalogError(PlannerError):

@@ -257,7 +257,10 @@ def match_gpus(query: str) -> tuple[str, ...]:
 def suggest(name: str, choices: list[str] | tuple[str, ...], n: int = 3) -> list[str]:
     """Closest spellings of `name` among `choices` (case-insensitive)."""
     lowered = {c.lower(): c for c in choices}
-    return [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)]
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
+    if not close and len(name) >= 3:   # a choice's beginning ('fp32' for 'fp32_tflops'), spelt too short to be close
+        close = [c for c in lowered if c.startswith(name.lower())][:n]
+    return [lowered[m] for m in close]
 
 
 def suggest_gpu(name: str) -> list[str]:

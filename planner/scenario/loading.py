@@ -5,6 +5,7 @@ problem of a file: `file:line:col: field.path: what was expected, got what (did 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import typing
@@ -20,8 +21,11 @@ from planner.fileio import file_problem
 from planner.scenario.model import (
     BUILTIN_PROFILES,
     CURRENCY_PATTERN,
+    MAX_ENTRIES,
+    MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
     MAX_PATH_LENGTH,
+    MAX_WORKLOADS,
     Scenario,
     demand_problem,
     gpu_or_specs,
@@ -126,6 +130,16 @@ class _Positions:
 
     def __init__(self, root: yaml.Node):
         self.root = root
+        # id(mapping node) -> {key text: (key node, value node)}, built at a mapping's first lookup: a scan of
+        # its keys per lookup made a table of 10,000 bad entries take 5 s to report (each error is placed)
+        self._keys: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+
+    def _entry(self, node: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+        """(key node, value node) of `key` in `node`, the last one where a key is given twice (YAML keeps it)."""
+        index = self._keys.get(id(node))
+        if index is None:
+            index = self._keys[id(node)] = {k.value: (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+        return index.get(key)
 
     def get(self, path: Path_) -> tuple[int, int] | None:
         """The position of `path`, or None when the YAML has no such path."""
@@ -134,8 +148,7 @@ class _Positions:
         node, mark = self.root, self.root.start_mark
         for k, part in enumerate(parts):
             if isinstance(node, yaml.MappingNode):
-                pair = next(((key, value) for key, value in reversed(node.value)
-                             if isinstance(key, yaml.ScalarNode) and key.value == str(part)), None)
+                pair = self._entry(node, str(part))
                 if pair is None:
                     return None
                 node, mark = pair[1], (pair[1] if want_value and k == len(parts) - 1 else pair[0]).start_mark
@@ -276,8 +289,10 @@ def _model_at(loc: Path_) -> type[BaseModel] | None:
     return model
 
 
+@functools.cache
 def _all_fields() -> dict[str, list[str]]:
-    """field name -> dotted parents where it is allowed (for 'belongs under …' hints)."""
+    """field name -> dotted parents where it is allowed (for 'belongs under …' hints); made once (a file of
+    30,000 unknown keys walked the models 30,000 times: 5 of its 8 s). Callers must not change it."""
     out: dict[str, list[str]] = {}
 
     def walk(model: type[BaseModel], prefix: str) -> None:
@@ -302,6 +317,9 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     loc = tuple(ctx.get("loc") or (*err["loc"], *ctx.get("field", ())))
     kind = err["type"]
     got = err.get("input")
+    on_key = bool(loc) and loc[-1] == "[key]"   # a mapping's key failed (fx: {EURO: 1.1}): it names the entry
+    if on_key:
+        loc = loc[:-1]
     if kind == "extra_forbidden":
         key = loc[-1]
         model = _model_at(loc[:-1])
@@ -321,6 +339,19 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
         expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
         msg = f"expected {expected}, got {_shown(got)}"
+    elif kind == "int_from_float":
+        msg = f"expected a whole number, got {_shown(got)}"
+    elif kind == "string_type":
+        msg = f"expected a text, got {_shown(got)}"
+        if isinstance(got, (bool, int, float)) or hasattr(got, "isoformat"):
+            # YAML reads yes/no/on/off as true/false, 2024 as a number and 2024-01-01 as a date
+            hint = f"; YAML read it as a {'date' if hasattr(got, 'isoformat') else type(got).__name__}: put it in quotes"
+    elif kind == "too_long":
+        # pydantic gives no actual_length for a mapping it stopped reading at the limit
+        most, count = ctx["max_length"], ctx.get("actual_length")
+        if count is None and hasattr(got, "__len__"):
+            count = len(got)
+        msg = f"expected at most {most:,} entries, got {'more' if count is None else f'{count:,}'}"
     elif kind == "finite_number":
         msg = f"expected a finite number, got {_shown(got)}"
     elif kind in _BOUNDS:   # "Input should be greater than or equal to 0" reads "expected a number ≥ 0"
@@ -352,7 +383,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
             msg = str(ctx.get("error", msg))
         if got is not None and not isinstance(got, (dict, list)):
             msg = f"{msg}, got {_shown(got)}"
-    return f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {msg}{hint}"
+    return f"{origin}:{_where(positions, loc, value=not on_key)}: {_dotted(loc)}: {msg}{hint}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -360,13 +391,19 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
 
 
 def _mapping(value: Any) -> dict:
-    """`value` when it is a mapping, else {} (pydantic reports a section of the wrong shape)."""
-    return value if isinstance(value, dict) else {}
+    """`value` when it is a mapping of at most MAX_ENTRIES entries, else {}: pydantic reports a section of the
+    wrong shape, and one too long, once (its entries are not checked one by one against the catalogs)."""
+    return value if isinstance(value, dict) and len(value) <= MAX_ENTRIES else {}
+
+
+def _listed(value: Any, most: int = MAX_ENTRIES) -> list:
+    """`value` when it is a list of at most `most` items, else [] (pydantic reports it, as _mapping says)."""
+    return value if isinstance(value, list) and len(value) <= most else []
 
 
 def _names(value: Any) -> list:
     """The items of a list that can be names (a nested list or mapping is pydantic's to report), else []."""
-    return [v for v in value if not isinstance(v, (list, dict))] if isinstance(value, list) else []
+    return [v for v in _listed(value) if not isinstance(v, (list, dict))]
 
 
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None) -> list[str]:
@@ -389,8 +426,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
     custom = _mapping(onprem.get("custom_cards"))
     problems += _check_custom_cards(custom, cards, positions, origin)
     card_ids += [str(c) for c in custom if c not in cards]   # a custom card is named like a catalog card
-    listed = onprem.get("cards")
-    for i, card in enumerate(listed if isinstance(listed, list) else ()):
+    for i, card in enumerate(_listed(onprem.get("cards"))):
         if not isinstance(card, (list, dict)) and card not in cards and card not in custom:
             bad_card(str(card), ("onprem", "cards", i), True)
     for section, mapping in (("onprem", "card_overrides"), ("onprem", "existing"),
@@ -402,8 +438,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                                 f"set its figures in onprem.custom_cards.{card} instead")
             elif card not in cards and card not in custom:
                 bad_card(str(card), (section, mapping, card), False)
-    workloads = data.get("workloads")
-    workloads = workloads if isinstance(workloads, list) else []
+    workloads = _listed(data.get("workloads"), MAX_WORKLOADS)
     # the model's check too, reported here for every repeat (the model reports the first, and only when
     # every field is valid)
     for i, problem in repeated_names([_mapping(w).get("name") for w in workloads]):
@@ -554,7 +589,7 @@ def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, o
                     continue
         else:
             continue   # an unknown card: reported by _check_names
-        if not (_number(life) and life > 0):
+        if not (_number(life) and 0 < life <= MAX_LIFE_YEARS):   # pydantic reports a life out of bounds
             continue
         problem = owned_age_problem(str(card), age, life, is_custom)
         if problem:
@@ -625,7 +660,9 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
     problems = list(syntax or [])
     if not isinstance(data, dict):
         if not problems:
-            problems.append(f"{origin}:1:1: expected a mapping of scenario fields, got {type(data).__name__}")
+            got = ("nothing (the file is empty or only comments)" if data is None
+                   else "a list" if isinstance(data, list) else f"a single value, {_shown(data)}")
+            problems.append(f"{origin}:1:1: expected a mapping of scenario fields (name, workloads, …), got {got}")
         raise ScenarioError(problems, origin)
     scenario = None
     try:

@@ -36,9 +36,23 @@ MAX_WATTS = 1e6           # per card: 1 MW
 MAX_UNITS = 10_000_000    # cards owned or required
 MAX_SPEED_RATIO = 1e6     # a relative speed, and its inverse
 MAX_FX = 1e9              # units of one currency per unit of another, and its inverse
+# Most GPUs one job may need in one node: the offers table's most GPUs per unit (pricing_adapters.schema.
+# MAX_GPUS_PER_UNIT); above it a job fits no unit, and 1e20 overflowed the engine's integer columns.
+MAX_GPUS_PER_JOB = 128
+MAX_LIFE_YEARS = 50        # a card's depreciation life (1e308 overflowed the count of its months)
+MAX_CARDS_PER_SERVER = 64
+MAX_MEMORY_GB = 100_000    # per GPU
+MAX_COMPUTE_CAPABILITY = 20
+# Most entries of a scenario's lists and tables. The YAML limits (loading.py) bound a file's size, not what
+# it asks of the planner: 3,000 one-line workloads (265 KB) took 17 s and 385 MB to plan, and 90,000 unknown
+# card ids took 7.6 s to validate, each compared with every known id. The packaged scenarios hold 3
+# workloads and at most 5 cards; a catalog holds a few dozen cards and GPUs.
+MAX_WORKLOADS = 500
+MAX_ENTRIES = 500          # cards, overrides, custom and owned cards, unit limits, throughput tables, fx, regions
 
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mismatch
+CurrencyCode = Annotated[str, Field(pattern=CURRENCY_PATTERN)]   # a key of fx
 
 # Most characters of a name a plan shows: the scenario's, a workload's, a card id (catalog, custom, owned,
 # overridden or capped). Names are table cells, sheet rows and override paths; a spreadsheet cell holds
@@ -119,7 +133,8 @@ class Prices(Frozen):
 
     source: PathText = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
     providers: tuple[Provider, ...] = Field(registry.cloud_providers(), description="cloud providers allowed")
-    regions: tuple[str, ...] | None = Field(None, description="cloud regions allowed; omitted = all regions")
+    regions: tuple[str, ...] | None = Field(None, max_length=MAX_ENTRIES,
+                                            description="cloud regions allowed; omitted = all regions")
     purchase_options: tuple[PurchaseOption, ...] = Field(
         ("on_demand", "spot", "reserved_1y", "reserved_3y"), description="cloud purchase options allowed")
 
@@ -134,9 +149,9 @@ class CardOverride(Frozen):
                                      description="W at the wall per card while working, host share included")
     idle_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
                                      description="W at the wall per card while idle, host share included")
-    cards_per_server: int | None = Field(None, ge=1)
-    life_years: float | None = Field(None, gt=0, description="straight-line depreciation life")
-    maintenance_rate_per_year: float | None = Field(None, ge=0, description="share of capex per year")
+    cards_per_server: int | None = Field(None, ge=1, le=MAX_CARDS_PER_SERVER)
+    life_years: float | None = Field(None, gt=0, le=MAX_LIFE_YEARS, description="straight-line depreciation life")
+    maintenance_rate_per_year: float | None = Field(None, ge=0, le=1, description="share of capex per year")
     as_of: Name | None = None
     source: Text | None = None
 
@@ -146,13 +161,14 @@ class GpuSpecs(Frozen):
     required; a missing figure is unknown (a speed model needing it has no speed for the GPU)."""
 
     name: Name | None = Field(None, description="what the GPU is called (free text, shown with its speed)")
-    memory_gb: float = Field(gt=0, le=100_000, description="memory per GPU, GB")
+    memory_gb: float = Field(gt=0, le=MAX_MEMORY_GB, description="memory per GPU, GB")
     fp32_tflops: float | None = Field(None, gt=0, le=1e6, description="FP32 (non-tensor) TFLOPS, dense")
     fp16_tensor_tflops: float | None = Field(None, gt=0, le=1e6, description="FP16 tensor TFLOPS, dense (no sparsity)")
     bf16_tensor_tflops: float | None = Field(None, gt=0, le=1e6, description="BF16 tensor TFLOPS, dense (no sparsity)")
     memory_bandwidth_gbps: float | None = Field(None, gt=0, le=1e6, description="memory bandwidth, GB/s")
     tdp_watts: float | None = Field(None, gt=0, le=MAX_WATTS, description="board power, W")
-    compute_capability: float | None = Field(None, ge=1, le=20, description="CUDA compute capability, e.g. 8.9")
+    compute_capability: float | None = Field(None, ge=1, le=MAX_COMPUTE_CAPABILITY,
+                                             description="CUDA compute capability, e.g. 8.9")
     vendor: Name = Field("NVIDIA", min_length=1, description="maker (the speed estimate is fitted on NVIDIA GPUs)")
     nvlink: bool = Field(False, description="NVLink/NVSwitch joins every GPU of a node (SXM boards; "
                          "a 2-way bridge is false): multi-GPU jobs scale at the NVLink efficiency")
@@ -172,8 +188,8 @@ class CustomCard(Frozen):
     busy_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while working, host share included")
     idle_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while idle, host share included")
     host_cost_per_card: float = Field(0.0, ge=0, le=MAX_MONEY, description="share of the host server per card")
-    cards_per_server: int = Field(1, ge=1, le=64)
-    life_years: float = Field(gt=0, le=50, description="straight-line depreciation life")
+    cards_per_server: int = Field(1, ge=1, le=MAX_CARDS_PER_SERVER)
+    life_years: float = Field(gt=0, le=MAX_LIFE_YEARS, description="straight-line depreciation life")
     maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
 
@@ -263,13 +279,15 @@ class OnPrem(Frozen):
     electricity_per_kwh: float = Field(0.12, ge=0, le=MAX_UNIT_PRICE, description="scenario currency per kWh")
     pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
-    cards: tuple[Name, ...] = Field((), description="card ids (onprem_cards.csv) the optimiser may buy")
-    card_overrides: dict[Name, CardOverride] = Field(default_factory=dict)
+    cards: tuple[Name, ...] = Field((), max_length=MAX_ENTRIES, description="card ids (onprem_cards.csv) the optimiser may buy")
+    card_overrides: dict[Name, CardOverride] = Field(default_factory=dict, max_length=MAX_ENTRIES)
     custom_cards: dict[Name, CustomCard] = Field(
-        default_factory=dict, description="cards you were quoted that the catalog lacks, by a card id of your choice; "
+        default_factory=dict, max_length=MAX_ENTRIES,
+        description="cards you were quoted that the catalog lacks, by a card id of your choice; "
         "each is a purchase candidate (no need to list it in `cards`)")
     existing: dict[Name, OwnedCards] = Field(
-        default_factory=dict, description="cards already owned (no capex): a count (new cards) or {count, age_months}")
+        default_factory=dict, max_length=MAX_ENTRIES,
+        description="cards already owned (no capex): a count (new cards) or {count, age_months}")
     purchase_every_months: int = Field(3, ge=1, le=120, description="cards can be bought at the start of every "
                                        "period of this many months (1 = any month; the horizon = month 1 only)")
     resale: Resale = Resale()
@@ -356,9 +374,9 @@ class Workload(Frozen):
         None, ge=0, le=MAX_REFERENCE_GPUS,
         description="reference GPUs busy on average in month 1 (the weekly mean; = gpu_hours_per_month / 730)")
     reference_gpu: str = Field(max_length=MAX_NAME_LENGTH, description="canonical GPU id the hours are measured on")
-    min_gpu_memory_gb: float = Field(0.0, ge=0, description="memory each GPU must have")
-    gpus_per_job: int = Field(1, ge=1, description="GPUs one job needs in one node")
-    min_compute_capability: float | None = Field(None, ge=0, description="e.g. 8.0 for bf16")
+    min_gpu_memory_gb: float = Field(0.0, ge=0, le=MAX_MEMORY_GB, description="memory each GPU must have")
+    gpus_per_job: int = Field(1, ge=1, le=MAX_GPUS_PER_JOB, description="GPUs one job needs in one node")
+    min_compute_capability: float | None = Field(None, ge=0, le=MAX_COMPUTE_CAPABILITY, description="e.g. 8.0 for bf16")
     framework: Name | None = Field(None, description="e.g. tensorflow==2.12; excludes GPUs its CUDA build cannot run on")
     growth_per_month: float = Field(0.0, gt=-1, description="compound monthly demand growth")
     profile: PathText = Field("flat", description="flat | business_hours | deadline_peaks | path to a CSV of 168 hourly weights")
@@ -366,7 +384,8 @@ class Workload(Frozen):
     interruption_overhead: float = Field(0.0, ge=0, lt=1, description="share of spot work lost to interruptions")
     throughput_metric: ThroughputMetric = Field(speeds.DEFAULT_METRIC, description="how GPUs compare for this workload")
     throughput: dict[Name, Speed] | None = Field(
-        None, description="measured relative speed per GPU id (or custom card id: its GPU); overrides the metric. "
+        None, max_length=MAX_ENTRIES,
+        description="measured relative speed per GPU id (or custom card id: its GPU); overrides the metric. "
                           "With throughput_unit requests_per_second: requests/s one GPU sustains")
     throughput_unit: Literal["relative_speed", "requests_per_second"] = Field(
         "relative_speed", description="relative_speed: the throughput table holds speeds relative to the reference GPU "
@@ -408,8 +427,10 @@ class Workload(Frozen):
 
 
 class Constraints(Frozen):
-    min_units: dict[Name, Units] = Field(default_factory=dict, description="card id -> least units in the fleet")
-    max_units: dict[Name, Units] = Field(default_factory=dict, description="card id -> most units in the fleet")
+    min_units: dict[Name, Units] = Field(default_factory=dict, max_length=MAX_ENTRIES,
+                                         description="card id -> least units in the fleet")
+    max_units: dict[Name, Units] = Field(default_factory=dict, max_length=MAX_ENTRIES,
+                                         description="card id -> most units in the fleet")
     max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
 
 
@@ -421,11 +442,11 @@ class Scenario(Frozen):
     currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
-    fx: dict[str, Rate] = Field(default_factory=dict,
+    fx: dict[CurrencyCode, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
                                  description="scenario-currency units per 1 unit of the named currency")
     prices: Prices = Prices()
     onprem: OnPrem = OnPrem()
-    workloads: tuple[Workload, ...] = Field(min_length=1)
+    workloads: tuple[Workload, ...] = Field(min_length=1, max_length=MAX_WORKLOADS)
     constraints: Constraints = Constraints()
     profile_slots: int | None = Field(
         None, ge=1, le=168,
