@@ -345,7 +345,8 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         msg = f"expected a text, got {_shown(got)}"
         if isinstance(got, (bool, int, float)) or hasattr(got, "isoformat"):
             # YAML reads yes/no/on/off as true/false, 2024 as a number and 2024-01-01 as a date
-            hint = f"; YAML read it as a {'date' if hasattr(got, 'isoformat') else type(got).__name__}: put it in quotes"
+            read_as = "a date" if hasattr(got, "isoformat") else "true or false" if isinstance(got, bool) else "a number"
+            hint = f"; YAML read it as {read_as}: put it in quotes"
     elif kind == "too_long":
         # pydantic gives no actual_length for a mapping it stopped reading at the limit
         most, count = ctx["max_length"], ctx.get("actual_length")
