@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -57,7 +58,33 @@ def recommended_job(scenario: Scenario, solver: str) -> Outcome:
     except PlannerError as exc:
         outcome = Outcome("error", message=str(exc))
     outcome.seconds = time.perf_counter() - t0
+    if outcome.plan is not None:
+        outcome.plan = replace(outcome.plan, prices=hide_store_path(outcome.plan.prices),
+                               warnings=hide_store_path(outcome.plan.warnings))
+    outcome.message = hide_store_path(outcome.message)
     return outcome
+
+
+def hide_store_path(value):
+    """`value` (text, or dicts and lists of it) with the path of the server's price store (`prices.source:
+    store`, which an upload may name) shown as …/ and its file name: what the dashboard shows and offers for
+    download says that the store is missing or empty, not where the server keeps its files."""
+    from planner.catalog import resolve_store
+
+    store = resolve_store()
+    # one pass, so the shorter spelling is not found again inside the replacement of the longer
+    spelled = re.compile("|".join(re.escape(p) for p in sorted({str(store), str(store.resolve())}, key=len, reverse=True)))
+
+    def hide(v):
+        if isinstance(v, str):
+            return spelled.sub(f"…/{store.name}", v)
+        if isinstance(v, dict):
+            return {k: hide(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [hide(x) for x in v]
+        return v
+
+    return hide(value)
 
 
 def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:

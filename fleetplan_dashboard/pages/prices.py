@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
+from fleetplan_dashboard.jobs import hide_store_path
 from planner.catalog import allowed, price_table
 from planner.engine.offer_costs import OfferFilter, offers_table
 
@@ -45,7 +46,7 @@ st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)
 for w in warnings:
     st.warning(w)
 if provenance.get("warning"):
-    st.warning(provenance["warning"])
+    st.warning(hide_store_path(provenance["warning"]))
 
 in_use = st.toggle("Only the offers this scenario allows (providers, regions, purchase options, cards)", value=True,
                    key="prices_in_use")

@@ -6,7 +6,9 @@ every monthly row carries the first day of its month from the plan start. The to
 yearly sheets are formulas (SUM / SUMPRODUCT over cell ranges and cell arithmetic, built from cell
 positions only, never from user text) written together with their computed values, so a reader that
 does not recalculate (pandas, openpyxl's data_only, a preview) sees the same numbers Excel computes.
-Text cells go through `cell_text`, so no user text is ever a formula and control characters show as \\xNN. See docs/workbook.md.
+Text cells are string cells (never formulas) holding the text as typed, control characters shown as \\xNN
+(`workbook_text`); those that start like a formula carry the quote_prefix format, so editing one in Excel
+keeps it text. See docs/workbook.md.
 """
 
 from __future__ import annotations
@@ -27,15 +29,15 @@ from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     add_months,
     assumptions,
-    cell_text,
     clean,
     generated_at,
     maybe_write,
     plan_start,
     present_value_basis,
     prices_used,
-    spreadsheet_text,
+    starts_a_formula,
     summary_table,
+    workbook_text,
 )
 
 SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
@@ -102,7 +104,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     }
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True})
-    wb.set_properties({"title": cell_text(str(plan.scenario_name)), "created": _created(plan)})
+    wb.set_properties({"title": workbook_text(str(plan.scenario_name)), "created": _created(plan)})
     formats = _Formats(wb)
     for name in SHEETS:
         _write_table(wb.add_worksheet(name), name, sheets[name], formats)
@@ -367,18 +369,20 @@ def _describer(scenario):
 
 
 class _Formats:
-    """xlsxwriter formats by number format, made once per workbook."""
+    """xlsxwriter formats by number format and quote prefix, made once per workbook."""
 
     def __init__(self, wb):
         self.wb, self.cache = wb, {}
         self.bold = wb.add_format({"bold": True})
 
-    def __call__(self, number_format: str | None):
-        if number_format is None:
+    def __call__(self, number_format: str | None, quote_prefix: bool = False):
+        if number_format is None and not quote_prefix:
             return None
-        if number_format not in self.cache:
-            self.cache[number_format] = self.wb.add_format({"num_format": number_format})
-        return self.cache[number_format]
+        key = (number_format, quote_prefix)
+        if key not in self.cache:
+            spec = {"num_format": number_format} if number_format else {}
+            self.cache[key] = self.wb.add_format({**spec, "quote_prefix": quote_prefix})
+        return self.cache[key]
 
 
 def _table_name(sheet: str) -> str:
@@ -390,7 +394,7 @@ def _write_table(ws, name: str, sheet: Sheet, formats: _Formats) -> None:
     """`sheet` as an Excel table from A1 (header, filters, banded rows), with a total row of SUMs when
     `sheet.totals` names columns; each cell written with its own type (text never as a formula)."""
     df = sheet.frame
-    headers = [cell_text(str(c)) for c in df.columns]
+    headers = [workbook_text(str(c)) for c in df.columns]
     n = len(df)
     if n == 0:   # Excel tables need a data row: the header alone, with filters
         for j, h in enumerate(headers):
@@ -439,8 +443,8 @@ def _width(value) -> int:
 
 def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str | None) -> None:
     """One cell, by the type of `value`: a Formula as a formula with its value, numbers as numbers (NaN
-    and inf blank), dates as dates, containers as JSON text, and any other text through
-    `cell_text`, written as a string (so it is never a formula and shows its control characters)."""
+    and inf blank), dates as dates, and any other value as a string cell (containers as JSON) holding
+    its `workbook_text`, with the quote_prefix format when it `starts_a_formula`."""
     if isinstance(value, Styled):
         value, number_format = value.value, value.format
     fmt = formats(number_format)
@@ -458,7 +462,6 @@ def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str 
             ws.write_number(row, col, number, fmt)
     elif isinstance(value, (date, datetime)):
         ws.write_datetime(row, col, value, fmt or formats(DAY))
-    elif isinstance(value, (dict, list, tuple)):
-        ws.write_string(row, col, spreadsheet_text(json.dumps(clean(value))), fmt)
     else:
-        ws.write_string(row, col, cell_text(str(value)), fmt)
+        text = workbook_text(json.dumps(clean(value)) if isinstance(value, (dict, list, tuple)) else str(value))
+        ws.write_string(row, col, text, formats(number_format, quote_prefix=starts_a_formula(text)))

@@ -13,9 +13,15 @@ from planner.engine import Plan
 from planner.reports.tables import maybe_write, present_value_basis, price_dates
 from planner.text import visible
 
-# The signs that start an image, a link, an autolink, HTML, a code span or a table cell: a scenario's
-# names and description are shown as typed, and a viewer of the file fetches no image from them.
-_ACTIVE = re.compile(r"([\\`!\[\]<>|])")
+# The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
+# table cell, emphasis, a strikethrough or code fence (~), a character reference (&amp;). Backslash-escaped
+# (CommonMark allows it before any ASCII punctuation), so a scenario's names and description are shown as
+# typed and a viewer of the file fetches no image from them. `_` only at a word's edge: inside a word
+# (gpu_hours_per_month) it never starts emphasis, and the paths of the assumptions stay readable.
+_ACTIVE = re.compile(r"[\\`!\[\]<>|*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?\w+;)")
+# The signs that open a block only at the start of a line: a heading (#), a list item (- +, or 1. 1) before a
+# space), a thematic break (-) or a setext underline (= -); the others (> < ` ~ * _ |) are `_ACTIVE` everywhere.
+_BLOCK_START = re.compile(r"[#+=-]|\d{1,9}[.)](?=[ \t]|$)")
 # A line break would end a table row or start a heading; Markdown shows one inside a paragraph as a space.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -23,7 +29,22 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 def _text(value) -> str:
     """`value` as one line of Markdown text that renders as typed: line breaks as spaces, other control
     characters as \\xNN (`visible`), `_ACTIVE` signs backslash-escaped."""
-    return _ACTIVE.sub(r"\\\1", visible(_LINE_BREAK.sub(" ", str(value))))
+    return _ACTIVE.sub(lambda sign: "\\" + sign[0], visible(_LINE_BREAK.sub(" ", str(value))))
+
+
+def _paragraph(value) -> str:
+    """`value` as a paragraph of its own that renders as typed (`_text`, so one line): its first sign
+    escaped when it would open a block, and the spaces and tabs around it dropped (a paragraph shows none,
+    and four spaces or a tab before it would make it a code block)."""
+    text = _text(value).strip(" \t")
+    start = _BLOCK_START.match(text)
+    return text if start is None else text[:start.end() - 1] + "\\" + text[start.end() - 1:]
+
+
+def _heading(value) -> str:
+    """`value` as the text of an ATX heading that renders as typed (`_text`): a `#` at its end escaped,
+    since Markdown would drop it as the heading's closing sequence ("# Fleet #" reads "Fleet")."""
+    return re.sub(r"#(?=[ \t]*$)", r"\\#", _text(value))
 
 
 def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
@@ -43,9 +64,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     break-even, key assumptions, solver and prices."""
     s = plan.scenario
     cur = plan.currency
-    lines = [f"# {_text(plan.scenario_name)}", ""]
-    if s is not None and s.description:
-        lines += [_text(s.description), ""]
+    lines = [f"# {_heading(plan.scenario_name)}", ""]
+    description = _paragraph(s.description) if s is not None and s.description else ""
+    if description:   # the only user text that starts a line of its own
+        lines += [description, ""]
     basis = present_value_basis(plan)
     money = f"{cur}, {basis}"   # every sum of money below is a present value: none is nominal
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "

@@ -69,17 +69,24 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
-def spreadsheet_text(value):
-    """`value`, made safe for a spreadsheet cell: text that starts like a formula (`FORMULA_START`) and
-    is not a plain number gets a leading apostrophe, and its carriage returns become line feeds; every
-    other value is returned unchanged."""
-    if not isinstance(value, str):
-        return value
-    if value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
-        value = "'" + value
+def starts_a_formula(text: str) -> bool:
+    """Whether a spreadsheet would run `text`, typed into a cell, as a formula: it starts with one of
+    `FORMULA_START` and is not a plain number."""
+    return text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text)
+
+
+def _line_feeds(text: str) -> str:
     # A bare CR ends a row in a spreadsheet reading CSV, and Python's csv module quotes a field for \n
     # only (with \n line ends): as LF, the field is quoted and stays one cell. XLSX's XML turns CR to LF too.
-    return value.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def spreadsheet_text(value):
+    """`value`, made safe for a CSV field: text that starts like a formula (`starts_a_formula`) gets a
+    leading apostrophe, and its carriage returns become line feeds; every other value is returned unchanged."""
+    if not isinstance(value, str):
+        return value
+    return _line_feeds("'" + value if starts_a_formula(value) else value)
 
 
 def spreadsheet_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -98,9 +105,16 @@ def _text_mapped(df: pd.DataFrame, convert) -> pd.DataFrame:
 
 
 def cell_text(value):
-    """A text cell as a CSV or XLSX file holds it: through `spreadsheet_text`, its other control characters
+    """A text field as a CSV file holds it: through `spreadsheet_text`, its other control characters
     then shown (`visible`: its CRs are line feeds by then), as a terminal and Markdown show them."""
     return visible(spreadsheet_text(value)) if isinstance(value, str) else value
+
+
+def workbook_text(text: str) -> str:
+    """A text cell as an XLSX file holds it: `cell_text` without the apostrophe. A workbook's string cell is
+    never run as a formula, and Excel would show the apostrophe as part of the text; the writer marks text
+    that `starts_a_formula` with the quote_prefix format instead, so that editing the cell keeps it text."""
+    return visible(_line_feeds(text))
 
 
 def csv_text(df: pd.DataFrame) -> str:
@@ -184,15 +198,32 @@ def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
     return maybe_write(path, json.dumps(plan_to_dict(plan), indent=2) + "\n")
 
 
+# The CSV tables with money in them: a CSV file travels without the plan's `currency`, so each row says it
+# (as FOCUS's BillingCurrency does). Appended as the last column, so every existing column keeps its name
+# and place.
+MONEY_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "schedule", "owned")
+# Those whose money is a present value say so on each row, `money_basis`, since the others' is not: monthly
+# and schedule hold the money paid in a month (nominal; monthly's total_discounted is its present value),
+# break_even rates per hour and per month.
+PRESENT_VALUE_TABLES = ("fleet", "costs", "baselines", "owned")
+
+
 def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet") -> str:
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default),
-    monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving."""
+    monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving. The
+    tables of `MONEY_TABLES` end with a `currency` column (the plan's ISO code), those of
+    `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`)."""
     tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
               "break_even": plan.break_even, "utilisation": plan.utilisation, "schedule": plan.schedule,
               "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds, "serving": plan.serving}
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
-    return maybe_write(path, csv_text(tables[table]))
+    df = tables[table]
+    if table in MONEY_TABLES:
+        df = df.assign(currency=plan.currency)
+    if table in PRESENT_VALUE_TABLES:
+        df = df.assign(money_basis=present_value_basis(plan))
+    return maybe_write(path, csv_text(df))
 
 
 # ---------------------------------------------------------------------------------------------------

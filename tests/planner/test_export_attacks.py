@@ -4,8 +4,9 @@ killed half-way.
 Formulas: a plan whose scenario name, workload names and an offers-CSV sku are formulas is exported
 every way there is (`plan --out`, `plan_to_excel`, the dashboard's downloads); in the workbooks every
 formula (`<f>` and a table's `totalsRowFormula` in SpreadsheetML) is one of the workbook's own totals
-(SUM or SUMPRODUCT of cell ranges, + - * of cells: no text, no other function) and no text cell starts
-with = + - @ tab or CR; in the CSV files no field does unless it is a number.
+(SUM or SUMPRODUCT of cell ranges, + - * of cells: no text, no other function) and a text cell that starts
+with = + - @ tab or CR is a string cell holding the name as typed, with the quote prefix that keeps it text
+when edited; in the CSV files no field starts so unless it is a number (an apostrophe marks it text).
 
 Sets: `plan --out DIR` replaces the whole set or nothing. The old set is a 60-month plan, the new one a
 12-month plan; after a failure or a SIGKILL the folder holds one of them byte for byte.
@@ -83,8 +84,8 @@ def starts_a_formula(text: str) -> bool:
 
 
 def check_workbook(data: bytes) -> set[str]:
-    """Assert that every formula is one of the workbook's own totals (`OWN_FORMULA`) and no text cell
-    starts one; return the text cells."""
+    """Assert that every formula is one of the workbook's own totals (`OWN_FORMULA`) and every text cell
+    that starts like one carries the quote prefix; return the text cells."""
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         sheets = [n for n in zf.namelist() if n.startswith("xl/worksheets/sheet")]
         assert len(sheets) == len(SHEETS)
@@ -99,7 +100,7 @@ def check_workbook(data: bytes) -> set[str]:
                 if cell.data_type == "f":
                     assert OWN_FORMULA.fullmatch(cell.value), (ws.title, cell.coordinate, cell.value)
                 elif isinstance(cell.value, str):
-                    assert not starts_a_formula(cell.value), (ws.title, cell.coordinate, cell.value)
+                    assert cell.quotePrefix or not starts_a_formula(cell.value), (ws.title, cell.coordinate, cell.value)
                     texts.add(cell.value)
     return texts
 
@@ -118,9 +119,15 @@ def fields(rows: list[list[str]]) -> set[str]:
 
 
 def shown(name: str) -> str:
-    """How a spreadsheet cell holds `name`: marked as text with an apostrophe when it starts like a
-    formula; a CR as a line break (XML reads CR as LF; the CSV field is quoted across the break)."""
+    """How a CSV field holds `name`: marked as text with an apostrophe when it starts like a formula; a CR
+    as a line break (the field is quoted across the break)."""
     return (("'" + name) if name.startswith(TRIGGERS) else name).replace("\r", "\n")
+
+
+def typed(name: str) -> str:
+    """How a workbook's string cell holds `name`: as typed (its format, not an apostrophe, marks it text),
+    a CR as a line break (XML reads CR as LF)."""
+    return name.replace("\r", "\n")
 
 
 @pytest.fixture(scope="module")
@@ -143,9 +150,9 @@ def test_plan_out_writes_no_formula_into_any_file(attack, tmp_path):
     result = CliRunner().invoke(app, ["plan", str(path), "--out", str(out), "--start", "2027-01"])
     assert result.exit_code == 0, result.output
     texts = check_workbook((out / "plan.xlsx").read_bytes())
-    # the names are there, as text a spreadsheet shows: with the apostrophe that marks text
+    # the names are there, as typed
     for name in ATTACKS:
-        assert shown(name) in texts, repr(name)
+        assert typed(name) in texts, repr(name)
     for name in ("fleet.csv", "monthly.csv", "focus.csv"):
         check_csv((out / name).read_bytes().decode())
     focus = fields(check_csv((out / "focus.csv").read_bytes().decode()))
@@ -160,7 +167,8 @@ def test_numbers_stay_numbers_in_the_workbook(attack):
     summary = {r[0].value: r[1] for r in wb["summary"].iter_rows(min_row=2)}
     residual = summary["cost.residual_value"]
     assert residual.data_type == "n" and residual.value == -625   # −0.5 × 2,500 × (1 − 24/48), by hand
-    assert summary["scenario"].data_type == "s" and summary["scenario"].value == "'" + SCENARIO_NAME
+    assert summary["scenario"].data_type == "s" and summary["scenario"].value == SCENARIO_NAME
+    assert summary["scenario"].quotePrefix
 
 
 def test_library_and_dashboard_downloads_hold_no_formula(attack):

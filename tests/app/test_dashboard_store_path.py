@@ -1,0 +1,73 @@
+"""An uploaded scenario may plan on the server's price store (`prices.source: store`); what the dashboard
+shows and offers for download then says whether the store is missing or empty, never where the server
+keeps it.
+
+Oracles: the store's folder, made by the test under its own temporary path (it must appear nowhere), and
+the file name the test gave it (it may)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fleetplan_dashboard import exports, jobs, state, tables
+from planner.catalog import price_table
+from planner.scenario import load_scenario_text
+from pricing_adapters.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY = (ROOT / "scenarios" / "entry.yaml").read_text()
+ON_STORE = ENTRY.replace("source: snapshot", "source: store", 1)
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> Path:
+    """Where the server's price store is (`FLEETPLAN_STORE`): a folder only this test knows."""
+    path = tmp_path / "srv-private" / "fleetplan" / "team-prices.sqlite"
+    path.parent.mkdir(parents=True)
+    monkeypatch.setenv("FLEETPLAN_STORE", str(path))
+    return path
+
+
+def seen(outcome) -> str:
+    """Everything of a plan a dashboard user sees or downloads about its prices: the banner and the JSON."""
+    _, banner = tables.price_banner(outcome.plan.prices)
+    return banner + "\n" + exports.plan_json(outcome.plan)
+
+
+def test_a_missing_store_is_named_by_its_file_name_only(store):
+    outcome = jobs.recommended_job(load_scenario_text(ON_STORE, origin="mine.yaml"), state.DEFAULT_SOLVER)
+    assert outcome.kind == "ok"
+    text = seen(outcome)
+    assert str(store.parent.parent) not in text
+    assert "no price store at …/team-prices.sqlite" in text     # the user learns there is none
+    assert json.loads(exports.plan_json(outcome.plan))["prices"]["source"] == "snapshot"   # what it fell back on
+
+
+def test_an_empty_store_is_named_by_its_file_name_only(store):
+    created, _ = open_store(store)          # a store with no snapshot yet
+    assert created is not None
+    outcome = jobs.recommended_job(load_scenario_text(ON_STORE, origin="mine.yaml"), state.DEFAULT_SOLVER)
+    text = seen(outcome)
+    assert str(store.parent.parent) not in text
+    assert "…/team-prices.sqlite" in text and "no snapshot" in text
+
+
+def test_the_prices_page_warning_hides_the_store_folder(store):
+    _, provenance = price_table("store")
+    assert str(store) in provenance["warning"]            # what the engine says, for the command line
+    assert jobs.hide_store_path(provenance["warning"]).startswith("no price store at …/team-prices.sqlite")
+
+
+def test_the_plan_page_of_an_upload_on_the_store_shows_no_server_path(store):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="upload_file").set_value(("mine.yaml", ON_STORE.encode(), "application/x-yaml")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="base").value.startswith("upload:mine.yaml:")
+    shown = [e.value for kind in (at.warning, at.info, at.error, at.markdown, at.caption) for e in kind]
+    assert any("…/team-prices.sqlite" in text for text in shown)
+    assert not [text for text in shown if str(store.parent.parent) in text]
