@@ -31,15 +31,16 @@ cost per hour is hourly + upfront / hours of the term (8760 for 1 year, 26280 fo
 
 Products with empty terms, zero prices (capacity blocks), non-USD prices, unknown price units or
 lease terms, and terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit` that
-are not JSON objects, or prices that are not numbers: `malformed`) are skipped and counted in
-`AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`, `no_accelerator_facts` and a
-malformed `terms` the number of products), never fatal; a listing in which no GPU type keeps an
-on-demand price is. Everything else that
-goes wrong raises a `PriceSourceError` with a one-line message, and no table is returned:
+are not JSON objects, `termAttributes` that are not text, or prices that are not numbers: `malformed`)
+are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`,
+`no_accelerator_facts` and a malformed `terms` the number of products), never fatal; a listing in which
+no GPU type keeps an on-demand price is. Everything else that goes wrong raises a `PriceSourceError`
+with a one-line message, and no table is returned:
 
 - no, partial, expired or rejected credentials -> `CredentialsError`;
 - throttling that outlasted botocore's standard retry mode -> `ThrottledError`;
-- timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`.
+- timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`;
+- an answer botocore cannot parse (invalid XML, a number field that is not one) -> `PriceSourceError`.
 
 Endpoints: boto3 itself honours `AWS_ENDPOINT_URL_PRICING` / `AWS_ENDPOINT_URL_EC2` (and
 `AWS_ENDPOINT_URL`); this module never sets `endpoint_url`.
@@ -137,7 +138,10 @@ def _botocore_exceptions():
     timeout = tuple(getattr(bx, name) for name in (
         "ConnectTimeoutError", "ReadTimeoutError", "EndpointConnectionError", "ConnectionClosedError",
         "ProxyConnectionError") if hasattr(bx, name))
-    return bx, credential, timeout
+    # an answer botocore cannot parse: invalid XML/JSON is a ResponseParserError (not a BotoCoreError);
+    # a field its shape types wrongly (<count>abc</count>) a bare ValueError or TypeError from the parser
+    unreadable = (require("botocore.parsers", "aws", "boto3").ResponseParserError, ValueError, TypeError)
+    return bx, credential, timeout, unreadable
 
 
 class AwsPriceSource:
@@ -210,7 +214,7 @@ class AwsPriceSource:
     @contextmanager
     def _errors(self, api: str, region: str) -> Iterator[None]:
         """Turn botocore failures into one-line PriceSourceErrors."""
-        bx, credential, timeout = _botocore_exceptions()
+        bx, credential, timeout, unreadable = _botocore_exceptions()
         try:
             yield
         except PriceSourceError:
@@ -238,6 +242,9 @@ class AwsPriceSource:
                                    f"({_one_line(exc)}); check the network or proxy") from None
         except bx.BotoCoreError as exc:
             raise PriceSourceError(f"AWS {api} failed in {region}: {_one_line(exc)}") from None
+        except unreadable as exc:
+            raise PriceSourceError(f"AWS {api} failed in {region}: its answer could not be read "
+                                   f"({type(exc).__name__}: {_one_line(exc)[:200]}); nothing was saved") from None
 
     def _pages(self, call: Callable[..., dict], params: dict, api: str, region: str) -> Iterator[dict]:
         """Every page of a NextToken-paginated call, within the deadline and MAX_PAGES."""
@@ -380,9 +387,12 @@ class AwsPriceSource:
             if attrs_t is None:
                 self._skip("malformed")
                 continue
-            months = LEASE_MONTHS.get(attrs_t.get("LeaseContractLength", ""))
-            option = PURCHASE_OPTIONS.get(attrs_t.get("PurchaseOption", ""))
-            klass = str(attrs_t.get("OfferingClass", "")).lower()
+            lease, purchase, klass = (attrs_t.get(k, "") for k in ("LeaseContractLength", "PurchaseOption",
+                                                                    "OfferingClass"))
+            if not all(isinstance(v, str) for v in (lease, purchase, klass)):
+                self._skip("malformed")   # a list or an object: no term AWS publishes (and unhashable as a key)
+                continue
+            months, option, klass = LEASE_MONTHS.get(lease), PURCHASE_OPTIONS.get(purchase), klass.lower()
             if months is None or option is None or klass not in OFFERING_CLASSES:
                 self._skip("unknown_term")
                 continue
@@ -392,7 +402,7 @@ class AwsPriceSource:
                 continue
             hourly, upfront = price
             purchase_option = "reserved_1y" if months == 12 else "reserved_3y"
-            note = f"{attrs_t['PurchaseOption']}/{klass}"
+            note = f"{purchase}/{klass}"
             row = _row(region, itype, f, purchase_option, hourly, upfront, months, "", as_of, source, note,
                        suffix=f":{option}:{klass}")
             self._put(offers, row, effective_hourly(hourly, upfront, months))

@@ -42,7 +42,10 @@ Prices
     `max_attempts` (5) -> ThrottledError; timeouts and connection errors likewise -> PriceSourceError.
     The whole fetch has a deadline (`deadline`, default base.DEFAULT_DEADLINE_S) checked between pages,
     attempts and body chunks, and at most base.MAX_PAGES pages per region -> DeadlineExceeded.
-    A page that is not JSON or has no `Items` list raises PriceSourceError naming the page URL.
+    A page that is not JSON or has no `Items` list raises PriceSourceError naming the page URL, and so does
+    a page larger than MAX_PAGE_BYTES (32 MB once gzip is undone; real pages are 1-3 MB). A NextPageLink or
+    a redirect is followed only on the scheme, host and port of the prices URL (any other, or one that is
+    not a URL, raises PriceSourceError): a page must not send requests to another host.
     `fetch` raises rather than return a partial table.
 
 GPU facts (gpu, gpu_count, gpu_memory_gb, vcpus, memory_gb; gpu_memory_mib is empty: Azure reports no MiB)
@@ -111,6 +114,10 @@ READ_TIMEOUT_S = 30.0       # one socket read; the deadline bounds the whole ref
 CONNECT_TIMEOUT_S = 10.0
 ARM_RETRIES = 2             # azure-core's default (10 retries, backoff up to 2 min) outlasts any deadline
 ARM_SHARE = 0.5             # ARM may use half the time left: the prices matter more, and facts have a fallback
+# A Retail Prices page of 1,000 items is 1-3 MB of JSON. Counted after gzip is undone (what memory holds),
+# this is ten times that with room to spare, and stops a page that never ends long before memory runs out.
+MAX_PAGE_BYTES = 32 * 1024 * 1024
+MAX_REDIRECTS = 5           # httpx's own default is 20; the API itself does not redirect
 GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
 # armRegionName: lower-case letters and digits (eastus2, germanywestcentral). The name goes into the
 # API's $filter between quotes, so nothing else may pass.
@@ -441,8 +448,8 @@ class AzurePriceSource:
                 compute = self._compute_client()
             except CredentialsError as exc:
                 self._without_arm(exc)
-        client = self.http or httpx.Client(timeout=httpx.Timeout(READ_TIMEOUT_S, connect=CONNECT_TIMEOUT_S),
-                                           follow_redirects=True)
+        # redirects are followed by _get, which first checks that they stay on the prices URL's host
+        client = self.http or httpx.Client(timeout=httpx.Timeout(READ_TIMEOUT_S, connect=CONNECT_TIMEOUT_S))
         rows: list[dict] = []
         try:
             for i, region in enumerate(regions):
@@ -564,8 +571,26 @@ class AzurePriceSource:
                 raise PriceSourceError(f"Azure Retail Prices API: NextPageLink loops back to {nxt}")
             if nxt:
                 seen.add(nxt)
+                self._on_prices_host(nxt, f"page {url} has a NextPageLink")   # requested as given: it names pages
             url = nxt or None
         return items
+
+    def _on_prices_host(self, link: str, what: str, current: str | None = None) -> httpx.URL:
+        """`link` (relative to `current` when given) as a URL, when it keeps the scheme, host and port of
+        the prices URL (FLEETPLAN_AZURE_PRICES_URL); PriceSourceError otherwise. A page or a redirect
+        chooses where the next request goes: it must not send it to another host (a link-local metadata
+        address, an internal service) or from https to plain http."""
+        try:
+            target = httpx.URL(current).join(link) if current is not None else httpx.URL(link)
+        except httpx.InvalidURL as exc:
+            raise PriceSourceError(f"Azure Retail Prices API: {what} that is not a URL: {link!r} ({exc}); "
+                                   f"nothing was saved") from None
+        base = httpx.URL(self.prices_url)
+        if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
+            raise PriceSourceError(f"Azure Retail Prices API: {what} to {str(target)[:200]}, which is not on "
+                                   f"{base.scheme}://{base.netloc.decode('ascii')} (the scheme, host and port of "
+                                   f"the prices URL, {PRICES_URL_ENV}); refused; nothing was saved")
+        return target
 
     def _page(self, client: httpx.Client, url: str, params: dict | None) -> dict:
         """One Retail Prices page as a dict with an `Items` list, retrying 429, 5xx, timeouts and
@@ -601,16 +626,31 @@ class AzurePriceSource:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _get(self, client: httpx.Client, url: str, params: dict | None, shown: str) -> tuple[int, httpx.Headers, bytes]:
-        """(status, headers, body) of one GET, read chunk by chunk: a read timeout bounds each chunk and
-        the deadline the whole body, so a server dripping a byte at a time is cut off."""
-        remaining = max(self._deadline.remaining(), 0.001)
-        timeout = httpx.Timeout(min(READ_TIMEOUT_S, remaining), connect=min(CONNECT_TIMEOUT_S, remaining))
-        chunks = []
-        with client.stream("GET", url, params=params, timeout=timeout) as response:
-            for chunk in response.iter_bytes():
-                chunks.append(chunk)
-                self._deadline.check(f"Azure Retail Prices page {shown}")
-            return response.status_code, response.headers, b"".join(chunks)
+        """(status, headers, body) of one GET, read chunk by chunk: a read timeout bounds each chunk, the
+        deadline the whole body (a server dripping a byte at a time is cut off) and MAX_PAGE_BYTES its size.
+        Redirects are followed here, at most MAX_REDIRECTS, each only on the prices URL's host."""
+        for _ in range(MAX_REDIRECTS + 1):
+            remaining = max(self._deadline.remaining(), 0.001)
+            timeout = httpx.Timeout(min(READ_TIMEOUT_S, remaining), connect=min(CONNECT_TIMEOUT_S, remaining))
+            with client.stream("GET", url, params=params, timeout=timeout, follow_redirects=False) as response:
+                if response.is_redirect:
+                    url = str(self._on_prices_host(response.headers["location"],   # may be relative (RFC 9110)
+                                                   f"{shown} redirects (HTTP {response.status_code})",
+                                                   current=str(response.url)))
+                    params = None   # the Location carries its own query
+                    continue
+                chunks, size = [], 0
+                for chunk in response.iter_bytes():   # decoded: gzip undone, so `size` is what memory holds
+                    size += len(chunk)
+                    if size > MAX_PAGE_BYTES:
+                        raise PriceSourceError(f"Azure Retail Prices API: page {shown} is larger than "
+                                               f"{MAX_PAGE_BYTES // 2**20} MB (a real page is 1-3 MB); the listing "
+                                               f"cannot be trusted; nothing was saved")
+                    chunks.append(chunk)
+                    self._deadline.check(f"Azure Retail Prices page {shown}")
+                return response.status_code, response.headers, b"".join(chunks)
+        raise PriceSourceError(f"Azure Retail Prices API: {shown} redirected more than {MAX_REDIRECTS} times; "
+                               f"nothing was saved")
 
     def _wait(self, attempt: int, retry_after: str | None) -> None:
         """Sleep before the next attempt, never past the deadline."""

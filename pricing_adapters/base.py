@@ -89,7 +89,8 @@ def call_with_deadline(deadline: Deadline, what: str, call: Callable[[], T]) -> 
 
     worker = threading.Thread(target=run, name=f"fleetplan {what}", daemon=True)
     worker.start()
-    worker.join(deadline.remaining())
+    # join() raises OverflowError above TIMEOUT_MAX (~292 years): a deadline of 1e10 s or inf waits that long
+    worker.join(min(deadline.remaining(), threading.TIMEOUT_MAX))
     if worker.is_alive():
         deadline.check(what)
         raise DeadlineExceeded(f"gave up on {what} at the {deadline.seconds:g} s deadline; nothing was saved")

@@ -185,13 +185,18 @@ def number_problems(df: pd.DataFrame) -> pd.Series:
 
 def row_problems(df: pd.DataFrame) -> pd.Series:
     """For each row of a typed offers table, everything that breaks the contract ('' for a good row):
-    empty required cells, unknown provider or purchase option, bad numbers, a repeated offer_id."""
+    empty required cells, unknown provider or purchase option, a currency that is not an ISO 4217 code,
+    bad numbers, a repeated offer_id. Every check of `validate_offers` is here: a table of the rows this
+    leaves passes it, so one bad row never fails a whole table (the price store relies on that)."""
     out: list[list[str]] = [[] for _ in range(len(df))]
     for col in REQUIRED_NON_NULL:
         _flag(out, df[col].isna(), f"empty {col!r}")
     _flag(out, df["provider"].notna() & ~df["provider"].astype(object).isin(registry.names()), "unknown provider")
     _flag(out, df["purchase_option"].notna() & ~df["purchase_option"].astype(object).isin(PURCHASE_OPTIONS),
           "unknown purchase_option")
+    currency = df["currency"].astype(object)
+    bad_currency = {c for c in currency.dropna().unique() if not _CURRENCY.fullmatch(c)}   # distinct values: cheap
+    _flag(out, currency.isin(list(bad_currency)), "currency not an ISO 4217 code of three capital letters")
     _flag(out, df["offer_id"].notna() & df["offer_id"].duplicated(), "duplicate offer_id")
     numbers = number_problems(df)
     text = [", ".join(p) for p in out]

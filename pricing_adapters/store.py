@@ -11,10 +11,12 @@ new `<name>.bad-<time>-<random>` (never over another file); any other file (anot
 SQLite database, a scenario given as the store by mistake) is never moved or written, only reported.
 Readers that must leave the disk as it is open with `create=False`: nothing is created, not even the
 lock. A store of ours that lost a table or a column every offer needs (edited by hand) is damaged too.
-Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`: a snapshot dated
-in the future (a wrong clock), offer rows of another provider than their snapshot's, the same offer id in
-two snapshots in force, and a snapshot with no usable offer for a region it claims (its rows deleted), in
-which case the previous snapshot of that region stays in force.
+Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`, and the others
+keep working: an offer row that breaks the offers contract (a negative price, a lower-case currency), a
+row with a text cell that is not UTF-8, a snapshot dated in the future (a wrong clock), offer rows of
+another provider than their snapshot's, the same offer id in two snapshots in force, and a snapshot with
+no usable offer for a region it claims (its rows deleted), in which case the previous snapshot of that
+region stays in force.
 """
 
 from __future__ import annotations
@@ -406,6 +408,9 @@ def _schema_problem(con: sqlite3.Connection) -> str | None:
 def _snapshot_info(row: tuple, now: datetime | None = None) -> SnapshotInfo | str:
     """A snapshots-table row as a SnapshotInfo, or what is wrong with it (`now`: this machine's time)."""
     snap_id, provider, regions, fetched_at, source, row_count = row
+    for name, value in (("provider", provider), ("regions", regions), ("fetched_at", fetched_at), ("source", source)):
+        if isinstance(value, bytes):   # a BLOB, or text that is not UTF-8 (_text_or_bytes)
+            return f"{name} is not UTF-8 text"
     try:
         parsed = json.loads(regions)
     except (TypeError, ValueError):
@@ -452,7 +457,11 @@ def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
         elif dtype == "bool":
             df[col] = df[col].map(lambda v: bool(v) if not _is_null(v) and v in (0, 1) else True)
         else:
-            df[col] = df[col].map(lambda v: None if _is_null(v) else v if isinstance(v, str) else str(v))
+            # bytes: a BLOB, or text that is not UTF-8 (_text_or_bytes); shown decoded, never used
+            for i in df[col].map(lambda v: isinstance(v, bytes)).to_numpy().nonzero()[0]:
+                cast[i].append(f"{col} is not UTF-8 text")
+            df[col] = df[col].map(lambda v: None if _is_null(v) else v if isinstance(v, str)
+                                  else v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
     df = validate_offers(df, origin="store", check=False)
     bad_term = ~df["term_months"].isin((0, 12, 36))
     problems = row_problems(df)
@@ -469,7 +478,18 @@ LOCK_WAIT_S = 30.0   # creating or setting aside takes milliseconds; a lock held
 def _connect(path: Path) -> sqlite3.Connection:
     """A connection to an existing file: `mode=rw` never creates one, so no reader leaves an empty file."""
     uri = path.absolute().as_uri() + "?mode=rw"
-    return sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+    con = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+    con.text_factory = _text_or_bytes
+    return con
+
+
+def _text_or_bytes(raw: bytes) -> str | bytes:
+    """A TEXT cell as str, or as its bytes when they are not UTF-8 (edited by hand). sqlite3's default
+    raises on such a cell, failing the whole query: as bytes, the reader names and skips its row alone."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
 
 
 def _is_ours(path: Path) -> bool:
@@ -541,7 +561,13 @@ def _inspect(path: Path) -> str:
 def _exclusive(path: Path) -> Iterator[None]:
     """Hold `<name>.lock` next to the store: creating and setting aside are decided by one process at a
     time, each after checking the file again under the lock."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        # FileExistsError / NotADirectoryError: a file stands where one of the path's folders should be
+        blocker = next((p for p in (path.parent, *path.parent.parents) if p.exists() and not p.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker is not None else exc.strerror or str(exc)
+        raise StoreError(f"cannot use {path}: cannot make its folder {path.parent}: {why}") from None
     lock = path.with_name(path.name + ".lock")
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)

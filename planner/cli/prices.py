@@ -41,6 +41,8 @@ prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_set
                          help="Live prices: refresh into the local store, show what is in use, diff snapshots.")
 
 STORE_HELP = f"price store file (default: ${STORE_ENV_VAR} or the platform's data directory)"
+# --deadline at most a day: no refresh needs longer, and threading's waits overflow on 1e10 or inf
+MAX_DEADLINE_S = 86400.0
 
 
 def _resolve_store(store: Path | None) -> Path:
@@ -113,9 +115,11 @@ def _print_warnings(store: PriceStore) -> None:
 def _fallback_text(store: PriceStore, provider: str, regions: list[str]) -> str:
     """What plans keep using in each of `regions` after a failed refresh: the snapshot in force there, or
     the packaged snapshot for a region never refreshed (or nothing, when that has no prices there either)."""
+    from pricing_adapters.schema import OffersSchemaError
+
     try:
         in_force = store.in_force([provider])
-    except StoreError as exc:
+    except (StoreError, OffersSchemaError) as exc:   # the refresh already failed: say why, not a traceback
         return f"what they used before (the store cannot be read: {exc})"
     packaged = registry.get(provider).regions()
     parts: dict[str, list[str]] = {}
@@ -137,7 +141,7 @@ def refresh(
     store: Path | None = typer.Option(None, "--store", metavar="FILE", help=STORE_HELP),
     subscription: str | None = typer.Option(None, "--subscription", metavar="ID",
                                                help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
-    deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", min=1,
+    deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", min=1, max=MAX_DEADLINE_S,
                                    help="give up (exit 1, store unchanged) when the whole refresh takes longer "
                                         "than SECONDS, however slowly the API answers", metavar="SECONDS"),
 ) -> None:
@@ -184,11 +188,17 @@ def refresh(
     if skipped:
         err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)
     err.print(f"saved {info.describe()} in {price_store.path}", soft_wrap=True)
-    for region, newer in price_store.shadowed(info).items():
+    try:
+        shadowed = price_store.shadowed(info)
+    except (StoreError, OffersSchemaError) as exc:   # the snapshot is saved: this is only a check, exit 0
+        err.warn(f"could not check which snapshots are in force in {', '.join(regions)}: {exc}")
+        shadowed = {}
+    for region, newer in shadowed.items():
         # the store orders snapshots by when they were fetched: a clock behind would hide this refresh
         err.warn(f"snapshot #{info.id} is not in force in {region}: snapshot #{newer.id} there was fetched at "
                  f"{newer.fetched_at}, later than this one's {info.fetched_at}, so plans keep using it. A clock was "
                  "wrong when one of them was saved (check this machine's time); `fleetplan prices list` shows both")
+    _print_warnings(price_store)   # rows of earlier snapshots skipped while checking
 
 
 @prices_app.command("list")
@@ -200,7 +210,10 @@ def list_snapshots(
     import pandas as pd
 
     price_store = _read(store)
-    snapshots = price_store.snapshots() if price_store is not None else []
+    try:
+        snapshots = price_store.snapshots() if price_store is not None else []
+    except StoreError as exc:   # opened, then unreadable (locked, pages damaged since)
+        fail(f"--store: {exc}", 2)
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
             for s in snapshots]
@@ -290,6 +303,7 @@ def diff(
     """What changed between two snapshots: SKUs added and removed, price changes in %."""
     import pandas as pd
 
+    from pricing_adapters.schema import OffersSchemaError
     from pricing_adapters.snapshot import load_snapshot
 
     price_store = _read(store)
@@ -300,13 +314,15 @@ def diff(
             offers = load_snapshot()
             return offers, set(zip(offers["provider"], offers["region"]))
         try:
-            if price_store is None:
-                fail(f"no snapshot #{int(ref)}: there is no price store at {_resolve_store(store)}", 2)
-            info = price_store.snapshot(int(ref))
-            return price_store.offers(info.id), price_store.coverage([info])
+            snap_id = int(ref)
         except ValueError:
             fail(f"{ref!r}: expected a snapshot id or `packaged`", 2)
-        except PriceSourceError as exc:
+        if price_store is None:
+            fail(f"no snapshot #{snap_id}: there is no price store at {_resolve_store(store)}", 2)
+        try:
+            info = price_store.snapshot(snap_id)
+            return price_store.offers(info.id), price_store.coverage([info])
+        except (PriceSourceError, OffersSchemaError) as exc:
             fail(str(exc), 2)
 
     (a, cover_a), (b, cover_b) = load(old), load(new)

@@ -434,6 +434,22 @@ def test_deadline_flag_is_documented():
     assert "--deadline" in result.output and "SECONDS" in result.output
 
 
+@pytest.mark.parametrize("deadline", ["1e10", "inf", "nan", "86401"])
+def test_a_deadline_beyond_a_day_or_not_a_number_is_bad_input(tmp_path, deadline):
+    # 1e10 and inf overflowed threading's join() into a traceback; nan would be a deadline that never passes
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                 "--store", str(tmp_path / "s.sqlite"), "--deadline", deadline])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "Invalid value for '--deadline'" in result.stderr and "86400" in result.stderr
+    assert not (tmp_path / "s.sqlite").exists()   # refused before the store is made
+
+
+@pytest.mark.parametrize("seconds", [1e10, float("inf")])
+def test_a_huge_deadline_in_the_library_waits_for_the_call(seconds):
+    # the API (AzurePriceSource(deadline=…)) has no range check: join() waits at most threading.TIMEOUT_MAX
+    assert base.call_with_deadline(base.Deadline(seconds), "a quick call", lambda: 42) == 42
+
+
 class _Skus:
     def __init__(self, error=None, hang=None):
         self.error, self.hang = error, hang

@@ -855,3 +855,51 @@ def test_refresh_process_killed_halfway_leaves_the_store_readable_and_unchanged(
     con = sqlite3.connect(store_with_snapshot.path)
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     con.close()
+
+
+# -- answers of the wrong shape deeper down --------------------------------------------------------------
+
+@pytest.mark.parametrize("field", ["LeaseContractLength", "PurchaseOption", "OfferingClass"])
+def test_a_reserved_term_attribute_that_is_not_text_skips_that_term_only(session, field):
+    # a list where AWS writes "1yr" was an unhashable-type TypeError out of the whole refresh
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    item = _p4d_item()
+    first = next(iter(item["terms"]["Reserved"].values()))
+    assert first["termAttributes"] == {"LeaseContractLength": "1yr", "OfferingClass": "convertible",
+                                       "PurchaseOption": "Partial Upfront"}   # the fixture's first term
+    first["termAttributes"][field] = [first["termAttributes"][field]]
+    stubs.products([item])
+    df = stubs.source.fetch([REGION])
+    stubs.done()
+    assert len(df) == 1 + 11   # on-demand and 11 of the 12 reservations (1yr/3yr x 3 options x 2 classes)
+    assert "aws:us-east-1:p4d.24xlarge:reserved_1y:partial_upfront:convertible" not in set(df.offer_id)
+    assert stubs.source.skipped == {"malformed": 1}
+
+
+DESCRIBE_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<DescribeInstanceTypesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r</requestId>
+<instanceTypeSet><item><instanceType>g5.xlarge</instanceType><vCpuInfo><defaultVCpus>4</defaultVCpus></vCpuInfo>
+<gpuInfo><gpus><item><name>A10G</name><manufacturer>NVIDIA</manufacturer><count>{count}</count>
+<memoryInfo><sizeInMiB>22888</sizeInMiB></memoryInfo></item></gpus></gpuInfo></item></instanceTypeSet>
+</DescribeInstanceTypesResponse>"""
+
+
+@pytest.mark.parametrize("count, parser_error", [
+    ("eight", "ValueError"),                # a number field that is not one: botocore's int() fails
+    ("<8", "ResponseParserError"),          # XML that does not parse
+])
+def test_an_ec2_answer_botocore_cannot_parse_is_a_one_line_error_and_saves_nothing(
+        session, store_with_snapshot, count, parser_error):
+    src = AwsPriceSource(session=session, spot=False, max_attempts=1)
+    body = DESCRIBE_XML.format(count=count).encode()
+    src.client("ec2", REGION).meta.events.register(
+        "before-send.ec2.DescribeInstanceTypes",
+        lambda request, **kwargs: AWSResponse(request.url, 200, {"Content-Type": "text/xml"}, _Raw(body)))
+    before = _store_state(store_with_snapshot)
+    with pytest.raises(PriceSourceError) as info:
+        refresh(src, [REGION], store_with_snapshot)
+    text = str(info.value)
+    assert text.startswith(f"AWS DescribeInstanceTypes failed in us-east-1: its answer could not be read ({parser_error}")
+    assert text.endswith("; nothing was saved") and "\n" not in text
+    _assert_unchanged(store_with_snapshot, before)

@@ -641,3 +641,108 @@ def test_with_its_only_on_demand_price_per_month_a_region_fails_naming_what_was_
         with pytest.raises(PriceSourceError, match=r"no on-demand price for any GPU size in eastus "
                                                    r"\(skipped: 1 unknown_unit, 1 windows\); nothing was saved"):
             AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+
+
+# ------------------------------------------------------------------ where a page may send the next request, and its size
+
+METADATA = "http://169.254.169.254/metadata/instance"   # the link-local address of a cloud VM's metadata service
+
+
+@pytest.mark.parametrize("link", [
+    METADATA,                                                       # another host
+    "http://prices.azure.com/api/retail/prices?$skip=1000",         # the same host, downgraded to plain http
+    "https://prices.azure.com:8443/api/retail/prices?$skip=1000",   # the same host, another port
+    "//169.254.169.254/metadata/instance",                          # scheme-relative: another host
+])
+def test_a_next_page_link_off_the_prices_host_is_refused_before_any_request(link):
+    page = _json("retail_eastus2_page1.json")
+    page["NextPageLink"] = link
+    with respx.mock(assert_all_called=False) as router:
+        prices = router.get(BASE).mock(return_value=httpx.Response(200, json=page))
+        elsewhere = router.route(url__regex=r"^(?!https://prices\.azure\.com/).*").mock(
+            return_value=httpx.Response(200, json={"Items": [], "NextPageLink": None}))
+        with pytest.raises(PriceSourceError) as info:
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+    text = str(info.value)
+    assert ("which is not on https://prices.azure.com (the scheme, host and port of the prices URL, "
+            "FLEETPLAN_AZURE_PRICES_URL); refused; nothing was saved") in text
+    assert "\n" not in text
+    assert prices.call_count == 1 and not elsewhere.called
+
+
+def test_a_next_page_link_that_is_not_a_url_is_a_one_line_error():
+    page = _json("retail_eastus2_page1.json")
+    page["NextPageLink"] = "http://[::1"   # httpx.InvalidURL, which is not an httpx.HTTPError
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=page))
+        with pytest.raises(PriceSourceError, match=r"has a NextPageLink that is not a URL: 'http://\[::1'"):
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+
+
+def test_a_next_page_link_on_the_configured_local_url_is_followed(monkeypatch):
+    local = "http://127.0.0.1:9/retail/prices"
+    monkeypatch.setenv(az.PRICES_URL_ENV, local)
+    first = {**_json("retail_eastus_page1.json"), "NextPageLink": f"{local}?$skip=1000"}
+    second = {**_json("retail_eastus_page3.json"), "NextPageLink": None}
+    with respx.mock(base_url=local) as router:
+        route = router.get("").mock(side_effect=lambda r: httpx.Response(
+            200, json=second if r.url.params.get("$skip") else first))
+        df = AzurePriceSource(http=httpx.Client()).fetch(["eastus"])
+    assert route.call_count == 2
+    assert _row(df, "eastus", "Standard_NC24ads_A100_v4", "on_demand").hourly_price == 3.673   # from page 1
+
+
+def test_a_redirect_on_the_prices_host_is_followed_and_one_off_it_refused():
+    moved = "https://prices.azure.com/api/retail/prices-v2?$filter=x"
+    with respx.mock(assert_all_called=False) as router:
+        router.get(BASE).mock(return_value=httpx.Response(302, headers={"Location": moved}))
+        router.get(moved.split("?")[0]).mock(return_value=_response("retail_eastus2_page1.json"))
+        df = AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+    assert _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand").hourly_price == 48.0   # reference eastus2
+
+    with respx.mock(assert_all_called=False) as router:
+        router.get(BASE).mock(return_value=httpx.Response(307, headers={"Location": METADATA}))
+        metadata = router.get(METADATA).mock(return_value=httpx.Response(200, json={"Items": []}))
+        with pytest.raises(PriceSourceError, match=r"redirects \(HTTP 307\) to http://169\.254\.169\.254/metadata/"
+                                                   r"instance, which is not on https://prices\.azure\.com "):
+            AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+    assert not metadata.called
+
+
+def test_the_default_client_does_not_follow_redirects_itself(monkeypatch):
+    # the check above runs in _get; a client that followed redirects on its own would never show them to it
+    built = {}
+    real = httpx.Client
+
+    def client(**kwargs):
+        built.update(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(az.httpx, "Client", client)
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=_response("retail_eastus2_page1.json"))
+        AzurePriceSource().fetch(["eastus2"])
+    assert not built.get("follow_redirects", False)
+
+
+def test_a_page_larger_than_32_mb_once_unzipped_is_refused_and_nothing_saved(tmp_path):
+    import gzip
+
+    # 33 MiB of JSON whitespace before a valid empty page: 33 kB on the wire, 33 MiB once gzip is undone
+    body = b" " * (33 * 2**20) + b'{"Items": [], "NextPageLink": null}'
+    store = PriceStore(tmp_path / "prices.sqlite")
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=httpx.Response(
+            200, content=gzip.compress(body), headers={"content-type": "application/json", "content-encoding": "gzip"}))
+        with pytest.raises(PriceSourceError, match=r"page .* is larger than 32 MB \(a real page is 1-3 MB\)"):
+            refresh(AzurePriceSource(http=httpx.Client()), ["eastus2"], store)
+    assert store.snapshots() == []
+
+
+def test_a_page_of_31_mb_is_still_read():
+    # the limit is on size, not on shape: the same page with 31 MiB of whitespace is a page like any other
+    page = (FIXTURES / "retail_eastus2_page1.json").read_bytes()
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=httpx.Response(200, content=b" " * (31 * 2**20) + page))
+        df = AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
+    assert _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand").hourly_price == 48.0

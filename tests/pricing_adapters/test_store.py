@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import respx
 from store_race import damaged_store
+from typer.testing import CliRunner
 
+from planner.cli import app
 from pricing_adapters import store as store_module
 from pricing_adapters.errors import StoreError, StoreForeign, StoreMissing
 from pricing_adapters.schema import OffersSchemaError
@@ -159,3 +162,22 @@ def test_a_store_made_before_gpu_memory_mib_reads_and_gains_the_column(tmp_path,
     back = store.offers(new.id).sort_values("offer_id").reset_index(drop=True)
     assert back.gpu_memory_mib.tolist() == sample.sort_values("offer_id").gpu_memory_mib.tolist()
     assert store.offers(old.id).gpu_memory_mib.isna().all()
+
+
+@pytest.mark.parametrize("below", ["s.sqlite", "sub/s.sqlite"])
+def test_a_store_path_below_a_file_is_a_one_line_error_and_the_cli_exits_2(tmp_path, monkeypatch, below):
+    # path.parent.mkdir() ran outside any try: a FileExistsError / NotADirectoryError traceback
+    blocker = tmp_path / "prices"
+    blocker.write_text("not a folder")
+    path = blocker / below
+    with pytest.raises(StoreError) as info:
+        PriceStore(path)
+    assert str(info.value) == f"cannot use {path}: cannot make its folder {path.parent}: {blocker} is a file, not a folder"
+    for args, env in ((["--store", str(path)], {}), ([], {"FLEETPLAN_STORE": str(path)})):
+        # the store is opened before any request; respx with no route fails any request that is made anyway
+        with respx.mock():
+            result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                              *args], env=env)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip() == f"error: --store: {info.value}"
+    assert blocker.read_text() == "not a folder"

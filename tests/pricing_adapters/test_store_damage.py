@@ -10,13 +10,18 @@ snapshot's own, times those factors.
 import json
 import sqlite3
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
+import httpx
 import pandas as pd
 import pytest
+import respx
 from typer.testing import CliRunner
 
 from planner.catalog import price_table
 from planner.cli import app
+from pricing_adapters import azure
+from pricing_adapters.errors import StoreError
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
 
@@ -204,3 +209,129 @@ def test_a_snapshot_a_little_ahead_of_this_clock_is_kept_and_never_shown_with_a_
     assert info.describe().endswith(", 0.0 days old)")
     _, provenance = price_table("store", tmp_path / "s.sqlite")
     assert [snap["age_days"] for snap in provenance["snapshots"]] == [0.0]
+
+
+# ------------------------------------------------------------------ cells edited into nonsense: their row alone is skipped
+
+def first_row(snapshot_id: int) -> str:
+    return f"rowid = (SELECT min(rowid) FROM offers WHERE snapshot_id = {snapshot_id})"
+
+
+def eastus2_ids(offers: pd.DataFrame) -> set:
+    return set(offers.loc[(offers["provider"] == "azure") & (offers["region"] == "eastus2"), "offer_id"])
+
+
+def test_a_lower_case_currency_in_a_region_the_plan_does_not_use_skips_that_row_only(tmp_path, store):
+    # 'usd' broke the whole store: plans on eastus exited 2 over a row in eastus2
+    (bad_id,) = sqlite3.connect(store).execute(f"SELECT offer_id FROM offers WHERE {first_row(3)}").fetchone()
+    edit(store, f"UPDATE offers SET currency = 'usd' WHERE {first_row(3)}")
+    offers, provenance = price_table("store", store)
+    assert eastus2_ids(offers) == set(packaged("eastus2")["offer_id"]) - {bad_id}
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3))
+    assert (f"{store}: snapshot #3: 1 bad offer rows skipped: row 1 (offer {bad_id}): currency not an ISO 4217 "
+            "code of three capital letters") in provenance["warning"]
+    result = plan_json(tmp_path, store)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(3)))
+    shown = runner.invoke(app, ["prices", "show", "--store", str(store), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert bad_id not in {r["offer_id"] for r in json.loads(shown.stdout)}
+    # snapshot #3 was saved from the packaged eastus2 offers as they are: against them, only the skipped row differs
+    diffed = runner.invoke(app, ["prices", "diff", "3", "packaged", "--store", str(store), "--format", "json"])
+    assert diffed.exit_code == 0, diffed.output
+    assert [(r["change"], r["offer_id"]) for r in json.loads(diffed.stdout)] == [("added", bad_id)]
+    assert "currency not an ISO 4217 code" in diffed.stderr
+
+
+@pytest.mark.parametrize("value", ["CAST(X'ff41' AS TEXT)", "X'ff41'"], ids=["text not utf-8", "blob"])
+@pytest.mark.parametrize("column", ["note", "sku"])
+def test_a_cell_that_is_not_utf8_text_skips_its_row_only(tmp_path, store, column, value):
+    # sqlite3 raised on the whole query ("Could not decode to UTF-8"), so no snapshot could be read
+    edit(store, f"UPDATE offers SET {column} = {value} WHERE snapshot_id = 2 AND offer_id = '{NC24}'")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3).drop(NC24))
+    row = list(packaged("eastus")["offer_id"]).index(NC24) + 1   # rows are kept in the order they were saved
+    assert (f"{store}: snapshot #2: 1 bad offer rows skipped: row {row} (offer {NC24}): {column} is not UTF-8 text"
+            in provenance["warning"])
+    for command in (["prices", "show"], ["prices", "list"], ["prices", "diff", "1", "2"]):
+        result = runner.invoke(app, [*command, "--store", str(store)])
+        assert result.exit_code == 0 and "Traceback" not in result.output, (command, result.output)
+
+
+def test_a_snapshot_whose_source_is_not_utf8_text_is_skipped_and_named(tmp_path, store):
+    edit(store, "UPDATE snapshots SET source = CAST(X'ff41' AS TEXT) WHERE id = 2")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(2))   # #1 is in force again
+    assert f"{store}: snapshot #2 skipped (source is not UTF-8 text)" in provenance["warning"]
+    listed = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert [r["id"] for r in json.loads(listed.stdout)] == [1, 3]
+    assert "snapshot #2 skipped (source is not UTF-8 text)" in listed.stderr
+
+
+# ------------------------------------------------------------------ a refresh into a store with bad rows
+
+RETAIL = "https://prices.azure.com/api/retail/prices"   # answered by respx: no request leaves the process
+EASTUS2_PAGE = Path(__file__).resolve().parents[1] / "fixtures" / "azure" / "retail_eastus2_page1.json"
+
+
+@pytest.fixture
+def bad_rows(store, monkeypatch):
+    """The store with a lower-case currency in #1 and a note that is not UTF-8 in #2 (NC24); Azure's
+    Retail API and ARM unconfigured, so a refresh reads the default URL (mocked) and the packaged sizes."""
+    monkeypatch.delenv(azure.PRICES_URL_ENV, raising=False)
+    monkeypatch.delenv(azure.SUBSCRIPTION_ENV, raising=False)
+    edit(store, f"UPDATE offers SET currency = 'usd' WHERE {first_row(1)}",
+         f"UPDATE offers SET note = CAST(X'ff41' AS TEXT) WHERE snapshot_id = 2 AND offer_id = '{NC24}'")
+    return store
+
+
+def refresh_eastus2(store, answer: httpx.Response):
+    with respx.mock(base_url=RETAIL) as router:
+        router.get("").mock(return_value=answer)
+        return runner.invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus2",
+                                   "--store", str(store)])
+
+
+def test_a_refresh_into_a_store_with_bad_rows_saves_names_them_and_exits_0(bad_rows):
+    # it printed "saved snapshot #4", then a traceback from the check of which snapshot is in force, exit 1
+    result = refresh_eastus2(bad_rows, httpx.Response(200, content=EASTUS2_PAGE.read_bytes()))
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output and "saved snapshot #4 (azure, eastus2, 3 offers" in result.stderr
+    # #2 is in force in eastus, so #1 (and its bad row) is never read; #2's bad row is named
+    assert f"snapshot #2: 1 bad offer rows skipped: row 10 (offer {NC24}): note is not UTF-8 text" in result.stderr
+    offers, provenance = price_table("store", bad_rows)
+    assert [i for p, r, i in provenance["in_force"] if r == "eastus2"] == [4]
+    mi300x = offers[offers["offer_id"] == "azure:eastus2:Standard_ND96isr_MI300X_v5:on_demand"]
+    assert list(mi300x["hourly_price"]) == [48.0]   # the reference eastus2 price in the page served
+
+
+def test_a_failed_refresh_into_a_store_with_bad_rows_says_what_plans_keep_and_changes_nothing(bad_rows):
+    # it ended in a traceback from naming the fallback, instead of "the store is unchanged"
+    before = bad_rows.read_bytes()
+    result = refresh_eastus2(bad_rows, httpx.Response(400, text="Bad request"))
+    assert result.exit_code == 1, result.output
+    first, *rest = result.stderr.strip().splitlines()
+    assert first.startswith("refresh failed: Azure Retail Prices API answered HTTP 400")
+    assert first.endswith("The store is unchanged; plans keep using " + PriceStore(bad_rows).snapshot(3).describe()
+                          + " for eastus2.")
+    assert any("note is not UTF-8 text" in line for line in rest) and "Traceback" not in result.output
+    assert bad_rows.read_bytes() == before
+
+
+def test_a_store_that_cannot_be_read_after_the_save_is_a_warning_not_a_failure(store, monkeypatch):
+    # the snapshot is saved whole; checking which snapshot is in force is a courtesy that may fail (a lock)
+    monkeypatch.delenv(azure.PRICES_URL_ENV, raising=False)
+    monkeypatch.delenv(azure.SUBSCRIPTION_ENV, raising=False)
+
+    def locked(self, info):
+        raise StoreError(f"cannot use {self.path}: database is locked")
+
+    monkeypatch.setattr(PriceStore, "shadowed", locked)
+    result = refresh_eastus2(store, httpx.Response(200, content=EASTUS2_PAGE.read_bytes()))
+    assert result.exit_code == 0, result.output
+    assert "saved snapshot #4" in result.stderr
+    assert (f"warning: could not check which snapshots are in force in eastus2: cannot use {store}: database is "
+            "locked") in " ".join(result.stderr.split())
+    assert [s.id for s in PriceStore(store).snapshots()] == [1, 2, 3, 4]
