@@ -52,7 +52,7 @@ import yaml
 from fleetplan_dashboard.jobs import Decisions, Outcome, baselines_job, decisions_job, pickled, recommended_job, worker_start
 from planner.engine.decisions import DEMAND_FIELDS
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import ScenarioError
+from planner.errors import MAX_PROBLEMS_SHOWN, ScenarioError
 from planner.fileio import file_stamp
 from planner.scenario import (
     BUILTIN_PROFILES,
@@ -111,8 +111,10 @@ def upload_id(name: str, text: str) -> str:
 def _load_text(text: str, origin: str, base_dir: str | None) -> tuple[Scenario | None, tuple[str, ...]]:
     try:
         return load_scenario_text(text, origin=origin, base_dir=Path(base_dir) if base_dir else None), ()
-    except ScenarioError as exc:
-        return None, tuple(exc.problems)
+    except ScenarioError as exc:   # the first MAX_PROBLEMS_SHOWN, as the error's message shows them
+        shown = exc.problems[:MAX_PROBLEMS_SHOWN]
+        more = len(exc.problems) - len(shown)
+        return None, tuple(shown + ([f"… and {more:,} more"] if more else []))
 
 
 def load_file(name: str) -> tuple[Scenario | None, tuple[str, ...]]:

@@ -342,8 +342,8 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     elif kind == "int_from_float":
         msg = f"expected a whole number, got {_shown(got)}"
     elif kind == "string_type":
-        msg = f"expected a text, got {_shown(got)}"
-        if isinstance(got, (bool, int, float)) or hasattr(got, "isoformat"):
+        msg = f"expected a text, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"
+        if not on_key and (isinstance(got, (bool, int, float)) or hasattr(got, "isoformat")):
             # YAML reads yes/no/on/off as true/false, 2024 as a number and 2024-01-01 as a date
             read_as = "a date" if hasattr(got, "isoformat") else "true or false" if isinstance(got, bool) else "a number"
             hint = f"; YAML read it as {read_as}: put it in quotes"
@@ -407,8 +407,24 @@ def _names(value: Any) -> list:
     return [v for v in _listed(value) if not isinstance(v, (list, dict))]
 
 
+def _oversized(data: dict) -> bool:
+    """Whether a list or table the catalog checks read is over its limit: pydantic reports it, and the
+    checks are skipped, since they would read it as empty (501 custom cards made each card that names
+    one an 'unknown card')."""
+    onprem, cons = data.get("onprem"), data.get("constraints")
+    tables = [data.get("fx"), data.get("workloads")]
+    tables += [onprem.get(k) for k in ("cards", "card_overrides", "custom_cards", "existing")] if isinstance(onprem, dict) else []
+    tables += [cons.get(k) for k in ("min_units", "max_units")] if isinstance(cons, dict) else []
+    workloads = data.get("workloads") if isinstance(data.get("workloads"), list) else []
+    tables += [w.get("throughput") for w in workloads[:MAX_WORKLOADS] if isinstance(w, dict)]
+    most = {id(data.get("workloads")): MAX_WORKLOADS}
+    return any(isinstance(t, (list, dict)) and len(t) > most.get(id(t), MAX_ENTRIES) for t in tables)
+
+
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None) -> list[str]:
     problems: list[str] = []
+    if _oversized(data):
+        return problems
     cards = catalog.card_rows()   # card id -> text row of onprem_cards.csv (no pandas: validate stays light)
     card_ids = list(cards)
 

@@ -49,6 +49,7 @@ MAX_COMPUTE_CAPABILITY = 20
 # workloads and at most 5 cards; a catalog holds a few dozen cards and GPUs.
 MAX_WORKLOADS = 500
 MAX_ENTRIES = 500          # cards, overrides, custom and owned cards, unit limits, throughput tables, fx, regions
+MAX_CHOICES = 20           # providers and purchase options: a few of each exist (a list of 90,000 was 90,000 problems)
 
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mismatch
@@ -132,11 +133,13 @@ class Prices(Frozen):
     """Where prices come from and which cloud offers are allowed."""
 
     source: PathText = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
-    providers: tuple[Provider, ...] = Field(registry.cloud_providers(), description="cloud providers allowed")
+    providers: tuple[Provider, ...] = Field(registry.cloud_providers(), max_length=MAX_CHOICES,
+                                            description="cloud providers allowed")
     regions: tuple[str, ...] | None = Field(None, max_length=MAX_ENTRIES,
                                             description="cloud regions allowed; omitted = all regions")
     purchase_options: tuple[PurchaseOption, ...] = Field(
-        ("on_demand", "spot", "reserved_1y", "reserved_3y"), description="cloud purchase options allowed")
+        ("on_demand", "spot", "reserved_1y", "reserved_3y"), max_length=MAX_CHOICES,
+        description="cloud purchase options allowed")
 
 
 class CardOverride(Frozen):

@@ -150,14 +150,16 @@ def test_plan_page_in_chromium_reacts_to_a_slider(server, browser):
     thumb = slider.locator('input[type="range"]')
     start = float(thumb.input_value())
     # (a slider focused while Streamlit still re-renders it can drop the key presses: a fresh-clone CI run saw
-    # 400.0 stay 400.0 once in four; focus and press again, up to three times)
-    for _ in range(3):
+    # 400.0 stay 400.0 once in four, and again after three tries; focus and press again, up to five
+    # times, waiting longer each time)
+    for attempt in range(5):
         thumb.focus()
         for _ in range(10):
             page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(300)
         if float(thumb.input_value()) > start:
             break
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(1000 * (attempt + 1))   # let a re-render that dropped the keys finish
     assert float(thumb.input_value()) > start
 
     deadline = time.monotonic() + 60

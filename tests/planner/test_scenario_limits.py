@@ -134,7 +134,7 @@ def test_the_message_shows_the_first_hundred_problems_and_counts_the_rest():
 @pytest.mark.parametrize(("line", "message"), [
     ("name: 2024", "name: expected a text, got 2024; YAML read it as a number: put it in quotes"),
     ("name: yes", "name: expected a text, got True; YAML read it as true or false: put it in quotes"),
-    ("name: 2024-01-01", "name: expected a text, got datetime.date(2024, 1, 1); YAML read it as a date: put it in quotes"),
+    ("name: 2024-01-01", "name: expected a text, got 2024-01-01; YAML read it as a date: put it in quotes"),
 ])
 def test_a_name_yaml_read_as_another_type_says_to_quote_it(line, message):
     found = problems_of(HEAD.replace("name: t", line) + WORKLOAD)
@@ -177,3 +177,27 @@ def test_suggest_prefers_close_spellings_and_falls_back_to_beginnings():
     assert suggest("bf16_tensr_tflops", ["fp32_tflops", "bf16_tensor_tflops"]) == ["bf16_tensor_tflops"]
     assert suggest("fp", ["fp32_tflops"]) == []            # two letters say too little
     assert suggest("xyz", ["fp32_tflops"]) == []
+
+
+@pytest.mark.parametrize("field", ["providers", "purchase_options"])
+def test_long_choice_lists_are_one_problem(field):
+    # 90,000 copies of a valid choice were accepted as they were (the dashboard now also shows at most
+    # the first 100 problems of an upload: 90,000 unknown choices are each still a problem)
+    value = {"providers": "aws", "purchase_options": "spot"}[field]
+    body = HEAD.replace("prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}",
+                        f"prices: {{{field}: [{', '.join([value] * 5000)}]}}")
+    column = len("prices: {") + len(field) + len(": ") + 1   # the list's "["
+    assert problems_of(body + WORKLOAD) == [f"s.yaml:3:{column}: prices.{field}: expected at most 20 entries, got 5,000"]
+
+
+def test_a_table_over_its_limit_adds_no_false_problems_elsewhere():
+    # 501 custom cards: the cards naming one of them were each called unknown, since the oversized table
+    # was read as empty; now the size is the one problem
+    cards = ", ".join(f"c{i}: {{gpu: T4, price: 1, busy_watts: 70, idle_watts: 10, life_years: 3}}" for i in range(501))
+    body = HEAD + f"onprem:\n  cards: [c0]\n  existing: {{c1: 2}}\n  custom_cards: {{{cards}}}\n" + WORKLOAD
+    assert problems_of(body) == ["s.yaml:7:17: onprem.custom_cards: expected at most 500 entries, got 501"]
+
+
+def test_a_number_as_an_fx_key_gets_no_quote_hint():
+    found = problems_of(HEAD + "fx: {123: 1.1}\n" + WORKLOAD)
+    assert found == ["s.yaml:4:6: fx[123]: expected a text, got 123"]
