@@ -392,33 +392,27 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
 
 
 def _mapping(value: Any) -> dict:
-    """`value` when it is a mapping of at most MAX_ENTRIES entries, else {}: pydantic reports a section of the
-    wrong shape, and one too long, once (its entries are not checked one by one against the catalogs)."""
-    return value if isinstance(value, dict) and len(value) <= MAX_ENTRIES else {}
-
-
-def _listed(value: Any, most: int = MAX_ENTRIES) -> list:
-    """`value` when it is a list of at most `most` items, else [] (pydantic reports it, as _mapping says)."""
-    return value if isinstance(value, list) and len(value) <= most else []
+    """`value` when it is a mapping, else {} (pydantic reports a section of the wrong shape)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _names(value: Any) -> list:
     """The items of a list that can be names (a nested list or mapping is pydantic's to report), else []."""
-    return [v for v in _listed(value) if not isinstance(v, (list, dict))]
+    return [v for v in value if not isinstance(v, (list, dict))] if isinstance(value, list) else []
 
 
 def _oversized(data: dict) -> bool:
     """Whether a list or table the catalog checks read is over its limit: pydantic reports it, and the
     checks are skipped, since they would read it as empty (501 custom cards made each card that names
     one an 'unknown card')."""
-    onprem, cons = data.get("onprem"), data.get("constraints")
-    tables = [data.get("fx"), data.get("workloads")]
-    tables += [onprem.get(k) for k in ("cards", "card_overrides", "custom_cards", "existing")] if isinstance(onprem, dict) else []
-    tables += [cons.get(k) for k in ("min_units", "max_units")] if isinstance(cons, dict) else []
-    workloads = data.get("workloads") if isinstance(data.get("workloads"), list) else []
-    tables += [w.get("throughput") for w in workloads[:MAX_WORKLOADS] if isinstance(w, dict)]
-    most = {id(data.get("workloads")): MAX_WORKLOADS}
-    return any(isinstance(t, (list, dict)) and len(t) > most.get(id(t), MAX_ENTRIES) for t in tables)
+    workloads = data.get("workloads")
+    if isinstance(workloads, list) and len(workloads) > MAX_WORKLOADS:
+        return True
+    onprem, cons = _mapping(data.get("onprem")), _mapping(data.get("constraints"))
+    tables = [data.get("fx"), *(onprem.get(k) for k in ("cards", "card_overrides", "custom_cards", "existing")),
+              *(cons.get(k) for k in ("min_units", "max_units"))]
+    tables += [w.get("throughput") for w in workloads if isinstance(w, dict)] if isinstance(workloads, list) else []
+    return any(isinstance(t, (list, dict)) and len(t) > MAX_ENTRIES for t in tables)
 
 
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None) -> list[str]:
@@ -443,7 +437,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
     custom = _mapping(onprem.get("custom_cards"))
     problems += _check_custom_cards(custom, cards, positions, origin)
     card_ids += [str(c) for c in custom if c not in cards]   # a custom card is named like a catalog card
-    for i, card in enumerate(_listed(onprem.get("cards"))):
+    listed = onprem.get("cards")
+    for i, card in enumerate(listed if isinstance(listed, list) else ()):
         if not isinstance(card, (list, dict)) and card not in cards and card not in custom:
             bad_card(str(card), ("onprem", "cards", i), True)
     for section, mapping in (("onprem", "card_overrides"), ("onprem", "existing"),
@@ -455,7 +450,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                                 f"set its figures in onprem.custom_cards.{card} instead")
             elif card not in cards and card not in custom:
                 bad_card(str(card), (section, mapping, card), False)
-    workloads = _listed(data.get("workloads"), MAX_WORKLOADS)
+    workloads = data.get("workloads")
+    workloads = workloads if isinstance(workloads, list) else []
     # the model's check too, reported here for every repeat (the model reports the first, and only when
     # every field is valid)
     for i, problem in repeated_names([_mapping(w).get("name") for w in workloads]):
