@@ -13,7 +13,9 @@ from __future__ import annotations
 import gc
 import json
 import math
+import re
 import sys
+from collections.abc import Collection
 from enum import Enum
 from pathlib import Path
 
@@ -199,20 +201,51 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", help="
     err.print(f"wrote {out}")
 
 
-def _parse_fx(pairs: list[str]) -> dict[str, float]:
-    """currency code → USD per 1 unit, from `CODE=RATE` pairs; PlannerError for a malformed pair or a rate
-    that is not a finite positive number (CNY=-1 would make every yuan-priced card cost less than nothing)."""
+def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]:
+    """currency code → USD per 1 unit, from `CODE=RATE` pairs (the code in any case). PlannerError, naming
+    every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1 would make
+    every yuan-priced card cost less than nothing), a code that is no currency code, a code given twice, a
+    rate for USD other than 1 (USD is 1 by definition), or — when `known` lists the currencies there are
+    prices in — a code outside it: each of these was ignored without a word."""
+    from planner.catalog import suggest
+    from planner.scenario.model import CURRENCY_PATTERN
+
     fx: dict[str, float] = {}
+    problems = []
     for pair in pairs:
         code, _, rate = pair.partition("=")
+        code = code.strip().upper()
         try:
             value = float(rate)
         except ValueError:
             value = math.nan
-        if not (code.strip() and math.isfinite(value) and value > 0):
-            raise PlannerError(f"--fx {pair!r}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
-        fx[code.strip().upper()] = value
+        near = suggest(code, sorted(known)) if known else []
+        hint = f"; did you mean {near[0]}?" if near else ""
+        if not (code and math.isfinite(value) and value > 0):
+            problems.append(f"--fx {pair!r}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
+        elif not re.fullmatch(CURRENCY_PATTERN, code):
+            problems.append(f"--fx {pair!r}: {code!r} is not a currency code: expected three letters (ISO 4217), "
+                            f"e.g. --fx CNY=0.14{hint}")
+        elif code == "USD" and value != 1:
+            problems.append(f"--fx {pair!r}: rates are USD per 1 unit of a currency, so USD is 1 by definition; "
+                            "give the rate of a card's currency, e.g. --fx CNY=0.14")
+        elif code in fx:
+            problems.append(f"--fx {pair!r}: {code} is given twice; give one rate")
+        elif known and code not in known:
+            problems.append(f"--fx {pair!r}: nothing is priced in {code} (prices are in {', '.join(sorted(known))})"
+                            f"{hint}")
+        else:
+            fx[code] = value
+    if problems:
+        raise PlannerError("; ".join(problems))
     return fx
+
+
+def _offer_currencies() -> set[str]:
+    """The currencies of `offers`' prices: the cards' own, and USD (cloud prices are in USD)."""
+    from planner.catalog import load_cards
+
+    return {"USD", *load_cards()["currency"].dropna()}
 
 
 def _check_offer_numbers(**given: float | None) -> None:
@@ -264,7 +297,7 @@ def offers(
         table, warnings = offers_table(OfferFilter(
             gpu=gpu, min_memory_gb=min_memory, providers=tuple(provider), regions=tuple(region),
             options=tuple(option), max_usd_per_gpu_hour=max_price),
-            fx_to_usd=_parse_fx(fx), electricity_usd_per_kwh=electricity, pue=pue)
+            fx_to_usd=_parse_fx(fx, _offer_currencies()), electricity_usd_per_kwh=electricity, pue=pue)
     except PlannerError as exc:
         fail(exc)
     for w in warnings:
@@ -734,7 +767,27 @@ def sweep(
     bad = int((table["status"] != "optimal").sum())
     if bad:
         err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")
-    if fmt is Format.table:
-        table = table.assign(**{c: table[c].map(str) for c in grid})   # inputs as given, not rounded
-    emit(table, fmt, title=f"Sweep of {file.name} ({len(table)} points, {scenario.currency}, present value)",
-         float_digits=0)
+    # the currency of each point's money: its own when the sweep varies it (that column says it then)
+    currencies = list(dict.fromkeys(map(str, table["currency"]))) if "currency" in grid else [scenario.currency]
+    if fmt is not Format.table and "currency" not in grid:   # a CSV or JSON file travels without the title
+        table = table.assign(currency=scenario.currency)
+    if fmt is not Format.json:   # inputs as given (a table does not round them); mappings and lists as YAML
+        table = table.assign(**{c: table[c].map(_vary_text if fmt is Format.table else _vary_cell) for c in grid})
+    money = currencies[0] if len(currencies) == 1 else "each point's currency"
+    emit(table, fmt, title=f"Sweep of {file.name} ({len(table)} points, {money}, present value)", float_digits=0)
+
+
+def _vary_cell(value):
+    """A varied value as a table or CSV cell: a mapping or a list as YAML flow text (`{price: 2000}`,
+    `[aws, azure]`), as it is written after --vary, not as Python shows it; anything else as it is."""
+    if isinstance(value, (dict, list, tuple)):
+        import yaml
+
+        return yaml.safe_dump(value if isinstance(value, dict) else list(value), default_flow_style=True,
+                              sort_keys=False, width=10_000).strip()
+    return value
+
+
+def _vary_text(value) -> str:
+    """A varied value as the text of a table cell: `_vary_cell`, and anything else as str() gives it."""
+    return str(_vary_cell(value))

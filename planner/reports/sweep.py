@@ -18,6 +18,7 @@ import math
 import os
 import pickle
 import queue
+import re
 import shutil
 import signal
 import subprocess
@@ -39,7 +40,8 @@ from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
-from planner.scenario.overrides import ORIGIN, path_problems
+from planner.scenario.model import CURRENCY_PATTERN
+from planner.scenario.overrides import ORIGIN, path_keys, path_problems
 
 Progress = Callable[[int, int], None]
 
@@ -143,46 +145,90 @@ def _error_row(note: str) -> dict:
 def sweep_points(scenario: Scenario, vary: Mapping[str, Iterable[Any]],
                  max_points: int = MAX_POINTS) -> tuple[list[dict], list[Scenario | str]]:
     """The cross product of `vary` (in its order, last path fastest) and, for each point, its validated
-    scenario or — when the scenario rejects that point's values — the problems as one line of text.
+    scenario or — when the scenario rejects that point's values, all applied together — the problems as
+    one line of text.
 
-    Raises ScenarioError up front, before anything is solved, when a path is bad (unknown, or given no
-    values): that is a mistake in the whole sweep. Its message also lists the bad values found.
+    Raises ScenarioError up front, before anything is solved, when a path is bad (unknown, given no
+    values, the same field as another path, or a key that is no currency code under `fx`): that is a
+    mistake in the whole sweep. Its message also lists the bad values found.
     PlannerError, before anything is built, for more than `max_points` points."""
-    points, problems = _grid(scenario, vary, max_points)
-    return points, [_point_scenario(scenario, point, probs) for point, probs in zip(points, problems)]
+    points = _grid(scenario, vary, max_points)
+    return points, [_point_scenario(scenario, point) for point in points]
 
 
-def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]],
-          max_points: int = MAX_POINTS) -> tuple[list[dict], list[list[str]]]:
-    """The points of the cross product of `vary` and, for each, the problems of its own values (each value
-    checked once, alone); the points' scenarios are not built (`_point_scenario`). Errors as sweep_points."""
+def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_points: int = MAX_POINTS) -> list[dict]:
+    """The points of the cross product of `vary`; their scenarios are not built (`_point_scenario`, which
+    validates each point as a whole: a value may be valid only with the point's other values, such as
+    max_units 8 with min_units 5). Errors as sweep_points."""
     paths = list(vary)
     values = [list(vary[p]) for p in paths]
     check_size([len(v) for v in values if v], max_points)
     problems = [f"{p}: no values to vary over" for p, v in zip(paths, values) if not v]
     problems += [q for p, v in zip(paths, values) if v for q in path_problems(scenario, p, v[0])]
-    # Check each value once on its own, so a bad one is named once, not once per point it is in.
-    bad: dict[tuple[int, int], list[str]] = {}
-    for k, (p, vals) in enumerate(zip(paths, values)):
-        for m, v in enumerate(vals):
-            try:
-                apply_overrides(scenario, {p: v})
-            except ScenarioError as exc:
-                bad[k, m] = exc.problems
+    problems += _currency_keys(scenario, paths) + _same_fields(scenario, paths)
     if problems:
-        raise ScenarioError(list(dict.fromkeys(problems + [q for qs in bad.values() for q in qs])), ORIGIN)
-    points, point_problems = [], []
-    for combo in itertools.product(*(range(len(v)) for v in values)):
-        points.append({p: values[k][m] for k, (p, m) in enumerate(zip(paths, combo))})
-        point_problems.append([q for k, m in enumerate(combo) for q in bad.get((k, m), [])])
-    return points, point_problems
+        # the sweep stops here anyway: name the values that are bad even alone too, so one run shows them
+        # all (a path's own problem is said once, above, not again for each of its values)
+        flagged = {p for p in paths if any(q.startswith(f"{p}:") for q in problems)}
+        for p, vals in zip(paths, values):
+            for v in vals if p not in flagged else ():
+                try:
+                    apply_overrides(scenario, {p: v})
+                except ScenarioError as exc:
+                    problems += exc.problems
+        raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
+    return [dict(zip(paths, combo)) for combo in itertools.product(*values)]
 
 
-def _point_scenario(scenario: Scenario, point: dict, problems: list[str]) -> Scenario | str:
-    """The scenario of one point, or its problems as text: its own bad values, or values that are
-    fine alone but not together (min_units above max_units)."""
-    if problems:
-        return "; ".join(dict.fromkeys(problems))
+def _field_keys(scenario: Scenario, path: str) -> tuple[str, ...]:
+    """The keys a dotted path sets, a workload named as it is however the path addresses it (by name or
+    by 0-based index: `workloads.0.x` is `workloads.training.x` when training is the first)."""
+    names = [w.name for w in scenario.workloads]
+    keys = path_keys(str(path), names)
+    if len(keys) > 1 and keys[0] == "workloads" and keys[1] not in names and keys[1].isdigit() \
+            and int(keys[1]) < len(names):
+        keys[1] = names[int(keys[1])]
+    return tuple(keys)
+
+
+def _same_fields(scenario: Scenario, paths: list[str]) -> list[str]:
+    """One problem per path that sets the same field as an earlier path under another spelling: the later
+    value would silently replace the earlier one at every point."""
+    first: dict[tuple[str, ...], str] = {}
+    problems = []
+    for path in paths:
+        keys = _field_keys(scenario, path)
+        if keys in first:
+            problems.append(f"{first[keys]} and {path} are the same field; vary it under one path, with all "
+                            "its values")
+        else:
+            first[keys] = path
+    return problems
+
+
+def _currency_keys(scenario: Scenario, paths: list[str]) -> list[str]:
+    """A problem for each `fx.<key>` path whose key is no currency code: every point would fail alike."""
+    problems = []
+    for path in paths:
+        keys = str(path).split(".")
+        if len(keys) < 2 or keys[0] != "fx" or re.fullmatch(CURRENCY_PATTERN, keys[1]):
+            continue
+        if re.fullmatch(CURRENCY_PATTERN, keys[1].upper()):
+            near = [keys[1].upper()]
+        else:
+            from planner.catalog import load_cards, suggest
+
+            known = {"USD", scenario.currency, *scenario.fx, *load_cards()["currency"].dropna()}
+            near = suggest(keys[1], sorted(known))
+        hint = f"; did you mean 'fx.{near[0]}'?" if near else ""
+        problems.append(f"{path}: expected a currency code of three capital letters (ISO 4217) after fx., "
+                        f"got {keys[1]!r}{hint}")
+    return problems
+
+
+def _point_scenario(scenario: Scenario, point: dict) -> Scenario | str:
+    """The scenario of one point, with all its values applied together and validated once, or its
+    problems as text (each names its path)."""
     try:
         return apply_overrides(scenario, point)
     except ScenarioError as exc:
@@ -230,10 +276,13 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
           store: str | Path | None = None, max_points: int = MAX_POINTS) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 
-    Columns: one per varied path, `total` (present value, scenario currency), `savings_vs_all_cloud`
-    (only with `baselines=True`), `fleet` (summary), `status` (optimal | infeasible | error), `note`.
-    Infeasible points and points whose values the scenario rejects (status error, the problem in
-    `note`) are rows, not exceptions; a bad path raises ScenarioError up front.
+    Columns: one per varied path, `total` (present value, in the scenario currency, or the point's
+    own when `currency` is varied), `savings_vs_all_cloud` (only with `baselines=True`), `fleet` (summary),
+    `status` (optimal | infeasible | error), `note`.
+    Infeasible points and points whose values the scenario rejects, all applied together (status error,
+    the problem in `note`), are rows, not exceptions; a bad path (unknown, two paths to one field such as
+    `workloads.0.x` and `workloads.<first's name>.x`, an `fx` key that is no currency code) raises
+    ScenarioError up front.
 
     `store` is the price store file for `prices.source: store`, as for `plan()` (default
     `$FLEETPLAN_STORE` or the platform's data directory, as each point's process sees them; give the path
@@ -259,13 +308,13 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if store is not None:   # a worker's working folder may not be this process's (a Dask worker)
         store = os.path.abspath(store)
     base = load_scenario(scenario)
-    points, problems = _grid(base, vary, max_points)
+    points = _grid(base, vary, max_points)
     n = len(points)
-    # points whose own values the scenario rejects are rows already: nothing to build or solve for them
-    results: list[dict | None] = [_error_row("; ".join(dict.fromkeys(p))) if p else None for p in problems]
-    todo = [(i, functools.partial(_point_scenario, base, point, [])) for i, (point, p) in enumerate(zip(points, problems))
-            if not p]
-    done = n - len(todo)
+    # each point's scenario is built (and validated, once) as it is solved: a point the scenario rejects
+    # becomes an error row then
+    results: list[dict | None] = [None] * n
+    todo = [(i, functools.partial(_point_scenario, base, point)) for i, point in enumerate(points)]
+    done = 0
     sources: dict[tuple, dict] = {}
     warned: dict[str, int] = {}   # warning -> points whose plan gave it
 
@@ -549,7 +598,7 @@ def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict],
                 scenario = _scenario_of(task)
             except Exception as exc:   # noqa: BLE001 - a point that fails is a row, as in one process
                 scenario = f"{type(exc).__name__}: {exc}"
-            if isinstance(scenario, str):   # values fine alone but not together: nothing to solve
+            if isinstance(scenario, str):   # the point's values, together, are rejected: nothing to solve
                 answers.put((i, _error_row(scenario)))
                 continue
             try:
