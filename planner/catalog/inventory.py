@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import codecs
+import re
 import shutil
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from planner.catalog import gpus as catalog
@@ -16,18 +19,39 @@ MEMORY_TOLERANCE = 0.15  # nvidia-smi reports usable MiB, a little under the mar
 # nvidia-smi prints about 100 bytes per GPU: 1 MB is 10,000 GPUs. Reading no more keeps `--from /dev/zero`
 # (or a wrong, huge file) from filling memory.
 MAX_INVENTORY_BYTES = 1_000_000
+NVIDIA_SMI_COMMAND = "nvidia-smi " + " ".join(NVIDIA_SMI_ARGS)
+# Lines listed in `Inventory.unknown`; the rest are counted. A wrong file of 1 MB holds ~180,000 short lines:
+# a warning (and a did-you-mean) for each took 16 s and buried the first, telling one.
+MAX_LISTED_UNKNOWN = 100
+
+# memory.total as nvidia-smi prints it: "81920 MiB" (--format=csv), "81920" (csv,nounits: the header says
+# [MiB]), or a bracketed reason for no value ("[N/A]", "[Not Supported]", "[Unknown Error]").
+_MEMORY = re.compile(r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>[A-Za-z]*)|\[(?P<reason>[^\]]*)\]")
+# MiB per unit (case ignored). nvidia-smi prints MiB; the others are read at their true size, as a
+# hand-edited or converted file may hold them (80 GiB = 81920 MiB; 81920 MB = 78125 MiB).
+MIB_PER_UNIT = {"": 1.0, "mib": 1.0, "gib": 1024.0, "kib": 1 / 1024, "mb": 1e6 / 2**20, "gb": 1e9 / 2**20}
 
 
 @dataclass
 class Inventory:
     existing: Counter = field(default_factory=Counter)       # card id -> count
-    unknown: list[tuple[str, str]] = field(default_factory=list)  # (line, suggestion)
+    # (line, why it was not counted): the first MAX_LISTED_UNKNOWN, then one line saying how many more
+    unknown: list[tuple[str, str]] = field(default_factory=list)
+    unlisted: int = 0                                          # lines not counted beyond those listed
 
-    def yaml_block(self) -> str:
-        """The block to paste under a scenario's `onprem:`."""
+    def yaml_block(self, age_months: int | None = None) -> str:
+        """The block to paste under a scenario's `onprem:`, each card as `{count, age_months}`.
+
+        nvidia-smi does not say when a card was bought. Without `age_months` the block says 0 (new, the
+        highest resale value) and a comment asks the user to set each age: the short form `card: n` would
+        silently count used cards as new."""
         if not self.existing:
             return "onprem:\n  existing: {}\n"
-        lines = [f"    {card}: {n}" for card, n in sorted(self.existing.items())]
+        age = 0 if age_months is None else int(age_months)
+        lines = [f"    {card}: {{count: {n}, age_months: {age}}}" for card, n in sorted(self.existing.items())]
+        if age_months is None:
+            lines[:0] = ["    # nvidia-smi does not say when a card was bought: set each age_months (its age in months",
+                         "    # at month 1 of the plan). 0 counts it as new, at its highest resale value."]
         return "onprem:\n  existing:\n" + "\n".join(lines) + "\n"
 
 
@@ -41,6 +65,7 @@ def read_nvidia_smi() -> str:
         done = subprocess.run([exe, *NVIDIA_SMI_ARGS], capture_output=True, text=True, timeout=30, check=True)
     except (subprocess.SubprocessError, OSError) as exc:
         raise PlannerError(f"nvidia-smi failed: {exc}") from None
+    check_gpu_lines(done.stdout, "nvidia-smi")
     return done.stdout
 
 
@@ -53,48 +78,112 @@ def read_inventory_file(path: Path) -> str:
         raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(data) > MAX_INVENTORY_BYTES:
         raise PlannerError(f"{path}: more than {MAX_INVENTORY_BYTES:,} bytes; nvidia-smi output is about 100 bytes "
-                           f"per GPU — is this the output of nvidia-smi --query-gpu=name,memory.total,power.limit?")
-    return data.decode("utf-8", errors="replace")
+                           f"per GPU — is this the output of {NVIDIA_SMI_COMMAND}?")
+    text = decode_inventory(data)
+    if "\0" in text:
+        raise PlannerError(f"{path}: holds NUL characters, not text; save the nvidia-smi output as UTF-8 "
+                           "(or UTF-16 with its byte-order mark, as Windows PowerShell's `>` writes it)")
+    check_gpu_lines(text, str(path))
+    return text
 
 
-def _mib(cell: str) -> float | None:
-    try:
-        return float(cell.strip().split()[0])
-    except (ValueError, IndexError):
+def decode_inventory(data: bytes) -> str:
+    """Text of saved nvidia-smi output: UTF-16 when it starts with a UTF-16 byte-order mark (Windows
+    PowerShell's `>` and Out-File write that), else UTF-8 (a UTF-8 byte-order mark dropped)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def check_gpu_lines(text: str, source: str) -> None:
+    """PlannerError (one line) when `text` holds no GPU line of nvidia-smi's shape (`name, memory, …`):
+    an empty file, an error message or another file would otherwise give an empty block and exit 0."""
+    lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines() if line.strip()]
+    if any(_gpu_cells(line) is not None for line in lines):
+        return
+    seen = f"its first line is {lines[0][:80]!r}" if lines else "it is empty"
+    raise PlannerError(f"{source}: no GPU lines ({seen}); expected lines like 'NVIDIA H200, 143771 MiB, 700.00 W' "
+                       f"from {NVIDIA_SMI_COMMAND}")
+
+
+def _gpu_cells(line: str) -> tuple[str, re.Match] | None:
+    """(name, memory.total match) of a GPU line of nvidia-smi output, None for a line of another shape."""
+    cells = [c.strip() for c in line.split(",")]
+    if len(cells) < 2 or not cells[0] or cells[0].lower() == "name":
         return None
+    memory = _MEMORY.fullmatch(cells[1])
+    return None if memory is None else (cells[0], memory)
+
+
+@lru_cache(maxsize=4096)
+def _unknown_name_hint(name: str) -> str:
+    """Why a GPU name maps to no card, with a did-you-mean (memoised: a file repeats its names)."""
+    gpu = catalog.resolve_gpu(name)
+    if gpu:
+        return f"GPU {gpu} has no on-prem card in planner/data/onprem_cards.csv"
+    near = catalog.suggest_gpu(name)
+    return f"did you mean {near[0]}?" if near else "not in planner/data/gpus.csv"
+
+
+def _memory_problem(name: str, memory: re.Match, nominal_mib: float, what: str, card: str) -> str | None:
+    """Why a GPU line's memory.total does not show it is `what` (the card `card`), else None."""
+    if memory["reason"] is not None:   # nvidia-smi could not read it: the size, so which card, is unknown
+        return (f"memory.total is [{memory['reason']}], so it cannot be checked to be {what}; "
+                f"if it is, count it under {card} by hand")
+    unit = memory["unit"].lower()
+    if unit not in MIB_PER_UNIT:
+        return (f"memory.total {memory[0]!r}: unit {memory['unit']} not known; "
+                "expected MiB as nvidia-smi prints it (or GiB, MB, GB)")
+    memory_mib = float(memory["value"]) * MIB_PER_UNIT[unit]
+    if abs(memory_mib - nominal_mib) > MEMORY_TOLERANCE * nominal_mib:
+        return f"{name} with {memory_mib:.0f} MiB is not {what}"
+    return None
 
 
 def parse_inventory(text: str) -> Inventory:
     """Map each GPU line (`name, memory.total, power.limit`) to an on-prem card id.
 
     A header line (`name, memory.total [MiB], ...`) is skipped. A GPU of an 8-GPU HGX server maps to the
-    HGX card row of its GPU (one unit per GPU, as the catalog counts them).
+    HGX card row of its GPU (one unit per GPU, as the catalog counts them). A GPU is counted only when its
+    memory.total matches the catalog's (names are shared across memory sizes: the RTX 3060 has 8 and 12 GB):
+    a line whose memory is `[N/A]` or in a unit not known is listed in `unknown` with what to add by hand.
     """
     cards = catalog.load_cards()
     gpus = catalog.load_gpus()
     inv = Inventory()
-    for raw in text.splitlines():
+
+    def listed() -> bool:
+        """Whether one more line not counted is listed in `unknown` (else it is counted in `unlisted`)."""
+        if len(inv.unknown) < MAX_LISTED_UNKNOWN:
+            return True
+        inv.unlisted += 1
+        return False
+
+    for raw in text.removeprefix("\ufeff").splitlines():
         line = raw.strip()
-        if not line:
+        if not line or line.split(",")[0].strip().lower() == "name":
+            continue  # blank, or the header of `--format=csv` (without noheader)
+        found = _gpu_cells(line)
+        if found is None:
+            if listed():
+                inv.unknown.append((line, f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"))
             continue
-        cells = [c.strip() for c in line.split(",")]
-        if cells[0].lower() == "name":
-            continue  # the header of `--format=csv` (without noheader)
-        name, memory_mib = cells[0], _mib(cells[1]) if len(cells) > 1 else None
+        name, memory = found
         gpu = catalog.resolve_gpu(name)
-        if gpu is not None and memory_mib is not None:
-            nominal_mib = gpus.loc[gpu, "memory_gb"] * 1024
-            if abs(memory_mib - nominal_mib) > MEMORY_TOLERANCE * nominal_mib:
-                inv.unknown.append((line, f"{name} with {memory_mib:.0f} MiB is not the "
-                                          f"{gpus.loc[gpu, 'memory_gb']:g} GB {gpu} of the catalog"))
-                continue
         matches = list(cards.index[cards["gpu"] == gpu]) if gpu else []
         if not matches:
-            near = catalog.suggest_gpu(name)
-            hint = f"did you mean {near[0]}?" if near else "not in planner/data/gpus.csv"
-            if gpu:
-                hint = f"GPU {gpu} has no on-prem card in planner/data/onprem_cards.csv"
-            inv.unknown.append((line, hint))
+            if listed():   # the did-you-mean is the slow part: only for the lines listed
+                inv.unknown.append((line, _unknown_name_hint(name)))
+            continue
+        nominal_gb = gpus.loc[gpu, "memory_gb"]
+        problem = _memory_problem(name, memory, nominal_gb * 1024, f"the {nominal_gb:g} GB {gpu} of the catalog",
+                                  matches[0])
+        if problem:
+            if listed():
+                inv.unknown.append((line, problem))
             continue
         inv.existing[matches[0]] += 1
+    if inv.unlisted:
+        inv.unknown.append((f"… and {inv.unlisted:,} more lines not counted",
+                            f"not listed; only the first {MAX_LISTED_UNKNOWN} are"))
     return inv

@@ -313,6 +313,9 @@ def offers(
 def inventory(
     from_file: Path | None = typer.Option(None, "--from", metavar="FILE",
                                           help="read saved nvidia-smi output instead of running it"),
+    age_months: int | None = typer.Option(None, "--age-months", min=0, max=1200, metavar="N",
+                                          help="the cards' age at month 1 of the plan (nvidia-smi does not know "
+                                               "it; without it the block says 0, new, and asks you to set it)"),
 ) -> None:
     """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
     from planner.catalog.inventory import parse_inventory, read_inventory_file, read_nvidia_smi
@@ -325,8 +328,8 @@ def inventory(
         fail(exc)
     inv = parse_inventory(text)
     for line, hint in inv.unknown:
-        err.warn(f"{line} — {hint}", label="unknown GPU")
-    sys.stdout.write(inv.yaml_block())
+        err.warn(f"{line} — {hint}", label="not counted")
+    sys.stdout.write(inv.yaml_block(age_months))
 
 
 class Solver(str, Enum):
@@ -620,8 +623,8 @@ def _print_decisions(p) -> None:
 
 @app.command()
 def compare(
-    a: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (before)"),
-    b: Path = typer.Argument(..., help="scenario YAML file, or a saved plan .json (after)"),
+    a: Path = typer.Argument(..., help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (before)"),
+    b: Path = typer.Argument(..., help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (after)"),
     fmt: Format = typer.Option(Format.table, "--format",
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
                                     "horizon and discount rate)"),
@@ -650,6 +653,8 @@ def compare(
         infeasible(exc, fmt)
     except PlannerError as exc:
         fail(exc)
+    for note in cmp.notes:
+        err.warn(note, label="not proven optimal")
     costs = pd.concat([cmp.costs, pd.DataFrame([{"category": "total", "cost_a": cmp.total_a, "cost_b": cmp.total_b,
                                                  "cost_delta": cmp.total_delta}])], ignore_index=True)
     if fmt is Format.json:
@@ -662,7 +667,7 @@ def compare(
         stdout_console().print(f"[bold]a[/] = {escape(str(a))} ({escape(cmp.label_a)})\n"
                                f"[bold]b[/] = {escape(str(b))} ({escape(cmp.label_b)})\n"
                                f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
-                               f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.totals['delta_pct']:+.1f}%)")
+                               f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.delta_pct_text})")
         if not cmp.same_basis:
             ba, bb = cmp.basis["a"], cmp.basis["b"]
             stdout_console().print(

@@ -38,6 +38,7 @@ class Comparison:
     total_b: float
     plan_a: Plan | SavedPlan = field(repr=False)
     plan_b: Plan | SavedPlan = field(repr=False)
+    notes: list[str] = field(default_factory=list)   # what a reader must know: a side not proven optimal
 
     @property
     def total_delta(self) -> float:
@@ -56,14 +57,27 @@ class Comparison:
 
     @property
     def totals(self) -> dict:
-        pct = self.total_delta / self.total_a * 100 if self.total_a else math.nan
+        """a, b, delta and delta_pct: the change in percent of |a| (NaN, JSON null, when a's total is 0:
+        no percentage of nothing means anything; of |a| so that a rise reads + even from a negative total)."""
+        pct = self.total_delta / abs(self.total_a) * 100 if self.total_a else math.nan
         return {"a": self.total_a, "b": self.total_b, "delta": self.total_delta, "delta_pct": pct}
+
+    @property
+    def delta_pct_text(self) -> str:
+        """The change in percent as a report shows it: "+12.3%", or "n/a" when a's total is 0."""
+        pct = self.totals["delta_pct"]
+        return "n/a" if math.isnan(pct) else f"{pct:+.1f}%"
+
+    @property
+    def status(self) -> dict:
+        """Each side's solver status: optimal, or feasible (a fleet the solver had not proven best)."""
+        return {"a": self.plan_a.status, "b": self.plan_b.status}
 
     def to_dict(self) -> dict:
         return clean({"a": self.label_a, "b": self.label_b, "currency": self.currency,
                        "inputs": records(self.inputs), "fleet": records(self.fleet),
                        "costs": records(self.costs), "totals": self.totals, "basis": self.basis,
-                       "same_basis": self.same_basis})
+                       "same_basis": self.same_basis, "status": self.status, "notes": list(self.notes)})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -71,6 +85,12 @@ class Comparison:
 
 PLAN_KEYS = ("scenario", "status", "currency", "total", "costs", "fleet")
 MAX_PLAN_BYTES = 64 * 1024 * 1024
+# The statuses of a plan (engine.solve): optimal, or feasible when the solver stopped at its limit with a
+# fleet not proven best. `infeasible`, `unbounded` and `not_solved` runs give no plan to compare.
+PLAN_STATUSES = ("optimal", "feasible")
+# How far a saved plan's costs may sum from its total: the writer's total is their sum, so only float
+# rounding (or a total rounded to the cent by hand) separates them.
+COST_SUM_TOLERANCE = 0.01
 
 
 @dataclass
@@ -89,6 +109,7 @@ class SavedPlan:
     version: str | None = None
     generated_at: str | None = None
     source: str = ""
+    solver: dict = field(default_factory=dict)   # name, status, gap … as saved (empty when not)
 
 
 def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
@@ -102,21 +123,23 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
     if missing:
         raise PlannerError(f"{source}: not a plan (expected the JSON of `fleetplan plan --format json`; "
                            f"missing {', '.join(missing)})")
+    if doc["status"] not in PLAN_STATUSES:
+        raise PlannerError(f"{source}: status is {_shown(doc['status'])}; expected {' or '.join(PLAN_STATUSES)} "
+                           "(a solve that ended otherwise holds no plan to compare)")
+    total = _number(doc["total"], source, "total")
+    costs = _costs(doc["costs"], total, source)
     inputs = doc.get("scenario_inputs")
     if not isinstance(inputs, dict):
         raise PlannerError(f"{source}: the plan does not carry its scenario (scenario_inputs; saved by "
                            f"version {doc.get('version') or 'before 0.1'}): plan it again to compare it")
     try:
         scenario = load_scenario(inputs)
-        total = float(doc["total"])
-        costs = pd.DataFrame({"category": list(doc["costs"]),
-                              "cost": [float(v or 0.0) for v in doc["costs"].values()]})
         fleet = _fleet_rows(doc["fleet"], source)
         for col in FLEET_KEY + ["units", "instance_hours", "cost"]:
             if col not in fleet:
                 fleet[col] = pd.Series(dtype=float if col in ("units", "instance_hours", "cost") else object)
         for col in ("units", "instance_hours", "cost"):
-            fleet[col] = pd.to_numeric(fleet[col], errors="raise")
+            fleet[col] = pd.to_numeric(fleet[col], errors="raise").astype(float)
     except ScenarioError as exc:
         raise PlannerError(f"{source}: scenario_inputs: {'; '.join(exc.problems)}") from None
     except (TypeError, ValueError, AttributeError) as exc:
@@ -124,7 +147,36 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
     return SavedPlan(scenario_name=str(doc["scenario"]), currency=str(doc["currency"]),
                      horizon_months=doc.get("horizon_months"), status=str(doc["status"]), total=total,
                      costs=costs, fleet=fleet, scenario=scenario, version=doc.get("version"),
-                     generated_at=doc.get("generated_at"), source=source)
+                     generated_at=doc.get("generated_at"), source=source,
+                     solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {})
+
+
+def _shown(value: Any) -> str:
+    """A value of a saved plan as a message shows it: JSON (NaN, true, "text"), at most 60 characters."""
+    return json.dumps(value, default=str)[:60]
+
+
+def _number(value: Any, source: str, name: str, null: bool = False) -> float | None:
+    """`value` as a float; PlannerError naming `name` when it is not a finite number (true and false are
+    not numbers; null only where `null`: a fleet row's units and hours)."""
+    if value is None and null:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise PlannerError(f"{source}: {name} is {_shown(value)}; expected a finite number")
+    return float(value)
+
+
+def _costs(costs: Any, total: float, source: str) -> pd.DataFrame:
+    """The costs by category (category, cost); PlannerError when one is not a number or they do not sum
+    to `total` (a plan's total is the sum of its costs: an edited file would compare numbers it never had)."""
+    if not isinstance(costs, dict):
+        raise PlannerError(f"{source}: costs is {_shown(costs)}; expected an object of category: cost")
+    values = [_number(v, source, f"costs.{k}") for k, v in costs.items()]
+    summed = math.fsum(values)
+    if abs(summed - total) > COST_SUM_TOLERANCE + 1e-9 * (abs(total) + math.fsum(map(abs, values))):
+        raise PlannerError(f"{source}: costs sum to {summed:,.2f} but total is {total:,.2f}; expected the costs "
+                           "by category to sum to the total (was the file edited?)")
+    return pd.DataFrame({"category": list(costs), "cost": values})
 
 
 def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
@@ -133,12 +185,23 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
     if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
         raise PlannerError(f"{source}: fleet: expected a list of objects, one per fleet row (as `fleetplan plan "
                            "--format json` writes it)")
+    seen: dict[tuple, int] = {}
     for i, row in enumerate(rows, start=1):
         for col in FLEET_KEY:
             value = row.get(col)
             if col in row and not isinstance(value, str):
                 raise PlannerError(f"{source}: fleet row {i}: {col} is {json.dumps(value, default=str)[:60]}; expected text "
                                    f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
+        for col in ("units", "instance_hours", "cost"):
+            if col in row:
+                _number(row[col], source, f"fleet row {i}: {col}", null=col != "cost")
+        # One row per unit (unit_id: the offer id, zone included). Two units may share FLEET_KEY (two zones of
+        # one instance type): compare sums them. The same unit twice is a file edited or joined by hand.
+        unit = tuple(_shown(row.get(col)) for col in [*FLEET_KEY, "unit_id"])
+        if unit in seen:
+            raise PlannerError(f"{source}: fleet rows {seen[unit]} and {i} are the same unit "
+                               f"({', '.join(str(row.get(col)) for col in FLEET_KEY)}); expected each unit once")
+        seen[unit] = i
     return pd.DataFrame(rows)
 
 
@@ -151,7 +214,7 @@ def load_plan_json(path: str | Path) -> SavedPlan:
     try:
         if path.stat().st_size > MAX_PLAN_BYTES:
             raise PlannerError(f"{path}: larger than {MAX_PLAN_BYTES // 2**20} MiB; not a plan")
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8-sig"))   # a byte-order mark is not content
     except OSError as exc:
         raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (ValueError, RecursionError) as exc:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
@@ -160,12 +223,36 @@ def load_plan_json(path: str | Path) -> SavedPlan:
 
 
 def is_plan_json(x: Any) -> bool:
-    """Whether `x` names a saved plan: a path ending in .json (a dict of a plan is read as one too)."""
+    """Whether `x` names a saved plan: a path ending in .json, or a file of another name holding a JSON
+    object with a plan's `status` (`plan.out`, `plan`); a dict of a plan is read as one too. A scenario
+    has no `status` key, so a scenario (YAML, or JSON) is never taken for a plan."""
     if isinstance(x, dict):
         return "fleet" in x and "scenario_inputs" in x
+    if isinstance(x, str) and "\n" not in x:
+        if x.lower().endswith(".json"):
+            return True
+        try:
+            x = Path(x) if Path(x).is_file() else x
+        except (OSError, ValueError):   # a name too long for a path, or one holding NUL: not a file
+            return False
     if isinstance(x, Path):
-        return x.suffix.lower() == ".json"
-    return isinstance(x, str) and "\n" not in x and x.lower().endswith(".json")
+        return x.suffix.lower() == ".json" or _holds_a_plan(x)
+    return False
+
+
+def _holds_a_plan(path: Path) -> bool:
+    """Whether the file at `path` is a JSON object with a saved plan's (or a failed plan's) keys."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_PLAN_BYTES:
+            return False
+        with open(path, "rb") as f:
+            if not f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+                return False   # YAML (a scenario's `name: …` first): not read twice
+        doc = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "status" in doc and any(k in doc for k in ("fleet", "total", "scenario_inputs",
+                                                                               "reason"))
 
 
 def _as_plan(x: Any, solver: str, baselines: bool, side: str) -> Plan | SavedPlan:
@@ -200,8 +287,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     pa, pb = _as_plan(a, solver, baselines, "a"), _as_plan(b, solver, baselines, "b")
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
-    cols = FLEET_KEY + ["units", "instance_hours", "cost"]
-    fa, fb = pa.fleet[cols], pb.fleet[cols]
+    fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
     fleet = fa.merge(fb, on=FLEET_KEY, how="outer", suffixes=("_a", "_b"))
     order = list(dict.fromkeys([*map(tuple, fa[FLEET_KEY].to_numpy()), *map(tuple, fb[FLEET_KEY].to_numpy())]))
     fleet = fleet.set_index(FLEET_KEY).loc[order].reset_index()      # a's rows first, then b's new ones
@@ -216,5 +302,25 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     label_a, label_b = pa.scenario_name, pb.scenario_name
     if label_a == label_b:
         label_a, label_b = f"{label_a} (a)", f"{label_b} (b)"
+    notes = [_not_proven(side, p) for side, p in (("a", pa), ("b", pb)) if p.status != "optimal"]
+    # the label says it too: every report shows the labels, not every one shows the notes
+    label_a, label_b = (f"{label} [{p.status}, not proven optimal]" if p.status != "optimal" else label
+                        for label, p in ((label_a, pa), (label_b, pb)))
     return Comparison(label_a, label_b, pa.currency, diff_inputs(pa.scenario, pb.scenario), fleet, costs,
-                      pa.total, pb.total, pa, pb)
+                      pa.total, pb.total, pa, pb, notes)
+
+
+def _by_key(fleet: pd.DataFrame) -> pd.DataFrame:
+    """The fleet's rows summed by FLEET_KEY: units of one instance type in two zones are one row of the
+    comparison (a sum of NaN units, hours rented, stays NaN)."""
+    cols = FLEET_KEY + ["units", "instance_hours", "cost"]
+    return (fleet[cols].groupby(FLEET_KEY, sort=False, dropna=False).sum(min_count=1).reset_index()
+            if fleet[FLEET_KEY].duplicated().any() else fleet[cols])
+
+
+def _not_proven(side: str, p: Plan | SavedPlan) -> str:
+    """Why side `side` may not be the cheapest fleet (its status is not optimal)."""
+    gap = (getattr(p, "solver", None) or {}).get("gap")
+    gap_text = f" (gap {gap:.2%})" if isinstance(gap, (int, float)) and not isinstance(gap, bool) else ""
+    return (f"{side} is {p.status}: the solver stopped at its limit before proving this fleet the cheapest"
+            f"{gap_text}; its total may be above the optimum")

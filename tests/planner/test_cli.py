@@ -127,14 +127,26 @@ def test_inventory_from_recorded_nvidia_smi():
     result = run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv")
     assert result.exit_code == 0
     import yaml
-    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-3060-12gb": 2, "a100-80gb-pcie": 1}}}
+    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-3060-12gb": {"count": 2, "age_months": 0},
+                                                                      "a100-80gb-pcie": {"count": 1, "age_months": 0}}}}
+    assert "set each age_months" in result.stdout   # nvidia-smi does not know when a card was bought
+
+
+def test_inventory_writes_the_age_given():
+    result = run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv", "--age-months", "30")
+    assert result.exit_code == 0
+    import yaml
+    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-3060-12gb": {"count": 2, "age_months": 30},
+                                                                      "a100-80gb-pcie": {"count": 1, "age_months": 30}}}}
+    assert "#" not in result.stdout
+    assert run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv", "--age-months", "-1").exit_code == 2
 
 
 def test_inventory_lists_unknown_gpus_with_suggestions():
     result = run("inventory", "--from", FIX / "nvidia_smi" / "unknown_and_8gb.csv")
     assert result.exit_code == 0
     import yaml
-    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-a5000": 1}}}
+    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-a5000": {"count": 1, "age_months": 0}}}}
     assert "8192 MiB is not the 12 GB RTX-3060-12GB" in result.stderr
     assert "did you mean RTX-A5000?" in result.stderr
 
