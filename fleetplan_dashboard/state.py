@@ -49,7 +49,16 @@ from typing import Any, get_args
 import streamlit as st
 import yaml
 
-from fleetplan_dashboard.jobs import Decisions, Outcome, baselines_job, decisions_job, pickled, recommended_job, worker_start
+from fleetplan_dashboard.jobs import (
+    Decisions,
+    Outcome,
+    baselines_job,
+    decisions_job,
+    hide_store_path,
+    pickled,
+    recommended_job,
+    worker_start,
+)
 from planner.engine.decisions import DEMAND_FIELDS
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, ScenarioError
@@ -724,9 +733,11 @@ def decisions_of(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Decisions 
         future = _plans.get(_key("decisions", scenario, solver))
     if future is None or not future.done() or future.cancelled():
         return None
+    # a failure's text may name the server's price store (re-solves read prices): shown by its file name only
     if future.exception() is not None:
-        return Decisions(error=f"{type(future.exception()).__name__}: {future.exception()}")
-    return pickle.loads(future.result())
+        return Decisions(error=hide_store_path(f"{type(future.exception()).__name__}: {future.exception()}"))
+    made = pickle.loads(future.result())
+    return replace(made, error=hide_store_path(made.error)) if made.error else made
 
 
 def with_decisions(outcome: Outcome, made: Decisions | None) -> Outcome:

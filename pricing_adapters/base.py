@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -50,6 +51,11 @@ class Deadline:
 
     def __init__(self, seconds: float | None = DEFAULT_DEADLINE_S):
         self.seconds = float(seconds if seconds is not None else DEFAULT_DEADLINE_S)
+        # NaN compares false with every time, so it would never pass; inf is a caller's "no limit" (the CLI's
+        # --deadline allows 1 s to a day)
+        if math.isnan(self.seconds) or self.seconds < 0:
+            raise SourceConfigError(f"deadline {seconds!r}: expected a number of seconds ≥ 0, e.g. "
+                                    f"{DEFAULT_DEADLINE_S:g}")
         self.at = time.monotonic() + self.seconds
 
     def remaining(self) -> float:

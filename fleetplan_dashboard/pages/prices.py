@@ -10,13 +10,14 @@ from fleetplan_dashboard import charts, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
 from planner.catalog import allowed, price_table
 from planner.engine.offer_costs import OfferFilter, offers_table
+from planner.errors import PlannerError
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float):
+def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float, listed_cards: tuple):
     cloud, provenance = price_table(source)
     table, warnings = offers_table(OfferFilter(), fx_to_usd=dict(fx_to_usd), electricity_usd_per_kwh=electricity_usd,
-                                   pue=pue, cloud=cloud)
+                                   pue=pue, cloud=cloud, listed_cards=listed_cards)
     return table, warnings, provenance
 
 
@@ -36,8 +37,15 @@ fx_to_usd = tuple(sorted((cur_, rate / usd) for cur_, rate in s.fx.items() if cu
 if s.currency != "USD":
     fx_to_usd += ((s.currency, 1 / usd),)
 electricity_usd = s.onprem.electricity_per_kwh / usd
-table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
-                                      electricity_usd, s.onprem.pue)
+# the scenario's cards a missing catalog price leaves out of this view (one its overrides price is planned)
+listed = tuple(sorted({*s.onprem.cards, *s.onprem.existing, *s.constraints.min_units}
+                      - {c for c, o in s.onprem.card_overrides.items() if o.price is not None}))
+try:
+    table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
+                                          electricity_usd, s.onprem.pue, listed)
+except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
+    st.error("The prices cannot be read:\n\n" + tables.code_block([hide_store_path(str(exc))]))
+    st.stop()
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(s.prices.source, s.prices.source)
 st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD. On-prem cards: owned "
            "and busy every hour of their "

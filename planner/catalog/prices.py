@@ -89,7 +89,9 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
     infos = sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
     covered = set(in_force)
     pairs = pd.Series(list(zip(packaged["provider"], packaged["region"])), index=packaged.index)
-    rest = packaged[~pairs.isin(covered)]
+    # a stored row replaces the packaged row with its offer id, wherever the store puts it (two rows of one
+    # id failed every plan on the store)
+    rest = packaged[~pairs.isin(covered) & ~packaged["offer_id"].isin(offers["offer_id"])]
     refreshed = {p for p, _ in covered}
     notes: list[list] = [[p, None, f"{p}: packaged snapshot (never refreshed)"]
                          for p in sorted(set(rest["provider"]) - refreshed)]

@@ -8,7 +8,8 @@ offers contract's); on-prem rows the schedule's cost of a card busy every hour o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -92,19 +93,50 @@ def offers_in_usd(offers: pd.DataFrame, cards: pd.DataFrame, fx_to_usd: dict[str
 
 
 def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
-                 pue: float = 1.4, cloud: pd.DataFrame | None = None) -> tuple[pd.DataFrame, list[str]]:
-    """(view rows, warnings). `cloud` defaults to the packaged snapshot."""
+                 pue: float = 1.4, cloud: pd.DataFrame | None = None,
+                 listed_cards: Collection[str] | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """(view rows, warnings). `cloud` defaults to the packaged snapshot. `listed_cards`: the on-prem cards
+    whose lack of a sourced price is worth a warning (a scenario's cards); None: every card the filter passes."""
     from pricing_adapters.snapshot import load_snapshot
 
     cloud = load_snapshot() if cloud is None else cloud
     cards = catalog.load_cards()
     all_offers = pd.concat([cloud, catalog.onprem_offers()], ignore_index=True)
     priced = offers_in_usd(all_offers, cards, fx_to_usd, electricity_usd_per_kwh, pue)
-    view = apply_filter(priced, f)
+    # the rows the filter passes but for the price cap: a row with no USD price has none to compare with
+    # the cap, so --max-price drops it, and it is named here rather than lost without a word
+    uncapped = apply_filter(priced, replace(f, max_usd_per_gpu_hour=None))
+    view = uncapped if f.max_usd_per_gpu_hour is None else apply_filter(uncapped, f)
     warnings = []
-    missing = sorted(set(view.loc[view["usd_per_hour"].isna(), "currency"]))
-    for cur in missing:
-        skus = sorted(view.loc[(view["currency"] == cur) & view["usd_per_hour"].isna(), "sku"])
-        warnings.append(f"{', '.join(skus)} priced in {cur}: pass --fx {cur}=<USD per 1 {cur}> to compare")
+    no_usd = uncapped[uncapped["usd_per_hour"].isna()]
+    for cur in sorted(set(no_usd["currency"])):
+        skus = ", ".join(sorted(no_usd.loc[no_usd["currency"] == cur, "sku"]))
+        if f.max_usd_per_gpu_hour is None:
+            warnings.append(f"{skus} priced in {cur}: pass --fx {cur}=<USD per 1 {cur}> to compare")
+        else:
+            warnings.append(f"{skus} priced in {cur} left out: --max-price compares USD and there is no USD rate "
+                            f"for {cur}; pass --fx {cur}=<USD per 1 {cur}> (in a scenario: fx) to include them")
+    unpriced = _unpriced_cards(f, listed_cards)
+    if unpriced:
+        warnings.append(f"on-prem card{'s' if len(unpriced) > 1 else ''} {', '.join(unpriced)} not shown: no sourced "
+                        f"price in the catalog; give one in a scenario as onprem.card_overrides.<card>.price (and "
+                        f"currency) from a quote, or as a custom card (onprem.custom_cards) with its price")
     view = view.sort_values(["usd_per_gpu_hour", "offer_id"], na_position="last", kind="mergesort")
     return view[VIEW_COLUMNS].reset_index(drop=True), warnings
+
+
+def _unpriced_cards(f: OfferFilter, listed: Collection[str] | None) -> list[str]:
+    """Catalog cards that `catalog.onprem_offers` leaves out for lack of a sourced price (card or host share)
+    and that would pass `f` (but for its price cap), restricted to `listed` when given; sorted."""
+    cards = catalog.load_cards()
+    missing = cards[cards["price"].isna() | cards["host_cost_per_card"].isna()]
+    if listed is not None:
+        missing = missing[missing.index.isin(list(listed))]
+    if missing.empty:
+        return []
+    memory = catalog.load_gpus()["memory_gb"]
+    rows = pd.DataFrame({"provider": "onprem", "region": "onprem", "purchase_option": "purchase",
+                         "sku": missing.index, "gpu": missing["gpu"].to_numpy(),
+                         "gpu_memory_gb": memory.loc[missing["gpu"]].to_numpy(dtype=float)})
+    # regions: on-prem rows pass any region filter, and the offers' own check of the names has run already
+    return sorted(apply_filter(rows, replace(f, max_usd_per_gpu_hour=None, regions=()))["sku"])

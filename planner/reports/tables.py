@@ -218,7 +218,13 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet"
               "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds, "serving": plan.serving}
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
+    if isinstance(path, str) and path in tables and table == "fleet":   # plan_to_csv(p, "baselines")
+        raise PlannerError(f"plan_to_csv(plan, {path!r}): the second argument is the file to write; "
+                           f"for the {path} table pass table={path!r}")
     df = tables[table]
+    if table == "baselines" and "baseline" not in df.columns:   # never solved: not a table with no rows
+        raise PlannerError("the plan has no baselines: it was solved without them (plan(..., baselines=False) or "
+                           "--no-baselines); add them with planner.add_baselines(plan) or plan with baselines")
     if table in MONEY_TABLES:
         df = df.assign(currency=plan.currency)
     if table in PRESENT_VALUE_TABLES:

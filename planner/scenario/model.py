@@ -445,8 +445,11 @@ class Scenario(Frozen):
     currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
+    # additionalProperties: the schema's patternProperties alone lets any other key through (`cny`, `USD `),
+    # which the model refuses: keys are currency codes
     fx: dict[CurrencyCode, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
-                                 description="scenario-currency units per 1 unit of the named currency")
+                                 description="scenario-currency units per 1 unit of the named currency",
+                                 json_schema_extra={"additionalProperties": False})
     prices: Prices = Prices()
     onprem: OnPrem = OnPrem()
     workloads: tuple[Workload, ...] = Field(min_length=1, max_length=MAX_WORKLOADS)
