@@ -324,7 +324,8 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     Not the net saving: the work they would have done is bought elsewhere, and what that costs is left
     out. The net against keeping them working is the total of the plan with `onprem.sell_owned` and
     `onprem.switch_off_owned` false, less this plan's (the sale's decision value, engine.decisions, is
-    against switching them off instead)."""
+    against switching them off instead). The site's `fixed_onprem_per_month` is not in it: it is shared by
+    every on-prem unit and ends only when none is left, so no one batch avoids it."""
     v, sched, d = inp.vintages, inp.schedule, inp.discount
     pv = {name: sched.present_values(name, d) for name in ("keep", "off", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")
