@@ -99,7 +99,7 @@ def check_gpu_lines(text: str, source: str) -> None:
     """PlannerError (one line) when `text` holds no GPU line of nvidia-smi's shape (`name, memory, …`):
     an empty file, an error message or another file would otherwise give an empty block and exit 0."""
     lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines() if line.strip()]
-    if any(_gpu_cells(line) is not None for line in lines):
+    if any(_gpu_cells(line) is not None or _name_only_gpu(line) for line in lines):
         return
     seen = f"its first line is {lines[0][:80]!r}" if lines else "it is empty"
     raise PlannerError(f"{source}: no GPU lines ({seen}); expected lines like 'NVIDIA H200, 143771 MiB, 700.00 W' "
@@ -113,6 +113,12 @@ def _gpu_cells(line: str) -> tuple[str, re.Match] | None:
         return None
     memory = _MEMORY.fullmatch(cells[1])
     return None if memory is None else (cells[0], memory)
+
+
+def _name_only_gpu(line: str) -> str | None:
+    """The catalog GPU a line of `nvidia-smi --query-gpu=name` output names (no memory cell), else None."""
+    cells = [c.strip() for c in line.split(",")]
+    return catalog.resolve_gpu(cells[0]) if len(cells) == 1 and cells[0] else None
 
 
 @lru_cache(maxsize=4096)
@@ -165,8 +171,14 @@ def parse_inventory(text: str) -> Inventory:
             continue  # blank, or the header of `--format=csv` (without noheader)
         found = _gpu_cells(line)
         if found is None:
+            named = _name_only_gpu(line)   # `--query-gpu=name` output: a GPU, but which memory size is unknown
             if listed():
-                inv.unknown.append((line, f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"))
+                card = next(iter(cards.index[cards["gpu"] == named]), None) if named else None
+                inv.unknown.append((line, (f"no memory.total on this line, so it cannot be checked to be the "
+                                           f"{gpus.loc[named, 'memory_gb']:g} GB {named} of the catalog; run "
+                                           f"{NVIDIA_SMI_COMMAND}" + (f", or if it is, count it under {card} by hand"
+                                                                      if card else "")) if named else
+                                          f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"))
             continue
         name, memory = found
         gpu = catalog.resolve_gpu(name)

@@ -106,7 +106,9 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
     # the rows the filter passes but for the price cap: a row with no USD price has none to compare with
     # the cap, so --max-price drops it, and it is named here rather than lost without a word
     uncapped = apply_filter(priced, replace(f, max_usd_per_gpu_hour=None))
-    view = uncapped if f.max_usd_per_gpu_hour is None else apply_filter(uncapped, f)
+    # the cap alone on the second pass: the region check again, on rows already narrowed by provider and
+    # GPU, took a valid region with none of them left for an unknown one
+    view = uncapped if f.max_usd_per_gpu_hour is None else uncapped[uncapped["usd_per_gpu_hour"] <= f.max_usd_per_gpu_hour]
     warnings = []
     no_usd = uncapped[uncapped["usd_per_hour"].isna()]
     for cur in sorted(set(no_usd["currency"])):

@@ -123,6 +123,8 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
     if missing:
         raise PlannerError(f"{source}: not a plan (expected the JSON of `fleetplan plan --format json`; "
                            f"missing {', '.join(missing)})")
+    if not isinstance(doc["scenario"], str):
+        raise PlannerError(f"{source}: scenario is {_shown(doc['scenario'])}; expected the scenario's name as text")
     if doc["status"] not in PLAN_STATUSES:
         raise PlannerError(f"{source}: status is {_shown(doc['status'])}; expected {' or '.join(PLAN_STATUSES)} "
                            "(a solve that ended otherwise holds no plan to compare)")
@@ -161,9 +163,13 @@ def _number(value: Any, source: str, name: str, null: bool = False) -> float | N
     not numbers; null only where `null`: a fleet row's units and hours)."""
     if value is None and null:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    try:   # an integer of 400 digits is JSON too: float() overflows on it
+        number = None if isinstance(value, bool) or not isinstance(value, (int, float)) else float(value)
+    except OverflowError:
+        number = None
+    if number is None or not math.isfinite(number):
         raise PlannerError(f"{source}: {name} is {_shown(value)}; expected a finite number")
-    return float(value)
+    return number
 
 
 def _costs(costs: Any, total: float, source: str) -> pd.DataFrame:
@@ -172,8 +178,11 @@ def _costs(costs: Any, total: float, source: str) -> pd.DataFrame:
     if not isinstance(costs, dict):
         raise PlannerError(f"{source}: costs is {_shown(costs)}; expected an object of category: cost")
     values = [_number(v, source, f"costs.{k}") for k, v in costs.items()]
-    summed = math.fsum(values)
-    if abs(summed - total) > COST_SUM_TOLERANCE + 1e-9 * (abs(total) + math.fsum(map(abs, values))):
+    try:
+        summed = math.fsum(values)
+    except OverflowError:   # finite costs of 1e308 each: no plan sums to more than a float holds
+        summed = math.inf
+    if not math.isfinite(summed) or abs(summed - total) > COST_SUM_TOLERANCE + 1e-9 * (abs(total) + math.fsum(map(abs, values))):
         raise PlannerError(f"{source}: costs sum to {summed:,.2f} but total is {total:,.2f}; expected the costs "
                            "by category to sum to the total (was the file edited?)")
     return pd.DataFrame({"category": list(costs), "cost": values})
@@ -223,36 +232,36 @@ def load_plan_json(path: str | Path) -> SavedPlan:
 
 
 def is_plan_json(x: Any) -> bool:
-    """Whether `x` names a saved plan: a path ending in .json, or a file of another name holding a JSON
-    object with a plan's `status` (`plan.out`, `plan`); a dict of a plan is read as one too. A scenario
-    has no `status` key, so a scenario (YAML, or JSON) is never taken for a plan."""
+    """Whether `x` names a saved plan, by its content: a file holding a JSON object with a plan's `status`
+    (`plan.json`, `plan.out`, `plan`); a file ending in .json unless it holds a scenario (`workloads`, no
+    `status`: read as the scenario it is), so that another .json is told why it is not a plan. A dict of
+    a plan is read as one too. A scenario has no `status` key, so it is never taken for a plan."""
     if isinstance(x, dict):
         return "fleet" in x and "scenario_inputs" in x
-    if isinstance(x, str) and "\n" not in x:
-        if x.lower().endswith(".json"):
-            return True
-        try:
-            x = Path(x) if Path(x).is_file() else x
-        except (OSError, ValueError):   # a name too long for a path, or one holding NUL: not a file
+    if isinstance(x, str):
+        if "\n" in x:
             return False
-    if isinstance(x, Path):
-        return x.suffix.lower() == ".json" or _holds_a_plan(x)
-    return False
-
-
-def _holds_a_plan(path: Path) -> bool:
-    """Whether the file at `path` is a JSON object with a saved plan's (or a failed plan's) keys."""
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_PLAN_BYTES:
-            return False
-        with open(path, "rb") as f:
-            if not f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
-                return False   # YAML (a scenario's `name: …` first): not read twice
-        doc = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
+        x = Path(x)
+    if not isinstance(x, Path):
         return False
+    doc = _json_object(x)
+    if x.suffix.lower() == ".json":
+        return not (isinstance(doc, dict) and "workloads" in doc and "status" not in doc)
     return isinstance(doc, dict) and "status" in doc and any(k in doc for k in ("fleet", "total", "scenario_inputs",
                                                                                "reason"))
+
+
+def _json_object(path: Path) -> Any:
+    """The JSON in the file at `path`, or None when it is no file, too large, or not JSON (YAML, say)."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_PLAN_BYTES:
+            return None
+        with open(path, "rb") as f:
+            if not f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+                return None   # YAML (a scenario's `name: …` first): not read twice
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):   # ValueError: a name holding NUL, or not JSON
+        return None
 
 
 def _as_plan(x: Any, solver: str, baselines: bool, side: str) -> Plan | SavedPlan:
@@ -321,6 +330,7 @@ def _by_key(fleet: pd.DataFrame) -> pd.DataFrame:
 def _not_proven(side: str, p: Plan | SavedPlan) -> str:
     """Why side `side` may not be the cheapest fleet (its status is not optimal)."""
     gap = (getattr(p, "solver", None) or {}).get("gap")
-    gap_text = f" (gap {gap:.2%})" if isinstance(gap, (int, float)) and not isinstance(gap, bool) else ""
+    gap_text = (f" (gap {gap:.2%})" if isinstance(gap, (int, float)) and not isinstance(gap, bool) and math.isfinite(gap)
+                else "")
     return (f"{side} is {p.status}: the solver stopped at its limit before proving this fleet the cheapest"
             f"{gap_text}; its total may be above the optimum")

@@ -192,8 +192,9 @@ def _field_keys(scenario: Scenario, path: str) -> tuple[str, ...]:
 
 
 def _same_fields(scenario: Scenario, paths: list[str]) -> list[str]:
-    """One problem per path that sets the same field as an earlier path under another spelling: the later
-    value would silently replace the earlier one at every point."""
+    """One problem per path that sets the same field as an earlier path under another spelling, or a field
+    inside a mapping another path sets whole (`fx` and `fx.CNY`): one value would silently replace the
+    other at every point, and the row would show a value that was not planned."""
     first: dict[tuple[str, ...], str] = {}
     problems = []
     for path in paths:
@@ -201,8 +202,13 @@ def _same_fields(scenario: Scenario, paths: list[str]) -> list[str]:
         if keys in first:
             problems.append(f"{first[keys]} and {path} are the same field; vary it under one path, with all "
                             "its values")
-        else:
-            first[keys] = path
+            continue
+        inside = next((p for k, p in first.items() if k[:len(keys)] == keys or keys[:len(k)] == k), None)
+        if inside is not None:
+            outer, inner = (inside, path) if len(_field_keys(scenario, inside)) < len(keys) else (path, inside)
+            problems.append(f"{outer} and {inner}: {inner} is a field of {outer}; vary one of them (the field "
+                            f"alone, or the whole {outer} with the field in each value)")
+        first[keys] = path
     return problems
 
 

@@ -208,19 +208,21 @@ MONEY_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "schedul
 PRESENT_VALUE_TABLES = ("fleet", "costs", "baselines", "owned")
 
 
-def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str = "fleet") -> str:
-    """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default),
+def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = None) -> str:
+    """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default, None),
     monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving. The
     tables of `MONEY_TABLES` end with a `currency` column (the plan's ISO code), those of
     `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`)."""
     tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
               "break_even": plan.break_even, "utilisation": plan.utilisation, "schedule": plan.schedule,
               "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds, "serving": plan.serving}
+    if isinstance(path, str) and path in tables and table is None:   # plan_to_csv(p, "baselines")
+        raise PlannerError(f"plan_to_csv(plan, {path!r}): the second argument is the file to write; "
+                           f"for the {path} table pass table={path!r} (to write a file of that name, "
+                           f"table='fleet')")
+    table = "fleet" if table is None else table
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
-    if isinstance(path, str) and path in tables and table == "fleet":   # plan_to_csv(p, "baselines")
-        raise PlannerError(f"plan_to_csv(plan, {path!r}): the second argument is the file to write; "
-                           f"for the {path} table pass table={path!r}")
     df = tables[table]
     if table == "baselines" and "baseline" not in df.columns:   # never solved: not a table with no rows
         raise PlannerError("the plan has no baselines: it was solved without them (plan(..., baselines=False) or "

@@ -227,3 +227,34 @@ def test_plan_from_dict_raises_planner_error_not_value_error(saved):
     doc["total"] = False
     with pytest.raises(PlannerError, match=r"<dict>: total is false; expected a finite number"):
         plan_from_dict(doc)
+
+
+# --- from a review of the fixes --------------------------------------------------------------------
+
+def test_numbers_too_large_for_a_float_exit_2_in_one_line(saved, tmp_path):
+    doc = copy.deepcopy(saved)
+    doc["total"] = 10 ** 400                           # JSON allows an integer of any length
+    result = run("compare", write(tmp_path, "big.json", doc), WORKED)
+    assert result.exit_code == 2 and "big.json: total is 1000000" in one_line_error(result)
+    doc = copy.deepcopy(saved)
+    doc["costs"] = {"capex": 1e308, "energy": 1e308}   # each finite, their sum not
+    doc["total"] = 1e308
+    result = run("compare", write(tmp_path, "sum.json", doc), WORKED)
+    assert result.exit_code == 2 and "sum.json: costs sum to inf but total is" in one_line_error(result)
+
+
+def test_a_scenario_saved_as_json_is_read_as_a_scenario(tmp_path):
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps(yaml.safe_load(_scenario_text())), encoding="utf-8")
+    assert not is_plan_json(scenario) and not is_plan_json(str(scenario))
+    result = run("compare", WORKED, scenario, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["totals"]["b"] == pytest.approx(8385.46, abs=0.005)
+    assert is_plan_json(tmp_path / "missing.json")   # told it cannot be read, as a plan
+
+
+def test_a_gap_that_is_not_a_number_is_not_printed(saved, tmp_path):
+    doc = copy.deepcopy(saved)
+    doc["status"], doc["solver"]["gap"] = "feasible", math.nan
+    data = json.loads(run("compare", write(tmp_path, "limit.json", doc), WORKED, "--format", "json").stdout)
+    assert "gap" not in data["notes"][0] and "nan" not in data["notes"][0]

@@ -134,7 +134,6 @@ def test_the_nounits_form_with_its_header_maps_the_real_h200():
     (b"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n",
      "its first line is \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\""),
     (b"name, memory.total [MiB], power.limit [W]\n", "its first line is 'name, memory.total [MiB], power.limit [W]'"),
-    (b"NVIDIA H200\n", "its first line is 'NVIDIA H200'"),   # --query-gpu=name alone: no memory to check
 ])
 def test_input_with_no_gpu_line_exits_2_saying_what_was_expected(tmp_path, content, seen):
     result = run("inventory", "--from", saved(tmp_path, content))
@@ -142,6 +141,22 @@ def test_input_with_no_gpu_line_exits_2_saying_what_was_expected(tmp_path, conte
     message = result.stderr.strip()
     assert len(message.splitlines()) == 1
     assert f"smi.csv: no GPU lines ({seen}); expected lines like 'NVIDIA H200, 143771 MiB, 700.00 W'" in message
+
+
+@pytest.mark.parametrize("header", [b"", b"name\n"])
+def test_the_output_of_the_name_query_alone_is_listed_with_the_query_to_run(tmp_path, header):
+    # `nvidia-smi --query-gpu=name`: GPUs, but an RTX 3060 may be the 8 GB model the catalog lacks, so
+    # no line is counted without its memory; each says what to run (before the review fix: "no GPU lines")
+    result = run("inventory", "--from", saved(tmp_path, header + b"NVIDIA A100 80GB PCIe\nNVIDIA GeForce RTX 3060\n"))
+    assert result.exit_code == 0, result.output
+    assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {}}}
+    warnings = result.stderr.strip().splitlines()
+    assert len(warnings) == 2
+    assert warnings[0].startswith("not counted: NVIDIA A100 80GB PCIe — no memory.total on this line, so it cannot "
+                                  "be checked to be the 80 GB A100-80GB-PCIE of the catalog; run nvidia-smi "
+                                  "--query-gpu=name,memory.total,power.limit")
+    assert warnings[0].endswith("or if it is, count it under a100-80gb-pcie by hand")
+    assert "12 GB RTX-3060-12GB" in warnings[1] and "rtx-3060-12gb" in warnings[1]
 
 
 def test_read_inventory_file_raises_for_no_gpu_lines(tmp_path):

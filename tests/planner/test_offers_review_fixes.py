@@ -66,6 +66,19 @@ def test_with_a_rate_the_cny_card_is_capped_by_its_usd_price_like_any_other(cap,
     assert "CNY" not in result.stderr
 
 
+def test_max_price_with_a_region_the_other_filters_leave_no_row_in_is_not_an_unknown_region():
+    # us-east-1 is an AWS region: with --provider azure none of its rows is left, yet it is a region the
+    # offers have, as it was before --max-price was applied in two passes
+    snapshot = load_snapshot()
+    assert "us-east-1" in set(snapshot["region"]) and "eastus" in set(snapshot["region"])
+    result = run("offers", "--provider", "azure", "--region", "eastus", "--region", "us-east-1",
+                 "--max-price", "2", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert rows and {r["region"] for r in rows} == {"eastus"} and max(r["usd_per_gpu_hour"] for r in rows) <= 2
+    assert run("offers", "--provider", "aws", "--region", "eastus", "--max-price", "2").exit_code == 0
+
+
 # --- 2. on-prem cards with no sourced price ---------------------------------------------------------
 
 def test_an_unpriced_card_the_filter_asks_for_is_named_once_with_how_to_price_it():
@@ -149,6 +162,10 @@ def test_a_table_name_given_as_the_path_is_named(entry_without_baselines, tmp_pa
     with pytest.raises(PlannerError, match="table='baselines'"):
         plan_to_csv(entry_without_baselines, "baselines")
     assert not (tmp_path / "baselines").exists()
+    # a file named like a table is written when the table is given
+    text = plan_to_csv(entry_without_baselines, "fleet", table="fleet")
+    assert (tmp_path / "fleet").read_text(encoding="utf-8") == text and text.startswith(plan_to_csv(
+        entry_without_baselines).splitlines()[0])
 
 
 def test_with_baselines_added_the_csv_has_a_row_per_baseline(entry_without_baselines):

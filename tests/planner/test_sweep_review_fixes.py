@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from planner import PlannerError, ScenarioError, load_scenario, sweep
@@ -100,6 +101,23 @@ def test_a_workload_field_by_index_and_by_name_is_refused_naming_both(first, sec
     result = cli("sweep", WORKED, "--vary", f"{first}=100", "--vary", f"{second}=900", "--processes", "1")
     assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.stderr
     assert f"{first} and {second} are the same field" in result.stderr
+
+
+@pytest.mark.parametrize("outer, inner", [("fx", "fx.CNY"), ("onprem.card_overrides.rtx-a5000",
+                                                              "onprem.card_overrides.rtx-a5000.price")])
+@pytest.mark.parametrize("inner_first", [False, True])
+def test_a_mapping_and_a_field_inside_it_are_refused_naming_both(outer, inner, inner_first, nothing_solved):
+    # the later of the two replaced the other at every point, and the row showed a value not planned
+    values = {outer: [{"CNY": 0.1} if outer == "fx" else {"price": 2000}], inner: [0.2 if outer == "fx" else 9000]}
+    vary = dict(reversed(values.items())) if inner_first else values
+    with pytest.raises(ScenarioError) as info:
+        sweep(WORKED, vary, processes=1)
+    assert f"{inner} is a field of {outer}" in str(info.value)
+    args = [a for path, vs in vary.items()
+            for a in ("--vary", f"{path}={yaml.safe_dump(vs[0], default_flow_style=True).strip()}")]
+    result = cli("sweep", WORKED, *args, "--processes", "1")
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    assert f"{inner} is a field of {outer}" in result.stderr
 
 
 def test_a_workload_named_like_an_index_is_that_workload_not_the_index():
