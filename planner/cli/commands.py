@@ -589,6 +589,10 @@ def _print_decisions(p) -> None:
         out.print(f"recommended {p.total:,.0f} {cur}; runner-up {runner['total']:,.0f} {cur}, "
                   f"{runner['increase']:,.0f} {cur} ({_percent(runner['increase_pct'])}) more: "
                   + escape("; ".join(runner["differences"])), soft_wrap=True)
+        if runner.get("status") == "feasible":   # a total not proven least can only be too high
+            out.print("[yellow]not proven best:[/] the runner-up's solve stopped at its time limit, so a cheaper "
+                      "runner-up may exist and the close-call verdict may be wrong (plan without --time-limit)",
+                      soft_wrap=True)
     elif runner:
         out.print(f"runner-up: {escape(runner.get('note') or runner.get('status', ''))}", soft_wrap=True)
     types = runner.get("other_types") or {}
@@ -613,7 +617,7 @@ def _print_decisions(p) -> None:
     if p.flip_points is not None and len(p.flip_points):
         flips = p.flip_points.assign(flip_share_of_today=p.flip_points["flip_share_of_today"] * 100)
         emit(flips.rename(columns={"flip_share_of_today": "flip_pct_of_today"}).drop(columns=["gpu", "solves"]),
-             Format.table, float_digits=1,
+             Format.table, float_digits=3,   # a flip at 1.676 reference GPUs read as 1.7, above it
              title="Flip points: the demand of the workload a card mainly serves below which the plan holds fewer of it")
 
 

@@ -355,7 +355,7 @@ def decision_value(r: _Resolver, result: Plan, d: _Decision) -> tuple:
     outcome = r.solve_without_buy(d.name, d.month) if d.kind == "buy" else r.solve(inp, "decision_values", change)
     note = ""
     if outcome.status in SOLVED:
-        increase = outcome.total - result.total
+        increase = money_difference(outcome.total, result.total)
         pct = increase_pct(increase, result.total)
         pct = math.nan if pct is None else pct
     else:
@@ -378,6 +378,12 @@ def _no_answer(r: _Resolver, status: str) -> str:
         limit = f" ({r.time_limit:g} s)" if r.time_limit is not None else ""
         return f"the solver stopped at the time limit{limit} with a fleet it had not proved best"
     return f"the re-solve is {status}"
+
+
+def money_difference(total: float, plan_total: float) -> float:
+    """`total` − `plan_total`, 0 when within MONEY_ROUNDING: an exact tie solved to −9e-13 printed "-0"."""
+    increase = total - plan_total
+    return 0.0 if abs(increase) < MONEY_ROUNDING else increase
 
 
 def increase_pct(increase: float, total: float) -> float | None:
@@ -495,11 +501,17 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
     outcome = r.solve(inp, "runner_up", cut)
     if outcome.status not in SOLVED:
         why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else _no_answer(r, outcome.status)
+        if outcome.status == "infeasible" and not fleet_counts(build_model(inp)):
+            # every count's most is 0 (no demand a card or reservation could serve): the cut had nothing
+            # to change, which is not "no fleet meets the scenario" — any other fleet only adds cost
+            return {"status": "none", "fleet": None, "total": None, "increase": None, "increase_pct": None,
+                    "differences": [], "note": f"{nothing}: no card or reservation could do any work at this "
+                                               "demand, so any other fleet only adds cost"}
         return {"status": outcome.status, "fleet": None, "total": None, "increase": None, "increase_pct": None,
                 "differences": [], "note": why}
     other = {name: int(round(pulp.value(expr) or 0)) for name, (expr, _) in fleet_counts(outcome.model).items()}
     other = {name: units for name, units in other.items() if units}
-    increase = outcome.total - result.total
+    increase = money_difference(outcome.total, result.total)
     return {"status": outcome.status, "fleet": other, "total": outcome.total, "increase": increase,
             "increase_pct": increase_pct(increase, result.total), "differences": _differences(mine, other), "note": ""}
 
@@ -520,10 +532,12 @@ def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]
 
 
 def with_room(inp: Inputs, fleet: dict[str, int]) -> Inputs:
-    """`inp` in whose model each purchase month may buy one card more of each card type than `fleet` holds
-    (Inputs.purchase_floor): the best fleet holding one card more may buy a spare beyond the peak's need."""
-    cards = set(inp.col("sku")[inp.col("kind") == "card"].tolist())
-    return replace(inp, purchase_floor={card: units + 1 for card, units in fleet.items() if card in cards})
+    """`inp` in whose model each purchase month may buy one card more of each card type than `fleet` holds,
+    and one more unit of each reservation offer it holds (Inputs.purchase_floor): the best fleet holding
+    one more may buy a spare beyond the peak's need (a plan at the peak's need had no "one more" to try)."""
+    kind = inp.col("kind")
+    names = set(inp.col("sku")[kind == "card"].tolist()) | set(inp.col("unit_id")[kind == "reserved"].tolist())
+    return replace(inp, purchase_floor={name: units + 1 for name, units in fleet.items() if name in names})
 
 
 def most_held(inp: Inputs, card: str) -> int:
@@ -557,7 +571,7 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     outcome = r.solve(with_room(r.inp, {card: now}) if units > now else r.inp, "runner_up", change,
                       start=r.plan_with_one(card, more=units > now))
     solved = outcome.status in SOLVED
-    increase = outcome.total - result.total if solved else math.nan
+    increase = money_difference(outcome.total, result.total) if solved else math.nan
     return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
             "increase_pct": increase_pct(increase, result.total) if solved else None}

@@ -78,6 +78,8 @@ class Inputs:
     # Card id → cards each purchase month may buy at least, beyond the peak's need (engine.model
     # unit_bound), for cards of onprem.cards: a decision holding more cards than the peak needs (one
     # card more) may be cheapest with a spare bought late, which the need's bound would cut off.
+    # Reservation offer id → reserved units the model may hold at least, for the same reason: the
+    # runner-up of a plan at the peak's need may hold one reservation more.
     purchase_floor: dict = field(default_factory=dict)
 
     def col(self, name: str) -> np.ndarray:

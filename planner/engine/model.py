@@ -176,9 +176,13 @@ def _cards_in_service(m: Model, rows: dict, vintages: list[int], working: dict) 
 
 
 def define_reservations(m: Model) -> None:
-    """Integer reserved instances of each reservation offer, committed from month 1."""
-    for i in np.flatnonzero(m.inputs.col("kind") == "reserved"):
-        m.r[i] = m.prob.add_variable(f"r_{i}", lowBound=0, upBound=unit_bound(m.inputs, i), cat="Integer")
+    """Integer reserved instances of each reservation offer, committed from month 1 (at most the peak's
+    need, or the offer's Inputs.purchase_floor when that is more)."""
+    inp = m.inputs
+    offer = inp.col("unit_id")
+    for i in np.flatnonzero(inp.col("kind") == "reserved"):
+        most = max(unit_bound(inp, i), inp.purchase_floor.get(offer[i], 0))
+        m.r[i] = m.prob.add_variable(f"r_{i}", lowBound=0, upBound=most, cat="Integer")
 
 
 def define_dispatch(m: Model) -> None:
