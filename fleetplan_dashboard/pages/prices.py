@@ -14,10 +14,12 @@ from planner.errors import PlannerError
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float, listed_cards: tuple):
+def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float, cards_key: str, _scenario):
+    """`cards_key`: the scenario's parts its card figures come from (the scenario itself is not hashed)."""
     cloud, provenance = price_table(source)
+    # the scenario's cards at its own figures (overrides, custom cards), as its plan costs them
     table, warnings = offers_table(OfferFilter(), fx_to_usd=dict(fx_to_usd), electricity_usd_per_kwh=electricity_usd,
-                                   pue=pue, cloud=cloud, listed_cards=listed_cards)
+                                   pue=pue, cloud=cloud, scenario=_scenario)
     return table, warnings, provenance
 
 
@@ -37,12 +39,10 @@ fx_to_usd = tuple(sorted((cur_, rate / usd) for cur_, rate in s.fx.items() if cu
 if s.currency != "USD":
     fx_to_usd += ((s.currency, 1 / usd),)
 electricity_usd = s.onprem.electricity_per_kwh / usd
-# the scenario's cards a missing catalog price leaves out of this view (one its overrides price is planned)
-listed = tuple(sorted({*s.onprem.cards, *s.onprem.existing, *s.constraints.min_units}
-                      - {c for c, o in s.onprem.card_overrides.items() if o.price is not None}))
+cards_key = s.model_dump_json(include={"name", "currency", "fx", "onprem", "constraints"})
 try:
     table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
-                                          electricity_usd, s.onprem.pue, listed)
+                                          electricity_usd, s.onprem.pue, cards_key, s)
 except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
     st.error("The prices cannot be read:\n\n" + tables.code_block([hide_store_path(str(exc))]))
     st.stop()
@@ -50,7 +50,9 @@ source = {"snapshot": "the packaged price snapshot", "store": "the price store"}
 st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD. On-prem cards: owned "
            "and busy every hour of their "
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
-           f"{electricity_usd:.2f} USD/kWh). `as_of` is the date each price was read.")
+           f"{electricity_usd:.2f} USD/kWh). The scenario's own cards are priced as its plan prices them, with "
+           "its `card_overrides` and `custom_cards`; other cards at the catalog's figures — the `note` column "
+           "says which. `as_of` is the date each price was read.")
 for w in warnings:
     st.warning(w)
 if provenance.get("warning"):
@@ -60,7 +62,8 @@ in_use = st.toggle("Only the offers this scenario allows (providers, regions, pu
                    key="prices_in_use")
 view = table
 if in_use:
-    view = view[allowed(view, s)]
+    # custom cards are always candidates, listed in onprem.cards or not
+    view = view[allowed(view, s) | ((view["provider"] == "onprem") & view["sku"].isin(s.onprem.custom_cards))]
 
 c1, c2, c3, c4, c5 = st.columns(5)
 gpus = c1.multiselect("GPU", sorted(view["gpu"].dropna().unique()), key="prices_gpu")

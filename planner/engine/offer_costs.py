@@ -94,14 +94,25 @@ def offers_in_usd(offers: pd.DataFrame, cards: pd.DataFrame, fx_to_usd: dict[str
 
 def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
                  pue: float = 1.4, cloud: pd.DataFrame | None = None,
-                 listed_cards: Collection[str] | None = None) -> tuple[pd.DataFrame, list[str]]:
+                 listed_cards: Collection[str] | None = None, scenario=None) -> tuple[pd.DataFrame, list[str]]:
     """(view rows, warnings). `cloud` defaults to the packaged snapshot. `listed_cards`: the on-prem cards
-    whose lack of a sourced price is worth a warning (a scenario's cards); None: every card the filter passes."""
+    whose lack of a sourced price is worth a warning (a scenario's cards); None: every card the filter passes.
+
+    `scenario` (the dashboard's): its cards are costed with its own figures, as the planner costs them
+    (`scenario_cards`: card_overrides applied, custom cards added), the other catalog cards with the catalog's;
+    `fx_to_usd` must then rate its currency, `listed_cards` is its cards, and a missing rate is asked of its fx."""
     from pricing_adapters.snapshot import load_snapshot
 
     cloud = load_snapshot() if cloud is None else cloud
     cards = catalog.load_cards()
-    all_offers = pd.concat([cloud, catalog.onprem_offers()], ignore_index=True)
+    onprem = catalog.onprem_offers()
+    if scenario is not None:
+        own, own_cards = scenario_cards(scenario)
+        listed_cards = [c for c in own_cards.index if c not in set(own["sku"])]   # the planner's unpriced cards
+        others = onprem[~onprem["sku"].isin(own_cards.index)].assign(note=CATALOG_NOTE)
+        onprem = pd.concat([others, own], ignore_index=True)
+        cards = pd.concat([cards.drop(index=own_cards.index, errors="ignore")[own_cards.columns], own_cards])
+    all_offers = pd.concat([cloud, onprem], ignore_index=True)
     priced = offers_in_usd(all_offers, cards, fx_to_usd, electricity_usd_per_kwh, pue)
     # the rows the filter passes but for the price cap: a row with no USD price has none to compare with
     # the cap, so --max-price drops it, and it is named here rather than lost without a word
@@ -113,7 +124,10 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
     no_usd = uncapped[uncapped["usd_per_hour"].isna()]
     for cur in sorted(set(no_usd["currency"])):
         skus = ", ".join(sorted(no_usd.loc[no_usd["currency"] == cur, "sku"]))
-        if f.max_usd_per_gpu_hour is None:
+        if scenario is not None:   # the dashboard: its user has no --fx to pass, only the scenario's fx
+            warnings.append(f"{skus} priced in {cur}: add its rate to the scenario to compare, e.g. "
+                            f"fx: {{{cur}: <{scenario.currency} per 1 {cur}>}}")
+        elif f.max_usd_per_gpu_hour is None:
             warnings.append(f"{skus} priced in {cur}: pass --fx {cur}=<USD per 1 {cur}> to compare")
         else:
             warnings.append(f"{skus} priced in {cur} left out: --max-price compares USD and there is no USD rate "
@@ -125,6 +139,45 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
                         f"currency) from a quote, or as a custom card (onprem.custom_cards) with its price")
     view = view.sort_values(["usd_per_gpu_hour", "offer_id"], na_position="last", kind="mergesort")
     return view[VIEW_COLUMNS].reset_index(drop=True), warnings
+
+
+CARD_FACTS = ["life_years", "maintenance_rate_per_year", "idle_watts", "busy_watts"]   # what offers_in_usd reads
+CATALOG_NOTE = "catalog figures; capex = card + host share"
+
+
+def scenario_cards(scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(offers rows, card facts) of `scenario`'s on-prem cards with the figures the planner uses
+    (`catalog.site_card_rows`: card_overrides applied, custom cards included): the rows priced in the scenario
+    currency, upfront_price the capex of one unit, `note` saying whose figures they are; the facts (CARD_FACTS)
+    indexed by card id, for every card, the rows only for the priced ones (capex not NaN)."""
+    from planner.catalog.offers import site_card_rows
+    from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
+
+    site = site_card_rows(scenario)   # registers the custom cards' GPUs in gpu_table
+    gpus = catalog.gpu_table()
+    o = scenario.onprem
+    rows = []
+    for card in site:
+        if np.isnan(card["capex"]):
+            continue   # no sourced price and none given: not an offer (offers_table names it)
+        card_id = card["card_id"]
+        given = sorted(k for k, v in (o.card_overrides[card_id].model_dump() if card_id in o.card_overrides
+                                      else {}).items() if v is not None and k not in ("as_of", "source"))
+        whose = ("scenario custom_cards" if card_id in o.custom_cards
+                 else f"scenario card_overrides ({', '.join(given)}), rest catalog" if given else "catalog figures")
+        gpu = gpus.loc[card["gpu"]]
+        rows.append({
+            "offer_id": offer_id("onprem", "onprem", card_id, "purchase"),
+            "provider": "onprem", "region": "onprem", "sku": card_id, "purchase_option": "purchase",
+            "gpu": card["gpu"], "gpu_known": True, "accelerator_name": card["gpu"],
+            "gpu_count": 1.0, "gpu_memory_gb": gpu["memory_gb"], "vcpus": float("nan"),
+            "memory_gb": float("nan"), "hourly_price": 0.0, "upfront_price": card["capex"],
+            "currency": scenario.currency, "term_months": 0, "zone": "", "as_of": card["as_of"],
+            "source": card["source"], "note": f"{whose}; capex = card + host share",
+        })
+    facts = pd.DataFrame(site, columns=["card_id", *CARD_FACTS]).set_index("card_id")
+    table = pd.DataFrame(rows, columns=[c for c in OFFER_COLUMNS if c != "gpu_memory_mib"])   # columns: rows may be none
+    return validate_offers(table, origin=f"scenario {scenario.name} cards"), facts
 
 
 def _unpriced_cards(f: OfferFilter, listed: Collection[str] | None) -> list[str]:
