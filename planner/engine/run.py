@@ -79,8 +79,8 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
 def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: dict) -> tuple:
     """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
     each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
-    options with no price, stale or undated prices, speeds that are estimates, a purchase period that
-    does not divide the horizon."""
+    options with no price, stale or undated prices, speeds that are estimates, a rate given for the
+    scenario's own currency, a purchase period that does not divide the horizon."""
     gpus = sorted(set(fleet["gpu"].dropna()))
     speeds = speed_sources(scenario, gpus)
     warnings = list(base.warnings)
@@ -90,6 +90,10 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
                         "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
                         "workload's throughput table if you have measured them")
+    own_rate = scenario.fx.get(scenario.currency)
+    if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
+        warnings.append(f"fx.{scenario.currency} {own_rate:g} is ignored: {scenario.currency} is the scenario's "
+                        f"currency, 1 by definition (rates are {scenario.currency} per 1 unit of another currency)")
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
     if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "

@@ -567,12 +567,6 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     if cloud and in_usd and currency != "USD" and "USD" not in fx:
         problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
                         f"add fx: {{USD: <{currency} per 1 USD>}}")
-    # a rate for the scenario's own currency is 1 by definition: any other was ignored without a word
-    own_rate = fx.get(currency)
-    if isinstance(own_rate, (int, float)) and not isinstance(own_rate, bool) and own_rate != 1:
-        problems.append(f"{origin}:{_where(positions, ('fx', currency))}: fx.{currency}: {currency} is the scenario's "
-                        f"currency, so its rate is 1 by definition, not {own_rate:g}; remove it (rates are "
-                        f"{currency} per 1 unit of another currency)")
     return problems
 
 
