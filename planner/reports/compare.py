@@ -42,7 +42,8 @@ class Comparison:
 
     @property
     def total_delta(self) -> float:
-        return self.total_b - self.total_a
+        delta = self.total_b - self.total_a
+        return 0.0 if abs(delta) < MONEY_ROUNDING else delta
 
     @property
     def basis(self) -> dict:
@@ -91,6 +92,7 @@ PLAN_STATUSES = ("optimal", "feasible")
 # How far a saved plan's costs may sum from its total: the writer's total is their sum, so only float
 # rounding (or a total rounded to the cent by hand) separates them.
 COST_SUM_TOLERANCE = 0.01
+MONEY_ROUNDING = 0.005   # half a cent: a difference below it is float noise, shown as 0
 
 
 @dataclass
@@ -301,13 +303,13 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     order = list(dict.fromkeys([*map(tuple, fa[FLEET_KEY].to_numpy()), *map(tuple, fb[FLEET_KEY].to_numpy())]))
     fleet = fleet.set_index(FLEET_KEY).loc[order].reset_index()      # a's rows first, then b's new ones
     fleet[["cost_a", "cost_b"]] = fleet[["cost_a", "cost_b"]].fillna(0.0)
-    fleet["cost_delta"] = fleet["cost_b"] - fleet["cost_a"]
+    fleet["cost_delta"] = _delta(fleet["cost_b"], fleet["cost_a"])
     fleet = fleet[FLEET_KEY + ["units_a", "units_b", "instance_hours_a", "instance_hours_b",
                                "cost_a", "cost_b", "cost_delta"]].reset_index(drop=True)
     costs = pa.costs.merge(pb.costs, on="category", how="outer", suffixes=("_a", "_b")).fillna(0.0)
     cats = list(dict.fromkeys([*pa.costs["category"], *pb.costs["category"]]))
     costs = costs.set_index("category").loc[cats].reset_index()
-    costs["cost_delta"] = costs["cost_b"] - costs["cost_a"]
+    costs["cost_delta"] = _delta(costs["cost_b"], costs["cost_a"])
     label_a, label_b = pa.scenario_name, pb.scenario_name
     if label_a == label_b:
         label_a, label_b = f"{label_a} (a)", f"{label_b} (b)"
@@ -317,6 +319,12 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
                         for label, p in ((label_a, pa), (label_b, pb)))
     return Comparison(label_a, label_b, pa.currency, diff_inputs(pa.scenario, pb.scenario), fleet, costs,
                       pa.total, pb.total, pa, pb, notes)
+
+
+def _delta(b: pd.Series, a: pd.Series) -> pd.Series:
+    """b − a, 0 where within MONEY_ROUNDING: the same plan read back and solved again differ by 7e-12."""
+    delta = b - a
+    return delta.where(~(delta.abs() < MONEY_ROUNDING), 0.0)
 
 
 def _by_key(fleet: pd.DataFrame) -> pd.DataFrame:

@@ -258,3 +258,11 @@ def test_a_gap_that_is_not_a_number_is_not_printed(saved, tmp_path):
     doc["status"], doc["solver"]["gap"] = "feasible", math.nan
     data = json.loads(run("compare", write(tmp_path, "limit.json", doc), WORKED, "--format", "json").stdout)
     assert "gap" not in data["notes"][0] and "nan" not in data["notes"][0]
+
+
+def test_a_plan_compared_with_itself_solved_again_differs_by_exactly_zero(saved, tmp_path):
+    # read back and solved again, the totals differed by float noise (7e-12) printed in the CSV
+    data = json.loads(run("compare", write(tmp_path, "saved.json", saved), WORKED, "--format", "json").stdout)
+    assert data["totals"]["delta"] == 0.0
+    assert all(row["cost_delta"] == 0.0 for row in data["costs"])
+    assert all(row["cost_delta"] == 0.0 for row in data["fleet"])
