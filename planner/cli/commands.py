@@ -545,7 +545,9 @@ def _print_plan(p) -> None:
         emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, title="Break-even utilisation",
              float_digits=3)
     s = p.solver
-    err.print(f"solver {s['name']}: {s['status']}, gap {s['gap']}, {s['variables']} variables "
+    # a time limit reached before any bound was proved leaves no gap: "None" read like a missing feature
+    gap = s["gap"] if s["gap"] is not None else "unknown (stopped before it proved any bound)"
+    err.print(f"solver {s['name']}: {s['status']}, gap {gap}, {s['variables']} variables "
               f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
 
 

@@ -98,3 +98,25 @@ def test_a_runner_up_stopped_at_the_time_limit_is_said_to_be_unproven(status, sa
     text = _printed(runner)
     assert "runner-up 110 USD, 10 USD (10.0 %) more: card 1 → 2" in text
     assert ("not proven best: the runner-up's solve stopped at its time limit" in text) is said
+
+
+def test_a_feasible_plan_with_no_bound_proved_says_its_gap_is_unknown(monkeypatch):
+    # `--time-limit` reached before the run with cards proved any bound (120-month industrial at 0.1 s)
+    # printed "gap None"
+    import importlib
+
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    solve = importlib.import_module("planner.engine.solve")   # planner.engine.solve is also a function's name
+    real = solve._solve_highs
+    def stopped(*args, **kwargs):
+        real(*args, **kwargs)   # the values the plan is read from
+        return "feasible", None
+
+    monkeypatch.setattr(solve, "_solve_highs", stopped)
+    result = CliRunner().invoke(app, ["plan", str(ROOT / "scenarios" / "entry.yaml"), "--no-baselines",
+                                      "--no-decisions"])
+    assert result.exit_code == 0, result.output
+    assert "solver highs: feasible, gap unknown (stopped before it proved any bound)" in result.stderr
