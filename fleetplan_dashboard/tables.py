@@ -202,16 +202,17 @@ def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
     return f"Break-even against all cloud: from month {month}" + rule
 
 
-def per_reference_hour(view: pd.DataFrame, workload) -> pd.DataFrame:
+def per_reference_hour(view: pd.DataFrame, workload, custom_gpus: dict[str, str] | None = None) -> pd.DataFrame:
     """`view` (the offers table, USD) with what an hour of the workload's reference GPU costs on each
     offer: `speed_vs_reference` = perf(w, gpu) (the engine's speed model or the workload's own table),
     `usd_per_reference_gpu_hour` = usd_per_gpu_hour / that speed — empty where the GPU has too little
     memory for the workload or no speed figure. Sorted cheapest first: a T4 and an H100 compared by the
-    work they do, not by the hour."""
+    work they do, not by the hour. `custom_gpus` (custom card id → its GPU id, catalog.custom_gpu_ids): a
+    throughput entry keyed by a custom card's id counts for its GPU, as in the plan."""
     from planner.engine.workloads import relative_speed
 
     out = view.copy()
-    speeds = {g: relative_speed(workload, g) for g in out["gpu"].dropna().unique()}
+    speeds = {g: relative_speed(workload, g, custom_gpus) for g in out["gpu"].dropna().unique()}
     fits = out["gpu_memory_gb"].fillna(0) >= (workload.min_gpu_memory_gb or 0)
     out["speed_vs_reference"] = out["gpu"].map(speeds).astype(float).where(fits)
     out["usd_per_reference_gpu_hour"] = out["usd_per_gpu_hour"] / out["speed_vs_reference"].where(out["speed_vs_reference"] > 0)
@@ -293,14 +294,17 @@ def verdict(total: float, currency: str, made) -> tuple[str, str]:
         return "none", f"No runner-up: {plain(runner.get('note') or runner.get('status') or 'none found')}."
     increase = f"{runner['increase']:,.0f} {currency} ({pct_text(runner['increase_pct'])})"
     changes = plain("; ".join(runner.get("differences") or []))
+    # a runner-up whose solve stopped at the time limit: its total can only be too high, so neither verdict holds
+    unproven = (" *Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.*"
+                if runner.get("status") == "feasible" else "")
     if made.close_call:
         return "close_call", (
             f":orange-badge[:material/balance: Close call] The runner-up fleet — {fleet_text(runner['fleet'])} — costs "
             f"**{runner['total']:,.0f} {currency}**, only {increase} more than this plan's {total:,.0f} {currency}: "
             f"within the close-call threshold of {share:g} % (`close_call_share`). It differs in {changes}. Weigh both "
-            "fleets (*What each decision is worth*, below).")
+            "fleets (*What each decision is worth*, below)." + unproven)
     return "firm", (f":material/check_circle: Firm: the runner-up ({changes}) costs {runner['total']:,.0f} {currency}, "
-                    f"{increase} more; a close call is within {share:g} %.")
+                    f"{increase} more; a close call is within {share:g} %." + unproven)
 
 
 def runner_up_fleets(runner: dict | None) -> pd.DataFrame:

@@ -8,7 +8,7 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
-from planner.catalog import allowed, price_table
+from planner.catalog import allowed, custom_gpu_ids, price_table
 from planner.engine.offer_costs import OfferFilter, offers_table
 from planner.errors import PlannerError
 
@@ -85,7 +85,7 @@ chosen = st.selectbox("Rank for the work of", [*workloads, NO_WORKLOAD], key="pr
                            "blank and sorted last.")
 workload = workloads.get(chosen)
 if workload is not None:
-    view = tables.per_reference_hour(view, workload)
+    view = tables.per_reference_hour(view, workload, custom_gpu_ids(s.onprem.custom_cards))
 
 dates = sorted(d for d in view["as_of"].dropna().astype(str) if d)
 st.caption(f"{len(view):,} offers, "

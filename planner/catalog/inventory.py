@@ -174,11 +174,15 @@ def parse_inventory(text: str) -> Inventory:
             named = _name_only_gpu(line)   # `--query-gpu=name` output: a GPU, but which memory size is unknown
             if listed():
                 card = next(iter(cards.index[cards["gpu"] == named]), None) if named else None
-                inv.unknown.append((line, (f"no memory.total on this line, so it cannot be checked to be the "
-                                           f"{gpus.loc[named, 'memory_gb']:g} GB {named} of the catalog; run "
-                                           f"{NVIDIA_SMI_COMMAND}" + (f", or if it is, count it under {card} by hand"
-                                                                      if card else "")) if named else
-                                          f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"))
+                if not named:
+                    why = f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"
+                elif card is None:   # the memory would not help: no card to count it under
+                    why = _unknown_name_hint(line.split(",")[0].strip())
+                else:
+                    why = (f"no memory.total on this line, so it cannot be checked to be the "
+                           f"{gpus.loc[named, 'memory_gb']:g} GB {named} of the catalog; run {NVIDIA_SMI_COMMAND}, "
+                           f"or if it is, count it under {card} by hand")
+                inv.unknown.append((line, why))
             continue
         name, memory = found
         gpu = catalog.resolve_gpu(name)

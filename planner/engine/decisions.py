@@ -501,12 +501,12 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
     outcome = r.solve(inp, "runner_up", cut)
     if outcome.status not in SOLVED:
         why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else _no_answer(r, outcome.status)
-        if outcome.status == "infeasible" and not fleet_counts(build_model(inp)):
+        if outcome.status == "infeasible" and not fleet_counts(outcome.model):
             # every count's most is 0 (no demand a card or reservation could serve): the cut had nothing
             # to change, which is not "no fleet meets the scenario" — any other fleet only adds cost
             return {"status": "none", "fleet": None, "total": None, "increase": None, "increase_pct": None,
-                    "differences": [], "note": f"{nothing}: no card or reservation could do any work at this "
-                                               "demand, so any other fleet only adds cost"}
+                    "differences": [], "note": f"{nothing}: no card or reservation could do any of this work "
+                                               "(no demand, or none it fits), so any other fleet only adds cost"}
         return {"status": outcome.status, "fleet": None, "total": None, "increase": None, "increase_pct": None,
                 "differences": [], "note": why}
     other = {name: int(round(pulp.value(expr) or 0)) for name, (expr, _) in fleet_counts(outcome.model).items()}

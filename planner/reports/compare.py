@@ -181,10 +181,10 @@ def _costs(costs: Any, total: float, source: str) -> pd.DataFrame:
         raise PlannerError(f"{source}: costs is {_shown(costs)}; expected an object of category: cost")
     values = [_number(v, source, f"costs.{k}") for k, v in costs.items()]
     try:
-        summed = math.fsum(values)
-    except OverflowError:   # finite costs of 1e308 each: no plan sums to more than a float holds
-        summed = math.inf
-    if not math.isfinite(summed) or abs(summed - total) > COST_SUM_TOLERANCE + 1e-9 * (abs(total) + math.fsum(map(abs, values))):
+        summed, size = math.fsum(values), math.fsum(map(abs, values))
+    except OverflowError:   # finite costs of ±1e308: no plan sums to more than a float holds
+        summed = size = math.inf
+    if not math.isfinite(size) or abs(summed - total) > COST_SUM_TOLERANCE + 1e-9 * (abs(total) + size):
         raise PlannerError(f"{source}: costs sum to {summed:,.2f} but total is {total:,.2f}; expected the costs "
                            "by category to sum to the total (was the file edited?)")
     return pd.DataFrame({"category": list(costs), "cost": values})

@@ -138,3 +138,17 @@ def test_the_export_carries_the_decisions_once_made(mid_research):
     assert data["close_call"] is False
     assert data["runner_up"]["total"] == pytest.approx(mid_research.runner_up["total"], rel=1e-9)
     assert outcome.plan.decisions is None           # the cached plan is left as it was
+
+
+@pytest.mark.parametrize("status, close_call", [("feasible", False), ("feasible", True), ("optimal", False)])
+def test_the_verdict_on_a_runner_up_stopped_at_the_time_limit_says_it_is_not_proven(status, close_call):
+    # the dashboard solves decisions under a time limit; a runner-up stopped there was called "Firm" outright
+    from types import SimpleNamespace
+
+    from fleetplan_dashboard import tables
+
+    runner = {"status": status, "total": 110.0, "increase": 10.0, "increase_pct": 10.0, "fleet": {"card": 2},
+              "differences": ["card 1 → 2"], "close_call_share": 0.2 if close_call else 0.02}
+    kind, text = tables.verdict(100.0, "USD", SimpleNamespace(runner_up=runner, close_call=close_call))
+    assert kind == ("close_call" if close_call else "firm")
+    assert ("Not proven best" in text) is (status == "feasible")

@@ -116,3 +116,27 @@ def test_the_offers_command_keeps_its_fx_advice():
 
     _, warnings = offers_table(OfferFilter(), fx_to_usd={})
     assert "rtx-3060-12gb priced in CNY: pass --fx CNY=<USD per 1 CNY> to compare" in warnings
+
+
+def test_a_throughput_given_for_a_custom_card_ranks_its_gpu_as_the_plan_does():
+    # the workload says a quoted-4090 (an RTX 4090) does 7 hours of its reference GPU's work an hour; the
+    # ranking divided by the speed model's estimate instead (6.48 for an RTX 4090)
+    import pandas as pd
+
+    from fleetplan_dashboard import tables
+    from planner.catalog import custom_gpu_ids
+    from planner.engine.workloads import relative_speed
+    from planner.scenario import load_scenario_text
+
+    s = load_scenario_text(OVERRIDDEN.replace("reference_gpu: RTX-3060-12GB",
+                                              "reference_gpu: RTX-3060-12GB\n    throughput: {RTX-3060-12GB: 1.0, "
+                                              "quoted-4090: 7.0}", 1))
+    (w,) = [w for w in s.workloads if w.throughput]
+    assert relative_speed(w, "RTX-4090") != pytest.approx(7.0)   # the estimate, without the custom card's figure
+    view = pd.DataFrame({"provider": ["onprem"], "region": ["onprem"], "sku": ["quoted-4090"],
+                         "purchase_option": ["purchase"], "gpu": ["RTX-4090"], "gpu_memory_gb": [24.0],
+                         "usd_per_gpu_hour": [0.7]})
+    ranked = tables.per_reference_hour(view, w, custom_gpu_ids(s.onprem.custom_cards))
+    assert ranked["speed_vs_reference"].iloc[0] == pytest.approx(7.0)
+    assert ranked["usd_per_reference_gpu_hour"].iloc[0] == pytest.approx(0.1)   # 0.7 USD / 7
+

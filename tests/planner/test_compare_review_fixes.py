@@ -241,6 +241,11 @@ def test_numbers_too_large_for_a_float_exit_2_in_one_line(saved, tmp_path):
     doc["total"] = 1e308
     result = run("compare", write(tmp_path, "sum.json", doc), WORKED)
     assert result.exit_code == 2 and "sum.json: costs sum to inf but total is" in one_line_error(result)
+    doc = copy.deepcopy(saved)
+    doc["costs"]["capex"] += 1e308                     # they cancel: the sum is the total, their sizes overflow
+    doc["costs"]["residual_value"] -= 1e308
+    result = run("compare", write(tmp_path, "cancel.json", doc), WORKED)
+    assert result.exit_code == 2 and "cancel.json: costs sum to" in one_line_error(result)
 
 
 def test_a_scenario_saved_as_json_is_read_as_a_scenario(tmp_path):

@@ -68,7 +68,7 @@ def test_with_no_demand_the_runner_up_says_any_other_fleet_only_adds_cost(tmp_pa
     p = add_decisions(plan(scenario(tmp_path, 0), baselines=False), threads=1)
     assert p.total == pytest.approx(0, abs=1e-6)
     assert p.runner_up["status"] == "none" and p.runner_up["fleet"] is None
-    assert "no card or reservation could do any work at this demand" in p.runner_up["note"]
+    assert "no card or reservation could do any of this work" in p.runner_up["note"]
     assert "meets the scenario" not in p.runner_up["note"]
 
 

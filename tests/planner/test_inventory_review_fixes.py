@@ -159,6 +159,13 @@ def test_the_output_of_the_name_query_alone_is_listed_with_the_query_to_run(tmp_
     assert "12 GB RTX-3060-12GB" in warnings[1] and "rtx-3060-12gb" in warnings[1]
 
 
+def test_a_name_alone_of_a_gpu_with_no_card_says_so_not_to_run_the_query(tmp_path):
+    # the full query would still count nothing: the catalog has no on-prem T4 card
+    result = run("inventory", "--from", saved(tmp_path, b"Tesla T4\n"))
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip() == "not counted: Tesla T4 — GPU T4 has no on-prem card in planner/data/onprem_cards.csv"
+
+
 def test_read_inventory_file_raises_for_no_gpu_lines(tmp_path):
     with pytest.raises(PlannerError, match="no GPU lines"):
         read_inventory_file(saved(tmp_path, b"hello\n"))
