@@ -151,7 +151,7 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
     """
     import pandas as pd
 
-    from pricing_adapters.schema import offer_id, validate_offers
+    from pricing_adapters.schema import validate_offers
 
     cards = load_cards()
     gpus = load_gpus()
@@ -163,15 +163,22 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
         if pd.isna(card["price"]) or pd.isna(card["host_cost_per_card"]):
             continue   # no sourced price: not an offer (docs/data-sources.md says which cards)
         gpu = gpus.loc[card["gpu"]]
-        rows.append({
-            "offer_id": offer_id("onprem", "onprem", card_id, "purchase"),
-            "provider": "onprem", "region": "onprem", "sku": card_id, "purchase_option": "purchase",
-            "gpu": card["gpu"], "gpu_known": True, "accelerator_name": gpu["gpu"],
-            "gpu_count": 1.0, "gpu_memory_gb": gpu["memory_gb"], "vcpus": float("nan"),
-            "memory_gb": float("nan"), "hourly_price": 0.0,
-            "upfront_price": capex_per_unit(card["price"], card["host_cost_per_card"]),
-            "currency": card["currency"], "term_months": 0, "zone": "", "as_of": card["as_of"],
-            "source": card["source"], "note": "capex = card + host share; running costs per scenario",
-        })
+        rows.append(onprem_offer_row(card_id, card["gpu"], gpu["gpu"], gpu["memory_gb"],
+                                     capex_per_unit(card["price"], card["host_cost_per_card"]), card["currency"],
+                                     card["as_of"], card["source"], "capex = card + host share; running costs per scenario"))
     return validate_offers(pd.DataFrame(rows), origin="onprem cards")
+
+
+def onprem_offer_row(card_id: str, gpu: str, accelerator_name: str, memory_gb: float, capex: float, currency: str,
+                     as_of, source, note: str) -> dict:
+    """One on-prem card as a row of the offers table: bought (`purchase`), one GPU, its capex per unit as
+    the upfront price and no hourly price (running costs depend on the site)."""
+    from pricing_adapters.schema import offer_id
+
+    return {"offer_id": offer_id("onprem", "onprem", card_id, "purchase"),
+            "provider": "onprem", "region": "onprem", "sku": card_id, "purchase_option": "purchase",
+            "gpu": gpu, "gpu_known": True, "accelerator_name": accelerator_name,
+            "gpu_count": 1.0, "gpu_memory_gb": memory_gb, "vcpus": float("nan"),
+            "memory_gb": float("nan"), "hourly_price": 0.0, "upfront_price": capex,
+            "currency": currency, "term_months": 0, "zone": "", "as_of": as_of, "source": source, "note": note}
 

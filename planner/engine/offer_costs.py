@@ -150,8 +150,8 @@ def scenario_cards(scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
     (`catalog.site_card_rows`: card_overrides applied, custom cards included): the rows priced in the scenario
     currency, upfront_price the capex of one unit, `note` saying whose figures they are; the facts (CARD_FACTS)
     indexed by card id, for every card, the rows only for the priced ones (capex not NaN)."""
-    from planner.catalog.offers import site_card_rows
-    from pricing_adapters.schema import OFFER_COLUMNS, offer_id, validate_offers
+    from planner.catalog.offers import onprem_offer_row, site_card_rows
+    from pricing_adapters.schema import OFFER_COLUMNS, validate_offers
 
     site = site_card_rows(scenario)   # registers the custom cards' GPUs in gpu_table
     gpus = catalog.gpu_table()
@@ -165,16 +165,9 @@ def scenario_cards(scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
                                       else {}).items() if v is not None and k not in ("as_of", "source"))
         whose = ("scenario custom_cards" if card_id in o.custom_cards
                  else f"scenario card_overrides ({', '.join(given)}), rest catalog" if given else "catalog figures")
-        gpu = gpus.loc[card["gpu"]]
-        rows.append({
-            "offer_id": offer_id("onprem", "onprem", card_id, "purchase"),
-            "provider": "onprem", "region": "onprem", "sku": card_id, "purchase_option": "purchase",
-            "gpu": card["gpu"], "gpu_known": True, "accelerator_name": card["gpu"],
-            "gpu_count": 1.0, "gpu_memory_gb": gpu["memory_gb"], "vcpus": float("nan"),
-            "memory_gb": float("nan"), "hourly_price": 0.0, "upfront_price": card["capex"],
-            "currency": scenario.currency, "term_months": 0, "zone": "", "as_of": card["as_of"],
-            "source": card["source"], "note": f"{whose}; capex = card + host share",
-        })
+        rows.append(onprem_offer_row(card_id, card["gpu"], card["gpu"], gpus.loc[card["gpu"], "memory_gb"],
+                                     card["capex"], scenario.currency, card["as_of"], card["source"],
+                                     f"{whose}; capex = card + host share"))
     facts = pd.DataFrame(site, columns=["card_id", *CARD_FACTS]).set_index("card_id")
     table = pd.DataFrame(rows, columns=[c for c in OFFER_COLUMNS if c != "gpu_memory_mib"])   # columns: rows may be none
     return validate_offers(table, origin=f"scenario {scenario.name} cards"), facts
