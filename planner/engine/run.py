@@ -33,7 +33,8 @@ from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, first_run_threads
 from planner.engine.workloads import speed_sources
-from planner.errors import PlannerError
+from planner.errors import InfeasibleError, PlannerError
+from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
 
 if TYPE_CHECKING:
@@ -155,10 +156,16 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # says why); else the caller's choice: one by default, as a sweep's workers and a caller's own pool of
         # processes need, two from `fleetplan plan --no-baselines`
         with first_run_threads(2) if child is not None else contextlib.nullcontext():
-            model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+            base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
+                s, store, reduced, base, inp, solver, time_limit, extra_constraints)
+        if ungrouped is not None and child is not None:   # its baselines are of the grouped inputs
+            child.stop()
+            child = None
         all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)
         result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
+        if ungrouped is not None:
+            result.warnings.append(ungrouped)
         t3 = time.perf_counter()
         # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the grouping
         result.profile_grouping = profile_grouping(inp, result.total, solver, time_limit, extra_constraints)
@@ -180,6 +187,30 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud))   # for add_baselines and add_decisions
     return result
+
+
+def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
+                                   time_limit: float | None, extra_constraints: ExtraConstraints | None):
+    """(base, inp, model, solution, warning) of `inp` solved; when its profile is grouped (engine.periods)
+    and the grouped model has no fleet, of the exact inputs (every weekly weight kept) with a warning
+    saying so: a block plans its hours at two corner levels, whose mix over-serves the hours between
+    them, so a cap (max_cloud_share, the power cap) can rule out every grouped plan while an exact one
+    exists. InfeasibleError when the exact model has no fleet either."""
+    try:
+        model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+        return base, inp, model, solution, None
+    except InfeasibleError:
+        if inp.grouping is None:
+            raise
+    grouping = inp.grouping
+    base = inputs_for(s.model_copy(update={"profile_slots": HOURS_PER_WEEK}), store, merge_periods=reduced)
+    inp = reduce(base) if reduced else base
+    model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+    warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
+               "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "
+               "which can ask more cloud work or power than any real plan needs); planned on all "
+               f"{grouping['weight_classes']} instead, exactly")
+    return base, inp, model, solution, warning
 
 
 def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple[str, float] | None:
@@ -207,8 +238,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps)."""
     s = load_scenario(scenario)
     base = inputs_for(s, store)
-    inp = reduce(base)
-    model, solution = solve_inputs(inp, solver, time_limit)
+    base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, reduce(base), solver,
+                                                                           time_limit, None)
     total, fleet = read_fleet(inp, model)
     table = None
     if baselines:
@@ -216,7 +247,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
         table = baseline_table(rows, total)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
-    return PlanSummary(solution.status, total, fleet, table, base.prices, warnings + ([merged] if merged else []))
+    warnings += [w for w in (ungrouped, merged) if w]
+    return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
 
 @dataclass(frozen=True)
