@@ -29,6 +29,7 @@ from planner.catalog import speeds
 from planner.catalog.gpus import gpu_kinds
 from planner.errors import ScenarioError
 from planner.months import HOURS_PER_MONTH
+from planner.scenario.model import MAX_GPU_HOURS_PER_MONTH
 
 
 def _table(workload, custom_gpus: dict[str, str] | None = None) -> dict[str, float]:
@@ -107,6 +108,15 @@ def check_reference_metrics(scenario) -> None:
                 problems.append(f"workload {w.name}: reference GPU {ref} is not in its throughput table; with "
                                 f"throughput_unit requests_per_second the table must give the requests/s one {ref} "
                                 "sustains (demand is counted in reference GPUs)")
+                continue
+            # the scenario checks requests/s against its own limit; in GPU-hours a tiny throughput can still
+            # ask for more than any fleet (1e6 requests/s at 1e-4 per GPU: 7.3e12 GPU-hours a month)
+            hours = reference_gpu_hours(w, custom_gpus) * (1 + w.growth_per_month) ** max(scenario.horizon_months - 1, 0) \
+                if w.growth_per_month > 0 else reference_gpu_hours(w, custom_gpus)
+            if hours > MAX_GPU_HOURS_PER_MONTH:
+                problems.append(f"workload {w.name}: {w.demand_amount:g} requests/s at {_table(w, custom_gpus)[ref]:g} "
+                                f"requests/s per {ref} asks for {hours:.3g} reference-GPU-hours in a month, above "
+                                f"{MAX_GPU_HOURS_PER_MONTH:.0e}; check requests_per_second and the throughput table")
             continue
         if ref in _table(w) or not math.isnan(speeds.gpu_speed(w.throughput_metric, ref).relative_speed):
             continue

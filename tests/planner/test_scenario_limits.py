@@ -215,3 +215,24 @@ def test_a_rate_for_the_scenarios_own_currency_is_ignored_with_a_warning(head, r
     said = [w for w in p.warnings if w.startswith("fx.USD")]
     assert said == (["fx.USD 0.9 is ignored: USD is the scenario's currency, 1 by definition (rates are USD per 1 "
                      "unit of another currency)"] if warned else [])
+
+
+@pytest.mark.parametrize(("rate", "growth", "refused"), [
+    ("1000000", "0", True),     # 1e6 / 1e-4 = 1e10 reference GPUs × 730 h = 7.3e12 GPU-hours a month
+    ("1", "0", False),          # 1 / 1e-4 × 730 = 7.3e6 GPU-hours: large, but a plan
+    ("100", "0.5", True),       # 7.3e8 in month 1, × 1.5^11 = 6.3e10 by month 12
+])
+def test_requests_per_second_are_bounded_in_the_gpu_hours_they_ask_for(rate, growth, refused):
+    # the scenario bounds requests/s alone; a tiny throughput turned a valid rate into an astronomical plan
+    from planner import plan
+    from planner.errors import ScenarioError
+
+    text = HEAD + ("workloads:\n  - {name: api, serving: true, throughput_unit: requests_per_second, "
+                   f"requests_per_second: {rate}, growth_per_month: {growth}, reference_gpu: T4, "
+                   "throughput: {T4: 0.0001}}\n")
+    if refused:
+        with pytest.raises(ScenarioError, match=r"workload api: .* requests/s at 0.0001 requests/s per T4 asks for "
+                                                r".* reference-GPU-hours in a month, above 1e\+09"):
+            plan(text, baselines=False)
+    else:
+        assert plan(text, baselines=False).status == "optimal"
