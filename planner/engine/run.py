@@ -194,8 +194,9 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     """(base, inp, model, solution, warning) of `inp` solved; when its profile is grouped (engine.periods)
     and the grouped model has no fleet, of the exact inputs (every weekly weight kept) with a warning
     saying so: a block plans its hours at two corner levels, whose mix over-serves the hours between
-    them, so a cap (max_cloud_share, the power cap) can rule out every grouped plan while an exact one
-    exists. InfeasibleError when the exact model has no fleet either."""
+    them, so max_cloud_share (with cards limited, e.g. by the power cap) can rule out every grouped plan
+    while an exact one exists. InfeasibleError when the exact model has no fleet either. (Baselines drop
+    the cloud-share cap, and a block needs its own peak's capacity as the exact model does.)"""
     try:
         model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
         return base, inp, model, solution, None
@@ -208,7 +209,7 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
     warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
                "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "
-               "which can ask more cloud work or power than any real plan needs); planned on all "
+               "which can count more cloud work against max_cloud_share than a real plan needs); planned on all "
                f"{grouping['weight_classes']} instead, exactly")
     return base, inp, model, solution, warning
 
