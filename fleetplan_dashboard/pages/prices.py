@@ -62,8 +62,7 @@ in_use = st.toggle("Only the offers this scenario allows (providers, regions, pu
                    key="prices_in_use")
 view = table
 if in_use:
-    # custom cards are always candidates, listed in onprem.cards or not
-    view = view[allowed(view, s) | ((view["provider"] == "onprem") & view["sku"].isin(s.onprem.custom_cards))]
+    view = view[allowed(view, s)]
 
 c1, c2, c3, c4, c5 = st.columns(5)
 gpus = c1.multiselect("GPU", sorted(view["gpu"].dropna().unique()), key="prices_gpu")

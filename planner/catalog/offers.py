@@ -25,9 +25,9 @@ def capex_per_unit(price: float, host_cost_per_card: float, price_rate: float = 
 
 def allowed(offers: pd.DataFrame, scenario) -> pd.Series:
     """Which rows of an offers table `scenario` may use: cloud rows of its providers, regions (None =
-    all) and purchase options; on-prem rows of the cards it may buy or owns."""
+    all) and purchase options; on-prem rows of the cards it may buy (custom cards always) or owns."""
     o = scenario.onprem
-    cards = set(o.cards) | set(o.existing) | set(scenario.constraints.min_units)
+    cards = set(o.cards) | set(o.existing) | set(scenario.constraints.min_units) | set(o.custom_cards)
     return ((offers["provider"] == "onprem") & offers["sku"].isin(cards)) | allowed_cloud(offers, scenario)
 
 

@@ -93,19 +93,20 @@ def offers_in_usd(offers: pd.DataFrame, cards: pd.DataFrame, fx_to_usd: dict[str
 
 
 def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
-                 pue: float = 1.4, cloud: pd.DataFrame | None = None,
-                 listed_cards: Collection[str] | None = None, scenario=None) -> tuple[pd.DataFrame, list[str]]:
-    """(view rows, warnings). `cloud` defaults to the packaged snapshot. `listed_cards`: the on-prem cards
-    whose lack of a sourced price is worth a warning (a scenario's cards); None: every card the filter passes.
+                 pue: float = 1.4, cloud: pd.DataFrame | None = None, scenario=None) -> tuple[pd.DataFrame, list[str]]:
+    """(view rows, warnings). `cloud` defaults to the packaged snapshot. A warning names the catalog cards
+    with no sourced price that the filter would show (with a scenario: only those of its cards it gives no
+    price either).
 
     `scenario` (the dashboard's): its cards are costed with its own figures, as the planner costs them
     (`scenario_cards`: card_overrides applied, custom cards added), the other catalog cards with the catalog's;
-    `fx_to_usd` must then rate its currency, `listed_cards` is its cards, and a missing rate is asked of its fx."""
+    `fx_to_usd` must then rate its currency, and a missing rate is asked of its fx."""
     from pricing_adapters.snapshot import load_snapshot
 
     cloud = load_snapshot() if cloud is None else cloud
     cards = catalog.load_cards()
     onprem = catalog.onprem_offers()
+    listed_cards = None   # whose lack of a price is worth a warning: None, every card
     if scenario is not None:
         own, own_cards = scenario_cards(scenario)
         listed_cards = [c for c in own_cards.index if c not in set(own["sku"])]   # the planner's unpriced cards

@@ -201,7 +201,7 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
         for col in FLEET_KEY:
             value = row.get(col)
             if col in row and not isinstance(value, str):
-                raise PlannerError(f"{source}: fleet row {i}: {col} is {json.dumps(value, default=str)[:60]}; expected text "
+                raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(value)}; expected text "
                                    f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
         for col in ("units", "instance_hours", "cost"):
             if col in row:
