@@ -36,6 +36,7 @@ from planner.engine.reductions import reduce
 from planner.engine.solve import Solution, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
 from planner.process import kill_process_group
+from planner.scratch import ScratchFolder
 
 CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 
@@ -312,7 +313,7 @@ class BaselineChild:
     CBC it writes its temporary files into a folder of its own, removed when it ends (killed mid-solve,
     the child cannot delete them itself)."""
 
-    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None, folder: str | None = None):
+    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None, folder: ScratchFolder | None = None):
         self.pid: int | None = pid
         self.fd = fd
         self.solver, self.time_limit = solver, time_limit
@@ -362,7 +363,7 @@ class BaselineChild:
             return os.waitstatus_to_exitcode(status) == 0
         finally:
             if self.folder is not None:
-                shutil.rmtree(self.folder, ignore_errors=True)
+                self.folder.remove()
 
 
 def start_baseline_child(base: Inputs, solver: str, time_limit: float | None,
@@ -373,8 +374,9 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None,
         return None
     read_fd, write_fd = os.pipe()
     parent = os.getpid()
-    # CBC's files (pulp's MPS and solution) go to a folder the parent removes when the child ends
-    folder = tempfile.mkdtemp(prefix="fleetplan-baselines-") if solver == "cbc" else None
+    # CBC's files (pulp's MPS and solution) go to a folder the parent removes when the child ends; the child
+    # shares its lock (planner.scratch), so a later planner removes it once both were killed outright
+    folder = ScratchFolder("baselines") if solver == "cbc" else None
     try:
         with warnings.catch_warnings():
             # Python ≥ 3.12 warns on fork with any thread: the others here are native pools (OpenBLAS,
@@ -385,16 +387,16 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None,
         os.close(read_fd)
         os.close(write_fd)
         if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            folder.remove()
         return None
     if pid == 0:   # the child: it never returns into the parent's code, and runs none of its exit handlers
         code = 1
         try:
             os.close(read_fd)
-            _become_child(parent, folder)
+            _become_child(parent, None if folder is None else folder.path)
             payload = pickle.dumps(_child_payload(base, solver, time_limit, defer_all_cloud))
             if folder is not None:   # its CBC runs are over: a parent killed outright could not remove it
-                shutil.rmtree(folder, ignore_errors=True)
+                shutil.rmtree(folder.path, ignore_errors=True)
             _write_all(write_fd, payload)
             code = 0
         finally:

@@ -14,7 +14,6 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ import pulp
 
 from planner.engine.model import Model
 from planner.errors import PlannerError, SolverError
+from planner.scratch import scratch_folder
 
 SOLVERS = ("highs", "cbc")
 # HiGHS is the default: in-process (no MPS file, no subprocess) and faster than CBC on staged purchases
@@ -350,7 +350,8 @@ def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
     cbc = pulp.PULP_CBC_CMD(msg=False, gapRel=GAP_REL, timeLimit=time_limit, options=["cuts off"])
     # pulp deletes its MPS and solution files only after a solve that worked: when CBC fails or is
     # interrupted (Ctrl-C) they would stay in the temporary folder, so they go to a folder of this solve's
-    with tempfile.TemporaryDirectory(prefix="fleetplan-cbc-", ignore_cleanup_errors=True) as folder:
+    # (planner.scratch: a folder left by a planner killed outright is removed by the next one's first CBC solve)
+    with scratch_folder("cbc") as folder:
         cbc.tmpDir = folder
         try:
             m.prob.solve(cbc)

@@ -19,7 +19,6 @@ import os
 import pickle
 import queue
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -42,6 +41,7 @@ from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, path_keys, path_problems
+from planner.scratch import ScratchFolder
 
 Progress = Callable[[int, int], None]
 
@@ -584,7 +584,7 @@ def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict],
     failed: list[int | None] = []
     # CBC's files (pulp's MPS and solution) go to a folder of this sweep's, removed at its end: a worker
     # killed mid-solve (the sweep stopped early) cannot delete them itself
-    folder = tempfile.mkdtemp(prefix="fleetplan-sweep-") if solver == "cbc" else None
+    folder = ScratchFolder("sweep") if solver == "cbc" else None
     procs: list = []
     threads: list[threading.Thread] = []
     remaining = len(todo)
@@ -621,10 +621,10 @@ def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict],
         # started inside the try: a worker that cannot start (or a Ctrl-C meanwhile) ends those already started
         if fork_safe():   # all forked before the feeding threads start
             for _ in range(workers):
-                _fork_worker(folder, procs)
+                _fork_worker(None if folder is None else folder.path, procs)
         else:
             for _ in range(workers):
-                procs.append(_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder}))
+                procs.append(_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder.path}))
         threads = [threading.Thread(target=feed, args=(p,), name="planner-sweep-feed", daemon=True) for p in procs]
         for t in threads:
             t.start()
@@ -651,7 +651,7 @@ def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict],
             except OSError:
                 pass
         if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            folder.remove()
 
 
 def _close_worker(proc: subprocess.Popen, kill: bool) -> None:
