@@ -65,7 +65,10 @@ def _lock_owner_file(path: str) -> int | None:
     if fcntl is None:
         return None
     part = os.path.join(path, OWNER + ".part")
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError:   # no room for one more file: the solve says so when pulp writes the model
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         os.rename(part, os.path.join(path, OWNER))

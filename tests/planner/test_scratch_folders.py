@@ -205,3 +205,23 @@ def test_the_next_cbc_plan_removes_the_folder_of_a_planner_killed_outright(tmp_p
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert list(temp.iterdir()) == []
+
+
+def test_a_folder_whose_owner_file_cannot_be_made_still_works_and_is_left_to_its_maker(temp, monkeypatch):
+    # no room for the .owner file (a full disk): the folder is made and used as before, and removed by its
+    # maker; unlocked and without .owner, no other planner's sweep would take it
+    real_open = os.open
+
+    def full(path, *args, **kwargs):
+        if str(path).endswith(scratch.OWNER + ".part"):
+            raise OSError(28, "No space left on device")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(scratch.os, "open", full)
+    folder = scratch.ScratchFolder("cbc")
+    monkeypatch.undo()
+    monkeypatch.setattr(scratch, "_swept", set())
+    assert Path(folder.path).is_dir() and list(Path(folder.path).iterdir()) == []
+    assert scratch.remove_abandoned(str(temp)) == []
+    folder.remove()
+    assert list(temp.iterdir()) == []
