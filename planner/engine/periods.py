@@ -35,7 +35,8 @@ from planner.engine.workloads import reference_gpu_hours
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 
 # Blocks when the scenario leaves profile_slots out. Measured with benchmarks/profile_slots.py on the
-# 36-month start-up hybrid with a 168-weight profile (exact: 30 s, 40–80 s with baselines): the bound on
+# 36-month start-up hybrid with a 168-weight profile (exact: 30 s, 40–80 s with baselines, when chosen; 6.8 s with
+# baselines on 2026-12-04, against 1.3 s at K = 24, after the solver moved in-process): the bound on
 # the cost error is 0.8–1 % of the total at K = 8, 0.2–0.3 % at 12–16, 0.04–0.09 % at 24 and hardly
 # less at 32, while the solve times of K = 8 … 24 differ less between K than between two runs of one K
 # (branch and bound); 32 and more grow slower. 24 keeps the error under 0.1 % at the speed of 8.

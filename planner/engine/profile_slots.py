@@ -23,7 +23,7 @@ from planner.engine.baselines import solve_inputs
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.solve import GAP_REL, Solution
-from planner.errors import SolverError
+from planner.errors import InfeasibleError, SolverError
 
 
 def mean_weight_inputs(inp: Inputs) -> Inputs:
@@ -53,7 +53,9 @@ def profile_grouping(inp: Inputs, total: float, solver: str, time_limit: float |
         _, low = solve_inputs(mean_weight_inputs(inp), solver, time_limit, explain=False,
                               extra_constraints=extra_constraints)
         lower = lower_bound(low)
-    except SolverError:          # no solution within the time limit: the plan stands, its bound is unknown
+    # no solution within the time limit, or none at all (extra_constraints on more than unit counts, which
+    # the relaxation need not meet): the plan stands, its bound is unknown
+    except (SolverError, InfeasibleError):
         lower = None
     upper = total
     error = None if lower is None else max(0.0, upper - lower)

@@ -319,7 +319,8 @@ def grouping_line(plan: Plan) -> str:
     head = (f"profile grouped: {g['weight_classes']} distinct hourly weights in {g['slots']} load-duration blocks "
             f"(profile_slots; 168 = exact)")
     if g.get("error_bound") is None:
-        return head + "; the bound on the cost error is unknown (its solve stopped without a result)"
+        return head + ("; the bound on the cost error is unknown (its solve gave none: the time limit, or constraints "
+                       "of your own that the blocks at their mean weights cannot meet)")
     return (head + f"; the exact optimum is at most {g['error_bound']:,.0f} {plan.currency} "
             f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f})")
 

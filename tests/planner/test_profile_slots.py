@@ -221,3 +221,27 @@ def test_two_workloads_whose_weights_move_against_each_other_are_grouped_along_t
     assert g["lower_bound"] <= exact.total + 1e-6 <= grouped.total + 2e-6 <= g["lower_bound"] + g["error_bound"] + 3e-6
     assert grouped.total <= exact.total * 1.02, (grouped.total, exact.total)   # 1.7 %; by load alone 27.5 %
     assert g["error_bound_pct"] < 2.5, g
+
+
+def test_a_bound_solve_without_a_fleet_leaves_the_plan_and_an_unknown_bound(tmp_path):
+    # constraints of the caller's own that only the blocks at their mean weights cannot meet (a review's
+    # finding: they are not on unit counts, as engine.profile_slots asks): the plan is the plan without
+    # them, its bound unknown and said so — not an InfeasibleError after the plan was solved
+    import pulp
+
+    from planner.reports.tables import grouping_line
+
+    s = worked(**{"workloads.training.profile": write_profile(tmp_path / "w.csv", FOUR_LEVELS),
+                  "profile_slots": 2, "horizon_months": 2})
+
+    def only_at_mean_weights(m):
+        if "mean weights" in m.inputs.label:
+            m.prob += (pulp.LpAffineExpression(constant=0) >= 1, "never_met")
+
+    own = plan(s, baselines=False, extra_constraints=only_at_mean_weights)
+    alone = plan(s, baselines=False)
+    assert own.total == pytest.approx(alone.total, rel=1e-9)
+    assert alone.profile_grouping["error_bound"] is not None
+    assert own.profile_grouping["error_bound"] is None and own.profile_grouping["lower_bound"] is None
+    assert own.profile_grouping["upper_bound"] == pytest.approx(own.total, rel=1e-12)
+    assert "the bound on the cost error is unknown" in grouping_line(own)
