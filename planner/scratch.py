@@ -3,12 +3,14 @@ baselines child (engine.baselines) and per sweep (reports.sweep), removed when t
 
 A planner killed outright (SIGKILL, the OOM killer) cannot remove its folder, and nothing else knew to:
 each folder therefore holds an `.owner` file locked (flock) by the processes using it — a forked child
-shares the lock —, and the kernel drops the lock when the last of them ends, however it ended. Making a
-scratch folder first removes, once per process and temporary directory, the folders there whose lock is
-free: only this user's directories named `fleetplan-*` that hold an `.owner` file. A symlink, another
-user's folder, a folder without the file (one being made, or made by an older planner) and a folder whose
-lock is held are left alone; the lock stays held while a folder is removed, so two planners never remove
-one folder together. Without flock (Windows) folders are made without the lock and none is removed.
+shares the lock, and so does a process started with the descriptor (`lock_fd`, pass_fds) —, and the kernel
+drops the lock when the last of them ends, however it ended. Making a scratch folder first removes, once
+per process and temporary directory, the folders there whose lock is free: only this user's directories
+named `fleetplan-*` that hold a regular `.owner` file. A symlink, another user's folder, a folder without
+the file (one being made, or made by an older planner), a folder whose lock is held and one holding a
+scratch folder whose lock is held (a CBC folder inside a sweep's) are left alone; the lock stays held while
+a folder is removed, so two planners never remove one folder together. Without flock (Windows) folders are
+made without the lock and none is removed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ except ImportError:   # Windows
 
 PREFIX = "fleetplan-"
 OWNER = ".owner"
-# a temporary directory holds many entries; at most this many fleetplan-* folders are looked into per process
+# at most this many folders holding an `.owner` file are tried per process and directory: the lock of each
+# is one system call, while folders without the file (an older planner's, another user's) cost a failed open
 MOST_EXAMINED = 1000
 _swept: set[str] = set()   # temporary directories this process has already cleared
 
@@ -40,6 +43,12 @@ class ScratchFolder:
         remove_abandoned(directory)
         self.path = tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-", dir=directory)
         self._lock = _lock_owner_file(self.path)
+
+    @property
+    def lock_fd(self) -> int | None:
+        """The descriptor holding the folder's lock (None without flock): a process started with it (pass_fds)
+        shares the lock, as a forked child does."""
+        return self._lock
 
     def remove(self) -> None:
         """Remove the folder and its files (the lock held meanwhile), then let the lock go."""
@@ -90,35 +99,73 @@ def remove_abandoned(directory: str) -> list[str]:
     except OSError:
         return []
     with entries:
-        examined = 0
+        tried = 0
         for entry in entries:
-            if not entry.name.startswith(PREFIX):
-                continue
-            examined += 1
-            if examined > MOST_EXAMINED:
+            if tried >= MOST_EXAMINED:
                 break
-            if _remove_if_abandoned(entry):
-                removed.append(entry.path)
+            fd = _owner_file(entry)
+            if fd is None:
+                continue
+            tried += 1
+            try:
+                if _locked(fd) and not _holds_a_folder_in_use(entry.path):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                    if not os.path.lexists(entry.path):
+                        removed.append(entry.path)
+            finally:
+                os.close(fd)   # the lock held while the folder was removed goes with it
     return removed
 
 
-def _remove_if_abandoned(entry: os.DirEntry) -> bool:
+def _owner_file(entry: os.DirEntry) -> int | None:
+    """A descriptor of the `.owner` file of `entry` when it is one of this user's scratch folders (a real
+    directory named fleetplan-*, holding a regular `.owner`), else None. Opened without following a
+    symlink and without waiting (a FIFO would block a read-only open)."""
+    if not entry.name.startswith(PREFIX):
+        return None
     try:
         info = entry.stat(follow_symlinks=False)
     except OSError:
-        return False
+        return None
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-        return False
+        return None
     try:
-        fd = os.open(os.path.join(entry.path, OWNER), os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(os.path.join(entry.path, OWNER), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:   # no `.owner`: not a folder this module made and locked
-        return False
+        return None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:   # held: a process using the folder is running
-            return False
-        shutil.rmtree(entry.path, ignore_errors=True)
-        return not os.path.lexists(entry.path)
-    finally:
-        os.close(fd)
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _locked(fd: int) -> bool:
+    """Whether this process got the lock of `fd` (False: a process using the folder holds it)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _holds_a_folder_in_use(path: str) -> bool:
+    """Whether a scratch folder inside `path` is locked: a process that shared no lock with the folder's
+    owners (a sweep worker started, not forked, by a sweep since killed) may still solve in it."""
+    try:
+        entries = os.scandir(path)
+    except OSError:
+        return True   # unreadable: leave it
+    with entries:
+        for entry in entries:
+            fd = _owner_file(entry)
+            if fd is None:
+                continue
+            try:
+                if not _locked(fd):
+                    return True
+            finally:
+                os.close(fd)
+    return False

@@ -564,11 +564,12 @@ def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a Ctrl-C held back arrives here, with the worker known
 
 
-def _start_worker(env: dict[str, str] | None = None) -> subprocess.Popen:
+def _start_worker(env: dict[str, str] | None = None, keep_fds: tuple[int, ...] = ()) -> subprocess.Popen:
     """A worker process in a session of its own (POSIX), so that ending it ends the CBC processes it
-    started too (`_close_worker`): killed alone, a worker would leave its CBC solving as an orphan."""
+    started too (`_close_worker`): killed alone, a worker would leave its CBC solving as an orphan.
+    `keep_fds`: descriptors it inherits (the lock of the sweep's scratch folder, which it then shares)."""
     return subprocess.Popen([sys.executable, "-c", _WORKER, json.dumps([str(p) for p in sys.path])], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=None, close_fds=True, env=env,
+                            stdout=subprocess.PIPE, stderr=None, close_fds=True, pass_fds=keep_fds, env=env,
                             start_new_session=hasattr(os, "setsid"))
 
 
@@ -624,7 +625,9 @@ def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict],
                 _fork_worker(None if folder is None else folder.path, procs)
         else:
             for _ in range(workers):
-                procs.append(_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder.path}))
+                # the sweep's scratch folder: its path and its lock, so that it is not cleared while they solve
+                procs.append(_start_worker(None if folder is None else {**os.environ, "TMPDIR": folder.path},
+                                           () if folder is None or folder.lock_fd is None else (folder.lock_fd,)))
         threads = [threading.Thread(target=feed, args=(p,), name="planner-sweep-feed", daemon=True) for p in procs]
         for t in threads:
             t.start()

@@ -225,3 +225,143 @@ def test_a_folder_whose_owner_file_cannot_be_made_still_works_and_is_left_to_its
     assert scratch.remove_abandoned(str(temp)) == []
     folder.remove()
     assert list(temp.iterdir()) == []
+
+
+def test_an_owner_file_that_is_a_fifo_is_left_alone_without_waiting(temp):
+    # a read-only open of a FIFO waits for a writer: the sweep must neither hang nor take the folder
+    folder = temp / "fleetplan-cbc-fifo"
+    folder.mkdir()
+    os.mkfifo(folder / scratch.OWNER)
+    swept = subprocess.run([sys.executable, "-c", "import sys; from planner import scratch; "
+                            "print(scratch.remove_abandoned(sys.argv[1]))", str(temp)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert swept.returncode == 0 and swept.stdout.strip() == "[]", swept.stderr
+    assert folder.is_dir()
+
+
+def test_folders_that_cannot_be_removed_do_not_use_up_the_sweep(temp, monkeypatch):
+    # 1,500 folders of an older planner (no .owner: left alone) and 20 abandoned ones, more folders than the
+    # sweep tries: every abandoned one goes in one sweep, whatever order the directory lists them in
+    monkeypatch.setattr(scratch, "MOST_EXAMINED", 50)
+    for n in range(1500):
+        (temp / f"fleetplan-cbc-old{n}").mkdir()
+    abandoned = []
+    for n in range(20):
+        folder = temp / f"fleetplan-cbc-gone{n}"
+        folder.mkdir()
+        (folder / scratch.OWNER).write_text("")   # its owners ended: nobody holds the lock
+        abandoned.append(str(folder))
+    assert sorted(scratch.remove_abandoned(str(temp))) == sorted(abandoned)
+    assert len(list(temp.iterdir())) == 1500
+
+
+def test_a_folder_holding_a_scratch_folder_in_use_is_left_alone(temp):
+    # a sweep killed outright whose worker (started, not forked: it shared no lock) still solves in a CBC
+    # folder inside the sweep's: the sweep's folder stays until that worker's folder is free
+    outer = temp / "fleetplan-sweep-gone"
+    outer.mkdir()
+    (outer / scratch.OWNER).write_text("")
+    worker = start_owner(outer)
+    try:
+        inner = Path(worker.stdout.readline().strip())
+        assert inner.parent == outer
+        assert scratch.remove_abandoned(str(temp)) == []
+        assert (inner / "model-pulp.mps").exists()
+    finally:
+        killed(worker)
+    scratch._swept.clear()
+    assert scratch.remove_abandoned(str(temp)) == [str(outer)]
+
+
+# A parent that forks the baselines' child with CBC (its CBC a stand-in that sleeps), then lets go of its own
+# copy of the folder's lock, as if it had ended while the child solves on; prints the folder's path.
+PARENT_LETTING_GO = """
+import os, subprocess, sys, time
+from planner import load_scenario
+from planner.engine import inputs_for
+from planner.engine.baselines import start_baseline_child
+
+parent, real = os.getpid(), subprocess.Popen
+
+def endless_cbc_in_the_child(args, **kwargs):
+    if os.getpid() == parent:
+        return real(args, **kwargs)
+    cbc = real([sys.executable, "-c", "import time; time.sleep(300)"], **kwargs)
+    with open(sys.argv[2] + ".part", "w") as f:
+        f.write(str(cbc.pid))
+    os.replace(sys.argv[2] + ".part", sys.argv[2])
+    return cbc
+
+subprocess.Popen = endless_cbc_in_the_child
+child = start_baseline_child(inputs_for(load_scenario(sys.argv[1])), "cbc", None)
+assert child is not None, "no child forked"
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+os.close(child.folder.lock_fd)
+child.folder._lock = None
+print(child.folder.path, flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child dies with its parent on Linux only")
+def test_the_baselines_child_shares_its_folders_lock(tmp_path, process_ended):
+    from planner.engine.baselines import usable_cores
+
+    if usable_cores() < 2:
+        pytest.skip("one usable core: no child is started")
+    temp, report = tmp_path / "temp", tmp_path / "cbc.pid"
+    temp.mkdir()
+    parent = subprocess.Popen([sys.executable, "-c", PARENT_LETTING_GO, str(WORKED), str(report)], cwd=ROOT,
+                              env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.PIPE, text=True)
+    cbc = None
+    try:
+        folder = Path(parent.stdout.readline().strip())
+        cbc = int(report.read_text())
+        assert folder.name.startswith("fleetplan-baselines-") and folder.is_dir()
+        fd = os.open(folder / scratch.OWNER, os.O_RDONLY)
+        try:   # the folder's own lock, not only its CBC folder's: the child holds it between its solves too
+            with pytest.raises(BlockingIOError):
+                scratch.fcntl.flock(fd, scratch.fcntl.LOCK_EX | scratch.fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+        assert scratch.remove_abandoned(str(temp)) == []   # the child holds the lock: its folder stays
+        assert folder.is_dir()
+    finally:
+        killed(parent)   # the child, told by the kernel, ends its CBC and removes its folder itself
+        if cbc is not None:
+            assert process_ended(cbc)
+
+
+# A sweep's worker started as a new process (not forked) with the sweep folder's lock, whose sweep then lets go
+# of its own copy; prints the worker's pid and the folder's path.
+SWEEP_LETTING_GO = """
+import os, sys, time
+from planner.reports.sweep import _start_worker
+from planner.scratch import ScratchFolder
+
+folder = ScratchFolder("sweep")
+worker = _start_worker({**os.environ, "TMPDIR": folder.path}, (folder.lock_fd,))
+os.close(folder.lock_fd)
+folder._lock = None
+print(worker.pid, flush=True)
+print(folder.path, flush=True)
+time.sleep(300)
+"""
+
+
+def test_a_started_sweep_worker_shares_the_sweep_folders_lock(temp, process_ended):
+    sweep = subprocess.Popen([sys.executable, "-c", SWEEP_LETTING_GO], cwd=ROOT, env={**os.environ, "TMPDIR": str(temp)},
+                             stdout=subprocess.PIPE, text=True)
+    worker = None
+    try:
+        worker = int(sweep.stdout.readline())
+        folder = Path(sweep.stdout.readline().strip())
+        assert scratch.remove_abandoned(str(temp)) == []   # the worker holds the lock
+        assert folder.is_dir()
+    finally:
+        killed(sweep)   # the worker's stdin closes with it: the worker ends
+        if worker is not None and not process_ended(worker):
+            os.kill(worker, signal.SIGKILL)
+    scratch._swept.clear()
+    assert scratch.remove_abandoned(str(temp)) == [str(folder)]
