@@ -15,9 +15,11 @@ load-duration curve (engine.profile_slots reports the bound on the cost error):
 - the plan's periods are the blocks' corners: the least and the most weight of each workload over the
   block. Each hour is worked at the mix λ × most + (1 − λ) × least of the corners' dispatch, with the
   least λ that serves every workload — a real plan of the exact problem whose cost and work are the
-  corners' dispatch × the hours given to each corner (Σ λ and Σ 1 − λ over the block's hours). So the
-  grouped optimum is an upper bound on the exact one (with one shaped workload, the load-duration
-  curve interpolated linearly between the corners);
+  corners' dispatch × the hours given to each corner (Σ λ and Σ 1 − λ over the block's hours). (A
+  workload served above its need in an hour may exceed rows that bound dispatch by the hour's own demand
+  — single_type placement, a site epoch's card work —; lowering that dispatch to the need meets them and
+  costs no more.) So the grouped optimum is an upper bound on the exact one (with one shaped workload,
+  the load-duration curve interpolated linearly between the corners);
 - the blocks at their hours' mean weights are a relaxation: averaging any exact plan's dispatch over a
   block serves the mean at the same cost and work, so their optimum is a lower bound.
 """
