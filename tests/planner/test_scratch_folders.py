@@ -16,11 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+from test_baseline_child import PARENT_OF_A_CBC_CHILD
+from test_cbc_dies_with_the_planner import PLANNER_WITH_A_SLEEPING_CBC, WORKED
 
 from planner import scratch
 
 ROOT = Path(__file__).resolve().parents[2]
-WORKED = ROOT / "examples" / "worked-example.yaml"
 
 pytestmark = pytest.mark.skipif(scratch.fcntl is None, reason="scratch folders are locked with flock (POSIX)")
 
@@ -156,22 +157,6 @@ def test_two_planners_clearing_at_once_remove_a_folder_once(temp):
         os.close(fd)
 
 
-# a planner solving the worked example with CBC, whose CBC is a stand-in that writes its pid and sleeps
-PLANNER_WITH_A_SLEEPING_CBC = """
-import sys
-from pathlib import Path
-import pulp
-from planner import load_scenario, plan
-
-report = Path(sys.argv[2])
-stand_in = report.with_name("cbc-stand-in")
-stand_in.write_text(f"#!/bin/sh\\necho $$ > '{report}.part'\\nmv '{report}.part' '{report}'\\nexec sleep 300\\n")
-stand_in.chmod(0o700)
-pulp.PULP_CBC_CMD.pulp_cbc_path = str(stand_in)
-plan(load_scenario(sys.argv[1]), solver="cbc", baselines=False)
-"""
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="CBC dies with the planner on Linux only")
 def test_the_next_cbc_plan_removes_the_folder_of_a_planner_killed_outright(tmp_path, process_ended):
     if os.statvfs(tmp_path).f_flag & os.ST_NOEXEC:
@@ -275,24 +260,10 @@ def test_a_folder_holding_a_scratch_folder_in_use_is_left_alone(temp):
 
 # A parent that forks the baselines' child with CBC (its CBC a stand-in that sleeps), then lets go of its own
 # copy of the folder's lock, as if it had ended while the child solves on; prints the folder's path.
-PARENT_LETTING_GO = """
-import os, subprocess, sys, time
-from planner import load_scenario
+PARENT_LETTING_GO = PARENT_OF_A_CBC_CHILD.split("p = plan(")[0] + """
 from planner.engine import inputs_for
 from planner.engine.baselines import start_baseline_child
 
-parent, real = os.getpid(), subprocess.Popen
-
-def endless_cbc_in_the_child(args, **kwargs):
-    if os.getpid() == parent:
-        return real(args, **kwargs)
-    cbc = real([sys.executable, "-c", "import time; time.sleep(300)"], **kwargs)
-    with open(sys.argv[2] + ".part", "w") as f:
-        f.write(str(cbc.pid))
-    os.replace(sys.argv[2] + ".part", sys.argv[2])
-    return cbc
-
-subprocess.Popen = endless_cbc_in_the_child
 child = start_baseline_child(inputs_for(load_scenario(sys.argv[1])), "cbc", None)
 assert child is not None, "no child forked"
 while not os.path.exists(sys.argv[2]):
