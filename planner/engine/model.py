@@ -101,14 +101,22 @@ def unit_bound(inp: Inputs, i: int) -> int:
         return int(math.ceil((inp.demand[:, served] / inp.work[i, served]).sum(axis=1).max() - 1e-9))
     cards = inp.demand[:, served] / inp.work[i, served] / inp.availability   # [P × served workloads]
     k = inp.workloads["gpus_per_job"].to_numpy()[served]
-    whole = k > 1                # jobs of k cards take whole groups of k (define_whole_jobs) …
-    jobs = np.ceil(cards[:, whole] / k[whole] - 1e-9)
+    whole = k > 1
+    # one-GPU work at its peak, on cards of its own …
+    most = float(cards[:, ~whole].sum(axis=1).max()) if (~whole).any() else 0.0
+    # … and jobs of k cards in whole groups of k, held through a fleet epoch (define_whole_jobs): as many as
+    # the busiest period needs, for all workloads of that k together — not the busiest period of the
+    # workloads summed, which cuts the optimum when jobs of different sizes peak in different hours
     per_server = int(inp.col("cards_per_server")[i])
-    # … each in one server: ⌊cps / k⌋ jobs fill a server, the last one holds the rest (packed apart, the
-    # workloads' servers are an upper bound on what they need together)
-    fill = np.maximum(per_server // k[whole], 1)   # k > c cannot serve (workloads.work_matrix)
-    cards[:, whole] = per_server * (jobs // fill) + k[whole] * (jobs % fill)
-    return int(math.ceil(cards.sum(axis=1).max() - 1e-9))
+    sizes = sorted({int(size) for size in k[whole]})
+    patterns = len(sizes) > 1 and any(per_server % size for size in sizes)   # define_whole_jobs packs by pattern
+    for size in sizes:
+        jobs = math.ceil(cards[:, k == size].sum(axis=1).max() / size - 1e-9)
+        fill = max(per_server // size, 1)   # k > c cannot serve (workloads.work_matrix)
+        # each job in one server: ⌊c / k⌋ jobs fill a server and the last holds the rest, packed with the other
+        # sizes' rest — or, where sizes that do not all divide c are packed by pattern, on servers of its own
+        most += per_server * -(-jobs // fill) if patterns else per_server * (jobs // fill) + size * (jobs % fill)
+    return int(math.ceil(most - 1e-9))
 
 
 def define_card_counts(m: Model) -> None:
@@ -404,8 +412,9 @@ def define_whole_jobs(m: Model) -> None:
     does not divide cards_per_server c, the N cards in service fill F = ⌊N / c⌋ servers (an integer F with
     0 ≤ N − c·F ≤ c − 1), each holding ⌊c / k⌋ jobs, and the last server's N − c·F cards hold the rest:
     k × G ≤ k⌊c / k⌋ × F + N − c·F, which for integer G is G ≤ ⌊c / k⌋ F + ⌊(N − c·F) / k⌋, exact for one
-    k per card (a card serving jobs of several k is packed per k). (An instance's GPUs that whole jobs use
-    are counted in engine.workloads.work_matrix.)"""
+    k per card. Jobs of several sizes, not all dividing c, share servers by pattern instead (`_define_patterns`):
+    packed per size, 5- and 6-GPU jobs were each counted as fitting two 8-card servers, three of them together.
+    (An instance's GPUs that whole jobs use are counted in engine.workloads.work_matrix.)"""
     inp = m.inputs
     k_of = inp.workloads["gpus_per_job"].to_numpy()
     if not (k_of > 1).any():
@@ -440,8 +449,69 @@ def define_whole_jobs(m: Model) -> None:
                                                      cat="Integer")
         m.prob += (in_service - c * full >= 0, f"servers_full_{sku[i]}_{e}")
         m.prob += (in_service - c * full <= c - 1, f"servers_rest_{sku[i]}_{e}")
+        patterns = _most_filled(sorted(k for k, _ in groups), c) if len(groups) > 1 else None
+        if patterns:
+            _define_patterns(m, i, e, groups, patterns, full, in_service - c * full, c)
+            continue
         for k, g in split:
             m.prob += (k * g <= k * (c // k) * full + in_service - c * full, f"job_servers_{sku[i]}_{e}_{k}")
+
+
+def _define_patterns(m: Model, i: int, e, groups: list, patterns: list, full: pulp.LpVariable,
+                     rest: pulp.LpAffineExpression, c: int) -> None:
+    """Jobs of several sizes k (`groups`: [(k, G)]) on card `i` in epoch `e`, some k not dividing the c cards
+    of a server: each of the F = `full` servers holds one of the `patterns` π (the most-filled multisets of
+    sizes, Σ π ≤ c; an integer count P_π of servers each, Σ P_π ≤ F), and the last server's `rest` = N − c·F
+    cards hold integer J_k jobs of each size with Σ k J_k ≤ rest (any multiset of that size fits one
+    server). G_k ≤ Σ_π π_k P_π + J_k: exactly the groups the servers can hold at once."""
+    sizes = [k for k, _ in groups]
+    name = f"{m.inputs.col('sku')[i]}_{e}"
+    counts = [m.prob.add_variable(f"servers_{i}_{e}_pattern_{n}", lowBound=0, upBound=full.upBound, cat="Integer")
+              for n in range(len(patterns))]
+    m.servers.update({(i, e, n): count for n, count in enumerate(counts)})
+    last = {k: m.prob.add_variable(f"jobs_{i}_{e}_{k}_last_server", lowBound=0, upBound=(c - 1) // k, cat="Integer")
+            for k in sizes}
+    m.servers.update({(i, e, "last", k): count for k, count in last.items()})
+    m.prob += (pulp.lpSum(counts) <= full, f"server_patterns_{name}")
+    m.prob += (pulp.lpSum(k * last[k] for k in sizes) <= rest, f"last_server_{name}")
+    for k, g in groups:
+        held = [(count, pattern.count(k)) for count, pattern in zip(counts, patterns) if k in pattern]
+        m.prob += (g <= pulp.LpAffineExpression(held) + last[k], f"job_patterns_{name}_{k}")
+
+
+# Jobs of several sizes on one card are packed by pattern (define_whole_jobs) while one server has at most this
+# many most-filled patterns: an 8-card server has at most 11 (all sizes 2-8), a 16-card one 31 (up to four
+# sizes; 8 for {3, 5, 6}), a 64-card one 13 for {3, 5} but 590 for {2, 3, 5, 7}. Beyond it (an integer per
+# pattern, card and epoch) the sizes are packed apart, a relaxation the plan warns of (engine.run.plan_notes).
+MOST_SERVER_PATTERNS = 256
+
+
+def packed_apart(inp: Inputs, i: int) -> list[int]:
+    """The job sizes of card `i` when define_whole_jobs packs them apart (too many patterns), else []."""
+    k = inp.workloads["gpus_per_job"].to_numpy()[inp.work[i] > 0]
+    sizes = sorted({int(size) for size in k if size > 1})
+    c = int(inp.col("cards_per_server")[i])
+    if len(sizes) < 2 or not any(c % size for size in sizes):
+        return []
+    return sizes if _most_filled(sizes, c) is None else []
+
+
+def _most_filled(sizes: list[int], c: int) -> list[tuple[int, ...]] | None:
+    """The multisets of `sizes` (ascending) with total at most c to which no size can be added — every way
+    to fill one server of c cards that another does not contain (a server filled less is one of these with
+    jobs left out) —, or None when there are more than MOST_SERVER_PATTERNS."""
+    out: list[tuple[int, ...]] = []
+    # depth first over multisets in ascending order; a stack, not recursion: 64 cards of size 2 are 32 levels
+    stack = [((), c, 0)]
+    while stack:
+        pattern, room, smallest = stack.pop()
+        fits = [n for n in range(smallest, len(sizes)) if sizes[n] <= room]
+        if not fits and room < sizes[0]:   # not even the smallest size fits: most filled
+            out.append(pattern)
+            if len(out) > MOST_SERVER_PATTERNS:
+                return None
+        stack.extend(((*pattern, sizes[n]), room - sizes[n], n) for n in reversed(fits))
+    return out
 
 
 def _most_cards(installed: pulp.LpAffineExpression) -> int:

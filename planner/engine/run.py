@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from planner import catalog
 from planner.engine.baselines import (
     BaselineChild,
@@ -26,7 +28,7 @@ from planner.engine.baselines import (
 )
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
-from planner.engine.model import ExtraConstraints
+from planner.engine.model import ExtraConstraints, packed_apart
 from planner.engine.profile_slots import profile_grouping
 from planner.engine.readback import prices_used, read_fleet, read_plan
 from planner.engine.reductions import reduce
@@ -77,6 +79,19 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
 
 
+def packed_apart_cards(base: Inputs, fleet: pd.DataFrame) -> list[tuple[str, list[int], int]]:
+    """(card, job sizes, cards per server) of each card the plan holds whose job sizes the model packs apart
+    (model.packed_apart: too many ways to fill a server)."""
+    held = set(fleet.loc[fleet["kind"] == "card", "sku"])
+    out, seen = [], set()
+    for i in np.flatnonzero(base.col("kind") == "card"):
+        sku = str(base.col("sku")[i])
+        if sku in held and sku not in seen and (sizes := packed_apart(base, i)):
+            seen.add(sku)
+            out.append((sku, sizes, int(base.col("cards_per_server")[i])))
+    return out
+
+
 def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: dict) -> tuple:
     """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
     each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
@@ -95,6 +110,10 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
         warnings.append(f"fx.{scenario.currency} {own_rate:g} is ignored: {scenario.currency} is the scenario's "
                         f"currency, 1 by definition (rates are {scenario.currency} per 1 unit of another currency)")
+    for sku, sizes, per_server in packed_apart_cards(base, fleet):
+        warnings.append(f"card {sku}: jobs of {', '.join(map(str, sizes))} GPUs share its servers of {per_server} cards "
+                        "in too many ways to plan exactly, so each size is packed as if it had the servers to itself: "
+                        "the plan may hold fewer cards than those jobs need at once; give the sizes different cards")
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
     if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "

@@ -111,3 +111,89 @@ def test_a_job_runs_inside_one_server_so_cards_pack_per_server(tmp_path, k, per_
     p = plan(load_scenario(tmp_path / "s.yaml"), baselines=False)
     assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == cards
     assert p.total == pytest.approx(3000 * cards, rel=1e-9)
+
+
+# --- jobs of several sizes on one card -------------------------------------------------------------------
+
+def _packs(jobs: list[int], rooms: list[int]) -> bool:
+    """Whether jobs of these sizes fit servers with these free cards, each job inside one: every placement."""
+    if not jobs:
+        return True
+    tried = set()
+    for n, room in enumerate(rooms):
+        if room >= jobs[0] and room not in tried:
+            tried.add(room)
+            if _packs(jobs[1:], [*rooms[:n], room - jobs[0], *rooms[n + 1:]]):
+                return True
+    return False
+
+
+def _fewest_cards(jobs: list[int], per_server: int) -> int:
+    """The fewest cards, servers of `per_server` filled in turn, that hold all `jobs` at once (brute force)."""
+    return next(n for n in range(1, 200) if _packs(sorted(jobs, reverse=True), [per_server] * (n // per_server)
+                                                    + [n % per_server]))
+
+
+def _several_sizes(tmp_path, workloads: list[str], per_server: int) -> str:
+    (tmp_path / "offers.csv").write_text(HEADER + NC48)
+    head = CARDS.split("workloads:")[0].format(csv=tmp_path / "offers.csv")
+    return head.replace("cards_per_server: 8", f"cards_per_server: {per_server}") + "workloads:\n" + "".join(workloads)
+
+
+def _jobs_workload(k: int, requests: float, profile: str = "flat") -> str:
+    # 1 request/s per GPU, measured in k-GPU replicas: a k-GPU job serves k requests/s, no efficiency to allow for
+    return (f"  - {{name: jobs{k}, throughput_unit: requests_per_second, requests_per_second: {requests}, "
+            f"throughput: {{A100-80GB-PCIE: 1.0}}, reference_gpu: A100-80GB-PCIE, gpus_per_job: {k}, "
+            f"profile: {profile}}}\n")
+
+
+@pytest.mark.parametrize("jobs, per_server", [
+    ({5: 2, 6: 1}, 8),        # a review's case: 21 cards (8 + 8 + 5); packed per size it counted 16
+    ({5: 1, 6: 1}, 8),        # 13, not 11
+    ({3: 2, 5: 1}, 8),
+    ({2: 1, 3: 1, 4: 1}, 8),  # 10: 3 + 4 in one server, the 2 in the next
+    ({3: 3, 4: 1}, 8),
+    ({3: 1, 5: 1, 6: 1}, 16),
+    ({3: 4, 5: 2}, 8),
+    ({2: 3, 3: 3}, 4),
+])
+def test_jobs_of_several_sizes_share_servers_only_as_they_fit(tmp_path, jobs, per_server):
+    cards = _fewest_cards([k for k, n in jobs.items() for _ in range(n)], per_server)
+    text = _several_sizes(tmp_path, [_jobs_workload(k, n * k) for k, n in jobs.items()], per_server)
+    p = plan(load_scenario(text), baselines=False)
+    # cards at 3,000 for the year (no power, no resale); the 2-GPU NC48 runs 2-GPU jobs only, at 61,320 a year
+    assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == cards
+    assert p.total == pytest.approx(3000 * cards, rel=1e-9)
+    assert not any("too many ways" in w for w in p.warnings)
+
+
+def test_jobs_of_sizes_that_peak_apart_hold_their_groups_through_the_epoch(tmp_path):
+    # two 4-GPU jobs in the first half of the week, one 8-GPU job in the second (weights 2 and 0, mean 1): the
+    # groups of a fleet epoch are held through it (cost-model.md §11), so 2 × 4 + 8 = 16 cards. The bound on
+    # cards bought had taken the busiest hour of the two workloads summed, 8 cards, and left no fleet at all
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("weight\n" + "2\n" * 84 + "0\n" * 84)
+    second.write_text("weight\n" + "0\n" * 84 + "2\n" * 84)
+    text = _several_sizes(tmp_path, [_jobs_workload(4, 4, str(first)), _jobs_workload(8, 4, str(second))], 8)
+    p = plan(load_scenario(text), baselines=False)
+    assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == 16
+    assert p.total == pytest.approx(3000 * 16, rel=1e-9)
+
+
+def test_sizes_with_too_many_ways_to_fill_a_server_are_packed_apart_with_a_warning(tmp_path):
+    # 2-, 3-, 5- and 7-GPU jobs on 64-card servers fill one in 590 most-filled ways, above the 256 the model
+    # takes (model.MOST_SERVER_PATTERNS): each size is packed on its own, and the plan says so
+    text = _several_sizes(tmp_path, [_jobs_workload(k, k) for k in (2, 3, 5, 7)], 64)
+    p = plan(load_scenario(text), baselines=False)
+    assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == 17   # 2 + 3 + 5 + 7 in one server
+    [warned] = [w for w in p.warnings if "too many ways" in w]
+    assert warned.startswith("card mycard: jobs of 2, 3, 5, 7 GPUs share its servers of 64 cards")
+
+
+def test_cbc_and_the_unreduced_model_pack_several_sizes_alike(tmp_path):
+    # the review's case again (21 cards), solved by CBC and without the exact reductions
+    text = _several_sizes(tmp_path, [_jobs_workload(5, 10), _jobs_workload(6, 6)], 8)
+    for p in (plan(load_scenario(text), baselines=False, solver="cbc"),
+              plan(load_scenario(text), baselines=False, reduced=False)):
+        assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == 21
+        assert p.total == pytest.approx(3000 * 21, rel=1e-9)
