@@ -61,6 +61,9 @@ class Model:
     instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
     jobs: dict = field(default_factory=dict)   # (card unit, epoch, k) -> integer groups of k cards for k-GPU jobs
     servers: dict = field(default_factory=dict)  # (card unit, epoch) -> integer full servers (k ∤ cards_per_server)
+    # (card unit, epoch, pattern index) -> full servers filled with that pattern; (card unit, epoch, "last", k)
+    # -> k-GPU jobs in the last server (jobs of several sizes packed by pattern: _define_patterns)
+    patterns: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)  # (unit, period) -> instances rented beyond them for batch work
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
@@ -71,7 +74,8 @@ class Model:
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)
-                + len(self.in_service) + len(self.jobs) + len(self.servers) + (1 if self.z is not None else 0))
+                + len(self.in_service) + len(self.jobs) + len(self.servers) + len(self.patterns)
+                + (1 if self.z is not None else 0))
         columns = self.columns if self.columns is not None else self.prob.variables()
         return {"variables": len(columns), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
@@ -109,12 +113,12 @@ def unit_bound(inp: Inputs, i: int) -> int:
     # workloads summed, which cuts the optimum when jobs of different sizes peak in different hours
     per_server = int(inp.col("cards_per_server")[i])
     sizes = sorted({int(size) for size in k[whole]})
-    patterns = len(sizes) > 1 and any(per_server % size for size in sizes)   # define_whole_jobs packs by pattern
+    patterns = packed_by_pattern(sizes, per_server)
     for size in sizes:
         jobs = math.ceil(cards[:, k == size].sum(axis=1).max() / size - 1e-9)
         fill = max(per_server // size, 1)   # k > c cannot serve (workloads.work_matrix)
         # each job in one server: ⌊c / k⌋ jobs fill a server and the last holds the rest, packed with the other
-        # sizes' rest — or, where sizes that do not all divide c are packed by pattern, on servers of its own
+        # sizes' rest — or, where the sizes are packed by pattern, on servers of its own
         most += per_server * -(-jobs // fill) if patterns else per_server * (jobs // fill) + size * (jobs % fill)
     return int(math.ceil(most - 1e-9))
 
@@ -412,8 +416,9 @@ def define_whole_jobs(m: Model) -> None:
     does not divide cards_per_server c, the N cards in service fill F = ⌊N / c⌋ servers (an integer F with
     0 ≤ N − c·F ≤ c − 1), each holding ⌊c / k⌋ jobs, and the last server's N − c·F cards hold the rest:
     k × G ≤ k⌊c / k⌋ × F + N − c·F, which for integer G is G ≤ ⌊c / k⌋ F + ⌊(N − c·F) / k⌋, exact for one
-    k per card. Jobs of several sizes, not all dividing c, share servers by pattern instead (`_define_patterns`):
-    packed per size, 5- and 6-GPU jobs were each counted as fitting two 8-card servers, three of them together.
+    k per card. Jobs of several sizes that are no chain of divisors of c share servers by pattern instead
+    (`packed_by_pattern`, `_define_patterns`): packed per size, 5- and 6-GPU jobs were each counted as fitting
+    two 8-card servers, three of them together.
     (An instance's GPUs that whole jobs use are counted in engine.workloads.work_matrix.)"""
     inp = m.inputs
     k_of = inp.workloads["gpus_per_job"].to_numpy()
@@ -442,14 +447,15 @@ def define_whole_jobs(m: Model) -> None:
         in_service = installed if installed is not None else pulp.LpAffineExpression()
         m.prob += (pulp.lpSum(k * g for k, g in groups) <= in_service, f"job_groups_{sku[i]}_{e}")
         c = int(per_server[i])
+        sizes = sorted(k for k, _ in groups)
+        patterns = _most_filled(sizes, c) if packed_by_pattern(sizes, c) else None
         split = [(k, g) for k, g in groups if c % k]   # jobs of k that leave cards of a full server idle
-        if not split or installed is None:
+        if not (split or patterns) or installed is None:
             continue
         full = m.servers[i, e] = m.prob.add_variable(f"servers_{i}_{e}", lowBound=0, upBound=_most_cards(installed) // c,
                                                      cat="Integer")
         m.prob += (in_service - c * full >= 0, f"servers_full_{sku[i]}_{e}")
         m.prob += (in_service - c * full <= c - 1, f"servers_rest_{sku[i]}_{e}")
-        patterns = _most_filled(sorted(k for k, _ in groups), c) if len(groups) > 1 else None
         if patterns:
             _define_patterns(m, i, e, groups, patterns, full, in_service - c * full, c)
             continue
@@ -468,10 +474,10 @@ def _define_patterns(m: Model, i: int, e, groups: list, patterns: list, full: pu
     name = f"{m.inputs.col('sku')[i]}_{e}"
     counts = [m.prob.add_variable(f"servers_{i}_{e}_pattern_{n}", lowBound=0, upBound=full.upBound, cat="Integer")
               for n in range(len(patterns))]
-    m.servers.update({(i, e, n): count for n, count in enumerate(counts)})
+    m.patterns.update({(i, e, n): count for n, count in enumerate(counts)})
     last = {k: m.prob.add_variable(f"jobs_{i}_{e}_{k}_last_server", lowBound=0, upBound=(c - 1) // k, cat="Integer")
             for k in sizes}
-    m.servers.update({(i, e, "last", k): count for k, count in last.items()})
+    m.patterns.update({(i, e, "last", k): count for k, count in last.items()})
     m.prob += (pulp.lpSum(counts) <= full, f"server_patterns_{name}")
     m.prob += (pulp.lpSum(k * last[k] for k in sizes) <= rest, f"last_server_{name}")
     for k, g in groups:
@@ -486,14 +492,22 @@ def _define_patterns(m: Model, i: int, e, groups: list, patterns: list, full: pu
 MOST_SERVER_PATTERNS = 256
 
 
+def packed_by_pattern(sizes: list[int], c: int) -> bool:
+    """Whether jobs of these sizes (ascending, > 1) share servers of c cards by pattern (define_whole_jobs): two
+    or more sizes that are no chain — each dividing the next and the largest dividing c, as 2, 4, 8 on 8-card
+    servers, where jobs fit whenever their cards do (Σ k × G ≤ N). 2- and 3-GPU jobs on 6-card servers are
+    no chain: one 3-GPU and two 2-GPU jobs need 8 cards, not 7."""
+    if len(sizes) < 2:
+        return False
+    return bool(c % sizes[-1]) or any(big % small for small, big in zip(sizes, sizes[1:]))
+
+
 def packed_apart(inp: Inputs, i: int) -> list[int]:
     """The job sizes of card `i` when define_whole_jobs packs them apart (too many patterns), else []."""
     k = inp.workloads["gpus_per_job"].to_numpy()[inp.work[i] > 0]
     sizes = sorted({int(size) for size in k if size > 1})
     c = int(inp.col("cards_per_server")[i])
-    if len(sizes) < 2 or not any(c % size for size in sizes):
-        return []
-    return sizes if _most_filled(sizes, c) is None else []
+    return sizes if packed_by_pattern(sizes, c) and _most_filled(sizes, c) is None else []
 
 
 def _most_filled(sizes: list[int], c: int) -> list[tuple[int, ...]] | None:

@@ -156,6 +156,9 @@ def _jobs_workload(k: int, requests: float, profile: str = "flat") -> str:
     ({3: 1, 5: 1, 6: 1}, 16),
     ({3: 4, 5: 2}, 8),
     ({2: 3, 3: 3}, 4),
+    ({3: 1, 2: 2}, 6),        # both divide 6 but 2 does not divide 3: 8 cards (3 + 2 | 2), not 7
+    ({6: 1, 4: 2}, 12),       # 16 (6 + 4 | 4), not 14
+    ({4: 1, 2: 3}, 8),        # a chain (2 | 4 | 8): the cards alone decide, 10
 ])
 def test_jobs_of_several_sizes_share_servers_only_as_they_fit(tmp_path, jobs, per_server):
     cards = _fewest_cards([k for k, n in jobs.items() for _ in range(n)], per_server)
@@ -197,3 +200,17 @@ def test_cbc_and_the_unreduced_model_pack_several_sizes_alike(tmp_path):
               plan(load_scenario(text), baselines=False, reduced=False)):
         assert p.fleet[p.fleet["kind"] == "card"]["new_units"].sum() == 21
         assert p.total == pytest.approx(3000 * 21, rel=1e-9)
+
+
+def test_cbc_proves_a_plan_of_servers_packed_by_pattern(tmp_path):
+    # 3-, 5-, 6- and 7-GPU jobs on 16-card servers, growing 3 % a month over 24 months of monthly purchases:
+    # CBC without its cuts (the planner's setting for other models) found the optimum but had not proved it
+    # after 120 s (a review's case); with them it proves what HiGHS does
+    workloads = [_jobs_workload(k, n * k).replace("profile: flat", "profile: business_hours, growth_per_month: 0.03")
+                 for k, n in {3: 3, 5: 4, 6: 2, 7: 3}.items()]
+    text = (_several_sizes(tmp_path, workloads, 16).replace("horizon_months: 12", "horizon_months: 24")
+            .replace("purchase_every_months: 12", "purchase_every_months: 1"))
+    highs = plan(load_scenario(text), baselines=False)
+    cbc = plan(load_scenario(text), baselines=False, solver="cbc", time_limit=60)
+    assert highs.status == cbc.status == "optimal"
+    assert cbc.total == pytest.approx(highs.total, rel=1e-9)
