@@ -113,7 +113,8 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     for sku, sizes, per_server in packed_apart_cards(base, fleet):
         warnings.append(f"card {sku}: jobs of {', '.join(map(str, sizes))} GPUs share its servers of {per_server} cards "
                         "in too many ways to plan exactly, so each size is packed as if it had the servers to itself: "
-                        "the plan may hold fewer cards than those jobs need at once; give the sizes different cards")
+                        "the plan may hold fewer cards than those jobs need at once; to plan it exactly, use fewer "
+                        "distinct sizes, or run some sizes on another card type (a custom card of its own)")
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
     if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
