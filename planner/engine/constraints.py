@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pulp
 
+from planner.engine.vintages import in_service
+
 if TYPE_CHECKING:
     from planner.engine.inputs import Inputs
     from planner.engine.model import Model
@@ -205,6 +207,40 @@ def _owned_above_max(inp: Inputs) -> str | None:
     return None
 
 
+def _min_units_out_of_reach(inp: Inputs) -> str | None:
+    """A card's min_units in months no card of it can serve: its life ends before its next purchase month."""
+    v = inp.vintages
+    serving, unit = in_service(v, inp.horizon_months), v["unit"].to_numpy()
+    sku, lo = inp.col("sku"), inp.col("min_units")
+    for i in np.flatnonzero((inp.col("kind") == "card") & (lo > 0)):
+        mine = unit == i
+        months = np.flatnonzero(~serving[mine].any(axis=0)) + 1
+        if not len(months):
+            continue
+        life = int(v["life_months"].to_numpy()[mine][0])
+        bought = v["first_service"].to_numpy()[mine & ~v["owned"].to_numpy()]
+        gap, buys = _month_ranges(months), _month_ranges(bought)
+        return (f"min_units.{sku[i]} = {lo[i]:g} cannot be met in month{'s' * (len(months) > 1)} {gap}: no "
+                f"{sku[i]} can serve then (a life of {life} months, bought in month{'s' * (len(bought) > 1)} {buys}); "
+                f"buy more often (onprem.purchase_every_months) or lower min_units.{sku[i]}")
+    return None
+
+
+def _month_ranges(months) -> str:
+    """`4-7, 10` for months 4, 5, 6, 7, 10 (ascending)."""
+    runs: list[list[int]] = []
+    for month in (int(m) for m in months):
+        if runs and month == runs[-1][1] + 1:
+            runs[-1][1] = month
+        else:
+            runs.append([month, month])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs) or "none"
+
+
+def _unit_limits_unmet(inp: Inputs) -> str | None:
+    return _owned_above_max(inp) or _min_units_out_of_reach(inp)
+
+
 CAPS: list[Cap] = [
     Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, met_without_cards=True,
         measure=peak_kw,
@@ -222,7 +258,7 @@ CAPS: list[Cap] = [
         explain=_explain_cloud_share),
     # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
     Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, met_without_cards=True,
-        precheck=_owned_above_max),
+        precheck=_unit_limits_unmet),
 ]
 
 

@@ -39,25 +39,43 @@ def unserved_by(inp: Inputs, usable: np.ndarray) -> list[str]:
     return [name for name, ok in zip(inp.workload_names, served) if not ok]
 
 
-def fleet_text(inp: Inputs, counts: dict) -> str:
-    """`2 × A100-80GB-PCIE (300 W, 16,500 USD each)` for each card with units in `counts` (index -> units);
-    units already owned are said to be, without a price: they cost no capex."""
-    gpu, watts, capex, existing = inp.col("gpu"), inp.col("busy_watts"), inp.col("capex"), inp.col("existing")
+def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None) -> str:
+    """`2 × A100-80GB-PCIE (300 W, 16,500 USD each)` for each card with units in `counts` (index -> units
+    held at some time), named by its GPU, and by its own id first where that differs (a custom card: `2 ×
+    c0 (A10G, 400 W, …)`); units already owned are said to be, without a price: they cost no capex.
+    `bought` (index -> units bought, from the model): the others are owned ones kept; without it, as many
+    as are owned (units owned or required)."""
+    sku, gpu, watts = inp.col("sku"), inp.col("gpu"), inp.col("busy_watts")
+    capex, existing = inp.col("capex"), inp.col("existing")
     parts = []
     for i, v in counts.items():
         held = int(round(v))
         if held <= 0:
             continue
-        owned = min(held, int(existing[i]))
-        price = f"{capex[i]:,.0f} {inp.currency}" + (" each" if held - owned > 1 else "")
+        new = min(held, int(round(bought.get(i, 0)))) if bought is not None else held - min(held, int(existing[i]))
+        owned = held - new
+        price = f"{capex[i]:,.0f} {inp.currency}" + (" each" if new > 1 else "")
         if owned == held:
             what = "owned"
         elif owned:
             what = f"{owned} owned, {price} for the others"
         else:
             what = price
-        parts.append(f"{held} × {gpu[i]} ({watts[i]:g} W, {what})")
+        facts = f"{watts[i]:g} W, {what}"
+        if str(sku[i]).lower() == str(gpu[i]).lower():   # a catalog card: its id is its GPU's
+            parts.append(f"{held} × {gpu[i]} ({facts})")
+        else:
+            parts.append(f"{held} × {sku[i]} ({gpu[i]}, {facts})")
     return " + ".join(parts) or "no on-prem units"
+
+
+def _held_and_bought(m: Model) -> tuple[dict, dict]:
+    """(card unit -> units held at some time, card unit -> units bought) of a solved model."""
+    unit = m.inputs.vintages["unit"].to_numpy()
+    bought: dict = {}
+    for k, var in m.buy.items():
+        bought[int(unit[k])] = bought.get(int(unit[k]), 0.0) + (pulp.value(var) or 0.0)
+    return {i: pulp.value(n) or 0.0 for i, n in m.n.items()}, bought
 
 
 def _least(inp: Inputs, cap, solver: str) -> tuple[float, Model] | None:
@@ -88,7 +106,7 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
         if found is None:
             continue
         need, m = found
-        messages.append(cap.explain(limit, need, fleet_text(inp, {i: pulp.value(n) or 0 for i, n in m.n.items()}), inp))
+        messages.append(cap.explain(limit, need, fleet_text(inp, *_held_and_bought(m)), inp))
     if messages:
         return "; or ".join(messages)
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0
