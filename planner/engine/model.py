@@ -29,6 +29,7 @@ workload asks for them — a scenario without either builds the model above unch
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -448,7 +449,7 @@ def define_whole_jobs(m: Model) -> None:
         m.prob += (pulp.lpSum(k * g for k, g in groups) <= in_service, f"job_groups_{sku[i]}_{e}")
         c = int(per_server[i])
         sizes = sorted(k for k, _ in groups)
-        patterns = _most_filled(sizes, c) if packed_by_pattern(sizes, c) else None
+        patterns = _most_filled(tuple(sizes), c) if packed_by_pattern(sizes, c) else None
         split = [(k, g) for k, g in groups if c % k]   # jobs of k that leave cards of a full server idle
         if not (split or patterns) or installed is None:
             continue
@@ -463,13 +464,13 @@ def define_whole_jobs(m: Model) -> None:
             m.prob += (k * g <= k * (c // k) * full + in_service - c * full, f"job_servers_{sku[i]}_{e}_{k}")
 
 
-def _define_patterns(m: Model, i: int, e, groups: list, patterns: list, full: pulp.LpVariable,
+def _define_patterns(m: Model, i: int, e, groups: list, patterns: tuple, full: pulp.LpVariable,
                      rest: pulp.LpAffineExpression, c: int) -> None:
-    """Jobs of several sizes k (`groups`: [(k, G)]) on card `i` in epoch `e`, some k not dividing the c cards
-    of a server: each of the F = `full` servers holds one of the `patterns` π (the most-filled multisets of
-    sizes, Σ π ≤ c; an integer count P_π of servers each, Σ P_π ≤ F), and the last server's `rest` = N − c·F
-    cards hold integer J_k jobs of each size with Σ k J_k ≤ rest (any multiset of that size fits one
-    server). G_k ≤ Σ_π π_k P_π + J_k: exactly the groups the servers can hold at once."""
+    """Jobs of several sizes k (`groups`: [(k, G)]) on card `i` in epoch `e` that are no chain of divisors of
+    the c cards of a server (packed_by_pattern): each of the F = `full` servers holds one of the `patterns` π
+    (the most-filled multisets of sizes, Σ π ≤ c; an integer count P_π of servers each, Σ P_π ≤ F), and the
+    last server's `rest` = N − c·F cards hold integer J_k jobs of each size with Σ k J_k ≤ rest (any multiset
+    of that size fits one server). G_k ≤ Σ_π π_k P_π + J_k: exactly the groups the servers can hold at once."""
     sizes = [k for k, _ in groups]
     name = f"{m.inputs.col('sku')[i]}_{e}"
     counts = [m.prob.add_variable(f"servers_{i}_{e}_pattern_{n}", lowBound=0, upBound=full.upBound, cat="Integer")
@@ -507,13 +508,15 @@ def packed_apart(inp: Inputs, i: int) -> list[int]:
     k = inp.workloads["gpus_per_job"].to_numpy()[inp.work[i] > 0]
     sizes = sorted({int(size) for size in k if size > 1})
     c = int(inp.col("cards_per_server")[i])
-    return sizes if packed_by_pattern(sizes, c) and _most_filled(sizes, c) is None else []
+    return sizes if packed_by_pattern(sizes, c) and _most_filled(tuple(sizes), c) is None else []
 
 
-def _most_filled(sizes: list[int], c: int) -> list[tuple[int, ...]] | None:
+@functools.lru_cache(maxsize=64)
+def _most_filled(sizes: tuple[int, ...], c: int) -> tuple[tuple[int, ...], ...] | None:
     """The multisets of `sizes` (ascending) with total at most c to which no size can be added — every way
     to fill one server of c cards that another does not contain (a server filled less is one of these with
-    jobs left out) —, or None when there are more than MOST_SERVER_PATTERNS."""
+    jobs left out) —, or None when there are more than MOST_SERVER_PATTERNS. Cached: the same for every
+    fleet epoch of a card, and for the plan's warnings (packed_apart)."""
     out: list[tuple[int, ...]] = []
     # depth first over multisets in ascending order; a stack, not recursion: 64 cards of size 2 are 32 levels
     stack = [((), c, 0)]
@@ -525,7 +528,7 @@ def _most_filled(sizes: list[int], c: int) -> list[tuple[int, ...]] | None:
             if len(out) > MOST_SERVER_PATTERNS:
                 return None
         stack.extend(((*pattern, sizes[n]), room - sizes[n], n) for n in reversed(fits))
-    return out
+    return tuple(out)
 
 
 def _most_cards(installed: pulp.LpAffineExpression) -> int:
