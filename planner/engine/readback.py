@@ -14,6 +14,7 @@ import pandas as pd
 
 from planner import catalog
 from planner.engine.columns import column_rows
+from planner.engine.dispatch import settle_dispatch
 from planner.engine.inputs import Inputs
 from planner.engine.model import Model
 from planner.engine.reductions import cost_per_work
@@ -129,6 +130,7 @@ class _Read:
 
 
 def _read_fleet(inp: Inputs, m: Model) -> _Read:
+    settle_dispatch(m)   # which held units work, where the optimum leaves it open (engine.dispatch)
     decisions = solved_decisions(inp, m)
     money, quantity = cash_flows(inp.schedule, decisions)
     flows = flows_table(inp.schedule, inp.units, money, quantity, inp.discount)

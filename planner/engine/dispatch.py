@@ -1,0 +1,71 @@
+"""Which units do a plan's work, where the optimum leaves it open: settled when the plan holds a reservation.
+
+Once held, a reservation's hours cost nothing more, and neither do the hours of a whole serving instance
+already rented; the demand rows are ≥, so work beyond a workload's demand costs nothing on either. An
+optimum therefore fixes what is held and paid for, but not always which of those units does the work:
+in a review's case (2 reservations held all year beside whole on-demand instances in business hours)
+the same 18,145.71 USD plan read 13,583 worked reservation hours from HiGHS, 13,448 from HiGHS without
+the reductions and all 17,520 held hours from CBC. The fleet's instance-hours of a reservation and the
+FOCUS export's Used share of its commitment are read from that work. So a plan holding a reservation has
+its work settled by one LP after the solve: every integer fixed at its solved value, the cost kept at the
+optimum's, and the fewest busy hours sought, a reservation's hour counting half of any other unit's — no
+work beyond a demand, and a reservation's hours used before any other unit's that cost no more.
+"""
+
+from __future__ import annotations
+
+import math
+
+import highspy
+import numpy as np
+import pulp
+
+from planner.engine.model import Model
+from planner.engine.solve import _highs_model, _run
+
+RESERVED_HOUR_WEIGHT = 1.0   # per busy hour of a reservation …
+OTHER_HOUR_WEIGHT = 2.0      # … and of any other unit: reservations work first, and no unit beyond a demand
+# the cost row's slack over the optimum (relative): the solved point itself meets the row, whatever its rounding
+COST_SLACK = 1e-9
+
+
+def settle_dispatch(m: Model) -> bool:
+    """Re-solve the work of solved model `m` as the module says, when it holds a reservation and has work to
+    place; the variables get the new values. False (values left as solved) when there is nothing to settle
+    or the LP ends without an optimum."""
+    if not m.y or not any(round(var.varValue or 0.0) > 0 for var in m.r.values()):
+        return False
+    columns = m.columns if m.columns is not None else m.prob.variables()
+    h = _highs_model(m.prob, columns, {"presolve": "on"})
+    n = len(columns)
+    solved = np.fromiter((var.varValue or 0.0 for var in columns), dtype=float, count=n)
+    integer = np.flatnonzero([var.cat == pulp.LpInteger for var in columns]).astype(np.int32)
+    if len(integer):
+        fixed = np.round(solved[integer])
+        h.changeColsIntegrality(len(integer), integer,
+                                np.full(len(integer), highspy.HighsVarType.kContinuous))
+        h.changeColsBounds(len(integer), integer, fixed, fixed)
+        solved[integer] = fixed
+    cost = np.array(h.getLp().col_cost_, dtype=float)
+    priced = np.flatnonzero(cost).astype(np.int32)
+    optimum = float(cost @ solved)
+    h.addRow(-highspy.kHighsInf, optimum + COST_SLACK * max(1.0, abs(optimum)), len(priced), priced, cost[priced])
+    h.changeColsCost(n, np.arange(n, dtype=np.int32), _busy_hour_weights(m, n))
+    branch = _run(h, None, mip=False)
+    if branch.status != "optimal" or branch.values is None or not math.isfinite(branch.objective):
+        return False
+    for var, x in zip(columns, branch.values.tolist()):
+        if var.cat != pulp.LpInteger:
+            var.varValue = x
+    return True
+
+
+def _busy_hour_weights(m: Model, n: int) -> np.ndarray:
+    """[n] per column: hours over the horizon × the weight of its unit's busy hour for work variables, 0 else."""
+    inp = m.inputs
+    reserved = inp.col("kind") == "reserved"
+    hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy(dtype=float)
+    weights = np.zeros(n)
+    for (i, _j, p), var in m.y.items():
+        weights[var.index] = hours[p] * (RESERVED_HOUR_WEIGHT if reserved[i] else OTHER_HOUR_WEIGHT)
+    return weights

@@ -1,0 +1,77 @@
+"""A review's finding: which held units do a plan's work is left open by the optimum (engine.dispatch). Two
+reservations held all year beside whole on-demand serving instances read 13,583 worked reservation hours
+from HiGHS, 13,448 from HiGHS without the reductions and all 17,520 held hours from CBC, for one and the
+same plan; batch work read 13,583 and 17,520. The fleet's instance-hours of a reservation and the FOCUS
+export's Used share come from that work, so it is settled after the solve: no work beyond a demand, and a
+reservation's hours used first. Every number here is worked out by hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.engine import plan
+from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK
+from planner.reports import plan_to_focus
+
+HEADER = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
+          "gpu_memory_mib,vcpus,memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n")
+# one T4 instance type: 1.00 USD an hour on demand, 0.50 USD an hour reserved for a year (every hour paid)
+OFFERS = HEADER + "".join(
+    f"aws:us-east-1:t4x1:{option},aws,us-east-1,t4x1,{option},T4,True,T4,1,16,,8,32,{hourly},0,USD,{term},,"
+    "2026-01-01,test,\n" for option, hourly, term in (("on_demand", 1.0, 0), ("reserved_1y", 0.5, 12)))
+
+# 2.5 T4s busy on average, in business hours (weight 4 in 45 of the week's 168 hours, 1 in the other 123)
+BUSINESS, OFF = 2.5 * 4 * HOURS_PER_WEEK / 303, 2.5 * HOURS_PER_WEEK / 303   # 5.545 and 1.386 T4s busy
+WEEKS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_WEEK
+
+
+def _scenario(tmp_path, serving: bool) -> dict:
+    offers = tmp_path / "offers.csv"
+    offers.write_text(OFFERS, encoding="utf-8")
+    return {"name": "reservations beside on-demand", "horizon_months": 12,
+            "prices": {"source": str(offers), "providers": ["aws"], "purchase_options": ["on_demand", "reserved_1y"]},
+            "workloads": [{"name": "chat", "reference_gpus": 2.5, "reference_gpu": "T4", "profile": "business_hours",
+                           "serving": serving}]}
+
+
+# Two reservations do best either way (a month with r reserved, serving: 365 r + ((6 − r) × 45 + max(0, 2 − r)
+# × 123) × 730/168, least at r = 2; batch: 365 r + the rest by the hour, least at r = 2 too). Worked by them:
+# 2 an hour in business hours and the 1.386 of demand off hours; held: 2 × 730 hours a month.
+RESERVED_WORKED = (2 * 45 + OFF * 123) * WEEKS_PER_MONTH * 12    # 13,582.96 instance-hours
+RESERVED_HELD = 2 * HOURS_PER_MONTH * 12                          # 17,520
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc"])
+@pytest.mark.parametrize("reduced", [True, False])
+def test_reservations_work_first_and_never_beyond_demand_whatever_the_solver(tmp_path, solver, reduced):
+    serving = plan(_scenario(tmp_path, serving=True), baselines=False, solver=solver, reduced=reduced)
+    # 2 reserved all month, 4 whole on-demand instances in the 45 business hours
+    assert serving.total == pytest.approx(12 * (2 * 0.5 * HOURS_PER_MONTH + 4 * 45 * WEEKS_PER_MONTH), rel=1e-9)
+    fleet = serving.fleet.set_index("kind")
+    assert fleet.loc["reserved", "units"] == 2 and fleet.loc["on_demand", "units"] == 4
+    assert fleet.loc["reserved", "instance_hours"] == pytest.approx(RESERVED_WORKED, rel=1e-9)
+    # whole on-demand instances are paid by the hour they run, whatever they work
+    assert fleet.loc["on_demand", "instance_hours"] == pytest.approx(4 * 45 * WEEKS_PER_MONTH * 12, rel=1e-9)
+    # in every slot (a merged one, or each hour of the week unreduced) the two work as much as the demand asks
+    reserved = serving.serving[serving.serving["kind"] == "reserved"]
+    assert set(reserved["demand"].round(9)) == {round(BUSINESS, 9), round(OFF, 9)}
+    assert reserved["busy_units"].tolist() == pytest.approx(reserved["demand"].clip(upper=2).tolist(), rel=1e-9)
+
+    batch = plan(_scenario(tmp_path, serving=False), baselines=False, solver=solver, reduced=reduced)
+    on_demand_hours = (BUSINESS - 2) * 45 * WEEKS_PER_MONTH * 12
+    assert batch.total == pytest.approx(12 * 2 * 0.5 * HOURS_PER_MONTH + on_demand_hours, rel=1e-9)
+    fleet = batch.fleet.set_index("kind")
+    assert fleet.loc["reserved", "instance_hours"] == pytest.approx(RESERVED_WORKED, rel=1e-9)
+    assert fleet.loc["on_demand", "instance_hours"] == pytest.approx(on_demand_hours, rel=1e-9)
+
+
+def test_the_focus_used_share_of_a_reservation_is_the_same_with_either_solver(tmp_path):
+    # Used: the worked share of the 2 × 730 held hours in each month of the horizon, 13,582.96 / 17,520
+    for solver in ("highs", "cbc"):
+        p = plan(_scenario(tmp_path, serving=True), baselines=False, solver=solver)
+        f = plan_to_focus(p, start="2026-01")
+        usage = f[(f["x_PurchaseOption"] == "reserved_1y") & (f["ChargeCategory"] == "Usage")]
+        by_status = usage.groupby("CommitmentDiscountStatus")["PricingQuantity"].sum()
+        assert by_status["Used"] == pytest.approx(RESERVED_WORKED, rel=1e-9), solver
+        assert by_status["Unused"] == pytest.approx(RESERVED_HELD - RESERVED_WORKED, rel=1e-9), solver
