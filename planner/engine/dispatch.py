@@ -8,8 +8,10 @@ the same 18,145.71 USD plan read 13,583 worked reservation hours from HiGHS, 13,
 the reductions and all 17,520 held hours from CBC. The fleet's instance-hours of a reservation and the
 FOCUS export's Used share of its commitment are read from that work. So a plan holding a reservation has
 its work settled by one LP after the solve: every integer fixed at its solved value, the cost kept at the
-optimum's, and the fewest busy hours sought, a reservation's hour counting half of any other unit's — no
-work beyond a demand, and a reservation's hours used before any other unit's that cost no more.
+optimum's, and the least work sought, in reference-GPU-hours delivered, a reservation's counting half of
+any other unit's — no work beyond a demand, and a reservation's hours used before any other unit's that
+cost no more. (Work, not busy hours: weighed by the hour, a held whole instance of a GPU 2.5× as fast
+did the work while the reservation idled, a review's case.)
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ import pulp
 from planner.engine.model import Model
 from planner.engine.solve import _highs_model, _run
 
-RESERVED_HOUR_WEIGHT = 1.0   # per busy hour of a reservation …
-OTHER_HOUR_WEIGHT = 2.0      # … and of any other unit: reservations work first, and no unit beyond a demand
-# the cost row's slack over the optimum (relative): the solved point itself meets the row, whatever its rounding
+RESERVED_WORK_WEIGHT = 1.0   # per reference-GPU-hour a reservation delivers …
+OTHER_WORK_WEIGHT = 2.0      # … and any other unit: reservations work first, and no unit beyond a demand
+# the cost row's slack over the optimum (relative)
 COST_SLACK = 1e-9
 
 
@@ -48,24 +50,45 @@ def settle_dispatch(m: Model) -> bool:
         solved[integer] = fixed
     cost = np.array(h.getLp().col_cost_, dtype=float)
     priced = np.flatnonzero(cost).astype(np.int32)
-    optimum = float(cost @ solved)
-    h.addRow(-highspy.kHighsInf, optimum + COST_SLACK * max(1.0, abs(optimum)), len(priced), priced, cost[priced])
-    h.changeColsCost(n, np.arange(n, dtype=np.int32), _busy_hour_weights(m, n))
-    branch = _run(h, None, mip=False)
-    if branch.status != "optimal" or branch.values is None or not math.isfinite(branch.objective):
-        return False
+    weights = _work_weights(m, n)
+    branch = _least_work(h, cost, priced, float(cost @ solved), weights)
+    if branch is None:
+        # the solver's point misses some rows by its tolerance (CBC's demand rows by 2e-7 in a review's case),
+        # so its cost can lie below the least one these integers allow: take that least cost from the LP first
+        h.deleteRows(1, np.array([h.getNumRow() - 1], dtype=np.int32))
+        h.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
+        least = _run(h, None, mip=False)
+        if least.status != "optimal":
+            return False
+        branch = _least_work(h, cost, priced, least.objective, weights)
+        if branch is None:
+            return False
     for var, x in zip(columns, branch.values.tolist()):
         if var.cat != pulp.LpInteger:
             var.varValue = x
     return True
 
 
-def _busy_hour_weights(m: Model, n: int) -> np.ndarray:
-    """[n] per column: hours over the horizon × the weight of its unit's busy hour for work variables, 0 else."""
+def _least_work(h: highspy.Highs, cost: np.ndarray, priced: np.ndarray, optimum: float, weights: np.ndarray):
+    """The solved branch of `h` with its cost at most `optimum` (+ COST_SLACK) and `weights` as objective; the
+    cost row is added as the last row. None when the LP ends without an optimum."""
+    n = len(cost)
+    h.addRow(-highspy.kHighsInf, optimum + COST_SLACK * max(1.0, abs(optimum)), len(priced), priced, cost[priced])
+    h.changeColsCost(n, np.arange(n, dtype=np.int32), weights)
+    branch = _run(h, None, mip=False)
+    if branch.status != "optimal" or branch.values is None or not math.isfinite(branch.objective):
+        return None
+    return branch
+
+
+def _work_weights(m: Model, n: int) -> np.ndarray:
+    """[n] per column: the reference-GPU-hours its work delivers over the horizon × the weight of its unit,
+    for work variables; 0 else."""
     inp = m.inputs
     reserved = inp.col("kind") == "reserved"
     hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy(dtype=float)
+    work = inp.work
     weights = np.zeros(n)
-    for (i, _j, p), var in m.y.items():
-        weights[var.index] = hours[p] * (RESERVED_HOUR_WEIGHT if reserved[i] else OTHER_HOUR_WEIGHT)
+    for (i, j, p), var in m.y.items():
+        weights[var.index] = hours[p] * work[i, j] * (RESERVED_WORK_WEIGHT if reserved[i] else OTHER_WORK_WEIGHT)
     return weights

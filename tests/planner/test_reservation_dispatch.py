@@ -75,3 +75,51 @@ def test_the_focus_used_share_of_a_reservation_is_the_same_with_either_solver(tm
         by_status = usage.groupby("CommitmentDiscountStatus")["PricingQuantity"].sum()
         assert by_status["Used"] == pytest.approx(RESERVED_WORKED, rel=1e-9), solver
         assert by_status["Unused"] == pytest.approx(RESERVED_HELD - RESERVED_WORKED, rel=1e-9), solver
+
+
+def test_a_reservation_works_before_a_faster_instance_already_rented(tmp_path):
+    # A review's case: T4 reservations at 0.30 USD/h beside whole L4 on-demand instances (1.00 USD/h), the L4
+    # 2.5× a T4's speed. Two reservations cover the 1.386 off hours; in business hours the L4 does the rest,
+    # (5.545 − 2) / 2.5 = 1.418 L4s busy, so 2 whole instances in those 45 hours. (1 reservation would need an
+    # L4 off hours too, 123 h a week at 1.00 against 0.30 × 168; 3 or 4 save too little of the L4s.)
+    # Weighed by busy hours the L4's work looked cheaper (2 per hour for 2.5 T4s' work, against 1 per T4)
+    # and the reservations idled 1.46 of their 2 in business hours.
+    offers = tmp_path / "t4-reserved-l4-on-demand.csv"   # _scenario writes offers.csv
+    offers.write_text(HEADER + "".join(
+        f"aws:us-east-1:{sku}:{option},aws,us-east-1,{sku},{option},{gpu},True,{gpu},1,{memory},,8,32,{hourly},0,USD,"
+        f"{term},,2026-01-01,test,\n" for sku, gpu, memory, option, hourly, term in (
+            ("t4x1", "T4", 16, "reserved_1y", 0.30, 12), ("l4x1", "L4", 24, "on_demand", 1.00, 0))), encoding="utf-8")
+    s = _scenario(tmp_path, serving=True)
+    s["prices"]["source"] = str(offers)
+    s["workloads"][0]["throughput"] = {"T4": 1.0, "L4": 2.5}
+    for solver in ("highs", "cbc"):
+        p = plan(s, baselines=False, solver=solver)
+        assert p.total == pytest.approx(12 * (2 * 0.30 * HOURS_PER_MONTH + 2 * 45 * WEEKS_PER_MONTH), rel=1e-9)
+        fleet = p.fleet.set_index("kind")
+        assert fleet.loc["reserved", "instance_hours"] == pytest.approx(RESERVED_WORKED, rel=1e-9), solver
+        l4 = p.serving[p.serving["kind"] == "on_demand"]
+        assert l4["busy_units"].tolist() == pytest.approx([(BUSINESS - 2) / 2.5], rel=1e-9)
+
+
+def test_a_solved_point_cheaper_than_its_integers_allow_is_settled_from_the_least_cost(tmp_path):
+    # The solver's own point may miss rows by its tolerance (CBC's demand rows by 2e-7 in a review's case), its
+    # cost then below the least these integers allow, and no dispatch meets a cost row at that point's cost:
+    # the settling LP takes the least cost from a first LP instead. Here the on-demand hours of the batch
+    # plan are cut by 1e-5, so the demand rows miss by far more than HiGHS's tolerance.
+    from planner.engine import build_model, inputs_for, reduce, solve
+    from planner.engine.dispatch import settle_dispatch
+    from planner.engine.readback import read_plan
+    from planner.scenario import load_scenario
+
+    scenario = load_scenario(_scenario(tmp_path, serving=False))
+    inp = reduce(inputs_for(scenario))
+    m = build_model(inp)
+    solution = solve(m, "highs")
+    on_demand = inp.col("kind") == "on_demand"
+    for (i, _j, _p), var in m.y.items():
+        if on_demand[i]:
+            var.varValue *= 1 - 1e-5
+    assert settle_dispatch(m)
+    p = read_plan(inp, m, solution, scenario)
+    assert p.total == pytest.approx(12 * 2 * 0.5 * HOURS_PER_MONTH + (BUSINESS - 2) * 45 * WEEKS_PER_MONTH * 12, rel=1e-9)
+    assert p.fleet.set_index("kind").loc["reserved", "instance_hours"] == pytest.approx(RESERVED_WORKED, rel=1e-9)
