@@ -25,18 +25,25 @@ import pulp
 from planner.engine.model import Model
 from planner.engine.solve import _highs_model, _run
 
-RESERVED_WORK_WEIGHT = 1.0   # per reference-GPU-hour a reservation delivers …
+RESERVED_WORK_WEIGHT = 1.0   # per reference-GPU-hour a reservation delivers (up to 1.5, by offer id) …
 OTHER_WORK_WEIGHT = 2.0      # … and any other unit: reservations work first, and no unit beyond a demand
-# the cost row's slack over the optimum (relative)
-COST_SLACK = 1e-9
+# the cost row's slack over the optimum (relative): rounding only; a point that misses rows by more goes the
+# long way (settle_dispatch), so the total moves by no more than this
+COST_SLACK = 1e-12
 
 
 def settle_dispatch(m: Model) -> bool:
     """Re-solve the work of solved model `m` as the module says, when it holds a reservation and has work to
-    place; the variables get the new values. False (values left as solved) when there is nothing to settle
-    or the LP ends without an optimum."""
+    place; the variables get the new values and `m.settled` says whether they did (None: nothing to settle).
+    Each LP gets the solve's time limit. False (values left as solved) when there is nothing to settle or
+    an LP ends without an optimum."""
     if not m.y or not any(round(var.varValue or 0.0) > 0 for var in m.r.values()):
         return False
+    m.settled = _settle(m)
+    return m.settled
+
+
+def _settle(m: Model) -> bool:
     columns = m.columns if m.columns is not None else m.prob.variables()
     h = _highs_model(m.prob, columns, {"presolve": "on"})
     n = len(columns)
@@ -51,16 +58,16 @@ def settle_dispatch(m: Model) -> bool:
     cost = np.array(h.getLp().col_cost_, dtype=float)
     priced = np.flatnonzero(cost).astype(np.int32)
     weights = _work_weights(m, n)
-    branch = _least_work(h, cost, priced, float(cost @ solved), weights)
+    branch = _least_work(h, cost, priced, float(cost @ solved), weights, m.time_limit)
     if branch is None:
         # the solver's point misses some rows by its tolerance (CBC's demand rows by 2e-7 in a review's case),
         # so its cost can lie below the least one these integers allow: take that least cost from the LP first
         h.deleteRows(1, np.array([h.getNumRow() - 1], dtype=np.int32))
         h.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
-        least = _run(h, None, mip=False)
+        least = _run(h, m.time_limit, mip=False)
         if least.status != "optimal":
             return False
-        branch = _least_work(h, cost, priced, least.objective, weights)
+        branch = _least_work(h, cost, priced, least.objective, weights, m.time_limit)
         if branch is None:
             return False
     for var, x in zip(columns, branch.values.tolist()):
@@ -69,13 +76,14 @@ def settle_dispatch(m: Model) -> bool:
     return True
 
 
-def _least_work(h: highspy.Highs, cost: np.ndarray, priced: np.ndarray, optimum: float, weights: np.ndarray):
+def _least_work(h: highspy.Highs, cost: np.ndarray, priced: np.ndarray, optimum: float, weights: np.ndarray,
+                time_limit: float | None):
     """The solved branch of `h` with its cost at most `optimum` (+ COST_SLACK) and `weights` as objective; the
     cost row is added as the last row. None when the LP ends without an optimum."""
     n = len(cost)
     h.addRow(-highspy.kHighsInf, optimum + COST_SLACK * max(1.0, abs(optimum)), len(priced), priced, cost[priced])
     h.changeColsCost(n, np.arange(n, dtype=np.int32), weights)
-    branch = _run(h, None, mip=False)
+    branch = _run(h, time_limit, mip=False)
     if branch.status != "optimal" or branch.values is None or not math.isfinite(branch.objective):
         return None
     return branch
@@ -83,12 +91,18 @@ def _least_work(h: highspy.Highs, cost: np.ndarray, priced: np.ndarray, optimum:
 
 def _work_weights(m: Model, n: int) -> np.ndarray:
     """[n] per column: the reference-GPU-hours its work delivers over the horizon × the weight of its unit,
-    for work variables; 0 else."""
+    for work variables; 0 else. Reservations weigh 1 to 1.5 in the order of their offer ids, so that of two
+    that could do the same work the first does it, in the reduced and the unreduced model alike (with one
+    weight the split between them was the LP's, a review's case)."""
     inp = m.inputs
-    reserved = inp.col("kind") == "reserved"
+    kind, unit_id = inp.col("kind"), inp.col("unit_id")
+    reserved = sorted(str(unit_id[i]) for i in np.flatnonzero(kind == "reserved"))
+    rank = {u: k / len(reserved) for k, u in enumerate(reserved)}
+    unit_weight = [RESERVED_WORK_WEIGHT + 0.5 * rank[str(unit_id[i])] if kind[i] == "reserved" else OTHER_WORK_WEIGHT
+                   for i in range(len(kind))]
     hours = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy(dtype=float)
     work = inp.work
     weights = np.zeros(n)
     for (i, j, p), var in m.y.items():
-        weights[var.index] = hours[p] * work[i, j] * (RESERVED_WORK_WEIGHT if reserved[i] else OTHER_WORK_WEIGHT)
+        weights[var.index] = hours[p] * work[i, j] * unit_weight[i]
     return weights

@@ -69,6 +69,8 @@ class Model:
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
     columns: list | None = None                # the solver's columns (pulp variables), set by solve
+    time_limit: float | None = None            # seconds the solve was given (solve), for the LP that settles its work
+    settled: bool | None = None                # its work settled (engine.dispatch); False: it could not be; None: no need
     # HiGHS's runs with z fixed (engine.solve): 0.0 / 1.0 -> (status, total); the run without cards
     # settles the all-cloud baseline (engine.baselines.settle_all_cloud)
     fixed_cost_runs: dict = field(default_factory=dict)

@@ -43,6 +43,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+# engine.dispatch could not settle which held units work (an LP stopped by the time limit, or numerically stuck)
+UNSETTLED_WARNING = ("reservations: which held units do the work was left as the solver placed it (settling it stopped "
+                     "without an answer, e.g. at the time limit): the total stands, but a reservation's instance_hours "
+                     "and its FOCUS Used share may differ from another solver's")
+
+
 def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:
     """The unreduced inputs of a validated scenario, priced from its price source (read once)."""
     prices, provenance = catalog.price_table(scenario.prices.source, store)
@@ -184,6 +190,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)
         result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
+        if model.settled is False:
+            result.warnings.append(UNSETTLED_WARNING)
         if ungrouped is not None:
             result.warnings.append(ungrouped)
         t3 = time.perf_counter()
@@ -268,7 +276,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
         table = baseline_table(rows, total)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
-    warnings += [w for w in (ungrouped, merged) if w]
+    warnings += [w for w in (ungrouped, merged, UNSETTLED_WARNING if model.settled is False else None) if w]
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
 

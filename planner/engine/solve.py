@@ -383,6 +383,7 @@ def solve(m: Model, solver: str = DEFAULT_SOLVER, time_limit: float | None = Non
     if solver not in SOLVERS:
         raise PlannerError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
     began = time.perf_counter()
+    m.time_limit = time_limit
     if solver == "highs":
         status, gap = _solve_highs(m, time_limit, start)
     else:

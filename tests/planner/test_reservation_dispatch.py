@@ -123,3 +123,49 @@ def test_a_solved_point_cheaper_than_its_integers_allow_is_settled_from_the_leas
     p = read_plan(inp, m, solution, scenario)
     assert p.total == pytest.approx(12 * 2 * 0.5 * HOURS_PER_MONTH + (BUSINESS - 2) * 45 * WEEKS_PER_MONTH * 12, rel=1e-9)
     assert p.fleet.set_index("kind").loc["reserved", "instance_hours"] == pytest.approx(RESERVED_WORKED, rel=1e-9)
+
+
+def test_of_two_reservations_that_could_do_the_same_work_the_first_by_offer_id_does_it(tmp_path):
+    # A review's case: A10G and T4 reservations of equal speed; `big` needs 20 GB (A10G only), `small` runs on
+    # either. Off hours (big 1.220, small 1.109 busy) the 2 A10G and 1 T4 reservations have 3 for 2.329 of
+    # work, and who does small's share was the LP's: reduced and unreduced split it differently. The A10G
+    # offer id comes first, so the A10Gs work all 8,760 hours each; the T4 works 1 in the 45 business hours
+    # and the 2.329 − 2 = 0.329 left off hours. On-demand tops up business hours: A10G 4.879 − 2, T4 4.436 − 1.
+    offers = tmp_path / "t4-a10g.csv"
+    offers.write_text(HEADER + "".join(
+        f"aws:us-east-1:{sku}:{option},aws,us-east-1,{sku},{option},{gpu},True,{gpu},1,{memory},,8,32,{hourly},0,USD,"
+        f"{term},,2026-01-01,test,\n" for sku, gpu, memory, option, hourly, term in (
+            ("t4x1", "T4", 16, "on_demand", 1.00, 0), ("t4x1", "T4", 16, "reserved_1y", 0.30, 12),
+            ("a10gx1", "A10G", 24, "on_demand", 1.20, 0), ("a10gx1", "A10G", 24, "reserved_1y", 0.40, 12))),
+        encoding="utf-8")
+    speeds = {"T4": 1.0, "A10G": 1.0}
+    s = {"name": "two reservations", "horizon_months": 12,
+         "prices": {"source": str(offers), "providers": ["aws"], "purchase_options": ["on_demand", "reserved_1y"]},
+         "workloads": [{"name": "big", "reference_gpus": 2.2, "reference_gpu": "T4", "min_gpu_memory_gb": 20,
+                        "profile": "business_hours", "throughput": speeds},
+                       {"name": "small", "reference_gpus": 2.0, "reference_gpu": "T4", "profile": "business_hours",
+                        "throughput": speeds}]}
+    big, small = (x * 4 * HOURS_PER_WEEK / 303 for x in (2.2, 2.0)), (x * HOURS_PER_WEEK / 303 for x in (2.2, 2.0))
+    (big_day, small_day), (big_night, small_night) = tuple(big), tuple(small)
+    t4_worked = (45 + (big_night + small_night - 2) * 123) * WEEKS_PER_MONTH * 12
+    by_hand = 12 * (HOURS_PER_MONTH * (2 * 0.40 + 0.30)
+                    + 45 * WEEKS_PER_MONTH * ((big_day - 2) * 1.20 + (small_day - 1) * 1.00))
+    for solver in ("highs", "cbc"):
+        for reduced in (True, False):
+            p = plan(s, baselines=False, solver=solver, reduced=reduced)
+            assert p.total == pytest.approx(by_hand, rel=1e-9)
+            hours = p.fleet.set_index("unit_id")["instance_hours"]
+            assert hours["aws:us-east-1:a10gx1:reserved_1y"] == pytest.approx(2 * HOURS_PER_MONTH * 12, rel=1e-9)
+            assert hours["aws:us-east-1:t4x1:reserved_1y"] == pytest.approx(t4_worked, rel=1e-9), (solver, reduced)
+
+
+def test_a_dispatch_that_could_not_be_settled_is_said_so(tmp_path, monkeypatch):
+    import planner.engine.dispatch as dispatch
+
+    monkeypatch.setattr(dispatch, "_settle", lambda m: False)   # as when an LP stops at the time limit
+    p = plan(_scenario(tmp_path, serving=False), baselines=False)
+    assert p.total == pytest.approx(12 * 2 * 0.5 * HOURS_PER_MONTH + (BUSINESS - 2) * 45 * WEEKS_PER_MONTH * 12, rel=1e-9)
+    assert sum(w.startswith("reservations: which held units do the work") for w in p.warnings) == 1
+    monkeypatch.undo()
+    settled = plan(_scenario(tmp_path, serving=False), baselines=False)
+    assert not any(w.startswith("reservations: which held units") for w in settled.warnings)
