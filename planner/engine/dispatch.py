@@ -37,6 +37,8 @@ def settle_dispatch(m: Model) -> bool:
     place; the variables get the new values and `m.settled` says whether they did (None: nothing to settle).
     Each LP gets the solve's time limit. False (values left as solved) when there is nothing to settle or
     an LP ends without an optimum."""
+    if m.settled is not None:   # read back once already (a plan and its fleet)
+        return m.settled
     if not m.y or not any(round(var.varValue or 0.0) > 0 for var in m.r.values()):
         return False
     m.settled = _settle(m)
@@ -55,7 +57,8 @@ def _settle(m: Model) -> bool:
                                 np.full(len(integer), highspy.HighsVarType.kContinuous))
         h.changeColsBounds(len(integer), integer, fixed, fixed)
         solved[integer] = fixed
-    cost = np.array(h.getLp().col_cost_, dtype=float)
+    cost = np.zeros(n)   # the objective's coefficients by column, as _highs_model set them (no copy of the LP)
+    cost[[var.index for var in m.prob.objective]] = list(m.prob.objective.values())
     priced = np.flatnonzero(cost).astype(np.int32)
     weights = _work_weights(m, n)
     branch = _least_work(h, cost, priced, float(cost @ solved), weights, m.time_limit)
