@@ -46,6 +46,19 @@ def file_problem(path: str | Path) -> str | None:
     return None if stat.S_ISREG(st.st_mode) else "not a regular file"
 
 
+def open_for_reading(path: str | Path):
+    """`path` opened to read bytes, as open(path, "rb") does, except that a FIFO no process writes to reads as
+    empty instead of blocking for ever (opened non-blocking, then read blocking: a pipe whose writer is there,
+    such as bash's `<(…)`, reads as usual)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write `data` to `path` so that readers see the old file or the whole new one, never a part;
     return `path`. A symlink is followed: the file it points to is replaced and the link stays. A path

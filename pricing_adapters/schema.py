@@ -117,7 +117,9 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     df = pd.DataFrame(typed, copy=False).reset_index(drop=True)
     if not check:
         return df
-    empty = {col: _rows(df[col].isna()) for col in REQUIRED_NON_NULL}
+    # an empty text cell reads as "" (read_offers_csv keeps no NA in text): as missing as NaN
+    empty = {col: _rows(df[col].isna() | (df[col] == "") if OFFER_COLUMNS[col] == "string" else df[col].isna())
+             for col in REQUIRED_NON_NULL}
     if any(mask.any() for mask in empty.values()):   # the text per row only when some row is bad
         # a number column reads "nan" or "" alike as NaN: the row is named, with what was expected
         said = {col: f"empty or not a number {col!r}" if OFFER_COLUMNS[col] == "float64" else f"empty {col!r}"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from planner.catalog import gpus as catalog
 from planner.errors import PlannerError
+from planner.fileio import open_for_reading
 
 NVIDIA_SMI_ARGS = ["--query-gpu=name,memory.total,power.limit", "--format=csv,noheader"]
 MEMORY_TOLERANCE = 0.15  # nvidia-smi reports usable MiB, a little under the marketed GB
@@ -72,7 +73,7 @@ def read_nvidia_smi() -> str:
 def read_inventory_file(path: Path) -> str:
     """The text of saved nvidia-smi output; PlannerError when it cannot be read or is over MAX_INVENTORY_BYTES."""
     try:
-        with open(path, "rb") as f:
+        with open_for_reading(path) as f:   # a FIFO nobody writes to reads as empty
             data = f.read(MAX_INVENTORY_BYTES + 1)
     except OSError as exc:
         raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None

@@ -524,7 +524,8 @@ def _print_plan(p) -> None:
     out = stdout_console(piped_width=160)
     cur = p.currency
     out.print(f"[bold]{escape(p.scenario_name)}[/] — {p.status}, {p.horizon_months} months, total "
-              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {p.prices['source']}, {price_dates(p.prices)}")
+              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {escape(str(p.prices['source']))}, "
+              f"{escape(price_dates(p.prices))}")   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
@@ -731,9 +732,10 @@ def sweep(
     scheduler: str | None = typer.Option(None, "--scheduler", metavar="ADDRESS", help="address of a running Dask scheduler, "
                                                                       "e.g. tcp://10.0.0.5:8786 (needs the "
                                                                       "[dask] extra)"),
-    scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", min=0.1, metavar="SECONDS",
+    # at most an hour: dask's parse_timedelta fails on inf, and a scheduler unreachable for an hour is down
+    scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", min=0.1, max=3600, metavar="SECONDS",
                                             help="give up (exit 2) when the --scheduler cannot be reached "
-                                                 "within SECONDS"),
+                                                 "within SECONDS (at most 3600)"),
     processes: int = typer.Option(2, "--processes", metavar="N", min=1,
                                   help="local worker processes (without --scheduler; at most 4 per core)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
@@ -785,7 +787,8 @@ def sweep(
     if fmt is not Format.json:   # inputs as given (a table does not round them); mappings and lists as YAML
         table = table.assign(**{c: table[c].map(_vary_text if fmt is Format.table else _vary_cell) for c in grid})
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
-    emit(table, fmt, title=f"Sweep of {file.name} ({len(table)} points, {money}, present value)", float_digits=0)
+    emit(table, fmt, title=f"Sweep of {escape(file.name)} ({len(table)} points, {escape(money)}, present value)",
+         float_digits=0)
 
 
 def _vary_cell(value):

@@ -148,7 +148,10 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
         raise PlannerError(f"{source}: scenario_inputs: {'; '.join(exc.problems)}") from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise PlannerError(f"{source}: not a readable plan ({exc})") from None
-    return SavedPlan(scenario_name=str(doc["scenario"]), currency=str(doc["currency"]),
+    if doc["currency"] != scenario.currency:   # printed as the totals' unit: only the code its scenario holds
+        raise PlannerError(f"{source}: currency {_shown(doc['currency'])} is not the currency of its scenario_inputs "
+                           f"({scenario.currency}); expected the plan as `fleetplan plan --format json` saved it")
+    return SavedPlan(scenario_name=str(doc["scenario"]), currency=scenario.currency,
                      horizon_months=doc.get("horizon_months"), status=str(doc["status"]), total=total,
                      costs=costs, fleet=fleet, scenario=scenario, version=doc.get("version"),
                      generated_at=doc.get("generated_at"), source=source,

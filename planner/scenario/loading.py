@@ -6,6 +6,7 @@ problem of a file: `file:line:col: field.path: what was expected, got what (did 
 from __future__ import annotations
 
 import functools
+import io
 import math
 import re
 import typing
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from planner import catalog
 from planner.errors import ScenarioError
-from planner.fileio import file_problem
+from planner.fileio import file_problem, open_for_reading
 from planner.scenario.model import (
     BUILTIN_PROFILES,
     CURRENCY_PATTERN,
@@ -67,6 +68,11 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
+# what a message calls a scalar of each implicit YAML tag whose value could not be made
+_SCALAR_KINDS = {"tag:yaml.org,2002:timestamp": "date", "tag:yaml.org,2002:int": "number a scenario can hold",
+                 "tag:yaml.org,2002:float": "number"}
+
+
 class _LimitedLoader(yaml.SafeLoader):
     """The safe loader, composing under MAX_YAML_NODES and MAX_YAML_DEPTH and noting duplicate keys."""
 
@@ -110,6 +116,18 @@ class _LimitedLoader(yaml.SafeLoader):
         self.shape[id(node)] = (1 + sum(n for n, _ in inner), 1 + max((d for _, d in inner), default=0))
         self._note_duplicates(node)
         return self.shape[id(node)]
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """The node's value; a scalar PyYAML cannot turn into one (a date 2026-02-30, an integer of more than
+        the 4,300 digits Python converts) is refused at its line instead of raising a bare ValueError."""
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError) as exc:
+            if not isinstance(node, yaml.ScalarNode):
+                raise
+            kind = _SCALAR_KINDS.get(node.tag, "value")
+            why = "too many digits" if "digits" in str(exc) else str(exc)   # not Python's "use sys.set_int_max_…"
+            raise YamlRefused(node.start_mark, f"{_cut(node.value, repr)} is not a {kind} ({why})") from None
 
     def _note_duplicates(self, node: yaml.Node) -> None:
         """Record keys given twice in one mapping: YAML keeps the last silently, which changes the plan."""
@@ -463,9 +481,18 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
             problems += _check_reference_figure(w, i, positions, origin)
         problems += _check_demand(w, i, custom, positions, origin)
+        named: dict = {}   # the GPU each key names -> the first key naming it
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
                 check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
+            canonical = gpu if gpu in custom else catalog.resolve_gpu(str(gpu))
+            if canonical is None:
+                continue
+            if canonical in named:   # T4 and t4: the table would keep one of the two speeds, by key order
+                problems.append(f"{origin}:{_where(positions, ('workloads', i, 'throughput', gpu))}: "
+                                f"workloads[{i}].throughput: {_shown(gpu)} and {_shown(named[canonical])} both name "
+                                f"{canonical}; give its speed once")
+            named.setdefault(canonical, gpu)
         profile = w.get("profile", "flat")   # one too long is pydantic's to report, once
         if isinstance(profile, str) and profile not in BUILTIN_PROFILES and len(profile) <= MAX_PATH_LENGTH:
             path = Path(profile) if base_dir is None else (base_dir / profile)
@@ -706,11 +733,16 @@ def load_scenario_file(path: str | Path) -> Scenario:
     path = Path(path)
     origin = str(path)
     try:
-        with path.open(encoding="utf-8") as f:
-            text = f.read(MAX_SCENARIO_CHARS + 1)   # never more: `validate /dev/zero` must end
+        # a FIFO nobody writes to reads as empty (open_for_reading); never more than the limit: `validate /dev/zero`
+        with io.TextIOWrapper(open_for_reading(path), encoding="utf-8") as f:
+            text = f.read(MAX_SCENARIO_CHARS + 1)
     except FileNotFoundError:
         raise ScenarioError([f"{origin}: file not found"], origin) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except IsADirectoryError:
+        raise ScenarioError([f"{origin}: is a folder; expected a scenario YAML file"], origin) from None
+    except OSError as exc:
+        raise ScenarioError([f"{origin}: cannot read: {exc.strerror or exc}"], origin) from None
+    except UnicodeDecodeError as exc:
         raise ScenarioError([f"{origin}: cannot read: {exc}"], origin) from None
     return load_scenario_text(text, origin=origin, base_dir=path.parent)
 
