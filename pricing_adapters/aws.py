@@ -33,7 +33,8 @@ Products with empty terms, zero prices (capacity blocks), non-USD prices, unknow
 lease terms, and terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit` that
 are not JSON objects, `termAttributes` that are not text, or prices that are not numbers: `malformed`)
 are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`,
-`no_accelerator_facts` and a malformed `terms` the number of products), never fatal; a listing in which
+`no_accelerator_facts` and a malformed `terms` the number of products), never fatal, and so are
+accelerator types with no `InstanceType` or a number no float holds (`malformed`, types); a listing in which
 no GPU type keeps an on-demand price is. Everything else that goes wrong raises a `PriceSourceError`
 with a one-line message, and no table is returned:
 
@@ -139,8 +140,10 @@ def _botocore_exceptions():
         "ConnectTimeoutError", "ReadTimeoutError", "EndpointConnectionError", "ConnectionClosedError",
         "ProxyConnectionError") if hasattr(bx, name))
     # an answer botocore cannot parse: invalid XML/JSON is a ResponseParserError (not a BotoCoreError);
-    # a field its shape types wrongly (<count>abc</count>) a bare ValueError or TypeError from the parser
-    unreadable = (require("botocore.parsers", "aws", "boto3").ResponseParserError, ValueError, TypeError)
+    # a field its shape types wrongly (<count>abc</count>) a bare ValueError or TypeError from the parser;
+    # JSON nested thousands deep a RecursionError from json.loads
+    unreadable = (require("botocore.parsers", "aws", "boto3").ResponseParserError, ValueError, TypeError,
+                  RecursionError)
     return bx, credential, timeout, unreadable
 
 
@@ -317,11 +320,19 @@ class AwsPriceSource:
         for n, page in enumerate(self._pages(ec2.describe_instance_types, {"MaxResults": 100},
                                              "DescribeInstanceTypes", region), 1):
             for info in page.get("InstanceTypes", []) or []:
-                f = accelerator_facts(info)
-                if f is not None:
-                    facts[info["InstanceType"]] = f
-                    if math.isnan(f["gpu_count"]):
-                        self._skip("unknown_gpu_count")   # kept and flagged, but never planned on
+                try:
+                    f = accelerator_facts(info)
+                except (TypeError, ValueError, OverflowError):   # a number no float holds (MiB of 400 digits)
+                    f = {}
+                if f is None:
+                    continue
+                itype = info.get("InstanceType")
+                if not f or not isinstance(itype, str) or not itype:
+                    self._skip("malformed")   # an accelerator type without a name or readable facts: never priced
+                    continue
+                facts[itype] = f
+                if math.isnan(f["gpu_count"]):
+                    self._skip("unknown_gpu_count")   # kept and flagged, but never planned on
             progress(f"aws {region}: instance types", n, None)
         return facts
 
@@ -502,7 +513,7 @@ def _product(raw: Any, region: str, n: int) -> dict:
         item = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
         if not isinstance(item["product"]["attributes"], dict):
             raise TypeError("attributes")
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):   # RecursionError: arrays nested thousands deep
         raise PriceSourceError(f"AWS GetProducts page {n} for {region} has an item that does not parse as a "
                                f"product: {_one_line(raw)[:80]!r}; nothing was saved") from None
     return item
@@ -577,7 +588,7 @@ def memory_share(gpu: str | None, memory_mib: Any) -> tuple[float, float] | None
         return None
     try:
         mib = float(memory_mib)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: an int of 400 digits
         return None
     whole = WHOLE_DEVICE_MIB.get(gpu) or GPU_MEMORY_GB.get(gpu, math.nan) * 1024
     if not (math.isfinite(mib) and mib > 0 and math.isfinite(whole)) or mib >= (1 - NOMINAL_TOLERANCE) * whole:

@@ -25,7 +25,8 @@ Prices
     Zero, negative and infinite prices are skipped, and so are missing or non-numeric ones (`no_price`) and
     a `savingsPlan` that is not a list of objects (`malformed`; the item's own rate is kept). An item
     whose `armRegionName` is not the region asked for is skipped first, as `wrong_region` (as AWS does).
-    Every skipped item is counted in `self.skipped` (reason -> n).
+    Every skipped item is counted in `self.skipped` (reason -> n), and `self.returned` holds how many items
+    each region's listing returned (so a refresh that kept none can say they were all skipped).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
     `as_of` is the fetch date (UTC), as for AWS: the price is current then. The item's
@@ -42,8 +43,9 @@ Prices
     `max_attempts` (5) -> ThrottledError; timeouts and connection errors likewise -> PriceSourceError.
     The whole fetch has a deadline (`deadline`, default base.DEFAULT_DEADLINE_S) checked between pages,
     attempts and body chunks, and at most base.MAX_PAGES pages per region -> DeadlineExceeded.
-    A page that is not JSON or has no `Items` list raises PriceSourceError naming the page URL, and so does
-    a page larger than MAX_PAGE_BYTES (32 MB once gzip is undone; real pages are 1-3 MB). A NextPageLink or
+    A page that is not JSON (or nests too deep to parse) or has no `Items` list raises PriceSourceError
+    naming the page URL, and so does a page larger than MAX_PAGE_BYTES (32 MB once gzip is undone; real
+    pages are 1-3 MB) or one whose Content-Encoding is not a single gzip, deflate, br or identity. A NextPageLink or
     a redirect is followed only on the scheme, host and port of the prices URL (any other, or one that is
     not a URL, raises PriceSourceError): a page must not send requests to another host.
     `fetch` raises rather than return a partial table.
@@ -118,6 +120,10 @@ ARM_SHARE = 0.5             # ARM may use half the time left: the prices matter 
 # this is ten times that with room to spare, and stops a page that never ends long before memory runs out.
 MAX_PAGE_BYTES = 32 * 1024 * 1024
 MAX_REDIRECTS = 5           # httpx's own default is 20; the API itself does not redirect
+# Content-Encoding a page may have: one coding at most (the API sends gzip or none). httpx undoes stacked
+# codings ("gzip, gzip") in one go per network chunk, so each layer multiplies what one chunk becomes
+# (6.7 kB of gzip of gzip is 4 GiB) before MAX_PAGE_BYTES can be counted.
+PAGE_CODINGS = frozenset({"gzip", "deflate", "br", "identity"})
 GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
 # armRegionName: lower-case letters and digits (eastus2, germanywestcentral). The name goes into the
 # API's $filter between quotes, so nothing else may pass.
@@ -438,6 +444,7 @@ class AzurePriceSource:
         regions = [r.strip() for r in regions if r and r.strip()]
         self.check_regions(regions)
         self.skipped = {}
+        self.returned: dict[str, int] = {}
         self._deadline = Deadline(self.deadline_s)
         as_of = datetime.now(timezone.utc).date().isoformat()
         table = load_size_table()
@@ -463,6 +470,7 @@ class AzurePriceSource:
                         compute = None
                         self._without_arm(exc)
                 items = self._items(client, region, progress)
+                self.returned[region] = len(items)
                 region_rows = self._offers(region, items, facts, as_of)
                 if region_rows and not any(r["purchase_option"] == "on_demand" for r in region_rows):
                     # every GPU size has a pay-as-you-go price: none at all is a broken or foreign listing
@@ -639,6 +647,12 @@ class AzurePriceSource:
                                                    current=str(response.url)))
                     params = None   # the Location carries its own query
                     continue
+                codings = [c.strip().lower() for c in response.headers.get_list("content-encoding", split_commas=True)
+                           if c.strip()]
+                if len(codings) > 1 or not set(codings) <= PAGE_CODINGS:
+                    raise PriceSourceError(f"Azure Retail Prices API: page {shown} has Content-Encoding "
+                                           f"{', '.join(codings)[:100]!r}; at most one of "
+                                           f"{', '.join(sorted(PAGE_CODINGS))} is read; nothing was saved")
                 chunks, size = [], 0
                 for chunk in response.iter_bytes():   # decoded: gzip undone, so `size` is what memory holds
                     size += len(chunk)
@@ -750,7 +764,7 @@ def _parse_page(body: bytes, shown: str) -> dict:
     """A Retail Prices page from its body; PriceSourceError when it is not JSON with an `Items` list."""
     try:
         page = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):   # RecursionError: arrays nested thousands deep
         raise PriceSourceError(f"Azure Retail Prices API: page {shown} is not valid JSON") from None
     if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
         raise PriceSourceError(f"Azure Retail Prices API: page {shown} has no 'Items' list")

@@ -26,6 +26,13 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
         source.deadline_s = float(deadline)
     offers = source.fetch(regions, progress)
     empty = [r for r in regions if not (offers["region"] == r).any()]
+    returned = sum((getattr(source, "returned", None) or {}).get(r, 0) for r in empty)
+    if empty and returned:
+        # the listing was there but nothing in it could be used: say why, not "check the region code"
+        skipped = ", ".join(f"{v} {k}" for k, v in sorted((getattr(source, "skipped", None) or {}).items()))
+        raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)}: {returned} price items "
+                               f"were returned and every one was skipped (skipped in this refresh: "
+                               f"{skipped or 'none counted'}); nothing was saved")
     if empty:
         # a snapshot claims the regions it covers: an empty region is a typo or an outage, not "no GPUs"
         raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)} — check the region "

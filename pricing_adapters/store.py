@@ -411,12 +411,13 @@ def _snapshot_info(row: tuple, now: datetime | None = None) -> SnapshotInfo | st
     for name, value in (("provider", provider), ("regions", regions), ("fetched_at", fetched_at), ("source", source)):
         if isinstance(value, bytes):   # a BLOB, or text that is not UTF-8 (_text_or_bytes)
             return f"{name} is not UTF-8 text"
+    shown = regions[:80] if isinstance(regions, str) else regions   # a cell may be megabytes long
     try:
         parsed = json.loads(regions)
-    except (TypeError, ValueError):
-        return f"regions {regions!r} is not a JSON list"
+    except (TypeError, ValueError, RecursionError):   # RecursionError: lists nested thousands deep
+        return f"regions {shown!r} is not a JSON list"
     if not isinstance(parsed, list) or not all(isinstance(r, str) and r for r in parsed):
-        return f"regions {regions!r} is not a JSON list of region codes"
+        return f"regions {shown!r} is not a JSON list of region codes"
     try:
         when = datetime.fromisoformat(str(fetched_at))
     except ValueError:
@@ -451,7 +452,8 @@ def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
             for i in (values.isna() & df[col].notna()).to_numpy().nonzero()[0]:
                 cast[i].append(f"{col} is not a number")
             if dtype == "int64":
-                values = values.where(values.isna() | (values == values.round()))
+                # whole numbers a float holds exactly: not inf (inf == inf.round()), which int64 cannot hold
+                values = values.where(values.isna() | ((values == values.round()) & (values.abs() < 2**53)))
                 values = values.fillna(-1).astype("int64")   # -1: not a term; the row is named below
             df[col] = values
         elif dtype == "bool":
