@@ -6,13 +6,22 @@ Control characters would act on the terminal that prints or `cat`s the text: ESC
 ESC ] retitles it or makes a hyperlink, BS and CR overwrite what was printed, and VT, FF, FS-RS and NEL end a
 line for a reader that splits lines on them. C0 but tab and line feed, DEL and C1 are shown as \\xNN, so the
 text stays readable and names what is in the file; a carriage return is dropped, as rich drops it
-(rich.control.STRIP_CONTROL_CODES), so a CRLF line end reads as one.
+(rich.control.STRIP_CONTROL_CODES), so a CRLF line end reads as one. Line and paragraph separators,
+bidirectional controls and zero-width characters are shown as \\uNNNN.
 """
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
 _CONTROLS[0x0d] = None
+# Characters that change how the text around them reads without being seen: the line and paragraph
+# separators (a reader that splits lines on them sees a new line), the bidirectional marks, embeddings,
+# overrides and isolates (U+202E shows "evil" as "live" and reorders what follows), and the zero-width
+# ones. Shown as \uNNNN.
+_FORMATS = (0x061c, *range(0x200b, 0x2010), 0x2028, 0x2029, *range(0x202a, 0x202f), *range(0x2060, 0x2065),
+            *range(0x2066, 0x206a), 0xfeff)
+_CONTROLS.update({c: f"\\u{c:04x}" for c in _FORMATS})
 
 
 def visible(text: str) -> str:
-    """`text` with its control characters shown as \\xNN (a carriage return dropped)."""
+    """`text` with its control characters shown as \\xNN, its invisible format characters as \\uNNNN (a
+    carriage return dropped)."""
     return text.translate(_CONTROLS)
