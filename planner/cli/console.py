@@ -38,7 +38,9 @@ class _Stderr:
         """`label text` on one line, the label in `style` on a terminal, `text` as it is. Where rich would
         print no colour (stderr no terminal, `_plain_stderr`) the line is written without it: the same
         characters, and no rich import, whose import and first print are 0.03-0.04 s of a `plan --format
-        json` process that prints nothing else with rich (2026-12-02)."""
+        json` process that prints nothing else with rich (2026-12-02). Lines after the first are indented, so
+        that no line of a message (a workload named "w\nerror: …") can pass for a label line of its own."""
+        text = text.replace("\n", "\n  ")
         if _plain_stderr():
             sys.stderr.write(f"{label} {visible(text)}\n")
         else:

@@ -173,3 +173,15 @@ def test_invisible_format_characters_are_shown_not_obeyed():
     # right-to-left override, line separator, zero-width space, ESC, and a CRLF line end
     assert visible("a\u202eb\u2028c\u200bd\x1be\r\n") == "a\\u202eb\\u2028c\\u200bd\\x1be\n"
 
+
+
+def test_no_line_of_a_warning_can_pass_for_a_label_line_of_its_own(capsys, monkeypatch):
+    from planner.cli.console import err
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    # a workload named "w\nerror: forged" in a warning that names it
+    err.warn("w\nerror: forged: the speeds of T4 are estimates")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["warning: w", "  error: forged: the speeds of T4 are estimates"]
+    assert not any(line.startswith("error:") for line in lines)
