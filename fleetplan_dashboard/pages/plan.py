@@ -464,7 +464,7 @@ def _draw_decisions(made) -> None:
                              "increase_pct": st.column_config.NumberColumn("increase %", format="%.2f"),
                              "note": st.column_config.TextColumn(width=300)})
         if made.flip_points is not None and len(made.flip_points):
-            st.markdown("**Flip points** — the demand of the workload a card mainly serves below which the plan holds "
+            st.markdown("**Flip points** — the demand of the workload a card mainly serves just below which the plan holds "
                         "fewer of it")
             st.dataframe(made.flip_points.drop(columns=["gpu"]), hide_index=True, width="stretch", key="flip_points_table",
                          placeholder="", column_config={

@@ -621,7 +621,7 @@ def _print_decisions(p) -> None:
         flips = p.flip_points.assign(flip_share_of_today=p.flip_points["flip_share_of_today"] * 100)
         emit(flips.rename(columns={"flip_share_of_today": "flip_pct_of_today"}).drop(columns=["gpu", "solves"]),
              Format.table, float_digits=3,   # a flip at 1.676 reference GPUs read as 1.7, above it
-             title="Flip points: the demand of the workload a card mainly serves below which the plan holds fewer of it")
+             title="Flip points: the demand of the workload a card mainly serves just below which the plan holds fewer of it")
 
 
 # --------------------------------------------------------------------------------------------------

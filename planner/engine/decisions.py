@@ -6,7 +6,7 @@
 - runner-up: the best plan whose fleet — cards held per card type (`Model.n`) and reserved units per
   offer — differs from the plan's in at least one count (a no-good cut);
 - close call: the runner-up costs at most `close_call_share` more than the plan;
-- flip points: per card bought, the demand of the workload it mainly serves below which the optimal plan
+- flip points: per card bought, the demand of the workload it mainly serves just below which the optimal plan
   holds fewer of that card, by re-solves that narrow a bracket (where the totals' lines cross, else halving).
 
 Every re-solve takes the plan's own path — same inputs and reductions, solver, time limit and extra
@@ -737,9 +737,11 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
         said = f"no flip point: no fleet at {low:,.6g} {unit}, {units} held at {high:,.6g} {unit}"
         return ended(said + ("; fewer held at no demand tried" if not search.fewer else ""))
     flip = (low + high) / 2
-    # what the plan holds at the highest demand seen below the flip: the size of the step (24 → 0 is not 24 → 23)
+    # what the plan holds at the highest demand seen below the flip: the size of the step (24 → 0 is not 24 → 23).
+    # "Just below": the count can rise again further down (a cheaper card may take over, then lose to this one
+    # again), and the search does not solve every lower demand, so "at most N held below it" could be false
     below = f"{search.fewer[low]} held at {low:,.6g} {unit}" if units > 1 else None
-    notes.append((f"at most {units - 1} held below it" if units > 1 else "not bought below it")
+    notes.append(("fewer held just below it" if units > 1 else "not bought just below it")
                  + (f" ({below})" if below else ""))
     return {**row, "flip_demand": flip, "flip_share_of_today": flip / today, "precision_pct": 100.0 * (high - low) / 2 / flip,
             "solves": search.solves, "note": "; ".join(notes)}
@@ -829,7 +831,7 @@ def bought_cards(result: Plan) -> list[str]:
 
 def flip_row(r: _Resolver, card: str, gpu: str, units: int, workload: str | None) -> dict:
     """The flip point of a card bought in the plan, which holds `units` of it (a FLIP_COLUMNS row), on the
-    `workload` it mainly serves (main_workload): the demand of that workload below which the optimal plan
+    `workload` it mainly serves (main_workload): the demand of that workload just below which the optimal plan
     holds fewer of the card than the plan does."""
     base = {"card": card, "gpu": gpu, "units": units, "workload": workload or ""}
     if workload is None:

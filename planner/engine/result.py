@@ -51,7 +51,7 @@ class Plan:
     # what each decision is worth (engine.decisions, set by add_decisions): one row per purchase, reservation
     # and sale with the cost increase when it is forbidden; the runner-up (the best plan with a different
     # fleet: fleet, total, increase, increase_pct); close_call when the runner-up is within close_call_share;
-    # flip_points: per card bought, the demand of the workload it mainly serves below which not buying wins
+    # flip_points: per card bought, the demand of the workload it mainly serves just below which not buying wins
     decisions: pd.DataFrame | None = None
     runner_up: dict | None = None
     close_call: bool | None = None

@@ -356,8 +356,8 @@ def test_flip_points_bracket_the_change(path):
         above = plan(s, baselines=False, overrides={**relax, path_: row["flip_demand"] * (1 + eps)})
         below = plan(s, baselines=False, overrides={**relax, path_: row["flip_demand"] * (1 - eps)})
         assert held(above, row["card"]) >= row["units"] > held(below, row["card"]), row
-        # the note says what holds below the flip: fewer than the plan's units, so at most one fewer
-        said = f"at most {row['units'] - 1} held below it" if row["units"] > 1 else "not bought below it"
+        # the note says what holds just below the flip: fewer than the plan's units
+        said = "fewer held just below it" if row["units"] > 1 else "not bought just below it"
         assert said in row["note"] and held(below, row["card"]) <= row["units"] - 1, row
         # … and how many at the highest demand it tried below the flip, re-planned here
         tried = re.search(r"\((\d+) held at ([\d,.e+-]+) ", row["note"])

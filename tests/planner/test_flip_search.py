@@ -58,8 +58,8 @@ def curves(rng: random.Random):
     return today, fewer, held, flip
 
 
-def search(monkeypatch, today: float, fewer, held) -> dict:
-    """flip_point on a card held once today, each solve answered from the curves."""
+def search(monkeypatch, today: float, fewer, held, units: int = 1) -> dict:
+    """flip_point on a card held `units` times today, each solve answered from the curves."""
     resolver = types.SimpleNamespace(
         scenario=types.SimpleNamespace(workloads=[types.SimpleNamespace(
             name="w", demand_field="gpu_hours_per_month", demand_amount=today)]),
@@ -79,7 +79,7 @@ def search(monkeypatch, today: float, fewer, held) -> dict:
         return w <= o
 
     monkeypatch.setattr(decisions._FlipSearch, "holds", holds)
-    return decisions.flip_point(resolver, "card", 1, "w")
+    return decisions.flip_point(resolver, "card", units, "w")
 
 
 def bisection_solves(today: float, flip: float) -> int:
@@ -167,7 +167,7 @@ def test_the_search_brackets_the_flip_within_precision_on_many_curves(monkeypatc
         row = search(monkeypatch, today, fewer, held)
         half = row["precision_pct"] / 100 * row["flip_demand"]
         assert abs(row["flip_demand"] - flip) <= half * (1 + 1e-9), (today, flip, row)
-        assert row["note"] == "not bought below it" and row["solves"] <= MAX_FLIP_SOLVES
+        assert row["note"] == "not bought just below it" and row["solves"] <= MAX_FLIP_SOLVES
         # where the lines mislead (kinks between the solved demands), halvings keep the search near
         # bisection's pace: it is as precise wherever bisection's 14 solves would be
         if bisection_solves(today, flip) <= MAX_FLIP_SOLVES:
@@ -176,3 +176,22 @@ def test_the_search_brackets_the_flip_within_precision_on_many_curves(monkeypatc
         bisection.append(min(bisection_solves(today, flip), MAX_FLIP_SOLVES))
     # and far fewer solves on the whole: 7-8 on average, against bisection's 11.8
     assert statistics.mean(used) <= 0.7 * statistics.mean(bisection)
+
+
+def test_a_count_that_rises_again_below_the_flip_is_not_denied_by_the_note(monkeypatch):
+    # the card pays below 100 and above 600 GPU-hours a month, not between: W − O = −(d − 100)(d − 600) / 1000
+    # is ≤ 0 on [0, 100] and [600, ∞). Held 4 times at 1,000, the search steps down by 250 (held at 750,
+    # fewer at 250) and narrows [250, 750] to the crossing at 600; it never solves below 250
+    def fewer(d: float) -> float:
+        return 5.0 * d
+
+    def held(d: float) -> float:
+        return 5.0 * d - (d - 100.0) * (d - 600.0) / 1000.0
+
+    row = search(monkeypatch, 1000.0, fewer, held, units=4)
+    assert row["flip_demand"] == pytest.approx(600.0, rel=FLIP_PRECISION)
+    # the note claims only what the search saw: fewer just below the flip, and at the highest demand it tried
+    # there; "at most 3 held below it" would be false at 50, where the card pays again
+    assert held(50.0) < fewer(50.0)
+    assert row["note"].startswith("fewer held just below it (0 held at 599.")
+    assert "at most" not in row["note"]
