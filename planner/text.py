@@ -25,3 +25,12 @@ def visible(text: str) -> str:
     """`text` with its control characters shown as \\xNN, its invisible format characters as \\uNNNN (a
     carriage return dropped)."""
     return text.translate(_CONTROLS)
+
+
+def one_line(text: str) -> str:
+    """`visible(text)` with its line feeds shown as \\n too: for a name printed inside a line of the tool's own
+    (a plan's headline), where a scenario named "Entry\\nTOTAL: 0 USD" would start a line that reads as the
+    tool's. Tables keep a line feed (a cell of two lines stays inside its box), and so do the planner's own
+    multi-line messages."""
+    return visible(text).replace("\n", "\\n")
+

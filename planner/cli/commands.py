@@ -32,10 +32,12 @@ from planner.cli.console import (
     fail,
     infeasible,
     quiet_broken_pipe,
+    seconds_within,
     skip_teardown,
     stdout_console,
 )
 from planner.errors import InfeasibleError, PlannerError, PricesRefuteScenario, ScenarioError
+from planner.text import one_line
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
 ENVIRONMENT = [
@@ -153,7 +155,7 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
         if problems:
             failed += 1
             continue
-        err.labelled("ok", f"{path}: {scenario.name} — {len(scenario.workloads)} workload(s), "
+        err.labelled("ok", f"{path}: {one_line(scenario.name)} — {len(scenario.workloads)} workload(s), "
                            f"{scenario.horizon_months} months", "green")
         for warning in warnings:
             err.warn(f"{path}: {warning}")
@@ -359,9 +361,10 @@ def plan_command(
     no_decisions: bool = typer.Option(False, "--no-decisions",
                                       help="skip what each decision is worth, the runner-up plan and the flip points "
                                            "(re-solves made after the plan is shown)"),
-    time_limit: float | None = typer.Option(None, "--time-limit", min=0.1, max=86400, metavar="SECONDS",
-                                            help="stop each solve after SECONDS with the best fleet found so far "
-                                                 "(status feasible, with its gap); exit 3 if none was found"),
+    time_limit: float | None = typer.Option(None, "--time-limit", parser=seconds_within(0.1, 86400),
+                                            metavar="SECONDS",
+                                            help="stop each solve after SECONDS (0.1 to 86400) with the best fleet "
+                                                 "found so far (status feasible, with its gap); exit 3 if none was found"),
     profile_slots: int | None = typer.Option(None, "--profile-slots", min=1, max=168, metavar="K",
                                              help="group a profile's hourly weights into K load-duration blocks "
                                                   "(default: the scenario's profile_slots, else 24; 168 = exact) "
@@ -523,7 +526,7 @@ def _print_plan(p) -> None:
 
     out = stdout_console(piped_width=160)
     cur = p.currency
-    out.print(f"[bold]{escape(p.scenario_name)}[/] — {p.status}, {p.horizon_months} months, total "
+    out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {p.horizon_months} months, total "
               f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {escape(str(p.prices['source']))}, "
               f"{escape(price_dates(p.prices))}")   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
@@ -671,8 +674,8 @@ def compare(
         emit(costs.assign(**basis), fmt)
     else:
         cur = cmp.currency
-        stdout_console().print(f"[bold]a[/] = {escape(str(a))} ({escape(cmp.label_a)})\n"
-                               f"[bold]b[/] = {escape(str(b))} ({escape(cmp.label_b)})\n"
+        stdout_console().print(f"[bold]a[/] = {escape(one_line(str(a)))} ({escape(one_line(cmp.label_a))})\n"
+                               f"[bold]b[/] = {escape(one_line(str(b)))} ({escape(one_line(cmp.label_b))})\n"
                                f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
                                f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.delta_pct_text})")
         if not cmp.same_basis:
@@ -733,9 +736,10 @@ def sweep(
                                                                       "e.g. tcp://10.0.0.5:8786 (needs the "
                                                                       "[dask] extra)"),
     # at most an hour: dask's parse_timedelta fails on inf, and a scheduler unreachable for an hour is down
-    scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", min=0.1, max=3600, metavar="SECONDS",
+    scheduler_timeout: float = typer.Option(30.0, "--scheduler-timeout", parser=seconds_within(0.1, 3600),
+                                            metavar="SECONDS",
                                             help="give up (exit 2) when the --scheduler cannot be reached "
-                                                 "within SECONDS (at most 3600)"),
+                                                 "within SECONDS (0.1 to 3600)"),
     processes: int = typer.Option(2, "--processes", metavar="N", min=1,
                                   help="local worker processes (without --scheduler; at most 4 per core)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
@@ -787,7 +791,7 @@ def sweep(
     if fmt is not Format.json:   # inputs as given (a table does not round them); mappings and lists as YAML
         table = table.assign(**{c: table[c].map(_vary_text if fmt is Format.table else _vary_cell) for c in grid})
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
-    emit(table, fmt, title=f"Sweep of {escape(file.name)} ({len(table)} points, {escape(money)}, present value)",
+    emit(table, fmt, title=f"Sweep of {escape(one_line(file.name))} ({len(table)} points, {escape(money)}, present value)",
          float_digits=0)
 
 

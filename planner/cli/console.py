@@ -133,6 +133,21 @@ def quiet_broken_pipe() -> None:
     raise typer.Exit(0)
 
 
+def seconds_within(low: float, high: float):
+    """A typer `parser` of a number of seconds from `low` to `high`. typer's own range check (min, max) lets
+    nan reach its upper-bound test, which said "should be less than or equal to 86400" of `--time-limit nan`;
+    here nan, ±inf and words are refused in one message naming the range."""
+    def seconds(text) -> float:
+        try:
+            value = float(text)
+        except (TypeError, ValueError):
+            value = math.nan
+        if not low <= value <= high:   # nan fails both comparisons
+            raise typer.BadParameter(f"expected a number of seconds from {low:g} to {high:g}, got {visible(str(text))!r}")
+        return value
+    return seconds
+
+
 class Format(str, Enum):
     table = "table"
     json = "json"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail
+from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, seconds_within
 from planner.errors import PlannerError
 from pricing_adapters import registry
 from pricing_adapters.errors import (
@@ -141,9 +141,10 @@ def refresh(
     store: Path | None = typer.Option(None, "--store", metavar="FILE", help=STORE_HELP),
     subscription: str | None = typer.Option(None, "--subscription", metavar="ID",
                                                help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
-    deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", min=1, max=MAX_DEADLINE_S,
-                                   help="give up (exit 1, store unchanged) when the whole refresh takes longer "
-                                        "than SECONDS, however slowly the API answers", metavar="SECONDS"),
+    deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", parser=seconds_within(1, MAX_DEADLINE_S),
+                                   help=f"give up (exit 1, store unchanged) when the whole refresh takes longer "
+                                        f"than SECONDS (1 to {MAX_DEADLINE_S:g}), however slowly the API answers",
+                                   metavar="SECONDS"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

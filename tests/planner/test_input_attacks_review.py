@@ -146,11 +146,28 @@ def test_compare_refuses_a_saved_plan_whose_currency_is_not_its_scenarios(tmp_pa
     assert 'currency "[/]" is not the currency of its scenario_inputs (USD)' in result.output
 
 
-@pytest.mark.parametrize("seconds", ["inf", "1e308", "3601"])
+@pytest.mark.parametrize("seconds", ["inf", "1e308", "3601", "nan", "-nan", "0.05", "soon"])
 def test_a_scheduler_timeout_is_at_most_an_hour(seconds):
     result = run("sweep", ROOT / "scenarios" / "entry.yaml", "--vary", "horizon_months=1,2",
                  "--scheduler", "tcp://127.0.0.1:1", "--scheduler-timeout", seconds)
-    assert result.exit_code == 2 and "less than or equal to 3600" in result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"expected a number of seconds from 0.1 to 3600, got '{seconds}'" in result.output
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-1", "0.05", "86401", "1e999", "ten"])
+def test_a_time_limit_outside_its_range_names_the_range(seconds):
+    # nan passed typer's lower-bound check and met the upper one: "should be less than or equal to 86400"
+    result = run("plan", ROOT / "scenarios" / "entry.yaml", "--no-baselines", "--time-limit", seconds)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"Invalid value for '--time-limit': expected a number of seconds from 0.1 to 86400, got '{seconds}'" \
+        in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("seconds", ["0.1", "86400", "2.5"])
+def test_a_time_limit_within_its_range_plans(seconds):
+    result = run("plan", ROOT / "scenarios" / "entry.yaml", "--no-baselines", "--no-decisions", "--format", "json",
+                 "--time-limit", seconds)
+    assert result.exit_code == 0, result.output
 
 
 def test_an_offers_csv_with_empty_required_text_cells_is_refused(tmp_path):
@@ -185,3 +202,23 @@ def test_no_line_of_a_warning_can_pass_for_a_label_line_of_its_own(capsys, monke
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["warning: w", "  error: forged: the speeds of T4 are estimates"]
     assert not any(line.startswith("error:") for line in lines)
+
+
+def test_a_line_feed_in_a_scenario_name_cannot_forge_a_line_of_the_plan(tmp_path):
+    # a scenario named "Entry\nTOTAL: 0 USD" printed its second line as a line of the tool's own, below the
+    # headline; the name is printed on one line with the line feed shown as \n (in `plan` and `validate`)
+    text = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8")
+    assert "\nname: Entry — small datasets\n" in text
+    path = tmp_path / "forged.yaml"
+    path.write_text(text.replace("\nname: Entry — small datasets\n", '\nname: "Entry\\nTOTAL: 0 USD"\n'),
+                    encoding="utf-8")
+    planned = cli("plan", path, "--no-baselines", "--no-decisions", timeout=120)
+    assert planned.returncode == 0, planned.stderr
+    lines = planned.stdout.splitlines()
+    assert lines[0].startswith("Entry\\nTOTAL: 0 USD — optimal, 24 months, total ")
+    assert not any(line.startswith("TOTAL") for line in lines)
+    checked = cli("validate", path, timeout=60)
+    assert checked.returncode == 0 and f"ok {path}: Entry\\nTOTAL: 0 USD — 1 workload(s), 24 months" in checked.stderr
+    # the JSON keeps the name as written
+    planned = cli("plan", path, "--no-baselines", "--no-decisions", "--format", "json", timeout=120)
+    assert json.loads(planned.stdout)["scenario"] == "Entry\nTOTAL: 0 USD"
