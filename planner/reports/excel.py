@@ -463,5 +463,22 @@ def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str 
     elif isinstance(value, (date, datetime)):
         ws.write_datetime(row, col, value, fmt or formats(DAY))
     else:
-        text = workbook_text(json.dumps(clean(value)) if isinstance(value, (dict, list, tuple)) else str(value))
+        text = _fitted(workbook_text(json.dumps(clean(value)) if isinstance(value, (dict, list, tuple)) else str(value)))
         ws.write_string(row, col, text, formats(number_format, quote_prefix=starts_a_formula(text)))
+
+
+# A cell holds at most 32,767 UTF-16 units (Excel's limit); xlsxwriter cuts a longer string without a word
+# (write_string returns -2). A price file's `source` or `note` cell can be longer: the cell says it was cut.
+CELL_UNITS = 32_767
+
+
+def _fitted(text: str) -> str:
+    """`text` as it fits a cell: unchanged within CELL_UNITS, else its start and a note of its length."""
+    if len(text) <= CELL_UNITS // 2:   # at most two units a character: no longer than the limit
+        return text
+    units = text.encode("utf-16-le")
+    if len(units) // 2 <= CELL_UNITS:
+        return text
+    note = f" … [cut: {len(text):,} characters, more than a cell holds]"
+    kept = units[:2 * (CELL_UNITS - len(note.encode("utf-16-le")) // 2)]
+    return kept.decode("utf-16-le", errors="ignore") + note   # "ignore": half a surrogate pair at the cut

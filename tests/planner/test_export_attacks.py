@@ -339,3 +339,40 @@ def test_without_an_atomic_exchange_the_set_is_still_replaced_whole_or_not_at_al
     write_plan_files(new, out)
     assert snapshot(out) == snapshot(_fresh(new, tmp_path / "fresh"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "out"]
+
+
+@pytest.mark.parametrize(("source", "kept_chars"), [
+    # 40,000 ASCII characters: the note " … [cut: 40,000 characters, more than a cell holds]" is 51 UTF-16
+    # units (1 + 1 + 1 + 5 + 1 + 6 + 1 + 11 + 1 + 4 + 1 + 4 + 1 + 1 + 1 + 4 + 1 + 6), so 32,767 − 51 = 32,716
+    # characters are kept
+    ("x" * 40_000, 32_716),
+    # 20,000 emoji are 40,000 UTF-16 units (two each): (32,767 − 51) / 2 = 16,358 whole emoji fit
+    ("\U0001F600" * 20_000, 16_358),
+])
+def test_a_text_cell_longer_than_a_workbook_cell_says_it_was_cut(tmp_path, source, kept_chars):
+    import openpyxl
+
+    from planner.cli import app as cli_app
+    offers_csv = Path(__file__).resolve().parents[2] / "examples" / "offers-g5-us-east-1.csv"
+    lines = offers_csv.read_text(encoding="utf-8").splitlines()
+    header, row = lines[0], next(line for line in lines[1:] if ":g5.xlarge:on_demand" in line)
+    cells = next(csv.reader([row]))
+    cells[header.split(",").index("source")] = source
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(cells)
+    (tmp_path / "o.csv").write_text(header + "\n" + out.getvalue(), encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(textwrap.dedent(f"""\
+        name: long source
+        prices: {{source: {tmp_path / 'o.csv'}}}
+        workloads:
+          - {{name: w, gpu_hours_per_month: 100, reference_gpu: A10G}}
+        """), encoding="utf-8")
+    from typer.testing import CliRunner
+    result = CliRunner().invoke(cli_app, ["plan", str(tmp_path / "s.yaml"), "--no-baselines", "--no-decisions",
+                                          "--format", "xlsx", "-o", str(tmp_path / "p.xlsx")])
+    assert result.exit_code == 0, result.output
+    sheet = openpyxl.load_workbook(tmp_path / "p.xlsx")["prices used"]
+    texts = [c.value for r in sheet.iter_rows() for c in r if isinstance(c.value, str) and len(c.value) > 1000]
+    note = f" … [cut: {len(source):,} characters, more than a cell holds]"
+    assert texts == [source[:kept_chars] + note]
+    assert len(texts[0].encode("utf-16-le")) // 2 <= 32_767
