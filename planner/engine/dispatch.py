@@ -23,7 +23,7 @@ import numpy as np
 import pulp
 
 from planner.engine.model import Model
-from planner.engine.solve import _highs_model, _run, objective_costs
+from planner.engine.solve import _highs_model, _run
 
 RESERVED_WORK_WEIGHT = 1.0   # per reference-GPU-hour a reservation delivers (up to 1.5, by offer id) …
 OTHER_WORK_WEIGHT = 2.0      # … and any other unit: reservations work first, and no unit beyond a demand
@@ -57,7 +57,7 @@ def _settle(m: Model) -> bool:
                                 np.full(len(integer), highspy.HighsVarType.kContinuous))
         h.changeColsBounds(len(integer), integer, fixed, fixed)
         solved[integer] = fixed
-    cost = objective_costs(m.prob, n)   # as _highs_model set them (no copy of the LP)
+    cost = h.col_cost
     priced = np.flatnonzero(cost).astype(np.int32)
     weights = _work_weights(m, n)
     branch = _least_work(h, cost, priced, float(cost @ solved), weights, m.time_limit)

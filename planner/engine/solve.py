@@ -130,7 +130,10 @@ class Solution:
 
 
 class _SilentHighs(highspy.Highs):
-    """A HiGHS model with its output off from its first call on."""
+    """A HiGHS model with its output off from its first call on; `col_cost` ([n]) holds the objective's
+    coefficients it was given (objective_costs), read by the checks on its answers without a copy of its LP."""
+
+    col_cost: np.ndarray
 
     def enableCallbacks(self):
         # highspy.Highs.__init__ calls this before any option can be set, and HiGHS writes its banner
@@ -171,6 +174,7 @@ def _highs_model(prob: pulp.LpProblem, columns: list, options: dict) -> _SilentH
     for key, option in {"output_flag": False, "mip_rel_gap": GAP_REL, **options}.items():
         h.setOptionValue(key, option)
     h.passModel(lp)
+    h.col_cost = cost
     return h
 
 
@@ -271,7 +275,7 @@ def _solve_highs(m: Model, time_limit: float | None, start: Start | None = None)
     columns = m.prob.variables()
     m.columns = columns
     h = _highs_model(m.prob, columns, highs_options(m))
-    cost = objective_costs(m.prob, len(columns))
+    cost = h.col_cost
     z = None if m.z is None else getattr(m.z, "index", None)   # None: the binary is in no row
     mip, branches = any(v.cat == pulp.LpInteger for v in columns), []
     for fixed in ((None,) if z is None else (0.0, 1.0)):
