@@ -41,7 +41,9 @@ with a one-line message, and no table is returned:
 - no, partial, expired or rejected credentials -> `CredentialsError`;
 - throttling that outlasted botocore's standard retry mode -> `ThrottledError`;
 - timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`;
-- an answer botocore cannot parse (invalid XML, a number field that is not one) -> `PriceSourceError`.
+- an answer botocore cannot parse (invalid XML, a number field that is not one) -> `PriceSourceError`;
+- an answer larger than MAX_ANSWER_BYTES (32 MB; a real page is at most about 1 MB) -> `PriceSourceError`,
+  refused as soon as its Content-Length or the bytes read pass the limit, never read to the end.
 
 Endpoints: boto3 itself honours `AWS_ENDPOINT_URL_PRICING` / `AWS_ENDPOINT_URL_EC2` (and
 `AWS_ENDPOINT_URL`); this module never sets `endpoint_url`.
@@ -81,6 +83,13 @@ REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 # (reference README trap 1: g5 A10G and g6/gr6 L4 22888 MiB, g6e L40S 45776). A GPU slice reports its
 # share of this figure (g6f.large: 2861 MiB = 1/8 of an L4; `memory_share`).
 WHOLE_DEVICE_MIB: dict[str, float] = {"A10G": 22888, "L4": 22888, "L40S": 45776}
+
+# botocore reads a whole answer into memory before it parses it. A GetProducts page of 100 price list items,
+# each with all 13 terms, is 1.1 MB (100 copies of tests/fixtures/aws' p4d.24xlarge item); a DescribeInstanceTypes
+# page of 100 types and a DescribeSpotPriceHistory page of 1,000 quotes, rendered as EC2 XML from the fixtures,
+# are 0.23 and 0.28 MB. 32 MB is about 30 times the largest and stops an answer that never ends.
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+ANSWER_CHUNK_BYTES = 64 * 1024   # what botocore reads at a time (urllib3's stream() default)
 
 LEASE_MONTHS = {"1yr": 12, "3yr": 36}
 PURCHASE_OPTIONS = {"No Upfront": "no_upfront", "Partial Upfront": "partial_upfront", "All Upfront": "all_upfront"}
@@ -205,7 +214,8 @@ class AwsPriceSource:
                 from botocore.config import Config
 
                 config = self.config.merge(Config(read_timeout=min(self.read_timeout, self.deadline_s)))
-                self._clients[key] = self._session().client(service, region_name=region, config=config)
+                self._clients[key] = _bound_answers(self._session().client(service, region_name=region,
+                                                                           config=config))
         return self._clients[key]
 
     def pricing_client(self, region: str):
@@ -245,6 +255,10 @@ class AwsPriceSource:
                                    f"({_one_line(exc)}); check the network or proxy") from None
         except bx.BotoCoreError as exc:
             raise PriceSourceError(f"AWS {api} failed in {region}: {_one_line(exc)}") from None
+        except _AnswerTooLarge:
+            raise PriceSourceError(f"AWS {api} in {region} sent an answer larger than {MAX_ANSWER_BYTES // 2**20} MB "
+                                   f"(a real page is at most about 1 MB); it was not read further; the listing "
+                                   f"cannot be trusted; nothing was saved") from None
         except unreadable as exc:
             raise PriceSourceError(f"AWS {api} failed in {region}: its answer could not be read "
                                    f"({type(exc).__name__}: {_one_line(exc)[:200]}); nothing was saved") from None
@@ -491,6 +505,108 @@ class AwsPriceSource:
         key = (itype, zone_id or zone_name)
         if key not in newest or stamp > newest[key][0]:
             newest[key] = (stamp, price)
+
+
+# -- answer size -------------------------------------------------------------------------------------
+
+class _AnswerTooLarge(Exception):
+    """An answer passed MAX_ANSWER_BYTES; `_errors` names the API and region. Not a ConnectionError, so
+    botocore's retry mode does not ask again."""
+
+
+class _BoundedHttp:
+    """A boto3 client's HTTP session that reads each answer's body itself and stops at MAX_ANSWER_BYTES.
+
+    botocore has no setting for this: its session reads the whole body inside `send`, before any event
+    (`before-parse` is handed the bytes already read). So `send` asks the wrapped session for the answer
+    unread (`stream_output`, as for a download) and reads it here as botocore would: undecoded, in chunks.
+    Everything else (`close`, …) is the wrapped session's.
+    """
+
+    def __init__(self, http: Any):
+        self._http = http
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._http, name)
+
+    def send(self, request: Any) -> Any:
+        if request.stream_output:   # an answer its caller streams (a download): none of ours
+            return self._http.send(request)
+        from botocore.awsrequest import AWSResponse
+
+        request.stream_output = True
+        try:
+            response = self._http.send(request)
+        finally:
+            request.stream_output = False
+        try:
+            body = _read_answer(response.raw, response.headers.get("content-length"))
+        except _AnswerTooLarge:
+            raise
+        except Exception as exc:  # noqa: BLE001 - mapped as botocore's send maps them, so they are retried as before
+            raise _botocore_read_error(exc, request) from None
+        return AWSResponse(response.url, response.status_code, response.headers, _ReadBody(body))
+
+
+class _ReadBody:
+    """A body already read, in the shape AWSResponse reads it (`raw.stream()`)."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def stream(self, *args: Any, **kwargs: Any) -> Iterator[bytes]:
+        yield self.data
+
+
+def _read_answer(raw: Any, content_length: str | None) -> bytes:
+    """The undecoded body of one answer (a urllib3 response); _AnswerTooLarge, with the connection closed,
+    once its Content-Length or the bytes read pass MAX_ANSWER_BYTES."""
+    if content_length and content_length.strip().isdecimal() and int(content_length) > MAX_ANSWER_BYTES:
+        _drop(raw)
+        raise _AnswerTooLarge
+    chunks, size = [], 0
+    for chunk in raw.stream(ANSWER_CHUNK_BYTES):
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            _drop(raw)
+            raise _AnswerTooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _botocore_read_error(exc: Exception, request: Any) -> Exception:
+    """The botocore error URLLib3Session.send raises for `exc` met while reading a body: a read timeout or a
+    dropped connection is one botocore's retry mode retries and `_errors` reports as timed out."""
+    from botocore.exceptions import ConnectionClosedError, HTTPClientError, ReadTimeoutError, SSLError
+    from urllib3.exceptions import ProtocolError
+    from urllib3.exceptions import ReadTimeoutError as URLLib3ReadTimeoutError
+    from urllib3.exceptions import SSLError as URLLib3SSLError
+
+    if isinstance(exc, URLLib3SSLError):
+        return SSLError(endpoint_url=request.url, error=exc)
+    if isinstance(exc, URLLib3ReadTimeoutError):
+        return ReadTimeoutError(endpoint_url=request.url, error=exc)
+    if isinstance(exc, ProtocolError):
+        return ConnectionClosedError(error=exc, request=request, endpoint_url=request.url)
+    return HTTPClientError(error=exc)
+
+
+def _drop(raw: Any) -> None:
+    """Close a response read only in part (its connection cannot carry another answer) and hand the slot back
+    to the pool, which opens a new connection next time."""
+    raw.close()
+    raw.release_conn()
+
+
+def _bound_answers(client: Any) -> Any:
+    """`client`, its answers read through _BoundedHttp. Every request botocore sends goes through
+    `client._endpoint.http_session` (no public setting reaches it); a Stubber or a `before-send` handler that
+    answers a request answers it before that, unchanged. tests/pricing_adapters/test_refresh_memory.py checks
+    that the bound holds with the installed botocore."""
+    endpoint = getattr(client, "_endpoint", None)
+    if endpoint is not None and hasattr(endpoint, "http_session"):
+        endpoint.http_session = _BoundedHttp(endpoint.http_session)
+    return client
 
 
 # -- parsing helpers (module level so they can be tested alone) -------------------------------------

@@ -5,7 +5,8 @@ Prices
     `api-version=2023-01-01-preview` (the version that carries `savingsPlan`), `currencyCode` and
     `$filter=serviceName eq 'Virtual Machines' and armRegionName eq '<region>'`. No `priceType` filter:
     every item of the region is fetched once and classified here, so one pass gives on-demand, spot,
-    low-priority, reservation and savings-plan rates. `NextPageLink` is followed to the end.
+    low-priority, reservation and savings-plan rates. `NextPageLink` is followed to the end; each page is
+    classified as it arrives and only its offers are kept, so memory holds one page and the GPU offers.
 
     Classification of an item (in this order):
     - `type` DevTestConsumption -> dropped (dev/test subscriptions only);
@@ -469,9 +470,7 @@ class AzurePriceSource:
                         self._deadline.check(f"ARM resource SKUs for {region}")
                         compute = None
                         self._without_arm(exc)
-                items = self._items(client, region, progress)
-                self.returned[region] = len(items)
-                region_rows = self._offers(region, items, facts, as_of)
+                region_rows = self._region_offers(client, region, facts, as_of, progress)
                 if region_rows and not any(r["purchase_option"] == "on_demand" for r in region_rows):
                     # every GPU size has a pay-as-you-go price: none at all is a broken or foreign listing
                     skipped = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items())) or "none"
@@ -551,7 +550,11 @@ class AzurePriceSource:
 
     # -- Retail Prices API ---------------------------------------------------------------------------
 
-    def _items(self, client: httpx.Client, region: str, progress: Progress) -> list[Item]:
+    def _region_offers(self, client: httpx.Client, region: str, facts: Mapping[str, dict], as_of: str,
+                       progress: Progress) -> list[dict]:
+        """The offers of one region's Retail listing, dated `as_of`. Each page is classified as it arrives
+        and then let go: across pages only the offers (and the counts) are held, not every item of the
+        region (pages of non-GPU items, each up to MAX_PAGE_BYTES, would otherwise pile up until MAX_PAGES)."""
         params = {
             "api-version": API_VERSION,
             "currencyCode": self.currency,
@@ -559,8 +562,8 @@ class AzurePriceSource:
         }
         url: str | None = self.prices_url
         seen: set[str] = set()
-        items: list[Item] = []
-        pages = 0
+        best: dict[str, tuple[tuple, dict]] = {}
+        pages = returned = 0
         while url:
             self._deadline.check_pages(pages + 1, f"Azure Retail Prices for {region} (page {pages + 1})")
             page = self._page(client, url, params if pages == 0 else None)
@@ -570,9 +573,11 @@ class AzurePriceSource:
             if billed != self.currency:
                 raise PriceSourceError(f"Azure Retail Prices API returned a page billed in {billed} for {region}; "
                                        f"{self.currency} was asked for")
-            items.extend(page["Items"])
+            returned += len(page["Items"])
+            self._add_offers(region, page["Items"], facts, as_of, best)
             progress(f"azure {region}: price pages", pages, None)
             nxt = page.get("NextPageLink")
+            del page   # before the next page is read: one page in memory at a time
             if nxt and not isinstance(nxt, str):
                 raise PriceSourceError(f"Azure Retail Prices API: page {url} has a NextPageLink that is not a URL")
             if nxt and nxt in seen:
@@ -581,7 +586,8 @@ class AzurePriceSource:
                 seen.add(nxt)
                 self._on_prices_host(nxt, f"page {url} has a NextPageLink")   # requested as given: it names pages
             url = nxt or None
-        return items
+        self.returned[region] = returned
+        return [row for _, row in best.values()]
 
     def _on_prices_host(self, link: str, what: str, current: str | None = None) -> httpx.URL:
         """`link` (relative to `current` when given) as a URL, when it keeps the scheme, host and port of
@@ -703,9 +709,10 @@ class AzurePriceSource:
             return found, f"Retail Prices armSkuName is '{raw}'"
         return found, ""
 
-    def _offers(self, region: str, items: list[Item], facts: Mapping[str, dict], as_of: str) -> list[dict]:
-        """The offers of one region's items, dated `as_of` (the fetch date); skipped items are counted."""
-        best: dict[str, tuple[tuple, dict]] = {}
+    def _add_offers(self, region: str, items: list[Item], facts: Mapping[str, dict], as_of: str,
+                    best: dict[str, tuple[tuple, dict]]) -> None:
+        """Add the offers of some of a region's items, dated `as_of` (the fetch date), to `best` (offer_id ->
+        (rank, row), the preferred quote so far); skipped items are counted."""
         for item in items:
             if not isinstance(item, Mapping):   # a broken page, not an item to skip: the listing is unreliable
                 raise PriceSourceError(f"Azure Retail Prices API: an item for {region} is not an object: "
@@ -757,7 +764,6 @@ class AzurePriceSource:
                     if rank <= best[oid][0]:
                         continue
                 best[oid] = (rank, row)
-        return [row for _, row in best.values()]
 
 
 def _parse_page(body: bytes, shown: str) -> dict:
