@@ -65,6 +65,8 @@ MAX_GPUS_PER_UNIT = 128
 MAX_HOURLY_PRICE = 1e9
 MAX_UPFRONT_PRICE = 1e12
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
+SHOWN_CHARS = 60  # of a bad cell in a message: a cell of 5,000 digits must not come back whole
+FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # number columns that may be empty
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
 # Columns a table may lack (older offers CSVs and price stores), and what they then hold: optional text is
@@ -173,12 +175,18 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
             (option.isin(HOURLY_OPTIONS) & (hourly == 0), "hourly_price 0 (a free GPU-hour is never a real offer)"),
             (option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0"),
             (count < 0, "negative gpu_count"),
-            (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit")]
+            (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit"),
+            # facts may be empty (unknown) but never infinite: 1e999 or 400 digits read as inf, and an
+            # infinite gpu_memory_gb met every memory floor
+            *((np.isinf(df[col]), f"{col} not finite (expected a number, or empty for unknown)") for col in FACT_NUMBERS),
+            # a negative memory or vCPU figure is a typo, not a fact: refused as a negative gpu_count is
+            *((df[col] < 0, f"negative {col}") for col in FACT_NUMBERS)]
 
 
 def number_problems(df: pd.DataFrame) -> pd.Series:
     """For each row of a typed offers table, its bad numbers ('' for none; several joined by ', '):
-    negative, non-finite or absurd prices, a zero price, a gpu_count that is negative, infinite or absurd."""
+    negative, non-finite or absurd prices, a zero price, a gpu_count that is negative, infinite or absurd,
+    an infinite or negative memory or vCPU figure."""
     out: list[list[str]] = [[] for _ in range(len(df))]
     for mask, text in _number_flags(df):
         _flag(out, mask, text)
@@ -211,6 +219,13 @@ def name_rows(df: pd.DataFrame, problems: pd.Series) -> str:
     shown = [f"row {i + 1} (offer {df['offer_id'].iloc[i]}): {text}" for i, text in bad[:ROWS_NAMED]]
     more = f"; and {len(bad) - ROWS_NAMED} more rows" if len(bad) > ROWS_NAMED else ""
     return "; ".join(shown) + more
+
+
+def shown_cell(text: str) -> str:
+    """A cell as a message quotes it: its repr, or that of its first SHOWN_CHARS characters and its length."""
+    if len(text) <= SHOWN_CHARS + 20:
+        return repr(text)
+    return f"{text[:SHOWN_CHARS]!r}… ({len(text):,} characters)"
 
 
 def effective_hourly(hourly_price, upfront_price, term_months):

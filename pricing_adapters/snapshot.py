@@ -15,7 +15,7 @@ from typing import IO
 import pandas as pd
 
 from pricing_adapters import PACKAGE_DIR, registry
-from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, shown_cell, validate_offers
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
@@ -39,7 +39,9 @@ def _read_csv(f: IO[str] | str) -> pd.DataFrame:
 # A term longer than this is a unit error (hours or days in the months column), not a contract: clouds sell
 # reservations and savings plans of 1 or 3 years (Azure some of 5), and 1200 months is a century.
 MAX_TERM_MONTHS = 1200
-_WHOLE = r"[+-]?\d+"
+# ASCII digits (\d also takes ١٢, which int() reads as 12), at most 9: more is over MAX_TERM_MONTHS, and int()
+# of more than 4,300 raised Python's "Exceeds the limit … for integer string conversion", naming no row
+_WHOLE = r"[+-]?[0-9]{1,9}"
 
 
 def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
@@ -81,21 +83,24 @@ def _typed(raw: pd.DataFrame, origin: str) -> pd.DataFrame:
 
     for col in [c for c in _NUMERIC if c in raw.columns]:
         cells = raw[col].fillna("").str.strip()   # a short row leaves its last cells NaN
-        numbers = pd.to_numeric(cells.mask(cells == ""), errors="coerce")   # 1e400 reads as inf: flagged later
+        numbers = pd.to_numeric(cells.mask(cells == ""), errors="coerce").astype("float64")   # 1e400: inf, flagged later
+        # pandas reads an integer of 310 to 4,300 digits as inf but one of more as NaN (Python's int limit): inf too
+        huge = numbers.isna() & cells.str.fullmatch(r"[+-]?[0-9]+")
+        numbers[huge] = [float(v) for v in cells[huge]]
         flag((cells != "") & numbers.isna() & (cells.str.lower() != "nan"),
-             lambda v, col=col: f"{col} {v!r} is not a number")
+             lambda v, col=col: f"{col} {shown_cell(v)} is not a number")
         out[col] = numbers.astype("float64")
     if (col := "term_months") in raw.columns:
         cells = raw[col].fillna("").str.strip()   # a short row leaves its last cells NaN
         whole = cells.str.fullmatch(_WHOLE)
         months = pd.Series([int(v) if ok else -1 for v, ok in zip(cells, whole)], index=raw.index, dtype=object)
         flag(~whole | (months < 0) | (months > MAX_TERM_MONTHS),
-             lambda v: f"term_months {v!r}: expected a whole number of months from 0 to {MAX_TERM_MONTHS} "
+             lambda v: f"term_months {shown_cell(v)}: expected a whole number of months from 0 to {MAX_TERM_MONTHS} "
                        "(0, 12 or 36)")
         out[col] = months.where(whole & (months >= 0) & (months <= MAX_TERM_MONTHS), 0).astype("int64")
     if (col := "gpu_known") in raw.columns:
         cells = raw[col].fillna("").str.strip().str.lower()
-        flag(~cells.isin(("true", "false")), lambda v: f"gpu_known {v!r}: expected True or False")
+        flag(~cells.isin(("true", "false")), lambda v: f"gpu_known {shown_cell(v)}: expected True or False")
         out[col] = cells == "true"
     if (problems != "").any():
         if "offer_id" not in raw.columns:

@@ -71,10 +71,20 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 # what a message calls a scalar of each implicit YAML tag whose value could not be made
 _SCALAR_KINDS = {"tag:yaml.org,2002:timestamp": "date", "tag:yaml.org,2002:int": "number a scenario can hold",
                  "tag:yaml.org,2002:float": "number"}
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+def _key_text(node: yaml.Node) -> str:
+    """A mapping key as written: a scalar's text (`true`, `~`, `1.50`), a list or mapping's source text on one line."""
+    if isinstance(node, yaml.ScalarNode):
+        return node.value
+    start, end = node.start_mark, node.end_mark
+    return " ".join(start.buffer[start.index:end.index].split()) if start.buffer is not None else node.id
 
 
 class _LimitedLoader(yaml.SafeLoader):
-    """The safe loader, composing under MAX_YAML_NODES and MAX_YAML_DEPTH and noting duplicate keys."""
+    """The safe loader, composing under MAX_YAML_NODES and MAX_YAML_DEPTH, noting duplicate keys and reading
+    every mapping key as the text written."""
 
     def __init__(self, stream: str):
         super().__init__(stream)
@@ -130,15 +140,26 @@ class _LimitedLoader(yaml.SafeLoader):
             raise YamlRefused(node.start_mark, f"{_cut(node.value, repr)} is not a {kind} ({why})") from None
 
     def _note_duplicates(self, node: yaml.Node) -> None:
-        """Record keys given twice in one mapping: YAML keeps the last silently, which changes the plan."""
+        """Record keys given twice in one mapping: YAML keeps the last silently, which changes the plan. Keys
+        are compared as the text they are read as (`flatten_mapping`): `1:` and `'1':` are one key."""
         if not isinstance(node, yaml.MappingNode):
             return
-        seen: dict[tuple[str, str], yaml.Mark] = {}
+        seen: dict[str, yaml.Mark] = {}
         for key, _ in node.value:
-            if isinstance(key, yaml.ScalarNode):
-                first = seen.setdefault((key.tag, key.value), key.start_mark)
-                if first is not key.start_mark:
-                    self.duplicates.append((key.value, first, key.start_mark))
+            text = _key_text(key)
+            first = seen.setdefault(text, key.start_mark)
+            if first is not key.start_mark:
+                self.duplicates.append((text, first, key.start_mark))
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        """Merge keys (`<<`) as the safe loader merges them, then every key read as the text written: a scenario's
+        keys are names, and `true:`, `null:` or `4090:` read as YAML types reached pydantic as True, None and 4090
+        ("Keys should be strings" at line 1, True as index [1]). As text, each is an unknown key, card or GPU
+        at its own line, with "did you mean", as any misspelt name is."""
+        super().flatten_mapping(node)
+        node.value = [(key if isinstance(key, yaml.ScalarNode) and key.tag == _STR_TAG
+                       else yaml.ScalarNode(_STR_TAG, _key_text(key), key.start_mark, key.end_mark), value)
+                      for key, value in node.value]
 
 
 class _Positions:
@@ -189,7 +210,10 @@ class _Positions:
 
 def _compose(source: str) -> tuple[Any, Any, list[tuple[str, yaml.Mark, yaml.Mark]]]:
     """(data, positions, duplicate keys) of one YAML document, parsed once under the limits."""
-    loader = _LimitedLoader(source)
+    try:
+        loader = _LimitedLoader(source)
+    except yaml.reader.ReaderError as exc:   # a character YAML refuses; its reader says only the offset
+        raise _refused_character(source, exc) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -197,6 +221,24 @@ def _compose(source: str) -> tuple[Any, Any, list[tuple[str, yaml.Mark, yaml.Mar
         return loader.construct_document(node), _Positions(node), loader.duplicates
     finally:
         loader.dispose()
+
+
+# The line breaks YAML counts in a mark's line: str.splitlines() also splits at \v, \f and \x1c-\x1e, which YAML
+# refuses, so splitting with it turned them into breaks YAML never saw and moved every later line.
+_YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _refused_character(source: str, exc: yaml.reader.ReaderError) -> yaml.MarkedYAMLError:
+    """The reader's error at a character YAML refuses (NUL, \\x01, U+FFFE) as a syntax error with its line and
+    column, counted as the marks of other YAML errors are (a byte order mark is no column)."""
+    pos = exc.position
+    breaks = list(_YAML_BREAKS.finditer(source, 0, pos))
+    line, start = len(breaks), breaks[-1].end() if breaks else 0
+    column = pos - start - (1 if not breaks and source.startswith("\ufeff") else 0)
+    char = chr(exc.character).encode("unicode_escape").decode("ascii")
+    return yaml.MarkedYAMLError(
+        problem=f"unacceptable character {char}: YAML allows no control characters but tab and line breaks; delete it",
+        problem_mark=yaml.Mark("<text>", pos, line, column, None, None))
 
 
 def read_yaml_value(text: str) -> Any:
@@ -215,7 +257,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
     so one broken line does not hide the file's other problems. YAML over a limit is refused at once."""
     if len(text) > MAX_SCENARIO_CHARS:
         return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"]
-    lines = text.splitlines()
+    lines = _YAML_BREAKS.split(text)
     syntax: list[str] = []
     for _ in range(20):
         try:
@@ -238,7 +280,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
             if line >= len(lines) or not lines[line].strip():
                 break
             lines[line] = ""
-        except yaml.YAMLError as exc:  # non-positional reader errors (bad bytes)
+        except yaml.YAMLError as exc:  # an error without a place (a refused character has one: _refused_character)
             syntax.append(f"{origin}: YAML: {exc}")
             break
     return None, {}, syntax
@@ -337,7 +379,10 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     got = err.get("input")
     on_key = bool(loc) and loc[-1] == "[key]"   # a mapping's key failed (fx: {EURO: 1.1}): it names the entry
     if on_key:
-        loc = loc[:-1]
+        loc = (*loc[:-2], str(loc[-2]))          # a key 1 is entry `fx.1`, not item `fx[1]`
+    if kind == "invalid_key":   # a key that is no text, in a dict (YAML keys are read as text): loc holds 1 for True
+        loc = (*loc[:-1], str(got))
+        return f"{origin}:{_where(positions, loc, value=False)}: {_dotted(loc)}: expected a key that is text, got {_shown(got)}"
     if kind == "extra_forbidden":
         key = loc[-1]
         model = _model_at(loc[:-1])
