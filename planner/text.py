@@ -34,3 +34,13 @@ def one_line(text: str) -> str:
     multi-line messages."""
     return visible(text).replace("\n", "\\n")
 
+
+SHOWN_CHARS = 60   # of a rejected value, key or cell in a message: a pasted file must not come back whole
+
+
+def shortened(text: str, show=str) -> str:
+    """`text` as `show` gives it (str, repr), or its first SHOWN_CHARS characters so and how long it is."""
+    if len(text) <= SHOWN_CHARS + 20:
+        return show(text)
+    return f"{show(text[:SHOWN_CHARS])}… ({len(text):,} characters)"
+

@@ -35,6 +35,7 @@ from planner.scenario.model import (
     repeated_names,
 )
 from planner.scenario.profile_csv import read_profile_csv
+from planner.text import shortened
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -137,7 +138,7 @@ class _LimitedLoader(yaml.SafeLoader):
                 raise
             kind = _SCALAR_KINDS.get(node.tag, "value")
             why = "too many digits" if "digits" in str(exc) else str(exc)   # not Python's "use sys.set_int_max_…"
-            raise YamlRefused(node.start_mark, f"{_cut(node.value, repr)} is not a {kind} ({why})") from None
+            raise YamlRefused(node.start_mark, f"{shortened(node.value, repr)} is not a {kind} ({why})") from None
 
     def _note_duplicates(self, node: yaml.Node) -> None:
         """Record keys given twice in one mapping: YAML keeps the last silently, which changes the plan. Keys
@@ -289,23 +290,13 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
 def _dotted(loc: Path_) -> str:
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{_cut(str(part))}" if out else _cut(str(part)))
+        out += f"[{part}]" if isinstance(part, int) else (f".{shortened(str(part))}" if out else shortened(str(part)))
     return out or "(file)"
 
 
-SHOWN_CHARS = 60   # of a rejected value or key in a message: a pasted file must not come back whole
-
-
-def _cut(text: str, show=str) -> str:
-    """`text` as `show` gives it, or its first SHOWN_CHARS characters so and how long it is."""
-    if len(text) <= SHOWN_CHARS + 20:
-        return show(text)
-    return f"{show(text[:SHOWN_CHARS])}… ({len(text):,} characters)"
-
-
 def _shown(value: Any) -> str:
-    """`value` as a message shows what was got: its repr, a long text cut (`_cut`)."""
-    return _cut(value, repr) if isinstance(value, str) else repr(value)
+    """`value` as a message shows what was got: its repr, a long text cut (`shortened`)."""
+    return shortened(value, repr) if isinstance(value, str) else repr(value)
 
 
 def _where(positions: Any, loc: Path_, value: bool = True) -> str:
@@ -549,7 +540,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                                 f"or a .csv file, got {_shown(profile)}{hint}")
             elif problem := file_problem(path):
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
-                                f"workloads[{i}].profile: profile {problem}: {_cut(str(path))}")
+                                f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would
                 try:
                     read_profile_csv(path)
@@ -575,7 +566,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
         path = Path(source) if base_dir is None else base_dir / source
         if problem := file_problem(path):
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
-                            f"snapshot, store or the path of an offers CSV; {problem}: {_cut(str(path))}")
+                            f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}")
     return problems
 
 

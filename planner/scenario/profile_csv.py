@@ -16,6 +16,7 @@ from pathlib import Path
 
 from planner.errors import ScenarioError
 from planner.months import HOURS_PER_WEEK
+from planner.text import shortened
 
 # 168 weights are a few KB even with a timestamp column; reading stops here, so a profile path that names
 # something endless (a device or a pipe behind a .csv name) cannot keep the reader busy
@@ -59,17 +60,18 @@ def read_profile_csv(path: Path) -> list[float]:
         header_allowed = False
         if ";" in raw:
             bad.append(f"{path}:{line}: cells separated by ';' (a spreadsheet's export with decimal commas?); "
-                       f"expected the weight as the last comma-separated cell, with a decimal point: got {raw.strip()!r}")
+                       f"expected the weight as the last comma-separated cell, with a decimal point: "
+                       f"got {shortened(raw.strip(), repr)}")
             value = 0.0
         elif value is None and has_digit:
             bad.append(f"{path}:{line}: expected a number written with the digits 0-9 and a decimal point "
-                       f"(no '_', inner spaces or full-width digits), got {cell!r}")
+                       f"(no '_', inner spaces or full-width digits), got {shortened(cell, repr)}")
         elif value is None:
-            bad.append(f"{path}:{line}: expected a number, got {cell!r}")
+            bad.append(f"{path}:{line}: expected a number, got {shortened(cell, repr)}")
         elif not math.isfinite(value):
-            bad.append(f"{path}:{line}: expected a finite hourly weight, got {cell!r}")
+            bad.append(f"{path}:{line}: expected a finite hourly weight, got {shortened(cell, repr)}")
         elif value < 0:
-            bad.append(f"{path}:{line}: expected an hourly weight ≥ 0, got {cell!r}")
+            bad.append(f"{path}:{line}: expected an hourly weight ≥ 0, got {shortened(cell, repr)}")
         if len(cells) == 2 and all(DIGITS.fullmatch(c.strip()) for c in cells):
             pairs.append((line, raw.strip(), cells[0].strip(), cell))
         widths.add(len(cells))
@@ -79,8 +81,8 @@ def read_profile_csv(path: Path) -> list[float]:
     if pairs and (widths == {1, 2} or (len(pairs) == len(values)
                                        and not _numbered_hours([int(first) for _, _, first, _ in pairs]))):
         line, raw, _, weight = pairs[0]
-        bad.insert(0, f"{path}:{line}: {raw!r} reads as two cells, the weight {weight}; "
-                      f"if it is one number with a decimal comma, write a decimal point ({raw.replace(',', '.')}); "
+        bad.insert(0, f"{path}:{line}: {shortened(raw, repr)} reads as two cells, the weight {shortened(weight)}; "
+                      f"if it is one number with a decimal comma, write a decimal point ({shortened(raw.replace(',', '.'))}); "
                       f"if the first cell numbers the hours, number them 0-167 or 1-168")
     problems = bad[:MAX_LINES_REPORTED]
     if len(bad) > MAX_LINES_REPORTED:

@@ -203,3 +203,17 @@ def test_semicolon_separated_lines_are_refused(tmp_path):
     assert problems[0] == (f"{csv}:2: cells separated by ';' (a spreadsheet's export with decimal commas?); expected "
                            f"the weight as the last comma-separated cell, with a decimal point: got '0;1,5'")
     assert problems[-1] == f"{csv}: 163 more lines with bad weights"
+
+
+@pytest.mark.parametrize(("cell", "said"), [
+    # 5,001 digits read as inf by float(); the message quotes the first 60 and the length, not all 5,001
+    ("1" * 5001, f"expected a finite hourly weight, got '{'1' * 60}'… (5,001 characters)"),
+    ("x" * 100_000, f"expected a number, got '{'x' * 60}'… (100,000 characters)"),
+    # up to 80 characters are quoted whole
+    ("y" * 80, f"expected a number, got '{'y' * 80}'"),
+])
+def test_a_long_bad_weight_is_quoted_cut_to_sixty_characters_and_its_length(tmp_path, cell, said):
+    path = scenario_with_profile(tmp_path, ["weight", *["1"] * 100, cell, *["1"] * 67])
+    csv = tmp_path / "w.csv"
+    assert engine_problems(csv) == [f"{csv}:102: {said}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}:102: {said}"]
