@@ -340,10 +340,19 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
         if sold or off:
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
-            note = "kept: its work is worth more than selling it"
+            note = _kept_note(inp.owned_choices)
         rows.append((sku[i], gpu[i], int(age_at_start[k]), int(count[k]), kept, off, sold,
                      float(avoided), note))
     return pd.DataFrame(rows, columns=OWNED_COLUMNS)
+
+
+def _kept_note(choices: tuple) -> str:
+    """Why owned cards were kept, by what the scenario let the plan do with them (Inputs.owned_choices): "worth
+    more than selling it" read as a verdict where onprem.sell_owned had ruled the sale out."""
+    allowed = [words for choice, words in (("sell", "selling it"), ("off", "switching it off")) if choice in choices]
+    if not allowed:
+        return "kept: onprem.sell_owned and onprem.switch_off_owned are false"
+    return f"kept: its work is worth more than {' or '.join(allowed)}"
 
 
 def _rows_of(inp: Inputs, unit_ids) -> np.ndarray:
