@@ -41,7 +41,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
-from planner.engine.run import inputs_of_plan, inputs_priced_as
+from planner.engine.run import extra_constraints_of, inputs_of_plan, inputs_priced_as
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
 from planner.scenario import apply_overrides
@@ -67,6 +67,9 @@ SOLVED = ("optimal", "feasible")
 # totals closer than this (half a cent of the scenario's currency) are equal: a plan that costs 0 and a
 # runner-up within this of it tie (increase_pct 0), where a percentage of 0 cannot be taken
 MONEY_ROUNDING = 0.005
+# a re-solve with one more restriction may come out below the plan by this share of its total (solver
+# tolerances: HiGHS's absolute MIP gap is 1e-6) before it is taken as a sign of constraints the plan had
+RESOLVE_AGREEMENT = 1e-6
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -200,6 +203,19 @@ class _Resolver:
         if near is not None and (m.buy[near].upBound is None or units[near] + moved <= m.buy[near].upBound):
             units[near] += moved
         return {m.buy[j]: count for j, count in units.items()}
+
+    def not_below_plan(self, outcome: _Outcome, what: str) -> None:
+        """PlannerError when `outcome`, the optimum of the plan's model with one more restriction (a decision
+        forbidden, a fleet cut off, a card count fixed), costs less than the proven optimal plan: it cannot,
+        unless the plan was made with constraints or prices the re-solves lack (a library call of
+        add_decisions without the plan's extra_constraints gave a runner-up 10 % cheaper than the plan)."""
+        if outcome.status != "optimal" or not math.isfinite(self.total):
+            return
+        if outcome.total < self.total - max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(self.total)):
+            raise PlannerError(f"{what} re-solved to {outcome.total:,.2f}, below the plan's {self.total:,.2f}: a plan "
+                               "with one more restriction cannot cost less, so the plan was made with constraints "
+                               "or prices these re-solves lack (pass add_decisions the plan's extra_constraints "
+                               "and store)")
 
     def inputs_with(self, overrides: dict) -> Inputs:
         """The plan's inputs for its scenario with dotted `overrides` (ScenarioError when they are invalid)."""
@@ -353,6 +369,7 @@ def decision_value(r: _Resolver, result: Plan, d: _Decision) -> tuple:
     else:
         inp, change = r.inp, forbid_buy(d.name, d.month) if d.kind == "buy" else forbid_sale(d.name)
     outcome = r.solve_without_buy(d.name, d.month) if d.kind == "buy" else r.solve(inp, "decision_values", change)
+    r.not_below_plan(outcome, f"the plan without {d.kind} {d.name}" + (f" in month {d.month}" if d.kind == "buy" else ""))
     note = ""
     if outcome.status in SOLVED:
         increase = money_difference(outcome.total, result.total)
@@ -499,6 +516,7 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
                  nothing: str) -> dict:
     """The best plan under `cut`: status, fleet, total, increase, increase_pct, differences, note."""
     outcome = r.solve(inp, "runner_up", cut)
+    r.not_below_plan(outcome, "the best plan with another fleet")
     if outcome.status not in SOLVED:
         why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else _no_answer(r, outcome.status)
         if outcome.status == "infeasible" and not fleet_counts(outcome.model):
@@ -570,6 +588,7 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
 
     outcome = r.solve(with_room(r.inp, {card: now}) if units > now else r.inp, "runner_up", change,
                       start=r.plan_with_one(card, more=units > now))
+    r.not_below_plan(outcome, f"the best plan holding {units} of {card}")
     solved = outcome.status in SOLVED
     increase = money_difference(outcome.total, result.total) if solved else math.nan
     return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
@@ -854,7 +873,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     `solver` defaults to the plan's; `time_limit` applies to each re-solve; `store` is the price store the
     plan used, needed only for a Plan not made by `plan()` in this process (one made here is re-solved at
     the prices it was made with, though a refresh changed the store since); `extra_constraints` the ones
-    the plan was made with (applied to every re-solve);
+    the plan was made with (applied to every re-solve; by default those `plan()` was given, for a Plan it
+    made in this process). A re-solve with one more restriction that costs less than the plan raises
+    PlannerError: the plan had constraints or prices the re-solves lack;
     `close_call_share` defaults to the scenario's (2 %); `threads` re-solves run side by side (default: the
     usable cores, at most MAX_THREADS; one, in this thread, when `extra_constraints` is given, since the
     threads would call it at once — pass `threads` if it is safe to). The solves and seconds of each part
@@ -864,6 +885,8 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     card's flip point) ends, from the thread that ran it."""
     _check_share(close_call_share)
     start = time.perf_counter()
+    if extra_constraints is None:
+        extra_constraints = extra_constraints_of(result)
     r = _resolver(result, solver, time_limit, store, extra_constraints)
     r.counted("prepare", seconds=time.perf_counter() - start)
     if threads is None:

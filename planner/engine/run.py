@@ -85,6 +85,12 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
 
 
+def extra_constraints_of(result: Plan) -> ExtraConstraints | None:
+    """The extra_constraints `result` was made with by plan() in this process (None for a Plan read back)."""
+    kept = _INPUTS_OF_PLAN.get(id(result))
+    return None if kept is None else kept.extra_constraints
+
+
 def packed_apart_cards(base: Inputs, fleet: pd.DataFrame) -> list[tuple[str, list[int], int]]:
     """(card, job sizes, cards per server) of each card the plan holds whose job sizes the model packs apart
     (model.packed_apart: too many ways to fill a server)."""
@@ -213,7 +219,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
                                         "baselines": 0.0}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True)
-    _remember_inputs(result, _Kept(base, time_limit, child, all_cloud))   # for add_baselines and add_decisions
+    _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
     return result
 
 
@@ -288,6 +294,7 @@ class _Kept:
     time_limit: float | None
     child: BaselineChild | None = None          # solving the baselines table, until it is collected
     all_cloud: tuple[str, float] | None = None  # the plan's run that settles the all-cloud baseline (all_cloud_run)
+    extra_constraints: ExtraConstraints | None = None   # the caller's, which add_decisions applies to its re-solves
 
 
 # The unreduced inputs of plans made by plan(), so add_baselines and add_decisions need not resolve them
