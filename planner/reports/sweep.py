@@ -27,7 +27,7 @@ import threading
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sized
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, path_keys, path_problems
 from planner.scratch import ScratchFolder
+from planner.text import shortened
 
 Progress = Callable[[int, int], None]
 
@@ -160,9 +161,9 @@ def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_points: int
     """The points of the cross product of `vary`; their scenarios are not built (`_point_scenario`, which
     validates each point as a whole: a value may be valid only with the point's other values, such as
     max_units 8 with min_units 5). Errors as sweep_points."""
+    vary = _listed_all(vary, max_points)
     paths = list(vary)
-    values = [list(vary[p]) for p in paths]
-    check_size([len(v) for v in values if v], max_points)
+    values = list(vary.values())
     problems = [f"{p}: no values to vary over" for p, v in zip(paths, values) if not v]
     problems += [q for p, v in zip(paths, values) if v for q in path_problems(scenario, p, v[0])]
     problems += _currency_keys(scenario, paths) + _same_fields(scenario, paths)
@@ -178,6 +179,25 @@ def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_points: int
                     problems += exc.problems
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
     return [dict(zip(paths, combo)) for combo in itertools.product(*values)]
+
+
+def _listed_all(vary: Mapping[str, Iterable[Any]], max_points: int) -> dict[str, list]:
+    """`vary` with each path's values as a list (`_listed`); PlannerError for more than `max_points` points,
+    a range's size counted by its length (an iterator read up to the limit is counted so far)."""
+    listed = {path: _listed(path, values, max_points) for path, values in vary.items()}
+    check_size([len(vary[p]) if isinstance(vary[p], Sized) else len(v) for p, v in listed.items() if v], max_points)
+    return listed
+
+
+def _listed(path: str, values: Any, max_points: int) -> list:
+    """The values of one path as a list, at most `max_points` + 1 of them read: a range of 10**9 or an
+    endless iterator is refused by check_size, not listed first (20 million values took 1.8 s and 900 MB
+    to refuse). A text, a mapping or a single value is no list of values: `"12"` was swept as 1 and 2."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise ScenarioError([f"{path}: expected a list of values to vary over, got {shortened(repr(values))}"
+                             + (f"; for one value, [{values!r}]" if isinstance(values, (str, int, float)) else "")],
+                            ORIGIN)
+    return list(itertools.islice(values, max_points + 1))
 
 
 def _field_keys(scenario: Scenario, path: str) -> tuple[str, ...]:
@@ -307,8 +327,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
     `progress(done, total)` is called as points finish.
     """
-    vary = {path: list(values) for path, values in vary.items()}   # an iterator is read once
-    check_size([len(v) for v in vary.values() if v], max_points)
+    vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)
     if store is not None:   # a worker's working folder may not be this process's (a Dask worker)

@@ -208,14 +208,28 @@ def parse_value(text: str) -> Any:
 
 
 def split_values(text: str) -> list[str]:
-    """Split `V1,V2,…` on commas outside brackets and braces (so `[aws, azure],[aws]` is two values)."""
-    out, depth, cur = [], 0, ""
+    """Split `V1,V2,…` on commas outside brackets, braces and YAML quotes (so `[aws, azure],[aws]` is two
+    values, and so is `"a,b",c`). A quote opens where a YAML scalar can start: at a value's start or after
+    `[`, `{`, `,` or `:` (`it's` is plain text); `\"` inside double quotes and `''` inside single ones do not
+    close them."""
+    out, depth, cur, quote, escaped, closed = [], 0, "", None, False, False
     for ch in text:
-        if ch in "[{":
+        reopened = closed and ch == "'"   # '' inside single quotes: the quote closed by the first goes on
+        closed = False
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote:
+                quote, closed = None, ch == "'"
+        elif reopened or (ch in "'\"" and (not cur.strip() or cur.rstrip()[-1] in "[{,:")):
+            quote = ch
+        elif ch in "[{":
             depth += 1
         elif ch in "]}":
             depth -= 1
-        if ch == "," and depth == 0:
+        if ch == "," and depth == 0 and quote is None:
             out.append(cur.strip())
             cur = ""
         else:

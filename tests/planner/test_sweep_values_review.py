@@ -1,0 +1,61 @@
+"""How a sweep reads its values (a review, 2026-12-04): the library's `sweep` takes a list per path, never a
+text's characters, and counts a huge range before reading it; `--vary` splits on commas outside YAML quotes."""
+
+from __future__ import annotations
+
+import itertools
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from planner import load_scenario
+from planner.errors import PlannerError, ScenarioError
+from planner.reports.sweep import sweep
+from planner.scenario import split_values
+
+ENTRY = Path(__file__).resolve().parents[2] / "scenarios" / "entry.yaml"
+
+
+@pytest.mark.parametrize(("values", "said"), [
+    ("12", "horizon_months: expected a list of values to vary over, got '12'; for one value, ['12']"),
+    (12, "horizon_months: expected a list of values to vary over, got 12; for one value, [12]"),
+    ({"a": 1}, "horizon_months: expected a list of values to vary over, got {'a': 1}"),
+])
+def test_a_text_or_a_single_value_is_no_list_of_values(values, said):
+    # "12" was swept as horizons 1 and 2; 12 was a TypeError traceback
+    with pytest.raises(ScenarioError) as caught:
+        sweep(load_scenario(ENTRY), vary={"horizon_months": values}, processes=1)
+    assert caught.value.problems == [said]
+
+
+@pytest.mark.parametrize(("values", "points"), [
+    (range(1, 2 * 10**7), "19,999,999"),   # its length, not read
+    (itertools.count(1), "10,001"),         # read up to one past the limit, never to its end
+])
+def test_a_huge_range_or_an_endless_iterator_is_refused_before_it_is_read(values, points):
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(PlannerError, match=f"sweep: {points} points .*at most 10,000 per sweep"):
+            sweep(load_scenario(ENTRY), vary={"horizon_months": values}, processes=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # listing 20 million values first took 900 MB; 10,001 small ints are well under 8 MB
+    assert peak < 8 * 2**20
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ('"a,b",c', ['"a,b"', "c"]),
+    ("'a,b',c", ["'a,b'", "c"]),
+    ("'it''s, ok',z", ["'it''s, ok'", "z"]),          # '' inside single quotes is a quote, not the end
+    ('"say \\"x,y\\"",d', ['"say \\"x,y\\""', "d"]),  # \" inside double quotes too
+    ("it's,x", ["it's", "x"]),                        # a quote inside a plain value opens nothing
+    ("[aws, azure],[aws]", ["[aws, azure]", "[aws]"]),
+    ('{a: "x,]"},2', ['{a: "x,]"}', "2"]),             # a bracket inside quotes closes nothing
+    ("0.1,0.2,0.3", ["0.1", "0.2", "0.3"]),
+])
+def test_vary_values_split_on_commas_outside_brackets_and_quotes(text, values):
+    assert split_values(text) == values
