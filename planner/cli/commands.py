@@ -639,6 +639,8 @@ def compare(
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
                                     "horizon and discount rate)"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
+                                                              "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
 
@@ -648,17 +650,14 @@ def compare(
     import pandas as pd
 
     from planner.reports import compare as make_comparison
-    from planner.reports.compare import is_plan_json, load_plan_json
-    from planner.scenario import load_scenario_file
+    from planner.reports.compare import SAME_INPUTS, read_side
 
     skip_teardown()
 
-    def side(path: Path):
-        return load_plan_json(path) if is_plan_json(path) else load_scenario_file(path)
-
     try:
-        sa, sb = side(a), side(b)
-        cmp = make_comparison(sa, sb, solver=solver.value)
+        _check_store(store)
+        sa, sb = read_side(a), read_side(b)   # each read once: a saved plan may come through a pipe
+        cmp = make_comparison(sa, sb, solver=solver.value, store=store)
     except InfeasibleError as exc:
         infeasible(exc, fmt)
     except PlannerError as exc:
@@ -670,7 +669,8 @@ def compare(
     if fmt is Format.json:
         sys.stdout.write(json.dumps(cmp.to_dict(), indent=2) + "\n")
     elif fmt is Format.csv:   # each row says what its sums are: a sheet of many comparisons mixes bases
-        basis = {"currency": cmp.currency, **{f"{k}_{side}": v for side, b in cmp.basis.items() for k, v in b.items()}}
+        basis = {"currency": cmp.currency, **{f"{k}_{side}": v for side, b in cmp.basis.items() for k, v in b.items()},
+                 "total_differs_with_same_inputs": cmp.total_differs_with_same_inputs}
         emit(costs.assign(**basis), fmt)
     else:
         cur = cmp.currency
@@ -683,10 +683,18 @@ def compare(
             stdout_console().print(
                 f"[yellow]not like for like:[/] a sums {ba['horizon_months']} months at {ba['discount_rate'] * 100:g}%/year, "
                 f"b {bb['horizon_months']} months at {bb['discount_rate'] * 100:g}%/year (present values)")
+        if cmp.total_differs_with_same_inputs:
+            stdout_console().print(f"[yellow]{SAME_INPUTS}[/]"
+                                   + (" (what the plans record of them: Provenance that differs, below)"
+                                      if len(cmp.provenance) else ""))
         # list values read "[aws, azure]": emit escapes text cells, so rich does not take them for markup
         inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else str(v))
                                       for k in ("a", "b")})
         emit(inputs, Format.table, title=f"Inputs that differ ({len(cmp.inputs)})")
+        if len(cmp.provenance):   # the prices' source and dates, the planner version
+            emit(cmp.provenance.assign(**{k: cmp.provenance[k].map(lambda v: "" if v is None else str(v))
+                                          for k in ("a", "b")}),
+                 Format.table, title=f"Provenance that differs ({len(cmp.provenance)})")
         emit(cmp.fleet, Format.table, title="Fleets side by side", float_digits=1)
         emit(costs, Format.table, title=f"Cost by category ({cur}, present value)", float_digits=0)
 

@@ -6,6 +6,7 @@ the scenario solved as `scenario_inputs`): it is read back as a `SavedPlan`, not
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 from dataclasses import dataclass, field
@@ -14,13 +15,20 @@ from typing import Any
 
 import pandas as pd
 
-from planner.engine import Plan, plan
+from planner._version import __version__
+from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, PlannerError, ScenarioError, SolverError
+from planner.fileio import open_for_reading
 from planner.reports.tables import clean, records
-from planner.scenario import Scenario, diff_inputs, load_scenario
+from planner.scenario import Scenario, diff_inputs, load_scenario_file, load_scenario_text, parse_scenario
+from planner.scenario.loading import MAX_SCENARIO_CHARS
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
+# What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
+# which source served them (a store without snapshots falls back to the packaged one) and their dates.
+PROVENANCE_KEYS = ("source", "requested_source", "as_of", "as_of_oldest", "undated_prices", "stale_prices")
+SAME_INPUTS = "no scenario input differs: the prices, the card catalog or the planner differ between a and b"
 
 
 @dataclass
@@ -39,6 +47,15 @@ class Comparison:
     plan_a: Plan | SavedPlan = field(repr=False)
     plan_b: Plan | SavedPlan = field(repr=False)
     notes: list[str] = field(default_factory=list)   # what a reader must know: a side not proven optimal
+    provenance: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["path", "a", "b"]))
+                              # path, a, b — what the plans record of their prices and planner that differs
+
+    @property
+    def total_differs_with_same_inputs(self) -> bool:
+        """Whether the totals differ while no scenario input does: then the prices (their values; a
+        plan records their source and dates, `provenance`, not each offer's price), the card catalog or the
+        planner differ between a and b."""
+        return self.total_delta != 0 and self.inputs.empty
 
     @property
     def total_delta(self) -> float:
@@ -78,7 +95,9 @@ class Comparison:
         return clean({"a": self.label_a, "b": self.label_b, "currency": self.currency,
                        "inputs": records(self.inputs), "fleet": records(self.fleet),
                        "costs": records(self.costs), "totals": self.totals, "basis": self.basis,
-                       "same_basis": self.same_basis, "status": self.status, "notes": list(self.notes)})
+                       "same_basis": self.same_basis, "status": self.status, "notes": list(self.notes),
+                       "total_differs_with_same_inputs": self.total_differs_with_same_inputs,
+                       "provenance": records(self.provenance)})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -112,6 +131,7 @@ class SavedPlan:
     generated_at: str | None = None
     source: str = ""
     solver: dict = field(default_factory=dict)   # name, status, gap … as saved (empty when not)
+    prices: dict = field(default_factory=dict)   # source, as_of … as saved (empty when not)
 
 
 def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
@@ -136,8 +156,8 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
     if not isinstance(inputs, dict):
         raise PlannerError(f"{source}: the plan does not carry its scenario (scenario_inputs; saved by "
                            f"version {doc.get('version') or 'before 0.1'}): plan it again to compare it")
-    try:
-        scenario = load_scenario(inputs)
+    try:   # compare never plans a saved plan again: the files its scenario named may have moved since
+        scenario = parse_scenario(inputs, origin="<dict>", check_files=False)
         fleet = _fleet_rows(doc["fleet"], source)
         for col in FLEET_KEY + ["units", "instance_hours", "cost"]:
             if col not in fleet:
@@ -151,11 +171,16 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
     if doc["currency"] != scenario.currency:   # printed as the totals' unit: only the code its scenario holds
         raise PlannerError(f"{source}: currency {_shown(doc['currency'])} is not the currency of its scenario_inputs "
                            f"({scenario.currency}); expected the plan as `fleetplan plan --format json` saved it")
+    horizon = doc.get("horizon_months", scenario.horizon_months)   # older plans may not say it
+    if isinstance(horizon, bool) or horizon != scenario.horizon_months:   # the months its totals sum
+        raise PlannerError(f"{source}: horizon_months {_shown(horizon)} is not the horizon of its scenario_inputs "
+                           f"({scenario.horizon_months}); expected the plan as `fleetplan plan --format json` saved it")
     return SavedPlan(scenario_name=str(doc["scenario"]), currency=scenario.currency,
                      horizon_months=doc.get("horizon_months"), status=str(doc["status"]), total=total,
                      costs=costs, fleet=fleet, scenario=scenario, version=doc.get("version"),
                      generated_at=doc.get("generated_at"), source=source,
-                     solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {})
+                     solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {},
+                     prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {})
 
 
 def _shown(value: Any) -> str:
@@ -182,6 +207,10 @@ def _costs(costs: Any, total: float, source: str) -> pd.DataFrame:
     to `total` (a plan's total is the sum of its costs: an edited file would compare numbers it never had)."""
     if not isinstance(costs, dict):
         raise PlannerError(f"{source}: costs is {_shown(costs)}; expected an object of category: cost")
+    for category in costs:
+        if category not in COST_CATEGORIES:
+            raise PlannerError(f"{source}: costs.{_shown(category)[1:-1]}: not a cost category (expected "
+                               f"{', '.join(COST_CATEGORIES)})")
     values = [_number(v, source, f"costs.{k}") for k, v in costs.items()]
     try:
         summed, size = math.fsum(values), math.fsum(map(abs, values))
@@ -203,7 +232,10 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
     for i, row in enumerate(rows, start=1):
         for col in FLEET_KEY:
             value = row.get(col)
-            if col in row and not isinstance(value, str):
+            if col not in row:   # compare matches rows on it: a blank key would match nothing, or another blank
+                raise PlannerError(f"{source}: fleet row {i}: {col} is missing; expected text "
+                                   f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
+            if not isinstance(value, str):
                 raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(value)}; expected text "
                                    f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
         for col in ("units", "instance_hours", "cost"):
@@ -226,11 +258,46 @@ def load_plan_json(path: str | Path) -> SavedPlan:
     """A SavedPlan from a plan.json file; PlannerError (one line) when it cannot be read or is not a plan."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_PLAN_BYTES:
-            raise PlannerError(f"{path}: larger than {MAX_PLAN_BYTES // 2**20} MiB; not a plan")
-        doc = json.loads(path.read_text(encoding="utf-8-sig"))   # a byte-order mark is not content
+        with open_for_reading(path) as f:
+            data = f.read(MAX_PLAN_BYTES + 1)
     except OSError as exc:
         raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return _plan_of(data, path)
+
+
+def read_side(path: str | Path) -> SavedPlan | Scenario:
+    """What the file at `path` holds for a comparison: the saved plan (known by its content, as `is_plan_json`
+    says), else the scenario. The file is read once, so a plan through a pipe (`compare <(cat plan.json) b.yaml`)
+    is read as a plan, and a scenario through one as a scenario; ScenarioError or PlannerError when neither."""
+    path = Path(path)
+    try:
+        with open_for_reading(path) as f:
+            data = f.read(64)
+            if _looks_like_json(data) or path.suffix.lower() == ".json":
+                data += f.read(MAX_PLAN_BYTES + 1 - len(data))
+            elif not path.is_file():   # a pipe read once: the scenario is parsed from these bytes
+                data += f.read(4 * (MAX_SCENARIO_CHARS + 1) - len(data))   # UTF-8: at most 4 bytes a character
+    except OSError:   # not found, a folder, unreadable: the scenario reader says which, as for any scenario
+        return load_scenario_file(path)
+    doc = _json_of(data)
+    if _holds_plan(doc, path):
+        return plan_from_dict(doc, str(path)) if doc is not None else _plan_of(data, path)
+    if path.is_file():
+        return load_scenario_file(path)
+    limit = 4 * (MAX_SCENARIO_CHARS + 1)
+    try:   # a cut at the limit may split a character: the text is refused as too long anyway
+        text = codecs.getincrementaldecoder("utf-8")().decode(data, final=len(data) < limit)
+    except UnicodeDecodeError as exc:
+        raise ScenarioError([f"{path}: cannot read: {exc}"], str(path)) from None
+    return load_scenario_text(text, origin=str(path), base_dir=path.parent)
+
+
+def _plan_of(data: bytes, path: Path) -> SavedPlan:
+    """The SavedPlan of a file's bytes (at most MAX_PLAN_BYTES + 1 read); PlannerError when they are not one."""
+    if len(data) > MAX_PLAN_BYTES:
+        raise PlannerError(f"{path}: larger than {MAX_PLAN_BYTES // 2**20} MiB; not a plan")
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))   # a byte-order mark is not content
     except (ValueError, RecursionError) as exc:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise PlannerError(f"{path}: not JSON ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
     return plan_from_dict(doc, str(path))
@@ -240,7 +307,8 @@ def is_plan_json(x: Any) -> bool:
     """Whether `x` names a saved plan, by its content: a file holding a JSON object with a plan's `status`
     (`plan.json`, `plan.out`, `plan`); a file ending in .json unless it holds a scenario (`workloads`, no
     `status`: read as the scenario it is), so that another .json is told why it is not a plan. A dict of
-    a plan is read as one too. A scenario has no `status` key, so it is never taken for a plan."""
+    a plan is read as one too. A scenario has no `status` key, so it is never taken for a plan. A pipe is
+    not read here (what is read from it is gone): `read_side` reads one."""
     if isinstance(x, dict):
         return "fleet" in x and "scenario_inputs" in x
     if isinstance(x, str):
@@ -249,27 +317,50 @@ def is_plan_json(x: Any) -> bool:
         x = Path(x)
     if not isinstance(x, Path):
         return False
-    doc = _json_object(x)
-    if x.suffix.lower() == ".json":
+    return _holds_plan(_json_object(x), x)
+
+
+def _holds_plan(doc: Any, path: Path) -> bool:
+    """Whether a file at `path` whose JSON is `doc` (None: none) is read as a saved plan (`is_plan_json`)."""
+    if path.suffix.lower() == ".json":
         return not (isinstance(doc, dict) and "workloads" in doc and "status" not in doc)
     return isinstance(doc, dict) and "status" in doc and any(k in doc for k in ("fleet", "total", "scenario_inputs",
                                                                                "reason"))
 
 
-def _json_object(path: Path) -> Any:
-    """The JSON in the file at `path`, or None when it is no file, too large, or not JSON (YAML, say)."""
+def _looks_like_json(head: bytes) -> bool:
+    """Whether a file's first bytes open a JSON object (YAML, a scenario's `name: …` first, does not)."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+
+
+def _json_of(data: bytes) -> Any:
+    """The JSON object in a file's bytes, or None when they are too many or not a JSON object."""
+    if len(data) > MAX_PLAN_BYTES or not _looks_like_json(data[:64]):
+        return None
     try:
-        if not path.is_file() or path.stat().st_size > MAX_PLAN_BYTES:
-            return None
-        with open(path, "rb") as f:
-            if not f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
-                return None   # YAML (a scenario's `name: …` first): not read twice
-        return json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, RecursionError):   # ValueError: a name holding NUL, or not JSON
+        return json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
         return None
 
 
-def _as_plan(x: Any, solver: str, baselines: bool, side: str) -> Plan | SavedPlan:
+def _json_object(path: Path) -> Any:
+    """The JSON in the regular file at `path`, or None when it is no such file, too large, or not JSON."""
+    try:
+        if not path.is_file():
+            return None
+        with open_for_reading(path) as f:
+            data = f.read(64)
+            if not _looks_like_json(data):
+                return None   # YAML: not read further
+            return _json_of(data + f.read(MAX_PLAN_BYTES + 1 - len(data)))
+    except (OSError, ValueError):   # ValueError: a name holding NUL
+        return None
+
+
+def _as_plan(x: Any, solver: str, baselines: bool, side: str, store: str | Path | None) -> Plan | SavedPlan:
+    name = _name_of(x)
+    if isinstance(x, Path):
+        x = read_side(x)
     if isinstance(x, SavedPlan):
         return x
     if is_plan_json(x):
@@ -280,9 +371,29 @@ def _as_plan(x: Any, solver: str, baselines: bool, side: str) -> Plan | SavedPla
                                "or scenarios")
         return x
     try:
-        return plan(x, solver=solver, baselines=baselines)
+        return plan(x, solver=solver, baselines=baselines, store=store)
     except (InfeasibleError, SolverError) as exc:   # say which side has no fleet: both are planned here
-        raise type(exc)(f"{side} ({_name_of(x)}): {exc}") from None
+        raise type(exc)(f"{side} ({name}): {exc}") from None
+
+
+def _provenance(p: Plan | SavedPlan) -> dict:
+    """What plan `p` records of where its prices came from, which its scenario does not say (PROVENANCE_KEYS
+    of its `prices`, its store snapshots without their age, which moves on), and the planner that made it."""
+    prices = p.prices if isinstance(getattr(p, "prices", None), dict) else {}
+    out = {f"prices used.{k}": prices[k] for k in PROVENANCE_KEYS if k in prices}
+    if isinstance(prices.get("snapshots"), list) and prices["snapshots"]:
+        out["prices used.snapshots"] = ", ".join(
+            f"{s.get('provider')} #{s.get('id')} fetched {s.get('fetched_at')}" if isinstance(s, dict) else _shown(s)
+            for s in prices["snapshots"])
+    out["planner version"] = p.version if isinstance(p, SavedPlan) else __version__
+    return out
+
+
+def _provenance_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> pd.DataFrame:
+    """path, a, b of each thing `_provenance` records that differs between the two plans."""
+    a, b = _provenance(pa), _provenance(pb)
+    return pd.DataFrame([{"path": k, "a": a.get(k), "b": b.get(k)} for k in dict.fromkeys([*a, *b])
+                         if a.get(k) != b.get(k)], columns=["path", "a", "b"])
 
 
 def _name_of(x: Any) -> str:
@@ -292,13 +403,16 @@ def _name_of(x: Any) -> str:
     return getattr(x, "name", None) or (x.get("name") if isinstance(x, dict) else None) or "scenario text"
 
 
-def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False) -> Comparison:
+def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False,
+            store: str | Path | None = None) -> Comparison:
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
-    plan.json path, its dict, a SavedPlan); saved plans are read, not solved again.
+    plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
+    store of the scenarios planned here, as `plan(store=…)`.
 
-    Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a).
+    Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
+    what the plans record of their prices and planner that differs (`provenance`).
     """
-    pa, pb = _as_plan(a, solver, baselines, "a"), _as_plan(b, solver, baselines, "b")
+    pa, pb = _as_plan(a, solver, baselines, "a", store), _as_plan(b, solver, baselines, "b", store)
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
@@ -321,7 +435,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     label_a, label_b = (f"{label} [{p.status}, not proven optimal]" if p.status != "optimal" else label
                         for label, p in ((label_a, pa), (label_b, pb)))
     return Comparison(label_a, label_b, pa.currency, diff_inputs(pa.scenario, pb.scenario), fleet, costs,
-                      pa.total, pb.total, pa, pb, notes)
+                      pa.total, pb.total, pa, pb, notes, _provenance_diff(pa, pb))
 
 
 def _delta(b: pd.Series, a: pd.Series) -> pd.Series:

@@ -469,7 +469,8 @@ def _oversized(data: dict) -> bool:
     return any(isinstance(t, (list, dict)) and len(t) > MAX_ENTRIES for t in tables)
 
 
-def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None) -> list[str]:
+def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
+                 check_files: bool = True) -> list[str]:
     problems: list[str] = []
     if _oversized(data):
         return problems
@@ -538,6 +539,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: expected one of {', '.join(BUILTIN_PROFILES)} "
                                 f"or a .csv file, got {_shown(profile)}{hint}")
+            elif not check_files:   # a saved plan's scenario: shown, never planned again (its files may have moved)
+                pass
             elif problem := file_problem(path):
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}")
@@ -562,7 +565,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None)
             problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
                             f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
     source = _mapping(data.get("prices")).get("source", "snapshot")
-    if isinstance(source, str) and source not in ("snapshot", "store") and len(source) <= MAX_PATH_LENGTH:
+    if (check_files and isinstance(source, str) and source not in ("snapshot", "store")
+            and len(source) <= MAX_PATH_LENGTH):
         path = Path(source) if base_dir is None else base_dir / source
         if problem := file_problem(path):
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
@@ -729,9 +733,12 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
 
 
 def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
-                   base_dir: Path | None = None, syntax: list[str] | None = None) -> Scenario:
+                   base_dir: Path | None = None, syntax: list[str] | None = None,
+                   check_files: bool = True) -> Scenario:
     """The validated Scenario of already-parsed data; raises ScenarioError listing every problem.
-    `positions[path]` is the (line, column) of a field path (a dict, or the positions of a parsed file)."""
+    `positions[path]` is the (line, column) of a field path (a dict, or the positions of a parsed file).
+    `check_files=False` skips reading the files it names (offers and profile CSVs): for a scenario kept
+    only to be shown, such as a saved plan's, whose files may have moved since it was planned."""
     positions = positions or {}
     problems = list(syntax or [])
     if not isinstance(data, dict):
@@ -753,7 +760,7 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
         problems += [_describe(e, positions, origin) for e in errors
                      if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
                      and not (blanked and e["type"] != "missing" and e.get("input", "") is None)]
-    problems += _check_names(data, positions, origin, base_dir)
+    problems += _check_names(data, positions, origin, base_dir, check_files)
     if problems or scenario is None:
         raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)
     return scenario

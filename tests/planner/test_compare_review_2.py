@@ -1,0 +1,288 @@
+"""Second review of `fleetplan compare`: a change of total that no scenario input explains is said so; a
+saved plan is compared after the files its scenario names have moved, and when it arrives through a pipe;
+`--store` prices the scenarios compared as `plan --store` would; tampered saved plans are refused.
+
+The worked example (examples/worked-example.yaml, README): total 8,385.46 USD, of which 4,315.74 is
+on-demand, 4,290 h of g5.xlarge at 1.006 USD/h. With that price doubled (2.012) the fleet cannot change
+(the 2,500 USD budget buys one card, already bought), so the total rises by 4,290 × 1.006 = 4,315.74.
+"""
+
+import copy
+import csv
+import io
+import json
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+from planner.reports.compare import compare
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+WORKED = EXAMPLES / "worked-example.yaml"
+WORKED_TOTAL = 8385.46
+ON_DEMAND_HOURS = 4290
+SAME_INPUTS = "no scenario input differs: the prices, the card catalog or the planner differ between a and b"
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def one_line_error(result) -> str:
+    text = result.stderr.strip()
+    assert "Traceback" not in result.output and len(text.splitlines()) == 1, result.output
+    return text
+
+
+def worked_copy(folder: Path) -> Path:
+    """The worked example and its offers CSV copied into `folder`; the scenario's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("worked-example.yaml", "offers-g5-us-east-1.csv"):
+        shutil.copy(EXAMPLES / name, folder / name)
+    return folder / "worked-example.yaml"
+
+
+def save_plan(scenario: Path, out: Path) -> Path:
+    result = run("plan", scenario, "--format", "json", "--no-decisions", "--no-baselines")
+    assert result.exit_code == 0, result.output
+    out.write_text(result.stdout, encoding="utf-8")
+    return out
+
+
+def edit_offers(folder: Path, old: str, new: str) -> None:
+    path = folder / "offers-g5-us-east-1.csv"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def repriced(tmp_path_factory) -> tuple[Path, Path]:
+    """(before.json, the scenario): the worked example saved, then its g5.xlarge price doubled in its CSV."""
+    folder = tmp_path_factory.mktemp("repriced")
+    scenario = worked_copy(folder)
+    before = save_plan(scenario, folder / "before.json")
+    assert json.loads(before.read_text())["total"] == pytest.approx(WORKED_TOTAL, abs=0.005)
+    edit_offers(folder, ",1.006,", ",2.012,")
+    return before, scenario
+
+
+# --- 1. a total that changes with no input ------------------------------------------------------------
+
+def test_a_price_change_alone_is_said_to_change_the_total_with_no_input_differing(repriced):
+    before, scenario = repriced
+    result = run("compare", before, scenario)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())   # rich wraps a title to its table's width, a line to the terminal's
+    assert "Inputs that differ (0)" in text and SAME_INPUTS in text
+    assert "total: 8,385 → 12,701 USD (+4,316, +51.5%)" in result.stdout
+
+
+def test_json_flags_a_total_that_changes_with_no_input_differing(repriced):
+    before, scenario = repriced
+    result = run("compare", before, scenario, "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["inputs"] == [] and doc["total_differs_with_same_inputs"] is True
+    assert doc["totals"]["delta"] == pytest.approx(doc["totals"]["b"] - doc["totals"]["a"], abs=1e-9)
+    assert doc["totals"]["delta"] == pytest.approx(ON_DEMAND_HOURS * 1.006, abs=0.01)
+    assert doc["provenance"] == []   # the same CSV, the same dates: only its price moved
+
+
+def test_csv_flags_a_total_that_changes_with_no_input_differing_on_every_row(repriced):
+    before, scenario = repriced
+    result = run("compare", before, scenario, "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert rows and {r["total_differs_with_same_inputs"] for r in rows} == {"True"}
+    total = next(r for r in rows if r["category"] == "total")
+    assert float(total["cost_delta"]) == pytest.approx(float(total["cost_b"]) - float(total["cost_a"]), abs=1e-6)
+
+
+def test_a_plan_compared_with_its_own_scenario_is_not_flagged():
+    c = compare(WORKED, WORKED)
+    assert c.total_delta == 0 and not c.total_differs_with_same_inputs
+    result = run("compare", WORKED, WORKED)
+    assert result.exit_code == 0 and "no scenario input differs" not in result.stdout
+    assert json.loads(run("compare", WORKED, WORKED, "--format", "json").stdout)[
+        "total_differs_with_same_inputs"] is False
+
+
+def test_the_dates_of_the_prices_used_are_listed_when_they_differ(tmp_path):
+    scenario = worked_copy(tmp_path)
+    before = save_plan(scenario, tmp_path / "before.json")
+    edit_offers(tmp_path, ",1.006,0.0,USD,0,,2026-07-20,", ",2.012,0.0,USD,0,,2026-11-01,")
+    doc = json.loads(run("compare", before, scenario, "--format", "json").stdout)
+    assert doc["total_differs_with_same_inputs"] is True
+    rows = {r["path"]: (r["a"], r["b"]) for r in doc["provenance"]}
+    assert rows["prices used.as_of"] == ("2026-07-20", "2026-11-01")
+    assert rows["prices used.as_of_oldest"] == ("2026-07-20", "2026-11-01")
+    table = run("compare", before, scenario)
+    assert "Provenance that differs (2)" in table.stdout and "2026-11-01" in table.stdout
+
+
+# --- 2. a saved plan whose files have moved ---------------------------------------------------------
+
+def test_a_saved_plan_is_compared_after_the_files_of_its_scenario_moved(tmp_path):
+    scenario = worked_copy(tmp_path / "first")
+    weights = ["weight", *["1"] * 168]   # flat: the plan costs what the worked example costs
+    (tmp_path / "first" / "w.csv").write_text("\n".join(weights) + "\n", encoding="utf-8")
+    scenario.write_text(scenario.read_text().replace("profile: flat", "profile: w.csv"), encoding="utf-8")
+    save_plan(scenario, tmp_path / "first" / "plan.json")
+    (tmp_path / "first").rename(tmp_path / "moved")
+    moved = tmp_path / "moved" / "plan.json"
+    result = run("compare", moved, moved, "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["totals"]["a"] == doc["totals"]["b"] == pytest.approx(WORKED_TOTAL, abs=0.005)
+    assert doc["totals"]["delta"] == 0 and doc["inputs"] == []
+
+
+def test_a_scenario_side_still_needs_its_files(tmp_path):
+    scenario = worked_copy(tmp_path)
+    (tmp_path / "offers-g5-us-east-1.csv").unlink()
+    result = run("compare", WORKED, scenario)
+    assert result.exit_code == 2
+    assert "prices.source" in result.stderr and "file not found" in result.stderr
+
+
+# --- 3. a saved plan through a pipe -----------------------------------------------------------------
+
+def through_fifo(path: Path, text: str) -> threading.Thread:
+    """A FIFO at `path` that a thread writes `text` to once (as bash's `<(cat file)`)."""
+    os.mkfifo(path)
+
+    def write() -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_saved_plan_through_a_pipe_is_read_as_a_plan(repriced, tmp_path):
+    before, _ = repriced
+    writer = through_fifo(tmp_path / "pipe", before.read_text(encoding="utf-8"))
+    result = run("compare", tmp_path / "pipe", before, "--format", "json")
+    writer.join(5)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["totals"]["a"] == doc["totals"]["b"] == pytest.approx(WORKED_TOTAL, abs=0.005)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_scenario_through_a_pipe_is_still_read_as_a_scenario(tmp_path):
+    worked_copy(tmp_path)   # the pipe sits by the offers CSV its scenario names
+    writer = through_fifo(tmp_path / "pipe", WORKED.read_text(encoding="utf-8"))
+    result = run("compare", tmp_path / "pipe", WORKED, "--format", "json")
+    writer.join(5)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["totals"]["a"] == doc["totals"]["b"] == pytest.approx(WORKED_TOTAL, abs=0.005)
+
+
+# --- 4. --store --------------------------------------------------------------------------------------
+
+# One A100 80 GB workload on Azure eastus on-demand for a month, priced from the store made from the
+# recorded Retail Prices pages (tests/fixtures/azure/): 730 h × 3.673 USD/h of Standard_NC24ads_A100_v4
+# (see tests/planner/test_sweep_store_and_size.py).
+STORE_SCENARIO = """\
+name: store compare
+currency: USD
+horizon_months: 1
+discount_rate: 0.0
+prices:
+  source: store
+  providers: [azure]
+  regions: [eastus]
+  purchase_options: [on_demand]
+onprem:
+  electricity_per_kwh: 0.12
+  pue: 1.4
+  availability: 0.97
+  cards: []
+workloads:
+  - name: ft
+    gpu_hours_per_month: 730
+    reference_gpu: A100-80GB-PCIE
+    min_gpu_memory_gb: 80
+    profile: flat
+    throughput: {A100-80GB-PCIE: 1.0}
+"""
+FIX = ROOT / "tests" / "fixtures" / "azure"
+PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
+UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory, retail_prices_server) -> Path:
+    path = tmp_path_factory.mktemp("store") / "prices.sqlite"
+
+    def respond(query: dict, url: str) -> bytes:
+        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
+
+    with retail_prices_server(respond) as url, pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
+        mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+        result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                          "--store", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture
+def store_scenario(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path / "nothing-here.sqlite"))   # no default store
+    path = tmp_path / "store-compare.yaml"
+    path.write_text(STORE_SCENARIO, encoding="utf-8")
+    return path
+
+
+def test_cli_compare_store_prices_the_scenarios_from_that_store(store, store_scenario):
+    result = run("compare", store_scenario, store_scenario, "--store", store, "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["totals"]["a"] == doc["totals"]["b"] == pytest.approx(730 * 3.673, rel=1e-9)
+    assert [f["sku"] for f in doc["fleet"]] == ["Standard_NC24ads_A100_v4"]
+
+
+def test_library_compare_store_prices_the_scenarios_from_that_store(store, store_scenario):
+    c = compare(store_scenario, store_scenario, store=store)
+    assert c.total_a == c.total_b == pytest.approx(730 * 3.673, rel=1e-9)
+
+
+def test_cli_compare_store_that_is_a_folder_is_bad_input(tmp_path):
+    result = run("compare", WORKED, WORKED, "--store", tmp_path)
+    assert result.exit_code == 2 and "is a folder" in result.stderr and result.stdout == ""
+
+
+# --- 5. tampered saved plans ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def saved(repriced) -> dict:
+    return json.loads(repriced[0].read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("edit", "needle"), [
+    (lambda d: d["fleet"][1].pop("sku"), "fleet row 2: sku is missing; expected text"),
+    (lambda d: d.update(horizon_months=12),
+     "horizon_months 12 is not the horizon of its scenario_inputs (24)"),
+    (lambda d: d["costs"].update(bonus=0.0), "costs.bonus: not a cost category"),
+])
+def test_a_tampered_saved_plan_exits_2_naming_file_and_field(saved, tmp_path, edit, needle):
+    doc = copy.deepcopy(saved)
+    edit(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = run("compare", path, WORKED)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"bad.json: {needle}" in one_line_error(result)
