@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import csv
 import re
 import shutil
 import subprocess
@@ -109,7 +110,7 @@ def check_gpu_lines(text: str, source: str) -> None:
 
 def _gpu_cells(line: str) -> tuple[str, re.Match] | None:
     """(name, memory.total match) of a GPU line of nvidia-smi output, None for a line of another shape."""
-    cells = [c.strip() for c in line.split(",")]
+    cells = _cells(line)
     if len(cells) < 2 or not cells[0] or cells[0].lower() == "name":
         return None
     memory = _MEMORY.fullmatch(cells[1])
@@ -118,8 +119,14 @@ def _gpu_cells(line: str) -> tuple[str, re.Match] | None:
 
 def _name_only_gpu(line: str) -> str | None:
     """The catalog GPU a line of `nvidia-smi --query-gpu=name` output names (no memory cell), else None."""
-    cells = [c.strip() for c in line.split(",")]
+    cells = _cells(line)
     return catalog.resolve_gpu(cells[0]) if len(cells) == 1 and cells[0] else None
+
+
+def _cells(line: str) -> list[str]:
+    """The comma-separated cells of one line, CSV quotes undone: nvidia-smi writes none, but a file saved
+    from a spreadsheet quotes some ('"12288 MiB"' was not a memory cell while '"NVIDIA …"' was a name)."""
+    return [c.strip() for c in next(csv.reader([line], skipinitialspace=True), [""])]
 
 
 @lru_cache(maxsize=4096)
@@ -168,7 +175,7 @@ def parse_inventory(text: str) -> Inventory:
 
     for raw in text.removeprefix("\ufeff").splitlines():
         line = raw.strip()
-        if not line or line.split(",")[0].strip().lower() == "name":
+        if not line or _cells(line)[0].lower() == "name":
             continue  # blank, or the header of `--format=csv` (without noheader)
         found = _gpu_cells(line)
         if found is None:
@@ -178,7 +185,7 @@ def parse_inventory(text: str) -> Inventory:
                 if not named:
                     why = f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"
                 elif card is None:   # the memory would not help: no card to count it under
-                    why = _unknown_name_hint(line.split(",")[0].strip())
+                    why = _unknown_name_hint(_cells(line)[0])
                 else:
                     why = (f"no memory.total on this line, so it cannot be checked to be the "
                            f"{gpus.loc[named, 'memory_gb']:g} GB {named} of the catalog; run {NVIDIA_SMI_COMMAND}, "

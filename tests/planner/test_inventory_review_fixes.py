@@ -227,3 +227,17 @@ def test_a_known_age_is_written_without_the_placeholder_comment():
     scenario = load_scenario(SCENARIO + block)
     assert scenario.onprem.owned_count("a100-80gb-pcie") == 1 and scenario.onprem.owned_age_months("a100-80gb-pcie") == 30
     assert scenario.onprem.owned_age_months("rtx-3060-12gb") == 30
+
+
+# --- cells in CSV quotes (a file saved from a spreadsheet) -------------------------------------------
+
+def test_quoted_cells_are_read_as_nvidia_smis_own(tmp_path):
+    # the recorded two RTX 3060 12 GB and one A100 80GB PCIe, each cell quoted as a spreadsheet saves it:
+    # a quoted name was read, a quoted memory cell made the line "not a GPU line"
+    lines = (FIX / "two_3060_one_a100.csv").read_text(encoding="utf-8").splitlines()
+    quoted = "\n".join(", ".join(f'"{cell.strip()}"' for cell in line.split(",")) for line in lines) + "\n"
+    assert quoted.count('"') == 2 * sum(len(line.split(",")) for line in lines)
+    result = run("inventory", "--from", saved(tmp_path, quoted.encode("utf-8")))
+    assert result.exit_code == 0, result.output
+    assert cards(result.stdout) == cards(run("inventory", "--from", FIX / "two_3060_one_a100.csv").stdout) \
+        == {"rtx-3060-12gb": 2, "a100-80gb-pcie": 1}
