@@ -4,7 +4,6 @@ text's characters, and counts a huge range before reading it; `--vary` splits on
 from __future__ import annotations
 
 import itertools
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -36,7 +35,6 @@ def test_a_text_or_a_single_value_is_no_list_of_values(values, said):
 ])
 def test_a_huge_range_or_an_endless_iterator_is_refused_before_it_is_read(values, points):
     tracemalloc.start()
-    start = time.perf_counter()
     try:
         with pytest.raises(PlannerError, match=f"sweep: {points} points .*at most 10,000 per sweep"):
             sweep(load_scenario(ENTRY), vary={"horizon_months": values}, processes=1)
