@@ -700,8 +700,18 @@ def compare(
 
 
 def _parse_vary(items: list[str]) -> dict:
+    """The --vary items as path → values, each value read as YAML once the points are counted: 65,000 values
+    a --vary were each parsed before the sweep's size was checked (22 s to refuse four such)."""
+    from planner.reports.sweep import check_size
     from planner.scenario import parse_value, split_values
 
+    texts = _vary_texts(items, split_values)
+    check_size([len(values) for values in texts.values()])
+    return {path: [parse_value(v) for v in values] for path, values in texts.items()}
+
+
+def _vary_texts(items: list[str], split_values) -> dict[str, list[str]]:
+    """The --vary items as path → the texts of its values (ScenarioError for a malformed or repeated one)."""
     vary: dict = {}
     problems = []
     for item in items:
@@ -713,7 +723,7 @@ def _parse_vary(items: list[str]) -> dict:
             problems.append(f"--vary {item!r}: {path.strip()} is varied twice; give all its values in one "
                             f"--vary {path.strip()}=V1,V2,…")
             continue
-        vary[path.strip()] = [parse_value(v) for v in split_values(values)]
+        vary[path.strip()] = split_values(values)
     if problems:
         raise ScenarioError(problems, "--vary")
     return vary
@@ -761,7 +771,7 @@ def sweep(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from planner.reports import sweep as run_sweep
-    from planner.reports.sweep import check_processes, check_size
+    from planner.reports.sweep import check_processes
     from planner.scenario import load_scenario_file
 
     skip_teardown()   # the workers are closed and waited for before run_sweep returns or raises
@@ -769,8 +779,7 @@ def sweep(
         _check_store(store)
         if scheduler is None:
             check_processes(processes)
-        grid = _parse_vary(vary)
-        check_size([len(v) for v in grid.values() if v])   # before the scenario is even read
+        grid = _parse_vary(vary)   # counted before its values are read, and before the scenario is
         scenario = load_scenario_file(file)
         # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
         # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh

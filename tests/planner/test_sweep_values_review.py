@@ -4,6 +4,7 @@ text's characters, and counts a huge range before reading it; `--vary` splits on
 from __future__ import annotations
 
 import itertools
+import json
 import tracemalloc
 from pathlib import Path
 
@@ -57,3 +58,32 @@ def test_a_huge_range_or_an_endless_iterator_is_refused_before_it_is_read(values
 ])
 def test_vary_values_split_on_commas_outside_brackets_and_quotes(text, values):
     assert split_values(text) == values
+
+
+def test_the_cli_counts_the_points_before_it_reads_any_value(monkeypatch):
+    # four --vary of 65,000 values each were each read as YAML before the size was checked (22.6 s to refuse)
+    from typer.testing import CliRunner
+
+    import planner.scenario
+    from planner.cli import app
+
+    read = []
+    real = planner.scenario.parse_value
+    monkeypatch.setattr(planner.scenario, "parse_value", lambda text: read.append(text) or real(text))
+    values = ",".join(["1"] * 65_000)
+    result = CliRunner().invoke(app, ["sweep", str(ENTRY), "--vary", f"horizon_months={values}",
+                                      "--vary", f"onprem.pue={values}"])
+    assert result.exit_code == 2
+    assert "sweep: 4,225,000,000 points (65,000 × 65,000); at most 10,000 per sweep" in result.output
+    assert read == []
+
+
+def test_a_quoted_comma_in_a_vary_value_is_one_value():
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    result = CliRunner().invoke(app, ["sweep", str(ENTRY), "--vary", 'description="a,b",c', "--format", "json",
+                                      "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    assert [row["description"] for row in json.loads(result.stdout)] == ["a,b", "c"]
