@@ -4,6 +4,7 @@ descriptions. The file format is described in docs/scenario-format.md."""
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import types
 import typing
@@ -316,7 +317,8 @@ class OnPrem(Frozen):
         if bad:
             raise PydanticCustomError("number_not_bool", "expected numbers, not true or false (for {keys})",
                                       {"keys": ", ".join(map(str, bad))})
-        return {k: {"count": v} if isinstance(v, (int, float)) else v for k, v in value.items()}
+        # numbers.Real: a count from numpy (a DataFrame's cell, np.int64) is a count too, as a float64 was
+        return {k: {"count": v} if isinstance(v, numbers.Real) else v for k, v in value.items()}
 
     def owned_count(self, card_id: str) -> int:
         """Cards of `card_id` already owned (0 when none)."""

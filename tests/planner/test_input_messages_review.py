@@ -229,3 +229,15 @@ def test_an_offers_csv_cell_within_its_column_still_plans(tmp_path, column, valu
     scenario, _ = scenario_with_cell(tmp_path, column, value)
     result = run("plan", scenario, "--format", "json", "--no-baselines", "--no-decisions")
     assert result.exit_code == 0, result.output
+
+
+def test_an_owned_count_from_numpy_is_a_count():
+    # a notebook's count read from a DataFrame is np.int64, which is no int: "expected a mapping of fields"
+    import numpy as np
+
+    from planner.scenario import apply_overrides, load_scenario
+
+    s = load_scenario(ROOT / "scenarios" / "entry.yaml")   # it buys RTX 3060s (fx CNY given)
+    for count in (np.int64(2), np.int32(2), np.float64(2.0), 2):
+        owned = apply_overrides(s, {"onprem.existing": {"rtx-3060-12gb": count}}).onprem.existing
+        assert {card: (o.count, o.age_months) for card, o in owned.items()} == {"rtx-3060-12gb": (2, 0)}
