@@ -795,8 +795,13 @@ def sweep(
     except OSError as exc:   # an unreachable --scheduler
         fail(str(exc), 2)
     _print_sweep_prices(table.attrs.get("prices", []))
+    planned = int(table["status"].isin(("optimal", "feasible")).sum())
     for item in table.attrs.get("warnings", []):
-        share = "every point" if item["points"] == len(table) else f"{item['points']} of {len(table)} points"
+        if planned < len(table):   # a point without a plan gives no warnings: "2 of 4 points" hid that 2 had none
+            share = ("every planned point" if item["points"] == planned
+                     else f"{item['points']} of the {planned} planned points")
+        else:
+            share = "every point" if item["points"] == len(table) else f"{item['points']} of {len(table)} points"
         err.warn(f"{item['warning']} ({share})")
     bad = int((table["status"] != "optimal").sum())
     if bad:

@@ -87,3 +87,23 @@ def test_a_quoted_comma_in_a_vary_value_is_one_value():
                                       "--processes", "1"])
     assert result.exit_code == 0, result.output
     assert [row["description"] for row in json.loads(result.stdout)] == ["a,b", "c"]
+
+
+def test_a_warnings_share_is_of_the_points_that_were_planned():
+    # mid-research at a power cap of 0 kW and no cloud has no plan, so gives no warnings; at 100 kW it plans
+    # and warns that purchases every 5 months leave a 1-month last period of 36. "(1 of 2 points)" read as
+    # if the other point had planned without the warning
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    mid = ENTRY.parent / "mid-research.yaml"
+    result = CliRunner().invoke(app, ["sweep", str(mid), "--vary", "onprem.purchase_every_months=5",
+                                      "--vary", "constraints.max_cloud_share=0", "--vary", "onprem.power_cap_kw=0,100",
+                                      "--processes", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert [row["status"] for row in json.loads(result.stdout)] == ["infeasible", "optimal"]
+    said = " ".join(result.stderr.split())
+    assert ("warning: purchase_every_months 5 does not divide horizon_months 36: the last purchase period is 1 "
+            "months long (every planned point)") in said
+    assert "of 2 points)" not in said
