@@ -81,8 +81,12 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
     fleet = plan.fleet[["provider", "region", "sku", "gpu", "purchase_option", "units", "new_units",
                         "instance_hours", "cost"]]
-    lines += [f"## Fleet (cost in {money})", "", _md_table(fleet), "", f"## Cost by category ({money})", "",
-              _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
+    lines += [f"## Fleet (cost in {money})", "", _md_table(fleet), ""]
+    site = float(plan.costs.loc[plan.costs["category"] == "fixed_onprem", "cost"].sum())
+    if site:   # the site's cost belongs to no one row: without this line the rows fall short of the total
+        lines += [f"The rows add up to the total less the site's fixed cost, {site:,.0f} {cur} "
+                  "(`fixed_onprem_per_month`, shared by every on-prem unit).", ""]
+    lines += [f"## Cost by category ({money})", "", _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
     if len(plan.baselines):
         lines += [f"## Baselines ({money})", "",
                   _md_table(plan.baselines[["baseline", "label", "status", "total", "savings"]]), ""]
