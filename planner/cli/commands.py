@@ -684,13 +684,16 @@ def compare(
                 f"[yellow]not like for like:[/] a sums {ba['horizon_months']} months at {ba['discount_rate'] * 100:g}%/year, "
                 f"b {bb['horizon_months']} months at {bb['discount_rate'] * 100:g}%/year (present values)")
         if cmp.total_differs_with_same_inputs:
+            told = [title for title, table in (("Prices that differ", cmp.prices),
+                                               ("Provenance that differs", cmp.provenance)) if len(table)]
             stdout_console().print(f"[yellow]{SAME_INPUTS}[/]"
-                                   + (" (what the plans record of them: Provenance that differs, below)"
-                                      if len(cmp.provenance) else ""))
+                                   + (f" (what the plans record of them: {' and '.join(told)}, below)" if told else ""))
         # list values read "[aws, azure]": emit escapes text cells, so rich does not take them for markup
         inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else str(v))
                                       for k in ("a", "b")})
         emit(inputs, Format.table, title=f"Inputs that differ ({len(cmp.inputs)})")
+        if len(cmp.prices):   # the unit prices of an offer both plans use
+            emit(cmp.prices, Format.table, title=f"Prices that differ ({len(cmp.prices)}, {cur})", float_digits=4)
         if len(cmp.provenance):   # the prices' source and dates, the planner version
             emit(cmp.provenance.assign(**{k: cmp.provenance[k].map(lambda v: "" if v is None else str(v))
                                           for k in ("a", "b")}),

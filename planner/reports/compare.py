@@ -20,7 +20,7 @@ from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, PlannerError, ScenarioError, SolverError
 from planner.fileio import open_for_reading
-from planner.reports.tables import clean, records
+from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario_file, load_scenario_text, parse_scenario
 from planner.scenario.loading import MAX_SCENARIO_CHARS
 
@@ -29,6 +29,10 @@ FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # which source served them (a store without snapshots falls back to the packaged one) and their dates.
 PROVENANCE_KEYS = ("source", "requested_source", "as_of", "as_of_oldest", "undated_prices", "stale_prices")
 SAME_INPUTS = "no scenario input differs: the prices, the card catalog or the planner differ between a and b"
+# The unit prices of an offer both plans use (`prices_used`): a change in one explains a total's change that no
+# scenario input does (an offers CSV edited in place, a refreshed store, a new snapshot)
+PRICE_FIELDS = ("hourly_price", "upfront_price", "term_months", "capex_per_unit")
+PRICE_COLUMNS = [*FLEET_KEY, "price", "a", "b"]
 
 
 @dataclass
@@ -49,6 +53,9 @@ class Comparison:
     notes: list[str] = field(default_factory=list)   # what a reader must know: a side not proven optimal
     provenance: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["path", "a", "b"]))
                               # path, a, b — what the plans record of their prices and planner that differs
+    prices: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PRICE_COLUMNS))
+                              # provider … purchase_option, price (field), a, b — unit prices of an offer both
+                              # plans use that differ (a plan saved before prices_used gives none)
 
     @property
     def total_differs_with_same_inputs(self) -> bool:
@@ -97,7 +104,7 @@ class Comparison:
                        "costs": records(self.costs), "totals": self.totals, "basis": self.basis,
                        "same_basis": self.same_basis, "status": self.status, "notes": list(self.notes),
                        "total_differs_with_same_inputs": self.total_differs_with_same_inputs,
-                       "provenance": records(self.provenance)})
+                       "provenance": records(self.provenance), "prices": records(self.prices)})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -132,6 +139,7 @@ class SavedPlan:
     source: str = ""
     solver: dict = field(default_factory=dict)   # name, status, gap … as saved (empty when not)
     prices: dict = field(default_factory=dict)   # source, as_of … as saved (empty when not)
+    prices_used: pd.DataFrame = field(default_factory=pd.DataFrame)   # FLEET_KEY + PRICE_FIELDS as saved
 
 
 def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
@@ -180,7 +188,23 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
                      costs=costs, fleet=fleet, scenario=scenario, version=doc.get("version"),
                      generated_at=doc.get("generated_at"), source=source,
                      solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {},
-                     prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {})
+                     prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {},
+                     prices_used=_price_rows(doc.get("prices_used")))
+
+
+def _price_rows(rows: Any) -> pd.DataFrame:
+    """The saved `prices_used` rows a comparison reads (FLEET_KEY as text, PRICE_FIELDS as numbers, NaN where
+    a cell is not one); empty for a plan saved without them or with rows of another shape. Only shown, never
+    planned with: a tampered cell shows as it was saved, or blank."""
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        return pd.DataFrame(columns=[*FLEET_KEY, *PRICE_FIELDS])
+    table = pd.DataFrame.from_records(rows, columns=[*FLEET_KEY, *PRICE_FIELDS])
+    for col in FLEET_KEY:
+        table[col] = table[col].map(lambda v: v if isinstance(v, str) else "")
+    for col in PRICE_FIELDS:
+        table[col] = pd.to_numeric(table[col].map(lambda v: v if isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                  else None), errors="coerce").astype(float)
+    return table
 
 
 def _shown(value: Any) -> str:
@@ -396,6 +420,25 @@ def _provenance_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> pd.DataFrame
                          if a.get(k) != b.get(k)], columns=["path", "a", "b"])
 
 
+def _prices_of(p: Plan | SavedPlan) -> pd.DataFrame:
+    """FLEET_KEY + PRICE_FIELDS of the offers plan `p` uses, one row per key (the first of two zones)."""
+    table = p.prices_used if isinstance(p, SavedPlan) else prices_used(p)
+    return table[[*FLEET_KEY, *PRICE_FIELDS]].drop_duplicates(FLEET_KEY)
+
+
+def _price_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> pd.DataFrame:
+    """PRICE_COLUMNS of each unit price of an offer both plans use that differs (beyond float noise)."""
+    both = _prices_of(pa).merge(_prices_of(pb), on=FLEET_KEY, suffixes=("_a", "_b"))
+    rows = []
+    for row in both.itertuples(index=False):
+        values = row._asdict()
+        for name in PRICE_FIELDS:
+            a, b = values[f"{name}_a"], values[f"{name}_b"]
+            if not (a == b or (a != a and b != b) or abs(a - b) <= 1e-9 * max(abs(a), abs(b))):
+                rows.append({**{k: values[k] for k in FLEET_KEY}, "price": name, "a": a, "b": b})
+    return pd.DataFrame(rows, columns=PRICE_COLUMNS)
+
+
 def _name_of(x: Any) -> str:
     """A side's name in a message: its file name, or its scenario's name."""
     if isinstance(x, Path) or (isinstance(x, str) and "\n" not in x and x.strip().endswith((".yaml", ".yml"))):
@@ -435,7 +478,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     label_a, label_b = (f"{label} [{p.status}, not proven optimal]" if p.status != "optimal" else label
                         for label, p in ((label_a, pa), (label_b, pb)))
     return Comparison(label_a, label_b, pa.currency, diff_inputs(pa.scenario, pb.scenario), fleet, costs,
-                      pa.total, pb.total, pa, pb, notes, _provenance_diff(pa, pb))
+                      pa.total, pb.total, pa, pb, notes, _provenance_diff(pa, pb), _price_diff(pa, pb))
 
 
 def _delta(b: pd.Series, a: pd.Series) -> pd.Series:

@@ -155,8 +155,9 @@ def scenario_inputs(plan: Plan) -> dict | None:
 def plan_to_dict(plan: Plan) -> dict:
     """One JSON-ready object: the tool's version and when the plan was made (generated_at, UTC), status,
     currency, horizon, total, costs by category (credits negative, summing to total), fleet, monthly,
-    baselines, break_even, utilisation, energy, solver, prices, and the scenario solved (scenario_inputs,
-    so that `fleetplan compare` can read a saved plan)."""
+    baselines, break_even, utilisation, energy, solver, prices (their source and dates), prices_used (the
+    unit prices behind each fleet row), and the scenario solved (scenario_inputs, so that `fleetplan
+    compare` can read a saved plan)."""
     # tables through `records` (JSON-ready already), every other value through `clean`
     return {
         "version": __version__,
@@ -189,6 +190,8 @@ def plan_to_dict(plan: Plan) -> dict:
         "flip_points": None if plan.flip_points is None else records(plan.flip_points),
         "solver": clean(plan.solver),
         "prices": clean(plan.prices),
+        # the unit prices behind each fleet row: `compare` of a saved plan names the prices that changed
+        "prices_used": records(prices_used(plan)),
         "scenario_inputs": clean(scenario_inputs(plan)),
     }
 

@@ -286,3 +286,49 @@ def test_a_tampered_saved_plan_exits_2_naming_file_and_field(saved, tmp_path, ed
     result = run("compare", path, WORKED)
     assert result.exit_code == 2 and result.stdout == ""
     assert f"bad.json: {needle}" in one_line_error(result)
+
+
+# --- per-offer prices: what changed, not only that something did --------------------------------------
+
+def test_the_price_that_changed_is_named_with_both_values(repriced):
+    # the worked example's one offer, aws us-east-1 g5.xlarge on demand, costs 1.006 USD an hour in its CSV,
+    # then 2.012: the only unit price of the two plans that differs
+    before, scenario = repriced
+    result = run("compare", before, scenario, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["prices"] == [
+        {"provider": "aws", "region": "us-east-1", "sku": "g5.xlarge", "gpu": "A10G", "purchase_option": "on_demand",
+         "price": "hourly_price", "a": 1.006, "b": 2.012}]
+    table = " ".join(run("compare", before, scenario).stdout.split())
+    assert "Prices that differ (1, USD)" in table
+    assert "(what the plans record of them: Prices that differ, below)" in table
+
+
+def test_a_saved_plan_whose_prices_used_were_tampered_shows_them_blank_not_a_traceback(repriced, tmp_path):
+    before, scenario = repriced
+    doc = json.loads(before.read_text(encoding="utf-8"))
+    for row in doc["prices_used"]:
+        row["hourly_price"] = "free"
+    doc["prices_used"].append("not a row")
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(doc), encoding="utf-8")
+    result = run("compare", tampered, scenario, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["prices"] == []   # rows of another shape are not read
+    for row in doc["prices_used"][:-1]:
+        row["hourly_price"] = "free"
+    doc["prices_used"] = doc["prices_used"][:-1]
+    tampered.write_text(json.dumps(doc), encoding="utf-8")
+    prices = json.loads(run("compare", tampered, scenario, "--format", "json").stdout)["prices"]
+    assert [(p["sku"], p["price"], p["a"], p["b"]) for p in prices] == [("g5.xlarge", "hourly_price", None, 2.012)]
+
+
+def test_a_plan_saved_before_prices_used_compares_without_them(repriced, tmp_path):
+    before, scenario = repriced
+    doc = json.loads(before.read_text(encoding="utf-8"))
+    del doc["prices_used"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc), encoding="utf-8")
+    result = run("compare", old, scenario, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["prices"] == []
