@@ -75,6 +75,11 @@ else:
     st.dataframe(comp.inputs.astype(str).rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
                  hide_index=True, width="stretch", key="compare_inputs")
 
+if len(comp.prices):   # the same offer priced differently (an edited offers file, a price override on one side)
+    st.subheader("Prices that differ")
+    st.dataframe(comp.prices.rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
+                 hide_index=True, width="stretch", key="compare_prices")
+
 st.subheader("Fleets")
 left, right = st.columns(2)
 for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}", pb)):

@@ -332,3 +332,16 @@ def test_a_plan_saved_before_prices_used_compares_without_them(repriced, tmp_pat
     result = run("compare", old, scenario, "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["prices"] == []
+
+
+def test_two_plans_made_here_name_a_card_price_that_differs():
+    # the worked example's RTX A5000 costs 2,000 + 500 host = 2,500 USD a card; at a price of 3,000, 3,500.
+    # The capex budget (2,500) would then buy none: raised to 5,000 on both sides, so only the price differs
+    from planner import plan
+
+    more = {"onprem.capex_budget": 5000}
+    pa = plan(WORKED, baselines=False, overrides=more)
+    pb = plan(WORKED, baselines=False, overrides={**more, "onprem.card_overrides.rtx-a5000.price": 3000})
+    cmp = compare(pa, pb)
+    assert cmp.inputs["path"].tolist() == ["onprem.card_overrides.rtx-a5000.price"]
+    assert cmp.prices[["sku", "price", "a", "b"]].values.tolist() == [["rtx-a5000", "capex_per_unit", 2500.0, 3500.0]]
