@@ -815,6 +815,8 @@ def sweep(
         table = table.assign(currency=scenario.currency)
     if fmt is not Format.json:   # inputs as given (a table does not round them); mappings and lists as YAML
         table = table.assign(**{c: table[c].map(_vary_text if fmt is Format.table else _vary_cell) for c in grid})
+    else:   # JSON keeps mappings and lists as such; only an inf or nan value becomes its text
+        table = table.assign(**{c: table[c].map(_not_finite) for c in grid})
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
     emit(table, fmt, title=f"Sweep of {escape(one_line(file.name))} ({len(table)} points, {escape(money)}, present value)",
          float_digits=0)
@@ -823,12 +825,20 @@ def sweep(
 def _vary_cell(value):
     """A varied value as a table or CSV cell: a mapping or a list as YAML flow text (`{price: 2000}`,
     `[aws, azure]`), as it is written after --vary, not as Python shows it; anything else as it is."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return _not_finite(value)
     if isinstance(value, (dict, list, tuple)):
         import yaml
 
         return yaml.safe_dump(value if isinstance(value, dict) else list(value), default_flow_style=True,
                               sort_keys=False, width=10_000).strip()
     return value
+
+
+def _not_finite(value):
+    """A varied number that is inf or nan as its text: a table, CSV and JSON would show an empty cell or null
+    for it, leaving the row's error note naming a value its own column does not show."""
+    return str(value) if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _vary_text(value) -> str:

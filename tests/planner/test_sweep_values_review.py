@@ -107,3 +107,24 @@ def test_a_warnings_share_is_of_the_points_that_were_planned():
     assert ("warning: purchase_every_months 5 does not divide horizon_months 36: the last purchase period is 1 "
             "months long (every planned point)") in said
     assert "of 2 points)" not in said
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_a_refused_inf_or_nan_value_is_shown_in_its_column(fmt):
+    # YAML reads 1.0e+400 as inf and .nan as nan; the points are refused (error rows), and their column was
+    # empty (CSV) or null (JSON) while the note named the value
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    result = CliRunner().invoke(app, ["sweep", str(ENTRY), "--vary", "onprem.pue=1.2,1.0e+400,.nan", "--format", fmt,
+                                      "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    if fmt == "json":
+        rows = json.loads(result.stdout)
+    else:
+        import csv
+        import io
+        rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [str(row["onprem.pue"]) for row in rows] == ["1.2", "inf", "nan"]
+    assert [row["status"] for row in rows] == ["optimal", "error", "error"]
