@@ -26,6 +26,7 @@ import math
 import os
 import secrets
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -528,7 +529,10 @@ def _inspect(path: Path) -> str:
     try:
         if not path.exists():
             return "missing"
-        if path.stat().st_size == 0:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):   # a FIFO or a device "is empty": a refresh wrote a .lock and a journal beside it
+            raise StoreForeign(f"{path} is not a regular file (a pipe or a device); give the path of a store file")
+        if st.st_size == 0:
             return "empty"
         con = _connect(path)
         try:

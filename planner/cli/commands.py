@@ -818,7 +818,7 @@ def sweep(
     else:   # JSON keeps mappings and lists as such; only an inf or nan value becomes its text
         table = table.assign(**{c: table[c].map(_not_finite) for c in grid})
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
-    emit(table, fmt, title=f"Sweep of {escape(one_line(file.name))} ({len(table)} points, {escape(money)}, present value)",
+    emit(table, fmt, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, present value)",
          float_digits=0)
 
 

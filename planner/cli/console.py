@@ -182,8 +182,10 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
         import pandas as pd
         from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table(title=title or None, show_lines=False)
+        # the title as text, not markup: it holds file names and store paths ("m/[/x]/p.sqlite" raised MarkupError)
+        table = Table(title=Text(visible(title)) if title else None, show_lines=False)   # (Text skips render_str)
         for col in df.columns:
             table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
         for row in df.itertuples(index=False):

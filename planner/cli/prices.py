@@ -12,6 +12,7 @@ so is the catalog (GPU table, frameworks), which help does not need either.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ import typer
 
 from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, seconds_within
 from planner.errors import PlannerError
+from planner.text import shortened
 from pricing_adapters import registry
 from pricing_adapters.errors import (
     PriceSourceError,
@@ -294,6 +296,17 @@ def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
                                        "old_usd_per_hour", "new_usd_per_hour", "change_pct"])
 
 
+SNAPSHOT_ID = re.compile(r"[0-9]{1,18}")   # ASCII digits, as `prices list` shows them
+
+
+def _regions(cover: set) -> str:
+    """`aws: us-east-1, us-west-2; azure: eastus` of a snapshot's (provider, region) pairs."""
+    by_provider: dict[str, list[str]] = {}
+    for provider, region in sorted(cover):
+        by_provider.setdefault(provider, []).append(region)
+    return "; ".join(f"{p}: {', '.join(r)}" for p, r in by_provider.items()) or "no regions"
+
+
 @prices_app.command()
 def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
@@ -314,10 +327,9 @@ def diff(
         if ref == "packaged":
             offers = load_snapshot()
             return offers, set(zip(offers["provider"], offers["region"]))
-        try:
-            snap_id = int(ref)
-        except ValueError:
-            fail(f"{ref!r}: expected a snapshot id or `packaged`", 2)
+        if not SNAPSHOT_ID.fullmatch(ref):   # int() also took "٢", "1_0" and " 1"
+            fail(f"{shortened(ref, repr)}: expected a snapshot id (digits 0-9, see `prices list`) or `packaged`", 2)
+        snap_id = int(ref)
         if price_store is None:
             fail(f"no snapshot #{snap_id}: there is no price store at {_resolve_store(store)}", 2)
         try:
@@ -329,6 +341,9 @@ def diff(
     (a, cover_a), (b, cover_b) = load(old), load(new)
     # Compare like with like: regions one side never fetched are not "added" or "removed".
     shared = cover_a & cover_b
+    if not shared:   # an empty table would read "nothing changed"
+        fail(f"snapshots {old} ({_regions(cover_a)}) and {new} ({_regions(cover_b)}) share no provider and region: "
+             "nothing to compare", 2)
 
     def within(df: pd.DataFrame) -> pd.DataFrame:
         return df[pd.Series(list(zip(df["provider"], df["region"])), index=df.index).isin(shared)]

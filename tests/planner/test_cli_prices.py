@@ -275,3 +275,56 @@ def test_a_refresh_saved_with_a_clock_behind_says_the_later_snapshot_stays_in_fo
     result = refresh(store)
     assert result.exit_code == 0 and "not in force" not in result.stderr
     assert PriceStore(store).shadowed(PriceStore(store).snapshot(3)) == {}
+
+
+# --- a review of 2026-12-04: diff without a shared region, snapshot ids, a store path's markup, a FIFO --------
+
+def two_regions_store(folder: Path) -> Path:
+    """A store whose snapshot #1 covers aws us-east-1 and #2 aws us-west-2 (the packaged rows of each)."""
+    from pricing_adapters.store import PriceStore
+
+    folder.mkdir(parents=True, exist_ok=True)
+    store = folder / "s.sqlite"
+    offers = load_snapshot(["aws"])
+    for region in ("us-east-1", "us-west-2"):
+        PriceStore(store).save("aws", [region], "packaged rows", offers[offers["region"] == region])
+    return store
+
+
+def test_diff_of_snapshots_that_share_no_region_says_so_not_no_changes(tmp_path):
+    store = two_regions_store(tmp_path)
+    result = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store)])
+    assert result.exit_code == 2, result.output
+    assert ("snapshots 1 (aws: us-east-1) and 2 (aws: us-west-2) share no provider and region: nothing to compare"
+            in " ".join(result.output.split()))
+    assert "0 price changes" not in result.output
+
+
+@pytest.mark.parametrize("ref", ["\u0661", "1_0", "+1", " 1", "-1", "1" * 5000])
+def test_a_snapshot_id_is_ascii_digits(tmp_path, ref):
+    store = two_regions_store(tmp_path)
+    result = runner.invoke(app, ["prices", "diff", "--store", str(store), "--", ref, "1"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "expected a snapshot id (digits 0-9, see `prices list`) or `packaged`" in " ".join(result.output.split())
+    assert len(result.output) < 1000   # a 5,000-digit id is quoted cut
+
+
+@pytest.mark.parametrize("folder", ["[backup]", "[/x]", "[link=x]y"])
+def test_a_store_path_holding_brackets_is_printed_as_written(tmp_path, folder):
+    # the table's title is the store's path: "[backup]" vanished as a markup tag, "[/x]" raised MarkupError
+    store = two_regions_store(tmp_path / folder)
+    result = runner.invoke(app, ["prices", "list", "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    assert "".join(str(store).split()) in "".join(result.stdout.split())   # a long title wraps
+
+
+def test_a_store_path_that_is_a_fifo_is_refused_and_nothing_is_written_beside_it(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                 "--store", str(fifo)])
+    assert result.exit_code == 2, result.output
+    assert f"{fifo} is not a regular file (a pipe or a device)" in " ".join(result.output.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
