@@ -243,3 +243,32 @@ def test_spot_is_listed_at_on_demand_even_when_the_scenario_allows_spot_only(tmp
     assert spot["BilledCost"].tolist() == pytest.approx((spot["PricingQuantity"] * 0.062699).tolist(), rel=1e-12)
     assert f["x_PresentValue"].sum() == pytest.approx(p.total, rel=1e-9)   # what is paid is unchanged
     assert_validates(tmp_path / "focus.csv")
+
+
+def test_no_row_for_solver_noise_on_an_offer_the_fleet_does_not_use(tmp_path):
+    # made-up prices (not shipped data): g5.xlarge on demand 1.0, spot 0.3, 1-year reservation 0.4 an hour +
+    # 2,000 upfront (USD; 0.5 EUR per USD). 1,400 steady GPU-hours a month fill two reservations (2 × 730 h);
+    # 300 interruptible ones a month run on spot. The solve left 1.7e-8 on-demand hours, a FOCUS row of
+    # 8.5e-9 EUR for an offer the fleet leaves out
+    header = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
+              "vcpus,memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note")
+    rows = [f"aws:us-east-1:g5.xlarge:{option},aws,us-east-1,g5.xlarge,{option},A10G,True,A10G,1,24,4,16,{hourly},"
+            f"{upfront},USD,{term},,2026-07-01,made up for this test," for option, hourly, upfront, term in
+            (("on_demand", 1.0, 0, 0), ("spot", 0.3, 0, 0), ("reserved_1y", 0.4, 2000, 12))]
+    (tmp_path / "offers.csv").write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    (tmp_path / "eur.yaml").write_text(
+        "name: eur\ncurrency: EUR\nfx: {USD: 0.5}\nhorizon_months: 12\ndiscount_rate: 0.0\n"
+        "prices: {source: offers.csv, providers: [aws], regions: [us-east-1],"
+        " purchase_options: [spot, reserved_1y, on_demand]}\n"
+        "onprem: {cards: []}\n"
+        "workloads:\n  - {name: steady, gpu_hours_per_month: 1400, reference_gpu: A10G}\n"
+        "  - {name: batch, gpu_hours_per_month: 300, reference_gpu: A10G, interruptible: true}\n", encoding="utf-8")
+    p = plan(tmp_path / "eur.yaml", baselines=False)
+    focus = plan_to_focus(p)
+    by_offer = focus.assign(offer=focus["SkuPriceId"].str.rsplit(":", n=1).str[0]).groupby("offer")["BilledCost"].sum()
+    assert set(by_offer.index) == set(p.fleet["unit_id"])
+    # each offer's billed money priced by hand: spot at the plan's own spot hours, two reservations whole
+    spot_hours = float(p.fleet.set_index("unit_id").loc["aws:us-east-1:g5.xlarge:spot", "instance_hours"])
+    assert by_offer["aws:us-east-1:g5.xlarge:spot"] == pytest.approx(spot_hours * 0.3 * 0.5)
+    assert by_offer["aws:us-east-1:g5.xlarge:reserved_1y"] == pytest.approx(2 * (2000 + 0.4 * 8760) * 0.5)
+    assert focus["x_PresentValue"].sum() == pytest.approx(p.total, abs=1e-6)
