@@ -92,6 +92,12 @@ def offers_in_usd(offers: pd.DataFrame, cards: pd.DataFrame, fx_to_usd: dict[str
     return out
 
 
+def _first_skus(rows: pd.DataFrame, shown: int = 5) -> str:
+    """`sku1, sku2, … and N more` of the distinct skus of `rows`."""
+    skus = sorted(set(rows["sku"]))
+    return ", ".join(skus[:shown]) + (f" and {len(skus) - shown} more" if len(skus) > shown else "")
+
+
 def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
                  pue: float = 1.4, cloud: pd.DataFrame | None = None, scenario=None) -> tuple[pd.DataFrame, list[str]]:
     """(view rows, warnings). `cloud` defaults to the packaged snapshot. A warning names the catalog cards
@@ -133,6 +139,11 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
         else:
             warnings.append(f"{skus} priced in {cur} left out: --max-price compares USD and there is no USD rate "
                             f"for {cur}; pass --fx {cur}=<USD per 1 {cur}> (in a scenario: fx) to include them")
+    if f.max_usd_per_gpu_hour is not None:   # a USD price but no GPU count: no per-GPU price to cap
+        uncounted = uncapped[uncapped["usd_per_hour"].notna() & uncapped["usd_per_gpu_hour"].isna()]
+        if len(uncounted):
+            warnings.append(f"{len(uncounted)} offer{'s' if len(uncounted) > 1 else ''} with an unknown gpu_count left "
+                            f"out ({_first_skus(uncounted)}): --max-price compares USD per GPU-hour")
     unpriced = _unpriced_cards(f, listed_cards)
     if unpriced:
         warnings.append(f"on-prem card{'s' if len(unpriced) > 1 else ''} {', '.join(unpriced)} not shown: no sourced "

@@ -328,3 +328,22 @@ def test_a_store_path_that_is_a_fifo_is_refused_and_nothing_is_written_beside_it
     assert result.exit_code == 2, result.output
     assert f"{fifo} is not a regular file (a pipe or a device)" in " ".join(result.output.split())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_max_price_names_the_offers_it_leaves_out_for_an_unknown_gpu_count():
+    # the packaged Azure snapshot has sizes whose GPU count no API gives (V710, RTX PRO 6000 BSE): no USD per
+    # GPU-hour, so any --max-price dropped them without a word
+    import csv
+    import io
+
+    listing = runner.invoke(app, ["offers", "--provider", "azure", "--region", "eastus", "--format", "csv"])
+    assert listing.exit_code == 0, listing.output
+    rows = list(csv.DictReader(io.StringIO(listing.stdout)))
+    uncounted = [r for r in rows if r["usd_per_hour"] and not r["usd_per_gpu_hour"]]
+    assert uncounted
+    capped = runner.invoke(app, ["offers", "--provider", "azure", "--region", "eastus", "--max-price", "1000",
+                                 "--format", "csv"])
+    assert capped.exit_code == 0, capped.output
+    assert len(list(csv.DictReader(io.StringIO(capped.stdout)))) == len(rows) - len(uncounted)
+    assert (f"warning: {len(uncounted)} offers with an unknown gpu_count left out ("
+            in " ".join(capped.stderr.split()))
