@@ -407,7 +407,8 @@ for slot, (key, label) in zip(baseline_slots, BASELINE_CARDS):
         slot.metric(name, money(row["total"]), delta, border=True,
                     help=("The best single capacity type: the " if key == "best_single" else "The ")
                     + "same scenario solved with this kind of capacity only (the capex budget and mix caps "
-                      "dropped, the power cap kept); the delta is what the recommended plan saves against it.")
+                      "dropped, the power cap kept); the delta is what the recommended plan saves against it."
+                    + (f" It {tables.plain(row['note'])}." if saving < 0 and row.get("note") else ""))
 
 cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})
 be = tables.break_even_month(cum, "all_cloud")

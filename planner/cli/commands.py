@@ -558,7 +558,10 @@ def _print_plan(p) -> None:
 def _print_baselines(p) -> None:
     """The baselines, solved after the plan was shown (engine.add_baselines)."""
     if len(p.baselines):
-        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({p.currency})", float_digits=1)
+        # the note says why a baseline has no fleet, or why it costs less than the plan: kept where there is one
+        noted = (p.baselines["note"] != "").any()
+        emit(p.baselines if noted else p.baselines.drop(columns=["note"]), Format.table,
+             title=f"Baselines ({p.currency})", float_digits=1)
 
 
 def _percent(pct: float | None) -> str:

@@ -22,12 +22,13 @@ import tempfile
 import threading
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from planner.engine.constraints import baseline_caps, met_without_cards
+from planner.engine.constraints import baseline_caps, dropped_in_baselines, met_without_cards
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -152,7 +153,7 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
     (all_cloud, all_onprem, best_single; none with `plans=False`, for callers that show the table only).
     `total`: the recommended plan's, which the savings are against."""
     rows, plans_out = baseline_rows(base, solver, time_limit, scenario, plans)
-    return baseline_table(rows, total), plans_out
+    return baseline_table(rows, total, dropped_in_baselines(base)), plans_out
 
 
 def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
@@ -275,11 +276,19 @@ def settle_all_cloud(rows: list[dict], run: tuple[str, float] | None, base: Inpu
     return rows
 
 
-def baseline_table(rows: list[dict], total: float) -> pd.DataFrame:
-    """The baselines table of `baseline_rows`, with the savings of a plan costing `total` against each."""
+def baseline_table(rows: list[dict], total: float, dropped: Sequence[str] = ()) -> pd.DataFrame:
+    """The baselines table of `baseline_rows`, with the savings of a plan costing `total` against each.
+    `dropped`: what the plan keeps and the baselines do not (constraints.dropped_in_baselines, the caller's
+    extra constraints), named in the note of a baseline that costs less than the plan — a negative saving
+    read alone looks like a plan that missed a cheaper fleet."""
     table = pd.DataFrame(rows)
     table["savings"] = table["total"] - total
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
+    if dropped:
+        # a millionth of the larger total: the two solves' round-off, no saving either way
+        cheaper = table["savings"] < -1e-6 * np.maximum(table["total"].abs(), abs(total))
+        table["note"] = table["note"].where(~cheaper | (table["note"] != ""),
+                                            f"costs less than the plan: it drops {', '.join(dropped)}, which the plan keeps")
     return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]]
 
 

@@ -36,6 +36,9 @@ class Cap:
     # the plan's run without cards is then the all-cloud baseline, which drops the preferences); False,
     # the safe default, for a cap that may bind a plan without cards
     met_without_cards: bool = False
+    # a preference the baselines drop, named for their note where one costs less than the plan:
+    # (limit, inputs) -> "the capex budget of 300,000 USD", or None where the limit binds nothing
+    named: Callable[[Any, Inputs], str | None] | None = None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -241,24 +244,35 @@ def _unit_limits_unmet(inp: Inputs) -> str | None:
     return _owned_above_max(inp) or _min_units_out_of_reach(inp)
 
 
+def _named_unit_limits(limit, inp: Inputs) -> str | None:
+    """The cards' min_units / max_units, by card, where any is set."""
+    card = inp.col("kind") == "card"
+    sku, lo, hi = inp.col("sku")[card], inp.col("min_units")[card], inp.col("max_units")[card]
+    bits = [f"min_units.{s} = {a:g}" for s, a in zip(sku, lo) if a == a and a > 0]
+    bits += [f"max_units.{s} = {b:g}" for s, b in zip(sku, hi) if b == b]
+    return ", ".join(bits) or None
+
+
 CAPS: list[Cap] = [
     Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, met_without_cards=True,
         measure=peak_kw,
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
-        measure=new_capex,
+        measure=new_capex, named=lambda limit, inp: f"the capex budget of {limit:,.0f} {inp.currency}",
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
         in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
+        named=lambda limit, inp: f"the capex budget per year of {limit:,.0f} {inp.currency}",
         explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
         met_without_cards=False, measure=cloud_share,
+        named=lambda limit, inp: f"the cloud share cap of {limit * 100:g} %",
         explain=_explain_cloud_share),
     # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
     Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, met_without_cards=True,
-        precheck=_unit_limits_unmet),
+        precheck=_unit_limits_unmet, named=_named_unit_limits),
 ]
 
 
@@ -271,6 +285,19 @@ def met_without_cards(caps: dict[str, Any]) -> bool:
     """Whether a plan without cards meets every cap set in `caps` that the baselines drop (unit minimums
     apart: see Cap.met_without_cards)."""
     return all(cap.in_baselines or cap.met_without_cards or caps.get(cap.name) is None for cap in CAPS)
+
+
+def dropped_in_baselines(inp: Inputs) -> list[str]:
+    """The caps set in `inp` that the baselines drop (the preferences of the mix), each named with its
+    limit: why a baseline can cost less than the plan."""
+    out = []
+    for cap in CAPS:
+        limit = inp.caps.get(cap.name)
+        if not cap.in_baselines and limit is not None and cap.named is not None:
+            name = cap.named(limit, inp)
+            if name:
+                out.append(name)
+    return out
 
 
 def baseline_caps(caps: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from planner.engine.baselines import (
     solve_inputs,
     start_baseline_child,
 )
+from planner.engine.constraints import dropped_in_baselines
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
 from planner.engine.model import ExtraConstraints, packed_apart
@@ -218,7 +219,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
                                         "merged_hours_check": round(t5 - t4, 4),
                                         "baselines": 0.0}
     if baselines:
-        _solve_baselines_of(result, base, solver, time_limit, plans=True)
+        _solve_baselines_of(result, base, solver, time_limit, plans=True, extra_constraints=extra_constraints)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
     return result
 
@@ -279,7 +280,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     table = None
     if baselines:
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
-        table = baseline_table(rows, total)
+        table = baseline_table(rows, total, dropped_in_baselines(base))
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
     warnings += [w for w in (ungrouped, merged, UNSETTLED_WARNING if model.settled is False else None) if w]
@@ -334,13 +335,16 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
     if child is not None and (plans or (child.solver, child.time_limit) != (solver, time_limit)):
         child.stop()   # it solves the table alone, with the plan's solver and time limit
         child = None
-    return _solve_baselines_of(result, base, solver, time_limit, plans, child, kept.all_cloud)
+    return _solve_baselines_of(result, base, solver, time_limit, plans, child, kept.all_cloud, kept.extra_constraints)
 
 
 def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool,
-                        child: BaselineChild | None = None, all_cloud: tuple[str, float] | None = None) -> Plan:
+                        child: BaselineChild | None = None, all_cloud: tuple[str, float] | None = None,
+                        extra_constraints: ExtraConstraints | None = None) -> Plan:
     """Set the baselines of `result`: the child's table when it has one, else solved here; the all-cloud
-    row from the plan's own run (`all_cloud`, all_cloud_run) where no Plans are asked for."""
+    row from the plan's own run (`all_cloud`, all_cloud_run) where no Plans are asked for. The note of a
+    baseline cheaper than the plan names the caps it drops, and the caller's `extra_constraints` (which
+    baselines never get)."""
     start = time.perf_counter()
     rows = child.rows() if child is not None else None
     if rows is None:
@@ -348,6 +352,7 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
                                                     all_cloud=None if plans else all_cloud)
     else:   # the child leaves the all-cloud row to the plan's run where it settles it
         rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
-    result.baselines = baseline_table(rows, result.total)
+    dropped = dropped_in_baselines(base) + (["your extra constraints"] if extra_constraints is not None else [])
+    result.baselines = baseline_table(rows, result.total, dropped)
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

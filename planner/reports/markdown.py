@@ -76,6 +76,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if len(plan.baselines):
         b = plan.baselines.set_index("baseline")
         bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}, {round(row.savings_pct, 1) + 0.0:.1f}%)"
+                if not row.note else f"{label}: {row.total:,.0f} {cur} ({_text(row.note)})"
                 for label, row in b.iterrows() if row.total == row.total]
         if bits:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
@@ -88,8 +89,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
                   "(`fixed_onprem_per_month`, shared by every on-prem unit).", ""]
     lines += [f"## Cost by category ({money})", "", _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
     if len(plan.baselines):
-        lines += [f"## Baselines ({money})", "",
-                  _md_table(plan.baselines[["baseline", "label", "status", "total", "savings"]]), ""]
+        columns = ["baseline", "label", "status", "total", "savings"]
+        columns += ["note"] if (plan.baselines["note"] != "").any() else []   # why none, or why cheaper
+        lines += [f"## Baselines ({money})", "", _md_table(plan.baselines[columns]), ""]
     if len(plan.utilisation):
         held = (plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
                 .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))
