@@ -709,15 +709,17 @@ def _parse_vary(items: list[str]) -> dict:
     """The --vary items as path → values, each value read as YAML once the points are counted: 65,000 values
     a --vary were each parsed before the sweep's size was checked (22 s to refuse four such)."""
     from planner.reports.sweep import check_size
-    from planner.scenario import parse_value, split_values
+    from planner.scenario import parse_value
 
-    texts = _vary_texts(items, split_values)
+    texts = _vary_texts(items)
     check_size([len(values) for values in texts.values()])
     return {path: [parse_value(v) for v in values] for path, values in texts.items()}
 
 
-def _vary_texts(items: list[str], split_values) -> dict[str, list[str]]:
+def _vary_texts(items: list[str]) -> dict[str, list[str]]:
     """The --vary items as path → the texts of its values (ScenarioError for a malformed or repeated one)."""
+    from planner.scenario import split_values
+
     vary: dict = {}
     problems = []
     for item in items:

@@ -59,8 +59,8 @@ class Comparison:
 
     @property
     def total_differs_with_same_inputs(self) -> bool:
-        """Whether the totals differ while no scenario input does: then the prices (their values; a
-        plan records their source and dates, `provenance`, not each offer's price), the card catalog or the
+        """Whether the totals differ while no scenario input does: then the prices (their source and dates,
+        `provenance`; the unit prices of the offers the plans use, `prices`), the card catalog or the
         planner differ between a and b."""
         return self.total_delta != 0 and self.inputs.empty
 
