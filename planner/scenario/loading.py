@@ -8,7 +8,9 @@ from __future__ import annotations
 import functools
 import io
 import math
+import os
 import re
+import stat
 import typing
 from pathlib import Path
 from typing import Any
@@ -253,21 +255,28 @@ def _at(origin: str, mark: yaml.Mark | None) -> str:
     return f"{origin}:{mark.line + 1}:{mark.column + 1}" if mark else f"{origin}:1:1"
 
 
-def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
+# the key a line sets (`  name: …` → name), for a line blanked after a syntax error
+_LINE_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:")
+_ITEM_DASH = re.compile(r"^\s*-(?=\s)")
+
+
+def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[str]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
-    so one broken line does not hide the file's other problems. YAML over a limit is refused at once."""
+    so one broken line does not hide the file's other problems. YAML over a limit is refused at once.
+    Returns (data, positions, syntax problems, the keys of the lines blanked)."""
     if len(text) > MAX_SCENARIO_CHARS:
-        return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"]
+        return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"], frozenset()
     lines = _YAML_BREAKS.split(text)
     syntax: list[str] = []
+    blanked: set[str] = set()
     for _ in range(20):
         try:
             data, positions, duplicates = _compose("\n".join(lines))
             syntax += [f"{_at(origin, second)}: duplicate key '{key}' (first on line {first.line + 1}); "
                        f"YAML keeps only the last — remove one" for key, first, second in duplicates]
-            return data, positions, syntax
+            return data, positions, syntax, frozenset(blanked)
         except YamlRefused as exc:
-            return None, {}, syntax + [f"{_at(origin, exc.mark)}: {exc.what}"]
+            return None, {}, syntax + [f"{_at(origin, exc.mark)}: {exc.what}"], frozenset(blanked)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line if mark else 0
@@ -280,11 +289,17 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str]]:
             syntax.append(f"{origin}:{line + 1}:{(mark.column + 1) if mark else 1}: YAML syntax: {what}{hint}")
             if line >= len(lines) or not lines[line].strip():
                 break
-            lines[line] = ""
+            key = _LINE_KEY.match(lines[line])
+            if key:
+                blanked.add(key[1])
+            # a list item's dash is kept (`  - name: a: b` → `  - `), so the item's other lines stay one item
+            # instead of "workloads: expected a list, got {…}"; a line that is only its dash goes whole
+            dash = _ITEM_DASH.match(lines[line])
+            lines[line] = dash[0] if dash and dash[0] != lines[line] else ""
         except yaml.YAMLError as exc:  # an error without a place (a refused character has one: _refused_character)
             syntax.append(f"{origin}: YAML: {exc}")
             break
-    return None, {}, syntax
+    return None, {}, syntax, frozenset(blanked)
 
 
 def _dotted(loc: Path_) -> str:
@@ -734,11 +749,12 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
 
 def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
                    base_dir: Path | None = None, syntax: list[str] | None = None,
-                   check_files: bool = True) -> Scenario:
+                   check_files: bool = True, blanked_keys: frozenset[str] = frozenset()) -> Scenario:
     """The validated Scenario of already-parsed data; raises ScenarioError listing every problem.
     `positions[path]` is the (line, column) of a field path (a dict, or the positions of a parsed file).
     `check_files=False` skips reading the files it names (offers and profile CSVs): for a scenario kept
-    only to be shown, such as a saved plan's, whose files may have moved since it was planned."""
+    only to be shown, such as a saved plan's, whose files may have moved since it was planned.
+    `blanked_keys`: the keys of lines blanked after a syntax error (_parse_yaml): not also "missing"."""
     positions = positions or {}
     problems = list(syntax or [])
     if not isinstance(data, dict):
@@ -757,9 +773,12 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
         # A line with a YAML syntax error was blanked to parse the rest: a key left with no value there
         # ("workloads: expected a list, got nothing") follows from the syntax error, which says it better.
         blanked = any(": YAML syntax: " in p for p in problems)
+        # … and so does a required key on such a line: "name: required field is missing" under the syntax
+        # error of the line `name: a: b` said the line was not there
         problems += [_describe(e, positions, origin) for e in errors
                      if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
-                     and not (blanked and e["type"] != "missing" and e.get("input", "") is None)]
+                     and not (blanked and e["type"] != "missing" and e.get("input", "") is None)
+                     and not (e["type"] == "missing" and e["loc"] and str(e["loc"][-1]) in blanked_keys)]
     problems += _check_names(data, positions, origin, base_dir, check_files)
     if problems or scenario is None:
         raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)
@@ -778,6 +797,7 @@ def load_scenario_file(path: str | Path) -> Scenario:
     try:
         # a FIFO nobody writes to reads as empty (open_for_reading); never more than the limit: `validate /dev/zero`
         with io.TextIOWrapper(open_for_reading(path), encoding="utf-8") as f:
+            regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)
             text = f.read(MAX_SCENARIO_CHARS + 1)
     except FileNotFoundError:
         raise ScenarioError([f"{origin}: file not found"], origin) from None
@@ -787,13 +807,15 @@ def load_scenario_file(path: str | Path) -> Scenario:
         raise ScenarioError([f"{origin}: cannot read: {exc.strerror or exc}"], origin) from None
     except UnicodeDecodeError as exc:
         raise ScenarioError([f"{origin}: cannot read: {exc}"], origin) from None
-    return load_scenario_text(text, origin=origin, base_dir=path.parent)
+    # a scenario through a pipe (`<(cat s.yaml)`, /dev/stdin) has no folder of its own: the files it names are
+    # the working folder's, as the shell user means them, not /dev/fd's
+    return load_scenario_text(text, origin=origin, base_dir=path.parent if regular else Path.cwd())
 
 
 def load_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None = None) -> Scenario:
     """Validate scenario YAML given as text (uploads, notebooks)."""
-    data, positions, syntax = _parse_yaml(text, origin)
-    scenario = parse_scenario(data, positions, origin, base_dir, syntax)
+    data, positions, syntax, blanked = _parse_yaml(text, origin)
+    scenario = parse_scenario(data, positions, origin, base_dir, syntax, blanked_keys=blanked)
     return scenario if base_dir is None else _resolve_paths(scenario, base_dir)
 
 
