@@ -63,7 +63,8 @@ GPU facts (gpu, gpu_count, gpu_memory_gb, vcpus, memory_gb; gpu_memory_mib is em
       `family` is normalised (spaces, case) and mapped by `gpu_names.azure_gpu_id`. Sizes without a
       `GPUs` capability and GPU-partition sizes take their count from `data/azure_gpu_counts.csv`, then
       the packaged size table, then SkyPilot's AZURE_MISSING_GPU_COUNT families (MI300X v5: 8,
-      GB200/GB300 v6: 4). NV*ads_A10_v5 sizes are fractional (vCPUs / 36 of an A10; the API says 1).
+      GB200/GB300 v6: 4). NV*ads_A10_v5 sizes are fractional: exactly vCPUs / 36 of an A10, unrounded
+      (NV6ads 1/6, noted "vCPUs/36 = 6/36 = 1/6"; the API says 1).
       Restrictions (e.g. `NotAvailableForSubscription`) are flagged in the offer's `note`. Sizes ARM
       does not list in a region fall back to the packaged size table, and so do all sizes when ARM fails
       (rejected credentials, HTTP 403 or 500, throttling, no answer within half the time left); `notice`
@@ -89,7 +90,14 @@ from pricing_adapters import PACKAGE_DIR, registry
 from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
 from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
-from pricing_adapters.gpu_names import GPU_MEMORY_GB, azure_gpu_id, azure_is_partition_family
+from pricing_adapters.gpu_names import (
+    A10_VCPUS_PER_GPU,
+    GPU_MEMORY_GB,
+    azure_a10_share,
+    azure_gpu_id,
+    azure_is_partition_family,
+    fraction_text,
+)
 from pricing_adapters.retired import is_retired_azure_size
 from pricing_adapters.schema import MAX_HOURLY_PRICE, MAX_UPFRONT_PRICE, OFFER_COLUMNS, offer_id, validate_offers
 
@@ -136,8 +144,7 @@ HOURS_UNIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+hours?\s*$", re.IGNORECASE)
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
 # families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
 MISSING_GPU_COUNT_BY_FAMILY = {"ndisv5mi300x": 8.0, "ndisrgb200v6ndr": 4.0, "ndisrgb300v6": 4.0}
-FRACTIONAL_A10_FAMILY = "nvadsa10v5"  # NV*ads_A10_v5: vCPUs / 36 of one A10 (reference trap 8)
-A10_VCPUS_PER_GPU = 36
+FRACTIONAL_A10_FAMILY = "nvadsa10v5"  # NV*ads_A10_v5: vCPUs / 36 of one A10 (reference trap 8; gpu_names)
 
 COUNTS_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 
@@ -368,10 +375,11 @@ def arm_size_facts(sku: Any, region: str, table: Mapping[str, dict], counts: Map
         if docs is not None:
             count, memory = docs["gpu_count"], docs["gpu_memory_gb"]
             notes.append(COUNTS_NOTE)
-        elif fractional_a10 and not _isnan(vcpus):
-            count = round(vcpus / A10_VCPUS_PER_GPU, 3)
+        elif fractional_a10 and azure_a10_share(family, vcpus) is not None:
+            count = azure_a10_share(family, vcpus)   # exact: 6/36 = 1/6, not 0.167
             if count < 1:
-                notes.append(f"fractional A10: vCPUs/{A10_VCPUS_PER_GPU} = {count:g}"
+                notes.append(f"fractional A10: vCPUs/{A10_VCPUS_PER_GPU} = {vcpus:g}/{A10_VCPUS_PER_GPU}"
+                             f" = {fraction_text(count)}"
                              + (f" (the API reports GPUs={gpus:g})" if has_gpus else ""))
         elif packaged is not None and not _isnan(packaged["gpu_count"]):
             count, memory = packaged["gpu_count"], packaged["gpu_memory_gb"]

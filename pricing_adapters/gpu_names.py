@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 # AWS DescribeInstanceTypes accelerator names, as the public data lists them (docs/data-sources.md)
 # (k-dit, k-docs, sky-v8 GpuInfo cells; case rebuilt from Karpenter labels where noted there).
@@ -97,6 +98,11 @@ AZURE_FAMILIES: dict[str, str] = {
 # Families whose sizes are GPU partitions per Azure docs (docs/data-sources.md, trap 8); counts in the
 # reference are 1 or blank, so the planner should not trust per-GPU memory for them blindly.
 AZURE_PARTITION_FAMILIES: frozenset[str] = frozenset({"NCADSA10v4", "NVSv4", "NGADSV620v1", "NVadsV710v5"})
+# NV*ads_A10_v5 (reference trap 8): a size has vCPUs / 36 of one A10 (NV6ads 1/6, NV12ads 1/3, NV18ads 1/2,
+# NV36ads 1, NV72ads 2; SkyPilot AZURE_FRACTIONAL_A10_INS_TYPE_TO_NUM_GPUS), whatever the API's GPUs says (1).
+# The exact ratio, never rounded: 0.167 for 1/6 overstates the slice, and understates its per-GPU price, by 0.2 %.
+AZURE_FRACTIONAL_A10_FAMILY = "NVADSA10v5"
+A10_VCPUS_PER_GPU = 36
 
 # SkyPilot-style accelerator names (reference azure_gpu_vm_sizes.csv `accelerator_name`), used only
 # when the family is empty or not in AZURE_FAMILIES. A value of (nc_id, nd_id) depends on the size's
@@ -267,3 +273,26 @@ def azure_gpu_id(family: str, sku_name: str = "", accelerator_name: str = "") ->
 def azure_is_partition_family(family: str) -> bool:
     """True for Azure families whose sizes are GPU partitions per Azure docs (counts unreliable)."""
     return _family_key(family) in _AZURE_PARTITION_KEYS
+
+
+def azure_is_fractional_a10_family(family: str) -> bool:
+    """True for the NV*ads_A10_v5 family, whose sizes hold vCPUs / 36 of an A10 (`azure_a10_share`)."""
+    return _family_key(family) == _family_key(AZURE_FRACTIONAL_A10_FAMILY)
+
+
+def azure_a10_share(family: str, vcpus: float | None) -> float | None:
+    """A10s per VM of an NV*ads_A10_v5 size, exactly vCPUs / 36 (6 vCPUs: 1/6, not 0.167); None for another
+    family or unknown vCPUs."""
+    if not azure_is_fractional_a10_family(family) or _nan(vcpus):
+        return None
+    vcpus = float(vcpus)
+    return vcpus / A10_VCPUS_PER_GPU if math.isfinite(vcpus) and vcpus > 0 else None
+
+
+def fraction_text(x: float) -> str:
+    """A GPU count for a note: "1/6" when `x` is (to float precision) a fraction with a denominator up to 100,
+    "2" for a whole number, else 4 significant digits (0.167 stays "0.167": it is not 1/6)."""
+    f = Fraction(x).limit_denominator(100)
+    if not math.isclose(float(f), x, rel_tol=1e-12, abs_tol=0.0):
+        return f"{x:.4g}"
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

@@ -5,7 +5,8 @@
 
 Reads the compiled public CSVs described in docs/data-sources.md and writes `aws.csv`, `azure.csv` (offers
 table, validated) and `manifest.json`, each atomically. Rows are sorted, so a rebuild from the same
-data gives the same bytes; `built_at` is kept from the previous manifest when nothing else changed.
+data gives the same bytes; `built_at` is kept from the previous manifest when nothing else changed (the
+manifest's other fields and the bytes of every table it describes).
 
 Rules (docs/offers-contract.md; docs/data-sources.md, traps 1-15):
 - on_demand: one row per (region, type) of the on-demand price file; `as_of` and `source` from it.
@@ -20,6 +21,12 @@ Rules (docs/offers-contract.md; docs/data-sources.md, traps 1-15):
   fractions of an MI25) replaces it. Partition sizes the supplement lacks get gpu_count NaN with the
   note "GPU partition; fraction unknown" (the planner excludes NaN counts); other sizes in neither stay
   NaN with the note "gpu_count unknown".
+- Fractional A10 (NV*ads_A10_v5, reference trap 8): a size holds exactly vCPUs / 36 of an A10. The reference
+  rounds the fractions to 3 decimals (NV6ads 0.167, NV12ads 0.333), which would overstate their capacity and
+  understate their per-GPU price by 0.2 %, so a fractional count of that family that is vCPUs / 36 to 3
+  decimals becomes vCPUs / 36, unrounded (1/6, 1/3, 1/2); the note names the fraction ("fractional GPU: 1/6
+  of one per unit | fractional A10: vCPUs/36 = 6/36 (the reference's 0.167 is rounded)"). A reference
+  fraction farther from vCPUs / 36 is kept, with a warning.
 - `gpu_memory_gb` is per GPU, nominal GB as sold (`pricing_adapters.gpu_names.nominal_memory_gb`): the
   canonical GPU's datasheet memory (AWS A10G 22888 MiB -> 24, L40S 45776 MiB -> 48), scaled for fractional
   GPUs (g6f.large = 1/8 of an L4 = 3 GB, NV6ads_A10_v5 = 1/6 of an A10 = 4 GB); Azure the supplement's
@@ -52,10 +59,13 @@ if str(REPO) not in sys.path:
 
 from pricing_adapters import registry  # noqa: E402
 from pricing_adapters.gpu_names import (  # noqa: E402
+    A10_VCPUS_PER_GPU,
     GPU_MEMORY_GB,
     aws_gpu_id,
+    azure_a10_share,
     azure_gpu_id,
     azure_is_partition_family,
+    fraction_text,
     nominal_memory_gb,
 )
 from pricing_adapters.retired import read_retired_table  # noqa: E402
@@ -71,6 +81,7 @@ COMMITMENT_OPTIONS = {"reserved_1y": 12, "reserved_3y": 36, "savings_plan_1y": 1
 AZURE_GPU_COUNTS_COLUMNS = ["arm_sku_name", "gpu_count", "gpu_memory_gb", "source", "note"]
 AZURE_GPU_COUNT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 AZURE_PARTITION_UNKNOWN_NOTE = "GPU partition; fraction unknown"
+REFERENCE_COUNT_DECIMALS = 3   # azure_gpu_vm_sizes.csv rounds fractional counts to 3 decimals (1/6 -> 0.167)
 NAN = float("nan")
 
 # Where the GPU facts (not the prices) come from; the price sources are read from the rows.
@@ -107,15 +118,16 @@ def _isnan(x: float) -> bool:
     return isinstance(x, float) and math.isnan(x)
 
 
-def _gpu_fields(gpu_id: str | None, raw_name: str, sku: str, count: float) -> dict:
-    """gpu / gpu_known / gpu_count plus the notes they call for."""
+def _gpu_fields(gpu_id: str | None, raw_name: str, sku: str, count: float, exact: bool = False) -> dict:
+    """gpu / gpu_known / gpu_count plus the notes they call for; `exact`: name a fractional count as a
+    fraction ("1/6"), for a count known to be one (it would print as 0.166667)."""
     notes = []
     if gpu_id is None:
         notes.append(f"unknown accelerator: {raw_name or sku}" + ("" if raw_name else " (no accelerator name in source)"))
     if _isnan(count):
         notes.append("gpu_count unknown")
     elif 0 < count < 1:
-        notes.append(f"fractional GPU: {count:g} of one per unit")
+        notes.append(f"fractional GPU: {fraction_text(count) if exact else f'{count:g}'} of one per unit")
     return {"gpu": gpu_id or raw_name or sku, "gpu_known": gpu_id is not None, "gpu_count": count, "notes": notes}
 
 
@@ -186,7 +198,7 @@ def aws_offers(reference: Path, commitments: pd.DataFrame | None = None) -> pd.D
 def _azure_memory_gb(gpu_id: str | None, count: float) -> float:
     nominal = GPU_MEMORY_GB.get(gpu_id, NAN) if gpu_id else NAN
     if not _isnan(count) and 0 < count < 1:
-        # 0.167 -> 1/6 of the card: the VM sees a 1/6 slice of the framebuffer.
+        # 1/6 of the card (or a rounded 0.167): the VM sees a 1/6 slice of the framebuffer.
         return nominal / round(1 / count)
     return nominal
 
@@ -223,6 +235,22 @@ def read_azure_gpu_counts(path: Path | str = DEFAULT_AZURE_GPU_COUNTS) -> dict[s
     return out
 
 
+def _fractional_a10_count(size, count: float) -> tuple[float, str]:
+    """(count, note) of a size whose reference count is a fraction: for an NV*ads_A10_v5 size whose count is
+    vCPUs / 36 rounded to REFERENCE_COUNT_DECIMALS, exactly vCPUs / 36 and a note saying so; otherwise the
+    count as given and no note (with a warning when an A10 v5 fraction is not vCPUs / 36)."""
+    vcpus = _num(size.vcpus)
+    exact = azure_a10_share(size.family, vcpus)
+    if exact is None:
+        return count, ""
+    if abs(count - exact) > 0.5 * 10 ** -REFERENCE_COUNT_DECIMALS + 1e-12:
+        print(f"note: {size.arm_sku_name}: reference count {count:g} kept; vCPUs/{A10_VCPUS_PER_GPU} = "
+              f"{vcpus:g}/{A10_VCPUS_PER_GPU} is {exact:.6g}", file=sys.stderr)
+        return count, ""
+    how = "as the reference" if count == exact else f"the reference's {count:g} is rounded"
+    return exact, f"fractional A10: vCPUs/{A10_VCPUS_PER_GPU} = {vcpus:g}/{A10_VCPUS_PER_GPU} ({how})"
+
+
 def azure_size_facts(sizes: pd.DataFrame, supplement: dict[str, dict | float] | None = None) -> dict[str, dict]:
     """arm_sku_name -> GPU facts of the offers table, from azure_gpu_vm_sizes.csv. `supplement`
     (arm_sku_name -> {"gpu_count", "gpu_memory_gb"}, or a bare count) fills a blank count, and replaces
@@ -244,7 +272,12 @@ def azure_size_facts(sizes: pd.DataFrame, supplement: dict[str, dict | float] | 
                   f"{extra['gpu_count']:g}", file=sys.stderr)
         elif partition:
             count = NAN  # the reference's 1 (or blank) is not the partition's share of a GPU
-        facts = _gpu_fields(gpu_id, s.accelerator_name or s.family, s.arm_sku_name, count)
+        a10_note = ""
+        if not use and 0 < count < 1:
+            count, a10_note = _fractional_a10_count(s, count)
+        facts = _gpu_fields(gpu_id, s.accelerator_name or s.family, s.arm_sku_name, count, exact=bool(a10_note))
+        if a10_note:
+            facts["notes"].append(a10_note)
         if use:
             facts["notes"].append(AZURE_GPU_COUNT_NOTE)
         if partition:
@@ -431,8 +464,11 @@ def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT,
     if missing:
         raise SystemExit(f"no snapshot builder for provider(s) {missing}")
     tables = {p.snapshot_file: builders[p.name]() for p in packaged}
+    same_tables = True   # every table byte-identical to the one it replaces (the manifest holds no hashes)
     for name, df in tables.items():
-        _atomic_write(out / name, df.to_csv(index=False, lineterminator="\n"))
+        text = df.to_csv(index=False, lineterminator="\n")
+        same_tables &= (out / name).exists() and (out / name).read_text(encoding="utf-8") == text
+        _atomic_write(out / name, text)
 
     manifest = {
         "built_from": {
@@ -452,7 +488,7 @@ def build_snapshot(reference: Path | str, out: Path | str = DEFAULT_OUT,
             old = json.loads(previous.read_text(encoding="utf-8"))
         except ValueError:
             old = {}
-        if {**old, "built_at": None} == {**manifest, "built_at": None}:
+        if same_tables and {**old, "built_at": None} == {**manifest, "built_at": None}:
             manifest["built_at"] = old["built_at"]  # same content: keep the file byte-identical
     _atomic_write(previous, json.dumps(manifest, indent=2, sort_keys=False) + "\n")
     return manifest

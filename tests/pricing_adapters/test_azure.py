@@ -287,7 +287,10 @@ def test_a_page_billed_in_another_currency_fails_even_when_its_items_name_none()
 def test_packaged_facts_fractional_a10_mi300x_alias_and_unknown_size(retail):
     df = AzurePriceSource(http=httpx.Client()).fetch(["eastus", "eastus2"])
     nv = _row(df, "eastus", "Standard_NV6ads_A10_v5", "on_demand")
-    assert (nv.gpu, nv.gpu_count, nv.gpu_memory_gb, nv.hourly_price) == ("A10", 0.167, 4.0, 0.454)
+    # a sixth of an A10, exactly (not 0.167): 0.454 USD/h is 0.454 x 6 = 2.724 USD per whole A10-hour
+    assert (nv.gpu, nv.gpu_memory_gb, nv.hourly_price) == ("A10", 4.0, 0.454)
+    assert abs(nv.gpu_count - 1 / 6) <= 1e-12 and abs(nv.hourly_price / nv.gpu_count - 2.724) <= 1e-9
+    assert "fractional GPU: 1/6 of one per unit" in nv.note
     mi = _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand")
     assert (mi.gpu, mi.gpu_count, mi.hourly_price) == ("MI300X", 8, 48.0)
     ng = _row(df, "eastus2", "Standard_NG32adms_V620_v1", "on_demand")  # Retail key Standard_NG32adms_V620
@@ -417,8 +420,9 @@ def test_arm_size_facts_through_sdk_models():
     assert (nd.gpu, nd.gpu_count, nd.gpu_memory_gb, nd.hourly_price) == ("A100-40GB-SXM", 8, 40, 27.197)
     assert "restricted in eastus: NotAvailableForSubscription" in nd.note
     nv = _row(df, "eastus", "Standard_NV6ads_A10_v5", "on_demand")  # API says GPUs "1"
-    assert (nv.gpu, nv.gpu_count, nv.gpu_memory_gb, nv.memory_gb) == ("A10", 0.167, 4.0, 55.0)
-    assert "vCPUs/36" in nv.note
+    assert (nv.gpu, nv.gpu_memory_gb, nv.memory_gb) == ("A10", 4.0, 55.0)
+    assert abs(nv.gpu_count - 1 / 6) <= 1e-12   # 6 vCPUs / 36, unrounded (0.167 was 0.2 % too much A10)
+    assert "fractional A10: vCPUs/36 = 6/36 = 1/6 (the API reports GPUs=1)" in nv.note
     mi = _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand")  # no GPUs capability
     assert (mi.gpu, mi.gpu_count, mi.gpu_memory_gb, mi.memory_gb) == ("MI300X", 8, 192, 1850)
     assert "azure_gpu_counts.csv" in mi.note
@@ -433,6 +437,54 @@ def test_arm_facts_of_the_verbatim_sample_sku():
     assert (facts["sku"], facts["gpu"], facts["gpu_count"], facts["gpu_memory_gb"], facts["vcpus"],
             facts["memory_gb"]) == ("Standard_NC6s_v3", "V100-16GB-PCIE", 1.0, 16, 6.0, 112.0)
     assert facts["notes"] == []
+
+
+def test_arm_fractional_a10_per_gpu_price_is_the_vm_price_times_six(retail):
+    # recorded eastus page 3: NV6ads_A10_v5 on-demand 0.454 USD/h; the fake ARM says vCPUs "6", GPUs "1".
+    # By hand: 6 / 36 = 1/6 of an A10, so one whole A10-hour costs 0.454 x 6 = 2.724 (0.454 / 0.167 = 2.7186)
+    src = AzurePriceSource(http=httpx.Client(), compute_client=FakeComputeClient(), credential=FakeCredential(),
+                           subscription_id="00000000-0000-0000-0000-000000000000")
+    nv = _row(src.fetch(["eastus"]), "eastus", "Standard_NV6ads_A10_v5", "on_demand")
+    assert nv.source.endswith("GPU facts: azure-mgmt-compute resource SKUs")
+    assert abs(nv.gpu_count - 1 / 6) <= 1e-12
+    assert abs(nv.hourly_price / nv.gpu_count - 2.724) <= 1e-9
+    assert nv.gpu_count * 6 == pytest.approx(1, abs=1e-12)    # six of them are one A10, not 1.002
+
+
+def _nv_a10_v5_sku(size: str, vcpus: str):
+    """The recorded NV6ads_A10_v5 ResourceSku renamed to another NV*ads_A10_v5 size: the API's GPUs "1"
+    kept (reference trap 8: it says 1 for every fractional size), vCPUs as the size name says."""
+    (data,) = [d for d in _json("resource_skus_eastus_eastus2.json") if d["name"] == "Standard_NV6ads_A10_v5"]
+    caps = [{**c, "value": vcpus} if c["name"] == "vCPUs" else c for c in data["capabilities"]]
+    return _sku_model({**data, "name": f"Standard_{size}", "size": size, "capabilities": caps})
+
+
+@pytest.mark.parametrize("size, vcpus, share, label, memory", [
+    ("NV6ads_A10_v5", "6", 1 / 6, "6/36 = 1/6", 4.0),      # 24 GB / 6
+    ("NV12ads_A10_v5", "12", 1 / 3, "12/36 = 1/3", 8.0),   # 24 GB / 3
+    ("NV18ads_A10_v5", "18", 1 / 2, "18/36 = 1/2", 12.0),  # 24 GB / 2
+])
+def test_arm_fractional_a10_counts_are_exact_vcpu_fractions(size, vcpus, share, label, memory):
+    for table, counts in (({}, {}), (load_size_table(), az.load_gpu_counts())):
+        facts = az.arm_size_facts(_nv_a10_v5_sku(size, vcpus), "eastus", table, counts)
+        assert abs(facts["gpu_count"] - share) <= 1e-12 and facts["gpu_memory_gb"] == memory
+        assert facts["gpu"] == "A10" and facts["origin"] == az.ARM_SOURCE
+        assert f"fractional A10: vCPUs/36 = {label} (the API reports GPUs=1)" in facts["notes"]
+
+
+def test_arm_whole_a10_v5_sizes_stay_whole():
+    one = az.arm_size_facts(_nv_a10_v5_sku("NV36ads_A10_v5", "36"), "eastus", {}, {})
+    assert (one["gpu_count"], one["gpu_memory_gb"]) == (1.0, 24.0)
+    assert not any(n.startswith("fractional") for n in one["notes"])
+
+
+def test_packaged_size_table_fractional_a10_counts_are_exact():
+    # the table behind refreshes without a subscription: 1/6, 1/3, 1/2 of an A10, not the reference's 0.167 / 0.333
+    table = load_size_table()
+    for size, share, label in (("standard_nv6ads_a10_v5", 1 / 6, "1/6"), ("standard_nv12ads_a10_v5", 1 / 3, "1/3"),
+                               ("standard_nv18ads_a10_v5", 1 / 2, "1/2")):
+        assert abs(table[size]["gpu_count"] - share) <= 1e-12, size
+        assert f"fractional GPU: {label} of one per unit" in table[size]["notes"]
 
 
 @pytest.mark.parametrize("family, expected", [("standardNDISRGB300V6Family", 4.0),

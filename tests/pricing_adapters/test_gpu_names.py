@@ -12,7 +12,9 @@ from pricing_adapters.gpu_names import (
     AZURE_FAMILIES,
     GPU_MEMORY_GB,
     aws_gpu_id,
+    azure_a10_share,
     azure_gpu_id,
+    fraction_text,
     nominal_memory_gb,
 )
 
@@ -179,7 +181,10 @@ def test_ids_exist_in_the_gpu_catalog_when_present():
     ("INFERENTIA2", 32768, 1, 32),   # inf2
     ("L4", 2861, 0.125, 3),          # g6f.large: an eighth of a 24 GB L4
     ("L4", 11444, 0.5, 12),          # g6f.4xlarge
-    ("A10", None, 0.167, 4),         # Azure NV6ads_A10_v5: a sixth of a 24 GB A10, no MiB from Azure
+    ("A10", None, 0.167, 4),         # Azure NV6ads_A10_v5 as the reference rounds it: still a 4 GB sixth
+    ("A10", None, 1 / 6, 4),         # NV6ads_A10_v5, exact: 24 / 6
+    ("A10", None, 1 / 3, 8),         # NV12ads_A10_v5: 24 / 3
+    ("A10", None, 1 / 2, 12),        # NV18ads_A10_v5: 24 / 2
 ])
 def test_nominal_memory_of_real_api_values(gpu, mib, count, nominal):
     assert nominal_memory_gb(gpu, mib, count) == nominal
@@ -206,3 +211,39 @@ def test_nominal_memory_agrees_with_the_gpu_catalog_where_both_have_one():
         rows = {r["gpu"]: r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
     both = {g: float(rows[g]["memory_gb"]) for g in GPU_MEMORY_GB if g in rows and rows[g].get("memory_gb")}
     assert {g: GPU_MEMORY_GB[g] for g in both if GPU_MEMORY_GB[g] != both[g]} == {}
+
+
+# NV*ads_A10_v5 sizes hold vCPUs / 36 of an A10 (reference trap 8): 6 vCPUs = 1/6, 12 = 1/3, 18 = 1/2, 36 = 1,
+# 72 = 2 -- the exact ratio, not the reference's 3-decimal 0.167 / 0.333 (0.2 % too much GPU).
+@pytest.mark.parametrize(("family", "vcpus", "share"), [
+    ("StandardNVADSA10v5Family", 6, 1 / 6),
+    ("StandardNVADSA10v5Family", 12.0, 1 / 3),
+    ("StandardNVADSA10v5Family", 18, 0.5),
+    ("StandardNVADSA10v5Family", 36, 1.0),
+    ("StandardNVADSA10v5Family", 72, 2.0),
+    ("Standard NVADSA10v5 Family", 6, 1 / 6),    # spaces and case as the API may spell it
+])
+def test_azure_a10_share_is_the_exact_fraction_of_vcpus_over_36(family, vcpus, share):
+    got = azure_a10_share(family, vcpus)
+    assert abs(got - share) <= 1e-12
+    assert got != 0.167 and got != 0.333
+
+
+@pytest.mark.parametrize(("family", "vcpus"), [
+    ("StandardNCADSA10v4Family", 8),        # NC A10 v4: a partition of unknown share, not vCPUs / 36
+    ("standardNVSv3Family", 12),            # M60, whole GPUs
+    ("StandardNVADSA10v5Family", float("nan")),
+    ("StandardNVADSA10v5Family", None),
+    ("StandardNVADSA10v5Family", 0),
+])
+def test_azure_a10_share_is_none_outside_the_family_or_without_vcpus(family, vcpus):
+    assert azure_a10_share(family, vcpus) is None
+
+
+@pytest.mark.parametrize(("x", "text"), [
+    (1 / 6, "1/6"), (1 / 3, "1/3"), (0.5, "1/2"), (0.125, "1/8"), (1.0, "1"), (2.0, "2"),
+    (0.167, "0.167"), (0.333, "0.333"),          # rounded decimals are not named as fractions they are not
+    (0.1666667, "0.1667"),
+])
+def test_fraction_text_names_exact_fractions_only(x, text):
+    assert fraction_text(x) == text

@@ -139,8 +139,8 @@ def test_partition_size_without_supplement_row_has_unknown_count_and_memory():
     assert (nc8["gpu"], nc8["gpu_known"]) == ("A10", True)
     assert math.isnan(nc8["gpu_count"]) and math.isnan(nc8["gpu_memory_gb"])
     assert PARTITION_NOTE in nc8["notes"] and SUPPLEMENT_NOTE not in nc8["notes"]
-    nv6 = facts["Standard_NV6ads_A10_v5"]   # not a partition family here: the reference fraction stays
-    assert (nv6["gpu_count"], nv6["gpu_memory_gb"]) == (0.167, 4) and PARTITION_NOTE not in nv6["notes"]
+    nv6 = facts["Standard_NV6ads_A10_v5"]   # not a partition family: a fraction, 6/36 (the reference's 0.167 unrounded)
+    assert abs(nv6["gpu_count"] - 1 / 6) <= 1e-12 and nv6["gpu_memory_gb"] == 4 and PARTITION_NOTE not in nv6["notes"]
 
 
 def test_supplement_never_overrides_a_reference_count_outside_partition_families(tmp_path):
@@ -233,8 +233,52 @@ def test_partition_supplement_row_replaces_the_reference_count_of_one(tmp_path):
 
 
 def test_nv6ads_a10_v5_is_a_sixth_of_an_a10(built):
+    # fixture reference row: count 0.167 (rounded), 6 vCPUs; eastus on-demand 0.454 USD/h.
+    # By hand: 6 / 36 = 1/6 of an A10, 24 GB / 6 = 4 GB, one A10-hour 0.454 x 6 = 2.724 (not 0.454 / 0.167 = 2.7186)
     r = _row(built[2], "azure:eastus:Standard_NV6ads_A10_v5:on_demand")
-    assert (r.gpu, r.gpu_count, r.gpu_memory_gb, r.hourly_price) == ("A10", 0.167, 4, 0.454)
+    assert (r.gpu, r.gpu_memory_gb, r.hourly_price) == ("A10", 4, 0.454)
+    assert abs(r.gpu_count - 1 / 6) <= 1e-12
+    assert abs(r.hourly_price / r.gpu_count - 2.724) <= 1e-9
+    assert r.note == "fractional GPU: 1/6 of one per unit | fractional A10: vCPUs/36 = 6/36 (the reference's 0.167 is rounded)"
+
+
+def _a10_v5_sizes(counts: dict[str, str]) -> pd.DataFrame:
+    """azure_gpu_vm_sizes.csv rows of NV*ads_A10_v5 sizes in the reference's shape, with the given counts."""
+    rows = [{"arm_sku_name": f"Standard_NV{v}ads_A10_v5", "family": "StandardNVADSA10v5Family", "accelerator_name": "A10",
+             "accelerator_manufacturer": "NVIDIA", "accelerator_count": c, "vcpus": v, "memory_gib": "",
+             "source": "test", "note": ""} for v, c in counts.items()]
+    return pd.DataFrame(rows, dtype=str)
+
+
+def test_fractional_a10_counts_from_the_reference_are_made_exact():
+    # the reference's counts (0.167, 0.333 rounded to 3 decimals; 0.5, 1, 2) -> 6/36, 12/36, 18/36, 36/36, 72/36
+    facts = _load_builder().azure_size_facts(_a10_v5_sizes({"6": "0.167", "12": "0.333", "18": "0.5", "36": "1",
+                                                            "72": "2"}))
+    expected = {6: (1 / 6, 4, "1/6"), 12: (1 / 3, 8, "1/3"), 18: (1 / 2, 12, "1/2"), 36: (1, 24, None), 72: (2, 24, None)}
+    for vcpus, (share, memory, label) in expected.items():
+        f = facts[f"Standard_NV{vcpus}ads_A10_v5"]
+        assert abs(f["gpu_count"] - share) <= 1e-12 and f["gpu_memory_gb"] == memory, vcpus
+        if label is None:
+            assert f["notes"] == [], vcpus
+        else:
+            assert f["notes"][0] == f"fractional GPU: {label} of one per unit", vcpus
+            assert f"fractional A10: vCPUs/36 = {vcpus}/36" in f["notes"][1]
+    assert "the reference's 0.167 is rounded" in facts["Standard_NV6ads_A10_v5"]["notes"][1]
+    assert facts["Standard_NV18ads_A10_v5"]["notes"][1].endswith("(as the reference)")
+
+
+def test_fractional_a10_reference_count_that_is_not_vcpus_over_36_is_kept_with_a_warning(capsys):
+    facts = _load_builder().azure_size_facts(_a10_v5_sizes({"6": "0.25", "12": "0.3333"}))
+    assert facts["Standard_NV6ads_A10_v5"]["gpu_count"] == 0.25          # 6/36 is 0.1667: not a rounding of it
+    assert facts["Standard_NV6ads_A10_v5"]["notes"] == ["fractional GPU: 0.25 of one per unit"]
+    assert "Standard_NV6ads_A10_v5: reference count 0.25 kept; vCPUs/36 = 6/36 is 0.166667" in capsys.readouterr().err
+    assert abs(facts["Standard_NV12ads_A10_v5"]["gpu_count"] - 1 / 3) <= 1e-12   # 0.3333 is 1/3 to 3 decimals
+
+
+def test_other_fractional_counts_keep_their_notes(built):
+    # the exact-fraction rule is the A10 v5 family's: AWS g6f stays as the reference has it
+    r = _row(built[2], "aws:us-east-1:g6f.large:on_demand")
+    assert (r.gpu_count, r.gpu_memory_gb) == (0.125, 3) and "fractional GPU: 0.125 of one per unit" in r.note
 
 
 def test_unknown_azure_accelerator_is_flagged_not_dropped(built):
@@ -280,6 +324,21 @@ def test_rebuild_gives_identical_bytes(built, tmp_path):
     before = (tmp_path / "manifest.json").read_bytes()
     _load_builder().build_snapshot(FIXTURE, tmp_path)
     assert (tmp_path / "manifest.json").read_bytes() == before
+
+
+def test_built_at_moves_when_a_table_changes_though_the_manifest_would_not(built, tmp_path):
+    builder = _load_builder()
+    builder.build_snapshot(FIXTURE, tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    manifest["built_at"] = "2000-01-01"   # as if built long ago
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    assert builder.build_snapshot(FIXTURE, tmp_path)["built_at"] == "2000-01-01"   # nothing changed: kept
+    # a table that differs only in values the manifest does not count (here the old rounded A10 count)
+    old = (tmp_path / "azure.csv").read_text(encoding="utf-8").replace("0.16666666666666666,", "0.167,")
+    assert old != (tmp_path / "azure.csv").read_text(encoding="utf-8")
+    (tmp_path / "azure.csv").write_text(old, encoding="utf-8")
+    assert builder.build_snapshot(FIXTURE, tmp_path)["built_at"] != "2000-01-01"   # rebuilt content: dated now
+    assert (tmp_path / "azure.csv").read_bytes() == (built[0] / "azure.csv").read_bytes()
 
 
 def test_builder_main_takes_reference_and_out_dirs(tmp_path):
@@ -362,7 +421,39 @@ def test_retired_nvv4_is_dropped_by_default_and_listed_in_the_manifest(tmp_path)
 
 def test_packaged_nv6ads_a10_v5_is_still_a_sixth_of_an_a10():
     r = load_snapshot(["azure"]).set_index("offer_id").loc["azure:eastus:Standard_NV6ads_A10_v5:on_demand"]
-    assert (r.gpu, r.gpu_count, r.gpu_memory_gb) == ("A10", 0.167, 4)
+    assert (r.gpu, r.gpu_memory_gb) == ("A10", 4)
+    assert abs(r.gpu_count - 1 / 6) <= 1e-12
+
+
+def test_packaged_fractional_a10_counts_are_exact_in_every_row():
+    # NV6/12/18ads_A10_v5 = 1/6, 1/3, 1/2 of an A10 (6, 12, 18 of its 36 vCPUs) in all 36 regions, never 0.167 / 0.333
+    azure = load_snapshot(["azure"])
+    shares = {"Standard_NV6ads_A10_v5": 1 / 6, "Standard_NV12ads_A10_v5": 1 / 3, "Standard_NV18ads_A10_v5": 1 / 2,
+              "Standard_NV36ads_A10_v5": 1, "Standard_NV36adms_A10_v5": 1, "Standard_NV72ads_A10_v5": 2}
+    a10 = azure[azure.sku.isin(list(shares))]
+    assert len(a10) and set(a10.sku) == set(shares)
+    assert ((a10.gpu_count - a10.sku.map(shares)).abs() <= 1e-12).all()
+    assert (a10.gpu == "A10").all()
+    fractional = a10[a10.gpu_count < 1]
+    assert len(fractional) == 3 * 36
+    assert fractional.note.str.contains(r"fractional GPU: 1/[236] of one per unit", regex=True).all()
+
+
+def test_packaged_fractional_a10_per_gpu_price_through_the_planner():
+    # the planner's per-GPU price (usd_per_hour / gpu_count) of the eastus A10 v5 slices, by hand from the
+    # snapshot's hourly prices: NV6ads 0.454 x 6 = 2.724, NV12ads 0.908 x 3 = 2.724, NV18ads 1.6 x 2 = 3.2
+    from planner.engine.offer_costs import offers_in_usd
+
+    azure = load_snapshot(["azure"])
+    rows = azure[(azure.region == "eastus") & (azure.purchase_option == "on_demand")
+                 & azure.sku.isin(["Standard_NV6ads_A10_v5", "Standard_NV12ads_A10_v5", "Standard_NV18ads_A10_v5"])]
+    priced = offers_in_usd(rows, pd.DataFrame(), {}, 0.0, 1.0).set_index("sku")
+    assert priced.hourly_price.to_dict() == {"Standard_NV12ads_A10_v5": 0.908, "Standard_NV18ads_A10_v5": 1.6,
+                                             "Standard_NV6ads_A10_v5": 0.454}
+    per_gpu = priced.usd_per_gpu_hour
+    assert abs(per_gpu["Standard_NV6ads_A10_v5"] - 2.724) <= 1e-9      # was 0.454 / 0.167 = 2.7186
+    assert abs(per_gpu["Standard_NV12ads_A10_v5"] - 2.724) <= 1e-9     # was 0.908 / 0.333 = 2.7267
+    assert abs(per_gpu["Standard_NV18ads_A10_v5"] - 3.2) <= 1e-9
 
 
 def test_packaged_partition_sizes_are_fractions_or_unknown():
