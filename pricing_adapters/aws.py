@@ -29,9 +29,10 @@ cost per hour is hourly + upfront / hours of the term (8760 for 1 year, 26280 fo
 `effective_hourly`). A reservation's `offer_id` is `aws:<region>:<type>:reserved_1y` followed by
 `:<purchase option>:<class>`, e.g. `…:reserved_1y:partial_upfront:standard`.
 
-Products with empty terms, zero prices (capacity blocks), non-USD prices, unknown price units or
-lease terms, and terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit` that
-are not JSON objects, `termAttributes` that are not text, or prices that are not numbers: `malformed`)
+Products with empty terms, zero prices (capacity blocks), prices no offer can have (below 1e-4 or above 1e9
+an hour, upfront above 1e12: `implausible_price`), non-USD prices, unknown price units or lease terms, and
+terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit` that are not JSON objects,
+`termAttributes` that are not text, or prices that are not numbers: `malformed`)
 are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`,
 `no_accelerator_facts` and a malformed `terms` the number of products), never fatal, and so are
 accelerator types with no `InstanceType` or a number no float holds (`malformed`, types); a listing in which
@@ -67,7 +68,16 @@ from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_w
 from pricing_adapters.errors import CredentialsError, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, NOMINAL_TOLERANCE, aws_gpu_id, nominal_memory_gb
-from pricing_adapters.schema import OFFER_COLUMNS, effective_hourly, empty_offers, offer_row, validate_offers
+from pricing_adapters.schema import (
+    MAX_HOURLY_PRICE,
+    MAX_UPFRONT_PRICE,
+    MIN_HOURLY_PRICE,
+    OFFER_COLUMNS,
+    effective_hourly,
+    empty_offers,
+    offer_row,
+    validate_offers,
+)
 
 PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
@@ -433,7 +443,12 @@ class AwsPriceSource:
             self._put(offers, row, effective_hourly(hourly, upfront, months))
 
     def _put(self, offers: dict[str, dict], row: dict, cost: float) -> None:
-        """Keep one row per offer_id: the cheaper one when a listing repeats a type (counted)."""
+        """Keep one row per offer_id: the cheaper one when a listing repeats a type (counted). A price no offer can
+        have (`implausible`) is skipped and counted: left in, the table's validation would refuse the whole
+        refresh for one broken item."""
+        if implausible(cost, row["upfront_price"]):
+            self._skip("implausible_price")
+            return
         oid = row["offer_id"]
         if oid in offers:
             self._skip("duplicate")
@@ -464,6 +479,9 @@ class AwsPriceSource:
         for (itype, zone), (stamp, price) in newest.items():
             if price <= 0:
                 self._skip("zero_price")
+                continue
+            if implausible(price, 0.0):
+                self._skip("implausible_price")
                 continue
             by_type.setdefault(itype, []).append((price, zone, stamp))
         rows = []
@@ -721,6 +739,12 @@ def _mapping(value: Any) -> dict | None:
     if isinstance(value, dict):
         return value
     return {} if value is None or value == [] or value == "" else None
+
+
+def implausible(cost_per_hour: float, upfront: float) -> bool:
+    """Whether an offer costing `cost_per_hour` (its upfront spread over its term included) is a price no offer can
+    have: outside MIN_HOURLY_PRICE … MAX_HOURLY_PRICE, or an upfront above MAX_UPFRONT_PRICE (schema)."""
+    return not MIN_HOURLY_PRICE <= cost_per_hour <= MAX_HOURLY_PRICE or upfront > MAX_UPFRONT_PRICE
 
 
 def _term_prices(term: dict) -> tuple[float, float] | str:

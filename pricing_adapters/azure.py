@@ -99,7 +99,14 @@ from pricing_adapters.gpu_names import (
     fraction_text,
 )
 from pricing_adapters.retired import is_retired_azure_size
-from pricing_adapters.schema import MAX_HOURLY_PRICE, MAX_UPFRONT_PRICE, OFFER_COLUMNS, offer_id, validate_offers
+from pricing_adapters.schema import (
+    MAX_HOURLY_PRICE,
+    MAX_UPFRONT_PRICE,
+    MIN_HOURLY_PRICE,
+    OFFER_COLUMNS,
+    offer_id,
+    validate_offers,
+)
 
 PROVIDER = registry.AZURE
 PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
@@ -220,6 +227,8 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
         if price > MAX_UPFRONT_PRICE:   # a term's total: 1e300 is a broken feed, not a price
             return [], ["implausible_price"]
         hours = HOURS_PER_TERM[option]
+        if price / hours < MIN_HOURLY_PRICE:   # a term of GPU-hours for a fraction of a cent
+            return [], ["implausible_price"]
         note = f"reservation: {price:g} per {item.get('reservationTerm')} term / {hours} h"
         return [(option, price / hours, note)], []
     if kind != "Consumption":
@@ -235,7 +244,7 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     per_unit = f"retailPrice per {unit}" if hours != 1 else ""
     if price <= 0:
         skipped.append("zero_or_negative_price")
-    elif price / hours > MAX_HOURLY_PRICE:   # 1e300: a broken feed, not a price
+    elif not MIN_HOURLY_PRICE <= price / hours <= MAX_HOURLY_PRICE:   # 1e300, or per "100000000 Hours"
         skipped.append("implausible_price")
     else:
         offers.append((option, price / hours, per_unit))
@@ -262,7 +271,7 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
             if rate <= 0:
                 skipped.append("zero_or_negative_price")
                 continue
-            if rate / hours > MAX_HOURLY_PRICE:
+            if not MIN_HOURLY_PRICE <= rate / hours <= MAX_HOURLY_PRICE:
                 skipped.append("implausible_price")
                 continue
             offers.append((plan_option, rate / hours, per_unit))

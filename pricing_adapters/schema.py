@@ -64,6 +64,11 @@ MAX_GPUS_PER_UNIT = 128
 # is a broken feed or a typo (1e300 reads as a number), and as an LP cost it would swamp every other one.
 MAX_HOURLY_PRICE = 1e9
 MAX_UPFRONT_PRICE = 1e12
+# … and the cheapest: the cheapest GPU instance-hour in the packaged snapshot is 0.0579 USD (Azure
+# NC4as_T4_v3 spot), about 0.018 in the dearest currency unit (KWD). A price per unit-hour below 1e-4 in any
+# currency — hourly, or a reservation's hourly fee and upfront spread over its term — is a unit error or a
+# broken feed (an Azure price per "100000000 Hours", 1e-300 in a CSV), and would plan a fleet at a cost of 0.
+MIN_HOURLY_PRICE = 1e-4
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
 SHOWN_CHARS = 60  # of a bad cell in a message: a cell of 5,000 digits must not come back whole
 FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # number columns that may be empty
@@ -168,12 +173,16 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
     """(row mask, problem) of each bad-number check of a typed offers table."""
     hourly, upfront, count = df["hourly_price"], df["upfront_price"], df["gpu_count"]
     option = df["purchase_option"].astype(object)
+    with np.errstate(invalid="ignore", over="ignore"):   # NaN and inf cells are flagged by the checks below
+        effective = effective_hourly(hourly, upfront, df["term_months"])
     return [((hourly < 0) | (upfront < 0), "negative prices"),
             (np.isinf(hourly) | np.isinf(upfront), "a price that is not finite"),
             (np.isfinite(hourly) & (hourly > MAX_HOURLY_PRICE), f"hourly_price above {MAX_HOURLY_PRICE:,.0f}"),
             (np.isfinite(upfront) & (upfront > MAX_UPFRONT_PRICE), f"upfront_price above {MAX_UPFRONT_PRICE:,.0f}"),
             (option.isin(HOURLY_OPTIONS) & (hourly == 0), "hourly_price 0 (a free GPU-hour is never a real offer)"),
             (option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0"),
+            (option.isin((*HOURLY_OPTIONS, "reserved_1y", "reserved_3y")) & (effective > 0)
+             & (effective < MIN_HOURLY_PRICE), f"a price below {MIN_HOURLY_PRICE:g} per unit-hour (a unit error?)"),
             (count < 0, "negative gpu_count"),
             (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit"),
             # facts may be empty (unknown) but never infinite: 1e999 or 400 digits read as inf, and an
