@@ -87,12 +87,13 @@ def hide_store_path(value):
     return hide(value)
 
 
-def baselines_job(scenario: Scenario, total: float, solver: str) -> tuple:
-    """(baselines table, baseline plans) of `scenario`, solved as `plan()` solves them."""
+def baselines_job(scenario: Scenario, total: float, solver: str, plan_status: str = "optimal") -> tuple:
+    """(baselines table, baseline plans) of `scenario`, solved as `plan()` solves them; `total` and
+    `plan_status` are the recommended plan's."""
     from planner.engine.baselines import solve_baselines
     from planner.engine.run import inputs_for
 
-    return solve_baselines(inputs_for(scenario), total, solver, TIME_LIMIT_S, scenario)
+    return solve_baselines(inputs_for(scenario), total, solver, TIME_LIMIT_S, scenario, plan_status=plan_status)
 
 
 @dataclass

@@ -669,11 +669,11 @@ def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT
             return future
         future = Future()
         if not WORKERS:
-            future.set_result(pickled(baselines_job, scenario, outcome.plan.total, solver))
+            future.set_result(pickled(baselines_job, scenario, outcome.plan.total, solver, outcome.plan.status))
             _remember(key, future)
             return future
         _remember(key, future)
-    job = _Job(lambda: (key, baselines_job, (scenario, outcome.plan.total, solver)), key, future)
+    job = _Job(lambda: (key, baselines_job, (scenario, outcome.plan.total, solver, outcome.plan.status)), key, future)
     _LANES["baselines"].replace([job])
     return future
 
@@ -690,7 +690,7 @@ def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOL
     try:
         return pickle.loads(baselines_future(scenario, outcome, solver).result())
     except (BrokenProcessPool, OSError, pickle.PicklingError, CancelledError):
-        return baselines_job(scenario, outcome.plan.total, solver)
+        return baselines_job(scenario, outcome.plan.total, solver, outcome.plan.status)
 
 
 def plan_for(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:

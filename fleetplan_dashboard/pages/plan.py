@@ -402,7 +402,7 @@ for slot, (key, label) in zip(baseline_slots, BASELINE_CARDS):
     else:
         saving = row["savings"]
         delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
-                 else f"-{money(-saving)}: cheaper, ignoring the capex budget and mix caps")
+                 else f"-{money(-saving)}: cheaper than the plan (its help says why)")
         name = row["label"].capitalize() if key == "best_single" and row["label"] else label
         slot.metric(name, money(row["total"]), delta, border=True,
                     help=("The best single capacity type: the " if key == "best_single" else "The ")

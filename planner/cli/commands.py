@@ -558,10 +558,13 @@ def _print_plan(p) -> None:
 def _print_baselines(p) -> None:
     """The baselines, solved after the plan was shown (engine.add_baselines)."""
     if len(p.baselines):
-        # the note says why a baseline has no fleet, or why it costs less than the plan: kept where there is one
-        noted = (p.baselines["note"] != "").any()
-        emit(p.baselines if noted else p.baselines.drop(columns=["note"]), Format.table,
-             title=f"Baselines ({p.currency})", float_digits=1)
+        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({p.currency})", float_digits=1)
+        # why a baseline has no fleet, or why it costs less than the plan: under the table, one line each (a
+        # column of them wrapped every row to a dozen lines at 80 columns)
+        out = stdout_console(piped_width=160)
+        for baseline, note in zip(p.baselines["baseline"], p.baselines["note"]):
+            if note:
+                out.print(f"  {escape(one_line(baseline))}: {escape(one_line(note))}", soft_wrap=True)
 
 
 def _percent(pct: float | None) -> str:

@@ -22,7 +22,6 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -148,12 +147,12 @@ def _solve_variant(base: Inputs, variant: Variant, solver: str,
 
 
 def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float | None,
-                    scenario=None, plans: bool = True) -> tuple[pd.DataFrame, dict]:
+                    scenario=None, plans: bool = True, plan_status: str = "optimal") -> tuple[pd.DataFrame, dict]:
     """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans
     (all_cloud, all_onprem, best_single; none with `plans=False`, for callers that show the table only).
-    `total`: the recommended plan's, which the savings are against."""
+    `total` and `plan_status`: the recommended plan's, which the savings are against."""
     rows, plans_out = baseline_rows(base, solver, time_limit, scenario, plans)
-    return baseline_table(rows, total, dropped_in_baselines(base)), plans_out
+    return baseline_table(rows, total, base, plan_status), plans_out
 
 
 def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
@@ -183,22 +182,22 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 solved[key] = PENDING
             else:
                 solved[key] = _solve_variant(base, variant, solver, time_limit)
-        outcomes.append((variant.group, variant.label, solved[key]))
+        outcomes.append((variant.group, variant.label, solved[key], variant.buy_cards))
     readable = {}
-    for group, label, outcome in outcomes:
-        row = _row(group, label, outcome)
+    for group, label, outcome, buys_cards in outcomes:
+        row = _row(group, label, outcome) | {"buys_cards": buys_cards}
         if isinstance(outcome, tuple):
             if group == "single":  # only the best single type is read back into a Plan
-                singles.append((row["total"], label, outcome))
+                singles.append((row["total"], label, outcome, buys_cards))
             else:
                 readable[group] = outcome
         if group != "single":
             rows.append(row)
     if singles:
-        objective, label, outcome = min(singles, key=lambda t: (t[0], t[1]))
+        objective, label, outcome, buys_cards = min(singles, key=lambda t: (t[0], t[1]))
         readable["best_single"] = outcome
         rows.append({"baseline": "best_single", "label": label, "status": outcome[2].status, "total": objective,
-                     "note": ""})
+                     "note": "", "buys_cards": buys_cards})
     else:
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
                      "note": "no single capacity type can serve every workload"})
@@ -276,20 +275,34 @@ def settle_all_cloud(rows: list[dict], run: tuple[str, float] | None, base: Inpu
     return rows
 
 
-def baseline_table(rows: list[dict], total: float, dropped: Sequence[str] = ()) -> pd.DataFrame:
+def baseline_table(rows: list[dict], total: float, base: Inputs | None = None, plan_status: str = "optimal",
+                   extra_constraints: bool = False) -> pd.DataFrame:
     """The baselines table of `baseline_rows`, with the savings of a plan costing `total` against each.
-    `dropped`: what the plan keeps and the baselines do not (constraints.dropped_in_baselines, the caller's
-    extra constraints), named in the note of a baseline that costs less than the plan — a negative saving
-    read alone looks like a plan that missed a cheaper fleet."""
+
+    A baseline that costs less than the plan gets a note saying why (a negative saving read alone looks like
+    a plan that missed a cheaper fleet): where the plan's solve stopped before proving its optimum
+    (`plan_status` not optimal), that; else what the plan keeps and the baseline drops that can explain it —
+    the caps set in `base` (constraints.dropped_in_baselines; a baseline that buys no cards meets every capex
+    budget and card maximum) and the caller's extra constraints (`extra_constraints`)."""
     table = pd.DataFrame(rows)
     table["savings"] = table["total"] - total
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
-    if dropped:
-        # a millionth of the larger total: the two solves' round-off, no saving either way
-        cheaper = table["savings"] < -1e-6 * np.maximum(table["total"].abs(), abs(total))
-        table["note"] = table["note"].where(~cheaper | (table["note"] != ""),
-                                            f"costs less than the plan: it drops {', '.join(dropped)}, which the plan keeps")
+    # a millionth of the larger total: the two solves' round-off, no saving either way
+    cheaper = (table["savings"] < -1e-6 * np.maximum(table["total"].abs(), abs(total))) & (table["note"] == "")
+    buys_cards = table["buys_cards"] if "buys_cards" in table else pd.Series(True, index=table.index)
+    for i in np.flatnonzero(cheaper.to_numpy()):
+        table.loc[table.index[i], "note"] = _cheaper_note(base, bool(buys_cards.iloc[i]), plan_status, extra_constraints)
     return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]]
+
+
+def _cheaper_note(base: Inputs | None, buys_cards: bool, plan_status: str, extra_constraints: bool) -> str:
+    """Why a baseline costs less than the plan ("" where nothing is known to explain it)."""
+    if plan_status != "optimal":
+        return (f"costs less than the plan, whose solve stopped before it proved the least cost (status "
+                f"{plan_status}): plan with more time")
+    dropped = dropped_in_baselines(base, buys_cards) if base is not None else []
+    dropped += ["your extra constraints"] if extra_constraints else []
+    return f"costs less than the plan: it drops {', '.join(dropped)}, which the plan keeps" if dropped else ""
 
 
 # --- the baselines table solved in a forked child process, while the parent solves the plan ---

@@ -36,9 +36,10 @@ class Cap:
     # the plan's run without cards is then the all-cloud baseline, which drops the preferences); False,
     # the safe default, for a cap that may bind a plan without cards
     met_without_cards: bool = False
-    # a preference the baselines drop, named for their note where one costs less than the plan:
-    # (limit, inputs) -> "the capex budget of 300,000 USD", or None where the limit binds nothing
-    named: Callable[[Any, Inputs], str | None] | None = None
+    # a preference the baselines drop, named for the note of one that costs less than the plan: (limit, inputs,
+    # whether the baseline may buy cards) -> "the capex budget of 300,000 USD", or None where the cap cannot
+    # explain it (a fleet without new cards meets every capex budget and card maximum)
+    named: Callable[[Any, Inputs, bool], str | None] | None = None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -244,12 +245,12 @@ def _unit_limits_unmet(inp: Inputs) -> str | None:
     return _owned_above_max(inp) or _min_units_out_of_reach(inp)
 
 
-def _named_unit_limits(limit, inp: Inputs) -> str | None:
-    """The cards' min_units / max_units, by card, where any is set."""
+def _named_unit_limits(limit, inp: Inputs, buys_cards: bool) -> str | None:
+    """The cards' min_units, and with `buys_cards` their max_units, by card, where any is set."""
     card = inp.col("kind") == "card"
     sku, lo, hi = inp.col("sku")[card], inp.col("min_units")[card], inp.col("max_units")[card]
     bits = [f"min_units.{s} = {a:g}" for s, a in zip(sku, lo) if a == a and a > 0]
-    bits += [f"max_units.{s} = {b:g}" for s, b in zip(sku, hi) if b == b]
+    bits += [f"max_units.{s} = {b:g}" for s, b in zip(sku, hi) if b == b and buys_cards]
     return ", ".join(bits) or None
 
 
@@ -258,17 +259,17 @@ CAPS: list[Cap] = [
         measure=peak_kw,
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
-        measure=new_capex, named=lambda limit, inp: f"the capex budget of {limit:,.0f} {inp.currency}",
+        measure=new_capex, named=lambda limit, inp, cards: f"the capex budget of {limit:,.0f} {inp.currency}" if cards else None,
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
         in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
-        named=lambda limit, inp: f"the capex budget per year of {limit:,.0f} {inp.currency}",
+        named=lambda limit, inp, cards: f"the capex budget per year of {limit:,.0f} {inp.currency}" if cards else None,
         explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
         met_without_cards=False, measure=cloud_share,
-        named=lambda limit, inp: f"the cloud share cap of {limit * 100:g} %",
+        named=lambda limit, inp, cards: f"the cloud share cap of {limit * 100:g} %",
         explain=_explain_cloud_share),
     # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
     Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, met_without_cards=True,
@@ -287,14 +288,15 @@ def met_without_cards(caps: dict[str, Any]) -> bool:
     return all(cap.in_baselines or cap.met_without_cards or caps.get(cap.name) is None for cap in CAPS)
 
 
-def dropped_in_baselines(inp: Inputs) -> list[str]:
-    """The caps set in `inp` that the baselines drop (the preferences of the mix), each named with its
-    limit: why a baseline can cost less than the plan."""
+def dropped_in_baselines(inp: Inputs, buys_cards: bool = True) -> list[str]:
+    """The caps set in `inp` that the baselines drop (the preferences of the mix), each named with its limit,
+    that can explain why a baseline costs less than the plan: any of them for a baseline that may buy cards,
+    those a fleet without new cards can break (the cloud share cap, card minimums) for one that buys none."""
     out = []
     for cap in CAPS:
         limit = inp.caps.get(cap.name)
         if not cap.in_baselines and limit is not None and cap.named is not None:
-            name = cap.named(limit, inp)
+            name = cap.named(limit, inp, buys_cards)
             if name:
                 out.append(name)
     return out

@@ -26,7 +26,6 @@ from planner.engine.baselines import (
     solve_inputs,
     start_baseline_child,
 )
-from planner.engine.constraints import dropped_in_baselines
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
 from planner.engine.model import ExtraConstraints, packed_apart
@@ -280,7 +279,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     table = None
     if baselines:
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
-        table = baseline_table(rows, total, dropped_in_baselines(base))
+        table = baseline_table(rows, total, base, solution.status)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
     warnings += [w for w in (ungrouped, merged, UNSETTLED_WARNING if model.settled is False else None) if w]
@@ -352,7 +351,6 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
                                                     all_cloud=None if plans else all_cloud)
     else:   # the child leaves the all-cloud row to the plan's run where it settles it
         rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
-    dropped = dropped_in_baselines(base) + (["your extra constraints"] if extra_constraints is not None else [])
-    result.baselines = baseline_table(rows, result.total, dropped)
+    result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

@@ -74,31 +74,57 @@ def test_each_dropped_cap_is_named_with_its_limit():
                     "3,000 USD, the cloud share cap of 25 %, max_units.rtx-a5000 = 1, which the plan keeps")
 
 
+ROWS = [{"baseline": "a", "label": "", "status": "optimal", "total": 99.0, "note": ""},
+        {"baseline": "b", "label": "", "status": "optimal", "total": 100.0 - 1e-9, "note": ""},
+        {"baseline": "c", "label": "", "status": "optimal", "total": 120.0, "note": ""},
+        {"baseline": "d", "label": "", "status": "infeasible", "total": math.nan, "note": "no fleet"},
+        {"baseline": "e", "label": "", "status": "optimal", "total": 50.0, "note": "said already"}]
+
+
 def test_the_table_notes_only_rows_below_the_plan_beyond_round_off():
-    rows = [{"baseline": "a", "label": "", "status": "optimal", "total": 99.0, "note": ""},
-            {"baseline": "b", "label": "", "status": "optimal", "total": 100.0 - 1e-9, "note": ""},
-            {"baseline": "c", "label": "", "status": "optimal", "total": 120.0, "note": ""},
-            {"baseline": "d", "label": "", "status": "infeasible", "total": math.nan, "note": "no fleet"},
-            {"baseline": "e", "label": "", "status": "optimal", "total": 50.0, "note": "said already"}]
-    table = baseline_table(rows, 100.0, ["the capex budget of 1 USD"])
-    cheaper = "costs less than the plan: it drops the capex budget of 1 USD, which the plan keeps"
+    table = baseline_table(ROWS, 100.0, extra_constraints=True)
+    cheaper = "costs less than the plan: it drops your extra constraints, which the plan keeps"
     assert table["note"].tolist() == [cheaper, "", "", "no fleet", "said already"]
     assert table["savings"].tolist()[0] == -1.0
     # nothing dropped: nothing to say
-    assert baseline_table(rows, 100.0)["note"].tolist() == ["", "", "", "no fleet", "said already"]
+    assert baseline_table(ROWS, 100.0)["note"].tolist() == ["", "", "", "no fleet", "said already"]
+
+
+def test_a_plan_stopped_before_its_optimum_blames_the_stop_not_the_caps():
+    # a time limit: the plan may cost more than a baseline only because its solve did not finish
+    table = baseline_table(ROWS, 100.0, extra_constraints=True, plan_status="feasible")
+    assert table["note"].tolist()[0] == ("costs less than the plan, whose solve stopped before it proved the least "
+                                         "cost (status feasible): plan with more time")
+    assert table["note"].tolist()[1:] == ["", "", "no fleet", "said already"]
+
+
+def test_a_baseline_that_buys_no_cards_is_not_said_to_drop_the_budget_or_card_maxima():
+    # 20 cards required: the plan holds them (capex 20 × 2,500 = 50,000, within the 100,000 budget). All cloud
+    # (24,144) buys no cards, so only the minimum explains its lower cost; all on-prem (two cards, 7,029.20)
+    # may buy cards, so the budget is named too (it does not bind here, but a baseline cannot tell)
+    p = plan(WORKED, overrides={"onprem.capex_budget": 100000, "constraints.min_units": {"rtx-a5000": 20},
+                                "constraints.max_units": {"rtx-a5000": 30}})
+    b = _by_baseline(p)
+    assert p.total > b.loc["all_onprem", "total"] == pytest.approx(TWO_CARDS, abs=0.01)
+    assert b.loc["all_cloud", "total"] == pytest.approx(ALL_CLOUD, abs=0.01) and p.total > ALL_CLOUD
+    assert b.loc["all_cloud", "note"] == "costs less than the plan: it drops min_units.rtx-a5000 = 20, which the plan keeps"
+    assert b.loc["all_onprem", "note"] == ("costs less than the plan: it drops the capex budget of 100,000 USD, "
+                                           "min_units.rtx-a5000 = 20, max_units.rtx-a5000 = 30, which the plan keeps")
 
 
 def test_the_cli_table_and_the_summary_show_the_note():
-    result = CliRunner().invoke(app, ["plan", str(WORKED), "--no-decisions"], env={"COLUMNS": "250"})
+    result = CliRunner().invoke(app, ["plan", str(WORKED), "--no-decisions"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     baselines = result.stdout[result.stdout.index("Baselines (USD)"):]
-    assert "note" in baselines and BUDGET_NOTE in baselines
+    # one line per noted baseline under the table, whole at 80 columns; no note column squeezing the table
+    assert f"\n  all_onprem: {BUDGET_NOTE}\n" in baselines and f"\n  best_single: {BUDGET_NOTE}\n" in baselines
+    assert "all_cloud:" not in baselines and "│ note" not in baselines
     md = plan_to_markdown(plan(WORKED))
     assert f"all_onprem: 7,029 USD ({BUDGET_NOTE})" in md
     assert f"| all_onprem | all on-prem (no cloud) | optimal | 7,029 | -1,356 | {BUDGET_NOTE} |" in md
 
 
-def test_the_cli_leaves_the_note_column_out_when_no_row_has_one(tmp_path):
+def test_the_cli_prints_no_note_when_no_row_has_one(tmp_path):
     doc = yaml.safe_load(WORKED.read_text(encoding="utf-8"))
     doc["prices"]["source"] = str(WORKED.parent / doc["prices"]["source"])
     del doc["onprem"]["capex_budget"]
@@ -107,4 +133,5 @@ def test_the_cli_leaves_the_note_column_out_when_no_row_has_one(tmp_path):
     result = CliRunner().invoke(app, ["plan", str(scenario), "--no-decisions"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     baselines = result.stdout[result.stdout.index("Baselines (USD)"):]
-    assert "savings_pct" in baselines and "note" not in baselines
+    assert "savings_pct" in baselines and "costs less" not in baselines
+    assert baselines.rstrip().endswith("┘")   # nothing under the table
