@@ -22,7 +22,7 @@ from planner.errors import InfeasibleError, PlannerError, ScenarioError, SolverE
 from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario_file, load_scenario_text, parse_scenario
-from planner.scenario.loading import MAX_SCENARIO_CHARS
+from planner.scenario.loading import MAX_SCENARIO_CHARS, scenario_folder
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
@@ -313,7 +313,7 @@ def read_side(path: str | Path) -> SavedPlan | Scenario:
         text = codecs.getincrementaldecoder("utf-8")().decode(data, final=len(data) < limit)
     except UnicodeDecodeError as exc:
         raise ScenarioError([f"{path}: cannot read: {exc}"], str(path)) from None
-    return load_scenario_text(text, origin=str(path), base_dir=path.parent)
+    return load_scenario_text(text, origin=str(path), base_dir=scenario_folder(path, regular=False))
 
 
 def _plan_of(data: bytes, path: Path) -> SavedPlan:

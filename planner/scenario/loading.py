@@ -201,6 +201,24 @@ class _Positions:
                 return None
         return mark.line + 1, mark.column + 1
 
+    def mapping_span(self, path: Path_) -> tuple[int, int, int] | None:
+        """(first line, last line, column), 1-based, of the mapping at `path` (its keys' column); None when
+        the YAML has no mapping there."""
+        node = self.root
+        for part in path:
+            if isinstance(node, yaml.MappingNode):
+                pair = self._entry(node, str(part))
+                if pair is None:
+                    return None
+                node = pair[1]
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                node = node.value[part]
+            else:
+                return None
+        if not isinstance(node, yaml.MappingNode):
+            return None
+        return node.start_mark.line + 1, node.end_mark.line + 1, node.start_mark.column + 1
+
     def __contains__(self, path: Path_) -> bool:
         return self.get(path) is not None
 
@@ -255,20 +273,42 @@ def _at(origin: str, mark: yaml.Mark | None) -> str:
     return f"{origin}:{mark.line + 1}:{mark.column + 1}" if mark else f"{origin}:1:1"
 
 
-# the key a line sets (`  name: …` → name), for a line blanked after a syntax error
+# the key a line sets (`  name: …` → name, its column 3), for a line blanked after a syntax error
 _LINE_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:")
 _ITEM_DASH = re.compile(r"^\s*-(?=\s)")
+# a line that holds a list item, or a key whose value is on the lines below (`workloads:`)
+_OPENS_BLOCK = re.compile(r"^(\s*)(?:-(?:\s|$)|[^\s#].*:\s*(?:#.*)?$)")
+
+Blanked = tuple[int, int, str]   # (line, column of its key, the key), 1-based: a line blanked after a syntax error
 
 
-def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[str]]:
+def _blanked_line(lines: list[str], line: int) -> str:
+    """What is left of `lines[line]`, blanked after a syntax error: its list item's dash (`  - name: a: b` →
+    `  -`) where the line is a list item that follows an item at its indentation or a key that opens a block
+    (so the item's other lines stay one item), else nothing. A dash kept anywhere else would join the value
+    above (`horizon_months: 12` then `  - a: b: c` read as "12 -")."""
+    dash = _ITEM_DASH.match(lines[line])
+    if not dash or dash[0] == lines[line]:
+        return ""
+    indent = len(dash[0]) - 1
+    above = next((text for text in reversed(lines[:line]) if text.strip() and not text.lstrip().startswith("#")), "")
+    opens = _OPENS_BLOCK.match(above)
+    if not opens:
+        return ""
+    at = len(opens[1])
+    is_item = above.lstrip().startswith("-")
+    return dash[0] if (is_item and at == indent) or (not is_item and at <= indent) else ""
+
+
+def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[Blanked]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
     so one broken line does not hide the file's other problems. YAML over a limit is refused at once.
-    Returns (data, positions, syntax problems, the keys of the lines blanked)."""
+    Returns (data, positions, syntax problems, the lines blanked and the keys they set)."""
     if len(text) > MAX_SCENARIO_CHARS:
         return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"], frozenset()
     lines = _YAML_BREAKS.split(text)
     syntax: list[str] = []
-    blanked: set[str] = set()
+    blanked: set[Blanked] = set()
     for _ in range(20):
         try:
             data, positions, duplicates = _compose("\n".join(lines))
@@ -291,11 +331,8 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 break
             key = _LINE_KEY.match(lines[line])
             if key:
-                blanked.add(key[1])
-            # a list item's dash is kept (`  - name: a: b` → `  - `), so the item's other lines stay one item
-            # instead of "workloads: expected a list, got {…}"; a line that is only its dash goes whole
-            dash = _ITEM_DASH.match(lines[line])
-            lines[line] = dash[0] if dash and dash[0] != lines[line] else ""
+                blanked.add((line + 1, key.start(1) + 1, key[1]))
+            lines[line] = _blanked_line(lines, line)
         except yaml.YAMLError as exc:  # an error without a place (a refused character has one: _refused_character)
             syntax.append(f"{origin}: YAML: {exc}")
             break
@@ -749,12 +786,12 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
 
 def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
                    base_dir: Path | None = None, syntax: list[str] | None = None,
-                   check_files: bool = True, blanked_keys: frozenset[str] = frozenset()) -> Scenario:
+                   check_files: bool = True, blanked_lines: frozenset[Blanked] = frozenset()) -> Scenario:
     """The validated Scenario of already-parsed data; raises ScenarioError listing every problem.
     `positions[path]` is the (line, column) of a field path (a dict, or the positions of a parsed file).
     `check_files=False` skips reading the files it names (offers and profile CSVs): for a scenario kept
     only to be shown, such as a saved plan's, whose files may have moved since it was planned.
-    `blanked_keys`: the keys of lines blanked after a syntax error (_parse_yaml): not also "missing"."""
+    `blanked_lines`: the lines blanked after a syntax error and their keys (_parse_yaml): not also "missing"."""
     positions = positions or {}
     problems = list(syntax or [])
     if not isinstance(data, dict):
@@ -778,11 +815,22 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
         problems += [_describe(e, positions, origin) for e in errors
                      if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
                      and not (blanked and e["type"] != "missing" and e.get("input", "") is None)
-                     and not (e["type"] == "missing" and e["loc"] and str(e["loc"][-1]) in blanked_keys)]
+                     and not (e["type"] == "missing" and _on_blanked_line(e["loc"], positions, blanked_lines))]
     problems += _check_names(data, positions, origin, base_dir, check_files)
     if problems or scenario is None:
         raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)
     return scenario
+
+
+def _on_blanked_line(loc: Path_, positions: Any, blanked: frozenset[Blanked]) -> bool:
+    """Whether the field `loc` reported missing was on a line blanked after a syntax error: a blanked line set
+    its key, in the mapping that lacks it — at that mapping's column, from the line before its first (a list
+    item's own line, whose dash alone was kept) to its last."""
+    span = positions.mapping_span(tuple(loc[:-1])) if blanked and isinstance(positions, _Positions) else None
+    if not loc or span is None:
+        return False
+    first, last, column = span
+    return any(key == str(loc[-1]) and at == column and first - 1 <= line <= last for line, at, key in blanked)
 
 
 def _line_key(problem: str) -> tuple[int, int]:
@@ -807,15 +855,23 @@ def load_scenario_file(path: str | Path) -> Scenario:
         raise ScenarioError([f"{origin}: cannot read: {exc.strerror or exc}"], origin) from None
     except UnicodeDecodeError as exc:
         raise ScenarioError([f"{origin}: cannot read: {exc}"], origin) from None
-    # a scenario through a pipe (`<(cat s.yaml)`, /dev/stdin) has no folder of its own: the files it names are
-    # the working folder's, as the shell user means them, not /dev/fd's
-    return load_scenario_text(text, origin=origin, base_dir=path.parent if regular else Path.cwd())
+    return load_scenario_text(text, origin=origin, base_dir=scenario_folder(path, regular))
+
+
+def scenario_folder(path: Path, regular: bool) -> Path:
+    """The folder a scenario's relative paths (offers and profile CSVs) are resolved against: its file's (a
+    named FIFO's too: it sits in a folder). Read through /dev/stdin or /dev/fd/N (`regular`: whether that is a
+    file), the redirected file's (`/dev/stdin < examples/s.yaml`), else — a pipe, `<(cat s.yaml)` — the working
+    folder's, as the shell user means them, not /dev/fd's."""
+    if path.is_absolute() and path.parts[1:2] in (("dev",), ("proc",)):
+        return Path(os.path.realpath(path)).parent if regular else Path.cwd()
+    return path.parent
 
 
 def load_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None = None) -> Scenario:
     """Validate scenario YAML given as text (uploads, notebooks)."""
     data, positions, syntax, blanked = _parse_yaml(text, origin)
-    scenario = parse_scenario(data, positions, origin, base_dir, syntax, blanked_keys=blanked)
+    scenario = parse_scenario(data, positions, origin, base_dir, syntax, blanked_lines=blanked)
     return scenario if base_dir is None else _resolve_paths(scenario, base_dir)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from planner.errors import ScenarioError
+from planner.reports.compare import read_side
 from planner.scenario import load_scenario_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -50,3 +51,22 @@ def test_a_relative_offers_file_missing_from_the_working_folder_is_named_there(t
 def test_a_regular_file_keeps_its_own_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)   # the working folder has no offers file: the scenario's folder has
     assert Path(load_scenario_file(WORKED).prices.source) == EXAMPLES / "offers-g5-us-east-1.csv"
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="needs /dev/fd")
+def test_a_file_redirected_to_dev_fd_keeps_its_own_folder(tmp_path, monkeypatch):
+    # `fleetplan validate /dev/stdin < examples/worked-example.yaml` from another folder: the file's folder
+    monkeypatch.chdir(tmp_path)
+    fd = os.open(WORKED, os.O_RDONLY)
+    try:
+        s = load_scenario_file(Path(f"/dev/fd/{fd}"))
+    finally:
+        os.close(fd)
+    assert Path(s.prices.source) == EXAMPLES / "offers-g5-us-east-1.csv"
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="needs /dev/fd")
+def test_compare_reads_a_piped_scenario_against_the_working_folder(monkeypatch):
+    monkeypatch.chdir(EXAMPLES)
+    side = read_side(_through_a_pipe(WORKED.read_text(encoding="utf-8")))
+    assert Path(side.prices.source) == EXAMPLES / "offers-g5-us-east-1.csv"

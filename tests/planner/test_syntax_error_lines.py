@@ -40,6 +40,26 @@ def test_a_field_that_is_really_missing_is_still_reported_beside_a_syntax_error(
     assert any(p.endswith("name: required field is missing") and "workloads" not in p for p in got), got
 
 
-def test_a_line_that_is_only_a_broken_item_is_blanked_whole_and_the_check_ends():
+def test_a_broken_line_hides_no_field_missing_elsewhere():
+    # the top-level name is on no line; the blanked line set a workload's name, at another column
+    got = problems("workloads:\n  - name: a: b\n    gpu_hours_per_month: 100\n    reference_gpu: A100-80GB-PCIE\n")
+    assert got == ["s.yaml:1:1: name: required field is missing",
+                   "s.yaml:2:12: YAML syntax: mapping values are not allowed here — check the indentation"]
+    # a second workload without a name is reported though the first one's name line was blanked
+    text = "name: ok\n" + WORKLOAD.replace("  - name: train", "  - name: train: big")
+    got = problems(text + "  - gpu_hours_per_month: 5\n    reference_gpu: A100-80GB-PCIE\n")
+    assert got == ["s.yaml:3:16: YAML syntax: mapping values are not allowed here — check the indentation",
+                   "s.yaml:6:5: workloads[1].name: required field is missing"]
+
+
+@pytest.mark.parametrize("text", ["name: x\nhorizon_months: 12\n  - a: b: c\n" + WORKLOAD,
+                                  "name: x\nhorizon_months: 12\n  # a comment\n  - a: b: c\n" + WORKLOAD])
+def test_a_broken_item_under_a_plain_value_is_blanked_whole(text):
+    # its dash kept would join the value above: "horizon_months: expected a whole number, got '12 -'"
+    got = problems(text)
+    assert len(got) == 1 and "YAML syntax" in got[0], got
+
+
+def test_a_line_that_is_only_a_broken_item_ends_with_its_syntax_error():
     got = problems("name: x\nworkloads:\n  - - : : ]\n")
     assert len(got) == 1 and got[0].startswith("s.yaml:3:") and "YAML syntax" in got[0]
