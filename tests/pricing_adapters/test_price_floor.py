@@ -111,3 +111,15 @@ def test_an_aws_spot_quote_below_the_floor_is_skipped_and_counted(session):
     stubs.ec2.add_response("describe_spot_price_history", {"SpotPriceHistory": [quote]}, _spot_params(ACCELERATOR_TYPES))
     df = stubs.source.fetch([REGION])
     assert df["purchase_option"].tolist() == ["on_demand"] and stubs.source.skipped == {"implausible_price": 1}
+
+
+def test_an_aws_price_above_the_ceiling_is_skipped_and_counted_too(session):
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe()
+    dear = copy.deepcopy(_items()["g5.12xlarge"])
+    (term,) = dear["terms"]["OnDemand"].values()
+    (dim,) = term["priceDimensions"].values()
+    dim["pricePerUnit"] = {"USD": "1e300"}   # finite, so it passed as a price and failed the whole table
+    stubs.products([dear, _p4d_item()])
+    df = stubs.source.fetch([REGION])
+    assert list(df["sku"]) == ["p4d.24xlarge"] and stubs.source.skipped == {"implausible_price": 1}
