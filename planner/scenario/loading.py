@@ -273,8 +273,8 @@ def _at(origin: str, mark: yaml.Mark | None) -> str:
     return f"{origin}:{mark.line + 1}:{mark.column + 1}" if mark else f"{origin}:1:1"
 
 
-# the key a line sets (`  name: …` → name, its column 3), for a line blanked after a syntax error
-_LINE_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:")
+# the key a line sets (`  name: …` or `  "name": …` → name, its column 3), for a line blanked after a syntax error
+_LINE_KEY = re.compile(r"^\s*(?:-\s+)?([\"']?)([A-Za-z_][\w-]*)\1\s*:")
 _ITEM_DASH = re.compile(r"^\s*-(?=\s)")
 # a line that holds a list item, or a key whose value is on the lines below (`workloads:`)
 _OPENS_BLOCK = re.compile(r"^(\s*)(?:-(?:\s|$)|[^\s#].*:\s*(?:#.*)?$)")
@@ -331,7 +331,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 break
             key = _LINE_KEY.match(lines[line])
             if key:
-                blanked.add((line + 1, key.start(1) + 1, key[1]))
+                blanked.add((line + 1, key.start(1) + 1, key[2]))
             lines[line] = _blanked_line(lines, line)
         except yaml.YAMLError as exc:  # an error without a place (a refused character has one: _refused_character)
             syntax.append(f"{origin}: YAML: {exc}")
@@ -413,11 +413,17 @@ _BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "le
            "less_than": ("<", "lt")}   # pydantic's bound errors: the sign and the ctx key holding the bound
 
 
-def _describe(err: dict, positions: Any, origin: str) -> str:
-    # a check across fields names the field it is about: Scenario's model validators in ctx["loc"] (from
-    # the top), a nested model's (CustomCard) in ctx["field"] (below where the error was raised)
+def _field_of(err: dict) -> tuple:
+    """The path of the field a validation error is about: a check across fields names it, Scenario's model
+    validators in ctx["loc"] (from the top), a nested model's (CustomCard, a workload's demand) in ctx["field"]
+    (below where the error was raised)."""
     ctx = err.get("ctx") or {}
-    loc = tuple(ctx.get("loc") or (*err["loc"], *ctx.get("field", ())))
+    return tuple(ctx.get("loc") or (*err["loc"], *ctx.get("field", ())))
+
+
+def _describe(err: dict, positions: Any, origin: str) -> str:
+    ctx = err.get("ctx") or {}
+    loc = _field_of(err)
     kind = err["type"]
     got = err.get("input")
     on_key = bool(loc) and loc[-1] == "[key]"   # a mapping's key failed (fx: {EURO: 1.1}): it names the entry
@@ -522,7 +528,7 @@ def _oversized(data: dict) -> bool:
 
 
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
-                 check_files: bool = True) -> list[str]:
+                 check_files: bool = True, blanked_lines: frozenset[Blanked] = frozenset()) -> list[str]:
     problems: list[str] = []
     if _oversized(data):
         return problems
@@ -569,7 +575,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         if "reference_gpu" in w:
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
             problems += _check_reference_figure(w, i, positions, origin)
-        problems += _check_demand(w, i, custom, positions, origin)
+        problems += _check_demand(w, i, custom, positions, origin, blanked_lines)
         named: dict = {}   # the GPU each key names -> the first key naming it
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
@@ -730,13 +736,15 @@ def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, o
     return problems
 
 
-def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str) -> list[str]:
-    """A workload's demand fields (the model's check too, reported once even when other fields fail), and
-    with throughput_unit requests_per_second its reference GPU in the throughput table: demand is counted
-    in reference GPUs, rate ÷ the requests/s one reference GPU sustains."""
+def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
+                  blanked_lines: frozenset[Blanked] = frozenset()) -> list[str]:
+    """A workload's demand fields (the model's check too, reported once even when other fields fail; not where
+    the field's line was blanked after a syntax error), and with throughput_unit requests_per_second its
+    reference GPU in the throughput table: demand is counted in reference GPUs, rate ÷ the requests/s one
+    reference GPU sustains."""
     problems = []
     found = demand_problem(w)
-    if found:
+    if found and not _on_blanked_line(("workloads", i, found[0]), positions, blanked_lines):
         loc = ("workloads", i, found[0])
         problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {found[1]}")
     table = w.get("throughput")
@@ -810,22 +818,22 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
         # A line with a YAML syntax error was blanked to parse the rest: a key left with no value there
         # ("workloads: expected a list, got nothing") follows from the syntax error, which says it better.
         blanked = any(": YAML syntax: " in p for p in problems)
-        # … and so does a required key on such a line: "name: required field is missing" under the syntax
-        # error of the line `name: a: b` said the line was not there
+        # … and so does any error of a key set on such a line: "name: required field is missing" under the
+        # syntax error of the line `name: a: b` said the line was not there
         problems += [_describe(e, positions, origin) for e in errors
                      if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
                      and not (blanked and e["type"] != "missing" and e.get("input", "") is None)
-                     and not (e["type"] == "missing" and _on_blanked_line(e["loc"], positions, blanked_lines))]
-    problems += _check_names(data, positions, origin, base_dir, check_files)
+                     and not _on_blanked_line(_field_of(e), positions, blanked_lines)]
+    problems += _check_names(data, positions, origin, base_dir, check_files, blanked_lines)
     if problems or scenario is None:
         raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)
     return scenario
 
 
 def _on_blanked_line(loc: Path_, positions: Any, blanked: frozenset[Blanked]) -> bool:
-    """Whether the field `loc` reported missing was on a line blanked after a syntax error: a blanked line set
-    its key, in the mapping that lacks it — at that mapping's column, from the line before its first (a list
-    item's own line, whose dash alone was kept) to its last."""
+    """Whether the field `loc` (reported missing, or wrong without its value) was on a line blanked after a
+    syntax error: a blanked line set its key, in the mapping that lacks it — at that mapping's column, from the
+    line before its first (a list item's own line, whose dash alone was kept) to its last."""
     span = positions.mapping_span(tuple(loc[:-1])) if blanked and isinstance(positions, _Positions) else None
     if not loc or span is None:
         return False

@@ -63,3 +63,18 @@ def test_a_broken_item_under_a_plain_value_is_blanked_whole(text):
 def test_a_line_that_is_only_a_broken_item_ends_with_its_syntax_error():
     got = problems("name: x\nworkloads:\n  - - : : ]\n")
     assert len(got) == 1 and got[0].startswith("s.yaml:3:") and "YAML syntax" in got[0]
+
+
+def test_a_check_of_a_blanked_fields_value_is_not_reported_either():
+    # the demand line is broken: "required: one of gpu_hours_per_month, …" only restated its absence
+    text = "name: x\n" + WORKLOAD.replace("gpu_hours_per_month: 100", "gpu_hours_per_month: 100: 3")
+    assert problems(text) == ["s.yaml:4:29: YAML syntax: mapping values are not allowed here — check the indentation"]
+    # with the line gone for good, the same file is told what it lacks
+    gone = problems("name: x\n" + WORKLOAD.replace("    gpu_hours_per_month: 100\n", ""))
+    assert len(gone) == 1 and "workloads[0].gpu_hours_per_month: required: one of" in gone[0]
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_a_quoted_key_on_a_broken_line_is_its_key(quote):
+    assert problems(f"{quote}name{quote}: a: b\n" + WORKLOAD) == [
+        "s.yaml:1:10: YAML syntax: mapping values are not allowed here — check the indentation"]
