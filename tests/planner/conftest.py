@@ -70,3 +70,40 @@ def process_ended():
 def retail_prices_server():
     """`local_retail_prices`: a Retail Prices endpoint on 127.0.0.1, as a context manager."""
     return local_retail_prices
+
+
+TESTS = Path(__file__).resolve().parents[1]
+AZURE_PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
+AZURE_UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
+# scenarios/store-a100-eastus.yaml: 730 h of one A100 80 GB, priced from `azure_eastus_store` at 3.673 USD/h
+STORE_A100_SCENARIO = TESTS / "fixtures" / "scenarios" / "store-a100-eastus.yaml"
+
+
+@pytest.fixture(scope="module")
+def azure_eastus_store(tmp_path_factory) -> Path:
+    """A price store made by `fleetplan prices refresh --provider azure --region eastus` from the recorded
+    Retail Prices pages (tests/fixtures/azure/), served on 127.0.0.1 only while it is made (so later sweeps
+    may fork)."""
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    path = tmp_path_factory.mktemp("store") / "prices.sqlite"
+
+    def respond(query: dict, url: str) -> bytes:
+        page = TESTS / "fixtures" / "azure" / AZURE_PAGES[query.get("$skip", [None])[0]]
+        return page.read_text().replace(AZURE_UPSTREAM, url).encode()
+
+    with local_retail_prices(respond) as url, pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
+        mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+        result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                          "--store", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture
+def store_a100_scenario() -> Path:
+    """The path of scenarios/store-a100-eastus.yaml (prices from the store; no file of its own beside it)."""
+    return STORE_A100_SCENARIO

@@ -17,9 +17,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_run import one_line_error, run
 
-from planner.cli import app
 from planner.reports.compare import compare
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,17 +27,6 @@ WORKED = EXAMPLES / "worked-example.yaml"
 WORKED_TOTAL = 8385.46
 ON_DEMAND_HOURS = 4290
 SAME_INPUTS = "no scenario input differs: the prices, the card catalog or the planner differ between a and b"
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result) -> str:
-    text = result.stderr.strip()
-    assert "Traceback" not in result.output and len(text.splitlines()) == 1, result.output
-    return text
 
 
 def worked_copy(folder: Path) -> Path:
@@ -168,83 +156,44 @@ def through_fifo(path: Path, text: str) -> threading.Thread:
     return writer
 
 
+def compare_through_fifo(fifo: Path, text: str, other: Path) -> dict:
+    """The JSON of `fleetplan compare FIFO OTHER`, `text` written into the FIFO as it is read."""
+    writer = through_fifo(fifo, text)
+    result = run("compare", fifo, other, "--format", "json")
+    writer.join(5)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_saved_plan_through_a_pipe_is_read_as_a_plan(repriced, tmp_path):
     before, _ = repriced
-    writer = through_fifo(tmp_path / "pipe", before.read_text(encoding="utf-8"))
-    result = run("compare", tmp_path / "pipe", before, "--format", "json")
-    writer.join(5)
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
+    doc = compare_through_fifo(tmp_path / "pipe", before.read_text(encoding="utf-8"), before)
     assert doc["totals"]["a"] == doc["totals"]["b"] == pytest.approx(WORKED_TOTAL, abs=0.005)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_scenario_through_a_pipe_is_still_read_as_a_scenario(tmp_path):
     worked_copy(tmp_path)   # the pipe sits by the offers CSV its scenario names
-    writer = through_fifo(tmp_path / "pipe", WORKED.read_text(encoding="utf-8"))
-    result = run("compare", tmp_path / "pipe", WORKED, "--format", "json")
-    writer.join(5)
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
+    doc = compare_through_fifo(tmp_path / "pipe", WORKED.read_text(encoding="utf-8"), WORKED)
     assert doc["totals"]["a"] == doc["totals"]["b"] == pytest.approx(WORKED_TOTAL, abs=0.005)
 
 
 # --- 4. --store --------------------------------------------------------------------------------------
 
-# One A100 80 GB workload on Azure eastus on-demand for a month, priced from the store made from the
-# recorded Retail Prices pages (tests/fixtures/azure/): 730 h × 3.673 USD/h of Standard_NC24ads_A100_v4
-# (see tests/planner/test_sweep_store_and_size.py).
-STORE_SCENARIO = """\
-name: store compare
-currency: USD
-horizon_months: 1
-discount_rate: 0.0
-prices:
-  source: store
-  providers: [azure]
-  regions: [eastus]
-  purchase_options: [on_demand]
-onprem:
-  electricity_per_kwh: 0.12
-  pue: 1.4
-  availability: 0.97
-  cards: []
-workloads:
-  - name: ft
-    gpu_hours_per_month: 730
-    reference_gpu: A100-80GB-PCIE
-    min_gpu_memory_gb: 80
-    profile: flat
-    throughput: {A100-80GB-PCIE: 1.0}
-"""
-FIX = ROOT / "tests" / "fixtures" / "azure"
-PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
-UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
+# The store and scenario (tests/planner/conftest.py): one A100 80 GB workload on Azure eastus on-demand for a
+# month, priced from the store made from the recorded Retail Prices pages (tests/fixtures/azure/): 730 h ×
+# 3.673 USD/h of Standard_NC24ads_A100_v4.
 
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory, retail_prices_server) -> Path:
-    path = tmp_path_factory.mktemp("store") / "prices.sqlite"
-
-    def respond(query: dict, url: str) -> bytes:
-        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
-
-    with retail_prices_server(respond) as url, pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
-        mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
-        result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
-                                          "--store", str(path)])
-    assert result.exit_code == 0, result.output
-    return path
+@pytest.fixture
+def store(azure_eastus_store) -> Path:
+    return azure_eastus_store
 
 
 @pytest.fixture
-def store_scenario(tmp_path, monkeypatch) -> Path:
+def store_scenario(store_a100_scenario, tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path / "nothing-here.sqlite"))   # no default store
-    path = tmp_path / "store-compare.yaml"
-    path.write_text(STORE_SCENARIO, encoding="utf-8")
-    return path
+    return store_a100_scenario
 
 
 def test_cli_compare_store_prices_the_scenarios_from_that_store(store, store_scenario):

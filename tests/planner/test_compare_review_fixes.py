@@ -13,25 +13,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from cli_run import one_line_error, run
 
-from planner.cli import app
 from planner.errors import PlannerError
 from planner.reports.compare import compare, is_plan_json, plan_from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result) -> str:
-    text = result.stderr.strip()
-    assert "Traceback" not in result.output and len(text.splitlines()) == 1, result.output
-    return text
 
 
 @pytest.fixture(scope="module")

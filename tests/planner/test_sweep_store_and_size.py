@@ -18,36 +18,9 @@ from planner import PlannerError, sweep
 from planner.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
-FIX = ROOT / "tests" / "fixtures" / "azure"
-PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
-UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
 WORKED = ROOT / "examples" / "worked-example.yaml"
 
-# One A100 80 GB workload on Azure eastus on-demand, one month, no discounting: its total is its hours
-# times the hourly price of the cheapest eligible offer.
-SCENARIO = """\
-name: store sweep
-currency: USD
-horizon_months: 1
-discount_rate: 0.0
-prices:
-  source: store
-  providers: [azure]
-  regions: [eastus]
-  purchase_options: [on_demand]
-onprem:
-  electricity_per_kwh: 0.12
-  pue: 1.4
-  availability: 0.97
-  cards: []
-workloads:
-  - name: ft
-    gpu_hours_per_month: 730
-    reference_gpu: A100-80GB-PCIE
-    min_gpu_memory_gb: 80
-    profile: flat
-    throughput: {A100-80GB-PCIE: 1.0}
-"""
+# The store and scenario: tests/planner/conftest.py (`azure_eastus_store`, scenarios/store-a100-eastus.yaml).
 # Reference data (the recorded eastus pages): of their on-demand offers only Standard_NC24ads_A100_v4
 # (1 × A100 80 GB PCIe) has 80 GB GPUs — Standard_ND96asr_v4 has 40 GB A100s, Standard_NV6ads_A10_v5 a
 # sixth of an A10 — at 3.673 USD/h. So h hours a month cost h × 3.673.
@@ -58,32 +31,14 @@ FLEETS = [f"azure:Standard_NC24ads_A100_v4 on_demand {h} h" for h in HOURS]
 NO_STORE = "no price store at {}: `fleetplan prices refresh` makes one; using the packaged snapshot"
 
 
-def _refresh(store: Path, server) -> None:
-    """`fleetplan prices refresh --provider azure --region eastus` from the recorded pages on 127.0.0.1
-    (`server`: the retail_prices_server fixture; it is gone afterwards, so later sweeps may fork)."""
-    def respond(query: dict, url: str) -> bytes:
-        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
-
-    with server(respond) as url, pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
-        mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
-        result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
-                                          "--store", str(store)])
-    assert result.exit_code == 0, result.output
-
-
 @pytest.fixture(scope="module")
-def store(tmp_path_factory, retail_prices_server) -> Path:
-    path = tmp_path_factory.mktemp("store") / "prices.sqlite"
-    _refresh(path, retail_prices_server)
-    return path
+def store(azure_eastus_store) -> Path:
+    return azure_eastus_store
 
 
-@pytest.fixture(scope="module")
-def scenario_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("scenario") / "store-sweep.yaml"
-    path.write_text(SCENARIO)
-    return path
+@pytest.fixture
+def scenario_file(store_a100_scenario) -> Path:
+    return store_a100_scenario
 
 
 @pytest.fixture
