@@ -95,6 +95,7 @@ from pricing_adapters.gpu_names import (
     GPU_MEMORY_GB,
     azure_a10_share,
     azure_gpu_id,
+    azure_is_fractional_a10_family,
     azure_is_partition_family,
     fraction_text,
 )
@@ -151,7 +152,6 @@ HOURS_UNIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+hours?\s*$", re.IGNORECASE)
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
 # families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
 MISSING_GPU_COUNT_BY_FAMILY = {"ndisv5mi300x": 8.0, "ndisrgb200v6ndr": 4.0, "ndisrgb300v6": 4.0}
-FRACTIONAL_A10_FAMILY = "nvadsa10v5"  # NV*ads_A10_v5: vCPUs / 36 of one A10 (reference trap 8; gpu_names)
 
 COUNTS_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 
@@ -377,15 +377,15 @@ def arm_size_facts(sku: Any, region: str, table: Mapping[str, dict], counts: Map
     if not has_gpus and gpu is None and packaged is None and docs is None:
         return None  # no GPU capability, no GPU family, unknown to the tables: not a GPU size
     partition = azure_is_partition_family(family)
-    fractional_a10 = fkey == FRACTIONAL_A10_FAMILY
-    unreliable = not has_gpus or partition or fractional_a10
+    a10_share = azure_a10_share(family, vcpus)   # NV*ads_A10_v5: exactly vCPUs / 36 of an A10 (gpu_names)
+    unreliable = not has_gpus or partition or azure_is_fractional_a10_family(family)
     count, memory = (gpus if has_gpus else math.nan), math.nan
     if unreliable:
         if docs is not None:
             count, memory = docs["gpu_count"], docs["gpu_memory_gb"]
             notes.append(COUNTS_NOTE)
-        elif fractional_a10 and azure_a10_share(family, vcpus) is not None:
-            count = azure_a10_share(family, vcpus)   # exact: 6/36 = 1/6, not 0.167
+        elif a10_share is not None:
+            count = a10_share   # exact: 6/36 = 1/6, not 0.167
             if count < 1:
                 notes.append(f"fractional A10: vCPUs/{A10_VCPUS_PER_GPU} = {vcpus:g}/{A10_VCPUS_PER_GPU}"
                              f" = {fraction_text(count)}"
