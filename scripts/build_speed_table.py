@@ -49,7 +49,7 @@ LAMBDA_GPUS: dict[str, tuple[str | None, str]] = {
     "V100 16GB": ("V100-16GB-SXM2", "nvlink"),
     "RTX 3090": ("RTX-3090", "pcie"),
     "A10": ("A10", "pcie"),
-    "A100 40GB PCIe": (None, "pcie"),             # gpus.csv has A100-40GB-SXM only
+    "A100 40GB PCIe": ("A100-40GB-PCIE", "pcie"),
     "A100 80GB PCIe": ("A100-80GB-PCIE", "pcie"),
     "A100 80GB SXM4": ("A100-80GB-SXM", "nvlink"),
     "RTX 6000 Ada": ("RTX-6000-ADA", "pcie"),

@@ -35,6 +35,7 @@ NVIDIA_SMI_NAMES = {
     "RTX-6000-ADA": "NVIDIA RTX 6000 Ada Generation",
     "RTX-PRO-6000-WS": "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
     "L40S": "NVIDIA L40S",
+    "A100-40GB-PCIE": "NVIDIA A100-PCIE-40GB",   # NVIDIA driver README, supported GPUs (device 20F1)
     "A100-80GB-PCIE": "NVIDIA A100 80GB PCIe",
     "H100-PCIE": "NVIDIA H100 PCIe",
     "H100-NVL": "NVIDIA H100 NVL",

@@ -23,11 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 RAW = ROOT / "tests" / "fixtures" / "reference" / "benchmarks"
 DATA = ROOT / "planner" / "data"
 
-# Lambda's name without vendor and count -> (catalog id, interconnect); Quadro RTX 8000 and A100 40GB PCIe have no id
+# Lambda's name without vendor and count -> (catalog id, interconnect); Quadro RTX 8000 has no id
 GPU_OF = {"V100 16GB": ("V100-16GB-SXM2", "nvlink"), "RTX 3090": ("RTX-3090", "pcie"), "A10": ("A10", "pcie"),
-          "A100 80GB PCIe": ("A100-80GB-PCIE", "pcie"), "A100 80GB SXM4": ("A100-80GB-SXM", "nvlink"),
-          "RTX 6000 Ada": ("RTX-6000-ADA", "pcie"), "RTX A6000": ("RTX-A6000", "pcie"), "RTX 4090": ("RTX-4090", "pcie"),
-          "H100 80GB PCIe Gen5": ("H100-PCIE", "pcie"), "H100 80GB SXM5": ("H100-SXM", "nvlink")}
+          "A100 40GB PCIe": ("A100-40GB-PCIE", "pcie"), "A100 80GB PCIe": ("A100-80GB-PCIE", "pcie"),
+          "A100 80GB SXM4": ("A100-80GB-SXM", "nvlink"), "RTX 6000 Ada": ("RTX-6000-ADA", "pcie"),
+          "RTX A6000": ("RTX-A6000", "pcie"), "RTX 4090": ("RTX-4090", "pcie"), "H100 80GB PCIe Gen5": ("H100-PCIE", "pcie"),
+          "H100 80GB SXM5": ("H100-SXM", "nvlink")}
 VENDORS = ("LambdaCloud", "Dell", "SMC", "1CC")
 MODELS = ["ssd", "bert_base_squad", "bert_large_squad", "gnmt", "resnet50", "tacotron2", "transformerxlbase",
           "transformerxllarge", "waveglow"]   # every model column but ncf
