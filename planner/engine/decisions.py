@@ -773,8 +773,8 @@ def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float
 
     A card held `units` times for one workload is mostly sized to its demand, so the flip is usually
     within a few cards' share of today: two steps down of today / units (one card's share) and three
-    times that find it in 6 solves on industrial.yaml, where bisection on [0, today] spent 11. A flip
-    further down costs these two solves more; zero demand is tried only then."""
+    times that find it in 8 solves on industrial.yaml (2026-12-04), where bisection on [0, today] needs at least
+    10 (docs/decisions.md). A flip further down costs these two solves more; zero demand is tried only then."""
     step, high = today / search.units, today
     for demand in (today - step, today - 3 * step):
         if demand <= 0:

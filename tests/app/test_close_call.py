@@ -114,7 +114,8 @@ def test_mid_research_is_firm_no_badge(fresh_cache, mid_research):
     at.run()
     assert not at.exception, at.exception
     runner = mid_research.runner_up
-    assert not mid_research.close_call and round(runner["increase_pct"], 1) == 7.7
+    # firm: the runner-up (a fourth RTX 4090) costs more than the default close-call share, 2 %, above the plan
+    assert not mid_research.close_call and runner["increase_pct"] > 2.0
     assert not _badges(at)
     firm = [c.value for c in at.caption if "Firm" in c.value]
     assert firm and f"{runner['total']:,.0f} USD" in firm[0] and f"(+{runner['increase_pct']:.2f} %)" in firm[0]
