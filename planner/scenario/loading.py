@@ -175,6 +175,7 @@ class _Positions:
         # id(mapping node) -> {key text: (key node, value node)}, built at a mapping's first lookup: a scan of
         # its keys per lookup made a table of 10,000 bad entries take 5 s to report (each error is placed)
         self._keys: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+        self.editor: _EditorLines | None = None   # set by _parse_yaml: where an editor shows each position
 
     def _entry(self, node: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | None:
         """(key node, value node) of `key` in `node`, the last one where a key is given twice (YAML keeps it)."""
@@ -249,6 +250,30 @@ def _compose(source: str) -> tuple[Any, Any, list[tuple[str, yaml.Mark, yaml.Mar
 _YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
+class _EditorLines:
+    """Where an editor shows YAML's (line, column): YAML also ends a line at NEL, U+2028 and U+2029, which
+    editors (VS Code, vim, Emacs) show inside a line, so after one of them every line YAML counts is one
+    below the editor's. Maps YAML's 0-based line and column to the editor's 1-based ones."""
+
+    def __init__(self, text: str):
+        self._line, self._offset = [0], [0]   # per YAML line: the editor's line (0-based), columns before it
+        if not any(c in text for c in "\x85\u2028\u2029"):
+            return
+        start = 0
+        for brk in _YAML_BREAKS.finditer(text):
+            inside = brk[0] not in ("\r\n", "\r", "\n")   # a break only YAML sees: the line goes on
+            self._line.append(self._line[-1] + (0 if inside else 1))
+            self._offset.append(self._offset[-1] + brk.end() - start if inside else 0)
+            start = brk.end()
+
+    def position(self, line: int, column: int) -> tuple[int, int]:
+        """The editor's (line, column), 1-based, of YAML's 0-based `line` and `column`."""
+        if len(self._line) == 1:
+            return line + 1, column + 1
+        at = min(max(line, 0), len(self._line) - 1)
+        return self._line[at] + 1 + (line - at), self._offset[at] + column + 1
+
+
 def _refused_character(source: str, exc: yaml.reader.ReaderError) -> yaml.MarkedYAMLError:
     """The reader's error at a character YAML refuses (NUL, \\x01, U+FFFE) as a syntax error with its line and
     column, counted as the marks of other YAML errors are (a byte order mark is no column)."""
@@ -269,8 +294,11 @@ def read_yaml_value(text: str) -> Any:
     return _compose(text)[0]
 
 
-def _at(origin: str, mark: yaml.Mark | None) -> str:
-    return f"{origin}:{mark.line + 1}:{mark.column + 1}" if mark else f"{origin}:1:1"
+def _at(origin: str, mark: yaml.Mark | None, editor: _EditorLines) -> str:
+    if mark is None:
+        return f"{origin}:1:1"
+    line, column = editor.position(mark.line, mark.column)
+    return f"{origin}:{line}:{column}"
 
 
 # the key a line sets (`  name: …` or `  "name": …` → name, its column 3), for a line blanked after a syntax error
@@ -307,16 +335,20 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
     if len(text) > MAX_SCENARIO_CHARS:
         return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"], frozenset()
     lines = _YAML_BREAKS.split(text)
+    editor = _EditorLines(text)
     syntax: list[str] = []
     blanked: set[Blanked] = set()
     for _ in range(20):
         try:
             data, positions, duplicates = _compose("\n".join(lines))
-            syntax += [f"{_at(origin, second)}: duplicate key '{key}' (first on line {first.line + 1}); "
-                       f"YAML keeps only the last — remove one" for key, first, second in duplicates]
+            syntax += [f"{_at(origin, second, editor)}: duplicate key '{key}' (first on line "
+                       f"{editor.position(first.line, first.column)[0]}); YAML keeps only the last — remove one"
+                       for key, first, second in duplicates]
+            if isinstance(positions, _Positions):
+                positions.editor = editor
             return data, positions, syntax, frozenset(blanked)
         except YamlRefused as exc:
-            return None, {}, syntax + [f"{_at(origin, exc.mark)}: {exc.what}"], frozenset(blanked)
+            return None, {}, syntax + [f"{_at(origin, exc.mark, editor)}: {exc.what}"], frozenset(blanked)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line if mark else 0
@@ -326,7 +358,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             hint = " — check the indentation" if "indent" in what or "mapping" in what or "block" in what else ""
             if "'\\t'" in what:
                 hint = " — indent with spaces: YAML does not allow tabs"
-            syntax.append(f"{origin}:{line + 1}:{(mark.column + 1) if mark else 1}: YAML syntax: {what}{hint}")
+            syntax.append(f"{_at(origin, mark, editor)}: YAML syntax: {what}{hint}")
             if line >= len(lines) or not lines[line].strip():
                 break
             key = _LINE_KEY.match(lines[line])
@@ -352,13 +384,14 @@ def _shown(value: Any) -> str:
 
 
 def _where(positions: Any, loc: Path_, value: bool = True) -> str:
+    """"line:column" of `loc` (its value's, when `value`) or of the nearest part of it the YAML has, as the
+    editor shows it."""
+    editor = getattr(positions, "editor", None) or _EditorLines("")
     for cut in range(len(loc), -1, -1):
         key = tuple(loc[:cut])
-        if value and cut == len(loc) and key + ("<value>",) in positions:
-            line, col = positions[key + ("<value>",)]
-            return f"{line}:{col}"
-        if key in positions:
-            line, col = positions[key]
+        found = (positions.get(key + ("<value>",)) if value and cut == len(loc) else None) or positions.get(key)
+        if found is not None:
+            line, col = editor.position(found[0] - 1, found[1] - 1)
             return f"{line}:{col}"
     return "1:1"
 
