@@ -40,6 +40,7 @@ class Inventory:
     # (line, why it was not counted): the first MAX_LISTED_UNKNOWN, then one line saying how many more
     unknown: list[tuple[str, str]] = field(default_factory=list)
     unlisted: int = 0                                          # lines not counted beyond those listed
+    unpriced: frozenset = frozenset()                          # counted cards with no sourced catalog price
 
     def yaml_block(self, age_months: int | None = None) -> str:
         """The block to paste under a scenario's `onprem:`, each card as `{count, age_months}`.
@@ -50,7 +51,12 @@ class Inventory:
         if not self.existing:
             return "onprem:\n  existing: {}\n"
         age = 0 if age_months is None else int(age_months)
-        lines = [f"    {card}: {{count: {n}, age_months: {age}}}" for card, n in sorted(self.existing.items())]
+        lines = []
+        for card, n in sorted(self.existing.items()):
+            if card in self.unpriced:   # the plan warns too, but only once the block is pasted and planned
+                lines += [f"    # {card}: no sourced price in the catalog, so its maintenance and resale value count as 0;",
+                          f"    # set onprem.card_overrides.{card}.price (and currency) from a quote or your books"]
+            lines.append(f"    {card}: {{count: {n}, age_months: {age}}}")
         if age_months is None:
             lines[:0] = ["    # nvidia-smi does not say when a card was bought: set each age_months (its age in months",
                          "    # at month 1 of the plan). 0 counts it as new, at its highest resale value."]
@@ -207,6 +213,7 @@ def parse_inventory(text: str) -> Inventory:
                 inv.unknown.append((line, problem))
             continue
         inv.existing[matches[0]] += 1
+    inv.unpriced = frozenset(card for card in inv.existing if not cards.loc[card, "price"] > 0)   # NaN: empty
     if inv.unlisted:
         inv.unknown.append((f"… and {inv.unlisted:,} more lines not counted",
                             f"not listed; only the first {MAX_LISTED_UNKNOWN} are"))

@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 
 import pytest
+import yaml
 
 from planner import catalog
 from planner.catalog import speeds
@@ -74,3 +75,15 @@ def test_owned_cards_do_the_work_at_their_measured_speed_and_the_missing_price_i
     assert costs["energy"] == pytest.approx(0.10 * (busy * 0.450 + (12 * 730 - busy) * 0.038), rel=1e-6)
     assert costs["cloud_on_demand"] == costs["capex"] == 0
     assert any("a100-40gb-pcie has no sourced price" in w for w in p.warnings)
+
+
+def test_the_inventory_block_says_which_counted_cards_have_no_price_and_where_to_give_one():
+    inv = parse_inventory("NVIDIA A100-PCIE-40GB, 40960 MiB, 250.00 W\nNVIDIA A100 80GB PCIe, 81920 MiB, 300.00 W\n")
+    block = inv.yaml_block(age_months=24)
+    lines = block.splitlines()
+    said = lines.index("    a100-40gb-pcie: {count: 1, age_months: 24}")
+    assert "no sourced price" in lines[said - 2] and "onprem.card_overrides.a100-40gb-pcie.price" in lines[said - 1]
+    # the 80 GB card has a dated price (11,500 USD): no such comment
+    assert "a100-80gb-pcie:" not in "".join(line for line in lines if line.lstrip().startswith("#"))
+    assert yaml.safe_load(block) == {"onprem": {"existing": {"a100-40gb-pcie": {"count": 1, "age_months": 24},
+                                                              "a100-80gb-pcie": {"count": 1, "age_months": 24}}}}
