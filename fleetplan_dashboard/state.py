@@ -69,6 +69,8 @@ from planner.scenario import (
     Scenario,
     YamlRefused,
     apply_overrides,
+    editor_lines,
+    editor_place,
     load_scenario_text,
     path_keys,
     read_yaml_value,
@@ -139,7 +141,7 @@ def load_file(name: str) -> tuple[Scenario | None, tuple[str, ...]]:
 def _line_of(text: str, key: str, value: str) -> int:
     """1-based line of `key: value` in YAML text (the first match), else 1."""
     pattern = re.compile(rf"\b{re.escape(key)}\s*:\s*['\"]?{re.escape(value)}")
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(editor_lines(text), 1):
         if pattern.search(line):
             return i
     return 1
@@ -175,18 +177,16 @@ def refuse_files(name: str, text: str) -> list[str]:
     try:
         data = read_yaml_value(text)      # the scenario loader's limits: no alias bomb, no deep nesting
     except YamlRefused as exc:
-        where = f"{exc.mark.line + 1}:{exc.mark.column + 1}" if exc.mark else "1:1"
-        return [f"{name}:{where}: {exc.what}"]
+        return [f"{name}:{editor_place(text, exc.mark)}: {exc.what}"]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        where = f"{mark.line + 1}:{mark.column + 1}" if mark else "1:1"
-        return [f"{name}:{where}: YAML syntax: {getattr(exc, 'problem', None) or exc}"]
+        return [f"{name}:{editor_place(text, mark)}: YAML syntax: {getattr(exc, 'problem', None) or exc}"]
     if not isinstance(data, dict):
         return []
     refused = []
     workloads = data.get("workloads")
     if isinstance(workloads, list) and len(workloads) > MAX_UPLOAD_WORKLOADS:
-        line = next((i for i, t in enumerate(text.splitlines(), 1) if t.startswith("workloads")), 1)
+        line = next((i for i, t in enumerate(editor_lines(text), 1) if t.startswith("workloads")), 1)
         return [f"{name}:{line}:1: workloads: {len(workloads):,} workloads; the dashboard takes at most "
                 f"{MAX_UPLOAD_WORKLOADS} (two sliders each) — plan a larger file with the command line: "
                 f"fleetplan plan {name}"]

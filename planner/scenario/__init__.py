@@ -2,6 +2,8 @@
 
 from planner.scenario.loading import (
                                       YamlRefused,
+                                      editor_lines,
+                                      editor_place,
                                       load_scenario,
                                       load_scenario_file,
                                       load_scenario_text,
@@ -34,6 +36,6 @@ from planner.scenario.overrides import (
 
 __all__ = ["BUILTIN_PROFILES", "CardOverride", "Constraints", "OnPrem", "Prices", "Provider", "PurchaseOption",
            "Scenario", "ThroughputMetric", "Workload", "path_keys", "path_problems",
-           "apply_overrides", "diff_inputs", "flatten_scenario",
+           "apply_overrides", "diff_inputs", "editor_lines", "editor_place", "flatten_scenario",
            "load_scenario", "load_scenario_file", "load_scenario_text", "normalise_overrides", "parse_scenario",
            "parse_value", "read_yaml_value", "scenario_json_schema", "split_values", "YamlRefused"]

@@ -259,7 +259,7 @@ class _EditorLines:
         self._line, self._offset = [0], [0]   # per YAML line: the editor's line (0-based), columns before it
         if not any(c in text for c in "\x85\u2028\u2029"):
             return
-        start = 0
+        start = 1 if text.startswith("\ufeff") else 0   # a byte order mark: no column, in YAML or an editor
         for brk in _YAML_BREAKS.finditer(text):
             inside = brk[0] not in ("\r\n", "\r", "\n")   # a break only YAML sees: the line goes on
             self._line.append(self._line[-1] + (0 if inside else 1))
@@ -292,6 +292,20 @@ def read_yaml_value(text: str) -> Any:
     if len(text) > MAX_SCENARIO_CHARS:
         raise YamlRefused(None, f"longer than {MAX_SCENARIO_CHARS:,} characters")
     return _compose(text)[0]
+
+
+# the line breaks an editor shows: str.splitlines() also splits at NEL, U+2028/9, \v, \f and \x1c-\x1e
+_EDITOR_BREAKS = re.compile("\r\n|[\r\n]")
+
+
+def editor_lines(text: str) -> list[str]:
+    """The lines of `text` as an editor shows them (the first is line 1)."""
+    return _EDITOR_BREAKS.split(text)
+
+
+def editor_place(text: str, mark: yaml.Mark | None) -> str:
+    """"line:column", 1-based, where an editor shows `mark` of a YAML error in `text` (_EditorLines)."""
+    return _at("", mark, _EditorLines(text))[1:]
 
 
 def _at(origin: str, mark: yaml.Mark | None, editor: _EditorLines) -> str:

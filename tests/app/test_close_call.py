@@ -4,7 +4,7 @@ What each decision is worth is made in a worker process after the page is drawn:
 placeholder, a later run the figures. The oracle is `planner.add_decisions(planner.plan(...))` called here.
 Facts from outside the dashboard (docs/decisions.md, the shipped scenarios on the packaged prices): start-up
 hybrid's runner-up keeps one owned RTX 3060 for +1.69 %, within the 2 % threshold, a close call;
-mid-research's runner-up holds a fourth RTX 4090 for +7.7 %, no close call.
+mid-research's runner-up holds a fourth RTX 4090 for +7.8 %, no close call.
 """
 
 from __future__ import annotations
@@ -116,6 +116,7 @@ def test_mid_research_is_firm_no_badge(fresh_cache, mid_research):
     runner = mid_research.runner_up
     # firm: the runner-up (a fourth RTX 4090) costs more than the default close-call share, 2 %, above the plan
     assert not mid_research.close_call and runner["increase_pct"] > 2.0
+    assert runner["fleet"] == {"rtx-4090": 4}
     assert not _badges(at)
     firm = [c.value for c in at.caption if "Firm" in c.value]
     assert firm and f"{runner['total']:,.0f} USD" in firm[0] and f"(+{runner['increase_pct']:.2f} %)" in firm[0]

@@ -98,3 +98,24 @@ def test_a_refused_character_after_a_separator_is_on_the_editors_line(tmp_path):
     lines[3] = "horizon_months: 1\x002"   # line 4: NUL, which YAML refuses
     said = validate(tmp_path, lines)
     assert f"s.yaml:{editor_place(lines, chr(0))}: YAML syntax: unacceptable character \\x00" in said, said
+
+
+def validate_bytes(tmp_path: Path, data: bytes) -> str:
+    path = tmp_path / "s.yaml"
+    path.write_bytes(data)
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())
+
+
+def test_a_byte_order_mark_is_no_column_before_a_separator_on_the_first_line(tmp_path):
+    # editors hide the mark: the misspelt key's column is counted in the line without it
+    line = '{name: "a\u2028b", horizon_monht: 12, workloads: []}'
+    said = validate_bytes(tmp_path, ("\ufeff" + line + "\n").encode("utf-8"))
+    assert f"s.yaml:1:{line.index('horizon_monht') + 1}: horizon_monht: unknown key" in said, said
+
+
+def test_windows_line_ends_count_once_and_a_separator_still_not(tmp_path):
+    lines = scenario("our plan\u2028pasted")
+    said = validate_bytes(tmp_path, "\r\n".join(lines).encode("utf-8") + b"\r\n")
+    assert "s.yaml:4:1: horizon_month: unknown key" in said, said
