@@ -303,16 +303,21 @@ def editor_lines(text: str) -> list[str]:
     return _EDITOR_BREAKS.split(text)
 
 
+def _place(mark: yaml.Mark | None, editor: _EditorLines) -> str:
+    """"line:column", 1-based, where an editor shows `mark` ("1:1" for none)."""
+    if mark is None:
+        return "1:1"
+    line, column = editor.position(mark.line, mark.column)
+    return f"{line}:{column}"
+
+
 def editor_place(text: str, mark: yaml.Mark | None) -> str:
     """"line:column", 1-based, where an editor shows `mark` of a YAML error in `text` (_EditorLines)."""
-    return _at("", mark, _EditorLines(text))[1:]
+    return _place(mark, _EditorLines(text))
 
 
 def _at(origin: str, mark: yaml.Mark | None, editor: _EditorLines) -> str:
-    if mark is None:
-        return f"{origin}:1:1"
-    line, column = editor.position(mark.line, mark.column)
-    return f"{origin}:{line}:{column}"
+    return f"{origin}:{_place(mark, editor)}"
 
 
 # the key a line sets (`  name: …` or `  "name": …` → name, its column 3), for a line blanked after a syntax error
