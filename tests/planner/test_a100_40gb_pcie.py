@@ -31,6 +31,12 @@ def lambda_row(name: str) -> dict:
     return row
 
 
+def lambda_ratio() -> float:
+    """The geometric mean over the nine models of its samples/s over the A100 80GB PCIe's, one GPU each."""
+    ours, base = lambda_row("LambdaCloud A100 40GB PCIe"), lambda_row("A100 80GB PCIe")
+    return math.exp(sum(math.log(float(ours[m]) / float(base[m])) for m in MODELS) / len(MODELS))
+
+
 def test_the_catalog_row_has_the_product_briefs_figures_and_lambdas_measured_watts():
     row = catalog.load_gpus().loc["A100-40GB-PCIE"]
     assert (row["memory_gb"], row["memory_bandwidth_gbps"], row["tdp_watts"]) == (40, 1555, 250)
@@ -39,12 +45,9 @@ def test_the_catalog_row_has_the_product_briefs_figures_and_lambdas_measured_wat
 
 
 def test_its_speed_is_lambdas_measurement_not_an_estimate():
-    # the geometric mean over the nine models of its samples/s over the A100 80GB PCIe's, one GPU each
-    ours, base = lambda_row("LambdaCloud A100 40GB PCIe"), lambda_row("A100 80GB PCIe")
-    by_hand = math.exp(sum(math.log(float(ours[m]) / float(base[m])) for m in MODELS) / len(MODELS))
     speed = speeds.gpu_speed("measured", "A100-40GB-PCIE")
     assert speed.source == "measured"
-    assert speed.relative_speed == pytest.approx(by_hand, abs=5e-5)   # the table keeps four decimals
+    assert speed.relative_speed == pytest.approx(lambda_ratio(), abs=5e-5)   # the table keeps four decimals
 
 
 def test_nvidia_smis_name_for_it_is_counted_as_the_40gb_card_not_suggested_as_an_h100():
@@ -65,8 +68,7 @@ def test_owned_cards_do_the_work_at_their_measured_speed_and_the_missing_price_i
         "workloads": [{"name": "training", "gpu_hours_per_month": 500, "reference_gpu": "A100-80GB-PCIE",
                        "min_gpu_memory_gb": 40}]})
     p = plan(s, baselines=False)
-    ours, base = lambda_row("LambdaCloud A100 40GB PCIe"), lambda_row("A100 80GB PCIe")
-    ratio = math.exp(sum(math.log(float(ours[m]) / float(base[m])) for m in MODELS) / len(MODELS))
+    ratio = lambda_ratio()
     busy = p.utilisation.set_index("card").loc["a100-40gb-pcie", "busy_hours"]
     assert busy == pytest.approx(12 * 500 / ratio, rel=1e-4)
     # 593 hours a month fit one card's 730: one is kept, and it draws round(1.8 × 250) = 450 W busy and
