@@ -53,7 +53,7 @@ from planner.scenario import load_scenario_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ("process", "steps", "ladder", "periods", "horizons", "decisions")
-DECISION_PARTS = ("decision_values", "runner_up", "flip_points")
+DECISION_PARTS = ("decision_values", "runner_up", "flip_points", "cap_costs")
 HELP_TARGET_S = 0.35     # issue 11: `fleetplan --help` within 0.35 s …
 BEYOND_HELP_S = 0.5      # … and the industrial plan with baselines within 0.5 s more
 # … a figure set on the machine the issue was filed from, where 503e897's plan took 0.86 s beyond --help (quiet;

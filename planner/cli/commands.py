@@ -591,6 +591,7 @@ def _print_decisions(p) -> None:
         decisions["increase_pct"] = _or_na(decisions["increase_pct"], decisions["status"].isin(["optimal", "feasible"]))
         emit(decisions, Format.table, float_digits=1,
              title=f"What each decision is worth ({cur}): the total when it is forbidden, and the increase")
+    _print_cap_costs(p, out)
     runner = p.runner_up or {}
     if runner.get("fleet") is not None:
         names = list(dict.fromkeys([*runner["plan_fleet"], *runner["fleet"]]))
@@ -624,13 +625,32 @@ def _print_decisions(p) -> None:
     done = p.solver.get("decisions")
     if done:
         threads = done.get("threads", 1)
-        err.print(f"decision values, runner-up and flip points: {sum(done['solves'].values())} solves, "
+        err.print(f"decision values, runner-up, flip points and cap costs: {sum(done['solves'].values())} solves, "
                   f"{done['total_seconds']:.2f} s" + (f" on {threads} threads" if threads > 1 else ""))
     if p.flip_points is not None and len(p.flip_points):
         flips = p.flip_points.assign(flip_share_of_today=p.flip_points["flip_share_of_today"] * 100)
         emit(flips.rename(columns={"flip_share_of_today": "flip_pct_of_today"}).drop(columns=["gpu", "solves"]),
              Format.table, float_digits=3,   # a flip at 1.676 reference GPUs read as 1.7, above it
              title="Flip points: the demand of the workload a card mainly serves just below which the plan holds fewer of it")
+
+
+def _print_cap_costs(p, out) -> None:
+    """What each limit the scenario sets costs the plan (engine.decisions' cap costs), and the notes of the
+    baselines that cost less than the plan, which now name the limits that bind (the baselines table above
+    was shown before they were known)."""
+    from planner.engine.baselines import CHEAPER_BY_CAPS
+
+    caps = getattr(p, "cap_costs", None)
+    if caps is None or not len(caps):
+        return
+    table = caps.assign(binds=["yes" if b is True else "no" if b is False else "?" for b in caps["binds"]])
+    table["saving_pct"] = _or_na(table["saving_pct"], table["status"].isin(["optimal", "feasible"]))
+    emit(table.drop(columns=["status"]), Format.table, float_digits=1,
+         title=f"What each limit costs ({p.currency}): the total without it, and the saving — a limit binds "
+               "when the plan would cost less without it")
+    for baseline, note in zip(p.baselines.get("baseline", []), p.baselines.get("note", [])):
+        if note.startswith(CHEAPER_BY_CAPS):
+            out.print(f"  {escape(baseline)}: {escape(note)}", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from planner.engine.constraints import baseline_caps, dropped_in_baselines, met_without_cards
+from planner.engine.constraints import baseline_caps, cap_entries, dropped_in_baselines, met_without_cards
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -302,7 +302,45 @@ def _cheaper_note(base: Inputs | None, buys_cards: bool, plan_status: str, extra
                 f"{plan_status}): plan with more time")
     dropped = dropped_in_baselines(base, buys_cards) if base is not None else []
     dropped += ["your extra constraints"] if extra_constraints else []
-    return f"costs less than the plan: it drops {', '.join(dropped)}, which the plan keeps" if dropped else ""
+    return f"{CHEAPER_BY_CAPS}{', '.join(dropped)}, which the plan keeps" if dropped else ""
+
+
+CHEAPER_BY_CAPS = "costs less than the plan: it drops "   # how _cheaper_note begins when caps can explain it
+
+
+def name_binding_caps(table: pd.DataFrame, base: Inputs, binding: dict[str, float]) -> pd.DataFrame:
+    """`table` (baseline_table) with the note of each baseline that costs less than the plan, which named
+    every limit the plan keeps and the baseline drops (any can explain it), naming those that bind instead:
+    `binding`, field → saving, from the plan solved again without each (engine.decisions' cap costs)."""
+    table = table.copy()
+    buys_cards = {v.label: v.buy_cards for v in baseline_variants(base)}
+    entries = cap_entries(base)
+    for i, (label, note) in enumerate(zip(table["label"], table["note"])):
+        if not note.startswith(CHEAPER_BY_CAPS):
+            continue
+        may = [e for e in entries if e.explains(buys_cards.get(label, True))]
+        extra = ["your extra constraints"] if note.endswith("your extra constraints, which the plan keeps") else []
+        bound = [e for e in may if e.field in binding]
+        if bound:
+            named = [f"{_limit_words(e)}, which alone costs the plan {binding[e.field]:,.0f} {base.currency}"
+                     for e in bound]
+            why = "; ".join(named + extra)
+        else:
+            why = (", ".join([_limit_words(e) for e in may] + extra) + ", which the plan keeps; none of the limits "
+                   "alone costs the plan anything (cap costs), so they bind together")
+            if extra and not may:
+                why = "your extra constraints, which the plan keeps"
+        table.iloc[i, table.columns.get_loc("note")] = CHEAPER_BY_CAPS + why
+    return table
+
+
+def _limit_words(entry) -> str:
+    """A limit as the scenario sets it: onprem.capex_budget = 60,000 USD."""
+    if entry.unit == "kW":
+        return f"{entry.field} = {entry.limit:g} kW"
+    if entry.unit in ("share", "cards"):
+        return f"{entry.field} = {entry.limit:g}"
+    return f"{entry.field} = {entry.limit:,.0f} {entry.unit}"
 
 
 # --- the baselines table solved in a forked child process, while the parent solves the plan ---

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -40,6 +40,10 @@ class Cap:
     # whether the baseline may buy cards) -> "the capex budget of 300,000 USD", or None where the cap cannot
     # explain it (a fleet without new cards meets every capex budget and card maximum)
     named: Callable[[Any, Inputs, bool], str | None] | None = None
+    # where a scenario sets the limit, and the limit's unit ("currency": the scenario's), for the table of
+    # what each cap costs the plan (cap_entries, engine.decisions)
+    field: str = ""
+    unit: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -256,19 +260,21 @@ def _named_unit_limits(limit, inp: Inputs, buys_cards: bool) -> str | None:
 
 CAPS: list[Cap] = [
     Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, met_without_cards=True,
-        measure=peak_kw,
+        measure=peak_kw, field="onprem.power_cap_kw", unit="kW",
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
-        measure=new_capex, named=lambda limit, inp, cards: f"the capex budget of {limit:,.0f} {inp.currency}" if cards else None,
+        measure=new_capex, field="onprem.capex_budget", unit="currency",
+        named=lambda limit, inp, cards: f"the capex budget of {limit:,.0f} {inp.currency}" if cards else None,
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
         in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
+        field="onprem.capex_budget_per_year", unit="currency",
         named=lambda limit, inp, cards: f"the capex budget per year of {limit:,.0f} {inp.currency}" if cards else None,
         explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
-        met_without_cards=False, measure=cloud_share,
+        met_without_cards=False, measure=cloud_share, field="constraints.max_cloud_share", unit="share",
         named=lambda limit, inp, cards: f"the cloud share cap of {limit * 100:g} %",
         explain=_explain_cloud_share),
     # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
@@ -306,6 +312,64 @@ def baseline_caps(caps: dict[str, Any]) -> dict[str, Any]:
     """The caps a baseline keeps: the physical ones; preferences of the mix are dropped."""
     kept = {cap.name for cap in CAPS if cap.in_baselines}
     return {name: (limit if name in kept else None) for name, limit in caps.items()}
+
+
+@dataclass(frozen=True)
+class CapEntry:
+    """One limit a scenario sets (a cap, or one card's min_units or max_units), and how to drop it: what
+    engine.decisions re-solves without, to tell what the limit costs the plan."""
+
+    field: str                              # where the scenario sets it: onprem.capex_budget, constraints.max_units.rtx-4090
+    limit: float
+    unit: str                               # kW, share, cards, or the scenario's currency
+    dropped_in_baselines: bool              # a preference of the mix (the baselines drop it), not a physical cap
+    met_without_cards: bool                 # a fleet without new cards meets it (Cap.met_without_cards)
+    relax: Callable[[Inputs], Inputs]       # the inputs without this limit
+    # the limit is also what lets the plan buy something: a min_units of a card not in onprem.cards (the
+    # model buys such a card only as far as its minimum asks), so dropping it can cost more
+    permits: bool = False
+
+    def explains(self, buys_cards: bool) -> bool:
+        """Whether dropping this limit can make a baseline that may buy cards (or none) cost less than the
+        plan (dropped_in_baselines, per limit)."""
+        return self.dropped_in_baselines and (buys_cards or not self.met_without_cards)
+
+
+def _without_cap(name: str) -> Callable[[Inputs], Inputs]:
+    return lambda inp: replace(inp, caps={**inp.caps, name: None})
+
+
+def _without_unit_limit(sku: str, column: str, value: float) -> Callable[[Inputs], Inputs]:
+    def relax(inp: Inputs) -> Inputs:
+        units = inp.units.copy()
+        units.loc[((units["kind"] == "card") & (units["sku"] == sku)).to_numpy(), column] = value
+        return replace(inp, units=units)
+    return relax
+
+
+def cap_entries(inp: Inputs) -> list[CapEntry]:
+    """Every limit set in `inp`, in CAPS order, the unit limits one per card and bound (min_units above 0,
+    max_units set)."""
+    out = []
+    for cap in CAPS:
+        limit = inp.caps.get(cap.name)
+        if limit is None or limit is False:   # a limit of 0 is a cap (0 == False in Python, not `is`)
+            continue
+        if cap.name != "unit_limits":
+            unit = inp.currency if cap.unit == "currency" else cap.unit
+            out.append(CapEntry(cap.field, float(limit), unit, not cap.in_baselines, cap.met_without_cards,
+                                _without_cap(cap.name)))
+            continue
+        card = inp.col("kind") == "card"
+        for sku, least, most, buyable in zip(inp.col("sku")[card], inp.col("min_units")[card],
+                                             inp.col("max_units")[card], inp.col("buyable")[card]):
+            if least > 0:   # a minimum binds a fleet without new cards too
+                out.append(CapEntry(f"constraints.min_units.{sku}", float(least), "cards", True, False,
+                                    _without_unit_limit(str(sku), "min_units", 0), permits=not bool(buyable)))
+            if not math.isnan(most):
+                out.append(CapEntry(f"constraints.max_units.{sku}", float(most), "cards", True, True,
+                                    _without_unit_limit(str(sku), "max_units", math.nan)))
+    return out
 
 
 def define_caps(m: Model) -> None:

@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 import pulp
 
-from planner.engine.baselines import usable_cores
-from planner.engine.constraints import CAPS
+from planner.engine.baselines import name_binding_caps, usable_cores
+from planner.engine.constraints import CAPS, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
@@ -48,6 +48,7 @@ from planner.scenario import apply_overrides
 
 DECISION_COLUMNS = ["decision", "card_or_offer", "gpu", "month", "units", "status", "total_if_forbidden", "increase",
                     "increase_pct", "note"]
+CAP_COST_COLUMNS = ["cap", "limit", "unit", "status", "total_without", "saving", "saving_pct", "binds", "note"]
 FLIP_COLUMNS = ["card", "gpu", "units", "workload", "demand_today", "flip_demand", "flip_share_of_today", "unit",
                 "precision_pct", "solves", "note"]
 DEFAULT_CLOSE_CALL_SHARE = 0.02
@@ -216,6 +217,17 @@ class _Resolver:
                                "with one more restriction cannot cost less, so the plan was made with constraints "
                                "or prices these re-solves lack (pass add_decisions the plan's extra_constraints "
                                "and store)")
+
+    def not_above_plan(self, outcome: _Outcome, what: str) -> None:
+        """PlannerError when `outcome`, the optimum of the plan's model with one restriction fewer (a cap
+        dropped), costs more than the proven optimal plan, which is one of its fleets: the re-solves then
+        lack the plan's prices or hold constraints it had not."""
+        if outcome.status != "optimal" or not math.isfinite(self.total):
+            return
+        if outcome.total > self.total + max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(self.total)):
+            raise PlannerError(f"{what} re-solved to {outcome.total:,.2f}, above the plan's {self.total:,.2f}: a plan "
+                               "with one restriction fewer cannot cost more, so the re-solves lack the plan's "
+                               "prices or constraints (pass add_decisions the plan's extra_constraints and store)")
 
     def inputs_with(self, overrides: dict) -> Inputs:
         """The plan's inputs for its scenario with dotted `overrides` (ScenarioError when they are invalid)."""
@@ -409,6 +421,59 @@ def increase_pct(increase: float, total: float) -> float | None:
     if abs(total) >= MONEY_ROUNDING:
         return 100.0 * increase / abs(total)
     return 0.0 if abs(increase) < MONEY_ROUNDING else None
+
+
+# ---------------------------------------------------------------------------------------------------
+# What each cap costs: the plan solved again without it
+
+
+def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
+    """The row of limit `entry` (CAP_COST_COLUMNS): the total without it and the saving over the plan's
+    total. The limit binds where the saving exceeds the solves' agreement: the plan would cost that much
+    less without it (what raising a budget or a power feed, or lifting a card limit, is worth at most)."""
+    inp = r.prepared(entry.relax(r.base))   # from the unreduced inputs: a cap on the cloud changes what reduces
+    # the plan is a fleet of the model without the limit: HiGHS starts from its purchases
+    outcome = r.solve(inp, "cap_costs", start=None if entry.permits else r.plan_purchases())
+    if not entry.permits:
+        r.not_above_plan(outcome, f"the plan without {entry.field}")
+    row = {"cap": entry.field, "limit": entry.limit, "unit": entry.unit, "status": outcome.status,
+           "total_without": outcome.total, "saving": math.nan, "saving_pct": math.nan, "binds": None, "note": ""}
+    if outcome.status not in SOLVED:
+        row["note"] = f"no value: {_no_answer(r, outcome.status)}"
+        return tuple(row.values())
+    saving = money_difference(result.total, outcome.total)
+    pct = increase_pct(saving, result.total)
+    row.update(saving=saving, saving_pct=math.nan if pct is None else pct)
+    agreement = max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(result.total))
+    if saving > agreement:
+        # the re-solve found a fleet that cheap without the limit: it binds, by at least this much (by this
+        # much, where both solves proved their optimum)
+        row["binds"] = result.status == "optimal"
+        if outcome.status != "optimal":
+            row["note"] = "saves at least this: the re-solve stopped at the time limit before proving its optimum"
+    elif outcome.status == "optimal":
+        row["binds"] = False
+    else:
+        row["note"] = _no_answer(r, outcome.status)
+    if entry.permits and saving < -agreement:
+        card = entry.field.rsplit(".", 1)[-1]
+        row["binds"] = False
+        row["note"] = (f"{card} is not in onprem.cards: this minimum is what lets the plan buy it, and without it the "
+                       f"plan costs {-saving:,.0f} {result.currency} more; list it in onprem.cards to let the plan "
+                       "choose how many")
+    if result.status != "optimal":
+        row["binds"] = None
+        row["note"] = (f"the plan's own solve stopped before proving the least cost (status {result.status}): "
+                       "a saving may be the plan's own gap")
+    return tuple(row.values())
+
+
+def binding_caps(cap_costs: pd.DataFrame | None) -> dict[str, float]:
+    """Field → saving of the limits that bind (cap_cost), in table order."""
+    if cap_costs is None or not len(cap_costs):
+        return {}
+    return {cap: float(saving) for cap, saving, binds in zip(cap_costs["cap"], cap_costs["saving"], cap_costs["binds"])
+            if binds is True}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -893,8 +958,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)
     threads = max(1, int(threads))
     cards, decided, cases = bought_cards(result), plan_decisions(result), alternative_counts(r, result)
+    limits = cap_entries(r.base)
     with _pool(threads, r.cancelled) as pool:
-        tasks = _Tasks(r, pool, len(cards) + 1 + len(decided) + len(cases), progress)
+        tasks = _Tasks(r, pool, len(cards) + 1 + len(decided) + len(cases) + len(limits), progress)
         # the chains of dependent solves first (each card's flip search, the runner-up and its other
         # types), then the single solves fill the threads as they free up
         held, gpu_of = plan_fleet(result), dict(zip(result.fleet["sku"], result.fleet["gpu"]))
@@ -905,6 +971,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         runner = tasks.submit("runner_up", runner_up, r, result)
         values = [tasks.submit("decision_values", decision_value, r, result, d) for d in decided]
         counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
+        caps = [tasks.submit("cap_costs", cap_cost, r, result, entry) for entry in limits]
         tasks.wait()
         result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
         result.runner_up = runner.result()
@@ -913,9 +980,12 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         result.runner_up["close_call_share"] = share
         result.runner_up["count_alternatives"] = [f.result() for f in counts]
         result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
+        result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
     result.close_call = is_close_call(result.runner_up, share)
-    parts = ("decision_values", "runner_up", "flip_points")
-    seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points")
+    if len(result.baselines):
+        result.baselines = name_binding_caps(result.baselines, r.base, binding_caps(result.cap_costs))
+    parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
+    seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points", "cap_costs")
     result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts},
                                   "seconds": {p: round(r.seconds[p], 4) for p in seconds}, "threads": threads,
                                   "total_seconds": round(time.perf_counter() - start, 4)}

@@ -56,6 +56,9 @@ class Plan:
     runner_up: dict | None = None
     close_call: bool | None = None
     flip_points: pd.DataFrame | None = None
+    # what each limit the scenario sets costs the plan (engine.decisions' cap costs, set by add_decisions):
+    # cap (the scenario field), limit, unit, the total without it, the saving, and whether it binds
+    cap_costs: pd.DataFrame | None = None
 
     @property
     def energy_kwh(self) -> float:

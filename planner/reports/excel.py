@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import DECISION_COLUMNS, FLIP_COLUMNS
+from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS
 from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     add_months,
@@ -41,7 +41,7 @@ from planner.reports.tables import (
 )
 
 SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
-          "runner-up", "flip points", "break-even", "speeds", "assumptions", "prices used")
+          "runner-up", "flip points", "cap costs", "break-even", "speeds", "assumptions", "prices used")
 
 MONEY = "#,##0.00"
 RATE = "#,##0.0000"                # hourly prices: cents are too coarse for a GPU-hour
@@ -95,6 +95,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "runner-up": runner_up_sheet(plan),
         "flip points": _formatted(_shares(_or_empty(plan.flip_points, FLIP_COLUMNS),
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
+        "cap costs": _formatted(_shares(_or_empty(getattr(plan, "cap_costs", None), CAP_COST_COLUMNS),
+                                        {"saving_pct": 100}), ["total_without", "saving"], money),
         "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
                              ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], money),
         "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),

@@ -188,6 +188,8 @@ def plan_to_dict(plan: Plan) -> dict:
         "runner_up": clean(plan.runner_up),
         "close_call": clean(plan.close_call),
         "flip_points": None if plan.flip_points is None else records(plan.flip_points),
+        # what each limit the scenario sets costs the plan: the plan solved again without it (engine.decisions)
+        "cap_costs": None if getattr(plan, "cap_costs", None) is None else records(plan.cap_costs),
         "solver": clean(plan.solver),
         "prices": clean(plan.prices),
         # the unit prices behind each fleet row: `compare` of a saved plan names the prices that changed

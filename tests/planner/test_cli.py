@@ -250,7 +250,7 @@ def test_plan_table_shows_decisions_runner_up_and_flip_points_after_the_baseline
     # 10,511.53 USD in all; without any card, all cloud costs 1,000 g5-hours × 1.006 × 24 = 24,144 USD
     assert "10,511.5" in out and "runner-up 24,144 USD" in out and "rtx-a5000 1 → 0" in out
     assert "close call" not in out
-    assert "decision values, runner-up and flip points:" in result.stderr
+    assert "decision values, runner-up, flip points and cap costs:" in result.stderr
 
 
 def test_plan_table_says_close_call_when_the_runner_up_is_within_2_percent():
@@ -280,7 +280,7 @@ def test_plan_json_carries_decisions_runner_up_close_call_and_flip_points():
     assert doc["close_call"] is False
     (flip,) = doc["flip_points"]
     assert flip["card"] == "rtx-a5000" and flip["unit"] == "GPU-hours per month"
-    assert set(doc["solver"]["decisions"]["solves"]) == {"decision_values", "runner_up", "flip_points"}
+    assert set(doc["solver"]["decisions"]["solves"]) == {"decision_values", "runner_up", "flip_points", "cap_costs"}
 
 
 def test_plan_table_shows_serving_instances_per_slot_for_melange_toy():

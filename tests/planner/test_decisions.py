@@ -483,7 +483,8 @@ def test_a_failing_re_solve_stops_the_others_and_its_error_is_raised(monkeypatch
 @pytest.mark.parametrize("threads", [1, 2])
 def test_progress_counts_every_task_once_up_to_the_total(threads):
     """progress(done, total) starts at 0 and ends at total, one step per task: each decision, the runner-up,
-    each one-more/one-fewer count and each card's flip point — counted here from the answers."""
+    each one-more/one-fewer count, each card's flip point and each limit's cap cost — counted here from the
+    answers."""
     calls = []
     lock = threading.Lock()
 
@@ -492,6 +493,7 @@ def test_progress_counts_every_task_once_up_to_the_total(threads):
             calls.append((done, total))
 
     p = add_decisions(plan(HYBRID, baselines=False), threads=threads, progress=progress)
-    tasks = len(p.decisions) + 1 + len(p.runner_up["count_alternatives"]) + len(p.flip_points)
+    tasks = len(p.decisions) + 1 + len(p.runner_up["count_alternatives"]) + len(p.flip_points) + len(p.cap_costs)
+    assert len(p.cap_costs) == 5   # startup-hybrid's power cap, budget, cloud share cap, one maximum, one minimum
     assert calls[0] == (0, tasks) and {t for _, t in calls} == {tasks}
     assert sorted(done for done, _ in calls) == list(range(tasks + 1))
