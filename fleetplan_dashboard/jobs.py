@@ -98,8 +98,8 @@ def baselines_job(scenario: Scenario, total: float, solver: str, plan_status: st
 
 @dataclass
 class Decisions:
-    """What `planner.add_decisions` sets on a plan (decisions, runner_up, close_call, flip_points, and the
-    solves and seconds it took, `solver["decisions"]`), or why they could not be made (`error`)."""
+    """What `planner.add_decisions` sets on a plan (decisions, runner_up, close_call, flip_points, cap_costs,
+    and the solves and seconds it took, `solver["decisions"]`), or why they could not be made (`error`)."""
 
     decisions: pd.DataFrame | None = None
     runner_up: dict | None = None
@@ -107,6 +107,7 @@ class Decisions:
     flip_points: pd.DataFrame | None = None
     work: dict | None = None
     error: str = ""
+    cap_costs: pd.DataFrame | None = None
 
 
 def decisions_job(plan: Plan, solver: str) -> Decisions:
@@ -118,7 +119,8 @@ def decisions_job(plan: Plan, solver: str) -> Decisions:
         done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver, time_limit=TIME_LIMIT_S)
     except PlannerError as exc:
         return Decisions(error=str(exc))
-    return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"))
+    return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"),
+                     cap_costs=done.cap_costs)
 
 
 def pickled(job: Callable, *args) -> bytes:

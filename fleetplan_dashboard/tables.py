@@ -327,3 +327,22 @@ def other_types_text(runner: dict | None, currency: str) -> str | None:
         return None
     return (f"With another set of card types ({plain('; '.join(types.get('differences') or []))}): "
             f"{types['total']:,.0f} {currency}, {types['increase']:,.0f} {currency} ({pct_text(types['increase_pct'])}) more.")
+
+
+def binding_text(caps: pd.DataFrame, currency: str) -> str:
+    """Which limits bind (engine.decisions' cap costs) and what each costs the plan, or that none binds on its
+    own, or that it is not known (Markdown-safe)."""
+    bound = [(cap, saving) for cap, saving, binds in zip(caps["cap"], caps["saving"], caps["binds"]) if binds is True]
+    unknown = [cap for cap, binds in zip(caps["cap"], caps["binds"]) if binds is None]
+    if bound:
+        text = "Binds: " + "; ".join(f"{plain(cap)} — without it the plan would cost {saving:,.0f} {currency} less"
+                                     for cap, saving in bound) + "."
+    elif unknown:
+        text = ""
+    else:
+        text = "No limit binds on its own: without any one of them the plan would cost the same."
+    if unknown:
+        text += (" " if text else "") + ("Not known for " + ", ".join(plain(cap) for cap in unknown)
+                                        + " (see its note).")
+    return text + (" A baseline cheaper than the plan is so for the limits it drops: those that bind, or several "
+                   "together (docs/decisions.md).")

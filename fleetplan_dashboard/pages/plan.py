@@ -330,7 +330,7 @@ if len(p.serving):
                "and the demand served (demand, capacity and served in the workload's unit: requests per second or "
                "reference GPUs); `months` are the months the slot's row stands for.")
 
-decisions_box = st.expander("What each decision is worth: decision values, the runner-up fleet, flip points",
+decisions_box = st.expander("What each decision is worth: decision values, the runner-up fleet, flip points, cap costs",
                             icon=":material/balance:")
 decisions_body = decisions_box.empty()
 if decisions_made is None:
@@ -474,6 +474,19 @@ def _draw_decisions(made) -> None:
                              "flip_share_of_today": st.column_config.NumberColumn("share of today", format="percent"),
                              "precision_pct": st.column_config.NumberColumn("± %", format="%.2f"),
                              "note": st.column_config.TextColumn(width=300)})
+        caps = getattr(made, "cap_costs", None)   # (None in a Decisions pickled before cap costs existed)
+        if caps is not None and len(caps):
+            st.markdown(f"**What each limit costs** — the total without it ({cc}, present value), and the saving: a limit "
+                        "binds when the plan would cost less without it")
+            st.dataframe(caps.drop(columns=["status"]), hide_index=True, width="stretch", key="cap_costs_table",
+                         placeholder="", column_config={
+                             "limit": st.column_config.NumberColumn(format="%,.4g"),
+                             "total_without": st.column_config.NumberColumn("total without it", format="%,.0f"),
+                             "saving": st.column_config.NumberColumn(format="%,.0f"),
+                             "saving_pct": st.column_config.NumberColumn("saving %", format="%.2f"),
+                             "binds": st.column_config.CheckboxColumn(),
+                             "note": st.column_config.TextColumn(width=300)})
+            st.caption(tables.binding_text(caps, cc))
         work = made.work or {}
         if work:
             solves = sum(work.get("solves", {}).values())

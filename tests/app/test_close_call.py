@@ -101,6 +101,16 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     assert list(flips["card"]) == list(startup.flip_points["card"])
     assert flips["flip_demand"].to_numpy() == pytest.approx(startup.flip_points["flip_demand"].to_numpy(), rel=1e-9)
 
+    # what each of its five limits costs: none binds (docs/decisions.md; tests/planner/test_cap_costs.py plans
+    # without each one from the scenario itself)
+    caps = _table(at, ["cap", "limit", "unit"])
+    assert list(caps["cap"]) == list(startup.cap_costs["cap"]) == [
+        "onprem.power_cap_kw", "onprem.capex_budget", "constraints.max_cloud_share", "constraints.max_units.rtx-4090",
+        "constraints.min_units.a100-80gb-pcie"]
+    assert caps["total_without"].to_numpy() == pytest.approx(startup.cap_costs["total_without"].to_numpy(), rel=1e-9)
+    assert list(caps["binds"]) == [False] * 5
+    assert "No limit binds on its own" in _captions(at)
+
 
 def test_mid_research_is_firm_no_badge(fresh_cache, mid_research):
     # opened by a link: the session's first plan, whose decisions start as soon as the page is drawn (later

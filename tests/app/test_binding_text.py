@@ -1,0 +1,31 @@
+"""The dashboard's line under "What each limit costs" (fleetplan_dashboard.tables.binding_text), on tables
+made here: which limits bind and what each costs, that none binds on its own, or that it is not known."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from fleetplan_dashboard import tables
+
+
+def _caps(rows):
+    return pd.DataFrame(rows, columns=["cap", "saving", "binds"])
+
+
+TAIL = (" A baseline cheaper than the plan is so for the limits it drops: those that bind, or several together "
+        "(docs/decisions.md).")
+
+
+def test_the_limits_that_bind_are_named_with_what_each_costs():
+    caps = _caps([("onprem.capex_budget", 1356.26, True), ("onprem.power_cap_kw", 0.0, False),
+                  ("constraints.min_units.rtx-4090", 47710.8, True)])
+    assert tables.binding_text(caps, "USD") == (
+        r"Binds: onprem\.capex\_budget — without it the plan would cost 1,356 USD less; constraints\.min\_units\.rtx\-4090"
+        " — without it the plan would cost 47,711 USD less." + TAIL)
+
+
+def test_none_binding_is_said_and_unknowns_are_named():
+    assert tables.binding_text(_caps([("onprem.power_cap_kw", 0.0, False)]), "EUR") == (
+        "No limit binds on its own: without any one of them the plan would cost the same." + TAIL)
+    mixed = _caps([("onprem.power_cap_kw", 0.0, False), ("onprem.capex_budget", float("nan"), None)])
+    assert tables.binding_text(mixed, "EUR") == r"Not known for onprem\.capex\_budget (see its note)." + TAIL
