@@ -188,7 +188,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # says why); else the caller's choice: one by default, as a sweep's workers and a caller's own pool of
         # processes need, two from `fleetplan plan --no-baselines`
         with first_run_threads(2) if child is not None else contextlib.nullcontext():
-            base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
+            s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
                 s, store, reduced, base, inp, solver, time_limit, extra_constraints)
         if ungrouped is not None and child is not None:   # its baselines are of the grouped inputs
             child.stop()
@@ -225,27 +225,29 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
 
 def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
                                    time_limit: float | None, extra_constraints: ExtraConstraints | None):
-    """(base, inp, model, solution, warning) of `inp` solved; when its profile is grouped (engine.periods)
-    and the grouped model has no fleet, of the exact inputs (every weekly weight kept) with a warning
-    saying so: a block plans its hours at two corner levels, whose mix over-serves the hours between
+    """(scenario, base, inp, model, solution, warning) of `inp` solved; when its profile is grouped
+    (engine.periods) and the grouped model has no fleet, of the exact inputs (every weekly weight kept, the
+    scenario with profile_slots 168: the scenario solved, which a read-back plan's re-solves plan from) with
+    a warning saying so: a block plans its hours at two corner levels, whose mix over-serves the hours between
     them, so max_cloud_share (with cards limited, e.g. by the power cap) can rule out every grouped plan
     while an exact one exists. InfeasibleError when the exact model has no fleet either. (Baselines drop
     the cloud-share cap, and a block needs its own peak's capacity as the exact model does.)"""
     try:
         model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
-        return base, inp, model, solution, None
+        return s, base, inp, model, solution, None
     except InfeasibleError:
         if inp.grouping is None:
             raise
     grouping = inp.grouping
-    base = inputs_for(s.model_copy(update={"profile_slots": HOURS_PER_WEEK}), store, merge_periods=reduced)
+    s = s.model_copy(update={"profile_slots": HOURS_PER_WEEK})
+    base = inputs_for(s, store, merge_periods=reduced)
     inp = reduce(base) if reduced else base
     model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
     warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
                "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "
                "which can count more cloud work against max_cloud_share than a real plan needs); planned on all "
                f"{grouping['weight_classes']} instead, exactly")
-    return base, inp, model, solution, warning
+    return s, base, inp, model, solution, warning
 
 
 def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple[str, float] | None:
@@ -273,8 +275,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps)."""
     s = load_scenario(scenario)
     base = inputs_for(s, store)
-    base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, reduce(base), solver,
-                                                                           time_limit, None)
+    s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, reduce(base),
+                                                                              solver, time_limit, None)
     total, fleet = read_fleet(inp, model)
     table = None
     if baselines:

@@ -4,11 +4,12 @@ and says so. Found by a review's brute force; the feasibility is argued here by 
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
 
-from planner import plan
+from planner import add_decisions, plan
 from planner.engine.run import plan_summary
 from planner.scenario import load_scenario
 
@@ -73,3 +74,20 @@ def test_a_cap_no_plan_meets_is_still_infeasible(tmp_path):
     assert least_cloud_share() > 0.05
     with pytest.raises(InfeasibleError):
         plan(scenario(tmp_path, 0.05), baselines=False)
+
+
+def test_a_plan_read_back_is_re_solved_exactly_as_it_was_planned(tmp_path):
+    # its scenario is the one solved (profile_slots 168): the decisions and cap costs of the plan read back
+    # (not made in this process, so re-solved from its scenario) plan every weekly weight too. Before, they
+    # planned the 24 blocks again, and the plan without its power cap came out dearer than the plan (refused)
+    path = scenario(tmp_path, 0.0585)
+    p = plan(path, baselines=False)
+    assert p.scenario.profile_slots == 168
+    read_back = add_decisions(pickle.loads(pickle.dumps(p)), threads=1)
+    caps = read_back.cap_costs.set_index("cap")
+    for field, override in (("onprem.power_cap_kw", {"onprem.power_cap_kw": None}),
+                            ("constraints.max_cloud_share", {"constraints.max_cloud_share": None})):
+        exact = plan(path, baselines=False, profile_slots=168, overrides=override).total
+        assert caps.loc[field, "total_without"] == pytest.approx(exact, rel=1e-6)
+    # a share of 0.0585 is barely above the least a fleet under the power cap can reach: it binds
+    assert bool(caps.loc["constraints.max_cloud_share", "binds"]) and caps.loc["constraints.max_cloud_share", "saving"] > 0
