@@ -59,7 +59,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
-from planner.engine.decisions import DEMAND_FIELDS
+from planner.engine.decisions import DEMAND_FIELDS, baseline_notes
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, ScenarioError
 from planner.fileio import file_stamp
@@ -746,8 +746,10 @@ def with_decisions(outcome: Outcome, made: Decisions | None) -> Outcome:
     if made is None or made.error:
         return outcome
     solver = {**outcome.plan.solver, "decisions": made.work}
-    return replace(outcome, plan=replace(outcome.plan, decisions=made.decisions, runner_up=made.runner_up,
-                                         close_call=made.close_call, flip_points=made.flip_points, solver=solver))
+    plan = replace(outcome.plan, decisions=made.decisions, runner_up=made.runner_up, close_call=made.close_call,
+                   flip_points=made.flip_points, cap_costs=made.cap_costs, solver=solver)
+    # the notes of baselines cheaper than the plan, told from the cap costs, as add_decisions tells them
+    return replace(outcome, plan=replace(plan, baselines=baseline_notes(plan)))
 
 
 def plan_ahead(scenarios: list[Scenario | Callable[[], Scenario | None]],

@@ -340,7 +340,7 @@ def binding_text(caps: pd.DataFrame, currency: str) -> str:
     elif unknown:
         text = ""
     else:
-        text = "No limit binds on its own: without any one of them the plan would cost the same."
+        text = "No limit binds on its own: without any one of them the plan would cost no less."
     if unknown:
         text += (" " if text else "") + ("Not known for " + ", ".join(plain(cap) for cap in unknown)
                                         + " (see its note).")

@@ -25,6 +25,7 @@ import pandas as pd
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables, trace
+from planner.engine.baselines import CHEAPER_BY_CAPS
 from planner.reports.tables import assumption_line
 
 st.session_state.setdefault("uploads", {})
@@ -478,15 +479,22 @@ def _draw_decisions(made) -> None:
         if caps is not None and len(caps):
             st.markdown(f"**What each limit costs** — the total without it ({cc}, present value), and the saving: a limit "
                         "binds when the plan would cost less without it")
-            st.dataframe(caps.drop(columns=["status"]), hide_index=True, width="stretch", key="cap_costs_table",
+            shown = caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
+                binds=["yes" if b is True else "no" if b is False else "?" for b in caps["binds"]])
+            st.dataframe(shown, hide_index=True, width="stretch", key="cap_costs_table",
                          placeholder="", column_config={
-                             "limit": st.column_config.NumberColumn(format="%,.4g"),
+                             "limit": st.column_config.NumberColumn(format="%,.10g"),
                              "total_without": st.column_config.NumberColumn("total without it", format="%,.0f"),
                              "saving": st.column_config.NumberColumn(format="%,.0f"),
                              "saving_pct": st.column_config.NumberColumn("saving %", format="%.2f"),
-                             "binds": st.column_config.CheckboxColumn(),
+                             "binds": st.column_config.TextColumn(width=55),
                              "note": st.column_config.TextColumn(width=300)})
             st.caption(tables.binding_text(caps, cc))
+            # the baselines' cards above were drawn before the cap costs told which limits make one cheaper
+            noted = state.with_decisions(full, made).plan.baselines
+            for label, note in zip(noted["label"], noted["note"]):
+                if note.startswith(CHEAPER_BY_CAPS):
+                    st.caption(f"{tables.plain(label.capitalize())} {tables.plain(note)}.")
         work = made.work or {}
         if work:
             solves = sum(work.get("solves", {}).values())

@@ -359,8 +359,8 @@ def plan_command(
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
     no_decisions: bool = typer.Option(False, "--no-decisions",
-                                      help="skip what each decision is worth, the runner-up plan and the flip points "
-                                           "(re-solves made after the plan is shown)"),
+                                      help="skip what each decision is worth, the runner-up plan, the flip points "
+                                           "and what each limit costs (re-solves made after the plan is shown)"),
     time_limit: float | None = typer.Option(None, "--time-limit", parser=seconds_within(0.1, 86400),
                                             metavar="SECONDS",
                                             help="stop each solve after SECONDS (0.1 to 86400) with the best fleet "
@@ -643,14 +643,15 @@ def _print_cap_costs(p, out) -> None:
     caps = getattr(p, "cap_costs", None)
     if caps is None or not len(caps):
         return
-    table = caps.assign(binds=["yes" if b is True else "no" if b is False else "?" for b in caps["binds"]])
+    table = caps.assign(binds=["yes" if b is True else "no" if b is False else "?" for b in caps["binds"]],
+                        limit=[f"{v:,.10g}" for v in caps["limit"]])   # as set: 0.45 kW is no 0.5
     table["saving_pct"] = _or_na(table["saving_pct"], table["status"].isin(["optimal", "feasible"]))
-    emit(table.drop(columns=["status"]), Format.table, float_digits=1,
+    emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1,
          title=f"What each limit costs ({p.currency}): the total without it, and the saving — a limit binds "
                "when the plan would cost less without it")
     for baseline, note in zip(p.baselines.get("baseline", []), p.baselines.get("note", [])):
         if note.startswith(CHEAPER_BY_CAPS):
-            out.print(f"  {escape(baseline)}: {escape(note)}", soft_wrap=True)
+            out.print(f"  {escape(one_line(baseline))}: {escape(one_line(note))}", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------------------------------

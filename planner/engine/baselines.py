@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from planner.engine.constraints import baseline_caps, cap_entries, dropped_in_baselines, met_without_cards
+from planner.engine.constraints import baseline_caps, dropped_in_baselines, met_without_cards
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -94,6 +94,12 @@ class Variant:
         else:
             no_new = np.zeros(len(kind), dtype=bool)
         return np.isin(kind, list(self.keep_kinds)) | is_card, base.col("buyable").astype(bool) & ~no_new
+
+    def cards(self, base: Inputs) -> frozenset:
+        """The cards this baseline may buy (what can explain why it costs less than the plan: constraints.
+        dropped_in_baselines)."""
+        keep, buyable = self.masks(base)
+        return frozenset(map(str, base.col("sku")[keep & buyable & (base.col("kind") == "card")]))
 
     def inputs(self, base: Inputs) -> Inputs:
         """The baseline's inputs: its units, owned cards kept, only the caps baselines keep."""
@@ -182,22 +188,22 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 solved[key] = PENDING
             else:
                 solved[key] = _solve_variant(base, variant, solver, time_limit)
-        outcomes.append((variant.group, variant.label, solved[key], variant.buy_cards))
+        outcomes.append((variant.group, variant.label, solved[key], variant.cards(base)))
     readable = {}
-    for group, label, outcome, buys_cards in outcomes:
-        row = _row(group, label, outcome) | {"buys_cards": buys_cards}
+    for group, label, outcome, cards in outcomes:
+        row = _row(group, label, outcome) | {"cards": cards}
         if isinstance(outcome, tuple):
             if group == "single":  # only the best single type is read back into a Plan
-                singles.append((row["total"], label, outcome, buys_cards))
+                singles.append((row["total"], label, outcome, cards))
             else:
                 readable[group] = outcome
         if group != "single":
             rows.append(row)
     if singles:
-        objective, label, outcome, buys_cards = min(singles, key=lambda t: (t[0], t[1]))
+        objective, label, outcome, cards = min(singles, key=lambda t: (t[0], t[1]))
         readable["best_single"] = outcome
         rows.append({"baseline": "best_single", "label": label, "status": outcome[2].status, "total": objective,
-                     "note": "", "buys_cards": buys_cards})
+                     "note": "", "cards": cards})
     else:
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
                      "note": "no single capacity type can serve every workload"})
@@ -288,19 +294,25 @@ def baseline_table(rows: list[dict], total: float, base: Inputs | None = None, p
     table["savings"] = table["total"] - total
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
     # a millionth of the larger total: the two solves' round-off, no saving either way
-    cheaper = (table["savings"] < -1e-6 * np.maximum(table["total"].abs(), abs(total))) & (table["note"] == "")
-    buys_cards = table["buys_cards"] if "buys_cards" in table else pd.Series(True, index=table.index)
+    cheaper = _cheaper(table, total) & (table["note"] == "")
+    cards = table["cards"].tolist() if "cards" in table else [None] * len(table)   # None: any card
     for i in np.flatnonzero(cheaper.to_numpy()):
-        table.loc[table.index[i], "note"] = _cheaper_note(base, bool(buys_cards.iloc[i]), plan_status, extra_constraints)
+        table.loc[table.index[i], "note"] = _cheaper_note(base, cards[i], plan_status, extra_constraints)
     return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]]
 
 
-def _cheaper_note(base: Inputs | None, buys_cards: bool, plan_status: str, extra_constraints: bool) -> str:
-    """Why a baseline costs less than the plan ("" where nothing is known to explain it)."""
+def _cheaper(table: pd.DataFrame, total: float) -> pd.Series:
+    """The baselines that cost less than a plan costing `total`: by more than a millionth of the larger
+    total, the two solves' round-off."""
+    return table["total"] - total < -1e-6 * np.maximum(table["total"].abs(), abs(total))
+
+
+def _cheaper_note(base: Inputs | None, cards: frozenset | None, plan_status: str, extra_constraints: bool) -> str:
+    """Why a baseline that may buy `cards` costs less than the plan ("" where nothing is known to explain it)."""
     if plan_status != "optimal":
         return (f"costs less than the plan, whose solve stopped before it proved the least cost (status "
                 f"{plan_status}): plan with more time")
-    dropped = dropped_in_baselines(base, buys_cards) if base is not None else []
+    dropped = dropped_in_baselines(base, cards) if base is not None else []
     dropped += ["your extra constraints"] if extra_constraints else []
     return f"{CHEAPER_BY_CAPS}{', '.join(dropped)}, which the plan keeps" if dropped else ""
 
@@ -308,39 +320,53 @@ def _cheaper_note(base: Inputs | None, buys_cards: bool, plan_status: str, extra
 CHEAPER_BY_CAPS = "costs less than the plan: it drops "   # how _cheaper_note begins when caps can explain it
 
 
-def name_binding_caps(table: pd.DataFrame, base: Inputs, binding: dict[str, float]) -> pd.DataFrame:
-    """`table` (baseline_table) with the note of each baseline that costs less than the plan, which named
-    every limit the plan keeps and the baseline drops (any can explain it), naming those that bind instead:
-    `binding`, field → saving, from the plan solved again without each (engine.decisions' cap costs)."""
+def name_binding_caps(table: pd.DataFrame, cap_costs: pd.DataFrame, total: float, currency: str, agreement: float,
+                      extra_constraints: bool = False) -> pd.DataFrame:
+    """`table` (baseline_table, of a proven optimal plan costing `total`) with the note of each baseline that
+    costs less than the plan told from `cap_costs` (engine.decisions: the plan solved again without each
+    limit; `dropped_in`, the baselines each limit can explain) instead of naming every limit that can explain it:
+
+    - limits that bind alone, with what each costs — alone where one of them covers the whole difference,
+      with the others the baseline drops otherwise ("they bind together");
+    - none binds alone, and every other limit it drops is known not to: they bind only together;
+    - else (a re-solve that did not prove its answer, or the caller's extra constraints, which are not
+      re-solved without): the note as it was.
+
+    A saving covers the difference within `agreement` (money the solves may differ by). Built from the tables
+    alone, so it gives the same notes however often it runs."""
     table = table.copy()
-    buys_cards = {v.label: v.buy_cards for v in baseline_variants(base)}
-    entries = cap_entries(base)
-    for i, (label, note) in enumerate(zip(table["label"], table["note"])):
-        if not note.startswith(CHEAPER_BY_CAPS):
+    for i in np.flatnonzero(_cheaper(table, total).to_numpy()):
+        label = table["label"].iloc[i]
+        dropped = [row for row in cap_costs.to_dict("records") if label in (row.get("dropped_in") or ())]
+        if not dropped:
             continue
-        may = [e for e in entries if e.explains(buys_cards.get(label, True))]
-        extra = ["your extra constraints"] if note.endswith("your extra constraints, which the plan keeps") else []
-        bound = [e for e in may if e.field in binding]
-        if bound:
-            named = [f"{_limit_words(e)}, which alone costs the plan {binding[e.field]:,.0f} {base.currency}"
-                     for e in bound]
-            why = "; ".join(named + extra)
+        bound = [row for row in dropped if row["binds"] is True]
+        rest = [row for row in dropped if row["binds"] is not True]
+        gap = total - float(table["total"].iloc[i])
+        costs = [f"{_limit_words(row)}, which alone costs the plan {row['saving']:,.0f} {currency}" for row in bound]
+        extra = ["your extra constraints"] if extra_constraints else []
+        if bound and max(row["saving"] for row in bound) >= gap - agreement:
+            why = "; ".join(costs)
+        elif bound:
+            others = [_limit_words(row) for row in rest] + extra
+            why = ("; ".join(costs) + (f"; and {', '.join(others)}, which the plan keeps" if others else "")
+                   + ": together they cost it more than any one alone")
+        elif not extra and all(row["binds"] is False for row in rest):
+            why = (", ".join(_limit_words(row) for row in rest) + ", which the plan keeps; none of the limits alone "
+                   "costs the plan anything (cap costs), so they bind together")
         else:
-            why = (", ".join([_limit_words(e) for e in may] + extra) + ", which the plan keeps; none of the limits "
-                   "alone costs the plan anything (cap costs), so they bind together")
-            if extra and not may:
-                why = "your extra constraints, which the plan keeps"
+            continue
         table.iloc[i, table.columns.get_loc("note")] = CHEAPER_BY_CAPS + why
     return table
 
 
-def _limit_words(entry) -> str:
-    """A limit as the scenario sets it: onprem.capex_budget = 60,000 USD."""
-    if entry.unit == "kW":
-        return f"{entry.field} = {entry.limit:g} kW"
-    if entry.unit in ("share", "cards"):
-        return f"{entry.field} = {entry.limit:g}"
-    return f"{entry.field} = {entry.limit:,.0f} {entry.unit}"
+def _limit_words(row: dict) -> str:
+    """A limit as the scenario sets it (a cap_costs row): onprem.capex_budget = 60,000 USD."""
+    if row["unit"] == "kW":
+        return f"{row['cap']} = {row['limit']:g} kW"
+    if row["unit"] in ("share", "cards"):
+        return f"{row['cap']} = {row['limit']:g}"
+    return f"{row['cap']} = {row['limit']:,.0f} {row['unit']}"
 
 
 # --- the baselines table solved in a forked child process, while the parent solves the plan ---

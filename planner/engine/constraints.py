@@ -37,9 +37,10 @@ class Cap:
     # the safe default, for a cap that may bind a plan without cards
     met_without_cards: bool = False
     # a preference the baselines drop, named for the note of one that costs less than the plan: (limit, inputs,
-    # whether the baseline may buy cards) -> "the capex budget of 300,000 USD", or None where the cap cannot
-    # explain it (a fleet without new cards meets every capex budget and card maximum)
-    named: Callable[[Any, Inputs, bool], str | None] | None = None
+    # the cards the baseline may buy, None: any) -> "the capex budget of 300,000 USD", or None where the cap
+    # cannot explain it (a fleet without new cards meets every capex budget and card maximum but for owned
+    # cards beyond it)
+    named: Callable[[Any, Inputs, frozenset | None], str | None] | None = None
     # where a scenario sets the limit, and the limit's unit ("currency": the scenario's), for the table of
     # what each cap costs the plan (cap_entries, engine.decisions)
     field: str = ""
@@ -249,12 +250,14 @@ def _unit_limits_unmet(inp: Inputs) -> str | None:
     return _owned_above_max(inp) or _min_units_out_of_reach(inp)
 
 
-def _named_unit_limits(limit, inp: Inputs, buys_cards: bool) -> str | None:
-    """The cards' min_units, and with `buys_cards` their max_units, by card, where any is set."""
+def _named_unit_limits(limit, inp: Inputs, cards: frozenset | None) -> str | None:
+    """The cards' min_units, and the max_units of the cards a baseline may buy (`cards`; None: any) or holds
+    beyond the maximum (owned cards, which baselines keep), by card, where any is set."""
     card = inp.col("kind") == "card"
-    sku, lo, hi = inp.col("sku")[card], inp.col("min_units")[card], inp.col("max_units")[card]
+    sku, lo, hi, owned = (inp.col(c)[card] for c in ("sku", "min_units", "max_units", "existing"))
     bits = [f"min_units.{s} = {a:g}" for s, a in zip(sku, lo) if a == a and a > 0]
-    bits += [f"max_units.{s} = {b:g}" for s, b in zip(sku, hi) if b == b and buys_cards]
+    bits += [f"max_units.{s} = {b:g}" for s, b, n in zip(sku, hi, owned)
+             if b == b and (cards is None or s in cards or n > b)]
     return ", ".join(bits) or None
 
 
@@ -264,13 +267,14 @@ CAPS: list[Cap] = [
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
         measure=new_capex, field="onprem.capex_budget", unit="currency",
-        named=lambda limit, inp, cards: f"the capex budget of {limit:,.0f} {inp.currency}" if cards else None,
+        named=lambda limit, inp, cards: f"the capex budget of {limit:,.0f} {inp.currency}" if cards != frozenset() else None,
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
         in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
         field="onprem.capex_budget_per_year", unit="currency",
-        named=lambda limit, inp, cards: f"the capex budget per year of {limit:,.0f} {inp.currency}" if cards else None,
+        named=lambda limit, inp, cards: (f"the capex budget per year of {limit:,.0f} {inp.currency}"
+                                         if cards != frozenset() else None),
         explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
@@ -294,15 +298,16 @@ def met_without_cards(caps: dict[str, Any]) -> bool:
     return all(cap.in_baselines or cap.met_without_cards or caps.get(cap.name) is None for cap in CAPS)
 
 
-def dropped_in_baselines(inp: Inputs, buys_cards: bool = True) -> list[str]:
+def dropped_in_baselines(inp: Inputs, cards: frozenset | None = None) -> list[str]:
     """The caps set in `inp` that the baselines drop (the preferences of the mix), each named with its limit,
-    that can explain why a baseline costs less than the plan: any of them for a baseline that may buy cards,
-    those a fleet without new cards can break (the cloud share cap, card minimums) for one that buys none."""
+    that can explain why a baseline that may buy `cards` (None: any) costs less than the plan: the cloud share
+    cap and card minimums always; the capex budgets when it may buy some card; a card's maximum when it may
+    buy that card, or the plan owns more of it than the maximum (baselines keep owned cards)."""
     out = []
     for cap in CAPS:
         limit = inp.caps.get(cap.name)
         if not cap.in_baselines and limit is not None and cap.named is not None:
-            name = cap.named(limit, inp, buys_cards)
+            name = cap.named(limit, inp, cards)
             if name:
                 out.append(name)
     return out
@@ -328,11 +333,19 @@ class CapEntry:
     # the limit is also what lets the plan buy something: a min_units of a card not in onprem.cards (the
     # model buys such a card only as far as its minimum asks), so dropping it can cost more
     permits: bool = False
+    card: str | None = None                 # the card of a min_units or max_units
+    owned: float = 0.0                      # cards of `card` already owned (onprem.existing)
 
-    def explains(self, buys_cards: bool) -> bool:
-        """Whether dropping this limit can make a baseline that may buy cards (or none) cost less than the
-        plan (dropped_in_baselines, per limit)."""
-        return self.dropped_in_baselines and (buys_cards or not self.met_without_cards)
+    def explains(self, cards: frozenset | None) -> bool:
+        """Whether dropping this limit can make a baseline that may buy `cards` (None: any) cost less than the
+        plan: the rule of dropped_in_baselines, per limit."""
+        if not self.dropped_in_baselines:
+            return False
+        if not self.met_without_cards:     # the cloud share cap, a card minimum
+            return True
+        if self.card is None:              # a capex budget
+            return cards is None or bool(cards)
+        return cards is None or self.card in cards or self.owned > self.limit   # a card maximum
 
 
 def _without_cap(name: str) -> Callable[[Inputs], Inputs]:
@@ -361,14 +374,16 @@ def cap_entries(inp: Inputs) -> list[CapEntry]:
                                 _without_cap(cap.name)))
             continue
         card = inp.col("kind") == "card"
-        for sku, least, most, buyable in zip(inp.col("sku")[card], inp.col("min_units")[card],
-                                             inp.col("max_units")[card], inp.col("buyable")[card]):
+        for sku, least, most, buyable, owned in zip(*(inp.col(c)[card] for c in ("sku", "min_units", "max_units",
+                                                                                 "buyable", "existing"))):
+            sku = str(sku)
             if least > 0:   # a minimum binds a fleet without new cards too
                 out.append(CapEntry(f"constraints.min_units.{sku}", float(least), "cards", True, False,
-                                    _without_unit_limit(str(sku), "min_units", 0), permits=not bool(buyable)))
+                                    _without_unit_limit(sku, "min_units", 0), permits=not bool(buyable), card=sku,
+                                    owned=float(owned)))
             if not math.isnan(most):
                 out.append(CapEntry(f"constraints.max_units.{sku}", float(most), "cards", True, True,
-                                    _without_unit_limit(str(sku), "max_units", math.nan)))
+                                    _without_unit_limit(sku, "max_units", math.nan), card=sku, owned=float(owned)))
     return out
 
 

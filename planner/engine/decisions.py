@@ -1,5 +1,5 @@
-"""What each decision of a plan is worth, the runner-up plan, the close-call flag and the flip points
-(docs/decisions.md).
+"""What each decision of a plan is worth, the runner-up plan, the close-call flag, the flip points and what
+each limit costs (docs/decisions.md).
 
 - decision values: each card purchase (one card in one purchase month), reservation and sale of owned
   cards in the plan is forbidden in turn and the plan solved again; the increase is what the decision saves;
@@ -7,7 +7,10 @@
   offer — differs from the plan's in at least one count (a no-good cut);
 - close call: the runner-up costs at most `close_call_share` more than the plan;
 - flip points: per card bought, the demand of the workload it mainly serves just below which the optimal plan
-  holds fewer of that card, by re-solves that narrow a bracket (where the totals' lines cross, else halving).
+  holds fewer of that card, by re-solves that narrow a bracket (where the totals' lines cross, else halving);
+- cap costs: each limit the scenario sets (a cap, one card's min_units or max_units) dropped in turn and the
+  plan solved again; the saving is what the limit costs the plan, and a baseline cheaper than the plan is
+  then told apart by the limits that bind.
 
 Every re-solve takes the plan's own path — same inputs and reductions, solver, time limit and extra
 constraints — so forbidding a decision through `plan(..., extra_constraints=…)` gives the same total.
@@ -35,7 +38,7 @@ import numpy as np
 import pandas as pd
 import pulp
 
-from planner.engine.baselines import name_binding_caps, usable_cores
+from planner.engine.baselines import baseline_variants, name_binding_caps, usable_cores
 from planner.engine.constraints import CAPS, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
@@ -48,7 +51,8 @@ from planner.scenario import apply_overrides
 
 DECISION_COLUMNS = ["decision", "card_or_offer", "gpu", "month", "units", "status", "total_if_forbidden", "increase",
                     "increase_pct", "note"]
-CAP_COST_COLUMNS = ["cap", "limit", "unit", "status", "total_without", "saving", "saving_pct", "binds", "note"]
+CAP_COST_COLUMNS = ["cap", "limit", "unit", "status", "total_without", "saving", "saving_pct", "binds", "note",
+                    "dropped_in"]
 FLIP_COLUMNS = ["card", "gpu", "units", "workload", "demand_today", "flip_demand", "flip_share_of_today", "unit",
                 "precision_pct", "solves", "note"]
 DEFAULT_CLOSE_CALL_SHARE = 0.02
@@ -226,8 +230,9 @@ class _Resolver:
             return
         if outcome.total > self.total + max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(self.total)):
             raise PlannerError(f"{what} re-solved to {outcome.total:,.2f}, above the plan's {self.total:,.2f}: a plan "
-                               "with one restriction fewer cannot cost more, so the re-solves lack the plan's "
-                               "prices or constraints (pass add_decisions the plan's extra_constraints and store)")
+                               "with one restriction fewer cannot cost more, so the re-solves hold constraints the "
+                               "plan was not made with, or other prices (pass add_decisions only the plan's own "
+                               "extra_constraints, and its store)")
 
     def inputs_with(self, overrides: dict) -> Inputs:
         """The plan's inputs for its scenario with dotted `overrides` (ScenarioError when they are invalid)."""
@@ -436,8 +441,16 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     outcome = r.solve(inp, "cap_costs", start=None if entry.permits else r.plan_purchases())
     if not entry.permits:
         r.not_above_plan(outcome, f"the plan without {entry.field}")
+    # the baselines (by label) that drop the limit where it can make them cheaper than the plan
+    dropped_in = [v.label for v in baseline_variants(r.base) if entry.explains(v.cards(r.base))]
     row = {"cap": entry.field, "limit": entry.limit, "unit": entry.unit, "status": outcome.status,
-           "total_without": outcome.total, "saving": math.nan, "saving_pct": math.nan, "binds": None, "note": ""}
+           "total_without": outcome.total, "saving": math.nan, "saving_pct": math.nan, "binds": None, "note": "",
+           "dropped_in": dropped_in}
+    card = entry.field.rsplit(".", 1)[-1]
+    permits = (f"{card} is not in onprem.cards: this minimum is what lets the plan buy it, and without it the plan "
+               "{}; list it in onprem.cards to let the plan choose how many")
+    if entry.permits and outcome.status == "infeasible":
+        return tuple((row | {"binds": False, "note": permits.format("has no fleet")}).values())
     if outcome.status not in SOLVED:
         row["note"] = f"no value: {_no_answer(r, outcome.status)}"
         return tuple(row.values())
@@ -456,11 +469,8 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     else:
         row["note"] = _no_answer(r, outcome.status)
     if entry.permits and saving < -agreement:
-        card = entry.field.rsplit(".", 1)[-1]
         row["binds"] = False
-        row["note"] = (f"{card} is not in onprem.cards: this minimum is what lets the plan buy it, and without it the "
-                       f"plan costs {-saving:,.0f} {result.currency} more; list it in onprem.cards to let the plan "
-                       "choose how many")
+        row["note"] = permits.format(f"costs {-saving:,.0f} {result.currency} more")
     if result.status != "optimal":
         row["binds"] = None
         row["note"] = (f"the plan's own solve stopped before proving the least cost (status {result.status}): "
@@ -468,12 +478,15 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     return tuple(row.values())
 
 
-def binding_caps(cap_costs: pd.DataFrame | None) -> dict[str, float]:
-    """Field → saving of the limits that bind (cap_cost), in table order."""
-    if cap_costs is None or not len(cap_costs):
-        return {}
-    return {cap: float(saving) for cap, saving, binds in zip(cap_costs["cap"], cap_costs["saving"], cap_costs["binds"])
-            if binds is True}
+def baseline_notes(result: Plan, extra_constraints: bool = False) -> pd.DataFrame:
+    """The baselines table of `result` with the notes of the baselines that cost less than the plan told from
+    its cap costs (engine.baselines.name_binding_caps); as it was when either is missing or the plan is not a
+    proven optimum."""
+    table, caps = result.baselines, getattr(result, "cap_costs", None)
+    if caps is None or not len(caps) or not len(table) or result.status != "optimal":
+        return table
+    agreement = max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(result.total))
+    return name_binding_caps(table, caps, float(result.total), result.currency, agreement, extra_constraints)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -932,8 +945,10 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                   close_call_share: float | None = None, threads: int | None = None,
                   progress: Callable[[int, int], None] | None = None) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
-    forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call` and
-    `result.flip_points`; returns `result`, changed in place. Call it after showing the plan.
+    forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call`,
+    `result.flip_points` and `result.cap_costs` (what each limit costs: the total without it), and the notes
+    of `result.baselines` that cost less than the plan (baseline_notes); returns `result`, changed in place.
+    Call it after showing the plan.
 
     `solver` defaults to the plan's; `time_limit` applies to each re-solve; `store` is the price store the
     plan used, needed only for a Plan not made by `plan()` in this process (one made here is re-solved at
@@ -947,7 +962,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     are in `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is
     the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
-    card's flip point) ends, from the thread that ran it."""
+    card's flip point, a limit's cap cost) ends, from the thread that ran it."""
     _check_share(close_call_share)
     start = time.perf_counter()
     if extra_constraints is None:
@@ -982,8 +997,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
         result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
     result.close_call = is_close_call(result.runner_up, share)
-    if len(result.baselines):
-        result.baselines = name_binding_caps(result.baselines, r.base, binding_caps(result.cap_costs))
+    result.baselines = baseline_notes(result, extra_constraints is not None)
     parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
     seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points", "cap_costs")
     result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts},

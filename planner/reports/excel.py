@@ -95,8 +95,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "runner-up": runner_up_sheet(plan),
         "flip points": _formatted(_shares(_or_empty(plan.flip_points, FLIP_COLUMNS),
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
-        "cap costs": _formatted(_shares(_or_empty(getattr(plan, "cap_costs", None), CAP_COST_COLUMNS),
-                                        {"saving_pct": 100}), ["total_without", "saving"], money),
+        "cap costs": _formatted(_shares(_joined(_or_empty(getattr(plan, "cap_costs", None), CAP_COST_COLUMNS),
+                                                "dropped_in"), {"saving_pct": 100}), ["total_without", "saving"], money),
         "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
                              ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], money),
         "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),
@@ -291,6 +291,13 @@ def _summary_unit(field: str, currency: str, present_value: str) -> tuple[str | 
 def _or_empty(df: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
     """`df`, or an empty table with its columns when it was not computed (plan --no-decisions)."""
     return pd.DataFrame(columns=columns) if df is None else df
+
+
+def _joined(df: pd.DataFrame, column: str) -> pd.DataFrame:
+    """`df` with the lists in `column` (baseline labels) as one text cell each, "; "-separated."""
+    if column not in df:
+        return df
+    return df.assign(**{column: ["; ".join(map(str, v)) if isinstance(v, list | tuple) else v for v in df[column]]})
 
 
 def runner_up_sheet(plan: Plan) -> Sheet:

@@ -26,6 +26,6 @@ def test_the_limits_that_bind_are_named_with_what_each_costs():
 
 def test_none_binding_is_said_and_unknowns_are_named():
     assert tables.binding_text(_caps([("onprem.power_cap_kw", 0.0, False)]), "EUR") == (
-        "No limit binds on its own: without any one of them the plan would cost the same." + TAIL)
+        "No limit binds on its own: without any one of them the plan would cost no less." + TAIL)
     mixed = _caps([("onprem.power_cap_kw", 0.0, False), ("onprem.capex_budget", float("nan"), None)])
     assert tables.binding_text(mixed, "EUR") == r"Not known for onprem\.capex\_budget (see its note)." + TAIL

@@ -108,7 +108,7 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
         "onprem.power_cap_kw", "onprem.capex_budget", "constraints.max_cloud_share", "constraints.max_units.rtx-4090",
         "constraints.min_units.a100-80gb-pcie"]
     assert caps["total_without"].to_numpy() == pytest.approx(startup.cap_costs["total_without"].to_numpy(), rel=1e-9)
-    assert list(caps["binds"]) == [False] * 5
+    assert list(caps["binds"]) == ["no"] * 5
     assert "No limit binds on its own" in _captions(at)
 
 
@@ -149,7 +149,30 @@ def test_the_export_carries_the_decisions_once_made(mid_research):
     data = json.loads(exports.plan_json(p))
     assert data["close_call"] is False
     assert data["runner_up"]["total"] == pytest.approx(mid_research.runner_up["total"], rel=1e-9)
+    # what each limit costs too: mid-research's power cap and budget (tests/planner/test_cap_costs.py)
+    assert [r["cap"] for r in data["cap_costs"]] == list(mid_research.cap_costs["cap"]) == [
+        "onprem.power_cap_kw", "onprem.capex_budget"]
     assert outcome.plan.decisions is None           # the cached plan is left as it was
+
+
+def test_the_export_names_the_limit_that_makes_a_baseline_cheaper(tmp_path):
+    # the worked example: its 2,500 USD budget keeps the second A5000 out; without it the plan costs 7,029.20
+    # USD by hand (tests/planner/test_cap_costs.py), which all on-prem costs
+    import json
+
+    from fleetplan_dashboard import exports
+
+    worked = ROOT / "examples" / "worked-example.yaml"
+    s = load_scenario(worked)
+    outcome = state.plan_for(s)
+    state.decisions_future(s, outcome).result(timeout=WAIT_S)
+    p = state.with_decisions(outcome, state.decisions_of(s)).plan
+    data = json.loads(exports.plan_json(p))
+    (row,) = data["cap_costs"]
+    assert row["cap"] == "onprem.capex_budget" and row["total_without"] == pytest.approx(7029.20, abs=0.01)
+    notes = {b["baseline"]: b["note"] for b in data["baselines"]}
+    assert notes["all_onprem"] == ("costs less than the plan: it drops onprem.capex_budget = 2,500 USD, which alone "
+                                   "costs the plan 1,356 USD")
 
 
 @pytest.mark.parametrize("status, close_call", [("feasible", False), ("feasible", True), ("optimal", False)])

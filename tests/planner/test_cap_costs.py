@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from planner import add_decisions, plan
 from planner.cli import app
+from planner.errors import PlannerError
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -185,3 +186,104 @@ def test_the_cli_prints_the_table_and_the_json_holds_it():
     assert row["total_without"] == pytest.approx(TWO_CARDS, abs=0.01)
     quiet = json.loads(runner.invoke(app, ["plan", str(WORKED), "--format", "json", "--no-decisions"]).stdout)
     assert quiet["cap_costs"] is None
+
+
+# ---------------------------------------------------------------------------------------------------
+# The baselines' notes, told from the cap costs: only what is known
+
+
+def test_notes_stay_as_they_were_when_the_re_solves_stop_before_an_answer():
+    # the budget and a maximum of one card bind only together (above), but with a limit of 1 µs no re-solve
+    # answers: nothing is known of either, so the note still names both as what may explain it
+    p = plan(WORKED, overrides={"constraints.max_units": {"rtx-a5000": 1}})
+    before = _notes(p)
+    p = add_decisions(p, time_limit=1e-6, threads=1)
+    assert set(p.cap_costs["status"]) == {"not_solved"} and list(p.cap_costs["binds"]) == [None, None]
+    assert _notes(p) == before
+    assert before["all_onprem"] == ("costs less than the plan: it drops the capex budget of 2,500 USD, "
+                                    "max_units.rtx-a5000 = 1, which the plan keeps")
+
+
+def test_the_callers_extra_constraints_are_not_ruled_out():
+    # at most one A5000 by the caller's rule, a 100,000 USD budget that never binds: the extra constraint is the
+    # cause, and it is not re-solved without, so the note keeps naming both as what may explain it
+    def one_card_at_most(m):
+        m.prob += (m.card("rtx-a5000") <= 1, "one_card_at_most")
+
+    p = plan(WORKED, overrides={"onprem.capex_budget": 100000}, extra_constraints=one_card_at_most)
+    assert p.total == pytest.approx(ONE_CARD, abs=0.01)
+    before = _notes(p)["all_onprem"]
+    assert before == ("costs less than the plan: it drops the capex budget of 100,000 USD, your extra constraints, "
+                      "which the plan keeps")
+    p = add_decisions(p)
+    assert _rows(p)["onprem.capex_budget"]["binds"] is False
+    assert _notes(p)["all_onprem"] == before
+    assert _notes(add_decisions(p))["all_onprem"] == before   # and so again
+
+
+def test_notes_are_the_same_however_often_the_decisions_are_added():
+    p = add_decisions(plan(WORKED, overrides={"constraints.max_units": {"rtx-a5000": 1}}))
+    once = _notes(p)
+    assert "so they bind together" in once["all_onprem"]
+    assert _notes(add_decisions(p)) == once
+
+
+def test_a_maximum_below_the_cards_owned_explains_even_all_cloud():
+    # three A5000s owned, a maximum of one: the plan must sell two; every baseline keeps all three, so the
+    # maximum explains each (all cloud too, though it buys nothing). Without it: planned from the scenario
+    overrides = {"onprem.existing": {"rtx-a5000": 3}, "constraints.max_units": {"rtx-a5000": 1}}
+    p = plan(WORKED, overrides=overrides)
+    without = plan(WORKED, overrides={**overrides, "constraints.max_units": {}}).total
+    assert _notes(p)["all_cloud"] == "costs less than the plan: it drops max_units.rtx-a5000 = 1, which the plan keeps"
+    p = add_decisions(p)
+    row = _rows(p)["constraints.max_units.rtx-a5000"]
+    assert row["binds"] is True and row["total_without"] == pytest.approx(without, rel=1e-6)
+    assert "all cloud (no new hardware)" in row["dropped_in"]
+    assert _notes(p)["all_cloud"] == ("costs less than the plan: it drops constraints.max_units.rtx-a5000 = 1, which "
+                                      f"alone costs the plan {p.total - without:,.0f} USD")
+
+
+def test_each_limit_is_weighed_only_for_the_baselines_it_can_explain():
+    # startup-hybrid, read from the scenario: cards rtx-3060-12gb (2 owned), rtx-a5000 (no sourced price: never
+    # bought, the plan warns), rtx-4090 (at most 4), a100-80gb-pcie (at least 1); a 6 kW power cap, which the
+    # baselines keep; a 60,000 USD budget, which only a baseline that buys cards can break; the cloud share cap
+    # and the minimum, which any baseline can break; the RTX 4090 maximum, only one that may buy RTX 4090s
+    p = _hybrid()
+    assert any("rtx-a5000 has no sourced price" in w for w in p.warnings)
+    every = ["all cloud (no new hardware)", "all on-prem (no cloud)", "only rtx-3060-12gb", "only rtx-a5000",
+             "only rtx-4090", "only a100-80gb-pcie", "only cloud on-demand", "only cloud spot"]
+    buying = ["all on-prem (no cloud)", "only rtx-3060-12gb", "only rtx-4090", "only a100-80gb-pcie"]
+    assert {c: r["dropped_in"] for c, r in _rows(p).items()} == {
+        "onprem.power_cap_kw": [], "onprem.capex_budget": buying, "constraints.max_cloud_share": every,
+        "constraints.max_units.rtx-4090": ["all on-prem (no cloud)", "only rtx-4090"],
+        "constraints.min_units.a100-80gb-pcie": every}
+
+
+def test_a_minimum_without_which_no_fleet_is_left_is_said_to(tmp_path):
+    # only the minimum lets the plan buy the RTX 4090 (onprem.cards is empty) and no work may go to the cloud
+    doc = yaml.safe_load(WORKED.read_text(encoding="utf-8"))
+    doc["prices"]["source"] = str(WORKED.parent / doc["prices"]["source"])
+    doc["onprem"]["cards"] = []
+    del doc["onprem"]["capex_budget"]
+    doc["onprem"]["card_overrides"]["rtx-4090"] = {"price": 1600, "currency": "USD", "host_cost_per_card": 500,
+                                                   "busy_watts": 500, "idle_watts": 100, "life_years": 4,
+                                                   "maintenance_rate_per_year": 0.05}
+    doc["workloads"][0]["throughput"]["RTX-4090"] = 1.3
+    doc["constraints"] = {"min_units": {"rtx-4090": 1}, "max_cloud_share": 0}
+    path = tmp_path / "min-4090-only.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    p = add_decisions(plan(path, baselines=False))
+    row = _rows(p)["constraints.min_units.rtx-4090"]
+    assert (row["status"], row["binds"]) == ("infeasible", False)
+    assert row["note"] == ("rtx-4090 is not in onprem.cards: this minimum is what lets the plan buy it, and without it "
+                           "the plan has no fleet; list it in onprem.cards to let the plan choose how many")
+
+
+def test_a_re_solve_without_a_limit_dearer_than_the_plan_is_refused():
+    # add_decisions given a constraint the plan was not made with (no A5000 at all): the plan without its budget
+    # cannot cost more than the plan, so the re-solves are not the plan's
+    def no_cards(m):
+        m.prob += (m.card("rtx-a5000") <= 0, "no_cards")
+
+    with pytest.raises(PlannerError, match="hold constraints the plan was not made with"):
+        add_decisions(plan(WORKED, baselines=False), extra_constraints=no_cards, threads=1)

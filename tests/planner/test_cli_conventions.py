@@ -76,8 +76,8 @@ def test_help_shows_each_option_help_whole_and_flags_without_a_value():
     text = run("plan", "-h").stdout
     words = "".join(text.split())
     for whole in ["skip the all-cloud/all-on-prem/single-type runs",
-                  "skip what each decision is worth, the runner-up plan and the flip points (re-solves made after "
-                  "the plan is shown)"]:
+                  "skip what each decision is worth, the runner-up plan, the flip points and what each limit costs "
+                  "(re-solves made after the plan is shown)"]:
         assert "".join(whole.split()) in words, whole
     assert "…" not in text and "<bool>" not in text
     [usage] = [line for line in text.splitlines() if line.startswith("Usage: ")]
