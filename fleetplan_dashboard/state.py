@@ -668,14 +668,22 @@ def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT
         if _usable(future):
             return future
         future = Future()
+        solved = _solved_scenario(scenario, outcome)
         if not WORKERS:
-            future.set_result(pickled(baselines_job, scenario, outcome.plan.total, solver, outcome.plan.status))
+            future.set_result(pickled(baselines_job, solved, outcome.plan.total, solver, outcome.plan.status))
             _remember(key, future)
             return future
         _remember(key, future)
-    job = _Job(lambda: (key, baselines_job, (scenario, outcome.plan.total, solver, outcome.plan.status)), key, future)
+    job = _Job(lambda: (key, baselines_job, (solved, outcome.plan.total, solver, outcome.plan.status)), key, future)
     _LANES["baselines"].replace([job])
     return future
+
+
+def _solved_scenario(scenario: Scenario, outcome: Outcome) -> Scenario:
+    """The scenario `outcome`'s plan solved: `scenario`, but with profile_slots 168 where the plan's grouped
+    profile left no fleet and it was planned exactly (engine.run): its baselines are solved as plan() solves
+    them, on the same weekly weights as the plan they are compared with."""
+    return getattr(outcome.plan, "scenario", None) or scenario
 
 
 def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
@@ -690,7 +698,7 @@ def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOL
     try:
         return pickle.loads(baselines_future(scenario, outcome, solver).result())
     except (BrokenProcessPool, OSError, pickle.PicklingError, CancelledError):
-        return baselines_job(scenario, outcome.plan.total, solver, outcome.plan.status)
+        return baselines_job(_solved_scenario(scenario, outcome), outcome.plan.total, solver, outcome.plan.status)
 
 
 def plan_for(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:

@@ -323,50 +323,67 @@ CHEAPER_BY_CAPS = "costs less than the plan: it drops "   # how _cheaper_note be
 def name_binding_caps(table: pd.DataFrame, cap_costs: pd.DataFrame, total: float, currency: str, agreement: float,
                       extra_constraints: bool = False) -> pd.DataFrame:
     """`table` (baseline_table, of a proven optimal plan costing `total`) with the note of each baseline that
-    costs less than the plan told from `cap_costs` (engine.decisions: the plan solved again without each
-    limit; `dropped_in`, the baselines each limit can explain) instead of naming every limit that can explain it:
+    costs less than the plan, by more than `agreement` (money the solves may differ by), told from `cap_costs`
+    (engine.decisions: the plan solved again without each limit; `dropped_in`, the baselines each limit can
+    explain), instead of naming every limit that can explain it:
 
-    - limits that bind alone, with what each costs — alone where one of them covers the whole difference,
-      with the others the baseline drops otherwise ("they bind together");
-    - none binds alone, and every other limit it drops is known not to: they bind only together;
-    - else (a re-solve that did not prove its answer, or the caller's extra constraints, which are not
-      re-solved without): the note as it was.
+    - a limit binds alone by at least the difference: the limits that bind, with what each costs;
+    - some bind, none by the difference, each proved (the re-solve optimal), and more than one limit (or
+      the caller's extra constraints) is dropped: those, with their costs, and the others — together;
+    - none binds alone, each of two or more proved not to, no extra constraints: they bind only together;
+    - else (a re-solve that did not prove its answer, the caller's extra constraints, which are not
+      re-solved without): every limit that can explain it, and that which of them binds is not known.
 
-    A saving covers the difference within `agreement` (money the solves may differ by). Built from the tables
-    alone, so it gives the same notes however often it runs."""
+    Built from the tables alone, so the same tables give the same notes however often it runs."""
     table = table.copy()
+    rows = cap_costs.to_dict("records")
+    extra = ["your extra constraints"] if extra_constraints else []
     for i in np.flatnonzero(_cheaper(table, total).to_numpy()):
         label = table["label"].iloc[i]
-        dropped = [row for row in cap_costs.to_dict("records") if label in (row.get("dropped_in") or ())]
-        if not dropped:
+        dropped = [row for row in rows if label in (row.get("dropped_in") or ())]
+        gap = total - float(table["total"].iloc[i])
+        if not dropped or gap <= agreement:
             continue
         bound = [row for row in dropped if row["binds"] is True]
         rest = [row for row in dropped if row["binds"] is not True]
-        gap = total - float(table["total"].iloc[i])
-        costs = [f"{_limit_words(row)}, which alone costs the plan {row['saving']:,.0f} {currency}" for row in bound]
-        extra = ["your extra constraints"] if extra_constraints else []
+        items = len(dropped) + len(extra)
+        proved = all(row["status"] == "optimal" for row in bound)
         if bound and max(row["saving"] for row in bound) >= gap - agreement:
-            why = "; ".join(costs)
-        elif bound:
+            why = "; ".join(_cost_words(row, currency) for row in bound)
+        elif bound and proved and items > 1:
             others = [_limit_words(row) for row in rest] + extra
-            why = ("; ".join(costs) + (f"; and {', '.join(others)}, which the plan keeps" if others else "")
+            why = ("; ".join(_cost_words(row, currency) for row in bound)
+                   + (f"; and {', '.join(others)}, which the plan keeps" if others else "")
                    + ": together they cost it more than any one alone")
-        elif not extra and all(row["binds"] is False for row in rest):
+        elif not bound and not extra and items > 1 and all(row["binds"] is False for row in rest):
             why = (", ".join(_limit_words(row) for row in rest) + ", which the plan keeps; none of the limits alone "
                    "costs the plan anything (cap costs), so they bind together")
         else:
-            continue
+            if any(row["binds"] is None or row["status"] != "optimal" for row in dropped):
+                reason = "a re-solve without one stopped before proving its answer"
+            elif extra:
+                reason = "your extra constraints are not re-solved without"
+            else:
+                reason = "dropped alone, none saves the plan the whole difference"
+            why = (", ".join([_limit_words(row) for row in dropped] + extra)
+                   + f", which the plan keeps; which of them binds is not known ({reason})")
         table.iloc[i, table.columns.get_loc("note")] = CHEAPER_BY_CAPS + why
     return table
+
+
+def _cost_words(row: dict, currency: str) -> str:
+    """A binding limit with what it costs the plan: at least that, where its re-solve stopped unproved."""
+    least = "" if row["status"] == "optimal" else "at least "
+    return f"{_limit_words(row)}, which alone costs the plan {least}{row['saving']:,.0f} {currency}"
 
 
 def _limit_words(row: dict) -> str:
     """A limit as the scenario sets it (a cap_costs row): onprem.capex_budget = 60,000 USD."""
     if row["unit"] == "kW":
-        return f"{row['cap']} = {row['limit']:g} kW"
+        return f"{row['cap']} = {row['limit']:,.10g} kW"
     if row["unit"] in ("share", "cards"):
-        return f"{row['cap']} = {row['limit']:g}"
-    return f"{row['cap']} = {row['limit']:,.0f} {row['unit']}"
+        return f"{row['cap']} = {row['limit']:,.10g}"
+    return f"{row['cap']} = {row['limit']:,.10g} {row['unit']}"
 
 
 # --- the baselines table solved in a forked child process, while the parent solves the plan ---

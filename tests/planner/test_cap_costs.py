@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -192,21 +193,31 @@ def test_the_cli_prints_the_table_and_the_json_holds_it():
 # The baselines' notes, told from the cap costs: only what is known
 
 
-def test_notes_stay_as_they_were_when_the_re_solves_stop_before_an_answer():
+NOT_KNOWN = ("costs less than the plan: it drops onprem.capex_budget = 2,500 USD, constraints.max_units.rtx-a5000 = 1, "
+             "which the plan keeps; which of them binds is not known (a re-solve without one stopped before proving "
+             "its answer)")
+
+
+def test_notes_say_it_is_not_known_when_the_re_solves_stop_before_an_answer():
     # the budget and a maximum of one card bind only together (above), but with a limit of 1 µs no re-solve
-    # answers: nothing is known of either, so the note still names both as what may explain it
+    # answers: nothing is known of either, so the note names both as what may explain it, and says so
     p = plan(WORKED, overrides={"constraints.max_units": {"rtx-a5000": 1}})
-    before = _notes(p)
+    assert _notes(p)["all_onprem"] == ("costs less than the plan: it drops the capex budget of 2,500 USD, "
+                                       "max_units.rtx-a5000 = 1, which the plan keeps")
     p = add_decisions(p, time_limit=1e-6, threads=1)
     assert set(p.cap_costs["status"]) == {"not_solved"} and list(p.cap_costs["binds"]) == [None, None]
-    assert _notes(p) == before
-    assert before["all_onprem"] == ("costs less than the plan: it drops the capex budget of 2,500 USD, "
-                                    "max_units.rtx-a5000 = 1, which the plan keeps")
+    assert _notes(p)["all_onprem"] == NOT_KNOWN
+
+
+def test_a_later_run_that_knows_less_does_not_leave_the_earlier_verdict():
+    p = add_decisions(plan(WORKED, overrides={"constraints.max_units": {"rtx-a5000": 1}}))
+    assert _notes(p)["all_onprem"].endswith("so they bind together")
+    assert _notes(add_decisions(p, time_limit=1e-6, threads=1))["all_onprem"] == NOT_KNOWN
 
 
 def test_the_callers_extra_constraints_are_not_ruled_out():
     # at most one A5000 by the caller's rule, a 100,000 USD budget that never binds: the extra constraint is the
-    # cause, and it is not re-solved without, so the note keeps naming both as what may explain it
+    # cause, and it is not re-solved without, so the note names both as what may explain it
     def one_card_at_most(m):
         m.prob += (m.card("rtx-a5000") <= 1, "one_card_at_most")
 
@@ -217,8 +228,10 @@ def test_the_callers_extra_constraints_are_not_ruled_out():
                       "which the plan keeps")
     p = add_decisions(p)
     assert _rows(p)["onprem.capex_budget"]["binds"] is False
-    assert _notes(p)["all_onprem"] == before
-    assert _notes(add_decisions(p))["all_onprem"] == before   # and so again
+    told = ("costs less than the plan: it drops onprem.capex_budget = 100,000 USD, your extra constraints, which the "
+            "plan keeps; which of them binds is not known (your extra constraints are not re-solved without)")
+    assert _notes(p)["all_onprem"] == told
+    assert _notes(add_decisions(p))["all_onprem"] == told   # and so again
 
 
 def test_notes_are_the_same_however_often_the_decisions_are_added():
@@ -287,3 +300,48 @@ def test_a_re_solve_without_a_limit_dearer_than_the_plan_is_refused():
 
     with pytest.raises(PlannerError, match="hold constraints the plan was not made with"):
         add_decisions(plan(WORKED, baselines=False), extra_constraints=no_cards, threads=1)
+
+
+# name_binding_caps on tables made here: a plan of 1,000, a baseline of 900 (a difference of 100)
+
+
+def _told(caps, extra=False, baseline_total=900.0):
+    from planner.engine.baselines import name_binding_caps
+
+    table = pd.DataFrame([{"baseline": "all_onprem", "label": "all on-prem (no cloud)", "status": "optimal",
+                           "total": baseline_total, "savings": baseline_total - 1000.0, "savings_pct": 0.0,
+                           "note": "as before"}])
+    rows = [{"cap": cap, "limit": limit, "unit": unit, "status": status, "saving": saving, "binds": binds,
+             "dropped_in": ["all on-prem (no cloud)"]} for cap, limit, unit, status, saving, binds in caps]
+    return name_binding_caps(table, pd.DataFrame(rows), 1000.0, "USD", 0.005, extra)["note"].iloc[0]
+
+
+BUDGET = ("onprem.capex_budget", 2500, "USD")
+MAXIMUM = ("constraints.max_units.rtx-a5000", 1, "cards")
+
+
+def test_one_limit_short_of_the_difference_is_not_said_to_bind_together_with_itself():
+    # a re-solve stopped at the time limit with a fleet 40 cheaper: at least 40, perhaps the whole 100
+    assert _told([(*BUDGET, "feasible", 40.0, True)]) == (
+        "costs less than the plan: it drops onprem.capex_budget = 2,500 USD, which the plan keeps; which of them binds "
+        "is not known (a re-solve without one stopped before proving its answer)")
+    # proved, 40 exactly, and the only limit: the baseline is no relaxation of the plan by this limit alone
+    assert _told([(*BUDGET, "optimal", 40.0, True)]).endswith(
+        "which of them binds is not known (dropped alone, none saves the plan the whole difference)")
+
+
+def test_a_limit_that_saves_the_difference_is_named_alone_at_least_where_unproved():
+    assert _told([(*BUDGET, "feasible", 100.0, True), (*MAXIMUM, "optimal", 0.0, False)]) == (
+        "costs less than the plan: it drops onprem.capex_budget = 2,500 USD, which alone costs the plan at least "
+        "100 USD")
+
+
+def test_proved_limits_short_of_the_difference_bind_together():
+    assert _told([(*BUDGET, "optimal", 40.0, True), (*MAXIMUM, "optimal", 0.0, False)]) == (
+        "costs less than the plan: it drops onprem.capex_budget = 2,500 USD, which alone costs the plan 40 USD; and "
+        "constraints.max_units.rtx-a5000 = 1, which the plan keeps: together they cost it more than any one alone")
+
+
+def test_a_difference_within_the_solves_agreement_keeps_its_note():
+    assert _told([(*BUDGET, "optimal", 0.0, False), (*MAXIMUM, "optimal", 0.0, False)],
+                  baseline_total=1000.0 - 0.004) == "as before"
