@@ -36,11 +36,9 @@ class Cap:
     # the plan's run without cards is then the all-cloud baseline, which drops the preferences); False,
     # the safe default, for a cap that may bind a plan without cards
     met_without_cards: bool = False
-    # a preference the baselines drop, named for the note of one that costs less than the plan: (limit, inputs,
-    # the cards the baseline may buy, None: any) -> "the capex budget of 300,000 USD", or None where the cap
-    # cannot explain it (a fleet without new cards meets every capex budget and card maximum but for owned
-    # cards beyond it)
-    named: Callable[[Any, Inputs, frozenset | None], str | None] | None = None
+    # the limit in the note of a baseline that costs less than the plan: (limit, inputs) -> "the capex budget
+    # of 300,000 USD" (the unit limits are named per card, in cap_entries)
+    named: Callable[[Any, Inputs], str] | None = None
     # where a scenario sets the limit, and the limit's unit ("currency": the scenario's), for the table of
     # what each cap costs the plan (cap_entries, engine.decisions)
     field: str = ""
@@ -250,40 +248,28 @@ def _unit_limits_unmet(inp: Inputs) -> str | None:
     return _owned_above_max(inp) or _min_units_out_of_reach(inp)
 
 
-def _named_unit_limits(limit, inp: Inputs, cards: frozenset | None) -> str | None:
-    """The cards' min_units, and the max_units of the cards a baseline may buy (`cards`; None: any) or holds
-    beyond the maximum (owned cards, which baselines keep), by card, where any is set."""
-    card = inp.col("kind") == "card"
-    sku, lo, hi, owned = (inp.col(c)[card] for c in ("sku", "min_units", "max_units", "existing"))
-    bits = [f"min_units.{s} = {a:g}" for s, a in zip(sku, lo) if a == a and a > 0]
-    bits += [f"max_units.{s} = {b:g}" for s, b, n in zip(sku, hi, owned)
-             if b == b and (cards is None or s in cards or n > b)]
-    return ", ".join(bits) or None
-
-
 CAPS: list[Cap] = [
     Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, met_without_cards=True,
         measure=peak_kw, field="onprem.power_cap_kw", unit="kW",
         explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
         measure=new_capex, field="onprem.capex_budget", unit="currency",
-        named=lambda limit, inp, cards: f"the capex budget of {limit:,.0f} {inp.currency}" if cards != frozenset() else None,
+        named=lambda limit, inp: f"the capex budget of {limit:,.0f} {inp.currency}",
         explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed at the least: {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
         in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
         field="onprem.capex_budget_per_year", unit="currency",
-        named=lambda limit, inp, cards: (f"the capex budget per year of {limit:,.0f} {inp.currency}"
-                                         if cards != frozenset() else None),
+        named=lambda limit, inp: f"the capex budget per year of {limit:,.0f} {inp.currency}",
         explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
                                                  f"{inp.currency} needed in some year at the least: {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
         met_without_cards=False, measure=cloud_share, field="constraints.max_cloud_share", unit="share",
-        named=lambda limit, inp, cards: f"the cloud share cap of {limit * 100:g} %",
+        named=lambda limit, inp: f"the cloud share cap of {limit * 100:g} %",
         explain=_explain_cloud_share),
     # its maxima bound cards from above; a minimum above 0 is no such bound (engine.baselines checks for one)
     Cap("unit_limits", lambda s: True, _define_unit_limits, in_baselines=False, met_without_cards=True,
-        precheck=_unit_limits_unmet, named=_named_unit_limits),
+        precheck=_unit_limits_unmet),
 ]
 
 
@@ -300,17 +286,10 @@ def met_without_cards(caps: dict[str, Any]) -> bool:
 
 def dropped_in_baselines(inp: Inputs, cards: frozenset | None = None) -> list[str]:
     """The caps set in `inp` that the baselines drop (the preferences of the mix), each named with its limit,
-    that can explain why a baseline that may buy `cards` (None: any) costs less than the plan: the cloud share
-    cap and card minimums always; the capex budgets when it may buy some card; a card's maximum when it may
-    buy that card, or the plan owns more of it than the maximum (baselines keep owned cards)."""
-    out = []
-    for cap in CAPS:
-        limit = inp.caps.get(cap.name)
-        if not cap.in_baselines and limit is not None and cap.named is not None:
-            name = cap.named(limit, inp, cards)
-            if name:
-                out.append(name)
-    return out
+    that can explain why a baseline that may buy `cards` (None: any) costs less than the plan (CapEntry.explains):
+    the capex budgets, the cloud share cap, then the card minimums and the card maximums."""
+    entries = [e for e in cap_entries(inp) if e.explains(cards)]
+    return [e.named for e in sorted(entries, key=lambda e: e.field.startswith("constraints.max_units."))]
 
 
 def baseline_caps(caps: dict[str, Any]) -> dict[str, Any]:
@@ -335,10 +314,12 @@ class CapEntry:
     permits: bool = False
     card: str | None = None                 # the card of a min_units or max_units
     owned: float = 0.0                      # cards of `card` already owned (onprem.existing)
+    named: str = ""                         # in a baseline's note (dropped_in_baselines): "the capex budget of …"
 
     def explains(self, cards: frozenset | None) -> bool:
         """Whether dropping this limit can make a baseline that may buy `cards` (None: any) cost less than the
-        plan: the rule of dropped_in_baselines, per limit."""
+        plan: the cloud share cap and card minimums always; the capex budgets when it may buy some card; a card's
+        maximum when it may buy that card, or more of it are owned than the maximum (baselines keep owned cards)."""
         if not self.dropped_in_baselines:
             return False
         if not self.met_without_cards:     # the cloud share cap, a card minimum
@@ -371,7 +352,7 @@ def cap_entries(inp: Inputs) -> list[CapEntry]:
         if cap.name != "unit_limits":
             unit = inp.currency if cap.unit == "currency" else cap.unit
             out.append(CapEntry(cap.field, float(limit), unit, not cap.in_baselines, cap.met_without_cards,
-                                _without_cap(cap.name)))
+                                _without_cap(cap.name), named=cap.named(limit, inp) if cap.named else cap.field))
             continue
         card = inp.col("kind") == "card"
         for sku, least, most, buyable, owned in zip(*(inp.col(c)[card] for c in ("sku", "min_units", "max_units",
@@ -380,10 +361,11 @@ def cap_entries(inp: Inputs) -> list[CapEntry]:
             if least > 0:   # a minimum binds a fleet without new cards too
                 out.append(CapEntry(f"constraints.min_units.{sku}", float(least), "cards", True, False,
                                     _without_unit_limit(sku, "min_units", 0), permits=not bool(buyable), card=sku,
-                                    owned=float(owned)))
+                                    owned=float(owned), named=f"min_units.{sku} = {least:g}"))
             if not math.isnan(most):
                 out.append(CapEntry(f"constraints.max_units.{sku}", float(most), "cards", True, True,
-                                    _without_unit_limit(sku, "max_units", math.nan), card=sku, owned=float(owned)))
+                                    _without_unit_limit(sku, "max_units", math.nan), card=sku, owned=float(owned),
+                                    named=f"max_units.{sku} = {most:g}"))
     return out
 
 
