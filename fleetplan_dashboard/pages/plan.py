@@ -10,7 +10,8 @@ the old one's charts or baselines. Once all that is drawn, what each decision is
 re-solves: seconds) is started in a worker at the lowest priority (`state.decisions_future`): at once on
 the session's first plan, otherwise when no new run has come for two seconds (a user stepping a slider is
 not slowed by it); a placeholder stands next to the total and in its section until a later run, started
-when they are made, draws the close-call badge and the tables. The URL carries the scenario file and the
+when they are made, draws the close-call badge and the tables, and the baselines' cards and table again
+with the notes the cap costs tell (which limit makes a baseline cheaper than the plan). The URL carries the scenario file and the
 edits (`state.share_params`): a link reopens the same plan.
 """
 
@@ -392,24 +393,40 @@ cumulative_caption.caption("Solving the all-cloud, all-on-prem and single-type b
 while not baselines_future.done():
     _pause(0.05)
 full = state.with_baselines(outcome, state.baselines_of(s, outcome))
+# the notes of baselines cheaper than the plan, told from the cap costs once those are made (as add_decisions
+# tells them); else the notes the baselines came with, and the cards and table are drawn again when they are
+told = state.with_decisions(full, decisions_made) if decisions_made is not None else full
 p = full.plan
 
-for slot, (key, label) in zip(baseline_slots, BASELINE_CARDS):
-    row = tables.baseline_row(p, key)
-    if row is None:
-        slot.metric(label, "—", border=True)
-    elif row["status"] == "infeasible" or not (row["total"] == row["total"]):
-        slot.metric(label, "infeasible", border=True, help=tables.plain(row["note"]) if row.get("note") else None)
-    else:
-        saving = row["savings"]
-        delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
-                 else f"-{money(-saving)}: cheaper than the plan (its help says why)")
-        name = row["label"].capitalize() if key == "best_single" and row["label"] else label
-        slot.metric(name, money(row["total"]), delta, border=True,
-                    help=("The best single capacity type: the " if key == "best_single" else "The ")
-                    + "same scenario solved with this kind of capacity only (the capex budget and mix caps "
-                      "dropped, the power cap kept); the delta is what the recommended plan saves against it."
-                    + (f" It {tables.plain(row['note'])}." if saving < 0 and row.get("note") else ""))
+
+def _draw_baseline_cards(plan) -> None:
+    """The baselines' cards next to the total (their slots are filled again when the cap costs are made in this
+    run)."""
+    for slot, (key, label) in zip(baseline_slots, BASELINE_CARDS):
+        row = tables.baseline_row(plan, key)
+        if row is None:
+            slot.metric(label, "—", border=True)
+        elif row["status"] == "infeasible" or not (row["total"] == row["total"]):
+            slot.metric(label, "infeasible", border=True, help=tables.plain(row["note"]) if row.get("note") else None)
+        else:
+            saving = row["savings"]
+            delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
+                     else f"-{money(-saving)}: cheaper than the plan (its help says why)")
+            name = row["label"].capitalize() if key == "best_single" and row["label"] else label
+            slot.metric(name, money(row["total"]), delta, border=True,
+                        help=("The best single capacity type: the " if key == "best_single" else "The ")
+                        + "same scenario solved with this kind of capacity only (the capex budget and mix caps "
+                          "dropped, the power cap kept); the delta is what the recommended plan saves against it."
+                        + (f" It {tables.plain(row['note'])}." if saving < 0 and row.get("note") else ""))
+
+
+def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
+    baselines_table_slot.dataframe(plan.baselines, hide_index=True, key=key, placeholder="", column_config={
+        "total": st.column_config.NumberColumn(format="%,.0f"), "savings": st.column_config.NumberColumn(format="%,.0f"),
+        "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f")})
+
+
+_draw_baseline_cards(told.plan)
 
 cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})
 be = tables.break_even_month(cum, "all_cloud")
@@ -421,9 +438,8 @@ with costs_expander:
     costs = pd.concat([p.costs, pd.DataFrame([{"category": "total", "cost": p.total}])], ignore_index=True)
     c1.dataframe(costs, hide_index=True, key="costs_table",
                  column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f")})
-    c2.dataframe(p.baselines, hide_index=True, key="baselines_table", placeholder="", column_config={
-        "total": st.column_config.NumberColumn(format="%,.0f"), "savings": st.column_config.NumberColumn(format="%,.0f"),
-        "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f")})
+    baselines_table_slot = c2.empty()
+    _draw_baselines_table(told.plan)
     sv = p.solver
     st.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {sv.get('gap')} · {sv.get('variables')} variables, "
                f"{sv.get('constraints')} constraints · {sv.get('seconds')} s (recommended plan: "
@@ -490,8 +506,11 @@ def _draw_decisions(made) -> None:
                              "binds": st.column_config.TextColumn(width=55),
                              "note": st.column_config.TextColumn(width=300)})
             st.caption(tables.binding_text(caps, cc))
-            # the baselines' cards above were drawn before the cap costs told which limits make one cheaper
-            noted = state.with_decisions(full, made).plan.baselines
+            noted_plan = state.with_decisions(full, made).plan
+            if told is full:   # the cards and table above were drawn before the cap costs were made: again, told
+                _draw_baseline_cards(noted_plan)
+                _draw_baselines_table(noted_plan, key="baselines_table_told")
+            noted = noted_plan.baselines
             for label, note in zip(noted["label"], noted["note"]):
                 if note.startswith(CHEAPER_BY_CAPS):
                     st.caption(f"{tables.plain(label.capitalize())} {tables.plain(note)}.")
