@@ -36,9 +36,8 @@ from planner.engine.reductions import reduce
 from planner.engine.solve import Solution, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
 from planner.process import kill_process_group
+from planner.scenario.model import CLOUD_KIND_LABEL
 from planner.scratch import ScratchFolder
-
-CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 
 
 def solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True,

@@ -23,6 +23,7 @@ from planner.errors import ScenarioError
 from planner.fileio import file_problem, open_for_reading
 from planner.scenario.model import (
     BUILTIN_PROFILES,
+    CLOUD_KIND_LABEL,
     CURRENCY_PATTERN,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
@@ -813,9 +814,10 @@ def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
 
 
 def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) -> list[str]:
-    """Problems of onprem.custom_cards that pydantic cannot know: an id the catalog already uses, a GPU
-    id that gpus.csv lacks; and idle above busy watts, both or neither of gpu and gpu_specs, also when
-    other fields fail (bounds are the model's)."""
+    """Problems of onprem.custom_cards that pydantic cannot know: an id the catalog already uses or a cloud
+    baseline is named by (CLOUD_KIND_LABEL: its baseline's label would be a card's), a GPU id that gpus.csv
+    lacks; and idle above busy watts, both or neither of gpu and gpu_specs, also when other fields fail
+    (bounds are the model's)."""
     problems = []
     for card, spec in custom.items():
         loc = ("onprem", "custom_cards", card)
@@ -823,6 +825,9 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
             problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' is already a catalog "
                             f"card; pick another id for your card, or change the catalog one with "
                             f"onprem.card_overrides.{card}")
+        elif card in CLOUD_KIND_LABEL.values():
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' names a cloud "
+                            f"baseline (only {card}); pick another id for your card")
         watts = idle_above_busy(_mapping(spec).get("idle_watts"), _mapping(spec).get("busy_watts"))
         if watts:   # the model's check too: the same text, reported once, even when other fields fail
             problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {_dotted((*loc, 'idle_watts'))}: {watts}")

@@ -62,6 +62,9 @@ CurrencyCode = Annotated[str, Field(pattern=CURRENCY_PATTERN)]   # a key of fx
 # is a mistake (a pasted file), not a name.
 MAX_NAME_LENGTH = 200
 Name = Annotated[str, Field(max_length=MAX_NAME_LENGTH)]   # a key; an empty one is loading.py's to name
+# The baselines' names of the cloud capacity kinds, each planned alone as "only cloud spot" beside "only
+# <card>" for each card (engine.baselines): no custom card may take one as its id (loading.py says so)
+CLOUD_KIND_LABEL = {"on_demand": "cloud on-demand", "spot": "cloud spot", "reserved": "cloud reserved"}
 # Free text (a description, where a quote came from) is shown in cells too: a few paragraphs at most.
 MAX_TEXT_LENGTH = 2_000
 Text = Annotated[str, Field(max_length=MAX_TEXT_LENGTH)]

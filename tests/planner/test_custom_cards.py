@@ -104,6 +104,15 @@ def test_custom_card_id_of_a_catalog_card_is_an_error():
     assert "onprem.card_overrides.rtx-a5000" in msg
 
 
+@pytest.mark.parametrize("card", ["cloud on-demand", "cloud spot", "cloud reserved"])
+def test_custom_card_id_that_names_a_cloud_baseline_is_an_error(card):
+    # its single-card baseline would be labelled like the baseline of that cloud kind ("only cloud spot"), and
+    # the cap costs name the baselines a limit can explain by label
+    [msg] = problems(example_with({card: QUOTE}))
+    assert f"onprem.custom_cards.{card}: '{card}' names a cloud baseline (only {card}); pick another id" in msg
+    assert f"{card} 2" in load_scenario(example_with({f"{card} 2": QUOTE})).onprem.custom_cards
+
+
 def test_unknown_gpu_of_a_custom_card_suggests_a_catalog_id():
     [msg] = problems(example_with({"my-a5000": {**QUOTE, "gpu": "RTX-A500"}}))
     assert "onprem.custom_cards.my-a5000.gpu: unknown GPU 'RTX-A500'" in msg and "did you mean 'RTX-A5000'?" in msg
