@@ -27,7 +27,7 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables, trace
 from planner.engine.baselines import CHEAPER_BY_CAPS
-from planner.reports.tables import assumption_line
+from planner.reports.tables import assumption_line, binds_words
 
 st.session_state.setdefault("uploads", {})
 
@@ -496,7 +496,7 @@ def _draw_decisions(made) -> None:
             st.markdown(f"**What each limit costs** — the total without it ({cc}, present value), and the saving: a limit "
                         "binds when the plan would cost less without it")
             shown = caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
-                binds=["yes" if b is True else "no" if b is False else "?" for b in caps["binds"]])
+                binds=binds_words(caps["binds"]))
             st.dataframe(shown, hide_index=True, width="stretch", key="cap_costs_table",
                          placeholder="", column_config={
                              "limit": st.column_config.NumberColumn(format="%,.10g"),

@@ -639,11 +639,12 @@ def _print_cap_costs(p, out) -> None:
     baselines that cost less than the plan, which now name the limits that bind (the baselines table above
     was shown before they were known)."""
     from planner.engine.baselines import CHEAPER_BY_CAPS
+    from planner.reports.tables import binds_words
 
     caps = getattr(p, "cap_costs", None)
     if caps is None or not len(caps):
         return
-    table = caps.assign(binds=["yes" if b is True else "no" if b is False else "?" for b in caps["binds"]],
+    table = caps.assign(binds=binds_words(caps["binds"]),
                         limit=[f"{v:,.10g}" for v in caps["limit"]])   # as set: 0.45 kW is no 0.5
     table["saving_pct"] = _or_na(table["saving_pct"], table["status"].isin(["optimal", "feasible"]))
     emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1,

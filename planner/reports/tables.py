@@ -315,6 +315,12 @@ def present_value_basis(plan: Plan) -> str:
     return f"present value at {rate * 100:g}%/year" + (" (undiscounted)" if rate == 0 else "")
 
 
+def binds_words(binds) -> list[str]:
+    """A cap costs table's `binds` column (True, False, or None when it cannot be told) as the CLI and the
+    dashboard show it: yes, no, ? (None or NaN, as a plan read back from JSON may hold it)."""
+    return ["?" if b is None or b != b else "yes" if b else "no" for b in binds]
+
+
 def grouping_line(plan: Plan) -> str:
     """One line when the weekly profile was grouped into blocks: the bound on the cost error it can cause
     (computed by a second solve, engine.profile_slots); empty when the plan is exact."""

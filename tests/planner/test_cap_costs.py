@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -345,3 +346,11 @@ def test_proved_limits_short_of_the_difference_bind_together():
 def test_a_difference_within_the_solves_agreement_keeps_its_note():
     assert _told([(*BUDGET, "optimal", 0.0, False), (*MAXIMUM, "optimal", 0.0, False)],
                   baseline_total=1000.0 - 0.004) == "as before"
+
+
+def test_binds_is_shown_yes_no_or_unknown():
+    from planner.reports.tables import binds_words
+
+    assert binds_words(pd.Series([True, False, None])) == ["yes", "no", "?"]
+    assert binds_words(np.array([True, False])) == ["yes", "no"]            # numpy's own booleans
+    assert binds_words([float("nan")]) == ["?"]
