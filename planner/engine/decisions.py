@@ -41,6 +41,7 @@ import pulp
 from planner.engine.baselines import baseline_variants, name_binding_caps, usable_cores
 from planner.engine.constraints import CAPS, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
+from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
@@ -471,6 +472,13 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     if entry.permits and saving < -agreement:
         row["binds"] = False
         row["note"] = permits.format(f"costs {-saving:,.0f} {result.currency} more")
+    if entry.field == "constraints.max_cloud_share" and row["binds"] and may_be_dearer(result.warnings):
+        # the plan's merged hours may cost more than the best plan under the cap; its re-solve without the cap
+        # is exact (engine.merged_hours): the saving may hold that excess
+        row["note"] = "; ".join(filter(None, [row["note"], (
+            "may be less by this plan's merged-hours excess: its hours share instance mixes that may cost more than "
+            "the best plan under the cap (its warning; `--unreduced` plans every hour), while without the cap they "
+            "are exact")]))
     if result.status != "optimal":
         row["binds"] = None
         row["note"] = (f"the plan's own solve stopped before proving the least cost (status {result.status}): "

@@ -161,3 +161,25 @@ def test_one_instance_type_on_demand_and_as_spot_is_two_offers_and_is_checked_to
     assert every_hour.total == pytest.approx(26_739.77, abs=0.01)
     warned = [w for w in merged.warnings if w.startswith("max_cloud_share binds with 2 instance offers")]
     assert len(warned) == 1 and "azure:eastus:a100x1:on_demand, azure:eastus:a100x1:spot" in warned[0]
+
+
+def test_what_the_cap_costs_says_the_saving_may_hold_the_merged_hours_excess(tmp_path):
+    # the review's case above: without the cap the cloud does all the work at 8,059.20 USD; the merged plan costs
+    # 15,619.89, the best plan under the cap 15,607.90. The cap binds, and the merged plan's saving without it,
+    # 7,560.69, holds the 11.99 the merged hours cost too much
+    from planner import add_decisions
+
+    text = _two_types(tmp_path, 3.67, 7.37)
+    p = add_decisions(plan(text, baselines=False))
+    row = p.cap_costs.set_index("cap").loc["constraints.max_cloud_share"]
+    assert row["total_without"] == pytest.approx(8_059.20, abs=0.01)
+    assert row["saving"] == pytest.approx(15_619.89 - 8_059.20, abs=0.02)
+    assert row["binds"] is True or row["binds"] == True   # noqa: E712 - a numpy bool read back is as good
+    assert "merged-hours excess" in row["note"] and "--unreduced" in row["note"]
+    # one instance type: hours merge exactly (engine.inputs), no such warning and no such note, though the cap
+    # binds (all cloud, three whole instances for 2.5 A100s of serving, 3 × 730 × 3.67 = 8,037.30 USD, is below
+    # the 10,000 USD of a card)
+    one_type = add_decisions(plan(_scenario(tmp_path, 0.12), baselines=False))
+    row = one_type.cap_costs.set_index("cap").loc["constraints.max_cloud_share"]
+    assert row["binds"] == True and row["total_without"] == pytest.approx(3 * 730 * 3.67, rel=1e-9)  # noqa: E712
+    assert "merged-hours" not in row["note"]
