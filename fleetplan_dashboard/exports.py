@@ -8,12 +8,11 @@ import io
 import zipfile
 from datetime import date
 
-import yaml
-
 from planner import reports
 from planner.engine import Plan
 from planner.reports.tables import csv_text
 from planner.scenario import Scenario
+from planner.scenario.yaml_core import dump_yaml
 
 CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation")
 
@@ -24,7 +23,7 @@ def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
     if origin:
         head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {origin} on "
                     f"{date.today().isoformat()}.")
-    body = yaml.safe_dump(s.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
+    body = dump_yaml(s.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
                           width=100)
     return "\n".join(head) + "\n" + body
 

@@ -75,6 +75,7 @@ from planner.scenario import (
     path_keys,
     read_yaml_value,
 )
+from planner.scenario.yaml_core import dump_yaml
 from pricing_adapters import registry
 
 # The example scenarios are package data, `fleetplan_dashboard/scenarios/`: in the repository a link to its
@@ -930,7 +931,7 @@ def _yaml_value(value: Any) -> str:
         return "null"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(str, value)) + "]"
-    return yaml.safe_dump(value, default_flow_style=True).splitlines()[0]
+    return dump_yaml(value, default_flow_style=True).splitlines()[0]
 
 
 def _key_node(mapping: yaml.MappingNode, key: str):
@@ -999,6 +1000,6 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str,
                 return out, True
         except (ScenarioError, yaml.YAMLError):
             pass
-    body = yaml.safe_dump(edited.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
+    body = dump_yaml(edited.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
                           width=100)
     return body, False

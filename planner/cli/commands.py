@@ -858,10 +858,10 @@ def _vary_cell(value):
     if isinstance(value, float) and not math.isfinite(value):
         return _not_finite(value)
     if isinstance(value, (dict, list, tuple)):
-        import yaml
+        from planner.scenario.yaml_core import dump_yaml
 
-        return yaml.safe_dump(value if isinstance(value, dict) else list(value), default_flow_style=True,
-                              sort_keys=False, width=10_000).strip()
+        return dump_yaml(value if isinstance(value, dict) else list(value), default_flow_style=True,
+                         sort_keys=False, width=10_000).strip()
     return value
 
 

@@ -1,6 +1,7 @@
-"""Reading scenario files: YAML with the safe loader only, the line and column of every node kept, the
-structure validated with pydantic and the names against the catalogs. One `ScenarioError` lists every
-problem of a file: `file:line:col: field.path: what was expected, got what (did you mean …)`.
+"""Reading scenario files: YAML with the safe loader only (YAML 1.2's core schema: yaml_core), the line and
+column of every node kept, the structure validated with pydantic and the names against the catalogs. One
+`ScenarioError` lists every problem of a file: `file:line:col: field.path: what was expected, got what (did
+you mean …)`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from planner.scenario.model import (
     repeated_names,
 )
 from planner.scenario.profile_csv import read_profile_csv
+from planner.scenario.yaml_core import CoreLoader
 from planner.text import shortened
 
 # ---------------------------------------------------------------------------------------------------
@@ -86,9 +88,9 @@ def _key_text(node: yaml.Node) -> str:
     return " ".join(start.buffer[start.index:end.index].split()) if start.buffer is not None else node.id
 
 
-class _LimitedLoader(yaml.SafeLoader):
-    """The safe loader, composing under MAX_YAML_NODES and MAX_YAML_DEPTH, noting duplicate keys and reading
-    every mapping key as the text written."""
+class _LimitedLoader(CoreLoader):
+    """The safe loader reading YAML 1.2's core schema (yaml_core), composing under MAX_YAML_NODES and
+    MAX_YAML_DEPTH, noting duplicate keys and reading every mapping key as the text written."""
 
     def __init__(self, stream: str):
         super().__init__(stream)

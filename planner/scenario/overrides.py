@@ -25,6 +25,7 @@ from planner import catalog
 from planner.errors import ScenarioError
 from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
 from planner.scenario.model import Scenario
+from planner.scenario.yaml_core import dump_yaml
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -244,7 +245,7 @@ def split_values(text: str) -> list[str]:
 
 def _display(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
-        return yaml.safe_dump(list(value), default_flow_style=True, width=10_000).strip()
+        return dump_yaml(list(value), default_flow_style=True, width=10_000).strip()
     return value
 
 

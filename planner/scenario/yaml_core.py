@@ -1,0 +1,70 @@
+"""The YAML dialect of scenario files: YAML 1.2's core schema for plain scalars, as the editors that check a
+scenario against its JSON Schema read it (yaml-language-server, in VS Code and others), not PyYAML's YAML 1.1.
+
+YAML 1.1 reads numbers a person did not mean: `horizon_months: 036` is octal, 30 months; `0100` is 64;
+`1:00` is base 60, sixty; `yes`, `no`, `on` and `off` are booleans (a workload named `no` became False).
+In the core schema an integer is decimal (`036` is 36), `0o17` octal or `0x1F` hexadecimal, a float is
+decimal with an optional exponent (`1e5`) or `.inf`/`.nan`, a boolean is true or false in any case, and
+everything else is text, which the scenario's model then checks (`1:00` for a number is an error at its
+line). Dates stay as YAML 1.1 reads them (`2026-01-01`): a scenario has no date fields, and a date where a
+number or name belongs is reported as one.
+
+`CoreLoader` and `CoreDumper` resolve plain scalars this way; `dump_yaml` writes with the dumper, so text
+that the core schema would read as a number or boolean (a workload named `1e5`) is quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+
+# (tag, pattern, first characters) of YAML 1.2's core schema (yaml.org/spec/1.2.2, 10.3.2)
+_CORE = [
+    (_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), "tTfF"),
+    (_INT, re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), "-+0123456789"),
+    (_FLOAT, re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"), "-+.0123456789"),
+]
+
+
+def _core_resolvers(base: dict) -> dict:
+    """`base` (a class's yaml_implicit_resolvers) with YAML 1.1's booleans, integers and floats replaced by the
+    core schema's."""
+    out = {first: [(tag, rx) for tag, rx in pairs if tag not in (_BOOL, _INT, _FLOAT)] for first, pairs in base.items()}
+    for tag, rx, firsts in _CORE:
+        for first in firsts:
+            out.setdefault(first, []).append((tag, rx))
+    return out
+
+
+class CoreLoader(yaml.SafeLoader):
+    """The safe loader reading plain scalars by YAML 1.2's core schema."""
+
+    yaml_implicit_resolvers = _core_resolvers(yaml.SafeLoader.yaml_implicit_resolvers)
+
+    def construct_core_int(self, node: yaml.ScalarNode) -> int:
+        """An integer as the core schema writes it: decimal (leading zeros and all), 0o octal, 0x hexadecimal."""
+        text = str(self.construct_scalar(node))
+        if text.startswith(("0o", "0x")):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        return int(text, 10)
+
+
+CoreLoader.add_constructor(_INT, CoreLoader.construct_core_int)
+
+
+class CoreDumper(yaml.SafeDumper):
+    """The safe dumper quoting the text that CoreLoader would read as something else."""
+
+    yaml_implicit_resolvers = _core_resolvers(yaml.SafeDumper.yaml_implicit_resolvers)
+
+
+def dump_yaml(data: Any, **kwargs: Any) -> str:
+    """`yaml.safe_dump(data, **kwargs)` as a scenario file is read back (CoreDumper)."""
+    return yaml.dump(data, Dumper=CoreDumper, **kwargs)
