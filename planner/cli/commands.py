@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Collection
@@ -390,6 +391,7 @@ def plan_command(
     from planner.engine.solve import first_run_threads
     from planner.reports.tables import plan_start
     from planner.scenario import load_scenario_file
+    from planner.scenario.loading import files_read
 
     gc.freeze()
     gc.enable()
@@ -398,6 +400,7 @@ def plan_command(
         _check_store(store)
         _check_output(fmt, output)
         scenario = load_scenario_file(file)
+        _check_not_an_input(output, out, [file, *files_read(scenario), *([store] if store is not None else [])])
         # the table shows the recommended plan before the baselines are solved; other formats need them all
         # a forked child solves the baselines meanwhile where two cores are free (engine.baselines)
         # without baselines the second core has no other work: HiGHS's first run gets two threads
@@ -483,6 +486,24 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
 
 _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",
            PlanFormat.md: "md"}
+
+
+def _check_not_an_input(output: Path | None, out: Path | None, inputs: list[Path]) -> None:
+    """PlannerError, before solving, where -o or a file --out writes is a file the plan reads (the scenario,
+    its profile and offers CSVs, the price store): written, it would be lost."""
+    written = [("-o", output)] if output is not None else []
+    if out is not None:
+        from planner.reports.files import OUT_FILES
+
+        written += [("--out", out / name) for name in OUT_FILES]
+    for option, path in written:
+        for source in inputs:
+            try:
+                same = os.path.samefile(path, source)
+            except OSError:     # either is missing (or unreadable): the write reports its own failure
+                same = False
+            if same:
+                raise PlannerError(f"{option} {path}: is {source}, which this plan reads; give another file name")
 
 
 def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None) -> None:

@@ -954,6 +954,15 @@ def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:
     return scenario.model_copy(update={"workloads": workloads, "prices": prices})
 
 
+def files_read(scenario: Scenario) -> list[Path]:
+    """The files planning `scenario` reads besides the scenario itself: its profile CSVs and its offers CSV
+    (paths as the scenario holds them: absolute once loaded from a file)."""
+    paths = [w.profile for w in scenario.workloads if w.profile not in BUILTIN_PROFILES]
+    if scenario.prices.source not in ("snapshot", "store"):
+        paths.append(scenario.prices.source)
+    return [Path(p) for p in dict.fromkeys(paths)]
+
+
 def scenario_json_schema() -> dict:
     """JSON Schema of a scenario file (what `fleetplan schema` writes)."""
     schema = Scenario.model_json_schema()
