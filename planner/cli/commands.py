@@ -207,11 +207,11 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", help="
 def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]:
     """currency code → USD per 1 unit, from `CODE=RATE` pairs (the code in any case). PlannerError, naming
     every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1 would make
-    every yuan-priced card cost less than nothing), a code that is no currency code, a code given twice, a
+    every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no currency code, a code given twice, a
     rate for USD other than 1 (USD is 1 by definition), or — when `known` lists the currencies there are
     prices in — a code outside it: each of these was ignored without a word."""
     from planner.catalog import suggest
-    from planner.scenario.model import CURRENCY_PATTERN
+    from planner.scenario.model import CURRENCY_PATTERN, MAX_FX
 
     fx: dict[str, float] = {}
     problems = []
@@ -226,6 +226,9 @@ def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]
         hint = f"; did you mean {near[0]}?" if near else ""
         if not (code and math.isfinite(value) and value > 0):
             problems.append(f"--fx {pair!r}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
+        elif not 1 / MAX_FX <= value <= MAX_FX:   # the bounds of a scenario's fx: 1e308 overflowed a price to inf
+            problems.append(f"--fx {pair!r}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} USD per unit, as a "
+                            "scenario's fx takes")
         elif not re.fullmatch(CURRENCY_PATTERN, code):
             problems.append(f"--fx {pair!r}: {code!r} is not a currency code: expected three letters (ISO 4217), "
                             f"e.g. --fx CNY=0.14{hint}")

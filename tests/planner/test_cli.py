@@ -117,6 +117,9 @@ def test_offers_bad_filter_exits_2_with_suggestion(args, needle):
     (["--max-price", "nan"], "--max-price nan: expected a number from 0"),
     (["--min-memory", "nan"], "--min-memory nan: expected a number from 0"),
     (["--limit", "-1"], "--limit -1: expected a number ≥ 0"),
+    # a scenario's fx is bounded to 1e-9..1e9; 1e308 overflowed a yuan price to an empty cell, with numpy's warning
+    (["--fx", "CNY=1e308"], "--fx 'CNY=1e308': expected a rate from 1e-09 to 1e+09 USD per unit"),
+    (["--fx", "CNY=1e-12"], "--fx 'CNY=1e-12': expected a rate from 1e-09 to 1e+09 USD per unit"),
 ])
 def test_offers_numbers_out_of_range_exit_2_before_any_table(args, needle):
     result = run("offers", "--provider", "onprem", *args, "--format", "csv")
