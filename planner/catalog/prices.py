@@ -166,17 +166,18 @@ def _where(provider: str, regions: list[str] | None) -> str:
 COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
 
 
-def price_coverage(source: str, store: str | Path | None = None) -> dict[str, list[str]]:
-    """{provider, region, purchase_option: one list each, a row per offer} of a price source: what
-    `option_gaps` reads. The packaged snapshot's comes from the registry's csv reading (no pandas); a
-    store or an offers CSV is read whole by `price_table`."""
+def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[str, list[str]], str | None]:
+    """({provider, region, purchase_option: one list each, a row per offer}, warning) of a price source: what
+    `option_gaps` reads, and what `price_table` says of the store (a damaged one moved aside, rows skipped;
+    the packaged snapshot used instead). The packaged snapshot's comes from the registry's csv reading (no
+    pandas); a store or an offers CSV is read whole by `price_table`."""
     if source == "snapshot":
         from pricing_adapters import registry
 
         rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
-        return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}
-    table, _ = price_table(source, store)
-    return {col: list(table[col]) for col in COVERAGE_COLUMNS}
+        return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, None
+    table, provenance = price_table(source, store)
+    return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance.get("warning")
 
 
 def _cells(column):

@@ -155,9 +155,9 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
             err.labelled("error:", f"{path}: {problem}", "bold red")
         if problems:
             failed += 1
-            continue
-        err.labelled("ok", f"{path}: {one_line(scenario.name)} — {len(scenario.workloads)} workload(s), "
-                           f"{scenario.horizon_months} months", "green")
+        else:
+            err.labelled("ok", f"{path}: {one_line(scenario.name)} — {len(scenario.workloads)} workload(s), "
+                               f"{scenario.horizon_months} months", "green")
         for warning in warnings:
             err.warn(f"{path}: {warning}")
     if failed:
@@ -167,21 +167,25 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
 def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     """(problems, warnings) of the scenario against its price source, as `plan` finds them: a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
-    error: the plan uses the options that are priced), and an offers CSV that `plan` would refuse (a bad
-    cell, not found). Nothing else when the price store cannot be read. The packaged snapshot is read
+    error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad
+    cell, not found), and what `plan` says of the price store (damaged and moved aside, not ours: the
+    packaged snapshot is used). Nothing else when the price store cannot be read. The packaged snapshot is read
     without pandas (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
     source = scenario.prices.source
     try:
-        coverage = catalog.price_coverage(source, store)
+        coverage, store_warning = catalog.price_coverage(source, store)
     except PlannerError as exc:
         return ([f"prices.source: {exc}"] if source not in ("snapshot", "store") else []), []
+    # what plan says of the store too (a damaged one moved aside, the packaged snapshot used): silent, validate
+    # said only "ok"
+    said = [f"prices: {store_warning}"] if store_warning else []
     try:
         catalog.check_regions(coverage, scenario)
     except PlannerError as exc:
-        return [str(exc)], []
-    return [], catalog.option_gaps(scenario, coverage)
+        return [str(exc)], said
+    return [], [*said, *catalog.option_gaps(scenario, coverage)]
 
 
 @app.command()

@@ -118,6 +118,27 @@ def test_a_dropped_table_or_needed_column_is_a_damaged_store(tmp_path, store, sq
     assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(1)))   # the packaged prices
 
 
+def test_validate_says_what_a_plan_would_of_a_damaged_store(tmp_path, store):
+    # it said only "ok" (a review, 2026-12-05) while the plan it checks for planned on the packaged prices
+    edit(store, "DROP TABLE offers")
+    result = runner.invoke(app, ["validate", str(scenario(tmp_path)), "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    (aside,) = tmp_path.glob("s.sqlite.bad-*")
+    assert f"ok {scenario(tmp_path)}" in result.stderr
+    assert (f"warning: {scenario(tmp_path)}: prices: {store} is a damaged price store (no table offers); moved aside "
+            f"to {aside}; using the packaged snapshot") in " ".join(result.stderr.split())
+
+
+def test_validate_says_a_file_that_is_no_store_is_not_used(tmp_path):
+    other = tmp_path / "notes.sqlite"
+    other.write_text("not a database\n")
+    result = runner.invoke(app, ["validate", str(scenario(tmp_path)), "--store", str(other)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert f"prices: {other}" in said and "using the packaged snapshot" in said
+    assert other.read_text() == "not a database\n"
+
+
 def test_a_dropped_optional_column_reads_as_empty_and_is_named(tmp_path, store):
     edit(store, "ALTER TABLE offers DROP COLUMN note")
     offers, provenance = price_table("store", store)
