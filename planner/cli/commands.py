@@ -211,9 +211,10 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", help="
 def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]:
     """currency code → USD per 1 unit, from `CODE=RATE` pairs (the code in any case). PlannerError, naming
     every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1 would make
-    every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no currency code, a code given twice, a
-    rate for USD other than 1 (USD is 1 by definition), or — when `known` lists the currencies there are
-    prices in — a code outside it: each of these was ignored without a word."""
+    every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no
+    currency code, a code given twice, a rate for USD other than 1 (USD is 1 by definition), or — when
+    `known` lists the currencies there are prices in — a code outside it: each of these was ignored without
+    a word."""
     from planner.catalog import suggest
     from planner.scenario.model import CURRENCY_PATTERN, MAX_FX
 
