@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import OVERRIDE_SOURCE, custom_card_row, load_cards, load_gpus, suggest
-from planner.errors import PriceSourceError, PricesRefuteScenario
+from planner.errors import PricesRefuteScenario
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
     import numpy as np
@@ -62,8 +62,8 @@ def check_regions(offers, scenario) -> None:
 
 def cloud_rows(scenario, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """(positions, rate): where in `table` the scenario's allowed cloud offers are, and per offer the rate
-    that converts its prices to the scenario currency. PriceSourceError for a region no provider has or
-    a currency fx lacks."""
+    that converts its prices to the scenario currency. PricesRefuteScenario (a mistake of the scenario's)
+    for a region no provider has or a currency fx lacks."""
     import numpy as np
 
     check_regions(table, scenario)
@@ -72,8 +72,9 @@ def cloud_rows(scenario, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     rates = {cur: scenario.fx_rate(cur) for cur in set(currency)}
     missing = sorted(c for c, r in rates.items() if r is None)
     if missing:
-        raise PriceSourceError(f"offers priced in {missing} but fx has no rate for them; "
-                               f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
+        raise PricesRefuteScenario(f"fx: offers in the {scenario.prices.source} prices are priced in "
+                                   f"{', '.join(missing)}, which fx has no rate for; "
+                                   f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
     return rows, np.array([rates[cur] for cur in currency], dtype=float)
 
 

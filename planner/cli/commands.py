@@ -167,10 +167,10 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="s
 def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     """(problems, warnings) of the scenario against its price source, as `plan` finds them: a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
-    error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad
-    cell, not found), and what `plan` says of the price store (damaged and moved aside, not ours: the
-    packaged snapshot is used). Nothing else when the price store cannot be read. The packaged snapshot is read
-    without pandas (`price_coverage`), so validating stays quick."""
+    error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad cell,
+    not found, a currency fx has no rate for), and what `plan` says of the price store (damaged and moved
+    aside, not ours: the packaged snapshot is used). Nothing else when the price store cannot be read. The
+    packaged snapshot is read without pandas (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
     source = scenario.prices.source
@@ -183,6 +183,8 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     said = [f"prices: {store_warning}"] if store_warning else []
     try:
         catalog.check_regions(coverage, scenario)
+        if source not in ("snapshot", "store"):   # an offers CSV says its own currencies: fx must convert them
+            catalog.cloud_rows(scenario, catalog.price_table(source, store)[0])
     except PlannerError as exc:
         return [str(exc)], said
     return [], [*said, *catalog.option_gaps(scenario, coverage)]

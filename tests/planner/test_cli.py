@@ -220,6 +220,20 @@ def test_a_region_no_offer_has_is_refused_by_validate_and_plan_with_the_file(tmp
         assert result.exit_code == 2 and said in " ".join(result.stderr.split()), result.output
 
 
+def test_an_offers_csv_in_a_currency_fx_lacks_is_refused_by_validate_and_plan_with_the_file(tmp_path):
+    # the worked example's one g5 offer, priced in EUR: validate said ok, plan named neither file nor field
+    offers = (ROOT / "examples" / "offers-g5-us-east-1.csv").read_text(encoding="utf-8")
+    assert offers.count(",USD,") == 1
+    (tmp_path / "offers-g5-us-east-1.csv").write_text(offers.replace(",USD,", ",EUR,"), encoding="utf-8")
+    scenario = tmp_path / "worked-example.yaml"
+    scenario.write_text((ROOT / "examples" / "worked-example.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    said = (f"{scenario}: fx: offers in the {tmp_path / 'offers-g5-us-east-1.csv'} prices are priced in EUR, which fx "
+            "has no rate for; add fx: {EUR: <USD per 1 EUR>}")
+    for command in (["validate"], ["plan", "--no-decisions"]):
+        result = run(*command, str(scenario))
+        assert result.exit_code == 2 and said in " ".join(result.stderr.split()), result.output
+
+
 def test_validate_checks_against_the_store_it_is_given(tmp_path, monkeypatch):
     from test_cli_prices import FakeSource, refresh, use
 
