@@ -223,6 +223,21 @@ class _Positions:
             return None
         return node.start_mark.line + 1, node.end_mark.line + 1, node.start_mark.column + 1
 
+    def nested_spans(self, path: Path_) -> list[tuple[int, int]]:
+        """(first line, last line), 1-based, of each mapping or list that is a value of the mapping at `path`."""
+        node = self.root
+        for part in path:
+            if isinstance(node, yaml.MappingNode) and (pair := self._entry(node, str(part))) is not None:
+                node = pair[1]
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                node = node.value[part]
+            else:
+                return []
+        if not isinstance(node, yaml.MappingNode):
+            return []
+        return [(v.start_mark.line + 1, v.end_mark.line + 1) for _, v in node.value
+                if isinstance(v, (yaml.MappingNode, yaml.SequenceNode))]
+
     def __contains__(self, path: Path_) -> bool:
         return self.get(path) is not None
 
@@ -350,6 +365,11 @@ def _blanked_line(lines: list[str], line: int) -> str:
     return dash[0] if (is_item and at == indent) or (not is_item and at <= indent) else ""
 
 
+# PyYAML's context of an error inside a quote or bracket left open, and what a message calls it
+_OPENERS = {"while scanning a quoted scalar": "the quote", "while parsing a flow sequence": "the [",
+            "while parsing a flow mapping": "the {"}
+
+
 def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[Blanked]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
     so one broken line does not hide the file's other problems. YAML over a limit is refused at once.
@@ -373,10 +393,16 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             return None, {}, syntax + [f"{_at(origin, exc.mark, editor)}: {exc.what}"], frozenset(blanked)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            line = mark.line if mark else 0
             what = exc.problem or "invalid YAML"
-            if exc.context:
+            opener = _OPENERS.get(exc.context or "")
+            if opener and exc.context_mark is not None and mark is not None and exc.context_mark.line < mark.line:
+                # a quote or bracket left open: PyYAML finds out where the file or the next key ends, but the
+                # mistake is where it opened, and that line is the one to blank
+                what = f"{opener} opened here: {what} on line {editor.position(mark.line, mark.column)[0]}"
+                mark = exc.context_mark
+            elif exc.context:
                 what = f"{what} ({exc.context})"
+            line = mark.line if mark else 0
             hint = " — check the indentation" if "indent" in what or "mapping" in what or "block" in what else ""
             if "'\\t'" in what:
                 hint = " — indent with spaces: YAML does not allow tabs"
@@ -892,12 +918,21 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
 def _on_blanked_line(loc: Path_, positions: Any, blanked: frozenset[Blanked]) -> bool:
     """Whether the field `loc` (reported missing, or wrong without its value) was on a line blanked after a
     syntax error: a blanked line set its key, in the mapping that lacks it — at that mapping's column, from the
-    line before its first (a list item's own line, whose dash alone was kept) to its last."""
+    line before its first (a list item's own line, whose dash alone was kept) to its last; or indented further
+    (the indentation was the line's error: `  workloads:` under top-level keys), on a line of that mapping
+    that no mapping or list inside it holds (there, a key of theirs)."""
     span = positions.mapping_span(tuple(loc[:-1])) if blanked and isinstance(positions, _Positions) else None
     if not loc or span is None:
         return False
     first, last, column = span
-    return any(key == str(loc[-1]) and at == column and first - 1 <= line <= last for line, at, key in blanked)
+    nested = positions.nested_spans(tuple(loc[:-1]))
+
+    def sets_it(line: int, at: int) -> bool:
+        if at == column:
+            return first - 1 <= line <= last
+        return at > column and first <= line <= last and not any(a <= line <= b for a, b in nested)
+
+    return any(key == str(loc[-1]) and sets_it(line, at) for line, at, key in blanked)
 
 
 def _line_key(problem: str) -> tuple[int, int]:

@@ -78,3 +78,38 @@ def test_a_check_of_a_blanked_fields_value_is_not_reported_either():
 def test_a_quoted_key_on_a_broken_line_is_its_key(quote):
     assert problems(f"{quote}name{quote}: a: b\n" + WORKLOAD) == [
         "s.yaml:1:10: YAML syntax: mapping values are not allowed here — check the indentation"]
+
+
+# --- a key indented too far, a quote or bracket left open (a review, 2026-12-05) ---------------------
+
+WORKLOAD_FLOW = "  - {name: a, gpu_hours_per_month: 1, reference_gpu: T4}\n"
+
+
+@pytest.mark.parametrize("indent", ["  ", "\t"])
+def test_a_key_indented_too_far_is_not_also_missing(indent):
+    # `workloads:` indented under top-level keys: the line's error, and no "workloads: required field is missing"
+    got = problems(f"name: x\nhorizon_months: 12\n{indent}workloads:\n" + WORKLOAD_FLOW)
+    assert got and all("required field is missing" not in p for p in got), got
+    assert got[0].startswith("s.yaml:3:")
+
+
+def test_a_key_of_a_nested_item_does_not_stand_for_a_missing_top_level_one():
+    # the blanked line sets a workload's name, inside the workloads list: the file's own name is still missing
+    got = problems("horizon_months: 12\nworkloads:\n  - name: a: b\n    gpu_hours_per_month: 1\n"
+                   "    reference_gpu: T4\n")
+    assert got == ["s.yaml:1:1: name: required field is missing",
+                   "s.yaml:3:12: YAML syntax: mapping values are not allowed here — check the indentation"]
+
+
+def test_a_quote_left_open_is_reported_where_it_opens():
+    # PyYAML finds the end of the file (line 5 of 4 lines and a last line feed) still inside the quote
+    assert problems('name: "x\nhorizon_months: 12\nworkloads:\n' + WORKLOAD_FLOW) == [
+        "s.yaml:1:7: YAML syntax: the quote opened here: found unexpected end of stream on line 5"]
+
+
+def test_a_bracket_left_open_is_reported_where_it_opens_and_the_rest_is_read():
+    got = problems("name: x\nhorizon_months: 12\nprices: {providers: [aws\nworkloads:\n" + WORKLOAD_FLOW
+                   + "discount_rate: 9\n")
+    assert got[0] == "s.yaml:3:21: YAML syntax: the [ opened here: expected ',' or ']', but got ':' on line 4"
+    # the lines after it are read: the discount rate out of range is found at its own line
+    assert any(p.startswith("s.yaml:6:16: discount_rate:") for p in got), got
