@@ -534,6 +534,13 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         msg = f"expected {expected}, got {_shown(got)}"
     elif kind == "int_from_float":
         msg = f"expected a whole number, got {_shown(got)}"
+    elif kind in ("float_type", "int_type", "bool_type"):   # pydantic's "Input should be a valid number"
+        expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
+        # a date is shown as written, not as Python's datetime.date(2026, 1, 1)
+        msg = f"expected {expected}, got " + (f"{got.isoformat()} (YAML read it as a date)" if hasattr(got, "isoformat")
+                                              else _shown(got))
+    elif kind == "string_unicode":   # a lone surrogate (\ud800 in a double-quoted YAML string) is no character
+        msg = f"expected a text, got {_shown(got)}, which holds a lone surrogate: no character"
     elif kind == "string_type":
         msg = f"expected a text, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"
         if not on_key and (isinstance(got, (bool, int, float)) or hasattr(got, "isoformat")):
@@ -707,9 +714,15 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
     if (check_files and isinstance(source, str) and source not in ("snapshot", "store")
             and len(source) <= MAX_PATH_LENGTH):
         path = Path(source) if base_dir is None else base_dir / source
-        if problem := file_problem(path):
+        if not source.strip():   # else the scenario's own folder, "not a regular file"
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
-                            f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}")
+                            f"snapshot, store or the path of an offers CSV, got {_shown(source)}")
+        elif problem := file_problem(path):
+            # `SNAPSHOT` or `store ` is a misspelt word more likely than a missing file
+            near = catalog.suggest(source.strip().lower(), ["snapshot", "store"]) if source.strip() else []
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
+                            f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}{hint}")
     return problems
 
 
@@ -743,14 +756,28 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     overrides = _mapping(onprem.get("card_overrides"))
     used = (set(_names(onprem.get("cards"))) | set(_mapping(onprem.get("existing")))
             | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
-    # (card, the currency its money is in): catalog cards in use, then custom cards
-    priced = [(card, _mapping(overrides.get(card)).get("currency") or cards[card]["currency"])
+    # (card, the currency its money is in, where a currency the card's own is given): catalog cards in use,
+    # then custom cards; the place is fx's where the file has one, else the currency given, else the file's top
+    fx_at = ("fx",) if "fx" in data else None
+    listed = _names(onprem.get("cards"))
+
+    def named_at(card: str) -> Path_:
+        """Where the file names catalog card `card`: in onprem.cards, onprem.existing or constraints.min_units."""
+        if card in listed:
+            return ("onprem", "cards", listed.index(card))
+        return ("onprem", "existing", card) if card in _mapping(onprem.get("existing")) else (
+            "constraints", "min_units", card)
+
+    priced = [(card, _mapping(overrides.get(card)).get("currency") or cards[card]["currency"],
+               fx_at or (("onprem", "card_overrides", card, "currency") if _mapping(overrides.get(card)).get("currency")
+                         else named_at(card)))
               for card in sorted(c for c in used if c in cards)]
-    priced += [(card, _mapping(spec).get("currency") or currency)
+    priced += [(card, _mapping(spec).get("currency") or currency,
+                fx_at or (("onprem", "custom_cards", card, "currency") if _mapping(spec).get("currency") else ()))
                for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0])]
-    problems = [f"{origin}:{_where(positions, ('fx',) if 'fx' in data else ())}: fx: card '{card}' "
+    problems = [f"{origin}:{_where(positions, at)}: fx: card '{card}' "
                 f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}"
-                for card, cur in priced if _is_code(cur) and cur != currency and cur not in fx]
+                for card, cur, at in priced if _is_code(cur) and cur != currency and cur not in fx]
     # An override's currency covers only the amounts it gives (planner.catalog.offers.site_card_rows):
     # a catalog price or host cost it leaves is still converted at the catalog currency's rate.
     for card in sorted(c for c in used if c in cards):

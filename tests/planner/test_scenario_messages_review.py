@@ -1,0 +1,64 @@
+"""Messages of a review of hostile input (2026-12-05) that named no place, or spoke Python: each problem is
+at the line and column of the value that causes it, in the words the file uses."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.errors import ScenarioError
+from planner.scenario import load_scenario_text
+
+HEAD = ("name: t\nhorizon_months: 12\n"
+        "prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}\n")
+WORKLOAD = "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}\n"
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(text, origin="s.yaml")
+    return caught.value.problems
+
+
+def test_an_override_currency_without_a_rate_is_reported_at_that_currency():
+    # it was at 1:1, the top of the file, where no fx is
+    text = HEAD + "onprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {price: 2000, currency: XYZ}\n" + WORKLOAD
+    assert problems(text) == [
+        "s.yaml:7:39: fx: card 'rtx-4090' is priced in XYZ; add its rate, e.g. fx: {XYZ: <USD per 1 XYZ>}"]
+
+
+def test_a_catalog_card_in_another_currency_is_reported_where_it_is_listed():
+    # the RTX 3060's catalog price is in yuan (planner/data/onprem_cards.csv); second in the list, column 21
+    text = HEAD + "onprem:\n  cards: [rtx-4090, rtx-3060-12gb]\n" + WORKLOAD
+    assert problems(text) == [
+        "s.yaml:5:21: fx: card 'rtx-3060-12gb' is priced in CNY; add its rate, e.g. fx: {CNY: <USD per 1 CNY>}"]
+
+
+def test_a_date_where_a_number_belongs_is_shown_as_written():
+    text = HEAD + WORKLOAD.replace("gpu_hours_per_month: 100", "gpu_hours_per_month: 2026-01-01")
+    assert problems(text) == ["s.yaml:5:36: workloads[0].gpu_hours_per_month: expected a number, got 2026-01-01 "
+                              "(YAML read it as a date)"]
+
+
+def test_a_list_where_a_boolean_belongs_says_what_is_expected():
+    text = HEAD + WORKLOAD.replace("reference_gpu: T4}", "reference_gpu: T4, interruptible: [1]}")
+    # "  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4, interruptible: " is 74 characters
+    assert problems(text) == ["s.yaml:5:75: workloads[0].interruptible: expected true or false, got [1]"]
+
+
+def test_a_lone_surrogate_in_a_name_is_named_as_such():
+    text = HEAD.replace("name: t", 'name: "\\ud800"') + WORKLOAD
+    assert problems(text) == ["s.yaml:1:7: name: expected a text, got '\\ud800', which holds a lone surrogate: "
+                              "no character"]
+
+
+@pytest.mark.parametrize(("source", "hint"), [("SNAPSHOT", "snapshot"), ("'store '", "store"), ("snapshto", "snapshot")])
+def test_a_misspelt_price_source_gets_did_you_mean(source, hint):
+    [problem] = problems(HEAD.replace("{providers", f"{{source: {source}, providers") + WORKLOAD)
+    assert problem.startswith("s.yaml:3:18: prices.source: expected snapshot, store or the path of an offers CSV; "
+                              "file not found: ")
+    assert problem.endswith(f"; did you mean '{hint}'?")
+
+
+def test_an_empty_price_source_is_not_a_folder():
+    [problem] = problems(HEAD.replace("{providers", "{source: '', providers") + WORKLOAD)
+    assert problem == "s.yaml:3:18: prices.source: expected snapshot, store or the path of an offers CSV, got ''"
