@@ -116,7 +116,8 @@ def test_a_command_that_prints_a_table_still_imports_pandas():
 
 def test_snapshot_coverage_read_with_csv_matches_the_packaged_offers_table():
     offers = load_snapshot()
-    coverage = catalog.price_coverage("snapshot")
+    coverage, warning = catalog.price_coverage("snapshot")
+    assert warning is None
     assert sorted(zip(*coverage.values())) == sorted(set(zip(offers["provider"], offers["region"], offers["purchase_option"])))
 
 
