@@ -42,8 +42,9 @@ class Inventory:
     unlisted: int = 0                                          # lines not counted beyond those listed
     unpriced: frozenset = frozenset()                          # counted cards with no sourced catalog price
 
-    def yaml_block(self, age_months: int | None = None) -> str:
-        """The block to paste under a scenario's `onprem:`, each card as `{count, age_months}`.
+    def yaml_block(self, age_months: int | None = None, notes: dict[str, list[str]] | None = None) -> str:
+        """The block to paste under a scenario's `onprem:`, each card as `{count, age_months}`, with the lines
+        of `notes` (card id → what a scenario would say of it) as comments above it.
 
         nvidia-smi does not say when a card was bought. Without `age_months` the block says 0 (new, the
         highest resale value) and a comment asks the user to set each age: the short form `card: n` would
@@ -56,6 +57,7 @@ class Inventory:
             if card in self.unpriced:   # the plan warns too, but only once the block is pasted and planned
                 lines += [f"    # {card}: no sourced price in the catalog, so its maintenance and resale value count as 0;",
                           f"    # set onprem.card_overrides.{card}.price (and currency) from a quote or your books"]
+            lines += [f"    # {card}: {note}" for note in (notes or {}).get(card, [])]
             lines.append(f"    {card}: {{count: {n}, age_months: {age}}}")
         if age_months is None:
             lines[:0] = ["    # nvidia-smi does not say when a card was bought: set each age_months (its age in months",

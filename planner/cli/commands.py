@@ -342,7 +342,37 @@ def inventory(
     inv = parse_inventory(text)
     for line, hint in inv.unknown:
         err.warn(f"{line} — {hint}", label="not counted")
-    sys.stdout.write(inv.yaml_block(age_months))
+    notes = _inventory_notes(inv.existing, age_months)
+    for card, said in notes.items():
+        for note in said:
+            err.warn(f"{card}: {note}")
+    sys.stdout.write(inv.yaml_block(age_months, notes))
+
+
+def _inventory_notes(cards: Collection[str], age_months: int | None) -> dict[str, list[str]]:
+    """What a scenario would say of each inventoried catalog card, pasted as counted: cards `age_months` old
+    past their catalog life (validate refuses them), and a catalog price in a currency other than USD (the
+    scenario needs its rate in fx)."""
+    from planner.catalog import card_rows
+    from planner.scenario.model import owned_age_problem
+
+    rows = card_rows()
+    notes: dict[str, list[str]] = {}
+    for card in sorted(cards):
+        row = rows.get(card)
+        if row is None:
+            continue
+        said = []
+        life = float(row["life_years"]) if row.get("life_years") else None
+        if age_months is not None and life is not None and (problem := owned_age_problem(card, age_months, life, False)):
+            said.append(problem)
+        if row.get("currency") and row["currency"] != "USD":
+            cur = row["currency"]
+            said.append(f"its catalog price is in {cur}: a scenario in another currency needs its rate, e.g. "
+                        f"fx: {{{cur}: <USD per 1 {cur}>}}")
+        if said:
+            notes[card] = said
+    return notes
 
 
 class Solver(str, Enum):

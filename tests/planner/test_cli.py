@@ -141,8 +141,30 @@ def test_inventory_writes_the_age_given():
     import yaml
     assert yaml.safe_load(result.stdout) == {"onprem": {"existing": {"rtx-3060-12gb": {"count": 2, "age_months": 30},
                                                                       "a100-80gb-pcie": {"count": 1, "age_months": 30}}}}
-    assert "#" not in result.stdout
+    # no comment but the RTX 3060's yuan price (planner/data/onprem_cards.csv), which a scenario needs fx for
+    comments = [line.strip() for line in result.stdout.splitlines() if "#" in line]
+    assert comments == ["# rtx-3060-12gb: its catalog price is in CNY: a scenario in another currency needs its rate, "
+                        "e.g. fx: {CNY: <USD per 1 CNY>}"]
     assert run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv", "--age-months", "-1").exit_code == 2
+
+
+def test_inventory_says_when_the_age_given_is_past_a_cards_life(tmp_path):
+    # the RTX 3060's catalog life is 3 years (36 months), the A100's 5 (planner/data/onprem_cards.csv): at 40
+    # months a scenario refuses the 3060 (validate: "not below the card's life"), and inventory says so
+    result = run("inventory", "--from", FIX / "nvidia_smi" / "two_3060_one_a100.csv", "--age-months", "40")
+    assert result.exit_code == 0
+    said = "rtx-3060-12gb: 40 months is not below the card's life of 36 months (life_years 3)"
+    assert f"warning: {said}" in " ".join(result.stderr.split())
+    assert f"# {said}" in result.stdout and "a100-80gb-pcie: 40" not in result.stderr
+    # pasted as it is, the block is what validate refuses, at the 3060's line
+    import yaml
+    block = yaml.safe_load(result.stdout)["onprem"]
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(yaml.safe_dump({"name": "s", "fx": {"CNY": 0.14}, "onprem": block, "workloads": [
+        {"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "T4"}]}))
+    checked = run("validate", scenario)
+    assert checked.exit_code == 2 and "not below the card's life of 36 months" in checked.stderr
+    assert "a100-80gb-pcie" not in checked.stderr
 
 
 def test_inventory_lists_unknown_gpus_with_suggestions():
