@@ -8,6 +8,7 @@ import numbers
 import re
 import types
 import typing
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
@@ -233,16 +234,29 @@ def gpu_or_specs(has_gpu: bool, has_specs: bool) -> str | None:
 
 def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
     """(index, problem) of each workload whose name an earlier workload has already (names that are not
-    text are pydantic's to report)."""
+    text are pydantic's to report). Names are compared in Unicode's composed form (NFC): "é" typed as one
+    character and as e with a combining accent look the same in every table, so they are one name."""
     seen: set[str] = set()
     out = []
     for i, name in enumerate(names):
         if not isinstance(name, str):
             continue
-        if name in seen:
+        key = unicodedata.normalize("NFC", name)
+        if key in seen:
             out.append((i, f"'{name}' is the name of an earlier workload too; workload names must be unique"))
-        seen.add(name)
+        seen.add(key)
     return out
+
+
+def _visible_name(name: str) -> str:
+    """`name` when it has a character a reader sees: a name of spaces, zero-width characters or control
+    characters alone reads as a blank cell in every table."""
+    if not any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise PydanticCustomError("name_invisible", "expected a name with a visible character")
+    return name
+
+
+VisibleName = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(_visible_name)]
 
 
 def life_months(life_years: float) -> int:
@@ -370,7 +384,7 @@ class Workload(Frozen):
     """A stream of GPU work: reference-GPU hours a month, reference GPUs busy on average, or requests per
     second (weekly means in month 1, shaped by the profile and grown by growth_per_month)."""
 
-    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    name: VisibleName
     gpu_hours_per_month: float | None = Field(
         None, ge=0, le=MAX_GPU_HOURS_PER_MONTH,
         description="reference-GPU hours in month 1 (give this, reference_gpus or requests_per_second)")
@@ -445,7 +459,7 @@ class Constraints(Frozen):
 class Scenario(Frozen):
     """Every assumption of one plan. Same file + same price snapshot = same plan."""
 
-    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    name: VisibleName
     description: Text = ""
     currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(36, ge=1, le=120)

@@ -62,3 +62,26 @@ def test_a_misspelt_price_source_gets_did_you_mean(source, hint):
 def test_an_empty_price_source_is_not_a_folder():
     [problem] = problems(HEAD.replace("{providers", "{source: '', providers") + WORKLOAD)
     assert problem == "s.yaml:3:18: prices.source: expected snapshot, store or the path of an offers CSV, got ''"
+
+
+@pytest.mark.parametrize("name", ["'   '", '"\\u200b"', '"\\t\\u2028"'])
+def test_a_name_with_no_visible_character_is_refused(name):
+    # spaces, a zero-width space, a tab and a line separator: each reads as a blank table cell
+    got = problems(HEAD + WORKLOAD.replace("name: a,", f"name: {name},"))
+    assert got == [f"s.yaml:5:12: workloads[0].name: expected a name with a visible character, got "
+                   f"{load_scenario_repr(name)}"]
+
+
+def load_scenario_repr(yaml_text: str) -> str:
+    """The repr of the text a YAML scalar holds, as the message shows it."""
+    from planner.scenario import read_yaml_value
+
+    return repr(read_yaml_value(yaml_text))
+
+
+def test_names_that_differ_only_in_how_an_accent_is_typed_are_one_name():
+    # é as one character (U+00E9) and as e + a combining acute accent (U+0301): the same on every screen
+    second = "  - {name: \"e\\u0301\", gpu_hours_per_month: 100, reference_gpu: T4}\n"
+    got = problems(HEAD + WORKLOAD.replace("name: a,", 'name: "\\u00e9",') + second)
+    assert got == ["s.yaml:6:12: workloads[1].name: 'e\u0301' is the name of an earlier workload too; workload names "
+                   "must be unique"]
