@@ -134,6 +134,17 @@ class Frozen(BaseModel):
         return value
 
 
+def listed_once(items: tuple | None) -> tuple | None:
+    """`items` when none is listed twice: `providers: [aws, aws]` planned as one, and the warnings named it
+    twice ("aws (any region) or aws (any region)")."""
+    seen: set = set()
+    for item in items or ():
+        if item in seen:
+            raise PydanticCustomError("listed_twice", "'{item}' is listed twice; list each once", {"item": str(item)})
+        seen.add(item)
+    return items
+
+
 class Prices(Frozen):
     """Where prices come from and which cloud offers are allowed."""
 
@@ -145,6 +156,8 @@ class Prices(Frozen):
     purchase_options: tuple[PurchaseOption, ...] = Field(
         ("on_demand", "spot", "reserved_1y", "reserved_3y"), max_length=MAX_CHOICES,
         description="cloud purchase options allowed")
+
+    _listed_once = field_validator("providers", "regions", "purchase_options")(listed_once)
 
 
 class CardOverride(Frozen):
@@ -323,6 +336,8 @@ class OnPrem(Frozen):
                                                 description="cap on new capex in each plan year (months 1-12, 13-24 …)")
     colocation_per_kw_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged on installed IT kW every month")
     fixed_onprem_per_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged in each month any on-prem unit exists")
+
+    _listed_once = field_validator("cards")(listed_once)
 
     @field_validator("existing", mode="before")
     @classmethod

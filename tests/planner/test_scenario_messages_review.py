@@ -85,3 +85,20 @@ def test_names_that_differ_only_in_how_an_accent_is_typed_are_one_name():
     got = problems(HEAD + WORKLOAD.replace("name: a,", 'name: "\\u00e9",') + second)
     assert got == ["s.yaml:6:12: workloads[1].name: 'e\u0301' is the name of an earlier workload too; workload names "
                    "must be unique"]
+
+
+@pytest.mark.parametrize(("field", "listed"), [
+    ("providers", "[aws, aws]"), ("regions", "[us-east-1, us-east-1]"), ("purchase_options", "[spot, on_demand, spot]"),
+])
+def test_a_price_filter_listing_an_item_twice_is_refused(field, listed):
+    # planned as if listed once; the warnings named the item twice ("aws (any region) or aws (any region)")
+    head = HEAD.replace("prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}",
+                        f"prices: {{{field}: {listed}}}")
+    item = listed.strip("[]").split(", ")[0]
+    column = len(f"prices: {{{field}: ") + 1   # where the list starts
+    assert problems(head + WORKLOAD) == [f"s.yaml:3:{column}: prices.{field}: '{item}' is listed twice; list each once"]
+
+
+def test_a_card_listed_twice_is_refused():
+    got = problems(HEAD + "onprem: {cards: [rtx-4090, rtx-a5000, rtx-4090]}\n" + WORKLOAD)
+    assert got == ["s.yaml:4:17: onprem.cards: 'rtx-4090' is listed twice; list each once"]
