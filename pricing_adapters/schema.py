@@ -7,6 +7,7 @@ or an on-prem card bought outright. Prices are per unit (instance or card) in th
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import numpy as np
 import pandas as pd
@@ -73,6 +74,15 @@ ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
 SHOWN_CHARS = 60  # of a bad cell in a message: a cell of 5,000 digits must not come back whole
 FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # number columns that may be empty
 _CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def is_iso_date(text: str) -> bool:
+    """Whether `text` begins with an ISO date (YYYY-MM-DD; a time may follow, as the price APIs write it)."""
+    try:
+        date.fromisoformat(text.strip()[:10])
+    except ValueError:
+        return False
+    return True
 
 # Columns a table may lack (older offers CSVs and price stores), and what they then hold: optional text is
 # empty (a missing cell too), an accelerator is taken as mapped, the usable memory as unknown.
@@ -152,9 +162,21 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     dup = df["offer_id"][df["offer_id"].duplicated()]
     if len(dup):
         problems.append(f"duplicate offer_id(s), e.g. {list(dup[:3])}")
+    dates = _bad_dates(df)
+    if dates.any():
+        problems.append(name_rows(df, pd.Series([f"as_of {shown_cell(str(d))} is not an ISO date (YYYY-MM-DD; empty for "
+                                                 "undated)" if bad else "" for d, bad in zip(df["as_of"], dates)],
+                                                dtype=object)))
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     return df
+
+
+def _bad_dates(df: pd.DataFrame) -> np.ndarray:
+    """Rows whose as_of is neither empty nor an ISO date: "yesterday" was read as undated without a word."""
+    as_of = df["as_of"].astype(object).fillna("")
+    bad = {d for d in as_of.unique() if str(d).strip() and not is_iso_date(str(d))}   # distinct values: cheap
+    return _rows(as_of.isin(list(bad))) if bad else np.zeros(len(df), dtype=bool)
 
 
 def _rows(mask) -> np.ndarray:
@@ -205,8 +227,9 @@ def number_problems(df: pd.DataFrame) -> pd.Series:
 def row_problems(df: pd.DataFrame) -> pd.Series:
     """For each row of a typed offers table, everything that breaks the contract ('' for a good row):
     empty required cells, unknown provider or purchase option, a currency that is not an ISO 4217 code,
-    bad numbers, a repeated offer_id. Every check of `validate_offers` is here: a table of the rows this
-    leaves passes it, so one bad row never fails a whole table (the price store relies on that)."""
+    an as_of that is no ISO date, bad numbers, a repeated offer_id. Every check of `validate_offers` is here:
+    a table of the rows this leaves passes it, so one bad row never fails a whole table (the price store
+    relies on that)."""
     out: list[list[str]] = [[] for _ in range(len(df))]
     for col in REQUIRED_NON_NULL:
         _flag(out, df[col].isna(), f"empty {col!r}")
@@ -217,6 +240,7 @@ def row_problems(df: pd.DataFrame) -> pd.Series:
     bad_currency = {c for c in currency.dropna().unique() if not _CURRENCY.fullmatch(c)}   # distinct values: cheap
     _flag(out, currency.isin(list(bad_currency)), "currency not an ISO 4217 code of three capital letters")
     _flag(out, df["offer_id"].notna() & df["offer_id"].duplicated(), "duplicate offer_id")
+    _flag(out, _bad_dates(df), "as_of not an ISO date (YYYY-MM-DD; empty for undated)")
     numbers = number_problems(df)
     text = [", ".join(p) for p in out]
     return pd.Series([", ".join(x for x in (a, b) if x) for a, b in zip(text, numbers)], index=df.index, dtype=object)

@@ -263,7 +263,7 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
          "undated", "stale", "quoted": the labels ('aws g5.xlarge spot (us-east-1)'), oldest first for stale,
          "stale_after_days", "text": the range for a one-line summary ("2024-04-04 to 2026-07-20,
          3 undated", "undated", "no prices used"), "warnings": strings naming stale (older than
-         `stale_after_days` on `today`) and undated prices, NAMED at most each, the rest counted}.
+         `stale_after_days` on `today`), undated and future-dated prices, NAMED at most each, the rest counted}.
     """
     today = today or date.today()
     seen: dict[str, date | None] = {}
@@ -307,6 +307,10 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
                         f"{_named(stale)}")
     if undated:
         warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}")
+    future = sorted(k for k, v in dated.items() if v > today)
+    if future:   # a typo or a wrong clock: such a price counts as fresh
+        warnings.append(f"prices dated after {today.isoformat()}: {len(future)} of {len(seen)} prices used (latest "
+                        f"{max(dated[k] for k in future).isoformat()}; a wrong date?): {_named(future)}")
     return {"as_of_min": lo.isoformat() if lo else None, "as_of_max": hi.isoformat() if hi else None,
             "rows": len(seen), "dated_rows": len(dated), "undated_rows": len(undated), "stale_rows": len(stale),
             "quoted_rows": len(quoted),

@@ -1,6 +1,7 @@
 """Loud gaps and honest dates: `option_gaps` and `date_report` on small tables worked by hand (issue 16)."""
 
 from datetime import date
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -8,6 +9,8 @@ import pytest
 from planner import load_scenario
 from planner.catalog.prices import date_report, option_gaps, price_table
 from pricing_adapters.schema import validate_offers
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def scenario(providers=("aws",), regions=None, options=("on_demand", "spot", "reserved_1y"), source="snapshot"):
@@ -162,3 +165,26 @@ def test_an_offer_used_twice_counts_once_at_its_oldest_date():
 @pytest.mark.parametrize("bad", ["yesterday", "2026-13-01", "  "])
 def test_unreadable_dates_count_as_undated(bad):
     assert date_report(used([("aws", "r", "a", "on_demand", bad)]), TODAY)["undated_rows"] == 1
+
+
+def test_a_price_dated_after_today_is_named():
+    # a typo or a wrong clock: 2999 reads as the freshest price there is (a review, 2026-12-05); today's date
+    # itself is no future
+    r = date_report(used([("aws", "r", "a", "on_demand", "2999-01-01"), ("aws", "r", "b", "on_demand", "2026-12-02"),
+                          ("aws", "r", "c", "on_demand", "2026-12-01")]), TODAY)
+    assert r["warnings"] == ["prices dated after 2026-12-01: 2 of 3 prices used (latest 2999-01-01; a wrong date?): "
+                             "aws a on_demand (r), aws b on_demand (r)"]
+
+
+def test_an_offers_csv_with_a_date_that_is_no_date_is_refused_at_its_row(tmp_path):
+    # "yesterday" was read as undated without a word; now the file is refused, naming the row and the cell
+    from planner.errors import PlannerError
+
+    text = (ROOT / "examples" / "offers-g5-us-east-1.csv").read_text(encoding="utf-8")
+    assert text.count(",2026-07-20,") == 1
+    path = tmp_path / "offers.csv"
+    path.write_text(text.replace(",2026-07-20,", ",yesterday,"), encoding="utf-8")
+    with pytest.raises(PlannerError) as caught:
+        price_table(str(path))
+    assert ("row 1 (offer aws:us-east-1:g5.xlarge:on_demand): as_of 'yesterday' is not an ISO date (YYYY-MM-DD; "
+            "empty for undated)") in str(caught.value)
