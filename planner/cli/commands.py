@@ -425,6 +425,7 @@ def plan_command(
     # (benchmarks/plan_speed.py)
     gc.disable()
     skip_teardown()
+    from planner.catalog.prices import resolve_store
     from planner.engine import add_baselines
     from planner.engine import plan as make_plan
     from planner.engine.baselines import usable_cores
@@ -440,7 +441,9 @@ def plan_command(
         _check_store(store)
         _check_output(fmt, output)
         scenario = load_scenario_file(file)
-        _check_not_an_input(output, out, [file, *files_read(scenario), *([store] if store is not None else [])])
+        # the price store too, wherever it is ($FLEETPLAN_STORE, the data folder), when the scenario reads it
+        read_store = [resolve_store(store)] if scenario.prices.source == "store" else []
+        _check_not_an_input(output, out, [file, *files_read(scenario), *read_store, *([store] if store else [])])
         # the table shows the recommended plan before the baselines are solved; other formats need them all
         # a forked child solves the baselines meanwhile where two cores are free (engine.baselines)
         # without baselines the second core has no other work: HiGHS's first run gets two threads

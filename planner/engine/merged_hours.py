@@ -20,6 +20,7 @@ warning says so.)
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pulp
@@ -31,13 +32,14 @@ from planner.engine.model import ExtraConstraints
 from planner.errors import InfeasibleError, SolverError
 
 # How the warnings of a plan whose merged hours may cost more than the best plan begin: the cap binds (or
-# constraints of the caller's own keep the check from being made)
-MAY_BE_DEARER = ("max_cloud_share binds with ", "max_cloud_share with ")
+# constraints of the caller's own keep the check from being made), with the instance offers counted — not
+# engine.inputs' "max_cloud_share with a serving workload", said of a plan made hour by hour (exact)
+MAY_BE_DEARER = re.compile(r"max_cloud_share (?:binds )?with \d+ instance offers serving ")
 
 
 def may_be_dearer(warnings: list[str]) -> bool:
     """Whether a plan's `warnings` say its merged hours may cost more than the best plan (merged_hours_warning)."""
-    return any(w.startswith(MAY_BE_DEARER) for w in warnings)
+    return any(MAY_BE_DEARER.match(w) for w in warnings)
 
 
 def serving_instance_offers(inp: Inputs) -> list[str]:
@@ -59,12 +61,12 @@ def merged_hours_warning(inp: Inputs, total: float, solver: str, time_limit: flo
         return None
     listed = f"{len(offers)} instance offers serving a serving workload ({', '.join(offers)})"
     if extra_constraints is not None:
-        return (f"{MAY_BE_DEARER[1]}{listed} and constraints of your own (extra_constraints): identical hours "
+        return (f"max_cloud_share with {listed} and constraints of your own (extra_constraints): identical hours "
                 "share one instance mix in this plan, and whether the best plan would mix them differently hour by "
                 "hour is not checked with such constraints; planning with reduced=False plans every hour on its own")
     if _exact_without_cap(inp, total, share, solver, time_limit):
         return None
-    return (f"{MAY_BE_DEARER[0]}{listed}: identical hours share one instance mix in this plan, and the "
+    return (f"max_cloud_share binds with {listed}: identical hours share one instance mix in this plan, and the "
             "best plan may mix them differently hour by hour, so this plan can cost slightly more than the best "
             "(0.08-0.27 % in a review's cases); `fleetplan plan --unreduced` plans every hour on its own (slower)")
 

@@ -58,3 +58,16 @@ def test_another_file_is_written(tmp_path):
     result = run("plan", scenario, "--format", "md", "-o", tmp_path / "summary.md", "--no-decisions")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "summary.md").read_text(encoding="utf-8").startswith("#")
+
+
+def test_minus_o_onto_the_price_store_the_scenario_reads_is_refused(tmp_path, monkeypatch):
+    # the store found by $FLEETPLAN_STORE, with no --store given: a review replaced it with the Markdown summary
+    store = tmp_path / "prices.sqlite"
+    store.write_bytes(b"stand-in for a store: checked before it is read")
+    monkeypatch.setenv("FLEETPLAN_STORE", str(store))
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text((ROOT / "tests" / "fixtures" / "scenarios" / "store-a100-eastus.yaml").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+    result = run("plan", scenario, "--format", "md", "-o", store, "--no-decisions")
+    assert result.exit_code == 2 and f"-o {store}: is {store}, which this plan reads" in result.output, result.output
+    assert store.read_bytes() == b"stand-in for a store: checked before it is read"

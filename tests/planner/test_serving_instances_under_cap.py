@@ -183,3 +183,14 @@ def test_what_the_cap_costs_says_the_saving_may_hold_the_merged_hours_excess(tmp
     row = one_type.cap_costs.set_index("cap").loc["constraints.max_cloud_share"]
     assert row["binds"] == True and row["total_without"] == pytest.approx(3 * 730 * 3.67, rel=1e-9)  # noqa: E712
     assert "merged-hours" not in row["note"]
+
+
+def test_a_plan_made_hour_by_hour_is_not_said_to_hold_a_merged_hours_excess(tmp_path):
+    # its warning begins "max_cloud_share with a serving workload" too (engine.inputs), and its hours are exact
+    from planner.engine.merged_hours import may_be_dearer
+
+    p = plan(_scenario(tmp_path, 10.0), baselines=False)
+    assert any(w.startswith("max_cloud_share with a serving workload") for w in p.warnings)
+    assert not may_be_dearer(p.warnings)
+    merged = plan(_two_types(tmp_path, 3.67, 7.37), baselines=False)
+    assert may_be_dearer(merged.warnings)
