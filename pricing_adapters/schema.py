@@ -76,13 +76,17 @@ FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # num
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
 
+# an ISO date, and a time after T or a space as the price APIs write it (2023-11-01T00:00:00Z)
+_ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.]+(?:Z|[+-][0-9:]+)?)?")
+
+
 def is_iso_date(text: str) -> bool:
-    """Whether `text` begins with an ISO date (YYYY-MM-DD; a time may follow, as the price APIs write it)."""
+    """Whether `text` is an ISO date (YYYY-MM-DD), with a time after it or not."""
+    found = _ISO_DATE.fullmatch(text.strip())
     try:
-        date.fromisoformat(text.strip()[:10])
-    except ValueError:
+        return found is not None and bool(date.fromisoformat(found[1]))
+    except ValueError:   # 2026-13-01
         return False
-    return True
 
 # Columns a table may lack (older offers CSVs and price stores), and what they then hold: optional text is
 # empty (a missing cell too), an accelerator is taken as mapped, the usable memory as unknown.

@@ -307,8 +307,10 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
                         f"{_named(stale)}")
     if undated:
         warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}")
-    future = sorted(k for k, v in dated.items() if v > today)
-    if future:   # a typo or a wrong clock: such a price counts as fresh
+    # a typo or a wrong clock: such a price counts as fresh. A day's slack: the adapters date a refresh in UTC,
+    # which west of UTC is tomorrow for the rest of the evening
+    future = sorted(k for k, v in dated.items() if v > today + timedelta(days=1))
+    if future:
         warnings.append(f"prices dated after {today.isoformat()}: {len(future)} of {len(seen)} prices used (latest "
                         f"{max(dated[k] for k in future).isoformat()}; a wrong date?): {_named(future)}")
     return {"as_of_min": lo.isoformat() if lo else None, "as_of_max": hi.isoformat() if hi else None,

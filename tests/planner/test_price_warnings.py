@@ -168,11 +168,12 @@ def test_unreadable_dates_count_as_undated(bad):
 
 
 def test_a_price_dated_after_today_is_named():
-    # a typo or a wrong clock: 2999 reads as the freshest price there is (a review, 2026-12-05); today's date
-    # itself is no future
-    r = date_report(used([("aws", "r", "a", "on_demand", "2999-01-01"), ("aws", "r", "b", "on_demand", "2026-12-02"),
-                          ("aws", "r", "c", "on_demand", "2026-12-01")]), TODAY)
-    assert r["warnings"] == ["prices dated after 2026-12-01: 2 of 3 prices used (latest 2999-01-01; a wrong date?): "
+    # a typo or a wrong clock: 2999 reads as the freshest price there is (a review, 2026-12-05); tomorrow is
+    # no future (a refresh is dated in UTC, tomorrow west of UTC in the evening), the day after is
+    r = date_report(used([("aws", "r", "a", "on_demand", "2999-01-01"), ("aws", "r", "b", "on_demand", "2026-12-03"),
+                          ("aws", "r", "c", "on_demand", "2026-12-02"), ("aws", "r", "d", "on_demand", "2026-12-01")]),
+                    TODAY)
+    assert r["warnings"] == ["prices dated after 2026-12-01: 2 of 4 prices used (latest 2999-01-01; a wrong date?): "
                              "aws a on_demand (r), aws b on_demand (r)"]
 
 
