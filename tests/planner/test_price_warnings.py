@@ -189,3 +189,13 @@ def test_an_offers_csv_with_a_date_that_is_no_date_is_refused_at_its_row(tmp_pat
         price_table(str(path))
     assert ("row 1 (offer aws:us-east-1:g5.xlarge:on_demand): as_of 'yesterday' is not an ISO date (YYYY-MM-DD; "
             "empty for undated)") in str(caught.value)
+
+
+@pytest.mark.parametrize(("as_of", "is_date"), [
+    ("2026-07-20", True), ("2023-11-01T00:00:00Z", True), ("2026-07-20 12:00:00+00:00", True),
+    ("2026-07-20garbage", False), ("2026-13-01", False), ("yesterday", False), ("20260720", False),
+])
+def test_what_an_offers_as_of_may_hold(as_of, is_date):
+    from pricing_adapters.schema import is_iso_date
+
+    assert is_iso_date(as_of) is is_date
