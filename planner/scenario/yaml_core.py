@@ -4,13 +4,15 @@ scenario against its JSON Schema read it (yaml-language-server, in VS Code and o
 YAML 1.1 reads numbers a person did not mean: `horizon_months: 036` is octal, 30 months; `0100` is 64;
 `1:00` is base 60, sixty; `yes`, `no`, `on` and `off` are booleans (a workload named `no` became False).
 In the core schema an integer is decimal (`036` is 36), `0o17` octal or `0x1F` hexadecimal, a float is
-decimal with an optional exponent (`1e5`) or `.inf`/`.nan`, a boolean is true or false in any case, and
-everything else is text, which the scenario's model then checks (`1:00` for a number is an error at its
-line). Dates stay as YAML 1.1 reads them (`2026-01-01`): a scenario has no date fields, and a date where a
-number or name belongs is reported as one.
+decimal with an optional exponent (`1e5`) or `.inf`/`.nan`, a boolean is `true`, `True` or `TRUE` (and
+`false` likewise), and everything else (`=` too, which YAML 1.1 reads as a "value" tag) is text, which
+the scenario's model then checks (`1:00` for a number is an error at its line). Dates stay as YAML 1.1
+reads them (`2026-01-01`): a scenario has no date fields, and a date where a number or name belongs is
+reported as one.
 
-`CoreLoader` and `CoreDumper` resolve plain scalars this way; `dump_yaml` writes with the dumper, so text
-that the core schema would read as a number or boolean (a workload named `1e5`) is quoted.
+`CoreLoader` and `CoreDumper` resolve plain scalars this way; `dump_yaml` writes with the dumper, which
+quotes text that either YAML 1.2 or YAML 1.1 would read as something else (a workload named `1e5`, `no`
+or `0b101`), so that what it writes reads the same here, in PyYAML's safe_load and in older versions.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ import yaml
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
+_VALUE = "tag:yaml.org,2002:value"   # YAML 1.1's `=`, which the safe loader has no constructor for
+_STR = "tag:yaml.org,2002:str"
+MAX_INT_CHARS = 1000   # an integer longer than this is no figure a scenario holds (decimal is also Python's limit)
 
 # (tag, pattern, first characters) of YAML 1.2's core schema (yaml.org/spec/1.2.2, 10.3.2)
 _CORE = [
@@ -36,7 +41,8 @@ _CORE = [
 def _core_resolvers(base: dict) -> dict:
     """`base` (a class's yaml_implicit_resolvers) with YAML 1.1's booleans, integers and floats replaced by the
     core schema's."""
-    out = {first: [(tag, rx) for tag, rx in pairs if tag not in (_BOOL, _INT, _FLOAT)] for first, pairs in base.items()}
+    out = {first: [(tag, rx) for tag, rx in pairs if tag not in (_BOOL, _INT, _FLOAT, _VALUE)]
+           for first, pairs in base.items()}
     for tag, rx, firsts in _CORE:
         for first in firsts:
             out.setdefault(first, []).append((tag, rx))
@@ -51,6 +57,8 @@ class CoreLoader(yaml.SafeLoader):
     def construct_core_int(self, node: yaml.ScalarNode) -> int:
         """An integer as the core schema writes it: decimal (leading zeros and all), 0o octal, 0x hexadecimal."""
         text = str(self.construct_scalar(node))
+        if len(text) > MAX_INT_CHARS:   # 0x and 5,000 Fs made an integer no message could show (repr refuses it)
+            raise ValueError("too many digits")
         if text.startswith(("0o", "0x")):
             return int(text[2:], 8 if text[1] == "o" else 16)
         return int(text, 10)
@@ -59,10 +67,25 @@ class CoreLoader(yaml.SafeLoader):
 CoreLoader.add_constructor(_INT, CoreLoader.construct_core_int)
 
 
+def _tag_of(table: dict, value: str) -> str | None:
+    """The tag `table` (yaml_implicit_resolvers) reads plain `value` as, as PyYAML's resolver finds it."""
+    for tag, rx in [*table.get(value[0] if value else "", []), *table.get(None, [])]:
+        if rx.match(value):
+            return tag
+    return None
+
+
 class CoreDumper(yaml.SafeDumper):
-    """The safe dumper quoting the text that CoreLoader would read as something else."""
+    """The safe dumper quoting the text that CoreLoader, or a YAML 1.1 reader, would read as something else."""
 
     yaml_implicit_resolvers = _core_resolvers(yaml.SafeDumper.yaml_implicit_resolvers)
+
+    def resolve(self, kind, value, implicit):
+        tag = super().resolve(kind, value, implicit)
+        if kind is yaml.ScalarNode and implicit[0] and tag == _STR:
+            # text YAML 1.1 reads as a boolean or number (`no`, `0b101`, `1_000`): its tag, so it is quoted
+            return _tag_of(yaml.SafeDumper.yaml_implicit_resolvers, value) or tag
+        return tag
 
 
 def dump_yaml(data: Any, **kwargs: Any) -> str:

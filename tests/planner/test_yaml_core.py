@@ -6,6 +6,7 @@ were 64, `1:00` was sixty (base 60), and `sweep --vary horizon_months=010,012` p
 from __future__ import annotations
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from planner.cli import app
@@ -22,7 +23,7 @@ WORKLOAD = "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T
     ("036", 36), ("0100", 100), ("08", 8), ("+12", 12), ("0o17", 15), ("0x1F", 31),
     ("1e5", 100000.0), ("12.", 12.0), (".5", 0.5), ("-.inf", float("-inf")),
     ("true", True), ("FALSE", False), ("~", None),
-    ("1:00", "1:00"), ("yes", "yes"), ("no", "no"), ("on", "on"), ("0b101", "0b101"),
+    ("1:00", "1:00"), ("yes", "yes"), ("no", "no"), ("on", "on"), ("0b101", "0b101"), ("=", "="),
 ])
 def test_plain_scalars_read_as_yaml_1_2_core_writes_them(written, read):
     value = read_yaml_value(written)
@@ -59,7 +60,20 @@ def test_a_swept_value_with_a_leading_zero_is_decimal(tmp_path):
     assert [line.split(",")[0] for line in result.stdout.splitlines()[1:3]] == ["10", "12"]
 
 
-@pytest.mark.parametrize("text", ["1e5", "0o17", "036", "true", "yes", "1:00", ".inf", "0x1F"])
-def test_text_is_written_so_that_it_reads_back_as_text(text):
+@pytest.mark.parametrize("text", ["1e5", "0o17", "036", "true", "yes", "no", "1:00", ".inf", "0x1F", "0b101", "1_000",
+                                  "=", "2026-01-01", "null"])
+def test_text_is_written_so_that_it_reads_back_as_text_here_and_in_yaml_1_1(text):
+    # YAML 1.1 readers (PyYAML's safe_load, older versions of this tool) read `no` as False, `0b101` as 5
     written = dump_yaml({"name": text})
     assert read_yaml_value(written) == {"name": text}
+    assert yaml.safe_load(written) == {"name": text}
+
+
+def test_an_integer_too_long_to_be_a_figure_is_refused_at_its_line():
+    # 0x and 5,000 Fs: an integer Python cannot even show (repr refuses over 4,300 digits)
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(HEAD.replace("horizon_months: 12", "horizon_months: 0x" + "F" * 5000) + WORKLOAD,
+                           origin="s.yaml")
+    [problem] = caught.value.problems
+    assert problem.startswith("s.yaml:2:17: '0xFFFF") and problem.endswith("(5,002 characters) is not a number a scenario "
+                                                               "can hold (too many digits)")
