@@ -224,7 +224,8 @@ class _Positions:
         return node.start_mark.line + 1, node.end_mark.line + 1, node.start_mark.column + 1
 
     def nested_spans(self, path: Path_) -> list[tuple[int, int]]:
-        """(first line, last line), 1-based, of each mapping or list that is a value of the mapping at `path`."""
+        """(first line, last line), 1-based, of each mapping or list that is a value of the mapping at `path`,
+        from its key's line (a blanked line between `onprem:` and the mapping's first key is the mapping's)."""
         node = self.root
         for part in path:
             if isinstance(node, yaml.MappingNode) and (pair := self._entry(node, str(part))) is not None:
@@ -235,7 +236,7 @@ class _Positions:
                 return []
         if not isinstance(node, yaml.MappingNode):
             return []
-        return [(v.start_mark.line + 1, v.end_mark.line + 1) for _, v in node.value
+        return [(k.start_mark.line + 1, v.end_mark.line + 1) for k, v in node.value
                 if isinstance(v, (yaml.MappingNode, yaml.SequenceNode))]
 
     def __contains__(self, path: Path_) -> bool:
@@ -370,6 +371,23 @@ _OPENERS = {"while scanning a quoted scalar": "the quote", "while parsing a flow
             "while parsing a flow mapping": "the {"}
 
 
+def _left_open(exc: yaml.MarkedYAMLError, lines: list[str]) -> bool:
+    """Whether the error `exc` is a quote or bracket left open (its context opened on an earlier line): a quote
+    that meets the end of the file, or a bracket whose error is on a line indented no further than the line
+    it opened on (the next key, swallowed); not an error inside a bracket closed later (a continuation line
+    is indented further)."""
+    start, end = exc.context_mark, exc.problem_mark
+    if start is None or end is None or start.line >= end.line:
+        return False
+    if exc.context == "while scanning a quoted scalar":
+        return "end of stream" in (exc.problem or "")
+
+    def indent(line: int) -> int:
+        return len(lines[line]) - len(lines[line].lstrip(" ")) if line < len(lines) else 0
+
+    return end.line >= len(lines) or indent(end.line) <= indent(start.line)
+
+
 def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[Blanked]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
     so one broken line does not hide the file's other problems. YAML over a limit is refused at once.
@@ -395,10 +413,14 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             mark = exc.problem_mark or exc.context_mark
             what = exc.problem or "invalid YAML"
             opener = _OPENERS.get(exc.context or "")
-            if opener and exc.context_mark is not None and mark is not None and exc.context_mark.line < mark.line:
+            if opener and _left_open(exc, lines):
                 # a quote or bracket left open: PyYAML finds out where the file or the next key ends, but the
                 # mistake is where it opened, and that line is the one to blank
-                what = f"{opener} opened here: {what} on line {editor.position(mark.line, mark.column)[0]}"
+                if "end of stream" in what or "<stream end>" in what:
+                    what = f"{opener} opened here is never closed: the file ends first"
+                else:
+                    what = (f"{opener} opened here is not closed before line "
+                            f"{editor.position(mark.line, mark.column)[0]} ({what})")
                 mark = exc.context_mark
             elif exc.context:
                 what = f"{what} ({exc.context})"
@@ -406,13 +428,16 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             hint = " — check the indentation" if "indent" in what or "mapping" in what or "block" in what else ""
             if "'\\t'" in what:
                 hint = " — indent with spaces: YAML does not allow tabs"
-            syntax.append(f"{_at(origin, mark, editor)}: YAML syntax: {what}{hint}")
+            said = f"{_at(origin, mark, editor)}: YAML syntax: {what}{hint}"
+            if said not in syntax:   # a line blanked to its list item's dash may fail again where it did
+                syntax.append(said)
             if line >= len(lines) or not lines[line].strip():
                 break
             key = _LINE_KEY.match(lines[line])
             if key:
                 blanked.add((line + 1, key.start(1) + 1, key[2]))
-            lines[line] = _blanked_line(lines, line)
+            left = _blanked_line(lines, line)
+            lines[line] = left if left != lines[line] else ""   # its dash alone failing again: blank it whole
         except yaml.YAMLError as exc:  # an error without a place (a refused character has one: _refused_character)
             syntax.append(f"{origin}: YAML: {exc}")
             break

@@ -102,14 +102,24 @@ def test_a_key_of_a_nested_item_does_not_stand_for_a_missing_top_level_one():
 
 
 def test_a_quote_left_open_is_reported_where_it_opens():
-    # PyYAML finds the end of the file (line 5 of 4 lines and a last line feed) still inside the quote
+    # PyYAML finds the end of the file still inside the quote
     assert problems('name: "x\nhorizon_months: 12\nworkloads:\n' + WORKLOAD_FLOW) == [
-        "s.yaml:1:7: YAML syntax: the quote opened here: found unexpected end of stream on line 5"]
+        "s.yaml:1:7: YAML syntax: the quote opened here is never closed: the file ends first"]
 
 
 def test_a_bracket_left_open_is_reported_where_it_opens_and_the_rest_is_read():
     got = problems("name: x\nhorizon_months: 12\nprices: {providers: [aws\nworkloads:\n" + WORKLOAD_FLOW
                    + "discount_rate: 9\n")
-    assert got[0] == "s.yaml:3:21: YAML syntax: the [ opened here: expected ',' or ']', but got ':' on line 4"
+    assert got[0] == ("s.yaml:3:21: YAML syntax: the [ opened here is not closed before line 4 (expected ',' or "
+                      "']', but got ':')")
     # the lines after it are read: the discount rate out of range is found at its own line
     assert any(p.startswith("s.yaml:6:16: discount_rate:") for p in got), got
+
+
+def test_an_error_inside_a_bracket_closed_later_is_reported_where_it_is():
+    # the { of line 3 is closed on line 4, whose stray word is the mistake: no "opened here" for it
+    got = problems("name: x\nhorizon_months: 12\nprices: {providers: [aws], regions: [us-east-1],\n"
+                   "         purchase_options: [on_demand] spot}\n" + "workloads:\n" + WORKLOAD_FLOW)
+    assert got[0].startswith("s.yaml:4:40: YAML syntax: expected ',' or '}', but got '<scalar>'"), got
+    assert not any("opened here" in p for p in got)
+    assert len(got) == len(set(got))          # no problem said twice
