@@ -123,3 +123,9 @@ def test_an_error_inside_a_bracket_closed_later_is_reported_where_it_is():
     assert got[0].startswith("s.yaml:4:40: YAML syntax: expected ',' or '}', but got '<scalar>'"), got
     assert not any("opened here" in p for p in got)
     assert len(got) == len(set(got))          # no problem said twice
+
+
+def test_a_blanked_first_line_of_a_nested_mapping_does_not_stand_for_a_missing_top_level_key():
+    # the blanked `  name: a: b` lies between `onprem:` and the mapping's next key: onprem's, not the file's
+    got = problems("onprem:\n  name: a: b\n  cards: [rtx-4090]\nworkloads:\n" + WORKLOAD_FLOW)
+    assert got[0] == "s.yaml:1:1: name: required field is missing", got
