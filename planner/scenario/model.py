@@ -315,7 +315,7 @@ class OnPrem(Frozen):
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
     cards: tuple[Name, ...] = Field((), max_length=MAX_ENTRIES, description="card ids (onprem_cards.csv) the optimiser may buy")
     card_overrides: dict[Name, CardOverride] = Field(default_factory=dict, max_length=MAX_ENTRIES)
-    custom_cards: dict[Name, CustomCard] = Field(
+    custom_cards: dict[VisibleName, CustomCard] = Field(
         default_factory=dict, max_length=MAX_ENTRIES,
         description="cards you were quoted that the catalog lacks, by a card id of your choice; "
         "each is a purchase candidate (no need to list it in `cards`)")

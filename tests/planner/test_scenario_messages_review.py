@@ -102,3 +102,11 @@ def test_a_price_filter_listing_an_item_twice_is_refused(field, listed):
 def test_a_card_listed_twice_is_refused():
     got = problems(HEAD + "onprem: {cards: [rtx-4090, rtx-a5000, rtx-4090]}\n" + WORKLOAD)
     assert got == ["s.yaml:4:17: onprem.cards: 'rtx-4090' is listed twice; list each once"]
+
+
+def test_a_custom_card_id_with_no_visible_character_is_refused():
+    # its baselines read "only  " and its rows a blank card column
+    text = HEAD + ("onprem:\n  custom_cards:\n    \"\\u200b\": {gpu: T4, price: 1000, busy_watts: 70, idle_watts: 10,"
+                   " life_years: 4}\n") + WORKLOAD
+    got = problems(text)
+    assert got == ["s.yaml:6:5: onprem.custom_cards.\u200b: expected a name with a visible character, got '\\u200b'"]
