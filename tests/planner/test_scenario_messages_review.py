@@ -4,19 +4,8 @@ at the line and column of the value that causes it, in the words the file uses."
 from __future__ import annotations
 
 import pytest
-
-from planner.errors import ScenarioError
-from planner.scenario import load_scenario_text
-
-HEAD = ("name: t\nhorizon_months: 12\n"
-        "prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}\n")
-WORKLOAD = "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}\n"
-
-
-def problems(text: str) -> list[str]:
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario_text(text, origin="s.yaml")
-    return caught.value.problems
+from test_scenario_limits import HEAD, WORKLOAD
+from test_scenario_limits import problems_of as problems
 
 
 def test_an_override_currency_without_a_rate_is_reported_at_that_currency():
