@@ -205,27 +205,8 @@ class _Positions:
                 return None
         return mark.line + 1, mark.column + 1
 
-    def mapping_span(self, path: Path_) -> tuple[int, int, int] | None:
-        """(first line, last line, column), 1-based, of the mapping at `path` (its keys' column); None when
-        the YAML has no mapping there."""
-        node = self.root
-        for part in path:
-            if isinstance(node, yaml.MappingNode):
-                pair = self._entry(node, str(part))
-                if pair is None:
-                    return None
-                node = pair[1]
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-                node = node.value[part]
-            else:
-                return None
-        if not isinstance(node, yaml.MappingNode):
-            return None
-        return node.start_mark.line + 1, node.end_mark.line + 1, node.start_mark.column + 1
-
-    def nested_spans(self, path: Path_) -> list[tuple[int, int]]:
-        """(first line, last line), 1-based, of each mapping or list that is a value of the mapping at `path`,
-        from its key's line (a blanked line between `onprem:` and the mapping's first key is the mapping's)."""
+    def _mapping_at(self, path: Path_) -> yaml.MappingNode | None:
+        """The mapping node at `path`, or None when the YAML has no mapping there."""
         node = self.root
         for part in path:
             if isinstance(node, yaml.MappingNode) and (pair := self._entry(node, str(part))) is not None:
@@ -233,11 +214,23 @@ class _Positions:
             elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
                 node = node.value[part]
             else:
-                return []
-        if not isinstance(node, yaml.MappingNode):
-            return []
-        return [(k.start_mark.line + 1, v.end_mark.line + 1) for k, v in node.value
-                if isinstance(v, (yaml.MappingNode, yaml.SequenceNode))]
+                return None
+        return node if isinstance(node, yaml.MappingNode) else None
+
+    def mapping_span(self, path: Path_) -> tuple[int, int, int] | None:
+        """(first line, last line, column), 1-based, of the mapping at `path` (its keys' column); None when
+        the YAML has no mapping there."""
+        node = self._mapping_at(path)
+        if node is None:
+            return None
+        return node.start_mark.line + 1, node.end_mark.line + 1, node.start_mark.column + 1
+
+    def nested_spans(self, path: Path_) -> list[tuple[int, int]]:
+        """(first line, last line), 1-based, of each mapping or list that is a value of the mapping at `path`,
+        from its key's line (a blanked line between `onprem:` and the mapping's first key is the mapping's)."""
+        node = self._mapping_at(path)
+        return [] if node is None else [(k.start_mark.line + 1, v.end_mark.line + 1) for k, v in node.value
+                                        if isinstance(v, (yaml.MappingNode, yaml.SequenceNode))]
 
     def __contains__(self, path: Path_) -> bool:
         return self.get(path) is not None
