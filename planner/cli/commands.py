@@ -37,7 +37,7 @@ from planner.cli.console import (
     skip_teardown,
     stdout_console,
 )
-from planner.errors import InfeasibleError, PlannerError, PricesRefuteScenario, ScenarioError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, PricesRefuteScenario, ScenarioError
 from planner.text import one_line
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
@@ -389,6 +389,14 @@ class PlanFormat(str, Enum):
     md = "md"
 
 
+# `plan --max-variables`' default. The model's memory grows with its dispatch variables: entry.yaml --unreduced
+# --no-baselines --no-decisions (387,072) peaked at 1.29 GB against 0.10 GB reduced (48), about 3 KB each; with
+# the decision values, whose re-solves hold two models at once, 2.75 GB; industrial.yaml --unreduced (10.3
+# million) passed 5.4 GB within a minute (peak RSS by /usr/bin/time, 2026-12-05). The shipped scenarios reduce to
+# 48-2,880; a 36-month plan of 168 distinct hourly weights, exact, held about 121,000 (issue 11).
+MAX_DISPATCH_VARIABLES = 500_000
+
+
 @app.command("plan")
 def plan_command(
     file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
@@ -411,6 +419,10 @@ def plan_command(
                                                   "(default: the scenario's profile_slots, else 24; 168 = exact) "
                                                   "and print the bound on the cost error"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
+    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
+                                      help="refuse (exit 2), before building it, a model of more than N dispatch "
+                                           "variables (unit–workload pairs × periods; each takes about 3 KB of "
+                                           "memory)"),
     out: Path | None = typer.Option(None, "--out", metavar="DIR", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
     start: str | None = typer.Option(None, "--start", metavar="YYYY-MM", help="plan start month YYYY-MM for focus.csv "
@@ -451,7 +463,8 @@ def plan_command(
         with first_run_threads(2 if no_baselines and usable_cores() >= 2 else 1):
             result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
                                prefetch_baselines=not no_baselines, store=store, time_limit=time_limit,
-                               overrides={"profile_slots": profile_slots} if profile_slots is not None else None)
+                               overrides={"profile_slots": profile_slots} if profile_slots is not None else None,
+                               max_dispatch_variables=max_variables)
         # the table prints the baselines and decision values after the plan; other formats and --out's set
         # (written before the table is printed) carry them
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:
@@ -470,6 +483,8 @@ def plan_command(
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say which file, as validate does
         fail(f"{file}: {exc}", 2)
+    except ModelTooLarge as exc:
+        fail(f"{file}: {_too_large(exc, unreduced)}")
     except PlannerError as exc:
         fail(exc)
     if result.prices.get("warning"):
@@ -497,6 +512,18 @@ def plan_command(
 
 
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx)
+
+
+def _too_large(exc: ModelTooLarge, unreduced: bool) -> str:
+    """What the CLI says of a model over --max-variables: its size, and how to make it smaller or allow it."""
+    from planner.engine.run import SMALLER_MODEL
+
+    smaller = "plan it without --unreduced" if unreduced else SMALLER_MODEL
+    memory = exc.dispatch_variables * 3e3   # bytes, at about 3 KB a variable (MAX_DISPATCH_VARIABLES)
+    size = f"{memory / 1e9:,.1f} GB" if memory >= 1e9 else f"{max(1.0, memory / 1e6):,.0f} MB"
+    return (f"too large to plan with --max-variables {exc.limit:,}: {exc.dispatch_variables:,} dispatch variables "
+            f"({exc.pairs:,} unit–workload pairs × {exc.periods:,} periods), about {size} of memory to build; "
+            f"{smaller}, or allow it with --max-variables {exc.dispatch_variables}")
 
 
 def _add_decisions(result, time_limit: float | None, store: Path | None) -> None:

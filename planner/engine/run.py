@@ -35,7 +35,7 @@ from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, first_run_threads
 from planner.engine.workloads import speed_sources
-from planner.errors import InfeasibleError, PlannerError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
 
@@ -55,14 +55,18 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
 
 
-def check_size(inp: Inputs, max_dispatch_variables: int) -> None:
-    """PlannerError when the model of `inp` would hold more than `max_dispatch_variables` dispatch variables."""
+# what makes a scenario's model smaller, whoever refuses it
+SMALLER_MODEL = ("allow fewer regions or providers (prices.regions, prices.providers), merge workloads or shorten "
+                 "horizon_months")
+
+
+def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
+    """ModelTooLarge when the model of `inp` would hold more than `max_dispatch_variables` dispatch variables
+    (None: no limit)."""
     pairs, periods = int((inp.work > 0).sum()), len(inp.periods)
-    if pairs * periods > max_dispatch_variables:
-        raise PlannerError(f"too large to plan here: {pairs * periods:,} dispatch variables ({pairs:,} unit–workload "
-                           f"pairs × {periods:,} periods; at most {max_dispatch_variables:,}): allow fewer regions or "
-                           "providers (prices.regions, prices.providers), merge workloads or shorten horizon_months — "
-                           "or plan it with the CLI, `fleetplan plan FILE`")
+    if max_dispatch_variables is not None and pairs * periods > max_dispatch_variables:
+        raise ModelTooLarge(pairs, periods, max_dispatch_variables,
+                            f"{SMALLER_MODEL} — or plan it with the CLI, `fleetplan plan FILE`")
 
 
 def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = True) -> Inputs:
@@ -159,7 +163,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
       baselines do not get them;
     - `reduced=False` solves without the exact reductions (slow; for checks);
-    - `max_dispatch_variables`: PlannerError, before the model is built, when it would hold more dispatch
+    - `max_dispatch_variables`: ModelTooLarge, before the model is built, when it would hold more dispatch
       variables (units × workloads each can serve × periods) — a bound on its memory and build time for
       a server planning what others upload;
     - `baselines=False`: the plan alone; `add_baselines(result)` adds them later (show the plan first);
@@ -174,22 +178,21 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced)
     t1 = time.perf_counter()
+    inp = reduce(base) if reduced else base
+    check_size(inp, max_dispatch_variables)   # before a child builds the baselines' models, as large
     # forked before this process first runs HiGHS (baselines.can_fork); the plan's run without cards may
     # settle the all-cloud baseline (baselines.settle_all_cloud): then the child leaves it out
     child = (start_baseline_child(base, solver, time_limit,
                                   all_cloud_is_plan_run(base, extra_constraints) and plan_splits(base, solver))
              if prefetch_baselines and not baselines else None)
     try:
-        inp = reduce(base) if reduced else base
-        if max_dispatch_variables is not None:
-            check_size(inp, max_dispatch_variables)
         t2 = time.perf_counter()
         # two threads where a forked child solves the baselines beside the plan (engine.solve.first_run_threads
         # says why); else the caller's choice: one by default, as a sweep's workers and a caller's own pool of
         # processes need, two from `fleetplan plan --no-baselines`
         with first_run_threads(2) if child is not None else contextlib.nullcontext():
             s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
-                s, store, reduced, base, inp, solver, time_limit, extra_constraints)
+                s, store, reduced, base, inp, solver, time_limit, extra_constraints, max_dispatch_variables)
         if ungrouped is not None and child is not None:   # its baselines are of the grouped inputs
             child.stop()
             child = None
@@ -224,7 +227,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
 
 
 def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
-                                   time_limit: float | None, extra_constraints: ExtraConstraints | None):
+                                   time_limit: float | None, extra_constraints: ExtraConstraints | None,
+                                   max_dispatch_variables: int | None = None):
     """(scenario, base, inp, model, solution, warning) of `inp` solved; when its profile is grouped
     (engine.periods) and the grouped model has no fleet, of the exact inputs (every weekly weight kept, the
     scenario with profile_slots 168: the scenario solved, which a read-back plan's re-solves plan from) with
@@ -242,6 +246,7 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     s = s.model_copy(update={"profile_slots": HOURS_PER_WEEK})
     base = inputs_for(s, store, merge_periods=reduced)
     inp = reduce(base) if reduced else base
+    check_size(inp, max_dispatch_variables)   # every weekly weight its own period: up to 7× the grouped model's
     model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
     warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
                "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "

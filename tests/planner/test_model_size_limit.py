@@ -1,0 +1,87 @@
+"""`fleetplan plan --max-variables`: a model over the limit is refused before it is built. Without it,
+`plan scenarios/industrial.yaml --unreduced` (10.3 million dispatch variables) passed 5.4 GB of memory within
+a minute, and the merged-hours warning tells users to try --unreduced. Sizes here are counted by hand:
+unreduced, every weekly hour of every month is its own period (months × 168)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from planner import plan
+from planner.errors import ModelTooLarge
+from tests.planner.cli_run import one_line_error, run
+from tests.planner.test_profile_slots_caps import scenario as grouped_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+OFFERS = ROOT / "tests" / "fixtures" / "offers" / "k80_and_t4.csv"
+
+
+def two_offer_scenario(tmp_path: Path) -> Path:
+    """12 months, one workload that both offers of k80_and_t4.csv (a T4 and a K80 instance, on demand) can
+    serve, no cards: 2 unit–workload pairs."""
+    path = tmp_path / "two-offers.yaml"
+    path.write_text(yaml.safe_dump({
+        "name": "size check", "currency": "USD", "horizon_months": 12, "discount_rate": 0.0,
+        "prices": {"source": str(OFFERS), "providers": ["aws"], "purchase_options": ["on_demand"]},
+        "workloads": [{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "T4"}]}), encoding="utf-8")
+    return path
+
+
+def test_an_unreduced_model_over_the_limit_is_refused_with_its_size_and_the_way_out(tmp_path):
+    path = two_offer_scenario(tmp_path)
+    # 2 pairs × (12 months × 168 weekly hours = 2,016 periods) = 4,032 dispatch variables
+    result = run("plan", path, "--unreduced", "--max-variables", 4031, "--no-decisions", "--format", "json")
+    assert result.exit_code == 2 and result.stdout == ""
+    error = one_line_error(result)
+    assert "too large to plan with --max-variables 4,031: 4,032 dispatch variables" in error
+    assert "(2 unit–workload pairs × 2,016 periods)" in error
+    # about 3 KB each: 12 MB; the two ways out, the second a number the option takes as written
+    assert "about 12 MB of memory" in error and "plan it without --unreduced" in error
+    assert error.endswith("or allow it with --max-variables 4032")
+
+
+def test_at_the_limit_the_unreduced_plan_is_made_and_agrees_with_the_reduced_one(tmp_path):
+    path = two_offer_scenario(tmp_path)
+    totals = []
+    for flags in (["--unreduced", "--max-variables", 4032], []):   # at the limit; the default, reduced
+        result = run("plan", path, *flags, "--no-decisions", "--no-baselines", "--format", "json")
+        assert result.exit_code == 0, result.output
+        totals.append(json.loads(result.stdout)["total"])
+    # the T4 instance (g4dn.xlarge, 0.526 USD/h) does the 100 T4-hours a month: 0.526 × 100 × 12 = 631.20
+    assert totals == pytest.approx([631.2, 631.2], rel=1e-9)
+
+
+def test_the_default_limit_refuses_industrial_unreduced_before_building_it():
+    result = run("plan", ROOT / "scenarios" / "industrial.yaml", "--unreduced", "--no-decisions", "--format", "json")
+    assert result.exit_code == 2 and result.stdout == ""
+    error = one_line_error(result)
+    horizon = yaml.safe_load((ROOT / "scenarios" / "industrial.yaml").read_text(encoding="utf-8"))["horizon_months"]
+    assert "too large to plan with --max-variables 500,000:" in error
+    assert f"× {horizon * 168:,} periods)" in error and "plan it without --unreduced" in error
+
+
+def test_a_reduced_model_over_the_limit_names_the_scenario_changes_that_shrink_it():
+    path = ROOT / "scenarios" / "startup-hybrid.yaml"
+    result = run("plan", path, "--max-variables", 1, "--no-decisions")
+    assert result.exit_code == 2 and result.stdout == ""
+    error = one_line_error(result)
+    assert error.startswith(f"error: {path}: too large to plan with --max-variables 1: ")
+    assert "allow fewer regions or providers" in error and "--unreduced" not in error
+
+
+def test_the_exact_plan_a_grouping_falls_back_to_is_held_to_the_limit_too(tmp_path):
+    # test_profile_slots_caps' scenario: 24 grouped blocks leave no fleet under its cap, so the plan is made on
+    # all 168 weekly weights (a model of up to 7× the periods); one offer and one card serve its one workload
+    path = grouped_scenario(tmp_path, 0.0585)
+    with pytest.raises(ModelTooLarge) as grouped:
+        plan(path, baselines=False, max_dispatch_variables=1)
+    limit = grouped.value.dispatch_variables          # the grouped model passes this limit …
+    with pytest.raises(ModelTooLarge) as exact:
+        plan(path, baselines=False, max_dispatch_variables=limit)
+    assert exact.value.pairs == grouped.value.pairs == 2
+    assert exact.value.periods % 168 == 0 and exact.value.dispatch_variables > limit   # … the exact one does not
+    assert exact.value.limit == limit
