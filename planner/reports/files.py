@@ -47,8 +47,15 @@ def _check_replaceable(out_dir: Path) -> None:
         raise PlannerError(f"--out {out_dir}: not a folder")
     if out_dir.resolve() == Path.cwd().resolve():
         raise PlannerError(f"--out {out_dir}: the export replaces the whole folder; give one other than the current folder")
-    other = sorted(p.name for p in out_dir.iterdir() if p.name not in OUT_FILES and not _OLD_TEMPORARY.fullmatch(p.name))
+    other = sorted(f"{p.name}/" if p.is_dir() else p.name for p in out_dir.iterdir() if _not_exported(p))
     if other:
         raise PlannerError(f"--out {out_dir}: the folder holds files that are not a plan's ({', '.join(other[:5])}"
                            f"{', …' if len(other) > 5 else ''}); the export replaces the whole folder, so give a "
                            "new or empty folder, or one written by --out")
+
+
+def _not_exported(path: Path) -> bool:
+    """Whether `path` in an --out folder is something no export wrote, which replacing the folder would delete:
+    any other name, and a folder or link under a plan file's name (plan.xlsx/ and all it held went)."""
+    ours = path.name in OUT_FILES or _OLD_TEMPORARY.fullmatch(path.name)
+    return not ours or path.is_symlink() or not path.is_file()

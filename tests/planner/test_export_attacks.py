@@ -268,6 +268,26 @@ def test_a_folder_with_other_files_is_refused_and_left_alone(two_plans, tmp_path
     assert raw(out) == {"notes.txt": b"mine"}
 
 
+def test_a_folder_or_link_under_a_plan_files_name_is_refused_and_left_alone(two_plans, tmp_path):
+    # the check went by names only: a folder plan.xlsx/ (and all it held) was deleted by the replacement
+    from planner.errors import PlannerError
+
+    out = tmp_path / "out"
+    (out / "plan.xlsx" / "sub").mkdir(parents=True)
+    (out / "plan.xlsx" / "keep.txt").write_text("precious")
+    with pytest.raises(PlannerError, match=r"not a plan's \(plan\.xlsx/\)"):
+        write_plan_files(two_plans[0], out)
+    assert (out / "plan.xlsx" / "keep.txt").read_text() == "precious" and (out / "plan.xlsx" / "sub").is_dir()
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text("{}")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "plan.json").symlink_to(elsewhere)
+    with pytest.raises(PlannerError, match=r"not a plan's \(plan\.json\)"):
+        write_plan_files(two_plans[0], linked)
+    assert (linked / "plan.json").is_symlink() and elsewhere.read_text() == "{}"
+
+
 # The child writes the parent's 12-month plan (pickled) over the 60-month set, reporting each file
 # flushed to the disk (os.fsync) on stdout and then waiting, so the parent can kill it between two files.
 CHILD = textwrap.dedent("""
