@@ -20,6 +20,11 @@ def main() -> None:
     """Run the CLI as its own process, set up as planner.process says (pyarrow kept out, garbage collected
     less often). Calling `app` in-process (tests, notebooks) changes nothing."""
     configure_process()
+    # a stream closed before start (`fleetplan offers >&-`) is None here: what goes to it is dropped, as
+    # for a reader that stopped early, instead of an AttributeError at the first write
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))   # noqa: SIM115 — lives as the process does
     try:
         app()
     except SystemExit as exc:

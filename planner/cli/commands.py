@@ -32,6 +32,7 @@ from planner.cli.console import (
     escape,
     fail,
     infeasible,
+    os_error,
     quiet_broken_pipe,
     seconds_within,
     skip_teardown,
@@ -75,6 +76,8 @@ class _Group(TyperGroup):
             quiet_broken_pipe()
         except SystemExit as exc:
             _rich_broken_pipe(exc)
+        except OSError as exc:          # stdout on a full disk: one line, exit 2
+            os_error(exc)
 
 
 def _rich_broken_pipe(exc: SystemExit) -> None:

@@ -133,6 +133,19 @@ def quiet_broken_pipe() -> None:
     raise typer.Exit(0)
 
 
+def os_error(exc: OSError) -> None:
+    """End a command that met an OSError nothing else caught — stdout on a full disk (`> /dev/full`), a
+    file system gone — with one line and exit 2, not a traceback and exit 1 (`infeasible` for plan)."""
+    # an error naming no file is a write to stdout (files are opened by name): its buffer may still hold
+    # what failed, so it is pointed at the null device, where the flush at exit cannot fail again
+    if not exc.filename:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):   # no file descriptor behind stdout (tests, notebooks)
+            pass
+    fail(f"{exc.filename}: {exc.strerror or exc}" if exc.filename else f"cannot write the output: {exc.strerror or exc}", 2)
+
+
 def seconds_within(low: float, high: float):
     """A typer `parser` of a number of seconds from `low` to `high`. typer's own range check (min, max) lets
     nan reach its upper-bound test, which said "should be less than or equal to 86400" of `--time-limit nan`;

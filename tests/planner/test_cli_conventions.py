@@ -136,6 +136,29 @@ def test_closed_pipe_exits_0_quietly(args):
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr and "Exception ignored" not in stderr, stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["plan", "WORKED", "--format", "json", "--no-baselines", "--no-decisions"],
+                                  ["plan", "WORKED", "--no-baselines", "--no-decisions"], ["offers"], ["schema"]])
+def test_stdout_on_a_full_disk_is_one_line_and_exit_2(args):
+    """`fleetplan … > /dev/full`: every write fails with ENOSPC. It was a traceback and exit 1 (for plan,
+    `infeasible`); now one line naming the cause, exit 2, and nothing more at the interpreter's exit."""
+    args = [str(WORKED) if a == "WORKED" else a for a in args]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*fleetplan(), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == "error: cannot write the output: No space left on device", done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+
+
+def test_stdout_closed_before_start_drops_the_output_quietly():
+    """`fleetplan offers >&-`: Python starts with sys.stdout None; the first write was an AttributeError
+    traceback. Now what goes there is dropped, as for a reader that stopped early: exit 0."""
+    done = subprocess.run([*fleetplan(), "offers"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          timeout=120, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+
+
 # --- the plan JSON: version, generation time, the scenario ------------------------------------------
 
 def test_plan_json_says_which_version_made_it_and_when():
