@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from planner.engine import Plan
-from planner.errors import InfeasibleError, PlannerError, SolverError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError
 from planner.scenario import Scenario
 
 # What one plan of the dashboard may take: anyone with the page open can upload a scenario. Each solve
@@ -55,6 +55,9 @@ def recommended_job(scenario: Scenario, solver: str) -> Outcome:
         outcome = Outcome("infeasible", message=str(exc))
     except SolverError as exc:
         outcome = Outcome("error", message=str(exc) + _CLI.format(limit=TIME_LIMIT_S))
+    except ModelTooLarge as exc:
+        outcome = Outcome("error", message=f"{exc} — or plan it with the CLI, `fleetplan plan FILE` (which allows more "
+                                           "with --max-variables)")
     except PlannerError as exc:
         outcome = Outcome("error", message=str(exc))
     outcome.seconds = time.perf_counter() - t0

@@ -32,11 +32,11 @@ class ModelTooLarge(PlannerError):
     """The model of a scenario would hold more dispatch variables (unit–workload pairs × periods) than the
     caller allows: refused before it is built, as its memory and build time grow with that count."""
 
-    def __init__(self, pairs: int, periods: int, limit: int, remedy: str):
-        self.pairs, self.periods, self.limit = pairs, periods, limit
+    def __init__(self, pairs: int, periods: int, limit: int, remedy: str, where: str = ""):
+        self.pairs, self.periods, self.limit, self.remedy, self.where = pairs, periods, limit, remedy, where
         self.dispatch_variables = pairs * periods
-        super().__init__(f"too large to plan here: {self.dispatch_variables:,} dispatch variables ({pairs:,} unit–workload "
-                         f"pairs × {periods:,} periods; at most {limit:,}): {remedy}")
+        super().__init__(f"{where}too large to plan here: {self.dispatch_variables:,} dispatch variables ({pairs:,} "
+                         f"unit–workload pairs × {periods:,} periods; at most {limit:,}): {remedy}")
 
 
 class CatalogError(PlannerError):

@@ -392,11 +392,11 @@ class PlanFormat(str, Enum):
     md = "md"
 
 
-# `plan --max-variables`' default. The model's memory grows with its dispatch variables: entry.yaml --unreduced
-# --no-baselines --no-decisions (387,072) peaked at 1.29 GB against 0.10 GB reduced (48), about 3 KB each; with
-# the decision values, whose re-solves hold two models at once, 2.75 GB; industrial.yaml --unreduced (10.3
-# million) passed 5.4 GB within a minute (peak RSS by /usr/bin/time, 2026-12-05). The shipped scenarios reduce to
-# 48-2,880; a 36-month plan of 168 distinct hourly weights, exact, held about 121,000 (issue 11).
+# The --max-variables default of plan, compare and sweep. The model's memory grows with its dispatch variables:
+# entry.yaml --unreduced --no-baselines --no-decisions (387,072) peaked at 1.29 GB against 0.10 GB reduced (48),
+# about 3 KB each; with the decision values, whose re-solves hold two models at once, 2.75 GB; industrial.yaml
+# --unreduced (10.3 million) passed 5.4 GB within a minute (peak RSS by /usr/bin/time, 2026-12-05). The shipped
+# scenarios reduce to 48-2,880; a 36-month plan of 168 distinct hourly weights, exact, held about 121,000 (issue 11).
 MAX_DISPATCH_VARIABLES = 500_000
 
 
@@ -763,6 +763,9 @@ def compare(
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
+    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
+                                      help="refuse (exit 2), before building it, a model of more than N dispatch "
+                                           "variables, as plan does"),
 ) -> None:
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
 
@@ -779,9 +782,11 @@ def compare(
     try:
         _check_store(store)
         sa, sb = read_side(a), read_side(b)   # each read once: a saved plan may come through a pipe
-        cmp = make_comparison(sa, sb, solver=solver.value, store=store)
+        cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables)
     except InfeasibleError as exc:
         infeasible(exc, fmt)
+    except ModelTooLarge as exc:
+        fail(f"{exc.where}{_too_large(exc, False)}")
     except PlannerError as exc:
         fail(exc)
     for note in cmp.notes:
@@ -892,6 +897,9 @@ def sweep(
     fmt: Format = typer.Option(Format.table, "--format"),
     store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
+    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
+                                      help="a point whose model would hold more than N dispatch variables is a row "
+                                           "with status error, refused before its model is built, as plan does"),
 ) -> None:
     """Plan every combination of the --vary values (one row each; infeasible points are rows too; at most
     10,000 points)."""
@@ -916,7 +924,8 @@ def sweep(
             table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
                               solver=solver.value,
                               progress=lambda done, n: bar.update(task, completed=done, total=n, refresh=True),
-                              scheduler_timeout=scheduler_timeout if scheduler is not None else None, store=store)
+                              scheduler_timeout=scheduler_timeout if scheduler is not None else None, store=store,
+                              max_dispatch_variables=max_variables)
     except PlannerError as exc:
         fail(exc)
     except OSError as exc:   # an unreachable --scheduler

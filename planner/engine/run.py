@@ -65,8 +65,7 @@ def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
     (None: no limit)."""
     pairs, periods = int((inp.work > 0).sum()), len(inp.periods)
     if max_dispatch_variables is not None and pairs * periods > max_dispatch_variables:
-        raise ModelTooLarge(pairs, periods, max_dispatch_variables,
-                            f"{SMALLER_MODEL} — or plan it with the CLI, `fleetplan plan FILE`")
+        raise ModelTooLarge(pairs, periods, max_dispatch_variables, SMALLER_MODEL)
 
 
 def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = True) -> Inputs:
@@ -275,13 +274,17 @@ class PlanSummary:
 
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
-                 time_limit: float | None = None, store: str | Path | None = None) -> PlanSummary:
+                 time_limit: float | None = None, store: str | Path | None = None,
+                 max_dispatch_variables: int | None = None) -> PlanSummary:
     """The status, total, fleet, baselines and warnings of `plan(scenario, solver, baselines)`, the same
-    numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps)."""
+    numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps).
+    `max_dispatch_variables`: ModelTooLarge before a model is built, as `plan()`."""
     s = load_scenario(scenario)
     base = inputs_for(s, store)
-    s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, reduce(base),
-                                                                              solver, time_limit, None)
+    inp = reduce(base)
+    check_size(inp, max_dispatch_variables)
+    s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, inp, solver,
+                                                                              time_limit, None, max_dispatch_variables)
     total, fleet = read_fleet(inp, model)
     table = None
     if baselines:

@@ -18,7 +18,7 @@ import pandas as pd
 from planner._version import __version__
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import InfeasibleError, PlannerError, ScenarioError, SolverError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError
 from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario_file, load_scenario_text, parse_scenario
@@ -381,7 +381,8 @@ def _json_object(path: Path) -> Any:
         return None
 
 
-def _as_plan(x: Any, solver: str, baselines: bool, side: str, store: str | Path | None) -> Plan | SavedPlan:
+def _as_plan(x: Any, solver: str, baselines: bool, side: str, store: str | Path | None,
+             max_dispatch_variables: int | None = None) -> Plan | SavedPlan:
     name = _name_of(x)
     if isinstance(x, Path):
         x = read_side(x)
@@ -395,9 +396,11 @@ def _as_plan(x: Any, solver: str, baselines: bool, side: str, store: str | Path 
                                "or scenarios")
         return x
     try:
-        return plan(x, solver=solver, baselines=baselines, store=store)
+        return plan(x, solver=solver, baselines=baselines, store=store, max_dispatch_variables=max_dispatch_variables)
     except (InfeasibleError, SolverError) as exc:   # say which side has no fleet: both are planned here
         raise type(exc)(f"{side} ({name}): {exc}") from None
+    except ModelTooLarge as exc:
+        raise ModelTooLarge(exc.pairs, exc.periods, exc.limit, exc.remedy, where=f"{side} ({name}): ") from None
 
 
 def _provenance(p: Plan | SavedPlan) -> dict:
@@ -447,15 +450,17 @@ def _name_of(x: Any) -> str:
 
 
 def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False,
-            store: str | Path | None = None) -> Comparison:
+            store: str | Path | None = None, max_dispatch_variables: int | None = None) -> Comparison:
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
-    store of the scenarios planned here, as `plan(store=…)`.
+    store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` as `plan()`'s (a
+    ModelTooLarge names the side).
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
     what the plans record of their prices and planner that differs (`provenance`).
     """
-    pa, pb = _as_plan(a, solver, baselines, "a", store), _as_plan(b, solver, baselines, "b", store)
+    pa, pb = (_as_plan(a, solver, baselines, "a", store, max_dispatch_variables),
+              _as_plan(b, solver, baselines, "b", store, max_dispatch_variables))
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)

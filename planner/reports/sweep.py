@@ -99,13 +99,15 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
     return "; ".join(x for x in (", ".join(units), ", ".join(hours)) if x) or "(none)"
 
 
-def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | None = None) -> dict:
+def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | None = None,
+                 max_dispatch_variables: int | None = None) -> dict:
     """One sweep row (runs in a worker process): infeasible and failed points become rows. The row carries
     under `_PRICES` where its prices came from (source, store, snapshots, warning), as `plan()` reports it,
     and under `_WARNINGS` the plan's warnings."""
     prices, warnings = None, []
     try:
-        p = plan_summary(scenario, solver=solver, baselines=baselines, store=store)
+        p = plan_summary(scenario, solver=solver, baselines=baselines, store=store,
+                         max_dispatch_variables=max_dispatch_variables)
         prices, warnings = _provenance(p.prices), p.warnings
     except InfeasibleError as exc:
         row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
@@ -299,7 +301,8 @@ def _resolve_client(scheduler: Any, timeout: float | None):
 def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[Any]],
           scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = DEFAULT_SOLVER,
           progress: Progress | None = None, scheduler_timeout: float | None = None,
-          store: str | Path | None = None, max_points: int = MAX_POINTS) -> pd.DataFrame:
+          store: str | Path | None = None, max_points: int = MAX_POINTS,
+          max_dispatch_variables: int | None = None) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 
     Columns: one per varied path, `total` (present value, in the scenario currency, or the point's
@@ -325,7 +328,8 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     anything is built or solved, for more. Each point's scenario is built as it is solved.
     Rows come back in cross-product order either way, with the same numbers. Local workers import only
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
-    `progress(done, total)` is called as points finish.
+    `progress(done, total)` is called as points finish. `max_dispatch_variables`: a point whose model would
+    hold more dispatch variables is an error row, refused before its model is built (as `plan()`).
     """
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
@@ -358,7 +362,9 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if progress is not None:
         progress(done, n)
     if todo:
-        _solve_points(todo, record, scheduler, processes, solver, baselines, scheduler_timeout, store)
+        point_kw = {k: v for k, v in (("store", store), ("max_dispatch_variables", max_dispatch_variables))
+                    if v is not None}
+        _solve_points(todo, record, scheduler, processes, solver, baselines, scheduler_timeout, point_kw)
     # each varied column as its values were given: pandas would read [None, 5] as [NaN, 5.0], which plan()
     # refuses when a row is fed back (a cap of None is no cap; NaN is no number)
     columns = {path: [point[path] for point in points] for path in vary}
@@ -378,10 +384,11 @@ def _scenario_of(task: Any) -> Scenario | str:
 
 def _solve_points(todo: list[tuple[int, Any]], record: Callable[[int, dict], None], scheduler: Any,
                   processes: int, solver: str, baselines: bool, scheduler_timeout: float | None = None,
-                  store: str | None = None) -> None:
+                  kw: dict | None = None) -> None:
     """Solve each (index, scenario or its builder) of `todo` on a Dask cluster, local processes or in this
-    process; `record(index, row)` is called (in this thread) as each finishes. `store`: the price store."""
-    kw = {} if store is None else {"store": store}
+    process; `record(index, row)` is called (in this thread) as each finishes. `kw`: what every point's
+    `_sweep_point` gets besides (the price store, the size limit)."""
+    kw = kw or {}
     if scheduler is not None:
         client, owned = _resolve_client(scheduler, scheduler_timeout)
         from distributed import as_completed as dask_completed
@@ -405,13 +412,13 @@ def _solve_points(todo: list[tuple[int, Any]], record: Callable[[int, dict], Non
             s = _scenario_of(task)
             record(i, _error_row(s) if isinstance(s, str) else _sweep_point(s, solver, baselines, **kw))
     else:
-        _solve_in_workers(todo, record, min(processes, len(todo)), solver, baselines, store=store)
+        _solve_in_workers(todo, record, min(processes, len(todo)), solver, baselines, kw=kw)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Local worker processes
 #
-# A worker serves pickled (index, scenario, solver, baselines, store) tasks from a pipe with pickled (index, row)
+# A worker serves pickled (index, scenario, solver, baselines, kw) tasks from a pipe with pickled (index, row)
 # answers on another; its file descriptor 1 points at the null device (so no solver or library can write
 # into the answers, or onto the caller's stdout); it ignores Ctrl-C (the caller stops it). It runs in a
 # session of its own, so that a sweep stopped early ends the CBC processes of its workers with them, and
@@ -464,11 +471,11 @@ def _serve(tasks, answers) -> None:
     answers.flush()
     while True:
         try:
-            i, scenario, solver, baselines, store = pickle.load(tasks)
+            i, scenario, solver, baselines, kw = pickle.load(tasks)
         except EOFError:
             return
         try:
-            row = _sweep_point(scenario, solver, baselines, **({} if store is None else {"store": store}))
+            row = _sweep_point(scenario, solver, baselines, **kw)
         except Exception as exc:   # noqa: BLE001 - a point that fails is a row, as in one process
             row = _error_row(f"{type(exc).__name__}: {exc}")
         pickle.dump((i, row), answers)
@@ -593,9 +600,11 @@ def _start_worker(env: dict[str, str] | None = None, keep_fds: tuple[int, ...] =
 
 
 def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict], None], workers: int,
-                      solver: str, baselines: bool, store: str | None = None) -> None:
+                      solver: str, baselines: bool, kw: dict | None = None) -> None:
     """Solve `todo` on `workers` worker processes, one feeding thread each, which builds each point's
-    scenario as it sends it; rows are recorded here. `store`: the price store, passed with every point."""
+    scenario as it sends it; rows are recorded here. `kw`: what every point's `_sweep_point` gets besides
+    (the price store, the size limit), passed with every point."""
+    kw = kw or {}
     tasks: queue.SimpleQueue = queue.SimpleQueue()
     for item in todo:
         tasks.put(item)
@@ -628,7 +637,7 @@ def _solve_in_workers(todo: list[tuple[int, Any]], record: Callable[[int, dict],
                 answers.put((i, _error_row(scenario)))
                 continue
             try:
-                pickle.dump((i, scenario, solver, baselines, store), proc.stdin)
+                pickle.dump((i, scenario, solver, baselines, kw), proc.stdin)
                 proc.stdin.flush()
                 answers.put(pickle.load(proc.stdout))
             except Exception:   # noqa: BLE001 - the worker died while solving this point

@@ -28,7 +28,9 @@ def test_the_size_is_units_times_workloads_times_periods_and_is_checked_before_b
     with pytest.raises(PlannerError) as info:
         plan(s, baselines=False, max_dispatch_variables=15)
     assert "16 dispatch variables (2 unit–workload pairs × 8 periods; at most 15)" in str(info.value)
-    assert "fleetplan plan FILE" in str(info.value)
+    # what shrinks it; the dashboard adds the CLI as the way out (below)
+    assert str(info.value).endswith("allow fewer regions or providers (prices.regions, prices.providers), merge "
+                                    "workloads or shorten horizon_months")
 
 
 def test_an_upload_too_large_for_the_dashboard_is_refused_at_once():
@@ -47,6 +49,7 @@ def test_an_upload_too_large_for_the_dashboard_is_refused_at_once():
     outcome = jobs.recommended_job(s, "highs")
     assert outcome.kind == "error" and "too large to plan here" in outcome.message, outcome.message
     assert f"at most {jobs.MAX_DISPATCH_VARIABLES:,}" in outcome.message
+    assert outcome.message.endswith("plan it with the CLI, `fleetplan plan FILE` (which allows more with --max-variables)")
     assert time.perf_counter() - start < 60   # not a timing claim: a model of this size took minutes and 2 GB
 
 

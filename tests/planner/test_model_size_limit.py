@@ -1,4 +1,4 @@
-"""`fleetplan plan --max-variables`: a model over the limit is refused before it is built. Without it,
+"""`fleetplan plan --max-variables` (and compare's, sweep's): a model over the limit is refused before it is built. Without it,
 `plan scenarios/industrial.yaml --unreduced` (10.3 million dispatch variables) passed 5.4 GB of memory within
 a minute, and the merged-hours warning tells users to try --unreduced. Sizes here are counted by hand:
 unreduced, every weekly hour of every month is its own period (months × 168)."""
@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner import plan
+from planner import plan, sweep
+from planner.engine.run import plan_summary
 from planner.errors import ModelTooLarge
+from planner.scenario import load_scenario
 from tests.planner.cli_run import one_line_error, run
 from tests.planner.test_profile_slots_caps import scenario as grouped_scenario
 
@@ -85,3 +87,45 @@ def test_the_exact_plan_a_grouping_falls_back_to_is_held_to_the_limit_too(tmp_pa
     assert exact.value.pairs == grouped.value.pairs == 2
     assert exact.value.periods % 168 == 0 and exact.value.dispatch_variables > limit   # … the exact one does not
     assert exact.value.limit == limit
+
+
+ENTRY = ROOT / "scenarios" / "entry.yaml"
+
+
+def test_compare_holds_each_side_to_the_limit_and_names_the_side(tmp_path):
+    # the two-offer scenario reduces to one dispatch variable (the T4 offer, one period); entry.yaml to more
+    small = two_offer_scenario(tmp_path)
+    entry_name = yaml.safe_load(ENTRY.read_text(encoding="utf-8"))["name"]
+    result = run("compare", small, ENTRY, "--max-variables", 1)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert one_line_error(result).startswith(f"error: b ({entry_name}): too large to plan with --max-variables 1: ")
+    # the unreduced sizes are never built: a side is planned reduced, as plan plans it
+    assert run("compare", small, small, "--max-variables", 1, "--format", "json").exit_code == 0
+
+
+@pytest.mark.parametrize("processes", [1, 2])   # in this process, and in worker processes (the limit travels)
+def test_a_sweep_point_over_the_limit_is_an_error_row(tmp_path, processes):
+    small = two_offer_scenario(tmp_path)
+    # 100 → 1 T4-hour a month: the model is the same size; the limit 0 < 1 refuses both points
+    table = sweep(small, {"workloads.w.gpu_hours_per_month": [1, 100]}, processes=processes, max_dispatch_variables=0)
+    assert list(table["status"]) == ["error", "error"]
+    assert all(note.startswith("too large to plan here: 1 dispatch variables") and "at most 0)" in note
+               for note in table["note"])
+    allowed = sweep(small, {"workloads.w.gpu_hours_per_month": [1, 100]}, processes=processes, max_dispatch_variables=1)
+    # 0.526 USD/h × hours × 12 months
+    assert list(allowed["status"]) == ["optimal", "optimal"]
+    assert list(allowed["total"]) == pytest.approx([0.526 * 12, 0.526 * 100 * 12], rel=1e-9)
+
+
+def test_the_cli_sweep_passes_its_limit_to_every_point():
+    result = run("sweep", ENTRY, "--vary", "onprem.pue=1.2,1.3", "--max-variables", 1, "--processes", 1,
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["status"] for r in rows] == ["error", "error"]
+    assert all("too large to plan here" in r["note"] and "at most 1)" in r["note"] for r in rows)
+
+
+def test_plan_summary_is_held_to_the_limit():
+    with pytest.raises(ModelTooLarge):
+        plan_summary(load_scenario(ENTRY), max_dispatch_variables=1)
