@@ -56,6 +56,10 @@ OFFER_COLUMNS: dict[str, str] = {
 # (a typo or a placeholder), and planning on it would cost a fleet at 0. Reservations may have a zero
 # hourly fee (All Upfront) but not a zero fee in total; on-prem `purchase` rows carry no hourly price.
 HOURLY_OPTIONS = ("on_demand", "spot", "low_priority", "savings_plan_1y", "savings_plan_3y")
+# the term of each commitment option, in months; every other option has none (0). A commitment row may say
+# 0 for its option's own term; any other figure contradicts the option (a reserved_1y row of 36 months was
+# charged three years)
+TERM_MONTHS_OF_OPTION = {"reserved_1y": 12, "savings_plan_1y": 12, "reserved_3y": 36, "savings_plan_3y": 36}
 # GPUs in one unit (instance, VM, card). The biggest units sold today hold 8-16 GPUs (p5, ND H100 v5,
 # trn1/trn2 with 16 devices); a rack sold as one unit (GB200 NVL72) holds 72. 128 leaves room for that
 # and rejects what is certainly a unit error (a price or a memory size in the count column, 1e400).
@@ -210,6 +214,8 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
             (option.isin((*HOURLY_OPTIONS, "reserved_1y", "reserved_3y")) & (effective > 0)
              & (effective < MIN_HOURLY_PRICE), f"a price below {MIN_HOURLY_PRICE:g} per unit-hour (a unit error?)"),
             (count < 0, "negative gpu_count"),
+            ((df["term_months"] != 0) & (df["term_months"] != option.map(TERM_MONTHS_OF_OPTION).fillna(0)),
+             "term_months not its purchase option's (a *_1y option 12 or 0, *_3y 36 or 0, any other 0)"),
             (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit"),
             # facts may be empty (unknown) but never infinite: 1e999 or 400 digits read as inf, and an
             # infinite gpu_memory_gb met every memory floor
