@@ -282,13 +282,24 @@ def _resolve_client(scheduler: Any, timeout: float | None):
 
     if isinstance(scheduler, Client):
         return scheduler, False
-    from distributed.comm import resolve_address
+    from distributed.comm import parse_address, resolve_address
 
     try:   # a malformed address fails here, before a Client exists (a failed Client complains again when collected)
-        resolve_address(str(scheduler))
+        scheme, _ = parse_address(str(scheduler))
+        if scheme.lower() == "tcp" and scheme != "tcp":
+            raise PlannerError(f"Dask scheduler {str(scheduler)!r}: the scheme is written in lower case; did you mean "
+                               f"{'tcp' + str(scheduler)[len(scheme):]!r}?")
+        if scheme != "ucx":   # distributed warns that it dropped ucx when asked to resolve one
+            resolve_address(str(scheduler))
     except ValueError as exc:
         raise PlannerError(f"Dask scheduler {str(scheduler)!r} is not an address ({exc}); expected one such as "
                            "tcp://10.0.0.5:8786") from None
+    # tls:// and wss:// need certificates an address cannot carry, inproc:// is a scheduler inside one process,
+    # ucx:// a package of its own: each failed with a traceback. A distributed.Client of the caller's own
+    # (library) connects any way distributed can.
+    if scheme != "tcp":
+        raise PlannerError(f"Dask scheduler {str(scheduler)!r}: only tcp:// addresses are taken here (tcp://HOST:PORT); "
+                           f"for {scheme}://, pass a distributed.Client connected your way to planner.sweep(scheduler=…)")
     kwargs = {} if timeout is None else {"timeout": timeout}
     try:
         return Client(str(scheduler), set_as_default=False, **kwargs), True

@@ -536,6 +536,30 @@ def test_a_malformed_scheduler_address_is_one_error_line_and_exit_2(address):
     assert "tcp://10.0.0.5:8786" in lines[0]
 
 
+@pytest.mark.parametrize("scheme", ["tls", "inproc", "ucx", "ws"])
+def test_a_scheduler_address_of_another_scheme_is_one_error_line_and_exit_2(scheme):
+    # each passed the address check and failed in distributed with a traceback (tls: no ssl_context)
+    pytest.importorskip("distributed")
+    exe = Path(sys.executable).parent / "fleetplan"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "planner.cli"]
+    address = f"{scheme}://127.0.0.1:{_closed_port()}"
+    result = subprocess.run([*cmd, "sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.1,0.2",
+                             "--scheduler", address, "--scheduler-timeout", "1"], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"error: Dask scheduler {address!r}: only tcp:// addresses are taken here (tcp://HOST:PORT); "
+                     f"for {scheme}://, pass a distributed.Client connected your way to planner.sweep(scheduler=…)"]
+
+
+def test_an_upper_case_tcp_scheme_is_refused_with_the_address_it_meant():
+    pytest.importorskip("distributed")
+    from planner.errors import PlannerError
+
+    with pytest.raises(PlannerError, match=r"did you mean 'tcp://127\.0\.0\.1:8786'\?"):
+        sweep(WORKED, {"onprem.electricity_per_kwh": [0.1]}, scheduler="TCP://127.0.0.1:8786", scheduler_timeout=1)
+
+
 def test_scheduler_without_distributed_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)        # `import distributed` fails as if not installed
     result = CliRunner().invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.1,0.2",
