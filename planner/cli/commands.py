@@ -551,6 +551,10 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
         return
     if fmt is PlanFormat.table:
         raise PlannerError("-o FILE needs --format json, csv, xlsx, focus or md (the table is for the terminal)")
+    if str(output) == "-":   # elsewhere `-` is stdout; here it wrote a file named "-" ("wrote -")
+        raise PlannerError("-o -: the output goes to stdout without -o, so leave it out"
+                           + (" (a workbook needs a file: -o plan.xlsx)" if fmt is PlanFormat.xlsx else "")
+                           + "; a file named - is ./-")
     if output.is_dir():
         raise PlannerError(f"-o {output}: is a folder; give a file name, e.g. {output / ('plan.' + _SUFFIX[fmt])}")
     if not output.parent.is_dir():

@@ -71,3 +71,16 @@ def test_minus_o_onto_the_price_store_the_scenario_reads_is_refused(tmp_path, mo
     result = run("plan", scenario, "--format", "md", "-o", store, "--no-decisions")
     assert result.exit_code == 2 and f"-o {store}: is {store}, which this plan reads" in result.output, result.output
     assert store.read_bytes() == b"stand-in for a store: checked before it is read"
+
+
+def test_minus_o_dash_is_refused_before_solving_and_writes_no_file_named_dash(tmp_path, monkeypatch):
+    # `-o -` wrote a file named "-" ("wrote -"), where `-` reads as stdout elsewhere
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(ENTRY, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for fmt, hint in (("json", ""), ("xlsx", " (a workbook needs a file: -o plan.xlsx)")):
+        result = run("plan", scenario, "--format", fmt, "-o", "-", "--no-decisions")
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.strip() == f"error: -o -: the output goes to stdout without -o, so leave it out{hint}; " \
+                                        "a file named - is ./-"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml"]
