@@ -56,9 +56,9 @@ OFFER_COLUMNS: dict[str, str] = {
 # (a typo or a placeholder), and planning on it would cost a fleet at 0. Reservations may have a zero
 # hourly fee (All Upfront) but not a zero fee in total; on-prem `purchase` rows carry no hourly price.
 HOURLY_OPTIONS = ("on_demand", "spot", "low_priority", "savings_plan_1y", "savings_plan_3y")
-# the term of each commitment option, in months; every other option has none (0). A commitment row may say
-# 0 for its option's own term; any other figure contradicts the option (a reserved_1y row of 36 months was
-# charged three years)
+# the term of each commitment option, in months. A commitment row may say 0 for its option's own term (read
+# as that term); any other figure contradicts the option (a reserved_1y row of 36 months was charged three
+# years). Other options have no term: the planner ignores theirs.
 TERM_MONTHS_OF_OPTION = {"reserved_1y": 12, "savings_plan_1y": 12, "reserved_3y": 36, "savings_plan_3y": 36}
 # GPUs in one unit (instance, VM, card). The biggest units sold today hold 8-16 GPUs (p5, ND H100 v5,
 # trn1/trn2 with 16 devices); a rack sold as one unit (GB200 NVL72) holds 72. 128 leaves room for that
@@ -140,6 +140,11 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     # one frame from the typed columns, in contract order, with a fresh index (never `df` itself)
     df = pd.DataFrame(typed, copy=False).reset_index(drop=True)
+    # a commitment row's term 0 is its option's own term: said here once, so that every reader (the plan's
+    # costs, the offers' ranking, the price floor below) spreads its upfront over the same hours
+    own = df["purchase_option"].astype(object).map(TERM_MONTHS_OF_OPTION)
+    if ((df["term_months"] == 0) & own.notna()).any():
+        df["term_months"] = df["term_months"].mask((df["term_months"] == 0) & own.notna(), own).astype("int64")
     if not check:
         return df
     # an empty text cell reads as "" (read_offers_csv keeps no NA in text): as missing as NaN
@@ -214,8 +219,8 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
             (option.isin((*HOURLY_OPTIONS, "reserved_1y", "reserved_3y")) & (effective > 0)
              & (effective < MIN_HOURLY_PRICE), f"a price below {MIN_HOURLY_PRICE:g} per unit-hour (a unit error?)"),
             (count < 0, "negative gpu_count"),
-            ((df["term_months"] != 0) & (df["term_months"] != option.map(TERM_MONTHS_OF_OPTION).fillna(0)),
-             "term_months not its purchase option's (a *_1y option 12 or 0, *_3y 36 or 0, any other 0)"),
+            (option.isin(tuple(TERM_MONTHS_OF_OPTION)) & (df["term_months"] != option.map(TERM_MONTHS_OF_OPTION)),
+             "term_months not its purchase option's (12 for a *_1y option, 36 for *_3y)"),
             (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit"),
             # facts may be empty (unknown) but never infinite: 1e999 or 400 digits read as inf, and an
             # infinite gpu_memory_gb met every memory floor
