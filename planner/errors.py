@@ -38,6 +38,9 @@ class ModelTooLarge(PlannerError):
         super().__init__(f"{where}too large to plan here: {self.dispatch_variables:,} dispatch variables ({pairs:,} "
                          f"unit–workload pairs × {periods:,} periods; at most {limit:,}): {remedy}")
 
+    def __reduce__(self):   # pickled as it was made (a plan in a process pool): its args hold only the message
+        return type(self), (self.pairs, self.periods, self.limit, self.remedy, self.where)
+
 
 class CatalogError(PlannerError):
     """A packaged or user-supplied catalog (GPUs, cards, frameworks) is malformed or lacks an entry."""

@@ -22,9 +22,13 @@ def main() -> None:
     configure_process()
     # a stream closed before start (`fleetplan offers >&-`) is None here: what goes to it is dropped, as
     # for a reader that stopped early, instead of an AttributeError at the first write
-    for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))   # noqa: SIM115 — lives as the process does
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:   # its descriptor is free: the null device takes that number
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:   # stdin closed too took the lowest number
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, "w", encoding="utf-8", closefd=False))   # noqa: SIM115 — lives as the process does
     try:
         app()
     except SystemExit as exc:

@@ -425,7 +425,7 @@ def plan_command(
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables (unit–workload pairs × periods; each takes about 3 KB of "
-                                           "memory)"),
+                                           "memory, twice that while the decision values re-solve)"),
     out: Path | None = typer.Option(None, "--out", metavar="DIR", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
     start: str | None = typer.Option(None, "--start", metavar="YYYY-MM", help="plan start month YYYY-MM for focus.csv "
@@ -525,7 +525,8 @@ def _too_large(exc: ModelTooLarge, unreduced: bool) -> str:
     memory = exc.dispatch_variables * 3e3   # bytes, at about 3 KB a variable (MAX_DISPATCH_VARIABLES)
     size = f"{memory / 1e9:,.1f} GB" if memory >= 1e9 else f"{max(1.0, memory / 1e6):,.0f} MB"
     return (f"too large to plan with --max-variables {exc.limit:,}: {exc.dispatch_variables:,} dispatch variables "
-            f"({exc.pairs:,} unit–workload pairs × {exc.periods:,} periods), about {size} of memory to build; "
+            f"({exc.pairs:,} unit–workload pairs × {exc.periods:,} periods), about {size} of memory to build "
+            "(twice that while the decision values re-solve); "
             f"{smaller}, or allow it with --max-variables {exc.dispatch_variables}")
 
 
@@ -552,9 +553,10 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
     if fmt is PlanFormat.table:
         raise PlannerError("-o FILE needs --format json, csv, xlsx, focus or md (the table is for the terminal)")
     if str(output) == "-":   # elsewhere `-` is stdout; here it wrote a file named "-" ("wrote -")
-        raise PlannerError("-o -: the output goes to stdout without -o, so leave it out"
-                           + (" (a workbook needs a file: -o plan.xlsx)" if fmt is PlanFormat.xlsx else "")
-                           + "; a file named - is ./-")
+        if fmt is PlanFormat.xlsx:
+            raise PlannerError("-o -: a workbook is not written to stdout; give a file, e.g. -o plan.xlsx")
+        raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
+                           "full path)")
     if output.is_dir():
         raise PlannerError(f"-o {output}: is a folder; give a file name, e.g. {output / ('plan.' + _SUFFIX[fmt])}")
     if not output.parent.is_dir():

@@ -3,6 +3,7 @@ that turns a PlannerError into a message and an exit code (0 ok, 1 infeasible, 2
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -125,25 +126,33 @@ def quiet_broken_pipe() -> None:
     """End the command with exit 0 after its reader closed stdout, as Python's documentation recommends
     (signal module, "Note on SIGPIPE"): point stdout at the null device, so the final flush at exit
     cannot fail again and print a traceback."""
+    _stdout_to_null()
+    raise typer.Exit(0)
+
+
+def _stdout_to_null() -> None:
+    """Point stdout's file descriptor at the null device: what its buffer still holds goes nowhere."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):   # no file descriptor behind stdout (tests, notebooks)
         pass
-    raise typer.Exit(0)
+
+
+# what a failed write says (ENOSPC: > /dev/full), as against a socket's or a timeout's OSError
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})
 
 
 def os_error(exc: OSError) -> None:
     """End a command that met an OSError nothing else caught — stdout on a full disk (`> /dev/full`), a
     file system gone — with one line and exit 2, not a traceback and exit 1 (`infeasible` for plan)."""
-    # an error naming no file is a write to stdout (files are opened by name): its buffer may still hold
-    # what failed, so it is pointed at the null device, where the flush at exit cannot fail again
-    if not exc.filename:
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):   # no file descriptor behind stdout (tests, notebooks)
-            pass
-    fail(f"{exc.filename}: {exc.strerror or exc}" if exc.filename else f"cannot write the output: {exc.strerror or exc}", 2)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename:
+        fail(f"{exc.filename}: {reason}", 2)
+    if exc.errno in _WRITE_ERRORS:   # a write naming no file: stdout (files are opened by name)
+        _stdout_to_null()            # its buffer still holds what failed: the flush at exit must not fail again
+        fail(f"cannot write the output: {reason}", 2)
+    fail(reason, 2)
 
 
 def seconds_within(low: float, high: float):

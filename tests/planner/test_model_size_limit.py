@@ -126,6 +126,13 @@ def test_the_cli_sweep_passes_its_limit_to_every_point():
     assert all("too large to plan here" in r["note"] and "at most 1)" in r["note"] for r in rows)
 
 
-def test_plan_summary_is_held_to_the_limit():
-    with pytest.raises(ModelTooLarge):
+def test_plan_summary_is_held_to_the_limit_and_its_error_travels_between_processes():
+    import pickle
+
+    with pytest.raises(ModelTooLarge) as info:
         plan_summary(load_scenario(ENTRY), max_dispatch_variables=1)
+    again = pickle.loads(pickle.dumps(info.value))   # a plan in a process pool: as it was raised
+    assert (type(again), str(again), again.pairs, again.periods, again.limit) == (
+        ModelTooLarge, str(info.value), info.value.pairs, info.value.periods, 1)
+    from planner import ModelTooLarge as exported
+    assert exported is ModelTooLarge

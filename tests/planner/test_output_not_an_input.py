@@ -78,9 +78,12 @@ def test_minus_o_dash_is_refused_before_solving_and_writes_no_file_named_dash(tm
     scenario = tmp_path / "s.yaml"
     scenario.write_text(ENTRY, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    for fmt, hint in (("json", ""), ("xlsx", " (a workbook needs a file: -o plan.xlsx)")):
+    for fmt, said in (("json", "the output goes to stdout without -o, so leave -o out (a file named - needs its full "
+                                "path)"),
+                      ("xlsx", "a workbook is not written to stdout; give a file, e.g. -o plan.xlsx")):
         result = run("plan", scenario, "--format", fmt, "-o", "-", "--no-decisions")
         assert result.exit_code == 2 and result.stdout == ""
-        assert result.stderr.strip() == f"error: -o -: the output goes to stdout without -o, so leave it out{hint}; " \
-                                        "a file named - is ./-"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml"]
+        assert result.stderr.strip() == f"error: -o -: {said}"
+    result = run("plan", scenario, "--format", "json", "-o", tmp_path / "-", "--no-decisions", "--no-baselines")
+    assert result.exit_code == 0, result.output   # the advice works: a full path is a file named -
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["-", "s.yaml"]

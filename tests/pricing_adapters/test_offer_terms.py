@@ -1,7 +1,8 @@
-"""A commitment row's term_months must be its purchase option's: 12 months for a *_1y option, 36 for *_3y (or
-0, read as the option's own). Other options have no term (the planner ignores theirs). An offers CSV whose reserved_1y row said 36 was
-planned as a three-year commitment: over 24 months it charged 26,437 USD where 12-month terms cost 17,625
-(found by a hostile-input probe). The store refused such rows already; the CSV path took any 0-1200."""
+"""A commitment row's term_months must be its purchase option's: 12 months for a *_1y option, 36 for *_3y
+(or 0, read as the option's own). Other options have no term (the planner ignores theirs). An offers CSV
+whose reserved_1y row said 36 was planned as a three-year commitment: over 24 months it charged 26,437 USD
+where 12-month terms cost 17,625 (found by a hostile-input probe). The store refused such rows already; the
+CSV path took any 0-1200."""
 
 from __future__ import annotations
 
