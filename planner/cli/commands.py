@@ -948,6 +948,10 @@ def sweep(
     bad = int((table["status"] != "optimal").sum())
     if bad:
         err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")
+    too_large = int(table["note"].astype(str).str.startswith("too large to plan here").sum())
+    if too_large:   # the rows' notes give each point's count; the option that allows them is the CLI's
+        err.warn(f"{too_large} of {len(table)} points are too large for --max-variables {max_variables:,}; their "
+                 "notes give each model's size, and a larger --max-variables allows them")
     # the currency of each point's money: its own when the sweep varies it (that column says it then)
     currencies = list(dict.fromkeys(map(str, table["currency"]))) if "currency" in grid else [scenario.currency]
     if fmt is not Format.table and "currency" not in grid:   # a CSV or JSON file travels without the title

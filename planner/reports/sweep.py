@@ -294,19 +294,36 @@ def _resolve_client(scheduler: Any, timeout: float | None):
     except ValueError as exc:
         raise PlannerError(f"Dask scheduler {str(scheduler)!r} is not an address ({exc}); expected one such as "
                            "tcp://10.0.0.5:8786") from None
-    # tls:// and wss:// need certificates an address cannot carry, inproc:// is a scheduler inside one process,
-    # ucx:// a package of its own: each failed with a traceback. A distributed.Client of the caller's own
-    # (library) connects any way distributed can.
-    if scheme != "tcp":
-        raise PlannerError(f"Dask scheduler {str(scheduler)!r}: only tcp:// addresses are taken here (tcp://HOST:PORT); "
-                           f"for {scheme}://, pass a distributed.Client connected your way to planner.sweep(scheduler=…)")
+    _check_scheme(str(scheduler), scheme)
     kwargs = {} if timeout is None else {"timeout": timeout}
     try:
         return Client(str(scheduler), set_as_default=False, **kwargs), True
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, TypeError, ValueError) as exc:   # TypeError, ValueError: inside distributed
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         within = f" within {timeout:g} s" if timeout is not None else ""
         raise PlannerError(f"Dask scheduler {scheduler}: cannot connect{within} ({first})") from None
+
+
+def _check_scheme(address: str, scheme: str) -> None:
+    """PlannerError for a scheduler address a Client made here cannot use, each of which failed inside
+    distributed with a traceback: tls:// and wss:// without Dask's TLS settings (distributed.comm.tls.*, or a
+    security loader), inproc:// (a scheduler inside one process) and ucx:// (dropped from distributed)."""
+    hint = "or pass a distributed.Client of your own to planner.sweep(scheduler=…)"
+    if scheme in ("tls", "wss"):
+        import dask
+        from distributed.security import Security
+
+        if (Security().get_connection_args("client").get("ssl_context") is None
+                and dask.config.get("distributed.client.security-loader", None) is None):
+            raise PlannerError(f"Dask scheduler {address!r}: {scheme}:// needs Dask's TLS settings (distributed.comm.tls: "
+                               "ca-file and the client's cert and key, e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE), "
+                               + hint)
+    elif scheme == "inproc":
+        raise PlannerError(f"Dask scheduler {address!r}: inproc:// is a scheduler inside one process, which a sweep "
+                           f"cannot reach from here; give its tcp:// address, {hint}")
+    elif scheme == "ucx":
+        raise PlannerError(f"Dask scheduler {address!r}: distributed no longer speaks ucx:// (it moved to the "
+                           f"distributed-ucxx package); give a tcp:// address, {hint}")
 
 
 def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[Any]],

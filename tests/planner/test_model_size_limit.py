@@ -124,6 +124,8 @@ def test_the_cli_sweep_passes_its_limit_to_every_point():
     rows = json.loads(result.stdout)
     assert [r["status"] for r in rows] == ["error", "error"]
     assert all("too large to plan here" in r["note"] and "at most 1)" in r["note"] for r in rows)
+    assert "2 of 2 points are too large for --max-variables 1; their notes give each model's size, and a larger " \
+           "--max-variables allows them" in " ".join(result.stderr.split())
 
 
 def test_plan_summary_is_held_to_the_limit_and_its_error_travels_between_processes():

@@ -536,10 +536,18 @@ def test_a_malformed_scheduler_address_is_one_error_line_and_exit_2(address):
     assert "tcp://10.0.0.5:8786" in lines[0]
 
 
-@pytest.mark.parametrize("scheme", ["tls", "inproc", "ucx", "ws"])
-def test_a_scheduler_address_of_another_scheme_is_one_error_line_and_exit_2(scheme):
-    # each passed the address check and failed in distributed with a traceback (tls: no ssl_context)
+@pytest.mark.parametrize(("scheme", "said"), [
+    ("tls", "tls:// needs Dask's TLS settings (distributed.comm.tls: ca-file and the client's cert and key, e.g. "
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE), or pass a distributed.Client of your own to planner.sweep(scheduler=…)"),
+    ("inproc", "inproc:// is a scheduler inside one process, which a sweep cannot reach from here; give its tcp:// "
+               "address, or pass a distributed.Client of your own to planner.sweep(scheduler=…)"),
+    ("ucx", "distributed no longer speaks ucx:// (it moved to the distributed-ucxx package); give a tcp:// address, "
+            "or pass a distributed.Client of your own to planner.sweep(scheduler=…)")])
+def test_a_scheduler_address_a_client_cannot_use_is_one_error_line_and_exit_2(scheme, said, monkeypatch):
+    # each passed the address check and failed inside distributed with a traceback (tls: no ssl_context)
     pytest.importorskip("distributed")
+    for name in [n for n in os.environ if n.startswith("DASK_")]:   # no TLS settings of this machine's
+        monkeypatch.delenv(name)
     exe = Path(sys.executable).parent / "fleetplan"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "planner.cli"]
     address = f"{scheme}://127.0.0.1:{_closed_port()}"
@@ -547,9 +555,26 @@ def test_a_scheduler_address_of_another_scheme_is_one_error_line_and_exit_2(sche
                              "--scheduler", address, "--scheduler-timeout", "1"], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 2 and result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert lines == [f"error: Dask scheduler {address!r}: only tcp:// addresses are taken here (tcp://HOST:PORT); "
-                     f"for {scheme}://, pass a distributed.Client connected your way to planner.sweep(scheduler=…)"]
+    assert result.stderr.strip().splitlines() == [f"error: Dask scheduler {address!r}: {said}"]
+
+
+def test_tls_with_a_security_loader_configured_goes_on_to_connect():
+    pytest.importorskip("distributed")
+    import dask
+
+    from planner.reports.sweep import _check_scheme
+
+    with dask.config.set({"distributed.client.security-loader": "my_site.load_security"}):
+        _check_scheme("tls://127.0.0.1:8786", "tls")   # no error: the Client builds its Security from the loader
+
+
+def test_a_ws_scheduler_that_is_not_there_cannot_be_connected_to():
+    pytest.importorskip("distributed")
+    from planner.errors import PlannerError
+
+    with pytest.raises(PlannerError, match="cannot connect within 1 s"):
+        sweep(WORKED, {"onprem.electricity_per_kwh": [0.1, 0.2]}, scheduler=f"ws://127.0.0.1:{_closed_port()}",
+              scheduler_timeout=1)
 
 
 def test_an_upper_case_tcp_scheme_is_refused_with_the_address_it_meant():
