@@ -18,6 +18,7 @@ import difflib
 import hashlib
 import json
 import math
+import re
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -255,12 +256,23 @@ def match_gpus(query: str) -> tuple[str, ...]:
 
 
 def suggest(name: str, choices: list[str] | tuple[str, ...], n: int = 3) -> list[str]:
-    """Closest spellings of `name` among `choices` (case-insensitive)."""
+    """Closest spellings of `name` among `choices` (case-insensitive). A choice that begins with `name` when
+    both are spelt without separators comes first: 'rtx3060' is the RTX 3060 (rtx-3060-12gb), which
+    difflib alone put after 'rtx-3090'."""
     lowered = {c.lower(): c for c in choices}
     close = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
     if not close and len(name) >= 3:   # a choice's beginning ('fp32' for 'fp32_tflops'), spelt too short to be close
         close = [c for c in lowered if c.startswith(name.lower())][:n]
+    bare = _bare(name)
+    if len(bare) >= 3:
+        begins = [c for c in lowered if _bare(c).startswith(bare) and c != name.lower()]
+        close = list(dict.fromkeys([*begins, *close]))[:n]
     return [lowered[m] for m in close]
+
+
+def _bare(text: str) -> str:
+    """`text` in lower case without separators (- _ . space): how a name is typed in a hurry."""
+    return re.sub(r"[-_.\s]", "", text.lower())
 
 
 def suggest_gpu(name: str) -> list[str]:

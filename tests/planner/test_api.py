@@ -112,6 +112,9 @@ def test_round_trip_of_every_example_scenario_is_identity():
     ({"workloads.prototyping.gpu_hours_per_month": "lots"},
      ["workloads.prototyping.gpu_hours_per_month", "expected a number, got 'lots'"]),
     ({"onprem.cards": ["rtx-4091"]}, ["unknown card 'rtx-4091'", "did you mean 'rtx-4090'"]),
+    # typed without its separators: the card it begins (difflib alone said rtx-3090, one digit off)
+    ({"onprem.cards": ["rtx3060"]}, ["unknown card 'rtx3060'", "did you mean 'rtx-3060-12gb'"]),
+    ({"onprem.cards": ["H100 PCIe"]}, ["unknown card 'H100 PCIe'", "did you mean 'h100-pcie'"]),
     ({"workloads.llm-finetune.reference_gpu": "A100-80GB-PCI"}, ["unknown GPU", "did you mean"]),
     ({"": 1}, ["expected a dotted path"]),
 ])
