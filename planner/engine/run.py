@@ -68,6 +68,13 @@ def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
         raise ModelTooLarge(pairs, periods, max_dispatch_variables, SMALLER_MODEL)
 
 
+def check_scenario_size(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None) -> None:
+    """check_size of the model `plan(scenario, store=store)` would build, without building it: compare asks it
+    of side b before it solves side a."""
+    if max_dispatch_variables is not None:
+        check_size(reduce(inputs_for(scenario, store)), max_dispatch_variables)
+
+
 def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = True) -> Inputs:
     """The unreduced inputs of `scenario` priced from the offers table `base` was priced from: a re-solve
     of a plan with changed inputs keeps the plan's prices though its source changed since (a refresh)."""

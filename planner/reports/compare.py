@@ -17,11 +17,12 @@ import pandas as pd
 
 from planner._version import __version__
 from planner.engine import COST_CATEGORIES, Plan, plan
+from planner.engine.run import check_scenario_size
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError
 from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
-from planner.scenario import Scenario, diff_inputs, load_scenario_file, load_scenario_text, parse_scenario
+from planner.scenario import Scenario, diff_inputs, load_scenario, load_scenario_file, load_scenario_text, parse_scenario
 from planner.scenario.loading import MAX_SCENARIO_CHARS, scenario_folder
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
@@ -381,12 +382,12 @@ def _json_object(path: Path) -> Any:
         return None
 
 
-def _as_plan(x: Any, solver: str, baselines: bool, side: str, store: str | Path | None,
-             max_dispatch_variables: int | None = None) -> Plan | SavedPlan:
-    name = _name_of(x)
+def _read(x: Any) -> Plan | SavedPlan | Scenario:
+    """A side as what it is: a saved plan or a Plan from `plan()` (not solved again), else its scenario,
+    validated (a scenario's errors are reported before either side is solved)."""
     if isinstance(x, Path):
         x = read_side(x)
-    if isinstance(x, SavedPlan):
+    if isinstance(x, SavedPlan | Scenario):
         return x
     if is_plan_json(x):
         return plan_from_dict(x) if isinstance(x, dict) else load_plan_json(x)
@@ -395,12 +396,24 @@ def _as_plan(x: Any, solver: str, baselines: bool, side: str, store: str | Path 
             raise PlannerError("compare needs plans made by planner.plan() (they carry their scenario), "
                                "or scenarios")
         return x
+    return load_scenario(x)
+
+
+def _planned(x: Plan | SavedPlan | Scenario, name: str, solver: str, baselines: bool, side: str,
+             store: str | Path | None, max_dispatch_variables: int | None = None) -> Plan | SavedPlan:
+    """A side read by `_read` as a plan: its scenario planned here."""
+    if not isinstance(x, Scenario):
+        return x
     try:
         return plan(x, solver=solver, baselines=baselines, store=store, max_dispatch_variables=max_dispatch_variables)
     except (InfeasibleError, SolverError) as exc:   # say which side has no fleet: both are planned here
         raise type(exc)(f"{side} ({name}): {exc}") from None
     except ModelTooLarge as exc:
-        raise ModelTooLarge(exc.pairs, exc.periods, exc.limit, exc.remedy, where=f"{side} ({name}): ") from None
+        raise _too_large_side(exc, side, name) from None
+
+
+def _too_large_side(exc: ModelTooLarge, side: str, name: str) -> ModelTooLarge:
+    return ModelTooLarge(exc.pairs, exc.periods, exc.limit, exc.remedy, where=f"{side} ({name}): ")
 
 
 def _provenance(p: Plan | SavedPlan) -> dict:
@@ -459,8 +472,14 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
     what the plans record of their prices and planner that differs (`provenance`).
     """
-    pa, pb = (_as_plan(a, solver, baselines, "a", store, max_dispatch_variables),
-              _as_plan(b, solver, baselines, "b", store, max_dispatch_variables))
+    (name_a, ra), (name_b, rb) = (_name_of(a), _read(a)), (_name_of(b), _read(b))
+    if isinstance(ra, Scenario) and isinstance(rb, Scenario):   # b too large is said before a is solved
+        try:
+            check_scenario_size(rb, store, max_dispatch_variables)
+        except ModelTooLarge as exc:
+            raise _too_large_side(exc, "b", name_b) from None
+    pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, max_dispatch_variables),
+              _planned(rb, name_b, solver, baselines, "b", store, max_dispatch_variables))
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)

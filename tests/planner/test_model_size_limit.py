@@ -5,6 +5,7 @@ unreduced, every weekly hour of every month is its own period (months × 168).""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import yaml
 
 from planner import plan, sweep
 from planner.engine.run import plan_summary
-from planner.errors import ModelTooLarge
+from planner.errors import ModelTooLarge, ScenarioError
 from planner.scenario import load_scenario
 from tests.planner.cli_run import one_line_error, run
 from tests.planner.test_profile_slots_caps import scenario as grouped_scenario
@@ -101,6 +102,30 @@ def test_compare_holds_each_side_to_the_limit_and_names_the_side(tmp_path):
     assert one_line_error(result).startswith(f"error: b ({entry_name}): too large to plan with --max-variables 1: ")
     # the unreduced sizes are never built: a side is planned reduced, as plan plans it
     assert run("compare", small, small, "--max-variables", 1, "--format", "json").exit_code == 0
+
+
+def test_compare_refuses_a_too_large_side_b_before_it_solves_side_a(tmp_path, monkeypatch):
+    # side a, entry.yaml, would be planned first; b (the two-offer scenario, 1 dispatch variable reduced) is
+    # over a limit of 0: refused with no solve at all, naming b
+    compare_module = importlib.import_module("planner.reports.compare")   # the package's name is the function
+    solved = []
+    real_plan = compare_module.plan
+    monkeypatch.setattr(compare_module, "plan", lambda *a, **k: solved.append(a) or real_plan(*a, **k))
+    small = two_offer_scenario(tmp_path)
+    with pytest.raises(ModelTooLarge) as caught:
+        compare_module.compare(ENTRY, small, max_dispatch_variables=0)
+    assert caught.value.where == "b (two-offers.yaml): " and caught.value.pairs * caught.value.periods == 1
+    assert solved == []
+    # and a scenario error in b is reported before a is solved
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(small.read_text(encoding="utf-8").replace("horizon_months: 12", "horizon_months: -3"),
+                      encoding="utf-8")
+    with pytest.raises(ScenarioError, match="horizon_months"):
+        compare_module.compare(ENTRY, broken)
+    assert solved == []
+    # within the limit both sides are solved, a first
+    assert compare_module.compare(small, small, max_dispatch_variables=1).total_a == pytest.approx(0.526 * 100 * 12)
+    assert len(solved) == 2
 
 
 @pytest.mark.parametrize("processes", [1, 2])   # in this process, and in worker processes (the limit travels)
