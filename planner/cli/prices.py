@@ -327,6 +327,8 @@ def diff(
         if ref == "packaged":
             offers = load_snapshot()
             return offers, set(zip(offers["provider"], offers["region"]))
+        if ref.isascii() and ref.isdigit() and not SNAPSHOT_ID.fullmatch(ref):   # digits, but more than an id has
+            fail(f"no snapshot #{shortened(ref, str)}: snapshot ids have at most 18 digits (see `prices list`)", 2)
         if not SNAPSHOT_ID.fullmatch(ref):   # int() also took "٢", "1_0" and " 1"
             fail(f"{shortened(ref, repr)}: expected a snapshot id (digits 0-9, see `prices list`) or `packaged`", 2)
         snap_id = int(ref)

@@ -300,13 +300,25 @@ def test_diff_of_snapshots_that_share_no_region_says_so_not_no_changes(tmp_path)
     assert "0 price changes" not in result.output
 
 
-@pytest.mark.parametrize("ref", ["\u0661", "1_0", "+1", " 1", "-1", "1" * 5000])
+@pytest.mark.parametrize("ref", ["\u0661", "1_0", "+1", " 1", "-1", "x" * 5000])
 def test_a_snapshot_id_is_ascii_digits(tmp_path, ref):
     store = two_regions_store(tmp_path)
     result = runner.invoke(app, ["prices", "diff", "--store", str(store), "--", ref, "1"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "expected a snapshot id (digits 0-9, see `prices list`) or `packaged`" in " ".join(result.output.split())
-    assert len(result.output) < 1000   # a 5,000-digit id is quoted cut
+    assert len(result.output) < 1000   # a 5,000-character id is quoted cut
+
+
+@pytest.mark.parametrize("ref", ["9" * 19, "1" * 5000])
+def test_digits_longer_than_any_snapshot_id_say_so(tmp_path, ref):
+    # they are digits: "expected digits" read as nonsense for them
+    store = two_regions_store(tmp_path)
+    result = runner.invoke(app, ["prices", "diff", "--store", str(store), "--", ref, "1"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    text = " ".join(result.output.split())
+    assert "snapshot ids have at most 18 digits (see `prices list`)" in text and "expected a snapshot id" not in text
+    assert text.startswith("error: no snapshot #9999") or text.startswith("error: no snapshot #1111")
+    assert len(result.output) < 1000
 
 
 @pytest.mark.parametrize("folder", ["[backup]", "[/x]", "[link=x]y"])
