@@ -97,6 +97,7 @@ from pricing_adapters.gpu_names import (
     azure_gpu_id,
     azure_is_fractional_a10_family,
     azure_is_partition_family,
+    family_key,
     fraction_text,
 )
 from pricing_adapters.retired import is_retired_azure_size
@@ -150,17 +151,12 @@ EFFECTIVE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")   # effectiveStartDate "2023-
 HOURS_UNIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+hours?\s*$", re.IGNORECASE)
 
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
-# families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see _family_key).
+# families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see family_key).
 MISSING_GPU_COUNT_BY_FAMILY = {"ndisv5mi300x": 8.0, "ndisrgb200v6ndr": 4.0, "ndisrgb300v6": 4.0}
 
 COUNTS_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_gpu_counts.csv)"
 
 Item = Mapping[str, Any]
-
-
-def _family_key(family: str) -> str:
-    key = (family or "").replace(" ", "").lower().removeprefix("standard")
-    return key.removesuffix("family")
 
 
 def _sku_key(name: str) -> str:
@@ -365,7 +361,7 @@ def arm_size_facts(sku: Any, region: str, table: Mapping[str, dict], counts: Map
     caps = {_text(_field(c, "name", "name")): _text(_field(c, "value", "value"))
             for c in (_field(sku, "capabilities", "capabilities") or [])}
     gpus, vcpus, memory_gb = _float(caps.get("GPUs")), _float(caps.get("vCPUs")), _float(caps.get("MemoryGB"))
-    key, fkey = _sku_key(name), _family_key(family)
+    key, fkey = _sku_key(name), family_key(family)
     packaged = table.get(key)
     docs = counts.get(key)
     gpu = azure_gpu_id(family, name)

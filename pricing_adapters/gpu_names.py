@@ -64,7 +64,7 @@ AWS_UNNAMED_NVIDIA: dict[str, str] = {"p5e": "H200-SXM", "p5en": "H200-SXM"}
 # quoted in docs/data-sources.md. The variant (PCIe/SXM, memory) follows the Azure series:
 # NC A100 v4 = A100 80GB PCIe; ND A100 v4 = A100 40GB SXM4; NDm A100 v4 = A100 80GB SXM4;
 # NCv3 = V100 16GB PCIe; NDv2 = V100 32GB SXM2; NC H100 v5 / NCC H100 v5 = H100 NVL 94GB.
-# Keys are normalised with `_family_key` (spaces removed, lower case, 'standard' prefix and
+# Keys are normalised with `family_key` (spaces removed, lower case, 'standard' prefix and
 # 'family' suffix dropped), so 'standard NDAMSv4_A100Family' and 'NDAMSv4_A100' are the same key.
 AZURE_FAMILIES: dict[str, str] = {
     "NCADSA100v4": "A100-80GB-PCIE",
@@ -205,7 +205,8 @@ def _key(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", (name or "").lower())
 
 
-def _family_key(family: str) -> str:
+def family_key(family: str) -> str:
+    """An Azure VM family as the tables here key it: 'Standard NCASv3_T4 Family' → 'ncasv3_t4'."""
     key = (family or "").replace(" ", "").lower()
     key = key.removeprefix("standard")
     return key.removesuffix("family")
@@ -213,8 +214,8 @@ def _family_key(family: str) -> str:
 
 _AWS_BY_KEY = {_key(k): v for k, v in AWS_GPU_NAMES.items()}
 _AWS_SPLIT_BY_KEY = {_key(k): v for k, v in AWS_MEMORY_SPLIT.items()}
-_AZURE_BY_KEY = {_family_key(k): v for k, v in AZURE_FAMILIES.items()}
-_AZURE_PARTITION_KEYS = {_family_key(k) for k in AZURE_PARTITION_FAMILIES}
+_AZURE_BY_KEY = {family_key(k): v for k, v in AZURE_FAMILIES.items()}
+_AZURE_PARTITION_KEYS = {family_key(k) for k in AZURE_PARTITION_FAMILIES}
 _AZURE_SKY_BY_KEY = {_key(k): v for k, v in AZURE_SKYPILOT_NAMES.items()}
 
 
@@ -255,7 +256,7 @@ def azure_gpu_id(family: str, sku_name: str = "", accelerator_name: str = "") ->
     series (NC* PCIe/NVL cards, ND* SXM boards) splitting A100, V100 and H100; a name whose variant
     the series cannot settle (e.g. 'A100' on an NC size) gives None.
     """
-    gpu = _AZURE_BY_KEY.get(_family_key(family))
+    gpu = _AZURE_BY_KEY.get(family_key(family))
     if gpu is not None or not accelerator_name:
         return gpu
     entry = _AZURE_SKY_BY_KEY.get(_key(accelerator_name))
@@ -272,12 +273,12 @@ def azure_gpu_id(family: str, sku_name: str = "", accelerator_name: str = "") ->
 
 def azure_is_partition_family(family: str) -> bool:
     """True for Azure families whose sizes are GPU partitions per Azure docs (counts unreliable)."""
-    return _family_key(family) in _AZURE_PARTITION_KEYS
+    return family_key(family) in _AZURE_PARTITION_KEYS
 
 
 def azure_is_fractional_a10_family(family: str) -> bool:
     """True for the NV*ads_A10_v5 family, whose sizes hold vCPUs / 36 of an A10 (`azure_a10_share`)."""
-    return _family_key(family) == _family_key(AZURE_FRACTIONAL_A10_FAMILY)
+    return family_key(family) == family_key(AZURE_FRACTIONAL_A10_FAMILY)
 
 
 def azure_a10_share(family: str, vcpus: float | None) -> float | None:
