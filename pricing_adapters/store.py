@@ -684,6 +684,19 @@ def set_aside(path: Path) -> Path | None:
         return aside
 
 
+def damage(path: str | Path) -> str | None:
+    """What is wrong with the store at `path` when it is a damaged store of ours (StoreCorrupt's message),
+    found without moving, creating or writing anything (`fleetplan validate`); None for a sound store and
+    for anything else (no store, not ours, cannot be read now), which `open_store` reports."""
+    try:
+        PriceStore(Path(path), create=False)
+    except StoreCorrupt as exc:
+        return str(exc)
+    except StoreError:
+        return None
+    return None
+
+
 def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[PriceStore | None, str | None]:
     """(store, warning). A damaged store of ours is moved aside to a new `<name>.bad-<time>-<random>` and
     reported; any other file (not a store of ours) and a file that cannot be used now (locked, no

@@ -168,14 +168,21 @@ COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
 
 def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[str, list[str]], str | None]:
     """({provider, region, purchase_option: one list each, a row per offer}, warning) of a price source: what
-    `option_gaps` reads, and what `price_table` says of the store (a damaged one moved aside, rows skipped;
-    the packaged snapshot used instead). The packaged snapshot's comes from the registry's csv reading (no
+    `option_gaps` reads, and what `price_table` says of the store (rows skipped; the packaged snapshot used
+    instead), but a damaged store of ours is left where it is and said to be so. The packaged snapshot's comes from the registry's csv reading (no
     pandas); a store or an offers CSV is read whole by `price_table`."""
     if source == "snapshot":
         from pricing_adapters import registry
 
         rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
         return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, None
+    if source == "store":   # a check moves nothing: `plan` and `prices refresh` set a damaged store aside
+        from pricing_adapters.store import damage
+
+        problem = damage(resolve_store(store))
+        if problem is not None:
+            return price_coverage("snapshot")[0], (f"{problem}; it was left as it is: `fleetplan plan` and `fleetplan "
+                                                   "prices refresh` move it aside; plans use the packaged snapshot")
     table, provenance = price_table(source, store)
     return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance.get("warning")
 

@@ -171,8 +171,8 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     """(problems, warnings) of the scenario against its price source, as `plan` finds them: a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
     error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad cell,
-    not found, a currency fx has no rate for), and what `plan` says of the price store (damaged and moved
-    aside, not ours: the packaged snapshot is used). Nothing else when the price store cannot be read. The
+    not found, a currency fx has no rate for), and what `plan` says of the price store (damaged, not ours: the
+    packaged snapshot is used; a damaged store is left where it is, as every check leaves what it reads). Nothing else when the price store cannot be read. The
     packaged snapshot is read without pandas (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
@@ -181,8 +181,7 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
         coverage, store_warning = catalog.price_coverage(source, store)
     except PlannerError as exc:
         return ([f"prices.source: {exc}"] if source not in ("snapshot", "store") else []), []
-    # what plan says of the store too (a damaged one moved aside, the packaged snapshot used): silent, validate
-    # said only "ok"
+    # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
     said = [f"prices: {store_warning}"] if store_warning else []
     try:
         catalog.check_regions(coverage, scenario)
