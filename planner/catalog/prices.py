@@ -169,8 +169,8 @@ COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
 def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[str, list[str]], str | None]:
     """({provider, region, purchase_option: one list each, a row per offer}, warning) of a price source: what
     `option_gaps` reads, and what `price_table` says of the store (rows skipped; the packaged snapshot used
-    instead), but a damaged store of ours is left where it is and said to be so. The packaged snapshot's comes from the registry's csv reading (no
-    pandas); a store or an offers CSV is read whole by `price_table`."""
+    instead), but a damaged store of ours is left where it is and said to be so. The packaged snapshot's
+    comes from the registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table`."""
     if source == "snapshot":
         from pricing_adapters import registry
 

@@ -172,8 +172,9 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
     error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad cell,
     not found, a currency fx has no rate for), and what `plan` says of the price store (damaged, not ours: the
-    packaged snapshot is used; a damaged store is left where it is, as every check leaves what it reads). Nothing else when the price store cannot be read. The
-    packaged snapshot is read without pandas (`price_coverage`), so validating stays quick."""
+    packaged snapshot is used; a damaged store is left where it is, as every check leaves what it reads).
+    Nothing else when the price store cannot be read. The packaged snapshot is read without pandas
+    (`price_coverage`), so validating stays quick."""
     from planner import catalog
 
     source = scenario.prices.source

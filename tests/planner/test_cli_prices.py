@@ -317,7 +317,7 @@ def test_digits_longer_than_any_snapshot_id_say_so(tmp_path, ref):
     assert result.exit_code == 2 and "Traceback" not in result.output
     text = " ".join(result.output.split())
     assert "snapshot ids have at most 18 digits (see `prices list`)" in text and "expected a snapshot id" not in text
-    assert text.startswith("error: no snapshot #9999") or text.startswith("error: no snapshot #1111")
+    assert text.startswith(("error: no snapshot #9999", "error: no snapshot #1111"))
     assert len(result.output) < 1000
 
 
