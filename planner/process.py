@@ -24,6 +24,13 @@ imported into (tests, notebooks, the dashboard).
   of a plan of industrial.yaml (benchmarks/plan_speed.py).
 
 `kill_process_group` ends a process the planner started in a group of its own, with what it started.
+
+`stop_solves_on_interrupt` makes Ctrl-C stop a solve in progress (the `fleetplan` process only): Python runs its
+SIGINT handler between bytecodes, never inside HiGHS's C++, so a plan whose solve took minutes (industrial.yaml
+with every catalog card bought monthly: 3 min, 2026-12-05) ran to its end after Ctrl-C, and every running
+re-solve of the decision values did too. Its handler sets `stop_requested`, which each HiGHS run checks through
+HiGHS's MIP interrupt callback (engine.solve), and raises KeyboardInterrupt as Python's own handler does — at
+once where this thread is not inside a solver run (`solver_run` marks one), else when the run returns.
 """
 
 from __future__ import annotations
@@ -34,7 +41,10 @@ import importlib.machinery
 import os
 import signal
 import sys
+import threading
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 KEPT_OUT = frozenset({"pyarrow"})
 PLUGIN_LOADER = "pydantic.plugin._loader"
@@ -114,3 +124,47 @@ def kill_process_group(pid: int) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
+
+
+stop_requested = threading.Event()   # Ctrl-C came while stop_solves_on_interrupt's handler was installed
+_solver_state = threading.local()    # .running: this thread is inside a solver run (solver_run)
+_stopping_solves = False             # stop_solves_on_interrupt installed its handler
+
+
+def stop_solves_on_interrupt() -> None:
+    """Make Ctrl-C (SIGINT) stop the solver runs in progress, in every thread, and raise KeyboardInterrupt:
+    at once where the main thread runs no solver, else as soon as its run returns. For the `fleetplan`
+    process (planner.cli.main), which Ctrl-C ends; not where SIGINT is ignored (a background job)."""
+    global _stopping_solves
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return
+    signal.signal(signal.SIGINT, _on_interrupt)
+    _stopping_solves = True
+
+
+def stopping_solves() -> bool:
+    """Whether solver runs should watch `stop_requested` (stop_solves_on_interrupt was called)."""
+    return _stopping_solves
+
+
+def _on_interrupt(signum, frame) -> None:
+    stop_requested.set()
+    # inside a solver run this handler runs from a callback HiGHS makes into Python: an exception raised
+    # there would cross HiGHS's C++; the run stops at its next check and solver_run raises it instead
+    if not getattr(_solver_state, "running", False):
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def solver_run() -> Iterator[None]:
+    """Around one solver run in this thread: KeyboardInterrupt, before it or when it returns, once Ctrl-C asked
+    every run to stop (stop_solves_on_interrupt)."""
+    if stop_requested.is_set():
+        raise KeyboardInterrupt
+    _solver_state.running = True
+    try:
+        yield
+    finally:
+        _solver_state.running = False
+    if stop_requested.is_set():
+        raise KeyboardInterrupt

@@ -10,7 +10,7 @@ from planner.cli import console
 from planner.cli.commands import app
 from planner.cli.dashboard import dashboard
 from planner.cli.prices import prices_app
-from planner.process import configure_process
+from planner.process import configure_process, stop_solves_on_interrupt
 
 app.add_typer(prices_app, name="prices")
 app.command("dashboard")(dashboard)
@@ -18,8 +18,9 @@ app.command("dashboard")(dashboard)
 
 def main() -> None:
     """Run the CLI as its own process, set up as planner.process says (pyarrow kept out, garbage collected
-    less often). Calling `app` in-process (tests, notebooks) changes nothing."""
+    less often, Ctrl-C stopping a solve in progress). Calling `app` in-process (tests, notebooks) changes nothing."""
     configure_process()
+    stop_solves_on_interrupt()   # Ctrl-C ends a long solve at once, not when it is done
     # a stream closed before start (`fleetplan offers >&-`) is None here: what goes to it is dropped, as
     # for a reader that stopped early, instead of an AttributeError at the first write
     for fd, name in ((1, "stdout"), (2, "stderr")):

@@ -26,6 +26,7 @@ import pulp
 
 from planner.engine.model import Model
 from planner.errors import PlannerError, SolverError
+from planner.process import solver_run, stop_requested, stopping_solves
 from planner.scratch import scratch_folder
 
 SOLVERS = ("highs", "cbc")
@@ -227,10 +228,13 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
         if time_limit <= 0:
             return _Branch("not_solved", math.nan, -math.inf, None)
         h.setOptionValue("time_limit", float(time_limit))
-    if getattr(_this_thread, "started", False):
-        h.run()
-    else:
-        _first_run(h)
+    if mip and stopping_solves():   # Ctrl-C stops the run at HiGHS's next check (planner.process)
+        h.cbMipInterrupt.subscribe(_interrupt_if_stopping)
+    with solver_run():
+        if getattr(_this_thread, "started", False):
+            h.run()
+        else:
+            _first_run(h)
     status, info = h.getModelStatus(), h.getInfo()
     S = highspy.HighsModelStatus
     if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
@@ -246,6 +250,14 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
         bound = objective
     return _Branch("optimal" if optimal else "feasible", objective, bound,
                    np.array(h.getSolution().col_value, dtype=float))
+
+
+def _interrupt_if_stopping(event) -> None:
+    """HiGHS's MIP interrupt callback: stop the run once Ctrl-C asked every run to stop. HiGHS calls it often
+    (1,379 times in a 21 s solve of industrial.yaml with every catalog card, at most 2.6 s apart; 28 times in
+    industrial.yaml's own 0.2 s), so a run stops within seconds at worst, and the checks cost nothing measurable."""
+    if stop_requested.is_set():
+        event.interrupt()
 
 
 def _best(branches: list[_Branch]) -> tuple[str, _Branch | None, float]:
