@@ -58,12 +58,17 @@ class _Stderr:
 
 @cache
 def _console_class():
-    """rich's Console, made to print every string through `visible`: the one place where the tables and
-    messages of every command (their cells, titles, markup lines) become terminal output. Made at first
-    use: rich is imported only by a command that prints with it."""
+    """rich's Console, made to print every string through `visible`, and as written (no emoji codes): the one
+    place where the tables and messages of every command (their cells, titles, markup lines) become terminal
+    output. Made at first use: rich is imported only by a command that prints with it."""
     from rich.console import Console
 
     class VisibleConsole(Console):
+        def __init__(self, *args, **kwargs):
+            # no emoji codes: ":100:" in "file.yaml:100:3" became 💯, and a scenario named ":fire:" 🔥
+            kwargs.setdefault("emoji", False)
+            super().__init__(*args, **kwargs)
+
         def render_str(self, text: str, **kwargs):
             return super().render_str(visible(text), **kwargs)
 

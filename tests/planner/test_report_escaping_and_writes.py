@@ -295,3 +295,28 @@ def test_read_only_copies_left_by_killed_writers_are_removed(other_user_folder):
     done = as_other_user("-c", code, cwd=folder)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["['out']", "new"]
+
+
+def test_text_is_printed_as_written_not_as_emoji_codes(tmp_path, monkeypatch):
+    # rich replaced emoji codes: "file.yaml:100:3" read "file.yaml💯3" (line 100 lost) and a scenario named
+    # "Q3 :100: review :fire:" printed "Q3 💯 review 🔥" (a hostile-input probe, 2026-12-05)
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    shutil.copy(OFFERS, tmp_path / OFFERS.name)
+    named = tmp_path / "emoji.yaml"
+    named.write_text(WORKED.read_text(encoding="utf-8").replace("name: Worked example", "name: 'Q3 :100: review :fire:'"),
+                     encoding="utf-8")
+    result = CliRunner().invoke(app, ["plan", str(named), "--no-decisions", "--no-baselines"])
+    assert result.exit_code == 0, result.output
+    assert "Q3 :100: review :fire:" in result.stdout and "\U0001f4af" not in result.output
+    # a bad key on line 100, reported through rich (a terminal's colours forced on)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    padded = tmp_path / "line100.yaml"
+    lines = WORKED.read_text(encoding="utf-8").splitlines()
+    padded.write_text("\n".join([*lines, *["# padding"] * (99 - len(lines)), "bogus_key: 1", ""]), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(padded)])
+    assert result.exit_code == 2
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", result.stderr)
+    assert f"{padded}:100:1: bogus_key" in plain and "\U0001f4af" not in plain
