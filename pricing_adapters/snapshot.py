@@ -7,7 +7,9 @@ data; `snapshots/manifest.json` says what they were built from and the `as_of` r
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 import warnings
 from collections.abc import Sequence
 from typing import IO
@@ -68,7 +70,30 @@ def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFram
     except pd.errors.ParserError as exc:
         text = str(exc).removeprefix("Error tokenizing data. C error: ").strip()
         raise OffersSchemaError(f"{origin}: not readable as CSV: {text}") from None
+    _check_header(list(raw.columns), origin)
     return validate_offers(_typed(raw, origin), origin=origin)
+
+
+# how close an unknown header name must be to a contract column to be taken for a misspelling of it (difflib's
+# ratio: "asof" and "as_of" 0.89, "hourly_usd" and "hourly_price" 0.64)
+NEAR_COLUMN = 0.8
+
+
+def _check_header(columns: list[str], origin: str) -> None:
+    """OffersSchemaError for a contract column given twice — pandas reads the second `hourly_price` as
+    `hourly_price.1`, which validate_offers then ignored, so the first copy priced the plan without a word —
+    and for an unknown column that is a contract column misspelt (`asof`: the dates were read as missing).
+    Other columns (a comment of the user's) are ignored, as before."""
+    known = list(OFFER_COLUMNS)
+    twice = sorted({m[1] for c in columns if (m := re.fullmatch(r"(.+)\.[0-9]+", c)) and m[1] in known})
+    if twice:
+        raise OffersSchemaError(f"{origin}: columns given twice {twice}; expected each once")
+    near = {c: close[0] for c in columns if c not in known
+            and (close := difflib.get_close_matches(c.strip().lower(), known, n=1, cutoff=NEAR_COLUMN))}
+    if near:
+        raise OffersSchemaError(f"{origin}: unknown column{'s' if len(near) > 1 else ''} "
+                                + ", ".join(f"{shown_cell(c)} (did you mean {m!r}?)" for c, m in near.items())
+                                + "; expected the columns of docs/offers-contract.md")
 
 
 def _typed(raw: pd.DataFrame, origin: str) -> pd.DataFrame:
