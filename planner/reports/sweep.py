@@ -40,7 +40,7 @@ from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.model import CURRENCY_PATTERN
-from planner.scenario.overrides import ORIGIN, path_keys, path_problems
+from planner.scenario.overrides import ORIGIN, overlapping_paths, path_problems
 from planner.scratch import ScratchFolder
 from planner.text import shortened
 
@@ -202,36 +202,13 @@ def _listed(path: str, values: Any, max_points: int) -> list:
     return list(itertools.islice(values, max_points + 1))
 
 
-def _field_keys(scenario: Scenario, path: str) -> tuple[str, ...]:
-    """The keys a dotted path sets, a workload named as it is however the path addresses it (by name or
-    by 0-based index: `workloads.0.x` is `workloads.training.x` when training is the first)."""
-    names = [w.name for w in scenario.workloads]
-    keys = path_keys(str(path), names)
-    if len(keys) > 1 and keys[0] == "workloads" and keys[1] not in names and keys[1].isdigit() \
-            and int(keys[1]) < len(names):
-        keys[1] = names[int(keys[1])]
-    return tuple(keys)
-
-
 def _same_fields(scenario: Scenario, paths: list[str]) -> list[str]:
     """One problem per path that sets the same field as an earlier path under another spelling, or a field
     inside a mapping another path sets whole (`fx` and `fx.CNY`): one value would silently replace the
     other at every point, and the row would show a value that was not planned."""
-    first: dict[tuple[str, ...], str] = {}
-    problems = []
-    for path in paths:
-        keys = _field_keys(scenario, path)
-        if keys in first:
-            problems.append(f"{first[keys]} and {path} are the same field; vary it under one path, with all "
-                            "its values")
-            continue
-        inside = next((p for k, p in first.items() if k[:len(keys)] == keys or keys[:len(k)] == k), None)
-        if inside is not None:
-            outer, inner = (inside, path) if len(_field_keys(scenario, inside)) < len(keys) else (path, inside)
-            problems.append(f"{outer} and {inner}: {inner} is a field of {outer}; vary one of them (the field "
-                            f"alone, or the whole {outer} with the field in each value)")
-        first[keys] = path
-    return problems
+    return [f"{a} and {b} are the same field; vary it under one path, with all its values" if same else
+            f"{a} and {b}: {b} is a field of {a}; vary one of them (the field alone, or the whole {a} with the field "
+            "in each value)" for a, b, same in overlapping_paths(scenario, paths)]
 
 
 def _currency_keys(scenario: Scenario, paths: list[str]) -> list[str]:

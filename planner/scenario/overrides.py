@@ -93,6 +93,37 @@ def path_keys(path: str, workload_names) -> list[str]:
     return parts
 
 
+def _field_keys(names: list[str], path: str) -> tuple[str, ...]:
+    """The keys a dotted path sets, a workload named as it is however the path addresses it (by name or
+    by 0-based index: `workloads.0.x` is `workloads.training.x` when training is the first)."""
+    keys = path_keys(str(path), names)
+    if len(keys) > 1 and keys[0] == "workloads" and keys[1] not in names and keys[1].isdigit() \
+            and int(keys[1]) < len(names):
+        keys[1] = names[int(keys[1])]
+    return tuple(keys)
+
+
+def overlapping_paths(scenario: Scenario, paths: list[str]) -> list[tuple[str, str, bool]]:
+    """(earlier path, later path, True) per path that sets the same field as an earlier one under another
+    spelling (`workloads.0.x` and `workloads.training.x`), and (outer path, inner path, False) per path that
+    sets a field inside a mapping another path sets whole (`fx` and `fx.CNY`): one value would silently
+    replace the other."""
+    names = [w.name for w in scenario.workloads]
+    first: dict[tuple[str, ...], str] = {}
+    out = []
+    for path in paths:
+        keys = _field_keys(names, path)
+        if keys in first:
+            out.append((first[keys], path, True))
+            continue
+        inside = next((p for k, p in first.items() if k[:len(keys)] == keys or keys[:len(k)] == k), None)
+        if inside is not None:
+            outer, inner = (inside, path) if len(_field_keys(names, inside)) < len(keys) else (path, inside)
+            out.append((outer, inner, False))
+        first[keys] = path
+    return out
+
+
 def _set_path(data: dict, path: str, value: Any) -> None:
     """Set `value` at dotted `path` in a scenario dump, checking each step against the models."""
     parts = path.split(".")
@@ -154,8 +185,16 @@ def _index_to_name(problem: str, data: dict) -> str:
 
 
 def normalise_overrides(overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> dict[str, Any]:
-    """One dict of dotted path → value from a dict and keyword arguments (`__` stands for `.`)."""
+    """One dict of dotted path → value from a dict and keyword arguments (`__` stands for `.`); ScenarioError
+    when a keyword argument names a path the dict gives too (one would silently replace the other)."""
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ScenarioError([f"overrides: expected a mapping of dotted path → value, e.g. {{'horizon_months': 24}}; "
+                             f"got {type(overrides).__name__}"], ORIGIN)
     out = dict(overrides or {})
+    given_twice = [k for k in kwargs if k.replace("__", ".") in out]
+    if given_twice:
+        raise ScenarioError([f"{k.replace('__', '.')}: given both in overrides and as the keyword argument {k}; "
+                             "give it once" for k in given_twice], ORIGIN)
     out.update({k.replace("__", "."): v for k, v in kwargs.items()})
     return out
 
@@ -179,8 +218,13 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     changes = normalise_overrides(overrides, **kwargs)
     if not changes:
         return scenario
+    # the same field twice (`workloads.1.x` and `workloads.prototyping.x`): the last would win without a word
+    problems = [f"{a} and {b} are the same field; give it once" if same else
+                f"{a} and {b}: {b} is a field of {a}; give one of them (the field alone, or the whole {a} with the field "
+                "in it)" for a, b, same in overlapping_paths(scenario, [str(p) for p in changes])]
+    if problems:
+        raise ScenarioError(problems, ORIGIN)
     data = scenario.model_dump(mode="json")
-    problems: list[str] = []
     for path, value in changes.items():
         try:
             _set_path(data, str(path), copy.deepcopy(value))

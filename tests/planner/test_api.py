@@ -128,6 +128,24 @@ def test_bad_overrides_are_scenario_errors(overrides, needles):
         assert needle in text, text
 
 
+@pytest.mark.parametrize("overrides, kwargs, problem", [
+    # startup-hybrid's second workload (index 1) is prototyping: the last of the two spellings won, 1000 or 3000 h
+    ({"workloads.1.gpu_hours_per_month": 3000, "workloads.prototyping.gpu_hours_per_month": 1000}, {},
+     "workloads.1.gpu_hours_per_month and workloads.prototyping.gpu_hours_per_month are the same field; give it once"),
+    ({"onprem.pue": 1.5}, {"onprem__pue": 1.6},
+     "onprem.pue: given both in overrides and as the keyword argument onprem__pue; give it once"),
+    ({"fx": {"CNY": 0.14}, "fx.CNY": 0.15}, {},
+     "fx and fx.CNY: fx.CNY is a field of fx; give one of them (the field alone, or the whole fx with the field in it)"),
+    ("horizon_months=12", {}, "overrides: expected a mapping of dotted path → value"),
+])
+def test_a_field_given_twice_is_refused_not_the_last_value_kept(overrides, kwargs, problem):
+    s = load_scenario(HYBRID)
+    assert [w.name for w in s.workloads][1] == "prototyping"
+    with pytest.raises(ScenarioError) as info:
+        apply_overrides(s, overrides, **kwargs)
+    assert problem in str(info.value) and info.value.exit_code == 2
+
+
 def test_every_bad_override_is_reported_together():
     s = load_scenario(HYBRID)
     with pytest.raises(ScenarioError) as info:
