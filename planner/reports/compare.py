@@ -23,7 +23,7 @@ from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, Scenari
 from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario, load_scenario_file, load_scenario_text, parse_scenario
-from planner.scenario.loading import MAX_SCENARIO_CHARS, scenario_folder
+from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
@@ -457,7 +457,7 @@ def _price_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> pd.DataFrame:
 
 def _name_of(x: Any) -> str:
     """A side's name in a message: its file name, or its scenario's name."""
-    if isinstance(x, Path) or (isinstance(x, str) and "\n" not in x and x.strip().endswith((".yaml", ".yml"))):
+    if isinstance(x, Path) or (isinstance(x, str) and names_a_file(x)):
         return Path(x).name
     return getattr(x, "name", None) or (x.get("name") if isinstance(x, dict) else None) or "scenario text"
 

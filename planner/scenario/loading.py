@@ -1057,6 +1057,23 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
         return source
     if isinstance(source, dict):
         return parse_scenario(source, origin="<dict>")
-    if isinstance(source, Path) or ("\n" not in str(source) and str(source).endswith((".yaml", ".yml"))):
+    if isinstance(source, Path) or names_a_file(str(source)):
         return load_scenario_file(source)
     return load_scenario_text(str(source))
+
+
+PATH_MAX = 4096   # Linux's longest path: a longer string is no file's name
+
+
+def names_a_file(text: str) -> bool:
+    """Whether a string given as a scenario is a file's path rather than YAML text: one line that ends in
+    .yaml or .yml (any case: `Plan.YAML`), names an existing file, or holds no `key: value` (`scenario.txt`,
+    a path to a file that is not there: its reader says so, where the YAML reader said "got a single value")."""
+    if "\n" in text or len(text) > PATH_MAX:
+        return False
+    if text.strip().lower().endswith((".yaml", ".yml")) or ": " not in text:
+        return True
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):   # a name too long for the system, or holding NUL: not a file
+        return False

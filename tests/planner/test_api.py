@@ -60,6 +60,19 @@ def test_load_scenario_accepts_path_text_dict_and_scenario():
                                                       "reference_gpu": "RTX-A5000"}]}).name == "t"
 
 
+def test_a_path_string_is_read_as_a_file_whatever_its_suffix(tmp_path):
+    # "Plan.YAML" was parsed as the YAML text 'Plan.YAML' ("got a single value"), and so was a missing file's name
+    for name in ("Plan.YAML", "scenario", "hybrid.txt"):
+        (tmp_path / name).write_text(HYBRID.read_text(encoding="utf-8"), encoding="utf-8")
+        assert load_scenario(str(tmp_path / name)) == load_scenario(HYBRID)
+        assert plan(str(tmp_path / name), baselines=False).total == pytest.approx(plan(HYBRID, baselines=False).total)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(str(tmp_path / "missing.txt"))
+    assert str(info.value).endswith("missing.txt: file not found")
+    # one line of YAML stays text
+    assert load_scenario("{name: t, workloads: [{name: w, gpu_hours_per_month: 10, reference_gpu: RTX-A5000}]}").name == "t"
+
+
 def test_electricity_override_by_hand_kwargs_and_dict_agree():
     s = load_scenario(WORKED)
     assert plan(s).total == pytest.approx(worked_total(), rel=1e-6)          # 7,760.46
