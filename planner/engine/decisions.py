@@ -45,7 +45,7 @@ from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
-from planner.engine.run import extra_constraints_of, inputs_of_plan, inputs_priced_as
+from planner.engine.run import check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
 from planner.scenario import apply_overrides
@@ -972,6 +972,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
     card's flip point, a limit's cap cost) ends, from the thread that ran it."""
     _check_share(close_call_share)
+    if not isinstance(result, Plan):
+        raise PlannerError(f"add_decisions: expected a Plan from planner.plan(), got {type(result).__name__}")
+    check_limits(time_limit)
     start = time.perf_counter()
     if extra_constraints is None:
         extra_constraints = extra_constraints_of(result)

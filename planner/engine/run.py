@@ -6,6 +6,8 @@ scenario → prices → inputs → reductions → model → solve → Plan, then
 from __future__ import annotations
 
 import contextlib
+import math
+import numbers
 import time
 import weakref
 from collections.abc import Mapping
@@ -58,6 +60,20 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
 # what makes a scenario's model smaller, whoever refuses it
 SMALLER_MODEL = ("allow fewer regions or providers (prices.regions, prices.providers), merge workloads or shorten "
                  "horizon_months")
+
+
+def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None) -> None:
+    """PlannerError (bad input, exit 2) for a time limit that is not a number of seconds above 0, or a variable
+    limit that is not a whole number from 0; None is no limit. A library caller's NaN meant no limit without a
+    word, and -1 s "found no fleet within the time limit" (exit 3), as if the solver had tried."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
+                                   or not math.isfinite(time_limit) or time_limit <= 0):
+        raise PlannerError(f"time_limit: expected seconds above 0 (or None: no limit), got {time_limit!r}")
+    if max_dispatch_variables is not None and (isinstance(max_dispatch_variables, bool)
+                                               or not isinstance(max_dispatch_variables, numbers.Integral)
+                                               or max_dispatch_variables < 0):
+        raise PlannerError("max_dispatch_variables: expected a whole number from 0 (or None: no limit), got "
+                           f"{max_dispatch_variables!r}")
 
 
 def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
@@ -180,6 +196,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solves them as usual, as it does when the child fails;
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
+    check_limits(time_limit, max_dispatch_variables)
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced)
@@ -286,6 +303,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     """The status, total, fleet, baselines and warnings of `plan(scenario, solver, baselines)`, the same
     numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps).
     `max_dispatch_variables`: ModelTooLarge before a model is built, as `plan()`."""
+    check_limits(time_limit, max_dispatch_variables)
     s = load_scenario(scenario)
     base = inputs_for(s, store)
     inp = reduce(base)
@@ -341,6 +359,7 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
 
     `solver` and `time_limit` default to the plan's own; `store` is the price store the plan used (only
     needed for a Plan that `plan()` did not make in this process)."""
+    check_limits(time_limit)
     base = inputs_of_plan(result, store)
     kept = _INPUTS_OF_PLAN.get(id(result), _Kept(base, None))
     child = kept.child

@@ -15,6 +15,7 @@ import gc
 import itertools
 import json
 import math
+import numbers
 import os
 import pickle
 import queue
@@ -34,7 +35,7 @@ from typing import Any
 import pandas as pd
 
 from planner.engine.baselines import usable_cores
-from planner.engine.run import plan_summary
+from planner.engine.run import check_limits, plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.process import configure_process, kill_process_group
@@ -75,7 +76,9 @@ def check_size(counts: list[int], max_points: int = MAX_POINTS) -> None:
 
 
 def check_processes(processes: int) -> None:
-    """PlannerError for more local worker processes than `max_processes()`."""
+    """PlannerError for more local worker processes than `max_processes()`, or fewer than 1."""
+    if isinstance(processes, bool) or not isinstance(processes, numbers.Integral) or processes < 1:
+        raise PlannerError(f"sweep: processes: expected a whole number from 1 (1 = in this process), got {processes!r}")
     most = max_processes()
     if processes > most:
         raise PlannerError(f"sweep: {processes:,} worker processes; at most {most} on this machine "
@@ -336,6 +339,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     `progress(done, total)` is called as points finish. `max_dispatch_variables`: a point whose model would
     hold more dispatch variables is an error row, refused before its model is built (as `plan()`).
     """
+    check_limits(max_dispatch_variables=max_dispatch_variables)
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)

@@ -262,3 +262,28 @@ def test_compare_of_different_horizons_says_each_sides_basis_in_every_format(tmp
     assert "not like for like: a sums 24 months at 0%/year, b 12 months at 10%/year" in " ".join(table.stdout.split())
     same = CliRunner().invoke(app, ["compare", str(WORKED), str(WORKED)])
     assert "not like for like" not in same.stdout
+
+
+@pytest.mark.parametrize("kwargs, problem", [
+    # -1 s said "found no fleet within the time limit of -1 s" (exit 3, as if the solver had tried); NaN meant no limit
+    ({"time_limit": -1}, "time_limit: expected seconds above 0 (or None: no limit), got -1"),
+    ({"time_limit": 0}, "time_limit: expected seconds above 0 (or None: no limit), got 0"),
+    ({"time_limit": float("nan")}, "time_limit: expected seconds above 0 (or None: no limit), got nan"),
+    ({"time_limit": True}, "time_limit: expected seconds above 0 (or None: no limit), got True"),
+    ({"max_dispatch_variables": float("nan")}, "max_dispatch_variables: expected a whole number from 0"),
+    ({"max_dispatch_variables": "10"}, "max_dispatch_variables: expected a whole number from 0 (or None: no limit), "
+                                       "got '10'"),
+])
+def test_bad_limits_are_bad_input_before_anything_is_solved(kwargs, problem):
+    with pytest.raises(planner.PlannerError) as info:
+        plan(HYBRID, baselines=False, **kwargs)
+    assert str(info.value) == problem or str(info.value).startswith(problem)
+    assert info.value.exit_code == 2
+
+
+def test_bad_library_arguments_of_sweep_and_add_decisions_are_named():
+    for processes in (-5, 0, 1.5):
+        with pytest.raises(planner.PlannerError, match=r"sweep: processes: expected a whole number from 1"):
+            planner.sweep(HYBRID, {"onprem.pue": [1.2]}, processes=processes)
+    with pytest.raises(planner.PlannerError, match="add_decisions: expected a Plan from planner.plan"):
+        planner.add_decisions("scenarios/startup-hybrid.yaml")
