@@ -269,6 +269,10 @@ class PriceStore:
             self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) has no "
                        f"offer rows (deleted by hand?); skipped")
             return None
+        if n_rows != info.row_count:   # rows deleted (or added) by hand: plans used what was left without a word
+            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) holds {n_rows:,} "
+                       f"offer rows where it recorded {info.row_count:,} when saved (rows deleted or added by hand?); "
+                       "plans use the rows it holds: refresh its regions again for whole prices")
         other = (offers["provider"] != info.provider).to_numpy()
         if other.any():
             problems = pd.Series(["" if not o else f"provider {p!r}, not {info.provider!r} as its snapshot"

@@ -202,6 +202,21 @@ def test_a_snapshot_whose_offer_rows_were_deleted_is_skipped_and_named(tmp_path,
     assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(2)))
 
 
+def test_a_snapshot_missing_some_of_its_rows_is_named_in_the_plan(tmp_path, store):
+    # one row of #2 deleted by hand: the plan switched offers without a word (a hostile-input probe, 2026-12-05)
+    edit(store, f"DELETE FROM offers WHERE snapshot_id = 2 AND offer_id = '{NC24}'")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3).drop(NC24))   # the rows it holds
+    recorded = len(packaged("eastus"))
+    assert (f"{store}: snapshot #2 (azure, eastus) holds {recorded - 1:,} offer rows where it recorded {recorded:,} "
+            "when saved (rows deleted or added by hand?); plans use the rows it holds: refresh its regions again for "
+            "whole prices") in provenance["warning"]
+    assert "snapshot #1" not in provenance["warning"] and "snapshot #3" not in provenance["warning"]   # whole
+    result = plan_json(tmp_path, store)
+    assert result.exit_code == 0, result.output
+    assert f"holds {recorded - 1:,} offer rows where it recorded {recorded:,}" in " ".join(result.stderr.split())
+
+
 def test_a_snapshot_with_no_good_row_leaves_the_one_before_in_force(store):
     edit(store, "UPDATE offers SET hourly_price = -5 WHERE snapshot_id = 2")
     offers, provenance = price_table("store", store)
