@@ -265,7 +265,9 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
                                    f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
         for col in ("units", "instance_hours", "cost"):
             if col in row:
-                _number(row[col], source, f"fleet row {i}: {col}", null=col != "cost")
+                number = _number(row[col], source, f"fleet row {i}: {col}", null=col != "cost")
+                if col != "cost" and number is not None and number < 0:   # -5 cards were shown beside "total +0"
+                    raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected 0 or more")
         # One row per unit (unit_id: the offer id, zone included). Two units may share FLEET_KEY (two zones of
         # one instance type): compare sums them. The same unit twice is a file edited or joined by hand.
         unit = tuple(_shown(row.get(col)) for col in [*FLEET_KEY, "unit_id"])

@@ -48,6 +48,10 @@ def write(tmp_path: Path, name: str, doc: dict) -> Path:
     (lambda d: d["fleet"][0].update(units=True), "fleet row 1: units is true; expected a finite number"),
     (lambda d: d["fleet"][1].update(cost=math.nan), "fleet row 2: cost is NaN; expected a finite number"),
     (lambda d: d.update(costs=[1, 2]), "costs is [1, 2]; expected an object of category: cost"),
+    # -5 cards and -1e12 hours were shown beside "total +0" (a hostile-input probe, 2026-12-05)
+    (lambda d: d["fleet"][0].update(units=-5), "fleet row 1: units is -5; expected 0 or more"),
+    (lambda d: d["fleet"][1].update(instance_hours=-1e12), "fleet row 2: instance_hours is -1000000000000.0; "
+                                                           "expected 0 or more"),
 ])
 def test_a_saved_plan_with_a_number_that_is_not_a_finite_number_exits_2_naming_file_and_field(
         saved, tmp_path, edit, needle):
