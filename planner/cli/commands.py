@@ -33,6 +33,7 @@ from planner.cli.console import (
     fail,
     infeasible,
     os_error,
+    path_given,
     quiet_broken_pipe,
     seconds_within,
     skip_teardown,
@@ -133,7 +134,7 @@ def _main(
 
 @app.command()
 def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="scenario YAML files"),
-             store: Path | None = typer.Option(None, "--store", metavar="FILE",
+             store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
                                                help="price store for `prices.source: store`, as `plan --store` "
                                                     "(default: $FLEETPLAN_STORE or the data directory)")) -> None:
     """Check scenario files; report every problem of every file, with its line."""
@@ -194,7 +195,8 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
 
 
 @app.command()
-def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", help="write to this file instead of stdout")) -> None:
+def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", parser=path_given("a file"),
+                                             help="write to this file instead of stdout")) -> None:
     """Write the JSON Schema of scenario files (for editor completion and checks)."""
     from planner.scenario import scenario_json_schema
 
@@ -327,7 +329,7 @@ def offers(
 
 @app.command()
 def inventory(
-    from_file: Path | None = typer.Option(None, "--from", metavar="FILE",
+    from_file: Path | None = typer.Option(None, "--from", metavar="FILE", parser=path_given("a file"),
                                           help="read saved nvidia-smi output instead of running it"),
     age_months: int | None = typer.Option(None, "--age-months", min=0, max=1200, metavar="N",
                                           help="the cards' age at month 1 of the plan (nvidia-smi does not know "
@@ -406,7 +408,7 @@ def plan_command(
     fmt: PlanFormat = typer.Option(PlanFormat.table, "--format",
                                    help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
                                         "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
-    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE",
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
                                        help="write the --format output to FILE (atomically) instead of stdout"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
@@ -426,11 +428,13 @@ def plan_command(
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables (unit–workload pairs × periods; each takes about 3 KB of "
                                            "memory, twice that while the decision values re-solve)"),
-    out: Path | None = typer.Option(None, "--out", metavar="DIR", help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
+    out: Path | None = typer.Option(None, "--out", metavar="DIR", parser=path_given("a folder"),
+                                    help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
     start: str | None = typer.Option(None, "--start", metavar="YYYY-MM", help="plan start month YYYY-MM for focus.csv "
                                                               "(default: next month)"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
+                                      help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
@@ -767,7 +771,8 @@ def compare(
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
                                     "horizon and discount rate)"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
+                                      help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
@@ -901,7 +906,8 @@ def sweep(
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     fmt: Format = typer.Option(Format.table, "--format"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", help="price store for `prices.source: store` "
+    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
+                                      help="price store for `prices.source: store` "
                                                               "(default: $FLEETPLAN_STORE or the data directory)"),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="a point whose model would hold more than N dispatch variables is a row "

@@ -10,6 +10,7 @@ import os
 import sys
 from enum import Enum
 from functools import cache, cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -173,6 +174,20 @@ def seconds_within(low: float, high: float):
             raise typer.BadParameter(f"expected a number of seconds from {low:g} to {high:g}, got {visible(str(text))!r}")
         return value
     return seconds
+
+
+def path_given(names: str):
+    """A typer `parser` of a path option that names `names` ("a file" or "a folder"): an empty value (an unset
+    `$OUT`) became ".", and the message named "." instead of what was given; a file's name ending in "/" lost
+    the "/" and wrote a file where a folder was meant."""
+    def path(text) -> Path:
+        text = str(text)
+        if not text.strip():
+            raise typer.BadParameter(f"empty; expected the path of {names}")
+        if names == "a file" and text.endswith(("/", os.sep)):
+            raise typer.BadParameter(f"{visible(text)!r} ends in '/', which names a folder; expected the path of a file")
+        return Path(text)
+    return path
 
 
 class Format(str, Enum):

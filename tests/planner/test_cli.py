@@ -335,3 +335,31 @@ def test_plan_table_shows_serving_instances_per_slot_for_melange_toy():
     as_json = run("plan", ROOT / "examples" / "melange-toy.yaml", "--format", "json", "--no-baselines", "--no-decisions")
     serving = json.loads(as_json.stdout)["serving"]
     assert sorted(r["instances"] for r in serving) == [1, 1, 1, 3]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    # an unset $OUT gave "" and the message named ".": "-o .: is a folder", "--out .: cannot write: Is a directory"
+    (["schema", "--out", ""], "Invalid value for '--out': empty; expected the path of a file"),
+    (["plan", "scenarios/entry.yaml", "--format", "md", "-o", ""],
+     "Invalid value for '-o' / '--output': empty; expected the path of a file"),
+    (["plan", "scenarios/entry.yaml", "--out", " "], "Invalid value for '--out': empty; expected the path of a folder"),
+    (["prices", "list", "--store", ""], "Invalid value for '--store': empty; expected the path of a file"),
+    # a trailing "/" was dropped: `-o new.md/` wrote a file new.md where a folder was meant
+    (["schema", "--out", "x.json/"], "Invalid value for '--out': 'x.json/' ends in '/', which names a folder; expected "
+                                     "the path of a file"),
+    (["plan", "scenarios/entry.yaml", "--format", "md", "-o", "new.md/"],
+     "Invalid value for '-o' / '--output': 'new.md/' ends in '/', which names a folder; expected the path of a file"),
+])
+def test_an_empty_path_or_a_file_path_ending_in_a_slash_is_bad_input_as_given(tmp_path, monkeypatch, args, said):
+    monkeypatch.chdir(tmp_path)
+    args = [str(ROOT / a) if a.startswith("scenarios/") else a for a in args]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and said in " ".join(result.output.split())
+    assert list(tmp_path.iterdir()) == []   # nothing written
+
+
+def test_a_folder_path_may_end_in_a_slash(tmp_path):
+    result = runner.invoke(app, ["plan", str(ROOT / "scenarios" / "entry.yaml"), "--no-decisions", "--no-baselines",
+                                 "--format", "json", "--out", f"{tmp_path / 'out'}/"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "plan.json").is_file()
