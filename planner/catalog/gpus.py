@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from planner.errors import CatalogError
+from planner.text import shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -253,6 +254,30 @@ def match_gpus(query: str) -> tuple[str, ...]:
     if key in exact:
         found.add(exact[key])
     return tuple(sorted(found))
+
+
+def gpus_named(query: str, flag: str = "--gpu") -> tuple[str, ...]:
+    """The canonical ids `query` names (match_gpus) for a filter such as `--gpu`; CatalogError (bad input)
+    when it is empty (it listed every offer) or names nothing, with the nearest id, alias or family:
+    'A100-80G' is the family A100-80GB (both boards), where ids and aliases alone gave A100-80GB-SXM."""
+    if not query.strip():
+        raise CatalogError(f"{flag}: empty; expected a GPU id, alias or family, e.g. A100-80GB")
+    ids = match_gpus(query)
+    if not ids:
+        near = _suggest_gpu_or_family(query)
+        raise CatalogError(f"{flag} {shortened(query, repr)}: no such GPU, alias or family"
+                           + (f"; did you mean '{near}'?" if near else ""))
+    return ids
+
+
+def _suggest_gpu_or_family(name: str) -> str | None:
+    """The id, alias or family spelt most like `name` (as the catalog spells it), or None."""
+    spelt: dict[str, str] = {}
+    for gpu, row in gpu_rows().items():
+        for written in (gpu, *_split(row["aliases"]), *_split(row["family"])):
+            spelt.setdefault(_norm(written), written)
+    hits = difflib.get_close_matches(_norm(name), list(spelt), n=1, cutoff=0.6)
+    return spelt[hits[0]] if hits else None
 
 
 def suggest(name: str, choices: list[str] | tuple[str, ...], n: int = 3) -> list[str]:

@@ -246,13 +246,8 @@ def show(
     try:
         offers, provenance = catalog.price_table(source, store)
         provenance = scenario_provenance(provenance, provider or None)   # the snapshots of the providers shown
-        if gpu:
-            ids = catalog.match_gpus(gpu)
-            if not ids:
-                near = catalog.suggest_gpu(gpu)
-                raise PlannerError(f"--gpu {gpu!r}: no such GPU, alias or family"
-                                   + (f"; did you mean '{near[0]}'?" if near else ""))
-            offers = offers[offers["gpu"].isin(ids)]
+        if gpu is not None:
+            offers = offers[offers["gpu"].isin(catalog.gpus_named(gpu))]
     except PlannerError as exc:
         fail(exc)
     if provider:

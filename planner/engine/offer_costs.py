@@ -47,13 +47,8 @@ def apply_filter(offers: pd.DataFrame, f: OfferFilter) -> pd.DataFrame:
     _check_choices(f.providers, tuple(p.name for p in registry.providers()), "--provider")
     _check_choices(f.options, PURCHASE_OPTIONS, "--option")
     keep = pd.Series(True, index=offers.index)
-    if f.gpu:
-        ids = catalog.match_gpus(f.gpu)
-        if not ids:
-            near = catalog.suggest_gpu(f.gpu)
-            raise PlannerError(f"--gpu {f.gpu!r}: no such GPU, alias or family"
-                               + (f"; did you mean '{near[0]}'?" if near else ""))
-        keep &= offers["gpu"].isin(ids)
+    if f.gpu is not None:
+        keep &= offers["gpu"].isin(catalog.gpus_named(f.gpu))
     if f.min_memory_gb is not None:
         keep &= offers["gpu_memory_gb"] >= f.min_memory_gb
     if f.providers:

@@ -183,3 +183,23 @@ def test_the_cli_csv_of_a_plan_without_baselines_still_writes_the_fleet(tmp_path
     result = run("plan", ENTRY, "--no-baselines", "--format", "csv", "-o", out)
     assert result.exit_code == 0, result.output
     assert out.read_text().startswith("provider,region,sku,")
+
+
+@pytest.mark.parametrize("command", [["offers"], ["prices", "show", "--store", "none.sqlite"]])
+@pytest.mark.parametrize(("gpu", "said"), [
+    # the family (both A100 80 GB boards), not one board as before (ids and aliases alone: A100-80GB-SXM)
+    ("A100-80G", "--gpu 'A100-80G': no such GPU, alias or family; did you mean 'A100-80GB'?"),
+    # an empty value listed every offer
+    ("", "--gpu: empty; expected a GPU id, alias or family, e.g. A100-80GB"),
+    # a pasted 100,000 characters came back whole
+    ("x" * 100_000, "--gpu 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100,000 characters): no such GPU, "
+                    "alias or family"),
+])
+def test_a_gpu_filter_that_names_nothing_says_so_with_the_nearest_name(tmp_path, monkeypatch, command, gpu, said):
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+    monkeypatch.chdir(tmp_path)   # no price store there: prices show reads the packaged snapshot
+    result = CliRunner().invoke(app, [*command, "--gpu", gpu])
+    assert result.exit_code == 2
+    assert " ".join(result.stderr.split()).endswith(f"error: {said}")
