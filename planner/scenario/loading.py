@@ -426,6 +426,9 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 syntax.append(said)
             if line >= len(lines) or not lines[line].strip():
                 break
+            if "another document" in what:   # the rest is another document: its keys are not this one's duplicates
+                lines = lines[:line]
+                continue
             key = _LINE_KEY.match(lines[line])
             if key:
                 blanked.add((line + 1, key.start(1) + 1, key[2]))

@@ -241,3 +241,16 @@ def test_an_owned_count_from_numpy_is_a_count():
     for count in (np.int64(2), np.int32(2), np.float64(2.0), 2):
         owned = apply_overrides(s, {"onprem.existing": {"rtx-3060-12gb": count}}).onprem.existing
         assert {card: (o.count, o.age_months) for card, o in owned.items()} == {"rtx-3060-12gb": (2, 0)}
+
+
+def test_a_second_document_is_one_problem_not_also_a_duplicate_key(tmp_path):
+    # entry.yaml (30 lines) and a second document: its `name` was also reported as a duplicate of line 5's
+    entry = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8")
+    assert len(entry.splitlines()) == 30 and entry.splitlines()[4].startswith("name: ")
+    path = tmp_path / "two.yaml"
+    path.write_text(entry + "---\nname: second document\n", encoding="utf-8")
+    result = check("validate", path)
+    assert "two.yaml: 1 problem" in said(result)
+    assert "two.yaml:31:1: YAML syntax: but found another document (expected a single document in the stream)" \
+        in said(result)
+    assert "duplicate key" not in said(result)
