@@ -82,14 +82,16 @@ NEAR_COLUMN = 0.8
 def _check_header(columns: list[str], origin: str) -> None:
     """OffersSchemaError for a contract column given twice — pandas reads the second `hourly_price` as
     `hourly_price.1`, which validate_offers then ignored, so the first copy priced the plan without a word —
-    and for an unknown column that is a contract column misspelt (`asof`: the dates were read as missing).
-    Other columns (a comment of the user's) are ignored, as before."""
+    and for an unknown column that is a contract column misspelt (`asof`: the dates were read as missing), when
+    that column is not there too. Other columns (a comment of the user's, `notes` beside `note`) are ignored,
+    as before."""
     known = list(OFFER_COLUMNS)
     twice = sorted({m[1] for c in columns if (m := re.fullmatch(r"(.+)\.[0-9]+", c)) and m[1] in known})
     if twice:
         raise OffersSchemaError(f"{origin}: columns given twice {twice}; expected each once")
     near = {c: close[0] for c in columns if c not in known
-            and (close := difflib.get_close_matches(c.strip().lower(), known, n=1, cutoff=NEAR_COLUMN))}
+            and (close := difflib.get_close_matches(c.strip().lower(), known, n=1, cutoff=NEAR_COLUMN))
+            and close[0] not in columns}   # `notes` beside `note`: a column of the user's own
     if near:
         raise OffersSchemaError(f"{origin}: unknown column{'s' if len(near) > 1 else ''} "
                                 + ", ".join(f"{shown_cell(c)} (did you mean {m!r}?)" for c, m in near.items())

@@ -133,7 +133,8 @@ def _main(
 
 
 @app.command()
-def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", help="scenario YAML files"),
+def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"),
+                                               help="scenario YAML files"),
              store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
                                                help="price store for `prices.source: store`, as `plan --store` "
                                                     "(default: $FLEETPLAN_STORE or the data directory)")) -> None:
@@ -404,7 +405,7 @@ MAX_DISPATCH_VARIABLES = 500_000
 
 @app.command("plan")
 def plan_command(
-    file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
+    file: Path = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"), help="scenario YAML file"),
     fmt: PlanFormat = typer.Option(PlanFormat.table, "--format",
                                    help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
                                         "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
@@ -765,8 +766,10 @@ def _print_cap_costs(p, out) -> None:
 
 @app.command()
 def compare(
-    a: Path = typer.Argument(..., help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (before)"),
-    b: Path = typer.Argument(..., help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (after)"),
+    a: Path = typer.Argument(..., parser=path_given("a file"),
+                             help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (before)"),
+    b: Path = typer.Argument(..., parser=path_given("a file"),
+                             help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (after)"),
     fmt: Format = typer.Option(Format.table, "--format",
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
                                     "horizon and discount rate)"),
@@ -888,7 +891,7 @@ def _print_sweep_prices(sources: list[dict]) -> None:
 
 @app.command()
 def sweep(
-    file: Path = typer.Argument(..., metavar="SCENARIO", help="scenario YAML file"),
+    file: Path = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"), help="scenario YAML file"),
     vary: list[str] = typer.Option(..., "--vary", metavar="PATH=V1,V2",
                                    help="PATH=V1,V2,… (repeatable; the cross product is planned), "
                                         "e.g. onprem.electricity_per_kwh=0.1,0.2 or "

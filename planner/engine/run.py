@@ -67,13 +67,20 @@ def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None) -> 
     limit that is not a whole number from 0; None is no limit. A library caller's NaN meant no limit without a
     word, and -1 s "found no fleet within the time limit" (exit 3), as if the solver had tried."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
-                                   or not math.isfinite(time_limit) or time_limit <= 0):
+                                   or not _finite(time_limit) or time_limit <= 0):
         raise PlannerError(f"time_limit: expected seconds above 0 (or None: no limit), got {time_limit!r}")
     if max_dispatch_variables is not None and (isinstance(max_dispatch_variables, bool)
                                                or not isinstance(max_dispatch_variables, numbers.Integral)
                                                or max_dispatch_variables < 0):
         raise PlannerError("max_dispatch_variables: expected a whole number from 0 (or None: no limit), got "
                            f"{max_dispatch_variables!r}")
+
+
+def _finite(number: numbers.Real) -> bool:
+    try:
+        return math.isfinite(number)
+    except OverflowError:   # an int too large for a float (10**400)
+        return False
 
 
 def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
@@ -359,6 +366,8 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
 
     `solver` and `time_limit` default to the plan's own; `store` is the price store the plan used (only
     needed for a Plan that `plan()` did not make in this process)."""
+    if not isinstance(result, Plan):
+        raise PlannerError(f"add_baselines: expected a Plan from planner.plan(), got {type(result).__name__}")
     check_limits(time_limit)
     base = inputs_of_plan(result, store)
     kept = _INPUTS_OF_PLAN.get(id(result), _Kept(base, None))

@@ -228,8 +228,9 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
         if time_limit <= 0:
             return _Branch("not_solved", math.nan, -math.inf, None)
         h.setOptionValue("time_limit", float(time_limit))
-    if mip and stopping_solves():   # Ctrl-C stops the run at HiGHS's next check (planner.process)
-        h.cbMipInterrupt.subscribe(_interrupt_if_stopping)
+    if stopping_solves():   # Ctrl-C stops the run at HiGHS's next check (planner.process), as highspy's own does
+        for checks in (h.cbMipInterrupt, h.cbSimplexInterrupt, h.cbIpmInterrupt):
+            checks.subscribe(_interrupt_if_stopping)
     with solver_run():
         if getattr(_this_thread, "started", False):
             h.run()
@@ -253,9 +254,10 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
 
 
 def _interrupt_if_stopping(event) -> None:
-    """HiGHS's MIP interrupt callback: stop the run once Ctrl-C asked every run to stop. HiGHS calls it often
-    (1,379 times in a 21 s solve of industrial.yaml with every catalog card, at most 2.6 s apart; 28 times in
-    industrial.yaml's own 0.2 s), so a run stops within seconds at worst, and the checks cost nothing measurable."""
+    """HiGHS's interrupt callback (branch and bound, simplex and interior point): stop the run once Ctrl-C asked
+    every run to stop. Its branch and bound calls it often (1,379 times in a 21 s solve of industrial.yaml with
+    every catalog card, at most 2.6 s apart; 28 times in industrial.yaml's own 0.2 s), an LP at its iterations;
+    presolve never. The checks cost nothing measurable (benchmarks/plan_speed.py, README)."""
     if stop_requested.is_set():
         event.interrupt()
 

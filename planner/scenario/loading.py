@@ -1070,13 +1070,17 @@ PATH_MAX = 4096   # Linux's longest path: a longer string is no file's name
 
 def names_a_file(text: str) -> bool:
     """Whether a string given as a scenario is a file's path rather than YAML text: one line that ends in
-    .yaml or .yml (any case: `Plan.YAML`), names an existing file, or holds no `key: value` (`scenario.txt`,
-    a path to a file that is not there: its reader says so, where the YAML reader said "got a single value")."""
+    .yaml or .yml (any case: `Plan.YAML`), names an existing file, or holds no colon and is no flow mapping or
+    list (`scenario.txt`, a path to a file that is not there: its reader says so, where the YAML reader said
+    "got a single value")."""
     if "\n" in text or len(text) > PATH_MAX:
         return False
-    if text.strip().lower().endswith((".yaml", ".yml")) or ": " not in text:
+    if text.strip().lower().endswith((".yaml", ".yml")):
         return True
     try:
-        return Path(text).is_file()
+        if Path(text).is_file():
+            return True
     except (OSError, ValueError):   # a name too long for the system, or holding NUL: not a file
         return False
+    # compact JSON or YAML flow text (`{"name":"t",…}`, `{name: t}`) is text; a name without any colon a path
+    return not text.lstrip().startswith(("{", "[")) and ":" not in text

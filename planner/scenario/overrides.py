@@ -218,18 +218,19 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     changes = normalise_overrides(overrides, **kwargs)
     if not changes:
         return scenario
-    # the same field twice (`workloads.1.x` and `workloads.prototyping.x`): the last would win without a word
-    problems = [f"{a} and {b} are the same field; give it once" if same else
-                f"{a} and {b}: {b} is a field of {a}; give one of them (the field alone, or the whole {a} with the field "
-                "in it)" for a, b, same in overlapping_paths(scenario, [str(p) for p in changes])]
-    if problems:
-        raise ScenarioError(problems, ORIGIN)
     data = scenario.model_dump(mode="json")
+    problems: list[str] = []
+    good: list[str] = []
     for path, value in changes.items():
         try:
             _set_path(data, str(path), copy.deepcopy(value))
+            good.append(str(path))
         except ScenarioError as exc:
             problems += exc.problems
+    # the same field twice (`workloads.1.x` and `workloads.prototyping.x`): the last would win without a word
+    problems += [f"{a} and {b} are the same field; give it once" if same else
+                 f"{a} and {b}: {b} is a field of {a}; give one of them (the field alone, or the whole {a} with the "
+                 "field in it)" for a, b, same in overlapping_paths(scenario, good)]
     try:
         scenario = parse_scenario(data, origin=ORIGIN)
     except ScenarioError as exc:   # report bad paths and bad values together

@@ -69,8 +69,11 @@ def test_a_path_string_is_read_as_a_file_whatever_its_suffix(tmp_path):
     with pytest.raises(ScenarioError) as info:
         load_scenario(str(tmp_path / "missing.txt"))
     assert str(info.value).endswith("missing.txt: file not found")
-    # one line of YAML stays text
+    # one line of YAML, or compact JSON, stays text
     assert load_scenario("{name: t, workloads: [{name: w, gpu_hours_per_month: 10, reference_gpu: RTX-A5000}]}").name == "t"
+    compact = json.dumps({"name": "j", "workloads": [{"name": "w", "gpu_hours_per_month": 10,
+                                                       "reference_gpu": "RTX-A5000"}]}, separators=(",", ":"))
+    assert ": " not in compact and load_scenario(compact).name == "j"
 
 
 def test_electricity_override_by_hand_kwargs_and_dict_agree():
@@ -157,6 +160,18 @@ def test_a_field_given_twice_is_refused_not_the_last_value_kept(overrides, kwarg
     with pytest.raises(ScenarioError) as info:
         apply_overrides(s, overrides, **kwargs)
     assert problem in str(info.value) and info.value.exit_code == 2
+
+
+def test_a_field_given_twice_is_reported_with_the_other_bad_overrides():
+    s = load_scenario(HYBRID)
+    with pytest.raises(ScenarioError) as info:
+        apply_overrides(s, {"workloads.1.gpu_hours_per_month": 1, "workloads.prototyping.gpu_hours_per_month": 2,
+                            "horizon_monts": 3, "horizon_months": 24, "horizon_months.x": 1})
+    text = str(info.value)
+    assert "workloads.1.gpu_hours_per_month and workloads.prototyping.gpu_hours_per_month are the same field" in text
+    assert "horizon_monts" in text and "did you mean 'horizon_months'" in text
+    # a path that goes into a value is that problem alone, not also "a field of" it
+    assert "horizon_months is a value, not a section" in text and "is a field of horizon_months" not in text
 
 
 def test_every_bad_override_is_reported_together():
@@ -270,6 +285,8 @@ def test_compare_of_different_horizons_says_each_sides_basis_in_every_format(tmp
     ({"time_limit": 0}, "time_limit: expected seconds above 0 (or None: no limit), got 0"),
     ({"time_limit": float("nan")}, "time_limit: expected seconds above 0 (or None: no limit), got nan"),
     ({"time_limit": True}, "time_limit: expected seconds above 0 (or None: no limit), got True"),
+    ({"time_limit": 10**400}, "time_limit: expected seconds above 0 (or None: no limit), got 1000"),
+    ({"time_limit": float("inf")}, "time_limit: expected seconds above 0 (or None: no limit), got inf"),
     ({"max_dispatch_variables": float("nan")}, "max_dispatch_variables: expected a whole number from 0"),
     ({"max_dispatch_variables": "10"}, "max_dispatch_variables: expected a whole number from 0 (or None: no limit), "
                                        "got '10'"),
@@ -287,3 +304,5 @@ def test_bad_library_arguments_of_sweep_and_add_decisions_are_named():
             planner.sweep(HYBRID, {"onprem.pue": [1.2]}, processes=processes)
     with pytest.raises(planner.PlannerError, match="add_decisions: expected a Plan from planner.plan"):
         planner.add_decisions("scenarios/startup-hybrid.yaml")
+    with pytest.raises(planner.PlannerError, match="add_baselines: expected a Plan from planner.plan"):
+        planner.add_baselines("scenarios/startup-hybrid.yaml")

@@ -344,6 +344,10 @@ def test_plan_table_shows_serving_instances_per_slot_for_melange_toy():
      "Invalid value for '-o' / '--output': empty; expected the path of a file"),
     (["plan", "scenarios/entry.yaml", "--out", " "], "Invalid value for '--out': empty; expected the path of a folder"),
     (["prices", "list", "--store", ""], "Invalid value for '--store': empty; expected the path of a file"),
+    # the scenario arguments too: ".: is a folder; expected a scenario YAML file"
+    (["validate", ""], "Invalid value for 'SCENARIO': empty; expected the path of a file"),
+    (["plan", ""], "Invalid value for 'SCENARIO': empty; expected the path of a file"),
+    (["compare", "", "scenarios/entry.yaml"], "Invalid value for 'a': empty; expected the path of a file"),
     # a trailing "/" was dropped: `-o new.md/` wrote a file new.md where a folder was meant
     (["schema", "--out", "x.json/"], "Invalid value for '--out': 'x.json/' ends in '/', which names a folder; expected "
                                      "the path of a file"),
