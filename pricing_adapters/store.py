@@ -259,6 +259,9 @@ class PriceStore:
                 raise StoreError(f"snapshot #{snapshot_id} in {self.path} has no offer rows (deleted by hand?); "
                                  f"plans skip it: refresh its regions again")
             raise StoreError(f"no snapshot #{snapshot_id} in {self.path}")
+        info = next((i for i in self.snapshots() if i.id == snapshot_id), None)
+        if info is not None:   # `prices diff` of a snapshot missing rows says so, as a plan does
+            self._check_row_count(info, n_rows)
         return offers
 
     def _snapshot_offers(self, info: SnapshotInfo) -> pd.DataFrame | None:
@@ -269,10 +272,7 @@ class PriceStore:
             self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) has no "
                        f"offer rows (deleted by hand?); skipped")
             return None
-        if n_rows != info.row_count:   # rows deleted (or added) by hand: plans used what was left without a word
-            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) holds {n_rows:,} "
-                       f"offer rows where it recorded {info.row_count:,} when saved (rows deleted or added by hand?); "
-                       "plans use the rows it holds: refresh its regions again for whole prices")
+        self._check_row_count(info, n_rows)
         other = (offers["provider"] != info.provider).to_numpy()
         if other.any():
             problems = pd.Series(["" if not o else f"provider {p!r}, not {info.provider!r} as its snapshot"
@@ -281,6 +281,14 @@ class PriceStore:
                        f"skipped: {name_rows(offers, problems)}")
             offers = offers[~other].reset_index(drop=True)
         return offers
+
+    def _check_row_count(self, info: SnapshotInfo, n_rows: int) -> None:
+        """Name in `warnings` a snapshot holding another number of rows than it recorded when saved: rows deleted
+        (or added) by hand, which plans used without a word."""
+        if n_rows != info.row_count:
+            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) holds {n_rows:,} "
+                       f"offer rows where it recorded {info.row_count:,} when saved (rows deleted or added by hand?); "
+                       "plans use the rows it holds: refresh its regions again for whole prices")
 
     def _in_force(self, providers: Sequence[str] | None) -> tuple[dict[tuple[str, str], SnapshotInfo],
                                                                   dict[int, pd.DataFrame]]:

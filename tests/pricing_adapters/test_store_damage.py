@@ -215,6 +215,10 @@ def test_a_snapshot_missing_some_of_its_rows_is_named_in_the_plan(tmp_path, stor
     result = plan_json(tmp_path, store)
     assert result.exit_code == 0, result.output
     assert f"holds {recorded - 1:,} offer rows where it recorded {recorded:,}" in " ".join(result.stderr.split())
+    # and `prices diff`, which reads the snapshot itself
+    diffed = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store)])
+    assert diffed.exit_code == 0, diffed.output
+    assert f"snapshot #2 (azure, eastus) holds {recorded - 1:,} offer rows" in " ".join(diffed.stderr.split())
 
 
 def test_a_snapshot_with_no_good_row_leaves_the_one_before_in_force(store):
