@@ -8,6 +8,8 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from functools import cache, cached_property
 from pathlib import Path
@@ -174,6 +176,41 @@ def seconds_within(low: float, high: float):
             raise typer.BadParameter(f"expected a number of seconds from {low:g} to {high:g}, got {visible(str(text))!r}")
         return value
     return seconds
+
+
+# a solve shows a progress line on a terminal once it has run this long (most plans end well within it)
+PROGRESS_AFTER_S = 2.0
+PROGRESS_EVERY_S = 0.5
+
+
+@contextmanager
+def solve_progress_line(what: str) -> Iterator[None]:
+    """Within the block, a long solve of this thread shows on a terminal's stderr one line, rewritten in place
+    — `solving the plan: 12 s, gap 1.54 % (Ctrl-C stops)` — and the line is cleared at the end. A plan that
+    allows every catalog card solved for minutes with nothing on the screen. Nothing where stderr is no
+    terminal (a pipe, a file, a test) or no colour is wanted (`_plain_stderr`)."""
+    if _plain_stderr():
+        yield
+        return
+    from planner.engine.solve import progress_reported
+
+    shown = {"at": -math.inf, "any": False}
+
+    def report(seconds: float, gap: float) -> None:
+        if seconds < PROGRESS_AFTER_S or seconds - shown["at"] < PROGRESS_EVERY_S:
+            return
+        shown["at"], shown["any"] = seconds, True
+        gap_text = f"gap {gap:.2%}" if math.isfinite(gap) else "no fleet found yet"
+        sys.stderr.write(f"\r\x1b[K{what}: {seconds:.0f} s, {gap_text} (Ctrl-C stops)")
+        sys.stderr.flush()
+
+    try:
+        with progress_reported(report):
+            yield
+    finally:
+        if shown["any"]:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def path_given(names: str):

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
@@ -99,6 +100,31 @@ def first_run_threads(threads: int):
         yield
     finally:
         _this_thread.first_threads = before
+
+
+@contextlib.contextmanager
+def progress_reported(report: Callable[[float, float], None]):
+    """Within the block, this thread's MIP runs call `report(seconds, gap)` at HiGHS's interrupt checks (many
+    times a second in its branch and bound): the seconds since the run began and HiGHS's relative gap of
+    the run (inf before it has a fleet). For a front end's progress line (`fleetplan plan` on a terminal);
+    the re-solves of other threads never report."""
+    before = getattr(_this_thread, "report", None)
+    _this_thread.report = report
+    try:
+        yield
+    finally:
+        _this_thread.report = before
+
+
+def _reporting(report: Callable[[float, float], None]) -> Callable:
+    """A HiGHS callback that passes the run's seconds and gap to `report`; an error of the display is dropped:
+    it must not cross HiGHS's C++ (nor stop the solve)."""
+    def on_check(event) -> None:
+        try:
+            report(float(event.data_out.running_time), float(event.data_out.mip_gap))
+        except Exception:   # noqa: BLE001, S110 — a progress line is no reason to lose the plan
+            pass
+    return on_check
 
 
 def highs_started() -> bool:
@@ -231,6 +257,9 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
     if stopping_solves():   # Ctrl-C stops the run at HiGHS's next check (planner.process), as highspy's own does
         for checks in (h.cbMipInterrupt, h.cbSimplexInterrupt, h.cbIpmInterrupt):
             checks.subscribe(_interrupt_if_stopping)
+    report = getattr(_this_thread, "report", None)
+    if mip and report is not None:
+        h.cbMipInterrupt.subscribe(_reporting(report))
     with solver_run():
         if getattr(_this_thread, "started", False):
             h.run()
