@@ -29,8 +29,9 @@ imported into (tests, notebooks, the dashboard).
 SIGINT handler between bytecodes, never inside HiGHS's C++, so a plan whose solve took minutes (industrial.yaml
 with every catalog card bought monthly: 3 min, 2026-12-05) ran to its end after Ctrl-C, and every running
 re-solve of the decision values did too. Its handler sets `stop_requested`, which each HiGHS run checks through
-HiGHS's MIP interrupt callback (engine.solve), and raises KeyboardInterrupt as Python's own handler does — at
-once where this thread is not inside a solver run (`solver_run` marks one), else when the run returns.
+HiGHS's interrupt callbacks (branch and bound, simplex, interior point: engine.solve), and raises
+KeyboardInterrupt as Python's own handler does — at once where this thread is not inside a solver run
+(`solver_run` marks one), else when the run returns.
 """
 
 from __future__ import annotations
