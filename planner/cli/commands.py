@@ -39,6 +39,7 @@ from planner.cli.console import (
     skip_teardown,
     solve_progress_line,
     stdout_console,
+    store_option,
 )
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, PricesRefuteScenario, ScenarioError
 from planner.text import one_line
@@ -136,9 +137,7 @@ def _main(
 @app.command()
 def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"),
                                                help="scenario YAML files"),
-             store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
-                                               help="price store for `prices.source: store`, as `plan --store` "
-                                                    "(default: $FLEETPLAN_STORE or the data directory)")) -> None:
+             store: Path | None = store_option()) -> None:
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
 
@@ -435,9 +434,7 @@ def plan_command(
                                                           "focus.csv and summary.md into this folder"),
     start: str | None = typer.Option(None, "--start", metavar="YYYY-MM", help="plan start month YYYY-MM for focus.csv "
                                                               "(default: next month)"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
-                                      help="price store for `prices.source: store` "
-                                                              "(default: $FLEETPLAN_STORE or the data directory)"),
+    store: Path | None = store_option(),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
     input, 3 when the solver stopped (--time-limit) before finding any fleet or failed."""
@@ -775,9 +772,7 @@ def compare(
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
                                     "horizon and discount rate)"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
-                                      help="price store for `prices.source: store` "
-                                                              "(default: $FLEETPLAN_STORE or the data directory)"),
+    store: Path | None = store_option(),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables, as plan does"),
@@ -910,9 +905,7 @@ def sweep(
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     fmt: Format = typer.Option(Format.table, "--format"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"),
-                                      help="price store for `prices.source: store` "
-                                                              "(default: $FLEETPLAN_STORE or the data directory)"),
+    store: Path | None = store_option(),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="a point whose model would hold more than N dispatch variables is a row "
                                            "with status error, refused before its model is built, as plan does"),

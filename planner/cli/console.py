@@ -227,6 +227,15 @@ def path_given(names: str):
     return path
 
 
+# what --store means where a scenario reads it (`prices.source: store`); the `prices` commands say more
+SCENARIO_STORE_HELP = "price store for `prices.source: store` (default: $FLEETPLAN_STORE or the data directory)"
+
+
+def store_option(help: str = SCENARIO_STORE_HELP):
+    """The `--store FILE` option of every command that reads or writes the price store: one declaration."""
+    return typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"), help=help)
+
+
 class Format(str, Enum):
     table = "table"
     json = "json"

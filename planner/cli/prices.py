@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, path_given, seconds_within
+from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, seconds_within, store_option
 from planner.errors import PlannerError
 from planner.text import shortened
 from pricing_adapters import registry
@@ -140,7 +140,7 @@ def _fallback_text(store: PriceStore, provider: str, regions: list[str]) -> str:
 def refresh(
     provider: str = typer.Option(..., "--provider", metavar="PROVIDER", help=f"{' or '.join(registry.cloud_providers())}"),
     region: list[str] = typer.Option(..., "--region", metavar="REGION", help="region code (repeatable)"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"), help=STORE_HELP),
+    store: Path | None = store_option(STORE_HELP),
     subscription: str | None = typer.Option(None, "--subscription", metavar="ID",
                                                help="Azure subscription for VM size facts (else AZURE_SUBSCRIPTION_ID)"),
     deadline: float = typer.Option(DEFAULT_DEADLINE_S, "--deadline", parser=seconds_within(1, MAX_DEADLINE_S),
@@ -206,7 +206,7 @@ def refresh(
 
 @prices_app.command("list")
 def list_snapshots(
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"), help=STORE_HELP),
+    store: Path | None = store_option(STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
@@ -230,7 +230,7 @@ def list_snapshots(
 def show(
     gpu: str | None = typer.Option(None, "--gpu", metavar="GPU", help="GPU id, alias or family"),
     provider: list[str] = typer.Option([], "--provider", metavar="PROVIDER", help="aws, azure (repeatable)"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"), help=STORE_HELP),
+    store: Path | None = store_option(STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
@@ -306,7 +306,7 @@ def _regions(cover: set) -> str:
 def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
     new: str = typer.Argument(..., help="snapshot id or `packaged`"),
-    store: Path | None = typer.Option(None, "--store", metavar="FILE", parser=path_given("a file"), help=STORE_HELP),
+    store: Path | None = store_option(STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""
