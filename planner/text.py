@@ -10,6 +10,8 @@ text stays readable and names what is in the file; a carriage return is dropped,
 bidirectional controls and zero-width characters are shown as \\uNNNN.
 """
 
+from pricing_adapters.shown import shortened  # noqa: F401 — the planner's messages quote as the adapters' do
+
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
 _CONTROLS[0x0d] = None
 # Characters that change how the text around them reads without being seen: the line and paragraph
@@ -33,14 +35,3 @@ def one_line(text: str) -> str:
     tool's. Tables keep a line feed (a cell of two lines stays inside its box), and so do the planner's own
     multi-line messages."""
     return visible(text).replace("\n", "\\n")
-
-
-SHOWN_CHARS = 60   # of a rejected value, key or cell in a message: a pasted file must not come back whole
-
-
-def shortened(text: str, show=str) -> str:
-    """`text` as `show` gives it (str, repr), or its first SHOWN_CHARS characters so and how long it is."""
-    if len(text) <= SHOWN_CHARS + 20:
-        return show(text)
-    return f"{show(text[:SHOWN_CHARS])}… ({len(text):,} characters)"
-

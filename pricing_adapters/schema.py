@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pricing_adapters import registry
+from pricing_adapters.shown import shortened
 
 PROVIDERS = registry.names()  # the rows at import; validate_offers reads the registry at each call
 PURCHASE_OPTIONS = (
@@ -75,7 +76,6 @@ MAX_UPFRONT_PRICE = 1e12
 # broken feed (an Azure price per "100000000 Hours", 1e-300 in a CSV), and would plan a fleet at a cost of 0.
 MIN_HOURLY_PRICE = 1e-4
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
-SHOWN_CHARS = 60  # of a bad cell in a message: a cell of 5,000 digits must not come back whole
 FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # number columns that may be empty
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
@@ -271,9 +271,7 @@ def name_rows(df: pd.DataFrame, problems: pd.Series) -> str:
 
 def shown_cell(text: str) -> str:
     """A cell as a message quotes it: its repr, or that of its first SHOWN_CHARS characters and its length."""
-    if len(text) <= SHOWN_CHARS + 20:
-        return repr(text)
-    return f"{text[:SHOWN_CHARS]!r}… ({len(text):,} characters)"
+    return shortened(text, repr)
 
 
 def effective_hourly(hourly_price, upfront_price, term_months):

@@ -1,0 +1,11 @@
+"""How a message quotes what a user supplied (a rejected value, key or cell): whole when short, else its start
+and its length. Plain Python, no import: the planner's messages (planner.text) use it as the adapters' do."""
+
+SHOWN_CHARS = 60   # of a rejected value, key or cell in a message: a pasted file must not come back whole
+
+
+def shortened(text: str, show=str) -> str:
+    """`text` as `show` gives it (str, repr), or its first SHOWN_CHARS characters so and how long it is."""
+    if len(text) <= SHOWN_CHARS + 20:
+        return show(text)
+    return f"{show(text[:SHOWN_CHARS])}… ({len(text):,} characters)"
