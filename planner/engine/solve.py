@@ -267,6 +267,10 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
             _first_run(h)
     status, info = h.getModelStatus(), h.getInfo()
     S = highspy.HighsModelStatus
+    if status == S.kModelEmpty and h.getNumCol() == 0:
+        # nothing to decide (a baseline with no unit left to buy or rent, every demand 0): HiGHS solves
+        # nothing and reports no solution, but the optimum is the objective's constant, which it omits
+        return _Branch("optimal", 0.0, 0.0, np.zeros(0))
     if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
         return _Branch("infeasible", math.nan, math.inf, None)
     if status == S.kUnbounded:
