@@ -671,7 +671,10 @@ def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT
         future = Future()
         solved = _solved_scenario(scenario, outcome)
         if not WORKERS:
-            future.set_result(pickled(baselines_job, solved, outcome.plan.total, solver, outcome.plan.status))
+            try:
+                future.set_result(pickled(baselines_job, solved, outcome.plan.total, solver, outcome.plan.status))
+            except Exception as exc:  # noqa: BLE001 - shown on the page (baselines_of raises it), like a worker's failure
+                future.set_exception(exc)
             _remember(key, future)
             return future
         _remember(key, future)
@@ -695,7 +698,8 @@ def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
 
 def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> tuple:
     """The baselines, waiting for the worker; solved here when the worker failed or the job was dropped
-    (another page asked for other baselines meanwhile)."""
+    (another page asked for other baselines meanwhile). The PlannerError of baselines that have no answer
+    (a solve stopped by the time limit before it found a fleet: SolverError) is raised, for the page to say."""
     try:
         return pickle.loads(baselines_future(scenario, outcome, solver).result())
     except (BrokenProcessPool, OSError, pickle.PicklingError, CancelledError):

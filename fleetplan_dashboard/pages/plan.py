@@ -27,6 +27,7 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables, trace
 from planner.engine.baselines import CHEAPER_BY_CAPS
+from planner.errors import PlannerError
 from planner.reports.tables import assumption_line, binds_words
 
 st.session_state.setdefault("uploads", {})
@@ -392,7 +393,13 @@ costs_expander = st.expander("Cost by category, baselines and solver")
 cumulative_caption.caption("Solving the all-cloud, all-on-prem and single-type baselines …")
 while not baselines_future.done():
     _pause(0.05)
-full = state.with_baselines(outcome, state.baselines_of(s, outcome))
+try:
+    full = state.with_baselines(outcome, state.baselines_of(s, outcome))
+except PlannerError as exc:   # a baseline's solve stopped at the time limit without a fleet: said, not a traceback
+    cumulative_caption.empty()
+    st.error("**The baselines could not be made** (the plan above stands).\n\n"
+             + tables.code_block([str(exc)]))
+    st.stop()
 # the notes of baselines cheaper than the plan, told from the cap costs once those are made (as add_decisions
 # tells them); else the notes the baselines came with, and the cards and table are drawn again when they are
 told = state.with_decisions(full, decisions_made) if decisions_made is not None else full
