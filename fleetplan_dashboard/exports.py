@@ -13,6 +13,7 @@ from planner.engine import Plan
 from planner.reports.tables import csv_text
 from planner.scenario import Scenario
 from planner.scenario.yaml_core import dump_yaml
+from planner.text import one_line
 
 CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation")
 
@@ -20,8 +21,8 @@ CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisati
 def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
     """The scenario as a YAML file that `fleetplan validate` accepts and that loads back equal to `s`."""
     head = ["# yaml-language-server: $schema=../schema/scenario.schema.json"]
-    if origin:
-        head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {origin} on "
+    if origin:   # on the comment's one line: an uploaded file's name may hold a line break and YAML after it
+        head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {one_line(origin)} on "
                     f"{date.today().isoformat()}.")
     body = dump_yaml(s.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
                           width=100)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from fleetplan_dashboard import exports, state, tables
+from planner.text import one_line
 
 cur = state.current()
 st.title("Export")
@@ -15,7 +16,7 @@ if cur.edited is None:
 s = cur.edited
 edited = s != cur.base
 name = exports.slug(s.name) + ("-edited" if edited else "")
-st.caption(f"Scenario “{tables.plain(s.name)}” from {tables.plain(cur.label)}"
+st.caption(f"Scenario “{tables.plain(one_line(s.name))}” from {tables.plain(one_line(cur.label))}"
            + (", with the Plan page's edits." if edited else ", as saved."))
 
 st.subheader("Scenario")
