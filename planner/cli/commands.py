@@ -966,6 +966,8 @@ def sweep(
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
     emit(table, fmt, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, present value)",
          float_digits=0)
+    if not planned:   # the rows say why for each point; a script must not read a sweep without any plan as done
+        raise typer.Exit(2 if (table["status"] == "error").all() else 1)
 
 
 def _vary_cell(value):

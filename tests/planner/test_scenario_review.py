@@ -83,6 +83,6 @@ def test_with_the_cny_rate_one_owned_3060_costs_300_usd_plus_5400_cny_at_0_14_th
 def test_varying_workloads_to_a_non_list_is_an_error_row(value, shown):
     done = CliRunner().invoke(app, ["sweep", str(ROOT / "scenarios" / "startup-hybrid.yaml"),
                                     "--vary", f"workloads={value}", "--processes", "1", "--format", "json"])
-    assert done.exit_code == 0, done.output
+    assert done.exit_code == 2, done.output   # its only point is an error: no plan (tests/planner/test_sweep_exit.py)
     (row,) = json.loads(done.stdout)
     assert (row["status"], row["note"]) == ("error", f"workloads: expected a list, got {shown}")
