@@ -69,7 +69,7 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
         _write_fd(os.open(given, os.O_WRONLY | os.O_APPEND), data, sync=False)
         return given
     path = Path(os.path.realpath(given))   # a symlinked file is replaced at its target, the link kept
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(path.parent)
     mode = _file_mode(path)
     _remove_file_leftovers(path)
     # the writer's pid in the name: a later write removes what a killed writer left (_remove_file_leftovers)
@@ -82,6 +82,16 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return given
+
+
+def _make_folder(folder: Path) -> None:
+    """Make `folder` and its missing parents. Where a file stands in the way, NotADirectoryError names it:
+    mkdir said only "File exists"."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):   # the folder, or one of its parents, is a file
+        blocking = next((f for f in (folder, *folder.parents) if f.exists() and not f.is_dir()), folder)
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocking} is a file, not a folder", str(folder)) from None
 
 
 def _file_mode(path: Path) -> int:
@@ -129,7 +139,7 @@ def write_folder_atomic(path: str | Path, files: dict[str, str | bytes]) -> Path
     is removed and `path` is left as it was; temporary folders of killed writers are removed next time.
     """
     given, path = Path(path), Path(os.path.realpath(path))   # a symlinked folder is replaced at its target
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(path.parent)
     _remove_leftovers(path)
     _check_writable(path)
     tmp = Path(tempfile.mkdtemp(prefix=f"{path.name}.tmp-{os.getpid()}-", dir=path.parent))

@@ -1,0 +1,45 @@
+"""A path whose folder is a file: the message says so. `-o afile/x.md` said "folder afile does not exist"
+(it exists: it is a file), and `--out afile/sub` and `schema --out afile/s.json` said "cannot write: File
+exists", naming nothing (a review, 2026-12-05)."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+from planner.fileio import write_atomic, write_folder_atomic
+
+ENTRY = str(Path(__file__).resolve().parents[2] / "scenarios" / "entry.yaml")
+runner = CliRunner()
+
+
+@pytest.fixture
+def a_file(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("kept\n", encoding="utf-8")
+    return tmp_path / "afile"
+
+
+@pytest.mark.parametrize("args,said", [
+    (["plan", ENTRY, "--format", "md", "-o", "afile/x.md"], "-o afile/x.md: afile is a file, not a folder"),
+    (["plan", ENTRY, "--store", "afile/prices.sqlite"], "--store afile/prices.sqlite: afile is a file, not a folder"),
+    (["plan", ENTRY, "--no-decisions", "--out", "afile/sub"], "--out afile/sub: cannot write: {file} is a file, not a folder"),
+    (["schema", "--out", "afile/s.json"], "--out afile/s.json: cannot write: {file} is a file, not a folder"),
+    (["schema", "--out", "afile/deeper/s.json"], "--out afile/deeper/s.json: cannot write: {file} is a file, not a folder"),
+])
+def test_a_folder_that_is_a_file_is_named(a_file, args, said):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert said.format(file=a_file) in " ".join(result.stderr.split())
+    assert a_file.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_the_writers_name_the_file_in_the_way(tmp_path):
+    (tmp_path / "afile").write_text("kept\n", encoding="utf-8")
+    for write, target in ((write_atomic, tmp_path / "afile" / "deeper" / "x.txt"),
+                          (write_folder_atomic, tmp_path / "afile" / "out")):
+        with pytest.raises(NotADirectoryError) as info:
+            write(target, "x" if write is write_atomic else {"a.txt": "x"})
+        assert info.value.strerror == f"{tmp_path / 'afile'} is a file, not a folder"
+    assert (tmp_path / "afile").read_text(encoding="utf-8") == "kept\n"
