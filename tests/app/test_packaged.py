@@ -49,8 +49,10 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
         shutil.copy2(ROOT / name, src / name)
     for name in (*OURS, "scenarios", "schema"):
         shutil.copytree(ROOT / name, src / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    # Build isolation: the build uses the setuptools that [build-system] asks for, as `pip install .` would.
-    built = subprocess.run([str(BIN / "pip"), "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(src)],
+    # Without build isolation, which would fetch setuptools from the package index (no test leaves 127.0.0.1): the
+    # [test] extra installs the setuptools that [build-system] asks for into this venv.
+    built = subprocess.run([str(BIN / "pip"), "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp / "dist"),
+                            str(src)],
                            capture_output=True, text=True, timeout=300, cwd=tmp)
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (tmp / "dist").glob("gpu_fleet_planner-*.whl")

@@ -5,7 +5,6 @@ Fixtures: tests/fixtures/azure/ (README.md there names the source of every value
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import socket
 from datetime import datetime, timezone
@@ -33,36 +32,6 @@ BASE = "https://prices.azure.com/api/retail/prices"
 
 
 # ------------------------------------------------------------------ safety and helpers
-
-@pytest.fixture(autouse=True)
-def _no_network(monkeypatch):
-    """Any socket connection beyond loopback fails the test."""
-    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
-
-    def _check(sock, address):
-        if sock.family == getattr(socket, "AF_UNIX", None):
-            return
-        host = address[0] if isinstance(address, tuple) else address
-        if host == "localhost":
-            return
-        try:
-            if ipaddress.ip_address(host).is_loopback:
-                return
-        except ValueError:
-            pass
-        raise OSError(f"test tried to connect to {address!r} (only loopback is allowed)")
-
-    def connect(sock, address):
-        _check(sock, address)
-        return real_connect(sock, address)
-
-    def connect_ex(sock, address):
-        _check(sock, address)
-        return real_connect_ex(sock, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
-
 
 @pytest.fixture(autouse=True)
 def _no_real_credentials(monkeypatch):
@@ -566,9 +535,11 @@ def test_size_table_agrees_with_packaged_snapshot():
             assert (pd.isna(a) and pd.isna(b)) or a == b, (row.sku, col, a, b)
 
 
-def test_sockets_beyond_loopback_are_refused():
+def test_sockets_beyond_loopback_are_refused(_no_network):
     with pytest.raises(OSError, match="only loopback"):
         socket.create_connection(("192.0.2.1", 443), timeout=0.1)
+    assert _no_network == ["resolve '192.0.2.1'"]   # recorded (tests/conftest.py): create_connection looks it up first
+    _no_network.clear()
 
 
 # ------------------------------------------------------------------ retired sizes and memory units

@@ -25,7 +25,6 @@ from pricing_adapters.snapshot import load_snapshot
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
 BASE = "https://prices.azure.com/api/retail/prices"
 session = test_aws.session            # fixtures: a boto3 session with fake keys (AWS_EC2_METADATA_DISABLED),
-_no_network = test_aws._no_network    # and no connection beyond loopback (autouse)
 _no_backoff_sleep = test_aws._no_backoff_sleep
 
 

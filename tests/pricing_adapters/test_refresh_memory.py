@@ -25,7 +25,6 @@ from pricing_adapters.errors import PriceSourceError
 from pricing_adapters.refresh import refresh
 
 session = test_aws.session            # fixtures: a boto3 session with fake keys,
-_no_network = test_aws._no_network    # no connection beyond loopback (autouse)
 _no_backoff_sleep = test_aws._no_backoff_sleep   # and botocore's retries not sleeping (autouse)
 store_with_snapshot = test_aws.store_with_snapshot   # one good us-east-1 offer, g5.12xlarge at 5.672 USD/h
 

@@ -32,8 +32,7 @@ from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
 
 runner = CliRunner()
-session = test_aws.session            # fixtures: a boto3 session with fake keys,
-_no_network = test_aws._no_network    # and no connection beyond loopback (autouse)
+session = test_aws.session            # fixture: a boto3 session with fake keys
 store_with_snapshot = test_aws.store_with_snapshot   # one good us-east-1 offer, g5.12xlarge at 5.672 USD/h
 
 RETAIL = "https://prices.azure.com/api/retail/prices"   # answered by respx: no request leaves the process
