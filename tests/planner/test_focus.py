@@ -52,11 +52,11 @@ def one_month_apart(start: str, end: str) -> bool:
 def test_focus_validator_1_0_passes_every_shipped_scenario(scenario, tmp_path):
     p = plan(load_scenario(scenario), baselines=False)
     f = plan_to_focus(p, path=tmp_path / "focus.csv", start="2027-01")
-    assert_validates(tmp_path / "focus.csv")
     assert all(one_month_apart(s, e) for s, e in zip(f["ChargePeriodStart"], f["ChargePeriodEnd"]))
     assert (f["BillingPeriodStart"] == f["ChargePeriodStart"]).all()
     assert f["x_PresentValue"].sum() == pytest.approx(p.total, rel=1e-9)
     assert f["EffectiveCost"].sum() == pytest.approx(f["BilledCost"].sum(), rel=1e-9)
+    assert_validates(tmp_path / "focus.csv")   # last: it skips where the validator is not installed (above)
 
 
 def test_focus_of_the_worked_example_by_hand():

@@ -108,7 +108,8 @@ def test_reduced_and_unreduced_models_agree_on_business_hours():
 
 def test_highs_and_cbc_agree():
     s = mixed_fleet_scenario()
-    assert plan(s, solver="highs", baselines=False).total == pytest.approx(20972, rel=1e-7)
+    for solver in ("highs", "cbc"):   # the total worked by hand in test_one_flagship_plus_several_mid_range_cards
+        assert plan(s, solver=solver, baselines=False).total == pytest.approx(20972, rel=1e-7), solver
 
 
 # --- compatibility and infeasibility ---------------------------------------------------------------

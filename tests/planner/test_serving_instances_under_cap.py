@@ -9,6 +9,9 @@ cap does not bind and warns where it does (engine.merged_hours, docs/cost-model.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 from planner import plan
@@ -104,15 +107,54 @@ def _two_types(tmp_path, one_gpu: float, three_gpus: float) -> str:
             .replace("max_cloud_share: 0.5", "max_cloud_share: 0.7").replace("1825", "2555"))
 
 
+def _hour_by_hour_oracle(one_gpu: float, three_gpus: float) -> float:
+    """The least cost of `_two_types`'s scenario, worked out without the planner: n whole cards (brute force),
+    and in each of the week's 168 hours (730 / 168 h each, every one alike) a mix of a1 one-GPU and a3 three-GPU
+    instances (a MILP: the count of hours given each mix, and the cloud's work in them). The 3.5 A100s of
+    demand an hour go to the instances (at most a1 + 3·a3, and at least what n cards at availability 0.97 leave)
+    and the cards; the cloud's work over the month is at most 0.7 of the 2,555 GPU-hours (the cap). Per card: its
+    10,000 USD less the resale of half its book value after 1 of 60 months, and its idle 75 W all month; per
+    card-hour of work, (500 − 75) W more; at PUE 1.4 and 0.12 USD/kWh."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    demand, hours, slots = 3.5, 730.0, 168
+    per_card = 10_000 - 0.5 * 10_000 * (1 - 1 / 60) + 75 / 1000 * hours * 1.4 * 0.12
+    busy = (500 - 75) / 1000 * 1.4 * 0.12       # USD per card-hour of work
+    mixes = [(a1, a3) for a1 in range(5) for a3 in range(3)]
+    best = math.inf
+    for n in range(6):
+        m, w = len(mixes), hours / slots
+        # variables: the slots given each mix, then the cloud's work (GPUs an hour × slots) in them
+        cost = np.zeros(2 * m)
+        rows, low, high = [], [], []
+        for i, (a1, a3) in enumerate(mixes):
+            least, most = max(0.0, demand - 0.97 * n), min(a1 + 3 * a3, demand)
+            cost[i] = w * (one_gpu * a1 + three_gpus * a3 + busy * demand)   # all the work on cards ...
+            cost[m + i] = -w * busy                                           # ... less what the cloud does
+            for bound, sign in ((most, -1.0), (least, 1.0)):                 # least·slots ≤ work ≤ most·slots
+                row = np.zeros(2 * m)
+                row[m + i], row[i] = sign, -sign * bound
+                rows.append(row), low.append(0.0), high.append(np.inf)
+        rows.append(np.r_[np.ones(m), np.zeros(m)]), low.append(slots), high.append(slots)
+        rows.append(np.r_[np.zeros(m), np.full(m, w)]), low.append(-np.inf), high.append(0.7 * 2555)
+        res = milp(cost, constraints=LinearConstraint(np.array(rows), low, high), bounds=Bounds(0, np.inf),
+                   integrality=np.r_[np.ones(m), np.zeros(m)], options={"mip_rel_gap": 0})
+        if res.success:
+            best = min(best, res.fun + n * per_card)
+    return best
+
+
 def test_several_instance_types_under_a_binding_cap_warn_that_merged_hours_may_be_dearer(tmp_path):
     # A review's oracle (integer fleets by brute force, a per-hour MILP dispatch): one instance mix for all
-    # hours costs 15,619.89 USD; hour by hour the best mix differs between identical hours, 15,607.90 USD.
-    # Without the cap the cloud would do all the work (1 + 3 GPUs at 11.04 USD an hour, 8,059.20 USD), so
-    # the cap binds and the merged plan cannot be proved exact: it says so.
+    # hours costs 15,619.89 USD; hour by hour the best mix differs between identical hours, 15,607.90 USD
+    # (_hour_by_hour_oracle). Without the cap the cloud would do all the work (1 + 3 GPUs at 11.04 USD an hour,
+    # 8,059.20 USD), so the cap binds and the merged plan cannot be proved exact: it says so.
     text = _two_types(tmp_path, 3.67, 7.37)
     merged, every_hour = plan(text, baselines=False), plan(text, baselines=False, reduced=False)
     assert merged.total == pytest.approx(15_619.89, abs=0.01)
-    assert every_hour.total == pytest.approx(15_607.90, abs=0.01)
+    assert _hour_by_hour_oracle(3.67, 7.37) == pytest.approx(15_607.90, abs=0.01)
+    assert every_hour.total == pytest.approx(_hour_by_hour_oracle(3.67, 7.37), abs=0.01)
+    assert merged.total >= every_hour.total   # merging hours can only take choices away
     warned = [w for w in merged.warnings if w.startswith("max_cloud_share binds with 2 instance offers")]
     assert len(warned) == 1 and "--unreduced" in warned[0]
     assert "azure:eastus:a100x1:on_demand, azure:eastus:a100x3:on_demand" in warned[0]
