@@ -268,9 +268,13 @@ def _run(h: highspy.Highs, time_limit: float | None, mip: bool) -> _Branch:
     status, info = h.getModelStatus(), h.getInfo()
     S = highspy.HighsModelStatus
     if status == S.kModelEmpty and h.getNumCol() == 0:
-        # nothing to decide (a baseline with no unit left to buy or rent, every demand 0): HiGHS solves
-        # nothing and reports no solution, but the optimum is the objective's constant, which it omits
-        return _Branch("optimal", 0.0, 0.0, np.zeros(0))
+        # nothing to decide (a baseline with no unit left to buy or rent, every demand 0): HiGHS solves nothing
+        # and reports no solution. Every row is then the constant 0: the optimum is the objective's constant
+        # (which HiGHS omits) where each row's bounds hold 0, and there is none where one does not
+        lp = h.getLp()
+        if np.all(np.asarray(lp.row_lower_) <= 1e-9) and np.all(np.asarray(lp.row_upper_) >= -1e-9):
+            return _Branch("optimal", 0.0, 0.0, np.zeros(0))
+        return _Branch("infeasible", math.nan, math.inf, None)
     if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
         return _Branch("infeasible", math.nan, math.inf, None)
     if status == S.kUnbounded:
@@ -485,5 +489,13 @@ def solve(m: Model, solver: str = DEFAULT_SOLVER, time_limit: float | None = Non
     else:
         status, gap = _solve_cbc(m, time_limit)
     seconds = time.perf_counter() - began
-    objective = float(pulp.value(m.prob.objective) or 0.0) if status in ("optimal", "feasible") else math.nan
+    objective = _objective_value(m.prob) if status in ("optimal", "feasible") else math.nan
     return Solution(status, objective, solver, seconds, gap)
+
+
+def _objective_value(prob: pulp.LpProblem) -> float:
+    """The objective at the solution: its constant and each variable's term. pulp's value() is None where a
+    variable has none, as the column pulp adds to a model without variables for CBC has not, which lost the
+    constant (0 instead of a baseline's fixed costs)."""
+    return float(prob.objective.constant + sum(c * (v.varValue or 0.0) for v, c in prob.objective.items()))
+

@@ -6,11 +6,14 @@ more time" and failed `plan` (exit 3), every sweep point and the dashboard's pag
 import json
 from pathlib import Path
 
+import pulp
 import pytest
 from typer.testing import CliRunner
 
 from planner import plan
 from planner.cli import app
+from planner.engine.model import Model
+from planner.engine.solve import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_DEMAND = {"workloads.coursework-and-kaggle.gpu_hours_per_month": 0}
@@ -38,3 +41,17 @@ def test_cli_plans_no_demand_with_exit_0(tmp_path):
     assert doc["total"] == 0.0
     assert [(b["baseline"], b["status"], b["total"]) for b in doc["baselines"]] == [
         ("all_cloud", "optimal", 0.0), ("all_onprem", "optimal", 0.0), ("best_single", "optimal", 0.0)]
+
+
+@pytest.mark.parametrize("solver", ["highs", "cbc"])
+def test_a_model_without_variables_is_its_constant_where_its_rows_hold_zero(solver):
+    # every row of a model without variables is the constant 0: HiGHS reports such a model "empty" whether its
+    # rows hold 0 or not, so the bounds decide — 7 where 0 ≥ -1, no fleet where 0 ≥ 5 is asked
+    for needs, status, objective in ((-1, "optimal", 7.0), (5, "infeasible", None)):
+        prob = pulp.LpProblem("no_variables", pulp.LpMinimize)
+        prob += pulp.LpAffineExpression(constant=7.0)
+        prob += (pulp.LpAffineExpression(constant=0.0) >= needs, "a_row_of_constants")
+        solution = solve(Model(inputs=None, prob=prob), solver)
+        assert solution.status == status, (solver, needs)
+        if objective is not None:
+            assert solution.objective == objective
