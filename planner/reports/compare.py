@@ -24,6 +24,7 @@ from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario, load_scenario_file, load_scenario_text, parse_scenario
 from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
+from planner.text import shortened
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
@@ -203,14 +204,30 @@ def _price_rows(rows: Any) -> pd.DataFrame:
     for col in FLEET_KEY:
         table[col] = table[col].map(lambda v: v if isinstance(v, str) else "")
     for col in PRICE_FIELDS:
-        table[col] = pd.to_numeric(table[col].map(lambda v: v if isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                  else None), errors="coerce").astype(float)
+        table[col] = table[col].map(_float_or_nan).astype(float)
     return table
+
+
+def _float_or_nan(value: Any) -> float:
+    """A saved cell as a float: NaN where it is no number (text, true, null) or one no float holds (10**400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return math.nan
+    try:
+        return float(value)
+    except OverflowError:
+        return math.nan
 
 
 def _shown(value: Any) -> str:
     """A value of a saved plan as a message shows it: JSON (NaN, true, "text"), at most 60 characters."""
-    return json.dumps(value, default=str)[:60]
+    try:
+        return json.dumps(value, default=str)[:60]
+    except (RecursionError, ValueError):   # nested beyond the encoder's depth (a hand-edited plan)
+        return f"a {type(value).__name__} nested too deep to show"
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float))
 
 
 def _number(value: Any, source: str, name: str, null: bool = False) -> float | None:
@@ -324,7 +341,10 @@ def _plan_of(data: bytes, path: Path) -> SavedPlan:
     if len(data) > MAX_PLAN_BYTES:
         raise PlannerError(f"{path}: larger than {MAX_PLAN_BYTES // 2**20} MiB; not a plan")
     try:
-        doc = json.loads(data.decode("utf-8-sig"))   # a byte-order mark is not content
+        doc = _loads(data.decode("utf-8-sig"))   # a byte-order mark is not content
+    except _DuplicateKey as exc:
+        raise PlannerError(f"{path}: the key {exc.key!r} is given twice in one object; expected the plan as "
+                           "`fleetplan plan --format json` saved it") from None
     except (ValueError, RecursionError) as exc:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise PlannerError(f"{path}: not JSON ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
     return plan_from_dict(doc, str(path))
@@ -365,9 +385,27 @@ def _json_of(data: bytes) -> Any:
     if len(data) > MAX_PLAN_BYTES or not _looks_like_json(data[:64]):
         return None
     try:
-        return json.loads(data.decode("utf-8-sig"))
-    except (ValueError, RecursionError):
+        return _loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):   # a key given twice too (_DuplicateKey): _plan_of names it
         return None
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(f"duplicate key {key!r}")
+        self.key = shortened(key)
+
+
+def _loads(text: str) -> Any:
+    """json.loads, refusing a key given twice in one object (_DuplicateKey): json keeps the last one without a
+    word, and a plan edited to hold two `status` keys compared as the second."""
+    def unique(pairs: list) -> dict:
+        obj = dict(pairs)
+        if len(obj) < len(pairs):
+            seen = set()
+            raise _DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+        return obj
+    return json.loads(text, object_pairs_hook=unique)
 
 
 def _json_object(path: Path) -> Any:
@@ -422,7 +460,10 @@ def _provenance(p: Plan | SavedPlan) -> dict:
     """What plan `p` records of where its prices came from, which its scenario does not say (PROVENANCE_KEYS
     of its `prices`, its store snapshots without their age, which moves on), and the planner that made it."""
     prices = p.prices if isinstance(getattr(p, "prices", None), dict) else {}
-    out = {f"prices used.{k}": prices[k] for k in PROVENANCE_KEYS if k in prices}
+    # as saved, each is text or a number; anything else (a hand-edited plan) as the start of its JSON text: a
+    # value nested 500 deep stopped the JSON output with a RecursionError
+    out = {f"prices used.{k}": prices[k] if _scalar(prices[k]) else _shown(prices[k]) for k in PROVENANCE_KEYS
+           if k in prices}
     if isinstance(prices.get("snapshots"), list) and prices["snapshots"]:
         out["prices used.snapshots"] = ", ".join(
             f"{s.get('provider')} #{s.get('id')} fetched {s.get('fetched_at')}" if isinstance(s, dict) else _shown(s)

@@ -1,0 +1,61 @@
+"""Saved plans edited by hand, as a review made them (2026-12-05): `compare` reads what it can show and names
+what it cannot, without a traceback."""
+
+import functools
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from planner import PlannerError, compare, plan, to_json
+
+WORKED = Path(__file__).resolve().parents[2] / "examples" / "worked-example.yaml"
+
+
+@functools.cache
+def _saved() -> str:
+    return to_json(plan(WORKED, baselines=False))
+
+
+def _edited(tmp_path, name: str, edit) -> Path:
+    doc = json.loads(_saved())
+    edit(doc)
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_a_price_no_float_holds_is_shown_blank(tmp_path):
+    # a 400-digit integer is JSON; float() overflows on it (the comparison raised OverflowError)
+    def huge(doc):
+        assert doc["prices_used"], "the worked example's plan records the prices it used"
+        doc["prices_used"][0]["capex_per_unit"] = 10**400
+    a = _edited(tmp_path, "a.json", huge)
+    b = _edited(tmp_path, "b.json", lambda doc: None)
+    c = compare(a, b)
+    assert c.total_a == c.total_b
+    assert math.isnan(c.plan_a.prices_used["capex_per_unit"].iloc[0])
+
+
+def test_provenance_nested_deep_is_shown_as_the_start_of_its_text(tmp_path):
+    deep: object = 1
+    for _ in range(500):
+        deep = {"a": deep}
+    a = _edited(tmp_path, "a.json", lambda doc: doc["prices"].__setitem__("as_of", deep))
+    b = _edited(tmp_path, "b.json", lambda doc: None)
+    c = compare(a, b)
+    row = c.provenance.set_index("path").loc["prices used.as_of"]
+    assert row["a"] == '{"a": ' * 10   # its first 60 characters
+    json.dumps(c.to_dict())   # the JSON output (it raised RecursionError)
+
+
+@pytest.mark.parametrize("key", ["status", "total", "scenario_inputs"])
+def test_a_key_given_twice_is_named(tmp_path, key):
+    text = _saved()
+    value = json.dumps(json.loads(text)[key])
+    doctored = text.rstrip().removesuffix("}") + f', "{key}": {value}}}'   # the same key once more, at the end
+    path = tmp_path / "twice.json"
+    path.write_text(doctored, encoding="utf-8")
+    with pytest.raises(PlannerError, match=f"twice.json: the key '{key}' is given twice in one object"):
+        compare(path, path)
