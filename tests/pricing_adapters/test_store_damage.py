@@ -184,6 +184,18 @@ def test_an_offer_id_in_two_snapshots_in_force_is_skipped_in_both_and_named(stor
     pd.testing.assert_series_equal(eastus_prices(offers), rest)
 
 
+def test_a_regions_list_edited_to_repeat_or_add_regions_is_read_once_and_named_in_one_line(store):
+    # a review's store (2026-12-05): snapshot #2's regions list holding one name 100,000 times took `prices show`
+    # 21 s, a pandas comparison for each; and each claimed region without an offer was a warning line of its own
+    claimed = ["eastus"] * 100_000 + [f"nowhere{i}" for i in range(7)]
+    edit(store, f"UPDATE snapshots SET regions = '{json.dumps(claimed)}' WHERE id = 2")
+    offers, provenance = price_table("store", store)
+    pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3))   # #2 is still in force in eastus
+    said = [line for line in provenance["warning"].split("; ") if "regions it claims" in line or "nowhere" in line]
+    assert said == [f"{store}: snapshot #2 has no usable azure offer in nowhere0, nowhere1, nowhere2, nowhere3, "
+                    "nowhere4 and 2 more, regions it claims"]
+
+
 def test_a_snapshot_whose_offer_rows_were_deleted_is_skipped_and_named(tmp_path, store):
     edit(store, "DELETE FROM offers WHERE snapshot_id = 2")
     offers, provenance = price_table("store", store)
