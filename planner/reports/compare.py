@@ -120,6 +120,9 @@ PLAN_STATUSES = ("optimal", "feasible")
 # How far a saved plan's costs may sum from its total: the writer's total is their sum, so only float
 # rounding (or a total rounded to the cent by hand) separates them.
 COST_SUM_TOLERANCE = 0.01
+# The most a saved fleet row's units, hours or cost may be in size: a planner's plans hold far less (the model
+# refuses larger demand and prices), and deltas of rows beyond it overflow to inf
+MAX_FLEET_NUMBER = 1e15
 MONEY_ROUNDING = 0.005   # half a cent: a difference below it is float noise, shown as 0
 
 
@@ -259,9 +262,14 @@ def _costs(costs: Any, total: float, source: str) -> pd.DataFrame:
     except OverflowError:   # finite costs of ±1e308: no plan sums to more than a float holds
         summed = size = math.inf
     if not math.isfinite(size) or abs(summed - total) > COST_SUM_TOLERANCE + 1e-9 * (abs(total) + size):
-        raise PlannerError(f"{source}: costs sum to {summed:,.2f} but total is {total:,.2f}; expected the costs "
+        raise PlannerError(f"{source}: costs sum to {_money(summed)} but total is {_money(total)}; expected the costs "
                            "by category to sum to the total (was the file edited?)")
     return pd.DataFrame({"category": list(costs), "cost": values})
+
+
+def _money(x: float) -> str:
+    """An amount in a message: to the cent, or in powers of ten where that would run to hundreds of digits."""
+    return f"{x:,.2f}" if abs(x) < 1e15 else f"{x:.3g}"
 
 
 def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
@@ -285,6 +293,11 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
                 number = _number(row[col], source, f"fleet row {i}: {col}", null=col != "cost")
                 if col != "cost" and number is not None and number < 0:   # -5 cards were shown beside "total +0"
                     raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected 0 or more")
+                # a row is read as written, but within what a plan can hold: costs of ±1.7e308 in two plans
+                # compared as a delta of -inf beside "total +0"
+                if number is not None and abs(number) > MAX_FLEET_NUMBER:
+                    raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected at most "
+                                       f"{MAX_FLEET_NUMBER:.0e} in size")
         # One row per unit (unit_id: the offer id, zone included). Two units may share FLEET_KEY (two zones of
         # one instance type): compare sums them. The same unit twice is a file edited or joined by hand.
         unit = tuple(_shown(row.get(col)) for col in [*FLEET_KEY, "unit_id"])

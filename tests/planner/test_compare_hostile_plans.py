@@ -59,3 +59,15 @@ def test_a_key_given_twice_is_named(tmp_path, key):
     path.write_text(doctored, encoding="utf-8")
     with pytest.raises(PlannerError, match=f"twice.json: the key '{key}' is given twice in one object"):
         compare(path, path)
+
+
+def test_fleet_numbers_beyond_any_plan_are_refused(tmp_path):
+    # the review's pair: one row at 1.7e308 in a and -1.7e308 in b compared as "total +0" beside a delta of -inf.
+    # A row is read as written (an edit that keeps the costs summing to the total compares as edited), but no
+    # plan holds 1e15 of anything
+    for col, value in (("cost", 1.7e308), ("cost", -1.7e308), ("units", 1e308), ("instance_hours", 2e15)):
+        path = _edited(tmp_path, "a.json", lambda doc, col=col, value=value: doc["fleet"][0].__setitem__(col, value))
+        with pytest.raises(PlannerError, match=rf"a.json: fleet row 1: {col} is .*; expected at most 1e\+15 in size"):
+            compare(path, path)
+    path = _edited(tmp_path, "b.json", lambda doc: doc["fleet"][0].__setitem__("cost", 1e15))
+    assert compare(path, path).fleet["cost_a"].iloc[0] == 1e15   # the most, read as written
