@@ -143,6 +143,10 @@ MAX_REDIRECTS = 5           # httpx's own default is 20; the API itself does not
 # (6.7 kB of gzip of gzip is 4 GiB) before MAX_PAGE_BYTES can be counted.
 PAGE_CODINGS = frozenset({"gzip", "deflate", "br", "identity"})
 GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
+# A VM size's name as Azure spells them (Standard_ND96isr_H100_v5): letters, digits, '_' and '-', short. A size
+# the size table does not know is stored under the name the listing gives: a name holding a NUL or 5,000 digits
+# was stored and printed whole.
+VM_SIZE_NAME = re.compile(r"Standard_[A-Za-z0-9_-]{1,60}", re.IGNORECASE)
 # armRegionName: lower-case letters and digits (eastus2, germanywestcentral). The name goes into the
 # API's $filter between quotes, so nothing else may pass.
 REGION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
@@ -747,6 +751,9 @@ class AzurePriceSource:
             if size is None:
                 if not GPU_SERIES.match(arm_sku.strip()):
                     self._skip("non_gpu", len(offers))
+                    continue
+                if not VM_SIZE_NAME.fullmatch(arm_sku.strip()):
+                    self._skip("malformed_size_name", len(offers))
                     continue
                 size = _unknown_size_facts(arm_sku.strip())
             currency = str(item.get("currencyCode") or self.currency).upper()

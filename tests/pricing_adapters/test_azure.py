@@ -268,6 +268,21 @@ def test_packaged_facts_fractional_a10_mi300x_alias_and_unknown_size(retail):
     assert not unknown.gpu_known and pd.isna(unknown.gpu_count) and "accelerator unknown" in unknown.note
 
 
+def test_an_unknown_size_whose_name_is_no_vm_size_name_is_skipped_and_counted():
+    # a review's listing (2026-12-05): names that look like GPU sizes but hold a NUL or 5,000 digits were stored
+    # as offers of an unknown accelerator, and `prices show` printed the long one whole
+    page = _json("retail_eastus2_page1.json")
+    (template,) = [i for i in page["Items"] if i["armSkuName"] == "Standard_NC8ads_X9_v9"]
+    odd = ["Standard_ND\x00x", "Standard_NC" + "9" * 5000, "Standard_NC8 ads"]
+    page["Items"] = [template] + [{**template, "armSkuName": name, "meterId": f"m-{i}"} for i, name in enumerate(odd)]
+    with respx.mock(base_url=BASE, assert_all_called=False) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=page))
+        src = AzurePriceSource(http=httpx.Client())
+        df = src.fetch(["eastus2"])
+    assert df["sku"].tolist() == ["Standard_NC8ads_X9_v9"]   # the well-formed unknown size is kept
+    assert src.skipped["malformed_size_name"] == 3
+
+
 # ------------------------------------------------------------------ failures
 
 def test_429_then_success_honours_retry_after():
