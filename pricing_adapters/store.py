@@ -21,6 +21,7 @@ region stays in force.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -541,6 +542,16 @@ def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
     return StoreError(f"cannot use {path}: {text}")  # locked, read-only, …
 
 
+def _broken_link(path: Path) -> str:
+    """What the symbolic link at `path`, which leads to no file, is: a loop of links, or a link to a missing file."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link in a loop of links"
+    return f"a symbolic link to {os.readlink(path)}, which does not exist"
+
+
 def _inspect(path: Path) -> str:
     """"ok" for a usable store, "missing" when no file is there, "empty" for an empty file or an SQLite
     database with nothing in it. StoreForeign for any file that is not a store of ours (never touched),
@@ -548,6 +559,8 @@ def _inspect(path: Path) -> str:
     StoreError for one that cannot be used now. Reads only."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory; give the path of a store file")
+    if path.is_symlink() and not path.exists():   # readers said "no price store", a refresh "unable to open"
+        raise StoreError(f"{path} is {_broken_link(path)}; give the path of a store file, or mend the link")
     try:
         if not path.exists():
             return "missing"

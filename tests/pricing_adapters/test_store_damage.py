@@ -390,3 +390,21 @@ def test_a_store_that_cannot_be_read_after_the_save_is_a_warning_not_a_failure(s
     assert (f"warning: could not check which snapshots are in force in eastus2: cannot use {store}: database is "
             "locked") in " ".join(result.stderr.split())
     assert [s.id for s in PriceStore(store).snapshots()] == [1, 2, 3, 4]
+
+
+def test_a_store_path_that_is_a_broken_link_says_so(tmp_path):
+    # a review (2026-12-05): `prices list` said "no price store at …" and a refresh "unable to open database file"
+    loop_a, loop_b, dangling = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "d.sqlite"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    dangling.symlink_to(tmp_path / "gone" / "p.sqlite")
+    said = {loop_a: f"{loop_a} is a symbolic link in a loop of links",
+            dangling: f"{dangling} is a symbolic link to {tmp_path / 'gone' / 'p.sqlite'}, which does not exist"}
+    for path, text in said.items():
+        for create in (False, True):
+            with pytest.raises(StoreError, match="give the path of a store file, or mend the link") as info:
+                PriceStore(path, create=create)
+            assert str(info.value).startswith(text)
+        listed = runner.invoke(app, ["prices", "list", "--store", str(path)])
+        assert listed.exit_code == 2 and text in " ".join(listed.stderr.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite"]   # nothing made beside
