@@ -82,10 +82,11 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
     if store is None:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
     offers, in_force = store.offers_in_force()
-    if offers is None:
+    if offers is None:   # no snapshot, or none with a usable offer (its rows all skipped: store.warnings say why)
+        none = ("has no snapshot yet (run `fleetplan prices refresh`)" if not store.snapshots() else
+                "has no snapshot with a usable offer (run `fleetplan prices refresh` again)")
         return packaged, {**packaged_provenance, "warning": "; ".join([
-                          f"the price store {store.path} has no snapshot yet (run `fleetplan prices "
-                          "refresh`); using the packaged snapshot", *store.warnings])}
+                          f"the price store {store.path} {none}; using the packaged snapshot", *store.warnings])}
     infos = sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
     covered = set(in_force)
     pairs = pd.Series(list(zip(packaged["provider"], packaged["region"])), index=packaged.index)

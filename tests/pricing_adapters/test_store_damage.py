@@ -408,3 +408,16 @@ def test_a_store_path_that_is_a_broken_link_says_so(tmp_path):
         listed = runner.invoke(app, ["prices", "list", "--store", str(path)])
         assert listed.exit_code == 2 and text in " ".join(listed.stderr.split())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite"]   # nothing made beside
+
+
+def test_a_store_whose_every_row_is_bad_is_not_called_empty(tmp_path, store):
+    # a review (2026-12-05): "has no snapshot yet" beside "snapshot #1: 10 bad offer rows skipped"
+    edit(store, "UPDATE offers SET as_of = 'yesterday'")
+    offers, provenance = price_table("store", store)
+    assert provenance["warning"].startswith(f"the price store {store} has no snapshot with a usable offer (run "
+                                            "`fleetplan prices refresh` again); using the packaged snapshot")
+    assert "bad offer rows skipped" in provenance["warning"]
+    empty = tmp_path / "empty.sqlite"
+    PriceStore(empty)   # made, with no snapshot
+    _, provenance = price_table("store", empty)
+    assert provenance["warning"].startswith(f"the price store {empty} has no snapshot yet")
