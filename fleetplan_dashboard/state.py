@@ -61,7 +61,7 @@ from fleetplan_dashboard.jobs import (
 )
 from planner.engine.decisions import DEMAND_FIELDS, baseline_notes
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import MAX_PROBLEMS_SHOWN, ScenarioError
+from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, ScenarioError
 from planner.fileio import file_stamp
 from planner.scenario import (
     BUILTIN_PROFILES,
@@ -484,6 +484,13 @@ def _usable(future: Future | None) -> bool:
     return future is not None and not (future.done() and (future.cancelled() or future.exception() is not None))
 
 
+def _failed_for_good(future: Future | None) -> bool:
+    """Failed with a PlannerError: the same inputs fail the same way (a solve stopped by the time limit), so the
+    failure is kept and said, not solved again at every page run (a worker that died is tried again)."""
+    return (future is not None and future.done() and not future.cancelled()
+            and isinstance(future.exception(), PlannerError))
+
+
 @dataclass
 class _Job:
     """Work for a lane: `make()` gives (cache key, function, arguments), or None for values that make no
@@ -666,7 +673,7 @@ def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT
     key = _key("baselines", scenario, solver)
     with _lock:
         future = _plans.get(key)
-        if _usable(future):
+        if _usable(future) or _failed_for_good(future):
             return future
         future = Future()
         solved = _solved_scenario(scenario, outcome)

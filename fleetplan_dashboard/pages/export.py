@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from fleetplan_dashboard import exports, state, tables
+from planner.errors import PlannerError
 from planner.text import one_line
 
 cur = state.current()
@@ -27,7 +28,11 @@ with st.expander("Show the YAML"):
     st.code(yaml_text, language="yaml")
 
 st.subheader("Plan")
-outcome = state.plan_for(s)
+try:
+    outcome = state.plan_for(s)
+except PlannerError as exc:   # its baselines have no answer (a solve stopped by the time limit): said, not a traceback
+    st.error("**No plan to export**: its baselines could not be made.\n\n" + tables.code_block([str(exc)]))
+    st.stop()
 if outcome.kind != "ok":
     st.error("**No plan to export.**\n\n" + tables.code_block([outcome.message]))
     st.stop()
