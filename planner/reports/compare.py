@@ -212,7 +212,8 @@ def _price_rows(rows: Any) -> pd.DataFrame:
 
 
 def _float_or_nan(value: Any) -> float:
-    """A saved cell as a float: NaN where it is no number (text, true, null) or one no float holds (10**400)."""
+    """A saved cell as a float: NaN where it is no number (text, true, null) or one no float holds (an integer of
+    400 digits is JSON too: float() overflows on it)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return math.nan
     try:
@@ -238,11 +239,8 @@ def _number(value: Any, source: str, name: str, null: bool = False) -> float | N
     not numbers; null only where `null`: a fleet row's units and hours)."""
     if value is None and null:
         return None
-    try:   # an integer of 400 digits is JSON too: float() overflows on it
-        number = None if isinstance(value, bool) or not isinstance(value, (int, float)) else float(value)
-    except OverflowError:
-        number = None
-    if number is None or not math.isfinite(number):
+    number = _float_or_nan(value)
+    if not math.isfinite(number):
         raise PlannerError(f"{source}: {name} is {_shown(value)}; expected a finite number")
     return number
 
@@ -296,8 +294,8 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
                 # a row is read as written, but within what a plan can hold: costs of ±1.7e308 in two plans
                 # compared as a delta of -inf beside "total +0"
                 if number is not None and abs(number) > MAX_FLEET_NUMBER:
-                    raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected at most "
-                                       f"{MAX_FLEET_NUMBER:.0e} in size")
+                    raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected a number "
+                                       f"from -{MAX_FLEET_NUMBER:.0e} to {MAX_FLEET_NUMBER:.0e}".replace("e+", "e"))
         # One row per unit (unit_id: the offer id, zone included). Two units may share FLEET_KEY (two zones of
         # one instance type): compare sums them. The same unit twice is a file edited or joined by hand.
         unit = tuple(_shown(row.get(col)) for col in [*FLEET_KEY, "unit_id"])
@@ -336,9 +334,8 @@ def read_side(path: str | Path) -> SavedPlan | Scenario:
                 data += f.read(4 * (MAX_SCENARIO_CHARS + 1) - len(data))   # UTF-8: at most 4 bytes a character
     except OSError:   # not found, a folder, unreadable: the scenario reader says which, as for any scenario
         return load_scenario_file(path)
-    doc = _json_of(data)
-    if _holds_plan(doc, path):
-        return plan_from_dict(doc, str(path)) if doc is not None else _plan_of(data, path)
+    if _holds_plan(_json_of(data), path):
+        return _plan_of(data, path)   # read again, strictly: a key given twice is named (_loads)
     if path.is_file():
         return load_scenario_file(path)
     limit = 4 * (MAX_SCENARIO_CHARS + 1)
@@ -356,7 +353,7 @@ def _plan_of(data: bytes, path: Path) -> SavedPlan:
     try:
         doc = _loads(data.decode("utf-8-sig"))   # a byte-order mark is not content
     except _DuplicateKey as exc:
-        raise PlannerError(f"{path}: the key {exc.key!r} is given twice in one object; expected the plan as "
+        raise PlannerError(f"{path}: the key {shortened(exc.key, repr)} is given twice in one object; expected the plan as "
                            "`fleetplan plan --format json` saved it") from None
     except (ValueError, RecursionError) as exc:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise PlannerError(f"{path}: not JSON ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
@@ -397,16 +394,16 @@ def _json_of(data: bytes) -> Any:
     """The JSON object in a file's bytes, or None when they are too many or not a JSON object."""
     if len(data) > MAX_PLAN_BYTES or not _looks_like_json(data[:64]):
         return None
-    try:
-        return _loads(data.decode("utf-8-sig"))
-    except (ValueError, RecursionError):   # a key given twice too (_DuplicateKey): _plan_of names it
+    try:   # what it holds, to tell a plan from a scenario: a key given twice is named when it is read as one
+        return json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
         return None
 
 
 class _DuplicateKey(ValueError):
     def __init__(self, key: str):
-        super().__init__(f"duplicate key {key!r}")
-        self.key = shortened(key)
+        super().__init__(f"duplicate key {shortened(key, repr)}")
+        self.key = key
 
 
 def _loads(text: str) -> Any:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from planner import PlannerError, compare, plan, to_json
+from planner.errors import ScenarioError
 
 WORKED = Path(__file__).resolve().parents[2] / "examples" / "worked-example.yaml"
 
@@ -50,15 +51,25 @@ def test_provenance_nested_deep_is_shown_as_the_start_of_its_text(tmp_path):
     json.dumps(c.to_dict())   # the JSON output (it raised RecursionError)
 
 
+@pytest.mark.parametrize("name", ["twice.json", "twice.out"])   # a plan is known by its content, not its name
 @pytest.mark.parametrize("key", ["status", "total", "scenario_inputs"])
-def test_a_key_given_twice_is_named(tmp_path, key):
+def test_a_key_given_twice_is_named(tmp_path, key, name):
     text = _saved()
     value = json.dumps(json.loads(text)[key])
     doctored = text.rstrip().removesuffix("}") + f', "{key}": {value}}}'   # the same key once more, at the end
-    path = tmp_path / "twice.json"
+    path = tmp_path / name
     path.write_text(doctored, encoding="utf-8")
-    with pytest.raises(PlannerError, match=f"twice.json: the key '{key}' is given twice in one object"):
+    with pytest.raises(PlannerError, match=f"{name}: the key '{key}' is given twice in one object"):
         compare(path, path)
+
+
+def test_a_json_scenario_with_a_key_given_twice_is_read_as_a_scenario(tmp_path):
+    # no status: a scenario, whose reader names the key (not "expected the plan as … saved it")
+    path = tmp_path / "scenario.json"
+    path.write_text('{"name": "a", "name": "b", "workloads": []}', encoding="utf-8")
+    with pytest.raises(ScenarioError) as info:
+        compare(path, path)
+    assert "name" in str(info.value) and "duplicate" in str(info.value) and "saved it" not in str(info.value)
 
 
 def test_fleet_numbers_beyond_any_plan_are_refused(tmp_path):
@@ -67,7 +78,7 @@ def test_fleet_numbers_beyond_any_plan_are_refused(tmp_path):
     # plan holds 1e15 of anything
     for col, value in (("cost", 1.7e308), ("cost", -1.7e308), ("units", 1e308), ("instance_hours", 2e15)):
         path = _edited(tmp_path, "a.json", lambda doc, col=col, value=value: doc["fleet"][0].__setitem__(col, value))
-        with pytest.raises(PlannerError, match=rf"a.json: fleet row 1: {col} is .*; expected at most 1e\+15 in size"):
+        with pytest.raises(PlannerError, match=rf"a.json: fleet row 1: {col} is .*; expected a number from -1e15 to 1e15$"):
             compare(path, path)
     path = _edited(tmp_path, "b.json", lambda doc: doc["fleet"][0].__setitem__("cost", 1e15))
     assert compare(path, path).fleet["cost_a"].iloc[0] == 1e15   # the most, read as written
