@@ -258,7 +258,7 @@ def fail(exc: PlannerError | str, code: int | None = None) -> None:
 
 # Rows of a table drawn on the terminal (rich lays out every row before it prints one): a saved plan of 20,000
 # fleet rows took `compare` 24 s and one of 200,000 over 120 s and 1.2 GB, a store snapshot of 300,000 offers
-# `prices diff` as long. JSON and CSV carry every row.
+# `prices diff` as long. JSON carries every row of every table (a command's CSV may hold only one of them).
 TABLE_ROWS = 5_000
 
 
@@ -296,4 +296,4 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
         out = stdout_console(piped_width=240)
         out.print(table)
         if len(df) > TABLE_ROWS:   # under the table, on a line of its own (a caption wraps to the table's width)
-            out.print(Text(f"the first {TABLE_ROWS:,} of {len(df):,} rows: --format csv or json writes them all"))
+            out.print(Text(f"the first {TABLE_ROWS:,} of {len(df):,} rows: --format json writes them all"))
