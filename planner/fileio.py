@@ -90,8 +90,10 @@ def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):   # the folder, or one of its parents, is a file
-        blocking = next((f for f in (folder, *folder.parents) if f.exists() and not f.is_dir()), folder)
-        raise NotADirectoryError(errno.ENOTDIR, f"{blocking} is a file, not a folder", str(folder)) from None
+        blocking = next((f for f in (folder, *folder.parents) if (f.exists() or f.is_symlink()) and not f.is_dir()),
+                        folder)
+        what = "a symbolic link to nothing" if blocking.is_symlink() and not blocking.exists() else "a file"
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocking} is {what}, not a folder", str(folder)) from None
 
 
 def _file_mode(path: Path) -> int:

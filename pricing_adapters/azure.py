@@ -35,7 +35,8 @@ Prices
 
     Only GPU sizes are kept: sizes in the GPU size facts (below), and `Standard_NC/ND/NG/NV*` sizes the
     facts do not know, which are kept with `gpu_known=False` and a note (docs/offers-contract.md: unknown
-    accelerators are flagged, not dropped). Retail keys that differ from the ResourceSku name (trailing
+    accelerators are flagged, not dropped) when their name is a VM size's (VM_SIZE_NAME; else skipped as
+    `malformed_size_name`). Retail keys that differ from the ResourceSku name (trailing
     spaces; `Standard_NG32adms_V620` for `Standard_NG32adms_V620_v1`, reference trap 12) are matched to
     the ResourceSku name, and the note keeps the Retail key. Retired sizes (NC K80, NCv2, ND v1, NV v1,
     NCv3, NVv3, NVv4; `pricing_adapters/retired.py`) are skipped as `retired_size` even when still quoted.

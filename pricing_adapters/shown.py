@@ -5,7 +5,8 @@ SHOWN_CHARS = 60   # of a rejected value, key or cell in a message: a pasted fil
 
 
 def shortened(text: str, show=str) -> str:
-    """`text` as `show` gives it (str, repr), or its first SHOWN_CHARS characters so and how long it is."""
+    """`text` as `show` gives it (str, repr); a longer one as its first SHOWN_CHARS characters, shown so, and its
+    length."""
     if len(text) <= SHOWN_CHARS + 20:
         return show(text)
     return f"{show(text[:SHOWN_CHARS])}… ({len(text):,} characters)"

@@ -77,7 +77,7 @@ OPTIONAL_COLUMNS = ("zone", "note", "accelerator_name", "as_of", "gpu_known", *L
 # a snapshot dated later than now by more than this was saved by a machine whose clock was wrong: it
 # would stay "newest" (and hide every later refresh) until that date, so it is skipped and named
 FUTURE_SLACK = timedelta(days=1)
-REGIONS_NAMED = 5   # of the regions a snapshot claims without a usable offer there, in its warning
+REGIONS_NAMED = 5   # of a snapshot's regions, in a message (regions_named)
 RECOVER = "move it aside (`fleetplan prices refresh` does) and refresh again"
 
 
@@ -107,7 +107,7 @@ class SnapshotInfo:
         return max(0.0, (now - datetime.fromisoformat(self.fetched_at)).total_seconds() / 86400)
 
     def describe(self) -> str:
-        return (f"snapshot #{self.id} ({self.provider}, {', '.join(self.regions)}, {self.row_count} offers, "
+        return (f"snapshot #{self.id} ({self.provider}, {regions_named(self.regions)}, {self.row_count} offers, "
                 f"fetched {self.fetched_at}, {self.age_days():.1f} days old)")
 
 
@@ -205,6 +205,17 @@ class PriceStore:
                 out.append(info)
         return sorted(out, key=lambda i: (datetime.fromisoformat(i.fetched_at), i.id))
 
+    def snapshot_rows(self) -> int:
+        """How many snapshots the store holds, readable or not (`snapshots` leaves out the ones it cannot read)."""
+        try:
+            con = self._connect()
+            try:
+                return int(con.execute("SELECT count(*) FROM snapshots").fetchone()[0])
+            finally:
+                con.close()
+        except sqlite3.Error as exc:
+            raise _read_error(self.path, exc) from None
+
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
         for info in self.snapshots():
             if info.id == snapshot_id:
@@ -272,7 +283,7 @@ class PriceStore:
         when it has no offer rows at all."""
         offers, n_rows = self._good_offers(info.id)
         if n_rows == 0:
-            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) has no "
+            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {regions_named(info.regions)}) has no "
                        f"offer rows (deleted by hand?); skipped")
             return None
         self._check_row_count(info, n_rows)
@@ -289,7 +300,7 @@ class PriceStore:
         """Name in `warnings` a snapshot holding another number of rows than it recorded when saved: rows deleted
         (or added) by hand, which plans used without a word."""
         if n_rows != info.row_count:
-            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {', '.join(info.regions)}) holds {n_rows:,} "
+            self._warn(f"{self.path}: snapshot #{info.id} ({info.provider}, {regions_named(info.regions)}) holds {n_rows:,} "
                        f"offer rows where it recorded {info.row_count:,} when saved (rows deleted or added by hand?); "
                        "plans use the rows it holds: refresh its regions again for whole prices")
 
@@ -297,8 +308,8 @@ class PriceStore:
                                                                   dict[int, pd.DataFrame]]:
         """({(provider, region): the snapshot in force there}, {snapshot id: its good offers, as read})."""
         claims: dict[tuple[str, str], list[SnapshotInfo]] = {}
-        snapshots = {info.id: info for info in self.snapshots()}
-        for info in snapshots.values():  # oldest first
+        by_id = {info.id: info for info in self.snapshots()}
+        for info in by_id.values():  # oldest first
             if providers is None or info.provider in providers:
                 # each region once: a regions list edited to hold one name 100,000 times took 21 s here
                 for region in dict.fromkeys(info.regions):
@@ -319,9 +330,8 @@ class PriceStore:
                     break
                 unusable.setdefault(info.id, []).append(region)
         for snapshot_id, regions in unusable.items():   # one warning a snapshot, however many regions
-            named = ", ".join(map(shortened, regions[:REGIONS_NAMED])) + (
-                f" and {len(regions) - REGIONS_NAMED:,} more" if len(regions) > REGIONS_NAMED else "")
-            self._warn(f"{self.path}: snapshot #{snapshot_id} has no usable {snapshots[snapshot_id].provider} offer in {named}, "
+            self._warn(f"{self.path}: snapshot #{snapshot_id} has no usable {by_id[snapshot_id].provider} offer in "
+                       f"{regions_named(regions)}, "
                        f"{'a region' if len(regions) == 1 else 'regions'} it claims; skipped there")
         return chosen, {k: v for k, v in read.items() if v is not None}
 
@@ -540,6 +550,13 @@ def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
         return StoreForeign(f"{path} is not a fleetplan price store ({text}); it may be another application's "
                             f"file, so it was left untouched: move it or give another --store / ${ENV_VAR}")
     return StoreError(f"cannot use {path}: {text}")  # locked, read-only, …
+
+
+def regions_named(regions: Sequence[str]) -> str:
+    """A snapshot's regions in a message: the first REGIONS_NAMED and how many more (a regions list edited to hold
+    100,000 names made each message that named them 800 KB)."""
+    named = ", ".join(map(shortened, regions[:REGIONS_NAMED]))
+    return named + (f" and {len(regions) - REGIONS_NAMED:,} more" if len(regions) > REGIONS_NAMED else "")
 
 
 def _broken_link(path: Path) -> str:

@@ -83,7 +83,7 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
     offers, in_force = store.offers_in_force()
     if offers is None:   # no snapshot, or none with a usable offer (its rows all skipped: store.warnings say why)
-        none = ("has no snapshot yet (run `fleetplan prices refresh`)" if not store.snapshots() else
+        none = ("has no snapshot yet (run `fleetplan prices refresh`)" if not store.snapshot_rows() else
                 "has no snapshot with a usable offer (run `fleetplan prices refresh` again)")
         return packaged, {**packaged_provenance, "warning": "; ".join([
                           f"the price store {store.path} {none}; using the packaged snapshot", *store.warnings])}

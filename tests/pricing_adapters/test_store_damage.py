@@ -417,6 +417,11 @@ def test_a_store_whose_every_row_is_bad_is_not_called_empty(tmp_path, store):
     assert provenance["warning"].startswith(f"the price store {store} has no snapshot with a usable offer (run "
                                             "`fleetplan prices refresh` again); using the packaged snapshot")
     assert "bad offer rows skipped" in provenance["warning"]
+    # every snapshot dated in the future, so none is read at all: it still has snapshots
+    edit(store, "UPDATE snapshots SET fetched_at = '2099-01-01T00:00:00+00:00'")
+    _, provenance = price_table("store", store)
+    assert provenance["warning"].startswith(f"the price store {store} has no snapshot with a usable offer")
+    assert "snapshot #1 skipped" in provenance["warning"]
     empty = tmp_path / "empty.sqlite"
     PriceStore(empty)   # made, with no snapshot
     _, provenance = price_table("store", empty)
