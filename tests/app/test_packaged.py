@@ -29,6 +29,9 @@ BIN = Path(sys.executable).parent
 OURS = {"planner", "pricing_adapters", "fleetplan_dashboard"}
 SHIPPED = sorted(p.name for p in (ROOT / "scenarios").iterdir() if p.suffix in (".yaml", ".yml"))
 TIMEOUT = 180
+# pip without the package index: no dependencies fetched, no index consulted, no check for a newer pip (no test
+# leaves 127.0.0.1)
+OFFLINE = ("--no-deps", "--no-index", "--disable-pip-version-check")
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -51,13 +54,13 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
         shutil.copytree(ROOT / name, src / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     # Without build isolation, which would fetch setuptools from the package index (no test leaves 127.0.0.1): the
     # [test] extra installs the setuptools that [build-system] asks for into this venv.
-    built = subprocess.run([str(BIN / "pip"), "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp / "dist"),
+    built = subprocess.run([str(BIN / "pip"), "wheel", *OFFLINE, "--no-build-isolation", "-q", "-w", str(tmp / "dist"),
                             str(src)],
                            capture_output=True, text=True, timeout=300, cwd=tmp)
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (tmp / "dist").glob("gpu_fleet_planner-*.whl")
     site = tmp / "site"
-    done = subprocess.run([str(BIN / "pip"), "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+    done = subprocess.run([str(BIN / "pip"), "install", *OFFLINE, "-q", "--target", str(site), str(wheel)],
                           capture_output=True, text=True, timeout=300, cwd=tmp)
     assert done.returncode == 0, done.stdout + done.stderr
     return wheel, site

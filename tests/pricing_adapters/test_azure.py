@@ -554,6 +554,9 @@ def test_sockets_beyond_loopback_are_refused(_no_network):
     with pytest.raises(OSError, match="only loopback"):
         socket.create_connection(("192.0.2.1", 443), timeout=0.1)
     assert _no_network == ["resolve '192.0.2.1'"]   # recorded (tests/conftest.py): create_connection looks it up first
+    with socket.socket() as sock, pytest.raises(OSError, match="only loopback"):   # and a connect() to the address itself
+        sock.connect(("192.0.2.1", 443))
+    assert _no_network[1:] == ["connect to ('192.0.2.1', 443)"]
     _no_network.clear()
 
 
