@@ -90,10 +90,17 @@ def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):   # the folder, or one of its parents, is a file
-        blocking = next((f for f in (folder, *folder.parents) if (f.exists() or f.is_symlink()) and not f.is_dir()),
-                        folder)
-        what = "a symbolic link to nothing" if blocking.is_symlink() and not blocking.exists() else "a file"
-        raise NotADirectoryError(errno.ENOTDIR, f"{blocking} is {what}, not a folder", str(folder)) from None
+        raise NotADirectoryError(errno.ENOTDIR, why_not_a_folder(folder), str(folder)) from None
+
+
+def why_not_a_folder(folder: Path) -> str:
+    """Why no file can be written into `folder`: the file (or link to nothing) standing where it or one of its
+    parents should be, else that it does not exist."""
+    blocking = next((f for f in (folder, *folder.parents) if (f.exists() or f.is_symlink()) and not f.is_dir()), None)
+    if blocking is None:
+        return f"folder {folder} does not exist"
+    what = "a symbolic link to nothing" if blocking.is_symlink() and not blocking.exists() else "a file"
+    return f"{blocking} is {what}, not a folder"
 
 
 def _file_mode(path: Path) -> int:

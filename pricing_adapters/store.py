@@ -268,12 +268,12 @@ class PriceStore:
         a negative price, an empty offer id …) are left out and named in `warnings`. StoreError when there
         is no such snapshot, or it has no offer rows (deleted by hand: plans skip it)."""
         offers, n_rows = self._good_offers(snapshot_id)
+        info = next((i for i in self.snapshots() if i.id == snapshot_id), None)   # None: none readable of that id
         if n_rows == 0:
-            if any(info.id == snapshot_id for info in self.snapshots()):
+            if info is not None:
                 raise StoreError(f"snapshot #{snapshot_id} in {self.path} has no offer rows (deleted by hand?); "
                                  f"plans skip it: refresh its regions again")
             raise StoreError(f"no snapshot #{snapshot_id} in {self.path}")
-        info = next((i for i in self.snapshots() if i.id == snapshot_id), None)
         if info is not None:   # `prices diff` of a snapshot missing rows says so, as a plan does
             self._check_row_count(info, n_rows)
         return offers

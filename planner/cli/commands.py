@@ -563,7 +563,9 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
     if output.is_dir():
         raise PlannerError(f"-o {output}: is a folder; give a file name, e.g. {output / ('plan.' + _SUFFIX[fmt])}")
     if not output.parent.is_dir():
-        raise PlannerError(f"-o {output}: {_not_a_folder(output.parent)}")
+        from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes
+
+        raise PlannerError(f"-o {output}: {why_not_a_folder(output.parent)}")
 
 
 _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",
@@ -621,13 +623,9 @@ def _check_store(store: Path | None) -> None:
     if store.is_dir():
         raise PlannerError(f"--store {store}: is a folder; give the price store file, e.g. {store / 'prices.sqlite'}")
     if not store.parent.is_dir():
-        raise PlannerError(f"--store {store}: {_not_a_folder(store.parent)}")
+        from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes
 
-
-def _not_a_folder(folder: Path) -> str:
-    """Why a file cannot be written into `folder`, which is no folder: it is a file (then "does not exist" misled),
-    or it is missing."""
-    return f"{folder} is a file, not a folder" if folder.exists() else f"folder {folder} does not exist"
+        raise PlannerError(f"--store {store}: {why_not_a_folder(store.parent)}")
 
 
 def _print_plan(p) -> None:
