@@ -414,7 +414,9 @@ def _draw_baseline_cards(plan) -> None:
         if row is None:
             slot.metric(label, "—", border=True)
         elif row["status"] == "infeasible" or not (row["total"] == row["total"]):
-            slot.metric(label, "infeasible", border=True, help=tables.plain(row["note"]) if row.get("note") else None)
+            # not_solved: the time limit stopped its solve before a fleet (the note says so)
+            shown = "not solved" if row["status"] == "not_solved" else "infeasible"
+            slot.metric(label, shown, border=True, help=tables.plain(row["note"]) if row.get("note") else None)
         else:
             saving = row["savings"]
             delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0

@@ -133,10 +133,11 @@ def _unserved(base: Inputs, keep: np.ndarray, buyable: np.ndarray) -> list[str]:
 
 
 def _solve_variant(base: Inputs, variant: Variant, solver: str,
-                   time_limit: float | None) -> tuple[Inputs, Model, Solution] | InfeasibleError:
-    """(reduced inputs, model, solution) of a baseline, or the InfeasibleError that says why it has none.
-    A workload that nothing of the baseline's type may serve is found from the masks alone, before its
-    inputs are made: no inputs, no reduction, no solve."""
+                   time_limit: float | None) -> tuple[Inputs, Model, Solution] | InfeasibleError | SolverError:
+    """(reduced inputs, model, solution) of a baseline, or the InfeasibleError that says why it has none, or
+    the SolverError of a solve that found no fleet (the time limit reached first, CBC failed): a baseline
+    is a comparison, so its row says so and the plan stands. A workload that nothing of the baseline's
+    type may serve is found from the masks alone, before its inputs are made: no inputs, no reduction, no solve."""
     keep, buyable = variant.masks(base)
     missing = _unserved(base, keep, buyable)
     try:
@@ -147,7 +148,7 @@ def _solve_variant(base: Inputs, variant: Variant, solver: str,
         inp = variant.inputs(base)
         inp = reduce(inp) if inp.reduced else inp
         return (inp, *solve_inputs(inp, solver, time_limit, explain=False))
-    except InfeasibleError as exc:
+    except (InfeasibleError, SolverError) as exc:   # InfeasibleError is no SolverError: both are kept
         return exc
 
 
@@ -198,11 +199,17 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 readable[group] = outcome
         if group != "single":
             rows.append(row)
+    # single types whose solve found no fleet (time limit): one of them may be the best, unknown
+    unsolved = [label for group, label, outcome, _ in outcomes if group == "single" and isinstance(outcome, SolverError)]
     if singles:
         objective, label, outcome, cards = min(singles, key=lambda t: (t[0], t[1]))
         readable["best_single"] = outcome
+        note = f"{_unsolved_note(unsolved)}: one of them may cost less" if unsolved else ""
         rows.append({"baseline": "best_single", "label": label, "status": outcome[2].status, "total": objective,
-                     "note": "", "cards": cards})
+                     "note": note, "cards": cards})
+    elif unsolved:
+        rows.append({"baseline": "best_single", "label": "", "status": "not_solved", "total": math.nan,
+                     "note": _unsolved_note(unsolved)})
     else:
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
                      "note": "no single capacity type can serve every workload"})
@@ -222,13 +229,20 @@ def _model_key(base: Inputs, variant: Variant) -> tuple[bytes, bytes]:
     return keep.tobytes(), (buyable & keep).tobytes()
 
 
+def _unsolved_note(labels: list[str]) -> str:
+    """What the best-single row says of the single types whose solve found no fleet."""
+    return (f"{', '.join(labels)}: no fleet found before the solve stopped (the time limit reached, or the solver "
+            "failed); plan with more time")
+
+
 def _row(group: str, label: str, outcome) -> dict:
     """A baselines row from a `_solve_variant` outcome (or PENDING)."""
     if outcome is PENDING:
         return {"baseline": group, "label": label, "status": PENDING, "total": math.nan, "note": ""}
-    if isinstance(outcome, InfeasibleError):
-        return {"baseline": group, "label": label, "status": "infeasible", "total": math.nan,
-                "note": str(outcome).split(": ", 1)[-1]}
+    if isinstance(outcome, (InfeasibleError, SolverError)):
+        return {"baseline": group, "label": label,
+                "status": "infeasible" if isinstance(outcome, InfeasibleError) else "not_solved",
+                "total": math.nan, "note": str(outcome).split(": ", 1)[-1]}
     solution = outcome[2]
     return {"baseline": group, "label": label, "status": solution.status, "total": solution.objective, "note": ""}
 
@@ -424,7 +438,7 @@ class BaselineChild:
 
     def rows(self) -> list[dict] | None:
         """The child's `baseline_rows` (without Plans), or None when it failed: the caller then solves
-        them itself. Raises the SolverError the child met (a time limit reached with no fleet)."""
+        them itself. Raises a SolverError the child's `baseline_rows` raised, as it would have here."""
         if self.pid is None or os.getpid() != self.owner:
             return None
         data = None

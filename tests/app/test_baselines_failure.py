@@ -1,8 +1,10 @@
 """The Plan page when the baselines have no answer. A review (2026-12-05) moved entry.yaml's demand slider to 0:
 the all-on-prem baseline's model then has no variable at all, HiGHS reported it empty, the planner read that
 as "found no fleet … allow more time" (SolverError), and the page showed a traceback. The empty model is now
-an optimum of 0 (tests/planner/test_zero_demand.py); baselines that still have no answer (a solve stopped by
-the time limit before it found a fleet) are said on the page, below the plan, without a traceback."""
+an optimum of 0 (tests/planner/test_zero_demand.py). A baseline whose solve the time limit stopped before it
+found a fleet is a row "not solved" (tests/planner/test_baseline_time_limit.py), shown as such on its card;
+baselines that still cannot be made (any other PlannerError) are said on the page, below the plan, without a
+traceback."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
+from planner.engine import baselines as baselines_module
+from planner.engine.solve import Solution
 from planner.errors import SolverError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,3 +71,22 @@ def test_baselines_without_an_answer_are_said_without_a_traceback(in_page_baseli
     assert any(e.value.startswith("**No plan to export**: its baselines could not be made.") and said in e.value
                for e in at.error), [e.value for e in at.error]
     assert len(calls) == 1
+
+
+def test_a_baseline_stopped_by_the_time_limit_shows_not_solved_on_its_card(in_page_baselines, monkeypatch):
+    real = baselines_module.solve
+
+    def stops_all_onprem(model, solver, time_limit):   # as HiGHS reports a run stopped before its first fleet
+        if model.inputs.label == "all on-prem":
+            return Solution("not_solved", float("nan"), solver, time_limit, None)
+        return real(model, solver, time_limit)
+
+    monkeypatch.setattr(baselines_module, "solve", stops_all_onprem)
+    at = _entry_page()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    [card] = [m for m in at.metric if m.label == "All on-prem"]
+    assert card.value == "not solved"
+    assert "found no fleet within the time limit of 60 s" in card.proto.help
+    [table] = [d.value for d in at.dataframe if list(d.value.columns[:2]) == ["baseline", "label"]]
+    assert table.set_index("baseline").loc["all_onprem", "status"] == "not_solved"
