@@ -64,7 +64,15 @@ from typing import Any
 import pandas as pd
 
 from pricing_adapters import registry
-from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
+from pricing_adapters.base import (
+    DEFAULT_DEADLINE_S,
+    Deadline,
+    Progress,
+    call_with_deadline,
+    check_endpoint,
+    check_offer_count,
+    no_progress,
+)
 from pricing_adapters.errors import CredentialsError, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import GPU_MEMORY_GB, NOMINAL_TOLERANCE, aws_gpu_id, nominal_memory_gb
@@ -357,6 +365,7 @@ class AwsPriceSource:
                 facts[itype] = f
                 if math.isnan(f["gpu_count"]):
                     self._skip("unknown_gpu_count")   # kept and flagged, but never planned on
+            check_offer_count(len(facts), f"AWS DescribeInstanceTypes in {region}: the GPU instance types")
             progress(f"aws {region}: instance types", n, None)
         return facts
 
@@ -370,6 +379,7 @@ class AwsPriceSource:
         for n, page in enumerate(self._pages(pricing.get_products, params, "GetProducts", region), 1):
             for raw in _price_list(page, region, n):
                 self._add_product(_product(raw, region, n), region, facts, as_of, offers)
+            check_offer_count(len(offers), f"AWS GetProducts in {region}: the GPU offers")
             progress(f"aws {region}: prices", n, None)
         if facts and not any(r["purchase_option"] == "on_demand" for r in offers.values()):
             # every GPU type of a region has an on-demand price: none at all is a broken or foreign listing
@@ -474,6 +484,8 @@ class AwsPriceSource:
                 pages += 1
                 for quote in page.get("SpotPriceHistory", []) or []:
                     self._add_spot_quote(quote, region, facts, newest)
+                check_offer_count(len(newest), f"AWS DescribeSpotPriceHistory in {region}: the spot quotes "
+                                               "(instance type and zone)")
                 progress(f"aws {region}: spot prices", pages, None)
         by_type: dict[str, list[tuple[float, str, datetime]]] = {}
         for (itype, zone), (stamp, price) in newest.items():

@@ -88,7 +88,15 @@ import httpx
 import pandas as pd
 
 from pricing_adapters import PACKAGE_DIR, registry
-from pricing_adapters.base import DEFAULT_DEADLINE_S, Deadline, Progress, call_with_deadline, check_endpoint, no_progress
+from pricing_adapters.base import (
+    DEFAULT_DEADLINE_S,
+    Deadline,
+    Progress,
+    call_with_deadline,
+    check_endpoint,
+    check_offer_count,
+    no_progress,
+)
 from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
 from pricing_adapters.gpu_names import (
@@ -593,6 +601,7 @@ class AzurePriceSource:
                                        f"{self.currency} was asked for")
             returned += len(page["Items"])
             self._add_offers(region, page["Items"], facts, as_of, best)
+            check_offer_count(len(best), f"Azure Retail Prices for {region}: the GPU offers")
             progress(f"azure {region}: price pages", pages, None)
             nxt = page.get("NextPageLink")
             del page   # before the next page is read: one page in memory at a time

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from planner import load_scenario
 from planner.cli import app
-from planner.engine import plan
 from planner.engine import baselines as baselines_module
+from planner.engine import plan
 
 solve_module = sys.modules["planner.engine.solve"]   # planner.engine.solve is also the name of a function
 

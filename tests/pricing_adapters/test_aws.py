@@ -862,3 +862,77 @@ def test_an_ec2_answer_botocore_cannot_parse_is_a_one_line_error_and_saves_nothi
     assert text.startswith(f"AWS DescribeInstanceTypes failed in us-east-1: its answer could not be read ({parser_error}")
     assert text.endswith("; nothing was saved") and "\n" not in text
     _assert_unchanged(store_with_snapshot, before)
+
+
+# -- a listing of invented types is refused, not held (review, 2026-12-05: 300,000 Azure sizes took 620 MB) ----
+
+def _gpu_types(n: int) -> dict:
+    """A DescribeInstanceTypes answer of `n` distinct GPU instance types, each the fixture's g4ad.16xlarge renamed."""
+    (g4ad,) = [t for t in _describe()["InstanceTypes"] if t["InstanceType"] == "g4ad.16xlarge"]
+    return {"InstanceTypes": [{**g4ad, "InstanceType": f"g4ad.x{i}"} for i in range(n)]}
+
+
+def test_more_gpu_instance_types_than_any_region_has_fail_the_refresh_and_save_nothing(session, store_with_snapshot):
+    # 10,000 (MAX_OFFERS_PER_REGION) are read on: the refusal that follows is GetProducts' empty listing
+    stubs = Stubs(session, spot=False)
+    stubs.describe(_gpu_types(10_000))
+    stubs.products([])
+    before = _store_state(store_with_snapshot)
+    with pytest.raises(PriceSourceError, match=r"^AWS GetProducts gave no USD on-demand price for any of the 10000 GPU"):
+        refresh(stubs.source, [REGION], store_with_snapshot)
+    # one more: refused after that page, before any price is asked for
+    stubs = Stubs(session, spot=False)
+    stubs.describe(_gpu_types(10_001))
+    with pytest.raises(PriceSourceError) as info:
+        refresh(stubs.source, [REGION], store_with_snapshot)
+    assert str(info.value) == ("AWS DescribeInstanceTypes in us-east-1: the GPU instance types went past 10,000 for one "
+                               "region (a real listing holds a few hundred at most); the listing cannot be trusted; "
+                               "nothing was saved")
+    stubs.done()   # no GetProducts call was made
+    _assert_unchanged(store_with_snapshot, before)
+
+
+def _spot_zones(n: int) -> dict:
+    """A DescribeSpotPriceHistory answer quoting p4d.24xlarge in `n` distinct zone ids (use1-az0 …), at 3.0 USD/h,
+    except 2.5 in the last."""
+    stamp = datetime(2026, 7, 20, 13, 0, tzinfo=timezone.utc)
+    return {"SpotPriceHistory": [{"AvailabilityZoneId": f"use1-az{i}", "InstanceType": "p4d.24xlarge",
+                                  "ProductDescription": "Linux/UNIX", "SpotPrice": "2.5" if i == n - 1 else "3.0",
+                                  "Timestamp": stamp} for i in range(n)]}
+
+
+def test_more_spot_quotes_than_any_region_has_fail_the_refresh(session):
+    def fetch(n: int):
+        stubs = Stubs(session)
+        stubs.describe()
+        stubs.products([_p4d_item()])
+        stubs.spot(_spot_zones(n))
+        return stubs.source.fetch([REGION])
+
+    spot = _by_id(fetch(10_000)).loc["aws:us-east-1:p4d.24xlarge:spot"]   # MAX_OFFERS_PER_REGION quotes: read
+    assert (spot.hourly_price, spot.zone) == (2.5, "use1-az9999")
+    assert spot.note.startswith("lowest of 10000 zone quote(s)")
+    with pytest.raises(PriceSourceError, match=r"^AWS DescribeSpotPriceHistory in us-east-1: the spot quotes "
+                                               r"\(instance type and zone\) went past 10,000 for one region"):
+        fetch(10_001)
+
+
+def test_more_gpu_offers_than_any_region_has_fail_the_refresh(session):
+    # the fixture's p4d.24xlarge item gives 13 offers (on demand, and 2 terms x 3 payment options x 2 classes
+    # reserved: test_full_fetch_of_one_region); 769 renamed copies give 9,997, 770 give 10,010 > 10,000
+    (p4d_type,) = [t for t in _describe()["InstanceTypes"] if t["InstanceType"] == "p4d.24xlarge"]
+
+    def fetch(n: int):
+        stubs = Stubs(session, spot=False)
+        stubs.describe({"InstanceTypes": [{**p4d_type, "InstanceType": f"p4d.x{i}"} for i in range(n)]})
+        items = []
+        for i in range(n):
+            item = _p4d_item()
+            item["product"]["attributes"]["instanceType"] = f"p4d.x{i}"
+            items.append(item)
+        stubs.products(items)
+        return stubs.source.fetch([REGION])
+
+    assert len(fetch(769)) == 9_997
+    with pytest.raises(PriceSourceError, match=r"^AWS GetProducts in us-east-1: the GPU offers went past 10,000 "):
+        fetch(770)

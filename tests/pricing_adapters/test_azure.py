@@ -787,3 +787,32 @@ def test_a_page_of_31_mb_is_still_read():
         router.get("").mock(return_value=httpx.Response(200, content=b" " * (31 * 2**20) + page))
         df = AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
     assert _row(df, "eastus2", "Standard_ND96isr_MI300X_v5", "on_demand").hourly_price == 48.0
+
+
+def _unknown_sizes(n: int) -> dict:
+    """One Retail page of eastus2 quoting `n` distinct well-formed GPU sizes the size table does not know (each
+    the fixture's Standard_NC8ads_X9_v9 renamed): each is kept as one on-demand offer of an unknown accelerator."""
+    page = _json("retail_eastus2_page1.json")
+    (template,) = [i for i in page["Items"] if i["armSkuName"] == "Standard_NC8ads_X9_v9"]
+    page["Items"] = [{**template, "armSkuName": f"Standard_NC{i}ads_X9_v9", "meterId": f"m-{i}"} for i in range(n)]
+    return page
+
+
+def test_more_gpu_offers_than_any_region_has_fail_the_refresh_and_save_nothing(tmp_path):
+    # a review's listing (2026-12-05): 300,000 invented GPU size names in one region were all kept, 22 s and
+    # 620 MB before the refresh ended. 10,000 offers (MAX_OFFERS_PER_REGION) are kept; one more fails it.
+    store = PriceStore(tmp_path / "prices.sqlite")
+    with respx.mock(base_url=BASE, assert_all_called=False) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=_unknown_sizes(10_000)))
+        good = refresh(AzurePriceSource(http=httpx.Client()), ["eastus2"], store)
+    assert good.row_count == 10_000
+    before, offers_before = store.snapshots(), store.offers(good.id)
+    with respx.mock(base_url=BASE, assert_all_called=False) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=_unknown_sizes(10_001)))
+        with pytest.raises(PriceSourceError) as info:
+            refresh(AzurePriceSource(http=httpx.Client()), ["eastus2"], store)
+    assert str(info.value) == ("Azure Retail Prices for eastus2: the GPU offers went past 10,000 for one region (a "
+                               "real listing holds a few hundred at most); the listing cannot be trusted; nothing "
+                               "was saved")
+    assert store.snapshots() == before
+    pd.testing.assert_frame_equal(store.offers(good.id), offers_before)
