@@ -1,10 +1,18 @@
 """Test-wide safety: no test may reach beyond loopback, and no real cloud credentials are used."""
 
-import ipaddress
 import os
-import socket
+import sys
+from pathlib import Path
 
 import pytest
+
+# the network guard, for this process (_no_network) and, through sitecustomize.py there, every Python process
+# a test starts: its folder goes first on PYTHONPATH, which the subprocesses inherit
+NETGUARD = Path(__file__).resolve().parent / "netguard"
+sys.path.insert(0, str(NETGUARD))
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(NETGUARD), os.environ.get("PYTHONPATH")) if p)
+
+import netguard  # noqa: E402 - found in NETGUARD, put on sys.path just above
 
 # boto3's credential chain probes the instance-metadata address when no keys are set.
 os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
@@ -22,53 +30,23 @@ def _offline_cloud_env(monkeypatch, tmp_path):
     monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path / "store.sqlite"))
 
 
-class NetworkRefused(OSError, AssertionError):
-    """A connection or name lookup beyond loopback in a test: an OSError, as a refused network is to the code
-    under test, and an AssertionError."""
-
-
-def _loopback(host) -> bool:
-    name = host.decode() if isinstance(host, bytes) else host
-    if name in (None, "localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
 @pytest.fixture(autouse=True)
-def _no_network(monkeypatch):
-    """Every connect() and name lookup of this process beyond loopback is refused (NetworkRefused) and
-    recorded, and a test that made one fails at its end even where the code under test caught the error. A
-    test that makes one on purpose (to check this guard) asks for this fixture and clears what it returns."""
+def _no_network(monkeypatch, tmp_path):
+    """Every connect() and name lookup beyond loopback, of this process and of the Python processes the test
+    starts, is refused (NetworkRefused) and recorded, and a test that made one fails at its end even where the
+    code under test caught the error. A test that makes one on purpose (to check this guard) asks for this
+    fixture and clears what it returns (this process's attempts; a subprocess's are in the log file)."""
     attempts: list[str] = []
-    real_connect, real_connect_ex, real_getaddrinfo = socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo
 
-    def refuse(what: str) -> None:
+    def refused(what: str) -> None:
         attempts.append(what)
-        raise NetworkRefused(f"test tried to {what} (only loopback is allowed)")
+        raise netguard.NetworkRefused(f"test tried to {what} (only loopback is allowed)")
 
-    def check(sock, address) -> None:
-        if sock.family != getattr(socket, "AF_UNIX", None):
-            if not _loopback(address[0] if isinstance(address, tuple) else address):
-                refuse(f"connect to {address!r}")
-
-    def connect(sock, address):
-        check(sock, address)
-        return real_connect(sock, address)
-
-    def connect_ex(sock, address):
-        check(sock, address)
-        return real_connect_ex(sock, address)
-
-    def getaddrinfo(host, *args, **kwargs):   # no DNS queries either
-        if not _loopback(host):
-            refuse(f"resolve {host!r}")
-        return real_getaddrinfo(host, *args, **kwargs)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    for owner, name, guarded in netguard.replacements(refused):
+        monkeypatch.setattr(owner, name, guarded)
+    log = tmp_path / "network-attempts.log"
+    monkeypatch.setenv(netguard.LOG_ENV, str(log))
     yield attempts
     assert not attempts, f"the test tried to reach beyond loopback: {attempts}"
+    said = log.read_text(encoding="utf-8") if log.exists() else ""
+    assert not said, f"a process the test started tried to reach beyond loopback: {said}"

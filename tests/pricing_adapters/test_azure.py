@@ -6,7 +6,12 @@ Fixtures: tests/fixtures/azure/ (README.md there names the source of every value
 from __future__ import annotations
 
 import json
+import os
+import re
 import socket
+import subprocess
+import sys
+import textwrap
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -558,6 +563,31 @@ def test_sockets_beyond_loopback_are_refused(_no_network):
         sock.connect(("192.0.2.1", 443))
     assert _no_network[1:] == ["connect to ('192.0.2.1', 443)"]
     _no_network.clear()
+
+
+def test_a_python_process_a_test_starts_is_guarded_too(tmp_path):
+    # tests/netguard/sitecustomize.py: the child refuses, and logs for the test's fixture, what is beyond
+    # loopback; loopback itself still works (a listening socket of this process)
+    log = Path(os.environ["FLEETPLAN_TEST_NETWORK_LOG"])
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        child = textwrap.dedent(f"""
+            import socket
+            socket.create_connection(("127.0.0.1", {port}), timeout=5).close()
+            for address in [("192.0.2.1", 443), ("prices.azure.com", 443)]:
+                try:
+                    socket.create_connection(address, timeout=0.1)
+                except OSError as exc:
+                    print(type(exc).__name__, exc)
+            """)
+        done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "NetworkRefused test subprocess tried to resolve '192.0.2.1' (only loopback is allowed)",
+        "NetworkRefused test subprocess tried to resolve 'prices.azure.com' (only loopback is allowed)"]
+    pid = r"pid \d+: "
+    assert re.fullmatch(f"{pid}resolve '192.0.2.1'\n{pid}resolve 'prices.azure.com'\n", log.read_text(encoding="utf-8"))
+    log.unlink()   # the attempts were this test's purpose: the fixture would fail it for them
 
 
 # ------------------------------------------------------------------ retired sizes and memory units
