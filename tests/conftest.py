@@ -30,8 +30,26 @@ def _offline_cloud_env(monkeypatch, tmp_path):
     monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path / "store.sqlite"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_network_log(tmp_path_factory):
+    """Where the Python processes started outside any one test (a module's dashboard server) log what the
+    guard refused: each test reads what was added to it while it ran (`_no_network`)."""
+    log = tmp_path_factory.mktemp("netguard") / "network-attempts.log"
+    before = os.environ.get(netguard.LOG_ENV)
+    os.environ[netguard.LOG_ENV] = str(log)
+    yield log
+    if before is None:
+        os.environ.pop(netguard.LOG_ENV, None)
+    else:
+        os.environ[netguard.LOG_ENV] = before
+
+
+def _size(path) -> int:
+    return path.stat().st_size if path.exists() else 0
+
+
 @pytest.fixture(autouse=True)
-def _no_network(monkeypatch, tmp_path):
+def _no_network(monkeypatch, tmp_path, _session_network_log):
     """Every connect() and name lookup beyond loopback, of this process and of the Python processes the test
     starts, is refused (NetworkRefused) and recorded, and a test that made one fails at its end even where the
     code under test caught the error. A test that makes one on purpose (to check this guard) asks for this
@@ -46,7 +64,13 @@ def _no_network(monkeypatch, tmp_path):
         monkeypatch.setattr(owner, name, guarded)
     log = tmp_path / "network-attempts.log"
     monkeypatch.setenv(netguard.LOG_ENV, str(log))
+    shared, shared_before = _session_network_log, _size(_session_network_log)
     yield attempts
     assert not attempts, f"the test tried to reach beyond loopback: {attempts}"
     said = log.read_text(encoding="utf-8") if log.exists() else ""
     assert not said, f"a process the test started tried to reach beyond loopback: {said}"
+    if _size(shared) > shared_before:
+        with open(shared, encoding="utf-8") as f:
+            f.seek(shared_before)
+            said = f.read()
+        raise AssertionError(f"a process started for several tests tried to reach beyond loopback: {said}")

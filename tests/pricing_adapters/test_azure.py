@@ -590,6 +590,19 @@ def test_a_python_process_a_test_starts_is_guarded_too(tmp_path):
     log.unlink()   # the attempts were this test's purpose: the fixture would fail it for them
 
 
+@pytest.fixture(scope="module")
+def module_log():
+    """The log a process started by a module-scoped fixture (a dashboard server) is given."""
+    return os.environ.get("FLEETPLAN_TEST_NETWORK_LOG")
+
+
+def test_a_process_started_for_a_whole_module_is_guarded_and_read_by_each_test(module_log, _session_network_log):
+    # the session's log (tests/conftest.py), whose additions every test reads at its end; a test's own
+    # processes log to a file of the test
+    assert module_log == str(_session_network_log)
+    assert os.environ["FLEETPLAN_TEST_NETWORK_LOG"] not in (None, module_log)
+
+
 # ------------------------------------------------------------------ retired sizes and memory units
 
 def test_retired_sizes_still_quoted_are_skipped_and_counted():
