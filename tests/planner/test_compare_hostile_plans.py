@@ -82,3 +82,25 @@ def test_fleet_numbers_beyond_any_plan_are_refused(tmp_path):
             compare(path, path)
     path = _edited(tmp_path, "b.json", lambda doc: doc["fleet"][0].__setitem__("cost", 1e15))
     assert compare(path, path).fleet["cost_a"].iloc[0] == 1e15   # the most, read as written
+
+
+@pytest.mark.parametrize("name", ["plan.json", "plan.out"])
+def test_a_saved_plan_is_parsed_once(tmp_path, monkeypatch, name):
+    # it was parsed twice: once to tell a plan from a scenario, once strictly for a key given twice (a 50 MB
+    # plan: compare 0.88 s → 1.19 s)
+    from planner.reports.compare import read_side
+
+    path = tmp_path / name
+    path.write_text(_saved(), encoding="utf-8")
+    total = json.loads(_saved())["total"]
+    parses, real = [], json.loads
+
+    def counted(text, *args, **kwargs):
+        if text == _saved():
+            parses.append(kwargs)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(json, "loads", counted)
+    side = read_side(path)
+    assert side.total == total
+    assert len(parses) == 1 and "object_pairs_hook" in parses[0]   # the strict reading, which names a key given twice
