@@ -145,6 +145,13 @@ class _LimitedLoader(CoreLoader):
             why = "too many digits" if "digits" in str(exc) else str(exc)   # not Python's "use sys.set_int_max_…"
             raise YamlRefused(node.start_mark, f"{shortened(node.value, repr)} is not a {kind} ({why})") from None
 
+    def construct_yaml_binary(self, node: yaml.Node) -> bytes:
+        """`!!binary` is refused at its line: base64 bytes, which pydantic reads as the text they decode to, got
+        past every check made on text — a `profile` or `prices.source` written so named any file of the
+        server running the dashboard, whose cells the plan's error then showed (review, 2026-12-05)."""
+        raise YamlRefused(node.start_mark, "!!binary data: a scenario holds text, numbers, lists and mappings; "
+                                           "write the value as plain text")
+
     def _note_duplicates(self, node: yaml.Node) -> None:
         """Record keys given twice in one mapping: YAML keeps the last silently, which changes the plan. Keys
         are compared as the text they are read as (`flatten_mapping`): `1:` and `'1':` are one key."""
@@ -166,6 +173,9 @@ class _LimitedLoader(CoreLoader):
         node.value = [(key if isinstance(key, yaml.ScalarNode) and key.tag == _STR_TAG
                        else yaml.ScalarNode(_STR_TAG, _key_text(key), key.start_mark, key.end_mark), value)
                       for key, value in node.value]
+
+
+_LimitedLoader.add_constructor("tag:yaml.org,2002:binary", _LimitedLoader.construct_yaml_binary)
 
 
 class _Positions:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from datetime import date
 from pathlib import Path
 
@@ -55,6 +56,24 @@ def test_upload_cannot_point_at_server_files():
     line = next(i for i, text_line in enumerate(text.splitlines(), 1) if "/etc/weights.csv" in text_line)
     # the file does not exist, so the scenario validation itself names the line
     assert any(p.startswith(f"paths.yaml:{line}:") and "profile" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("field", ["profile: flat", "source: snapshot"])
+def test_an_upload_cannot_name_a_server_file_in_binary_either(tmp_path, field):
+    # a review (2026-12-05): `!!binary` (base64) was read as bytes, which pydantic took for the text they decode
+    # to, past the check above: the plan's error then showed the cells of the server file it named
+    secret = tmp_path / "creds.csv"
+    secret.write_text("user,password\nalice,hunter2\n", encoding="utf-8")
+    key = field.split(":")[0]
+    encoded = base64.b64encode(str(secret).encode()).decode()
+    text = DEFAULT.read_text().replace(field, f"{key}: !!binary {encoded}", 1)
+    assert encoded in text
+    scenario, problems, _ = state.read_upload("up.yaml", text.encode())
+    line = next(i for i, text_line in enumerate(text.splitlines(), 1) if encoded in text_line)
+    column = text.splitlines()[line - 1].index("!!binary") + 1
+    assert scenario is None
+    assert problems == [f"up.yaml:{line}:{column}: !!binary data: a scenario holds text, numbers, lists and mappings; "
+                        "write the value as plain text"]
 
 
 UPLOAD_PROGRAM = """
