@@ -210,7 +210,8 @@ def _estimate(metric: str, gpu: str) -> Speed:
             notes.append(f"figures from {row['source']}")
         return Speed(value, "estimated", "; ".join(notes))
     wanted = " or ".join("+".join(f) for f in FIT_FEATURES)
-    return Speed(math.nan, "none", f"no measured speed under {metric} and no {wanted} figure in gpus.csv to estimate from")
+    where = "its gpu_specs" if row["kind"] == "custom" else "gpus.csv"   # a custom card's figures are the user's
+    return Speed(math.nan, "none", f"no measured speed under {metric} and no {wanted} figure in {where} to estimate from")
 
 
 def _datasheet(metric: str, gpu: str) -> Speed:

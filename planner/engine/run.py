@@ -160,11 +160,29 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
                         "in too many ways to plan exactly, so each size is packed as if it had the servers to itself: "
                         "the plan may hold fewer cards than those jobs need at once; to plan it exactly, use fewer "
                         "distinct sizes, or run some sizes on another card type (a custom card of its own)")
+    warnings += _idle_custom_cards(scenario, base)
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
     if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
                         f"purchase period is {horizon % every} months long")
     return speeds, warnings
+
+
+def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
+    """A warning for each custom card (a quote the user gave) that can serve no workload, with why for the first:
+    a plan without it said nothing of it (the reason was only in the JSON's excluded_offers)."""
+    cards = scenario.onprem.custom_cards
+    if not cards or not len(base.exclusions):
+        return []
+    out = []
+    excluded = base.exclusions[base.exclusions["kind"] == "card"]
+    for sku in cards:
+        rows = excluded[excluded["sku"] == sku]
+        if rows["workload"].nunique() == len(scenario.workloads):
+            first = rows.iloc[0]
+            out.append(f"custom card {sku} can serve no workload, so the plan never buys it; {first['workload']}: "
+                       f"{first['reason']}")
+    return out
 
 
 def _estimated_gpus(speeds) -> dict[str, list[str]]:

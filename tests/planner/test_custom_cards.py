@@ -318,3 +318,28 @@ def test_the_documented_gpu_specs_example_plans_with_its_throughput_and_document
     p = plan(load_scenario(data), baselines=False)
     assert p.fleet.set_index("sku").loc["l20-quote", "gpu"] == "CUSTOM-L20-QUOTE-da2ec1f3"
     assert custom_row(p, "source") == "user" and custom_row(p, "relative_speed") == pytest.approx(1.3)
+
+
+# A review (2026-12-05): a custom card whose gpu_specs gave no figure the speed model estimates from was left
+# out without a word (the reason only in the JSON's excluded_offers), and the reason sent the user to gpus.csv
+# and "a throughput table" keyed by a made-up GPU id the scenario refuses.
+NO_BANDWIDTH = {"gpu_specs": {"memory_gb": 24, "fp16_tensor_tflops": 27.8}, "price": 2000, "host_cost_per_card": 500,
+                "busy_watts": 400, "idle_watts": 100, "life_years": 4, "maintenance_rate_per_year": 0.05}
+
+
+def test_a_custom_card_that_can_serve_no_workload_is_warned_of_with_the_fix():
+    data = example_with({"quote": NO_BANDWIDTH})
+    data["workloads"][0]["throughput"] = {"A10G": 0.8}   # the A5000's speed, a catalog GPU's, stays the reference
+    p = plan(data, baselines=False)
+    assert not (p.fleet["kind"] == "card").any()
+    [warning] = [w for w in p.warnings if w.startswith("custom card quote")]
+    assert warning.startswith("custom card quote can serve no workload, so the plan never buys it; training: no ")
+    assert "figure in its gpu_specs to estimate from" in warning and "gpus.csv" not in warning
+    assert warning.endswith("(give its speed in the workload's throughput table under its onprem.custom_cards id, or "
+                            "set gpu_specs.memory_bandwidth_gbps)")
+    # the fix it names: the speed under the card's id. The card is then the worked example's A5000 (same price,
+    # watts, life and speed 1.0), and the plan is the example's, 8,385.46 USD (README, "Worked example")
+    data["workloads"][0]["throughput"] = {"quote": 1.0, "A10G": 0.8}
+    fixed = plan(data, baselines=False)
+    assert not [w for w in fixed.warnings if w.startswith("custom card")]
+    assert fixed.total == pytest.approx(8385.46, abs=0.01)
