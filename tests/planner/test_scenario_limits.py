@@ -237,3 +237,30 @@ def test_requests_per_second_are_bounded_in_the_gpu_hours_they_ask_for(rate, gro
             plan(text, baselines=False)
     else:
         assert plan(text, baselines=False).status == "optimal"
+
+
+def _with_bad_lines(padding_lines: int) -> str:
+    """A scenario whose `notes` list has `padding_lines` items, then three lines YAML cannot parse."""
+    return ("name: x\nhorizon_months: 12\nnotes:\n" + "  - a\n" * padding_lines
+            + "workloads: []\nbad1: a: b\nbad2: a: b\nbad3: a: b\n")
+
+
+def test_a_large_file_with_syntax_errors_is_parsed_once_small_ones_until_every_error_is_found(monkeypatch):
+    # each syntax error found blanks its line and parses the whole file again: a review's 1 MiB file of 25 broken
+    # lines took 47 s. Past MAX_RETRY_CHARS characters parsed again, the first error is reported alone.
+    from planner.scenario import loading
+
+    parses, real = [], loading._compose
+    monkeypatch.setattr(loading, "_compose", lambda source: parses.append(len(source)) or real(source))
+    small = _with_bad_lines(10)
+    said = [p for p in problems_of(small) if "YAML syntax" in p]
+    assert [p.split(": YAML syntax")[0].rsplit(":", 2)[-2] for p in said] == ["15", "16", "17"]   # each bad line
+    assert len(parses) == 4   # one parse per error found, and the last, clean
+    parses.clear()
+    large = _with_bad_lines(loading.MAX_RETRY_CHARS // len("  - a\n") + 1)
+    [said] = problems_of(large)
+    line = large.count("\n") - 2   # bad1
+    assert f":{line}:" in said and said.endswith(f"(the rest of this file of {len(large):,} characters is checked "
+                                                 "once this is fixed: each syntax error found costs a parse of the "
+                                                 "whole file)")
+    assert len(parses) == 1
