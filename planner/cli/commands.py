@@ -616,16 +616,23 @@ def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None)
 
 
 def _check_store(store: Path | None) -> None:
-    """PlannerError when --store names a folder, or a file in a folder that does not exist: a typo would
-    otherwise create the folders and an empty store, and the plan would quietly use packaged prices."""
+    """PlannerError when --store, or else $FLEETPLAN_STORE, names a folder, or a file in a folder that does not
+    exist: a typo would otherwise create the folders and an empty store, and the plan would quietly use packaged
+    prices (with the variable it did, exit 0, where --store exited 2)."""
+    from pricing_adapters.settings import STORE_ENV_VAR
+
+    said = f"--store {store}"
     if store is None:
-        return
+        if not os.environ.get(STORE_ENV_VAR):
+            return
+        store = Path(os.environ[STORE_ENV_VAR])
+        said = f"{STORE_ENV_VAR}={store}"
     if store.is_dir():
-        raise PlannerError(f"--store {store}: is a folder; give the price store file, e.g. {store / 'prices.sqlite'}")
+        raise PlannerError(f"{said}: is a folder; give the price store file, e.g. {store / 'prices.sqlite'}")
     if not store.parent.is_dir():
         from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes
 
-        raise PlannerError(f"--store {store}: {why_not_a_folder(store.parent)}")
+        raise PlannerError(f"{said}: {why_not_a_folder(store.parent)}")
 
 
 def _print_plan(p) -> None:

@@ -108,6 +108,24 @@ def test_cli_sweep_store_that_is_a_folder_is_bad_input(tmp_path, scenario_file):
     assert result.exit_code == 2 and "is a folder" in result.stderr and result.stdout == ""
 
 
+@pytest.mark.parametrize("command", ["validate", "plan", "sweep", "compare"])
+@pytest.mark.parametrize("where", ["folder", "missing folder"])
+def test_a_store_variable_naming_a_folder_is_bad_input_as_store_is(tmp_path, monkeypatch, scenario_file, command,
+                                                                   where):
+    # a review (2026-12-05): $FLEETPLAN_STORE naming a folder, or a file in a folder that does not exist, was a
+    # warning and packaged prices (exit 0), where --store with the same path exits 2
+    path = tmp_path if where == "folder" else tmp_path / "nonexistent" / "s.sqlite"
+    monkeypatch.setenv("FLEETPLAN_STORE", str(path))
+    args = {"validate": [str(scenario_file)], "plan": [str(scenario_file), "--no-decisions"],
+            "sweep": [str(scenario_file), "--vary", "workloads.ft.gpu_hours_per_month=1"],
+            "compare": [str(scenario_file), str(scenario_file)]}[command]
+    result = CliRunner().invoke(app, [command, *args])
+    why = (f"is a folder; give the price store file, e.g. {tmp_path / 'prices.sqlite'}" if where == "folder"
+           else f"folder {tmp_path / 'nonexistent'} does not exist")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: FLEETPLAN_STORE={path}: {why}\n" and result.stdout == ""
+
+
 # --- size -------------------------------------------------------------------------------------------
 
 def _values(n: int) -> list[float]:
