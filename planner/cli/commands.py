@@ -207,8 +207,14 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", parser
     if out is None:
         sys.stdout.write(text)
         return
-    from planner.fileio import write_atomic
+    from planner.fileio import why_not_a_folder, write_atomic
 
+    # as -o of a plan: a folder is not made for it (a typo would be), through a symbolic link neither
+    folder = Path(os.path.realpath(out)).parent if out.is_symlink() else out.parent
+    if out.is_dir():
+        fail(PlannerError(f"--out {out}: is a folder; give a file name, e.g. {out / 'scenario.schema.json'}"))
+    if not folder.is_dir():
+        fail(PlannerError(f"--out {out}: {why_not_a_folder(folder)}"))
     try:
         write_atomic(out, text)
     except OSError as exc:

@@ -25,8 +25,8 @@ def a_file(tmp_path, monkeypatch) -> Path:
     (["plan", ENTRY, "--format", "md", "-o", "afile/x.md"], "-o afile/x.md: afile is a file, not a folder"),
     (["plan", ENTRY, "--store", "afile/prices.sqlite"], "--store afile/prices.sqlite: afile is a file, not a folder"),
     (["plan", ENTRY, "--no-decisions", "--out", "afile/sub"], "--out afile/sub: cannot write: {file} is a file, not a folder"),
-    (["schema", "--out", "afile/s.json"], "--out afile/s.json: cannot write: {file} is a file, not a folder"),
-    (["schema", "--out", "afile/deeper/s.json"], "--out afile/deeper/s.json: cannot write: {file} is a file, not a folder"),
+    (["schema", "--out", "afile/s.json"], "--out afile/s.json: afile is a file, not a folder"),
+    (["schema", "--out", "afile/deeper/s.json"], "--out afile/deeper/s.json: afile is a file, not a folder"),
 ])
 def test_a_folder_that_is_a_file_is_named(a_file, args, said):
     result = runner.invoke(app, args)
@@ -43,3 +43,18 @@ def test_the_writers_name_the_file_in_the_way(tmp_path):
             write(target, "x" if write is write_atomic else {"a.txt": "x"})
         assert info.value.strerror == f"{tmp_path / 'afile'} is a file, not a folder"
     assert (tmp_path / "afile").read_text(encoding="utf-8") == "kept\n"
+
+
+def test_schema_out_makes_no_folder_as_plan_o_makes_none(tmp_path, monkeypatch):
+    # a review (2026-12-05): `schema --out` made every missing folder of its path (a typo's too), and through a
+    # symbolic link to nothing the folders of the link's target, where `plan -o` refuses a missing folder
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.json").symlink_to(tmp_path / "elsewhere" / "deep" / "s.json")
+    for out, said in (("typo/dir/s.json", f"--out typo/dir/s.json: folder {Path('typo/dir')} does not exist"),
+                      ("link.json", f"--out link.json: folder {tmp_path / 'elsewhere' / 'deep'} does not exist"),
+                      (".", "--out .: is a folder; give a file name, e.g. scenario.schema.json")):
+        result = runner.invoke(app, ["schema", "--out", out])
+        assert result.exit_code == 2 and result.stderr == f"error: {said}\n", result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json"]
+    result = runner.invoke(app, ["schema", "--out", "s.json"])
+    assert result.exit_code == 0 and (tmp_path / "s.json").read_text(encoding="utf-8").startswith("{")
