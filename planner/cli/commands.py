@@ -42,7 +42,7 @@ from planner.cli.console import (
     store_option,
 )
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, PricesRefuteScenario, ScenarioError
-from planner.text import one_line
+from planner.text import one_line, shortened
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
 ENVIRONMENT = [
@@ -243,22 +243,22 @@ def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]
             value = math.nan
         near = suggest(code, sorted(known)) if known else []
         hint = f"; did you mean {near[0]}?" if near else ""
+        said = f"--fx {shortened(pair, repr)}"   # a pasted 120 KB value is not echoed whole
         if not (code and math.isfinite(value) and value > 0):
-            problems.append(f"--fx {pair!r}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
+            problems.append(f"{said}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
         elif not 1 / MAX_FX <= value <= MAX_FX:   # the bounds of a scenario's fx: 1e308 overflowed a price to inf
-            problems.append(f"--fx {pair!r}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} USD per unit, as a "
+            problems.append(f"{said}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} USD per unit, as a "
                             "scenario's fx takes")
         elif not re.fullmatch(CURRENCY_PATTERN, code):
-            problems.append(f"--fx {pair!r}: {code!r} is not a currency code: expected three letters (ISO 4217), "
-                            f"e.g. --fx CNY=0.14{hint}")
+            problems.append(f"{said}: {shortened(code, repr)} is not a currency code: expected three letters "
+                            f"(ISO 4217), e.g. --fx CNY=0.14{hint}")
         elif code == "USD" and value != 1:
-            problems.append(f"--fx {pair!r}: rates are USD per 1 unit of a currency, so USD is 1 by definition; "
+            problems.append(f"{said}: rates are USD per 1 unit of a currency, so USD is 1 by definition; "
                             "give the rate of a card's currency, e.g. --fx CNY=0.14")
         elif code in fx:
-            problems.append(f"--fx {pair!r}: {code} is given twice; give one rate")
+            problems.append(f"{said}: {code} is given twice; give one rate")
         elif known and code not in known:
-            problems.append(f"--fx {pair!r}: nothing is priced in {code} (prices are in {', '.join(sorted(known))})"
-                            f"{hint}")
+            problems.append(f"{said}: nothing is priced in {code} (prices are in {', '.join(sorted(known))}){hint}")
         else:
             fx[code] = value
     if problems:

@@ -17,6 +17,7 @@ import pandas as pd
 from planner import catalog
 from planner.engine.schedule import SiteCosts, owned_cost_per_hour
 from planner.errors import PlannerError
+from planner.text import shortened
 from pricing_adapters import registry
 from pricing_adapters.schema import PURCHASE_OPTIONS, effective_hourly
 
@@ -39,7 +40,7 @@ def _check_choices(values: tuple[str, ...], allowed: tuple[str, ...], flag: str)
         if v not in allowed:
             near = catalog.suggest(v, allowed)
             hint = f"; did you mean '{near[0]}'?" if near else ""
-            raise PlannerError(f"{flag} {v!r}: expected one of {', '.join(allowed)}{hint}")
+            raise PlannerError(f"{flag} {shortened(v, repr)}: expected one of {', '.join(allowed)}{hint}")
 
 
 def apply_filter(offers: pd.DataFrame, f: OfferFilter) -> pd.DataFrame:
@@ -58,7 +59,7 @@ def apply_filter(offers: pd.DataFrame, f: OfferFilter) -> pd.DataFrame:
         for r in f.regions:
             if r not in known:
                 near = catalog.suggest(r, known)
-                raise PlannerError(f"--region {r!r}: no offers in that region"
+                raise PlannerError(f"--region {shortened(r, repr)}: no offers in that region"
                                    + (f"; did you mean '{near[0]}'?" if near else ""))
         keep &= offers["region"].isin(f.regions) | (offers["provider"] == "onprem")
     if f.options:

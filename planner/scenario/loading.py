@@ -469,8 +469,9 @@ def _dotted(loc: Path_) -> str:
 
 
 def _shown(value: Any) -> str:
-    """`value` as a message shows what was got: its repr, a long text cut (`shortened`)."""
-    return shortened(value, repr) if isinstance(value, str) else repr(value)
+    """`value` as a message shows what was got: its repr, a long one cut (`shortened`)."""
+    # an integer of 999 digits came back whole ("expected a number ≤ 120, got 9999…"): any repr is cut as a text is
+    return shortened(value, repr) if isinstance(value, str) else shortened(repr(value))
 
 
 def _where(positions: Any, loc: Path_, value: bool = True) -> str:
