@@ -76,6 +76,7 @@ from planner.scenario import (
     read_yaml_value,
 )
 from planner.scenario.yaml_core import dump_yaml
+from planner.text import not_utf8
 from pricing_adapters import registry
 
 # The example scenarios are package data, `fleetplan_dashboard/scenarios/`: in the repository a link to its
@@ -161,7 +162,7 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        return None, [f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})"], ""
+        return None, [f"{name}:{not_utf8(exc)}"], ""
     if not text.strip():
         return None, [f"{name}:1:1: the file is empty"], text
     refused = refuse_files(name, text)

@@ -10,6 +10,8 @@ text stays readable and names what is in the file; a carriage return is dropped,
 bidirectional controls and zero-width characters are shown as \\uNNNN.
 """
 
+import re
+
 from pricing_adapters.shown import shortened  # noqa: F401 — the planner's messages quote as the adapters' do
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
@@ -35,3 +37,20 @@ def one_line(text: str) -> str:
     tool's. Tables keep a line feed (a cell of two lines stays inside its box), and so do the planner's own
     multi-line messages."""
     return visible(text).replace("\n", "\\n")
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Where bytes that are not UTF-8 begin, as `line:column: …` (1-based, the column in characters), with the
+    byte, for a file read as text: Python's "can't decode byte 0xe9 in position 9" named no line. A byte
+    from 0x80 on in a file that is otherwise text is mostly Latin-1 or Windows-1252 (é is 0xe9 there)."""
+    data = exc.object   # the bytes decoded (after a byte order mark "utf-8-sig" skipped)
+    before = data[:exc.start]
+    breaks = list(re.finditer(rb"\r\n|\r|\n", before))   # line ends as a text file reads them
+    line_start = breaks[-1].end() if breaks else 0
+    if line_start == 0 and before.startswith(b"\xef\xbb\xbf"):   # a byte order mark is no column, in an editor
+        line_start = 3
+    line, column = len(breaks) + 1, len(before[line_start:].decode("utf-8", "replace")) + 1
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):   # UTF-16's byte order mark (Windows editors, PowerShell's >)
+        return f"{line}:{column}: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); save the file as UTF-8"
+    return (f"{line}:{column}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file "
+            "as UTF-8 (a byte like this is often a Latin-1 or Windows-1252 accent)")

@@ -7,7 +7,6 @@ you mean …)`.
 from __future__ import annotations
 
 import functools
-import io
 import math
 import os
 import re
@@ -40,7 +39,7 @@ from planner.scenario.model import (
 )
 from planner.scenario.profile_csv import read_profile_csv
 from planner.scenario.yaml_core import CoreLoader
-from planner.text import shortened
+from planner.text import not_utf8, shortened
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -1016,17 +1015,23 @@ def load_scenario_file(path: str | Path) -> Scenario:
     origin = str(path)
     try:
         # a FIFO nobody writes to reads as empty (open_for_reading); never more than the limit: `validate /dev/zero`
-        with io.TextIOWrapper(open_for_reading(path), encoding="utf-8") as f:
+        with open_for_reading(path) as f:
             regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)
-            text = f.read(MAX_SCENARIO_CHARS + 1)
+            data = f.read(4 * (MAX_SCENARIO_CHARS + 1))   # UTF-8: at most 4 bytes a character
     except FileNotFoundError:
         raise ScenarioError([f"{origin}: file not found"], origin) from None
     except IsADirectoryError:
         raise ScenarioError([f"{origin}: is a folder; expected a scenario YAML file"], origin) from None
     except OSError as exc:
         raise ScenarioError([f"{origin}: cannot read: {exc.strerror or exc}"], origin) from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ScenarioError([f"{origin}: cannot read: {exc}"], origin) from None
+        if len(data) < 4 * (MAX_SCENARIO_CHARS + 1) or exc.start < len(data) - 3:
+            raise ScenarioError([f"{origin}:{not_utf8(exc)}"], origin) from None
+        text = data[:exc.start].decode("utf-8")   # a character cut at the limit: refused as too long anyway
+    # line ends as a text file reads them (universal newlines: \r\n and a lone \r are \n)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_SCENARIO_CHARS + 1]
     return load_scenario_text(text, origin=origin, base_dir=scenario_folder(path, regular))
 
 
@@ -1082,6 +1087,10 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
         return source
     if isinstance(source, dict):
         return parse_scenario(source, origin="<dict>")
+    if not isinstance(source, (str, Path)):   # None or 5 raised "expected str, bytes or os.PathLike object"
+        raise TypeError(f"expected a Scenario, a scenario file's path, YAML text or a dict, got {type(source).__name__}")
+    if isinstance(source, str) and not source.strip():   # Path("") is ".", which was "is a folder"
+        raise ScenarioError(["<text>: empty; expected a scenario file's path or its YAML text"], "<text>")
     if isinstance(source, Path) or names_a_file(str(source)):
         return load_scenario_file(source)
     return load_scenario_text(str(source))

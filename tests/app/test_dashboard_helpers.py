@@ -45,7 +45,8 @@ def test_upload_is_never_executed():
 
 
 def test_upload_not_utf8_and_empty():
-    assert state.read_upload("bin.yaml", b"\xff\xfe\x00bad")[1][0].startswith("bin.yaml: not UTF-8 text")
+    assert state.read_upload("bin.yaml", b"\xff\xfe\x00bad")[1] == [
+        "bin.yaml:1:1: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); save the file as UTF-8"]
     assert state.read_upload("empty.yaml", b"  \n")[1] == ["empty.yaml:1:1: the file is empty"]
 
 

@@ -1,0 +1,62 @@
+"""What a scenario that is not UTF-8, or no scenario at all, is told (a review, 2026-12-05): a Latin-1 file said
+Python's "cannot read: 'utf-8' codec can't decode byte 0xe9 in position 9", naming no line; `plan("")` said
+".: is a folder"; `plan(None)` raised "expected str, bytes or os.PathLike object"."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner import load_scenario, plan
+from planner.errors import ScenarioError
+
+SAVE = "save the file as UTF-8 (a byte like this is often a Latin-1 or Windows-1252 accent)"
+
+
+@pytest.mark.parametrize("data, place, byte", [
+    (b"name: caf\xe9\nworkloads: []\n", "1:10", "0xe9"),   # Latin-1 é: after "name: caf"
+    # UTF-8 é (two bytes) counts one column; a CRLF line end is one line end
+    (b"name: x\r\nhorizon_months: 12\r\ndescription: \"\xc3\xa9t\xc3\xa9 caf\xe9\"\r\n", "3:22", "0xe9"),
+    (b"\xef\xbb\xbfname: caf\x92s\n", "1:10", "0x92"),   # after a UTF-8 byte order mark; Windows-1252's ’
+    (b"name: x\rdescription: caf\xe9\r", "2:17", "0xe9"),   # old Mac line ends: a lone \r ends a line
+])
+def test_a_file_that_is_not_utf8_is_named_at_its_line_and_column(tmp_path, data, place, byte):
+    path = tmp_path / "s.yaml"
+    path.write_bytes(data)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    assert info.value.problems == [f"{path}:{place}: not UTF-8 text (byte {byte}); {SAVE}"]
+
+
+def test_a_utf16_file_is_named_as_such(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("name: x\n", encoding="utf-16")   # with its byte order mark, as Windows tools write it
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    assert info.value.problems == [f"{path}:1:1: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); "
+                                   "save the file as UTF-8"]
+
+
+def test_line_ends_read_as_before(tmp_path):
+    # the file was read as text, whose universal newlines make \r\n and a lone \r one line end: a problem on the
+    # third line is still named on it
+    for end in ("\n", "\r\n", "\r"):
+        path = tmp_path / "s.yaml"
+        path.write_bytes(end.join(["name: x", "horizon_months: 12", "discount_rate: 7", ""]).encode())
+        with pytest.raises(ScenarioError) as info:
+            load_scenario(path)
+        assert any(p.startswith(f"{path}:3:16: discount_rate:") for p in info.value.problems), info.value.problems
+
+
+@pytest.mark.parametrize("given", [None, 5, 2.5, b"name: x"])
+def test_no_scenario_at_all_is_a_type_error_that_says_what_is_expected(given):
+    with pytest.raises(TypeError) as info:
+        plan(given)
+    assert str(info.value) == ("expected a Scenario, a scenario file's path, YAML text or a dict, got "
+                               f"{type(given).__name__}")
+
+
+@pytest.mark.parametrize("given", ["", "  \n"])
+def test_an_empty_text_is_not_the_working_folder(given):
+    with pytest.raises(ScenarioError) as info:
+        plan(given)
+    assert info.value.problems == ["<text>: empty; expected a scenario file's path or its YAML text"]
