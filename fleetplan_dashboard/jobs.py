@@ -28,6 +28,10 @@ from planner.scenario import Scenario
 # 2 GB). The packaged scenarios hold at most 2,880 dispatch variables and plan in about a second.
 TIME_LIMIT_S = float(os.environ.get("FLEETPLAN_DASHBOARD_TIME_LIMIT", "60"))
 MAX_DISPATCH_VARIABLES = 100_000
+# What each decision is worth takes one re-solve per decision, card and limit (282 for an upload of 25 custom
+# cards), each up to TIME_LIMIT_S: all of them together stop after DECISIONS_TIME_LIMIT_S (the packaged scenarios
+# take 1-10 s).
+DECISIONS_TIME_LIMIT_S = 5 * TIME_LIMIT_S
 _CLI = ("; the dashboard stops each solve after {limit:g} s — plan it with the CLI, `fleetplan plan FILE` "
         "(no time limit unless --time-limit)")
 
@@ -119,7 +123,8 @@ def decisions_job(plan: Plan, solver: str) -> Decisions:
     from planner.engine import add_decisions
 
     try:
-        done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver, time_limit=TIME_LIMIT_S)
+        done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver, time_limit=TIME_LIMIT_S,
+                             total_seconds=DECISIONS_TIME_LIMIT_S)
     except PlannerError as exc:
         return Decisions(error=str(exc))
     return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"),

@@ -82,6 +82,10 @@ RESOLVE_AGREEMENT = 1e-6
 # Re-solving one plan's scenario
 
 
+class DecisionsOutOfTime(PlannerError):
+    """add_decisions' `total_seconds` ran out before every re-solve was made."""
+
+
 class _Cancelled(Exception):
     """Raised by a re-solve once another re-solve failed or the caller was interrupted: the pool's other
     chains (a flip search, the runner-up) stop at their next solve instead of running to their end."""
@@ -114,6 +118,8 @@ class _Resolver:
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
+    total_seconds: float | None = None   # add_decisions' budget for all the re-solves, from `began`
+    began: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _own: threading.local = field(default_factory=threading.local, repr=False)   # .purchases: this thread's model
 
@@ -143,10 +149,27 @@ class _Resolver:
 
         if self.cancelled.is_set():
             raise _Cancelled
+        self.check_budget()
         m = build_model(inp, constraints)
-        solution = solve(m, self.solver, self.time_limit, start=None if start is None else start_of(m, start))
+        solution = solve(m, self.solver, self.limit(), start=None if start is None else start_of(m, start))
+        self.check_budget()   # a solve the budget cut short is no answer
         self.counted(part, solves=1)
         return _Outcome.of(solution, m)
+
+    def limit(self) -> float | None:
+        """The time limit of the next solve: the plan's, or what is left of the budget when that is less."""
+        if self.total_seconds is None:
+            return self.time_limit
+        left = max(0.1, self.total_seconds - (time.monotonic() - self.began))   # 0.1 s: the least a solve takes
+        return left if self.time_limit is None else min(self.time_limit, left)
+
+    def check_budget(self) -> None:
+        """DecisionsOutOfTime once the re-solves have taken `total_seconds` in all."""
+        if self.total_seconds is not None and time.monotonic() - self.began >= self.total_seconds:
+            with self._lock:
+                done = sum(self.solves.values())
+            raise DecisionsOutOfTime(f"what each decision is worth: stopped after {self.total_seconds:g} s, the "
+                                     f"limit for all its re-solves ({done} done); the plan itself stands")
 
     def solve_without_buy(self, card: str, month: int) -> _Outcome:
         """The optimum with no `card` bought in `month`: one model of the plan's inputs per thread (built at
@@ -155,6 +178,7 @@ class _Resolver:
         benchmarks/plan_speed.py --sections decisions)."""
         if self.cancelled.is_set():
             raise _Cancelled
+        self.check_budget()
         m = getattr(self._own, "purchases", None)
         if m is None:
             m = self._own.purchases = build_model(self.inp, self.extra)
@@ -165,10 +189,11 @@ class _Resolver:
             var.upBound = 0
         try:
             start = None if var is None else self.start_without_buy(m, k)
-            solution = solve(m, self.solver, self.time_limit, start=start)
+            solution = solve(m, self.solver, self.limit(), start=start)
         finally:
             if var is not None:
                 var.upBound = most
+        self.check_budget()
         self.counted("decision_values", solves=1)
         return _Outcome.of(solution, m)
 
@@ -951,7 +976,7 @@ def flip_row(r: _Resolver, card: str, gpu: str, units: int, workload: str | None
 def add_decisions(result: Plan, solver: str | None = None, time_limit: float | None = None,
                   store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
                   close_call_share: float | None = None, threads: int | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> Plan:
+                  progress: Callable[[int, int], None] | None = None, total_seconds: float | None = None) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
     forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call`,
     `result.flip_points` and `result.cap_costs` (what each limit costs: the total without it), and the notes
@@ -970,15 +995,22 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     are in `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is
     the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
-    card's flip point, a limit's cap cost) ends, from the thread that ran it."""
+    card's flip point, a limit's cap cost) ends, from the thread that ran it. `total_seconds`: a budget for
+    all the re-solves (a server's, for what anyone may upload: the number of re-solves grows with the cards,
+    282 for 25 custom cards); past it the running ones stop and DecisionsOutOfTime (a PlannerError) is raised,
+    `result` unchanged."""
     _check_share(close_call_share)
     if not isinstance(result, Plan):
         raise PlannerError(f"add_decisions: expected a Plan from planner.plan(), got {type(result).__name__}")
     check_limits(time_limit)
+    if total_seconds is not None and (isinstance(total_seconds, bool) or not isinstance(total_seconds, numbers.Real)
+                                      or not math.isfinite(total_seconds) or total_seconds <= 0):
+        raise PlannerError(f"total_seconds: expected seconds above 0 (or None: no limit), got {total_seconds!r}")
     start = time.perf_counter()
     if extra_constraints is None:
         extra_constraints = extra_constraints_of(result)
     r = _resolver(result, solver, time_limit, store, extra_constraints)
+    r.total_seconds, r.began = total_seconds, time.monotonic()
     r.counted("prepare", seconds=time.perf_counter() - start)
     if threads is None:
         threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)

@@ -232,3 +232,15 @@ def test_installed_chart_counts_the_schedules_purchases_and_retirements():
     assert shown.to_numpy() == pytest.approx(expected.to_numpy())
     buys = sorted(p.schedule.loc[p.schedule["action"] == "buy", "month"].unique())
     assert sorted(s.x0 for s in fig.layout.shapes) == buys
+
+
+def test_the_dashboard_s_re_solves_have_a_budget(monkeypatch):
+    # tests/planner/test_decisions_budget.py: add_decisions' total_seconds
+    from fleetplan_dashboard import jobs
+    from planner.engine import plan
+
+    planned = plan(DEFAULT, baselines=False)
+    assert jobs.DECISIONS_TIME_LIMIT_S == 5 * jobs.TIME_LIMIT_S
+    monkeypatch.setattr(jobs, "DECISIONS_TIME_LIMIT_S", 1e-9)
+    made = jobs.decisions_job(planned, "highs")
+    assert made.decisions is None and made.error.startswith("what each decision is worth: stopped after 1e-09 s")
