@@ -87,6 +87,10 @@ MAX_UPLOAD_BYTES = 256 * 1024
 # Workloads an upload may have: each has two sliders, and every page run goes over them all (the slider that
 # moved, the values planned ahead); the command line (`fleetplan plan FILE`) plans larger files.
 MAX_UPLOAD_WORKLOADS = 50
+# Custom cards an upload may quote (the catalog holds 17 cards): each adds integer purchases to every solve and a
+# few re-solves to what each decision is worth; 60 alike with min/max units ran past 300 s and 1.2 GB (review,
+# 2026-12-05). The command line plans larger files.
+MAX_UPLOAD_CUSTOM_CARDS = 20
 MAX_UPLOADS = 5          # uploads a session keeps (each up to MAX_UPLOAD_BYTES of text), the oldest dropped
 STALE_AFTER_DAYS = 90
 EDIT_PREFIX = "edit:"
@@ -174,8 +178,9 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
 
 def refuse_files(name: str, text: str) -> list[str]:
     """Why the raw YAML `text` may not be validated on this server: its syntax error (the validator
-    would blank the line and go on, checking the rest), or each profile and `prices.source` that names
-    a file rather than a built-in. The messages never depend on the file system."""
+    would blank the line and go on, checking the rest), more workloads or custom cards than the dashboard
+    takes, or each profile and `prices.source` that names a file rather than a built-in. The messages never
+    depend on the file system."""
     try:
         data = read_yaml_value(text)      # the scenario loader's limits: no alias bomb, no deep nesting
     except YamlRefused as exc:
@@ -192,6 +197,11 @@ def refuse_files(name: str, text: str) -> list[str]:
         return [f"{name}:{line}:1: workloads: {len(workloads):,} workloads; the dashboard takes at most "
                 f"{MAX_UPLOAD_WORKLOADS} (two sliders each) — plan a larger file with the command line: "
                 f"fleetplan plan {name}"]
+    custom = data["onprem"].get("custom_cards") if isinstance(data.get("onprem"), dict) else None
+    if isinstance(custom, dict) and len(custom) > MAX_UPLOAD_CUSTOM_CARDS:
+        line = next((i for i, t in enumerate(editor_lines(text), 1) if t.lstrip().startswith("custom_cards")), 1)
+        return [f"{name}:{line}:1: onprem.custom_cards: {len(custom):,} cards; the dashboard takes at most "
+                f"{MAX_UPLOAD_CUSTOM_CARDS} — plan a larger file with the command line: fleetplan plan {name}"]
     for i, w in enumerate(workloads if isinstance(workloads, list) else ()):
         profile = w.get("profile") if isinstance(w, dict) else None
         if isinstance(profile, str) and profile not in BUILTIN_PROFILES:

@@ -244,3 +244,20 @@ def test_the_dashboard_s_re_solves_have_a_budget(monkeypatch):
     monkeypatch.setattr(jobs, "DECISIONS_TIME_LIMIT_S", 1e-9)
     made = jobs.decisions_job(planned, "highs")
     assert made.decisions is None and made.error.startswith("what each decision is worth: stopped after 1e-09 s")
+
+
+def test_an_upload_quoting_more_custom_cards_than_the_limit_is_refused():
+    # a review (2026-12-05): 60 custom cards alike with min/max units planned past 300 s and 1.2 GB
+    def quoting(n: int) -> str:
+        cards = "".join(f"    q{i}: {{gpu: RTX-4090, price: {1000 + i}, busy_watts: 450, idle_watts: 30}}\n"
+                        for i in range(n))
+        return ("name: quotes\nhorizon_months: 12\nonprem:\n  custom_cards:\n" + cards
+                + "workloads:\n  - {name: w, gpu_hours_per_month: 100, reference_gpu: RTX-4090}\n")
+
+    limit = state.MAX_UPLOAD_CUSTOM_CARDS
+    assert state.refuse_files("ok.yaml", quoting(limit)) == []
+    assert state.refuse_files("many.yaml", quoting(limit + 1)) == [
+        f"many.yaml:4:1: onprem.custom_cards: {limit + 1} cards; the dashboard takes at most {limit} — plan a "
+        "larger file with the command line: fleetplan plan many.yaml"]
+    scenario, problems, _ = state.read_upload("many.yaml", quoting(limit + 1).encode())
+    assert scenario is None and problems and "custom_cards" in problems[0]
