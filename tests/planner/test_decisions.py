@@ -450,6 +450,7 @@ def test_one_card_more_or_fewer_matches_the_brute_force(hybrid_brute_force):
         else:
             assert alt["total"] == pytest.approx(best, rel=REL), (card, units)
             assert alt["increase_pct"] == pytest.approx(100 * (best - p.total) / p.total, rel=REL)
+    # the README's figure ("two A100s cost 38,052 USD"), which the brute force above checks: the README stays true
     assert found["a100-80gb-pcie", 2]["total"] == pytest.approx(38052.0, abs=1.0)
     assert found["a100-80gb-pcie", 0]["status"] == "infeasible"          # min_units holds one
     assert {("rtx-4090", 2), ("rtx-4090", 0), ("rtx-3060-12gb", 1)} <= set(found)

@@ -210,7 +210,9 @@ def test_one_more_or_fewer_of_a_card_only_min_units_buys_matches_the_brute_force
     assert p.runner_up["plan_fleet"]["rtx-4090"] == 2
     at_most_one = min(t for b, t in totals.items() if sum(b) <= 1)
     at_least_three = min(t for b, t in totals.items() if sum(b) >= 3)
-    assert at_most_one == pytest.approx(9701.41, abs=0.01) and at_least_three == pytest.approx(10553.77, abs=0.01)
+    # two is the brute force's best count: one fewer and one more each cost more (the totals themselves are the
+    # brute force's, each a plan with those purchases fixed; no figure of the code's is pinned here)
+    assert p.total < at_most_one and p.total < at_least_three
     found = {(a["card"], a["alternative_units"]): a for a in p.runner_up["count_alternatives"]}
     assert found["rtx-4090", 1]["total"] == pytest.approx(at_most_one, rel=1e-6)
     assert found["rtx-4090", 3]["total"] == pytest.approx(at_least_three, rel=1e-6)
