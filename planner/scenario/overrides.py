@@ -26,7 +26,6 @@ from planner.errors import ScenarioError
 from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
 from planner.scenario.model import Scenario
 from planner.scenario.yaml_core import dump_yaml
-from planner.text import shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,13 +75,7 @@ def _item_at(parts: list[str], k: int, names: list[Any]) -> tuple[int | None, in
     for end in [*range(len(parts) - 1, k, -1), len(parts)]:
         name = ".".join(parts[k:end])
         if name in names:
-            at = names.index(name)
-            if name.isdigit() and int(name) < len(names) and int(name) != at:   # a name that is another's index
-                raise _problem(".".join(parts), f"workloads.{name} is both the workload named '{name}' "
-                                                f"(workloads[{at}]) and workloads[{name}] by index "
-                                                f"('{shortened(str(names[int(name)]))}'); rename the workload "
-                                                f"'{name}' in the scenario to tell them apart")
-            return at, end
+            return names.index(name), end
     if parts[k].isdigit() and int(parts[k]) < len(names):
         return int(parts[k]), k + 1
     return None, k

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-import pytest
 import yaml
 
 from planner import load_scenario, plan
@@ -56,24 +55,3 @@ def test_an_override_that_leaves_the_price_keeps_the_catalogs_provenance():
     catalog = load_cards().loc[CARD]
     _, row = _plan_with_override({"busy_watts": 300, "idle_watts": 50})
     assert (row["source"], row["as_of"]) == (catalog["source"], catalog["as_of"])
-
-
-def test_a_workload_named_as_another_s_index_is_refused_not_guessed():
-    # a review: `workloads.0.x` set the workload named "0" (the second) where 0 is also the first's index
-    from planner.errors import ScenarioError
-    from planner.scenario import apply_overrides
-
-    s = load_scenario({"name": "z", "horizon_months": 12, "workloads": [
-        {"name": "a", "gpu_hours_per_month": 100, "reference_gpu": "T4"},
-        {"name": "0", "gpu_hours_per_month": 200, "reference_gpu": "T4"}]})
-    with pytest.raises(ScenarioError) as info:
-        apply_overrides(s, {"workloads.0.gpu_hours_per_month": 5})
-    assert info.value.problems == [
-        "workloads.0.gpu_hours_per_month: workloads.0 is both the workload named '0' (workloads[1]) and workloads[0] "
-        "by index ('a'); rename the workload '0' in the scenario to tell them apart"]
-    # by the other index, and by a name that is its own index, there is nothing to tell apart
-    assert [w.gpu_hours_per_month for w in apply_overrides(s, {"workloads.1.gpu_hours_per_month": 5}).workloads] \
-        == [100, 5]
-    first = load_scenario({**s.model_dump(mode="json"), "workloads": [
-        {"name": "0", "gpu_hours_per_month": 100, "reference_gpu": "T4"}]})
-    assert apply_overrides(first, {"workloads.0.gpu_hours_per_month": 5}).workloads[0].gpu_hours_per_month == 5

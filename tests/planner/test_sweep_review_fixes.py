@@ -120,17 +120,15 @@ def test_a_mapping_and_a_field_inside_it_are_refused_naming_both(outer, inner, i
     assert f"{inner} is a field of {outer}" in result.stderr
 
 
-def test_a_workload_named_like_another_s_index_is_refused_as_ambiguous():
+def test_a_workload_named_like_an_index_is_that_workload_not_the_index():
     s = apply_overrides(load_scenario(WORKED), {"workloads": [
         {"name": "1", "gpu_hours_per_month": 100, "reference_gpu": "RTX-A5000"},
         {"name": "b", "gpu_hours_per_month": 100, "reference_gpu": "RTX-A5000"}]})
-    # `workloads.1` is the workload named "1" (the first) and, by index, the second: it was taken for the first,
-    # without a word; it is refused now (tests/planner/test_override_provenance.py), the names still work
-    with pytest.raises(ScenarioError, match=r"workloads\.1 is both the workload named '1' \(workloads\[0\]\) and "
-                                            r"workloads\[1\] by index \('b'\)"):
-        sweep_points(s, {"workloads.1.gpu_hours_per_month": [200]})
-    points, _ = sweep_points(s, {"workloads.0.gpu_hours_per_month": [200], "workloads.b.gpu_hours_per_month": [300]})
+    # `workloads.1` is the workload named "1" (the first), not the second: no clash with `workloads.b`
+    points, _ = sweep_points(s, {"workloads.1.gpu_hours_per_month": [200], "workloads.b.gpu_hours_per_month": [300]})
     assert len(points) == 1
+    with pytest.raises(ScenarioError, match="workloads.0.growth_per_month and workloads.1.growth_per_month"):
+        sweep_points(s, {"workloads.0.growth_per_month": [0.1], "workloads.1.growth_per_month": [0.2]})
 
 
 # --- 3. the currency of each row's money ----------------------------------------------------------------
