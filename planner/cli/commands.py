@@ -631,8 +631,8 @@ def _check_store(store: Path | None) -> None:
     if store is None:
         if not os.environ.get(STORE_ENV_VAR):
             return
-        store = Path(os.environ[STORE_ENV_VAR])
-        said = f"{STORE_ENV_VAR}={store}"
+        said = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}"
+        store = Path(os.environ[STORE_ENV_VAR]).expanduser()   # as the store's reader takes it (default_store_path)
     if store.is_dir():
         raise PlannerError(f"{said}: is a folder; give the price store file, e.g. {store / 'prices.sqlite'}")
     if not store.parent.is_dir():

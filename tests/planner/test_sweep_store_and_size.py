@@ -126,6 +126,19 @@ def test_a_store_variable_naming_a_folder_is_bad_input_as_store_is(tmp_path, mon
     assert result.stderr == f"error: FLEETPLAN_STORE={path}: {why}\n" and result.stdout == ""
 
 
+def test_a_store_variable_with_a_tilde_is_the_home_folder_s(tmp_path, monkeypatch, scenario_file):
+    # the store's reader expands `~` (pricing_adapters.store.default_store_path): the check reads it so too
+    (tmp_path / "fleet").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("FLEETPLAN_STORE", "~/fleet/prices.sqlite")
+    result = CliRunner().invoke(app, ["validate", str(scenario_file)])
+    assert result.exit_code == 0, result.output
+    monkeypatch.setenv("FLEETPLAN_STORE", "~/nofleet/prices.sqlite")
+    result = CliRunner().invoke(app, ["validate", str(scenario_file)])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: FLEETPLAN_STORE=~/nofleet/prices.sqlite: folder {tmp_path / 'nofleet'} does not exist\n"
+
+
 # --- size -------------------------------------------------------------------------------------------
 
 def _values(n: int) -> list[float]:
