@@ -218,7 +218,8 @@ def _datasheet(metric: str, gpu: str) -> Speed:
     gpus = gpu_table()
     value = float(gpus.loc[gpu, metric]) / float(gpus.loc[BASE_GPU, metric])
     if math.isnan(value):
-        return Speed(math.nan, "none", f"no {metric} figure in gpus.csv")
+        where = "its gpu_specs" if gpus.loc[gpu, "kind"] == "custom" else "gpus.csv"   # a custom card's are the user's
+        return Speed(math.nan, "none", f"no {metric} figure in {where}")
     return Speed(value, "datasheet", f"{metric} ratio ({gpus.loc[gpu, 'source']})")
 
 

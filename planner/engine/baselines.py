@@ -199,14 +199,16 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 readable[group] = outcome
         if group != "single":
             rows.append(row)
-    # single types whose solve found no fleet (time limit): one of them may be the best, unknown
-    unsolved = [label for group, label, outcome, _ in outcomes if group == "single" and isinstance(outcome, SolverError)]
+    # single types whose solve found no fleet (time limit): one of them may be the best, so the best of the others
+    # is a fleet of a single type, not proven the best one: status feasible, as a solve stopped with a fleet is
+    unsolved = [(label, outcome) for group, label, outcome, _ in outcomes
+                if group == "single" and isinstance(outcome, SolverError)]
     if singles:
         objective, label, outcome, cards = min(singles, key=lambda t: (t[0], t[1]))
         readable["best_single"] = outcome
-        note = f"{_unsolved_note(unsolved)}: one of them may cost less" if unsolved else ""
-        rows.append({"baseline": "best_single", "label": label, "status": outcome[2].status, "total": objective,
-                     "note": note, "cards": cards})
+        rows.append({"baseline": "best_single", "label": label,
+                     "status": "feasible" if unsolved else outcome[2].status, "total": objective, "note": "",
+                     "cards": cards})
     elif unsolved:
         rows.append({"baseline": "best_single", "label": "", "status": "not_solved", "total": math.nan,
                      "note": _unsolved_note(unsolved)})
@@ -229,10 +231,10 @@ def _model_key(base: Inputs, variant: Variant) -> tuple[bytes, bytes]:
     return keep.tobytes(), (buyable & keep).tobytes()
 
 
-def _unsolved_note(labels: list[str]) -> str:
-    """What the best-single row says of the single types whose solve found no fleet."""
-    return (f"{', '.join(labels)}: no fleet found before the solve stopped (the time limit reached, or the solver "
-            "failed); plan with more time")
+def _unsolved_note(unsolved: list[tuple[str, SolverError]]) -> str:
+    """What the best-single row says when no single type's solve found a fleet and some stopped without one: which,
+    and why the first stopped (its SolverError without the label it begins with)."""
+    return f"{', '.join(label for label, _ in unsolved)}: {str(unsolved[0][1]).split(': ', 1)[-1]}"
 
 
 def _row(group: str, label: str, outcome) -> dict:

@@ -188,9 +188,12 @@ def _reason(workload, unit, gpus: dict[str, tuple[str, float]], table: dict[str,
     if per_request_unit(workload) and math.isnan(speed.relative_speed):
         return f"{gpu} is not in the workload's requests/s throughput table: name it there to allow it"
     if math.isnan(speed.relative_speed) or speed.relative_speed <= 0:
-        # a custom card's GPU id is made up (CUSTOM-…-hash): its throughput entry is under the card id
-        where = ("give its speed in the workload's throughput table under its onprem.custom_cards id, or set "
-                 "gpu_specs.memory_bandwidth_gbps" if kind == "custom" else "add it to a throughput table")
+        # a custom card's GPU id is made up (CUSTOM-…-hash): its throughput entry is under the card id; the figure
+        # to set is the metric's own (a datasheet column) or the bandwidth the speed model estimates from
+        metric = workload.throughput_metric
+        figure = "memory_bandwidth_gbps" if speeds.is_measured(metric) else metric
+        where = (f"give its speed in the workload's throughput table under its onprem.custom_cards id, or set "
+                 f"gpu_specs.{figure}" if kind == "custom" else "add it to a throughput table")
         return f"no {workload.throughput_metric} speed for {gpu}: {speed.detail} ({where})"
     return None
 

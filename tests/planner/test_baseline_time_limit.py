@@ -54,13 +54,12 @@ def test_a_baseline_stopped_by_the_time_limit_leaves_the_plan_and_says_why(stops
     # the other baselines are untouched
     assert b.loc["all_cloud", "status"] == "optimal"
     assert b.loc["all_cloud", "total"] == pytest.approx(ALL_CLOUD, rel=1e-6)
-    # "only rtx-a5000" is the stopped model too: the best single type left is on-demand (all cloud's model),
-    # and its note says that a type without an answer may cost less
+    # "only rtx-a5000" is the stopped model too: the best single type left is on-demand (all cloud's model), a
+    # fleet of one type but not proven the best one (the A5000 alone may cost less): status feasible
     assert b.loc["best_single", "label"] == "only cloud on-demand"
+    assert b.loc["best_single", "status"] == "feasible" and b.loc["best_single", "note"] == ""
     assert b.loc["best_single", "total"] == pytest.approx(ALL_CLOUD, rel=1e-6)
-    assert b.loc["best_single", "note"] == ("only rtx-a5000: no fleet found before the solve stopped (the time limit "
-                                            "reached, or the solver failed); plan with more time: one of them may "
-                                            "cost less")
+    assert b.loc["best_single", "savings"] == pytest.approx(ALL_CLOUD - WITH_CARD, rel=1e-6)
     assert set(p.baseline_plans) == {"all_cloud", "best_single"}   # no Plan of a model without an answer
 
 
@@ -70,9 +69,9 @@ def test_when_no_single_type_has_an_answer_the_best_single_row_says_so(stops):
     assert p.total == pytest.approx(WITH_CARD, rel=1e-6)
     b = p.baselines.set_index("baseline")
     assert b["status"].tolist() == ["not_solved"] * 3
-    assert b.loc["best_single", "note"] == ("only rtx-a5000, only cloud on-demand: no fleet found before the solve "
-                                            "stopped (the time limit reached, or the solver failed); plan with "
-                                            "more time")
+    assert b.loc["best_single", "note"] == ("only rtx-a5000, only cloud on-demand: solver highs found no fleet "
+                                            "within the time limit of 2 s (2.0 s) and did not prove that none "
+                                            "exists; allow more time or try the other solver (--solver cbc or highs)")
 
 
 def test_the_cli_plans_with_a_baseline_stopped_by_the_time_limit(stops):

@@ -343,3 +343,13 @@ def test_a_custom_card_that_can_serve_no_workload_is_warned_of_with_the_fix():
     fixed = plan(data, baselines=False)
     assert not [w for w in fixed.warnings if w.startswith("custom card")]
     assert fixed.total == pytest.approx(8385.46, abs=0.01)
+
+
+def test_a_custom_card_without_the_datasheet_figure_its_workload_compares_by_is_told_which_figure_to_set():
+    # a workload compared by a datasheet column (fp32_tflops) needs that figure in the card's gpu_specs
+    data = example_with({"quote": NO_BANDWIDTH})
+    data["workloads"][0].update(throughput={"A10G": 0.8}, throughput_metric="fp32_tflops")
+    [warning] = [w for w in plan(data, baselines=False).warnings if w.startswith("custom card quote")]
+    assert "no fp32_tflops figure in its gpu_specs" in warning and "gpus.csv" not in warning
+    assert warning.endswith("(give its speed in the workload's throughput table under its onprem.custom_cards id, or "
+                            "set gpu_specs.fp32_tflops)")
