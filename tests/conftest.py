@@ -32,20 +32,17 @@ def _offline_cloud_env(monkeypatch, tmp_path):
 
 @pytest.fixture(scope="session", autouse=True)
 def _session_network_log(tmp_path_factory):
-    """Where the Python processes started outside any one test (a module's dashboard server) log what the
-    guard refused: each test reads what was added to it while it ran (`_no_network`)."""
-    log = tmp_path_factory.mktemp("netguard") / "network-attempts.log"
+    """The log of processes a test does not start itself (a module-scoped fixture's), set before they start."""
+    log = netguard.SharedLog(tmp_path_factory.mktemp("netguard") / "network-attempts.log")
     before = os.environ.get(netguard.LOG_ENV)
-    os.environ[netguard.LOG_ENV] = str(log)
+    os.environ[netguard.LOG_ENV] = str(log.path)
     yield log
     if before is None:
         os.environ.pop(netguard.LOG_ENV, None)
     else:
         os.environ[netguard.LOG_ENV] = before
-
-
-def _size(path) -> int:
-    return path.stat().st_size if path.exists() else 0
+    said = log.unread()   # after the last test: what a fixture's process tried while it was torn down
+    assert not said, f"a process started for several tests tried to reach beyond loopback: {said}"
 
 
 @pytest.fixture(autouse=True)
@@ -64,13 +61,9 @@ def _no_network(monkeypatch, tmp_path, _session_network_log):
         monkeypatch.setattr(owner, name, guarded)
     log = tmp_path / "network-attempts.log"
     monkeypatch.setenv(netguard.LOG_ENV, str(log))
-    shared, shared_before = _session_network_log, _size(_session_network_log)
     yield attempts
     assert not attempts, f"the test tried to reach beyond loopback: {attempts}"
     said = log.read_text(encoding="utf-8") if log.exists() else ""
     assert not said, f"a process the test started tried to reach beyond loopback: {said}"
-    if _size(shared) > shared_before:
-        with open(shared, encoding="utf-8") as f:
-            f.seek(shared_before)
-            said = f.read()
-        raise AssertionError(f"a process started for several tests tried to reach beyond loopback: {said}")
+    said = _session_network_log.unread()   # since the last test ended: a fixture's process starting, or during it
+    assert not said, f"a process started for several tests tried to reach beyond loopback: {said}"

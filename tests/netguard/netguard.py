@@ -70,3 +70,20 @@ def install_logging_to(path: str) -> None:
 
     for owner, name, guarded in replacements(refused):
         setattr(owner, name, guarded)
+
+
+class SharedLog:
+    """The guard's log of the Python processes started outside any one test (a module's dashboard server), read
+    on from where it was last read: each test reads what was added up to its end, the session what was left."""
+
+    def __init__(self, path):
+        self.path, self.read_to = path, 0
+
+    def unread(self) -> str:
+        if not self.path.exists():
+            return ""
+        with open(self.path, "rb") as f:
+            f.seek(self.read_to)
+            said = f.read()
+        self.read_to += len(said)
+        return said.decode("utf-8", "replace")

@@ -599,8 +599,35 @@ def module_log():
 def test_a_process_started_for_a_whole_module_is_guarded_and_read_by_each_test(module_log, _session_network_log):
     # the session's log (tests/conftest.py), whose additions every test reads at its end; a test's own
     # processes log to a file of the test
-    assert module_log == str(_session_network_log)
+    assert module_log == str(_session_network_log.path)
     assert os.environ["FLEETPLAN_TEST_NETWORK_LOG"] not in (None, module_log)
+
+
+def test_the_shared_log_is_read_on_from_where_it_was_last_read(tmp_path):
+    # what a module's server tried while it started (before any test of the module) is still read by a test
+    import netguard
+
+    log = netguard.SharedLog(tmp_path / "shared.log")
+    assert log.unread() == ""   # no file yet
+    log.path.write_text("pid 1: resolve 'a.example'\n", encoding="utf-8")
+    assert log.unread() == "pid 1: resolve 'a.example'\n"
+    assert log.unread() == ""
+    with open(log.path, "a", encoding="utf-8") as f:
+        f.write("pid 2: connect to ('192.0.2.1', 443)\n")
+    assert log.unread() == "pid 2: connect to ('192.0.2.1', 443)\n"
+
+
+def test_the_guard_s_sitecustomize_runs_the_next_one_on_the_path(tmp_path):
+    # it would hide another sitecustomize (a distribution's, coverage's subprocess hook) further down the path
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "sitecustomize.py").write_text("import os\nos.environ['OTHER_SITECUSTOMIZE'] = 'ran'\n", encoding="utf-8")
+    child = ("import os, socket\nprint(os.environ.get('OTHER_SITECUSTOMIZE'))\n"
+             "try:\n    socket.getaddrinfo('prices.azure.com', 443)\nexcept OSError as exc:\n    print(type(exc).__name__)\n")
+    env = {**os.environ, "PYTHONPATH": f"{os.environ['PYTHONPATH']}{os.pathsep}{other}"}
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60, env=env)
+    assert done.stdout.splitlines() == ["ran", "NetworkRefused"], done.stderr
+    Path(os.environ["FLEETPLAN_TEST_NETWORK_LOG"]).unlink()   # the attempt was this test's purpose
 
 
 # ------------------------------------------------------------------ retired sizes and memory units
