@@ -138,9 +138,11 @@ def load_file(name: str) -> tuple[Scenario | None, tuple[str, ...]]:
     """A scenario file of `scenarios/` (validated; cached until the file changes)."""
     path = SCENARIO_DIR / name
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, (f"scenarios/{name}: cannot read: {exc}",)
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        return None, (f"scenarios/{name}: cannot read: {exc.strerror or exc}",)
+    except UnicodeDecodeError as exc:
+        return None, (f"scenarios/{name}:{not_utf8(exc)}",)
     return _load_text(text, f"scenarios/{name}", str(SCENARIO_DIR))
 
 

@@ -50,7 +50,10 @@ def not_utf8(exc: UnicodeDecodeError) -> str:
     if line_start == 0 and before.startswith(b"\xef\xbb\xbf"):   # a byte order mark is no column, in an editor
         line_start = 3
     line, column = len(breaks) + 1, len(before[line_start:].decode("utf-8", "replace")) + 1
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):   # UTF-16's byte order mark (Windows editors, PowerShell's >)
-        return f"{line}:{column}: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); save the file as UTF-8"
+    for mark, encoding in ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+                           (b"\xfe\xff", "UTF-16")):   # UTF-32's mark first: its little-endian one begins as UTF-16's
+        if data.startswith(mark):   # Windows editors, PowerShell's `>`
+            return (f"{line}:{column}: not UTF-8 text: {encoding} (it begins with {encoding}'s byte order mark); "
+                    "save the file as UTF-8")
     return (f"{line}:{column}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file "
             "as UTF-8 (a byte like this is often a Latin-1 or Windows-1252 accent)")

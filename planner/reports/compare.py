@@ -24,7 +24,7 @@ from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario, load_scenario_file, load_scenario_text, parse_scenario
 from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
-from planner.text import shortened
+from planner.text import not_utf8, shortened
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
@@ -344,7 +344,7 @@ def read_side(path: str | Path) -> SavedPlan | Scenario:
     try:   # a cut at the limit may split a character: the text is refused as too long anyway
         text = codecs.getincrementaldecoder("utf-8")().decode(data, final=len(data) < limit)
     except UnicodeDecodeError as exc:
-        raise ScenarioError([f"{path}: cannot read: {exc}"], str(path)) from None
+        raise ScenarioError([f"{path}:{not_utf8(exc)}"], str(path)) from None
     return load_scenario_text(text, origin=str(path), base_dir=scenario_folder(path, regular=False))
 
 

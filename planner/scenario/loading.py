@@ -1087,6 +1087,8 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
         return source
     if isinstance(source, dict):
         return parse_scenario(source, origin="<dict>")
+    if isinstance(source, os.PathLike) and not isinstance(source, Path):   # a PurePath, a path-like of the caller's
+        source = Path(os.fspath(source))
     if not isinstance(source, (str, Path)):   # None or 5 raised "expected str, bytes or os.PathLike object"
         raise TypeError(f"expected a Scenario, a scenario file's path, YAML text or a dict, got {type(source).__name__}")
     if isinstance(source, str) and not source.strip():   # Path("") is ".", which was "is a folder"

@@ -4,6 +4,8 @@ Python's "cannot read: 'utf-8' codec can't decode byte 0xe9 in position 9", nami
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from planner import load_scenario, plan
@@ -27,13 +29,30 @@ def test_a_file_that_is_not_utf8_is_named_at_its_line_and_column(tmp_path, data,
     assert info.value.problems == [f"{path}:{place}: not UTF-8 text (byte {byte}); {SAVE}"]
 
 
-def test_a_utf16_file_is_named_as_such(tmp_path):
+@pytest.mark.parametrize("encoding, named", [("utf-16", "UTF-16"), ("utf-32", "UTF-32"), ("utf-16-be", None)])
+def test_a_utf16_or_utf32_file_is_named_as_such(tmp_path, encoding, named):
     path = tmp_path / "s.yaml"
-    path.write_text("name: x\n", encoding="utf-16")   # with its byte order mark, as Windows tools write it
+    data = "name: x\n".encode(encoding)   # utf-16 and utf-32 with their byte order marks, as Windows tools write
+    if named is None:                      # big-endian UTF-16 with its mark, written by hand
+        data = b"\xfe\xff" + data
+        named = "UTF-16"
+    path.write_bytes(data)
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
-    assert info.value.problems == [f"{path}:1:1: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); "
+    assert info.value.problems == [f"{path}:1:1: not UTF-8 text: {named} (it begins with {named}'s byte order mark); "
                                    "save the file as UTF-8"]
+
+
+def test_compare_names_the_line_of_a_scenario_through_a_pipe_that_is_not_utf8(tmp_path):
+    from planner.reports.compare import read_side
+
+    read, write = os.pipe()
+    os.write(write, b"name: x\ndescription: caf\xe9\n")   # "description: caf" is 16 characters
+    os.close(write)
+    with pytest.raises(ScenarioError) as info:
+        read_side(f"/dev/fd/{read}")
+    os.close(read)
+    assert info.value.problems == [f"/dev/fd/{read}:2:17: not UTF-8 text (byte 0xe9); {SAVE}"]
 
 
 def test_line_ends_read_as_before(tmp_path):
@@ -60,3 +79,11 @@ def test_an_empty_text_is_not_the_working_folder(given):
     with pytest.raises(ScenarioError) as info:
         plan(given)
     assert info.value.problems == ["<text>: empty; expected a scenario file's path or its YAML text"]
+
+
+def test_any_path_like_names_a_file():
+    # a PurePosixPath (or any os.PathLike) was a path before the type check above, and stays one
+    from pathlib import Path, PurePosixPath
+
+    entry = Path(__file__).resolve().parents[2] / "scenarios" / "entry.yaml"
+    assert load_scenario(PurePosixPath(entry)) == load_scenario(entry)
