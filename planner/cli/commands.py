@@ -207,14 +207,12 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", parser
     if out is None:
         sys.stdout.write(text)
         return
-    from planner.fileio import why_not_a_folder, write_atomic
+    from planner.fileio import write_atomic
 
-    # as -o of a plan: a folder is not made for it (a typo would be), through a symbolic link neither
-    folder = Path(os.path.realpath(out)).parent if out.is_symlink() else out.parent
-    if out.is_dir():
-        fail(PlannerError(f"--out {out}: is a folder; give a file name, e.g. {out / 'scenario.schema.json'}"))
-    if not folder.is_dir():
-        fail(PlannerError(f"--out {out}: {why_not_a_folder(folder)}"))
+    try:
+        _check_file_to_write(f"--out {out}", out, "a file name", "scenario.schema.json")
+    except PlannerError as exc:
+        fail(exc)
     try:
         write_atomic(out, text)
     except OSError as exc:
@@ -566,12 +564,20 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
             raise PlannerError("-o -: a workbook is not written to stdout; give a file, e.g. -o plan.xlsx")
         raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
                            "full path)")
-    if output.is_dir():
-        raise PlannerError(f"-o {output}: is a folder; give a file name, e.g. {output / ('plan.' + _SUFFIX[fmt])}")
-    if not output.parent.is_dir():
+    _check_file_to_write(f"-o {output}", output, "a file name", "plan." + _SUFFIX[fmt])
+
+
+def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None:
+    """PlannerError, before any work, where `path` (a file to write, named `said` in messages) is a folder, or its
+    folder does not exist — a symbolic link's target's folder for a link: no folder is made for it (a typo's
+    would be)."""
+    if path.is_dir():
+        raise PlannerError(f"{said}: is a folder; give {what}, e.g. {path / example}")
+    folder = Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
+    if not folder.is_dir():
         from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes
 
-        raise PlannerError(f"-o {output}: {why_not_a_folder(output.parent)}")
+        raise PlannerError(f"{said}: {why_not_a_folder(folder)}")
 
 
 _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",
@@ -633,12 +639,7 @@ def _check_store(store: Path | None) -> None:
             return
         said = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}"
         store = Path(os.environ[STORE_ENV_VAR]).expanduser()   # as the store's reader takes it (default_store_path)
-    if store.is_dir():
-        raise PlannerError(f"{said}: is a folder; give the price store file, e.g. {store / 'prices.sqlite'}")
-    if not store.parent.is_dir():
-        from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes
-
-        raise PlannerError(f"{said}: {why_not_a_folder(store.parent)}")
+    _check_file_to_write(said, store, "the price store file", "prices.sqlite")
 
 
 def _print_plan(p) -> None:

@@ -58,3 +58,13 @@ def test_schema_out_makes_no_folder_as_plan_o_makes_none(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json"]
     result = runner.invoke(app, ["schema", "--out", "s.json"])
     assert result.exit_code == 0 and (tmp_path / "s.json").read_text(encoding="utf-8").startswith("{")
+
+
+def test_plan_o_through_a_link_to_a_missing_folder_makes_none(tmp_path, monkeypatch):
+    # review: `-o link.md`, a link to missing/deep/p.md, made missing/deep (the atomic writer follows links)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.md").symlink_to(tmp_path / "missing" / "deep" / "p.md")
+    result = runner.invoke(app, ["plan", ENTRY, "--no-decisions", "--format", "md", "-o", "link.md"])
+    assert result.exit_code == 2 and result.stderr == f"error: -o link.md: folder {tmp_path / 'missing' / 'deep'} " \
+                                                      "does not exist\n", result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md"]
