@@ -45,19 +45,20 @@ class PriceSource(Protocol):
 # tokens forever long before the deadline would.
 MAX_PAGES = 2000
 
-# GPU offers (or instance types, or spot zone quotes) one region's listing may give. The largest real region
-# holds about a hundred (the packaged snapshot: aws us-east-1 104 offers, azure eastus2 74); 10,000 is far
-# above any real listing and stops one of invented sizes early: 300,000 distinct GPU size names in one Azure
-# region were all kept, 22 s and 620 MB before the refresh ended (review, 2026-12-05). Checked after each
-# page, so at most one page beyond it is held.
+# GPU offers (or instance types, or spot zone quotes) one region's listing may give. The packaged snapshot's
+# largest regions hold 93 GPU instance types (aws us-east-1) and 59 VM sizes (azure eastus), and a type has at
+# most 14 offers (on demand, spot, 12 reservation terms): a real region stays under about 1,500. 10,000 stops
+# a listing of invented sizes early: 300,000 distinct GPU size names in one Azure region were all kept, 22 s
+# and 620 MB before the refresh ended (review, 2026-12-05). Checked after each page, so at most one page
+# beyond it is held.
 MAX_OFFERS_PER_REGION = 10_000
 
 
 def check_offer_count(n: int, what: str) -> None:
     """PriceSourceError when a region's listing has given more than MAX_OFFERS_PER_REGION of `what`."""
     if n > MAX_OFFERS_PER_REGION:
-        raise PriceSourceError(f"{what} went past {MAX_OFFERS_PER_REGION:,} for one region (a real listing holds "
-                               "a few hundred at most); the listing cannot be trusted; nothing was saved")
+        raise PriceSourceError(f"{what} went past {MAX_OFFERS_PER_REGION:,} for one region (several times any real "
+                               "region's); the listing cannot be trusted; nothing was saved")
 
 
 class Deadline:

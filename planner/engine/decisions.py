@@ -83,7 +83,7 @@ RESOLVE_AGREEMENT = 1e-6
 
 
 class DecisionsOutOfTime(PlannerError):
-    """add_decisions' `total_seconds` ran out before every re-solve was made."""
+    """add_decisions' `total_time_limit` ran out before every re-solve was made."""
 
 
 class _Cancelled(Exception):
@@ -118,7 +118,7 @@ class _Resolver:
     solves: Counter = field(default_factory=Counter)
     seconds: Counter = field(default_factory=Counter)   # per part, summed over the threads
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
-    total_seconds: float | None = None   # add_decisions' budget for all the re-solves, from `began`
+    total_time_limit: float | None = None   # add_decisions' seconds for all the re-solves, from `began`
     began: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _own: threading.local = field(default_factory=threading.local, repr=False)   # .purchases: this thread's model
@@ -158,18 +158,18 @@ class _Resolver:
 
     def limit(self) -> float | None:
         """The time limit of the next solve: the plan's, or what is left of the budget when that is less."""
-        if self.total_seconds is None:
+        if self.total_time_limit is None:
             return self.time_limit
-        left = max(0.1, self.total_seconds - (time.monotonic() - self.began))   # 0.1 s: the least a solve takes
+        left = max(0.1, self.total_time_limit - (time.monotonic() - self.began))   # 0.1 s: the least a solve takes
         return left if self.time_limit is None else min(self.time_limit, left)
 
     def check_budget(self) -> None:
-        """DecisionsOutOfTime once the re-solves have taken `total_seconds` in all."""
-        if self.total_seconds is not None and time.monotonic() - self.began >= self.total_seconds:
+        """DecisionsOutOfTime once the re-solves have taken `total_time_limit` in all."""
+        if self.total_time_limit is not None and time.monotonic() - self.began >= self.total_time_limit:
             with self._lock:
                 done = sum(self.solves.values())
-            raise DecisionsOutOfTime(f"what each decision is worth: stopped after {self.total_seconds:g} s, the "
-                                     f"limit for all its re-solves ({done} done); the plan itself stands")
+            raise DecisionsOutOfTime(f"the re-solves of what each decision is worth stopped at their limit of "
+                                     f"{self.total_time_limit:g} s in all ({done} done); the plan itself stands")
 
     def solve_without_buy(self, card: str, month: int) -> _Outcome:
         """The optimum with no `card` bought in `month`: one model of the plan's inputs per thread (built at
@@ -976,7 +976,7 @@ def flip_row(r: _Resolver, card: str, gpu: str, units: int, workload: str | None
 def add_decisions(result: Plan, solver: str | None = None, time_limit: float | None = None,
                   store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
                   close_call_share: float | None = None, threads: int | None = None,
-                  progress: Callable[[int, int], None] | None = None, total_seconds: float | None = None) -> Plan:
+                  progress: Callable[[int, int], None] | None = None, total_time_limit: float | None = None) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
     forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call`,
     `result.flip_points` and `result.cap_costs` (what each limit costs: the total without it), and the notes
@@ -995,22 +995,22 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     are in `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is
     the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
-    card's flip point, a limit's cap cost) ends, from the thread that ran it. `total_seconds`: a budget for
-    all the re-solves (a server's, for what anyone may upload: the number of re-solves grows with the cards,
-    282 for 25 custom cards); past it the running ones stop and DecisionsOutOfTime (a PlannerError) is raised,
-    `result` unchanged."""
+    card's flip point, a limit's cap cost) ends, from the thread that ran it. `total_time_limit`: seconds for
+    all the re-solves together (a server's, for what anyone may upload: the number of re-solves grows with the
+    cards, 282 for 25 custom cards); past it the running ones stop and DecisionsOutOfTime (a PlannerError) is
+    raised, `result` unchanged."""
     _check_share(close_call_share)
     if not isinstance(result, Plan):
         raise PlannerError(f"add_decisions: expected a Plan from planner.plan(), got {type(result).__name__}")
     check_limits(time_limit)
-    if total_seconds is not None and (isinstance(total_seconds, bool) or not isinstance(total_seconds, numbers.Real)
-                                      or not math.isfinite(total_seconds) or total_seconds <= 0):
-        raise PlannerError(f"total_seconds: expected seconds above 0 (or None: no limit), got {total_seconds!r}")
+    if total_time_limit is not None and (isinstance(total_time_limit, bool) or not isinstance(total_time_limit, numbers.Real)
+                                         or not math.isfinite(total_time_limit) or total_time_limit <= 0):
+        raise PlannerError(f"total_time_limit: expected seconds above 0 (or None: no limit), got {total_time_limit!r}")
     start = time.perf_counter()
     if extra_constraints is None:
         extra_constraints = extra_constraints_of(result)
     r = _resolver(result, solver, time_limit, store, extra_constraints)
-    r.total_seconds, r.began = total_seconds, time.monotonic()
+    r.total_time_limit, r.began = total_time_limit, time.monotonic()
     r.counted("prepare", seconds=time.perf_counter() - start)
     if threads is None:
         threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)

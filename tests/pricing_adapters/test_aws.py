@@ -886,8 +886,8 @@ def test_more_gpu_instance_types_than_any_region_has_fail_the_refresh_and_save_n
     with pytest.raises(PriceSourceError) as info:
         refresh(stubs.source, [REGION], store_with_snapshot)
     assert str(info.value) == ("AWS DescribeInstanceTypes in us-east-1: the GPU instance types went past 10,000 for one "
-                               "region (a real listing holds a few hundred at most); the listing cannot be trusted; "
-                               "nothing was saved")
+                               "region (several times any real region's); the listing cannot be trusted; nothing was "
+                               "saved")
     stubs.done()   # no GetProducts call was made
     _assert_unchanged(store_with_snapshot, before)
 

@@ -881,8 +881,7 @@ def test_more_gpu_offers_than_any_region_has_fail_the_refresh_and_save_nothing(t
         router.get("").mock(return_value=httpx.Response(200, json=_unknown_sizes(10_001)))
         with pytest.raises(PriceSourceError) as info:
             refresh(AzurePriceSource(http=httpx.Client()), ["eastus2"], store)
-    assert str(info.value) == ("Azure Retail Prices for eastus2: the GPU offers went past 10,000 for one region (a "
-                               "real listing holds a few hundred at most); the listing cannot be trusted; nothing "
-                               "was saved")
+    assert str(info.value) == ("Azure Retail Prices for eastus2: the GPU offers went past 10,000 for one region "
+                               "(several times any real region's); the listing cannot be trusted; nothing was saved")
     assert store.snapshots() == before
     pd.testing.assert_frame_equal(store.offers(good.id), offers_before)
