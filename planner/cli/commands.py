@@ -462,6 +462,8 @@ def plan_command(
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
         _check_output(fmt, output)
+        if out is not None:
+            _check_folder_of(f"--out {out}", out)
         scenario = load_scenario_file(file)
         # the price store too, wherever it is ($FLEETPLAN_STORE, the data folder), when the scenario reads it
         read_store = [resolve_store(store)] if scenario.prices.source == "store" else []
@@ -573,6 +575,12 @@ def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None
     would be)."""
     if path.is_dir():
         raise PlannerError(f"{said}: is a folder; give {what}, e.g. {path / example}")
+    _check_folder_of(said, path)
+
+
+def _check_folder_of(said: str, path: Path) -> None:
+    """PlannerError where the folder `path` is to be written into does not exist (for a symbolic link, its
+    target's): -o, schema --out, --store and plan --out make none (a typo's would be); --out makes its own."""
     folder = Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
     if not folder.is_dir():
         from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes

@@ -24,7 +24,7 @@ def a_file(tmp_path, monkeypatch) -> Path:
 @pytest.mark.parametrize("args,said", [
     (["plan", ENTRY, "--format", "md", "-o", "afile/x.md"], "-o afile/x.md: afile is a file, not a folder"),
     (["plan", ENTRY, "--store", "afile/prices.sqlite"], "--store afile/prices.sqlite: afile is a file, not a folder"),
-    (["plan", ENTRY, "--no-decisions", "--out", "afile/sub"], "--out afile/sub: cannot write: {file} is a file, not a folder"),
+    (["plan", ENTRY, "--no-decisions", "--out", "afile/sub"], "--out afile/sub: afile is a file, not a folder"),
     (["schema", "--out", "afile/s.json"], "--out afile/s.json: afile is a file, not a folder"),
     (["schema", "--out", "afile/deeper/s.json"], "--out afile/deeper/s.json: afile is a file, not a folder"),
 ])
@@ -68,3 +68,15 @@ def test_plan_o_through_a_link_to_a_missing_folder_makes_none(tmp_path, monkeypa
     assert result.exit_code == 2 and result.stderr == f"error: -o link.md: folder {tmp_path / 'missing' / 'deep'} " \
                                                       "does not exist\n", result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md"]
+
+
+def test_plan_out_makes_its_folder_but_no_missing_parent(tmp_path, monkeypatch):
+    # --out DIR makes DIR (the plan's files go there), but a missing folder above it is a typo, as for -o
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["plan", ENTRY, "--no-decisions", "--out", "typo/review"])
+    assert result.exit_code == 2 and result.stderr == "error: --out typo/review: folder typo does not exist\n", \
+        result.output
+    assert list(tmp_path.iterdir()) == []
+    result = runner.invoke(app, ["plan", ENTRY, "--no-decisions", "--format", "json", "--out", "review"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "review" / "plan.json").is_file()
