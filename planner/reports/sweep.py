@@ -119,13 +119,16 @@ def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | 
         row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "error",
                "note": str(exc)}
     else:
-        savings = math.nan
+        savings, note = math.nan, ""
         if p.baselines is not None and len(p.baselines):
             bl = p.baselines[p.baselines["baseline"] == "all_cloud"]
             if len(bl):
                 savings = float(bl["savings"].iloc[0])
+                if math.isnan(savings):   # all cloud has no total (infeasible, not solved): why the column is blank
+                    why = str(bl["note"].iloc[0])
+                    note = f"all cloud {bl['status'].iloc[0]}" + (f": {why}" if why else "")
         row = {"total": p.total, "savings_vs_all_cloud": savings, "fleet": fleet_summary(p.fleet),
-               "status": p.status, "note": ""}
+               "status": p.status, "note": note}
     if prices is not None:
         row[_PRICES] = prices
     row[_WARNINGS] = list(warnings)

@@ -87,3 +87,16 @@ def test_the_cli_plans_with_a_baseline_stopped_by_the_time_limit(stops):
     table = CliRunner().invoke(app, ["plan", str(WORKED), "--no-decisions", "--time-limit", "2"])
     assert table.exit_code == 0, table.output
     assert "not_solved" in table.stdout and "all_onprem: solver highs found no fleet within the time limit" in table.stdout
+
+
+def test_a_sweep_point_says_why_its_saving_against_all_cloud_is_blank(stops):
+    # review: the all-cloud baseline without an answer left savings_vs_all_cloud blank beside status optimal and
+    # an empty note (a sweep has no time limit: a CBC run that failed does this)
+    from planner import sweep
+
+    stops({"all cloud"})
+    table = sweep(load_scenario(WORKED), {"onprem.pue": [1.5]}, processes=1, baselines=True)
+    (row,) = table.to_dict("records")
+    assert row["status"] == "optimal" and row["total"] == pytest.approx(WITH_CARD, rel=1e-6)
+    assert math.isnan(row["savings_vs_all_cloud"])
+    assert row["note"].startswith("all cloud not_solved: solver highs found no fleet (2.0 s) and did not prove")
