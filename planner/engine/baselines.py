@@ -233,8 +233,13 @@ def _model_key(base: Inputs, variant: Variant) -> tuple[bytes, bytes]:
 
 def _unsolved_note(unsolved: list[tuple[str, SolverError]]) -> str:
     """What the best-single row says when no single type's solve found a fleet and some stopped without one: which,
-    and why the first stopped (its SolverError without the label it begins with)."""
-    return f"{', '.join(label for label, _ in unsolved)}: {str(unsolved[0][1]).split(': ', 1)[-1]}"
+    and why the first stopped."""
+    return f"{', '.join(label for label, _ in unsolved)}: {_reason(unsolved[0][1])}"
+
+
+def _reason(exc: Exception) -> str:
+    """An InfeasibleError's or SolverError's message without the baseline's label it begins with."""
+    return str(exc).split(": ", 1)[-1]
 
 
 def _row(group: str, label: str, outcome) -> dict:
@@ -244,7 +249,7 @@ def _row(group: str, label: str, outcome) -> dict:
     if isinstance(outcome, (InfeasibleError, SolverError)):
         return {"baseline": group, "label": label,
                 "status": "infeasible" if isinstance(outcome, InfeasibleError) else "not_solved",
-                "total": math.nan, "note": str(outcome).split(": ", 1)[-1]}
+                "total": math.nan, "note": _reason(outcome)}
     solution = outcome[2]
     return {"baseline": group, "label": label, "status": solution.status, "total": solution.objective, "note": ""}
 

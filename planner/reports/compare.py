@@ -392,11 +392,6 @@ def _looks_like_json(head: bytes) -> bool:
     return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
-def _json_of(data: bytes) -> Any:
-    """The JSON object in a file's bytes, or None when they are too many or not a JSON object."""
-    return _parsed(data)[0]
-
-
 def _parsed(data: bytes) -> tuple[Any, bool]:
     """(the JSON in a file's bytes, or None when they are too many or not a JSON object; whether it was read
     strictly, no object giving a key twice). What it holds tells a plan from a scenario; a key given twice is
@@ -441,7 +436,7 @@ def _json_object(path: Path) -> Any:
             data = f.read(64)
             if not _looks_like_json(data):
                 return None   # YAML: not read further
-            return _json_of(data + f.read(MAX_PLAN_BYTES + 1 - len(data)))
+            return _parsed(data + f.read(MAX_PLAN_BYTES + 1 - len(data)))[0]
     except (OSError, ValueError):   # ValueError: a name holding NUL
         return None
 
