@@ -58,7 +58,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pandas as pd
@@ -68,10 +68,12 @@ from pricing_adapters.base import (
     DEFAULT_DEADLINE_S,
     Deadline,
     Progress,
+    api_number,
     call_with_deadline,
     check_endpoint,
     check_offer_count,
     no_progress,
+    offers_table,
 )
 from pricing_adapters.errors import CredentialsError, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
@@ -80,22 +82,30 @@ from pricing_adapters.schema import (
     MAX_HOURLY_PRICE,
     MAX_UPFRONT_PRICE,
     MIN_HOURLY_PRICE,
-    OFFER_COLUMNS,
     effective_hourly,
-    empty_offers,
     offer_row,
-    validate_offers,
 )
 
 PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
 PRICE_SOURCE = "AWS Price List Query API GetProducts (AmazonEC2)"
+# what `returned` counts, in refresh's message for a region whose every item was skipped
+RETURNED_WHAT = "accelerator instance types"
 SPOT_SOURCE = "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
 
 # Instance families with GPUs or ML accelerators. DescribeInstanceTypes decides; the prefix only
 # makes a priced type that DescribeInstanceTypes did not describe count as skipped instead of ignored.
 ACCELERATOR_PREFIX = re.compile(r"^(p\d|g\d|gr\d|inf\d|trn\d|dl\d)")
 REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+# An instance type as AWS spells them (p5.48xlarge, g6e.xlarge, trn2u.48xlarge): one family and one size. A name
+# outside it goes into offer ids (":" splits them) and every table: 5,003 characters were stored whole.
+INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]{0,23}\.[a-z0-9-]{1,24}")
+# GetProducts' publicationDate ("2026-03-20T18:05:11Z"), quoted in each offer's source: anything else (a megabyte,
+# terminal escapes) is left out
+PUBLICATION_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9:.]{0,20}(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?")
+# A spot quote stamped this far past the fetch is no quote yet (a clock skew of minutes is not): a 2099 stamp
+# beat every real one as "the newest"
+SPOT_CLOCK_SKEW_S = 3600
 
 # MiB that DescribeInstanceTypes reports for one WHOLE device where it is not the nominal GB x 1024
 # (reference README trap 1: g5 A10G and g6/gr6 L4 22888 MiB, g6e L40S 45776). A GPU slice reports its
@@ -194,6 +204,7 @@ class AwsPriceSource:
 
     provider = PROVIDER
     source = SOURCE
+    returned_what = RETURNED_WHAT
 
     def __init__(self, session=None, spot: bool = True, reserved: bool = True, *,
                  max_attempts: int = 5, connect_timeout: float = 10.0, read_timeout: float = 60.0,
@@ -322,6 +333,8 @@ class AwsPriceSource:
             if os.environ.get(setting):
                 check_endpoint(os.environ[setting], setting)
         self.skipped = {}
+        self.returned: dict[str, int] = {}   # accelerator types DescribeInstanceTypes listed, per region
+        self._conflicting: set[str] = set()
         self._deadline = Deadline(self.deadline_s)
         now = datetime.now(timezone.utc)
         as_of = now.date().isoformat()
@@ -334,8 +347,7 @@ class AwsPriceSource:
             if self.spot:
                 rows.extend(self._spot_rows(region, facts, now, as_of, progress))
         progress("aws regions", len(regions), len(regions))
-        df = pd.DataFrame(rows, columns=list(OFFER_COLUMNS)) if rows else empty_offers()
-        return validate_offers(df, origin="aws fetch")
+        return offers_table(rows, "aws fetch", self._skip)
 
     def _check_credentials(self) -> None:
         """Fail before any request when the credential chain finds nothing."""
@@ -359,8 +371,9 @@ class AwsPriceSource:
                 if f is None:
                     continue
                 itype = info.get("InstanceType")
-                if not f or not isinstance(itype, str) or not itype:
-                    self._skip("malformed")   # an accelerator type without a name or readable facts: never priced
+                self.returned[region] = self.returned.get(region, 0) + 1
+                if not f or not isinstance(itype, str) or not INSTANCE_TYPE.fullmatch(itype):
+                    self._skip("malformed")   # an accelerator type without a name, or readable facts: never priced
                     continue
                 facts[itype] = f
                 if math.isnan(f["gpu_count"]):
@@ -409,7 +422,10 @@ class AwsPriceSource:
             self._skip("empty_terms")
             return
         published = item.get("publicationDate")
-        source = f"{PRICE_SOURCE} published {published}" if published else PRICE_SOURCE
+        if isinstance(published, str) and PUBLICATION_DATE.fullmatch(published):
+            source = f"{PRICE_SOURCE} published {published}"
+        else:   # none, or not a date: the offer keeps the API's name alone
+            source = PRICE_SOURCE
         f = facts[itype]
         for term in on_demand.values():
             price = _term_prices(term)
@@ -453,18 +469,28 @@ class AwsPriceSource:
             self._put(offers, row, effective_hourly(hourly, upfront, months))
 
     def _put(self, offers: dict[str, dict], row: dict, cost: float) -> None:
-        """Keep one row per offer_id: the cheaper one when a listing repeats a type (counted). A price no offer can
-        have (`implausible`) is skipped and counted: left in, the table's validation would refuse the whole
+        """Keep one row per offer_id. The filtered listing has one product per type: a repeat at the same price
+        is kept once (counted "duplicate"); a repeat at another price leaves no way to tell the real one, so
+        the offer is dropped (counted "conflicting_prices", each quote of it) — kept, the cheaper won, and a
+        bogus 0.0002 USD replaced g5.12xlarge's 5.672 (review, 2026-12-05). A price no offer can have
+        (`implausible`) is skipped and counted: left in, the table's validation would refuse the whole
         refresh for one broken item."""
         if implausible(cost, row["upfront_price"]):
             self._skip("implausible_price")
             return
         oid = row["offer_id"]
+        if oid in self._conflicting:
+            self._skip("conflicting_prices")
+            return
         if oid in offers:
-            self._skip("duplicate")
             old = offers[oid]
-            if effective_hourly(old["hourly_price"], old["upfront_price"], old["term_months"]) <= cost:
+            if (old["hourly_price"], old["upfront_price"]) == (row["hourly_price"], row["upfront_price"]):
+                self._skip("duplicate")
                 return
+            del offers[oid]
+            self._conflicting.add(oid)
+            self._skip("conflicting_prices", 2)
+            return
         offers[oid] = row
 
     # -- DescribeSpotPriceHistory -------------------------------------------------------------------
@@ -483,7 +509,7 @@ class AwsPriceSource:
             for page in self._pages(ec2.describe_spot_price_history, params, "DescribeSpotPriceHistory", region):
                 pages += 1
                 for quote in page.get("SpotPriceHistory", []) or []:
-                    self._add_spot_quote(quote, region, facts, newest)
+                    self._add_spot_quote(quote, region, facts, newest, now)
                 check_offer_count(len(newest), f"AWS DescribeSpotPriceHistory in {region}: the spot quotes "
                                                "(instance type and zone)")
                 progress(f"aws {region}: spot prices", pages, None)
@@ -505,7 +531,7 @@ class AwsPriceSource:
         return rows
 
     def _add_spot_quote(self, quote: dict, region: str, facts: dict[str, dict],
-                        newest: dict[tuple[str, str], tuple[datetime, float]]) -> None:
+                        newest: dict[tuple[str, str], tuple[datetime, float]], now: datetime) -> None:
         itype = quote.get("InstanceType", "")
         if itype not in facts or not str(quote.get("ProductDescription", "")).startswith("Linux/UNIX"):
             return
@@ -518,20 +544,24 @@ class AwsPriceSource:
         if not zone_name and not re.fullmatch(r"[a-z]+\d+-az\d+", zone_id):
             self._skip("local_zone_spot")
             return
-        try:
-            price = float(quote["SpotPrice"])
-        except (KeyError, TypeError, ValueError):
-            price = math.nan
+        price = api_number(quote.get("SpotPrice"))   # "3_673" is no price; 400 digits are inf
         if not math.isfinite(price):
             self._skip("malformed")
             return
         stamp = quote.get("Timestamp")
         if isinstance(stamp, str):
-            stamp = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            try:
+                stamp = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            except ValueError:
+                self._skip("malformed")
+                return
         if not isinstance(stamp, datetime):
             stamp = datetime.min.replace(tzinfo=timezone.utc)
         if stamp.tzinfo is None:
             stamp = stamp.replace(tzinfo=timezone.utc)
+        if stamp > now + timedelta(seconds=SPOT_CLOCK_SKEW_S):
+            self._skip("future_timestamp")
+            return
         key = (itype, zone_id or zone_name)
         if key not in newest or stamp > newest[key][0]:
             newest[key] = (stamp, price)
@@ -773,11 +803,8 @@ def _term_prices(term: dict) -> tuple[float, float] | str:
         usd = per_unit.get("USD")
         if usd is None:
             return "non_usd"
-        try:
-            value = float(usd)
-        except (TypeError, ValueError):
-            return "malformed"
-        if value < 0 or not math.isfinite(value):   # "1e400" and "Infinity" parse as inf
+        value = api_number(usd)   # NaN for "3_673" or an object, inf for 400 digits or "1e400"
+        if value < 0 or not math.isfinite(value):
             return "malformed"
         unit = dim.get("unit")
         if unit == "Hrs" and hourly is None:

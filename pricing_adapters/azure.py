@@ -81,7 +81,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
 import httpx
@@ -92,10 +92,12 @@ from pricing_adapters.base import (
     DEFAULT_DEADLINE_S,
     Deadline,
     Progress,
+    api_number,
     call_with_deadline,
     check_endpoint,
     check_offer_count,
     no_progress,
+    offers_table,
 )
 from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError, RegionError, ThrottledError
 from pricing_adapters.extras import require
@@ -114,10 +116,9 @@ from pricing_adapters.schema import (
     MAX_HOURLY_PRICE,
     MAX_UPFRONT_PRICE,
     MIN_HOURLY_PRICE,
-    OFFER_COLUMNS,
     offer_id,
-    validate_offers,
 )
+from pricing_adapters.shown import shortened
 
 PROVIDER = registry.AZURE
 PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
@@ -151,17 +152,19 @@ MAX_REDIRECTS = 5           # httpx's own default is 20; the API itself does not
 # codings ("gzip, gzip") in one go per network chunk, so each layer multiplies what one chunk becomes
 # (6.7 kB of gzip of gzip is 4 GiB) before MAX_PAGE_BYTES can be counted.
 PAGE_CODINGS = frozenset({"gzip", "deflate", "br", "identity"})
-GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE)  # NP (FPGA) and NM (media) are not GPUs
+GPU_SERIES = re.compile(r"^standard_n[cdgv]", re.IGNORECASE | re.ASCII)  # NP (FPGA) and NM (media) are not GPUs
 # A VM size's name as Azure spells them (Standard_ND96isr_H100_v5): letters, digits, '_' and '-', short. A size
 # the size table does not know is stored under the name the listing gives: a name holding a NUL or 5,000 digits
-# was stored and printed whole.
-VM_SIZE_NAME = re.compile(r"Standard_[A-Za-z0-9_-]{1,60}", re.IGNORECASE)
+# was stored and printed whole. ASCII: without it IGNORECASE lets the Kelvin sign and the long s in as K and s.
+VM_SIZE_NAME = re.compile(r"Standard_[A-Za-z0-9_-]{1,60}", re.IGNORECASE | re.ASCII)
 # armRegionName: lower-case letters and digits (eastus2, germanywestcentral). The name goes into the
 # API's $filter between quotes, so nothing else may pass.
 REGION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
-# unitOfMeasure of a per-hour price: Virtual Machines meters say "1 Hour"; "N Hours" is N hours' price
-EFFECTIVE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")   # effectiveStartDate "2023-09-01T00:00:00Z"
-HOURS_UNIT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+hours?\s*$", re.IGNORECASE)
+# effectiveStartDate "2023-09-01T00:00:00Z": the date the price took effect (_effective_start)
+EFFECTIVE_DATE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:T[0-9:.]{0,20}(?:Z|[+-][0-9]{2}:[0-9]{2})?)?")
+# unitOfMeasure of a per-hour price: Virtual Machines meters say "1 Hour"; "N Hours" is N hours' price, N a whole
+# number: "0.001 Hours" would multiply the price by 1,000
+HOURS_UNIT = re.compile(r"^\s*([0-9]{1,9})\s+hours?\s*$", re.IGNORECASE | re.ASCII)
 
 # SkyPilot upstream fetch_azure.py AZURE_MISSING_GPU_COUNT (docs/data-sources.md, Azure price snapshot):
 # families whose ResourceSku has no `GPUs` capability. Keys are normalised families (see family_key).
@@ -189,9 +192,34 @@ def _float(value: Any) -> float:
         return math.nan
     try:
         out = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: an int of 400 digits
         return math.nan
     return out
+
+
+SHOWN_LINK_CHARS = 300   # of a page's URL in a message: a real NextPageLink has about 200
+
+
+def _shown_link(link: str) -> str:
+    """A URL (or a text holding one) as a message shows it: whole up to SHOWN_LINK_CHARS characters, else its
+    start and its length. A page names the next: a link of a megabyte must not come back whole."""
+    if len(link) <= SHOWN_LINK_CHARS:
+        return link
+    return f"{link[:SHOWN_LINK_CHARS - 60]}… ({len(link):,} characters)"
+
+
+def _effective_start(value: Any) -> date | None | bool:
+    """An item's effectiveStartDate as a date; None when it has none; False when it is not a date (text that is
+    no real day, a number, an object)."""
+    if value is None or value == "":
+        return None
+    m = EFFECTIVE_DATE.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        return False
+    try:
+        return date.fromisoformat(m.group(1))
+    except ValueError:   # 2026-02-30
+        return False
 
 
 def _isnan(x: float) -> bool:
@@ -215,7 +243,7 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
         return [], ["windows"]
     if " Cloud Services" in product:
         return [], ["cloud_services"]
-    price = _float(item.get("retailPrice"))
+    price = api_number(item.get("retailPrice"))   # 400 digits: inf; "3_673": NaN
     if _isnan(price):
         return [], ["no_price"]
     if math.isinf(price):   # JSON 1e400 reads as inf: not a price
@@ -270,7 +298,7 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
             if plan_option is None:
                 skipped.append("unknown_savings_plan_term")
                 continue
-            rate = _float(plan.get("retailPrice"))
+            rate = api_number(plan.get("retailPrice"))
             if _isnan(rate):
                 skipped.append("no_price")
                 continue
@@ -294,7 +322,7 @@ def unit_hours(unit: str) -> float | None:
     if m is None:
         return None
     hours = float(m.group(1))
-    return hours if math.isfinite(hours) and hours > 0 else None
+    return hours if hours >= 1 else None
 
 
 # ------------------------------------------------------------------ GPU size facts
@@ -507,10 +535,8 @@ class AzurePriceSource:
         finally:
             if self.http is None:
                 client.close()
-        df = pd.DataFrame(rows, columns=list(OFFER_COLUMNS))
-        if not df.empty:
-            df = df.sort_values(["region", "sku", "purchase_option"], kind="mergesort")
-        return validate_offers(df, origin="azure refresh")
+        rows.sort(key=lambda row: (row["region"], row["sku"], row["purchase_option"]))   # stable, as mergesort
+        return offers_table(rows, "azure refresh", self._skip)
 
     # -- ARM -----------------------------------------------------------------------------------------
 
@@ -597,7 +623,7 @@ class AzurePriceSource:
             # an item without its own currencyCode is in the page's: one not asked for fails the refresh
             billed = str(page.get("BillingCurrency") or self.currency).upper()
             if billed != self.currency:
-                raise PriceSourceError(f"Azure Retail Prices API returned a page billed in {billed} for {region}; "
+                raise PriceSourceError(f"Azure Retail Prices API returned a page billed in {shortened(billed)} for {region}; "
                                        f"{self.currency} was asked for")
             returned += len(page["Items"])
             self._add_offers(region, page["Items"], facts, as_of, best)
@@ -606,12 +632,12 @@ class AzurePriceSource:
             nxt = page.get("NextPageLink")
             del page   # before the next page is read: one page in memory at a time
             if nxt and not isinstance(nxt, str):
-                raise PriceSourceError(f"Azure Retail Prices API: page {url} has a NextPageLink that is not a URL")
+                raise PriceSourceError(f"Azure Retail Prices API: page {_shown_link(url)} has a NextPageLink that is not a URL")
             if nxt and nxt in seen:
-                raise PriceSourceError(f"Azure Retail Prices API: NextPageLink loops back to {nxt}")
+                raise PriceSourceError(f"Azure Retail Prices API: NextPageLink loops back to {_shown_link(nxt)}")
             if nxt:
                 seen.add(nxt)
-                self._on_prices_host(nxt, f"page {url} has a NextPageLink")   # requested as given: it names pages
+                self._on_prices_host(nxt, f"page {_shown_link(url)} has a NextPageLink")   # requested as given: it names pages
             url = nxt or None
         self.returned[region] = returned
         return [row for _, row in best.values()]
@@ -624,11 +650,12 @@ class AzurePriceSource:
         try:
             target = httpx.URL(current).join(link) if current is not None else httpx.URL(link)
         except httpx.InvalidURL as exc:
-            raise PriceSourceError(f"Azure Retail Prices API: {what} that is not a URL: {link!r} ({exc}); "
+            raise PriceSourceError(f"Azure Retail Prices API: {what} that is not a URL: {_shown_link(repr(link))} "
+                                   f"({_shown_link(str(exc))}); "
                                    f"nothing was saved") from None
         base = httpx.URL(self.prices_url)
         if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
-            raise PriceSourceError(f"Azure Retail Prices API: {what} to {str(target)[:200]}, which is not on "
+            raise PriceSourceError(f"Azure Retail Prices API: {what} to {_shown_link(str(target))}, which is not on "
                                    f"{base.scheme}://{base.netloc.decode('ascii')} (the scheme, host and port of "
                                    f"the prices URL, {PRICES_URL_ENV}); refused; nothing was saved")
         return target
@@ -636,7 +663,7 @@ class AzurePriceSource:
     def _page(self, client: httpx.Client, url: str, params: dict | None) -> dict:
         """One Retail Prices page as a dict with an `Items` list, retrying 429, 5xx, timeouts and
         connection errors within the deadline; PriceSourceError (or a subclass) otherwise."""
-        shown = url if params is None else str(httpx.URL(url, params=params))
+        shown = _shown_link(url if params is None else str(httpx.URL(url, params=params)))
         for attempt in range(1, self.max_attempts + 1):
             self._deadline.check(f"Azure Retail Prices page {shown}")
             try:
@@ -667,13 +694,26 @@ class AzurePriceSource:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _get(self, client: httpx.Client, url: str, params: dict | None, shown: str) -> tuple[int, httpx.Headers, bytes]:
-        """(status, headers, body) of one GET, read chunk by chunk: a read timeout bounds each chunk, the
-        deadline the whole body (a server dripping a byte at a time is cut off) and MAX_PAGE_BYTES its size.
-        Redirects are followed here, at most MAX_REDIRECTS, each only on the prices URL's host."""
+        """(status, headers, body) of one GET within the deadline. A read timeout bounds each read; the deadline
+        bounds the whole answer, its status line and headers too: a server dripping a byte at a time, or gzip
+        blocks that decode to nothing, keeps every read short and would otherwise hold the refresh for hours
+        (review, 2026-12-05). So the GET runs in a thread the caller stops waiting for at the deadline, its
+        connection closed then (call_with_deadline)."""
+        what = f"Azure Retail Prices page {shown}"
+        open_now: list[httpx.Response] = []
+        return call_with_deadline(self._deadline, what, lambda: self._read(client, url, params, shown, open_now),
+                                  on_abandon=lambda: [response.close() for response in open_now])
+
+    def _read(self, client: httpx.Client, url: str, params: dict | None, shown: str,
+              open_now: list[httpx.Response]) -> tuple[int, httpx.Headers, bytes]:
+        """`_get`'s GET, read chunk by chunk: MAX_PAGE_BYTES bounds the body, the deadline is checked at each
+        chunk, and the response being read is in `open_now` (for `_get` to close). Redirects are followed
+        here, at most MAX_REDIRECTS, each only on the prices URL's host."""
         for _ in range(MAX_REDIRECTS + 1):
             remaining = max(self._deadline.remaining(), 0.001)
             timeout = httpx.Timeout(min(READ_TIMEOUT_S, remaining), connect=min(CONNECT_TIMEOUT_S, remaining))
             with client.stream("GET", url, params=params, timeout=timeout, follow_redirects=False) as response:
+                open_now[:] = [response]
                 if response.is_redirect:
                     url = str(self._on_prices_host(response.headers["location"],   # may be relative (RFC 9110)
                                                    f"{shown} redirects (HTTP {response.status_code})",
@@ -768,11 +808,17 @@ class AzurePriceSource:
                 size = _unknown_size_facts(arm_sku.strip())
             currency = str(item.get("currencyCode") or self.currency).upper()
             if currency != self.currency:
-                raise PriceSourceError(f"Azure Retail Prices API returned {currency} prices for {arm_sku} in "
-                                       f"{region}; {self.currency} was asked for")
-            effective = EFFECTIVE_DATE.match(str(item.get("effectiveStartDate") or ""))
+                raise PriceSourceError(f"Azure Retail Prices API returned {shortened(currency)} prices for "
+                                       f"{shortened(arm_sku)} in {region}; {self.currency} was asked for")
+            started = _effective_start(item.get("effectiveStartDate"))
+            if started is False:   # not a date: it cannot rank the quote against others (a string "zzzz" won)
+                self._skip("bad_effective_date", len(offers))
+                continue
+            if started is not None and started.isoformat() > as_of:   # a price not yet in force (2099 won)
+                self._skip("not_yet_effective", len(offers))
+                continue
             # the date the price took effect, often years back: when it was read is the fetch date
-            date_note = f"effectiveStartDate {effective.group(0)}" if effective else ""
+            date_note = f"effectiveStartDate {started.isoformat()}" if started else ""
             source = f"{PRICES_SOURCE} ({self.prices_url}, api-version {API_VERSION}); GPU facts: {size['origin']}"
             for option, hourly, price_note in offers:
                 oid = offer_id(PROVIDER, region, size["sku"], option)
@@ -788,7 +834,7 @@ class AzurePriceSource:
                     "note": " | ".join(n for n in notes if n),
                 }
                 # Preference among duplicate quotes: primary meter, then the newest effectiveStartDate.
-                rank = (_primary_meter(item), str(item.get("effectiveStartDate") or ""))
+                rank = (_primary_meter(item), started or date.min)
                 if oid in best:
                     self._skip("duplicate")
                     if rank <= best[oid][0]:

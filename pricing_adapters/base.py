@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pandas as pd
 
 from pricing_adapters.errors import DeadlineExceeded, PriceSourceError, SourceConfigError
+from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, row_problems, validate_offers
 from pricing_adapters.settings import DEFAULT_DEADLINE_S
 
 T = TypeVar("T")
@@ -92,12 +94,15 @@ class Deadline:
                                    f"be trusted; nothing was saved")
 
 
-def call_with_deadline(deadline: Deadline, what: str, call: Callable[[], T]) -> T:
+def call_with_deadline(deadline: Deadline, what: str, call: Callable[[], T],
+                       on_abandon: Callable[[], None] | None = None) -> T:
     """`call()`'s result, or DeadlineExceeded when it has not returned by the deadline.
 
-    For clients whose socket timeouts bound one read but not a whole answer (botocore, azure-core): a
-    server dripping a byte every few seconds never trips a read timeout. The call runs in a daemon
-    thread; when the deadline passes it is abandoned (it ends with its connection, or with the process).
+    For clients whose socket timeouts bound one read but not a whole answer (botocore, azure-core, httpx): a
+    server dripping a byte every few seconds — or its headers, or gzip blocks that decode to nothing —
+    never trips a read timeout. The call runs in a daemon thread; when the deadline passes it is abandoned
+    (it ends with its connection, or with the process), after `on_abandon()` (say, closing the connection
+    it reads, so that its next read fails) when given; an error of `on_abandon` is dropped.
     """
     deadline.check(what)
     box: dict[str, object] = {}
@@ -113,6 +118,11 @@ def call_with_deadline(deadline: Deadline, what: str, call: Callable[[], T]) -> 
     # join() raises OverflowError above TIMEOUT_MAX (~292 years): a deadline of 1e10 s or inf waits that long
     worker.join(min(deadline.remaining(), threading.TIMEOUT_MAX))
     if worker.is_alive():
+        if on_abandon is not None:
+            try:
+                on_abandon()
+            except Exception:  # noqa: BLE001, S110 - best effort: the thread is let go either way
+                pass
         deadline.check(what)
         raise DeadlineExceeded(f"gave up on {what} at the {deadline.seconds:g} s deadline; nothing was saved")
     if "error" in box:
@@ -132,3 +142,42 @@ def check_endpoint(url: str, setting: str) -> None:
         raise SourceConfigError(f"{setting}={url!r} is not a usable URL: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SourceConfigError(f"{setting}={url!r} is not a usable URL: expected http(s)://host[:port][/path]")
+
+
+# -- numbers and rows an API sends ----------------------------------------------------------------------
+
+# A price or count as an API writes it in text: decimal digits, an optional fraction and exponent. Python's
+# float() reads more: "3_673" as 3673 (digit separators), " 1e3 ", "nan", "infinity".
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+MAX_NUMBER_CHARS = 64   # of a number sent as text: a real price has a dozen
+
+
+def api_number(value: Any) -> float:
+    """A number an API sent — a JSON number, or decimal text such as "3.673" or "2e-3" — as a float: ±inf
+    for one too large for a float (a JSON integer of 400 digits, which float() refuses with OverflowError,
+    or "1e400"); NaN for anything else (JSON true, null, an object, "3_673", "nan", " 1 ", text over
+    MAX_NUMBER_CHARS characters)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return math.nan
+    if isinstance(value, str):
+        if len(value) > MAX_NUMBER_CHARS or not _DECIMAL.fullmatch(value):
+            return math.nan
+        return float(value)
+    try:
+        return float(value)
+    except OverflowError:   # an int beyond a float's range
+        return math.inf if value > 0 else -math.inf
+
+
+def offers_table(rows: list[dict], origin: str, skip: Callable[[str, int], None]) -> pd.DataFrame:
+    """The validated offers table of an adapter's `rows`, without the rows that break the contract (a
+    negative memory size, a vCPU count of 1e400 …), each counted with `skip("malformed_row", 1)`: one broken
+    item must not refuse a whole region's refresh, as a bad price does not."""
+    if not rows:
+        return empty_offers()
+    typed = validate_offers(pd.DataFrame(rows, columns=list(OFFER_COLUMNS)), origin=origin, check=False)
+    bad = (row_problems(typed) != "").to_numpy()
+    if bad.any():
+        skip("malformed_row", int(bad.sum()))
+        typed = typed[~bad]
+    return validate_offers(typed, origin=origin)

@@ -30,7 +30,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     if empty and returned:
         # the listing was there but nothing in it could be used: say why, not "check the region code"
         skipped = ", ".join(f"{v} {k}" for k, v in sorted((getattr(source, "skipped", None) or {}).items()))
-        raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)}: {returned} price items "
+        items = getattr(source, "returned_what", "price items")   # what the adapter counts in `returned`
+        raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)}: {returned} {items} "
                                f"were returned and every one was skipped (skipped in this refresh: "
                                f"{skipped or 'none counted'}); nothing was saved")
     if empty:
