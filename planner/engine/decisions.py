@@ -60,8 +60,10 @@ DEFAULT_CLOSE_CALL_SHARE = 0.02
 # the field that carries a workload's demand, in the order looked for, and its unit
 DEMAND_FIELDS = {"gpu_hours_per_month": "GPU-hours per month", "requests_per_second": "requests per second",
                  "reference_gpus": "reference GPUs"}
-MAX_FLIP_SOLVES = 14           # per card: 12 to narrow [0, today] (bisection needs as many), 2 for the steps down from today
+MAX_FLIP_SOLVES = 14           # per card: the steps down from today (_below_today) and the narrowing after them
 MAX_SOLVES_ABOVE_TODAY = 6     # looking above today (doubling), when only min_units made the plan hold the card
+# the first step down from today is at most this share of today; each next step doubles it (_below_today)
+FIRST_STEP_SHARE = 0.1
 FLIP_PRECISION = 1e-3          # stop narrowing when the flip demand is known within ± this share of itself
 # a probe on either side of where the totals' lines cross (_crossing) lies this share of FLIP_PRECISION from it,
 # so that a probe below that holds fewer and one above that holds the card end the search within precision
@@ -802,12 +804,17 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     name, today = w.demand_field, w.demand_amount   # the field the scenario states its demand in
     least = int(dict(zip(r.inp.col("sku"), r.inp.col("min_units"))).get(card, 0))
     relax = {f"constraints.min_units.{card}": 0} if least > 0 else {}
+    notes = [f"min_units {least} relaxed for this search"] if relax else []
+    if relax and _bought_by_min_units_alone(r, card):
+        # the minimum is what lets the plan buy it (cap_cost's `permits`): relaxed alone, no demand could buy it
+        relax["onprem.cards"] = [*r.scenario.onprem.cards, card]
+        notes = [f"min_units {least} relaxed and {card} listed in onprem.cards for this search (the minimum was "
+                 "what let the plan buy it)"]
     search = _FlipSearch(r, card, units, f"workloads.{workload}.{name}", relax)
     search.fleets[today] = r.plan_purchases()
     if not relax and math.isfinite(r.total):
         search.totals[today] = r.total   # the plan itself: the optimum at today's demand, holding `units`
     row = {"demand_today": today, "flip_demand": math.nan, "unit": DEMAND_FIELDS[name], "precision_pct": math.nan}
-    notes = [f"min_units {least} relaxed for this search"] if relax else []
     unit = DEMAND_FIELDS[name]
 
     def ended(note: str) -> dict:
@@ -877,25 +884,34 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
             "solves": search.solves, "note": "; ".join(notes)}
 
 
+def _bought_by_min_units_alone(r: _Resolver, card: str) -> bool:
+    """Whether `card` is a catalog card not in onprem.cards, which only its min_units lets the plan buy."""
+    buyable = dict(zip(r.inp.col("sku"), r.inp.col("buyable")))
+    return not bool(buyable.get(card, True)) and card not in r.scenario.onprem.custom_cards
+
+
 def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float]:
     """(low, high) below today's demand, where the plan holds its units: `high` a demand that holds them,
     `low` one that holds fewer or has no fleet; low None when the card is still held at zero demand or the
     solver stopped there (`search.stopped`).
 
-    A card held `units` times for one workload is mostly sized to its demand, so the flip is usually
-    within a few cards' share of today: two steps down of today / units (one card's share) and three
-    times that find it in 8 solves on industrial.yaml (2026-12-04), where bisection on [0, today] needs at least
-    10 (docs/decisions.md). A flip further down costs these two solves more; zero demand is tried only then."""
-    step, high = today / search.units, today
-    for demand in (today - step, today - 3 * step):
-        if demand <= 0:
-            break
+    A card held `units` times for one workload is mostly sized to its demand, so the flip is usually within a
+    few cards' share of today: the search steps down from today by one card's share (today / units), then by
+    twice and four times that and so on, doubling, and tries zero demand only when the steps reach it. The
+    first step is at most FIRST_STEP_SHARE of today, and each step at most doubles the last: the flip found is
+    then the one nearest today unless a band of demands holding fewer lies wholly between two steps. Before
+    (2026-12-05) a card held once stepped to zero at once, and two steps of one and three shares left wide gaps:
+    where a cheaper card took the card's place just below today and lost it further down, the narrowing found a
+    flip far below today (a review's card reported held down to 16 % of today's demand, and not held at 87 %)."""
+    share, high = min(1 / search.units, FIRST_STEP_SHARE), today
+    while share < 1:
+        demand = today * (1 - share)
         found = search.holds(demand)
         if found is None and not search.no_fleet:
             break   # the solver stopped (or the solves are spent): narrow from zero instead
         if not found:
             return demand, high
-        high = demand
+        high, share = demand, 2 * share
     at_zero = search.holds(0.0)
     if at_zero is None and search.stopped:
         return None, high
