@@ -146,24 +146,58 @@ def write_folder_atomic(path: str | Path, files: dict[str, str | bytes]) -> Path
     place of `path` in one rename (an exchange where the system has one), so a reader, a failure or a
     killed process sees the whole previous folder or the whole new one. On failure the temporary folder
     is removed and `path` is left as it was; temporary folders of killed writers are removed next time.
+    Where `path` is a folder that cannot be swapped but takes files (a mount point, or its parent not
+    writable), each file is replaced whole in it instead (`_write_each`): "cannot write: Device or resource
+    busy" before, for a Docker volume given as `--out`.
     """
     given, path = Path(path), Path(os.path.realpath(path))   # a symlinked folder is replaced at its target
     _make_folder(path.parent)
     _remove_leftovers(path)
     _check_writable(path)
-    tmp = Path(tempfile.mkdtemp(prefix=f"{path.name}.tmp-{os.getpid()}-", dir=path.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f"{path.name}.tmp-{os.getpid()}-", dir=path.parent))
+    except OSError as exc:
+        if _swap_refused(exc, path):
+            return _write_each(path, files, given)
+        raise
     try:
         for name, data in files.items():
             _write_fd(os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), data)
         os.chmod(tmp, path.stat().st_mode & 0o7777 if path.is_dir() else 0o777 & ~_umask())
         _fsync_dir(tmp)
         old = _swap(tmp, path)
+    except OSError as exc:
+        _remove_folder(tmp)
+        if _swap_refused(exc, path):
+            return _write_each(path, files, given)
+        raise
     except BaseException:
         _remove_folder(tmp)
         raise
     if old is not None:
         _remove_previous(old)
     _fsync_dir(path.parent)
+    return given
+
+
+# How the swap of folders fails where the folder itself still takes files: a mount point (EBUSY: a Docker
+# volume, a tmpfs), or a parent folder this user may not write, that is immutable or on a read-only mount
+_SWAP_REFUSED = frozenset({errno.EBUSY, errno.EACCES, errno.EPERM, errno.EROFS, errno.EXDEV})
+
+
+def _swap_refused(exc: OSError, path: Path) -> bool:
+    """Whether `exc` stopped the swap of folders at `path` while `path` is a folder this user can write into."""
+    return exc.errno in _SWAP_REFUSED and path.is_dir() and os.access(path, os.W_OK | os.X_OK)
+
+
+def _write_each(path: Path, files: dict[str, str | bytes], given: Path) -> Path:
+    """write_folder_atomic where the folder cannot be swapped: each file replaced whole in the folder itself
+    (write_atomic), so a reader sees every file old or new but may see some old and some new until the last
+    is written; files of the folder that are not in `files` are left as they are (it may be a user's mounted
+    volume)."""
+    for name, data in files.items():
+        write_atomic(path / name, data)
+    _fsync_dir(path)
     return given
 
 

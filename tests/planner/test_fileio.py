@@ -4,13 +4,16 @@ regular file, leaving its reader waiting for ever)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import threading
+from pathlib import Path
 
 import pytest
 
-from planner.fileio import write_atomic
+from planner import fileio
+from planner.fileio import write_atomic, write_folder_atomic
 
 
 def test_a_symlink_is_kept_and_its_target_gets_the_new_text(tmp_path):
@@ -71,3 +74,53 @@ def test_a_write_removes_the_temporary_files_killed_writers_left_and_only_those(
     assert target.read_text() == "{}"
     assert not left.exists() and running.exists() and other.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, running.name, other.name])
+
+
+# ---------------------------------------------------------------------------------------------------
+# A folder that cannot be swapped: a mount point (a Docker volume given as --out), a parent not writable
+
+def _refuse(code: int):
+    def refused(*args, **kwargs):
+        raise OSError(code, os.strerror(code), "refused here as the system refuses it there")
+    return refused
+
+
+@pytest.mark.parametrize("where, code", [("_swap", errno.EBUSY), ("_swap", errno.EPERM),
+                                         ("mkdtemp", errno.EACCES), ("mkdtemp", errno.EROFS)],
+                         ids=["mount point", "immutable parent", "parent not writable", "parent read-only mount"])
+def test_a_folder_that_cannot_be_swapped_gets_each_file_replaced_whole(tmp_path, monkeypatch, where, code):
+    # was: "cannot write: Device or resource busy" (mount point) or "Operation not permitted" (parent folder)
+    out = tmp_path / "volume"
+    out.mkdir()
+    (out / "fleet.csv").write_text("old fleet")
+    (out / "notes.txt").write_text("the user's own file")
+    if where == "_swap":
+        monkeypatch.setattr(fileio, "_swap", _refuse(code))
+    else:
+        monkeypatch.setattr(fileio.tempfile, "mkdtemp", _refuse(code))
+    assert write_folder_atomic(out, {"fleet.csv": "new fleet", "plan.json": b"{}"}) == out
+    assert (out / "fleet.csv").read_text() == "new fleet" and (out / "plan.json").read_bytes() == b"{}"
+    assert (out / "notes.txt").read_text() == "the user's own file"   # not the set's: left as it was
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["volume"]     # no temporary folder left beside it
+    assert sorted(p.name for p in out.iterdir()) == ["fleet.csv", "notes.txt", "plan.json"]   # nor in it
+
+
+def test_a_folder_that_does_not_exist_and_cannot_be_made_by_a_swap_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(fileio, "_swap", _refuse(errno.EBUSY))
+    with pytest.raises(OSError, match="Device or resource busy"):
+        write_folder_atomic(tmp_path / "new", {"fleet.csv": "x"})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plan_out_into_a_mount_point_writes_the_files(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    monkeypatch.setattr(fileio, "_swap", _refuse(errno.EBUSY))
+    out = tmp_path / "volume"
+    out.mkdir()
+    worked = Path(__file__).resolve().parents[2] / "examples" / "worked-example.yaml"
+    result = CliRunner().invoke(app, ["plan", str(worked), "--no-decisions", "--no-baselines", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "plan.json").is_file() and (out / "fleet.csv").is_file()
