@@ -81,6 +81,16 @@ def _item_at(parts: list[str], k: int, names: list[Any]) -> tuple[int | None, in
     return None, k
 
 
+def _workload_span(parts: list[str], data: dict) -> tuple[int, int]:
+    """(first, end) of the segments of `parts` that name a workload of the scenario dump `data` (as _set_path
+    reads them), else (0, 0)."""
+    workloads = data.get("workloads")
+    if len(parts) < 2 or parts[0] != "workloads" or not isinstance(workloads, list):
+        return 0, 0
+    idx, end = _item_at(parts, 1, [w.get("name") if isinstance(w, dict) else None for w in workloads])
+    return (1, end) if idx is not None else (0, 0)
+
+
 def path_keys(path: str, workload_names) -> list[str]:
     """The keys of a dotted override `path`, a workload's name as one key however many dots it holds
     (`workloads.team.a.growth_per_month` → workloads, team.a, growth_per_month when `team.a` is one of
@@ -127,7 +137,10 @@ def overlapping_paths(scenario: Scenario, paths: list[str]) -> list[tuple[str, s
 def _set_path(data: dict, path: str, value: Any) -> None:
     """Set `value` at dotted `path` in a scenario dump, checking each step against the models."""
     parts = path.split(".")
-    if not path or any(p == "" for p in parts):
+    # an empty segment is no key, except inside a workload's name (`team.a..v2`, `v2.` pass validation: the
+    # path of a slider or a sweep over such a workload was refused)
+    named = _workload_span(parts, data)
+    if not path or any(p == "" and not named[0] <= i < named[1] for i, p in enumerate(parts)):
         raise _problem(path, "expected a dotted path such as onprem.electricity_per_kwh")
     node: Any = data
     kind, schema = "model", Scenario
