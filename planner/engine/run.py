@@ -40,6 +40,7 @@ from planner.engine.workloads import speed_sources
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.text import shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,6 +75,14 @@ def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None) -> 
                                                or max_dispatch_variables < 0):
         raise PlannerError("max_dispatch_variables: expected a whole number from 0 (or None: no limit), got "
                            f"{max_dispatch_variables!r}")
+
+
+def check_switches(what: str, **switches: Any) -> None:
+    """PlannerError for a switch (baselines=, reduced= …) that is not True or False: `plan(s, baselines="no")`
+    ran the baselines, as any non-empty text is true."""
+    for name, value in switches.items():
+        if not isinstance(value, bool):
+            raise PlannerError(f"{what}: {name}: expected True or False, got {shortened(repr(value))}")
 
 
 def _finite(number: numbers.Real) -> bool:
@@ -222,6 +231,10 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
     check_limits(time_limit, max_dispatch_variables)
+    check_switches("plan", baselines=baselines, reduced=reduced, prefetch_baselines=prefetch_baselines)
+    if extra_constraints is not None and not callable(extra_constraints):   # was a TypeError inside build_model
+        raise PlannerError(f"plan: extra_constraints: expected a function of the built model (or None), got "
+                           f"{shortened(repr(extra_constraints))}")
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced)

@@ -35,6 +35,7 @@ from planner.reports.tables import (
     plan_start,
     present_value_basis,
     prices_used,
+    require_plan,
     starts_a_formula,
     summary_table,
     workbook_text,
@@ -79,6 +80,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     `path` is given. `start` (YYYY-MM) dates the months (default: `plan_start`)."""
     import xlsxwriter
 
+    require_plan(plan, "plan_to_excel (to_excel)")
     first = plan_start(start, plan.scenario)
     money = f" ({plan.currency})"
     monthly = monthly_sheet(plan, first, money)
@@ -111,7 +113,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     for name in SHEETS:
         _write_table(wb.add_worksheet(name), name, sheets[name], formats)
     wb.close()
-    return maybe_write(path, buf.getvalue())
+    return maybe_write(path, buf.getvalue(), "plan.xlsx")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ the whole previous set or the whole new one, never a mix (see `planner.fileio.wr
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import date
 from pathlib import Path
@@ -13,7 +14,7 @@ from planner.fileio import write_folder_atomic
 from planner.reports.excel import plan_to_excel
 from planner.reports.focus import plan_to_focus
 from planner.reports.markdown import plan_to_markdown
-from planner.reports.tables import csv_text, plan_to_csv, plan_to_json
+from planner.reports.tables import check_folder_exists, csv_text, plan_to_csv, plan_to_json, require_plan
 
 OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", "summary.md")
 # what an earlier version's per-file atomic writes could leave behind when killed
@@ -25,7 +26,11 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     `out_dir`, replacing a previous plan's set as a whole; return the paths of the files.
 
     Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it)."""
+    require_plan(plan, "write_plan_files (write_files)")
+    if os.fspath(out_dir) == "":   # Path("") is ".", the current folder
+        raise PlannerError("--out: no folder given; give the folder to write the plan's files into, e.g. review/")
     out_dir = Path(out_dir)
+    check_folder_exists(f"--out {out_dir}", out_dir)   # the folder itself is made, not a missing one above it
     _check_replaceable(out_dir)
     contents = {
         "plan.json": plan_to_json(plan),

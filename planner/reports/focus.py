@@ -34,7 +34,7 @@ import pandas as pd
 from planner.engine import Plan
 from planner.fileio import write_atomic
 from planner.months import HOURS_PER_MONTH, discount_factors
-from planner.reports.tables import add_months, csv_text, plan_start
+from planner.reports.tables import add_months, csv_text, export_path, plan_start, require_plan
 from pricing_adapters import registry
 
 FOCUS_COLUMNS = [
@@ -73,6 +73,7 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     """FOCUS 1.0 cost rows (see the module docstring and docs/focus.md): Σ BilledCost = Σ EffectiveCost =
     the plan's nominal money, Σ x_PresentValue = `plan.total`. Written as CSV (atomically; `csv_text`: no
     field starts a formula) when `path` is given."""
+    require_plan(plan, "plan_to_focus (to_focus)")
     charges = _one_row_per_month(_grouped_flows(plan), plan)
     charges["effective"] = np.where(charges["kind"] == "reserved", 0.0, charges["cost"])
     charges["usage_status"] = None
@@ -82,7 +83,7 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     out = _focus_columns(rows, plan, plan_start(start, plan.scenario))
     out = out.sort_values("x_PlanMonth", kind="stable").reset_index(drop=True)
     if path is not None:
-        write_atomic(path, csv_text(out))
+        write_atomic(export_path(path, "focus.csv"), csv_text(out))
     return out
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import maybe_write, present_value_basis, price_dates
+from planner.reports.tables import maybe_write, present_value_basis, price_dates, require_plan
 from planner.text import visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
@@ -62,6 +62,7 @@ def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     """A one-page summary for a planning review: headline, fleet, cost by category, baselines,
     break-even, key assumptions, solver and prices."""
+    require_plan(plan, "plan_to_markdown (to_markdown)")
     s = plan.scenario
     cur = plan.currency
     lines = [f"# {_heading(plan.scenario_name)}", ""]
@@ -112,4 +113,4 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
                   *[f"| {_text(p)} | {'' if v is None else v} |" for p, v in key], ""]
     sv = plan.solver
     lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {sv.get('gap')}, {sv.get('seconds')} s.", ""]
-    return maybe_write(path, "\n".join(lines))
+    return maybe_write(path, "\n".join(lines), "summary.md")

@@ -35,7 +35,7 @@ from typing import Any
 import pandas as pd
 
 from planner.engine.baselines import usable_cores
-from planner.engine.run import check_limits, plan_summary
+from planner.engine.run import check_limits, check_switches, plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, ScenarioError
 from planner.process import configure_process, kill_process_group
@@ -84,6 +84,27 @@ def check_processes(processes: int) -> None:
         raise PlannerError(f"sweep: {processes:,} worker processes; at most {most} on this machine "
                            f"({PROCESSES_PER_CORE} per core × {usable_cores()} usable cores): each worker solves on "
                            "one core, so more only share them; a Dask cluster goes wider")
+
+
+def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, scheduler_timeout: Any) -> None:
+    """PlannerError for a sweep argument of the wrong kind, before anything is read or solved: the library's
+    callers got an AttributeError (vary=None), islice's ValueError (max_points=nan), "1 points; at most -1",
+    a KeyError from inside dask (scheduler_timeout=nan) or "'int' object is not callable" (progress=1) after
+    the first point."""
+    if not isinstance(vary, Mapping):
+        raise PlannerError("sweep: vary: expected a mapping of dotted paths to lists of values, e.g. "
+                           f"{{'onprem.electricity_per_kwh': [0.1, 0.2]}}, got {shortened(repr(vary))}")
+    if isinstance(max_points, bool) or not isinstance(max_points, numbers.Integral) or max_points < 1:
+        raise PlannerError(f"sweep: max_points: expected a whole number from 1, got {shortened(repr(max_points))}")
+    if progress is not None and not callable(progress):
+        raise PlannerError(f"sweep: progress: expected a function progress(done, total) or None, got "
+                           f"{shortened(repr(progress))}")
+    check_switches("sweep", baselines=baselines)
+    if scheduler_timeout is not None and (isinstance(scheduler_timeout, bool)
+                                          or not isinstance(scheduler_timeout, numbers.Real)
+                                          or not math.isfinite(scheduler_timeout) or scheduler_timeout <= 0):
+        raise PlannerError(f"sweep: scheduler_timeout: expected seconds above 0 (or None: distributed's own), got "
+                           f"{shortened(repr(scheduler_timeout))}")
 
 
 def fleet_summary(fleet: pd.DataFrame) -> str:
@@ -343,6 +364,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     hold more dispatch variables is an error row, refused before its model is built (as `plan()`).
     """
     check_limits(max_dispatch_variables=max_dispatch_variables)
+    _check_arguments(vary, max_points, progress, baselines, scheduler_timeout)
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)

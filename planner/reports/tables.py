@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -16,7 +17,7 @@ import pandas as pd
 from planner._version import __version__
 from planner.engine import Plan
 from planner.errors import PlannerError
-from planner.fileio import write_atomic
+from planner.fileio import why_not_a_folder, write_atomic
 from planner.scenario import flatten_scenario
 from planner.text import visible
 
@@ -125,11 +126,43 @@ def csv_text(df: pd.DataFrame) -> str:
     return out.to_csv(index=False, lineterminator="\n")
 
 
-def maybe_write(path, data):
-    """Write `data` to `path` atomically when a path is given; return `data`."""
+def maybe_write(path, data, example: str = "plan.json"):
+    """Write `data` to `path` atomically when a path is given (`export_path` checks it first); return `data`."""
     if path is not None:
-        write_atomic(path, data)
+        write_atomic(export_path(path, example), data)
     return data
+
+
+def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
+    """`path` as the file an export may be written to; PlannerError naming it where it cannot be, as the CLI's
+    -o says: empty, a folder (or written as one, ending in "/"), or in a folder that does not exist — no folder
+    is made (a typo's would be). `example` is the file name the message suggests. Before, `to_json(p, "new/")`
+    wrote a file named `new`, `to_excel(p, "")` raised IsADirectoryError naming a hidden temporary file, and a
+    missing folder was made."""
+    text = os.fsdecode(os.fspath(path))
+    if text == "":
+        raise PlannerError(f"no file name given to write the export to; give one, e.g. {example}")
+    target = Path(text)
+    if text.endswith(("/", os.sep)) or target.is_dir():
+        raise PlannerError(f"{text}: is a folder; give a file name, e.g. {target / example}")
+    check_folder_exists(text, target)
+    return target
+
+
+def check_folder_exists(said: str, path: Path) -> None:
+    """PlannerError, naming `said`, where the folder `path` is written into does not exist (for a symbolic link,
+    its target's folder)."""
+    folder = Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
+    if not folder.is_dir():
+        raise PlannerError(f"{said}: {why_not_a_folder(folder)}")
+
+
+def require_plan(x: Any, what: str) -> None:
+    """PlannerError unless `x` is a Plan (from planner.plan): the exports read its tables (a Scenario or None
+    raised pydantic's "generated_at Instance is frozen" or an AttributeError)."""
+    if not isinstance(x, Plan):
+        raise PlannerError(f"{what} needs a Plan from planner.plan() (or add_decisions / add_baselines); "
+                           f"got {type(x).__name__}")
 
 
 def generated_at(plan: Plan) -> str:
@@ -158,6 +191,7 @@ def plan_to_dict(plan: Plan) -> dict:
     baselines, break_even, utilisation, energy, solver, prices (their source and dates), prices_used (the
     unit prices behind each fleet row), and the scenario solved (scenario_inputs, so that `fleetplan
     compare` can read a saved plan)."""
+    require_plan(plan, "plan_to_dict (to_json)")
     # tables through `records` (JSON-ready already), every other value through `clean`
     return {
         "version": __version__,
@@ -218,6 +252,9 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving. The
     tables of `MONEY_TABLES` end with a `currency` column (the plan's ISO code), those of
     `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`)."""
+    require_plan(plan, "plan_to_csv (to_csv)")
+    if table is not None and not isinstance(table, str):   # table=['fleet'] raised "unhashable type: 'list'"
+        raise PlannerError(f"table={table!r}: expected one table's name, e.g. table='monthly'")
     tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
               "break_even": plan.break_even, "utilisation": plan.utilisation, "schedule": plan.schedule,
               "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds, "serving": plan.serving}
@@ -236,7 +273,7 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
         df = df.assign(currency=plan.currency)
     if table in PRESENT_VALUE_TABLES:
         df = df.assign(money_basis=present_value_basis(plan))
-    return maybe_write(path, csv_text(df))
+    return maybe_write(path, csv_text(df), f"{table}.csv")
 
 
 # ---------------------------------------------------------------------------------------------------

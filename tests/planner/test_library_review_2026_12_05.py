@@ -1,0 +1,163 @@
+"""The library and export review of 2026-12-05: workload names with an empty dot segment (`team.a..v2`, `v2.`)
+passed validation but no override path could name them (sweeps, the dashboard's sliders, share links)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from planner import apply_overrides, load_scenario
+from planner.cli import app
+from planner.errors import ScenarioError
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8")
+
+
+def _entry_with_workloads(tmp_path: Path, names: list[str]) -> Path:
+    """entry.yaml with its one workload repeated under `names`, demands 100, 110, 120 …"""
+    head, _, block = ENTRY.partition("workloads:\n")
+    body = block.replace("  - name: coursework-and-kaggle\n", "")
+    entries = "".join(f'  - name: "{name}"\n' + body.replace("gpu_hours_per_month: 120", f"gpu_hours_per_month: {100 + 10 * i}")
+                      for i, name in enumerate(names))
+    path = tmp_path / "dots.yaml"
+    path.write_text(head + "workloads:\n" + entries, encoding="utf-8")
+    return path
+
+
+NAMES = ["team.a..v2", "v2.", ".lead", "team.a"]
+
+
+def test_an_override_names_a_workload_whose_name_has_an_empty_dot_segment(tmp_path):
+    s = load_scenario(_entry_with_workloads(tmp_path, NAMES))   # valid: validate says ok
+    assert [w.name for w in s.workloads] == NAMES
+    changed = apply_overrides(s, {f"workloads.{name}.gpu_hours_per_month": 500 + i for i, name in enumerate(NAMES)})
+    assert {w.name: w.gpu_hours_per_month for w in changed.workloads} == {name: 500 + i for i, name in enumerate(NAMES)}
+
+
+@pytest.mark.parametrize("path", ["onprem..pue", "onprem.pue.", ".onprem.pue", "workloads.team.b..x.gpu_hours_per_month"])
+def test_an_empty_segment_outside_a_workload_name_is_still_no_path(tmp_path, path):
+    s = load_scenario(_entry_with_workloads(tmp_path, NAMES))
+    with pytest.raises(ScenarioError, match="expected a dotted path such as onprem.electricity_per_kwh"):
+        apply_overrides(s, {path: 1.0})
+
+
+def test_a_sweep_over_such_a_workload_runs(tmp_path):
+    # was: "expected a dotted path such as onprem.electricity_per_kwh" for a path the workbook itself lists
+    path = _entry_with_workloads(tmp_path, NAMES)
+    result = CliRunner().invoke(app, ["sweep", str(path), "--vary", "workloads.team.a..v2.gpu_hours_per_month=100,200",
+                                      "--processes", "1", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") >= 3   # a header and a row per point
+
+
+# ------------------------------------------------------------------ the library's exports check where they write
+
+WORKED = ROOT / "examples" / "worked-example.yaml"
+
+
+@pytest.fixture(scope="module")
+def worked_plan():
+    from planner import plan
+
+    return plan(WORKED, baselines=False)
+
+
+def _exports():
+    from planner import to_csv, to_excel, to_focus, to_json, to_markdown
+    return [("to_json", to_json, "plan.json"), ("to_csv", to_csv, "fleet.csv"), ("to_excel", to_excel, "plan.xlsx"),
+            ("to_markdown", to_markdown, "summary.md"), ("to_focus", to_focus, "focus.csv")]
+
+
+@pytest.mark.parametrize("name, export, example", _exports(), ids=lambda x: x if isinstance(x, str) else "")
+def test_an_export_to_a_folder_an_empty_name_or_a_missing_folder_is_refused_and_writes_nothing(
+        tmp_path, worked_plan, name, export, example):
+    from planner.errors import PlannerError
+
+    # was: to_json(p, "new/") wrote a file named `new`; to_excel(p, "") raised IsADirectoryError naming a hidden
+    # temporary file; a missing folder was made
+    (tmp_path / "folder").mkdir()
+    for target, said in [(f"{tmp_path}/new/", f"{tmp_path}/new/: is a folder; give a file name, e.g. {tmp_path}/new/{example}"),
+                         (str(tmp_path / "folder"), f"{tmp_path}/folder: is a folder; give a file name, e.g. "
+                                                   f"{tmp_path}/folder/{example}"),
+                         ("", f"no file name given to write the export to; give one, e.g. {example}"),
+                         (str(tmp_path / "missing" / example), f"{tmp_path}/missing/{example}: folder "
+                                                              f"{tmp_path}/missing does not exist")]:
+        with pytest.raises(PlannerError) as info:
+            export(worked_plan, target)
+        assert str(info.value) == said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
+    export(worked_plan, tmp_path / "folder" / example)   # a file in a folder that exists is written
+    assert (tmp_path / "folder" / example).stat().st_size > 0
+
+
+@pytest.mark.parametrize("name, export, example", _exports(), ids=lambda x: x if isinstance(x, str) else "")
+def test_an_export_of_something_that_is_no_plan_says_so(name, export, example):
+    from planner.errors import PlannerError
+
+    # was: pydantic's "generated_at Instance is frozen" for a Scenario, an AttributeError for None
+    for thing, kind in [(load_scenario(WORKED), "Scenario"), (None, "NoneType")]:
+        with pytest.raises(PlannerError, match=rf"needs a Plan from planner.plan\(\) .*; got {kind}$"):
+            export(thing)
+
+
+def test_write_files_makes_its_folder_but_no_missing_one_above_it(tmp_path, worked_plan):
+    from planner import write_files
+    from planner.errors import PlannerError
+
+    with pytest.raises(PlannerError, match=f"^--out {tmp_path}/a/b/c: folder {tmp_path}/a/b does not exist$"):
+        write_files(worked_plan, tmp_path / "a" / "b" / "c")
+    with pytest.raises(PlannerError, match="^--out: no folder given"):
+        write_files(worked_plan, "")
+    assert list(tmp_path.iterdir()) == []
+    written = write_files(worked_plan, tmp_path / "review")
+    assert all(path.is_file() for path in written)
+
+
+def test_to_csv_with_a_list_for_table_says_what_it_expects(worked_plan):
+    from planner import to_csv
+    from planner.errors import PlannerError
+
+    with pytest.raises(PlannerError, match=r"^table=\['fleet'\]: expected one table's name, e.g. table='monthly'$"):
+        to_csv(worked_plan, table=["fleet"])
+
+
+# ------------------------------------------------------------------ plan() and sweep() arguments of the wrong kind
+
+@pytest.mark.parametrize("kwargs, said", [
+    ({"baselines": "no"}, "plan: baselines: expected True or False, got 'no'"),   # ran the baselines
+    ({"reduced": 0}, "plan: reduced: expected True or False, got 0"),
+    ({"prefetch_baselines": None}, "plan: prefetch_baselines: expected True or False, got None"),
+    ({"extra_constraints": 1}, "plan: extra_constraints: expected a function of the built model (or None), got 1"),
+])
+def test_plan_refuses_switches_that_are_not_true_or_false(kwargs, said):
+    from planner import plan
+    from planner.errors import PlannerError
+
+    with pytest.raises(PlannerError) as info:
+        plan(WORKED, **kwargs)
+    assert str(info.value) == said
+
+
+@pytest.mark.parametrize("kwargs, said", [
+    ({"vary": None}, "sweep: vary: expected a mapping of dotted paths to lists of values, e.g. "
+                     "{'onprem.electricity_per_kwh': [0.1, 0.2]}, got None"),
+    ({"max_points": float("nan")}, "sweep: max_points: expected a whole number from 1, got nan"),
+    ({"max_points": "5"}, "sweep: max_points: expected a whole number from 1, got '5'"),
+    ({"max_points": -1}, "sweep: max_points: expected a whole number from 1, got -1"),
+    ({"progress": 1}, "sweep: progress: expected a function progress(done, total) or None, got 1"),
+    ({"baselines": "yes"}, "sweep: baselines: expected True or False, got 'yes'"),
+    ({"scheduler_timeout": float("nan")}, "sweep: scheduler_timeout: expected seconds above 0 (or None: distributed's "
+                                          "own), got nan"),
+    ({"scheduler_timeout": -1}, "sweep: scheduler_timeout: expected seconds above 0 (or None: distributed's own), got -1"),
+])
+def test_sweep_refuses_arguments_of_the_wrong_kind_before_any_point(kwargs, said):
+    from planner import sweep
+    from planner.errors import PlannerError
+
+    args = {"vary": {"onprem.electricity_per_kwh": [0.1, 0.2]}, "processes": 1, **kwargs}
+    with pytest.raises(PlannerError) as info:
+        sweep(WORKED, **args)
+    assert str(info.value) == said
