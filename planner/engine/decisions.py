@@ -379,6 +379,12 @@ def _cap_words(name: str, limit, inp: Inputs, card: str) -> str:
         lo = dict(zip(inp.col("sku"), inp.col("min_units")))
         if lo.get(card, 0) > 0:
             return f"constraints.min_units.{card} = {int(lo[card])} cannot be met"
+        # the limits the scenario sets, named (a review's note said "min_units / max_units" where one max_units blocked)
+        hi = dict(zip(inp.col("sku"), inp.col("max_units")))
+        limits = [f"constraints.min_units.{c} = {int(n)}" for c, n in lo.items() if n > 0]
+        limits += [f"constraints.max_units.{c} = {int(n)}" for c, n in hi.items() if n == n and n >= 0]   # n == n: not NaN
+        if limits:
+            return f"{', '.join(limits)} cannot be met" + (" together" if len(limits) > 1 else "")
         return "the scenario's min_units / max_units cannot be met"
     return {"power_kw": f"the power cap of {limit:g} kW cannot be met",
             "capex_budget": f"the capex budget of {limit:,.0f} {cur} cannot be met",

@@ -247,18 +247,29 @@ def gpu_or_specs(has_gpu: bool, has_specs: bool) -> str | None:
 
 def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
     """(index, problem) of each workload whose name an earlier workload has already (names that are not
-    text are pydantic's to report). Names are compared in Unicode's composed form (NFC): "é" typed as one
-    character and as e with a combining accent look the same in every table, so they are one name."""
-    seen: set[str] = set()
+    text are pydantic's to report). Names are compared as a reader sees them (`name_key`): "é" typed as one
+    character and as e with a combining accent, "a" and "a " or "a" with a zero-width space look the same in
+    every table, so they are one name."""
+    seen: dict[str, str] = {}
     out = []
     for i, name in enumerate(names):
         if not isinstance(name, str):
             continue
-        key = unicodedata.normalize("NFC", name)
+        key = name_key(name)
         if key in seen:
-            out.append((i, f"'{name}' is the name of an earlier workload too; workload names must be unique"))
-        seen.add(key)
+            earlier = seen[key]
+            same = "" if earlier == name else f" (it looks the same as '{earlier}': they differ only in spaces at an " \
+                                              "end or in characters no one sees)"
+            out.append((i, f"'{name}' is the name of an earlier workload too{same}; workload names must be unique"))
+        seen.setdefault(key, name)
     return out
+
+
+def name_key(name: str) -> str:
+    """A workload name as a reader sees it: Unicode's composed form (NFC), without spaces at either end and
+    without invisible characters (format and control characters: zero-width spaces, bidi marks)."""
+    text = unicodedata.normalize("NFC", name)
+    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc")).strip()
 
 
 def _visible_name(name: str) -> str:

@@ -161,3 +161,59 @@ def test_sweep_refuses_arguments_of_the_wrong_kind_before_any_point(kwargs, said
     with pytest.raises(PlannerError) as info:
         sweep(WORKED, **args)
     assert str(info.value) == said
+
+
+# ------------------------------------------------------------------ names that look the same; a unit limit named
+
+def test_workload_names_that_differ_only_in_what_no_one_sees_are_one_name():
+    # "a" and "a " (or "a" and "a" with a zero-width space) were two workloads, shown alike in every table
+    from planner.scenario import load_scenario_text
+
+    for twin, shown in [("a ", "'a '"), ("a\u200b", "'a\u200b'"), (" a", "' a'")]:
+        text = ("name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 1, reference_gpu: T4}\n"
+                f'  - {{name: "{twin}", gpu_hours_per_month: 2, reference_gpu: T4}}\n')
+        with pytest.raises(ScenarioError) as info:
+            load_scenario_text(text, origin="t.yaml")
+        assert info.value.problems == [
+            f"t.yaml:4:12: workloads[1].name: {shown} is the name of an earlier workload too (it looks the same as "
+            "'a': they differ only in spaces at an end or in characters no one sees); workload names must be unique"]
+    # names that a reader tells apart stay two
+    ok = ("name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 1, reference_gpu: T4}\n"
+          "  - {name: A, gpu_hours_per_month: 2, reference_gpu: T4}\n"
+          "  - {name: a b, gpu_hours_per_month: 2, reference_gpu: T4}\n")
+    assert [w.name for w in load_scenario_text(ok, origin="t.yaml").workloads] == ["a", "A", "a b"]
+
+
+def test_a_decision_whose_forbidding_leaves_no_fleet_names_the_unit_limit(tmp_path):
+    # a review's case: one A100 at most (constraints.max_units.cardb = 1); forbidding the A5000 purchase leaves no
+    # fleet, and the note said "the scenario's min_units / max_units cannot be met"
+    from planner import add_decisions, plan
+
+    (tmp_path / "offers.csv").write_bytes((ROOT / "examples" / "offers-g5-us-east-1.csv").read_bytes())
+    (tmp_path / "s.yaml").write_text("""name: caps
+currency: USD
+horizon_months: 12
+discount_rate: 0.10
+prices: {source: offers.csv, providers: [aws], purchase_options: [on_demand]}
+onprem:
+  electricity_per_kwh: 0.20
+  pue: 1.5
+  availability: 0.9
+  purchase_every_months: 12
+  power_cap_kw: 1.3
+  capex_budget: 30000
+  custom_cards:
+    carda: {gpu: RTX-A5000, price: 6000, currency: USD, host_cost_per_card: 500, busy_watts: 400, idle_watts: 100,
+            life_years: 4, maintenance_rate_per_year: 0.05}
+    cardb: {gpu: A100-80GB-PCIE, price: 14000, currency: USD, host_cost_per_card: 1000, busy_watts: 600,
+            idle_watts: 120, life_years: 5, maintenance_rate_per_year: 0.05}
+workloads:
+  - {name: training, gpu_hours_per_month: 3000, reference_gpu: RTX-A5000, min_gpu_memory_gb: 16, profile: flat,
+     throughput: {RTX-A5000: 1.0, A100-80GB-PCIE: 2.4, A10G: 0.8}}
+constraints: {max_units: {cardb: 1}, max_cloud_share: 0.3}
+""", encoding="utf-8")
+    p = add_decisions(plan(tmp_path / "s.yaml", baselines=False), threads=2)
+    notes = dict(zip(p.decisions["card_or_offer"], p.decisions["note"]))
+    assert notes["carda"] == "no fleet without it: constraints.max_units.cardb = 1 cannot be met"
+    # forbidding the A100 instead: the power cap is what no fleet of A5000s can meet (1.3 kW)
+    assert notes["cardb"] == "no fleet without it: the power cap of 1.3 kW cannot be met"
