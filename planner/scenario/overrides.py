@@ -63,6 +63,18 @@ def _child_schema(ann: Any) -> tuple[str, Any]:
     return "leaf", None
 
 
+def _copied(path: str, value: Any) -> Any:
+    """A deep copy of an override's `value`; ScenarioError naming `path` for one no scenario field can hold that
+    copy cannot take either: a generator ("cannot pickle 'generator' object" before) or a mapping nested
+    100,000 deep (a RecursionError)."""
+    try:
+        return copy.deepcopy(value)
+    except RecursionError:
+        raise _problem(path, "the value is nested too deep to be a scenario value") from None
+    except (TypeError, copy.Error):
+        raise _problem(path, f"expected a number, text, list or mapping, got {type(value).__name__}") from None
+
+
 def _problem(path: str, msg: str) -> ScenarioError:
     return ScenarioError([f"{path}: {msg}"], ORIGIN)
 
@@ -236,7 +248,7 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     good: list[str] = []
     for path, value in changes.items():
         try:
-            _set_path(data, str(path), copy.deepcopy(value))
+            _set_path(data, str(path), _copied(str(path), value))
             good.append(str(path))
         except ScenarioError as exc:
             problems += exc.problems

@@ -217,3 +217,18 @@ constraints: {max_units: {cardb: 1}, max_cloud_share: 0.3}
     assert notes["carda"] == "no fleet without it: constraints.max_units.cardb = 1 cannot be met"
     # forbidding the A100 instead: the power cap is what no fleet of A5000s can meet (1.3 kW)
     assert notes["cardb"] == "no fleet without it: the power cap of 1.3 kW cannot be met"
+
+
+def test_an_override_value_nested_too_deep_or_a_generator_is_named():
+    # was a RecursionError out of copy.deepcopy, and "cannot pickle 'generator' object"
+    s = load_scenario(WORKED)
+    deep: dict = {}
+    inner = deep
+    for _ in range(100_000):
+        inner["a"] = {}
+        inner = inner["a"]
+    for value, said in [(deep, "the value is nested too deep to be a scenario value"),
+                        ((n for n in range(3)), "expected a number, text, list or mapping, got generator")]:
+        with pytest.raises(ScenarioError) as info:
+            apply_overrides(s, {"onprem.card_overrides": value})
+        assert info.value.problems == [f"onprem.card_overrides: {said}"]
