@@ -191,12 +191,26 @@ def _swap_refused(exc: OSError, path: Path) -> bool:
 
 
 def _write_each(path: Path, files: dict[str, str | bytes], given: Path) -> Path:
-    """write_folder_atomic where the folder cannot be swapped: each file replaced whole in the folder itself
-    (write_atomic), so a reader sees every file old or new but may see some old and some new until the last
-    is written; files of the folder that are not in `files` are left as they are (it may be a user's mounted
-    volume)."""
-    for name, data in files.items():
-        write_atomic(path / name, data)
+    """write_folder_atomic where the folder cannot be swapped: every new file is first written in full beside
+    its old one (a temporary file in the folder, as write_atomic's), and only then does each replace its old
+    one, one rename each. A failure while writing (a full disk) removes the new files and leaves the previous
+    set; between the renames a reader may see some files old and some new. Files of the folder that are not
+    in `files` are left as they are (it may be a user's mounted volume)."""
+    written: list[tuple[str, Path]] = []
+    try:
+        for name, data in files.items():
+            target = path / name
+            _remove_file_leftovers(target)
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.tmp-{os.getpid()}-", suffix=".tmp", dir=path)
+            written.append((tmp, target))
+            _write_fd(fd, data)
+            os.chmod(tmp, _file_mode(target))
+    except BaseException:
+        for tmp, _ in written:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for tmp, target in written:
+        os.replace(tmp, target)
     _fsync_dir(path)
     return given
 

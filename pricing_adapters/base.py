@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 import pandas as pd
 
 from pricing_adapters.errors import DeadlineExceeded, PriceSourceError, SourceConfigError
-from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, row_problems, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, number_problems, validate_offers
 from pricing_adapters.settings import DEFAULT_DEADLINE_S
 
 T = TypeVar("T")
@@ -170,13 +170,14 @@ def api_number(value: Any) -> float:
 
 
 def offers_table(rows: list[dict], origin: str, skip: Callable[[str, int], None]) -> pd.DataFrame:
-    """The validated offers table of an adapter's `rows`, without the rows that break the contract (a
+    """The validated offers table of an adapter's `rows`, without the rows whose numbers break the contract (a
     negative memory size, a vCPU count of 1e400 …), each counted with `skip("malformed_row", 1)`: one broken
-    item must not refuse a whole region's refresh, as a bad price does not."""
+    item must not refuse a whole region's refresh, as a bad price does not. Anything else wrong (an empty id, a
+    repeated offer_id, an unknown provider) is the adapter's bug, not the API's: validation still refuses it."""
     if not rows:
         return empty_offers()
     typed = validate_offers(pd.DataFrame(rows, columns=list(OFFER_COLUMNS)), origin=origin, check=False)
-    bad = (row_problems(typed) != "").to_numpy()
+    bad = (number_problems(typed) != "").to_numpy()
     if bad.any():
         skip("malformed_row", int(bad.sum()))
         typed = typed[~bad]

@@ -81,7 +81,7 @@ def check_switches(what: str, **switches: Any) -> None:
     """PlannerError for a switch (baselines=, reduced= …) that is not True or False: `plan(s, baselines="no")`
     ran the baselines, as any non-empty text is true."""
     for name, value in switches.items():
-        if not isinstance(value, bool):
+        if not isinstance(value, (bool, np.bool_)):
             raise PlannerError(f"{what}: {name}: expected True or False, got {shortened(repr(value))}")
 
 

@@ -91,7 +91,7 @@ def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, 
     callers got an AttributeError (vary=None), islice's ValueError (max_points=nan), "1 points; at most -1",
     a KeyError from inside dask (scheduler_timeout=nan) or "'int' object is not callable" (progress=1) after
     the first point."""
-    if not isinstance(vary, Mapping):
+    if not isinstance(vary, Mapping) and not callable(getattr(vary, "items", None)):   # a pandas Series has items()
         raise PlannerError("sweep: vary: expected a mapping of dotted paths to lists of values, e.g. "
                            f"{{'onprem.electricity_per_kwh': [0.1, 0.2]}}, got {shortened(repr(vary))}")
     if isinstance(max_points, bool) or not isinstance(max_points, numbers.Integral) or max_points < 1:

@@ -124,3 +124,26 @@ def test_plan_out_into_a_mount_point_writes_the_files(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["plan", str(worked), "--no-decisions", "--no-baselines", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert (out / "plan.json").is_file() and (out / "fleet.csv").is_file()
+
+
+def test_a_failure_while_writing_into_a_folder_that_cannot_be_swapped_leaves_the_previous_set(tmp_path, monkeypatch):
+    # each file was replaced as it was written: a full disk at the third left two new files beside old ones
+    out = tmp_path / "volume"
+    out.mkdir()
+    old = {"plan.json": "old plan", "fleet.csv": "old fleet", "monthly.csv": "old monthly"}
+    for name, text in old.items():
+        (out / name).write_text(text)
+    monkeypatch.setattr(fileio, "_swap", _refuse(errno.EBUSY))
+    real, calls = fileio._write_fd, []
+
+    def full_at_the_third(fd, data, sync=True):
+        calls.append(fd)
+        if len(calls) == 3:
+            os.close(fd)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data, sync)
+
+    monkeypatch.setattr(fileio, "_write_fd", full_at_the_third)
+    with pytest.raises(OSError, match="No space left on device"):
+        write_folder_atomic(out, dict.fromkeys(old, "new"))
+    assert {p.name: p.read_text() for p in out.iterdir()} == old   # the previous set, and no temporary file

@@ -210,10 +210,11 @@ onprem:
 workloads:
   - {name: training, gpu_hours_per_month: 3000, reference_gpu: RTX-A5000, min_gpu_memory_gb: 16, profile: flat,
      throughput: {RTX-A5000: 1.0, A100-80GB-PCIE: 2.4, A10G: 0.8}}
-constraints: {max_units: {cardb: 1}, max_cloud_share: 0.3}
+constraints: {max_units: {cardb: 1, carda: 50}, max_cloud_share: 0.3}
 """, encoding="utf-8")
     p = add_decisions(plan(tmp_path / "s.yaml", baselines=False), threads=2)
     notes = dict(zip(p.decisions["card_or_offer"], p.decisions["note"]))
+    # (carda's own maximum of 50 is not named: with carda forbidden it cannot be what blocks)
     assert notes["carda"] == "no fleet without it: constraints.max_units.cardb = 1 cannot be met"
     # forbidding the A100 instead: the power cap is what no fleet of A5000s can meet (1.3 kW)
     assert notes["cardb"] == "no fleet without it: the power cap of 1.3 kW cannot be met"
@@ -232,3 +233,15 @@ def test_an_override_value_nested_too_deep_or_a_generator_is_named():
         with pytest.raises(ScenarioError) as info:
             apply_overrides(s, {"onprem.card_overrides": value})
         assert info.value.problems == [f"onprem.card_overrides: {said}"]
+
+
+def test_numpy_switches_and_a_series_of_values_are_taken():
+    # plan(baselines=np.False_) worked before the check of True or False; a pandas Series has items() as a dict has
+    import numpy as np
+    import pandas as pd
+
+    from planner import plan, sweep
+
+    assert plan(WORKED, baselines=np.False_).baselines.empty
+    table = sweep(WORKED, vary=pd.Series({"onprem.electricity_per_kwh": [0.1, 0.2]}), processes=1)
+    assert list(table["onprem.electricity_per_kwh"]) == [0.1, 0.2] and set(table["status"]) == {"optimal"}

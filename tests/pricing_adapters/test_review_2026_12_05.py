@@ -231,10 +231,10 @@ def test_a_duplicate_product_at_another_price_drops_the_offer_and_an_equal_one_i
         stubs = _aws(session, [*products, _items()["g4ad.16xlarge"]])
         assert G5 not in set(stubs.result["offer_id"])
         assert stubs.source.skipped == {"conflicting_prices": 2}
-    stubs = _aws(session, [real, real, real, _items()["g4ad.16xlarge"]])   # a third copy of a dropped offer: counted too
+    stubs = _aws(session, [real, real, real, _items()["g4ad.16xlarge"]])
     assert stubs.result.set_index("offer_id").loc[G5, "hourly_price"] == 5.672
     assert stubs.source.skipped == {"duplicate": 2}
-    stubs = _aws(session, [real, bogus, real, _items()["g4ad.16xlarge"]])
+    stubs = _aws(session, [real, bogus, real, _items()["g4ad.16xlarge"]])   # a third copy of a dropped offer: counted too
     assert G5 not in set(stubs.result["offer_id"]) and stubs.source.skipped == {"conflicting_prices": 3}
 
 
