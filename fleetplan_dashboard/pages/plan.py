@@ -419,7 +419,8 @@ def _draw_baseline_cards(plan) -> None:
             slot.metric(label, shown, border=True, help=tables.plain(row["note"]) if row.get("note") else None)
         else:
             saving = row["savings"]
-            delta = (f"saves {money(saving)} ({row['savings_pct']:.0f}%)" if saving >= 0
+            share = f" ({row['savings_pct']:.0f}%)" if row["savings_pct"] == row["savings_pct"] else ""   # not NaN
+            delta = (f"saves {money(saving)}{share}" if saving >= 0
                      else f"-{money(-saving)}: cheaper than the plan (its help says why)")
             name = row["label"].capitalize() if key == "best_single" and row["label"] else label
             slot.metric(name, money(row["total"]), delta, border=True,

@@ -149,6 +149,10 @@ def _solve_variant(base: Inputs, variant: Variant, solver: str,
         inp = reduce(inp) if inp.reduced else inp
         return (inp, *solve_inputs(inp, solver, time_limit, explain=False))
     except (InfeasibleError, SolverError) as exc:   # InfeasibleError is no SolverError: both are kept
+        # the reason for the row's note: without the variant's name where the message begins with it (the
+        # checks of compatibility begin with the workload: "workload B (≥ 40 GB …) has no compatible offer …")
+        text = str(exc)
+        exc.reason = text.removeprefix(f"{variant.name}: ")
         return exc
 
 
@@ -238,8 +242,10 @@ def _unsolved_note(unsolved: list[tuple[str, SolverError]]) -> str:
 
 
 def _reason(exc: Exception) -> str:
-    """An InfeasibleError's or SolverError's message without the baseline's label it begins with."""
-    return str(exc).split(": ", 1)[-1]
+    """An InfeasibleError's or SolverError's message without the baseline's name it may begin with
+    (`_solve_variant`): split at the first ": " instead, "workload B (≥ 40 GB, 1 GPU(s) per job) has no
+    compatible offer …: 24 GB per GPU < 40 GB needed" lost the workload."""
+    return getattr(exc, "reason", str(exc))
 
 
 def _row(group: str, label: str, outcome) -> dict:

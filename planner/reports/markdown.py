@@ -59,6 +59,11 @@ def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
     return "\n".join([head, sep, *body])
 
 
+def _share(pct: float) -> str:
+    """", 4.2%" of a baseline's saving, or nothing where it has none (a baseline total of 0 or less: "nan%" before)."""
+    return f", {round(pct, 1) + 0.0:.1f}%" if pct == pct else ""
+
+
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     """A one-page summary for a planning review: headline, fleet, cost by category, baselines,
     break-even, key assumptions, solver and prices."""
@@ -76,7 +81,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
               ""]
     if len(plan.baselines):
         b = plan.baselines.set_index("baseline")
-        bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}, {round(row.savings_pct, 1) + 0.0:.1f}%)"
+        bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}{_share(row.savings_pct)})"
                 if not row.note else f"{label}: {row.total:,.0f} {cur} ({_text(row.note)})"
                 for label, row in b.iterrows() if row.total == row.total]
         if bits:

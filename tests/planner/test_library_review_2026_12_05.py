@@ -245,3 +245,39 @@ def test_numpy_switches_and_a_series_of_values_are_taken():
     assert plan(WORKED, baselines=np.False_).baselines.empty
     table = sweep(WORKED, vary=pd.Series({"onprem.electricity_per_kwh": [0.1, 0.2]}), processes=1)
     assert list(table["onprem.electricity_per_kwh"]) == [0.1, 0.2] and set(table["status"]) == {"optimal"}
+
+
+# ------------------------------------------------------------------ baselines: a reason kept whole, a share of no total
+
+def test_an_infeasible_baseline_keeps_the_workload_its_reason_names(tmp_path):
+    # all on-prem with 24 GB cards for a workload needing 40 GB: the note was "24 GB per GPU < 40 GB needed (2 offers)",
+    # the text before its first ": " (the workload) cut off as if it were the baseline's name
+    from planner import plan
+
+    offers = (ROOT / "examples" / "offers-g5-us-east-1.csv").read_text(encoding="utf-8").splitlines()
+    l40s = offers[1].replace("g5.xlarge", "g6e.xlarge").replace(",A10G,", ",L40S,").replace(",24.0,", ",48.0,")
+    (tmp_path / "offers.csv").write_text("\n".join([*offers, l40s]) + "\n", encoding="utf-8")
+    text = (WORKED.read_text(encoding="utf-8").replace("source: offers-g5-us-east-1.csv", "source: offers.csv")
+            .replace("  capex_budget: 2500\n", "")
+            + "  - {name: big, gpu_hours_per_month: 100, reference_gpu: L40S, min_gpu_memory_gb: 40, profile: flat}\n")
+    (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+    p = plan(tmp_path / "s.yaml")
+    note = p.baselines.set_index("baseline").loc["all_onprem", "note"]
+    assert note.startswith("workload big (≥ 40 GB, 1 GPU(s) per job) has no compatible offer"), note
+    assert "24 GB per GPU < 40 GB needed" in note
+
+
+def test_a_baseline_saving_without_a_share_prints_no_nan():
+    # a baseline total of 0 or less has no savings_pct (blank, docs/cost-model.md): the summary wrote "nan%"
+    import dataclasses
+    import math
+
+    from planner import plan, to_markdown
+
+    p = plan(WORKED)
+    baselines = p.baselines.copy()
+    baselines["savings_pct"] = math.nan
+    md = to_markdown(dataclasses.replace(p, baselines=baselines))
+    line = next(text for text in md.splitlines() if text.startswith("Against the baselines"))
+    # 800 / 0.8 × 1.006 × 24 = 24,144 USD all cloud, less the plan's 8,385.46 (README's worked example)
+    assert "nan" not in line and "all_cloud: 24,144 USD (saves 15,759);" in line, line
