@@ -258,8 +258,9 @@ def repeated_names(names: list[Any]) -> list[tuple[int, str]]:
         key = name_key(name)
         if key in seen:
             earlier = seen[key]
-            same = "" if earlier == name else f" (it looks the same as '{earlier}': they differ only in spaces at an " \
-                                              "end or in characters no one sees)"
+            nfc = unicodedata.normalize("NFC", earlier) == unicodedata.normalize("NFC", name)   # how an accent is typed
+            same = "" if nfc else f" (it looks the same as '{earlier}': they differ only in spaces at an end or in " \
+                                  "characters no one sees)"
             out.append((i, f"'{name}' is the name of an earlier workload too{same}; workload names must be unique"))
         seen.setdefault(key, name)
     return out
