@@ -93,6 +93,24 @@ def _make_folder(folder: Path) -> None:
         raise NotADirectoryError(errno.ENOTDIR, why_not_a_folder(folder), str(folder)) from None
 
 
+def write_problem(path: Path, what: str, example: str) -> str | None:
+    """Why no file `what` can be written at `path`, in a few words ("is a folder; give a file name, e.g. …",
+    "folder x does not exist"); None when it can: `path` is no folder and its folder exists (a symbolic link's
+    target's folder for a link) — no folder is made for it (a typo's would be). The CLI's -o, --store and
+    schema --out and the library's exports check so."""
+    if path.is_dir():
+        return f"is a folder; give {what}, e.g. {path / example}"
+    return folder_problem(path)
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why the folder a file at `path` is written into cannot take it (for a symbolic link, its target's folder):
+    it does not exist, or a file stands in its way; None when it exists. `--out` makes its own folder, but none
+    above it."""
+    folder = Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
+    return None if folder.is_dir() else why_not_a_folder(folder)
+
+
 def why_not_a_folder(folder: Path) -> str:
     """Why no file can be written into `folder`: the file (or link to nothing) standing where it or one of its
     parents should be, else that it does not exist."""

@@ -570,22 +570,22 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
 
 
 def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None:
-    """PlannerError, before any work, where `path` (a file to write, named `said` in messages) is a folder, or its
-    folder does not exist — a symbolic link's target's folder for a link: no folder is made for it (a typo's
-    would be)."""
-    if path.is_dir():
-        raise PlannerError(f"{said}: is a folder; give {what}, e.g. {path / example}")
-    _check_folder_of(said, path)
+    """PlannerError, before any work, naming `said`, where no file can be written at `path` (fileio.write_problem,
+    imported here only: fileio imports ctypes)."""
+    from planner.fileio import write_problem
+
+    problem = write_problem(path, what, example)
+    if problem:
+        raise PlannerError(f"{said}: {problem}")
 
 
 def _check_folder_of(said: str, path: Path) -> None:
-    """PlannerError where the folder `path` is to be written into does not exist (for a symbolic link, its
-    target's): -o, schema --out, --store and plan --out make none (a typo's would be); --out makes its own."""
-    folder = Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
-    if not folder.is_dir():
-        from planner.fileio import why_not_a_folder  # on this error only: fileio imports ctypes
+    """PlannerError, naming `said`, where the folder `path` is written into does not exist (fileio.folder_problem)."""
+    from planner.fileio import folder_problem
 
-        raise PlannerError(f"{said}: {why_not_a_folder(folder)}")
+    problem = folder_problem(path)
+    if problem:
+        raise PlannerError(f"{said}: {problem}")
 
 
 _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",

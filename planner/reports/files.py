@@ -10,11 +10,11 @@ from pathlib import Path
 
 from planner.engine import Plan
 from planner.errors import PlannerError
-from planner.fileio import write_folder_atomic
+from planner.fileio import folder_problem, write_folder_atomic
 from planner.reports.excel import plan_to_excel
 from planner.reports.focus import plan_to_focus
 from planner.reports.markdown import plan_to_markdown
-from planner.reports.tables import check_folder_exists, csv_text, plan_to_csv, plan_to_json, require_plan
+from planner.reports.tables import csv_text, plan_to_csv, plan_to_json, require_plan
 
 OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", "summary.md")
 # what an earlier version's per-file atomic writes could leave behind when killed
@@ -30,7 +30,9 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     if os.fspath(out_dir) == "":   # Path("") is ".", the current folder
         raise PlannerError("--out: no folder given; give the folder to write the plan's files into, e.g. review/")
     out_dir = Path(out_dir)
-    check_folder_exists(f"--out {out_dir}", out_dir)   # the folder itself is made, not a missing one above it
+    problem = folder_problem(out_dir)   # the folder itself is made, not a missing one above it
+    if problem:
+        raise PlannerError(f"--out {out_dir}: {problem}")
     _check_replaceable(out_dir)
     contents = {
         "plan.json": plan_to_json(plan),

@@ -17,7 +17,7 @@ import pandas as pd
 from planner._version import __version__
 from planner.engine import Plan
 from planner.errors import PlannerError
-from planner.fileio import why_not_a_folder, write_atomic
+from planner.fileio import write_atomic, write_problem
 from planner.scenario import flatten_scenario
 from planner.text import visible
 
@@ -143,18 +143,12 @@ def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
     if text == "":
         raise PlannerError(f"no file name given to write the export to; give one, e.g. {example}")
     target = Path(text)
-    if text.endswith(("/", os.sep)) or target.is_dir():
+    if text.endswith(("/", os.sep)):   # a folder to be: Path drops the "/" and would write a file of that name
         raise PlannerError(f"{text}: is a folder; give a file name, e.g. {target / example}")
-    check_folder_exists(text, target)
+    problem = write_problem(target, "a file name", example)
+    if problem:
+        raise PlannerError(f"{text}: {problem}")
     return target
-
-
-def check_folder_exists(said: str, path: Path) -> None:
-    """PlannerError, naming `said`, where the folder `path` is written into does not exist (for a symbolic link,
-    its target's folder)."""
-    folder = Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
-    if not folder.is_dir():
-        raise PlannerError(f"{said}: {why_not_a_folder(folder)}")
 
 
 def require_plan(x: Any, what: str) -> None:
