@@ -10,12 +10,10 @@ from datetime import date
 
 from planner import reports
 from planner.engine import Plan
-from planner.reports.tables import csv_text
+from planner.reports.tables import PLAN_TABLES, csv_text
 from planner.scenario import Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import one_line
-
-CSV_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation")
 
 
 def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
@@ -43,11 +41,14 @@ def plan_csv(plan: Plan, table: str = "fleet") -> str:
 
 
 def plan_csv_zip(plan: Plan) -> bytes:
-    """Every table of the plan as CSV files in one ZIP."""
+    """Every table of the plan (reports.tables.PLAN_TABLES) as CSV files in one ZIP; baselines only when the
+    plan has them (a plan solved without them has no such table, plan_to_csv says)."""
+    has_baselines = "baseline" in plan.baselines.columns
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for table in CSV_TABLES:
-            zf.writestr(f"{table}.csv", plan_csv(plan, table))
+        for table in PLAN_TABLES:
+            if table != "baselines" or has_baselines:
+                zf.writestr(f"{table}.csv", plan_csv(plan, table))
     return buf.getvalue()
 
 

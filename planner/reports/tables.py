@@ -241,6 +241,11 @@ MONEY_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "schedul
 PRESENT_VALUE_TABLES = ("fleet", "costs", "baselines", "owned")
 
 
+# every table of a plan that plan_to_csv writes, in the order of its docstring (the dashboard's "All tables" zip)
+PLAN_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation", "schedule", "installed", "owned",
+               "speeds", "serving")
+
+
 def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = None) -> str:
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default, None),
     monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving. The
@@ -249,9 +254,7 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     require_plan(plan, "plan_to_csv (to_csv)")
     if table is not None and not isinstance(table, str):   # table=['fleet'] raised "unhashable type: 'list'"
         raise PlannerError(f"table={table!r}: expected one table's name, e.g. table='monthly'")
-    tables = {"fleet": plan.fleet, "monthly": plan.monthly, "costs": plan.costs, "baselines": plan.baselines,
-              "break_even": plan.break_even, "utilisation": plan.utilisation, "schedule": plan.schedule,
-              "installed": plan.installed, "owned": plan.owned, "speeds": plan.speeds, "serving": plan.serving}
+    tables = {name: getattr(plan, name) for name in PLAN_TABLES}
     if isinstance(path, str) and path in tables and table is None:   # plan_to_csv(p, "baselines")
         raise PlannerError(f"plan_to_csv(plan, {path!r}): the second argument is the file to write; "
                            f"for the {path} table pass table={path!r} (to write a file of that name, "
