@@ -30,7 +30,7 @@ HOURS_PER_MONTH = 730.0  # 8760 a year, as the planner and the adapters count a 
 
 # column -> pandas dtype. Documented in the README ("The offers table").
 OFFER_COLUMNS: dict[str, str] = {
-    "offer_id": "string",          # provider:region:sku:purchase_option[:zone]
+    "offer_id": "string",          # provider:region:sku:purchase_option[:payment_option:class]
     "provider": "string",          # a registry name (pricing_adapters.registry): aws | azure | onprem
     "region": "string",            # cloud region code; "onprem" for cards
     "sku": "string",               # instance type / VM size / card id
