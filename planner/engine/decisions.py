@@ -4,7 +4,8 @@ each limit costs (docs/decisions.md).
 - decision values: each card purchase (one card in one purchase month), reservation and sale of owned
   cards in the plan is forbidden in turn and the plan solved again; the increase is what the decision saves;
 - runner-up: the best plan whose fleet — cards held per card type (`Model.n`) and reserved units per
-  offer — differs from the plan's in at least one count (a no-good cut);
+  offer — differs from the plan's in at least one count (a no-good cut); when its solve stopped unproven,
+  never dearer than another fleet the same call found (known_cheaper);
 - close call: the runner-up costs at most `close_call_share` more than the plan;
 - flip points: per card bought, the demand of the workload it mainly serves just below which the optimal plan
   holds fewer of that card, by re-solves that narrow a bracket (where the totals' lines cross, else halving);
@@ -73,6 +74,8 @@ PROBE_SHARE = 0.9
 # a re-solve, building its model, takes the GIL, about a tenth of a solve on industrial.yaml)
 MAX_THREADS = 8
 SOLVED = ("optimal", "feasible")
+# a re-solve stopped before proving its answer (a time limit): with a fleet it had not proved best, or none
+UNPROVEN = ("feasible", "not_solved")
 # totals closer than this (half a cent of the scenario's currency) are equal: a plan that costs 0 and a
 # runner-up within this of it tie (increase_pct 0), where a percentage of 0 cannot be taken
 MONEY_ROUNDING = 0.005
@@ -647,11 +650,16 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
                                                "(no demand, or none it fits), so any other fleet only adds cost"}
         return {"status": outcome.status, "fleet": None, "total": None, "increase": None, "increase_pct": None,
                 "differences": [], "note": why}
-    other = {name: int(round(pulp.value(expr) or 0)) for name, (expr, _) in fleet_counts(outcome.model).items()}
-    other = {name: units for name, units in other.items() if units}
+    other = solved_fleet(outcome.model)
     increase = money_difference(outcome.total, result.total)
     return {"status": outcome.status, "fleet": other, "total": outcome.total, "increase": increase,
             "increase_pct": increase_pct(increase, result.total), "differences": _differences(mine, other), "note": ""}
+
+
+def solved_fleet(m: Model) -> dict[str, int]:
+    """The fleet of solved model `m`: name (card id or offer id) → units, nonzero counts only."""
+    counts = {name: int(round(pulp.value(expr) or 0)) for name, (expr, _) in fleet_counts(m).items()}
+    return {name: units for name, units in counts.items() if units}
 
 
 def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]:
@@ -699,8 +707,9 @@ def most_held(inp: Inputs, card: str) -> int:
 
 def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: int) -> dict:
     """The best plan holding `units` of `card` (the plan holds `now`): card, units, alternative_units, status,
-    total, increase, increase_pct — the "one or two A100s?" question, answered with both totals even when it
-    is no close call."""
+    total, increase, increase_pct, fleet (name → units, nonzero; None without one) — the "one or two A100s?"
+    question, answered with both totals even when it is no close call. Its fleet differs from the plan's, so
+    the runner-up is never dearer than it (known_cheaper)."""
     def change(m: Model) -> None:
         held = m.card(card)
         if held is not None:
@@ -713,7 +722,57 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     increase = money_difference(outcome.total, result.total) if solved else math.nan
     return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
-            "increase_pct": increase_pct(increase, result.total) if solved else None}
+            "increase_pct": increase_pct(increase, result.total) if solved else None,
+            "fleet": solved_fleet(outcome.model) if solved else None}
+
+
+def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[dict]) -> dict:
+    """`runner` (runner_up's answer), or, where its own solve stopped before proving its answer (UNPROVEN) with
+    a dearer fleet or none, the cheapest fleet another re-solve of this add_decisions found: a count
+    alternative (one card more or fewer) and the best plan with other card types hold fleets that differ
+    from the plan's, so the best plan that does costs no more than either (under a time limit the runner-up
+    was reported dearer than a count alternative, and the close call judged on that). The fleet taken is
+    `feasible`: not proved the best other fleet; the note says which re-solve found it.
+    `other_types` likewise takes a cheaper count alternative whose set of card types differs from the plan's.
+    A proven answer (optimal, or no other fleet) is kept: nothing found can be cheaper."""
+    mine = runner.get("plan_fleet") or {}
+    known = []   # (the re-solve that found it, fleet, total): fleets that differ from the plan's
+    for a in alternatives:
+        if a.get("fleet") is not None and a["total"] is not None and a["fleet"] != mine:
+            more = "more" if a["alternative_units"] > a["units"] else "fewer"
+            known.append((f"the best plan holding one {more} {a['card']} ({a['units']} → {a['alternative_units']})",
+                          a["fleet"], a["total"]))
+    types = runner.get("other_types")
+    if (types is None and runner["status"] in UNPROVEN) or (types is not None and types["status"] in UNPROVEN):
+        # (a count alternative that takes a card type's last card, or a first one of a type, is another set)
+        better = _cheaper([k for k in known if set(k[1]) != set(mine)], None if types is None else types["total"])
+        if better is not None:
+            types = _fleet_answer(result, mine, better[1], better[2])
+    if types is not None and types.get("total") is not None:
+        known.append(("the best plan with other card types", types["fleet"], types["total"]))
+    better = _cheaper(known, runner["total"]) if runner["status"] in UNPROVEN else None
+    if better is None:
+        return {**runner, "other_types": types}
+    found = "only a dearer fleet" if runner["total"] is not None else "none"
+    return {**runner, **_fleet_answer(result, mine, better[1], better[2]), "other_types": types,
+            "note": f"found by {better[0]}; the runner-up's own re-solve found {found}: {_no_answer(r, runner['status'])}"}
+
+
+def _cheaper(known: list[tuple[str, dict, float]], total: float | None) -> tuple[str, dict, float] | None:
+    """The cheapest of `known` (label, fleet, total) when it costs less than `total` (by more than
+    MONEY_ROUNDING; anything, when `total` is None), else None."""
+    best = min(known, key=lambda k: k[2], default=None)
+    if best is None or (total is not None and money_difference(best[2], total) >= 0):
+        return None
+    return best
+
+
+def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], total: float) -> dict:
+    """A fleet not proved the best of its kind, as the runner-up's keys: status (feasible), fleet, total,
+    increase, increase_pct and differences from the plan's fleet `mine`."""
+    increase = money_difference(total, result.total)
+    return {"status": "feasible", "fleet": dict(fleet), "total": total, "increase": increase,
+            "increase_pct": increase_pct(increase, result.total), "differences": _differences(mine, fleet)}
 
 
 def is_close_call(runner: dict | None, share: float) -> bool:
@@ -1062,11 +1121,12 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         caps = [tasks.submit("cap_costs", cap_cost, r, result, entry) for entry in limits]
         tasks.wait()
         result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
-        result.runner_up = runner.result()
+        alternatives = [f.result() for f in counts]
+        result.runner_up = known_cheaper(r, result, runner.result(), alternatives)
         share = close_call_share if close_call_share is not None else getattr(
             result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
         result.runner_up["close_call_share"] = share
-        result.runner_up["count_alternatives"] = [f.result() for f in counts]
+        result.runner_up["count_alternatives"] = alternatives
         result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
         result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
     result.close_call = is_close_call(result.runner_up, share)
