@@ -447,8 +447,10 @@ def _no_answer(r: _Resolver, status: str) -> str:
             return f"the solver stopped at the time limit ({r.time_limit:g} s) without an answer"
         return "the solver stopped without an answer"
     if status == "feasible":
-        limit = f" ({r.time_limit:g} s)" if r.time_limit is not None else ""
-        return f"the solver stopped at the time limit{limit} with a fleet it had not proved best"
+        if r.time_limit is not None:
+            return f"the solver stopped at the time limit ({r.time_limit:g} s) with a fleet it had not proved best"
+        # no time limit: HiGHS's answer failed the checks on it (engine.solve) and the fleet kept is not proved best
+        return "the solver ended with a fleet it had not proved best"
     return f"the re-solve is {status}"
 
 

@@ -302,3 +302,16 @@ def test_a_fleet_not_proved_best_tells_nothing_of_the_flip_point(tmp_path, monke
     assert math.isnan(flip["flip_demand"]) and "held below it" not in flip["note"]
     assert "with a fleet it had not proved best" in flip["note"], flip["note"]
     assert (p.decisions["status"] == "optimal").all()   # the decision values were proved: untouched
+
+
+def test_an_unproved_fleet_without_a_time_limit_does_not_blame_one():
+    """A re-solve is `feasible` without a time limit when HiGHS's answer failed the checks on it (engine.solve):
+    its note must not say a time limit stopped it."""
+    from types import SimpleNamespace
+
+    from planner.engine import decisions
+
+    no_limit = decisions._no_answer(SimpleNamespace(time_limit=None), "feasible")
+    assert "time limit" not in no_limit and "not proved best" in no_limit
+    limited = decisions._no_answer(SimpleNamespace(time_limit=30.0), "feasible")
+    assert limited == "the solver stopped at the time limit (30 s) with a fleet it had not proved best"
