@@ -100,11 +100,13 @@ def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
         raise ModelTooLarge(pairs, periods, max_dispatch_variables, SMALLER_MODEL)
 
 
-def check_scenario_size(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None) -> None:
-    """check_size of the model `plan(scenario, store=store)` would build, without building it: compare asks it
-    of side b before it solves side a."""
-    if max_dispatch_variables is not None:
-        check_size(reduce(inputs_for(scenario, store)), max_dispatch_variables)
+def checked_inputs(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None) -> Inputs:
+    """The unreduced inputs `plan(scenario, store=store)` would build (its prices read), held to
+    `max_dispatch_variables` as plan holds them (ModelTooLarge), without building a model: compare builds both
+    sides' before it solves either, and gives them to `plan(…, inputs=…)`, so neither is built twice."""
+    base = inputs_for(scenario, store)
+    check_size(reduce(base), max_dispatch_variables)
+    return base
 
 
 def inputs_priced_as(scenario: Scenario, base: Inputs, merge_periods: bool = True) -> Inputs:
@@ -208,7 +210,8 @@ def _estimated_gpus(speeds) -> dict[str, list[str]]:
 def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
          reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
          store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
-         prefetch_baselines: bool = False, max_dispatch_variables: int | None = None, **kwargs: Any) -> Plan:
+         prefetch_baselines: bool = False, max_dispatch_variables: int | None = None, inputs: Inputs | None = None,
+         **kwargs: Any) -> Plan:
     """The cheapest fleet for `scenario` (a Scenario, a file path, YAML text or a dict).
 
     - `overrides` / keyword arguments: dotted-path changes, validated like a file —
@@ -222,6 +225,9 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     - `max_dispatch_variables`: ModelTooLarge, before the model is built, when it would hold more dispatch
       variables (units × workloads each can serve × periods) — a bound on its memory and build time for
       a server planning what others upload;
+    - `inputs`: the unreduced inputs of `scenario` as `inputs_for(scenario, store, merge_periods=reduced)` built
+      them (compare builds both sides' before it solves either): its prices are not read, nor its inputs
+      built, again; no overrides with them;
     - `baselines=False`: the plan alone; `add_baselines(result)` adds them later (show the plan first);
     - `prefetch_baselines=True` (with `baselines=False`): a forked child process solves the baselines
       table while this one solves the plan, and `add_baselines(result, plans=False)` collects it —
@@ -235,9 +241,12 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     if extra_constraints is not None and not callable(extra_constraints):   # was a TypeError inside build_model
         raise PlannerError(f"plan: extra_constraints: expected a function of the built model (or None), got "
                            f"{shortened(repr(extra_constraints))}")
+    if inputs is not None and (not isinstance(inputs, Inputs) or inputs.reduced != reduced or overrides or kwargs):
+        raise PlannerError("plan: inputs: expected the inputs of the scenario as given, from inputs_for(scenario, store, "
+                           "merge_periods=reduced), and no overrides")
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
     t0 = time.perf_counter()
-    base = inputs_for(s, store, merge_periods=reduced)
+    base = inputs_for(s, store, merge_periods=reduced) if inputs is None else inputs
     t1 = time.perf_counter()
     inp = reduce(base) if reduced else base
     check_size(inp, max_dispatch_variables)   # before a child builds the baselines' models, as large

@@ -17,7 +17,8 @@ import pandas as pd
 
 from planner._version import __version__
 from planner.engine import COST_CATEGORIES, Plan, plan
-from planner.engine.run import check_scenario_size
+from planner.engine.inputs import Inputs
+from planner.engine.run import check_limits, checked_inputs
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError
 from planner.fileio import open_for_reading
@@ -458,13 +459,27 @@ def _read(x: Any) -> Plan | SavedPlan | Scenario:
     return load_scenario(x)
 
 
+def _prepared(x: Plan | SavedPlan | Scenario, name: str, side: str, store: str | Path | None,
+              max_dispatch_variables: int | None) -> Inputs | None:
+    """The inputs of a side read by `_read` as a scenario (None for a plan): its prices read, its inputs built
+    and its model's size checked, without a solve (engine.run.checked_inputs)."""
+    if not isinstance(x, Scenario):
+        return None
+    try:
+        return checked_inputs(x, store, max_dispatch_variables)
+    except ModelTooLarge as exc:
+        raise _too_large_side(exc, side, name) from None
+
+
 def _planned(x: Plan | SavedPlan | Scenario, name: str, solver: str, baselines: bool, side: str,
-             store: str | Path | None, max_dispatch_variables: int | None = None) -> Plan | SavedPlan:
-    """A side read by `_read` as a plan: its scenario planned here."""
+             store: str | Path | None, max_dispatch_variables: int | None = None,
+             inputs: Inputs | None = None) -> Plan | SavedPlan:
+    """A side read by `_read` as a plan: its scenario planned here (from `inputs`, its `_prepared` inputs)."""
     if not isinstance(x, Scenario):
         return x
     try:
-        return plan(x, solver=solver, baselines=baselines, store=store, max_dispatch_variables=max_dispatch_variables)
+        return plan(x, solver=solver, baselines=baselines, store=store, max_dispatch_variables=max_dispatch_variables,
+                    inputs=inputs)
     except (InfeasibleError, SolverError) as exc:   # say which side has no fleet: both are planned here
         raise type(exc)(f"{side} ({name}): {exc}") from None
     except ModelTooLarge as exc:
@@ -529,21 +544,21 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
     store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` as `plan()`'s (a
-    ModelTooLarge names the side).
+    ModelTooLarge names the side). Both sides are read, and each scenario side priced and its size checked,
+    before either is solved.
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
     what the plans record of their prices and planner that differs (`provenance`).
     """
+    check_limits(max_dispatch_variables=max_dispatch_variables)
     (name_a, ra), (name_b, rb) = (_name_of(a), _read(a)), (_name_of(b), _read(b))
-    # b too large is said before a is solved; not where b reads the price store, whose reading moves a damaged
-    # store aside: a's plan would then say "no price store" instead of what was done to it
-    if isinstance(ra, Scenario) and isinstance(rb, Scenario) and rb.prices.source != "store":
-        try:
-            check_scenario_size(rb, store, max_dispatch_variables)
-        except ModelTooLarge as exc:
-            raise _too_large_side(exc, "b", name_b) from None
-    pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, max_dispatch_variables),
-              _planned(rb, name_b, solver, baselines, "b", store, max_dispatch_variables))
+    # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
+    # its inputs built (once: its plan is made from them) and its size checked. a's first: reading a damaged
+    # price store moves it aside, and a's plan says so (b's then reads no store), as when a was solved first.
+    ia, ib = (_prepared(ra, name_a, "a", store, max_dispatch_variables),
+              _prepared(rb, name_b, "b", store, max_dispatch_variables))
+    pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, max_dispatch_variables, ia),
+              _planned(rb, name_b, solver, baselines, "b", store, max_dispatch_variables, ib))
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)

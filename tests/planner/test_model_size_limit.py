@@ -105,16 +105,17 @@ def test_compare_holds_each_side_to_the_limit_and_names_the_side(tmp_path):
 
 
 def test_compare_refuses_a_too_large_side_b_before_it_solves_side_a(tmp_path, monkeypatch):
-    # side a, entry.yaml, would be planned first; b (the two-offer scenario, 1 dispatch variable reduced) is
-    # over a limit of 0: refused with no solve at all, naming b
+    # side a, the two-offer scenario (1 dispatch variable reduced), would be planned first; b, entry.yaml (3 pairs
+    # × 16 periods reduced), is over a limit of 1: refused with no solve at all, naming b. (Where both sides are
+    # over the limit, a is named: test_compare_checks_first.py.)
     compare_module = importlib.import_module("planner.reports.compare")   # the package's name is the function
     solved = []
     real_plan = compare_module.plan
     monkeypatch.setattr(compare_module, "plan", lambda *a, **k: solved.append(a) or real_plan(*a, **k))
     small = two_offer_scenario(tmp_path)
     with pytest.raises(ModelTooLarge) as caught:
-        compare_module.compare(ENTRY, small, max_dispatch_variables=0)
-    assert caught.value.where == "b (two-offers.yaml): " and caught.value.pairs * caught.value.periods == 1
+        compare_module.compare(small, ENTRY, max_dispatch_variables=1)
+    assert caught.value.where == "b (entry.yaml): " and caught.value.pairs * caught.value.periods == 48
     assert solved == []
     # and a scenario error in b is reported before a is solved
     broken = tmp_path / "broken.yaml"

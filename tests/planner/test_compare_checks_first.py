@@ -1,0 +1,175 @@
+"""compare checks both sides before it solves either, and builds each side's inputs once (a review, 2026-12-06).
+
+Before: where side b read the price store (`prices.source: store`), its model's size was checked only after
+side a's whole solve (a minute of HiGHS, then "b: too large"); without a size limit (the library's default)
+an offers CSV of b that could not be read was found after a's solve too; and where b's size was checked
+first, b's prices were read and its inputs built twice (once to count its model, once by its plan).
+
+Sizes by hand, as the docs count dispatch variables (units × workloads each can serve × periods, reduced):
+- the two-offer scenario (test_model_size_limit: k80_and_t4.csv, one T4-hours workload of 100 h a month,
+  flat) reduces to 1: the T4 offer, 1 period (the K80 offer is dominated);
+- `three_on_the_store`: the store holds one aws us-east-1 row, the packaged g4dn.xlarge on-demand offer (one
+  T4, 0.526 USD/h), and three flat T4-hours workloads: 1 unit × 3 workloads × 1 period = 3.
+So a limit of 2 passes a and refuses b.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from planner.engine import run as engine_run
+from planner.errors import ModelTooLarge, PlannerError, PriceSourceError
+from planner.scenario import load_scenario
+from tests.planner.cli_run import one_line_error, run
+from tests.planner.test_model_size_limit import two_offer_scenario
+
+compare_module = importlib.import_module("planner.reports.compare")   # the package's name is the function
+
+T4_HOURLY = 0.526          # g4dn.xlarge on demand, us-east-1, in the packaged snapshot and so in the store
+HOURS = {"x": 100, "y": 200, "z": 300}
+
+
+@pytest.fixture
+def store(tmp_path) -> Path:
+    """A price store made with the store's own API from one packaged snapshot row: aws us-east-1's g4dn.xlarge
+    on demand (its prices replace every packaged aws us-east-1 row)."""
+    from pricing_adapters.snapshot import load_snapshot
+    from pricing_adapters.store import PriceStore
+
+    snap = load_snapshot()
+    row = snap[snap["offer_id"] == "aws:us-east-1:g4dn.xlarge:on_demand"]
+    assert len(row) == 1 and row["gpu"].item() == "T4" and row["hourly_price"].item() == T4_HOURLY
+    path = tmp_path / "prices.sqlite"
+    PriceStore(path).save("aws", ["us-east-1"], "packaged rows (test)", row)
+    return path
+
+
+def three_on_the_store(tmp_path: Path) -> Path:
+    path = tmp_path / "three-on-the-store.yaml"
+    path.write_text(yaml.safe_dump({
+        "name": "three on the store", "currency": "USD", "horizon_months": 12, "discount_rate": 0.0,
+        "prices": {"source": "store", "providers": ["aws"], "regions": ["us-east-1"], "purchase_options": ["on_demand"]},
+        "workloads": [{"name": n, "gpu_hours_per_month": h, "reference_gpu": "T4"} for n, h in HOURS.items()]}),
+        encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def solves(monkeypatch) -> list:
+    """Each solve of a plan's model (engine.run's solve_inputs), recorded."""
+    calls = []
+    real = engine_run.solve_inputs
+    monkeypatch.setattr(engine_run, "solve_inputs", lambda inp, *a, **k: calls.append(inp.name) or real(inp, *a, **k))
+    return calls
+
+
+@pytest.fixture
+def builds(monkeypatch) -> list:
+    """The name of each scenario whose inputs are built (engine.run's inputs_for: its prices read, resolved)."""
+    calls = []
+    real = engine_run.inputs_for
+    monkeypatch.setattr(engine_run, "inputs_for", lambda s, *a, **k: calls.append(s.name) or real(s, *a, **k))
+    return calls
+
+
+def test_b_on_the_store_too_large_is_refused_before_a_is_solved(tmp_path, store, solves, builds):
+    small, large = two_offer_scenario(tmp_path), three_on_the_store(tmp_path)
+    with pytest.raises(ModelTooLarge) as caught:
+        compare_module.compare(small, large, store=store, max_dispatch_variables=2)
+    assert caught.value.where == "b (three-on-the-store.yaml): "
+    assert (caught.value.pairs, caught.value.periods, caught.value.limit) == (3, 1, 2)
+    assert solves == []                                  # a was not solved first
+    assert builds == ["size check", "three on the store"]
+
+
+def test_cli_b_on_the_store_too_large_exits_2_before_a_is_solved(tmp_path, store, solves):
+    small, large = two_offer_scenario(tmp_path), three_on_the_store(tmp_path)
+    result = run("compare", small, large, "--store", store, "--max-variables", 2)
+    assert result.exit_code == 2 and result.stdout == ""
+    error = one_line_error(result)
+    assert error.startswith("error: b (three on the store): too large to plan with --max-variables 2: 3 dispatch "
+                            "variables (3 unit–workload pairs × 1 periods)"), error
+    assert error.endswith("or allow it with --max-variables 3")
+    assert solves == []
+
+
+def test_each_scenario_side_is_built_once_and_planned_from_what_was_checked(tmp_path, store, solves, builds):
+    small, large = two_offer_scenario(tmp_path), three_on_the_store(tmp_path)
+    # b from an offers CSV, as a: its size was checked from inputs built then built again by its plan
+    cmp = compare_module.compare(small, small, max_dispatch_variables=1)
+    assert builds == ["size check", "size check"] and solves == ["size check", "size check"]
+    assert cmp.total_a == cmp.total_b == pytest.approx(T4_HOURLY * 100 * 12)          # 631.20
+    # b from the store, within the limit: priced from the store's row, built once
+    builds.clear()
+    cmp = compare_module.compare(small, large, store=store, max_dispatch_variables=3)
+    assert builds == ["size check", "three on the store"]
+    assert cmp.total_b == pytest.approx(T4_HOURLY * sum(HOURS.values()) * 12)          # 3,787.20
+    assert cmp.plan_b.prices["source"] == "store"
+
+
+def test_cli_builds_each_side_once(tmp_path, builds):
+    small = two_offer_scenario(tmp_path)
+    result = run("compare", small, small, "--format", "json")   # the default --max-variables: sizes are checked
+    assert result.exit_code == 0, result.output
+    assert builds == ["size check", "size check"]
+
+
+def test_b_whose_offers_cannot_be_read_is_refused_before_a_is_solved_without_a_limit(tmp_path, solves):
+    small = two_offer_scenario(tmp_path)
+    offers = tmp_path / "offers.csv"
+    offers.write_text("provider,region\naws,us-east-1\n", encoding="utf-8")   # no offer columns
+    bad = tmp_path / "bad-offers.yaml"
+    bad.write_text(small.read_text(encoding="utf-8").replace(str(yaml.safe_load(small.read_text())["prices"]["source"]),
+                                                             str(offers)), encoding="utf-8")
+    with pytest.raises(PriceSourceError, match=r"offers\.csv: missing columns \['offer_id'"):
+        compare_module.compare(small, bad)
+    assert solves == []
+
+
+def test_where_both_sides_are_too_large_a_is_named(tmp_path, store, solves):
+    large = three_on_the_store(tmp_path)
+    small = two_offer_scenario(tmp_path)
+    with pytest.raises(ModelTooLarge) as caught:   # in the order of the arguments, whatever b's price source
+        compare_module.compare(small, small, max_dispatch_variables=0)
+    assert caught.value.where == "a (two-offers.yaml): "
+    with pytest.raises(ModelTooLarge) as caught:
+        compare_module.compare(large, small, store=store, max_dispatch_variables=0)
+    assert caught.value.where == "a (three-on-the-store.yaml): "
+    assert solves == []
+
+
+def test_a_damaged_store_is_reported_by_side_a_which_reads_it_first(tmp_path, store):
+    # Kept from before (a was solved, and so read the store, first): a's prices say the store was moved aside,
+    # b's, read after, that there is none. Both are planned on the packaged snapshot.
+    from pricing_adapters.store import damage
+
+    data = bytearray(store.read_bytes())
+    data[100:] = b"\xff" * (len(data) - 100)     # SQLite's header (ours) kept, every page after it broken
+    store.write_bytes(bytes(data))
+    assert damage(store)
+    large = three_on_the_store(tmp_path)
+    cmp = compare_module.compare(large, large, store=store)
+    assert "moved aside to" in cmp.plan_a.prices["warning"]
+    assert cmp.plan_b.prices["warning"].startswith(f"no price store at {store}")
+
+
+def test_plan_takes_only_inputs_of_the_scenario_as_given(tmp_path):
+    s = load_scenario(two_offer_scenario(tmp_path))
+    base = engine_run.inputs_for(s)
+    assert engine_run.plan(s, baselines=False, inputs=base).total == pytest.approx(T4_HOURLY * 100 * 12)
+    for bad in ({"reduced": False}, {"horizon_months": 24}, {"overrides": {"horizon_months": 24}}):
+        with pytest.raises(PlannerError, match="plan: inputs: expected the inputs of the scenario as given"):
+            engine_run.plan(s, baselines=False, inputs=base, **bad)
+
+
+@pytest.mark.parametrize("limit", ["10", -1])
+def test_a_limit_that_is_no_whole_number_is_refused_as_plan_refuses_it(tmp_path, limit, solves):
+    # it was compared with b's size first: "10" raised a TypeError, -1 said b was too large for it
+    small = two_offer_scenario(tmp_path)
+    with pytest.raises(PlannerError, match="max_dispatch_variables: expected a whole number from 0"):
+        compare_module.compare(small, small, max_dispatch_variables=limit)
+    assert solves == []
