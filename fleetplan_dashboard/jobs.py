@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from planner.engine import Plan
+from planner.engine import Inputs, Plan
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError
 from planner.scenario import Scenario
 
@@ -46,21 +46,39 @@ class Outcome:
     seconds: float = 0.0
 
 
-def recommended_job(scenario: Scenario, solver: str) -> Outcome:
-    """The recommended plan of `scenario` without baselines (the engine's `plan(…, baselines=False)`)."""
+def _too_large(exc: ModelTooLarge) -> str:
+    return f"{exc} — or plan it with the CLI, `fleetplan plan FILE` (which allows more with --max-variables)"
+
+
+def prepared_job(scenario: Scenario) -> tuple[Inputs | None, str]:
+    """What `recommended_job` does of `scenario` before it solves, done alone: its prices read, its inputs built
+    and its model's size checked (engine.run.checked_inputs). (the inputs, to plan from, "") or (None, the message
+    its plan would fail with)."""
+    from planner.engine.run import checked_inputs
+
+    try:
+        return checked_inputs(scenario, None, MAX_DISPATCH_VARIABLES), ""
+    except ModelTooLarge as exc:
+        return None, hide_store_path(_too_large(exc))
+    except PlannerError as exc:
+        return None, hide_store_path(str(exc))
+
+
+def recommended_job(scenario: Scenario, solver: str, inputs: Inputs | None = None) -> Outcome:
+    """The recommended plan of `scenario` without baselines (the engine's `plan(…, baselines=False)`), from
+    `inputs` where `prepared_job` built them."""
     from planner.engine import plan
 
     t0 = time.perf_counter()
     try:
         outcome = Outcome("ok", plan=plan(scenario, solver=solver, baselines=False, time_limit=TIME_LIMIT_S,
-                                          max_dispatch_variables=MAX_DISPATCH_VARIABLES))
+                                          max_dispatch_variables=MAX_DISPATCH_VARIABLES, inputs=inputs))
     except InfeasibleError as exc:
         outcome = Outcome("infeasible", message=str(exc))
     except SolverError as exc:
         outcome = Outcome("error", message=str(exc) + _CLI.format(limit=TIME_LIMIT_S))
     except ModelTooLarge as exc:
-        outcome = Outcome("error", message=f"{exc} — or plan it with the CLI, `fleetplan plan FILE` (which allows more "
-                                           "with --max-variables)")
+        outcome = Outcome("error", message=_too_large(exc))
     except PlannerError as exc:
         outcome = Outcome("error", message=str(exc))
     outcome.seconds = time.perf_counter() - t0

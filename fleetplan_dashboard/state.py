@@ -56,10 +56,12 @@ from fleetplan_dashboard.jobs import (
     decisions_job,
     hide_store_path,
     pickled,
+    prepared_job,
     recommended_job,
     worker_start,
 )
 from planner.engine.decisions import DEMAND_FIELDS, baseline_notes
+from planner.engine.inputs import Inputs
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, ScenarioError
 from planner.fileio import file_stamp
@@ -654,8 +656,22 @@ def _made_elsewhere(future: Future, scenario: Scenario) -> Outcome | None:
         return None
 
 
-def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
-    """The recommended plan of `scenario` (no baselines): planned ahead, cached, or planned now."""
+def prepared(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> tuple[Inputs | None, str]:
+    """What `recommended(scenario)` checks before it solves, done now (`jobs.prepared_job`: the prices read, the
+    model's size checked): (its inputs, for `recommended(…, inputs=…)`, or None where its plan is made or under
+    way already; "" or the message its plan would fail with, or did). The Compare page asks it of both sides
+    before it solves either."""
+    with _lock:
+        future = _plans.get(_key("plan", scenario, solver))
+    if _usable(future):
+        made = pickle.loads(future.result()) if future.done() else None
+        return None, "" if made is None or made.kind == "ok" else made.message
+    return prepared_job(scenario)
+
+
+def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER, inputs: Inputs | None = None) -> Outcome:
+    """The recommended plan of `scenario` (no baselines): planned ahead, cached, or planned now (from `inputs`,
+    its `prepared` inputs, where given)."""
     key = _key("plan", scenario, solver)
     with _lock:
         future = _plans.get(key)
@@ -671,7 +687,7 @@ def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Outcome:
     future.set_running_or_notify_cancel()
     _remember(key, future)
     try:
-        outcome = recommended_job(scenario, solver)
+        outcome = recommended_job(scenario, solver, inputs)
     except BaseException as exc:
         future.set_exception(exc)
         raise

@@ -37,15 +37,31 @@ def resolve(option: str):
     return state.load_base(option, uploads)
 
 
-sides = {}
+def no_plan(col, option: str, message: str) -> None:
+    col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.code_block([message]))
+
+
+# Both sides loaded, priced and their models' sizes checked before either is solved (as `fleetplan compare`):
+# a side that cannot be planned is said at once, not after the other side's solve.
+loaded = {}
 for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
     scenario, problems = resolve(option)
     if scenario is None:
         col.error("Cannot load this scenario:\n\n" + tables.code_block(problems))
         continue
-    outcome = state.recommended(scenario)   # the comparison needs no baselines
+    inputs, problem = state.prepared(scenario)   # None where its plan is made or under way already
+    if problem:
+        no_plan(col, option, problem)
+        continue
+    loaded[side] = (option, scenario, col, inputs)
+if len(loaded) < 2:
+    st.stop()
+
+sides = {}
+for side, (option, scenario, col, inputs) in loaded.items():
+    outcome = state.recommended(scenario, inputs=inputs)   # the comparison needs no baselines
     if outcome.kind != "ok":
-        col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.code_block([outcome.message]))
+        no_plan(col, option, outcome.message)
         continue
     sides[side] = (option, scenario, outcome.plan)
 

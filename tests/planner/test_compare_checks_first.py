@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from planner.engine import run as engine_run
+from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import ModelTooLarge, PlannerError, PriceSourceError
 from planner.scenario import load_scenario
 from tests.planner.cli_run import one_line_error, run
@@ -164,6 +165,31 @@ def test_plan_takes_only_inputs_of_the_scenario_as_given(tmp_path):
     for bad in ({"reduced": False}, {"horizon_months": 24}, {"overrides": {"horizon_months": 24}}):
         with pytest.raises(PlannerError, match="plan: inputs: expected the inputs of the scenario as given"):
             engine_run.plan(s, baselines=False, inputs=base, **bad)
+
+
+def test_dashboard_compare_checks_a_side_without_solving_and_plans_from_its_inputs(tmp_path, monkeypatch, solves,
+                                                                                   builds):
+    # the Compare page asks state.prepared of both sides before it asks state.recommended of either
+    from fleetplan_dashboard import jobs, state
+
+    monkeypatch.setattr(jobs, "MAX_DISPATCH_VARIABLES", 0)
+    s = load_scenario(two_offer_scenario(tmp_path))
+    inputs, problem = state.prepared(s)
+    assert inputs is None and solves == []
+    assert problem == jobs.recommended_job(s, DEFAULT_SOLVER).message   # what its plan would say
+    assert problem.startswith("too large to plan here: 1 dispatch variables")
+    # a plan already refused (the Plan page's) is said without building its inputs again
+    assert state.recommended(s).message == problem
+    builds.clear()
+    assert state.prepared(s) == (None, problem) and builds == [] and solves == []
+    monkeypatch.setattr(jobs, "MAX_DISPATCH_VARIABLES", 1)
+    state.clear_plan_cache()
+    builds.clear()
+    inputs, problem = state.prepared(s)
+    assert problem == "" and inputs is not None
+    outcome = state.recommended(s, inputs=inputs)
+    assert outcome.kind == "ok" and outcome.plan.total == pytest.approx(T4_HOURLY * 100 * 12)
+    assert builds == ["size check"]
 
 
 @pytest.mark.parametrize("limit", ["10", -1])
