@@ -190,6 +190,7 @@ def test_dashboard_compare_checks_a_side_without_solving_and_plans_from_its_inpu
     outcome = state.recommended(s, inputs=inputs)
     assert outcome.kind == "ok" and outcome.plan.total == pytest.approx(T4_HOURLY * 100 * 12)
     assert builds == ["size check"]
+    state.clear_plan_cache()   # made under this test's limits: no other test's
 
 
 @pytest.mark.parametrize("limit", ["10", -1])
