@@ -245,6 +245,11 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         raise PlannerError("plan: inputs: expected the inputs of the scenario as given, from inputs_for(scenario, store, "
                            "merge_periods=reduced), and no overrides")
     s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
+    if inputs is not None and (inputs.name, inputs.currency, inputs.horizon_months) != (s.name, s.currency,
+                                                                                        s.horizon_months):
+        raise PlannerError(f"plan: inputs: these are the inputs of {shortened(repr(inputs.name))} "
+                           f"({inputs.horizon_months} months, {inputs.currency}), not of the scenario given "
+                           f"({shortened(repr(s.name))}, {s.horizon_months} months, {s.currency})")
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced) if inputs is None else inputs
     t1 = time.perf_counter()

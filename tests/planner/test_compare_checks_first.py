@@ -165,6 +165,11 @@ def test_plan_takes_only_inputs_of_the_scenario_as_given(tmp_path):
     for bad in ({"reduced": False}, {"horizon_months": 24}, {"overrides": {"horizon_months": 24}}):
         with pytest.raises(PlannerError, match="plan: inputs: expected the inputs of the scenario as given"):
             engine_run.plan(s, baselines=False, inputs=base, **bad)
+    # inputs of another scenario (another horizon here; the name and currency are checked too) are refused
+    other = s.model_copy(update={"horizon_months": 24})
+    with pytest.raises(PlannerError, match=r"plan: inputs: these are the inputs of .* \(12 months, USD\), not of the "
+                                           r"scenario given \(.*, 24 months, USD\)"):
+        engine_run.plan(other, baselines=False, inputs=base)
 
 
 def test_dashboard_compare_checks_a_side_without_solving_and_plans_from_its_inputs(tmp_path, monkeypatch, solves,
