@@ -31,7 +31,7 @@ from planner.engine.constraints import baseline_caps, dropped_in_baselines, met_
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
-from planner.engine.readback import read_plan
+from planner.engine.readback import read_fleet, read_plan
 from planner.engine.reductions import reduce
 from planner.engine.solve import Solution, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
@@ -115,11 +115,25 @@ class Variant:
         return inp.keep(keep)
 
 
+ALL_CLOUD_LABEL = "all cloud (no new hardware)"
+# the best single type's label when the cheapest single-type plan buys and rents nothing (every type ties at
+# the cards owned): "only cloud on-demand" told a budget holder of a type the plan does not use
+OWNED_ONLY_LABEL = "owned cards alone (nothing bought or rented)"
+NOTHING_NEW_LABEL = "nothing bought or rented"   # the same without owned cards (no demand to serve)
+# totals closer than this (half a cent of the scenario's currency), or than RESOLVE_AGREEMENT of their size,
+# are equal: an exact tie solved to -9e-13 printed "-0" (engine.decisions), and two single types that tie
+# are told apart by what they use (baseline_rows)
+MONEY_ROUNDING = 0.005
+# a re-solve with one more restriction may come out below the plan by this share of its total (solver
+# tolerances: HiGHS's absolute MIP gap is 1e-6) before it is taken as a sign of constraints the plan had
+RESOLVE_AGREEMENT = 1e-6
+
+
 def baseline_variants(base: Inputs) -> list[Variant]:
     """All-cloud, all-on-prem and every single capacity type."""
     kinds = [k for k in ("on_demand", "spot", "reserved") if (base.col("kind") == k).any()]
     cards = list(base.col("sku")[base.col("kind") == "card"])
-    out = [Variant("all_cloud", "all cloud (no new hardware)", "all cloud", frozenset(kinds), buy_cards=False),
+    out = [Variant("all_cloud", ALL_CLOUD_LABEL, "all cloud", frozenset(kinds), buy_cards=False),
            Variant("all_onprem", "all on-prem (no cloud)", "all on-prem", frozenset())]
     out += [Variant("single", f"only {card}", f"only {card}", frozenset(), only_card=card) for card in cards]
     out += [Variant("single", f"only {CLOUD_KIND_LABEL[kind]}", f"only {CLOUD_KIND_LABEL[kind]}", frozenset({kind}),
@@ -192,23 +206,46 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 solved[key] = PENDING
             else:
                 solved[key] = _solve_variant(base, variant, solver, time_limit)
-        outcomes.append((variant.group, variant.label, solved[key], variant.cards(base)))
+        outcomes.append((variant, solved[key], variant.cards(base)))
+    used: dict = {}   # a model's fleet read once, however many baselines it is
+
+    def use_of(outcome) -> frozenset | None:
+        """What a solved baseline's fleet uses (fleet_use); None where not known (the all-cloud row taken from
+        the plan's run)."""
+        inp, model, _ = outcome
+        if model is None:
+            return None
+        if id(model) not in used:
+            used[id(model)] = fleet_use(read_fleet(inp, model)[1])
+        return used[id(model)]
+
     readable = {}
-    for group, label, outcome, cards in outcomes:
+    for variant, outcome, cards in outcomes:
+        group, label = variant.group, variant.label
         row = _row(group, label, outcome) | {"cards": cards}
         if isinstance(outcome, tuple):
             if group == "single":  # only the best single type is read back into a Plan
-                singles.append((row["total"], label, outcome, cards))
+                singles.append((row["total"], label, outcome, cards, variant))
             else:
                 readable[group] = outcome
         if group != "single":
             rows.append(row)
     # single types whose solve found no fleet (time limit): one of them may be the best, so the best of the others
     # is a fleet of a single type, not proven the best one: status feasible, as a solve stopped with a fleet is
-    unsolved = [(label, outcome) for group, label, outcome, _ in outcomes
-                if group == "single" and isinstance(outcome, SolverError)]
+    unsolved = [(variant.label, outcome) for variant, outcome, _ in outcomes
+                if variant.group == "single" and isinstance(outcome, SolverError)]
     if singles:
-        objective, label, outcome, cards = min(singles, key=lambda t: (t[0], t[1]))
+        # of the types that tie for the least total (within the money's round-off), one whose plan buys its card or
+        # rents its cloud kind: where the cards owned serve all, every type ties at their cost, buying and renting
+        # nothing, and the first label ("only cloud on-demand") named a type that plan does not use
+        least = min(t[0] for t in singles)
+        tied = [t for t in singles if t[0] - least <= max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(least))]
+        own = [t for t in tied if _uses_own_type(t[4], use_of(t[2]))]
+        objective, label, outcome, cards, _ = min(own or tied, key=lambda t: (t[0], t[1]))
+        use = use_of(outcome)
+        if not own and use is not None and not any(new for *_, new in use):
+            # no type's own capacity: say so, and explain a lower total than the plan's as a fleet that buys no card
+            label, cards = (OWNED_ONLY_LABEL if (base.col("existing") > 0).any() else NOTHING_NEW_LABEL), frozenset()
         readable["best_single"] = outcome
         rows.append({"baseline": "best_single", "label": label,
                      "status": "feasible" if unsolved else outcome[2].status, "total": objective, "note": "",
@@ -227,6 +264,23 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 read[id(model)] = read_plan(inp, model, solution, scenario)
             plans_out[group] = read[id(model)]
     return rows, plans_out
+
+
+def fleet_use(fleet: pd.DataFrame) -> frozenset:
+    """What a fleet (readback's) uses: (kind, sku, gpu, new) of each row, `new` where it buys cards or rents or
+    holds cloud capacity: tells a single type's plan that uses its type from one that keeps the cards owned
+    only."""
+    return frozenset((str(kind), str(sku), str(gpu), bool(kind != "card" or new > 0))
+                     for kind, sku, gpu, new in zip(fleet["kind"], fleet["sku"], fleet["gpu"], fleet["new_units"]))
+
+
+def _uses_own_type(variant: Variant, use: frozenset | None) -> bool:
+    """Whether a single type's plan buys its card or rents (holds) its cloud kind (False where not known)."""
+    if not use:
+        return False
+    if variant.only_card is not None:
+        return any(new and kind == "card" and sku == variant.only_card for kind, sku, _, new in use)
+    return any(new and kind in variant.keep_kinds for kind, _, _, new in use)
 
 
 def _model_key(base: Inputs, variant: Variant) -> tuple[bytes, bytes]:
@@ -366,6 +420,8 @@ def name_binding_caps(table: pd.DataFrame, cap_costs: pd.DataFrame, total: float
     extra = ["your extra constraints"] if extra_constraints else []
     for i in np.flatnonzero(_cheaper(table, total).to_numpy()):
         label = table["label"].iloc[i]
+        # a best single type that buys and rents nothing is explained as a baseline that buys no card: all cloud
+        label = ALL_CLOUD_LABEL if label in (OWNED_ONLY_LABEL, NOTHING_NEW_LABEL) else label
         dropped = [row for row in rows if label in (row.get("dropped_in") or ())]
         gap = total - float(table["total"].iloc[i])
         if not dropped or gap <= agreement:

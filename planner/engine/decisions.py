@@ -39,7 +39,13 @@ import numpy as np
 import pandas as pd
 import pulp
 
-from planner.engine.baselines import baseline_variants, name_binding_caps, usable_cores
+from planner.engine.baselines import (
+    MONEY_ROUNDING,
+    RESOLVE_AGREEMENT,
+    baseline_variants,
+    name_binding_caps,
+    usable_cores,
+)
 from planner.engine.constraints import CAPS, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
 from planner.engine.merged_hours import may_be_dearer
@@ -76,12 +82,9 @@ MAX_THREADS = 8
 SOLVED = ("optimal", "feasible")
 # a re-solve stopped before proving its answer (a time limit): with a fleet it had not proved best, or none
 UNPROVEN = ("feasible", "not_solved")
-# totals closer than this (half a cent of the scenario's currency) are equal: a plan that costs 0 and a
-# runner-up within this of it tie (increase_pct 0), where a percentage of 0 cannot be taken
-MONEY_ROUNDING = 0.005
-# a re-solve with one more restriction may come out below the plan by this share of its total (solver
-# tolerances: HiGHS's absolute MIP gap is 1e-6) before it is taken as a sign of constraints the plan had
-RESOLVE_AGREEMENT = 1e-6
+# MONEY_ROUNDING: totals closer than this are equal (a plan that costs 0 and a runner-up within it tie,
+# increase_pct 0, where a percentage of 0 cannot be taken); RESOLVE_AGREEMENT: the share of its total a re-solve
+# may come out below the plan by (engine.baselines, whose best single type compares totals the same way)
 
 
 # ---------------------------------------------------------------------------------------------------
