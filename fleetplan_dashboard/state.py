@@ -62,7 +62,6 @@ from fleetplan_dashboard.jobs import (
 )
 from planner.engine.decisions import DEMAND_FIELDS, baseline_notes
 from planner.engine.inputs import Inputs
-from planner.engine.run import speeds_with_baselines
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, ScenarioError
 from planner.fileio import file_stamp
@@ -728,13 +727,9 @@ def _solved_scenario(scenario: Scenario, outcome: Outcome) -> Scenario:
 
 
 def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
-    """`outcome`'s plan with its baselines table and plans (a copy: the cached plan stays as it is), and its
-    speeds table and warnings covering the baselines' GPUs, as `planner.add_baselines` sets them."""
+    """`outcome`'s plan with its baselines table and plans (a copy: the cached plan stays as it is)."""
     table, plans = baselines
-    gpus = {key: sorted(set(p.fleet["gpu"].dropna())) for key, p in plans.items()}
-    speeds, warnings = speeds_with_baselines(outcome.plan, gpus)
-    return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans, speeds=speeds,
-                                         warnings=warnings))
+    return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans))
 
 
 def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> tuple:

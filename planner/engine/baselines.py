@@ -180,16 +180,15 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
 
 
 def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
-                  all_cloud: tuple | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
-    """The baselines' rows (baseline, label, status, total, note; `cards`, what it may buy, and `fleet`, what
-    its fleet uses: fleet_use) and their Plans (see `solve_baselines`).
+                  all_cloud: tuple[str, float] | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
+    """The baselines' rows (baseline, label, status, total, note) and their Plans (see `solve_baselines`).
 
     Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
     only: all on-prem is that card) are solved once. Without Plans, the all-cloud model is not solved
     when the plan's own solve settles it (see below): `all_cloud` is then that solve's proven (status,
-    total, use) (run.all_cloud_run; use, what its fleet uses, may be left out), or, with `defer_all_cloud`
-    (the forked child, which runs before the plan's solve ends), its row is left PENDING for `settle_all_cloud`
-    — unless another baseline is the same model (its total is needed here for the best single type)."""
+    total) (run.all_cloud_run), or, with `defer_all_cloud` (the forked child, which runs before the plan's
+    solve ends), its row is left PENDING for `settle_all_cloud` — unless another baseline is the same
+    model (its total is needed here for the best single type)."""
     if plans and (all_cloud is not None or defer_all_cloud):
         raise ValueError("the all-cloud Plan cannot come from the plan's solve: all_cloud and defer_all_cloud "
                          "need plans=False")
@@ -211,11 +210,11 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
     used: dict = {}   # a model's fleet read once, however many baselines it is
 
     def use_of(outcome) -> frozenset | None:
-        """What a solved baseline's fleet uses (fleet_use); the plan's run's (`all_cloud`'s third item, run_use)
-        for the all-cloud row taken from it; None where not known."""
+        """What a solved baseline's fleet uses (fleet_use); None where not known (the all-cloud row taken from
+        the plan's run)."""
         inp, model, _ = outcome
         if model is None:
-            return all_cloud[2] if len(all_cloud) > 2 else None
+            return None
         if id(model) not in used:
             used[id(model)] = fleet_use(read_fleet(inp, model)[1])
         return used[id(model)]
@@ -229,7 +228,6 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 singles.append((row["total"], label, outcome, cards, variant))
             else:
                 readable[group] = outcome
-                row["fleet"] = use_of(outcome)
         if group != "single":
             rows.append(row)
     # single types whose solve found no fleet (time limit): one of them may be the best, so the best of the others
@@ -251,7 +249,7 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
         readable["best_single"] = outcome
         rows.append({"baseline": "best_single", "label": label,
                      "status": "feasible" if unsolved else outcome[2].status, "total": objective, "note": "",
-                     "cards": cards, "fleet": use})
+                     "cards": cards})
     elif unsolved:
         rows.append({"baseline": "best_single", "label": "", "status": "not_solved", "total": math.nan,
                      "note": _unsolved_note(unsolved)})
@@ -270,27 +268,10 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
 
 def fleet_use(fleet: pd.DataFrame) -> frozenset:
     """What a fleet (readback's) uses: (kind, sku, gpu, new) of each row, `new` where it buys cards or rents or
-    holds cloud capacity. Tells a single type's plan that uses its type from one that keeps the cards owned
-    only, and which GPUs a baseline's total rests on (their speeds: engine.run.speeds_with_baselines); kept in
-    the rows, so that a forked child's table carries it too."""
+    holds cloud capacity: tells a single type's plan that uses its type from one that keeps the cards owned
+    only."""
     return frozenset((str(kind), str(sku), str(gpu), bool(kind != "card" or new > 0))
                      for kind, sku, gpu, new in zip(fleet["kind"], fleet["sku"], fleet["gpu"], fleet["new_units"]))
-
-
-def run_use(m: Model) -> frozenset | None:
-    """fleet_use of the plan's run without cards (model.no_card_values), the all-cloud baseline where
-    `all_cloud_is_plan_run`: its cloud units that work, serve whole instances or are held (the fleet's rows,
-    readback._fleet). None when that run found no fleet."""
-    values = m.no_card_values
-    if values is None:
-        return None
-    used: set[int] = set()
-    for decisions, least in ((m.y, 1e-9), (m.instances, 0.5), (m.extra, 1e-9), (m.r, 0.5)):
-        for key, var in decisions.items():
-            if values[var.index] > least:
-                used.add(key[0] if isinstance(key, tuple) else key)
-    kind, sku, gpu = (m.inputs.col(name) for name in ("kind", "sku", "gpu"))
-    return frozenset((str(kind[i]), str(sku[i]), str(gpu[i]), True) for i in used if kind[i] != "card")
 
 
 def _uses_own_type(variant: Variant, use: frozenset | None) -> bool:
@@ -300,13 +281,6 @@ def _uses_own_type(variant: Variant, use: frozenset | None) -> bool:
     if variant.only_card is not None:
         return any(new and kind == "card" and sku == variant.only_card for kind, sku, _, new in use)
     return any(new and kind in variant.keep_kinds for kind, _, _, new in use)
-
-
-def baseline_gpus(rows: list[dict]) -> dict[str, list[str]]:
-    """The GPUs of each solved baseline's fleet, by baseline (all_cloud, all_onprem, best_single): the speeds
-    its total rests on. Rows whose fleet is not known (a row settled by a caller's (status, total)) have none."""
-    return {row["baseline"]: sorted({gpu for _, _, gpu, _ in row["fleet"]})
-            for row in rows if row.get("fleet") and row["status"] in ("optimal", "feasible")}
 
 
 def _model_key(base: Inputs, variant: Variant) -> tuple[bytes, bytes]:
@@ -372,22 +346,18 @@ def plan_splits(base: Inputs, solver: str) -> bool:
             and base.schedule.n_site_epochs > 0)
 
 
-def settle_all_cloud(rows: list[dict], run: tuple | None, base: Inputs, solver: str,
+def settle_all_cloud(rows: list[dict], run: tuple[str, float] | None, base: Inputs, solver: str,
                      time_limit: float | None) -> list[dict]:
-    """`rows` with a PENDING all-cloud row filled in: from `run`, the plan's (status, total, use) without cards
-    (engine.run.all_cloud_run; use: run_use), where it proved an optimum; else solved here (the plan's model had
-    no such run, or it stopped early)."""
+    """`rows` with a PENDING all-cloud row filled in: from `run`, the plan's (status, total) without cards,
+    where it proved an optimum; else solved here (the plan's model had no such run, or it stopped early)."""
     for row in rows:
         if row["status"] != PENDING:
             continue
         if run is not None and run[0] == "optimal":
-            row.update(status="optimal", total=run[1], fleet=run[2] if len(run) > 2 else None)
+            row.update(status="optimal", total=run[1])
         else:
             variant = next(v for v in baseline_variants(base) if v.group == "all_cloud")
-            outcome = _solve_variant(base, variant, solver, time_limit)
-            row.update(_row(row["baseline"], row["label"], outcome))
-            if isinstance(outcome, tuple):
-                row["fleet"] = fleet_use(read_fleet(outcome[0], outcome[1])[1])
+            row.update(_row(row["baseline"], row["label"], _solve_variant(base, variant, solver, time_limit)))
     return rows
 
 

@@ -74,9 +74,6 @@ class Model:
     # HiGHS's runs with z fixed (engine.solve): 0.0 / 1.0 -> (status, total); the run without cards
     # settles the all-cloud baseline (engine.baselines.settle_all_cloud)
     fixed_cost_runs: dict = field(default_factory=dict)
-    # the columns' values of the run without cards (z fixed at 0), where it found a fleet: what that fleet
-    # uses, for the all-cloud baseline it settles (engine.baselines.run_use)
-    no_card_values: np.ndarray | None = None
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)

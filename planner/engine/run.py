@@ -21,11 +21,9 @@ from planner import catalog
 from planner.engine.baselines import (
     BaselineChild,
     all_cloud_is_plan_run,
-    baseline_gpus,
     baseline_rows,
     baseline_table,
     plan_splits,
-    run_use,
     settle_all_cloud,
     solve_inputs,
     start_baseline_child,
@@ -46,9 +44,6 @@ from planner.text import shortened
 
 if TYPE_CHECKING:
     import pandas as pd
-
-# how the warning on estimated speeds that only baselines use begins (speeds_with_baselines replaces it)
-BASELINE_ESTIMATES = "the baselines' totals rest on speeds that are estimates"
 
 
 # engine.dispatch could not settle which held units work (an LP stopped by the time limit, or numerically stuck)
@@ -153,55 +148,20 @@ def packed_apart_cards(base: Inputs, fleet: pd.DataFrame) -> list[tuple[str, lis
     return out
 
 
-def speeds_table(scenario: Scenario, fleet: pd.DataFrame, gpus_by_baseline: Mapping[str, list] | None = None):
-    """speed_sources of the GPUs of the plan's `fleet` and of each baseline's fleet (`gpus_by_baseline`, by
-    baseline: baselines.baseline_gpus), with `used_by` saying whose: "plan", "plan, all_cloud", "best_single" …
-    A baseline's total is shown beside the plan's, and may rest on the estimated speed of a GPU the plan does
-    not use."""
-    users: dict[str, list[str]] = {gpu: ["plan"] for gpu in sorted(set(fleet["gpu"].dropna()))}
-    for baseline, gpus in (gpus_by_baseline or {}).items():
-        for gpu in gpus:
-            users.setdefault(gpu, []).append(baseline)
-    speeds = speed_sources(scenario, list(users))
-    speeds["used_by"] = [", ".join(users[gpu]) for gpu in speeds["gpu"]]
-    return speeds
-
-
-def estimate_warnings(speeds: pd.DataFrame, baselines: bool = False) -> list[str]:
-    """A warning for each workload whose speed on a GPU the plan uses is an estimate; with `baselines`, for each
-    whose speed on a GPU only baselines use is (speeds_table's used_by) instead."""
-    if baselines:
-        return [f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements, on GPUs the plan does "
-                f"not use: {', '.join(f'{gpu} ({users})' for gpu, users in gpus)} (see the plan's speeds table, "
-                "column used_by, and docs/speed-model.md); give them in the workload's throughput table if you have "
-                "measured them" for workload, gpus in _estimated_gpus(speeds, baselines=True).items()]
-    return [f"{workload}: the speeds of {', '.join(gpu for gpu, _ in gpus)} are estimates from datasheet figures, "
-            "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the workload's "
-            "throughput table if you have measured them" for workload, gpus in _estimated_gpus(speeds).items()]
-
-
-def speeds_with_baselines(result: Plan, gpus_by_baseline: Mapping[str, list]) -> tuple[pd.DataFrame, list]:
-    """(speeds, warnings) of `result` once its baselines are solved (`gpus_by_baseline`: the GPUs of each
-    baseline's fleet): every path that adds baselines (plan, add_baselines with or without a forked child, the
-    dashboard's baselines job) sets them alike. A plan without its scenario keeps its own."""
-    if result.scenario is None:
-        return result.speeds, result.warnings
-    speeds = speeds_table(result.scenario, result.fleet, gpus_by_baseline)
-    kept = [w for w in result.warnings if BASELINE_ESTIMATES not in w]   # of baselines added before
-    return speeds, kept + estimate_warnings(speeds, baselines=True)
-
-
 def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: dict) -> tuple:
     """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
     each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
     options with no price, stale or undated prices, speeds that are estimates, a rate given for the
-    scenario's own currency, a purchase period that does not divide the horizon. The baselines' GPUs join
-    the speeds table when they are solved (speeds_with_baselines)."""
-    speeds = speeds_table(scenario, fleet)
+    scenario's own currency, a purchase period that does not divide the horizon."""
+    gpus = sorted(set(fleet["gpu"].dropna()))
+    speeds = speed_sources(scenario, gpus)
     warnings = list(base.warnings)
     warnings += catalog.option_gaps(scenario, base.price_table)
     warnings += prices.get("date_warnings", [])
-    warnings += estimate_warnings(speeds)
+    for workload, gpus_estimated in _estimated_gpus(speeds).items():
+        warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
+                        "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
+                        "workload's throughput table if you have measured them")
     own_rate = scenario.fx.get(scenario.currency)
     if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
         warnings.append(f"fx.{scenario.currency} {own_rate:g} is ignored: {scenario.currency} is the scenario's "
@@ -236,14 +196,14 @@ def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
     return out
 
 
-def _estimated_gpus(speeds, baselines: bool = False) -> dict[str, list[tuple[str, str]]]:
-    """workload -> (GPU, used_by) of each GPU the plan uses (`baselines`: only baselines use) whose speed for it
-    is estimated, in table order (workloads in order of first appearance, as groupby(sort=False)); read from
-    the columns: masking and grouping the small speeds table costs more than a plan's other notes together."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    for workload, gpu, source, users in zip(speeds["workload"], speeds["gpu"], speeds["source"], speeds["used_by"]):
-        if source == "estimated" and baselines != ("plan" in users.split(", ")):
-            out.setdefault(workload, []).append((gpu, users))
+def _estimated_gpus(speeds) -> dict[str, list[str]]:
+    """workload -> the GPUs whose speed for it is estimated, in table order (workloads in order of first
+    appearance, as groupby(sort=False)); read from the columns: masking and grouping the small speeds
+    table costs more than a plan's other notes together."""
+    out: dict[str, list[str]] = {}
+    for workload, gpu, source in zip(speeds["workload"], speeds["gpu"], speeds["source"]):
+        if source == "estimated":
+            out.setdefault(workload, []).append(gpu)
     return out
 
 
@@ -370,11 +330,11 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     return s, base, inp, model, solution, warning
 
 
-def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple | None:
-    """The plan's proven (status, total, use) without cards, where that is the all-cloud baseline
-    (baselines.all_cloud_is_plan_run; use: what its fleet uses, baselines.run_use); else None."""
+def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple[str, float] | None:
+    """The plan's proven (status, total) without cards, where that is the all-cloud baseline
+    (baselines.all_cloud_is_plan_run); else None."""
     run = model.fixed_cost_runs.get(0.0) if all_cloud_is_plan_run(base, extra_constraints) else None
-    return (*run, run_use(model)) if run is not None and run[0] == "optimal" else None
+    return run if run is not None and run[0] == "optimal" else None
 
 
 @dataclass(frozen=True)
@@ -403,15 +363,13 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, inp, solver,
                                                                               time_limit, None, max_dispatch_variables)
     total, fleet = read_fleet(inp, model)
-    table = rows = None
+    table = None
     if baselines:
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
         table = baseline_table(rows, total, base, solution.status)
     _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
     warnings += [w for w in (ungrouped, merged, UNSETTLED_WARNING if model.settled is False else None) if w]
-    if rows is not None:   # last, as add_baselines appends them to a plan's (speeds_with_baselines)
-        warnings += estimate_warnings(speeds_table(s, fleet, baseline_gpus(rows)), baselines=True)
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
 
@@ -422,7 +380,7 @@ class _Kept:
     base: Inputs
     time_limit: float | None
     child: BaselineChild | None = None          # solving the baselines table, until it is collected
-    all_cloud: tuple | None = None              # the plan's run that settles the all-cloud baseline (all_cloud_run)
+    all_cloud: tuple[str, float] | None = None  # the plan's run that settles the all-cloud baseline (all_cloud_run)
     extra_constraints: ExtraConstraints | None = None   # the caller's, which add_decisions applies to its re-solves
 
 
@@ -470,13 +428,12 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
 
 
 def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool,
-                        child: BaselineChild | None = None, all_cloud: tuple | None = None,
+                        child: BaselineChild | None = None, all_cloud: tuple[str, float] | None = None,
                         extra_constraints: ExtraConstraints | None = None) -> Plan:
     """Set the baselines of `result`: the child's table when it has one, else solved here; the all-cloud
     row from the plan's own run (`all_cloud`, all_cloud_run) where no Plans are asked for. The note of a
     baseline cheaper than the plan names the caps it drops, and the caller's `extra_constraints` (which
-    baselines never get). The speeds table and its warnings then cover the baselines' GPUs too
-    (speeds_with_baselines), from the rows, which the child's table carries as well."""
+    baselines never get)."""
     start = time.perf_counter()
     rows = child.rows() if child is not None else None
     if rows is None:
@@ -485,6 +442,5 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
     else:   # the child leaves the all-cloud row to the plan's run where it settles it
         rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
     result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
-    result.speeds, result.warnings = speeds_with_baselines(result, baseline_gpus(rows))
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

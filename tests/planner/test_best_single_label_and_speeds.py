@@ -1,10 +1,8 @@
-"""The best single type's label says what its plan uses, and the speeds table covers the baselines' GPUs.
+"""The best single type's label says what its plan uses.
 
 1. Where the cards owned serve all demand, every single type's plan keeps them and buys and rents nothing, so
    all tie at their cost: the label was the first in text order, "only cloud on-demand", a type that plan does
    not use. Of tied types, one whose plan uses its type is named; where none does, the label says so.
-2. A baseline's total is shown beside the plan's, but the speeds table (and its warning on estimates) covered
-   the plan's GPUs only: the all-cloud baseline's A10G, whose speed is an estimate, was nowhere.
 
 The worked example (examples/worked-example.yaml), by hand. One RTX A5000 owned, 6 months old, 600 A5000-hours
 a month (one card works 0.9 × 730 = 657), 24 months, undiscounted: maintenance 2,500 × 0.05 / 12 × 24 = 250,
@@ -18,21 +16,16 @@ maintenance 250, idle 525.60, resale at 24 months −625 (its busy hours are the
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
 from planner import load_scenario, plan
-from planner.engine import add_baselines, add_decisions, build_model, inputs_for, reduce, solve
+from planner.engine import add_baselines, add_decisions, inputs_for
 from planner.engine import baselines as baselines_module
-from planner.engine.run import plan_summary
 from planner.engine.solve import Solution
 from planner.reports.markdown import plan_to_markdown
 
@@ -40,8 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
 OWNED_ONLY = "owned cards alone (nothing bought or rented)"
 OWNED_TOTAL, WITH_SECOND_CARD = 1602.85, 4253.45
-TWO_CARDS = 7029.20   # test_baselines_cheaper_note.py works it out: two A5000s bought, no budget
-SITE = 100 * 24       # fixed_onprem_per_month 100, paid in the 24 months any card is held
 
 
 def worked_doc() -> dict:
@@ -141,114 +132,3 @@ def test_a_cheaper_type_beyond_round_off_wins_and_is_named_for_what_it_uses(monk
     rows = _fake_rows(monkeypatch, {"only rtx-a5000": 100.0, "only cloud on-demand": 100.0},
                       {"only rtx-a5000": bought, "only cloud on-demand": OWNED_CARD})
     assert rows["best_single"]["label"] == "only rtx-a5000"
-
-
-# --- 2. the speeds of the baselines' GPUs ---
-
-
-def a10g_estimated(site: bool = False):
-    """The worked example without its budget, the A5000's speed given (1.0, the user's), the A10G's left to the
-    speed model (an estimate): the plan is two A5000s, all cloud rents g5.xlarge (A10G)."""
-    doc = worked_doc()
-    del doc["onprem"]["capex_budget"]
-    doc["workloads"][0]["throughput"] = {"RTX-A5000": 1.0}
-    if site:   # the plan's run without cards is the all-cloud baseline (engine.baselines.all_cloud_is_plan_run)
-        doc["onprem"]["fixed_onprem_per_month"] = 100
-    return load_scenario(doc)
-
-
-def speeds_by_gpu(speeds) -> dict:
-    used_by = speeds["used_by"] if "used_by" in speeds else [None] * len(speeds)   # (a table without it: None)
-    return {gpu: (source, users) for gpu, source, users in zip(speeds["gpu"], speeds["source"], used_by)}
-
-
-def baseline_warnings(warnings) -> list[str]:
-    return [w for w in warnings if "A10G" in w]
-
-
-def check_a10g(p, site: bool = False) -> None:
-    """The speeds table and warnings of a10g_estimated's plan with its baselines, worked out by hand."""
-    assert p.total == pytest.approx(TWO_CARDS + (SITE if site else 0), abs=0.01)
-    assert p.fleet["gpu"].tolist() == ["RTX-A5000"]
-    assert speeds_by_gpu(p.speeds) == {"RTX-A5000": ("user", "plan, all_onprem, best_single"),
-                                       "A10G": ("estimated", "all_cloud")}
-    # the all-cloud total rests on that speed: 800 A5000-hours a month / s A10G-hours × 1.006 USD × 24 months
-    speed = float(p.speeds.loc[p.speeds["gpu"] == "A10G", "relative_speed"].iloc[0])
-    assert by_baseline(p).loc["all_cloud", "total"] == pytest.approx(800 / speed * 1.006 * 24, rel=1e-6)
-    [warning] = baseline_warnings(p.warnings)
-    assert warning.startswith("training: the baselines' totals rest on speeds that are estimates")
-    assert "A10G (all_cloud)" in warning
-    assert not any("the speeds of A10G" in w for w in p.warnings)   # the plan's own warning names its GPUs only
-
-
-def test_a_baseline_s_gpu_with_an_estimated_speed_is_in_the_speeds_table_and_warned_of():
-    check_a10g(plan(a10g_estimated()))
-
-
-def test_without_baselines_the_speeds_are_the_plan_s_alone():
-    p = plan(a10g_estimated(), baselines=False)
-    assert speeds_by_gpu(p.speeds) == {"RTX-A5000": ("user", "plan")}
-    assert baseline_warnings(p.warnings) == []
-
-
-@pytest.mark.parametrize("site", [False, True])
-@pytest.mark.parametrize("plans", [True, False])
-def test_add_baselines_sets_them_alike_on_every_path(site, plans):
-    # with the site cost and no Plans, the all-cloud row (and only cloud on-demand, the same model) comes from
-    # the plan's run without cards: its GPUs are that run's
-    p = plan(a10g_estimated(site), baselines=False)
-    add_baselines(p, plans=plans)
-    check_a10g(p, site)
-    add_baselines(p, plans=plans)   # again: the same table, the warning once
-    check_a10g(p, site)
-
-
-def test_a_sweep_point_warns_of_them_too():
-    summary = plan_summary(a10g_estimated(site=True), baselines=True)
-    [warning] = baseline_warnings(summary.warnings)
-    assert "A10G (all_cloud)" in warning
-
-
-def test_the_forked_child_s_rows_carry_the_fleets_the_plan_s_run_fills_the_pending_one():
-    # industrial.yaml rents two cloud kinds: the child leaves all cloud pending, the plan's run settles it
-    # (test_all_cloud_from_plan.py); the GPUs each baseline uses are those of the baselines solved on their own
-    from planner.engine.run import all_cloud_run
-
-    s = load_scenario(ROOT / "scenarios" / "industrial.yaml")
-    base = inputs_for(s)
-    _, pending = baselines_module._child_payload(base, "highs", None, defer_all_cloud=True)
-    m = build_model(reduce(base))
-    solve(m, "highs")
-    settled = baselines_module.settle_all_cloud([dict(r) for r in pending], all_cloud_run(base, m), base, "highs", None)
-    own, _ = baselines_module.baseline_rows(base, "highs", None, plans=False)
-    assert baselines_module.baseline_gpus(settled) == baselines_module.baseline_gpus(own)
-    assert baselines_module.baseline_gpus(settled)["all_cloud"]   # a fleet that rents something
-
-
-def test_the_command_s_json_lists_them(tmp_path):
-    # a fresh process: its forked child (two free cores) or the process itself solves the table without Plans
-    scenario = tmp_path / "a10g.yaml"
-    doc = worked_doc()
-    del doc["onprem"]["capex_budget"]
-    doc["workloads"][0]["throughput"] = {"RTX-A5000": 1.0}
-    scenario.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "planner.cli", "plan", str(scenario), "--format", "json",
-                           "--no-decisions"], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    speeds = pd.DataFrame(json.loads(done.stdout)["speeds"])
-    assert speeds_by_gpu(speeds) == {"RTX-A5000": ("user", "plan, all_onprem, best_single"),
-                                     "A10G": ("estimated", "all_cloud")}
-    assert "A10G (all_cloud)" in done.stderr
-    assert np.isfinite(json.loads(done.stdout)["baselines"][0]["total"])
-
-
-def test_the_dashboard_sets_them_as_add_baselines_does():
-    # the dashboard solves the baselines with their Plans in a job of its own and puts them on a copy of the plan
-    from fleetplan_dashboard import state
-    from fleetplan_dashboard.jobs import Outcome, baselines_job
-
-    s = a10g_estimated()
-    recommended = plan(s, baselines=False)
-    told = state.with_baselines(Outcome("ok", plan=recommended), baselines_job(s, recommended.total, "highs"))
-    check_a10g(told.plan)
-    assert speeds_by_gpu(recommended.speeds) == {"RTX-A5000": ("user", "plan")}   # the cached plan stays as it was
