@@ -164,7 +164,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
                 **m.size(), "build_seconds": round(m.build_seconds, 4), "reduced": inp.reduced,
                 "periods": len(inp.periods), "units": len(inp.units), "pruned": dict(inp.pruned)},
         prices=prices_used(inp, fleet["unit_id"]), flows=flows.drop(columns=["unit"]),
-        offers=_offers(inp, _rows_of(inp, fleet["unit_id"])),
+        offers=_offers(inp, unit_rows(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
         owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),
         busy_by_workload=busy_by_workload(inp, m),
@@ -355,7 +355,7 @@ def _kept_note(choices: tuple) -> str:
     return f"kept: its work is worth more than {' or '.join(allowed)}"
 
 
-def _rows_of(inp: Inputs, unit_ids) -> np.ndarray:
+def unit_rows(inp: Inputs, unit_ids) -> np.ndarray:
     """Positions (ascending) of the units whose unit_id is in `unit_ids` (as `units["unit_id"].isin`)."""
     wanted = set(unit_ids)
     return np.array([i for i, unit_id in enumerate(inp.col("unit_id")) if unit_id in wanted], dtype=np.int64)
@@ -467,7 +467,7 @@ def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
     """Which prices the plan used: source, the date range of the prices of the units it used (`as_of`
     newest, `as_of_oldest`, `as_of_text` — never "None": "undated" when no price has a date), counts of
     undated and stale ones, store snapshots and their age, and warnings about stale or undated prices."""
-    rows = np.arange(len(inp.units)) if used_unit_ids is None else _rows_of(inp, used_unit_ids)
+    rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
     report = catalog.date_report({c: inp.col(c)[rows] for c in DATED_COLUMNS})
     provenance = inp.prices

@@ -33,7 +33,7 @@ class Plan:
     schedule: pd.DataFrame = field(default_factory=pd.DataFrame)   # month, card, action (buy|sell|switch off|retire) …
     installed: pd.DataFrame = field(default_factory=pd.DataFrame)  # month, card, gpu, units in service
     owned: pd.DataFrame = field(default_factory=pd.DataFrame)      # owned batches: kept, switched off, sold, saving
-    speeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # workload × GPU used: speed and its source
+    speeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # workload × GPU a fleet unit serves: speed, source
     warnings: list = field(default_factory=list)                   # what the plan rests on that needs a look
     scenario: object = None      # the Scenario solved
     baselines: pd.DataFrame = field(default_factory=pd.DataFrame)

@@ -32,7 +32,7 @@ from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
 from planner.engine.model import ExtraConstraints, packed_apart
 from planner.engine.profile_slots import profile_grouping
-from planner.engine.readback import prices_used, read_fleet, read_plan
+from planner.engine.readback import prices_used, read_fleet, read_plan, unit_rows
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, first_run_threads
@@ -154,7 +154,9 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     options with no price, stale or undated prices, speeds that are estimates, a rate given for the
     scenario's own currency, a purchase period that does not divide the horizon."""
     gpus = sorted(set(fleet["gpu"].dropna()))
-    speeds = speed_sources(scenario, gpus)
+    # only the pairs a unit of the fleet can serve: every GPU against every workload named the estimated speed of
+    # an RTX 3060 (12 GB) for an 80 GB fine-tune among what the plan rests on
+    speeds = speed_sources(scenario, gpus, servable_pairs(base, fleet["unit_id"]))
     warnings = list(base.warnings)
     warnings += catalog.option_gaps(scenario, base.price_table)
     warnings += prices.get("date_warnings", [])
@@ -177,6 +179,15 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
                         f"purchase period is {horizon % every} months long")
     return speeds, warnings
+
+
+def servable_pairs(base: Inputs, unit_ids) -> set[tuple[str, str]]:
+    """(workload, gpu) of each unit among `unit_ids` and each workload it can serve (its work per hour above 0:
+    engine.workloads.work_matrix leaves 0 where a unit cannot serve a workload, engine.explain says why)."""
+    rows = unit_rows(base, unit_ids)
+    names, gpus = base.workloads["name"].to_numpy(), base.col("gpu")[rows]
+    unit, workload = np.nonzero(base.work[rows] > 0)
+    return {(str(names[w]), str(gpus[u])) for u, w in zip(unit, workload)}
 
 
 def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:

@@ -130,14 +130,17 @@ def check_reference_metrics(scenario) -> None:
         raise ScenarioError(problems, scenario.name)
 
 
-def speed_sources(scenario, gpus) -> pd.DataFrame:
+def speed_sources(scenario, gpus, pairs: set[tuple[str, str]] | None = None) -> pd.DataFrame:
     """Where each workload's speed on each GPU comes from: workload, gpu, relative_speed (vs the workload's
     reference GPU), gpus_per_job, scaling_efficiency, source (user | measured | estimated | datasheet | none),
-    detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units)."""
+    detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units); `pairs`: where given, only
+    the (workload, gpu) pairs in it (those a unit of that GPU can serve: engine.run.servable_pairs)."""
     rows = []
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     for w in scenario.workloads:
         for gpu in dict.fromkeys(gpus):
+            if pairs is not None and (w.name, gpu) not in pairs:
+                continue
             speed = speed_and_source(w, gpu, custom_gpus)
             efficiency, _ = _scaling(w, gpu)
             rows.append({"workload": w.name, "gpu": gpu, "relative_speed": speed.relative_speed,
