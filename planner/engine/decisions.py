@@ -909,16 +909,18 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
                 f"still holds {units} at zero demand of {workload} (it serves other workloads)")
     else:
         # without min_units, today's demand buys fewer: look above today for the level that pays for it
-        low, high = today, None
+        low, high, beyond = today, None, ""
         while high is None and search.solves < MAX_SOLVES_ABOVE_TODAY:
             found = search.holds(low * 2)
             if found is None:
                 if search.stopped:
                     return no_answer(low * 2)
+                # (a cap such as max_cloud_share or the power cap leaves no fleet there: the doubling ends early)
+                beyond = f" (no fleet at {low * 2:,.6g})"
                 break
             low, high = (low, low * 2) if found else (low * 2, None)
         if high is None:
-            return ended(f"not held even at {low:,.6g} {unit} without min_units")
+            return ended(f"not held even at {low:,.6g} {unit} without min_units{beyond}")
     # [low, high] is known now (fewer held at low, or no fleet there; the plan's units at high): a step the
     # solver could not answer ends the search there, as the solve limit does, and precision_pct says how
     # far it got; a demand without a fleet counts with the ones below the flip (see below)

@@ -235,3 +235,28 @@ def test_a_band_of_fewer_just_below_today_is_found_not_one_far_below(monkeypatch
     row = search(monkeypatch, 2200.0, fewer, held)
     assert abs(row["flip_demand"] - 1913.6) <= row["precision_pct"] / 100 * row["flip_demand"] + 1e-9, row
     assert row["precision_pct"] <= 100 * FLIP_PRECISION and row["note"] == "not bought just below it"
+
+
+def test_a_doubling_that_reaches_no_fleet_says_so(tmp_path):
+    """Above today, the search doubles the demand until the card pays; a doubled demand with no fleet at all
+    (startup-hybrid over 2 months: max_cloud_share with a power cap and capex budget) ends it early, and the note
+    says where, rather than only "not held even at" the last demand tried."""
+    import yaml
+
+    from planner import add_decisions, plan
+    from planner.errors import InfeasibleError
+
+    doc = yaml.safe_load(open("scenarios/startup-hybrid.yaml", encoding="utf-8"))
+    doc["horizon_months"] = 2
+    path = tmp_path / "two-months.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    p = add_decisions(plan(path, baselines=False))
+    flip = p.flip_points.set_index("card").loc["a100-80gb-pcie"]
+    assert flip["demand_today"] == 1500 and math.isnan(flip["flip_demand"])
+    assert flip["note"].endswith("not held even at 24,000 GPU-hours per month without min_units (no fleet at 48,000)")
+    # what the note says, checked by planning those demands without the minimum
+    relaxed = {"constraints.min_units.a100-80gb-pcie": 0}
+    at_24k = plan(path, baselines=False, overrides={**relaxed, "workloads.prototyping.gpu_hours_per_month": 24000})
+    assert "a100-80gb-pcie" not in set(at_24k.fleet.loc[at_24k.fleet["units"] > 0, "sku"])
+    with pytest.raises(InfeasibleError):
+        plan(path, baselines=False, overrides={**relaxed, "workloads.prototyping.gpu_hours_per_month": 48000})
