@@ -292,7 +292,9 @@ def verdict(total: float, currency: str, made) -> tuple[str, str]:
     share = 100 * float(runner.get("close_call_share") or 0)
     if runner.get("total") is None:
         return "none", f"No runner-up: {plain(runner.get('note') or runner.get('status') or 'none found')}."
-    increase = f"{runner['increase']:,.0f} {currency} ({pct_text(runner['increase_pct'])})"
+    # "less" where the runner-up is below a plan whose own solve stopped unproven (its warnings say so)
+    more = "less" if runner["increase"] < 0 else "more"
+    increase = f"{abs(runner['increase']):,.0f} {currency} ({pct_text(runner['increase_pct'])}) {more}"
     changes = plain("; ".join(runner.get("differences") or []))
     # a runner-up whose solve stopped at the time limit: its total can only be too high, so neither verdict holds
     unproven = (" *Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.*"
@@ -300,11 +302,11 @@ def verdict(total: float, currency: str, made) -> tuple[str, str]:
     if made.close_call:
         return "close_call", (
             f":orange-badge[:material/balance: Close call] The runner-up fleet — {fleet_text(runner['fleet'])} — costs "
-            f"**{runner['total']:,.0f} {currency}**, only {increase} more than this plan's {total:,.0f} {currency}: "
+            f"**{runner['total']:,.0f} {currency}**, only {increase} than this plan's {total:,.0f} {currency}: "
             f"within the close-call threshold of {share:g} % (`close_call_share`). It differs in {changes}. Weigh both "
             "fleets (*What each decision is worth*, below)." + unproven)
     return "firm", (f":material/check_circle: Firm: the runner-up ({changes}) costs {runner['total']:,.0f} {currency}, "
-                    f"{increase} more; a close call is within {share:g} %." + unproven)
+                    f"{increase}; a close call is within {share:g} %." + unproven)
 
 
 def runner_up_fleets(runner: dict | None) -> pd.DataFrame:

@@ -701,6 +701,12 @@ def _percent(pct: float | None) -> str:
     return "n/a" if pct is None or not math.isfinite(pct) else f"{pct:.1f} %"
 
 
+def _more_or_less(increase: float, pct: float | None, cur: str) -> str:
+    """An increase over the plan's total in words: "2,511 USD (0.1 %) more", or "… less" where it is below the plan
+    (a plan whose own solve stopped unproven: engine.decisions.cheaper_found)."""
+    return f"{abs(increase):,.0f} {cur} ({_percent(None if pct is None else abs(pct))}) {'less' if increase < 0 else 'more'}"
+
+
 def _or_na(pcts, solved) -> list:
     """A column of percentages of the plan's total for a table: "n/a" where a solved row has none (a plan
     total of 0: engine.decisions.increase_pct), the numbers as they are otherwise (blank where unsolved)."""
@@ -729,9 +735,13 @@ def _print_decisions(p) -> None:
         emit(fleets, Format.table, title="Runner-up fleet (cards held over the plan — owned kept and bought in any "
                                          "month — and reserved units)")
         out.print(f"recommended {p.total:,.0f} {cur}; runner-up {runner['total']:,.0f} {cur}, "
-                  f"{runner['increase']:,.0f} {cur} ({_percent(runner['increase_pct'])}) more: "
+                  f"{_more_or_less(runner['increase'], runner['increase_pct'], cur)}: "
                   + escape("; ".join(runner["differences"])), soft_wrap=True)
-        if runner.get("status") == "feasible":   # a total not proven least can only be too high
+        if p.status != "optimal":   # the plan's own total is not proven least: the warnings say what was found
+            out.print("[yellow]not proven best:[/] the recommended plan's own solve stopped before it proved the least "
+                      "cost, so the runner-up and the decision values compare against a plan a longer solve may "
+                      "better (plan without --time-limit)", soft_wrap=True)
+        elif runner.get("status") == "feasible":   # a total not proven least can only be too high
             out.print("[yellow]not proven best:[/] the runner-up's solve stopped at its time limit, so a cheaper "
                       "runner-up may exist and the close-call verdict may be wrong (plan without --time-limit)",
                       soft_wrap=True)
@@ -739,9 +749,9 @@ def _print_decisions(p) -> None:
         out.print(f"runner-up: {escape(runner.get('note') or runner.get('status', ''))}", soft_wrap=True)
     types = runner.get("other_types") or {}
     if types.get("fleet") is not None and set(types["fleet"]) != set(runner.get("fleet") or {}):
-        out.print(f"with other card types: {types['total']:,.0f} {cur}, {types['increase']:,.0f} {cur} "
-                  f"({_percent(types['increase_pct'])}) more: " + escape("; ".join(types["differences"])),
-                  soft_wrap=True)
+        out.print(f"with other card types: {types['total']:,.0f} {cur}, "
+                  f"{_more_or_less(types['increase'], types['increase_pct'], cur)}: "
+                  + escape("; ".join(types["differences"])), soft_wrap=True)
     alternatives = [a for a in runner.get("count_alternatives") or [] if a["total"] is not None]
     if alternatives:
         table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "total", "increase", "increase_pct"]]

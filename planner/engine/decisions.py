@@ -781,17 +781,52 @@ def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], tot
 
 
 def is_close_call(runner: dict | None, share: float) -> bool:
-    """True when the runner-up costs at most `share` (a fraction) more than the plan: its increase_pct at most
-    100 × share; with a plan total of 0 (no percentage), when it costs no more than the plan (within
-    MONEY_ROUNDING)."""
+    """True when the runner-up's total is within `share` (a fraction) of the plan's: its increase_pct within
+    ±100 × share (below 0 only where the plan's own solve stopped unproven: cheaper_found warns of more); with a
+    plan total of 0 (no percentage), when it costs no more than the plan (within MONEY_ROUNDING)."""
     runner = runner or {}
     pct, increase = runner.get("increase_pct"), runner.get("increase")
     if pct is not None:
-        return pct <= 100.0 * share
+        return abs(pct) <= 100.0 * share
     total = runner.get("total")
     # no percentage: a plan total of 0, where share × 0 = 0 leaves only a runner-up that costs no more
     return (increase is not None and total is not None and abs(total - increase) < MONEY_ROUNDING
             and increase < MONEY_ROUNDING)
+
+
+# how the warning of cheaper_found begins (add_decisions run again replaces it)
+NOT_CHEAPEST = "not the cheapest plan: "
+
+
+def cheaper_found(result: Plan) -> str | None:
+    """A warning when the plan's own solve stopped before it proved the least cost (status not optimal: the time
+    limit) and a re-solve with one more restriction — a decision forbidden, the runner-up, one card more or
+    fewer — found a fleet that costs less: a restriction cannot make a proven optimum cheaper, so this plan is
+    not the best there is (its decision values and runner-up then read as negative increases)."""
+    if result.status == "optimal" or not math.isfinite(result.total):
+        return None
+    found = []   # (total, the re-solve that found it)
+    if result.decisions is not None:
+        for row in result.decisions.itertuples(index=False):
+            if row.status in SOLVED:
+                found.append((row.total_if_forbidden, f"the re-solve without the {row.decision} of "
+                                                      f"{row.card_or_offer} in month {row.month}"))
+    runner = result.runner_up or {}
+    if runner.get("total") is not None:
+        found.append((runner["total"], "the runner-up"))
+    for a in runner.get("count_alternatives") or []:
+        if a.get("total") is not None:
+            found.append((a["total"], f"the best plan holding {a['alternative_units']} of {a['card']}"))
+    if not found:
+        return None
+    total, what = min(found, key=lambda f: f[0])
+    less = result.total - total
+    if less < max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(result.total)):
+        return None
+    share = f" ({100 * less / result.total:.1f} %)" if result.total > 0 else ""
+    return (f"{NOT_CHEAPEST}its solve stopped before it proved the least cost (status {result.status}), and {what} "
+            f"found a fleet costing {total:,.0f} {result.currency}, {less:,.0f} {result.currency}{share} less; plan "
+            "with a longer --time-limit (or none) for the best fleet")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1138,6 +1173,8 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
     result.close_call = is_close_call(result.runner_up, share)
     result.baselines = baseline_notes(result, extra_constraints is not None)
+    cheaper = cheaper_found(result)
+    result.warnings = [w for w in result.warnings if not w.startswith(NOT_CHEAPEST)] + ([cheaper] if cheaper else [])
     parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
     seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points", "cap_costs")
     result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts},

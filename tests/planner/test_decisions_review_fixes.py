@@ -77,10 +77,10 @@ def test_an_exact_tie_is_a_difference_of_zero_not_minus_zero():
     assert money_difference(4306.01, 4306.0) == pytest.approx(0.01)
 
 
-def _printed(runner: dict) -> str:
+def _printed(runner: dict, plan_status: str = "optimal") -> str:
     buffer = io.StringIO()
-    p = SimpleNamespace(currency="USD", total=100.0, decisions=None, runner_up=runner, close_call=False,
-                        solver={}, flip_points=None)
+    p = SimpleNamespace(currency="USD", total=100.0, status=plan_status, decisions=None, runner_up=runner,
+                        close_call=False, solver={}, flip_points=None)
     console = Console(file=buffer, width=200, color_system=None)
     original = commands.stdout_console
     commands.stdout_console = lambda **_: console
@@ -98,6 +98,14 @@ def test_a_runner_up_stopped_at_the_time_limit_is_said_to_be_unproven(status, sa
     text = _printed(runner)
     assert "runner-up 110 USD, 10 USD (10.0 %) more: card 1 → 2" in text
     assert ("not proven best: the runner-up's solve stopped at its time limit" in text) is said
+
+
+def test_a_runner_up_below_an_unproven_plan_is_said_to_cost_less_and_the_plan_unproven():
+    runner = {"status": "feasible", "fleet": {"card": 2}, "plan_fleet": {"card": 1}, "total": 95.0,
+              "increase": -5.0, "increase_pct": -5.0, "differences": ["card 1 → 2"]}
+    text = _printed(runner, plan_status="feasible")
+    assert "runner-up 95 USD, 5 USD (5.0 %) less: card 1 → 2" in text
+    assert "not proven best: the recommended plan's own solve stopped before it proved the least cost" in text
 
 
 def test_a_feasible_plan_with_no_bound_proved_says_its_gap_is_unknown(monkeypatch):

@@ -1,0 +1,71 @@
+"""A plan whose own solve stopped before it proved the least cost (status feasible: the time limit) can cost more
+than fleets its decision re-solves find. `fleetplan plan industrial.yaml --time-limit 0.1` said "runner-up
+2,086,023 USD, -49,478 USD (-2.3 %) more" and flagged a close call (any negative percentage was "within 2 %").
+Now: a warning says the plan is not the cheapest and what was found; the close call needs the runner-up within
+the share either way; the CLI and the dashboard say "less"."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import SimpleNamespace
+
+import pytest
+
+from fleetplan_dashboard.tables import verdict
+from planner import add_decisions, plan
+from planner.cli.commands import _more_or_less
+from planner.engine.decisions import NOT_CHEAPEST, is_close_call
+
+OVER = 10_000.0   # the unproven plan's total is the proven optimum's plus this
+
+
+@pytest.fixture(scope="module")
+def unproven():
+    """startup-hybrid's proven plan, told as a time-limited solve would leave it: status feasible, a total OVER
+    above the optimum (its fleet unchanged)."""
+    proven = plan("scenarios/startup-hybrid.yaml", baselines=False)
+    assert proven.status == "optimal"
+    fake = dataclasses.replace(proven, status="feasible", total=proven.total + OVER, warnings=list(proven.warnings))
+    return proven.total, add_decisions(fake)
+
+
+def test_a_cheaper_fleet_found_by_the_re_solves_is_a_warning(unproven):
+    optimum, p = unproven
+    (warning,) = [w for w in p.warnings if w.startswith(NOT_CHEAPEST)]
+    # the re-solves each add a restriction to the plan's model, so none is below the proven optimum
+    found = [t for t in p.decisions["total_if_forbidden"] if t == t] + [p.runner_up["total"]]
+    assert min(found) >= optimum - 0.01
+    least = min(found)
+    assert f"found a fleet costing {least:,.0f} USD, {optimum + OVER - least:,.0f} USD" in warning
+    assert "(status feasible)" in warning and "--time-limit" in warning
+    # a runner-up far below the plan (more than the 2 % share) is no close call
+    pct = (p.runner_up["total"] - (optimum + OVER)) / (optimum + OVER) * 100
+    assert p.runner_up["increase_pct"] == pytest.approx(pct) and pct < -2
+    assert p.close_call is False
+
+
+def test_add_decisions_again_keeps_one_such_warning(unproven):
+    _, p = unproven
+    again = add_decisions(p)
+    assert sum(w.startswith(NOT_CHEAPEST) for w in again.warnings) == 1
+
+
+def test_a_proven_plan_gets_no_such_warning():
+    p = add_decisions(plan("examples/worked-example.yaml", baselines=False))
+    assert p.status == "optimal" and not any(w.startswith(NOT_CHEAPEST) for w in p.warnings)
+
+
+def test_the_close_call_holds_within_the_share_either_way():
+    assert is_close_call({"increase_pct": 1.5, "increase": 15.0, "total": 1015.0}, 0.02)
+    assert is_close_call({"increase_pct": -1.5, "increase": -15.0, "total": 985.0}, 0.02)
+    assert not is_close_call({"increase_pct": -2.3, "increase": -23.0, "total": 977.0}, 0.02)
+    assert not is_close_call({"increase_pct": 2.5, "increase": 25.0, "total": 1025.0}, 0.02)
+
+
+def test_the_cli_and_the_dashboard_say_less_below_the_plan():
+    assert _more_or_less(-49_478.0, -2.3169, "USD") == "49,478 USD (2.3 %) less"
+    assert _more_or_less(2_511.0, 0.1236, "USD") == "2,511 USD (0.1 %) more"
+    runner = {"total": 2_086_023.0, "increase": -49_478.0, "increase_pct": -2.3169, "close_call_share": 0.02,
+              "differences": ["a100-80gb-pcie 87 → 88"], "fleet": {"a100-80gb-pcie": 88}, "status": "feasible"}
+    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=runner, close_call=False))
+    assert kind == "firm" and "49,478 USD (-2.32 %) less" in text and "more" not in text
