@@ -354,9 +354,11 @@ if len(p.installed):
         st.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="", column_config={
             "fixed_costs_avoided": st.column_config.NumberColumn(
                 f"avoided, {cc}", format="%,.0f",
-                help="fixed costs less resale that switching off or selling avoids; not net of the work bought instead"),
+                help="fixed costs that switching off or selling avoids, plus a sale's credit over the value kept cards "
+                     "would have at the end; not net of the work bought instead"),
             "note": st.column_config.TextColumn(width=250)})
-        st.caption("What happens to the cards already owned, and the fixed costs (less resale) that avoids — not net "
+        st.caption("What happens to the cards already owned, and the fixed costs that avoids (plus a sale's credit over the "
+                   "value they would have at the end) — not net "
                    "of the work bought instead of theirs.")
 
 cumulative_slot = st.empty()

@@ -666,8 +666,8 @@ def _print_plan(p) -> None:
         emit(p.schedule, Format.table, title=f"Purchase schedule (amount in {cur}; credits negative)", float_digits=0)
     if len(p.owned):
         emit(p.owned, Format.table, float_digits=0,
-             title=f"Cards already owned: keep, switch off or sell (fixed costs avoided, less resale, in {cur}; "
-                   "not net of the work bought instead)")
+             title=f"Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
+                   f"end value, in {cur}; not net of the work bought instead)")
     if len(p.serving):
         emit(p.serving.drop(columns=["unit_id"]), Format.table, float_digits=2,
              title="Serving: whole instances or cards per hour-of-week slot (demand, capacity and served in demand_unit)")

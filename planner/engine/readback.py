@@ -322,7 +322,8 @@ def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
 
 def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     """Per batch of owned cards: kept, switched off or sold, and `fixed_costs_avoided`: what switching off
-    or selling avoids of keeping them working — their fixed costs less the resale credit, present value.
+    or selling avoids of keeping them working — their fixed costs, plus a sale's credit less the resale value kept
+    cards would have at the end (keeping them: fixed costs less that end value; selling: the credit), present value.
     Not the net saving: the work they would have done is bought elsewhere, and what that costs is left
     out. The net against keeping them working is the total of the plan with `onprem.sell_owned` and
     `onprem.switch_off_owned` false, less this plan's (the sale's decision value, engine.decisions, is
