@@ -523,7 +523,7 @@ def plan_command(
         _write_plan(result, fmt, output, start)
 
 
-_FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx)
+_FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx, PlanFormat.md)
 
 
 def _too_large(exc: ModelTooLarge, unreduced: bool) -> str:

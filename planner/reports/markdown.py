@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import maybe_write, present_value_basis, price_dates, require_plan
+from planner.reports.tables import grouping_line, maybe_write, present_value_basis, price_dates, require_plan
 from planner.text import visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
@@ -64,9 +64,45 @@ def _share(pct: float) -> str:
     return f", {round(pct, 1) + 0.0:.1f}%" if pct == pct else ""
 
 
+def _number(value) -> str:
+    """An assumption's value as the scenario sets it, with thousands separators and no trailing ".0"
+    (60,000, 0.12, 400), as the CLI's cap costs show a limit; blank for None (not set)."""
+    if value is None:
+        return ""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        return f"{value:,.10g}"
+    return _text(value)
+
+
+def _pct(pct: float | None) -> str:
+    """An increase as a percentage of the plan's total, "n/a" where there is none (a plan total of 0)."""
+    return "n/a" if pct is None or not math.isfinite(pct) else f"{round(pct, 2) + 0.0:.2f}%"
+
+
+def _verdict(plan: Plan) -> str:
+    """The runner-up's line (engine.add_decisions): a close call or firm, with the runner-up's total and how
+    much more it costs; why there is none; empty when the decisions were not made (close_call None)."""
+    runner = plan.runner_up
+    if plan.close_call is None or runner is None:
+        return ""
+    cur = plan.currency
+    if runner.get("total") is None:
+        return f"No runner-up: {_text(runner.get('note') or runner.get('status') or 'none found')}."
+    share = f"{100 * float(runner.get('close_call_share') or 0):g}%"
+    changes = _text("; ".join(runner.get("differences") or []))
+    costs = (f"the runner-up fleet ({changes}) costs {runner['total']:,.0f} {cur}, "
+             f"{runner['increase']:,.0f} {cur} ({_pct(runner.get('increase_pct'))}) more")
+    line = (f"**Close call:** {costs}: within the close-call threshold of {share} (`close_call_share`); "
+            "weigh both fleets." if plan.close_call else f"Firm: {costs}; a close call is within {share}.")
+    if runner.get("status") == "feasible":   # a total not proven least can only be too high
+        line += " Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist."
+    return line
+
+
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
-    """A one-page summary for a planning review: headline, fleet, cost by category, baselines,
-    break-even, key assumptions, solver and prices."""
+    """A one-page summary for a planning review: headline (total, the bound of a grouped profile, the
+    runner-up: close call or firm), baselines, warnings, fleet, cost by category, break-even, key
+    assumptions, solver and prices."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     s = plan.scenario
     cur = plan.currency
@@ -76,9 +112,13 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += [description, ""]
     basis = present_value_basis(plan)
     money = f"{cur}, {basis}"   # every sum of money below is a present value: none is nominal
+    grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "
-              f"status {plan.status}). Prices: {_text(plan.prices.get('source'))}, {_text(price_dates(plan.prices))}.",
-              ""]
+              f"status {plan.status}). Prices: {_text(plan.prices.get('source'))}, {_text(price_dates(plan.prices))}."
+              + (f" {_text(grouped[:1].upper() + grouped[1:])}." if grouped else ""), ""]
+    verdict = _verdict(plan)
+    if verdict:
+        lines += [verdict, ""]
     if len(plan.baselines):
         b = plan.baselines.set_index("baseline")
         bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}{_share(row.savings_pct)})"
@@ -86,6 +126,12 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
                 for label, row in b.iterrows() if row.total == row.total]
         if bits:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
+    # what the plan rests on that needs a look (stale or undated prices, unpriced cards, estimated speeds …),
+    # and where the prices came from when that is not what the scenario asked (prices["warning"]); each item
+    # one paragraph of its text (`_paragraph`: "- # x" would be a heading inside the item)
+    warned = ([f"prices: {plan.prices['warning']}"] if plan.prices.get("warning") else []) + list(plan.warnings)
+    if warned:
+        lines += ["## Warnings", "", *[f"- {_paragraph(w)}" for w in warned], ""]
     fleet = plan.fleet[["provider", "region", "sku", "gpu", "purchase_option", "units", "new_units",
                         "instance_hours", "cost"]]
     lines += [f"## Fleet (cost in {money})", "", _md_table(fleet), ""]
@@ -115,7 +161,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         key += [(f"workloads.{w.name}.{w.demand_field}", w.demand_amount) for w in s.workloads]
         key += [(f"workloads.{w.name}.growth_per_month", w.growth_per_month) for w in s.workloads]
         lines += ["## Key assumptions", "", "| path | value |", "| --- | ---: |",
-                  *[f"| {_text(p)} | {'' if v is None else v} |" for p, v in key], ""]
+                  *[f"| {_text(p)} | {_number(v)} |" for p, v in key], ""]
     sv = plan.solver
     lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {sv.get('gap')}, {sv.get('seconds')} s.", ""]
     return maybe_write(path, "\n".join(lines), "summary.md")
