@@ -90,11 +90,16 @@ def _verdict(plan: Plan) -> str:
         return f"No runner-up: {_text(runner.get('note') or runner.get('status') or 'none found')}."
     share = f"{100 * float(runner.get('close_call_share') or 0):g}%"
     changes = _text("; ".join(runner.get("differences") or []))
+    pct = runner.get("increase_pct")
+    # below the plan only where the plan's own solve stopped unproven (engine.decisions.cheaper_found warns)
+    more = "less" if runner["increase"] < 0 else "more"
     costs = (f"the runner-up fleet ({changes}) costs {runner['total']:,.0f} {cur}, "
-             f"{runner['increase']:,.0f} {cur} ({_pct(runner.get('increase_pct'))}) more")
+             f"{abs(runner['increase']):,.0f} {cur} ({_pct(None if pct is None else abs(pct))}) {more}")
     line = (f"**Close call:** {costs}: within the close-call threshold of {share} (`close_call_share`); "
             "weigh both fleets." if plan.close_call else f"Firm: {costs}; a close call is within {share}.")
-    if runner.get("status") == "feasible":   # a total not proven least can only be too high
+    if plan.status != "optimal":   # the plan's own total is not proven least (its warnings say what was found)
+        line += " Not proven best: the plan's own solve stopped before it proved the least cost."
+    elif runner.get("status") == "feasible":   # a total not proven least can only be too high
         line += " Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist."
     return line
 
@@ -163,5 +168,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += ["## Key assumptions", "", "| path | value |", "| --- | ---: |",
                   *[f"| {_text(p)} | {_number(v)} |" for p, v in key], ""]
     sv = plan.solver
-    lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {sv.get('gap')}, {sv.get('seconds')} s.", ""]
+    gap = sv.get("gap")   # None: a time limit stopped the solve before it proved any bound
+    gap_text = "unknown (stopped before it proved any bound)" if gap is None else f"{gap:g}"
+    lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {gap_text}, {sv.get('seconds')} s.", ""]
     return maybe_write(path, "\n".join(lines), "summary.md")

@@ -186,3 +186,24 @@ def test_format_md_with_no_decisions_has_no_runner_up(tmp_path):
     shown = CliRunner().invoke(app, ["plan", str(STARTUP), "--format", "md", "--no-decisions", "--no-baselines"])
     assert shown.exit_code == 0, shown.output
     assert "runner-up" not in shown.stdout and "## Warnings" in shown.stdout
+
+
+def test_a_runner_up_below_an_unproven_plan_costs_less_in_the_summary():
+    """Where the plan's own solve stopped unproven (a time limit) and a re-solve found a cheaper runner-up, the
+    summary says it costs less (not "-49,478 USD more"); a gap never proved reads as unknown, not "None"."""
+    import dataclasses
+
+    from planner import add_decisions, plan
+    from planner.reports import plan_to_markdown
+
+    proven = plan("scenarios/startup-hybrid.yaml", baselines=False)
+    over = 10_000.0   # told as a time-limited solve would leave it: unproven, dearer than the optimum
+    fake = dataclasses.replace(proven, status="feasible", total=proven.total + over, warnings=list(proven.warnings),
+                               solver={**proven.solver, "status": "feasible", "gap": None})
+    p = add_decisions(fake)
+    less = fake.total - p.runner_up["total"]
+    assert less > 0
+    text = plan_to_markdown(p)
+    assert f"costs {p.runner_up['total']:,.0f} USD, {less:,.0f} USD ({100 * less / fake.total:.2f}%) less" in text
+    assert "Not proven best: the plan's own solve stopped before it proved the least cost." in text
+    assert "gap unknown (stopped before it proved any bound)" in text and "gap None" not in text
