@@ -112,12 +112,15 @@ def hide_store_path(value):
 
 
 def baselines_job(scenario: Scenario, total: float, solver: str, plan_status: str = "optimal") -> tuple:
-    """(baselines table, baseline plans) of `scenario`, solved as `plan()` solves them; `total` and
-    `plan_status` are the recommended plan's."""
-    from planner.engine.baselines import solve_baselines
+    """(baselines table, baseline plans, the (workload, gpu) pairs of each baseline's fleet) of `scenario`,
+    solved as `plan()` solves them; `total` and `plan_status` are the recommended plan's. The pairs join the
+    plan's speeds table and warnings (state.with_baselines), as plan() adds them."""
+    from planner.engine.baselines import baseline_pairs, baseline_rows, baseline_table
     from planner.engine.run import inputs_for
 
-    return solve_baselines(inputs_for(scenario), total, solver, TIME_LIMIT_S, scenario, plan_status=plan_status)
+    base = inputs_for(scenario)
+    rows, plans = baseline_rows(base, solver, TIME_LIMIT_S, scenario)
+    return baseline_table(rows, total, base, plan_status), plans, baseline_pairs(rows)
 
 
 @dataclass

@@ -62,6 +62,7 @@ from fleetplan_dashboard.jobs import (
 )
 from planner.engine.decisions import DEMAND_FIELDS, baseline_notes
 from planner.engine.inputs import Inputs
+from planner.engine.run import baseline_speeds
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, ScenarioError
 from planner.fileio import file_stamp
@@ -727,9 +728,13 @@ def _solved_scenario(scenario: Scenario, outcome: Outcome) -> Scenario:
 
 
 def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
-    """`outcome`'s plan with its baselines table and plans (a copy: the cached plan stays as it is)."""
-    table, plans = baselines
-    return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans))
+    """`outcome`'s plan with its baselines table and plans (a copy: the cached plan stays as it is), and its
+    speeds table and warnings covering the pairs of the baselines' fleets (`jobs.baselines_job`'s third item),
+    as `planner.add_baselines` sets them: the page shows the warnings plan() gives."""
+    table, plans, pairs = baselines
+    speeds, warnings = baseline_speeds(outcome.plan, pairs)
+    return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans, speeds=speeds,
+                                         warnings=warnings))
 
 
 def baselines_of(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> tuple:

@@ -5,8 +5,9 @@ planned ahead) and its total first; then, after a pause in which the browser pai
 plans of the values the sliders will probably take next are started in the background
 (`state.plan_ahead`) and the baselines in a worker process, while the fleet, the tables and the charts
 are drawn; the baselines fill their cards, the cumulative chart and the break-even caption when they
-arrive. A slider change stops this run at its next element or pause, so a new value never waits for
-the old one's charts or baselines. Once all that is drawn, what each decision is worth (some thirty
+arrive, and the warnings are drawn again with any on estimated speeds only the baselines' totals rest on.
+A slider change stops this run at its next element or pause, so a new value never waits for the old one's
+charts or baselines. Once all that is drawn, what each decision is worth (some thirty
 re-solves: seconds) is started in a worker at the lowest priority (`state.decisions_future`): at once on
 the session's first plan, otherwise when no new run has come for two seconds (a user stepping a slider is
 not slowed by it); a placeholder stands next to the total and in its section until a later run, started
@@ -283,12 +284,23 @@ _download_edited()
 
 level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
-if p.warnings:
+warnings_slot = st.empty()
+
+
+def _draw_warnings(plan) -> None:
+    """The plan's warnings; drawn again once the baselines are solved, with those on estimated speeds only the
+    baselines' totals rest on (engine.run.baseline_speeds), as plan() gives them."""
+    if not plan.warnings:
+        return
     # the warnings name cards and workloads from the scenario: verbatim in a code block, never Markdown
-    with st.expander(f"{len(p.warnings)} warning{'s' if len(p.warnings) != 1 else ''}: what this plan rests on "
-                     "that needs a look (unpriced cards, missing purchase options, old or undated prices, "
-                     "estimated speeds)", icon=":material/warning:"):
-        st.code("\n".join(p.warnings), language=None, wrap_lines=True)
+    with warnings_slot.container(), st.expander(
+            f"{len(plan.warnings)} warning{'s' if len(plan.warnings) != 1 else ''}: what this plan rests on "
+            "that needs a look (unpriced cards, missing purchase options, old or undated prices, "
+            "estimated speeds)", icon=":material/warning:"):
+        st.code("\n".join(plan.warnings), language=None, wrap_lines=True)
+
+
+_draw_warnings(p)
 
 # The fleet
 st.subheader("Recommended fleet")
@@ -406,6 +418,8 @@ except PlannerError as exc:   # a baseline's solve stopped at the time limit wit
 # tells them); else the notes the baselines came with, and the cards and table are drawn again when they are
 told = state.with_decisions(full, decisions_made) if decisions_made is not None else full
 p = full.plan
+if p.warnings != outcome.plan.warnings:
+    _draw_warnings(p)
 
 
 def _draw_baseline_cards(plan) -> None:

@@ -511,7 +511,12 @@ def plan_command(
         try:
             if not no_baselines:
                 if not len(result.baselines):     # not solved yet for --out
+                    warned = set(result.warnings)
                     add_baselines(result, plans=False)
+                    # those on estimated speeds only the baselines' totals rest on (engine.run.baseline_speeds)
+                    for warning in result.warnings:
+                        if warning not in warned:
+                            err.warn(warning)
                 _print_baselines(result)
             if not no_decisions:
                 if result.decisions is None:

@@ -31,7 +31,7 @@ from planner.engine.constraints import baseline_caps, dropped_in_baselines, met_
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
-from planner.engine.readback import read_fleet, read_plan
+from planner.engine.readback import fleet_unit_ids, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
 from planner.engine.solve import Solution, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
@@ -180,15 +180,17 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
 
 
 def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
-                  all_cloud: tuple[str, float] | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
-    """The baselines' rows (baseline, label, status, total, note) and their Plans (see `solve_baselines`).
+                  all_cloud: tuple | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
+    """The baselines' rows (baseline, label, status, total, note; `cards`, those it may buy; `pairs`, where it
+    has a fleet: the (workload, gpu) pairs a unit of it can serve, `fleet_pairs`) and their Plans (see
+    `solve_baselines`). The rows carry all the table and the speeds table need: a forked child sends them.
 
     Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
     only: all on-prem is that card) are solved once. Without Plans, the all-cloud model is not solved
     when the plan's own solve settles it (see below): `all_cloud` is then that solve's proven (status,
-    total) (run.all_cloud_run), or, with `defer_all_cloud` (the forked child, which runs before the plan's
-    solve ends), its row is left PENDING for `settle_all_cloud` — unless another baseline is the same
-    model (its total is needed here for the best single type)."""
+    total, pairs) (run.all_cloud_run; without pairs, the row has none), or, with `defer_all_cloud` (the
+    forked child, which runs before the plan's solve ends), its row is left PENDING for `settle_all_cloud` —
+    unless another baseline is the same model (its total is needed here for the best single type)."""
     if plans and (all_cloud is not None or defer_all_cloud):
         raise ValueError("the all-cloud Plan cannot come from the plan's solve: all_cloud and defer_all_cloud "
                          "need plans=False")
@@ -263,7 +265,34 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
             if id(model) not in read:
                 read[id(model)] = read_plan(inp, model, solution, scenario)
             plans_out[group] = read[id(model)]
+    pairs: dict = {}   # a model's pairs found once, however many baselines it is
+    for row in rows:
+        outcome = readable.get(row["baseline"])
+        if outcome is None:
+            continue
+        inp, model, _ = outcome
+        if model is None:   # the all-cloud row from the plan's run
+            if len(all_cloud) > 2:
+                row["pairs"] = all_cloud[2]
+            continue
+        if id(model) not in pairs:
+            ids = read[id(model)].fleet["unit_id"] if id(model) in read else fleet_unit_ids(inp, model)
+            pairs[id(model)] = fleet_pairs(inp, ids)
+        row["pairs"] = pairs[id(model)]
     return rows, plans_out
+
+
+def fleet_pairs(inp: Inputs, unit_ids) -> frozenset:
+    """The (workload, gpu) pairs the units `unit_ids` of a baseline's fleet can serve, from the baseline's own
+    inputs (readback.servable_pairs): the speeds its total rests on (engine.run.speeds_table)."""
+    return frozenset(servable_pairs(inp, unit_ids))
+
+
+def baseline_pairs(rows: list[dict]) -> dict[str, frozenset]:
+    """baseline (all_cloud, all_onprem, best_single) -> the pairs of its fleet (`baseline_rows`), of each row
+    that has a fleet and knows its pairs, in the rows' order."""
+    return {row["baseline"]: row["pairs"] for row in rows
+            if row.get("pairs") is not None and row["status"] in ("optimal", "feasible")}
 
 
 def fleet_use(fleet: pd.DataFrame) -> frozenset:
@@ -346,18 +375,24 @@ def plan_splits(base: Inputs, solver: str) -> bool:
             and base.schedule.n_site_epochs > 0)
 
 
-def settle_all_cloud(rows: list[dict], run: tuple[str, float] | None, base: Inputs, solver: str,
+def settle_all_cloud(rows: list[dict], run: tuple | None, base: Inputs, solver: str,
                      time_limit: float | None) -> list[dict]:
-    """`rows` with a PENDING all-cloud row filled in: from `run`, the plan's (status, total) without cards,
-    where it proved an optimum; else solved here (the plan's model had no such run, or it stopped early)."""
+    """`rows` with a PENDING all-cloud row filled in: from `run`, the plan's (status, total, pairs) without
+    cards (run.all_cloud_run), where it proved an optimum; else solved here (the plan's model had no such run,
+    or it stopped early)."""
     for row in rows:
         if row["status"] != PENDING:
             continue
         if run is not None and run[0] == "optimal":
             row.update(status="optimal", total=run[1])
+            if len(run) > 2:
+                row["pairs"] = run[2]
         else:
             variant = next(v for v in baseline_variants(base) if v.group == "all_cloud")
-            row.update(_row(row["baseline"], row["label"], _solve_variant(base, variant, solver, time_limit)))
+            outcome = _solve_variant(base, variant, solver, time_limit)
+            row.update(_row(row["baseline"], row["label"], outcome))
+            if isinstance(outcome, tuple):
+                row["pairs"] = fleet_pairs(outcome[0], fleet_unit_ids(outcome[0], outcome[1]))
     return rows
 
 

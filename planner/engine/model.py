@@ -74,6 +74,9 @@ class Model:
     # HiGHS's runs with z fixed (engine.solve): 0.0 / 1.0 -> (status, total); the run without cards
     # settles the all-cloud baseline (engine.baselines.settle_all_cloud)
     fixed_cost_runs: dict = field(default_factory=dict)
+    # the columns' values of that run without cards (None: no such run, or it found no fleet): what the all-cloud
+    # baseline it settles holds (readback.fleet_unit_ids), whose speeds the plan's speeds table lists (engine.run)
+    no_card_values: np.ndarray | None = None
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)

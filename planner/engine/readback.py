@@ -198,38 +198,68 @@ def _sum_by(flows: pd.DataFrame, column: str, key: str, rows: np.ndarray | None 
 
 
 def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:
-    """One row per card owned or bought, reservation held, or offer rented (hours > 0). For cards,
-    `units` is the most in service in any month and `new_units` all bought over the plan."""
+    """One row per unit the fleet holds (`_held`): card owned or bought, reservation held, or offer rented.
+    For cards, `units` is the most in service in any month and `new_units` all bought over the plan."""
     kind, existing = inp.col("kind"), inp.col("existing")
     cost = _sum_by(flows, "present_value", "unit", flows["unit"].to_numpy() >= 0)
-    v = inp.vintages
-    per_unit = {name: np.bincount(v["unit"].to_numpy(dtype=np.int64), weights=decisions[name], minlength=len(inp.units))
-                for name in ("buy", "sell", "off")}
-    most_installed = installed.max(axis=1) if installed.shape[1] else np.zeros(len(inp.units))
+    held, per_unit, most_installed = _held(inp, decisions, installed, hours)
     provider, region, sku, gpu, option, unit_id = (inp.col(name) for name in ("provider", "region", "sku", "gpu",
                                                                                "purchase_option", "unit_id"))
     rows = []
-    for i in range(len(inp.units)):
+    for i in np.flatnonzero(held).tolist():
         owned = sold = off = 0
         if kind[i] == "card":
             owned, new = int(existing[i]), per_unit["buy"][i]
             sold, off = per_unit["sell"][i], per_unit["off"][i]
             units = most_installed[i]
-            if units <= 0 and owned <= 0 and new <= 0:
-                continue
         elif kind[i] == "reserved":
-            if decisions["held"][i] <= 0:
-                continue
             units, new = decisions["held"][i], decisions["held"][i]
         elif decisions["peak_instances"][i] > 0:   # whole serving instances: the most in any slot
             units, new = decisions["peak_instances"][i], math.nan
-        elif hours[i] > 1e-6:
-            units, new = math.nan, math.nan
         else:
-            continue
+            units, new = math.nan, math.nan
         rows.append((provider[i], region[i], sku[i], gpu[i], option[i], kind[i], units, owned, new, sold, off,
                      hours[i], float(cost.get(i, 0.0)), unit_id[i]))
     return pd.DataFrame(rows, columns=FLEET_COLUMNS)
+
+
+def _held(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarray) -> tuple[np.ndarray, dict, np.ndarray]:
+    """(which units the fleet holds [units], cards bought / sold / switched off per unit, most cards of each unit
+    in service in any month): a card owned, bought or in service, a reservation held, an on-demand or spot offer
+    with whole serving instances or hours worked. The one rule of what a fleet holds (`_fleet`, `fleet_unit_ids`)."""
+    kind = inp.col("kind")
+    v = inp.vintages
+    per_unit = {name: np.bincount(v["unit"].to_numpy(dtype=np.int64), weights=decisions[name], minlength=len(inp.units))
+                for name in ("buy", "sell", "off")}
+    most_installed = installed.max(axis=1) if installed.shape[1] else np.zeros(len(inp.units))
+    card = kind == "card"
+    owned = np.where(card, inp.col("existing"), 0).astype(float).astype(np.int64)   # as int(existing) per card
+    held = np.where(card, (most_installed > 0) | (owned > 0) | (per_unit["buy"] > 0),
+                    np.where(kind == "reserved", decisions["held"] > 0,
+                             (decisions["peak_instances"] > 0) | (hours > 1e-6)))
+    return held, per_unit, most_installed
+
+
+def fleet_unit_ids(inp: Inputs, m: Model, values: np.ndarray | None = None) -> np.ndarray:
+    """unit_id of each unit the fleet of solved model `m` holds, as `read_fleet`'s rows, without its money (the
+    cash flows cost most of a read). `values`: the columns' values of another run of `m` (engine.solve's run
+    without cards, `Model.no_card_values`), read in their stead; the variables keep their own."""
+    if values is None:
+        settle_dispatch(m)
+        decisions = solved_decisions(inp, m)
+        held, _, _ = _held(inp, decisions, installed_units(inp, decisions), decisions["busy"].sum(axis=1))
+        return inp.col("unit_id")[held]
+    columns, settled = m.columns, m.settled
+    kept = [var.varValue for var in columns]
+    try:
+        for var, x in zip(columns, values.tolist()):
+            var.varValue = x
+        m.settled = None   # that run's work settled as a read of it would (engine.dispatch)
+        return fleet_unit_ids(inp, m)
+    finally:
+        for var, x in zip(columns, kept):
+            var.varValue = x
+        m.settled = settled
 
 
 def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray) -> pd.DataFrame:
@@ -360,6 +390,16 @@ def unit_rows(inp: Inputs, unit_ids) -> np.ndarray:
     """Positions (ascending) of the units whose unit_id is in `unit_ids` (as `units["unit_id"].isin`)."""
     wanted = set(unit_ids)
     return np.array([i for i, unit_id in enumerate(inp.col("unit_id")) if unit_id in wanted], dtype=np.int64)
+
+
+def servable_pairs(inp: Inputs, unit_ids) -> set[tuple[str, str]]:
+    """(workload, gpu) of each unit among `unit_ids` and each workload it can serve (its work per hour above 0:
+    engine.workloads.work_matrix leaves 0 where a unit cannot serve a workload, engine.explain says why): the
+    speeds a fleet of those units rests on (engine.run.speeds_table)."""
+    rows = unit_rows(inp, unit_ids)
+    names, gpus = inp.workloads["name"].to_numpy(), inp.col("gpu")[rows]
+    unit, workload = np.nonzero(inp.work[rows] > 0)
+    return {(str(names[w]), str(gpus[u])) for u, w in zip(unit, workload)}
 
 
 def _blanked(values: np.ndarray, blank: np.ndarray) -> np.ndarray:

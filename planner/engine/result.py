@@ -33,7 +33,8 @@ class Plan:
     schedule: pd.DataFrame = field(default_factory=pd.DataFrame)   # month, card, action (buy|sell|switch off|retire) …
     installed: pd.DataFrame = field(default_factory=pd.DataFrame)  # month, card, gpu, units in service
     owned: pd.DataFrame = field(default_factory=pd.DataFrame)      # owned batches: kept, switched off, sold, saving
-    speeds: pd.DataFrame = field(default_factory=pd.DataFrame)     # workload × GPU a fleet unit serves: speed, source
+    # workload × GPU a unit of the plan's fleet or of a baseline's can serve: speed, source, used_by (plan, all_cloud …)
+    speeds: pd.DataFrame = field(default_factory=pd.DataFrame)
     warnings: list = field(default_factory=list)                   # what the plan rests on that needs a look
     scenario: object = None      # the Scenario solved
     baselines: pd.DataFrame = field(default_factory=pd.DataFrame)

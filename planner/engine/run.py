@@ -21,8 +21,10 @@ from planner import catalog
 from planner.engine.baselines import (
     BaselineChild,
     all_cloud_is_plan_run,
+    baseline_pairs,
     baseline_rows,
     baseline_table,
+    fleet_pairs,
     plan_splits,
     settle_all_cloud,
     solve_inputs,
@@ -32,7 +34,7 @@ from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
 from planner.engine.model import ExtraConstraints, packed_apart
 from planner.engine.profile_slots import profile_grouping
-from planner.engine.readback import prices_used, read_fleet, read_plan, unit_rows
+from planner.engine.readback import fleet_unit_ids, prices_used, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, first_run_threads
@@ -152,11 +154,11 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
     each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
     options with no price, stale or undated prices, speeds that are estimates, a rate given for the
-    scenario's own currency, a purchase period that does not divide the horizon."""
-    gpus = sorted(set(fleet["gpu"].dropna()))
+    scenario's own currency, a purchase period that does not divide the horizon. The baselines' pairs join
+    the speeds table when they are solved (baseline_speeds)."""
     # only the pairs a unit of the fleet can serve: every GPU against every workload named the estimated speed of
     # an RTX 3060 (12 GB) for an 80 GB fine-tune among what the plan rests on
-    speeds = speed_sources(scenario, gpus, servable_pairs(base, fleet["unit_id"]))
+    speeds = speeds_table(scenario, servable_pairs(base, fleet["unit_id"]))
     warnings = list(base.warnings)
     warnings += catalog.option_gaps(scenario, base.price_table)
     warnings += prices.get("date_warnings", [])
@@ -181,13 +183,64 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     return speeds, warnings
 
 
-def servable_pairs(base: Inputs, unit_ids) -> set[tuple[str, str]]:
-    """(workload, gpu) of each unit among `unit_ids` and each workload it can serve (its work per hour above 0:
-    engine.workloads.work_matrix leaves 0 where a unit cannot serve a workload, engine.explain says why)."""
-    rows = unit_rows(base, unit_ids)
-    names, gpus = base.workloads["name"].to_numpy(), base.col("gpu")[rows]
-    unit, workload = np.nonzero(base.work[rows] > 0)
-    return {(str(names[w]), str(gpus[u])) for u, w in zip(unit, workload)}
+# the speeds table's column `used_by` names the plan, then each baseline whose fleet can serve the pair
+PLAN_USER = "plan"
+BASELINE_NAMES = {"all_cloud": "all cloud", "all_onprem": "all on-prem", "best_single": "the best single type"}
+# in every warning on estimated speeds only baselines rest on (baseline_estimate_warnings): a plan's warnings
+# made before its baselines were solved again are told by it
+BASELINE_ESTIMATES = "the baselines' totals rest on speeds that are estimates"
+
+
+def speeds_table(scenario: Scenario, plan_pairs, baselines: Mapping[str, frozenset] | None = None) -> pd.DataFrame:
+    """speed_sources of the (workload, gpu) pairs the plan's fleet can serve (`plan_pairs`: servable_pairs) and
+    those each baseline's fleet can (`baselines`: baselines.baseline_pairs, in the table's order), with `used_by`
+    naming whose: "plan", "plan, all_cloud", "best_single" … A baseline's total is shown beside the plan's, and
+    may rest on a speed the plan's does not."""
+    users: dict[tuple[str, str], list[str]] = {pair: [PLAN_USER] for pair in plan_pairs}
+    for baseline, pairs in (baselines or {}).items():
+        for pair in pairs:
+            users.setdefault(pair, []).append(baseline)
+    speeds = speed_sources(scenario, sorted({gpu for _, gpu in users}), set(users))
+    speeds["used_by"] = [", ".join(users[pair]) for pair in zip(speeds["workload"], speeds["gpu"])]
+    return speeds
+
+
+def baseline_speeds(result: Plan, baselines: Mapping[str, frozenset]) -> tuple[pd.DataFrame, list[str]]:
+    """(speeds, warnings) of `result` once its baselines are solved (`baselines`: the pairs of each baseline's
+    fleet, baselines.baseline_pairs): the plan's pairs and theirs, and a warning for each workload whose speed
+    only baselines rest on is an estimate, in place of any such warnings of baselines solved before. Every path
+    that adds baselines sets them so (plan, add_baselines with or without the forked child, the dashboard's
+    with_baselines). A plan without its scenario keeps its own."""
+    if result.scenario is None:
+        return result.speeds, result.warnings
+    speeds = speeds_table(result.scenario, plan_pairs(result.speeds), baselines)
+    kept = [w for w in result.warnings if BASELINE_ESTIMATES not in w]
+    return speeds, kept + baseline_estimate_warnings(speeds)
+
+
+def plan_pairs(speeds: pd.DataFrame) -> set[tuple[str, str]]:
+    """The (workload, gpu) pairs of a speeds table the plan's fleet can serve (all of a table without `used_by`,
+    made before it had one: the plan's alone; none of a Plan that never had one, as read_plan's)."""
+    if "workload" not in speeds:
+        return set()
+    users = speeds["used_by"] if "used_by" in speeds else [PLAN_USER] * len(speeds)
+    return {(w, g) for w, g, used in zip(speeds["workload"], speeds["gpu"], users) if PLAN_USER in used.split(", ")}
+
+
+def baseline_estimate_warnings(speeds: pd.DataFrame) -> list[str]:
+    """A warning for each workload whose speed on some GPU is an estimate that the baselines' totals rest on
+    and the plan's does not (speeds_table's used_by without "plan"): what the plan saves against them is only as
+    good as those speeds."""
+    out: dict[str, list[str]] = {}
+    for workload, gpu, source, used in zip(speeds["workload"], speeds["gpu"], speeds["source"], speeds["used_by"]):
+        users = used.split(", ")
+        if source == "estimated" and PLAN_USER not in users:
+            out.setdefault(workload, []).append(f"{gpu} ({', '.join(BASELINE_NAMES.get(u, u) for u in users)})")
+    return [f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements: {workload} on "
+            f"{', '.join(gpus)}, so what the plan saves against those baselines is only as firm as these speeds; the "
+            "plan's own total does not rest on them (see the plan's speeds table, column used_by, and "
+            "docs/speed-model.md); give them in the workload's throughput table if you have measured them"
+            for workload, gpus in out.items()]
 
 
 def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
@@ -208,12 +261,12 @@ def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
 
 
 def _estimated_gpus(speeds) -> dict[str, list[str]]:
-    """workload -> the GPUs whose speed for it is estimated, in table order (workloads in order of first
-    appearance, as groupby(sort=False)); read from the columns: masking and grouping the small speeds
+    """workload -> the GPUs the plan uses whose speed for it is estimated, in table order (workloads in order of
+    first appearance, as groupby(sort=False)); read from the columns: masking and grouping the small speeds
     table costs more than a plan's other notes together."""
     out: dict[str, list[str]] = {}
-    for workload, gpu, source in zip(speeds["workload"], speeds["gpu"], speeds["source"]):
-        if source == "estimated":
+    for workload, gpu, source, used in zip(speeds["workload"], speeds["gpu"], speeds["source"], speeds["used_by"]):
+        if source == "estimated" and PLAN_USER in used.split(", "):
             out.setdefault(workload, []).append(gpu)
     return out
 
@@ -341,11 +394,15 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     return s, base, inp, model, solution, warning
 
 
-def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple[str, float] | None:
-    """The plan's proven (status, total) without cards, where that is the all-cloud baseline
-    (baselines.all_cloud_is_plan_run); else None."""
+def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | None = None) -> tuple | None:
+    """The plan's proven (status, total, pairs) without cards, where that is the all-cloud baseline
+    (baselines.all_cloud_is_plan_run); else None. `pairs`: the (workload, gpu) pairs a unit of that run's fleet
+    can serve (readback.fleet_unit_ids of its values: what a read of it would hold), for the speeds table."""
     run = model.fixed_cost_runs.get(0.0) if all_cloud_is_plan_run(base, extra_constraints) else None
-    return run if run is not None and run[0] == "optimal" else None
+    if run is None or run[0] != "optimal" or model.no_card_values is None:
+        return None
+    inp = model.inputs
+    return (*run, fleet_pairs(inp, fleet_unit_ids(inp, model, model.no_card_values)))
 
 
 @dataclass(frozen=True)
@@ -374,13 +431,15 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, inp, solver,
                                                                               time_limit, None, max_dispatch_variables)
     total, fleet = read_fleet(inp, model)
-    table = None
+    table = rows = None
     if baselines:
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
         table = baseline_table(rows, total, base, solution.status)
-    _, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
+    speeds, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, time_limit)
     warnings += [w for w in (ungrouped, merged, UNSETTLED_WARNING if model.settled is False else None) if w]
+    if rows is not None:   # last, as plan() adds them (baseline_speeds)
+        warnings += baseline_estimate_warnings(speeds_table(s, plan_pairs(speeds), baseline_pairs(rows)))
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
 
@@ -391,7 +450,7 @@ class _Kept:
     base: Inputs
     time_limit: float | None
     child: BaselineChild | None = None          # solving the baselines table, until it is collected
-    all_cloud: tuple[str, float] | None = None  # the plan's run that settles the all-cloud baseline (all_cloud_run)
+    all_cloud: tuple | None = None              # the plan's run that settles the all-cloud baseline (all_cloud_run)
     extra_constraints: ExtraConstraints | None = None   # the caller's, which add_decisions applies to its re-solves
 
 
@@ -439,12 +498,13 @@ def add_baselines(result: Plan, solver: str | None = None, time_limit: float | N
 
 
 def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: float | None, plans: bool,
-                        child: BaselineChild | None = None, all_cloud: tuple[str, float] | None = None,
+                        child: BaselineChild | None = None, all_cloud: tuple | None = None,
                         extra_constraints: ExtraConstraints | None = None) -> Plan:
     """Set the baselines of `result`: the child's table when it has one, else solved here; the all-cloud
     row from the plan's own run (`all_cloud`, all_cloud_run) where no Plans are asked for. The note of a
     baseline cheaper than the plan names the caps it drops, and the caller's `extra_constraints` (which
-    baselines never get)."""
+    baselines never get). The speeds table and its warnings then cover the pairs of the baselines' fleets
+    too (baseline_speeds), from the rows, which the child's table carries as well."""
     start = time.perf_counter()
     rows = child.rows() if child is not None else None
     if rows is None:
@@ -453,5 +513,6 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
     else:   # the child leaves the all-cloud row to the plan's run where it settles it
         rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
     result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
+    result.speeds, result.warnings = baseline_speeds(result, baseline_pairs(rows))
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

@@ -343,6 +343,7 @@ def _solve_highs(m: Model, time_limit: float | None, start: Start | None = None)
     if z is not None:
         constant = m.prob.objective.constant
         m.fixed_cost_runs = {fixed: (b.status, b.objective + constant) for fixed, b in zip((0.0, 1.0), branches)}
+        m.no_card_values = branches[0].values
     status, best, lower = _best(branches)
     if best is None:
         return status, None

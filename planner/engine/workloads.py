@@ -134,7 +134,7 @@ def speed_sources(scenario, gpus, pairs: set[tuple[str, str]] | None = None) -> 
     """Where each workload's speed on each GPU comes from: workload, gpu, relative_speed (vs the workload's
     reference GPU), gpus_per_job, scaling_efficiency, source (user | measured | estimated | datasheet | none),
     detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units); `pairs`: where given, only
-    the (workload, gpu) pairs in it (those a unit of that GPU can serve: engine.run.servable_pairs)."""
+    the (workload, gpu) pairs in it (those a unit of that GPU can serve: engine.readback.servable_pairs)."""
     rows = []
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     for w in scenario.workloads:
