@@ -59,22 +59,24 @@ def three_on_the_store(tmp_path: Path) -> Path:
     return path
 
 
+def _recorded(monkeypatch, function: str) -> list:
+    """The `name` of the first argument of each call of engine.run's `function`, which still runs."""
+    calls = []
+    real = getattr(engine_run, function)
+    monkeypatch.setattr(engine_run, function, lambda x, *a, **k: calls.append(x.name) or real(x, *a, **k))
+    return calls
+
+
 @pytest.fixture
 def solves(monkeypatch) -> list:
     """Each solve of a plan's model (engine.run's solve_inputs), recorded."""
-    calls = []
-    real = engine_run.solve_inputs
-    monkeypatch.setattr(engine_run, "solve_inputs", lambda inp, *a, **k: calls.append(inp.name) or real(inp, *a, **k))
-    return calls
+    return _recorded(monkeypatch, "solve_inputs")
 
 
 @pytest.fixture
 def builds(monkeypatch) -> list:
     """The name of each scenario whose inputs are built (engine.run's inputs_for: its prices read, resolved)."""
-    calls = []
-    real = engine_run.inputs_for
-    monkeypatch.setattr(engine_run, "inputs_for", lambda s, *a, **k: calls.append(s.name) or real(s, *a, **k))
-    return calls
+    return _recorded(monkeypatch, "inputs_for")
 
 
 def test_b_on_the_store_too_large_is_refused_before_a_is_solved(tmp_path, store, solves, builds):
