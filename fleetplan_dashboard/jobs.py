@@ -135,6 +135,7 @@ class Decisions:
     work: dict | None = None
     error: str = ""
     cap_costs: pd.DataFrame | None = None
+    warnings: list | None = None   # the plan's warnings as add_decisions leaves them (engine.decisions.cheaper_found)
 
 
 def decisions_job(plan: Plan, solver: str) -> Decisions:
@@ -152,7 +153,7 @@ def decisions_job(plan: Plan, solver: str) -> Decisions:
     except PlannerError as exc:
         return Decisions(error=str(exc))
     return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"),
-                     cap_costs=done.cap_costs)
+                     cap_costs=done.cap_costs, warnings=done.warnings)
 
 
 def pickled(job: Callable, *args) -> bytes:

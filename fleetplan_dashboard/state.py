@@ -60,7 +60,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
-from planner.engine.decisions import DEMAND_FIELDS, baseline_notes
+from planner.engine.decisions import DEMAND_FIELDS, NOT_CHEAPEST, baseline_notes
 from planner.engine.inputs import Inputs
 from planner.engine.run import baseline_speeds
 from planner.engine.solve import DEFAULT_SOLVER
@@ -794,6 +794,12 @@ def decisions_of(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Decisions 
     return replace(made, error=hide_store_path(made.error)) if made.error else made
 
 
+def _decided_warnings(shown: list, decided: list | None) -> list:
+    """The plan's warnings with those add_decisions added (a plan whose own solve stopped unproven and whose
+    re-solves found a cheaper fleet: engine.decisions.cheaper_found), after the ones shown (with the baselines')."""
+    return list(shown) + [w for w in decided or [] if w.startswith(NOT_CHEAPEST) and w not in shown]
+
+
 def with_decisions(outcome: Outcome, made: Decisions | None) -> Outcome:
     """`outcome`'s plan with what each decision is worth set, as `planner.add_decisions` sets it (a copy);
     `outcome` itself when they are not made or failed."""
@@ -801,7 +807,8 @@ def with_decisions(outcome: Outcome, made: Decisions | None) -> Outcome:
         return outcome
     solver = {**outcome.plan.solver, "decisions": made.work}
     plan = replace(outcome.plan, decisions=made.decisions, runner_up=made.runner_up, close_call=made.close_call,
-                   flip_points=made.flip_points, cap_costs=made.cap_costs, solver=solver)
+                   flip_points=made.flip_points, cap_costs=made.cap_costs, solver=solver,
+                   warnings=_decided_warnings(outcome.plan.warnings, made.warnings))
     # the notes of baselines cheaper than the plan, told from the cap costs, as add_decisions tells them
     return replace(outcome, plan=replace(plan, baselines=baseline_notes(plan)))
 

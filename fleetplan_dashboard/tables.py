@@ -14,6 +14,7 @@ from datetime import date
 import pandas as pd
 
 from planner.engine import Plan
+from planner.engine.decisions import beats_the_plan
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
@@ -286,16 +287,22 @@ def pct_text(x: float | None) -> str:
 
 def verdict(total: float, currency: str, made) -> tuple[str, str]:
     """(kind, Markdown) of the line next to the total: kind `close_call` (a badge, the runner-up's fleet and
-    total against the plan's, the threshold), `firm` (how much dearer the runner-up is) or `none` (no
-    runner-up, and why). `made`: a jobs.Decisions without error."""
+    total against the plan's, the threshold), `firm` (how much dearer the runner-up is), `not_best` (the
+    runner-up costs less: the plan's own solve stopped unproven) or `none` (no runner-up, and why). `made`: a
+    jobs.Decisions without error."""
     runner = made.runner_up or {}
     share = 100 * float(runner.get("close_call_share") or 0)
     if runner.get("total") is None:
         return "none", f"No runner-up: {plain(runner.get('note') or runner.get('status') or 'none found')}."
-    # "less" where the runner-up is below a plan whose own solve stopped unproven (its warnings say so)
-    more = "less" if runner["increase"] < 0 else "more"
-    increase = f"{abs(runner['increase']):,.0f} {currency} ({pct_text(runner['increase_pct'])}) {more}"
     changes = plain("; ".join(runner.get("differences") or []))
+    pct = runner["increase_pct"]
+    if beats_the_plan(runner):   # below a plan whose own solve stopped unproven (its warnings say what was found)
+        less = f"{-runner['increase']:,.0f} {currency} ({'n/a' if pct is None else f'{-pct:.2f} %'}) less"
+        return "not_best", (
+            f":material/warning: **Not the best plan:** the runner-up ({changes}) costs {runner['total']:,.0f} "
+            f"{currency}, {less} than this plan's {total:,.0f} {currency}: this plan's own solve stopped at its time "
+            "limit before it proved the least cost. Plan it with more time (`fleetplan plan FILE`).")
+    increase = f"{runner['increase']:,.0f} {currency} ({pct_text(pct)}) more"
     # a runner-up whose solve stopped at the time limit: its total can only be too high, so neither verdict holds
     unproven = (" *Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.*"
                 if runner.get("status") == "feasible" else "")

@@ -482,7 +482,7 @@ def _draw_decisions(made) -> None:
         decisions_body.error("What each decision is worth could not be computed:\n\n" + tables.code_block([made.error]))
         return
     kind, text = tables.verdict(p.total, cc, made)
-    (verdict_slot.markdown if kind == "close_call" else verdict_slot.caption)(text)
+    (verdict_slot.markdown if kind in ("close_call", "not_best") else verdict_slot.caption)(text)
     with decisions_body.container():
         runner = made.runner_up or {}
         st.markdown("**Runner-up** — the best plan with a different fleet (units held per card or reservation)")

@@ -520,7 +520,12 @@ def plan_command(
                 _print_baselines(result)
             if not no_decisions:
                 if result.decisions is None:
+                    warned = set(result.warnings)
                     _add_decisions(result, time_limit, store)
+                    # a plan whose own solve stopped unproven: the cheaper fleet its re-solves found (decisions.cheaper_found)
+                    for warning in result.warnings:
+                        if warning not in warned:
+                            err.warn(warning)
                 _print_decisions(result)
         except PlannerError as exc:
             fail(exc)

@@ -781,17 +781,27 @@ def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], tot
 
 
 def is_close_call(runner: dict | None, share: float) -> bool:
-    """True when the runner-up's total is within `share` (a fraction) of the plan's: its increase_pct within
-    ±100 × share (below 0 only where the plan's own solve stopped unproven: cheaper_found warns of more); with a
-    plan total of 0 (no percentage), when it costs no more than the plan (within MONEY_ROUNDING)."""
+    """True when the runner-up costs at most `share` (a fraction) more than the plan: its increase_pct at most
+    100 × share; with a plan total of 0 (no percentage), when it costs no more than the plan (within
+    MONEY_ROUNDING). A runner-up that costs less (only where the plan's own solve stopped unproven) is no close
+    call: the plan is not the best there is (`beats_the_plan`; cheaper_found warns)."""
     runner = runner or {}
     pct, increase = runner.get("increase_pct"), runner.get("increase")
+    if beats_the_plan(runner):
+        return False
     if pct is not None:
-        return abs(pct) <= 100.0 * share
+        return pct <= 100.0 * share
     total = runner.get("total")
     # no percentage: a plan total of 0, where share × 0 = 0 leaves only a runner-up that costs no more
     return (increase is not None and total is not None and abs(total - increase) < MONEY_ROUNDING
             and increase < MONEY_ROUNDING)
+
+
+def beats_the_plan(runner: dict | None) -> bool:
+    """Whether the runner-up costs less than the plan (beyond MONEY_ROUNDING): only where the plan's own solve
+    stopped before it proved the least cost. The front ends then say the plan is not the best, not "firm"."""
+    increase = (runner or {}).get("increase")
+    return increase is not None and increase < -MONEY_ROUNDING
 
 
 # how the warning of cheaper_found begins (add_decisions run again replaces it)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
+from planner.engine.decisions import beats_the_plan
 from planner.reports.tables import grouping_line, maybe_write, present_value_basis, price_dates, require_plan
 from planner.text import visible
 
@@ -95,6 +96,9 @@ def _verdict(plan: Plan) -> str:
     more = "less" if runner["increase"] < 0 else "more"
     costs = (f"the runner-up fleet ({changes}) costs {runner['total']:,.0f} {cur}, "
              f"{abs(runner['increase']):,.0f} {cur} ({_pct(None if pct is None else abs(pct))}) {more}")
+    if beats_the_plan(runner):   # the plan's own solve stopped unproven: neither a close call nor firm
+        return (f"**Not the best plan:** {costs} than this plan, whose own solve stopped before it proved the least "
+                "cost; plan with more time (a longer `--time-limit`, or none).")
     line = (f"**Close call:** {costs}: within the close-call threshold of {share} (`close_call_share`); "
             "weigh both fleets." if plan.close_call else f"Firm: {costs}; a close call is within {share}.")
     if plan.status != "optimal":   # the plan's own total is not proven least (its warnings say what was found)

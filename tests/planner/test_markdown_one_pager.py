@@ -205,5 +205,5 @@ def test_a_runner_up_below_an_unproven_plan_costs_less_in_the_summary():
     assert less > 0
     text = plan_to_markdown(p)
     assert f"costs {p.runner_up['total']:,.0f} USD, {less:,.0f} USD ({100 * less / fake.total:.2f}%) less" in text
-    assert "Not proven best: the plan's own solve stopped before it proved the least cost." in text
+    assert "**Not the best plan:**" in text and "Firm" not in text and "Close call" not in text
     assert "gap unknown (stopped before it proved any bound)" in text and "gap None" not in text

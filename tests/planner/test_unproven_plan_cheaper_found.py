@@ -55,17 +55,48 @@ def test_a_proven_plan_gets_no_such_warning():
     assert p.status == "optimal" and not any(w.startswith(NOT_CHEAPEST) for w in p.warnings)
 
 
-def test_the_close_call_holds_within_the_share_either_way():
+def test_a_runner_up_below_the_plan_is_no_close_call():
     assert is_close_call({"increase_pct": 1.5, "increase": 15.0, "total": 1015.0}, 0.02)
-    assert is_close_call({"increase_pct": -1.5, "increase": -15.0, "total": 985.0}, 0.02)
+    assert is_close_call({"increase_pct": 0.0, "increase": 0.0, "total": 1000.0}, 0.02)
+    # below the plan (its own solve unproven): not the best plan, whether by 1.5 % or 2.3 %
+    assert not is_close_call({"increase_pct": -1.5, "increase": -15.0, "total": 985.0}, 0.02)
     assert not is_close_call({"increase_pct": -2.3, "increase": -23.0, "total": 977.0}, 0.02)
     assert not is_close_call({"increase_pct": 2.5, "increase": 25.0, "total": 1025.0}, 0.02)
+
+
+RUNNER_BELOW = {"total": 2_086_023.0, "increase": -49_478.0, "increase_pct": -2.3169, "close_call_share": 0.02,
+                "differences": ["a100-80gb-pcie 87 → 88"], "fleet": {"a100-80gb-pcie": 88}, "status": "feasible"}
 
 
 def test_the_cli_and_the_dashboard_say_less_below_the_plan():
     assert _more_or_less(-49_478.0, -2.3169, "USD") == "49,478 USD (2.3 %) less"
     assert _more_or_less(2_511.0, 0.1236, "USD") == "2,511 USD (0.1 %) more"
-    runner = {"total": 2_086_023.0, "increase": -49_478.0, "increase_pct": -2.3169, "close_call_share": 0.02,
-              "differences": ["a100-80gb-pcie 87 → 88"], "fleet": {"a100-80gb-pcie": 88}, "status": "feasible"}
-    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=runner, close_call=False))
-    assert kind == "firm" and "49,478 USD (-2.32 %) less" in text and "more" not in text
+    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=RUNNER_BELOW, close_call=False))
+    assert kind == "not_best" and "Not the best plan" in text and "Firm" not in text
+    assert "costs 2,086,023 USD, 49,478 USD (2.32 %) less than this plan's 2,135,501 USD" in text
+    assert "USD more" not in text and "(-" not in text
+
+
+def test_the_dashboard_carries_the_warning_add_decisions_sets():
+    from fleetplan_dashboard import jobs, state
+
+    p = plan("examples/worked-example.yaml", baselines=False)
+    found = f"{NOT_CHEAPEST}its solve stopped before it proved the least cost (status feasible), …"
+    made = jobs.Decisions(runner_up=RUNNER_BELOW, close_call=False, warnings=[*p.warnings, found])
+    told = state.with_decisions(jobs.Outcome("ok", plan=p), made)
+    assert told.plan.warnings == [*p.warnings, found]
+    # decisions made on a plan whose warnings the page already shows: none twice
+    assert state.with_decisions(told, made).plan.warnings == [*p.warnings, found]
+
+
+def test_the_cli_table_prints_what_add_decisions_warns_of(monkeypatch):
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+    from planner.engine import decisions
+
+    said = f"{NOT_CHEAPEST}(a stand-in for what the re-solves of an unproven plan found)"
+    monkeypatch.setattr(decisions, "cheaper_found", lambda result: said)
+    result = CliRunner().invoke(app, ["plan", "examples/worked-example.yaml", "--no-baselines"])
+    assert result.exit_code == 0, result.output
+    assert said.split(": ", 1)[1][:40] in " ".join(result.output.split())
