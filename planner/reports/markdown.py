@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import beats_the_plan
 from planner.reports.tables import grouping_line, maybe_write, present_value_basis, price_dates, require_plan
 from planner.text import visible
 
@@ -86,6 +85,8 @@ def _verdict(plan: Plan) -> str:
     runner = plan.runner_up
     if plan.close_call is None or runner is None:
         return ""
+    from planner.engine.decisions import beats_the_plan  # here: a summary without decisions never loads them
+
     cur = plan.currency
     if runner.get("total") is None:
         return f"No runner-up: {_text(runner.get('note') or runner.get('status') or 'none found')}."
