@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS
+from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, beats_the_plan
+from planner.engine.decisions import _differences as fleet_differences  # the runner-up's own "a 1 → 2" wording
 from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     add_months,
@@ -42,7 +43,8 @@ from planner.reports.tables import (
 )
 
 SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
-          "runner-up", "flip points", "cap costs", "break-even", "speeds", "assumptions", "prices used")
+          "runner-up", "count alternatives", "flip points", "cap costs", "break-even", "speeds", "assumptions",
+          "prices used")
 
 MONEY = "#,##0.00"
 RATE = "#,##0.0000"                # hourly prices: cents are too coarse for a GPU-hour
@@ -95,6 +97,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
                                 ["total_if_forbidden", "increase"], money),
         "runner-up": runner_up_sheet(plan),
+        "count alternatives": _formatted(_shares(count_alternatives(plan), {"increase_pct": 100}), ["total", "increase"],
+                                         money),
         "flip points": _formatted(_shares(_or_empty(plan.flip_points, FLIP_COLUMNS),
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
         "cap costs": _formatted(_shares(_joined(_or_empty(getattr(plan, "cap_costs", None), CAP_COST_COLUMNS),
@@ -303,27 +307,98 @@ def _joined(df: pd.DataFrame, column: str) -> pd.DataFrame:
 
 
 def runner_up_sheet(plan: Plan) -> Sheet:
-    """The runner-up (engine.decisions) as field, value, unit: the close-call flag and threshold, both
-    totals, the increase in money and as a share, what differs, and both fleets (units per card or offer);
-    the header alone when decision values were not computed."""
+    """The runner-up (engine.decisions) as field, value, unit: the verdict (`close call`, `firm`, `not the best
+    plan` — a runner-up that costs less than a plan whose own solve stopped unproven — or `no runner-up`) and
+    what qualifies it, the close-call flag and threshold, both totals, the runner-up's increase in money and as a
+    share (below 0: it costs less), what differs, the best plan with other card types (`other_types`, the same
+    figures, and whether it is the runner-up's fleet) and the fleets (units per card or offer: the plan's, the
+    runner-up's, other types'); the header alone when decision values were not computed."""
     runner, cur = plan.runner_up, f"{plan.currency}, {present_value_basis(plan)}"   # as the summary's total
     rows: list[tuple] = []
     if runner is not None:
+        verdict, why = _verdict(plan, runner)
         share = runner.get("close_call_share")
-        pct = runner.get("increase_pct")
-        rows += [("close_call", plan.close_call, None),
+        rows += [("verdict", verdict, None), *([("verdict.note", why, None)] if why else []),
+                 ("close_call", plan.close_call, None),
                  ("close_call_share", Styled(share, SHARE) if share is not None else None, "%"),
                  ("recommended.total", Styled(plan.total, MONEY), cur),
-                 ("runner_up.status", runner.get("status"), None),
-                 ("runner_up.total", Styled(runner["total"], MONEY) if runner.get("total") is not None else None, cur),
-                 ("runner_up.increase", Styled(runner["increase"], MONEY) if runner.get("increase") is not None else None, cur),
-                 ("runner_up.increase_share", Styled(pct / 100, SHARE) if pct is not None else None, "%"),
-                 ("runner_up.differences", "; ".join(runner.get("differences") or []), None)]
+                 *_other_fleet_rows("runner_up", runner, cur)]
         if runner.get("note"):
             rows.append(("runner_up.note", runner["note"], None))
-        for side, fleet in (("recommended", runner.get("plan_fleet")), ("runner_up", runner.get("fleet"))):
+        types = runner.get("other_types")
+        fleets = [("recommended", runner.get("plan_fleet")), ("runner_up", runner.get("fleet"))]
+        if types is not None:
+            same = types.get("fleet") is not None and types.get("fleet") == runner.get("fleet")
+            rows += [*_other_fleet_rows("other_types", types, cur), ("other_types.same_as_runner_up", same, None)]
+            fleets.append(("other_types", types.get("fleet")))
+        for side, fleet in fleets:
+            if fleet == {}:   # no card, no reservation (None: no fleet found, no rows)
+                rows.append((f"{side}.fleet", NO_FLEET, None))
             rows += [(f"{side}.fleet.{name}", units, "units") for name, units in (fleet or {}).items()]
     return Sheet(pd.DataFrame(rows, columns=["field", "value", "unit"]), {})
+
+
+# a fleet of no card and no reservation: cloud hours on demand or spot only
+NO_FLEET = "none: no cards held, no reservations"
+
+
+def _other_fleet_rows(prefix: str, other: dict, cur: str) -> list[tuple]:
+    """The rows of another fleet's plan (the runner-up, other_types): status, total, increase (money and share of
+    the plan's total; below 0 where it costs less) and what differs from the plan's fleet."""
+    total, increase, pct = other.get("total"), other.get("increase"), other.get("increase_pct")
+    return [(f"{prefix}.status", other.get("status"), None),
+            (f"{prefix}.total", Styled(total, MONEY) if total is not None else None, cur),
+            (f"{prefix}.increase", Styled(increase, MONEY) if increase is not None else None, cur),
+            (f"{prefix}.increase_share", Styled(pct / 100, SHARE) if pct is not None else None, "%"),
+            (f"{prefix}.differences", "; ".join(other.get("differences") or []), None)]
+
+
+def _verdict(plan: Plan, runner: dict) -> tuple[str, str | None]:
+    """The runner-up's verdict, as the Markdown summary and the dashboard give it, and what qualifies it: `not
+    the best plan` when the runner-up costs less (the plan's own solve stopped unproven: its warning begins "not
+    the cheapest plan: "), never `firm`; `not proven best` where a solve stopped at its time limit."""
+    if runner.get("total") is None:
+        return "no runner-up", None   # why: runner_up.note
+    if beats_the_plan(runner):
+        pct = runner.get("increase_pct")
+        share = "" if pct is None else f" ({-pct:.2f} %)"
+        return "not the best plan", (
+            f"the runner-up costs {-runner['increase']:,.2f} {plan.currency}{share} less than this plan, whose own "
+            "solve stopped before it proved the least cost (status " + str(plan.status) + "); plan it with more "
+            "time (a longer --time-limit, or none)")
+    verdict = "close call" if plan.close_call else "firm"
+    if plan.status != "optimal":
+        return verdict, "not proven best: the plan's own solve stopped before it proved the least cost"
+    if runner.get("status") == "feasible":   # a total not proven least can only be too high
+        return verdict, "not proven best: the runner-up's solve stopped at the time limit, so a cheaper runner-up may exist"
+    return verdict, None
+
+
+COUNT_COLUMNS = ["card", "units", "alternative_units", "status", "total", "increase", "increase_pct", "differences",
+                 "fleet"]
+
+
+def count_alternatives(plan: Plan) -> pd.DataFrame:
+    """One card more or fewer (runner_up.count_alternatives): per card type the plan holds, the best plan holding
+    one more and one fewer — the card, the plan's units and the other count, the re-solve's status, its total,
+    the increase (money and percent of the plan's total; below 0 where it costs less), what differs from the
+    plan's fleet and the fleet it found (`name: units; …`); blank money where no fleet holds that many. No rows
+    when decision values were not computed."""
+    runner = plan.runner_up or {}
+    mine = runner.get("plan_fleet") or {}
+    rows = []
+    for a in runner.get("count_alternatives") or []:
+        fleet = a.get("fleet")
+        rows.append([a["card"], int(a["units"]), int(a["alternative_units"]), a.get("status"),
+                     *(math.nan if a.get(k) is None else float(a[k]) for k in ("total", "increase", "increase_pct")),
+                     None if fleet is None else "; ".join(fleet_differences(mine, fleet)),
+                     None if fleet is None else _fleet_text(fleet)])
+    return pd.DataFrame(rows, columns=COUNT_COLUMNS).astype(dict.fromkeys(("total", "increase", "increase_pct"), float))
+
+
+def _fleet_text(fleet: dict) -> str:
+    """A fleet (card or offer → units) in one cell: "a100-80gb-pcie: 2; rtx-4090: 1", or NO_FLEET."""
+    return "; ".join(f"{name}: {units}" for name, units in fleet.items()) or NO_FLEET
 
 
 @dataclass(frozen=True)
