@@ -604,7 +604,7 @@ def type_cut(fleet: dict[str, int]) -> ExtraConstraints:
     return change
 
 
-def _differences(plan: dict[str, int], other: dict[str, int]) -> list[str]:
+def fleet_differences(plan: dict[str, int], other: dict[str, int]) -> list[str]:
     return [f"{name} {plan.get(name, 0)} → {other.get(name, 0)}" for name in sorted(set(plan) | set(other))
             if plan.get(name, 0) != other.get(name, 0)]
 
@@ -658,7 +658,7 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
     other = solved_fleet(outcome.model)
     increase = money_difference(outcome.total, result.total)
     return {"status": outcome.status, "fleet": other, "total": outcome.total, "increase": increase,
-            "increase_pct": increase_pct(increase, result.total), "differences": _differences(mine, other), "note": ""}
+            "increase_pct": increase_pct(increase, result.total), "differences": fleet_differences(mine, other), "note": ""}
 
 
 def solved_fleet(m: Model) -> dict[str, int]:
@@ -777,7 +777,7 @@ def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], tot
     increase, increase_pct and differences from the plan's fleet `mine`."""
     increase = money_difference(total, result.total)
     return {"status": "feasible", "fleet": dict(fleet), "total": total, "increase": increase,
-            "increase_pct": increase_pct(increase, result.total), "differences": _differences(mine, fleet)}
+            "increase_pct": increase_pct(increase, result.total), "differences": fleet_differences(mine, fleet)}
 
 
 def is_close_call(runner: dict | None, share: float) -> bool:
