@@ -316,6 +316,15 @@ def verdict(total: float, currency: str, made) -> tuple[str, str]:
                     f"{increase}; a close call is within {share:g} %." + unproven)
 
 
+def count_alternatives(runner: dict | None) -> pd.DataFrame:
+    """One card more or fewer (runner_up.count_alternatives, engine.decisions): card, units (the plan's),
+    alternative_units, status, total, increase, increase_pct — the rows whose re-solve found a fleet."""
+    columns = ["card", "units", "alternative_units", "status", "total", "increase", "increase_pct"]
+    rows = [{c: a.get(c) for c in columns} for a in (runner or {}).get("count_alternatives") or []
+            if a.get("total") is not None]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def runner_up_fleets(runner: dict | None) -> pd.DataFrame:
     """Units held per card or reservation offer: `recommended`, `runner_up` and, when it is another fleet,
     `other_card_types` (the best fleet with another set of card types)."""

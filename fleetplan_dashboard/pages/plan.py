@@ -496,6 +496,14 @@ def _draw_decisions(made) -> None:
         other = tables.other_types_text(runner, cc)
         if other:
             st.caption(other)
+        counts = tables.count_alternatives(runner)
+        if len(counts):   # the "one or two A100s?" question, answered with both totals (as the CLI's table)
+            st.markdown(f"**One card more or fewer** — the best plan holding that many of each card type the plan holds "
+                        f"({cc}, present value)")
+            st.dataframe(counts, hide_index=True, width="stretch", key="count_alternatives_table", placeholder="",
+                         column_config={"total": st.column_config.NumberColumn(format="%,.0f"),
+                                        "increase": st.column_config.NumberColumn(format="%,.0f"),
+                                        "increase_pct": st.column_config.NumberColumn("increase %", format="%.2f")})
         if made.decisions is not None and len(made.decisions):
             st.markdown(f"**What each decision is worth** — the total when it is forbidden ({cc}, present value), and "
                         "the increase: what the decision saves")

@@ -101,6 +101,16 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     assert list(flips["card"]) == list(startup.flip_points["card"])
     assert flips["flip_demand"].to_numpy() == pytest.approx(startup.flip_points["flip_demand"].to_numpy(), rel=1e-9)
 
+    # one card more or fewer: each count the re-solves found a fleet for, with the oracle's totals (one more
+    # A100 costs 38,052 USD: test_workbook_runner_up_alternatives.py holds 2 A100s with extra_constraints)
+    counts = _table(at, ["card", "units", "alternative_units"])
+    found = [a for a in runner["count_alternatives"] if a["total"] is not None]
+    assert [(c, u, a) for c, u, a in zip(counts["card"], counts["units"], counts["alternative_units"])] == [
+        (a["card"], a["units"], a["alternative_units"]) for a in found]
+    assert counts["total"].to_numpy() == pytest.approx([a["total"] for a in found], rel=1e-9)
+    more_a100 = counts[(counts["card"] == "a100-80gb-pcie") & (counts["alternative_units"] == 2)]
+    assert round(float(more_a100["total"].iloc[0])) == 38_052
+
     # what each of its five limits costs: none binds (docs/decisions.md; tests/planner/test_cap_costs.py plans
     # without each one from the scenario itself)
     caps = _table(at, ["cap", "limit", "unit"])
