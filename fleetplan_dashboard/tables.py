@@ -10,6 +10,7 @@ import re
 import string
 from dataclasses import dataclass
 from datetime import date
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -285,18 +286,19 @@ def pct_text(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.2f} %"
 
 
-def verdict(total: float, currency: str, made) -> tuple[str, str]:
+def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple[str, str]:
     """(kind, Markdown) of the line next to the total: kind `close_call` (a badge, the runner-up's fleet and
     total against the plan's, the threshold), `firm` (how much dearer the runner-up is), `not_best` (the
     runner-up costs less: the plan's own solve stopped unproven) or `none` (no runner-up, and why). `made`: a
-    jobs.Decisions without error."""
+    jobs.Decisions without error; `total` and `status`: the plan's."""
     runner = made.runner_up or {}
     share = 100 * float(runner.get("close_call_share") or 0)
     if runner.get("total") is None:
         return "none", f"No runner-up: {plain(runner.get('note') or runner.get('status') or 'none found')}."
     changes = plain("; ".join(runner.get("differences") or []))
     pct = runner["increase_pct"]
-    if beats_the_plan(runner):   # below a plan whose own solve stopped unproven (its warnings say what was found)
+    # below a plan whose own solve stopped unproven (its warnings say what was found)
+    if beats_the_plan(runner, SimpleNamespace(status=status, total=total)):
         less = f"{-runner['increase']:,.0f} {currency} ({'n/a' if pct is None else f'{-pct:.2f} %'}) less"
         return "not_best", (
             f":material/warning: **Not the best plan:** the runner-up ({changes}) costs {runner['total']:,.0f} "

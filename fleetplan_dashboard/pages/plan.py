@@ -418,8 +418,9 @@ except PlannerError as exc:   # a baseline's solve stopped at the time limit wit
 # tells them); else the notes the baselines came with, and the cards and table are drawn again when they are
 told = state.with_decisions(full, decisions_made) if decisions_made is not None else full
 p = full.plan
-if p.warnings != outcome.plan.warnings:
-    _draw_warnings(p)
+# the baselines' warnings, and the one the decisions add (engine.decisions.cheaper_found: a cheaper fleet found)
+if told.plan.warnings != outcome.plan.warnings:
+    _draw_warnings(told.plan)
 
 
 def _draw_baseline_cards(plan) -> None:
@@ -481,7 +482,7 @@ def _draw_decisions(made) -> None:
         verdict_slot.caption("What each decision is worth could not be computed.")
         decisions_body.error("What each decision is worth could not be computed:\n\n" + tables.code_block([made.error]))
         return
-    kind, text = tables.verdict(p.total, cc, made)
+    kind, text = tables.verdict(p.total, cc, made, p.status)
     (verdict_slot.markdown if kind in ("close_call", "not_best") else verdict_slot.caption)(text)
     with decisions_body.container():
         runner = made.runner_up or {}

@@ -780,14 +780,14 @@ def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], tot
             "increase_pct": increase_pct(increase, result.total), "differences": fleet_differences(mine, fleet)}
 
 
-def is_close_call(runner: dict | None, share: float) -> bool:
+def is_close_call(runner: dict | None, share: float, plan: Plan | None = None) -> bool:
     """True when the runner-up costs at most `share` (a fraction) more than the plan: its increase_pct at most
     100 × share; with a plan total of 0 (no percentage), when it costs no more than the plan (within
-    MONEY_ROUNDING). A runner-up that costs less (only where the plan's own solve stopped unproven) is no close
+    MONEY_ROUNDING). A runner-up that costs less than `plan` where its own solve stopped unproven is no close
     call: the plan is not the best there is (`beats_the_plan`; cheaper_found warns)."""
     runner = runner or {}
     pct, increase = runner.get("increase_pct"), runner.get("increase")
-    if beats_the_plan(runner):
+    if plan is not None and beats_the_plan(runner, plan):
         return False
     if pct is not None:
         return pct <= 100.0 * share
@@ -797,11 +797,14 @@ def is_close_call(runner: dict | None, share: float) -> bool:
             and increase < MONEY_ROUNDING)
 
 
-def beats_the_plan(runner: dict | None) -> bool:
-    """Whether the runner-up costs less than the plan (beyond MONEY_ROUNDING): only where the plan's own solve
-    stopped before it proved the least cost. The front ends then say the plan is not the best, not "firm"."""
+def beats_the_plan(runner: dict | None, plan) -> bool:
+    """Whether the runner-up costs less than `plan` (a Plan: status, total), where the plan's own solve stopped
+    before it proved the least cost (status not optimal), by more than the solvers' round-off (as cheaper_found,
+    whose warning then says so): the front ends say the plan is not the best, not "firm". Below a proven plan
+    by round-off it is a tie (engine.decisions' re-solves allow that much: _Resolver.not_below_plan)."""
     increase = (runner or {}).get("increase")
-    return increase is not None and increase < -MONEY_ROUNDING
+    return (plan.status != "optimal" and increase is not None
+            and -increase >= max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(plan.total)))
 
 
 # how the warning of cheaper_found begins (add_decisions run again replaces it)
@@ -1181,7 +1184,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         result.runner_up["count_alternatives"] = alternatives
         result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
         result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
-    result.close_call = is_close_call(result.runner_up, share)
+    result.close_call = is_close_call(result.runner_up, share, result)
     result.baselines = baseline_notes(result, extra_constraints is not None)
     cheaper = cheaper_found(result)
     result.warnings = [w for w in result.warnings if not w.startswith(NOT_CHEAPEST)] + ([cheaper] if cheaper else [])

@@ -358,7 +358,7 @@ def _verdict(plan: Plan, runner: dict) -> tuple[str, str | None]:
     the cheapest plan: "), never `firm`; `not proven best` where a solve stopped at its time limit."""
     if runner.get("total") is None:
         return "no runner-up", None   # why: runner_up.note
-    if beats_the_plan(runner):
+    if beats_the_plan(runner, plan):
         pct = runner.get("increase_pct")
         share = "" if pct is None else f" ({-pct:.2f} %)"
         return "not the best plan", (

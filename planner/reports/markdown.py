@@ -97,7 +97,7 @@ def _verdict(plan: Plan) -> str:
     more = "less" if runner["increase"] < 0 else "more"
     costs = (f"the runner-up fleet ({changes}) costs {runner['total']:,.0f} {cur}, "
              f"{abs(runner['increase']):,.0f} {cur} ({_pct(None if pct is None else abs(pct))}) {more}")
-    if beats_the_plan(runner):   # the plan's own solve stopped unproven: neither a close call nor firm
+    if beats_the_plan(runner, plan):   # the plan's own solve stopped unproven: neither a close call nor firm
         return (f"**Not the best plan:** {costs} than this plan, whose own solve stopped before it proved the least "
                 "cost; plan with more time (a longer `--time-limit`, or none).")
     line = (f"**Close call:** {costs}: within the close-call threshold of {share} (`close_call_share`); "

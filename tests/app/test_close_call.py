@@ -197,3 +197,19 @@ def test_the_verdict_on_a_runner_up_stopped_at_the_time_limit_says_it_is_not_pro
     kind, text = tables.verdict(100.0, "USD", SimpleNamespace(runner_up=runner, close_call=close_call))
     assert kind == ("close_call" if close_call else "firm")
     assert ("Not proven best" in text) is (status == "feasible")
+
+
+def test_the_warning_the_decisions_add_is_drawn_on_the_plan_page(fresh_cache, monkeypatch):
+    """A plan whose own solve stopped unproven gets, from its decisions, a warning naming the cheaper fleet they
+    found (engine.decisions.cheaper_found): the Plan page drew only the plan's and the baselines' warnings."""
+    from planner.engine import decisions
+
+    said = f"{decisions.NOT_CHEAPEST}(a stand-in for the cheaper fleet the re-solves of an unproven plan found)"
+    monkeypatch.setattr(decisions, "cheaper_found", lambda result: said)
+    monkeypatch.setattr(state, "WORKERS", False)   # the decisions made in the page's own run, after the plan
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    assert not at.exception, at.exception
+    del at.session_state["values_before"]          # the page takes the next run for a first, which makes them
+    at.run()
+    assert not at.exception, at.exception
+    assert said in "\n".join(c.value for c in at.code)

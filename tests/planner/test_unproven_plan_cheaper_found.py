@@ -14,7 +14,7 @@ import pytest
 from fleetplan_dashboard.tables import verdict
 from planner import add_decisions, plan
 from planner.cli.commands import _more_or_less
-from planner.engine.decisions import NOT_CHEAPEST, is_close_call
+from planner.engine.decisions import NOT_CHEAPEST, beats_the_plan, is_close_call
 
 OVER = 10_000.0   # the unproven plan's total is the proven optimum's plus this
 
@@ -55,13 +55,29 @@ def test_a_proven_plan_gets_no_such_warning():
     assert p.status == "optimal" and not any(w.startswith(NOT_CHEAPEST) for w in p.warnings)
 
 
-def test_a_runner_up_below_the_plan_is_no_close_call():
-    assert is_close_call({"increase_pct": 1.5, "increase": 15.0, "total": 1015.0}, 0.02)
-    assert is_close_call({"increase_pct": 0.0, "increase": 0.0, "total": 1000.0}, 0.02)
-    # below the plan (its own solve unproven): not the best plan, whether by 1.5 % or 2.3 %
-    assert not is_close_call({"increase_pct": -1.5, "increase": -15.0, "total": 985.0}, 0.02)
-    assert not is_close_call({"increase_pct": -2.3, "increase": -23.0, "total": 977.0}, 0.02)
-    assert not is_close_call({"increase_pct": 2.5, "increase": 25.0, "total": 1025.0}, 0.02)
+def test_a_runner_up_below_an_unproven_plan_is_no_close_call():
+    unproven, proven = SimpleNamespace(status="feasible", total=1000.0), SimpleNamespace(status="optimal", total=1000.0)
+    assert is_close_call({"increase_pct": 1.5, "increase": 15.0, "total": 1015.0}, 0.02, unproven)
+    assert is_close_call({"increase_pct": 0.0, "increase": 0.0, "total": 1000.0}, 0.02, unproven)
+    # below the unproven plan: not the best plan, whether by 1.5 % or 2.3 %
+    assert not is_close_call({"increase_pct": -1.5, "increase": -15.0, "total": 985.0}, 0.02, unproven)
+    assert not is_close_call({"increase_pct": -2.3, "increase": -23.0, "total": 977.0}, 0.02, unproven)
+    assert beats_the_plan({"increase": -15.0}, unproven) and not beats_the_plan({"increase": -15.0}, proven)
+    assert not is_close_call({"increase_pct": 2.5, "increase": 25.0, "total": 1025.0}, 0.02, unproven)
+
+
+def test_a_runner_up_a_round_off_below_the_plan_is_a_tie():
+    """The re-solves may come out below the plan by the solvers' round-off (half a cent, or a millionth of the
+    total: _Resolver.not_below_plan): 0.02 USD under startup-hybrid's 36,401 USD is a tie — the strongest close
+    call — on a proven plan, and not "a cheaper fleet" on an unproven one either."""
+    runner = {"total": 36_401.31, "increase": -0.02, "increase_pct": -0.02 / 36_401.33 * 100, "close_call_share": 0.02,
+              "differences": ["rtx-3060-12gb 0 → 1"], "fleet": {"rtx-3060-12gb": 1}, "status": "optimal"}
+    for status in ("optimal", "feasible"):
+        plan_like = SimpleNamespace(status=status, total=36_401.33)
+        assert not beats_the_plan(runner, plan_like)
+        assert is_close_call(runner, 0.02, plan_like)
+        kind, _ = verdict(36_401.33, "USD", SimpleNamespace(runner_up=runner, close_call=True), status)
+        assert kind == "close_call"
 
 
 RUNNER_BELOW = {"total": 2_086_023.0, "increase": -49_478.0, "increase_pct": -2.3169, "close_call_share": 0.02,
@@ -71,7 +87,7 @@ RUNNER_BELOW = {"total": 2_086_023.0, "increase": -49_478.0, "increase_pct": -2.
 def test_the_cli_and_the_dashboard_say_less_below_the_plan():
     assert _more_or_less(-49_478.0, -2.3169, "USD") == "49,478 USD (2.3 %) less"
     assert _more_or_less(2_511.0, 0.1236, "USD") == "2,511 USD (0.1 %) more"
-    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=RUNNER_BELOW, close_call=False))
+    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=RUNNER_BELOW, close_call=False), "feasible")
     assert kind == "not_best" and "Not the best plan" in text and "Firm" not in text
     assert "costs 2,086,023 USD, 49,478 USD (2.32 %) less than this plan's 2,135,501 USD" in text
     assert "USD more" not in text and "(-" not in text
