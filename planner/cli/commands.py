@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import numbers
 import os
 import re
 import sys
@@ -719,9 +720,18 @@ def _more_or_less(increase: float, pct: float | None, cur: str) -> str:
 
 def _or_na(pcts, solved) -> list:
     """A column of percentages of the plan's total for a table: "n/a" where a solved row has none (a plan
-    total of 0: engine.decisions.increase_pct), the numbers as they are otherwise (blank where unsolved)."""
-    return [("n/a" if ok and (v is None or (isinstance(v, float) and math.isnan(v))) else v)
-            for v, ok in zip(pcts, solved)]
+    total of 0: engine.decisions.increase_pct), blank where unsolved, one under 0.05 % but not 0 with two
+    significant digits ("0.0086": the table's one decimal showed industrial's +183 USD decision as 0), the
+    numbers as they are otherwise."""
+    out = []
+    for v, ok in zip(pcts, solved):
+        if ok and (v is None or (isinstance(v, float) and math.isnan(v))):
+            out.append("n/a")
+        elif isinstance(v, numbers.Real) and 0 < abs(v) < 0.05:
+            out.append(f"{v:.2g}")
+        else:
+            out.append(v)
+    return out
 
 
 def _print_decisions(p) -> None:

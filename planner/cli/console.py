@@ -262,6 +262,26 @@ def fail(exc: PlannerError | str, code: int | None = None) -> None:
 TABLE_ROWS = 5_000
 
 
+def _numbers_column(column) -> bool:
+    """Whether a table column holds numbers, right-aligned: a numeric dtype, or numbers mixed with the text a
+    table gives some of them ("n/a" for no percentage, "0.0091" for a share one decimal would show as 0)."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(column):
+        return True
+    shown = [v for v in column if not (v is None or (isinstance(v, float) and math.isnan(v)))]
+    return bool(shown) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                               or (isinstance(v, str) and (v == "n/a" or _is_number_text(v))) for v in shown)
+
+
+def _is_number_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) -> None:
     """Write a table to stdout as a rich table (its first TABLE_ROWS rows, and a line saying how many there
     are), JSON records or CSV."""
@@ -274,7 +294,6 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
 
         sys.stdout.write(csv_text(df))
     else:
-        import pandas as pd
         from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
         from rich.table import Table
         from rich.text import Text
@@ -282,7 +301,7 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
         # the title as text, not markup: it holds file names and store paths ("m/[/x]/p.sqlite" raised MarkupError)
         table = Table(title=Text(visible(title)) if title else None, show_lines=False)   # (Text skips render_str)
         for col in df.columns:
-            table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
+            table.add_column(str(col), justify="right" if _numbers_column(df[col]) else "left")
         for row in df.head(TABLE_ROWS).itertuples(index=False):
             cells = []
             for v in row:

@@ -128,3 +128,22 @@ def test_a_feasible_plan_with_no_bound_proved_says_its_gap_is_unknown(monkeypatc
                                       "--no-decisions"])
     assert result.exit_code == 0, result.output
     assert "solver highs: feasible, gap unknown (stopped before it proved any bound)" in result.stderr
+
+
+def test_a_share_under_the_tables_one_decimal_is_not_shown_as_0():
+    # industrial's purchase in month 7 is worth 182.7 USD of 2,017,777: 0.0091 %, which one decimal showed as "0"
+    import math
+
+    from planner.cli.commands import _or_na
+
+    shown = _or_na([182.7 / 2_017_777 * 100, -0.0004, 1.69, 0.0, None, math.nan], [True] * 5 + [False])
+    assert shown[:5] == ["0.0091", "-0.0004", 1.69, 0.0, "n/a"] and math.isnan(shown[5])
+
+
+def test_a_column_of_numbers_and_their_texts_is_right_aligned():
+    import pandas as pd
+
+    from planner.cli.console import _numbers_column
+
+    assert _numbers_column(pd.Series([1.6, "0.0091", "n/a", None], dtype=object))
+    assert not _numbers_column(pd.Series(["buy", "1.6"], dtype=object)) and not _numbers_column(pd.Series([None]))
