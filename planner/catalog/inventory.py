@@ -144,7 +144,11 @@ def _unknown_name_hint(name: str) -> str:
     if gpu:
         return f"GPU {gpu} has no on-prem card in planner/data/onprem_cards.csv"
     near = catalog.suggest_gpu(name)
-    return f"did you mean {near[0]}?" if near else "not in planner/data/gpus.csv"
+    # said as a name the catalog has, not as a typo to fix: an RTX A4000 read "did you mean RTX-A6000?", another
+    # card a user might then count it as
+    return ("not in planner/data/gpus.csv" + (f" (the nearest name there is {near[0]}, another GPU unless this "
+                                              "line misspells it); add the card as a custom card (onprem.custom_cards)"
+                                              if near else "; add the card as a custom card (onprem.custom_cards)"))
 
 
 def _memory_problem(name: str, memory: re.Match, nominal_mib: float, what: str, card: str) -> str | None:

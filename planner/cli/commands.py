@@ -326,11 +326,14 @@ def offers(
         fail(exc)
     for w in warnings:
         err.warn(w)
+    matched = len(table)
     if limit is not None:
         table = table.head(limit)
     if fmt is Format.table:
         table = table[TABLE_COLUMNS]
-    emit(table, fmt, title=f"{len(table)} offers (USD)")
+    # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
+    shown = f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched else f"{len(table):,} offers"
+    emit(table, fmt, title=f"{shown} (USD)")
 
 
 @app.command()

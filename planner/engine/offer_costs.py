@@ -140,6 +140,12 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
         if len(uncounted):
             warnings.append(f"{len(uncounted)} offer{'s' if len(uncounted) > 1 else ''} with an unknown gpu_count left "
                             f"out ({_first_skus(uncounted)}): --max-price compares USD per GPU-hour")
+    if f.min_memory_gb is not None:   # memory not known: no figure to hold to --min-memory (Inferentia, V620 …)
+        unsized = apply_filter(priced, replace(f, min_memory_gb=None, max_usd_per_gpu_hour=None))
+        unsized = unsized[unsized["gpu_memory_gb"].isna()]
+        if len(unsized):
+            warnings.append(f"{len(unsized)} offer{'s' if len(unsized) > 1 else ''} with an unknown gpu_memory_gb left "
+                            f"out ({_first_skus(unsized)}): --min-memory needs the GPU's memory")
     unpriced = _unpriced_cards(f, listed_cards)
     if unpriced:
         warnings.append(f"on-prem card{'s' if len(unpriced) > 1 else ''} {', '.join(unpriced)} not shown: no sourced "

@@ -175,7 +175,8 @@ def test_unknown_gpus_alone_are_still_gpu_lines_exit_0(tmp_path):
     # a real GPU the catalog lacks is worth a warning, not a failure
     result = run("inventory", "--from", saved(tmp_path, b"NVIDIA RTX A500O, 24564 MiB, 230.00 W\n"))
     assert result.exit_code == 0 and yaml.safe_load(result.stdout) == {"onprem": {"existing": {}}}
-    assert "did you mean RTX-A5000?" in result.stderr
+    assert "the nearest name there is RTX-A5000, another GPU unless this line misspells it" in " ".join(
+        result.stderr.split())
 
 
 # --- 10. a megabyte of garbage ------------------------------------------------------------------------
@@ -200,7 +201,18 @@ def test_a_repeated_unknown_name_asks_for_suggestions_once(monkeypatch):
     inv = parse_inventory("NVIDIA RTX A500O, 24564 MiB, 230.00 W\n" * 1000)
     assert calls == ["NVIDIA RTX A500O"]
     assert len(inv.unknown) == 101 and inv.unlisted == 900
-    assert inv.unknown[0] == ("NVIDIA RTX A500O, 24564 MiB, 230.00 W", "did you mean RTX-A5000?")
+    assert inv.unknown[0][0] == "NVIDIA RTX A500O, 24564 MiB, 230.00 W"
+    assert "the nearest name there is RTX-A5000" in inv.unknown[0][1]
+
+
+def test_a_gpu_the_catalog_lacks_is_not_suggested_as_another_card():
+    # an RTX A4000 (16 GB) is no RTX A6000 (48 GB), an L40 no L40S: the line says the catalog lacks it
+    inventory._unknown_name_hint.cache_clear()
+    inv = parse_inventory("NVIDIA RTX A4000, 16376 MiB, 140.00 W\nNVIDIA L40, 46068 MiB, 300.00 W\n")
+    for (_, why), near in zip(inv.unknown, ("RTX-A6000", "L40S")):
+        assert why.startswith("not in planner/data/gpus.csv") and "did you mean" not in why
+        assert f"the nearest name there is {near}, another GPU unless this line misspells it" in why
+        assert "custom card" in why
 
 
 # --- 11. owned cards with their age -------------------------------------------------------------------
