@@ -179,7 +179,7 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
     if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
-                        f"purchase period is {horizon % every} months long")
+                        f"purchase period is {horizon % every} month{'s' if horizon % every > 1 else ''} long")
     return speeds, warnings
 
 

@@ -114,7 +114,7 @@ def test_a_sweep_gives_its_plans_warnings_once_each_with_how_many_points_gave_it
     mid = ROOT / "scenarios" / "mid-research.yaml"
     table = sweep(load_scenario(mid), {"onprem.purchase_every_months": [5, 6]}, processes=1)
     assert table["status"].tolist() == ["optimal", "optimal"]
-    five = ("purchase_every_months 5 does not divide horizon_months 36: the last purchase period is 1 months "
+    five = ("purchase_every_months 5 does not divide horizon_months 36: the last purchase period is 1 month "
             "long")
     got = {w["warning"]: w["points"] for w in table.attrs["warnings"]}
     assert got[five] == 1

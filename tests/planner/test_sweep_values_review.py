@@ -105,7 +105,7 @@ def test_a_warnings_share_is_of_the_points_that_were_planned():
     assert [row["status"] for row in json.loads(result.stdout)] == ["infeasible", "optimal"]
     said = " ".join(result.stderr.split())
     assert ("warning: purchase_every_months 5 does not divide horizon_months 36: the last purchase period is 1 "
-            "months long (every planned point)") in said
+            "month long (every planned point)") in said
     assert "of 2 points)" not in said
 
 
