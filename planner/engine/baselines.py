@@ -129,6 +129,12 @@ MONEY_ROUNDING = 0.005
 RESOLVE_AGREEMENT = 1e-6
 
 
+def round_off(total: float) -> float:
+    """How far apart two totals near `total` may be and still be equal: MONEY_ROUNDING, or RESOLVE_AGREEMENT of
+    the total where that is more (the solvers' tolerances grow with it)."""
+    return max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(total))
+
+
 def baseline_variants(base: Inputs) -> list[Variant]:
     """All-cloud, all-on-prem and every single capacity type."""
     kinds = [k for k in ("on_demand", "spot", "reserved") if (base.col("kind") == k).any()]
@@ -241,7 +247,7 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
         # rents its cloud kind: where the cards owned serve all, every type ties at their cost, buying and renting
         # nothing, and the first label ("only cloud on-demand") named a type that plan does not use
         least = min(t[0] for t in singles)
-        tied = [t for t in singles if t[0] - least <= max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(least))]
+        tied = [t for t in singles if t[0] - least <= round_off(least)]
         own = [t for t in tied if _uses_own_type(t[4], use_of(t[2]))]
         objective, label, outcome, cards, _ = min(own or tied, key=lambda t: (t[0], t[1]))
         use = use_of(outcome)

@@ -41,9 +41,9 @@ import pulp
 
 from planner.engine.baselines import (
     MONEY_ROUNDING,
-    RESOLVE_AGREEMENT,
     baseline_variants,
     name_binding_caps,
+    round_off,
     usable_cores,
 )
 from planner.engine.constraints import CAPS, CapEntry, cap_entries
@@ -83,8 +83,8 @@ SOLVED = ("optimal", "feasible")
 # a re-solve stopped before proving its answer (a time limit): with a fleet it had not proved best, or none
 UNPROVEN = ("feasible", "not_solved")
 # MONEY_ROUNDING: totals closer than this are equal (a plan that costs 0 and a runner-up within it tie,
-# increase_pct 0, where a percentage of 0 cannot be taken); RESOLVE_AGREEMENT: the share of its total a re-solve
-# may come out below the plan by (engine.baselines, whose best single type compares totals the same way)
+# increase_pct 0, where a percentage of 0 cannot be taken); round_off(total): how far a re-solve may come out
+# below the plan (engine.baselines, whose best single type compares totals the same way)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ class _Resolver:
         add_decisions without the plan's extra_constraints gave a runner-up 10 % cheaper than the plan)."""
         if outcome.status != "optimal" or not math.isfinite(self.total):
             return
-        if outcome.total < self.total - max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(self.total)):
+        if outcome.total < self.total - round_off(self.total):
             raise PlannerError(f"{what} re-solved to {outcome.total:,.2f}, below the plan's {self.total:,.2f}: a plan "
                                "with one more restriction cannot cost less, so the plan was made with constraints "
                                "or prices these re-solves lack (pass add_decisions the plan's extra_constraints "
@@ -263,7 +263,7 @@ class _Resolver:
         lack the plan's prices or hold constraints it had not."""
         if outcome.status != "optimal" or not math.isfinite(self.total):
             return
-        if outcome.total > self.total + max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(self.total)):
+        if outcome.total > self.total + round_off(self.total):
             raise PlannerError(f"{what} re-solved to {outcome.total:,.2f}, above the plan's {self.total:,.2f}: a plan "
                                "with one restriction fewer cannot cost more, so the re-solves hold constraints the "
                                "plan was not made with, or other prices (pass add_decisions only the plan's own "
@@ -500,7 +500,7 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     saving = money_difference(result.total, outcome.total)
     pct = increase_pct(saving, result.total)
     row.update(saving=saving, saving_pct=math.nan if pct is None else pct)
-    agreement = max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(result.total))
+    agreement = round_off(result.total)
     if saving > agreement:
         # the re-solve found a fleet that cheap without the limit: it binds, by at least this much (by this
         # much, where both solves proved their optimum)
@@ -535,7 +535,7 @@ def baseline_notes(result: Plan, extra_constraints: bool = False) -> pd.DataFram
     table, caps = result.baselines, getattr(result, "cap_costs", None)
     if caps is None or not len(caps) or not len(table) or result.status != "optimal":
         return table
-    agreement = max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(result.total))
+    agreement = round_off(result.total)
     return name_binding_caps(table, caps, float(result.total), result.currency, agreement, extra_constraints)
 
 
@@ -804,7 +804,23 @@ def beats_the_plan(runner: dict | None, plan) -> bool:
     by round-off it is a tie (engine.decisions' re-solves allow that much: _Resolver.not_below_plan)."""
     increase = (runner or {}).get("increase")
     return (plan.status != "optimal" and increase is not None
-            and -increase >= max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(plan.total)))
+            and -increase >= round_off(plan.total))
+
+
+def runner_up_verdict(runner: dict | None, plan) -> tuple[str, str | None]:
+    """(verdict, unproven) the front ends word the runner-up by (`plan`: status, total, close_call): verdict
+    `none` (no runner-up), `not_best` (beats_the_plan), `close_call` or `firm`; unproven, what makes a close
+    call or firm not proven: "plan" (the plan's own solve stopped before it proved the least cost), "runner_up"
+    (the runner-up's solve stopped at the time limit: a cheaper runner-up may exist) or None."""
+    runner = runner or {}
+    if runner.get("total") is None:
+        return "none", None
+    if beats_the_plan(runner, plan):
+        return "not_best", None
+    verdict = "close_call" if plan.close_call else "firm"
+    if plan.status != "optimal":
+        return verdict, "plan"
+    return verdict, "runner_up" if runner.get("status") == "feasible" else None
 
 
 # how the warning of cheaper_found begins (add_decisions run again replaces it)
@@ -834,7 +850,7 @@ def cheaper_found(result: Plan) -> str | None:
         return None
     total, what = min(found, key=lambda f: f[0])
     less = result.total - total
-    if less < max(MONEY_ROUNDING, RESOLVE_AGREEMENT * abs(result.total)):
+    if less < round_off(result.total):
         return None
     share = f" ({100 * less / result.total:.1f} %)" if result.total > 0 else ""
     return (f"{NOT_CHEAPEST}its solve stopped before it proved the least cost (status {result.status}), and {what} "

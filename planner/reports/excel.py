@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, beats_the_plan, fleet_differences
+from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, fleet_differences, runner_up_verdict
 from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     add_months,
@@ -356,21 +356,20 @@ def _verdict(plan: Plan, runner: dict) -> tuple[str, str | None]:
     """The runner-up's verdict, as the Markdown summary and the dashboard give it, and what qualifies it: `not
     the best plan` when the runner-up costs less (the plan's own solve stopped unproven: its warning begins "not
     the cheapest plan: "), never `firm`; `not proven best` where a solve stopped at its time limit."""
-    if runner.get("total") is None:
+    verdict, unproven = runner_up_verdict(runner, plan)
+    if verdict == "none":
         return "no runner-up", None   # why: runner_up.note
-    if beats_the_plan(runner, plan):
+    if verdict == "not_best":
         pct = runner.get("increase_pct")
         share = "" if pct is None else f" ({-pct:.2f} %)"
         return "not the best plan", (
             f"the runner-up costs {-runner['increase']:,.2f} {plan.currency}{share} less than this plan, whose own "
             "solve stopped before it proved the least cost (status " + str(plan.status) + "); plan it with more "
             "time (a longer --time-limit, or none)")
-    verdict = "close call" if plan.close_call else "firm"
-    if plan.status != "optimal":
-        return verdict, "not proven best: the plan's own solve stopped before it proved the least cost"
-    if runner.get("status") == "feasible":   # a total not proven least can only be too high
-        return verdict, "not proven best: the runner-up's solve stopped at the time limit, so a cheaper runner-up may exist"
-    return verdict, None
+    return verdict.replace("_", " "), {
+        "plan": "not proven best: the plan's own solve stopped before it proved the least cost",
+        "runner_up": "not proven best: the runner-up's solve stopped at the time limit, so a cheaper runner-up may exist",
+        None: None}[unproven]
 
 
 COUNT_COLUMNS = ["card", "units", "alternative_units", "status", "total", "increase", "increase_pct", "differences",

@@ -85,10 +85,11 @@ def _verdict(plan: Plan) -> str:
     runner = plan.runner_up
     if plan.close_call is None or runner is None:
         return ""
-    from planner.engine.decisions import beats_the_plan  # here: a summary without decisions never loads them
+    from planner.engine.decisions import runner_up_verdict  # here: a summary without decisions never loads them
 
     cur = plan.currency
-    if runner.get("total") is None:
+    verdict, unproven = runner_up_verdict(runner, plan)
+    if verdict == "none":
         return f"No runner-up: {_text(runner.get('note') or runner.get('status') or 'none found')}."
     share = f"{100 * float(runner.get('close_call_share') or 0):g}%"
     changes = _text("; ".join(runner.get("differences") or []))
@@ -97,16 +98,14 @@ def _verdict(plan: Plan) -> str:
     more = "less" if runner["increase"] < 0 else "more"
     costs = (f"the runner-up fleet ({changes}) costs {runner['total']:,.0f} {cur}, "
              f"{abs(runner['increase']):,.0f} {cur} ({_pct(None if pct is None else abs(pct))}) {more}")
-    if beats_the_plan(runner, plan):   # the plan's own solve stopped unproven: neither a close call nor firm
+    if verdict == "not_best":   # the plan's own solve stopped unproven: neither a close call nor firm
         return (f"**Not the best plan:** {costs} than this plan, whose own solve stopped before it proved the least "
                 "cost; plan with more time (a longer `--time-limit`, or none).")
     line = (f"**Close call:** {costs}: within the close-call threshold of {share} (`close_call_share`); "
-            "weigh both fleets." if plan.close_call else f"Firm: {costs}; a close call is within {share}.")
-    if plan.status != "optimal":   # the plan's own total is not proven least (its warnings say what was found)
-        line += " Not proven best: the plan's own solve stopped before it proved the least cost."
-    elif runner.get("status") == "feasible":   # a total not proven least can only be too high
-        line += " Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist."
-    return line
+            "weigh both fleets." if verdict == "close_call" else f"Firm: {costs}; a close call is within {share}.")
+    return line + {"plan": " Not proven best: the plan's own solve stopped before it proved the least cost.",
+                   "runner_up": " Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.",
+                   None: ""}[unproven]
 
 
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
