@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import beats_the_plan
+from planner.engine.decisions import runner_up_verdict
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
@@ -293,22 +293,24 @@ def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple
     jobs.Decisions without error; `total` and `status`: the plan's."""
     runner = made.runner_up or {}
     share = 100 * float(runner.get("close_call_share") or 0)
-    if runner.get("total") is None:
+    kind, unproven = runner_up_verdict(runner, SimpleNamespace(status=status, total=total, close_call=made.close_call))
+    if kind == "none":
         return "none", f"No runner-up: {plain(runner.get('note') or runner.get('status') or 'none found')}."
     changes = plain("; ".join(runner.get("differences") or []))
     pct = runner["increase_pct"]
     # below a plan whose own solve stopped unproven (its warnings say what was found)
-    if beats_the_plan(runner, SimpleNamespace(status=status, total=total)):
+    if kind == "not_best":
         less = f"{-runner['increase']:,.0f} {currency} ({'n/a' if pct is None else f'{-pct:.2f} %'}) less"
         return "not_best", (
             f":material/warning: **Not the best plan:** the runner-up ({changes}) costs {runner['total']:,.0f} "
             f"{currency}, {less} than this plan's {total:,.0f} {currency}: this plan's own solve stopped at its time "
             "limit before it proved the least cost. Plan it with more time (`fleetplan plan FILE`).")
     increase = f"{runner['increase']:,.0f} {currency} ({pct_text(pct)}) more"
-    # a runner-up whose solve stopped at the time limit: its total can only be too high, so neither verdict holds
-    unproven = (" *Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.*"
-                if runner.get("status") == "feasible" else "")
-    if made.close_call:
+    # a plan or runner-up whose solve stopped at the time limit: neither verdict is proven (as the summary says)
+    unproven = {"plan": " *Not proven best: this plan's own solve stopped before it proved the least cost.*",
+                "runner_up": " *Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.*",
+                None: ""}[unproven]
+    if kind == "close_call":
         return "close_call", (
             f":orange-badge[:material/balance: Close call] The runner-up fleet — {fleet_text(runner['fleet'])} — costs "
             f"**{runner['total']:,.0f} {currency}**, only {increase} than this plan's {total:,.0f} {currency}: "

@@ -116,3 +116,13 @@ def test_the_cli_table_prints_what_add_decisions_warns_of(monkeypatch):
     result = CliRunner().invoke(app, ["plan", "examples/worked-example.yaml", "--no-baselines"])
     assert result.exit_code == 0, result.output
     assert said.split(": ", 1)[1][:40] in " ".join(result.output.split())
+
+
+def test_the_dashboard_says_an_unproven_plan_is_unproven_as_the_summary_does():
+    # a runner-up dearer than a plan whose own solve stopped unproven: firm, but not proven (the dashboard said
+    # only what it says of a runner-up stopped by the time limit, and nothing of the plan)
+    dearer = {**RUNNER_BELOW, "total": 2_185_501.0, "increase": 50_000.0, "increase_pct": 2.34, "status": "optimal"}
+    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=dearer, close_call=False), "feasible")
+    assert kind == "firm" and "this plan's own solve stopped before it proved the least cost" in text
+    kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=dearer, close_call=False), "optimal")
+    assert kind == "firm" and "Not proven" not in text
