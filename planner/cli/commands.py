@@ -1018,10 +1018,11 @@ def sweep(
     currencies = list(dict.fromkeys(map(str, table["currency"]))) if "currency" in grid else [scenario.currency]
     if fmt is not Format.table and "currency" not in grid:   # a CSV or JSON file travels without the title
         table = table.assign(currency=scenario.currency)
-    if fmt is not Format.json:   # inputs as given (a table does not round them); mappings and lists as YAML
-        table = table.assign(**{c: table[c].map(_vary_text if fmt is Format.table else _vary_cell) for c in grid})
-    else:   # JSON keeps mappings and lists as such; only an inf or nan value becomes its text
-        table = table.assign(**{c: table[c].map(_not_finite) for c in grid})
+    # inputs as given: 1 stays 1 next to 1.5 (the library's column is pandas' float64: 1.0), and a table does
+    # not round them; booleans, null, mappings and lists as YAML writes them. JSON keeps each value's own type
+    # (mappings and lists as such); only an inf or nan value becomes its text
+    cell = {Format.table: _vary_text, Format.csv: _vary_cell}.get(fmt, _not_finite)
+    table = table.assign(**_given_columns(grid, table.index, cell))
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
     emit(table, fmt, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, present value)",
          float_digits=0)
@@ -1029,17 +1030,15 @@ def sweep(
         raise typer.Exit(2 if (table["status"] == "error").all() else 1)
 
 
-def _vary_cell(value):
-    """A varied value as a table or CSV cell: a mapping or a list as YAML flow text (`{price: 2000}`,
-    `[aws, azure]`), as it is written after --vary, not as Python shows it; anything else as it is."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return _not_finite(value)
-    if isinstance(value, (dict, list, tuple)):
-        from planner.scenario.yaml_core import dump_yaml
+def _given_columns(grid: dict[str, list], index, cell) -> dict:
+    """Each varied path's column: `cell` of each value as --vary gave it, in the order of the sweep's rows
+    (reports.sweep.cross_product), an object Series on `index` (Series.map would read 0, 1.5 as 0.0, 1.5)."""
+    import pandas as pd
 
-        return dump_yaml(value if isinstance(value, dict) else list(value), default_flow_style=True,
-                         sort_keys=False, width=10_000).strip()
-    return value
+    from planner.reports.sweep import cross_product
+
+    points = cross_product(grid)
+    return {path: pd.Series([cell(point[path]) for point in points], index=index, dtype=object) for path in grid}
 
 
 def _not_finite(value):
@@ -1049,5 +1048,22 @@ def _not_finite(value):
 
 
 def _vary_text(value) -> str:
-    """A varied value as the text of a table cell: `_vary_cell`, and anything else as str() gives it."""
-    return str(_vary_cell(value))
+    """A varied value as the text of a table cell, as it is written after --vary (YAML), not as Python shows it:
+    a boolean as `true`/`false`, None as `null`, a mapping or a list as YAML flow text (`{price: 2000}`,
+    `[aws, azure]`); a number or a text as str() gives it (1 stays 1 next to 1.5; inf, nan)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list, tuple)):
+        from planner.scenario.yaml_core import dump_yaml
+
+        return dump_yaml(value if isinstance(value, dict) else list(value), default_flow_style=True,
+                         sort_keys=False, width=10_000).strip()
+    return str(value)
+
+
+def _vary_cell(value) -> str | None:
+    """A varied value as a CSV cell: its table text (`_vary_text`; as a number, pandas would write 1 as 1.0 in
+    a column that holds 1.5), None an empty cell (CSV's null)."""
+    return None if value is None else _vary_text(value)

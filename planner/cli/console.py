@@ -264,14 +264,15 @@ TABLE_ROWS = 5_000
 
 def _numbers_column(column) -> bool:
     """Whether a table column holds numbers, right-aligned: a numeric dtype, or numbers mixed with the text a
-    table gives some of them ("n/a" for no percentage, "0.0091" for a share one decimal would show as 0)."""
+    table gives some of them ("n/a" for no percentage, "0.0091" for a share one decimal would show as 0,
+    "null" for a sweep's value of no cap)."""
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(column):
         return True
     shown = [v for v in column if not (v is None or (isinstance(v, float) and math.isnan(v)))]
     return bool(shown) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                               or (isinstance(v, str) and (v == "n/a" or _is_number_text(v))) for v in shown)
+                               or (isinstance(v, str) and (v in ("n/a", "null") or _is_number_text(v))) for v in shown)
 
 
 def _is_number_text(text: str) -> bool:

@@ -207,7 +207,13 @@ def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_points: int
                 except ScenarioError as exc:
                     problems += exc.problems
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
-    return [dict(zip(paths, combo)) for combo in itertools.product(*values)]
+    return cross_product(vary)
+
+
+def cross_product(vary: Mapping[str, list]) -> list[dict]:
+    """The points of `vary` (path → list of values), in the order of a sweep's rows: the cross product in
+    `vary`'s order, last path fastest."""
+    return [dict(zip(vary, combo)) for combo in itertools.product(*vary.values())]
 
 
 def _listed_all(vary: Mapping[str, Iterable[Any]], max_points: int) -> dict[str, list]:
