@@ -976,6 +976,7 @@ def sweep(
     from planner.reports import sweep as run_sweep
     from planner.reports.sweep import check_processes
     from planner.scenario import load_scenario_file
+    from planner.scenario.overrides import ORIGIN as OVERRIDES
 
     skip_teardown()   # the workers are closed and waited for before run_sweep returns or raises
     try:
@@ -989,11 +990,16 @@ def sweep(
         with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err.console, transient=True, auto_refresh=False) as bar:
             task = bar.add_task("sweep", total=None)
-            table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
-                              solver=solver.value,
-                              progress=lambda done, n: bar.update(task, completed=done, total=n, refresh=True),
-                              scheduler_timeout=scheduler_timeout if scheduler is not None else None, store=store,
-                              max_dispatch_variables=max_variables)
+            try:
+                table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
+                                  solver=solver.value,
+                                  progress=lambda done, n: bar.update(task, completed=done, total=n, refresh=True),
+                                  scheduler_timeout=scheduler_timeout if scheduler is not None else None,
+                                  store=store, max_dispatch_variables=max_variables)
+            except ScenarioError as exc:   # a bad path or value: the library's "overrides" are what --vary gave
+                if exc.origin != OVERRIDES:
+                    raise
+                raise ScenarioError(exc.problems, "--vary") from None
     except PlannerError as exc:
         fail(exc)
     except OSError as exc:   # an unreachable --scheduler

@@ -1,12 +1,16 @@
 """`fleetplan sweep` shows each varied value as --vary gave it, in every format (1 next to 1.5 is 1, not 1.0;
-a boolean is YAML's true/false; null is null)."""
+a boolean is YAML's true/false; null is null), and names --vary, not the library's "overrides", for a bad
+path given there."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import sys
 from pathlib import Path
+
+import pytest
 
 from tests.planner.cli_run import run
 
@@ -58,3 +62,40 @@ def test_a_varied_null_reads_null_in_the_table_with_its_numbers_right_aligned_an
     assert [c.strip() for c in cells] == ["null", "5"] and cells[1].startswith("  ")   # "None" was left-aligned
     assert csv_column(run(*args, "csv").stdout, "onprem.power_cap_kw") == ["", "5"]
     assert [row["onprem.power_cap_kw"] for row in json.loads(run(*args, "json").stdout)] == [None, 5]
+
+
+# --- a bad path names --vary -------------------------------------------------------------------------------
+
+@pytest.fixture
+def nothing_solved(monkeypatch):
+    """Any point built or solved by the sweep fails the test."""
+    module = sys.modules["planner.reports.sweep"]
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the sweep built or solved a point before refusing it")
+
+    for name in ("_point_scenario", "_sweep_point"):
+        monkeypatch.setattr(module, name, refused)
+
+
+def test_an_unknown_path_in_vary_names_vary_and_the_allowed_keys(nothing_solved):
+    result = run("sweep", ENTRY, "--vary", "nosuch.path=1,2")
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    said = " ".join(result.stderr.split())
+    assert said.startswith("error: --vary: 1 problem nosuch.path: unknown key 'nosuch' under (top level) (allowed: "
+                           "name, description, currency, horizon_months, discount_rate, fx, prices, onprem, workloads,")
+    assert "overrides" not in said
+
+
+def test_a_misspelt_path_in_vary_names_vary_and_the_key_meant(nothing_solved):
+    result = run("sweep", ENTRY, "--vary", "onprem.electricty_per_kwh=0.1,0.2")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert " ".join(result.stderr.split()) == ("error: --vary: 1 problem onprem.electricty_per_kwh: unknown key "
+                                               "'electricty_per_kwh' under onprem; did you mean 'electricity_per_kwh'?")
+
+
+def test_a_bad_scenario_file_still_names_itself(tmp_path):
+    bad = tmp_path / "s.yaml"
+    bad.write_text(ENTRY.read_text().replace("horizon_months: 24", "horizon_months: 0"))
+    result = run("sweep", bad, "--vary", "onprem.pue=1.2")
+    assert result.exit_code == 2 and f"error: {bad}: 1 problem" in " ".join(result.stderr.split())
