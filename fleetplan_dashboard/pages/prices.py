@@ -46,7 +46,9 @@ try:
 except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
     st.error("The prices cannot be read:\n\n" + tables.code_block([hide_store_path(str(exc))]))
     st.stop()
-source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(s.prices.source, s.prices.source)
+# the prices read, as their provenance says: the packaged snapshot's where `prices.source: store` found no store
+source_read = provenance.get("source", s.prices.source)
+source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(source_read, source_read)
 st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD. On-prem cards: owned "
            "and busy every hour of their "
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "

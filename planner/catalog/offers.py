@@ -44,9 +44,10 @@ def allowed_cloud(offers: pd.DataFrame, scenario) -> np.ndarray:
     return keep
 
 
-def check_regions(offers, scenario) -> None:
+def check_regions(offers, scenario, source: str | None = None) -> None:
     """A region no provider has is a typo; one of a provider not allowed here is simply unused. `offers`:
-    an offers table, or `price_coverage`'s columns (`validate` checks with those, without pandas)."""
+    an offers table, or `price_coverage`'s columns (`validate` checks with those, without pandas); `source`
+    names its prices as their provenance does (default the scenario's prices.source; see `option_gaps`)."""
     p = scenario.prices
     if p.regions is None:
         return
@@ -57,22 +58,22 @@ def check_regions(offers, scenario) -> None:
     if unknown:
         hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
                  for r in unknown]
-        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the {p.source} prices")
+        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the {source or p.source} prices")
 
 
-def cloud_rows(scenario, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(positions, rate): where in `table` the scenario's allowed cloud offers are, and per offer the rate
     that converts its prices to the scenario currency. PricesRefuteScenario (a mistake of the scenario's)
-    for a region no provider has or a currency fx lacks."""
+    for a region no provider has or a currency fx lacks, naming the prices as `source` (see `check_regions`)."""
     import numpy as np
 
-    check_regions(table, scenario)
+    check_regions(table, scenario, source)
     rows = np.flatnonzero(allowed_cloud(table, scenario))
     currency = table["currency"].to_numpy(dtype=object)[rows].tolist()
     rates = {cur: scenario.fx_rate(cur) for cur in set(currency)}
     missing = sorted(c for c, r in rates.items() if r is None)
     if missing:
-        raise PricesRefuteScenario(f"fx: offers in the {scenario.prices.source} prices are priced in "
+        raise PricesRefuteScenario(f"fx: offers in the {source or scenario.prices.source} prices are priced in "
                                    f"{', '.join(missing)}, which fx has no rate for; "
                                    f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
     return rows, np.array([rates[cur] for cur in currency], dtype=float)

@@ -167,25 +167,33 @@ def _where(provider: str, regions: list[str] | None) -> str:
 COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
 
 
-def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[str, list[str]], str | None]:
-    """({provider, region, purchase_option: one list each, a row per offer}, warning) of a price source: what
-    `option_gaps` reads, and what `price_table` says of the store (rows skipped; the packaged snapshot used
-    instead), but a damaged store of ours is left where it is and said to be so. The packaged snapshot's
-    comes from the registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table`."""
+def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[str, list[str]], dict]:
+    """({provider, region, purchase_option: one list each, a row per offer}, provenance) of a price source: what
+    `option_gaps` reads, and the provenance `price_table` gives — its "source" the prices actually read (the
+    packaged snapshot's, "snapshot", where `store` fell back to it), its "warning" what is said of the store
+    (rows skipped; the packaged snapshot used instead) — but a damaged store of ours is left where it is and
+    said to be so. The packaged snapshot's comes from the registry's csv reading (no pandas); a store or an
+    offers CSV is read whole by `price_table`."""
     if source == "snapshot":
         from pricing_adapters import registry
 
         rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
-        return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, None
+        return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, _packaged_coverage()
     if source == "store":   # a check moves nothing: `plan` and `prices refresh` set a damaged store aside
         from pricing_adapters.store import damage
 
         problem = damage(resolve_store(store))
         if problem is not None:
-            return price_coverage("snapshot")[0], (f"{problem}; it was left as it is: `fleetplan plan` and `fleetplan "
-                                                   "prices refresh` move it aside; plans use the packaged snapshot")
+            return price_coverage("snapshot")[0], _packaged_coverage(
+                f"{problem}; it was left as it is: `fleetplan plan` and `fleetplan prices refresh` move it aside; "
+                "plans use the packaged snapshot")
     table, provenance = price_table(source, store)
-    return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance.get("warning")
+    return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance
+
+
+def _packaged_coverage(warning: str | None = None) -> dict:
+    """The provenance `price_coverage` gives of the packaged snapshot, read without pandas (no build date)."""
+    return {"source": "snapshot", "snapshots": [], "warning": warning}
 
 
 def _cells(column):
@@ -193,10 +201,12 @@ def _cells(column):
     return column.to_numpy(dtype=object) if hasattr(column, "to_numpy") else column
 
 
-def option_gaps(scenario, table) -> list[str]:
+def option_gaps(scenario, table, source: str | None = None) -> list[str]:
     """One warning per purchase option `scenario` allows that has no price in its allowed providers and
     regions of `table` (an offers table, e.g. from `price_table`, or `price_coverage`'s columns); []
-    when every allowed option is priced.
+    when every allowed option is priced. `source` names the prices `table` holds, as their provenance says
+    ("snapshot" where `prices.source: store` fell back to the packaged snapshot); default the scenario's
+    prices.source.
 
     e.g. "reserved_1y: no reserved_1y prices for aws in us-east-1 in the snapshot prices; plans use
     on_demand/spot only". When some allowed providers have the option and others do not, the warning
@@ -219,7 +229,7 @@ def option_gaps(scenario, table) -> list[str]:
         if not missing:
             continue
         who = " or ".join(_where(prov, regions_of[prov]) for prov in missing)
-        text = f"{opt}: no {opt} prices for {who} in the {p.source} prices; "
+        text = f"{opt}: no {opt} prices for {who} in the {source or p.source} prices; "
         if priced[opt]:
             text += f"{opt} is priced only for {', '.join(sorted(priced[opt]))}"
         else:

@@ -179,21 +179,26 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     Nothing else when the price store cannot be read. The packaged snapshot is read without pandas
     (`price_coverage`), so validating stays quick."""
     from planner import catalog
+    from planner.catalog.prices import scenario_provenance
 
     source = scenario.prices.source
     try:
-        coverage, store_warning = catalog.price_coverage(source, store)
+        coverage, provenance = catalog.price_coverage(source, store)
     except PlannerError as exc:
         return ([f"prices.source: {exc}"] if source not in ("snapshot", "store") else []), []
     # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
-    said = [f"prices: {store_warning}"] if store_warning else []
+    said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
+    # the prices named as plan names them: those read ("snapshot" where no store was found), and of those
+    # the scenario's (a store that holds none of its providers and regions gives it the packaged snapshot's)
+    p = scenario.prices
+    read, used = provenance["source"], scenario_provenance(provenance, p.providers, p.regions)["source"]
     try:
-        catalog.check_regions(coverage, scenario)
+        catalog.check_regions(coverage, scenario, read)
         if source not in ("snapshot", "store"):   # an offers CSV says its own currencies: fx must convert them
-            catalog.cloud_rows(scenario, catalog.price_table(source, store)[0])
+            catalog.cloud_rows(scenario, catalog.price_table(source, store)[0], read)
     except PlannerError as exc:
         return [str(exc)], said
-    return [], [*said, *catalog.option_gaps(scenario, coverage)]
+    return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
 
 
 @app.command()

@@ -161,10 +161,11 @@ def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], 
     return priced, warnings
 
 
-def _cloud_units(scenario, prices: pd.DataFrame) -> pd.DataFrame:
+def _cloud_units(scenario, prices: pd.DataFrame, source: str | None) -> pd.DataFrame:
     """The scenario's allowed cloud offers as units (money in the scenario currency), read straight from the
-    columns of `prices` it needs at `catalog.cloud_rows` (a copy of the whole offers table costs more)."""
-    offers, rate = cloud_rows(scenario, prices)
+    columns of `prices` it needs at `catalog.cloud_rows` (a copy of the whole offers table costs more).
+    `source`: what its messages call the prices (their provenance's source)."""
+    offers, rate = cloud_rows(scenario, prices, source)
     option = prices["purchase_option"].to_numpy(dtype=object)[offers]
     mine = np.array([o in KIND_OF_OPTION for o in option.tolist()], dtype=bool)
     rows, rate, option = offers[mine], rate[mine], option[mine].tolist()
@@ -252,18 +253,19 @@ def _card_part(scenario) -> tuple[pd.DataFrame, tuple[str, ...], np.ndarray, pd.
     return value
 
 
-def _cloud_part(scenario, prices: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
+def _cloud_part(scenario, prices: pd.DataFrame, source: str | None) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, int]:
     """(cloud units that serve some workload, their work matrix, exclusions, offers dropped).
 
     Cached on everything it depends on — the price table, allowed offers, currency and the workloads'
-    capability fields — so a sweep over demand or site costs reuses it.
+    capability fields — so a sweep over demand or site costs reuses it. (`source` only names the prices in
+    the errors it raises, which are not cached.)
     """
     key = (id(prices), scenario.prices.model_dump_json(), scenario.currency, tuple(sorted(scenario.fx.items())),
            _capability(scenario))
     hit = _CLOUD_CACHE.get(key)
     if hit is not None and hit[0] is prices:  # the table object itself: its id cannot have been reused
         return hit[1]
-    units = _cloud_units(scenario, prices)
+    units = _cloud_units(scenario, prices, source)
     work, exclusions = work_matrix(scenario, units)
     useful = (work > 0).any(axis=1)
     value = (take_rows(units, np.flatnonzero(useful)), work[useful], exclusions, int((~useful).sum()))
@@ -346,7 +348,8 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     cards, card_warnings, card_work, card_exclusions = _card_part(scenario)
     warnings = list(card_warnings)
     # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
-    cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario, prices)
+    # the prices named as read: the packaged snapshot's where `prices.source: store` found no store
+    cloud, cloud_work, cloud_exclusions, dropped = _cloud_part(scenario, prices, (provenance or {}).get("source"))
     units = pd.concat([cards, cloud], ignore_index=True) if len(cards) else cloud
     work = np.vstack([card_work, cloud_work])
     exclusions = pd.concat([card_exclusions, cloud_exclusions], ignore_index=True)

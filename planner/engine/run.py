@@ -160,7 +160,8 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     # an RTX 3060 (12 GB) for an 80 GB fine-tune among what the plan rests on
     speeds = speeds_table(scenario, servable_pairs(base, fleet["unit_id"]))
     warnings = list(base.warnings)
-    warnings += catalog.option_gaps(scenario, base.price_table)
+    # named as the prices read for this scenario (the packaged snapshot's where a store held none of them)
+    warnings += catalog.option_gaps(scenario, base.price_table, base.prices.get("source"))
     warnings += prices.get("date_warnings", [])
     for workload, gpus_estimated in _estimated_gpus(speeds).items():
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "

@@ -71,3 +71,15 @@ def test_the_plan_page_of_an_upload_on_the_store_shows_no_server_path(store):
     shown = [e.value for kind in (at.warning, at.info, at.error, at.markdown, at.caption) for e in kind]
     assert any("…/team-prices.sqlite" in text for text in shown)
     assert not [text for text in shown if str(store.parent.parent) in text]
+
+
+def test_the_prices_page_of_an_upload_on_a_missing_store_names_the_packaged_snapshot_it_shows(store):
+    # its caption said "Offers of the price store" above the warning that there is none
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.file_uploader(key="upload_file").set_value(("mine.yaml", ON_STORE.encode(), "application/x-yaml")).run()
+    at.switch_page("fleetplan_dashboard/pages/prices.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Offers of the packaged price snapshot (scenario") for c in captions), captions
+    assert not [c for c in captions if "Offers of the price store" in c]
+    assert any(w.value.startswith("no price store at …/team-prices.sqlite") for w in at.warning)

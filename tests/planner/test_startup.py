@@ -116,8 +116,8 @@ def test_a_command_that_prints_a_table_still_imports_pandas():
 
 def test_snapshot_coverage_read_with_csv_matches_the_packaged_offers_table():
     offers = load_snapshot()
-    coverage, warning = catalog.price_coverage("snapshot")
-    assert warning is None
+    coverage, provenance = catalog.price_coverage("snapshot")
+    assert provenance["source"] == "snapshot" and provenance["warning"] is None
     assert sorted(zip(*coverage.values())) == sorted(set(zip(offers["provider"], offers["region"], offers["purchase_option"])))
 
 
