@@ -7,6 +7,7 @@ import csv
 import re
 import shutil
 import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -86,14 +87,35 @@ def read_inventory_file(path: Path) -> str:
             data = f.read(MAX_INVENTORY_BYTES + 1)
     except OSError as exc:
         raise PlannerError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return inventory_text(data, str(path))
+
+
+def read_inventory_stdin() -> str:
+    """The text of nvidia-smi output piped to standard input (`--from -`), as `read_inventory_file` reads a file."""
+    if sys.stdin is None:   # closed before start (`<&-`)
+        raise PlannerError("standard input: closed; pipe the nvidia-smi output in, or give --from FILE")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        if stream is None:   # a text stream put in its place (a notebook's): its text, as UTF-8
+            data = sys.stdin.read(MAX_INVENTORY_BYTES + 1).encode("utf-8")
+        else:
+            data = stream.read(MAX_INVENTORY_BYTES + 1)
+    except OSError as exc:
+        raise PlannerError(f"standard input: cannot read: {exc.strerror or exc}") from None
+    return inventory_text(data, "standard input")
+
+
+def inventory_text(data: bytes, source: str) -> str:
+    """`data`, read from `source` (a file name, "standard input"), as the text of nvidia-smi output; PlannerError
+    naming `source` when it is over MAX_INVENTORY_BYTES (read one byte more to tell), not text, or has no GPU line."""
     if len(data) > MAX_INVENTORY_BYTES:
-        raise PlannerError(f"{path}: more than {MAX_INVENTORY_BYTES:,} bytes; nvidia-smi output is about 100 bytes "
+        raise PlannerError(f"{source}: more than {MAX_INVENTORY_BYTES:,} bytes; nvidia-smi output is about 100 bytes "
                            f"per GPU — is this the output of {NVIDIA_SMI_COMMAND}?")
     text = decode_inventory(data)
     if "\0" in text:
-        raise PlannerError(f"{path}: holds NUL characters, not text; save the nvidia-smi output as UTF-8 "
+        raise PlannerError(f"{source}: holds NUL characters, not text; save the nvidia-smi output as UTF-8 "
                            "(or UTF-16 with its byte-order mark, as Windows PowerShell's `>` writes it)")
-    check_gpu_lines(text, str(path))
+    check_gpu_lines(text, source)
     return text
 
 

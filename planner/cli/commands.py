@@ -341,21 +341,38 @@ def offers(
     emit(table, fmt, title=f"{shown} (USD)")
 
 
+# `--from -` reads standard input, as most command-line tools do; a file named "-" is `--from ./-`
+STDIN = "-"
+
+
+def _file_or_stdin(text) -> str:
+    """The text of `--from`: STDIN, or a file's path as given (a Path would make "./-" the "-" of STDIN)."""
+    text = str(text)
+    if text != STDIN:
+        path_given("a file")(text)   # refuses an empty value and a folder's "dir/"
+    return text
+
+
 @app.command()
 def inventory(
-    from_file: Path | None = typer.Option(None, "--from", metavar="FILE", parser=path_given("a file"),
-                                          help="read saved nvidia-smi output instead of running it"),
+    from_file: str | None = typer.Option(None, "--from", metavar="FILE", parser=_file_or_stdin,
+                                          help="read saved nvidia-smi output instead of running it "
+                                               "(- reads it from standard input)"),
     age_months: int | None = typer.Option(None, "--age-months", min=0, max=1200, metavar="N",
                                           help="the cards' age at month 1 of the plan (nvidia-smi does not know "
                                                "it; without it the block says 0, new, and asks you to set it)"),
 ) -> None:
-    """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`."""
-    from planner.catalog.inventory import parse_inventory, read_inventory_file, read_nvidia_smi
+    """Turn `nvidia-smi --query-gpu=name,memory.total,power.limit --format=csv,noheader` into `onprem.existing`:
+    run here, or read with `--from FILE` (`--from -`: standard input, e.g. piped from `ssh gpu-host nvidia-smi …`)."""
+    from planner.catalog.inventory import parse_inventory, read_inventory_file, read_inventory_stdin, read_nvidia_smi
 
     skip_teardown()
 
     try:
-        text = read_inventory_file(from_file) if from_file is not None else read_nvidia_smi()
+        if from_file is None:
+            text = read_nvidia_smi()
+        else:
+            text = read_inventory_stdin() if from_file == STDIN else read_inventory_file(Path(from_file))
     except PlannerError as exc:
         fail(exc)
     inv = parse_inventory(text)
