@@ -296,6 +296,25 @@ def _check_offer_numbers(**given: float | None) -> None:
 
 TABLE_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_count", "gpu_memory_gb",
                  "usd_per_hour", "usd_per_gpu_hour", "as_of"]
+# Columns of `offers` that count (GPUs, vCPUs per unit). The offers table holds them as float64, for the empty
+# cells of unknown counts and the partial GPUs of fractional VMs (1/6 of an A10), so its CSV and JSON wrote
+# `gpu_count` 1.0 and `vcpus` 4.0; the table draws 1 already.
+COUNT_COLUMNS = ("gpu_count", "vcpus")
+
+
+def _whole_counts(table, fmt: Format):
+    """`table` with each whole number of its COUNT_COLUMNS an int (written 1, not 1.0), a fraction as it is
+    (0.5 GPU), and an unknown count None (null in JSON); for CSV, as text ("" for unknown): its writer would
+    read a column of ints and None back as floats (1.0, NaN)."""
+    import pandas as pd
+
+    out = table.copy()
+    for col in COUNT_COLUMNS:
+        cells = [None if math.isnan(v) else int(v) if v.is_integer() else v for v in out[col].astype(float).tolist()]
+        if fmt is Format.csv:
+            cells = ["" if v is None else str(v) for v in cells]
+        out[col] = pd.Series(cells, index=out.index, dtype=object)
+    return out
 
 
 @app.command()
@@ -334,11 +353,11 @@ def offers(
     matched = len(table)
     if limit is not None:
         table = table.head(limit)
-    if fmt is Format.table:
-        table = table[TABLE_COLUMNS]
+    table = table[TABLE_COLUMNS] if fmt is Format.table else _whole_counts(table, fmt)
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched else f"{len(table):,} offers"
     emit(table, fmt, title=f"{shown} (USD)")
+
 
 
 # `--from -` reads standard input, as most command-line tools do; a file named "-" is `--from ./-`
