@@ -27,6 +27,7 @@ from typer.core import TyperGroup
 from planner.cli.console import (
     CONTEXT_SETTINGS,
     HELP_MARKUP,
+    TABLE_ROWS,
     Format,
     emit,
     err,
@@ -335,6 +336,9 @@ def offers(
 
     On-prem cards are costed as owned and busy every hour of their life: capex (card + host share)
     over the life, maintenance, and busy watts × PUE × electricity.
+
+    The table's `note` column numbers the notes listed under it (why a figure is empty: "gpu_count unknown");
+    csv and json carry every column, vcpus, memory_gb, zone and the note itself too.
     """
     from planner.engine.offer_costs import OfferFilter, offers_table
 
@@ -353,11 +357,41 @@ def offers(
     matched = len(table)
     if limit is not None:
         table = table.head(limit)
-    table = table[TABLE_COLUMNS] if fmt is Format.table else _whole_counts(table, fmt)
+    notes = []
+    if fmt is Format.table:
+        table, notes = _noted(table)
+    else:
+        table = _whole_counts(table, fmt)
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched else f"{len(table):,} offers"
     emit(table, fmt, title=f"{shown} (USD)")
+    _print_notes(notes)
 
+
+def _noted(table) -> tuple:
+    """(the TABLE_COLUMNS of `table`, and a `note` column of footnote numbers where a row drawn has a note; the
+    notes, numbered from 1 in the order the rows first give them). A table without the note left an empty
+    gpu_memory_gb or gpu_count unexplained ("gpu_memory_gb unknown"). The packaged snapshot's notes run to 141
+    characters: a column of them would squeeze a table already some 150 wide, so they are printed under it."""
+    drawn = table["note"].head(TABLE_ROWS).fillna("")
+    notes = list(dict.fromkeys(n for n in drawn if n))
+    if not notes:
+        return table[TABLE_COLUMNS], []
+    number = {note: i for i, note in enumerate(notes, 1)}
+    # numbers, NaN (drawn empty) for no note: the column stays right-aligned as the table's other numbers
+    numbers = [float(number.get(n, math.nan)) for n in table["note"].fillna("").tolist()]
+    return table[TABLE_COLUMNS].assign(note=numbers), notes
+
+
+def _print_notes(notes: list[str]) -> None:
+    """Under the table: `note 1: gpu_memory_gb unknown`, a line each."""
+    if not notes:
+        return
+    from rich.text import Text
+
+    out = stdout_console(piped_width=240)
+    for i, note in enumerate(notes, 1):
+        out.print(Text(one_line(f"note {i}: {note}")))   # text, not markup; a line feed in a note shown as \n
 
 
 # `--from -` reads standard input, as most command-line tools do; a file named "-" is `--from ./-`

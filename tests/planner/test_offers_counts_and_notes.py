@@ -61,3 +61,41 @@ def test_json_writes_a_whole_count_as_an_integer_and_an_unknown_one_as_null():
     assert dl1["gpu_count"] is None and type(dl1["vcpus"]) is int and dl1["vcpus"] == 96
     nv6 = next(r for r in rows if r["sku"] == "Standard_NV6ads_A10_v5")
     assert nv6["gpu_count"] == pytest.approx(1 / 6, rel=1e-15) and nv6["vcpus"] == 6
+
+
+def table_rows(stdout: str) -> list[list[str]]:
+    """The cells of each drawn row of a rich table (the lines between │ bars)."""
+    return [[cell.strip() for cell in line.split("│")[1:-1]] for line in stdout.splitlines() if line.startswith("│")]
+
+
+def test_the_table_numbers_each_rows_note_and_lists_the_notes_under_it():
+    result = offers("--gpu", "INFERENTIA", "--limit", "2")
+    header = next(line for line in result.stdout.splitlines() if line.startswith("┃"))
+    assert [h.strip() for h in header.split("┃")[1:-1]][-1] == "note"
+    assert [(row[2], row[5], row[6], row[-1]) for row in table_rows(result.stdout)] == [("inf1.xlarge", "1", "", "1")] * 2
+    assert result.stdout.splitlines()[-1] == "note 1: gpu_memory_gb unknown"
+
+
+def test_distinct_notes_are_numbered_in_the_order_of_the_rows_and_a_row_without_one_has_none():
+    result = offers(*A10_EASTUS)
+    # cheapest per GPU-hour first: NV12ads and NV6ads at 2.724 USD (0.908 × 3 = 0.454 × 6), then NV18ads at 3.2
+    assert [(row[2], row[5], row[-1]) for row in table_rows(result.stdout)] == [
+        ("Standard_NV12ads_A10_v5", "0.3333", "1"), ("Standard_NV6ads_A10_v5", "0.1667", "2"),
+        ("Standard_NV18ads_A10_v5", "0.5", "3"), ("Standard_NV36ads_A10_v5", "1", ""),
+        ("Standard_NV72ads_A10_v5", "2", ""), ("Standard_NV36adms_A10_v5", "1", "")]
+    assert result.stdout.splitlines()[-3:] == [f"note {i}: {note}" for i, note in enumerate(FRACTIONAL_NOTES, 1)]
+
+
+def test_a_long_note_is_listed_under_the_table_not_drawn_in_it():
+    # the notes are 89-105 characters long; the table stays as wide as its other columns make it (155)
+    result = offers(*A10_EASTUS)
+    drawn = [line for line in result.stdout.splitlines() if line[:1] in "┏┃┡│└"]
+    widths = {len(line) for line in drawn}
+    assert len(widths) == 1 and widths.pop() <= 160
+    assert not any(note[:30] in line for line in drawn for note in FRACTIONAL_NOTES)
+
+
+def test_a_table_whose_rows_have_no_note_has_no_note_column():
+    result = offers("--gpu", "A100-80GB", "--region", "us-east-1", "--option", "on_demand", "--provider", "aws")
+    assert [row[2] for row in table_rows(result.stdout)] == ["p4de.24xlarge"]
+    assert "note" not in result.stdout
