@@ -363,7 +363,8 @@ def offers(
     else:
         table = _whole_counts(table, fmt)
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
-    shown = f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched else f"{len(table):,} offers"
+    shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
+             else f"{len(table):,} offer{'' if len(table) == 1 else 's'}")   # "1 offer", not "1 offers"
     emit(table, fmt, title=f"{shown} (USD)")
     _print_notes(notes)
 

@@ -99,3 +99,4 @@ def test_a_table_whose_rows_have_no_note_has_no_note_column():
     result = offers("--gpu", "A100-80GB", "--region", "us-east-1", "--option", "on_demand", "--provider", "aws")
     assert [row[2] for row in table_rows(result.stdout)] == ["p4de.24xlarge"]
     assert "note" not in result.stdout
+    assert result.stdout.split("\n", 1)[0].strip() == "1 offer (USD)"   # the title said "1 offers"
