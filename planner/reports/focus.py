@@ -61,6 +61,10 @@ SERVICE_NAME = {"aws": "Amazon Elastic Compute Cloud", "azure": "Virtual Machine
                 "onprem": "On-premises GPU servers"}
 RESOURCE_TYPE = {"card": "GPU server", "site": "Site", "on_demand": "Virtual Machine", "spot": "Virtual Machine",
                  "reserved": "Virtual Machine"}
+# the cost categories whose amount comes from the offer's own price (a card's price, an instance's hourly price,
+# upfront or fee): they carry its date. Energy, colocation and the site's fixed costs are priced by the scenario's
+# own inputs (electricity_per_kwh, colocation_per_kw_month, fixed_onprem_per_month), which have no date.
+PRICED_BY_OFFER = ("capex", "residual_value", "maintenance", "cloud_reserved", "cloud_on_demand", "cloud_spot")
 KEY = ["unit_id", "kind", "provider", "region", "sku", "gpu", "purchase_option", "category", "pricing_unit",
        "charge", "month"]
 
@@ -230,6 +234,14 @@ def _description(rows: pd.DataFrame, H: int) -> pd.Series:
     return text.where(rows["month"] <= H, text + " (after the horizon)")
 
 
+def _price_as_of(rows: pd.DataFrame, plan: Plan) -> pd.Series:
+    """x_PriceAsOf: the date of the offer price a row's amount comes from (PRICED_BY_OFFER); null (an empty CSV
+    field, as FOCUS writes a missing value) when that price is undated or the row is priced by scenario inputs.
+    Never another price's date: the newest date of the plan's prices would date a price nobody dated."""
+    dated = {u: d for u, d in zip(plan.offers["unit_id"], plan.offers["as_of"]) if isinstance(d, str) and d.strip()}
+    return rows["unit_id"].map(dated).where(rows["category"].isin(PRICED_BY_OFFER))
+
+
 def _focus_columns(rows: pd.DataFrame, plan: Plan, t0: date) -> pd.DataFrame:
     H = plan.horizon_months
     names = {p.name: p.focus_name for p in registry.providers()}
@@ -245,7 +257,6 @@ def _focus_columns(rows: pd.DataFrame, plan: Plan, t0: date) -> pd.DataFrame:
     with np.errstate(divide="ignore", invalid="ignore"):
         paid_unit = (paid / rows["quantity"]).where(rows["quantity"] > 0)
     cloud = rows["provider"] != "onprem"
-    as_of = dict(zip(plan.offers["unit_id"], plan.offers["as_of"]))
     effective = rows["effective"].where(charge_category != "Credit", rows["cost"])
     sku_price = rows["unit_id"] + ":" + rows["category"]
     out = pd.DataFrame({
@@ -275,7 +286,7 @@ def _focus_columns(rows: pd.DataFrame, plan: Plan, t0: date) -> pd.DataFrame:
         "ChargeType": charge_category, "InvoiceIssuer": provider, "Provider": provider, "Publisher": provider,
         "ResourceID": rows["commitment_id"].where(charge_category == "Purchase").fillna(rows["unit_id"]),
         "x_Scenario": plan.scenario_name,
-        "x_PriceAsOf": rows["unit_id"].map(lambda u: as_of.get(u) or plan.prices.get("as_of")),
+        "x_PriceAsOf": _price_as_of(rows, plan),
         "x_CostCategory": rows["category"], "x_PlanMonth": rows["month"],
         "x_DiscountFactor": rows["discount_factor"], "x_PresentValue": rows["present_value"],
         "x_PurchaseOption": rows["purchase_option"], "x_Gpu": rows["gpu"],

@@ -272,3 +272,33 @@ def test_no_row_for_solver_noise_on_an_offer_the_fleet_does_not_use(tmp_path):
     assert by_offer["aws:us-east-1:g5.xlarge:spot"] == pytest.approx(spot_hours * 0.3 * 0.5)
     assert by_offer["aws:us-east-1:g5.xlarge:reserved_1y"] == pytest.approx(2 * (2000 + 0.4 * 8760) * 0.5)
     assert focus["x_PresentValue"].sum() == pytest.approx(p.total, abs=1e-6)
+
+
+def test_price_as_of_is_the_date_of_the_price_used_and_empty_when_that_price_is_undated(tmp_path):
+    # startup-hybrid: the a100 is priced by a card_override with no as_of, the two owned rtx-3060s by the
+    # catalog's undated seed-guide price, the rtx-4090 by the catalog's 2023-11-23 price (onprem_cards.csv),
+    # p5.48xlarge on demand by the snapshot's 2026-07-20 row (pricing_adapters/snapshots/aws.csv). The site's
+    # fixed costs, colocation and energy are priced by scenario inputs alone: no date. The newest date of the
+    # plan's prices (2026-07-20) used to fill every undated row
+    p = plan(ROOT / "scenarios" / "startup-hybrid.yaml", baselines=False,
+             overrides={"onprem.fixed_onprem_per_month": 100, "onprem.colocation_per_kw_month": 10})
+    assert p.prices["as_of"] == "2026-07-20"
+    f = plan_to_focus(p, start="2027-01", path=tmp_path / "focus.csv")
+    dates = f.groupby(["SkuId", "x_CostCategory"])["x_PriceAsOf"].agg(lambda d: set(d.fillna("")))
+    assert dates.to_dict() == {
+        ("a100-80gb-pcie", "capex"): {""}, ("a100-80gb-pcie", "maintenance"): {""},
+        ("a100-80gb-pcie", "residual_value"): {""}, ("a100-80gb-pcie", "energy"): {""},
+        ("a100-80gb-pcie", "colocation"): {""},
+        ("rtx-3060-12gb", "residual_value"): {""},
+        ("rtx-4090", "capex"): {"2023-11-23"}, ("rtx-4090", "maintenance"): {"2023-11-23"},
+        ("rtx-4090", "energy"): {""}, ("rtx-4090", "colocation"): {""},
+        ("p5.48xlarge", "cloud_on_demand"): {"2026-07-20"},
+        ("site", "fixed_onprem"): {""}}
+    # an undated price is an empty CSV field (FOCUS's null), not a date and not a placeholder
+    import csv
+    written = list(csv.DictReader((tmp_path / "focus.csv").open(encoding="utf-8")))
+    assert {r["x_PriceAsOf"] for r in written if r["SkuId"] == "site"} == {""}
+    # mid-research: the T4 spot offer in westus2 has no as_of in the snapshot (azure.csv), its on-demand row does
+    f = plan_to_focus(plan(ROOT / "scenarios" / "mid-research.yaml", baselines=False))
+    spot = f[f["x_PurchaseOption"] == "spot"]
+    assert len(spot) and spot["x_PriceAsOf"].isna().all()
