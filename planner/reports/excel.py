@@ -48,7 +48,11 @@ SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned c
 MONEY = "#,##0.00"
 RATE = "#,##0.0000"                # hourly prices: cents are too coarse for a GPU-hour
 HOURS = "#,##0.0"
-SHARE = "0.0%"
+# Shares as percentages, one decimal; one under 0.05 % (a fraction of 0.0005) but not 0 with up to four
+# (industrial's +183 USD decision, 0.0091 % of its total, read 0.0 %; the CLI shows it as 0.0091 too). Excel's
+# conditional sections: the first that holds, else the third. No section holds only negative numbers, where
+# Excel and LibreOffice disagree on showing the minus sign: a negative share shows its own sign in either.
+SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 MONTH = "yyyy-mm"
 DAY = "yyyy-mm-dd"
 FACTOR = "0.000000"

@@ -27,7 +27,7 @@ from planner.reports import plan_to_excel
 
 INDUSTRIAL = ROOT / "scenarios" / "industrial.yaml"
 A100 = "a100-80gb-pcie"
-MONEY, SHARE = "#,##0.00", "0.0%"
+MONEY, SHARE = "#,##0.00", "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 COLUMNS = ["card", "units", "alternative_units", "status", "total (USD)", "increase (USD)", "increase (%)", "differences",
            "fleet"]
 
