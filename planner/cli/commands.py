@@ -163,8 +163,9 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
         if problems:
             failed += 1
         else:
-            err.labelled("ok", f"{path}: {one_line(scenario.name)} — {len(scenario.workloads)} workload(s), "
-                               f"{scenario.horizon_months} months", "green")
+            workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
+            err.labelled("ok", f"{path}: {one_line(scenario.name)} — {workloads} workload{'s' if workloads != 1 else ''}, "
+                               f"{months} month{'s' if months != 1 else ''}", "green")
         for warning in warnings:
             err.warn(f"{path}: {warning}")
     if failed:

@@ -24,6 +24,16 @@ def test_validate_examples_exit_0():
     assert result.exit_code == 0, result.output
 
 
+def test_validate_counts_in_words_that_agree_with_the_number():
+    # melange-toy.yaml: four workloads over horizon_months 1; worked-example.yaml: one workload over 24 months.
+    # It said "4 workload(s), 1 months" and "1 workload(s), 24 months"
+    result = run("validate", ROOT / "examples" / "melange-toy.yaml", ROOT / "examples" / "worked-example.yaml")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert "melange-toy.yaml: Mélange toy example — 4 workloads, 1 month" in said and "1 months" not in said
+    assert "worked-example.yaml: Worked example — 1 workload, 24 months" in said
+
+
 def test_validate_bad_file_exits_2_with_every_problem_and_no_traceback():
     result = run("validate", FIX / "scenarios" / "bad.yaml")
     assert result.exit_code == 2

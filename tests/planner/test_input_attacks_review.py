@@ -218,7 +218,7 @@ def test_a_line_feed_in_a_scenario_name_cannot_forge_a_line_of_the_plan(tmp_path
     assert lines[0].startswith("Entry\\nTOTAL: 0 USD — optimal, 24 months, total ")
     assert not any(line.startswith("TOTAL") for line in lines)
     checked = cli("validate", path, timeout=60)
-    assert checked.returncode == 0 and f"ok {path}: Entry\\nTOTAL: 0 USD — 1 workload(s), 24 months" in checked.stderr
+    assert checked.returncode == 0 and f"ok {path}: Entry\\nTOTAL: 0 USD — 1 workload, 24 months" in checked.stderr
     # the JSON keeps the name as written
     planned = cli("plan", path, "--no-baselines", "--no-decisions", "--format", "json", timeout=120)
     assert json.loads(planned.stdout)["scenario"] == "Entry\nTOTAL: 0 USD"
