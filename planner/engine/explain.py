@@ -1,5 +1,6 @@
 """Why there is no fleet: which workload has no compatible offer, or which cap cannot be met, with the
-numbers. Each cap of `engine.constraints.CAPS` is tried on its own: relaxed, its quantity minimised."""
+numbers. Each cap of `engine.constraints.CAPS` is tried on its own: relaxed, its quantity minimised, and the fleet
+named at that least the one of least new capex, then fewest cards (TIE_BREAKS)."""
 
 from __future__ import annotations
 
@@ -78,14 +79,48 @@ def _held_and_bought(m: Model) -> tuple[dict, dict]:
     return {i: pulp.value(n) or 0.0 for i, n in m.n.items()}, bought
 
 
-def _least(inp: Inputs, cap, solver: str) -> tuple[float, Model] | None:
-    """The least value of a cap's quantity over fleets meeting every other constraint."""
-    m = build_model(replace(inp, caps={**inp.caps, cap.name: None}))
-    expr = cap.measure(m)
+def cards_held(m: Model) -> pulp.LpAffineExpression:
+    """Cards held at some time in the plan, of every card (bought, or owned and not sold)."""
+    return pulp.lpSum(m.n.values())
+
+
+# Of the fleets at a cap's least, the one named: the least new capex over the plan, then the fewest cards. The
+# least alone leaves ties the solver breaks at will: a year's capex or an epoch's power below the most of any
+# year or epoch leaves room for cards the least does not need (an audit's: 1 × RTX-4090 + 1 × A100 named as
+# 16,500 USD in some year, 18,849 USD in all, where the A100 alone is that least), and owned cards cost no capex.
+TIE_BREAKS = (constraints.new_capex, cards_held)
+# a least is held within this share of it (at least this much of its unit) while the ties are broken: the
+# solver's own tolerances, far below any price, watt or card
+TIE_TOLERANCE = 1e-6
+
+
+def _minimise(m: Model, expr: pulp.LpAffineExpression, solver: str, name: str) -> float | None:
+    """Minimise `expr` over `m`: its least value, then held by a row (within TIE_TOLERANCE) under the objectives
+    that follow; None when no fleet is found."""
     m.prob.setObjective(expr)
     if solve(m, solver).status not in ("optimal", "feasible"):
         return None
-    return float(pulp.value(expr) or 0.0), m
+    least = float(pulp.value(expr) or 0.0)
+    m.prob += (expr <= least + TIE_TOLERANCE * max(1.0, abs(least)), f"least_{name}")
+    return least
+
+
+def _least(inp: Inputs, cap, solver: str) -> tuple[float, tuple[dict, dict]] | None:
+    """The least value of a cap's quantity over fleets meeting every other constraint, and the fleet named
+    at it ((held, bought): _held_and_bought): of those fleets, the first by TIE_BREAKS."""
+    m = build_model(replace(inp, caps={**inp.caps, cap.name: None}))
+    need = _minimise(m, cap.measure(m), solver, cap.name)
+    if need is None:
+        return None
+    fleet = _held_and_bought(m)
+    for tie_break in TIE_BREAKS:
+        if tie_break is cap.measure:   # the capex budget's least is the least capex already
+            continue
+        # the fleet found so far meets the rows held: only a solver that fails leaves no fleet, then it is named
+        if _minimise(m, tie_break(m), solver, tie_break.__name__) is None:
+            break
+        fleet = _held_and_bought(m)
+    return need, fleet
 
 
 def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None) -> str:
@@ -105,8 +140,8 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
         found = _least(inp, cap, solver)
         if found is None:
             continue
-        need, m = found
-        messages.append(cap.explain(limit, need, fleet_text(inp, *_held_and_bought(m)), inp))
+        need, fleet = found
+        messages.append(cap.explain(limit, need, fleet_text(inp, *fleet), inp))
     if messages:
         return "; or ".join(messages)
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0

@@ -1,0 +1,96 @@
+"""The fleet an infeasibility explanation names at a cap's least (engine.explain): one that needs only what that
+least needs. Minimising the cap's quantity alone leaves ties the solver broke at will: an audit's plan named
+"1 × RTX-4090 (2,349 USD) + 1 × A100-80GB-PCIE (16,500 USD)" as 16,500 USD needed in some year, where the
+A100 alone costs that least."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from planner import load_scenario, plan
+from planner.errors import InfeasibleError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+OFFERS = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
+          "vcpus,memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n"
+          "aws:us-east-1:g5.xlarge:on_demand,aws,us-east-1,g5.xlarge,on_demand,A10G,True,A10G,1.0,24.0,4.0,16.0,"
+          "1.5,0.0,USD,0,,2026-07-20,test,\n")
+
+# 2,000 h a month of A10G work over 24 months; cards work every hour (availability 1): 730 h a month each.
+# min_units holds one c0 (2,000 + 200 host = 2,200 USD, 400 W) from month 1; c1 is a smaller card of the same GPU
+# (100 W); purchases in months 1 and 13, one per plan year
+SCENARIO = """\
+name: least fleet
+currency: USD
+horizon_months: 24
+prices: {{source: {offers}, providers: [aws], purchase_options: [on_demand]}}
+onprem:
+  purchase_every_months: 12
+  availability: 1.0
+  custom_cards:
+    c0: {{gpu: A10G, price: 2000, host_cost_per_card: 200, busy_watts: 400, idle_watts: 50, life_years: 5}}
+    c1: {{gpu: A10G, price: {c1_price}, host_cost_per_card: 0, busy_watts: 100, idle_watts: 20, life_years: 5}}
+  {onprem}
+constraints:
+  min_units: {{c0: 1}}
+  max_cloud_share: {share}
+workloads:
+  - {{name: w, gpu_hours_per_month: 2000, reference_gpu: A10G, throughput: {{A10G: 1.0}}}}
+"""
+
+
+def _explanation(tmp_path, share: float, onprem: str, c1_price: float = 500) -> str:
+    (tmp_path / "offers.csv").write_text(OFFERS)
+    text = SCENARIO.format(offers=tmp_path / "offers.csv", share=share, onprem=onprem, c1_price=c1_price)
+    with pytest.raises(InfeasibleError) as info:
+        plan(load_scenario(text), baselines=False)
+    return str(info.value)
+
+
+def test_a_capex_per_year_least_names_no_card_bought_in_another_year(tmp_path):
+    # the c0 min_units holds costs 2,200 USD in year 1, the least of any year; it alone works 730 of the 2,000 h a
+    # month, so the cloud's 63.5 % is within the cap of 70 %: no other card is needed. A c1 bought in year 2 (300 USD)
+    # stays within 2,200 that year, and the solve had named it: "… + 1 × c1 (A10G, 100 W, 300 USD)"
+    text = _explanation(tmp_path, 0.7, "capex_budget_per_year: 2000", c1_price=300)
+    assert text == ("recommended: capex budget per year 2,000 USD < 2,200 USD needed in some year at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD)")
+
+
+def test_a_capex_per_year_least_keeps_only_the_owned_cards_it_needs(tmp_path):
+    # a cloud share of at most 50 % needs 1,000 h a month on-prem: the c0 (730 h) and one card more; an owned c1
+    # costs no capex, so the least is the c0's 2,200 USD in year 1, with one of the two owned c1 (it had named both)
+    text = _explanation(tmp_path, 0.5, "existing: {c1: 2}\n  capex_budget_per_year: 2000")
+    assert text == ("recommended: capex budget per year 2,000 USD < 2,200 USD needed in some year at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD) + 1 × c1 (A10G, 100 W, owned)")
+
+
+def test_a_capex_budget_least_keeps_no_owned_card_it_does_not_need(tmp_path):
+    # the c0 alone meets the cloud share cap of 70 % (first test): the three owned c1, which may be sold, are not
+    # needed (it had named "+ 3 × c1 (A10G, 100 W, owned)")
+    text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000")
+    assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD)")
+
+
+def test_a_power_least_keeps_an_owned_card_rather_than_buy_one(tmp_path):
+    # 1,000 h a month on-prem (second test): the c0 (400 W) and one c1 (100 W), 0.5 kW at the least; an owned c1
+    # serves as well as a bought one and costs no capex (it had named "1 × c1 (A10G, 100 W, 500 USD)")
+    text = _explanation(tmp_path, 0.5, "existing: {c1: 2}\n  power_cap_kw: 0.3")
+    assert text == ("recommended: power cap 0.3 kW < 0.50 kW needed at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD) + 1 × c1 (A10G, 100 W, owned)")
+
+
+def test_the_audit_case_names_cards_that_cost_the_least_it_states():
+    # startup-hybrid must hold one A100 (min_units): 14,000 + 2,500 host = 16,500 USD of capex in year 1, more than
+    # its 10,000 a year. Cards it names with a price cost that least in all (it had added an RTX 4090 at 2,349 USD)
+    with pytest.raises(InfeasibleError) as info:
+        plan(ROOT / "scenarios" / "startup-hybrid.yaml", baselines=False, onprem__capex_budget_per_year=10000)
+    text = str(info.value)
+    assert text.startswith("recommended: capex budget per year 10,000 USD < 16,500 USD needed in some year at the least: ")
+    assert "RTX-4090" not in text
+    priced = re.findall(r"(\d+) × [^(]+\([^)]*?, ([\d,]+) USD(?: each)?\)", text)
+    assert sum(int(n) * float(price.replace(",", "")) for n, price in priced) == 16_500
