@@ -742,32 +742,38 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
-    from planner.reports.tables import assumption_line, grouping_line, price_dates
+    from planner.reports.tables import assumption_line, grouping_line, price_dates, site_cost_note
 
     out = stdout_console(piped_width=160)
     cur = p.currency
+    money = _money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
     out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {p.horizon_months} months, total "
               f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {escape(str(p.prices['source']))}, "
               f"{escape(price_dates(p.prices))}")   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
-    emit(p.fleet, Format.table, title="Fleet", float_digits=1)
+    emit(p.fleet, Format.table, title=f"Fleet (cost in {money})", float_digits=1)
+    site = site_cost_note(p)   # the site's fixed cost is no row's: the rows fall short of the total by it
+    if site:
+        out.print(escape(site), soft_wrap=True)
     if len(p.schedule):
-        emit(p.schedule, Format.table, title=f"Purchase schedule (amount in {cur}; credits negative)", float_digits=0)
+        emit(p.schedule, Format.table, title=f"Purchase schedule (amount in {cur}, nominal: as paid; credits negative)",
+             float_digits=0)
     if len(p.owned):
         emit(p.owned, Format.table, float_digits=0,
              title=f"Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
-                   f"end value, in {cur}; not net of the work bought instead)")
+                   f"end value, in {money}; not net of the work bought instead)")
     if len(p.serving):
         emit(p.serving.drop(columns=["unit_id"]), Format.table, float_digits=2,
              title="Serving: whole instances or cards per hour-of-week slot (demand, capacity and served in demand_unit)")
-    emit(p.costs, Format.table, title=f"Cost by category ({cur})", float_digits=0)
+    emit(p.costs, Format.table, title=f"Cost by category ({money})", float_digits=0)
     if len(p.utilisation):
         emit(p.utilisation, Format.table, title="Cards held: utilisation and energy", float_digits=2)
     if len(p.break_even):
-        emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, title="Break-even utilisation",
-             float_digits=3)
+        # F and c are rates of a card bought in month 1, undiscounted (engine.readback.break_even)
+        emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, float_digits=3,
+             title=f"Break-even utilisation (costs in {cur}, nominal: undiscounted)")
     s = p.solver
     # a time limit reached before any bound was proved leaves no gap: "None" read like a missing feature
     gap = s["gap"] if s["gap"] is not None else "unknown (stopped before it proved any bound)"
@@ -778,13 +784,21 @@ def _print_plan(p) -> None:
 def _print_baselines(p) -> None:
     """The baselines, solved after the plan was shown (engine.add_baselines)."""
     if len(p.baselines):
-        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({p.currency})", float_digits=1)
+        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({_money(p)})", float_digits=1)
         # why a baseline has no fleet, or why it costs less than the plan: under the table, one line each (a
         # column of them wrapped every row to a dozen lines at 80 columns)
         out = stdout_console(piped_width=160)
         for baseline, note in zip(p.baselines["baseline"], p.baselines["note"]):
             if note:
                 out.print(f"  {escape(one_line(baseline))}: {escape(one_line(note))}", soft_wrap=True)
+
+
+def _money(p) -> str:
+    """What a plan's sums of money are, for a table's title: "USD, present value at 8%/year", as the Markdown
+    summary's headings (compare's "USD, present value" names no rate: its two sides may differ)."""
+    from planner.reports.tables import present_value_basis
+
+    return f"{p.currency}, {present_value_basis(p)}"
 
 
 def _percent(pct: float | None) -> str:
@@ -825,7 +839,7 @@ def _print_decisions(p) -> None:
         decisions = p.decisions.drop(columns=["gpu"])
         decisions["increase_pct"] = _or_na(decisions["increase_pct"], decisions["status"].isin(["optimal", "feasible"]))
         emit(decisions, Format.table, float_digits=1,
-             title=f"What each decision is worth ({cur}): the total when it is forbidden, and the increase")
+             title=f"What each decision is worth ({_money(p)}): the total when it is forbidden, and the increase")
     _print_cap_costs(p, out)
     runner = p.runner_up or {}
     if runner.get("fleet") is not None:
@@ -856,8 +870,8 @@ def _print_decisions(p) -> None:
     if alternatives:
         table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "total", "increase", "increase_pct"]]
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
-        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({cur}): the best plan holding that "
-                                                        "many over the plan (owned kept and bought in any month)")
+        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({_money(p)}): the best plan holding "
+                                                        "that many over the plan (owned kept and bought in any month)")
     if p.close_call:
         out.print(f"[bold yellow]close call:[/] the runner-up costs within {100 * runner['close_call_share']:g}% of the "
                   "recommended plan — weigh both fleets above", soft_wrap=True)
@@ -887,7 +901,7 @@ def _print_cap_costs(p, out) -> None:
                         limit=[f"{v:,.10g}" for v in caps["limit"]])   # as set: 0.45 kW is no 0.5
     table["saving_pct"] = _or_na(table["saving_pct"], table["status"].isin(["optimal", "feasible"]))
     emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1,
-         title=f"What each limit costs ({p.currency}): the total without it, and the saving — a limit binds "
+         title=f"What each limit costs ({_money(p)}): the total without it, and the saving — a limit binds "
                "when the plan would cost less without it")
     for baseline, note in zip(p.baselines.get("baseline", []), p.baselines.get("note", [])):
         if note.startswith(CHEAPER_BY_CAPS):

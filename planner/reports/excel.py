@@ -36,6 +36,7 @@ from planner.reports.tables import (
     present_value_basis,
     prices_used,
     require_plan,
+    site_cost_note,
     starts_a_formula,
     summary_table,
     workbook_text,
@@ -73,11 +74,13 @@ class Formula:
 @dataclass
 class Sheet:
     """One sheet: a table (`frame`; its column names are the headers), the number format of some
-    columns, and the columns whose total row is a SUM (none: no total row)."""
+    columns, the columns whose total row is a SUM (none: no total row), and notes on some headers ((column,
+    text) pairs: a cell comment each, so the sheet stays one table and a reader of it gets no stray row)."""
 
     frame: pd.DataFrame
     formats: dict
     totals: tuple = ()
+    notes: tuple = ()
 
 
 def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> bytes:
@@ -93,7 +96,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "summary": summary_sheet(plan, first),
         "yearly": yearly_sheet(plan, first, money, monthly.frame),
         "monthly": monthly,
-        "fleet": _formatted(plan.fleet, ["cost"], money),
+        "fleet": fleet_sheet(plan),
         "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], money, dates=("month_start",)),
         "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], money),
         "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], money),
@@ -136,6 +139,15 @@ def _formatted(df: pd.DataFrame, columns: list[str], money: str, dates: tuple[st
     formats |= {c: HOURS for c in df.columns if c.endswith("_hours")}
     formats |= {c: MONTH for c in dates if c in df.columns}
     return Sheet(df, formats)
+
+
+def fleet_sheet(plan: Plan) -> Sheet:
+    """The fleet, its cost said to be a present value (the purchase schedule's amounts are nominal), the header
+    noting why its rows fall short of the total where the site has a fixed cost (`site_cost_note`)."""
+    basis = f" ({plan.currency}, {present_value_basis(plan)})"
+    sheet = _formatted(plan.fleet, ["cost"], basis)
+    note = site_cost_note(plan)
+    return Sheet(sheet.frame, sheet.formats, notes=(("cost" + basis, note),) if note else ())
 
 
 def _shares(df: pd.DataFrame, scale: dict[str, float]) -> pd.DataFrame:
@@ -504,6 +516,8 @@ def _write_table(ws, name: str, sheet: Sheet, formats: _Formats) -> None:
     for i, row in enumerate(df.itertuples(index=False), start=1):
         for j, value in enumerate(row):
             _write(ws, i, j, value, formats, sheet.formats.get(df.columns[j]))
+    for column, note in sheet.notes:
+        ws.write_comment(0, list(df.columns).index(column), workbook_text(note))
     for j, c in enumerate(df.columns):
         width = max([len(str(c))] + [_width(v) for v in df[c].head(200)])
         ws.set_column(j, j, min(60, max(8, width + 2)))

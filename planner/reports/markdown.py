@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import grouping_line, maybe_write, present_value_basis, price_dates, require_plan
+from planner.reports.tables import grouping_line, maybe_write, present_value_basis, price_dates, require_plan, site_cost_note
 from planner.text import visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
@@ -144,10 +144,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     fleet = plan.fleet[["provider", "region", "sku", "gpu", "purchase_option", "units", "new_units",
                         "instance_hours", "cost"]]
     lines += [f"## Fleet (cost in {money})", "", _md_table(fleet), ""]
-    site = float(plan.costs.loc[plan.costs["category"] == "fixed_onprem", "cost"].sum())
-    if site:   # the site's cost belongs to no one row: without this line the rows fall short of the total
-        lines += [f"The rows add up to the total less the site's fixed cost, {site:,.0f} {cur} "
-                  "(`fixed_onprem_per_month`, shared by every on-prem unit).", ""]
+    site = site_cost_note(plan, field="`fixed_onprem_per_month`")   # without it the rows fall short of the total
+    if site:
+        lines += [site, ""]
     lines += [f"## Cost by category ({money})", "", _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
     if len(plan.baselines):
         columns = ["baseline", "label", "status", "total", "savings"]

@@ -349,6 +349,18 @@ def present_value_basis(plan: Plan) -> str:
     return f"present value at {rate * 100:g}%/year" + (" (undiscounted)" if rate == 0 else "")
 
 
+def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:
+    """Why the fleet's cost column falls short of the plan's total, in one sentence (the CLI's fleet table, the
+    Markdown summary, the workbook's fleet sheet), or "" where its rows add up to it: the site's fixed cost
+    (`fixed_onprem` in cost by category) belongs to no one row. `field` names the scenario field as the output
+    shows code (Markdown: in backticks)."""
+    site = float(plan.costs.loc[plan.costs["category"] == "fixed_onprem", "cost"].sum())
+    if not site:
+        return ""
+    return (f"The rows add up to the total less the site's fixed cost, {site:,.0f} {plan.currency} "
+            f"({field}, shared by every on-prem unit).")
+
+
 def binds_words(binds) -> list[str]:
     """A cap costs table's `binds` column (True, False, or None when it cannot be told) as the CLI and the
     dashboard show it: yes, no, ? (None or NaN, as a plan read back from JSON may hold it)."""

@@ -115,7 +115,7 @@ def test_a_baseline_that_buys_no_cards_is_not_said_to_drop_the_budget_or_card_ma
 def test_the_cli_table_and_the_summary_show_the_note():
     result = CliRunner().invoke(app, ["plan", str(WORKED), "--no-decisions"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
-    baselines = result.stdout[result.stdout.index("Baselines (USD)"):]
+    baselines = result.stdout[result.stdout.index("Baselines (USD, present value"):]
     # one line per noted baseline under the table, whole at 80 columns; no note column squeezing the table
     assert f"\n  all_onprem: {BUDGET_NOTE}\n" in baselines and f"\n  best_single: {BUDGET_NOTE}\n" in baselines
     assert "all_cloud:" not in baselines and "│ note" not in baselines
@@ -132,6 +132,6 @@ def test_the_cli_prints_no_note_when_no_row_has_one(tmp_path):
     scenario.write_text(yaml.safe_dump(doc), encoding="utf-8")
     result = CliRunner().invoke(app, ["plan", str(scenario), "--no-decisions"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
-    baselines = result.stdout[result.stdout.index("Baselines (USD)"):]
+    baselines = result.stdout[result.stdout.index("Baselines (USD, present value"):]
     assert "savings_pct" in baselines and "costs less" not in baselines
     assert baselines.rstrip().endswith("┘")   # nothing under the table
