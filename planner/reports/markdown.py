@@ -108,10 +108,30 @@ def _verdict(plan: Plan) -> str:
                    None: ""}[unproven]
 
 
+def _fleet_columns(plan: Plan) -> list[str]:
+    """The fleet's columns the summary shows; where the scenario owns cards, also how many it owns, sells and
+    switches off, as the CLI's fleet table: without them a card sold reads 0 units at a negative cost, unexplained."""
+    held = ["units", "new_units"]
+    if len(plan.owned):
+        held = ["units", "existing_units", "new_units", "sold_units", "switched_off_units"]
+    return ["provider", "region", "sku", "gpu", "purchase_option", *held, "instance_hours", "cost"]
+
+
+def _schedule_by_card(schedule: pd.DataFrame) -> pd.DataFrame:
+    """The purchase schedule (engine.readback.purchase_schedule) in one row per card and action (buy, sell,
+    switch off, retire), in the order they first happen: its units, in how many months, the first and last
+    month, and the amount (nominal, credits negative). It fits a page: industrial.yaml's 88 cards, bought in
+    15 months of the full schedule, are one row."""
+    by_card = schedule.groupby(["card", "gpu", "action"], sort=False)
+    return by_card.agg(units=("units", "sum"), months=("month", "nunique"), first_month=("month", "min"),
+                       last_month=("month", "max"), amount=("amount", "sum")).reset_index()
+
+
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     """A one-page summary for a planning review: headline (total, the bound of a grouped profile, the
-    runner-up: close call or firm), baselines, warnings, fleet, cost by category, break-even, key
-    assumptions, solver and prices."""
+    runner-up: close call or firm), baselines, warnings, fleet (with the owned cards' existing, sold and
+    switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category,
+    break-even, key assumptions, solver and prices."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     s = plan.scenario
     cur = plan.currency
@@ -120,7 +140,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if description:   # the only user text that starts a line of its own
         lines += [description, ""]
     basis = present_value_basis(plan)
-    money = f"{cur}, {basis}"   # every sum of money below is a present value: none is nominal
+    money = f"{cur}, {basis}"   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "
               f"status {plan.status}). Prices: {_text(plan.prices.get('source'))}, {_text(price_dates(plan.prices))}."
@@ -141,12 +161,18 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     warned = ([f"prices: {plan.prices['warning']}"] if plan.prices.get("warning") else []) + list(plan.warnings)
     if warned:
         lines += ["## Warnings", "", *[f"- {_paragraph(w)}" for w in warned], ""]
-    fleet = plan.fleet[["provider", "region", "sku", "gpu", "purchase_option", "units", "new_units",
-                        "instance_hours", "cost"]]
-    lines += [f"## Fleet (cost in {money})", "", _md_table(fleet), ""]
+    lines += [f"## Fleet (cost in {money})", "", _md_table(plan.fleet[_fleet_columns(plan)]), ""]
     site = site_cost_note(plan, field="`fixed_onprem_per_month`")   # without it the rows fall short of the total
     if site:
         lines += [site, ""]
+    if len(plan.schedule):   # when the money goes out: the totals above are present values of it
+        lines += [f"## Purchase schedule (amount in {cur}, nominal: as paid; credits negative)", "",
+                  _md_table(_schedule_by_card(plan.schedule)), "",
+                  "One row per card and action: `months` is in how many months, from `first_month` to `last_month` "
+                  "(month by month: the workbook's purchase schedule sheet, the CLI's table).", ""]
+    if len(plan.owned):
+        lines += [f"## Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
+                  f"end value, in {money}; not net of the work bought instead)", "", _md_table(plan.owned), ""]
     lines += [f"## Cost by category ({money})", "", _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
     if len(plan.baselines):
         columns = ["baseline", "label", "status", "total", "savings"]
