@@ -236,18 +236,20 @@ def _age_days(as_of: str | None, today: date) -> int | None:
 
 
 def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90) -> tuple[str, str]:
-    """(level, text): level `warning` when the prices are older than `stale_after_days` or the source
-    reported a problem, else `info`. Text names the source, its as_of date and age."""
+    """(level, Markdown): level `warning` when the prices are older than `stale_after_days` or the source
+    reported a problem, else `info`. Text names the source, its as_of date and age. What the source and the
+    store spell (a path, a provider, a store row's offer_id in a warning) is shown as typed (plain); the dates
+    are checked ISO dates (the offers contract, the store's fetched_at) and need no escaping."""
     today = today or date.today()
     source = prices.get("source", "snapshot")
-    name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {source}")
+    name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
     parts = [f"Prices: {name}"]
     ages = []
     for snap in prices.get("snapshots") or []:
         age = snap.get("age_days")
         age = math.floor(age) if isinstance(age, (int, float)) else _age_days(snap.get("fetched_at"), today)
         ages.append(age)
-        parts.append(f"{snap.get('provider')} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
+        parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
     as_of = prices.get("as_of")
     age = _age_days(as_of, today)
     if as_of:
@@ -265,7 +267,7 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
                  "(`fleetplan prices refresh`) before deciding.")
     if prices.get("warning"):
         level = "warning"
-        text += f" Note: {prices['warning']}."
+        text += f" Note: {plain(prices['warning'])}."
     return level, text
 
 

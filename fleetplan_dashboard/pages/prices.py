@@ -55,10 +55,11 @@ st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)
            f"{electricity_usd:.2f} USD/kWh). The scenario's own cards are priced as its plan prices them, with "
            "its `card_overrides` and `custom_cards`; other cards at the catalog's figures — the `note` column "
            "says which. `as_of` is the date each price was read.")
+# the warnings name offers, SKUs and store rows as the price source spells them: as typed, never Markdown
 for w in warnings:
-    st.warning(w)
+    st.warning(tables.plain(w))
 if provenance.get("warning"):
-    st.warning(hide_store_path(provenance["warning"]))
+    st.warning(tables.plain(hide_store_path(provenance["warning"])))
 
 in_use = st.toggle("Only the offers this scenario allows (providers, regions, purchase options, cards)", value=True,
                    key="prices_in_use")

@@ -189,3 +189,54 @@ def test_an_uploaded_scenarios_text_shows_no_image_on_any_page():
         assert not [h for h in html if "<img" in h], page
         # the scenario's text or its file's name is on the page, as text
         assert any("127.0.0.1:9" in h or "![f](f.png)" in h for h in html), page
+
+
+# ---------------------------------------------------------------------------------------------------
+# A price store's text shown as text (audit H 1): a store row the reader skips is named by its offer_id,
+# and that warning reached st.warning (Prices page) and the price banner (Plan page) as live Markdown
+
+LINK = "**[Click to re-authenticate](http://evil.example/login)**"
+BAD_OFFER_ID = f"azure:eastus:{IMAGE} {LINK}:spot"
+
+
+@pytest.fixture
+def store_with_a_markdown_offer_id(tmp_path, monkeypatch) -> Path:
+    """The server's price store (`FLEETPLAN_STORE`): the packaged azure eastus offers, one row edited by hand
+    to a negative price and an offer_id that is Markdown for an image and a link."""
+    import sqlite3
+
+    from pricing_adapters.snapshot import load_snapshot
+    from pricing_adapters.store import PriceStore
+
+    path = tmp_path / "prices.sqlite"
+    offers = load_snapshot(["azure"])
+    PriceStore(path).save("azure", ["eastus"], "test", offers[offers["region"] == "eastus"].reset_index(drop=True))
+    con = sqlite3.connect(path)
+    con.execute("UPDATE offers SET hourly_price = -1, offer_id = ? WHERE rowid = (SELECT min(rowid) FROM offers)",
+                (BAD_OFFER_ID,))
+    con.commit()
+    con.close()
+    monkeypatch.setenv("FLEETPLAN_STORE", str(path))
+    return path
+
+
+def _assert_shown_as_typed(at: AppTest, alerts) -> None:
+    """No image or link on the page; the alerts hold the offer_id escaped (tables.plain), read as typed."""
+    from fleetplan_dashboard import tables
+
+    html = _markdown_html(at)
+    assert not [h for h in html if "<img" in h or "<a " in h]
+    assert any(f"{IMAGE} {LINK}" in h for h in html)         # the bad row is still named, as text
+    assert any(tables.plain(BAD_OFFER_ID) in a.value for a in alerts), [a.value for a in alerts]
+
+
+def test_a_store_offer_id_shows_no_image_or_link_on_the_prices_and_plan_pages(store_with_a_markdown_offer_id):
+    scenario = (ROOT / "scenarios" / "entry.yaml").read_text().replace("source: snapshot", "source: store", 1)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    at.file_uploader(key="upload_file").set_value(("store.yaml", scenario.encode(), "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="base").value.startswith("upload:")
+    _assert_shown_as_typed(at, [*at.warning, *at.info])      # the price banner
+    at.switch_page("fleetplan_dashboard/pages/prices.py").run()
+    assert not at.exception, at.exception
+    _assert_shown_as_typed(at, at.warning)

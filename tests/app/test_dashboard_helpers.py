@@ -263,3 +263,13 @@ def test_an_upload_quoting_more_custom_cards_than_the_limit_is_refused():
         "larger file with the command line: fleetplan plan many.yaml"]
     scenario, problems, _ = state.read_upload("many.yaml", quoting(limit + 1).encode())
     assert scenario is None and problems and "custom_cards" in problems[0]
+
+
+def test_price_banner_shows_an_offers_csv_path_and_a_warning_as_typed():
+    # Markdown in either would be a live image or link in st.warning / st.info (audit H 1)
+    prices = {"source": "/srv/![a](http://h/i.png).csv", "as_of": "2026-11-20",
+              "warning": "row 9 (offer **[x](http://e/l)**): negative prices"}
+    level, text = tables.price_banner(prices, today=date(2026, 11, 30))
+    assert level == "warning"
+    assert text == (r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest price as of 2026-11-20 "
+                    r"(10 days ago) Note: row 9 \(offer \*\*\[x\]\(http\:\/\/e\/l\)\*\*\)\: negative prices.")
