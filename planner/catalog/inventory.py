@@ -26,6 +26,11 @@ NVIDIA_SMI_COMMAND = "nvidia-smi " + " ".join(NVIDIA_SMI_ARGS)
 # Lines listed in `Inventory.unknown`; the rest are counted. A wrong file of 1 MB holds ~180,000 short lines:
 # a warning (and a did-you-mean) for each took 16 s and buried the first, telling one.
 MAX_LISTED_UNKNOWN = 100
+# Characters in one line. nvidia-smi prints about 50 per GPU for the three fields asked (some 100 with a
+# long name); a query of many more fields stays far below this. A longer line is another file (a minified
+# JSON, a log): refused in one message, before the csv module reads it (a field over 131,072 characters
+# was its traceback, "field larger than field limit").
+MAX_LINE_CHARS = 10_000
 
 # memory.total as nvidia-smi prints it: "81920 MiB" (--format=csv), "81920" (csv,nounits: the header says
 # [MiB]), or a bracketed reason for no value ("[N/A]", "[Not Supported]", "[Unknown Error]").
@@ -129,8 +134,14 @@ def decode_inventory(data: bytes) -> str:
 
 def check_gpu_lines(text: str, source: str) -> None:
     """PlannerError (one line) when `text` holds no GPU line of nvidia-smi's shape (`name, memory, …`):
-    an empty file, an error message or another file would otherwise give an empty block and exit 0."""
-    lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines() if line.strip()]
+    an empty file, an error message or another file would otherwise give an empty block and exit 0; or
+    when a line is longer than MAX_LINE_CHARS (named by its number)."""
+    numbered = list(enumerate(text.removeprefix("\ufeff").splitlines(), 1))
+    for number, line in numbered:
+        if len(line) > MAX_LINE_CHARS:
+            raise PlannerError(f"{source}: line {number}: not a GPU line ({len(line):,} characters; nvidia-smi "
+                               f"prints about 100 per GPU) — is this the output of {NVIDIA_SMI_COMMAND}?")
+    lines = [line.strip() for _, line in numbered if line.strip()]
     if any(_gpu_cells(line) is not None or _name_only_gpu(line) for line in lines):
         return
     seen = f"its first line is {lines[0][:80]!r}" if lines else "it is empty"
@@ -155,7 +166,10 @@ def _name_only_gpu(line: str) -> str | None:
 
 def _cells(line: str) -> list[str]:
     """The comma-separated cells of one line, CSV quotes undone: nvidia-smi writes none, but a file saved
-    from a spreadsheet quotes some ('"12288 MiB"' was not a memory cell while '"NVIDIA …"' was a name)."""
+    from a spreadsheet quotes some ('"12288 MiB"' was not a memory cell while '"NVIDIA …"' was a name). A line
+    over MAX_LINE_CHARS has none (check_gpu_lines refuses it; parse_inventory lists it as no GPU line)."""
+    if len(line) > MAX_LINE_CHARS:
+        return [""]
     return [c.strip() for c in next(csv.reader([line], skipinitialspace=True), [""])]
 
 

@@ -253,3 +253,21 @@ def test_quoted_cells_are_read_as_nvidia_smis_own(tmp_path):
     assert result.exit_code == 0, result.output
     assert cards(result.stdout) == cards(run("inventory", "--from", FIX / "two_3060_one_a100.csv").stdout) \
         == {"rtx-3060-12gb": 2, "a100-80gb-pcie": 1}
+
+
+# --- audit H 2: a line longer than the csv module's field limit (131,072 characters) -------------------
+
+@pytest.mark.parametrize(("before", "number"), [("", 1), ("NVIDIA H200, 143771 MiB, 700.00 W\n\n", 3)])
+def test_a_line_of_140000_characters_exits_2_naming_its_line(tmp_path, before, number):
+    # a minified JSON or a log saved by mistake: the csv module's "field larger than field limit" traceback
+    result = run("inventory", "--from", saved(tmp_path, (before + "a" * 140_000 + "\n").encode()))
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    assert result.stderr.strip() == (f"error: {tmp_path / 'smi.csv'}: line {number}: not a GPU line (140,000 characters; "
+                                     "nvidia-smi prints about 100 per GPU) — is this the output of nvidia-smi "
+                                     "--query-gpu=name,memory.total,power.limit --format=csv,noheader?")
+
+
+def test_parse_inventory_lists_a_line_of_140000_characters_as_no_gpu_line():
+    inv = parse_inventory("NVIDIA H200, 143771 MiB, 700.00 W\n" + "a" * 140_000 + "\n")
+    assert inv.existing == {"hgx-h200-8gpu": 1}
+    assert [(len(line), why.split(" of ")[0]) for line, why in inv.unknown] == [(140_000, "not a GPU line")]
