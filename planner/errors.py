@@ -12,6 +12,15 @@ class PlannerError(Exception):
 MAX_PROBLEMS_SHOWN = 100   # of a ScenarioError's problems, in its message
 
 
+def shown_problems(problems: list[str]) -> list[str]:
+    """The first MAX_PROBLEMS_SHOWN of `problems`, then `… and N more` when there are more: what a message
+    shows of them (a generated file with 90,000 bad card ids wrote 17.6 MB to the terminal)."""
+    shown = list(problems[:MAX_PROBLEMS_SHOWN])
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        shown.append(f"… and {len(problems) - MAX_PROBLEMS_SHOWN:,} more")
+    return shown
+
+
 class ScenarioError(PlannerError):
     """A scenario file or override is invalid. `problems` holds one line per problem, all of them."""
 
@@ -20,12 +29,8 @@ class ScenarioError(PlannerError):
         self.origin = origin
         count = len(self.problems)
         head = f"{origin}: {count:,} problem{'s' if count != 1 else ''}"
-        # the message shows the first MAX_PROBLEMS_SHOWN: a generated file with 90,000 bad card ids wrote
-        # 17.6 MB to the terminal (the list `problems` keeps them all)
-        shown = [f"  {p}" for p in self.problems[:MAX_PROBLEMS_SHOWN]]
-        if count > MAX_PROBLEMS_SHOWN:
-            shown.append(f"  … and {count - MAX_PROBLEMS_SHOWN:,} more")
-        super().__init__(head + "\n" + "\n".join(shown))
+        # the message shows the first MAX_PROBLEMS_SHOWN (the list `problems` keeps them all)
+        super().__init__(head + "\n" + "\n".join(f"  {p}" for p in shown_problems(self.problems)))
 
 
 class ModelTooLarge(PlannerError):

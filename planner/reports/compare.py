@@ -20,11 +20,12 @@ from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
 from planner.engine.run import check_limits, checked_inputs
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
 from planner.fileio import open_for_reading
 from planner.reports.tables import clean, prices_used, records
 from planner.scenario import Scenario, diff_inputs, load_scenario, load_scenario_file, load_scenario_text, parse_scenario
 from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
+from planner.scenario.model import MAX_WORKLOADS
 from planner.text import not_utf8, shortened
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
@@ -36,6 +37,7 @@ SAME_INPUTS = "no scenario input differs: the prices, the card catalog or the pl
 # scenario input does (an offers CSV edited in place, a refreshed store, a new snapshot)
 PRICE_FIELDS = ("hourly_price", "upfront_price", "term_months", "capex_per_unit")
 PRICE_COLUMNS = [*FLEET_KEY, "price", "a", "b"]
+INPUTS = "scenario_inputs"   # the key of a saved plan that holds its scenario
 
 
 @dataclass
@@ -170,8 +172,13 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
     if not isinstance(inputs, dict):
         raise PlannerError(f"{source}: the plan does not carry its scenario (scenario_inputs; saved by "
                            f"version {doc.get('version') or 'before 0.1'}): plan it again to compare it")
+    workloads = inputs.get("workloads")
+    # refused before each is checked: 100,000 workloads gave a problem each, a 7 MB message
+    if isinstance(workloads, list) and len(workloads) > MAX_WORKLOADS:
+        raise PlannerError(f"{source}: {INPUTS}.workloads: expected at most {MAX_WORKLOADS:,} entries, got "
+                           f"{len(workloads):,} (a scenario's limit)")
     try:   # compare never plans a saved plan again: the files its scenario named may have moved since
-        scenario = parse_scenario(inputs, origin="<dict>", check_files=False)
+        scenario = parse_scenario(inputs, origin=INPUTS, check_files=False)
         fleet = _fleet_rows(doc["fleet"], source)
         for col in FLEET_KEY + ["units", "instance_hours", "cost"]:
             if col not in fleet:
@@ -179,7 +186,7 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
         for col in ("units", "instance_hours", "cost"):
             fleet[col] = pd.to_numeric(fleet[col], errors="raise").astype(float)
     except ScenarioError as exc:
-        raise PlannerError(f"{source}: scenario_inputs: {'; '.join(exc.problems)}") from None
+        raise PlannerError(f"{source}: " + "; ".join(shown_problems([_in_inputs(p) for p in exc.problems]))) from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise PlannerError(f"{source}: not a readable plan ({exc})") from None
     if doc["currency"] != scenario.currency:   # printed as the totals' unit: only the code its scenario holds
@@ -196,6 +203,13 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
                      solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {},
                      prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {},
                      prices_used=_price_rows(doc.get("prices_used")))
+
+
+def _in_inputs(problem: str) -> str:
+    """A problem of a saved plan's scenario located by its field path in the JSON (`scenario_inputs.workloads[3].
+    name: …`): the parsed dict has no lines, so parse_scenario places every problem at 1:1."""
+    text = problem.removeprefix(f"{INPUTS}:1:1: ")
+    return f"{INPUTS}.{text}" if text != problem else problem
 
 
 def _price_rows(rows: Any) -> pd.DataFrame:

@@ -263,3 +263,28 @@ def test_a_plan_compared_with_itself_solved_again_differs_by_exactly_zero(saved,
     assert data["totals"]["delta"] == 0.0
     assert all(row["cost_delta"] == 0.0 for row in data["costs"])
     assert all(row["cost_delta"] == 0.0 for row in data["fleet"])
+
+
+# --- audit H 5: a saved plan whose scenario_inputs hold 100,000 workloads wrote a 7 MB error line ----------
+
+def test_more_workloads_than_a_scenario_may_hold_are_refused_in_one_short_line(saved, tmp_path):
+    doc = copy.deepcopy(saved)
+    doc["scenario_inputs"]["workloads"] = [{"name": f"w{i}"} for i in range(100_000)]
+    path = write(tmp_path, "many.json", doc)
+    assert one_line_error(run("compare", path, WORKED)) == (
+        f"error: {path}: scenario_inputs.workloads: expected at most 500 entries, got 100,000 (a scenario's limit)")
+
+
+def test_a_saved_scenarios_problems_are_the_first_100_located_by_their_field_path(saved, tmp_path):
+    # 150 workloads, each lacking its reference_gpu: one problem each, of which the message shows 100
+    doc = copy.deepcopy(saved)
+    (workload,) = doc["scenario_inputs"]["workloads"]
+    del workload["reference_gpu"]
+    doc["scenario_inputs"]["workloads"] = [dict(workload, name=f"w{i}") for i in range(150)]
+    path = write(tmp_path, "bad.json", doc)
+    message = one_line_error(run("compare", path, WORKED))
+    problems = message.removeprefix(f"error: {path}: ").split("; ")
+    assert len(problems) == 101 and problems[-1] == "… and 50 more"
+    assert problems[:2] == ["scenario_inputs.workloads[0].reference_gpu: required field is missing",
+                            "scenario_inputs.workloads[1].reference_gpu: required field is missing"]
+    assert "<dict>" not in message and ":1:1:" not in message
