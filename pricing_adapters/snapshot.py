@@ -8,7 +8,9 @@ data; `snapshots/manifest.json` says what they were built from and the `as_of` r
 from __future__ import annotations
 
 import difflib
+import io
 import json
+import os
 import re
 import warnings
 from collections.abc import Sequence
@@ -46,17 +48,41 @@ MAX_TERM_MONTHS = 1200
 _WHOLE = r"[+-]?[0-9]{1,9}"
 
 
+# A row of an offers CSV is about 320 bytes (the packaged snapshot's 1,897 rows: 228 to 437, 324 on average).
+# Every GPU offer of AWS and Azure, in every region and purchase option, is at most some 100,000 rows: 32 MB
+# (44 MB were every row as long as the longest). 64 MiB holds twice that (200,000 average rows) and stops a
+# wrong or endless file before pandas parses it: a 147 MB CSV of 400,000 rows was read whole, 595 MB of memory.
+MAX_OFFERS_CSV_BYTES = 64 * 1024 * 1024
+
+
+def _bounded(f: IO[str] | str | os.PathLike, origin: str) -> IO:
+    """The offers CSV `f` (a path or an open text stream) read to at most MAX_OFFERS_CSV_BYTES, one more to
+    tell; OffersSchemaError when it is longer (a text stream's characters counted as bytes)."""
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            data = fh.read(MAX_OFFERS_CSV_BYTES + 1)
+    else:
+        data = f.read(MAX_OFFERS_CSV_BYTES + 1)
+    if len(data) > MAX_OFFERS_CSV_BYTES:
+        raise OffersSchemaError(f"{origin}: larger than {MAX_OFFERS_CSV_BYTES // 2**20} MiB; not an offers table "
+                                "(every GPU offer of AWS and Azure, in every region and purchase option, is "
+                                "at most about 45 MB)")
+    return io.BytesIO(data) if isinstance(data, bytes) else io.StringIO(data)
+
+
 def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
     """An offers table from CSV text, validated: empty text cells stay "", empty numeric cells become NaN.
 
     A user's file, so every cell is read as text first and each number or flag checked on its own: a bad
     cell raises OffersSchemaError naming the file, the row (its offer), the column and what was expected,
-    where a typed read would stop at the first one with pandas' words (or an OverflowError)."""
+    where a typed read would stop at the first one with pandas' words (or an OverflowError). A file over
+    MAX_OFFERS_CSV_BYTES is refused before it is parsed."""
+    text = _bounded(f, origin)
     try:
         with warnings.catch_warnings():
             # a data row longer than the header: pandas would warn and drop the extra fields
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            raw = pd.read_csv(f, dtype=str, keep_default_na=False, index_col=False)
+            raw = pd.read_csv(text, dtype=str, keep_default_na=False, index_col=False)
     except pd.errors.EmptyDataError:   # pandas says "No columns to parse from file", naming no file
         raise OffersSchemaError(f"{origin}: the file is empty; expected a header line naming the offers columns "
                                 "(offer_id, provider, region, sku, … as docs/offers-contract.md lists them) and a "
