@@ -37,6 +37,15 @@ class DeadlineExceeded(PriceSourceError):
     """A refresh ran past its overall deadline (or page limit); nothing was written."""
 
 
+class PriceJumpError(PriceSourceError):
+    """A refresh whose prices moved against those in force by far more than any real repricing (a broken
+    feed: a wrong unit, currency or scale); nothing was written. `jumps`: the PriceJump of each region."""
+
+    def __init__(self, message: str, jumps: list):
+        super().__init__(message)
+        self.jumps = jumps
+
+
 class RegionError(PriceSourceError):
     """A region that cannot be one of the provider's region codes (none given, wrong form): a usage
     error, told before the store is opened or any request is made."""

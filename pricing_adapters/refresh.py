@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
-from pricing_adapters.errors import PriceSourceError, RegionError
+from pricing_adapters.errors import PriceJumpError, PriceSourceError, RegionError
+from pricing_adapters.jumps import jumps_text, price_jumps
+from pricing_adapters.schema import validate_offers
 from pricing_adapters.store import PriceStore, SnapshotInfo
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _say_nothing(text: str) -> None:
+    """A `warn` that tells no one."""
 
 
 def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
-            progress: Progress = no_progress, deadline: float | None = None) -> SnapshotInfo:
+            progress: Progress = no_progress, deadline: float | None = None, *,
+            accept_price_jumps: bool = False, warn: Callable[[str], None] = _say_nothing) -> SnapshotInfo:
     """Fetch `regions` from `source` and save them as a new snapshot; the SnapshotInfo saved.
 
     `deadline`: seconds the whole fetch may take (default DEFAULT_DEADLINE_S), enforced by adapters that
     have a `deadline_s` attribute (aws, azure) inside their paging loops.
     Raises RegionError for regions that cannot be region codes (see `check_regions`), PriceSourceError
-    (or a subclass) when the fetch fails; the store is then unchanged, because the snapshot is written
-    only after the whole fetch returned and passed validation.
+    (or a subclass) when the fetch fails, and PriceJumpError when a region's prices moved against those in
+    force there by far more than any repricing (pricing_adapters.jumps); the store is then unchanged, because
+    the snapshot is written only after the whole fetch returned and passed validation. `accept_price_jumps`
+    saves such prices all the same and tells `warn` of the jumps.
     """
     regions = check_regions(source, regions)
     if deadline is not None and hasattr(source, "deadline_s"):
@@ -38,7 +51,24 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
         # a snapshot claims the regions it covers: an empty region is a typo or an outage, not "no GPUs"
         raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)} — check the region "
                                f"code; nothing was saved")
+    check_price_jumps(store, source.provider, offers, accept_price_jumps, warn)
     return store.save(source.provider, regions, source.source, offers)
+
+
+def check_price_jumps(store: PriceStore, provider: str, offers: pd.DataFrame, accept: bool,
+                      warn: Callable[[str], None]) -> None:
+    """PriceJumpError when the prices of `offers` jumped against those in force (`price_jumps`); with
+    `accept`, the jumps go to `warn` instead."""
+    # typed only: a row that breaks the contract is named by the store's validation, after this
+    jumps = price_jumps(store, provider, validate_offers(offers, origin=f"{provider} refresh", check=False))
+    if not jumps:
+        return
+    if accept:
+        warn(f"price jumps accepted (--accept-price-jumps): {jumps_text(jumps)}")
+        return
+    raise PriceJumpError(f"prices moved far beyond any real repricing (tens of percent): {jumps_text(jumps)}; "
+                         f"more likely a broken feed (a wrong unit, currency or scale) than new prices, so nothing "
+                         f"was saved. If the prices really moved so, refresh again with --accept-price-jumps", jumps)
 
 
 def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:

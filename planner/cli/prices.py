@@ -147,6 +147,11 @@ def refresh(
                                    help=f"give up (exit 1, store unchanged) when the whole refresh takes longer "
                                         f"than SECONDS (1 to {MAX_DEADLINE_S:g}), however slowly the API answers",
                                    metavar="SECONDS"),
+    accept_price_jumps: bool = typer.Option(False, "--accept-price-jumps",
+                                            help="save the prices even where they moved more than tenfold against "
+                                                 "those in force (the median of a region's offers, or a quarter of "
+                                                 "them); without it such a refresh fails (exit 1, store unchanged), "
+                                                 "as a broken feed"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -176,7 +181,8 @@ def refresh(
                     tasks[step] = bar.add_task(step, total=total)
                 bar.update(tasks[step], completed=done, total=total)
 
-            info = do_refresh(source, regions, price_store, progress, deadline=deadline)
+            info = do_refresh(source, regions, price_store, progress, deadline=deadline,
+                              accept_price_jumps=accept_price_jumps, warn=err.warn)
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:

@@ -47,3 +47,76 @@ def test_refresh_from_a_local_endpoint_then_show(tmp_path, monkeypatch, retail_e
     # a 1-year reservation listed at 21,024 USD for the term: 21024 / 8760 h = 2.4 USD/h
     assert rows[("Standard_NC24ads_A100_v4", "reserved_1y")]["hourly_price"] == pytest.approx(2.4)
     assert "store snapshot #1" in shown.stderr
+
+
+@pytest.fixture
+def scaled_endpoint(retail_prices_server, monkeypatch):
+    """The recorded eastus pages with each item's retailPrice and unitPrice times `scale["factor"]` (its
+    savingsPlan rates left alone, as the hostile-input audit's server left them), set as the prices URL."""
+    scale = {"factor": 1.0}
+
+    def respond(query: dict, url: str) -> bytes:
+        page = json.loads((FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url))
+        for item in page["Items"]:
+            item["retailPrice"] = item["unitPrice"] = item["retailPrice"] * scale["factor"]
+        return json.dumps(page).encode()
+
+    with retail_prices_server(respond) as url:
+        monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
+        monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+        yield scale
+
+
+def _refresh(store: Path, *extra: str):
+    return CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
+                                    "--store", str(store), *extra])
+
+
+def _nc24_on_demand(store: Path) -> list[float]:
+    """The NC24ads A100 v4 eastus on-demand price of each snapshot in the store, oldest first."""
+    from pricing_adapters.store import PriceStore
+
+    s = PriceStore(store, create=False)
+    return [s.offers(i.id).set_index("offer_id").at["azure:eastus:Standard_NC24ads_A100_v4:on_demand", "hourly_price"]
+            for i in s.snapshots()]
+
+
+def test_a_feed_a_million_times_too_dear_is_refused_and_the_store_is_unchanged(tmp_path, scaled_endpoint):
+    store = tmp_path / "s.sqlite"
+    assert _refresh(store).exit_code == 0
+    saved = store.read_bytes()
+    scaled_endpoint["factor"] = 1e6
+    result = _refresh(store)
+    assert result.exit_code == 1, result.output
+    line = " ".join(result.stderr.split())
+    # 10 offers in both: 8 at a million times their price, the 2 savings-plan rates as they were; the median
+    # of the 10 ratios is the mean of the 5th and 6th, both 1e6
+    assert line.startswith("refresh failed: prices moved far beyond any real repricing")
+    assert ("azure eastus: the 10 offers also in snapshot #1 moved by a median ratio of ×1,000,000 (8 of 10 beyond "
+            "×10 or ×1/10), e.g. azure:eastus:Standard_NC24ads_A100_v4:on_demand 3.673 → 3,673,000 USD/h") in line
+    assert "refresh again with --accept-price-jumps" in line and "The store is unchanged" in line
+    assert store.read_bytes() == saved and _nc24_on_demand(store) == [3.673]
+
+
+def test_a_feed_ten_percent_dearer_is_saved_at_once(tmp_path, scaled_endpoint):
+    store = tmp_path / "s.sqlite"
+    assert _refresh(store).exit_code == 0
+    scaled_endpoint["factor"] = 1.1
+    result = _refresh(store)
+    assert result.exit_code == 0, result.output
+    assert "saved snapshot #2" in result.stderr and "price jumps" not in result.stderr
+    assert _nc24_on_demand(store) == [3.673, pytest.approx(4.0403)]   # 3.673 × 1.1
+
+
+def test_accept_price_jumps_saves_a_feed_a_thousand_times_dearer_and_says_so(tmp_path, scaled_endpoint):
+    store = tmp_path / "s.sqlite"
+    scaled_endpoint["factor"] = 1000.0
+    # a first refresh is held against the packaged prices: 5 of its 10 offers are packaged (no reservation,
+    # savings plan or low priority there), each 1000 × its price
+    refused = _refresh(store)
+    assert refused.exit_code == 1
+    assert "the 5 offers also in the packaged snapshot moved by a median ratio of ×1,000 (5 of 5" in refused.stderr
+    result = _refresh(store, "--accept-price-jumps")
+    assert result.exit_code == 0, result.output
+    assert "warning: price jumps accepted (--accept-price-jumps): azure eastus:" in " ".join(result.stderr.split())
+    assert "saved snapshot #1" in result.stderr and _nc24_on_demand(store) == [pytest.approx(3673.0)]

@@ -1,0 +1,141 @@
+"""A refresh held against the prices it would replace: prices that moved by orders of magnitude are a
+broken feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pricing_adapters import registry
+from pricing_adapters.schema import effective_hourly
+from pricing_adapters.store import PriceStore
+
+# Real repricings move cloud GPU prices by tens of percent: the largest in the reference data is AWS's cut of
+# p5.48xlarge from 98.32 to 55.04 USD/h (-44 %, June 2025). Spot quotes swing more, but within what the cloud
+# allows, from about a tenth of on-demand to on-demand: us-east-1's lowest p4d.24xlarge spot quote was 2.47
+# USD/h against 21.96 on demand (8.9×, tests/fixtures/reference/aws_spot_prices_sample.csv). A broken feed
+# moves by its fault's factor: 100 (a price per 100 hours), 730 (per month), 8,760 (a year's total read as
+# hourly), about 150 (yen read as dollars), a million (the hostile-input audit's feed).
+MAX_REPRICING_FACTOR = 10.0
+# A region's prices jumped when the median ratio of its matched offers lies beyond MAX_REPRICING_FACTOR (the
+# feed is broken as a whole; a few spot quotes swinging cannot move the median), or when this share of them
+# each moved beyond it (a part is broken: reservations read as term totals are a third of Azure's offers,
+# which the median hides). A real repricing moves neither: not even a spot quote moves more than about 10×.
+JUMPED_SHARE = 0.25
+REGIONS_NAMED = 5   # of the regions whose prices jumped, in a message
+
+
+@dataclass(frozen=True)
+class PriceJump:
+    """How the prices of one provider and region moved against those in force there."""
+
+    provider: str
+    region: str
+    compared_with: str      # "snapshot #3", "the packaged snapshot"
+    matched: int            # offers both hold, priced in the same currency
+    jumped: int             # of those, how many moved beyond MAX_REPRICING_FACTOR either way
+    median_ratio: float     # new / old effective hourly price, the median over the matched offers
+    example_offer: str      # a jumped offer whose ratio is nearest the median
+    example_old: float      # its effective hourly price in force, in `currency`
+    example_new: float      # … and in this refresh
+    currency: str
+
+    def describe(self) -> str:
+        return (f"{self.provider} {self.region}: the {self.matched} offers also in {self.compared_with} moved by a "
+                f"median ratio of {factor(self.median_ratio)} ({self.jumped} of {self.matched} beyond "
+                f"×{MAX_REPRICING_FACTOR:g} or ×1/{MAX_REPRICING_FACTOR:g}), e.g. {self.example_offer} "
+                f"{amount(self.example_old)} → {amount(self.example_new)} {self.currency}/h")
+
+
+def price_jumps(store: PriceStore, provider: str, offers: pd.DataFrame) -> list[PriceJump]:
+    """The regions of `offers` (a refresh of `provider`, typed) whose prices jumped against the prices in
+    force there: the store's snapshot in force, else the packaged snapshot that plans use until a refresh."""
+    in_force_offers, in_force = store.offers_in_force([provider])
+    packaged = _packaged(provider)
+    jumps = []
+    for region in dict.fromkeys(offers["region"]):
+        if (provider, region) in in_force:
+            before, compared_with = in_force_offers, f"snapshot #{in_force[(provider, region)].id}"
+        else:
+            before, compared_with = packaged, "the packaged snapshot"
+        ratios = matched_ratios(before[before["region"] == region], offers[offers["region"] == region])
+        jump = region_jump(ratios)
+        if jump is not None:
+            jumps.append(PriceJump(provider, region, compared_with, **jump))
+    return jumps
+
+
+def _packaged(provider: str) -> pd.DataFrame:
+    """The packaged offers of `provider`; none for a provider without a packaged snapshot."""
+    from pricing_adapters.snapshot import load_snapshot
+
+    if not registry.get(provider).snapshot_file:
+        return pd.DataFrame(columns=["offer_id", "region", "hourly_price", "upfront_price", "term_months", "currency"])
+    return load_snapshot([provider])
+
+
+def matched_ratios(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """The offers in both tables (same offer id, which holds provider, region, sku and purchase option) priced
+    in the same currency: offer_id, currency, old_per_hour, new_per_hour (effective hourly prices: a
+    reservation's upfront spread over its term) and ratio (new / old), in offer id order."""
+    def priced(df: pd.DataFrame) -> pd.DataFrame:
+        per_hour = effective_hourly(df["hourly_price"].astype(float), df["upfront_price"].astype(float),
+                                    df["term_months"])
+        return pd.DataFrame({"offer_id": df["offer_id"].astype(object).to_numpy(),
+                             "currency": df["currency"].astype(object).to_numpy(),
+                             "per_hour": np.asarray(per_hour, dtype=float)})
+
+    both = priced(old).merge(priced(new), on=["offer_id", "currency"], suffixes=("_old", "_new"))
+    both = both.rename(columns={"per_hour_old": "old_per_hour", "per_hour_new": "new_per_hour"})
+    # a ratio needs two prices: on-prem purchases cost nothing an hour, and unreadable rows fail later
+    usable = np.isfinite(both["old_per_hour"]) & np.isfinite(both["new_per_hour"])
+    both = both[usable & (both["old_per_hour"] > 0) & (both["new_per_hour"] > 0)]
+    both = both.assign(ratio=both["new_per_hour"] / both["old_per_hour"])
+    return both.sort_values("offer_id").reset_index(drop=True)
+
+
+def region_jump(ratios: pd.DataFrame) -> dict | None:
+    """The PriceJump fields (but provider, region and compared_with) of one region's `matched_ratios`, or None
+    when its prices moved as a repricing can."""
+    if ratios.empty:
+        return None
+    logs = np.log(ratios["ratio"].to_numpy())
+    median_log = float(np.median(logs))   # of the logarithms: ×10 and ×1/10 are equally far from ×1
+    limit = math.log(MAX_REPRICING_FACTOR)
+    jumped = np.abs(logs) > limit
+    if abs(median_log) <= limit and jumped.sum() < JUMPED_SHARE * len(logs):
+        return None
+    # the example: a jumped offer whose move is nearest the median's; among ties (to a part in a billion: each
+    # division rounds its own way) an on-demand price, the one a reader knows, then the first in offer id order
+    distance = np.where(jumped, np.round(np.abs(logs - median_log), 9), np.inf)
+    on_demand = ratios["offer_id"].str.endswith(":on_demand").to_numpy()
+    example = ratios.iloc[int(np.lexsort((np.arange(len(ratios)), ~on_demand, distance))[0])]
+    return {"matched": len(ratios), "jumped": int(jumped.sum()), "median_ratio": math.exp(median_log),
+            "example_offer": example["offer_id"], "example_old": float(example["old_per_hour"]),
+            "example_new": float(example["new_per_hour"]), "currency": example["currency"]}
+
+
+def jumps_text(jumps: list[PriceJump]) -> str:
+    """The jumps of a refresh in one line: the first REGIONS_NAMED, then how many more."""
+    shown = "; ".join(j.describe() for j in jumps[:REGIONS_NAMED])
+    more = len(jumps) - REGIONS_NAMED
+    return shown + (f"; and {more} more region(s)" if more > 0 else "")
+
+
+def factor(ratio: float) -> str:
+    """A ratio as a factor a reader takes in: ×1,000,000, ×1/1,000, ×1.10."""
+    if ratio >= MAX_REPRICING_FACTOR:
+        return f"×{ratio:,.0f}"
+    if ratio <= 1 / MAX_REPRICING_FACTOR:
+        return f"×1/{1 / ratio:,.0f}"
+    return f"×{ratio:.2f}"
+
+
+def amount(value: float) -> str:
+    """A price to six significant digits, thousands separated, no trailing zeros: 3.673, 3,673,000, 0.444433."""
+    decimals = max(0, 5 - math.floor(math.log10(abs(value)))) if value else 0
+    text = f"{value:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
