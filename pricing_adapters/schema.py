@@ -70,6 +70,15 @@ MAX_GPUS_PER_UNIT = 128
 # is a broken feed or a typo (1e300 reads as a number), and as an LP cost it would swamp every other one.
 MAX_HOURLY_PRICE = 1e9
 MAX_UPFRONT_PRICE = 1e12
+# In USD, the currency every live source here asks for and the packaged snapshot is in, the scale of a rented
+# offer is known and a far tighter bound holds. The dearest unit-hour packaged is 216.32 USD (Azure
+# ND128isr_NDR_GB200_v6 in brazilsouth, 4 GPUs: 54 USD a GPU-hour); MAX_GPUS_PER_UNIT such GPUs in one unit would
+# rent for 6,922 USD an hour. 100,000 cannot refuse a real price and still refuses a feed scaled by a million (an
+# A100's 3.673 USD/h read as 3,673,000: the hostile-input audit). A reservation's upfront: a 3-year term paid at
+# that rate, 2.6 billion USD (the largest in the API samples is 283,824). On-prem purchases keep the bound of any
+# currency: a scenario may price a card up to its own MAX_MONEY.
+MAX_USD_HOURLY_PRICE = 1e5
+MAX_USD_UPFRONT_PRICE = MAX_USD_HOURLY_PRICE * 36 * HOURS_PER_MONTH
 # … and the cheapest: the cheapest GPU instance-hour in the packaged snapshot is 0.0579 USD (Azure
 # NC4as_T4_v3 spot), about 0.018 in the dearest currency unit (KWD). A price per unit-hour below 1e-4 in any
 # currency — hourly, or a reservation's hourly fee and upfront spread over its term — is a unit error or a
@@ -110,13 +119,15 @@ def empty_offers() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in OFFER_COLUMNS.items()})
 
 
-def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True) -> pd.DataFrame:
+def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True,
+                    usd_bounds: bool = True) -> pd.DataFrame:
     """Return `df` with the contract's columns, in order and typed; raise listing every violation.
 
     Optional text columns (`zone`, `note`, `accelerator_name`, `as_of`) may be missing and are filled
     with empty strings; `gpu_known` defaults to True and `gpu_memory_mib` to unknown (NaN), so offers
     CSVs and price stores written before that column existed still load. `check=False` only types and orders the columns
-    (for a caller that sorts good rows from bad ones itself, with `row_problems`).
+    (for a caller that sorts good rows from bad ones itself, with `row_problems`). `usd_bounds=False` lets USD
+    prices above USD's own bounds through (a fetch, whose refresh first compares them with the prices in force).
     """
     missing = [c for c in OFFER_COLUMNS if c not in df.columns and c not in OPTIONAL_DEFAULTS]
     if missing:
@@ -170,8 +181,8 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         hint = [c.strip().upper() for c in bad_currency if _CURRENCY.fullmatch(c.strip().upper())]
         problems.append(f"currency {bad_currency}: expected an ISO 4217 code of three capital letters"
                         + (f" (did you mean {hint}?)" if hint else ", e.g. USD"))
-    if any(_rows(mask).any() for mask, _ in _number_flags(df)):   # the text per row only when some row is bad
-        problems.append(name_rows(df, number_problems(df)))
+    if any(_rows(mask).any() for mask, _ in _number_flags(df, usd_bounds)):   # the text per row only when some row is bad
+        problems.append(name_rows(df, number_problems(df, usd_bounds)))
     dup = df["offer_id"][df["offer_id"].duplicated()]
     if len(dup):
         problems.append(f"duplicate offer_id(s), e.g. {list(dup[:3])}")
@@ -204,16 +215,20 @@ def _flag(out: list[list[str]], mask, text: str) -> None:
         out[i].append(text)
 
 
-def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
-    """(row mask, problem) of each bad-number check of a typed offers table."""
+def _number_flags(df: pd.DataFrame, usd_bounds: bool = True) -> list[tuple[pd.Series, str]]:
+    """(row mask, problem) of each bad-number check of a typed offers table; `usd_bounds=False` leaves out
+    the bounds of USD prices (MAX_USD_HOURLY_PRICE, MAX_USD_UPFRONT_PRICE)."""
     hourly, upfront, count = df["hourly_price"], df["upfront_price"], df["gpu_count"]
     option = df["purchase_option"].astype(object)
+    usd_hourly, usd_upfront = _above_usd_bounds(df) if usd_bounds else (False, False)
     with np.errstate(invalid="ignore", over="ignore"):   # NaN and inf cells are flagged by the checks below
         effective = effective_hourly(hourly, upfront, df["term_months"])
     return [((hourly < 0) | (upfront < 0), "negative prices"),
             (np.isinf(hourly) | np.isinf(upfront), "a price that is not finite"),
             (np.isfinite(hourly) & (hourly > MAX_HOURLY_PRICE), f"hourly_price above {MAX_HOURLY_PRICE:,.0f}"),
             (np.isfinite(upfront) & (upfront > MAX_UPFRONT_PRICE), f"upfront_price above {MAX_UPFRONT_PRICE:,.0f}"),
+            (usd_hourly, f"hourly_price above {MAX_USD_HOURLY_PRICE:,.0f} USD"),
+            (usd_upfront, f"upfront_price above {MAX_USD_UPFRONT_PRICE:,.0f} USD"),
             (option.isin(HOURLY_OPTIONS) & (hourly == 0), "hourly_price 0 (a free GPU-hour is never a real offer)"),
             (option.isin(("reserved_1y", "reserved_3y")) & (hourly == 0) & (upfront == 0), "price 0"),
             (option.isin((*HOURLY_OPTIONS, "reserved_1y", "reserved_3y")) & (effective > 0)
@@ -229,12 +244,22 @@ def _number_flags(df: pd.DataFrame) -> list[tuple[pd.Series, str]]:
             *((df[col] < 0, f"negative {col}") for col in FACT_NUMBERS)]
 
 
-def number_problems(df: pd.DataFrame) -> pd.Series:
+def _above_usd_bounds(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(rows whose hourly_price, rows whose upfront_price lies above USD's bound) of a typed offers table: rented
+    offers in USD only, and only the prices the bounds of any currency let through (those name the others)."""
+    usd = _rows(df["currency"] == "USD") & _rows(df["purchase_option"] != "purchase")
+    hourly, upfront = df["hourly_price"], df["upfront_price"]
+    return (usd & _rows((hourly > MAX_USD_HOURLY_PRICE) & (hourly <= MAX_HOURLY_PRICE)),
+            usd & _rows((upfront > MAX_USD_UPFRONT_PRICE) & (upfront <= MAX_UPFRONT_PRICE)))
+
+
+def number_problems(df: pd.DataFrame, usd_bounds: bool = True) -> pd.Series:
     """For each row of a typed offers table, its bad numbers ('' for none; several joined by ', '):
     negative, non-finite or absurd prices, a zero price, a gpu_count that is negative, infinite or absurd,
-    an infinite or negative memory or vCPU figure."""
+    an infinite or negative memory or vCPU figure. `usd_bounds=False`: a USD price above USD's own bound
+    (but within every currency's) is not one of them."""
     out: list[list[str]] = [[] for _ in range(len(df))]
-    for mask, text in _number_flags(df):
+    for mask, text in _number_flags(df, usd_bounds):
         _flag(out, mask, text)
     return pd.Series([", ".join(p) for p in out], index=df.index, dtype=object)
 

@@ -96,6 +96,10 @@ def test_a_feed_a_million_times_too_dear_is_refused_and_the_store_is_unchanged(t
             "×10 or ×1/10), e.g. azure:eastus:Standard_NC24ads_A100_v4:on_demand 3.673 → 3,673,000 USD/h") in line
     assert "refresh again with --accept-price-jumps" in line and "The store is unchanged" in line
     assert store.read_bytes() == saved and _nc24_on_demand(store) == [3.673]
+    # accepted, it is still refused: no rented offer costs more than 100,000 USD an hour
+    accepted = _refresh(store, "--accept-price-jumps")
+    assert accepted.exit_code == 1 and "hourly_price above 100,000 USD" in accepted.stderr
+    assert store.read_bytes() == saved
 
 
 def test_a_feed_ten_percent_dearer_is_saved_at_once(tmp_path, scaled_endpoint):

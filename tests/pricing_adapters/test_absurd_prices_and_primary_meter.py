@@ -68,3 +68,32 @@ def test_an_offers_table_with_a_price_above_the_bound_is_refused_naming_the_row(
         validate_offers(bad, origin="x.csv")
     assert bad.loc[bad.index[1], "offer_id"] in str(refused.value)
     assert bad.loc[bad.index[0], "offer_id"] not in str(refused.value)
+
+
+def _nc24(option: str = "on_demand") -> pd.DataFrame:
+    """The packaged NC24ads A100 v4 eastus on-demand row (3.673 USD/h), as `option`."""
+    offers = load_snapshot(["azure"])
+    row = offers[offers["offer_id"] == "azure:eastus:Standard_NC24ads_A100_v4:on_demand"].reset_index(drop=True)
+    return row.assign(purchase_option=option, offer_id=f"azure:eastus:Standard_NC24ads_A100_v4:{option}")
+
+
+def test_a_usd_price_above_100000_an_hour_is_refused_where_another_currency_may_hold_it():
+    # the audit's feed: 3.673 USD/h read as 3,673,000. The dearest packaged unit-hour is 216.32 USD (azure.csv).
+    assert load_snapshot()["hourly_price"].max() == 216.32
+    assert len(validate_offers(_nc24().assign(hourly_price=100_000.0))) == 1   # the bound itself is allowed
+    with pytest.raises(OffersSchemaError, match=r"Standard_NC24ads_A100_v4:on_demand\): hourly_price above 100,000 USD"):
+        validate_offers(_nc24().assign(hourly_price=3_673_000.0))
+    # 3,673,000 yen (about 25,000 USD) or won is a price another currency's scale may hold: only USD is bounded so
+    assert len(validate_offers(_nc24().assign(hourly_price=3_673_000.0, currency="JPY"))) == 1
+
+
+def test_a_usd_reservation_upfront_above_a_3_year_term_at_100000_an_hour_is_refused():
+    # 100,000 USD/h × 36 months × 730 h = 2,628,000,000 USD
+    reserved = _nc24("reserved_3y").assign(hourly_price=0.0, term_months=36)
+    assert len(validate_offers(reserved.assign(upfront_price=2_628_000_000.0))) == 1
+    with pytest.raises(OffersSchemaError, match="upfront_price above 2,628,000,000 USD"):
+        validate_offers(reserved.assign(upfront_price=2_628_000_001.0))
+    # a card bought outright keeps the bound of any currency: a scenario may price one up to its MAX_MONEY
+    card = reserved.assign(offer_id="onprem:onprem:a100:purchase", provider="onprem", region="onprem",
+                           purchase_option="purchase", term_months=0, upfront_price=3e9)
+    assert len(validate_offers(card)) == 1
