@@ -16,6 +16,7 @@ import pandas as pd
 
 from planner.engine import Plan
 from planner.engine.decisions import runner_up_verdict
+from planner.reports.tables import share_text, shown_share
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
@@ -284,8 +285,19 @@ def fleet_text(fleet: dict | None) -> str:
 
 
 def pct_text(x: float | None) -> str:
-    """An increase in percent of the plan's total, signed; `n/a` without one (a plan totalling 0)."""
-    return "n/a" if x is None else f"{x:+.2f} %"
+    """An increase in percent of the plan's total, signed, with two decimals or two significant digits under 0.05 %
+    (as the CLI and the Markdown summary: `+0.0091 %`, not `+0.00 %`); `n/a` without one (a plan totalling 0)."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    text = share_text(x)
+    return ("" if text.startswith("-") else "+") + text + " %"
+
+
+def shares_shown(table: pd.DataFrame, column: str) -> pd.DataFrame:
+    """`table` with its `column` of shares in percent rounded as the CLI and the Markdown summary show them (two
+    decimals, two significant digits under 0.05 %: reports.tables.shown_share), still numbers (a table sorts them),
+    for a NumberColumn without a format, which shows up to four decimals: "%.2f" showed 0.0091 as 0.00."""
+    return table.assign(**{column: [v if v is None else shown_share(float(v)) for v in table[column]]})
 
 
 def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple[str, str]:
@@ -302,7 +314,7 @@ def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple
     pct = runner["increase_pct"]
     # below a plan whose own solve stopped unproven (its warnings say what was found)
     if kind == "not_best":
-        less = f"{-runner['increase']:,.0f} {currency} ({'n/a' if pct is None else f'{-pct:.2f} %'}) less"
+        less = f"{-runner['increase']:,.0f} {currency} ({pct_text(None if pct is None else -pct).lstrip('+')}) less"
         return "not_best", (
             f":material/warning: **Not the best plan:** the runner-up ({changes}) costs {runner['total']:,.0f} "
             f"{currency}, {less} than this plan's {total:,.0f} {currency}: this plan's own solve stopped at its time "

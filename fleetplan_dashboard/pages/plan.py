@@ -501,20 +501,22 @@ def _draw_decisions(made) -> None:
         if len(counts):   # the "one or two A100s?" question, answered with both totals (as the CLI's table)
             st.markdown(f"**One card more or fewer** — the best plan holding that many of each card type the plan holds "
                         f"({cc}, present value)")
-            st.dataframe(counts, hide_index=True, width="stretch", key="count_alternatives_table", placeholder="",
+            # the shares rounded as the CLI shows them, for the column's default format (tables.shares_shown)
+            st.dataframe(tables.shares_shown(counts, "increase_pct"), hide_index=True, width="stretch",
+                         key="count_alternatives_table", placeholder="",
                          column_config={"total": st.column_config.NumberColumn(format="%,.0f"),
                                         "increase": st.column_config.NumberColumn(format="%,.0f"),
-                                        "increase_pct": st.column_config.NumberColumn("increase %", format="%.2f")})
+                                        "increase_pct": st.column_config.NumberColumn("increase %")})
         if made.decisions is not None and len(made.decisions):
             st.markdown(f"**What each decision is worth** — the total when it is forbidden ({cc}, present value), and "
                         "the increase: what the decision saves")
-            st.dataframe(made.decisions.drop(columns=["gpu"]), hide_index=True, width="stretch", key="decisions_table",
-                         placeholder="", column_config={
+            decisions = tables.shares_shown(made.decisions.drop(columns=["gpu"]), "increase_pct")
+            st.dataframe(decisions, hide_index=True, width="stretch", key="decisions_table", placeholder="", column_config={
                              "units": st.column_config.NumberColumn(format="%g", width=55),
                              "month": st.column_config.NumberColumn(width=55),
                              "total_if_forbidden": st.column_config.NumberColumn("total if forbidden", format="%,.0f"),
                              "increase": st.column_config.NumberColumn(format="%,.0f"),
-                             "increase_pct": st.column_config.NumberColumn("increase %", format="%.2f"),
+                             "increase_pct": st.column_config.NumberColumn("increase %"),
                              "note": st.column_config.TextColumn(width=300)})
         if made.flip_points is not None and len(made.flip_points):
             st.markdown("**Flip points** — the demand of the workload a card mainly serves just below which the plan holds "
@@ -530,14 +532,14 @@ def _draw_decisions(made) -> None:
         if caps is not None and len(caps):
             st.markdown(f"**What each limit costs** — the total without it ({cc}, present value), and the saving: a limit "
                         "binds when the plan would cost less without it")
-            shown = caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
-                binds=binds_words(caps["binds"]))
+            shown = tables.shares_shown(caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
+                binds=binds_words(caps["binds"])), "saving_pct")
             st.dataframe(shown, hide_index=True, width="stretch", key="cap_costs_table",
                          placeholder="", column_config={
                              "limit": st.column_config.NumberColumn(format="%,.10g"),
                              "total_without": st.column_config.NumberColumn("total without it", format="%,.0f"),
                              "saving": st.column_config.NumberColumn(format="%,.0f"),
-                             "saving_pct": st.column_config.NumberColumn("saving %", format="%.2f"),
+                             "saving_pct": st.column_config.NumberColumn("saving %"),
                              "binds": st.column_config.TextColumn(width=55),
                              "note": st.column_config.TextColumn(width=300)})
             st.caption(tables.binding_text(caps, cc))

@@ -802,8 +802,11 @@ def _money(p) -> str:
 
 
 def _percent(pct: float | None) -> str:
-    """A percentage of the plan's total to one decimal, "n/a" where there is none (a plan total of 0)."""
-    return "n/a" if pct is None or not math.isfinite(pct) else f"{pct:.1f} %"
+    """A percentage of the plan's total to one decimal (two significant digits under 0.05 %: reports.tables.share_text),
+    "n/a" where there is none (a plan total of 0)."""
+    from planner.reports.tables import share_text
+
+    return "n/a" if pct is None or not math.isfinite(pct) else f"{share_text(pct, 1)} %"
 
 
 def _more_or_less(increase: float, pct: float | None, cur: str) -> str:
@@ -815,14 +818,17 @@ def _more_or_less(increase: float, pct: float | None, cur: str) -> str:
 def _or_na(pcts, solved) -> list:
     """A column of percentages of the plan's total for a table: "n/a" where a solved row has none (a plan
     total of 0: engine.decisions.increase_pct), blank where unsolved, one under 0.05 % but not 0 with two
-    significant digits ("0.0086": the table's one decimal showed industrial's +183 USD decision as 0), the
-    numbers as they are otherwise."""
+    significant digits ("0.0086": the table's one decimal showed industrial's +183 USD decision as 0;
+    reports.tables.share_text, as the Markdown summary and the dashboard show it), the numbers as they are
+    otherwise."""
+    from planner.reports.tables import SMALL_SHARE_PCT, share_text
+
     out = []
     for v, ok in zip(pcts, solved):
         if ok and (v is None or (isinstance(v, float) and math.isnan(v))):
             out.append("n/a")
-        elif isinstance(v, numbers.Real) and 0 < abs(v) < 0.05:
-            out.append(f"{v:.2g}")
+        elif isinstance(v, numbers.Real) and 0 < abs(v) < SMALL_SHARE_PCT:
+            out.append(share_text(v))
         else:
             out.append(v)
     return out

@@ -10,7 +10,15 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.reports.tables import grouping_line, maybe_write, present_value_basis, price_dates, require_plan, site_cost_note
+from planner.reports.tables import (
+    grouping_line,
+    maybe_write,
+    present_value_basis,
+    price_dates,
+    require_plan,
+    share_text,
+    site_cost_note,
+)
 from planner.text import visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
@@ -75,8 +83,9 @@ def _number(value) -> str:
 
 
 def _pct(pct: float | None) -> str:
-    """An increase as a percentage of the plan's total, "n/a" where there is none (a plan total of 0)."""
-    return "n/a" if pct is None or not math.isfinite(pct) else f"{round(pct, 2) + 0.0:.2f}%"
+    """An increase as a percentage of the plan's total, two decimals or two significant digits under 0.05 % (as the
+    CLI: tables.share_text), "n/a" where there is none (a plan total of 0)."""
+    return "n/a" if pct is None or not math.isfinite(pct) else f"{share_text(pct)}%"
 
 
 def _verdict(plan: Plan) -> str:

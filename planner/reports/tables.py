@@ -349,6 +349,31 @@ def present_value_basis(plan: Plan) -> str:
     return f"present value at {rate * 100:g}%/year" + (" (undiscounted)" if rate == 0 else "")
 
 
+# A share of a total under this many percent, but not 0, is shown with two significant digits: a table's one or two
+# decimals read it as 0 (industrial's +183 USD decision is 0.0091 % of its 2,017,777 USD total). The workbook's
+# number format (excel.SHARE) shows such a share with up to four decimals.
+SMALL_SHARE_PCT = 0.05
+
+
+def shown_share(pct: float, decimals: int = 2) -> float:
+    """A share of a total in percent rounded as the reports show it: to `decimals` decimals, or to two significant
+    digits where it is under SMALL_SHARE_PCT but not 0 (0.0091, never 0); NaN and inf as they are."""
+    if not math.isfinite(pct):
+        return pct
+    if 0 < abs(pct) < SMALL_SHARE_PCT:
+        return float(f"{pct:.2g}")
+    return round(pct, decimals) + 0.0   # + 0.0: no "-0.00"
+
+
+def share_text(pct: float, decimals: int = 2) -> str:
+    """`shown_share(pct, decimals)` as text: "1.69" with `decimals` decimals, "0.0091" or "0.000012" for a small
+    share (written out, never "1.2e-05"). The CLI, the Markdown summary and the dashboard all show a share so."""
+    shown = shown_share(pct, decimals)
+    if 0 < abs(pct) < SMALL_SHARE_PCT:   # (0.0499's two digits are 0.05)
+        return np.format_float_positional(shown, trim="-")
+    return f"{shown:.{decimals}f}"
+
+
 def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:
     """Why the fleet's cost column falls short of the plan's total, in one sentence (the CLI's fleet table, the
     Markdown summary, the workbook's fleet sheet), or "" where its rows add up to it: the site's fixed cost

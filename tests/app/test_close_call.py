@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
 from planner import add_decisions, load_scenario, plan
+from planner.reports.tables import shown_share
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180
@@ -94,6 +95,9 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     assert shown["increase"].to_numpy() == pytest.approx(expected["increase"].to_numpy(), rel=1e-9, nan_ok=True)
     assert shown["total_if_forbidden"].to_numpy() == pytest.approx(expected["total_if_forbidden"].to_numpy(), rel=1e-9,
                                                                    nan_ok=True)
+    # each share rounded as the CLI and the summary show it (two decimals; two significant digits under 0.05 %)
+    assert shown["increase_pct"].to_numpy() == pytest.approx([shown_share(v) for v in expected["increase_pct"]], abs=0,
+                                                             nan_ok=True)
     # the A100 cannot be forbidden: min_units 1
     assert "min_units" in shown.loc[shown["card_or_offer"] == "a100-80gb-pcie", "note"].iloc[0]
 

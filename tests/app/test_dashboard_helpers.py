@@ -273,3 +273,26 @@ def test_price_banner_shows_an_offers_csv_path_and_a_warning_as_typed():
     assert level == "warning"
     assert text == (r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest price as of 2026-11-20 "
                     r"(10 days ago) Note: row 9 \(offer \*\*\[x\]\(http\:\/\/e\/l\)\*\*\)\: negative prices.")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Shares of the plan's total: two significant digits under 0.05 %, as the CLI and the Markdown summary
+
+
+def test_a_share_of_0_0045_percent_does_not_read_0_00():
+    # a decision worth 90 USD of a 2,000,000 USD total: 90 / 2,000,000 = 0.0045 %
+    assert tables.pct_text(0.0045) == "+0.0045 %" and tables.pct_text(-0.0004) == "-0.0004 %"
+    assert tables.pct_text(1.694) == "+1.69 %" and tables.pct_text(0.0) == "+0.00 %" and tables.pct_text(None) == "n/a"
+    decisions = pd.DataFrame({"card_or_offer": ["a", "b", "c", "d"], "increase_pct": [0.0045, 1.694, float("nan"), -0.0004]})
+    shown = tables.shares_shown(decisions, "increase_pct")
+    assert list(shown["increase_pct"][[0, 1, 3]]) == [0.0045, 1.69, -0.0004] and pd.isna(shown["increase_pct"][2])
+    assert list(decisions["increase_pct"][[0, 1]]) == [0.0045, 1.694]   # the plan's own table is left as it is
+
+
+def test_a_runner_up_0_0045_percent_below_an_unproven_plan_says_so():
+    from types import SimpleNamespace
+
+    runner = {"total": 1_999_910.0, "increase": -90.0, "increase_pct": -0.0045, "differences": ["rtx-4090 1 → 2"],
+              "close_call_share": 0.02, "status": "optimal", "fleet": {"rtx-4090": 2}}
+    kind, text = tables.verdict(2_000_000.0, "USD", SimpleNamespace(runner_up=runner, close_call=True), "feasible")
+    assert kind == "not_best" and "costs 1,999,910 USD, 90 USD (0.0045 %) less than this plan's 2,000,000 USD" in text
