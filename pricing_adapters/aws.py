@@ -526,7 +526,8 @@ class AwsPriceSource:
         for itype in sorted(by_type):
             quotes = sorted(by_type[itype])
             price, zone, stamp = quotes[0]
-            note = f"lowest of {len(quotes)} zone quote(s) | spot price of {stamp.isoformat(timespec='seconds')}"
+            note = (f"lowest of {len(quotes)} zone quote{'s' if len(quotes) != 1 else ''} | "
+                    f"spot price of {stamp.isoformat(timespec='seconds')}")
             rows.append(_row(region, itype, facts[itype], "spot", price, 0.0, 0, zone, as_of, SPOT_SOURCE, note))
         return rows
 

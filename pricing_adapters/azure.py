@@ -384,8 +384,8 @@ def _restriction_notes(sku: Any, region: str) -> list[str]:
         kind = _text(_field(r, "type", "type"))
         info = _field(r, "restriction_info", "restrictionInfo")
         if kind.lower() == "zone":
-            zones = _field(info, "zones", "zones") if info is not None else None
-            notes.append(f"restricted in zone(s) {','.join(map(str, zones or [])) or '?'}: {reason}")
+            zones = list(_field(info, "zones", "zones") or []) if info is not None else []
+            notes.append(f"restricted in zone{'s' if len(zones) > 1 else ''} {','.join(map(str, zones)) or '?'}: {reason}")
         else:
             values = [str(v).lower() for v in (_field(r, "values", "values") or [])]
             if not values or region.lower() in values:

@@ -40,17 +40,18 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     offers = source.fetch(regions, progress)
     empty = [r for r in regions if not (offers["region"] == r).any()]
     returned = sum((getattr(source, "returned", None) or {}).get(r, 0) for r in empty)
+    where = f"region{'s' if len(empty) != 1 else ''} {', '.join(empty)}"
     if empty and returned:
         # the listing was there but nothing in it could be used: say why, not "check the region code"
         skipped = ", ".join(f"{v} {k}" for k, v in sorted((getattr(source, "skipped", None) or {}).items()))
         items = getattr(source, "returned_what", "price items")   # what the adapter counts in `returned`
-        raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)}: {returned} {items} "
+        raise PriceSourceError(f"no GPU offers returned for {where}: {returned} {items} "
                                f"were returned and every one was skipped (skipped in this refresh: "
                                f"{skipped or 'none counted'}); nothing was saved")
     if empty:
         # a snapshot claims the regions it covers: an empty region is a typo or an outage, not "no GPUs"
-        raise PriceSourceError(f"no GPU offers returned for region(s) {', '.join(empty)} — check the region "
-                               f"code; nothing was saved")
+        raise PriceSourceError(f"no GPU offers returned for {where} — check the region "
+                               f"code{'s' if len(empty) != 1 else ''}; nothing was saved")
     check_price_jumps(store, source.provider, offers, accept_price_jumps, warn)
     return store.save(source.provider, regions, source.source, offers)
 

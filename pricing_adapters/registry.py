@@ -104,7 +104,7 @@ def register(provider: Provider) -> None:
         raise ValueError(f"provider name {provider.name!r}: use lower-case letters, digits, '-' or '_'")
     unknown = sorted(set(provider.purchase_options) - set(PURCHASE_OPTIONS))
     if unknown:
-        raise ValueError(f"provider {provider.name!r}: unknown purchase option(s) {unknown}")
+        raise ValueError(f"provider {provider.name!r}: unknown purchase option{'s' if len(unknown) != 1 else ''} {unknown}")
     if provider.adapter is not None and ":" not in provider.adapter:
         raise ValueError(f"provider {provider.name!r}: adapter must be 'module:Class', got {provider.adapter!r}")
     _ROWS[provider.name] = provider

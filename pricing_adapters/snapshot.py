@@ -170,7 +170,7 @@ def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
     wanted = list(have if providers is None else providers)
     unknown = sorted(set(wanted) - set(have))
     if unknown:
-        raise ValueError(f"no packaged snapshot for provider(s) {unknown}; have {have}")
+        raise ValueError(f"no packaged snapshot for provider{'s' if len(unknown) != 1 else ''} {unknown}; have {have}")
     frames, names = [], []
     for provider in packaged:
         if provider.name in wanted:

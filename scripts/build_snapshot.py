@@ -184,7 +184,8 @@ def aws_offers(reference: Path, commitments: pd.DataFrame | None = None) -> pd.D
             dropped.append(f"{int(equal.sum())} equal to on-demand")
         if (local & ~equal).any():
             dropped.append(f"{int((local & ~equal).sum())} Local Zone")
-        how = f"lowest of {len(usable)} zone quote(s)" + (f"; dropped {', '.join(dropped)}" if dropped else "")
+        how = (f"lowest of {len(usable)} zone quote{'s' if len(usable) != 1 else ''}"
+               + (f"; dropped {', '.join(dropped)}" if dropped else ""))
         f = _facts_for(facts, sku, "aws_gpu_instance_types.csv")
         rows.append(_row(registry.AWS, region, sku, "spot", best["price"], "", best["source"], f,
                          zone=best["availability_zone"], extra_notes=[how, "spot time unknown"]))

@@ -358,5 +358,6 @@ def diff(
     regions = sorted({f"{p}:{r}" for p, r in shared})
     err.print(f"{counts.get('added', 0)} added, {counts.get('removed', 0)} removed, "
               f"{counts.get('changed', 0)} price changes ({old} → {new}; "
-              f"{len(regions)} region(s) both cover: {', '.join(regions[:6])}{' …' if len(regions) > 6 else ''})")
+              f"{len(regions)} region{'s' if len(regions) != 1 else ''} both cover: {', '.join(regions[:6])}"
+              f"{' …' if len(regions) > 6 else ''})")
     emit(table, fmt, title=f"prices {old} → {new}")

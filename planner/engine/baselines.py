@@ -332,7 +332,7 @@ def _unsolved_note(unsolved: list[tuple[str, SolverError]]) -> str:
 
 def _reason(exc: Exception) -> str:
     """An InfeasibleError's or SolverError's message without the baseline's name it may begin with
-    (`_solve_variant`): split at the first ": " instead, "workload B (≥ 40 GB, 1 GPU(s) per job) has no
+    (`_solve_variant`): split at the first ": " instead, "workload B (≥ 40 GB, 1 GPU per job) has no
     compatible offer …: 24 GB per GPU < 40 GB needed" lost the workload."""
     return getattr(exc, "reason", str(exc))
 

@@ -274,7 +274,7 @@ def _cloud_part(scenario, prices: pd.DataFrame, source: str | None) -> tuple[pd.
 
 
 def _needs(w) -> str:
-    needs = [f"≥ {w.min_gpu_memory_gb:g} GB", f"{w.gpus_per_job} GPU(s) per job"]
+    needs = [f"≥ {w.min_gpu_memory_gb:g} GB", f"{w.gpus_per_job} GPU{'s' if w.gpus_per_job != 1 else ''} per job"]
     if w.framework:
         needs.append(w.framework)
     if w.min_compute_capability:

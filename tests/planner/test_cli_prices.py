@@ -181,7 +181,7 @@ def test_a_region_without_offers_fails_the_refresh_and_saves_nothing(tmp_path, m
     use(monkeypatch, FakeSource())
     result = runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", "us-east-1",
                                  "--region", "us-east1", "--store", str(store)])
-    assert result.exit_code == 1 and "no GPU offers returned for region(s) us-east1" in result.stderr
+    assert result.exit_code == 1 and "no GPU offers returned for region us-east1" in result.stderr
     assert snapshot_ids(store) == []
 
 
@@ -359,3 +359,31 @@ def test_max_price_names_the_offers_it_leaves_out_for_an_unknown_gpu_count():
     assert len(list(csv.DictReader(io.StringIO(capped.stdout)))) == len(rows) - len(uncounted)
     assert (f"warning: {len(uncounted)} offers with an unknown gpu_count left out ("
             in " ".join(capped.stderr.split()))
+
+
+# --- counts in words that agree with the number: "1 region", "2 regions", never "region(s)" -----------------
+
+def test_diff_counts_the_regions_both_snapshots_cover_in_words(tmp_path):
+    from pricing_adapters.store import PriceStore
+
+    store = tmp_path / "s.sqlite"
+    offers = load_snapshot(["aws"])
+    two = offers[offers["region"].isin(["us-east-1", "us-west-2"])]
+    PriceStore(store).save("aws", ["us-east-1"], "packaged rows", two[two["region"] == "us-east-1"])
+    for _ in range(2):   # snapshots #2 and #3 cover both
+        PriceStore(store).save("aws", ["us-east-1", "us-west-2"], "packaged rows", two)
+    one = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store)])
+    assert one.exit_code == 0, one.output
+    assert "0 price changes (1 → 2; 1 region both cover: aws:us-east-1)" in " ".join(one.stderr.split())
+    both = runner.invoke(app, ["prices", "diff", "2", "3", "--store", str(store)])
+    assert "(2 → 3; 2 regions both cover: aws:us-east-1, aws:us-west-2)" in " ".join(both.stderr.split())
+
+
+def test_regions_without_offers_are_counted_in_words(tmp_path, monkeypatch):
+    store = tmp_path / "s.sqlite"
+    use(monkeypatch, FakeSource())
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", "us-east1", "--region", "us-west9",
+                                 "--store", str(store)])
+    assert result.exit_code == 1
+    assert ("no GPU offers returned for regions us-east1, us-west9 — check the region codes; nothing was saved"
+            in " ".join(result.stderr.split()))

@@ -263,7 +263,7 @@ def test_an_infeasible_baseline_keeps_the_workload_its_reason_names(tmp_path):
     (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
     p = plan(tmp_path / "s.yaml")
     note = p.baselines.set_index("baseline").loc["all_onprem", "note"]
-    assert note.startswith("workload big (≥ 40 GB, 1 GPU(s) per job) has no compatible offer"), note
+    assert note.startswith("workload big (≥ 40 GB, 1 GPU per job) has no compatible offer"), note
     assert "24 GB per GPU < 40 GB needed" in note
 
 

@@ -190,7 +190,7 @@ def test_cloud_share_cap_below_the_work_only_the_cloud_can_serve_names_that_work
         plan(cloud_only_scenario(tmp_path, 150, 0.5), baselines=False)
     text = str(info.value)
     assert "max_cloud_share 0.5 < 0.571 needed at the least" in text
-    assert "big-memory (≥ 24 GB, 1 GPU(s) per job) no on-prem card can serve: 57.1 % of the work" in text
+    assert "big-memory (≥ 24 GB, 1 GPU per job) no on-prem card can serve: 57.1 % of the work" in text
     assert "on-prem capacity is limited" not in text and "training" not in text
 
 

@@ -377,7 +377,7 @@ def test_an_azure_listing_with_nothing_readable_ends_the_cli_refresh_in_one_line
     result = _cli_refresh("azure", "eastus", store.path)
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.strip().splitlines()
-    assert line.startswith("refresh failed: no GPU offers returned for region(s) eastus")
+    assert line.startswith("refresh failed: no GPU offers returned for region eastus")
     _assert_unchanged(store, before)
 
 

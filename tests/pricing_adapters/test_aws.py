@@ -275,7 +275,7 @@ def test_full_fetch_of_one_region(session):
 
     spot = rows.loc["aws:us-east-1:p4d.24xlarge:spot"]
     assert (spot.hourly_price, spot.zone) == (2.4655, "use1-az1")   # lowest of 8.1915, 8.1203, 7.8799, 2.4655
-    assert spot.note == "lowest of 4 zone quote(s) | spot price of 2026-07-20T13:00:00+00:00"
+    assert spot.note == "lowest of 4 zone quotes | spot price of 2026-07-20T13:00:00+00:00"
     assert spot.source == "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
 
     # rows from the second and third page
@@ -553,7 +553,7 @@ def test_spot_takes_the_newest_quote_per_zone_then_the_lowest_zone(session):
     stubs.done()
     spot = _by_id(df).loc["aws:us-east-1:g5.12xlarge:spot"]
     assert (spot.hourly_price, spot.zone, spot.term_months) == (2.1, "use1-az2", 0)
-    assert spot.note.startswith("lowest of 3 zone quote(s)")
+    assert spot.note.startswith("lowest of 3 zone quotes")
 
 
 def test_two_regions_use_their_own_clients_and_endpoints(session):
@@ -911,7 +911,7 @@ def test_more_spot_quotes_than_any_region_has_fail_the_refresh(session):
 
     spot = _by_id(fetch(10_000)).loc["aws:us-east-1:p4d.24xlarge:spot"]   # MAX_OFFERS_PER_REGION quotes: read
     assert (spot.hourly_price, spot.zone) == (2.5, "use1-az9999")
-    assert spot.note.startswith("lowest of 10000 zone quote(s)")
+    assert spot.note.startswith("lowest of 10000 zone quotes")
     with pytest.raises(PriceSourceError, match=r"^AWS DescribeSpotPriceHistory in us-east-1: the spot quotes "
                                                r"\(instance type and zone\) went past 10,000 for one region"):
         fetch(10_001)

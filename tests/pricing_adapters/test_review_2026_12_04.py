@@ -265,9 +265,9 @@ def _eastus_page_per_month() -> bytes:
 
 
 @pytest.mark.parametrize("body, said", [
-    (_eastus_page_per_month(), "no GPU offers returned for region(s) eastus: 4 price items were returned and every one "
+    (_eastus_page_per_month(), "no GPU offers returned for region eastus: 4 price items were returned and every one "
                                "was skipped (skipped in this refresh: 3 unknown_unit, 1 windows); nothing was saved"),
-    (b'{"Items": [], "NextPageLink": null}', "no GPU offers returned for region(s) eastus — check the region code; "
+    (b'{"Items": [], "NextPageLink": null}', "no GPU offers returned for region eastus — check the region code; "
                                              "nothing was saved"),
 ], ids=["all skipped", "none returned"])
 def test_a_refresh_whose_items_were_all_skipped_says_so_with_the_reasons(tmp_path, body, said):

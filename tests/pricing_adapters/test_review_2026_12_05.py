@@ -303,7 +303,7 @@ def test_a_region_whose_every_accelerator_type_is_malformed_says_so(session, tmp
     with pytest.raises(PriceSourceError) as info:
         refresh(stubs.source, [REGION], PriceStore(tmp_path / "s.sqlite"))
     n = sum(any(k in t for k in ("GpuInfo", "NeuronInfo", "InferenceAcceleratorInfo")) for t in describe["InstanceTypes"])
-    assert str(info.value).startswith(f"no GPU offers returned for region(s) {REGION}: {n} accelerator instance "
+    assert str(info.value).startswith(f"no GPU offers returned for region {REGION}: {n} accelerator instance "
                                       f"types were returned and every one was skipped (skipped in this refresh: "
                                       f"{n} malformed")
     assert "check the region" not in str(info.value)
