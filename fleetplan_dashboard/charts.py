@@ -144,6 +144,13 @@ def utilisation_chart(util: pd.DataFrame, availability: float) -> go.Figure:
     return _layout(fig, "Utilisation of owned cards", "% of owned hours busy", height=320)
 
 
+def _price_date(as_of) -> str:
+    """When an offer's price was read, for its hover: "as of 2026-07-20", or "undated" where its source gives no date
+    (an empty `as_of`: the packaged spot prices; it read "as of " with nothing after it)."""
+    shown = "" if as_of is None or pd.isna(as_of) else str(as_of).strip()
+    return f"as of {shown}" if shown else "undated"
+
+
 def offers_chart(view: pd.DataFrame, per_reference: str | None = None) -> go.Figure:
     """USD per GPU-hour of each offer by GPU — or, with `per_reference` (a reference GPU), USD per hour
     of that GPU's work (`usd_per_reference_gpu_hour`) — coloured by provider, shaped by purchase option."""
@@ -159,8 +166,8 @@ def offers_chart(view: pd.DataFrame, per_reference: str | None = None) -> go.Fig
         fig.add_trace(go.Scatter(
             x=g["gpu"], y=g[column], mode="markers", name=f"{provider} {option}",
             marker=dict(color=colours.get(provider), symbol=symbols.get(option, "circle"), size=8, opacity=0.75),
-            customdata=g[["sku", "region", "as_of"]].astype(str).to_numpy(),
-            hovertemplate="%{customdata[0]} (%{customdata[1]})<br>%{y:.3f} " + unit + "<br>as of %{customdata[2]}"
+            customdata=g[["sku", "region"]].astype(str).assign(dated=g["as_of"].map(_price_date)).to_numpy(),
+            hovertemplate="%{customdata[0]} (%{customdata[1]})<br>%{y:.3f} " + unit + "<br>%{customdata[2]}"
                           "<extra></extra>"))
     fig.update_xaxes(categoryorder="array", categoryarray=order)
     ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200]

@@ -296,3 +296,26 @@ def test_a_runner_up_0_0045_percent_below_an_unproven_plan_says_so():
               "close_call_share": 0.02, "status": "optimal", "fleet": {"rtx-4090": 2}}
     kind, text = tables.verdict(2_000_000.0, "USD", SimpleNamespace(runner_up=runner, close_call=True), "feasible")
     assert kind == "not_best" and "costs 1,999,910 USD, 90 USD (0.0045 %) less than this plan's 2,000,000 USD" in text
+
+
+# ---------------------------------------------------------------------------------------------------
+# The prices chart
+
+
+def test_the_price_chart_hover_says_undated_where_an_offer_has_no_date():
+    from fleetplan_dashboard import charts
+
+    # the packaged AWS spot prices carry no as_of (pricing_adapters/snapshots/manifest.json: 16 spot rows without)
+    view = pd.DataFrame({"gpu": ["A10G", "A10G", "T4"], "usd_per_gpu_hour": [1.006, 0.4246, 0.2158],
+                         "provider": ["aws"] * 3, "purchase_option": ["on_demand", "spot", "spot"],
+                         "sku": ["g5.xlarge", "g5.xlarge", "g4dn.xlarge"], "region": ["us-east-1"] * 3,
+                         "as_of": pd.Series(["2026-07-20", "", None], dtype="string")})
+    fig = charts.offers_chart(view)
+    hovers = {}
+    for trace in fig.data:
+        for sku, _region, when in trace.customdata:
+            hovers[(trace.name, sku)] = trace.hovertemplate.replace("%{customdata[2]}", str(when))
+    assert hovers[("aws on_demand", "g5.xlarge")].endswith("<br>as of 2026-07-20<extra></extra>")
+    assert hovers[("aws spot", "g5.xlarge")].endswith("<br>undated<extra></extra>")
+    assert hovers[("aws spot", "g4dn.xlarge")].endswith("<br>undated<extra></extra>")
+    assert not any("as of <" in h or "as of nan" in h or "as of <NA>" in h for h in hovers.values())
