@@ -1,11 +1,13 @@
 """The plan as an XLSX finance workbook, built in memory first so a failure never leaves a half-written file.
 
 Every sheet is an Excel table (filters on its header). Money is formatted `#,##0.00` with the currency code
-in the column header, shares are fractions formatted as percentages (savings, utilisation, rates), and
-every monthly row carries the first day of its month from the plan start. The totals of the monthly and
-yearly sheets are formulas (SUM / SUMPRODUCT over cell ranges and cell arithmetic, built from cell
-positions only, never from user text) written together with their computed values, so a reader that
-does not recalculate (pandas, openpyxl's data_only, a preview) sees the same numbers Excel computes.
+and its basis in the column header (`total (USD, present value at 8%/year)`, `amount (USD, nominal: as paid)`;
+the monthly and yearly sheets name it in the column: `total_nominal`, `total_discounted`), shares are fractions
+formatted as percentages (savings, utilisation, rates), and every monthly row carries the first day of its month
+from the plan start. The totals of the monthly and yearly sheets are formulas (SUM / SUMPRODUCT over cell
+ranges and cell arithmetic, built from cell positions only, never from user text) written together with their
+computed values, so a reader that does not recalculate (pandas, openpyxl's data_only, a preview) sees the same
+numbers Excel computes.
 Text cells are string cells (never formulas) holding the text as typed, control characters shown as \\xNN
 (`workbook_text`); those that start like a formula carry the quote_prefix format, so editing one in Excel
 keeps it text. See docs/workbook.md.
@@ -90,31 +92,37 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
 
     require_plan(plan, "plan_to_excel (to_excel)")
     first = plan_start(start, plan.scenario)
-    money = f" ({plan.currency})"
+    money = f" ({plan.currency})"   # the monthly and yearly sheets: their headers say nominal or present value
+    present = present_money(plan)
+    # money as paid in its month, never discounted: the schedule's capex and credits, break-even's rates of a card
+    # bought in month 1 (engine.readback.break_even), the unit prices
+    paid, undiscounted = f" ({plan.currency}, nominal: as paid)", f" ({plan.currency}, nominal: undiscounted)"
+    prices = f" ({plan.currency}, nominal)"
     monthly = monthly_sheet(plan, first, money)
     sheets = {
         "summary": summary_sheet(plan, first),
         "yearly": yearly_sheet(plan, first, money, monthly.frame),
         "monthly": monthly,
         "fleet": fleet_sheet(plan),
-        "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], money, dates=("month_start",)),
-        "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], money),
-        "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], money),
+        "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], paid, dates=("month_start",)),
+        # present values (engine.readback.owned_decisions), as the totals of the plans below
+        "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], present),
+        "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], present),
         "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
-                                ["total_if_forbidden", "increase"], money),
+                                ["total_if_forbidden", "increase"], present),
         "runner-up": runner_up_sheet(plan),
         "count alternatives": _formatted(_shares(count_alternatives(plan), {"increase_pct": 100}), ["total", "increase"],
-                                         money),
+                                         present),
         "flip points": _formatted(_shares(_or_empty(plan.flip_points, FLIP_COLUMNS),
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
         "cap costs": _formatted(_shares(_joined(_or_empty(getattr(plan, "cap_costs", None), CAP_COST_COLUMNS),
-                                                "dropped_in"), {"saving_pct": 100}), ["total_without", "saving"], money),
+                                                "dropped_in"), {"saving_pct": 100}), ["total_without", "saving"], present),
         "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
-                             ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], money),
+                             ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], undiscounted),
         "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),
         "assumptions": assumptions_sheet(plan, first),
         "prices used": _formatted(_shares(prices_used(plan), {"maintenance_rate_per_year": 1}),
-                              ["hourly_price", "upfront_price", "capex_per_unit"], money),
+                              ["hourly_price", "upfront_price", "capex_per_unit"], prices),
     }
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True})
@@ -131,7 +139,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
 
 
 def _formatted(df: pd.DataFrame, columns: list[str], money: str, dates: tuple[str, ...] = ()) -> Sheet:
-    """`df` with the currency code appended to the headers of its money `columns`, share columns
+    """`df` with `money` (the currency and its basis: " (USD, nominal: as paid)") appended to the headers of its
+    money `columns`, share columns
     (headers ending in "(%)") formatted as percentages and `dates` as months."""
     df = df.rename(columns={c: c + money for c in columns if c in df.columns})
     formats = {c: RATE if "hour" in c else MONEY for c in df.columns if c.endswith(money)}
@@ -141,10 +150,15 @@ def _formatted(df: pd.DataFrame, columns: list[str], money: str, dates: tuple[st
     return Sheet(df, formats)
 
 
+def present_money(plan: Plan) -> str:
+    """The header suffix of a column of present values, as the summary's total: " (USD, present value at 8%/year)"."""
+    return f" ({plan.currency}, {present_value_basis(plan)})"
+
+
 def fleet_sheet(plan: Plan) -> Sheet:
     """The fleet, its cost said to be a present value (the purchase schedule's amounts are nominal), the header
     noting why its rows fall short of the total where the site has a fixed cost (`site_cost_note`)."""
-    basis = f" ({plan.currency}, {present_value_basis(plan)})"
+    basis = present_money(plan)
     sheet = _formatted(plan.fleet, ["cost"], basis)
     note = site_cost_note(plan)
     return Sheet(sheet.frame, sheet.formats, notes=(("cost" + basis, note),) if note else ())

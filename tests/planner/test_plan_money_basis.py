@@ -94,3 +94,32 @@ def test_without_a_site_cost_the_workbooks_fleet_header_has_no_note():
     ws = load_workbook(io.BytesIO(plan_to_excel(plan(STARTUP, baselines=False), start="2027-01")))["fleet"]
     header = {c.value: c for c in ws[1]}
     assert header["cost (USD, present value at 0%/year (undiscounted))"].comment is None
+
+
+def test_every_money_header_of_the_workbook_says_present_value_or_nominal():
+    """Each money column of the workbook's tables says its basis as the fleet's does (engine: the schedule's amounts
+    are capex and credits as paid; break-even's are a card's rates, undiscounted; the prices as charged; the owned
+    cards' fixed_costs_avoided, the baselines', decisions', count alternatives' and cap costs' totals present
+    values). The monthly and yearly sheets alone keep "(USD)": their columns are named total_nominal,
+    total_discounted and …_present_value."""
+    p = plan(INDUSTRIAL, baselines=False)
+    book = load_workbook(io.BytesIO(plan_to_excel(p, start="2027-01")))
+    pv, paid = "(USD, present value at 8%/year)", "(USD, nominal: as paid)"
+    undiscounted, nominal = "(USD, nominal: undiscounted)", "(USD, nominal)"
+    expected = {"fleet": [f"cost {pv}"], "purchase schedule": [f"amount {paid}"],
+                "owned cards": [f"fixed_costs_avoided {pv}"],
+                "decisions": [f"total_if_forbidden {pv}", f"increase {pv}"],
+                "count alternatives": [f"total {pv}", f"increase {pv}"], "cap costs": [f"total_without {pv}", f"saving {pv}"],
+                "break-even": [f"cloud_cost_per_reference_hour {undiscounted}", f"card_fixed_cost_per_month {undiscounted}"],
+                "prices used": [f"hourly_price {nominal}", f"upfront_price {nominal}", f"capex_per_unit {nominal}"]}
+    for sheet, names in expected.items():
+        assert [c.value for c in book[sheet][1] if "USD" in str(c.value)] == names, sheet
+    assert {ws.title for ws in book.worksheets for c in ws[1] if str(c.value).endswith("(USD)")} == {"monthly", "yearly"}
+    # as paid: the 88 A100 80 GB PCIe bought at 11,500 + 2,500 USD each
+    header = [c.value for c in book["purchase schedule"][1]]
+    rows = [dict(zip(header, r)) for r in book["purchase schedule"].iter_rows(min_row=2, values_only=True)]
+    assert sum(r[f"amount {paid}"] for r in rows if r["action"] == "buy") == pytest.approx(1_232_000)
+    # the baselines (planned without them above): startup-hybrid's, at its discount rate of 0
+    header = [c.value for c in load_workbook(io.BytesIO(plan_to_excel(plan(STARTUP), start="2027-01")))["baselines"][1]]
+    undiscounted_pv = "(USD, present value at 0%/year (undiscounted))"
+    assert [h for h in header if "USD" in h] == [f"total {undiscounted_pv}", f"savings {undiscounted_pv}"]

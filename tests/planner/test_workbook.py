@@ -23,6 +23,8 @@ from planner import add_decisions, load_scenario, plan
 from planner.reports import plan_to_excel
 
 # shares: one decimal, up to four under 0.05 % (docs/workbook.md; rendered in test_workbook_shares.py)
+# the money of the plans the hybrid fixture compares: present values at its discount rate (docs/workbook.md)
+PV = "(USD, present value at 8%/year)"
 SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 REF = r"(?:[A-Za-z]+!)?[A-Z]{1,3}[0-9]+"
 RANGE = rf"{REF}:[A-Z]{{1,3}}[0-9]+"
@@ -217,7 +219,8 @@ def test_money_has_its_currency_in_the_header_and_shares_are_percentages(hybrid)
         header = [c.value for c in ws[1]]
         for j, name in enumerate(header):
             cells = [row[j] for row in ws.iter_rows(min_row=2) if isinstance(row[j].value, (int, float, str))]
-            if name.endswith("(USD)") or name.startswith("cost (USD, present value"):   # the fleet's says its basis
+            if name.endswith(("(USD)", "(USD, present value at 8%/year)", "(USD, nominal: as paid)",   # with its basis
+                              "(USD, nominal: undiscounted)", "(USD, nominal)")):
                 assert {c.number_format for c in cells} <= {"#,##0.00", "#,##0.0000"} and cells, (ws.title, name)
             if name.endswith("(%)"):
                 assert {c.number_format for c in cells} == {SHARE}, (ws.title, name)
@@ -225,7 +228,7 @@ def test_money_has_its_currency_in_the_header_and_shares_are_percentages(hybrid)
                    (c.value for c in ws[1]))
     baselines = book.rows("baselines")
     for r in baselines:    # a share of the baseline's total, not percent points
-        assert r["savings (%)"] == pytest.approx(r["savings (USD)"] / r["total (USD)"], rel=1e-9)
+        assert r["savings (%)"] == pytest.approx(r[f"savings {PV}"] / r[f"total {PV}"], rel=1e-9)
         assert 0 < r["savings (%)"] < 1
     summary = {r[0].value: r for r in book.formulas["summary"].iter_rows(min_row=2)}
     assert summary["total"][1].number_format == "#,##0.00"
@@ -251,7 +254,8 @@ def test_an_empty_table_still_has_its_header_and_filters(worked):
     p, book = worked
     assert len(p.owned) == 0          # the worked example owns no cards
     ws = book.formulas["owned cards"]
-    assert [c.value for c in ws[1]] == [c.replace("fixed_costs_avoided", "fixed_costs_avoided (USD)") for c in p.owned.columns]
+    pv = "(USD, present value at 0%/year (undiscounted))"   # the worked example's discount_rate is 0
+    assert [c.value for c in ws[1]] == [c.replace("fixed_costs_avoided", f"fixed_costs_avoided {pv}") for c in p.owned.columns]
     assert ws.max_row == 1 and ws.auto_filter.ref == f"A1:{ws.cell(1, ws.max_column).column_letter}1"
 
 
@@ -302,11 +306,11 @@ def test_decision_sheets_carry_the_plans_decisions_runner_up_and_flip_points(hyb
     for row, want in zip(decisions, p.decisions.to_dict("records")):
         assert (row["decision"], row["card_or_offer"], row["month"]) == (want["decision"], want["card_or_offer"], want["month"])
         if want["status"] == "infeasible":        # no fleet: blank money cells, the reason in the note
-            assert row["total_if_forbidden (USD)"] is None and "min_units" in row["note"]
+            assert row[f"total_if_forbidden {PV}"] is None and "min_units" in row["note"]
             continue
-        assert row["total_if_forbidden (USD)"] == pytest.approx(want["total_if_forbidden"], rel=1e-12)
+        assert row[f"total_if_forbidden {PV}"] == pytest.approx(want["total_if_forbidden"], rel=1e-12)
         # a share of the plan's total, one scale in the workbook: increase / total
-        assert row["increase (%)"] == pytest.approx(row["increase (USD)"] / p.total, rel=1e-9)
+        assert row["increase (%)"] == pytest.approx(row[f"increase {PV}"] / p.total, rel=1e-9)
     runner = {r["field"]: r for r in book.rows("runner-up")}
     assert runner["close_call"]["value"] is p.close_call
     assert runner["runner_up.total"]["value"] == pytest.approx(p.runner_up["total"])

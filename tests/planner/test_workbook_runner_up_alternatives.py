@@ -28,8 +28,21 @@ from planner.reports import plan_to_excel
 INDUSTRIAL = ROOT / "scenarios" / "industrial.yaml"
 A100 = "a100-80gb-pcie"
 MONEY, SHARE = "#,##0.00", "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
-COLUMNS = ["card", "units", "alternative_units", "status", "total (USD)", "increase (USD)", "increase (%)", "differences",
-           "fleet"]
+# the money headers say their basis (docs/workbook.md): present values at the scenario's discount rate, start-up
+# hybrid's 0 and industrial's 8 %/year
+BASIS = {0.0: "USD, present value at 0%/year (undiscounted)", 0.08: "USD, present value at 8%/year"}
+
+
+def money(p, name: str) -> str:
+    """The header of the money column `name` in a workbook of plan `p`."""
+    return f"{name} ({BASIS[p.scenario.discount_rate]})"
+
+
+def columns(discount_rate: float) -> list[str]:
+    """The count alternatives sheet's header, in a workbook of a scenario discounted at `discount_rate`."""
+    pv = BASIS[discount_rate]
+    return ["card", "units", "alternative_units", "status", f"total ({pv})", f"increase ({pv})", "increase (%)",
+            "differences", "fleet"]
 
 
 def read(p) -> object:
@@ -123,7 +136,7 @@ def test_each_count_alternative_is_a_row_of_its_sheet(made):
     wanted = p.runner_up["count_alternatives"]
     assert wanted
     ws = wb["count alternatives"]
-    assert [c.value for c in ws[1]] == COLUMNS
+    assert [c.value for c in ws[1]] == columns(p.scenario.discount_rate)
     (table,) = ws.tables.values()
     assert table.ref == ws.dimensions and table.autoFilter.ref == ws.dimensions and not table.totalsRowCount
     rows = alternative_rows(wb)
@@ -133,13 +146,13 @@ def test_each_count_alternative_is_a_row_of_its_sheet(made):
             a["card"], a["units"], a["alternative_units"], a["status"])
         if a["total"] is None:            # no fleet holds that many: blank money, no fleet
             assert a["status"] == "infeasible"
-            assert all(row[k].value is None for k in ("total (USD)", "increase (USD)", "increase (%)", "fleet"))
+            assert all(row[k].value is None for k in (money(p, "total"), money(p, "increase"), "increase (%)", "fleet"))
             continue
-        assert row["total (USD)"].value == pytest.approx(a["total"], rel=1e-12)
-        assert row["increase (USD)"].value == pytest.approx(a["increase"], rel=1e-12)
+        assert row[money(p, "total")].value == pytest.approx(a["total"], rel=1e-12)
+        assert row[money(p, "increase")].value == pytest.approx(a["increase"], rel=1e-12)
         assert row["increase (%)"].value == pytest.approx(a["increase_pct"] / 100, rel=1e-12)
         assert row["increase (%)"].value == pytest.approx(a["increase"] / p.total, rel=1e-9)
-        assert row["total (USD)"].number_format == row["increase (USD)"].number_format == MONEY
+        assert row[money(p, "total")].number_format == row[money(p, "increase")].number_format == MONEY
         assert row["increase (%)"].number_format == SHARE
         assert fleet_of(row["fleet"].value) == a["fleet"]
         mine = p.runner_up["plan_fleet"]
@@ -156,15 +169,15 @@ def test_one_more_a100_is_the_best_plan_holding_that_many(request, which, units,
     (row,) = [r for r in alternative_rows(wb) if r["card"].value == A100 and r["alternative_units"].value == units]
     path = HYBRID if which == "hybrid" else INDUSTRIAL
     solved = plan(path, baselines=False, extra_constraints=at_least(A100, units))
-    assert row["total (USD)"].value == pytest.approx(solved.total, rel=1e-6)
-    assert round(row["total (USD)"].value) == stated
-    assert row["increase (USD)"].value == pytest.approx(solved.total - p.total, abs=1e-6 * p.total)
+    assert row[money(p, "total")].value == pytest.approx(solved.total, rel=1e-6)
+    assert round(row[money(p, "total")].value) == stated
+    assert row[money(p, "increase")].value == pytest.approx(solved.total - p.total, abs=1e-6 * p.total)
 
 
 def test_hybrid_no_a100_leaves_no_fleet_and_the_runner_up_already_differs_in_types(hybrid):
     p, wb = hybrid
     (none,) = [r for r in alternative_rows(wb) if r["card"].value == A100 and r["alternative_units"].value == 0]
-    assert none["status"].value == "infeasible" and none["total (USD)"].value is None   # min_units holds one
+    assert none["status"].value == "infeasible" and none[money(p, "total")].value is None   # min_units holds one
     rows = runner_rows(wb)
     # keeping an owned RTX 3060 is the runner-up and another set of types at once: other_types is that plan
     assert rows["other_types.same_as_runner_up"][0].value is True
@@ -183,7 +196,8 @@ def test_without_decisions_the_sheets_have_no_such_rows(tmp_path):
     wb = load_workbook(out)
     ws = wb["count alternatives"]
     # no rows: the header alone with its filters, no table (Excel tables need a data row)
-    assert [c.value for c in ws[1]] == COLUMNS and ws.max_row == 1 and ws.auto_filter.ref == "A1:I1"
+    assert [c.value for c in ws[1]] == columns(load_scenario(HYBRID).discount_rate)
+    assert ws.max_row == 1 and ws.auto_filter.ref == "A1:I1"
     assert not ws.tables
     runner = wb["runner-up"]
     assert runner.max_row == 1 and not list(runner.iter_rows(min_row=2))
@@ -207,7 +221,7 @@ def test_a_runner_up_cheaper_than_an_unproven_plan_is_not_a_dearer_fleet():
     assert rows["runner_up.increase_share"][0].value < 0
     texts = {c.value for r in wb["runner-up"].iter_rows() for c in r if isinstance(c.value, str)}
     assert "firm" not in texts and "close call" not in texts
-    assert all(r["increase (USD)"].value < 0 for r in alternative_rows(wb) if r["total (USD)"].value is not None)
+    assert all(r[money(p, "increase")].value < 0 for r in alternative_rows(wb) if r[money(p, "total")].value is not None)
     summary = {r[0]: r[1] for r in wb["summary"].iter_rows(min_row=2, values_only=True)}
     assert any(isinstance(v, str) and v.startswith(NOT_CHEAPEST) for k, v in summary.items() if k.startswith("warning."))
 

@@ -81,8 +81,8 @@ def test_industrials_small_decision_reads_as_its_share_not_as_0(industrial):
     header = [c.value for c in rows[0]]
     month7 = next(dict(zip(header, r)) for r in rows[1:] if r[header.index("month")].value == 7)
     share = month7["increase (%)"]
-    assert month7["increase (USD)"].value == pytest.approx(182.74, abs=0.01)
-    assert share.value == pytest.approx(month7["increase (USD)"].value / p.total, rel=1e-9)
+    assert month7["increase (USD, present value at 8%/year)"].value == pytest.approx(182.74, abs=0.01)
+    assert share.value == pytest.approx(month7["increase (USD, present value at 8%/year)"].value / p.total, rel=1e-9)
     assert share.number_format == SHARE and shown(share.number_format, share.value) == "0.0091%"
 
 
