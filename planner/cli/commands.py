@@ -767,7 +767,8 @@ def _print_plan(p) -> None:
     if len(p.serving):
         emit(p.serving.drop(columns=["unit_id"]), Format.table, float_digits=2,
              title="Serving: whole instances or cards per hour-of-week slot (demand, capacity and served in demand_unit)")
-    emit(p.costs, Format.table, title=f"Cost by category ({money})", float_digits=0)
+    # two columns: narrower than the title, which rich would wrap onto two or three lines
+    emit(p.costs, Format.table, title=f"Cost by category ({money})", float_digits=0, whole_title=True)
     if len(p.utilisation):
         emit(p.utilisation, Format.table, title="Cards held: utilisation and energy", float_digits=2)
     if len(p.break_even):

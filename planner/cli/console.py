@@ -283,9 +283,10 @@ def _is_number_text(text: str) -> bool:
     return True
 
 
-def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) -> None:
+def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, whole_title: bool = False) -> None:
     """Write a table to stdout as a rich table (its first TABLE_ROWS rows, and a line saying how many there
-    are), JSON records or CSV."""
+    are), JSON records or CSV. `whole_title`: the rich table at least as wide as its title, which rich otherwise
+    wraps to a narrow table's width (a title longer than the console still wraps)."""
     if fmt is Format.json:
         from planner.reports.tables import records
 
@@ -300,7 +301,8 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4) 
         from rich.text import Text
 
         # the title as text, not markup: it holds file names and store paths ("m/[/x]/p.sqlite" raised MarkupError)
-        table = Table(title=Text(visible(title)) if title else None, show_lines=False)   # (Text skips render_str)
+        shown = Text(visible(title)) if title else None   # (Text skips render_str)
+        table = Table(title=shown, show_lines=False, min_width=shown.cell_len if shown and whole_title else None)
         for col in df.columns:
             table.add_column(str(col), justify="right" if _numbers_column(df[col]) else "left")
         for row in df.head(TABLE_ROWS).itertuples(index=False):

@@ -123,3 +123,17 @@ def test_every_money_header_of_the_workbook_says_present_value_or_nominal():
     header = [c.value for c in load_workbook(io.BytesIO(plan_to_excel(plan(STARTUP), start="2027-01")))["baselines"][1]]
     undiscounted_pv = "(USD, present value at 0%/year (undiscounted))"
     assert [h for h in header if "USD" in h] == [f"total {undiscounted_pv}", f"savings {undiscounted_pv}"]
+
+
+def test_the_cost_by_category_title_is_one_line_over_its_narrow_table():
+    """Its two columns make a table 28 characters wide; rich wrapped the 63-character title to that width, onto three lines
+    ("Cost by category (USD," / "present value at 0%/year" / "(undiscounted))"). Piped, the CLI's tables are
+    160 columns wide (console.stdout_console)."""
+    result = CliRunner().invoke(app, ["plan", str(STARTUP), "--no-decisions", "--no-baselines"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    title = "Cost by category (USD, present value at 0%/year (undiscounted))"
+    (at,) = [i for i, line in enumerate(lines) if "Cost by category" in line]
+    assert lines[at].strip() == title and len(title) == 63
+    # the table below it is as wide as the title, its rows as before
+    assert len(lines[at + 1]) >= len(title) and lines[at + 1].startswith("┏") and "capex" in lines[at + 4]
