@@ -38,6 +38,7 @@ from planner.reports.tables import (
     present_value_basis,
     prices_used,
     require_plan,
+    share_text,
     site_cost_note,
     starts_a_formula,
     summary_table,
@@ -391,7 +392,7 @@ def _verdict(plan: Plan, runner: dict) -> tuple[str, str | None]:
         return "no runner-up", None   # why: runner_up.note
     if verdict == "not_best":
         pct = runner.get("increase_pct")
-        share = "" if pct is None else f" ({-pct:.2f} %)"
+        share = "" if pct is None else f" ({share_text(-pct)} %)"   # 0.0045 %, not 0.00 % (as the summary)
         return "not the best plan", (
             f"the runner-up costs {-runner['increase']:,.2f} {plan.currency}{share} less than this plan, whose own "
             "solve stopped before it proved the least cost (status " + str(plan.status) + "); plan it with more "

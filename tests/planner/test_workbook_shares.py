@@ -96,3 +96,15 @@ def test_every_share_of_the_workbook_has_the_format(industrial):
                     assert cell.number_format == SHARE, (ws.title, cell.coordinate)
                     found += 1
     assert found > 20   # decisions, baselines, runner-up, break-even, speeds, prices used, the summary …
+
+
+def test_the_runner_up_note_gives_a_small_share_as_the_summary_does():
+    # a runner-up 90 USD below an unproven plan of 2,000,000 USD: 90 / 2,000,000 = 0.0045 %, which read 0.00 %
+    from types import SimpleNamespace
+
+    from planner.reports.excel import _verdict
+
+    told = SimpleNamespace(status="feasible", total=2_000_000.0, close_call=False, currency="USD")
+    runner = {"total": 1_999_910.0, "increase": -90.0, "increase_pct": -0.0045, "status": "optimal"}
+    verdict, note = _verdict(told, runner)
+    assert verdict == "not the best plan" and note.startswith("the runner-up costs 90.00 USD (0.0045 %) less than this plan")
