@@ -797,9 +797,9 @@ def _print_baselines(p) -> None:
 def _money(p) -> str:
     """What a plan's sums of money are, for a table's title: "USD, present value at 8%/year", as the Markdown
     summary's headings (compare's "USD, present value" names no rate: its two sides may differ)."""
-    from planner.reports.tables import present_value_basis
+    from planner.reports.tables import present_money
 
-    return f"{p.currency}, {present_value_basis(p)}"
+    return present_money(p)
 
 
 def _percent(pct: float | None) -> str:

@@ -35,6 +35,7 @@ from planner.reports.tables import (
     generated_at,
     maybe_write,
     plan_start,
+    present_money,
     present_value_basis,
     prices_used,
     require_plan,
@@ -94,7 +95,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     require_plan(plan, "plan_to_excel (to_excel)")
     first = plan_start(start, plan.scenario)
     money = f" ({plan.currency})"   # the monthly and yearly sheets: their headers say nominal or present value
-    present = present_money(plan)
+    present = present_header(plan)
     # money as paid in its month, never discounted: the schedule's capex and credits, break-even's rates of a card
     # bought in month 1 (engine.readback.break_even), the unit prices
     paid, undiscounted = f" ({plan.currency}, nominal: as paid)", f" ({plan.currency}, nominal: undiscounted)"
@@ -151,15 +152,15 @@ def _formatted(df: pd.DataFrame, columns: list[str], money: str, dates: tuple[st
     return Sheet(df, formats)
 
 
-def present_money(plan: Plan) -> str:
+def present_header(plan: Plan) -> str:
     """The header suffix of a column of present values, as the summary's total: " (USD, present value at 8%/year)"."""
-    return f" ({plan.currency}, {present_value_basis(plan)})"
+    return f" ({present_money(plan)})"
 
 
 def fleet_sheet(plan: Plan) -> Sheet:
     """The fleet, its cost said to be a present value (the purchase schedule's amounts are nominal), the header
     noting why its rows fall short of the total where the site has a fixed cost (`site_cost_note`)."""
-    basis = present_money(plan)
+    basis = present_header(plan)
     sheet = _formatted(plan.fleet, ["cost"], basis)
     note = site_cost_note(plan)
     return Sheet(sheet.frame, sheet.formats, notes=(("cost" + basis, note),) if note else ())
@@ -343,7 +344,7 @@ def runner_up_sheet(plan: Plan) -> Sheet:
     share (below 0: it costs less), what differs, the best plan with other card types (`other_types`, the same
     figures, and whether it is the runner-up's fleet) and the fleets (units per card or offer: the plan's, the
     runner-up's, other types'); the header alone when decision values were not computed."""
-    runner, cur = plan.runner_up, f"{plan.currency}, {present_value_basis(plan)}"   # as the summary's total
+    runner, cur = plan.runner_up, present_money(plan)   # as the summary's total
     rows: list[tuple] = []
     if runner is not None:
         verdict, why = _verdict(plan, runner)

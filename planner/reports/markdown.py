@@ -13,6 +13,7 @@ from planner.engine import Plan
 from planner.reports.tables import (
     grouping_line,
     maybe_write,
+    present_money,
     present_value_basis,
     price_dates,
     require_plan,
@@ -149,7 +150,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if description:   # the only user text that starts a line of its own
         lines += [description, ""]
     basis = present_value_basis(plan)
-    money = f"{cur}, {basis}"   # every sum of money below is a present value but the purchase schedule's (nominal)
+    money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "
               f"status {plan.status}). Prices: {_text(plan.prices.get('source'))}, {_text(price_dates(plan.prices))}."

@@ -349,6 +349,12 @@ def present_value_basis(plan: Plan) -> str:
     return f"present value at {rate * 100:g}%/year" + (" (undiscounted)" if rate == 0 else "")
 
 
+def present_money(plan: Plan) -> str:
+    """The currency and basis of a plan's totals, for a label: "USD, present value at 8%/year" (the CLI's titles, the
+    Markdown summary's headings, the workbook's headers, the dashboard's labels)."""
+    return f"{plan.currency}, {present_value_basis(plan)}"
+
+
 # A share of a total under this many percent, but not 0, is shown with two significant digits: a table's one or two
 # decimals read it as 0 (industrial's +183 USD decision is 0.0091 % of its 2,017,777 USD total). The workbook's
 # number format (excel.SHARE) shows such a share with up to four decimals.
