@@ -36,8 +36,9 @@ def _month_ticks(fig: go.Figure, horizon: int) -> None:
 
 
 def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, horizon: int | None,
-                     names: dict[str, str] | None = None) -> go.Figure:
-    """Cumulative present-value cost per plan, with the break-even month marked."""
+                     names: dict[str, str] | None = None, basis: str = "present value") -> go.Figure:
+    """Cumulative present-value cost per plan, with the break-even month marked; `basis` says what its money is in
+    the axis title and the hover ("present value at 8%/year": reports.tables.present_value_basis)."""
     fig = go.Figure()
     for col in cum.columns:
         if col == "month":
@@ -49,7 +50,7 @@ def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, h
         name = (names or {}).get(col, name)
         fig.add_trace(go.Scatter(x=cum["month"], y=cum[col], name=name, mode="lines",
                                  line=dict(color=colour, dash=dash, width=3 if col == "recommended" else 2),
-                                 hovertemplate=f"%{{y:,.0f}} {currency}"))
+                                 hovertemplate=f"%{{y:,.0f}} {currency}, {basis}"))
     if break_even is not None:
         label = "end" if break_even > horizon else f"month {break_even}"
         # grey line, dark text on a light box: readable on the light and the dark theme alike
@@ -61,7 +62,7 @@ def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, h
         _month_ticks(fig, horizon)
     else:
         fig.update_xaxes(title="month (each plan's last point: residual value)")
-    return _layout(fig, "Cumulative cost", f"{currency} (present value)")
+    return _layout(fig, "Cumulative cost", f"{currency}, {basis}")
 
 
 def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, float] | None:
@@ -82,7 +83,7 @@ def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, flo
 
 
 def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figure:
-    """Monthly cost stacked by category (nominal; the last bar holds the residual value credit and
+    """Monthly cost stacked by category (nominal: as paid; the last bar holds the residual value credit and
     payments after the horizon). Months far above the others (the capex of month 1) are cut at the top
     of the running costs' scale and labelled with their amount, so the running costs stay readable."""
     fig = go.Figure()
@@ -90,7 +91,7 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
         if cat in monthly and (monthly[cat].abs() > 1e-9).any():
             fig.add_trace(go.Bar(x=monthly["month"], y=monthly[cat], name=cat.replace("_", " "),
                                  marker_color=CATEGORY_COLOURS.get(cat),
-                                 hovertemplate=f"%{{y:,.0f}} {currency}"))
+                                 hovertemplate=f"%{{y:,.0f}} {currency}, nominal"))
     fig.update_layout(barmode="relative")
     _month_ticks(fig, horizon)
     limits = monthly_range(monthly)
@@ -102,13 +103,13 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
         for month, amount in zip(monthly["month"], up):
             if amount > high:
                 fig.add_annotation(x=month, y=high, yanchor="top", showarrow=False, font=dict(size=10, color="#111827"),
-                                   bgcolor="rgba(255,255,255,0.85)", text=f"↑ {amount:,.0f}")
+                                   bgcolor="rgba(255,255,255,0.85)", text=f"↑ {amount:,.0f} {currency}")
         for month, amount in zip(monthly["month"], down):
             if amount < low:
                 fig.add_annotation(x=month, y=low, yanchor="bottom", showarrow=False, font=dict(size=10, color="#111827"),
-                                   bgcolor="rgba(255,255,255,0.85)", text=f"↓ {amount:,.0f}")
+                                   bgcolor="rgba(255,255,255,0.85)", text=f"↓ {amount:,.0f} {currency}")
     title = "Monthly cost by category" + (" (tall bars cut, amount shown)" if limits else "")
-    return _layout(fig, title, f"{currency} per month (nominal)")
+    return _layout(fig, title, f"{currency} per month, nominal: as paid")
 
 
 def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: int) -> go.Figure:

@@ -7,6 +7,7 @@ import streamlit as st
 from fleetplan_dashboard import charts, state, tables
 from planner.errors import PlannerError
 from planner.reports import compare
+from planner.reports.tables import present_value_basis, site_cost_note
 
 CURRENT = "current"
 
@@ -83,6 +84,15 @@ t = comp.totals
 m3.metric("B − A", f"{t['delta']:+,.0f} {cc}",
           f"{t['delta_pct']:+.1f}%" if t["delta_pct"] == t["delta_pct"] and abs(t["delta"]) >= 0.5 else None,
           delta_color="inverse", border=True)
+# what the totals are: present values, at each side's own rate over its own horizon (as `fleetplan compare` says)
+basis_a, basis_b = present_value_basis(pa), present_value_basis(pb)
+if comp.same_basis:
+    basis = basis_a
+    st.caption(f"Totals and costs: {cc}, {basis}.")
+else:
+    basis = basis_a if basis_a == basis_b else "present value, each at its own rate"
+    st.warning(f"Not like for like ({cc}): A sums {pa.horizon_months} months, {basis_a}; B {pb.horizon_months} months, "
+               f"{basis_b}.")
 
 st.subheader("Inputs that differ")
 if comp.inputs.empty:
@@ -111,13 +121,18 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
                      key=f"compare_fleet_{name[0]}", placeholder="", column_config={
                          "action": st.column_config.TextColumn(width=100),
                          "what": st.column_config.TextColumn("units × card or offer", width=165),
-                         "cost": st.column_config.NumberColumn(f"cost, {cc}", format="%,.0f", width=85),
+                         "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=85,
+                                                               help=f"{cc}, {present_value_basis(p)}"),
                          "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=80)})
+        # the site's fixed cost is no row's (as the Plan page's fleet says)
+        note = site_cost_note(p, field="`fixed_onprem_per_month`")
+        if note:
+            st.caption(note)
 
 st.subheader("Costs by category")
 st.dataframe(comp.costs, hide_index=True, width="stretch", key="compare_costs", column_config={
-    c: st.column_config.NumberColumn(f"{c.replace('_', ' ')}, {cc}", format="%,.0f")
+    c: st.column_config.NumberColumn(f"{c.replace('_', ' ')}, {cc} (PV)", format="%,.0f", help=f"{cc}, {basis}")
     for c in ("cost_a", "cost_b", "cost_delta")})
 cum = tables.cumulative_of({"A": pa, "B": pb})
-st.plotly_chart(charts.cumulative_chart(cum, cc, None, None, names={"A": f"A: {label(a_id)}", "B": f"B: {label(b_id)}"}),
-                key="compare_chart")
+st.plotly_chart(charts.cumulative_chart(cum, cc, None, None, names={"A": f"A: {label(a_id)}", "B": f"B: {label(b_id)}"},
+                                        basis=basis), key="compare_chart")

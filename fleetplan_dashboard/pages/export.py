@@ -7,6 +7,7 @@ import streamlit as st
 
 from fleetplan_dashboard import exports, state, tables
 from planner.errors import PlannerError
+from planner.reports.tables import present_value_basis
 from planner.text import one_line
 
 cur = state.current()
@@ -58,7 +59,7 @@ c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_foc
                    help="One row per offer, kind of charge and month, in the FinOps FOCUS 1.0 columns: "
                         "billed, amortised (effective) and list cost; reservations as purchases plus "
                         "committed usage. `x_PresentValue` sums to the plan total.")
-st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months (present value). The JSON is the "
+st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months ({present_value_basis(p)}). The JSON is the "
            "object of `fleetplan plan --format json`; the workbook holds the summary, fleet, monthly costs, "
            "baselines, break-even, assumptions and the prices used; the FOCUS file is "
            "`fleetplan plan --format focus`."

@@ -29,7 +29,7 @@ import streamlit as st
 from fleetplan_dashboard import charts, state, tables, trace
 from planner.engine.baselines import CHEAPER_BY_CAPS
 from planner.errors import PlannerError
-from planner.reports.tables import assumption_line, binds_words
+from planner.reports.tables import assumption_line, binds_words, present_money, present_value_basis, site_cost_note
 
 st.session_state.setdefault("uploads", {})
 
@@ -175,8 +175,10 @@ with st.sidebar:
     _slider("electricity_per_kwh", f"Electricity, {base.currency} per kWh", "%.2f")
     _slider("pue", "PUE (site power ÷ IT power)", "%.2f")
     st.subheader("Caps")
-    st.number_input(f"Capex budget for new hardware, {base.currency} (empty: no cap)", min_value=0.0,
-                    step=5000.0, value=None, key=k("capex_budget"), format="%.0f")
+    st.number_input(f"Capex budget for new hardware, {base.currency} as paid (empty: no cap)", min_value=0.0,
+                    step=5000.0, value=None, key=k("capex_budget"), format="%.0f",
+                    help="Caps the sum of the purchase schedule's buys over the horizon: capex as paid, nominal (not "
+                         "discounted).")
     st.number_input("Power cap, kW of installed IT power (empty: no cap)", min_value=0.0, step=0.5, value=None,
                     key=k("power_cap_kw"), format="%.1f")
     st.subheader("Cloud")
@@ -242,6 +244,8 @@ if outcome.kind != "ok":
     st.stop()
 p = outcome.plan
 cc = p.currency
+# what the plan's totals are: "USD, present value at 8%/year" (the purchase schedule and monthly chart are nominal)
+pv_money = present_money(p)
 
 
 def money(x: float) -> str:
@@ -251,7 +255,8 @@ def money(x: float) -> str:
 # Totals first (what the user waits for), the baselines' cards filled when they arrive
 cols = st.columns(4)
 cols[0].metric(f"Total cost, {p.horizon_months} month{'s' if p.horizon_months != 1 else ''}", money(p.total), border=True,
-               help="Present value of every cost over the horizon, residual value of owned cards credited.")
+               help=f"Every cost over the horizon, {present_value_basis(p)}, residual value of owned cards credited.")
+st.caption(f"Totals and savings: {pv_money}.")
 trace.mark("total")
 # The browser paints the total while this process waits, rather than while it builds the charts below and
 # starts the worker processes: on two cores that work would delay the paint. The first draw of a session
@@ -323,8 +328,10 @@ st.dataframe(
         "existing_units": st.column_config.NumberColumn("owned", format="%g", help="units already owned", width=55),
         "new_units": st.column_config.NumberColumn("new", format="%g", help="units bought", width=50),
         "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=95),
-        "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=110),
+        "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=110, help=pv_money),
     })
+# the site's fixed cost belongs to no row: where there is one, the rows fall short of the total by it
+st.caption(" ".join(filter(None, [f"Cost in {pv_money}.", site_cost_note(p, field="`fixed_onprem_per_month`")])))
 st.caption("Units apply to cards and reservations; rented capacity is counted in hours used. "
            + tables.plain(assumption_line(p)) + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
            "`onprem.sell_owned`, `onprem.switch_off_owned`).")
@@ -360,18 +367,19 @@ if len(p.installed):
         "month": st.column_config.NumberColumn(width=60), "card": st.column_config.TextColumn(width=140),
         "gpu": st.column_config.TextColumn(width=140), "action": st.column_config.TextColumn(width=80),
         "units": st.column_config.NumberColumn("units", format="%g", width=60),
-        "amount": st.column_config.NumberColumn(f"amount, {cc} (nominal)", format="%,.0f", width=150),
+        "amount": st.column_config.NumberColumn(f"amount, {cc} (as paid)", format="%,.0f", width=150),
         "note": st.column_config.TextColumn(width=250)})
+    st.caption(f"Amounts in {cc}, nominal: as paid in that month (credits negative), where the fleet's costs are "
+               "present values.")
     if len(p.owned):
         st.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="", column_config={
             "fixed_costs_avoided": st.column_config.NumberColumn(
-                f"avoided, {cc}", format="%,.0f",
-                help="fixed costs that switching off or selling avoids, plus a sale's credit over the value kept cards "
-                     "would have at the end; not net of the work bought instead"),
+                f"avoided, {cc} (PV)", format="%,.0f",
+                help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
+                     "value kept cards would have at the end; not net of the work bought instead"),
             "note": st.column_config.TextColumn(width=250)})
-        st.caption("What happens to the cards already owned, and the fixed costs that avoids (plus a sale's credit over the "
-                   "value they would have at the end) — not net "
-                   "of the work bought instead of theirs.")
+        st.caption(f"What happens to the cards already owned, and the fixed costs that avoids, in {pv_money} (plus a "
+                   "sale's credit over the value they would have at the end) — not net of the work bought instead of theirs.")
 
 cumulative_slot = st.empty()
 cumulative_caption = st.empty()
@@ -387,7 +395,8 @@ with right:
 # Break-even utilisation per card
 st.subheader("Break-even utilisation per card")
 st.caption("The share of hours a card must work for owning it to cost no more than renting the same work "
-           "from the cheapest compatible cloud offer (undiscounted). Compare with its utilisation in this plan.")
+           "from the cheapest compatible cloud offer. Compare with its utilisation in this plan. Costs in "
+           f"{cc} per hour and per month, nominal: undiscounted.")
 be_table, be_notes = tables.break_even_table(p)
 st.dataframe(be_table, hide_index=True, width="stretch", key="break_even_table", placeholder="", column_config={
     "card": st.column_config.TextColumn(width=130), "workload": st.column_config.TextColumn(width=130),
@@ -449,7 +458,8 @@ def _draw_baseline_cards(plan) -> None:
 
 def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     baselines_table_slot.dataframe(plan.baselines, hide_index=True, key=key, placeholder="", column_config={
-        "total": st.column_config.NumberColumn(format="%,.0f"), "savings": st.column_config.NumberColumn(format="%,.0f"),
+        "total": st.column_config.NumberColumn(f"total, {cc} (PV)", format="%,.0f", help=pv_money),
+        "savings": st.column_config.NumberColumn(f"savings, {cc} (PV)", format="%,.0f", help=pv_money),
         "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f")})
 
 
@@ -457,16 +467,18 @@ _draw_baseline_cards(told.plan)
 
 cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})
 be = tables.break_even_month(cum, "all_cloud")
-cumulative_slot.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_months), key="cumulative_chart")
+cumulative_slot.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_months, basis=present_value_basis(p)),
+                             key="cumulative_chart")
 cumulative_caption.caption(tables.break_even_text(p, cum, be))
 
 with costs_expander:
     c1, c2 = st.columns(2)
     costs = pd.concat([p.costs, pd.DataFrame([{"category": "total", "cost": p.total}])], ignore_index=True)
     c1.dataframe(costs, hide_index=True, key="costs_table",
-                 column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f")})
+                 column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f", help=pv_money)})
     baselines_table_slot = c2.empty()
     _draw_baselines_table(told.plan)
+    st.caption(f"Costs, totals and savings in {pv_money}.")
     sv = p.solver
     st.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {sv.get('gap')} · {sv.get('variables')} variables, "
                f"{sv.get('constraints')} constraints · {sv.get('seconds')} s (recommended plan: "
@@ -486,7 +498,8 @@ def _draw_decisions(made) -> None:
     (verdict_slot.markdown if kind in ("close_call", "not_best") else verdict_slot.caption)(text)
     with decisions_body.container():
         runner = made.runner_up or {}
-        st.markdown("**Runner-up** — the best plan with a different fleet (units held per card or reservation)")
+        st.markdown(f"**Runner-up** — the best plan with a different fleet (units held per card or reservation; totals in "
+                    f"{pv_money})")
         if runner.get("total") is not None:
             st.dataframe(tables.runner_up_fleets(runner), hide_index=True, key="runner_up_table", placeholder="")
             st.caption(f"Recommended {p.total:,.0f} {cc}; runner-up {runner['total']:,.0f} {cc} "
@@ -500,7 +513,7 @@ def _draw_decisions(made) -> None:
         counts = tables.count_alternatives(runner)
         if len(counts):   # the "one or two A100s?" question, answered with both totals (as the CLI's table)
             st.markdown(f"**One card more or fewer** — the best plan holding that many of each card type the plan holds "
-                        f"({cc}, present value)")
+                        f"({pv_money})")
             # the shares rounded as the CLI shows them, for the column's default format (tables.shares_shown)
             st.dataframe(tables.shares_shown(counts, "increase_pct"), hide_index=True, width="stretch",
                          key="count_alternatives_table", placeholder="",
@@ -508,7 +521,7 @@ def _draw_decisions(made) -> None:
                                         "increase": st.column_config.NumberColumn(format="%,.0f"),
                                         "increase_pct": st.column_config.NumberColumn("increase %")})
         if made.decisions is not None and len(made.decisions):
-            st.markdown(f"**What each decision is worth** — the total when it is forbidden ({cc}, present value), and "
+            st.markdown(f"**What each decision is worth** — the total when it is forbidden ({pv_money}), and "
                         "the increase: what the decision saves")
             decisions = tables.shares_shown(made.decisions.drop(columns=["gpu"]), "increase_pct")
             st.dataframe(decisions, hide_index=True, width="stretch", key="decisions_table", placeholder="", column_config={
@@ -530,13 +543,15 @@ def _draw_decisions(made) -> None:
                              "note": st.column_config.TextColumn(width=300)})
         caps = getattr(made, "cap_costs", None)   # (None in a Decisions pickled before cap costs existed)
         if caps is not None and len(caps):
-            st.markdown(f"**What each limit costs** — the total without it ({cc}, present value), and the saving: a limit "
+            st.markdown(f"**What each limit costs** — the total without it ({pv_money}), and the saving: a limit "
                         "binds when the plan would cost less without it")
             shown = tables.shares_shown(caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
                 binds=binds_words(caps["binds"])), "saving_pct")
             st.dataframe(shown, hide_index=True, width="stretch", key="cap_costs_table",
                          placeholder="", column_config={
-                             "limit": st.column_config.NumberColumn(format="%,.10g"),
+                             "limit": st.column_config.NumberColumn(format="%,.10g", help=(
+                                 "The scenario's value, in the unit column's unit; a capex budget caps the purchase "
+                                 "schedule's buys as paid (nominal)")),
                              "total_without": st.column_config.NumberColumn("total without it", format="%,.0f"),
                              "saving": st.column_config.NumberColumn(format="%,.0f"),
                              "saving_pct": st.column_config.NumberColumn("saving %"),

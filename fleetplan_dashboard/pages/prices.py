@@ -49,7 +49,8 @@ except PlannerError as exc:   # an unreadable price store or offers CSV: what is
 # the prices read, as their provenance says: the packaged snapshot's where `prices.source: store` found no store
 source_read = provenance.get("source", s.prices.source)
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(source_read, source_read)
-st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD. On-prem cards: owned "
+st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD per hour, undiscounted (a "
+           "reservation's upfront spread over its term). On-prem cards: owned "
            "and busy every hour of their "
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
            f"{electricity_usd:.2f} USD/kWh). The scenario's own cards are priced as its plan prices them, with "
