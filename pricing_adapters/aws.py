@@ -48,6 +48,8 @@ with a one-line message, and no table is returned:
 
 Endpoints: boto3 itself honours `AWS_ENDPOINT_URL_PRICING` / `AWS_ENDPOINT_URL_EC2` (and
 `AWS_ENDPOINT_URL`); this module never sets `endpoint_url`.
+
+An API's own text in a message (an error's code and message) is cut to API_TEXT_CHARS (200) characters and its length.
 """
 
 from __future__ import annotations
@@ -166,6 +168,19 @@ def _one_line(text: Any) -> str:
     return " ".join(str(text or "").split())
 
 
+# Of an API's own text (an error's code and message, an exception's words) in a message, as the Azure adapter cuts an
+# HTTP error's body: a real AWS error message is one sentence; a 5 MB one was printed whole, on one line.
+API_TEXT_CHARS = 200
+
+
+def _api_text(text: Any) -> str:
+    """`text` on one line: whole up to API_TEXT_CHARS characters, else its start and its length."""
+    line = _one_line(text)
+    if len(line) <= API_TEXT_CHARS:
+        return line
+    return f"{line[:API_TEXT_CHARS]}… ({len(line):,} characters)"
+
+
 def _botocore_exceptions():
     bx = require("botocore.exceptions", "aws", "boto3")
 
@@ -264,7 +279,8 @@ class AwsPriceSource:
         except bx.ClientError as exc:
             err = exc.response.get("Error", {}) or {}
             code = str(err.get("Code", ""))
-            message = _one_line(err.get("Message", "")) or code
+            shown_code = _api_text(code)
+            message = _api_text(err.get("Message", "")) or shown_code
             if code in THROTTLING_CODES:
                 raise ThrottledError(
                     f"AWS {api} kept throttling in {region} ({code}) after {self.max_attempts} attempts with "
@@ -273,24 +289,24 @@ class AwsPriceSource:
                 raise CredentialsError(
                     f"AWS rejected the credentials ({code}: {message}); renew them (`aws sso login`, new keys "
                     f"or AWS_PROFILE); nothing was fetched") from None
-            raise PriceSourceError(f"AWS {api} failed in {region}: {code}: {message}") from None
+            raise PriceSourceError(f"AWS {api} failed in {region}: {shown_code}: {message}") from None
         except credential as exc:
             if isinstance(exc, (bx.NoCredentialsError,)):
                 raise CredentialsError(NO_CREDENTIALS) from None
-            raise CredentialsError(f"AWS credentials unusable ({_one_line(exc)}); set AWS_PROFILE or "
+            raise CredentialsError(f"AWS credentials unusable ({_api_text(exc)}); set AWS_PROFILE or "
                                    f"AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; nothing was fetched") from None
         except timeout as exc:
             raise PriceSourceError(f"timed out or could not connect calling AWS {api} for {region} "
-                                   f"({_one_line(exc)}); check the network or proxy") from None
+                                   f"({_api_text(exc)}); check the network or proxy") from None
         except bx.BotoCoreError as exc:
-            raise PriceSourceError(f"AWS {api} failed in {region}: {_one_line(exc)}") from None
+            raise PriceSourceError(f"AWS {api} failed in {region}: {_api_text(exc)}") from None
         except _AnswerTooLarge:
             raise PriceSourceError(f"AWS {api} in {region} sent an answer larger than {MAX_ANSWER_BYTES // 2**20} MB "
                                    f"(a real page is at most about 1 MB); it was not read further; the listing "
                                    f"cannot be trusted; nothing was saved") from None
         except unreadable as exc:
             raise PriceSourceError(f"AWS {api} failed in {region}: its answer could not be read "
-                                   f"({type(exc).__name__}: {_one_line(exc)[:200]}); nothing was saved") from None
+                                   f"({type(exc).__name__}: {_api_text(exc)}); nothing was saved") from None
 
     def _pages(self, call: Callable[..., dict], params: dict, api: str, region: str) -> Iterator[dict]:
         """Every page of a NextToken-paginated call, within the deadline and MAX_PAGES."""

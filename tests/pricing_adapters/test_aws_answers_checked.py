@@ -1,0 +1,202 @@
+"""The AWS adapter against answers of the wrong kind (price adapters audit, 2026-12-05): EC2 pages that are not the
+operation's answer, reservations missing a price part, page tokens of megabytes, credential helpers that hang or print
+no JSON, names and zone ids of a megabyte, products the filters did not ask for, and error messages of megabytes.
+
+AWS is answered by botocore's Stubber (the recorded shapes of tests/fixtures/aws), at `before-send` (raw EC2 XML and
+Price List JSON that botocore parses as in production), or by a fake AWS on 127.0.0.1 that the CLI is pointed at
+(AWS_ENDPOINT_URL_EC2 / AWS_ENDPOINT_URL_PRICING): EC2 query XML rendered from the fixtures by botocore's own service
+model, Price List JSON pages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs
+from xml.sax.saxutils import escape
+
+import botocore.session
+import pytest
+import test_aws
+from botocore.awsrequest import AWSResponse
+from test_aws import (
+    FIXTURES,
+    REGION,
+    Stubs,
+    _by_id,
+    _describe,
+    _items,
+    _p4d_item,
+    _page,
+    _products_params,
+    _Raw,
+)
+from typer.testing import CliRunner
+
+from planner.cli import app
+from pricing_adapters.aws import AwsPriceSource
+from pricing_adapters.errors import CredentialsError, PriceSourceError
+from pricing_adapters.store import PriceStore
+
+session = test_aws.session   # fixture: a boto3 session with fake keys
+P4D_ON_DEMAND = "aws:us-east-1:p4d.24xlarge:on_demand"   # 21.957642 USD/h in the fixture item
+
+
+# -- a fake AWS on 127.0.0.1 ----------------------------------------------------------------------------------
+
+EC2_MODEL = botocore.session.get_session().get_service_model("ec2")
+Answer = tuple[int, str, bytes]
+
+
+def _xml(shape, value) -> str:
+    """`value` (boto3's Python shape) as EC2 query XML, by the service model: what botocore parses back into it."""
+    kind = shape.type_name
+    if kind == "structure":
+        return "".join(f"<{tag}>{_xml(member, value[name])}</{tag}>"
+                       for name, member in shape.members.items() if name in value
+                       for tag in [member.serialization.get("name") or name[0].lower() + name[1:]])
+    if kind == "list":
+        return "".join(f"<item>{_xml(shape.member, v)}</item>" for v in value)
+    if kind == "boolean":
+        return "true" if value else "false"
+    if kind == "timestamp":
+        return escape(value if isinstance(value, str) else value.isoformat())
+    return escape(str(value))
+
+
+def ec2_xml(operation: str, data: dict) -> bytes:
+    """An EC2 answer of `operation` holding `data`, as EC2 sends it (a requestId first)."""
+    body = _xml(EC2_MODEL.operation_model(operation).output_shape, data)
+    return (f'<?xml version="1.0" encoding="UTF-8"?><{operation}Response xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">'
+            f"<requestId>5f1a6b0e-0000-4000-8000-000000000000</requestId>{body}</{operation}Response>").encode()
+
+
+def recorded(api: str) -> Answer:
+    """The fixture listing's answer to `api`."""
+    if api == "DescribeInstanceTypes":
+        return 200, "text/xml", ec2_xml(api, _describe())
+    if api == "DescribeSpotPriceHistory":
+        return 200, "text/xml", ec2_xml(api, json.loads((FIXTURES / "describe_spot_price_history_us-east-1.json")
+                                                        .read_text()))
+    return 200, "application/x-amz-json-1.1", json.dumps(_page([_p4d_item(), *_items().values()])).encode()
+
+
+@contextlib.contextmanager
+def fake_aws(answer: Callable[[str, dict, int], Answer | None] = lambda api, params, n: None) -> Iterator[str]:
+    """EC2 and the Price List on 127.0.0.1: each request is answered with `answer(api, params, n)` (n: the calls of that
+    API so far), or the recorded answer when it gives None. Yields the endpoint URL."""
+    calls: dict[str, int] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):  # noqa: N802 - http.server API
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            target = self.headers.get("X-Amz-Target", "")
+            if target:   # the Price List: JSON 1.1
+                api, params = target.split(".")[-1], json.loads(raw or b"{}")
+            else:        # EC2: a form-encoded query
+                params = {k: v[0] for k, v in parse_qs(raw.decode()).items()}
+                api = params.get("Action", "")
+            calls[api] = calls.get(api, 0) + 1
+            status, ctype, body = answer(api, params, calls[api]) or recorded(api)
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def cli_refresh(url: str, store: Path, monkeypatch, *extra: str):
+    monkeypatch.setenv("AWS_ENDPOINT_URL_EC2", url)
+    monkeypatch.setenv("AWS_ENDPOINT_URL_PRICING", url)
+    return CliRunner().invoke(app, ["prices", "refresh", "--provider", "aws", "--region", REGION,
+                                    "--store", str(store), *extra])
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def refreshed_store(tmp_path, monkeypatch) -> Path:
+    """A store holding one refresh of the recorded listing: p4d.24xlarge spot at 2.4655 USD/h (use1-az1)."""
+    store = tmp_path / "s.sqlite"
+    with fake_aws() as url:
+        result = cli_refresh(url, store, monkeypatch)
+    assert result.exit_code == 0, result.output
+    offers = _by_id(PriceStore(store).latest_offers(["aws"])[0])
+    assert offers.loc["aws:us-east-1:p4d.24xlarge:spot", "hourly_price"] == 2.4655
+    return store
+
+
+def _snapshots(store: Path) -> list:
+    return PriceStore(store, create=False).snapshots()
+
+
+# -- 9. error messages of megabytes -----------------------------------------------------------------------------
+
+def _cut(text: str) -> str:
+    """`text` as a message quotes an API's text: its first 200 characters and its length."""
+    return f"{text[:200]}… ({len(text):,} characters)"
+
+
+def test_a_price_list_error_message_of_5_mb_is_cut_to_200_characters(session):
+    message = "bad filter " + "x" * 5_000_000
+    stubs = Stubs(session)
+    stubs.describe()
+    stubs.pricing.add_client_error("get_products", service_error_code="InvalidParameterException",
+                                   service_message=message, http_status_code=400, expected_params=_products_params())
+    with pytest.raises(PriceSourceError) as info:
+        stubs.source.fetch([REGION])
+    assert str(info.value) == f"AWS GetProducts failed in us-east-1: InvalidParameterException: {_cut(message)}"
+
+    stubs = Stubs(session)
+    stubs.ec2.add_client_error("describe_instance_types", service_error_code="ExpiredToken",
+                               service_message="expired " + "z" * 5_000_000, http_status_code=400,
+                               expected_params={"MaxResults": 100})
+    with pytest.raises(CredentialsError) as info:
+        stubs.source.fetch([REGION])
+    assert len(str(info.value)) < 400
+    assert f"(ExpiredToken: {_cut('expired ' + 'z' * 5_000_000)})" in str(info.value)
+
+
+def test_an_ec2_error_answer_of_5_mb_is_one_short_line(session):
+    # EC2's own error XML, parsed by botocore
+    message = "bad " + "y" * 5_000_000
+    body = (f'<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InvalidParameterValue</Code>'
+            f"<Message>{message}</Message></Error></Errors><RequestID>5f1a6b0e</RequestID></Response>").encode()
+    src = AwsPriceSource(session=session, max_attempts=1)
+    src.client("ec2", REGION).meta.events.register(
+        "before-send.ec2.DescribeInstanceTypes",
+        lambda request, **kwargs: AWSResponse(request.url, 400, {"Content-Type": "text/xml"}, _Raw(body)))
+    with pytest.raises(PriceSourceError) as info:
+        src.fetch([REGION])
+    assert str(info.value) == f"AWS DescribeInstanceTypes failed in us-east-1: InvalidParameterValue: {_cut(message)}"
+
+
+def test_the_cli_prints_a_5_mb_error_message_in_one_short_line(tmp_path, monkeypatch):
+    error = json.dumps({"__type": "InvalidParameterException", "message": "bad filter " + "x" * 5_000_000}).encode()
+    with fake_aws(lambda api, params, n: (400, "application/x-amz-json-1.1", error) if api == "GetProducts"
+                  else None) as url:
+        result = cli_refresh(url, tmp_path / "s.sqlite", monkeypatch)
+    assert result.exit_code == 1
+    assert len(result.stderr) < 1_000   # was 5,000,239 characters
+    assert "InvalidParameterException: bad filter xxx" in result.stderr and "(5,000,011 characters)" in result.stderr
