@@ -43,6 +43,8 @@ with a one-line message, and no table is returned:
 - throttling that outlasted botocore's standard retry mode -> `ThrottledError`;
 - timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`;
 - an answer botocore cannot parse (invalid XML, a number field that is not one) -> `PriceSourceError`;
+- a 200 EC2 page that is not the operation's answer (neither its list nor a request id: a proxy's XHTML page,
+  `<Response/>`) -> `PriceSourceError`, as a GetProducts page without PriceList/FormatVersion is;
 - an answer larger than MAX_ANSWER_BYTES (32 MB; a real page is at most about 1 MB) -> `PriceSourceError`,
   refused as soon as its Content-Length or the bytes read pass the limit, never read to the end.
 
@@ -379,7 +381,7 @@ class AwsPriceSource:
         facts: dict[str, dict] = {}
         for n, page in enumerate(self._pages(ec2.describe_instance_types, {"MaxResults": 100},
                                              "DescribeInstanceTypes", region), 1):
-            for info in page.get("InstanceTypes", []) or []:
+            for info in _ec2_list(page, "InstanceTypes", "DescribeInstanceTypes", region, n):
                 try:
                     f = accelerator_facts(info)
                 except (TypeError, ValueError, OverflowError):   # a number no float holds (MiB of 400 digits)
@@ -524,7 +526,7 @@ class AwsPriceSource:
                       "StartTime": now, "MaxResults": 1000}
             for page in self._pages(ec2.describe_spot_price_history, params, "DescribeSpotPriceHistory", region):
                 pages += 1
-                for quote in page.get("SpotPriceHistory", []) or []:
+                for quote in _ec2_list(page, "SpotPriceHistory", "DescribeSpotPriceHistory", region, pages):
                     self._add_spot_quote(quote, region, facts, newest, now)
                 check_offer_count(len(newest), f"AWS DescribeSpotPriceHistory in {region}: the spot quotes "
                                                "(instance type and zone)")
@@ -698,6 +700,22 @@ def _price_list(page: dict, region: str, n: int) -> list:
         raise PriceSourceError(f"AWS GetProducts page {n} for {region} is not a price list (no PriceList/"
                                f"FormatVersion{': ' + repr(body) if body else ''}); nothing was saved")
     return prices
+
+
+def _ec2_list(page: dict, key: str, api: str, region: str, n: int) -> list:
+    """The `key` list ("InstanceTypes", "SpotPriceHistory") of one EC2 page; PriceSourceError when the page is not
+    the operation's answer. botocore reads any well-formed XML answered with status 200 (a proxy's XHTML page,
+    `<Response/>`) as a page with nothing in it: read so, a spot answer made every spot offer vanish and a second
+    DescribeInstanceTypes page cut the listing short, both saved with exit 0. A real answer names its request
+    (`<requestId>`, botocore's ResponseMetadata.RequestId) even where botocore leaves out an empty list."""
+    items = page.get(key)
+    if isinstance(items, list):
+        return items
+    request_id = (page.get("ResponseMetadata") or {}).get("RequestId")
+    if items is None and isinstance(request_id, str) and request_id:
+        return []
+    raise PriceSourceError(f"AWS {api} page {n} for {region} is not its answer (no {key} and no request id: a "
+                           f"proxy's or another service's page); the listing cannot be trusted; nothing was saved")
 
 
 def _product(raw: Any, region: str, n: int) -> dict:

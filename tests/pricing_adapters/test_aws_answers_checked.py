@@ -151,6 +151,62 @@ def _snapshots(store: Path) -> list:
     return PriceStore(store, create=False).snapshots()
 
 
+# -- 1. an EC2 page of another kind, answered with status 200 ---------------------------------------------------
+
+PROXY_PAGE = (b'<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>Sign in to the proxy'
+              b"</title></head><body><p>Your session has expired.</p></body></html>")
+
+
+def test_a_spot_answer_that_is_a_proxy_page_fails_the_refresh_and_the_spot_prices_stay(refreshed_store, monkeypatch):
+    # was: exit 0, "saved snapshot #2 … 16 offers": every spot offer gone from the snapshot in force
+    before = _snapshots(refreshed_store)
+
+    def proxy(api, params, n):
+        return (200, "text/html", PROXY_PAGE) if api == "DescribeSpotPriceHistory" else None
+
+    with fake_aws(proxy) as url:
+        result = cli_refresh(url, refreshed_store, monkeypatch)
+    assert result.exit_code == 1, result.output
+    line = _one_line(result.stderr)
+    assert ("AWS DescribeSpotPriceHistory page 1 for us-east-1 is not its answer (no SpotPriceHistory and no request "
+            "id: a proxy's or another service's page); the listing cannot be trusted; nothing was saved") in line
+    assert "Traceback" not in result.output and _snapshots(refreshed_store) == before
+
+
+def test_a_second_instance_types_page_that_is_a_bare_response_element_fails_the_refresh(refreshed_store, monkeypatch):
+    # was: exit 0, "skipped: … 3 no_accelerator_facts", "saved snapshot #2 … 2 offers": p4d, p5 and inf2 dropped out
+    types = _describe()["InstanceTypes"]
+    before = _snapshots(refreshed_store)
+
+    def cut_short(api, params, n):
+        if api != "DescribeInstanceTypes":
+            return None
+        if "NextToken" not in params:
+            return 200, "text/xml", ec2_xml(api, {"InstanceTypes": types[:3], "NextToken": "dit-2"})
+        return 200, "text/xml", b"<Response/>"
+
+    with fake_aws(cut_short) as url:
+        result = cli_refresh(url, refreshed_store, monkeypatch)
+    assert result.exit_code == 1, result.output
+    assert ("AWS DescribeInstanceTypes page 2 for us-east-1 is not its answer (no InstanceTypes and no request id"
+            in _one_line(result.stderr))
+    assert _snapshots(refreshed_store) == before
+
+
+def test_an_empty_spot_answer_that_names_its_request_is_still_no_quotes(tmp_path, monkeypatch):
+    # a real answer with no quote: <spotPriceHistorySet/>, which botocore reads as an empty list, or no set at all,
+    # which botocore leaves out; both carry their requestId
+    for body in (ec2_xml("DescribeSpotPriceHistory", {"SpotPriceHistory": []}),
+                 ec2_xml("DescribeSpotPriceHistory", {})):
+        store = tmp_path / f"s{len(body)}.sqlite"
+        with fake_aws(lambda api, params, n, body=body:
+                      (200, "text/xml", body) if api == "DescribeSpotPriceHistory" else None) as url:
+            result = cli_refresh(url, store, monkeypatch)
+        assert result.exit_code == 0, result.output
+        offers = PriceStore(store).latest_offers(["aws"])[0]
+        assert "spot" not in set(offers["purchase_option"]) and P4D_ON_DEMAND in set(offers["offer_id"])
+
+
 # -- 9. error messages of megabytes -----------------------------------------------------------------------------
 
 def _cut(text: str) -> str:
