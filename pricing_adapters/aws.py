@@ -27,7 +27,9 @@ Reservation prices are stored as AWS quotes them: `hourly_price` is the recurrin
 dimension) and `upfront_price` the one-off "Upfront Fee" ("Quantity" dimension), so the planner's
 cost per hour is hourly + upfront / hours of the term (8760 for 1 year, 26280 for 3 years; see
 `effective_hourly`). A reservation's `offer_id` is `aws:<region>:<type>:reserved_1y` followed by
-`:<purchase option>:<class>`, e.g. `…:reserved_1y:partial_upfront:standard`.
+`:<purchase option>:<class>`, e.g. `…:reserved_1y:partial_upfront:standard`. A term whose prices lack a part of its
+purchase option, or have one it has not (`parts_match`: a Partial Upfront term without its upfront fee), is skipped
+(`purchase_option_mismatch`).
 
 Products with empty terms, zero prices (capacity blocks), prices no offer can have (below 1e-4 or above 1e9
 an hour, upfront above 1e12: `implausible_price`), non-USD prices, unknown price units or lease terms, and
@@ -480,6 +482,9 @@ class AwsPriceSource:
                 self._skip(price)
                 continue
             hourly, upfront = price
+            if not parts_match(option, hourly, upfront):
+                self._skip("purchase_option_mismatch")
+                continue
             purchase_option = "reserved_1y" if months == 12 else "reserved_3y"
             note = f"{purchase}/{klass}"
             row = _row(region, itype, f, purchase_option, hourly, upfront, months, "", as_of, source, note,
@@ -854,6 +859,18 @@ def _term_prices(term: dict) -> tuple[float, float] | str:
     if hourly <= 0 and upfront <= 0:
         return "zero_price"
     return hourly, upfront
+
+
+def parts_match(option: str, hourly: float, upfront: float) -> bool:
+    """Whether a reservation's prices hold the parts its purchase option has (`PURCHASE_OPTIONS` values): All Upfront an
+    upfront fee and an hourly fee of 0, Partial Upfront both fees, No Upfront an hourly fee alone. A Partial Upfront
+    term without its "Upfront Fee" dimension was saved at its hourly fee alone: half its price (p4d.24xlarge 1-year
+    standard at 6.625 USD/h instead of 6.625 + 58035 / 8760 = 13.25), the cheapest 1-year term."""
+    if option == "all_upfront":
+        return upfront > 0 and hourly == 0
+    if option == "partial_upfront":
+        return upfront > 0 and hourly > 0
+    return upfront == 0 and hourly > 0
 
 
 def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: float, upfront: float,

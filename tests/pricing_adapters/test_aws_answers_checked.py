@@ -207,6 +207,68 @@ def test_an_empty_spot_answer_that_names_its_request_is_still_no_quotes(tmp_path
         assert "spot" not in set(offers["purchase_option"]) and P4D_ON_DEMAND in set(offers["offer_id"])
 
 
+# -- 4. a reservation missing a part of its price ----------------------------------------------------------------
+
+def _p4d_terms(purchase: str) -> tuple[dict, list[dict]]:
+    """The fixture's p4d.24xlarge item, and its Reserved terms of `purchase` option (4: 1yr/3yr x 2 classes)."""
+    item = _p4d_item()
+    terms = [t for t in item["terms"]["Reserved"].values() if t["termAttributes"]["PurchaseOption"] == purchase]
+    assert len(terms) == 4
+    return item, terms
+
+
+def _reserved(session, item: dict) -> Stubs:
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    stubs.products([item])
+    stubs.result = _by_id(stubs.source.fetch([REGION]))
+    stubs.done()
+    return stubs
+
+
+def test_a_partial_upfront_term_without_its_upfront_fee_is_skipped_not_saved_at_half_its_price(session):
+    # was: reserved_1y:partial_upfront:standard saved at 6.625 USD/h, the real price being 6.625 + 58035 / 8760 = 13.25
+    item, partial = _p4d_terms("Partial Upfront")
+    for term in partial:
+        term["priceDimensions"] = {k: d for k, d in term["priceDimensions"].items() if d["unit"] != "Quantity"}
+    stubs = _reserved(session, item)
+    assert not any(":partial_upfront:" in oid for oid in stubs.result.index)
+    assert len(stubs.result) == 1 + 8   # on demand, All and No Upfront of 1yr/3yr x 2 classes
+    assert stubs.source.skipped == {"purchase_option_mismatch": 4}
+    # the cheapest 1-year term is now All Upfront standard: 113880 / 8760 = 13.00 USD/h (No Upfront standard: 13.90)
+    one_year = stubs.result[stubs.result.purchase_option == "reserved_1y"]
+    cost = one_year.hourly_price + one_year.upfront_price / 8760
+    assert cost.idxmin() == "aws:us-east-1:p4d.24xlarge:reserved_1y:all_upfront:standard"
+    assert cost.min() == pytest.approx(13.0, abs=1e-12)
+
+
+def _add_upfront_fee(term: dict) -> None:
+    term["priceDimensions"]["FEE.2TG2D8R56U"] = {"unit": "Quantity", "description": "Upfront Fee",
+                                                 "pricePerUnit": {"USD": "1000"}}
+
+
+def _hourly_fee(term: dict) -> None:
+    (hrs,) = [d for d in term["priceDimensions"].values() if d["unit"] == "Hrs"]
+    hrs["pricePerUnit"]["USD"] = "1.0000000000"
+
+
+def _without_hourly(term: dict) -> None:
+    term["priceDimensions"] = {k: d for k, d in term["priceDimensions"].items() if d["unit"] != "Hrs"}
+
+
+@pytest.mark.parametrize("purchase, change", [
+    ("No Upfront", _add_upfront_fee),      # No Upfront has no fee
+    ("All Upfront", _hourly_fee),          # All Upfront's hourly fee is 0
+    ("Partial Upfront", _without_hourly),  # Partial Upfront has both
+])
+def test_a_reservation_whose_prices_do_not_fit_its_purchase_option_is_skipped(session, purchase, change):
+    item, terms = _p4d_terms(purchase)
+    change(terms[0])
+    stubs = _reserved(session, item)
+    assert len(stubs.result) == 1 + 11
+    assert stubs.source.skipped == {"purchase_option_mismatch": 1}
+
+
 # -- 9. error messages of megabytes -----------------------------------------------------------------------------
 
 def _cut(text: str) -> str:
