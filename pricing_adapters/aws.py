@@ -17,7 +17,8 @@ Three APIs per region, read in this order:
    "Compute Instance" and the region's `regionCode`, paginated by `NextToken`. The Price List
    endpoint is chosen by region (`pricing_endpoint_region`). Every `PriceList` item is a JSON string.
    OnDemand terms give `on_demand` rows; Reserved terms give `reserved_1y` / `reserved_3y` rows, one
-   per purchase option (No/Partial/All Upfront) and offering class (standard/convertible).
+   per purchase option (No/Partial/All Upfront) and offering class (standard/convertible). An item whose
+   attributes are not those the filters asked for (Windows, Dedicated, SQL Web …) is skipped (`filter_mismatch`).
 3. `ec2.describe_spot_price_history` (Linux/UNIX, start time now): the newest quote of each
    availability zone, reduced to ONE `spot` row per region and type: the LOWEST price across the
    region's own zones (Local Zones and Wavelength zones are left out). The row's `zone` names the
@@ -431,6 +432,9 @@ class AwsPriceSource:
             return                                   # not an accelerator type: not ours
         if attrs.get("regionCode") not in (None, region):
             self._skip("wrong_region")
+            return
+        if not matches_price_filters(item):
+            self._skip("filter_mismatch")   # Windows, Dedicated, SQL Web …: not the Linux on-demand price asked for
             return
         terms = _mapping(item.get("terms"))
         on_demand = _mapping(terms.get("OnDemand")) if terms is not None else None
@@ -871,6 +875,17 @@ def parts_match(option: str, hourly: float, upfront: float) -> bool:
     if option == "partial_upfront":
         return upfront > 0 and hourly > 0
     return upfront == 0 and hourly > 0
+
+
+def matches_price_filters(item: dict) -> bool:
+    """Whether a GetProducts item has every attribute value `price_filters` asked for (but regionCode, checked on its
+    own): `productFamily` on the product, the others among its attributes, spelled as the filter spells them (as the
+    Price List spells them). A server that did not filter (a Windows, Dedicated or SQL Web product) had its price
+    saved as the Linux on-demand one. An item without one of these attributes cannot have matched the filter."""
+    product = item["product"]
+    attrs = product["attributes"]
+    return all((product.get(field) if field == "productFamily" else attrs.get(field)) == value
+               for field, value in _PRICE_FILTERS)
 
 
 def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: float, upfront: float,

@@ -38,6 +38,7 @@ from test_aws import (
 from typer.testing import CliRunner
 
 from planner.cli import app
+from pricing_adapters import aws
 from pricing_adapters.aws import AwsPriceSource
 from pricing_adapters.errors import CredentialsError, PriceSourceError
 from pricing_adapters.store import PriceStore
@@ -267,6 +268,54 @@ def test_a_reservation_whose_prices_do_not_fit_its_purchase_option_is_skipped(se
     stubs = _reserved(session, item)
     assert len(stubs.result) == 1 + 11
     assert stubs.source.skipped == {"purchase_option_mismatch": 1}
+
+
+# -- 8. products the filters did not ask for --------------------------------------------------------------------
+
+def _windows_p4d() -> dict:
+    """The fixture's p4d.24xlarge as a Windows, Dedicated, SQL Web product at 40.0 USD/h on demand."""
+    item = _p4d_item()
+    item["product"]["attributes"].update(operatingSystem="Windows", tenancy="Dedicated", preInstalledSw="SQL Web")
+    for term in item["terms"]["OnDemand"].values():
+        for dim in term["priceDimensions"].values():
+            dim["pricePerUnit"]["USD"] = "40.0000000000"
+    return item
+
+
+def test_a_windows_product_is_not_saved_as_the_linux_price_nor_drops_it(session):
+    # was: alone, saved as p4d's Linux on-demand price (40.0); beside the Linux product, p4d dropped as conflicting
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    stubs.products([_windows_p4d(), _items()["g5.12xlarge"]])
+    assert list(stubs.source.fetch([REGION])["sku"]) == ["g5.12xlarge"]
+    assert stubs.source.skipped == {"filter_mismatch": 1}
+
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    stubs.products([_windows_p4d(), _p4d_item()])
+    df = _by_id(stubs.source.fetch([REGION]))
+    assert df.loc[P4D_ON_DEMAND, "hourly_price"] == 21.957642 and len(df) == 13   # and its 12 reservations
+    assert stubs.source.skipped == {"filter_mismatch": 1}
+
+
+@pytest.mark.parametrize("field, value", [
+    ("operatingSystem", "RHEL"), ("tenancy", "Host"), ("preInstalledSw", "SQL Std"),
+    ("capacitystatus", "UnusedCapacityReservation"), ("marketoption", "CapacityBlock"),
+    ("productFamily", "Dedicated Host"), ("operatingSystem", None), ("tenancy", ["Shared"]),
+])
+def test_every_filter_asked_for_is_checked_on_the_item(session, field, value):
+    item = _items()["g5.12xlarge"]
+    where = item["product"] if field == "productFamily" else item["product"]["attributes"]
+    assert where[field] == dict(aws._PRICE_FILTERS)[field]   # as asked for (test_aws: _products_params)
+    if value is None:
+        del where[field]
+    else:
+        where[field] = value
+    stubs = Stubs(session, spot=False)
+    stubs.describe()
+    stubs.products([item, _p4d_item()])
+    assert "g5.12xlarge" not in set(stubs.source.fetch([REGION])["sku"])
+    assert stubs.source.skipped == {"filter_mismatch": 1}
 
 
 # -- 9. error messages of megabytes -----------------------------------------------------------------------------
