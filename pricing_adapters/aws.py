@@ -49,7 +49,8 @@ with a one-line message, and no table is returned:
 - a 200 EC2 page that is not the operation's answer (neither its list nor a request id: a proxy's XHTML page,
   `<Response/>`) -> `PriceSourceError`, as a GetProducts page without PriceList/FormatVersion is;
 - an answer larger than MAX_ANSWER_BYTES (32 MB; a real page is at most about 1 MB) -> `PriceSourceError`,
-  refused as soon as its Content-Length or the bytes read pass the limit, never read to the end.
+  refused as soon as its Content-Length or the bytes read pass the limit, never read to the end;
+- a page token longer than MAX_TOKEN_CHARS (64 KiB), or one given twice -> `PriceSourceError`.
 
 Endpoints: boto3 itself honours `AWS_ENDPOINT_URL_PRICING` / `AWS_ENDPOINT_URL_EC2` (and
 `AWS_ENDPOINT_URL`); this module never sets `endpoint_url`.
@@ -59,6 +60,7 @@ An API's own text in a message (an error's code and message) is cut to API_TEXT_
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -125,6 +127,12 @@ WHOLE_DEVICE_MIB: dict[str, float] = {"A10G": 22888, "L4": 22888, "L40S": 45776}
 # are 0.23 and 0.28 MB. 32 MB is about 30 times the largest and stops an answer that never ends.
 MAX_ANSWER_BYTES = 32 * 1024 * 1024
 ANSWER_CHUNK_BYTES = 64 * 1024   # what botocore reads at a time (urllib3's stream() default)
+
+# Characters of a NextToken. Neither botocore's Price List nor its EC2 model bounds one; of the 415 NextToken shapes
+# that botocore's other service models bound, 402 allow at most 64 KiB (223 of them 2,048 to 8,192; Kinesis and Inspector
+# allow up to 1 MB), and the Azure adapter's next-page links stop at httpx's 64 KiB URL limit. Price List and EC2
+# tokens are opaque text of a few hundred characters to a few KB: 64 KiB leaves room for ten times that.
+MAX_TOKEN_CHARS = 64 * 1024
 
 LEASE_MONTHS = {"1yr": 12, "3yr": 36}
 PURCHASE_OPTIONS = {"No Upfront": "no_upfront", "Partial Upfront": "partial_upfront", "All Upfront": "all_upfront"}
@@ -314,24 +322,33 @@ class AwsPriceSource:
                                    f"({type(exc).__name__}: {_api_text(exc)}); nothing was saved") from None
 
     def _pages(self, call: Callable[..., dict], params: dict, api: str, region: str) -> Iterator[dict]:
-        """Every page of a NextToken-paginated call, within the deadline and MAX_PAGES."""
-        token, seen = None, set()
+        """Every page of a NextToken-paginated call, within the deadline and MAX_PAGES. A token is at most
+        MAX_TOKEN_CHARS characters, and only its digest is kept to tell a loop: a server handing out a new 8 MB
+        token with each page grew the refresh by 8.7 MB a page (1.5 GB at page 171)."""
+        token, seen, pages = None, set(), 0
         while True:
             kwargs = dict(params)
             if token:
                 kwargs["NextToken"] = token
-            what = f"AWS {api} in {region} (page {len(seen) + 1})"
-            self._deadline.check_pages(len(seen) + 1, what)
+            pages += 1
+            what = f"AWS {api} in {region} (page {pages})"
+            self._deadline.check_pages(pages, what)
             with self._errors(api, region):
                 page = call_with_deadline(self._deadline, what, lambda kw=kwargs: call(**kw))
             yield page
             token = page.get("NextToken")
             if not token:
                 return
-            if token in seen:
+            if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+                size = f"of {len(token):,} characters" if isinstance(token, str) else "that is not text"
+                raise PriceSourceError(f"AWS {api} returned a page token {size} in {region} (page {pages}; at "
+                                       f"most {MAX_TOKEN_CHARS:,} are taken, a real one is a few KB at most); the "
+                                       f"listing cannot be trusted; nothing was saved")
+            digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+            if digest in seen:
                 raise PriceSourceError(f"AWS {api} returned the same page token twice in {region}; "
                                        f"the listing cannot be trusted")
-            seen.add(token)
+            seen.add(digest)
 
     def _skip(self, reason: str, n: int = 1) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + n

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import tracemalloc
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -268,6 +269,66 @@ def test_a_reservation_whose_prices_do_not_fit_its_purchase_option_is_skipped(se
     stubs = _reserved(session, item)
     assert len(stubs.result) == 1 + 11
     assert stubs.source.skipped == {"purchase_option_mismatch": 1}
+
+
+# -- 5. page tokens ---------------------------------------------------------------------------------------------
+
+def test_a_page_token_of_64_kib_is_followed_and_one_character_more_fails_the_refresh(session):
+    token = "t" * 65_536
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe()
+    stubs.products([_items()["g5.12xlarge"]], token=token)
+    stubs.products([_p4d_item()], sent_token=token)
+    assert set(stubs.source.fetch([REGION])["sku"]) == {"g5.12xlarge", "p4d.24xlarge"}
+    stubs.done()
+
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe()
+    stubs.products([_items()["g5.12xlarge"]], token=token + "t")
+    with pytest.raises(PriceSourceError) as info:
+        stubs.source.fetch([REGION])
+    assert str(info.value) == ("AWS GetProducts returned a page token of 65,537 characters in us-east-1 (page 1; at "
+                               "most 65,536 are taken, a real one is a few KB at most); the listing cannot be trusted; "
+                               "nothing was saved")
+    stubs.done()   # the token was never sent
+
+
+def _pricing_pages(session, pages: int, token_chars: int) -> tuple[AwsPriceSource, list[int]]:
+    """A source whose GetProducts answers (raw JSON, parsed by botocore) run to `pages` pages, each but the last with a
+    new token of `token_chars` characters; the last holds g5.12xlarge. Also the token lengths sent back."""
+    src = AwsPriceSource(session=session, spot=False, reserved=False, max_attempts=1)
+    ec2 = test_aws.Stubber(src.client("ec2", REGION))
+    ec2.add_response("describe_instance_types", _describe(), {"MaxResults": 100})
+    ec2.activate()
+    sent: list[int] = []
+
+    def answer(request, **kwargs):
+        asked = json.loads(request.body).get("NextToken", "")
+        sent.append(len(asked))
+        n = len(sent)
+        page = _page([_items()["g5.12xlarge"]]) if n == pages else {
+            "FormatVersion": "aws_v1", "PriceList": [], "NextToken": f"{n:08d}".ljust(token_chars, "A")}
+        return AWSResponse(request.url, 200, {"Content-Type": "application/x-amz-json-1.1"},
+                           _Raw(json.dumps(page).encode()))
+
+    src.pricing_client(REGION).meta.events.register("before-send.pricing.GetProducts", answer)
+    return src, sent
+
+
+def test_the_memory_a_listing_holds_does_not_grow_with_its_page_tokens(session):
+    # was: every token kept whole to tell a loop; 8 MB tokens grew a refresh by 8.7 MB a page (1.5 GB at page 171).
+    # 60,000-character tokens: 100 more pages would hold 6 MB more if kept; their digests hold 100 x 32 bytes
+    def peak_held(pages: int) -> int:
+        src, sent = _pricing_pages(session, pages, 60_000)
+        tracemalloc.start()
+        try:
+            assert list(src.fetch([REGION])["sku"]) == ["g5.12xlarge"]
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert len(sent) == pages and sent[1:] == [60_000] * (pages - 1)
+
+    assert peak_held(120) - peak_held(20) < 2_000_000
 
 
 # -- 8. products the filters did not ask for --------------------------------------------------------------------
