@@ -22,7 +22,8 @@ Three APIs per region, read in this order:
 3. `ec2.describe_spot_price_history` (Linux/UNIX, start time now): the newest quote of each
    availability zone, reduced to ONE `spot` row per region and type: the LOWEST price across the
    region's own zones (Local Zones and Wavelength zones are left out). The row's `zone` names the
-   zone of that price (the AZ id, e.g. `use1-az1`, which is the same in every account).
+   zone of that price (the AZ id, e.g. `use1-az1`, which is the same in every account). A quote whose
+   AvailabilityZoneId is no zone id (ZONE_ID) is skipped as `malformed`.
 
 Reservation prices are stored as AWS quotes them: `hourly_price` is the recurring hourly fee ("Hrs"
 dimension) and `upfront_price` the one-off "Upfront Fee" ("Quantity" dimension), so the planner's
@@ -38,7 +39,8 @@ terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit`
 `termAttributes` that are not text, or prices that are not numbers: `malformed`)
 are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`,
 `no_accelerator_facts` and a malformed `terms` the number of products), never fatal, and so are
-accelerator types with no `InstanceType` or a number no float holds (`malformed`, types); a listing in which
+accelerator types with no `InstanceType`, a number no float holds, or a device Name or Manufacturer that is not
+printable or longer than ACCELERATOR_NAME_CHARS (64) (`malformed`, types); a listing in which
 no GPU type keeps an on-demand price is. Everything else that goes wrong raises a `PriceSourceError`
 with a one-line message, and no table is returned:
 
@@ -109,6 +111,15 @@ REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 # An instance type as AWS spells them (p5.48xlarge, g6e.xlarge, trn2u.48xlarge): one family and one size. A name
 # outside it goes into offer ids (":" splits them) and every table: 5,003 characters were stored whole.
 INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]{0,23}\.[a-z0-9-]{1,24}")
+# An accelerator's Name or Manufacturer as DescribeInstanceTypes spells them ("A100", "Radeon Pro V520", "Inferentia2",
+# "NVIDIA"): printable, at most this long. The name is stored in gpu, accelerator_name and note of every offer of its
+# type (an unknown one is kept and flagged): a 1,000,000-character name made a 42 MB store and was printed whole.
+ACCELERATOR_NAME_CHARS = 64
+# An availability zone id of the region's own zones (use1-az1, apne1-az4; at most 20 characters), and one of a Local or
+# Wavelength zone (use1-atl2-az1, usw2-wl1-den-wlz1), which is left out. The id is a spot offer's zone: one of 500,008
+# characters was stored, unchecked beside a valid zone name.
+ZONE_ID = re.compile(r"[a-z]{2,8}[0-9]{1,2}-az[0-9]{1,5}")
+OTHER_ZONE_ID = re.compile(r"[a-z]{2,8}[0-9]{1,2}(?:-[a-z0-9]{1,12}){1,3}")
 # GetProducts' publicationDate ("2026-03-20T18:05:11Z"), quoted in each offer's source: anything else (a megabyte,
 # terminal escapes) is left out
 PUBLICATION_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9:.]{0,20}(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?")
@@ -586,8 +597,13 @@ class AwsPriceSource:
         if zone_name and not re.fullmatch(re.escape(region) + r"[a-z]", zone_name):
             self._skip("local_zone_spot")
             return
-        if not zone_name and not re.fullmatch(r"[a-z]+\d+-az\d+", zone_id):
+        if not zone_name and not zone_id:
             self._skip("local_zone_spot")
+            return
+        if zone_id and not ZONE_ID.fullmatch(zone_id):
+            # a Local or Wavelength zone known by its id alone is left out; any other id is no zone's
+            local = not zone_name and OTHER_ZONE_ID.fullmatch(zone_id)
+            self._skip("local_zone_spot" if local else "malformed")
             return
         price = api_number(quote.get("SpotPrice"))   # "3_673" is no price; 400 digits are inf
         if not math.isfinite(price):
@@ -757,7 +773,8 @@ def _product(raw: Any, region: str, n: int) -> dict:
 
 
 def accelerator_facts(info: dict) -> dict | None:
-    """GPU facts of one DescribeInstanceTypes entry, or None when it has no accelerator."""
+    """GPU facts of one DescribeInstanceTypes entry, or None when it has no accelerator. ValueError when its first
+    device's Name or Manufacturer is no accelerator's (not printable text, or over ACCELERATOR_NAME_CHARS)."""
     itype = info.get("InstanceType", "")
     sections = (("GpuInfo", "Gpus"), ("NeuronInfo", "NeuronDevices"), ("InferenceAcceleratorInfo", "Accelerators"))
     kind, devices = "", []
@@ -772,6 +789,9 @@ def accelerator_facts(info: dict) -> dict | None:
     notes: list[str] = []
     name = str(dev.get("Name") or "")
     manufacturer = str(dev.get("Manufacturer") or ("AWS" if kind == "NeuronInfo" else ""))
+    for text in (name, manufacturer):
+        if len(text) > ACCELERATOR_NAME_CHARS or not text.isprintable():
+            raise ValueError(f"accelerator name of {len(text):,} characters, or not printable")
     memory_mib = (dev.get("MemoryInfo") or {}).get("SizeInMiB")
     count = dev.get("Count")
     partition = dev.get("GpuPartitionSize")

@@ -35,6 +35,7 @@ from test_aws import (
     _page,
     _products_params,
     _Raw,
+    _spot,
 )
 from typer.testing import CliRunner
 
@@ -329,6 +330,55 @@ def test_the_memory_a_listing_holds_does_not_grow_with_its_page_tokens(session):
             assert len(sent) == pages and sent[1:] == [60_000] * (pages - 1)
 
     assert peak_held(120) - peak_held(20) < 2_000_000
+
+
+# -- 7. accelerator names and zone ids of any length ------------------------------------------------------------
+
+def _with_p4d_gpu_name(name: str) -> dict:
+    describe = _describe()
+    (p4d,) = [t for t in describe["InstanceTypes"] if t["InstanceType"] == "p4d.24xlarge"]
+    p4d["GpuInfo"]["Gpus"][0]["Name"] = name
+    return describe
+
+
+@pytest.mark.parametrize("name", ["Z" * 1_000_000, "Z" * 65, "A100\x1b[2J"])
+def test_an_accelerator_name_no_gpu_has_skips_its_type(session, name):
+    # was: a 1,000,000-character GPU Name stored whole in gpu, accelerator_name and note of 14 offers (a 42 MB store)
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe(_with_p4d_gpu_name(name))
+    stubs.products([_p4d_item(), _items()["g5.12xlarge"]])
+    df = stubs.source.fetch([REGION])
+    stubs.done()
+    assert list(df["offer_id"]) == ["aws:us-east-1:g5.12xlarge:on_demand"]
+    # the type, and then its price (priced, but DescribeInstanceTypes gave it no accelerator that can be kept)
+    assert stubs.source.skipped == {"malformed": 1, "no_accelerator_facts": 1}
+
+
+def test_an_unknown_accelerator_name_of_64_characters_is_kept_and_flagged(session):
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe(_with_p4d_gpu_name("Z" * 64))
+    stubs.products([_p4d_item()])
+    (row,) = stubs.source.fetch([REGION]).itertuples()
+    assert (row.gpu, row.gpu_known, row.accelerator_name, row.hourly_price) == ("Z" * 64, False, "Z" * 64, 21.957642)
+
+
+def test_a_spot_quote_whose_zone_id_is_no_zone_id_is_skipped(session):
+    # was: an AvailabilityZoneId of 500,008 characters stored as the spot offer's zone (beside a valid zone name)
+    spot = _spot()
+    (cheapest,) = [q for q in spot["SpotPriceHistory"]
+                   if q["InstanceType"] == "p4d.24xlarge" and q["AvailabilityZoneId"] == "use1-az1"]
+    assert cheapest["SpotPrice"] == "2.465500" and cheapest["AvailabilityZone"] == "us-east-1a"
+    cheapest["AvailabilityZoneId"] = "use1-az1" + "Q" * 500_000
+    stubs = Stubs(session, reserved=False)
+    stubs.describe()
+    stubs.products([_p4d_item()])
+    stubs.spot(spot)
+    row = _by_id(stubs.source.fetch([REGION])).loc["aws:us-east-1:p4d.24xlarge:spot"]
+    stubs.done()
+    # the lowest of the other three zones: 8.1915 (az2), 8.1203 (az4), 7.8799 (az6)
+    assert (row.hourly_price, row.zone) == (7.8799, "use1-az6")
+    assert row.note.startswith("lowest of 3 zone quotes")
+    assert stubs.source.skipped == {"malformed": 1, "local_zone_spot": 1}   # and p5's Atlanta Local Zone, as before
 
 
 # -- 8. products the filters did not ask for --------------------------------------------------------------------
