@@ -44,7 +44,9 @@ printable or longer than ACCELERATOR_NAME_CHARS (64) (`malformed`, types); a lis
 no GPU type keeps an on-demand price is. Everything else that goes wrong raises a `PriceSourceError`
 with a one-line message, and no table is returned:
 
-- no, partial, expired or rejected credentials -> `CredentialsError`;
+- no, partial, expired or rejected credentials, or a profile's credential_process whose answer cannot be read
+  -> `CredentialsError` (naming the credential_process); a credential lookup that has not answered by the
+  deadline -> `DeadlineExceeded`, and a credential_process still running is ended;
 - throttling that outlasted botocore's standard retry mode -> `ThrottledError`;
 - timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`;
 - an answer botocore cannot parse (invalid XML, a number field that is not one) -> `PriceSourceError`;
@@ -96,6 +98,7 @@ from pricing_adapters.schema import (
     effective_hourly,
     offer_row,
 )
+from pricing_adapters.shown import shortened
 
 PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
@@ -399,9 +402,22 @@ class AwsPriceSource:
         return offers_table(rows, "aws fetch", self._skip)
 
     def _check_credentials(self) -> None:
-        """Fail before any request when the credential chain finds nothing."""
+        """Fail before any request when the credential chain finds nothing, or has not answered by the deadline: a
+        profile's credential_process that waits for an MFA code or hangs (`/bin/sleep 40` held `--deadline 3` for
+        40.9 s) is ended there. A helper whose answer cannot be read is named in the message."""
+        bx = _botocore_exceptions()[0]
         with self._errors("credentials", "-"):
-            credentials = self._session().get_credentials()
+            session = self._session()
+            helper = _CredentialHelper(session)
+            what = f"AWS credentials from credential_process {helper.shown}" if helper.command else "AWS credentials"
+            try:
+                credentials = call_with_deadline(self._deadline, what, session.get_credentials, on_abandon=helper.end)
+            except (PriceSourceError, bx.BotoCoreError):
+                raise   # a deadline, no or rejected credentials: said by _errors
+            except (ValueError, TypeError, AttributeError, RecursionError, OSError) as exc:
+                # Python's own errors in botocore's chain: JSON that does not parse or is no object, a helper that
+                # cannot be started
+                raise CredentialsError(helper.failure(exc)) from None
         if credentials is None:
             raise CredentialsError(NO_CREDENTIALS)
 
@@ -626,6 +642,65 @@ class AwsPriceSource:
         key = (itype, zone_id or zone_name)
         if key not in newest or stamp > newest[key][0]:
             newest[key] = (stamp, price)
+
+
+# -- credential_process ------------------------------------------------------------------------------
+
+class _CredentialHelper:
+    """The credential_process of a session's profile (`command`, or None), and the processes botocore starts for it
+    while credentials load, so that `end` can kill one still running when the deadline passes (left running, a
+    helper waiting for an MFA code would go on asking after the refresh has failed).
+
+    botocore has no setting for this: its ProcessProvider starts the helper with its private `_popen`, which is
+    wrapped here. With another botocore (no such provider or attribute) nothing is wrapped: the deadline still holds
+    and only the helper is left to end by itself."""
+
+    def __init__(self, session: Any):
+        self.command: str | None = None
+        self.profile = str(getattr(session, "profile_name", "") or "default")
+        self.started: list[Any] = []
+        self.tried = False
+        try:
+            provider = session._session.get_component("credential_provider").get_provider("custom-process")
+            command = provider.profile_config.get("credential_process")
+            start = getattr(provider._popen, "unwatched", provider._popen)   # botocore's, when a source wrapped it
+        except Exception:  # noqa: BLE001 - an unknown profile, a session without this provider: nothing to watch
+            return
+        if not isinstance(command, str) or not command:
+            return
+        self.command = command
+
+        def popen(*args: Any, **kwargs: Any) -> Any:
+            self.tried = True
+            process = start(*args, **kwargs)
+            self.started.append(process)
+            return process
+
+        popen.unwatched = start  # type: ignore[attr-defined]
+        provider._popen = popen
+
+    @property
+    def shown(self) -> str:
+        return f"{shortened(self.command or '', repr)} (profile {shortened(self.profile, repr)})"
+
+    def end(self) -> None:
+        """Kill the helpers still running."""
+        for process in self.started:
+            if process.poll() is None:
+                process.kill()
+
+    def failure(self, exc: BaseException) -> str:
+        """The message for `exc`, raised while the credentials loaded: naming the helper when it ran."""
+        why = f"{type(exc).__name__}: {_api_text(exc)}"
+        if not (self.command and self.tried):
+            return (f"AWS credentials could not be read ({why}); check AWS_PROFILE and the AWS config and credentials "
+                    f"files; nothing was fetched")
+        if isinstance(exc, OSError) and not self.started:
+            return (f"AWS credential_process {self.shown} could not be started ({why}); check its command in the AWS "
+                    f"config file; nothing was fetched")
+        return (f"AWS credential_process {self.shown} did not print credentials that can be read ({why}); it must "
+                f'print one JSON object such as {{"Version": 1, "AccessKeyId": "…", "SecretAccessKey": "…"}}; '
+                f"nothing was fetched")
 
 
 # -- answer size -------------------------------------------------------------------------------------

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
+import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,7 +44,7 @@ from typer.testing import CliRunner
 from planner.cli import app
 from pricing_adapters import aws
 from pricing_adapters.aws import AwsPriceSource
-from pricing_adapters.errors import CredentialsError, PriceSourceError
+from pricing_adapters.errors import CredentialsError, DeadlineExceeded, PriceSourceError
 from pricing_adapters.store import PriceStore
 
 session = test_aws.session   # fixture: a boto3 session with fake keys
@@ -330,6 +332,77 @@ def test_the_memory_a_listing_holds_does_not_grow_with_its_page_tokens(session):
             assert len(sent) == pages and sent[1:] == [60_000] * (pages - 1)
 
     assert peak_held(120) - peak_held(20) < 2_000_000
+
+
+# -- 6. credential_process -------------------------------------------------------------------------------------
+
+@pytest.fixture
+def helper_profile(monkeypatch, tmp_path):
+    """set(command): the default boto3 session of a source reads credentials from profile "helper", whose
+    credential_process is `command` (no keys in the environment)."""
+    for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("AWS_PROFILE", "helper")
+
+    def set_command(command: str) -> None:
+        Path(os.environ["AWS_CONFIG_FILE"]).write_text(f"[profile helper]\ncredential_process = {command}\n")
+
+    return set_command
+
+
+def _gone(pid: int, seconds: float = 5.0) -> bool:
+    """True once process `pid` has ended (gone, or a zombie), polling /proc for up to `seconds`."""
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_credential_process_that_never_answers_is_ended_at_the_deadline(helper_profile, tmp_path):
+    # was: `credential_process = /bin/sleep 40` held `--deadline 3` for 40.9 s
+    pid_file = tmp_path / "helper.pid"
+    helper_profile(f"/bin/sh -c 'echo $$ > {pid_file}; exec sleep 30'")
+    src = AwsPriceSource(deadline=1.0)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded) as info:
+        src.fetch([REGION])
+    assert time.monotonic() - started < 5
+    message = str(info.value)
+    # the command quoted as messages quote what a user wrote: its first 60 characters and its length
+    assert message.startswith("gave up after the 1 s deadline while reading AWS credentials from credential_process "
+                              "\"/bin/sh -c 'echo $$ > ")
+    assert "(profile 'helper')" in message and message.endswith("nothing was saved")
+    assert src._clients == {}   # nothing was asked of AWS
+    assert _gone(int(pid_file.read_text()))   # the helper was ended, not left waiting
+
+
+@pytest.mark.parametrize("command, why", [
+    ("/bin/echo not-json", "did not print credentials that can be read (JSONDecodeError: Expecting value: line 1 "
+                           "column 1 (char 0)); it must print one JSON object such as"),
+    ("/bin/echo [1]", "did not print credentials that can be read (AttributeError: "),
+    ("/nonexistent/fleetplan-helper", "could not be started (FileNotFoundError: "),
+])
+def test_a_credential_process_whose_answer_cannot_be_read_is_named(helper_profile, command, why):
+    # was: "AWS credentials failed in -: its answer could not be read (JSONDecodeError…)", not a CredentialsError
+    helper_profile(command)
+    with pytest.raises(CredentialsError) as info:
+        AwsPriceSource().fetch([REGION])
+    assert str(info.value).startswith(f"AWS credential_process {command!r} (profile 'helper') {why}")
+    assert str(info.value).endswith("; nothing was fetched")
+
+
+def test_the_cli_says_which_credential_process_printed_no_json(helper_profile, tmp_path):
+    helper_profile("/bin/echo not-json")
+    result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "aws", "--region", REGION,
+                                      "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "AWS credential_process '/bin/echo not-json' (profile 'helper') did not print credentials" in \
+        _one_line(result.stderr)
 
 
 # -- 7. accelerator names and zone ids of any length ------------------------------------------------------------
