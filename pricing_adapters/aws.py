@@ -143,9 +143,9 @@ MAX_ANSWER_BYTES = 32 * 1024 * 1024
 ANSWER_CHUNK_BYTES = 64 * 1024   # what botocore reads at a time (urllib3's stream() default)
 
 # Characters of a NextToken. Neither botocore's Price List nor its EC2 model bounds one; of the 415 NextToken shapes
-# that botocore's other service models bound, 402 allow at most 64 KiB (223 of them 2,048 to 8,192; Kinesis and Inspector
-# allow up to 1 MB), and the Azure adapter's next-page links stop at httpx's 64 KiB URL limit. Price List and EC2
-# tokens are opaque text of a few hundred characters to a few KB: 64 KiB leaves room for ten times that.
+# that botocore's other service models bound, 402 allow at most 64 KiB (223 of them 2,048 to 8,192; Kinesis and
+# Inspector allow 1 MB), and the Azure adapter's next-page links stop at httpx's 64 KiB URL limit. Price List and EC2
+# tokens are short opaque text (the audit put them at a few hundred bytes to a few KB; not measured here).
 MAX_TOKEN_CHARS = 64 * 1024
 
 LEASE_MONTHS = {"1yr": 12, "3yr": 36}
