@@ -25,6 +25,13 @@ MAX_REPRICING_FACTOR = 10.0
 # each moved beyond it (a part is broken: reservations read as term totals are a third of Azure's offers,
 # which the median hides). A real repricing moves neither: not even a spot quote moves more than about 10×.
 JUMPED_SHARE = 0.25
+# One offer alone jumped when it moved beyond this (the median and the share miss a single broken price: one
+# extra zone quote at 0.0002 USD/h became p4d's spot price, 2.4655 before). The most a real offer moves is a
+# spot swing under a repricing: from a tenth of on-demand to on-demand (8.9× above; Azure's lowest spot quote
+# in the reference data is 0.11 of on-demand, 9.1×) while on-demand moves by the largest cut (98.32 / 55.04 =
+# 1.79×), about 16×. The smallest fault moves a price 100× (a price per 100 hours). 50 lies between, 3× above
+# the one and 2× below the other: a limit of 100 itself would let a fault of exactly 100 through.
+MAX_OFFER_FACTOR = 50.0
 REGIONS_NAMED = 5   # of the regions whose prices jumped, in a message
 
 
@@ -37,17 +44,25 @@ class PriceJump:
     compared_with: str      # "snapshot #3", "the packaged snapshot"
     matched: int            # offers both hold, priced in the same currency
     jumped: int             # of those, how many moved beyond MAX_REPRICING_FACTOR either way
+    far: int                # … and how many beyond MAX_OFFER_FACTOR
+    whole_region: bool      # the median or JUMPED_SHARE of the offers jumped (else only `far` offers did)
     median_ratio: float     # new / old effective hourly price, the median over the matched offers
-    example_offer: str      # a jumped offer whose ratio is nearest the median
+    example_offer: str      # whole_region: a jumped offer whose ratio is nearest the median; else the farthest
     example_old: float      # its effective hourly price in force, in `currency`
     example_new: float      # … and in this refresh
     currency: str
 
     def describe(self) -> str:
+        example = (f"{self.example_offer} {amount(self.example_old)} → {amount(self.example_new)} "
+                   f"{self.currency}/h")
+        if not self.whole_region:
+            return (f"{self.provider} {self.region}: {self.far} of the {self.matched} offers also in "
+                    f"{self.compared_with} moved beyond ×{MAX_OFFER_FACTOR:g} or ×1/{MAX_OFFER_FACTOR:g}, more than "
+                    f"any repricing or spot swing{', e.g.' if self.far > 1 else ':'} {example} "
+                    f"({factor(self.example_new / self.example_old)})")
         return (f"{self.provider} {self.region}: the {self.matched} offers also in {self.compared_with} moved by a "
                 f"median ratio of {factor(self.median_ratio)} ({self.jumped} of {self.matched} beyond "
-                f"×{MAX_REPRICING_FACTOR:g} or ×1/{MAX_REPRICING_FACTOR:g}), e.g. {self.example_offer} "
-                f"{amount(self.example_old)} → {amount(self.example_new)} {self.currency}/h")
+                f"×{MAX_REPRICING_FACTOR:g} or ×1/{MAX_REPRICING_FACTOR:g}), e.g. {example}")
 
 
 def price_jumps(store: PriceStore, provider: str, offers: pd.DataFrame) -> list[PriceJump]:
@@ -106,14 +121,19 @@ def region_jump(ratios: pd.DataFrame) -> dict | None:
     median_log = float(np.median(logs))   # of the logarithms: ×10 and ×1/10 are equally far from ×1
     limit = math.log(MAX_REPRICING_FACTOR)
     jumped = np.abs(logs) > limit
-    if abs(median_log) <= limit and jumped.sum() < JUMPED_SHARE * len(logs):
+    far = np.abs(logs) > math.log(MAX_OFFER_FACTOR)
+    whole_region = abs(median_log) > limit or jumped.sum() >= JUMPED_SHARE * len(logs)
+    if not whole_region and not far.any():
         return None
-    # the example: a jumped offer whose move is nearest the median's; among ties (to a part in a billion: each
-    # division rounds its own way) an on-demand price, the one a reader knows, then the first in offer id order
-    distance = np.where(jumped, np.round(np.abs(logs - median_log), 9), np.inf)
+    # the example: of a whole region, a jumped offer whose move is nearest the median's; else the farthest offer;
+    # among ties (to a part in a billion: each division rounds its own way) an on-demand price, the one a reader
+    # knows, then the first in offer id order
+    distance = (np.where(jumped, np.round(np.abs(logs - median_log), 9), np.inf) if whole_region
+                else np.where(far, -np.round(np.abs(logs), 9), np.inf))
     on_demand = ratios["offer_id"].str.endswith(":on_demand").to_numpy()
     example = ratios.iloc[int(np.lexsort((np.arange(len(ratios)), ~on_demand, distance))[0])]
-    return {"matched": len(ratios), "jumped": int(jumped.sum()), "median_ratio": math.exp(median_log),
+    return {"matched": len(ratios), "jumped": int(jumped.sum()), "far": int(far.sum()),
+            "whole_region": bool(whole_region), "median_ratio": math.exp(median_log),
             "example_offer": example["offer_id"], "example_old": float(example["old_per_hour"]),
             "example_new": float(example["new_per_hour"]), "currency": example["currency"]}
 

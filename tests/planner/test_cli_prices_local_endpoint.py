@@ -52,13 +52,17 @@ def test_refresh_from_a_local_endpoint_then_show(tmp_path, monkeypatch, retail_e
 @pytest.fixture
 def scaled_endpoint(retail_prices_server, monkeypatch):
     """The recorded eastus pages with each item's retailPrice and unitPrice times `scale["factor"]` (its
-    savingsPlan rates left alone, as the hostile-input audit's server left them), set as the prices URL."""
-    scale = {"factor": 1.0}
+    savingsPlan rates left alone, as the hostile-input audit's server left them), then passed to
+    `scale["edit"]` (page number, page) when set, set as the prices URL."""
+    scale = {"factor": 1.0, "edit": None}
 
     def respond(query: dict, url: str) -> bytes:
-        page = json.loads((FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url))
+        skip = query.get("$skip", [None])[0]
+        page = json.loads((FIX / PAGES[skip]).read_text().replace(UPSTREAM, url))
         for item in page["Items"]:
             item["retailPrice"] = item["unitPrice"] = item["retailPrice"] * scale["factor"]
+        if scale["edit"]:
+            scale["edit"](list(PAGES).index(skip) + 1, page)
         return json.dumps(page).encode()
 
     with retail_prices_server(respond) as url:
@@ -124,3 +128,29 @@ def test_accept_price_jumps_saves_a_feed_a_thousand_times_dearer_and_says_so(tmp
     assert result.exit_code == 0, result.output
     assert "warning: price jumps accepted (--accept-price-jumps): azure eastus:" in " ".join(result.stderr.split())
     assert "saved snapshot #1" in result.stderr and _nc24_on_demand(store) == [pytest.approx(3673.0)]
+
+
+def test_a_later_dated_second_item_at_a_thousandth_of_the_price_is_refused(tmp_path, scaled_endpoint):
+    # the price-adapters audit (2026-12-05, item 2): a second primary-meter item for the NC24ads A100 v4 with a
+    # newer effectiveStartDate at 3.673 / 1000 won the duplicate ranking and was saved as its on-demand price,
+    # counted only as "1 duplicate". The newer date rightly wins a real repricing; the jump of its one offer is
+    # what gives this one away
+    store = tmp_path / "s.sqlite"
+    assert _refresh(store).exit_code == 0
+    saved = store.read_bytes()
+
+    def later_and_cheaper(number: int, page: dict) -> None:
+        if number == 1:
+            item = {**page["Items"][0], "retailPrice": 0.003673, "unitPrice": 0.003673,
+                    "effectiveStartDate": "2026-07-01T00:00:00Z", "meterId": "22222222-0000-0000-0000-000000000001"}
+            item.pop("savingsPlan")
+            page["Items"].append(item)
+
+    scaled_endpoint["edit"] = later_and_cheaper
+    result = _refresh(store)
+    assert result.exit_code == 1, result.output
+    line = " ".join(result.stderr.split())
+    assert ("prices moved far beyond any real repricing (tens of percent): azure eastus: 1 of the 10 offers also in "
+            "snapshot #1 moved beyond ×50 or ×1/50, more than any repricing or spot swing: "
+            "azure:eastus:Standard_NC24ads_A100_v4:on_demand 3.673 → 0.003673 USD/h (×1/1,000)") in line
+    assert store.read_bytes() == saved and _nc24_on_demand(store) == [3.673]

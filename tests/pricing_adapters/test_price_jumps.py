@@ -1,22 +1,28 @@
 """A refresh whose prices moved by orders of magnitude against the prices in force is refused, the store
 unchanged, unless accepted deliberately (hostile-input audit, 2026-12-05, item 4: a feed at 1e6 × the real
-prices was saved with exit 0 and planned a fleet at 17.6 billion USD).
+prices was saved with exit 0 and planned a fleet at 17.6 billion USD; price-adapters audit, 2026-12-05, item 2:
+one offer moved 1,000× was saved with exit 0).
 
 The prices in these tests are the packaged Azure eastus offers (3.673 USD/h for the NC24ads A100 v4 on
-demand) and the reference data's repricings (tests/fixtures/reference/)."""
+demand), the recorded AWS us-east-1 listing (tests/fixtures/aws: p4d.24xlarge at 21.957642 on demand, 2.4655
+spot) and the reference data's repricings (tests/fixtures/reference/)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
+import test_aws
+from test_aws import Stubs, _describe, _items, _p4d_item, _spot
 
 from pricing_adapters.errors import PriceJumpError
-from pricing_adapters.jumps import matched_ratios, region_jump
+from pricing_adapters.jumps import PriceJump, matched_ratios, region_jump
 from pricing_adapters.refresh import refresh
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
 
 NC24 = "azure:eastus:Standard_NC24ads_A100_v4:on_demand"
+P4D = "aws:us-east-1:p4d.24xlarge"
+session = test_aws.session   # fixture: a boto3 session with fake keys
 
 
 def _prices(prices: dict[str, float], currency: str = "USD", upfront: dict[str, float] | None = None) -> pd.DataFrame:
@@ -52,9 +58,18 @@ def test_a_quarter_of_the_offers_off_by_8760_is_a_jump_though_the_median_moved_n
     jump = region_jump(matched_ratios(old, new))
     assert jump["median_ratio"] == pytest.approx(1.0) and (jump["matched"], jump["jumped"]) == (4, 1)
     assert (jump["example_offer"], jump["example_new"]) == ("a:reserved_1y", pytest.approx(21024.0))
-    # one of 5 offers (under a quarter) is not: a single price may be a mistake of the source, named elsewhere
+    # one of 5 offers (under a quarter) moved 20×: not beyond what a spot swing under a repricing may do (50×)
     five = _prices({"a:on_demand": 4.0, "a:spot": 1.0, "a:savings_plan_1y": 3.0, "a:reserved_1y": 2.4, "a:low_priority": 0.8})
-    assert region_jump(matched_ratios(five, five.assign(hourly_price=[4.0, 1.0, 3.0, 2.4 * 8760, 0.8]))) is None
+    assert region_jump(matched_ratios(five, five.assign(hourly_price=[4.0, 1.0, 3.0, 2.4 * 20, 0.8]))) is None
+
+
+def test_one_offer_alone_moved_8760_times_is_a_jump_of_that_offer():
+    # the price-jumps audit of 2026-12-05, item 2: one offer of five moved by orders of magnitude, the median and
+    # the quarter untouched, was saved with exit 0
+    five = _prices({"a:on_demand": 4.0, "a:spot": 1.0, "a:savings_plan_1y": 3.0, "a:reserved_1y": 2.4, "a:low_priority": 0.8})
+    jump = region_jump(matched_ratios(five, five.assign(hourly_price=[4.0, 1.0, 3.0, 2.4 * 8760, 0.8])))
+    assert (jump["matched"], jump["jumped"], jump["far"], jump["whole_region"]) == (5, 1, 1, False)
+    assert (jump["example_offer"], jump["example_old"], jump["example_new"]) == ("a:reserved_1y", 2.4, pytest.approx(21024.0))
 
 
 def test_offers_compare_by_their_effective_hourly_price_and_only_in_one_currency():
@@ -64,6 +79,20 @@ def test_offers_compare_by_their_effective_hourly_price_and_only_in_one_currency
     assert matched_ratios(old, _prices({"a:reserved_1y": 2.4}))["ratio"].tolist() == [pytest.approx(1.0)]
     # prices in another currency than before are not compared (yen are not a jump of dollars)
     assert matched_ratios(_prices({"a:on_demand": 3.673}), _prices({"a:on_demand": 550.0}, "JPY")).empty
+
+
+def test_one_price_a_thousand_times_lower_is_named_old_to_new():
+    # the audit's AWS case: p4d.24xlarge on demand 21.957642 → 0.021957642 USD/h (×1/1,000), the rest of us-east-1
+    # as it was: 1 of 5 offers, under a quarter, the median ×1
+    old = _prices({"aws:us-east-1:p4d.24xlarge:on_demand": 21.957642, "aws:us-east-1:p4d.24xlarge:spot": 2.4655,
+                   "aws:us-east-1:g5.12xlarge:on_demand": 5.672, "aws:us-east-1:inf2.xlarge:on_demand": 0.7582,
+                   "aws:us-east-1:p5.48xlarge:spot": 17.6289})
+    new = old.assign(hourly_price=[0.021957642, 2.4655, 5.672, 0.7582, 17.6289])
+    jump = PriceJump("aws", "us-east-1", "snapshot #1", **region_jump(matched_ratios(old, new)))
+    # 6 significant digits: 21.9576 and 0.0219576
+    assert jump.describe() == ("aws us-east-1: 1 of the 5 offers also in snapshot #1 moved beyond ×50 or ×1/50, more "
+                               "than any repricing or spot swing: aws:us-east-1:p4d.24xlarge:on_demand 21.9576 → "
+                               "0.0219576 USD/h (×1/1,000)")
 
 
 class _Source:
@@ -105,3 +134,91 @@ def test_a_first_refresh_is_held_against_the_packaged_prices(tmp_path):
         refresh(_Source(1e-3), ["eastus"], store)
     assert store.snapshots() == []
     assert refresh(_Source(1.1), ["eastus"], store).id == 1   # ten percent dearer: a repricing
+
+
+# -- the recorded AWS us-east-1 listing, changed as the price-adapters audit changed it -------------------------
+
+def _aws(session, edit_item=None, edit_spot=None):
+    """An AWS source that fetches the recorded us-east-1 listing once (18 offers: p4d.24xlarge on demand, 12
+    reservations and spot; g5.12xlarge, inf2.xlarge and g4ad.16xlarge on demand; p5.48xlarge spot), each
+    decoded price item passed through `edit_item` and the spot answer through `edit_spot` first."""
+    stubs = Stubs(session)
+    types = _describe()["InstanceTypes"]
+    stubs.describe({"InstanceTypes": types[:4]}, token="dit-2")
+    stubs.describe({"InstanceTypes": types[4:]}, sent_token="dit-2")
+    items = _items()
+    pages = [[_p4d_item(), items["r5.24xlarge"]], [items["g5.12xlarge"], items["g4dn.8xlarge"]],
+             [items["p5.48xlarge"], items["inf2.xlarge"], items["g4ad.16xlarge"]]]
+    for item in (i for page in pages for i in page):
+        (edit_item or (lambda _: None))(item)
+    stubs.products(pages[0], token="page-2")
+    stubs.products(pages[1], token="page-3", sent_token="page-2")
+    stubs.products(pages[2], sent_token="page-3")
+    spot = _spot()
+    (edit_spot or (lambda _: None))(spot)
+    stubs.spot(spot)
+    return stubs.source
+
+
+def _set_prices(item: dict, terms: str, price, instance_type: str = "p4d.24xlarge") -> None:
+    """Each USD price of `item`'s `terms` ("OnDemand", "Reserved") set to `price(old)`, if it is `instance_type`."""
+    if item["product"]["attributes"]["instanceType"] != instance_type:
+        return
+    for term in item["terms"].get(terms, {}).values():
+        for dimension in term["priceDimensions"].values():
+            dimension["pricePerUnit"]["USD"] = str(price(float(dimension["pricePerUnit"]["USD"])))
+
+
+@pytest.fixture
+def aws_store(session, tmp_path):
+    """A store whose snapshot #1 is the recorded us-east-1 listing."""
+    store = PriceStore(tmp_path / "s.sqlite")
+    assert refresh(_aws(session), ["us-east-1"], store).id == 1
+    return store
+
+
+def test_one_spot_zone_quote_at_0_0002_is_refused_until_accepted(session, aws_store):
+    # the audit's extra zone quote: the lowest of p4d's zones is its spot price, 2.4655 → 0.0002 USD/h
+    def cheap_zone(spot):
+        spot["SpotPriceHistory"].append({**spot["SpotPriceHistory"][0], "AvailabilityZone": "us-east-1f",
+                                         "AvailabilityZoneId": "use1-az5", "SpotPrice": "0.000200"})
+
+    saved = aws_store.path.read_bytes()
+    with pytest.raises(PriceJumpError) as refused:
+        refresh(_aws(session, edit_spot=cheap_zone), ["us-east-1"], aws_store)
+    assert str(refused.value).startswith(
+        "prices moved far beyond any real repricing (tens of percent): aws us-east-1: 1 of the 18 offers also in "
+        f"snapshot #1 moved beyond ×50 or ×1/50, more than any repricing or spot swing: {P4D}:spot 2.4655 → 0.0002 USD/h")
+    assert aws_store.path.read_bytes() == saved
+    warned = []
+    info = refresh(_aws(session, edit_spot=cheap_zone), ["us-east-1"], aws_store, accept_price_jumps=True,
+                   warn=warned.append)
+    assert info.id == 2 and aws_store.offers(2).set_index("offer_id").at[f"{P4D}:spot", "hourly_price"] == 0.0002
+    assert len(warned) == 1 and f"{P4D}:spot 2.4655 → 0.0002 USD/h" in warned[0]
+
+
+def test_p4d_on_demand_a_thousand_times_lower_is_refused(session, aws_store):
+    saved = aws_store.path.read_bytes()
+    with pytest.raises(PriceJumpError) as refused:
+        refresh(_aws(session, lambda item: _set_prices(item, "OnDemand", lambda _: 0.021957642)), ["us-east-1"],
+                aws_store)
+    assert f"{P4D}:on_demand 21.9576 → 0.0219576 USD/h (×1/1,000)" in str(refused.value)
+    assert aws_store.path.read_bytes() == saved
+
+
+def test_the_largest_real_cut_with_spot_at_the_old_cap_is_saved(session, aws_store):
+    # p4d on demand cut as p5 was (× 55.04 / 98.32 = 0.5598: 21.957642 → 12.2919), and every zone's spot quote
+    # at the old on-demand price, 21.957642: 8.9× its 2.4655
+    cut = 55.04 / 98.32
+
+    def old_cap(spot):
+        for quote in spot["SpotPriceHistory"]:
+            if quote["InstanceType"] == "p4d.24xlarge":
+                quote["SpotPrice"] = "21.957642"
+
+    warned = []
+    info = refresh(_aws(session, lambda item: _set_prices(item, "OnDemand", lambda p: p * cut), old_cap), ["us-east-1"],
+                   aws_store, warn=warned.append)
+    rows = aws_store.offers(info.id).set_index("offer_id")["hourly_price"]
+    assert info.id == 2 and warned == []
+    assert (rows[f"{P4D}:on_demand"], rows[f"{P4D}:spot"]) == (pytest.approx(12.2919, abs=1e-4), 21.957642)
