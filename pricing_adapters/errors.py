@@ -38,8 +38,10 @@ class DeadlineExceeded(PriceSourceError):
 
 
 class PriceJumpError(PriceSourceError):
-    """A refresh whose prices moved against those in force by far more than any real repricing (a broken
-    feed: a wrong unit, currency or scale); nothing was written. `jumps`: the PriceJump of each region."""
+    """A refresh whose prices moved against those in force by far more than any real repricing, or whose
+    reservation or spot prices lie far above or below the same instance's on-demand price (a broken feed: a
+    wrong unit, currency or scale); nothing was written. `jumps`: the PriceJump of each region and the
+    AgainstOnDemand of each region and kind of offer (pricing_adapters.jumps)."""
 
     def __init__(self, message: str, jumps: list):
         super().__init__(message)

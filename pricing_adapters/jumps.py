@@ -1,5 +1,6 @@
-"""A refresh held against the prices it would replace: prices that moved by orders of magnitude are a
-broken feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved."""
+"""A refresh held against the prices it would replace, and against itself: prices that moved by orders of
+magnitude, or a reservation or spot price far above or below the same instance's on-demand price, are a broken
+feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved."""
 
 from __future__ import annotations
 
@@ -32,7 +33,32 @@ JUMPED_SHARE = 0.25
 # 1.79×), about 16×. The smallest fault moves a price 100× (a price per 100 hours). 50 lies between, 3× above
 # the one and 2× below the other: a limit of 100 itself would let a fault of exactly 100 through.
 MAX_OFFER_FACTOR = 50.0
-REGIONS_NAMED = 5   # of the regions whose prices jumped, in a message
+# Within one refresh, an offer is held against the same instance's on-demand price: a check that needs no
+# earlier prices (the packaged snapshot holds no reservation, so a first refresh compared them with nothing and
+# saved the audit's reservations at 100× their price: p4d's 1-year term at 1,325 USD/h against 21.96 on demand).
+# No reservation or savings plan of the recorded API answers costs more an hour than on demand: the dearest is
+# 0.74 of it (p4d's 1-year No Upfront convertible term, 16.15 against 21.957642 USD/h, tests/fixtures/aws;
+# Azure's, a 1-year savings plan, 0.73). Were on-demand cut by the data's largest cut (-44 %) before the terms
+# are, that term would stand at 1.31×: 1.5 lets such a real price list through, while the smallest fault
+# (100×) puts even the cheapest term of the data (0.36 of on-demand) at 36×. A term dearer than on demand that
+# slips through costs little: a plan that may rent on demand never takes it.
+COMMITMENT_OPTIONS = ("reserved_1y", "reserved_3y", "savings_plan_1y", "savings_plan_3y")
+MAX_COMMITMENT_TO_ON_DEMAND = 1.5
+# Spot (and Azure's low priority) is capped at on-demand: none of the 221 spot quotes of the reference data
+# lies above it, 15 equal it (tests/fixtures/reference/*spot* hold 21 of them, 5 equal). A quote read just
+# after an on-demand cut may still stand at the old cap: the largest cut of the data, p5's 98.32 → 55.04, would
+# put it at 1.79× the new price. 2× allows that, and the smallest fault (100×) puts even the cheapest spot quote
+# (0.11 of on-demand) at 11×.
+MAX_SPOT_TO_ON_DEMAND = 2.0
+# Nor does any cloud sell an hour for next to nothing against its on-demand price: the deepest discount of the
+# data is spot at 0.11 of on-demand (the commitments' at 0.36). A twentieth lies 2× below it, and the smallest
+# fault (1/100) puts even an offer at on-demand at 0.01: a savings plan or a new instance's spot quote at
+# 1/1,000, which no earlier price could give away on a first refresh, is refused too.
+MIN_TO_ON_DEMAND = 0.05
+# the purchase options held against on-demand, each as a message names it
+KINDS = {"reserved_1y": "reservation", "reserved_3y": "reservation", "savings_plan_1y": "savings plan",
+         "savings_plan_3y": "savings plan", "spot": "spot offer", "low_priority": "low-priority offer"}
+REGIONS_NAMED = 5   # of the regions' jumps and contradictions, in a message
 
 
 @dataclass(frozen=True)
@@ -65,19 +91,28 @@ class PriceJump:
                 f"×{MAX_REPRICING_FACTOR:g} or ×1/{MAX_REPRICING_FACTOR:g}), e.g. {example}")
 
 
-def price_jumps(store: PriceStore, provider: str, offers: pd.DataFrame) -> list[PriceJump]:
-    """The regions of `offers` (a refresh of `provider`, typed) whose prices jumped against the prices in
-    force there: the store's snapshot in force, else the packaged snapshot that plans use until a refresh."""
+def earlier_prices(store: PriceStore, provider: str, offers: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, str]]:
+    """For each region of `offers` (a refresh of `provider`, typed): (the offers in force there, what they are:
+    "snapshot #3", "the packaged snapshot"). The store's snapshot in force, else the packaged snapshot that
+    plans use until a refresh."""
     in_force_offers, in_force = store.offers_in_force([provider])
     packaged = _packaged(provider)
-    jumps = []
+    earlier = {}
     for region in dict.fromkeys(offers["region"]):
         if (provider, region) in in_force:
             before, compared_with = in_force_offers, f"snapshot #{in_force[(provider, region)].id}"
         else:
             before, compared_with = packaged, "the packaged snapshot"
-        ratios = matched_ratios(before[before["region"] == region], offers[offers["region"] == region])
-        jump = region_jump(ratios)
+        earlier[region] = (before[before["region"] == region], compared_with)
+    return earlier
+
+
+def price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame) -> list[PriceJump]:
+    """The regions of `offers` (a refresh of `provider`, typed) whose prices jumped against `earlier`
+    (`earlier_prices`)."""
+    jumps = []
+    for region, (before, compared_with) in earlier.items():
+        jump = region_jump(matched_ratios(before, offers[offers["region"] == region]))
         if jump is not None:
             jumps.append(PriceJump(provider, region, compared_with, **jump))
     return jumps
@@ -96,20 +131,22 @@ def matched_ratios(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     """The offers in both tables (same offer id, which holds provider, region, sku and purchase option) priced
     in the same currency: offer_id, currency, old_per_hour, new_per_hour (effective hourly prices: a
     reservation's upfront spread over its term) and ratio (new / old), in offer id order."""
-    def priced(df: pd.DataFrame) -> pd.DataFrame:
-        per_hour = effective_hourly(df["hourly_price"].astype(float), df["upfront_price"].astype(float),
-                                    df["term_months"])
-        return pd.DataFrame({"offer_id": df["offer_id"].astype(object).to_numpy(),
-                             "currency": df["currency"].astype(object).to_numpy(),
-                             "per_hour": np.asarray(per_hour, dtype=float)})
-
-    both = priced(old).merge(priced(new), on=["offer_id", "currency"], suffixes=("_old", "_new"))
+    both = _per_hour(old).merge(_per_hour(new), on=["offer_id", "currency"], suffixes=("_old", "_new"))
     both = both.rename(columns={"per_hour_old": "old_per_hour", "per_hour_new": "new_per_hour"})
     # a ratio needs two prices: on-prem purchases cost nothing an hour, and unreadable rows fail later
     usable = np.isfinite(both["old_per_hour"]) & np.isfinite(both["new_per_hour"])
     both = both[usable & (both["old_per_hour"] > 0) & (both["new_per_hour"] > 0)]
     both = both.assign(ratio=both["new_per_hour"] / both["old_per_hour"])
     return both.sort_values("offer_id").reset_index(drop=True)
+
+
+def _per_hour(df: pd.DataFrame) -> pd.DataFrame:
+    """offer_id, currency and per_hour (the effective hourly price: a reservation's upfront spread over its
+    term) of each offer of `df`, in its order."""
+    per_hour = effective_hourly(df["hourly_price"].astype(float), df["upfront_price"].astype(float), df["term_months"])
+    return pd.DataFrame({"offer_id": df["offer_id"].astype(object).to_numpy(),
+                         "currency": df["currency"].astype(object).to_numpy(),
+                         "per_hour": np.asarray(per_hour, dtype=float)})
 
 
 def region_jump(ratios: pd.DataFrame) -> dict | None:
@@ -138,11 +175,86 @@ def region_jump(ratios: pd.DataFrame) -> dict | None:
             "example_new": float(example["new_per_hour"]), "currency": example["currency"]}
 
 
-def jumps_text(jumps: list[PriceJump]) -> str:
-    """The jumps of a refresh in one line: the first REGIONS_NAMED, then how many more."""
-    shown = "; ".join(j.describe() for j in jumps[:REGIONS_NAMED])
-    more = len(jumps) - REGIONS_NAMED
-    return shown + (f"; and {more} more region(s)" if more > 0 else "")
+@dataclass(frozen=True)
+class AgainstOnDemand:
+    """The offers of one provider, region and kind (reservation, savings plan, spot, low priority) that cost more
+    an hour than `limit` × the same instance on demand in the same refresh, or less than `limit` × it."""
+
+    provider: str
+    region: str
+    kind: str               # "reservation", "savings plan", "spot offer", "low-priority offer"
+    above: bool             # dearer than `limit` × on demand, else cheaper
+    limit: float            # MAX_COMMITMENT_TO_ON_DEMAND, MAX_SPOT_TO_ON_DEMAND or MIN_TO_ON_DEMAND
+    count: int
+    example_offer: str      # the farthest from its on-demand price
+    example_per_hour: float  # its effective hourly price (a reservation's upfront spread over its term)
+    example_upfront: bool   # whether it has an upfront price, spread into `example_per_hour`
+    on_demand_per_hour: float
+    currency: str
+
+    def describe(self) -> str:
+        kind = self.kind if self.count == 1 else f"{self.kind}s"
+        if self.above:
+            than = f"more an hour than {self.limit:g}× the same instance"
+        else:
+            than = f"less an hour than 1/{1 / self.limit:g} of the same instance"
+        spread = ", upfront spread over the term" if self.example_upfront else ""
+        return (f"{self.provider} {self.region}: {self.count} {kind} cost{'s' if self.count == 1 else ''} {than} on "
+                f"demand in this refresh, e.g. {self.example_offer} {amount(self.example_per_hour)} {self.currency}/h"
+                f"{spread}, against {amount(self.on_demand_per_hour)} on demand "
+                f"({factor(self.example_per_hour / self.on_demand_per_hour)})")
+
+
+def against_on_demand(offers: pd.DataFrame) -> list[AgainstOnDemand]:
+    """The reservations and savings plans of `offers` (typed) dearer an hour than MAX_COMMITMENT_TO_ON_DEMAND ×
+    the on-demand price of the same provider, region, sku and currency in `offers`, the spot and low-priority
+    offers dearer than MAX_SPOT_TO_ON_DEMAND × it, and any of them cheaper than MIN_TO_ON_DEMAND × it; by
+    provider, region, kind and side, in order of appearance."""
+    priced = _per_hour(offers).assign(provider=offers["provider"].astype(object).to_numpy(),
+                                      region=offers["region"].astype(object).to_numpy(),
+                                      sku=offers["sku"].astype(object).to_numpy(),
+                                      option=offers["purchase_option"].astype(object).to_numpy(),
+                                      upfront=offers["upfront_price"].astype(float).to_numpy())
+    key = ["provider", "region", "sku", "currency"]
+    # one on-demand offer an instance (its offer id is unique): the max only indexes it
+    on_demand = priced[priced["option"] == "on_demand"].groupby(key, sort=False, as_index=False)["per_hour"].max()
+    held = priced[priced["option"].isin(KINDS)].merge(on_demand.rename(columns={"per_hour": "on_demand"}), on=key)
+    ceiling = np.where(held["option"].isin(COMMITMENT_OPTIONS), MAX_COMMITMENT_TO_ON_DEMAND, MAX_SPOT_TO_ON_DEMAND)
+    ratio = held["per_hour"] / held["on_demand"]
+    held = held.assign(ratio=ratio, above=ratio > ceiling, limit=np.where(ratio > ceiling, ceiling, MIN_TO_ON_DEMAND),
+                       kind=held["option"].map(KINDS))
+    # a price that cannot be read is named by the store's validation, after this
+    readable = np.isfinite(held["per_hour"]) & np.isfinite(held["on_demand"]) & (held["on_demand"] > 0)
+    off = held[readable & (held["above"] | (held["ratio"] < MIN_TO_ON_DEMAND))]
+    found = []
+    for (provider, region, kind, above), group in off.groupby(["provider", "region", "kind", "above"], sort=False):
+        example = group.sort_values(["ratio", "offer_id"], ascending=[not above, True]).iloc[0]
+        found.append(AgainstOnDemand(provider, region, kind, bool(above), float(example["limit"]), len(group),
+                                     example["offer_id"], float(example["per_hour"]), bool(example["upfront"] > 0),
+                                     float(example["on_demand"]), example["currency"]))
+    return found
+
+
+def uncompared_commitments(earlier: dict[str, tuple[pd.DataFrame, str]], offers: pd.DataFrame) -> str:
+    """What the reservations and savings plans of `offers` (typed) that `earlier` (`earlier_prices`) does not
+    price in the same currency are: "reservations", "savings plans", "reservations and savings plans", or ""
+    when there is none. On a first refresh they are all of them: the packaged snapshot holds none."""
+    known = set()
+    for before, _ in earlier.values():
+        known.update(zip(before["offer_id"].astype(object), before["currency"].astype(object)))
+    new = offers[offers["purchase_option"].isin(COMMITMENT_OPTIONS)]
+    kinds = {f"{KINDS[option]}s" for offer, currency, option in
+             zip(new["offer_id"].astype(object), new["currency"].astype(object), new["purchase_option"].astype(object))
+             if (offer, currency) not in known}
+    return " and ".join(sorted(kinds))
+
+
+def jumps_text(found: list) -> str:
+    """The jumps and contradictions of a refresh (`PriceJump`, `AgainstOnDemand`) in one line: the first
+    REGIONS_NAMED, then how many more."""
+    shown = "; ".join(j.describe() for j in found[:REGIONS_NAMED])
+    more = len(found) - REGIONS_NAMED
+    return shown + (f"; and {more} more" if more > 0 else "")
 
 
 def factor(ratio: float) -> str:

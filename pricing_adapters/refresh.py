@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
 from pricing_adapters.errors import PriceJumpError, PriceSourceError, RegionError
-from pricing_adapters.jumps import jumps_text, price_jumps
+from pricing_adapters.jumps import against_on_demand, earlier_prices, jumps_text, price_jumps, uncompared_commitments
 from pricing_adapters.schema import validate_offers
 from pricing_adapters.store import PriceStore, SnapshotInfo
 
@@ -23,16 +23,19 @@ def _say_nothing(text: str) -> None:
 
 def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
             progress: Progress = no_progress, deadline: float | None = None, *,
-            accept_price_jumps: bool = False, warn: Callable[[str], None] = _say_nothing) -> SnapshotInfo:
+            accept_price_jumps: bool = False, warn: Callable[[str], None] = _say_nothing,
+            note: Callable[[str], None] = _say_nothing) -> SnapshotInfo:
     """Fetch `regions` from `source` and save them as a new snapshot; the SnapshotInfo saved.
 
     `deadline`: seconds the whole fetch may take (default DEFAULT_DEADLINE_S), enforced by adapters that
     have a `deadline_s` attribute (aws, azure) inside their paging loops.
     Raises RegionError for regions that cannot be region codes (see `check_regions`), PriceSourceError
-    (or a subclass) when the fetch fails, and PriceJumpError when a region's prices moved against those in
-    force there by far more than any repricing (pricing_adapters.jumps); the store is then unchanged, because
-    the snapshot is written only after the whole fetch returned and passed validation. `accept_price_jumps`
-    saves such prices all the same and tells `warn` of the jumps.
+    (or a subclass) when the fetch fails, and PriceJumpError when a region's prices, or one offer's, moved
+    against those in force there by far more than any repricing, or when a reservation or spot offer costs far
+    more or less than the same instance on demand in this refresh (pricing_adapters.jumps); the store is then unchanged,
+    because the snapshot is written only after the whole fetch returned and passed validation.
+    `accept_price_jumps` saves such prices all the same and tells `warn` of them. Once saved, `note` is told
+    when reservations or savings plans had no earlier prices to compare with (checked against on-demand only).
     """
     regions = check_regions(source, regions)
     if deadline is not None and hasattr(source, "deadline_s"):
@@ -52,24 +55,35 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
         # a snapshot claims the regions it covers: an empty region is a typo or an outage, not "no GPUs"
         raise PriceSourceError(f"no GPU offers returned for {where} — check the region "
                                f"code{'s' if len(empty) != 1 else ''}; nothing was saved")
-    check_price_jumps(store, source.provider, offers, accept_price_jumps, warn)
-    return store.save(source.provider, regions, source.source, offers)
-
-
-def check_price_jumps(store: PriceStore, provider: str, offers: pd.DataFrame, accept: bool,
-                      warn: Callable[[str], None]) -> None:
-    """PriceJumpError when the prices of `offers` jumped against those in force (`price_jumps`); with
-    `accept`, the jumps go to `warn` instead."""
     # typed only: a row that breaks the contract is named by the store's validation, after this
-    jumps = price_jumps(store, provider, validate_offers(offers, origin=f"{provider} refresh", check=False))
-    if not jumps:
+    typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
+    earlier = earlier_prices(store, source.provider, typed)
+    check_price_jumps(earlier, source.provider, typed, accept_price_jumps, warn)
+    info = store.save(source.provider, regions, source.source, offers)
+    uncompared = uncompared_commitments(earlier, typed)
+    if uncompared:
+        note(f"{uncompared}: no earlier prices to compare with; checked against on-demand only")
+    return info
+
+
+def check_price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
+                      accept: bool, warn: Callable[[str], None]) -> None:
+    """PriceJumpError when the prices of `offers` (typed) jumped against `earlier` (`price_jumps`) or contradict
+    their on-demand prices (`against_on_demand`); with `accept`, they go to `warn` instead."""
+    jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
+    if not jumps and not contradictions:
         return
     if accept:
-        warn(f"price jumps accepted (--accept-price-jumps): {jumps_text(jumps)}")
+        warn(f"price jumps accepted (--accept-price-jumps): {jumps_text([*jumps, *contradictions])}")
         return
-    raise PriceJumpError(f"prices moved far beyond any real repricing (tens of percent): {jumps_text(jumps)}; "
-                         f"more likely a broken feed (a wrong unit, currency or scale) than new prices, so nothing "
-                         f"was saved. If the prices really moved so, refresh again with --accept-price-jumps", jumps)
+    what = []
+    if jumps:
+        what.append(f"prices moved far beyond any real repricing (tens of percent): {jumps_text(jumps)}")
+    if contradictions:
+        what.append(f"prices contradict each other: {jumps_text(contradictions)}")
+    raise PriceJumpError(f"{'; '.join(what)}; more likely a broken feed (a wrong unit, currency or scale) than new "
+                         f"prices, so nothing was saved. If these really are the prices, refresh again with "
+                         f"--accept-price-jumps", [*jumps, *contradictions])
 
 
 def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:

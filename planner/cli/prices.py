@@ -150,8 +150,10 @@ def refresh(
     accept_price_jumps: bool = typer.Option(False, "--accept-price-jumps",
                                             help="save the prices even where they moved more than tenfold against "
                                                  "those in force (the median of a region's offers, or a quarter of "
-                                                 "them) or one offer more than fiftyfold; without it such a refresh "
-                                                 "fails (exit 1, store unchanged), as a broken feed"),
+                                                 "them) or one offer more than fiftyfold, and where a reservation "
+                                                 "costs over 1.5× the same instance on demand (spot: 2×) or any of "
+                                                 "them under 1/20 of it; without it such a refresh fails (exit 1, "
+                                                 "store unchanged), as a broken feed"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -175,6 +177,7 @@ def refresh(
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err.console, transient=True) as bar:
             tasks: dict[str, int] = {}
+            notes: list[str] = []   # told once the snapshot is saved, beside the source's notice
 
             def progress(step: str, done: int, total: int | None = None) -> None:
                 if step not in tasks:
@@ -182,7 +185,7 @@ def refresh(
                 bar.update(tasks[step], completed=done, total=total)
 
             info = do_refresh(source, regions, price_store, progress, deadline=deadline,
-                              accept_price_jumps=accept_price_jumps, warn=err.warn)
+                              accept_price_jumps=accept_price_jumps, warn=err.warn, note=notes.append)
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:
@@ -190,9 +193,9 @@ def refresh(
                                          f"{_fallback_text(price_store, provider, regions)}.", "bold red")
         _print_warnings(price_store)
         raise typer.Exit(1) from None
-    notice = getattr(source, "notice", None)
-    if notice:
-        err.print(f"note: {notice}", soft_wrap=True)
+    for notice in [getattr(source, "notice", None), *notes]:
+        if notice:
+            err.print(f"note: {notice}", soft_wrap=True)
     skipped = {k: v for k, v in (getattr(source, "skipped", None) or {}).items() if v}
     if skipped:
         err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)

@@ -153,4 +153,63 @@ def test_a_later_dated_second_item_at_a_thousandth_of_the_price_is_refused(tmp_p
     assert ("prices moved far beyond any real repricing (tens of percent): azure eastus: 1 of the 10 offers also in "
             "snapshot #1 moved beyond ×50 or ×1/50, more than any repricing or spot swing: "
             "azure:eastus:Standard_NC24ads_A100_v4:on_demand 3.673 → 0.003673 USD/h (×1/1,000)") in line
+    # and within the refresh: its spot quote, 0.444433, is 121 times the new on-demand price
+    assert ("azure eastus: 1 spot offer costs more an hour than 2× the same instance on demand in this refresh, e.g. "
+            "azure:eastus:Standard_NC24ads_A100_v4:spot 0.444433 USD/h, against 0.003673 on demand (×121)") in line
     assert store.read_bytes() == saved and _nc24_on_demand(store) == [3.673]
+
+
+def test_a_first_refresh_with_reservations_at_100_times_is_refused_and_the_right_one_says_what_was_unchecked(
+        tmp_path, scaled_endpoint):
+    # the price-adapters audit (2026-12-05, item 3): the packaged snapshot holds no reservation, so on a first
+    # refresh reservations at 100× were compared with nothing and saved
+    from pricing_adapters.store import PriceStore
+
+    store = tmp_path / "s.sqlite"
+    PriceStore(store)
+    empty = store.read_bytes()
+
+    def reservations_x100(number: int, page: dict) -> None:
+        for item in page["Items"]:
+            if item["type"] == "Reservation":
+                item["retailPrice"] = item["unitPrice"] = item["retailPrice"] * 100
+
+    scaled_endpoint["edit"] = reservations_x100
+    result = _refresh(store)
+    assert result.exit_code == 1, result.output
+    # 1 year: 21,024 × 100 / 8,760 h = 240 USD/h against 3.673 on demand (65.3×); 3 years: 39,420 × 100 / 26,280 = 150
+    assert ("refresh failed: prices contradict each other: azure eastus: 2 reservations cost more an hour than 1.5× "
+            "the same instance on demand in this refresh, e.g. azure:eastus:Standard_NC24ads_A100_v4:reserved_1y "
+            "240 USD/h, against 3.673 on demand (×65)") in " ".join(result.stderr.split())
+    assert store.read_bytes() == empty
+    scaled_endpoint["edit"] = None
+    right = _refresh(store)
+    assert right.exit_code == 0, right.output
+    assert ("note: reservations and savings plans: no earlier prices to compare with; checked against on-demand only"
+            in " ".join(right.stderr.split()))
+    scaled_endpoint["factor"] = 1.1   # a normal repricing, held against snapshot #1's reservations this time
+    again = _refresh(store)
+    assert again.exit_code == 0 and "saved snapshot #2" in again.stderr and "no earlier prices" not in again.stderr
+
+
+def test_a_first_refresh_with_savings_plans_at_a_thousandth_is_refused(tmp_path, scaled_endpoint):
+    # nor are there packaged savings plans: the NC24ads A100 v4's rates, 2.5711 and 1.4692 USD/h, at 1/1,000 are
+    # 1/1,429 and 1/2,500 of its 3.673 on demand; the example is the farther
+    from pricing_adapters.store import PriceStore
+
+    store = tmp_path / "s.sqlite"
+    PriceStore(store)
+    empty = store.read_bytes()
+
+    def plans_at_a_thousandth(number: int, page: dict) -> None:
+        for item in page["Items"]:
+            for plan in item.get("savingsPlan") or []:
+                plan["retailPrice"] = plan["unitPrice"] = plan["retailPrice"] / 1000
+
+    scaled_endpoint["edit"] = plans_at_a_thousandth
+    result = _refresh(store)
+    assert result.exit_code == 1, result.output
+    assert ("prices contradict each other: azure eastus: 2 savings plans cost less an hour than 1/20 of the same "
+            "instance on demand in this refresh, e.g. azure:eastus:Standard_NC24ads_A100_v4:savings_plan_3y 0.0014692 "
+            "USD/h, against 3.673 on demand (×1/2,500)") in " ".join(result.stderr.split())
+    assert store.read_bytes() == empty

@@ -1,7 +1,8 @@
-"""A refresh whose prices moved by orders of magnitude against the prices in force is refused, the store
-unchanged, unless accepted deliberately (hostile-input audit, 2026-12-05, item 4: a feed at 1e6 × the real
-prices was saved with exit 0 and planned a fleet at 17.6 billion USD; price-adapters audit, 2026-12-05, item 2:
-one offer moved 1,000× was saved with exit 0).
+"""A refresh whose prices moved by orders of magnitude against the prices in force, or whose reservation or spot
+prices lie above the same instance's on-demand price, is refused, the store unchanged, unless accepted
+deliberately (hostile-input audit, 2026-12-05, item 4: a feed at 1e6 × the real prices was saved with exit 0
+and planned a fleet at 17.6 billion USD; price-adapters audit, 2026-12-05, items 2 and 3: one offer moved
+1,000× and reservations at 100× on a first refresh were saved with exit 0).
 
 The prices in these tests are the packaged Azure eastus offers (3.673 USD/h for the NC24ads A100 v4 on
 demand), the recorded AWS us-east-1 listing (tests/fixtures/aws: p4d.24xlarge at 21.957642 on demand, 2.4655
@@ -15,7 +16,7 @@ import test_aws
 from test_aws import Stubs, _describe, _items, _p4d_item, _spot
 
 from pricing_adapters.errors import PriceJumpError
-from pricing_adapters.jumps import PriceJump, matched_ratios, region_jump
+from pricing_adapters.jumps import PriceJump, against_on_demand, matched_ratios, region_jump
 from pricing_adapters.refresh import refresh
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
@@ -93,6 +94,70 @@ def test_one_price_a_thousand_times_lower_is_named_old_to_new():
     assert jump.describe() == ("aws us-east-1: 1 of the 5 offers also in snapshot #1 moved beyond ×50 or ×1/50, more "
                                "than any repricing or spot swing: aws:us-east-1:p4d.24xlarge:on_demand 21.9576 → "
                                "0.0219576 USD/h (×1/1,000)")
+
+
+def _offers(rows: list[tuple[str, str, float, float, int]], currency: str = "USD") -> pd.DataFrame:
+    """Offers of AWS us-east-1 from (sku, purchase option and id suffix, hourly price, upfront, term months)."""
+    return pd.DataFrame([{"offer_id": f"aws:us-east-1:{sku}:{option}", "provider": "aws", "region": "us-east-1",
+                          "sku": sku, "purchase_option": option.split(":")[0], "hourly_price": hourly,
+                          "upfront_price": upfront, "term_months": months, "currency": currency}
+                         for sku, option, hourly, upfront, months in rows])
+
+
+def test_reservations_at_100_times_their_price_cost_more_than_on_demand():
+    # the audit's first refresh: p4d's Reserved terms × 100 (tests/fixtures/aws): 1-year partial upfront standard
+    # 662.5 USD/h + 5,803,500 upfront / 8,760 h = 1,325 USD/h, 60.3× the 21.957642 on demand; 3-year all upfront
+    # standard 20,498,400 / 26,280 h = 780 USD/h, 35.5×
+    offers = _offers([("p4d.24xlarge", "on_demand", 21.957642, 0, 0),
+                      ("p4d.24xlarge", "reserved_1y:partial_upfront:standard", 662.5, 5_803_500, 12),
+                      ("p4d.24xlarge", "reserved_3y:all_upfront:standard", 0.0, 20_498_400, 36),
+                      ("g5.12xlarge", "on_demand", 5.672, 0, 0)])
+    [dear] = against_on_demand(offers)
+    assert (dear.kind, dear.count, dear.example_offer) == ("reservation", 2, f"{P4D}:reserved_1y:partial_upfront:standard")
+    assert dear.describe() == ("aws us-east-1: 2 reservations cost more an hour than 1.5× the same instance on demand "
+                               "in this refresh, e.g. aws:us-east-1:p4d.24xlarge:reserved_1y:partial_upfront:standard "
+                               "1,325 USD/h, upfront spread over the term, against 21.9576 on demand (×60)")
+
+
+def test_real_terms_and_spot_quotes_at_the_cap_contradict_no_on_demand_price():
+    # the real p4d terms: 13.25 (6.625 + 58,035 / 8,760) and 16.15 USD/h, the dearest of the data (0.74 of on
+    # demand); a spot quote at on-demand (p5.48xlarge, 55.04: the cap) and one at the old cap after p5's cut
+    # (98.32 against 55.04: 1.79×); a 1-year term standing at 1.31× on demand after that cut (0.7355 / 0.56)
+    offers = _offers([("p4d.24xlarge", "on_demand", 21.957642, 0, 0),
+                      ("p4d.24xlarge", "reserved_1y:partial_upfront:standard", 6.625, 58_035, 12),
+                      ("p4d.24xlarge", "reserved_1y:no_upfront:convertible", 16.15, 0, 12),
+                      ("p4d.24xlarge", "spot", 21.957642, 0, 0),
+                      ("p5.48xlarge", "on_demand", 55.04, 0, 0), ("p5.48xlarge", "spot", 98.32, 0, 0),
+                      ("p5.48xlarge", "savings_plan_1y", 55.04 * 1.31, 0, 12)])
+    assert against_on_demand(offers) == []
+    # beyond the margins: a term at 1.6× on demand, a spot quote at 2.5× (each alone in its kind)
+    dearer = offers.assign(hourly_price=[21.957642, 6.625, 16.15, 21.957642, 55.04, 55.04 * 2.5, 55.04 * 1.6])
+    found = {(d.kind, d.above, d.example_offer, round(d.example_per_hour / d.on_demand_per_hour, 9))
+             for d in against_on_demand(dearer)}
+    assert found == {("spot offer", True, "aws:us-east-1:p5.48xlarge:spot", 2.5),
+                     ("savings plan", True, "aws:us-east-1:p5.48xlarge:savings_plan_1y", 1.6)}
+
+
+def test_a_savings_plan_at_a_thousandth_of_its_rate_costs_less_than_a_twentieth_of_on_demand():
+    # the packaged snapshot holds no savings plan either: the NC24ads A100 v4's 1-year rate, 2.5711 USD/h in
+    # tests/fixtures/azure, at 1/1,000 is 0.0025711 against 3.673 on demand, 1/1,429 of it; its spot quote,
+    # 0.444433 (0.12 of on demand, the deepest real discount is 0.11), is no contradiction
+    offers = pd.DataFrame([{"offer_id": f"azure:eastus:Standard_NC24ads_A100_v4:{option}", "provider": "azure",
+                            "region": "eastus", "sku": "Standard_NC24ads_A100_v4", "purchase_option": option,
+                            "hourly_price": price, "upfront_price": 0.0, "term_months": months, "currency": "USD"}
+                           for option, price, months in [("on_demand", 3.673, 0), ("spot", 0.444433, 0),
+                                                         ("savings_plan_1y", 0.0025711, 12)]])
+    [cheap] = against_on_demand(offers)
+    assert cheap.describe() == (
+        "azure eastus: 1 savings plan costs less an hour than 1/20 of the same instance on demand in this refresh, e.g. "
+        "azure:eastus:Standard_NC24ads_A100_v4:savings_plan_1y 0.0025711 USD/h, against 3.673 on demand (×1/1,429)")
+
+
+def test_an_offer_is_held_only_against_on_demand_in_its_own_currency():
+    # a reservation in USD at 240 an hour and an on-demand price in EUR of 3.673: nothing to compare
+    offers = pd.concat([_offers([("p4d.24xlarge", "on_demand", 3.673, 0, 0)], "EUR"),
+                        _offers([("p4d.24xlarge", "reserved_1y:no_upfront:standard", 240.0, 0, 12)])])
+    assert against_on_demand(offers) == []
 
 
 class _Source:
@@ -197,18 +262,50 @@ def test_one_spot_zone_quote_at_0_0002_is_refused_until_accepted(session, aws_st
     assert len(warned) == 1 and f"{P4D}:spot 2.4655 → 0.0002 USD/h" in warned[0]
 
 
-def test_p4d_on_demand_a_thousand_times_lower_is_refused(session, aws_store):
+def test_p4d_on_demand_a_thousand_times_lower_is_refused_as_a_jump_and_below_its_own_terms(session, aws_store):
     saved = aws_store.path.read_bytes()
     with pytest.raises(PriceJumpError) as refused:
         refresh(_aws(session, lambda item: _set_prices(item, "OnDemand", lambda _: 0.021957642)), ["us-east-1"],
                 aws_store)
-    assert f"{P4D}:on_demand 21.9576 → 0.0219576 USD/h (×1/1,000)" in str(refused.value)
+    text = str(refused.value)
+    assert f"{P4D}:on_demand 21.9576 → 0.0219576 USD/h (×1/1,000)" in text
+    # its 12 reservations, the dearest 16.15 USD/h: 16.15 / 0.021957642 = 735.5; its spot 2.4655: ×112.3
+    assert ("prices contradict each other: aws us-east-1: 12 reservations cost more an hour than 1.5× the same "
+            f"instance on demand in this refresh, e.g. {P4D}:reserved_1y:no_upfront:convertible 16.15 USD/h, against "
+            "0.0219576 on demand (×736)") in text
+    assert ("aws us-east-1: 1 spot offer costs more an hour than 2× the same instance on demand in this refresh, e.g. "
+            f"{P4D}:spot 2.4655 USD/h, against 0.0219576 on demand (×112)") in text
     assert aws_store.path.read_bytes() == saved
 
 
+def test_a_first_refresh_with_reservations_at_100_times_is_refused_and_the_right_one_saved_at_once(session, tmp_path):
+    # the packaged snapshot holds no reservation: only this refresh's own on-demand prices can tell
+    store = PriceStore(tmp_path / "s.sqlite")
+    empty = store.path.read_bytes()
+    with pytest.raises(PriceJumpError) as refused:
+        refresh(_aws(session, lambda item: _set_prices(item, "Reserved", lambda p: p * 100)), ["us-east-1"], store)
+    # the dearest: 1-year No Upfront convertible, 16.15 × 100 = 1,615 against 21.957642 (73.55×); the audit's
+    # partial upfront standard term is 662.5 + 5,803,500 / 8,760 = 1,325 USD/h
+    assert str(refused.value).startswith(
+        "prices contradict each other: aws us-east-1: 12 reservations cost more an hour than 1.5× the same instance on "
+        f"demand in this refresh, e.g. {P4D}:reserved_1y:no_upfront:convertible 1,615 USD/h, against 21.9576 on demand "
+        "(×74); more likely a broken feed")
+    assert store.snapshots() == [] and store.path.read_bytes() == empty
+    # the right prices are saved at once (they were refused as a ×1/100 jump against the bogus ones), and say that
+    # their reservations had nothing earlier to be held against
+    notes = []
+    assert refresh(_aws(session), ["us-east-1"], store, note=notes.append).id == 1
+    assert notes == ["reservations: no earlier prices to compare with; checked against on-demand only"]
+    term = store.offers(1).set_index("offer_id").loc[f"{P4D}:reserved_1y:partial_upfront:standard"]
+    assert (term["hourly_price"], term["upfront_price"]) == (6.625, 58035.0)
+    notes.clear()   # the next refresh holds them against snapshot #1
+    assert refresh(_aws(session), ["us-east-1"], store, note=notes.append).id == 2 and notes == []
+
+
 def test_the_largest_real_cut_with_spot_at_the_old_cap_is_saved(session, aws_store):
-    # p4d on demand cut as p5 was (× 55.04 / 98.32 = 0.5598: 21.957642 → 12.2919), and every zone's spot quote
-    # at the old on-demand price, 21.957642: 8.9× its 2.4655
+    # p4d on demand cut as p5 was (× 55.04 / 98.32 = 0.5598: 21.957642 → 12.2919), its reservations not (the
+    # dearest then at 16.15 / 12.2919 = 1.31× on demand), and every zone's spot quote at the old on-demand price,
+    # 21.957642: 8.9× its 2.4655 and 1.79× the new on-demand price
     cut = 55.04 / 98.32
 
     def old_cap(spot):
