@@ -46,6 +46,34 @@ class ModelTooLarge(PlannerError):
     def __reduce__(self):   # pickled as it was made (a plan in a process pool): its args hold only the message
         return type(self), (self.pairs, self.periods, self.limit, self.remedy, self.where)
 
+    def naming(self, where: str) -> ModelTooLarge:
+        """The same refusal, its message led by `where` (compare names the side)."""
+        return type(self)(*self.__reduce__()[1][:-1], where)
+
+
+class TooManyPurchaseVariables(ModelTooLarge):
+    """The model of a scenario would hold more integer purchase variables (one per card and purchase month,
+    per owned batch's choice, per reservation offer) than the caller allows: refused before it is built, as
+    branch and bound's time and memory grow steeply with them (engine.model.PurchaseVariables). A
+    ModelTooLarge, caught where that is, without its dispatch counts (None)."""
+
+    def __init__(self, purchases: tuple[int, int, int, int, int], limit: int, remedy: str, where: str = ""):
+        # (purchases, cards, months, owned, reservations): engine.model.PurchaseVariables' fields
+        self.purchases, self.limit, self.remedy, self.where = tuple(purchases), limit, remedy, where
+        bought, cards, months, owned, reservations = self.purchases
+        self.purchase_variables = bought + owned + reservations
+        self.pairs = self.periods = self.dispatch_variables = None
+        parts = [f"{bought:,} purchases: {cards:,} card type{'s' if cards != 1 else ''} × {months:,} purchase "
+                 f"month{'s' if months != 1 else ''}"]
+        parts += [f"{owned:,} for owned cards"] if owned else []
+        parts += [f"{reservations:,} reservation offer{'s' if reservations != 1 else ''}"] if reservations else []
+        self.detail = "; ".join(parts)
+        PlannerError.__init__(self, f"{where}too large to plan here: {self.purchase_variables:,} integer purchase "
+                                    f"variables ({self.detail}; at most {limit:,}): {remedy}")
+
+    def __reduce__(self):
+        return type(self), (self.purchases, self.limit, self.remedy, self.where)
+
 
 class CatalogError(PlannerError):
     """A packaged or user-supplied catalog (GPUs, cards, frameworks) is malformed or lacks an entry."""

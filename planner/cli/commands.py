@@ -486,6 +486,15 @@ class PlanFormat(str, Enum):
 # --unreduced (10.3 million) passed 5.4 GB within a minute (peak RSS by /usr/bin/time, 2026-12-05). The shipped
 # scenarios reduce to 48-2,880; a 36-month plan of 168 distinct hourly weights, exact, held about 121,000 (issue 11).
 MAX_DISPATCH_VARIABLES = 500_000
+# The --max-purchase-variables default of plan (without --time-limit), compare and sweep: integer purchase variables,
+# one per card and purchase month, per owned batch's choice, per reservation offer (engine.model.PurchaseVariables).
+# Branch and bound's time and memory grow steeply with them, which the dispatch count does not foretell:
+# startup-hybrid.yaml with 60, 100 and 200 alike custom cards (758, 1,238 and 2,438; 9,216-29,376 dispatch variables)
+# planned in 48 s and 440 MB, 170 s and 903 MB, 370 s and 2.5 GB (peak RSS by /usr/bin/time, busy 2-core host,
+# 2026-12-05), before the decision values. The shipped scenarios hold 12-38, industrial.yaml over 120 months with
+# monthly purchases 120; the dashboard's uploads hold 20 custom cards at most (fleetplan_dashboard.state) and
+# every solve of it has a time limit, as --time-limit gives plan.
+MAX_PURCHASE_VARIABLES = 1_000
 
 
 @app.command("plan")
@@ -514,6 +523,12 @@ def plan_command(
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables (unit–workload pairs × periods; each takes about 3 KB of "
                                            "memory, twice that while the decision values re-solve)"),
+    max_purchase_variables: int | None = typer.Option(
+        None, "--max-purchase-variables", min=0, metavar="N",
+        help=f"refuse (exit 2), before building it, a model of more than N integer purchase variables (one per card "
+             f"and purchase month, per owned batch's choice, per reservation offer), whose branch and bound's time "
+             f"and memory grow steeply with them (default: {MAX_PURCHASE_VARIABLES:,} without --time-limit, none "
+             "with it)"),
     out: Path | None = typer.Option(None, "--out", metavar="DIR", parser=path_given("a folder"),
                                     help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
@@ -557,7 +572,8 @@ def plan_command(
             result = make_plan(scenario, solver=solver.value, reduced=not unreduced, baselines=False,
                                prefetch_baselines=not no_baselines, store=store, time_limit=time_limit,
                                overrides={"profile_slots": profile_slots} if profile_slots is not None else None,
-                               max_dispatch_variables=max_variables)
+                               max_dispatch_variables=max_variables,
+                               max_purchase_variables=_purchase_limit(max_purchase_variables, time_limit))
         # the table prints the baselines and decision values after the plan; other formats and --out's set
         # (written before the table is printed) carry them
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:
@@ -577,7 +593,7 @@ def plan_command(
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say which file, as validate does
         fail(f"{file}: {exc}", 2)
     except ModelTooLarge as exc:
-        fail(f"{file}: {_too_large(exc, unreduced)}")
+        fail(f"{file}: {_too_large(exc, unreduced, max_purchase_variables is None and time_limit is None)}")
     except PlannerError as exc:
         fail(exc)
     if result.prices.get("warning"):
@@ -617,10 +633,29 @@ def plan_command(
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx, PlanFormat.md)
 
 
-def _too_large(exc: ModelTooLarge, unreduced: bool) -> str:
-    """What the CLI says of a model over --max-variables: its size, and how to make it smaller or allow it."""
-    from planner.engine.run import SMALLER_MODEL
+def _purchase_limit(given: int | None, time_limit: float | None) -> int | None:
+    """plan's limit of purchase variables: `given` (--max-purchase-variables), else MAX_PURCHASE_VARIABLES without
+    a time limit and none with one, which bounds each solve."""
+    if given is not None:
+        return given
+    return MAX_PURCHASE_VARIABLES if time_limit is None else None
 
+
+def _too_large(exc: ModelTooLarge, unreduced: bool, time_limit_allows: bool = False) -> str:
+    """What the CLI says of a model over --max-variables or --max-purchase-variables: its size, and how to make
+    it smaller or allow it; `time_limit_allows`: the purchase limit is plan's default, which --time-limit lifts."""
+    from planner.engine.run import SMALLER_MODEL
+    from planner.errors import TooManyPurchaseVariables
+
+    if isinstance(exc, TooManyPurchaseVariables):
+        size = f"{exc.purchase_variables:,} integer purchase variables ({exc.detail})"
+        if time_limit_allows:
+            return (f"too large to plan without --time-limit: {size}, more than the {exc.limit:,} planned without "
+                    f"one, as branch and bound's time and memory grow steeply with them; {exc.remedy}, bound each "
+                    f"solve with --time-limit SECONDS, or allow it with --max-purchase-variables {exc.purchase_variables}")
+        return (f"too large to plan with --max-purchase-variables {exc.limit:,}: {size}, whose branch and bound's time "
+                f"and memory grow steeply with them; {exc.remedy}, or allow it with --max-purchase-variables "
+                f"{exc.purchase_variables}")
     smaller = "plan it without --unreduced" if unreduced else SMALLER_MODEL
     memory = exc.dispatch_variables * 3e3   # bytes, at about 3 KB a variable (MAX_DISPATCH_VARIABLES)
     size = f"{memory / 1e9:,.1f} GB" if memory >= 1e9 else f"{max(1.0, memory / 1e6):,.0f} MB"
@@ -933,6 +968,9 @@ def compare(
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables, as plan does"),
+    max_purchase_variables: int = typer.Option(MAX_PURCHASE_VARIABLES, "--max-purchase-variables", min=0, metavar="N",
+                                               help="refuse (exit 2), before building it, a model of more than N "
+                                                    "integer purchase variables, as plan does without --time-limit"),
 ) -> None:
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
 
@@ -949,7 +987,8 @@ def compare(
     try:
         _check_store(store)
         sa, sb = read_side(a), read_side(b)   # each read once: a saved plan may come through a pipe
-        cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables)
+        cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
+                              max_purchase_variables=max_purchase_variables)
     except InfeasibleError as exc:
         infeasible(exc, fmt)
     except ModelTooLarge as exc:
@@ -1066,6 +1105,8 @@ def sweep(
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="a point whose model would hold more than N dispatch variables is a row "
                                            "with status error, refused before its model is built, as plan does"),
+    max_purchase_variables: int = typer.Option(MAX_PURCHASE_VARIABLES, "--max-purchase-variables", min=0, metavar="N",
+                                               help="likewise a point of more than N integer purchase variables"),
 ) -> None:
     """Plan every combination of the --vary values (one row each; infeasible points are rows too; at most
     10,000 points). Exit 0 when some point has a plan; else 2 when every point is an error, 1 otherwise."""
@@ -1093,7 +1134,8 @@ def sweep(
                                   solver=solver.value,
                                   progress=lambda done, n: bar.update(task, completed=done, total=n, refresh=True),
                                   scheduler_timeout=scheduler_timeout if scheduler is not None else None,
-                                  store=store, max_dispatch_variables=max_variables)
+                                  store=store, max_dispatch_variables=max_variables,
+                                  max_purchase_variables=max_purchase_variables)
             except ScenarioError as exc:   # a bad path or value: the library's "overrides" are what --vary gave
                 if exc.origin != OVERRIDES:
                     raise
@@ -1114,10 +1156,15 @@ def sweep(
     bad = len(table) - planned   # a feasible point (the solver stopped at its limit) has a plan, not proved best
     if bad:
         err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")
-    too_large = int(table["note"].astype(str).str.startswith("too large to plan here").sum())
-    if too_large:   # the rows' notes give each point's count; the option that allows them is the CLI's
-        err.warn(f"{too_large} of {len(table)} points are too large for --max-variables {max_variables:,}; their "
-                 "notes give each model's size, and a larger --max-variables allows them")
+    notes = table["note"].astype(str)
+    too_large = notes.str.startswith("too large to plan here")
+    purchases = too_large & notes.str.contains(" integer purchase variables (", regex=False)
+    # the rows' notes give each point's count; the option that allows them is the CLI's
+    for count, option, limit in ((int((too_large & ~purchases).sum()), "--max-variables", max_variables),
+                                 (int(purchases.sum()), "--max-purchase-variables", max_purchase_variables)):
+        if count:
+            err.warn(f"{count} of {len(table)} points are too large for {option} {limit:,}; their notes give each "
+                     f"model's size, and a larger {option} allows them")
     # the currency of each point's money: its own when the sweep varies it (that column says it then)
     currencies = list(dict.fromkeys(map(str, table["currency"]))) if "currency" in grid else [scenario.currency]
     if fmt is not Format.table and "currency" not in grid:   # a CSV or JSON file travels without the title

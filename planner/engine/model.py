@@ -134,10 +134,10 @@ def define_card_counts(m: Model) -> None:
     sold), and the expressions of cards in service per epoch and held over the plan."""
     inp = m.inputs
     v = inp.vintages
-    sku, buyable, lo_units = inp.col("sku"), inp.col("buyable"), inp.col("min_units")
+    sku = inp.col("sku")
     unit = v["unit"].to_numpy()
     owned, count = v["owned"].tolist(), v["count"].tolist()   # Python values: read once per vintage
-    bound = {i: unit_bound(inp, i) for i in set(unit)}
+    most = most_bought(inp)
     for k, i in enumerate(unit.tolist()):
         if owned[k]:
             c = int(count[k])
@@ -147,12 +147,8 @@ def define_card_counts(m: Model) -> None:
                 m.off[k] = m.prob.add_variable(f"off_{sku[i]}_{k}", lowBound=0, upBound=c, cat="Integer")
             held = keep + m.off[k] if k in m.off else keep
             m.prob += (held <= c if "sell" in inp.owned_choices else held == c, f"owned_{sku[i]}_{k}")
-        else:
-            # cards not listed in onprem.cards are only owned (or required by min_units): none beyond that
-            hi = max(int(lo_units[i]), bound[i] if buyable[i] else 0)
-            if hi > 0:
-                hi = max(hi, inp.purchase_floor.get(sku[i], 0) if buyable[i] else 0)
-                m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=hi, cat="Integer")
+        elif most[i] > 0:
+            m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=most[i], cat="Integer")
     serving_in_month = in_service(v, inp.horizon_months).T.tolist()   # [H][V]: True where vintage k serves
     first_month_of_epoch = {}
     for month, e in enumerate(inp.epoch_of_month, start=1):
@@ -169,6 +165,51 @@ def define_card_counts(m: Model) -> None:
         held += [(m.off[k], 1.0) for k in mine if k in m.off]
         m.n[i] = pulp.LpAffineExpression(held)
     add_rows(m, rows)
+
+
+def most_bought(inp: Inputs) -> dict[int, int]:
+    """Card unit index -> the most cards of it one purchase month may buy (0: none, so its purchase vintages get
+    no variable), for each card unit with a vintage."""
+    sku, buyable, lo_units = inp.col("sku"), inp.col("buyable"), inp.col("min_units")
+    out = {}
+    for i in set(inp.vintages["unit"].tolist()):
+        # cards not listed in onprem.cards are only owned (or required by min_units): none beyond that
+        hi = max(int(lo_units[i]), unit_bound(inp, i) if buyable[i] else 0)
+        if hi > 0:
+            hi = max(hi, inp.purchase_floor.get(sku[i], 0) if buyable[i] else 0)
+        out[i] = hi
+    return out
+
+
+@dataclass(frozen=True)
+class PurchaseVariables:
+    """The integer variables of the fleet's choices that `build_model` makes of some inputs: one per card and
+    purchase month it can be bought in (`purchases`: `cards` card types, each in the `months` purchase months),
+    one per owned batch kept and one switched off where that is allowed (`owned`), one per reservation offer
+    (`reservations`). Branch and bound's time and memory grow steeply with them (engine.run.check_size)."""
+
+    purchases: int
+    cards: int
+    months: int
+    owned: int
+    reservations: int
+
+    @property
+    def total(self) -> int:
+        return self.purchases + self.owned + self.reservations
+
+
+def purchase_variables(inp: Inputs) -> PurchaseVariables:
+    """The purchase variables `build_model(inp)` makes (its `buy`, `keep`, `off` and `r`), counted from the
+    inputs without building it."""
+    v = inp.vintages
+    owned = v["owned"].to_numpy().astype(bool)
+    most = most_bought(inp)
+    units, months = v["unit"].to_numpy()[~owned], v["first_service"].to_numpy()[~owned]
+    bought = np.array([most[i] > 0 for i in units.tolist()], dtype=bool)
+    choices = 1 + ("off" in inp.owned_choices)
+    return PurchaseVariables(int(bought.sum()), len(set(units[bought].tolist())), len(set(months[bought].tolist())),
+                             int(owned.sum()) * choices, int((inp.col("kind") == "reserved").sum()))
 
 
 def _cards_in_service(m: Model, rows: dict, vintages: list[int], working: dict) -> pulp.LpAffineExpression:

@@ -32,14 +32,14 @@ from planner.engine.baselines import (
 )
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
-from planner.engine.model import ExtraConstraints, packed_apart
+from planner.engine.model import ExtraConstraints, packed_apart, purchase_variables
 from planner.engine.profile_slots import profile_grouping
 from planner.engine.readback import fleet_unit_ids, prices_used, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, first_run_threads
 from planner.engine.workloads import speed_sources
-from planner.errors import InfeasibleError, ModelTooLarge, PlannerError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.text import shortened
@@ -63,20 +63,22 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
 # what makes a scenario's model smaller, whoever refuses it
 SMALLER_MODEL = ("allow fewer regions or providers (prices.regions, prices.providers), merge workloads or shorten "
                  "horizon_months")
+# … and its purchase variables fewer
+FEWER_PURCHASES = ("quote fewer custom cards (onprem.custom_cards) or list fewer cards (onprem.cards), buy less often "
+                   "(a longer onprem.purchase_every_months) or shorten horizon_months")
 
 
-def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None) -> None:
+def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None, max_purchase_variables: Any = None) -> None:
     """PlannerError (bad input, exit 2) for a time limit that is not a number of seconds above 0, or a variable
     limit that is not a whole number from 0; None is no limit. A library caller's NaN meant no limit without a
     word, and -1 s "found no fleet within the time limit" (exit 3), as if the solver had tried."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
                                    or not _finite(time_limit) or time_limit <= 0):
         raise PlannerError(f"time_limit: expected seconds above 0 (or None: no limit), got {time_limit!r}")
-    if max_dispatch_variables is not None and (isinstance(max_dispatch_variables, bool)
-                                               or not isinstance(max_dispatch_variables, numbers.Integral)
-                                               or max_dispatch_variables < 0):
-        raise PlannerError("max_dispatch_variables: expected a whole number from 0 (or None: no limit), got "
-                           f"{max_dispatch_variables!r}")
+    for name, limit in (("max_dispatch_variables", max_dispatch_variables),
+                        ("max_purchase_variables", max_purchase_variables)):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 0):
+            raise PlannerError(f"{name}: expected a whole number from 0 (or None: no limit), got {limit!r}")
 
 
 def check_switches(what: str, **switches: Any) -> None:
@@ -94,20 +96,30 @@ def _finite(number: numbers.Real) -> bool:
         return False
 
 
-def check_size(inp: Inputs, max_dispatch_variables: int | None) -> None:
-    """ModelTooLarge when the model of `inp` would hold more than `max_dispatch_variables` dispatch variables
-    (None: no limit)."""
+def check_size(inp: Inputs, max_dispatch_variables: int | None, max_purchase_variables: int | None = None) -> None:
+    """ModelTooLarge when the model of `inp` would hold more than `max_dispatch_variables` dispatch variables,
+    TooManyPurchaseVariables when more than `max_purchase_variables` integer purchase variables (None: no
+    limit). The first bounds the memory of building and solving it; the second its branch and bound, whose
+    time and memory the dispatch count does not foretell: 60 alike custom cards (758 purchase variables,
+    9,216 dispatch variables) took 48 s and 440 MB to plan (engine.model.PurchaseVariables)."""
     pairs, periods = int((inp.work > 0).sum()), len(inp.periods)
     if max_dispatch_variables is not None and pairs * periods > max_dispatch_variables:
         raise ModelTooLarge(pairs, periods, max_dispatch_variables, SMALLER_MODEL)
+    if max_purchase_variables is not None:
+        counted = purchase_variables(inp)
+        if counted.total > max_purchase_variables:
+            raise TooManyPurchaseVariables((counted.purchases, counted.cards, counted.months, counted.owned,
+                                            counted.reservations), max_purchase_variables, FEWER_PURCHASES)
 
 
-def checked_inputs(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None) -> Inputs:
+def checked_inputs(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None,
+                   max_purchase_variables: int | None = None) -> Inputs:
     """The unreduced inputs `plan(scenario, store=store)` would build (its prices read), held to
-    `max_dispatch_variables` as plan holds them (ModelTooLarge), without building a model: compare builds both
-    sides' before it solves either, and gives them to `plan(…, inputs=…)`, so neither is built twice."""
+    `max_dispatch_variables` and `max_purchase_variables` as plan holds them (ModelTooLarge), without building a
+    model: compare builds both sides' before it solves either, and gives them to `plan(…, inputs=…)`, so
+    neither is built twice."""
     base = inputs_for(scenario, store)
-    check_size(reduce(base), max_dispatch_variables)
+    check_size(reduce(base), max_dispatch_variables, max_purchase_variables)
     return base
 
 
@@ -276,7 +288,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
          reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
          store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
          prefetch_baselines: bool = False, max_dispatch_variables: int | None = None, inputs: Inputs | None = None,
-         **kwargs: Any) -> Plan:
+         max_purchase_variables: int | None = None, **kwargs: Any) -> Plan:
     """The cheapest fleet for `scenario` (a Scenario, a file path, YAML text or a dict).
 
     - `overrides` / keyword arguments: dotted-path changes, validated like a file —
@@ -290,6 +302,9 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     - `max_dispatch_variables`: ModelTooLarge, before the model is built, when it would hold more dispatch
       variables (units × workloads each can serve × periods) — a bound on its memory and build time for
       a server planning what others upload;
+    - `max_purchase_variables`: TooManyPurchaseVariables (a ModelTooLarge), before the model is built, when it
+      would hold more integer purchase variables (cards × purchase months, owned batches' choices, reservation
+      offers: engine.model.PurchaseVariables) — a bound on its branch and bound, which `time_limit` bounds too;
     - `inputs`: the unreduced inputs of `scenario` as `inputs_for(scenario, store, merge_periods=reduced)` built
       them (compare builds both sides' before it solves either): its prices are not read, nor its inputs
       built, again; no overrides with them;
@@ -301,7 +316,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solves them as usual, as it does when the child fails;
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
-    check_limits(time_limit, max_dispatch_variables)
+    check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     check_switches("plan", baselines=baselines, reduced=reduced, prefetch_baselines=prefetch_baselines)
     if extra_constraints is not None and not callable(extra_constraints):   # was a TypeError inside build_model
         raise PlannerError(f"plan: extra_constraints: expected a function of the built model (or None), got "
@@ -319,7 +334,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     base = inputs_for(s, store, merge_periods=reduced) if inputs is None else inputs
     t1 = time.perf_counter()
     inp = reduce(base) if reduced else base
-    check_size(inp, max_dispatch_variables)   # before a child builds the baselines' models, as large
+    check_size(inp, max_dispatch_variables, max_purchase_variables)   # before a child builds the baselines' models
     # forked before this process first runs HiGHS (baselines.can_fork); the plan's run without cards may
     # settle the all-cloud baseline (baselines.settle_all_cloud): then the child leaves it out
     child = (start_baseline_child(base, solver, time_limit,
@@ -332,7 +347,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # processes need, two from `fleetplan plan --no-baselines`
         with first_run_threads(2) if child is not None else contextlib.nullcontext():
             s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
-                s, store, reduced, base, inp, solver, time_limit, extra_constraints, max_dispatch_variables)
+                s, store, reduced, base, inp, solver, time_limit, extra_constraints,
+                (max_dispatch_variables, max_purchase_variables))
         if ungrouped is not None and child is not None:   # its baselines are of the grouped inputs
             child.stop()
             child = None
@@ -368,10 +384,11 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
 
 def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
                                    time_limit: float | None, extra_constraints: ExtraConstraints | None,
-                                   max_dispatch_variables: int | None = None):
+                                   limits: tuple[int | None, int | None] = (None, None)):
     """(scenario, base, inp, model, solution, warning) of `inp` solved; when its profile is grouped
     (engine.periods) and the grouped model has no fleet, of the exact inputs (every weekly weight kept, the
-    scenario with profile_slots 168: the scenario solved, which a read-back plan's re-solves plan from) with
+    scenario with profile_slots 168: the scenario solved, which a read-back plan's re-solves plan from; held to
+    `limits`, check_size's maxima of dispatch and purchase variables) with
     a warning saying so: a block plans its hours at two corner levels, whose mix over-serves the hours between
     them, so max_cloud_share (with cards limited, e.g. by the power cap) can rule out every grouped plan
     while an exact one exists. InfeasibleError when the exact model has no fleet either. (Baselines drop
@@ -386,7 +403,7 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     s = s.model_copy(update={"profile_slots": HOURS_PER_WEEK})
     base = inputs_for(s, store, merge_periods=reduced)
     inp = reduce(base) if reduced else base
-    check_size(inp, max_dispatch_variables)   # every weekly weight its own period: up to 7× the grouped model's
+    check_size(inp, *limits)   # every weekly weight its own period: up to 7× the grouped model's
     model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
     warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
                "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "
@@ -420,17 +437,18 @@ class PlanSummary:
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
                  time_limit: float | None = None, store: str | Path | None = None,
-                 max_dispatch_variables: int | None = None) -> PlanSummary:
+                 max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None) -> PlanSummary:
     """The status, total, fleet, baselines and warnings of `plan(scenario, solver, baselines)`, the same
     numbers, without reading back the Plan's other tables or the bound of a grouped profile (sweeps).
-    `max_dispatch_variables`: ModelTooLarge before a model is built, as `plan()`."""
-    check_limits(time_limit, max_dispatch_variables)
+    `max_dispatch_variables`, `max_purchase_variables`: ModelTooLarge before a model is built, as `plan()`."""
+    check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     s = load_scenario(scenario)
     base = inputs_for(s, store)
     inp = reduce(base)
-    check_size(inp, max_dispatch_variables)
+    limits = (max_dispatch_variables, max_purchase_variables)
+    check_size(inp, *limits)
     s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(s, store, True, base, inp, solver,
-                                                                              time_limit, None, max_dispatch_variables)
+                                                                              time_limit, None, limits)
     total, fleet = read_fleet(inp, model)
     table = rows = None
     if baselines:

@@ -474,34 +474,30 @@ def _read(x: Any) -> Plan | SavedPlan | Scenario:
 
 
 def _prepared(x: Plan | SavedPlan | Scenario, name: str, side: str, store: str | Path | None,
-              max_dispatch_variables: int | None) -> Inputs | None:
+              max_dispatch_variables: int | None, max_purchase_variables: int | None = None) -> Inputs | None:
     """The inputs of a side read by `_read` as a scenario (None for a plan): its prices read, its inputs built
     and its model's size checked, without a solve (engine.run.checked_inputs)."""
     if not isinstance(x, Scenario):
         return None
     try:
-        return checked_inputs(x, store, max_dispatch_variables)
+        return checked_inputs(x, store, max_dispatch_variables, max_purchase_variables)
     except ModelTooLarge as exc:
-        raise _too_large_side(exc, side, name) from None
+        raise exc.naming(f"{side} ({name}): ") from None
 
 
 def _planned(x: Plan | SavedPlan | Scenario, name: str, solver: str, baselines: bool, side: str,
              store: str | Path | None, max_dispatch_variables: int | None = None,
-             inputs: Inputs | None = None) -> Plan | SavedPlan:
+             inputs: Inputs | None = None, max_purchase_variables: int | None = None) -> Plan | SavedPlan:
     """A side read by `_read` as a plan: its scenario planned here (from `inputs`, its `_prepared` inputs)."""
     if not isinstance(x, Scenario):
         return x
     try:
         return plan(x, solver=solver, baselines=baselines, store=store, max_dispatch_variables=max_dispatch_variables,
-                    inputs=inputs)
+                    inputs=inputs, max_purchase_variables=max_purchase_variables)
     except (InfeasibleError, SolverError) as exc:   # say which side has no fleet: both are planned here
         raise type(exc)(f"{side} ({name}): {exc}") from None
     except ModelTooLarge as exc:
-        raise _too_large_side(exc, side, name) from None
-
-
-def _too_large_side(exc: ModelTooLarge, side: str, name: str) -> ModelTooLarge:
-    return ModelTooLarge(exc.pairs, exc.periods, exc.limit, exc.remedy, where=f"{side} ({name}): ")
+        raise exc.naming(f"{side} ({name}): ") from None
 
 
 def _provenance(p: Plan | SavedPlan) -> dict:
@@ -554,25 +550,26 @@ def _name_of(x: Any) -> str:
 
 
 def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False,
-            store: str | Path | None = None, max_dispatch_variables: int | None = None) -> Comparison:
+            store: str | Path | None = None, max_dispatch_variables: int | None = None,
+            max_purchase_variables: int | None = None) -> Comparison:
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
-    store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` as `plan()`'s (a
-    ModelTooLarge names the side). Both sides are read, and each scenario side priced and its size checked,
-    before either is solved.
+    store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` and
+    `max_purchase_variables` as `plan()`'s (a ModelTooLarge names the side). Both sides are read, and each
+    scenario side priced and its size checked, before either is solved.
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
     what the plans record of their prices and planner that differs (`provenance`).
     """
-    check_limits(max_dispatch_variables=max_dispatch_variables)
+    check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
+    limits = (max_dispatch_variables, max_purchase_variables)
     (name_a, ra), (name_b, rb) = (_name_of(a), _read(a)), (_name_of(b), _read(b))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
     # its inputs built (once: its plan is made from them) and its size checked. a's first: reading a damaged
     # price store moves it aside, and a's plan says so (b's then reads no store), as when a was solved first.
-    ia, ib = (_prepared(ra, name_a, "a", store, max_dispatch_variables),
-              _prepared(rb, name_b, "b", store, max_dispatch_variables))
-    pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, max_dispatch_variables, ia),
-              _planned(rb, name_b, solver, baselines, "b", store, max_dispatch_variables, ib))
+    ia, ib = _prepared(ra, name_a, "a", store, *limits), _prepared(rb, name_b, "b", store, *limits)
+    pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, limits[0], ia, limits[1]),
+              _planned(rb, name_b, solver, baselines, "b", store, limits[0], ib, limits[1]))
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)

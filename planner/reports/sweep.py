@@ -124,14 +124,14 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
 
 
 def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | None = None,
-                 max_dispatch_variables: int | None = None) -> dict:
+                 max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None) -> dict:
     """One sweep row (runs in a worker process): infeasible and failed points become rows. The row carries
     under `_PRICES` where its prices came from (source, store, snapshots, warning), as `plan()` reports it,
     and under `_WARNINGS` the plan's warnings."""
     prices, warnings = None, []
     try:
         p = plan_summary(scenario, solver=solver, baselines=baselines, store=store,
-                         max_dispatch_variables=max_dispatch_variables)
+                         max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
         prices, warnings = _provenance(p.prices), p.warnings
     except InfeasibleError as exc:
         row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
@@ -340,7 +340,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
           scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = DEFAULT_SOLVER,
           progress: Progress | None = None, scheduler_timeout: float | None = None,
           store: str | Path | None = None, max_points: int = MAX_POINTS,
-          max_dispatch_variables: int | None = None) -> pd.DataFrame:
+          max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 
     Columns: one per varied path, `total` (present value, in the scenario currency, or the point's
@@ -367,9 +367,10 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     Rows come back in cross-product order either way, with the same numbers. Local workers import only
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
     `progress(done, total)` is called as points finish. `max_dispatch_variables`: a point whose model would
-    hold more dispatch variables is an error row, refused before its model is built (as `plan()`).
+    hold more dispatch variables is an error row, refused before its model is built (as `plan()`), and so is
+    one of more purchase variables than `max_purchase_variables`.
     """
-    check_limits(max_dispatch_variables=max_dispatch_variables)
+    check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     _check_arguments(vary, max_points, progress, baselines, scheduler_timeout)
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
@@ -402,8 +403,8 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if progress is not None:
         progress(done, n)
     if todo:
-        point_kw = {k: v for k, v in (("store", store), ("max_dispatch_variables", max_dispatch_variables))
-                    if v is not None}
+        point_kw = {k: v for k, v in (("store", store), ("max_dispatch_variables", max_dispatch_variables),
+                                      ("max_purchase_variables", max_purchase_variables)) if v is not None}
         _solve_points(todo, record, scheduler, processes, solver, baselines, scheduler_timeout, point_kw)
     # each varied column as its values were given: pandas would read [None, 5] as [NaN, 5.0], which plan()
     # refuses when a row is fed back (a cap of None is no cap; NaN is no number)

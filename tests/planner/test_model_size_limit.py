@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import yaml
 
 from planner import plan, sweep
 from planner.engine.run import plan_summary
-from planner.errors import ModelTooLarge, ScenarioError
+from planner.errors import ModelTooLarge, PlannerError, ScenarioError
 from planner.scenario import load_scenario
 from tests.planner.cli_run import one_line_error, run
 from tests.planner.test_profile_slots_caps import scenario as grouped_scenario
@@ -164,3 +165,126 @@ def test_plan_summary_is_held_to_the_limit_and_its_error_travels_between_process
         ModelTooLarge, str(info.value), info.value.pairs, info.value.periods, 1)
     from planner import ModelTooLarge as exported
     assert exported is ModelTooLarge
+
+
+# ---------------------------------------------------------------------------------------------------
+# Integer purchase variables (--max-purchase-variables): an audit (2026-12-05) planned startup-hybrid with 60 custom
+# cards quoted alike, a model of only 9,216 dispatch variables whose branch and bound took 48 s and 440 MB, and whose
+# decision values then ran past 7 minutes and 1.7 GB; 100 cards took 170 s and 903 MB for the plan alone.
+
+STARTUP = ROOT / "scenarios" / "startup-hybrid.yaml"
+# startup-hybrid buys 3 card types (its RTX A5000 has no sourced price) in 12 purchase months (36 months, one every
+# 3): 36 purchases, and its owned batch of two RTX 3060s is kept or switched off: 2 more
+STARTUP_SIZE = "38 integer purchase variables (36 purchases: 3 card types × 12 purchase months; 2 for owned cards)"
+
+
+def test_a_model_over_the_purchase_limit_is_refused_with_its_count_by_hand():
+    result = run("plan", STARTUP, "--max-purchase-variables", 37, "--no-decisions", "--format", "json")
+    assert result.exit_code == 2 and result.stdout == ""
+    error = one_line_error(result)
+    assert error.startswith(f"error: {STARTUP}: too large to plan with --max-purchase-variables 37: {STARTUP_SIZE}, "
+                            "whose branch and bound's time and memory grow steeply with them; quote fewer custom "
+                            "cards (onprem.custom_cards) or list fewer cards (onprem.cards), buy less often (a longer "
+                            "onprem.purchase_every_months) or shorten horizon_months")
+    assert error.endswith("or allow it with --max-purchase-variables 38") and "--time-limit" not in error
+    at_limit = run("plan", STARTUP, "--max-purchase-variables", 38, "--no-decisions", "--no-baselines", "--format", "json")
+    assert at_limit.exit_code == 0, at_limit.output
+    assert json.loads(at_limit.stdout)["total"] == pytest.approx(36401.33, abs=0.01)   # README's total
+
+
+def test_without_a_time_limit_plan_holds_the_default_and_a_time_limit_lifts_it(monkeypatch):
+    commands = importlib.import_module("planner.cli.commands")
+    monkeypatch.setattr(commands, "MAX_PURCHASE_VARIABLES", 37)
+    result = run("plan", STARTUP, "--no-decisions", "--format", "json")
+    assert result.exit_code == 2
+    error = one_line_error(result)
+    assert f"too large to plan without --time-limit: {STARTUP_SIZE}, more than the 37 planned without one" in error
+    assert error.endswith(", bound each solve with --time-limit SECONDS, or allow it with --max-purchase-variables 38")
+    # a time limit bounds every solve: the default no longer applies, an explicit limit still does
+    assert run("plan", STARTUP, "--time-limit", 600, "--no-decisions", "--no-baselines", "--format", "json").exit_code == 0
+    assert run("plan", STARTUP, "--time-limit", 600, "--max-purchase-variables", 37, "--no-decisions").exit_code == 2
+
+
+def _counting_scenario(tmp_path: Path) -> Path:
+    """12 months with a purchase every 6: the RTX 4090 and the A100 each bought in months 1 and 7 (4 purchases);
+    two RTX 3060s owned, kept or switched off (2); one T4 reservation offer beside its on-demand one (1): 7."""
+    offers = tmp_path / "offers.csv"
+    offers.write_text(
+        "offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,vcpus,"
+        "memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n"
+        "t:r1:g4:on_demand,aws,r1,g4,on_demand,T4,True,T4,1,16,4,16,0.526,0,USD,0,,2026-01-01,made up for a test,\n"
+        "t:r1:g4:reserved_1y,aws,r1,g4,reserved_1y,T4,True,T4,1,16,4,16,0.33,0,USD,12,,2026-01-01,made up for a test,\n",
+        encoding="utf-8")
+    path = tmp_path / "counting.yaml"
+    path.write_text(yaml.safe_dump({
+        "name": "purchase count", "currency": "USD", "horizon_months": 12, "discount_rate": 0.0, "fx": {"CNY": 0.14},
+        "prices": {"source": str(offers), "providers": ["aws"], "purchase_options": ["on_demand", "reserved_1y"]},
+        "onprem": {"cards": ["rtx-4090", "a100-80gb-pcie"], "purchase_every_months": 6,
+                   "existing": {"rtx-3060-12gb": 2}},
+        "workloads": [{"name": "w", "gpu_hours_per_month": 500, "reference_gpu": "T4", "min_gpu_memory_gb": 12}]}),
+        encoding="utf-8")
+    return path
+
+
+def test_the_library_counts_purchases_owned_choices_and_reservations_as_the_model_holds_them(tmp_path):
+    from planner import TooManyPurchaseVariables
+    from planner.engine import build_model, inputs_for, reduce
+
+    path = _counting_scenario(tmp_path)
+    with pytest.raises(TooManyPurchaseVariables) as info:
+        plan(path, baselines=False, max_purchase_variables=6)
+    refused = info.value
+    assert isinstance(refused, ModelTooLarge) and refused.purchase_variables == 7 and refused.limit == 6
+    assert str(refused).startswith("too large to plan here: 7 integer purchase variables (4 purchases: 2 card types × "
+                                   "2 purchase months; 2 for owned cards; 1 reservation offer; at most 6): quote fewer")
+    again = pickle.loads(pickle.dumps(refused))   # a sweep point's error, from a worker process
+    assert (type(again), str(again)) == (TooManyPurchaseVariables, str(refused))
+    named = refused.naming("b (x): ")             # compare names the side
+    assert str(named) == "b (x): " + str(refused) and named.purchase_variables == 7
+    # what the count stands for: the model's own integer purchase, owned-batch and reservation variables
+    m = build_model(reduce(inputs_for(load_scenario(path))))
+    assert (len(m.buy), len(m.keep), len(m.off), len(m.r)) == (4, 1, 1, 1)
+    assert plan(path, baselines=False, max_purchase_variables=7).status == "optimal"
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "7"])
+def test_a_purchase_limit_that_is_no_whole_number_is_refused(tmp_path, bad):
+    with pytest.raises(PlannerError, match=r"^max_purchase_variables: expected a whole number from 0 \(or None: no limit\)"):
+        plan(two_offer_scenario(tmp_path), max_purchase_variables=bad)
+
+
+def test_industrial_over_120_months_with_monthly_purchases_is_within_the_default():
+    # its A100 bought in any of 120 months (its H100 and L40S have no sourced price): 120, the largest of the
+    # shipped scenarios' models varied so; it planned in 149 s with its decision values (audit, 2026-12-05)
+    from planner.cli.commands import MAX_PURCHASE_VARIABLES
+    from planner.engine.run import checked_inputs
+    from planner.scenario import apply_overrides
+
+    s = apply_overrides(load_scenario(ROOT / "scenarios" / "industrial.yaml"),
+                        {"horizon_months": 120, "onprem.purchase_every_months": 1})
+    checked_inputs(s, None, None, 120)   # at the limit: allowed
+    with pytest.raises(ModelTooLarge, match=r"120 integer purchase variables \(120 purchases: 1 card type × 120 "):
+        checked_inputs(s, None, None, 119)
+    assert MAX_PURCHASE_VARIABLES >= 8 * 120
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_sweep_point_over_the_purchase_limit_is_an_error_row(tmp_path, processes):
+    path = _counting_scenario(tmp_path)
+    table = sweep(path, {"workloads.w.gpu_hours_per_month": [100, 500]}, processes=processes, max_purchase_variables=6)
+    assert list(table["status"]) == ["error", "error"]
+    assert all(n.startswith("too large to plan here: 7 integer purchase variables") for n in table["note"])
+
+
+def test_the_cli_sweep_and_compare_name_the_purchase_option(tmp_path):
+    path = _counting_scenario(tmp_path)
+    result = run("sweep", path, "--vary", "workloads.w.gpu_hours_per_month=100,500", "--max-purchase-variables", 6,
+                 "--processes", 1, "--format", "json")
+    assert result.exit_code == 2, result.output
+    assert "2 of 2 points are too large for --max-purchase-variables 6; their notes give each model's size, and a " \
+           "larger --max-purchase-variables allows them" in " ".join(result.stderr.split())
+    assert "--max-variables" not in result.stderr
+    compared = run("compare", two_offer_scenario(tmp_path), path, "--max-purchase-variables", 6)   # a: no cards
+    assert compared.exit_code == 2 and compared.stdout == ""
+    assert one_line_error(compared).startswith("error: b (purchase count): too large to plan with "
+                                               "--max-purchase-variables 6: 7 integer purchase variables (4 purchases:")
