@@ -60,7 +60,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
-from planner.engine.decisions import DEMAND_FIELDS, NOT_CHEAPEST, baseline_notes
+from planner.engine.decisions import DEMAND_FIELDS, LEFT_UNDONE, NOT_CHEAPEST, baseline_notes
 from planner.engine.inputs import Inputs
 from planner.engine.run import baseline_speeds
 from planner.engine.solve import DEFAULT_SOLVER
@@ -796,8 +796,9 @@ def decisions_of(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Decisions 
 
 def _decided_warnings(shown: list, decided: list | None) -> list:
     """The plan's warnings with those add_decisions added (a plan whose own solve stopped unproven and whose
-    re-solves found a cheaper fleet: engine.decisions.cheaper_found), after the ones shown (with the baselines')."""
-    return list(shown) + [w for w in decided or [] if w.startswith(NOT_CHEAPEST) and w not in shown]
+    re-solves found a cheaper fleet: engine.decisions.cheaper_found; re-solves its time limit in all left undone:
+    not_computed_warning), after the ones shown (with the baselines')."""
+    return list(shown) + [w for w in decided or [] if w.startswith((NOT_CHEAPEST, LEFT_UNDONE)) and w not in shown]
 
 
 def with_decisions(outcome: Outcome, made: Decisions | None) -> Outcome:

@@ -529,6 +529,10 @@ def plan_command(
              f"and purchase month, per owned batch's choice, per reservation offer), whose branch and bound's time "
              f"and memory grow steeply with them (default: {MAX_PURCHASE_VARIABLES:,} without --time-limit, none "
              "with it)"),
+    decisions_time_limit: float | None = typer.Option(
+        None, "--decisions-time-limit", parser=seconds_within(0.1, 86400), metavar="SECONDS",
+        help="stop the re-solves of what each decision is worth after SECONDS in all; those left are reported as "
+             "not computed (default: 20 × the plan's own solve, at least 600)"),
     out: Path | None = typer.Option(None, "--out", metavar="DIR", parser=path_given("a folder"),
                                     help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
@@ -579,7 +583,7 @@ def plan_command(
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:
             add_baselines(result, plans=False)
         if not no_decisions and (fmt in _FORMATS_WITH_DECISIONS or out is not None):
-            _add_decisions(result, time_limit, store)
+            _add_decisions(result, time_limit, store, decisions_time_limit)
         if out is not None:
             from planner.reports import write_plan_files
 
@@ -618,7 +622,7 @@ def plan_command(
             if not no_decisions:
                 if result.decisions is None:
                     warned = set(result.warnings)
-                    _add_decisions(result, time_limit, store)
+                    _add_decisions(result, time_limit, store, decisions_time_limit)
                     # a plan whose own solve stopped unproven: the cheaper fleet its re-solves found (decisions.cheaper_found)
                     for warning in result.warnings:
                         if warning not in warned:
@@ -665,17 +669,22 @@ def _too_large(exc: ModelTooLarge, unreduced: bool, time_limit_allows: bool = Fa
             f"{smaller}, or allow it with --max-variables {exc.dispatch_variables}")
 
 
-def _add_decisions(result, time_limit: float | None, store: Path | None) -> None:
+def _add_decisions(result, time_limit: float | None, store: Path | None, total_time_limit: float | None) -> None:
     """engine.add_decisions, with a progress bar on stderr while it works (on a terminal; gone when done):
-    on a large scenario its re-solves take minutes."""
+    on a large scenario its re-solves take minutes. `total_time_limit` (--decisions-time-limit) bounds them all;
+    by default engine.decisions.default_total_time_limit."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from planner.engine import add_decisions
+    from planner.engine.decisions import default_total_time_limit
+
+    if total_time_limit is None:
+        total_time_limit = default_total_time_limit(result)
 
     with Progress(TextColumn("what each decision is worth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err.console, transient=True) as bar:
         task = bar.add_task("decisions", total=None)
-        add_decisions(result, time_limit=time_limit, store=store,
+        add_decisions(result, time_limit=time_limit, store=store, total_time_limit=total_time_limit,
                       progress=lambda done, total: bar.update(task, completed=done, total=total))
 
 

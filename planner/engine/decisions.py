@@ -49,7 +49,7 @@ from planner.engine.baselines import (
 from planner.engine.constraints import CAPS, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
 from planner.engine.merged_hours import may_be_dearer
-from planner.engine.model import ExtraConstraints, Model, build_model, unit_bound
+from planner.engine.model import ExtraConstraints, Model, build_model, purchase_variables, unit_bound
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
 from planner.engine.run import check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
@@ -79,9 +79,26 @@ PROBE_SHARE = 0.9
 # threads for the re-solves: one per usable core, up to this many (each holds a model; the Python part of
 # a re-solve, building its model, takes the GIL, about a tenth of a solve on industrial.yaml)
 MAX_THREADS = 8
+# … and fewer for a large model: the purchase variables (engine.model.PurchaseVariables) of the re-solves running at
+# once, summed over the threads, at most this many. Each re-solve's branch and bound holds memory that grows with
+# them: 40 alike custom cards (518) held about 450 MB a solve, and on 2 threads its re-solves took the process from
+# 511 MB after the plan to 1.41 GB; the shipped scenarios (12-38) keep every thread
+PURCHASES_IN_FLIGHT = 1_000
 SOLVED = ("optimal", "feasible")
 # a re-solve stopped before proving its answer (a time limit): with a fleet it had not proved best, or none
 UNPROVEN = ("feasible", "not_solved")
+# why a re-solve has no answer when add_decisions' total_time_limit left it undone (or cut it short), then its
+# seconds; as the time limit of one solve is worded (_no_answer)
+NOT_COMPUTED = "not computed: the re-solves stopped at their time limit of"
+# add_decisions' total_time_limit by default (default_total_time_limit; the CLI's): this many times the plan's own
+# solve, and at least DEFAULT_TOTAL_TIME_LIMIT_S. All the re-solves took 25-60 times the plan's own solve on 2 cores
+# (2026-12-05, busy host): industrial.yaml over 120 months with monthly purchases 145 s (39 re-solves, the plan 3.0 s),
+# startup-hybrid.yaml with 10, 20 and 40 alike custom cards 80, 390 and 719 s (the plans 3.1, 6.8 and 17.9 s; 40,
+# 59 and 75 re-solves), the shipped scenarios 2-10 s: ten minutes leave all of these up to 20 cards room to
+# finish on a host half as fast, and past them the re-solves take at most 20 times the plan (60 alike cards:
+# 48 s, then 16 minutes, where they had run past 7 minutes and 1.7 GB when the audit stopped them)
+DEFAULT_TIME_PER_PLAN_SOLVE = 20
+DEFAULT_TOTAL_TIME_LIMIT_S = 600.0
 # MONEY_ROUNDING: totals closer than this are equal (a plan that costs 0 and a runner-up within it tie,
 # increase_pct 0, where a percentage of 0 cannot be taken); round_off(total): how far a re-solve may come out
 # below the plan (engine.baselines, whose best single type compares totals the same way)
@@ -89,10 +106,6 @@ UNPROVEN = ("feasible", "not_solved")
 
 # ---------------------------------------------------------------------------------------------------
 # Re-solving one plan's scenario
-
-
-class DecisionsOutOfTime(PlannerError):
-    """add_decisions' `total_time_limit` ran out before every re-solve was made."""
 
 
 class _Cancelled(Exception):
@@ -105,6 +118,7 @@ class _Outcome:
     status: str                 # optimal | feasible | infeasible | not_solved | unbounded
     total: float                # nan without a fleet
     model: Model | None
+    why: str = ""               # why it has no answer, where no solve said: not computed (_Resolver.not_computed)
 
     @classmethod
     def of(cls, solution, m: Model) -> _Outcome:
@@ -129,8 +143,10 @@ class _Resolver:
     cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
     total_time_limit: float | None = None   # add_decisions' seconds for all the re-solves, from `began`
     began: float = field(default_factory=time.monotonic)
+    skipped: int = 0            # tasks (_Tasks) with a re-solve `total_time_limit` left undone or cut short
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _own: threading.local = field(default_factory=threading.local, repr=False)   # .purchases: this thread's model
+    # .purchases: this thread's model; .short: its task met a re-solve not computed (not_computed)
+    _own: threading.local = field(default_factory=threading.local, repr=False)
 
     def counted(self, part: str, solves: int = 0, seconds: float = 0.0) -> None:
         with self._lock:
@@ -158,10 +174,12 @@ class _Resolver:
 
         if self.cancelled.is_set():
             raise _Cancelled
-        self.check_budget()
+        if self.spent():
+            return self.not_computed()
         m = build_model(inp, constraints)
         solution = solve(m, self.solver, self.limit(), start=None if start is None else start_of(m, start))
-        self.check_budget()   # a solve the budget cut short is no answer
+        if solution.status in UNPROVEN and self.spent():   # cut short by the limit in all: no answer
+            return self.not_computed()
         self.counted(part, solves=1)
         return _Outcome.of(solution, m)
 
@@ -172,13 +190,16 @@ class _Resolver:
         left = max(0.1, self.total_time_limit - (time.monotonic() - self.began))   # 0.1 s: the least a solve takes
         return left if self.time_limit is None else min(self.time_limit, left)
 
-    def check_budget(self) -> None:
-        """DecisionsOutOfTime once the re-solves have taken `total_time_limit` in all."""
-        if self.total_time_limit is not None and time.monotonic() - self.began >= self.total_time_limit:
-            with self._lock:
-                done = sum(self.solves.values())
-            raise DecisionsOutOfTime(f"the re-solves of what each decision is worth stopped at their limit of "
-                                     f"{self.total_time_limit:g} s in all ({done} done); the plan itself stands")
+    def spent(self) -> bool:
+        """Whether the re-solves have taken `total_time_limit` in all."""
+        return self.total_time_limit is not None and time.monotonic() - self.began >= self.total_time_limit
+
+    def not_computed(self) -> _Outcome:
+        """The outcome of a re-solve `total_time_limit` left undone or cut short before it proved its answer:
+        no answer, which its row reports (_no_answer), as it reports a solve stopped by the time limit; the
+        re-solves done before keep theirs."""
+        self._own.short = True
+        return _Outcome("not_solved", math.nan, None, f"{NOT_COMPUTED} {self.total_time_limit:g} s in all")
 
     def solve_without_buy(self, card: str, month: int) -> _Outcome:
         """The optimum with no `card` bought in `month`: one model of the plan's inputs per thread (built at
@@ -187,7 +208,8 @@ class _Resolver:
         benchmarks/plan_speed.py --sections decisions)."""
         if self.cancelled.is_set():
             raise _Cancelled
-        self.check_budget()
+        if self.spent():
+            return self.not_computed()
         m = getattr(self._own, "purchases", None)
         if m is None:
             m = self._own.purchases = build_model(self.inp, self.extra)
@@ -202,7 +224,8 @@ class _Resolver:
         finally:
             if var is not None:
                 var.upBound = most
-        self.check_budget()
+        if solution.status in UNPROVEN and self.spent():
+            return self.not_computed()
         self.counted("decision_values", solves=1)
         return _Outcome.of(solution, m)
 
@@ -410,8 +433,11 @@ def why_infeasible(r: _Resolver, inp: Inputs, change: ExtraConstraints | None, c
     caps = sorted((c for c in CAPS if _cap_on(inp.caps.get(c.name))), key=lambda c: c.name != "unit_limits")
     for cap in caps:
         relaxed = replace(inp, caps={**inp.caps, cap.name: None})
-        if r.solve(relaxed, "decision_values", change).status in SOLVED:
+        outcome = r.solve(relaxed, "decision_values", change)
+        if outcome.status in SOLVED:
             return _cap_words(cap.name, inp.caps[cap.name], inp, card)
+        if outcome.why:   # not computed: the caps not yet relaxed may be the cause
+            return f"which cap leaves none is {outcome.why}"
     return "the demand cannot be met any other way"
 
 
@@ -438,13 +464,15 @@ def decision_value(r: _Resolver, result: Plan, d: _Decision) -> tuple:
         if outcome.status == "infeasible":
             note = f"no fleet without it: {why_infeasible(r, inp, change, d.name)}"
         else:   # not_solved (the time limit reached before any fleet was found) or unbounded
-            note = f"no value: {_no_answer(r, outcome.status)}"
+            note = f"no value: {_no_answer(r, outcome.status, outcome.why)}"
     return (d.kind, d.name, d.gpu, d.month, d.units, outcome.status, outcome.total, increase, pct, note)
 
 
-def _no_answer(r: _Resolver, status: str) -> str:
+def _no_answer(r: _Resolver, status: str, why: str = "") -> str:
     """Why a re-solve that ended `status` (neither solved nor infeasible) gives no answer: a time-out is not
-    "no fleet"."""
+    "no fleet". `why`: the outcome's own reason, where it was not computed (_Resolver.not_computed)."""
+    if why:
+        return why
     if status == "not_solved":
         if r.time_limit is not None:
             return f"the solver stopped at the time limit ({r.time_limit:g} s) without an answer"
@@ -495,7 +523,7 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     if entry.permits and outcome.status == "infeasible":
         return tuple((row | {"binds": False, "note": permits.format("has no fleet")}).values())
     if outcome.status not in SOLVED:
-        row["note"] = f"no value: {_no_answer(r, outcome.status)}"
+        row["note"] = f"no value: {_no_answer(r, outcome.status, outcome.why)}"
         return tuple(row.values())
     saving = money_difference(result.total, outcome.total)
     pct = increase_pct(saving, result.total)
@@ -510,7 +538,7 @@ def cap_cost(r: _Resolver, result: Plan, entry: CapEntry) -> tuple:
     elif outcome.status == "optimal":
         row["binds"] = False
     else:
-        row["note"] = _no_answer(r, outcome.status)
+        row["note"] = _no_answer(r, outcome.status, outcome.why)
     if entry.permits and saving < -agreement:
         row["binds"] = False
         row["note"] = permits.format(f"costs {-saving:,.0f} {result.currency} more")
@@ -646,7 +674,8 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
     outcome = r.solve(inp, "runner_up", cut)
     r.not_below_plan(outcome, "the best plan with another fleet")
     if outcome.status not in SOLVED:
-        why = f"{nothing} meets the scenario" if outcome.status == "infeasible" else _no_answer(r, outcome.status)
+        why = (f"{nothing} meets the scenario" if outcome.status == "infeasible"
+               else _no_answer(r, outcome.status, outcome.why))
         if outcome.status == "infeasible" and not fleet_counts(outcome.model):
             # every count's most is 0 (no demand a card or reservation could serve): the cut had nothing
             # to change, which is not "no fleet meets the scenario" — any other fleet only adds cost
@@ -760,7 +789,8 @@ def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[d
         return {**runner, "other_types": types}
     found = "only a dearer fleet" if runner["total"] is not None else "none"
     return {**runner, **_fleet_answer(result, mine, better[1], better[2]), "other_types": types,
-            "note": f"found by {better[0]}; the runner-up's own re-solve found {found}: {_no_answer(r, runner['status'])}"}
+            "note": f"found by {better[0]}; the runner-up's own re-solve found {found}: "
+                    f"{runner.get('note') or _no_answer(r, runner['status'])}"}
 
 
 def _cheaper(known: list[tuple[str, dict, float]], total: float | None) -> tuple[str, dict, float] | None:
@@ -923,7 +953,7 @@ class _FlipSearch:
             if outcome.status in ("infeasible", "unbounded"):
                 self.no_fleet = True
             else:
-                self.stopped = _no_answer(self.r, outcome.status)
+                self.stopped = _no_answer(self.r, outcome.status, outcome.why)
             return None
         self.fleets[demand] = purchases(outcome.model)
         self.totals[demand] = outcome.total
@@ -958,7 +988,10 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
         return {**row, "solves": search.solves, "note": "; ".join(notes + [note])}
 
     def no_answer(demand: float) -> dict:
-        """No flip point: the solver stopped without an answer at `demand`, an end of the search's interval."""
+        """No flip point: the solver stopped without an answer at `demand`, an end of the search's interval
+        (or the re-solves' time limit in all left the search undone there)."""
+        if search.stopped.startswith(NOT_COMPUTED):
+            return ended(f"no flip point: {search.stopped}")
         return ended(f"no flip point: {search.stopped} at {demand:,.6g} {unit}")
 
     if today <= 0:
@@ -1156,9 +1189,12 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
     card's flip point, a limit's cap cost) ends, from the thread that ran it. `total_time_limit`: seconds for
-    all the re-solves together (a server's, for what anyone may upload: the number of re-solves grows with the
-    cards, 282 for 25 custom cards); past it the running ones stop and DecisionsOutOfTime (a PlannerError) is
-    raised, `result` unchanged."""
+    all the re-solves together (the number of re-solves grows with the cards, 282 for 25 custom cards, and each
+    takes about as long as the plan's own solve; `default_total_time_limit` is the CLI's): past it the running
+    ones stop and those left are not computed — each row, flip point, cap cost or runner-up without an answer
+    says so in its note (NOT_COMPUTED), as one stopped by `time_limit` says that; those done keep theirs, and
+    `result.solver["decisions"]["not_computed"]` counts the answers (a decision's, the runner-up's, a count
+    alternative's, a flip point's, a cap cost's) that miss one or more re-solves."""
     _check_share(close_call_share)
     if not isinstance(result, Plan):
         raise PlannerError(f"add_decisions: expected a Plan from planner.plan(), got {type(result).__name__}")
@@ -1173,7 +1209,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     r.total_time_limit, r.began = total_time_limit, time.monotonic()
     r.counted("prepare", seconds=time.perf_counter() - start)
     if threads is None:
-        threads = 1 if extra_constraints is not None else min(usable_cores(), MAX_THREADS)
+        threads = 1 if extra_constraints is not None else default_threads(r.inp)
     threads = max(1, int(threads))
     cards, decided, cases = bought_cards(result), plan_decisions(result), alternative_counts(r, result)
     limits = cap_entries(r.base)
@@ -1184,9 +1220,10 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         held, gpu_of = plan_fleet(result), dict(zip(result.fleet["sku"], result.fleet["gpu"]))
         # (a Plan pickled before Plan.busy_by_workload has none: ties go to the first workload the card serves)
         busy = getattr(result, "busy_by_workload", pd.DataFrame())
+        # (the runner-up first: under total_time_limit, the close call is the answer most wanted)
+        runner = tasks.submit("runner_up", runner_up, r, result)
         flips = [tasks.submit("flip_points", flip_row, r, card, gpu_of.get(card, ""), held.get(card, 0),
                               main_workload(r, card, busy)) for card in cards]
-        runner = tasks.submit("runner_up", runner_up, r, result)
         values = [tasks.submit("decision_values", decision_value, r, result, d) for d in decided]
         counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
         caps = [tasks.submit("cap_costs", cap_cost, r, result, entry) for entry in limits]
@@ -1203,13 +1240,46 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     result.close_call = is_close_call(result.runner_up, share, result)
     result.baselines = baseline_notes(result, extra_constraints is not None)
     cheaper = cheaper_found(result)
-    result.warnings = [w for w in result.warnings if not w.startswith(NOT_CHEAPEST)] + ([cheaper] if cheaper else [])
+    left = not_computed_warning(r.skipped, tasks.total, total_time_limit)
+    result.warnings = ([w for w in result.warnings if not w.startswith((NOT_CHEAPEST, LEFT_UNDONE))]
+                       + [w for w in (cheaper, left) if w])
     parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
     seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points", "cap_costs")
     result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts},
                                   "seconds": {p: round(r.seconds[p], 4) for p in seconds}, "threads": threads,
-                                  "total_seconds": round(time.perf_counter() - start, 4)}
+                                  "total_seconds": round(time.perf_counter() - start, 4),
+                                  "total_time_limit": total_time_limit, "not_computed": r.skipped}
     return result
+
+
+# how the warning of not_computed_warning begins (add_decisions run again replaces it)
+LEFT_UNDONE = "what each decision is worth: "
+
+
+def not_computed_warning(skipped: int, total: int, total_time_limit: float | None) -> str | None:
+    """A warning when `skipped` of the `total` answers of add_decisions miss a re-solve its `total_time_limit`
+    left undone, else None."""
+    if not skipped:
+        return None
+    return (f"{LEFT_UNDONE}{skipped:,} of {total:,} answers are not computed, or not to the end: the re-solves "
+            f"stopped at their time limit of {total_time_limit:g} s in all; the notes of those decision values, "
+            "runner-up, count alternatives, flip points and cap costs say so (`fleetplan plan --decisions-time-limit "
+            "SECONDS` allows more time, `--no-decisions` skips them)")
+
+
+def default_threads(inp: Inputs) -> int:
+    """Re-solves run side by side by default: one per usable core, at most MAX_THREADS, and at most as many
+    as hold PURCHASES_IN_FLIGHT purchase variables of `inp` together (one at least)."""
+    per_solve = max(1, purchase_variables(inp).total)
+    return max(1, min(usable_cores(), MAX_THREADS, PURCHASES_IN_FLIGHT // per_solve))
+
+
+def default_total_time_limit(result: Plan) -> float:
+    """Seconds for all the re-solves of `result` together, by default (the CLI's): DEFAULT_TIME_PER_PLAN_SOLVE
+    times the plan's own solve, and at least DEFAULT_TOTAL_TIME_LIMIT_S."""
+    seconds = result.solver.get("seconds")
+    plan_solve = float(seconds) if isinstance(seconds, numbers.Real) and math.isfinite(seconds) else 0.0
+    return max(DEFAULT_TOTAL_TIME_LIMIT_S, DEFAULT_TIME_PER_PLAN_SOLVE * plan_solve)
 
 
 def _check_share(share: object) -> None:
@@ -1237,6 +1307,7 @@ class _Tasks:
     def submit(self, part: str, fn: Callable, *args) -> Future:
         def timed():
             begin = time.perf_counter()
+            self.r._own.short = False
             try:
                 return fn(*args)
             except Exception:
@@ -1244,6 +1315,9 @@ class _Tasks:
                 raise
             finally:
                 self.r.counted(part, seconds=time.perf_counter() - begin)
+                if self.r._own.short:
+                    with self.r._lock:
+                        self.r.skipped += 1
 
         future = self.pool.submit(timed)
         self.futures.append(future)

@@ -242,10 +242,15 @@ def test_the_dashboard_s_re_solves_have_a_budget(monkeypatch):
     planned = plan(DEFAULT, baselines=False)
     monkeypatch.setattr(jobs, "DECISIONS_TIME_LIMIT_S", 1e-9)
     made = jobs.decisions_job(planned, "highs")
-    assert made.decisions is None
-    assert made.error == ("the re-solves of what each decision is worth stopped at their limit of 1e-09 s in all "
-                          "(0 done); the plan itself stands; make them with the command line, `fleetplan plan FILE`, "
-                          "which has no such limit")
+    # spent before the first re-solve: every answer is there, each saying it was not computed
+    assert made.error == "" and len(made.decisions) == len(planned.schedule.query("action in ['buy', 'sell']"))
+    why = "not computed: the re-solves stopped at their time limit of 1e-09 s in all"
+    assert (made.decisions["note"] == f"no value: {why}").all() and made.runner_up["note"] == why
+    left = [w for w in made.warnings if w.startswith("what each decision is worth: ")]
+    assert len(left) == 1 and "answers are not computed" in left[0] and "--decisions-time-limit" in left[0]
+    # the page shows the plan's warnings with that one
+    shown = state.with_decisions(state.Outcome("ok", plan=planned), made).plan.warnings
+    assert shown == [*planned.warnings, left[0]]
 
 
 def test_an_upload_quoting_more_custom_cards_than_the_limit_is_refused():
