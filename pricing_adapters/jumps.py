@@ -24,8 +24,12 @@ MAX_REPRICING_FACTOR = 10.0
 # A region's prices jumped when the median ratio of its matched offers lies beyond MAX_REPRICING_FACTOR (the
 # feed is broken as a whole; a few spot quotes swinging cannot move the median), or when this share of them
 # each moved beyond it (a part is broken: reservations read as term totals are a third of Azure's offers,
-# which the median hides). A real repricing moves neither: not even a spot quote moves more than about 10×.
+# which the median hides). A repricing moves no on-demand price or term that far, but one spot quote may move
+# beyond it, up to about 16× (MAX_OFFER_FACTOR): in a region of a few offers (11 of the 50 packaged Azure
+# regions hold 4 or fewer) that one quote is a quarter of them, and alone it is the median. So both rules need
+# at least MIN_JUMPED offers beyond MAX_REPRICING_FACTOR; one offer alone is held to MAX_OFFER_FACTOR.
 JUMPED_SHARE = 0.25
+MIN_JUMPED = 2
 # One offer alone jumped when it moved beyond this (the median and the share miss a single broken price: one
 # extra zone quote at 0.0002 USD/h became p4d's spot price, 2.4655 before). The most a real offer moves is a
 # spot swing under a repricing: from a tenth of on-demand to on-demand (8.9× above; Azure's lowest spot quote
@@ -71,7 +75,7 @@ class PriceJump:
     matched: int            # offers both hold, priced in the same currency
     jumped: int             # of those, how many moved beyond MAX_REPRICING_FACTOR either way
     far: int                # … and how many beyond MAX_OFFER_FACTOR
-    whole_region: bool      # the median or JUMPED_SHARE of the offers jumped (else only `far` offers did)
+    whole_region: bool      # the median or JUMPED_SHARE of the offers, MIN_JUMPED or more, jumped (else only `far` did)
     median_ratio: float     # new / old effective hourly price, the median over the matched offers
     example_offer: str      # whole_region: a jumped offer whose ratio is nearest the median; else the farthest
     example_old: float      # its effective hourly price in force, in `currency`
@@ -159,7 +163,8 @@ def region_jump(ratios: pd.DataFrame) -> dict | None:
     limit = math.log(MAX_REPRICING_FACTOR)
     jumped = np.abs(logs) > limit
     far = np.abs(logs) > math.log(MAX_OFFER_FACTOR)
-    whole_region = abs(median_log) > limit or jumped.sum() >= JUMPED_SHARE * len(logs)
+    whole_region = (jumped.sum() >= MIN_JUMPED
+                    and (abs(median_log) > limit or jumped.sum() >= JUMPED_SHARE * len(logs)))
     if not whole_region and not far.any():
         return None
     # the example: of a whole region, a jumped offer whose move is nearest the median's; else the farthest offer;

@@ -150,10 +150,10 @@ def refresh(
     accept_price_jumps: bool = typer.Option(False, "--accept-price-jumps",
                                             help="save the prices even where they moved more than tenfold against "
                                                  "those in force (the median of a region's offers, or a quarter of "
-                                                 "them) or one offer more than fiftyfold, and where a reservation "
-                                                 "costs over 1.5× the same instance on demand (spot: 2×) or any of "
-                                                 "them under 1/20 of it; without it such a refresh fails (exit 1, "
-                                                 "store unchanged), as a broken feed"),
+                                                 "them, two or more) or one offer more than fiftyfold, and where "
+                                                 "a reservation costs over 1.5× the same instance on demand (spot: "
+                                                 "2×) or any of them under 1/20 of it; without it such a refresh "
+                                                 "fails (exit 1, store unchanged), as a broken feed"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

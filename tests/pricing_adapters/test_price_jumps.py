@@ -73,6 +73,48 @@ def test_one_offer_alone_moved_8760_times_is_a_jump_of_that_offer():
     assert (jump["example_offer"], jump["example_old"], jump["example_new"]) == ("a:reserved_1y", 2.4, pytest.approx(21024.0))
 
 
+# a real spot swing under the largest repricing: on demand cut as p5's was (98.32 → 55.04, × 0.5598) and a spot
+# quote from on-demand to Azure's lowest share of it, 0.11: × 0.11 × 0.5598 = × 1/16.2
+CUT = 55.04 / 98.32
+SPOT_SWING = 0.11 * CUT
+
+
+def test_one_real_spot_swing_in_a_small_region_is_no_jump():
+    # review finding 2: in a region of 1 offer the swing was the median, in one of 4 a quarter: both refused a
+    # real refresh. One offer beyond 10× alone is held to the 50× rule only.
+    alone = _prices({"a:spot": 3.673})
+    assert region_jump(matched_ratios(alone, alone.assign(hourly_price=[3.673 * SPOT_SWING]))) is None
+    four = _prices({"a:on_demand": 3.673, "a:spot": 3.673, "b:on_demand": 1.0, "b:spot": 0.3})
+    swung = four.assign(hourly_price=[3.673 * CUT, 3.673 * SPOT_SWING, 1.0, 0.3])
+    assert matched_ratios(four, swung)["ratio"].tolist()[1] == pytest.approx(1 / 16.23, rel=1e-3)
+    assert region_jump(matched_ratios(four, swung)) is None
+
+
+def test_one_offer_of_a_small_region_at_a_hundredth_is_still_a_jump():
+    alone = _prices({"a:spot": 3.673})
+    jump = region_jump(matched_ratios(alone, alone.assign(hourly_price=[0.03673])))
+    assert (jump["matched"], jump["jumped"], jump["far"], jump["whole_region"]) == (1, 1, 1, False)
+    four = _prices({"a:on_demand": 3.673, "a:spot": 3.673, "b:on_demand": 1.0, "b:spot": 0.3})
+    jump = region_jump(matched_ratios(four, four.assign(hourly_price=[3.673, 0.03673, 1.0, 0.3])))
+    assert (jump["matched"], jump["jumped"], jump["far"], jump["whole_region"]) == (4, 1, 1, False)
+    assert (jump["example_offer"], jump["example_new"]) == ("a:spot", 0.03673)
+
+
+def test_two_offers_beyond_10_times_are_a_jump_of_the_region():
+    # reservations read as a price per 20 hours: 2 of 8 offers × 20, under the 50× of one offer, are a quarter
+    old = _prices({f"{sku}:{option}": price for sku, price in (("a", 4.0), ("b", 2.0))
+                   for option in ("on_demand", "spot", "savings_plan_1y", "reserved_1y")})
+    new = old.assign(hourly_price=[p * 20 if o.endswith("reserved_1y") else p
+                                   for o, p in zip(old["offer_id"], old["hourly_price"])])
+    jump = region_jump(matched_ratios(old, new))
+    assert (jump["matched"], jump["jumped"], jump["far"], jump["whole_region"]) == (8, 2, 0, True)
+    # two offers alike, both × 1/16 (of a region of 2): the median, whole region
+    two = _prices({"a:on_demand": 3.673, "b:on_demand": 1.0})
+    jump = region_jump(matched_ratios(two, two.assign(hourly_price=[3.673 / 16, 1.0 / 16])))
+    assert (jump["matched"], jump["jumped"], jump["whole_region"]) == (2, 2, True)
+    assert jump["median_ratio"] == pytest.approx(1 / 16)
+
+
 def test_offers_compare_by_their_effective_hourly_price_and_only_in_one_currency():
     # a 1-year reservation of 0 USD/h and 21,024 USD upfront costs 21024 / 8760 = 2.4 USD an hour: the same
     # as 2.4 USD/h with nothing upfront
