@@ -94,50 +94,59 @@ TIE_BREAKS = (constraints.new_capex, cards_held)
 TIE_TOLERANCE = 1e-6
 
 
-def _minimise(m: Model, expr: pulp.LpAffineExpression, solver: str, name: str) -> float | None:
-    """Minimise `expr` over `m`: its least value, then held by a row (within TIE_TOLERANCE) under the objectives
-    that follow; None when no fleet is found."""
+def _minimise(m: Model, expr: pulp.LpAffineExpression, solver: str, name: str,
+              time_limit: float | None) -> tuple[float, bool] | None:
+    """Minimise `expr` over `m` within `time_limit` seconds: (its least value, whether the solver proved it),
+    then held by a row (within TIE_TOLERANCE) under the objectives that follow; None when no fleet is found."""
     m.prob.setObjective(expr)
-    if solve(m, solver).status not in ("optimal", "feasible"):
+    status = solve(m, solver, time_limit).status
+    if status not in ("optimal", "feasible"):
         return None
     least = float(pulp.value(expr) or 0.0)
     m.prob += (expr <= least + TIE_TOLERANCE * max(1.0, abs(least)), f"least_{name}")
-    return least
+    return least, status == "optimal"
 
 
-def _least(inp: Inputs, cap, solver: str) -> tuple[float, tuple[dict, dict]] | None:
+def _least(inp: Inputs, cap, solver: str, time_limit: float | None) -> tuple[float, tuple[dict, dict]] | None:
     """The least value of a cap's quantity over fleets meeting every other constraint, and the fleet named
-    at it ((held, bought): _held_and_bought): of those fleets, the first by TIE_BREAKS."""
+    at it ((held, bought): _held_and_bought): of those fleets, the first by TIE_BREAKS. Each solve stops after
+    `time_limit` seconds (None: no limit)."""
     m = build_model(replace(inp, caps={**inp.caps, cap.name: None}))
-    need = _minimise(m, cap.measure(m), solver, cap.name)
-    if need is None:
+    found = _minimise(m, cap.measure(m), solver, cap.name, time_limit)
+    if found is None:
         return None
+    need = found[0]
     fleet = _held_and_bought(m)
     for tie_break in TIE_BREAKS:
         if tie_break is cap.measure:   # the capex budget's least is the least capex already
             continue
-        # the fleet found so far meets the rows held: only a solver that fails leaves no fleet, then it is named
-        if _minimise(m, tie_break(m), solver, tie_break.__name__) is None:
+        # the fleet found so far meets the rows held: a solver that fails, or stops at its time limit with a
+        # fleet it did not prove better (it may be worse than the one found), leaves that fleet named
+        broken = _minimise(m, tie_break(m), solver, tie_break.__name__, time_limit)
+        if broken is None or not broken[1]:
             break
         fleet = _held_and_bought(m)
     return need, fleet
 
 
-def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None) -> str:
-    """Which cap cannot be met, with the numbers; tried one cap at a time."""
+def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None,
+                       time_limit: float | None = None) -> str:
+    """Which cap cannot be met, with the numbers; tried one cap at a time. Each solve stops after `time_limit`
+    seconds (None: no limit), as the plan's own solve did: there are up to three a cap (its least, then
+    TIE_BREAKS)."""
     for cap in constraints.CAPS:
         if cap.precheck is not None and inp.caps.get(cap.name) is not None:
             why = cap.precheck(inp)
             if why:
                 return why
-    if extra_constraints is not None and solve(build_model(inp), solver).status in ("optimal", "feasible"):
+    if extra_constraints is not None and solve(build_model(inp), solver, time_limit).status in ("optimal", "feasible"):
         return "the extra constraints leave no feasible fleet (the scenario without them has one)"
     messages = []
     for cap in constraints.CAPS:
         limit = inp.caps.get(cap.name)
         if limit is None or cap.measure is None:
             continue
-        found = _least(inp, cap, solver)
+        found = _least(inp, cap, solver, time_limit)
         if found is None:
             continue
         need, fleet = found
