@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# not planner.text: errors and text are independent layers ([tool.importlinter])
+from pricing_adapters.shown import counted
+
 
 class PlannerError(Exception):
     """Base of every error the planner reports to a user (no traceback shown)."""
@@ -28,7 +31,7 @@ class ScenarioError(PlannerError):
         self.problems = list(problems)
         self.origin = origin
         count = len(self.problems)
-        head = f"{origin}: {count:,} problem{'s' if count != 1 else ''}"
+        head = f"{origin}: {counted(count, 'problem')}"
         # the message shows the first MAX_PROBLEMS_SHOWN (the list `problems` keeps them all)
         super().__init__(head + "\n" + "\n".join(f"  {p}" for p in shown_problems(self.problems)))
 
@@ -63,10 +66,9 @@ class TooManyPurchaseVariables(ModelTooLarge):
         bought, cards, months, owned, reservations = self.purchases
         self.purchase_variables = bought + owned + reservations
         self.pairs = self.periods = self.dispatch_variables = None
-        parts = [f"{bought:,} purchases: {cards:,} card type{'s' if cards != 1 else ''} × {months:,} purchase "
-                 f"month{'s' if months != 1 else ''}"]
+        parts = [f"{bought:,} purchases: {counted(cards, 'card type')} × {counted(months, 'purchase month')}"]
         parts += [f"{owned:,} for owned cards"] if owned else []
-        parts += [f"{reservations:,} reservation offer{'s' if reservations != 1 else ''}"] if reservations else []
+        parts += [counted(reservations, 'reservation offer')] if reservations else []
         self.detail = "; ".join(parts)
         PlannerError.__init__(self, f"{where}too large to plan here: {self.purchase_variables:,} integer purchase "
                                     f"variables ({self.detail}; at most {limit:,}): {remedy}")

@@ -12,7 +12,8 @@ bidirectional controls and zero-width characters are shown as \\uNNNN.
 
 import re
 
-from pricing_adapters.shown import shortened  # noqa: F401 — the planner's messages quote as the adapters' do
+# the planner's messages quote and count as the adapters' do
+from pricing_adapters.shown import counted, plural, shortened  # noqa: F401
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
 _CONTROLS[0x0d] = None

@@ -98,7 +98,7 @@ from pricing_adapters.schema import (
     effective_hourly,
     offer_row,
 )
-from pricing_adapters.shown import shortened
+from pricing_adapters.shown import counted, shortened
 
 PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
@@ -597,7 +597,7 @@ class AwsPriceSource:
         for itype in sorted(by_type):
             quotes = sorted(by_type[itype])
             price, zone, stamp = quotes[0]
-            note = (f"lowest of {len(quotes)} zone quote{'s' if len(quotes) != 1 else ''} | "
+            note = (f"lowest of {counted(len(quotes), 'zone quote')} | "
                     f"spot price of {stamp.isoformat(timespec='seconds')}")
             rows.append(_row(region, itype, facts[itype], "spot", price, 0.0, 0, zone, as_of, SPOT_SOURCE, note))
         return rows

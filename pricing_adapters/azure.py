@@ -118,7 +118,7 @@ from pricing_adapters.schema import (
     MIN_HOURLY_PRICE,
     offer_id,
 )
-from pricing_adapters.shown import shortened
+from pricing_adapters.shown import plural, shortened
 
 PROVIDER = registry.AZURE
 PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
@@ -385,7 +385,7 @@ def _restriction_notes(sku: Any, region: str) -> list[str]:
         info = _field(r, "restriction_info", "restrictionInfo")
         if kind.lower() == "zone":
             zones = list(_field(info, "zones", "zones") or []) if info is not None else []
-            notes.append(f"restricted in zone{'s' if len(zones) > 1 else ''} {','.join(map(str, zones)) or '?'}: {reason}")
+            notes.append(f"restricted in {plural(len(zones) or 1, 'zone')} {','.join(map(str, zones)) or '?'}: {reason}")
         else:
             values = [str(v).lower() for v in (_field(r, "values", "values") or [])]
             if not values or region.lower() in values:

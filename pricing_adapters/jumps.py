@@ -12,6 +12,7 @@ import pandas as pd
 
 from pricing_adapters import registry
 from pricing_adapters.schema import effective_hourly
+from pricing_adapters.shown import counted
 from pricing_adapters.store import PriceStore
 
 # Real repricings move cloud GPU prices by tens of percent: the largest in the reference data is AWS's cut of
@@ -198,13 +199,13 @@ class AgainstOnDemand:
     currency: str
 
     def describe(self) -> str:
-        kind = self.kind if self.count == 1 else f"{self.kind}s"
+        kinds = counted(self.count, self.kind)
         if self.above:
             than = f"more an hour than {self.limit:g}× the same instance"
         else:
             than = f"less an hour than 1/{1 / self.limit:g} of the same instance"
         spread = ", upfront spread over the term" if self.example_upfront else ""
-        return (f"{self.provider} {self.region}: {self.count} {kind} cost{'s' if self.count == 1 else ''} {than} on "
+        return (f"{self.provider} {self.region}: {kinds} cost{'s' if self.count == 1 else ''} {than} on "
                 f"demand in this refresh, e.g. {self.example_offer} {amount(self.example_per_hour)} {self.currency}/h"
                 f"{spread}, against {amount(self.on_demand_per_hour)} on demand "
                 f"({factor(self.example_per_hour / self.on_demand_per_hour)})")

@@ -11,6 +11,7 @@ from pricing_adapters.base import PriceSource, Progress, no_progress
 from pricing_adapters.errors import PriceJumpError, PriceSourceError, RegionError
 from pricing_adapters.jumps import against_on_demand, earlier_prices, jumps_text, price_jumps, uncompared_commitments
 from pricing_adapters.schema import validate_offers
+from pricing_adapters.shown import plural
 from pricing_adapters.store import PriceStore, SnapshotInfo
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     offers = source.fetch(regions, progress)
     empty = [r for r in regions if not (offers["region"] == r).any()]
     returned = sum((getattr(source, "returned", None) or {}).get(r, 0) for r in empty)
-    where = f"region{'s' if len(empty) != 1 else ''} {', '.join(empty)}"
+    where = f"{plural(len(empty), 'region')} {', '.join(empty)}"
     if empty and returned:
         # the listing was there but nothing in it could be used: say why, not "check the region code"
         skipped = ", ".join(f"{v} {k}" for k, v in sorted((getattr(source, "skipped", None) or {}).items()))
@@ -53,8 +54,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
                                f"{skipped or 'none counted'}); nothing was saved")
     if empty:
         # a snapshot claims the regions it covers: an empty region is a typo or an outage, not "no GPUs"
-        raise PriceSourceError(f"no GPU offers returned for {where} — check the region "
-                               f"code{'s' if len(empty) != 1 else ''}; nothing was saved")
+        raise PriceSourceError(f"no GPU offers returned for {where} — check the "
+                               f"{plural(len(empty), 'region code')}; nothing was saved")
     # typed only: a row that breaks the contract is named by the store's validation, after this
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
     earlier = earlier_prices(store, source.provider, typed)

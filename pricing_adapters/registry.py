@@ -16,6 +16,7 @@ from functools import cache
 
 from pricing_adapters import PACKAGE_DIR
 from pricing_adapters.errors import UnknownProviderError
+from pricing_adapters.shown import plural
 
 AWS = "aws"
 AZURE = "azure"
@@ -104,7 +105,7 @@ def register(provider: Provider) -> None:
         raise ValueError(f"provider name {provider.name!r}: use lower-case letters, digits, '-' or '_'")
     unknown = sorted(set(provider.purchase_options) - set(PURCHASE_OPTIONS))
     if unknown:
-        raise ValueError(f"provider {provider.name!r}: unknown purchase option{'s' if len(unknown) != 1 else ''} {unknown}")
+        raise ValueError(f"provider {provider.name!r}: unknown {plural(len(unknown), 'purchase option')} {unknown}")
     if provider.adapter is not None and ":" not in provider.adapter:
         raise ValueError(f"provider {provider.name!r}: adapter must be 'module:Class', got {provider.adapter!r}")
     _ROWS[provider.name] = provider

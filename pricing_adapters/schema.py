@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pricing_adapters import registry
-from pricing_adapters.shown import shortened
+from pricing_adapters.shown import plural, shortened
 
 PROVIDERS = registry.names()  # the rows at import; validate_offers reads the registry at each call
 PURCHASE_OPTIONS = (
@@ -171,10 +171,10 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     # the distinct values only: iterating a text column cell by cell costs more than the rest of the checks
     bad_provider = sorted(set(df["provider"].dropna().unique()) - set(known))
     if bad_provider:
-        problems.append(f"unknown provider{'s' if len(bad_provider) != 1 else ''} {bad_provider}; expected one of {list(known)}")
+        problems.append(f"unknown {plural(len(bad_provider), 'provider')} {bad_provider}; expected one of {list(known)}")
     bad_option = sorted(set(df["purchase_option"].dropna().unique()) - set(PURCHASE_OPTIONS))
     if bad_option:
-        problems.append(f"unknown purchase_option{'s' if len(bad_option) != 1 else ''} {bad_option}; "
+        problems.append(f"unknown {plural(len(bad_option), 'purchase_option')} {bad_option}; "
                         f"expected one of {list(PURCHASE_OPTIONS)}")
     # an ISO 4217 code as written: an empty or lower-case one would ask for a rate under a key no fx names
     bad_currency = sorted(c for c in set(df["currency"].dropna().unique()) if not _CURRENCY.fullmatch(c))
@@ -186,7 +186,7 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         problems.append(name_rows(df, number_problems(df, usd_bounds)))
     dup = df["offer_id"][df["offer_id"].duplicated()]
     if len(dup):
-        problems.append(f"duplicate offer_id{'s' if dup.nunique() != 1 else ''}, e.g. {list(dup.unique()[:3])}")
+        problems.append(f"duplicate {plural(dup.nunique(), 'offer_id')}, e.g. {list(dup.unique()[:3])}")
     dates = _bad_dates(df)
     if dates.any():
         problems.append(name_rows(df, pd.Series([f"as_of {shown_cell(str(d))} is not an ISO date (YYYY-MM-DD; empty for "

@@ -20,6 +20,7 @@ import pandas as pd
 
 from pricing_adapters import PACKAGE_DIR, registry
 from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, shown_cell, validate_offers
+from pricing_adapters.shown import plural
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
@@ -119,7 +120,7 @@ def _check_header(columns: list[str], origin: str) -> None:
             and (close := difflib.get_close_matches(c.strip().lower(), known, n=1, cutoff=NEAR_COLUMN))
             and close[0] not in columns}   # `notes` beside `note`: a column of the user's own
     if near:
-        raise OffersSchemaError(f"{origin}: unknown column{'s' if len(near) > 1 else ''} "
+        raise OffersSchemaError(f"{origin}: unknown {plural(len(near), 'column')} "
                                 + ", ".join(f"{shown_cell(c)} (did you mean {m!r}?)" for c, m in near.items())
                                 + "; expected the columns of docs/offers-contract.md")
 
@@ -170,7 +171,7 @@ def load_snapshot(providers: Sequence[str] | None = None) -> pd.DataFrame:
     wanted = list(have if providers is None else providers)
     unknown = sorted(set(wanted) - set(have))
     if unknown:
-        raise ValueError(f"no packaged snapshot for provider{'s' if len(unknown) != 1 else ''} {unknown}; have {have}")
+        raise ValueError(f"no packaged snapshot for {plural(len(unknown), 'provider')} {unknown}; have {have}")
     frames, names = [], []
     for provider in packaged:
         if provider.name in wanted:

@@ -70,6 +70,7 @@ from pricing_adapters.gpu_names import (  # noqa: E402
 )
 from pricing_adapters.retired import read_retired_table  # noqa: E402
 from pricing_adapters.schema import OFFER_COLUMNS, offer_row, validate_offers  # noqa: E402
+from pricing_adapters.shown import counted  # noqa: E402
 
 DEFAULT_OUT = REPO / "pricing_adapters" / "snapshots"
 DEFAULT_AZURE_GPU_COUNTS = REPO / "pricing_adapters" / "data" / "azure_gpu_counts.csv"
@@ -184,7 +185,7 @@ def aws_offers(reference: Path, commitments: pd.DataFrame | None = None) -> pd.D
             dropped.append(f"{int(equal.sum())} equal to on-demand")
         if (local & ~equal).any():
             dropped.append(f"{int((local & ~equal).sum())} Local Zone")
-        how = (f"lowest of {len(usable)} zone quote{'s' if len(usable) != 1 else ''}"
+        how = (f"lowest of {counted(len(usable), 'zone quote')}"
                + (f"; dropped {', '.join(dropped)}" if dropped else ""))
         f = _facts_for(facts, sku, "aws_gpu_instance_types.csv")
         rows.append(_row(registry.AWS, region, sku, "spot", best["price"], "", best["source"], f,

@@ -30,6 +30,7 @@ from fleetplan_dashboard import charts, state, tables, trace
 from planner.engine.baselines import CHEAPER_BY_CAPS
 from planner.errors import PlannerError
 from planner.reports.tables import assumption_line, binds_words, present_money, present_value_basis, site_cost_note
+from planner.text import counted
 
 st.session_state.setdefault("uploads", {})
 
@@ -126,7 +127,7 @@ cur = state.current()
 rejected = st.session_state.get("upload_problems")
 if rejected:
     name, problems = rejected
-    st.error(f"**{tables.plain(name)}** was not loaded — {len(problems)} problem{'s' if len(problems) != 1 else ''} "
+    st.error(f"**{tables.plain(name)}** was not loaded — {counted(len(problems), 'problem')} "
              "(file:line:column: field: message):\n\n" + tables.code_block(problems))
 if st.session_state.get("url_problems"):
     st.warning("Parts of the link were ignored:\n\n" + tables.code_block(st.session_state["url_problems"]))
@@ -254,7 +255,7 @@ def money(x: float) -> str:
 
 # Totals first (what the user waits for), the baselines' cards filled when they arrive
 cols = st.columns(4)
-cols[0].metric(f"Total cost, {p.horizon_months} month{'s' if p.horizon_months != 1 else ''}", money(p.total), border=True,
+cols[0].metric(f"Total cost, {counted(p.horizon_months, 'month')}", money(p.total), border=True,
                help=f"Every cost over the horizon, {present_value_basis(p)}, residual value of owned cards credited.")
 st.caption(f"Totals and savings: {pv_money}.")
 trace.mark("total")
@@ -299,7 +300,7 @@ def _draw_warnings(plan) -> None:
         return
     # the warnings name cards and workloads from the scenario: verbatim in a code block, never Markdown
     with warnings_slot.container(), st.expander(
-            f"{len(plan.warnings)} warning{'s' if len(plan.warnings) != 1 else ''}: what this plan rests on "
+            f"{counted(len(plan.warnings), 'warning')}: what this plan rests on "
             "that needs a look (unpriced cards, missing purchase options, old or undated prices, "
             "estimated speeds)", icon=":material/warning:"):
         st.code("\n".join(plan.warnings), language=None, wrap_lines=True)

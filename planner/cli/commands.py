@@ -44,7 +44,7 @@ from planner.cli.console import (
     store_option,
 )
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, PricesRefuteScenario, ScenarioError
-from planner.text import one_line, shortened
+from planner.text import counted, one_line, shortened
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
 ENVIRONMENT = [
@@ -164,8 +164,8 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
             failed += 1
         else:
             workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
-            err.labelled("ok", f"{path}: {one_line(scenario.name)} — {workloads} workload{'s' if workloads != 1 else ''}, "
-                               f"{months} month{'s' if months != 1 else ''}", "green")
+            err.labelled("ok", f"{path}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
+                               f"{counted(months, 'month')}", "green")
         for warning in warnings:
             err.warn(f"{path}: {warning}")
     if failed:
@@ -365,7 +365,7 @@ def offers(
         table = _whole_counts(table, fmt)
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
-             else f"{len(table):,} offer{'' if len(table) == 1 else 's'}")   # "1 offer", not "1 offers"
+             else counted(len(table), "offer"))
     emit(table, fmt, title=f"{shown} (USD)")
     _print_notes(notes)
 

@@ -20,7 +20,7 @@ import typer
 
 from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, seconds_within, store_option
 from planner.errors import PlannerError
-from planner.text import shortened
+from planner.text import counted, shortened
 from pricing_adapters import registry
 from pricing_adapters.errors import (
     PriceSourceError,
@@ -361,6 +361,6 @@ def diff(
     regions = sorted({f"{p}:{r}" for p, r in shared})
     err.print(f"{counts.get('added', 0)} added, {counts.get('removed', 0)} removed, "
               f"{counts.get('changed', 0)} price changes ({old} → {new}; "
-              f"{len(regions)} region{'s' if len(regions) != 1 else ''} both cover: {', '.join(regions[:6])}"
+              f"{counted(len(regions), 'region')} both cover: {', '.join(regions[:6])}"
               f"{' …' if len(regions) > 6 else ''})")
     emit(table, fmt, title=f"prices {old} → {new}")

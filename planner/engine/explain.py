@@ -14,6 +14,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.solve import DEFAULT_SOLVER, solve
 from planner.errors import InfeasibleError
+from planner.text import counted
 
 
 def check_compatibility(inp: Inputs) -> None:
@@ -23,7 +24,7 @@ def check_compatibility(inp: Inputs) -> None:
             continue
         ex = inp.exclusions[inp.exclusions["workload"] == w.name]
         counts = ex.groupby("reason")["unit_id"].count().sort_values(ascending=False)
-        reasons = "; ".join(f"{reason} ({n} offer{'s' if n != 1 else ''})" for reason, n in counts.head(5).items())
+        reasons = "; ".join(f"{reason} ({counted(n, 'offer')})" for reason, n in counts.head(5).items())
         raise InfeasibleError(f"workload {w.name} ({w.needs}) has no compatible offer among the "
                               f"{ex['unit_id'].nunique()} allowed offers and cards: "
                               f"{reasons or 'no offers or cards allowed'}")

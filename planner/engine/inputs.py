@@ -28,6 +28,7 @@ from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_m
 from planner.engine.workloads import check_reference_metrics, demand_scale, work_matrix
 from planner.errors import ScenarioError
 from planner.months import discount_factors
+from planner.text import counted
 
 KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "reserved", "reserved_3y": "reserved",
                   "savings_plan_1y": "reserved", "savings_plan_3y": "reserved"}
@@ -274,7 +275,7 @@ def _cloud_part(scenario, prices: pd.DataFrame, source: str | None) -> tuple[pd.
 
 
 def _needs(w) -> str:
-    needs = [f"≥ {w.min_gpu_memory_gb:g} GB", f"{w.gpus_per_job} GPU{'s' if w.gpus_per_job != 1 else ''} per job"]
+    needs = [f"≥ {w.min_gpu_memory_gb:g} GB", f"{counted(w.gpus_per_job, 'GPU')} per job"]
     if w.framework:
         needs.append(w.framework)
     if w.min_compute_capability:

@@ -17,7 +17,7 @@ import pandas as pd
 from planner import catalog
 from planner.engine.schedule import SiteCosts, owned_cost_per_hour
 from planner.errors import PlannerError
-from planner.text import shortened
+from planner.text import counted, plural, shortened
 from pricing_adapters import registry
 from pricing_adapters.schema import PURCHASE_OPTIONS, effective_hourly
 
@@ -138,17 +138,17 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
     if f.max_usd_per_gpu_hour is not None:   # a USD price but no GPU count: no per-GPU price to cap
         uncounted = uncapped[uncapped["usd_per_hour"].notna() & uncapped["usd_per_gpu_hour"].isna()]
         if len(uncounted):
-            warnings.append(f"{len(uncounted)} offer{'s' if len(uncounted) > 1 else ''} with an unknown gpu_count left "
+            warnings.append(f"{counted(len(uncounted), 'offer')} with an unknown gpu_count left "
                             f"out ({_first_skus(uncounted)}): --max-price compares USD per GPU-hour")
     if f.min_memory_gb is not None:   # memory not known: no figure to hold to --min-memory (Inferentia, V620 …)
         unsized = apply_filter(priced, replace(f, min_memory_gb=None, max_usd_per_gpu_hour=None))
         unsized = unsized[unsized["gpu_memory_gb"].isna()]
         if len(unsized):
-            warnings.append(f"{len(unsized)} offer{'s' if len(unsized) > 1 else ''} with an unknown gpu_memory_gb left "
+            warnings.append(f"{counted(len(unsized), 'offer')} with an unknown gpu_memory_gb left "
                             f"out ({_first_skus(unsized)}): --min-memory needs the GPU's memory")
     unpriced = _unpriced_cards(f, listed_cards)
     if unpriced:
-        warnings.append(f"on-prem card{'s' if len(unpriced) > 1 else ''} {', '.join(unpriced)} not shown: no sourced "
+        warnings.append(f"on-prem {plural(len(unpriced), 'card')} {', '.join(unpriced)} not shown: no sourced "
                         f"price in the catalog; give one in a scenario as onprem.card_overrides.<card>.price (and "
                         f"currency) from a quote, or as a custom card (onprem.custom_cards) with its price")
     view = view.sort_values(["usd_per_gpu_hour", "offer_id"], na_position="last", kind="mergesort")

@@ -42,7 +42,7 @@ from planner.engine.workloads import speed_sources
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
-from planner.text import shortened
+from planner.text import counted, shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -192,7 +192,7 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
     if every < horizon and horizon % every and fleet["kind"].eq("card").any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
-                        f"purchase period is {horizon % every} month{'s' if horizon % every > 1 else ''} long")
+                        f"purchase period is {counted(horizon % every, 'month')} long")
     return speeds, warnings
 
 

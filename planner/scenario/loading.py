@@ -39,7 +39,7 @@ from planner.scenario.model import (
 )
 from planner.scenario.profile_csv import read_profile_csv
 from planner.scenario.yaml_core import CoreLoader
-from planner.text import not_utf8, shortened
+from planner.text import counted, not_utf8, shortened
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -609,7 +609,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         msg = f"expected one of {expected}, got {_shown(got)}" + (f"; did you mean '{near[0]}'?" if near else "")
     elif kind == "too_short":
         least, count = ctx["min_length"], ctx["actual_length"]
-        msg = f"expected at least {least} item{'s' if least != 1 else ''}, got {count or 'none'}"
+        msg = f"expected at least {counted(least, 'item')}, got {count or 'none'}"
     elif kind in ("list_type", "tuple_type", "dict_type", "model_type", "model_attributes_type"):
         expected = "a list" if kind in ("list_type", "tuple_type") else "a mapping of fields"
         msg = f"expected {expected}, got {'nothing' if got is None else _shown(got)}"

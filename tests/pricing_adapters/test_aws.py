@@ -911,7 +911,7 @@ def test_more_spot_quotes_than_any_region_has_fail_the_refresh(session):
 
     spot = _by_id(fetch(10_000)).loc["aws:us-east-1:p4d.24xlarge:spot"]   # MAX_OFFERS_PER_REGION quotes: read
     assert (spot.hourly_price, spot.zone) == (2.5, "use1-az9999")
-    assert spot.note.startswith("lowest of 10000 zone quotes")
+    assert spot.note.startswith("lowest of 10,000 zone quotes")
     with pytest.raises(PriceSourceError, match=r"^AWS DescribeSpotPriceHistory in us-east-1: the spot quotes "
                                                r"\(instance type and zone\) went past 10,000 for one region"):
         fetch(10_001)

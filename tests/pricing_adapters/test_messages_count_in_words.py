@@ -7,7 +7,9 @@ import pandas as pd
 import pytest
 
 from pricing_adapters.azure import _restriction_notes
+from pricing_adapters.jumps import AgainstOnDemand
 from pricing_adapters.schema import OffersSchemaError, validate_offers
+from pricing_adapters.shown import counted, plural
 from pricing_adapters.snapshot import load_snapshot
 
 
@@ -45,3 +47,31 @@ def test_the_packaged_spot_notes_count_their_zone_quotes_in_words():
     assert notes["aws:us-east-1:g4dn.xlarge:spot"].startswith("lowest of 1 zone quote |")
     assert notes["aws:us-east-1:g5.xlarge:spot"].startswith("lowest of 5 zone quotes |")
     assert not pd.Series(notes).str.contains("(s)", regex=False).any()
+
+
+@pytest.mark.parametrize(("count", "said"), [(0, "0 regions"), (1, "1 region"), (2, "2 regions"), (999, "999 regions"),
+                                             (1000, "1,000 regions"), (1_234_567, "1,234,567 regions")])
+def test_counted_agrees_with_its_count_and_separates_thousands(count, said):
+    assert counted(count, "region") == said
+
+
+def test_counted_and_plural_take_an_irregular_plural_and_name_nouns_without_a_count():
+    assert counted(1, "quantity", "quantities") == "1 quantity"
+    assert counted(2, "quantity", "quantities") == "2 quantities"
+    assert counted(2, "card type") == "2 card types"
+    assert (plural(1, "zone"), plural(0, "zone"), plural(3, "zone")) == ("zone", "zones", "zones")
+
+
+def test_the_planner_counts_with_the_adapters_helper():
+    # the adapters may not import the planner: one helper, in pricing_adapters.shown, planner.text shows it
+    from planner import text
+
+    assert text.counted is counted and text.plural is plural
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "1 spot offer costs"), (1200, "1,200 spot offers cost")])
+def test_an_against_on_demand_line_counts_its_offers_with_separators(count, said):
+    line = AgainstOnDemand("aws", "us-east-1", "spot offer", above=False, limit=0.05, count=count, example_offer="x",
+                           example_per_hour=0.01, example_upfront=False, on_demand_per_hour=1.0, currency="USD")
+    assert line.describe().startswith(f"aws us-east-1: {said} less an hour than 1/20 of the same instance on demand in "
+                                      "this refresh, e.g. x 0.01 USD/h, against 1 on demand (")
