@@ -63,9 +63,13 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
 # what makes a scenario's model smaller, whoever refuses it
 SMALLER_MODEL = ("allow fewer regions or providers (prices.regions, prices.providers), merge workloads or shorten "
                  "horizon_months")
-# … and its purchase variables fewer
-FEWER_PURCHASES = ("quote fewer custom cards (onprem.custom_cards) or list fewer cards (onprem.cards), buy less often "
-                   "(a longer onprem.purchase_every_months) or shorten horizon_months")
+# … and its purchase variables fewer; where reservation offers are among them (one per region, provider and
+# reservation option), fewer of those too
+_FEWER = ("quote fewer custom cards (onprem.custom_cards) or list fewer cards (onprem.cards), buy less often (a longer "
+          "onprem.purchase_every_months){} or shorten horizon_months")
+FEWER_PURCHASES = _FEWER.format("")
+FEWER_RESERVATIONS = _FEWER.format(", allow fewer reservation options (prices.purchase_options), regions or providers "
+                                   "(prices.regions, prices.providers)")
 
 
 def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None, max_purchase_variables: Any = None) -> None:
@@ -109,7 +113,8 @@ def check_size(inp: Inputs, max_dispatch_variables: int | None, max_purchase_var
         counted = purchase_variables(inp)
         if counted.total > max_purchase_variables:
             raise TooManyPurchaseVariables((counted.purchases, counted.cards, counted.months, counted.owned,
-                                            counted.reservations), max_purchase_variables, FEWER_PURCHASES)
+                                            counted.reservations), max_purchase_variables,
+                                           FEWER_RESERVATIONS if counted.reservations else FEWER_PURCHASES)
 
 
 def checked_inputs(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None,
