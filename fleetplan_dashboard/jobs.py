@@ -32,6 +32,9 @@ MAX_DISPATCH_VARIABLES = 100_000
 # to TIME_LIMIT_S: all of them together stop after DECISIONS_TIME_LIMIT_S, and those left are reported as not
 # computed (the packaged scenarios take 1-10 s).
 DECISIONS_TIME_LIMIT_S = 5 * TIME_LIMIT_S
+# how the warning of those left undone tells the reader to allow more time (add_decisions' more_time): the page
+# has no option for it, the command line does
+MORE_TIME = "planning the scenario's file on the command line, `fleetplan plan FILE`, allows them more time"
 _CLI = ("; the dashboard stops each solve after {limit:g} s — plan it with the CLI, `fleetplan plan FILE` "
         "(no time limit unless --time-limit)")
 
@@ -147,7 +150,7 @@ def decisions_job(plan: Plan, solver: str) -> Decisions:
 
     try:
         done = add_decisions(replace(plan, solver=dict(plan.solver)), solver=solver, time_limit=TIME_LIMIT_S,
-                             total_time_limit=DECISIONS_TIME_LIMIT_S)
+                             total_time_limit=DECISIONS_TIME_LIMIT_S, more_time=MORE_TIME)
     except PlannerError as exc:
         return Decisions(error=str(exc))
     return Decisions(done.decisions, done.runner_up, done.close_call, done.flip_points, done.solver.get("decisions"),

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import runner_up_verdict
+from planner.engine.decisions import counts_left_out, runner_up_verdict
 from planner.reports.tables import share_text, shown_share
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
@@ -341,6 +341,13 @@ def count_alternatives(runner: dict | None) -> pd.DataFrame:
     rows = [{c: a.get(c) for c in columns} for a in (runner or {}).get("count_alternatives") or []
             if a.get("total") is not None]
     return pd.DataFrame(rows, columns=columns)
+
+
+def count_alternatives_left_out(runner: dict | None) -> str | None:
+    """A line under that table for the rows it leaves out (no total: not computed, or no plan holds that many):
+    how many, and why (engine.decisions.counts_left_out); None when it leaves none out (Markdown-safe)."""
+    line = counts_left_out((runner or {}).get("count_alternatives") or [])
+    return None if line is None else plain(line[0].upper() + line[1:] + ".")
 
 
 def runner_up_fleets(runner: dict | None) -> pd.DataFrame:

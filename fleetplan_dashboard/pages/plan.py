@@ -521,6 +521,9 @@ def _draw_decisions(made) -> None:
                          column_config={"total": st.column_config.NumberColumn(format="%,.0f"),
                                         "increase": st.column_config.NumberColumn(format="%,.0f"),
                                         "increase_pct": st.column_config.NumberColumn("increase %")})
+        left_out = tables.count_alternatives_left_out(runner)
+        if left_out:   # the rows without a total (the table shows those with one)
+            st.caption(left_out)
         if made.decisions is not None and len(made.decisions):
             st.markdown(f"**What each decision is worth** — the total when it is forbidden ({pv_money}), and "
                         "the increase: what the decision saves")

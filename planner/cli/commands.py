@@ -669,6 +669,10 @@ def _too_large(exc: ModelTooLarge, unreduced: bool, time_limit_allows: bool = Fa
             f"{smaller}, or allow it with --max-variables {exc.dispatch_variables}")
 
 
+# how the warning of re-solves left undone tells a CLI user to allow them more time (add_decisions' more_time)
+MORE_TIME = "`fleetplan plan --decisions-time-limit SECONDS` allows more time, `--no-decisions` skips them"
+
+
 def _add_decisions(result, time_limit: float | None, store: Path | None, total_time_limit: float | None) -> None:
     """engine.add_decisions, with a progress bar on stderr while it works (on a terminal; gone when done):
     on a large scenario its re-solves take minutes. `total_time_limit` (--decisions-time-limit) bounds them all;
@@ -685,7 +689,7 @@ def _add_decisions(result, time_limit: float | None, store: Path | None, total_t
                   console=err.console, transient=True) as bar:
         task = bar.add_task("decisions", total=None)
         add_decisions(result, time_limit=time_limit, store=store, total_time_limit=total_time_limit,
-                      progress=lambda done, total: bar.update(task, completed=done, total=total))
+                      progress=lambda done, total: bar.update(task, completed=done, total=total), more_time=MORE_TIME)
 
 
 def _check_output(fmt: PlanFormat, output: Path | None) -> None:
@@ -786,11 +790,11 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
-    from planner.reports.tables import assumption_line, grouping_line, price_dates, site_cost_note
+    from planner.reports.tables import assumption_line, grouping_line, present_money, price_dates, site_cost_note
 
     out = stdout_console(piped_width=160)
     cur = p.currency
-    money = _money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
+    money = present_money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
     out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {p.horizon_months} months, total "
               f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {escape(str(p.prices['source']))}, "
               f"{escape(price_dates(p.prices))}")   # a CSV's path is the user's: "[/]" in it is no markup
@@ -828,22 +832,16 @@ def _print_plan(p) -> None:
 
 def _print_baselines(p) -> None:
     """The baselines, solved after the plan was shown (engine.add_baselines)."""
+    from planner.reports.tables import present_money
+
     if len(p.baselines):
-        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({_money(p)})", float_digits=1)
+        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({present_money(p)})", float_digits=1)
         # why a baseline has no fleet, or why it costs less than the plan: under the table, one line each (a
         # column of them wrapped every row to a dozen lines at 80 columns)
         out = stdout_console(piped_width=160)
         for baseline, note in zip(p.baselines["baseline"], p.baselines["note"]):
             if note:
                 out.print(f"  {escape(one_line(baseline))}: {escape(one_line(note))}", soft_wrap=True)
-
-
-def _money(p) -> str:
-    """What a plan's sums of money are, for a table's title: "USD, present value at 8%/year", as the Markdown
-    summary's headings (compare's "USD, present value" names no rate: its two sides may differ)."""
-    from planner.reports.tables import present_money
-
-    return present_money(p)
 
 
 def _percent(pct: float | None) -> str:
@@ -884,13 +882,16 @@ def _print_decisions(p) -> None:
     points (engine.add_decisions, solved after the plan was shown)."""
     import pandas as pd
 
+    from planner.engine.decisions import counts_left_out
+    from planner.reports.tables import present_money
+
     out = stdout_console(piped_width=160)
     cur = p.currency
     if p.decisions is not None and len(p.decisions):
         decisions = p.decisions.drop(columns=["gpu"])
         decisions["increase_pct"] = _or_na(decisions["increase_pct"], decisions["status"].isin(["optimal", "feasible"]))
         emit(decisions, Format.table, float_digits=1,
-             title=f"What each decision is worth ({_money(p)}): the total when it is forbidden, and the increase")
+             title=f"What each decision is worth ({present_money(p)}): the total when it is forbidden, and the increase")
     _print_cap_costs(p, out)
     runner = p.runner_up or {}
     if runner.get("fleet") is not None:
@@ -917,12 +918,16 @@ def _print_decisions(p) -> None:
         out.print(f"with other card types: {types['total']:,.0f} {cur}, "
                   f"{_more_or_less(types['increase'], types['increase_pct'], cur)}: "
                   + escape("; ".join(types["differences"])), soft_wrap=True)
-    alternatives = [a for a in runner.get("count_alternatives") or [] if a["total"] is not None]
+    every = runner.get("count_alternatives") or []
+    alternatives = [a for a in every if a["total"] is not None]
     if alternatives:
         table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "total", "increase", "increase_pct"]]
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
-        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({_money(p)}): the best plan holding "
-                                                        "that many over the plan (owned kept and bought in any month)")
+        emit(table, Format.table, float_digits=1, title=f"One card more or fewer ({present_money(p)}): the best plan "
+                                                        "holding that many over the plan (owned kept and bought in any month)")
+    left_out = counts_left_out(every)   # those without a total: how many, and why (not computed, no plan holds them)
+    if left_out:
+        out.print(escape(left_out), soft_wrap=True)
     if p.close_call:
         out.print(f"[bold yellow]close call:[/] the runner-up costs within {100 * runner['close_call_share']:g}% of the "
                   "recommended plan — weigh both fleets above", soft_wrap=True)
@@ -943,7 +948,7 @@ def _print_cap_costs(p, out) -> None:
     baselines that cost less than the plan, which now name the limits that bind (the baselines table above
     was shown before they were known)."""
     from planner.engine.baselines import CHEAPER_BY_CAPS
-    from planner.reports.tables import binds_words
+    from planner.reports.tables import binds_words, present_money
 
     caps = getattr(p, "cap_costs", None)
     if caps is None or not len(caps):
@@ -952,7 +957,7 @@ def _print_cap_costs(p, out) -> None:
                         limit=[f"{v:,.10g}" for v in caps["limit"]])   # as set: 0.45 kW is no 0.5
     table["saving_pct"] = _or_na(table["saving_pct"], table["status"].isin(["optimal", "feasible"]))
     emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1,
-         title=f"What each limit costs ({_money(p)}): the total without it, and the saving — a limit binds "
+         title=f"What each limit costs ({present_money(p)}): the total without it, and the saving — a limit binds "
                "when the plan would cost less without it")
     for baseline, note in zip(p.baselines.get("baseline", []), p.baselines.get("note", [])):
         if note.startswith(CHEAPER_BY_CAPS):

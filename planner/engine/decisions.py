@@ -49,7 +49,7 @@ from planner.engine.baselines import (
 from planner.engine.constraints import CAPS, CapEntry, cap_entries
 from planner.engine.inputs import Inputs
 from planner.engine.merged_hours import may_be_dearer
-from planner.engine.model import ExtraConstraints, Model, build_model, purchase_variables, unit_bound
+from planner.engine.model import ExtraConstraints, Model, build_model, purchase_bound, purchase_variables
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
 from planner.engine.run import check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
@@ -722,9 +722,8 @@ def with_room(inp: Inputs, fleet: dict[str, int]) -> Inputs:
 
 def most_held(inp: Inputs, card: str) -> int:
     """The most cards of `card` the model can hold, from its variables' bounds (engine.model
-    define_card_counts): the owned ones, and per purchase month the card's unit bound if it is buyable —
-    or its min_units, which lets a card not in onprem.cards be bought too (up to min_units a month); a
-    buyable card's raised to its purchase_floor."""
+    define_card_counts): the owned ones, and per purchase month what the model lets it buy then
+    (engine.model.purchase_bound, as its buy variables are bounded)."""
     found = np.flatnonzero((inp.col("sku") == card) & (inp.col("kind") == "card"))
     if not len(found):
         return 0
@@ -732,18 +731,15 @@ def most_held(inp: Inputs, card: str) -> int:
     v = inp.vintages
     mine = v["unit"].to_numpy() == i
     owned = v["owned"].to_numpy().astype(bool)
-    buyable = inp.col("buyable")[i]
-    per_purchase = max(int(inp.col("min_units")[i]), unit_bound(inp, i) if buyable else 0)
-    if per_purchase and buyable:
-        per_purchase = max(per_purchase, inp.purchase_floor.get(card, 0))
-    return int(v["count"].to_numpy()[mine & owned].sum()) + int((mine & ~owned).sum()) * per_purchase
+    return int(v["count"].to_numpy()[mine & owned].sum()) + int((mine & ~owned).sum()) * purchase_bound(inp, i)
 
 
 def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: int) -> dict:
     """The best plan holding `units` of `card` (the plan holds `now`): card, units, alternative_units, status,
-    total, increase, increase_pct, fleet (name → units, nonzero; None without one) — the "one or two A100s?"
-    question, answered with both totals even when it is no close call. Its fleet differs from the plan's, so
-    the runner-up is never dearer than it (known_cheaper)."""
+    total, increase, increase_pct, fleet (name → units, nonzero; None without one), note (why it has no total,
+    e.g. not computed; None with one) — the "one or two A100s?" question, answered with both totals even when
+    it is no close call. Its fleet differs from the plan's, so the runner-up is never dearer than it
+    (known_cheaper)."""
     def change(m: Model) -> None:
         held = m.card(card)
         if held is not None:
@@ -757,7 +753,24 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
             "increase_pct": increase_pct(increase, result.total) if solved else None,
-            "fleet": solved_fleet(outcome.model) if solved else None}
+            "fleet": solved_fleet(outcome.model) if solved else None, "note": None if solved else _count_note(r, outcome)}
+
+
+def _count_note(r: _Resolver, outcome: _Outcome) -> str:
+    """Why a count alternative has no total: no plan holds that many, or why its re-solve gave no answer."""
+    if outcome.status in ("infeasible", "unbounded"):
+        return "no plan holds that many"
+    return _no_answer(r, outcome.status, outcome.why)
+
+
+def counts_left_out(alternatives: list[dict]) -> str | None:
+    """A line for the count alternatives without a total, which a table of those with one leaves out: how many,
+    and why (per reason); None when every one has a total. (A row from before notes were kept says its status.)"""
+    why = Counter(a.get("note") or a.get("status") or "no answer" for a in alternatives if a.get("total") is None)
+    if not why:
+        return None
+    reasons = "; ".join(f"{reason} ({n:,})" for reason, n in why.items())
+    return f"one card more or fewer: {sum(why.values()):,} of {len(alternatives):,} not shown: {reasons}"
 
 
 def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[dict]) -> dict:
@@ -945,8 +958,9 @@ class _FlipSearch:
         except ScenarioError:
             self.no_fleet = True
             return None
-        self.solves += 1
         outcome = self.r.solve(inp, "flip_points", start=self.start(demand))
+        if not outcome.why:   # the solver ran (one the time limit in all left undone or cut short is no solve)
+            self.solves += 1
         # only a proven optimum tells how many cards the best plan holds: a fleet found before the time limit
         # (status feasible) is often the start itself, from a demand where the card is held
         if outcome.status != "optimal":
@@ -1166,10 +1180,17 @@ def flip_row(r: _Resolver, card: str, gpu: str, units: int, workload: str | None
 # Entry point
 
 
+# how the warning of not_computed_warning begins (add_decisions run again replaces it)
+LEFT_UNDONE = "what each decision is worth: "
+# how it ends for a library caller: how to allow more time (the CLI and the dashboard say it in their own words)
+LIBRARY_MORE_TIME = "a larger `total_time_limit` of add_decisions allows more time"
+
+
 def add_decisions(result: Plan, solver: str | None = None, time_limit: float | None = None,
                   store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
                   close_call_share: float | None = None, threads: int | None = None,
-                  progress: Callable[[int, int], None] | None = None, total_time_limit: float | None = None) -> Plan:
+                  progress: Callable[[int, int], None] | None = None, total_time_limit: float | None = None,
+                  more_time: str = LIBRARY_MORE_TIME) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
     forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call`,
     `result.flip_points` and `result.cap_costs` (what each limit costs: the total without it), and the notes
@@ -1194,7 +1215,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     ones stop and those left are not computed — each row, flip point, cap cost or runner-up without an answer
     says so in its note (NOT_COMPUTED), as one stopped by `time_limit` says that; those done keep theirs, and
     `result.solver["decisions"]["not_computed"]` counts the answers (a decision's, the runner-up's, a count
-    alternative's, a flip point's, a cap cost's) that miss one or more re-solves."""
+    alternative's, a flip point's, a cap cost's) that miss one or more re-solves, and a warning says how many;
+    `more_time` ends it, telling how to allow the re-solves more time where the caller sets it (the CLI names its
+    options, the dashboard the command line)."""
     _check_share(close_call_share)
     if not isinstance(result, Plan):
         raise PlannerError(f"add_decisions: expected a Plan from planner.plan(), got {type(result).__name__}")
@@ -1240,7 +1263,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     result.close_call = is_close_call(result.runner_up, share, result)
     result.baselines = baseline_notes(result, extra_constraints is not None)
     cheaper = cheaper_found(result)
-    left = not_computed_warning(r.skipped, tasks.total, total_time_limit)
+    left = not_computed_warning(r.skipped, tasks.total, total_time_limit, more_time)
     result.warnings = ([w for w in result.warnings if not w.startswith((NOT_CHEAPEST, LEFT_UNDONE))]
                        + [w for w in (cheaper, left) if w])
     parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
@@ -1252,19 +1275,14 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     return result
 
 
-# how the warning of not_computed_warning begins (add_decisions run again replaces it)
-LEFT_UNDONE = "what each decision is worth: "
-
-
-def not_computed_warning(skipped: int, total: int, total_time_limit: float | None) -> str | None:
+def not_computed_warning(skipped: int, total: int, total_time_limit: float | None, more_time: str) -> str | None:
     """A warning when `skipped` of the `total` answers of add_decisions miss a re-solve its `total_time_limit`
-    left undone, else None."""
+    left undone, else None; `more_time`: how the reader allows more time, in the caller's words."""
     if not skipped:
         return None
     return (f"{LEFT_UNDONE}{skipped:,} of {total:,} answers are not computed, or not to the end: the re-solves "
             f"stopped at their time limit of {total_time_limit:g} s in all; the notes of those decision values, "
-            "runner-up, count alternatives, flip points and cap costs say so (`fleetplan plan --decisions-time-limit "
-            "SECONDS` allows more time, `--no-decisions` skips them)")
+            f"runner-up, count alternatives, flip points and cap costs say so ({more_time})")
 
 
 def default_threads(inp: Inputs) -> int:

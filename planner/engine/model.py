@@ -170,15 +170,18 @@ def define_card_counts(m: Model) -> None:
 def most_bought(inp: Inputs) -> dict[int, int]:
     """Card unit index -> the most cards of it one purchase month may buy (0: none, so its purchase vintages get
     no variable), for each card unit with a vintage."""
-    sku, buyable, lo_units = inp.col("sku"), inp.col("buyable"), inp.col("min_units")
-    out = {}
-    for i in set(inp.vintages["unit"].tolist()):
-        # cards not listed in onprem.cards are only owned (or required by min_units): none beyond that
-        hi = max(int(lo_units[i]), unit_bound(inp, i) if buyable[i] else 0)
-        if hi > 0:
-            hi = max(hi, inp.purchase_floor.get(sku[i], 0) if buyable[i] else 0)
-        out[i] = hi
-    return out
+    return {i: purchase_bound(inp, i) for i in set(inp.vintages["unit"].tolist())}
+
+
+def purchase_bound(inp: Inputs, i: int) -> int:
+    """The most cards of card unit `i` one purchase month may buy: its unit bound if it is buyable, or its
+    min_units (cards not listed in onprem.cards are only owned, or required by min_units: none beyond that),
+    a buyable card's raised to its purchase_floor; 0: none."""
+    buyable = bool(inp.col("buyable")[i])
+    most = max(int(inp.col("min_units")[i]), unit_bound(inp, i) if buyable else 0)
+    if most > 0 and buyable:
+        most = max(most, inp.purchase_floor.get(str(inp.col("sku")[i]), 0))
+    return most
 
 
 @dataclass(frozen=True)

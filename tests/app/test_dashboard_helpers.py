@@ -247,7 +247,17 @@ def test_the_dashboard_s_re_solves_have_a_budget(monkeypatch):
     why = "not computed: the re-solves stopped at their time limit of 1e-09 s in all"
     assert (made.decisions["note"] == f"no value: {why}").all() and made.runner_up["note"] == why
     left = [w for w in made.warnings if w.startswith("what each decision is worth: ")]
-    assert len(left) == 1 and "answers are not computed" in left[0] and "--decisions-time-limit" in left[0]
+    # … and how to allow more time where the page has no option for it: the command line (no CLI option named)
+    assert len(left) == 1 and "answers are not computed" in left[0] and "--" not in left[0]
+    assert left[0].endswith("(planning the scenario's file on the command line, `fleetplan plan FILE`, allows them "
+                            "more time)")
+    # one card more or fewer: none has a total, so the table is empty and a line says how many and why
+    assert len(tables.count_alternatives(made.runner_up)) == 0
+    counted = len(made.runner_up["count_alternatives"])
+    assert counted and all(a["note"] == why for a in made.runner_up["count_alternatives"])
+    assert tables.count_alternatives_left_out(None) is None
+    assert tables.count_alternatives_left_out(made.runner_up) == tables.plain(
+        f"One card more or fewer: {counted} of {counted} not shown: {why} ({counted}).")
     # the page shows the plan's warnings with that one
     shown = state.with_decisions(state.Outcome("ok", plan=planned), made).plan.warnings
     assert shown == [*planned.warnings, left[0]]

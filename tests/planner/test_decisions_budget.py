@@ -44,19 +44,20 @@ def test_a_limit_spent_before_the_first_re_solve_leaves_every_answer_not_compute
     assert p.cap_costs["binds"].isna().all()
     assert list(p.flip_points["note"]) == ["min_units 1 relaxed for this search; no flip point: " + why,
                                            "no flip point: " + why]
+    assert list(p.flip_points["solves"]) == [0, 0]   # none made (each counted one it never made)
     assert p.flip_points["flip_demand"].isna().all()
     assert (p.runner_up["status"], p.runner_up["total"], p.runner_up["note"]) == ("not_solved", None, why)
-    assert [(a["units"], a["alternative_units"], a["status"], a["total"]) for a in p.runner_up["count_alternatives"]] \
-        == [(0, 1, "not_solved", None), (1, 2, "not_solved", None), (1, 0, "not_solved", None),
-            (1, 2, "not_solved", None), (1, 0, "not_solved", None)]
+    assert [(a["units"], a["alternative_units"], a["status"], a["total"], a["note"])
+            for a in p.runner_up["count_alternatives"]] \
+        == [(0, 1, "not_solved", None, why), (1, 2, "not_solved", None, why), (1, 0, "not_solved", None, why),
+            (1, 2, "not_solved", None, why), (1, 0, "not_solved", None, why)]
     assert p.close_call is False
     assert p.solver["decisions"]["not_computed"] == 16 and p.solver["decisions"]["total_time_limit"] == 1e-9
     assert sum(p.solver["decisions"]["solves"].values()) == 0
     assert [w for w in p.warnings if w.startswith("what each decision is worth: ")] == [
         "what each decision is worth: 16 of 16 answers are not computed, or not to the end: the re-solves stopped at "
         "their time limit of 1e-09 s in all; the notes of those decision values, runner-up, count alternatives, flip "
-        "points and cap costs say so (`fleetplan plan --decisions-time-limit SECONDS` allows more time, "
-        "`--no-decisions` skips them)"]
+        "points and cap costs say so (a larger `total_time_limit` of add_decisions allows more time)"]
     assert p.total == planned.total and p.fleet.equals(planned.fleet)   # the plan itself stands
 
 
@@ -96,6 +97,8 @@ def test_the_limit_stops_them_midway_keeps_the_answers_made_and_shortens_each_so
     unlimited = add_decisions(plan(STARTUP, baselines=False))
     assert p.runner_up["status"] == "optimal" and p.runner_up["total"] == unlimited.runner_up["total"]
     assert p.runner_up["differences"] == ["rtx-3060-12gb 0 → 1"]
+    # the A100's flip search made its first solve (none when it was cut short: no answer), the RTX 4090's none
+    assert list(p.flip_points["solves"]) == [0 if cut_short else 1, 0]
     assert p.solver["decisions"]["solves"] == {"decision_values": 0, "runner_up": 1,
                                                "flip_points": 0 if cut_short else 1, "cap_costs": 0}
     assert p.solver["decisions"]["not_computed"] == 15   # of 16: the runner-up's is the one made
@@ -174,7 +177,15 @@ def test_the_cli_bounds_the_re_solves_by_default_and_says_what_it_left(monkeypat
     assert {row["note"] for row in made["decisions"]} == {"no value: " + NOT_COMPUTED.format("1e-09")}
     stderr = " ".join(result.stderr.split())
     assert "warning: what each decision is worth: 16 of 16 answers are not computed, or not to the end" in stderr
+    assert stderr.count("(`fleetplan plan --decisions-time-limit SECONDS` allows more time, `--no-decisions` skips "
+                        "them)") == 1
+    # the table: no count alternative has a total, so none is shown; a line says how many and why
+    shown = run("plan", STARTUP, "--no-baselines")
+    assert shown.exit_code == 0, shown.output
+    assert "One card more or fewer" not in shown.stdout
+    assert "one card more or fewer: 5 of 5 not shown: not computed: the re-solves stopped at their time limit of " \
+           "1e-09 s in all (5)" in " ".join(shown.stdout.split())
     # --decisions-time-limit in its place
     assert run("plan", STARTUP, "--no-baselines", "--decisions-time-limit", 3600, "--format", "json").exit_code == 0
-    assert given == [1e-9, 3600.0]
+    assert given == [1e-9, 1e-9, 3600.0]
     assert "--decisions-time-limit" in run("plan", "--help").stdout
