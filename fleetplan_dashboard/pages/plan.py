@@ -378,7 +378,9 @@ if len(p.installed):
                 f"avoided, {cc} (PV)", format="%,.0f",
                 help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
                      "value kept cards would have at the end; not net of the work bought instead"),
-            "note": st.column_config.TextColumn(width=250)})
+            # 200, not 250: with the avoided column's header naming its basis, the table outgrew its frame at
+            # 1,400 px by 10 px (a sideways scroll, tests/app/test_browser.py)
+            "note": st.column_config.TextColumn(width=200)})
         st.caption(f"What happens to the cards already owned, and the fixed costs that avoids, in {pv_money} (plus a "
                    "sale's credit over the value they would have at the end) — not net of the work bought instead of theirs.")
 
