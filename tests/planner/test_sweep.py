@@ -360,8 +360,13 @@ try:
     sweep(sys.argv[1], json.loads(sys.argv[2]), processes=2, solver="cbc")
 except OSError as exc:
     error = str(exc)
-children = [d for d in os.listdir("/proc") if d.isdigit() and os.path.exists(f"/proc/{d}/stat")
-            and open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid())]
+def parent_of(pid):   # None once the process has gone (it may go between listing /proc and reading it)
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[1]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+children = [d for d in os.listdir("/proc") if d.isdigit() and parent_of(d) == str(os.getpid())]
 print(json.dumps({"error": error, "forks": len(forks), "children": children,
                   "new_fds": sorted(set(os.listdir("/proc/self/fd")) - set(fds)), "temp": os.listdir(tempfile.gettempdir())}))
 """

@@ -357,7 +357,7 @@ def _gone(pid: int, seconds: float = 5.0) -> bool:
         try:
             if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
                 return True
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):   # gone; the latter when it went while /proc was read
             return True
         time.sleep(0.05)
     return False
