@@ -1,6 +1,7 @@
 """Helpers shared by the planner's tests."""
 
 import contextlib
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -107,3 +108,15 @@ def azure_eastus_store(tmp_path_factory) -> Path:
 def store_a100_scenario() -> Path:
     """The path of scenarios/store-a100-eastus.yaml (prices from the store; no file of its own beside it)."""
     return STORE_A100_SCENARIO
+
+
+@pytest.fixture
+def nothing_solved(monkeypatch):
+    """Any point built or solved by the sweep fails the test."""
+    module = sys.modules["planner.reports.sweep"]
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the sweep built or solved a point before refusing it")
+
+    for name in ("_point_scenario", "_sweep_point"):
+        monkeypatch.setattr(module, name, refused)

@@ -7,10 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from pathlib import Path
-
-import pytest
 
 from tests.planner.cli_run import run
 
@@ -65,18 +62,6 @@ def test_a_varied_null_reads_null_in_the_table_with_its_numbers_right_aligned_an
 
 
 # --- a bad path names --vary -------------------------------------------------------------------------------
-
-@pytest.fixture
-def nothing_solved(monkeypatch):
-    """Any point built or solved by the sweep fails the test."""
-    module = sys.modules["planner.reports.sweep"]
-
-    def refused(*args, **kwargs):
-        raise AssertionError("the sweep built or solved a point before refusing it")
-
-    for name in ("_point_scenario", "_sweep_point"):
-        monkeypatch.setattr(module, name, refused)
-
 
 def test_an_unknown_path_in_vary_names_vary_and_the_allowed_keys(nothing_solved):
     result = run("sweep", ENTRY, "--vary", "nosuch.path=1,2")

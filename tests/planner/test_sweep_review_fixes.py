@@ -5,7 +5,6 @@ mappings read as YAML, and `--fx` refuses rates it would have ignored."""
 import csv
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,18 +29,6 @@ A5000 = {"price": 2000, "currency": "USD", "host_cost_per_card": 500, "busy_watt
 
 def cli(*args):
     return runner.invoke(app, [str(a) for a in args])
-
-
-@pytest.fixture
-def nothing_solved(monkeypatch):
-    """Any point built or solved by the sweep fails the test."""
-    module = sys.modules["planner.reports.sweep"]
-
-    def refused(*args, **kwargs):
-        raise AssertionError("the sweep built or solved a point before refusing it")
-
-    for name in ("_point_scenario", "_sweep_point"):
-        monkeypatch.setattr(module, name, refused)
 
 
 # --- 1. a point is validated as a whole -----------------------------------------------------------------
