@@ -55,8 +55,8 @@ def solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bo
         raise SolverError(f"{inp.label}: solver {solver} found no fleet{limit} ({solution.seconds:.1f} s) and did not "
                           "prove that none exists; allow more time or try the other solver (--solver cbc or highs)")
     if solution.status not in ("optimal", "feasible"):
-        # the explanation re-solves up to three times per cap, each within the plan's time limit; baselines only
-        # say that the caps cannot be met
+        # the explanation re-solves up to three times per cap, all within the plan's time limit together
+        # (engine.explain); baselines only say that the caps cannot be met
         why = explain_infeasible(inp, solver, extra_constraints, time_limit) if explain else _baseline_reason(inp)
         raise InfeasibleError(f"{inp.label}: {why}")
     return model, solution

@@ -1,10 +1,12 @@
 """Why there is no fleet: which workload has no compatible offer, or which cap cannot be met, with the
 numbers. Each cap of `engine.constraints.CAPS` is tried on its own: relaxed, its quantity minimised, and the fleet
-named at that least the one of least new capex, then fewest cards (TIE_BREAKS)."""
+named at that least the one of least new capex, then fewest cards (TIE_BREAKS). Under a time limit all these
+solves share it (_Budget); the caps it leaves unexamined are named."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import time
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pulp
@@ -95,12 +97,51 @@ TIE_BREAKS = (constraints.new_capex, cards_held)
 TIE_TOLERANCE = 1e-6
 
 
+# why the caps named after it were not examined, then the explanation's time limit; as engine.decisions words the
+# re-solves its total_time_limit leaves undone (NOT_COMPUTED)
+NOT_EXAMINED = "the explanation's solves stopped at their time limit of"
+
+
+class _OutOfTime(Exception):
+    """Raised by a solve of the explanation that its time limit left undone, or stopped before it found a
+    fleet: the cap it was for is not examined."""
+
+
+@dataclass
+class _Budget:
+    """The explanation's time limit in seconds (None: no limit), for all its solves together, from `began`
+    (time.monotonic): each solve is given what is left, and none starts once it is spent. Each solve alone
+    had the whole limit: with three solves a cap, `--time-limit 60` could explain for 10 minutes."""
+
+    seconds: float | None
+    began: float = 0.0
+
+    @classmethod
+    def start(cls, seconds: float | None) -> _Budget:
+        return cls(seconds, time.monotonic() if seconds is not None else 0.0)
+
+    def left(self) -> float | None:
+        """Seconds left for the next solve (None: no limit), 0 once spent."""
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.monotonic() - self.began))
+
+    def spent(self) -> bool:
+        return self.left() == 0.0
+
+
 def _minimise(m: Model, expr: pulp.LpAffineExpression, solver: str, name: str,
-              time_limit: float | None) -> tuple[float, bool] | None:
-    """Minimise `expr` over `m` within `time_limit` seconds: (its least value, whether the solver proved it),
-    then held by a row (within TIE_TOLERANCE) under the objectives that follow; None when no fleet is found."""
+              budget: _Budget) -> tuple[float, bool] | None:
+    """Minimise `expr` over `m` within what is left of `budget`: (its least value, whether the solver proved
+    it), then held by a row (within TIE_TOLERANCE) under the objectives that follow; None when no fleet is
+    found. _OutOfTime when the budget is spent before the solve, or stops it before it finds a fleet."""
+    limit = budget.left()
+    if limit == 0.0:
+        raise _OutOfTime
     m.prob.setObjective(expr)
-    status = solve(m, solver, time_limit).status
+    status = solve(m, solver, limit).status
+    if status == "not_solved" and budget.spent():
+        raise _OutOfTime
     if status not in ("optimal", "feasible"):
         return None
     least = float(pulp.value(expr) or 0.0)
@@ -108,50 +149,77 @@ def _minimise(m: Model, expr: pulp.LpAffineExpression, solver: str, name: str,
     return least, status == "optimal"
 
 
-def _least(inp: Inputs, cap, solver: str, time_limit: float | None) -> tuple[float, tuple[dict, dict]] | None:
+@dataclass
+class _Least:
+    """A cap's least value over fleets meeting every other constraint, whether the solver proved it, and the
+    fleet named at it ((held, bought): _held_and_bought)."""
+
+    need: float
+    proved: bool
+    fleet: tuple[dict, dict]
+
+
+def _least(inp: Inputs, cap, solver: str, budget: _Budget) -> _Least | None:
     """The least value of a cap's quantity over fleets meeting every other constraint, and the fleet named
-    at it ((held, bought): _held_and_bought): of those fleets, the first by TIE_BREAKS. Each solve stops after
-    `time_limit` seconds (None: no limit)."""
+    at it: of those fleets, the first by TIE_BREAKS. None when no fleet meets the others; _OutOfTime when
+    `budget` leaves the least unfound (a tie-break it leaves undone keeps the fleet found before it)."""
+    if budget.spent():   # no model built for a solve that would not start
+        raise _OutOfTime
     m = build_model(replace(inp, caps={**inp.caps, cap.name: None}))
-    found = _minimise(m, cap.measure(m), solver, cap.name, time_limit)
+    found = _minimise(m, cap.measure(m), solver, cap.name, budget)
     if found is None:
         return None
-    need = found[0]
-    fleet = _held_and_bought(m)
+    least = _Least(*found, _held_and_bought(m))
     for tie_break in TIE_BREAKS:
         if tie_break is cap.measure:   # the capex budget's least is the least capex already
             continue
         # the fleet found so far meets the rows held: a solver that fails, or stops at its time limit with a
         # fleet it did not prove better (it may be worse than the one found), leaves that fleet named
-        broken = _minimise(m, tie_break(m), solver, tie_break.__name__, time_limit)
+        try:
+            broken = _minimise(m, tie_break(m), solver, tie_break.__name__, budget)
+        except _OutOfTime:
+            break
         if broken is None or not broken[1]:
             break
-        fleet = _held_and_bought(m)
-    return need, fleet
+        least.fleet = _held_and_bought(m)
+    return least
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None,
                        time_limit: float | None = None) -> str:
-    """Which cap cannot be met, with the numbers; tried one cap at a time. Each solve stops after `time_limit`
-    seconds (None: no limit), as the plan's own solve did: there are up to three a cap (its least, then
-    TIE_BREAKS)."""
+    """Which cap cannot be met, with the numbers; tried one cap at a time, up to three solves a cap (its
+    least, then TIE_BREAKS). `time_limit`: seconds for all the solves together (None: no limit), each given
+    what is left (_Budget); the caps not examined within it are named (NOT_EXAMINED)."""
     for cap in constraints.CAPS:
         if cap.precheck is not None and inp.caps.get(cap.name) is not None:
             why = cap.precheck(inp)
             if why:
                 return why
-    if extra_constraints is not None and solve(build_model(inp), solver, time_limit).status in ("optimal", "feasible"):
+    budget = _Budget.start(time_limit)
+    if extra_constraints is not None and solve(build_model(inp), solver, budget.left()).status in ("optimal", "feasible"):
         return "the extra constraints leave no feasible fleet (the scenario without them has one)"
-    messages = []
+    messages, unexamined = [], []
     for cap in constraints.CAPS:
         limit = inp.caps.get(cap.name)
         if limit is None or cap.measure is None:
             continue
-        found = _least(inp, cap, solver, time_limit)
-        if found is None:
+        try:
+            found = _least(inp, cap, solver, budget)
+        except _OutOfTime:
+            unexamined.append(cap.field)
             continue
-        need, fleet = found
-        messages.append(cap.explain(limit, need, fleet_text(inp, *fleet), inp))
+        if found is not None:
+            messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet), inp))
+    if unexamined:
+        stopped = f"{NOT_EXAMINED} {time_limit:g} s in all"
+        if messages:
+            return f"{'; or '.join(messages)}; {_and(unexamined)} not examined: {stopped}"
+        # the caps examined may not be why alone: "no fleet meets all caps together" is not known either
+        return f"which cap leaves no fleet is not computed: {stopped}, before they examined {_and(unexamined)}"
     if messages:
         return "; or ".join(messages)
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0

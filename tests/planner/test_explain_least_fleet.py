@@ -54,29 +54,101 @@ def _explanation(tmp_path, share: float, onprem: str, c1_price: float = 500, tim
     return str(info.value)
 
 
-def _explain_solves(monkeypatch, unproven_tie_breaks: bool = False) -> list[tuple[bool, float | None]]:
+class _Clock:
+    """engine.explain's time.monotonic: time passes only in the recorded solves (_explain_solves)."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def _explain_solves(monkeypatch, unproven_tie_breaks: bool = False,
+                    seconds_each: float | None = None) -> list[tuple[bool, float | None]]:
     """Each solve of the explanation (engine.explain), recorded as (a tie-break: it follows a least's row, its
-    time limit); `unproven_tie_breaks`: a tie-break says it stopped at its time limit with a fleet ("feasible")."""
-    calls = []
+    time limit); `unproven_tie_breaks`: a tie-break that the solver proved says it stopped at its time limit with
+    a fleet ("feasible"). `seconds_each`: each solve takes that long on a clock
+    of the explanation's own, or its whole time limit when that is less, and then stops without a fleet
+    ("not_solved", as HiGHS stopped before its first fleet)."""
+    calls, clock = [], _Clock()
 
     def recorded(m, solver=explain.DEFAULT_SOLVER, time_limit=None):
         solution = solve(m, solver, time_limit)
         tie_break = any(row.name.startswith("least_") for row in m.prob.constraints())
         calls.append((tie_break, time_limit))
-        return replace(solution, status="feasible") if tie_break and unproven_tie_breaks else solution
+        if seconds_each is not None:
+            clock.now += min(seconds_each, time_limit)
+            if time_limit <= seconds_each:
+                return replace(solution, status="not_solved")
+        if tie_break and unproven_tie_breaks and solution.status == "optimal":
+            return replace(solution, status="feasible")
+        return solution
 
     monkeypatch.setattr(explain, "solve", recorded)
+    monkeypatch.setattr(explain, "time", clock)
     return calls
 
 
-def test_every_solve_of_the_explanation_has_the_plans_time_limit(tmp_path, monkeypatch):
+def test_the_solves_of_the_explanation_share_the_plans_time_limit(tmp_path, monkeypatch):
     # review finding 3: the least and its tie-breaks, a MIP each, ran without the limit of --time-limit or the
-    # dashboard's 60 s. The capex budget's least, then its one tie-break (fewest cards), then the cloud share's
-    # least (none: without that cap the capex budget still leaves no fleet): 3 solves, each within 37 s
-    calls = _explain_solves(monkeypatch)
+    # dashboard's 60 s; then each had all of it, up to 1 + 3 × caps times the limit in all. The capex budget's least,
+    # then its one tie-break (fewest cards), then the cloud share's least (none: without that cap the capex budget
+    # still leaves no fleet): 3 solves of 10 s each, given 37, 37 - 10 and 37 - 20 s
+    calls = _explain_solves(monkeypatch, seconds_each=10)
     text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=37)
-    assert text.startswith("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: ")
-    assert calls == [(False, 37), (True, 37), (False, 37)]
+    assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD)")
+    assert calls == [(False, 37), (True, 27), (False, 17)]
+
+
+def test_the_caps_the_time_limit_leaves_unexamined_are_named(tmp_path, monkeypatch):
+    # as above, 25 s for the explanation: the cloud share's least has the 5 s left and stops at them without a fleet
+    # (the solves took 10 + 10 + 5 = 25 s, no more). Without the budget each had 25 s, and that cap was left out
+    calls = _explain_solves(monkeypatch, seconds_each=10)
+    text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=25)
+    assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD); constraints.max_cloud_share not examined: the explanation's "
+                    "solves stopped at their time limit of 25 s in all")
+    assert calls == [(False, 25), (True, 15), (False, 5)]
+
+
+def test_a_tie_break_the_time_limit_stops_keeps_the_fleet_found_and_no_solve_starts_after_it(tmp_path, monkeypatch):
+    # 15 s: the capex least takes 10, the fewest-cards tie-break stops at the 5 left; the least's fleet is named, the
+    # three owned c1 kept (as an unproven tie-break leaves it, below); the cloud share's least does not start
+    calls = _explain_solves(monkeypatch, seconds_each=10)
+    text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=15)
+    assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
+                    "1 × c0 (A10G, 400 W, 2,200 USD) + 3 × c1 (A10G, 100 W, owned); constraints.max_cloud_share not "
+                    "examined: the explanation's solves stopped at their time limit of 15 s in all")
+    assert calls == [(False, 15), (True, 5)]
+
+
+def test_a_time_limit_spent_before_any_least_is_found_names_every_cap_unexamined(tmp_path, monkeypatch):
+    # the first solve takes the whole 25 s without a fleet: nothing is known of either cap; it had said "no fleet
+    # meets all caps together", which no solve showed
+    calls = _explain_solves(monkeypatch, seconds_each=25)
+    text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=25)
+    assert text == ("recommended: which cap leaves no fleet is not computed: the explanation's solves stopped at "
+                    "their time limit of 25 s in all, before they examined onprem.capex_budget and "
+                    "constraints.max_cloud_share")
+    assert calls == [(False, 25)]
+
+
+def test_the_solve_without_the_extra_constraints_shares_the_time_limit_too(tmp_path, monkeypatch):
+    # with extra_constraints the explanation first solves the scenario without them (no fleet: the capex budget
+    # binds), 10 of the 25 s; then the capex least (10 s) and its tie-break, stopped at the 5 s left
+    (tmp_path / "offers.csv").write_text(OFFERS)
+    text = SCENARIO.format(offers=tmp_path / "offers.csv", share=0.7, onprem="existing: {c1: 3}\n  capex_budget: 2000",
+                           c1_price=500)
+    calls = _explain_solves(monkeypatch, seconds_each=10)
+    with pytest.raises(InfeasibleError) as info:
+        plan(load_scenario(text), baselines=False, time_limit=25, extra_constraints=lambda m: None)
+    assert str(info.value) == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
+                               "1 × c0 (A10G, 400 W, 2,200 USD) + 3 × c1 (A10G, 100 W, owned); "
+                               "constraints.max_cloud_share not examined: the explanation's solves stopped at their "
+                               "time limit of 25 s in all")
+    assert calls == [(False, 25), (False, 15), (True, 5)]
 
 
 def test_a_tie_break_stopped_unproven_keeps_the_fleet_already_found(tmp_path, monkeypatch):
