@@ -30,7 +30,8 @@ class Cap:
     define: Callable[[Model, Any], None]               # add the constraint for a limit that is set
     in_baselines: bool                                 # True: physical, baselines keep it; False: a preference
     measure: Callable[[Model], pulp.LpAffineExpression] | None = None   # the capped quantity
-    explain: Callable[[Any, float, str, Inputs], str] | None = None     # (limit, least needed, fleet, inputs)
+    # (limit, least needed, fleet, inputs, why that least is not proved: "" when it is; below_least words it)
+    explain: Callable[[Any, float, str, Inputs, str], str] | None = None
     precheck: Callable[[Inputs], str | None] | None = None              # a reason found without solving
     # True: bounds card decisions alone, from above, so a plan without cards meets it (engine.baselines:
     # the plan's run without cards is then the all-cloud baseline, which drops the preferences); False,
@@ -140,12 +141,21 @@ def cloud_only_work(inp: Inputs) -> tuple[float, list[str]]:
     return float(work[only].sum() / max(work.sum(), 1e-12)), [n for n, o in zip(inp.workload_names, only) if o]
 
 
-def _explain_cloud_share(limit: float, need: float, fleet: str, inp: Inputs) -> str:
+def below_least(limit: str, need: str, unproven: str = "", where: str = "") -> str:
+    """How an infeasibility explanation states a cap's least: `limit` < `need` needed (`where`, e.g. " in some
+    year") at the least. `unproven`: why `need` is not proved the least (a solve stopped by its time limit), then
+    `need` is said as the most the least can be: the fleet found needs it, one needing less may exist."""
+    if not unproven:
+        return f"{limit} < {need} needed{where} at the least"
+    return f"{limit} < the least needed{where}, at most {need} ({unproven})"
+
+
+def _explain_cloud_share(limit: float, need: float, fleet: str, inp: Inputs, unproven: str) -> str:
     """Why max_cloud_share cannot be met: the work only the cloud can serve, when it alone exceeds the
     cap (the fleet found at the least share is then one of many that tie: naming it would mislead), else
     the fleet the other limits leave."""
     share, names = cloud_only_work(inp)
-    head = f"max_cloud_share {limit:g} < {need:.3f} needed at the least: "
+    head = below_least(f"max_cloud_share {limit:g}", f"{need:.3f}", unproven) + ": "
     if not names:
         return head + f"on-prem capacity is limited to {fleet}"
     needs = dict(zip(inp.workload_names, inp.workloads["needs"]))
@@ -251,18 +261,21 @@ def _unit_limits_unmet(inp: Inputs) -> str | None:
 CAPS: list[Cap] = [
     Cap("power_kw", lambda s: s.onprem.power_cap_kw, _define_power, in_baselines=True, met_without_cards=True,
         measure=peak_kw, field="onprem.power_cap_kw", unit="kW",
-        explain=lambda limit, need, fleet, inp: f"power cap {limit:g} kW < {need:.2f} kW needed at the least: {fleet}"),
+        explain=lambda limit, need, fleet, inp, unproven: (
+            below_least(f"power cap {limit:g} kW", f"{need:.2f} kW", unproven) + f": {fleet}")),
     Cap("capex_budget", lambda s: s.onprem.capex_budget, _define_capex, in_baselines=False, met_without_cards=True,
         measure=new_capex, field="onprem.capex_budget", unit="currency",
         named=lambda limit, inp: f"the capex budget of {limit:,.0f} {inp.currency}",
-        explain=lambda limit, need, fleet, inp: (f"capex budget {limit:,.0f} {inp.currency} < {need:,.0f} "
-                                                 f"{inp.currency} needed at the least: {fleet}")),
+        explain=lambda limit, need, fleet, inp, unproven: (
+            below_least(f"capex budget {limit:,.0f} {inp.currency}", f"{need:,.0f} {inp.currency}", unproven)
+            + f": {fleet}")),
     Cap("capex_budget_per_year", lambda s: s.onprem.capex_budget_per_year, _define_capex_per_year,
         in_baselines=False, met_without_cards=True, measure=most_capex_in_a_year,
         field="onprem.capex_budget_per_year", unit="currency",
         named=lambda limit, inp: f"the capex budget per year of {limit:,.0f} {inp.currency}",
-        explain=lambda limit, need, fleet, inp: (f"capex budget per year {limit:,.0f} {inp.currency} < {need:,.0f} "
-                                                 f"{inp.currency} needed in some year at the least: {fleet}")),
+        explain=lambda limit, need, fleet, inp, unproven: (
+            below_least(f"capex budget per year {limit:,.0f} {inp.currency}", f"{need:,.0f} {inp.currency}",
+                        unproven, " in some year") + f": {fleet}")),
     Cap("max_cloud_share", lambda s: s.constraints.max_cloud_share, _define_cloud_share, in_baselines=False,
         met_without_cards=False, measure=cloud_share, field="constraints.max_cloud_share", unit="share",
         named=lambda limit, inp: f"the cloud share cap of {limit * 100:g} %",

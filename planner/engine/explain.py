@@ -185,6 +185,16 @@ def _least(inp: Inputs, cap, solver: str, budget: _Budget) -> _Least | None:
     return least
 
 
+def _unproven(least: _Least, time_limit: float | None) -> str:
+    """Why `least` is not proved the least ("" when it is): a time limit, or (without one) HiGHS's answer
+    failed the checks on it (engine.solve)."""
+    if least.proved:
+        return ""
+    if time_limit is not None:
+        return "the solver stopped at the time limit before it proved the least"
+    return "the solver did not prove it the least"
+
+
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
@@ -213,7 +223,8 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             unexamined.append(cap.field)
             continue
         if found is not None:
-            messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet), inp))
+            messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet), inp,
+                                        _unproven(found, time_limit)))
     if unexamined:
         stopped = f"{NOT_EXAMINED} {time_limit:g} s in all"
         if messages:

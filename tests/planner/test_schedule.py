@@ -124,7 +124,7 @@ def test_a_cap_added_to_the_registry_is_built_and_dropped_by_baselines(monkeypat
         m.prob += (pulp.lpSum(m.n.values()) <= limit, "max_cards")
     cap = Cap("max_cards", read=lambda s: 0, define=no_more_cards, in_baselines=False,
               measure=lambda m: pulp.lpSum(m.n.values()),
-              explain=lambda limit, need, fleet, inp: f"max_cards {limit} < {need:g}")
+              explain=lambda limit, need, fleet, inp, unproven: f"max_cards {limit} < {need:g}")
     monkeypatch.setattr("planner.engine.constraints.CAPS", [*CAPS, cap])
     p = plan(WORKED)
     assert p.total == pytest.approx(ALL_CLOUD_BY_HAND, rel=1e-6)   # the LP solver's tolerance
