@@ -513,7 +513,8 @@ def plan_command(
     time_limit: float | None = typer.Option(None, "--time-limit", parser=seconds_within(0.1, 86400),
                                             metavar="SECONDS",
                                             help="stop each solve after SECONDS (0.1 to 86400) with the best fleet "
-                                                 "found so far (status feasible, with its gap); exit 3 if none was found"),
+                                                 "found so far (status feasible, with its gap); exit 3 if none was found; the "
+                                                 "solves that explain a plan with no fleet share SECONDS in all"),
     profile_slots: int | None = typer.Option(None, "--profile-slots", min=1, max=168, metavar="K",
                                              help="group a profile's hourly weights into K load-duration blocks "
                                                   "(default: the scenario's profile_slots, else 24; 168 = exact) "
