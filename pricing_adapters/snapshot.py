@@ -7,20 +7,24 @@ data; `snapshots/manifest.json` says what they were built from and the `as_of` r
 
 from __future__ import annotations
 
+import bz2
 import difflib
 import io
 import json
+import lzma
 import os
 import re
 import warnings
-from collections.abc import Sequence
+import zipfile
+import zlib
+from collections.abc import Iterator, Sequence
 from typing import IO
 
 import pandas as pd
 
 from pricing_adapters import PACKAGE_DIR, registry
 from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, shown_cell, validate_offers
-from pricing_adapters.shown import plural
+from pricing_adapters.shown import counted, plural
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
@@ -56,28 +60,159 @@ _WHOLE = r"[+-]?[0-9]{1,9}"
 MAX_OFFERS_CSV_BYTES = 64 * 1024 * 1024
 
 
-def _bounded(f: IO[str] | str | os.PathLike, origin: str) -> IO:
-    """The offers CSV `f` (a path or an open text stream) read to at most MAX_OFFERS_CSV_BYTES, one more to
-    tell; OffersSchemaError when it is longer (a text stream's characters counted as bytes)."""
+# An offers CSV may come compressed, as pandas read it (by its name) before the file was read with a bound:
+# told by its first bytes, whatever its name. The bound is on what decompressing gives (what memory holds),
+# counted as it comes: a gzip of 64 KB can give 64 MiB (deflate gives at most about 1,000 bytes a byte), a
+# bzip2 of 785 bytes 1 GiB (of zeros). The compressed bytes are bounded too (a file of empty gzip members).
+_MAGIC = {"gzip": (b"\x1f\x8b",), "bzip2": tuple(b"BZh%d" % n for n in range(1, 10)),
+          "xz": (b"\xfd7zXZ\x00",), "lzma": (b"\x5d\x00\x00",),   # .lzma (LZMA-alone): its usual properties
+          "zip": (b"PK\x03\x04", b"PK\x05\x06"), "zstd": (b"\x28\xb5\x2f\xfd",)}
+_DECOMPRESSOR = {"gzip": lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS), "bzip2": bz2.BZ2Decompressor,
+                 "xz": lzma.LZMADecompressor, "lzma": lzma.LZMADecompressor}
+_DECOMPRESS_ERRORS = (zlib.error, OSError, lzma.LZMAError)   # bz2 says OSError("Invalid data stream")
+_CHUNK_BYTES = 1024 * 1024
+# a zip of one CSV has one entry (a few more with its folder, or macOS's __MACOSX copies); zipfile reads every
+# entry of the directory first: 800,000 empty ones, a 64 MiB file, took 440 MB and 3.6 s
+MAX_ZIP_ENTRIES = 16
+
+
+def _limit() -> str:
+    return f"{MAX_OFFERS_CSV_BYTES // 2**20} MiB" if MAX_OFFERS_CSV_BYTES % 2**20 == 0 else f"{MAX_OFFERS_CSV_BYTES:,} bytes"
+
+
+def _too_large(origin: str, how: str = "") -> OffersSchemaError:
+    return OffersSchemaError(f"{origin}: larger than {_limit()}{how}; not an offers table (every GPU offer of AWS "
+                             "and Azure, in every region and purchase option, is at most about 45 MB)")
+
+
+def _bounded(f: IO | str | os.PathLike, origin: str) -> IO:
+    """The offers CSV `f` (a path or an open stream) read to at most MAX_OFFERS_CSV_BYTES, one more to tell,
+    decompressed when its bytes are gzip, bzip2, xz, lzma or a zip of one file; OffersSchemaError when it is
+    longer (a text stream's characters counted as bytes), or a compressed file that is damaged or of a kind
+    not read (zstd)."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
-            data = fh.read(MAX_OFFERS_CSV_BYTES + 1)
+            return _bounded(fh, origin)
+    head = f.read(6)   # the longest magic (xz)
+    kind = next((k for k, magic in _MAGIC.items() if isinstance(head, bytes) and head.startswith(magic)), None)
+    if kind in _DECOMPRESSOR:
+        data = _decompressed(_compressed_chunks(f, head, kind, origin), kind, origin)
+    elif kind == "zip":
+        data = head + f.read(MAX_OFFERS_CSV_BYTES + 1 - len(head))
+        if len(data) > MAX_OFFERS_CSV_BYTES:
+            raise _too_large(origin, " compressed (zip)")
+        data = _unzipped(data, origin)
+    elif kind == "zstd":
+        raise OffersSchemaError(f"{origin}: a Zstandard-compressed file (zstd), which the planner cannot read (Python's "
+                                "standard library has no zstd before 3.14); decompress it first (zstd -d FILE "
+                                "writes FILE without .zst) and name that CSV")
     else:
-        data = f.read(MAX_OFFERS_CSV_BYTES + 1)
+        data = head + f.read(MAX_OFFERS_CSV_BYTES + 1 - len(head))
     if len(data) > MAX_OFFERS_CSV_BYTES:
-        raise OffersSchemaError(f"{origin}: larger than {MAX_OFFERS_CSV_BYTES // 2**20} MiB; not an offers table "
-                                "(every GPU offer of AWS and Azure, in every region and purchase option, is "
-                                "at most about 45 MB)")
+        raise _too_large(origin, f" once decompressed ({kind})" if kind else "")
+    if data[257:262] in (b"ustar", "ustar"):   # a .tar.gz: pandas would read the tar's headers as the CSV's text
+        raise OffersSchemaError(f"{origin}: a tar archive{f' ({kind}-compressed)' if kind else ''}; expected one "
+                                "CSV file: extract it (tar -xf FILE) and name the offers CSV")
     return io.BytesIO(data) if isinstance(data, bytes) else io.StringIO(data)
 
 
-def read_offers_csv(f: IO[str] | str, origin: str = "offers CSV") -> pd.DataFrame:
+def _compressed_chunks(f: IO[bytes], head: bytes, kind: str, origin: str) -> Iterator[bytes]:
+    """`head`, then the rest of `f` a chunk at a time; OffersSchemaError past MAX_OFFERS_CSV_BYTES of them."""
+    size, chunk = 0, head
+    while chunk:
+        size += len(chunk)
+        if size > MAX_OFFERS_CSV_BYTES:
+            raise _too_large(origin, f" compressed ({kind})")
+        yield chunk
+        chunk = f.read(_CHUNK_BYTES)
+
+
+def _decompressed(chunks: Iterator[bytes], kind: str, origin: str) -> bytes:
+    """The bytes that the `kind` stream `chunks` (gzip, bzip2, xz or lzma) decompresses to, one member after
+    the other (as gzip and xz read a file of several); OffersSchemaError as soon as they pass
+    MAX_OFFERS_CSV_BYTES, or when the stream is damaged or cut short."""
+    out, d, size = bytearray(), _DECOMPRESSOR[kind](), 0
+    for chunk in chunks:
+        size += len(chunk)
+        while chunk:
+            if d.eof:
+                chunk = chunk.lstrip(b"\0")   # zeros after a member are padding (gzip and xz allow them)
+                if not chunk:
+                    break
+                d = _DECOMPRESSOR[kind]()
+            try:
+                # at most one byte over the bound: the output stops there, whatever the input holds
+                out += d.decompress(chunk, max_length=MAX_OFFERS_CSV_BYTES + 1 - len(out))
+            except _DECOMPRESS_ERRORS as exc:
+                raise _damaged(origin, kind, exc) from None
+            if len(out) > MAX_OFFERS_CSV_BYTES:
+                raise _too_large(origin, f" once decompressed ({kind})")
+            chunk = d.unused_data if d.eof else b""
+    if not d.eof:
+        raise OffersSchemaError(f"{origin}: not a complete {kind} file: it ends after {size:,} bytes, inside the "
+                                "compressed data (cut short by a download or a copy?); expected a whole "
+                                f"{kind} file of an offers CSV, or the CSV itself")
+    return bytes(out)
+
+
+def _unzipped(data: bytes, origin: str) -> bytes:
+    """The one file of the zip archive `data`, read to at most MAX_OFFERS_CSV_BYTES, one more to tell;
+    OffersSchemaError for an archive of no file or several, encrypted, damaged or cut short."""
+    entries = _zip_entries(data)
+    if entries is not None and entries > MAX_ZIP_ENTRIES:
+        raise OffersSchemaError(f"{origin}: a zip archive of {entries:,}{' or more' if entries == 0xFFFF else ''} "
+                                "entries; expected one holding a single offers CSV")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            files = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+            if len(files) != 1:
+                names = ", ".join(shown_cell(i.filename) for i in files[:5]) + (", …" if len(files) > 5 else "")
+                raise OffersSchemaError(f"{origin}: a zip archive of {counted(len(files), 'file')}"
+                                        f"{' (' + names + ')' if files else ''}; expected one holding a single "
+                                        "offers CSV")
+            if files[0].flag_bits & 0x1:
+                raise OffersSchemaError(f"{origin}: a zip archive whose file {shown_cell(files[0].filename)} is "
+                                        "encrypted; expected one that is not (zip without -e)")
+            if files[0].compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                # zipfile bounds what a deflated or stored file gives per read, not a bzip2 or lzma one
+                raise OffersSchemaError(f"{origin}: a zip archive whose file is compressed with method "
+                                        f"{files[0].compress_type}; expected deflate, what zip tools write "
+                                        "(or gzip the CSV)")
+            with archive.open(files[0]) as member:
+                return member.read(MAX_OFFERS_CSV_BYTES + 1)
+    except OffersSchemaError:
+        raise
+    # a damaged directory can also make zipfile seek before the start (ValueError) or name a version it lacks
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError) as exc:
+        if str(exc) == "File is not a zip file":   # no directory: it is at the end of a zip
+            raise OffersSchemaError(f"{origin}: not a complete zip file: its directory, at the end of a zip, is "
+                                    "missing (cut short by a download or a copy?); expected a whole zip of an "
+                                    "offers CSV, or the CSV itself") from None
+        raise _damaged(origin, "zip", exc) from None
+
+
+def _damaged(origin: str, kind: str, exc: Exception) -> OffersSchemaError:
+    reason = str(exc).rpartition("while decompressing data: ")[2]   # zlib's "Error -3 while decompressing data: …"
+    return OffersSchemaError(f"{origin}: not a valid {kind} file ({reason}); expected a whole {kind} file of an "
+                             "offers CSV, or the CSV itself")
+
+
+def _zip_entries(data: bytes) -> int | None:
+    """The count of entries the end record of the zip archive `data` gives (0xFFFF: Zip64, 65,535 or more),
+    read before zipfile reads them all; None when there is no end record (zipfile then says so)."""
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))   # 22 bytes and a comment of up to 64 KiB
+    return int.from_bytes(data[end + 10:end + 12], "little") if end >= 0 and len(data) >= end + 12 else None
+
+
+def read_offers_csv(f: IO | str | os.PathLike, origin: str = "offers CSV") -> pd.DataFrame:
     """An offers table from CSV text, validated: empty text cells stay "", empty numeric cells become NaN.
 
     A user's file, so every cell is read as text first and each number or flag checked on its own: a bad
     cell raises OffersSchemaError naming the file, the row (its offer), the column and what was expected,
     where a typed read would stop at the first one with pandas' words (or an OverflowError). A file over
-    MAX_OFFERS_CSV_BYTES is refused before it is parsed."""
+    MAX_OFFERS_CSV_BYTES is refused before it is parsed; a gzip, bzip2, xz or lzma file, or a zip of one
+    file (told by their first bytes, not their names), is decompressed first, and refused as soon as it gives
+    more than MAX_OFFERS_CSV_BYTES."""
     text = _bounded(f, origin)
     try:
         with warnings.catch_warnings():
