@@ -339,8 +339,11 @@ def offers(
     over the life, maintenance, and busy watts × PUE × electricity.
 
     The table's `note` column numbers the notes listed under it (why a figure is empty: "gpu_count unknown");
-    csv and json carry every column, vcpus, memory_gb, zone and the note itself too.
+    csv and json carry every column, vcpus, memory_gb, zone and the note itself too. On a terminal too narrow
+    for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour are left out as needed
+    (a line under the table names them).
     """
+    from planner.cli.offers_table import offers_narrower
     from planner.engine.offer_costs import OfferFilter, offers_table
 
     skip_teardown()
@@ -366,8 +369,11 @@ def offers(
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
              else counted(len(table), "offer"))
-    emit(table, fmt, title=f"{shown} (USD)")
-    _print_notes(notes)
+    # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/offers_table.py)
+    narrower = offers_narrower(table) if fmt is Format.table else None
+    left_out = emit(table, fmt, title=f"{shown} (USD)", narrower=narrower)
+    if "note" not in left_out:   # numbered notes of a note column not drawn would point at nothing
+        _print_notes(notes)
 
 
 def _noted(table) -> tuple:

@@ -8,8 +8,9 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache, cached_property
 from pathlib import Path
@@ -283,10 +284,23 @@ def _is_number_text(text: str) -> bool:
     return True
 
 
-def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, whole_title: bool = False) -> None:
+@dataclass(frozen=True)
+class Narrower:
+    """What `emit` draws instead of a table wider than the terminal: the first of `layouts` that fits it, else
+    the last. Each layout is some columns of `table`, named as drawn (short headers; a cell of two lines makes
+    its row two lines high), and the columns of the full table it leaves out, named in a line under it."""
+    table: pd.DataFrame
+    layouts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]   # (columns drawn, columns left out)
+
+
+def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, whole_title: bool = False,
+         narrower: Narrower | None = None) -> tuple[str, ...]:
     """Write a table to stdout as a rich table (its first TABLE_ROWS rows, and a line saying how many there
     are), JSON records or CSV. `whole_title`: the rich table at least as wide as its title, which rich otherwise
-    wraps to a narrow table's width (a title longer than the console still wraps)."""
+    wraps to a narrow table's width (a title longer than the console still wraps). `narrower`: what to draw
+    where the table is wider than the terminal, rather than squeeze its columns into fragments ("usd_…",
+    "0.0…"). Gives the columns left out of the table drawn (none for JSON and CSV, which carry them all)."""
+    left_out: tuple[str, ...] = ()
     if fmt is Format.json:
         from planner.reports.tables import records
 
@@ -296,26 +310,89 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
 
         sys.stdout.write(csv_text(df))
     else:
-        from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
-        from rich.table import Table
         from rich.text import Text
 
-        # the title as text, not markup: it holds file names and store paths ("m/[/x]/p.sqlite" raised MarkupError)
-        shown = Text(visible(title)) if title else None   # (Text skips render_str)
-        table = Table(title=shown, show_lines=False, min_width=shown.cell_len if shown and whole_title else None)
-        for col in df.columns:
-            table.add_column(str(col), justify="right" if _numbers_column(df[col]) else "left")
-        for row in df.head(TABLE_ROWS).itertuples(index=False):
-            cells = []
-            for v in row:
-                if isinstance(v, float):
-                    # + 0.0 turns the -0.0 that a small negative rounds to into 0: no "-0" in a table
-                    text = "" if math.isnan(v) else f"{round(v, float_digits) + 0.0:,.{float_digits}f}"
-                    cells.append(text.rstrip("0").rstrip(".") if "." in text else text)
-                else:
-                    cells.append(rich_escape(str(v)))  # "[aws, azure]" is text, not rich markup
-            table.add_row(*cells)
         out = stdout_console(piped_width=240)
-        out.print(table)
+        cells, positions, narrowed = _CellTexts(df, float_digits), range(len(df.columns)), False
+        if narrower is not None and (full_width := _natural_width(out, cells, positions)) > out.width:
+            cells, narrowed = _CellTexts(narrower.table, float_digits), True
+            layouts = [([narrower.table.columns.get_loc(c) for c in drawn], left) for drawn, left in narrower.layouts]
+            positions, left_out = next((layout for layout in layouts if _natural_width(out, cells, layout[0]) <= out.width),
+                                       layouts[-1])
+        out.print(_rich_table(cells, positions, title, whole_title, whole_cells=narrowed))
+        if left_out:   # under the table, on a line of its own, as the TABLE_ROWS line
+            out.print(Text(f"not shown: {', '.join(left_out)} (needs {full_width} columns; "
+                           f"--format csv or json has every column)"))
         if len(df) > TABLE_ROWS:   # under the table, on a line of its own (a caption wraps to the table's width)
             out.print(Text(f"the first {TABLE_ROWS:,} of {len(df):,} rows: --format json writes them all"))
+    return left_out
+
+
+class _CellTexts:
+    """The text of each drawn cell of a table (its first TABLE_ROWS rows), made once per column, a column given by
+    its position (names may repeat): a float to `float_digits` decimals without trailing zeros (NaN empty),
+    anything else as str."""
+
+    def __init__(self, df: pd.DataFrame, float_digits: int):
+        self.df, self.float_digits, self._texts = df, float_digits, {}
+
+    def __getitem__(self, position: int) -> list[str]:
+        if position not in self._texts:
+            self._texts[position] = [self._text(v) for v in self.df.iloc[:TABLE_ROWS, position].tolist()]
+        return self._texts[position]
+
+    def name(self, position: int) -> str:
+        return str(self.df.columns[position])
+
+    def _text(self, v) -> str:
+        if not isinstance(v, float):
+            return str(v)
+        # + 0.0 turns the -0.0 that a small negative rounds to into 0: no "-0" in a table
+        text = "" if math.isnan(v) else f"{round(v, self.float_digits) + 0.0:,.{self.float_digits}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _text_width(text: str) -> int:
+    """Terminal cells of the widest line of `text` as a table draws it (through `visible`)."""
+    from rich.cells import cell_len
+
+    return max(cell_len(line) for line in visible(text).split("\n"))
+
+
+def _natural_width(console: Console, cells: _CellTexts, positions: Iterable[int]) -> int:
+    """Terminal cells a table of the columns at `positions` takes when none is squeezed: measured by rich on a
+    table of one row holding each column's widest cell, so that borders and padding count as rich draws them."""
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    probe, widest = Table(), []
+    for i in positions:
+        probe.add_column(cells.name(i))
+        widest.append("x" * max((_text_width(t) for t in cells[i]), default=0))
+    probe.add_row(*widest)
+    return Measurement.get(console, console.options.update_width(1_000_000), probe).maximum
+
+
+def _rich_table(cells: _CellTexts, positions: Iterable[int], title: str, whole_title: bool, whole_cells: bool):
+    """The rich Table of the columns of `cells` at `positions`, numbers right-aligned. `whole_cells` (a narrower
+    table, meant to fit): a number is never cut ("0.0…"), a text too long for the terminal folds onto more lines
+    rather than lose its end, and rows of more than one line are ruled apart."""
+    from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
+    from rich.table import Table
+    from rich.text import Text
+
+    # the title as text, not markup: it holds file names and store paths ("m/[/x]/p.sqlite" raised MarkupError)
+    shown = Text(visible(title)) if title else None   # (Text skips render_str)
+    columns = [(cells.name(i), cells.df.iloc[:, i], cells[i]) for i in positions]
+    tall_rows = whole_cells and any("\n" in text for _, _, texts in columns for text in texts)
+    table = Table(title=shown, show_lines=tall_rows, min_width=shown.cell_len if shown and whole_title else None)
+    for name, column, texts in columns:
+        if not _numbers_column(column):
+            table.add_column(name, justify="left", overflow="fold" if whole_cells else "ellipsis")
+        elif whole_cells:
+            table.add_column(name, justify="right", no_wrap=True, min_width=max(map(_text_width, [name, *texts])))
+        else:
+            table.add_column(name, justify="right")
+    for row in zip(*(texts for _, _, texts in columns)):
+        table.add_row(*map(rich_escape, row))  # "[aws, azure]" is text, not rich markup
+    return table
