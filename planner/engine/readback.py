@@ -35,6 +35,25 @@ SERVING_COLUMNS = ["workload", "slot", "months", "hours_per_week", "demand_unit"
                    "gpu", "instances", "capacity", "busy_units", "served"]
 DATED_COLUMNS = ("provider", "region", "sku", "purchase_option", "as_of", "source")   # what catalog.date_report reads
 OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "fixed_costs_avoided", "note"]
+UTILISATION_COLUMNS = ["card", "gpu", "units", "busy_hours", "owned_hours", "utilisation", "energy_kwh"]
+# The number columns of each table and their dtype, the same in every plan, with rows or without: a count is int64
+# (mid-research's fleet had float sold_units where entry's were int); a count left blank where it does not apply
+# (fleet units and new_units of an offer rented by the hour: NaN) is float64.
+FLEET_DTYPES = {"units": "float64", "existing_units": "int64", "new_units": "float64", "sold_units": "int64",
+                "switched_off_units": "int64", "instance_hours": "float64", "cost": "float64"}
+SCHEDULE_DTYPES = {"month": "int64", "units": "int64", "amount": "float64"}
+OWNED_DTYPES = {"age_months": "int64", "owned_units": "int64", "kept": "int64", "switched_off": "int64", "sold": "int64",
+                "fixed_costs_avoided": "float64"}
+UTILISATION_DTYPES = {"units": "int64", "busy_hours": "float64", "owned_hours": "float64", "utilisation": "float64",
+                      "energy_kwh": "float64"}
+SERVING_DTYPES = {"slot": "int64", "hours_per_week": "float64", "demand": "float64", "instances": "int64",
+                  "capacity": "float64", "busy_units": "float64", "served": "float64"}
+
+
+def _table(rows: list[tuple], columns: list[str], dtypes: dict[str, str]) -> pd.DataFrame:
+    """A table of `rows` whose number columns have `dtypes` (also without rows, where pandas would make them
+    object). The counts are whole already (solved integers are rounded, `_integers`): the cast changes no value."""
+    return pd.DataFrame(rows, columns=columns).astype(dtypes)
 
 
 def _values(variables) -> np.ndarray:
@@ -220,7 +239,7 @@ def _fleet(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarra
             units, new = math.nan, math.nan
         rows.append((provider[i], region[i], sku[i], gpu[i], option[i], kind[i], units, owned, new, sold, off,
                      hours[i], float(cost.get(i, 0.0)), unit_id[i]))
-    return pd.DataFrame(rows, columns=FLEET_COLUMNS)
+    return _table(rows, FLEET_COLUMNS, FLEET_DTYPES)
 
 
 def _held(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarray) -> tuple[np.ndarray, dict, np.ndarray]:
@@ -270,7 +289,7 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray)
     serve."""
     serving = inp.workloads["serving"].to_numpy(dtype=bool)
     if not serving.any():
-        return pd.DataFrame(columns=SERVING_COLUMNS)
+        return _table([], SERVING_COLUMNS, SERVING_DTYPES)
     kind, periods = inp.col("kind"), inp.periods
     epoch = periods["epoch"].to_numpy()
     first_month = {int(e): month for month, e in reversed(list(enumerate(inp.epoch_of_month, start=1)))}
@@ -293,9 +312,9 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray)
         scale = per_reference[j]
         rows.append((names[j], p, months_text[p], weekly_hours[p], unit[j],
                      float(inp.demand[p, j]) * scale, unit_id[i], kind[i], sku[i],
-                     gpu[i], float(count), float(count) * share * inp.work[i, j] * scale, busy,
+                     gpu[i], count, float(count) * share * inp.work[i, j] * scale, busy,
                      busy * inp.work[i, j] * scale))
-    return pd.DataFrame(rows, columns=SERVING_COLUMNS)
+    return _table(rows, SERVING_COLUMNS, SERVING_DTYPES)
 
 
 def _months_text(months: tuple) -> str:
@@ -310,7 +329,7 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     credit received as a negative number)."""
     v, sched = inp.vintages, inp.schedule
     if not len(v):
-        return pd.DataFrame(columns=SCHEDULE_COLUMNS)
+        return _table([], SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
     H = inp.horizon_months
     capex = sched.totals("buy", "capex")
     credit = {d: sched.totals(d, "residual_value") for d in ("buy", "keep", "sell")}
@@ -338,7 +357,7 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
                          f"end of its {life}-month life; "
                          + ("sold at its resale value" if abs(per_unit) > 1e-9 else "worth nothing by then (no resale credit)")))
     rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
-    return pd.DataFrame(rows, columns=SCHEDULE_COLUMNS)
+    return _table(rows, SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
 
 
 def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
@@ -347,7 +366,7 @@ def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:
     H = inp.horizon_months
     return pd.DataFrame({"month": np.tile(np.arange(1, H + 1), len(cards)),
                          "card": np.repeat(inp.col("sku")[cards], H), "gpu": np.repeat(inp.col("gpu")[cards], H),
-                         "units": installed[cards].ravel()})
+                         "units": installed[cards].ravel().astype(np.int64)})
 
 
 def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
@@ -374,7 +393,7 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
             note = _kept_note(inp.owned_choices)
         rows.append((sku[i], gpu[i], int(age_at_start[k]), int(count[k]), kept, off, sold,
                      float(avoided), note))
-    return pd.DataFrame(rows, columns=OWNED_COLUMNS)
+    return _table(rows, OWNED_COLUMNS, OWNED_DTYPES)
 
 
 def _kept_note(choices: tuple) -> str:
@@ -438,8 +457,7 @@ def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: p
     for i in np.flatnonzero((inp.col("kind") == "card") & (in_service_hours > 0)):
         rows.append((sku[i], gpu[i], installed[i].max(), hours[i], in_service_hours[i],
                      hours[i] / in_service_hours[i], float(kwh.get(i, 0.0))))
-    return pd.DataFrame(rows, columns=["card", "gpu", "units", "busy_hours", "owned_hours", "utilisation",
-                                       "energy_kwh"])
+    return _table(rows, UTILISATION_COLUMNS, UTILISATION_DTYPES)
 
 
 def break_even(inp: Inputs) -> pd.DataFrame:
@@ -489,7 +507,7 @@ def exclusion_summary(inp: Inputs) -> pd.DataFrame:
     """Why offers were left out, per workload, provider, GPU and reason (with counts)."""
     ex = inp.exclusions
     if ex.empty:
-        return pd.DataFrame(columns=[*EXCLUSION_KEYS, "offers"])
+        return _table([], [*EXCLUSION_KEYS, "offers"], {"offers": "int64"})
     # pandas' group-by of four text columns costs several ms on thousands of exclusions; the same groups
     # from each column's sorted codes: one number per row whose order is that of (workload, provider, gpu, reason)
     codes, uniques = zip(*(pd.factorize(ex[c].to_numpy(), sort=True) for c in EXCLUSION_KEYS))
