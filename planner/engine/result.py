@@ -6,9 +6,19 @@ used (`offers`), and every cash flow (`flows`) — so no report reads a price so
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 import pandas as pd
+
+from planner.errors import PlannerError
+
+
+class UnknownCostCategory(PlannerError, KeyError):
+    """`Plan.cost` of a category that is not one: a KeyError too, as the table lookup it replaces raised."""
+
+    def __str__(self) -> str:   # KeyError's would show the message quoted
+        return str(self.args[0])
 
 
 @dataclass
@@ -66,4 +76,13 @@ class Plan:
         return float(self.utilisation["energy_kwh"].sum()) if len(self.utilisation) else 0.0
 
     def cost(self, category: str) -> float:
-        return float(self.costs.set_index("category").loc[category, "cost"])
+        """The present value of cost category `category` (one of COST_CATEGORIES; credits negative)."""
+        costs = self.costs
+        found = costs["category"] == category
+        if not found.any():
+            known = [str(c) for c in costs["category"]]
+            near = difflib.get_close_matches(str(category), known, n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise UnknownCostCategory(f"Plan.cost: unknown cost category {category!r}{hint} (categories: "
+                                      f"{', '.join(known)})")
+        return float(costs.loc[found, "cost"].iloc[0])

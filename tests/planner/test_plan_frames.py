@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from planner import plan
+from planner.errors import PlannerError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ("entry", "mid-research", "industrial", "startup-hybrid")
@@ -58,5 +59,17 @@ def test_startup_hybrids_two_owned_cards_are_whole_numbers(plans):
     row = plans["startup-hybrid"].fleet.set_index("sku").loc["rtx-3060-12gb"]
     assert row["existing_units"] == 2 and row["sold_units"] == owned["sold"]
     assert row["switched_off_units"] == owned["switched_off"]
+
+
+# --- 2. Plan.cost of an unknown category ----------------------------------------------------------------------
+
+def test_cost_of_a_misspelt_category_names_the_categories_and_the_near_one(mid):
+    with pytest.raises(PlannerError) as caught:
+        mid.cost("enrgy")
+    assert str(caught.value) == (f"Plan.cost: unknown cost category 'enrgy'; did you mean 'energy'? "
+                                 f"(categories: {CATEGORIES})")
+    with pytest.raises(KeyError):   # what a notebook caught before: the table's KeyError
+        mid.cost("hardware")
+    assert mid.cost("energy") == pytest.approx(5962.53, abs=0.005)
 
 
