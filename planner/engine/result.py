@@ -2,6 +2,7 @@
 
 A Plan carries everything its reports need — the scenario it was solved for, the offers and prices it
 used (`offers`), and every cash flow (`flows`) — so no report reads a price source or the catalog again.
+Each table with money says its currency and basis in `DataFrame.attrs` (`MONEY_COLUMNS`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,51 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from planner.engine.schedule import COST_CATEGORIES
 from planner.errors import PlannerError
+
+PRESENT, NOMINAL = "present value", "nominal"
+# The money columns of each table of a Plan and their basis: PRESENT, discounted to month 1 at the scenario's
+# discount_rate (docs/cost-model.md §10), or NOMINAL, as paid in its month (monthly and schedule, a price, a rate).
+# The column names do not say it — `cost` is a present value in costs and fleet but nominal in flows — and renaming
+# them would break every notebook and report that reads them, so the Plan writes it onto each table's `attrs`:
+# currency, money_basis (the words of the CSV exports' money_basis column) and money_columns (column → basis).
+MONEY_COLUMNS: dict[str, dict[str, str]] = {
+    "costs": {"cost": PRESENT},
+    "fleet": {"cost": PRESENT},
+    "monthly": {**dict.fromkeys([*COST_CATEGORIES, "total"], NOMINAL), "total_discounted": PRESENT},
+    "schedule": {"amount": NOMINAL},
+    "owned": {"fixed_costs_avoided": PRESENT},
+    "baselines": {"total": PRESENT, "savings": PRESENT},
+    "break_even": {"cloud_cost_per_reference_hour": NOMINAL, "card_fixed_cost_per_month": NOMINAL},
+    "flows": {"cost": NOMINAL, "present_value": PRESENT},
+    "offers": dict.fromkeys(["hourly_price", "upfront_price", "capex_per_unit", "list_hourly_price"], NOMINAL),
+    "decisions": {"total_if_forbidden": PRESENT, "increase": PRESENT},
+    "cap_costs": {"total_without": PRESENT, "saving": PRESENT},
+}
+# what labels the tables: a change of either relabels every table
+LABEL_FIELDS = ("currency", "scenario")
+
+
+def present_value_words(discount_rate: float | None) -> str:
+    """"present value at 8%/year", "present value at 0%/year (undiscounted)", or "present value" where the rate is
+    not known (a plan without its scenario): the words of reports.tables.present_value_basis."""
+    if discount_rate is None:
+        return PRESENT
+    return f"{PRESENT} at {discount_rate * 100:g}%/year" + (" (undiscounted)" if discount_rate == 0 else "")
+
+
+def money_attrs(columns: dict[str, str], currency: str, discount_rate: float | None) -> dict:
+    """The `attrs` of a table whose money columns are `columns` (column → PRESENT or NOMINAL): currency,
+    money_basis (one basis, or the first column's and then the others', "nominal; total_discounted: present value at
+    5%/year") and money_columns (column → its basis in words)."""
+    words = {PRESENT: present_value_words(discount_rate), NOMINAL: NOMINAL}
+    by_basis: dict[str, list[str]] = {}
+    for column, basis in columns.items():
+        by_basis.setdefault(words[basis], []).append(column)
+    main, *others = by_basis
+    basis = "; ".join([main, *(f"{', '.join(by_basis[b])}: {b}" for b in others)])
+    return {"currency": currency, "money_basis": basis, "money_columns": {c: words[b] for c, b in columns.items()}}
 
 
 class UnknownCostCategory(PlannerError, KeyError):
@@ -23,7 +68,8 @@ class UnknownCostCategory(PlannerError, KeyError):
 
 @dataclass
 class Plan:
-    """Money in `currency`; totals are present values."""
+    """Money in `currency`; totals are present values. Each table with money carries its currency and basis in
+    `attrs` (MONEY_COLUMNS), set whenever the table, the currency or the scenario is set."""
 
     scenario_name: str
     currency: str
@@ -74,6 +120,26 @@ class Plan:
     @property
     def energy_kwh(self) -> float:
         return float(self.utilisation["energy_kwh"].sum()) if len(self.utilisation) else 0.0
+
+    def __setattr__(self, name: str, value) -> None:
+        # here, not where each table is made: add_baselines and add_decisions set tables after read_plan
+        super().__setattr__(name, value)
+        if name in MONEY_COLUMNS:
+            self._label_money(name)
+        elif name in LABEL_FIELDS:
+            for table in MONEY_COLUMNS:
+                self._label_money(table)
+
+    def _label_money(self, name: str) -> None:
+        """Write table `name`'s currency and money basis onto its attrs (not on None, nor on a table without
+        its money columns: baselines never solved)."""
+        table = self.__dict__.get(name)
+        if not isinstance(table, pd.DataFrame):
+            return
+        columns = {c: basis for c, basis in MONEY_COLUMNS[name].items() if c in table.columns}
+        if columns:
+            rate = getattr(self.__dict__.get("scenario"), "discount_rate", None)
+            table.attrs.update(money_attrs(columns, self.__dict__.get("currency"), rate))
 
     def cost(self, category: str) -> float:
         """The present value of cost category `category` (one of COST_CATEGORIES; credits negative)."""
