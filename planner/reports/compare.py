@@ -573,9 +573,15 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
-    fleet = fa.merge(fb, on=FLEET_KEY, how="outer", suffixes=("_a", "_b"))
+    fleet = fa.merge(fb, on=FLEET_KEY, how="outer", suffixes=("_a", "_b"), indicator=True)
     order = list(dict.fromkeys([*map(tuple, fa[FLEET_KEY].to_numpy()), *map(tuple, fb[FLEET_KEY].to_numpy())]))
     fleet = fleet.set_index(FLEET_KEY).loc[order].reset_index()      # a's rows first, then b's new ones
+    # A row absent on one side is none of it on that side: 0 units, 0 hours and 0 cost there, as a sum or a
+    # difference of the two sides expects (its hours had been NaN beside a cost of 0). NaN units of a row present
+    # on a side stay: an offer rented by the hour has no count.
+    for side, only_other in (("a", "right_only"), ("b", "left_only")):
+        absent = fleet["_merge"] == only_other
+        fleet.loc[absent, [f"units_{side}", f"instance_hours_{side}", f"cost_{side}"]] = 0.0
     fleet[["cost_a", "cost_b"]] = fleet[["cost_a", "cost_b"]].fillna(0.0)
     fleet["cost_delta"] = _delta(fleet["cost_b"], fleet["cost_a"])
     fleet = fleet[FLEET_KEY + ["units_a", "units_b", "instance_hours_a", "instance_hours_b",

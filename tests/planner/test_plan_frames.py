@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from planner import plan
+from planner import compare, plan
 from planner.errors import PlannerError
 from planner.reports.tables import plan_to_csv, present_value_basis
 
@@ -145,3 +145,20 @@ def test_startup_hybrids_two_owned_cards_are_whole_numbers(plans):
     assert row["switched_off_units"] == owned["switched_off"]
 
 
+# --- compare: a row absent on one side ------------------------------------------------------------------------
+
+def test_compare_gives_a_row_absent_on_one_side_zero_units_hours_and_cost_there(plans):
+    entry, mid = plans["entry"], plans["mid-research"]
+    c = compare(entry, mid)
+    assert len(c.fleet) == len(entry.fleet) + len(mid.fleet)   # no row on both sides
+    t4 = c.fleet[c.fleet["region"] == "eastus"].iloc[0]        # entry's T4 spot in eastus
+    own = entry.fleet.iloc[0]
+    assert t4["instance_hours_a"] == own["instance_hours"] and t4["cost_a"] == own["cost"]
+    assert (t4["units_b"], t4["instance_hours_b"], t4["cost_b"]) == (0, 0, 0)
+    assert pd.isna(t4["units_a"])                              # rented by the hour on a: no count
+    card = c.fleet[c.fleet["sku"] == "rtx-4090"].iloc[0]       # mid-research's cards, none on entry's side
+    assert (card["units_a"], card["instance_hours_a"], card["cost_a"]) == (0, 0, 0)
+    assert card["units_b"] == mid.fleet.set_index("sku").loc["rtx-4090", "units"]
+    hours = c.fleet["instance_hours_b"] - c.fleet["instance_hours_a"]
+    assert hours.notna().all() and hours.sum() == pytest.approx(mid.fleet["instance_hours"].sum()
+                                                                 - entry.fleet["instance_hours"].sum())
