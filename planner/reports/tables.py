@@ -16,6 +16,7 @@ import pandas as pd
 
 from planner._version import __version__
 from planner.engine import Plan
+from planner.engine.result import present_value_words
 from planner.errors import PlannerError
 from planner.fileio import write_atomic, write_problem
 from planner.scenario import flatten_scenario
@@ -343,10 +344,7 @@ def hardware_assumptions(plan: Plan) -> dict:
 def present_value_basis(plan: Plan) -> str:
     """What the plan's totals are, for a label: "present value at 8%/year" (the scenario's discount_rate),
     "present value at 0%/year (undiscounted)", or "present value" for a plan without its scenario."""
-    rate = getattr(plan.scenario, "discount_rate", None)
-    if rate is None:
-        return "present value"
-    return f"present value at {rate * 100:g}%/year" + (" (undiscounted)" if rate == 0 else "")
+    return present_value_words(getattr(plan.scenario, "discount_rate", None))
 
 
 def present_money(plan: Plan) -> str:
