@@ -10,6 +10,7 @@ gives the date range of the prices a plan used and warns on stale or undated one
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Mapping
 from datetime import date, timedelta
 from functools import lru_cache
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import QUOTED_SOURCES
 from planner.errors import PriceSourceError
-from planner.fileio import file_problem, file_stamp
+from planner.fileio import file_problem, file_stamp, write_problem
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
     import pandas as pd
@@ -30,22 +31,51 @@ def _stamp(path: Path | None):
 
 
 def resolve_store(store: str | Path | None = None) -> Path:
-    """The price store file: `store` when given, else `$FLEETPLAN_STORE` or the platform's data directory."""
+    """The price store file: `store` when given, else `$FLEETPLAN_STORE` or the platform's data directory; a
+    leading `~` is the home folder in either (the variable's already was: default_store_path)."""
     from pricing_adapters.store import default_store_path
 
-    return Path(store) if store is not None else default_store_path()
+    return Path(store).expanduser() if store is not None else default_store_path()
+
+
+def store_mistake(store: str | Path | None, given_as: str = "store=") -> str | None:
+    """Why the price store file `store`, else `$FLEETPLAN_STORE`, is a mistake, in one line naming what was given
+    as `given_as` says it ("store=/tmp: is a folder; give the price store file, e.g. /tmp/prices.sqlite", "…: folder
+    /tmp/nope does not exist"; the CLI's `given_as` is "--store "); None when it can be the store, or when neither
+    is given. A typo would otherwise create the folders and an empty store, or read none, and the plan would
+    quietly use the packaged snapshot. The platform's data directory is not checked: no store there is a fresh
+    install's, and plans say they use the packaged snapshot."""
+    from pricing_adapters.settings import STORE_ENV_VAR
+
+    if store is not None:
+        said = f"{given_as}{store}"
+    elif os.environ.get(STORE_ENV_VAR):
+        said = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}"
+    else:
+        return None
+    problem = write_problem(resolve_store(store), "the price store file", "prices.sqlite")
+    return f"{said}: {problem}" if problem else None
+
+
+def _given_store(store: str | Path | None) -> Path:
+    """resolve_store(store); PriceSourceError where store= or $FLEETPLAN_STORE is a mistake (store_mistake)."""
+    mistake = store_mistake(store)
+    if mistake:
+        raise PriceSourceError(mistake)
+    return resolve_store(store)
 
 
 def price_table(source: str, store: str | Path | None = None) -> tuple[pd.DataFrame, dict]:
     """(offers, provenance) of a price source: `snapshot`, `store` or an offers CSV path.
 
-    `store` is the price store file for `source: store` (default: see `resolve_store`). Cached; a CSV
+    `store` is the price store file for `source: store` (default: see `resolve_store`); PriceSourceError when it,
+    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake). Cached; a CSV
     or the store is read again when its file changes. provenance says what was used:
     {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"}; of a store, for
     every provider and region it holds (`scenario_provenance` narrows it to a scenario's).
     """
     if source == "store":
-        path = resolve_store(store)
+        path = _given_store(store)
     else:
         path = None if source == "snapshot" else Path(source)
     offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path))
@@ -182,7 +212,7 @@ def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[s
     if source == "store":   # a check moves nothing: `plan` and `prices refresh` set a damaged store aside
         from pricing_adapters.store import damage
 
-        problem = damage(resolve_store(store))
+        problem = damage(_given_store(store))
         if problem is not None:
             return price_coverage("snapshot")[0], _packaged_coverage(
                 f"{problem}; it was left as it is: `fleetplan plan` and `fleetplan prices refresh` move it aside; "
