@@ -86,11 +86,45 @@ class Model:
         return {"variables": len(columns), "integer_variables": ints,
                 "constraints": self.prob.numConstraints()}
 
-    def card(self, sku: str) -> pulp.LpAffineExpression | None:
+    def card(self, sku: str, missing_ok: bool = False) -> pulp.LpAffineExpression | None:
         """Cards of on-prem card `sku` held at some time in the plan (bought in any vintage, or owned and
-        not sold), for extra constraints; None when it is no candidate."""
+        not sold), for extra constraints. Every card of the scenario has one, even a card that cannot be bought
+        (no sourced price: the plan's warnings say so) and is not owned: an expression of no variable, 0. Any
+        other `sku` is a PlannerError naming it, the model's cards and the closest ("did you mean"), or None with
+        `missing_ok`: user code comparing None with a number raised a bare TypeError."""
         skus = self.inputs.col("sku")
-        return next((n for i, n in self.n.items() if skus[i] == sku), None)
+        held = next((n for i, n in self.n.items() if skus[i] == sku), None)
+        if held is None and not missing_ok:
+            from planner.errors import PlannerError
+
+            raise PlannerError(self._no_card_said(sku))
+        return held
+
+    def _no_card_said(self, sku) -> str:
+        """Why model.card has no count of `sku`: a cloud offer, a catalog card the scenario does not list (and, when
+        so, that the catalog has no price for it), or a name close to the model's cards or the catalog's."""
+        from planner.catalog import card_rows, suggest
+
+        skus = self.inputs.col("sku")
+        cards = [str(skus[i]) for i in self.n]
+        said, listed = f"model.card({sku!r})", f"the model's cards: {', '.join(cards) or 'none'}"
+        if not isinstance(sku, str):
+            return f"{said}: expected a card id, text such as {cards[0] if cards else 'rtx-4090'!r} ({listed})"
+        if sku in set(skus.tolist()):
+            return f"{said}: {sku} is a cloud offer, not an on-prem card; model.card counts on-prem cards ({listed})"
+        catalog = card_rows()
+        if sku in catalog:
+            unpriced = ("; it has no sourced price in the catalog, so give onprem.card_overrides."
+                        f"{sku}.price (and currency) from a quote" if not catalog[sku]["price"].strip() else "")
+            return f"{said}: card {sku} is not among the scenario's cards ({listed}); list it in onprem.cards{unpriced}"
+        close = suggest(str(sku), cards)
+        if close:
+            return f"{said}: no card {sku} in this model; did you mean {close[0]}? ({listed})"
+        close = suggest(str(sku), list(catalog))
+        if close:
+            return (f"{said}: no card {sku} in this model; did you mean {close[0]}, a catalog card the scenario does "
+                    f"not list (add it to onprem.cards)? ({listed})")
+        return f"{said}: no card {sku} in this model ({listed})"
 
     @property
     def integers(self) -> bool:

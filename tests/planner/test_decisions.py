@@ -221,7 +221,7 @@ def fixing(counts: dict[str, int]):
     def change(m):
         offers = m.inputs.col("unit_id")
         for name, units in counts.items():
-            card = m.card(name)
+            card = m.card(name, missing_ok=True)   # None: no card of that name (a reservation offer id)
             if card is not None:
                 if len(card):
                     m.prob += (card == units, f"test_fix_{name}")
