@@ -289,6 +289,26 @@ def _estimated_gpus(speeds) -> dict[str, list[str]]:
     return out
 
 
+def _check_plan_keywords(kwargs: Mapping[str, Any]) -> None:
+    """PlannerError for a keyword argument of plan() that names no scenario field and is spelt like one of plan()'s
+    own parameters (`baseline=False`, `time_limt=10`): taken for a scenario override, it was refused as an unknown
+    key of the scenario, offered the scenario's keys. A name closer to a scenario field is left to the overrides'
+    own "did you mean"."""
+    import difflib
+    import inspect
+
+    params = [name for name, p in inspect.signature(plan).parameters.items()
+              if p.kind is p.POSITIONAL_OR_KEYWORD and name != "scenario"]
+    fields = list(Scenario.model_fields)
+    for key in kwargs:
+        if key.split("__")[0] in fields:
+            continue
+        close = difflib.get_close_matches(key.lower(), params + fields, n=1)
+        if close and close[0] in params:
+            raise PlannerError(f"plan(): unknown keyword argument {key!r}; did you mean {close[0]}=…? (other keyword "
+                               "arguments are scenario overrides, e.g. onprem__electricity_per_kwh=0.2)")
+
+
 def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
          reduced: bool = True, time_limit: float | None = None, overrides: Mapping[str, Any] | None = None,
          store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
@@ -321,6 +341,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solves them as usual, as it does when the child fails;
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
+    _check_plan_keywords(kwargs)
     check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     check_switches("plan", baselines=baselines, reduced=reduced, prefetch_baselines=prefetch_baselines)
     if extra_constraints is not None and not callable(extra_constraints):   # was a TypeError inside build_model
