@@ -21,19 +21,26 @@ OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", 
 _OLD_TEMPORARY = re.compile(r"\.(" + "|".join(map(re.escape, OUT_FILES)) + r")\..+\.tmp")
 
 
-def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None = None) -> list[Path]:
+def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None = None, *,
+                     option: str | None = None) -> list[Path]:
     """Write plan.json, fleet.csv, monthly.csv, plan.xlsx, focus.csv and summary.md as the folder
-    `out_dir`, replacing a previous plan's set as a whole; return the paths of the files.
+    `out_dir` (a leading `~` is the home folder), replacing a previous plan's set as a whole; return the paths
+    of the files.
 
-    Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it)."""
+    Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it), or the folder
+    above it does not exist. Its messages name `out_dir` as given, after `option`, the command-line option that
+    gave it ("--out"), where there is one: a notebook's user typed no --out."""
     require_plan(plan, "write_plan_files (write_files)")
     if os.fspath(out_dir) == "":   # Path("") is ".", the current folder
-        raise PlannerError("--out: no folder given; give the folder to write the plan's files into, e.g. review/")
-    out_dir = Path(out_dir)
+        raise PlannerError(f"{option}: no folder given; give the folder to write the plan's files into, e.g. review/"
+                           if option else "write_files: no folder given; give the folder to write the plan's files "
+                                          "into, e.g. review/")
+    said = f"{option} {out_dir}" if option else str(out_dir)
+    out_dir = Path(out_dir).expanduser()
     problem = folder_problem(out_dir)   # the folder itself is made, not a missing one above it
     if problem:
-        raise PlannerError(f"--out {out_dir}: {problem}")
-    _check_replaceable(out_dir)
+        raise PlannerError(f"{said}: {problem}")
+    _check_replaceable(out_dir, said, option or "write_files")
     contents = {
         "plan.json": plan_to_json(plan),
         "fleet.csv": plan_to_csv(plan, table="fleet"),
@@ -46,19 +53,20 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     return [out_dir / name for name in OUT_FILES]
 
 
-def _check_replaceable(out_dir: Path) -> None:
-    """Raise PlannerError unless `out_dir` is absent or a folder holding only a plan's files."""
+def _check_replaceable(out_dir: Path, said: str, writer: str) -> None:
+    """Raise PlannerError, naming `out_dir` as `said`, unless it is absent or a folder holding only a plan's files
+    (as `writer`, --out or write_files, writes them)."""
     if not out_dir.exists():
         return
     if not out_dir.is_dir():
-        raise PlannerError(f"--out {out_dir}: not a folder")
+        raise PlannerError(f"{said}: not a folder")
     if out_dir.resolve() == Path.cwd().resolve():
-        raise PlannerError(f"--out {out_dir}: the export replaces the whole folder; give one other than the current folder")
+        raise PlannerError(f"{said}: the export replaces the whole folder; give one other than the current folder")
     other = sorted(f"{p.name}/" if p.is_dir() else p.name for p in out_dir.iterdir() if _not_exported(p))
     if other:
-        raise PlannerError(f"--out {out_dir}: the folder holds files that are not a plan's ({', '.join(other[:5])}"
+        raise PlannerError(f"{said}: the folder holds files that are not a plan's ({', '.join(other[:5])}"
                            f"{', …' if len(other) > 5 else ''}); the export replaces the whole folder, so give a "
-                           "new or empty folder, or one written by --out")
+                           f"new or empty folder, or one written by {writer}")
 
 
 def _not_exported(path: Path) -> bool:

@@ -135,7 +135,8 @@ def maybe_write(path, data, example: str = "plan.json"):
 
 
 def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
-    """`path` as the file an export may be written to; PlannerError naming it where it cannot be, as the CLI's
+    """`path` as the file an export may be written to, a leading `~` the home folder (as pandas' writers take
+    it); PlannerError naming it where it cannot be, as the CLI's
     -o says: empty, a folder (or written as one, ending in "/"), or in a folder that does not exist — no folder
     is made (a typo's would be). `example` is the file name the message suggests. Before, `to_json(p, "new/")`
     wrote a file named `new`, `to_excel(p, "")` raised IsADirectoryError naming a hidden temporary file, and a
@@ -143,7 +144,7 @@ def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
     text = os.fsdecode(os.fspath(path))
     if text == "":
         raise PlannerError(f"no file name given to write the export to; give one, e.g. {example}")
-    target = Path(text)
+    target = Path(text).expanduser()
     if text.endswith(("/", os.sep)):   # a folder to be: Path drops the "/" and would write a file of that name
         raise PlannerError(f"{text}: is a folder; give a file name, e.g. {target / example}")
     problem = write_problem(target, "a file name", example)
