@@ -595,7 +595,7 @@ def plan_command(
             from planner.reports import write_plan_files
 
             try:
-                for path in write_plan_files(result, out, start=start):
+                for path in write_plan_files(result, out, start=start, option="--out"):
                     err.print(f"wrote {path}")
             except OSError as exc:
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
@@ -783,17 +783,13 @@ def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None)
 
 def _check_store(store: Path | None) -> None:
     """PlannerError when --store, or else $FLEETPLAN_STORE, names a folder, or a file in a folder that does not
-    exist: a typo would otherwise create the folders and an empty store, and the plan would quietly use packaged
-    prices (with the variable it did, exit 0, where --store exited 2)."""
-    from pricing_adapters.settings import STORE_ENV_VAR
+    exist (catalog.prices.store_mistake, the library's check in the CLI's words): a typo would otherwise create the
+    folders and an empty store, and the plan would quietly use packaged prices."""
+    from planner.catalog.prices import store_mistake
 
-    said = f"--store {store}"
-    if store is None:
-        if not os.environ.get(STORE_ENV_VAR):
-            return
-        said = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}"
-        store = Path(os.environ[STORE_ENV_VAR]).expanduser()   # as the store's reader takes it (default_store_path)
-    _check_file_to_write(said, store, "the price store file", "prices.sqlite")
+    mistake = store_mistake(store, "--store ")
+    if mistake:
+        raise PlannerError(mistake)
 
 
 def _print_plan(p) -> None:

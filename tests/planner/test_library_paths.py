@@ -56,7 +56,6 @@ def test_write_files_names_its_folder_without_the_cli_s_option(worked_plan, tmp_
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
-@pytest.mark.xfail(strict=True, reason="planner/cli/commands.py is to pass option='--out' to write_plan_files")
 def test_the_cli_names_its_out_option(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     result = CliRunner().invoke(app, ["plan", str(WORKED), "--no-decisions", "--no-baselines", "--format", "json",
