@@ -741,7 +741,7 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     it is no close call. Its fleet differs from the plan's, so the runner-up is never dearer than it
     (known_cheaper)."""
     def change(m: Model) -> None:
-        held = m.card(card)
+        held = m.card(card, missing_ok=True)
         if held is not None:
             m.prob += ((held >= units) if units > now else (held <= units), "count_alternative")
 
@@ -971,7 +971,7 @@ class _FlipSearch:
             return None
         self.fleets[demand] = purchases(outcome.model)
         self.totals[demand] = outcome.total
-        held = outcome.model.card(self.card)
+        held = outcome.model.card(self.card, missing_ok=True)
         count = int(round(pulp.value(held) or 0)) if held is not None else 0
         if count < self.units:
             self.fewer[demand] = count
