@@ -178,9 +178,9 @@ def offers_table(rows: list[dict], origin: str, skip: Callable[[str, int], None]
         return empty_offers()
     typed = validate_offers(pd.DataFrame(rows, columns=list(OFFER_COLUMNS)), origin=origin, check=False)
     # a USD price above USD's own bound is kept here, neither skipped nor refused: a feed scaled by a million must
-    # reach the comparison with the prices in force whole (refresh.check_price_jumps, whose message names the
-    # jump), and the store's validation refuses it after. Skipped, a feed scaled but for its savings-plan rates
-    # (the audit's) would save those 2 of its 10 offers as the region's prices, with exit 0.
+    # reach the comparison with the prices in force whole (refresh.check_against_prices_in_force, whose message
+    # names the jump), and the store's validation refuses it after. Skipped, a feed scaled but for its savings-plan
+    # rates (the audit's) would save those 2 of its 10 offers as the region's prices, with exit 0.
     bad = (number_problems(typed, usd_bounds=False) != "").to_numpy()
     if bad.any():
         skip("malformed_row", int(bad.sum()))

@@ -41,11 +41,24 @@ class PriceJumpError(PriceSourceError):
     """A refresh whose prices moved against those in force by far more than any real repricing, or whose
     reservation or spot prices lie far above or below the same instance's on-demand price (a broken feed: a
     wrong unit, currency or scale); nothing was written. `jumps`: the PriceJump of each region and the
-    AgainstOnDemand of each region and kind of offer (pricing_adapters.jumps)."""
+    AgainstOnDemand of each region and kind of offer (pricing_adapters.jumps); `missing`: the MissingOffers of
+    the same refresh, when it also lacked most of the offers in force (else None)."""
 
-    def __init__(self, message: str, jumps: list):
+    def __init__(self, message: str, jumps: list, missing=None):
         super().__init__(message)
         self.jumps = jumps
+        self.missing = missing
+
+
+class MissingOffersError(PriceSourceError):
+    """A refresh that lacks most of the offers in force in its regions (a partial answer: pages, a region or a
+    purchase option left out), whose prices did not jump (or were accepted); nothing was written. `missing`:
+    its MissingOffers (pricing_adapters.jumps); `jumps`: those accepted, as PriceJumpError's."""
+
+    def __init__(self, message: str, jumps: list, missing):
+        super().__init__(message)
+        self.jumps = jumps
+        self.missing = missing
 
 
 class RegionError(PriceSourceError):

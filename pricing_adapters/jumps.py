@@ -1,6 +1,7 @@
 """A refresh held against the prices it would replace, and against itself: prices that moved by orders of
 magnitude, or a reservation or spot price far above or below the same instance's on-demand price, are a broken
-feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved."""
+feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved; so is a refresh
+that lacks most of the offers in force in its regions (a partial answer, not instance types retired)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 from pricing_adapters import registry
+from pricing_adapters.retired import is_retired_azure_size
 from pricing_adapters.schema import effective_hourly
 from pricing_adapters.shown import counted
-from pricing_adapters.store import PriceStore
+from pricing_adapters.store import PriceStore, regions_named
 
 # Real repricings move cloud GPU prices by tens of percent: the largest in the reference data is AWS's cut of
 # p5.48xlarge from 98.32 to 55.04 USD/h (-44 %, June 2025). Spot quotes swing more, but within what the cloud
@@ -64,6 +66,20 @@ MIN_TO_ON_DEMAND = 0.05
 KINDS = {"reserved_1y": "reservation", "reserved_3y": "reservation", "savings_plan_1y": "savings plan",
          "savings_plan_3y": "savings plan", "spot": "spot offer", "low_priority": "low-priority offer"}
 REGIONS_NAMED = 5   # of the regions' jumps and contradictions, in a message
+# A refresh replaces every offer of its provider in each region it covers (the store keeps, per provider and
+# region, the newest snapshot in force; plans read only that one there), so an offer in force there that the
+# refresh lacks is gone from plans. Clouds retire instance types a few at a time and keep quoting them for a
+# while (Azure's Retail Prices data still priced NCv3 in June 2026, retired in September 2025); whole series
+# go at once (NVv4: 8 sizes, pricing_adapters/data/azure_retired_sizes.csv), but a series is a small part of a
+# region, and the retired sizes that table names are left out of the count, as the adapter drops them. A partial
+# answer loses most of what it misses: only the API's first pages, one region's listing cut short, a filter
+# that drops every spot price. So offers vanished when, of the offers in force in the refresh's regions, more
+# than VANISHED_SHARE are missing from it, in all, in one of its regions or in one purchase option, and those
+# missing span at least MIN_VANISHED_SKUS instance types: a region of two sizes that loses both, or a type
+# retired with its 14 offers (on demand, 12 AWS reservations, spot), is not enough.
+VANISHED_SHARE = 0.5
+MIN_VANISHED_SKUS = 3
+MISSING_NAMED = 5   # of the missing offers, in a message
 
 
 @dataclass(frozen=True)
@@ -128,7 +144,8 @@ def _packaged(provider: str) -> pd.DataFrame:
     from pricing_adapters.snapshot import load_snapshot
 
     if not registry.get(provider).snapshot_file:
-        return pd.DataFrame(columns=["offer_id", "region", "hourly_price", "upfront_price", "term_months", "currency"])
+        return pd.DataFrame(columns=["offer_id", "region", "sku", "purchase_option", "hourly_price", "upfront_price",
+                                     "term_months", "currency"])
     return load_snapshot([provider])
 
 
@@ -253,6 +270,67 @@ def uncompared_commitments(earlier: dict[str, tuple[pd.DataFrame, str]], offers:
              zip(new["offer_id"].astype(object), new["currency"].astype(object), new["purchase_option"].astype(object))
              if (offer, currency) not in known}
     return " and ".join(sorted(kinds))
+
+
+@dataclass(frozen=True)
+class MissingOffers:
+    """The offers in force in the regions of a refresh of one provider that the refresh lacks, where more than
+    VANISHED_SHARE of them are missing (in all, in a region or in a purchase option) across MIN_VANISHED_SKUS
+    instance types or more."""
+
+    provider: str
+    regions: tuple[str, ...]     # the refresh's
+    compared_with: str           # "snapshot #3", "the packaged snapshot", "snapshot #3 and the packaged snapshot"
+    in_force: int                # offers in force in `regions` (retired sizes left out)
+    fetched: int                 # offers of the refresh
+    missing: int                 # of `in_force`, how many the refresh lacks
+    beyond: tuple[tuple[str, int, int, int], ...]   # (of what, missing, in force, instance types missing) past the rule
+    examples: tuple[str, ...]    # offer ids (provider, region, sku, purchase option) of the missing, MISSING_NAMED
+    more: int                    # missing offers beyond `examples`, in the groups of `beyond`
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{what} ({missing:,} of {in_force:,}, {counted(types, 'instance type')})"
+                          for what, missing, in_force, types in self.beyond)
+        more = f" and {self.more:,} more" if self.more else ""
+        return (f"{self.provider} {regions_named(self.regions)}: {self.missing:,} of the {self.in_force:,} offers in "
+                f"force there ({self.compared_with}) are missing from this refresh, which holds "
+                f"{counted(self.fetched, 'offer')}: more than half of {parts}; e.g. {', '.join(self.examples)}{more}")
+
+
+def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
+                   offers: pd.DataFrame) -> MissingOffers | None:
+    """The offers of `earlier` (`earlier_prices`: in force in the regions of `offers`, a refresh of `provider`)
+    that `offers` lacks, when they are more than VANISHED_SHARE of those in force in all, in a region or in a
+    purchase option, across MIN_VANISHED_SKUS instance types or more; else None (nothing, or a few retired)."""
+    before = [b for b, _ in earlier.values() if not b.empty]
+    if not before:
+        return None
+    before = pd.concat(before, ignore_index=True)
+    if provider == "azure":   # sizes the adapter drops, deliberately: pricing_adapters/retired.py
+        before = before[~before["sku"].astype(object).map(is_retired_azure_size).astype(bool)]
+    gone = ~before["offer_id"].isin(offers["offer_id"])
+    groups = [("them", pd.Series(True, index=before.index))]
+    if len(earlier) > 1:
+        groups += [(f"those in {region}", before["region"] == region) for region in earlier]
+    groups += [(f"the {option} offers", before["purchase_option"] == option)
+               for option in dict.fromkeys(before["purchase_option"])]
+    beyond, shown = [], pd.Series(False, index=before.index)
+    for what, member in groups:
+        if what != "them" and member.all():   # the one purchase option in force: the same as "them"
+            continue
+        missing = member & gone
+        types = before.loc[missing, "sku"].nunique()
+        if missing.sum() > VANISHED_SHARE * member.sum() and types >= MIN_VANISHED_SKUS:
+            beyond.append((what, int(missing.sum()), int(member.sum()), int(types)))
+            shown |= missing
+    if not beyond:
+        return None
+    named = sorted(before.loc[shown, "offer_id"].astype(object))
+    # the store's snapshots in id order, then the packaged one
+    labels = sorted({c for _, c in earlier.values()}, key=lambda c: (c.startswith("the"), len(c), c))
+    compared_with = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    return MissingOffers(provider, tuple(earlier), compared_with, len(before), len(offers), int(gone.sum()),
+                         tuple(beyond), tuple(named[:MISSING_NAMED]), max(0, len(named) - MISSING_NAMED))
 
 
 def jumps_text(found: list) -> str:

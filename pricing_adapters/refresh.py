@@ -8,8 +8,15 @@ from typing import TYPE_CHECKING
 
 from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
-from pricing_adapters.errors import PriceJumpError, PriceSourceError, RegionError
-from pricing_adapters.jumps import against_on_demand, earlier_prices, jumps_text, price_jumps, uncompared_commitments
+from pricing_adapters.errors import MissingOffersError, PriceJumpError, PriceSourceError, RegionError
+from pricing_adapters.jumps import (
+    against_on_demand,
+    earlier_prices,
+    jumps_text,
+    missing_offers,
+    price_jumps,
+    uncompared_commitments,
+)
 from pricing_adapters.schema import validate_offers
 from pricing_adapters.shown import plural
 from pricing_adapters.store import PriceStore, SnapshotInfo
@@ -24,8 +31,8 @@ def _say_nothing(text: str) -> None:
 
 def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
             progress: Progress = no_progress, deadline: float | None = None, *,
-            accept_price_jumps: bool = False, warn: Callable[[str], None] = _say_nothing,
-            note: Callable[[str], None] = _say_nothing) -> SnapshotInfo:
+            accept_price_jumps: bool = False, accept_missing_offers: bool = False,
+            warn: Callable[[str], None] = _say_nothing, note: Callable[[str], None] = _say_nothing) -> SnapshotInfo:
     """Fetch `regions` from `source` and save them as a new snapshot; the SnapshotInfo saved.
 
     `deadline`: seconds the whole fetch may take (default DEFAULT_DEADLINE_S), enforced by adapters that
@@ -33,10 +40,13 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     Raises RegionError for regions that cannot be region codes (see `check_regions`), PriceSourceError
     (or a subclass) when the fetch fails, and PriceJumpError when a region's prices, or one offer's, moved
     against those in force there by far more than any repricing, or when a reservation or spot offer costs far
-    more or less than the same instance on demand in this refresh (pricing_adapters.jumps); the store is then unchanged,
-    because the snapshot is written only after the whole fetch returned and passed validation.
-    `accept_price_jumps` saves such prices all the same and tells `warn` of them. Once saved, `note` is told
-    when reservations or savings plans had no earlier prices to compare with (checked against on-demand only).
+    more or less than the same instance on demand in this refresh (pricing_adapters.jumps); MissingOffersError when
+    it lacks most of the offers in force in its regions (in all, in a region or in a purchase option:
+    `jumps.missing_offers`). The store is then unchanged, because the snapshot is written only after the whole
+    fetch returned and passed these checks and validation.
+    `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh, each telling `warn`
+    of what it let through. Once saved, `note` is told when reservations or savings plans had no earlier prices to
+    compare with (checked against on-demand only).
     """
     regions = check_regions(source, regions)
     if deadline is not None and hasattr(source, "deadline_s"):
@@ -59,7 +69,7 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     # typed only: a row that breaks the contract is named by the store's validation, after this
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
     earlier = earlier_prices(store, source.provider, typed)
-    check_price_jumps(earlier, source.provider, typed, accept_price_jumps, warn)
+    check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers, warn)
     info = store.save(source.provider, regions, source.source, offers)
     uncompared = uncompared_commitments(earlier, typed)
     if uncompared:
@@ -67,24 +77,45 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     return info
 
 
-def check_price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
-                      accept: bool, warn: Callable[[str], None]) -> None:
+def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
+                                  accept_price_jumps: bool, accept_missing_offers: bool,
+                                  warn: Callable[[str], None]) -> None:
     """PriceJumpError when the prices of `offers` (typed) jumped against `earlier` (`price_jumps`) or contradict
-    their on-demand prices (`against_on_demand`); with `accept`, they go to `warn` instead."""
+    their on-demand prices (`against_on_demand`), MissingOffersError when `offers` lacks most of the offers of
+    `earlier` (`missing_offers`); either names the other's findings too, so that one refresh again settles both.
+    What `accept_price_jumps` or `accept_missing_offers` lets through goes to `warn`, once the refresh may be saved."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
-    if not jumps and not contradictions:
-        return
-    if accept:
+    missing = missing_offers(earlier, provider, offers)
+    refused = []
+    if (jumps or contradictions) and not accept_price_jumps:
+        refused.append(_price_jumps_text(jumps, contradictions))
+    if missing and not accept_missing_offers:
+        refused.append(_missing_offers_text(missing))
+    if refused:
+        error = PriceJumpError if (jumps or contradictions) and not accept_price_jumps else MissingOffersError
+        raise error(". Also ".join(refused), [*jumps, *contradictions], missing)
+    if jumps or contradictions:
         warn(f"price jumps accepted (--accept-price-jumps): {jumps_text([*jumps, *contradictions])}")
-        return
+    if missing:
+        warn(f"missing offers accepted (--accept-missing-offers): {missing.describe()}")
+
+
+def _price_jumps_text(jumps: list, contradictions: list) -> str:
+    """Why a refresh whose prices jumped (`PriceJump`) or contradict each other (`AgainstOnDemand`) was refused."""
     what = []
     if jumps:
         what.append(f"prices moved far beyond any real repricing (tens of percent): {jumps_text(jumps)}")
     if contradictions:
         what.append(f"prices contradict each other: {jumps_text(contradictions)}")
-    raise PriceJumpError(f"{'; '.join(what)}; more likely a broken feed (a wrong unit, currency or scale) than new "
-                         f"prices, so nothing was saved. If these really are the prices, refresh again with "
-                         f"--accept-price-jumps", [*jumps, *contradictions])
+    return (f"{'; '.join(what)}; more likely a broken feed (a wrong unit, currency or scale) than new prices, so "
+            f"nothing was saved. If these really are the prices, refresh again with --accept-price-jumps")
+
+
+def _missing_offers_text(missing) -> str:
+    """Why a refresh that lacks most of the offers in force in its regions (`MissingOffers`) was refused."""
+    return (f"offers missing: {missing.describe()}; more likely a partial answer (pages, a region or a purchase "
+            f"option left out) than instance types retired, and plans would lose those offers, so nothing was "
+            f"saved. If they really are gone, refresh again with --accept-missing-offers")
 
 
 def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:

@@ -154,6 +154,13 @@ def refresh(
                                                  "a reservation costs over 1.5× the same instance on demand (spot: "
                                                  "2×) or any of them under 1/20 of it; without it such a refresh "
                                                  "fails (exit 1, store unchanged), as a broken feed"),
+    accept_missing_offers: bool = typer.Option(False, "--accept-missing-offers",
+                                               help="save the refresh even where it lacks more than half of the "
+                                                    "offers in force in its regions (in all, in one region or in one "
+                                                    "purchase option such as spot), across three instance types or "
+                                                    "more; without it such a refresh fails (exit 1, store unchanged), "
+                                                    "as a partial answer, since it would replace those regions' "
+                                                    "offers and plans would lose the missing ones"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -185,7 +192,8 @@ def refresh(
                 bar.update(tasks[step], completed=done, total=total)
 
             info = do_refresh(source, regions, price_store, progress, deadline=deadline,
-                              accept_price_jumps=accept_price_jumps, warn=err.warn, note=notes.append)
+                              accept_price_jumps=accept_price_jumps, accept_missing_offers=accept_missing_offers,
+                              warn=err.warn, note=notes.append)
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:

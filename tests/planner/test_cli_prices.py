@@ -19,23 +19,31 @@ runner = CliRunner()
 
 
 class FakeSource:
-    """Returns the packaged us-east-1 AWS offers with one price changed, one offer dropped, one added."""
+    """Returns the packaged AWS offers of the regions asked for, every purchase option as a live refresh does (a
+    refresh without the packaged spot offers lacks most of them, and is refused; `on_demand_only` makes such a
+    refresh), with one on-demand price changed, one instance type dropped, one added."""
 
     provider, source = "aws", "fake AWS"
 
-    def __init__(self, g5_price=1.006, fail=False, drop="p2.xlarge", extra="g5.test"):
+    def __init__(self, g5_price=1.006, fail=False, drop="p2.xlarge", extra="g5.test", on_demand_only=False):
         self.g5_price, self.fail, self.skipped = g5_price, fail, {"products with empty terms": 2}
-        self.drop, self.extra = drop, extra
+        self.drop, self.extra, self.on_demand_only = drop, extra, on_demand_only
 
     def fetch(self, regions, progress):
         progress("pages", 1, 2)
         if self.fail:
             raise ThrottledError("AWS Price List kept throttling after 4 attempts")
         df = load_snapshot(["aws"])
-        df = df[df["region"].isin(regions) & (df["purchase_option"] == "on_demand")].copy()
-        df.loc[df["sku"] == "g5.xlarge", "hourly_price"] = self.g5_price
+        df = df[df["region"].isin(regions)]
+        if self.on_demand_only:
+            df = df[df["purchase_option"] == "on_demand"]
+        df = df.copy()
+        g5 = (df["sku"] == "g5.xlarge") & (df["purchase_option"] == "on_demand")
+        df.loc[g5, "hourly_price"] = self.g5_price
+        g5_spot = (df["sku"] == "g5.xlarge") & (df["purchase_option"] == "spot")
+        df.loc[g5_spot, "hourly_price"] = df.loc[g5_spot, "hourly_price"].clip(upper=self.g5_price)   # capped at on demand
+        extra = df[g5].copy()
         df = df[df["sku"] != self.drop]
-        extra = df[df["sku"] == "g5.xlarge"].copy()
         extra["sku"] = self.extra
         extra["offer_id"] = extra["region"].map(lambda r: f"aws:{r}:{self.extra}:on_demand")
         extra["hourly_price"] = self.g5_price + 1.0

@@ -2,6 +2,8 @@
 
 The recorded pages (tests/fixtures/azure/) are served on 127.0.0.1 with their NextPageLink pointed at
 the same server, through FLEETPLAN_AZURE_PRICES_URL — the real httpx client, paging and classification.
+They hold 4 of eastus's sizes, 10 offers, where the packaged snapshot holds 72 offers in eastus: a first refresh
+from them lacks most of the offers in force, and is saved only with --accept-missing-offers.
 """
 
 import json
@@ -34,7 +36,8 @@ def test_refresh_from_a_local_endpoint_then_show(tmp_path, monkeypatch, retail_e
     monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
     store = tmp_path / "s.sqlite"
     runner = CliRunner()
-    result = runner.invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", str(store)])
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", str(store),
+                                 "--accept-missing-offers"])
     assert result.exit_code == 0, result.output
     assert len(requests) == 3  # three pages followed through NextPageLink
     assert "no AZURE_SUBSCRIPTION_ID" in result.stderr  # GPU facts from the packaged size table
@@ -72,8 +75,10 @@ def scaled_endpoint(retail_prices_server, monkeypatch):
 
 
 def _refresh(store: Path, *extra: str):
+    """`prices refresh` of eastus; the recorded pages' missing offers accepted (a first refresh lacks most of the
+    packaged ones), so that only the price checks speak."""
     return CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
-                                    "--store", str(store), *extra])
+                                    "--store", str(store), "--accept-missing-offers", *extra])
 
 
 def _nc24_on_demand(store: Path) -> list[float]:
@@ -213,3 +218,44 @@ def test_a_first_refresh_with_savings_plans_at_a_thousandth_is_refused(tmp_path,
             "instance on demand in this refresh, e.g. azure:eastus:Standard_NC24ads_A100_v4:savings_plan_3y 0.0014692 "
             "USD/h, against 3.673 on demand (×1/2,500)") in " ".join(result.stderr.split())
     assert store.read_bytes() == empty
+
+
+def test_a_refresh_lacking_most_offers_in_force_is_refused_until_accepted_then_held_against_it(tmp_path,
+                                                                                               scaled_endpoint):
+    # in force in eastus, with no refresh yet: the packaged snapshot's 72 offers (59 on demand and 13 spot, of 59
+    # sizes). The recorded pages hold 10 offers, of which 5 are packaged (NC24ads A100 v4 and ND96asr v4 on demand
+    # and spot, NV6ads A10 v5 on demand): 67 missing, of 56 sizes (every size but those three); on demand 59 - 3 = 56,
+    # spot 13 - 2 = 11. The examples are the first 5 of them in offer id order.
+    from pricing_adapters.store import PriceStore
+
+    store = tmp_path / "s.sqlite"
+    PriceStore(store)
+    empty = store.read_bytes()
+    said = ("azure eastus: 67 of the 72 offers in force there (the packaged snapshot) are missing from this refresh, "
+            "which holds 10 offers: more than half of them (67 of 72, 56 instance types), the on_demand offers (56 of "
+            "59, 56 instance types), the spot offers (11 of 13, 11 instance types); e.g. "
+            "azure:eastus:Standard_NC128ds_xl_RTXPRO6000BSE_v6:on_demand, "
+            "azure:eastus:Standard_NC128lds_xl_RTXPRO6000BSE_v6:on_demand, "
+            "azure:eastus:Standard_NC132ds_xl_RTXPRO6000BSE_v6:on_demand, "
+            "azure:eastus:Standard_NC132lds_xl_RTXPRO6000BSE_v6:on_demand, "
+            "azure:eastus:Standard_NC144ds_xl_RTXPRO6000BSE_v6:on_demand and 62 more")
+    runner = CliRunner()
+    args = ["prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", str(store)]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 1, refused.output
+    assert isinstance(refused.exception, SystemExit) and "Traceback" not in refused.output
+    assert " ".join(refused.stderr.split()) == (
+        f"refresh failed: offers missing: {said}; more likely a partial answer (pages, a region or a purchase option "
+        "left out) than instance types retired, and plans would lose those offers, so nothing was saved. If they "
+        "really are gone, refresh again with --accept-missing-offers. The store is unchanged; plans keep using the "
+        "packaged snapshot for eastus.")
+    assert store.read_bytes() == empty
+    accepted = runner.invoke(app, [*args, "--accept-missing-offers"])
+    assert accepted.exit_code == 0, accepted.output
+    line = " ".join(accepted.stderr.split())
+    assert f"warning: missing offers accepted (--accept-missing-offers): {said}" in line
+    assert "saved snapshot #1 (azure, eastus, 10 offers" in line
+    # the next refresh is held against what plans now use there, snapshot #1's 10 offers: none is missing
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert "saved snapshot #2 (azure, eastus, 10 offers" in again.stderr and "missing" not in again.stderr

@@ -142,10 +142,11 @@ def _one_line(text: str) -> str:
 
 @pytest.fixture
 def refreshed_store(tmp_path, monkeypatch) -> Path:
-    """A store holding one refresh of the recorded listing: p4d.24xlarge spot at 2.4655 USD/h (use1-az1)."""
+    """A store holding one refresh of the recorded listing: p4d.24xlarge spot at 2.4655 USD/h (use1-az1). Its 18
+    offers lack most of the 104 packaged ones of us-east-1: accepted."""
     store = tmp_path / "s.sqlite"
     with fake_aws() as url:
-        result = cli_refresh(url, store, monkeypatch)
+        result = cli_refresh(url, store, monkeypatch, "--accept-missing-offers")
     assert result.exit_code == 0, result.output
     offers = _by_id(PriceStore(store).latest_offers(["aws"])[0])
     assert offers.loc["aws:us-east-1:p4d.24xlarge:spot", "hourly_price"] == 2.4655
@@ -206,7 +207,8 @@ def test_an_empty_spot_answer_that_names_its_request_is_still_no_quotes(tmp_path
         store = tmp_path / f"s{len(body)}.sqlite"
         with fake_aws(lambda api, params, n, body=body:
                       (200, "text/xml", body) if api == "DescribeSpotPriceHistory" else None) as url:
-            result = cli_refresh(url, store, monkeypatch)
+            # a first refresh of the recorded listing, held against the 104 packaged offers: accepted
+            result = cli_refresh(url, store, monkeypatch, "--accept-missing-offers")
         assert result.exit_code == 0, result.output
         offers = PriceStore(store).latest_offers(["aws"])[0]
         assert "spot" not in set(offers["purchase_option"]) and P4D_ON_DEMAND in set(offers["offer_id"])
