@@ -6,11 +6,13 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import reprlib
 import types
 import typing
 import unicodedata
 from typing import Annotated, Any, Literal
 
+import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
@@ -114,9 +116,64 @@ def _first_month_above(amount: float, growth: float, horizon: int, limit: float 
     return next((m for m in range(2, horizon + 1) if (m - 1) * step > room), None)
 
 
+class ReadOnlyDict(dict):
+    """A mapping of a validated scenario (fx, card_overrides, min_units, a workload's throughput …): a dict to
+    every reader (`==`, `in`, `.get`, `{**m}`, `dict(m)`, json.dumps, pandas) that refuses every change. A
+    frozen model alone left its dicts open: `s.fx["CNY"] = 1.0` planned an unchecked rate. Pickled and copied
+    by value (a sweep's workers and the baselines' child get their scenario pickled), unlike a
+    MappingProxyType; hashable, so a frozen scenario is."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, items: Any = (), path: str = "this mapping"):
+        super().__init__(items)
+        self.path = path   # where it sits in a scenario file, as an override path: onprem.existing
+
+    def __setitem__(self, key: Any, value: Any) -> typing.NoReturn:
+        raise TypeError(frozen_message(self.path, key, value))
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> typing.NoReturn:
+        raise TypeError(frozen_message(self.path))
+
+    __delitem__ = update = pop = popitem = clear = setdefault = __ior__ = _refuse
+
+    def __reduce__(self) -> tuple:
+        return type(self), (dict(self), self.path)
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+
+# yaml.safe_dump(s.fx) wrote a plain dict; PyYAML's dumpers look representers up by exact type
+for _dumper in (yaml.SafeDumper, yaml.Dumper):
+    _dumper.add_representer(ReadOnlyDict, yaml.representer.SafeRepresenter.represent_dict)
+
+
+def frozen_message(path: str, key: Any = None, value: Any = None) -> str:
+    """Why a scenario's `path` cannot change in place, and the validated ways to change it (with the entry
+    `key` set to `value` as the example, when a change names them)."""
+    change = f"{{'{path}.{key}': {reprlib.repr(value)}}}" if isinstance(key, str) else f"{{'{path}': {{...}}}}"
+    return (f"{path} is read-only: a validated scenario is frozen, so that no change skips its checks. Plan the "
+            f"change with plan(scenario, overrides={change}), or get a checked copy with "
+            f"apply_overrides(scenario, {change}) (model_copy(update=...) checks nothing)")
+
+
 class Frozen(BaseModel):
     # allow_inf_nan=False: `.inf` or `.nan` in any number field is an input error, not a solver traceback
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    # where a model sits in a scenario file, as an override path (for the message refusing a change)
+    _section: typing.ClassVar[str] = ""
+
+    def _path_of(self, field: str) -> str:
+        return f"{self._section}.{field}" if self._section else field
+
+    @model_validator(mode="after")
+    def _read_only_mappings(self) -> Frozen:
+        """The model with every dict field a ReadOnlyDict (lists are tuples already): frozen all the way down."""
+        for field, value in self.__dict__.items():
+            if type(value) is dict:
+                self.__dict__[field] = ReadOnlyDict(value, self._path_of(field))
+        return self
 
     @field_validator("*", mode="before")
     @classmethod
@@ -147,6 +204,8 @@ def listed_once(items: tuple | None) -> tuple | None:
 
 class Prices(Frozen):
     """Where prices come from and which cloud offers are allowed."""
+
+    _section = "prices"
 
     source: PathText = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
     providers: tuple[Provider, ...] = Field(registry.cloud_providers(), max_length=MAX_CHOICES,
@@ -322,6 +381,8 @@ class Resale(Frozen):
 class OnPrem(Frozen):
     """Owned hardware: site assumptions, candidate cards, what is already owned, caps."""
 
+    _section = "onprem"
+
     electricity_per_kwh: float = Field(0.12, ge=0, le=MAX_UNIT_PRICE, description="scenario currency per kWh")
     pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
@@ -464,6 +525,9 @@ class Workload(Frozen):
             raise PydanticCustomError("demand_fields", "{what}", {"field": (problem[0],), "what": problem[1]})
         return self
 
+    def _path_of(self, field: str) -> str:
+        return f"workloads.{self.name}.{field}"   # workloads are addressed by name in overrides
+
     @property
     def demand_field(self) -> str:
         """The demand field this workload gives: gpu_hours_per_month, requests_per_second or reference_gpus."""
@@ -476,6 +540,8 @@ class Workload(Frozen):
 
 
 class Constraints(Frozen):
+    _section = "constraints"
+
     min_units: dict[Name, Units] = Field(default_factory=dict, max_length=MAX_ENTRIES,
                                          description="card id -> least units in the fleet")
     max_units: dict[Name, Units] = Field(default_factory=dict, max_length=MAX_ENTRIES,

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from planner import catalog
 from planner.errors import ScenarioError
 from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
-from planner.scenario.model import Scenario
+from planner.scenario.model import ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
 
 if TYPE_CHECKING:
@@ -191,6 +191,8 @@ def _set_path(data: dict, path: str, value: Any) -> None:
         if child is None:
             child = {}
             node[part] = child
+        elif isinstance(child, ReadOnlyDict):   # a scenario's own mapping, given whole by an earlier path
+            child = node[part] = dict(child)
         if child_kind == "leaf" or not isinstance(child, (dict, list)):
             raise _problem(path, f"{'.'.join(done + [part])} is a value, not a section; "
                                  f"cannot go into '{parts[k + 1]}'")
