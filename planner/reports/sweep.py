@@ -37,7 +37,7 @@ import pandas as pd
 from planner.engine.baselines import usable_cores
 from planner.engine.run import check_limits, check_switches, plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
-from planner.errors import InfeasibleError, PlannerError, ScenarioError
+from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.model import CURRENCY_PATTERN
@@ -121,6 +121,16 @@ def fleet_summary(fleet: pd.DataFrame) -> str:
         else:
             hours.append(f"{provider}:{sku} {option} {instance_hours:,.0f} h")
     return "; ".join(x for x in (", ".join(units), ", ".join(hours)) if x) or "(none)"
+
+
+def _check_store(store: str | Path | None) -> None:
+    """PriceSourceError where store= or $FLEETPLAN_STORE names a folder or a file in a folder that does not exist
+    (catalog.prices.store_mistake), as plan() raises it for `prices.source: store`."""
+    from planner.catalog.prices import store_mistake
+
+    mistake = store_mistake(store)
+    if mistake:
+        raise PriceSourceError(mistake)
 
 
 def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | None = None,
@@ -378,6 +388,8 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if store is not None:   # a worker's working folder may not be this process's (a Dask worker)
         store = os.path.abspath(store)
     base = load_scenario(scenario)
+    if base.prices.source == "store":   # once here, not as an error row of every point (plan() raises it)
+        _check_store(store)
     points = _grid(base, vary, max_points)
     n = len(points)
     # each point's scenario is built (and validated, once) as it is solved: a point the scenario rejects

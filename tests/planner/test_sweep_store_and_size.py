@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from planner import PlannerError, sweep
+from planner.errors import PriceSourceError
 from planner.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +107,16 @@ def test_cli_sweep_store_that_is_a_folder_is_bad_input(tmp_path, scenario_file):
     result = CliRunner().invoke(app, ["sweep", str(scenario_file), "--vary", "workloads.ft.gpu_hours_per_month=1",
                                       "--store", str(tmp_path)])
     assert result.exit_code == 2 and "is a folder" in result.stderr and result.stdout == ""
+
+
+def test_a_library_sweep_refuses_a_store_that_is_a_folder_once_before_any_point(tmp_path, scenario_file,
+                                                                                nothing_solved):
+    # an audit (2026-12-05): plan(store=folder) became a PriceSourceError, and a sweep then reported it as the
+    # error of every point; it is the sweep's one mistake, refused before a point is built (as the CLI's --store)
+    with pytest.raises(PriceSourceError) as refused:
+        sweep(scenario_file, VARY, store=tmp_path, processes=1)
+    assert str(refused.value) == (f"store={tmp_path}: is a folder; give the price store file, e.g. "
+                                  f"{tmp_path / 'prices.sqlite'}")
 
 
 @pytest.mark.parametrize("command", ["validate", "plan", "sweep", "compare"])
