@@ -344,7 +344,7 @@ class _Decision:
     name: str                   # card id or offer id
     gpu: str
     month: int
-    units: float
+    units: int                  # cards bought or sold, or instances reserved: whole counts
 
 
 def plan_decisions(result: Plan) -> list[_Decision]:
@@ -353,10 +353,10 @@ def plan_decisions(result: Plan) -> list[_Decision]:
     schedule = result.schedule
     if len(schedule):
         for r in schedule[schedule["action"].isin(["buy", "sell"])].itertuples(index=False):
-            out.append(_Decision(str(r.action), str(r.card), str(r.gpu), int(r.month), float(r.units)))
+            out.append(_Decision(str(r.action), str(r.card), str(r.gpu), int(r.month), int(round(r.units))))
     fleet = result.fleet
     for r in fleet[(fleet["kind"] == "reserved") & (fleet["units"] > 0)].itertuples(index=False):
-        out.append(_Decision("reserve", str(r.unit_id), str(r.gpu), 1, float(r.units)))
+        out.append(_Decision("reserve", str(r.unit_id), str(r.gpu), 1, int(round(r.units))))
     return out
 
 

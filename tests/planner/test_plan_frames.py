@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from planner import compare, plan
+from planner import add_decisions, compare, plan
 from planner.errors import PlannerError
 from planner.reports.tables import plan_to_csv, present_value_basis
 
@@ -134,6 +134,14 @@ def test_count_columns_are_int64_in_every_shipped_plan(plans, name):
             assert getattr(p, table)[column].dtype == "int64", (table, column)
     # units and new_units stay float: NaN for an offer rented by the hour, which has no count
     assert p.fleet["units"].dtype == p.fleet["new_units"].dtype == "float64"
+
+
+def test_the_decisions_units_are_whole_counts(plans):
+    # a card bought, sold or an instance reserved is a whole count: the decisions table had them as float64 (3.0)
+    p = add_decisions(dataclasses.replace(plans["startup-hybrid"]), total_time_limit=600)
+    bought_or_sold = p.schedule[p.schedule["action"].isin(["buy", "sell"])]
+    assert p.decisions["units"].dtype == "int64"
+    assert sorted(p.decisions["units"]) == sorted(int(u) for u in bought_or_sold["units"])
 
 
 def test_startup_hybrids_two_owned_cards_are_whole_numbers(plans):
