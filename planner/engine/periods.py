@@ -10,8 +10,10 @@ whole instances are sized per slot class, and a block's mix of two corners' inst
 fractional instances in the hours between them.
 
 Weekly hours with equal weights for every workload are one level (exact). When the profiles leave more
-distinct weights than the scenario's `profile_slots`, the levels are cut into that many blocks of the
-load-duration curve (engine.profile_slots reports the bound on the cost error):
+distinct weights than the scenario's `profile_slots`, the levels are grouped into that many blocks
+(load_blocks: along the load-duration curve of one shaped workload; split where they serve least above the
+need with several), and engine.profile_slots reports the bound on the cost error. Any grouping of the hours
+into blocks keeps both bounds:
 - the plan's periods are the blocks' corners: the least and the most weight of each workload over the
   block. Each hour is worked at the mix λ × most + (1 − λ) × least of the corners' dispatch, with the
   least λ that serves every workload — a real plan of the exact problem whose cost and work are the
@@ -36,12 +38,14 @@ from planner.engine.profiles import weekly_weights
 from planner.engine.workloads import reference_gpu_hours
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 
-# Blocks when the scenario leaves profile_slots out. Measured with benchmarks/profile_slots.py on the
-# 36-month start-up hybrid with a 168-weight profile (exact: 30 s, 40–80 s with baselines, when chosen; 6.8 s with
+# Blocks when the scenario leaves profile_slots out, to start from (engine.run plans again on more while the
+# bound is above engine.profile_slots.BOUND_TOLERANCE_PCT). Measured with benchmarks/profile_slots.py on the
+# 36-month start-up hybrid with one 168-weight profile (exact: 30 s, 40–80 s with baselines, when chosen; 6.8 s with
 # baselines on 2026-12-04, against 1.3 s at K = 24, after the solver moved in-process): the bound on
 # the cost error is 0.8–1 % of the total at K = 8, 0.2–0.3 % at 12–16, 0.04–0.09 % at 24 and hardly
 # less at 32, while the solve times of K = 8 … 24 differ less between K than between two runs of one K
-# (branch and bound); 32 and more grow slower. 24 keeps the error under 0.1 % at the speed of 8.
+# (branch and bound); 32 and more grow slower. 24 keeps that error under 0.1 % at the speed of 8; a 168-weight
+# profile beside one of two weights 0.01–0.05 % (2026-12-05); two of 168 unrelated weights 6–9 %, planned exactly.
 DEFAULT_PROFILE_SLOTS = 24
 
 
@@ -80,10 +84,19 @@ def weight_classes(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(np.round(weights, 12), axis=0, return_counts=True)
 
 
+@dataclass(frozen=True)
+class Block:
+    """Weekly weight classes planned together: `span` the classes whose least and most weights are its
+    corners, `held` those whose hours it holds (a subset of span)."""
+
+    span: np.ndarray
+    held: np.ndarray
+
+
 def _segment_costs(classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """[C × C] cost of one block from class i to class j (inclusive, in the given order; inf for j ≤ i):
-    Σ over its classes but the last of hours × Σ_w share_w × min(weight − least, most − weight), the
-    distance to the nearer corner — where a chord and a mean miss a convex cost curve the most."""
+    """[C × C] cost of one block from class i to class j (inclusive, in the given order; inf for j ≤ i) of
+    one shaped workload: Σ over its classes but the last of hours × share × min(weight − least, most −
+    weight), the distance to the nearer corner — where a chord and a mean miss a convex cost curve the most."""
     n = len(classes)
     cost = np.full((n, n), np.inf)
     for i in range(n - 1):
@@ -96,41 +109,37 @@ def _segment_costs(classes: np.ndarray, hours: np.ndarray, share: np.ndarray) ->
     return cost
 
 
-def load_blocks(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots: int) -> tuple[np.ndarray, np.ndarray]:
-    """(order, cuts): the classes in the order the blocks follow, and the `slots` + 1 positions in that
-    order where blocks start and end (0 first, C − 1 last; block b runs from cuts[b] to cuts[b+1]
-    inclusive and holds the hours of cuts[b] … cuts[b+1] − 1, the last block also those of C − 1).
-    The cuts minimise _segment_costs by dynamic programming, along whichever order gives the lower cost:
-    the share-weighted load, or (several workloads) the direction in which the weight vectors vary most.
-    By load alone, two workloads whose weights move against each other have an almost flat load: hours
-    far apart in both weights shared blocks, which then sized every hour for both peaks (a review's case:
-    a plan 51 % dearer than the exact one, its bound 34 %)."""
-    best = None
-    for order in _orders(classes, hours, share):
-        cuts, cost = _best_cuts(classes[order], hours[order], share, slots)
-        if best is None or cost < best[2] - 1e-12:
-            best = (order, cuts, cost)
-    return best[0], best[1]
+def load_blocks(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots: int) -> list[Block]:
+    """At most `slots` blocks holding every class once. One shaped workload (after dropping workloads of one
+    weight and merging identical profiles): blocks of consecutive weights along its load-duration curve, cut
+    by dynamic programming (_segment_costs), neighbours sharing a corner (K + 1 levels). Several: blocks split
+    in two one at a time (_split_blocks), where _mix_costs falls most.
+    Several workloads had been cut along one order too (their share-weighted load, or its first principal
+    component) by the distance to the nearer corner alone, which is 0 for a workload of two weights
+    (business_hours) wherever it is cut: 22 of 24 blocks held working and night hours together and planned
+    both at both workloads' peaks (an audit's case: startup-hybrid.yaml, prototyping on a 168-weight CSV,
+    11.6 % above exact, bound 39.8 %; now 0.01 %, bound 0.03 %)."""
+    columns, column_share = _distinct_columns(classes, share)
+    if columns.shape[1] <= 1:
+        order = np.argsort(columns[:, 0], kind="stable")
+        cuts = _best_cuts(columns[order], hours[order], column_share, slots)
+        last = len(cuts) - 2
+        return [Block(order[cuts[b]:cuts[b + 1] + 1], order[cuts[b]:cuts[b + 1] + (b == last)]) for b in range(last + 1)]
+    return [Block(held, held) for held in _split_blocks(columns, hours, column_share, slots)]
 
 
-def _orders(classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> list[np.ndarray]:
-    """Orders of the classes to cut into blocks: by share-weighted load, and with several workloads by
-    the first principal component of the share-weighted weights (hours-weighted; signed to rise with load)."""
-    load = classes @ share
-    orders = [np.argsort(load, kind="stable")]
-    if classes.shape[1] > 1:
-        scaled = classes * share[None, :]
-        centred = (scaled - hours @ scaled / hours.sum()) * np.sqrt(hours)[:, None]
-        direction = np.linalg.svd(centred, full_matrices=False)[2][0]
-        key = (classes * share[None, :]) @ direction
-        if np.std(key) > 0 and np.std(load) > 0 and np.corrcoef(key, load)[0, 1] < 0:
-            key = -key
-        orders.append(np.argsort(key, kind="stable"))
-    return orders
+def _distinct_columns(classes: np.ndarray, share: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(columns [C × V], share [V]): the weights of the workloads whose weight varies, workloads of equal
+    weights in every class as one (their shares summed): the same blocks cost the same, cut faster."""
+    varies = np.ptp(classes, axis=0) > 0
+    columns, index = np.unique(classes[:, varies].T, axis=0, return_inverse=True)
+    return columns.T, np.bincount(index.ravel(), weights=share[varies], minlength=len(columns))
 
 
-def _best_cuts(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots: int) -> tuple[np.ndarray, float]:
-    """(cuts, cost): the `slots` blocks of least total _segment_costs over classes in this order."""
+def _best_cuts(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots: int) -> np.ndarray:
+    """The `slots` + 1 positions in the classes' order where blocks start and end (0 first, C − 1 last; block
+    b runs from cuts[b] to cuts[b+1] inclusive and holds the hours of cuts[b] … cuts[b+1] − 1, the last block
+    also those of C − 1) of least total _segment_costs, by dynamic programming."""
     n = len(classes)
     cost = _segment_costs(classes, hours, share)
     best = np.full((slots + 1, n), np.inf)           # best[k, j]: blocks 1 … k, the k-th ending at class j
@@ -143,17 +152,66 @@ def _best_cuts(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots:
     cuts = [n - 1]
     for k in range(slots, 0, -1):
         cuts.append(int(prev[k, cuts[-1]]))
-    return np.array(cuts[::-1]), float(best[slots, n - 1])
+    return np.array(cuts[::-1])
 
 
-def _corners(classes: np.ndarray, hours: np.ndarray, order: np.ndarray, cuts: np.ndarray) -> tuple[WeekLevels, WeekLevels]:
+def _mix_costs(classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """[C] the cost of the block of classes 0 … p, for each p: Σ over its classes of hours × Σ_w share_w ×
+    (over-service + distance to the nearer corner). An hour is worked at λ × most + (1 − λ) × least with λ its
+    largest position between the corners over the workloads, so each workload whose own position is lower is
+    served (λ − position) × (most − least) above its need: the work, and the capacity for peaks that never
+    meet, a block of unrelated hours pays for (0 for one shaped workload, whose cost is _segment_costs')."""
+    least = np.minimum.accumulate(classes, axis=0)[:, None, :]                  # [p × 1 × W]: corners of 0 … p
+    most = np.maximum.accumulate(classes, axis=0)[:, None, :]
+    above, width = classes[None, :, :] - least, most - least                   # [p × h × W], [p × 1 × W]
+    position = np.divide(above, width, out=np.zeros_like(above), where=width > 0)
+    mix = position.max(axis=2)                                                 # [p × h]: λ
+    over = mix * (width[:, 0, :] @ share)[:, None] - above @ share
+    near = np.minimum(above, most - classes[None, :, :]) @ share
+    return (np.tril(over + near) * hours[None, :]).sum(axis=1)                 # block 0 … p holds h ≤ p
+
+
+def _best_split(block: np.ndarray, classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> tuple:
+    """(saving, first, second): `block` (class indices) cut in two where _mix_costs falls most, along its
+    share-weighted load or the weights of its widest workload (share × spread); saving 0 and None when no
+    cut lowers it."""
+    if len(block) < 2:
+        return 0.0, None, None
+    c, h = classes[block], hours[block]
+    widest = int(np.argmax(np.ptp(c, axis=0) * share))
+    best = (0.0, None, None)
+    for key in (c @ share, c[:, widest]):
+        order = np.argsort(key, kind="stable")
+        head = _mix_costs(c[order], h[order], share)                          # blocks order[:p + 1]
+        tail = _mix_costs(c[order[::-1]], h[order[::-1]], share)[::-1]         # blocks order[p:]
+        cut = head[:-1] + tail[1:]
+        p = int(np.argmin(cut))
+        if head[-1] - cut[p] > best[0] + 1e-12:
+            best = (head[-1] - cut[p], block[order[:p + 1]], block[order[p + 1:]])
+    return best
+
+
+def _split_blocks(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots: int) -> list[np.ndarray]:
+    """Up to `slots` blocks (class indices) of several shaped workloads: from one block of all classes, the
+    block whose best cut (_best_split) saves most is cut in two, until there are `slots` or no cut saves."""
+    blocks = [np.arange(len(classes))]
+    splits = [_best_split(blocks[0], classes, hours, share)]
+    while len(blocks) < slots:
+        b = max(range(len(blocks)), key=lambda i: splits[i][0])
+        saving, first, second = splits[b]
+        if first is None:
+            break
+        blocks[b:b + 1] = [first, second]
+        splits[b:b + 1] = [_best_split(first, classes, hours, share), _best_split(second, classes, hours, share)]
+    return blocks
+
+
+def _corners(classes: np.ndarray, hours: np.ndarray, blocks: list[Block]) -> tuple[WeekLevels, WeekLevels]:
     """(plan, means): each block's two corners with the hours the mix gives them, and each block's mean."""
     weights, held, mean_weights, mean_hours = [], [], [], []
-    for b in range(len(cuts) - 1):
-        start, end = cuts[b], cuts[b + 1]
-        corner_of = order[start:end + 1]                       # the classes spanning the block
-        mine = order[start:end] if b < len(cuts) - 2 else order[start:end + 1]   # the classes it holds
-        least, most = classes[corner_of].min(axis=0), classes[corner_of].max(axis=0)
+    for block in blocks:
+        mine = block.held
+        least, most = classes[block.span].min(axis=0), classes[block.span].max(axis=0)
         with np.errstate(invalid="ignore", divide="ignore"):
             lam = np.nan_to_num((classes[mine] - least) / (most - least), nan=0.0).max(axis=1)   # [classes held]
         weights += [most, least]
@@ -180,8 +238,8 @@ def week_blocks(scenario, slots: int | None, merge: bool = True) -> WeekBlocks:
     # each workload weighs by its share of the horizon's demand
     demand = monthly_demand(scenario).sum(axis=0)
     share = demand / demand.sum() if demand.sum() > 0 else np.full(len(demand), 1.0 / len(demand))
-    order, cuts = load_blocks(classes, hours.astype(float), share, slots)
-    plan, means = _corners(classes, hours.astype(float), order, cuts)
+    blocks = load_blocks(classes, hours.astype(float), share, slots)
+    plan, means = _corners(classes, hours.astype(float), blocks)
     return WeekBlocks(plan, means, len(classes))
 
 

@@ -245,3 +245,60 @@ def test_a_bound_solve_without_a_fleet_leaves_the_plan_and_an_unknown_bound(tmp_
     assert own.profile_grouping["error_bound"] is None and own.profile_grouping["lower_bound"] is None
     assert own.profile_grouping["upper_bound"] == pytest.approx(own.total, rel=1e-12)
     assert "the bound on the cost error is unknown" in grouping_line(own)
+
+
+# --- several workloads of unrelated shapes ------------------------------------------------------------
+
+# business_hours: 45 working hours at 4 × the weight of the 123 others, mean 1: 4 × 168 / 303 and 168 / 303
+WORKING, OFF = 4 * 168 / 303, 168 / 303
+TOLERANCE = 0.01   # of the exact plan's total (engine.profile_slots.BOUND_TOLERANCE_PCT)
+
+
+def two_workloads(tmp_path: Path, second: str) -> Path:
+    """The worked example over 12 months without its budget: `training` (800 h a month) on 168 random weights
+    in 0.2–3, and `inference` (600 h a month, A5000 or A10G like training) on business_hours (`second`
+    "business_hours") or 168 other random weights ("random")."""
+    rng = np.random.default_rng(5)
+    weights = {"a.csv": rng.uniform(0.2, 3.0, 168), "b.csv": rng.uniform(0.2, 3.0, 168)}
+    for name, column in weights.items():
+        write_profile(tmp_path / name, [float(w) for w in column])
+    text = (ROOT / "examples" / "worked-example.yaml").read_text()
+    text = (text.replace("source: offers-g5-us-east-1.csv", f"source: {ROOT / 'examples' / 'offers-g5-us-east-1.csv'}")
+            .replace("horizon_months: 24", "horizon_months: 12").replace("capex_budget: 2500", "capex_budget: 100000")
+            .replace("profile: flat", "profile: a.csv"))
+    text += f"""  - name: inference
+    gpu_hours_per_month: 600
+    reference_gpu: RTX-A5000
+    min_gpu_memory_gb: 16
+    profile: {"b.csv" if second == "random" else "business_hours"}
+    throughput: {{RTX-A5000: 1.0, A10G: 0.8}}
+"""
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    return path
+
+
+def assert_within_tolerance_of(p, exact):
+    """The plan's total and each baseline's within 1 % of the exact plan's (the total never below it)."""
+    assert exact.total * (1 - 1e-9) <= p.total <= exact.total * (1 + TOLERANCE)
+    got, want = (dict(zip(x.baselines["baseline"], x.baselines["total"])) for x in (p, exact))
+    assert got.keys() == want.keys()
+    for name, total in want.items():
+        assert got[name] == pytest.approx(total, rel=TOLERANCE), name
+
+
+def test_a_workload_of_two_weights_beside_one_of_168_is_blocked_apart(tmp_path):
+    # an audit's shape (startup-hybrid.yaml, prototyping on 168 random weights beside llm-finetune's
+    # business_hours: 11.6 % above exact, bound 39.8 %). Blocks cut along one order by the distance to the
+    # nearer corner, which is 0 for a workload of two weights wherever it is cut, held working and night hours
+    # together and were planned at both workloads' peaks (this case: 19.7 % above exact, a card too many, the
+    # all-cloud baseline 18 % too dear). No block holds both now: each block's mean inference weight is one of
+    # the two.
+    path = two_workloads(tmp_path, "business_hours")
+    s = load_scenario(path)
+    inference = [w.name for w in s.workloads].index("inference")
+    means = week_blocks(s, 24).means.weights[:, inference]
+    assert all(m == pytest.approx(WORKING) or m == pytest.approx(OFF) for m in means), means
+    exact, p = plan(path, profile_slots=168), plan(path)
+    assert_within_tolerance_of(p, exact)
+    assert p.profile_grouping["slots"] == 24 and p.profile_grouping["error_bound_pct"] <= 100 * TOLERANCE
