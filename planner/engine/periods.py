@@ -45,7 +45,7 @@ from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 # the cost error is 0.8–1 % of the total at K = 8, 0.2–0.3 % at 12–16, 0.04–0.09 % at 24 and hardly
 # less at 32, while the solve times of K = 8 … 24 differ less between K than between two runs of one K
 # (branch and bound); 32 and more grow slower. 24 keeps that error under 0.1 % at the speed of 8; a 168-weight
-# profile beside one of two weights 0.01–0.05 % (2026-12-05); two of 168 unrelated weights 6–9 %, planned exactly.
+# profile beside one of two weights 0.01–0.05 % (2026-12-05); two of 168 unrelated weights 4–9 %, planned again.
 DEFAULT_PROFILE_SLOTS = 24
 
 

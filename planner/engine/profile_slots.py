@@ -13,6 +13,11 @@ raises cost, since a card's net cost — capex less its discounted resale, maint
 every busy hour's cost are not negative; and constraints added by `extra_constraints` must be on unit
 counts, such as model.card.) The exact optimum lies in [T_low, total], so the
 total is at most total − T_low above it: the bound reported next to the total.
+
+Where the scenario leaves `profile_slots` out, a bound above BOUND_TOLERANCE_PCT of the total is not kept:
+engine.run plans again on more blocks (next_slots: 48, then every weekly weight) and the plan says which
+groupings it left (`refined_from`); a `profile_slots` of the user's own is kept, with a warning
+(loose_bound_warning).
 """
 
 from __future__ import annotations
@@ -24,6 +29,18 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.solve import GAP_REL, Solution
 from planner.errors import InfeasibleError, SolverError
+from planner.months import HOURS_PER_WEEK
+
+# The bound on the cost error, in % of the total, up to which a grouping is kept; above it a default grouping is
+# planned again on more blocks, and one the scenario sets is warned about. Measured with
+# benchmarks/profile_slots.py and the 36-month start-up hybrid on 2026-12-05: 24 blocks bound one shaped workload,
+# or one of 168 weights beside one of two (business_hours, deadline_peaks), at 0.01–0.05 % (0.14 % in a 3-month
+# case), so those plans are kept at the first solve; two workloads of 168 unrelated weights at 4–9 % with 24
+# blocks (their totals 4–7 % above exact), and with 48 at 0.6 % in one case, 2.2–2.7 % in two others (their
+# totals 1.7–2.4 % above exact), which are then planned exactly.
+# 1 % lies far above what a grouping that works leaves (those plans cost no second plan) and below the default
+# close_call_share (2 %), the margin within which the planner calls a runner-up's total close to the plan's.
+BOUND_TOLERANCE_PCT = 1.0
 
 
 def mean_weight_inputs(inp: Inputs) -> Inputs:
@@ -43,21 +60,64 @@ def lower_bound(solution: Solution) -> float | None:
 def profile_grouping(inp: Inputs, total: float, solver: str, time_limit: float | None = None,
                      extra_constraints: ExtraConstraints | None = None) -> dict | None:
     """The grouping of a plan solved from the (reduced) inputs `inp` with total cost `total`, and the
-    bound on its cost error: slots, weight_classes, lower_bound (T_low), upper_bound (the plan's total,
-    the cost of a real plan of the exact problem), error_bound (total − T_low ≥ total − exact optimum
-    ≥ 0) and error_bound_pct (of the total); None when no weekly hours of different weights share a
-    block (the plan is exact)."""
+    bound on its cost error (bounded_grouping); None when no weekly hours of different weights share a block
+    (the plan is exact)."""
     if inp.grouping is None:
         return None
+    return bounded_grouping(inp.grouping, total, grouping_lower_bound(inp, solver, time_limit, extra_constraints))
+
+
+def grouping_lower_bound(inp: Inputs, solver: str, time_limit: float | None = None,
+                         extra_constraints: ExtraConstraints | None = None) -> float | None:
+    """T_low of the grouped inputs `inp`: the least objective proved for the blocks at their mean weights; None
+    when that solve gives none."""
     try:
         _, low = solve_inputs(mean_weight_inputs(inp), solver, time_limit, explain=False,
                               extra_constraints=extra_constraints)
-        lower = lower_bound(low)
+        return lower_bound(low)
     # no solution within the time limit, or none at all (extra_constraints on more than unit counts, which
     # the relaxation need not meet): the plan stands, its bound is unknown
     except (SolverError, InfeasibleError):
-        lower = None
-    upper = total
-    error = None if lower is None else max(0.0, upper - lower)
-    pct = None if error is None else 100.0 * error / abs(upper) if upper else 0.0
-    return {**inp.grouping, "lower_bound": lower, "upper_bound": upper, "error_bound": error, "error_bound_pct": pct}
+        return None
+
+
+def bounded_grouping(grouping: dict, total: float, lower: float | None, refined_from: list | tuple = ()) -> dict:
+    """`grouping` ({"slots", "weight_classes"}) of a plan with total cost `total` and lower bound `lower` (T_low;
+    None: unknown), with lower_bound, upper_bound (the plan's total, the cost of a real plan of the exact
+    problem), error_bound (total − T_low ≥ total − exact optimum ≥ 0), error_bound_pct (of the total),
+    tolerance_pct (BOUND_TOLERANCE_PCT) and refined_from: the groupings planned before it whose bound was above
+    the tolerance, each {"slots", "weight_classes", "error_bound", "error_bound_pct"} (empty when it is the
+    first)."""
+    error = None if lower is None else max(0.0, total - lower)
+    pct = None if error is None else 100.0 * error / abs(total) if total else 0.0
+    return {**grouping, "lower_bound": lower, "upper_bound": total, "error_bound": error, "error_bound_pct": pct,
+            "tolerance_pct": BOUND_TOLERANCE_PCT, "refined_from": [dict(g) for g in refined_from]}
+
+
+def above_tolerance(grouping: dict | None) -> bool:
+    """Whether the bound of `grouping` (bounded_grouping) is known and above BOUND_TOLERANCE_PCT of the total."""
+    return grouping is not None and (grouping["error_bound_pct"] or 0.0) > BOUND_TOLERANCE_PCT
+
+
+def next_slots(slots: int, classes: int) -> int:
+    """The blocks to plan on after `slots` left a bound above the tolerance: twice as many, or every weekly
+    weight (168: exact) where twice as many blocks, at up to two corner levels each, could hold as many levels
+    as the profile's `classes` distinct weight vectors and solve no faster than the exact model. So 24 → 48 →
+    168 at most. (A doubling cut the bound 2.1–6.9× where measured: 3.67 → 1.71 %, 8.26 → 2.73 %, 4.15 →
+    0.60 %; too unevenly to skip 48 blocks for a bound that looks out of their reach.)"""
+    more = 2 * slots
+    return HOURS_PER_WEEK if 2 * more >= classes else more
+
+
+def loose_bound_warning(grouping: dict | None, currency: str) -> str | None:
+    """The warning for a `profile_slots` the scenario sets whose plan's bound is above the tolerance (a default
+    grouping is planned again instead); None within it, unknown, or exact."""
+    if not above_tolerance(grouping):
+        return None
+    g = grouping
+    return (f"profile_slots {g['slots']}: the {g['weight_classes']} distinct weekly weights grouped into "
+            f"{g['slots']} blocks bound the cost error at {g['error_bound']:,.0f} {currency} "
+            f"({g['error_bound_pct']:.2f} % of the total), above the {g['tolerance_pct']:g} % the planner accepts "
+            "by itself: the exact optimum may be that much lower, and the baselines and savings are grouped alike; "
+            "plan exactly with profile_slots: 168 (fleetplan plan --profile-slots 168), or leave profile_slots out "
+            f"to let the planner add blocks until the bound is within {g['tolerance_pct']:g} %")

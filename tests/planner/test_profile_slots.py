@@ -199,7 +199,8 @@ def test_two_workloads_whose_weights_move_against_each_other_are_grouped_along_t
     # 168 distinct weights 0.5 … 1.5 for one workload, 2 − that (± 0.02 of noise) for the other: their summed
     # load is flat but for the noise, so blocks by load alone mixed hours far apart in both weights and sized
     # every block for both peaks (a review's case: 51 % dearer than exact, bound 34 %). Along the weights,
-    # 24 blocks are close.
+    # 24 blocks are close (1.4 %; 1.7 % when cut along their first principal component); by default, the bound
+    # above the 1 % tolerance, the plan is made again on 48 (tests/planner/test_profile_bound_tolerance.py).
     rng = np.random.default_rng(0)
     shuffled = (0.5 + np.arange(168) / 167)[rng.permutation(168)]
     other = 2.0 - shuffled + rng.uniform(-0.02, 0.02, 168)
@@ -215,11 +216,11 @@ def test_two_workloads_whose_weights_move_against_each_other_are_grouped_along_t
     s = load_scenario(path)
     assert [w.profile for w in s.workloads] == [a, b]
     exact = plan(apply_overrides(s, {"profile_slots": 168}), baselines=False)
-    grouped = plan(s, baselines=False)
+    grouped = plan(apply_overrides(s, {"profile_slots": DEFAULT_PROFILE_SLOTS}), baselines=False)
     g = grouped.profile_grouping
     assert exact.profile_grouping is None and g["slots"] == DEFAULT_PROFILE_SLOTS and g["weight_classes"] == 168
     assert g["lower_bound"] <= exact.total + 1e-6 <= grouped.total + 2e-6 <= g["lower_bound"] + g["error_bound"] + 3e-6
-    assert grouped.total <= exact.total * 1.02, (grouped.total, exact.total)   # 1.7 %; by load alone 27.5 %
+    assert grouped.total <= exact.total * 1.02, (grouped.total, exact.total)   # 1.4 %; by load alone 27.5 %
     assert g["error_bound_pct"] < 2.5, g
 
 
