@@ -523,7 +523,8 @@ def plan_command(
                                                  "solves that explain a plan with no fleet share SECONDS in all"),
     profile_slots: int | None = typer.Option(None, "--profile-slots", min=1, max=168, metavar="K",
                                              help="group a profile's hourly weights into K load-duration blocks "
-                                                  "(default: the scenario's profile_slots, else 24; 168 = exact) "
+                                                  "(default: the scenario's profile_slots, else 24, planned again on more "
+                                                  "blocks while the bound is above 1 % of the total; 168 = exact) "
                                                   "and print the bound on the cost error"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",

@@ -570,7 +570,8 @@ class Scenario(Frozen):
         None, ge=1, le=168,
         description="most blocks of weekly hours the model keeps: profiles with more distinct hourly weights are "
                     "grouped into this many load-duration blocks and the plan reports the bound on the cost error "
-                    "(omitted = 24; 168 = always exact; with a serving workload every distinct weight is kept)")
+                    "(omitted = 24, planned again on 48 blocks, then exactly, while that bound is above 1 % of the total; "
+                    "168 = always exact; with a serving workload every distinct weight is kept)")
     close_call_share: float = Field(
         0.02, ge=0, lt=1, description="a plan whose runner-up is within this share of the total is flagged a close call")
 
