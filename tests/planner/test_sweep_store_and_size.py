@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from planner import PlannerError, sweep
-from planner.errors import PriceSourceError
 from planner.cli import app
+from planner.errors import PriceSourceError
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
