@@ -48,12 +48,14 @@ def store_mistake(store: str | Path | None, given_as: str = "store=") -> str | N
     from pricing_adapters.settings import STORE_ENV_VAR
 
     if store is not None:
-        said = f"{given_as}{store}"
+        said, path = f"{given_as}{store}", Path(store).expanduser()
     elif os.environ.get(STORE_ENV_VAR):
-        said = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}"
+        # read here as default_store_path reads it: pricing_adapters.store imports pandas, which `fleetplan
+        # validate` (checking the variable) never needs
+        said, path = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}", Path(os.environ[STORE_ENV_VAR]).expanduser()
     else:
         return None
-    problem = write_problem(resolve_store(store), "the price store file", "prices.sqlite")
+    problem = write_problem(path, "the price store file", "prices.sqlite")
     return f"{said}: {problem}" if problem else None
 
 
