@@ -63,14 +63,18 @@ def reference_gpu_hours(workload, custom_gpus: dict[str, str] | None = None) -> 
 
 
 def speed_and_source(workload, gpu: str, custom_gpus: dict[str, str] | None = None) -> speeds.Speed:
-    """perf(w,g) with its provenance: user (the workload's table), measured, estimated, datasheet or none.
+    """perf(w,g) with its provenance: reference (g is the reference GPU), user (the workload's table),
+    measured, estimated, datasheet or none.
 
     A GPU the table lacks takes the metric's speed model, divided by the reference GPU's speed in the same
-    model: the table gives speeds relative to the reference GPU, so both parts share one scale.
+    model: the table gives speeds relative to the reference GPU, so both parts share one scale. A ratio
+    whose reference speed is estimated is an estimate, whatever the GPU's own.
     `custom_gpus`: as for `_table` (needed when the table names custom cards).
     """
     ref = catalog.resolve_gpu(workload.reference_gpu)
     table = _table(workload, custom_gpus)
+    if gpu == ref:
+        return _reference_speed(workload, ref, table)
     if per_request_unit(workload):   # requests/s: the table is the only source; a GPU it lacks cannot serve
         if gpu not in table or ref not in table:
             return speeds.Speed(math.nan, "none", f"no requests/s for {gpu} in the throughput table of workload "
@@ -85,11 +89,28 @@ def speed_and_source(workload, gpu: str, custom_gpus: dict[str, str] | None = No
     value = own.relative_speed / base.relative_speed
     if math.isnan(value):
         return speeds.Speed(math.nan, "none", own.detail if math.isnan(own.relative_speed) else f"reference {ref}: {base.detail}")
-    if gpu == ref or base.source == own.source:
+    if base.source == own.source != "estimated":
         return speeds.Speed(value, own.source, own.detail)
     source = "estimated" if "estimated" in (own.source, base.source) else own.source
     reference = f"reference {ref} {base.source}" + (f": {base.detail}" if base.source == "estimated" else "")
     return speeds.Speed(value, source, f"{own.detail}; {reference}")
+
+
+def _reference_speed(workload, ref: str, table: dict[str, float]) -> speeds.Speed:
+    """The reference GPU's own perf: exactly 1, by definition, however its speed under the metric was found
+    (an estimate included: it divides itself); the detail names the speed the other GPUs' ratios rest on."""
+    own = f"reference GPU of workload {workload.name}, 1 by definition"
+    if ref in table:
+        unit = " requests/s" if per_request_unit(workload) else ""
+        return speeds.Speed(1.0, "reference", f"{own}; its throughput table gives it {table[ref]:g}{unit}")
+    if per_request_unit(workload):
+        return speeds.Speed(math.nan, "none", f"no requests/s for {ref} in the throughput table of workload "
+                            f"{workload.name} (throughput_unit: requests_per_second)")
+    base = speeds.gpu_speed(workload.throughput_metric, ref)
+    if math.isnan(base.relative_speed):
+        return speeds.Speed(math.nan, "none", base.detail)
+    return speeds.Speed(1.0, "reference", f"{own}; the other GPUs' speeds under {workload.throughput_metric} are "
+                        f"relative to its {base.source} speed ({base.detail})")
 
 
 def relative_speed(workload, gpu: str, custom_gpus: dict[str, str] | None = None) -> float:
@@ -132,9 +153,9 @@ def check_reference_metrics(scenario) -> None:
 
 def speed_sources(scenario, gpus, pairs: set[tuple[str, str]] | None = None) -> pd.DataFrame:
     """Where each workload's speed on each GPU comes from: workload, gpu, relative_speed (vs the workload's
-    reference GPU), gpus_per_job, scaling_efficiency, source (user | measured | estimated | datasheet | none),
-    detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units); `pairs`: where given, only
-    the (workload, gpu) pairs in it (those a unit of that GPU can serve: engine.readback.servable_pairs)."""
+    reference GPU), gpus_per_job, scaling_efficiency, source (reference | user | measured | estimated | datasheet |
+    none), detail. `gpus`: the canonical GPU ids to list (e.g. those of the plan's units); `pairs`: where given,
+    only the (workload, gpu) pairs in it (those a unit of that GPU can serve: engine.readback.servable_pairs)."""
     rows = []
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     for w in scenario.workloads:

@@ -15,7 +15,8 @@ works it out), without its capex budget, worked out by hand:
 
 - SPOT (`spot_and_l4`): two workloads of 400 A5000-hours a month, `training` (not interruptible) and `sweeps`
   (interruptible), both 16 GB (every GPU here has 24: planner/data/gpus.csv), their speeds given for the A5000
-  and the L4 (1.0, the user's), the A10G's left to the speed model (an estimate, 0.83). Offers: g5.xlarge spot
+  and the L4 (1.0: the L4's the user's, the A5000's their `reference`), the A10G's left to the speed model (an
+  estimate, 0.83). Offers: g5.xlarge spot
   (A10G) at 0.10 USD/h and g6.xlarge on-demand (L4) at 0.30 USD/h. max_cloud_share 0 keeps the plan on cards:
   two A5000s, 7,029.20. The baselines drop that cap. All cloud: training may only use on-demand — the L4,
   400 × 24 × 0.30 = 2,880 —, sweeps the spot A10G, 0.10 / 0.83 per A5000-hour against the L4's 0.30: 400 × 24 ×
@@ -66,11 +67,11 @@ L4_ON_DEMAND = ROW.format(sku="g6.xlarge", kind="on_demand", gpu="L4", price="0.
 
 # {(workload, gpu): (source, used_by)}, worked out above
 SPOT_SPEEDS = {("training", "L4"): ("user", "all_cloud, best_single"),
-               ("training", "RTX-A5000"): ("user", "plan, all_onprem"),
+               ("training", "RTX-A5000"): ("reference", "plan, all_onprem"),
                ("sweeps", "A10G"): ("estimated", "all_cloud"),
                ("sweeps", "L4"): ("user", "all_cloud, best_single"),
-               ("sweeps", "RTX-A5000"): ("user", "plan, all_onprem")}
-A10G_SPEEDS = {("training", "RTX-A5000"): ("user", "plan, all_onprem, best_single"),
+               ("sweeps", "RTX-A5000"): ("reference", "plan, all_onprem")}
+A10G_SPEEDS = {("training", "RTX-A5000"): ("reference", "plan, all_onprem, best_single"),
                ("training", "A10G"): ("estimated", "all_cloud")}
 
 
