@@ -16,6 +16,7 @@ from planner.cli import app
 from planner.engine.profiles import weekly_weights
 from planner.errors import ScenarioError
 from planner.scenario import load_scenario_file
+from planner.scenario.profile_csv import read_profile_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -217,3 +218,78 @@ def test_a_long_bad_weight_is_quoted_cut_to_sixty_characters_and_its_length(tmp_
     csv = tmp_path / "w.csv"
     assert engine_problems(csv) == [f"{csv}:102: {said}"]
     assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}:102: {said}"]
+
+
+# A weekday of 0.4 and a weekend of 1.2 (hours 0-119 and 120-167): mean (120 × 0.4 + 48 × 1.2) / 168 = 105.6 / 168,
+# so the weights scaled to mean 1 are 0.4 × 168 / 105.6 = 7/11 and 1.2 × 168 / 105.6 = 21/11.
+WEEKDAY_WEEKEND = ["0.4"] * 120 + ["1.2"] * 48
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_weight_hour_header_over_hour_numbers_reads_the_weights_of_the_first_column(tmp_path, first):
+    # 'weight,hour' then '0.4,0' … '1.2,167': the hour numbers were read as the weights, a ramp 0 … 167
+    reversed_csv, forward_csv = tmp_path / "reversed.csv", tmp_path / "forward.csv"
+    reversed_csv.write_text("\n".join(["weight,hour", *(f"{w},{h}" for h, w in enumerate(WEEKDAY_WEEKEND, first))]))
+    forward_csv.write_text("\n".join(["hour,weight", *(f"{h},{w}" for h, w in enumerate(WEEKDAY_WEEKEND, first))]))
+    assert read_profile_csv(reversed_csv) == [0.4] * 120 + [1.2] * 48
+    assert read_profile_csv(reversed_csv) == read_profile_csv(forward_csv)
+    assert np.allclose(weekly_weights(str(reversed_csv)), [7 / 11] * 120 + [21 / 11] * 48, rtol=1e-12, atol=0)
+
+
+def test_a_bad_weight_of_the_first_column_under_a_weight_hour_header_is_named_with_its_line(tmp_path):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["weight,hour", *(f"{w},{h}" for h, w in enumerate(["0.4"] * 100 + ["-1"] + ["0.4"] * 67))]))
+    assert engine_problems(csv) == [f"{csv}:102: expected an hourly weight ≥ 0, got '-1'"]   # hour 100 on line 102
+
+
+REVERSED = "the columns read as weight,hour; expected the hour number first: hour,weight (or a header line weight,hour " \
+           "naming the columns)"
+
+
+@pytest.mark.parametrize("lines,line,raw", [
+    # no header: the last cells 0 … 167 could be a ramp of weights as well as hours; the user says which
+    ([f"{w},{h}" for h, w in enumerate(WEEKDAY_WEEKEND)], 1, "0.4,0"),
+    # whole weights: the columns reversed, not decimal commas ('3,0' is not 3.0)
+    ([f"{3 if h < 84 else 5},{h}" for h in range(168)], 1, "3,0"),
+    # a header naming the hour first over the hours in the last column: the header does not say what the lines do
+    (["hour,weight", *(f"{w},{h + 1}" for h, w in enumerate(WEEKDAY_WEEKEND))], 2, "0.4,1"),
+])
+def test_hour_numbers_in_the_last_column_without_a_weight_hour_header_are_refused(tmp_path, lines, line, raw):
+    path = scenario_with_profile(tmp_path, lines)
+    csv = tmp_path / "w.csv"
+    said = f"{csv}:{line}: the last cells number the hours ({raw!r} …) and the first do not: {REVERSED}"
+    assert engine_problems(csv) == [said]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {said}"]
+
+
+def test_a_weight_hour_header_over_weights_in_the_last_column_is_refused(tmp_path):
+    # the header says the hour is last, the lines hold the hour first: which one is wrong is the user's to say
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["# usage", "weight , hour", *(f"{h},{w}" for h, w in enumerate(WEEKDAY_WEEKEND))]))
+    assert engine_problems(csv) == [f"{csv}:2: the header 'weight , hour' puts the hour last, but the last cells do not "
+                                    f"number the hours 0-167 or 1-168 in order; expected the hour number first: "
+                                    f"hour,weight (the weight is the last cell)"]
+
+
+@pytest.mark.parametrize("header", ["hourly_weight", "index,hourly_weight", "hour_of_week,weight"])
+def test_headers_naming_a_weight_last_keep_the_last_cell_as_the_weight(tmp_path, header):
+    csv = tmp_path / "w.csv"
+    cells = WEEKDAY_WEEKEND if "," not in header else [f"{h},{w}" for h, w in enumerate(WEEKDAY_WEEKEND)]
+    csv.write_text("\n".join([header, *cells]))
+    assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
+
+
+def test_one_column_of_whole_numbers_0_to_167_is_a_ramp_of_weights(tmp_path):
+    # one cell a line is the weight: no column beside it could be the hours
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(str(h) for h in range(168)))
+    assert read_profile_csv(csv) == [float(h) for h in range(168)]
+
+
+@pytest.mark.parametrize("header,line", [("hour,weight", "{h},{w}"), ("weight,hour", "{w},{h}")])
+def test_a_spreadsheets_byte_order_mark_and_crlf_line_ends_keep_either_column_order(tmp_path, header, line):
+    # Excel's 'CSV UTF-8' starts with a byte-order mark and ends lines with CRLF: the header is still a header
+    csv = tmp_path / "w.csv"
+    csv.write_bytes("\ufeff".encode() + "\r\n".join([header, *(line.format(h=h, w=w) for h, w in
+                                                               enumerate(WEEKDAY_WEEKEND))]).encode() + b"\r\n")
+    assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
