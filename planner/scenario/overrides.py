@@ -7,15 +7,24 @@ for workload `team.a`), dict entries by key (`onprem.existing.rtx-4090`,
 `onprem.card_overrides.a100-80gb-pcie.price`). The changed scenario's dump is modified and parsed
 again by `parse_scenario`, so every check of a file applies. The CLI, the dashboard's widgets and the
 library all go through `apply_overrides`.
+
+A relative file path given as an override (a `profile` CSV, an offers CSV as `prices.source`) is resolved
+against the working folder, as any path typed on a command line or in a notebook is: a path with no scenario
+file behind it (`--vary workloads.w.profile=weekly.csv`) has no other folder to be relative to, and the shell
+completed it from there. Only paths written in the scenario file are relative to that file's folder
+(loading.scenario_folder). The path is made absolute as the override is applied, as loading makes a file's,
+so a sweep's Dask worker or a later change of folder reads the same file.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import re
 import types
 import typing
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -23,9 +32,11 @@ from pydantic import BaseModel
 
 from planner import catalog
 from planner.errors import ScenarioError
+from planner.fileio import file_problem
 from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
-from planner.scenario.model import ReadOnlyDict, Scenario
+from planner.scenario.model import BUILTIN_PROFILES, ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
+from planner.text import shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -246,6 +257,7 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     if not changes:
         return scenario
     data = scenario.model_dump(mode="json")
+    own_files = {value for _, value in _file_fields(data)}   # absolute once the scenario was loaded from a file
     problems: list[str] = []
     good: list[str] = []
     for path, value in changes.items():
@@ -258,13 +270,69 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     problems += [f"{a} and {b} are the same field; give it once" if same else
                  f"{a} and {b}: {b} is a field of {a}; give one of them (the field alone, or the whole {a} with the "
                  "field in it)" for a, b, same in overlapping_paths(scenario, good)]
+    folder = _working_folder()
+    given_files = [(where, value) for where, value in _file_fields(data) if value not in own_files]
     try:
-        scenario = parse_scenario(data, origin=ORIGIN)
+        # against the working folder: a file not found is then named by the path searched (`/home/u/weekly.csv`)
+        scenario = parse_scenario(data, origin=ORIGIN, base_dir=folder)
     except ScenarioError as exc:   # report bad paths and bad values together
         problems += [_index_to_name(p, data) for p in exc.problems]
     if problems:
+        problems = _with_folder_said(problems, [value for _, value in given_files], folder)
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
-    return scenario
+    return _files_made_absolute(scenario, given_files, folder)
+
+
+def _file_fields(data: dict) -> list[tuple[tuple, str]]:
+    """(where, path) of each relative file path a scenario dump names: a workload's CSV `profile` (where:
+    ("workloads", index)) and an offers CSV as `prices.source` (("prices",)). Built-in names, misspelt ones
+    (`busines_hours`, no .csv: the parser says what is expected) and absolute paths are left out."""
+    workloads = data.get("workloads")
+    fields: list[tuple[tuple, Any]] = [(("workloads", i), w.get("profile")) for i, w in
+                                       enumerate(workloads if isinstance(workloads, list) else ()) if isinstance(w, dict)]
+    prices = data.get("prices")
+    if isinstance(prices, dict) and prices.get("source") not in ("snapshot", "store"):
+        fields.append((("prices",), prices.get("source")))
+    return [(where, value) for where, value in fields
+            if isinstance(value, str) and value.strip() and not Path(value).is_absolute()
+            and (where[0] == "prices" or (value not in BUILTIN_PROFILES and value.endswith(".csv")))]
+
+
+def _working_folder() -> Path | None:
+    """The working folder, or None when it no longer exists (a relative path then names no file)."""
+    try:
+        return Path(os.getcwd())
+    except OSError:
+        return None
+
+
+def _with_folder_said(problems: list[str], given: list[str], folder: Path | None) -> list[str]:
+    """`problems`, each saying a file given as an override is missing followed by where relative paths in
+    overrides are resolved: the user may have meant the scenario's folder."""
+    if folder is None:
+        return problems
+    missing = {f"{why}: {shortened(str(folder / value))}" for value in given
+               if (why := file_problem(folder / value)) is not None}
+    note = (f" (a relative path given as an override is resolved against the working folder, {folder}; "
+            f"only paths written in the scenario file are relative to its folder)")
+    for m in missing:   # right after the path: at the end, or before a "did you mean"
+        problems = [re.sub(re.escape(m) + "(?=;|$)", lambda found: found.group(0) + note, p, count=1) for p in problems]
+    return problems
+
+
+def _files_made_absolute(scenario: Scenario, given: list[tuple[tuple, str]], folder: Path | None) -> Scenario:
+    """`scenario` with the relative file paths the overrides gave made absolute against `folder`."""
+    if folder is None or not given:
+        return scenario
+    workloads = list(scenario.workloads)
+    prices = scenario.prices
+    for where, value in given:
+        path = str((folder / value).resolve())
+        if where[0] == "workloads":
+            workloads[where[1]] = workloads[where[1]].model_copy(update={"profile": path})
+        else:
+            prices = prices.model_copy(update={"source": path})
+    return scenario.model_copy(update={"workloads": tuple(workloads), "prices": prices})
 
 
 def parse_value(text: str) -> Any:
