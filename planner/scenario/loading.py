@@ -137,7 +137,7 @@ class _LimitedLoader(CoreLoader):
         return self.shape[id(node)]
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        """The node's value; a scalar PyYAML cannot turn into one (a date 2026-02-30, an integer of more than
+        """The node's value; a scalar PyYAML cannot turn into one (`!!timestamp 2026-02-30`, an integer of more than
         the 4,300 digits Python converts) is refused at its line instead of raising a bare ValueError."""
         try:
             return super().construct_object(node, deep)
@@ -625,7 +625,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         if kind == "value_error":   # a plain ValueError of a validator: its text without "Value error, "
             msg = str(ctx.get("error", msg))
         if got is not None and not isinstance(got, (dict, list)):
-            msg = f"{msg}, got {_shown(got)}"
+            msg = f"{msg}, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"   # a date as written
     return f"{origin}:{_where(positions, loc, value=not on_key)}: {_dotted(loc)}: {msg}{hint}"
 
 

@@ -13,12 +13,22 @@ import unicodedata
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from planner.catalog import speeds, suggest
 from planner.catalog.gpus import data_rows
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
+from planner.scenario.dates import date_as_text, iso_date
 from pricing_adapters import registry
 
 PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
@@ -73,6 +83,9 @@ MAX_TEXT_LENGTH = 2_000
 Text = Annotated[str, Field(max_length=MAX_TEXT_LENGTH)]
 MAX_PATH_LENGTH = 4_096   # Linux's PATH_MAX: a price or profile file named in the scenario
 PathText = Annotated[str, Field(max_length=MAX_PATH_LENGTH)]
+# a calendar day written YYYY-MM-DD (scenario.dates words any other text); format "date" lets editors check it too
+IsoDate = Annotated[str, BeforeValidator(date_as_text), AfterValidator(iso_date),
+                    Field(json_schema_extra={"format": "date"})]
 
 
 def _positive_speed(value: float) -> float:
@@ -232,7 +245,7 @@ class CardOverride(Frozen):
     cards_per_server: int | None = Field(None, ge=1, le=MAX_CARDS_PER_SERVER)
     life_years: float | None = Field(None, gt=0, le=MAX_LIFE_YEARS, description="straight-line depreciation life")
     maintenance_rate_per_year: float | None = Field(None, ge=0, le=1, description="share of capex per year")
-    as_of: Name | None = None
+    as_of: IsoDate | None = Field(None, description="the day of the quote, an ISO date YYYY-MM-DD (e.g. 2026-11-20)")
     source: Text | None = None
 
 

@@ -6,9 +6,10 @@ YAML 1.1 reads numbers a person did not mean: `horizon_months: 036` is octal, 30
 In the core schema an integer is decimal (`036` is 36), `0o17` octal or `0x1F` hexadecimal, a float is
 decimal with an optional exponent (`1e5`) or `.inf`/`.nan`, a boolean is `true`, `True` or `TRUE` (and
 `false` likewise), and everything else (`=` too, which YAML 1.1 reads as a "value" tag) is text, which
-the scenario's model then checks (`1:00` for a number is an error at its line). Dates stay as YAML 1.1
-reads them (`2026-01-01`): a scenario has no date fields, and a date where a number or name belongs is
-reported as one.
+the scenario's model then checks (`1:00` for a number is an error at its line). The core schema has no
+dates either: YAML 1.1 read `as_of: 2026-11-20` (the date of a card override's quote) as a date, which the
+text field refused, and an impossible `2026-11-31` stopped the whole file at its line; as text, the model
+checks it as an ISO date with the file's other fields. An explicit `!!timestamp` still makes a date.
 
 `CoreLoader` and `CoreDumper` resolve plain scalars this way; `dump_yaml` writes with the dumper, which
 quotes text that either YAML 1.2 or YAML 1.1 would read as something else (a workload named `1e5`, `no`
@@ -27,6 +28,7 @@ _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _VALUE = "tag:yaml.org,2002:value"   # YAML 1.1's `=`, which the safe loader has no constructor for
 _STR = "tag:yaml.org,2002:str"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"   # YAML 1.1's dates, which the core schema reads as text
 MAX_INT_CHARS = 1000   # an integer longer than this is no figure a scenario holds (decimal is also Python's limit)
 
 # (tag, pattern, first characters) of YAML 1.2's core schema (yaml.org/spec/1.2.2, 10.3.2)
@@ -40,8 +42,8 @@ _CORE = [
 
 def _core_resolvers(base: dict) -> dict:
     """`base` (a class's yaml_implicit_resolvers) with YAML 1.1's booleans, integers and floats replaced by the
-    core schema's."""
-    out = {first: [(tag, rx) for tag, rx in pairs if tag not in (_BOOL, _INT, _FLOAT, _VALUE)]
+    core schema's, and its dates and `=` left to be text."""
+    out = {first: [(tag, rx) for tag, rx in pairs if tag not in (_BOOL, _INT, _FLOAT, _VALUE, _TIMESTAMP)]
            for first, pairs in base.items()}
     for tag, rx, firsts in _CORE:
         for first in firsts:

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from planner.cli import app
+from planner.scenario import parse_value
 
 ROOT = Path(__file__).resolve().parents[2]
 G5_OFFERS = ROOT / "examples" / "offers-g5-us-east-1.csv"   # one real AWS price, sourced and dated
@@ -36,8 +37,14 @@ def write(path: Path, text: str) -> Path:
 
 
 @pytest.mark.parametrize(("value", "line_col", "said"), [
-    ("as_of: 2026-02-30", "6:36", "'2026-02-30' is not a date (day is out of range for month)"),
-    ("as_of: 2026-13-01", "6:36", "'2026-13-01' is not a date (month must be in 1..12)"),
+    # text by YAML 1.2's core schema, checked as the ISO date as_of is (planner.scenario.dates)
+    ("as_of: 2026-02-30", "6:36", "onprem.card_overrides.rtx-4090.as_of: expected an ISO date YYYY-MM-DD "
+                                  "(e.g. 2026-11-20), got '2026-02-30'; February 2026 has 28 days"),
+    ("as_of: 2026-13-01", "6:36", "onprem.card_overrides.rtx-4090.as_of: expected an ISO date YYYY-MM-DD "
+                                  "(e.g. 2026-11-20), got '2026-13-01'; there is no month 13 (the month comes second: "
+                                  "YYYY-MM-DD)"),
+    # an explicit tag still makes a date, which PyYAML cannot make of 30 February
+    ("as_of: !!timestamp 2026-02-30", "6:36", "'2026-02-30' is not a date (day is out of range for month)"),
 ])
 def test_a_date_that_does_not_exist_is_an_input_error_at_its_place(tmp_path, value, line_col, said):
     f = write(tmp_path / "d.yaml", f"""\
@@ -64,7 +71,9 @@ def test_an_integer_of_5000_digits_is_an_input_error_not_pythons_digit_limit(tmp
 
 
 def test_a_sweep_value_that_is_no_date_is_an_input_error():
-    result = run("sweep", ROOT / "scenarios" / "entry.yaml", "--vary", "description=2026-02-30")
+    # a plain 2026-02-30 is text (YAML 1.2's core schema has no dates); an explicit tag asks for a date
+    assert parse_value("2026-02-30") == "2026-02-30"
+    result = run("sweep", ROOT / "scenarios" / "entry.yaml", "--vary", "description=!!timestamp 2026-02-30")
     assert result.exit_code == 2 and "'2026-02-30' is not a date" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
 

@@ -24,6 +24,8 @@ WORKLOAD = "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T
     ("1e5", 100000.0), ("12.", 12.0), (".5", 0.5), ("-.inf", float("-inf")),
     ("true", True), ("FALSE", False), ("~", None),
     ("1:00", "1:00"), ("yes", "yes"), ("no", "no"), ("on", "on"), ("0b101", "0b101"), ("=", "="),
+    # the core schema has no dates: YAML 1.1 read the first two as dates, and the third was no date at all
+    ("2026-11-20", "2026-11-20"), ("2026-11-20 10:00:00", "2026-11-20 10:00:00"), ("2026-11-31", "2026-11-31"),
 ])
 def test_plain_scalars_read_as_yaml_1_2_core_writes_them(written, read):
     value = read_yaml_value(written)
