@@ -26,7 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from planner.catalog import speeds, suggest
-from planner.catalog.gpus import data_rows
+from planner.catalog.gpus import card_rows, data_rows
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from planner.scenario.dates import date_as_text, iso_date
 from pricing_adapters import registry
@@ -299,13 +299,53 @@ class CustomCard(Frozen):
         return self
 
 
-def idle_above_busy(idle_watts: Any, busy_watts: Any) -> str | None:
-    """The problem when a card's idle watts exceed its busy watts (both numbers), else None."""
-    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (idle_watts, busy_watts))
-    if numbers and idle_watts > busy_watts:
-        return (f"idle_watts {idle_watts:g} is above busy_watts {busy_watts:g}; "
-                "a card draws at least its idle power while working")
-    return None
+def _watts(value: Any) -> bool:
+    """Whether `value` is watts a card field accepts (0 to MAX_WATTS): any other is pydantic's to report."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_WATTS
+
+
+def idle_above_busy(idle_watts: Any, busy_watts: Any, catalog: str = "") -> str | None:
+    """The problem when a card's idle watts exceed its busy watts (both valid watts), else None: working would
+    then cost less energy than idling, and a plan runs such a card more than its demand needs. `catalog`: which
+    of the two is the catalog card's ("idle" or "busy") when a card override gives only the other."""
+    if not (_watts(idle_watts) and _watts(busy_watts) and idle_watts > busy_watts):
+        return None
+    if catalog == "idle":
+        said = f"busy_watts {busy_watts:g} is below the catalog's idle_watts {idle_watts:g}"
+    elif catalog == "busy":
+        said = f"idle_watts {idle_watts:g} is above the catalog's busy_watts {busy_watts:g}"
+    else:
+        said = f"idle_watts {idle_watts:g} is above busy_watts {busy_watts:g}"
+    # no card works on less than 10 W: a busy figure below it, which as kW would clear idle, is kW typed as W
+    kilowatts = busy_watts < 10 and busy_watts * 1000 >= idle_watts
+    kw = f"; busy_watts is in W: did you mean {busy_watts * 1000:g}?" if kilowatts else ""
+    return f"{said}; a card draws at least its idle power while working{kw}"
+
+
+def catalog_watts(card_id: str) -> tuple[float, float] | None:
+    """(busy, idle) watts of catalog card `card_id` (onprem_cards.csv), or None when the catalog lacks the card
+    or a figure."""
+    row = card_rows().get(card_id)
+    try:
+        return (float(row["busy_watts"]), float(row["idle_watts"])) if row else None
+    except ValueError:   # an empty cell: the engine's to refuse
+        return None
+
+
+def override_watts_problem(card_id: str, busy_watts: Any, idle_watts: Any) -> tuple[str, str] | None:
+    """(field, problem) when an override of catalog card `card_id` leaves its idle watts above its busy watts:
+    both given, or the one given against the catalog's other, else None (also for a card the catalog lacks)."""
+    if busy_watts is not None and idle_watts is not None:
+        problem = idle_above_busy(idle_watts, busy_watts)
+        return ("idle_watts", problem) if problem else None   # where custom_cards reports it
+    catalog = catalog_watts(card_id) if busy_watts is not None or idle_watts is not None else None
+    if catalog is None:
+        return None
+    if busy_watts is not None:
+        problem = idle_above_busy(catalog[1], busy_watts, catalog="idle")
+        return ("busy_watts", problem) if problem else None
+    problem = idle_above_busy(idle_watts, catalog[0], catalog="busy")
+    return ("idle_watts", problem) if problem else None
 
 
 def gpu_or_specs(has_gpu: bool, has_specs: bool) -> str | None:
@@ -424,6 +464,16 @@ class OnPrem(Frozen):
     fixed_onprem_per_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged in each month any on-prem unit exists")
 
     _listed_once = field_validator("cards")(listed_once)
+
+    @model_validator(mode="after")
+    def _override_idle_at_most_busy(self) -> OnPrem:
+        # loading.py makes the same check on the raw file, so it is reported even when other fields fail
+        for card, override in self.card_overrides.items():
+            found = override_watts_problem(card, override.busy_watts, override.idle_watts)
+            if found:
+                raise PydanticCustomError("idle_above_busy", "{what}",
+                                          {"field": ("card_overrides", card, found[0]), "what": found[1]})
+        return self
 
     @field_validator("existing", mode="before")
     @classmethod
