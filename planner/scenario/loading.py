@@ -25,6 +25,7 @@ from planner.scenario.model import (
     BUILTIN_PROFILES,
     CLOUD_KIND_LABEL,
     CURRENCY_PATTERN,
+    DEFAULT_HORIZON_MONTHS,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
@@ -33,6 +34,7 @@ from planner.scenario.model import (
     Scenario,
     demand_problem,
     gpu_or_specs,
+    grown_demand_problem,
     idle_above_busy,
     override_watts_problem,
     owned_age_problem,
@@ -707,6 +709,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             check_gpu(w["reference_gpu"], ("workloads", i, "reference_gpu"))
             problems += _check_reference_figure(w, i, positions, origin)
         problems += _check_demand(w, i, custom, positions, origin, blanked_lines)
+        problems += _check_grown_demand(w, i, data, positions, origin, blanked_lines)
         named: dict = {}   # the GPU each key names -> the first key naming it
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
@@ -910,6 +913,21 @@ def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
                             f"the table; with throughput_unit requests_per_second it must give the requests/s one "
                             f"{ref} sustains (demand is counted in reference GPUs)")
     return problems
+
+
+def _check_grown_demand(w: dict, i: int, data: dict, positions: Any, origin: str,
+                        blanked_lines: frozenset[Blanked] = frozenset()) -> list[str]:
+    """Demand grown above its limit within the horizon (grown_demand_problem: the model's check too, the same
+    text reported once), also when other fields fail; not when an input is invalid (the problem reported is
+    that one), nor when horizon_months was on a line blanked after a syntax error (the default 36 is no
+    horizon the file gave)."""
+    if _on_blanked_line(("horizon_months",), positions, blanked_lines):
+        return []
+    problem = grown_demand_problem(w, data.get("horizon_months", DEFAULT_HORIZON_MONTHS))
+    if not problem:
+        return []
+    loc = ("workloads", i, "growth_per_month")
+    return [f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {problem}"]
 
 
 def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) -> list[str]:

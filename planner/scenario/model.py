@@ -3,6 +3,7 @@ descriptions. The file format is described in docs/scenario-format.md."""
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -19,6 +20,8 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    TypeAdapter,
+    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -612,13 +615,62 @@ class Constraints(Frozen):
     max_cloud_share: float | None = Field(None, ge=0, le=1, description="most share of delivered work from cloud")
 
 
+DEFAULT_HORIZON_MONTHS = 36
+# the most demand a month may reach by growth, per demand field, and its unit in a message
+GROWN_DEMAND_LIMITS = {"gpu_hours_per_month": (MAX_GPU_HOURS_PER_MONTH, "GPU-hours"),
+                       "reference_gpus": (MAX_REFERENCE_GPUS, "reference GPUs"),
+                       "requests_per_second": (MAX_REQUESTS_PER_SECOND, "requests/s")}
+
+
+@functools.cache
+def _field_reader(model: type[BaseModel], field: str) -> TypeAdapter:
+    """Reads a value as `model` reads its `field` (type and bounds, no infinities)."""
+    info = model.model_fields[field]
+    kind = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+    return TypeAdapter(kind, config=ConfigDict(allow_inf_nan=False))
+
+
+def _read_as(model: type[BaseModel], field: str, value: Any) -> Any:
+    """`value` as `model` reads its `field` (`"12"` → 12), or None when the model refuses it (true/false too)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return _field_reader(model, field).validate_python(value)
+    except ValidationError:
+        return None
+
+
+def grown_demand_problem(workload: dict, horizon_months: Any) -> str | None:
+    """The problem when compound growth over the horizon pushes a workload's demand above its field's limit
+    (GROWN_DEMAND_LIMITS: growth_per_month 10 over 36 months is 1e37 hours, no fleet, only a puzzling
+    infeasibility), else None. Read from the raw mapping too (scenario.loading), so it is reported with the
+    file's other problems. None too when an input (the demand fields, its amount, growth_per_month,
+    horizon_months) is itself invalid: that one is reported, and a month worked out from it would mean nothing."""
+    if demand_problem(workload):
+        return None
+    field = next(f for f in DEMAND_FIELDS if workload.get(f) is not None)
+    amount = _read_as(Workload, field, workload[field])
+    growth = _read_as(Workload, "growth_per_month", workload.get("growth_per_month", 0.0))
+    horizon = _read_as(Scenario, "horizon_months", horizon_months)
+    if amount is None or growth is None or horizon is None:
+        return None
+    limit, unit = GROWN_DEMAND_LIMITS[field]
+    month = _first_month_above(amount, growth, horizon, limit)
+    if month is None:
+        return None
+    name = workload.get("name")
+    of = f" of workload '{name}'" if isinstance(name, str) and len(name) <= MAX_NAME_LENGTH else ""
+    return (f"demand{of} grows above {limit:,.0f} {unit} in month {month} of {horizon} ({amount:g} × "
+            f"(1 + {growth:g})^{month - 1}); lower growth_per_month or horizon_months")
+
+
 class Scenario(Frozen):
     """Every assumption of one plan. Same file + same price snapshot = same plan."""
 
     name: VisibleName
     description: Text = ""
     currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
-    horizon_months: int = Field(36, ge=1, le=120)
+    horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
     # additionalProperties: the schema's patternProperties alone lets any other key through (`cny`, `USD `),
     # which the model refuses: keys are currency codes
@@ -647,23 +699,12 @@ class Scenario(Frozen):
 
     @model_validator(mode="after")
     def _grown_demand_is_bounded(self) -> Scenario:
-        """Compound growth over the horizon may not push a month's demand above its field's limit
-        (MAX_GPU_HOURS_PER_MONTH hours, or the like in GPUs or requests/s; growth_per_month: 10 over 36
-        months is 1e37 hours: no fleet, only a puzzling infeasibility)."""
-        limits = {"gpu_hours_per_month": (MAX_GPU_HOURS_PER_MONTH, "GPU-hours"),
-                  "reference_gpus": (MAX_REFERENCE_GPUS, "reference GPUs"),
-                  "requests_per_second": (MAX_REQUESTS_PER_SECOND, "requests/s")}
+        # loading.py makes the same check on the raw file, so it is reported with the file's other problems
         for i, w in enumerate(self.workloads):
-            limit, unit = limits[w.demand_field]
-            month = _first_month_above(w.demand_amount, w.growth_per_month, self.horizon_months, limit)
-            if month is None:
-                continue
-            raise PydanticCustomError(
-                "demand_too_large", "{what}",
-                {"loc": ("workloads", i, "growth_per_month"),   # where loading.py points the message
-                 "what": (f"demand of workload '{w.name}' grows above {limit:,.0f} {unit} "
-                          f"in month {month} of {self.horizon_months} ({w.demand_amount:g} × "
-                          f"(1 + {w.growth_per_month:g})^{month - 1}); lower growth_per_month or horizon_months")})
+            problem = grown_demand_problem(w.model_dump(), self.horizon_months)
+            if problem:
+                raise PydanticCustomError("demand_too_large", "{what}",
+                                          {"loc": ("workloads", i, "growth_per_month"), "what": problem})
         return self
 
     def fx_rate(self, currency: str) -> float | None:
