@@ -750,7 +750,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
                                 f"workloads[{i}].framework: {msg}")
     problems += _check_rates(data, cards, custom, positions, origin)
     problems += _check_owned_ages(onprem, cards, custom, positions, origin)
-    problems += _check_override_watts(onprem, cards, positions, origin)
+    problems += _check_override_watts(onprem, positions, origin)
     cons = _mapping(data.get("constraints"))
     lo, hi = _mapping(cons.get("min_units")), _mapping(cons.get("max_units"))
     for card in set(lo) & set(hi):
@@ -963,14 +963,14 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
     return problems
 
 
-def _check_override_watts(onprem: dict, cards: dict, positions: Any, origin: str) -> list[str]:
+def _check_override_watts(onprem: dict, positions: Any, origin: str) -> list[str]:
     """Card overrides that leave a catalog card's idle watts above its busy watts (override_watts_problem: the
     model's check too, the same text reported once), also when other fields fail; watts pydantic refuses
     are left to it."""
     problems = []
     for card, given in _mapping(onprem.get("card_overrides")).items():
         given = _mapping(given)
-        found = override_watts_problem(str(card), given.get("busy_watts"), given.get("idle_watts")) if card in cards else None
+        found = override_watts_problem(str(card), given.get("busy_watts"), given.get("idle_watts"))
         if found:
             loc = ("onprem", "card_overrides", card, found[0])
             problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {found[1]}")

@@ -337,18 +337,19 @@ def catalog_watts(card_id: str) -> tuple[float, float] | None:
 
 def override_watts_problem(card_id: str, busy_watts: Any, idle_watts: Any) -> tuple[str, str] | None:
     """(field, problem) when an override of catalog card `card_id` leaves its idle watts above its busy watts:
-    both given, or the one given against the catalog's other, else None (also for a card the catalog lacks)."""
-    if busy_watts is not None and idle_watts is not None:
-        problem = idle_above_busy(idle_watts, busy_watts)
-        return ("idle_watts", problem) if problem else None   # where custom_cards reports it
-    catalog = catalog_watts(card_id) if busy_watts is not None or idle_watts is not None else None
+    the two it gives, or the one it gives against the catalog's other; else None (also for a card the
+    catalog lacks: named as unknown)."""
+    if busy_watts is None and idle_watts is None:
+        return None
+    catalog = catalog_watts(card_id)
     if catalog is None:
         return None
-    if busy_watts is not None:
-        problem = idle_above_busy(catalog[1], busy_watts, catalog="idle")
-        return ("busy_watts", problem) if problem else None
-    problem = idle_above_busy(idle_watts, catalog[0], catalog="busy")
-    return ("idle_watts", problem) if problem else None
+    busy = catalog[0] if busy_watts is None else busy_watts
+    idle = catalog[1] if idle_watts is None else idle_watts
+    kept = "busy" if busy_watts is None else "idle" if idle_watts is None else ""   # the catalog's of the two
+    problem = idle_above_busy(idle, busy, catalog=kept)
+    # at the figure given when only one is, else at idle_watts (where custom_cards reports it)
+    return ("busy_watts" if kept == "idle" else "idle_watts", problem) if problem else None
 
 
 def gpu_or_specs(has_gpu: bool, has_specs: bool) -> str | None:

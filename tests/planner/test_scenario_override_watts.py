@@ -77,3 +77,9 @@ def test_the_model_and_an_override_path_refuse_it_too():
         apply_overrides(scenario, {"onprem.card_overrides.rtx-4090.busy_watts": 0.45})
     assert any("onprem.card_overrides.rtx-4090.busy_watts: busy_watts 0.45 is below the catalog's idle_watts 68" in p
                for p in caught.value.problems)
+
+
+def test_an_unknown_card_is_named_as_such_and_no_more():
+    text = with_override("busy_watts: 50, idle_watts: 60").replace("    rtx-4090: {", "    rtx-409: {")
+    assert problems_of(text) == [
+        "s.yaml:7:5: onprem.card_overrides.rtx-409: unknown card 'rtx-409'; did you mean 'rtx-4090'?"]
