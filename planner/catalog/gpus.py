@@ -256,6 +256,16 @@ def match_gpus(query: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def family_members(name: str) -> tuple[str, ...]:
+    """The canonical ids of the family `name` names when it names no one GPU (`A100-80GB`: its PCIe and SXM
+    boards; `A100`: all four), else (). Such a name is also an alias of one member (A100 of A100-40GB-SXM),
+    whose did-you-mean sent a PCIe user to SXM speeds: the caller names every member instead."""
+    if resolve_gpu(name) is not None:
+        return ()
+    members = match_gpus(name)
+    return members if len(members) > 1 else ()
+
+
 def gpus_named(query: str, flag: str = "--gpu") -> tuple[str, ...]:
     """The canonical ids `query` names (match_gpus) for a filter such as `--gpu`; CatalogError (bad input)
     when it is empty (it listed every offer) or names nothing, with the nearest id, alias or family:

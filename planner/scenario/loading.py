@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from planner import catalog
+from planner.catalog.gpus import family_members
 from planner.errors import ScenarioError
 from planner.fileio import file_problem, open_for_reading
 from planner.scenario.model import (
@@ -660,6 +661,16 @@ def _oversized(data: dict) -> bool:
     return any(isinstance(t, (list, dict)) and len(t) > MAX_ENTRIES for t in tables)
 
 
+def _named_family(name: str) -> str | None:
+    """The problem when `name` names a family of GPUs rather than one (`A100-80GB`: PCIe and SXM, whose speeds
+    differ), naming every member, else None."""
+    members = family_members(name)
+    if not members:
+        return None
+    listed = f"{', '.join(members[:-1])} and {members[-1]}"
+    return f"{_shown(name)} names a family: {listed}; give one of them"
+
+
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
                  check_files: bool = True, blanked_lines: frozenset[Blanked] = frozenset()) -> list[str]:
     problems: list[str] = []
@@ -674,7 +685,9 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card {_shown(card)}{hint}")
 
     def check_gpu(name: str, loc: Path_, value: bool = True) -> None:
-        if catalog.resolve_gpu(str(name)) is None:
+        if family := _named_family(str(name)):
+            problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: {family}")
+        elif catalog.resolve_gpu(str(name)) is None:
             near = catalog.suggest_gpu(str(name))
             hint = f"; did you mean '{near[0]}'?" if near else " (see `fleetplan offers` or planner/data/gpus.csv)"
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
@@ -953,7 +966,9 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
             if either:   # the model's check too, reported once
                 problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: {either}")
         gpu = _mapping(spec).get("gpu")
-        if isinstance(gpu, str) and gpu not in catalog.gpu_rows():
+        if isinstance(gpu, str) and (family := _named_family(gpu)):
+            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: {family}")
+        elif isinstance(gpu, str) and gpu not in catalog.gpu_rows():
             canonical = catalog.resolve_gpu(gpu)
             near = [canonical] if canonical else catalog.suggest_gpu(gpu)
             hint = (f"; did you mean '{near[0]}'?" if near else
