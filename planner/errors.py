@@ -87,7 +87,15 @@ class PriceSourceError(PlannerError):
 
 class PricesRefuteScenario(PriceSourceError):
     """A scenario field that its prices refute (a region no offer has): a mistake in the scenario file,
-    whose name the CLI puts in front of the message."""
+    whose name the CLI puts in front of the message. `field`: the path of the value refuted, when one is
+    (("prices", "regions", 1)), for the CLI to add its line and column (scenario.field_places)."""
+
+    def __init__(self, message: str, field: tuple | None = None):
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self):   # pickled (a forked child's error) with its field
+        return type(self), (str(self), self.field)
 
 
 class InfeasibleError(PlannerError):

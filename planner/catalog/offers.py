@@ -58,7 +58,8 @@ def check_regions(offers, scenario, source: str | None = None) -> None:
     if unknown:
         hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
                  for r in unknown]
-        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the {source or p.source} prices")
+        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the {source or p.source} prices",
+                                   ("prices", "regions", p.regions.index(unknown[0])))
 
 
 def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:

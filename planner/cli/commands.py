@@ -142,6 +142,7 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
              store: Path | None = store_option()) -> None:
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
+    from planner.scenario.loading import field_places
 
     skip_teardown()
 
@@ -158,8 +159,10 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
             err.print(str(exc), soft_wrap=True)
             continue
         problems, warnings = _price_checks(scenario, store)
-        for problem in problems:
-            err.labelled("error:", f"{path}: {problem}", "bold red")
+        fields = [field for field, _ in problems if field]   # placed in the file as its problems are
+        places = dict(zip(fields, field_places(path, fields)))
+        for field, problem in problems:
+            err.labelled("error:", f"{places[field] if field else path}: {problem}", "bold red")
         if problems:
             failed += 1
         else:
@@ -172,8 +175,9 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
         raise typer.Exit(2)
 
 
-def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
-    """(problems, warnings) of the scenario against its price source, as `plan` finds them: a region that
+def _price_checks(scenario, store: Path | None) -> tuple[list[tuple[tuple, str]], list[str]]:
+    """(problems, warnings) of the scenario against its price source, as `plan` finds them, each problem with
+    the path of the field it is about (() when none: the file is named alone): a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
     error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad cell,
     not found, a currency fx has no rate for), and what `plan` says of the price store (damaged, not ours: the
@@ -187,7 +191,7 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
     try:
         coverage, provenance = catalog.price_coverage(source, store)
     except PlannerError as exc:
-        return ([f"prices.source: {exc}"] if source not in ("snapshot", "store") else []), []
+        return ([((), f"prices.source: {exc}")] if source not in ("snapshot", "store") else []), []
     # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
     said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
     # the prices named as plan names them: those read ("snapshot" where no store was found), and of those
@@ -198,8 +202,8 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[str], list[str]]:
         catalog.check_regions(coverage, scenario, read)
         if source not in ("snapshot", "store"):   # an offers CSV says its own currencies: fx must convert them
             catalog.cloud_rows(scenario, catalog.price_table(source, store)[0], read)
-    except PlannerError as exc:
-        return [str(exc)], said
+    except PlannerError as exc:   # a region no offer has: its list item (PricesRefuteScenario.field)
+        return [(getattr(exc, "field", None) or (), str(exc))], said
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
 
 

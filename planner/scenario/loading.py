@@ -1061,6 +1061,13 @@ def _line_key(problem: str) -> tuple[int, int]:
 def load_scenario_file(path: str | Path) -> Scenario:
     """Read and validate a scenario YAML file (safe loader), with file:line:col errors."""
     path = Path(path)
+    text, regular = _read_scenario_text(path)
+    return load_scenario_text(text, origin=str(path), base_dir=scenario_folder(path, regular))
+
+
+def _read_scenario_text(path: Path) -> tuple[str, bool]:
+    """(text, whether it is a regular file) of the scenario file at `path`, line ends as a text file reads
+    them and at most MAX_SCENARIO_CHARS + 1 characters; ScenarioError when it cannot be read as UTF-8 text."""
     origin = str(path)
     try:
         # a FIFO nobody writes to reads as empty (open_for_reading); never more than the limit: `validate /dev/zero`
@@ -1081,7 +1088,26 @@ def load_scenario_file(path: str | Path) -> Scenario:
         text = data[:exc.start].decode("utf-8")   # a character cut at the limit: refused as too long anyway
     # line ends as a text file reads them (universal newlines: \r\n and a lone \r are \n)
     text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_SCENARIO_CHARS + 1]
-    return load_scenario_text(text, origin=origin, base_dir=scenario_folder(path, regular))
+    return text, regular
+
+
+def field_places(path: str | Path, fields: list[Path_]) -> list[str]:
+    """"FILE:LINE:COL" of each field path in `fields` (("prices", "regions", 1): that list item) in the scenario
+    file at `path`, read again, as its problems are placed; plain "FILE" for a field the file does not hold
+    (a default) or when it cannot be read again (a pipe is read once). For a check made after loading, such
+    as a region no offer has."""
+    origin = str(path)
+    if not fields:
+        return []
+    try:
+        _, positions, syntax, _ = _parse_yaml(_read_scenario_text(Path(path))[0], origin)
+    except ScenarioError:
+        return [origin] * len(fields)
+    found = {}
+    for field in fields:
+        exact = bool(field) and not syntax and isinstance(positions, _Positions) and tuple(field) in positions
+        found[tuple(field)] = f"{origin}:{_where(positions, tuple(field))}" if exact else origin
+    return [found[tuple(field)] for field in fields]
 
 
 def scenario_folder(path: Path, regular: bool) -> Path:
@@ -1166,3 +1192,4 @@ def names_a_file(text: str) -> bool:
         return False
     # compact JSON or YAML flow text (`{"name":"t",…}`, `{name: t}`) is text; a name without any colon a path
     return not text.lstrip().startswith(("{", "[")) and ":" not in text
+

@@ -246,10 +246,11 @@ def test_a_region_no_offer_has_is_refused_by_validate_and_plan_with_the_file(tmp
     scenario = tmp_path / "reg.yaml"
     scenario.write_text("name: reg\nprices:\n  regions: [us-eats-1]\nworkloads:\n"
                         "  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n")
-    said = f"{scenario}: prices.regions: no offers in 'us-eats-1' (did you mean 'us-east-1'?) in the snapshot prices"
-    for command in (["validate"], ["plan", "--no-decisions"]):   # validate said ok, and plan named no file
+    said = "prices.regions: no offers in 'us-eats-1' (did you mean 'us-east-1'?) in the snapshot prices"
+    # validate said ok, and plan named no file; validate places the region: line 3, after "  regions: [" (12)
+    for command, place in ((["validate"], f"{scenario}:3:13"), (["plan", "--no-decisions"], f"{scenario}")):
         result = run(*command, str(scenario))
-        assert result.exit_code == 2 and said in " ".join(result.stderr.split()), result.output
+        assert result.exit_code == 2 and f"{place}: {said}" in " ".join(result.stderr.split()), result.output
 
 
 def test_an_offers_csv_in_a_currency_fx_lacks_is_refused_by_validate_and_plan_with_the_file(tmp_path):
