@@ -142,7 +142,7 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
              store: Path | None = store_option()) -> None:
     """Check scenario files; report every problem of every file, with its line."""
     from planner.scenario import load_scenario_file
-    from planner.scenario.loading import field_places
+    from planner.scenario.loading import field_places, plausibility_warnings
 
     skip_teardown()
 
@@ -159,8 +159,11 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
             err.print(str(exc), soft_wrap=True)
             continue
         problems, warnings = _price_checks(scenario, store)
-        fields = [field for field, _ in problems if field]   # placed in the file as its problems are
+        # values that look typed in another unit, placed in the file as its problems are
+        implausible = plausibility_warnings(scenario)
+        fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
         places = dict(zip(fields, field_places(path, fields)))
+        warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
         for field, problem in problems:
             err.labelled("error:", f"{places[field] if field else path}: {problem}", "bold red")
         if problems:
@@ -170,7 +173,7 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
             err.labelled("ok", f"{path}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
                                f"{counted(months, 'month')}", "green")
         for warning in warnings:
-            err.warn(f"{path}: {warning}")
+            err.warn(warning)
     if failed:
         raise typer.Exit(2)
 

@@ -22,6 +22,7 @@ from planner import catalog
 from planner.catalog.gpus import family_members
 from planner.errors import ScenarioError
 from planner.fileio import file_problem, open_for_reading
+from planner.months import HOURS_PER_MONTH
 from planner.scenario.model import (
     BUILTIN_PROFILES,
     CLOUD_KIND_LABEL,
@@ -1193,3 +1194,132 @@ def names_a_file(text: str) -> bool:
     # compact JSON or YAML flow text (`{"name":"t",…}`, `{name: t}`) is text; a name without any colon a path
     return not text.lstrip().startswith(("{", "[")) and ":" not in text
 
+
+# ---------------------------------------------------------------------------------------------------
+# Plausibility: values valid as typed that are likely in another unit. Warnings, not errors: each can be real.
+
+# No GPU draws under 10 W busy: boards are rated 70-1,000 W (gpus.csv: T4 to B200) and the catalog's cards,
+# with their host's share, draw 297-1,313 W; so a busy_watts under 10 is kilowatts typed as watts (0.45).
+MIN_BUSY_WATTS = 10.0
+# None idles under 1 W: the catalog's idle at 25-105 W. An idle_watts above 0 and under 1 is kilowatts (0.07);
+# 0 itself is left alone, a deliberate "no idle draw".
+MIN_IDLE_WATTS = 1.0
+# Grid electricity costs about 0.03-0.90 USD a kWh around the world (industrial tariffs to island households):
+# over 2 USD it was typed in cents (12 for 0.12) or per MWh (120 for 0.12). Compared in USD through the scenario's
+# own rate for USD, so 30 JPY (0.20 USD) or 8 INR passes; without that rate the currency's size is unknown (30 is
+# a normal price in yen, 30 euros is not) and nothing is said, rather than guessing from a list of currencies.
+MAX_USD_PER_KWH = 2.0
+# A cap on installed IT power above 1,000 kW (a data hall's, where a closet's 4 kW typed in watts lands) that is
+# also above 20 kW for each reference GPU the demand asks at its peak month and each owned card: a card draws at
+# most about 1.8 kW with its host's share (the catalog's busiest 1,313 W; B200, 1,000 W × 1.8), a profile's busiest
+# hour is a few times its weekly mean and a slower card takes more than one per reference GPU, so no fleet serving
+# that demand comes near such a cap.
+MIN_SUSPECT_CAP_KW = 1000.0
+SUSPECT_KW_PER_REFERENCE_GPU = 20.0
+_DEMAND_UNITS = {"gpu_hours_per_month": "reference-GPU hours a month", "reference_gpus": "reference GPUs busy on average",
+                 "requests_per_second": "requests per second"}
+
+
+def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """(field path, warning) for each value of a valid `scenario` that looks typed in another unit: watts in kW,
+    electricity in cents, a power cap in watts, no demand at all, a rate for the scenario's own currency. Each
+    warning starts with the field's dotted path and says the value, why it looks wrong and the unit expected;
+    `validate` places them in the file (field_places), a plan lists the texts."""
+    found = []   # in the order of the scenario's fields
+    own_rate = scenario.fx.get(scenario.currency)
+    if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
+        found.append((("fx", scenario.currency),
+                      f"fx.{scenario.currency} {own_rate:g} is ignored: {scenario.currency} is the scenario's currency, "
+                      f"1 by definition (rates are {scenario.currency} per 1 unit of another currency)"))
+    found += _implausible_electricity(scenario)
+    found += _implausible_power_cap(scenario)
+    found += _implausible_watts(scenario)
+    return found + _no_demand(scenario)
+
+
+def _implausible_watts(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """busy_watts under MIN_BUSY_WATTS and idle_watts in (0, MIN_IDLE_WATTS) of custom cards and overrides."""
+    given = [(("onprem", "custom_cards", card), spec) for card, spec in scenario.onprem.custom_cards.items()]
+    given += [(("onprem", "card_overrides", card), spec) for card, spec in scenario.onprem.card_overrides.items()]
+    found = []
+    for at, spec in given:
+        for field, least, draw in (("busy_watts", MIN_BUSY_WATTS, "draw at work (boards are rated 70-1,000 W)"),
+                                   ("idle_watts", MIN_IDLE_WATTS, "idle draw (cards idle at 25-105 W)")):
+            watts = getattr(spec, field, None)
+            if watts is not None and 0 < watts < least:
+                found.append(((*at, field), f"{_dotted((*at, field))}: {_figure(watts)} W is below any GPU's {draw}; "
+                                            f"expected watts per card: for {_figure(watts)} kW, write "
+                                            f"{_figure(watts * 1000)}"))
+    return found
+
+
+def _implausible_electricity(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """electricity_per_kwh above MAX_USD_PER_KWH once in USD (when the scenario has a rate for USD)."""
+    price, currency = scenario.onprem.electricity_per_kwh, scenario.currency
+    per_usd = scenario.fx_rate("USD")   # scenario currency per 1 USD
+    if per_usd is None or price / per_usd <= MAX_USD_PER_KWH:
+        return []
+    in_usd = "" if currency == "USD" else f" ({_figure(price / per_usd, 4)} USD)"
+    at = ("onprem", "electricity_per_kwh")
+    return [(at, f"{_dotted(at)}: {_figure(price)} {currency} a kWh{in_usd} is more than grid electricity costs "
+                 f"anywhere (under 1 USD a kWh); expected {currency} per kWh, such as {_figure(0.12 * per_usd, 2)}: "
+                 f"if it is in cents, write {_figure(price / 100)}; if per MWh, {_figure(price / 1000)}")]
+
+
+def _implausible_power_cap(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """A power_cap_kw above MIN_SUSPECT_CAP_KW and SUSPECT_KW_PER_REFERENCE_GPU × the peak demand (and owned
+    cards); nothing when a workload's demand in reference GPUs is unknown."""
+    cap = scenario.onprem.power_cap_kw
+    if cap is None or cap <= MIN_SUSPECT_CAP_KW:
+        return []
+    gpus = sum(scenario.onprem.owned_count(card) for card in scenario.onprem.existing)
+    for w in scenario.workloads:
+        month_one = _reference_gpus(w, scenario)
+        if month_one is None:
+            return []
+        gpus += month_one * max(1.0, (1 + w.growth_per_month) ** (scenario.horizon_months - 1))
+    if cap <= SUSPECT_KW_PER_REFERENCE_GPU * gpus:
+        return []
+    at = ("onprem", "power_cap_kw")
+    return [(at, f"{_dotted(at)}: {_figure(cap)} kW is more than {SUSPECT_KW_PER_REFERENCE_GPU:g} kW for each of the "
+                 f"{_figure(gpus, 3)} reference GPUs the demand asks at its peak month (and owned cards): no fleet "
+                 f"serving it comes near such a cap; expected kilowatts: for {_figure(cap)} W, write {_figure(cap / 1000)}")]
+
+
+def _reference_gpus(w: Any, scenario: Scenario) -> float | None:
+    """A workload's month-1 demand in reference GPUs busy on average; None for requests/s whose reference GPU's
+    rate the throughput table does not give."""
+    if w.demand_field == "gpu_hours_per_month":
+        return w.demand_amount / HOURS_PER_MONTH
+    if w.demand_field == "reference_gpus":
+        return w.demand_amount
+    ref = catalog.resolve_gpu(w.reference_gpu)
+    custom = scenario.onprem.custom_cards
+    rates = [rate for key, rate in (w.throughput or {}).items()
+             if (custom[key].gpu if key in custom else catalog.resolve_gpu(key)) == ref]
+    return w.demand_amount / rates[0] if ref and rates and rates[0] > 0 else None
+
+
+def _figure(x: float, digits: int = 15) -> str:
+    """`x` to `digits` significant digits (default: as given) as a reader writes it: thousands separated, no
+    exponent (1e+06 reads as a typo of its own in a message about typos), no trailing zeros: 6,000; 130.4; 0.0025."""
+    if not x:
+        return "0"
+    places = digits - 1 - math.floor(math.log10(abs(x)))
+    text = f"{round(x, places):,.{max(0, places)}f}"
+    return text.rstrip("0").rstrip(".") if places > 0 else text
+
+
+def _no_demand(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """A warning when no workload asks anything (every demand 0: growth keeps it 0)."""
+    workloads = scenario.workloads
+    if any(w.demand_amount > 0 for w in workloads):
+        return []
+    why = "so the plan has nothing to serve and buys nothing (its total is what owned cards cost)"
+    if len(workloads) == 1:
+        w = workloads[0]
+        at = ("workloads", 0, w.demand_field)
+        return [(at, f"{_dotted(at)}: 0 is the only workload's demand, {why}; expected the "
+                     f"{_DEMAND_UNITS[w.demand_field]} it needs in month 1")]
+    return [(("workloads",), f"workloads: the demand of all {len(workloads)} workloads is 0, {why}; expected each "
+                             f"one's demand in month 1 (gpu_hours_per_month: reference-GPU hours a month)")]

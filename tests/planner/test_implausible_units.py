@@ -1,0 +1,200 @@
+"""Values that are valid but most likely typed in another unit get a warning (not an error: each can be real),
+from `validate` at the value's line and in the texts a plan lists (scenario.loading.plausibility_warnings): an
+audit's scenarios with busy_watts 0.45 (kW as W), electricity_per_kwh 120 (cents), power_cap_kw 6000 (W) and
+no demand at all passed `validate` without a word, and a rate for the scenario's own currency was told by
+`plan` only. The thresholds are real ranges: GPUs draw 70-1,000 W at work and idle at 25-105 W (catalog),
+grid electricity costs under 1 USD a kWh anywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from planner.scenario import load_scenario_file, load_scenario_text
+from planner.scenario.loading import plausibility_warnings
+from tests.planner.cli_run import run
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAD = ("name: t\nhorizon_months: 12\n"
+        "prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}\n")
+WORKLOAD = "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090}\n"
+
+
+def warnings_of(text: str) -> list[tuple[tuple, str]]:
+    return plausibility_warnings(load_scenario_text(text))
+
+
+def texts_of(text: str) -> list[str]:
+    return [said for _, said in warnings_of(text)]
+
+
+def test_a_custom_cards_watts_in_kw_are_warned_about_with_the_watts_meant():
+    found = warnings_of(HEAD + "onprem:\n  custom_cards:\n    my-card: {gpu: RTX-4090, price: 2000, busy_watts: 0.45, "
+                               "idle_watts: 0.07, life_years: 4}\n" + WORKLOAD)
+    assert found == [
+        (("onprem", "custom_cards", "my-card", "busy_watts"),
+         "onprem.custom_cards.my-card.busy_watts: 0.45 W is below any GPU's draw at work (boards are rated "
+         "70-1,000 W); expected watts per card: for 0.45 kW, write 450"),
+        (("onprem", "custom_cards", "my-card", "idle_watts"),
+         "onprem.custom_cards.my-card.idle_watts: 0.07 W is below any GPU's idle draw (cards idle at 25-105 W); "
+         "expected watts per card: for 0.07 kW, write 70"),
+    ]
+
+
+@pytest.mark.parametrize(("watts", "warned"), [
+    ("busy_watts: 0.45", ["busy_watts"]),
+    ("busy_watts: 9.5", ["busy_watts"]),
+    ("busy_watts: 10", []),                 # the threshold: no GPU works on less
+    ("busy_watts: 0", []),                  # nothing at all is no unit mistake
+    ("idle_watts: 0.5", ["idle_watts"]),
+    ("idle_watts: 0", []),                  # a deliberate "no idle draw"
+    ("idle_watts: 1", []),
+    ("busy_watts: 450, idle_watts: 70", []),
+])
+def test_an_overrides_watts_are_checked_as_a_custom_cards(watts, warned):
+    found = warnings_of(HEAD + f"onprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {{{watts}}}\n" + WORKLOAD)
+    assert [field[-1] for field, _ in found] == warned
+    assert all(field[:3] == ("onprem", "card_overrides", "rtx-4090") for field, _ in found)
+
+
+@pytest.mark.parametrize(("head", "price", "said"), [
+    ("", "120", "onprem.electricity_per_kwh: 120 USD a kWh is more than grid electricity costs anywhere (under 1 USD "
+                "a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 1.2; if per MWh, 0.12"),
+    ("", "2.5", "onprem.electricity_per_kwh: 2.5 USD a kWh is more than grid electricity costs anywhere (under 1 USD "
+                "a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.025; if per MWh, 0.0025"),
+    ("", "2", None),       # the threshold, twice the dearest grid tariffs
+    ("", "0.35", None),
+    # 120 EUR at 0.92 EUR per USD is 130.43… USD; an example price, 0.12 USD, is 0.1104 EUR
+    ("currency: EUR\nfx: {USD: 0.92}\n", "120",
+     "onprem.electricity_per_kwh: 120 EUR a kWh (130.4 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected EUR per kWh, such as 0.11: if it is in cents, write 1.2; if per MWh, 0.12"),
+    ("currency: JPY\nfx: {USD: 150}\n", "30", None),    # 30 yen is 0.20 USD: a normal price
+    # 400 / 150 = 2.666… USD; 0.12 USD is 18 yen
+    ("currency: JPY\nfx: {USD: 150}\n", "400",
+     "onprem.electricity_per_kwh: 400 JPY a kWh (2.667 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected JPY per kWh, such as 18: if it is in cents, write 4; if per MWh, 0.4"),
+    # 5,000 / 1,350 = 3.7037 USD; 0.12 USD is 162 won, said to two digits; numbers are written without an exponent
+    ("currency: KRW\nfx: {USD: 1350}\n", "5000",
+     "onprem.electricity_per_kwh: 5,000 KRW a kWh (3.704 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected KRW per kWh, such as 160: if it is in cents, write 50; if per MWh, 5"),
+    ("", "1000000", "onprem.electricity_per_kwh: 1,000,000 USD a kWh is more than grid electricity costs anywhere "
+                    "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 10,000; if per "
+                    "MWh, 1,000"),
+])
+def test_electricity_above_2_usd_a_kwh_is_warned_about_in_the_scenarios_currency(head, price, said):
+    found = warnings_of(head + HEAD + f"onprem: {{electricity_per_kwh: {price}}}\n" + WORKLOAD)
+    assert found == ([] if said is None else [(("onprem", "electricity_per_kwh"), said)])
+
+
+def test_electricity_in_a_currency_without_a_usd_rate_is_not_judged():
+    # no cloud provider, so no rate for USD is needed: 120 could be yen (normal) or euros (cents); nothing is said
+    text = ("name: t\ncurrency: EUR\nhorizon_months: 12\nprices: {providers: []}\n"
+            "onprem:\n  electricity_per_kwh: 120\n  cards: [a100-80gb-pcie]\n  card_overrides:\n"
+            "    a100-80gb-pcie: {price: 9000, currency: EUR, host_cost_per_card: 1000}\n"
+            "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: A100-80GB-PCIE}\n")
+    assert warnings_of(text) == []
+
+
+CAP_SAID = ("onprem.power_cap_kw: 6,000 kW is more than 20 kW for each of the {gpus} reference GPUs the demand asks "
+            "at its peak month (and owned cards): no fleet serving it comes near such a cap; expected kilowatts: "
+            "for 6,000 W, write 6")
+
+
+@pytest.mark.parametrize(("cap", "demand", "extra", "gpus"), [
+    (6000, "gpu_hours_per_month: 100", "", "0.137"),                        # 100 / 730 h
+    (6000, "gpu_hours_per_month: 100, growth_per_month: 0.5", "", "11.8"),   # 100 / 730 × 1.5^11 = 11.849
+    (6000, "reference_gpus: 299", "", "299"),                               # 299 × 20 = 5,980 kW < 6,000
+    (6000, "reference_gpus: 300", "", None),                                # 300 × 20 = 6,000 kW: the cap is used
+    (6000, "reference_gpus: 1", "  existing: {rtx-4090: 299}\n", None),     # owned cards count: 300 again
+    (6000, "gpu_hours_per_month: 100, growth_per_month: -0.5", "", "0.137"),  # shrinking: month 1 is the peak
+    (1000, "gpu_hours_per_month: 100", "", None),                           # not above 1,000 kW: not judged
+    (4, "gpu_hours_per_month: 100", "", None),
+])
+def test_a_power_cap_no_fleet_for_the_demand_comes_near_is_warned_about(cap, demand, extra, gpus):
+    found = warnings_of(HEAD + f"onprem:\n  power_cap_kw: {cap}\n  cards: [rtx-4090]\n{extra}"
+                        f"workloads:\n  - {{name: a, {demand}, reference_gpu: RTX-4090}}\n")
+    assert found == ([] if gpus is None else [(("onprem", "power_cap_kw"), CAP_SAID.format(gpus=gpus))])
+
+
+def test_a_serving_workloads_requests_are_counted_in_reference_gpus_for_the_power_cap():
+    # 50 requests/s at 10 per L4 (the reference GPU) = 5 reference GPUs, 100 kW
+    text = (HEAD + "onprem: {power_cap_kw: 6000}\nworkloads:\n  - {name: a, serving: true, throughput_unit: "
+            "requests_per_second, requests_per_second: 50, reference_gpu: L4, throughput: {L4: 10, A10G: 12}}\n")
+    assert texts_of(text) == [CAP_SAID.format(gpus="5")]
+
+
+def test_no_demand_at_all_is_warned_about():
+    one = HEAD + "workloads:\n  - {name: a, gpu_hours_per_month: 0, reference_gpu: RTX-4090}\n"
+    assert warnings_of(one) == [(("workloads", 0, "gpu_hours_per_month"),
+                                 "workloads[0].gpu_hours_per_month: 0 is the only workload's demand, so the plan has "
+                                 "nothing to serve and buys nothing (its total is what owned cards cost); expected the "
+                                 "reference-GPU hours a month it needs in month 1")]
+    two = one + "  - {name: b, reference_gpus: 0, reference_gpu: T4}\n"
+    assert warnings_of(two) == [(("workloads",),
+                                 "workloads: the demand of all 2 workloads is 0, so the plan has nothing to serve and "
+                                 "buys nothing (its total is what owned cards cost); expected each one's demand in "
+                                 "month 1 (gpu_hours_per_month: reference-GPU hours a month)")]
+    assert warnings_of(one + "  - {name: b, reference_gpus: 0.5, reference_gpu: T4}\n") == []
+
+
+def test_a_rate_for_the_scenarios_own_currency_is_warned_about_as_plan_does():
+    found = warnings_of("currency: EUR\nfx: {EUR: 1.1, USD: 0.92}\n" + HEAD + WORKLOAD)
+    assert found == [(("fx", "EUR"), "fx.EUR 1.1 is ignored: EUR is the scenario's currency, 1 by definition (rates "
+                                     "are EUR per 1 unit of another currency)")]
+
+
+def test_the_shipped_scenarios_get_no_such_warning():
+    for path in sorted([*(ROOT / "scenarios").glob("*.yaml"), *(ROOT / "examples").glob("*.yaml")]):
+        assert plausibility_warnings(load_scenario_file(path)) == [], path
+
+
+AUDIT_M04 = """\
+name: typo test
+horizon_months: 24
+prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}
+onprem:
+  power_cap_kw: 6000
+  electricity_per_kwh: 120
+  cards: [rtx-4090]
+  card_overrides:
+    rtx-4090: {price: 1800, currency: USD, as_of: "2026-05-10", busy_watts: 0.45}
+workloads:
+  - name: a
+    gpu_hours_per_month: 100
+    reference_gpu: RTX-4090
+    growth_per_month: 0.02
+"""
+
+
+def test_validate_prints_each_warning_at_its_value_and_exits_0(tmp_path):
+    path = tmp_path / "m04.yaml"
+    path.write_text(AUDIT_M04)
+    result = run("validate", path)
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.stderr.splitlines() if line.startswith(f"warning: {path}:")]
+    # columns: "  electricity_per_kwh: " is 23 characters, "  power_cap_kw: " 16, and `busy_watts: 0.45`'s
+    # value follows 76 characters of its line; the peak month is 24: 100 / 730 × 1.02^23 = 0.216
+    assert warned == [
+        f"warning: {path}:6:24: onprem.electricity_per_kwh: 120 USD a kWh is more than grid electricity costs "
+        "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 1.2; if per MWh, 0.12",
+        f"warning: {path}:5:17: onprem.power_cap_kw: 6,000 kW is more than 20 kW for each of the 0.216 reference GPUs "
+        "the demand asks at its peak month (and owned cards): no fleet serving it comes near such a cap; expected "
+        "kilowatts: for 6,000 W, write 6",
+        f"warning: {path}:9:77: onprem.card_overrides.rtx-4090.busy_watts: 0.45 W is below any GPU's draw at work "
+        "(boards are rated 70-1,000 W); expected watts per card: for 0.45 kW, write 450",
+    ]
+
+
+def test_validate_warns_of_a_rate_for_the_scenarios_own_currency_and_of_no_demand(tmp_path):
+    # the audit's m13.yaml passed validate, which said nothing of fx.EUR (plan did); 1.1 follows "fx: {EUR: " (10)
+    path = tmp_path / "m13.yaml"
+    path.write_text("name: fx checks\ncurrency: EUR\nfx: {EUR: 1.1, USD: 0.92}\n" + HEAD.replace("name: t\n", "")
+                    + "workloads:\n  - {name: a, gpu_hours_per_month: 0, reference_gpu: RTX-4090}\n")
+    result = run("validate", path)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert (f"warning: {path}:3:11: fx.EUR 1.1 is ignored: EUR is the scenario's currency, 1 by definition (rates "
+            "are EUR per 1 unit of another currency)") in said, result.stderr
+    # the 0 follows "  - {name: a, gpu_hours_per_month: " (35 characters) on line 7
+    assert f"warning: {path}:7:36: workloads[0].gpu_hours_per_month: 0 is the only workload's demand" in said
