@@ -1095,20 +1095,21 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
 def field_places(path: str | Path, fields: list[Path_]) -> list[str]:
     """"FILE:LINE:COL" of each field path in `fields` (("prices", "regions", 1): that list item) in the scenario
     file at `path`, read again, as its problems are placed; plain "FILE" for a field the file does not hold
-    (a default) or when it cannot be read again (a pipe is read once). For a check made after loading, such
-    as a region no offer has."""
+    (a default), for no field (None or ()) or when it cannot be read again (a pipe is read once). For a check
+    made after loading, such as a region no offer has (PricesRefuteScenario.field)."""
     origin = str(path)
-    if not fields:
-        return []
+    if not any(fields):
+        return [origin] * len(fields)
     try:
         _, positions, syntax, _ = _parse_yaml(_read_scenario_text(Path(path))[0], origin)
     except ScenarioError:
         return [origin] * len(fields)
-    found = {}
-    for field in fields:
-        exact = bool(field) and not syntax and isinstance(positions, _Positions) and tuple(field) in positions
-        found[tuple(field)] = f"{origin}:{_where(positions, tuple(field))}" if exact else origin
-    return [found[tuple(field)] for field in fields]
+
+    def place(field: Path_) -> str:
+        exact = bool(field) and not syntax and isinstance(positions, _Positions) and field in positions
+        return f"{origin}:{_where(positions, field)}" if exact else origin
+
+    return [place(tuple(field or ())) for field in fields]
 
 
 def scenario_folder(path: Path, regular: bool) -> Path:

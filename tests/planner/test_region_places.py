@@ -65,7 +65,7 @@ def test_the_error_carries_the_field_also_through_a_pickle():
 def test_field_places_gives_the_file_alone_where_it_cannot_place_the_field(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(BLOCK_LIST)
-    assert field_places(path, [("prices", "regions", 1), ("prices", "regions", 0), ("onprem", "pue"), ()]) == [
-        f"{path}:6:7", f"{path}:5:7", str(path), str(path)]   # pue not in the file: a default; () names no field
+    assert field_places(path, [("prices", "regions", 1), ("prices", "regions", 0), ("onprem", "pue"), (), None]) == [
+        f"{path}:6:7", f"{path}:5:7", str(path), str(path), str(path)]   # pue not in the file: a default; () no field
     assert field_places(tmp_path / "gone.yaml", [("prices", "regions", 0)]) == [str(tmp_path / "gone.yaml")]
     assert field_places(path, []) == []
