@@ -42,13 +42,15 @@ def test_a_custom_cards_watts_in_kw_are_warned_about_with_the_watts_meant():
     ]
 
 
+# a busy_watts below the catalog's idle (the RTX 4090's 68 W) left alone is an error of its own (override_watts_problem):
+# the warning is for watts given in kW throughout, which pass that check
 @pytest.mark.parametrize(("watts", "warned"), [
-    ("busy_watts: 0.45", ["busy_watts"]),
-    ("busy_watts: 9.5", ["busy_watts"]),
-    ("busy_watts: 10", []),                 # the threshold: no GPU works on less
-    ("busy_watts: 0", []),                  # nothing at all is no unit mistake
+    ("busy_watts: 0.45, idle_watts: 0.07", ["busy_watts", "idle_watts"]),
+    ("busy_watts: 9.5, idle_watts: 5", ["busy_watts"]),
+    ("busy_watts: 10, idle_watts: 5", []),     # the threshold: no GPU works on less
+    ("busy_watts: 0, idle_watts: 0", []),      # nothing at all is no unit mistake
     ("idle_watts: 0.5", ["idle_watts"]),
-    ("idle_watts: 0", []),                  # a deliberate "no idle draw"
+    ("idle_watts: 0", []),                     # a deliberate "no idle draw"
     ("idle_watts: 1", []),
     ("busy_watts: 450, idle_watts: 70", []),
 ])
@@ -158,7 +160,7 @@ onprem:
   electricity_per_kwh: 120
   cards: [rtx-4090]
   card_overrides:
-    rtx-4090: {price: 1800, currency: USD, as_of: "2026-05-10", busy_watts: 0.45}
+    rtx-4090: {price: 1800, currency: USD, as_of: "2026-05-10", busy_watts: 0.45, idle_watts: 0.07}
 workloads:
   - name: a
     gpu_hours_per_month: 100
@@ -173,8 +175,9 @@ def test_validate_prints_each_warning_at_its_value_and_exits_0(tmp_path):
     result = run("validate", path)
     assert result.exit_code == 0, result.output
     warned = [line for line in result.stderr.splitlines() if line.startswith(f"warning: {path}:")]
-    # columns: "  electricity_per_kwh: " is 23 characters, "  power_cap_kw: " 16, and `busy_watts: 0.45`'s
-    # value follows 76 characters of its line; the peak month is 24: 100 / 730 × 1.02^23 = 0.216
+    # columns: "  electricity_per_kwh: " is 23 characters, "  power_cap_kw: " 16, and on line 9 the value of
+    # `busy_watts: 0.45` follows 76 characters, that of `idle_watts: 0.07` 94; the peak month is 24:
+    # 100 / 730 × 1.02^23 = 0.216
     assert warned == [
         f"warning: {path}:6:24: onprem.electricity_per_kwh: 120 USD a kWh is more than grid electricity costs "
         "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 1.2; if per MWh, 0.12",
@@ -183,6 +186,8 @@ def test_validate_prints_each_warning_at_its_value_and_exits_0(tmp_path):
         "kilowatts: for 6,000 W, write 6",
         f"warning: {path}:9:77: onprem.card_overrides.rtx-4090.busy_watts: 0.45 W is below any GPU's draw at work "
         "(boards are rated 70-1,000 W); expected watts per card: for 0.45 kW, write 450",
+        f"warning: {path}:9:95: onprem.card_overrides.rtx-4090.idle_watts: 0.07 W is below any GPU's idle draw "
+        "(cards idle at 25-105 W); expected watts per card: for 0.07 kW, write 70",
     ]
 
 
