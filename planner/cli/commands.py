@@ -569,7 +569,7 @@ def plan_command(
     from planner.engine.solve import first_run_threads
     from planner.reports.tables import plan_start
     from planner.scenario import load_scenario_file
-    from planner.scenario.loading import files_read
+    from planner.scenario.loading import field_places, files_read
 
     gc.freeze()
     gc.enable()
@@ -609,8 +609,8 @@ def plan_command(
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
-    except PricesRefuteScenario as exc:   # a mistake in the scenario file: say which file, as validate does
-        fail(f"{file}: {exc}", 2)
+    except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where, as validate does
+        fail(f"{field_places(file, [exc.field])[0]}: {exc}", 2)
     except ModelTooLarge as exc:
         fail(f"{file}: {_too_large(exc, unreduced, max_purchase_variables is None and time_limit is None)}")
     except PlannerError as exc:

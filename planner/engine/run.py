@@ -49,6 +49,7 @@ from planner.engine.workloads import speed_sources
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.scenario.loading import plausibility_warnings
 from planner.text import counted, shortened
 
 if TYPE_CHECKING:
@@ -191,10 +192,8 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
                         "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
                         "workload's throughput table if you have measured them")
-    own_rate = scenario.fx.get(scenario.currency)
-    if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
-        warnings.append(f"fx.{scenario.currency} {own_rate:g} is ignored: {scenario.currency} is the scenario's "
-                        f"currency, 1 by definition (rates are {scenario.currency} per 1 unit of another currency)")
+    # values that look typed in another unit (kW as W, cents, a cap in watts), no demand, a rate for its own currency
+    warnings += [text for _, text in plausibility_warnings(scenario)]
     for sku, sizes, per_server in packed_apart_cards(base, fleet):
         warnings.append(f"card {sku}: jobs of {', '.join(map(str, sizes))} GPUs share its servers of {per_server} cards "
                         "in too many ways to plan exactly, so each size is packed as if it had the servers to itself: "

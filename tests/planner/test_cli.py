@@ -247,8 +247,8 @@ def test_a_region_no_offer_has_is_refused_by_validate_and_plan_with_the_file(tmp
     scenario.write_text("name: reg\nprices:\n  regions: [us-eats-1]\nworkloads:\n"
                         "  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n")
     said = "prices.regions: no offers in 'us-eats-1' (did you mean 'us-east-1'?) in the snapshot prices"
-    # validate said ok, and plan named no file; validate places the region: line 3, after "  regions: [" (12)
-    for command, place in ((["validate"], f"{scenario}:3:13"), (["plan", "--no-decisions"], f"{scenario}")):
+    # validate said ok, and plan named no file; both place the region: line 3, after "  regions: [" (12)
+    for command, place in ((["validate"], f"{scenario}:3:13"), (["plan", "--no-decisions"], f"{scenario}:3:13")):
         result = run(*command, str(scenario))
         assert result.exit_code == 2 and f"{place}: {said}" in " ".join(result.stderr.split()), result.output
 

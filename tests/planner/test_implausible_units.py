@@ -203,3 +203,13 @@ def test_validate_warns_of_a_rate_for_the_scenarios_own_currency_and_of_no_deman
             "are EUR per 1 unit of another currency)") in said, result.stderr
     # the 0 follows "  - {name: a, gpu_hours_per_month: " (35 characters) on line 7
     assert f"warning: {path}:7:36: workloads[0].gpu_hours_per_month: 0 is the only workload's demand" in said
+
+
+def test_a_plan_lists_the_same_warnings():
+    # the plan's warnings (engine.run.plan_notes) carry validate's texts: electricity of 120 USD a kWh (cents)
+    from planner import plan
+
+    p = plan(HEAD + "onprem:\n  electricity_per_kwh: 120\n" + WORKLOAD, baselines=False)
+    said = texts_of(HEAD + "onprem:\n  electricity_per_kwh: 120\n" + WORKLOAD)
+    assert len(said) == 1 and said[0].startswith("onprem.electricity_per_kwh: 120")
+    assert said[0] in p.warnings
