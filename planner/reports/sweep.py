@@ -385,11 +385,11 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)
-    if store is not None:   # a worker's working folder may not be this process's (a Dask worker)
-        store = os.path.abspath(store)
     base = load_scenario(scenario)
     if base.prices.source == "store":   # once here, not as an error row of every point (plan() raises it)
-        _check_store(store)
+        _check_store(store)   # as given: the message names what the user wrote
+    if store is not None:   # a worker's working folder may not be this process's (a Dask worker); ~ as plan() reads it
+        store = os.path.abspath(os.path.expanduser(store))
     points = _grid(base, vary, max_points)
     n = len(points)
     # each point's scenario is built (and validated, once) as it is solved: a point the scenario rejects

@@ -150,6 +150,16 @@ def test_a_store_variable_with_a_tilde_is_the_home_folder_s(tmp_path, monkeypatc
     assert result.stderr == f"error: FLEETPLAN_STORE=~/nofleet/prices.sqlite: folder {tmp_path / 'nofleet'} does not exist\n"
 
 
+def test_a_library_sweep_takes_a_store_with_a_tilde_as_plan_does(tmp_path, monkeypatch, scenario_file):
+    # a review (2026-12-06): the sweep made store= absolute before the check, so '~/fleet/prices.sqlite' became
+    # '<working folder>/~/fleet/prices.sqlite', a folder that does not exist, where plan() reads the home folder's
+    (tmp_path / "fleet").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    table = sweep(scenario_file, VARY, store="~/fleet/prices.sqlite", processes=1)
+    assert table.attrs["prices"] == [{"source": "snapshot", "store": None, "snapshots": [],
+                                      "warning": NO_STORE.format(tmp_path / "fleet" / "prices.sqlite")}]
+
+
 # --- size -------------------------------------------------------------------------------------------
 
 def _values(n: int) -> list[float]:
