@@ -288,7 +288,9 @@ def _is_number_text(text: str) -> bool:
 class Narrower:
     """What `emit` draws instead of a table wider than the terminal: the first of `layouts` that fits it, else
     the last. Each layout is some columns of `table`, named as drawn (short headers; a cell of two lines makes
-    its row two lines high), and the columns of the full table it leaves out, named in a line under it."""
+    its row two lines high), and the columns of the full table it leaves out, named in a line under it with the width
+    of the narrowest layout that leaves none of them out (the least width that shows them, when the layouts leaving
+    out fewer come first)."""
     table: pd.DataFrame
     layouts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]   # (columns drawn, columns left out)
 
@@ -317,11 +319,16 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
         if narrower is not None and (full_width := _natural_width(out, cells, positions)) > out.width:
             cells, narrowed = _CellTexts(narrower.table, float_digits), True
             layouts = [([narrower.table.columns.get_loc(c) for c in drawn], left) for drawn, left in narrower.layouts]
-            positions, left_out = next((layout for layout in layouts if _natural_width(out, cells, layout[0]) <= out.width),
+            widths = [_natural_width(out, cells, drawn) for drawn, _ in layouts]
+            positions, left_out = next((layout for layout, width in zip(layouts, widths) if width <= out.width),
                                        layouts[-1])
+            # the least width that shows them: the narrowest layout that leaves none of them out, not the full table
+            # with its long headers (the p4de's two offers: 156 columns, where two lines an offer show every one at 94)
+            shown_from = min((width for (_, left), width in zip(layouts, widths) if not set(left) & set(left_out)),
+                             default=full_width)
         out.print(_rich_table(cells, positions, title, whole_title, whole_cells=narrowed))
         if left_out:   # under the table, on a line of its own, as the TABLE_ROWS line
-            out.print(Text(f"not shown: {', '.join(left_out)} (needs {full_width} columns; "
+            out.print(Text(f"not shown: {', '.join(left_out)} (needs {shown_from} columns; "
                            f"--format csv or json has every column)"))
         if len(df) > TABLE_ROWS:   # under the table, on a line of its own (a caption wraps to the table's width)
             out.print(Text(f"the first {TABLE_ROWS:,} of {len(df):,} rows: --format json writes them all"))

@@ -3,11 +3,11 @@ packaged snapshot's longest names (a 37-character Azure sku, "germanywestcentral
 and rich squeezed it at 80-150 into fragments ("usd…", "0.0…", "Sta…").
 
 Narrower, the headers are short and keep their unit (`usd_per_gpu_hour` is USD/GPU-hr), and each offer takes one
-line while the columns that identify and price it fit on one: provider, region, sku, purchase option, GPU, GPU
-count, USD per instance-hour and per GPU-hour. Else two: the sku over its provider and region, the GPU over its
-purchase option. Either way the columns least needed to choose are left out first, until the table fits:
-as_of (the price's date), note (the footnote numbers), gpu_memory_gb (most GPU ids name it), usd_per_hour
-(the GPU-hour price times the count); `emit` names them in a line under the table.
+line or two: the sku over its provider and region, the GPU over its purchase option. The columns least needed to
+choose are left out first, as few as the terminal allows: as_of (the price's date), note (the footnote numbers),
+gpu_memory_gb (most GPU ids name it), usd_per_hour (the GPU-hour price times the count); one line an offer where
+it fits with as many columns as two. `emit` names the columns left out in a line under the table, with the least
+width that shows them.
 """
 
 from __future__ import annotations
@@ -29,14 +29,15 @@ ONE_LINE = ("provider", "region", "sku", "purchase_option", "gpu", "gpu_count", 
             "usd_per_gpu_hour", "as_of", "note")
 TWO_LINES = (SKU_AND_WHERE, GPU_AND_OPTION, "gpu_count", "gpu_memory_gb", "usd_per_hour", "usd_per_gpu_hour",
              "as_of", "note")
-# the one-line layout keeps the price per instance-hour: two lines an offer come before leaving it out
+# one line an offer leaves out at most three: without usd_per_hour as well, the offer takes two lines (the narrowest
+# layout, drawn where none fits)
 ONE_LINE_LEAVES_OUT = 3
 
 
 def offers_narrower(table: pd.DataFrame) -> Narrower:
-    """The layouts of the offers `table` (commands.TABLE_COLUMNS and maybe `note`) for `emit`, widest first: one
-    line an offer, leaving out none of LEFT_OUT_FIRST, then the first one, two, three; then two lines an offer,
-    leaving out none, one, … all four."""
+    """The layouts of the offers `table` (commands.TABLE_COLUMNS and maybe `note`) for `emit`, by how many of
+    LEFT_OUT_FIRST they leave out (none, the first, the first two, …), one line an offer before two where they leave
+    out as many."""
     where = [provider if region == provider else f"{provider} {region}"   # on-prem: "onprem", not "onprem onprem"
              for provider, region in zip(table["provider"].astype(str), table["region"].astype(str))]
     stacked = table.assign(**{
@@ -49,4 +50,9 @@ def offers_narrower(table: pd.DataFrame) -> Narrower:
         for left_out in dict.fromkeys(tuple(c for c in present if c in LEFT_OUT_FIRST[:n]) for n in range(most_left_out + 1)):
             drawn = tuple(SHORT_HEADERS.get(c, c) for c in shape if c in stacked.columns and c not in left_out)
             layouts.append((drawn, left_out))
+    # Fewest left out first: `emit` draws the first layout that fits, so a wider terminal, which fits every layout
+    # a narrower one fits, never leaves out more (each leaves out a first part of LEFT_OUT_FIRST: it shows every
+    # column a narrower one shows). All one-line layouts before the two-line ones did: at 100 columns the one-line
+    # layout without as_of, note and gpu_memory_gb fitted before two lines with every column, shown at 94.
+    layouts.sort(key=lambda layout: len(layout[1]))   # stable: one line before two where as many are left out
     return Narrower(stacked.rename(columns=SHORT_HEADERS), tuple(layouts))

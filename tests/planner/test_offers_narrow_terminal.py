@@ -1,6 +1,6 @@
 """`fleetplan offers` on a terminal narrower than its table (156-193 columns with every column): short headers and
-fewer columns, one line an offer or two, and a line under the table naming the columns left out; rich squeezed
-every column into fragments ("p4de…", "27.…", "usd_…") at 80-150 columns.
+fewer columns, one line an offer or two, and a line under the table naming the columns left out and the least
+width that shows them; rich squeezed every column into fragments ("p4de…", "27.…", "usd_…") at 80-150 columns.
 
 Facts used (the packaged snapshot's rows): aws us-east-1 p4de.24xlarge on demand is 27.44705 USD an hour for 8
 A100-80GB-SXM, 27.44705 / 8 = 3.43088125 USD per GPU-hour (drawn to 4 decimals: 27.4471, 3.4309); azure eastus
@@ -92,14 +92,37 @@ def test_every_line_fits_the_terminal_and_a_known_offer_reads_whole(monkeypatch,
     assert (offer["usd_per_hour"] in words(row)) is ("usd_per_hour" not in left_out)
 
 
-@pytest.mark.parametrize("width, left_out", [(80, ["as_of", "note"]), (100, ["as_of", "note", "gpu_memory_gb"]),
-                                             (120, ["as_of"])])
-def test_the_line_under_a_narrowed_table_names_the_columns_it_leaves_out(monkeypatch, width, left_out):
+def first_width_showing(columns: list[str], args: list[str], start: int, monkeypatch) -> int:
+    """The least terminal width from `start` on at which the table drawn shows every one of `columns`."""
+    return next(width for width in range(start, 241)
+                if set(columns) <= set(drawn_columns(offers(*args, width=width, monkeypatch=monkeypatch))))
+
+
+@pytest.mark.parametrize("width, left_out", [(80, ["as_of", "note"]), (90, ["as_of"])])
+def test_the_line_under_a_narrowed_table_names_the_columns_it_leaves_out_and_the_width_that_shows_them(
+        monkeypatch, width, left_out):
     text = offers(*AWS_A100, width=width, monkeypatch=monkeypatch)
-    assert not_shown(text) == (left_out, 156)   # as wide as the table drawn with every column, piped
+    shown_from = first_width_showing(left_out, AWS_A100, width + 1, monkeypatch)
+    assert shown_from < 156   # a narrowed layout shows them: not the width of the table with every column, piped
+    assert not_shown(text) == (left_out, shown_from)
     assert sorted(drawn_columns(text) + left_out) == sorted(COLUMNS)
     if "note" in left_out:   # the spot offer's note 1 would number a column not drawn
         assert "note 1:" not in text
+
+
+@pytest.mark.parametrize("width", [100, 120])
+def test_a_terminal_too_narrow_for_one_line_an_offer_shows_every_column_on_two(monkeypatch, width):
+    text = offers(*AWS_A100, width=width, monkeypatch=monkeypatch)
+    assert not_shown(text) is None and sorted(drawn_columns(text)) == sorted(COLUMNS)
+    assert max(len(line) for line in text.splitlines()) <= width
+
+
+def test_a_wider_terminal_never_shows_fewer_columns(monkeypatch):
+    shown_before, narrower = set(), None
+    for width in range(60, 157):   # the table is 156 wide with every column, piped
+        shown = set(drawn_columns(offers(*AWS_A100, width=width, monkeypatch=monkeypatch)))
+        assert shown >= shown_before, f"{sorted(shown_before - shown)} shown at {narrower} columns but not at {width}"
+        shown_before, narrower = shown, width
 
 
 def test_at_160_columns_a_table_156_wide_is_drawn_as_before():
@@ -118,7 +141,11 @@ def test_every_offer_at_80_columns_folds_the_longest_sku_and_keeps_every_price_w
                           for row in drawn_rows(piped))
     text = offers(width=80, monkeypatch=monkeypatch)
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert not_shown(text) == (["as_of", "note", "gpu_memory_gb", "usd_per_hour"], 193)
+    left_out, needed_width = not_shown(text)
+    assert left_out == ["as_of", "note", "gpu_memory_gb", "usd_per_hour"]
+    # the least width that shows them (193 wide, the full table, is not: a narrowed layout shows them)
+    assert set(drawn_columns(offers(width=needed_width, monkeypatch=monkeypatch))) == set(COLUMNS)
+    assert not set(left_out) <= set(drawn_columns(offers(width=needed_width - 1, monkeypatch=monkeypatch)))
     assert drawn_columns(text) == ["sku", "provider", "region", "gpu", "purchase_option", "gpu_count", "usd_per_gpu_hour"]
     rows = drawn_rows(text)
     assert sorted(row[-1][0] if row[-1] else "" for row in rows) == per_gpu_hour   # the same prices, none cut
