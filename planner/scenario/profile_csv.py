@@ -3,7 +3,9 @@
 A weight is the line's last comma-separated cell, written with ASCII digits and a decimal point (`1.5`,
 `2e-3`): `1_000`, `１` (full-width) or a decimal comma are refused with the line named, not read as some
 other number. Lines starting with `#` are comments; a first line whose last cell holds no digit is a header.
-Under a header `weight,hour` whose lines' last cells number the hours, the weight is the first cell.
+Under a header `weight,hour` whose lines' last cells number the hours, the weight is the first cell; under a
+header naming the weight before its last column (`weight,day,hour`), the weight is the column it names when the
+others number each line's day and hour in order, and the file is refused when they do not.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from planner.errors import ScenarioError
@@ -27,15 +30,26 @@ MAX_LINES_REPORTED = 5   # bad lines named one by one; a file of 168 NaNs needs 
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 DIGITS = re.compile(r"\d+", re.ASCII)
+# the words of a header cell that name the weight, the day (of the week) and the hour, where the weight is not
+# the last column (`hourly_weight` names a weight; `gpu_hours`, a quantity, is no hour: `day,hour,gpu_hours`)
+WEIGHT_WORDS = {"weight", "weights", "load"}
+DAY_WORDS = {"day", "weekday", "dow", "dayofweek"}
+HOUR_WORDS = {"hour"}
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each "
+                  "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of "
+                  "the week (0-167 or 1-168), in order from Monday 00:00")
 
 
 def read_profile_csv(path: Path) -> list[float]:
     """The weights of a profile CSV as written: one number per line, the last comma-separated cell of the
     line (a first line whose last cell has no digit is a header; blank lines and `#` comments are skipped), or
-    the first cell under a header `weight,hour` whose last column numbers the hours. Raises ScenarioError naming
-    every problem with `path:line`: a cell that is not a plain finite number ≥ 0, a line separated by semicolons,
-    lines that read as decimal commas (`1,5`), a last column numbering the hours (`0.4,0` … `0.55,167`) with no
-    header saying so, not exactly 168 weights, or weights all zero."""
+    the first cell under a header `weight,hour` whose last column numbers the hours, or the column a header names
+    the weight's before its last (`weight,day,hour`) where the others number the lines' days and hours. Raises
+    ScenarioError naming every problem with `path:line`: a cell that is not a plain finite number ≥ 0, a line
+    separated by semicolons, lines that read as decimal commas (`1,5`), a last column numbering the hours
+    (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
+    other columns than the day and hour in order, not exactly 168 weights, or weights all zero."""
     try:
         with Path(path).open(encoding="utf-8-sig") as fh:   # -sig: a spreadsheet's byte-order mark is no header
             text = fh.read(MAX_PROFILE_CHARS + 1)
@@ -54,8 +68,20 @@ def read_profile_csv(path: Path) -> list[float]:
     # read by their names. Without the header, refused: the last cells alone could be a ramp of weights as well
     # as hour numbers, and which column to read is the user's to say (swap the columns, or name them).
     column = 0 if hours_last and named_weight_hour else -1
+    # A header naming the weight before its last column (`weight,day,hour` over `0.4,0,0` …): the last cells are
+    # then no weights (read, the hours of the day were a profile 0 … 23 each day, and validated). Read by name when
+    # the other columns number each line's day and hour in order: a user who named the columns and numbered the
+    # lines expects the column named the weight read, and the numbers agreeing with the lines' order confirm the
+    # header describes them. Refused otherwise (another column, lines out of order): the header and the lines
+    # disagree, and which one is wrong is the user's to say.
+    indexed = header is not None and not named_weight_hour and _weight_before_last(header[1])
+    refused = None
+    if indexed:
+        column, refused = _weight_column_indexed(path, header, rows)
     values, bad = _weights(path, rows, column)
-    if hours_last and not named_weight_hour:
+    if refused:   # the weights of a column the header says is not the weight's are not worth naming
+        bad = [refused]
+    elif hours_last and not (named_weight_hour or indexed):
         line, raw = rows[0]
         bad.insert(0, f"{path}:{line}: the last cells number the hours ({shortened(raw, repr)} …) and the first "
                       f"do not: the columns read as weight,hour; expected the hour number first: hour,weight "
@@ -92,7 +118,8 @@ def _weights(path: Path, rows: list[tuple[int, str]], column: int) -> tuple[list
     values: list[float] = []
     bad: list[str] = []
     for line, raw in rows:
-        cell = raw.split(",")[column].strip()
+        cells = raw.split(",")
+        cell = cells[column].strip() if column < len(cells) else ""   # a short line under a header naming more
         value = _weight(cell)
         if ";" in raw:
             bad.append(f"{path}:{line}: cells separated by ';' (a spreadsheet's export with decimal commas?); "
@@ -146,6 +173,92 @@ def _names_weight_then_hour(header: str) -> bool:
 
 def _names_hour(cell: str) -> bool:
     return bool({"hour", "hours"} & set(re.findall(r"[a-z]+", cell.lower())))
+
+
+def _column_named(cell: str) -> str | None:
+    """What a header cell names: "weight", "hour", "day" (`hour_of_day` is an hour, `weight_per_day` a weight;
+    `hours` alone is the hour, `gpu_hours` none), or None."""
+    plural_alone = {"hours": "hour", "days": "day"}.get(cell.strip().lower())
+    if plural_alone:
+        return plural_alone
+    words = set(re.findall(r"[a-z]+", cell.lower()))
+    return next((kind for kind, named in (("weight", WEIGHT_WORDS), ("hour", HOUR_WORDS), ("day", DAY_WORDS))
+                 if words & named), None)
+
+
+def _weight_before_last(header: str) -> bool:
+    """Whether a header of two or more cells says the weight is not its last column: the last names the hour or the
+    day, or names no weight where another does (`weight,timestamp`)."""
+    *others, last = [_column_named(cell) for cell in header.split(",")]
+    return bool(others) and last != "weight" and (last is not None or "weight" in others)
+
+
+def _weight_column_indexed(path: Path, header: tuple[int, str], rows: list[tuple[int, str]]) -> tuple[int, str | None]:
+    """(the column of the weights under a `header` (line, text) naming them before its last column, None), or
+    (-1, the problem) where its other columns do not number the day and the hour of each of `rows` in order."""
+    line, raw = header
+    named = f"the header {shortened(raw.strip(), repr)} does not end with the weight"
+    columns = _header_columns(raw)
+    if isinstance(columns, str):
+        return -1, f"{path}:{line}: {named}, and {columns}; {INDEXED_SHAPES}"
+    weight, day, hour = columns
+    out_of_place = _out_of_place(rows, day, hour)
+    if out_of_place is not None:
+        (row_line, text), place = out_of_place
+        return -1, (f"{path}:{row_line}: {named}, but {shortened(text.strip(), repr)} is not numbered {place}, its "
+                    f"place in the week; {INDEXED_SHAPES}")
+    return weight, None
+
+
+def _header_columns(header: str) -> tuple[int, int | None, int] | str:
+    """(the weight's column, the day's or None, the hour's) of a header naming the weight before its last column:
+    the weight is the cell naming a weight, or else the one cell naming nothing; every other cell names the day or
+    the hour, each once at most, and one the hour. Else what is wrong, in words."""
+    cells = [cell.strip() for cell in header.split(",")]
+    kinds = [_column_named(cell) for cell in cells]
+    unnamed = [i for i, kind in enumerate(kinds) if kind in ("weight", None)]
+    weight = next((i for i in unnamed if kinds[i] == "weight"), unnamed[0] if len(unnamed) == 1 else None)
+    extra = [shortened(cells[i], repr) for i in unnamed if i != weight]
+    if extra:
+        return f"{', '.join(extra)} {'names' if len(extra) == 1 else 'name'} no day or hour"
+    if weight is None:
+        return "no column is left for the weight"
+    for kind in ("day", "hour"):
+        if kinds.count(kind) > 1:
+            return f"{', '.join(shortened(c, repr) for c, k in zip(cells, kinds) if k == kind)} each name the {kind}"
+    if "hour" not in kinds:
+        return "no column names the hour"
+    return weight, kinds.index("day") if "day" in kinds else None, kinds.index("hour")
+
+
+def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int) -> tuple[tuple[int, str], str] | None:
+    """The first of the week's `rows` whose `day` and `hour` cells (the hour of the day, or of the week where `day`
+    is None) are not its place in the week, and that place as the columns number it ("day 1, hour 0"); None when
+    every row is in place. A column numbers from 0, or from 1 where its first cell is 1; days may be named (Monday
+    or Mon)."""
+    week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
+    if not week:
+        return None
+    table = [[c.strip() for c in raw.split(",")] for _, raw in week]
+    columns = [(kind, i, _place_words(_cell(table[0], i))) for kind, i in (("day", day), ("hour", hour)) if i is not None]
+    for k, (row, cells) in enumerate(zip(week, table)):
+        place = {"day": k // 24, "hour": k % 24 if day is not None else k}
+        expected = [(kind, i, said(place[kind])) for kind, i, said in columns]
+        if any(_cell(cells, i).casefold() != text.casefold() for _, i, text in expected):
+            return row, ", ".join(f"{kind} {text}" for kind, _, text in expected)
+    return None
+
+
+def _place_words(first: str) -> Callable[[int], str]:
+    """How a column whose first cell is `first` writes the place k (from 0) of a line: k + 1 where that cell is 1,
+    the k-th day's name where it is Monday's (Mon or Monday, as written), else k."""
+    if first.casefold() in ("mon", "monday"):
+        return lambda k: DAY_NAMES[k][:3] if len(first) == 3 else DAY_NAMES[k]
+    return lambda k: str(k + 1 if first == "1" else k)
+
+
+def _cell(cells: list[str], i: int) -> str:
+    return cells[i] if i < len(cells) else ""
 
 
 def _whole_numbers(cells: list[str]) -> list[int] | None:

@@ -293,3 +293,74 @@ def test_a_spreadsheets_byte_order_mark_and_crlf_line_ends_keep_either_column_or
     csv.write_bytes("\ufeff".encode() + "\r\n".join([header, *(line.format(h=h, w=w) for h, w in
                                                                enumerate(WEEKDAY_WEEKEND))]).encode() + b"\r\n")
     assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
+
+
+# WEEKDAY_WEEKEND by day and hour of the day: days 0-4 (Monday-Friday) at 0.4, days 5-6 at 1.2
+BY_DAY_AND_HOUR = [(d, h, "0.4" if d < 5 else "1.2") for d in range(7) for h in range(24)]
+DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+@pytest.mark.parametrize("header,line", [
+    ("weight,day,hour", "{w},{d},{h}"),                 # the hour of the day had been read as the weights 0 … 23
+    ("weight,day,hour", "{w},{d1},{h1}"),               # days 1-7, hours 1-24
+    ("load,day_of_week,hour_of_day", "{w},{name},{h}"),  # days named, Monday first
+    ("day,weight,hour", "{d},{w},{h}"),                 # the weight between the two
+    ("kwh,hour,weekday", "{w},{h},{d}"),                # the weight the one column naming no day or hour
+    ("weight,days,hours", "{w},{d},{h}"),
+])
+def test_a_header_naming_the_weight_before_day_and_hour_columns_reads_the_weights_by_name(tmp_path, header, line):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join([header, *(line.format(w=w, d=d, d1=d + 1, name=DAYS[d], h=h, h1=h + 1)
+                                        for d, h, w in BY_DAY_AND_HOUR)]))
+    assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
+    assert np.allclose(weekly_weights(str(csv)), [7 / 11] * 120 + [21 / 11] * 48, rtol=1e-12, atol=0)
+
+
+def test_a_bad_weight_under_a_weight_day_hour_header_is_named_with_its_line(tmp_path):
+    csv = tmp_path / "w.csv"
+    weights = ["1"] * 30 + ["-1"] + ["1"] * 137   # hour 30: day 1, hour 6, on line 32 (the header is line 1)
+    csv.write_text("\n".join(["weight,day,hour", *(f"{w},{k // 24},{k % 24}" for k, w in enumerate(weights))]))
+    assert engine_problems(csv) == [f"{csv}:32: expected an hourly weight ≥ 0, got '-1'"]
+
+
+SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each line's day "
+          "(0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of the week (0-167 or "
+          "1-168), in order from Monday 00:00")
+
+
+def test_day_and_hour_columns_out_of_order_are_refused_at_the_first_line_out_of_place(tmp_path):
+    # Tuesday 00:00 and 01:00 swapped: line 26 (hour 24, the header on line 1) holds day 1 hour 1
+    order = [*range(24), 25, 24, *range(26, 168)]
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["weight,day,hour", *(f"1,{k // 24},{k % 24}" for k in order)]))
+    assert engine_problems(csv) == [f"{csv}:26: the header 'weight,day,hour' does not end with the weight, "
+                                    f"but '1,1,1' is not numbered day 1, hour 0, its place in the week; {SHAPES}"]
+
+
+@pytest.mark.parametrize("header,cells,said", [
+    # a column that is neither the weight nor a day or hour: the last cells had been read as the weights
+    ("weight,note,hour", "{w},x,{k}", "'note' names no day or hour"),
+    # no column of the hours
+    ("weight,day", "{w},{d}", "no column names the hour"),
+    # two columns naming no day or hour: which is the weight is the user's to say
+    ("site,usage,hour", "a,{w},{k}", "'site', 'usage' name no day or hour"),
+    # Unix seconds in the last column: read as weights 1,767,571,200 … and scaled to about 1
+    ("weight,timestamp", "{w},{t}", "'timestamp' names no day or hour"),
+    # the hour and the day and no weight: the days 0 … 6 had been read as the weights
+    ("hour,day", "{h},{d}", "no column is left for the weight"),
+    ("weight,hour,hour_of_day", "{w},{k},{h}", "'hour', 'hour_of_day' each name the hour"),
+])
+def test_a_header_naming_the_weight_before_columns_that_are_not_day_and_hour_is_refused(tmp_path, header, cells, said):
+    path = scenario_with_profile(tmp_path, [header, *(cells.format(w=w, k=k, d=k // 24, h=k % 24, t=1767571200 + 3600 * k)
+                                                      for k, w in enumerate(WEEKDAY_WEEKEND))])
+    csv = tmp_path / "w.csv"
+    problem = f"{csv}:1: the header {header!r} does not end with the weight, and {said}; {SHAPES}"
+    assert engine_problems(csv) == [problem]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {problem}"]
+
+
+def test_a_last_column_of_gpu_hours_after_day_and_hour_columns_is_the_weight(tmp_path):
+    # 'gpu_hours' is a quantity, not the hour of the day: the weight is the last cell, as it always was
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(["day,hour,gpu_hours", *(f"{d},{h},{w}" for d, h, w in BY_DAY_AND_HOUR)]))
+    assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
