@@ -17,7 +17,9 @@ total is at most total − T_low above it: the bound reported next to the total.
 Where the scenario leaves `profile_slots` out, a bound above BOUND_TOLERANCE_PCT of the total is not kept:
 engine.run plans again on more blocks (next_slots: 48, then every weekly weight) and the plan says which
 groupings it left (`refined_from`); a `profile_slots` of the user's own is kept, with a warning
-(loose_bound_warning).
+(loose_bound_warning). A grouping whose solve stopped before the solver proved its optimum (status feasible,
+the time limit) is not refined: its total may lie above the grouped optimum, so the bound holds the solver's gap
+too (UNPROVEN_GAP); nor is one whose finer grouping cannot be planned (not_refined_warning says why).
 """
 
 from __future__ import annotations
@@ -109,15 +111,36 @@ def next_slots(slots: int, classes: int) -> int:
     return HOURS_PER_WEEK if 2 * more >= classes else more
 
 
-def loose_bound_warning(grouping: dict | None, currency: str) -> str | None:
+def loose_bound_warning(grouping: dict | None, currency: str, proven: bool = True) -> str | None:
     """The warning for a `profile_slots` the scenario sets whose plan's bound is above the tolerance (a default
-    grouping is planned again instead); None within it, unknown, or exact."""
+    grouping is planned again instead); None within it, unknown, or exact. `proven`: whether the solver proved
+    the grouped plan's optimum (status optimal); else the bound holds the solver's gap too, and says so."""
     if not above_tolerance(grouping):
         return None
     g = grouping
     return (f"profile_slots {g['slots']}: the {g['weight_classes']} distinct weekly weights grouped into "
             f"{g['slots']} blocks bound the cost error at {g['error_bound']:,.0f} {currency} "
-            f"({g['error_bound_pct']:.2f} % of the total), above the {g['tolerance_pct']:g} % the planner accepts "
-            "by itself: the exact optimum may be that much lower, and the baselines and savings are grouped alike; "
-            "plan exactly with profile_slots: 168 (fleetplan plan --profile-slots 168), or leave profile_slots out "
-            f"to let the planner add blocks until the bound is within {g['tolerance_pct']:g} %")
+            f"({g['error_bound_pct']:.2f} % of the total{'' if proven else UNPROVEN_GAP}), above the "
+            f"{g['tolerance_pct']:g} % the planner accepts by itself: the exact optimum may be that much lower, and the "
+            "baselines and savings are grouped alike; plan exactly with profile_slots: 168 (fleetplan plan "
+            "--profile-slots 168), or leave profile_slots out to let the planner add blocks until the bound is within "
+            f"{g['tolerance_pct']:g} %")
+
+
+# where the solver stopped before it proved the grouped plan's optimum (status feasible): its total may lie above
+# that optimum by the solver's gap, which the bound (total − T_low) then holds beside the grouping's own error
+UNPROVEN_GAP = ", the solver's gap included: it stopped before it proved the optimum on these blocks"
+
+
+def not_refined_warning(grouping: dict | None, currency: str, why: str) -> str | None:
+    """The warning for a grouping the planner chose whose bound is above the tolerance and that the plan keeps,
+    not planned again on more blocks (engine.run._solve_within_bound); `why` says why: the solver stopped before
+    it proved this grouping's optimum, or the finer grouping found no fleet in time, none cheaper, or is too
+    large. None within the tolerance, unknown, or exact."""
+    if not above_tolerance(grouping):
+        return None
+    g = grouping
+    return (f"profile_slots: the plan stays on {g['slots']} blocks of its {g['weight_classes']} distinct weekly "
+            f"weights, which bound the cost error at {g['error_bound']:,.0f} {currency} ({g['error_bound_pct']:.2f} % "
+            f"of the total), above the {g['tolerance_pct']:g} % tolerance: the exact optimum may be that much lower, "
+            f"and the baselines and savings are grouped alike; not planned on more blocks: {why}")

@@ -40,13 +40,14 @@ from planner.engine.profile_slots import (
     loose_bound_warning,
     lower_bound,
     next_slots,
+    not_refined_warning,
 )
 from planner.engine.readback import fleet_unit_ids, prices_used, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, Solution, first_run_threads
 from planner.engine.workloads import speed_sources
-from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, TooManyPurchaseVariables
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.loading import plausibility_warnings
@@ -421,7 +422,8 @@ class _Solved:
     inputs, `lower` the lower bound of its grouping (T_low; the exact solve's proven least once a grouping
     was refined away; None: exact from the start, or unknown), `refined_from` the default groupings left for
     a bound above the tolerance, `ungrouped` the warning of a grouped model with no fleet (planned exactly),
-    `chosen` whether the scenario left profile_slots to the planner, `bound_seconds` the bound solves' time."""
+    `chosen` whether the scenario left profile_slots to the planner, `bound_seconds` the bound solves' time,
+    `not_refined` why a chosen grouping whose bound is above the tolerance was kept ("": none was)."""
 
     scenario: Scenario
     base: Inputs
@@ -433,6 +435,7 @@ class _Solved:
     ungrouped: str | None = None
     chosen: bool = True
     bound_seconds: float = 0.0
+    not_refined: str = ""
 
     def grouping(self, total: float) -> dict | None:
         """The plan's profile_grouping at its total `total` (bounded_grouping): None when no weekly hours of
@@ -446,9 +449,11 @@ class _Solved:
 
     def warnings(self, grouping: dict | None) -> list[str]:
         """The grouping's warnings: a grouped model with no fleet, a bound above the tolerance that the
-        scenario's own profile_slots kept."""
-        loose = None if self.chosen else loose_bound_warning(grouping, self.inp.currency)
-        return [w for w in (self.ungrouped, loose) if w]
+        scenario's own profile_slots kept, or that the planner's grouping kept (not_refined)."""
+        currency, proven = self.inp.currency, self.solution.status == "optimal"
+        loose = None if self.chosen else loose_bound_warning(grouping, currency, proven)
+        kept = not_refined_warning(grouping, currency, self.not_refined) if self.not_refined else None
+        return [w for w in (self.ungrouped, loose, kept) if w]
 
 
 def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
@@ -456,30 +461,90 @@ def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: In
                         limits: tuple[int | None, int | None] = (None, None)) -> _Solved:
     """`inp` solved (_solve_exact_if_grouping_fails) with the lower bound of its grouping (one more solve,
     engine.profile_slots). Where the scenario leaves profile_slots out and that bound is above
-    BOUND_TOLERANCE_PCT of the objective, planned again on more blocks (next_slots: 24 → 48 → every weekly
-    weight), priced from the same offers and held to `limits`, until it is within: at most two more plans and
-    one more bound, the last exact. A profile_slots the user set is kept (_Solved.warnings says a loose bound).
-    A default of 24 blocks had planned an audit's two workloads of unrelated shapes 11.6 % above the exact
-    optimum, its bound 39.8 % printed beside it and nothing in the warnings."""
-    chosen, refined_from, bound_seconds = s.profile_slots is None, [], 0.0
+    BOUND_TOLERANCE_PCT of the objective, planned again on more blocks (_refined: 24 → 48 → every weekly
+    weight), until it is within: at most two more plans and one more bound, the last exact. A profile_slots
+    the user set is kept (_Solved.warnings says a loose bound). A default of 24 blocks had planned an audit's
+    two workloads of unrelated shapes 11.6 % above the exact optimum, its bound 39.8 % printed beside it and
+    nothing in the warnings.
+    Only a grouping whose solve the solver proved optimal is refined: stopped before (at the time limit), its
+    bound holds the solver's gap too, which more blocks, a larger model given the same time, need not shrink.
+    A plan found is never lost to a finer grouping: one that finds no fleet in time, none cheaper, or is too
+    large, leaves the plan on the grouping before it, with a warning (_Solved.not_refined)."""
+    chosen = s.profile_slots is None   # before the exact fallback sets it
+    s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
+        s, store, reduced, base, inp, solver, time_limit, extra_constraints, limits)
+    solved = _Solved(s, base, inp, model, solution, ungrouped=ungrouped, chosen=chosen)
     while True:
-        s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
-            s, store, reduced, base, inp, solver, time_limit, extra_constraints, limits)
-        solved = _Solved(s, base, inp, model, solution, None, refined_from, ungrouped, chosen, bound_seconds)
-        if inp.grouping is None:   # exact: its own proven least bounds what a refined grouping left
-            return replace(solved, lower=lower_bound(solution) if refined_from else None)
+        if solved.inp.grouping is None:   # exact: its own proven least bounds what a refined grouping left
+            return replace(solved, lower=lower_bound(solved.solution) if solved.refined_from else None)
         start = time.perf_counter()
-        lower = grouping_lower_bound(inp, solver, time_limit, extra_constraints)
-        bound_seconds += time.perf_counter() - start
-        grouping = bounded_grouping(inp.grouping, solution.objective, lower)
-        if not chosen or not above_tolerance(grouping):
-            return replace(solved, lower=lower, bound_seconds=bound_seconds)
-        refined_from = [*refined_from, {k: grouping[k] for k in ("slots", "weight_classes", "error_bound",
-                                                                   "error_bound_pct")}]
-        s = s.model_copy(update={"profile_slots": next_slots(grouping["slots"], grouping["weight_classes"])})
-        base = inputs_priced_as(s, base, merge_periods=reduced)
+        lower = grouping_lower_bound(solved.inp, solver, time_limit, extra_constraints)
+        solved = replace(solved, lower=lower, bound_seconds=solved.bound_seconds + time.perf_counter() - start)
+        grouping = bounded_grouping(solved.inp.grouping, solved.solution.objective, lower)
+        if not solved.chosen or not above_tolerance(grouping):
+            return solved
+        if solved.solution.status != "optimal":
+            return replace(solved, not_refined=_stopped_unproven(time_limit))
+        finer = _refined(solved, grouping, store, reduced, solver, time_limit, extra_constraints, limits)
+        if isinstance(finer, str):
+            return replace(solved, not_refined=finer)
+        solved = finer
+
+
+def _refined(solved: _Solved, grouping: dict, store, reduced: bool, solver: str, time_limit: float | None,
+             extra_constraints: ExtraConstraints | None, limits: tuple[int | None, int | None]) -> _Solved | str:
+    """The plan of `solved` (its bound `grouping` above the tolerance, proven optimal on its blocks) planned on
+    more blocks (next_slots), priced from the same offers and held to `limits`; or why it is not kept: the finer
+    model is too large (ModelTooLarge), finds no fleet in time (SolverError), has no fleet (InfeasibleError:
+    a grouped plan is a real plan of the exact hours, so only extra_constraints on more than unit counts can
+    rule out the exact model, after a finer grouping's own corners fell to max_cloud_share,
+    _solve_exact_if_grouping_fails), or stops before it proves its optimum with a fleet no cheaper. A finer plan
+    not proven optimal but cheaper is kept: a real plan of the exact hours (engine.periods) below the other."""
+    slots = next_slots(grouping["slots"], grouping["weight_classes"])
+    on = "every weekly weight (exactly)" if slots >= HOURS_PER_WEEK else f"{slots} blocks"
+    s = solved.scenario.model_copy(update={"profile_slots": slots})
+    try:
+        base = inputs_priced_as(s, solved.base, merge_periods=reduced)
         inp = reduce(base) if reduced else base
         check_size(inp, *limits)
+        s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
+            s, store, reduced, base, inp, solver, time_limit, extra_constraints, limits)
+    except ModelTooLarge as error:
+        return _too_large_to_refine(error, on)
+    except SolverError:
+        within = f" within the time limit of {time_limit:g} s" if time_limit else ""
+        return f"on {on} the solver found no fleet{within}{_more_time(time_limit)}"
+    except InfeasibleError:
+        return (f"on {on} the model has no fleet (only constraints of your own on more than unit counts can rule "
+                "out every plan of the exact hours where a grouped plan exists)")
+    if solution.status != "optimal" and solution.objective >= solved.solution.objective:
+        at = f" at the time limit of {time_limit:g} s" if time_limit else ""
+        return (f"on {on} the solver stopped{at} with a fleet of {solution.objective:,.0f} {inp.currency}, no cheaper, "
+                f"before it proved its optimum{_more_time(time_limit)}")
+    tried = {k: grouping[k] for k in ("slots", "weight_classes", "error_bound", "error_bound_pct")}
+    return replace(solved, scenario=s, base=base, inp=inp, model=model, solution=solution, lower=None,
+                   refined_from=[*solved.refined_from, tried], ungrouped=ungrouped)
+
+
+def _stopped_unproven(time_limit: float | None) -> str:
+    """Why a grouping whose solve the solver did not prove optimal is not refined (_Solved.not_refined)."""
+    at = f" at the time limit of {time_limit:g} s" if time_limit else ""
+    return (f"the solver stopped{at} before it proved the optimum on these blocks, so the bound holds the solver's "
+            f"gap as well as the grouping's error{_more_time(time_limit)}")
+
+
+def _more_time(time_limit: float | None) -> str:
+    """The remedy of a refinement the time limit cut short: "" without a time limit."""
+    return ("; allow more time (time_limit, fleetplan plan --time-limit) to let the planner add blocks"
+            if time_limit else "")
+
+
+def _too_large_to_refine(error: ModelTooLarge, on: str) -> str:
+    """Why a finer grouping held to the caller's limits is not planned (_Solved.not_refined)."""
+    if error.dispatch_variables is None:   # TooManyPurchaseVariables: the blocks do not change them
+        return f"on {on} {error}"
+    return (f"its model on {on} would hold {error.dispatch_variables:,} dispatch variables, more than the "
+            f"{error.limit:,} allowed (max_dispatch_variables, fleetplan plan --max-variables)")
 
 
 def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,

@@ -16,6 +16,7 @@ import pandas as pd
 
 from planner._version import __version__
 from planner.engine import Plan
+from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import present_value_words
 from planner.errors import PlannerError
 from planner.fileio import write_atomic, write_problem
@@ -399,8 +400,9 @@ def binds_words(binds) -> list[str]:
 
 def grouping_line(plan: Plan) -> str:
     """One line when the weekly profile was grouped into blocks: the bound on the cost error it can cause
-    (computed by a second solve, engine.profile_slots), and the groupings planned before whose bound was above
-    the tolerance (refined_from); empty when the plan is exact and was planned so."""
+    (computed by a second solve, engine.profile_slots; with the solver's gap where it did not prove the plan
+    optimal), and the groupings planned before whose bound was above the tolerance (refined_from); empty when
+    the plan is exact and was planned so."""
     g = plan.profile_grouping
     if not g:
         return ""
@@ -412,8 +414,9 @@ def grouping_line(plan: Plan) -> str:
     if g.get("error_bound") is None:
         return head + ("; the bound on the cost error is unknown (its solve gave none: the time limit, or constraints "
                        "of your own that the blocks at their mean weights cannot meet)")
+    gap = "" if plan.status == "optimal" else UNPROVEN_GAP   # the total may lie above the grouped optimum too
     return (head + f"; the exact optimum is at most {g['error_bound']:,.0f} {plan.currency} "
-            f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f})")
+            f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f}){gap}")
 
 
 def _refined_from(grouping: dict) -> str:
