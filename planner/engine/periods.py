@@ -155,20 +155,39 @@ def _best_cuts(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, slots:
     return np.array(cuts[::-1])
 
 
-def _mix_costs(classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> np.ndarray:
+# The elements of the [rows × C × W] arrays _mix_costs builds for one chunk of its rows (block ends), 8 bytes
+# each: some five live at once, so about 40 MB however many workloads. All rows at once held C × C × W each:
+# 168 distinct weekly weights of 500 workloads (scenario.MAX_WORKLOADS) peaked at 456 MB in load_blocks
+# (tracemalloc; 92 MB at 100 workloads), before check_size could refuse the model it was cut for.
+MIX_CHUNK_ELEMENTS = 1 << 20
+
+
+def _mix_costs(classes: np.ndarray, hours: np.ndarray, share: np.ndarray,
+               chunk_elements: int = MIX_CHUNK_ELEMENTS) -> np.ndarray:
     """[C] the cost of the block of classes 0 … p, for each p: Σ over its classes of hours × Σ_w share_w ×
     (over-service + distance to the nearer corner). An hour is worked at λ × most + (1 − λ) × least with λ its
     largest position between the corners over the workloads, so each workload whose own position is lower is
     served (λ − position) × (most − least) above its need: the work, and the capacity for peaks that never
-    meet, a block of unrelated hours pays for (0 for one shaped workload, whose cost is _segment_costs')."""
-    least = np.minimum.accumulate(classes, axis=0)[:, None, :]                  # [p × 1 × W]: corners of 0 … p
-    most = np.maximum.accumulate(classes, axis=0)[:, None, :]
+    meet, a block of unrelated hours pays for (0 for one shaped workload, whose cost is _segment_costs').
+    Computed for a chunk of p at a time (`chunk_elements`, MIX_CHUNK_ELEMENTS), each row as it would be alone."""
+    n, width = classes.shape
+    least = np.minimum.accumulate(classes, axis=0)                             # [p × W]: corners of 0 … p
+    most = np.maximum.accumulate(classes, axis=0)
+    rows = max(1, chunk_elements // max(1, n * width))
+    return np.concatenate([_mix_cost_rows(classes, hours, share, least[p:p + rows], most[p:p + rows], p)
+                           for p in range(0, n, rows)]) if n else np.zeros(0)
+
+
+def _mix_cost_rows(classes: np.ndarray, hours: np.ndarray, share: np.ndarray, least: np.ndarray, most: np.ndarray,
+                   first: int) -> np.ndarray:
+    """_mix_costs of the blocks 0 … p for p = first, first + 1 …, one per row of their corners `least`, `most`."""
+    least, most = least[:, None, :], most[:, None, :]                          # [p × 1 × W]
     above, width = classes[None, :, :] - least, most - least                   # [p × h × W], [p × 1 × W]
     position = np.divide(above, width, out=np.zeros_like(above), where=width > 0)
     mix = position.max(axis=2)                                                 # [p × h]: λ
     over = mix * (width[:, 0, :] @ share)[:, None] - above @ share
     near = np.minimum(above, most - classes[None, :, :]) @ share
-    return (np.tril(over + near) * hours[None, :]).sum(axis=1)                 # block 0 … p holds h ≤ p
+    return (np.tril(over + near, k=first) * hours[None, :]).sum(axis=1)        # block 0 … p holds h ≤ p
 
 
 def _best_split(block: np.ndarray, classes: np.ndarray, hours: np.ndarray, share: np.ndarray) -> tuple:

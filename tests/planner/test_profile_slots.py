@@ -303,3 +303,25 @@ def test_a_workload_of_two_weights_beside_one_of_168_is_blocked_apart(tmp_path):
     exact, p = plan(path, profile_slots=168), plan(path)
     assert_within_tolerance_of(p, exact)
     assert p.profile_grouping["slots"] == 24 and p.profile_grouping["error_bound_pct"] <= 100 * TOLERANCE
+
+
+def test_the_mix_costs_by_hand_and_in_chunks_of_rows():
+    # three classes of two workloads, in this order: (0, 1) for 2 h, (1, 0) and (0.5, 0.5) for 1 h, shares ½ each.
+    # Block 0 … 0: one class, no width: 0. Block 0 … 1: corners (0, 0) and (1, 1); each hour is worked at λ = 1,
+    # serving its low workload 1 above its need (½ by share) and neither away from a corner: 2 × ½ + 1 × ½ = 1.5.
+    # Block 0 … 2 adds (0.5, 0.5): λ = ½, no over-service, ½ from the nearer corner for each workload: 2.0
+    from planner.engine.periods import _mix_costs
+
+    classes, hours, share = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]]), np.array([2.0, 1.0, 1.0]), np.full(2, 0.5)
+    for elements in (1, 12, 1 << 20):   # one row a chunk (3 × 2 elements a row); two, then the last; all
+        np.testing.assert_allclose(_mix_costs(classes, hours, share, chunk_elements=elements), [0.0, 1.5, 2.0],
+                                   rtol=0, atol=1e-12)
+    # 168 weights of 500 workloads held 456 MB in [C × C × W] arrays at once: chunks of rows give the same costs
+    rng = np.random.default_rng(3)
+    weights = np.round(rng.uniform(0.2, 3.0, (168, 9)), 3)
+    classes, counts = np.unique(weights, axis=0, return_counts=True)
+    share = rng.dirichlet(np.ones(9))
+    whole = _mix_costs(classes, counts.astype(float), share, chunk_elements=classes.size * len(classes))
+    for elements in (1, 9 * 168 * 5 + 3):   # one row a chunk; five rows a chunk and a shorter last one
+        np.testing.assert_allclose(_mix_costs(classes, counts.astype(float), share, chunk_elements=elements), whole,
+                                   rtol=1e-12, atol=0)
