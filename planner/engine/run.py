@@ -535,7 +535,7 @@ def _stopped_unproven(time_limit: float | None) -> str:
 
 def _more_time(time_limit: float | None) -> str:
     """The remedy of a refinement the time limit cut short: "" without a time limit."""
-    return ("; allow more time (time_limit, fleetplan plan --time-limit) to let the planner add blocks"
+    return ("; a longer time limit per solve (plan(time_limit=…), fleetplan plan --time-limit) lets the planner add blocks"
             if time_limit else "")
 
 

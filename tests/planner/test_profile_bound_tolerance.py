@@ -168,8 +168,8 @@ def test_a_finer_grouping_with_no_fleet_in_time_leaves_the_plan_on_its_blocks_an
     assert on_24.status == "optimal" and p.profile_grouping["refined_from"] == []
     assert p.scenario.profile_slots is None   # the scenario as given: a re-solve plans on 24 blocks too
     assert _kept_warning(p, 24).endswith(
-        "not planned on more blocks: on 48 blocks the solver found no fleet within the time limit of 5 s; allow more "
-        "time (time_limit, fleetplan plan --time-limit) to let the planner add blocks")
+        "not planned on more blocks: on 48 blocks the solver found no fleet within the time limit of 5 s; a longer "
+        "time limit per solve (plan(time_limit=…), fleetplan plan --time-limit) lets the planner add blocks")
     assert not [w for w in p.warnings if w.startswith("profile_slots 24:")]   # the user's own warning is not this
 
 
@@ -200,8 +200,9 @@ def test_a_plan_left_on_48_blocks_keeps_their_baselines(tmp_path, monkeypatch):
     _same_plan(p, on_48)
     assert p.scenario.profile_slots == 48
     assert _kept_warning(p, 48).endswith("not planned on more blocks: on every weekly weight (exactly) the solver found "
-                                         "no fleet within the time limit of 5 s; allow more time (time_limit, "
-                                         "fleetplan plan --time-limit) to let the planner add blocks")
+                                         "no fleet within the time limit of 5 s; a longer time limit per solve "
+                                         "(plan(time_limit=…), fleetplan plan --time-limit) lets the planner add "
+                                         "blocks")
 
 
 def test_a_grouping_the_solver_did_not_prove_optimal_is_not_refined(tmp_path, monkeypatch):
