@@ -29,7 +29,14 @@ import streamlit as st
 from fleetplan_dashboard import charts, state, tables, trace
 from planner.engine.baselines import CHEAPER_BY_CAPS
 from planner.errors import PlannerError
-from planner.reports.tables import assumption_line, binds_words, present_money, present_value_basis, site_cost_note
+from planner.reports.tables import (
+    assumption_line,
+    binds_words,
+    grouping_line,
+    present_money,
+    present_value_basis,
+    site_cost_note,
+)
 from planner.text import counted
 
 st.session_state.setdefault("uploads", {})
@@ -258,6 +265,9 @@ cols = st.columns(4)
 cols[0].metric(f"Total cost, {counted(p.horizon_months, 'month')}", money(p.total), border=True,
                help=f"Every cost over the horizon, {present_value_basis(p)}, residual value of owned cards credited.")
 st.caption(f"Totals and savings: {pv_money}.")
+grouped = grouping_line(p)   # a grouped profile's bound on the cost error, under the total as the CLI prints it
+if grouped:
+    st.caption(tables.plain(grouped[:1].upper() + grouped[1:] + "."))
 trace.mark("total")
 # The browser paints the total while this process waits, rather than while it builds the charts below and
 # starts the worker processes: on two cores that work would delay the paint. The first draw of a session

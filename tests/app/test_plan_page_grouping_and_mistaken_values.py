@@ -1,0 +1,80 @@
+"""The Plan page tells what the CLI and `fleetplan validate` tell: the bound a grouped profile puts on the total,
+under the total; a value that looks typed in another unit, at once and in sight when a file is uploaded (not the
+last line of a closed box); "never" where no utilisation pays a card off; the assumptions as a sentence.
+
+Oracles: the plan's own `profile_grouping` figures written into the sentence by hand (the format the CLI
+prints), `planner.plan` on the same file, line and column of the uploaded value counted by hand (as
+`fleetplan validate` prints them), and the scenario model's defaults — never the page's text read back.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fleetplan_dashboard import state
+from planner import load_scenario, plan
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 180
+OFFERS = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,vcpus,"
+          "memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n"
+          "aws:us-east-1:g5.xlarge:on_demand,aws,us-east-1,g5.xlarge,on_demand,A10G,True,A10G,1.0,24.0,4.0,16.0,1.0,0.0,"
+          "USD,0,,2026-07-20,test,\n")   # one test offer, not a shipped price
+# 168 distinct hourly weights (37 is prime to 168, so 37·h mod 168 takes every value once): more than the 24
+# blocks a profile is grouped into by default
+WEIGHTS = [100 + (h * 37) % 168 for h in range(168)]
+GROUPED = """name: grouped profile
+horizon_months: 3
+prices: {source: offers.csv, providers: [aws], purchase_options: [on_demand]}
+onprem:
+  electricity_per_kwh: 0.2
+  availability: 0.9
+  custom_cards:
+    a5k: {gpu: RTX-A5000, price: 1500, busy_watts: 400, idle_watts: 100, life_years: 4}
+workloads:
+  - name: train
+    gpu_hours_per_month: 3000
+    reference_gpu: A10G
+    throughput: {A10G: 1.0, a5k: 1.0}
+    profile: weights.csv
+"""
+
+
+def _unescaped(markdown: str) -> str:
+    """Markdown source as it reads on the page: a backslash-escaped sign shows as the sign."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+# ---------------------------------------------------------------------------------------------------
+# A grouped profile: its bound under the total
+
+
+@pytest.fixture()
+def grouped_folder(monkeypatch, tmp_path):
+    (tmp_path / "offers.csv").write_text(OFFERS, encoding="utf-8")
+    (tmp_path / "weights.csv").write_text("weight\n" + "\n".join(map(str, WEIGHTS)) + "\n", encoding="utf-8")
+    (tmp_path / "grouped.yaml").write_text(GROUPED, encoding="utf-8")
+    monkeypatch.setattr(state, "SCENARIO_DIR", tmp_path)
+    state.clear_plan_cache()
+    yield tmp_path
+    state.clear_plan_cache()
+
+
+def test_a_grouped_profiles_bound_on_the_cost_error_is_shown_under_the_total(grouped_folder):
+    expected = plan(load_scenario(grouped_folder / "grouped.yaml"))
+    g = expected.profile_grouping
+    assert (g["weight_classes"], g["slots"], g["refined_from"]) == (168, 24, [])   # 24 blocks, bound under 1 %
+    sentence = (f"Profile grouped: 168 distinct hourly weights in 24 load-duration blocks (profile_slots; 168 = exact); "
+                f"the exact optimum is at most {g['error_bound']:,.0f} USD ({g['error_bound_pct']:.2f} %) below this "
+                f"total (lower bound {g['lower_bound']:,.0f}).")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="base").value == "file:grouped.yaml"
+    captions = [_unescaped(c.value) for c in at.caption]
+    assert sentence in captions, captions
+    # under the total: right after the caption that says what the totals are
+    assert captions[captions.index(sentence) - 1].startswith("Totals and savings:")
