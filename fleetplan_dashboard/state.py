@@ -78,6 +78,7 @@ from planner.scenario import (
     path_keys,
     read_yaml_value,
 )
+from planner.scenario.loading import plausibility_warnings
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8
 from pricing_adapters import registry
@@ -238,6 +239,44 @@ def load_base(base_id: str, uploads: dict[str, str] | None = None) -> tuple[Scen
     if text is None:
         return None, (f"{base_label(base_id)}: the upload is no longer in this session; upload it again",)
     return _load_text(text, rest.rsplit(":", 1)[0], None)
+
+
+def implausible_values(scenario: Scenario, base: Scenario, text: str | None, origin: str) -> list[str]:
+    """The values of `scenario` that look mistaken (typed in another unit, no demand at all:
+    `plausibility_warnings`), one line each as `fleetplan validate` prints them: `origin:line:column: field:
+    message` for a value the file holds (its warning is `base`'s too), placed in the file's `text`; `origin
+    (edited): field: message` for one an edit made; `origin: field: message` when the file does not hold the
+    field (a default) or its text is gone."""
+    found = plausibility_warnings(scenario)
+    if not found:
+        return []
+    in_file = {message for _, message in plausibility_warnings(base)}
+    try:   # the file loaded, so it composes; its nodes are followed, never listed (aliases)
+        root = yaml.compose(text, Loader=yaml.SafeLoader) if text is not None else None
+    except yaml.YAMLError:
+        root = None
+    lines = []
+    for field_path, message in found:
+        if message not in in_file:
+            lines.append(f"{origin} (edited): {message}")
+            continue
+        node = _node_at(root, field_path)
+        lines.append(f"{origin}:{editor_place(text, node.start_mark)}: {message}" if node is not None
+                     else f"{origin}: {message}")
+    return lines
+
+
+def _node_at(root: yaml.Node | None, field_path: tuple) -> yaml.Node | None:
+    """The YAML node of the value at `field_path` (mapping keys and list indices), None where the text holds none."""
+    node = root
+    for part in field_path:
+        if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            node = node.value[part]
+        elif isinstance(node, yaml.MappingNode):
+            node = _key_node(node, str(part))[1]
+        else:
+            return None
+    return node
 
 
 # ---------------------------------------------------------------------------------------------------

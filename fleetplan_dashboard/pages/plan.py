@@ -37,6 +37,7 @@ from planner.reports.tables import (
     present_value_basis,
     site_cost_note,
 )
+from planner.scenario.loading import plausibility_warnings
 from planner.text import counted
 
 st.session_state.setdefault("uploads", {})
@@ -234,6 +235,18 @@ def _download_edited() -> None:
         + ("." if kept else " (not this time: the file's layout needs a full rewrite)."))
 
 
+# Values that look mistaken (cents for dollars, watts for kilowatts), shown before the plan is made and placed in the
+# file as `fleetplan validate` places them: an upload shows them at once, not as a line among the plan's warnings in
+# a closed box (which leaves them out: implausible_texts).
+implausible_texts = {message for _, message in plausibility_warnings(s)}
+if implausible_texts:
+    implausible = state.implausible_values(s, base, _scenario_text(cur.base_id),
+                                           state.base_label(cur.base_id).removesuffix(" (uploaded)"))
+    one = len(implausible) == 1
+    st.warning(f"**{counted(len(implausible), 'value')} of this scenario {'looks' if one else 'look'} mistaken** — "
+               f"the plan below takes {'it' if one else 'them'} as written (file:line:column: field: message):\n\n"
+               + tables.code_block(implausible), icon=":material/warning:")
+
 if cur.base_id.startswith("upload:"):
     st.sidebar.caption("An uploaded scenario lives in this session only: its link cannot carry it. Download it "
                        "with the edits above to keep or share it.")
@@ -305,15 +318,15 @@ warnings_slot = st.empty()
 
 def _draw_warnings(plan) -> None:
     """The plan's warnings; drawn again once the baselines are solved, with those on estimated speeds only the
-    baselines' totals rest on (engine.run.baseline_speeds), as plan() gives them."""
-    if not plan.warnings:
+    baselines' totals rest on (engine.run.baseline_speeds), as plan() gives them; not the values that look
+    mistaken, shown above the total."""
+    boxed = [w for w in plan.warnings if w not in implausible_texts]
+    if not boxed:
         return
     # the warnings name cards and workloads from the scenario: verbatim in a code block, never Markdown
     with warnings_slot.container(), st.expander(
-            f"{counted(len(plan.warnings), 'warning')}: what this plan rests on "
-            "that needs a look (unpriced cards, missing purchase options, old or undated prices, "
-            "estimated speeds)", icon=":material/warning:"):
-        st.code("\n".join(plan.warnings), language=None, wrap_lines=True)
+            f"{counted(len(boxed), 'warning')}: what this plan rests on that needs a look", icon=":material/warning:"):
+        st.code("\n".join(boxed), language=None, wrap_lines=True)
 
 
 _draw_warnings(p)

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Metric, Warning
 
 from fleetplan_dashboard import state
 from planner import load_scenario, plan
+from planner.scenario import load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180
@@ -42,6 +44,12 @@ workloads:
     throughput: {A10G: 1.0, a5k: 1.0}
     profile: weights.csv
 """
+# the entry scenario with its electricity price in US cents: line 17 is `  electricity_per_kwh: 120`, the value
+# in column 24 (2 spaces and the 21 characters of "electricity_per_kwh: " before it)
+CENTS = (ROOT / "scenarios" / "entry.yaml").read_text(encoding="utf-8").replace(
+    "electricity_per_kwh: 0.15 ", "electricity_per_kwh: 120  ")
+CENTS_WARNING = ("onprem.electricity_per_kwh: 120 USD a kWh is more than grid electricity costs anywhere (under 1 USD "
+                 "a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 1.2; if per MWh, 0.12")
 
 
 def _unescaped(markdown: str) -> str:
@@ -78,3 +86,60 @@ def test_a_grouped_profiles_bound_on_the_cost_error_is_shown_under_the_total(gro
     assert sentence in captions, captions
     # under the total: right after the caption that says what the totals are
     assert captions[captions.index(sentence) - 1].startswith("Totals and savings:")
+
+
+# ---------------------------------------------------------------------------------------------------
+# An upload with its electricity price in cents
+
+
+@pytest.fixture(scope="module")
+def cents_upload():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    at.file_uploader(key="upload_file").set_value(("entry-cents.yaml", CENTS.encode(), "application/x-yaml")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="base").value.startswith("upload:entry-cents.yaml:")
+    return at
+
+
+@pytest.fixture(scope="module")
+def cents_plan():
+    return plan(load_scenario_text(CENTS, origin="entry-cents.yaml"))
+
+
+def test_an_uploaded_price_in_cents_is_warned_of_in_sight_placed_as_validate_places_it(cents_upload):
+    shown = [w.value for w in cents_upload.warning if CENTS_WARNING in w.value]
+    assert len(shown) == 1, [w.value for w in cents_upload.warning]
+    assert f"entry-cents.yaml:17:24: {CENTS_WARNING}" in shown[0]
+    order = list(cents_upload.main)                            # the page's elements in the order drawn
+    warning = next(i for i, n in enumerate(order) if isinstance(n, Warning) and CENTS_WARNING in n.value)
+    total = next(i for i, n in enumerate(order) if isinstance(n, Metric) and n.label.startswith("Total cost"))
+    assert warning < total                                    # above the total
+    for box in cents_upload.expander:                         # and in no closed box
+        assert not any(CENTS_WARNING in c.value for c in box.code), box.label
+
+
+def test_the_warnings_box_holds_the_others_under_a_label_that_lists_no_kinds(cents_upload, cents_plan):
+    assert CENTS_WARNING in cents_plan.warnings
+    others = [w for w in cents_plan.warnings if w != CENTS_WARNING]
+    assert others and all("undated prices" in w for w in others)   # the snapshot's undated T4 spot price
+    label = f"{len(others)} warning{'s' if len(others) > 1 else ''}: what this plan rests on that needs a look"
+    box = next(b for b in cents_upload.expander if "needs a look" in b.label)
+    assert box.label == label
+    assert [c.value for c in box.code] == ["\n".join(others)]
+
+
+def test_an_edited_value_is_warned_of_as_edited_and_a_plausible_one_not_at_all(cents_upload):
+    def shown() -> str:
+        assert not cents_upload.exception, [e.value for e in cents_upload.exception]
+        return "\n".join(w.value for w in cents_upload.warning)
+
+    cents_upload.slider(key="edit:electricity_per_kwh").set_value(12.0).run()
+    # 12 USD a kWh is still above the 2 USD a price in cents or per MWh stands out by: an edit, not the file's line
+    assert ("entry-cents.yaml (edited): onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs "
+            "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per "
+            "MWh, 0.012") in shown()
+    assert CENTS_WARNING not in shown()
+    cents_upload.slider(key="edit:electricity_per_kwh").set_value(1.2).run()   # the warning's "in cents" value
+    assert "electricity_per_kwh" not in shown()
+    cents_upload.slider(key="edit:electricity_per_kwh").set_value(120.0).run()   # the file's value: its place again
+    assert f"entry-cents.yaml:17:24: {CENTS_WARNING}" in shown()
