@@ -424,12 +424,25 @@ st.caption("The share of hours a card must work for owning it to cost no more th
            "from the cheapest compatible cloud offer. Compare with its utilisation in this plan. Costs in "
            f"{cc} per hour and per month, nominal: undiscounted.")
 be_table, be_notes = tables.break_even_table(p)
-st.dataframe(be_table, hide_index=True, width="stretch", key="break_even_table", placeholder="", column_config={
+
+
+def _break_even_shown(share_pct: float) -> str:
+    """A break-even utilisation as the column shows it: "57%", or "never" where no utilisation pays the card off
+    (inf: cloud work costs less than its energy), as the notes below say."""
+    if share_pct != share_pct:   # NaN
+        return ""
+    return "never" if math.isinf(share_pct) else f"{share_pct:.0f}%"
+
+
+# The shares stay numbers (the column sorts by them) and the Styler gives the text shown: a format of the column's own
+# would take precedence over it, and draws inf as "inf%".
+st.dataframe(be_table.style.format({"break_even_utilisation": _break_even_shown}), hide_index=True, width="stretch",
+             key="break_even_table", placeholder="", column_config={
     "card": st.column_config.TextColumn(width=130), "workload": st.column_config.TextColumn(width=130),
     "cloud_offer": st.column_config.TextColumn("cheapest cloud offer", width=260),
     "cloud_cost_per_reference_hour": st.column_config.NumberColumn(f"cloud {cc}/ref-GPU-h", format="%.3f", width=120),
     "card_fixed_cost_per_month": st.column_config.NumberColumn(f"card fixed {cc}/month", format="%,.0f", width=120),
-    "break_even_utilisation": st.column_config.NumberColumn("break-even", format="%.0f%%", width=80),
+    "break_even_utilisation": st.column_config.NumberColumn("break-even", width=80),
     "utilisation_in_plan": st.column_config.NumberColumn("in plan", format="%.0f%%", width=70),
 })
 for note in be_notes:

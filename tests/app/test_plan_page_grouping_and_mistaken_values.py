@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Metric, Warning
 
@@ -126,6 +127,17 @@ def test_the_warnings_box_holds_the_others_under_a_label_that_lists_no_kinds(cen
     box = next(b for b in cents_upload.expander if "needs a look" in b.label)
     assert box.label == label
     assert [c.value for c in box.code] == ["\n".join(others)]
+
+
+def test_a_card_that_never_pays_off_shows_never_not_inf_percent(cents_upload, cents_plan):
+    # at 120 USD a kWh an RTX 3060's 170 W cost 20 USD an hour, more than any cloud T4 hour: no utilisation pays
+    assert len(cents_plan.break_even) and (cents_plan.break_even["break_even_utilisation"] == float("inf")).all()
+    table = next(d for d in cents_upload.dataframe if "break_even_utilisation" in d.value.columns)
+    assert (table.value["break_even_utilisation"] == float("inf")).all()             # a number, for sorting
+    display_values = table.proto.arrow_data.styler.display_values
+    assert display_values, "no text given for the shares: a format of the column draws inf as 'inf%'"
+    shown = dataframe_util.convert_arrow_bytes_to_pandas_df(display_values)
+    assert list(shown["break_even_utilisation"]) == ["never"] * len(cents_plan.break_even)
 
 
 def test_an_edited_value_is_warned_of_as_edited_and_a_plausible_one_not_at_all(cents_upload):
