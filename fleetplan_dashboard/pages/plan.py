@@ -356,8 +356,10 @@ st.dataframe(
     })
 # the site's fixed cost belongs to no row: where there is one, the rows fall short of the total by it
 st.caption(" ".join(filter(None, [f"Cost in {pv_money}.", site_cost_note(p, field="`fixed_onprem_per_month`")])))
+# the assumptions line holds numbers and the engine's words, no scenario text: not escaped, so no backslash shows
+assumptions = assumption_line(p)
 st.caption("Units apply to cards and reservations; rented capacity is counted in hours used. "
-           + tables.plain(assumption_line(p)) + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
+           + assumptions[:1].upper() + assumptions[1:] + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
            "`onprem.sell_owned`, `onprem.switch_off_owned`).")
 
 # Serving workloads: whole instances (or cards) in every hour-of-week slot

@@ -140,6 +140,15 @@ def test_a_card_that_never_pays_off_shows_never_not_inf_percent(cents_upload, ce
     assert list(shown["break_even_utilisation"]) == ["never"] * len(cents_plan.break_even)
 
 
+def test_the_assumptions_read_as_a_sentence_without_backslashes(cents_upload):
+    # entry.yaml sets none of them: the model's defaults (purchases every 3 months, straight-line resale at half
+    # the book value, owned cards may be sold and switched off)
+    assert ("Units apply to cards and reservations; rented capacity is counted in hours used. Assumptions: cards bought "
+            "every 3 months, retired at end of life and sold at 0.5 × straight-line book value; owned cards may be sold "
+            "or switched off (scenario `onprem.purchase_every_months`, `onprem.resale`, `onprem.sell_owned`, "
+            "`onprem.switch_off_owned`).") in [c.value for c in cents_upload.caption]
+
+
 def test_an_edited_value_is_warned_of_as_edited_and_a_plausible_one_not_at_all(cents_upload):
     def shown() -> str:
         assert not cents_upload.exception, [e.value for e in cents_upload.exception]
