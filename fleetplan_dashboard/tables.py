@@ -236,11 +236,84 @@ def _age_days(as_of: str | None, today: date) -> int | None:
         return None
 
 
+def _counted(n: int, what: str) -> str:
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
+
+
+def _in_future(as_of: str, today: date) -> bool:
+    """True when `as_of` is after tomorrow: a typo or a wrong clock, which would read as the freshest price. A day's
+    slack, as catalog.date_report's: a refresh is dated in UTC, which west of UTC is tomorrow all evening."""
+    age = _age_days(as_of, today)
+    return age is not None and age < -1
+
+
+def _ago(as_of: str, today: date) -> str:
+    """'139 days ago', 'today' (or tomorrow, in UTC: see _in_future)."""
+    age = _age_days(as_of, today)
+    if age is None:
+        return "not an ISO date"
+    return "today" if age <= 0 else f"{_counted(age, 'day')} ago"
+
+
+FUTURE = "in the future: check the date"
+
+
+def _cloud_dates(dates: dict, today: date) -> tuple[str, int | None, str | None]:
+    """(the banner's part on the cloud prices used, the newest one's age in days or None, why it needs a look:
+    "undated" (none has a date), "future" (the newest is dated in the future) or None); `dates`: prices_used's
+    "cloud_dates"."""
+    n, undated = dates.get("prices") or 0, dates.get("undated_prices") or 0
+    newest, oldest = dates.get("as_of"), dates.get("as_of_oldest")
+    if not n:
+        return "no cloud price in use", None, None
+    if not newest:
+        return f"{_counted(n, 'cloud price')} in use, " + ("undated" if n == 1 else "all undated"), None, "undated"
+    if _in_future(newest, today):
+        text, age, look = f"newest cloud price dated {newest}, {FUTURE}", None, "future"
+    else:
+        span = f"; oldest cloud price used {oldest}" if oldest and oldest != newest else ""
+        text, age, look = f"newest cloud price as of {newest} ({_ago(newest, today)}{span})", _age_days(newest, today), None
+    return text + (f", {_counted(undated, 'cloud price')} undated" if undated else ""), age, look
+
+
+def _card_dates(dates: dict, today: date) -> tuple[str | None, bool]:
+    """(the banner's part on the catalog's card prices used, None when the plan uses none; whether one is dated in
+    the future); `dates`: prices_used's "card_dates"."""
+    n, undated = dates.get("prices") or 0, dates.get("undated_prices") or 0
+    newest, oldest = dates.get("as_of"), dates.get("as_of_oldest") or dates.get("as_of")
+    if not n:
+        return None, False
+    if not newest:
+        return f"{_counted(n, 'catalog card price')}, " + ("undated" if n == 1 else "all undated"), False
+    future = _in_future(newest, today)
+    text = (f"newest catalog card price dated {newest}, {FUTURE}" if future else
+            f"catalog card prices as of {oldest}" + (f" to {newest}" if newest != oldest else ""))
+    return text + (f", {undated:,} undated" if undated else ""), future
+
+
+def _quote_dates(quotes: list[dict], today: date) -> tuple[list[str], bool]:
+    """(the banner's parts on the scenario's own quotes, whether one is dated in the future); `quotes`:
+    prices_used's "quotes". A card's name is the scenario's, shown as typed (plain)."""
+    undated = [plain(q["card"]) for q in quotes if not q.get("as_of")]
+    parts = [f"your quote{'s' if len(undated) > 1 else ''} for {', '.join(undated)} (no date given)"] if undated else []
+    future = False
+    for q in quotes:
+        if q.get("as_of"):
+            later = _in_future(q["as_of"], today)
+            future |= later
+            parts.append(f"your quote for {plain(q['card'])} is dated {q['as_of']}"
+                         + (f", {FUTURE}" if later else f" ({_ago(q['as_of'], today)})"))
+    return parts, future
+
+
 def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90) -> tuple[str, str]:
-    """(level, Markdown): level `warning` when the prices are older than `stale_after_days` or the source
-    reported a problem, else `info`. Text names the source, its as_of date and age. What the source and the
-    store spell (a path, a provider, a store row's offer_id in a warning) is shown as typed (plain); the dates
-    are checked ISO dates (the offers contract, the store's fetched_at) and need no escaping."""
+    """(level, Markdown): level `warning` when the cloud prices used (or the store's snapshots) are older than
+    `stale_after_days`, have no date, or a price is dated in the future, or the source reported a problem; else
+    `info`. `prices`: a Plan's (engine.readback.prices_used). Text names the source, how old the cloud prices used
+    are — judged on those alone: the catalog's card prices and the scenario's own quotes (card_overrides, custom
+    cards) are said apart, so a fresh quote hides no stale cloud price. What the source, the store and the scenario
+    spell (a path, a provider, a card, a store row's offer_id in a warning) is shown as typed (plain); the dates are
+    checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping."""
     today = today or date.today()
     source = prices.get("source", "snapshot")
     name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
@@ -251,21 +324,20 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
         age = math.floor(age) if isinstance(age, (int, float)) else _age_days(snap.get("fetched_at"), today)
         ages.append(age)
         parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
-    as_of = prices.get("as_of")
-    age = _age_days(as_of, today)
-    if as_of:
-        oldest = prices.get("as_of_oldest")
-        span = f"; oldest price used {oldest}" if oldest and oldest != as_of else ""
-        parts.append(f"newest price as of {as_of} ({age} days ago{span})")
-    else:
-        parts.append("no cloud price in use (as_of unknown)")
+    cloud, cloud_age, cloud_look = _cloud_dates(prices.get("cloud_dates") or {}, today)
+    cards, cards_future = _card_dates(prices.get("card_dates") or {}, today)
+    quotes, quotes_future = _quote_dates(prices.get("quotes") or [], today)
+    parts += [cloud, *([cards] if cards else []), *quotes]
     text = " · ".join(parts)
-    level = "info"
-    stale = [a for a in ages + [age] if a is not None and a > stale_after_days]
+    level = "warning" if cloud_look or cards_future or quotes_future else "info"
+    stale = [a for a in ages + [cloud_age] if a is not None and a > stale_after_days]
     if stale:
         level = "warning"
-        text += (f". These prices are more than {stale_after_days} days old: check current prices "
+        text += (f". These cloud prices are more than {stale_after_days} days old: check current prices "
                  "(`fleetplan prices refresh`) before deciding.")
+    elif cloud_look == "undated":
+        text += (". The cloud prices carry no date and may be old: check current prices (`fleetplan prices refresh`) "
+                 "before deciding.")
     if prices.get("warning"):
         level = "warning"
         text += f" Note: {plain(prices['warning'])}."

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
+from planner.catalog.gpus import QUOTED_SOURCES
 from planner.engine.columns import column_rows
 from planner.engine.dispatch import settle_dispatch
 from planner.engine.inputs import Inputs
@@ -525,7 +526,8 @@ def exclusion_summary(inp: Inputs) -> pd.DataFrame:
 def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
     """Which prices the plan used: source, the date range of the prices of the units it used (`as_of`
     newest, `as_of_oldest`, `as_of_text` — never "None": "undated" when no price has a date), counts of
-    undated and stale ones, store snapshots and their age, and warnings about stale or undated prices."""
+    undated and stale ones, store snapshots and their age, and warnings about stale or undated prices; the
+    dates of the cloud prices, of the catalog's card prices and of the scenario's own quotes apart (`dates_by_kind`)."""
     rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
     report = catalog.date_report({c: inp.col(c)[rows] for c in DATED_COLUMNS})
@@ -541,4 +543,30 @@ def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
         out["snapshots"] = provenance["snapshots"]
     if provenance.get("warning"):
         out["warning"] = provenance["warning"]
+    out.update(dates_by_kind({c: inp.col(c)[rows] for c in DATED_COLUMNS}))
     return out
+
+
+def _dates(columns: dict, rows: np.ndarray) -> dict:
+    """{"as_of" (newest), "as_of_oldest", "prices", "undated_prices"} of the prices at `rows` (bools) of `columns`,
+    as catalog.date_report counts them (an offer used twice counts once)."""
+    report = catalog.date_report({c: values[rows] for c, values in columns.items()})
+    return {"as_of": report["as_of_max"], "as_of_oldest": report["as_of_min"], "prices": report["rows"],
+            "undated_prices": report["undated_rows"]}
+
+
+def dates_by_kind(columns: dict) -> dict:
+    """The dates of the prices used (`columns`: DATED_COLUMNS of the units used) by kind, for a reader that
+    judges how old the cloud prices are on the cloud prices alone (a fresh quote for a card says nothing of
+    them): "cloud_dates" and "card_dates" (the catalog's card prices), each as `_dates` gives them, and
+    "quotes": [{"card", "as_of" (None when the scenario gives no date)}] of the cards the scenario prices
+    itself — a custom card, or a catalog card whose source is not the catalog's (an override's price brings its
+    own as_of and source: catalog.site_card_rows)."""
+    cloud = np.array([p != "onprem" for p in columns["provider"]], dtype=bool)
+    catalog_source = catalog.load_cards()["source"].to_dict()
+    quoted = ~cloud & np.array([str(source).startswith(QUOTED_SOURCES) or catalog_source.get(card) != source
+                                for card, source in zip(columns["sku"], columns["source"])], dtype=bool)
+    quotes = {card: (str(as_of)[:10] if isinstance(as_of, str) and as_of.strip() else None)
+              for card, as_of in zip(columns["sku"][quoted], columns["as_of"][quoted])}
+    return {"cloud_dates": _dates(columns, cloud), "card_dates": _dates(columns, ~cloud & ~quoted),
+            "quotes": [{"card": card, "as_of": as_of} for card, as_of in sorted(quotes.items())]}

@@ -188,8 +188,14 @@ def test_fleet_actions(base):
 # The price banner
 
 
+def _dated(as_of: str | None, oldest: str | None = None, prices: int = 1, undated: int = 0) -> dict:
+    """A "cloud_dates" or "card_dates" entry of a Plan's prices (engine.readback.prices_used)."""
+    return {"as_of": as_of, "as_of_oldest": oldest or as_of, "prices": prices, "undated_prices": undated}
+
+
 def test_price_banner_fresh_and_stale():
-    prices = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}
+    prices = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2026-07-20",
+              "cloud_dates": _dated("2026-07-20")}
     level, text = tables.price_banner(prices, today=date(2026, 8, 1))
     assert level == "info" and "packaged price snapshot" in text and "2026-07-20 (12 days ago" in text
     level, text = tables.price_banner(prices, today=date(2026, 11, 30))
@@ -198,10 +204,80 @@ def test_price_banner_fresh_and_stale():
 
 def test_price_banner_store_snapshot_age_and_warning():
     prices = {"source": "store", "as_of": "2026-11-20", "warning": "azure: packaged snapshot (never refreshed)",
+              "cloud_dates": _dated("2026-11-20"),
               "snapshots": [{"provider": "aws", "fetched_at": "2026-11-20T08:00:00+00:00", "age_days": 10.2}]}
     level, text = tables.price_banner(prices, today=date(2026, 11, 30))
     assert level == "warning"   # not stale, but the source reported a problem
     assert "price store" in text and "aws fetched 2026-11-20 (10 days ago)" in text and "never refreshed" in text
+
+
+# startup-hybrid.yaml's prices as the engine gives them: aws p5.48xlarge on-demand dated 2026-07-20, the catalog's
+# RTX 4090 (2023-11-23) and RTX 3060 (undated), and the A100 at the scenario's own quote. On 2026-12-06 the cloud
+# price is 139 days old (11 days left of July + 31 + 30 + 31 + 30 + 6).
+DEC_6 = date(2026, 12, 6)
+STARTUP = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2023-11-23",
+           "cloud_dates": _dated("2026-07-20"), "card_dates": _dated("2023-11-23", prices=2, undated=1),
+           "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
+STALE = ". These cloud prices are more than 90 days old: check current prices (`fleetplan prices refresh`) before deciding."
+
+
+def test_price_banner_names_the_cloud_prices_age_the_catalog_cards_and_the_quote_apart():
+    level, text = tables.price_banner(STARTUP, today=DEC_6)
+    assert level == "warning"
+    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
+                    r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie (no date given)" + STALE)
+
+
+def test_a_fresh_quote_date_hides_no_stale_cloud_price():
+    # card_overrides.a100-80gb-pcie.as_of: 2026-11-20 makes the quote the newest price of all (prices["as_of"]),
+    # 16 days old on 2026-12-06; the cloud price is as old as before
+    quoted = {**STARTUP, "as_of": "2026-11-20", "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-11-20"}]}
+    level, text = tables.price_banner(quoted, today=DEC_6)
+    assert level == "warning"
+    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
+                    r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie is dated 2026-11-20 "
+                    r"(16 days ago)" + STALE)
+
+
+def test_a_price_dated_in_the_future_is_said_to_be():
+    quoted = {**STARTUP, "as_of": "2027-11-20", "quotes": [{"card": "a100-80gb-pcie", "as_of": "2027-11-20"}]}
+    level, text = tables.price_banner(quoted, today=DEC_6)
+    assert level == "warning" and "days ago" not in text.split("your quote")[1]
+    assert text.endswith(r"your quote for a100\-80gb\-pcie is dated 2027-11-20, in the future: check the date" + STALE)
+    # a cloud price dated in the future: said so, even where nothing else needs a look
+    fresh = {"source": "snapshot", "cloud_dates": _dated("2027-01-01", oldest="2026-12-01", prices=2)}
+    level, text = tables.price_banner(fresh, today=DEC_6)
+    assert (level, text) == ("warning", "Prices: packaged price snapshot · newest cloud price dated 2027-01-01, in the "
+                                        "future: check the date")
+    # tomorrow is no future: a refresh is dated in UTC
+    level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-12-07")}, today=DEC_6)
+    assert (level, text) == ("info", "Prices: packaged price snapshot · newest cloud price as of 2026-12-07 (today)")
+
+
+def test_undated_cloud_prices_are_said_undated_not_absent():
+    # entry.yaml rents Azure Standard_NC4as_T4_v3 spot, whose snapshot row has no date
+    entry = {"source": "snapshot", "as_of": None, "undated_prices": 1, "cloud_dates": _dated(None, undated=1)}
+    level, text = tables.price_banner(entry, today=DEC_6)
+    assert (level, text) == ("warning", "Prices: packaged price snapshot · 1 cloud price in use, undated. The cloud "
+                                        "prices carry no date and may be old: check current prices (`fleetplan prices "
+                                        "refresh`) before deciding.")
+    # some dated, some not: the dated ones give the age, the others are counted
+    mixed = {"source": "snapshot", "cloud_dates": _dated("2026-11-30", oldest="2026-11-01", prices=3, undated=2)}
+    level, text = tables.price_banner(mixed, today=DEC_6)
+    assert (level, text) == ("info", "Prices: packaged price snapshot · newest cloud price as of 2026-11-30 (6 days ago; "
+                                     "oldest cloud price used 2026-11-01), 2 cloud prices undated")
+    # no cloud price in the plan at all
+    level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated(None, prices=0)}, today=DEC_6)
+    assert (level, text) == ("info", "Prices: packaged price snapshot · no cloud price in use")
+
+
+def test_the_banner_of_entry_yaml_says_its_cloud_price_is_undated():
+    from planner import plan
+
+    p = plan(load_scenario(ROOT / "scenarios" / "entry.yaml"), baselines=False)
+    assert p.prices["undated_prices"] == 1
+    level, text = tables.price_banner(p.prices, today=DEC_6)
+    assert level == "warning" and "1 cloud price in use, undated" in text and "no cloud price" not in text
 
 
 def test_upload_refuses_existing_server_files(tmp_path):
@@ -282,12 +358,14 @@ def test_an_upload_quoting_more_custom_cards_than_the_limit_is_refused():
 
 def test_price_banner_shows_an_offers_csv_path_and_a_warning_as_typed():
     # Markdown in either would be a live image or link in st.warning / st.info (audit H 1)
-    prices = {"source": "/srv/![a](http://h/i.png).csv", "as_of": "2026-11-20",
+    prices = {"source": "/srv/![a](http://h/i.png).csv", "as_of": "2026-11-20", "cloud_dates": _dated("2026-11-20"),
+              "quotes": [{"card": "my-[card](http://e/l)", "as_of": None}],
               "warning": "row 9 (offer **[x](http://e/l)**): negative prices"}
     level, text = tables.price_banner(prices, today=date(2026, 11, 30))
     assert level == "warning"
-    assert text == (r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest price as of 2026-11-20 "
-                    r"(10 days ago) Note: row 9 \(offer \*\*\[x\]\(http\:\/\/e\/l\)\*\*\)\: negative prices.")
+    assert text == (r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest cloud price as of 2026-11-20 "
+                    r"(10 days ago) · your quote for my\-\[card\]\(http\:\/\/e\/l\) (no date given) "
+                    r"Note: row 9 \(offer \*\*\[x\]\(http\:\/\/e\/l\)\*\*\)\: negative prices.")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -55,3 +55,24 @@ def test_an_override_that_leaves_the_price_keeps_the_catalogs_provenance():
     catalog = load_cards().loc[CARD]
     _, row = _plan_with_override({"busy_watts": 300, "idle_watts": 50})
     assert (row["source"], row["as_of"]) == (catalog["source"], catalog["as_of"])
+
+
+def test_the_plans_prices_date_the_cloud_the_catalog_cards_and_the_quote_apart():
+    # the plan uses aws p5.48xlarge on-demand (snapshot row dated 2026-07-20), the owned RTX 3060s (catalog: the
+    # seed guide, undated), an RTX 4090 (catalog: 2023-11-23) and the A100 at the scenario's quote: a fresh quote
+    # date must not pass for the cloud prices' date (the dashboard's banner judges their age on these)
+    p, _ = _plan_with_override({"price": 14000, "as_of": "2026-11-20", "source": "vendor quote Q-17"})
+    assert p.prices["as_of"] == "2026-11-20"   # the newest of all, as before
+    assert p.prices["cloud_dates"] == {"as_of": "2026-07-20", "as_of_oldest": "2026-07-20", "prices": 1,
+                                       "undated_prices": 0}
+    assert p.prices["card_dates"] == {"as_of": "2023-11-23", "as_of_oldest": "2023-11-23", "prices": 2,
+                                      "undated_prices": 1}
+    assert p.prices["quotes"] == [{"card": CARD, "as_of": "2026-11-20"}]
+
+    undated, _ = _plan_with_override({"price": 14000, "currency": "USD", "host_cost_per_card": 2500})
+    assert undated.prices["quotes"] == [{"card": CARD, "as_of": None}]
+    # an override that leaves the price alone: the A100's price is the catalog's (2026-03-20), no quote
+    watts, _ = _plan_with_override({"busy_watts": 300, "idle_watts": 50})
+    assert watts.prices["quotes"] == []
+    assert watts.prices["card_dates"] == {"as_of": "2026-03-20", "as_of_oldest": "2023-11-23", "prices": 3,
+                                          "undated_prices": 1}
