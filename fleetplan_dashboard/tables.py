@@ -226,6 +226,32 @@ def per_reference_hour(view: pd.DataFrame, workload, custom_gpus: dict[str, str]
 
 
 # ---------------------------------------------------------------------------------------------------
+# The Compare page's "Inputs that differ"
+
+# What an unset optional field means where "none" alone would not say it (the Plan page's boxes: "empty: no cap")
+UNSET_MEANS = {"onprem.capex_budget": "no cap", "onprem.capex_budget_per_year": "no cap",
+               "onprem.power_cap_kw": "no cap", "constraints.max_cloud_share": "no cap", "prices.regions": "all regions"}
+
+
+def input_text(path: str, value) -> str:
+    """A scenario value of `path` as "Inputs that differ" shows it (scenario.diff_inputs' a or b): an unset field
+    as "none" and, where it says more, what that means ("none (no cap)"); a number with thousands separators
+    (60,000; 0.12); the rest (lists as YAML flow text) as it is."""
+    if value is None:
+        return f"none ({UNSET_MEANS[path]})" if path in UNSET_MEANS else "none"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:,.15g}"   # 15 digits: a slider's 2.1499999999999995 reads 2.15
+    return str(value)
+
+
+def inputs_table(inputs: pd.DataFrame) -> pd.DataFrame:
+    """`inputs` (path, a, b: scenario.diff_inputs) with a and b as text (input_text): one column holds numbers,
+    text and unset values, which a table of mixed cells would show as NaN or "None"."""
+    return inputs.assign(**{side: [input_text(p, v) for p, v in zip(inputs["path"], inputs[side])]
+                            for side in ("a", "b")})
+
+
+# ---------------------------------------------------------------------------------------------------
 # The price banner
 
 

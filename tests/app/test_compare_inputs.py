@@ -1,0 +1,38 @@
+"""The Compare page's "Inputs that differ": each value as the rest of the dashboard says it (an audit, 2026-12-06:
+a capex budget cleared on the Plan page read `NaN`, and 60,000 read `60000.0`).
+
+Oracle by hand: startup-hybrid.yaml sets `capex_budget: 60000` and `power_cap_kw: 6`; the Plan page's budget box
+emptied means no cap (its label: "empty: no cap"), and a power cap of 2.5 kW typed in its box."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from fleetplan_dashboard import tables
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
+
+
+def test_a_cleared_budget_reads_no_cap_and_money_reads_with_thousands_separators():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.number_input(key="edit:capex_budget").set_value(None).run()
+    at.number_input(key="edit:power_cap_kw").set_value(2.5).run()
+    at.switch_page(COMPARE_PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    inputs = next(d.value for d in at.dataframe if "path" in d.value.columns)
+    a_col = next(c for c in inputs.columns if c.startswith("A: "))
+    b_col = next(c for c in inputs.columns if c.startswith("B: "))
+    rows = {path: (a, b) for path, a, b in zip(inputs["path"], inputs[a_col], inputs[b_col])}
+    assert rows == {"onprem.capex_budget": ("60,000", "none (no cap)"), "onprem.power_cap_kw": ("6", "2.5")}
+
+
+def test_input_values_read_as_typed_numbers_and_unset_fields_say_what_they_mean():
+    assert tables.input_text("onprem.pue", 2.1499999999999995) == "2.15"   # a slider's step sum
+    assert tables.input_text("onprem.electricity_per_kwh", 0.12) == "0.12"
+    assert tables.input_text("horizon_months", 36) == "36"
+    assert tables.input_text("prices.regions", None) == "none (all regions)"
+    assert tables.input_text("workloads.llm-finetune.framework", None) == "none"
+    assert tables.input_text("prices.providers", "[aws, azure]") == "[aws, azure]"
