@@ -8,18 +8,20 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
-from planner.catalog import allowed, custom_gpu_ids, price_table
+from planner.catalog import custom_gpu_ids, price_table
 from planner.engine.offer_costs import OfferFilter, offers_table
 from planner.errors import PlannerError
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float, cards_key: str, _scenario):
-    """`cards_key`: the scenario's parts its card figures come from (the scenario itself is not hashed)."""
+def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float, cards_key: str,
+            allowed_only: bool, _scenario):
+    """`cards_key`: the scenario's parts its card figures and its allowed offers come from (the scenario itself is
+    not hashed); `allowed_only`: only the offers the scenario allows, and the warnings about those."""
     cloud, provenance = price_table(source)
     # the scenario's cards at its own figures (overrides, custom cards), as its plan costs them
     table, warnings = offers_table(OfferFilter(), fx_to_usd=dict(fx_to_usd), electricity_usd_per_kwh=electricity_usd,
-                                   pue=pue, cloud=cloud, scenario=_scenario)
+                                   pue=pue, cloud=cloud, scenario=_scenario, allowed_only=allowed_only)
     return table, warnings, provenance
 
 
@@ -39,10 +41,13 @@ fx_to_usd = tuple(sorted((cur_, rate / usd) for cur_, rate in s.fx.items() if cu
 if s.currency != "USD":
     fx_to_usd += ((s.currency, 1 / usd),)
 electricity_usd = s.onprem.electricity_per_kwh / usd
-cards_key = s.model_dump_json(include={"name", "currency", "fx", "onprem", "constraints"})
+cards_key = s.model_dump_json(include={"name", "currency", "fx", "prices", "onprem", "constraints"})
+# the toggle below, as it stands in this run (its default before it is drawn): the table and its warnings are of
+# the offers it shows, so a card the scenario does not list is no warning while only its offers are shown
+in_use = st.session_state.get("prices_in_use", True)
 try:
     table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
-                                          electricity_usd, s.onprem.pue, cards_key, s)
+                                          electricity_usd, s.onprem.pue, cards_key, in_use, s)
 except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
     st.error("The prices cannot be read:\n\n" + tables.code_block([hide_store_path(str(exc))]))
     st.stop()
@@ -62,11 +67,9 @@ for w in warnings:
 if provenance.get("warning"):
     st.warning(tables.plain(hide_store_path(provenance["warning"])))
 
-in_use = st.toggle("Only the offers this scenario allows (providers, regions, purchase options, cards)", value=True,
-                   key="prices_in_use")
+st.toggle("Only the offers this scenario allows (providers, regions, purchase options, cards)", value=True,
+          key="prices_in_use")
 view = table
-if in_use:
-    view = view[allowed(view, s)]
 
 c1, c2, c3, c4, c5 = st.columns(5)
 gpus = c1.multiselect("GPU", sorted(view["gpu"].dropna().unique()), key="prices_gpu")

@@ -95,14 +95,17 @@ def _first_skus(rows: pd.DataFrame, shown: int = 5) -> str:
 
 
 def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
-                 pue: float = 1.4, cloud: pd.DataFrame | None = None, scenario=None) -> tuple[pd.DataFrame, list[str]]:
+                 pue: float = 1.4, cloud: pd.DataFrame | None = None, scenario=None,
+                 allowed_only: bool = False) -> tuple[pd.DataFrame, list[str]]:
     """(view rows, warnings). `cloud` defaults to the packaged snapshot. A warning names the catalog cards
     with no sourced price that the filter would show (with a scenario: only those of its cards it gives no
     price either).
 
     `scenario` (the dashboard's): its cards are costed with its own figures, as the planner costs them
     (`scenario_cards`: card_overrides applied, custom cards added), the other catalog cards with the catalog's;
-    `fx_to_usd` must then rate its currency, and a missing rate is asked of its fx."""
+    `fx_to_usd` must then rate its currency, and a missing rate is asked of its fx. `allowed_only` (with a
+    scenario): only the offers it may use (catalog.allowed), and so only the warnings about those — a card it
+    does not list, priced in a currency it has no rate for, is not its concern."""
     from pricing_adapters.snapshot import load_snapshot
 
     cloud = load_snapshot() if cloud is None else cloud
@@ -116,6 +119,8 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
         onprem = pd.concat([others, own], ignore_index=True)
         cards = pd.concat([cards.drop(index=own_cards.index, errors="ignore")[own_cards.columns], own_cards])
     all_offers = pd.concat([cloud, onprem], ignore_index=True)
+    if allowed_only and scenario is not None:
+        all_offers = all_offers[catalog.allowed(all_offers, scenario)].reset_index(drop=True)
     priced = offers_in_usd(all_offers, cards, fx_to_usd, electricity_usd_per_kwh, pue)
     # the rows the filter passes but for the price cap: a row with no USD price has none to compare with
     # the cap, so --max-price drops it, and it is named here rather than lost without a word

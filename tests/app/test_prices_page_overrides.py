@@ -104,11 +104,32 @@ def test_a_card_with_no_rate_asks_for_the_scenarios_fx_not_a_command_line_option
     text = edited(ENTRY, "cards: [rtx-3060-12gb, rtx-4060-ti-16gb]", "cards: [rtx-4060-ti-16gb]")
     text = edited(edited(text, "fx: {CNY: 0.14}", f"fx: {fx}"), "currency: USD", f"currency: {currency}")
     at = prices_page(text)
+    # the card is not the scenario's: no warning while only the scenario's offers are shown, one with all of them
+    assert not [w.value for w in at.warning if "priced in CNY" in w.value]
+    at.toggle(key="prices_in_use").set_value(False).run()
     said = [w.value.replace("\\", "") for w in at.warning if "priced in CNY" in w.value]   # as read (tables.plain)
     assert len(said) == 1 and "rtx-3060-12gb" in said[0], [w.value for w in at.warning]
     # scenario fx is scenario-currency units per 1 unit of the named currency
     assert f"fx: {{CNY: <{unit} per 1 CNY>}}" in said[0]
     assert "--fx" not in said[0]
+
+
+def test_only_the_warnings_about_the_offers_shown_and_the_scenarios_cards():
+    # industrial.yaml lists a100-80gb-pcie, h100-pcie and l40s (the last two with no sourced price) and has no fx:
+    # the catalog's rtx-3060-12gb, priced in CNY, is none of its offers (an audit, 2026-12-06: it was warned of)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.selectbox(key="base").set_value("file:industrial.yaml").run()
+    at.switch_page(PRICES_PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = [w.value.replace("\\", "") for w in at.warning]   # as read (tables.plain)
+    assert not [w for w in said if "rtx-3060-12gb" in w or "CNY" in w], said
+    assert "rtx-3060-12gb" not in set(at.dataframe[0].value["sku"])
+    unpriced = [w for w in said if w.startswith("on-prem cards h100-pcie, l40s not shown: no sourced price")]
+    assert len(unpriced) == 1, said   # the scenario's own cards: said with the filter on or off
+    at.toggle(key="prices_in_use").set_value(False).run()
+    said = [w.value.replace("\\", "") for w in at.warning]
+    assert [w for w in said if w.startswith("rtx-3060-12gb priced in CNY: add its rate to the scenario")], said
+    assert len([w for w in said if w.startswith("on-prem cards h100-pcie, l40s not shown")]) == 1, said
 
 
 def test_the_offers_command_keeps_its_fx_advice():
