@@ -39,11 +39,12 @@ LABEL_FIELDS = ("currency", "scenario")
 
 
 def present_value_words(discount_rate: float | None) -> str:
-    """"present value at 8%/year", "present value at 0%/year (undiscounted)", or "present value" where the rate is
-    not known (a plan without its scenario): the words of reports.tables.present_value_basis."""
+    """"present value at 8%/year", "present value at 0%/year, undiscounted", or "present value" where the rate is
+    not known (a plan without its scenario): the words of reports.tables.present_value_basis. No parentheses of its
+    own: labels put the words in theirs ("Baselines (USD, present value at 0%/year, undiscounted)")."""
     if discount_rate is None:
         return PRESENT
-    return f"{PRESENT} at {discount_rate * 100:g}%/year" + (" (undiscounted)" if discount_rate == 0 else "")
+    return f"{PRESENT} at {discount_rate * 100:g}%/year" + (", undiscounted" if discount_rate == 0 else "")
 
 
 def money_attrs(columns: dict[str, str], currency: str, discount_rate: float | None) -> dict:

@@ -345,7 +345,7 @@ def hardware_assumptions(plan: Plan) -> dict:
 
 def present_value_basis(plan: Plan) -> str:
     """What the plan's totals are, for a label: "present value at 8%/year" (the scenario's discount_rate),
-    "present value at 0%/year (undiscounted)", or "present value" for a plan without its scenario."""
+    "present value at 0%/year, undiscounted", or "present value" for a plan without its scenario."""
     return present_value_words(getattr(plan.scenario, "discount_rate", None))
 
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180
 WAIT_S = 180
 INDUSTRIAL_PV = "USD, present value at 8%/year"
-STARTUP_PV = "USD, present value at 0%/year (undiscounted)"
+STARTUP_PV = "USD, present value at 0%/year, undiscounted"
 INDUSTRIAL_SITE_PV = "599,572 USD"   # Σ 12,000 × 1.08^-((m−1)/12), m = 1..60
 
 
@@ -131,8 +131,8 @@ def test_compare_says_each_sides_basis_and_the_site_cost(fresh_cache):
     assert not at.exception, at.exception
     # different rates and horizons: not like for like, each side's basis said (as `fleetplan compare`)
     assert [w.value for w in at.warning if w.value.startswith("Not like for like")] == [
-        "Not like for like (USD): A sums 60 months, present value at 8%/year; B 36 months, present value at 0%/year "
-        "(undiscounted)."]
+        "Not like for like (USD): A sums 60 months, present value at 8%/year; B 36 months, present value at 0%/year, "
+        "undiscounted."]
     fleets = [json.loads(d.proto.columns)["cost"] for d in at.dataframe if list(d.value.columns)[:2] == ["action", "what"]]
     assert [(f["label"], f["help"]) for f in fleets] == [("cost, USD (PV)", INDUSTRIAL_PV), ("cost, USD (PV)", STARTUP_PV)]
     # industrial's fleet rows fall short of its total by its site cost; the start-up has none
@@ -144,3 +144,25 @@ def test_compare_says_each_sides_basis_and_the_site_cost(fresh_cache):
     assert not at.exception, at.exception
     assert "Totals and costs: USD, present value at 8%/year." in _captions(at)
     assert not [w for w in at.warning if w.value.startswith("Not like for like")]
+
+
+def _nesting(text: str) -> int:
+    """How deep the parentheses of `text` go (1: none inside another)."""
+    depth = deepest = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def test_an_undiscounted_basis_reads_without_parentheses_in_parentheses(fresh_cache):
+    # an audit, 2026-12-06: the Export caption read "over 36 months (present value at 0%/year (undiscounted))"
+    at = _plan_page("startup-hybrid.yaml")
+    said = [c for c in _captions(at) + [h.value for h in at.subheader] if "present value" in c]
+    at.switch_page("fleetplan_dashboard/pages/export.py").run()
+    assert not at.exception, at.exception
+    export = [c for c in _captions(at) if c.startswith("Total ")]
+    assert len(export) == 1 and export[0].startswith("Total 36,401 USD over 36 months (present value at 0%/year, "
+                                                     "undiscounted). ")
+    said += export
+    assert said and [c for c in said if _nesting(c) > 1] == []

@@ -70,7 +70,7 @@ def test_plan_out_writes_every_file_and_xlsx_total_equals_json_total(tmp_path):
     assert assumptions["workloads.prototyping.gpu_hours_per_month"] == 1500
     fleet_header = [c.value for c in wb["fleet"][1]]
     # the fleet's cost is a present value (the purchase schedule's amounts are nominal): its header says so
-    assert {"provider", "sku", "units", "instance_hours", "cost (USD, present value at 0%/year (undiscounted))"} <= set(
+    assert {"provider", "sku", "units", "instance_hours", "cost (USD, present value at 0%/year, undiscounted)"} <= set(
         fleet_header)
     prices = list(wb["prices used"].iter_rows(values_only=True))
     assert len(prices) - 1 == len(data["fleet"])                 # one price row per fleet row

@@ -129,7 +129,7 @@ def test_tables_without_money_get_no_currency_column(in_eur, table):
 
 def test_an_undiscounted_plan_says_so_in_its_csv(worked):
     _, fleet = rows(plan_to_csv(worked, table="fleet"))
-    assert {(r["currency"], r["money_basis"]) for r in fleet} == {("USD", "present value at 0%/year (undiscounted)")}
+    assert {(r["currency"], r["money_basis"]) for r in fleet} == {("USD", "present value at 0%/year, undiscounted")}
 
 
 # ---------------------------------------------------------------------------------------------------

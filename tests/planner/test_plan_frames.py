@@ -78,7 +78,7 @@ def test_the_attrs_basis_is_the_words_of_the_csv_exports_money_basis(plans):
         csv = pd.read_csv(io.StringIO(plan_to_csv(p, table="fleet")))
         assert set(csv["money_basis"]) == {p.fleet.attrs["money_basis"]} == {present_value_basis(p)}, name
         assert set(csv["currency"]) == {p.fleet.attrs["currency"]}, name
-    assert plans["startup-hybrid"].costs.attrs["money_basis"] == "present value at 0%/year (undiscounted)"
+    assert plans["startup-hybrid"].costs.attrs["money_basis"] == "present value at 0%/year, undiscounted"
 
 
 def test_a_table_set_after_the_plan_is_made_is_labelled_and_a_plan_without_its_scenario_says_present_value(mid):

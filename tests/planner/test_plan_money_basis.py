@@ -66,7 +66,7 @@ def test_the_fleet_table_says_its_rows_fall_short_of_the_total_by_the_sites_fixe
 
 def test_the_decision_tables_say_present_value_and_a_plan_without_a_site_cost_has_no_note():
     text = table_text(STARTUP)
-    undiscounted = "USD, present value at 0%/year (undiscounted)"
+    undiscounted = "USD, present value at 0%/year, undiscounted"
     for title in (f"Fleet (cost in {undiscounted})",
                   f"Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
                   f"end value, in {undiscounted}; not net of the work bought instead)",
@@ -93,7 +93,7 @@ def test_the_workbooks_fleet_cost_is_a_present_value_and_its_header_notes_the_si
 def test_without_a_site_cost_the_workbooks_fleet_header_has_no_note():
     ws = load_workbook(io.BytesIO(plan_to_excel(plan(STARTUP, baselines=False), start="2027-01")))["fleet"]
     header = {c.value: c for c in ws[1]}
-    assert header["cost (USD, present value at 0%/year (undiscounted))"].comment is None
+    assert header["cost (USD, present value at 0%/year, undiscounted)"].comment is None
 
 
 def test_every_money_header_of_the_workbook_says_present_value_or_nominal():
@@ -121,19 +121,19 @@ def test_every_money_header_of_the_workbook_says_present_value_or_nominal():
     assert sum(r[f"amount {paid}"] for r in rows if r["action"] == "buy") == pytest.approx(1_232_000)
     # the baselines (planned without them above): startup-hybrid's, at its discount rate of 0
     header = [c.value for c in load_workbook(io.BytesIO(plan_to_excel(plan(STARTUP), start="2027-01")))["baselines"][1]]
-    undiscounted_pv = "(USD, present value at 0%/year (undiscounted))"
+    undiscounted_pv = "(USD, present value at 0%/year, undiscounted)"
     assert [h for h in header if "USD" in h] == [f"total {undiscounted_pv}", f"savings {undiscounted_pv}"]
 
 
 def test_the_cost_by_category_title_is_one_line_over_its_narrow_table():
-    """Its two columns make a table 28 characters wide; rich wrapped the 63-character title to that width, onto three lines
-    ("Cost by category (USD," / "present value at 0%/year" / "(undiscounted))"). Piped, the CLI's tables are
+    """Its two columns make a table 28 characters wide; rich wrapped the 62-character title to that width, onto three lines
+    ("Cost by category (USD," / "present value at 0%/year," / "undiscounted)"). Piped, the CLI's tables are
     160 columns wide (console.stdout_console)."""
     result = CliRunner().invoke(app, ["plan", str(STARTUP), "--no-decisions", "--no-baselines"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    title = "Cost by category (USD, present value at 0%/year (undiscounted))"
+    title = "Cost by category (USD, present value at 0%/year, undiscounted)"
     (at,) = [i for i, line in enumerate(lines) if "Cost by category" in line]
-    assert lines[at].strip() == title and len(title) == 63
+    assert lines[at].strip() == title and len(title) == 62
     # the table below it is as wide as the title, its rows as before
     assert len(lines[at + 1]) >= len(title) and lines[at + 1].startswith("┏") and "capex" in lines[at + 4]

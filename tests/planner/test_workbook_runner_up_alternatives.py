@@ -30,7 +30,7 @@ A100 = "a100-80gb-pcie"
 MONEY, SHARE = "#,##0.00", "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 # the money headers say their basis (docs/workbook.md): present values at the scenario's discount rate, start-up
 # hybrid's 0 and industrial's 8 %/year
-BASIS = {0.0: "USD, present value at 0%/year (undiscounted)", 0.08: "USD, present value at 8%/year"}
+BASIS = {0.0: "USD, present value at 0%/year, undiscounted", 0.08: "USD, present value at 8%/year"}
 
 
 def money(p, name: str) -> str:
