@@ -530,7 +530,8 @@ def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
     dates of the cloud prices, of the catalog's card prices and of the scenario's own quotes apart (`dates_by_kind`)."""
     rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
-    report = catalog.date_report({c: inp.col(c)[rows] for c in DATED_COLUMNS})
+    columns = {c: inp.col(c)[rows] for c in DATED_COLUMNS}
+    report = catalog.date_report(columns)
     provenance = inp.prices
     requested = provenance.get("requested_source")
     source = provenance.get("source", requested)
@@ -543,7 +544,7 @@ def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
         out["snapshots"] = provenance["snapshots"]
     if provenance.get("warning"):
         out["warning"] = provenance["warning"]
-    out.update(dates_by_kind({c: inp.col(c)[rows] for c in DATED_COLUMNS}))
+    out.update(dates_by_kind(columns))
     return out
 
 
