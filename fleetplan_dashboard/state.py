@@ -78,7 +78,7 @@ from planner.scenario import (
     path_keys,
     read_yaml_value,
 )
-from planner.scenario.loading import plausibility_warnings
+from planner.scenario.loading import plausibility_warnings, text_places
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8
 from pricing_adapters import registry
@@ -251,32 +251,10 @@ def implausible_values(scenario: Scenario, base: Scenario, text: str | None, ori
     if not found:
         return []
     in_file = {message for _, message in plausibility_warnings(base)}
-    try:   # the file loaded, so it composes; its nodes are followed, never listed (aliases)
-        root = yaml.compose(text, Loader=yaml.SafeLoader) if text is not None else None
-    except yaml.YAMLError:
-        root = None
-    lines = []
-    for field_path, message in found:
-        if message not in in_file:
-            lines.append(f"{origin} (edited): {message}")
-            continue
-        node = _node_at(root, field_path)
-        lines.append(f"{origin}:{editor_place(text, node.start_mark)}: {message}" if node is not None
-                     else f"{origin}: {message}")
-    return lines
-
-
-def _node_at(root: yaml.Node | None, field_path: tuple) -> yaml.Node | None:
-    """The YAML node of the value at `field_path` (mapping keys and list indices), None where the text holds none."""
-    node = root
-    for part in field_path:
-        if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-            node = node.value[part]
-        elif isinstance(node, yaml.MappingNode):
-            node = _key_node(node, str(part))[1]
-        else:
-            return None
-    return node
+    # placed as validate places them (scenario.loading.text_places): the text loaded, so it parses
+    places = text_places(text, origin, [field for field, _ in found]) if text is not None else [origin] * len(found)
+    return [f"{place}: {message}" if message in in_file else f"{origin} (edited): {message}"
+            for place, (_, message) in zip(places, found)]
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1101,7 +1101,18 @@ def field_places(path: str | Path, fields: list[Path_]) -> list[str]:
     if not any(fields):
         return [origin] * len(fields)
     try:
-        _, positions, syntax, _ = _parse_yaml(_read_scenario_text(Path(path))[0], origin)
+        text = _read_scenario_text(Path(path))[0]
+    except ScenarioError:
+        return [origin] * len(fields)
+    return text_places(text, origin, fields)
+
+
+def text_places(text: str, origin: str, fields: list[Path_]) -> list[str]:
+    """field_places of a scenario's `text` named `origin` (an upload's, which has no file to read again)."""
+    if not any(fields):
+        return [origin] * len(fields)
+    try:
+        _, positions, syntax, _ = _parse_yaml(text, origin)
     except ScenarioError:
         return [origin] * len(fields)
 
