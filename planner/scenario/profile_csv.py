@@ -5,7 +5,8 @@ A weight is the line's last comma-separated cell, written with ASCII digits and 
 other number. Lines starting with `#` are comments; a first line whose last cell holds no digit is a header.
 Under a header `weight,hour` whose lines' last cells number the hours, the weight is the first cell; under a
 header naming the weight before its last column (`weight,day,hour`), the weight is the column it names when the
-others number each line's day and hour in order, and the file is refused when they do not.
+others number each line's day and hour in order, and the file is refused when they do not. A header cell names
+what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load_date` a date, read as no day).
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -13,6 +14,7 @@ which reads the weights through `read_profile_csv` and scales them (planner.engi
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable
@@ -30,11 +32,17 @@ MAX_LINES_REPORTED = 5   # bad lines named one by one; a file of 168 NaNs needs 
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 DIGITS = re.compile(r"\d+", re.ASCII)
-# the words of a header cell that name the weight, the day (of the week) and the hour, where the weight is not
-# the last column (`hourly_weight` names a weight; `gpu_hours`, a quantity, is no hour: `day,hour,gpu_hours`)
-WEIGHT_WORDS = {"weight", "weights", "load"}
+# the head words of a header cell that name the weight, the day (of the week), the hour and a date, where the
+# weight is not the last column (`hourly_weight` names a weight; `gpu_hours`, a quantity, is no hour:
+# `day,hour,gpu_hours`; `load_date` is a date, not a load)
+WEIGHT_WORDS = {"weight", "weights", "load", "value", "values"}
 DAY_WORDS = {"day", "weekday", "dow", "dayofweek"}
 HOUR_WORDS = {"hour"}
+DATE_WORDS = {"date", "datetime", "timestamp"}   # named to say so: a date is not read as the day of the week
+KINDS = (("weight", WEIGHT_WORDS), ("day", DAY_WORDS), ("hour", HOUR_WORDS), ("date", DATE_WORDS))
+PLURALS = {"hours": "hour", "days": "day"}   # `hours` or `hours_of_day` is the hour column; `gpu_hours` a quantity
+CONNECTORS = {"of", "per"}              # the head word comes before them: `hour_of_day`, `weight_per_day`
+QUALIFIERS = {"index", "idx", "num", "number", "name"}   # said after the head word: `day_name`, `hour_index`
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each "
                   "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of "
@@ -168,22 +176,46 @@ def _names_weight_then_hour(header: str) -> bool:
     """Whether a header of two cells names the hour in its last and not in its first (`weight,hour`,
     `load,hour_of_week`; `hourly_weight` names a weight)."""
     cells = header.split(",")
-    return len(cells) == 2 and _names_hour(cells[1]) and not _names_hour(cells[0])
-
-
-def _names_hour(cell: str) -> bool:
-    return bool({"hour", "hours"} & set(re.findall(r"[a-z]+", cell.lower())))
+    return len(cells) == 2 and _column_named(cells[1]) == "hour" and _column_named(cells[0]) != "hour"
 
 
 def _column_named(cell: str) -> str | None:
-    """What a header cell names: "weight", "hour", "day" (`hour_of_day` is an hour, `weight_per_day` a weight;
-    `hours` alone is the hour, `gpu_hours` none), or None."""
-    plural_alone = {"hours": "hour", "days": "day"}.get(cell.strip().lower())
-    if plural_alone:
-        return plural_alone
-    words = set(re.findall(r"[a-z]+", cell.lower()))
-    return next((kind for kind, named in (("weight", WEIGHT_WORDS), ("hour", HOUR_WORDS), ("day", DAY_WORDS))
-                 if words & named), None)
+    """What a header cell names: "weight", "hour", "day", "date" (what its head word names, as a whole word:
+    `hour_of_day` is an hour, `weight_per_day` and `hourly_weight` weights, `load_date` a date; `hours` or
+    `hours_of_day` is the hour, `gpu_hours` none), or None."""
+    words = _words(cell)
+    head = _head_word(words)
+    if head in PLURALS and head == words[0]:
+        head = PLURALS[head]
+    return next((kind for kind, named in KINDS if head in named), None)
+
+
+def _words(cell: str) -> list[str]:
+    """The words of a header cell, lower case: `load_date`, `Load Date` and `loadDate` are load, date."""
+    return [word.lower() for word in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", cell)]
+
+
+def _head_word(words: list[str]) -> str:
+    """The word a column name is about: the last before `of` or `per` (`hour_of_day`, `weight_per_day`), else the
+    last (`hourly_weight`, `load_date`), passing over a trailing index or name (`day_name`); "" for none."""
+    cut = next((i for i, word in enumerate(words) if word in CONNECTORS and i > 0), len(words))
+    head = words[:cut]
+    while len(head) > 1 and head[-1] in QUALIFIERS:
+        head = head[:-1]
+    return head[-1] if head else ""
+
+
+def _unnamed_cell(cell: str) -> str:
+    """A header cell naming no weight, day or hour, in words: quoted, with what it names instead (a date) or the
+    name it is close to."""
+    quoted = shortened(cell, repr)
+    if _column_named(cell) == "date":
+        return f"{quoted} (a date, which is not read: number or name the day of the week)"
+    known = sorted({word for _, named in KINDS[:3] for word in named} | set(PLURALS))
+    head = _head_word(_words(cell))
+    # a near miss only: `gpu_hours` is a quantity, not a misspelt hour
+    near = difflib.get_close_matches(head, known, n=1) if head not in known else []
+    return f"{quoted} (did you mean {near[0]!r}?)" if near else quoted
 
 
 def _weight_before_last(header: str) -> bool:
@@ -216,9 +248,9 @@ def _header_columns(header: str) -> tuple[int, int | None, int] | str:
     the hour, each once at most, and one the hour. Else what is wrong, in words."""
     cells = [cell.strip() for cell in header.split(",")]
     kinds = [_column_named(cell) for cell in cells]
-    unnamed = [i for i, kind in enumerate(kinds) if kind in ("weight", None)]
-    weight = next((i for i in unnamed if kinds[i] == "weight"), unnamed[0] if len(unnamed) == 1 else None)
-    extra = [shortened(cells[i], repr) for i in unnamed if i != weight]
+    unnamed = [i for i, kind in enumerate(kinds) if kind is None]
+    weight = next((i for i, kind in enumerate(kinds) if kind == "weight"), unnamed[0] if len(unnamed) == 1 else None)
+    extra = [_unnamed_cell(cells[i]) for i, kind in enumerate(kinds) if kind not in ("day", "hour") and i != weight]
     if extra:
         return f"{', '.join(extra)} {'names' if len(extra) == 1 else 'name'} no day or hour"
     if weight is None:

@@ -345,7 +345,8 @@ def test_day_and_hour_columns_out_of_order_are_refused_at_the_first_line_out_of_
     # two columns naming no day or hour: which is the weight is the user's to say
     ("site,usage,hour", "a,{w},{k}", "'site', 'usage' name no day or hour"),
     # Unix seconds in the last column: read as weights 1,767,571,200 … and scaled to about 1
-    ("weight,timestamp", "{w},{t}", "'timestamp' names no day or hour"),
+    ("weight,timestamp", "{w},{t}", "'timestamp' (a date, which is not read: number or name the day of the week) "
+                                    "names no day or hour"),
     # the hour and the day and no weight: the days 0 … 6 had been read as the weights
     ("hour,day", "{h},{d}", "no column is left for the weight"),
     ("weight,hour,hour_of_day", "{w},{k},{h}", "'hour', 'hour_of_day' each name the hour"),
@@ -364,3 +365,28 @@ def test_a_last_column_of_gpu_hours_after_day_and_hour_columns_is_the_weight(tmp
     csv = tmp_path / "w.csv"
     csv.write_text("\n".join(["day,hour,gpu_hours", *(f"{d},{h},{w}" for d, h, w in BY_DAY_AND_HOUR)]))
     assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
+
+
+@pytest.mark.parametrize("header,line", [
+    ("load_date,hour,value", "2026-01-{day:02d},{h},{w}"),   # a date, not a load: the weight is the value, last
+    ("hourly_value,DayOfWeek,HourOfDay", "{w},{d},{h}"),     # words split at capitals: HourOfDay is an hour
+    ("weight,day,hours_of_day", "{w},{d},{h}"),              # hours of the day, not a second day column
+])
+def test_header_cells_are_named_by_their_head_word(tmp_path, header, line):
+    csv = tmp_path / "w.csv"
+    # 2026-01-05 is a Monday
+    csv.write_text("\n".join([header, *(line.format(w=w, d=d, h=h, day=5 + d) for d, h, w in BY_DAY_AND_HOUR)]))
+    assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
+
+
+@pytest.mark.parametrize("header,said", [
+    # 'load_date' had been the weight (the word load), 'value' the column naming nothing
+    ("value,load_date,hour", "'load_date' (a date, which is not read: number or name the day of the week) names no "
+                             "day or hour"),
+    ("weight,dya,hour", "'dya' (did you mean 'day'?) names no day or hour"),
+    ("weight,day,huor", "'huor' (did you mean 'hour'?) names no day or hour"),
+])
+def test_a_header_cell_naming_a_date_or_misspelt_says_so(tmp_path, header, said):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join([header, *(f"{w},{d},{h}" for d, h, w in BY_DAY_AND_HOUR)]))
+    assert engine_problems(csv) == [f"{csv}:1: the header {header!r} does not end with the weight, and {said}; {SHAPES}"]
