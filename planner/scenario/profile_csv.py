@@ -7,6 +7,8 @@ Under a header `weight,hour` whose lines' last cells number the hours, the weigh
 header naming the weight before its last column (`weight,day,hour`), the weight is the column it names when the
 others number each line's day and hour in order, and the file is refused when they do not. A header cell names
 what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load_date` a date, read as no day).
+Without a header, a last column that reads as the hour of the day or the day (`0.8,Mon,9`) is read as such when
+the columns number the lines in order one way only, and the file is refused when they do not.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -47,6 +49,9 @@ DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each "
                   "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of "
                   "the week (0-167 or 1-168), in order from Monday 00:00")
+NO_HEADER_SHAPES = "expected the weight last (day,hour,weight) or a first line naming the columns"
+# day and hour columns are looked for among this many columns at most: every pair is tried against the lines
+MAX_HEADERLESS_COLUMNS = 8
 
 
 def read_profile_csv(path: Path) -> list[float]:
@@ -57,7 +62,9 @@ def read_profile_csv(path: Path) -> list[float]:
     ScenarioError naming every problem with `path:line`: a cell that is not a plain finite number ≥ 0, a line
     separated by semicolons, lines that read as decimal commas (`1,5`), a last column numbering the hours
     (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
-    other columns than the day and hour in order, not exactly 168 weights, or weights all zero."""
+    other columns than the day and hour in order, with no header a last column reading as the day or the hour of
+    the day where the columns do not number the lines in order one way only, not exactly 168 weights, or weights
+    all zero."""
     try:
         with Path(path).open(encoding="utf-8-sig") as fh:   # -sig: a spreadsheet's byte-order mark is no header
             text = fh.read(MAX_PROFILE_CHARS + 1)
@@ -86,6 +93,8 @@ def read_profile_csv(path: Path) -> list[float]:
     refused = None
     if indexed:
         column, refused = _weight_column_indexed(path, header, rows)
+    elif header is None and not hours_last:
+        column, refused = _weight_column_headerless(path, rows)
     values, bad = _weights(path, rows, column)
     if refused:   # the weights of a column the header says is not the weight's are not worth naming
         bad = [refused]
@@ -240,6 +249,86 @@ def _weight_column_indexed(path: Path, header: tuple[int, str], rows: list[tuple
         return -1, (f"{path}:{row_line}: {named}, but {shortened(text.strip(), repr)} is not numbered {place}, its "
                     f"place in the week; {INDEXED_SHAPES}")
     return weight, None
+
+
+def _weight_column_headerless(path: Path, rows: list[tuple[int, str]]) -> tuple[int, str | None]:
+    """(the column of the weights of header-less `rows`, None), or (-1, the problem). The last column, as written,
+    unless it could be the day or the hour of the day beside another column that could be the other (`0.8,Mon,9`,
+    `0.8,0,9`): then the one column left by the day and hour columns that number the lines in order from Monday
+    00:00, where every such reading leaves the same weights; else the problem."""
+    table = [[c.strip() for c in raw.split(",")] for _, raw in rows]
+    width = len(table[0]) if table else 0
+    if not 3 <= width <= MAX_HEADERLESS_COLUMNS or any(len(cells) != width for cells in table):
+        return -1, None
+    columns = list(zip(*table))
+    readings = [(d, h) for d in range(width) for h in range(width)
+                if d != h and _could_be_days(columns[d]) and _could_be_hours(columns[h])]
+    claims = [reading for reading in readings if width - 1 in reading]
+    if not claims:   # the last column is no day or hour: the weights, as in day,hour,weight
+        return -1, None
+    in_order = [reading for reading in readings if _out_of_place(rows, *reading) is None]
+    weights = {_column_left(width, *reading) for reading in in_order}
+    if weights and None not in weights and len({columns[w] for w in weights}) == 1:
+        return min(weights), None   # readings leaving the same cells as the weights agree
+    line, raw = rows[0]
+    if in_order:
+        shapes = [_shape(width, *reading) for reading in in_order]
+        return -1, (f"{path}:{line}: no header, and the columns of {shortened(raw.strip(), repr)} … read as "
+                    f"{' and as '.join(shapes)}, each numbering the lines in order from Monday 00:00: which column "
+                    f"holds the weights cannot be told; {NO_HEADER_SHAPES} ({_example(width, in_order)})")
+    # a reading leaving a column of decimals as the weights is the one to name; whole numbers could be days or hours
+    d, h = min(claims, key=lambda reading: _whole_weights(columns, _column_left(width, *reading)))
+    if _whole_weights(columns, _column_left(width, d, h)):
+        readings.sort(key=lambda reading: width - 1 in reading)   # the weight last first: the header to suggest
+        shapes = list(dict.fromkeys(_shape(width, *reading) for reading in readings))
+        return -1, (f"{path}:{line}: no header, and the columns of {shortened(raw.strip(), repr)} … could read as "
+                    f"{' or as '.join(shapes)}, but none numbers the lines in order from Monday 00:00; "
+                    f"{NO_HEADER_SHAPES} ({_example(width, readings)})")
+    (row_line, text), place = _out_of_place(rows, d, h)
+    said = "day of the week" if d == width - 1 else "hour of the day"
+    return -1, (f"{path}:{row_line}: no header, and the last cells read as the {said} ({_shape(width, d, h)}), but "
+                f"{shortened(text.strip(), repr)} is not numbered {place}, its place in the week; {NO_HEADER_SHAPES} "
+                f"({_example(width, [(d, h)])}) over lines in order from Monday 00:00")
+
+
+def _whole_weights(columns: list[tuple[str, ...]], weight: int | None) -> bool:
+    """Whether the weights' column is not known or holds whole numbers alone."""
+    return weight is None or _whole_numbers(list(columns[weight])) is not None
+
+
+def _could_be_days(cells: tuple[str, ...]) -> bool:
+    """Whether every cell could be a day of the week: 0-6, 1-7, or named (Mon or Monday)."""
+    names = {name.casefold() for day in DAY_NAMES for name in (day, day[:3])}
+    return all(cell.casefold() in names for cell in cells) or _numbers_up_to(cells, 7)
+
+
+def _could_be_hours(cells: tuple[str, ...]) -> bool:
+    """Whether every cell could be an hour of the day: 0-23 or 1-24."""
+    return _numbers_up_to(cells, 24)
+
+
+def _numbers_up_to(cells: tuple[str, ...], count: int) -> bool:
+    """Whether the cells are whole numbers all from 0 to count - 1 or all from 1 to count."""
+    numbers = _whole_numbers(list(cells))
+    return numbers is not None and (max(numbers) < count or (min(numbers) >= 1 and max(numbers) <= count))
+
+
+def _column_left(width: int, day: int, hour: int) -> int | None:
+    """The weights' column of lines `width` cells wide beside `day` and `hour` columns: the last where it is free,
+    else the one column left; None where more are left."""
+    left = [i for i in range(width) if i not in (day, hour)]
+    return width - 1 if width - 1 in left else (left[0] if len(left) == 1 else None)
+
+
+def _shape(width: int, day: int, hour: int) -> str:
+    """The columns of a reading, as a header would name them (`weight,day,hour`; `?` for a column not known)."""
+    weight = _column_left(width, day, hour)
+    return ",".join({day: "day", hour: "hour", weight: "weight"}.get(i, "?") for i in range(width))
+
+
+def _example(width: int, readings: list[tuple[int, int]]) -> str:
+    """A header to suggest: the first of the readings whose weights' column is known, else weight,day,hour."""
+    return "e.g. " + next((_shape(width, *r) for r in readings if _column_left(width, *r) is not None), "weight,day,hour")
 
 
 def _header_columns(header: str) -> tuple[int, int | None, int] | str:

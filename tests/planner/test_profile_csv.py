@@ -367,6 +367,62 @@ def test_a_last_column_of_gpu_hours_after_day_and_hour_columns_is_the_weight(tmp
     assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
 
 
+# Header-less lines with the weight before the day and hour: the hour of the day (0 … 23 each day) had been read as
+# the weights. WEEKDAY_WEEKEND again: 0.4 on days 0-4, 1.2 on days 5-6, so 7/11 and 21/11 scaled to mean 1.
+@pytest.mark.parametrize("line", [
+    "{w},{d},{h}",     # 0.4,0,9
+    "{w},{name},{h}",  # 0.4,Mon,9
+    "{w},{d1},{h1}",   # days 1-7, hours 1-24
+    "{d},{w},{h}",     # the weight between the day and the hour
+    "{w},{h},{d}",     # the day last: 0 … 6 had been read as the weights
+])
+def test_headerless_lines_with_the_day_and_hour_after_the_weight_read_the_weights(tmp_path, line):
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(line.format(w=w, d=d, d1=d + 1, name=DAYS[d], h=h, h1=h + 1) for d, h, w in BY_DAY_AND_HOUR))
+    assert read_profile_csv(csv) == [0.4] * 120 + [1.2] * 48
+    assert np.allclose(weekly_weights(str(csv)), [7 / 11] * 120 + [21 / 11] * 48, rtol=1e-12, atol=0)
+
+
+def test_headerless_whole_weights_before_day_and_hour_are_told_apart_by_the_lines_order(tmp_path):
+    # '3,0,0' … '5,6,23': the first column could be days and the last two hours, but only the second and third number
+    # the lines in order from Monday 00:00 (the first starts at 3); weights 3 then 5 (84 hours each): mean 4
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(f"{3 if k < 84 else 5},{k // 24},{k % 24}" for k in range(168)))
+    assert read_profile_csv(csv) == [3.0] * 84 + [5.0] * 84
+    assert np.allclose(weekly_weights(str(csv)), [0.75] * 84 + [1.25] * 84, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("weights", [WEEKDAY_WEEKEND, [str(k % 9) for k in range(168)]], ids=["decimal", "whole"])
+def test_headerless_day_hour_weight_lines_still_read_the_last_cells(tmp_path, weights):
+    # whole weights 0 … 8 could be hours, but only the first two columns number the lines in order
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(f"{k // 24},{k % 24},{w}" for k, w in enumerate(weights)))
+    assert read_profile_csv(csv) == [float(w) for w in weights]
+
+
+NO_HEADER = "expected the weight last (day,hour,weight) or a first line naming the columns"
+
+
+def test_headerless_columns_that_number_the_lines_in_order_two_ways_are_refused(tmp_path):
+    # '1,0,0' … '7,6,23': days 0-6 with weights 1-7 (the day plus one), or days 1-7 with weights 0-6
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(f"{k // 24 + 1},{k // 24},{k % 24}" for k in range(168)))
+    assert engine_problems(csv) == [
+        f"{csv}:1: no header, and the columns of '1,0,0' … read as day,weight,hour and as weight,day,hour, each "
+        f"numbering the lines in order from Monday 00:00: which column holds the weights cannot be told; {NO_HEADER} "
+        f"(e.g. day,weight,hour)"]
+
+
+def test_headerless_weight_day_hour_lines_out_of_order_are_refused_at_the_first_line_out_of_place(tmp_path):
+    # the week from Monday 09:00: line 1 '0.4,Mon,9' is hour 0 of Monday in the week's order
+    csv = tmp_path / "w.csv"
+    csv.write_text("\n".join(f"0.4,{DAYS[(k + 9) // 24 % 7]},{(k + 9) % 24}" for k in range(168)))
+    assert engine_problems(csv) == [
+        f"{csv}:1: no header, and the last cells read as the hour of the day (weight,day,hour), but '0.4,Mon,9' is not "
+        f"numbered day Mon, hour 0, its place in the week; {NO_HEADER} (e.g. weight,day,hour) over lines in order "
+        f"from Monday 00:00"]
+
+
 @pytest.mark.parametrize("header,line", [
     ("load_date,hour,value", "2026-01-{day:02d},{h},{w}"),   # a date, not a load: the weight is the value, last
     ("hourly_value,DayOfWeek,HourOfDay", "{w},{d},{h}"),     # words split at capitals: HourOfDay is an hour
