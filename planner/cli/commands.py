@@ -525,9 +525,13 @@ def plan_command(
                                            "and what each limit costs (re-solves made after the plan is shown)"),
     time_limit: float | None = typer.Option(None, "--time-limit", parser=seconds_within(0.1, 86400),
                                             metavar="SECONDS",
-                                            help="stop each solve after SECONDS (0.1 to 86400) with the best fleet "
-                                                 "found so far (status feasible, with its gap); exit 3 if none was found; the "
-                                                 "solves that explain a plan with no fleet share SECONDS in all"),
+                                            help="SECONDS (0.1 to 86400) for all the solves of the recommended plan "
+                                                 "together: its solve, the profile blocks' bounds and refinements, the "
+                                                 "merged-hours check and the explanation of a plan with no fleet, each "
+                                                 "given what is left; stopped, the plan keeps the best fleet found so far "
+                                                 "(status feasible, with its gap); exit 3 if none was found. Each "
+                                                 "baseline's solve and each decision value's re-solve gets SECONDS of its "
+                                                 "own (--decisions-time-limit bounds the re-solves in all)"),
     profile_slots: int | None = typer.Option(None, "--profile-slots", min=1, max=168, metavar="K",
                                              help="group a profile's hourly weights into K load-duration blocks "
                                                   "(default: the scenario's profile_slots, else 24, planned again on more "

@@ -33,31 +33,33 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.readback import fleet_unit_ids, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
-from planner.engine.solve import Solution, highs_started, solve
+from planner.engine.solve import Solution, TimeBudget, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
 from planner.process import kill_process_group
 from planner.scenario.model import CLOUD_KIND_LABEL
 from planner.scratch import ScratchFolder
 
 
-def solve_inputs(inp: Inputs, solver: str, time_limit: float | None, explain: bool = True,
+def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None, explain: bool = True,
                  extra_constraints: ExtraConstraints | None = None) -> tuple[Model, Solution]:
-    """(model, solution) of `inp`; InfeasibleError with the reason when no fleet exists."""
+    """(model, solution) of `inp`; InfeasibleError with the reason when no fleet exists. `time_limit`: seconds
+    for the solve and the explanation of no fleet together, or a TimeBudget shared with the solves before."""
     check_compatibility(inp)
     if not explain:
         missing = unserved(inp)
         if missing:  # a baseline whose capacity type cannot hold some workload: no solve needed
             raise InfeasibleError(f"{inp.label}: no capacity of this type can serve {', '.join(missing)}")
+    budget = TimeBudget.of(time_limit)
     model = build_model(inp, extra_constraints)
-    solution = solve(model, solver, time_limit)
+    solution = solve(model, solver, budget.left())
     if solution.status == "not_solved":
-        limit = f" within the time limit of {time_limit:g} s" if time_limit else ""
+        limit = f" within the time limit of {budget.seconds:g} s" if budget.seconds else ""
         raise SolverError(f"{inp.label}: solver {solver} found no fleet{limit} ({solution.seconds:.1f} s) and did not "
                           "prove that none exists; allow more time or try the other solver (--solver cbc or highs)")
     if solution.status not in ("optimal", "feasible"):
-        # the explanation re-solves up to three times per cap, all within the plan's time limit together
+        # the explanation re-solves up to three times per cap, within what this solve left of the time limit
         # (engine.explain); baselines only say that the caps cannot be met
-        why = explain_infeasible(inp, solver, extra_constraints, time_limit) if explain else _baseline_reason(inp)
+        why = explain_infeasible(inp, solver, extra_constraints, budget) if explain else _baseline_reason(inp)
         raise InfeasibleError(f"{inp.label}: {why}")
     return model, solution
 

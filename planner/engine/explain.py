@@ -1,11 +1,10 @@
 """Why there is no fleet: which workload has no compatible offer, or which cap cannot be met, with the
 numbers. Each cap of `engine.constraints.CAPS` is tried on its own: relaxed, its quantity minimised, and the fleet
-named at that least the one of least new capex, then fewest cards (TIE_BREAKS). Under a time limit all these
-solves share it (_Budget); the caps it leaves unexamined are named."""
+named at that least the one of least new capex, then fewest cards (TIE_BREAKS). Under the plan's time limit these
+solves get what its own solves left of it (engine.solve.TimeBudget); the caps it leaves unexamined are named."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -14,7 +13,7 @@ import pulp
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
-from planner.engine.solve import DEFAULT_SOLVER, solve
+from planner.engine.solve import DEFAULT_SOLVER, TimeBudget, solve
 from planner.errors import InfeasibleError
 from planner.text import counted
 
@@ -97,9 +96,12 @@ TIE_BREAKS = (constraints.new_capex, cards_held)
 TIE_TOLERANCE = 1e-6
 
 
-# why the caps named after it were not examined, then the explanation's time limit; as engine.decisions words the
-# re-solves its total_time_limit leaves undone (NOT_COMPUTED)
-NOT_EXAMINED = "the explanation's solves stopped at their time limit of"
+# why the caps named after it were not examined: the plan's time limit, which its own solves drew on before the
+# explanation's (engine.solve.TimeBudget), ran out; as engine.decisions words the re-solves its total_time_limit
+# leaves undone (NOT_COMPUTED)
+RAN_OUT = "the time limit of {:g} s (the plan's solves and the explanation's in all) ran out"
+# named among the caps not examined where the solve without the caller's extra constraints was not made in time
+EXTRA_CONSTRAINTS = "extra_constraints"
 
 
 class _OutOfTime(Exception):
@@ -107,31 +109,8 @@ class _OutOfTime(Exception):
     fleet: the cap it was for is not examined."""
 
 
-@dataclass
-class _Budget:
-    """The explanation's time limit in seconds (None: no limit), for all its solves together, from `began`
-    (time.monotonic): each solve is given what is left, and none starts once it is spent. Each solve alone
-    had the whole limit: with three solves a cap, `--time-limit 60` could explain for 10 minutes."""
-
-    seconds: float | None
-    began: float = 0.0
-
-    @classmethod
-    def start(cls, seconds: float | None) -> _Budget:
-        return cls(seconds, time.monotonic() if seconds is not None else 0.0)
-
-    def left(self) -> float | None:
-        """Seconds left for the next solve (None: no limit), 0 once spent."""
-        if self.seconds is None:
-            return None
-        return max(0.0, self.seconds - (time.monotonic() - self.began))
-
-    def spent(self) -> bool:
-        return self.left() == 0.0
-
-
 def _minimise(m: Model, expr: pulp.LpAffineExpression, solver: str, name: str,
-              budget: _Budget) -> tuple[float, bool] | None:
+              budget: TimeBudget) -> tuple[float, bool] | None:
     """Minimise `expr` over `m` within what is left of `budget`: (its least value, whether the solver proved
     it), then held by a row (within TIE_TOLERANCE) under the objectives that follow; None when no fleet is
     found. _OutOfTime when the budget is spent before the solve, or stops it before it finds a fleet."""
@@ -159,7 +138,7 @@ class _Least:
     fleet: tuple[dict, dict]
 
 
-def _least(inp: Inputs, cap, solver: str, budget: _Budget) -> _Least | None:
+def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
     """The least value of a cap's quantity over fleets meeting every other constraint, and the fleet named
     at it: of those fleets, the first by TIE_BREAKS. None when no fleet meets the others; _OutOfTime when
     `budget` leaves the least unfound (a tie-break it leaves undone keeps the fleet found before it)."""
@@ -185,6 +164,17 @@ def _least(inp: Inputs, cap, solver: str, budget: _Budget) -> _Least | None:
     return least
 
 
+def _has_fleet_without_extra(inp: Inputs, solver: str, budget: TimeBudget) -> bool:
+    """Whether `inp` has a fleet without the caller's extra constraints; _OutOfTime when `budget` leaves that
+    unknown (spent before the solve, or it stops without an answer)."""
+    if budget.spent():
+        raise _OutOfTime
+    status = solve(build_model(inp), solver, budget.left()).status
+    if status == "not_solved" and budget.spent():
+        raise _OutOfTime
+    return status in ("optimal", "feasible")
+
+
 def _unproven(least: _Least, time_limit: float | None) -> str:
     """Why `least` is not proved the least ("" when it is): a time limit, or (without one) HiGHS's answer
     failed the checks on it (engine.solve)."""
@@ -200,19 +190,24 @@ def _and(names: list[str]) -> str:
 
 
 def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None,
-                       time_limit: float | None = None) -> str:
+                       time_limit: float | TimeBudget | None = None) -> str:
     """Which cap cannot be met, with the numbers; tried one cap at a time, up to three solves a cap (its
-    least, then TIE_BREAKS). `time_limit`: seconds for all the solves together (None: no limit), each given
-    what is left (_Budget); the caps not examined within it are named (NOT_EXAMINED)."""
+    least, then TIE_BREAKS). `time_limit`: seconds for all the solves together (None: no limit), or the plan's
+    TimeBudget, which its own solves drew on first; each solve is given what is left, and the caps not examined
+    within it are named (RAN_OUT)."""
     for cap in constraints.CAPS:
         if cap.precheck is not None and inp.caps.get(cap.name) is not None:
             why = cap.precheck(inp)
             if why:
                 return why
-    budget = _Budget.start(time_limit)
-    if extra_constraints is not None and solve(build_model(inp), solver, budget.left()).status in ("optimal", "feasible"):
-        return "the extra constraints leave no feasible fleet (the scenario without them has one)"
+    budget = TimeBudget.of(time_limit)
     messages, unexamined = [], []
+    if extra_constraints is not None:
+        try:
+            if _has_fleet_without_extra(inp, solver, budget):
+                return "the extra constraints leave no feasible fleet (the scenario without them has one)"
+        except _OutOfTime:
+            unexamined.append(EXTRA_CONSTRAINTS)
     for cap in constraints.CAPS:
         limit = inp.caps.get(cap.name)
         if limit is None or cap.measure is None:
@@ -224,13 +219,13 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             continue
         if found is not None:
             messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet), inp,
-                                        _unproven(found, time_limit)))
+                                        _unproven(found, budget.seconds)))
     if unexamined:
-        stopped = f"{NOT_EXAMINED} {time_limit:g} s in all"
+        ran_out = RAN_OUT.format(budget.seconds)
         if messages:
-            return f"{'; or '.join(messages)}; {_and(unexamined)} not examined: {stopped}"
+            return f"{'; or '.join(messages)}; {_and(unexamined)} not examined: {ran_out} first"
         # the caps examined may not be why alone: "no fleet meets all caps together" is not known either
-        return f"which cap leaves no fleet is not computed: {stopped}, before they examined {_and(unexamined)}"
+        return f"which cap leaves no fleet is not computed: {ran_out} before the explanation examined {_and(unexamined)}"
     if messages:
         return "; or ".join(messages)
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0

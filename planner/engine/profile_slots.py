@@ -19,7 +19,9 @@ engine.run plans again on more blocks (next_slots: 48, then every weekly weight)
 groupings it left (`refined_from`); a `profile_slots` of the user's own is kept, with a warning
 (loose_bound_warning). A grouping whose solve stopped before the solver proved its optimum (status feasible,
 the time limit) is not refined: its total may lie above the grouped optimum, so the bound holds the solver's gap
-too (UNPROVEN_GAP); nor is one whose finer grouping cannot be planned (not_refined_warning says why).
+too (UNPROVEN_GAP); nor is one whose finer grouping cannot be planned (not_refined_warning says why). The plan's
+solve, its bounds and its refinements share the plan's time limit (engine.solve.TimeBudget): a bound or a finer
+plan the time left does not reach is not computed, and the plan found before it is kept.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import replace
 from planner.engine.baselines import solve_inputs
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints
-from planner.engine.solve import GAP_REL, Solution
+from planner.engine.solve import GAP_REL, Solution, TimeBudget
 from planner.errors import InfeasibleError, SolverError
 from planner.months import HOURS_PER_WEEK
 
@@ -59,22 +61,26 @@ def lower_bound(solution: Solution) -> float | None:
     return solution.objective - max(solution.gap, GAP_REL) * abs(solution.objective)
 
 
-def profile_grouping(inp: Inputs, total: float, solver: str, time_limit: float | None = None,
+def profile_grouping(inp: Inputs, total: float, solver: str, time_limit: float | TimeBudget | None = None,
                      extra_constraints: ExtraConstraints | None = None) -> dict | None:
     """The grouping of a plan solved from the (reduced) inputs `inp` with total cost `total`, and the
     bound on its cost error (bounded_grouping); None when no weekly hours of different weights share a block
-    (the plan is exact)."""
+    (the plan is exact). `time_limit`: seconds for the bound's solve, or what is left of the plan's TimeBudget."""
     if inp.grouping is None:
         return None
     return bounded_grouping(inp.grouping, total, grouping_lower_bound(inp, solver, time_limit, extra_constraints))
 
 
-def grouping_lower_bound(inp: Inputs, solver: str, time_limit: float | None = None,
+def grouping_lower_bound(inp: Inputs, solver: str, time_limit: float | TimeBudget | None = None,
                          extra_constraints: ExtraConstraints | None = None) -> float | None:
     """T_low of the grouped inputs `inp`: the least objective proved for the blocks at their mean weights; None
-    when that solve gives none."""
+    when that solve gives none, or when `time_limit` (the plan's TimeBudget) is spent before it: not run, its
+    bound unknown as that of a solve the limit stopped."""
+    budget = TimeBudget.of(time_limit)
+    if budget.spent():   # no model built for a solve that would not run
+        return None
     try:
-        _, low = solve_inputs(mean_weight_inputs(inp), solver, time_limit, explain=False,
+        _, low = solve_inputs(mean_weight_inputs(inp), solver, budget, explain=False,
                               extra_constraints=extra_constraints)
         return lower_bound(low)
     # no solution within the time limit, or none at all (extra_constraints on more than unit counts, which

@@ -45,7 +45,7 @@ from planner.engine.profile_slots import (
 from planner.engine.readback import fleet_unit_ids, prices_used, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
 from planner.engine.result import Plan
-from planner.engine.solve import DEFAULT_SOLVER, Solution, first_run_threads
+from planner.engine.solve import DEFAULT_SOLVER, Solution, TimeBudget, first_run_threads
 from planner.engine.workloads import speed_sources
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
@@ -331,6 +331,11 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
       solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
       baselines do not get them;
     - `reduced=False` solves without the exact reductions (slow; for checks);
+    - `time_limit`: seconds for all the solves of the recommended plan together (TimeBudget, counted from its
+      first solve): its solve, the bound of a grouped profile and its refinements on more blocks, the merged-hours
+      check and the explanation of a plan with no fleet, each given what is left; a plan found is kept when they
+      run out (status feasible, with its gap), and what they leave undone is said so. Each baseline's solve
+      gets `time_limit` of its own, as add_decisions' re-solves do (bounded together by its total_time_limit);
     - `max_dispatch_variables`: ModelTooLarge, before the model is built, when it would hold more dispatch
       variables (units × workloads each can serve × periods) — a bound on its memory and build time for
       a server planning what others upload;
@@ -373,6 +378,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     child = (start_baseline_child(base, solver, time_limit,
                                   all_cloud_is_plan_run(base, extra_constraints) and plan_splits(base, solver))
              if prefetch_baselines and not baselines else None)
+    budget = TimeBudget(time_limit)   # every solve of the recommended plan draws on it; the baselines' do not
     try:
         t2 = time.perf_counter()
         # two threads where a forked child solves the baselines beside the plan (engine.solve.first_run_threads
@@ -380,8 +386,9 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # processes need, two from `fleetplan plan --no-baselines`
         with first_run_threads(2) if child is not None else contextlib.nullcontext():
             # a grouped profile (engine.periods, profile_slots): one more solve bounds the cost error of the
-            # grouping, and a default grouping whose bound is too loose is planned again on more blocks
-            solved = _solve_within_bound(s, store, reduced, base, inp, solver, time_limit, extra_constraints,
+            # grouping, and a default grouping whose bound is too loose is planned again on more blocks; these
+            # solves and the merged-hours check share the time limit
+            solved = _solve_within_bound(s, store, reduced, base, inp, solver, budget, extra_constraints,
                                          (max_dispatch_variables, max_purchase_variables))
         if solved.base is not base and child is not None:   # its baselines are of the grouping left behind
             child.stop()
@@ -396,7 +403,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         result.warnings += solved.warnings(result.profile_grouping)
         t3 = time.perf_counter()
         # several instance offers serving under the cloud-share cap: one more solve proves merged hours exact
-        merged = merged_hours_warning(inp, result.total, solver, time_limit, extra_constraints)
+        merged = merged_hours_warning(inp, result.total, solver, budget, extra_constraints)
         if merged is not None:
             result.warnings.append(merged)
         t4 = time.perf_counter()
@@ -457,7 +464,7 @@ class _Solved:
 
 
 def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
-                        time_limit: float | None, extra_constraints: ExtraConstraints | None,
+                        budget: TimeBudget, extra_constraints: ExtraConstraints | None,
                         limits: tuple[int | None, int | None] = (None, None)) -> _Solved:
     """`inp` solved (_solve_exact_if_grouping_fails) with the lower bound of its grouping (one more solve,
     engine.profile_slots). Where the scenario leaves profile_slots out and that bound is above
@@ -469,29 +476,32 @@ def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: In
     Only a grouping whose solve the solver proved optimal is refined: stopped before (at the time limit), its
     bound holds the solver's gap too, which more blocks, a larger model given the same time, need not shrink.
     A plan found is never lost to a finer grouping: one that finds no fleet in time, none cheaper, or is too
-    large, leaves the plan on the grouping before it, with a warning (_Solved.not_refined)."""
+    large, leaves the plan on the grouping before it, with a warning (_Solved.not_refined).
+    All these solves share `budget` (the plan's time limit): each is given what is left, a bound the time left
+    does not reach is unknown, and a finer grouping not started once it is spent leaves the plan as it is,
+    with a warning saying so. Each had the whole limit: up to five of them, 100 s of the dashboard's 60."""
     chosen = s.profile_slots is None   # before the exact fallback sets it
     s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
-        s, store, reduced, base, inp, solver, time_limit, extra_constraints, limits)
+        s, store, reduced, base, inp, solver, budget, extra_constraints, limits)
     solved = _Solved(s, base, inp, model, solution, ungrouped=ungrouped, chosen=chosen)
     while True:
         if solved.inp.grouping is None:   # exact: its own proven least bounds what a refined grouping left
             return replace(solved, lower=lower_bound(solved.solution) if solved.refined_from else None)
         start = time.perf_counter()
-        lower = grouping_lower_bound(solved.inp, solver, time_limit, extra_constraints)
+        lower = grouping_lower_bound(solved.inp, solver, budget, extra_constraints)
         solved = replace(solved, lower=lower, bound_seconds=solved.bound_seconds + time.perf_counter() - start)
         grouping = bounded_grouping(solved.inp.grouping, solved.solution.objective, lower)
         if not solved.chosen or not above_tolerance(grouping):
             return solved
         if solved.solution.status != "optimal":
-            return replace(solved, not_refined=_stopped_unproven(time_limit))
-        finer = _refined(solved, grouping, store, reduced, solver, time_limit, extra_constraints, limits)
+            return replace(solved, not_refined=_stopped_unproven(budget.seconds))
+        finer = _refined(solved, grouping, store, reduced, solver, budget, extra_constraints, limits)
         if isinstance(finer, str):
             return replace(solved, not_refined=finer)
         solved = finer
 
 
-def _refined(solved: _Solved, grouping: dict, store, reduced: bool, solver: str, time_limit: float | None,
+def _refined(solved: _Solved, grouping: dict, store, reduced: bool, solver: str, budget: TimeBudget,
              extra_constraints: ExtraConstraints | None, limits: tuple[int | None, int | None]) -> _Solved | str:
     """The plan of `solved` (its bound `grouping` above the tolerance, proven optimal on its blocks) planned on
     more blocks (next_slots), priced from the same offers and held to `limits`; or why it is not kept: the finer
@@ -499,20 +509,25 @@ def _refined(solved: _Solved, grouping: dict, store, reduced: bool, solver: str,
     a grouped plan is a real plan of the exact hours, so only extra_constraints on more than unit counts can
     rule out the exact model, after a finer grouping's own corners fell to max_cloud_share,
     _solve_exact_if_grouping_fails), or stops before it proves its optimum with a fleet no cheaper. A finer plan
-    not proven optimal but cheaper is kept: a real plan of the exact hours (engine.periods) below the other."""
+    not proven optimal but cheaper is kept: a real plan of the exact hours (engine.periods) below the other.
+    Nor is one `budget` (the plan's time limit) leaves no time for: not built, its solve not run."""
     slots = next_slots(grouping["slots"], grouping["weight_classes"])
     on = "every weekly weight (exactly)" if slots >= HOURS_PER_WEEK else f"{slots} blocks"
+    time_limit = budget.seconds
+    if budget.spent():
+        return (f"the time limit of {time_limit:g} s was used up before the plan on {on} could be solved"
+                f"{_more_time(time_limit)}")
     s = solved.scenario.model_copy(update={"profile_slots": slots})
     try:
         base = inputs_priced_as(s, solved.base, merge_periods=reduced)
         inp = reduce(base) if reduced else base
         check_size(inp, *limits)
         s, base, inp, model, solution, ungrouped = _solve_exact_if_grouping_fails(
-            s, store, reduced, base, inp, solver, time_limit, extra_constraints, limits)
+            s, store, reduced, base, inp, solver, budget, extra_constraints, limits)
     except ModelTooLarge as error:
         return _too_large_to_refine(error, on)
     except SolverError:
-        within = f" within the time limit of {time_limit:g} s" if time_limit else ""
+        within = f" within what was left of the time limit of {time_limit:g} s" if time_limit else ""
         return f"on {on} the solver found no fleet{within}{_more_time(time_limit)}"
     except InfeasibleError:
         return (f"on {on} the model has no fleet (only constraints of your own on more than unit counts can rule "
@@ -535,8 +550,8 @@ def _stopped_unproven(time_limit: float | None) -> str:
 
 def _more_time(time_limit: float | None) -> str:
     """The remedy of a refinement the time limit cut short: "" without a time limit."""
-    return ("; a longer time limit per solve (plan(time_limit=…), fleetplan plan --time-limit) lets the planner add blocks"
-            if time_limit else "")
+    return ("; a longer time limit for the plan's solves (plan(time_limit=…), fleetplan plan --time-limit) lets the "
+            "planner add blocks" if time_limit else "")
 
 
 def _too_large_to_refine(error: ModelTooLarge, on: str) -> str:
@@ -548,7 +563,7 @@ def _too_large_to_refine(error: ModelTooLarge, on: str) -> str:
 
 
 def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
-                                   time_limit: float | None, extra_constraints: ExtraConstraints | None,
+                                   budget: TimeBudget, extra_constraints: ExtraConstraints | None,
                                    limits: tuple[int | None, int | None] = (None, None)):
     """(scenario, base, inp, model, solution, warning) of `inp` solved; when its profile is grouped
     (engine.periods) and the grouped model has no fleet, of the exact inputs (every weekly weight kept, the
@@ -557,9 +572,10 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     a warning saying so: a block plans its hours at two corner levels, whose mix over-serves the hours between
     them, so max_cloud_share (with cards limited, e.g. by the power cap) can rule out every grouped plan
     while an exact one exists. InfeasibleError when the exact model has no fleet either. (Baselines drop
-    the cloud-share cap, and a block needs its own peak's capacity as the exact model does.)"""
+    the cloud-share cap, and a block needs its own peak's capacity as the exact model does.) Both solves draw
+    on `budget`, the plan's time limit."""
     try:
-        model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+        model, solution = solve_inputs(inp, solver, budget, extra_constraints=extra_constraints)
         return s, base, inp, model, solution, None
     except InfeasibleError:
         if inp.grouping is None:
@@ -569,7 +585,7 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     base = inputs_for(s, store, merge_periods=reduced)
     inp = reduce(base) if reduced else base
     check_size(inp, *limits)   # every weekly weight its own period: up to 7× the grouped model's
-    model, solution = solve_inputs(inp, solver, time_limit, extra_constraints=extra_constraints)
+    model, solution = solve_inputs(inp, solver, budget, extra_constraints=extra_constraints)
     warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
                "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "
                "which can count more cloud work against max_cloud_share than a real plan needs); planned on all "
@@ -613,7 +629,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     inp = reduce(base)
     limits = (max_dispatch_variables, max_purchase_variables)
     check_size(inp, *limits)
-    solved = _solve_within_bound(s, store, True, base, inp, solver, time_limit, None, limits)
+    budget = TimeBudget(time_limit)   # as plan(): the plan's solves share it, each baseline has its own
+    solved = _solve_within_bound(s, store, True, base, inp, solver, budget, None, limits)
     s, base, inp, model, solution = solved.scenario, solved.base, solved.inp, solved.model, solved.solution
     total, fleet = read_fleet(inp, model)
     table = rows = None
@@ -621,7 +638,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
         table = baseline_table(rows, total, base, solution.status)
     speeds, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
-    merged = merged_hours_warning(inp, total, solver, time_limit)
+    merged = merged_hours_warning(inp, total, solver, budget)
     # in plan()'s order
     warnings += [UNSETTLED_WARNING] if model.settled is False else []
     warnings += solved.warnings(solved.grouping(total))

@@ -13,7 +13,7 @@ import pytest
 
 from planner import load_scenario, plan
 from planner.engine import explain
-from planner.engine.solve import solve
+from planner.engine.solve import TimeBudget, solve
 from planner.errors import InfeasibleError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,8 @@ def _explanation(tmp_path, share: float, onprem: str, c1_price: float = 500, tim
 
 
 class _Clock:
-    """engine.explain's time.monotonic: time passes only in the recorded solves (_explain_solves)."""
+    """The clock of the time limit (engine.solve.TimeBudget): time passes only in the recorded solves
+    (_explain_solves)."""
 
     def __init__(self):
         self.now = 1000.0
@@ -86,7 +87,7 @@ def _explain_solves(monkeypatch, unproven_tie_breaks: bool = False, unproven_lea
         return solution
 
     monkeypatch.setattr(explain, "solve", recorded)
-    monkeypatch.setattr(explain, "time", clock)
+    monkeypatch.setattr(TimeBudget, "clock", staticmethod(clock.monotonic))
     return calls
 
 
@@ -108,8 +109,8 @@ def test_the_caps_the_time_limit_leaves_unexamined_are_named(tmp_path, monkeypat
     calls = _explain_solves(monkeypatch, seconds_each=10)
     text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=25)
     assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
-                    "1 × c0 (A10G, 400 W, 2,200 USD); constraints.max_cloud_share not examined: the explanation's "
-                    "solves stopped at their time limit of 25 s in all")
+                    "1 × c0 (A10G, 400 W, 2,200 USD); constraints.max_cloud_share not examined: the time limit of "
+                    "25 s (the plan's solves and the explanation's in all) ran out first")
     assert calls == [(False, 25), (True, 15), (False, 5)]
 
 
@@ -120,7 +121,7 @@ def test_a_tie_break_the_time_limit_stops_keeps_the_fleet_found_and_no_solve_sta
     text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=15)
     assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
                     "1 × c0 (A10G, 400 W, 2,200 USD) + 3 × c1 (A10G, 100 W, owned); constraints.max_cloud_share not "
-                    "examined: the explanation's solves stopped at their time limit of 15 s in all")
+                    "examined: the time limit of 15 s (the plan's solves and the explanation's in all) ran out first")
     assert calls == [(False, 15), (True, 5)]
 
 
@@ -129,9 +130,9 @@ def test_a_time_limit_spent_before_any_least_is_found_names_every_cap_unexamined
     # meets all caps together", which no solve showed
     calls = _explain_solves(monkeypatch, seconds_each=25)
     text = _explanation(tmp_path, 0.7, "existing: {c1: 3}\n  capex_budget: 2000", time_limit=25)
-    assert text == ("recommended: which cap leaves no fleet is not computed: the explanation's solves stopped at "
-                    "their time limit of 25 s in all, before they examined onprem.capex_budget and "
-                    "constraints.max_cloud_share")
+    assert text == ("recommended: which cap leaves no fleet is not computed: the time limit of 25 s (the plan's "
+                    "solves and the explanation's in all) ran out before the explanation examined onprem.capex_budget "
+                    "and constraints.max_cloud_share")
     assert calls == [(False, 25)]
 
 
@@ -146,8 +147,8 @@ def test_the_solve_without_the_extra_constraints_shares_the_time_limit_too(tmp_p
         plan(load_scenario(text), baselines=False, time_limit=25, extra_constraints=lambda m: None)
     assert str(info.value) == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: "
                                "1 × c0 (A10G, 400 W, 2,200 USD) + 3 × c1 (A10G, 100 W, owned); "
-                               "constraints.max_cloud_share not examined: the explanation's solves stopped at their "
-                               "time limit of 25 s in all")
+                               "constraints.max_cloud_share not examined: the time limit of 25 s (the plan's solves "
+                               "and the explanation's in all) ran out first")
     assert calls == [(False, 25), (False, 15), (True, 5)]
 
 

@@ -103,7 +103,7 @@ def test_more_blocks_double_until_they_are_no_smaller_than_exact(slots, classes,
 
 
 # --- a finer grouping that cannot be planned, or a grouping not proven optimal (a review's finding) ------------
-# Under --time-limit each solve gets the whole limit: the 48 blocks' model (twice the periods) found no fleet in
+# Under --time-limit each solve got the whole limit: the 48 blocks' model (twice the periods) found no fleet in
 # 0.4 s where the 24 blocks' had, and plan() raised SolverError (exit 3), losing the plan found; and a grouped
 # solve stopped at the limit was refined for a bound that held the solver's gap. The plan's own solves are
 # engine.run's solve_inputs (the bound's and the baselines' are not), so a test can change what one returns.
@@ -168,8 +168,9 @@ def test_a_finer_grouping_with_no_fleet_in_time_leaves_the_plan_on_its_blocks_an
     assert on_24.status == "optimal" and p.profile_grouping["refined_from"] == []
     assert p.scenario.profile_slots is None   # the scenario as given: a re-solve plans on 24 blocks too
     assert _kept_warning(p, 24).endswith(
-        "not planned on more blocks: on 48 blocks the solver found no fleet within the time limit of 5 s; a longer "
-        "time limit per solve (plan(time_limit=…), fleetplan plan --time-limit) lets the planner add blocks")
+        "not planned on more blocks: on 48 blocks the solver found no fleet within what was left of the time limit of "
+        "5 s; a longer time limit for the plan's solves (plan(time_limit=…), fleetplan plan --time-limit) lets the "
+        "planner add blocks")
     assert not [w for w in p.warnings if w.startswith("profile_slots 24:")]   # the user's own warning is not this
 
 
@@ -200,9 +201,9 @@ def test_a_plan_left_on_48_blocks_keeps_their_baselines(tmp_path, monkeypatch):
     _same_plan(p, on_48)
     assert p.scenario.profile_slots == 48
     assert _kept_warning(p, 48).endswith("not planned on more blocks: on every weekly weight (exactly) the solver found "
-                                         "no fleet within the time limit of 5 s; a longer time limit per solve "
-                                         "(plan(time_limit=…), fleetplan plan --time-limit) lets the planner add "
-                                         "blocks")
+                                         "no fleet within what was left of the time limit of 5 s; a longer time "
+                                         "limit for the plan's solves (plan(time_limit=…), fleetplan plan "
+                                         "--time-limit) lets the planner add blocks")
 
 
 def test_a_grouping_the_solver_did_not_prove_optimal_is_not_refined(tmp_path, monkeypatch):
