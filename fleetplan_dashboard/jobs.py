@@ -22,10 +22,11 @@ from planner.engine import Inputs, Plan
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError
 from planner.scenario import Scenario
 
-# What one plan of the dashboard may take: anyone with the page open can upload a scenario. Each solve
-# stops after TIME_LIMIT_S (a 900-byte upload of two serving workloads over 120 months ran 135 s); a model
-# larger than MAX_DISPATCH_VARIABLES is refused before it is built (50 workloads in every region took
-# 2 GB). The packaged scenarios hold at most 2,880 dispatch variables and plan in about a second.
+# What one plan of the dashboard may take: anyone with the page open can upload a scenario. The plan's solves
+# stop after TIME_LIMIT_S in all (engine.solve.TimeBudget; each baseline's solve has its own): a 900-byte upload
+# of two serving workloads over 120 months ran 135 s. A model larger than MAX_DISPATCH_VARIABLES is refused
+# before it is built (50 workloads in every region took 2 GB). The packaged scenarios hold at most 2,880
+# dispatch variables and plan in about a second.
 TIME_LIMIT_S = float(os.environ.get("FLEETPLAN_DASHBOARD_TIME_LIMIT", "60"))
 MAX_DISPATCH_VARIABLES = 100_000
 # What each decision is worth takes one re-solve per decision, card and limit (282 for 25 custom cards), each up
@@ -35,7 +36,7 @@ DECISIONS_TIME_LIMIT_S = 5 * TIME_LIMIT_S
 # how the warning of those left undone tells the reader to allow more time (add_decisions' more_time): the page
 # has no option for it, the command line does
 MORE_TIME = "planning the scenario's file on the command line, `fleetplan plan FILE`, allows them more time"
-_CLI = ("; the dashboard stops each solve after {limit:g} s — plan it with the CLI, `fleetplan plan FILE` "
+_CLI = ("; the dashboard stops the plan's solves after {limit:g} s in all — plan it with the CLI, `fleetplan plan FILE` "
         "(no time limit unless --time-limit)")
 
 

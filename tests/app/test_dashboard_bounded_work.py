@@ -58,7 +58,7 @@ def test_a_solve_stopped_by_the_dashboards_time_limit_says_how_to_plan_it(monkey
     monkeypatch.setattr(jobs, "TIME_LIMIT_S", 1e-6)
     outcome = jobs.recommended_job(load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml"), "highs")
     assert outcome.kind == "error"
-    assert "the dashboard stops each solve after 1e-06 s — plan it with the CLI" in outcome.message, outcome.message
+    assert "the dashboard stops the plan's solves after 1e-06 s in all — plan it with the CLI" in outcome.message, outcome.message
 
 
 def test_the_packaged_scenarios_fit_the_dashboards_bounds():
