@@ -1217,10 +1217,17 @@ MIN_BUSY_WATTS = 10.0
 # 0 itself is left alone, a deliberate "no idle draw".
 MIN_IDLE_WATTS = 1.0
 # Grid electricity costs about 0.03-0.90 USD a kWh around the world (industrial tariffs to island households):
-# over 2 USD it was typed in cents (12 for 0.12) or per MWh (120 for 0.12). Compared in USD through the scenario's
-# own rate for USD, so 30 JPY (0.20 USD) or 8 INR passes; without that rate the currency's size is unknown (30 is
-# a normal price in yen, 30 euros is not) and nothing is said, rather than guessing from a list of currencies.
+# over 2 USD it was typed per MWh (120 for 0.12) or in the currency's minor unit (cents: 12 for 0.12). Compared in
+# USD through the scenario's own rate for USD, so 30 JPY (0.20 USD) or 8 INR passes; without that rate the
+# currency's size is unknown (30 is a normal price in yen, 30 euros is not) and nothing is said, rather than
+# guessing from a list of currencies.
 MAX_USD_PER_KWH = 2.0
+# Currencies whose ISO 4217 minor unit is not the hundredth (ISO 4217 list one, SIX Group, 2026-01-01; the
+# units of account CLF and UYW left out): a price cannot be typed in cents of a yen or won, and a dinar's
+# minor unit is its thousandth (fils, millimes). Every other code is taken to have cents.
+NO_MINOR_UNIT = frozenset({"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
+                           "VUV", "XAF", "XOF", "XPF"})
+THOUSANDTHS_MINOR_UNIT = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
 # A cap on installed IT power above 1,000 kW (a data hall's, where a closet's 4 kW typed in watts lands) that is
 # also above 20 kW for each reference GPU the demand asks at its peak month and each owned card: a card draws at
 # most about 1.8 kW with its host's share (the catalog's busiest 1,313 W; B200, 1,000 W × 1.8), a profile's busiest
@@ -1275,7 +1282,19 @@ def _implausible_electricity(scenario: Scenario) -> list[tuple[Path_, str]]:
     at = ("onprem", "electricity_per_kwh")
     return [(at, f"{_dotted(at)}: {_figure(price)} {currency} a kWh{in_usd} is more than grid electricity costs "
                  f"anywhere (under 1 USD a kWh); expected {currency} per kWh, such as {_figure(0.12 * per_usd, 2)}: "
-                 f"if it is in cents, write {_figure(price / 100)}; if per MWh, {_figure(price / 1000)}")]
+                 + _electricity_unit_guesses(price, currency))]
+
+
+def _electricity_unit_guesses(price: float, currency: str) -> str:
+    """What an electricity `price` in `currency` per kWh was likely typed in, and the value to write for it:
+    per MWh, and in the currency's minor unit where it has one (cents; a dinar's thousandths are per MWh's
+    factor too)."""
+    per_mwh = _figure(price / 1000)
+    if currency in NO_MINOR_UNIT:
+        return f"if it is per MWh, write {per_mwh}"
+    if currency in THOUSANDTHS_MINOR_UNIT:
+        return f"if it is in thousandths of a {currency} or per MWh, write {per_mwh}"
+    return f"if it is in cents, write {_figure(price / 100)}; if per MWh, {per_mwh}"
 
 
 def _implausible_power_cap(scenario: Scenario) -> list[tuple[Path_, str]]:

@@ -72,19 +72,51 @@ def test_an_overrides_watts_are_checked_as_a_custom_cards(watts, warned):
      "onprem.electricity_per_kwh: 120 EUR a kWh (130.4 USD) is more than grid electricity costs anywhere (under 1 "
      "USD a kWh); expected EUR per kWh, such as 0.11: if it is in cents, write 1.2; if per MWh, 0.12"),
     ("currency: JPY\nfx: {USD: 150}\n", "30", None),    # 30 yen is 0.20 USD: a normal price
-    # 400 / 150 = 2.666… USD; 0.12 USD is 18 yen
+    # 400 / 150 = 2.666… USD; 0.12 USD is 18 yen. The yen has no cents (ISO 4217 minor unit 0): per MWh alone
     ("currency: JPY\nfx: {USD: 150}\n", "400",
      "onprem.electricity_per_kwh: 400 JPY a kWh (2.667 USD) is more than grid electricity costs anywhere (under 1 "
-     "USD a kWh); expected JPY per kWh, such as 18: if it is in cents, write 4; if per MWh, 0.4"),
+     "USD a kWh); expected JPY per kWh, such as 18: if it is per MWh, write 0.4"),
     # 5,000 / 1,350 = 3.7037 USD; 0.12 USD is 162 won, said to two digits; numbers are written without an exponent
     ("currency: KRW\nfx: {USD: 1350}\n", "5000",
      "onprem.electricity_per_kwh: 5,000 KRW a kWh (3.704 USD) is more than grid electricity costs anywhere (under 1 "
-     "USD a kWh); expected KRW per kWh, such as 160: if it is in cents, write 50; if per MWh, 5"),
+     "USD a kWh); expected KRW per kWh, such as 160: if it is per MWh, write 5"),
     ("", "1000000", "onprem.electricity_per_kwh: 1,000,000 USD a kWh is more than grid electricity costs anywhere "
                     "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 10,000; if per "
                     "MWh, 1,000"),
 ])
 def test_electricity_above_2_usd_a_kwh_is_warned_about_in_the_scenarios_currency(head, price, said):
+    found = warnings_of(head + HEAD + f"onprem: {{electricity_per_kwh: {price}}}\n" + WORKLOAD)
+    assert found == ([] if said is None else [(("onprem", "electricity_per_kwh"), said)])
+
+
+# The threshold in the scenario's currency is 2 USD × its rate for USD: 300 yen at 150 yen a USD, 2,700 won at
+# 1,350. A currency whose ISO 4217 minor unit is 0 (yen, won) cannot be typed in cents: only per MWh is suggested;
+# a dinar's minor unit is its thousandth (fils), the factor per MWh also has.
+@pytest.mark.parametrize(("head", "price", "said"), [
+    ("currency: JPY\nfx: {USD: 150}\n", "300", None),       # 300 / 150 = 2 USD: not above
+    # 301 / 150 = 2.00666… USD
+    ("currency: JPY\nfx: {USD: 150}\n", "301",
+     "onprem.electricity_per_kwh: 301 JPY a kWh (2.007 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected JPY per kWh, such as 18: if it is per MWh, write 0.301"),
+    # a tariff of 30,000 yen a MWh typed as it is: 30,000 / 150 = 200 USD; 30 yen a kWh
+    ("currency: JPY\nfx: {USD: 150}\n", "30000",
+     "onprem.electricity_per_kwh: 30,000 JPY a kWh (200 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected JPY per kWh, such as 18: if it is per MWh, write 30"),
+    ("currency: KRW\nfx: {USD: 1350}\n", "2700", None),     # 2,700 / 1,350 = 2 USD: not above
+    # 2,701 / 1,350 = 2.000740… USD
+    ("currency: KRW\nfx: {USD: 1350}\n", "2701",
+     "onprem.electricity_per_kwh: 2,701 KRW a kWh (2.001 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected KRW per kWh, such as 160: if it is per MWh, write 2.701"),
+    # 160,000 won a MWh: 160,000 / 1,350 = 118.518… USD; 160 won a kWh
+    ("currency: KRW\nfx: {USD: 1350}\n", "160000",
+     "onprem.electricity_per_kwh: 160,000 KRW a kWh (118.5 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected KRW per kWh, such as 160: if it is per MWh, write 160"),
+    # 25 fils typed for 0.025 KWD: 25 / 0.307 = 81.433… USD; 0.12 USD is 0.03684 KWD, said to two digits
+    ("currency: KWD\nfx: {USD: 0.307}\n", "25",
+     "onprem.electricity_per_kwh: 25 KWD a kWh (81.43 USD) is more than grid electricity costs anywhere (under 1 "
+     "USD a kWh); expected KWD per kWh, such as 0.037: if it is in thousandths of a KWD or per MWh, write 0.025"),
+])
+def test_electricity_in_a_currency_without_cents_is_not_said_to_be_in_cents(head, price, said):
     found = warnings_of(head + HEAD + f"onprem: {{electricity_per_kwh: {price}}}\n" + WORKLOAD)
     assert found == ([] if said is None else [(("onprem", "electricity_per_kwh"), said)])
 
