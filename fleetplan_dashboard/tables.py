@@ -317,27 +317,48 @@ def _card_dates(dates: dict, today: date) -> tuple[str | None, bool]:
     return text + (f", {undated:,} undated" if undated else ""), future
 
 
-def _quote_dates(quotes: list[dict], today: date) -> tuple[list[str], bool]:
+def unpriced_provenance(scenario) -> dict[str, str]:
+    """{card id: "date", "source" or "date and source"} of the catalog cards whose `onprem.card_overrides` entry
+    gives an `as_of` or `source` but no `price`: the plan prices them at the catalog's price, under the date or
+    source given (catalog.offers.site_card_rows), which prices_used counts among the scenario's quotes. A custom
+    card's price is always the scenario's."""
+    if scenario is None:
+        return {}
+    onprem = scenario.onprem
+    given = {card: [name for name, value in (("date", o.as_of), ("source", o.source)) if value]
+             for card, o in onprem.card_overrides.items() if o.price is None and card not in onprem.custom_cards}
+    return {card: " and ".join(names) for card, names in given.items() if names}
+
+
+def _quote_dates(quotes: list[dict], today: date, unpriced: dict[str, str] | None = None) -> tuple[list[str], bool]:
     """(the banner's parts on the scenario's own quotes, whether one is dated in the future); `quotes`:
-    prices_used's "quotes". A card's name is the scenario's, shown as typed (plain)."""
-    undated = [plain(q["card"]) for q in quotes if not q.get("as_of")]
+    prices_used's "quotes"; `unpriced`: unpriced_provenance's cards, whose price is the catalog's and is said so.
+    A card's name is the scenario's, shown as typed (plain)."""
+    unpriced = unpriced or {}
+
+    def dated(as_of: str) -> str:
+        return f" is dated {as_of}" + (f", {FUTURE}" if _in_future(as_of, today) else f" ({_ago(as_of, today)})")
+
+    priced = [q for q in quotes if q["card"] not in unpriced]
+    undated = [plain(q["card"]) for q in priced if not q.get("as_of")]
     parts = [f"your quote{'s' if len(undated) > 1 else ''} for {', '.join(undated)} (no date given)"] if undated else []
-    future = False
+    parts += [f"your quote for {plain(q['card'])}{dated(q['as_of'])}" for q in priced if q.get("as_of")]
     for q in quotes:
-        if q.get("as_of"):
-            later = _in_future(q["as_of"], today)
-            future |= later
-            parts.append(f"your quote for {plain(q['card'])} is dated {q['as_of']}"
-                         + (f", {FUTURE}" if later else f" ({_ago(q['as_of'], today)})"))
-    return parts, future
+        if q["card"] in unpriced:
+            parts.append(f"catalog price for {plain(q['card'])} with the {unpriced[q['card']]} you gave (`card_overrides` "
+                         "gives no price)" + (dated(q["as_of"]) if q.get("as_of") else ", undated"))
+    return parts, any(q.get("as_of") and _in_future(q["as_of"], today) for q in quotes)
 
 
-def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90) -> tuple[str, str]:
+def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90,
+                 scenario=None) -> tuple[str, str]:
     """(level, Markdown): level `warning` when the cloud prices used (or the store's snapshots) are older than
     `stale_after_days`, have no date, or a price is dated in the future, or the source reported a problem; else
     `info`. `prices`: a Plan's (engine.readback.prices_used). Text names the source, how old the cloud prices used
     are — judged on those alone: the catalog's card prices and the scenario's own quotes (card_overrides, custom
-    cards) are said apart, so a fresh quote hides no stale cloud price. What the source, the store and the scenario
+    cards) are said apart, so a fresh quote hides no stale cloud price. With the plan's `scenario`, a card whose
+    override gives a date or source but no price is said to be at the catalog's price, not "your quote" (without
+    it, every card the prices count as quoted is). What the source, the store and the scenario
     spell (a path, a provider, a card, a store row's offer_id in a warning) is shown as typed (plain); the dates are
     checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping."""
     today = today or date.today()
@@ -352,7 +373,7 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
         parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
     cloud, cloud_age, cloud_look = _cloud_dates(prices.get("cloud_dates") or {}, today)
     cards, cards_future = _card_dates(prices.get("card_dates") or {}, today)
-    quotes, quotes_future = _quote_dates(prices.get("quotes") or [], today)
+    quotes, quotes_future = _quote_dates(prices.get("quotes") or [], today, unpriced_provenance(scenario))
     parts += [cloud, *([cards] if cards else []), *quotes]
     text = " · ".join(parts)
     level = "warning" if cloud_look or cards_future or quotes_future else "info"

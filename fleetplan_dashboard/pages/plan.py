@@ -311,7 +311,7 @@ baselines_future = state.baselines_future(s, outcome)
 
 _download_edited()
 
-level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS)
+level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS, scenario=p.scenario)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
 warnings_slot = st.empty()
 

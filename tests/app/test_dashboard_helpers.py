@@ -280,6 +280,58 @@ def test_the_banner_of_entry_yaml_says_its_cloud_price_is_undated():
     assert level == "warning" and "1 cloud price in use, undated" in text and "no cloud price" not in text
 
 
+# startup-hybrid.yaml with its A100 override giving provenance but no price: the plan prices the card at the
+# catalog's price (onprem_cards.csv), which the banner called "your quote"
+A100_OVERRIDE = """    a100-80gb-pcie: {price: 14000, currency: USD, host_cost_per_card: 2500, busy_watts: 300,
+                     idle_watts: 50, life_years: 5, maintenance_rate_per_year: 0.05}"""
+
+
+def _startup_with_a100(override: str):
+    from planner.scenario import load_scenario_text
+
+    text = DEFAULT.read_text(encoding="utf-8")
+    assert A100_OVERRIDE in text
+    return load_scenario_text(text.replace(A100_OVERRIDE, f"    a100-80gb-pcie: {override}"))
+
+
+def test_an_override_with_a_source_and_no_price_is_said_to_be_the_catalog_price_not_your_quote():
+    # prices_used counts the card as quoted (its source is not the catalog's); its date is the catalog's, which
+    # on 2026-12-06 is 261 days old for 2026-03-20 (11 days left of March + 30 + 31 + 30 + 31 + 31 + 30 + 31 + 30 + 6)
+    quoted = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-03-20"}]}
+    level, text = tables.price_banner(quoted, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))
+    assert level == "warning"
+    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
+                    r"prices as of 2023-11-23, 1 undated · catalog price for a100\-80gb\-pcie with the source you "
+                    r"gave (`card_overrides` gives no price) is dated 2026-03-20 (261 days ago)" + STALE)
+    # a catalog card without a date: said undated, not "no date given" of a quote
+    undated = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
+    _, text = tables.price_banner(undated, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))
+    assert (r"catalog price for a100\-80gb\-pcie with the source you gave (`card_overrides` gives no price), undated"
+            in text) and "your quote" not in text
+
+
+def test_an_override_with_a_price_is_still_your_quote_and_a_scenario_changes_nothing_else():
+    quoted = {**STARTUP, "as_of": "2026-11-20", "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-11-20"}]}
+    priced = _startup_with_a100("{price: 14000, as_of: 2026-11-20, source: Dell quote}")
+    assert tables.price_banner(quoted, today=DEC_6, scenario=priced) == tables.price_banner(quoted, today=DEC_6)
+    assert r"your quote for a100\-80gb\-pcie is dated 2026-11-20 (16 days ago)" in tables.price_banner(
+        quoted, today=DEC_6, scenario=priced)[1]
+    assert tables.unpriced_provenance(priced) == {} and tables.unpriced_provenance(None) == {}
+    assert tables.unpriced_provenance(_startup_with_a100("{as_of: 2026-11-20}")) == {"a100-80gb-pcie": "date"}
+
+
+def test_the_banner_of_a_plan_whose_override_gives_a_date_and_source_but_no_price_names_the_catalog_price():
+    from planner import plan
+
+    p = plan(_startup_with_a100("{as_of: 2026-11-20, source: 'Dell, by mail'}"), baselines=False)
+    assert p.prices["quotes"] == [{"card": "a100-80gb-pcie", "as_of": "2026-11-20"}]   # counted as quoted
+    level, text = tables.price_banner(p.prices, today=DEC_6, scenario=p.scenario)
+    # 2026-11-20 to 2026-12-06: 16 days
+    assert (r"catalog price for a100\-80gb\-pcie with the date and source you gave (`card_overrides` gives no price) "
+            r"is dated 2026-11-20 (16 days ago)") in text
+    assert "your quote" not in text
+
+
 def test_upload_refuses_existing_server_files(tmp_path):
     weights = tmp_path / "weights.csv"
     weights.write_text("weight\n" + "1\n" * 168)
