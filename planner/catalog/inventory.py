@@ -142,7 +142,7 @@ def check_gpu_lines(text: str, source: str) -> None:
             raise PlannerError(f"{source}: line {number}: not a GPU line ({len(line):,} characters; nvidia-smi "
                                f"prints about 100 per GPU) — is this the output of {NVIDIA_SMI_COMMAND}?")
     lines = [line.strip() for _, line in numbered if line.strip()]
-    if any(_gpu_cells(line) is not None or _name_only_gpu(line) for line in lines):
+    if any(_gpu_cells(line) is not None or _names_a_gpu(line) for line in lines):
         return
     seen = f"its first line is {lines[0][:80]!r}" if lines else "it is empty"
     raise PlannerError(f"{source}: no GPU lines ({seen}); expected lines like 'NVIDIA H200, 143771 MiB, 700.00 W' "
@@ -162,6 +162,19 @@ def _name_only_gpu(line: str) -> str | None:
     """The catalog GPU a line of `nvidia-smi --query-gpu=name` output names (no memory cell), else None."""
     cells = _cells(line)
     return catalog.resolve_gpu(cells[0]) if len(cells) == 1 and cells[0] else None
+
+
+def _name_only_family(line: str) -> tuple[str, ...]:
+    """The GPUs of the family a line of `nvidia-smi --query-gpu=name` output names (`NVIDIA A100`), else ()."""
+    cells = _cells(line)
+    return _family(cells[0]) if len(cells) == 1 and cells[0] else ()
+
+
+def _names_a_gpu(line: str) -> bool:
+    """Whether a line is `nvidia-smi --query-gpu=name` output naming a catalog GPU or family (its cells read once:
+    a megabyte of lines that are not is read whole)."""
+    cells = _cells(line)
+    return len(cells) == 1 and bool(cells[0]) and (catalog.resolve_gpu(cells[0]) is not None or bool(_family(cells[0])))
 
 
 def _cells(line: str) -> list[str]:
@@ -192,14 +205,84 @@ def _memory_problem(name: str, memory: re.Match, nominal_mib: float, what: str, 
     if memory["reason"] is not None:   # nvidia-smi could not read it: the size, so which card, is unknown
         return (f"memory.total is [{memory['reason']}], so it cannot be checked to be {what}; "
                 f"if it is, count it under {card} by hand")
-    unit = memory["unit"].lower()
-    if unit not in MIB_PER_UNIT:
-        return (f"memory.total {memory[0]!r}: unit {memory['unit']} not known; "
-                "expected MiB as nvidia-smi prints it (or GiB, MB, GB)")
-    memory_mib = float(memory["value"]) * MIB_PER_UNIT[unit]
-    if abs(memory_mib - nominal_mib) > MEMORY_TOLERANCE * nominal_mib:
+    memory_mib = _memory_mib(memory)
+    if memory_mib is None:
+        return _unit_problem(memory)
+    if not _fits(memory_mib, nominal_mib):
         return f"{name} with {memory_mib:.0f} MiB is not {what}"
     return None
+
+
+def _memory_mib(memory: re.Match) -> float | None:
+    """A memory.total cell in MiB; None when nvidia-smi gave a reason for no value or the unit is not known."""
+    unit = (memory["unit"] or "").lower()
+    if memory["reason"] is not None or unit not in MIB_PER_UNIT:
+        return None
+    return float(memory["value"]) * MIB_PER_UNIT[unit]
+
+
+def _unit_problem(memory: re.Match) -> str:
+    return (f"memory.total {memory[0]!r}: unit {memory['unit']} not known; "
+            "expected MiB as nvidia-smi prints it (or GiB, MB, GB)")
+
+
+def _fits(memory_mib: float, nominal_mib: float) -> bool:
+    """Whether nvidia-smi's `memory_mib` is a board of `nominal_mib` (NaN, a size not known: never)."""
+    return abs(memory_mib - nominal_mib) <= MEMORY_TOLERANCE * nominal_mib
+
+
+# ---------------------------------------------------------------------------------------------------
+# A name that is a family of GPUs (`A100`, `NVIDIA A100`, `A100-80GB`): memory.total picks the member when one
+# member's size is nearest to it, else the message lists the members to choose from, with their memory. Such a
+# line was "not in gpus.csv" with one member (A100-40GB-SXM for `A100`) or another GPU (A10) as the nearest name.
+
+# Words nvidia-smi prints before a GPU's name (`NVIDIA A100-SXM4-80GB`; older drivers `Tesla V100-SXM2-16GB`):
+# gpus.csv writes its families without them.
+_VENDOR_WORDS = re.compile(r"(?:nvidia\s+)?(?:tesla\s+)?", re.IGNORECASE)
+COUNT_BY_HAND = ("count it by hand under the card of the one it is (as a custom card, onprem.custom_cards, "
+                 "where it has none)")
+
+
+def _family(name: str) -> tuple[str, ...]:
+    """The catalog GPUs of the family `name` names when it names no one GPU, with or without the vendor's
+    words before it (catalog.family_members), else ()."""
+    if catalog.resolve_gpu(name) is not None:
+        return ()
+    bare = _VENDOR_WORDS.sub("", name, count=1)
+    return catalog.family_members(name) or (catalog.family_members(bare) if bare and bare != name else ())
+
+
+def _nominal_mib(gpu: str) -> float:
+    return float(catalog.load_gpus().loc[gpu, "memory_gb"]) * 1024
+
+
+def _members_text(members, cards) -> str:
+    """'A100-80GB-PCIE (80 GB, card a100-80gb-pcie) and A100-80GB-SXM (80 GB, no on-prem card)'."""
+    said = []
+    for gpu in members:
+        card = next(iter(cards.index[cards["gpu"] == gpu]), None)
+        said.append(f"{gpu} ({_nominal_mib(gpu) / 1024:g} GB, " + (f"card {card})" if card else "no on-prem card)"))
+    return ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else said[0]
+
+
+def _family_member(name: str, memory: re.Match, members: tuple[str, ...], cards) -> tuple[str | None, str | None]:
+    """(member, None): the one member of the family `members` whose catalog memory is nearest to memory.total
+    (within MEMORY_TOLERANCE); else (None, why no member can be picked, listing those to choose from: the
+    members of the size nearest, or all of them when the memory is not read or fits none)."""
+    memory_mib = _memory_mib(memory)
+    if memory_mib is None:
+        unread = (f"memory.total is [{memory['reason']}], which does not tell which one it is: {COUNT_BY_HAND}"
+                  if memory["reason"] is not None else _unit_problem(memory))
+        return None, f"{name} names a family of GPUs: {_members_text(members, cards)}; {unread}"
+    gap = {gpu: abs(memory_mib - _nominal_mib(gpu)) for gpu in members if _fits(memory_mib, _nominal_mib(gpu))}
+    nearest = [gpu for gpu, mib in gap.items() if mib == min(gap.values())]
+    if len(nearest) == 1:
+        return nearest[0], None
+    if not nearest:
+        return None, (f"{name} with {memory_mib:.0f} MiB is none of its family's GPUs: "
+                      f"{_members_text(members, cards)}; add it as a custom card (onprem.custom_cards)")
+    return None, (f"{name} names a family of GPUs, and {memory_mib:.0f} MiB fits more than one: "
+                  f"{_members_text(nearest, cards)}; {COUNT_BY_HAND}")
 
 
 def parse_inventory(text: str) -> Inventory:
@@ -230,7 +313,11 @@ def parse_inventory(text: str) -> Inventory:
             named = _name_only_gpu(line)   # `--query-gpu=name` output: a GPU, but which memory size is unknown
             if listed():
                 card = next(iter(cards.index[cards["gpu"] == named]), None) if named else None
-                if not named:
+                members = () if named else _name_only_family(line)
+                if members:
+                    why = (f"{_cells(line)[0]} names a family of GPUs: {_members_text(members, cards)}; no memory.total "
+                           f"on this line to tell which one it is: run {NVIDIA_SMI_COMMAND}, or {COUNT_BY_HAND}")
+                elif not named:
                     why = f"not a GPU line of {NVIDIA_SMI_COMMAND} (name, memory.total, power.limit)"
                 elif card is None:   # the memory would not help: no card to count it under
                     why = _unknown_name_hint(_cells(line)[0])
@@ -242,10 +329,17 @@ def parse_inventory(text: str) -> Inventory:
             continue
         name, memory = found
         gpu = catalog.resolve_gpu(name)
+        members = () if gpu else _family(name)
+        if members:
+            gpu, why = _family_member(name, memory, members, cards)
+            if why:
+                if listed():
+                    inv.unknown.append((line, why))
+                continue
         matches = list(cards.index[cards["gpu"] == gpu]) if gpu else []
         if not matches:
             if listed():   # the did-you-mean is the slow part: only for the lines listed
-                inv.unknown.append((line, _unknown_name_hint(name)))
+                inv.unknown.append((line, _unknown_name_hint(gpu if members else name)))
             continue
         nominal_gb = gpus.loc[gpu, "memory_gb"]
         problem = _memory_problem(name, memory, nominal_gb * 1024, f"the {nominal_gb:g} GB {gpu} of the catalog",
