@@ -88,7 +88,7 @@ class PriceSourceError(PlannerError):
 class PricesRefuteScenario(PriceSourceError):
     """A scenario field that its prices refute (a region no offer has): a mistake in the scenario file,
     whose name the CLI puts in front of the message. `field`: the path of the value refuted, when one is
-    (("prices", "regions", 1)), for the CLI to add its line and column (scenario.field_places)."""
+    (("prices", "regions", 1)), for the CLI to add its line and column (scenario.loading.text_places)."""
 
     def __init__(self, message: str, field: tuple | None = None):
         super().__init__(message)

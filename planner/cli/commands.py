@@ -141,8 +141,7 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
                                                help="scenario YAML files"),
              store: Path | None = store_option()) -> None:
     """Check scenario files; report every problem of every file, with its line."""
-    from planner.scenario import load_scenario_file
-    from planner.scenario.loading import field_places, plausibility_warnings
+    from planner.scenario.loading import plausibility_warnings, read_scenario_file, text_places
 
     skip_teardown()
 
@@ -153,16 +152,16 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
     failed = 0
     for path in files:
         try:
-            scenario = load_scenario_file(path)
+            scenario, scenario_text = read_scenario_file(path)
         except ScenarioError as exc:
             failed += 1
             err.print(str(exc), soft_wrap=True)
             continue
         problems, warnings = _price_checks(scenario, store)
-        # values that look typed in another unit, placed in the file as its problems are
+        # values that look typed in another unit, placed in the text validated as its problems are
         implausible = plausibility_warnings(scenario)
         fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
-        places = dict(zip(fields, field_places(path, fields)))
+        places = dict(zip(fields, text_places(scenario_text, str(path), fields)))
         warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
         for field, problem in problems:
             err.labelled("error:", f"{places[field] if field else path}: {problem}", "bold red")
@@ -572,18 +571,18 @@ def plan_command(
     from planner.engine.baselines import usable_cores
     from planner.engine.solve import first_run_threads
     from planner.reports.tables import plan_start
-    from planner.scenario import load_scenario_file
-    from planner.scenario.loading import field_places, files_read
+    from planner.scenario.loading import files_read, read_scenario_file, text_places
 
     gc.freeze()
     gc.enable()
+    scenario_text = ""   # once read: the text a check made after loading places its field in
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
         _check_output(fmt, output)
         if out is not None:
             _check_folder_of(f"--out {out}", out)
-        scenario = load_scenario_file(file)
+        scenario, scenario_text = read_scenario_file(file)
         # the price store too, wherever it is ($FLEETPLAN_STORE, the data folder), when the scenario reads it
         read_store = [resolve_store(store)] if scenario.prices.source == "store" else []
         _check_not_an_input(output, out, [file, *files_read(scenario), *read_store, *([store] if store else [])])
@@ -613,8 +612,8 @@ def plan_command(
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
-    except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where, as validate does
-        fail(f"{field_places(file, [exc.field])[0]}: {exc}", 2)
+    except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where in the text planned, as validate does
+        fail(f"{text_places(scenario_text, str(file), [exc.field])[0]}: {exc}", 2)
     except ModelTooLarge as exc:
         fail(f"{file}: {_too_large(exc, unreduced, max_purchase_variables is None and time_limit is None)}")
     except PlannerError as exc:

@@ -1061,9 +1061,16 @@ def _line_key(problem: str) -> tuple[int, int]:
 
 def load_scenario_file(path: str | Path) -> Scenario:
     """Read and validate a scenario YAML file (safe loader), with file:line:col errors."""
+    return read_scenario_file(path)[0]
+
+
+def read_scenario_file(path: str | Path) -> tuple[Scenario, str]:
+    """(the scenario, the text it was validated from) of the YAML file at `path`, as load_scenario_file reads it:
+    a check made after loading places its field in that text (text_places), never in the file read again, which
+    may have been rewritten since (a wrong line, said without a doubt) or be a pipe (read once)."""
     path = Path(path)
     text, regular = _read_scenario_text(path)
-    return load_scenario_text(text, origin=str(path), base_dir=scenario_folder(path, regular))
+    return load_scenario_text(text, origin=str(path), base_dir=scenario_folder(path, regular)), text
 
 
 def _read_scenario_text(path: Path) -> tuple[str, bool]:
@@ -1092,23 +1099,11 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
     return text, regular
 
 
-def field_places(path: str | Path, fields: list[Path_]) -> list[str]:
-    """"FILE:LINE:COL" of each field path in `fields` (("prices", "regions", 1): that list item) in the scenario
-    file at `path`, read again, as its problems are placed; plain "FILE" for a field the file does not hold
-    (a default), for no field (None or ()) or when it cannot be read again (a pipe is read once). For a check
-    made after loading, such as a region no offer has (PricesRefuteScenario.field)."""
-    origin = str(path)
-    if not any(fields):
-        return [origin] * len(fields)
-    try:
-        text = _read_scenario_text(Path(path))[0]
-    except ScenarioError:
-        return [origin] * len(fields)
-    return text_places(text, origin, fields)
-
-
 def text_places(text: str, origin: str, fields: list[Path_]) -> list[str]:
-    """field_places of a scenario's `text` named `origin` (an upload's, which has no file to read again)."""
+    """"ORIGIN:LINE:COL" of each field path in `fields` (("prices", "regions", 1): that list item) in a scenario's
+    `text` named `origin` — the text it was validated from (read_scenario_file, an upload's) — as its problems
+    are placed; plain "ORIGIN" for a field the text does not hold (a default) or for no field (None or ()). For
+    a check made after loading, such as a region no offer has (PricesRefuteScenario.field)."""
     if not any(fields):
         return [origin] * len(fields)
     try:
@@ -1243,7 +1238,7 @@ def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
     """(field path, warning) for each value of a valid `scenario` that looks typed in another unit: watts in kW,
     electricity in cents, a power cap in watts, no demand at all, a rate for the scenario's own currency. Each
     warning starts with the field's dotted path and says the value, why it looks wrong and the unit expected;
-    `validate` places them in the file (field_places), a plan lists the texts."""
+    `validate` places them in the file (text_places), a plan lists the texts."""
     found = []   # in the order of the scenario's fields
     own_rate = scenario.fx.get(scenario.currency)
     if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all

@@ -1,14 +1,19 @@
 """A region no offer has is placed at its list item, as the scenario's other problems are (FILE:LINE:COL):
 `validate` said `FILE: prices.regions: no offers in 'us-east1' …` with no line. The check is made against the
 prices, after loading (catalog.check_regions), so its error carries the field (PricesRefuteScenario.field) and
-the CLI finds its place in the file (scenario.loading.field_places)."""
+the CLI finds its place in the text it validated (scenario.loading.text_places): not in the file read again,
+which may have been rewritten in between (a wrong line said without a doubt) or be a pipe (read once)."""
 
 from __future__ import annotations
 
+import os
 import pickle
+from pathlib import Path
+
+import pytest
 
 from planner.errors import PricesRefuteScenario
-from planner.scenario.loading import field_places
+from planner.scenario.loading import read_scenario_file, text_places
 from tests.planner.cli_run import run
 
 BLOCK_LIST = """\
@@ -62,10 +67,66 @@ def test_the_error_carries_the_field_also_through_a_pickle():
     assert PricesRefuteScenario("fx: …").field is None
 
 
-def test_field_places_gives_the_file_alone_where_it_cannot_place_the_field(tmp_path):
+def test_text_places_gives_the_file_alone_where_it_cannot_place_the_field(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(BLOCK_LIST)
-    assert field_places(path, [("prices", "regions", 1), ("prices", "regions", 0), ("onprem", "pue"), (), None]) == [
+    _, text = read_scenario_file(path)
+    assert text == BLOCK_LIST
+    assert text_places(text, str(path), [("prices", "regions", 1), ("prices", "regions", 0), ("onprem", "pue"), (),
+                                         None]) == [
         f"{path}:6:7", f"{path}:5:7", str(path), str(path), str(path)]   # pue not in the file: a default; () no field
-    assert field_places(tmp_path / "gone.yaml", [("prices", "regions", 0)]) == [str(tmp_path / "gone.yaml")]
-    assert field_places(path, []) == []
+    assert text_places("", str(path), [("prices", "regions", 0)]) == [str(path)]
+    assert text_places(text, str(path), []) == []
+
+
+# The file rewritten while the command runs, after it was read and validated (an editor saving, a script
+# writing the next version): two comment lines put on top move the typo to line 8. The region refuted is the
+# one validated, at line 6 of the text read; the file read again placed it at 8:7, a line that holds another
+# value of the new text, said without a doubt.
+REWRITTEN = "# rewritten\n# while the command ran\n" + BLOCK_LIST.replace("us-eats-1", "us-west-2")
+
+
+def _rewriting(path: Path, real):
+    """`real`, called after writing REWRITTEN to `path`."""
+    def rewritten_first(*args, **kwargs):
+        path.write_text(REWRITTEN)
+        return real(*args, **kwargs)
+    return rewritten_first
+
+
+def test_validate_places_a_refuted_region_in_the_text_it_validated_not_the_file_rewritten_since(tmp_path, monkeypatch):
+    from planner.cli import commands
+
+    path = tmp_path / "s.yaml"
+    path.write_text(BLOCK_LIST)
+    monkeypatch.setattr(commands, "_price_checks", _rewriting(path, commands._price_checks))
+    result = run("validate", path)
+    assert result.exit_code == 2
+    assert f"error: {path}:6:7: prices.regions: no offers in 'us-eats-1'" in said(result), result.stderr
+    assert path.read_text() == REWRITTEN   # rewritten before the place was found
+
+
+def test_plan_places_a_refuted_region_in_the_text_it_planned_not_the_file_rewritten_since(tmp_path, monkeypatch):
+    import planner.engine
+
+    path = tmp_path / "s.yaml"
+    path.write_text(BLOCK_LIST)
+    monkeypatch.setattr(planner.engine, "plan", _rewriting(path, planner.engine.plan))
+    result = run("plan", path, "--no-baselines")
+    assert result.exit_code == 2
+    assert f"{path}:6:7: prices.regions: no offers in 'us-eats-1'" in said(result), result.stderr
+    assert path.read_text() == REWRITTEN
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="needs /dev/fd")
+def test_validate_places_a_refuted_region_of_a_scenario_read_through_a_pipe():
+    # `fleetplan validate <(cat s.yaml)`: a pipe is read once; read again, it was empty and the place the path alone
+    read, write = os.pipe()
+    os.write(write, BLOCK_LIST.encode())
+    os.close(write)
+    try:
+        result = run("validate", f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    assert result.exit_code == 2
+    assert f"error: /dev/fd/{read}:6:7: prices.regions: no offers in 'us-eats-1'" in said(result), result.stderr
