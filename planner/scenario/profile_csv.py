@@ -2,7 +2,7 @@
 
 A weight is the line's last comma-separated cell, written with ASCII digits and a decimal point (`1.5`,
 `2e-3`): `1_000`, `１` (full-width) or a decimal comma are refused with the line named, not read as some
-other number. Lines starting with `#` are comments; a first line whose last cell holds no digit is a header.
+other number. Lines starting with `#` are comments; a first line whose last cell holds no digit (nor names a day) is a header.
 Under a header `weight,hour` whose lines' last cells number the hours, the weight is the first cell; under a
 header naming the weight before its last column (`weight,day,hour`), the weight is the column it names when the
 others number each line's day and hour in order, and the file is refused when they do not. A header cell names
@@ -124,9 +124,11 @@ def read_profile_csv(path: Path) -> list[float]:
 
 
 def _is_header(raw: str) -> bool:
-    """Whether a first line is a header: its last cell holds no digit (`1_000` is a bad weight, no header)."""
+    """Whether a first line is a header: its last cell holds no digit (`1_000` is a bad weight, no header) and is
+    no day's name (`0.8,9,Mon`, the day last, is a line of a file without a header)."""
     cell = raw.split(",")[-1].strip()
-    return _weight(cell) is None and not any(ch.isdigit() for ch in cell)
+    return (_weight(cell) is None and not any(ch.isdigit() for ch in cell)
+            and not (raw.count(",") and _could_be_days((cell,))))
 
 
 def _weights(path: Path, rows: list[tuple[int, str]], column: int) -> tuple[list[float], list[str]]:

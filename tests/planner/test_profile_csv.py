@@ -375,6 +375,7 @@ def test_a_last_column_of_gpu_hours_after_day_and_hour_columns_is_the_weight(tmp
     "{w},{d1},{h1}",   # days 1-7, hours 1-24
     "{d},{w},{h}",     # the weight between the day and the hour
     "{w},{h},{d}",     # the day last: 0 … 6 had been read as the weights
+    "{w},{h},{name}",  # the day named last: its first line had been taken for a header, 'Tue' for a bad weight
 ])
 def test_headerless_lines_with_the_day_and_hour_after_the_weight_read_the_weights(tmp_path, line):
     csv = tmp_path / "w.csv"
