@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from planner.engine import CAPS, Cap, inputs_for, plan
+from planner.engine.schedule import book_share
 from planner.errors import InfeasibleError
 from planner.reports import prices_used
 from planner.scenario import apply_overrides, load_scenario
@@ -139,3 +140,22 @@ def test_exports_use_the_prices_the_plan_used_not_the_file_now(tmp_path):
     offers.write_text(offers.read_text().replace(",1.006,", ",9.99,"))   # a refresh after planning
     used = prices_used(p).set_index("sku")
     assert used.loc["g5.xlarge", "hourly_price"] == 1.006
+
+
+# ---------------------------------------------------------------------------------------------------
+# Declining balance: a rate of 2/life a year, so a life of 2 years or less leaves nothing after any age
+
+
+@pytest.mark.parametrize("life_years", [0.5, 1, 1.5, 2])
+def test_declining_balance_of_a_life_of_two_years_or_less_is_worth_nothing_after_any_age(life_years):
+    ages = [1, 6, 12, 24, 36]
+    assert book_share(ages, life_years, "declining_balance").tolist() == [0.0] * len(ages)
+    assert book_share([0], life_years, "declining_balance").tolist() == [1.0]   # new: an owned card sold in month 1
+
+
+def test_book_share_takes_the_age_in_months_and_the_life_in_years():
+    # 2.5 years: 1 − 2/2.5 = 0.2 a year; 4 years: 0.5 a year (docs/cost-model.md §6: 48 months → 0.0625)
+    assert book_share([12, 24, 6], 2.5, "declining_balance").tolist() == pytest.approx([0.2, 0.04, 0.2 ** 0.5])
+    assert book_share([48], 4, "declining_balance").tolist() == pytest.approx([0.0625])
+    assert book_share([18], 1.5, "straight_line").tolist() == pytest.approx([0.0])   # t / (12 × L) = 18/18
+    assert book_share([9], 1.5, "straight_line").tolist() == pytest.approx([0.5])
