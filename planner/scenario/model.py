@@ -235,6 +235,13 @@ class Prices(Frozen):
     _listed_once = field_validator("providers", "regions", "purchase_options")(listed_once)
 
 
+# what a card's life_years sets (docs/cost-model.md §6): not only the depreciation of its resale value
+LIFE_YEARS = ("service life, years: a card serves 12 × life_years months in all (whole months, halves up; an "
+              "owned card's age_months are part of them), then retires; and the life of its resale book value: "
+              "straight_line falls to 0 over it, declining_balance at 2/life_years a year (life_years ≤ 2: worth 0 "
+              "at any age above 0)")
+
+
 class CardOverride(Frozen):
     """Any column of onprem_cards.csv, replacing the catalog value for one card."""
 
@@ -246,7 +253,7 @@ class CardOverride(Frozen):
     idle_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
                                      description="W at the wall per card while idle, host share included")
     cards_per_server: int | None = Field(None, ge=1, le=MAX_CARDS_PER_SERVER)
-    life_years: float | None = Field(None, gt=0, le=MAX_LIFE_YEARS, description="straight-line depreciation life")
+    life_years: float | None = Field(None, gt=0, le=MAX_LIFE_YEARS, description=LIFE_YEARS)
     maintenance_rate_per_year: float | None = Field(None, ge=0, le=1, description="share of capex per year")
     as_of: IsoDate | None = Field(None, description="the day of the quote, an ISO date YYYY-MM-DD (e.g. 2026-11-20)")
     source: Text | None = None
@@ -285,7 +292,7 @@ class CustomCard(Frozen):
     idle_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while idle, host share included")
     host_cost_per_card: float = Field(0.0, ge=0, le=MAX_MONEY, description="share of the host server per card")
     cards_per_server: int = Field(1, ge=1, le=MAX_CARDS_PER_SERVER)
-    life_years: float = Field(gt=0, le=MAX_LIFE_YEARS, description="straight-line depreciation life")
+    life_years: float = Field(gt=0, le=MAX_LIFE_YEARS, description=LIFE_YEARS)
     maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
 
