@@ -29,12 +29,14 @@ from planner.engine import Plan
 from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, fleet_differences, runner_up_verdict
 from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
+    AFTER_HORIZON,
     add_months,
     assumptions,
     clean,
     generated_at,
     maybe_write,
     plan_start,
+    plan_year,
     present_money,
     present_value_basis,
     prices_used,
@@ -61,7 +63,6 @@ SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 MONTH = "yyyy-mm"
 DAY = "yyyy-mm-dd"
 FACTOR = "0.000000"
-AFTER_HORIZON = "after horizon"
 # monthly columns that are not cost categories
 NOT_CATEGORIES = ("month", "total", "discount_factor", "total_discounted")
 CREDITS = ("residual_value",)      # the sale value of cards at the end of the horizon (and resale credits)
@@ -235,7 +236,7 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
         present = Formula(f"={_cell(i, total_col)}*{_cell(i, total_col + 1)}", total.value * factor)
         if not math.isclose(present.value, discounted, rel_tol=1e-9, abs_tol=1e-6):
             present = discounted   # row H+1 with payments after the horizon, each discounted in its month
-        rows.append([int(r.month), add_months(first, int(r.month) - 1), _plan_year(int(r.month), plan.horizon_months),
+        rows.append([int(r.month), add_months(first, int(r.month) - 1), plan_year(int(r.month), plan.horizon_months),
                      *costs, total, factor, present])
     # "total_nominal": the summary's total is a present value, and this sum of the month's money is not
     columns = [*lead, *(c + money for c in categories), "total_nominal" + money, "discount_factor",
@@ -243,10 +244,6 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     frame = pd.DataFrame(rows, columns=columns)
     formats = {c: MONEY for c in columns if c.endswith(money)} | {"month_start": MONTH, "discount_factor": FACTOR}
     return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
-
-
-def _plan_year(month: int, horizon: int) -> int | str:
-    return AFTER_HORIZON if month > horizon else (month - 1) // 12 + 1
 
 
 def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> Sheet:

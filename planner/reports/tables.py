@@ -17,9 +17,10 @@ import pandas as pd
 from planner._version import __version__
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
-from planner.engine.result import present_value_words
+from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
 from planner.errors import PlannerError
 from planner.fileio import write_atomic, write_problem
+from planner.months import MONTHS_PER_YEAR
 from planner.scenario import flatten_scenario
 from planner.text import visible
 
@@ -200,7 +201,7 @@ def plan_to_dict(plan: Plan) -> dict:
         "total": clean(plan.total),
         "costs": clean(dict(zip(plan.costs["category"], plan.costs["cost"]))),
         "fleet": records(plan.fleet),
-        "monthly": records(plan.monthly),
+        "monthly": records(labelled_monthly(plan)),
         "baselines": records(plan.baselines),
         "break_even": records(plan.break_even),
         "utilisation": records(plan.utilisation),
@@ -238,10 +239,31 @@ def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
 # (as FOCUS's BillingCurrency does). Appended as the last column, so every existing column keeps its name
 # and place.
 MONEY_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "schedule", "owned")
-# Those whose money is a present value say so on each row, `money_basis`, since the others' is not: monthly
-# and schedule hold the money paid in a month (nominal; monthly's total_discounted is its present value),
-# break_even rates per hour and per month.
+# Those whose money is a present value say so on each row, `money_basis`, since the others' is not: schedule
+# holds the money paid in a month (nominal), break_even rates per hour and per month. Monthly holds both (nominal,
+# and its total_discounted a present value): its own `money_basis` says so (`labelled_monthly`).
 PRESENT_VALUE_TABLES = ("fleet", "costs", "baselines", "owned")
+
+
+# The monthly table's row H+1 holds what falls after the horizon (docs/cost-model.md §13): its `plan_year` in
+# monthly.csv, the JSON and the workbook's monthly and yearly sheets.
+AFTER_HORIZON = "after horizon"
+
+
+def plan_year(month: int, horizon: int) -> int | str:
+    """The plan year of `month` (months 1–12 are year 1, a short last year possible), or "after horizon" for H+1."""
+    return AFTER_HORIZON if month > horizon else (month - 1) // MONTHS_PER_YEAR + 1
+
+
+def labelled_monthly(plan: Plan) -> pd.DataFrame:
+    """`plan.monthly` with two columns after its own, for readers without the Plan (the JSON, monthly.csv): its
+    `money_basis` ("nominal; total_discounted: present value at 8%/year", the words of its attrs: its `total` is
+    nominal), and `plan_year` (1, 2, … and "after horizon" on row H+1, which holds the credits and payments after
+    the horizon, each payment discounted in its own month: there total_discounted ≠ total × discount_factor)."""
+    monthly = plan.monthly
+    basis = money_attrs(MONEY_COLUMNS["monthly"], plan.currency, getattr(plan.scenario, "discount_rate", None))
+    years = [plan_year(int(m), int(plan.horizon_months)) for m in monthly["month"]]
+    return monthly.assign(money_basis=basis["money_basis"], plan_year=pd.Series(years, index=monthly.index, dtype=object))
 
 
 # every table of a plan that plan_to_csv writes, in the order of its docstring (the dashboard's "All tables" zip)
@@ -253,7 +275,8 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default, None),
     monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving. The
     tables of `MONEY_TABLES` end with a `currency` column (the plan's ISO code), those of
-    `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`)."""
+    `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`), monthly then
+    with `money_basis` and `plan_year` (`labelled_monthly`)."""
     require_plan(plan, "plan_to_csv (to_csv)")
     if table is not None and not isinstance(table, str):   # table=['fleet'] raised "unhashable type: 'list'"
         raise PlannerError(f"table={table!r}: expected one table's name, e.g. table='monthly'")
@@ -273,6 +296,9 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
         df = df.assign(currency=plan.currency)
     if table in PRESENT_VALUE_TABLES:
         df = df.assign(money_basis=present_value_basis(plan))
+    if table == "monthly":   # after `currency`, which keeps its place
+        labels = labelled_monthly(plan)
+        df = df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"])
     return maybe_write(path, csv_text(df), f"{table}.csv")
 
 
