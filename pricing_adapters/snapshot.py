@@ -18,6 +18,7 @@ import warnings
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import IO
 
 import pandas as pd
@@ -67,6 +68,15 @@ MAX_OFFERS_CSV_BYTES = 64 * 1024 * 1024
 _MAGIC = {"gzip": (b"\x1f\x8b",), "bzip2": tuple(b"BZh%d" % n for n in range(1, 10)),
           "xz": (b"\xfd7zXZ\x00",), "lzma": (b"\x5d\x00\x00",),   # .lzma (LZMA-alone): its usual properties
           "zip": (b"PK\x03\x04", b"PK\x05\x06"), "zstd": (b"\x28\xb5\x2f\xfd",)}
+# A damaged file is held against the first bytes of its kind: those of _MAGIC and the byte after them where the
+# format fixes it (gzip's method, 08: deflate), bzip2's with its block magic (31 41 59 26 53 59, the digits of pi)
+# after "BZh" and the block size (RFC 1952, bzip2's and xz's file formats, PKWARE's APPNOTE, RFC 8878). A file
+# that is not UTF-8 and begins with all of them but a byte is that kind, damaged at its start.
+_SIGNATURES = {"gzip": ((0, b"\x1f\x8b\x08"),), "bzip2": ((0, b"BZh"), (4, b"1AY&SY")),
+               "xz": ((0, b"\xfd7zXZ\x00"),), "zip": ((0, b"PK\x03\x04"),), "zstd": ((0, b"\x28\xb5\x2f\xfd"),)}
+# what a name ending so says a file is: the suffixes gzip, bzip2, xz, zip and zstd give what they write
+_SUFFIXES = {".gz": "gzip", ".tgz": "gzip", ".bz2": "bzip2", ".tbz2": "bzip2", ".xz": "xz", ".txz": "xz",
+             ".lzma": "lzma", ".zip": "zip", ".zst": "zstd"}
 _DECOMPRESSOR = {"gzip": lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS), "bzip2": bz2.BZ2Decompressor,
                  "xz": lzma.LZMADecompressor, "lzma": lzma.LZMADecompressor}
 _DECOMPRESS_ERRORS = (zlib.error, OSError, lzma.LZMAError)   # bz2 says OSError("Invalid data stream")
@@ -85,11 +95,11 @@ def _too_large(origin: str, how: str = "") -> OffersSchemaError:
                              "and Azure, in every region and purchase option, is at most about 45 MB)")
 
 
-def _bounded(f: IO | str | os.PathLike, origin: str) -> IO:
-    """The offers CSV `f` (a path or an open stream) read to at most MAX_OFFERS_CSV_BYTES, one more to tell,
-    decompressed when its bytes are gzip, bzip2, xz, lzma or a zip of one file; OffersSchemaError when it is
-    longer (a text stream's characters counted as bytes), or a compressed file that is damaged or of a kind
-    not read (zstd)."""
+def _bounded(f: IO | str | os.PathLike, origin: str) -> tuple[bytes | str, str | None]:
+    """(the offers CSV `f`, a path or an open stream, read to at most MAX_OFFERS_CSV_BYTES, one more to tell,
+    decompressed when its bytes are gzip, bzip2, xz, lzma or a zip of one file; the kind it was compressed with,
+    None for a plain file). OffersSchemaError when it is longer (a text stream's characters counted as bytes), or
+    a compressed file that is damaged, cut short or of a kind not read (zstd)."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _bounded(fh, origin)
@@ -103,17 +113,108 @@ def _bounded(f: IO | str | os.PathLike, origin: str) -> IO:
             raise _too_large(origin, " compressed (zip)")
         data = _unzipped(data, origin)
     elif kind == "zstd":
+        how = ("zstd -d FILE writes FILE without .zst" if _name_of(f, origin).lower().endswith(".zst") else
+               "its name lacks .zst, which zstd -d FILE needs: rename it FILE.zst first, or zstd -d FILE -o OUT.csv")
         raise OffersSchemaError(f"{origin}: a Zstandard-compressed file (zstd), which the planner cannot read (Python's "
-                                "standard library has no zstd before 3.14); decompress it first (zstd -d FILE "
-                                "writes FILE without .zst) and name that CSV")
+                                f"standard library has no zstd before 3.14); decompress it first ({how}) and name "
+                                "that CSV")
     else:
         data = head + f.read(MAX_OFFERS_CSV_BYTES + 1 - len(head))
+        if isinstance(data, bytes) and (cut := _cut_before_magic(data)):
+            magic = "42 5a 68 31-39" if cut == "bzip2" else _hex(_MAGIC[cut][0])   # "BZh" and the block size, 1-9
+            raise OffersSchemaError(f"{origin}: looks {cut}-compressed but is cut short: it holds only "
+                                    f"{counted(len(data), 'byte')} ({_hex(data)}), the start of the {magic} "
+                                    f"{_a_file(cut)} begins with (cut short by a download or a copy?); {_whole(cut)}")
     if len(data) > MAX_OFFERS_CSV_BYTES:
         raise _too_large(origin, f" once decompressed ({kind})" if kind else "")
     if data[257:262] in (b"ustar", "ustar"):   # a .tar.gz: pandas would read the tar's headers as the CSV's text
         raise OffersSchemaError(f"{origin}: a tar archive{f' ({kind}-compressed)' if kind else ''}; expected one "
                                 "CSV file: extract it (tar -xf FILE) and name the offers CSV")
-    return io.BytesIO(data) if isinstance(data, bytes) else io.StringIO(data)
+    return data, kind
+
+
+def _name_of(f: IO | str | os.PathLike, origin: str) -> str:
+    """The file name of `f` (a path or an open stream) as given, else `origin`: what its suffix says it is."""
+    name = f if isinstance(f, (str, os.PathLike)) else getattr(f, "name", None)
+    return os.fspath(name) if isinstance(name, (str, os.PathLike)) else origin
+
+
+def _hex(data: bytes) -> str:
+    """Bytes as a message shows them: `1f 8b 08`."""
+    return data.hex(" ")
+
+
+def _a_file(kind: str) -> str:
+    """"a gzip file", "an xz file"."""
+    return f"{'an' if kind == 'xz' else 'a'} {kind} file"
+
+
+def _whole(kind: str, again: bool = False) -> str:
+    """What a damaged or cut-short `kind` file is asked to be instead; `again`: ask whether to download it again."""
+    hint = " (download it again?)" if again else ""
+    if kind == "zstd":   # not read even whole
+        return f"expected the offers CSV itself, from a whole zstd file{hint} (zstd -d FILE -o OUT.csv)"
+    return f"expected a whole {kind} file of an offers CSV{hint}, or the CSV itself"
+
+
+def _cut_before_magic(data: bytes) -> str | None:
+    """The kind of compressed file whose magic number `data`, a whole file, is only the start of: a file cut short
+    before its magic number was whole, which no offers CSV is (but a single printable character: "B" starts a
+    CSV's header as well as bzip2's magic); else None."""
+    if not data or (len(data) == 1 and 0x20 <= data[0] < 0x7f):
+        return None
+    return next((kind for kind, magics in _MAGIC.items() for magic in magics
+                 if len(data) < len(magic) and magic.startswith(data)), None)
+
+
+def _damaged_start(data: bytes) -> tuple[str, str] | None:
+    """(the kind of compressed file `data` is, damaged at its start, and what tells: "it begins …, a byte off …"):
+    its first bytes all those of a kind but one, or a zip directory at its end; else None."""
+    head = _hex(data[:6])
+    for kind, parts in _SIGNATURES.items():
+        wrong = sum(a != b for at, part in parts for a, b in zip(data[at:at + len(part)], part))
+        if len(data) >= max(at + len(part) for at, part in parts) and wrong <= 1:
+            want = " … ".join(_hex(part) for _, part in parts)
+            return kind, f"it begins {head}, a byte off the {want} {_a_file(kind)} begins with"
+    if _zip_entries(data) is not None:   # a zip's directory is at its end: what zip tools read first
+        return "zip", f"it ends with a zip's directory but begins {head}, not 50 4b 03 04 as a zip file does"
+    return None
+
+
+def _not_utf8(origin: str, name: str, data: bytes, kind: str | None, bad: str) -> OffersSchemaError:
+    """Why the offers file `data` (decompressed from `kind`, or as read: None), named `name`, is not UTF-8 text,
+    where `bad` says the first byte that is not: a compressed file damaged at its start (its first bytes all but
+    one a kind's, a zip directory at its end, or its name one's suffix), one compressed twice, or a CSV in another
+    encoding."""
+    if kind is not None:
+        inner = next((k for k, magic in _MAGIC.items() if data.startswith(magic)), None)
+        if inner is not None:
+            return OffersSchemaError(f"{origin}: {kind}-compressed, and what that decompresses to is {inner}-compressed "
+                                     f"again (compressed twice?); expected an offers CSV compressed once: decompress "
+                                     "it once and name the file that gives")
+        return OffersSchemaError(f"{origin}: {kind}-compressed, but what that decompresses to is not UTF-8 text ({bad}); "
+                                 "expected an offers CSV file in UTF-8")
+    if (damaged := _damaged_start(data)) is not None:
+        looks, tell = damaged
+        return OffersSchemaError(f"{origin}: looks {looks}-compressed but cannot be decompressed: {tell} (damaged at "
+                                 f"its start), and it is not UTF-8 text either ({bad}); {_whole(looks, again=True)}")
+    suffix = Path(name).suffix.lower()
+    if (named := _SUFFIXES.get(suffix)) is not None:
+        want = _hex(_SIGNATURES.get(named, ((0, _MAGIC[named][0]),))[0][1])
+        return OffersSchemaError(f"{origin}: named {suffix} but neither {named}-compressed ({_a_file(named)} begins "
+                                 f"{want}; this one {_hex(data[:6])}) nor UTF-8 text ({bad}): perhaps {_a_file(named)} "
+                                 f"damaged at its start; {_whole(named, again=True)}")
+    return OffersSchemaError(f"{origin}: not UTF-8 text ({bad}); expected an offers CSV file in UTF-8")
+
+
+def _first_bad_byte(data: bytes, exc: UnicodeDecodeError) -> str:
+    """Where `data` stops being UTF-8, `byte 0xe9 at offset 1,204` (from its start: pandas' error counts from the
+    chunk it was decoding), else where `exc` says."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as whole:
+        exc = whole
+    return f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start:,}"
 
 
 def _compressed_chunks(f: IO[bytes], head: bytes, kind: str, origin: str) -> Iterator[bytes]:
@@ -213,7 +314,8 @@ def read_offers_csv(f: IO | str | os.PathLike, origin: str = "offers CSV") -> pd
     MAX_OFFERS_CSV_BYTES is refused before it is parsed; a gzip, bzip2, xz or lzma file, or a zip of one
     file (told by their first bytes, not their names), is decompressed first, and refused as soon as it gives
     more than MAX_OFFERS_CSV_BYTES."""
-    text = _bounded(f, origin)
+    data, kind = _bounded(f, origin)
+    text = io.BytesIO(data) if isinstance(data, bytes) else io.StringIO(data)
     try:
         with warnings.catch_warnings():
             # a data row longer than the header: pandas would warn and drop the extra fields
@@ -224,8 +326,7 @@ def read_offers_csv(f: IO | str | os.PathLike, origin: str = "offers CSV") -> pd
                                 "(offer_id, provider, region, sku, … as docs/offers-contract.md lists them) and a "
                                 "row per offer") from None
     except UnicodeDecodeError as exc:
-        raise OffersSchemaError(f"{origin}: not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} at offset "
-                                f"{exc.start}); expected an offers CSV file in UTF-8") from None
+        raise _not_utf8(origin, _name_of(f, origin), data, kind, _first_bad_byte(data, exc)) from None
     except pd.errors.ParserWarning:
         raise OffersSchemaError(f"{origin}: the data rows have more fields than the header line has columns (an "
                                 "unquoted comma in a text cell?); expected one field per header column") from None

@@ -218,3 +218,146 @@ def test_a_scenario_on_a_truncated_gzip_exits_2_with_one_line(tmp_path):
         assert result.exit_code == 2 and "Traceback" not in result.output, result.output
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert f"{offers}: not a complete gzip file: it ends after " in result.stderr
+
+
+# -- damaged at the start: what used to be "not UTF-8 text", with no word of compression ---------------------------
+# A gzip file begins 1f 8b 08 (magic, then method 8: deflate; RFC 1952) and, written with mtime=0, 00 00 00 00 00
+# (flags, then the time); 0x8b is a UTF-8 continuation byte, so a file whose 1f became 1e is not UTF-8 at offset 1.
+
+def gzip_of_g5() -> bytes:
+    return gzip.compress(G5.read_bytes(), mtime=0)
+
+
+@pytest.mark.parametrize("name", ["prices.csv.gz", "prices.csv"])
+def test_a_gzip_file_with_its_first_byte_damaged_is_said_to_look_gzip_compressed(tmp_path, name):
+    damaged = bytearray(gzip_of_g5())
+    assert damaged[:8] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00"
+    damaged[0] = 0x1e
+    path = written(tmp_path / name, bytes(damaged))
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(str(path), origin=str(path))
+    assert str(info.value) == (f"{path}: looks gzip-compressed but cannot be decompressed: it begins 1e 8b 08 00 00 "
+                               "00, a byte off the 1f 8b 08 a gzip file begins with (damaged at its start), and it is "
+                               "not UTF-8 text either (byte 0x8b at offset 1); expected a whole gzip file of an offers "
+                               "CSV (download it again?), or the CSV itself")
+
+
+def test_a_bzip2_or_zip_file_with_a_header_byte_damaged_looks_so(tmp_path):
+    # bzip2: "BZh9", then the block magic 31 41 59 26 53 59; its "h" (68) made "x" (78)
+    bz = bytearray(bz2.compress(G5.read_bytes()))
+    assert bz[:10] == b"BZh91AY&SY"
+    bz[2] = ord("x")
+    path = written(tmp_path / "offers.csv", bytes(bz))
+    with pytest.raises(OffersSchemaError, match=rf"^{path}: looks bzip2-compressed but cannot be decompressed: it begins "
+                                                r"42 5a 78 39 31 41, a byte off the 42 5a 68 … 31 41 59 26 53 59 a bzip2 "
+                                                r"file begins with \(damaged at its start\), and it is not UTF-8 text"):
+        read_offers_csv(path, origin=str(path))
+    # zip: "PK" 03 04 with 04 made 05
+    zp = bytearray(zipped({"offers.csv": G5.read_bytes()}))
+    zp[3] = 5
+    path = written(tmp_path / "offers.zip", bytes(zp))
+    with pytest.raises(OffersSchemaError, match=rf"^{path}: looks zip-compressed but cannot be decompressed: it begins "
+                                                r"50 4b 03 05 14 00, a byte off the 50 4b 03 04 a zip file begins with"):
+        read_offers_csv(path, origin=str(path))
+
+
+def test_a_zip_whose_start_is_zeroed_is_known_by_its_directory_at_the_end(tmp_path):
+    zp = zipped({"offers.csv": G5.read_bytes()})
+    path = written(tmp_path / "offers.csv", bytes(16) + zp[16:])
+    with pytest.raises(OffersSchemaError, match=rf"^{path}: looks zip-compressed but cannot be decompressed: it ends "
+                                                r"with a zip's directory but begins 00 00 00 00 00 00, not 50 4b 03 04 "
+                                                r"as a zip file does \(damaged at its start\)"):
+        read_offers_csv(path, origin=str(path))
+
+
+def test_a_file_named_gz_whose_whole_header_is_zeroed_is_named_by_its_suffix(tmp_path):
+    # the 10-byte header zeroed: nothing of gzip left at the start, nor a directory at the end, but its name
+    zeroed = bytes(10) + gzip_of_g5()[10:]
+    named = written(tmp_path / "prices.csv.gz", zeroed)
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(named, origin=str(named))
+    said = str(info.value)
+    assert said.startswith(f"{named}: named .gz but neither gzip-compressed (a gzip file begins 1f 8b 08; this one 00 "
+                           "00 00 00 00 00) nor UTF-8 text (byte 0x")
+    assert said.endswith("): perhaps a gzip file damaged at its start; expected a whole gzip file of an offers CSV "
+                         "(download it again?), or the CSV itself")
+    # the same bytes under a plain name: nothing says gzip, so nothing is guessed
+    plain = written(tmp_path / "prices.csv", zeroed)
+    with pytest.raises(OffersSchemaError, match=rf"^{plain}: not UTF-8 text \(byte 0x[0-9a-f]{{2}} at offset [0-9]+\); "
+                                                r"expected an offers CSV file in UTF-8$"):
+        read_offers_csv(plain, origin=str(plain))
+
+
+@pytest.mark.parametrize("kind, cut, shown, magic, a", [
+    ("gzip", 1, "1f", "1f 8b", "a gzip"),
+    ("bzip2", 3, "42 5a 68", "42 5a 68 31-39", "a bzip2"),   # "BZh" without its block size: read as a CSV header
+    ("xz", 5, "fd 37 7a 58 5a", "fd 37 7a 58 5a 00", "an xz"),
+    ("zip", 2, "50 4b", "50 4b 03 04", "a zip"),
+])
+def test_a_file_cut_short_inside_its_magic_number_says_so(tmp_path, kind, cut, shown, magic, a):
+    path = written(tmp_path / "offers.csv", COMPRESS[kind](G5.read_bytes())[:cut])
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(path, origin=str(path))
+    assert str(info.value) == (f"{path}: looks {kind}-compressed but is cut short: it holds only {cut} "
+                               f"byte{'s' if cut > 1 else ''} ({shown}), the start of the {magic} {a} file begins with "
+                               f"(cut short by a download or a copy?); expected a whole {kind} file of an offers CSV, "
+                               "or the CSV itself")
+
+
+def test_a_single_printable_character_is_not_taken_for_a_cut_magic_number(tmp_path):
+    # "B" begins bzip2's magic, and a CSV header: it is read as the header it is
+    path = written(tmp_path / "offers.csv", b"B")
+    with pytest.raises(OffersSchemaError, match=rf"^{path}: missing columns"):
+        read_offers_csv(path, origin=str(path))
+
+
+def test_a_file_compressed_twice_says_so(tmp_path):
+    path = written(tmp_path / "offers.csv.gz", gzip.compress(gzip_of_g5(), mtime=0))
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(path, origin=str(path))
+    assert str(info.value) == (f"{path}: gzip-compressed, and what that decompresses to is gzip-compressed again "
+                               "(compressed twice?); expected an offers CSV compressed once: decompress it once and "
+                               "name the file that gives")
+
+
+def test_a_gzipped_latin_1_csv_is_said_to_be_not_utf_8_once_decompressed(tmp_path):
+    # "offer_id\n" is 9 bytes, then é in Latin-1 (e9), which UTF-8 never has alone
+    path = written(tmp_path / "offers.csv.gz", gzip.compress(b"offer_id\n\xe9\n"))
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(path, origin=str(path))
+    assert str(info.value) == (f"{path}: gzip-compressed, but what that decompresses to is not UTF-8 text (byte 0xe9 "
+                               "at offset 9); expected an offers CSV file in UTF-8")
+
+
+def test_a_plain_latin_1_csv_is_told_where_it_stops_being_utf_8_from_the_start_of_the_file(tmp_path):
+    # 9 + 200,000 × 2 bytes before the é: past the chunk pandas decodes at once (its error said offset 0)
+    path = written(tmp_path / "offers.csv", b"offer_id\n" + b"x\n" * 200_000 + b"\xe9\n")
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(path, origin=str(path))
+    assert str(info.value) == (f"{path}: not UTF-8 text (byte 0xe9 at offset 400,009); expected an offers CSV file "
+                               "in UTF-8")
+
+
+def test_a_zstd_file_without_zst_in_its_name_is_told_how_zstd_decompresses_it(tmp_path):
+    # `zstd -d FILE` refuses a name without .zst ("unknown suffix … Specify it with -o dstFileName")
+    zst = written(tmp_path / "offers.csv", b"\x28\xb5\x2f\xfd" + bytes(40))
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(zst, origin=str(zst))
+    assert str(info.value) == (f"{zst}: a Zstandard-compressed file (zstd), which the planner cannot read (Python's "
+                               "standard library has no zstd before 3.14); decompress it first (its name lacks .zst, "
+                               "which zstd -d FILE needs: rename it FILE.zst first, or zstd -d FILE -o OUT.csv) and "
+                               "name that CSV")
+
+
+def test_a_scenario_on_a_gzip_file_damaged_at_its_start_exits_2_with_one_line(tmp_path):
+    csv = (ROOT / "examples" / "offers-melange-toy.csv").read_bytes()
+    damaged = bytearray(gzip.compress(csv, mtime=0))
+    damaged[1] = 0x8c
+    scenario = scenario_on(tmp_path, bytes(damaged), "offers.csv.gz")
+    offers = tmp_path / "offers.csv.gz"
+    for command in ("validate", "plan"):
+        result = CliRunner().invoke(app, [command, str(scenario)])
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert (f"{offers}: looks gzip-compressed but cannot be decompressed: it begins 1f 8c 08 00 00 00, a byte off "
+                "the 1f 8b 08 a gzip file begins with") in result.stderr
