@@ -52,7 +52,8 @@ class PriceJumpError(PriceSourceError):
 
 class MissingOffersError(PriceSourceError):
     """A refresh that lacks most of the offers in force in its regions (a partial answer: pages, a region or a
-    purchase option left out), whose prices did not jump (or were accepted); nothing was written. `missing`:
+    purchase option left out), or a purchase option whole in a region (a parser or API change), whose prices did
+    not jump (or were accepted); nothing was written. `missing`:
     its MissingOffers (pricing_adapters.jumps); `jumps`: those accepted, as PriceJumpError's."""
 
     def __init__(self, message: str, jumps: list, missing):

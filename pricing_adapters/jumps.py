@@ -76,7 +76,11 @@ REGIONS_NAMED = 5   # of the regions' jumps and contradictions, in a message
 # that drops every spot price. So offers vanished when, of the offers in force in the refresh's regions, more
 # than VANISHED_SHARE are missing from it, in all, in one of its regions or in one purchase option, and those
 # missing span at least MIN_VANISHED_SKUS instance types: a region of two sizes that loses both, or a type
-# retired with its 14 offers (on demand, 12 AWS reservations, spot), is not enough.
+# retired with its 14 offers (on demand, 12 AWS reservations, spot), is not enough. But a purchase option gone
+# whole from a region (spot, a reservation term) is the mark of a parser or API change (a filter, a renamed field)
+# whatever its size, as one or two instance types may be all that have it there; so it is missing offers too,
+# where the refresh still holds an instance type that had it (under another option): were those types all
+# gone, the option went with them, as when the one type with spot in a region is retired.
 VANISHED_SHARE = 0.5
 MIN_VANISHED_SKUS = 3
 MISSING_NAMED = 5   # of the missing offers, in a message
@@ -276,7 +280,8 @@ def uncompared_commitments(earlier: dict[str, tuple[pd.DataFrame, str]], offers:
 class MissingOffers:
     """The offers in force in the regions of a refresh of one provider that the refresh lacks, where more than
     VANISHED_SHARE of them are missing (in all, in a region or in a purchase option) across MIN_VANISHED_SKUS
-    instance types or more."""
+    instance types or more, or where a purchase option is gone whole from a region whose instance types that
+    had it are still offered there."""
 
     provider: str
     regions: tuple[str, ...]     # the refresh's
@@ -286,22 +291,37 @@ class MissingOffers:
     missing: int                 # of `in_force`, how many the refresh lacks
     beyond: tuple[tuple[str, int, int, int], ...]   # (of what, missing, in force, instance types missing) past the rule
     examples: tuple[str, ...]    # offer ids (provider, region, sku, purchase option) of the missing, MISSING_NAMED
-    more: int                    # missing offers beyond `examples`, in the groups of `beyond`
+    more: int                    # missing offers beyond `examples`, in the groups of `beyond` and `vanished`
+    # (purchase option, regions, offers missing, instance types) gone whole from those regions, not said by `beyond`
+    vanished: tuple[tuple[str, tuple[str, ...], int, int], ...] = ()
 
     def describe(self) -> str:
-        parts = ", ".join(f"{what} ({missing:,} of {in_force:,}, {counted(types, 'instance type')})"
-                          for what, missing, in_force, types in self.beyond)
+        said = []
+        if self.beyond:
+            said.append("more than half of " + ", ".join(f"{what} ({missing:,} of {in_force:,}, "
+                                                         f"{counted(types, 'instance type')})"
+                                                         for what, missing, in_force, types in self.beyond))
+        if self.vanished:
+            gone = ", ".join(f"the {counted(missing, option + ' offer')} in {regions_named(regions)} "
+                             f"({counted(types, 'instance type')})" for option, regions, missing, types in self.vanished)
+            one = len(self.vanished) == 1
+            where = ("a region that still offers" if len({r for _, regions, _, _ in self.vanished for r in regions}) == 1
+                     else "regions that still offer")
+            said.append(f"{'a purchase option' if one else 'purchase options'} gone whole from {where} instance types "
+                        f"that had {'it' if one else 'them'}: {gone}")
         more = f" and {self.more:,} more" if self.more else ""
         return (f"{self.provider} {regions_named(self.regions)}: {self.missing:,} of the {self.in_force:,} offers in "
                 f"force there ({self.compared_with}) are missing from this refresh, which holds "
-                f"{counted(self.fetched, 'offer')}: more than half of {parts}; e.g. {', '.join(self.examples)}{more}")
+                f"{counted(self.fetched, 'offer')}: {'; and '.join(said)}; e.g. {', '.join(self.examples)}{more}")
 
 
 def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
                    offers: pd.DataFrame) -> MissingOffers | None:
     """The offers of `earlier` (`earlier_prices`: in force in the regions of `offers`, a refresh of `provider`)
     that `offers` lacks, when they are more than VANISHED_SHARE of those in force in all, in a region or in a
-    purchase option, across MIN_VANISHED_SKUS instance types or more; else None (nothing, or a few retired)."""
+    purchase option, across MIN_VANISHED_SKUS instance types or more, or when they are every offer of a purchase
+    option in a region where `offers` still holds one of the instance types that had it; else None (nothing, or
+    a few retired)."""
     before = [b for b, _ in earlier.values() if not b.empty]
     if not before:
         return None
@@ -323,14 +343,41 @@ def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
         if missing.sum() > VANISHED_SHARE * member.sum() and types >= MIN_VANISHED_SKUS:
             beyond.append((what, int(missing.sum()), int(member.sum()), int(types)))
             shown |= missing
-    if not beyond:
+    said_whole = {what for what, missing, in_force, _ in beyond if missing == in_force}
+    vanished = []
+    for option, (regions, rows) in _vanished_options(before, offers).items():
+        shown |= before.index.isin(rows)
+        if f"the {option} offers" not in said_whole:   # else "the spot offers (13 of 13, …)" said it already
+            vanished.append((option, tuple(regions), len(rows), int(before.loc[rows, "sku"].nunique())))
+    if not beyond and not vanished:
         return None
     named = sorted(before.loc[shown, "offer_id"].astype(object))
     # the store's snapshots in id order, then the packaged one
     labels = sorted({c for _, c in earlier.values()}, key=lambda c: (c.startswith("the"), len(c), c))
     compared_with = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
     return MissingOffers(provider, tuple(earlier), compared_with, len(before), len(offers), int(gone.sum()),
-                         tuple(beyond), tuple(named[:MISSING_NAMED]), max(0, len(named) - MISSING_NAMED))
+                         tuple(beyond), tuple(named[:MISSING_NAMED]), max(0, len(named) - MISSING_NAMED),
+                         tuple(vanished))
+
+
+def _vanished_options(before: pd.DataFrame, offers: pd.DataFrame) -> dict[str, tuple[list[str], list]]:
+    """{purchase option: (the regions it is gone whole from, the index labels of `before` it had there)}: options
+    that `before` (offers in force) has in a region and `offers` (the refresh) has not, where `offers` still holds
+    there one of the instance types that had it, in the order `before` first has them."""
+    now_options = set(zip(offers["region"].astype(object), offers["purchase_option"].astype(object)))
+    now_types = set(zip(offers["region"].astype(object), offers["sku"].astype(object)))
+    had: dict[tuple[str, str], list] = {}   # (region, option) -> index labels of `before`, in its order
+    for label, region, option in zip(before.index, before["region"].astype(object),
+                                     before["purchase_option"].astype(object)):
+        had.setdefault((region, option), []).append(label)
+    found: dict[str, tuple[list[str], list]] = {}
+    for (region, option), rows in had.items():
+        if (region, option) in now_options or not any((region, sku) in now_types for sku in before.loc[rows, "sku"]):
+            continue
+        regions, labels = found.setdefault(option, ([], []))
+        regions.append(region)
+        labels.extend(rows)
+    return found
 
 
 def jumps_text(found: list) -> str:

@@ -41,9 +41,10 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     (or a subclass) when the fetch fails, and PriceJumpError when a region's prices, or one offer's, moved
     against those in force there by far more than any repricing, or when a reservation or spot offer costs far
     more or less than the same instance on demand in this refresh (pricing_adapters.jumps); MissingOffersError when
-    it lacks most of the offers in force in its regions (in all, in a region or in a purchase option:
-    `jumps.missing_offers`). The store is then unchanged, because the snapshot is written only after the whole
-    fetch returned and passed these checks and validation.
+    it lacks most of the offers in force in its regions (in all, in a region or in a purchase option), or a
+    purchase option whole in a region that still has its instance types (`jumps.missing_offers`). The store is
+    then unchanged, because the snapshot is written only after the whole fetch returned and passed these checks
+    and validation.
     `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh, each telling `warn`
     of what it let through. Once saved, `note` is told when reservations or savings plans had no earlier prices to
     compare with (checked against on-demand only).
@@ -112,10 +113,13 @@ def _price_jumps_text(jumps: list, contradictions: list) -> str:
 
 
 def _missing_offers_text(missing) -> str:
-    """Why a refresh that lacks most of the offers in force in its regions (`MissingOffers`) was refused."""
+    """Why a refresh that lacks most of the offers in force in its regions, or a purchase option whole
+    (`MissingOffers`), was refused."""
+    change = " or a parser or API change (a purchase option no longer read)" if missing.vanished else ""
+    sold = " (a purchase option no longer sold there, say)" if missing.vanished else ""
     return (f"offers missing: {missing.describe()}; more likely a partial answer (pages, a region or a purchase "
-            f"option left out) than instance types retired, and plans would lose those offers, so nothing was "
-            f"saved. If they really are gone, refresh again with --accept-missing-offers")
+            f"option left out){change} than instance types retired, and plans would lose those offers, so nothing "
+            f"was saved. If they really are gone{sold}, refresh again with --accept-missing-offers")
 
 
 def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:

@@ -158,9 +158,11 @@ def refresh(
                                                help="save the refresh even where it lacks more than half of the "
                                                     "offers in force in its regions (in all, in one region or in one "
                                                     "purchase option such as spot), across three instance types or "
-                                                    "more; without it such a refresh fails (exit 1, store unchanged), "
-                                                    "as a partial answer, since it would replace those regions' "
-                                                    "offers and plans would lose the missing ones"),
+                                                    "more, or every offer of a purchase option in a region that still "
+                                                    "offers an instance type that had it; without it such a refresh "
+                                                    "fails (exit 1, store unchanged), as a partial answer or a parser "
+                                                    "change, since it would replace those regions' offers and plans "
+                                                    "would lose the missing ones"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

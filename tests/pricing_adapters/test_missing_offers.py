@@ -72,15 +72,39 @@ def test_a_price_list_answering_only_its_first_page_is_refused_until_accepted(se
     assert warned == [f"missing offers accepted (--accept-missing-offers): {said}"]
 
 
-@pytest.mark.parametrize("drop, spot, saved", [
-    (("g4ad.16xlarge",), None, 17),                  # a retired instance type: 1 of 4 on-demand offers
-    (("g4ad.16xlarge", "inf2.xlarge"), None, 16),    # two: 2 of 4, half and no more
-    ((), {"SpotPriceHistory": []}, 16),              # no spot quote: both spot offers, but of 2 instance types
-], ids=["one type retired", "two types retired", "no spot quote for two types"])
-def test_a_few_offers_gone_are_saved_at_once(session, aws_store, drop, spot, saved):
+@pytest.mark.parametrize("drop, saved", [
+    (("g4ad.16xlarge",), 17),                  # a retired instance type: 1 of 4 on-demand offers
+    (("g4ad.16xlarge", "inf2.xlarge"), 16),    # two: 2 of 4, half and no more
+], ids=["one type retired", "two types retired"])
+def test_a_few_offers_gone_are_saved_at_once(session, aws_store, drop, saved):
     warned = []
-    info = refresh(_aws(session, drop=drop, spot=spot), ["us-east-1"], aws_store, warn=warned.append)
+    info = refresh(_aws(session, drop=drop), ["us-east-1"], aws_store, warn=warned.append)
     assert (info.id, info.row_count, warned) == (2, saved, [])
+
+
+def test_spot_gone_whole_from_a_region_is_refused_though_only_two_types_had_it(session, aws_store):
+    # an empty spot answer: both spot offers in force (p4d.24xlarge's and p5.48xlarge's) are missing, 2 of 18, 2
+    # instance types, under the share rule; but spot is gone whole from us-east-1, whose p4d.24xlarge is still
+    # offered (on demand and 12 reservations): a spot reader broken, not spot withdrawn. Saved before (exit 0).
+    saved = aws_store.path.read_bytes()
+    no_spot = {"SpotPriceHistory": []}
+    with pytest.raises(MissingOffersError) as refused:
+        refresh(_aws(session, spot=no_spot), ["us-east-1"], aws_store)
+    said = ("aws us-east-1: 2 of the 18 offers in force there (snapshot #1) are missing from this refresh, which holds "
+            "16 offers: a purchase option gone whole from a region that still offers instance types that had it: the 2 "
+            "spot offers in us-east-1 (2 instance types); e.g. aws:us-east-1:p4d.24xlarge:spot, "
+            "aws:us-east-1:p5.48xlarge:spot")
+    assert str(refused.value) == (
+        f"offers missing: {said}; more likely a partial answer (pages, a region or a purchase option left out) or a "
+        "parser or API change (a purchase option no longer read) than instance types retired, and plans would lose "
+        "those offers, so nothing was saved. If they really are gone (a purchase option no longer sold there, say), "
+        "refresh again with --accept-missing-offers")
+    assert aws_store.path.read_bytes() == saved
+    warned = []
+    info = refresh(_aws(session, spot=no_spot), ["us-east-1"], aws_store, accept_missing_offers=True,
+                   warn=warned.append)
+    assert (info.id, info.row_count) == (2, 16)
+    assert warned == [f"missing offers accepted (--accept-missing-offers): {said}"]
 
 
 class _Packaged:
@@ -121,11 +145,14 @@ def test_only_the_regions_refreshed_are_compared_and_a_region_cut_short_is_named
     assert str(refused.value).startswith(
         "offers missing: azure eastus, eastus2: 59 of the 146 offers in force there (snapshot #1 and snapshot #2) are "
         "missing from this refresh, which holds 87 offers: more than half of those in eastus2 (59 of 74, 59 instance "
-        "types); e.g. azure:eastus2:Standard_NC128ds_xl_RTXPRO6000BSE_v6:on_demand, "
+        "types); and a purchase option gone whole from a region that still offers instance types that had it: the 59 "
+        "on_demand offers in eastus2 (59 instance types); e.g. "
+        "azure:eastus2:Standard_NC128ds_xl_RTXPRO6000BSE_v6:on_demand, "
         "azure:eastus2:Standard_NC128lds_xl_RTXPRO6000BSE_v6:on_demand, "
         "azure:eastus2:Standard_NC132ds_xl_RTXPRO6000BSE_v6:on_demand, "
         "azure:eastus2:Standard_NC132lds_xl_RTXPRO6000BSE_v6:on_demand, "
-        "azure:eastus2:Standard_NC144ds_xl_RTXPRO6000BSE_v6:on_demand and 54 more; more likely a partial answer")
+        "azure:eastus2:Standard_NC144ds_xl_RTXPRO6000BSE_v6:on_demand and 54 more; more likely a partial answer (pages, "
+        "a region or a purchase option left out) or a parser or API change")
     assert store.path.read_bytes() == saved
 
 
@@ -165,7 +192,8 @@ def _earlier(skus: list[str], provider: str = "aws", region: str = "r") -> dict[
 
 
 def _fetched(skus: list[str], provider: str = "aws", region: str = "r") -> pd.DataFrame:
-    return pd.DataFrame({"offer_id": [f"{provider}:{region}:{s}:on_demand" for s in skus]})
+    return pd.DataFrame({"offer_id": [f"{provider}:{region}:{s}:on_demand" for s in skus], "region": region,
+                         "sku": skus, "purchase_option": "on_demand"})
 
 
 def test_more_than_half_of_three_instance_types_or_more_is_missing_offers():
@@ -187,3 +215,76 @@ def test_retired_azure_sizes_are_not_counted_as_missing():
     # three sizes still rented, in their place: 3 of 4 missing
     rented = ["Standard_NC4as_T4_v3", "Standard_NC8as_T4_v3", "Standard_NC16as_T4_v3", "Standard_NC24ads_A100_v4"]
     assert missing_offers(_earlier(rented, "azure"), "azure", fetched).missing == 3
+
+
+def _offers(rows: list[tuple[str, str, str]], provider: str = "aws") -> pd.DataFrame:
+    """Offers of (region, sku, purchase option) rows, with the columns the rule reads."""
+    return pd.DataFrame({"offer_id": [f"{provider}:{r}:{s}:{o}" for r, s, o in rows], "region": [r for r, _, _ in rows],
+                         "sku": [s for _, s, _ in rows], "purchase_option": [o for _, _, o in rows]},
+                        columns=["offer_id", "region", "sku", "purchase_option"])
+
+
+def _in_force(rows: list[tuple[str, str, str]], provider: str = "aws") -> dict[str, tuple[pd.DataFrame, str]]:
+    """`earlier_prices` of `rows` (region, sku, purchase option), each region's from snapshot #1."""
+    table = _offers(rows, provider)
+    return {region: (table[table["region"] == region].reset_index(drop=True), "snapshot #1")
+            for region in dict.fromkeys(table["region"])}
+
+
+def test_an_option_gone_whole_from_a_region_is_missing_offers_whatever_its_size():
+    # r: a, b and c on demand, a on spot too. The refresh lacks a's spot offer: 1 of 4, 1 instance type, far under
+    # the share rule, but spot is gone whole from r, and a is still offered there
+    before = _in_force([("r", "a", "on_demand"), ("r", "b", "on_demand"), ("r", "c", "on_demand"), ("r", "a", "spot")])
+    found = missing_offers(before, "aws", _offers([("r", "a", "on_demand"), ("r", "b", "on_demand"),
+                                                   ("r", "c", "on_demand")]))
+    assert (found.in_force, found.fetched, found.missing, found.beyond) == (4, 3, 1, ())
+    assert (found.vanished, found.examples, found.more) == ((("spot", ("r",), 1, 1),), ("aws:r:a:spot",), 0)
+
+
+def test_the_one_type_with_an_option_retired_whole_takes_the_option_with_it_unsaid():
+    # a, the only type with spot in r, is gone whole (on demand and spot): retired, not a spot reader broken
+    before = _in_force([("r", "a", "on_demand"), ("r", "b", "on_demand"), ("r", "c", "on_demand"), ("r", "a", "spot")])
+    assert missing_offers(before, "aws", _offers([("r", "b", "on_demand"), ("r", "c", "on_demand")])) is None
+    # and an option the refresh still has in r, on another type, is not gone (a's spot lost, b's new)
+    assert missing_offers(before, "aws", _offers([("r", "a", "on_demand"), ("r", "b", "on_demand"),
+                                                  ("r", "c", "on_demand"), ("r", "b", "spot")])) is None
+
+
+def test_an_option_is_held_region_by_region_and_many_regions_are_named_in_short():
+    # seven regions r1..r7, each with x on demand and a 1-year reservation; z on demand in r1 only, with a 3-year
+    # reservation too. The refresh keeps every on-demand offer and r1's reservations: reserved_1y is gone from r2..r7
+    # (6 of 7: more than half, but of 1 instance type), and reserved_3y nowhere
+    regions = [f"r{n}" for n in range(1, 8)]
+    rows = [(r, "x", o) for r in regions for o in ("on_demand", "reserved_1y")]
+    rows += [("r1", "z", "on_demand"), ("r1", "z", "reserved_3y")]
+    kept = [row for row in rows if row[2] == "on_demand" or row[0] == "r1"]
+    found = missing_offers(_in_force(rows), "aws", _offers(kept))
+    assert (found.in_force, found.fetched, found.missing, found.beyond) == (16, 10, 6, ())
+    assert found.vanished == (("reserved_1y", ("r2", "r3", "r4", "r5", "r6", "r7"), 6, 1),)
+    assert found.describe() == (
+        "aws r1, r2, r3, r4, r5 and 2 more: 6 of the 16 offers in force there (snapshot #1) are missing from this "
+        "refresh, which holds 10 offers: a purchase option gone whole from regions that still offer instance types "
+        "that had it: the 6 reserved_1y offers in r2, r3, r4, r5, r6 and 1 more (1 instance type); e.g. "
+        "aws:r2:x:reserved_1y, aws:r3:x:reserved_1y, aws:r4:x:reserved_1y, aws:r5:x:reserved_1y, "
+        "aws:r6:x:reserved_1y and 1 more")
+
+
+def test_two_options_gone_from_two_regions_are_each_named_with_their_regions():
+    # r1: a on demand, spot and reserved_1y; r2: a on demand and spot. The refresh keeps a on demand in both
+    rows = [("r1", "a", "on_demand"), ("r1", "a", "spot"), ("r1", "a", "reserved_1y"), ("r2", "a", "on_demand"),
+            ("r2", "a", "spot")]
+    found = missing_offers(_in_force(rows), "aws", _offers([("r1", "a", "on_demand"), ("r2", "a", "on_demand")]))
+    assert found.vanished == (("spot", ("r1", "r2"), 2, 1), ("reserved_1y", ("r1",), 1, 1))
+    assert found.describe() == (
+        "aws r1, r2: 3 of the 5 offers in force there (snapshot #1) are missing from this refresh, which holds 2 "
+        "offers: purchase options gone whole from regions that still offer instance types that had them: the 2 spot "
+        "offers in r1, r2 (1 instance type), the 1 reserved_1y offer in r1 (1 instance type); e.g. "
+        "aws:r1:a:reserved_1y, aws:r1:a:spot, aws:r2:a:spot")
+
+
+def test_an_option_gone_whole_that_the_share_rule_names_already_is_not_named_twice():
+    # r: a, b, c on demand and on spot; the refresh has spot only: 3 of 6 missing (half: not beyond), 3 of 3 on
+    # demand; "the on_demand offers (3 of 3, …)" says it all
+    rows = [("r", s, o) for s in "abc" for o in ("on_demand", "spot")]
+    found = missing_offers(_in_force(rows), "aws", _offers([row for row in rows if row[2] == "spot"]))
+    assert found.beyond == (("the on_demand offers", 3, 3, 3),) and found.vanished == ()
