@@ -194,6 +194,9 @@ def _not_utf8(origin: str, name: str, data: bytes, kind: str | None, bad: str) -
                                      "it once and name the file that gives")
         return OffersSchemaError(f"{origin}: {kind}-compressed, but what that decompresses to is not UTF-8 text ({bad}); "
                                  "expected an offers CSV file in UTF-8")
+    if (mark := _byte_order_mark(data)) is not None:   # Excel's "Unicode Text", PowerShell's `>`
+        return OffersSchemaError(f"{origin}: not UTF-8 text: {mark} (it begins with {mark}'s byte order mark); "
+                                 "expected an offers CSV file in UTF-8: save it as UTF-8 (in Excel: CSV UTF-8)")
     if (damaged := _damaged_start(data)) is not None:
         looks, tell = damaged
         return OffersSchemaError(f"{origin}: looks {looks}-compressed but cannot be decompressed: {tell} (damaged at "
@@ -205,6 +208,17 @@ def _not_utf8(origin: str, name: str, data: bytes, kind: str | None, bad: str) -
                                  f"{want}; this one {_hex(data[:6])}) nor UTF-8 text ({bad}): perhaps {_a_file(named)} "
                                  f"damaged at its start; {_whole(named, again=True)}")
     return OffersSchemaError(f"{origin}: not UTF-8 text ({bad}); expected an offers CSV file in UTF-8")
+
+
+# UTF-32's little-endian mark first: it begins as UTF-16's does (planner.text says the same of scenario files; the
+# adapters do not import the planner)
+_BYTE_ORDER_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+                     (b"\xfe\xff", "UTF-16"))
+
+
+def _byte_order_mark(data: bytes) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte order mark at the start of `data` names, or None."""
+    return next((encoding for mark, encoding in _BYTE_ORDER_MARKS if data.startswith(mark)), None)
 
 
 def _first_bad_byte(data: bytes, exc: UnicodeDecodeError) -> str:

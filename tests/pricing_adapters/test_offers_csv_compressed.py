@@ -361,3 +361,14 @@ def test_a_scenario_on_a_gzip_file_damaged_at_its_start_exits_2_with_one_line(tm
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert (f"{offers}: looks gzip-compressed but cannot be decompressed: it begins 1f 8c 08 00 00 00, a byte off "
                 "the 1f 8b 08 a gzip file begins with") in result.stderr
+
+
+@pytest.mark.parametrize("encoding,mark", [("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32-le", "UTF-32")])
+def test_a_utf_16_or_32_csv_is_named_by_its_byte_order_mark(tmp_path, encoding, mark):
+    # Excel's "Unicode Text" and PowerShell's `>` write UTF-16 with a byte order mark (ff fe little-endian, fe ff
+    # big-endian; UTF-32's little-endian mark ff fe 00 00): the message said only "byte 0xff at offset 0"
+    path = written(tmp_path / "offers.csv", "\ufeffoffer_id\n".encode(encoding))
+    with pytest.raises(OffersSchemaError) as info:
+        read_offers_csv(path, origin=str(path))
+    assert str(info.value) == (f"{path}: not UTF-8 text: {mark} (it begins with {mark}'s byte order mark); "
+                               "expected an offers CSV file in UTF-8: save it as UTF-8 (in Excel: CSV UTF-8)")
