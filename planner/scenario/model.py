@@ -432,6 +432,10 @@ class OwnedCards(Frozen):
     age_months: int = Field(0, ge=0, le=1200, description="age at month 1 of the plan, months")
 
 
+# `onprem.existing` as a file may write it: a count (the short form, new cards) or the long form, per card
+OWNED_AS_WRITTEN = Annotated[dict[Name, OwnedCards | Units], Field(max_length=MAX_ENTRIES)]
+
+
 class Resale(Frozen):
     """What hardware is worth when sold: at the end of the horizon, at the end of its life, or when an
     owned card is sold in month 1."""
@@ -486,7 +490,8 @@ class OnPrem(Frozen):
                                           {"field": ("card_overrides", card, found[0]), "what": found[1]})
         return self
 
-    @field_validator("existing", mode="before")
+    # the schema says what a file may hold (the short form too); the model holds the long form only
+    @field_validator("existing", mode="before", json_schema_input_type=OWNED_AS_WRITTEN)
     @classmethod
     def _short_form(cls, value: Any) -> Any:
         """`{card: count}` is the short form of `{card: {count: n}}` (new cards); `true` is not one card."""
