@@ -48,8 +48,14 @@ MAX_DEADLINE_S = 86400.0
 
 
 def _resolve_store(store: Path | None) -> Path:
+    """The price store file; exit 2 when --store, or else $FLEETPLAN_STORE, names a folder or a file in a folder
+    that does not exist (catalog.prices.store_mistake: the check and words of plan, validate and the library)."""
     from planner.catalog import resolve_store
+    from planner.catalog.prices import store_mistake
 
+    mistake = store_mistake(store, "--store ")
+    if mistake:
+        fail(mistake, 2)
     return resolve_store(store)
 
 

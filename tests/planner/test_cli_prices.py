@@ -211,8 +211,46 @@ def test_bad_format_exits_2_without_traceback(tmp_path, args):
 
 def test_a_directory_as_store_is_refused_and_left_alone(tmp_path):
     result = runner.invoke(app, ["prices", "list", "--store", str(tmp_path)])
-    assert result.exit_code == 2 and "is a directory" in result.stderr
+    assert result.exit_code == 2 and "is a folder" in result.stderr
     assert tmp_path.is_dir() and not list(tmp_path.parent.glob(tmp_path.name + ".bad-*"))
+
+
+PRICES_COMMANDS = [["prices", "list"], ["prices", "show"], ["prices", "diff", "1", "2"],
+                   ["prices", "refresh", "--provider", "aws", "--region", "us-east-1"]]
+
+
+@pytest.mark.parametrize("command", PRICES_COMMANDS, ids=lambda c: c[1])
+def test_a_folder_as_store_is_refused_in_the_words_of_plan(tmp_path, monkeypatch, command):
+    use(monkeypatch, FakeSource())   # a refresh let through never reaches the network
+    # `prices` said "--store: /tmp is a directory; give the path of a store file", plan and validate
+    # "--store /tmp: is a folder; give the price store file, e.g. /tmp/prices.sqlite"
+    said = f"error: --store {tmp_path}: is a folder; give the price store file, e.g. {tmp_path}/prices.sqlite"
+    for args in (command, ["validate", str(ROOT / "scenarios" / "entry.yaml")]):
+        result = runner.invoke(app, [*args, "--store", str(tmp_path)])
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert said in " ".join(result.stderr.split()), result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", PRICES_COMMANDS, ids=lambda c: c[1])
+def test_a_store_in_a_folder_that_does_not_exist_is_refused_and_no_folder_is_made(tmp_path, monkeypatch, command):
+    use(monkeypatch, FakeSource())
+    # a typo in the folder: `list` printed an empty table, `refresh` made the folder and a new store there
+    store = tmp_path / "typo" / "s.sqlite"
+    result = runner.invoke(app, [*command, "--store", str(store)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: --store {store}: folder {tmp_path}/typo does not exist" in " ".join(result.stderr.split())
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", PRICES_COMMANDS, ids=lambda c: c[1])
+def test_a_folder_as_the_store_variable_is_refused_and_named(tmp_path, monkeypatch, command):
+    use(monkeypatch, FakeSource())
+    monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path))
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert (f"error: FLEETPLAN_STORE={tmp_path}: is a folder; give the price store file, e.g. {tmp_path}/prices.sqlite"
+            in " ".join(result.stderr.split()))
 
 
 @pytest.mark.parametrize("provider, hint", [

@@ -262,7 +262,11 @@ def test_reading_where_there_is_no_store_creates_nothing(tmp_path, command, kind
         path.touch()
     before = _files(tmp_path)
     result = runner.invoke(app, [*command, "--store", str(path)])
-    assert f"no price store at {path}" in result.stderr and "fleetplan prices refresh" in result.stderr
+    if kind == "no folder":   # a typo in the folder is bad input, as plan and validate say it
+        assert result.exit_code == 2
+        assert f"error: --store {path}: folder {tmp_path / 'typo'} does not exist" in " ".join(result.stderr.split())
+    else:
+        assert f"no price store at {path}" in result.stderr and "fleetplan prices refresh" in result.stderr
     assert "Traceback" not in result.output
     assert _files(tmp_path) == before
 

@@ -173,11 +173,13 @@ def test_a_store_path_below_a_file_is_a_one_line_error_and_the_cli_exits_2(tmp_p
     with pytest.raises(StoreError) as info:
         PriceStore(path)
     assert str(info.value) == f"cannot use {path}: cannot make its folder {path.parent}: {blocker} is a file, not a folder"
-    for args, env in ((["--store", str(path)], {}), ([], {"FLEETPLAN_STORE": str(path)})):
+    # the CLI checks the path first, as plan and validate do (catalog.prices.store_mistake), naming what gave it
+    for args, env, said in ((["--store", str(path)], {}, f"--store {path}"),
+                            ([], {"FLEETPLAN_STORE": str(path)}, f"FLEETPLAN_STORE={path}")):
         # the store is opened before any request; respx with no route fails any request that is made anyway
         with respx.mock():
             result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",
                                               *args], env=env)
         assert result.exit_code == 2, result.output
-        assert result.stderr.strip() == f"error: --store: {info.value}"
+        assert result.stderr.strip() == f"error: {said}: {blocker} is a file, not a folder"
     assert blocker.read_text() == "not a folder"

@@ -399,9 +399,9 @@ def test_a_store_path_that_is_a_broken_link_says_so(tmp_path):
     loop_a, loop_b, dangling = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "d.sqlite"
     loop_a.symlink_to(loop_b)
     loop_b.symlink_to(loop_a)
-    dangling.symlink_to(tmp_path / "gone" / "p.sqlite")
+    dangling.symlink_to(tmp_path / "p.sqlite")
     said = {loop_a: f"{loop_a} is a symbolic link in a loop of links",
-            dangling: f"{dangling} is a symbolic link to {tmp_path / 'gone' / 'p.sqlite'}, which does not exist"}
+            dangling: f"{dangling} is a symbolic link to {tmp_path / 'p.sqlite'}, which does not exist"}
     for path, text in said.items():
         for create in (False, True):
             with pytest.raises(StoreError, match="give the path of a store file, or mend the link") as info:
@@ -409,7 +409,13 @@ def test_a_store_path_that_is_a_broken_link_says_so(tmp_path):
             assert str(info.value).startswith(text)
         listed = runner.invoke(app, ["prices", "list", "--store", str(path)])
         assert listed.exit_code == 2 and text in " ".join(listed.stderr.split())
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite"]   # nothing made beside
+    # a link into a folder that does not exist: the CLI's check of the path says so first, as plan's does
+    into_nothing = tmp_path / "g.sqlite"
+    into_nothing.symlink_to(tmp_path / "gone" / "p.sqlite")
+    listed = runner.invoke(app, ["prices", "list", "--store", str(into_nothing)])
+    assert listed.exit_code == 2
+    assert f"error: --store {into_nothing}: folder {tmp_path / 'gone'} does not exist" in " ".join(listed.stderr.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite"]   # nothing made
 
 
 def test_a_store_whose_every_row_is_bad_is_not_called_empty(tmp_path, store):
