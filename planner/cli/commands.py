@@ -1059,8 +1059,9 @@ def compare(
             emit(cmp.provenance.assign(**{k: cmp.provenance[k].map(lambda v: "" if v is None else str(v))
                                           for k in ("a", "b")}),
                  Format.table, title=f"Provenance that differs ({len(cmp.provenance)})")
-        emit(cmp.fleet, Format.table, title="Fleets side by side", float_digits=1)
-        emit(costs, Format.table, title=f"Cost by category ({cur}, present value)", float_digits=0)
+        emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1)
+        # four columns: narrower than the title, which rich would wrap
+        emit(costs, Format.table, title=f"Cost by category ({cmp.present_money})", float_digits=0, whole_title=True)
 
 
 def _parse_vary(items: list[str]) -> dict:
@@ -1140,6 +1141,7 @@ def sweep(
     10,000 points). Exit 0 when some point has a plan; else 2 when every point is an error, 1 otherwise."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from planner.engine.result import present_value_words
     from planner.reports import sweep as run_sweep
     from planner.reports.sweep import check_processes
     from planner.scenario import load_scenario_file
@@ -1203,7 +1205,10 @@ def sweep(
     cell = {Format.table: _vary_text, Format.csv: _vary_cell}.get(fmt, _not_finite)
     table = table.assign(**_given_columns(grid, table.index, cell))
     money = currencies[0] if len(currencies) == 1 else "each point's currency"
-    emit(table, fmt, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, present value)",
+    # a plan's words for its basis (engine.result.present_value_words); a varied rate is each point's own
+    basis = "present value at each point's discount_rate" if "discount_rate" in grid \
+        else present_value_words(scenario.discount_rate)
+    emit(table, fmt, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, {basis})",
          float_digits=0)
     if not planned:   # the rows say why for each point; a script must not read a sweep without any plan as done
         raise typer.Exit(2 if (table["status"] == "error").all() else 1)

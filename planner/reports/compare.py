@@ -18,6 +18,7 @@ import pandas as pd
 from planner._version import __version__
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
+from planner.engine.result import present_value_words
 from planner.engine.run import check_limits, checked_inputs
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
@@ -84,6 +85,16 @@ class Comparison:
     @property
     def same_basis(self) -> bool:
         return self.basis["a"] == self.basis["b"]
+
+    @property
+    def present_money(self) -> str:
+        """The currency and basis of the compared sums, for a title, in the words of a plan's
+        (reports.tables.present_money): "USD, present value at 8%/year"; each side's rate where they differ,
+        "USD; a: present value at 8%/year; b: present value at 0%/year, undiscounted"."""
+        rate_a, rate_b = (self.basis[side]["discount_rate"] for side in ("a", "b"))
+        if rate_a == rate_b:
+            return f"{self.currency}, {present_value_words(rate_a)}"
+        return f"{self.currency}; a: {present_value_words(rate_a)}; b: {present_value_words(rate_b)}"
 
     @property
     def totals(self) -> dict:

@@ -143,7 +143,7 @@ def test_a_sweep_over_currencies_gives_each_rows_currency_and_says_so_in_its_tit
     assert "each point's currency" in table.stdout and "(2 points, USD" not in table.stdout
     only_eur = cli("sweep", WORKED, "--vary", "currency=EUR", "--vary", "fx.USD=1.1,1.2", "--processes", "1")
     assert only_eur.exit_code == 0, only_eur.output
-    assert "(2 points, EUR, present value)" in only_eur.stdout
+    assert "(2 points, EUR, present value at 0%/year, undiscounted)" in " ".join(only_eur.stdout.split())
 
 
 # --- 4. an fx key that is no currency code ---------------------------------------------------------------
