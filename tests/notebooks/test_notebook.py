@@ -19,6 +19,7 @@ def test_finance_review_notebook_runs_without_errors():
                                      resources={"metadata": {"path": str(NOTEBOOK.parent)}})
     # the kernel must run this interpreter (the venv), not whatever `python` comes first on PATH
     nb.cells.append(nbformat.v4.new_code_cell("import sys; print('kernel:', sys.executable)"))
+    nb.cells.append(nbformat.v4.new_code_cell("print('re-solves:', sum(p.solver['decisions']['solves'].values()))"))
     client.execute()   # raises CellExecutionError, naming the cell, on any error
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
@@ -37,3 +38,15 @@ def test_finance_review_notebook_runs_without_errors():
     assert all(f in shown for f in ("onprem.power_cap_kw", "constraints.max_units.rtx-4090",
                                      "constraints.min_units.a100-80gb-pcie"))
     assert f"kernel: {sys.executable}" in text
+    assert "re-solves: 37" in text   # as the markdown says (test_the_notebooks_words_match_what_it_runs)
+
+
+def test_the_notebooks_words_match_what_it_runs():
+    """Its markdown says how many re-solves the decisions take and which sheets the workbook has: the figures the
+    notebook's run prints (37 re-solves: the CLI's `solver.decisions.solves` of startup-hybrid.yaml, 4 + 6 + 22 + 5;
+    the sheets as test_finance_review_notebook_runs_without_errors reads them)."""
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    words = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    assert "These are re-solves (37 here:" in words
+    assert ("The workbook (summary, yearly roll-up, monthly, fleet, purchase schedule, owned cards, baselines, decisions, "
+            "runner-up, count alternatives, flip points, cap costs, break-even, speeds, assumptions, prices used)") in words
