@@ -804,14 +804,21 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
-    from planner.reports.tables import assumption_line, grouping_line, present_money, price_dates, site_cost_note
+    from planner.reports.tables import (
+        assumption_line,
+        grouping_line,
+        present_money,
+        present_value_basis,
+        price_dates,
+        site_cost_note,
+    )
 
     out = stdout_console(piped_width=160)
     cur = p.currency
     money = present_money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
     out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {p.horizon_months} months, total "
-              f"[bold]{p.total:,.0f} {cur}[/] (present value); prices: {escape(str(p.prices['source']))}, "
-              f"{escape(price_dates(p.prices))}")   # a CSV's path is the user's: "[/]" in it is no markup
+              f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}); prices: {escape(str(p.prices['source']))}, "
+              f"{escape(price_dates(p.prices))}", soft_wrap=True)   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)

@@ -56,7 +56,7 @@ MAX_FX = 1e9              # units of one currency per unit of another, and its i
 # Most GPUs one job may need in one node: the offers table's most GPUs per unit (pricing_adapters.schema.
 # MAX_GPUS_PER_UNIT); above it a job fits no unit, and 1e20 overflowed the engine's integer columns.
 MAX_GPUS_PER_JOB = 128
-MAX_LIFE_YEARS = 50        # a card's depreciation life (1e308 overflowed the count of its months)
+MAX_LIFE_YEARS = 50        # a card's service and resale-book life (1e308 overflowed the count of its months)
 MAX_CARDS_PER_SERVER = 64
 MAX_MEMORY_GB = 100_000    # per GPU
 MAX_COMPUTE_CAPABILITY = 20

@@ -137,3 +137,13 @@ def test_the_cost_by_category_title_is_one_line_over_its_narrow_table():
     assert lines[at].strip() == title and len(title) == 62
     # the table below it is as wide as the title, its rows as before
     assert len(lines[at + 1]) >= len(title) and lines[at + 1].startswith("┏") and "capex" in lines[at + 4]
+
+
+def test_the_first_line_names_the_totals_discount_rate_on_one_line():
+    # industrial.yaml discounts at 8 %/year, startup-hybrid.yaml at 0: the first line said "(present value)" alone,
+    # where every table title below it named the rate; it stays one line when piped (160 columns wrapped it)
+    industrial = CliRunner().invoke(app, ["plan", str(INDUSTRIAL), "--no-decisions"]).stdout.splitlines()[0]
+    startup = CliRunner().invoke(app, ["plan", str(STARTUP), "--no-decisions"]).stdout.splitlines()[0]
+    assert re.search(r", total [\d,]+ USD \(present value at 8%/year\); prices: snapshot", industrial), industrial
+    assert re.search(r", total [\d,]+ USD \(present value at 0%/year, undiscounted\); prices: snapshot, .*"
+                     r"1 quoted in the scenario$", startup), startup
