@@ -496,7 +496,9 @@ class AzurePriceSource:
 
     def fetch(self, regions: Sequence[str], progress: Progress = no_progress) -> pd.DataFrame:
         """Every GPU offer of `regions` as a validated offers table; raises PriceSourceError on any failure."""
-        regions = [r.strip() for r in regions if r and r.strip()]
+        # each region once, in order, as refresh() and the CLI give them: a repeat was read twice and its
+        # offers refused as duplicate offer_ids
+        regions = list(dict.fromkeys(r.strip() for r in regions if r and r.strip()))
         self.check_regions(regions)
         self.skipped = {}
         self.returned: dict[str, int] = {}
