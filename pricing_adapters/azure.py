@@ -2,7 +2,8 @@
 
 Prices
     GET `FLEETPLAN_AZURE_PRICES_URL` (default https://prices.azure.com/api/retail/prices) with
-    `api-version=2023-01-01-preview` (the version that carries `savingsPlan`), `currencyCode` and
+    `api-version=2023-01-01-preview` (the version that carries `savingsPlan`), `currencyCode='USD'` (quoted, as
+    Microsoft's examples write it) and
     `$filter=serviceName eq 'Virtual Machines' and armRegionName eq '<region>'`. No `priceType` filter:
     every item of the region is fetched once and classified here, so one pass gives on-demand, spot,
     low-priority, reservation and savings-plan rates. `NextPageLink` is followed to the end; each page is
@@ -611,7 +612,10 @@ class AzurePriceSource:
         region (pages of non-GPU items, each up to MAX_PAGE_BYTES, would otherwise pile up until MAX_PAGES)."""
         params = {
             "api-version": API_VERSION,
-            "currencyCode": self.currency,
+            # between single quotes, as Microsoft's "Azure Retail Prices overview" (learn.microsoft.com/rest/api/
+            # cost-management/retail-prices/azure-retail-prices) writes it: "Example calls filtered for compute
+            # with currency in euro: ...?currencyCode='EUR'&$filter=serviceFamily eq 'Compute'"
+            "currencyCode": f"'{self.currency}'",
             "$filter": f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}'",
         }
         url: str | None = self.prices_url

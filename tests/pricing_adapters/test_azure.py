@@ -127,7 +127,7 @@ def test_three_pages_joined_via_next_page_link(retail):
     assert retail.call_count == 3
     first = retail.calls[0].request.url.params
     assert first["api-version"] == "2023-01-01-preview"
-    assert first["currencyCode"] == "USD"
+    assert first["currencyCode"] == "'USD'"   # quoted, as Microsoft's examples write it
     assert first["$filter"] == "serviceName eq 'Virtual Machines' and armRegionName eq 'eastus'"
     assert [c.request.url.params.get("$skip") for c in retail.calls] == [None, "1000", "2000"]
     # one offer from each page
@@ -237,7 +237,7 @@ def test_currency_is_requested_and_checked():
     with respx.mock(base_url=BASE) as router:
         router.get("").mock(side_effect=eur)
         df = AzurePriceSource(http=httpx.Client(), currency="EUR").fetch(["eastus2"])
-        assert seen == ["EUR"] and set(df.currency) == {"EUR"}
+        assert seen == ["'EUR'"] and set(df.currency) == {"EUR"}
         with pytest.raises(PriceSourceError, match="EUR for eastus2; USD was asked for"):
             AzurePriceSource(http=httpx.Client()).fetch(["eastus2"])
 

@@ -74,6 +74,19 @@ def _fetch(*pages: list[dict], regions: tuple[str, ...] = ("eastus",)) -> tuple[
     return dict(zip(df.offer_id, df.hourly_price)), src
 
 
+# ------------------------------------------------------------------ 4. the currency between quotes
+
+def test_the_currency_is_sent_between_single_quotes_as_microsofts_examples_write_it():
+    # learn.microsoft.com, "Azure Retail Prices overview": ...?currencyCode='EUR'&$filter=serviceFamily eq 'Compute'
+    src = AzurePriceSource(http=httpx.Client())
+    with respx.mock(base_url=RETAIL) as router:
+        route = router.get("").mock(return_value=httpx.Response(200, json=_page([_nc(3.673)])))
+        src.fetch(["eastus"])
+    (call,) = route.calls
+    assert call.request.url.params["currencyCode"] == "'USD'"
+    assert "currencyCode=%27USD%27" in str(call.request.url)
+
+
 # ------------------------------------------------------------------ 5. a region named twice
 
 def test_a_region_named_twice_by_a_library_caller_is_read_once_in_order():
