@@ -26,7 +26,8 @@ Prices
     `unknown_unit`, and so is a reservation in any unit but "1 Hour" (the unit the API gives a term's total).
     Zero, negative and infinite prices are skipped, and so are missing or non-numeric ones (`no_price`) and
     a `savingsPlan` that is not a list of objects (`malformed`; the item's own rate is kept). An item
-    whose `armRegionName` is not the region asked for is skipped first, as `wrong_region` (as AWS does).
+    whose `armRegionName` is not the region asked for is skipped first, as `wrong_region` (as AWS does), and
+    one without an `armRegionName` as `no_region`.
     Every skipped item is counted in `self.skipped` (reason -> n), and `self.returned` holds how many items
     each region's listing returned (so a refresh that kept none can say they were all skipped).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
@@ -791,7 +792,10 @@ class AzurePriceSource:
                 raise PriceSourceError(f"Azure Retail Prices API: an item for {region} is not an object: "
                                        f"{_one_line(item)[:80]!r}; nothing was saved")
             item_region = str(item.get("armRegionName") or "").strip().lower()
-            if item_region and item_region != region:   # asked for by $filter; never stored under another region
+            if not item_region:   # whose region is unknown: it was stored under the region asked for
+                self._skip("no_region")
+                continue
+            if item_region != region:   # asked for by $filter; never stored under another region
                 self._skip("wrong_region")
                 continue
             offers, skipped = classify_item(item)

@@ -74,6 +74,20 @@ def _fetch(*pages: list[dict], regions: tuple[str, ...] = ("eastus",)) -> tuple[
     return dict(zip(df.offer_id, df.hourly_price)), src
 
 
+# ------------------------------------------------------------------ 3. an item without a region
+
+@pytest.mark.parametrize("changes", [{"armRegionName": ""}, {"armRegionName": None}, {"armRegionName": "  "}, {}],
+                         ids=["empty", "null", "blank", "missing"])
+def test_an_item_without_a_region_is_skipped_and_counted_not_stored_under_the_region_asked(changes):
+    # centralus's 4.15 USD/h (reference on-demand file) without its armRegionName became eastus's price
+    item = _nc(4.15, effectiveStartDate="2026-07-01T00:00:00Z", **changes)
+    if not changes:
+        del item["armRegionName"]
+    prices, src = _fetch([_nc(3.673), item, _nd()])
+    assert prices == {NC_ON_DEMAND: 3.673, ND_ON_DEMAND: 27.197}
+    assert src.skipped == {"no_region": 1}
+
+
 # ------------------------------------------------------------------ 4. the currency between quotes
 
 def test_the_currency_is_sent_between_single_quotes_as_microsofts_examples_write_it():
