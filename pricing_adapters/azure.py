@@ -17,8 +17,9 @@ Prices
       `total / 26280` (3 years) with `upfront_price = 0` and `term_months` 12 / 36. The planner pays a
       reserved term as `upfront + hourly x 730 x months`, and 730 x 12 = 8760, 730 x 36 = 26280, so the
       term costs exactly the API's total; the hourly figure compares directly with on-demand;
-    - `type` Consumption: `skuName` ending " Spot" -> `spot`; ending " Low Priority" -> `low_priority`
-      (kept apart, never on-demand); otherwise `on_demand`, and each entry of its `savingsPlan` list
+    - `type` Consumption: `skuName` or `meterName` ending " Spot" -> `spot`; ending " Low Priority" ->
+      `low_priority` (kept apart, never on-demand); one saying Spot and the other Low Priority -> skipped as
+      `spot_and_low_priority`; otherwise `on_demand`, and each entry of its `savingsPlan` list
       ("1 Year" / "3 Years", already hourly) -> `savings_plan_1y` / `savings_plan_3y`;
     - anything else -> skipped.
     Prices are per `unitOfMeasure`: "1 Hour" is hourly; "N Hours" is divided by N (on-demand, spot, low
@@ -164,6 +165,9 @@ VM_SIZE_NAME = re.compile(r"Standard_[A-Za-z0-9_-]{1,60}", re.IGNORECASE | re.AS
 REGION_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 # effectiveStartDate "2023-09-01T00:00:00Z": the date the price took effect (_effective_start)
 EFFECTIVE_DATE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:T[0-9:.]{0,20}(?:Z|[+-][0-9]{2}:[0-9]{2})?)?")
+# the end of a Consumption item's skuName or meterName that makes it a spot or low-priority rate ("NC24ads A100 v4 Spot",
+# "NC24ads A100 v4 Low Priority")
+PRIORITY_SUFFIX = re.compile(r"(?:^|\s)(spot|low\s+priority)\s*$", re.IGNORECASE | re.ASCII)
 # unitOfMeasure of a per-hour price: Virtual Machines meters say "1 Hour"; "N Hours" is N hours' price, N a whole
 # number: "0.001 Hours" would multiply the price by 1,000
 HOURS_UNIT = re.compile(r"^\s*([0-9]{1,9})\s+hours?\s*$", re.IGNORECASE | re.ASCII)
@@ -272,12 +276,9 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
         return [(option, price / hours, note)], []
     if kind != "Consumption":
         return [], ["unknown_type"]
-    if sku_name.endswith(" Spot"):
-        option = "spot"
-    elif sku_name.endswith(" Low Priority"):
-        option = "low_priority"
-    else:
-        option = "on_demand"
+    option = consumption_option(sku_name, str(item.get("meterName") or ""))
+    if option is None:
+        return [], ["spot_and_low_priority"]
     offers: list[tuple[str, float, str]] = []
     skipped: list[str] = []
     per_unit = f"retailPrice per {unit}" if hours != 1 else ""
@@ -315,6 +316,25 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
                 continue
             offers.append((plan_option, rate / hours, per_unit))
     return offers, skipped
+
+
+def consumption_option(sku_name: str, meter_name: str) -> str | None:
+    """The purchase option of a Consumption item: `spot` or `low_priority` when its skuName or its meterName ends
+    so (" Spot", " Low Priority"), else `on_demand`; None when one says Spot and the other Low Priority (which
+    rate it is cannot be told). Either name counts: an item whose meterName alone said "Low Priority" was taken
+    as on-demand and its 0.7346 could replace the NC24ads A100 v4's 3.673 (Azure adapter audit, 2026-12-06)."""
+    said = {_priority(sku_name), _priority(meter_name)} - {"on_demand"}
+    if len(said) > 1:
+        return None
+    return said.pop() if said else "on_demand"
+
+
+def _priority(name: str) -> str:
+    """`spot`, `low_priority` or `on_demand`, as the end of a skuName or meterName says ("NC24ads A100 v4 Spot")."""
+    m = PRIORITY_SUFFIX.search(name)
+    if m is None:
+        return "on_demand"
+    return "spot" if m.group(1).lower() == "spot" else "low_priority"
 
 
 def unit_hours(unit: str) -> float | None:

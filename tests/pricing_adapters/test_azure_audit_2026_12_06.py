@@ -19,7 +19,7 @@ import pytest
 import respx
 
 from pricing_adapters import azure
-from pricing_adapters.azure import AzurePriceSource
+from pricing_adapters.azure import AzurePriceSource, classify_item
 
 RETAIL = "https://prices.azure.com/api/retail/prices"   # answered by respx: no request leaves the process
 NC = "Standard_NC24ads_A100_v4"
@@ -72,6 +72,41 @@ def _fetch(*pages: list[dict], regions: tuple[str, ...] = ("eastus",)) -> tuple[
         router.get("").mock(side_effect=answer)
         df = src.fetch(list(regions))
     return dict(zip(df.offer_id, df.hourly_price)), src
+
+
+# ------------------------------------------------------------------ 2. spot and low priority by meterName too
+
+def test_a_low_priority_meter_under_an_on_demand_sku_name_is_low_priority_not_the_on_demand_price():
+    # its 0.7346 replaced 3.673 as the NC24ads A100 v4's on-demand price (newer: it ranked first)
+    low = _nc(0.7346, meterName="NC24ads A100 v4 Low Priority", effectiveStartDate="2026-07-01T00:00:00Z")
+    for items in ([_nc(3.673), low, _nd()], [low, _nc(3.673), _nd()]):
+        prices, src = _fetch(items)
+        assert prices[NC_ON_DEMAND] == 3.673 and prices[f"azure:eastus:{NC}:low_priority"] == 0.7346
+        assert src.skipped == {}
+
+
+def test_a_spot_meter_under_an_on_demand_sku_name_is_spot_and_has_no_savings_plan():
+    spot = _nc(0.444433, meterName="NC24ads A100 v4 Spot",
+               savingsPlan=[{"unitPrice": 0.3, "retailPrice": 0.3, "term": "1 Year"}])
+    assert classify_item(spot) == ([("spot", 0.444433, "")], [])
+    prices, _ = _fetch([_nc(3.673), spot, _nd()])
+    assert prices[NC_ON_DEMAND] == 3.673 and prices[f"azure:eastus:{NC}:spot"] == 0.444433
+    assert f"azure:eastus:{NC}:savings_plan_1y" not in prices
+
+
+def test_a_sku_name_alone_still_names_spot_and_low_priority():
+    assert classify_item(_nc(0.444433, skuName="NC24ads A100 v4 Spot"))[0] == [("spot", 0.444433, "")]
+    assert classify_item(_nc(0.7346, skuName="NC24ads A100 v4 Low Priority"))[0] == [("low_priority", 0.7346, "")]
+
+
+def test_an_item_whose_sku_name_says_spot_and_meter_name_low_priority_is_skipped_and_counted():
+    for sku, meter in [("NC24ads A100 v4 Spot", "NC24ads A100 v4 Low Priority"),
+                       ("NC24ads A100 v4 Low Priority", "NC24ads A100 v4 Spot")]:
+        item = _nc(0.5, skuName=sku, meterName=meter)
+        assert classify_item(item) == ([], ["spot_and_low_priority"])
+        prices, src = _fetch([_nc(3.673), item, _nd()])
+        assert prices == {NC_ON_DEMAND: 3.673, ND_ON_DEMAND: 27.197}
+        assert src.skipped == {"spot_and_low_priority": 1}
 
 
 # ------------------------------------------------------------------ 3. an item without a region
