@@ -32,7 +32,9 @@ Prices
     Every skipped item is counted in `self.skipped` (reason -> n), and `self.returned` holds how many items
     each region's listing returned (so a refresh that kept none can say they were all skipped).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
-    meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`.
+    meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`. Quotes of the
+    same rank at different prices drop the offer, each counted as `conflicting_prices` (as AWS does: nothing
+    tells which is real); at the same price they are kept once (the others `duplicate`).
     `as_of` is the fetch date (UTC), as for AWS: the price is current then. The item's
     `effectiveStartDate` (when the price took effect, often years back) is kept in the note.
 
@@ -641,7 +643,7 @@ class AzurePriceSource:
         }
         url: str | None = self.prices_url
         seen: set[str] = set()
-        best: dict[str, tuple[tuple, dict]] = {}
+        quotes: dict[str, OfferQuotes] = {}
         pages = returned = 0
         while url:
             self._deadline.check_pages(pages + 1, f"Azure Retail Prices for {region} (page {pages + 1})")
@@ -653,8 +655,8 @@ class AzurePriceSource:
                 raise PriceSourceError(f"Azure Retail Prices API returned a page billed in {shortened(billed)} for {region}; "
                                        f"{self.currency} was asked for")
             returned += len(page["Items"])
-            self._add_offers(region, page["Items"], facts, as_of, best)
-            check_offer_count(len(best), f"Azure Retail Prices for {region}: the GPU offers")
+            self._add_offers(region, page["Items"], facts, as_of, quotes)
+            check_offer_count(len(quotes), f"Azure Retail Prices for {region}: the GPU offers")
             progress(f"azure {region}: price pages", pages, None)
             nxt = page.get("NextPageLink")
             del page   # before the next page is read: one page in memory at a time
@@ -667,7 +669,20 @@ class AzurePriceSource:
                 self._on_prices_host(nxt, f"page {_shown_link(url)} has a NextPageLink")   # requested as given: it names pages
             url = nxt or None
         self.returned[region] = returned
-        return [row for _, row in best.values()]
+        return self._chosen_rows(quotes)
+
+    def _chosen_rows(self, quotes: Mapping[str, OfferQuotes]) -> list[dict]:
+        """The row of each offer whose best-ranked quotes agree; the others are counted. Counted once the whole
+        listing is read, so the counts do not depend on the order of the quotes."""
+        rows = []
+        for offer in quotes.values():
+            if offer.outranked + offer.repeats:
+                self._skip("duplicate", offer.outranked + offer.repeats)
+            if offer.conflicting:
+                self._skip("conflicting_prices", offer.at_rank)
+            else:
+                rows.append(offer.row)
+        return rows
 
     def _on_prices_host(self, link: str, what: str, current: str | None = None) -> httpx.URL:
         """`link` (relative to `current` when given) as a URL, when it keeps the scheme, host and port of
@@ -804,9 +819,9 @@ class AzurePriceSource:
         return found, ""
 
     def _add_offers(self, region: str, items: list[Item], facts: Mapping[str, dict], as_of: str,
-                    best: dict[str, tuple[tuple, dict]]) -> None:
-        """Add the offers of some of a region's items, dated `as_of` (the fetch date), to `best` (offer_id ->
-        (rank, row), the preferred quote so far); skipped items are counted."""
+                    quotes: dict[str, OfferQuotes]) -> None:
+        """Add the offers of some of a region's items, dated `as_of` (the fetch date), to `quotes` (offer_id ->
+        its quotes so far); skipped items are counted."""
         for item in items:
             if not isinstance(item, Mapping):   # a broken page, not an item to skip: the listing is unreliable
                 raise PriceSourceError(f"Azure Retail Prices API: an item for {region} is not an object: "
@@ -863,13 +878,41 @@ class AzurePriceSource:
                     "term_months": TERM_MONTHS[option], "zone": "", "as_of": as_of, "source": source,
                     "note": " | ".join(n for n in notes if n),
                 }
-                # Preference among duplicate quotes: primary meter, then the newest effectiveStartDate.
+                # Preference among quotes of one offer: primary meter, then the newest effectiveStartDate.
                 rank = (_primary_meter(item), started or date.min)
-                if oid in best:
-                    self._skip("duplicate")
-                    if rank <= best[oid][0]:
-                        continue
-                best[oid] = (rank, row)
+                if oid in quotes:
+                    quotes[oid].add(rank, row)
+                else:
+                    quotes[oid] = OfferQuotes(rank, row)
+
+
+class OfferQuotes:
+    """The quotes of one offer in a region's listing: the best rank seen (primary meter, then the newest
+    effectiveStartDate), the row of its first quote, how many quotes share that rank and whether they all give its
+    price. Quotes of the same rank at different prices leave nothing to tell the real one (the AWS adapter drops
+    such an offer too, docs/reliability.md): the first on the page won, and 4.5 USD/h could stand for the
+    NC24ads A100 v4's 3.673 (Azure adapter audit, 2026-12-06)."""
+
+    def __init__(self, rank: tuple, row: dict):
+        self.rank, self.row = rank, row
+        self.at_rank = 1          # quotes of the best rank
+        self.conflicting = False  # whether two of them differ in price
+        self.outranked = 0        # quotes of a lower rank, each a `duplicate`
+
+    @property
+    def repeats(self) -> int:
+        """Quotes of the best rank beside the one kept, each a `duplicate`, when they all agree."""
+        return 0 if self.conflicting else self.at_rank - 1
+
+    def add(self, rank: tuple, row: dict) -> None:
+        if rank < self.rank:
+            self.outranked += 1
+        elif rank > self.rank:
+            self.outranked += self.at_rank
+            self.rank, self.row, self.at_rank, self.conflicting = rank, row, 1, False
+        else:
+            self.at_rank += 1
+            self.conflicting = self.conflicting or row["hourly_price"] != self.row["hourly_price"]
 
 
 def _parse_page(body: bytes, shown: str) -> dict:

@@ -17,6 +17,7 @@ import itertools
 import httpx
 import pytest
 import respx
+from typer.testing import CliRunner
 
 from pricing_adapters import azure
 from pricing_adapters.azure import AzurePriceSource, classify_item
@@ -72,6 +73,60 @@ def _fetch(*pages: list[dict], regions: tuple[str, ...] = ("eastus",)) -> tuple[
         router.get("").mock(side_effect=answer)
         df = src.fetch(list(regions))
     return dict(zip(df.offer_id, df.hourly_price)), src
+
+
+# ------------------------------------------------------------------ 1. quotes of one rank that disagree
+
+@pytest.mark.parametrize("first, second", [(3.673, 4.5), (4.5, 3.673)])
+def test_two_primary_quotes_of_one_date_at_3_673_and_4_5_drop_the_offer_each_counted_conflicting(first, second):
+    # the first on the page won, the other counted "duplicate": 4.5 could stand for the real 3.673
+    prices, src = _fetch([_nc(first), _nd(), _nc(second)])
+    assert prices == {ND_ON_DEMAND: 27.197}
+    assert src.skipped == {"conflicting_prices": 2}
+
+
+def test_quotes_that_disagree_on_different_pages_drop_the_offer_and_a_third_is_counted_too():
+    prices, src = _fetch([_nc(3.673), _nd()], [_nc(4.5)], [_nc(3.673)])
+    assert prices == {ND_ON_DEMAND: 27.197}
+    assert src.skipped == {"conflicting_prices": 3}   # each quote of it, as the AWS adapter counts
+
+
+def test_an_identical_repeat_is_kept_once_as_a_duplicate():
+    prices, src = _fetch([_nc(3.673), _nd()], [_nc(3.673)])
+    assert prices == {NC_ON_DEMAND: 3.673, ND_ON_DEMAND: 27.197}
+    assert src.skipped == {"duplicate": 1}
+
+
+def test_a_primary_meter_or_a_newer_date_still_wins_over_quotes_that_disagree_below_it():
+    # non-primary at 4.5 beside the primary 3.673: the primary meter's price
+    prices, src = _fetch([_nc(4.5, isPrimaryMeterRegion=False), _nc(3.673), _nd()])
+    assert prices[NC_ON_DEMAND] == 3.673 and src.skipped == {"duplicate": 1}
+    # a repricing dated 2026-07-01 at 3.9 over two 2026-06-01 quotes that disagree, in every order
+    quotes = [_nc(3.673), _nc(4.5), _nc(3.9, effectiveStartDate="2026-07-01T00:00:00Z")]
+    for order in itertools.permutations(quotes):
+        prices, src = _fetch([*order, _nd()])
+        assert prices[NC_ON_DEMAND] == 3.9 and src.skipped == {"duplicate": 2}, order
+
+
+def test_two_newer_quotes_that_disagree_drop_the_offer_whatever_the_older_one_says():
+    # the first of the newest pair won before: 4.5 or 3.9, over an older 3.673
+    quotes = [_nc(3.673), _nc(4.5, effectiveStartDate="2026-07-01T00:00:00Z"),
+              _nc(3.9, effectiveStartDate="2026-07-01T00:00:00Z")]
+    for order in itertools.permutations(quotes):
+        prices, src = _fetch([*order, _nd()])
+        assert NC_ON_DEMAND not in prices and src.skipped == {"conflicting_prices": 2, "duplicate": 1}, order
+
+
+def test_the_refresh_command_prints_the_conflicting_quotes_with_the_other_skipped_items(tmp_path):
+    from planner.cli import app
+
+    listing = _page([_nc(3.673), _nc(4.5), _nd()])
+    with respx.mock(base_url=RETAIL) as router:
+        router.get("").mock(return_value=httpx.Response(200, json=listing))
+        result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus", "--store",
+                                          str(tmp_path / "s.sqlite"), "--accept-missing-offers"])
+    assert result.exit_code == 0, result.output
+    assert "skipped: 2 conflicting_prices" in result.stderr
 
 
 # ------------------------------------------------------------------ 2. spot and low priority by meterName too
