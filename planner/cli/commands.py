@@ -853,13 +853,18 @@ def _print_plan(p) -> None:
 
 def _print_baselines(p) -> None:
     """The baselines, solved after the plan was shown (engine.add_baselines)."""
-    from planner.reports.tables import present_money
+    from planner.reports.tables import baseline_bounds_line, present_money
 
     if len(p.baselines):
-        emit(p.baselines.drop(columns=["note"]), Format.table, title=f"Baselines ({present_money(p)})", float_digits=1)
+        # a grouped profile's bounds on a line under the table, as the plan's under its total: two more columns
+        # wrapped the label at 80 columns
+        shown = p.baselines.drop(columns=["note", "error_bound", "error_bound_pct"], errors="ignore")
+        emit(shown, Format.table, title=f"Baselines ({present_money(p)})", float_digits=1)
+        out = stdout_console(piped_width=160)
+        if baseline_bounds_line(p):
+            out.print(escape(baseline_bounds_line(p)), soft_wrap=True)
         # why a baseline has no fleet, or why it costs less than the plan: under the table, one line each (a
         # column of them wrapped every row to a dozen lines at 80 columns)
-        out = stdout_console(piped_width=160)
         for baseline, note in zip(p.baselines["baseline"], p.baselines["note"]):
             if note:
                 out.print(f"  {escape(one_line(baseline))}: {escape(one_line(note))}", soft_wrap=True)

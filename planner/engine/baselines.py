@@ -4,6 +4,10 @@ A baseline keeps some capacity types only, the units already owned, and the caps
 `in_baselines` (the physical power cap); caps that express preferences of the mix (capex budget, cloud
 share, min/max units) are dropped.
 
+On a grouped profile (engine.periods, `profile_slots`) a baseline is solved on the plan's blocks, and one more
+solve each bounds its cost error as the plan's is (`grouping_lower_bounds`: the rows' error_bound), with a warning
+where that bound is above the plan's tolerance (`loose_bound_warnings`); baselines are not planned on more blocks.
+
 `start_baseline_child` solves the baselines table in a forked child process while the parent solves the
 plan (engine.run's `plan(..., prefetch_baselines=True)`): on two free cores the baselines then cost the
 parent only the wait for what is left of them.
@@ -181,7 +185,8 @@ def _solve_variant(base: Inputs, variant: Variant, solver: str,
 
 def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float | None,
                     scenario=None, plans: bool = True, plan_status: str = "optimal") -> tuple[pd.DataFrame, dict]:
-    """Baselines table (baseline, label, status, total, savings, savings_pct, note) and their Plans
+    """Baselines table (baseline, label, status, total, savings, savings_pct, error_bound, error_bound_pct, note) and
+    their Plans
     (all_cloud, all_onprem, best_single; none with `plans=False`, for callers that show the table only).
     `total` and `plan_status`: the recommended plan's, which the savings are against."""
     rows, plans_out = baseline_rows(base, solver, time_limit, scenario, plans)
@@ -191,7 +196,8 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
 def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
                   all_cloud: tuple | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
     """The baselines' rows (baseline, label, status, total, note; `cards`, those it may buy; `pairs`, where it
-    has a fleet: the (workload, gpu) pairs a unit of it can serve, `fleet_pairs`) and their Plans (see
+    has a fleet: the (workload, gpu) pairs a unit of it can serve, `fleet_pairs`; `lower_bound`, on a grouped
+    profile the lower bound on its exact optimum, `grouping_lower_bounds`, else None) and their Plans (see
     `solve_baselines`). The rows carry all the table and the speeds table need: a forked child sends them.
 
     Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
@@ -204,6 +210,7 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
         raise ValueError("the all-cloud Plan cannot come from the plan's solve: all_cloud and defer_all_cloud "
                          "need plans=False")
     rows, singles = [], []
+    best = None   # the single type of the best single type's row
     solved: dict = {}
     outcomes = []
     variants = baseline_variants(base)
@@ -252,7 +259,7 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
         least = min(t[0] for t in singles)
         tied = [t for t in singles if t[0] - least <= round_off(least)]
         own = [t for t in tied if _uses_own_type(t[4], use_of(t[2]))]
-        objective, label, outcome, cards, _ = min(own or tied, key=lambda t: (t[0], t[1]))
+        objective, label, outcome, cards, best = min(own or tied, key=lambda t: (t[0], t[1]))
         use = use_of(outcome)
         if not own and use is not None and not any(new for *_, new in use):
             # no type's own capacity: say so, and explain a lower total than the plan's as a fleet that buys no card
@@ -267,6 +274,10 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
     else:
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
                      "note": "no single capacity type can serve every workload"})
+    # a grouped profile: each baseline's bound on its cost error, as the plan's (one solve each); none when exact
+    lows = grouping_lower_bounds(base, variants, keys, solved, best, solver, time_limit)
+    for row in rows:
+        row["lower_bound"] = lows.get(row["baseline"])
     read = {}   # a model read back once, however many baselines it is
     plans_out = {}
     if plans:
@@ -352,6 +363,119 @@ def _row(group: str, label: str, outcome) -> dict:
     return {"baseline": group, "label": label, "status": solution.status, "total": solution.objective, "note": ""}
 
 
+# --- the bound on the cost error of a grouped profile, for each baseline ---
+#
+# A baseline solved on the plan's profile blocks is, as the plan is, a real plan of the exact hours (its total an
+# upper bound on its exact optimum), and its blocks at their mean weights a relaxation (engine.profile_slots): one
+# solve more each bounds how far its total may lie above its exact optimum, and so how uncertain the plan's savings
+# against it are. Baselines are not planned on more blocks where that bound is loose: that would cost each up to
+# two more plans; a warning says so instead (loose_bound_warnings).
+
+NO_FLEET = "no fleet"   # a relaxation without a fleet: the exact hours have none either (the relaxation holds them)
+
+
+def grouping_lower_bounds(base: Inputs, variants: list[Variant], keys: list, solved: dict, best: Variant | None,
+                          solver: str, time_limit: float | None) -> dict[str, float | None]:
+    """baseline (all_cloud, all_onprem, best_single) -> the lower bound on its exact optimum (T_low, as the plan's:
+    engine.profile_slots), for each baseline with a fleet on the grouped profile of `base` (or PENDING: the
+    all-cloud row left to the plan's run); None where its solve gave none (the time limit). `solved`: model key
+    (`keys`, of `variants`) -> `_solve_variant` outcome; `best`: the best single type's variant. One solve of the
+    blocks at their mean weights per model, each within `time_limit` of its own, as a baseline's solve; empty for
+    an exact profile (no solve).
+
+    The best single type's exact optimum is the least of every single type's, which need not be that of the type
+    cheapest on the blocks: its bound is the least T_low of them all. A type's own solve is skipped where a baseline
+    that holds it (all cloud holds each cloud kind, all on-prem each card: a relaxation of it) proves no less than
+    the best type's T_low, or no fleet; a type that cannot serve some workload has no exact fleet either."""
+    if base.grouping is None:
+        return {}
+    lows: dict = {}   # model key -> T_low, NO_FLEET or None: a model solved once, however many baselines it is
+
+    def low(i: int) -> float | str | None:
+        if keys[i] not in lows:
+            lows[keys[i]] = _mean_weight_bound(_variant_inputs(base, variants[i], solved[keys[i]]), solver, time_limit)
+        return lows[keys[i]]
+
+    out: dict[str, float | None] = {}
+    holder: dict[str, bytes] = {}   # all_cloud, all_onprem -> their model keys
+    for i, variant in enumerate(variants):
+        if variant.group != "single":
+            holder[variant.group] = keys[i]
+            if solved[keys[i]] is PENDING or isinstance(solved[keys[i]], tuple):
+                out[variant.group] = _known(low(i))
+    if best is None:
+        return out
+    b = variants.index(best)
+    least = _known(low(b))
+    for i, variant in enumerate(variants):
+        if least is None or variant.group != "single" or keys[i] == keys[b] or _unserved(base, *variant.masks(base)):
+            continue
+        held_by = lows.get(holder["all_onprem" if variant.only_card else "all_cloud"])
+        if held_by is NO_FLEET or (_known(held_by) is not None and held_by >= least):
+            continue
+        other = low(i)
+        if other is not NO_FLEET:
+            least = None if other is None else min(least, other)
+    out["best_single"] = least
+    return out
+
+
+def _known(low: float | str | None) -> float | None:
+    """A T_low of `grouping_lower_bounds`, None where there is none (NO_FLEET, unknown)."""
+    return low if isinstance(low, float) else None
+
+
+def _variant_inputs(base: Inputs, variant: Variant, outcome) -> Inputs:
+    """The reduced inputs a baseline was solved from (`_solve_variant`), made again where its outcome holds none
+    (the all-cloud row from the plan's run or PENDING, a solve without a fleet)."""
+    if isinstance(outcome, tuple) and outcome[0] is not None:
+        return outcome[0]
+    inp = variant.inputs(base)
+    return reduce(inp) if inp.reduced else inp
+
+
+def _mean_weight_bound(inp: Inputs, solver: str, time_limit: float | None) -> float | str | None:
+    """T_low of a baseline's grouped inputs `inp`, solved as profile_slots.grouping_lower_bound solves the plan's:
+    the least objective proved for its blocks at their mean weights; NO_FLEET where those have no fleet, None where
+    the solve gives no bound (two cases grouping_lower_bound does not tell apart)."""
+    # here, not at the top: engine.profile_slots imports this module
+    from planner.engine.profile_slots import lower_bound, mean_weight_inputs
+
+    try:
+        _, solution = solve_inputs(mean_weight_inputs(inp), solver, time_limit, explain=False)
+    except InfeasibleError:
+        return NO_FLEET
+    except SolverError:
+        return None
+    return lower_bound(solution)
+
+
+# the first words of the warning on baselines whose bounds are above the tolerance: a table solved again replaces it
+LOOSE_BASELINES = "baselines: on the plan's profile blocks"
+
+
+def loose_bound_warnings(table: pd.DataFrame, grouping: dict | None, currency: str) -> list[str]:
+    """The warning naming each baseline of `table` (baseline_table) whose bound on the cost error of the grouped
+    profile (`grouping`: Inputs.grouping) is above the tolerance the plan's own is held to: its exact optimum may
+    be that much lower, and what the plan saves against it that much less. Empty where none is."""
+    from planner.engine.profile_slots import BOUND_TOLERANCE_PCT
+
+    if grouping is None or "error_bound_pct" not in table:
+        return []
+    loose = table[table["error_bound_pct"] > BOUND_TOLERANCE_PCT]
+    if not len(loose):
+        return []
+    names = [f"the best single type ({label})" if baseline == "best_single" else label
+             for baseline, label in zip(loose["baseline"], loose["label"])]
+    each = "; ".join(f"{name}: {error:,.0f} {currency} ({pct:.2f} % of its total)"
+                     for name, error, pct in zip(names, loose["error_bound"], loose["error_bound_pct"]))
+    return [f"{LOOSE_BASELINES} ({grouping['weight_classes']} distinct weekly weights in {grouping['slots']} blocks), "
+            f"these baselines bound their cost error above the {BOUND_TOLERANCE_PCT:g} % tolerance — {each}: their "
+            "exact optima may be that much lower, and the plan's savings against them that much less. Baselines are "
+            "not planned on more blocks; plan exactly with profile_slots: 168 (fleetplan plan --profile-slots 168) "
+            "for exact savings"]
+
+
 # --- the all-cloud baseline from the plan's own solve ---
 #
 # HiGHS solves a plan with a fixed site cost twice, without any card and with (engine.solve splits on the
@@ -413,7 +537,8 @@ def baseline_table(rows: list[dict], total: float, base: Inputs | None = None, p
     a plan that missed a cheaper fleet): where the plan's solve stopped before proving its optimum
     (`plan_status` not optimal), that; else what the plan keeps and the baseline drops that can explain it —
     the caps set in `base` (constraints.dropped_in_baselines; a baseline that buys no cards meets every capex
-    budget and card maximum) and the caller's extra constraints (`extra_constraints`)."""
+    budget and card maximum) and the caller's extra constraints (`extra_constraints`). On a grouped profile, each
+    row says how far its total may lie above its exact optimum (error_bound, error_bound_pct: `_error_bounds`)."""
     table = pd.DataFrame(rows)
     table["savings"] = table["total"] - total
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
@@ -422,7 +547,20 @@ def baseline_table(rows: list[dict], total: float, base: Inputs | None = None, p
     cards = table["cards"].tolist() if "cards" in table else [None] * len(table)   # None: any card
     for i in np.flatnonzero(cheaper.to_numpy()):
         table.loc[table.index[i], "note"] = _cheaper_note(base, cards[i], plan_status, extra_constraints)
-    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "note"]]
+    table["error_bound"], table["error_bound_pct"] = _error_bounds(table)
+    return table[["baseline", "label", "status", "total", "savings", "savings_pct", "error_bound", "error_bound_pct",
+                  "note"]]
+
+
+def _error_bounds(table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """(error_bound, error_bound_pct) of each baseline row: on a grouped profile, how far its total may lie above its
+    exact optimum, total − lower_bound (at least 0), and that in % of the total (0 for a total of 0), as the plan's
+    profile_grouping has them (profile_slots.bounded_grouping); NaN where the profile is exact, the bound unknown,
+    or the baseline has no total."""
+    lower = (table["lower_bound"] if "lower_bound" in table else pd.Series(None, index=table.index)).astype(float)
+    error = (table["total"] - lower).clip(lower=0.0)
+    pct = (100.0 * error / table["total"].abs()).where(table["total"] != 0, error * 0.0)
+    return error, pct
 
 
 def _cheaper(table: pd.DataFrame, total: float) -> pd.Series:
@@ -542,10 +680,12 @@ class BaselineChild:
     CBC it writes its temporary files into a folder of its own, removed when it ends (killed mid-solve,
     the child cannot delete them itself)."""
 
-    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None, folder: ScratchFolder | None = None):
+    def __init__(self, pid: int, fd: int, solver: str, time_limit: float | None, folder: ScratchFolder | None = None,
+                 grouped: bool = False):
         self.pid: int | None = pid
         self.fd = fd
         self.solver, self.time_limit = solver, time_limit
+        self.grouped = grouped        # a grouped profile: each baseline's bound is solved too
         self.folder = folder          # the child's temporary folder (CBC only)
         self.owner = os.getpid()   # a copy of this object in another forked process must not end the child
 
@@ -556,7 +696,7 @@ class BaselineChild:
             return None
         data = None
         try:
-            data = _read_to_end(self.fd, child_wait_seconds(self.time_limit))
+            data = _read_to_end(self.fd, child_wait_seconds(self.time_limit, self.grouped))
         except (OSError, TimeoutError):   # TimeoutError: a child stuck (a lock held at the fork) is killed
             pass
         finally:   # an interrupt while waiting ends the child too
@@ -634,7 +774,7 @@ def start_baseline_child(base: Inputs, solver: str, time_limit: float | None,
     # set here too, so that the group exists before the parent may kill it, whichever process runs first
     with contextlib.suppress(OSError):
         os.setpgid(pid, pid)
-    return BaselineChild(pid, read_fd, solver, time_limit, folder)
+    return BaselineChild(pid, read_fd, solver, time_limit, folder, grouped=base.grouping is not None)
 
 
 def _become_child(parent: int, folder: str | None) -> None:
@@ -709,10 +849,11 @@ def _write_all(fd: int, data: bytes) -> None:
 CHILD_WAIT_S = 600.0
 
 
-def child_wait_seconds(time_limit: float | None) -> float:
+def child_wait_seconds(time_limit: float | None, grouped: bool = False) -> float:
     """The wait for a child's table: CHILD_WAIT_S, or more when a time limit allows each of the (at most
-    six) baseline solves longer."""
-    return max(CHILD_WAIT_S, 6 * time_limit + 60) if time_limit else CHILD_WAIT_S
+    six) baseline solves longer — and each bound solve of a `grouped` profile (grouping_lower_bounds)."""
+    solves = 12 if grouped else 6
+    return max(CHILD_WAIT_S, solves * time_limit + 60) if time_limit else CHILD_WAIT_S
 
 
 def _read_to_end(fd: int, seconds: float) -> bytes:

@@ -27,7 +27,7 @@ MONEY_COLUMNS: dict[str, dict[str, str]] = {
     "monthly": {**dict.fromkeys([*COST_CATEGORIES, "total"], NOMINAL), "total_discounted": PRESENT},
     "schedule": {"amount": NOMINAL},
     "owned": {"fixed_costs_avoided": PRESENT},
-    "baselines": {"total": PRESENT, "savings": PRESENT},
+    "baselines": {"total": PRESENT, "savings": PRESENT, "error_bound": PRESENT},
     "break_even": {"cloud_cost_per_reference_hour": NOMINAL, "card_fixed_cost_per_month": NOMINAL},
     "flows": {"cost": NOMINAL, "present_value": PRESENT},
     "offers": dict.fromkeys(["hourly_price", "upfront_price", "capex_per_unit", "list_hourly_price"], NOMINAL),

@@ -19,12 +19,14 @@ import numpy as np
 
 from planner import catalog
 from planner.engine.baselines import (
+    LOOSE_BASELINES,
     BaselineChild,
     all_cloud_is_plan_run,
     baseline_pairs,
     baseline_rows,
     baseline_table,
     fleet_pairs,
+    loose_bound_warnings,
     plan_splits,
     settle_all_cloud,
     solve_inputs,
@@ -643,8 +645,9 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     warnings += [UNSETTLED_WARNING] if model.settled is False else []
     warnings += solved.warnings(solved.grouping(total))
     warnings += [merged] if merged else []
-    if rows is not None:   # last, as plan() adds them (baseline_speeds)
+    if rows is not None:   # last, as plan() adds them (baseline_speeds, then the baselines' loose bounds)
         warnings += baseline_estimate_warnings(speeds_table(s, plan_pairs(speeds), baseline_pairs(rows)))
+        warnings += loose_bound_warnings(table, base.grouping, base.currency)
     return PlanSummary(solution.status, total, fleet, table, base.prices, warnings)
 
 
@@ -719,5 +722,8 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
         rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
     result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
     result.speeds, result.warnings = baseline_speeds(result, baseline_pairs(rows))
+    # in place of the warning of baselines solved before
+    result.warnings = ([w for w in result.warnings if not w.startswith(LOOSE_BASELINES)]
+                       + loose_bound_warnings(result.baselines, base.grouping, base.currency))
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result

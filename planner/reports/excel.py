@@ -110,7 +110,10 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], paid, dates=("month_start",)),
         # present values (engine.readback.owned_decisions), as the totals of the plans below
         "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], present),
-        "baselines": _formatted(_shares(plan.baselines, {"savings_pct": 100}), ["total", "savings"], present),
+        # a grouped profile's bounds (engine.baselines.grouping_lower_bounds): no columns where the profile is exact
+        "baselines": _formatted(_shares(_without_empty(plan.baselines, ["error_bound", "error_bound_pct"]),
+                                        {"savings_pct": 100, "error_bound_pct": 100}),
+                                ["total", "savings", "error_bound"], present),
         "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
                                 ["total_if_forbidden", "increase"], present),
         "runner-up": runner_up_sheet(plan),
@@ -176,6 +179,11 @@ def _shares(df: pd.DataFrame, scale: dict[str, float]) -> pd.DataFrame:
             df[column] = df[column] / points
             df = df.rename(columns={column: column.removesuffix("_pct") + " (%)"})
     return df
+
+
+def _without_empty(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """`df` without those of `columns` that hold no value."""
+    return df.drop(columns=[c for c in columns if c in df.columns and df[c].isna().all()])
 
 
 def _dated(df: pd.DataFrame, first: date) -> pd.DataFrame:

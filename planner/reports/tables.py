@@ -445,6 +445,22 @@ def grouping_line(plan: Plan) -> str:
             f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f}){gap}")
 
 
+def baseline_bounds_line(plan: Plan) -> str:
+    """One line when the baselines were solved on a grouped profile's blocks: how far each baseline's total may lie
+    above its exact optimum (the baselines table's error_bound, engine.baselines.grouping_lower_bounds), "unknown"
+    where its bound solve gave none; empty when the profile is exact or no baseline has a total."""
+    g, table = plan.profile_grouping, plan.baselines
+    if not g or g["slots"] >= g["weight_classes"] or "error_bound" not in table:
+        return ""
+    each = [f"{name} {'unknown' if error != error else f'{error:,.0f} {plan.currency} ({pct:.2f} %)'}"
+            for name, total, error, pct in zip(table["baseline"], table["total"], table["error_bound"],
+                                               table["error_bound_pct"]) if total == total]   # not NaN: a total
+    if not each:
+        return ""
+    return (f"baselines on the same {g['slots']} blocks: each exact optimum is at most this much below its total — "
+            + ", ".join(each))
+
+
 def _refined_from(grouping: dict) -> str:
     """"24 blocks bounded the cost error at 8.26 % and 48 at 2.73 %, above the 1 % tolerance", or "" where the
     plan kept its first grouping."""

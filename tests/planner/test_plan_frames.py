@@ -43,7 +43,7 @@ def mid(plans):
 
 def test_mid_research_present_value_tables_say_usd_at_5_percent_a_year(mid):
     for name, columns in (("costs", ["cost"]), ("fleet", ["cost"]), ("owned", ["fixed_costs_avoided"]),
-                          ("baselines", ["total", "savings"])):
+                          ("baselines", ["total", "savings", "error_bound"])):
         attrs = getattr(mid, name).attrs
         assert attrs["currency"] == "USD" and attrs["money_basis"] == MID_BASIS, name
         assert attrs["money_columns"] == dict.fromkeys(columns, MID_BASIS), name
