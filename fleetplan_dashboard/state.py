@@ -60,6 +60,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
+from planner.engine.baselines import with_loose_bound_warnings
 from planner.engine.decisions import DEMAND_FIELDS, LEFT_UNDONE, NOT_CHEAPEST, baseline_notes
 from planner.engine.inputs import Inputs
 from planner.engine.run import baseline_speeds
@@ -750,6 +751,8 @@ def with_baselines(outcome: Outcome, baselines: tuple) -> Outcome:
     as `planner.add_baselines` sets them: the page shows the warnings plan() gives."""
     table, plans, pairs = baselines
     speeds, warnings = baseline_speeds(outcome.plan, pairs)
+    # a baseline whose own bound on the grouped profile's cost error is loose: plan() warns of it, so here too
+    warnings = with_loose_bound_warnings(warnings, table, outcome.plan.profile_grouping, outcome.plan.currency)
     return replace(outcome, plan=replace(outcome.plan, baselines=table, baseline_plans=plans, speeds=speeds,
                                          warnings=warnings))
 

@@ -498,10 +498,18 @@ def _draw_baseline_cards(plan) -> None:
 
 
 def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
-    baselines_table_slot.dataframe(plan.baselines, hide_index=True, key=key, placeholder="", column_config={
+    table = plan.baselines
+    if "error_bound" in table and table["error_bound"].isna().all():   # an exact profile: no bounds to show
+        table = table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore")
+    baselines_table_slot.dataframe(table, hide_index=True, key=key, placeholder="", column_config={
         "total": st.column_config.NumberColumn(f"total, {cc} (PV)", format="%,.0f", help=pv_money),
         "savings": st.column_config.NumberColumn(f"savings, {cc} (PV)", format="%,.0f", help=pv_money),
-        "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f")})
+        "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f"),
+        # a grouped profile's bound on each baseline's cost error (engine.baselines): empty where it is exact
+        "error_bound": st.column_config.NumberColumn(f"error bound, {cc} (PV)", format="%,.0f",
+                                                     help="its exact optimum is at most this much below its total "
+                                                          "(the profile is planned on blocks of hours)"),
+        "error_bound_pct": st.column_config.NumberColumn("error bound %", format="%.2f")})
 
 
 _draw_baseline_cards(told.plan)

@@ -476,6 +476,14 @@ def loose_bound_warnings(table: pd.DataFrame, grouping: dict | None, currency: s
             "for exact savings"]
 
 
+def with_loose_bound_warnings(warnings: list[str], table: pd.DataFrame, grouping: dict | None,
+                              currency: str) -> list[str]:
+    """`warnings` with the loose-bound warning of the baselines `table` (loose_bound_warnings) in place of one
+    of baselines solved before: every path that adds baselines (plan, add_baselines, the dashboard) says it once."""
+    kept = [w for w in warnings if not w.startswith(LOOSE_BASELINES)]
+    return kept + loose_bound_warnings(table, grouping, currency)
+
+
 # --- the all-cloud baseline from the plan's own solve ---
 #
 # HiGHS solves a plan with a fixed site cost twice, without any card and with (engine.solve splits on the

@@ -19,7 +19,6 @@ import numpy as np
 
 from planner import catalog
 from planner.engine.baselines import (
-    LOOSE_BASELINES,
     BaselineChild,
     all_cloud_is_plan_run,
     baseline_pairs,
@@ -31,6 +30,7 @@ from planner.engine.baselines import (
     settle_all_cloud,
     solve_inputs,
     start_baseline_child,
+    with_loose_bound_warnings,
 )
 from planner.engine.inputs import Inputs, resolve_inputs
 from planner.engine.merged_hours import merged_hours_warning
@@ -722,8 +722,6 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
         rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
     result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
     result.speeds, result.warnings = baseline_speeds(result, baseline_pairs(rows))
-    # in place of the warning of baselines solved before
-    result.warnings = ([w for w in result.warnings if not w.startswith(LOOSE_BASELINES)]
-                       + loose_bound_warnings(result.baselines, base.grouping, base.currency))
+    result.warnings = with_loose_bound_warnings(result.warnings, result.baselines, base.grouping, base.currency)
     result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
     return result
