@@ -9,18 +9,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from planner._version import __version__
 from planner.engine import Plan
 from planner.reports.tables import (
+    card_quotes,
+    generated_at,
     grouping_line,
     maybe_write,
     present_money,
     present_value_basis,
     price_dates,
+    prices_used,
     require_plan,
     share_text,
     site_cost_note,
 )
-from planner.text import visible
+from planner.text import counted, visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
 # table cell, emphasis, a strikethrough or code fence (~), a character reference (&amp;). Backslash-escaped
@@ -137,11 +141,206 @@ def _schedule_by_card(schedule: pd.DataFrame) -> pd.DataFrame:
                        last_month=("month", "max"), amount=("amount", "sum")).reset_index()
 
 
+# ---------------------------------------------------------------------------------------------------
+# What the plan rests on: the scenario's assumptions, its workloads, the prices and speeds used (all read from
+# the Plan: its scenario, prices, offers and speeds; never the catalog or a price source again)
+
+
+def _header(plan: Plan) -> str:
+    """The line under the title: the planner's version, when the plan was made (UTC) and where its prices came from
+    (the packaged snapshot, the store's snapshots by number and fetch time, or an offers CSV)."""
+    return (f"Planned with fleetplan {__version__} at {generated_at(plan)} (UTC), "
+            f"prices from {_price_provenance(plan.prices)}.")
+
+
+def _price_provenance(prices: dict) -> str:
+    """Where the prices came from, for the header line: "the packaged price snapshot", "the price store: azure snapshot
+    #1 (eastus) fetched 2026-12-06T10:00:00+00:00, 0.0 days old", "the offers CSV x.csv"; and the source the
+    scenario asked for where another served (the Warnings say why)."""
+    source = prices.get("source")
+    if source == "snapshot":
+        text = "the packaged price snapshot"
+    elif source == "store":
+        snaps = [f"{s.get('provider')} snapshot #{s.get('id')} ({', '.join(s.get('regions') or [])}) fetched "
+                 f"{s.get('fetched_at')}" + (f", {s['age_days']:.1f} days old" if s.get("age_days") is not None else "")
+                 for s in prices.get("snapshots") or []]
+        text = "the price store" + (": " + "; ".join(snaps) if snaps else "")
+    else:
+        text = f"the offers CSV {source}"
+    asked = prices.get("requested_source")
+    return _text(text + (f" (the scenario asked for {asked}; see the warnings)" if asked and asked != source else ""))
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _units_by_card(units: dict) -> str:
+    return ", ".join(f"{card} {_number(n)}" for card, n in units.items())
+
+
+def _scenario_assumptions(s, cur: str) -> pd.DataFrame:
+    """assumption (the scenario's path, as an override names it), value (with its unit): money, prices, the site and
+    its cards, the caps. Caps and site costs not set are one row, "not set"."""
+    o, c = s.onprem, s.constraints
+    rate = f"{_number(s.discount_rate)} per year" + (" (undiscounted)" if s.discount_rate == 0 else "")
+    rows = [("currency", cur), ("horizon_months", counted(s.horizon_months, "month")), ("discount_rate", rate)]
+    if s.fx:   # a rate for the scenario's own currency is ignored (the plan warns)
+        rows.append(("fx", "; ".join(f"1 {k} = {_number(v)} {cur}" if k != cur else f"{k}: ignored (the scenario currency)"
+                                     for k, v in s.fx.items())))
+    p = s.prices
+    rows += [("prices.source", p.source), ("prices.providers", ", ".join(p.providers)),
+             ("prices.regions", ", ".join(p.regions) if p.regions is not None else "all of the providers'"),
+             ("prices.purchase_options", ", ".join(p.purchase_options)),
+             ("onprem.cards", ", ".join(o.cards) or "none")]
+    if o.existing:
+        rows.append(("onprem.existing", ", ".join(f"{card} {_number(e.count)} ({counted(e.age_months, 'month')} old)"
+                                                  for card, e in o.existing.items())))
+    resale = ("none (worth nothing)" if o.resale.method == "none"
+              else f"{o.resale.method}, {_number(o.resale.share_of_book)} × book value")
+    rows += [("onprem.electricity_per_kwh", f"{_number(o.electricity_per_kwh)} {cur}/kWh"), ("onprem.pue", _number(o.pue)),
+             ("onprem.availability", f"{_number(o.availability)} of the 730 h of a month"),
+             ("onprem.purchase_every_months", counted(o.purchase_every_months, "month")), ("onprem.resale", resale)]
+    if o.existing:   # what owned cards may do matters only where there are some
+        rows += [("onprem.sell_owned", _yes(o.sell_owned)), ("onprem.switch_off_owned", _yes(o.switch_off_owned)),
+                 ("onprem.maintenance_when_off", _yes(o.maintenance_when_off))]
+    limits = [("onprem.colocation_per_kw_month", o.colocation_per_kw_month or None, f"{cur} per kW and month"),
+              ("onprem.fixed_onprem_per_month", o.fixed_onprem_per_month or None, f"{cur} a month"),
+              ("onprem.power_cap_kw", o.power_cap_kw, "kW"), ("onprem.capex_budget", o.capex_budget, cur),
+              ("onprem.capex_budget_per_year", o.capex_budget_per_year, f"{cur} each plan year"),
+              ("constraints.max_cloud_share", c.max_cloud_share, "of the work delivered")]
+    rows += [(path, f"{_number(value)} {unit}") for path, value, unit in limits if value is not None]
+    rows += [(f"constraints.{name}", _units_by_card(units)) for name, units in
+             (("min_units", c.min_units), ("max_units", c.max_units)) if units]
+    if s.profile_slots is not None:
+        rows.append(("profile_slots", _number(s.profile_slots)))
+    unset = [path for path, value, _ in limits if value is None]
+    if unset:
+        rows.append(("not set (no cost, no cap)", ", ".join(unset)))
+    return pd.DataFrame(rows, columns=["assumption", "value"])
+
+
+# the unit each demand field is stated in
+_DEMAND_UNITS = {"gpu_hours_per_month": "reference-GPU-hours a month", "reference_gpus": "reference GPUs",
+                 "requests_per_second": "requests/s"}
+
+
+def _speeds_from(w) -> str:
+    """How a workload's GPUs compare: its throughput_metric, and its own throughput table where it gives one."""
+    if not w.throughput:
+        return w.throughput_metric
+    table = ", ".join(f"{gpu} {_number(v)}" for gpu, v in w.throughput.items())
+    if w.throughput_unit == "requests_per_second":
+        return f"throughput (requests/s per GPU): {table}"
+    return f"{w.throughput_metric}; throughput: {table}"
+
+
+def _workload_rows(s) -> pd.DataFrame:
+    """One row per workload: its demand in month 1 (and unit), growth, reference GPU, the GPUs it can use
+    (min_gpu_memory_gb, gpus_per_job, and the other requirements it states), profile, spot use and speeds."""
+    rows = []
+    for w in s.workloads:
+        other = [f"min_compute_capability {_number(w.min_compute_capability)}" if w.min_compute_capability else "",
+                 f"framework {w.framework}" if w.framework else "", "serving" if w.serving else "",
+                 f"placement {w.placement}" if w.placement != "split" else ""]
+        spot = f"yes, overhead {_number(w.interruption_overhead)}" if w.interruptible else "no"
+        rows.append((w.name, f"{_number(w.demand_amount)} {_DEMAND_UNITS[w.demand_field]}", _number(w.growth_per_month),
+                     w.reference_gpu, _number(w.min_gpu_memory_gb), str(w.gpus_per_job), w.profile, spot,
+                     _speeds_from(w), ", ".join(x for x in other if x)))
+    return pd.DataFrame(rows, columns=["workload", "demand (month 1)", "growth_per_month", "reference_gpu",
+                                       "min_gpu_memory_gb", "gpus_per_job", "profile", "interruptible",
+                                       "speeds from", "also"])
+
+
+def _amount(value) -> str:
+    """A unit price: thousands separators, up to four decimals, no trailing zeros (55.04, 16,500, 3.3792); blank for
+    NaN."""
+    if value is None or value != value:
+        return ""
+    return f"{value:,.4f}".rstrip("0").rstrip(".")
+
+
+def _quoted_text(q, cur: str) -> str:
+    """A card's price and host share as the scenario quotes them (a row of card_quotes or prices_used), with the fx
+    rate applied: "2,500 + host 500 CNY at 0.13 EUR per CNY"; "" where the quote gives neither."""
+    parts = [f"{_amount(q.quoted_price)}" if q.quoted_price == q.quoted_price else "",
+             f"host {_amount(q.quoted_host_cost_per_card)}" if q.quoted_host_cost_per_card == q.quoted_host_cost_per_card else ""]
+    amounts = " + ".join(p for p in parts if p)
+    if not amounts:
+        return ""
+    if not isinstance(q.quoted_currency, str):   # an override's amounts without a currency: the catalog card's
+        return f"{amounts} in the catalog card's currency"
+    if q.quoted_currency == cur:
+        return f"{amounts} {cur}"
+    return f"{amounts} {q.quoted_currency} at {_number(q.fx_rate)} {cur} per {q.quoted_currency}"
+
+
+def _price_text(row, cur: str) -> str:
+    """What one unit costs as the plan used it, in the scenario currency."""
+    if row.provider == "onprem":
+        return f"{_amount(row.capex_per_unit)} per card with its host share"
+    text = f"{_amount(row.hourly_price)} per hour"
+    if row.upfront_price == row.upfront_price and row.upfront_price:
+        text += f" + {_amount(row.upfront_price)} upfront"
+    if row.term_months == row.term_months and row.term_months:
+        text += f", {int(row.term_months)}-month term"
+    return text
+
+
+def _prices_used_rows(plan: Plan) -> pd.DataFrame:
+    """One row per unit of the fleet: its price in the scenario currency; for a card the scenario quotes, the quote
+    in its own currency with the fx rate; for a card its watts, life and maintenance; as_of and source."""
+    cur = plan.currency
+    rows = []
+    for r in prices_used(plan).itertuples(index=False):
+        card = r.provider == "onprem"
+        quoted = _quoted_text(r, cur) if card else ""
+        facts = (f"{_number(r.busy_watts)} W busy, {_number(r.idle_watts)} W idle, {_number(r.life_years)}-year life, "
+                 f"maintenance {_number(r.maintenance_rate_per_year)} a year" if card else "")
+        where = "onprem" if card else f"{r.provider} {r.region}"
+        dated = r.as_of if isinstance(r.as_of, str) and r.as_of.strip() else "undated"
+        rows.append((r.sku, r.gpu, where, r.purchase_option, _price_text(r, cur), quoted, facts, dated, r.source))
+    table = pd.DataFrame(rows, columns=["unit", "gpu", "where", "purchase_option", f"price ({cur})", "as quoted",
+                                        "card figures", "as_of", "source"])
+    return table if (table["as quoted"] != "").any() else table.drop(columns=["as quoted"])
+
+
+def _quotes_rows(plan: Plan) -> pd.DataFrame:
+    """The cards the scenario prices or describes itself (card_overrides, custom_cards), used or not: the quote in its
+    own currency with the fx rate applied, its date (a custom card has no as_of field), source and other figures."""
+    rows = []
+    for q in card_quotes(plan).itertuples(index=False):
+        quoted = _quoted_text(q, plan.currency)
+        # (a cell the scenario leaves out is None or NaN, as pandas keeps it)
+        dated = (q.as_of if isinstance(q.as_of, str) else "" if not quoted
+                 else "undated" if q.quote == "override" else "undated (no as_of field)")
+        rows.append((q.card, q.quote, quoted, dated, q.source if isinstance(q.source, str) else "no source given", q.other))
+    return pd.DataFrame(rows, columns=["card", "quote", "price as quoted", "as_of", "source", "figures given"])
+
+
+def _speed_rows(plan: Plan) -> pd.DataFrame:
+    """The plan's speeds table (workload × GPU: relative speed, where it comes from, which plan uses it), the scaling
+    efficiency shown where a job spans more than one GPU."""
+    sp = plan.speeds
+    if not len(sp):
+        return sp
+    columns = ["workload", "gpu", "relative_speed", "source", "detail", "used_by"]
+    if "gpus_per_job" in sp.columns and (sp["gpus_per_job"] > 1).any():
+        columns[3:3] = ["gpus_per_job", "scaling_efficiency"]
+    out = sp[[c for c in columns if c in sp.columns]].copy()
+    out["relative_speed"] = [f"{v:.4g}" for v in out["relative_speed"]]
+    if "scaling_efficiency" in out.columns:
+        out["scaling_efficiency"] = [f"{v:.3g}" for v in out["scaling_efficiency"]]
+    return out
+
+
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     """A one-page summary for a planning review: headline (total, the bound of a grouped profile, the
     runner-up: close call or firm), baselines, warnings, fleet (with the owned cards' existing, sold and
     switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category,
-    break-even, key assumptions, solver and prices."""
+    break-even, then what the plan rests on: the scenario's assumptions, its workloads, the cards it quotes, the
+    prices and speeds used; the solver. Under the title: the planner's version, when the plan was made and where
+    its prices came from."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     s = plan.scenario
     cur = plan.currency
@@ -149,6 +348,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     description = _paragraph(s.description) if s is not None and s.description else ""
     if description:   # the only user text that starts a line of its own
         lines += [description, ""]
+    lines += [_header(plan), ""]
     basis = present_value_basis(plan)
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
@@ -198,14 +398,22 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += ["## Break-even utilisation (%, owning vs the cheapest cloud offer)", "",
                   _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1), ""]
     if s is not None:
-        key = [("horizon_months", s.horizon_months), ("discount_rate", s.discount_rate),
-               ("onprem.electricity_per_kwh", s.onprem.electricity_per_kwh), ("onprem.pue", s.onprem.pue),
-               ("onprem.power_cap_kw", s.onprem.power_cap_kw), ("onprem.capex_budget", s.onprem.capex_budget),
-               ("constraints.max_cloud_share", s.constraints.max_cloud_share)]
-        key += [(f"workloads.{w.name}.{w.demand_field}", w.demand_amount) for w in s.workloads]
-        key += [(f"workloads.{w.name}.growth_per_month", w.growth_per_month) for w in s.workloads]
-        lines += ["## Key assumptions", "", "| path | value |", "| --- | ---: |",
-                  *[f"| {_text(p)} | {_number(v)} |" for p, v in key], ""]
+        lines += ["## Scenario assumptions", "", _md_table(_scenario_assumptions(s, cur)), "",
+                  "## Workloads", "", _md_table(_workload_rows(s)), ""]
+        quotes = _quotes_rows(plan)
+        if len(quotes):
+            lines += [f"## Cards quoted in the scenario (card_overrides, custom_cards; fx rates in {cur} per unit)", "",
+                      _md_table(quotes), ""]
+    if len(plan.offers):
+        lines += [f"## Prices used ({cur}, nominal: per unit, as the plan priced each fleet row)", "",
+                  _md_table(_prices_used_rows(plan)), ""]
+        if s is not None and any(k != cur for k in s.fx):   # what the table cannot show (see prices_used)
+            lines += [f"Cloud and catalog prices in another currency were converted to {cur} at the `fx` rates above "
+                      "when the plan was made; the plan keeps them in its own currency only (the scenario's quotes "
+                      "show theirs).", ""]
+    speeds = _speed_rows(plan)
+    if len(speeds):
+        lines += ["## Speeds (relative to each workload's reference GPU)", "", _md_table(speeds), ""]
     sv = plan.solver
     gap = sv.get("gap")   # None: a time limit stopped the solve before it proved any bound
     gap_text = "unknown (stopped before it proved any bound)" if gap is None else f"{gap:g}"

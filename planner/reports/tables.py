@@ -344,11 +344,54 @@ def add_months(d: date, months: int) -> date:
 
 def prices_used(plan: Plan) -> pd.DataFrame:
     """The unit prices behind each fleet row (scenario currency), as the plan used them: cloud hourly
-    and upfront prices and terms; for cards the capex per new unit, watts, life and maintenance rate."""
+    and upfront prices and terms; for cards the capex per new unit, watts, life and maintenance rate. Then, for a
+    card the scenario quotes (`card_quotes`), the price and host share as quoted, their currency and the fx rate
+    applied (scenario currency per 1 quoted_currency); blank for cloud offers and catalog prices, which the
+    plan holds in the scenario currency only."""
     cols = ["provider", "region", "sku", "gpu", "purchase_option", "hourly_price", "upfront_price",
             "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
             "maintenance_rate_per_year", "currency", "as_of", "source"]
-    return plan.offers[cols]
+    used = plan.offers[cols]
+    quotes = card_quotes(plan).set_index("card")
+    cards = used["provider"].to_numpy(dtype=object) == "onprem"
+    skus = used["sku"].tolist()
+    # looked up row by row, in the fleet's order (a merge would reorder the rows)
+    return used.assign(**{c: [quotes[c].get(sku) if card else None for sku, card in zip(skus, cards)]
+                          for c in QUOTED_COLUMNS}).astype(QUOTED_DTYPES)
+
+
+# The columns of `prices_used` that say how the scenario quotes a card (additive: after the plan's own prices)
+QUOTED_COLUMNS = ["quoted_price", "quoted_host_cost_per_card", "quoted_currency", "fx_rate"]
+QUOTED_DTYPES = {"quoted_price": "float64", "quoted_host_cost_per_card": "float64", "quoted_currency": object,
+                 "fx_rate": "float64"}
+
+
+def card_quotes(plan: Plan) -> pd.DataFrame:
+    """The cards the scenario prices or describes itself, one row each: card, quote ("override" of a catalog card or
+    "custom" card), the price and host share per card as given (NaN where an override leaves the catalog's), their
+    currency (None where an override gives amounts without one: they are in the catalog card's currency, which the
+    plan does not hold) and the fx rate applied to them (scenario currency per 1 of it), as_of, source, and the
+    other figures given (busy_watts … as "name value" text). Read from the plan's scenario; empty without one."""
+    columns = ["card", "quote", "quoted_price", "quoted_host_cost_per_card", "quoted_currency", "fx_rate", "as_of",
+               "source", "other"]
+    o = getattr(plan.scenario, "onprem", None)
+    if o is None:
+        return pd.DataFrame(columns=columns)
+    figures = ("busy_watts", "idle_watts", "cards_per_server", "life_years", "maintenance_rate_per_year")
+    rows = []
+    for kind, quotes in (("override", o.card_overrides), ("custom", o.custom_cards)):
+        for card, q in quotes.items():
+            given = q.model_dump(exclude_none=True)
+            # an override's currency applies to the amounts it gives; a custom card's defaults to the scenario's
+            currency = given.get("currency", plan.currency if kind == "custom" else None)
+            money = "price" in given or "host_cost_per_card" in given
+            rows.append({"card": card, "quote": kind, "quoted_price": given.get("price"),
+                         "quoted_host_cost_per_card": given.get("host_cost_per_card"),
+                         "quoted_currency": currency if money else None,
+                         "fx_rate": plan.scenario.fx_rate(currency) if money and currency else None,
+                         "as_of": given.get("as_of"), "source": given.get("source"),
+                         "other": ", ".join(f"{f} {given[f]:g}" for f in figures if f in given)})
+    return pd.DataFrame(rows, columns=columns).astype({c: QUOTED_DTYPES[c] for c in QUOTED_COLUMNS})
 
 
 def assumptions(plan: Plan) -> pd.DataFrame:

@@ -78,7 +78,7 @@ def test_inline_markup_in_a_description_is_shown_as_typed(worked):
     page = rendered(worked, "a *b* _c_ ~~d~~ `e` &amp; R&D __init__ gpu_hours_per_month")
     assert "<p>a *b* _c_ ~~d~~ `e` &amp;amp; R&amp;D __init__ gpu_hours_per_month</p>" in page
     # an underscore inside a word starts no emphasis: the assumptions' paths stay readable in the file
-    assert "| workloads.training.gpu_hours_per_month |" in plan_to_markdown(worked)
+    assert "| onprem.electricity_per_kwh |" in plan_to_markdown(worked)
 
 
 @pytest.mark.parametrize(("name", "heading"), [("Fleet #", "Fleet #"), ("Fleet ##", "Fleet ##"), ("# x", "# x"),

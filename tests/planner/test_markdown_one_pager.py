@@ -138,22 +138,23 @@ def test_a_grouped_profile_shows_its_error_bound_next_to_the_total_and_an_exact_
 
 
 # ---------------------------------------------------------------------------------------------------
-# Key assumptions: numbers as written
+# Scenario assumptions: numbers as written
 
 
-def test_key_assumptions_show_numbers_with_separators_and_no_trailing_zero(startup):
+def test_scenario_assumptions_show_numbers_with_separators_and_no_trailing_zero(startup):
     data = yaml.safe_load(STARTUP.read_text())
     budget = data["onprem"]["capex_budget"]
     proto = next(w for w in data["workloads"] if w["name"] == "prototyping")["gpu_hours_per_month"]
     assert (budget, proto) == (60000, 1500)
     page = rendered(plan_to_markdown(startup))
     rows = dict(re.findall(r"<tr>\s*<td>(.*?)</td>\s*<td[^>]*>(.*?)</td>\s*</tr>",
-                           page.split("<h2>Key assumptions</h2>", 1)[1]))
-    assert rows["onprem.capex_budget"] == f"{budget:,}" == "60,000"
-    assert rows["workloads.prototyping.gpu_hours_per_month"] == "1,500"
-    assert rows["onprem.electricity_per_kwh"] == str(data["onprem"]["electricity_per_kwh"]) == "0.12"
-    assert rows["horizon_months"] == "36" and rows["onprem.power_cap_kw"] == "6"
-    assert not any(v.endswith(".0") for v in rows.values()), rows
+                           page.split("<h2>Scenario assumptions</h2>", 1)[1].split("<h2>", 1)[0]))
+    assert rows["onprem.capex_budget"] == f"{budget:,} USD" == "60,000 USD"
+    assert rows["onprem.electricity_per_kwh"] == f"{data['onprem']['electricity_per_kwh']} USD/kWh" == "0.12 USD/kWh"
+    assert rows["horizon_months"] == "36 months" and rows["onprem.power_cap_kw"] == "6 kW"
+    assert not any(v.endswith(".0") or ".0 " in v for v in rows.values()), rows
+    workloads = page.split("<h2>Workloads</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "<td>1,500 reference-GPU-hours a month</td>" in workloads
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -172,8 +173,8 @@ def test_format_md_and_the_out_summary_are_the_same_page(tmp_path):
     assert written.exit_code == 0, written.output
     summary = (tmp_path / "review" / "summary.md").read_text()
 
-    def page(text: str) -> list[str]:   # without the solver's line, whose seconds differ from run to run
-        return [x for x in text.splitlines() if not x.startswith("Solver ")]
+    def page(text: str) -> list[str]:   # without the lines of the solver's seconds and of the time each was made
+        return [x for x in text.splitlines() if not x.startswith(("Solver ", "Planned with fleetplan "))]
 
     assert page(shown.stdout) == page(summary)
     # the decisions' cap costs name the budget that binds, not only that the baseline drops it

@@ -95,8 +95,10 @@ def test_the_markdown_holds_every_name_on_one_line_with_its_control_characters_a
     assert {r[1] for r in cells(parts["Break-even utilisation"])} == set(SHOWN_WORKLOADS)
     held = cells(parts["Cards held: utilisation and energy"])
     assert SHOWN_CARD in [r[0] for r in held]
-    paths = [r[0] for r in cells(parts["Key assumptions"])]
-    assert {f"workloads.{w}.gpu_hours_per_month" for w in SHOWN_WORKLOADS} <= set(paths)
+    assert [r[0] for r in cells(parts["Workloads"])] == list(SHOWN_WORKLOADS)
+    # the custom card, quoted in the scenario, and its row of the prices used
+    assert SHOWN_CARD in [r[0] for r in cells(parts["Cards quoted in the scenario"])]
+    assert SHOWN_CARD in [r[0] for r in cells(parts["Prices used"])]
 
 
 def test_the_csv_files_hold_no_control_character_but_line_breaks(hostile):
