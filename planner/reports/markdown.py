@@ -387,7 +387,12 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if len(plan.baselines):
         columns = ["baseline", "label", "status", "total", "savings"]
         columns += ["note"] if (plan.baselines["note"] != "").any() else []   # why none, or why cheaper
-        lines += [f"## Baselines ({money})", "", _md_table(plan.baselines[columns]), ""]
+        table = plan.baselines
+        if "error_bound" in table and table["error_bound"].notna().any():   # a grouped profile: each one's bound
+            columns[4:4] = ["error_bound", "error_bound_pct"]
+            # two decimals, as the CLI's line and the warning give it (0.47 read as 0)
+            table = table.assign(error_bound_pct=[f"{v:.2f}" if v == v else "" for v in table["error_bound_pct"]])
+        lines += [f"## Baselines ({money})", "", _md_table(table[columns]), ""]
     if len(plan.utilisation):
         held = (plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
                 .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))

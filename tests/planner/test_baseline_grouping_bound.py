@@ -218,3 +218,15 @@ def test_the_workbook_shows_the_bounds_only_for_a_grouped_profile(tmp_path):
         assert row[money] == pytest.approx(want["error_bound"], rel=1e-9)
         assert row["error_bound (%)"] == pytest.approx(want["error_bound_pct"] / 100, rel=1e-9)   # a share, as savings
     assert not [name for name in sheet(plan(path, profile_slots=168))[0] if name.startswith("error_bound")]
+
+
+def test_the_markdown_summary_shows_the_bounds_only_for_a_grouped_profile(tmp_path):
+    from planner.reports import plan_to_markdown
+
+    path = scenario(tmp_path)
+    grouped, exact = plan(path, profile_slots=4), plan(path, profile_slots=168)
+    row = by_baseline(grouped)["all_cloud"]
+    text = plan_to_markdown(grouped)
+    assert "| baseline | label | status | total | error_bound | error_bound_pct | savings |" in text
+    assert f"| {row['error_bound']:,.0f} | {row['error_bound_pct']:.2f} | {row['savings']:,.0f} |" in text, text
+    assert "| baseline | label | status | total | savings |" in plan_to_markdown(exact)
