@@ -596,6 +596,7 @@ def plan_command(
                                overrides={"profile_slots": profile_slots} if profile_slots is not None else None,
                                max_dispatch_variables=max_variables,
                                max_purchase_variables=_purchase_limit(max_purchase_variables, time_limit))
+        result.scenario_file = file   # its JSON names the files the scenario names as the file wrote them
         # the table prints the baselines and decision values after the plan; other formats and --out's set
         # (written before the table is printed) carry them
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:
@@ -1020,7 +1021,7 @@ def compare(
     import pandas as pd
 
     from planner.reports import compare as make_comparison
-    from planner.reports.compare import SAME_INPUTS, read_side
+    from planner.reports.compare import SAME_INPUTS, read_side, saved_line
 
     skip_teardown()
 
@@ -1028,15 +1029,22 @@ def compare(
         _check_store(store)
         sa, sb = read_side(a), read_side(b)   # each read once: a saved plan may come through a pipe
         cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
-                              max_purchase_variables=max_purchase_variables)
+                              max_purchase_variables=max_purchase_variables, files=(a, b))
     except InfeasibleError as exc:
         infeasible(exc, fmt)
     except ModelTooLarge as exc:
         fail(f"{exc.where}{_too_large(exc, False)}")
     except PlannerError as exc:
         fail(exc)
-    for note in cmp.notes:
+    unproven = cmp.not_proven_notes
+    for note in unproven:
         err.warn(note, label="not proven optimal")
+    # what could not be compared (a side saved without unit prices or its files' hashes): JSON's notes hold it, the
+    # table prints it under the sides, CSV (rows of costs only) on stderr
+    caveats = [note for note in cmp.notes if note not in unproven]
+    if fmt is Format.csv:
+        for note in caveats:
+            err.warn(note, label="note")
     costs = pd.concat([cmp.costs, pd.DataFrame([{"category": "total", "cost_a": cmp.total_a, "cost_b": cmp.total_b,
                                                  "cost_delta": cmp.total_delta}])], ignore_index=True)
     if fmt is Format.json:
@@ -1047,10 +1055,16 @@ def compare(
         emit(costs.assign(**basis), fmt)
     else:
         cur = cmp.currency
-        stdout_console().print(f"[bold]a[/] = {escape(one_line(str(a)))} ({escape(one_line(cmp.label_a))})\n"
-                               f"[bold]b[/] = {escape(one_line(str(b)))} ({escape(one_line(cmp.label_b))})\n"
+        sides = []
+        for side, path, label in (("a", a, cmp.label_a), ("b", b, cmp.label_b)):
+            sides.append(f"[bold]{side}[/] = {escape(one_line(str(path)))} ({escape(one_line(label))})")
+            if cmp.sides[side]["saved_plan"]:   # when and by which planner version it was made
+                sides.append(f"    {escape(one_line(saved_line(cmp.sides[side])))}")
+        stdout_console().print("\n".join(sides) + "\n"
                                f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
                                f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.delta_pct_text})")
+        for note in caveats:
+            stdout_console().print(f"[yellow]note:[/] {escape(one_line(note))}")
         if not cmp.same_basis:
             ba, bb = cmp.basis["a"], cmp.basis["b"]
             stdout_console().print(
@@ -1061,16 +1075,16 @@ def compare(
                                                ("Provenance that differs", cmp.provenance)) if len(table)]
             stdout_console().print(f"[yellow]{SAME_INPUTS}[/]"
                                    + (f" (what the plans record of them: {' and '.join(told)}, below)" if told else ""))
-        # list values read "[aws, azure]": emit escapes text cells, so rich does not take them for markup
-        inputs = cmp.inputs.assign(**{k: cmp.inputs[k].map(lambda v: "" if v is None else str(v))
-                                      for k in ("a", "b")})
-        emit(inputs, Format.table, title=f"Inputs that differ ({len(cmp.inputs)})")
+        # as text (an unset cap "none (no cap)", 14,000, true): emit escapes text cells, so rich does not take a
+        # list's "[aws, azure]" for markup
+        if len(cmp.inputs_shown):
+            emit(cmp.inputs_shown, Format.table, title=f"Inputs that differ ({len(cmp.inputs_shown)})")
+        elif not cmp.total_differs_with_same_inputs:   # that line says so already
+            stdout_console().print("no scenario input differs")
         if len(cmp.prices):   # the unit prices of an offer both plans use
             emit(cmp.prices, Format.table, title=f"Prices that differ ({len(cmp.prices)}, {cur})", float_digits=4)
         if len(cmp.provenance):   # the prices' source and dates, the planner version
-            emit(cmp.provenance.assign(**{k: cmp.provenance[k].map(lambda v: "" if v is None else str(v))
-                                          for k in ("a", "b")}),
-                 Format.table, title=f"Provenance that differs ({len(cmp.provenance)})")
+            emit(cmp.provenance_shown, Format.table, title=f"Provenance that differs ({len(cmp.provenance)})")
         emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1)
         # four columns: narrower than the title, which rich would wrap
         emit(costs, Format.table, title=f"Cost by category ({cmp.present_money})", float_digits=0, whole_title=True)

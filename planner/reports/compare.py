@@ -9,6 +9,8 @@ from __future__ import annotations
 import codecs
 import json
 import math
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +25,24 @@ from planner.engine.run import check_limits, checked_inputs
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
 from planner.fileio import open_for_reading
-from planner.reports.tables import clean, prices_used, records
-from planner.scenario import Scenario, diff_inputs, load_scenario, load_scenario_file, load_scenario_text, parse_scenario
+from planner.reports.tables import (
+    clean,
+    content_sha256,
+    prices_used,
+    records,
+    scenario_files,
+    scenario_folder_of,
+    written_path,
+)
+from planner.scenario import (
+    Scenario,
+    Workload,
+    flatten_scenario,
+    load_scenario,
+    load_scenario_file,
+    load_scenario_text,
+    parse_scenario,
+)
 from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
 from planner.scenario.model import MAX_WORKLOADS
 from planner.text import not_utf8, shortened
@@ -62,6 +80,10 @@ class Comparison:
     prices: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PRICE_COLUMNS))
                               # provider … purchase_option, price (field), a, b — unit prices of an offer both
                               # plans use that differ (a plan saved before prices_used gives none)
+    inputs_shown: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["path", "a", "b"]))
+                              # `inputs` as text (input_text): an unset field "none (no cap)", a key one side does
+                              # not set "(not set)", numbers 14,000 and true/false as a reader reads them
+    sides: dict = field(default_factory=dict)   # "a"/"b": file, saved_plan, generated_at, version (`side_facts`)
 
     @property
     def total_differs_with_same_inputs(self) -> bool:
@@ -114,13 +136,25 @@ class Comparison:
         """Each side's solver status: optimal, or feasible (a fleet the solver had not proven best)."""
         return {"a": self.plan_a.status, "b": self.plan_b.status}
 
+    @property
+    def not_proven_notes(self) -> list[str]:
+        """The notes that say a side is not proven optimal (the others say what could not be compared)."""
+        return [_not_proven(side, p) for side, p in (("a", self.plan_a), ("b", self.plan_b)) if p.status != "optimal"]
+
+    @property
+    def provenance_shown(self) -> pd.DataFrame:
+        """`provenance` as text (value_text; a thing a plan does not record reads "(not recorded)")."""
+        return self.provenance.assign(**{side: [value_text(v, unset="(not recorded)") for v in self.provenance[side]]
+                                         for side in ("a", "b")})
+
     def to_dict(self) -> dict:
         return clean({"a": self.label_a, "b": self.label_b, "currency": self.currency,
                        "inputs": records(self.inputs), "fleet": records(self.fleet),
                        "costs": records(self.costs), "totals": self.totals, "basis": self.basis,
                        "same_basis": self.same_basis, "status": self.status, "notes": list(self.notes),
                        "total_differs_with_same_inputs": self.total_differs_with_same_inputs,
-                       "provenance": records(self.provenance), "prices": records(self.prices)})
+                       "provenance": records(self.provenance), "prices": records(self.prices),
+                       "sides": self.sides})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -159,6 +193,22 @@ class SavedPlan:
     solver: dict = field(default_factory=dict)   # name, status, gap … as saved (empty when not)
     prices: dict = field(default_factory=dict)   # source, as_of … as saved (empty when not)
     prices_used: pd.DataFrame = field(default_factory=pd.DataFrame)   # FLEET_KEY + PRICE_FIELDS as saved
+    saved_prices_used: bool = True   # False: saved without `prices_used` (an older planner): prices not compared
+    # each field of its scenario naming a file → the path as saved and its content's hash (None: saved before
+    # the planner recorded them, `input_files`)
+    input_files: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """A file a side's scenario names: `path` as its scenario file wrote it (relative to its folder; absolute in a
+    plan saved before `input_files`), `sha256` the first 12 hex digits of its content's hash (None: not known — a
+    plan saved before they were recorded, a file that could not be read) and `absolute`, its absolute path where
+    known."""
+
+    path: str
+    sha256: str | None
+    absolute: str | None = None
 
 
 def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
@@ -197,7 +247,13 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
         for col in ("units", "instance_hours", "cost"):
             fleet[col] = pd.to_numeric(fleet[col], errors="raise").astype(float)
     except ScenarioError as exc:
-        raise PlannerError(f"{source}: " + "; ".join(shown_problems([_in_inputs(p) for p in exc.problems]))) from None
+        problems = "; ".join(shown_problems([_in_inputs(p) for p in exc.problems]))
+        if _newer_than_this(doc.get("version")):
+            raise PlannerError(f"{source}: looks saved by a newer planner (version {doc['version']}; this one is "
+                               f"{__version__}), whose scenarios this one cannot read: {problems}. Upgrade this planner "
+                               "(pip install -U gpu-fleet-planner) to compare it, or plan its scenario again with this "
+                               "one") from None
+        raise PlannerError(f"{source}: {problems}") from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise PlannerError(f"{source}: not a readable plan ({exc})") from None
     if doc["currency"] != scenario.currency:   # printed as the totals' unit: only the code its scenario holds
@@ -213,7 +269,45 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
                      generated_at=doc.get("generated_at"), source=source,
                      solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {},
                      prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {},
-                     prices_used=_price_rows(doc.get("prices_used")))
+                     prices_used=_price_rows(doc.get("prices_used")), saved_prices_used="prices_used" in doc,
+                     input_files=_saved_files(doc, scenario, source))
+
+
+def _newer_than_this(version: Any) -> bool:
+    """Whether `version` (a saved plan's) names a planner newer than this one: 0.2.0 after 0.1.0 (its leading
+    numbers compared; False for text that is no version)."""
+    saved, this = _version_numbers(version), _version_numbers(__version__)
+    return saved is not None and this is not None and saved > this
+
+
+def _version_numbers(version: Any) -> tuple[int, ...] | None:
+    found = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version) if isinstance(version, str) else None
+    return tuple(int(n or 0) for n in found.groups()) if found else None
+
+
+HASH_TEXT = re.compile(r"[0-9a-f]{12,64}")
+
+
+def _saved_files(doc: dict, scenario: Scenario, source: str) -> dict[str, InputFile]:
+    """Each field of a saved plan's scenario naming a file → its InputFile: its content's hash from the plan's
+    `input_files` (None for a plan saved before them, or a field they do not hold); PlannerError naming the
+    field when an entry is not {"path": text, "sha256": hex digits or null}. Entries for other fields (a newer
+    planner's) are not read."""
+    saved = doc.get("input_files")
+    if saved is not None and not isinstance(saved, dict):
+        raise PlannerError(f"{source}: input_files is {_shown(saved)}; expected an object of field: "
+                           '{"path": …, "sha256": …}, as `fleetplan plan --format json` writes it')
+    files = {}
+    for name, path in scenario_files(scenario).items():
+        entry = (saved or {}).get(name)
+        if entry is not None and not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                                      and (entry.get("sha256") is None or (isinstance(entry["sha256"], str)
+                                                                           and HASH_TEXT.fullmatch(entry["sha256"])))):
+            raise PlannerError(f"{source}: input_files.{name} is {_shown(entry)}; expected "
+                               '{"path": "…", "sha256": 12 hex digits or null}, as `fleetplan plan --format json` writes it')
+        sha = entry.get("sha256") if isinstance(entry, dict) else None
+        files[name] = InputFile(path, sha[:12] if sha else None, path if os.path.isabs(path) else None)
+    return files
 
 
 def _in_inputs(problem: str) -> str:
@@ -511,27 +605,39 @@ def _planned(x: Plan | SavedPlan | Scenario, name: str, solver: str, baselines: 
         raise exc.naming(f"{side} ({name}): ") from None
 
 
-def _provenance(p: Plan | SavedPlan) -> dict:
+# What a plan's prices.source says when its prices came from its scenario's offers CSV: the same words on both
+# sides, as the CSV itself is compared by its content among the inputs (`prices.source`), not by where it lay
+OFFERS_CSV = "the scenario's offers CSV (prices.source)"
+
+
+def _provenance(p: Plan | SavedPlan, files: dict[str, InputFile]) -> dict:
     """What plan `p` records of where its prices came from, which its scenario does not say (PROVENANCE_KEYS
-    of its `prices`, its store snapshots without their age, which moves on), and the planner that made it."""
+    of its `prices`, its store snapshots without their age, which moves on, or "packaged snapshot"), and the
+    planner that made it. `files`: its scenario's files (`_files_of`)."""
     prices = p.prices if isinstance(getattr(p, "prices", None), dict) else {}
     # as saved, each is text or a number; anything else (a hand-edited plan) as the start of its JSON text: a
     # value nested 500 deep stopped the JSON output with a RecursionError
     out = {f"prices used.{k}": prices[k] if _scalar(prices[k]) else _shown(prices[k]) for k in PROVENANCE_KEYS
            if k in prices}
+    offers = files.get("prices.source")
+    if offers is not None and prices.get("source") in (offers.path, offers.absolute):
+        out["prices used.source"] = OFFERS_CSV
     if isinstance(prices.get("snapshots"), list) and prices["snapshots"]:
         out["prices used.snapshots"] = ", ".join(
             f"{s.get('provider')} #{s.get('id')} fetched {s.get('fetched_at')}" if isinstance(s, dict) else _shown(s)
             for s in prices["snapshots"])
+    elif prices.get("source") == "snapshot":   # no store snapshot: the packaged one (a store falls back to it)
+        out["prices used.snapshots"] = "packaged snapshot"
     out["planner version"] = p.version if isinstance(p, SavedPlan) else __version__
     return out
 
 
-def _provenance_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> pd.DataFrame:
-    """path, a, b of each thing `_provenance` records that differs between the two plans."""
-    a, b = _provenance(pa), _provenance(pb)
+def _provenance_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan, files_a: dict, files_b: dict) -> pd.DataFrame:
+    """path, a, b of each thing `_provenance` records that differs between the two plans (None: not recorded;
+    cells of mixed kinds kept as they are, not a column of floats with NaN for None)."""
+    a, b = _provenance(pa, files_a), _provenance(pb, files_b)
     return pd.DataFrame([{"path": k, "a": a.get(k), "b": b.get(k)} for k in dict.fromkeys([*a, *b])
-                         if a.get(k) != b.get(k)], columns=["path", "a", "b"])
+                         if a.get(k) != b.get(k)], columns=["path", "a", "b"], dtype=object)
 
 
 def _prices_of(p: Plan | SavedPlan) -> pd.DataFrame:
@@ -560,9 +666,40 @@ def _name_of(x: Any) -> str:
     return getattr(x, "name", None) or (x.get("name") if isinstance(x, dict) else None) or "scenario text"
 
 
+def _file_of(x: Any, given: str | Path | None) -> Path | None:
+    """The file a side was read from: `given` (the CLI's argument, read by read_side), the path given as the side,
+    a saved plan's file or a Plan's scenario file; None for a side given as an object with none."""
+    if given is not None:
+        return Path(given)
+    if isinstance(x, Path) or (isinstance(x, str) and names_a_file(x)):
+        return Path(x)
+    if isinstance(x, SavedPlan) and x.source != "<dict>":
+        return Path(x.source)
+    found = getattr(x, "scenario_file", None) if isinstance(x, Plan) else None
+    return None if found is None else Path(found)
+
+
+def side_facts(p: Plan | SavedPlan, file: Path | None) -> dict:
+    """What a side is: `file` it was read from (None: given as an object), whether it is a saved plan, and when
+    and by which planner version it was made (a saved plan's as saved, None where it does not say; a plan made
+    here: this planner, and its generated_at once a report has stamped it)."""
+    saved = isinstance(p, SavedPlan)
+    return {"file": None if file is None else str(file), "saved_plan": saved,
+            "generated_at": p.generated_at if saved else getattr(p, "generated_at", None),
+            "version": p.version if saved else __version__}
+
+
+def saved_line(facts: dict) -> str:
+    """A saved plan's line under its name in a comparison: "saved 2026-12-06T02:18:23Z by planner 0.1.0"."""
+    when = facts.get("generated_at") or "at a time not recorded"
+    version = facts.get("version") or "of a version not recorded"
+    return f"saved {when} by planner {version}"
+
+
 def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False,
             store: str | Path | None = None, max_dispatch_variables: int | None = None,
-            max_purchase_variables: int | None = None) -> Comparison:
+            max_purchase_variables: int | None = None,
+            files: tuple[str | Path | None, str | Path | None] = (None, None)) -> Comparison:
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
     store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` and
@@ -570,10 +707,14 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     scenario side priced and its size checked, before either is solved.
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
-    what the plans record of their prices and planner that differs (`provenance`).
+    what the plans record of their prices and planner that differs (`provenance`). The files a scenario names
+    (offers and profile CSVs) are compared by their content. `files`: the files `a` and `b` were read from when
+    they are given as what `read_side` read (the CLI's), for their names and the folder their scenarios name
+    files against.
     """
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     limits = (max_dispatch_variables, max_purchase_variables)
+    file_a, file_b = _file_of(a, files[0]), _file_of(b, files[1])
     (name_a, ra), (name_b, rb) = (_name_of(a), _read(a)), (_name_of(b), _read(b))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
     # its inputs built (once: its plan is made from them) and its size checked. a's first: reading a damaged
@@ -581,6 +722,9 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     ia, ib = _prepared(ra, name_a, "a", store, *limits), _prepared(rb, name_b, "b", store, *limits)
     pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, limits[0], ia, limits[1]),
               _planned(rb, name_b, solver, baselines, "b", store, limits[0], ib, limits[1]))
+    for read, made, file in ((ra, pa, file_a), (rb, pb, file_b)):
+        if isinstance(read, Scenario) and file is not None:   # its files are named as its file names them
+            made.scenario_file = file
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
@@ -608,8 +752,159 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     # the label says it too: every report shows the labels, not every one shows the notes
     label_a, label_b = (f"{label} [{p.status}, not proven optimal]" if p.status != "optimal" else label
                         for label, p in ((label_a, pa), (label_b, pb)))
-    return Comparison(label_a, label_b, pa.currency, diff_inputs(pa.scenario, pb.scenario), fleet, costs,
-                      pa.total, pb.total, pa, pb, notes, _provenance_diff(pa, pb), _price_diff(pa, pb))
+    files_a, files_b = _files_of(pa), _files_of(pb)
+    inputs, shown, unjudged = _input_diff(pa.scenario, pb.scenario, files_a, files_b)
+    notes += [_unjudged_note(side, p, fields) for side, p, fields in (("a", pa, unjudged["a"]), ("b", pb, unjudged["b"]))
+              if fields]
+    notes += [f"{side} was saved without unit prices: prices not compared" for side, p in (("a", pa), ("b", pb))
+              if isinstance(p, SavedPlan) and not p.saved_prices_used]
+    return Comparison(label_a, label_b, pa.currency, inputs, fleet, costs, pa.total, pb.total, pa, pb, notes,
+                      _provenance_diff(pa, pb, files_a, files_b), _price_diff(pa, pb), shown,
+                      {"a": side_facts(pa, file_a), "b": side_facts(pb, file_b)})
+
+
+# ---------------------------------------------------------------------------------------------------
+# The inputs that differ
+
+# What an unset optional field means where "none" alone would not say it (the dashboard's Compare page says the
+# same: fleetplan_dashboard.tables.UNSET_MEANS)
+UNSET_MEANS = {"onprem.capex_budget": "no cap", "onprem.capex_budget_per_year": "no cap",
+               "onprem.power_cap_kw": "no cap", "constraints.max_cloud_share": "no cap", "prices.regions": "all regions"}
+NOT_SET = "(not set)"          # a key one side's mapping does not hold (card_overrides.x.price, fx.CNY …)
+WORKLOAD, NO_WORKLOAD = "(workload)", "(no workload)"   # a workload one side does not have: one row, not one a field
+_ABSENT = object()
+
+
+def value_text(value: Any, unset: str = "none") -> str:
+    """A value of a comparison as a reader reads it: a number with thousands separators (14,000; 0.12: 15 digits,
+    so that a float's 2.1499999999999995 reads 2.15), true/false, None as `unset`, text (lists as YAML flow text)
+    as it is."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return unset
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"{value:,.15g}"
+    return str(value)
+
+
+def input_text(path: str, value: Any) -> str:
+    """A scenario value of `path` as "Inputs that differ" shows it: an unset field "none" and, where it says
+    more, what that means ("none (no cap)"); a key the side does not set (`_ABSENT`) "(not set)"; else value_text."""
+    if value is _ABSENT:
+        return NOT_SET
+    return value_text(value, f"none ({UNSET_MEANS[path]})" if path in UNSET_MEANS else "none")
+
+
+def _files_of(p: Plan | SavedPlan) -> dict[str, InputFile]:
+    """Each field of a plan's scenario naming a file → its InputFile: a saved plan's as saved; a plan made here,
+    its path as its scenario file names it and its content's hash now."""
+    if isinstance(p, SavedPlan):
+        return p.input_files
+    folder = scenario_folder_of(p)
+    return {name: InputFile(written_path(path, folder), content_sha256(path), path)
+            for name, path in scenario_files(p.scenario).items()}
+
+
+def _input_diff(a: Scenario, b: Scenario, files_a: dict, files_b: dict) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """(the inputs that differ, path, a, b, None where a side does not set it; the same as text, `input_text`;
+    {"a"/"b": the file fields whose content that side does not know, compared by path}). A workload one side
+    lacks is one row (`WORKLOAD`, `NO_WORKLOAD`); a file field differs when its content does (`_file_row`)."""
+    fa, fb = (dict(flatten_scenario(s).itertuples(index=False)) for s in (a, b))
+    names_a, names_b = [w.name for w in a.workloads], [w.name for w in b.workloads]
+    lone = {**{n: "a" for n in names_a if n not in names_b}, **{n: "b" for n in names_b if n not in names_a}}
+    raw, shown, seen = [], [], set()
+    unjudged: dict[str, list[str]] = {"a": [], "b": []}
+    for path in dict.fromkeys([*fa, *fb]):
+        workload = _lone_workload(path, lone)
+        if workload is not None:
+            if workload not in seen:
+                seen.add(workload)
+                row = ((f"workloads.{workload}", WORKLOAD, NO_WORKLOAD) if lone[workload] == "a"
+                       else (f"workloads.{workload}", NO_WORKLOAD, WORKLOAD))
+                raw.append(row)
+                shown.append(row)
+            continue
+        if path in files_a or path in files_b:
+            row = _file_row(path, files_a.get(path), files_b.get(path), fa.get(path), fb.get(path), unjudged)
+            if row is not None:
+                raw.append(row)
+                shown.append(row)
+            continue
+        va, vb = fa.get(path, _ABSENT), fb.get(path, _ABSENT)
+        value_a, value_b = (None if v is _ABSENT else v for v in (va, vb))
+        if not _same(value_a, value_b):   # a key one side lacks is no setting, as one set to none
+            raw.append((path, value_a, value_b))
+            shown.append((path, input_text(path, va), input_text(path, vb)))
+    # object columns: None, ints and text kept as given
+    return (pd.DataFrame(raw, columns=["path", "a", "b"], dtype=object),
+            pd.DataFrame(shown, columns=["path", "a", "b"], dtype=object), unjudged)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as scenario values (JSON-mode dumps: numbers, strings, bools, None, list text): true is not 1."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
+
+
+_WORKLOAD_FIELDS = frozenset(Workload.model_fields)
+
+
+def _lone_workload(path: str, lone: dict[str, str]) -> str | None:
+    """The workload of `lone` (those on one side only) whose field `path` is, or None: `workloads.NAME.FIELD…`
+    with FIELD one of a workload's (so that a workload named `a` does not claim the fields of one named `a.b`)."""
+    for name in lone:
+        prefix = f"workloads.{name}."
+        if path.startswith(prefix) and path[len(prefix):].split(".")[0] in _WORKLOAD_FIELDS:
+            return name
+    return None
+
+
+def _file_row(path: str, fa: InputFile | None, fb: InputFile | None, value_a: Any, value_b: Any,
+              unjudged: dict[str, list[str]]) -> tuple | None:
+    """The row of field `path`, which names a file on one side or both, or None when they do not differ. Both
+    hashes known: they differ when the contents do, wherever the files lie (two copies of a folder are the same
+    inputs; a CSV edited in place is not); else by path, the field then noted in `unjudged` of the side not
+    knowing its file's content. One side naming no file (`flat`, `snapshot`): they differ."""
+    if fa is None or fb is None:
+        return path, _file_text(fa) if fa else value_a, _file_text(fb) if fb else value_b
+    if fa.sha256 and fb.sha256:
+        if fa.sha256 == fb.sha256:
+            return None
+        b = (f"{fb.path} (content changed: sha256 {fa.sha256} → {fb.sha256})" if fb.path == fa.path
+             else _file_text(fb))
+        return path, _file_text(fa), b
+    for side, f in (("a", fa), ("b", fb)):
+        if not f.sha256:
+            unjudged[side].append(path)
+    return None if _same_place(fa, fb) else (path, _file_text(fa), _file_text(fb))
+
+
+def _file_text(f: InputFile) -> str:
+    return f"{f.path} (sha256 {f.sha256})" if f.sha256 else f"{f.path} (content not known)"
+
+
+def _same_place(fa: InputFile, fb: InputFile) -> bool:
+    """Whether two files whose contents cannot both be compared are named alike: the same absolute path where
+    both are known, else the same path, or an absolute one ending in the other's relative path (a plan saved
+    before paths were kept as written, beside one saved since)."""
+    if fa.absolute and fb.absolute:
+        return fa.absolute == fb.absolute
+    if fa.path == fb.path:
+        return True
+    full, relative = (fa.path, fb.path) if os.path.isabs(fa.path) else (fb.path, fa.path)
+    return (os.path.isabs(full) and not os.path.isabs(relative)
+            and Path(full).parts[-len(Path(relative).parts):] == Path(relative).parts)
+
+
+def _unjudged_note(side: str, p: Plan | SavedPlan, fields: list[str]) -> str:
+    """Why the content of `fields`, files side `side`'s scenario names, was not compared."""
+    named = ", ".join(fields)
+    its = "its" if len(fields) == 1 else "their"
+    unknown = f"compared by {its} path alone; whether {its} content changed cannot be told"
+    if isinstance(p, SavedPlan):
+        return (f"{side} was saved without the content hashes of the files its scenario names (by planner "
+                f"{p.version or 'before 0.1'}): {named} {unknown}")
+    return f"{side}: the file of {named} could not be read: {unknown}"
 
 
 def _delta(b: pd.Series, a: pd.Series) -> pd.Series:

@@ -3,6 +3,7 @@ tables, the headline summary, the assumptions and the prices used. Reads a Plan 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -19,9 +20,10 @@ from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
 from planner.errors import PlannerError
-from planner.fileio import write_atomic, write_problem
+from planner.fileio import file_problem, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
-from planner.scenario import flatten_scenario
+from planner.scenario import BUILTIN_PROFILES, flatten_scenario
+from planner.scenario.loading import scenario_folder
 from planner.text import visible
 
 
@@ -178,17 +180,110 @@ def generated_at(plan: Plan) -> str:
 
 
 def scenario_inputs(plan: Plan) -> dict | None:
-    """The scenario solved, as JSON-ready data that `load_scenario` reads back (for `compare` of a saved plan)."""
+    """The scenario solved, as JSON-ready data that a scenario reads back (for `compare` of a saved plan); the
+    files it names as its file wrote them (`written_path`), so read back from that file's folder: a loaded
+    scenario holds them absolute, which differ between two checkouts of one scenario."""
     scenario = getattr(plan, "scenario", None)
-    return scenario.model_dump(mode="json") if hasattr(scenario, "model_dump") else None
+    if not hasattr(scenario, "model_dump"):
+        return None
+    data = scenario.model_dump(mode="json")
+    folder = scenario_folder_of(plan)
+    for workload in data["workloads"]:
+        if workload["profile"] not in BUILTIN_PROFILES:
+            workload["profile"] = written_path(workload["profile"], folder)
+    if data["prices"]["source"] not in PRICE_SOURCE_WORDS:
+        data["prices"]["source"] = written_path(data["prices"]["source"], folder)
+    return data
+
+
+# The files a scenario names — its workloads' profile CSVs and an offers CSV (`prices.source`) — are recorded in
+# a plan's JSON by the path its file wrote (relative to the scenario's folder: the same in every checkout) and
+# the hash of what they held when it was saved (`input_files`): `compare` judges them by their content, so an
+# offers CSV edited in place is a changed input and two copies of one folder are the same inputs.
+PRICE_SOURCE_WORDS = ("snapshot", "store")   # prices.source values that name no file
+HASH_HEX_DIGITS = 12   # of the sha256: 48 bits, one chance in 2.8e14 that two contents share them
+
+
+def scenario_files(scenario: Any) -> dict[str, str]:
+    """The fields of `scenario` that name a file, by the path `compare` gives them (scenario.flatten_scenario's:
+    `workloads.NAME.profile`, `prices.source`), each with the path the scenario holds."""
+    files = {f"workloads.{w.name}.profile": w.profile for w in scenario.workloads if w.profile not in BUILTIN_PROFILES}
+    if scenario.prices.source not in PRICE_SOURCE_WORDS:
+        files["prices.source"] = scenario.prices.source
+    return files
+
+
+def scenario_folder_of(plan: Any) -> Path | None:
+    """The folder the scenario of `plan` names its files against: that of its `scenario_file` (set by `fleetplan
+    plan` and `compare`, which know the file), None when unknown (a plan of a Scenario object, text or a dict)."""
+    path = getattr(plan, "scenario_file", None)
+    if path is None:
+        return None
+    path = Path(path)
+    return scenario_folder(path, regular=file_problem(path) is None)
+
+
+def written_path(path: str, folder: Path | None) -> str:
+    """`path` (absolute, as a scenario loaded from a file holds it) as that file names it: relative to `folder`,
+    with "/" between its parts; as given when the folder is unknown or shares only the root with it (a CSV in
+    /data, which the scenario named so, not as ../../../data)."""
+    if folder is None or not os.path.isabs(path):
+        return path
+    base = os.path.realpath(folder)   # the loader resolved the scenario's paths (Path.resolve)
+    try:
+        shared = os.path.commonpath([base, path])
+    except ValueError:   # another drive (Windows)
+        return path
+    if os.path.dirname(shared) == shared:   # the root alone
+        return path
+    return Path(os.path.relpath(path, base)).as_posix()
+
+
+def content_sha256(path: str) -> str | None:
+    """The first HASH_HEX_DIGITS hex digits of the sha256 of the regular file at `path` (what `input_files` records);
+    None when it is no such file or cannot be read (a FIFO, read once, is not read again)."""
+    if file_problem(path) is not None:
+        return None
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()[:HASH_HEX_DIGITS]
+
+
+def input_files(plan: Plan) -> dict[str, dict]:
+    """Each file the plan's scenario names (`scenario_files`) → {"path": as its scenario file wrote it
+    (`written_path`), "sha256": its content's hash, `content_sha256`}; {} for a plan without a scenario."""
+    scenario = getattr(plan, "scenario", None)
+    if not hasattr(scenario, "workloads"):
+        return {}
+    folder = scenario_folder_of(plan)
+    return {field: {"path": written_path(path, folder), "sha256": content_sha256(path)}
+            for field, path in scenario_files(scenario).items()}
+
+
+def _prices_as_written(plan: Plan) -> dict:
+    """The plan's `prices`, their `source` as its scenario file wrote it where it is the scenario's offers CSV
+    (held absolute, it made a plan's JSON differ between two checkouts)."""
+    if not isinstance(plan.prices, dict):
+        return plan.prices
+    prices = dict(plan.prices)
+    scenario = getattr(plan, "scenario", None)
+    source = getattr(getattr(scenario, "prices", None), "source", None)
+    if source not in (None, *PRICE_SOURCE_WORDS) and prices.get("source") == source:
+        prices["source"] = written_path(source, scenario_folder_of(plan))
+    return prices
 
 
 def plan_to_dict(plan: Plan) -> dict:
     """One JSON-ready object: the tool's version and when the plan was made (generated_at, UTC), status,
     currency, horizon, total, costs by category (credits negative, summing to total), fleet, monthly,
     baselines, break_even, utilisation, energy, solver, prices (their source and dates), prices_used (the
-    unit prices behind each fleet row), and the scenario solved (scenario_inputs, so that `fleetplan
-    compare` can read a saved plan)."""
+    unit prices behind each fleet row), the scenario solved (scenario_inputs, so that `fleetplan compare` can read
+    a saved plan) and the hashes of the files it names (input_files)."""
     require_plan(plan, "plan_to_dict (to_json)")
     # tables through `records` (JSON-ready already), every other value through `clean`
     return {
@@ -223,10 +318,12 @@ def plan_to_dict(plan: Plan) -> dict:
         # what each limit the scenario sets costs the plan: the plan solved again without it (engine.decisions)
         "cap_costs": None if getattr(plan, "cap_costs", None) is None else records(plan.cap_costs),
         "solver": clean(plan.solver),
-        "prices": clean(plan.prices),
+        "prices": clean(_prices_as_written(plan)),
         # the unit prices behind each fleet row: `compare` of a saved plan names the prices that changed
         "prices_used": records(prices_used(plan)),
         "scenario_inputs": clean(scenario_inputs(plan)),
+        # the files the scenario names: path as written and the hash of their content (compare judges them by it)
+        "input_files": clean(input_files(plan)),
     }
 
 

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 import planner
 from planner.cli import app
+from planner.scenario import load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -170,8 +171,11 @@ def test_plan_json_says_which_version_made_it_and_when():
     stamp = datetime.fromisoformat(doc["generated_at"].replace("Z", "+00:00"))
     assert stamp.utcoffset() == timedelta(0)
     assert before <= stamp <= datetime.now(timezone.utc) + timedelta(seconds=1)
-    # the scenario solved, readable again as a scenario
-    assert planner.load_scenario(doc["scenario_inputs"]) == planner.load_scenario(WORKED)
+    # the scenario solved, readable again as a scenario from its folder: it names its offers CSV as the file does,
+    # relative to it (an absolute path made the JSON differ between two checkouts)
+    assert doc["scenario_inputs"]["prices"]["source"] == "offers-g5-us-east-1.csv"
+    again = load_scenario_text(json.dumps(doc["scenario_inputs"]), base_dir=WORKED.parent)
+    assert again == planner.load_scenario(WORKED)
 
 
 def test_xlsx_summary_carries_version_and_generated_at_and_every_export_of_a_plan_the_same(tmp_path):

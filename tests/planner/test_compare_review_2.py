@@ -62,19 +62,37 @@ def repriced(tmp_path_factory) -> tuple[Path, Path]:
     return before, scenario
 
 
+def saved_before_input_files(saved: Path, out: Path) -> Path:
+    """`saved` as a planner before `input_files` wrote it: no hashes, the offers CSV named by its absolute path."""
+    doc = json.loads(saved.read_text(encoding="utf-8"))
+    offers = str((saved.parent / doc["scenario_inputs"]["prices"]["source"]).resolve())
+    doc["scenario_inputs"]["prices"]["source"] = doc["prices"]["source"] = offers
+    del doc["input_files"]
+    out.write_text(json.dumps(doc), encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def repriced_old(repriced) -> tuple[Path, Path]:
+    """(before-old.json, the scenario): `repriced` with before.json as saved by a planner before `input_files`, which
+    cannot tell that its offers CSV changed: the change of total is then one that no scenario input explains."""
+    before, scenario = repriced
+    return saved_before_input_files(before, before.parent / "before-old.json"), scenario
+
+
 # --- 1. a total that changes with no input ------------------------------------------------------------
 
-def test_a_price_change_alone_is_said_to_change_the_total_with_no_input_differing(repriced):
-    before, scenario = repriced
+def test_a_price_change_alone_is_said_to_change_the_total_with_no_input_differing(repriced_old):
+    before, scenario = repriced_old
     result = run("compare", before, scenario)
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())   # rich wraps a title to its table's width, a line to the terminal's
-    assert "Inputs that differ (0)" in text and SAME_INPUTS in text
+    assert SAME_INPUTS in text and "Inputs that differ" not in text   # the line says it: no empty table under it
     assert "total: 8,385 → 12,701 USD (+4,316, +51.5%)" in result.stdout
 
 
-def test_json_flags_a_total_that_changes_with_no_input_differing(repriced):
-    before, scenario = repriced
+def test_json_flags_a_total_that_changes_with_no_input_differing(repriced_old):
+    before, scenario = repriced_old
     result = run("compare", before, scenario, "--format", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
@@ -84,8 +102,8 @@ def test_json_flags_a_total_that_changes_with_no_input_differing(repriced):
     assert doc["provenance"] == []   # the same CSV, the same dates: only its price moved
 
 
-def test_csv_flags_a_total_that_changes_with_no_input_differing_on_every_row(repriced):
-    before, scenario = repriced
+def test_csv_flags_a_total_that_changes_with_no_input_differing_on_every_row(repriced_old):
+    before, scenario = repriced_old
     result = run("compare", before, scenario, "--format", "csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
@@ -98,7 +116,7 @@ def test_a_plan_compared_with_its_own_scenario_is_not_flagged():
     c = compare(WORKED, WORKED)
     assert c.total_delta == 0 and not c.total_differs_with_same_inputs
     result = run("compare", WORKED, WORKED)
-    assert result.exit_code == 0 and "no scenario input differs" not in result.stdout
+    assert result.exit_code == 0 and SAME_INPUTS not in " ".join(result.stdout.split())
     assert json.loads(run("compare", WORKED, WORKED, "--format", "json").stdout)[
         "total_differs_with_same_inputs"] is False
 
@@ -108,7 +126,7 @@ def test_the_dates_of_the_prices_used_are_listed_when_they_differ(tmp_path):
     before = save_plan(scenario, tmp_path / "before.json")
     edit_offers(tmp_path, ",1.006,0.0,USD,0,,2026-07-20,", ",2.012,0.0,USD,0,,2026-11-01,")
     doc = json.loads(run("compare", before, scenario, "--format", "json").stdout)
-    assert doc["total_differs_with_same_inputs"] is True
+    assert [r["path"] for r in doc["inputs"]] == ["prices.source"]   # its content changed
     rows = {r["path"]: (r["a"], r["b"]) for r in doc["provenance"]}
     assert rows["prices used.as_of"] == ("2026-07-20", "2026-11-01")
     assert rows["prices used.as_of_oldest"] == ("2026-07-20", "2026-11-01")
@@ -250,6 +268,11 @@ def test_the_price_that_changed_is_named_with_both_values(repriced):
          "price": "hourly_price", "a": 1.006, "b": 2.012}]
     table = " ".join(run("compare", before, scenario).stdout.split())
     assert "Prices that differ (1, USD)" in table
+
+
+def test_a_total_no_input_explains_points_to_the_prices_that_differ(repriced_old):
+    before, scenario = repriced_old
+    table = " ".join(run("compare", before, scenario).stdout.split())
     assert "(what the plans record of them: Prices that differ, below)" in table
 
 
