@@ -4,7 +4,8 @@
 snapshot, its age). It is read once per plan; the Plan keeps the rows it used, so reports never read
 a price source again. `option_gaps` names the purchase options a scenario allows that have no price
 there (`price_coverage` gives what it needs, for the packaged snapshot without pandas); `date_report`
-gives the date range of the prices a plan used and warns on stale or undated ones.
+gives the date range of the prices a plan used and warns on stale or undated ones, judged on the UTC date
+(`utc_today`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Mapping
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -298,6 +299,12 @@ def _iso(text) -> date | None:
         return None
 
 
+def utc_today() -> date:
+    """Today in UTC, the clock of a plan's `generated_at` and of the adapters' dates: a plan's stale-price count
+    is the same wherever it is run (the local date made a run in Los Angeles a day younger than one in UTC)."""
+    return datetime.now(timezone.utc).date()
+
+
 def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
                 stale_after_days: int = STALE_AFTER_DAYS) -> dict:
     """How old the prices a plan used are. `used_offers`: one row per offer used (a DataFrame, or a dict of
@@ -313,9 +320,10 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
          "undated", "stale", "quoted": the labels ('aws g5.xlarge spot (us-east-1)'), oldest first for stale,
          "stale_after_days", "text": the range for a one-line summary ("2024-04-04 to 2026-07-20,
          3 undated", "undated", "no prices used"), "warnings": strings naming stale (older than
-         `stale_after_days` on `today`), undated and future-dated prices, NAMED at most each, the rest counted}.
+         `stale_after_days` on `today`, default `utc_today()`), undated and future-dated prices, NAMED at most
+         each, the rest counted}.
     """
-    today = today or date.today()
+    today = today or utc_today()
     seen: dict[str, date | None] = {}
     quoted: set[str] = set()   # cards priced by the scenario itself (custom cards, overrides): a quote, not undated data
     # column by column: a row tuple per offer (itertuples) costs more than the rest of the report
@@ -357,8 +365,8 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
                         f"{_named(stale)}")
     if undated:
         warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}")
-    # a typo or a wrong clock: such a price counts as fresh. A day's slack: the adapters date a refresh in UTC,
-    # which west of UTC is tomorrow for the rest of the evening
+    # a typo or a wrong clock: such a price counts as fresh. A day's slack: a source may date its prices in a
+    # zone ahead of UTC, where tomorrow has begun
     future = sorted(k for k, v in dated.items() if v > today + timedelta(days=1))
     if future:
         warnings.append(f"prices dated after {today.isoformat()}: {len(future)} of {len(seen)} prices used (latest "

@@ -408,10 +408,10 @@ FIRST_START_YEAR, LAST_START_YEAR = 1900, 2999   # outside them a start is a typ
 
 def plan_start(start: str | date | None = None, scenario=None, today: date | None = None) -> date:
     """The first day of the plan's month 1: `start` (YYYY-MM or a date), else the scenario's `start`
-    if it has one, else the first day of the month after `today`."""
+    if it has one, else the first day of the month after `today` (default: today in UTC)."""
     start = start if start is not None else getattr(scenario, "start", None) if scenario is not None else None
     if start is None:
-        today = today or date.today()
+        today = today or datetime.now(timezone.utc).date()   # UTC, as generated_at: the same start in any time zone
         return date(today.year + (today.month == 12), today.month % 12 + 1, 1)
     if isinstance(start, date):
         first, text = start.replace(day=1), start.isoformat()
