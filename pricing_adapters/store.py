@@ -78,6 +78,7 @@ OPTIONAL_COLUMNS = ("zone", "note", "accelerator_name", "as_of", "gpu_known", *L
 # would stay "newest" (and hide every later refresh) until that date, so it is skipped and named
 FUTURE_SLACK = timedelta(days=1)
 REGIONS_NAMED = 5   # of a snapshot's regions, in a message (regions_named)
+RUNS_NAMED = 20     # of a store's runs of snapshot ids, in a message (ids_held)
 RECOVER = "move it aside (`fleetplan prices refresh` does) and refresh again"
 
 
@@ -217,10 +218,12 @@ class PriceStore:
             raise _read_error(self.path, exc) from None
 
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
-        for info in self.snapshots():
+        """The readable snapshot of that id; StoreError naming the ids there are when there is none."""
+        infos = self.snapshots()
+        for info in infos:
             if info.id == snapshot_id:
                 return info
-        raise StoreError(f"no snapshot #{snapshot_id} in {self.path}")
+        raise StoreError(f"no snapshot #{snapshot_id} in {self.path}; {ids_held([i.id for i in infos])}")
 
     def latest(self, providers: Sequence[str] | None = None) -> list[SnapshotInfo]:
         """The newest snapshot of each provider (of `providers`, default all)."""
@@ -304,11 +307,12 @@ class PriceStore:
                        f"offer rows where it recorded {info.row_count:,} when saved (rows deleted or added by hand?); "
                        "plans use the rows it holds: refresh its regions again for whole prices")
 
-    def _in_force(self, providers: Sequence[str] | None) -> tuple[dict[tuple[str, str], SnapshotInfo],
-                                                                  dict[int, pd.DataFrame]]:
-        """({(provider, region): the snapshot in force there}, {snapshot id: its good offers, as read})."""
+    def _in_force(self, providers: Sequence[str] | None, up_to: int | None = None) -> tuple[
+            dict[tuple[str, str], SnapshotInfo], dict[int, pd.DataFrame]]:
+        """({(provider, region): the snapshot in force there}, {snapshot id: its good offers, as read}), of the
+        store as it stood when snapshot `up_to` was saved (default: as it is now, see `saved_up_to`)."""
         claims: dict[tuple[str, str], list[SnapshotInfo]] = {}
-        by_id = {info.id: info for info in self.snapshots()}
+        by_id = {info.id: info for info in saved_up_to(self.snapshots(), up_to)}
         for info in by_id.values():  # oldest first
             if providers is None or info.provider in providers:
                 # each region once: a regions list edited to hold one name 100,000 times took 21 s here
@@ -335,12 +339,14 @@ class PriceStore:
                        f"{'a region' if len(regions) == 1 else 'regions'} it claims; skipped there")
         return chosen, {k: v for k, v in read.items() if v is not None}
 
-    def in_force(self, providers: Sequence[str] | None = None) -> dict[tuple[str, str], SnapshotInfo]:
+    def in_force(self, providers: Sequence[str] | None = None, up_to: int | None = None) -> dict[tuple[str, str],
+                                                                                                SnapshotInfo]:
         """For each (provider, region) the store covers (of `providers`, default all), the snapshot whose
         offers plans use there: the newest with a usable offer in that region. A snapshot without one
         (its rows deleted, all bad, or of another provider) is skipped there and named in `warnings`, and
-        the snapshot before it stays in force."""
-        return self._in_force(providers)[0]
+        the snapshot before it stays in force. With `up_to`, of the store as it stood when snapshot `up_to`
+        was saved (`saved_up_to`)."""
+        return self._in_force(providers, up_to)[0]
 
     def shadowed(self, info: SnapshotInfo) -> dict[str, SnapshotInfo]:
         """The regions of snapshot `info` where another snapshot stays in force, with that snapshot: one
@@ -358,11 +364,12 @@ class PriceStore:
             return pd.DataFrame(), []
         return offers, sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
 
-    def offers_in_force(self, providers: Sequence[str] | None = None) -> tuple[pd.DataFrame | None,
-                                                                                dict[tuple[str, str], SnapshotInfo]]:
-        """(the offers of `latest_offers`, None when the store has none; `in_force`). An offer id found in
-        two snapshots in force (edited by hand) is skipped in both and named in `warnings`."""
-        chosen, read = self._in_force(providers)
+    def offers_in_force(self, providers: Sequence[str] | None = None, up_to: int | None = None) -> tuple[
+            pd.DataFrame | None, dict[tuple[str, str], SnapshotInfo]]:
+        """(the offers of `latest_offers`, None when the store has none; `in_force`), of the store as it stood
+        when snapshot `up_to` was saved (default: as it is now). An offer id found in two snapshots in force
+        (edited by hand) is skipped in both and named in `warnings`."""
+        chosen, read = self._in_force(providers, up_to)
         if not chosen:
             return None, chosen
         frames = []
@@ -383,6 +390,30 @@ class PriceStore:
     def coverage(self, infos: Sequence[SnapshotInfo]) -> set[tuple[str, str]]:
         """(provider, region) pairs the given snapshots cover."""
         return {(i.provider, r) for i in infos for r in i.regions}
+
+
+def saved_up_to(infos: Sequence[SnapshotInfo], snapshot_id: int | None) -> list[SnapshotInfo]:
+    """Of `infos`, snapshot `snapshot_id` and those saved before it: the store as it stood when that snapshot was
+    saved (all of `infos` for None). Ids tell the order of saving (AUTOINCREMENT never reuses or lowers one),
+    where fetched_at, which sets the snapshot in force, may be out of that order after a wrong clock."""
+    return list(infos) if snapshot_id is None else [i for i in infos if i.id <= snapshot_id]
+
+
+def ids_held(ids: Sequence[int]) -> str:
+    """`it holds snapshots 1-3, 7` of a store's snapshot ids (runs of consecutive ids shortened), or `it holds no
+    snapshot yet`: what a message about a snapshot id that is not there says is there."""
+    runs: list[list[int]] = []
+    for snap_id in sorted(set(ids)):
+        if runs and snap_id == runs[-1][-1] + 1:
+            runs[-1].append(snap_id)
+        else:
+            runs.append([snap_id])
+    if not runs:
+        return "it holds no snapshot yet"
+    shown = [str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs[:RUNS_NAMED]]
+    more = f" and {len(runs) - RUNS_NAMED:,} more runs" if len(runs) > RUNS_NAMED else ""
+    one = len(runs) == 1 and len(runs[0]) == 1
+    return f"it holds {'snapshot' if one else 'snapshots'} {', '.join(shown)}{more} (`fleetplan prices list`)"
 
 
 def _add_missing_columns(con: sqlite3.Connection) -> None:

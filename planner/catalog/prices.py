@@ -1,11 +1,10 @@
 """Price sources for a plan: the packaged snapshot, the local price store, or an offers CSV.
 
-`price_table(source, store)` gives the whole offers table of a source and its provenance (which
-snapshot, its age). It is read once per plan; the Plan keeps the rows it used, so reports never read
-a price source again. `option_gaps` names the purchase options a scenario allows that have no price
-there (`price_coverage` gives what it needs, for the packaged snapshot without pandas); `date_report`
-gives the date range of the prices a plan used and warns on stale or undated ones, judged on the UTC date
-(`utc_today`).
+`price_table(source, store, snapshot)` gives the whole offers table of a source and its provenance (which
+snapshot, its age). It is read once per plan; the Plan keeps the rows it used, so reports never read a
+price source again. `option_gaps` names the purchase options a scenario allows that have no price there
+(`price_coverage` gives what it needs, for the packaged snapshot without pandas); `date_report` gives the
+date range of the prices a plan used and warns on stale or undated ones, judged on the UTC date (`utc_today`).
 """
 
 from __future__ import annotations
@@ -19,11 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import QUOTED_SOURCES
-from planner.errors import PriceSourceError
+from planner.errors import PriceSourceError, PricesRefuteScenario
 from planner.fileio import file_problem, file_stamp, write_problem
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
     import pandas as pd
+
+    from pricing_adapters.store import PriceStore
 
 
 def _stamp(path: Path | None):
@@ -68,20 +69,30 @@ def _given_store(store: str | Path | None) -> Path:
     return resolve_store(store)
 
 
-def price_table(source: str, store: str | Path | None = None) -> tuple[pd.DataFrame, dict]:
+# where a scenario pins a store snapshot: a PricesRefuteScenario's field, for the CLI to give its line
+PINNED_FIELD = ("prices", "snapshot")
+
+
+def price_table(source: str, store: str | Path | None = None, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
     """(offers, provenance) of a price source: `snapshot`, `store` or an offers CSV path.
 
     `store` is the price store file for `source: store` (default: see `resolve_store`); PriceSourceError when it,
-    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake). Cached; a CSV
-    or the store is read again when its file changes. provenance says what was used:
-    {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"}; of a store, for
-    every provider and region it holds (`scenario_provenance` narrows it to a scenario's).
+    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake). `snapshot`
+    (a scenario's `prices.snapshot`, only with `source: store`) pins the store as it stood when that snapshot was
+    saved: PricesRefuteScenario (field PINNED_FIELD) naming the ids there are when the store has no such snapshot,
+    or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
+    what was used: {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"} and, when
+    pinned, "pinned_snapshot"; of a store, for every provider
+    and region it holds (`scenario_provenance` narrows it to a scenario's).
     """
+    if snapshot is not None and source != "store":   # the scenario model refuses it; a library caller may not
+        raise PricesRefuteScenario(f"prices.snapshot: {snapshot} pins a snapshot of the price store: it needs "
+                                   f"prices.source: store, not {source!r}", PINNED_FIELD)
     if source == "store":
         path = _given_store(store)
     else:
         path = None if source == "snapshot" else Path(source)
-    offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path))
+    offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path), snapshot)
     if source == "store":  # ages move on while the cache holds
         from pricing_adapters.store import SnapshotInfo
 
@@ -99,8 +110,27 @@ def _packaged() -> tuple[pd.DataFrame, dict]:
     return load_snapshot(), {"source": "snapshot", "built_at": info["built_at"], "snapshots": [], "warning": None}
 
 
-def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
-    """The newest stored snapshot of each provider and region; the packaged snapshot for the rest.
+def _pinned_store(path: Path, snapshot_id: int) -> PriceStore:
+    """The store at `path` holding snapshot `snapshot_id`, opened to read (nothing created or moved): a pinned
+    snapshot is used as it is or not at all, never the packaged prices in its place. PricesRefuteScenario naming
+    the ids the store holds, or why there is no store to pin."""
+    from pricing_adapters.errors import StoreError
+    from pricing_adapters.store import PriceStore
+
+    try:
+        store = PriceStore(path, create=False)
+    except StoreError as exc:   # none there, damaged (left where it is), another application's file
+        raise PricesRefuteScenario(f"prices.snapshot: no snapshot #{snapshot_id}: {exc}", PINNED_FIELD) from None
+    try:
+        store.snapshot(snapshot_id)
+    except StoreError as exc:   # "no snapshot #9 in …; it holds snapshots 1-3"
+        raise PricesRefuteScenario(f"prices.snapshot: {exc}", PINNED_FIELD) from None
+    return store
+
+
+def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
+    """The newest stored snapshot of each provider and region; the packaged snapshot for the rest. With `snapshot`,
+    of the store as it stood when that snapshot was saved (it and the snapshots saved before it).
 
     Besides the provenance every source has, it carries what `scenario_provenance` needs to name only
     what a scenario uses: "in_force" ([provider, region, snapshot id] of each pair the store prices) and
@@ -110,15 +140,20 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.schema import validate_offers
     from pricing_adapters.store import open_store
 
-    store, warning = open_store(path, create=False)   # reading prices creates no store (nor its lock file)
+    pinned = {} if snapshot is None else {"pinned_snapshot": snapshot}
+    if snapshot is None:
+        store, warning = open_store(path, create=False)   # reading prices creates no store (nor its lock file)
+    else:
+        store, warning = _pinned_store(path, snapshot), None
     packaged, packaged_provenance = _packaged()
     if store is None:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
-    offers, in_force = store.offers_in_force()
+    offers, in_force = store.offers_in_force(up_to=snapshot)
     if offers is None:   # no snapshot, or none with a usable offer (its rows all skipped: store.warnings say why)
+        upto = "" if snapshot is None else f" up to #{snapshot}"
         none = ("has no snapshot yet (run `fleetplan prices refresh`)" if not store.snapshot_rows() else
-                "has no snapshot with a usable offer (run `fleetplan prices refresh` again)")
-        return packaged, {**packaged_provenance, "warning": "; ".join([
+                f"has no snapshot{upto} with a usable offer (run `fleetplan prices refresh` again)")
+        return packaged, {**packaged_provenance, **pinned, "warning": "; ".join([
                           f"the price store {store.path} {none}; using the packaged snapshot", *store.warnings])}
     infos = sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
     covered = set(in_force)
@@ -127,9 +162,10 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
     # id failed every plan on the store)
     rest = packaged[~pairs.isin(covered) & ~packaged["offer_id"].isin(offers["offer_id"])]
     refreshed = {p for p, _ in covered}
-    notes: list[list] = [[p, None, f"{p}: packaged snapshot (never refreshed)"]
+    never = "never refreshed" if snapshot is None else f"not refreshed up to snapshot #{snapshot}"
+    notes: list[list] = [[p, None, f"{p}: packaged snapshot ({never})"]
                          for p in sorted(set(rest["provider"]) - refreshed)]
-    notes += [[p, sorted(set(rest["region"][rest["provider"] == p])), f"{p}: packaged prices for regions never refreshed"]
+    notes += [[p, sorted(set(rest["region"][rest["provider"] == p])), f"{p}: packaged prices for regions {never}"]
               for p in sorted(refreshed & set(rest["provider"]))]
     notes += [[None, None, text] for text in store.warnings]  # rows and snapshots edited into nonsense: skipped, named
     return validate_offers(pd.concat([offers, rest], ignore_index=True), origin=f"the price store {store.path}"), {
@@ -138,7 +174,7 @@ def _from_store(path: Path) -> tuple[pd.DataFrame, dict]:
                        "source": i.source, "row_count": i.row_count} for i in infos],
         "warning": "; ".join(text for _, _, text in notes) or None,
         "in_force": [[p, r, i.id] for (p, r), i in sorted(in_force.items())], "notes": notes,
-        "packaged": packaged_provenance}
+        "packaged": packaged_provenance, **pinned}
 
 
 def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
@@ -157,7 +193,7 @@ def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
     every = provenance.get("all_snapshots", provenance["snapshots"])
     used = {snap_id for p, r, snap_id in provenance["in_force"] if allowed(p, [r])}
     warning = "; ".join(text for p, rs, text in provenance["notes"] if p is None or allowed(p, rs)) or None
-    kept = {k: provenance[k] for k in ("in_force", "notes", "packaged", "store")}
+    kept = {k: provenance[k] for k in ("in_force", "notes", "packaged", "store", "pinned_snapshot") if k in provenance}
     snapshots = [s for s in every if s["id"] in used]
     if not snapshots:
         return {**provenance["packaged"], **kept, "all_snapshots": every, "snapshots": [], "warning": warning}
@@ -165,7 +201,7 @@ def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
 
 
 @lru_cache(maxsize=8)
-def _read_prices(source: str, path: str | None, stamp) -> tuple[pd.DataFrame, dict]:
+def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.errors import PriceSourceError as AdapterError
     from pricing_adapters.snapshot import read_offers_csv
 
@@ -175,7 +211,7 @@ def _read_prices(source: str, path: str | None, stamp) -> tuple[pd.DataFrame, di
         from pricing_adapters.schema import OffersSchemaError
 
         try:
-            return _from_store(Path(path))
+            return _from_store(Path(path), snapshot)
         except (AdapterError, OffersSchemaError) as exc:   # one line, never a traceback (exit 2)
             raise PriceSourceError(str(exc)) from None
     csv = Path(source)
@@ -200,13 +236,14 @@ def _where(provider: str, regions: list[str] | None) -> str:
 COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
 
 
-def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[str, list[str]], dict]:
+def price_coverage(source: str, store: str | Path | None = None,
+                   snapshot: int | None = None) -> tuple[dict[str, list[str]], dict]:
     """({provider, region, purchase_option: one list each, a row per offer}, provenance) of a price source: what
     `option_gaps` reads, and the provenance `price_table` gives — its "source" the prices actually read (the
     packaged snapshot's, "snapshot", where `store` fell back to it), its "warning" what is said of the store
     (rows skipped; the packaged snapshot used instead) — but a damaged store of ours is left where it is and
-    said to be so. The packaged snapshot's comes from the registry's csv reading (no pandas); a store or an
-    offers CSV is read whole by `price_table`."""
+    said to be so (with `snapshot` pinned, PricesRefuteScenario: `price_table`). The packaged snapshot's comes from
+    the registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table`."""
     if source == "snapshot":
         from pricing_adapters import registry
 
@@ -216,11 +253,14 @@ def price_coverage(source: str, store: str | Path | None = None) -> tuple[dict[s
         from pricing_adapters.store import damage
 
         problem = damage(_given_store(store))
+        if problem is not None and snapshot is not None:   # a pinned snapshot is never replaced by packaged prices
+            raise PricesRefuteScenario(f"prices.snapshot: no snapshot #{snapshot}: {problem}; it was left as it is",
+                                       PINNED_FIELD)
         if problem is not None:
             return price_coverage("snapshot")[0], _packaged_coverage(
                 f"{problem}; it was left as it is: `fleetplan plan` and `fleetplan prices refresh` move it aside; "
                 "plans use the packaged snapshot")
-    table, provenance = price_table(source, store)
+    table, provenance = price_table(source, store, snapshot)
     return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance
 
 

@@ -191,8 +191,10 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[tuple[tuple, str]]
 
     source = scenario.prices.source
     try:
-        coverage, provenance = catalog.price_coverage(source, store)
+        coverage, provenance = catalog.price_coverage(source, store, scenario.prices.snapshot)
     except PlannerError as exc:
+        if getattr(exc, "field", None):   # a pinned store snapshot that is not there (PricesRefuteScenario)
+            return [(exc.field, str(exc))], []
         return ([((), f"prices.source: {exc}")] if source not in ("snapshot", "store") else []), []
     # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
     said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []

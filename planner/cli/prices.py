@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, seconds_within, store_option
-from planner.errors import PlannerError
+from planner.errors import PlannerError, PricesRefuteScenario
 from planner.text import counted, shortened
 from pricing_adapters import registry
 from pricing_adapters.errors import (
@@ -255,6 +255,10 @@ def list_snapshots(
 def show(
     gpu: str | None = typer.Option(None, "--gpu", metavar="GPU", help="GPU id, alias or family"),
     provider: list[str] = typer.Option([], "--provider", metavar="PROVIDER", help="aws, azure (repeatable)"),
+    snapshot: str | None = typer.Option(None, "--snapshot", metavar="ID",
+                                        help="the prices of the store as it stood when snapshot ID was saved (see "
+                                             "`prices list`), as a scenario with `prices.snapshot: ID` plans on them; "
+                                             "--format csv writes an offers CSV that `prices.source: FILE` reads"),
     store: Path | None = store_option(STORE_HELP),
     fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
@@ -263,20 +267,27 @@ def show(
     from planner.catalog.prices import scenario_provenance
 
     _check_providers(provider)
+    pinned = None if snapshot is None else _snapshot_id(snapshot, "--snapshot: ")
     # checked here, not by price_table("store"): its reader, meant for plans, moves a damaged store aside.
-    # With no store, plans use the packaged snapshot: show that.
+    # With no store, plans use the packaged snapshot: show that (a snapshot asked for is not there: exit 2).
     source = "store" if _read(store) is not None else "snapshot"
+    if source == "snapshot" and pinned is not None:
+        fail(f"--snapshot: no snapshot #{pinned}: there is no price store at {_resolve_store(store)}", 2)
     if source == "snapshot":
         err.warn("until then plans on `prices.source: store` use the packaged snapshot, shown here", label="note")
     try:
-        offers, provenance = catalog.price_table(source, store)
+        offers, provenance = catalog.price_table(source, store, pinned)
         provenance = scenario_provenance(provenance, provider or None)   # the snapshots of the providers shown
         if gpu is not None:
             offers = offers[offers["gpu"].isin(catalog.gpus_named(gpu))]
+    except PricesRefuteScenario as exc:   # the scenario's words ("prices.snapshot: no snapshot #9 …"), the option's here
+        fail(f"--snapshot: {str(exc).removeprefix('prices.snapshot: ')}", 2)
     except PlannerError as exc:
         fail(exc)
     if provider:
         offers = offers[offers["provider"].isin(provider)]
+    if pinned is not None:
+        err.print(f"the store as it stood when snapshot #{pinned} was saved:", soft_wrap=True)
     for snap in provenance.get("snapshots", []):
         err.print(f"{snap['provider']}: store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old), {snap['row_count']} offers", soft_wrap=True)
@@ -319,6 +330,17 @@ def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
 SNAPSHOT_ID = re.compile(r"[0-9]{1,18}")   # ASCII digits, as `prices list` shows them
 
 
+def _snapshot_id(ref: str, given_as: str = "") -> int:
+    """The snapshot id `ref` (ASCII digits, as `prices list` shows them); exit 2 for anything else. `given_as`
+    leads the message ("--snapshot: ")."""
+    if ref.isascii() and ref.isdigit() and not SNAPSHOT_ID.fullmatch(ref):   # digits, but more than an id has
+        fail(f"{given_as}no snapshot #{shortened(ref, str)}: snapshot ids have at most 18 digits (see `prices list`)", 2)
+    if not SNAPSHOT_ID.fullmatch(ref):   # int() also took "٢", "1_0" and " 1"
+        fail(f"{given_as}{shortened(ref, repr)}: expected a snapshot id (digits 0-9, see `prices list`)"
+             f"{'' if given_as else ' or `packaged`'}", 2)
+    return int(ref)
+
+
 def _regions(cover: set) -> str:
     """`aws: us-east-1, us-west-2; azure: eastus` of a snapshot's (provider, region) pairs."""
     by_provider: dict[str, list[str]] = {}
@@ -347,11 +369,7 @@ def diff(
         if ref == "packaged":
             offers = load_snapshot()
             return offers, set(zip(offers["provider"], offers["region"]))
-        if ref.isascii() and ref.isdigit() and not SNAPSHOT_ID.fullmatch(ref):   # digits, but more than an id has
-            fail(f"no snapshot #{shortened(ref, str)}: snapshot ids have at most 18 digits (see `prices list`)", 2)
-        if not SNAPSHOT_ID.fullmatch(ref):   # int() also took "٢", "1_0" and " 1"
-            fail(f"{shortened(ref, repr)}: expected a snapshot id (digits 0-9, see `prices list`) or `packaged`", 2)
-        snap_id = int(ref)
+        snap_id = _snapshot_id(ref)
         if price_store is None:
             fail(f"no snapshot #{snap_id}: there is no price store at {_resolve_store(store)}", 2)
         try:

@@ -67,7 +67,7 @@ UNSETTLED_WARNING = ("reservations: which held units do the work was left as the
 
 def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:
     """The unreduced inputs of a validated scenario, priced from its price source (read once)."""
-    prices, provenance = catalog.price_table(scenario.prices.source, store)
+    prices, provenance = catalog.price_table(scenario.prices.source, store, scenario.prices.snapshot)
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
 
 

@@ -67,6 +67,7 @@ MAX_COMPUTE_CAPABILITY = 20
 MAX_WORKLOADS = 500
 MAX_ENTRIES = 500          # cards, overrides, custom and owned cards, unit limits, throughput tables, fx, regions
 MAX_CHOICES = 20           # providers and purchase options: a few of each exist (a list of 90,000 was 90,000 problems)
+MAX_SNAPSHOT_ID = 10**18 - 1   # a price store's snapshot ids: 18 digits at most, as `fleetplan prices diff` reads them
 
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mismatch
@@ -224,6 +225,11 @@ class Prices(Frozen):
     _section = "prices"
 
     source: PathText = Field("snapshot", description="snapshot (packaged) | store (latest refreshed) | path to an offers CSV")
+    snapshot: int | None = Field(None, ge=1, le=MAX_SNAPSHOT_ID,
+                                 description="with source: store, a snapshot id as `fleetplan prices list` shows it: "
+                                             "plan on the store as it stood when that snapshot was saved (it and the "
+                                             "snapshots saved before it, the newest of them in force in each provider "
+                                             "and region); omitted = the store as it is now")
     providers: tuple[Provider, ...] = Field(registry.cloud_providers(), max_length=MAX_CHOICES,
                                             description="cloud providers allowed")
     regions: tuple[str, ...] | None = Field(None, max_length=MAX_ENTRIES,
@@ -233,6 +239,14 @@ class Prices(Frozen):
         description="cloud purchase options allowed")
 
     _listed_once = field_validator("providers", "regions", "purchase_options")(listed_once)
+
+    @model_validator(mode="after")
+    def _snapshot_of_the_store(self) -> Prices:
+        # a pin of another source would be ignored: the plan would claim a snapshot it never read
+        if self.snapshot is not None and self.source != "store":
+            raise PydanticCustomError("snapshot_needs_store", "{what}", {"field": ("snapshot",), "what": (
+                f"pins a snapshot of the price store, so it needs source: store, not {reprlib.repr(self.source)}")})
+        return self
 
 
 # what a card's life_years sets (docs/cost-model.md §6): not only the depreciation of its resale value
