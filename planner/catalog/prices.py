@@ -1,14 +1,16 @@
 """Price sources for a plan: the packaged snapshot, the local price store, or an offers CSV.
 
 `price_table(source, store, snapshot)` gives the whole offers table of a source and its provenance (which
-snapshot, its age). It is read once per plan; the Plan keeps the rows it used, so reports never read a
-price source again. `option_gaps` names the purchase options a scenario allows that have no price there
-(`price_coverage` gives what it needs, for the packaged snapshot without pandas); `date_report` gives the
-date range of the prices a plan used and warns on stale or undated ones, judged on the UTC date (`utc_today`).
+snapshot, its age; the packaged data's build and content hashes, `packaged_data`). It is read once per plan;
+the Plan keeps the rows it used, so reports never read a price source again. `option_gaps` names the purchase
+options a scenario allows that have no price there (`price_coverage` gives what it needs, for the packaged
+snapshot without pandas); `date_report` gives the date range of the prices a plan used and warns on stale or
+undated ones, judged on the UTC date (`utc_today`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 from collections.abc import Mapping
@@ -17,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from planner.catalog.gpus import QUOTED_SOURCES
+from planner.catalog.gpus import DATA, QUOTED_SOURCES
 from planner.errors import PriceSourceError, PricesRefuteScenario
 from planner.fileio import file_problem, file_stamp, write_problem
 
@@ -81,8 +83,8 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     (a scenario's `prices.snapshot`, only with `source: store`) pins the store as it stood when that snapshot was
     saved: PricesRefuteScenario (field PINNED_FIELD) naming the ids there are when the store has no such snapshot,
     or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
-    what was used: {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning"} and, when
-    pinned, "pinned_snapshot"; of a store, for every provider
+    what was used: {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning",
+    "packaged_data": `packaged_data(source)`} and, when pinned, "pinned_snapshot"; of a store, for every provider
     and region it holds (`scenario_provenance` narrows it to a scenario's).
     """
     if snapshot is not None and source != "store":   # the scenario model refuses it; a library caller may not
@@ -103,11 +105,49 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     return offers, provenance
 
 
-def _packaged() -> tuple[pd.DataFrame, dict]:
-    from pricing_adapters.snapshot import load_snapshot, snapshot_info
+# ------------------------------------------------------------------ which packaged data a plan used
 
-    info = snapshot_info()
-    return load_snapshot(), {"source": "snapshot", "built_at": info["built_at"], "snapshots": [], "warning": None}
+# the catalog files every plan reads (GPUs, cards, speeds, frameworks), in planner/data (gpus.DATA)
+CATALOG_FILES = ("gpus.csv", "onprem_cards.csv", "measured_speed.csv", "measured_scaling.csv", "frameworks.csv",
+                 "cuda_compute.csv")
+HASH_HEX_DIGITS = 12   # of a file's sha256: 48 bits tell files apart; a reader compares them by eye
+
+
+def _short_sha256(path: Path) -> str:
+    """The first HASH_HEX_DIGITS hex digits of the sha256 of the file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:HASH_HEX_DIGITS]
+
+
+@lru_cache(maxsize=1)
+def _packaged_identity() -> tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """(the packaged price snapshot's built_at, ((file, hash) of its price files), ((file, hash) of the catalog
+    files)): read once a process (the packaged files do not change while it runs; 0.7 MB hashed in under 1 ms)."""
+    from pricing_adapters import PACKAGE_DIR, registry
+    from pricing_adapters.snapshot import snapshot_info
+
+    prices = [(f"pricing_adapters/snapshots/{p.snapshot_file}", PACKAGE_DIR / "snapshots" / p.snapshot_file)
+              for p in registry.providers() if p.snapshot_file]
+    catalog = [(f"planner/data/{name}", DATA / name) for name in CATALOG_FILES]
+    return (snapshot_info()["built_at"], tuple((name, _short_sha256(path)) for name, path in prices),
+            tuple((name, _short_sha256(path)) for name, path in catalog))
+
+
+def packaged_data(source: str) -> dict:
+    """Which packaged data a plan on the price source `source` used, for a reader telling whether two plans used
+    the same: {"built_at" (the packaged price snapshot's build date, manifest.json), "sha256": {file: the first
+    12 hex digits of its sha256}} of the packaged price files and the catalog CSVs (planner/data); of an offers
+    CSV, which uses no packaged price, the catalog CSVs' alone (no built_at)."""
+    built_at, prices, catalog = _packaged_identity()
+    if source in ("snapshot", "store"):   # the store uses the packaged prices where it was never refreshed
+        return {"built_at": built_at, "sha256": dict(prices + catalog)}
+    return {"sha256": dict(catalog)}
+
+
+def _packaged() -> tuple[pd.DataFrame, dict]:
+    from pricing_adapters.snapshot import load_snapshot
+
+    return load_snapshot(), {"source": "snapshot", "built_at": _packaged_identity()[0], "snapshots": [],
+                             "warning": None}
 
 
 def _pinned_store(path: Path, snapshot_id: int) -> PriceStore:
@@ -193,7 +233,8 @@ def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
     every = provenance.get("all_snapshots", provenance["snapshots"])
     used = {snap_id for p, r, snap_id in provenance["in_force"] if allowed(p, [r])}
     warning = "; ".join(text for p, rs, text in provenance["notes"] if p is None or allowed(p, rs)) or None
-    kept = {k: provenance[k] for k in ("in_force", "notes", "packaged", "store", "pinned_snapshot") if k in provenance}
+    kept = {k: provenance[k] for k in ("in_force", "notes", "packaged", "store", "pinned_snapshot", "packaged_data")
+            if k in provenance}
     snapshots = [s for s in every if s["id"] in used]
     if not snapshots:
         return {**provenance["packaged"], **kept, "all_snapshots": every, "snapshots": [], "warning": warning}
@@ -202,6 +243,12 @@ def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
 
 @lru_cache(maxsize=8)
 def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
+    """(offers, provenance) of `price_table`, its provenance with `packaged_data`."""
+    offers, provenance = _read_source(source, path, snapshot)
+    return offers, {**provenance, "packaged_data": packaged_data(source)}
+
+
+def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.errors import PriceSourceError as AdapterError
     from pricing_adapters.snapshot import read_offers_csv
 

@@ -526,8 +526,8 @@ def exclusion_summary(inp: Inputs) -> pd.DataFrame:
 def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
     """Which prices the plan used: source, the date range of the prices of the units it used (`as_of`
     newest, `as_of_oldest`, `as_of_text` — never "None": "undated" when no price has a date), counts of
-    undated and stale ones, store snapshots and their age (and the snapshot `prices.snapshot` pinned), and warnings
-    about stale or undated prices; the
+    undated and stale ones, store snapshots and their age (and the snapshot `prices.snapshot` pinned), the packaged
+    data's build date and content hashes (`packaged_data`), and warnings about stale or undated prices; the
     dates of the cloud prices, of the catalog's card prices and of the scenario's own quotes apart (`dates_by_kind`)."""
     rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
@@ -547,6 +547,8 @@ def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
         out["pinned_snapshot"] = provenance["pinned_snapshot"]
     if provenance.get("warning"):
         out["warning"] = provenance["warning"]
+    if provenance.get("packaged_data"):   # built_at and content hashes of the packaged prices and catalogs
+        out["packaged_data"] = provenance["packaged_data"]
     out.update(dates_by_kind(columns))
     return out
 
