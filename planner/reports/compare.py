@@ -50,7 +50,8 @@ from planner.text import not_utf8, shortened
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
 # which source served them (a store without snapshots falls back to the packaged one) and their dates.
-PROVENANCE_KEYS = ("source", "requested_source", "as_of", "as_of_oldest", "undated_prices", "stale_prices")
+PROVENANCE_KEYS = ("source", "requested_source", "pinned_snapshot", "as_of", "as_of_oldest", "undated_prices",
+                   "stale_prices")
 SAME_INPUTS = "no scenario input differs: the prices, the card catalog or the planner differ between a and b"
 # The unit prices of an offer both plans use (`prices_used`): a change in one explains a total's change that no
 # scenario input does (an offers CSV edited in place, a refreshed store, a new snapshot)
@@ -628,6 +629,13 @@ def _provenance(p: Plan | SavedPlan, files: dict[str, InputFile]) -> dict:
             for s in prices["snapshots"])
     elif prices.get("source") == "snapshot":   # no store snapshot: the packaged one (a store falls back to it)
         out["prices used.snapshots"] = "packaged snapshot"
+    data = prices.get("packaged_data")
+    if isinstance(data, dict) and isinstance(data.get("sha256"), dict):   # a plan saved before has none: unknown
+        def text(value) -> str:   # as saved: text, else as JSON (a hand-edited plan)
+            return value[:60] if isinstance(value, str) else _shown(value)
+
+        hashes = ", ".join(f"{Path(text(path)).name} {text(digest)}" for path, digest in list(data["sha256"].items())[:20])
+        out["prices used.packaged_data"] = f"built {text(data.get('built_at'))}; sha256 {hashes}"
     out["planner version"] = p.version if isinstance(p, SavedPlan) else __version__
     return out
 
@@ -636,8 +644,10 @@ def _provenance_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan, files_a: dict, 
     """path, a, b of each thing `_provenance` records that differs between the two plans (None: not recorded;
     cells of mixed kinds kept as they are, not a column of floats with NaN for None)."""
     a, b = _provenance(pa, files_a), _provenance(pb, files_b)
+    # the packaged data of a plan saved before it was recorded is not known: no difference to show
+    unknown = {k for k in ("prices used.packaged_data",) if k not in a or k not in b}
     return pd.DataFrame([{"path": k, "a": a.get(k), "b": b.get(k)} for k in dict.fromkeys([*a, *b])
-                         if a.get(k) != b.get(k)], columns=["path", "a", "b"], dtype=object)
+                         if a.get(k) != b.get(k) and k not in unknown], columns=["path", "a", "b"], dtype=object)
 
 
 def _prices_of(p: Plan | SavedPlan) -> pd.DataFrame:

@@ -317,3 +317,28 @@ def test_two_plans_made_here_name_a_card_price_that_differs():
     cmp = compare(pa, pb)
     assert cmp.inputs["path"].tolist() == ["onprem.card_overrides.rtx-a5000.price"]
     assert cmp.prices[["sku", "price", "a", "b"]].values.tolist() == [["rtx-a5000", "capex_per_unit", 2500.0, 3500.0]]
+
+
+def test_plans_on_different_packaged_data_or_a_pinned_snapshot_say_so_in_the_provenance(tmp_path):
+    # prices.packaged_data (the packaged snapshot's build and each packaged file's sha256) and prices.pinned_snapshot
+    # are in a plan's JSON to tell two plans' data apart: compare did not look at them. A plan saved before they
+    # were recorded has none: not a difference (nothing is known of it)
+    scenario = ROOT / "scenarios" / "entry.yaml"
+    saved = json.loads(save_plan(scenario, tmp_path / "a.json").read_text(encoding="utf-8"))
+    data = saved["prices"]["packaged_data"]
+    assert set(data) == {"built_at", "sha256"}
+    rebuilt = copy.deepcopy(saved)
+    rebuilt["prices"]["packaged_data"]["built_at"] = "2020-01-01T00:00:00Z"
+    rebuilt["prices"]["pinned_snapshot"] = 3
+    older = copy.deepcopy(saved)
+    del older["prices"]["packaged_data"]
+    for name, doc in (("b.json", rebuilt), ("c.json", older)):
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    rows = {r["path"]: (r["a"], r["b"]) for r in
+            json.loads(run("compare", tmp_path / "a.json", tmp_path / "b.json", "--format", "json").stdout)["provenance"]}
+    a, b = rows["prices used.packaged_data"]
+    assert a.startswith(f"built {data['built_at']}; sha256 ") and b.startswith("built 2020-01-01T00:00:00Z; sha256 ")
+    assert f"aws.csv {data['sha256']['pricing_adapters/snapshots/aws.csv']}" in a
+    assert rows["prices used.pinned_snapshot"] == (None, 3)
+    same = json.loads(run("compare", tmp_path / "a.json", tmp_path / "c.json", "--format", "json").stdout)["provenance"]
+    assert [r["path"] for r in same] == []
