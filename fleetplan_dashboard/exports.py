@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import io
 import zipfile
-from datetime import date
+from datetime import datetime
 
 from planner import reports
+from planner.catalog.prices import utc_today
 from planner.engine import Plan
-from planner.reports.tables import PLAN_TABLES, csv_text
+from planner.reports.tables import PLAN_TABLES, csv_text, generated_at
 from planner.scenario import Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import one_line
@@ -21,7 +22,7 @@ def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
     head = ["# yaml-language-server: $schema=../schema/scenario.schema.json"]
     if origin:   # on the comment's one line: an uploaded file's name may hold a line break and YAML after it
         head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {one_line(origin)} on "
-                    f"{date.today().isoformat()}.")
+                    f"{utc_today().isoformat()} (UTC).")
     body = dump_yaml(s.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
                           width=100)
     return "\n".join(head) + "\n" + body
@@ -44,11 +45,14 @@ def plan_csv_zip(plan: Plan) -> bytes:
     """Every table of the plan (reports.tables.PLAN_TABLES) as CSV files in one ZIP; baselines only when the
     plan has them (a plan solved without them has no such table, plan_to_csv says)."""
     has_baselines = "baseline" in plan.baselines.columns
+    # each file dated when the plan was made (UTC), not by the server's local clock: the same plan, the same zip
+    made = datetime.strptime(generated_at(plan), "%Y-%m-%dT%H:%M:%SZ").timetuple()[:6]
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for table in PLAN_TABLES:
             if table != "baselines" or has_baselines:
-                zf.writestr(f"{table}.csv", plan_csv(plan, table))
+                zf.writestr(zipfile.ZipInfo(f"{table}.csv", date_time=made), plan_csv(plan, table),
+                            compress_type=zipfile.ZIP_DEFLATED)
     return buf.getvalue()
 
 

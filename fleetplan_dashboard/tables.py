@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
 from planner.reports.tables import share_text, shown_share
@@ -361,7 +362,7 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     it, every card the prices count as quoted is). What the source, the store and the scenario
     spell (a path, a provider, a card, a store row's offer_id in a warning) is shown as typed (plain); the dates are
     checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping."""
-    today = today or date.today()
+    today = today or utc_today()   # the plan's clock (generated_at, its stale-price warning): the same anywhere
     source = prices.get("source", "snapshot")
     name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
     parts = [f"Prices: {name}"]

@@ -5,13 +5,13 @@ loaded back different from the one exported (with `name: …` injected, not at a
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 import pytest
 
 from fleetplan_dashboard import exports
 from planner import load_scenario
+from planner.catalog.prices import utc_today
 from planner.scenario import load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,5 +30,5 @@ def test_an_origin_with_line_breaks_stays_in_its_comment(origin):
     assert load_scenario_text(text) == s
     # the schema line, then one comment line, then the scenario's first field
     lines = text.splitlines()
-    assert lines[1].startswith("# Exported from x") and lines[1].endswith(f"#.yaml on {date.today().isoformat()}.")
+    assert lines[1].startswith("# Exported from x") and lines[1].endswith(f"#.yaml on {utc_today().isoformat()} (UTC).")
     assert lines[2].startswith("name: ")
