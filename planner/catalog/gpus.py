@@ -286,7 +286,8 @@ def _suggest_gpu_or_family(name: str) -> str | None:
     for gpu, row in gpu_rows().items():
         for written in (gpu, *_split(row["aliases"]), *_split(row["family"])):
             spelt.setdefault(_norm(written), written)
-    hits = difflib.get_close_matches(_norm(name), list(spelt), n=1, cutoff=0.6)
+    key = _norm(name)
+    hits = [h for h in difflib.get_close_matches(key, list(spelt), n=20, cutoff=0.6) if _same_model(key, h)]
     return spelt[hits[0]] if hits else None
 
 
@@ -310,8 +311,35 @@ def _bare(text: str) -> str:
     return re.sub(r"[-_.\s]", "", text.lower())
 
 
-def suggest_gpu(name: str) -> list[str]:
-    """Canonical ids whose id or alias is spelt like `name`."""
+def suggest_gpu(name: str, same_model: bool = False) -> list[str]:
+    """Canonical ids whose id or alias is spelt like `name`; with `same_model`, only those that can name the model
+    meant (`_same_model`): what a "did you mean" offers. Without it, the nearest spellings of other models too,
+    for a caller that says so (the inventory's "the nearest name there is …, another GPU unless this line
+    misspells it")."""
     exact, _ = _gpu_name_index()
-    hits = difflib.get_close_matches(_norm(name), list(exact), n=6, cutoff=0.6)
+    key = _norm(name)
+    hits = [h for h in difflib.get_close_matches(key, list(exact), n=20, cutoff=0.6)
+            if not same_model or _same_model(key, h)]
     return list(dict.fromkeys(exact[h] for h in hits))[:3]
+
+
+def _same_model(typed: str, known: str) -> bool:
+    """Whether `known` (a normalised id, alias or family) can be what `typed` (normalised) meant: the same model
+    number (all digits, in order) under another spelling of its series (`rxt4090`, `4090`: RTX-4090), or the same
+    series letters (those before the first digit) with the number mistyped by one digit dropped, doubled or swapped
+    with its neighbour (`rtxa500`: RTX-A5000). difflib alone found `l20` close to `hl205` (Gaudi HL-205), and
+    `nvidial20` to `nvidial40s`: another model, not a typo."""
+    digits_typed, digits_known = re.sub(r"\D", "", typed), re.sub(r"\D", "", known)
+    if digits_typed == digits_known:
+        return True
+    series_typed, series_known = re.match(r"\D*", typed)[0], re.match(r"\D*", known)[0]
+    return series_typed == series_known and _one_digit_slip(digits_typed, digits_known)
+
+
+def _one_digit_slip(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by one character dropped (or added) or by two neighbours swapped."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) == len(a) + 1:
+        return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
+    return len(a) == len(b) and any(a[:i] + a[i + 1] + a[i] + a[i + 2:] == b for i in range(len(a) - 1))

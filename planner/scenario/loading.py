@@ -685,12 +685,13 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         hint = f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})"
         problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card {_shown(card)}{hint}")
 
-    def check_gpu(name: str, loc: Path_, value: bool = True) -> None:
+    def check_gpu(name: str, loc: Path_, value: bool = True, lacked: str = "") -> None:
+        """An unknown GPU or a family at `loc`; `lacked`: what to do for a GPU the catalog lacks."""
         if family := _named_family(str(name)):
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: {family}")
         elif catalog.resolve_gpu(str(name)) is None:
-            near = catalog.suggest_gpu(str(name))
-            hint = f"; did you mean '{near[0]}'?" if near else " (see `fleetplan offers` or planner/data/gpus.csv)"
+            near = catalog.suggest_gpu(str(name), same_model=True)
+            hint = f"; did you mean '{near[0]}'?" if near else f" (see `fleetplan offers` or planner/data/gpus.csv{lacked})"
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
 
     onprem = _mapping(data.get("onprem"))
@@ -727,7 +728,9 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         named: dict = {}   # the GPU each key names -> the first key naming it
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
-                check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False)
+                check_gpu(gpu, ("workloads", i, "throughput", gpu), value=False,
+                          lacked="; for a GPU it lacks, describe a card with it in onprem.custom_cards (gpu_specs) "
+                                 "and give the card's id here")
             canonical = gpu if gpu in custom else catalog.resolve_gpu(str(gpu))
             if canonical is None:
                 continue
@@ -971,9 +974,10 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
             problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: {family}")
         elif isinstance(gpu, str) and gpu not in catalog.gpu_rows():
             canonical = catalog.resolve_gpu(gpu)
-            near = [canonical] if canonical else catalog.suggest_gpu(gpu)
+            near = [canonical] if canonical else catalog.suggest_gpu(gpu, same_model=True)
             hint = (f"; did you mean '{near[0]}'?" if near else
-                    "; for a GPU the catalog lacks, give gpu_specs instead")
+                    "; for a GPU the catalog lacks, describe it in gpu_specs instead of gpu (memory_gb and the "
+                    "datasheet figures you have: docs/scenario-format.md, onprem.custom_cards.CARD.gpu_specs)")
             problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: "
                             f"unknown GPU {_shown(str(gpu))}: expected a GPU id of planner/data/gpus.csv{hint}")
     return problems
