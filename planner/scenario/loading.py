@@ -810,20 +810,28 @@ def _check_reference_figure(w: dict, i: int, positions: Any, origin: str) -> lis
 
 
 def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: str) -> list[str]:
-    """Money in a card's own currency needs a rate to the scenario currency, and cloud prices one from USD.
-    Not checked under a currency that is no ISO code: pydantic reports it, and a rate for it means nothing."""
-    currency = data.get("currency", "USD")
-    if not _is_code(currency):
+    """Money in a card's own currency needs a rate to the scenario currency, and cloud prices one from USD: one
+    problem per currency without a rate, naming all that is priced in it, at the first field that names that
+    currency (a card override's or custom card's `currency`), else at `fx`, else where the first of them is named.
+    A currency written in small letters is read as the code pydantic suggests for it (`eur`: EUR), so its rate is
+    asked with that suggestion, not once the suggestion is taken; any other currency that is no code is not
+    checked: pydantic reports it, and a rate for it means nothing."""
+    currency = _currency_meant(data.get("currency", "USD"))
+    if currency is None:
         return []
     onprem = _mapping(data.get("onprem"))
-    fx = _mapping(data.get("fx"))
+    fx = {_currency_meant(code) for code in _mapping(data.get("fx"))}
     overrides = _mapping(onprem.get("card_overrides"))
     used = (set(_names(onprem.get("cards"))) | set(_mapping(onprem.get("existing")))
             | set(_mapping(_mapping(data.get("constraints")).get("min_units"))))
-    # (card, the currency its money is in, where a currency the card's own is given): catalog cards in use,
-    # then custom cards; the place is fx's where the file has one, else the currency given, else the file's top
-    fx_at = ("fx",) if "fx" in data else None
     listed = _names(onprem.get("cards"))
+    # currency without a rate -> (what is priced in it, the field naming the currency or None, where else to place it)
+    needs: dict[str, list[tuple[_Priced, Path_ | None, Path_]]] = {}
+
+    def need(written: Any, what: _Priced, named: Path_ | None, fallback: Path_) -> None:
+        cur = _currency_meant(written)
+        if cur is not None and cur != currency and cur not in fx:
+            needs.setdefault(cur, []).append((what, named, fallback))
 
     def named_at(card: str) -> Path_:
         """Where the file names catalog card `card`: in onprem.cards, onprem.existing or constraints.min_units."""
@@ -832,44 +840,69 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
         return ("onprem", "existing", card) if card in _mapping(onprem.get("existing")) else (
             "constraints", "min_units", card)
 
-    priced = [(card, _mapping(overrides.get(card)).get("currency") or cards[card]["currency"],
-               fx_at or (("onprem", "card_overrides", card, "currency") if _mapping(overrides.get(card)).get("currency")
-                         else named_at(card)))
-              for card in sorted(c for c in used if c in cards)]
-    priced += [(card, _mapping(spec).get("currency") or currency,
-                fx_at or (("onprem", "custom_cards", card, "currency") if _mapping(spec).get("currency") else ()))
-               for card, spec in sorted(((str(c), v) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0])]
-    problems = [f"{origin}:{_where(positions, at)}: fx: card '{card}' "
-                f"is priced in {cur}; add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}"
-                for card, cur, at in priced if _is_code(cur) and cur != currency and cur not in fx]
-    # An override's currency covers only the amounts it gives (planner.catalog.offers.site_card_rows):
-    # a catalog price or host cost it leaves is still converted at the catalog currency's rate.
-    for card in sorted(c for c in used if c in cards):
-        override, own = _mapping(overrides.get(card)), cards[card]["currency"]
-        kept = [f for f in ("price", "host_cost_per_card") if override.get(f) is None]
-        cur = override.get("currency")
-        if kept and _is_code(cur) and cur != own and _is_code(own) and own != currency and own not in fx:
-            loc = ("onprem", "card_overrides", card, "currency")
-            amounts = f"{' and '.join(kept)} of '{card}' {'are' if len(kept) > 1 else 'is'}"
-            problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {cur} covers only the amounts "
-                            f"the override gives; the catalog's {amounts} in {own}: "
-                            f"add its rate, e.g. fx: {{{own}: <{currency} per 1 {own}>}}")
     # The snapshot's and the store's cloud prices are in USD; a scenario that allows no cloud provider
     # (`prices.providers: []`) uses none. An offers CSV says its own currencies: `plan` checks those of the
     # offers the scenario allows (catalog.offers.cloud_rows), which needs the file read.
     prices = _mapping(data.get("prices"))
     providers = prices.get("providers")
-    cloud = not isinstance(providers, list) or len(providers) > 0
-    in_usd = prices.get("source", "snapshot") in ("snapshot", "store")
-    if cloud and in_usd and currency != "USD" and "USD" not in fx:
-        problems.append(f"{origin}:{_where(positions, ('currency',))}: fx: cloud prices are in USD; "
-                        f"add fx: {{USD: <{currency} per 1 USD>}}")
+    if (not isinstance(providers, list) or providers) and prices.get("source", "snapshot") in ("snapshot", "store"):
+        need("USD", _Priced("cloud offers", plural=True), None, ("currency",))
+    for card in sorted(c for c in used if c in cards):
+        override, own = _mapping(overrides.get(card)), cards[card]["currency"]
+        given = override.get("currency")
+        at = ("onprem", "card_overrides", card, "currency")
+        if given is None:
+            need(own, _Priced(card=card), None, named_at(card))
+            continue
+        need(given, _Priced(card=card), at, at)
+        # An override's currency covers only the amounts it gives (planner.catalog.offers.site_card_rows):
+        # a catalog price or host cost it leaves is still converted at the catalog currency's rate.
+        kept = [f for f in ("price", "host_cost_per_card") if override.get(f) is None]
+        if kept and _currency_meant(given) not in (None, own):
+            need(own, _Priced(f"the catalog's {' and '.join(kept)} of card '{card}' (its override's "
+                              f"{_currency_meant(given)} covers only the amounts the override gives)",
+                              plural=len(kept) > 1), None, at)
+    for card, spec in sorted(((str(c), _mapping(v)) for c, v in custom.items() if c not in cards), key=lambda kv: kv[0]):
+        if spec.get("currency") is not None:   # else in the scenario currency
+            at = ("onprem", "custom_cards", card, "currency")
+            need(spec["currency"], _Priced(card=card), at, at)
+    problems = []
+    for cur, found in needs.items():
+        named = [loc for _, loc, _ in found if loc is not None]
+        at = (min(named, key=lambda loc: positions.get(loc) or (math.inf, math.inf)) if named
+              else ("fx",) if "fx" in data else found[0][2])
+        problems.append(f"{origin}:{_where(positions, at)}: fx: {_priced_in([what for what, _, _ in found])} {cur}; "
+                        f"add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
     return problems
 
 
-def _is_code(value: Any) -> bool:
-    """Whether `value` is written as a currency code (pydantic reports any other currency)."""
-    return isinstance(value, str) and re.fullmatch(CURRENCY_PATTERN, value) is not None
+class _Priced(typing.NamedTuple):
+    """Something priced in a currency: a card (by id) or what `text` names (cloud offers, a card's catalog amounts)."""
+    text: str = ""
+    plural: bool = False
+    card: str | None = None
+
+
+def _priced_in(found: list[_Priced]) -> str:
+    """"cloud offers and cards 'a' and 'b' are priced in": the things `found`, cards named together."""
+    cards = [f"'{what.card}'" for what in found if what.card is not None]
+    parts = [what.text for what in found if what.card is None]
+    if cards:   # after the cloud offers, before a card's catalog amounts
+        parts.insert(int(found[0].text == "cloud offers"), f"card {cards[0]}" if len(cards) == 1 else f"cards {_and(cards)}")
+    plural = len(parts) > 1 or len(cards) > 1 or any(what.plural for what in found)
+    return f"{_and(parts)} {'are' if plural else 'is'} priced in"
+
+
+def _and(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _currency_meant(value: Any) -> str | None:
+    """The currency code `value` is, or is meant as where it is written in small letters or with spaces (`eur`:
+    EUR, the code pydantic's error suggests); None for a value that is no code either way."""
+    code = value.strip().upper() if isinstance(value, str) else None
+    return code if code is not None and re.fullmatch(CURRENCY_PATTERN, code) else None
 
 
 def _number(value: Any) -> bool:

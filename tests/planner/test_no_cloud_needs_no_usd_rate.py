@@ -41,7 +41,7 @@ def test_with_a_cloud_provider_the_usd_rate_is_still_asked_for(tmp_path):
     path.write_text(SCENARIO.format(providers="[aws]"))
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 2
-    assert "fx: cloud prices are in USD; add fx: {USD: <EUR per 1 USD>}" in result.output
+    assert "fx: cloud offers are priced in USD; add its rate, e.g. fx: {USD: <EUR per 1 USD>}" in result.output
 
 
 def test_an_offers_csv_in_the_scenario_currency_needs_no_usd_rate(tmp_path):

@@ -217,25 +217,28 @@ def test_every_bad_relative_speed_is_reported_at_its_gpu():
         "t.yaml:6:61: workloads[0].throughput.A10G: relative speeds must be ≥ 1e-06, got 1e-09"]
 
 
-def test_a_currency_in_small_letters_suggests_the_code_and_asks_for_no_rate():
-    # no "add fx: {USD: …}" for a currency that is no code; the custom card's price asks for no rate either.
-    # Line 5: "    my-card: {" is 14 characters, "gpu: T4, price: 1000, currency: " 32 more
+def test_a_currency_in_small_letters_suggests_the_code_and_asks_for_the_rate_the_code_needs():
+    # a currency in small letters is read as the code suggested (an audit, 2026-12: the rate it needs was asked only
+    # once the suggestion was taken): the scenario's usd is USD, which needs no rate for cloud prices; the custom
+    # card's eur is EUR, which needs one. Line 5: "    my-card: {" is 14 characters, "gpu: T4, price: 1000, currency: " 32 more
     text = ("name: x\ncurrency: usd\nonprem:\n  custom_cards:\n    my-card: {gpu: T4, price: 1000, currency: eur, "
             "busy_watts: 100, idle_watts: 10, life_years: 4}\n" + WORKLOAD)
     assert problems_of_text(text) == [
         "t.yaml:2:11: currency: expected a currency code of three capital letters (ISO 4217), got 'usd'; "
         "did you mean 'USD'?",
         "t.yaml:5:47: onprem.custom_cards.my-card.currency: expected a currency code of three capital letters "
-        "(ISO 4217), got 'eur'; did you mean 'EUR'?"]
+        "(ISO 4217), got 'eur'; did you mean 'EUR'?",
+        "t.yaml:5:47: fx: card 'my-card' is priced in EUR; add its rate, e.g. fx: {EUR: <USD per 1 EUR>}"]
 
 
-def test_a_card_override_currency_in_small_letters_suggests_the_code_and_asks_for_no_rate():
+def test_a_card_override_currency_in_small_letters_suggests_the_code_and_asks_for_its_rate():
     # Line 5: "    rtx-4090: {price: 1800, currency: " is 38 characters
     text = ("name: x\nonprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {price: 1800, currency: eur}\n"
             + WORKLOAD)
     assert problems_of_text(text) == [
         "t.yaml:5:39: onprem.card_overrides.rtx-4090.currency: expected a currency code of three capital letters "
-        "(ISO 4217), got 'eur'; did you mean 'EUR'?"]
+        "(ISO 4217), got 'eur'; did you mean 'EUR'?",
+        "t.yaml:5:39: fx: card 'rtx-4090' is priced in EUR; add its rate, e.g. fx: {EUR: <USD per 1 EUR>}"]
 
 
 def test_yaml_tags_are_not_executed(tmp_path):

@@ -50,9 +50,10 @@ def test_the_catalog_figures_of_rtx_3060_are_5400_cny_host_share_in_cny():
 def test_an_override_in_usd_still_needs_the_cny_rate_for_the_catalog_host_share(tmp_path):
     done = CliRunner().invoke(app, ["validate", str(write(tmp_path))])
     assert done.exit_code == 2, done.output
-    assert (f"{tmp_path / 'owned.yaml'}:11:58: onprem.card_overrides.rtx-3060-12gb.currency: USD covers only the "
-            "amounts the override gives; the catalog's host_cost_per_card of 'rtx-3060-12gb' is in CNY: add its "
-            "rate, e.g. fx: {CNY: <USD per 1 CNY>}") in " ".join(done.output.split())
+    # said as every missing rate is (one problem per currency), at the override's currency: no field names CNY
+    assert (f"{tmp_path / 'owned.yaml'}:11:58: fx: the catalog's host_cost_per_card of card 'rtx-3060-12gb' (its "
+            "override's USD covers only the amounts the override gives) is priced in CNY; add its rate, e.g. "
+            "fx: {CNY: <USD per 1 CNY>}") in " ".join(done.output.split())
 
 
 def test_an_override_giving_only_a_currency_needs_the_rate_of_both_catalog_amounts(tmp_path):
@@ -60,7 +61,8 @@ def test_an_override_giving_only_a_currency_needs_the_rate_of_both_catalog_amoun
     path.write_text(write(tmp_path).read_text().replace("price: 300, ", ""))
     done = CliRunner().invoke(app, ["validate", str(path)])
     assert done.exit_code == 2, done.output
-    assert "the catalog's price and host_cost_per_card of 'rtx-3060-12gb' are in CNY" in " ".join(done.output.split())
+    assert ("the catalog's price and host_cost_per_card of card 'rtx-3060-12gb' (its override's USD covers only the "
+            "amounts the override gives) are priced in CNY") in " ".join(done.output.split())
 
 
 def test_an_override_of_both_amounts_needs_no_catalog_rate(tmp_path):
