@@ -34,12 +34,14 @@ from planner.scenario.model import (
     MAX_PATH_LENGTH,
     MAX_WORKLOADS,
     Scenario,
+    _read_as,  # a value as the model reads a field: None where it refuses it
     demand_problem,
     gpu_or_specs,
     grown_demand_problem,
     idle_above_busy,
     override_watts_problem,
     owned_age_problem,
+    percent_meant,
     repeated_names,
 )
 from planner.scenario.profile_csv import read_profile_csv
@@ -541,6 +543,53 @@ _BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "le
            "less_than": ("<", "lt")}   # pydantic's bound errors: the sign and the ctx key holding the bound
 
 
+# A field bounded above by at most this holds a ratio (the shares, ≤ 1, and the PUE, ≤ 3): a value above its bound
+# whose hundredth it accepts was typed in percent (availability 97 for 0.97, pue 140 for 1.4), as was an "8%" there.
+MAX_RATIO_BOUND = 3.0
+# Shares with no upper bound to know them by: growth_per_month 1 doubles demand every month, so 2 % may be 2
+UNBOUNDED_SHARES = frozenset({"growth_per_month"})
+# The units a number may be typed with in a field whose name ends in a unit, and the size of each in the field's:
+# "6kW" in power_cap_kw is 6, "6000W" 6. A GPU's memory is sold in GB that are GiB (an "80GB" A100 has 80 GiB,
+# gpus.csv's 80), and nvidia-smi counts it in MiB: both GB and GiB are the field's unit, MB and MiB 1/1024 of it.
+UNITS_BY_SUFFIX = {
+    "_kw": {"kw": 1.0, "w": 1e-3, "mw": 1e3},
+    "_watts": {"w": 1.0, "kw": 1e3},
+    "_gb": {"gb": 1.0, "gib": 1.0, "mb": 1 / 1024, "mib": 1 / 1024},
+    "_months": {"months": 1.0, "month": 1.0, "mo": 1.0, "years": 12.0, "year": 12.0, "y": 12.0},
+    "_years": {"years": 1.0, "year": 1.0, "y": 1.0, "months": 1 / 12, "month": 1 / 12},
+}
+_NUMBER_AND_UNIT = re.compile(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+|%)\s*")
+
+
+def _number_meant(loc: Path_, got: Any) -> str:
+    """"; did you mean …?" for a number typed in percent or with a unit, naming the value the field `loc` takes
+    for it when the field accepts that value, else "": "8%" or 8 for a share (0.08), "6kW" in power_cap_kw (6),
+    "6000W" there (6, converted), "80GB" in min_gpu_memory_gb (80). Whether a field holds a ratio is read from
+    its upper bound (MAX_RATIO_BOUND), its unit from its name's end (UNITS_BY_SUFFIX)."""
+    model = _model_at(loc[:-1]) if loc else None
+    name = str(loc[-1]) if loc else ""
+    info = model.model_fields.get(name) if model else None
+    if info is None or isinstance(got, bool):
+        return ""
+    ratio = name in UNBOUNDED_SHARES or any(
+        bound is not None and bound <= MAX_RATIO_BOUND for c in info.metadata for bound in (getattr(c, "le", None),
+                                                                                            getattr(c, "lt", None)))
+    if _number(got):   # a percent is at most 100 × the bound: no other number is divided (10**999 / 100 overflows)
+        fits = ratio and abs(got) <= 100 * MAX_RATIO_BOUND and _read_as(model, name, got / 100) is not None
+        return percent_meant(got) if fits else ""
+    typed = _NUMBER_AND_UNIT.fullmatch(got) if isinstance(got, str) else None
+    if typed is None:
+        return ""
+    number, unit = float(typed[1]), typed[2]
+    if unit == "%":
+        return percent_meant(number) if ratio and _read_as(model, name, number / 100) is not None else ""
+    size = next((units.get(unit.lower()) for suffix, units in UNITS_BY_SUFFIX.items() if name.endswith(suffix)), None)
+    meant = None if size is None else _read_as(model, name, round(number * size, 9))
+    if meant is None:
+        return ""
+    return f"; did you mean {_figure(meant)}?" if size == 1 else f"; did you mean {_figure(meant)} ({_figure(number)} {unit})?"
+
+
 def _field_of(err: dict) -> tuple:
     """The path of the field a validation error is about: a check across fields names it, Scenario's model
     validators in ctx["loc"] (from the top), a nested model's (CustomCard, a workload's demand) in ctx["field"]
@@ -579,6 +628,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
         expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
         msg = f"expected {expected}, got {_shown(got)}"
+        hint = hint or _number_meant(loc, got)   # "8%", "6kW": did you mean 0.08, 6?
     elif kind == "int_from_float":
         msg = f"expected a whole number, got {_shown(got)}"
     elif kind in ("float_type", "int_type", "bool_type"):   # pydantic's "Input should be a valid number"
@@ -608,6 +658,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         if isinstance(bound, (int, float)):   # whole bounds in full (1000000000, not 1e+09)
             shown = str(int(bound)) if float(bound).is_integer() and abs(bound) < 1e15 else f"{bound:g}"
             msg = f"expected a number {sign} {shown}, got {_shown(got)}"
+            hint = hint or _number_meant(loc, got)   # a share typed in percent: 97 for 0.97
     elif kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
@@ -906,7 +957,10 @@ def _currency_meant(value: Any) -> str | None:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """Whether `value` is a finite int or float (not a bool; an int of 999 digits is finite, not a float's overflow)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
 
 
 def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, origin: str) -> list[str]:

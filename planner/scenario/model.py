@@ -667,6 +667,11 @@ def _read_as(model: type[BaseModel], field: str, value: Any) -> Any:
         return None
 
 
+def percent_meant(percent: float) -> str:
+    """"; did you mean 0.08 (8 %)?": the hint for a share typed in percent (8 where 0.08 is meant)."""
+    return f"; did you mean {percent / 100:g} ({percent:g} %)?"
+
+
 def grown_demand_problem(workload: dict, horizon_months: Any) -> str | None:
     """The problem when compound growth over the horizon pushes a workload's demand above its field's limit
     (GROWN_DEMAND_LIMITS: growth_per_month 10 over 36 months is 1e37 hours, no fleet, only a puzzling
@@ -687,8 +692,10 @@ def grown_demand_problem(workload: dict, horizon_months: Any) -> str | None:
         return None
     name = workload.get("name")
     of = f" of workload '{name}'" if isinstance(name, str) and len(name) <= MAX_NAME_LENGTH else ""
+    # growth_per_month 2 (200 % a month) is most often 2 % typed as a percent
+    in_percent = percent_meant(growth) if 1 < growth <= 100 else ""
     return (f"demand{of} grows above {limit:,.0f} {unit} in month {month} of {horizon} ({amount:g} × "
-            f"(1 + {growth:g})^{month - 1}); lower growth_per_month or horizon_months")
+            f"(1 + {growth:g})^{month - 1}); lower growth_per_month or horizon_months{in_percent}")
 
 
 class Scenario(Frozen):

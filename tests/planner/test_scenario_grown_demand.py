@@ -8,14 +8,16 @@ from __future__ import annotations
 from test_scenario_limits import problems_of
 
 HEAD = "name: t\nhorizon_months: 24\ndiscount_rate: 8\n"
-BAD_RATE = "s.yaml:3:16: discount_rate: expected a number < 1, got 8"
+# 8 for a share below 1 is 8 % typed as a percent: 0.08
+BAD_RATE = "s.yaml:3:16: discount_rate: expected a number < 1, got 8; did you mean 0.08 (8 %)?"
 WORKLOADS = ("workloads:\n"
              "  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4, growth_per_month: 2}\n"
              "  - {name: b, reference_gpus: 1000, reference_gpu: T4, growth_per_month: 1}\n")
 # 100 × 3^14 = 478,296,900 h; 100 × 3^15 = 1,434,890,700 h, above 1e9 in month 16 (column 78: "  - {name: a,
 # gpu_hours_per_month: 100, reference_gpu: T4, growth_per_month: " is 77 characters)
 GROWN_A = ("s.yaml:5:78: workloads[0].growth_per_month: demand of workload 'a' grows above 1,000,000,000 GPU-hours "
-           "in month 16 of 24 (100 × (1 + 2)^15); lower growth_per_month or horizon_months")
+           "in month 16 of 24 (100 × (1 + 2)^15); lower growth_per_month or horizon_months; did you mean 0.02 (2 %)?")
+# growth 1 (doubling every month) gets no did-you-mean: only a growth above 1 is taken for a percent
 # the limit in reference GPUs is 1e9 h / 730 h = 1,369,863; 1000 × 2^10 = 1,024,000, 1000 × 2^11 = 2,048,000: month 12
 # ("  - {name: b, reference_gpus: 1000, reference_gpu: T4, growth_per_month: " is 73 characters)
 GROWN_B = ("s.yaml:6:74: workloads[1].growth_per_month: demand of workload 'b' grows above 1,369,863 reference GPUs "
@@ -30,9 +32,9 @@ def test_an_absent_horizon_is_the_default_36_months():
     # 100 × 11^6 = 177,156,100 h; 100 × 11^7 = 1,948,717,100 h: month 8
     text = HEAD.replace("horizon_months: 24\n", "") + WORKLOADS.replace("growth_per_month: 2", "growth_per_month: 10")
     assert problems_of(text)[:2] == [
-        "s.yaml:2:16: discount_rate: expected a number < 1, got 8",
+        "s.yaml:2:16: discount_rate: expected a number < 1, got 8; did you mean 0.08 (8 %)?",
         "s.yaml:4:78: workloads[0].growth_per_month: demand of workload 'a' grows above 1,000,000,000 GPU-hours "
-        "in month 8 of 36 (100 × (1 + 10)^7); lower growth_per_month or horizon_months"]
+        "in month 8 of 36 (100 × (1 + 10)^7); lower growth_per_month or horizon_months; did you mean 0.1 (10 %)?"]
 
 
 def test_a_horizon_given_as_quoted_digits_is_read_as_the_model_reads_it():

@@ -1,0 +1,74 @@
+"""Numbers typed in percent or with a unit get a "did you mean" (a planning-review audit, 2026-12): `discount_rate:
+8%` said only "expected a number, got '8%'", `availability: 97` only "expected a number ≤ 1", `power_cap_kw: 6kW`
+nothing of 6. A field holds a ratio when its upper bound is at most 3 (the shares ≤ 1, the PUE ≤ 3: read from the
+pydantic field), and its unit is the end of its name (_kw, _gb, _watts, _months, _years); the value meant is
+suggested only where the field takes it."""
+
+from __future__ import annotations
+
+import pytest
+from test_scenario_limits import problems_of
+
+HEAD = "name: t\nhorizon_months: 12\n"
+# a field of the workload follows "  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4, " (59 characters)
+WORKLOAD = "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4%s}\n"
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    # line 3; "discount_rate: " is 15 characters
+    ("discount_rate: 8%", "3:16: discount_rate: expected a number, got '8%'; did you mean 0.08 (8 %)?"),
+    ("discount_rate: 8", "3:16: discount_rate: expected a number < 1, got 8; did you mean 0.08 (8 %)?"),
+    # "onprem: {availability: " is 23 characters
+    ("onprem: {availability: 97}", "3:24: onprem.availability: expected a number ≤ 1, got 97; did you mean 0.97 (97 %)?"),
+    # "onprem: {resale: {share_of_book: " is 33
+    ("onprem: {resale: {share_of_book: 50}}",
+     "3:34: onprem.resale.share_of_book: expected a number ≤ 1, got 50; did you mean 0.5 (50 %)?"),
+    # "constraints: {max_cloud_share: " is 31
+    ("constraints: {max_cloud_share: 60}",
+     "3:32: constraints.max_cloud_share: expected a number ≤ 1, got 60; did you mean 0.6 (60 %)?"),
+    # the PUE is a ratio too (bounded at 3): 140 % is 1.4; "onprem: {pue: " is 14
+    ("onprem: {pue: 140}", "3:15: onprem.pue: expected a number ≤ 3, got 140; did you mean 1.4 (140 %)?"),
+    # "onprem: {power_cap_kw: " is 23: kW is the field's unit; 6000 W is 6 kW
+    ("onprem: {power_cap_kw: 6kW}", "3:24: onprem.power_cap_kw: expected a number, got '6kW'; did you mean 6?"),
+    ("onprem: {power_cap_kw: 6000W}",
+     "3:24: onprem.power_cap_kw: expected a number, got '6000W'; did you mean 6 (6,000 W)?"),
+    # "onprem: {purchase_every_months: " is 32; "onprem: {card_overrides: {rtx-4090: {life_years: " 49: 60 months are 5 years
+    ("onprem: {purchase_every_months: 3 months}",
+     "3:33: onprem.purchase_every_months: expected a whole number, got '3 months'; did you mean 3?"),
+    ("onprem: {card_overrides: {rtx-4090: {life_years: 60 months}}}",
+     "3:50: onprem.card_overrides.rtx-4090.life_years: expected a number, got '60 months'; did you mean 5 (60 months)?"),
+    # no ratio: 360 months is no percent of anything
+    ("onprem: {purchase_every_months: 360}", "3:33: onprem.purchase_every_months: expected a number ≤ 120, got 360"),
+    # a unit the field's is not convertible to
+    ("onprem: {power_cap_kw: 6GB}", "3:24: onprem.power_cap_kw: expected a number, got '6GB'"),
+])
+def test_a_top_level_or_onprem_number_in_another_unit_gets_the_value_meant(line, problem):
+    assert problems_of(HEAD + line + "\n" + WORKLOAD % "") == [f"s.yaml:{problem}"]
+
+
+@pytest.mark.parametrize(("field", "problem"), [
+    # "interruption_overhead: " is 23 characters after the 59: column 83
+    ("interruption_overhead: 10", "83: workloads[0].interruption_overhead: expected a number < 1, got 10; "
+                                  "did you mean 0.1 (10 %)?"),
+    # 100 % would be 1, which the field (< 1) does not take
+    ("interruption_overhead: 100", "83: workloads[0].interruption_overhead: expected a number < 1, got 100"),
+    # growth has no upper bound to know it by: it is a share by name; "growth_per_month: " is 18
+    ("growth_per_month: 2%", "78: workloads[0].growth_per_month: expected a number, got '2%'; did you mean 0.02 (2 %)?"),
+    # "min_gpu_memory_gb: " is 19: GB is the field's unit, and 81,920 MiB are 80 GB (GiB, as GPUs are sold)
+    ("min_gpu_memory_gb: 80GB", "79: workloads[0].min_gpu_memory_gb: expected a number, got '80GB'; did you mean 80?"),
+    ("min_gpu_memory_gb: 81920MiB",
+     "79: workloads[0].min_gpu_memory_gb: expected a number, got '81920MiB'; did you mean 80 (81,920 MiB)?"),
+    # memory is no ratio
+    ("min_gpu_memory_gb: 80%", "79: workloads[0].min_gpu_memory_gb: expected a number, got '80%'"),
+])
+def test_a_workload_number_in_another_unit_gets_the_value_meant(field, problem):
+    assert problems_of(HEAD + WORKLOAD % f", {field}") == [f"s.yaml:4:{problem}"]
+
+
+def test_growth_that_overflows_demand_suggests_the_share_its_percent_is():
+    # 100 × 3^11 = 17.7 million GPU-hours in month 12 of 12 stays below 1e9; over 36 months 100 × 3^15 = 1.43e9 in
+    # month 16 does not
+    found = problems_of("name: t\nhorizon_months: 36\n" + WORKLOAD % ", growth_per_month: 2")
+    assert found == ["s.yaml:4:78: workloads[0].growth_per_month: demand of workload 'a' grows above 1,000,000,000 "
+                     "GPU-hours in month 16 of 36 (100 × (1 + 2)^15); lower growth_per_month or horizon_months; "
+                     "did you mean 0.02 (2 %)?"]
