@@ -20,6 +20,7 @@ import sys
 from collections.abc import Collection
 from enum import Enum
 from pathlib import Path
+from types import SimpleNamespace
 
 import typer
 from typer.core import TyperGroup
@@ -141,7 +142,14 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
                                                help="scenario YAML files"),
              store: Path | None = store_option()) -> None:
     """Check scenario files; report every problem of every file, with its line."""
-    from planner.scenario.loading import plausibility_warnings, read_scenario_file, text_places
+    from planner.scenario.loading import (
+        check_scenario_file,
+        in_file_order,
+        plausibility_warnings,
+        plausibility_warnings_as_written,
+        prices_as_written,
+        text_places,
+    )
 
     skip_teardown()
 
@@ -152,32 +160,46 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
     failed = 0
     for path in files:
         try:
-            scenario, scenario_text = read_scenario_file(path)
-        except ScenarioError as exc:
+            checked = check_scenario_file(path)
+        except ScenarioError as exc:   # not read at all: not found, not UTF-8 text
             failed += 1
             err.print(str(exc), soft_wrap=True)
             continue
-        problems, warnings = _price_checks(scenario, store)
-        # values that look typed in another unit, placed in the text validated as its problems are
-        implausible = plausibility_warnings(scenario)
-        fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
-        places = dict(zip(fields, text_places(scenario_text, str(path), fields)))
-        warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
-        for field, problem in problems:
-            err.labelled("error:", f"{places[field] if field else path}: {problem}", "bold red")
-        if problems:
-            failed += 1
+        scenario = checked.scenario
+        if scenario is not None:
+            problems, warnings = _price_checks(scenario, store)
+            implausible = plausibility_warnings(scenario)
         else:
-            workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
-            err.labelled("ok", f"{path}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
-                               f"{counted(months, 'month')}", "green")
+            # every problem in one pass: what can be checked without the whole scenario is checked on the file's
+            # values as written, its regions against the prices and its numbers for units, beside the model's problems
+            written = prices_as_written(checked.data, checked.base_dir) if checked.data is not None else None
+            problems, warnings = ([], []) if written is None else _price_checks(SimpleNamespace(prices=written), store,
+                                                                                whole=False)
+            implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
+        # values that look typed in another unit, placed in the text validated as its problems are
+        fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
+        places = dict(zip(fields, text_places(checked.text, str(path), fields)))
+        warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
+        placed = [f"{places[field] if field else path}: {problem}" for field, problem in problems]
+        if scenario is None:
+            failed += 1
+            err.print(str(ScenarioError(in_file_order(checked.problems + placed), str(path))), soft_wrap=True)
+        else:
+            for problem in placed:
+                err.labelled("error:", problem, "bold red")
+            if problems:
+                failed += 1
+            else:
+                workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
+                err.labelled("ok", f"{path}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
+                                   f"{counted(months, 'month')}", "green")
         for warning in warnings:
             err.warn(warning)
     if failed:
         raise typer.Exit(2)
 
 
-def _price_checks(scenario, store: Path | None) -> tuple[list[tuple[tuple, str]], list[str]]:
+def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[list[tuple[tuple, str]], list[str]]:
     """(problems, warnings) of the scenario against its price source, as `plan` finds them, each problem with
     the path of the field it is about (() when none: the file is named alone): a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
@@ -185,7 +207,9 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[tuple[tuple, str]]
     not found, a currency fx has no rate for), and what `plan` says of the price store (damaged, not ours: the
     packaged snapshot is used; a damaged store is left where it is, as every check leaves what it reads).
     Nothing else when the price store cannot be read. The packaged snapshot is read without pandas
-    (`price_coverage`), so validating stays quick."""
+    (`price_coverage`), so validating stays quick. `whole=False`: `scenario` holds only the `prices` of a file that
+    does not load, as written (scenario.loading.prices_as_written), and only its regions are checked (and the store
+    said): the offers' currencies and the options' gaps need the whole scenario."""
     from planner import catalog
     from planner.catalog.prices import scenario_provenance
 
@@ -198,16 +222,19 @@ def _price_checks(scenario, store: Path | None) -> tuple[list[tuple[tuple, str]]
         return ([((), f"prices.source: {exc}")] if source not in ("snapshot", "store") else []), []
     # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
     said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
-    # the prices named as plan names them: those read ("snapshot" where no store was found), and of those
-    # the scenario's (a store that holds none of its providers and regions gives it the packaged snapshot's)
-    p = scenario.prices
-    read, used = provenance["source"], scenario_provenance(provenance, p.providers, p.regions)["source"]
+    read = provenance["source"]   # the prices read: "snapshot" where no store was found
     try:
         catalog.check_regions(coverage, scenario, read)
-        if source not in ("snapshot", "store"):   # an offers CSV says its own currencies: fx must convert them
+        if whole and source not in ("snapshot", "store"):   # an offers CSV says its own currencies: fx must convert them
             catalog.cloud_rows(scenario, catalog.price_table(source, store)[0], read)
     except PlannerError as exc:   # a region no offer has: its list item (PricesRefuteScenario.field)
         return [(getattr(exc, "field", None) or (), str(exc))], said
+    if not whole:
+        return [], said
+    # the prices named as plan names them: of those read, the scenario's (a store that holds none of its providers
+    # and regions gives it the packaged snapshot's)
+    p = scenario.prices
+    used = scenario_provenance(provenance, p.providers, p.regions)["source"]
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
 
 

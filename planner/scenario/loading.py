@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticUndefined
 
 from planner import catalog
 from planner.catalog.gpus import family_members
@@ -28,12 +29,20 @@ from planner.scenario.model import (
     CLOUD_KIND_LABEL,
     CURRENCY_PATTERN,
     DEFAULT_HORIZON_MONTHS,
+    DEMAND_FIELDS,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
     MAX_PATH_LENGTH,
     MAX_WORKLOADS,
+    CardOverride,
+    CustomCard,
+    GpuSpecs,
+    OnPrem,
+    OwnedCards,
+    Prices,
     Scenario,
+    Workload,
     _read_as,  # a value as the model reads a field: None where it refuses it
     demand_problem,
     gpu_or_specs,
@@ -1095,14 +1104,23 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
     `check_files=False` skips reading the files it names (offers and profile CSVs): for a scenario kept
     only to be shown, such as a saved plan's, whose files may have moved since it was planned.
     `blanked_lines`: the lines blanked after a syntax error and their keys (_parse_yaml): not also "missing"."""
-    positions = positions or {}
-    problems = list(syntax or [])
+    scenario, problems = _validated(data, positions or {}, origin, base_dir, list(syntax or []), check_files,
+                                    blanked_lines)
+    if problems or scenario is None:
+        raise ScenarioError(problems, origin)
+    return scenario
+
+
+def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, problems: list[str],
+               check_files: bool, blanked_lines: frozenset[Blanked]) -> tuple[Scenario | None, list[str]]:
+    """(the Scenario, None when it has a problem; its problems after those given, in the file's order) of
+    already-parsed data: parse_scenario's, without raising."""
     if not isinstance(data, dict):
         if not problems:
             got = ("nothing (the file is empty or only comments)" if data is None
                    else "a list" if isinstance(data, list) else f"a single value, {_shown(data)}")
             problems.append(f"{origin}:1:1: expected a mapping of scenario fields (name, workloads, …), got {got}")
-        raise ScenarioError(problems, origin)
+        return None, problems
     scenario = None
     try:
         scenario = Scenario.model_validate(data)
@@ -1121,8 +1139,13 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
                      and not _on_blanked_line(_field_of(e), positions, blanked_lines)]
     problems += _check_names(data, positions, origin, base_dir, check_files, blanked_lines)
     if problems or scenario is None:
-        raise ScenarioError(sorted(dict.fromkeys(problems), key=_line_key), origin)
-    return scenario
+        return None, in_file_order(problems)
+    return scenario, []
+
+
+def in_file_order(problems: list[str]) -> list[str]:
+    """`problems` ("FILE:LINE:COL: …"; "FILE: …" first) each once, by line and column."""
+    return sorted(dict.fromkeys(problems), key=_line_key)
 
 
 def _on_blanked_line(loc: Path_, positions: Any, blanked: frozenset[Blanked]) -> bool:
@@ -1159,9 +1182,19 @@ def read_scenario_file(path: str | Path) -> tuple[Scenario, str]:
     """(the scenario, the text it was validated from) of the YAML file at `path`, as load_scenario_file reads it:
     a check made after loading places its field in that text (text_places), never in the file read again, which
     may have been rewritten since (a wrong line, said without a doubt) or be a pipe (read once)."""
+    checked = check_scenario_file(path)
+    if checked.scenario is None:
+        raise ScenarioError(checked.problems, str(path))
+    return checked.scenario, checked.text
+
+
+def check_scenario_file(path: str | Path) -> ScenarioCheck:
+    """The scenario of the YAML file at `path` and its problems, as read_scenario_file finds them, without raising
+    for them (`validate` goes on to check what it can of a file that does not load); ScenarioError when the
+    file cannot be read as text."""
     path = Path(path)
     text, regular = _read_scenario_text(path)
-    return load_scenario_text(text, origin=str(path), base_dir=scenario_folder(path, regular)), text
+    return check_scenario_text(text, str(path), scenario_folder(path, regular))
 
 
 def _read_scenario_text(path: Path) -> tuple[str, bool]:
@@ -1221,9 +1254,33 @@ def scenario_folder(path: Path, regular: bool) -> Path:
 
 def load_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None = None) -> Scenario:
     """Validate scenario YAML given as text (uploads, notebooks)."""
+    checked = check_scenario_text(text, origin, base_dir)
+    if checked.scenario is None:
+        raise ScenarioError(checked.problems, origin)
+    return checked.scenario
+
+
+class ScenarioCheck(typing.NamedTuple):
+    """What checking a scenario's text found (check_scenario_text, check_scenario_file): the scenario, None when
+    the text has a problem; its problems ("FILE:LINE:COL: …", in the file's order); the text checked (a check made
+    after loading places its fields in it: text_places); the mapping its YAML holds, as written (None when it
+    holds none), for the checks that read the values as written where the scenario does not load
+    (prices_as_written, plausibility_warnings_as_written); and the folder its relative paths are resolved against."""
+
+    scenario: Scenario | None
+    problems: list[str]
+    text: str
+    data: dict | None
+    base_dir: Path | None
+
+
+def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None = None) -> ScenarioCheck:
+    """The scenario of YAML `text` and its problems (none when it loads), as load_scenario_text finds them."""
     data, positions, syntax, blanked = _parse_yaml(text, origin)
-    scenario = parse_scenario(data, positions, origin, base_dir, syntax, blanked_lines=blanked)
-    return scenario if base_dir is None else _resolve_paths(scenario, base_dir)
+    scenario, problems = _validated(data, positions or {}, origin, base_dir, syntax, True, blanked)
+    if scenario is not None and base_dir is not None:
+        scenario = _resolve_paths(scenario, base_dir)
+    return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
 
 
 def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:
@@ -1325,32 +1382,87 @@ _DEMAND_UNITS = {"gpu_hours_per_month": "reference-GPU hours a month", "referenc
                  "requests_per_second": "requests per second"}
 
 
+# A growth_per_month above 1 (more than doubling demand every month) but at most 100 is a share typed in percent
+# (2 for 0.02): no demand grows like that month after month. One that overflows demand is an error, saying the same.
+MAX_GROWTH_AS_SHARE = 1.0
+
+
 def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
     """(field path, warning) for each value of a valid `scenario` that looks typed in another unit: watts in kW,
-    electricity in cents, a power cap in watts, no demand at all, a rate for the scenario's own currency. Each
-    warning starts with the field's dotted path and says the value, why it looks wrong and the unit expected;
-    `validate` places them in the file (text_places), a plan lists the texts."""
+    electricity in cents, a power cap in watts, growth in percent, a memory in MiB, no demand at all, a rate for
+    the scenario's own currency. Each warning starts with the field's dotted path and says the value, why it
+    looks wrong and the unit expected; `validate` places them in the file (text_places), a plan lists the texts."""
+    return plausibility_warnings_as_written(scenario.model_dump())
+
+
+def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
+    """plausibility_warnings of a scenario's mapping: one dumped from a Scenario, or as written in a file that does
+    not load (ScenarioCheck.data), whose values are read as the model reads their fields: a value it refuses is
+    the error reported, and a warning that needs it is left out."""
     found = []   # in the order of the scenario's fields
-    own_rate = scenario.fx.get(scenario.currency)
+    currency = _currency_meant(data.get("currency", "USD"))
+    fx = _rates(data)
+    own_rate = fx.get(currency) if currency else None
     if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
-        found.append((("fx", scenario.currency),
-                      f"fx.{scenario.currency} {own_rate:g} is ignored: {scenario.currency} is the scenario's currency, "
-                      f"1 by definition (rates are {scenario.currency} per 1 unit of another currency)"))
-    found += _implausible_electricity(scenario)
-    found += _implausible_power_cap(scenario)
-    found += _implausible_watts(scenario)
-    return found + _no_demand(scenario)
+        found.append((("fx", currency),
+                      f"fx.{currency} {own_rate:g} is ignored: {currency} is the scenario's currency, "
+                      f"1 by definition (rates are {currency} per 1 unit of another currency)"))
+    found += _implausible_electricity(data, currency, fx)
+    found += _implausible_power_cap(data)
+    found += _implausible_watts(data)
+    found += _implausible_memory(data)
+    found += _implausible_growth(data)
+    return found + _no_demand(data)
 
 
-def _implausible_watts(scenario: Scenario) -> list[tuple[Path_, str]]:
+def _given(model: type[BaseModel], field: str, section: Any) -> Any:
+    """`section[field]` as `model` reads it (`section`: a mapping of a scenario, dumped or as written); the field's
+    default when the mapping lacks it; None when the model refuses it, or the field is required and missing."""
+    section = _mapping(section)
+    if field not in section:
+        default = model.model_fields[field].get_default(call_default_factory=True)
+        return None if default is PydanticUndefined else default
+    return _read_as(model, field, section[field])
+
+
+def _rates(data: dict) -> dict[str, float]:
+    """The scenario's fx rates that the model reads, entry by entry (a refused entry left out)."""
+    rates: dict[str, float] = {}
+    for code, rate in _mapping(data.get("fx")).items():
+        if not isinstance(rate, bool):
+            rates.update(_read_as(Scenario, "fx", {code: rate}) or {})
+    return rates
+
+
+def _workloads(data: dict) -> list:
+    """The scenario's workloads as given (each a mapping, or what pydantic refuses), else []."""
+    workloads = data.get("workloads")
+    return list(workloads) if isinstance(workloads, (list, tuple)) else []
+
+
+def _demand(w: Any) -> tuple[str, float] | None:
+    """(demand field, month-1 amount) of a workload; None when its demand fields do not fit together
+    (demand_problem) or the model refuses the amount."""
+    w = _mapping(w)
+    if not w or demand_problem(w):
+        return None
+    field = next(f for f in DEMAND_FIELDS if w.get(f) is not None)
+    amount = _given(Workload, field, w)
+    return None if amount is None else (field, float(amount))
+
+
+def _implausible_watts(data: dict) -> list[tuple[Path_, str]]:
     """busy_watts under MIN_BUSY_WATTS and idle_watts in (0, MIN_IDLE_WATTS) of custom cards and overrides."""
-    given = [(("onprem", "custom_cards", card), spec) for card, spec in scenario.onprem.custom_cards.items()]
-    given += [(("onprem", "card_overrides", card), spec) for card, spec in scenario.onprem.card_overrides.items()]
+    onprem = _mapping(data.get("onprem"))
+    given = [(("onprem", "custom_cards", str(card)), CustomCard, spec)
+             for card, spec in _mapping(onprem.get("custom_cards")).items()]
+    given += [(("onprem", "card_overrides", str(card)), CardOverride, spec)
+              for card, spec in _mapping(onprem.get("card_overrides")).items()]
     found = []
-    for at, spec in given:
+    for at, model, spec in given:
         for field, least, draw in (("busy_watts", MIN_BUSY_WATTS, "draw at work (boards are rated 70-1,000 W)"),
                                    ("idle_watts", MIN_IDLE_WATTS, "idle draw (cards idle at 25-105 W)")):
-            watts = getattr(spec, field, None)
+            watts = _given(model, field, spec)
             if watts is not None and 0 < watts < least:
                 found.append(((*at, field), f"{_dotted((*at, field))}: {_figure(watts)} W is below any GPU's {draw}; "
                                             f"expected watts per card: for {_figure(watts)} kW, write "
@@ -1358,11 +1470,11 @@ def _implausible_watts(scenario: Scenario) -> list[tuple[Path_, str]]:
     return found
 
 
-def _implausible_electricity(scenario: Scenario) -> list[tuple[Path_, str]]:
+def _implausible_electricity(data: dict, currency: str | None, fx: dict[str, float]) -> list[tuple[Path_, str]]:
     """electricity_per_kwh above MAX_USD_PER_KWH once in USD (when the scenario has a rate for USD)."""
-    price, currency = scenario.onprem.electricity_per_kwh, scenario.currency
-    per_usd = scenario.fx_rate("USD")   # scenario currency per 1 USD
-    if per_usd is None or price / per_usd <= MAX_USD_PER_KWH:
+    price = _given(OnPrem, "electricity_per_kwh", data.get("onprem"))
+    per_usd = 1.0 if currency == "USD" else fx.get("USD")   # scenario currency per 1 USD
+    if price is None or currency is None or per_usd is None or price / per_usd <= MAX_USD_PER_KWH:
         return []
     in_usd = "" if currency == "USD" else f" ({_figure(price / per_usd, 4)} USD)"
     at = ("onprem", "electricity_per_kwh")
@@ -1383,18 +1495,28 @@ def _electricity_unit_guesses(price: float, currency: str) -> str:
     return f"if it is in cents, write {_figure(price / 100)}; if per MWh, {per_mwh}"
 
 
-def _implausible_power_cap(scenario: Scenario) -> list[tuple[Path_, str]]:
+def _implausible_power_cap(data: dict) -> list[tuple[Path_, str]]:
     """A power_cap_kw above MIN_SUSPECT_CAP_KW and SUSPECT_KW_PER_REFERENCE_GPU × the peak demand (and owned
-    cards); nothing when a workload's demand in reference GPUs is unknown."""
-    cap = scenario.onprem.power_cap_kw
+    cards); nothing when a workload's demand in reference GPUs, its growth, the horizon or an owned count is
+    unknown."""
+    onprem = _mapping(data.get("onprem"))
+    cap = _given(OnPrem, "power_cap_kw", onprem)
     if cap is None or cap <= MIN_SUSPECT_CAP_KW:
         return []
-    gpus = sum(scenario.onprem.owned_count(card) for card in scenario.onprem.existing)
-    for w in scenario.workloads:
-        month_one = _reference_gpus(w, scenario)
-        if month_one is None:
+    gpus = _owned_cards(onprem)
+    horizon = _given(Scenario, "horizon_months", data)
+    workloads = _workloads(data)
+    if gpus is None or horizon is None or not workloads:
+        return []
+    custom = _mapping(onprem.get("custom_cards"))
+    for w in workloads:
+        month_one, growth = _reference_gpus(w, custom), _given(Workload, "growth_per_month", w)
+        if month_one is None or growth is None:
             return []
-        gpus += month_one * max(1.0, (1 + w.growth_per_month) ** (scenario.horizon_months - 1))
+        try:
+            gpus += month_one * max(1.0, (1 + growth) ** (horizon - 1))
+        except OverflowError:   # demand without bound (an error of its own): no cap is too large for it
+            return []
     if cap <= SUSPECT_KW_PER_REFERENCE_GPU * gpus:
         return []
     at = ("onprem", "power_cap_kw")
@@ -1403,18 +1525,87 @@ def _implausible_power_cap(scenario: Scenario) -> list[tuple[Path_, str]]:
                  f"serving it comes near such a cap; expected kilowatts: for {_figure(cap)} W, write {_figure(cap / 1000)}")]
 
 
-def _reference_gpus(w: Any, scenario: Scenario) -> float | None:
-    """A workload's month-1 demand in reference GPUs busy on average; None for requests/s whose reference GPU's
-    rate the throughput table does not give."""
-    if w.demand_field == "gpu_hours_per_month":
-        return w.demand_amount / HOURS_PER_MONTH
-    if w.demand_field == "reference_gpus":
-        return w.demand_amount
-    ref = catalog.resolve_gpu(w.reference_gpu)
-    custom = scenario.onprem.custom_cards
-    rates = [rate for key, rate in (w.throughput or {}).items()
-             if (custom[key].gpu if key in custom else catalog.resolve_gpu(key)) == ref]
-    return w.demand_amount / rates[0] if ref and rates and rates[0] > 0 else None
+def _owned_cards(onprem: dict) -> int | None:
+    """Cards owned in all (onprem.existing: the short form `card: count` or `{count: …}`); None when a count is refused."""
+    total = 0
+    for owned in _mapping(onprem.get("existing")).values():
+        count = _read_as(OwnedCards, "count", owned.get("count") if isinstance(owned, dict) else owned)
+        if count is None:
+            return None
+        total += count
+    return total
+
+
+def _reference_gpus(w: Any, custom: dict) -> float | None:
+    """A workload's month-1 demand in reference GPUs busy on average; None when its demand is refused, or for
+    requests/s whose reference GPU's rate the throughput table does not give."""
+    demand = _demand(w)
+    if demand is None:
+        return None
+    field, amount = demand
+    if field == "gpu_hours_per_month":
+        return amount / HOURS_PER_MONTH
+    if field == "reference_gpus":
+        return amount
+    ref = catalog.resolve_gpu(str(w.get("reference_gpu")))
+    rates = [rate for key, rate in _mapping(w.get("throughput")).items()
+             if (_mapping(custom[key]).get("gpu") if key in custom else catalog.resolve_gpu(str(key))) == ref]
+    rate = _read_as(Workload, "throughput", {"gpu": rates[0]}) if ref and rates and not isinstance(rates[0], bool) else None
+    return amount / rate["gpu"] if rate else None
+
+
+def _implausible_memory(data: dict) -> list[tuple[Path_, str]]:
+    """A workload's min_gpu_memory_gb above the most memory of any GPU (the catalog's, and the custom cards'
+    gpu_specs): no GPU can run it, and the plan is infeasible. MiB typed as GB (81920 for 80) most often."""
+    most, holder = _most_gpu_memory(data)
+    found = []
+    for i, w in enumerate(_workloads(data)):
+        memory = _given(Workload, "min_gpu_memory_gb", w)
+        if memory is None or memory <= most:
+            continue
+        at = ("workloads", i, "min_gpu_memory_gb")
+        gb = memory / 1024
+        meant = f"; did you mean {_figure(gb)} ({_figure(memory)} MiB)?" if 1 <= gb <= most else ""
+        found.append((at, f"{_dotted(at)}: {_figure(memory)} GB is more memory than any GPU has (the most: "
+                          f"{_figure(most)} GB, {holder}), so no GPU can run the workload; expected GB per GPU{meant}"))
+    return found
+
+
+def _most_gpu_memory(data: dict) -> tuple[float, str]:
+    """(GB, which GPU) of the GPU with the most memory: the catalog's, or a custom card's gpu_specs."""
+    most, holder = _catalog_most_memory()
+    for card, spec in _mapping(_mapping(data.get("onprem")).get("custom_cards")).items():
+        memory = _given(GpuSpecs, "memory_gb", _mapping(spec).get("gpu_specs"))
+        if memory is not None and memory > most:
+            most, holder = memory, f"custom card '{card}'"
+    return most, holder
+
+
+@functools.cache
+def _catalog_most_memory() -> tuple[float, str]:
+    """(GB, GPU id) of the GPU catalog's largest memory (gpus.csv's text rows: no pandas)."""
+    sizes = []
+    for gpu, row in catalog.gpu_rows().items():
+        try:
+            sizes.append((float(row["memory_gb"]), gpu))
+        except ValueError:   # an empty cell: unknown
+            continue
+    return max(sizes, key=lambda size: size[0])
+
+
+def _implausible_growth(data: dict) -> list[tuple[Path_, str]]:
+    """A growth_per_month above MAX_GROWTH_AS_SHARE and at most 100: a share typed in percent (2 for 0.02). Not
+    where the demand it grows overflows (grown_demand_problem: an error, with the same did-you-mean)."""
+    horizon = data.get("horizon_months", DEFAULT_HORIZON_MONTHS)
+    found = []
+    for i, w in enumerate(_workloads(data)):
+        growth = _given(Workload, "growth_per_month", w)
+        if growth is None or not MAX_GROWTH_AS_SHARE < growth <= 100 or grown_demand_problem(_mapping(w), horizon):
+            continue
+        at = ("workloads", i, "growth_per_month")
+        found.append((at, f"{_dotted(at)}: {_figure(growth)} is growth of {_figure(growth * 100)} % a month (demand × "
+                          f"{_figure(1 + growth)} every month); expected a share a month{percent_meant(growth)}"))
+    return found
 
 
 def _figure(x: float, digits: int = 15) -> str:
@@ -1427,16 +1618,37 @@ def _figure(x: float, digits: int = 15) -> str:
     return text.rstrip("0").rstrip(".") if places > 0 else text
 
 
-def _no_demand(scenario: Scenario) -> list[tuple[Path_, str]]:
-    """A warning when no workload asks anything (every demand 0: growth keeps it 0)."""
-    workloads = scenario.workloads
-    if any(w.demand_amount > 0 for w in workloads):
+def _no_demand(data: dict) -> list[tuple[Path_, str]]:
+    """A warning when no workload asks anything (every demand 0: growth keeps it 0); nothing when a demand is refused."""
+    workloads = _workloads(data)
+    demands = [_demand(w) for w in workloads]
+    if not demands or None in demands or any(amount > 0 for _, amount in demands):
         return []
     why = "so the plan has nothing to serve and buys nothing (its total is what owned cards cost)"
     if len(workloads) == 1:
-        w = workloads[0]
-        at = ("workloads", 0, w.demand_field)
+        at = ("workloads", 0, demands[0][0])
         return [(at, f"{_dotted(at)}: 0 is the only workload's demand, {why}; expected the "
-                     f"{_DEMAND_UNITS[w.demand_field]} it needs in month 1")]
+                     f"{_DEMAND_UNITS[demands[0][0]]} it needs in month 1")]
     return [(("workloads",), f"workloads: the demand of all {len(workloads)} workloads is 0, {why}; expected each "
                              f"one's demand in month 1 (gpu_hours_per_month: reference-GPU hours a month)")]
+
+
+def prices_as_written(data: dict, base_dir: Path | None) -> Prices | None:
+    """The prices section of a scenario that does not load (ScenarioCheck.data), as far as `validate` checks its
+    regions against the prices (catalog.check_regions reads these two fields alone): its source, a path resolved as
+    a loaded scenario's, and its regions as written (None: all). Not validated: built from the values only where
+    both are what the model takes; None otherwise (the source is no text or no readable file, a region is no
+    text, the list is too long), as the scenario's problems say."""
+    prices = _mapping(data.get("prices"))
+    source, regions = prices.get("source", "snapshot"), prices.get("regions")
+    if not isinstance(source, str) or not source.strip() or len(source) > MAX_PATH_LENGTH:
+        return None
+    if source not in ("snapshot", "store"):
+        path = Path(source) if base_dir is None else base_dir / source
+        if file_problem(path):
+            return None
+        source = str(path.resolve()) if base_dir is not None else source
+    if regions is not None and not (isinstance(regions, list) and len(regions) <= MAX_ENTRIES
+                                    and all(isinstance(r, str) for r in regions)):
+        return None
+    return Prices.model_construct(source=source, regions=None if regions is None else tuple(regions))

@@ -2,12 +2,17 @@
 8%` said only "expected a number, got '8%'", `availability: 97` only "expected a number ≤ 1", `power_cap_kw: 6kW`
 nothing of 6. A field holds a ratio when its upper bound is at most 3 (the shares ≤ 1, the PUE ≤ 3: read from the
 pydantic field), and its unit is the end of its name (_kw, _gb, _watts, _months, _years); the value meant is
-suggested only where the field takes it."""
+suggested only where the field takes it. A `min_gpu_memory_gb` above every GPU's memory (MiB typed as GB: plan
+said "infeasible" without a line) and a growth_per_month above 1 (a percent) are warned about."""
 
 from __future__ import annotations
 
 import pytest
 from test_scenario_limits import problems_of
+
+from planner.scenario import load_scenario_text
+from planner.scenario.loading import plausibility_warnings
+from tests.planner.cli_run import run
 
 HEAD = "name: t\nhorizon_months: 12\n"
 # a field of the workload follows "  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4, " (59 characters)
@@ -72,3 +77,43 @@ def test_growth_that_overflows_demand_suggests_the_share_its_percent_is():
     assert found == ["s.yaml:4:78: workloads[0].growth_per_month: demand of workload 'a' grows above 1,000,000,000 "
                      "GPU-hours in month 16 of 36 (100 × (1 + 2)^15); lower growth_per_month or horizon_months; "
                      "did you mean 0.02 (2 %)?"]
+
+
+def warnings_of(text: str) -> list[tuple[tuple, str]]:
+    return plausibility_warnings(load_scenario_text(text))
+
+
+def test_growth_above_one_that_loads_is_warned_about_as_a_percent():
+    assert warnings_of(HEAD + WORKLOAD % ", growth_per_month: 2") == [
+        (("workloads", 0, "growth_per_month"),
+         "workloads[0].growth_per_month: 2 is growth of 200 % a month (demand × 3 every month); expected a share "
+         "a month; did you mean 0.02 (2 %)?")]
+    assert warnings_of(HEAD + WORKLOAD % ", growth_per_month: 1") == []   # doubling every month: fast, not absurd
+
+
+def test_a_memory_above_every_gpus_is_warned_about_with_the_gb_its_mib_are(tmp_path):
+    # the most memory in planner/data/gpus.csv: 288 GB (B300, GB300; B300 first); 81920 / 1024 = 80
+    path = tmp_path / "s.yaml"
+    path.write_text(HEAD + WORKLOAD % ", min_gpu_memory_gb: 81920")
+    result = run("validate", path)
+    assert result.exit_code == 0 and result.stderr.startswith(f"ok {path}: t")   # valid: a warning, not an error
+    assert [line for line in result.stderr.splitlines() if "min_gpu_memory_gb" in line] == [
+        f"warning: {path}:4:79: workloads[0].min_gpu_memory_gb: 81,920 GB is more memory than any GPU has (the most: "
+        "288 GB, B300), so no GPU can run the workload; expected GB per GPU; did you mean 80 (81,920 MiB)?"]
+
+
+def test_a_memory_above_every_gpus_below_a_gib_of_mib_gets_no_guess():
+    # 300 MiB would be 0.29 GB: no memory anyone asks
+    assert [said for _, said in warnings_of(HEAD + WORKLOAD % ", min_gpu_memory_gb: 300")] == [
+        "workloads[0].min_gpu_memory_gb: 300 GB is more memory than any GPU has (the most: 288 GB, B300), so no GPU "
+        "can run the workload; expected GB per GPU"]
+    assert warnings_of(HEAD + WORKLOAD % ", min_gpu_memory_gb: 288") == []
+
+
+def test_a_custom_cards_memory_counts_as_a_gpus():
+    card = ("onprem:\n  custom_cards:\n    big: {price: 1, busy_watts: 500, idle_watts: 50, life_years: 4, "
+            "gpu_specs: {memory_gb: %s}}\n")
+    assert warnings_of(HEAD + card % 400 + WORKLOAD % ", min_gpu_memory_gb: 300") == []
+    assert [said for _, said in warnings_of(HEAD + card % 400 + WORKLOAD % ", min_gpu_memory_gb: 500")] == [
+        "workloads[0].min_gpu_memory_gb: 500 GB is more memory than any GPU has (the most: 400 GB, custom card "
+        "'big'), so no GPU can run the workload; expected GB per GPU"]

@@ -1,0 +1,61 @@
+"""`validate` reports every problem of a file in one pass (a planning-review audit, 2026-12): with any other error
+the file did not load, and the checks made on the loaded scenario never ran, so a misspelt region and a value
+typed in cents each came out only once the rest was fixed. Where the scenario does not load, the regions are
+checked against the prices (without pandas) and the numbers for their units on the file's values as written, and
+said with the model's problems, each at its line and column."""
+
+from __future__ import annotations
+
+from planner.scenario.loading import check_scenario_text, plausibility_warnings_as_written
+from tests.planner.cli_run import run
+from tests.planner.test_missing_rates import WORKLOAD, problems_block
+from tests.planner.test_startup import run_cli
+
+
+def test_a_misspelt_region_is_reported_with_the_models_problems(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("name: t\ndiscount_rate: 8%\nprices:\n  regions: [us-east1]\n" + WORKLOAD)
+    result = run("validate", path)
+    assert result.exit_code == 2
+    # "discount_rate: " is 15 characters; "  regions: [" 12
+    assert result.stderr == problems_block(
+        path,
+        "2:16: discount_rate: expected a number, got '8%'; did you mean 0.08 (8 %)?",
+        "4:13: prices.regions: no offers in 'us-east1' (did you mean 'us-east-1'?) in the snapshot prices")
+
+
+def test_the_region_check_of_a_file_that_does_not_load_imports_nothing_heavy(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("name: t\nhorizon_months: 500\nprices:\n  regions: [us-east-1, westeurope, us-eats-1]\n" + WORKLOAD)
+    [report], _, err = run_cli(["validate", str(path)])
+    assert report["code"] == 2 and report["heavy"] == []
+    # "horizon_months: " is 16 characters; the third region follows "  regions: [us-east-1, westeurope, " (35)
+    assert err == problems_block(
+        path,
+        "2:17: horizon_months: expected a number ≤ 120, got 500",
+        "4:36: prices.regions: no offers in 'us-eats-1' (did you mean 'us-east-1'?) in the snapshot prices")
+
+
+def test_a_value_typed_in_another_unit_is_warned_about_beside_the_models_problems(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("name: t\ndiscount_rate: 8%\nonprem:\n  electricity_per_kwh: 12\n  power_cap_kw: 6kW\n" + WORKLOAD)
+    result = run("validate", path)
+    assert result.exit_code == 2
+    # "  electricity_per_kwh: " is 23 characters, "  power_cap_kw: " 16; 12 USD a kWh is 1,200 cents or 12,000 per MWh
+    assert result.stderr == problems_block(
+        path,
+        "2:16: discount_rate: expected a number, got '8%'; did you mean 0.08 (8 %)?",
+        "5:17: onprem.power_cap_kw: expected a number, got '6kW'; did you mean 6?") + (
+        f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs anywhere "
+        "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per MWh, 0.012\n")
+
+
+def test_numbers_that_parse_are_checked_for_their_unit_in_a_file_that_does_not_load():
+    # a pue of 140 is refused (its error says 1.4), the electricity in cents parses and is warned about; the power
+    # cap is not (the demand it is compared with is refused), nor is the demand 'lots' taken for no demand
+    checked = check_scenario_text("name: t\nonprem: {electricity_per_kwh: 12, pue: 140, power_cap_kw: 6000}\n"
+                                  "workloads:\n  - {name: w, gpu_hours_per_month: lots, reference_gpu: T4, "
+                                  "min_gpu_memory_gb: 81920}\n", "s.yaml")
+    assert checked.scenario is None and len(checked.problems) == 2
+    assert [field for field, _ in plausibility_warnings_as_written(checked.data)] == [
+        ("onprem", "electricity_per_kwh"), ("workloads", 0, "min_gpu_memory_gb")]
