@@ -14,11 +14,12 @@ from planner.errors import PlannerError
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _offers(source: str, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float, cards_key: str,
-            allowed_only: bool, _scenario):
-    """`cards_key`: the scenario's parts its card figures and its allowed offers come from (the scenario itself is
-    not hashed); `allowed_only`: only the offers the scenario allows, and the warnings about those."""
-    cloud, provenance = price_table(source)
+def _offers(source: str, snapshot: int | None, stamp: str, fx_to_usd: tuple, electricity_usd: float, pue: float,
+            cards_key: str, allowed_only: bool, _scenario):
+    """`snapshot`: the store snapshot the scenario pins (prices.snapshot), as its plan reads the store; `cards_key`:
+    the scenario's parts its card figures and its allowed offers come from (the scenario itself is not hashed);
+    `allowed_only`: only the offers the scenario allows, and the warnings about those."""
+    cloud, provenance = price_table(source, snapshot=snapshot)
     # the scenario's cards at its own figures (overrides, custom cards), as its plan costs them
     table, warnings = offers_table(OfferFilter(), fx_to_usd=dict(fx_to_usd), electricity_usd_per_kwh=electricity_usd,
                                    pue=pue, cloud=cloud, scenario=_scenario, allowed_only=allowed_only)
@@ -46,14 +47,16 @@ cards_key = s.model_dump_json(include={"name", "currency", "fx", "prices", "onpr
 # the offers it shows, so a card the scenario does not list is no warning while only its offers are shown
 in_use = st.session_state.get("prices_in_use", True)
 try:
-    table, warnings, provenance = _offers(s.prices.source, state.prices_stamp(s.prices.source), fx_to_usd,
-                                          electricity_usd, s.onprem.pue, cards_key, in_use, s)
+    table, warnings, provenance = _offers(s.prices.source, s.prices.snapshot, state.prices_stamp(s.prices.source),
+                                          fx_to_usd, electricity_usd, s.onprem.pue, cards_key, in_use, s)
 except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
     st.error("The prices cannot be read:\n\n" + tables.code_block([hide_store_path(str(exc))]))
     st.stop()
 # the prices read, as their provenance says: the packaged snapshot's where `prices.source: store` found no store
 source_read = provenance.get("source", s.prices.source)
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(source_read, source_read)
+if source_read == "store" and provenance.get("pinned_snapshot") is not None:   # as it stood at that snapshot
+    source += f" as of its snapshot #{provenance['pinned_snapshot']} (prices.snapshot)"
 st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD per hour, undiscounted (a "
            "reservation's upfront spread over its term). On-prem cards: owned "
            "and busy every hour of their "
