@@ -56,7 +56,7 @@ def uploaded(text: str) -> AppTest:
 # --- 6. the Prices page on an unreadable store ------------------------------------------------------
 
 def test_the_prices_page_says_the_store_cannot_be_read_without_its_folder(store, monkeypatch):
-    def unreadable(self, providers=None):   # the disk fails between opening the store and reading its rows
+    def unreadable(self, providers=None, up_to=None):   # the disk fails between opening the store and reading its rows
         raise store_module._read_error(self.path, sqlite3.OperationalError("disk I/O error"))
 
     monkeypatch.setattr(PriceStore, "offers_in_force", unreadable)

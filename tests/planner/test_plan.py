@@ -253,7 +253,8 @@ def test_plan_json_has_the_design_keys_and_exit_0():
     prices = {k: doc["prices"][k] for k in ("source", "as_of", "as_of_oldest", "as_of_text", "undated_prices")}
     # the g5.xlarge row is dated 2026-07-20; the RTX A5000 is priced by the scenario's override (2,000 USD),
     # an undated quote: neither the catalog's row (no sourced price) nor an undated price
-    assert prices == {"source": str((ROOT / "examples" / "offers-g5-us-east-1.csv").resolve()),
+    # the offers CSV as the scenario names it, beside the scenario (input_files holds its content's hash)
+    assert prices == {"source": "offers-g5-us-east-1.csv",
                       "as_of": "2026-07-20", "as_of_oldest": "2026-07-20",
                       "as_of_text": "2026-07-20, 1 quoted in the scenario", "undated_prices": 0}
 
