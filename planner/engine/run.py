@@ -52,7 +52,7 @@ from planner.engine.workloads import speed_sources
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
-from planner.scenario.loading import plausibility_warnings
+from planner.scenario.loading import names_a_file, plausibility_warnings
 from planner.text import counted, shortened
 
 if TYPE_CHECKING:
@@ -421,6 +421,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True, extra_constraints=extra_constraints)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
+    if isinstance(scenario, Path) or (isinstance(scenario, str) and names_a_file(scenario)):
+        result.scenario_file = Path(scenario)   # its JSON names the scenario's files as the file wrote them, as the CLI's
     return result
 
 

@@ -296,3 +296,19 @@ def test_the_table_says_under_a_saved_side_when_and_by_which_planner_it_was_made
 def test_no_empty_inputs_table_when_none_differs():
     text = table_text(EXAMPLES / "worked-example.yaml", EXAMPLES / "worked-example.yaml")
     assert "no scenario input differs" in text.splitlines() and "Inputs that differ" not in text
+
+
+def test_a_library_plan_of_a_scenario_file_names_its_files_as_the_cli_does(tmp_path):
+    # plan(path) from a notebook recorded /tmp/…/offers-g5-us-east-1.csv where `fleetplan plan` records the path
+    # as the YAML writes it; a plan of YAML text has no folder to name it against and keeps the absolute path
+    from planner import plan
+    from planner.reports import plan_to_json
+
+    scenario = worked_copy(tmp_path)
+    for given in (scenario, str(scenario)):
+        doc = json.loads(plan_to_json(plan(given, baselines=False)))
+        assert doc["scenario_inputs"]["prices"]["source"] == OFFERS and doc["prices"]["source"] == OFFERS
+        assert doc["input_files"] == {"prices.source": {"path": OFFERS, "sha256": "7605fc691fe7"}}
+    text = json.loads(plan_to_json(plan(scenario.read_text().replace(f"source: {OFFERS}",
+                                                                      f"source: {tmp_path / OFFERS}"), baselines=False)))
+    assert text["prices"]["source"] == str(tmp_path / OFFERS)
