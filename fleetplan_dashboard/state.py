@@ -88,7 +88,13 @@ from pricing_adapters import registry
 # top-level `scenarios/` folder, in an installed package a copy in site-packages (pyproject.toml).
 SCENARIO_DIR = Path(str(files("fleetplan_dashboard") / "scenarios"))
 DEFAULT_SCENARIO = "startup-hybrid.yaml"
-MAX_UPLOAD_BYTES = 256 * 1024
+# An upload's size: 1 MB, the least the upload widget can be told (`max_upload_size`, whole MB), which refuses a
+# larger file in the browser with "File must be 1.0MB or smaller." — its MB is 10^6 bytes (2^20 on Windows, where a
+# file in between is refused here) — so the label, the widget and this check say one limit; it was 256 KB here under a
+# widget that said 1 MB. A scenario is a few KB; the YAML loader's node limit bounds the work a 1 MB file asks (about
+# 2.5 s to refuse one of plain values: docs/reliability.md).
+MAX_UPLOAD_BYTES = 1_000_000
+UPLOAD_SUFFIXES = (".yaml", ".yml")
 # Workloads an upload may have: each has two sliders, and every page run goes over them all (the slider that
 # moved, the values planned ahead); the command line (`fleetplan plan FILE`) plans larger files.
 MAX_UPLOAD_WORKLOADS = 50
@@ -163,13 +169,18 @@ def _line_of(text: str, key: str, value: str) -> int:
 def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str]:
     """Validate an uploaded scenario file: (scenario or None, problems, text).
 
-    Read as text with YAML's safe loader only (nothing in it is executed), at most `MAX_UPLOAD_BYTES`.
-    Problems are `name:line:col: field.path: message` lines, all of them at once. An upload cannot
-    carry the files a scenario may point to, so a profile or price source naming a file is refused
-    before validation, which would look the file up on this server and say whether it exists.
+    Read as text with YAML's safe loader only (nothing in it is executed), at most `MAX_UPLOAD_BYTES`, from a file
+    named .yaml or .yml (checked here, not by the upload widget, which would refuse another in the browser and leave
+    the page saying why the file before it was not loaded). Problems are `name:line:col: field.path: message` lines,
+    all of them at once. An upload cannot carry the files a scenario may point to, so a profile or price source
+    naming a file is refused before validation, which would look the file up on this server and say whether it
+    exists.
     """
+    if not name.lower().endswith(UPLOAD_SUFFIXES):
+        return None, [f"{name}: not a scenario file: expected a YAML file named .yaml or .yml"], ""
     if len(data) > MAX_UPLOAD_BYTES:
-        return None, [f"{name}: file is {len(data) / 1024:,.0f} KB; the limit is {MAX_UPLOAD_BYTES // 1024} KB"], ""
+        return None, [f"{name}: file is {len(data):,} bytes; the limit is {upload_limit_text()} "
+                      f"({MAX_UPLOAD_BYTES:,} bytes)"], ""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -181,6 +192,11 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
         return None, refused, text
     scenario, problems = _load_text(text, name, None)
     return scenario, list(problems), text
+
+
+def upload_limit_text() -> str:
+    """The upload size limit as the upload widget says it: "1 MB" (its MB: 10^6 bytes)."""
+    return f"{MAX_UPLOAD_BYTES / 1e6:g} MB"
 
 
 def refuse_files(name: str, text: str) -> list[str]:

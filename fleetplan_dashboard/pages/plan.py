@@ -52,10 +52,13 @@ st.html("""<style>
 
 
 def _on_upload() -> None:
+    """An upload read: made the scenario, or its problems shown in the main area in place of any before; the
+    uploader emptied either way (`_uploader_types`)."""
     f = st.session_state.get("upload_file")
     if f is None:
         st.session_state.pop("upload_problems", None)
         return
+    st.session_state["uploads_read"] = st.session_state.get("uploads_read", 0) + 1
     scenario, problems, text = state.read_upload(f.name, f.getvalue())
     if problems:
         st.session_state["upload_problems"] = (f.name, problems)
@@ -65,6 +68,15 @@ def _on_upload() -> None:
     state.keep_upload(st.session_state["uploads"], bid, text)
     st.session_state["base"] = bid
     state.clear_edits()
+
+
+
+def _uploader_types() -> list | None:
+    """The uploader's `type`: any file (the name is checked by state.read_upload, so a notes.txt is answered in the
+    main area, not refused in the browser), as None and [] in turn after each upload read. Streamlit empties an
+    uploader whose `type` changes (its element id holds it) and keeps its key, "upload_file": its list held each
+    file uploaded, the rejected ones among them."""
+    return None if st.session_state.get("uploads_read", 0) % 2 == 0 else []
 
 
 def _on_pick() -> None:
@@ -126,10 +138,13 @@ with st.sidebar:
         st.session_state["base"] = state.default_base_id()
     st.selectbox("Scenario", options, key="base", format_func=state.base_label, on_change=_on_pick,
                  help=f"The files in scenarios/ and the last {state.MAX_UPLOADS} files you uploaded in this session.")
-    st.file_uploader(f"Or upload a scenario YAML (at most {state.MAX_UPLOAD_BYTES // 1024} KB and "
+    # max_upload_size: the widget's own limit, in whole MB, as the label and state.read_upload say it
+    st.file_uploader(f"Or upload a scenario YAML (at most {state.upload_limit_text()} and "
                      f"{state.MAX_UPLOAD_WORKLOADS} workloads)",
-                     type=["yaml", "yml"], key="upload_file", on_change=_on_upload, max_upload_size=1,
-                     help="Validated like `fleetplan validate`: read with YAML's safe loader, nothing executed.")
+                     type=_uploader_types(), key="upload_file", on_change=_on_upload,
+                     max_upload_size=round(state.MAX_UPLOAD_BYTES / 1e6),
+                     help="A .yaml or .yml file, validated like `fleetplan validate`: read with YAML's safe loader, "
+                          "nothing executed.")
 
 cur = state.current()
 rejected = st.session_state.get("upload_problems")

@@ -28,7 +28,7 @@ def base():
 def test_upload_size_limit():
     data = b"name: big\n" + b"# padding\n" * (state.MAX_UPLOAD_BYTES // 10 + 1)
     scenario, problems, _ = state.read_upload("big.yaml", data)
-    assert scenario is None and problems == [f"big.yaml: file is {len(data) / 1024:,.0f} KB; the limit is 256 KB"]
+    assert scenario is None and problems == [f"big.yaml: file is {len(data):,} bytes; the limit is 1 MB (1,000,000 bytes)"]
 
 
 def test_upload_syntax_error_names_its_line():
