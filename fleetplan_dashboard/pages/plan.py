@@ -42,13 +42,29 @@ from planner.text import counted
 
 st.session_state.setdefault("uploads", {})
 
+# The tables' columns fit a laptop's page (1366 px, the sidebar open: 904 px, 870 inside an expander, in
+# Chromium), the columns they leave out in the table's own column menu (its eye icon); a phone (390 px) shows their
+# first columns, the name and the money, and under each table wider than its screen (`_wide`) a line saying the rest
+# is a swipe away: a phone shows no scroll bar.
+WIDE = "phone_swipe_"     # the key prefix of the containers holding such tables
+
 # Metric values and deltas wrap instead of being cut ("11,370,975 …") and take a size that fits four
 # cards across at 1400 px.
 st.html("""<style>
 [data-testid="stMetricValue"] { font-size: 1.55rem; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] *, [data-testid="stMetricDelta"] * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
-</style>""")
+@media (max-width: 640px) {
+  [class*="st-key-WIDE"]::after { content: "↔ Swipe the table sideways for its other columns."; font-size: 0.8rem;
+    opacity: 0.65; }
+}
+</style>""".replace("WIDE", WIDE))
+
+
+def _wide(key: str, slot=None):
+    """A container for a table wider than a phone's screen, keyed `WIDE` + `key`: under it, on a phone only, the
+    line saying it scrolls sideways (the style above)."""
+    return (slot or st).container(key=WIDE + key)
 
 
 def _on_upload() -> None:
@@ -68,7 +84,6 @@ def _on_upload() -> None:
     state.keep_upload(st.session_state["uploads"], bid, text)
     st.session_state["base"] = bid
     state.clear_edits()
-
 
 
 def _uploader_types() -> list | None:
@@ -352,22 +367,22 @@ cols = st.columns(4)
 for col, card in zip(cols, tables.fleet_cards(p)):
     col.metric(card.label, card.value, border=True)
     col.caption(tables.plain(card.detail))
-# Columns sized so that the table fits the page at 1400 px: the cost column is never scrolled out of view.
-st.dataframe(
+# The name and the cost first (all a phone shows without a swipe), the name pinned; the columns fit 1366 px.
+_wide("fleet_table").dataframe(
     tables.fleet_table(p), hide_index=True, width="stretch", key="fleet_table", placeholder="",
-    column_order=["action", "sku", "cost", "instance_hours", "units", "existing_units", "new_units", "provider",
+    column_order=["sku", "cost", "action", "units", "instance_hours", "existing_units", "new_units", "provider",
                   "region", "purchase_option"],
     column_config={
+        "sku": st.column_config.TextColumn("card or instance", width=175, pinned=True),
+        "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=110, help=pv_money),
         "action": st.column_config.TextColumn("action", width=110),
-        "sku": st.column_config.TextColumn("card or instance", width=190),
-        "provider": st.column_config.TextColumn("provider", width=70),
-        "region": st.column_config.TextColumn("region", width=90),
-        "purchase_option": st.column_config.TextColumn("option", width=100),
         "units": st.column_config.NumberColumn("units", format="%g", width=55),
+        "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=85),
         "existing_units": st.column_config.NumberColumn("owned", format="%g", help="units already owned", width=55),
         "new_units": st.column_config.NumberColumn("new", format="%g", help="units bought", width=50),
-        "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=95),
-        "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=110, help=pv_money),
+        "provider": st.column_config.TextColumn("provider", width=65),
+        "region": st.column_config.TextColumn("region", width=90),
+        "purchase_option": st.column_config.TextColumn("option", width=105),
     })
 # the site's fixed cost belongs to no row: where there is one, the rows fall short of the total by it
 st.caption(" ".join(filter(None, [f"Cost in {pv_money}.", site_cost_note(p, field="`fixed_onprem_per_month`")])))
@@ -380,18 +395,27 @@ st.caption("Units apply to cards and reservations; rented capacity is counted in
 # Serving workloads: whole instances (or cards) in every hour-of-week slot
 if len(p.serving):
     st.subheader("Serving: whole instances per slot")
-    st.dataframe(p.serving.drop(columns=["unit_id"]), hide_index=True, width="stretch", key="serving_table",
-                 placeholder="", column_config={
-                     "hours_per_week": st.column_config.NumberColumn("hours/week", format="%g", width=80),
-                     "demand_unit": st.column_config.TextColumn("unit", width=140),
-                     "demand": st.column_config.NumberColumn(format="%.4g"),
-                     "instances": st.column_config.NumberColumn(format="%g", width=80),
-                     "capacity": st.column_config.NumberColumn(format="%.4g"),
-                     "busy_units": st.column_config.NumberColumn("busy units", format="%.3g"),
-                     "served": st.column_config.NumberColumn(format="%.4g")})
+    # busy units, kind and GPU hidden to fit 1366 px: the table's column menu (its eye icon) shows them
+    _wide("serving_table").dataframe(
+        p.serving.drop(columns=["unit_id"]), hide_index=True, width="stretch", key="serving_table", placeholder="",
+        column_order=["workload", "sku", "instances", "demand", "capacity", "served", "demand_unit", "slot", "months",
+                      "hours_per_week"],
+        column_config={
+            "workload": st.column_config.TextColumn(width=125, pinned=True),
+            "sku": st.column_config.TextColumn("card or instance", width=150),
+            "instances": st.column_config.NumberColumn(format="%g", width=70),
+            "demand": st.column_config.NumberColumn(format="%.4g", width=70),
+            "capacity": st.column_config.NumberColumn(format="%.4g", width=70),
+            "served": st.column_config.NumberColumn(format="%.4g", width=65),
+            "demand_unit": st.column_config.TextColumn("unit", width=140),
+            "slot": st.column_config.NumberColumn(width=45),
+            "months": st.column_config.Column(width=60),
+            "hours_per_week": st.column_config.NumberColumn("hours/week", format="%g", width=80),
+            "busy_units": st.column_config.NumberColumn("busy units", format="%.3g")})
     st.caption("Per serving workload and hour-of-week slot: the whole instances or cards held, the capacity they give "
                "and the demand served (demand, capacity and served in the workload's unit: requests per second or "
-               "reference GPUs); `months` are the months the slot's row stands for.")
+               "reference GPUs); `months` are the months the slot's row stands for. The busy units, kind and GPU: "
+               "the table's eye icon.")
 
 decisions_box = st.expander("What each decision is worth: decision values, the runner-up fleet, flip points, cap costs",
                             icon=":material/balance:")
@@ -404,23 +428,35 @@ if decisions_made is None:
 if len(p.installed):
     st.subheader("Purchases over time")
     st.plotly_chart(charts.installed_chart(p.installed, p.schedule, p.horizon_months), key="installed_chart")
-    st.dataframe(p.schedule, hide_index=True, width="stretch", key="schedule_table", placeholder="", column_config={
-        "month": st.column_config.NumberColumn(width=60), "card": st.column_config.TextColumn(width=140),
-        "gpu": st.column_config.TextColumn(width=140), "action": st.column_config.TextColumn(width=80),
-        "units": st.column_config.NumberColumn("units", format="%g", width=60),
-        "amount": st.column_config.NumberColumn(f"amount, {cc} (as paid)", format="%,.0f", width=150),
-        "note": st.column_config.TextColumn(width=250)})
+    # month, card and amount first: what a phone shows
+    _wide("schedule_table").dataframe(
+        p.schedule, hide_index=True, width="stretch", key="schedule_table", placeholder="",
+        column_order=["month", "card", "amount", "action", "units", "gpu", "note"], column_config={
+            "month": st.column_config.NumberColumn(width=60), "card": st.column_config.TextColumn(width=130),
+            "amount": st.column_config.NumberColumn(f"amount, {cc} (as paid)", format="%,.0f", width=145),
+            "action": st.column_config.TextColumn(width=70),
+            "units": st.column_config.NumberColumn("units", format="%g", width=55),
+            "gpu": st.column_config.TextColumn(width=130), "note": st.column_config.TextColumn(width=300)})
     st.caption(f"Amounts in {cc}, nominal: as paid in that month (credits negative), where the fleet's costs are "
                "present values.")
     if len(p.owned):
-        st.dataframe(p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="", column_config={
-            "fixed_costs_avoided": st.column_config.NumberColumn(
-                f"avoided, {cc} (PV)", format="%,.0f",
-                help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
-                     "value kept cards would have at the end; not net of the work bought instead"),
-            # 200, not 250: with the avoided column's header naming its basis, the table outgrew its frame at
-            # 1,400 px by 10 px (a sideways scroll, tests/app/test_browser.py)
-            "note": st.column_config.TextColumn(width=200)})
+        # the GPU hidden (the card names it; the eye icon shows it) for the note to fit 1366 px
+        _wide("owned_table").dataframe(
+            p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="",
+            column_order=["card", "fixed_costs_avoided", "owned_units", "kept", "switched_off", "sold", "age_months",
+                          "note"],
+            column_config={
+                "card": st.column_config.TextColumn(width=130, pinned=True),
+                "fixed_costs_avoided": st.column_config.NumberColumn(
+                    f"avoided, {cc} (PV)", format="%,.0f", width=140,
+                    help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
+                         "value kept cards would have at the end; not net of the work bought instead"),
+                "owned_units": st.column_config.NumberColumn("owned", width=60),
+                "kept": st.column_config.NumberColumn(width=50),
+                "switched_off": st.column_config.NumberColumn("switched off", width=90),
+                "sold": st.column_config.NumberColumn(width=50),
+                "age_months": st.column_config.NumberColumn("age, months", width=90),
+                "note": st.column_config.TextColumn(width=280)})
         st.caption(f"What happens to the cards already owned, and the fixed costs that avoids, in {pv_money} (plus a "
                    "sale's credit over the value they would have at the end) — not net of the work bought instead of theirs.")
 
@@ -453,15 +489,26 @@ def _break_even_shown(share_pct: float) -> str:
 
 # The shares stay numbers (the column sorts by them) and the Styler gives the text shown: a format of the column's own
 # would take precedence over it, and draws inf as "inf%".
-st.dataframe(be_table.style.format({"break_even_utilisation": _break_even_shown}), hide_index=True, width="stretch",
-             key="break_even_table", placeholder="", column_config={
-    "card": st.column_config.TextColumn(width=130), "workload": st.column_config.TextColumn(width=130),
-    "cloud_offer": st.column_config.TextColumn("cheapest cloud offer", width=260),
-    "cloud_cost_per_reference_hour": st.column_config.NumberColumn(f"cloud {cc}/ref-GPU-h", format="%.3f", width=120),
-    "card_fixed_cost_per_month": st.column_config.NumberColumn(f"card fixed {cc}/month", format="%,.0f", width=120),
-    "break_even_utilisation": st.column_config.NumberColumn("break-even", width=80),
-    "utilisation_in_plan": st.column_config.NumberColumn("in plan", format="%.0f%%", width=70),
-})
+# the two rates before the offer, under short headers (their help says what they are), the offer last: 1366 px
+_wide("break_even_table").dataframe(
+    be_table.style.format({"break_even_utilisation": _break_even_shown}), hide_index=True, width="stretch",
+    key="break_even_table", placeholder="",
+    column_order=["card", "workload", "break_even_utilisation", "utilisation_in_plan", "cloud_cost_per_reference_hour",
+                  "card_fixed_cost_per_month", "cloud_offer"],
+    column_config={
+        "card": st.column_config.TextColumn(width=115, pinned=True), "workload": st.column_config.TextColumn(width=130),
+        "break_even_utilisation": st.column_config.NumberColumn("break-even", width=80),
+        "utilisation_in_plan": st.column_config.NumberColumn("in plan", format="%.0f%%", width=65),
+        "cloud_cost_per_reference_hour": st.column_config.NumberColumn(
+            f"cloud {cc}/ref-h", format="%.3f", width=110,
+            help=f"What an hour of the reference GPU's work costs on the cheapest compatible cloud offer, {cc}, "
+                 "undiscounted"),
+        "card_fixed_cost_per_month": st.column_config.NumberColumn(
+            f"card {cc}/month", format="%,.0f", width=105,
+            help=f"What one card bought in month 1 costs per month in service, busy or idle (its payments, resale "
+                 f"credit included, over its months in service), {cc}, undiscounted"),
+        "cloud_offer": st.column_config.TextColumn("cheapest cloud offer", width=290),
+    })
 for note in be_notes:
     st.caption(tables.plain(note))
 
@@ -513,18 +560,25 @@ def _draw_baseline_cards(plan) -> None:
 
 
 def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
+    """The baselines at the expander's full width: label, total and savings first (what a phone shows), the note
+    last; the `baseline` id hidden (the label says it), and a grouped profile's error bound in % (the eye icon)."""
     table = plan.baselines
-    if "error_bound" in table and table["error_bound"].isna().all():   # an exact profile: no bounds to show
-        table = table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore")
-    baselines_table_slot.dataframe(table, hide_index=True, key=key, placeholder="", column_config={
-        "total": st.column_config.NumberColumn(f"total, {cc} (PV)", format="%,.0f", help=pv_money),
-        "savings": st.column_config.NumberColumn(f"savings, {cc} (PV)", format="%,.0f", help=pv_money),
-        "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f"),
-        # a grouped profile's bound on each baseline's cost error (engine.baselines): empty where it is exact
-        "error_bound": st.column_config.NumberColumn(f"error bound, {cc} (PV)", format="%,.0f",
-                                                     help="its exact optimum is at most this much below its total "
-                                                          "(the profile is planned on blocks of hours)"),
-        "error_bound_pct": st.column_config.NumberColumn("error bound %", format="%.2f")})
+    bounded = "error_bound" in table and not table["error_bound"].isna().all()   # an exact profile has no bounds
+    shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
+    _wide(key, baselines_table_slot).dataframe(
+        table if bounded else table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore"),
+        hide_index=True, width="stretch", key=key, placeholder="", column_order=shown, column_config={
+            "label": st.column_config.TextColumn("baseline", width=190, pinned=True),
+            "total": st.column_config.NumberColumn(f"total, {cc} (PV)", format="%,.0f", help=pv_money, width=110),
+            "savings": st.column_config.NumberColumn(f"savings, {cc} (PV)", format="%,.0f", help=pv_money, width=120),
+            "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f", width=80),
+            "status": st.column_config.TextColumn(width=80),
+            # a grouped profile's bound on each baseline's cost error (engine.baselines): empty where it is exact
+            "error_bound": st.column_config.NumberColumn(f"error bound, {cc} (PV)", format="%,.0f", width=150,
+                                                         help="its exact optimum is at most this much below its total "
+                                                              "(the profile is planned on blocks of hours)"),
+            "error_bound_pct": st.column_config.NumberColumn("error bound %", format="%.2f"),
+            "note": st.column_config.TextColumn(width=135 if bounded else 285)})
 
 
 _draw_baseline_cards(told.plan)
@@ -536,20 +590,21 @@ cumulative_slot.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_mont
 cumulative_caption.caption(tables.break_even_text(p, cum, be))
 
 with costs_expander:
+    # the cost by category beside its captions; the baselines below at full width (a half held only their label)
     c1, c2 = st.columns(2)
     costs = pd.concat([p.costs, pd.DataFrame([{"category": "total", "cost": p.total}])], ignore_index=True)
     c1.dataframe(costs, hide_index=True, key="costs_table",
                  column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f", help=pv_money)})
-    baselines_table_slot = c2.empty()
-    _draw_baselines_table(told.plan)
-    st.caption(f"Costs, totals and savings in {pv_money}.")
+    c2.caption(f"Costs, totals and savings in {pv_money}.")
     sv = p.solver
-    st.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {sv.get('gap')} · {sv.get('variables')} variables, "
+    c2.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {sv.get('gap')} · {sv.get('variables')} variables, "
                f"{sv.get('constraints')} constraints · {sv.get('seconds')} s (recommended plan: "
                f"{sum((sv.get('timings_seconds') or {}).values()):.2f} s; baselines solved apart)")
+    baselines_table_slot = st.empty()
+    _draw_baselines_table(told.plan)
     if len(p.exclusions):
         st.caption("Offers left out, and why")
-        st.dataframe(p.exclusions, hide_index=True, key="exclusions_table", placeholder="")
+        _wide("exclusions_table").dataframe(p.exclusions, hide_index=True, key="exclusions_table", placeholder="")
 
 
 def _draw_decisions(made) -> None:
@@ -579,11 +634,17 @@ def _draw_decisions(made) -> None:
             st.markdown(f"**One card more or fewer** — the best plan holding that many of each card type the plan holds "
                         f"({pv_money})")
             # the shares rounded as the CLI shows them, for the column's default format (tables.shares_shown)
-            st.dataframe(tables.shares_shown(counts, "increase_pct"), hide_index=True, width="stretch",
-                         key="count_alternatives_table", placeholder="",
-                         column_config={"total": st.column_config.NumberColumn(format="%,.0f"),
-                                        "increase": st.column_config.NumberColumn(format="%,.0f"),
-                                        "increase_pct": st.column_config.NumberColumn("increase %")})
+            _wide("count_alternatives_table").dataframe(
+                tables.shares_shown(counts, "increase_pct"), hide_index=True, width="stretch",
+                key="count_alternatives_table", placeholder="",
+                column_order=["card", "total", "increase", "increase_pct", "units", "alternative_units", "status"],
+                column_config={"card": st.column_config.TextColumn(width=130, pinned=True),
+                               "total": st.column_config.NumberColumn(format="%,.0f", width=100),
+                               "increase": st.column_config.NumberColumn(format="%,.0f", width=90),
+                               "increase_pct": st.column_config.NumberColumn("increase %", width=90),
+                               "units": st.column_config.NumberColumn(width=55),
+                               "alternative_units": st.column_config.NumberColumn("alternative units", width=125),
+                               "status": st.column_config.TextColumn(width=80)})
         left_out = tables.count_alternatives_left_out(runner)
         if left_out:   # the rows without a total (the table shows those with one)
             st.caption(left_out)
@@ -591,39 +652,60 @@ def _draw_decisions(made) -> None:
             st.markdown(f"**What each decision is worth** — the total when it is forbidden ({pv_money}), and "
                         "the increase: what the decision saves")
             decisions = tables.shares_shown(made.decisions.drop(columns=["gpu"]), "increase_pct")
-            st.dataframe(decisions, hide_index=True, width="stretch", key="decisions_table", placeholder="", column_config={
-                             "units": st.column_config.NumberColumn(format="%g", width=55),
-                             "month": st.column_config.NumberColumn(width=55),
-                             "total_if_forbidden": st.column_config.NumberColumn("total if forbidden", format="%,.0f"),
-                             "increase": st.column_config.NumberColumn(format="%,.0f"),
-                             "increase_pct": st.column_config.NumberColumn("increase %"),
-                             "note": st.column_config.TextColumn(width=300)})
+            # what is decided and its worth first (what a phone shows), the note last: 1366 px
+            _wide("decisions_table").dataframe(
+                decisions, hide_index=True, width="stretch", key="decisions_table", placeholder="",
+                column_order=["decision", "card_or_offer", "increase", "increase_pct", "total_if_forbidden", "month",
+                              "units", "status", "note"],
+                column_config={
+                    "decision": st.column_config.TextColumn(width=70),
+                    "card_or_offer": st.column_config.TextColumn("card or offer", width=150),
+                    "increase": st.column_config.NumberColumn(format="%,.0f", width=85),
+                    "increase_pct": st.column_config.NumberColumn("increase %", width=85),
+                    "total_if_forbidden": st.column_config.NumberColumn("total if forbidden", format="%,.0f", width=125),
+                    "month": st.column_config.NumberColumn(width=55),
+                    "units": st.column_config.NumberColumn(format="%g", width=50),
+                    "status": st.column_config.TextColumn(width=80),
+                    "note": st.column_config.TextColumn(width=165)})
         if made.flip_points is not None and len(made.flip_points):
             st.markdown("**Flip points** — the demand of the workload a card mainly serves just below which the plan holds "
                         "fewer of it")
-            st.dataframe(made.flip_points.drop(columns=["gpu"]), hide_index=True, width="stretch", key="flip_points_table",
-                         placeholder="", column_config={
-                             "demand_today": st.column_config.NumberColumn("demand today", format="%,.4g"),
-                             "flip_demand": st.column_config.NumberColumn("flip demand", format="%,.4g"),
-                             "flip_share_of_today": st.column_config.NumberColumn("share of today", format="percent"),
-                             "precision_pct": st.column_config.NumberColumn("± %", format="%.2f"),
-                             "note": st.column_config.TextColumn(width=300)})
+            # today's demand (the slider's), the precision and the solves hidden for the note to fit 1366 px: the
+            # table's eye icon shows them
+            _wide("flip_points_table").dataframe(
+                made.flip_points.drop(columns=["gpu"]), hide_index=True, width="stretch", key="flip_points_table",
+                placeholder="",
+                column_order=["card", "flip_demand", "flip_share_of_today", "unit", "workload", "units", "note"],
+                column_config={
+                    "card": st.column_config.TextColumn(width=120, pinned=True),
+                    "flip_demand": st.column_config.NumberColumn("flip demand", format="%,.4g", width=95),
+                    "flip_share_of_today": st.column_config.NumberColumn("share of today", format="percent", width=105),
+                    "unit": st.column_config.TextColumn(width=145),
+                    "workload": st.column_config.TextColumn(width=125),
+                    "units": st.column_config.NumberColumn(width=50),
+                    "note": st.column_config.TextColumn(width=225),
+                    "demand_today": st.column_config.NumberColumn("demand today", format="%,.4g"),
+                    "precision_pct": st.column_config.NumberColumn("± %", format="%.2f")})
         caps = getattr(made, "cap_costs", None)   # (None in a Decisions pickled before cap costs existed)
         if caps is not None and len(caps):
             st.markdown(f"**What each limit costs** — the total without it ({pv_money}), and the saving: a limit "
                         "binds when the plan would cost less without it")
             shown = tables.shares_shown(caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
                 binds=binds_words(caps["binds"])), "saving_pct")
-            st.dataframe(shown, hide_index=True, width="stretch", key="cap_costs_table",
-                         placeholder="", column_config={
-                             "limit": st.column_config.NumberColumn(format="%,.10g", help=(
-                                 "The scenario's value, in the unit column's unit; a capex budget caps the purchase "
-                                 "schedule's buys as paid (nominal)")),
-                             "total_without": st.column_config.NumberColumn("total without it", format="%,.0f"),
-                             "saving": st.column_config.NumberColumn(format="%,.0f"),
-                             "saving_pct": st.column_config.NumberColumn("saving %"),
-                             "binds": st.column_config.TextColumn(width=55),
-                             "note": st.column_config.TextColumn(width=300)})
+            _wide("cap_costs_table").dataframe(
+                shown, hide_index=True, width="stretch", key="cap_costs_table", placeholder="",
+                column_order=["cap", "saving", "saving_pct", "total_without", "binds", "limit", "unit", "note"],
+                column_config={
+                    "cap": st.column_config.TextColumn(width=215, pinned=True),
+                    "saving": st.column_config.NumberColumn(format="%,.0f", width=85),
+                    "saving_pct": st.column_config.NumberColumn("saving %", width=80),
+                    "total_without": st.column_config.NumberColumn("total without it", format="%,.0f", width=120),
+                    "binds": st.column_config.TextColumn(width=55),
+                    "limit": st.column_config.NumberColumn(format="%,.10g", width=85, help=(
+                        "The scenario's value, in the unit column's unit; a capex budget caps the purchase "
+                        "schedule's buys as paid (nominal)")),
+                    "unit": st.column_config.TextColumn(width=55),
+                    "note": st.column_config.TextColumn(width=170)})
             st.caption(tables.binding_text(caps, cc))
             noted_plan = state.with_decisions(full, made).plan
             if told is full:   # the cards and table above were drawn before the cap costs were made: again, told
