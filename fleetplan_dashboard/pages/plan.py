@@ -27,7 +27,7 @@ import pandas as pd
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables, trace
-from planner.engine.baselines import CHEAPER_BY_CAPS
+from planner.engine.baselines import CHEAPER_BY_CAPS, round_off
 from planner.errors import PlannerError
 from planner.reports.tables import (
     assumption_line,
@@ -548,21 +548,41 @@ def _draw_baseline_cards(plan) -> None:
             slot.metric(label, shown, border=True, help=tables.plain(row["note"]) if row.get("note") else None)
         else:
             saving = row["savings"]
-            share = f" ({row['savings_pct']:.0f}%)" if row["savings_pct"] == row["savings_pct"] else ""   # not NaN
-            delta = (f"saves {money(saving)}{share}" if saving >= 0
-                     else f"-{money(-saving)}: cheaper than the plan (its help says why)")
+            delta, colour = _saving_delta(saving, row["savings_pct"], p.total)
             name = row["label"].capitalize() if key == "best_single" and row["label"] else label
-            slot.metric(name, money(row["total"]), delta, border=True,
+            slot.metric(name, money(row["total"]), delta, delta_color=colour, delta_arrow="off" if colour == "off" else
+                        "auto", border=True,
                         help=("The best single capacity type: the " if key == "best_single" else "The ")
                         + "same scenario solved with this kind of capacity only (the capex budget and mix caps "
                           "dropped, the power cap kept); the delta is what the recommended plan saves against it."
-                        + (f" It {tables.plain(row['note'])}." if saving < 0 and row.get("note") else ""))
+                        + (f" It {tables.plain(row['note'])}." if colour != "off" and saving < 0 and row.get("note")
+                           else ""))
+
+
+def _saving_delta(saving: float, saving_pct: float, total: float) -> tuple[str, str]:
+    """(the delta of a baseline's card, its colour: `normal` or `off`): what the plan saves against the baseline, or
+    that it costs the same — equal within the solves' round-off (engine.baselines.round_off: half a cent, or a
+    millionth of the total), in grey: an all on-prem plan tied with the plan at -5e-11 read "-0 USD: cheaper than
+    the plan" in red. A difference that rounds to no whole unit is shown in cents."""
+    if abs(saving) <= round_off(total):
+        return "same as the plan", "off"
+    amount = f"{abs(saving):,.0f} {cc}" if abs(saving) >= 0.5 else f"{abs(saving):,.2f} {cc}"
+    if saving < 0:
+        return f"-{amount}: cheaper than the plan (its help says why)", "normal"
+    return f"saves {amount}" + (f" ({saving_pct:.0f}%)" if saving_pct == saving_pct else ""), "normal"   # not NaN
+
+
+def _baselines_shown(table: pd.DataFrame, total: float) -> pd.DataFrame:
+    """`table` (Plan.baselines) with the savings within the solves' round-off of none as 0, not "-0" (as the cards
+    say "same as the plan")."""
+    tied = (table["savings"].abs() <= round_off(total)).to_numpy()
+    return table.assign(savings=table["savings"].mask(tied, 0.0), savings_pct=table["savings_pct"].mask(tied, 0.0))
 
 
 def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     """The baselines at the expander's full width: label, total and savings first (what a phone shows), the note
     last; the `baseline` id hidden (the label says it), and a grouped profile's error bound in % (the eye icon)."""
-    table = plan.baselines
+    table = _baselines_shown(plan.baselines, plan.total)
     bounded = "error_bound" in table and not table["error_bound"].isna().all()   # an exact profile has no bounds
     shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
     _wide(key, baselines_table_slot).dataframe(
