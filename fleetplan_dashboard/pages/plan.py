@@ -424,10 +424,21 @@ if decisions_made is None:
     decisions_body.caption(DECISIONS_PENDING + " (re-solves of this scenario: each purchase, reservation and sale "
                            "forbidden in turn, the best other fleet, the demand at which each purchase flips).")
 
+def _held(installed: pd.DataFrame) -> pd.DataFrame:
+    """`installed` (Plan.installed: cards in service per month, every card of the site) without the cards never in
+    service: the chart's legend named cards the plan never holds (startup-hybrid.yaml's rtx-a5000)."""
+    held = installed.groupby("card")["units"].max()
+    return installed[installed["card"].isin(held.index[held > 0])]
+
+
 # Purchases over time
 if len(p.installed):
     st.subheader("Purchases over time")
-    st.plotly_chart(charts.installed_chart(p.installed, p.schedule, p.horizon_months), key="installed_chart")
+    in_service = _held(p.installed)
+    if len(in_service):
+        st.plotly_chart(charts.installed_chart(in_service, p.schedule, p.horizon_months), key="installed_chart")
+    else:
+        st.caption("No card is in service in any month of this plan.")
     # month, card and amount first: what a phone shows
     _wide("schedule_table").dataframe(
         p.schedule, hide_index=True, width="stretch", key="schedule_table", placeholder="",
@@ -579,6 +590,16 @@ def _baselines_shown(table: pd.DataFrame, total: float) -> pd.DataFrame:
     return table.assign(savings=table["savings"].mask(tied, 0.0), savings_pct=table["savings_pct"].mask(tied, 0.0))
 
 
+def _plan_kind(plan) -> str:
+    """What the recommended fleet is, for the cumulative chart's legend: "all cloud" (it holds no card), "all on-prem"
+    (it rents no cloud hour and reserves nothing), else "hybrid"; the legend said "hybrid" of every plan."""
+    f = plan.fleet
+    onprem = f["provider"] == "onprem"
+    cards = (onprem & (f["units"].fillna(0) > 0)).any()
+    cloud = (~onprem & ((f["units"].fillna(0) > 0) | (f["instance_hours"].fillna(0) > 0))).any()
+    return "hybrid" if cards and cloud else ("all on-prem" if cards else "all cloud" if cloud else "nothing held")
+
+
 def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     """The baselines at the expander's full width: label, total and savings first (what a phone shows), the note
     last; the `baseline` id hidden (the label says it), and a grouped profile's error bound in % (the eye icon)."""
@@ -605,7 +626,8 @@ _draw_baseline_cards(told.plan)
 
 cum = tables.cumulative(p, {k2: p.baseline_plans.get(k2) for k2 in ("all_cloud", "all_onprem")})
 be = tables.break_even_month(cum, "all_cloud")
-cumulative_slot.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_months, basis=present_value_basis(p)),
+cumulative_slot.plotly_chart(charts.cumulative_chart(cum, cc, be, p.horizon_months, basis=present_value_basis(p),
+                                                     names={"recommended": f"Recommended ({_plan_kind(p)})"}),
                              key="cumulative_chart")
 cumulative_caption.caption(tables.break_even_text(p, cum, be))
 
