@@ -47,13 +47,22 @@ st.session_state.setdefault("uploads", {})
 # first columns, the name and the money, and under each table wider than its screen (`_wide`) a line saying the rest
 # is a swipe away: a phone shows no scroll bar.
 WIDE = "phone_swipe_"     # the key prefix of the containers holding such tables
+# Where the inputs are, for a message asking to change one: on a phone the sidebar is hidden behind a button, and it
+# stays open over the page after a page is picked in it (Streamlit 1.67 has no way to close it from the app).
+SIDEBAR = "the sidebar (on a phone: the » button at the top left)"
+INPUTS_WHERE = (f"The inputs this page can change are in {SIDEBAR}: *Demand*, *Horizon and site*, *Caps* (capex "
+                "budget, power cap) and *Cloud* (providers, purchase options), with *Reset to the file's values*; the "
+                "other fields are the scenario file's.")
 
 # Metric values and deltas wrap instead of being cut ("11,370,975 …") and take a size that fits four
-# cards across at 1400 px.
+# cards across at 1400 px; so do the verbatim lines in a message box (why no fleet meets the scenario, an upload's
+# problems), which a phone cut at its edge.
 st.html("""<style>
 [data-testid="stMetricValue"] { font-size: 1.55rem; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] *, [data-testid="stMetricDelta"] * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+[data-testid="stAlert"] [data-testid="stMarkdownPre"] pre, [data-testid="stAlert"] [data-testid="stMarkdownPre"] code {
+  white-space: pre-wrap !important; overflow-wrap: anywhere; }
 @media (max-width: 640px) {
   [class*="st-key-WIDE"]::after { content: "↔ Swipe the table sideways for its other columns."; font-size: 0.8rem;
     opacity: 0.65; }
@@ -170,7 +179,8 @@ if rejected:
 if st.session_state.get("url_problems"):
     st.warning("Parts of the link were ignored:\n\n" + tables.code_block(st.session_state["url_problems"]))
 if cur.base is None:
-    st.error("This scenario cannot be loaded:\n\n" + tables.code_block(cur.problems))
+    st.error("This scenario cannot be loaded:\n\n" + tables.code_block(cur.problems)
+             + f"\n\nPick another scenario, or upload one, in {SIDEBAR}.")
     st.stop()
 
 base = cur.base
@@ -240,13 +250,13 @@ st.session_state["url_written"] = shared
 st.title(f"Plan — {tables.plain(base.name)}")
 st.caption(tables.plain(cur.label) + (f" · {tables.plain(base.description)}" if base.description else ""))
 if cur.edited is None:
-    st.error("These inputs do not make a valid scenario:\n\n" + tables.code_block(cur.problems))
+    st.error("These inputs do not make a valid scenario:\n\n" + tables.code_block(cur.problems) + "\n\n" + INPUTS_WHERE)
     st.stop()
 s = cur.edited
 if s != base:
     st.caption(":material/edit: Edited in the dashboard — the Compare page shows what differs from the file; "
                + ("this page's link carries the edits; " if shared else "")
-               + "the sidebar's download button writes them into the scenario file, comments kept.")
+               + f"the download button in {SIDEBAR} writes them into the scenario file, comments kept.")
 
 # The scenario text with the edits written in: drawn after the total (the text is loaded back to check it)
 download_slot = st.sidebar.empty()
@@ -286,7 +296,8 @@ outcome = state.recommended(s)
 trace.mark("p:plan")
 if outcome.kind == "infeasible":
     # the explanation names workloads: verbatim in a code block, never read as Markdown
-    st.error("**No fleet meets this scenario.**\n\n" + tables.code_block([outcome.message]), icon=":material/block:")
+    st.error("**No fleet meets this scenario.**\n\n" + tables.code_block([outcome.message]) + "\n\n" + INPUTS_WHERE,
+             icon=":material/block:")
     _download_edited()
     st.stop()
 if outcome.kind != "ok":

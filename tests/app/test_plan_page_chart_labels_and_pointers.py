@@ -17,6 +17,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
+SIDEBAR = "the sidebar (on a phone: the » button at the top left)"
 
 
 def _page(**params: str) -> AppTest:
@@ -46,3 +47,11 @@ def test_the_cumulative_chart_names_the_recommended_plan_by_what_it_holds():
     no_cloud = _page(**{"scenario": "startup-hybrid.yaml", "prices.providers": ""})
     assert _traces(no_cloud, "Cumulative cost")[0] == "Recommended (all on-prem)"
 
+
+def test_no_fleet_says_where_the_inputs_are():
+    at = _page(scenario="startup-hybrid.yaml")
+    at.number_input(key="edit:capex_budget").set_value(5000.0).run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error if "No fleet meets this scenario" in e.value]
+    assert len(errors) == 1 and "capex budget 5,000 USD" in errors[0]
+    assert f"in {SIDEBAR}: *Demand*, *Horizon and site*, *Caps*" in errors[0]
