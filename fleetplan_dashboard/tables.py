@@ -36,11 +36,40 @@ def plain(text: object) -> str:
 
 
 def code_block(lines) -> str:
-    """`lines` as a fenced Markdown code block whose fence no backtick run in them can close."""
+    """`lines` as a fenced Markdown code block whose fence no backtick run in them can close. A code block does
+    not wrap: for text where columns line up only; messages go through message_block."""
     body = "\n".join(str(line) for line in lines)
     longest = max((len(run) for run in re.findall("`+", body)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}\n{body}\n{fence}"
+
+
+# The label the engine puts before what it says of the recommended plan (engine.inputs.Inputs.label): on a page
+# about that plan it is jargon ("recommended: capex budget 5,000 USD < …"); a qualified one stays, in words.
+_PLAN_LABEL = re.compile(r"recommended( \([^)]*\))?: ")
+
+
+def without_plan_label(message: str) -> str:
+    """`message` without the engine's `recommended: ` in front (its first letter then a capital), or with
+    `The recommended plan (…): ` for a qualified label (`recommended (without max_cloud_share): `)."""
+    found = _PLAN_LABEL.match(message)
+    if found is None:
+        return message
+    rest = message[found.end():]
+    if found.group(1):
+        return f"The recommended plan{found.group(1)}: {rest}"
+    return rest[:1].upper() + rest[1:]
+
+
+def message_block(lines) -> str:
+    """`lines` (a scenario's problems, an engine's explanation) as Markdown that wraps on any screen: each as
+    typed (plain: workload and file names are anyone's text), a line break for each of its own, one line alone as
+    a paragraph, several as a list; the engine's label of the recommended plan left out (without_plan_label).
+    Not a code block: it does not wrap, and the end of a long message (the numbers, the advice) ran off the page."""
+    texts = [plain(without_plan_label(str(line))).replace("\n", "  \n") for line in lines]
+    if len(texts) == 1:
+        return texts[0]
+    return "\n".join(f"- {text}" for text in texts)
 
 
 def action(provider: str, purchase_option: str, new_units: float, kept_units: float = 1.0,

@@ -39,7 +39,7 @@ def resolve(option: str):
 
 
 def no_plan(col, option: str, message: str) -> None:
-    col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.code_block([message]))
+    col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.message_block([message]))
 
 
 # Both sides loaded, priced and their models' sizes checked before either is solved (as `fleetplan compare`):
@@ -48,7 +48,7 @@ loaded = {}
 for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
     scenario, problems = resolve(option)
     if scenario is None:
-        col.error("Cannot load this scenario:\n\n" + tables.code_block(problems))
+        col.error("Cannot load this scenario:\n\n" + tables.message_block(problems))
         continue
     inputs, problem = state.prepared(scenario)   # None where its plan is made or under way already
     if problem:

@@ -13,7 +13,7 @@ from planner.text import one_line
 cur = state.current()
 st.title("Export")
 if cur.edited is None:
-    st.error("Nothing to export: the scenario is not valid.\n\n" + tables.code_block(cur.problems))
+    st.error("Nothing to export: the scenario is not valid.\n\n" + tables.message_block(cur.problems))
     st.stop()
 s = cur.edited
 edited = s != cur.base
@@ -32,10 +32,10 @@ st.subheader("Plan")
 try:
     outcome = state.plan_for(s)
 except PlannerError as exc:   # its baselines have no answer (a solve stopped by the time limit): said, not a traceback
-    st.error("**No plan to export**: its baselines could not be made.\n\n" + tables.code_block([str(exc)]))
+    st.error("**No plan to export**: its baselines could not be made.\n\n" + tables.message_block([str(exc)]))
     st.stop()
 if outcome.kind != "ok":
-    st.error("**No plan to export.**\n\n" + tables.code_block([outcome.message]))
+    st.error("**No plan to export.**\n\n" + tables.message_block([outcome.message]))
     st.stop()
 # what each decision is worth, when the Plan page has had them made (re-solves: never started here)
 made = state.decisions_of(s)

@@ -30,7 +30,7 @@ cur = state.current()
 s = cur.edited or cur.base
 st.title("Prices")
 if s is None:
-    st.error("The scenario cannot be loaded:\n\n" + tables.code_block(cur.problems))
+    st.error("The scenario cannot be loaded:\n\n" + tables.message_block(cur.problems))
     st.stop()
 
 # The offers view prices in USD; the scenario's fx says scenario-currency units per unit of a currency.
@@ -50,7 +50,7 @@ try:
     table, warnings, provenance = _offers(s.prices.source, s.prices.snapshot, state.prices_stamp(s.prices.source),
                                           fx_to_usd, electricity_usd, s.onprem.pue, cards_key, in_use, s)
 except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
-    st.error("The prices cannot be read:\n\n" + tables.code_block([hide_store_path(str(exc))]))
+    st.error("The prices cannot be read:\n\n" + tables.message_block([hide_store_path(str(exc))]))
     st.stop()
 # the prices read, as their provenance says: the packaged snapshot's where `prices.source: store` found no store
 source_read = provenance.get("source", s.prices.source)

@@ -82,7 +82,7 @@ def _with_source(path: str) -> bytes:
 def _shown_problems(at: AppTest, data: bytes, path: str) -> str:
     at.file_uploader(key="upload_file").set_value(("probe.yaml", data, "application/x-yaml")).run()
     assert not at.exception, at.exception
-    text = "\n".join(e.value for e in at.error)
+    text = "\n".join(e.value.replace("\\", "") for e in at.error)   # as read: without tables.plain's escapes
     assert "probe.yaml" in text and path in text
     return text.replace(path, "<PATH>")
 
