@@ -175,11 +175,11 @@ rejected = st.session_state.get("upload_problems")
 if rejected:
     name, problems = rejected
     st.error(f"**{tables.plain(name)}** was not loaded — {counted(len(problems), 'problem')} "
-             "(file:line:column: field: message):\n\n" + tables.code_block(problems))
+             "(file:line:column: field: message):\n\n" + tables.message_block(problems))
 if st.session_state.get("url_problems"):
-    st.warning("Parts of the link were ignored:\n\n" + tables.code_block(st.session_state["url_problems"]))
+    st.warning("Parts of the link were ignored:\n\n" + tables.message_block(st.session_state["url_problems"]))
 if cur.base is None:
-    st.error("This scenario cannot be loaded:\n\n" + tables.code_block(cur.problems)
+    st.error("This scenario cannot be loaded:\n\n" + tables.message_block(cur.problems)
              + f"\n\nPick another scenario, or upload one, in {SIDEBAR}.")
     st.stop()
 
@@ -250,7 +250,7 @@ st.session_state["url_written"] = shared
 st.title(f"Plan — {tables.plain(base.name)}")
 st.caption(tables.plain(cur.label) + (f" · {tables.plain(base.description)}" if base.description else ""))
 if cur.edited is None:
-    st.error("These inputs do not make a valid scenario:\n\n" + tables.code_block(cur.problems) + "\n\n" + INPUTS_WHERE)
+    st.error("These inputs do not make a valid scenario:\n\n" + tables.message_block(cur.problems) + "\n\n" + INPUTS_WHERE)
     st.stop()
 s = cur.edited
 if s != base:
@@ -285,7 +285,7 @@ if implausible_texts:
     one = len(implausible) == 1
     st.warning(f"**{counted(len(implausible), 'value')} of this scenario {'looks' if one else 'look'} mistaken** — "
                f"the plan below takes {'it' if one else 'them'} as written (file:line:column: field: message):\n\n"
-               + tables.code_block(implausible), icon=":material/warning:")
+               + tables.message_block(implausible), icon=":material/warning:")
 
 if cur.base_id.startswith("upload:"):
     st.sidebar.caption("An uploaded scenario lives in this session only: its link cannot carry it. Download it "
@@ -295,13 +295,13 @@ trace.mark("p:page")
 outcome = state.recommended(s)
 trace.mark("p:plan")
 if outcome.kind == "infeasible":
-    # the explanation names workloads: verbatim in a code block, never read as Markdown
-    st.error("**No fleet meets this scenario.**\n\n" + tables.code_block([outcome.message]) + "\n\n" + INPUTS_WHERE,
+    # the explanation names workloads: as typed (tables.message_block), never read as Markdown
+    st.error("**No fleet meets this scenario.**\n\n" + tables.message_block([outcome.message]) + "\n\n" + INPUTS_WHERE,
              icon=":material/block:")
     _download_edited()
     st.stop()
 if outcome.kind != "ok":
-    st.error("**The plan could not be made.**\n\n" + tables.code_block([outcome.message]))
+    st.error("**The plan could not be made.**\n\n" + tables.message_block([outcome.message]))
     _download_edited()
     st.stop()
 p = outcome.plan
@@ -546,7 +546,7 @@ try:
 except PlannerError as exc:   # a baseline's solve stopped at the time limit without a fleet: said, not a traceback
     cumulative_caption.empty()
     st.error("**The baselines could not be made** (the plan above stands).\n\n"
-             + tables.code_block([str(exc)]))
+             + tables.message_block([str(exc)]))
     st.stop()
 # the notes of baselines cheaper than the plan, told from the cap costs once those are made (as add_decisions
 # tells them); else the notes the baselines came with, and the cards and table are drawn again when they are
@@ -664,7 +664,7 @@ def _draw_decisions(made) -> None:
     """The close-call badge (or the firm note) next to the total, and the section's tables."""
     if made.error:
         verdict_slot.caption("What each decision is worth could not be computed.")
-        decisions_body.error("What each decision is worth could not be computed:\n\n" + tables.code_block([made.error]))
+        decisions_body.error("What each decision is worth could not be computed:\n\n" + tables.message_block([made.error]))
         return
     kind, text = tables.verdict(p.total, cc, made, p.status)
     (verdict_slot.markdown if kind in ("close_call", "not_best") else verdict_slot.caption)(text)
