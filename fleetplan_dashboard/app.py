@@ -36,6 +36,8 @@ def main() -> None:
     if "fleetplan_dashboard.state" not in sys.modules:
         gc.disable()
     from fleetplan_dashboard.state import EDIT_PREFIX, settle_heap_soon
+    from fleetplan_dashboard.tables import message_block
+    from planner.errors import PlannerError
 
     settle_heap_soon()
     st.set_page_config(page_title="GPU fleet planner", page_icon=":material/memory:", layout="wide")
@@ -45,12 +47,18 @@ def main() -> None:
     for key in [k for k in st.session_state if str(k).startswith(EDIT_PREFIX) or k == "base"]:
         st.session_state[key] = st.session_state[key]
 
-    st.navigation([
+    page = st.navigation([
         st.Page(PAGES / "plan.py", title="Plan", icon=":material/insights:", default=True),
         st.Page(PAGES / "prices.py", title="Prices", icon=":material/sell:"),
         st.Page(PAGES / "compare.py", title="Compare", icon=":material/compare_arrows:"),
         st.Page(PAGES / "export.py", title="Export", icon=":material/download:"),
-    ]).run()
+    ])
+    try:
+        page.run()
+    except PlannerError as exc:
+        # what the planner says to its user, which client.showErrorDetails (.streamlit/config.toml) would hide as
+        # an unexpected error's: said in full, as the pages say the ones they expect
+        st.error(message_block([str(exc)]))
 
 
 if __name__ == "__main__":  # `streamlit run` runs its script as __main__
