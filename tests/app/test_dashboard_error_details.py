@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import tomllib
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import tables
@@ -23,6 +23,7 @@ NO_TRACEBACK = {"client.showErrorDetails": "type", "client.toolbarMode": "viewer
 
 
 def test_the_shipped_config_shows_no_traceback_and_no_developer_menu():
+    tomllib = pytest.importorskip("tomllib")      # Python 3.11+
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert {f"client.{k}": v for k, v in config["client"].items()} == NO_TRACEBACK
 
