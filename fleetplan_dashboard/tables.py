@@ -35,6 +35,26 @@ def plain(text: object) -> str:
     return _MARKDOWN_SIGN.sub(r"\\\1", str(text))
 
 
+# A widget's label is Markdown on the page but its accessible name as given, backslashes and all: a screen reader
+# said "llm\-finetune". Escaped there: what Markdown acts on inside a line (emphasis, code, links, images, HTML,
+# icons and emoji between colons, LaTeX, entities), and what opens a block or a link at its start.
+_LABEL_SIGN = re.compile(r"([\\`*_~\[\]<>!$:&#|{}@])")
+_LABEL_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))")
+
+
+def label_text(text: object) -> str:
+    """`text` (a workload's name) for a widget's label: shown as typed, with as few backslashes as that takes, so
+    the control's accessible name reads as typed too — `llm-finetune`, `v1.2 (eu)` unchanged, `**x**` escaped. One
+    line: a line break is a space."""
+    out = _LABEL_SIGN.sub(r"\\\1", " ".join(str(text).splitlines()))
+    out = re.sub(r"(?i)\b(www)\.", r"\1\\.", out)   # a www. address would be a link (GFM's autolinks)
+    start = _LABEL_START.match(out)
+    if start:   # `- x`, `+ x`, `= x`, `1. x`: a list or heading in Markdown; the sign (or the `.` after 1) escaped
+        sign_at = start.end(2) if start.group(2)[0].isdigit() else start.start(2)
+        out = out[:sign_at] + "\\" + out[sign_at:]
+    return out
+
+
 def code_block(lines) -> str:
     """`lines` as a fenced Markdown code block whose fence no backtick run in them can close. A code block does
     not wrap: for text where columns line up only; messages go through message_block."""
