@@ -216,9 +216,9 @@ with st.sidebar:
     st.button("Reset to the file's values", on_click=state.clear_edits, icon=":material/restart_alt:")
     st.subheader("Demand")
     for w in base.workloads:
-        _slider(f"demand:{w.name}", f"{tables.plain(w.name)}: {state.DEMAND_UNITS[w.demand_field]}",
+        _slider(f"demand:{w.name}", f"{tables.label_text(w.name)}: {state.DEMAND_UNITS[w.demand_field]}",
                 _number_format(specs[f"demand:{w.name}"].step), _demand_help(w))
-        _slider(f"growth:{w.name}", f"{tables.plain(w.name)}: growth, % per month", "%.1f%%")
+        _slider(f"growth:{w.name}", f"{tables.label_text(w.name)}: growth, % per month", "%.1f%%")
     st.subheader("Horizon and site")
     _slider("horizon_months", "Horizon, months")
     _slider("electricity_per_kwh", f"Electricity, {base.currency} per kWh", "%.2f")
