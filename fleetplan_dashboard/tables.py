@@ -255,22 +255,56 @@ def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
     return f"Break-even against all cloud: from month {month}" + rule
 
 
-def per_reference_hour(view: pd.DataFrame, workload, custom_gpus: dict[str, str] | None = None) -> pd.DataFrame:
-    """`view` (the offers table, USD) with what an hour of the workload's reference GPU costs on each
-    offer: `speed_vs_reference` = perf(w, gpu) (the engine's speed model or the workload's own table),
-    `usd_per_reference_gpu_hour` = usd_per_gpu_hour / that speed — empty where the GPU has too little
-    memory for the workload or no speed figure. Sorted cheapest first: a T4 and an H100 compared by the
-    work they do, not by the hour. `custom_gpus` (custom card id → its GPU id, catalog.custom_gpu_ids): a
-    throughput entry keyed by a custom card's id counts for its GPU, as in the plan."""
-    from planner.engine.workloads import relative_speed
+def _offers_as_units(view: pd.DataFrame, scenario) -> pd.DataFrame:
+    """The offers of `view` as the engine's units, with the facts that decide which workloads a unit can serve
+    (engine.workloads.work_matrix): kind (card, on_demand, spot, reserved), GPU, its count and memory, and a card's
+    cards per server — the scenario's own cards' (site_card_rows, custom cards included), else the catalog's."""
+    from planner.catalog import load_cards
+    from planner.catalog.offers import site_card_rows
+    from planner.engine.inputs import KIND_OF_OPTION
 
-    out = view.copy()
-    speeds = {g: relative_speed(workload, g, custom_gpus) for g in out["gpu"].dropna().unique()}
-    fits = out["gpu_memory_gb"].fillna(0) >= (workload.min_gpu_memory_gb or 0)
-    out["speed_vs_reference"] = out["gpu"].map(speeds).astype(float).where(fits)
-    out["usd_per_reference_gpu_hour"] = out["usd_per_gpu_hour"] / out["speed_vs_reference"].where(out["speed_vs_reference"] > 0)
+    per_server = dict(zip(load_cards().index, load_cards()["cards_per_server"]))
+    if scenario is not None:
+        per_server.update({card["card_id"]: card["cards_per_server"] for card in site_card_rows(scenario)})
+    card = view["purchase_option"].eq("purchase").to_numpy()
+    count = view["gpu_count"].astype(float) if "gpu_count" in view else pd.Series(1.0, index=view.index)
+    return pd.DataFrame({
+        "unit_id": [str(i) for i in range(len(view))],
+        "kind": ["card" if c else KIND_OF_OPTION.get(o, o) for c, o in zip(card, view["purchase_option"])],
+        "provider": view["provider"].to_numpy(), "sku": view["sku"].to_numpy(), "gpu": view["gpu"].to_numpy(),
+        "gpu_known": view["gpu"].notna().to_numpy(), "accelerator_name": view["gpu"].fillna(view["sku"]).to_numpy(),
+        "gpu_count": count.to_numpy(), "gpu_memory_gb": view["gpu_memory_gb"].astype(float).to_numpy(),
+        "cards_per_server": [per_server.get(s, math.nan) if c else math.nan for c, s in zip(card, view["sku"])]})
+
+
+def per_reference_hour(view: pd.DataFrame, workload, scenario=None) -> pd.DataFrame:
+    """`view` (the offers table, USD) with what an hour of the workload's reference GPU's work costs on each offer,
+    counted as its plan counts that work (engine.workloads.work_matrix, the engine's own rule):
+    `speed_vs_reference`, the reference-GPU-hours an hour of one of the offer's GPUs delivers (the speed model or the
+    workload's throughput table, a multi-GPU job's efficiency, spot's interruption overhead);
+    `usd_per_reference_gpu_hour` = usd_per_gpu_hour / that; and `cannot_serve`, the engine's reason the plan
+    cannot use the offer for this workload (spot for work that cannot be interrupted, too little memory, too few
+    GPUs per node for a job, the framework's build or the compute capability, no speed figure), empty where it
+    can — such an offer has no speed or price and sorts last. Sorted cheapest first: a T4 and an H100 compared by
+    the work they do, not by the hour. `scenario`: the workload's, whose custom cards count as the plan counts them
+    (a throughput entry keyed by a custom card's id is its GPU's)."""
+    from types import SimpleNamespace
+
+    from planner.engine.workloads import work_matrix
+
+    out = view.reset_index(drop=True)
+    # the engine judges every workload of a scenario: this one alone is asked about
+    one = (SimpleNamespace(workloads=(workload,), onprem=SimpleNamespace(custom_cards={})) if scenario is None
+           else scenario.model_copy(update={"workloads": (workload,)}))
+    units = _offers_as_units(out, scenario)
+    work, excluded = work_matrix(one, units)
+    reasons = dict(zip(excluded["unit_id"], excluded["reason"]))
+    out["cannot_serve"] = [reasons.get(u, "") for u in units["unit_id"]]
+    speed = pd.Series(work[:, 0], index=out.index) / units["gpu_count"]
+    out["speed_vs_reference"] = speed.where((out["cannot_serve"] == "") & (speed > 0))
+    out["usd_per_reference_gpu_hour"] = out["usd_per_gpu_hour"] / out["speed_vs_reference"]
     first = ["provider", "region", "sku", "purchase_option", "gpu", "usd_per_reference_gpu_hour", "usd_per_gpu_hour",
-             "speed_vs_reference"]
+             "speed_vs_reference", "cannot_serve"]
     out = out[first + [c for c in out.columns if c not in first]]
     return out.sort_values("usd_per_reference_gpu_hour", na_position="last", kind="mergesort").reset_index(drop=True)
 

@@ -8,9 +8,10 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
-from planner.catalog import custom_gpu_ids, price_table
+from planner.catalog import price_table
 from planner.engine.offer_costs import OfferFilter, offers_table
 from planner.errors import PlannerError
+from planner.text import counted
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -88,26 +89,44 @@ for column, chosen in (("gpu", gpus), ("provider", providers), ("region", region
 NO_WORKLOAD = "(none: raw USD per GPU-hour)"
 workloads = {w.name: w for w in s.workloads}
 chosen = st.selectbox("Rank for the work of", [*workloads, NO_WORKLOAD], key="prices_workload",
-                      help="Cost per hour of this workload's reference GPU: the offer's USD per GPU-hour divided by "
-                           "the GPU's speed on this workload relative to the reference GPU (the planner's speed "
-                           "model, or the workload's own throughput table). GPUs with too little memory are left "
-                           "blank and sorted last.")
+                      help="Cost per hour of this workload's reference GPU's work: the offer's USD per GPU-hour "
+                           "divided by the reference-GPU-hours an hour of its GPU delivers, as the plan counts them "
+                           "(the speed model or the workload's own throughput table, a multi-GPU job's efficiency, "
+                           "spot's interruption overhead). Offers the plan cannot use for this workload (spot for "
+                           "work that cannot be interrupted, too little memory, a GPU its framework does not "
+                           "support …) are left out; the switch below shows them, with the reason.")
 workload = workloads.get(chosen)
+unusable, unusable_note = 0, ""
 if workload is not None:
-    view = tables.per_reference_hour(view, workload, custom_gpu_ids(s.onprem.custom_cards))
+    view = tables.per_reference_hour(view, workload, s)
+    unusable = int((view["cannot_serve"] != "").sum())
+    # the engine's rule (engine.workloads): an offer it would not use for this work is no price for it
+    shown_unusable = st.toggle(f"Show the offers {tables.label_text(workload.name)} cannot use, with the reason",
+                               value=False, key="prices_unusable", disabled=not unusable)
+    if not shown_unusable:
+        view = view[view["cannot_serve"] == ""].drop(columns="cannot_serve")
+        unusable_note = f"; {counted(unusable, 'offer')} it cannot use left out" if unusable else ""
 
 dates = sorted(d for d in view["as_of"].dropna().astype(str) if d)
-st.caption(f"{len(view):,} offers, "
-           + (f"cheapest per hour of {tables.plain(workload.reference_gpu)} work for {tables.plain(workload.name)} "
-              "first" if workload is not None else "cheapest per GPU-hour first")
-           + "; prices as of " + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date."))
+if not len(view):
+    st.info("No offers match your filters" + (f" ({counted(unusable, 'offer')} that "
+                                               f"{tables.plain(workload.name)} cannot use left out)" if unusable_note
+                                               else "") + ".")
+else:
+    st.caption(f"{counted(len(view), 'offer')}, "
+               + (f"cheapest per hour of {tables.plain(workload.reference_gpu)} work for {tables.plain(workload.name)} "
+                  "first" if workload is not None else "cheapest per GPU-hour first") + unusable_note
+               + "; prices as of " + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date."))
 if len(view):
     st.plotly_chart(charts.offers_chart(view, per_reference=workload.reference_gpu if workload else None),
                     key="offers_chart")
-ref = workload.reference_gpu if workload is not None else "reference GPU"
-st.dataframe(view, hide_index=True, width="stretch", key="offers_table", placeholder="", column_config={
-    "usd_per_reference_gpu_hour": st.column_config.NumberColumn(f"USD per {ref}-hour of work", format="%.4f"),
-    "speed_vs_reference": st.column_config.NumberColumn(f"speed vs {ref}", format="%.2f"),
-    "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f"),
-    "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f"),
-})
+    ref = workload.reference_gpu if workload is not None else "reference GPU"
+    st.dataframe(view, hide_index=True, width="stretch", key="offers_table", placeholder="", column_config={
+        "usd_per_reference_gpu_hour": st.column_config.NumberColumn(f"USD per {ref}-hour of work", format="%.4f"),
+        "speed_vs_reference": st.column_config.NumberColumn(f"speed vs {ref}", format="%.2f",
+                                                            help=f"{ref}-hours of work an hour of one of its GPUs "
+                                                                 "delivers, as the plan counts them"),
+        "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f"),
+        "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f"),
+        "cannot_serve": st.column_config.TextColumn("why the plan cannot use it for this work"),
+    })

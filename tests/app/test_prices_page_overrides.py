@@ -145,7 +145,6 @@ def test_a_throughput_given_for_a_custom_card_ranks_its_gpu_as_the_plan_does():
     import pandas as pd
 
     from fleetplan_dashboard import tables
-    from planner.catalog import custom_gpu_ids
     from planner.engine.workloads import relative_speed
     from planner.scenario import load_scenario_text
 
@@ -157,7 +156,7 @@ def test_a_throughput_given_for_a_custom_card_ranks_its_gpu_as_the_plan_does():
     view = pd.DataFrame({"provider": ["onprem"], "region": ["onprem"], "sku": ["quoted-4090"],
                          "purchase_option": ["purchase"], "gpu": ["RTX-4090"], "gpu_memory_gb": [24.0],
                          "usd_per_gpu_hour": [0.7]})
-    ranked = tables.per_reference_hour(view, w, custom_gpu_ids(s.onprem.custom_cards))
+    ranked = tables.per_reference_hour(view, w, s)
     assert ranked["speed_vs_reference"].iloc[0] == pytest.approx(7.0)
     assert ranked["usd_per_reference_gpu_hour"].iloc[0] == pytest.approx(0.1)   # 0.7 USD / 7
 
