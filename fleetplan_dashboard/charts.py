@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from fleetplan_dashboard.tables import category_words
 from planner.engine.schedule import COST_CATEGORIES
 from pricing_adapters import registry
 
@@ -89,7 +90,7 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
     fig = go.Figure()
     for cat in COST_CATEGORIES:
         if cat in monthly and (monthly[cat].abs() > 1e-9).any():
-            fig.add_trace(go.Bar(x=monthly["month"], y=monthly[cat], name=cat.replace("_", " "),
+            fig.add_trace(go.Bar(x=monthly["month"], y=monthly[cat], name=category_words(cat),
                                  marker_color=CATEGORY_COLOURS.get(cat),
                                  hovertemplate=f"%{{y:,.0f}} {currency}, nominal"))
     fig.update_layout(barmode="relative")

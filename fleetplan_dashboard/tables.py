@@ -92,6 +92,127 @@ def message_block(lines) -> str:
     return "\n".join(f"- {text}" for text in texts)
 
 
+# ---------------------------------------------------------------------------------------------------
+# The engine's names in words, for what the pages show: "residual_value", "all_cloud" and
+# "onprem.electricity_per_kwh" read as jargon to a budget holder. Display only: the downloads (CSV, JSON, the
+# workbook, FOCUS) keep the names, which other tools read.
+
+COST_CATEGORY_WORDS = {   # engine.schedule.COST_CATEGORIES
+    "capex": "Capex (cards bought)", "residual_value": "Residual value (resale)", "maintenance": "Maintenance",
+    "energy": "Energy", "colocation": "Colocation", "fixed_onprem": "Fixed on-prem (site)",
+    "cloud_reserved": "Cloud reserved", "cloud_on_demand": "Cloud on demand", "cloud_spot": "Cloud spot",
+    "total": "Total",
+}
+BASELINE_WORDS = {"all_cloud": "All cloud", "all_onprem": "All on-prem", "best_single": "Best single type"}
+FIELD_WORDS = {   # the scenario fields a comparison or a note names most (docs/scenario-format.md)
+    "name": "Scenario name", "description": "Description", "currency": "Currency", "horizon_months": "Horizon, months",
+    "discount_rate": "Discount rate, per year", "close_call_share": "Close-call threshold",
+    "onprem.electricity_per_kwh": "Electricity price, per kWh", "onprem.pue": "PUE (site power ÷ IT power)",
+    "onprem.capex_budget": "Capex budget", "onprem.capex_budget_per_year": "Capex budget per year",
+    "onprem.power_cap_kw": "Power cap, kW", "onprem.colocation_per_kw_month": "Colocation, per kW and month",
+    "onprem.fixed_onprem_per_month": "Fixed on-prem (site) cost, per month", "onprem.availability": "Availability",
+    "onprem.cards": "Cards that may be bought", "onprem.purchase_every_months": "Cards bought every … months",
+    "onprem.sell_owned": "Owned cards may be sold", "onprem.switch_off_owned": "Owned cards may be switched off",
+    "onprem.maintenance_when_off": "Maintenance of a switched-off card",
+    "constraints.max_cloud_share": "Cloud share cap (of the work)",
+    "prices.source": "Price source", "prices.snapshot": "Price store snapshot", "prices.providers": "Allowed providers",
+    "prices.regions": "Allowed regions", "prices.purchase_options": "Allowed purchase options",
+}
+WORKLOAD_FIELD_WORDS = {
+    "gpu_hours_per_month": "GPU-hours per month", "requests_per_second": "requests per second",
+    "reference_gpus": "reference GPUs busy", "growth_per_month": "growth per month", "reference_gpu": "reference GPU",
+    "min_gpu_memory_gb": "least GB per GPU", "gpus_per_job": "GPUs per job",
+    "min_compute_capability": "least compute capability", "interruption_overhead": "spot interruption overhead",
+    "profile": "weekly profile",
+}
+_SECTION_WORDS = {"onprem": "On-prem", "prices": "Prices", "constraints": "Constraints", "fx": "Exchange rate"}
+
+
+def category_words(category: str) -> str:
+    """A cost category in words: `residual_value` → `Residual value (resale)`."""
+    return COST_CATEGORY_WORDS.get(category, str(category).replace("_", " "))
+
+
+def _spaced(path: str) -> str:
+    return path.replace("_", " ").replace(".", ": ")
+
+
+def field_name(path: str) -> str:
+    """A scenario field's path (an override's: scenario.diff_inputs) in words: `onprem.electricity_per_kwh` →
+    `Electricity price, per kWh`; a workload's field named with its workload (`llm-finetune: GPU-hours per
+    month`); a card's limit (`constraints.min_units.rtx-4090` → `rtx-4090: least cards`); else its dots and
+    underscores as a reader would write them."""
+    from planner.scenario.model import Workload
+
+    if path in FIELD_WORDS:
+        return FIELD_WORDS[path]
+    if path.startswith("workloads."):
+        rest = path.removeprefix("workloads.")
+        # a workload's name may hold dots: it ends where one of its fields begins
+        for i in (i for i, ch in enumerate(rest) if ch == "."):
+            field, _, more = rest[i + 1:].partition(".")
+            if field in Workload.model_fields:
+                words = WORKLOAD_FIELD_WORDS.get(field, field.replace("_", " "))
+                return f"{rest[:i]}: {words}" + (f" {more}" if more else "")
+        return rest
+    section, _, rest = path.partition(".")
+    for limit, words in (("min_units.", "least cards"), ("max_units.", "most cards")):
+        if section == "constraints" and rest.startswith(limit):
+            return f"{rest.removeprefix(limit)}: {words}"
+    return f"{_SECTION_WORDS[section]}: {_spaced(rest)}" if section in _SECTION_WORDS and rest else _spaced(path)
+
+
+# A limit as the engine's notes set it (engine.baselines' "… it drops constraints.max_cloud_share = 0.6, which alone
+# costs the plan …") in the words of the Plan page
+_LIMIT_NOTES = (
+    (re.compile(r"(?:constraints\.)?max_cloud_share = ([0-9.]+)"),
+     lambda m: f"the cloud share cap of {float(m[1]) * 100:g} %"),
+    (re.compile(r"onprem\.capex_budget_per_year = "), lambda m: "the capex budget per year of "),
+    (re.compile(r"onprem\.capex_budget = "), lambda m: "the capex budget of "),
+    (re.compile(r"onprem\.power_cap_kw = "), lambda m: "the power cap of "),
+    (re.compile(r"(?:constraints\.)?min_units\.(\S+?) = ([0-9.]+)"), lambda m: f"the least of {m[2]} × {m[1]}"),
+    (re.compile(r"(?:constraints\.)?max_units\.(\S+?) = ([0-9.]+)"), lambda m: f"the most of {m[2]} × {m[1]}"),
+)
+
+
+def note_words(note: str) -> str:
+    """An engine note with the limits it names as a scenario sets them (`constraints.max_cloud_share = 0.6`) said
+    in words (`the cloud share cap of 60 %`)."""
+    for pattern, words in _LIMIT_NOTES:
+        note = pattern.sub(words, note)
+    return note
+
+
+def no_cloud_allowed(scenario) -> str | None:
+    """Why `scenario` allows no cloud offer at all (no provider, or no purchase option, chosen), else None: the
+    reason the all-cloud baseline has no plan, which the engine words as no capacity serving a workload."""
+    prices = getattr(scenario, "prices", None)
+    if prices is None:
+        return None
+    if not prices.providers:
+        return "no cloud offer is allowed: the scenario allows no provider (Allowed providers is empty)"
+    if not prices.purchase_options:
+        return "no cloud offer is allowed: the scenario allows no purchase option (Allowed purchase options is empty)"
+    return None
+
+
+def cost_table(plan: Plan) -> pd.DataFrame:
+    """The plan's costs by category in words, then its total: category, cost (present values)."""
+    costs = pd.concat([plan.costs, pd.DataFrame([{"category": "total", "cost": plan.total}])], ignore_index=True)
+    return costs.assign(category=costs["category"].map(category_words))
+
+
+def baselines_table(plan: Plan) -> pd.DataFrame:
+    """The plan's baselines table as the Plan page shows it: each baseline in words and its note in words
+    (baseline_row's)."""
+    table = plan.baselines.copy()
+    if table.empty or "baseline" not in table:
+        return table
+    table["note"] = [baseline_row(plan, b)["note"] for b in table["baseline"]]
+    table["baseline"] = table["baseline"].map(lambda b: BASELINE_WORDS.get(b, b))
+    return table
+
+
 def action(provider: str, purchase_option: str, new_units: float, kept_units: float = 1.0,
            sold_units: float = 0.0) -> str:
     """What the plan does with a fleet row; an owned card that is neither bought nor kept working is sold
@@ -123,6 +244,19 @@ def fleet_table(plan: Plan) -> pd.DataFrame:
                      zip(out["provider"], out["purchase_option"], out["new_units"], kept, out["sold_units"].fillna(0))]
     out["_order"] = out["action"].map({a: i for i, a in enumerate(ACTION_ORDER)})
     return out.sort_values(["_order", "cost"], ascending=[True, False], kind="mergesort")[cols].reset_index(drop=True)
+
+
+def fleet_for_reading(plan: Plan, decimals: int = 2) -> Plan:
+    """`plan` (a shallow copy) with its fleet's numbers rounded to `decimals` (cents, hundredths of an hour): the
+    dashboard's fleet CSV is read in a spreadsheet, where the solver's -1106.0000000000002 USD and 18174.334140435833
+    hours are noise. The library's exports (the CSV zip, JSON, the workbook) stay exact, as the CLI writes them: their
+    costs sum to the plan's total."""
+    import copy
+
+    shown = copy.copy(plan)
+    floats = [c for c in plan.fleet.columns if pd.api.types.is_float_dtype(plan.fleet[c])]
+    shown.fleet = plan.fleet.assign(**{c: plan.fleet[c].round(decimals) + 0.0 for c in floats})   # + 0.0: no -0.0
+    return shown
 
 
 @dataclass(frozen=True)
@@ -164,11 +298,20 @@ def fleet_cards(plan: Plan) -> list[Card]:
 
 
 def baseline_row(plan: Plan, baseline: str) -> dict | None:
+    """The row of `baseline` (all_cloud, all_onprem, best_single) in the plan's baselines table, its note in words
+    (note_words); an all-cloud baseline without a plan because the scenario allows no cloud offer says so, not
+    that no capacity of this type can serve a workload. None without the row."""
     b = plan.baselines
     if b is None or b.empty:
         return None
     rows = b[b["baseline"] == baseline]
-    return rows.iloc[0].to_dict() if len(rows) else None
+    if not len(rows):
+        return None
+    row = rows.iloc[0].to_dict()
+    no_cloud = no_cloud_allowed(plan.scenario) if baseline == "all_cloud" and row["status"] == "infeasible" else None
+    note = row.get("note")
+    row["note"] = no_cloud or (note_words(note) if isinstance(note, str) else note)
+    return row
 
 
 def cumulative(plan: Plan, others: dict[str, Plan | None] | None = None) -> pd.DataFrame:
@@ -229,6 +372,13 @@ def break_even_table(plan: Plan) -> tuple[pd.DataFrame, list[str]]:
     t["utilisation_in_plan"] = t["card"].map(used)
     t[["break_even_utilisation", "utilisation_in_plan"]] *= 100
     t["cloud_offer"] = t["cloud_offer"].map(offer_label)
+    # more than every hour of the card's life ("481%" read as a figure to reach): no utilisation pays it off, shown as
+    # "never" is; the share it would take is said in the note
+    share = t["break_even_utilisation"]
+    beyond = (share > 100) & (share < math.inf)   # inf: the engine's own "never" (cloud work costs less than energy)
+    t["note"] = [f"it would have to work {pct:,.0f} % of its hours, more than there are: renting this work costs "
+                 "less at any utilisation" if over else note for pct, over, note in zip(share, beyond, t["note"])]
+    t.loc[beyond, "break_even_utilisation"] = math.inf
     notes = [f"{r.card} for {r.workload}: {r.note}" for r in t.itertuples() if isinstance(r.note, str) and r.note]
     return t[cols].reset_index(drop=True), notes
 
@@ -244,7 +394,8 @@ def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
     rule = (" (the first month from which the recommended plan's cumulative cost stays below all-cloud's). "
             "The end point adds the residual value of owned cards and payments after the horizon.")
     if "all_cloud" not in cum:
-        return "No all-cloud plan to compare with: no cloud offer can serve every workload."
+        why = no_cloud_allowed(plan.scenario) or "no cloud offer can serve every workload"
+        return f"No all-cloud plan to compare with: {why}."
     if month is None and all_cloud(plan):
         return ("The recommended plan is itself all cloud: owning cards does not pay off here, so there is no "
                 "break-even month.")
@@ -329,10 +480,12 @@ def input_text(path: str, value) -> str:
 
 
 def inputs_table(inputs: pd.DataFrame) -> pd.DataFrame:
-    """`inputs` (path, a, b: scenario.diff_inputs) with a and b as text (input_text): one column holds numbers,
-    text and unset values, which a table of mixed cells would show as NaN or "None"."""
-    return inputs.assign(**{side: [input_text(p, v) for p, v in zip(inputs["path"], inputs[side])]
-                            for side in ("a", "b")})
+    """`inputs` (path, a, b: scenario.diff_inputs) as "Inputs that differ" shows it: input (the path in words:
+    field_name), a and b as text (input_text: one column holds numbers, text and unset values, which a table of
+    mixed cells would show as NaN or "None"), then the path, where the scenario file sets it."""
+    shown = inputs.assign(input=inputs["path"].map(field_name),
+                          **{side: [input_text(p, v) for p, v in zip(inputs["path"], inputs[side])] for side in ("a", "b")})
+    return shown[["input", "a", "b", "path"]]
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -99,7 +99,8 @@ if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
     st.dataframe(tables.inputs_table(comp.inputs).rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
-                 hide_index=True, width="stretch", key="compare_inputs")
+                 hide_index=True, width="stretch", key="compare_inputs",
+                 column_config={"path": st.column_config.TextColumn("in the scenario file", width="medium")})
 
 if len(comp.prices):   # the same offer priced differently (an edited offers file, a price override on one side)
     st.subheader("Prices that differ")
@@ -130,9 +131,11 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
             st.caption(note)
 
 st.subheader("Costs by category")
-st.dataframe(comp.costs, hide_index=True, width="stretch", key="compare_costs", column_config={
-    c: st.column_config.NumberColumn(f"{c.replace('_', ' ')}, {cc} (PV)", format="%,.0f", help=f"{cc}, {basis}")
-    for c in ("cost_a", "cost_b", "cost_delta")})
+# the categories in words (the comparison's JSON and CSV keep their names)
+st.dataframe(comp.costs.assign(category=comp.costs["category"].map(tables.category_words)), hide_index=True,
+             width="stretch", key="compare_costs", column_config={
+    c: st.column_config.NumberColumn(f"{side}, {cc} (PV)", format="%,.0f", help=f"{cc}, {basis}")
+    for c, side in (("cost_a", "A"), ("cost_b", "B"), ("cost_delta", "B − A"))})
 cum = tables.cumulative_of({"A": pa, "B": pb})
 st.plotly_chart(charts.cumulative_chart(cum, cc, None, None, names={"A": f"A: {label(a_id)}", "B": f"B: {label(b_id)}"},
                                         basis=basis), key="compare_chart")

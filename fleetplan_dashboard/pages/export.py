@@ -43,8 +43,9 @@ p = state.with_decisions(outcome, made).plan
 c1, c2, c3, c4 = st.columns(4)
 c1.download_button("Plan (JSON)", exports.plan_json(p), file_name=f"{name}-plan.json", mime="application/json",
                    icon=":material/data_object:", key="dl_json", on_click="ignore")
-c2.download_button("Fleet (CSV)", exports.plan_csv(p, "fleet"), file_name=f"{name}-fleet.csv", mime="text/csv",
-                   icon=":material/table:", key="dl_csv", on_click="ignore")
+c2.download_button("Fleet (CSV)", exports.plan_csv(tables.fleet_for_reading(p), "fleet"), file_name=f"{name}-fleet.csv",
+                   mime="text/csv", icon=":material/table:", key="dl_csv", on_click="ignore",
+                   help="Money to the cent, hours to the hundredth; the zip's tables are unrounded, for other tools.")
 c3.download_button("All tables (CSV, zip)", lambda: exports.plan_csv_zip(p), file_name=f"{name}-tables.zip",
                    mime="application/zip", icon=":material/folder_zip:", key="dl_zip", on_click="ignore")
 c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p), file_name=f"{name}-plan.xlsx",
@@ -59,9 +60,8 @@ c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_foc
                    help="One row per offer, kind of charge and month, in the FinOps FOCUS 1.0 columns: "
                         "billed, amortised (effective) and list cost; reservations as purchases plus "
                         "committed usage. `x_PresentValue` sums to the plan total.")
-st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months ({present_value_basis(p)}). The JSON is the "
-           "object of `fleetplan plan --format json`; the workbook holds the summary, fleet, monthly costs, "
-           "baselines, break-even, assumptions and the prices used; the FOCUS file is "
-           "`fleetplan plan --format focus`."
+st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months ({present_value_basis(p)}). The JSON holds "
+           "the whole plan, as the command-line planner writes it; the workbook holds the summary, fleet, monthly costs, "
+           "baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools (FOCUS 1.0)."
            + (" The JSON and the workbook include what each decision is worth and the runner-up." if p.decisions is not None
               else " What each decision is worth is not included: it is made on the Plan page, after the plan is shown."))

@@ -33,7 +33,7 @@ def test_a_cheaper_baseline_names_the_caps_it_drops_in_its_help():
     help_text = card.proto.help.replace("\\", "")   # the note is escaped for Markdown (tables.plain)
     assert card.proto.delta.startswith("-")
     assert ("It costs less than the plan: it drops the capex budget of 60,000 USD, the cloud share cap of 60 %, "
-            "min_units.a100-80gb-pcie = 3, max_units.rtx-4090 = 4, which the plan keeps.") in help_text
+            "the least of 3 × a100-80gb-pcie, the most of 4 × rtx-4090, which the plan keeps.") in help_text
     other = next(m for m in at.metric if m.label == "All cloud")   # costs more: nothing to explain
     assert "costs less" not in other.proto.help
 
@@ -53,7 +53,8 @@ def _told_note() -> str:
     without = three.replace("min_units: {a100-80gb-pcie: 3}", "min_units: {}", 1)
     cost = plan(three, baselines=False).total - plan(without, baselines=False).total
     assert cost > 0
-    return ("It costs less than the plan: it drops constraints.min_units.a100-80gb-pcie = 3, which alone costs the plan "
+    # the limit as the Plan page words it (tables.note_words): constraints.min_units.a100-80gb-pcie = 3
+    return ("It costs less than the plan: it drops the least of 3 × a100-80gb-pcie, which alone costs the plan "
             f"{cost:,.0f} USD.")
 
 
@@ -81,7 +82,7 @@ def test_the_card_tells_the_binding_limit_once_the_cap_costs_are_made(fresh_cach
     assert told in _card_help(at, "All on-prem")
     assert "drops the capex budget" not in _card_help(at, "All on-prem")
     [table] = [d.value for d in at.dataframe if list(d.value.columns[:2]) == ["baseline", "label"]]
-    note = table.set_index("baseline").loc["all_onprem", "note"]
+    note = table.set_index("baseline").loc["All on-prem", "note"]   # in words (tables.baselines_table)
     assert told == f"It {note}."
 
 

@@ -90,4 +90,4 @@ def test_a_baseline_stopped_by_the_time_limit_shows_not_solved_on_its_card(in_pa
     assert card.value == "not solved"
     assert "found no fleet within the time limit of 60 s" in card.proto.help
     [table] = [d.value for d in at.dataframe if list(d.value.columns[:2]) == ["baseline", "label"]]
-    assert table.set_index("baseline").loc["all_onprem", "status"] == "not_solved"
+    assert table.set_index("baseline").loc["All on-prem", "status"] == "not_solved"   # in words (tables.baselines_table)
