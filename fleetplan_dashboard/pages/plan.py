@@ -614,7 +614,7 @@ def _plan_kind(plan) -> str:
 def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     """The baselines at the expander's full width: label, total and savings first (what a phone shows), the note
     last; the `baseline` id hidden (the label says it), and a grouped profile's error bound in % (the eye icon)."""
-    table = _baselines_shown(plan.baselines, plan.total)
+    table = _baselines_shown(tables.baselines_table(plan), plan.total)   # its notes in words
     bounded = "error_bound" in table and not table["error_bound"].isna().all()   # an exact profile has no bounds
     shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
     _wide(key, baselines_table_slot).dataframe(
@@ -645,7 +645,7 @@ cumulative_caption.caption(tables.break_even_text(p, cum, be))
 with costs_expander:
     # the cost by category beside its captions; the baselines below at full width (a half held only their label)
     c1, c2 = st.columns(2)
-    costs = pd.concat([p.costs, pd.DataFrame([{"category": "total", "cost": p.total}])], ignore_index=True)
+    costs = tables.cost_table(p)
     c1.dataframe(costs, hide_index=True, key="costs_table",
                  column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f", help=pv_money)})
     c2.caption(f"Costs, totals and savings in {pv_money}.")
