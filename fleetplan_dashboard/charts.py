@@ -10,7 +10,7 @@ from planner.engine.schedule import COST_CATEGORIES
 from pricing_adapters import registry
 
 SERIES = {  # column of `tables.cumulative` -> (legend name, colour, dash)
-    "recommended": ("Recommended (hybrid)", "#2563eb", "solid"),
+    "recommended": ("Recommended", "#2563eb", "solid"),
     "all_cloud": ("All cloud", "#f97316", "dash"),
     "all_onprem": ("All on-prem", "#16a34a", "dot"),
     "best_single": ("Best single type", "#9333ea", "dashdot"),
@@ -22,24 +22,48 @@ CATEGORY_COLOURS = {
 }
 
 
-def _layout(fig: go.Figure, title: str, y_title: str, height: int = 380) -> go.Figure:
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10),
-                      legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0),
-                      yaxis_title=y_title, hovermode="x unified", template="plotly_white")
+# The chart's toolbar (plotly's modebar) is drawn over the top right of a chart while the pointer is on it: the title
+# starts below it (TOOLBAR_PX), else on a phone the toolbar covered the title. A title stays short; what qualifies it
+# (the money's basis, cut bars) is its subtitle, and the axis titles a word or two, which a phone's 380 px keep whole.
+TOOLBAR_PX = 30
+
+
+def _layout(fig: go.Figure, title: str, y_title: str, height: int = 380, subtitle: str | None = None) -> go.Figure:
+    top = TOOLBAR_PX + (58 if subtitle else 36)
+    fig.update_layout(
+        title=dict(text=title, subtitle=dict(text=subtitle or ""), x=0, xanchor="left", xref="container", y=1,
+                   yanchor="top", yref="container", pad=dict(t=TOOLBAR_PX, l=10)),
+        height=height, margin=dict(l=10, r=10, t=top, b=10),
+        # at the chart's bottom edge, under the plot and its axis title wherever they end: placed by the plot's height
+        # (y=-0.22) it ran into the axis title once the month labels turned. 80 px of text an entry: two entries a row
+        # on a phone, where plotly's own width (the widest entry's) made one a row.
+        legend=dict(orientation="h", xanchor="left", x=0, xref="container", yanchor="bottom", y=0, yref="container",
+                    font=dict(size=10), entrywidth=80),
+        yaxis_title=y_title, hovermode="x unified", template="plotly_white")
+    fig.update_xaxes(automargin=True)
     return fig
 
 
+def month_ticks(horizon: int) -> tuple[list[int], list[str]]:
+    """(tick months, their labels) of a month axis 1..horizon+1: at most 7 labelled months, a multiple of 1, 2, 3,
+    6, 12 or 24 apart, and `end` (month horizon+1) — the last month's label left out where it would touch `end`
+    (`60` and `end` ran into one)."""
+    step = next(s for s in (1, 2, 3, 6, 12, 24) if horizon / s <= 7)   # horizons are at most 120 months
+    months = list(range(step, horizon + 1, step))
+    if months and step > 1 and horizon + 1 - months[-1] < step * 0.6:
+        months.pop()
+    return months + [horizon + 1], [str(m) for m in months] + ["end"]
+
+
 def _month_ticks(fig: go.Figure, horizon: int) -> None:
-    step = 1 if horizon <= 12 else (3 if horizon <= 36 else (6 if horizon <= 72 else 12))
-    vals = list(range(step, horizon + 1, step)) + [horizon + 1]
-    fig.update_xaxes(tickmode="array", tickvals=vals,
-                     ticktext=[str(v) for v in vals[:-1]] + ["end"], title="month (end: residual value)")
+    values, labels = month_ticks(horizon)
+    fig.update_xaxes(tickmode="array", tickvals=values, ticktext=labels, tickangle=0, title="month")
 
 
 def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, horizon: int | None,
                      names: dict[str, str] | None = None, basis: str = "present value") -> go.Figure:
     """Cumulative present-value cost per plan, with the break-even month marked; `basis` says what its money is in
-    the axis title and the hover ("present value at 8%/year": reports.tables.present_value_basis)."""
+    the subtitle and the hover ("present value at 8%/year": reports.tables.present_value_basis)."""
     fig = go.Figure()
     for col in cum.columns:
         if col == "month":
@@ -61,9 +85,11 @@ def cumulative_chart(cum: pd.DataFrame, currency: str, break_even: int | None, h
                            bgcolor="rgba(255,255,255,0.85)", bordercolor="#6b7280", borderwidth=1)
     if horizon is not None:
         _month_ticks(fig, horizon)
+        end = "end: residual value"
     else:
-        fig.update_xaxes(title="month (each plan's last point: residual value)")
-    return _layout(fig, "Cumulative cost", f"{currency}, {basis}")
+        fig.update_xaxes(title="month")
+        end = "each plan's last point: residual value"
+    return _layout(fig, "Cumulative cost", currency, subtitle=f"{basis}; {end}")
 
 
 def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, float] | None:
@@ -83,14 +109,34 @@ def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, flo
     return low, max(high, scale)
 
 
+PHONE_PLOT_PX = 260   # the plot area of a chart on a phone (390 px wide, less the axis labels): the narrowest a label must fit
+LABEL_CHAR_PX = 6.5   # one character of a bar label (10 px font)
+
+
+def spaced_labels(amounts: dict[int, float], horizon: int, text_of) -> dict[int, str]:
+    """{month: label} of the cut bars whose amount fits above them: the largest first, then each whose label keeps
+    clear of those already placed on a phone's plot (PHONE_PLOT_PX for months 1..horizon+1). On long horizons the
+    amounts of neighbouring cut bars ran into one line ("↑352,740 USD ↑88,199 U↑103,675 …"); the others are read on
+    hover."""
+    month_px = PHONE_PLOT_PX / (horizon + 1)
+    placed: dict[int, str] = {}
+    for month in sorted(amounts, key=lambda m: -abs(amounts[m])):
+        text = text_of(amounts[month])
+        half = len(text) * LABEL_CHAR_PX / 2
+        if all(abs(month - other) * month_px >= half + len(placed[other]) * LABEL_CHAR_PX / 2 + 4 for other in placed):
+            placed[month] = text
+    return placed
+
+
 def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figure:
     """Monthly cost stacked by category (nominal: as paid; the last bar holds the residual value credit and
     payments after the horizon). Months far above the others (the capex of month 1) are cut at the top
-    of the running costs' scale and labelled with their amount, so the running costs stay readable."""
+    of the running costs' scale and labelled with their amount where the label has room (spaced_labels), so the
+    running costs stay readable."""
     fig = go.Figure()
     for cat in COST_CATEGORIES:
         if cat in monthly and (monthly[cat].abs() > 1e-9).any():
-            fig.add_trace(go.Bar(x=monthly["month"], y=monthly[cat], name=category_words(cat),
+            fig.add_trace(go.Bar(x=monthly["month"], y=monthly[cat], name=category_words(cat, short=True),
                                  marker_color=CATEGORY_COLOURS.get(cat),
                                  hovertemplate=f"%{{y:,.0f}} {currency}, nominal"))
     fig.update_layout(barmode="relative")
@@ -101,16 +147,14 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
         fig.update_yaxes(range=[low, high])
         cats = [c for c in COST_CATEGORIES if c in monthly]
         up, down = monthly[cats].clip(lower=0).sum(axis=1), monthly[cats].clip(upper=0).sum(axis=1)
-        for month, amount in zip(monthly["month"], up):
-            if amount > high:
-                fig.add_annotation(x=month, y=high, yanchor="top", showarrow=False, font=dict(size=10, color="#111827"),
-                                   bgcolor="rgba(255,255,255,0.85)", text=f"↑ {amount:,.0f} {currency}")
-        for month, amount in zip(monthly["month"], down):
-            if amount < low:
-                fig.add_annotation(x=month, y=low, yanchor="bottom", showarrow=False, font=dict(size=10, color="#111827"),
-                                   bgcolor="rgba(255,255,255,0.85)", text=f"↓ {amount:,.0f} {currency}")
-    title = "Monthly cost by category" + (" (tall bars cut, amount shown)" if limits else "")
-    return _layout(fig, title, f"{currency} per month, nominal: as paid")
+        for sign, y, anchor, sums, cut in (("↑", high, "top", up, lambda a: a > high),
+                                           ("↓", low, "bottom", down, lambda a: a < low)):
+            amounts = {int(m): float(a) for m, a in zip(monthly["month"], sums) if cut(a)}
+            for month, text in spaced_labels(amounts, horizon, lambda a, s=sign: f"{s} {a:,.0f} {currency}").items():
+                fig.add_annotation(x=month, y=y, yanchor=anchor, showarrow=False, font=dict(size=10, color="#111827"),
+                                   bgcolor="rgba(255,255,255,0.85)", text=text)
+    subtitle = "as paid; end: residual value" + ("; tall bars cut" if limits else "")
+    return _layout(fig, "Monthly cost by category", f"{currency} per month", height=440, subtitle=subtitle)
 
 
 def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: int) -> go.Figure:
@@ -131,7 +175,7 @@ def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: in
     _month_ticks(fig, horizon)
     fig.update_xaxes(range=[0.5, horizon + 0.5], title="month")
     fig.update_yaxes(rangemode="tozero")
-    return _layout(fig, "Cards in service by month (dotted: purchases)", "cards in service", height=340)
+    return _layout(fig, "Cards in service by month", "cards in service", height=340, subtitle="dotted: purchases")
 
 
 def utilisation_chart(util: pd.DataFrame, availability: float) -> go.Figure:
@@ -174,6 +218,6 @@ def offers_chart(view: pd.DataFrame, per_reference: str | None = None) -> go.Fig
     fig.update_xaxes(categoryorder="array", categoryarray=order)
     ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200]
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
-    fig = _layout(fig, f"{unit} by GPU (log scale)", unit, height=420)
+    fig = _layout(fig, "Prices by GPU", unit, height=420, subtitle=f"{unit}, log scale")
     fig.update_layout(hovermode="closest")
     return fig

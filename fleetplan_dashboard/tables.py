@@ -128,9 +128,11 @@ WORKLOAD_FIELD_WORDS = {
 _SECTION_WORDS = {"onprem": "On-prem", "prices": "Prices", "constraints": "Constraints", "fx": "Exchange rate"}
 
 
-def category_words(category: str) -> str:
-    """A cost category in words: `residual_value` → `Residual value (resale)`."""
-    return COST_CATEGORY_WORDS.get(category, str(category).replace("_", " "))
+def category_words(category: str, short: bool = False) -> str:
+    """A cost category in words: `residual_value` → `Residual value (resale)`; `short`: without what the brackets
+    add (`Residual value`), for a chart's legend, which a phone shows two entries a row."""
+    words = COST_CATEGORY_WORDS.get(category, str(category).replace("_", " "))
+    return words.split(" (")[0] if short else words
 
 
 def _spaced(path: str) -> str:

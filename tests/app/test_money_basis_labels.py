@@ -92,10 +92,13 @@ def test_industrial_plan_page_says_present_value_at_8_percent_nominal_and_the_si
     assert "nominal" in _columns(at, "cap")["limit"]["help"]   # the capex budget caps capex as paid
 
     cumulative = _chart(at, "Cumulative cost")
-    assert cumulative["layout"]["yaxis"]["title"]["text"] == INDUSTRIAL_PV
+    # the axis says the currency, the subtitle the basis (a phone's chart cut a longer axis title)
+    assert cumulative["layout"]["yaxis"]["title"]["text"] == "USD"
+    assert cumulative["layout"]["title"]["subtitle"]["text"].startswith(INDUSTRIAL_PV.removeprefix("USD, ") + ";")
     assert {t["hovertemplate"] for t in cumulative["data"]} == {"%{y:,.0f} " + INDUSTRIAL_PV}
     monthly = _chart(at, "Monthly cost by category")
-    assert monthly["layout"]["yaxis"]["title"]["text"] == "USD per month, nominal: as paid"
+    assert monthly["layout"]["yaxis"]["title"]["text"] == "USD per month"
+    assert monthly["layout"]["title"]["subtitle"]["text"].startswith("as paid;")
     assert {t["hovertemplate"] for t in monthly["data"]} == {"%{y:,.0f} USD, nominal"}
     # month 1's capex bar is cut and labelled: 24 A100s at 14,000 plus that month's running costs, in USD
     assert all(a["text"].endswith(" USD") for a in monthly["layout"]["annotations"])
@@ -138,7 +141,9 @@ def test_compare_says_each_sides_basis_and_the_site_cost(fresh_cache):
     # industrial's fleet rows fall short of its total by its site cost; the start-up has none
     notes = [c for c in _captions(at) if "site's fixed cost" in c]
     assert len(notes) == 1 and f"site's fixed cost, {INDUSTRIAL_SITE_PV}" in notes[0]
-    assert _chart(at, "Cumulative cost")["layout"]["yaxis"]["title"]["text"] == "USD, present value, each at its own rate"
+    cumulative = _chart(at, "Cumulative cost")["layout"]
+    assert (cumulative["yaxis"]["title"]["text"], cumulative["title"]["subtitle"]["text"]) == (
+        "USD", "present value, each at its own rate; each plan's last point: residual value")
 
     at.selectbox(key="compare_b").set_value("file:industrial.yaml").run()
     assert not at.exception, at.exception
