@@ -35,10 +35,9 @@ def _layout(fig: go.Figure, title: str, y_title: str, height: int = 380, subtitl
                    yanchor="top", yref="container", pad=dict(t=TOOLBAR_PX, l=10)),
         height=height, margin=dict(l=10, r=10, t=top, b=10),
         # at the chart's bottom edge, under the plot and its axis title wherever they end: placed by the plot's height
-        # (y=-0.22) it ran into the axis title once the month labels turned. 80 px of text an entry: two entries a row
-        # on a phone, where plotly's own width (the widest entry's) made one a row.
+        # (y=-0.22) it ran into the axis title once the month labels turned
         legend=dict(orientation="h", xanchor="left", x=0, xref="container", yanchor="bottom", y=0, yref="container",
-                    font=dict(size=10), entrywidth=80),
+                    font=dict(size=11)),
         yaxis_title=y_title, hovermode="x unified", template="plotly_white")
     fig.update_xaxes(automargin=True)
     return fig
@@ -154,7 +153,11 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
                 fig.add_annotation(x=month, y=y, yanchor=anchor, showarrow=False, font=dict(size=10, color="#111827"),
                                    bgcolor="rgba(255,255,255,0.85)", text=text)
     subtitle = "as paid; end: residual value" + ("; tall bars cut" if limits else "")
-    return _layout(fig, "Monthly cost by category", f"{currency} per month", height=440, subtitle=subtitle)
+    fig = _layout(fig, "Monthly cost by category", f"{currency} per month", height=440, subtitle=subtitle)
+    # 80 px of text an entry (the longest short name, "Cloud on demand", at 10 px): two entries a row on a phone,
+    # where plotly's own width (the widest entry's, more than half the plot) made one a row
+    fig.update_layout(legend=dict(entrywidth=80, font=dict(size=10)))
+    return fig
 
 
 def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: int) -> go.Figure:
@@ -218,6 +221,8 @@ def offers_chart(view: pd.DataFrame, per_reference: str | None = None) -> go.Fig
     fig.update_xaxes(categoryorder="array", categoryarray=order)
     ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200]
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
-    fig = _layout(fig, "Prices by GPU", unit, height=420, subtitle=f"{unit}, log scale")
+    # the axis short (a phone's chart cut "USD per A100-80GB-PCIE-hour of work"), the subtitle whole
+    fig = _layout(fig, "Prices by GPU", "USD per hour of work" if per_reference else unit, height=420,
+                  subtitle=f"{unit}, log scale")
     fig.update_layout(hovermode="closest")
     return fig
