@@ -232,7 +232,7 @@ def test_every_page_renders_in_chromium(server, browser):
     nav = page.locator('[data-testid="stSidebarNav"]')
     _wait_settled(page)
     assert _cut_or_scrolling(page) == [], "Plan"
-    for title, ready in (("Prices", "hour of work by GPU"), ("Compare", "Inputs that differ"),
+    for title, ready in (("Prices", "Prices by GPU"), ("Compare", "Inputs that differ"),
                          ("Export", "Workbook (XLSX)")):
         nav.get_by_text(title, exact=True).click()
         page.get_by_text(ready).first.wait_for(timeout=60_000)
