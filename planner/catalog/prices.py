@@ -170,7 +170,9 @@ def _pinned_store(path: Path, snapshot_id: int) -> PriceStore:
 
 def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
     """The newest stored snapshot of each provider and region; the packaged snapshot for the rest. With `snapshot`,
-    of the store as it stood when that snapshot was saved (it and the snapshots saved before it).
+    of the store as it stood when that snapshot was saved (it and the snapshots saved before it); the packaged prices
+    fill in only the providers and regions it does not price: PricesRefuteScenario (`_pinned_store`) where it prices
+    none, its rows all unusable.
 
     Besides the provenance every source has, it carries what `scenario_provenance` needs to name only
     what a scenario uses: "in_force" ([provider, region, snapshot id] of each pair the store prices) and
@@ -189,11 +191,15 @@ def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, 
     if store is None:
         return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
     offers, in_force = store.offers_in_force(up_to=snapshot)
+    if offers is None and snapshot is not None:   # pinned: its prices or none, never the packaged ones instead
+        why = "; ".join(store.warnings)
+        raise PricesRefuteScenario(f"prices.snapshot: snapshot #{snapshot} is in {store.path}, but neither it nor a "
+                                   f"snapshot saved before it has a usable offer{f' ({why})' if why else ''}; pin "
+                                   "another (`fleetplan prices list`)", PINNED_FIELD)
     if offers is None:   # no snapshot, or none with a usable offer (its rows all skipped: store.warnings say why)
-        upto = "" if snapshot is None else f" up to #{snapshot}"
         none = ("has no snapshot yet (run `fleetplan prices refresh`)" if not store.snapshot_rows() else
-                f"has no snapshot{upto} with a usable offer (run `fleetplan prices refresh` again)")
-        return packaged, {**packaged_provenance, **pinned, "warning": "; ".join([
+                "has no snapshot with a usable offer (run `fleetplan prices refresh` again)")
+        return packaged, {**packaged_provenance, "warning": "; ".join([
                           f"the price store {store.path} {none}; using the packaged snapshot", *store.warnings])}
     infos = sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
     covered = set(in_force)

@@ -8,6 +8,8 @@ hourly price, 730.00 USD on snapshot #1 and 1,460.00 USD on #2.
 """
 
 import json
+import re
+import sqlite3
 from datetime import datetime, timezone
 
 import pandas as pd
@@ -190,3 +192,24 @@ def test_ids_held_shortens_runs_of_ids():
     assert ids_held([1, 2, 3, 7, 9, 10]) == "it holds snapshots 1-3, 7, 9-10 (`fleetplan prices list`)"
     assert ids_held([4]) == "it holds snapshot 4 (`fleetplan prices list`)"
     assert ids_held([]) == "it holds no snapshot yet"
+
+
+def test_a_pinned_snapshot_without_a_usable_offer_is_an_error_not_the_packaged_prices(tmp_path, store):
+    # review 2026-12-06: its rows all unusable, the pinned store fell back to the packaged g5.xlarge (1.006 USD/h)
+    # with a warning, where a pin is used as it is or not at all; snapshot #2, saved after it, does not help
+    con = sqlite3.connect(store)
+    con.execute("UPDATE offers SET as_of = 'yesterday' WHERE snapshot_id = 1")
+    con.commit()
+    con.close()
+    said = (f"prices.snapshot: snapshot #1 is in {store}, but neither it nor a snapshot saved before it has a usable "
+            "offer (")
+    with pytest.raises(PricesRefuteScenario, match=re.escape(said)) as caught:
+        price_table("store", store, 1)
+    assert caught.value.field == ("prices", "snapshot") and "bad offer rows skipped" in str(caught.value)
+    assert str(caught.value).endswith("; pin another (`fleetplan prices list`)")
+    path = scenario_file(tmp_path, 1)
+    for command in (("validate", path), ("plan", path, "--no-baselines", "--no-decisions")):
+        result = run(*command, "--store", store)
+        assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+        assert f"{path}:7:13: {said}" in " ".join(result.stderr.split())
+    assert g5_price(price_table("store", store, 2)[0]) == 2.00   # the snapshot after it is whole
