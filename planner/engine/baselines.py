@@ -194,11 +194,14 @@ def solve_baselines(base: Inputs, total: float, solver: str, time_limit: float |
 
 
 def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=None, plans: bool = True,
-                  all_cloud: tuple | None = None, defer_all_cloud: bool = False) -> tuple[list[dict], dict]:
+                  all_cloud: tuple | None = None, defer_all_cloud: bool = False,
+                  bounds: bool = True) -> tuple[list[dict], dict]:
     """The baselines' rows (baseline, label, status, total, note; `cards`, those it may buy; `pairs`, where it
     has a fleet: the (workload, gpu) pairs a unit of it can serve, `fleet_pairs`; `lower_bound`, on a grouped
     profile the lower bound on its exact optimum, `grouping_lower_bounds`, else None) and their Plans (see
     `solve_baselines`). The rows carry all the table and the speeds table need: a forked child sends them.
+    `bounds=False`: no lower bounds are solved (lower_bound None: unknown), for a caller that reads a baseline's
+    total alone (a sweep's savings against all cloud): on a grouped profile up to one solve fewer per model.
 
     Baselines that are the same model (one cloud kind only: all cloud is the best cloud kind; one card
     only: all on-prem is that card) are solved once. Without Plans, the all-cloud model is not solved
@@ -275,7 +278,7 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
         rows.append({"baseline": "best_single", "label": "", "status": "infeasible", "total": math.nan,
                      "note": "no single capacity type can serve every workload"})
     # a grouped profile: each baseline's bound on its cost error, as the plan's (one solve each); none when exact
-    lows = grouping_lower_bounds(base, variants, keys, solved, best, solver, time_limit)
+    lows = grouping_lower_bounds(base, variants, keys, solved, best, solver, time_limit) if bounds else {}
     for row in rows:
         row["lower_bound"] = lows.get(row["baseline"])
     read = {}   # a model read back once, however many baselines it is

@@ -622,11 +622,15 @@ class PlanSummary:
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
                  time_limit: float | None = None, store: str | Path | None = None,
-                 max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None) -> PlanSummary:
+                 max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None,
+                 baseline_bounds: bool = True) -> PlanSummary:
     """The status, total, fleet, baselines and warnings of `plan(scenario, solver, baselines)`, the same
     numbers, without reading back the Plan's other tables (sweeps). A grouped profile costs the solve of its
     bound, as in plan(): a default grouping whose bound is too loose is planned again on more blocks.
-    `max_dispatch_variables`, `max_purchase_variables`: ModelTooLarge before a model is built, as `plan()`."""
+    `max_dispatch_variables`, `max_purchase_variables`: ModelTooLarge before a model is built, as `plan()`.
+    `baseline_bounds=False`, for a caller that reads the baselines' totals alone (a sweep: the savings against
+    all cloud): on a grouped profile, no baseline's bound on its cost error is solved (baselines.baseline_rows),
+    so its table's error_bound is unknown (NaN) and no warning names a loose one."""
     check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     s = load_scenario(scenario)
     base = inputs_for(s, store)
@@ -639,7 +643,8 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     total, fleet = read_fleet(inp, model)
     table = rows = None
     if baselines:
-        rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model))
+        rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model),
+                                bounds=baseline_bounds)
         table = baseline_table(rows, total, base, solution.status)
     speeds, warnings = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
     merged = merged_hours_warning(inp, total, solver, budget)

@@ -230,3 +230,21 @@ def test_the_markdown_summary_shows_the_bounds_only_for_a_grouped_profile(tmp_pa
     assert "| baseline | label | status | total | error_bound | error_bound_pct | savings |" in text
     assert f"| {row['error_bound']:,.0f} | {row['error_bound_pct']:.2f} | {row['savings']:,.0f} |" in text, text
     assert "| baseline | label | status | total | savings |" in plan_to_markdown(exact)
+
+
+def test_a_sweep_solves_no_baselines_bound_for_its_rows_read_the_all_cloud_savings_alone(tmp_path, monkeypatch):
+    # review 2026-12-06: a sweep with baselines solved each baseline's bound too, which its rows never read (a point's
+    # baseline solves went from 4 to 7 on this case): its four models once each, no more
+    from planner.reports import sweep
+
+    path = scenario(tmp_path)
+    savings = by_baseline(plan(path, profile_slots=4))["all_cloud"]["savings"]
+    solves = counted_solves(monkeypatch)
+    table = sweep(path, {"profile_slots": [4]}, processes=1, baselines=True)
+    assert len(solves) == MODELS and not [s for s in solves if "mean weights" in s], solves
+    assert table["savings_vs_all_cloud"].tolist() == pytest.approx([savings], rel=1e-9)
+    solves.clear()
+    summary = plan_summary(load_scenario(path).model_copy(update={"profile_slots": 4}), baselines=True,
+                           baseline_bounds=False)
+    assert len(solves) == MODELS and summary.baselines["error_bound"].isna().all()
+    assert not [w for w in summary.warnings if w.startswith(LOOSE_BASELINES)]
