@@ -30,8 +30,10 @@ from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_CO
 from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     AFTER_HORIZON,
+    BOUND_UNKNOWN,
     add_months,
     assumptions,
+    baselines_grouped,
     clean,
     generated_at,
     maybe_write,
@@ -110,10 +112,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], paid, dates=("month_start",)),
         # present values (engine.readback.owned_decisions), as the totals of the plans below
         "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], present),
-        # a grouped profile's bounds (engine.baselines.grouping_lower_bounds): no columns where the profile is exact
-        "baselines": _formatted(_shares(_without_empty(plan.baselines, ["error_bound", "error_bound_pct"]),
-                                        {"savings_pct": 100, "error_bound_pct": 100}),
-                                ["total", "savings", "error_bound"], present),
+        "baselines": _formatted(_baselines(plan), ["total", "savings", "error_bound"], present),
         "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
                                 ["total_if_forbidden", "increase"], present),
         "runner-up": runner_up_sheet(plan),
@@ -181,9 +180,17 @@ def _shares(df: pd.DataFrame, scale: dict[str, float]) -> pd.DataFrame:
     return df
 
 
-def _without_empty(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """`df` without those of `columns` that hold no value."""
-    return df.drop(columns=[c for c in columns if c in df.columns and df[c].isna().all()])
+def _baselines(plan: Plan) -> pd.DataFrame:
+    """The baselines table, its shares as fractions (`_shares`); on a grouped profile (`baselines_grouped`, even where
+    no bound is known) each one's bound on its cost error (engine.baselines.grouping_lower_bounds), "unknown" where
+    its bound solve gave none (blank for a baseline without a total); without those columns where the profile is
+    exact."""
+    table = _shares(plan.baselines, {"savings_pct": 100, "error_bound_pct": 100})
+    bounds = ["error_bound", "error_bound (%)"]
+    if not baselines_grouped(plan):
+        return table.drop(columns=bounds, errors="ignore")
+    unknown = (table["total"].notna() & table["error_bound"].isna()).to_numpy()
+    return table.assign(**{c: table[c].astype(object).where(~unknown, BOUND_UNKNOWN) for c in bounds})
 
 
 def _dated(df: pd.DataFrame, first: date) -> pd.DataFrame:

@@ -12,6 +12,8 @@ import pandas as pd
 from planner._version import __version__
 from planner.engine import Plan
 from planner.reports.tables import (
+    BOUND_UNKNOWN,
+    baselines_grouped,
     card_quotes,
     generated_at,
     grouping_line,
@@ -120,6 +122,27 @@ def _verdict(plan: Plan) -> str:
     return line + {"plan": " Not proven best: the plan's own solve stopped before it proved the least cost.",
                    "runner_up": " Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.",
                    None: ""}[unproven]
+
+
+def _baseline_rows(plan: Plan) -> pd.DataFrame:
+    """The baselines table in the JSON's and the CLI's column order: savings_pct with one decimal, as the CLI's; on a
+    grouped profile (`baselines_grouped`, even where no bound is known) each one's error_bound and error_bound_pct
+    (two decimals, as the CLI's line and the warning give it: 0.47 read as 0), "unknown" where its bound solve gave
+    none; the notes where any baseline has one (why none, or why cheaper)."""
+    table = plan.baselines
+    columns = ["baseline", "label", "status", "total", "savings", "savings_pct"]
+    table = table.assign(savings_pct=[f"{round(v, 1) + 0.0:.1f}" if v == v else "" for v in table["savings_pct"]])
+    if baselines_grouped(plan):
+        columns += ["error_bound", "error_bound_pct"]
+        known = table["total"].notna()   # a baseline without a total has no bound to know
+
+        def shown(values, fmt):
+            return [fmt.format(v) if v == v else BOUND_UNKNOWN if has else "" for v, has in zip(values, known)]
+
+        table = table.assign(error_bound=shown(table["error_bound"], "{:,.0f}"),
+                             error_bound_pct=shown(table["error_bound_pct"], "{:.2f}"))
+    columns += ["note"] if (table["note"] != "").any() else []
+    return table[columns]
 
 
 def _fleet_columns(plan: Plan) -> list[str]:
@@ -385,14 +408,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
                   f"end value, in {money}; not net of the work bought instead)", "", _md_table(plan.owned), ""]
     lines += [f"## Cost by category ({money})", "", _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
     if len(plan.baselines):
-        columns = ["baseline", "label", "status", "total", "savings"]
-        columns += ["note"] if (plan.baselines["note"] != "").any() else []   # why none, or why cheaper
-        table = plan.baselines
-        if "error_bound" in table and table["error_bound"].notna().any():   # a grouped profile: each one's bound
-            columns[4:4] = ["error_bound", "error_bound_pct"]
-            # two decimals, as the CLI's line and the warning give it (0.47 read as 0)
-            table = table.assign(error_bound_pct=[f"{v:.2f}" if v == v else "" for v in table["error_bound_pct"]])
-        lines += [f"## Baselines ({money})", "", _md_table(table[columns]), ""]
+        lines += [f"## Baselines ({money})", "", _md_table(_baseline_rows(plan)), ""]
     if len(plan.utilisation):
         held = (plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
                 .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))

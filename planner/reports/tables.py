@@ -585,14 +585,29 @@ def grouping_line(plan: Plan) -> str:
             f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f}){gap}")
 
 
+# a baseline's bound on the cost error of a grouped profile where its bound solve gave none (the time limit)
+BOUND_UNKNOWN = "unknown"
+
+
+def baselines_grouped(plan: Plan) -> bool:
+    """Whether the plan's baselines were solved on a grouped profile's blocks, so that each has a bound on its cost
+    error (the baselines table's error_bound, NaN where its bound solve gave none: `BOUND_UNKNOWN`): the plan's
+    profile groups weekly hours of different weights (profile_grouping) and its table has the bounds. Told by the
+    grouping, not by the bounds known: a table whose every bound is unknown is not exact, and every report shows
+    the bounds (or says them unknown) for the same plans."""
+    g = plan.profile_grouping
+    return bool(g) and g["slots"] < g["weight_classes"] and "error_bound" in plan.baselines
+
+
 def baseline_bounds_line(plan: Plan) -> str:
-    """One line when the baselines were solved on a grouped profile's blocks: how far each baseline's total may lie
-    above its exact optimum (the baselines table's error_bound, engine.baselines.grouping_lower_bounds), "unknown"
-    where its bound solve gave none; empty when the profile is exact or no baseline has a total."""
+    """One line when the baselines were solved on a grouped profile's blocks (`baselines_grouped`): how far each
+    baseline's total may lie above its exact optimum (the baselines table's error_bound,
+    engine.baselines.grouping_lower_bounds), "unknown" where its bound solve gave none; empty when the profile is exact
+    or no baseline has a total."""
     g, table = plan.profile_grouping, plan.baselines
-    if not g or g["slots"] >= g["weight_classes"] or "error_bound" not in table:
+    if not baselines_grouped(plan):
         return ""
-    each = [f"{name} {'unknown' if error != error else f'{error:,.0f} {plan.currency} ({pct:.2f} %)'}"
+    each = [f"{name} {BOUND_UNKNOWN if error != error else f'{error:,.0f} {plan.currency} ({pct:.2f} %)'}"
             for name, total, error, pct in zip(table["baseline"], table["total"], table["error_bound"],
                                                table["error_bound_pct"]) if total == total]   # not NaN: a total
     if not each:

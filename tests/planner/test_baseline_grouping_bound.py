@@ -227,9 +227,35 @@ def test_the_markdown_summary_shows_the_bounds_only_for_a_grouped_profile(tmp_pa
     grouped, exact = plan(path, profile_slots=4), plan(path, profile_slots=168)
     row = by_baseline(grouped)["all_cloud"]
     text = plan_to_markdown(grouped)
-    assert "| baseline | label | status | total | error_bound | error_bound_pct | savings |" in text
-    assert f"| {row['error_bound']:,.0f} | {row['error_bound_pct']:.2f} | {row['savings']:,.0f} |" in text, text
-    assert "| baseline | label | status | total | savings |" in plan_to_markdown(exact)
+    # the JSON's and the CLI's column order, savings_pct with them (review 2026-12-06: it was left out)
+    assert "| baseline | label | status | total | savings | savings_pct | error_bound | error_bound_pct |" in text
+    assert (f"| {row['savings']:,.0f} | {row['savings_pct']:.1f} | {row['error_bound']:,.0f} | "
+            f"{row['error_bound_pct']:.2f} |") in text, text
+    assert "| baseline | label | status | total | savings | savings_pct |\n" in plan_to_markdown(exact)
+
+
+def test_bounds_whose_solves_gave_none_read_unknown_in_every_report_not_exact(tmp_path, monkeypatch):
+    # review 2026-12-06: the CLI's line said "unknown", but the summary added the columns only where some bound was
+    # known and the workbook dropped columns with no value, so a grouped profile's baselines read as exact there
+    import io
+
+    from openpyxl import load_workbook
+
+    from planner.reports import plan_to_markdown
+    from planner.reports.excel import plan_to_excel
+
+    monkeypatch.setattr(baselines_module, "_mean_weight_bound", lambda *args, **kwargs: None)   # every bound solve fails
+    p = plan(scenario(tmp_path), profile_slots=4)
+    assert p.profile_grouping["slots"] == 4 and p.baselines["error_bound"].isna().all()
+    assert baseline_bounds_line(p).endswith("— all_cloud unknown, all_onprem unknown, best_single unknown")
+    text = plan_to_markdown(p)
+    assert "| baseline | label | status | total | savings | savings_pct | error_bound | error_bound_pct |" in text
+    rows = [line for line in text.splitlines() if line.startswith(("| all_cloud |", "| all_onprem |", "| best_single |"))]
+    assert len(rows) == 3 and all(line.endswith("| unknown | unknown |") for line in rows), rows
+    sheet = list(load_workbook(io.BytesIO(plan_to_excel(p)), data_only=True)["baselines"].iter_rows(values_only=True))
+    money = "error_bound (USD, present value at 0%/year, undiscounted)"
+    assert [dict(zip(sheet[0], r))[money] for r in sheet[1:]] == ["unknown"] * 3
+    assert [dict(zip(sheet[0], r))["error_bound (%)"] for r in sheet[1:]] == ["unknown"] * 3
 
 
 def test_a_sweep_solves_no_baselines_bound_for_its_rows_read_the_all_cloud_savings_alone(tmp_path, monkeypatch):
