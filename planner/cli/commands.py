@@ -179,8 +179,10 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
         # values that look typed in another unit, placed in the text validated as its problems are
         fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
         places = dict(zip(fields, text_places(checked.text, str(path), fields)))
-        warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
         placed = [f"{places[field] if field else path}: {problem}" for field, problem in problems]
+        implausible = _not_rejected(implausible, places, [*(checked.problems if scenario is None else []), *placed],
+                                    str(path))
+        warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
         if scenario is None:
             failed += 1
             err.print(str(ScenarioError(in_file_order(checked.problems + placed), str(path))), soft_wrap=True)
@@ -197,6 +199,16 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
             err.warn(warning)
     if failed:
         raise typer.Exit(2)
+
+
+def _not_rejected(implausible: list, places: dict, problems: list[str], origin: str) -> list:
+    """Of `implausible` ((field, warning) pairs of plausibility_warnings), those whose field has no problem among
+    `problems` ("FILE:LINE:COL: …"): a value a check rejects is said once, by its error ("busy_watts 0.4 is below
+    the catalog's idle_watts 68 … did you mean 400?"), not again as a warning ("0.4 W is below any GPU's draw … write
+    400"). A problem is the field's where it is placed where the field is (`places`: text_places'); a field the text
+    does not place (a default) keeps its warning."""
+    rejected = {found[0] for problem in problems if (found := re.match(rf"{re.escape(origin)}:\d+:\d+(?=: )", problem))}
+    return [(field, text) for field, text in implausible if places[field] not in rejected]
 
 
 def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[list[tuple[tuple, str]], list[str]]:

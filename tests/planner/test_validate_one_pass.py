@@ -59,3 +59,22 @@ def test_numbers_that_parse_are_checked_for_their_unit_in_a_file_that_does_not_l
     assert checked.scenario is None and len(checked.problems) == 2
     assert [field for field, _ in plausibility_warnings_as_written(checked.data)] == [
         ("onprem", "electricity_per_kwh"), ("workloads", 0, "min_gpu_memory_gb")]
+
+
+def test_a_value_an_error_rejects_is_not_warned_about_again(tmp_path):
+    # review 2026-12-06: busy_watts 0.4 (kW typed where W belong) gave the error "below the catalog's idle_watts 68 …
+    # did you mean 400?" and the warning "0.4 W is below any GPU's draw … write 400" at the same place; the electricity
+    # in cents, which no error rejects, keeps its warning
+    path = tmp_path / "s.yaml"
+    path.write_text("name: t\ndiscount_rate: 8%\nonprem:\n  electricity_per_kwh: 12\n"
+                    "  card_overrides: {rtx-4090: {busy_watts: 0.4}}\n" + WORKLOAD)
+    result = run("validate", path)
+    assert result.exit_code == 2
+    # "  card_overrides: {rtx-4090: {busy_watts: " is 42 characters; the RTX 4090's catalog idle_watts is 68
+    assert result.stderr == problems_block(
+        path,
+        "2:16: discount_rate: expected a number, got '8%'; did you mean 0.08 (8 %)?",
+        "5:43: onprem.card_overrides.rtx-4090.busy_watts: busy_watts 0.4 is below the catalog's idle_watts 68; a card "
+        "draws at least its idle power while working; busy_watts is in W: did you mean 400?") + (
+        f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs anywhere "
+        "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per MWh, 0.012\n")
