@@ -11,6 +11,7 @@ undated ones, judged on the UTC date (`utc_today`).
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import os
 from collections.abc import Mapping
@@ -73,6 +74,8 @@ def _given_store(store: str | Path | None) -> Path:
 
 # where a scenario pins a store snapshot: a PricesRefuteScenario's field, for the CLI to give its line
 PINNED_FIELD = ("prices", "snapshot")
+# the prices.source values that name no file: the packaged snapshot and the price store (any other is an offers CSV)
+PRICE_SOURCE_WORDS = ("snapshot", "store")
 
 
 def price_table(source: str, store: str | Path | None = None, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
@@ -85,7 +88,8 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
     what was used: {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning",
     "packaged_data": `packaged_data(source)`} and, when pinned, "pinned_snapshot"; of a store, for every provider
-    and region it holds (`scenario_provenance` narrows it to a scenario's).
+    and region it holds (`scenario_provenance` narrows it to a scenario's); of an offers CSV, "sha256": the hash of
+    the bytes it was read from (`short_sha256`).
     """
     if snapshot is not None and source != "store":   # the scenario model refuses it; a library caller may not
         raise PricesRefuteScenario(f"prices.snapshot: {snapshot} pins a snapshot of the price store: it needs "
@@ -110,12 +114,15 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
 # the catalog files every plan reads (GPUs, cards, speeds, frameworks), in planner/data (gpus.DATA)
 CATALOG_FILES = ("gpus.csv", "onprem_cards.csv", "measured_speed.csv", "measured_scaling.csv", "frameworks.csv",
                  "cuda_compute.csv")
-HASH_HEX_DIGITS = 12   # of a file's sha256: 48 bits tell files apart; a reader compares them by eye
+# of a file's sha256: 48 bits tell files apart (one chance in 2.8e14 that two contents share them); a reader
+# compares them by eye
+HASH_HEX_DIGITS = 12
 
 
-def _short_sha256(path: Path) -> str:
-    """The first HASH_HEX_DIGITS hex digits of the sha256 of the file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:HASH_HEX_DIGITS]
+def short_sha256(data: bytes) -> str:
+    """The first HASH_HEX_DIGITS hex digits of the sha256 of `data`: how a plan names the content of each file it
+    read (the packaged data's, an offers CSV's, a profile CSV's), as `sha256sum` prints it, cut short."""
+    return hashlib.sha256(data).hexdigest()[:HASH_HEX_DIGITS]
 
 
 @lru_cache(maxsize=1)
@@ -128,8 +135,8 @@ def _packaged_identity() -> tuple[str, tuple[tuple[str, str], ...], tuple[tuple[
     prices = [(f"pricing_adapters/snapshots/{p.snapshot_file}", PACKAGE_DIR / "snapshots" / p.snapshot_file)
               for p in registry.providers() if p.snapshot_file]
     catalog = [(f"planner/data/{name}", DATA / name) for name in CATALOG_FILES]
-    return (snapshot_info()["built_at"], tuple((name, _short_sha256(path)) for name, path in prices),
-            tuple((name, _short_sha256(path)) for name, path in catalog))
+    return (snapshot_info()["built_at"], tuple((name, short_sha256(path.read_bytes())) for name, path in prices),
+            tuple((name, short_sha256(path.read_bytes())) for name, path in catalog))
 
 
 def packaged_data(source: str) -> dict:
@@ -138,7 +145,7 @@ def packaged_data(source: str) -> dict:
     12 hex digits of its sha256}} of the packaged price files and the catalog CSVs (planner/data); of an offers
     CSV, which uses no packaged price, the catalog CSVs' alone (no built_at)."""
     built_at, prices, catalog = _packaged_identity()
-    if source in ("snapshot", "store"):   # the store uses the packaged prices where it was never refreshed
+    if source in PRICE_SOURCE_WORDS:   # the store uses the packaged prices where it was never refreshed
         return {"built_at": built_at, "sha256": dict(prices + catalog)}
     return {"sha256": dict(catalog)}
 
@@ -271,9 +278,25 @@ def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[p
     if problem := file_problem(csv):
         raise PriceSourceError(f"prices.source: offers CSV: {problem}: {csv}")
     try:
-        return read_offers_csv(str(csv), origin=str(csv)), {"source": str(csv), "snapshots": [], "warning": None}
+        data = _offers_csv_bytes(csv)
+        return read_offers_csv(data, origin=str(csv)), {"source": str(csv), "snapshots": [], "warning": None,
+                                                        "sha256": short_sha256(data.getvalue())}
+    except OSError as exc:
+        raise PriceSourceError(f"prices.source: offers CSV: cannot read: {exc.strerror or exc}: {csv}") from None
     except ValueError as exc:
         raise PriceSourceError(str(exc)) from None
+
+
+def _offers_csv_bytes(csv: Path) -> io.BytesIO:
+    """The bytes of the offers CSV at `csv`, read once (one more than the reader takes: a longer file is refused
+    as too large), named as the file: the plan's hash of them (`sha256` of its provenance, which its JSON's
+    input_files gives) is of the very bytes it was priced from, however the file changes after."""
+    from pricing_adapters.snapshot import MAX_OFFERS_CSV_BYTES
+
+    with open(csv, "rb") as f:
+        data = io.BytesIO(f.read(MAX_OFFERS_CSV_BYTES + 1))
+    data.name = str(csv)   # what the reader's messages take its suffix from (a .zst)
+    return data
 
 
 # ------------------------------------------------------------------ gaps and dates of the prices used

@@ -637,7 +637,7 @@ def plan_command(
                                overrides={"profile_slots": profile_slots} if profile_slots is not None else None,
                                max_dispatch_variables=max_variables,
                                max_purchase_variables=_purchase_limit(max_purchase_variables, time_limit))
-        result.scenario_file = file   # its JSON names the files the scenario names as the file wrote them
+        result.scenario_file = file.absolute()   # as plan() names a file it is given
         # the table prints the baselines and decision values after the plan; other formats and --out's set
         # (written before the table is printed) carry them
         if (fmt is not PlanFormat.table or out is not None) and not no_baselines:

@@ -66,6 +66,9 @@ class Inputs:
     pruned: dict = field(default_factory=dict)   # reduction -> units removed
     label: str = "recommended"
     prices: dict = field(default_factory=dict)   # provenance of the prices (catalog.price_table)
+    # each scenario field naming a file (prices.source, workloads.NAME.profile) → the hash of the content read from
+    # it for these inputs (catalog.prices.short_sha256): a plan's JSON gives it (input_files), never a later read's
+    input_sha256: dict = field(default_factory=dict)
     warnings: tuple = ()         # what the plan rests on that the user should know (no price, estimates …)
     # Profile grouping (engine.periods): {"slots", "weight_classes"} when weekly hours of different weights
     # share a block (periods and demand are then the blocks' corners), with the periods and demand of the
@@ -336,6 +339,15 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: 
     return None
 
 
+def _input_sha256(profile_sha256: dict, provenance: dict | None) -> dict:
+    """Inputs.input_sha256 of the profile CSVs read (periods.WeekBlocks.profile_sha256) and the offers CSV the prices
+    came from (its provenance's sha256, catalog.price_table)."""
+    read = {f"workloads.{name}.profile": sha for name, sha in profile_sha256.items()}
+    if (provenance or {}).get("sha256"):
+        read["prices.source"] = provenance["sha256"]
+    return read
+
+
 def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = None,
                    merge_periods: bool = True) -> Inputs:
     """The inputs of `scenario` priced from the offers table `prices`, before any offer is pruned.
@@ -386,6 +398,7 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   # a store's snapshots narrowed to those the scenario's providers and regions use
                   prices={**scenario_provenance(provenance or {}, scenario.prices.providers, scenario.prices.regions),
                           "requested_source": scenario.prices.source},
+                  input_sha256=_input_sha256(week.profile_sha256, provenance),
                   warnings=tuple(warnings),
                   grouping={"slots": slots, "weight_classes": week.classes} if week.means else None,
                   periods_low=periods_low, demand_low=demand_low, price_table=prices)

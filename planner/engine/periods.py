@@ -28,13 +28,13 @@ into blocks keeps both bounds:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.engine.profiles import weekly_weights
+from planner.engine.profiles import weekly_profile
 from planner.engine.workloads import reference_gpu_hours
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK, discount_factors
 
@@ -62,11 +62,13 @@ class WeekLevels:
 class WeekBlocks:
     """The week as the model sees it: `plan` the levels it plans on, `means` the blocks at their mean
     weights (the lower-bound relaxation; None when no block groups different weights), `classes` the
-    number of distinct weight vectors of the profiles."""
+    number of distinct weight vectors of the profiles, `profile_sha256` the hash of each profile CSV read for
+    them (workload name → profiles.WeeklyProfile.sha256; built-in profiles are not in it)."""
 
     plan: WeekLevels
     means: WeekLevels | None
     classes: int
+    profile_sha256: dict = field(default_factory=dict)
 
 
 def monthly_demand(scenario) -> np.ndarray:
@@ -248,18 +250,20 @@ def _corners(classes: np.ndarray, hours: np.ndarray, blocks: list[Block]) -> tup
 def week_blocks(scenario, slots: int | None, merge: bool = True) -> WeekBlocks:
     """The weekly hours of `scenario`: every hour its own (no `merge`), the exact classes (merge, at most
     `slots` of them or `slots` None), else `slots` load-duration blocks."""
-    weights = np.column_stack([weekly_weights(w.profile) for w in scenario.workloads])  # [168 × W]
+    profiles = [weekly_profile(w.profile) for w in scenario.workloads]
+    weights = np.column_stack([p.weights for p in profiles])  # [168 × W]
+    read = {w.name: p.sha256 for w, p in zip(scenario.workloads, profiles) if p.sha256 is not None}
     if not merge:
-        return WeekBlocks(WeekLevels(np.ones(HOURS_PER_WEEK), weights), None, HOURS_PER_WEEK)
+        return WeekBlocks(WeekLevels(np.ones(HOURS_PER_WEEK), weights), None, HOURS_PER_WEEK, read)
     classes, hours = weight_classes(weights)
     if slots is None or len(classes) <= slots:
-        return WeekBlocks(WeekLevels(hours.astype(float), classes), None, len(classes))
+        return WeekBlocks(WeekLevels(hours.astype(float), classes), None, len(classes), read)
     # each workload weighs by its share of the horizon's demand
     demand = monthly_demand(scenario).sum(axis=0)
     share = demand / demand.sum() if demand.sum() > 0 else np.full(len(demand), 1.0 / len(demand))
     blocks = load_blocks(classes, hours.astype(float), share, slots)
     plan, means = _corners(classes, hours.astype(float), blocks)
-    return WeekBlocks(plan, means, len(classes))
+    return WeekBlocks(plan, means, len(classes), read)
 
 
 def months_merge_exactly(scenario) -> bool:

@@ -6,14 +6,16 @@ without changing the month's total.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from planner.catalog.prices import short_sha256
 from planner.fileio import file_stamp
 from planner.months import HOURS_PER_WEEK
-from planner.scenario.profile_csv import read_profile_csv
+from planner.scenario.profile_csv import MAX_PROFILE_CHARS, read_profile_csv
 
 BUSINESS_TO_OFF_RATIO = 4.0   # a working hour carries 4× the load of a night or weekend hour
 DEADLINE_DAYS = (3, 4)        # Thursday, Friday: the push before Friday deadlines
@@ -36,16 +38,35 @@ def _deadline_peaks() -> np.ndarray:
     return np.where(np.isin(day, DEADLINE_DAYS), peak, DEADLINE_OFF_WEIGHT)
 
 
-def _from_csv(path: Path) -> np.ndarray:
-    """The weights of a profile CSV (planner.scenario.profile_csv has the rules), scaled to mean 1."""
+@dataclass(frozen=True)
+class WeeklyProfile:
+    """A workload's weekly shape as a plan read it: `weights`, the 168 hourly weights (mean 1), and `sha256`, the hash
+    of the CSV's bytes they were read from (catalog.prices.short_sha256: the plan's JSON gives it, input_files);
+    None for a built-in profile."""
+
+    weights: np.ndarray
+    sha256: str | None = None
+
+
+def _from_csv(path: Path) -> WeeklyProfile:
+    """The weights of a profile CSV (planner.scenario.profile_csv has the rules), scaled to mean 1, with the hash of
+    the file's content, taken as it is read (reports never read it again: it may have changed by then)."""
     w = np.array(read_profile_csv(path), dtype=float)
+    with path.open("rb") as f:   # no longer than the reader took it (UTF-8: at most 4 bytes a character)
+        sha256 = short_sha256(f.read(4 * MAX_PROFILE_CHARS))
     # divided by the largest first: the mean of weights near 1e308 overflows to inf (and every weight to 0)
     w = w / w.max()
-    return w / w.mean()
+    return WeeklyProfile(w / w.mean(), sha256)
 
 
 def weekly_weights(profile: str) -> np.ndarray:
-    """The 168 weights of a built-in profile name or a CSV path; mean exactly 1.
+    """The 168 weights of a built-in profile name or a CSV path; mean exactly 1 (`weekly_profile`'s)."""
+    return weekly_profile(profile).weights
+
+
+def weekly_profile(profile: str) -> WeeklyProfile:
+    """The weekly shape of a built-in profile name or a CSV path: its weights (mean exactly 1) and, of a CSV, the
+    hash of the content they were read from.
 
     Cached; a CSV is read again when it changes (the key holds its resolved path and `file_stamp`)."""
     if profile in ("flat", "business_hours", "deadline_peaks"):
@@ -55,11 +76,11 @@ def weekly_weights(profile: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _weights(profile: str, stamp) -> np.ndarray:
+def _weights(profile: str, stamp) -> WeeklyProfile:
     if profile == "flat":
-        return np.ones(HOURS_PER_WEEK)
+        return WeeklyProfile(np.ones(HOURS_PER_WEEK))
     if profile == "business_hours":
-        return _business_hours()
+        return WeeklyProfile(_business_hours())
     if profile == "deadline_peaks":
-        return _deadline_peaks()
+        return WeeklyProfile(_deadline_peaks())
     return _from_csv(Path(profile))

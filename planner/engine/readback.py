@@ -187,7 +187,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
         offers=_offers(inp, unit_rows(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
         owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),
-        busy_by_workload=busy_by_workload(inp, m),
+        busy_by_workload=busy_by_workload(inp, m), input_sha256=dict(inp.input_sha256),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
@@ -117,6 +118,15 @@ class Plan:
     # what each limit the scenario sets costs the plan (engine.decisions' cap costs, set by add_decisions):
     # cap (the scenario field), limit, unit, the total without it, the saving, and whether it binds
     cap_costs: pd.DataFrame | None = None
+    # each scenario field naming a file (prices.source, workloads.NAME.profile) → the first 12 hex digits of the
+    # sha256 of the content the plan read from it (Inputs.input_sha256): its JSON's input_files, never a later read
+    input_sha256: dict = field(default_factory=dict)
+    # the scenario file planned (absolute; set by plan() and the CLI when given one) and the folder its file names
+    # its files against (absolute, resolved; set by plan() from the scenario as loaded, scenario.loading.file_folder):
+    # reports name those files as the file wrote them, relative to it (reports.tables.as_written); None: as the
+    # scenario holds them (a plan of YAML text or a dict)
+    scenario_file: Path | None = None
+    scenario_folder: Path | None = None
 
     @property
     def energy_kwh(self) -> float:

@@ -52,7 +52,7 @@ from planner.engine.workloads import speed_sources
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError, TooManyPurchaseVariables
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
-from planner.scenario.loading import names_a_file, plausibility_warnings
+from planner.scenario.loading import file_folder, names_a_file, plausibility_warnings
 from planner.text import counted, shortened
 
 if TYPE_CHECKING:
@@ -364,7 +364,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     if inputs is not None and (not isinstance(inputs, Inputs) or inputs.reduced != reduced or overrides or kwargs):
         raise PlannerError("plan: inputs: expected the inputs of the scenario as given, from inputs_for(scenario, store, "
                            "merge_periods=reduced), and no overrides")
-    s = apply_overrides(load_scenario(scenario), overrides, **kwargs)
+    loaded = load_scenario(scenario)
+    s = apply_overrides(loaded, overrides, **kwargs)
     if inputs is not None and (inputs.name, inputs.currency, inputs.horizon_months) != (s.name, s.currency,
                                                                                         s.horizon_months):
         raise PlannerError(f"plan: inputs: these are the inputs of {shortened(repr(inputs.name))} "
@@ -422,7 +423,10 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         _solve_baselines_of(result, base, solver, time_limit, plans=True, extra_constraints=extra_constraints)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
     if isinstance(scenario, Path) or (isinstance(scenario, str) and names_a_file(scenario)):
-        result.scenario_file = Path(scenario)   # its JSON names the scenario's files as the file wrote them, as the CLI's
+        result.scenario_file = Path(scenario).absolute()   # named so after a change of the working folder too
+    # its reports name the scenario's files as its file wrote them, however it was loaded (plan(path) or
+    # plan(load_scenario(path))); the overrides' copy no longer knows that folder
+    result.scenario_folder = file_folder(loaded)
     return result
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from planner._version import __version__
+from planner.catalog.prices import HASH_HEX_DIGITS
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
 from planner.engine.result import present_value_words
@@ -26,13 +27,11 @@ from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
 from planner.fileio import open_for_reading
 from planner.reports.tables import (
+    as_written,
     clean,
-    content_sha256,
     prices_used,
     records,
     scenario_files,
-    scenario_folder_of,
-    written_path,
 )
 from planner.scenario import (
     Scenario,
@@ -307,7 +306,7 @@ def _saved_files(doc: dict, scenario: Scenario, source: str) -> dict[str, InputF
             raise PlannerError(f"{source}: input_files.{name} is {_shown(entry)}; expected "
                                '{"path": "…", "sha256": 12 hex digits or null}, as `fleetplan plan --format json` writes it')
         sha = entry.get("sha256") if isinstance(entry, dict) else None
-        files[name] = InputFile(path, sha[:12] if sha else None, path if os.path.isabs(path) else None)
+        files[name] = InputFile(path, sha[:HASH_HEX_DIGITS] if sha else None, path if os.path.isabs(path) else None)
     return files
 
 
@@ -733,8 +732,8 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, limits[0], ia, limits[1]),
               _planned(rb, name_b, solver, baselines, "b", store, limits[0], ib, limits[1]))
     for read, made, file in ((ra, pa, file_a), (rb, pb, file_b)):
-        if isinstance(read, Scenario) and file is not None:   # its files are named as its file names them
-            made.scenario_file = file
+        if isinstance(read, Scenario) and file is not None:   # named so after a change of the working folder too
+            made.scenario_file = file.absolute()
     if pa.currency != pb.currency:
         raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
@@ -808,12 +807,12 @@ def input_text(path: str, value: Any) -> str:
 
 def _files_of(p: Plan | SavedPlan) -> dict[str, InputFile]:
     """Each field of a plan's scenario naming a file → its InputFile: a saved plan's as saved; a plan made here,
-    its path as its scenario file names it and its content's hash now."""
+    its path as its scenario file names it and the hash of the content the plan read from it (Plan.input_sha256),
+    never the file's content now, which may have changed since."""
     if isinstance(p, SavedPlan):
         return p.input_files
-    folder = scenario_folder_of(p)
-    return {name: InputFile(written_path(path, folder), content_sha256(path), path)
-            for name, path in scenario_files(p.scenario).items()}
+    read = getattr(p, "input_sha256", None) or {}
+    return {name: InputFile(as_written(p, path), read.get(name), path) for name, path in scenario_files(p.scenario).items()}
 
 
 def _input_diff(a: Scenario, b: Scenario, files_a: dict, files_b: dict) -> tuple[pd.DataFrame, pd.DataFrame, dict]:

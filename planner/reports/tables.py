@@ -3,7 +3,6 @@ tables, the headline summary, the assumptions and the prices used. Reads a Plan 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -16,14 +15,14 @@ import numpy as np
 import pandas as pd
 
 from planner._version import __version__
+from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
 from planner.errors import PlannerError
-from planner.fileio import file_problem, write_atomic, write_problem
+from planner.fileio import write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
-from planner.scenario.loading import scenario_folder
 from planner.text import visible
 
 
@@ -181,27 +180,25 @@ def generated_at(plan: Plan) -> str:
 
 def scenario_inputs(plan: Plan) -> dict | None:
     """The scenario solved, as JSON-ready data that a scenario reads back (for `compare` of a saved plan); the
-    files it names as its file wrote them (`written_path`), so read back from that file's folder: a loaded
+    files it names as its file wrote them (`as_written`), so read back from that file's folder: a loaded
     scenario holds them absolute, which differ between two checkouts of one scenario."""
     scenario = getattr(plan, "scenario", None)
     if not hasattr(scenario, "model_dump"):
         return None
     data = scenario.model_dump(mode="json")
-    folder = scenario_folder_of(plan)
     for workload in data["workloads"]:
         if workload["profile"] not in BUILTIN_PROFILES:
-            workload["profile"] = written_path(workload["profile"], folder)
+            workload["profile"] = as_written(plan, workload["profile"])
     if data["prices"]["source"] not in PRICE_SOURCE_WORDS:
-        data["prices"]["source"] = written_path(data["prices"]["source"], folder)
+        data["prices"]["source"] = as_written(plan, data["prices"]["source"])
     return data
 
 
-# The files a scenario names — its workloads' profile CSVs and an offers CSV (`prices.source`) — are recorded in
-# a plan's JSON by the path its file wrote (relative to the scenario's folder: the same in every checkout) and
-# the hash of what they held when it was saved (`input_files`): `compare` judges them by their content, so an
-# offers CSV edited in place is a changed input and two copies of one folder are the same inputs.
-PRICE_SOURCE_WORDS = ("snapshot", "store")   # prices.source values that name no file
-HASH_HEX_DIGITS = 12   # of the sha256: 48 bits, one chance in 2.8e14 that two contents share them
+# The files a scenario names — its workloads' profile CSVs and an offers CSV (`prices.source`) — are named in every
+# report of a plan by the path its file wrote (relative to the scenario's folder: the same in every checkout,
+# `as_written`), and recorded in its JSON with the hash of the content the plan read from them (`input_files`):
+# `compare` judges them by their content, so an offers CSV edited in place is a changed input and two copies of one
+# folder are the same inputs.
 
 
 def scenario_files(scenario: Any) -> dict[str, str]:
@@ -214,13 +211,17 @@ def scenario_files(scenario: Any) -> dict[str, str]:
 
 
 def scenario_folder_of(plan: Any) -> Path | None:
-    """The folder the scenario of `plan` names its files against: that of its `scenario_file` (set by `fleetplan
-    plan` and `compare`, which know the file), None when unknown (a plan of a Scenario object, text or a dict)."""
-    path = getattr(plan, "scenario_file", None)
-    if path is None:
-        return None
-    path = Path(path)
-    return scenario_folder(path, regular=file_problem(path) is None)
+    """The folder the scenario of `plan` names its files against: its file's, where plan() was given a file or a
+    scenario loaded from one (Plan.scenario_folder); None when unknown (a plan of YAML text or a dict)."""
+    folder = getattr(plan, "scenario_folder", None)
+    return None if folder is None else Path(folder)
+
+
+def as_written(plan: Any, path: str) -> str:
+    """A file the scenario of `plan` names (`path`, as the scenario holds it: absolute once loaded from a file) as
+    every report of the plan shows it: as its scenario file wrote it, relative to its folder (`written_path`). The
+    JSON, the CLI's lines, the Markdown summary and the workbook all name it so."""
+    return written_path(path, scenario_folder_of(plan))
 
 
 def written_path(path: str, folder: Path | None) -> str:
@@ -239,29 +240,16 @@ def written_path(path: str, folder: Path | None) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
 
 
-def content_sha256(path: str) -> str | None:
-    """The first HASH_HEX_DIGITS hex digits of the sha256 of the regular file at `path` (what `input_files` records);
-    None when it is no such file or cannot be read (a FIFO, read once, is not read again)."""
-    if file_problem(path) is not None:
-        return None
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return None
-    return digest.hexdigest()[:HASH_HEX_DIGITS]
-
-
 def input_files(plan: Plan) -> dict[str, dict]:
     """Each file the plan's scenario names (`scenario_files`) → {"path": as its scenario file wrote it
-    (`written_path`), "sha256": its content's hash, `content_sha256`}; {} for a plan without a scenario."""
+    (`as_written`), "sha256": the hash of the content the plan read from it (Plan.input_sha256; None where the plan
+    does not hold one)}; {} for a plan without a scenario. The files are not read here: they may have changed
+    since the plan read them."""
     scenario = getattr(plan, "scenario", None)
     if not hasattr(scenario, "workloads"):
         return {}
-    folder = scenario_folder_of(plan)
-    return {field: {"path": written_path(path, folder), "sha256": content_sha256(path)}
+    read = getattr(plan, "input_sha256", None) or {}
+    return {field: {"path": as_written(plan, path), "sha256": read.get(field)}
             for field, path in scenario_files(scenario).items()}
 
 
@@ -274,7 +262,7 @@ def _prices_as_written(plan: Plan) -> dict:
     scenario = getattr(plan, "scenario", None)
     source = getattr(getattr(scenario, "prices", None), "source", None)
     if source not in (None, *PRICE_SOURCE_WORDS) and prices.get("source") == source:
-        prices["source"] = written_path(source, scenario_folder_of(plan))
+        prices["source"] = as_written(plan, source)
     return prices
 
 

@@ -1280,7 +1280,16 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
     scenario, problems = _validated(data, positions or {}, origin, base_dir, syntax, True, blanked)
     if scenario is not None and base_dir is not None:
         scenario = _resolve_paths(scenario, base_dir)
+        scenario._folder = Path(os.path.realpath(base_dir))
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
+
+
+def file_folder(scenario: Scenario) -> Path | None:
+    """The folder the file `scenario` was loaded from names its files (profile and offers CSVs) against, absolute and
+    resolved as its paths are: a plan of it names them as that file wrote them (relative to it),
+    however it was loaded and wherever the plan is made; None for a scenario made otherwise (a dict, YAML text with
+    no folder, apply_overrides' copy)."""
+    return getattr(scenario, "_folder", None)
 
 
 def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:

@@ -20,6 +20,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -723,6 +724,19 @@ class Scenario(Frozen):
                     "168 = always exact; with a serving workload every distinct weight is kept)")
     close_call_share: float = Field(
         0.02, ge=0, lt=1, description="a plan whose runner-up is within this share of the total is flagged a close call")
+    # Not a field (never dumped, nor in the schema, nor compared): the folder the file it was loaded from names its
+    # files against, absolute, set by the loader (loading.file_folder), so that a plan of it names them as that file
+    # wrote them
+    _folder: typing.Any = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        # what it states, not where it was read from: pydantic compares private attributes too, and a scenario
+        # changed by overrides (which do not keep the folder) and changed back is the same scenario
+        if not isinstance(other, Scenario):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    __hash__ = Frozen.__hash__   # a class that defines __eq__ alone is unhashable
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:
