@@ -852,14 +852,16 @@ def _print_plan(p) -> None:
         present_money,
         present_value_basis,
         price_dates,
+        price_source_text,
         site_cost_note,
     )
 
     out = stdout_console(piped_width=160)
     cur = p.currency
     money = present_money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
+    # the offers CSV as the scenario file wrote it, as the JSON names it; a pinned store snapshot said
     out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {p.horizon_months} months, total "
-              f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}); prices: {escape(str(p.prices['source']))}, "
+              f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}); prices: {escape(price_source_text(p))}, "
               f"{escape(price_dates(p.prices))}", soft_wrap=True)   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):

@@ -13,6 +13,7 @@ from planner._version import __version__
 from planner.engine import Plan
 from planner.reports.tables import (
     BOUND_UNKNOWN,
+    as_written,
     baselines_grouped,
     card_quotes,
     generated_at,
@@ -21,10 +22,12 @@ from planner.reports.tables import (
     present_money,
     present_value_basis,
     price_dates,
+    price_source_text,
     prices_used,
     require_plan,
     share_text,
     site_cost_note,
+    written_prices,
 )
 from planner.text import counted, visible
 
@@ -173,13 +176,15 @@ def _header(plan: Plan) -> str:
     """The line under the title: the planner's version, when the plan was made (UTC) and where its prices came from
     (the packaged snapshot, the store's snapshots by number and fetch time, or an offers CSV)."""
     return (f"Planned with fleetplan {__version__} at {generated_at(plan)} (UTC), "
-            f"prices from {_price_provenance(plan.prices)}.")
+            f"prices from {_price_provenance(plan)}.")
 
 
-def _price_provenance(prices: dict) -> str:
+def _price_provenance(plan: Plan) -> str:
     """Where the prices came from, for the header line: "the packaged price snapshot", "the price store: azure snapshot
-    #1 (eastus) fetched 2026-12-06T10:00:00+00:00, 0.0 days old", "the offers CSV x.csv"; and the source the
-    scenario asked for where another served (the Warnings say why)."""
+    #1 (eastus) fetched 2026-12-06T10:00:00+00:00, 0.0 days old" ("the price store as it stood when snapshot #1 was
+    saved (pinned: prices.snapshot): …" where the scenario pins one), "the offers CSV x.csv" (as its scenario file
+    wrote it: `as_written`); and the source the scenario asked for where another served (the Warnings say why)."""
+    prices = written_prices(plan)
     source = prices.get("source")
     if source == "snapshot":
         text = "the packaged price snapshot"
@@ -187,7 +192,10 @@ def _price_provenance(prices: dict) -> str:
         snaps = [f"{s.get('provider')} snapshot #{s.get('id')} ({', '.join(s.get('regions') or [])}) fetched "
                  f"{s.get('fetched_at')}" + (f", {s['age_days']:.1f} days old" if s.get("age_days") is not None else "")
                  for s in prices.get("snapshots") or []]
-        text = "the price store" + (": " + "; ".join(snaps) if snaps else "")
+        pinned = prices.get("pinned_snapshot")
+        text = "the price store" + ("" if pinned is None else
+                                    f" as it stood when snapshot #{pinned} was saved (pinned: prices.snapshot)")
+        text += ": " + "; ".join(snaps) if snaps else ""
     else:
         text = f"the offers CSV {source}"
     asked = prices.get("requested_source")
@@ -202,9 +210,11 @@ def _units_by_card(units: dict) -> str:
     return ", ".join(f"{card} {_number(n)}" for card, n in units.items())
 
 
-def _scenario_assumptions(s, cur: str) -> pd.DataFrame:
-    """assumption (the scenario's path, as an override names it), value (with its unit): money, prices, the site and
-    its cards, the caps. Caps and site costs not set are one row, "not set"."""
+def _scenario_assumptions(plan: Plan) -> pd.DataFrame:
+    """assumption (the scenario's path, as an override names it), value (with its unit): money, prices (an offers CSV
+    as the scenario file wrote it, `as_written`; a pinned store snapshot), the site and its cards, the caps. Caps and
+    site costs not set are one row, "not set"."""
+    s, cur = plan.scenario, plan.currency
     o, c = s.onprem, s.constraints
     rate = f"{_number(s.discount_rate)} per year" + (" (undiscounted)" if s.discount_rate == 0 else "")
     rows = [("currency", cur), ("horizon_months", counted(s.horizon_months, "month")), ("discount_rate", rate)]
@@ -212,7 +222,10 @@ def _scenario_assumptions(s, cur: str) -> pd.DataFrame:
         rows.append(("fx", "; ".join(f"1 {k} = {_number(v)} {cur}" if k != cur else f"{k}: ignored (the scenario currency)"
                                      for k, v in s.fx.items())))
     p = s.prices
-    rows += [("prices.source", p.source), ("prices.providers", ", ".join(p.providers)),
+    rows.append(("prices.source", as_written(plan, p.source)))   # snapshot and store as they are
+    if p.snapshot is not None:   # the store as it stood then: what makes the plan reproducible
+        rows.append(("prices.snapshot", f"#{p.snapshot} (pinned)"))
+    rows += [("prices.providers", ", ".join(p.providers)),
              ("prices.regions", ", ".join(p.regions) if p.regions is not None else "all of the providers'"),
              ("prices.purchase_options", ", ".join(p.purchase_options)),
              ("onprem.cards", ", ".join(o.cards) or "none")]
@@ -258,17 +271,19 @@ def _speeds_from(w) -> str:
     return f"{w.throughput_metric}; throughput: {table}"
 
 
-def _workload_rows(s) -> pd.DataFrame:
+def _workload_rows(plan: Plan) -> pd.DataFrame:
     """One row per workload: its demand in month 1 (and unit), growth, reference GPU, the GPUs it can use
-    (min_gpu_memory_gb, gpus_per_job, and the other requirements it states), profile, spot use and speeds."""
-    rows = []
+    (min_gpu_memory_gb, gpus_per_job, and the other requirements it states), profile (a CSV as the scenario file
+    wrote it, `as_written`), spot use and speeds."""
+    s, rows = plan.scenario, []
     for w in s.workloads:
         other = [f"min_compute_capability {_number(w.min_compute_capability)}" if w.min_compute_capability else "",
                  f"framework {w.framework}" if w.framework else "", "serving" if w.serving else "",
                  f"placement {w.placement}" if w.placement != "split" else ""]
         spot = f"yes, overhead {_number(w.interruption_overhead)}" if w.interruptible else "no"
         rows.append((w.name, f"{_number(w.demand_amount)} {_DEMAND_UNITS[w.demand_field]}", _number(w.growth_per_month),
-                     w.reference_gpu, _number(w.min_gpu_memory_gb), str(w.gpus_per_job), w.profile, spot,
+                     w.reference_gpu, _number(w.min_gpu_memory_gb), str(w.gpus_per_job),
+                     as_written(plan, w.profile), spot,
                      _speeds_from(w), ", ".join(x for x in other if x)))
     return pd.DataFrame(rows, columns=["workload", "demand (month 1)", "growth_per_month", "reference_gpu",
                                        "min_gpu_memory_gb", "gpus_per_job", "profile", "interruptible",
@@ -376,7 +391,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "
-              f"status {plan.status}). Prices: {_text(plan.prices.get('source'))}, {_text(price_dates(plan.prices))}."
+              f"status {plan.status}). Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."
               + (f" {_text(grouped[:1].upper() + grouped[1:])}." if grouped else ""), ""]
     verdict = _verdict(plan)
     if verdict:
@@ -419,8 +434,8 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += ["## Break-even utilisation (%, owning vs the cheapest cloud offer)", "",
                   _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1), ""]
     if s is not None:
-        lines += ["## Scenario assumptions", "", _md_table(_scenario_assumptions(s, cur)), "",
-                  "## Workloads", "", _md_table(_workload_rows(s)), ""]
+        lines += ["## Scenario assumptions", "", _md_table(_scenario_assumptions(plan)), "",
+                  "## Workloads", "", _md_table(_workload_rows(plan)), ""]
         quotes = _quotes_rows(plan)
         if len(quotes):
             lines += [f"## Cards quoted in the scenario (card_overrides, custom_cards; fx rates in {cur} per unit)", "",

@@ -253,7 +253,7 @@ def input_files(plan: Plan) -> dict[str, dict]:
             for field, path in scenario_files(scenario).items()}
 
 
-def _prices_as_written(plan: Plan) -> dict:
+def written_prices(plan: Plan) -> dict:
     """The plan's `prices`, their `source` as its scenario file wrote it where it is the scenario's offers CSV
     (held absolute, it made a plan's JSON differ between two checkouts)."""
     if not isinstance(plan.prices, dict):
@@ -264,6 +264,16 @@ def _prices_as_written(plan: Plan) -> dict:
     if source not in (None, *PRICE_SOURCE_WORDS) and prices.get("source") == source:
         prices["source"] = as_written(plan, source)
     return prices
+
+
+def price_source_text(plan: Plan) -> str:
+    """Where the plan's prices came from, in a few words for a line of the CLI or the Markdown summary: "snapshot",
+    "store", "store, pinned to snapshot #3" (the scenario's prices.snapshot), or its offers CSV as its scenario file
+    wrote it (`as_written`)."""
+    prices = written_prices(plan)
+    source = str(prices.get("source"))
+    pinned = prices.get("pinned_snapshot")
+    return source if pinned is None else f"{source}, pinned to snapshot #{pinned}"
 
 
 def plan_to_dict(plan: Plan) -> dict:
@@ -306,7 +316,7 @@ def plan_to_dict(plan: Plan) -> dict:
         # what each limit the scenario sets costs the plan: the plan solved again without it (engine.decisions)
         "cap_costs": None if getattr(plan, "cap_costs", None) is None else records(plan.cap_costs),
         "solver": clean(plan.solver),
-        "prices": clean(_prices_as_written(plan)),
+        "prices": clean(written_prices(plan)),
         # the unit prices behind each fleet row: `compare` of a saved plan names the prices that changed
         "prices_used": records(prices_used(plan)),
         "scenario_inputs": clean(scenario_inputs(plan)),
@@ -480,10 +490,14 @@ def card_quotes(plan: Plan) -> pd.DataFrame:
 
 
 def assumptions(plan: Plan) -> pd.DataFrame:
-    """The scenario flattened to path/value rows (workloads by name), as override paths."""
+    """The scenario flattened to path/value rows (workloads by name), as override paths; the files it names as its
+    file wrote them (`as_written`)."""
     if plan.scenario is None:
         return pd.DataFrame({"path": ["(scenario not attached to this plan)"], "value": [plan.scenario_name]})
-    return flatten_scenario(plan.scenario)
+    table = flatten_scenario(plan.scenario)
+    files = scenario_files(plan.scenario)
+    values = [as_written(plan, value) if path in files else value for path, value in zip(table["path"], table["value"])]
+    return table.assign(value=pd.Series(values, index=table.index, dtype=object))
 
 
 def hardware_assumptions(plan: Plan) -> dict:
@@ -650,8 +664,11 @@ def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
         rows.append((f"baseline.{b.baseline}.savings", None if b.savings != b.savings else float(b.savings)))
     rows += [(f"assumption.{k}", v) for k, v in hardware_assumptions(plan).items()]
     rows += [(f"warning.{i}", w) for i, w in enumerate(plan.warnings, start=1)]
-    rows += [("energy_kwh", plan.energy_kwh), ("prices.source", plan.prices.get("source")),
-             ("prices.as_of", plan.prices.get("as_of_text", plan.prices.get("as_of"))), ("solver", plan.solver.get("name")),
+    prices = written_prices(plan)
+    rows += [("energy_kwh", plan.energy_kwh), ("prices.source", prices.get("source"))]
+    if prices.get("pinned_snapshot") is not None:   # the scenario's prices.snapshot: the store as it stood then
+        rows.append(("prices.pinned_snapshot", prices["pinned_snapshot"]))
+    rows += [("prices.as_of", plan.prices.get("as_of_text", plan.prices.get("as_of"))), ("solver", plan.solver.get("name")),
              ("solver.status", plan.solver.get("status")), ("solver.gap", plan.solver.get("gap")),
              ("solver.seconds", plan.solver.get("seconds"))]
     return pd.DataFrame(rows, columns=["field", "value"])

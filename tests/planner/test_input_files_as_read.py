@@ -8,13 +8,18 @@ rents 4,290 hours of it (README, "Cost model"): 1.006 USD/h more on each when th
 """
 
 import hashlib
+import io
+import json
 import shutil
 from pathlib import Path
 
 import pytest
+from cli_run import run
 
 from planner import load_scenario, plan
+from planner.reports import plan_to_markdown
 from planner.reports.compare import compare
+from planner.reports.excel import plan_to_excel
 from planner.reports.tables import plan_to_dict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +123,23 @@ def test_a_plan_of_a_loaded_scenario_names_its_files_as_a_plan_of_its_path_does(
     assert of_loaded["prices"]["source"] == OFFERS
     assert of_loaded["scenario_inputs"]["workloads"][0]["profile"] == "weights/w.csv"
 
+
+def test_every_report_names_the_files_as_the_json_does(tmp_path):
+    # the JSON gave offers-g5-us-east-1.csv while the CLI's first line, the summary and the workbook gave /tmp/…
+    scenario = worked_copy(tmp_path, profile="weights/w.csv")
+    p = plan(load_scenario(scenario), baselines=False)
+    text = plan_to_markdown(p)
+    assert f"prices from the offers CSV {OFFERS}." in text and f"Prices: {OFFERS}, dated" in text
+    assert f"| prices.source | {OFFERS} |" in text and "| weights/w.csv |" in text
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(plan_to_excel(p)), data_only=True)
+    summary = {r[0]: r[1] for r in book["summary"].iter_rows(values_only=True)}
+    assumptions = {r[0]: r[1] for r in book["assumptions"].iter_rows(values_only=True)}
+    assert summary["prices.source"] == assumptions["prices.source"] == OFFERS
+    assert assumptions["workloads.training.profile"] == "weights/w.csv"
+    shown = run("plan", scenario, "--no-baselines", "--no-decisions")
+    assert shown.exit_code == 0, shown.output
+    assert f"prices: {OFFERS}, dated" in shown.stdout.splitlines()[0]
+    for report in (text, shown.stdout, json.dumps(plan_to_dict(p))):
+        assert str(tmp_path) not in report

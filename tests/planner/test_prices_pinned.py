@@ -213,3 +213,23 @@ def test_a_pinned_snapshot_without_a_usable_offer_is_an_error_not_the_packaged_p
         assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
         assert f"{path}:7:13: {said}" in " ".join(result.stderr.split())
     assert g5_price(price_table("store", store, 2)[0]) == 2.00   # the snapshot after it is whole
+
+
+def test_the_cli_line_and_the_summary_say_the_snapshot_is_pinned(tmp_path, store):
+    # review 2026-12-06: the CLI's first line said "prices: store", the summary had no prices.snapshot row
+    lines = {}
+    for pin in (1, None):
+        path = scenario_file(tmp_path, pin)
+        shown = run("plan", path, "--store", store, "--no-baselines", "--no-decisions")
+        summary = run("plan", path, "--store", store, "--no-baselines", "--no-decisions", "--format", "md")
+        assert shown.exit_code == summary.exit_code == 0, shown.output + summary.output
+        lines[pin] = (shown.stdout.splitlines()[0], summary.stdout)
+    first, md = lines[1]
+    assert "total 730 USD" in first and "; prices: store, pinned to snapshot #1, dated 2026-07-20" in first
+    assert "prices from the price store as it stood when snapshot #1 was saved (pinned: prices.snapshot): aws snapshot #1 " \
+           "(us-east-1) fetched " in md
+    assert "Prices: store, pinned to snapshot #1, dated 2026-07-20." in md and "| prices.snapshot | #1 (pinned) |" in md
+    first, md = lines[None]   # the newest, #2: nothing pinned
+    assert "; prices: store, dated 2026-07-20" in first and "prices.snapshot" not in md
+    assert "pinned to" not in first + md and "(pinned" not in md   # (the scenario is named "pinned")
+    assert "prices from the price store: aws snapshot #2 (us-east-1) fetched " in md
