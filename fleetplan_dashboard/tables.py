@@ -603,6 +603,8 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     today = today or utc_today()   # the plan's clock (generated_at, its stale-price warning): the same anywhere
     source = prices.get("source", "snapshot")
     name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
+    if source == "store" and prices.get("pinned_snapshot") is not None:   # the scenario's prices.snapshot
+        name += f" as it stood at its snapshot #{prices['pinned_snapshot']} (pinned)"
     parts = [f"Prices: {name}"]
     ages = []
     for snap in prices.get("snapshots") or []:

@@ -31,11 +31,13 @@ from planner.engine.baselines import CHEAPER_BY_CAPS, round_off
 from planner.errors import PlannerError
 from planner.reports.tables import (
     assumption_line,
+    baselines_grouped,
     binds_words,
     grouping_line,
     present_money,
     present_value_basis,
     site_cost_note,
+    written_prices,
 )
 from planner.scenario.loading import plausibility_warnings
 from planner.text import counted
@@ -352,7 +354,7 @@ baselines_future = state.baselines_future(s, outcome)
 
 _download_edited()
 
-level, text = tables.price_banner(p.prices, stale_after_days=state.STALE_AFTER_DAYS, scenario=p.scenario)
+level, text = tables.price_banner(written_prices(p), stale_after_days=state.STALE_AFTER_DAYS, scenario=p.scenario)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
 warnings_slot = st.empty()
 
@@ -615,7 +617,7 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     """The baselines at the expander's full width: label, total and savings first (what a phone shows), the note
     last; the `baseline` id hidden (the label says it), and a grouped profile's error bound in % (the eye icon)."""
     table = _baselines_shown(tables.baselines_table(plan), plan.total)   # its notes in words
-    bounded = "error_bound" in table and not table["error_bound"].isna().all()   # an exact profile has no bounds
+    bounded = baselines_grouped(plan)   # by the plan's grouping, as every report: a bound unknown is an empty cell
     shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
     _wide(key, baselines_table_slot).dataframe(
         table if bounded else table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore"),
@@ -628,7 +630,8 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
             # a grouped profile's bound on each baseline's cost error (engine.baselines): empty where it is exact
             "error_bound": st.column_config.NumberColumn(f"error bound, {cc} (PV)", format="%,.0f", width=150,
                                                          help="its exact optimum is at most this much below its total "
-                                                              "(the profile is planned on blocks of hours)"),
+                                                              "(the profile is planned on blocks of hours); empty: "
+                                                              "unknown, its bound's solve gave none"),
             "error_bound_pct": st.column_config.NumberColumn("error bound %", format="%.2f"),
             "note": st.column_config.TextColumn(width=135 if bounded else 285)})
 

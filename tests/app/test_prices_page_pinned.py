@@ -34,3 +34,18 @@ def test_the_prices_page_shows_the_pinned_snapshots_prices(tmp_path, monkeypatch
     assert price == 1.00 and "the price store as of its snapshot #1 (prices.snapshot)" in caption
     price, caption = g5_price_on_the_prices_page(SCENARIO.format(pin=""))
     assert price == 2.00 and "#1" not in caption
+
+
+def test_the_plan_pages_price_banner_says_the_store_is_pinned(tmp_path, monkeypatch):
+    # the Plan page's banner said "Prices: price store" of a plan on a pinned snapshot, as of the newest
+    from fleetplan_dashboard import tables
+    from planner import plan
+    from planner.reports.tables import written_prices
+
+    store = tmp_path / "prices.sqlite"
+    assert [save(store, 1.00), save(store, 2.00)] == [1, 2]
+    monkeypatch.setenv("FLEETPLAN_STORE", str(store))
+    p = plan(SCENARIO.format(pin="  snapshot: 1\n"), baselines=False)
+    assert p.total == 730.00   # 730 GPU-hours at snapshot #1's 1.00 USD/h
+    _, text = tables.price_banner(written_prices(p), scenario=p.scenario)
+    assert "Prices: price store as it stood at its snapshot #1 (pinned)" in text.replace("\\", ""), text
