@@ -465,29 +465,12 @@ def per_reference_hour(view: pd.DataFrame, workload, scenario=None) -> pd.DataFr
 # ---------------------------------------------------------------------------------------------------
 # The Compare page's "Inputs that differ"
 
-# What an unset optional field means where "none" alone would not say it (the Plan page's boxes: "empty: no cap")
-UNSET_MEANS = {"onprem.capex_budget": "no cap", "onprem.capex_budget_per_year": "no cap",
-               "onprem.power_cap_kw": "no cap", "constraints.max_cloud_share": "no cap", "prices.regions": "all regions"}
 
-
-def input_text(path: str, value) -> str:
-    """A scenario value of `path` as "Inputs that differ" shows it (scenario.diff_inputs' a or b): an unset field
-    as "none" and, where it says more, what that means ("none (no cap)"); a number with thousands separators
-    (60,000; 0.12); the rest (lists as YAML flow text) as it is."""
-    if value is None:
-        return f"none ({UNSET_MEANS[path]})" if path in UNSET_MEANS else "none"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:,.15g}"   # 15 digits: a slider's 2.1499999999999995 reads 2.15
-    return str(value)
-
-
-def inputs_table(inputs: pd.DataFrame) -> pd.DataFrame:
-    """`inputs` (path, a, b: scenario.diff_inputs) as "Inputs that differ" shows it: input (the path in words:
-    field_name), a and b as text (input_text: one column holds numbers, text and unset values, which a table of
-    mixed cells would show as NaN or "None"), then the path, where the scenario file sets it."""
-    shown = inputs.assign(input=inputs["path"].map(field_name),
-                          **{side: [input_text(p, v) for p, v in zip(inputs["path"], inputs[side])] for side in ("a", "b")})
-    return shown[["input", "a", "b", "path"]]
+def inputs_table(shown: pd.DataFrame) -> pd.DataFrame:
+    """`shown` (Comparison.inputs_shown: path, a, b as the CLI and the library say them: "none (no cap)",
+    "(not set)", 14,000, true) as "Inputs that differ" shows it: input (the path in words: field_name), a and b,
+    then the path, where the scenario file sets it."""
+    return shown.assign(input=shown["path"].map(field_name))[["input", "a", "b", "path"]]
 
 
 # ---------------------------------------------------------------------------------------------------

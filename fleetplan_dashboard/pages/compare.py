@@ -98,7 +98,7 @@ st.subheader("Inputs that differ")
 if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
-    st.dataframe(tables.inputs_table(comp.inputs).rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
+    st.dataframe(tables.inputs_table(comp.inputs_shown).rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
                  hide_index=True, width="stretch", key="compare_inputs",
                  column_config={"path": st.column_config.TextColumn("in the scenario file", width="medium")})
 

@@ -775,8 +775,8 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
 # ---------------------------------------------------------------------------------------------------
 # The inputs that differ
 
-# What an unset optional field means where "none" alone would not say it (the dashboard's Compare page says the
-# same: fleetplan_dashboard.tables.UNSET_MEANS)
+# What an unset optional field means where "none" alone would not say it (the dashboard's Compare page shows
+# inputs_shown, so it says the same)
 UNSET_MEANS = {"onprem.capex_budget": "no cap", "onprem.capex_budget_per_year": "no cap",
                "onprem.power_cap_kw": "no cap", "constraints.max_cloud_share": "no cap", "prices.regions": "all regions"}
 NOT_SET = "(not set)"          # a key one side's mapping does not hold (card_overrides.x.price, fx.CNY …)

@@ -11,6 +11,8 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import tables
+from planner import compare, load_scenario
+from planner.reports.compare import input_text
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
@@ -30,9 +32,38 @@ def test_a_cleared_budget_reads_no_cap_and_money_reads_with_thousands_separators
 
 
 def test_input_values_read_as_typed_numbers_and_unset_fields_say_what_they_mean():
-    assert tables.input_text("onprem.pue", 2.1499999999999995) == "2.15"   # a slider's step sum
-    assert tables.input_text("onprem.electricity_per_kwh", 0.12) == "0.12"
-    assert tables.input_text("horizon_months", 36) == "36"
-    assert tables.input_text("prices.regions", None) == "none (all regions)"
-    assert tables.input_text("workloads.llm-finetune.framework", None) == "none"
-    assert tables.input_text("prices.providers", "[aws, azure]") == "[aws, azure]"
+    # the planner's words (reports.compare.input_text), which the page shows through Comparison.inputs_shown
+    assert input_text("onprem.pue", 2.1499999999999995) == "2.15"   # a slider's step sum
+    assert input_text("onprem.electricity_per_kwh", 0.12) == "0.12"
+    assert input_text("horizon_months", 36) == "36"
+    assert input_text("prices.regions", None) == "none (all regions)"
+    assert input_text("workloads.llm-finetune.framework", None) == "none"
+    assert input_text("prices.providers", "[aws, azure]") == "[aws, azure]"
+
+
+def test_the_page_says_a_value_as_the_cli_does_true_false_and_not_set():
+    # the page had its own copy of the words: interruptible read False/True and an fx rate one side lacks "none",
+    # where `fleetplan compare` says false/true and "(not set)"
+    a = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
+    w = a.workloads[0]
+    b = a.model_copy(update={"workloads": (w.model_copy(update={"interruptible": not w.interruptible}),
+                                           *a.workloads[1:]),
+                             "fx": {**a.fx, "EUR": 1.1}})
+    shown = tables.inputs_table(compare(a, b, baselines=False).inputs_shown).set_index("path")
+    flag = f"workloads.{w.name}.interruptible"
+    assert tuple(shown.loc[flag, ["a", "b"]]) == (str(w.interruptible).lower(), str(not w.interruptible).lower())
+    assert tuple(shown.loc["fx.EUR", ["a", "b"]]) == ("(not set)", "1.1")
+
+
+def test_the_compare_page_shows_the_planners_words_for_a_key_one_side_lacks():
+    # startup-hybrid.yaml quotes card_overrides (a100-80gb-pcie: price 14,000) where entry.yaml sets none: the page
+    # said "none" (its own copy of the words), `fleetplan compare` "(not set)"
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.switch_page(COMPARE_PAGE).run()
+    at.selectbox(key="compare_a").set_value("file:startup-hybrid.yaml").run()
+    at.selectbox(key="compare_b").set_value("file:entry.yaml").run()
+    assert not at.exception, [e.value for e in at.exception]
+    inputs = next(d.value for d in at.dataframe if "path" in d.value.columns)
+    b_col = next(c for c in inputs.columns if c.startswith("B: "))
+    rows = dict(zip(inputs["path"], inputs[b_col]))
+    assert rows["onprem.card_overrides.a100-80gb-pcie.price"] == "(not set)", rows
