@@ -42,7 +42,7 @@ def streamlit_command(host: str, port: int | None) -> list[str]:
     cmd = [sys.executable, "-m", "streamlit", "run", str(app_file()), "--server.address", host]
     if port is not None:
         cmd += ["--server.port", str(port)]
-    # usage statistics off; uploads are scenario files of at most 256 KB (fleetplan_dashboard/state.py); an unexpected
+    # usage statistics off; uploads are scenario files of at most 1 MB (fleetplan_dashboard/state.py); an unexpected
     # error without its traceback and no developer menu (as the repository's .streamlit/config.toml says)
     return cmd + ["--browser.gatherUsageStats", "false", "--server.maxUploadSize", "1",
                   "--client.showErrorDetails", "type", "--client.toolbarMode", "viewer"]
