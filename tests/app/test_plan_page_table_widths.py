@@ -13,13 +13,12 @@ whose columns add up to more scrolls sideways, and a number column cut at the fr
 from __future__ import annotations
 
 import json
-from concurrent.futures import wait
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fleetplan_dashboard import state
+from tests.app.test_money_basis_labels import _plan_page, fresh_cache  # noqa: F401 — a fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180
@@ -38,26 +37,6 @@ TABLES = {
     "flip points": ("flip_demand", True, "flip_demand"),
     "cap costs": ("total_without", True, "saving"),
 }
-
-
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
-
-
-def _plan_page(scenario: str) -> AppTest:
-    """The Plan page of `scenario`, drawn again once what each decision is worth is made."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    at.query_params["scenario"] = scenario
-    at.run()
-    assert not at.exception, at.exception
-    under_way = [f for key, f in list(state._plans.items()) if key[0] == "decisions" and not f.cancelled()]
-    assert not wait(under_way, timeout=TIMEOUT).not_done
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def _shown(at: AppTest, column: str) -> tuple[list[str], dict[str, dict], list[str]]:
@@ -79,7 +58,7 @@ def _check_fits(at: AppTest, name: str) -> None:
 
 
 @pytest.mark.parametrize("scenario", ["startup-hybrid.yaml", "industrial.yaml"])
-def test_the_plan_pages_tables_fit_1366_px_and_show_their_money_on_a_phone(fresh_cache, scenario):
+def test_the_plan_pages_tables_fit_1366_px_and_show_their_money_on_a_phone(fresh_cache, scenario):  # noqa: F811 — the fixture
     at = _plan_page(scenario)
     drawn = [name for name, (column, _, _) in TABLES.items() if any(column in d.value.columns for d in at.dataframe)]
     # industrial.yaml owns no cards; its runner-up differs in no card count
@@ -88,7 +67,7 @@ def test_the_plan_pages_tables_fit_1366_px_and_show_their_money_on_a_phone(fresh
         _check_fits(at, name)
 
 
-def test_the_fleet_shows_the_card_and_its_cost_first_and_keeps_every_column(fresh_cache):
+def test_the_fleet_shows_the_card_and_its_cost_first_and_keeps_every_column(fresh_cache):  # noqa: F811
     at = _plan_page("startup-hybrid.yaml")
     order, settings, data = _shown(at, "new_units")
     assert order[:2] == ["sku", "cost"]
@@ -100,7 +79,7 @@ def test_the_fleet_shows_the_card_and_its_cost_first_and_keeps_every_column(fres
     assert set(data) >= set(order) | {"gpu", "sold_units", "switched_off_units"}
 
 
-def test_the_baselines_table_has_the_expanders_width_and_its_label_total_and_savings_first(fresh_cache):
+def test_the_baselines_table_has_the_expanders_width_and_its_label_total_and_savings_first(fresh_cache):  # noqa: F811
     at = _plan_page("startup-hybrid.yaml")
     order, settings, data = _shown(at, "savings")
     assert order[:3] == ["label", "total", "savings"] and order[-1] == "note"
