@@ -15,7 +15,7 @@ import numpy as np
 from planner.catalog.prices import short_sha256
 from planner.fileio import file_stamp
 from planner.months import HOURS_PER_WEEK
-from planner.scenario.profile_csv import MAX_PROFILE_CHARS, read_profile_csv
+from planner.scenario.profile_csv import read_profile_bytes, read_profile_csv
 
 BUSINESS_TO_OFF_RATIO = 4.0   # a working hour carries 4× the load of a night or weekend hour
 DEADLINE_DAYS = (3, 4)        # Thursday, Friday: the push before Friday deadlines
@@ -51,9 +51,9 @@ class WeeklyProfile:
 def _from_csv(path: Path) -> WeeklyProfile:
     """The weights of a profile CSV (planner.scenario.profile_csv has the rules), scaled to mean 1, with the hash of
     the file's content, taken as it is read (reports never read it again: it may have changed by then)."""
-    w = np.array(read_profile_csv(path), dtype=float)
-    with path.open("rb") as f:   # no longer than the reader took it (UTF-8: at most 4 bytes a character)
-        sha256 = short_sha256(f.read(4 * MAX_PROFILE_CHARS))
+    data = read_profile_bytes(path)   # read once: the weights and their hash are of the same bytes
+    w = np.array(read_profile_csv(path, data), dtype=float)
+    sha256 = short_sha256(data)
     # divided by the largest first: the mean of weights near 1e308 overflows to inf (and every weight to 0)
     w = w / w.max()
     return WeeklyProfile(w / w.mean(), sha256)

@@ -54,7 +54,18 @@ NO_HEADER_SHAPES = "expected the weight last (day,hour,weight) or a first line n
 MAX_HEADERLESS_COLUMNS = 8
 
 
-def read_profile_csv(path: Path) -> list[float]:
+def read_profile_bytes(path: Path) -> bytes:
+    """The bytes of the profile CSV at `path`, no more than its longest text can take (UTF-8: at most 4 bytes a
+    character, one more to tell a longer file): what read_profile_csv parses and the engine hashes (a plan's
+    input_files), read once. ScenarioError when the file cannot be read."""
+    try:
+        with Path(path).open("rb") as fh:
+            return fh.read(4 * MAX_PROFILE_CHARS + 1)
+    except OSError as exc:
+        raise ScenarioError([f"{path}: cannot read profile: {exc}"], str(path)) from None
+
+
+def read_profile_csv(path: Path, data: bytes | None = None) -> list[float]:
     """The weights of a profile CSV as written: one number per line, the last comma-separated cell of the
     line (a first line whose last cell has no digit is a header; blank lines and `#` comments are skipped), or
     the first cell under a header `weight,hour` whose last column numbers the hours, or the column a header names
@@ -64,13 +75,14 @@ def read_profile_csv(path: Path) -> list[float]:
     (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
     other columns than the day and hour in order, with no header a last column reading as the day or the hour of
     the day where the columns do not number the lines in order one way only, not exactly 168 weights, or weights
-    all zero."""
+    all zero. `data`: the file's bytes as read_profile_bytes read them (read here when not given)."""
+    data = read_profile_bytes(path) if data is None else data
     try:
-        with Path(path).open(encoding="utf-8-sig") as fh:   # -sig: a spreadsheet's byte-order mark is no header
-            text = fh.read(MAX_PROFILE_CHARS + 1)
-    except (OSError, UnicodeDecodeError) as exc:
+        # None: more bytes than MAX_PROFILE_CHARS characters can take; -sig: a spreadsheet's byte-order mark is no header
+        text = None if len(data) > 4 * MAX_PROFILE_CHARS else data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
         raise ScenarioError([f"{path}: cannot read profile: {exc}"], str(path)) from None
-    if len(text) > MAX_PROFILE_CHARS:
+    if text is None or len(text) > MAX_PROFILE_CHARS:
         raise ScenarioError([f"{path}: longer than {MAX_PROFILE_CHARS:,} characters; expected {HOURS_PER_WEEK} "
                              f"hourly weights, one per line"], str(path))
     rows = [(line, raw) for line, raw in enumerate(text.splitlines(), start=1)
