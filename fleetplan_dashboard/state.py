@@ -60,6 +60,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
+from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine.baselines import with_loose_bound_warnings
 from planner.engine.decisions import DEMAND_FIELDS, LEFT_UNDONE, NOT_CHEAPEST, baseline_notes
 from planner.engine.inputs import Inputs
@@ -232,7 +233,7 @@ def refuse_files(name: str, text: str) -> list[str]:
                            f"scenario can use only the built-in profiles ({', '.join(BUILTIN_PROFILES)}), "
                            f"not a file ({profile!r})")
     source = data["prices"].get("source") if isinstance(data.get("prices"), dict) else None
-    if isinstance(source, str) and source not in ("snapshot", "store"):
+    if isinstance(source, str) and source not in PRICE_SOURCE_WORDS:
         refused.append(f"{name}:{_line_of(text, 'source', source)}:1: prices.source: an uploaded scenario can "
                        f"use snapshot or store, not a file ({source!r})")
     return refused

@@ -223,7 +223,7 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     does not load, as written (scenario.loading.prices_as_written), and only its regions are checked (and the store
     said): the offers' currencies and the options' gaps need the whole scenario."""
     from planner import catalog
-    from planner.catalog.prices import scenario_provenance
+    from planner.catalog.prices import PRICE_SOURCE_WORDS, scenario_provenance
 
     source = scenario.prices.source
     try:
@@ -231,13 +231,13 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     except PlannerError as exc:
         if getattr(exc, "field", None):   # a pinned store snapshot that is not there (PricesRefuteScenario)
             return [(exc.field, str(exc))], []
-        return ([((), f"prices.source: {exc}")] if source not in ("snapshot", "store") else []), []
+        return ([((), f"prices.source: {exc}")] if source not in PRICE_SOURCE_WORDS else []), []
     # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
     said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
     read = provenance["source"]   # the prices read: "snapshot" where no store was found
     try:
         catalog.check_regions(coverage, scenario, read)
-        if whole and source not in ("snapshot", "store"):   # an offers CSV says its own currencies: fx must convert them
+        if whole and source not in PRICE_SOURCE_WORDS:   # an offers CSV says its own currencies: fx must convert them
             catalog.cloud_rows(scenario, catalog.price_table(source, store)[0], read)
     except PlannerError as exc:   # a region no offer has: its list item (PricesRefuteScenario.field)
         return [(getattr(exc, "field", None) or (), str(exc))], said

@@ -21,6 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from planner import catalog
 from planner.catalog.gpus import family_members
+from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem, open_for_reading
 from planner.months import HOURS_PER_MONTH
@@ -835,7 +836,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             problems.append(f"{origin}:{_where(positions, ('constraints', 'min_units', card), False)}: "
                             f"constraints.min_units.{card}: {lo[card]} > max_units {hi[card]}")
     source = _mapping(data.get("prices")).get("source", "snapshot")
-    if (check_files and isinstance(source, str) and source not in ("snapshot", "store")
+    if (check_files and isinstance(source, str) and source not in PRICE_SOURCE_WORDS
             and len(source) <= MAX_PATH_LENGTH):
         path = Path(source) if base_dir is None else base_dir / source
         if not source.strip():   # else the scenario's own folder, "not a regular file"
@@ -843,7 +844,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
                             f"snapshot, store or the path of an offers CSV, got {_shown(source)}")
         elif problem := file_problem(path):
             # `SNAPSHOT` or `store ` is a misspelt word more likely than a missing file
-            near = catalog.suggest(source.strip().lower(), ["snapshot", "store"]) if source.strip() else []
+            near = catalog.suggest(source.strip().lower(), list(PRICE_SOURCE_WORDS)) if source.strip() else []
             hint = f"; did you mean '{near[0]}'?" if near else ""
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}{hint}")
@@ -905,7 +906,7 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     # offers the scenario allows (catalog.offers.cloud_rows), which needs the file read.
     prices = _mapping(data.get("prices"))
     providers = prices.get("providers")
-    if (not isinstance(providers, list) or providers) and prices.get("source", "snapshot") in ("snapshot", "store"):
+    if (not isinstance(providers, list) or providers) and prices.get("source", "snapshot") in PRICE_SOURCE_WORDS:
         need("USD", _Priced("cloud offers", plural=True), None, ("currency",))
     for card in sorted(c for c in used if c in cards):
         override, own = _mapping(overrides.get(card)), cards[card]["currency"]
@@ -1299,7 +1300,7 @@ def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:
         for w in scenario.workloads)
     source = scenario.prices.source
     prices = scenario.prices
-    if source not in ("snapshot", "store"):
+    if source not in PRICE_SOURCE_WORDS:
         prices = prices.model_copy(update={"source": str((base_dir / source).resolve())})
     return scenario.model_copy(update={"workloads": workloads, "prices": prices})
 
@@ -1308,7 +1309,7 @@ def files_read(scenario: Scenario) -> list[Path]:
     """The files planning `scenario` reads besides the scenario itself: its profile CSVs and its offers CSV
     (paths as the scenario holds them: absolute once loaded from a file)."""
     paths = [w.profile for w in scenario.workloads if w.profile not in BUILTIN_PROFILES]
-    if scenario.prices.source not in ("snapshot", "store"):
+    if scenario.prices.source not in PRICE_SOURCE_WORDS:
         paths.append(scenario.prices.source)
     return [Path(p) for p in dict.fromkeys(paths)]
 
@@ -1652,7 +1653,7 @@ def prices_as_written(data: dict, base_dir: Path | None) -> Prices | None:
     source, regions = prices.get("source", "snapshot"), prices.get("regions")
     if not isinstance(source, str) or not source.strip() or len(source) > MAX_PATH_LENGTH:
         return None
-    if source not in ("snapshot", "store"):
+    if source not in PRICE_SOURCE_WORDS:
         path = Path(source) if base_dir is None else base_dir / source
         if file_problem(path):
             return None

@@ -31,6 +31,7 @@ import yaml
 from pydantic import BaseModel
 
 from planner import catalog
+from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem
 from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
@@ -291,7 +292,7 @@ def _file_fields(data: dict) -> list[tuple[tuple, str]]:
     fields: list[tuple[tuple, Any]] = [(("workloads", i), w.get("profile")) for i, w in
                                        enumerate(workloads if isinstance(workloads, list) else ()) if isinstance(w, dict)]
     prices = data.get("prices")
-    if isinstance(prices, dict) and prices.get("source") not in ("snapshot", "store"):
+    if isinstance(prices, dict) and prices.get("source") not in PRICE_SOURCE_WORDS:
         fields.append((("prices",), prices.get("source")))
     return [(where, value) for where, value in fields
             if isinstance(value, str) and value.strip() and not Path(value).is_absolute()
