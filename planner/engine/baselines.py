@@ -47,7 +47,8 @@ from planner.scratch import ScratchFolder
 def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None, explain: bool = True,
                  extra_constraints: ExtraConstraints | None = None) -> tuple[Model, Solution]:
     """(model, solution) of `inp`; InfeasibleError with the reason when no fleet exists. `time_limit`: seconds
-    for the solve and the explanation of no fleet together, or a TimeBudget shared with the solves before."""
+    for the solve and the explanation of no fleet together, or a TimeBudget shared with the solves before — and
+    after: the LPs that settle the model's work when it is read (engine.dispatch) get what is left of it then."""
     check_compatibility(inp)
     if not explain:
         missing = unserved(inp)
@@ -55,6 +56,9 @@ def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None
             raise InfeasibleError(f"{inp.label}: no capacity of this type can serve {', '.join(missing)}")
     budget = TimeBudget.of(time_limit)
     model = build_model(inp, extra_constraints)
+    # only a shared budget: one of this solve's own would count the time from its solve to its read (a baseline's
+    # model is read after the other baselines' solves), and its settling LPs keep the solve's seconds
+    model.budget = time_limit if isinstance(time_limit, TimeBudget) else None
     solution = solve(model, solver, budget.left())
     if solution.status == "not_solved":
         limit = f" within the time limit of {budget.seconds:g} s" if budget.seconds else ""

@@ -12,6 +12,12 @@ optimum's, and the least work sought, in reference-GPU-hours delivered, a reserv
 any other unit's — no work beyond a demand, and a reservation's hours used before any other unit's that
 cost no more. (Work, not busy hours: weighed by the hour, a held whole instance of a GPU 2.5× as fast
 did the work while the reservation idled, a review's case.)
+
+Its LPs draw on the plan's time limit as the plan's other solves do: each gets what is left of the TimeBudget
+the model's solve drew on (they had the solve's whole limit again, past the plan's). Once that is spent they are
+not run and the plan keeps the dispatch its solve found — the same total and units held, only which held unit
+worked is the solver's choice, as the plan warns (engine.run.UNSETTLED_WARNING) — rather than run past the limit
+or lose a plan found for a tie-break.
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ COST_SLACK = 1e-12
 def settle_dispatch(m: Model) -> bool:
     """Re-solve the work of solved model `m` as the module says, when it holds a reservation and has work to
     place; the variables get the new values and `m.settled` says whether they did (None: nothing to settle).
-    Each LP gets the solve's time limit. False (values left as solved) when there is nothing to settle or
-    an LP ends without an optimum."""
+    Each LP gets what is left of the TimeBudget `m`'s solve drew on, or without one the solve's time limit
+    (_seconds_left). False (values left as solved) when there is nothing to settle, an LP ends without an
+    optimum, or the budget is spent before one (not run)."""
     if m.settled is not None:   # read back once already (a plan and its fleet)
         return m.settled
     if not m.y or not any(round(var.varValue or 0.0) > 0 for var in m.r.values()):
@@ -45,7 +52,15 @@ def settle_dispatch(m: Model) -> bool:
     return m.settled
 
 
+def _seconds_left(m: Model) -> float | None:
+    """Seconds for the next LP that settles `m`'s work (None: no limit; 0: not run): what is left of the plan's
+    TimeBudget its solve drew on, else the time limit its solve was given."""
+    return m.time_limit if m.budget is None else m.budget.left()
+
+
 def _settle(m: Model) -> bool:
+    if m.budget is not None and m.budget.spent():   # no LP built that would not run: the solve's dispatch stays
+        return False
     columns = m.columns if m.columns is not None else m.prob.variables()
     h = _highs_model(m.prob, columns, {"presolve": "on"})
     n = len(columns)
@@ -60,16 +75,16 @@ def _settle(m: Model) -> bool:
     cost = h.col_cost
     priced = np.flatnonzero(cost).astype(np.int32)
     weights = _work_weights(m, n)
-    branch = _least_work(h, cost, priced, float(cost @ solved), weights, m.time_limit)
+    branch = _least_work(h, cost, priced, float(cost @ solved), weights, _seconds_left(m))
     if branch is None:
         # the solver's point misses some rows by its tolerance (CBC's demand rows by 2e-7 in a review's case),
         # so its cost can lie below the least one these integers allow: take that least cost from the LP first
         h.deleteRows(1, np.array([h.getNumRow() - 1], dtype=np.int32))
         h.changeColsCost(n, np.arange(n, dtype=np.int32), cost)
-        least = _run(h, m.time_limit, mip=False)
+        least = _run(h, _seconds_left(m), mip=False)
         if least.status != "optimal":
             return False
-        branch = _least_work(h, cost, priced, least.objective, weights, m.time_limit)
+        branch = _least_work(h, cost, priced, least.objective, weights, _seconds_left(m))
         if branch is None:
             return False
     for var, x in zip(columns, branch.values.tolist()):

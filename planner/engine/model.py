@@ -34,6 +34,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pulp
@@ -42,6 +43,9 @@ from planner.engine.constraints import affine, define_caps
 from planner.engine.inputs import Inputs
 from planner.engine.schedule import COST_CATEGORIES
 from planner.engine.vintages import in_service
+
+if TYPE_CHECKING:   # engine.solve imports this module
+    from planner.engine.solve import TimeBudget
 
 
 @dataclass
@@ -69,7 +73,9 @@ class Model:
     costs: dict = field(default_factory=dict)  # category -> affine expression (present value)
     build_seconds: float = 0.0
     columns: list | None = None                # the solver's columns (pulp variables), set by solve
-    time_limit: float | None = None            # seconds the solve was given (solve), for the LP that settles its work
+    time_limit: float | None = None            # seconds the solve was given (solve), for the LPs that settle its work …
+    budget: TimeBudget | None = None           # … unless its solve drew on a shared TimeBudget (baselines.solve_inputs):
+                                               # then they get what is left of that (engine.dispatch)
     settled: bool | None = None                # its work settled (engine.dispatch); False: it could not be; None: no need
     # HiGHS's runs with z fixed (engine.solve): 0.0 / 1.0 -> (status, total); the run without cards
     # settles the all-cloud baseline (engine.baselines.settle_all_cloud)

@@ -61,8 +61,8 @@ if TYPE_CHECKING:
 
 # engine.dispatch could not settle which held units work (an LP stopped by the time limit, or numerically stuck)
 UNSETTLED_WARNING = ("reservations: which held units do the work was left as the solver placed it (settling it stopped "
-                     "without an answer, e.g. at the time limit): the total stands, but a reservation's instance_hours "
-                     "and its FOCUS Used share may differ from another solver's")
+                     "without an answer, or the plan's time limit was used up before it): the total stands, but a "
+                     "reservation's instance_hours and its FOCUS Used share may differ from another solver's")
 
 
 def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:

@@ -1,8 +1,8 @@
 """`time_limit` (`fleetplan plan --time-limit`, the dashboard's 60 s) is a budget for the solves of the recommended
-plan together (engine.solve.TimeBudget): its solve, a grouped profile's bounds and refinements, the merged-hours
-check and the explanation of a plan with no fleet, each given what the solves before it left. Each had the whole
-limit: a refined grouping (three plans, two bounds) took up to five times it (an audit: 100 s of the dashboard's
-60), an infeasible plan twice (its solve, then the explanation's).
+plan together (engine.solve.TimeBudget): its solve, a grouped profile's bounds and refinements, the LPs that settle
+which held reservations work, the merged-hours check and the explanation of a plan with no fleet, each given what
+the solves before it left. Each had the whole limit: a refined grouping (three plans, two bounds) took up to five
+times it (an audit: 100 s of the dashboard's 60), an infeasible plan twice (its solve, then the explanation's).
 
 Time passes on a clock of the test's own, and only in the recorded solves, by the seconds each is scripted to
 take: the limit each solve is given is then known by hand. A solve scripted to take longer than its limit stops
@@ -24,6 +24,7 @@ from planner.errors import InfeasibleError
 from tests.planner.test_explain_least_fleet import OFFERS
 from tests.planner.test_explain_least_fleet import SCENARIO as INFEASIBLE
 from tests.planner.test_profile_slots import two_workloads
+from tests.planner.test_reservation_dispatch import _scenario as reservations
 from tests.planner.test_serving_instances_under_cap import _two_types
 
 ON_24, BOUND_24, ON_48, BOUND_48, EXACT = "plan 24", "bound 24", "plan 48", "bound 48", "plan exact"
@@ -235,3 +236,51 @@ def test_the_cli_help_says_the_time_limit_is_for_the_plans_solves_together():
     (option,) = [o for o in typer.main.get_command(app).commands["plan"].params if o.name == "time_limit"]
     assert option.help.startswith("SECONDS (0.1 to 86400) for all the solves of the recommended plan together")
     assert "Each baseline's solve and each decision value's re-solve gets SECONDS of its own" in option.help
+
+
+# --- the LPs that settle which held units do the work (engine.dispatch) ---------------------------------------------
+
+def _settling_lps(monkeypatch) -> list[float | None]:
+    """The time limit each LP that settles a plan's dispatch is given, recorded as it starts (it takes no time)."""
+    from planner.engine import dispatch
+
+    limits, run = [], dispatch._run
+
+    def recorded(h, time_limit, mip):
+        limits.append(time_limit)
+        return run(h, time_limit, mip)
+    monkeypatch.setattr(dispatch, "_run", recorded)
+    return limits
+
+
+@pytest.mark.parametrize("planned_by", ["plan", "plan_summary"])
+def test_the_lp_that_settles_a_reservations_work_gets_what_the_plan_left(tmp_path, monkeypatch, planned_by):
+    # two reservations beside on-demand hours (tests/planner/test_reservation_dispatch.py): the plan's solve takes
+    # 12 of the 20 s, and the one LP that settles which units work gets the 8 left (it had the solve's 20 again)
+    calls, limits = _solves(monkeypatch, [12]), _settling_lps(monkeypatch)
+    scenario = reservations(tmp_path, serving=False)
+    planned = (plan(scenario, baselines=False, time_limit=20) if planned_by == "plan"
+               else plan_summary(load_scenario(scenario), time_limit=20))
+    assert calls == [(EXACT, 20)] and limits == [8]
+    assert not [w for w in planned.warnings if w.startswith("reservations:")]   # settled
+
+
+@pytest.mark.parametrize("planned_by", ["plan", "plan_summary"])
+def test_a_plan_whose_solve_spent_the_time_limit_keeps_its_own_dispatch_and_says_so(tmp_path, monkeypatch,
+                                                                                    planned_by):
+    # the plan's solve takes the whole 20 s: no settling LP runs, and the plan found stands as its solve left it —
+    # 2 reservations all year (0.50 USD an hour) and on-demand hours for the business-hours demand above them
+    # (1.00 USD), 12 × 2 × 0.5 × 730 + (5.545 − 2) × 45 × 730 / 168 × 12 = 17,077.04 USD — with the warning that
+    # which held units work is the solver's
+    calls, limits = _solves(monkeypatch, [20]), _settling_lps(monkeypatch)
+    scenario = reservations(tmp_path, serving=False)
+    planned = (plan(scenario, baselines=False, time_limit=20) if planned_by == "plan"
+               else plan_summary(load_scenario(scenario), time_limit=20))
+    assert calls == [(EXACT, 20)] and limits == []
+    assert planned.status == "optimal"
+    assert planned.total == pytest.approx(12 * 2 * 0.5 * 730 + (2.5 * 4 * 168 / 303 - 2) * 45 * 730 / 168 * 12, rel=1e-9)
+    assert planned.fleet.set_index("kind").loc["reserved", "units"] == 2
+    assert [w for w in planned.warnings if w.startswith("reservations:")] == [
+        "reservations: which held units do the work was left as the solver placed it (settling it stopped without an "
+        "answer, or the plan's time limit was used up before it): the total stands, but a reservation's "
+        "instance_hours and its FOCUS Used share may differ from another solver's"]
