@@ -109,3 +109,15 @@ class SolverError(PlannerError):
     not a statement that no fleet exists."""
 
     exit_code = 3
+
+
+class SolverFailed(SolverError):
+    """The solver itself failed (CBC exited with an error, was killed, or wrote no solution): nothing is known of
+    the model, which the other solver may well solve. `detail`: what failed, as the solver's interface said it."""
+
+    def __init__(self, solver: str, other: str, detail: str):
+        self.solver, self.other, self.detail = solver, other, detail
+        super().__init__(f"solver {solver} failed ({detail}); --solver {other} solves the same model")
+
+    def __reduce__(self):   # pickled (a sweep's process pool) as it was made: its args hold only the message
+        return type(self), (self.solver, self.other, self.detail)

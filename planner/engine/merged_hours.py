@@ -15,7 +15,8 @@ optimum of a relaxation that is feasible), so the merged plan, which costs no mo
 whose total is no more than that bound (another optimum without the cap may meet it). Otherwise the cap
 binds and the plan may be slightly too dear: a warning says so, and `--unreduced` plans every hour. Where the
 check's solve ends without a proven optimum (the plan's time limit, which the plan's solves drew on first: it is
-not run once that is spent), a warning says that whether the plan is exact is not known.
+not run once that is spent), a warning says that whether the plan is exact is not known; where the solver failed
+(a CBC run that crashed or was killed), the warning says that, and which solver to make the check with instead.
 (Constraints added by `extra_constraints` could tie hours too: with them, the check is not made and the
 warning says so.)
 """
@@ -32,12 +33,12 @@ from planner.engine.constraints import cloud_work
 from planner.engine.inputs import Inputs, serving_instances
 from planner.engine.model import ExtraConstraints
 from planner.engine.solve import TimeBudget
-from planner.errors import InfeasibleError, SolverError
+from planner.errors import InfeasibleError, SolverError, SolverFailed
 
 # How the warnings of a plan whose merged hours may cost more than the best plan begin: the cap binds (or
-# constraints of the caller's own keep the check from being made, or its solve ended unproven), with the instance
-# offers counted — not
-# engine.inputs' "max_cloud_share with a serving workload", said of a plan made hour by hour (exact)
+# constraints of the caller's own keep the check from being made, or its solve ended unproven or failed), with the
+# instance offers counted — not engine.inputs' "max_cloud_share with a serving workload", said of a plan made hour
+# by hour (exact)
 MAY_BE_DEARER = re.compile(r"max_cloud_share (?:binds )?with \d+ instance offers serving ")
 
 
@@ -70,16 +71,21 @@ def merged_hours_warning(inp: Inputs, total: float, solver: str, time_limit: flo
                 "share one instance mix in this plan, and whether the best plan would mix them differently hour by "
                 "hour is not checked with such constraints; planning with reduced=False plans every hour on its own")
     budget = TimeBudget.of(time_limit)
-    exact = _exact_without_cap(inp, total, share, solver, budget)
+    not_known = (f"max_cloud_share with {listed}: identical hours share one instance mix in this plan, and whether the "
+                 "best plan would mix them differently hour by hour, for slightly less, is not known: ")
+    try:
+        exact = _exact_without_cap(inp, total, share, solver, budget)
+    except SolverFailed as failed:   # a crash, not a time limit: more time would not help, the other solver may
+        return (f"{not_known}the check's solve failed (solver {failed.solver}: {failed.detail}); `fleetplan plan "
+                f"--solver {failed.other}` plans and checks with {failed.other}, `--unreduced` plans every hour on its "
+                "own (slower)")
     if exact:
         return None
     if exact is None:
         within = ("" if budget.seconds is None else
                   f", within what the plan's solves left of the time limit of {budget.seconds:g} s")
-        return (f"max_cloud_share with {listed}: identical hours share one instance mix in this plan, and whether "
-                "the best plan would mix them differently hour by hour, for slightly less, is not known: the check's "
-                f"solve ended without a proven optimum{within}; `fleetplan plan --unreduced` plans every hour on its "
-                "own (slower)")
+        return (f"{not_known}the check's solve ended without a proven optimum{within}; `fleetplan plan --unreduced` "
+                "plans every hour on its own (slower)")
     return (f"max_cloud_share binds with {listed}: identical hours share one instance mix in this plan, and the "
             "best plan may mix them differently hour by hour, so this plan can cost slightly more than the best "
             "(0.08-0.27 % in a review's cases); `fleetplan plan --unreduced` plans every hour on its own (slower)")
@@ -88,7 +94,8 @@ def merged_hours_warning(inp: Inputs, total: float, solver: str, time_limit: flo
 def _exact_without_cap(inp: Inputs, total: float, share: float, solver: str, budget: TimeBudget) -> bool | None:
     """Whether the merged model's optimum without the cloud-share cap proves the plan at `total` exact: it
     meets the cap anyway, or `total` is no more than it. None when that is not known: its solve stopped
-    before it proved that optimum (the time limit), or `budget` was spent before it (not run)."""
+    before it proved that optimum (the time limit), or `budget` was spent before it (not run). SolverFailed
+    when the solver failed."""
     if budget.spent():   # no model built for a solve that would not run
         return None
     uncapped = replace(inp, caps={**inp.caps, "max_cloud_share": None}, label=f"{inp.label} (without max_cloud_share)")
@@ -96,7 +103,9 @@ def _exact_without_cap(inp: Inputs, total: float, share: float, solver: str, bud
         model, solution = solve_inputs(uncapped, solver, budget, explain=False)
     except InfeasibleError:
         return False
-    except SolverError:
+    except SolverFailed:
+        raise
+    except SolverError:   # stopped without a fleet: the time limit
         return None
     if solution.status != "optimal":
         return None

@@ -26,7 +26,7 @@ import numpy as np
 import pulp
 
 from planner.engine.model import Model
-from planner.errors import PlannerError, SolverError
+from planner.errors import PlannerError, SolverFailed
 from planner.process import solver_run, stop_requested, stopping_solves
 from planner.scratch import scratch_folder
 
@@ -492,7 +492,7 @@ def _solve_cbc(m: Model, time_limit: float | None) -> tuple[str, float | None]:
         try:
             m.prob.solve(cbc)
         except pulp.PulpSolverError as exc:   # CBC exited with an error, was killed, or wrote no solution
-            raise SolverError(f"solver cbc failed ({exc}); --solver highs solves the same model") from None
+            raise SolverFailed("cbc", "highs", str(exc)) from None
     status = {1: "optimal", 2: "feasible", 0: "not_solved", -1: "infeasible", -2: "unbounded", -3: "not_solved"
               }.get(m.prob.sol_status, "not_solved")
     if status == "optimal" and pulp.LpStatus[m.prob.status] != "Optimal":

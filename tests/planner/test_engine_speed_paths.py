@@ -5,6 +5,7 @@ cards in service per epoch."""
 
 import copy
 import math
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from planner import load_scenario
 from planner.engine import add_baselines, build_model, inputs_for, plan, reduce, solve
 from planner.engine.solve import _best, _Branch
-from planner.errors import SolverError
+from planner.errors import SolverError, SolverFailed
 from planner.scenario import apply_overrides
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -266,8 +267,11 @@ def test_a_cbc_run_that_fails_leaves_no_files(monkeypatch, tmp_path):
         return real([sys.executable, "-c", "raise SystemExit(3)"], **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", failing_cbc)
-    with pytest.raises(SolverError, match=r"^solver cbc failed \(Pulp: Error while trying to execute.*--solver highs"):
+    with pytest.raises(SolverFailed, match=r"^solver cbc failed \(Pulp: Error while trying to execute.*--solver highs") as failed:
         plan(worked(), solver="cbc", baselines=False)
+    assert isinstance(failed.value, SolverError)   # the CLI's exit 3
+    again = pickle.loads(pickle.dumps(failed.value))   # as a sweep's process pool hands it back
+    assert (type(again), str(again), again.detail) == (SolverFailed, str(failed.value), failed.value.detail)
     mps = [a for a in started[0] if a.endswith("-pulp.mps")]
     assert len(mps) == 1 and Path(mps[0]).is_relative_to(tmp_path)   # the model was written there …
     assert list(tmp_path.iterdir()) == []                             # … and nothing of it is left

@@ -237,3 +237,43 @@ def test_a_plan_made_hour_by_hour_is_not_said_to_hold_a_merged_hours_excess(tmp_
     assert not may_be_dearer(p.warnings)
     merged = plan(_two_types(tmp_path, 3.67, 7.37), baselines=False)
     assert may_be_dearer(merged.warnings)
+
+
+def test_a_merged_hours_check_whose_cbc_crashed_says_it_failed_not_that_time_ran_out(tmp_path, monkeypatch):
+    # CBC plans the case above (four cards, 20,552.55 USD) and then fails in the check's solve: it exits 3 at once, as
+    # a killed or broken CBC does (tests/planner/test_engine_speed_paths.py). The plan stands; whether its merged
+    # hours are exact is not known, because the solver failed — not for the 600 s limit, of which the solves took
+    # a fraction — and the way out is the other solver
+    import subprocess
+    import sys
+
+    from planner.engine import merged_hours
+    from planner.engine.merged_hours import may_be_dearer
+
+    real_popen, real_check = subprocess.Popen, merged_hours.solve_inputs
+    checking = []
+
+    def cbc(args, **kwargs):
+        return real_popen([sys.executable, "-c", "raise SystemExit(3)"] if checking else args, **kwargs)
+
+    def check(*args, **kwargs):
+        checking.append(True)
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", cbc)
+    monkeypatch.setattr(merged_hours, "solve_inputs", check)
+    p = plan(_two_types(tmp_path, 30.0, 60.0), baselines=False, solver="cbc", time_limit=600)
+    assert checking == [True]
+    assert (p.status, p.solver["name"]) == ("optimal", "cbc")
+    assert p.total == pytest.approx(4 * 10_000 - 0.5 * 4 * 10_000 * (1 - 1 / 60) + 4 * 75 / 1000 * 730 * 1.4 * 0.12
+                                    + 2555 * (500 - 75) / 1000 * 1.4 * 0.12, rel=1e-9)
+    (said,) = [w for w in p.warnings if w.startswith("max_cloud_share")]
+    assert said.startswith("max_cloud_share with 2 instance offers serving a serving workload (azure:eastus:a100x1:"
+                           "on_demand, azure:eastus:a100x3:on_demand): identical hours share one instance mix in this "
+                           "plan, and whether the best plan would mix them differently hour by hour, for slightly "
+                           "less, is not known: the check's solve failed (solver cbc: Pulp: Error while trying to "
+                           "execute")
+    assert said.endswith("; `fleetplan plan --solver highs` plans and checks with highs, `--unreduced` plans every "
+                         "hour on its own (slower)")
+    assert "time limit" not in said and "proven optimum" not in said
+    assert may_be_dearer(p.warnings)
