@@ -1377,10 +1377,18 @@ MIN_IDLE_WATTS = 1.0
 MAX_USD_PER_KWH = 2.0
 # Currencies whose ISO 4217 minor unit is not the hundredth (ISO 4217 list one, SIX Group, 2026-01-01; the
 # units of account CLF and UYW left out): a price cannot be typed in cents of a yen or won, and a dinar's
-# minor unit is its thousandth (fils, millimes). Every other code is taken to have cents.
+# minor unit is its thousandth (fils, millimes). Every other code but MINOR_UNIT_UNUSED's is taken to have cents.
 NO_MINOR_UNIT = frozenset({"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
                            "VUV", "XAF", "XOF", "XPF"})
-THOUSANDTHS_MINOR_UNIT = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
+THOUSANDTHS_MINOR_UNIT = frozenset({"BHD", "JOD", "KWD", "LYD", "OMR", "TND"})
+# Currencies with a minor unit in ISO 4217 that no price is written in, told per MWh alone as the yen is: "in
+# cents" would have a user pricing in rupiah divide by 100 for a unit nobody uses. Unicode CLDR 45 writes the
+# first kind without decimals (supplemental currencyData, digits 0, where ISO says 2, or 3 for IQD); the rupiah's
+# sen and the forint's fillér (withdrawn in 1999) circulate no more (CLDR cashDigits 0) and prices are in whole
+# units or their decimals (a tariff of 1,444.70 IDR a kWh), never in sen. Not SEK, NOK or CZK, whose cents have no
+# coins either: Nordic electricity is quoted in öre a kWh.
+MINOR_UNIT_UNUSED = frozenset({"AFN", "ALL", "HUF", "IDR", "IQD", "IRR", "LAK", "LBP", "MGA", "MMK", "RSD", "SOS",
+                               "SYP", "YER"})
 # A cap on installed IT power above 1,000 kW (a data hall's, where a closet's 4 kW typed in watts lands) that is
 # also above 20 kW for each reference GPU the demand asks at its peak month and each owned card: a card draws at
 # most about 1.8 kW with its host's share (the catalog's busiest 1,313 W; B200, 1,000 W × 1.8), a profile's busiest
@@ -1495,10 +1503,10 @@ def _implausible_electricity(data: dict, currency: str | None, fx: dict[str, flo
 
 def _electricity_unit_guesses(price: float, currency: str) -> str:
     """What an electricity `price` in `currency` per kWh was likely typed in, and the value to write for it:
-    per MWh, and in the currency's minor unit where it has one (cents; a dinar's thousandths are per MWh's
-    factor too)."""
+    per MWh, and in the currency's minor unit where prices are written in one (cents; a dinar's thousandths are
+    per MWh's factor too)."""
     per_mwh = _figure(price / 1000)
-    if currency in NO_MINOR_UNIT:
+    if currency in NO_MINOR_UNIT | MINOR_UNIT_UNUSED:
         return f"if it is per MWh, write {per_mwh}"
     if currency in THOUSANDTHS_MINOR_UNIT:
         return f"if it is in thousandths of a {currency} or per MWh, write {per_mwh}"

@@ -121,6 +121,32 @@ def test_electricity_in_a_currency_without_cents_is_not_said_to_be_in_cents(head
     assert found == ([] if said is None else [(("onprem", "electricity_per_kwh"), said)])
 
 
+# The rupiah and the forint have cents in ISO 4217 (sen, fillér) that no price is written in any more, and CLDR
+# writes the Iraqi dinar without its fils: per MWh alone, as for the yen. The krona keeps its cents: Swedish
+# electricity is quoted in öre a kWh.
+@pytest.mark.parametrize(("head", "price", "said"), [
+    # 900 IDR a kWh typed per MWh: 900,000 / 16,000 = 56.25 USD; 0.12 USD is 1,920 IDR, said to two digits
+    ("currency: IDR\nfx: {USD: 16000}\n", "900000",
+     "onprem.electricity_per_kwh: 900,000 IDR a kWh (56.25 USD) is more than grid electricity costs anywhere "
+     "(under 1 USD a kWh); expected IDR per kWh, such as 1,900: if it is per MWh, write 900"),
+    # 70 HUF a kWh typed per MWh: 70,000 / 360 = 194.44… USD; 0.12 USD is 43.2 HUF
+    ("currency: HUF\nfx: {USD: 360}\n", "70000",
+     "onprem.electricity_per_kwh: 70,000 HUF a kWh (194.4 USD) is more than grid electricity costs anywhere "
+     "(under 1 USD a kWh); expected HUF per kWh, such as 43: if it is per MWh, write 70"),
+    # 120,000 / 1,310 = 91.603… USD; 0.12 USD is 157.2 IQD
+    ("currency: IQD\nfx: {USD: 1310}\n", "120000",
+     "onprem.electricity_per_kwh: 120,000 IQD a kWh (91.6 USD) is more than grid electricity costs anywhere "
+     "(under 1 USD a kWh); expected IQD per kWh, such as 160: if it is per MWh, write 120"),
+    # 150 öre: 150 / 10.5 = 14.2857… USD; 0.12 USD is 1.26 SEK; 1.5 SEK in kronor, 0.15 per MWh
+    ("currency: SEK\nfx: {USD: 10.5}\n", "150",
+     "onprem.electricity_per_kwh: 150 SEK a kWh (14.29 USD) is more than grid electricity costs anywhere "
+     "(under 1 USD a kWh); expected SEK per kWh, such as 1.3: if it is in cents, write 1.5; if per MWh, 0.15"),
+])
+def test_electricity_in_rupiah_or_forint_is_not_said_to_be_in_cents_no_price_is_written_in(head, price, said):
+    found = warnings_of(head + HEAD + f"onprem: {{electricity_per_kwh: {price}}}\n" + WORKLOAD)
+    assert found == [(("onprem", "electricity_per_kwh"), said)]
+
+
 def test_electricity_in_a_currency_without_a_usd_rate_is_not_judged():
     # no cloud provider, so no rate for USD is needed: 120 could be yen (normal) or euros (cents); nothing is said
     text = ("name: t\ncurrency: EUR\nhorizon_months: 12\nprices: {providers: []}\n"
