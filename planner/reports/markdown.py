@@ -390,7 +390,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     basis = present_value_basis(plan)
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
-    lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {plan.horizon_months} months; "
+    lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {counted(plan.horizon_months, 'month')}; "
               f"status {plan.status}). Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."
               + (f" {_text(grouped[:1].upper() + grouped[1:])}." if grouped else ""), ""]
     verdict = _verdict(plan)

@@ -23,7 +23,7 @@ from planner.errors import PlannerError
 from planner.fileio import write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
-from planner.text import visible
+from planner.text import counted, visible
 
 
 def clean(value):
@@ -576,8 +576,9 @@ def grouping_line(plan: Plan) -> str:
         return ""
     before = _refined_from(g)
     if g["slots"] >= g["weight_classes"]:
-        return f"profile planned exactly on its {g['weight_classes']} distinct hourly weights: {before}"
-    head = (f"profile grouped: {g['weight_classes']} distinct hourly weights in {g['slots']} load-duration blocks "
+        return f"profile planned exactly on its {counted(g['weight_classes'], 'distinct hourly weight')}: {before}"
+    head = (f"profile grouped: {counted(g['weight_classes'], 'distinct hourly weight')} in "
+            f"{counted(g['slots'], 'load-duration block')} "
             f"({before + '; ' if before else ''}profile_slots; 168 = exact)")
     if g.get("error_bound") is None:
         return head + ("; the bound on the cost error is unknown (its solve gave none: the time limit, or constraints "
@@ -614,7 +615,7 @@ def baseline_bounds_line(plan: Plan) -> str:
                                                table["error_bound_pct"]) if total == total]   # not NaN: a total
     if not each:
         return ""
-    return (f"baselines on the same {g['slots']} blocks: each exact optimum is at most this much below its total — "
+    return (f"baselines on the same {counted(g['slots'], 'block')}: each exact optimum is at most this much below its total — "
             + ", ".join(each))
 
 
@@ -624,7 +625,7 @@ def _refined_from(grouping: dict) -> str:
     tried = grouping.get("refined_from") or []
     if not tried:
         return ""
-    bounds = [f"{t['slots']} blocks bounded the cost error at {t['error_bound_pct']:.2f} %" if i == 0 else
+    bounds = [f"{counted(t['slots'], 'block')} bounded the cost error at {t['error_bound_pct']:.2f} %" if i == 0 else
               f"{t['slots']} at {t['error_bound_pct']:.2f} %" for i, t in enumerate(tried)]
     return f"{' and '.join(bounds)}, above the {grouping['tolerance_pct']:g} % tolerance"
 
@@ -646,7 +647,7 @@ def assumption_line(plan: Plan) -> str:
     resale = ("worth nothing when sold" if a["resale_method"] == "none" else
               f"sold at {a['resale_share_of_book']:g} × {a['resale_method'].replace('_', '-')} book value")
     owned = " or ".join([c for c, on in (("sold", a["sell_owned"]), ("switched off", a["switch_off_owned"])) if on])
-    return (f"assumptions: cards bought every {a['purchase_every_months']} months, retired at end of life and "
+    return (f"assumptions: cards bought every {counted(a['purchase_every_months'], 'month')}, retired at end of life and "
             f"{resale}; owned cards may be {owned or 'kept only'}")
 
 
