@@ -23,6 +23,7 @@ from planner.errors import PlannerError
 from planner.fileio import write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
+from planner.scenario.loading import absolute_as_written
 from planner.text import counted, visible
 
 
@@ -195,10 +196,10 @@ def scenario_inputs(plan: Plan) -> dict | None:
 
 
 # The files a scenario names — its workloads' profile CSVs and an offers CSV (`prices.source`) — are named in every
-# report of a plan by the path its file wrote (relative to the scenario's folder: the same in every checkout,
-# `as_written`), and recorded in its JSON with the hash of the content the plan read from them (`input_files`):
-# `compare` judges them by their content, so an offers CSV edited in place is a changed input and two copies of one
-# folder are the same inputs.
+# report of a plan by the path its file wrote (relative to the scenario's folder: the same in every checkout; an
+# absolute one as written; `as_written`), and recorded in its JSON with the hash of the content the plan read from
+# them (`input_files`): `compare` judges them by their content, so an offers CSV edited in place is a changed input
+# and two copies of one folder are the same inputs.
 
 
 def scenario_files(scenario: Any) -> dict[str, str]:
@@ -219,9 +220,11 @@ def scenario_folder_of(plan: Any) -> Path | None:
 
 def as_written(plan: Any, path: str) -> str:
     """A file the scenario of `plan` names (`path`, as the scenario holds it: absolute once loaded from a file) as
-    every report of the plan shows it: as its scenario file wrote it, relative to its folder (`written_path`). The
-    JSON, the CLI's lines, the Markdown summary and the workbook all name it so."""
-    return written_path(path, scenario_folder_of(plan))
+    every report of the plan shows it: as its scenario file wrote it — an absolute path as written
+    (scenario.loading.absolute_as_written), a relative one relative to its folder (`written_path`). The JSON, the
+    CLI's lines, the Markdown summary and the workbook all name it so."""
+    written = absolute_as_written(getattr(plan, "scenario", None)).get(path)
+    return written if written is not None else written_path(path, scenario_folder_of(plan))
 
 
 def written_path(path: str, folder: Path | None) -> str:

@@ -1280,8 +1280,10 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
     data, positions, syntax, blanked = _parse_yaml(text, origin)
     scenario, problems = _validated(data, positions or {}, origin, base_dir, syntax, True, blanked)
     if scenario is not None and base_dir is not None:
+        written = scenario
         scenario = _resolve_paths(scenario, base_dir)
         scenario._folder = Path(os.path.realpath(base_dir))
+        scenario._absolute_as_written = _absolute_paths(written, scenario)
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
 
 
@@ -1291,6 +1293,22 @@ def file_folder(scenario: Scenario) -> Path | None:
     however it was loaded and wherever the plan is made; None for a scenario made otherwise (a dict, YAML text with
     no folder, apply_overrides' copy)."""
     return getattr(scenario, "_folder", None)
+
+
+def absolute_as_written(scenario: Any) -> dict[str, str]:
+    """Each file path the file `scenario` was loaded from wrote absolute, as the scenario holds it (resolved) → as
+    that file wrote it; {} for a scenario made otherwise, or one whose file names every file relative to its folder."""
+    return getattr(scenario, "_absolute_as_written", None) or {}
+
+
+def _absolute_paths(written: Scenario, resolved: Scenario) -> dict[str, str]:
+    """The file paths of `written` (a scenario as its file wrote it) that are absolute, by the path `resolved`
+    (it after _resolve_paths) holds: resolved, a path to the scenario's own folder cannot tell how it was written."""
+    pairs = [(a.profile, b.profile) for a, b in zip(written.workloads, resolved.workloads)
+             if a.profile not in BUILTIN_PROFILES]
+    if written.prices.source not in PRICE_SOURCE_WORDS:
+        pairs.append((written.prices.source, resolved.prices.source))
+    return {held: given for given, held in pairs if os.path.isabs(given)}
 
 
 def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:

@@ -728,6 +728,10 @@ class Scenario(Frozen):
     # files against, absolute, set by the loader (loading.file_folder), so that a plan of it names them as that file
     # wrote them
     _folder: typing.Any = PrivateAttr(default=None)
+    # Not a field either: each file path the file wrote absolute, as the scenario holds it (resolved) → as written
+    # (loading.absolute_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the
+    # first as written, the second relative to the folder
+    _absolute_as_written: typing.Any = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
         # what it states, not where it was read from: pydantic compares private attributes too, and a scenario

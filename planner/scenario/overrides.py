@@ -34,7 +34,7 @@ from planner import catalog
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem
-from planner.scenario.loading import YamlRefused, parse_scenario, read_yaml_value
+from planner.scenario.loading import YamlRefused, absolute_as_written, parse_scenario, read_yaml_value
 from planner.scenario.model import BUILTIN_PROFILES, ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import shortened
@@ -275,13 +275,16 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     given_files = [(where, value) for where, value in _file_fields(data) if value not in own_files]
     try:
         # against the working folder: a file not found is then named by the path searched (`/home/u/weekly.csv`)
-        scenario = parse_scenario(data, origin=ORIGIN, base_dir=folder)
+        changed = parse_scenario(data, origin=ORIGIN, base_dir=folder)
     except ScenarioError as exc:   # report bad paths and bad values together
         problems += [_index_to_name(p, data) for p in exc.problems]
     if problems:
         problems = _with_folder_said(problems, [value for _, value in given_files], folder)
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
-    return _files_made_absolute(scenario, given_files, folder)
+    changed = _files_made_absolute(changed, given_files, folder)
+    # the files it keeps are named as its file wrote them: an absolute path as written (loading.absolute_as_written)
+    changed._absolute_as_written = absolute_as_written(scenario)
+    return changed
 
 
 def _file_fields(data: dict) -> list[tuple[tuple, str]]:

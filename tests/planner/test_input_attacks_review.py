@@ -140,8 +140,8 @@ def test_an_offers_csv_path_holding_markup_is_printed_as_it_is(tmp_path):
                  "workloads:\n  - {name: w, gpu_hours_per_month: 10, reference_gpu: A10G}\n")
     result = run("plan", f, "--no-baselines", "--no-decisions")
     assert result.exit_code == 0, result.output
-    # named against the scenario's folder, as every report names its files (reports.tables.as_written)
-    assert "prices: q[/]o.csv," in " ".join(result.stdout.split())
+    # named as the scenario wrote it (absolute), as every report names its files (reports.tables.as_written)
+    assert f"prices: {offers}," in " ".join(result.stdout.split())
 
 
 def test_compare_refuses_a_saved_plan_whose_currency_is_not_its_scenarios(tmp_path):

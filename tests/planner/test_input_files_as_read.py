@@ -105,6 +105,42 @@ def test_a_plan_names_its_files_as_written_after_the_working_folder_changes(tmp_
         "workloads.training.profile": "w.csv", "prices.source": OFFERS}
 
 
+def test_a_file_the_scenario_names_by_its_absolute_path_is_named_so_in_every_report(tmp_path):
+    # a scenario naming its profile and offers CSVs by absolute paths into its own folder was shown `w.csv` and
+    # `offers-g5-us-east-1.csv`, as if it named them relative: resolved, the two read alike
+    scenario = worked_copy(tmp_path / "scenarios", profile="w.csv")
+    profile, offers = str(tmp_path / "scenarios" / "w.csv"), str(tmp_path / "scenarios" / OFFERS)
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace("profile: w.csv", f"profile: {profile}")
+                        .replace(f"source: {OFFERS}", f"source: {offers}"), encoding="utf-8")
+    from openpyxl import load_workbook
+
+    # plan(path), plan(load_scenario(path)), and with an override (a new scenario of the loaded one's dump)
+    for p in (plan(scenario, baselines=False), plan(load_scenario(scenario), baselines=False),
+              plan(scenario, baselines=False, overrides={"horizon_months": 12})):
+        doc = plan_to_dict(p)
+        assert doc["prices"]["source"] == doc["scenario_inputs"]["prices"]["source"] == offers
+        assert doc["scenario_inputs"]["workloads"][0]["profile"] == profile
+        assert {field: entry["path"] for field, entry in doc["input_files"].items()} == {
+            "workloads.training.profile": profile, "prices.source": offers}
+        text = plan_to_markdown(p)
+        assert f"prices from the offers CSV {offers}." in text and f"| prices.source | {offers} |" in text
+        assert f"| {profile} |" in text
+        book = load_workbook(io.BytesIO(plan_to_excel(p)), data_only=True)
+        assumptions = {r[0]: r[1] for r in book["assumptions"].iter_rows(values_only=True)}
+        assert (assumptions["prices.source"], assumptions["workloads.training.profile"]) == (offers, profile)
+
+
+def test_a_file_named_relative_and_one_named_absolute_are_each_named_as_written(tmp_path):
+    # the offers CSV relative (beside the scenario), the profile absolute: each as the file wrote it
+    scenario = worked_copy(tmp_path, profile="weights/w.csv")
+    profile = str(tmp_path / "weights" / "w.csv")
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace("profile: weights/w.csv", f"profile: {profile}"),
+                        encoding="utf-8")
+    doc = plan_to_dict(plan(scenario, baselines=False))
+    assert {field: entry["path"] for field, entry in doc["input_files"].items()} == {
+        "workloads.training.profile": profile, "prices.source": OFFERS}
+
+
 def test_compare_names_a_scenario_sides_file_absolute(tmp_path, monkeypatch):
     worked_copy(tmp_path / "a")
     worked_copy(tmp_path / "b")
