@@ -21,7 +21,7 @@ from planner._version import __version__
 from planner.catalog.prices import HASH_HEX_DIGITS
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
-from planner.engine.result import present_value_words
+from planner.engine.result import PRESENT, money_attrs, present_value_words
 from planner.engine.run import check_limits, checked_inputs
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
@@ -61,7 +61,17 @@ INPUTS = "scenario_inputs"   # the key of a saved plan that holds its scenario
 
 @dataclass
 class Comparison:
-    """Two plans side by side. Money in the plans' currency, present values; delta = b − a."""
+    """Two plans side by side. Money in the plans' currency, present values; delta = b − a.
+
+    `costs` and `fleet` say what their money is in `attrs`, as a Plan's tables do (engine.result.MONEY_COLUMNS):
+    `currency`, `money_basis` and `money_columns` (column → basis). On the same basis (`same_basis`: the same
+    horizon and discount rate) these are a plan's words, "present value at 8%/year" for cost_a, cost_b and
+    cost_delta. On different bases each side's column says its own horizon and rate, and the delta that it is not
+    like for like: money_columns {"cost_a": "36 months, present value at 0%/year, undiscounted", "cost_b":
+    "24 months, present value at 10%/year", "cost_delta": "b − a, not like for like"}, money_basis the three as
+    "cost_a: …; cost_b: …; cost_delta: …" — and `notes` holds "not like for like: a sums 36 months at 0%/year, b
+    24 months at 10%/year (present values)" (`basis_note`), the words `fleetplan compare` prints.
+    """
 
     label_a: str
     label_b: str
@@ -85,6 +95,11 @@ class Comparison:
                               # not set "(not set)", numbers 14,000 and true/false as a reader reads them
     sides: dict = field(default_factory=dict)   # "a"/"b": file, saved_plan, generated_at, version (`side_facts`)
 
+    def __post_init__(self) -> None:
+        # here, not in compare(): every Comparison labels its money, as a Plan does whenever a table is set
+        for table in (self.costs, self.fleet):
+            table.attrs.update(compared_money_attrs(self.currency, self.basis))
+
     @property
     def total_differs_with_same_inputs(self) -> bool:
         """Whether the totals differ while no scenario input does: then the prices (their source and dates,
@@ -101,12 +116,17 @@ class Comparison:
     def basis(self) -> dict:
         """What each side's totals sum: {"a"/"b": {"horizon_months", "discount_rate"}}. Present values over
         different horizons or at different rates are not like for like; `same_basis` says whether they are."""
-        return {side: {"horizon_months": p.scenario.horizon_months, "discount_rate": p.scenario.discount_rate}
-                for side, p in (("a", self.plan_a), ("b", self.plan_b))}
+        return plans_basis(self.plan_a, self.plan_b)
 
     @property
     def same_basis(self) -> bool:
         return self.basis["a"] == self.basis["b"]
+
+    @property
+    def basis_note(self) -> str | None:
+        """"not like for like: a sums 36 months at 0%/year, b 24 months at 10%/year (present values)" when the sides'
+        totals are on different bases (also in `notes`), else None."""
+        return basis_note(self.basis)
 
     @property
     def present_money(self) -> str:
@@ -767,9 +787,44 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
               if fields]
     notes += [f"{side} was saved without unit prices: prices not compared" for side, p in (("a", pa), ("b", pb))
               if isinstance(p, SavedPlan) and not p.saved_prices_used]
+    unlike = basis_note(plans_basis(pa, pb))
+    if unlike:   # a total_delta read alone would pass for like for like: only basis and same_basis said otherwise
+        notes.append(unlike)
     return Comparison(label_a, label_b, pa.currency, inputs, fleet, costs, pa.total, pb.total, pa, pb, notes,
                       _provenance_diff(pa, pb, files_a, files_b), _price_diff(pa, pb), shown,
                       {"a": side_facts(pa, file_a), "b": side_facts(pb, file_b)})
+
+
+def plans_basis(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> dict:
+    """What each side's totals sum: {"a"/"b": {"horizon_months", "discount_rate"}} (`Comparison.basis`)."""
+    return {side: {"horizon_months": p.scenario.horizon_months, "discount_rate": p.scenario.discount_rate}
+            for side, p in (("a", pa), ("b", pb))}
+
+
+def basis_note(basis: dict) -> str | None:
+    """What a reader of totals on different bases (`plans_basis`) must know, in `fleetplan compare`'s words: "not
+    like for like: a sums 36 months at 0%/year, b 24 months at 10%/year (present values)"; None on the same basis."""
+    a, b = basis["a"], basis["b"]
+    if a == b:
+        return None
+    return (f"not like for like: a sums {a['horizon_months']} months at {a['discount_rate'] * 100:g}%/year, "
+            f"b {b['horizon_months']} months at {b['discount_rate'] * 100:g}%/year (present values)")
+
+
+COMPARED_MONEY = ("cost_a", "cost_b", "cost_delta")   # the money columns of a comparison's costs and fleet
+
+
+def compared_money_attrs(currency: str, basis: dict) -> dict:
+    """The `attrs` of a comparison's costs and fleet (see Comparison): a plan's (engine.result.money_attrs) on the
+    same basis; else each side's horizon and rate, and the delta not like for like."""
+    a, b = basis["a"], basis["b"]
+    if a == b:
+        return money_attrs(dict.fromkeys(COMPARED_MONEY, PRESENT), currency, a["discount_rate"])
+    words = dict(zip(COMPARED_MONEY, (f"{side['horizon_months']} months, {present_value_words(side['discount_rate'])}"
+                                      for side in (a, b))))
+    words["cost_delta"] = "b − a, not like for like"
+    return {"currency": currency, "money_basis": "; ".join(f"{c}: {w}" for c, w in words.items()),
+            "money_columns": words}
 
 
 # ---------------------------------------------------------------------------------------------------
