@@ -35,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from planner.engine.baselines import usable_cores
+from planner.engine.result import present_value_words
 from planner.engine.run import check_limits, check_switches, plan_summary
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
@@ -58,6 +59,11 @@ MAX_POINTS = 10_000
 PROCESSES_PER_CORE = 4
 _PRICES = "_prices"   # the key of a row's price provenance, taken out before the table is built
 _WARNINGS = "_warnings"   # the key of a row's plan warnings, likewise
+_BASIS = "_basis"   # the key of the currency and discount rate of a row's scenario, likewise
+# attrs["money_basis"] of a sweep whose points' rates differ (each row's then in its money_basis column): the words of
+# `fleetplan sweep`'s title
+EACH_POINTS_BASIS = "present value at each point's discount_rate"
+EACH_POINTS_CURRENCY = "each point's currency"   # attrs["currency"] of one whose points' currencies differ
 
 
 def max_processes() -> int:
@@ -137,7 +143,7 @@ def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | 
                  max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None) -> dict:
     """One sweep row (runs in a worker process): infeasible and failed points become rows. The row carries
     under `_PRICES` where its prices came from (source, store, snapshots, warning), as `plan()` reports it,
-    and under `_WARNINGS` the plan's warnings."""
+    under `_WARNINGS` the plan's warnings, and under `_BASIS` its scenario's currency and discount_rate."""
     prices, warnings = None, []
     try:
         # the row reads the all-cloud savings alone: no baseline's bound on a grouped profile's cost error is solved
@@ -164,6 +170,7 @@ def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | 
     if prices is not None:
         row[_PRICES] = prices
     row[_WARNINGS] = list(warnings)
+    row[_BASIS] = {"currency": scenario.currency, "discount_rate": scenario.discount_rate}
     return row
 
 
@@ -369,6 +376,12 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     snapshot), as a plan's `prices`; `table.attrs["warnings"]` the plans' warnings (as a plan's
     `warnings`: estimated speeds, unpriced cards, stale prices …), each distinct one once, in order of first
     appearance, as {"warning", "points"} with the number of points whose plan gave it.
+    What its money is, as a Plan's tables say it (engine.result.MONEY_COLUMNS): `attrs["currency"]`, the points'
+    currency ("each point's currency" when `currency` is varied to more than one: its column gives each row's);
+    `attrs["money_basis"]`, the words of a plan ("present value at 8%/year") when every point has the same
+    discount_rate, else "present value at each point's discount_rate" and a `money_basis` column gives each row's
+    (empty for a point whose values the scenario rejects); `attrs["money_columns"]`, `total` (and
+    `savings_vs_all_cloud`) → that basis. A varied `horizon_months` is its own column: each total sums its row's months.
 
     Runs on `processes` local worker processes (1 = in this process; at most `max_processes()`, 4 per
     core), or on an existing Dask cluster when `scheduler` is its address or a `distributed.Client`
@@ -396,6 +409,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     # each point's scenario is built (and validated, once) as it is solved: a point the scenario rejects
     # becomes an error row then
     results: list[dict | None] = [None] * n
+    bases: list[dict | None] = [None] * n   # each row's currency and discount_rate (None: its point was rejected)
     todo = [(i, functools.partial(_point_scenario, base, point)) for i, point in enumerate(points)]
     done = 0
     sources: dict[tuple, dict] = {}
@@ -408,6 +422,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
             sources.setdefault(_provenance_key(prices), prices)
         for warning in dict.fromkeys(row.pop(_WARNINGS, ())):
             warned[warning] = warned.get(warning, 0) + 1
+        bases[i] = row.pop(_BASIS, None)
         results[i] = row
         done += 1
         if progress is not None:
@@ -428,6 +443,25 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
         table = table.drop(columns=["savings_vs_all_cloud"])
     table.attrs["prices"] = list(sources.values())
     table.attrs["warnings"] = [{"warning": w, "points": k} for w, k in warned.items()]
+    return _label_money(table, bases, base)
+
+
+def _label_money(table: pd.DataFrame, bases: list[dict | None], base: Scenario) -> pd.DataFrame:
+    """`table` with its currency and money basis in attrs (see `sweep`), and a `money_basis` column when the
+    points' discount rates differ. `bases`: each row's currency and discount_rate (None for a point whose values
+    were rejected: no money). A sweep whose every point was rejected has the scenario's."""
+    known = [b for b in bases if b is not None] or [{"currency": base.currency, "discount_rate": base.discount_rate}]
+    currencies = list(dict.fromkeys(b["currency"] for b in known))
+    rates = list(dict.fromkeys(b["discount_rate"] for b in known))
+    if len(rates) == 1:
+        basis = present_value_words(rates[0])
+    else:   # each row says its own, as a plan's CSV rows do; a rejected point has no money to say it of
+        basis = EACH_POINTS_BASIS
+        table["money_basis"] = pd.Series([None if b is None else present_value_words(b["discount_rate"])
+                                          for b in bases], index=table.index, dtype=object)
+    money = [c for c in ("total", "savings_vs_all_cloud") if c in table.columns]
+    table.attrs.update({"currency": currencies[0] if len(currencies) == 1 else EACH_POINTS_CURRENCY,
+                        "money_basis": basis, "money_columns": dict.fromkeys(money, basis)})
     return table
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from planner import compare, load_scenario, plan
+from planner import compare, load_scenario, plan, sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
@@ -68,3 +68,40 @@ def test_compare_on_one_basis_has_a_plans_attrs_and_no_note(worked):
     expected = {"currency": "USD", "money_basis": AT_10, "money_columns": dict.fromkeys(["cost_a", "cost_b", "cost_delta"],
                                                                                         AT_10)}
     assert c.costs.attrs == expected and c.fleet.attrs == expected
+
+
+# --- sweep -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("processes", [1, 2])   # in this process, and in worker processes
+def test_a_sweep_over_rate_and_horizon_says_each_rows_basis(processes):
+    table = sweep(WORKED, vary={"discount_rate": [0.0, 0.1], "horizon_months": [12, 36]}, processes=processes)
+    assert table.attrs["currency"] == "USD"
+    assert table.attrs["money_basis"] == "present value at each point's discount_rate"   # `fleetplan sweep`'s title
+    assert table.attrs["money_columns"] == {"total": "present value at each point's discount_rate"}
+    # rows in cross-product order, the last path fastest: (0, 12), (0, 36), (0.1, 12), (0.1, 36)
+    assert list(table["money_basis"]) == [UNDISCOUNTED, UNDISCOUNTED, AT_10, AT_10]
+    assert list(table["horizon_months"]) == [12, 36, 12, 36]
+
+
+def test_a_sweep_at_one_rate_says_it_in_attrs_without_a_column():
+    table = sweep(WORKED, vary={"onprem.pue": [1.4, 1.5], "horizon_months": [12, 24]}, processes=1, baselines=True)
+    assert {k: table.attrs[k] for k in ("currency", "money_basis", "money_columns")} == {
+        "currency": "USD", "money_basis": UNDISCOUNTED,
+        "money_columns": {"total": UNDISCOUNTED, "savings_vs_all_cloud": UNDISCOUNTED}}
+    assert "money_basis" not in table.columns
+
+
+def test_a_rejected_point_has_no_basis_and_the_others_keep_theirs():
+    # a discount rate of 1 or more is refused (0 ≤ rate < 1): that row is an error with no money
+    table = sweep(WORKED, vary={"discount_rate": [0.1, 0.0, 1.5]}, processes=1)
+    assert list(table["status"]) == ["optimal", "optimal", "error"]
+    assert list(table["money_basis"]) == [AT_10, UNDISCOUNTED, None]
+
+
+def test_a_sweep_over_currencies_says_each_points_currency():
+    # EUR needs the rate of USD, in which the card and the cloud are priced
+    table = sweep(WORKED, vary={"currency": ["USD", "EUR"], "fx.USD": [1.1]}, processes=1)
+    assert table.attrs["currency"] == "each point's currency" and list(table["currency"]) == ["USD", "EUR"]
+    assert table.attrs["money_basis"] == UNDISCOUNTED
+    only_eur = sweep(WORKED, vary={"currency": ["EUR"], "fx.USD": [1.1, 1.2]}, processes=1)
+    assert only_eur.attrs["currency"] == "EUR"
