@@ -1,4 +1,5 @@
-"""The Plan: the recommended fleet and what it costs, as DataFrames with units in their column names.
+"""The Plan: the recommended fleet and what it costs, as DataFrames with the units of quantities in their column
+names (`energy_kwh`, `instance_hours`); the currency and basis of money are in each table's `attrs`.
 
 A Plan carries everything its reports need — the scenario it was solved for, the offers and prices it
 used (`offers`), and every cash flow (`flows`) — so no report reads a price source or the catalog again.
