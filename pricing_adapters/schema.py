@@ -176,17 +176,18 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     if bad_option:
         problems.append(f"unknown {plural(len(bad_option), 'purchase_option')} {bad_option}; "
                         f"expected one of {list(PURCHASE_OPTIONS)}")
-    # an ISO 4217 code as written: an empty or lower-case one would ask for a rate under a key no fx names
-    bad_currency = sorted(c for c in set(df["currency"].dropna().unique()) if not _CURRENCY.fullmatch(c))
+    # an ISO 4217 code as written: a lower-case one would ask for a rate under a key no fx names (an empty one is
+    # named above)
+    bad_currency = {c: _currency_problem(c) for c in df["currency"].dropna().unique() if c and not _CURRENCY.fullmatch(c)}
     if bad_currency:
-        hint = [c.strip().upper() for c in bad_currency if _CURRENCY.fullmatch(c.strip().upper())]
-        problems.append(f"currency {bad_currency}: expected an ISO 4217 code of three capital letters"
-                        + (f" (did you mean {hint}?)" if hint else ", e.g. USD"))
+        problems.append(name_rows(df, pd.Series([bad_currency.get(c, "") if isinstance(c, str) else ""
+                                                 for c in df["currency"].astype(object)], dtype=object)))
     if any(_rows(mask).any() for mask, _ in _number_flags(df, usd_bounds)):   # the text per row only when some row is bad
         problems.append(name_rows(df, number_problems(df, usd_bounds)))
-    dup = df["offer_id"][df["offer_id"].duplicated()]
-    if len(dup):
-        problems.append(f"duplicate {plural(dup.nunique(), 'offer_id')}, e.g. {list(dup.unique()[:3])}")
+    if df["offer_id"].duplicated().any():
+        repeated = _repeated_ids(df["offer_id"])
+        if (repeated != "").any():   # an empty offer_id given twice is named above
+            problems.append(name_rows(df, repeated))
     dates = _bad_dates(df)
     if dates.any():
         problems.append(name_rows(df, pd.Series([f"as_of {shown_cell(str(d))} is not an ISO date (YYYY-MM-DD; empty for "
@@ -195,6 +196,27 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     return df
+
+
+def _currency_problem(code: str) -> str:
+    """What is wrong with the currency cell `code`, which is not an ISO 4217 code, with the code meant where the
+    case or spaces hide one ('usd': did you mean 'USD'?)."""
+    meant = code.strip().upper()
+    return (f"currency {shown_cell(code)}: expected an ISO 4217 code of three capital letters"
+            + (f" (did you mean {meant!r}?)" if _CURRENCY.fullmatch(meant) else ", e.g. USD"))
+
+
+def _repeated_ids(offer_ids: pd.Series) -> pd.Series:
+    """For each row, 'duplicate offer_id, first at row N' (1-based data rows) when an earlier row has its
+    offer_id, else ''; empty ids are not compared (validate_offers names them)."""
+    first: dict[str, int] = {}
+    out = []
+    for i, oid in enumerate(offer_ids.astype(object)):
+        if not isinstance(oid, str) or not oid or first.setdefault(oid, i) == i:
+            out.append("")
+        else:
+            out.append(f"duplicate offer_id, first at row {first[oid] + 1}")
+    return pd.Series(out, dtype=object)
 
 
 def _bad_dates(df: pd.DataFrame) -> np.ndarray:

@@ -31,7 +31,7 @@ def test_unknown_providers_options_and_duplicate_ids_are_counted_in_words():
         validate_offers(offers)
     said = str(info.value)
     assert "unknown providers ['acme', 'gcp']" in said and "unknown purchase_option ['lease']" in said
-    assert "duplicate offer_id, e.g. ['x']" in said and "(s)" not in said
+    assert "row 2 (offer x): duplicate offer_id, first at row 1" in said and "(s)" not in said
 
 
 def test_a_provider_without_a_packaged_snapshot_is_named_in_the_singular():

@@ -15,11 +15,14 @@ from pricing_adapters.snapshot import read_offers_csv
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
+ROW = "row 1 (offer aws:us-east-1:g5.xlarge:on_demand): "   # the example's one data row
+
+
 @pytest.mark.parametrize("written, said", [
-    ("", "currency ['']: expected an ISO 4217 code of three capital letters, e.g. USD"),
-    ("eur", "currency ['eur']: expected an ISO 4217 code of three capital letters (did you mean ['EUR']?)"),
-    (" USD", "did you mean ['USD']?"),
-    ("US$", "currency ['US$']: expected an ISO 4217 code of three capital letters, e.g. USD"),
+    ("", ROW + "empty 'currency'"),
+    ("eur", ROW + "currency 'eur': expected an ISO 4217 code of three capital letters (did you mean 'EUR'?)"),
+    (" USD", ROW + "currency ' USD': expected an ISO 4217 code of three capital letters (did you mean 'USD'?)"),
+    ("US$", ROW + "currency 'US$': expected an ISO 4217 code of three capital letters, e.g. USD"),
 ])
 def test_a_currency_that_is_no_iso_code_is_refused_naming_it(tmp_path, written, said):
     text = (EXAMPLES / "offers-g5-us-east-1.csv").read_text()
