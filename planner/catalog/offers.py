@@ -6,11 +6,13 @@ the engine's inputs and the dashboard's price explorer both use it.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import OVERRIDE_SOURCE, custom_card_row, load_cards, load_gpus, suggest
 from planner.errors import PricesRefuteScenario
+from pricing_adapters.shown import SHOWN_CHARS, shortened
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
     import numpy as np
@@ -62,12 +64,55 @@ def check_regions(offers, scenario, source: str | None = None) -> None:
                                    ("prices", "regions", p.regions.index(unknown[0])))
 
 
+# the field of a price source's own mistake: for the CLI to name the scenario line that names the file
+SOURCE_FIELD = ("prices", "source")
+
+
+def check_no_card_rows(table: pd.DataFrame, source: str) -> None:
+    """PricesRefuteScenario (field SOURCE_FIELD) when the price table `source` holds on-prem rows: the planner prices
+    cards from the card catalog and the scenario only (docs/offers-contract.md), so a quote in an offers CSV was
+    dropped without a word while the plan costed the card at the catalog's price. Names the rows as the CSV's other
+    errors do (data rows from 1, with their offers), and the card_overrides entry that gives the first one's price."""
+    import numpy as np
+
+    from pricing_adapters.schema import name_rows
+
+    cards = table["provider"].isin(["onprem"]).to_numpy(dtype=bool)
+    if not cards.any():
+        return
+    problems = np.where(cards, "an on-prem card (provider onprem)", "")
+    first = table.iloc[int(np.flatnonzero(cards)[0])]
+    these = "this row" if cards.sum() == 1 else "these rows"
+    raise PricesRefuteScenario(
+        f"prices.source: {source}: {name_rows(table, problems)}: the planner prices cards from the card catalog and "
+        f"the scenario, never from its price source, so {these} would be ignored; give the quote in the scenario "
+        f"instead, {_card_quote_hint(first)}, and delete the on-prem rows", SOURCE_FIELD)
+
+
+def _card_quote_hint(row) -> str:
+    """Where the scenario takes the price of the on-prem offers row `row`: its card's onprem.card_overrides entry
+    (upfront_price, the card with its host share, as the price and host share 0), or custom_cards for a card the
+    catalog lacks."""
+    card = str(row["sku"])
+    if card not in _catalog_card_rows():
+        return (f"as onprem.custom_cards.{shortened(card)} (gpu, price, currency, host_cost_per_card …): "
+                f"{shortened(card, repr)} is not a card of the catalog")
+    quote = [f"price: {float(row['upfront_price']):.15g}", f"currency: {row['currency']}", "host_cost_per_card: 0"]
+    if str(row["as_of"]).strip():
+        quote.append(f"as_of: {str(row['as_of']).strip()[:10]}")
+    if len(str(row["source"])) <= SHOWN_CHARS:   # a longer one is left for the user to copy from the file
+        quote.append(f"source: {json.dumps(str(row['source']), ensure_ascii=False)}")
+    return (f"e.g. onprem.card_overrides: {{{card}: {{{', '.join(quote)}}}}} (upfront_price is the card with its host "
+            f"share)")
+
+
 def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(positions, rate): where in `table` the scenario's allowed cloud offers are, and per offer the rate
     that converts its prices to the scenario currency. PricesRefuteScenario (a mistake of the scenario's)
     for a region no provider has or a currency fx lacks, naming the prices as `source` (see `check_regions`)."""
     import numpy as np
 
+    check_no_card_rows(table, source or scenario.prices.source)
     check_regions(table, scenario, source)
     rows = np.flatnonzero(allowed_cloud(table, scenario))
     currency = table["currency"].to_numpy(dtype=object)[rows].tolist()
