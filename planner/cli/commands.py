@@ -21,6 +21,7 @@ from collections.abc import Collection
 from enum import Enum
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
@@ -137,11 +138,60 @@ def _main(
 # --------------------------------------------------------------------------------------------------
 
 
+class ValidateFormat(str, Enum):
+    """validate's outputs: no csv, as its problems are no table of like rows (each file has its own)."""
+    table = "table"
+    json = "json"
+
+
 @app.command()
 def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"),
                                                help="scenario YAML files"),
-             store: Path | None = store_option()) -> None:
-    """Check scenario files; report every problem of every file, with its line."""
+             store: Path | None = store_option(),
+             fmt: ValidateFormat = typer.Option(
+                 ValidateFormat.table, "--format",
+                 help="table (each problem and an ok line per file, on stderr) | json (one object on stdout: ok, and "
+                      "each file's problems — errors and warnings — with their line, column, field and message). "
+                      "No csv: the problems are no table")) -> None:
+    """Check scenario files; report every problem of every file, with its line. Exit 2 when a file has an error
+    (warnings alone exit 0)."""
+    skip_teardown()
+
+    try:
+        _check_store(store)
+    except PlannerError as exc:
+        fail(exc)
+    checked = []
+    for path in files:
+        checked.append(_validated_file(path, store))
+        if fmt is ValidateFormat.table:   # said as each file is checked
+            _print_validated(checked[-1])
+    if fmt is ValidateFormat.json:
+        sys.stdout.write(json.dumps(_validation_json(checked), indent=2) + "\n")
+    if not all(file.ok for file in checked):
+        raise typer.Exit(2)
+
+
+class ValidatedFile(NamedTuple):
+    """What validate found in one file: its scenario (None when it does not load, or the file cannot be read), its
+    errors and warnings, each "FILE:LINE:COL: field: message" (or "FILE: …" where no place is known), in the order
+    validate prints them. `warnings` start with the field they are about; `unplaced_warnings` (what the prices say:
+    a purchase option with no price, a damaged store) with no field."""
+
+    file: str
+    scenario: Any
+    errors: list[str]
+    warnings: list[str]
+    unplaced_warnings: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.scenario is not None and not self.errors
+
+
+def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
+    """Every problem of the scenario file at `path` in one pass (its model, its regions against the prices, its
+    numbers for units), as validate reports them."""
     from planner.scenario.loading import (
         check_scenario_file,
         in_file_order,
@@ -151,54 +201,84 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
         text_places,
     )
 
-    skip_teardown()
-
     try:
-        _check_store(store)
-    except PlannerError as exc:
-        fail(exc)
-    failed = 0
-    for path in files:
-        try:
-            checked = check_scenario_file(path)
-        except ScenarioError as exc:   # not read at all: not found, not UTF-8 text
-            failed += 1
-            err.print(str(exc), soft_wrap=True)
-            continue
-        scenario = checked.scenario
-        if scenario is not None:
-            problems, warnings = _price_checks(scenario, store)
-            implausible = plausibility_warnings(scenario)
-        else:
-            # every problem in one pass: what can be checked without the whole scenario is checked on the file's
-            # values as written, its regions against the prices and its numbers for units, beside the model's problems
-            written = prices_as_written(checked.data, checked.base_dir) if checked.data is not None else None
-            problems, warnings = ([], []) if written is None else _price_checks(SimpleNamespace(prices=written), store,
-                                                                                whole=False)
-            implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
-        # values that look typed in another unit, placed in the text validated as its problems are
-        fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
-        places = dict(zip(fields, text_places(checked.text, str(path), fields)))
-        placed = [f"{places[field] if field else path}: {problem}" for field, problem in problems]
-        implausible = _not_rejected(implausible, places, [*(checked.problems if scenario is None else []), *placed],
-                                    str(path))
-        warnings = [f"{places[field]}: {text}" for field, text in implausible] + [f"{path}: {w}" for w in warnings]
-        if scenario is None:
-            failed += 1
-            err.print(str(ScenarioError(in_file_order(checked.problems + placed), str(path))), soft_wrap=True)
-        else:
-            for problem in placed:
-                err.labelled("error:", problem, "bold red")
-            if problems:
-                failed += 1
-            else:
-                workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
-                err.labelled("ok", f"{path}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
-                                   f"{counted(months, 'month')}", "green")
-        for warning in warnings:
-            err.warn(warning)
-    if failed:
-        raise typer.Exit(2)
+        checked = check_scenario_file(path)
+    except ScenarioError as exc:   # not read at all: not found, not UTF-8 text
+        return ValidatedFile(str(path), None, exc.problems, [], [])
+    scenario = checked.scenario
+    if scenario is not None:
+        problems, warnings = _price_checks(scenario, store)
+        implausible = plausibility_warnings(scenario)
+    else:
+        # every problem in one pass: what can be checked without the whole scenario is checked on the file's
+        # values as written, its regions against the prices and its numbers for units, beside the model's problems
+        written = prices_as_written(checked.data, checked.base_dir) if checked.data is not None else None
+        problems, warnings = ([], []) if written is None else _price_checks(SimpleNamespace(prices=written), store,
+                                                                            whole=False)
+        implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
+    # values that look typed in another unit, placed in the text validated as its problems are
+    fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
+    places = dict(zip(fields, text_places(checked.text, str(path), fields)))
+    placed = [f"{places[field] if field else path}: {problem}" for field, problem in problems]
+    implausible = _not_rejected(implausible, places, [*(checked.problems if scenario is None else []), *placed],
+                                str(path))
+    errors = placed if scenario is not None else in_file_order(checked.problems + placed)
+    return ValidatedFile(str(path), scenario, errors, [f"{places[field]}: {text}" for field, text in implausible],
+                         [f"{path}: {w}" for w in warnings])
+
+
+def _print_validated(file: ValidatedFile) -> None:
+    """On stderr: a file's errors (those of a file that does not load under its name and count), else its ok line
+    (its scenario's name, workloads and months), then its warnings."""
+    if file.scenario is None:
+        err.print(str(ScenarioError(file.errors, file.file)), soft_wrap=True)
+    else:
+        for problem in file.errors:
+            err.labelled("error:", problem, "bold red")
+        if not file.errors:
+            scenario = file.scenario
+            workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
+            err.labelled("ok", f"{file.file}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
+                               f"{counted(months, 'month')}", "green")
+    for warning in [*file.warnings, *file.unplaced_warnings]:
+        err.warn(warning)
+
+
+def _validation_json(checked: list[ValidatedFile]) -> dict:
+    """validate's findings as data: ok (no file has an error), and per file its name as given, ok, its scenario's
+    name, workloads and horizon (null where it does not load), and its problems, errors first, each with its
+    severity, line and column (null where the file has no place for it), field (null where it names none) and
+    message."""
+    return {"ok": all(file.ok for file in checked), "files": [{
+        "file": file.file, "ok": file.ok,
+        "scenario": None if file.scenario is None else file.scenario.name,
+        "workloads": None if file.scenario is None else len(file.scenario.workloads),
+        "horizon_months": None if file.scenario is None else file.scenario.horizon_months,
+        "problems": [*(_finding(text, file.file, "error") for text in file.errors),
+                     *(_finding(text, file.file, "warning") for text in file.warnings),
+                     *(_finding(text, file.file, "warning", fielded=False) for text in file.unplaced_warnings)],
+    } for file in checked]}
+
+
+# A field as validate's problems name it: `horizon_months`, `workloads[0].reference_gpu`, `onprem.card_overrides.rtx-4090`
+FIELD_PATH = re.compile(r"([A-Za-z_][\w-]*(?:\[\d+\]|\.[^\s.:\[\]]+)*): ")
+
+
+def _finding(text: str, origin: str, severity: str, fielded: bool = True) -> dict:
+    """A problem of validate, "ORIGIN:LINE:COL: field: message" (or "ORIGIN: …", with no place), as {severity, line,
+    column, field, message}; null where the text has none. `fielded`: its message starts with the field it is about
+    (what a check of the prices says of an option, "reserved_1y: no reserved_1y prices …", names no field)."""
+    line = column = field = None
+    message = text
+    if text.startswith(origin):
+        rest = text[len(origin):]
+        if place := re.match(r":(\d+):(\d+): ", rest):
+            line, column, message = int(place[1]), int(place[2]), rest[place.end():]
+        elif rest.startswith(": "):
+            message = rest[2:]
+    if fielded and (named := FIELD_PATH.match(message)):
+        field, message = named[1], message[named.end():]
+    return {"severity": severity, "line": line, "column": column, "field": field, "message": message}
 
 
 def _not_rejected(implausible: list, places: dict, problems: list[str], origin: str) -> list:

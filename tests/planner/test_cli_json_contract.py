@@ -1,0 +1,90 @@
+"""The CLI's JSON as DESIGN §8 promises it: `validate --format json` gives its problems as data."""
+
+import json
+from pathlib import Path
+
+from tests.planner.cli_run import run
+
+ROOT = Path(__file__).resolve().parents[2]
+BAD = ROOT / "tests" / "fixtures" / "scenarios" / "bad.yaml"
+WORKED = ROOT / "examples" / "worked-example.yaml"
+
+
+def error(line, column, field, message) -> dict:
+    return {"severity": "error", "line": line, "column": column, "field": field, "message": message}
+
+
+# --- validate --format json ------------------------------------------------------------------------
+
+def test_validate_json_places_each_problem_of_the_bad_fixture_by_line_column_and_field():
+    result = run("validate", BAD, "--format", "json")
+    assert result.exit_code == 2
+    assert result.stderr == ""   # the problems are in the JSON, not said twice
+    doc = json.loads(result.stdout)
+    # the fixture by hand: `horizon_month:` opens line 2; line 5's `   pue: 1.4` is indented one too far (its colon
+    # at column 7); `rtx-409` starts at column 21 of `  cards: [rtx-4090, rtx-409]`; the values of
+    # `    gpu_hours_per_month: lots` and `    reference_gpu: A100-80GB-PCI` at columns 4 + 21 + 1 and 4 + 15 + 1
+    assert doc == {"ok": False, "files": [{
+        "file": str(BAD), "ok": False, "scenario": None, "workloads": None, "horizon_months": None,
+        "problems": [
+            error(2, 1, "horizon_month", "unknown key; did you mean 'horizon_months'?"),
+            error(5, 7, None, "YAML syntax: mapping values are not allowed here — check the indentation"),
+            error(6, 21, "onprem.cards[1]", "unknown card 'rtx-409'; did you mean 'rtx-4090'?"),
+            error(9, 26, "workloads[0].gpu_hours_per_month", "expected a number, got 'lots'"),
+            error(10, 20, "workloads[0].reference_gpu", "unknown GPU 'A100-80GB-PCI'; did you mean 'A100-80GB-PCIE'?"),
+        ]}]}
+
+
+def test_validate_json_gives_errors_and_warnings_of_each_file_with_their_severity(tmp_path):
+    # a region no offer has (an error of the prices) and electricity in cents (a warning) on a file that loads
+    regions = tmp_path / "regions.yaml"
+    regions.write_text("name: r\nhorizon_months: 12\nprices:\n  regions: [us-east-9]\nonprem:\n  electricity_per_kwh: 12\n"
+                       "workloads:\n  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n", encoding="utf-8")
+    # warnings alone: electricity in cents, and reserved_1y allowed where the packaged prices have none
+    warned = tmp_path / "warned.yaml"
+    warned.write_text("name: only warnings\nhorizon_months: 12\nprices:\n  purchase_options: [on_demand, reserved_1y]\n"
+                      "onprem:\n  electricity_per_kwh: 12\n"
+                      "workloads:\n  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n", encoding="utf-8")
+    result = run("validate", regions, warned, tmp_path / "missing.yaml", "--format", "json")
+    assert result.exit_code == 2 and result.stderr == ""
+    doc = json.loads(result.stdout)
+    assert doc["ok"] is False
+    first, second, third = doc["files"]
+
+    assert (first["file"], first["ok"], first["scenario"], first["workloads"], first["horizon_months"]) == \
+        (str(regions), False, "r", 1, 12)
+    region, cents = first["problems"]
+    # `  regions: [us-east-9]`: the item at column 13 of line 4; `  electricity_per_kwh: 12`: the value at 24 of line 6
+    assert (region["severity"], region["line"], region["column"], region["field"]) == ("error", 4, 13, "prices.regions")
+    assert region["message"].startswith("no offers in 'us-east-9'")
+    assert (cents["severity"], cents["line"], cents["column"], cents["field"]) == \
+        ("warning", 6, 24, "onprem.electricity_per_kwh")
+    assert cents["message"].startswith("12 USD a kWh is more than grid electricity costs anywhere")
+
+    assert (second["ok"], second["scenario"]) == (True, "only warnings")
+    cents, gap = second["problems"]
+    assert (cents["severity"], cents["line"], cents["column"], cents["field"]) == \
+        ("warning", 6, 24, "onprem.electricity_per_kwh")
+    # a purchase option with no price is no field's value: no place, no field, the option named in the message
+    assert (gap["severity"], gap["line"], gap["column"], gap["field"]) == ("warning", None, None, None)
+    assert gap["message"].startswith("reserved_1y: no reserved_1y prices")
+
+    assert third == {"file": str(tmp_path / "missing.yaml"), "ok": False, "scenario": None, "workloads": None,
+                     "horizon_months": None, "problems": [error(None, None, None, "file not found")]}
+
+
+def test_validate_json_of_files_with_warnings_alone_is_ok_and_exits_0(tmp_path):
+    warned = tmp_path / "warned.yaml"
+    warned.write_text("name: w\nhorizon_months: 12\nprices:\n  purchase_options: [on_demand]\nonprem:\n"
+                      "  electricity_per_kwh: 12\nworkloads:\n  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n",
+                      encoding="utf-8")
+    result = run("validate", warned, "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["ok"] is True and [p["severity"] for p in doc["files"][0]["problems"]] == ["warning"]
+
+
+def test_validate_takes_table_or_json_and_refuses_csv():
+    result = run("validate", WORKED, "--format", "csv")
+    assert result.exit_code == 2 and "'csv' is not one of 'table', 'json'" in result.stderr
+    assert "--format <table|json>" in run("validate", "--help").stdout
