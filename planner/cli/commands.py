@@ -696,7 +696,7 @@ def plan_command(
 
     gc.freeze()
     gc.enable()
-    scenario_text = ""   # once read: the text a check made after loading places its field in
+    scenario, scenario_text = None, ""   # once read: the scenario, and the text a check made after loading places its field in
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
@@ -733,7 +733,8 @@ def plan_command(
             except OSError as exc:
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     except InfeasibleError as exc:
-        infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table)
+        infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table,
+                   _known_without_plan(scenario, file, solver))
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where in the text planned, as validate does
         fail(f"{text_places(scenario_text, str(file), [exc.field])[0]}: {exc}", 2)
     except ModelTooLarge as exc:
@@ -775,6 +776,18 @@ def plan_command(
 
 
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx, PlanFormat.md)
+
+
+def _known_without_plan(scenario, file: Path, solver: Solver) -> dict:
+    """What the JSON of a plan that has no fleet says besides its status and reason: what is known without a plan,
+    under the keys of a plan's JSON (the planner's version, the scenario's name, currency and horizon, the solver's
+    name), and the scenario file as given. No costs, fleet or prices: none was planned (compare reads an object
+    without `fleet` as holding no plan)."""
+    from planner import __version__
+
+    read = {} if scenario is None else {"scenario": scenario.name, "currency": scenario.currency,
+                                        "horizon_months": scenario.horizon_months}
+    return {"version": __version__, "scenario_file": str(file), **read, "solver": {"name": solver.value}}
 
 
 def _purchase_limit(given: int | None, time_limit: float | None) -> int | None:
@@ -1148,13 +1161,14 @@ def compare(
 
     skip_teardown()
 
+    sa = sb = None
     try:
         _check_store(store)
         sa, sb = read_side(a), read_side(b)   # each read once: a saved plan may come through a pipe
         cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
                               max_purchase_variables=max_purchase_variables, files=(a, b))
     except InfeasibleError as exc:
-        infeasible(exc, fmt)
+        infeasible(exc, fmt, _sides_without_plan(exc, {"a": (sa, a), "b": (sb, b)}))
     except ModelTooLarge as exc:
         fail(f"{exc.where}{_too_large(exc, False)}")
     except PlannerError as exc:
@@ -1211,6 +1225,24 @@ def compare(
         emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1)
         # four columns: narrower than the title, which rich would wrap
         emit(costs, Format.table, title=f"Cost by category ({cmp.present_money})", float_digits=0, whole_title=True)
+
+
+def _sides_without_plan(exc: InfeasibleError, sides: dict) -> dict:
+    """What the JSON of a comparison with a side that has no fleet says besides its status and reason, under the keys
+    of a comparison's JSON: `infeasible_side` ("a" or "b", as the reason names it; null where it does not), the
+    currency (null where the sides' differ), each side's `basis` (horizon_months, discount_rate) and `sides` (file,
+    saved_plan, generated_at, version). `sides`: side → (what read_side read, or None, the file given)."""
+    from planner.reports.compare import SavedPlan, side_facts
+
+    read = {side: (x, file) for side, (x, file) in sides.items() if x is not None}
+    scenarios = {side: x.scenario if isinstance(x, SavedPlan) else x for side, (x, _) in read.items()}
+    named = re.match(r"([ab]) \(", str(exc))   # reports.compare names the side it planned: "b (name): …"
+    currencies = {s.currency for s in scenarios.values()}
+    return {"infeasible_side": named[1] if named else None,
+            "currency": currencies.pop() if len(currencies) == 1 else None,
+            "basis": {side: {"horizon_months": s.horizon_months, "discount_rate": s.discount_rate}
+                      for side, s in scenarios.items()},
+            "sides": {side: side_facts(x, file) for side, (x, file) in read.items()}}
 
 
 def _parse_vary(items: list[str]) -> dict:

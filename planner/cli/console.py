@@ -243,10 +243,11 @@ class Format(str, Enum):
     csv = "csv"
 
 
-def infeasible(exc: PlannerError, fmt: Format) -> None:
-    """Exit 1 with the optimiser's explanation (and a JSON object on stdout in json mode)."""
+def infeasible(exc: PlannerError, fmt: Format, known: dict | None = None) -> None:
+    """Exit 1 with the optimiser's explanation; in json mode a JSON object on stdout too: status, reason and `known`,
+    what the command knows without a plan (the scenario's name, currency, horizon, the solver)."""
     if fmt is Format.json:
-        sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc)}, indent=2) + "\n")
+        sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc), **(known or {})}, indent=2) + "\n")
     err.labelled("infeasible:", str(exc), "bold red")
     raise typer.Exit(1)
 

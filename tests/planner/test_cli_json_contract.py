@@ -1,13 +1,23 @@
-"""The CLI's JSON as DESIGN §8 promises it: `validate --format json` gives its problems as data."""
+"""The CLI's JSON as DESIGN §8 promises it: `validate --format json` gives its problems as data, the JSON of a plan
+or a comparison with no fleet says what is known without one."""
 
 import json
 from pathlib import Path
+
+import pytest
 
 from tests.planner.cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = ROOT / "tests" / "fixtures" / "scenarios" / "bad.yaml"
 WORKED = ROOT / "examples" / "worked-example.yaml"
+
+# no offer or card has 500 GB a GPU: no fleet, found before any solve
+NO_FLEET = """name: no fleet
+horizon_months: 18
+workloads:
+  - {name: w, gpu_hours_per_month: 1, reference_gpu: T4, min_gpu_memory_gb: 500}
+"""
 
 
 def error(line, column, field, message) -> dict:
@@ -88,3 +98,44 @@ def test_validate_takes_table_or_json_and_refuses_csv():
     result = run("validate", WORKED, "--format", "csv")
     assert result.exit_code == 2 and "'csv' is not one of 'table', 'json'" in result.stderr
     assert "--format <table|json>" in run("validate", "--help").stdout
+
+
+# --- a plan and a comparison with no fleet ---------------------------------------------------------
+
+def test_plan_json_without_a_fleet_says_the_scenario_currency_horizon_and_solver(tmp_path):
+    scenario = tmp_path / "no-fleet.yaml"
+    scenario.write_text(NO_FLEET, encoding="utf-8")
+    result = run("plan", scenario, "--format", "json", "--solver", "cbc")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc.pop("reason").startswith("workload w (≥ 500 GB, 1 GPU per job) has no compatible offer")
+    assert isinstance(doc.pop("version"), str)
+    # the scenario's own values (currency USD by default), the solver asked for, the file as given
+    assert doc == {"status": "infeasible", "scenario": "no fleet", "scenario_file": str(scenario), "currency": "USD",
+                   "horizon_months": 18, "solver": {"name": "cbc"}}
+
+
+def test_the_json_of_a_plan_without_a_fleet_is_still_read_by_compare_as_holding_no_plan(tmp_path):
+    scenario = tmp_path / "no-fleet.yaml"
+    scenario.write_text(NO_FLEET, encoding="utf-8")
+    saved = tmp_path / "plan.out"
+    saved.write_text(run("plan", scenario, "--format", "json").stdout, encoding="utf-8")
+    result = run("compare", WORKED, saved)
+    assert result.exit_code == 2 and f"{saved}: holds no plan: infeasible (workload w" in result.stderr
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_compare_json_with_a_side_without_a_fleet_names_that_side_and_both_sides_basis(tmp_path, side):
+    scenario = tmp_path / "no-fleet.yaml"
+    scenario.write_text(NO_FLEET, encoding="utf-8")
+    files = {"a": scenario, "b": WORKED} if side == "a" else {"a": WORKED, "b": scenario}
+    result = run("compare", files["a"], files["b"], "--format", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "infeasible" and doc["reason"].startswith(f"{side} (no fleet): workload w")
+    assert doc["infeasible_side"] == side and doc["currency"] == "USD"
+    # the worked example: 24 months undiscounted; the scenario without a fleet 18 months, discount_rate's default 0
+    horizons = {"a": 18, "b": 24} if side == "a" else {"a": 24, "b": 18}
+    assert doc["basis"] == {s: {"horizon_months": horizons[s], "discount_rate": 0.0} for s in "ab"}
+    assert {s: (doc["sides"][s]["file"], doc["sides"][s]["saved_plan"]) for s in "ab"} == \
+        {s: (str(files[s]), False) for s in "ab"}
