@@ -1100,10 +1100,24 @@ def _print_decisions(p) -> None:
         err.print(f"decision values, runner-up, flip points and cap costs: {sum(done['solves'].values())} solves, "
                   f"{done['total_seconds']:.2f} s" + (f" on {threads} threads" if threads > 1 else ""))
     if p.flip_points is not None and len(p.flip_points):
-        flips = p.flip_points.assign(flip_share_of_today=p.flip_points["flip_share_of_today"] * 100)
-        emit(flips.rename(columns={"flip_share_of_today": "flip_pct_of_today"}).drop(columns=["gpu", "solves"]),
-             Format.table, float_digits=3,   # a flip at 1.676 reference GPUs read as 1.7, above it
+        # flip_share_of_today a share, as the JSON and the workbook name it and as the tables show utilisation
+        flips = p.flip_points.drop(columns=["gpu", "solves"])
+        flips["flip_share_of_today"] = _small_shares(flips["flip_share_of_today"], FLIP_DIGITS)
+        emit(flips, Format.table, float_digits=FLIP_DIGITS,
              title="Flip points: the demand of the workload a card mainly serves just below which the plan holds fewer of it")
+
+
+# decimals of the flip points table: a flip at 1.676 reference GPUs read as 1.7, above it
+FLIP_DIGITS = 3
+
+
+def _small_shares(shares, digits: int) -> list:
+    """A column of shares for a table of `digits` decimals: one those would show as 0 but is not (0.00012) with two
+    significant digits as text (reports.tables.share_text), the others as they are."""
+    from planner.reports.tables import share_text
+
+    return [share_text(v) if isinstance(v, numbers.Real) and 0 < abs(v) < 0.5 * 10.0 ** -digits else v
+            for v in shares]
 
 
 def _print_cap_costs(p, out) -> None:

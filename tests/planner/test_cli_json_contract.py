@@ -1,11 +1,13 @@
 """The CLI's JSON as DESIGN §8 promises it: `validate --format json` gives its problems as data, the JSON of a plan
-or a comparison with no fleet says what is known without one."""
+or a comparison with no fleet says what is known without one, and the flip points table names its share as the
+JSON does."""
 
 import json
 from pathlib import Path
 
 import pytest
 
+from planner.cli.commands import _small_shares
 from tests.planner.cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,3 +141,24 @@ def test_compare_json_with_a_side_without_a_fleet_names_that_side_and_both_sides
     assert doc["basis"] == {s: {"horizon_months": horizons[s], "discount_rate": 0.0} for s in "ab"}
     assert {s: (doc["sides"][s]["file"], doc["sides"][s]["saved_plan"]) for s in "ab"} == \
         {s: (str(files[s]), False) for s in "ab"}
+
+
+# --- the flip points table -------------------------------------------------------------------------
+
+def test_plan_table_shows_the_flip_share_of_today_as_a_share_under_the_json_name():
+    result = run("plan", WORKED, "--no-baselines")
+    assert result.exit_code == 0, result.output
+    out = result.stdout[result.stdout.index("Flip points"):]
+    assert "flip_share_of_today" in out and "flip_pct_of_today" not in result.stdout
+    header = next(line for line in out.splitlines() if "flip_share_of_today" in line)
+    row = next(line for line in out.splitlines() if "rtx-a5000" in line)
+    cells = dict(zip([c.strip() for c in header.strip("┃ ").split("┃")], [c.strip() for c in row.strip("│ ").split("│")]))
+    # tests/planner/test_decisions.py by hand: the A5000 pays above 2,650.60 / (24 × 1.1675) = 94.5967 GPU-hours a
+    # month, of today's 800: 0.118246, shown to 3 decimals as utilisation is a share
+    assert cells["flip_share_of_today"] == "0.118"
+
+
+def test_a_share_three_decimals_would_show_as_0_keeps_two_significant_digits():
+    nan = float("nan")
+    shown = _small_shares([0.2706, 0.00012, 0.0005, 0.0, nan], 3)
+    assert shown[:4] == [0.2706, "0.00012", 0.0005, 0.0] and shown[4] != shown[4]
