@@ -1214,13 +1214,9 @@ def compare(
         stdout_console().print("\n".join(sides) + "\n"
                                f"total: {cmp.total_a:,.0f} → {cmp.total_b:,.0f} {cur} "
                                f"([bold]{cmp.total_delta:+,.0f}[/], {cmp.delta_pct_text})")
-        for note in caveats:
-            stdout_console().print(f"[yellow]note:[/] {escape(one_line(note))}")
-        if not cmp.same_basis:
-            ba, bb = cmp.basis["a"], cmp.basis["b"]
-            stdout_console().print(
-                f"[yellow]not like for like:[/] a sums {ba['horizon_months']} months at {ba['discount_rate'] * 100:g}%/year, "
-                f"b {bb['horizon_months']} months at {bb['discount_rate'] * 100:g}%/year (present values)")
+        for note in caveats:   # the basis note (reports.compare.basis_note) keeps its own yellow "not like for like:"
+            label, _, rest = note.partition(": ") if note == cmp.basis_note else ("note", "", note)
+            stdout_console().print(f"[yellow]{label}:[/] {escape(one_line(rest))}")
         if cmp.total_differs_with_same_inputs:
             told = [title for title, table in (("Prices that differ", cmp.prices),
                                                ("Provenance that differs", cmp.provenance)) if len(table)]
