@@ -20,6 +20,7 @@ from planner.scenario.model import (
                                       Provider,
                                       PurchaseOption,
                                       Scenario,
+                                      ScenarioReadOnly,
                                       ThroughputMetric,
                                       Workload,
 )
@@ -35,7 +36,7 @@ from planner.scenario.overrides import (
 )
 
 __all__ = ["BUILTIN_PROFILES", "CardOverride", "Constraints", "OnPrem", "Prices", "Provider", "PurchaseOption",
-           "Scenario", "ThroughputMetric", "Workload", "path_keys", "path_problems",
+           "Scenario", "ScenarioReadOnly", "ThroughputMetric", "Workload", "path_keys", "path_problems",
            "apply_overrides", "diff_inputs", "editor_lines", "editor_place", "flatten_scenario",
            "load_scenario", "load_scenario_file", "load_scenario_text", "normalise_overrides", "parse_scenario",
            "parse_value", "read_yaml_value", "scenario_json_schema", "split_values", "YamlRefused"]

@@ -31,6 +31,7 @@ from pydantic_core import PydanticCustomError
 
 from planner.catalog import speeds, suggest
 from planner.catalog.gpus import card_rows, data_rows
+from planner.errors import PlannerError
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from planner.scenario.dates import date_as_text, iso_date
 from pricing_adapters import registry
@@ -148,10 +149,10 @@ class ReadOnlyDict(dict):
         self.path = path   # where it sits in a scenario file, as an override path: onprem.existing
 
     def __setitem__(self, key: Any, value: Any) -> typing.NoReturn:
-        raise TypeError(frozen_message(self.path, key, value))
+        raise ScenarioReadOnly(frozen_message(self.path, key, value))
 
     def _refuse(self, *args: Any, **kwargs: Any) -> typing.NoReturn:
-        raise TypeError(frozen_message(self.path))
+        raise ScenarioReadOnly(frozen_message(self.path))
 
     __delitem__ = update = pop = popitem = clear = setdefault = __ior__ = _refuse
 
@@ -167,23 +168,46 @@ for _dumper in (yaml.SafeDumper, yaml.Dumper):
     _dumper.add_representer(ReadOnlyDict, yaml.representer.SafeRepresenter.represent_dict)
 
 
-def frozen_message(path: str, key: Any = None, value: Any = None) -> str:
-    """Why a scenario's `path` cannot change in place, and the validated ways to change it (with the entry
-    `key` set to `value` as the example, when a change names them)."""
-    change = f"{{'{path}.{key}': {reprlib.repr(value)}}}" if isinstance(key, str) else f"{{'{path}': {{...}}}}"
-    return (f"{path} is read-only: a validated scenario is frozen, so that no change skips its checks. Plan the "
-            f"change with plan(scenario, overrides={change}), or get a checked copy with "
+class ScenarioReadOnly(PlannerError, TypeError):
+    """A change in place of a validated scenario (`s.horizon_months = 12`, `s.onprem.pue = 1.2`, `s.fx["CNY"] = 0.15`),
+    which would skip its checks; the message names the field and the validated ways to change it. A TypeError too:
+    what Python's own read-only containers raise (a tuple's item), and what the mappings' refusal was before."""
+
+
+_NOT_GIVEN = object()   # frozen_message's value when a change gives none (a mapping's clear())
+
+
+def frozen_message(path: str, key: Any = None, value: Any = _NOT_GIVEN) -> str:
+    """Why a scenario's `path` cannot change in place, and the validated ways to change it (with `path`, or its
+    entry `key`, set to `value` as the example, when a change names them)."""
+    if isinstance(key, str):
+        path_set = f"{path}.{key}"
+    elif key is None:
+        path_set = path
+    else:   # an entry that is no text: a whole-mapping override is the example
+        path_set, value = path, _NOT_GIVEN
+    change = f"{{'{path_set}': {'{...}' if value is _NOT_GIVEN else reprlib.repr(value)}}}"
+    return f"{path} is read-only: a validated scenario is frozen, so that no change skips its checks. {_ways(change)}"
+
+
+def _ways(change: str) -> str:
+    """The validated ways to make the override `change` ("{'fx.CNY': 0.15}")."""
+    return (f"Plan the change with plan(scenario, overrides={change}), or get a checked copy with "
             f"apply_overrides(scenario, {change}) (model_copy(update=...) checks nothing)")
 
 
 class Frozen(BaseModel):
     # allow_inf_nan=False: `.inf` or `.nan` in any number field is an input error, not a solver traceback
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-    # where a model sits in a scenario file, as an override path (for the message refusing a change)
+    # where a model of this class sits in a scenario file, as an override path (for the message refusing a change)
     _section: typing.ClassVar[str] = ""
+    # where this one sits, when its class sits in many places (a card override's: onprem.card_overrides.<card>);
+    # set by the model holding it (_place)
+    _where: str | None = PrivateAttr(default=None)
 
     def _path_of(self, field: str) -> str:
-        return f"{self._section}.{field}" if self._section else field
+        where = getattr(self, "_where", None) or self._section   # a model pickled before _where was has none
+        return f"{where}.{field}" if where else field
 
     @model_validator(mode="after")
     def _read_only_mappings(self) -> Frozen:
@@ -191,7 +215,61 @@ class Frozen(BaseModel):
         for field, value in self.__dict__.items():
             if type(value) is dict:
                 self.__dict__[field] = ReadOnlyDict(value, self._path_of(field))
+        self._place(self._where)
         return self
+
+    def _place(self, where: str | None) -> None:
+        """Records `where` this model sits (None: where its class does), and so where each model and mapping in it
+        does: models are validated inside out, so each holder places again what it holds."""
+        self._where = where
+        for field, value in self.__dict__.items():
+            path = self._path_of(field)
+            if isinstance(value, Frozen):
+                value._place(path)
+            elif isinstance(value, ReadOnlyDict):
+                value.path = path
+                for key, item in value.items():
+                    if isinstance(item, Frozen):
+                        item._place(f"{path}.{key}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # pydantic's refusal was "Instance is frozen" and a link; a private attribute (a scenario's folder, _where)
+        # is the loader's to set
+        if name.startswith("_"):
+            return super().__setattr__(name, value)
+        raise ScenarioReadOnly(self._refusal(name, value))
+
+    def __delattr__(self, name: str) -> None:
+        if name.startswith("_"):
+            return super().__delattr__(name)
+        raise ScenarioReadOnly(self._refusal(name, self.__dict__.get(name, _NOT_GIVEN)))
+
+    def _refusal(self, name: str, value: Any) -> str:
+        """Why field `name` cannot be set to `value` in place, and how to change it; "did you mean" for a name that
+        is no field (`s.horizon = 12`)."""
+        fields = list(type(self).model_fields)
+        if name in fields:
+            return frozen_message(self._path_of(name), value=value)
+        near = suggest(name, fields)
+        if not near:
+            return (f"{self._path_of(name)}: no such field (fields: {', '.join(fields)}); and every field is read-only: "
+                    f"a validated scenario is frozen. {_ways('{...}')}")
+        meant = self._path_of(near[0])
+        change = f"{{'{meant}': {'{...}' if value is _NOT_GIVEN else reprlib.repr(value)}}}"
+        return (f"{self._path_of(name)}: no such field; did you mean {meant}? It is read-only: a validated scenario is "
+                f"frozen. {_ways(change)}")
+
+    def __eq__(self, other: object) -> bool:
+        # what it states, not where it sits or was read from: pydantic compares private attributes too (_where, a
+        # scenario's folder), and a scenario changed by overrides (which do not keep the folder) and changed back is
+        # the same scenario
+        if not isinstance(other, Frozen):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        # of the fields, as __eq__ compares them (pydantic's hash of Frozen, which has none, made every scenario 0)
+        return hash((type(self), *self.__dict__.values()))
 
     @field_validator("*", mode="before")
     @classmethod
@@ -732,15 +810,6 @@ class Scenario(Frozen):
     # (loading.absolute_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the
     # first as written, the second relative to the folder
     _absolute_as_written: typing.Any = PrivateAttr(default=None)
-
-    def __eq__(self, other: object) -> bool:
-        # what it states, not where it was read from: pydantic compares private attributes too, and a scenario
-        # changed by overrides (which do not keep the folder) and changed back is the same scenario
-        if not isinstance(other, Scenario):
-            return NotImplemented
-        return type(self) is type(other) and self.__dict__ == other.__dict__
-
-    __hash__ = Frozen.__hash__   # a class that defines __eq__ alone is unhashable
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:

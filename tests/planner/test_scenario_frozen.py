@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from planner import apply_overrides, load_scenario, plan
-from planner.errors import ScenarioError
-from planner.scenario import load_scenario_file
+from planner.errors import PlannerError, ScenarioError
+from planner.scenario import CardOverride, ScenarioReadOnly, load_scenario_file
 from planner.scenario.yaml_core import dump_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,3 +159,72 @@ def test_a_mapping_of_the_scenario_given_whole_as_an_override_still_validates(st
         apply_overrides(startup, {"fx": startup.fx, "fx.CNY": 0.2})
     assert info.value.problems == ["fx and fx.CNY: fx.CNY is a field of fx; give one of them (the field alone, or the whole fx "
                         "with the field in it)"]
+
+
+# Setting a field in place raised pydantic's ValidationError "Instance is frozen" with a link to pydantic's docs,
+# where a mapping's entry named itself and the override that changes it.
+@pytest.mark.parametrize("get, field, value, path", [
+    (lambda s: s, "horizon_months", 12, "horizon_months"),                                  # a top-level field
+    (lambda s: s.onprem, "electricity_per_kwh", 0.2, "onprem.electricity_per_kwh"),         # a nested model's
+    (lambda s: s.onprem.resale, "method", "none", "onprem.resale.method"),                  # two levels down
+    (lambda s: s.workloads[0], "name", "training", "workloads.llm-finetune.name"),          # a list item's, by name
+    (lambda s: s.onprem.card_overrides["a100-80gb-pcie"], "price", 12000,                   # a mapping entry's
+     "onprem.card_overrides.a100-80gb-pcie.price"),
+    (lambda s: s.onprem.existing["rtx-3060-12gb"], "count", 3, "onprem.existing.rtx-3060-12gb.count"),
+    (lambda s: s.constraints, "max_cloud_share", 0.5, "constraints.max_cloud_share"),
+], ids=["top-level", "nested", "nested-twice", "workload", "card-override", "owned-cards", "constraints"])
+def test_setting_a_field_names_its_path_and_the_override_that_changes_it(startup, get, field, value, path):
+    node = get(startup)
+    before = getattr(node, field)
+    with pytest.raises(ScenarioReadOnly) as info:
+        setattr(node, field, value)
+    change = f"{{'{path}': {value!r}}}"
+    assert str(info.value) == (f"{path} is read-only: a validated scenario is frozen, so that no change skips its "
+                               f"checks. Plan the change with plan(scenario, overrides={change}), or get a checked "
+                               f"copy with apply_overrides(scenario, {change}) (model_copy(update=...) checks nothing)")
+    assert getattr(node, field) == before
+    assert getattr(get(apply_overrides(startup, {path: value})), field) == value   # the override given makes it
+
+
+def test_a_field_s_refusal_is_a_planner_error_and_the_type_error_a_mapping_raises(startup):
+    # one class for a field and a mapping entry: caught as PlannerError (as every library error) or TypeError
+    for change in (lambda: setattr(startup.onprem, "pue", 1.2), lambda: startup.fx.__setitem__("CNY", 0.15)):
+        with pytest.raises(ScenarioReadOnly) as info:
+            change()
+        assert isinstance(info.value, PlannerError) and isinstance(info.value, TypeError)
+
+
+def test_a_custom_card_s_gpu_figure_is_named_by_its_card(startup):
+    data = startup.model_dump(mode="json")
+    data["onprem"]["custom_cards"] = {"quoted-48": {"gpu_specs": {"memory_gb": 48}, "price": 4000, "busy_watts": 350,
+                                                    "idle_watts": 40, "life_years": 4}}
+    s = load_scenario(data)
+    with pytest.raises(ScenarioReadOnly, match=r"^onprem\.custom_cards\.quoted-48\.gpu_specs\.memory_gb is read-only: .*"
+                                               r"overrides=\{'onprem\.custom_cards\.quoted-48\.gpu_specs\.memory_gb': 80\}"):
+        s.onprem.custom_cards["quoted-48"].gpu_specs.memory_gb = 80
+    changed = apply_overrides(s, {"onprem.custom_cards.quoted-48.gpu_specs.memory_gb": 80})
+    assert changed.onprem.custom_cards["quoted-48"].gpu_specs.memory_gb == 80
+
+
+def test_a_misspelt_field_gets_did_you_mean_and_deleting_a_field_is_refused_too(startup):
+    with pytest.raises(ScenarioReadOnly) as info:
+        startup.horizon = 12
+    assert str(info.value) == ("horizon: no such field; did you mean horizon_months? It is read-only: a validated "
+                               "scenario is frozen. Plan the change with plan(scenario, overrides={'horizon_months': "
+                               "12}), or get a checked copy with apply_overrides(scenario, {'horizon_months': 12}) "
+                               "(model_copy(update=...) checks nothing)")
+    # deleting a field is refused too; the example override is the value it holds
+    with pytest.raises(ScenarioReadOnly, match=r"^onprem\.power_cap_kw is read-only: .*overrides=\{'onprem\.power_cap_kw': 6\.0\}"
+                                               r"\), or get"):
+        del startup.onprem.power_cap_kw
+    assert startup.onprem.power_cap_kw == 6.0
+
+
+def test_where_a_model_sits_is_no_part_of_what_it_states(startup):
+    # a card override alone equals, and hashes as, the same one in a scenario; scenarios that differ hash apart
+    # (pydantic's hash of the base model, which has no field, made every scenario's hash 0)
+    placed = startup.onprem.card_overrides["a100-80gb-pcie"]
+    alone = CardOverride(**placed.model_dump())
+    assert alone == placed and hash(alone) == hash(placed)
+    other = apply_overrides(startup, {"horizon_months": 24})
+    assert hash(other) != hash(startup) and hash(load_scenario_file(STARTUP)) == hash(startup)
