@@ -1341,7 +1341,8 @@ def scenario_json_schema() -> dict:
 
 
 def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
-    """A validated Scenario from a file path, a dict, YAML text, or a Scenario (returned as is)."""
+    """A validated Scenario from a file path, a dict, YAML text, or a Scenario (returned as is); ScenarioError for
+    anything else (None, a number, undecoded bytes), saying what it got."""
     if isinstance(source, Scenario):
         return source
     if isinstance(source, dict):
@@ -1349,12 +1350,25 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     if isinstance(source, os.PathLike) and not isinstance(source, Path):   # a PurePath, a path-like of the caller's
         source = Path(os.fspath(source))
     if not isinstance(source, (str, Path)):   # None or 5 raised "expected str, bytes or os.PathLike object"
-        raise TypeError(f"expected a Scenario, a scenario file's path, YAML text or a dict, got {type(source).__name__}")
+        raise _not_a_scenario(source)
     if isinstance(source, str) and not source.strip():   # Path("") is ".", which was "is a folder"
         raise ScenarioError(["<text>: empty; expected a scenario file's path or its YAML text"], "<text>")
     if isinstance(source, Path) or names_a_file(str(source)):
         return load_scenario_file(source)
     return load_scenario_text(str(source))
+
+
+def _not_a_scenario(source: Any) -> ScenarioError:
+    """The error for a `source` load_scenario cannot read as a scenario (None, a number, bytes), saying what it got
+    and what it reads."""
+    accepted = "expected a Scenario, a scenario YAML file's path (a str or Path), its YAML text (a str) or a dict"
+    if isinstance(source, (bytes, bytearray, memoryview)):   # open(f, "rb").read(): text not decoded
+        data = bytes(source)
+        start = repr(data[:40]) + ("…" if len(data) > 40 else "")
+        return ScenarioError([f"got {counted(len(data), 'byte')} ({start}); {accepted}: decode them first "
+                              f"(data.decode('utf-8')) or pass the file's path"])
+    got = "None" if source is None else f"{shortened(repr(source))} ({type(source).__name__})"
+    return ScenarioError([f"got {got}; {accepted}"])
 
 
 PATH_MAX = 4096   # Linux's longest path: a longer string is no file's name

@@ -66,12 +66,29 @@ def test_line_ends_read_as_before(tmp_path):
         assert any(p.startswith(f"{path}:3:16: discount_rate:") for p in info.value.problems), info.value.problems
 
 
-@pytest.mark.parametrize("given", [None, 5, 2.5, b"name: x"])
-def test_no_scenario_at_all_is_a_type_error_that_says_what_is_expected(given):
-    with pytest.raises(TypeError) as info:
+ACCEPTED = "expected a Scenario, a scenario YAML file's path (a str or Path), its YAML text (a str) or a dict"
+
+
+# a TypeError before: plan()'s docstring promises a ScenarioError for bad input, which is what a notebook catches
+@pytest.mark.parametrize("given, got", [(None, "None"), (5, "5 (int)"), (2.5, "2.5 (float)"), (["s.yaml"], "['s.yaml'] (list)")])
+def test_no_scenario_at_all_is_a_scenario_error_that_says_what_was_given_and_what_is_read(given, got):
+    with pytest.raises(ScenarioError) as info:
         plan(given)
-    assert str(info.value) == ("expected a Scenario, a scenario file's path, YAML text or a dict, got "
-                               f"{type(given).__name__}")
+    assert info.value.problems == [f"got {got}; {ACCEPTED}"]
+    assert str(info.value) == f"scenario: 1 problem\n  got {got}; {ACCEPTED}"
+
+
+def test_a_scenario_file_read_as_bytes_is_told_to_decode_them_or_give_the_path(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("name: Start-up hybrid fleet, planned from a notebook\n")   # 52 characters and a line end; the first 40 shown
+    with pytest.raises(ScenarioError) as info:
+        plan(open(path, "rb").read())
+    assert info.value.problems == [f"got 53 bytes (b'name: Start-up hybrid fleet, planned fro'…); {ACCEPTED}: decode them "
+                                   "first (data.decode('utf-8')) or pass the file's path"]
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(bytearray(b"name: x"))
+    assert info.value.problems == [f"got 7 bytes (b'name: x'); {ACCEPTED}: decode them first (data.decode('utf-8')) "
+                                   "or pass the file's path"]
 
 
 @pytest.mark.parametrize("given", ["", "  \n"])
