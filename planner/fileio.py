@@ -31,6 +31,19 @@ def file_stamp(path: str | Path) -> tuple | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+def not_a_path(value: object, given_as: str, what: str, example: str = "") -> str | None:
+    """Why `value`, given to the library as `given_as` ("store=") for the path of `what` ("the price store file"),
+    names no file: "store=123: expected the path of the price store file (a str or Path), not int"; None for what
+    open() takes as a path (text, bytes, a pathlib path or any os.PathLike). Checked where the library is given a
+    path: None or 123 raised os.fspath's "expected str, bytes or os.PathLike object, not int" from deep inside,
+    naming neither the argument nor what it is for."""
+    if isinstance(value, (str, bytes, os.PathLike)):
+        return None
+    shown = repr(value) if len(repr(value)) <= 60 else f"{repr(value)[:60]}…"
+    e_g = f", e.g. {example}" if example else ""
+    return f"{given_as}{shown}: expected the path of {what} (a str or Path{e_g}), not {type(value).__name__}"
+
+
 def file_problem(path: str | Path) -> str | None:
     """Why `path` cannot be read as an input file, in a few words ("file not found", "not a regular file",
     "cannot open: File name too long"); None when it is a regular file. Path.is_file raises for a name too

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import DATA, QUOTED_SOURCES
 from planner.errors import PriceSourceError, PricesRefuteScenario
-from planner.fileio import file_problem, file_stamp, write_problem
+from planner.fileio import file_problem, file_stamp, not_a_path, write_problem
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
     import pandas as pd
@@ -40,7 +40,7 @@ def resolve_store(store: str | Path | None = None) -> Path:
     leading `~` is the home folder in either (the variable's already was: default_store_path)."""
     from pricing_adapters.store import default_store_path
 
-    return Path(store).expanduser() if store is not None else default_store_path()
+    return Path(os.fsdecode(store)).expanduser() if store is not None else default_store_path()
 
 
 def store_mistake(store: str | Path | None, given_as: str = "store=") -> str | None:
@@ -53,7 +53,9 @@ def store_mistake(store: str | Path | None, given_as: str = "store=") -> str | N
     from pricing_adapters.settings import STORE_ENV_VAR
 
     if store is not None:
-        said, path = f"{given_as}{store}", Path(store).expanduser()
+        if wrong := not_a_path(store, given_as, "the price store file", "prices.sqlite"):
+            return wrong
+        said, path = f"{given_as}{os.fsdecode(store)}", Path(os.fsdecode(store)).expanduser()
     elif os.environ.get(STORE_ENV_VAR):
         # read here as default_store_path reads it: pricing_adapters.store imports pandas, which `fleetplan
         # validate` (checking the variable) never needs

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from planner.engine import Plan
 from planner.errors import PlannerError
-from planner.fileio import folder_problem, write_folder_atomic
+from planner.fileio import folder_problem, not_a_path, write_folder_atomic
 from planner.reports.excel import plan_to_excel
 from planner.reports.focus import plan_to_focus
 from planner.reports.markdown import plan_to_markdown
@@ -31,6 +31,9 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     above it does not exist. Its messages name `out_dir` as given, after `option`, the command-line option that
     gave it ("--out"), where there is one: a notebook's user typed no --out."""
     require_plan(plan, "write_plan_files (write_files)")
+    if wrong := not_a_path(out_dir, f"{option} " if option else "out_dir=", "the folder to write the plan's files into",
+                           "review/"):   # write_files(p, 123) raised os.fspath's TypeError
+        raise PlannerError(wrong)
     if os.fspath(out_dir) == "":   # Path("") is ".", the current folder
         raise PlannerError(f"{option}: no folder given; give the folder to write the plan's files into, e.g. review/"
                            if option else "write_files: no folder given; give the folder to write the plan's files "

@@ -20,7 +20,7 @@ from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
 from planner.errors import PlannerError
-from planner.fileio import write_atomic, write_problem
+from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
 from planner.scenario.loading import absolute_as_written
@@ -145,6 +145,8 @@ def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
     is made (a typo's would be). `example` is the file name the message suggests. Before, `to_json(p, "new/")`
     wrote a file named `new`, `to_excel(p, "")` raised IsADirectoryError naming a hidden temporary file, and a
     missing folder was made."""
+    if wrong := not_a_path(path, "path=", "the file to write the export to", example):   # to_excel(p, 123)
+        raise PlannerError(wrong)
     text = os.fsdecode(os.fspath(path))
     if text == "":
         raise PlannerError(f"no file name given to write the export to; give one, e.g. {example}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from planner import plan, to_excel, to_json, write_files
+from planner import plan, to_excel, to_focus, to_json, to_markdown, write_files
 from planner.cli import app
 from planner.errors import PlannerError
 from planner.reports import OUT_FILES
@@ -61,3 +61,20 @@ def test_the_cli_names_its_out_option(tmp_path):
     result = CliRunner().invoke(app, ["plan", str(WORKED), "--no-decisions", "--no-baselines", "--format", "json",
                                       "--out", str(tmp_path)])
     assert result.exit_code == 2 and result.stderr == f"error: --out {tmp_path}: " + FOREIGN.format("--out") + "\n"
+
+
+@pytest.mark.parametrize("export, example", [(to_excel, "plan.xlsx"), (to_json, "plan.json"), (to_focus, "focus.csv"),
+                                             (to_markdown, "summary.md")])
+def test_an_export_path_that_is_no_path_is_named_with_what_it_must_be(worked_plan, export, example):
+    # was os.fspath's "expected str, bytes or os.PathLike object, not int", naming no argument
+    with pytest.raises(PlannerError) as info:
+        export(worked_plan, 123)
+    assert str(info.value) == (f"path=123: expected the path of the file to write the export to (a str or Path, "
+                               f"e.g. {example}), not int")
+
+
+def test_write_files_to_a_folder_that_is_no_path_is_named_with_what_it_must_be(worked_plan):
+    with pytest.raises(PlannerError) as info:
+        write_files(worked_plan, 123)
+    assert str(info.value) == ("out_dir=123: expected the path of the folder to write the plan's files into (a str or "
+                               "Path, e.g. review/), not int")

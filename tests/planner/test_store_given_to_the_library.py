@@ -63,3 +63,21 @@ def test_a_store_absent_in_a_folder_that_exists_is_still_the_packaged_snapshot_s
     assert p.prices["warning"] == (f"no price store at {absent}: `fleetplan prices refresh` makes one; "
                                    "using the packaged snapshot")
     assert not absent.exists()   # reading prices creates no store
+
+
+@pytest.mark.parametrize("store, shown, kind", [(123, "123", "int"), (["p.sqlite"], "['p.sqlite']", "list")])
+def test_a_store_that_is_no_path_is_named_with_what_it_must_be(store, shown, kind):
+    # was os.fspath's "expected str, bytes or os.PathLike object, not int", naming no argument
+    said = f"store={shown}: expected the path of the price store file (a str or Path, e.g. prices.sqlite), not {kind}"
+    with pytest.raises(PriceSourceError) as info:
+        plan(ENTRY, store=store, prices__source="store", baselines=False)
+    assert str(info.value) == said
+    with pytest.raises(PriceSourceError) as info:
+        price_coverage("store", store)   # what validate reads
+    assert str(info.value) == said
+
+
+def test_a_store_given_as_bytes_is_the_path_they_spell(tmp_path):
+    missing = tmp_path / "nope" / "x.sqlite"
+    with pytest.raises(PriceSourceError, match=f"^store={missing}: folder {tmp_path}/nope does not exist$"):
+        plan(ENTRY, prices__source="store", store=bytes(missing), baselines=False)
