@@ -813,7 +813,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
                 pass
             elif problem := file_problem(path):
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
-                                f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}")
+                                f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}"
+                                f"{_looked_in(path, base_dir)}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would
                 try:
                     read_profile_csv(path)
@@ -847,8 +848,23 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             near = catalog.suggest(source.strip().lower(), list(PRICE_SOURCE_WORDS)) if source.strip() else []
             hint = f"; did you mean '{near[0]}'?" if near else ""
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
-                            f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}{hint}")
+                            f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}"
+                            f"{_looked_in(path, base_dir)}{hint}")
     return problems
+
+
+def _looked_in(path: Path, base_dir: Path | None) -> str:
+    """Where a file the scenario names and that cannot be read was looked for, when the scenario has no folder
+    (`base_dir` None: given as YAML text or a dict) and the path is relative: the working folder, as the plan
+    reads it too; "" otherwise (the path said is then where it looked)."""
+    if base_dir is not None or path.is_absolute():
+        return ""
+    try:
+        folder = shortened(os.getcwd())
+    except OSError:   # the working folder was removed: no relative path names a file
+        folder = "which no longer exists"
+    return (f" (looked for in the working folder, {folder}: a scenario given as YAML text or a dict names its files "
+            f"relative to the working folder; only a scenario loaded from its file names them relative to its folder)")
 
 
 def _check_reference_figure(w: dict, i: int, positions: Any, origin: str) -> list[str]:

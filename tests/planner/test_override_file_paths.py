@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from planner import ScenarioError, apply_overrides, load_scenario, plan, sweep
 from planner.text import shortened  # a path over 100 characters is cut to its first 60 (and its length)
@@ -94,3 +95,33 @@ def test_the_scenarios_own_paths_stay_its_folders(folders):
     s = apply_overrides(load_scenario(team / "s.yaml"), {"horizon_months": 12, "workloads.training.profile": "flat"})
     assert s.prices.source == str(team / OFFERS.name)
     assert s.workloads[0].profile == "flat"
+
+
+# A scenario given as YAML text or a dict has no folder of its own: its relative paths are the working folder's,
+# and a file missing there was named bare ("file not found: offers-g5-us-east-1.csv"), not where it was looked for.
+TEXT_NOTE = (" (looked for in the working folder, {}: a scenario given as YAML text or a dict names its files relative "
+             "to the working folder; only a scenario loaded from its file names them relative to its folder)")
+
+
+@pytest.mark.parametrize("origin", ["<text>", "<dict>"])
+def test_a_text_or_dict_scenario_s_missing_offers_csv_names_the_working_folder(folders, origin):
+    team, work = folders
+    text = (team / "s.yaml").read_text()
+    given = text if origin == "<text>" else yaml.safe_load(text)
+    with pytest.raises(ScenarioError) as info:
+        plan(given, baselines=False)
+    place = "11:11" if origin == "<text>" else "1:1"   # `  source: ` is 10 characters on line 11; a dict has no lines
+    assert info.value.problems == [f"{origin}:{place}: prices.source: expected snapshot, store or the path of an offers "
+                                   "CSV; file not found: offers-g5-us-east-1.csv" + TEXT_NOTE.format(work)]
+
+
+def test_a_text_scenario_s_missing_profile_names_the_working_folder(folders):
+    team, work = folders
+    shutil.copy(OFFERS, work / OFFERS.name)
+    text = (team / "s.yaml").read_text().replace("profile: flat", "profile: weekly.csv")
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(text)
+    assert info.value.problems == ["<text>:28:14: workloads[0].profile: profile file not found: weekly.csv"
+                                   + TEXT_NOTE.format(work)]
+    flat_csv(work / "weekly.csv")   # found in the working folder, as the note says
+    assert plan(text, baselines=False).total == pytest.approx(WORKED_TOTAL, rel=1e-6)

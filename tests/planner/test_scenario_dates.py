@@ -89,4 +89,5 @@ def test_a_prices_source_named_like_a_date_is_a_path():
     text = HEAD.replace("prices: {", "prices: {source: 2026-11-20, ") + WORKLOAD
     (problem,) = problems_of(text)
     assert problem.startswith("s.yaml:3:18: prices.source: expected snapshot, store or the path of an offers CSV; ")
-    assert problem.endswith("2026-11-20")
+    # the text as written, then where it was looked for (a scenario given as text: the working folder)
+    assert "; file not found: 2026-11-20 (looked for in the working folder, " in problem
