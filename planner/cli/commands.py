@@ -981,10 +981,10 @@ def _print_plan(p) -> None:
         # F and c are rates of a card bought in month 1, undiscounted (engine.readback.break_even)
         emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, float_digits=3,
              title=f"Break-even utilisation (costs in {cur}, nominal: undiscounted)")
-    s = p.solver
-    # a time limit reached before any bound was proved leaves no gap: "None" read like a missing feature
-    gap = s["gap"] if s["gap"] is not None else "unknown (stopped before it proved any bound)"
-    err.print(f"solver {s['name']}: {s['status']}, gap {gap}, {s['variables']} variables "
+    from planner.reports.tables import gap_text
+
+    s = p.solver   # its gap a percentage; None (a time limit before any bound) said in words, not "None"
+    err.print(f"solver {s['name']}: {s['status']}, gap {gap_text(s['gap'])}, {s['variables']} variables "
               f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
 
 

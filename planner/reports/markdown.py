@@ -16,6 +16,7 @@ from planner.reports.tables import (
     as_written,
     baselines_grouped,
     card_quotes,
+    gap_text,
     generated_at,
     grouping_line,
     maybe_write,
@@ -451,7 +452,5 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if len(speeds):
         lines += ["## Speeds (relative to each workload's reference GPU)", "", _md_table(speeds), ""]
     sv = plan.solver
-    gap = sv.get("gap")   # None: a time limit stopped the solve before it proved any bound
-    gap_text = "unknown (stopped before it proved any bound)" if gap is None else f"{gap:g}"
-    lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {gap_text}, {sv.get('seconds')} s.", ""]
+    lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {gap_text(sv.get('gap'))}, {sv.get('seconds')} s.", ""]
     return maybe_write(path, "\n".join(lines), "summary.md")

@@ -553,6 +553,16 @@ def share_text(pct: float, decimals: int = 2) -> str:
     return f"{shown:.{decimals}f}"
 
 
+def gap_text(gap: float | None) -> str:
+    """A solve's relative gap (the JSON's `solver.gap`, a fraction) as a reader takes it: a percentage, "0" for a
+    proven optimum, and what None means. The CLI's solver line and the Markdown summary printed 0.05870101452765761."""
+    if gap is None:   # a time limit stopped the solve before it proved any bound
+        return "unknown (stopped before it proved any bound)"
+    if gap == 0:
+        return "0"
+    return "under 0.01 %" if gap < 1e-4 else f"{gap * 100:.3g} %"   # never "1.2e-05 %"
+
+
 def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:
     """Why the fleet's cost column falls short of the plan's total, in one sentence (the CLI's fleet table, the
     Markdown summary, the workbook's fleet sheet), or "" where its rows add up to it: the site's fixed cost
