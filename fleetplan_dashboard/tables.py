@@ -43,9 +43,9 @@ _LABEL_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))")
 
 
 def label_text(text: object) -> str:
-    """`text` (a workload's name) for a widget's label: shown as typed, with as few backslashes as that takes, so
-    the control's accessible name reads as typed too — `llm-finetune`, `v1.2 (eu)` unchanged, `**x**` escaped. One
-    line: a line break is a space."""
+    """`text` (a workload's name) as a widget's label would show it as typed, with as few backslashes as that takes
+    — `llm-finetune`, `v1.2 (eu)` unchanged, `**x**` escaped: where it is unchanged, the label is `text` itself
+    (widget_label). One line: a line break is a space."""
     out = _LABEL_SIGN.sub(r"\\\1", " ".join(str(text).splitlines()))
     out = re.sub(r"(?i)\b(www)\.", r"\1\\.", out)   # a www. address would be a link (GFM's autolinks)
     start = _LABEL_START.match(out)
@@ -53,6 +53,37 @@ def label_text(text: object) -> str:
         sign_at = start.end(2) if start.group(2)[0].isdigit() else start.start(2)
         out = out[:sign_at] + "\\" + out[sign_at:]
     return out
+
+
+# A widget's label string is also its accessible name (aria-label), given as is, backslashes and all (Streamlit 1.67's
+# slider, number input, toggle: `"aria-label": label`), and is drawn as Markdown even when collapsed (hidden, still in
+# the page). A name Markdown would act on cannot be both shown and named as typed by one string: its label is then
+# collapsed and drawn above the widget as text (plain); the label string keeps the name as typed.
+_FETCHING = re.compile(r"(<|!(?=\[))")   # HTML, an image: what a hidden label would still fetch from the network
+
+
+@dataclass(frozen=True)
+class WidgetLabel:
+    """How a widget is named for a scenario's text (a workload's name and the words after it)."""
+
+    label: str               # the widget's label: its accessible name, as typed
+    shown: str | None        # Markdown to draw above the widget in its place (its label collapsed), else None
+
+    @property
+    def visibility(self) -> str:
+        return "visible" if self.shown is None else "collapsed"
+
+
+def widget_label(name: object, words: str = "") -> WidgetLabel:
+    """The label of a widget named by `name` (a workload's, as typed) and our `words` after it (no Markdown), read as
+    typed on the page and by a screen reader: the label itself where Markdown leaves the name alone (`llm-finetune:
+    growth, % per month`); else the label collapsed, drawn above the widget as text, and the label as typed but for
+    a backslash before what would fetch from the network (`<`, the `!` of `![`), the only ones a reader hears. One
+    line: a line break is a space."""
+    typed = " ".join(str(name).splitlines())
+    if label_text(typed) == typed:
+        return WidgetLabel(typed + words, None)
+    return WidgetLabel(_FETCHING.sub(r"\\\1", typed) + words, f":small[{plain(typed + words)}]")
 
 
 def code_block(lines) -> str:

@@ -18,6 +18,7 @@ edits (`state.share_params`): a link reopens the same plan.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import time
@@ -205,12 +206,20 @@ def _demand_help(w) -> str:
             "reference_gpus": f"{ref} GPUs busy on average in month 1 (GPU-hours per month ÷ 730)."}[w.demand_field]
 
 
-def _slider(name: str, label: str, fmt: str | None = None, help: str | None = None) -> None:
+def _slider(name: str, label: str | tables.WidgetLabel, fmt: str | None = None, help: str | None = None) -> None:
+    """The slider of edit `name`. A label naming a workload (tables.widget_label) is drawn above the slider as text,
+    with the help, where Markdown would act on the name, the slider's own label collapsed: its accessible name."""
     spec = specs[name]
-    if name == "horizon_months":
-        st.slider(label, int(spec.low), int(spec.high), step=int(spec.step), key=k(name), help=help)
-    else:
-        st.slider(label, spec.low, spec.high, step=spec.step, key=k(name), format=fmt, help=help)
+    named = label if isinstance(label, tables.WidgetLabel) else tables.WidgetLabel(label, None)
+    with st.container(gap="xxsmall") if named.shown else contextlib.nullcontext():
+        if named.shown:
+            st.markdown(named.shown, help=help)
+            help = None
+        shown = {"key": k(name), "help": help, "label_visibility": named.visibility}
+        if name == "horizon_months":
+            st.slider(named.label, int(spec.low), int(spec.high), step=int(spec.step), **shown)
+        else:
+            st.slider(named.label, spec.low, spec.high, step=spec.step, format=fmt, **shown)
 
 
 with st.sidebar:
@@ -218,9 +227,9 @@ with st.sidebar:
     st.button("Reset to the file's values", on_click=state.clear_edits, icon=":material/restart_alt:")
     st.subheader("Demand")
     for w in base.workloads:
-        _slider(f"demand:{w.name}", f"{tables.label_text(w.name)}: {state.DEMAND_UNITS[w.demand_field]}",
+        _slider(f"demand:{w.name}", tables.widget_label(w.name, f": {state.DEMAND_UNITS[w.demand_field]}"),
                 _number_format(specs[f"demand:{w.name}"].step), _demand_help(w))
-        _slider(f"growth:{w.name}", f"{tables.label_text(w.name)}: growth, % per month", "%.1f%%")
+        _slider(f"growth:{w.name}", tables.widget_label(w.name, ": growth, % per month"), "%.1f%%")
     st.subheader("Horizon and site")
     _slider("horizon_months", "Horizon, months")
     _slider("electricity_per_kwh", f"Electricity, {base.currency} per kWh", "%.2f")

@@ -101,7 +101,8 @@ if workload is not None:
     view = tables.per_reference_hour(view, workload, s)
     unusable = int((view["cannot_serve"] != "").sum())
     # the engine's rule (engine.workloads): an offer it would not use for this work is no price for it
-    shown_unusable = st.toggle(f"Show the offers {tables.label_text(workload.name)} cannot use, with the reason",
+    # not named in the label, which would be its accessible name too (tables.widget_label): the box above names it
+    shown_unusable = st.toggle("Show the offers this workload cannot use, with the reason",
                                value=False, key="prices_unusable", disabled=not unusable)
     if not shown_unusable:
         view = view[view["cannot_serve"] == ""].drop(columns="cannot_serve")

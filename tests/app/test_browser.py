@@ -27,6 +27,7 @@ from fleetplan_dashboard.server import free_port, stop, wait_until_healthy
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 1400
 ARTIFACTS = ROOT / "tests" / "artifacts"
+STARTUP = ROOT / "scenarios" / "startup-hybrid.yaml"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
@@ -301,4 +302,34 @@ def test_a_shared_link_reopens_the_same_plan_as_the_cli(server, browser, tmp_pat
     assert {k: v[0] for k, v in shown.items()} == {"scenario": "entry.yaml", **SHARED_EDITS}
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not errors, errors
+    page.close()
+
+
+def _upload_in_browser(page, path: Path) -> None:
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+
+
+def test_a_workload_named_with_markdown_signs_is_shown_and_named_as_typed(server, browser, tmp_path):
+    """A slider's accessible name is its label string (aria-label): "train \\*big\\* \\_run\\_: …" was read out
+    with its backslashes. Oracle: the names written into the upload here."""
+    names = {"llm-finetune": "train *big* _run_", "prototyping": "#1 [eu] a\\b"}
+    text = STARTUP.read_text(encoding="utf-8")
+    for old, new in names.items():
+        text = text.replace(f"- name: {old}", f"- name: '{new}'")
+    named = tmp_path / "named.yaml"
+    named.write_text(text, encoding="utf-8")
+    page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("Recommended fleet").first.wait_for(timeout=90_000)
+    _upload_in_browser(page, named)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    for name in names.values():
+        for words in ("GPU-hours per month", "growth, % per month"):
+            label = f"{name}: {words}"
+            # shown as typed (the collapsed label, hidden, holds the name too)
+            sidebar.get_by_text(label, exact=True).locator("visible=true").wait_for(timeout=120_000)
+            slider = sidebar.get_by_role("group", name=label, exact=True)           # named as typed
+            assert slider.locator('input[type="range"]').get_attribute("aria-label") == label
+    assert "\\*" not in sidebar.aria_snapshot()
+    assert page.locator('[data-testid="stException"]').count() == 0
     page.close()
