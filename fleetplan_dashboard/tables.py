@@ -216,6 +216,34 @@ def note_words(note: str) -> str:
     return note
 
 
+# The cap costs' notes (engine.decisions.cap_cost) name the scenario's list of cards and a command-line option:
+# said in the dashboard's words, the command kept for whoever plans the file on the command line (jobs.MORE_TIME)
+_CAP_NOTE_WORDS = (
+    (re.compile(r" is not in onprem\.cards: "), " is not among the cards that may be bought (a list in the scenario "
+                                                "file): "),
+    (re.compile(r"; list it in onprem\.cards to let "), "; add it to that list to let "),
+    (re.compile(r"`--unreduced` plans every hour"),
+     "planning the scenario's file on the command line, `fleetplan plan --unreduced FILE`, plans every hour"),
+)
+
+
+def cap_note_words(note: object) -> object:
+    """A cap cost's note in the dashboard's words: the limits it names (note_words), the scenario file's list of
+    cards as the Plan page calls it; a note that is no text (none) as it is."""
+    if not isinstance(note, str):
+        return note
+    for pattern, words in _CAP_NOTE_WORDS:
+        note = pattern.sub(words, note)
+    return note_words(note)
+
+
+def cap_costs_table(caps: pd.DataFrame) -> pd.DataFrame:
+    """The Plan page's "What each limit costs" of `caps` (Plan.cap_costs): each limit named in words, not by its
+    scenario field (`onprem.capex_budget` → `Capex budget`, `constraints.min_units.rtx-4090` → `rtx-4090: least
+    cards`), its note in the dashboard's words (cap_note_words). Display only: the downloads keep the fields."""
+    return caps.assign(cap=[field_name(cap) for cap in caps["cap"]], note=[cap_note_words(n) for n in caps["note"]])
+
+
 def no_cloud_allowed(scenario) -> str | None:
     """Why `scenario` allows no cloud offer at all (no provider, or no purchase option, chosen), else None: the
     reason the all-cloud baseline has no plan, which the engine words as no capacity serving a workload."""
@@ -598,9 +626,34 @@ def _quote_dates(quotes: list[dict], today: date, unpriced: dict[str, str] | Non
     parts += [f"your quote for {plain(q['card'])}{dated(q['as_of'])}" for q in priced if q.get("as_of")]
     for q in quotes:
         if q["card"] in unpriced:
-            parts.append(f"catalog price for {plain(q['card'])} with the {unpriced[q['card']]} you gave (`card_overrides` "
-                         "gives no price)" + (dated(q["as_of"]) if q.get("as_of") else ", undated"))
+            parts.append(f"catalog price for {plain(q['card'])} with the {unpriced[q['card']]} you gave (the scenario "
+                         "gives no price for it)" + (dated(q["as_of"]) if q.get("as_of") else ", undated"))
     return parts, any(q.get("as_of") and _in_future(q["as_of"], today) for q in quotes)
+
+
+def pinned_words(snapshot: int) -> str:
+    """What follows "price store" when the scenario pins one of its snapshots (prices.snapshot), in words: later
+    refreshes are not read."""
+    return f" as it stood at its snapshot #{snapshot}, fixed by the scenario file"
+
+
+# How newer prices reach a plan, by its price source: the Prices page shows each offer's date; a refresh of the store is
+# made on the command line (the dashboard has no button for it), and a plan reads it only with the scenario
+# file's Price source set to the store and no snapshot pinned. The command said as jobs.MORE_TIME says one.
+REFRESH = "a price refresh, made on the command line (`fleetplan prices refresh`)"
+
+
+def _newer_prices(source: str, pinned: bool, asked: str | None) -> str:
+    """Where to see the prices' dates and how newer ones reach a plan read from `source` (`pinned`: a store
+    snapshot the scenario names; `asked`: the scenario's prices.source, "store" where the store had none to give),
+    in the dashboard's words: one sentence."""
+    if source == "snapshot" and asked != "store":
+        newer = f"newer ones need {REFRESH}, and the scenario file's Price source set to the price store"
+    elif source in ("store", "snapshot"):
+        newer = f"newer ones need {REFRESH}" + (", and the scenario file's Price store snapshot removed" if pinned else "")
+    else:
+        newer = "newer ones need a newer offers CSV"
+    return f" The Prices page shows each offer's date; {newer}."
 
 
 def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90,
@@ -611,14 +664,18 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     are — judged on those alone: the catalog's card prices and the scenario's own quotes (card_overrides, custom
     cards) are said apart, so a fresh quote hides no stale cloud price. With the plan's `scenario`, a card whose
     override gives a date or source but no price is said to be at the catalog's price, not "your quote" (without
-    it, every card the prices count as quoted is). What the source, the store and the scenario
+    it, every card the prices count as quoted is). Prices to be checked are said with where the page shows their
+    dates and how newer ones reach a plan, in the dashboard's words (the refresh's command for whoever runs it).
+    What the source, the store and the scenario
     spell (a path, a provider, a card, a store row's offer_id in a warning) is shown as typed (plain); the dates are
     checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping."""
     today = today or utc_today()   # the plan's clock (generated_at, its stale-price warning): the same anywhere
     source = prices.get("source", "snapshot")
     name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
-    if source == "store" and prices.get("pinned_snapshot") is not None:   # the scenario's prices.snapshot
-        name += f" as it stood at its snapshot #{prices['pinned_snapshot']} (pinned)"
+    asked = getattr(getattr(scenario, "prices", None), "source", None)
+    pinned = source == "store" and prices.get("pinned_snapshot") is not None   # the scenario's prices.snapshot
+    if pinned:
+        name += pinned_words(prices["pinned_snapshot"])
     parts = [f"Prices: {name}"]
     ages = []
     for snap in prices.get("snapshots") or []:
@@ -635,11 +692,11 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     stale = [a for a in ages + [cloud_age] if a is not None and a > stale_after_days]
     if stale:
         level = "warning"
-        text += (f". These cloud prices are more than {stale_after_days} days old: check current prices "
-                 "(`fleetplan prices refresh`) before deciding.")
+        text += (f". These cloud prices are more than {stale_after_days} days old: check current prices before "
+                 "deciding." + _newer_prices(source, pinned, asked))
     elif cloud_look == "undated":
-        text += (". The cloud prices carry no date and may be old: check current prices (`fleetplan prices refresh`) "
-                 "before deciding.")
+        text += (". The cloud prices carry no date and may be old: check current prices before deciding."
+                 + _newer_prices(source, pinned, asked))
     if prices.get("warning"):
         level = "warning"
         text += f" Note: {plain(prices['warning'])}."
@@ -749,8 +806,9 @@ def other_types_text(runner: dict | None, currency: str) -> str | None:
 def binding_text(caps: pd.DataFrame, currency: str) -> str:
     """Which limits bind (engine.decisions' cap costs) and what each costs the plan, or that none binds on its
     own, or that it is not known (Markdown-safe)."""
-    bound = [(cap, saving) for cap, saving, binds in zip(caps["cap"], caps["saving"], caps["binds"]) if binds is True]
-    unknown = [cap for cap, binds in zip(caps["cap"], caps["binds"]) if binds is None]
+    names = [field_name(cap) for cap in caps["cap"]]   # in words, as the table above names them
+    bound = [(cap, saving) for cap, saving, binds in zip(names, caps["saving"], caps["binds"]) if binds is True]
+    unknown = [cap for cap, binds in zip(names, caps["binds"]) if binds is None]
     if bound:
         text = "Binds: " + "; ".join(f"{plain(cap)} — without it the plan would cost {saving:,.0f} {currency} less"
                                      for cap, saving in bound) + "."

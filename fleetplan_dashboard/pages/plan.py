@@ -755,8 +755,8 @@ def _draw_decisions(made) -> None:
         if caps is not None and len(caps):
             st.markdown(f"**What each limit costs** — the total without it ({pv_money}), and the saving: a limit "
                         "binds when the plan would cost less without it")
-            shown = tables.shares_shown(caps.drop(columns=["status", "dropped_in"], errors="ignore").assign(
-                binds=binds_words(caps["binds"])), "saving_pct")
+            readable = tables.cap_costs_table(caps).drop(columns=["status", "dropped_in"], errors="ignore")
+            shown = tables.shares_shown(readable.assign(binds=binds_words(caps["binds"])), "saving_pct")
             _wide("cap_costs_table").dataframe(
                 shown, hide_index=True, width="stretch", key="cap_costs_table", placeholder="",
                 column_order=["cap", "saving", "saving_pct", "total_without", "binds", "limit", "unit", "note"],
@@ -779,7 +779,7 @@ def _draw_decisions(made) -> None:
             noted = noted_plan.baselines
             for label, note in zip(noted["label"], noted["note"]):
                 if note.startswith(CHEAPER_BY_CAPS):
-                    st.caption(f"{tables.plain(label.capitalize())} {tables.plain(note)}.")
+                    st.caption(f"{tables.plain(label.capitalize())} {tables.plain(tables.note_words(note))}.")
         work = made.work or {}
         if work:
             solves = sum(work.get("solves", {}).values())

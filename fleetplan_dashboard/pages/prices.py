@@ -57,7 +57,7 @@ except PlannerError as exc:   # an unreadable price store or offers CSV: what is
 source_read = provenance.get("source", s.prices.source)
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(source_read, source_read)
 if source_read == "store" and provenance.get("pinned_snapshot") is not None:   # as it stood at that snapshot
-    source += f" as of its snapshot #{provenance['pinned_snapshot']} (prices.snapshot)"
+    source += tables.pinned_words(provenance["pinned_snapshot"])
 st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD per hour, undiscounted (a "
            "reservation's upfront spread over its term). On-prem cards: owned "
            "and busy every hour of their "

@@ -24,6 +24,6 @@ def test_an_uploaded_override_without_a_price_is_shown_as_the_catalog_price():
     assert at.selectbox(key="base").value.startswith("upload:dated.yaml:")
     banner = [t for t in [w.value for w in at.warning] + [i.value for i in at.info] if t.startswith("Prices: ")]
     assert len(banner) == 1, banner
-    assert (r"catalog price for a100\-80gb\-pcie with the date and source you gave (`card_overrides` gives no price) "
+    assert (r"catalog price for a100\-80gb\-pcie with the date and source you gave (the scenario gives no price for it) "
             r"is dated 2026-11-20 (") in banner[0]
     assert "your quote" not in banner[0]

@@ -1,5 +1,6 @@
 """The dashboard's line under "What each limit costs" (fleetplan_dashboard.tables.binding_text), on tables
-made here: which limits bind and what each costs, that none binds on its own, or that it is not known."""
+made here: which limits bind and what each costs, that none binds on its own, or that it is not known. Each limit is
+named in words, as the table above names it (it said "onprem\\.capex\\_budget" to a budget holder)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,16 @@ TAIL = (" A baseline cheaper than the plan is so for the limits it drops: those 
         "(docs/decisions.md).")
 
 
-def test_the_limits_that_bind_are_named_with_what_each_costs():
+def test_the_limits_that_bind_are_named_in_words_with_what_each_costs():
     caps = _caps([("onprem.capex_budget", 1356.26, True), ("onprem.power_cap_kw", 0.0, False),
                   ("constraints.min_units.rtx-4090", 47710.8, True)])
     assert tables.binding_text(caps, "USD") == (
-        r"Binds: onprem\.capex\_budget — without it the plan would cost 1,356 USD less; constraints\.min\_units\.rtx\-4090"
+        r"Binds: Capex budget — without it the plan would cost 1,356 USD less; rtx\-4090\: least cards"
         " — without it the plan would cost 47,711 USD less." + TAIL)
 
 
-def test_none_binding_is_said_and_unknowns_are_named():
+def test_none_binding_is_said_and_unknowns_are_named_in_words():
     assert tables.binding_text(_caps([("onprem.power_cap_kw", 0.0, False)]), "EUR") == (
         "No limit binds on its own: without any one of them the plan would cost no less." + TAIL)
     mixed = _caps([("onprem.power_cap_kw", 0.0, False), ("onprem.capex_budget", float("nan"), None)])
-    assert tables.binding_text(mixed, "EUR") == r"Not known for onprem\.capex\_budget (see its note)." + TAIL
+    assert tables.binding_text(mixed, "EUR") == "Not known for Capex budget (see its note)." + TAIL

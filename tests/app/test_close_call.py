@@ -118,9 +118,12 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     # what each of its five limits costs: none binds (docs/decisions.md; tests/planner/test_cap_costs.py plans
     # without each one from the scenario itself)
     caps = _table(at, ["cap", "limit", "unit"])
-    assert list(caps["cap"]) == list(startup.cap_costs["cap"]) == [
+    assert list(startup.cap_costs["cap"]) == [
         "onprem.power_cap_kw", "onprem.capex_budget", "constraints.max_cloud_share", "constraints.max_units.rtx-4090",
         "constraints.min_units.a100-80gb-pcie"]
+    # the page names them in words (tables.FIELD_WORDS), in the same order
+    assert list(caps["cap"]) == ["Power cap, kW", "Capex budget", "Cloud share cap (of the work)", "rtx-4090: most cards",
+                                 "a100-80gb-pcie: least cards"]
     assert caps["total_without"].to_numpy() == pytest.approx(startup.cap_costs["total_without"].to_numpy(), rel=1e-9)
     assert list(caps["binds"]) == ["no"] * 5
     assert "No limit binds on its own" in _captions(at)

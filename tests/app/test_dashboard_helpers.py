@@ -218,7 +218,10 @@ DEC_6 = date(2026, 12, 6)
 STARTUP = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2023-11-23",
            "cloud_dates": _dated("2026-07-20"), "card_dates": _dated("2023-11-23", prices=2, undated=1),
            "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
-STALE = ". These cloud prices are more than 90 days old: check current prices (`fleetplan prices refresh`) before deciding."
+# what to do, in the dashboard's words: where the dates are, and how newer prices reach a plan of the packaged snapshot
+STALE = (". These cloud prices are more than 90 days old: check current prices before deciding. The Prices page shows "
+         "each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices refresh`), and "
+         "the scenario file's Price source set to the price store.")
 
 
 def test_price_banner_names_the_cloud_prices_age_the_catalog_cards_and_the_quote_apart():
@@ -259,8 +262,10 @@ def test_undated_cloud_prices_are_said_undated_not_absent():
     entry = {"source": "snapshot", "as_of": None, "undated_prices": 1, "cloud_dates": _dated(None, undated=1)}
     level, text = tables.price_banner(entry, today=DEC_6)
     assert (level, text) == ("warning", "Prices: packaged price snapshot · 1 cloud price in use, undated. The cloud "
-                                        "prices carry no date and may be old: check current prices (`fleetplan prices "
-                                        "refresh`) before deciding.")
+                                        "prices carry no date and may be old: check current prices before deciding. "
+                                        "The Prices page shows each offer's date; newer ones need a price refresh, made "
+                                        "on the command line (`fleetplan prices refresh`), and the scenario file's Price "
+                                        "source set to the price store.")
     # some dated, some not: the dated ones give the age, the others are counted
     mixed = {"source": "snapshot", "cloud_dates": _dated("2026-11-30", oldest="2026-11-01", prices=3, undated=2)}
     level, text = tables.price_banner(mixed, today=DEC_6)
@@ -302,11 +307,11 @@ def test_an_override_with_a_source_and_no_price_is_said_to_be_the_catalog_price_
     assert level == "warning"
     assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
                     r"prices as of 2023-11-23, 1 undated · catalog price for a100\-80gb\-pcie with the source you "
-                    r"gave (`card_overrides` gives no price) is dated 2026-03-20 (261 days ago)" + STALE)
+                    r"gave (the scenario gives no price for it) is dated 2026-03-20 (261 days ago)" + STALE)
     # a catalog card without a date: said undated, not "no date given" of a quote
     undated = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
     _, text = tables.price_banner(undated, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))
-    assert (r"catalog price for a100\-80gb\-pcie with the source you gave (`card_overrides` gives no price), undated"
+    assert (r"catalog price for a100\-80gb\-pcie with the source you gave (the scenario gives no price for it), undated"
             in text) and "your quote" not in text
 
 
@@ -327,7 +332,7 @@ def test_the_banner_of_a_plan_whose_override_gives_a_date_and_source_but_no_pric
     assert p.prices["quotes"] == [{"card": "a100-80gb-pcie", "as_of": "2026-11-20"}]   # counted as quoted
     level, text = tables.price_banner(p.prices, today=DEC_6, scenario=p.scenario)
     # 2026-11-20 to 2026-12-06: 16 days
-    assert (r"catalog price for a100\-80gb\-pcie with the date and source you gave (`card_overrides` gives no price) "
+    assert (r"catalog price for a100\-80gb\-pcie with the date and source you gave (the scenario gives no price for it) "
             r"is dated 2026-11-20 (16 days ago)") in text
     assert "your quote" not in text
 

@@ -31,7 +31,7 @@ def test_the_prices_page_shows_the_pinned_snapshots_prices(tmp_path, monkeypatch
     assert [save(store, 1.00), save(store, 2.00)] == [1, 2]
     monkeypatch.setenv("FLEETPLAN_STORE", str(store))
     price, caption = g5_price_on_the_prices_page(SCENARIO.format(pin="  snapshot: 1\n"))
-    assert price == 1.00 and "the price store as of its snapshot #1 (prices.snapshot)" in caption
+    assert price == 1.00 and "the price store as it stood at its snapshot #1, fixed by the scenario file" in caption
     price, caption = g5_price_on_the_prices_page(SCENARIO.format(pin=""))
     assert price == 2.00 and "#1" not in caption
 
@@ -48,4 +48,4 @@ def test_the_plan_pages_price_banner_says_the_store_is_pinned(tmp_path, monkeypa
     p = plan(SCENARIO.format(pin="  snapshot: 1\n"), baselines=False)
     assert p.total == 730.00   # 730 GPU-hours at snapshot #1's 1.00 USD/h
     _, text = tables.price_banner(written_prices(p), scenario=p.scenario)
-    assert "Prices: price store as it stood at its snapshot #1 (pinned)" in text.replace("\\", ""), text
+    assert "Prices: price store as it stood at its snapshot #1, fixed by the scenario file" in text.replace("\\", ""), text
