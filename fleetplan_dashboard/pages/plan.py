@@ -172,12 +172,17 @@ with st.sidebar:
                      max_upload_size=round(state.MAX_UPLOAD_BYTES / 1e6),
                      help="A .yaml or .yml file, validated like `fleetplan validate`: read with YAML's safe loader, "
                           "nothing executed.")
+    # A larger file is refused in the browser by the widget, which tells the app nothing (Streamlit 1.67: no new value,
+    # no run, no on_change): the page cannot take back what it says of the file read before, so this says why.
+    st.caption(f"A file over {state.upload_limit_text()} is refused by this box before the dashboard sees it: the box "
+               "says so under the file's name, and the page stays as it was.")
 
 cur = state.current()
 rejected = st.session_state.get("upload_problems")
 if rejected:
     name, problems = rejected
-    st.error(f"**{tables.plain(name)}** was not loaded — {counted(len(problems), 'problem')} "
+    # "the last file read": a file the upload box refused since (over the size limit) never reached this page
+    st.error(f"The last file read, **{tables.plain(name)}**, was not loaded — {counted(len(problems), 'problem')} "
              "(file:line:column: field: message):\n\n" + tables.message_block(problems))
 if st.session_state.get("url_problems"):
     st.warning("Parts of the link were ignored:\n\n" + tables.message_block(st.session_state["url_problems"]))

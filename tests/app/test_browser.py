@@ -333,3 +333,27 @@ def test_a_workload_named_with_markdown_signs_is_shown_and_named_as_typed(server
     assert "\\*" not in sidebar.aria_snapshot()
     assert page.locator('[data-testid="stException"]').count() == 0
     page.close()
+
+
+def test_a_file_over_1_mb_is_refused_by_the_box_and_the_page_says_whose_message_it_shows(server, browser, tmp_path):
+    """The upload widget refuses a file over 1 MB in the browser and tells the app nothing (no new value, no run):
+    the page kept "bad.yaml was not loaded" under a box naming big.yaml, with nothing saying which file it was about.
+    Now the box's own note, a line under it on the limit, and the message naming the last file read say it."""
+    bad, big = tmp_path / "bad.yaml", tmp_path / "big.yaml"
+    bad.write_text("name: [\n")
+    big.write_text("#" * 2_000_000 + "\n")          # 2 MB: over the widget's 1 MB (10^6 bytes)
+    page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("Recommended fleet").first.wait_for(timeout=90_000)
+    _upload_in_browser(page, bad)
+    message = page.locator('[data-testid="stAlert"]').filter(has_text="was not loaded")
+    message.first.wait_for(timeout=60_000)
+    _upload_in_browser(page, big)
+    uploader = page.locator('[data-testid="stFileUploader"]')
+    uploader.get_by_text("File must be 1.0MB or smaller.").wait_for(timeout=30_000)
+    page.wait_for_timeout(2_000)                       # a run the refusal might have started (none comes)
+    assert message.count() == 1 and message.inner_text().startswith("The last file read, bad.yaml, was not loaded")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.get_by_text("A file over 1 MB is refused by this box before the dashboard sees it").is_visible()
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.close()

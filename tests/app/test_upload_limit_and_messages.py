@@ -74,3 +74,28 @@ def test_the_uploader_is_emptied_once_a_file_is_read_taken_or_refused():
     assert at.file_uploader(key="upload_file").value is None
     _upload(at, "again.yaml", STARTUP.read_bytes())                           # and it takes the next one
     assert at.selectbox(key="base").value.startswith("upload:again.yaml:")
+
+
+# A file over the limit is refused by the upload widget in the browser, which tells the app nothing: Streamlit 1.67's
+# FileUploader sends a new value (and so a run, and on_change) only when its uploaded files change, and a refused
+# file is no uploaded file. What the page said of the file read before cannot be taken back; the page says instead
+# what becomes of a larger file, next to the uploader, and names the file its message is about as the last one read
+# (tests/app/test_browser.py drops a 2 MB file in Chromium after a bad one).
+OVER_LIMIT = ("A file over 1 MB is refused by this box before the dashboard sees it: the box says so under the file's "
+              "name, and the page stays as it was.")
+
+
+def test_next_to_the_uploader_a_line_says_what_becomes_of_a_file_over_1_mb():
+    at = _app()
+    shown = list(at.sidebar.children.values())
+    (at_uploader,) = [i for i, node in enumerate(shown) if getattr(node, "key", None) == "upload_file"]
+    assert shown[at_uploader + 1].type == "caption" and shown[at_uploader + 1].value == OVER_LIMIT
+
+
+def test_the_message_names_its_file_as_the_last_one_read_and_goes_with_the_uploaders_next_value():
+    at = _app()
+    _upload(at, "bad.yaml", b"name: [")
+    (shown,) = _not_loaded(at)
+    assert shown.startswith("The last file read, **bad.yaml**, was not loaded — 1 problem")
+    _upload(at, "mine.yaml", STARTUP.read_bytes())
+    assert not _not_loaded(at) and at.selectbox(key="base").value.startswith("upload:mine.yaml:")
