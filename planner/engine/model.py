@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -137,7 +137,8 @@ class Model:
         return bool(self.buy or self.keep or self.off or self.r or self.place or self.instances)
 
 
-ExtraConstraints = Callable[[Model], None]
+# the caller's constraints of the model: added to model.prob, or returned (a pulp constraint, or an iterable of them)
+ExtraConstraints = Callable[[Model], "pulp.LpConstraint | Iterable[pulp.LpConstraint] | None"]
 
 
 def unit_bound(inp: Inputs, i: int) -> int:
@@ -699,7 +700,8 @@ def _summed(terms: list, constant: float) -> pulp.LpAffineExpression:
 
 
 def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) -> Model:
-    """The MILP for `inp`; `extra_constraints(model)` may add constraints of its own at the end."""
+    """The MILP for `inp`; `extra_constraints(model)` may add constraints of its own at the end
+    (add_extra_constraints)."""
     start = time.perf_counter()
     m = Model(inp, pulp.LpProblem("fleet", pulp.LpMinimize))
     define_card_counts(m)
@@ -715,6 +717,76 @@ def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) 
     define_caps(m)
     define_costs(m)
     if extra_constraints is not None:
-        extra_constraints(m)
+        add_extra_constraints(m, extra_constraints)
     m.build_seconds = time.perf_counter() - start
     return m
+
+
+# how a caller adds a constraint of their own, for a message on one that is neither added nor returned
+HOW_TO_ADD = ("add it to model.prob (model.prob += (model.card('rtx-4090') <= 2, 'at_most_2_4090')) and return None, "
+              "or return the constraint itself (lambda m: m.card('rtx-4090') <= 2), or a list of them")
+
+
+def add_extra_constraints(m: Model, extra_constraints: ExtraConstraints) -> None:
+    """Call the caller's `extra_constraints(m)`, and add what it returns: a pulp constraint, or an iterable of
+    them, each named extra_constraint_<k> unless it has a name (made unique: pulp refuses a name twice; one it
+    also added itself is not added again).
+    `lambda m: m.card("rtx-4090") <= 0` returns its constraint, which was dropped without a word: the plan bought
+    the card the caller had capped. PlannerError for anything else returned but None (a number, an expression
+    with no comparison, a bool of a comparison made outside pulp), naming it and how to add a constraint."""
+    returned = extra_constraints(m)
+    if returned is None:
+        return
+    constraints = _returned_constraints(returned)
+    added = {id(c) for c in m.prob.constraints()}
+    for k, constraint in enumerate(constraints, start=1):
+        if id(constraint) in added:
+            continue
+        m.prob.addConstraint(constraint, _unused_name(m.prob, constraint.name or f"extra_constraint_{k}"))
+        added.add(id(constraint))
+
+
+def _returned_constraints(returned) -> list[pulp.LpConstraint]:
+    """The pulp constraints `returned` by extra_constraints: itself, or the items of an iterable of them;
+    PlannerError naming what else it is."""
+    from planner.errors import PlannerError
+
+    if isinstance(returned, pulp.LpConstraint):
+        return [returned]
+    items = None
+    if not isinstance(returned, (str, bytes, Mapping, pulp.LpAffineExpression, pulp.LpProblem)):
+        try:
+            items = list(returned)
+        except TypeError:   # not iterable
+            pass
+    if items is not None and all(isinstance(c, pulp.LpConstraint) for c in items):
+        return items
+    if items is not None:
+        other = next(c for c in items if not isinstance(c, pulp.LpConstraint))
+        what = f"a {type(returned).__name__} holding {_shown(other)}, not only pulp constraints"
+    else:
+        what = _shown(returned)
+    raise PlannerError(f"extra_constraints returned {what}; expected None, a pulp constraint or a list of them: "
+                       f"{HOW_TO_ADD}")
+
+
+def _shown(value) -> str:
+    """`value` and its type, for a message: an expression says it is no constraint, a problem is named (its
+    repr is the whole model)."""
+    from planner.text import shortened
+
+    if isinstance(value, pulp.LpProblem):
+        return f"the problem {shortened(repr(value.name))} (LpProblem)"
+    kind = type(value).__name__
+    if isinstance(value, (pulp.LpAffineExpression, pulp.LpVariable)):
+        kind += ": an expression, not a constraint (compare it: <=, >= or ==)"
+    return f"{shortened(repr(value))} ({kind})"
+
+
+def _unused_name(prob: pulp.LpProblem, name: str) -> str:
+    """`name`, or `name`_2, _3 … where a constraint of `prob` is named so already."""
+    candidate, k = name, 1
+    while prob.get_constraint_by_name(candidate) is not None:
+        k += 1
+        candidate = f"{name}_{k}"
+    return candidate

@@ -330,8 +330,10 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     - `store`: the price store file for `prices.source: store` (default `$FLEETPLAN_STORE` or the
       platform's data directory);
     - `extra_constraints(model)`: called with the built model of the recommended plan before it is
-      solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count);
-      baselines do not get them;
+      solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count), or to
+      return them (a pulp constraint or a list of them: `lambda m: m.card("rtx-4090") <= 2`), which are added;
+      anything else returned but None is a PlannerError (engine.model.add_extra_constraints); baselines do not
+      get them;
     - `reduced=False` solves without the exact reductions (slow; for checks);
     - `time_limit`: seconds for all the solves of the recommended plan together (TimeBudget, counted from its
       first solve): its solve, the bound of a grouped profile and its refinements on more blocks, the merged-hours
