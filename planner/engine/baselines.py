@@ -385,10 +385,10 @@ def grouping_lower_bounds(base: Inputs, variants: list[Variant], keys: list, sol
                           solver: str, time_limit: float | None) -> dict[str, float | None]:
     """baseline (all_cloud, all_onprem, best_single) -> the lower bound on its exact optimum (T_low, as the plan's:
     engine.profile_slots), for each baseline with a fleet on the grouped profile of `base` (or PENDING: the
-    all-cloud row left to the plan's run); None where its solve gave none (the time limit). `solved`: model key
-    (`keys`, of `variants`) -> `_solve_variant` outcome; `best`: the best single type's variant. One solve of the
-    blocks at their mean weights per model, each within `time_limit` of its own, as a baseline's solve; empty for
-    an exact profile (no solve).
+    all-cloud row left to the plan's run); None where its solve gave none (the time limit, or its solver failed).
+    `solved`: model key (`keys`, of `variants`) -> `_solve_variant` outcome; `best`: the best single type's
+    variant. One solve of the blocks at their mean weights per model, each within `time_limit` of its own, as a
+    baseline's solve; empty for an exact profile (no solve).
 
     The best single type's exact optimum is the least of every single type's, which need not be that of the type
     cheapest on the blocks: its bound is the least T_low of them all. A type's own solve is skipped where a baseline
@@ -444,7 +444,9 @@ def _variant_inputs(base: Inputs, variant: Variant, outcome) -> Inputs:
 def _mean_weight_bound(inp: Inputs, solver: str, time_limit: float | None) -> float | str | None:
     """T_low of a baseline's grouped inputs `inp`, solved as profile_slots.grouping_lower_bound solves the plan's:
     the least objective proved for its blocks at their mean weights; NO_FLEET where those have no fleet, None where
-    the solve gives no bound (two cases grouping_lower_bound does not tell apart)."""
+    the solve gives no bound (two cases grouping_lower_bound does not tell apart), or its solver failed (a CBC crash,
+    SolverFailed, which grouping_lower_bound raises for the plan's warnings to name): the row's bound is then
+    "unknown" in every report, which names no cause, a time limit no more than a crash."""
     # here, not at the top: engine.profile_slots imports this module
     from planner.engine.profile_slots import lower_bound, mean_weight_inputs
 
@@ -452,7 +454,7 @@ def _mean_weight_bound(inp: Inputs, solver: str, time_limit: float | None) -> fl
         _, solution = solve_inputs(mean_weight_inputs(inp), solver, time_limit, explain=False)
     except InfeasibleError:
         return NO_FLEET
-    except SolverError:
+    except SolverError:   # stopped without a fleet (the time limit), or its solver failed
         return None
     return lower_bound(solution)
 

@@ -32,7 +32,7 @@ from planner.engine.baselines import solve_inputs
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints
 from planner.engine.solve import GAP_REL, Solution, TimeBudget
-from planner.errors import InfeasibleError, SolverError
+from planner.errors import InfeasibleError, SolverError, SolverFailed
 from planner.months import HOURS_PER_WEEK
 
 # The bound on the cost error, in % of the total, up to which a grouping is kept; above it a default grouping is
@@ -65,7 +65,8 @@ def profile_grouping(inp: Inputs, total: float, solver: str, time_limit: float |
                      extra_constraints: ExtraConstraints | None = None) -> dict | None:
     """The grouping of a plan solved from the (reduced) inputs `inp` with total cost `total`, and the
     bound on its cost error (bounded_grouping); None when no weekly hours of different weights share a block
-    (the plan is exact). `time_limit`: seconds for the bound's solve, or what is left of the plan's TimeBudget."""
+    (the plan is exact). `time_limit`: seconds for the bound's solve, or what is left of the plan's TimeBudget.
+    SolverFailed where the bound's solver failed (grouping_lower_bound)."""
     if inp.grouping is None:
         return None
     return bounded_grouping(inp.grouping, total, grouping_lower_bound(inp, solver, time_limit, extra_constraints))
@@ -75,7 +76,8 @@ def grouping_lower_bound(inp: Inputs, solver: str, time_limit: float | TimeBudge
                          extra_constraints: ExtraConstraints | None = None) -> float | None:
     """T_low of the grouped inputs `inp`: the least objective proved for the blocks at their mean weights; None
     when that solve gives none, or when `time_limit` (the plan's TimeBudget) is spent before it: not run, its
-    bound unknown as that of a solve the limit stopped."""
+    bound unknown as that of a solve the limit stopped. SolverFailed where its solver failed (a CBC run that
+    crashed): the caller says so (failed_bound_warning), as no time limit is to blame."""
     budget = TimeBudget.of(time_limit)
     if budget.spent():   # no model built for a solve that would not run
         return None
@@ -83,10 +85,22 @@ def grouping_lower_bound(inp: Inputs, solver: str, time_limit: float | TimeBudge
         _, low = solve_inputs(mean_weight_inputs(inp), solver, budget, explain=False,
                               extra_constraints=extra_constraints)
         return lower_bound(low)
+    except SolverFailed:
+        raise
     # no solution within the time limit, or none at all (extra_constraints on more than unit counts, which
     # the relaxation need not meet): the plan stands, its bound is unknown
     except (SolverError, InfeasibleError):
         return None
+
+
+def failed_bound_warning(grouping: dict | None, failed: str) -> str | None:
+    """The warning for a grouping whose bound is unknown because the solver of its bound failed (`failed`: what
+    failed and the way out, engine.run.solver_failed); None without a grouping. The plan's line on its grouping
+    says an unknown bound without naming the cause; this is no time limit, which more time would not mend."""
+    if not grouping:
+        return None
+    return (f"profile_slots: the bound on the cost error of the {grouping['weight_classes']} distinct weekly weights "
+            f"grouped into {grouping['slots']} blocks is unknown, and not for a time limit: its {failed}")
 
 
 def bounded_grouping(grouping: dict, total: float, lower: float | None, refined_from: list | tuple = ()) -> dict:

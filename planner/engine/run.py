@@ -38,6 +38,7 @@ from planner.engine.model import ExtraConstraints, packed_apart, purchase_variab
 from planner.engine.profile_slots import (
     above_tolerance,
     bounded_grouping,
+    failed_bound_warning,
     grouping_lower_bound,
     loose_bound_warning,
     lower_bound,
@@ -49,7 +50,14 @@ from planner.engine.reductions import reduce
 from planner.engine.result import Plan
 from planner.engine.solve import DEFAULT_SOLVER, Solution, TimeBudget, first_run_threads
 from planner.engine.workloads import speed_sources
-from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError, TooManyPurchaseVariables
+from planner.errors import (
+    InfeasibleError,
+    ModelTooLarge,
+    PlannerError,
+    SolverError,
+    SolverFailed,
+    TooManyPurchaseVariables,
+)
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.loading import file_folder, names_a_file, plausibility_warnings
@@ -440,7 +448,8 @@ class _Solved:
     was refined away; None: exact from the start, or unknown), `refined_from` the default groupings left for
     a bound above the tolerance, `ungrouped` the warning of a grouped model with no fleet (planned exactly),
     `chosen` whether the scenario left profile_slots to the planner, `bound_seconds` the bound solves' time,
-    `not_refined` why a chosen grouping whose bound is above the tolerance was kept ("": none was)."""
+    `not_refined` why a chosen grouping whose bound is above the tolerance was kept ("": none was),
+    `bound_failed` why its bound is unknown where the bound's solver failed (solver_failed; "": it did not)."""
 
     scenario: Scenario
     base: Inputs
@@ -453,6 +462,7 @@ class _Solved:
     chosen: bool = True
     bound_seconds: float = 0.0
     not_refined: str = ""
+    bound_failed: str = ""
 
     def grouping(self, total: float) -> dict | None:
         """The plan's profile_grouping at its total `total` (bounded_grouping): None when no weekly hours of
@@ -466,11 +476,13 @@ class _Solved:
 
     def warnings(self, grouping: dict | None) -> list[str]:
         """The grouping's warnings: a grouped model with no fleet, a bound above the tolerance that the
-        scenario's own profile_slots kept, or that the planner's grouping kept (not_refined)."""
+        scenario's own profile_slots kept, or that the planner's grouping kept (not_refined), a bound unknown
+        because its solver failed (bound_failed)."""
         currency, proven = self.inp.currency, self.solution.status == "optimal"
         loose = None if self.chosen else loose_bound_warning(grouping, currency, proven)
         kept = not_refined_warning(grouping, currency, self.not_refined) if self.not_refined else None
-        return [w for w in (self.ungrouped, loose, kept) if w]
+        failed = failed_bound_warning(grouping, self.bound_failed) if self.bound_failed else None
+        return [w for w in (self.ungrouped, loose, kept, failed) if w]
 
 
 def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: Inputs, solver: str,
@@ -485,8 +497,9 @@ def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: In
     nothing in the warnings.
     Only a grouping whose solve the solver proved optimal is refined: stopped before (at the time limit), its
     bound holds the solver's gap too, which more blocks, a larger model given the same time, need not shrink.
-    A plan found is never lost to a finer grouping: one that finds no fleet in time, none cheaper, or is too
-    large, leaves the plan on the grouping before it, with a warning (_Solved.not_refined).
+    A plan found is never lost to a finer grouping: one that finds no fleet in time, none cheaper, is too
+    large, or whose solver failed, leaves the plan on the grouping before it, with a warning (_Solved.not_refined);
+    nor to a bound whose solver failed: unknown, with a warning (_Solved.bound_failed).
     All these solves share `budget` (the plan's time limit): each is given what is left, a bound the time left
     does not reach is unknown, and a finer grouping not started once it is spent leaves the plan as it is,
     with a warning saying so. Each had the whole limit: up to five of them, 100 s of the dashboard's 60."""
@@ -498,8 +511,9 @@ def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: In
         if solved.inp.grouping is None:   # exact: its own proven least bounds what a refined grouping left
             return replace(solved, lower=lower_bound(solved.solution) if solved.refined_from else None)
         start = time.perf_counter()
-        lower = grouping_lower_bound(solved.inp, solver, budget, extra_constraints)
-        solved = replace(solved, lower=lower, bound_seconds=solved.bound_seconds + time.perf_counter() - start)
+        lower, failed = _grouping_bound(solved.inp, solver, budget, extra_constraints)
+        solved = replace(solved, lower=lower, bound_failed=failed,
+                         bound_seconds=solved.bound_seconds + time.perf_counter() - start)
         grouping = bounded_grouping(solved.inp.grouping, solved.solution.objective, lower)
         if not solved.chosen or not above_tolerance(grouping):
             return solved
@@ -511,11 +525,22 @@ def _solve_within_bound(s: Scenario, store, reduced: bool, base: Inputs, inp: In
         solved = finer
 
 
+def _grouping_bound(inp: Inputs, solver: str, budget: TimeBudget,
+                    extra_constraints: ExtraConstraints | None) -> tuple[float | None, str]:
+    """(grouping_lower_bound of `inp`, ""), or (None, what failed: solver_failed) where its solver failed: the plan
+    stands, its bound unknown, and its warnings say why (not a time limit)."""
+    try:
+        return grouping_lower_bound(inp, solver, budget, extra_constraints), ""
+    except SolverFailed as failed:
+        return None, solver_failed(failed)
+
+
 def _refined(solved: _Solved, grouping: dict, store, reduced: bool, solver: str, budget: TimeBudget,
              extra_constraints: ExtraConstraints | None, limits: tuple[int | None, int | None]) -> _Solved | str:
     """The plan of `solved` (its bound `grouping` above the tolerance, proven optimal on its blocks) planned on
     more blocks (next_slots), priced from the same offers and held to `limits`; or why it is not kept: the finer
-    model is too large (ModelTooLarge), finds no fleet in time (SolverError), has no fleet (InfeasibleError:
+    model is too large (ModelTooLarge), its solver failed (SolverFailed: a CBC crash, said as one), finds no fleet
+    in time (SolverError), has no fleet (InfeasibleError:
     a grouped plan is a real plan of the exact hours, so only extra_constraints on more than unit counts can
     rule out the exact model, after a finer grouping's own corners fell to max_cloud_share,
     _solve_exact_if_grouping_fails), or stops before it proves its optimum with a fleet no cheaper. A finer plan
@@ -536,6 +561,8 @@ def _refined(solved: _Solved, grouping: dict, store, reduced: bool, solver: str,
             s, store, reduced, base, inp, solver, budget, extra_constraints, limits)
     except ModelTooLarge as error:
         return _too_large_to_refine(error, on)
+    except SolverFailed as failed:   # a crash, not the time limit: more time would not help, the other solver may
+        return f"on {on} the {solver_failed(failed)}"
     except SolverError:
         within = f" within what was left of the time limit of {time_limit:g} s" if time_limit else ""
         return f"on {on} the solver found no fleet{within}{_more_time(time_limit)}"
@@ -556,6 +583,13 @@ def _stopped_unproven(time_limit: float | None) -> str:
     at = f" at the time limit of {time_limit:g} s" if time_limit else ""
     return (f"the solver stopped{at} before it proved the optimum on these blocks, so the bound holds the solver's "
             f"gap as well as the grouping's error{_more_time(time_limit)}")
+
+
+def solver_failed(failed: SolverFailed) -> str:
+    """What a solve whose solver failed (a CBC run that crashed or was killed) leaves to say, and the way out: the
+    other solver. Not a time limit: more time would not help."""
+    return (f"solver {failed.solver} failed ({failed.detail}); the other solver may solve it: "
+            f"plan(solver={failed.other!r}), fleetplan plan --solver {failed.other}")
 
 
 def _more_time(time_limit: float | None) -> str:
