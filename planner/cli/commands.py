@@ -741,8 +741,8 @@ def plan_command(
         fail(f"{file}: {_too_large(exc, unreduced, max_purchase_variables is None and time_limit is None)}")
     except PlannerError as exc:
         fail(exc)
-    if result.prices.get("warning"):
-        err.warn(result.prices["warning"], label="prices")
+    # where the prices came from when not as asked (result.prices["warning"]) is the first of the plan's warnings
+    # (engine.run.price_source_warnings), printed with them
     for snap in result.prices.get("snapshots", []):
         err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old)", soft_wrap=True)

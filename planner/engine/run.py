@@ -218,6 +218,22 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     return speeds, warnings
 
 
+def price_source_warnings(source: str, prices: dict, store: str | Path | None) -> list[str]:
+    """The warnings on where a plan's prices came from, first among its warnings (a notebook prints those): the
+    `prices` (readback.prices_used) warning — no price store, or a damaged one, so the packaged snapshot; providers
+    or regions the store never priced — which only `prices["warning"]` held; and a `store` given (plan(store=…),
+    --store) that the scenario's prices.source `source` does not read: it was ignored without a word."""
+    from planner.catalog.prices import PRICE_SOURCE_WORDS
+
+    warnings = [f"prices: {prices['warning']}"] if prices.get("warning") else []
+    if store is not None and source != "store":
+        used = ("the packaged snapshot (prices.source: snapshot)" if source in PRICE_SOURCE_WORDS
+                else f"the offers CSV {source} (prices.source)")
+        warnings.append(f"prices: the price store {store} was given, but the scenario's prices come from {used}: "
+                        "the store is not read; set prices.source: store in the scenario to plan on the store")
+    return warnings
+
+
 # the speeds table's column `used_by` names the plan, then each baseline whose fleet can serve the pair
 PLAN_USER = "plan"
 BASELINE_NAMES = {"all_cloud": "all cloud", "all_onprem": "all on-prem", "best_single": "the best single type"}
@@ -336,7 +352,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     - `overrides` / keyword arguments: dotted-path changes, validated like a file —
       `plan(s, onprem__electricity_per_kwh=0.2)` is `plan(s, overrides={"onprem.electricity_per_kwh": 0.2})`;
     - `store`: the price store file for `prices.source: store` (default `$FLEETPLAN_STORE` or the
-      platform's data directory);
+      platform's data directory); given for another source, it is not read, and a warning says so, as it says
+      where the prices came from when that is not what the scenario asked (price_source_warnings);
     - `extra_constraints(model)`: called with the built model of the recommended plan before it is
       solved, to add constraints of your own (`model.prob += …`; `model.card(sku)` is a card's count), or to
       return them (a pulp constraint or a list of them: `lambda m: m.card("rtx-4090") <= 2`), which are added;
@@ -410,6 +427,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)
         result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
+        result.warnings = price_source_warnings(s.prices.source, result.prices, store) + result.warnings
         if model.settled is False:
             result.warnings.append(UNSETTLED_WARNING)
         result.profile_grouping = solved.grouping(result.total)
@@ -657,7 +675,9 @@ class PlanSummary:
     fleet: pd.DataFrame
     baselines: pd.DataFrame | None   # None when not asked for
     prices: dict                     # where the prices came from, as Plan.prices (catalog.price_table)
-    warnings: list = field(default_factory=list)   # as Plan.warnings
+    # as Plan.warnings, but for those on where the prices came from (price_source_warnings): a sweep says its
+    # prices' sources once for all its points (its attrs["prices"], from `prices`), not again for each point
+    warnings: list = field(default_factory=list)
 
 
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
