@@ -34,6 +34,7 @@ from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -56,6 +57,7 @@ from planner.engine.run import check_limits, extra_constraints_of, inputs_of_pla
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
 from planner.scenario import apply_overrides
+from planner.text import shortened
 
 DECISION_COLUMNS = ["decision", "card_or_offer", "gpu", "month", "units", "status", "total_if_forbidden", "increase",
                     "increase_pct", "note"]
@@ -1203,11 +1205,11 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     the plan was made with (applied to every re-solve; by default those `plan()` was given, for a Plan it
     made in this process). A re-solve with one more restriction that costs less than the plan raises
     PlannerError: the plan had constraints or prices the re-solves lack;
-    `close_call_share` defaults to the scenario's (2 %); `threads` re-solves run side by side (default: the
-    usable cores, at most MAX_THREADS; one, in this thread, when `extra_constraints` is given, since the
-    threads would call it at once — pass `threads` if it is safe to). The solves and seconds of each part
-    are in `result.solver["decisions"]`: a part's seconds are summed over the threads, `total_seconds` is
-    the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
+    `close_call_share` defaults to the scenario's (2 %); `threads` re-solves run side by side (a whole number
+    from 1, else PlannerError; default: the usable cores, at most MAX_THREADS; one, in this thread, when
+    `extra_constraints` is given, since the threads would call it at once — pass `threads` if it is safe to).
+    The solves and seconds of each part are in `result.solver["decisions"]`: a part's seconds are summed over
+    the threads, `total_seconds` is the wait. When a re-solve fails, the others stop at their next solve and its error is raised.
     `progress(done, total)` is called as each task (a decision, the runner-up, a one-more/one-fewer count, a
     card's flip point, a limit's cap cost) ends, from the thread that ran it. `total_time_limit`: seconds for
     all the re-solves together (the number of re-solves grows with the cards, 282 for 25 custom cards, and each
@@ -1225,6 +1227,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     if total_time_limit is not None and (isinstance(total_time_limit, bool) or not isinstance(total_time_limit, numbers.Real)
                                          or not math.isfinite(total_time_limit) or total_time_limit <= 0):
         raise PlannerError(f"total_time_limit: expected seconds above 0 (or None: no limit), got {total_time_limit!r}")
+    _check_threads(threads)
     start = time.perf_counter()
     if extra_constraints is None:
         extra_constraints = extra_constraints_of(result)
@@ -1233,7 +1236,6 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     r.counted("prepare", seconds=time.perf_counter() - start)
     if threads is None:
         threads = 1 if extra_constraints is not None else default_threads(r.inp)
-    threads = max(1, int(threads))
     cards, decided, cases = bought_cards(result), plan_decisions(result), alternative_counts(r, result)
     limits = cap_entries(r.base)
     with _pool(threads, r.cancelled) as pool:
@@ -1273,6 +1275,14 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                                   "total_seconds": round(time.perf_counter() - start, 4),
                                   "total_time_limit": total_time_limit, "not_computed": r.skipped}
     return result
+
+
+def _check_threads(threads: Any) -> None:
+    """PlannerError for a `threads` of add_decisions that is not a whole number from 1 (None: the default):
+    `threads=0` (or -2, 2.5, "2") was taken without a word, as one thread (or two)."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1):
+        raise PlannerError(f"add_decisions: threads: expected a whole number from 1 (or None: one per usable core, at "
+                           f"most {MAX_THREADS}), got {shortened(repr(threads))}")
 
 
 def not_computed_warning(skipped: int, total: int, total_time_limit: float | None, more_time: str) -> str | None:
