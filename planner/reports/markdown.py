@@ -405,9 +405,11 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         if bits:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
     # what the plan rests on that needs a look (stale or undated prices, unpriced cards, estimated speeds …),
-    # and where the prices came from when that is not what the scenario asked (prices["warning"]); each item
+    # and where the prices came from when that is not what the scenario asked (prices["warning"]: the first of a
+    # plan's warnings now, not among those of a plan's JSON written before, so said once either way); each item
     # one paragraph of its text (`_paragraph`: "- # x" would be a heading inside the item)
-    warned = ([f"prices: {plan.prices['warning']}"] if plan.prices.get("warning") else []) + list(plan.warnings)
+    source = [f"prices: {plan.prices['warning']}"] if plan.prices.get("warning") else []
+    warned = list(dict.fromkeys(source + list(plan.warnings)))
     if warned:
         lines += ["## Warnings", "", *[f"- {_paragraph(w)}" for w in warned], ""]
     lines += [f"## Fleet (cost in {money})", "", _md_table(plan.fleet[_fleet_columns(plan)]), ""]

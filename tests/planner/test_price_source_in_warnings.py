@@ -64,3 +64,18 @@ def test_the_cli_says_each_once(tmp_path):
     unused = CliRunner().invoke(app, ["plan", str(ENTRY), "--store", str(absent), "--no-decisions", "--no-baselines"])
     assert unused.exit_code == 0, unused.output
     assert unused.stderr.count(f"the price store {absent} was given") == 1
+
+
+def test_the_summary_says_it_once_of_a_plan_and_of_its_json_written_before(tmp_path):
+    """summary.md listed prices["warning"] before the plan's warnings, which now begin with it: twice. A plan's
+    JSON written before it was among the warnings (read back by compare) still has it said, once."""
+    import dataclasses
+
+    from planner.reports import plan_to_markdown
+
+    absent = tmp_path / "prices.sqlite"
+    p = plan(ENTRY, store=absent, baselines=False, prices__source="store")
+    said = f"no price store at {absent}"
+    assert plan_to_markdown(p).count(said) == 1
+    before = dataclasses.replace(p, warnings=[w for w in p.warnings if not w.startswith("prices: ")])
+    assert plan_to_markdown(before).count(said) == 1
