@@ -42,6 +42,7 @@ from planner.errors import InfeasibleError, SolverError
 from planner.process import kill_process_group
 from planner.scenario.model import CLOUD_KIND_LABEL
 from planner.scratch import ScratchFolder
+from planner.text import counted
 
 
 def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None, explain: bool = True,
@@ -478,7 +479,7 @@ def loose_bound_warnings(table: pd.DataFrame, grouping: dict | None, currency: s
              for baseline, label in zip(loose["baseline"], loose["label"])]
     each = "; ".join(f"{name}: {error:,.0f} {currency} ({pct:.2f} % of its total)"
                      for name, error, pct in zip(names, loose["error_bound"], loose["error_bound_pct"]))
-    return [f"{LOOSE_BASELINES} ({grouping['weight_classes']} distinct weekly weights in {grouping['slots']} blocks), "
+    return [f"{LOOSE_BASELINES} ({grouping['weight_classes']} distinct weekly weights in {counted(grouping['slots'], 'block')}), "
             f"these baselines bound their cost error above the {BOUND_TOLERANCE_PCT:g} % tolerance — {each}: their "
             "exact optima may be that much lower, and the plan's savings against them that much less. Baselines are "
             "not planned on more blocks; plan exactly with profile_slots: 168 (fleetplan plan --profile-slots 168) "

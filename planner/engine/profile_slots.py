@@ -34,6 +34,7 @@ from planner.engine.model import ExtraConstraints
 from planner.engine.solve import GAP_REL, Solution, TimeBudget
 from planner.errors import InfeasibleError, SolverError, SolverFailed
 from planner.months import HOURS_PER_WEEK
+from planner.text import counted
 
 # The bound on the cost error, in % of the total, up to which a grouping is kept; above it a default grouping is
 # planned again on more blocks, and one the scenario sets is warned about. Measured with
@@ -100,7 +101,7 @@ def failed_bound_warning(grouping: dict | None, failed: str) -> str | None:
     if not grouping:
         return None
     return (f"profile_slots: the bound on the cost error of the {grouping['weight_classes']} distinct weekly weights "
-            f"grouped into {grouping['slots']} blocks is unknown, and not for a time limit: its {failed}")
+            f"grouped into {counted(grouping['slots'], 'block')} is unknown, and not for a time limit: its {failed}")
 
 
 def bounded_grouping(grouping: dict, total: float, lower: float | None, refined_from: list | tuple = ()) -> dict:
@@ -139,7 +140,7 @@ def loose_bound_warning(grouping: dict | None, currency: str, proven: bool = Tru
         return None
     g = grouping
     return (f"profile_slots {g['slots']}: the {g['weight_classes']} distinct weekly weights grouped into "
-            f"{g['slots']} blocks bound the cost error at {g['error_bound']:,.0f} {currency} "
+            f"{counted(g['slots'], 'block')} bound the cost error at {g['error_bound']:,.0f} {currency} "
             f"({g['error_bound_pct']:.2f} % of the total{'' if proven else UNPROVEN_GAP}), above the "
             f"{g['tolerance_pct']:g} % the planner accepts by itself: the exact optimum may be that much lower, and the "
             "baselines and savings are grouped alike; plan exactly with profile_slots: 168 (fleetplan plan "
@@ -160,7 +161,7 @@ def not_refined_warning(grouping: dict | None, currency: str, why: str) -> str |
     if not above_tolerance(grouping):
         return None
     g = grouping
-    return (f"profile_slots: the plan stays on {g['slots']} blocks of its {g['weight_classes']} distinct weekly "
+    return (f"profile_slots: the plan stays on {counted(g['slots'], 'block')} of its {g['weight_classes']} distinct weekly "
             f"weights, which bound the cost error at {g['error_bound']:,.0f} {currency} ({g['error_bound_pct']:.2f} % "
             f"of the total), above the {g['tolerance_pct']:g} % tolerance: the exact optimum may be that much lower, "
             f"and the baselines and savings are grouped alike; not planned on more blocks: {why}")

@@ -648,7 +648,7 @@ def _solve_exact_if_grouping_fails(s: Scenario, store, reduced: bool, base: Inpu
     inp = reduce(base) if reduced else base
     check_size(inp, *limits)   # every weekly weight its own period: up to 7× the grouped model's
     model, solution = solve_inputs(inp, solver, budget, extra_constraints=extra_constraints)
-    warning = (f"profile_slots: grouped into {grouping['slots']} blocks, the {grouping['weight_classes']} weekly "
+    warning = (f"profile_slots: grouped into {counted(grouping['slots'], 'block')}, the {grouping['weight_classes']} weekly "
                "weights left no fleet within the scenario's caps (a block plans its hours at two corner levels, "
                "which can count more cloud work against max_cloud_share than a real plan needs); planned on all "
                f"{grouping['weight_classes']} instead, exactly")

@@ -274,3 +274,13 @@ def test_a_sweep_solves_no_baselines_bound_for_its_rows_read_the_all_cloud_savin
                            baseline_bounds=False)
     assert len(solves) == MODELS and summary.baselines["error_bound"].isna().all()
     assert not [w for w in summary.warnings if w.startswith(LOOSE_BASELINES)]
+
+
+def test_warnings_of_a_profile_in_one_block_count_it_in_the_singular(tmp_path):
+    # the plan's own loose bound and its baselines' both named "1 blocks"
+    p = plan(scenario(tmp_path), profile_slots=1)
+    (own,) = [w for w in p.warnings if w.startswith("profile_slots 1:")]
+    (theirs,) = [w for w in p.warnings if w.startswith(LOOSE_BASELINES)]
+    assert "168 distinct weekly weights grouped into 1 block bound the cost error" in own
+    assert "(168 distinct weekly weights in 1 block)" in theirs
+    assert not [w for w in p.warnings if "1 blocks" in w]
