@@ -1,6 +1,6 @@
 """Text a user supplied (a scenario's names, a price file's cells, a file name) made inert for a reader:
-`visible` shows its control characters as \\xNN. Plain Python: the console, the reports and the dashboard
-all import it.
+`visible` shows its control characters as \\xNN; and the words for counts (`counted`) and a solver's gap
+(`gap_text`). Plain Python: the console, the engine, the reports and the dashboard all import it.
 
 Control characters would act on the terminal that prints or `cat`s the text: ESC [ 31 m recolours it,
 ESC ] retitles it or makes a hyperlink, BS and CR overwrite what was printed, and VT, FF, FS-RS and NEL end a
@@ -58,3 +58,14 @@ def not_utf8(exc: UnicodeDecodeError) -> str:
                     "save the file as UTF-8")
     return (f"{line}:{column}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file "
             "as UTF-8 (a byte like this is often a Latin-1 or Windows-1252 accent)")
+
+
+def gap_text(gap: float | None) -> str:
+    """A solve's relative gap (the JSON's `solver.gap`, a fraction) as a reader takes it: a percentage, "0" for a
+    proven optimum, and what None means: the CLI's solver line, the Markdown summary and a plan's warning when its
+    solve stopped unproven (engine.run.unproven_warning) — they printed 0.05870101452765761."""
+    if gap is None:   # a time limit stopped the solve before it proved any bound
+        return "unknown (stopped before it proved any bound)"
+    if gap == 0:
+        return "0"
+    return "under 0.01 %" if gap < 1e-4 else f"{gap * 100:.3g} %"   # never "1.2e-05 %"

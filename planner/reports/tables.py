@@ -24,7 +24,7 @@ from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
 from planner.scenario.loading import absolute_as_written
-from planner.text import counted, visible
+from planner.text import counted, gap_text, visible  # noqa: F401 — gap_text: the reports show it from here
 
 
 def clean(value):
@@ -551,16 +551,6 @@ def share_text(pct: float, decimals: int = 2) -> str:
     if 0 < abs(pct) < SMALL_SHARE_PCT:   # (0.0499's two digits are 0.05)
         return np.format_float_positional(shown, trim="-")
     return f"{shown:.{decimals}f}"
-
-
-def gap_text(gap: float | None) -> str:
-    """A solve's relative gap (the JSON's `solver.gap`, a fraction) as a reader takes it: a percentage, "0" for a
-    proven optimum, and what None means. The CLI's solver line and the Markdown summary printed 0.05870101452765761."""
-    if gap is None:   # a time limit stopped the solve before it proved any bound
-        return "unknown (stopped before it proved any bound)"
-    if gap == 0:
-        return "0"
-    return "under 0.01 %" if gap < 1e-4 else f"{gap * 100:.3g} %"   # never "1.2e-05 %"
 
 
 def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:

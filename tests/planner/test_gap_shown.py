@@ -45,3 +45,49 @@ def test_the_cli_and_the_summary_show_a_time_limited_plans_gap_in_percent(monkey
     md = CliRunner().invoke(app, ["plan", entry, "--no-baselines", "--no-decisions", "--format", "md"])
     assert md.exit_code == 0, md.output
     assert "Solver highs: feasible, gap 5.87 %," in md.stdout and "0.0587" not in md.stdout
+
+
+def _stopped_with(monkeypatch, gap):
+    """HiGHS's solve as a time limit leaves it: the values of the optimum read back, its status feasible, `gap`."""
+    solve = importlib.import_module("planner.engine.solve")
+    real = solve._solve_highs
+
+    def stopped(*args, **kwargs):
+        real(*args, **kwargs)
+        return "feasible", gap
+
+    monkeypatch.setattr(solve, "_solve_highs", stopped)
+
+
+def test_a_plan_stopped_unproven_says_how_much_cheaper_a_plan_may_be(monkeypatch):
+    from planner import plan
+    from planner.engine.run import plan_summary
+    from planner.scenario import load_scenario_file
+
+    entry = load_scenario_file(ROOT / "scenarios" / "entry.yaml")
+    proven = plan(entry, baselines=False)
+    assert not [w for w in proven.warnings if w.startswith("not proven optimal")]
+    _stopped_with(monkeypatch, 0.05)
+    p = plan(entry, baselines=False, time_limit=30)
+    assert p.status == "feasible" and p.total == pytest.approx(proven.total)
+    # 5 % of the total: the least cost the solver proved possible lies that far below it
+    cheaper = f"{0.05 * p.total:,.0f} {p.currency}"
+    (said,) = [w for w in p.warnings if w.startswith("not proven optimal")]
+    assert said == ("not proven optimal: the solver stopped at the time limit of 30 s before it proved this plan the "
+                    f"cheapest; a plan up to {cheaper} cheaper may exist (gap 5 % of the total); a longer time limit "
+                    "(fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish")
+    assert said in plan_summary(entry, time_limit=30).warnings   # a sweep's point says it too
+
+
+def test_a_plan_stopped_before_any_bound_says_how_far_is_not_known(monkeypatch):
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    _stopped_with(monkeypatch, None)
+    run = CliRunner().invoke(app, ["plan", str(ROOT / "scenarios" / "entry.yaml"), "--no-baselines", "--no-decisions",
+                                   "--format", "json"])
+    assert run.exit_code == 0, run.output
+    (said,) = [w for w in __import__("json").loads(run.stdout)["warnings"] if w.startswith("not proven optimal")]
+    assert said.startswith("not proven optimal: the solver stopped before it proved this plan the cheapest; how much "
+                           "cheaper the best plan is, is not known: the solver proved no bound before it stopped;")
