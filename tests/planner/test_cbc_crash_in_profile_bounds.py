@@ -21,6 +21,7 @@ import pytest
 
 from planner import load_scenario
 from planner.engine import baselines, plan, plan_summary, profile_slots, run
+from planner.reports.tables import grouping_line
 from planner.scenario import apply_overrides
 from tests.planner.test_baseline_grouping_bound import scenario as four_blocks_case
 from tests.planner.test_profile_slots import two_workloads
@@ -87,6 +88,9 @@ def test_a_grouping_bound_whose_cbc_crashed_is_unknown_and_said_to_have_failed(t
     assert said.startswith("profile_slots: the bound on the cost error of the 168 distinct weekly weights grouped "
                            f"into 4 blocks is unknown, and not for a time limit: its {CBC_FAILED}")
     assert said.endswith(OTHER_SOLVER)
+    # the CLI's line: the time limit is not the only cause it names
+    assert grouping_line(p).endswith("(its solve gave none: the time limit, constraints of your own that the blocks at "
+                                     "their mean weights cannot meet, or a solver that failed — the warnings say which)")
     crashing.clear()
     # a sweep's point says the same (plan_summary)
     summary = plan_summary(apply_overrides(load_scenario(path), {"profile_slots": 4}), solver="cbc")
