@@ -14,11 +14,13 @@ Three APIs per region, read in this order:
    "gpu_count unknown" (plans never use it) and counted in `skipped` as `unknown_gpu_count` (types).
 2. `pricing.get_products(ServiceCode="AmazonEC2")`, filtered to Linux, shared tenancy, no
    pre-installed software, `capacitystatus=Used`, `marketoption=OnDemand`, product family
-   "Compute Instance" and the region's `regionCode`, paginated by `NextToken`. The Price List
+   "Compute Instance" and the region's `regionCode`, paginated by `NextToken`; then the same query for
+   bare-metal types (g4dn.metal, g5g.metal …), which the Price List files under product family "Compute
+   Instance (bare metal)" with tenancy "Dedicated" (`PRICE_QUERIES`, as Karpenter asks for them). The Price List
    endpoint is chosen by region (`pricing_endpoint_region`). Every `PriceList` item is a JSON string.
    OnDemand terms give `on_demand` rows; Reserved terms give `reserved_1y` / `reserved_3y` rows, one
    per purchase option (No/Partial/All Upfront) and offering class (standard/convertible). An item whose
-   attributes are not those the filters asked for (Windows, Dedicated, SQL Web …) is skipped (`filter_mismatch`).
+   attributes are not those its query asked for (Windows, Dedicated, SQL Web …) is skipped (`filter_mismatch`).
 3. `ec2.describe_spot_price_history` (Linux/UNIX, start time now): the newest quote of each
    availability zone, reduced to ONE `spot` row per region and type: the LOWEST price across the
    region's own zones (Local Zones and Wavelength zones are left out). The row's `zone` names the
@@ -173,6 +175,16 @@ _PRICE_FILTERS = (
     ("marketoption", "OnDemand"),
     ("productFamily", "Compute Instance"),
 )
+# Bare-metal types (g4dn.metal, g5g.metal …) are filed under their own product family, with tenancy "Dedicated" (a
+# metal instance is a whole host): the query above never returns them, and their prices were lost. Karpenter asks for
+# them in a second query with these two values in place of the others (aws/karpenter-provider-aws,
+# pkg/providers/pricing/pricing.go, UpdateOnDemandPricing, "bare metal on-demand prices"); its list generated from
+# both queries (zz_generated.pricing_aws.go, 2026-07-20) prices g4dn.metal at 7.824 USD/h in us-east-1.
+_METAL_PRICE_FILTERS = tuple((field, {"tenancy": "Dedicated", "productFamily": "Compute Instance (bare metal)"}
+                              .get(field, value)) for field, value in _PRICE_FILTERS)
+# The GetProducts queries of a region, each with what its pages are called in progress and messages
+PRICE_QUERIES = ((_PRICE_FILTERS, "GetProducts", "prices"),
+                 (_METAL_PRICE_FILTERS, "GetProducts (bare metal)", "bare-metal prices"))
 
 
 def pricing_endpoint_region(region: str) -> str:
@@ -185,10 +197,11 @@ def pricing_endpoint_region(region: str) -> str:
     return "us-east-1"
 
 
-def price_filters(region: str) -> list[dict[str, str]]:
-    """The GetProducts filters for one region's Linux, shared-tenancy, on-demand-market compute instances."""
+def price_filters(region: str, query: tuple[tuple[str, str], ...] = _PRICE_FILTERS) -> list[dict[str, str]]:
+    """The GetProducts filters for one region's Linux, on-demand-market instances of `query`: shared-tenancy compute
+    instances (`_PRICE_FILTERS`), or bare-metal ones (`_METAL_PRICE_FILTERS`)."""
     return [{"Type": "TERM_MATCH", "Field": "regionCode", "Value": region}] + [
-        {"Type": "TERM_MATCH", "Field": field, "Value": value} for field, value in _PRICE_FILTERS]
+        {"Type": "TERM_MATCH", "Field": field, "Value": value} for field, value in query]
 
 
 def _one_line(text: Any) -> str:
@@ -451,14 +464,15 @@ class AwsPriceSource:
 
     def _price_rows(self, region: str, facts: dict[str, dict], as_of: str, progress: Progress) -> list[dict]:
         pricing = self.pricing_client(region)
-        params = {"ServiceCode": "AmazonEC2", "Filters": price_filters(region), "FormatVersion": "aws_v1",
-                  "MaxResults": 100}
         offers: dict[str, dict] = {}
-        for n, page in enumerate(self._pages(pricing.get_products, params, "GetProducts", region), 1):
-            for raw in _price_list(page, region, n):
-                self._add_product(_product(raw, region, n), region, facts, as_of, offers)
-            check_offer_count(len(offers), f"AWS GetProducts in {region}: the GPU offers")
-            progress(f"aws {region}: prices", n, None)
+        for query, api, what in PRICE_QUERIES:
+            params = {"ServiceCode": "AmazonEC2", "Filters": price_filters(region, query), "FormatVersion": "aws_v1",
+                      "MaxResults": 100}
+            for n, page in enumerate(self._pages(pricing.get_products, params, api, region), 1):
+                for raw in _price_list(page, region, n, api):
+                    self._add_product(_product(raw, region, n, api), region, query, facts, as_of, offers)
+                check_offer_count(len(offers), f"AWS {api} in {region}: the GPU offers")
+                progress(f"aws {region}: {what}", n, None)
         if facts and not any(r["purchase_option"] == "on_demand" for r in offers.values()):
             # every GPU type of a region has an on-demand price: none at all is a broken or foreign listing
             skipped = ", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items())) or "none"
@@ -466,8 +480,9 @@ class AwsPriceSource:
                                    f"types of {region} (skipped: {skipped}); nothing was saved")
         return list(offers.values())
 
-    def _add_product(self, item: dict, region: str, facts: dict[str, dict], as_of: str,
-                     offers: dict[str, dict]) -> None:
+    def _add_product(self, item: dict, region: str, query: tuple[tuple[str, str], ...], facts: dict[str, dict],
+                     as_of: str, offers: dict[str, dict]) -> None:
+        """Put the offers of one GetProducts item of `query` (`PRICE_QUERIES`) into `offers`, or count why not."""
         attrs = item["product"]["attributes"]
         itype = str(attrs.get("instanceType") or "")
         if itype not in facts:
@@ -477,7 +492,7 @@ class AwsPriceSource:
         if attrs.get("regionCode") not in (None, region):
             self._skip("wrong_region")
             return
-        if not matches_price_filters(item):
+        if not matches_price_filters(item, query):
             self._skip("filter_mismatch")   # Windows, Dedicated, SQL Web …: not the Linux on-demand price asked for
             return
         terms = _mapping(item.get("terms"))
@@ -807,14 +822,14 @@ def _bound_answers(client: Any) -> Any:
 
 # -- parsing helpers (module level so they can be tested alone) -------------------------------------
 
-def _price_list(page: dict, region: str, n: int) -> list:
+def _price_list(page: dict, region: str, n: int, api: str = "GetProducts") -> list:
     """The PriceList of one GetProducts page; PriceSourceError when the page is not one. botocore turns
     a 200 answer it cannot parse (truncated, HTML from a proxy) into {'message': body}: without this
     check such a page would read as the last one, and a partial listing would be saved."""
     prices = page.get("PriceList")
     if not isinstance(prices, list) or not page.get("FormatVersion"):
         body = _one_line(page.get("message", ""))[:80]
-        raise PriceSourceError(f"AWS GetProducts page {n} for {region} is not a price list (no PriceList/"
+        raise PriceSourceError(f"AWS {api} page {n} for {region} is not a price list (no PriceList/"
                                f"FormatVersion{': ' + repr(body) if body else ''}); nothing was saved")
     return prices
 
@@ -835,14 +850,14 @@ def _ec2_list(page: dict, key: str, api: str, region: str, n: int) -> list:
                            f"proxy's or another service's page); the listing cannot be trusted; nothing was saved")
 
 
-def _product(raw: Any, region: str, n: int) -> dict:
+def _product(raw: Any, region: str, n: int, api: str = "GetProducts") -> dict:
     """One decoded PriceList item; PriceSourceError when it does not parse (a truncated page)."""
     try:
         item = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
         if not isinstance(item["product"]["attributes"], dict):
             raise TypeError("attributes")
     except (ValueError, KeyError, TypeError, RecursionError):   # RecursionError: arrays nested thousands deep
-        raise PriceSourceError(f"AWS GetProducts page {n} for {region} has an item that does not parse as a "
+        raise PriceSourceError(f"AWS {api} page {n} for {region} has an item that does not parse as a "
                                f"product: {_one_line(raw)[:80]!r}; nothing was saved") from None
     return item
 
@@ -989,15 +1004,17 @@ def parts_match(option: str, hourly: float, upfront: float) -> bool:
     return upfront == 0 and hourly > 0
 
 
-def matches_price_filters(item: dict) -> bool:
-    """Whether a GetProducts item has every attribute value `price_filters` asked for (but regionCode, checked on its
-    own): `productFamily` on the product, the others among its attributes, spelled as the filter spells them (as the
-    Price List spells them). A server that did not filter (a Windows, Dedicated or SQL Web product) had its price
-    saved as the Linux on-demand one. An item without one of these attributes cannot have matched the filter."""
+def matches_price_filters(item: dict, query: tuple[tuple[str, str], ...] = _PRICE_FILTERS) -> bool:
+    """Whether a GetProducts item has every attribute value `price_filters(region, query)` asked for (but regionCode,
+    checked on its own): `productFamily` on the product, the others among its attributes, spelled as the filter spells
+    them (as the Price List spells them). A server that did not filter (a Windows, Dedicated or SQL Web product) had its
+    price saved as the Linux on-demand one. An item without one of these attributes cannot have matched the filter.
+    Each query's answer is held to its own filters: a Dedicated "Compute Instance" (a dedicated instance's dearer
+    price) matches neither."""
     product = item["product"]
     attrs = product["attributes"]
     return all((product.get(field) if field == "productFamily" else attrs.get(field)) == value
-               for field, value in _PRICE_FILTERS)
+               for field, value in query)
 
 
 def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: float, upfront: float,

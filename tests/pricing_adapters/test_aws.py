@@ -88,17 +88,21 @@ def _page(items: list[dict], token: str | None = None) -> dict:
     return page
 
 
-def _products_params(region: str = REGION, token: str | None = None) -> dict:
+def _products_params(region: str = REGION, token: str | None = None, metal: bool = False) -> dict:
+    """The GetProducts request of `region`'s shared-tenancy compute instances, or with `metal` its bare-metal ones
+    (tenancy Dedicated, product family "Compute Instance (bare metal)", as Karpenter asks: pkg/providers/pricing/
+    pricing.go, UpdateOnDemandPricing)."""
     params = {
         "ServiceCode": "AmazonEC2",
         "Filters": [
             {"Type": "TERM_MATCH", "Field": "regionCode", "Value": region},
             {"Type": "TERM_MATCH", "Field": "operatingSystem", "Value": "Linux"},
-            {"Type": "TERM_MATCH", "Field": "tenancy", "Value": "Shared"},
+            {"Type": "TERM_MATCH", "Field": "tenancy", "Value": "Dedicated" if metal else "Shared"},
             {"Type": "TERM_MATCH", "Field": "preInstalledSw", "Value": "NA"},
             {"Type": "TERM_MATCH", "Field": "capacitystatus", "Value": "Used"},
             {"Type": "TERM_MATCH", "Field": "marketoption", "Value": "OnDemand"},
-            {"Type": "TERM_MATCH", "Field": "productFamily", "Value": "Compute Instance"},
+            {"Type": "TERM_MATCH", "Field": "productFamily",
+             "Value": "Compute Instance (bare metal)" if metal else "Compute Instance"},
         ],
         "FormatVersion": "aws_v1",
         "MaxResults": 100,
@@ -140,8 +144,16 @@ class Stubs:
         self.ec2.add_response("describe_instance_types", response, params)
 
     def products(self, items: list[dict], token: str | None = None, sent_token: str | None = None,
-                 region: str = REGION):
+                 region: str = REGION, metal: list[dict] | tuple = ()):
+        """A page of the compute-instance query. Its last page (no `token`) is followed by the bare-metal query's
+        one page of `metal` items, which the source asks for next (none: an empty page; None: not queued)."""
         self.pricing.add_response("get_products", _page(items, token), _products_params(region, sent_token))
+        if token is None and metal is not None:
+            self.metal(metal, region=region)
+
+    def metal(self, items: list[dict], token: str | None = None, sent_token: str | None = None, region: str = REGION):
+        """A page of the bare-metal query."""
+        self.pricing.add_response("get_products", _page(items, token), _products_params(region, sent_token, True))
 
     def spot(self, response: dict | None = None, types: list[str] = ACCELERATOR_TYPES):
         self.ec2.add_response("describe_spot_price_history", response if response is not None else _spot(),
@@ -568,9 +580,56 @@ def test_two_regions_use_their_own_clients_and_endpoints(session):
     eu_item = copy.deepcopy(_items()["g5.12xlarge"])
     eu_item["product"]["attributes"]["regionCode"] = "eu-west-1"
     pricing_eu.add_response("get_products", _page([eu_item]), _products_params("eu-west-1"))
+    pricing_eu.add_response("get_products", _page([]), _products_params("eu-west-1", metal=True))
     df = src.fetch([REGION, "eu-west-1"])
     stubs_us.done(), ec2_eu.assert_no_pending_responses(), pricing_eu.assert_no_pending_responses()
     assert list(df.offer_id) == ["aws:us-east-1:g5.12xlarge:on_demand", "aws:eu-west-1:g5.12xlarge:on_demand"]
+
+
+# -- bare-metal types: their own product family and query ----------------------------------------------------------
+
+def _metal_items() -> dict[str, dict]:
+    """g4dn.metal and g5g.metal as the bare-metal query answers them (fixtures README: product family "Compute
+    Instance (bare metal)", tenancy "Dedicated", as Karpenter asks for them), by instance type."""
+    return {i["product"]["attributes"]["instanceType"]: i for i in _load("get_products_items_metal_us-east-1.json")}
+
+
+def _describe_with_metal() -> dict:
+    desc = _describe()
+    desc["InstanceTypes"] += _load("describe_instance_types_metal_us-east-1.json")["InstanceTypes"]
+    return desc
+
+
+def test_a_refresh_stores_the_on_demand_prices_of_bare_metal_types(session, store_with_snapshot):
+    # was: the shared-tenancy "Compute Instance" query alone, which never returns them: a refresh replaced the
+    # packaged g4dn.metal (7.824 USD/h in us-east-1) and g5g.metal (2.744) with nothing, too few types for the
+    # missing-offers check. Karpenter asks for them in a second query (aws/karpenter-provider-aws,
+    # pkg/providers/pricing/pricing.go, UpdateOnDemandPricing: tenancy Dedicated, "Compute Instance (bare metal)").
+    stubs = Stubs(session, spot=False)
+    stubs.describe(_describe_with_metal())
+    stubs.products([_items()["g5.12xlarge"]], metal=list(_metal_items().values()))
+    info = refresh(stubs.source, [REGION], store_with_snapshot)
+    stubs.done()   # both queries asked, the bare-metal one with its own filters (Stubs.metal)
+    stored = _by_id(PriceStore(store_with_snapshot.path).offers(info.id))
+    assert stored.loc["aws:us-east-1:g4dn.metal:on_demand", "hourly_price"] == 7.824
+    assert stored.loc["aws:us-east-1:g5g.metal:on_demand", "hourly_price"] == 2.744
+    assert stored.loc["aws:us-east-1:g5.12xlarge:on_demand", "hourly_price"] == 5.672
+    g4dn = stored.loc["aws:us-east-1:g4dn.metal:on_demand"]
+    assert (g4dn.gpu, g4dn.gpu_count, g4dn.vcpus, g4dn.memory_gb) == ("T4", 8.0, 96.0, 384.0)
+    assert stubs.source.skipped == {}
+
+
+def test_each_query_keeps_only_the_items_it_asked_for(session):
+    # a Dedicated "Compute Instance" is a dedicated instance, dearer than the shared one: neither query asked for it
+    dedicated = copy.deepcopy(_items()["g5.12xlarge"])
+    dedicated["product"]["attributes"]["tenancy"] = "Dedicated"
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe(_describe_with_metal())
+    stubs.products([_p4d_item(), _metal_items()["g4dn.metal"]], metal=[dedicated, _metal_items()["g5g.metal"]])
+    df = stubs.source.fetch([REGION])
+    stubs.done()
+    assert list(df["sku"]) == ["p4d.24xlarge", "g5g.metal"]
+    assert stubs.source.skipped == {"filter_mismatch": 2}
 
 
 def test_bad_region_code_fails_before_any_call(session):
@@ -616,11 +675,12 @@ def test_throttling_then_success_is_retried_with_backoff(session, _no_backoff_sl
     ec2 = Stubber(src.client("ec2", REGION))
     ec2.activate()
     ec2.add_response("describe_instance_types", _describe(), {"MaxResults": 100})
-    http = FakeHttp(src.pricing_client(REGION), [THROTTLED, THROTTLED, (200, _page([_items()["g5.12xlarge"]]))])
+    http = FakeHttp(src.pricing_client(REGION), [THROTTLED, THROTTLED, (200, _page([_items()["g5.12xlarge"]])),
+                                                 (200, _page([]))])
     df = src.fetch([REGION])
     assert list(df.offer_id) == ["aws:us-east-1:g5.12xlarge:on_demand"]
-    assert len(http.bodies) == 3                          # two throttled attempts, then the answer
-    assert all(b == _products_params() for b in http.bodies)   # the request parameters, every attempt
+    assert len(http.bodies) == 4          # two throttled attempts, then the answer; then the bare-metal query's
+    assert http.bodies == [_products_params()] * 3 + [_products_params(metal=True)]   # the parameters, every attempt
     assert len(_no_backoff_sleep) == 2                    # botocore backed off before each retry
     ec2.assert_no_pending_responses()
 

@@ -300,7 +300,8 @@ def test_a_page_token_of_64_kib_is_followed_and_one_character_more_fails_the_ref
 
 def _pricing_pages(session, pages: int, token_chars: int) -> tuple[AwsPriceSource, list[int]]:
     """A source whose GetProducts answers (raw JSON, parsed by botocore) run to `pages` pages, each but the last with a
-    new token of `token_chars` characters; the last holds g5.12xlarge. Also the token lengths sent back."""
+    new token of `token_chars` characters; the last holds g5.12xlarge. Also the token lengths sent back. The bare-metal
+    query that follows is answered with one empty page."""
     src = AwsPriceSource(session=session, spot=False, reserved=False, max_attempts=1)
     ec2 = test_aws.Stubber(src.client("ec2", REGION))
     ec2.add_response("describe_instance_types", _describe(), {"MaxResults": 100})
@@ -308,6 +309,9 @@ def _pricing_pages(session, pages: int, token_chars: int) -> tuple[AwsPriceSourc
     sent: list[int] = []
 
     def answer(request, **kwargs):
+        if json.loads(request.body) == test_aws._products_params(metal=True):
+            return AWSResponse(request.url, 200, {"Content-Type": "application/x-amz-json-1.1"},
+                               _Raw(json.dumps(_page([])).encode()))
         asked = json.loads(request.body).get("NextToken", "")
         sent.append(len(asked))
         n = len(sent)

@@ -129,6 +129,7 @@ def test_an_accelerator_type_without_a_name_or_with_a_400_digit_mib_is_skipped_a
     pricing = test_aws.Stubber(src.pricing_client(REGION))
     pricing.add_response("get_products", test_aws._page([_items()["g5.12xlarge"], _p4d_item()]),
                          test_aws._products_params())
+    pricing.add_response("get_products", test_aws._page([]), test_aws._products_params(metal=True))
     pricing.activate()
     df = src.fetch([REGION])
     pricing.assert_no_pending_responses()
