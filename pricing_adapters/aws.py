@@ -20,7 +20,9 @@ Three APIs per region, read in this order:
    endpoint is chosen by region (`pricing_endpoint_region`). Every `PriceList` item is a JSON string.
    OnDemand terms give `on_demand` rows; Reserved terms give `reserved_1y` / `reserved_3y` rows, one
    per purchase option (No/Partial/All Upfront) and offering class (standard/convertible). An item whose
-   attributes are not those its query asked for (Windows, Dedicated, SQL Web …) is skipped (`filter_mismatch`).
+   attributes are not those its query asked for (Windows, Dedicated, SQL Web …) is skipped (`filter_mismatch`),
+   and so is one of another region (`wrong_region`: its `regionCode`, or without one its `location`, names
+   another region or none; `in_region`).
 3. `ec2.describe_spot_price_history` (Linux/UNIX, start time now): the newest quote of each
    availability zone, reduced to ONE `spot` row per region and type: the LOWEST price across the
    region's own zones (Local Zones and Wavelength zones are left out). The row's `zone` names the
@@ -66,11 +68,13 @@ An API's own text in a message (an error's code and message) is cut to API_TEXT_
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
@@ -489,7 +493,7 @@ class AwsPriceSource:
             if ACCELERATOR_PREFIX.match(itype):
                 self._skip("no_accelerator_facts")   # priced, but DescribeInstanceTypes gave no accelerator
             return                                   # not an accelerator type: not ours
-        if attrs.get("regionCode") not in (None, region):
+        if not in_region(attrs, region):
             self._skip("wrong_region")
             return
         if not matches_price_filters(item, query):
@@ -1015,6 +1019,50 @@ def matches_price_filters(item: dict, query: tuple[tuple[str, str], ...] = _PRIC
     attrs = product["attributes"]
     return all((product.get(field) if field == "productFamily" else attrs.get(field)) == value
                for field, value in query)
+
+
+# Price List `location` names botocore's region descriptions do not spell (they are compared without case, accents
+# or a "Europe"/"EU" difference: "EU (Ireland)" in the Price List is "Europe (Ireland)" in botocore, "South America
+# (São Paulo)" or "(Sao Paulo)"). us-gov-west-1: the reference GetProducts item (r5.24xlarge, usage type UGW1-…, 2019;
+# tests/fixtures/aws/README.md) says "AWS GovCloud (US)" where botocore says "AWS GovCloud (US-West)".
+PRICE_LIST_LOCATIONS: dict[str, tuple[str, ...]] = {"us-gov-west-1": ("AWS GovCloud (US)",)}
+
+
+def location_names(region: str) -> tuple[str, ...]:
+    """The names a Price List item's `location` may give `region` ("US East (N. Virginia)" for us-east-1): its
+    description in botocore's endpoints data, and PRICE_LIST_LOCATIONS; none for a region neither knows."""
+    return _botocore_region_names().get(region, ()) + PRICE_LIST_LOCATIONS.get(region, ())
+
+
+@functools.cache
+def _botocore_region_names() -> dict[str, tuple[str, ...]]:
+    """Each region code botocore's endpoints data knows -> (its description,)."""
+    loader = require("botocore.loaders", "aws", "boto3").create_loader()
+    names: dict[str, tuple[str, ...]] = {}
+    for partition in loader.load_data("endpoints").get("partitions", []):
+        for code, info in partition.get("regions", {}).items():
+            if isinstance(info, dict) and isinstance(info.get("description"), str):
+                names[code] = (info["description"],)
+    return names
+
+
+def _location_key(name: str) -> str:
+    """`name` as locations are compared: case, accents, runs of spaces and "Europe" for "EU" left out."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    key = " ".join(plain.casefold().split())
+    return "eu" + key[len("europe"):] if key.startswith("europe (") else key
+
+
+def in_region(attrs: dict, region: str) -> bool:
+    """Whether a GetProducts item's attributes place it in `region`: its `regionCode` when it has one, else its
+    `location`, one of `location_names(region)`. The query filters on regionCode, so an item without one is an item
+    the server did not filter, and any region's: one in "US West (Oregon)" was stored as a us-east-1 price. An item
+    with neither cannot be told to be the region's."""
+    code = attrs.get("regionCode")
+    if code is not None:
+        return code == region
+    location = attrs.get("location")
+    return isinstance(location, str) and _location_key(location) in {_location_key(n) for n in location_names(region)}
 
 
 def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: float, upfront: float,

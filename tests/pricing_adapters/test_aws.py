@@ -632,6 +632,41 @@ def test_each_query_keeps_only_the_items_it_asked_for(session):
     assert stubs.source.skipped == {"filter_mismatch": 2}
 
 
+# -- the region of an item without regionCode --------------------------------------------------------------------
+
+@pytest.mark.parametrize("location, kept", [
+    ("US East (N. Virginia)", True),   # us-east-1's name in the Price List (the fixtures' items)
+    ("US West (Oregon)", False),       # us-west-2's
+    (None, False),                     # no location either: nothing says it is us-east-1's
+])
+def test_an_item_without_a_region_code_is_placed_by_its_location(session, location, kept):
+    # was: kept whatever region its location named, stored as a us-east-1 price
+    item = copy.deepcopy(_items()["g5.12xlarge"])
+    del item["product"]["attributes"]["regionCode"]
+    item["product"]["attributes"].pop("location")
+    if location is not None:
+        item["product"]["attributes"]["location"] = location
+    stubs = Stubs(session, spot=False, reserved=False)
+    stubs.describe()
+    stubs.products([item, _p4d_item()])
+    df = stubs.source.fetch([REGION])
+    stubs.done()
+    assert ("g5.12xlarge" in set(df["sku"])) is kept
+    assert stubs.source.skipped == ({} if kept else {"wrong_region": 1})
+
+
+@pytest.mark.parametrize("region, location", [
+    ("eu-west-1", "EU (Ireland)"),                      # as Price List filters spell it; botocore: "Europe (Ireland)"
+    ("eu-west-1", "Europe (Ireland)"),
+    ("sa-east-1", "South America (São Paulo)"),         # with or without the accent
+    ("us-gov-west-1", "AWS GovCloud (US)"),             # the reference GetProducts item (usage type UGW1-…)
+])
+def test_the_price_list_s_spellings_of_a_region_s_location_are_its_own(region, location):
+    assert aws.in_region({"location": location}, region)
+    assert not aws.in_region({"location": location}, "us-east-1")
+    assert not aws.in_region({"location": location, "regionCode": "us-east-1"}, region)   # regionCode decides
+
+
 def test_bad_region_code_fails_before_any_call(session):
     src = AwsPriceSource(session=session)
     with pytest.raises(PriceSourceError, match="not AWS region codes: US East"):
