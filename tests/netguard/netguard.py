@@ -1,4 +1,4 @@
-"""The test suite's network guard: connections and name lookups beyond loopback are refused.
+"""The test suite's network guard: connections, datagrams and name lookups beyond loopback are refused.
 
 tests/conftest.py applies it to the test process (the `_no_network` fixture) and puts this folder first on
 PYTHONPATH, so that `sitecustomize.py` here applies it to every Python process a test starts too (the CLI,
@@ -32,14 +32,15 @@ def loopback(host) -> bool:
 
 
 def replacements(refused: Callable[[str], None]) -> list[tuple[object, str, Callable]]:
-    """(owner, attribute, guarded function) for socket's connect, connect_ex and getaddrinfo: each calls
-    `refused(what)` for an address or name beyond loopback (which raises), else the real function."""
+    """(owner, attribute, guarded function) for socket's connect, connect_ex, sendto, sendmsg and getaddrinfo: each
+    calls `refused(what)` for an address or name beyond loopback (which raises), else the real function."""
     real_connect, real_connect_ex, real_getaddrinfo = socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo
+    real_sendto, real_sendmsg = socket.socket.sendto, getattr(socket.socket, "sendmsg", None)   # no sendmsg on Windows
 
-    def check(sock, address) -> None:
+    def check(sock, address, what: str = "connect to") -> None:
         if sock.family != getattr(socket, "AF_UNIX", None):
             if not loopback(address[0] if isinstance(address, tuple) else address):
-                refused(f"connect to {address!r}")
+                refused(f"{what} {address!r}")
 
     def connect(sock, address):
         check(sock, address)
@@ -49,13 +50,27 @@ def replacements(refused: Callable[[str], None]) -> list[tuple[object, str, Call
         check(sock, address)
         return real_connect_ex(sock, address)
 
+    # a datagram needs no connect(): sendto(data[, flags], address), sendmsg(buffers[, ancdata[, flags[, address]]])
+    def sendto(sock, data, *args):
+        if args:
+            check(sock, args[-1], "send to")
+        return real_sendto(sock, data, *args)
+
+    def sendmsg(sock, buffers, *args):
+        if len(args) >= 3 and args[2] is not None:
+            check(sock, args[2], "send to")
+        return real_sendmsg(sock, buffers, *args)
+
     def getaddrinfo(host, *args, **kwargs):   # no DNS queries either
         if not loopback(host):
             refused(f"resolve {host!r}")
         return real_getaddrinfo(host, *args, **kwargs)
 
-    return [(socket.socket, "connect", connect), (socket.socket, "connect_ex", connect_ex),
-            (socket, "getaddrinfo", getaddrinfo)]
+    guarded = [(socket.socket, "connect", connect), (socket.socket, "connect_ex", connect_ex),
+               (socket.socket, "sendto", sendto), (socket, "getaddrinfo", getaddrinfo)]
+    if real_sendmsg is not None:
+        guarded.append((socket.socket, "sendmsg", sendmsg))
+    return guarded
 
 
 def install_logging_to(path: str) -> None:
