@@ -344,3 +344,19 @@ def _running(pid: int) -> bool:
     except OSError:   # exists but belongs to another user, or the system cannot tell
         return True
     return True
+
+
+def written_path(path: str, folder: Path | None) -> str:
+    """`path` (absolute, as a scenario loaded from a file holds it) as that file names it: relative to `folder`,
+    with "/" between its parts; as given when the folder is unknown or shares only the root with it (a CSV in
+    /data, which the scenario named so, not as ../../../data)."""
+    if folder is None or not os.path.isabs(path):
+        return path
+    base = os.path.realpath(folder)   # the loader resolved the scenario's paths (Path.resolve)
+    try:
+        shared = os.path.commonpath([base, path])
+    except ValueError:   # another drive (Windows)
+        return path
+    if os.path.dirname(shared) == shared:   # the root alone
+        return path
+    return Path(os.path.relpath(path, base)).as_posix()

@@ -304,6 +304,7 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     said): the offers' currencies and the options' gaps need the whole scenario."""
     from planner import catalog
     from planner.catalog.prices import PRICE_SOURCE_WORDS, scenario_provenance
+    from planner.scenario.loading import named_as_written
 
     source = scenario.prices.source
     try:
@@ -326,7 +327,7 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     # the prices named as plan names them: of those read, the scenario's (a store that holds none of its providers
     # and regions gives it the packaged snapshot's)
     p = scenario.prices
-    used = scenario_provenance(provenance, p.providers, p.regions)["source"]
+    used = named_as_written(scenario, scenario_provenance(provenance, p.providers, p.regions)["source"])
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from planner import catalog
+from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine.baselines import (
     BaselineChild,
     all_cloud_is_plan_run,
@@ -60,7 +61,7 @@ from planner.errors import (
 )
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
-from planner.scenario.loading import file_folder, names_a_file, plausibility_warnings
+from planner.scenario.loading import file_folder, named_as_written, names_a_file, plausibility_warnings
 from planner.text import counted, gap_text, shortened
 
 if TYPE_CHECKING:
@@ -204,18 +205,21 @@ def packed_apart_cards(base: Inputs, fleet: pd.DataFrame) -> list[tuple[str, lis
     return out
 
 
-def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: dict) -> tuple:
+def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: dict, folder: Path | None = None) -> tuple:
     """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
     each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
     options with no price, stale or undated prices, speeds that are estimates, a rate given for the
     scenario's own currency, a purchase period that does not divide the horizon. The baselines' pairs join
-    the speeds table when they are solved (baseline_speeds)."""
+    the speeds table when they are solved (baseline_speeds). `folder`: that of the file the scenario was loaded
+    from (its overrides' copy no longer knows it), against which an offers CSV is named as the file wrote it."""
     # only the pairs a unit of the fleet can serve: every GPU against every workload named the estimated speed of
     # an RTX 3060 (12 GB) for an 80 GB fine-tune among what the plan rests on
     speeds = speeds_table(scenario, servable_pairs(base, fleet["unit_id"]))
     warnings = list(base.warnings)
-    # named as the prices read for this scenario (the packaged snapshot's where a store held none of them)
-    warnings += catalog.option_gaps(scenario, base.price_table, base.prices.get("source"))
+    # named as the prices read for this scenario (the packaged snapshot's where a store held none of them); an offers
+    # CSV as the scenario's file wrote it, as the plan's JSON names it (not the path it was resolved to)
+    source = base.prices.get("source")
+    warnings += catalog.option_gaps(scenario, base.price_table, source and named_as_written(scenario, source, folder))
     warnings += prices.get("date_warnings", [])
     for workload, gpus_estimated in _estimated_gpus(speeds).items():
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
@@ -240,9 +244,8 @@ def price_source_warnings(source: str, prices: dict, store: str | Path | None) -
     """The warnings on where a plan's prices came from, first among its warnings (a notebook prints those): the
     `prices` (readback.prices_used) warning — no price store, or a damaged one, so the packaged snapshot; providers
     or regions the store never priced — which only `prices["warning"]` held; and a `store` given (plan(store=…),
-    --store) that the scenario's prices.source `source` does not read: it was ignored without a word."""
-    from planner.catalog.prices import PRICE_SOURCE_WORDS
-
+    --store) that the scenario's prices.source `source` (an offers CSV as its file wrote it) does not read: it was
+    ignored without a word."""
     warnings = [f"prices: {prices['warning']}"] if prices.get("warning") else []
     if store is not None and source != "store":
         used = ("the packaged snapshot (prices.source: snapshot)" if source in PRICE_SOURCE_WORDS
@@ -444,9 +447,10 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         s, base, inp, model, solution = solved.scenario, solved.base, solved.inp, solved.model, solved.solution
         all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)
-        result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices)
+        result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices, file_folder(loaded))
         unproven = unproven_warning(solution, result.total, result.currency, time_limit)
-        result.warnings = (price_source_warnings(s.prices.source, result.prices, store)
+        source = named_as_written(s, s.prices.source, file_folder(loaded))   # a word ('snapshot') as it is
+        result.warnings = (price_source_warnings(source, result.prices, store)
                            + ([unproven] if unproven is not None else []) + result.warnings)
         if model.settled is False:
             result.warnings.append(UNSETTLED_WARNING)
@@ -713,6 +717,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     so its table's error_bound is unknown (NaN) and no warning names a loose one."""
     check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     s = load_scenario(scenario)
+    folder = file_folder(s)
     base = inputs_for(s, store)
     inp = reduce(base)
     limits = (max_dispatch_variables, max_purchase_variables)
@@ -726,7 +731,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
         rows, _ = baseline_rows(base, solver, time_limit, s, plans=False, all_cloud=all_cloud_run(base, model),
                                 bounds=baseline_bounds)
         table = baseline_table(rows, total, base, solution.status)
-    speeds, notes = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]))
+    speeds, notes = plan_notes(s, base, fleet, prices_used(inp, fleet["unit_id"]), folder)
     merged = merged_hours_warning(inp, total, solver, budget)
     # in plan()'s order (but the prices' sources: see PlanSummary.warnings)
     unproven = unproven_warning(solution, total, base.currency, time_limit)

@@ -23,7 +23,7 @@ from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
-from planner.scenario.loading import absolute_as_written
+from planner.scenario.loading import named_as_written
 from planner.text import counted, gap_text, visible  # noqa: F401 — gap_text: the reports show it from here
 
 
@@ -222,27 +222,10 @@ def scenario_folder_of(plan: Any) -> Path | None:
 
 def as_written(plan: Any, path: str) -> str:
     """A file the scenario of `plan` names (`path`, as the scenario holds it: absolute once loaded from a file) as
-    every report of the plan shows it: as its scenario file wrote it — an absolute path as written
-    (scenario.loading.absolute_as_written), a relative one relative to its folder (`written_path`). The JSON, the
-    CLI's lines, the Markdown summary and the workbook all name it so."""
-    written = absolute_as_written(getattr(plan, "scenario", None)).get(path)
-    return written if written is not None else written_path(path, scenario_folder_of(plan))
-
-
-def written_path(path: str, folder: Path | None) -> str:
-    """`path` (absolute, as a scenario loaded from a file holds it) as that file names it: relative to `folder`,
-    with "/" between its parts; as given when the folder is unknown or shares only the root with it (a CSV in
-    /data, which the scenario named so, not as ../../../data)."""
-    if folder is None or not os.path.isabs(path):
-        return path
-    base = os.path.realpath(folder)   # the loader resolved the scenario's paths (Path.resolve)
-    try:
-        shared = os.path.commonpath([base, path])
-    except ValueError:   # another drive (Windows)
-        return path
-    if os.path.dirname(shared) == shared:   # the root alone
-        return path
-    return Path(os.path.relpath(path, base)).as_posix()
+    every report of the plan shows it: as its scenario file wrote it (scenario.loading.named_as_written, against the
+    folder of the file the plan was made from: its scenario, changed by overrides, no longer knows it). The JSON,
+    the CLI's lines, the Markdown summary and the workbook all name it so."""
+    return named_as_written(getattr(plan, "scenario", None), path, scenario_folder_of(plan))
 
 
 def input_files(plan: Plan) -> dict[str, dict]:

@@ -23,7 +23,7 @@ from planner import catalog
 from planner.catalog.gpus import family_members
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
-from planner.fileio import file_problem, open_for_reading
+from planner.fileio import file_problem, open_for_reading, written_path
 from planner.months import HOURS_PER_MONTH
 from planner.scenario.model import (
     BUILTIN_PROFILES,
@@ -1315,6 +1315,17 @@ def absolute_as_written(scenario: Any) -> dict[str, str]:
     """Each file path the file `scenario` was loaded from wrote absolute, as the scenario holds it (resolved) → as
     that file wrote it; {} for a scenario made otherwise, or one whose file names every file relative to its folder."""
     return getattr(scenario, "_absolute_as_written", None) or {}
+
+
+def named_as_written(scenario: Any, path: str, folder: Path | None = None) -> str:
+    """A file `scenario` names (`path`, as it holds it: resolved once loaded from a file) as its file wrote it: an
+    absolute path as written (absolute_as_written), a relative one relative to `folder` (default the scenario's
+    own, file_folder; fileio.written_path); a word that names no file ('snapshot') as it is. The reports, a plan's
+    warnings and validate all name files so."""
+    written = absolute_as_written(scenario).get(path)
+    if written is not None:
+        return written
+    return written_path(path, folder if folder is not None else file_folder(scenario))
 
 
 def _absolute_paths(written: Scenario, resolved: Scenario) -> dict[str, str]:

@@ -179,3 +179,23 @@ def test_every_report_names_the_files_as_the_json_does(tmp_path):
     assert f"prices: {OFFERS}, dated" in shown.stdout.splitlines()[0]
     for report in (text, shown.stdout, json.dumps(plan_to_dict(p))):
         assert str(tmp_path) not in report
+
+
+def test_warnings_name_the_offers_csv_as_written(tmp_path):
+    # the warnings named it by the path it was resolved to (/tmp/…/offers-g5-us-east-1.csv) where the JSON's
+    # prices.source and input_files say offers-g5-us-east-1.csv: a plan's JSON differed from one clone to another
+    scenario = worked_copy(tmp_path / "scenarios")
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace(
+        "purchase_options: [on_demand]", "purchase_options: [on_demand, reserved_1y]"), encoding="utf-8")
+    gap = (f"reserved_1y: no reserved_1y prices for aws (any region) in the {OFFERS} prices; plans use on_demand "
+           "only")
+    unused = (f"prices: the price store {tmp_path / 'none.sqlite'} was given, but the scenario's prices come from the "
+              f"offers CSV {OFFERS} (prices.source): the store is not read")
+    for p in (plan(scenario, baselines=False, store=tmp_path / "none.sqlite"),
+              plan(load_scenario(scenario), baselines=False, store=tmp_path / "none.sqlite", horizon_months=12)):
+        assert gap in p.warnings
+        assert [w for w in p.warnings if w.startswith(unused)]
+    checked = run("validate", scenario)
+    assert checked.exit_code == 0, checked.output
+    assert f"{scenario}: {gap}" in " ".join(checked.stderr.split())
+    assert str(tmp_path) not in " ".join(checked.stderr.split()).replace(f"{scenario}:", "")

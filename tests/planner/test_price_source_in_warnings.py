@@ -39,9 +39,9 @@ def test_a_store_given_for_the_packaged_snapshot_is_said_to_be_unused(tmp_path):
 
 def test_a_store_given_for_an_offers_csv_is_said_to_be_unused(tmp_path):
     p = plan(WORKED, store=str(tmp_path / "prices.sqlite"), baselines=False)
-    csv = ROOT / "examples" / "offers-g5-us-east-1.csv"
+    # the CSV as the scenario's file names it (tests/planner/test_input_files_as_read.py)
     assert p.warnings[0] == (f"prices: the price store {tmp_path / 'prices.sqlite'} was given, but the scenario's "
-                             f"prices come from the offers CSV {csv} (prices.source): {NOT_READ}")
+                             f"prices come from the offers CSV offers-g5-us-east-1.csv (prices.source): {NOT_READ}")
 
 
 @pytest.mark.parametrize("asked", [{"prices__source": "store"}, {"overrides": {"prices.source": "store"}}])
