@@ -47,7 +47,7 @@ def _session_network_log(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch, tmp_path, _session_network_log):
-    """Every connect() and name lookup beyond loopback, of this process and of the Python processes the test
+    """Every connect(), sendto()/sendmsg() and name lookup beyond loopback, of this process and of the Python processes the test
     starts, is refused (NetworkRefused) and recorded, and a test that made one fails at its end even where the
     code under test caught the error. A test that makes one on purpose (to check this guard) asks for this
     fixture and clears what it returns (this process's attempts; a subprocess's are in the log file)."""

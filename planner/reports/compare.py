@@ -221,10 +221,10 @@ class SavedPlan:
 
 @dataclass(frozen=True)
 class InputFile:
-    """A file a side's scenario names: `path` as its scenario file wrote it (relative to its folder; absolute in a
-    plan saved before `input_files`), `sha256` the first 12 hex digits of its content's hash (None: not known — a
-    plan saved before they were recorded, a file that could not be read) and `absolute`, its absolute path where
-    known."""
+    """A file a side's scenario names: `path` as its scenario file wrote it (relative to its folder, or absolute where
+    the file wrote it so; absolute in a plan saved before `input_files`), `sha256` the first 12 hex digits of its
+    content's hash (None: not known — a plan saved before they were recorded, a file that could not be read) and
+    `absolute`, its absolute path where known."""
 
     path: str
     sha256: str | None
