@@ -307,3 +307,15 @@ def test_bad_library_arguments_of_sweep_and_add_decisions_are_named():
         planner.add_decisions("scenarios/startup-hybrid.yaml")
     with pytest.raises(planner.PlannerError, match="add_baselines: expected a Plan from planner.plan"):
         planner.add_baselines("scenarios/startup-hybrid.yaml")
+
+
+def test_the_errors_a_notebook_catches_are_planners_names():
+    # ScenarioReadOnly was planner.scenario's name only, and SolverError planner.errors' (a time limit with no fleet)
+    import planner
+    from planner.errors import SolverError
+    from planner.scenario import ScenarioReadOnly
+
+    assert (planner.ScenarioReadOnly, planner.SolverError) == (ScenarioReadOnly, SolverError)
+    assert {"ScenarioReadOnly", "SolverError"} <= set(planner.__all__)
+    with pytest.raises(planner.ScenarioReadOnly, match="horizon_months is read-only"):
+        planner.load_scenario(str(WORKED)).horizon_months = 12
