@@ -84,15 +84,16 @@ t = comp.totals
 m3.metric("B − A", f"{t['delta']:+,.0f} {cc}",
           f"{t['delta_pct']:+.1f}%" if t["delta_pct"] == t["delta_pct"] and abs(t["delta"]) >= 0.5 else None,
           delta_color="inverse", border=True)
-# what the totals are: present values, at each side's own rate over its own horizon (as `fleetplan compare` says)
+# what the totals are: present values, at each side's own rate over its own horizon
 basis_a, basis_b = present_value_basis(pa), present_value_basis(pb)
-if comp.same_basis:
+if comp.basis_note is None:
     basis = basis_a
     st.caption(f"Totals and costs: {cc}, {basis}.")
 else:
     basis = basis_a if basis_a == basis_b else "present value, each at its own rate"
-    st.warning(f"Not like for like ({cc}): A sums {pa.horizon_months} months, {basis_a}; B {pb.horizon_months} months, "
-               f"{basis_b}.")
+    # the planner's own statement, as `fleetplan compare` prints it, said once (it is one of comp.notes too);
+    # numbers and the planner's words, no scenario text: not escaped, so no backslash shows
+    st.warning(f"{comp.basis_note[:1].upper()}{comp.basis_note[1:]}.")
 
 st.subheader("Inputs that differ")
 if comp.inputs.empty:

@@ -132,10 +132,9 @@ def test_compare_says_each_sides_basis_and_the_site_cost(fresh_cache):
     at.selectbox(key="compare_a").set_value("file:industrial.yaml").run()
     at.selectbox(key="compare_b").set_value("file:startup-hybrid.yaml").run()
     assert not at.exception, at.exception
-    # different rates and horizons: not like for like, each side's basis said (as `fleetplan compare`)
+    # different rates and horizons: not like for like, each side's basis said (in `fleetplan compare`'s words)
     assert [w.value for w in at.warning if w.value.startswith("Not like for like")] == [
-        "Not like for like (USD): A sums 60 months, present value at 8%/year; B 36 months, present value at 0%/year, "
-        "undiscounted."]
+        "Not like for like: a sums 60 months at 8%/year, b 36 months at 0%/year (present values)."]
     fleets = [json.loads(d.proto.columns)["cost"] for d in at.dataframe if list(d.value.columns)[:2] == ["action", "what"]]
     assert [(f["label"], f["help"]) for f in fleets] == [("cost, USD (PV)", INDUSTRIAL_PV), ("cost, USD (PV)", STARTUP_PV)]
     # industrial's fleet rows fall short of its total by its site cost; the start-up has none
