@@ -9,6 +9,7 @@ import streamlit as st
 from fleetplan_dashboard import charts, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
 from planner.catalog import price_table
+from planner.catalog.offers import check_no_card_rows
 from planner.engine.offer_costs import OfferFilter, offers_table
 from planner.errors import PlannerError
 from planner.text import counted
@@ -21,6 +22,9 @@ def _offers(source: str, snapshot: int | None, stamp: str, fx_to_usd: tuple, ele
     the scenario's parts its card figures and its allowed offers come from (the scenario itself is not hashed);
     `allowed_only`: only the offers the scenario allows, and the warnings about those."""
     cloud, provenance = price_table(source, snapshot=snapshot)
+    # an offers CSV's on-prem rows are refused, as `plan` and `validate` refuse them: they would be shown here beside
+    # the scenario's own cards while its plan prices the cards from the catalog and the scenario only
+    check_no_card_rows(cloud, provenance.get("source", source))
     # the scenario's cards at its own figures (overrides, custom cards), as its plan costs them
     table, warnings = offers_table(OfferFilter(), fx_to_usd=dict(fx_to_usd), electricity_usd_per_kwh=electricity_usd,
                                    pue=pue, cloud=cloud, scenario=_scenario, allowed_only=allowed_only)
