@@ -34,6 +34,7 @@ from planner.reports.tables import (
     assumption_line,
     baselines_grouped,
     binds_words,
+    gap_text,
     grouping_line,
     present_money,
     present_value_basis,
@@ -667,8 +668,9 @@ with costs_expander:
                  column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f", help=pv_money)})
     c2.caption(f"Costs, totals and savings in {pv_money}.")
     sv = p.solver
-    c2.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {sv.get('gap')} · {sv.get('variables')} variables, "
-               f"{sv.get('constraints')} constraints · {sv.get('seconds')} s (recommended plan: "
+    # the gap in percent, as the CLI's solver line and summary.md say it (the JSON's fraction read as a percentage)
+    c2.caption(f"Solver {sv.get('name')} · {sv.get('status')} · gap {gap_text(sv.get('gap'))} · "
+               f"{sv.get('variables')} variables, {sv.get('constraints')} constraints · {sv.get('seconds')} s (recommended plan: "
                f"{sum((sv.get('timings_seconds') or {}).values()):.2f} s; baselines solved apart)")
     baselines_table_slot = st.empty()
     _draw_baselines_table(told.plan)
