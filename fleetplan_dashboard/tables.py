@@ -149,6 +149,8 @@ FIELD_WORDS = {   # the scenario fields a comparison or a note names most (docs/
     "prices.source": "Price source", "prices.snapshot": "Price store snapshot", "prices.providers": "Allowed providers",
     "prices.regions": "Allowed regions", "prices.purchase_options": "Allowed purchase options",
 }
+# The site's fixed cost as the fleet's note names it (reports.tables.site_cost_note): its field in the page's words
+SITE_COST_FIELD = f"the scenario's “{FIELD_WORDS['onprem.fixed_onprem_per_month']}”"
 WORKLOAD_FIELD_WORDS = {
     "gpu_hours_per_month": "GPU-hours per month", "requests_per_second": "requests per second",
     "reference_gpus": "reference GPUs busy", "growth_per_month": "growth per month", "reference_gpu": "reference GPU",
@@ -707,6 +709,9 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
 # What each decision is worth, the runner-up and the close call (planner.add_decisions, made in the
 # background after the plan is shown: jobs.Decisions). Card and offer names are shown as typed (plain).
 
+# The Plan page's box that holds the baselines table, whose notes name the limits a cheaper baseline drops
+COSTS_BOX = "Cost by category, baselines and solver"
+
 
 def fleet_text(fleet: dict | None) -> str:
     """`{'a100-80gb-pcie': 1, 'rtx-4090': 1}` -> `1 × a100-80gb-pcie, 1 × rtx-4090` (Markdown-safe)."""
@@ -819,5 +824,5 @@ def binding_text(caps: pd.DataFrame, currency: str) -> str:
     if unknown:
         text += (" " if text else "") + ("Not known for " + ", ".join(plain(cap) for cap in unknown)
                                         + " (see its note).")
-    return text + (" A baseline cheaper than the plan is so for the limits it drops: those that bind, or several "
-                   "together (docs/decisions.md).")
+    return text + (" A baseline cheaper than the plan is so for the limits it drops, those that bind or several "
+                   f"together: its note in the baselines table (*{COSTS_BOX}*) names them.")

@@ -127,7 +127,7 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
                                                                help=f"{cc}, {present_value_basis(p)}"),
                          "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=80)})
         # the site's fixed cost is no row's (as the Plan page's fleet says)
-        note = site_cost_note(p, field="`fixed_onprem_per_month`")
+        note = site_cost_note(p, field=tables.SITE_COST_FIELD)
         if note:
             st.caption(note)
 

@@ -413,7 +413,7 @@ _wide("fleet_table").dataframe(
         "purchase_option": st.column_config.TextColumn("option", width=105),
     })
 # the site's fixed cost belongs to no row: where there is one, the rows fall short of the total by it
-st.caption(" ".join(filter(None, [f"Cost in {pv_money}.", site_cost_note(p, field="`fixed_onprem_per_month`")])))
+st.caption(" ".join(filter(None, [f"Cost in {pv_money}.", site_cost_note(p, field=tables.SITE_COST_FIELD)])))
 # the assumptions line holds numbers and the engine's words, no scenario text: not escaped, so no backslash shows
 assumptions = assumption_line(p)
 st.caption("Units apply to cards and reservations; rented capacity is counted in hours used. "
@@ -551,7 +551,7 @@ _wide("break_even_table").dataframe(
 for note in be_notes:
     st.caption(tables.plain(note))
 
-costs_expander = st.expander("Cost by category, baselines and solver")
+costs_expander = st.expander(tables.COSTS_BOX)
 
 # The baselines: waited for here, where a slider change can still stop this run (`_pause`), then their
 # cards, the cumulative chart and the break-even caption.
@@ -791,7 +791,7 @@ def _draw_decisions(made) -> None:
         if work:
             solves = sum(work.get("solves", {}).values())
             st.caption(f"{solves} re-solves of this scenario, {work.get('total_seconds', 0):.1f} s, made in the background "
-                       "after the plan was shown (docs/decisions.md).")
+                       "after the plan was shown.")
 
 
 # After a later run (a slider step, another scenario) what each decision is worth is started only once the page

@@ -13,8 +13,9 @@ def _caps(rows):
     return pd.DataFrame(rows, columns=["cap", "saving", "binds"])
 
 
-TAIL = (" A baseline cheaper than the plan is so for the limits it drops: those that bind, or several together "
-        "(docs/decisions.md).")
+# where to read more in the page's own terms: the baselines table's notes, in the box that holds it (not a repository file)
+TAIL = (" A baseline cheaper than the plan is so for the limits it drops, those that bind or several together: its "
+        "note in the baselines table (*Cost by category, baselines and solver*) names them.")
 
 
 def test_the_limits_that_bind_are_named_in_words_with_what_each_costs():

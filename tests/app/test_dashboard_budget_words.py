@@ -105,3 +105,23 @@ def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, mo
                            "Prices page shows each offer's date; newer ones need a price refresh, made on the command "
                            "line (`fleetplan prices refresh`), and the scenario file's Price source set to the price "
                            "store."), banner
+
+
+# a file of the repository (docs/decisions.md), which a budget holder using the dashboard does not have
+REPOSITORY_FILE = re.compile(r"\b(docs|planner|fleetplan_dashboard|scenarios)/|\w\.md\b")
+
+
+def test_the_plan_pages_texts_point_to_no_file_of_the_repository(fresh_cache):  # noqa: F811
+    at = _plan_page("startup-hybrid.yaml")
+    # as a reader sees them: without the backslash escapes of tables.plain
+    shown = [e.value.replace("\\", "") for kind in (at.caption, at.markdown, at.warning, at.info) for e in kind]
+    assert not [text for text in shown if REPOSITORY_FILE.search(text)]
+    # the decisions' work is said without a pointer: nothing on the page explains their method further
+    (work,) = [text for text in shown if " re-solves of this scenario, " in text]
+    assert work.endswith(" s, made in the background after the plan was shown."), work
+    # why a baseline may cost less than the plan: the page's own table says which limits it drops
+    (binding,) = [text for text in shown if text.startswith(("Binds:", "No limit binds", "Not known for"))]
+    assert binding.endswith(" A baseline cheaper than the plan is so for the limits it drops, those that bind or "
+                            "several together: its note in the baselines table (*Cost by category, baselines and "
+                            "solver*) names them."), binding
+

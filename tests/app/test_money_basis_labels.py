@@ -72,7 +72,7 @@ def test_industrial_plan_page_says_present_value_at_8_percent_nominal_and_the_si
     assert "Totals and savings: USD, present value at 8%/year." in captions   # under the total and baselines
     # the fleet: its basis, and why its rows add up to 599,572 USD less than the total
     assert (f"Cost in {INDUSTRIAL_PV}. The rows add up to the total less the site's fixed cost, {INDUSTRIAL_SITE_PV} "
-            "(`fixed_onprem_per_month`, shared by every on-prem unit).") in captions
+            "(the scenario's “Fixed on-prem (site) cost, per month”, shared by every on-prem unit).") in captions
     fleet = _columns(at, "action")["cost"]
     assert (fleet["label"], fleet["help"]) == ("cost, USD (PV)", INDUSTRIAL_PV)
     # the purchase schedule is money as paid (88 A100s at 14,000: 1,232,000 USD, not the capex's present value)
@@ -140,6 +140,7 @@ def test_compare_says_each_sides_basis_and_the_site_cost(fresh_cache):
     # industrial's fleet rows fall short of its total by its site cost; the start-up has none
     notes = [c for c in _captions(at) if "site's fixed cost" in c]
     assert len(notes) == 1 and f"site's fixed cost, {INDUSTRIAL_SITE_PV}" in notes[0]
+    assert "(the scenario's “Fixed on-prem (site) cost, per month”, shared by every on-prem unit)" in notes[0]
     cumulative = _chart(at, "Cumulative cost")["layout"]
     assert (cumulative["yaxis"]["title"]["text"], cumulative["title"]["subtitle"]["text"]) == (
         "USD", "present value, each at its own rate; each plan's last point: residual value")
