@@ -32,6 +32,11 @@ a_id = c1.selectbox("Scenario A", options, index=default_a, format_func=label, k
 b_id = c2.selectbox("Scenario B", options, index=0, format_func=label, key="compare_b")
 
 
+def _sentence(note: str) -> str:
+    """A planner's note as a sentence begins: its first letter a capital."""
+    return note[:1].upper() + note[1:]
+
+
 def resolve(option: str):
     if option == CURRENT:
         return cur.edited, cur.problems
@@ -93,7 +98,16 @@ else:
     basis = basis_a if basis_a == basis_b else "present value, each at its own rate"
     # the planner's own statement, as `fleetplan compare` prints it, said once (it is one of comp.notes too);
     # numbers and the planner's words, no scenario text: not escaped, so no backslash shows
-    st.warning(f"{comp.basis_note[:1].upper()}{comp.basis_note[1:]}.")
+    st.warning(f"{_sentence(comp.basis_note)}.")
+# the comparison's other notes, each once, as `fleetplan compare` prints them: a side not proven optimal (its solve
+# stopped at the dashboard's time limit) as a warning; what could not be compared (a file compared by its path alone)
+# as a note. Their "a" and "b" open the sentence, so read as the page's A and B.
+unproven = comp.not_proven_notes
+for note in unproven:   # the planner's words and numbers, no scenario text: not escaped
+    st.warning(f"Not proven optimal: {_sentence(note)}.")
+for note in comp.notes:
+    if note not in unproven and note != comp.basis_note:   # a note may name a workload (its profile file): as typed
+        st.info(f"Note: {tables.plain(_sentence(note))}.")
 
 st.subheader("Inputs that differ")
 if comp.inputs.empty:
