@@ -705,6 +705,13 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     return level, text
 
 
+def said_in_banner(prices: dict) -> set[str]:
+    """The plan's warnings `price_banner` says already, in its "Note:": the price source's (a store missing or
+    damaged, so the packaged snapshot), which plan() also puts first among a plan's warnings as "prices: …"
+    (engine.run.price_source_warnings). `prices`: the Plan's."""
+    return {f"prices: {prices['warning']}"} if prices.get("warning") else set()
+
+
 # ---------------------------------------------------------------------------------------------------
 # What each decision is worth, the runner-up and the close call (planner.add_decisions, made in the
 # background after the plan is shown: jobs.Decisions). Card and offer names are shown as typed (plain).

@@ -1,0 +1,55 @@
+"""The Plan page says once where a plan's prices came from when not as asked: a scenario asking `prices.source: store`
+with no store file is planned on the packaged snapshot, and the price banner's "Note:" says so (tables.price_banner);
+plan() now also puts it first among the plan's warnings ("prices: …", engine.run.price_source_warnings), so the
+page's warnings box said it a second time. It stays in the banner, always open above the box.
+
+Facts by hand: the store the server names (FLEETPLAN_STORE) is team-prices.sqlite in a folder that holds no file; the
+plan's other warning is entry.yaml's one spot price in use, which has no date."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fleetplan_dashboard import state
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY = (ROOT / "scenarios" / "entry.yaml").read_text()
+ON_STORE = ENTRY.replace("source: snapshot", "source: store", 1)
+FALLBACK = "no price store at …/team-prices.sqlite"
+
+
+@pytest.fixture()
+def no_store(tmp_path, monkeypatch):
+    """The server's price store names a file that does not exist; plans are made in the page's run (no worker
+    processes, which would keep the environment they started with)."""
+    monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path / "team-prices.sqlite"))
+    monkeypatch.setattr(state, "WORKERS", False)
+    state.clear_plan_cache()
+    yield
+    state.clear_plan_cache()
+
+
+def _as_read(markdown: str) -> str:
+    """Text shown through tables.plain as a viewer reads it: without its backslash escapes."""
+    return markdown.replace("\\", "")
+
+
+def test_the_fallback_to_the_packaged_snapshot_is_said_once_in_the_price_banner(no_store):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="upload_file").set_value(("mine.yaml", ON_STORE.encode(), "application/x-yaml")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="base").value.startswith("upload:mine.yaml:")
+    shown = [_as_read(e.value) for kind in (at.warning, at.info, at.error, at.markdown, at.caption, at.code)
+             for e in kind]
+    said = [text for text in shown if FALLBACK in text]
+    assert len(said) == 1 and said[0].count(FALLBACK) == 1, said
+    assert said[0].startswith("Prices: packaged price snapshot")   # the banner
+    # the warnings box keeps the plan's other warning
+    [box] = [e.value for e in at.code]
+    assert box.startswith("undated prices: 1 of 1 prices used have no date"), box
+    assert [e.label for e in at.expander if "warning" in e.label] == [
+        "1 warning: what this plan rests on that needs a look"]
