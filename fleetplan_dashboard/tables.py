@@ -145,6 +145,10 @@ FIELD_WORDS = {   # the scenario fields a comparison or a note names most (docs/
     "onprem.cards": "Cards that may be bought", "onprem.purchase_every_months": "Cards bought every … months",
     "onprem.sell_owned": "Owned cards may be sold", "onprem.switch_off_owned": "Owned cards may be switched off",
     "onprem.maintenance_when_off": "Maintenance of a switched-off card",
+    "onprem.resale": "Resale value of cards", "onprem.resale.method": "Resale: book value method",
+    "onprem.resale.share_of_book": "Resale: share of book value paid",
+    "onprem.card_overrides": "Card overrides (your figures for catalog cards)",
+    "onprem.custom_cards": "Custom cards (cards the catalog lacks)",
     "constraints.max_cloud_share": "Cloud share cap (of the work)",
     "prices.source": "Price source", "prices.snapshot": "Price store snapshot", "prices.providers": "Allowed providers",
     "prices.regions": "Allowed regions", "prices.purchase_options": "Allowed purchase options",
@@ -195,6 +199,13 @@ def field_name(path: str) -> str:
         if section == "constraints" and rest.startswith(limit):
             return f"{rest.removeprefix(limit)}: {words}"
     return f"{_SECTION_WORDS[section]}: {_spaced(rest)}" if section in _SECTION_WORDS and rest else _spaced(path)
+
+
+def scenario_fields(*paths: str, whose: str = "the scenario's") -> str:
+    """Scenario fields as a caption names them, in the page's words: `onprem.sell_owned`, `onprem.switch_off_owned`
+    → "the scenario's “Owned cards may be sold” and “Owned cards may be switched off”"."""
+    named = [f"“{field_name(path)}”" for path in paths]
+    return f"{whose} " + (", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0])
 
 
 # A limit as the engine's notes set it (engine.baselines' "… it drops constraints.max_cloud_share = 0.6, which alone

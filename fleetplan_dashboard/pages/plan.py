@@ -417,11 +417,13 @@ _wide("fleet_table").dataframe(
     })
 # the site's fixed cost belongs to no row: where there is one, the rows fall short of the total by it
 st.caption(" ".join(filter(None, [f"Cost in {pv_money}.", site_cost_note(p, field=tables.SITE_COST_FIELD)])))
-# the assumptions line holds numbers and the engine's words, no scenario text: not escaped, so no backslash shows
+# the assumptions line holds numbers and the engine's words, no scenario text: not escaped, so no backslash shows;
+# the fields that set them in the page's words (tables.FIELD_WORDS), as Compare names them
 assumptions = assumption_line(p)
+ASSUMED_BY = tables.scenario_fields("onprem.purchase_every_months", "onprem.resale", "onprem.sell_owned",
+                                    "onprem.switch_off_owned")
 st.caption("Units apply to cards and reservations; rented capacity is counted in hours used. "
-           + assumptions[:1].upper() + assumptions[1:] + " (scenario `onprem.purchase_every_months`, `onprem.resale`, "
-           "`onprem.sell_owned`, `onprem.switch_off_owned`).")
+           + assumptions[:1].upper() + assumptions[1:] + f" ({ASSUMED_BY}).")
 
 # Serving workloads: whole instances (or cards) in every hour-of-week slot
 if len(p.serving):

@@ -67,8 +67,8 @@ st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)
            "and busy every hour of their "
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
            f"{electricity_usd:.2f} USD/kWh). The scenario's own cards are priced as its plan prices them, with "
-           "its `card_overrides` and `custom_cards`; other cards at the catalog's figures — the `note` column "
-           "says which. `as_of` is the date each price was read.")
+           f"{tables.scenario_fields('onprem.card_overrides', 'onprem.custom_cards', whose='its')}; other cards at the catalog's "
+           "figures — the `note` column says which. `as_of` is the date each price was read.")
 # the warnings name offers, SKUs and store rows as the price source spells them: as typed, never Markdown
 for w in warnings:
     st.warning(tables.plain(w))

@@ -50,6 +50,8 @@ def test_the_monthly_charts_legend_names_categories_in_words():
     ("workloads.llm-finetune.throughput.H100-SXM", "llm-finetune: throughput H100-SXM"),
     ("constraints.min_units.rtx-4090", "rtx-4090: least cards"),
     ("onprem.card_overrides.a100-80gb-pcie.price", "On-prem: card overrides: a100-80gb-pcie: price"),
+    ("onprem.resale", "Resale value of cards"), ("onprem.resale.share_of_book", "Resale: share of book value paid"),
+    ("onprem.custom_cards", "Custom cards (cards the catalog lacks)"),
 ])
 def test_scenario_fields_in_words(path, words):
     assert tables.field_name(path) == words

@@ -146,8 +146,8 @@ def test_the_assumptions_read_as_a_sentence_without_backslashes(cents_upload):
     # the book value, owned cards may be sold and switched off)
     assert ("Units apply to cards and reservations; rented capacity is counted in hours used. Assumptions: cards bought "
             "every 3 months, retired at end of life and sold at 0.5 × straight-line book value; owned cards may be sold "
-            "or switched off (scenario `onprem.purchase_every_months`, `onprem.resale`, `onprem.sell_owned`, "
-            "`onprem.switch_off_owned`).") in [c.value for c in cents_upload.caption]
+            "or switched off (the scenario's “Cards bought every … months”, “Resale value of cards”, “Owned cards may "
+            "be sold” and “Owned cards may be switched off”).") in [c.value for c in cents_upload.caption]
 
 
 def test_an_edited_value_is_warned_of_as_edited_and_a_plausible_one_not_at_all(cents_upload):

@@ -70,7 +70,10 @@ def test_an_overridden_card_and_a_custom_card_are_priced_at_the_scenarios_figure
     assert "life_years" in cards.loc["rtx-4060-ti-16gb", "note"] and "price" in cards.loc["rtx-4060-ti-16gb", "note"]
     assert cards.loc["quoted-4090", "note"].startswith("scenario custom_cards")
     assert cards.loc["rtx-3060-12gb", "note"].startswith("catalog figures")
-    assert any("card_overrides" in c.value and "custom_cards" in c.value and "catalog" in c.value for c in at.caption)
+    # in the page's words, not the scenario's field paths
+    assert any("with its “Card overrides (your figures for catalog cards)” and “Custom cards (cards the catalog lacks)”; "
+               "other cards at the catalog's figures" in c.value for c in at.caption)
+    assert not [c.value for c in at.caption if "card_overrides" in c.value or "custom_cards" in c.value]
     # every on-prem card once, with the scenario's figures where it gives them, the catalog's for the rest
     at.toggle(key="prices_in_use").set_value(False).run()
     everything = at.dataframe[0].value
