@@ -723,6 +723,22 @@ def said_in_banner(prices: dict) -> set[str]:
     return {f"prices: {prices['warning']}"} if prices.get("warning") else set()
 
 
+# A plan not proven optimal (engine.run.unproven_warning: its solve stopped at the dashboard's time limit) ends with
+# the remedy of the command line and the library, which no one on the page can use: nothing on it gives the solves
+# more time (jobs.TIME_LIMIT_S is the server's). The page says it in its words, as jobs.MORE_TIME does for the
+# decisions: the scenario's file planned on the command line, which has no time limit unless asked.
+UNPROVEN = "not proven optimal: "
+ENGINE_MORE_TIME = "a longer time limit (fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish"
+PAGE_MORE_TIME = ("the dashboard allows its solves no more time: planning the scenario's file on the command line, "
+                  "`fleetplan plan FILE` (no time limit unless --time-limit), lets it finish")
+
+
+def in_page_words(warning: str) -> str:
+    """A plan's warning as the Plan page shows it: that it is not proven optimal ends with how to let it finish on
+    this page's terms (PAGE_MORE_TIME); the others as the plan gives them."""
+    return warning.replace(ENGINE_MORE_TIME, PAGE_MORE_TIME) if warning.startswith(UNPROVEN) else warning
+
+
 # ---------------------------------------------------------------------------------------------------
 # What each decision is worth, the runner-up and the close call (planner.add_decisions, made in the
 # background after the plan is shown: jobs.Decisions). Card and offer names are shown as typed (plain).
