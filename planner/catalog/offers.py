@@ -10,7 +10,17 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from planner.catalog.gpus import OVERRIDE_SOURCE, custom_card_row, load_cards, load_gpus, suggest
+from planner.catalog.gpus import (
+    OVERRIDE_SOURCE,
+    custom_card_row,
+    gpu_rows,
+    load_cards,
+    load_gpus,
+    resolve_gpu,
+    suggest,
+    suggest_gpu,
+)
+from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import PricesRefuteScenario
 from pricing_adapters.shown import SHOWN_CHARS, shortened
 
@@ -106,6 +116,50 @@ def _card_quote_hint(row) -> str:
             f"share)")
 
 
+def check_gpu_ids(table: pd.DataFrame, source: str) -> None:
+    """PricesRefuteScenario (field SOURCE_FIELD) when a row of the offers CSV `source` says gpu_known but its gpu is
+    no id of planner/data/gpus.csv (docs/offers-contract.md, "Unknown accelerators"): the engine knows a GPU by its
+    id alone, so such an offer was left out of every plan as an unknown accelerator without a word, and the plan
+    bought cards the offer would have undercut. Names the rows as the CSV's other errors do (data rows from 1, with
+    their offers), each with the id it meant where the catalog can tell (`gpu_id_hint`)."""
+    from pricing_adapters.schema import name_rows
+
+    unknown = table["gpu_known"].to_numpy(dtype=bool) & ~table["gpu"].isin(list(gpu_rows())).to_numpy(dtype=bool)
+    if not unknown.any():
+        return
+    gpus = table["gpu"].to_numpy(dtype=object)
+    said = {gpu: f"gpu {shortened(gpu, repr)} is no GPU id of planner/data/gpus.csv{gpu_id_hint(gpu)}"
+            for gpu in set(gpus[unknown].tolist())}   # a file repeats its few names over many rows
+    problems = [said[gpu] if bad else "" for gpu, bad in zip(gpus.tolist(), unknown.tolist())]
+    raise PricesRefuteScenario(
+        f"prices.source: {source}: {name_rows(table, problems)}: a row whose gpu_known is True names its GPU by its id "
+        f"in planner/data/gpus.csv, spelt as there, else plans leave the offer out as an unknown accelerator; for an "
+        f"accelerator the catalog lacks, set gpu_known to False (the row is kept, and never planned on)", SOURCE_FIELD)
+
+
+def gpu_id_hint(name: str) -> str:
+    """What an offer's gpu `name` that is no catalog id meant, as a message's tail: the id it spells another way
+    (' (did you mean 'A10G'?)' for 'a10g', 'Tesla T4' or 'A1\\x000G'), the boards of the family it names ('A100-80GB',
+    'NVIDIA A100 80GB': PCIe and SXM, whose speeds differ: the row's memory cannot tell them apart), the id spelt
+    nearest to it, or ''."""
+    # the inventory's reading of a family name, with or without the vendor's words before it ('NVIDIA A100 80GB')
+    from planner.catalog.inventory import _family as family_named
+
+    # Even a name that differs from an id in case alone ('a10g') is refused, not read as the id: the gpu column is
+    # the key every reader of the table compares as written (the engine's GPU facts and speeds, `fleetplan offers
+    # --gpu`, the plan's prices_used, FOCUS exports), and the file would say one GPU while the plan used another's
+    # spelling; the message gives the id, one edit of the file.
+    meant = resolve_gpu(name)
+    if meant is not None:
+        return f" (did you mean '{meant}'?)"
+    members = family_named(name)
+    if members:
+        listed = f"{', '.join(members[:-1])} and {members[-1]}"
+        return f": it names a family ({listed}); give the one this offer rents"
+    near = suggest_gpu(name, same_model=True)
+    return f" (did you mean '{near[0]}'?)" if near else ""
+
+
 def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(positions, rate): where in `table` the scenario's allowed cloud offers are, and per offer the rate
     that converts its prices to the scenario currency. PricesRefuteScenario (a mistake of the scenario's)
@@ -113,6 +167,10 @@ def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tupl
     import numpy as np
 
     check_no_card_rows(table, source or scenario.prices.source)
+    if scenario.prices.source not in PRICE_SOURCE_WORDS:
+        # the user's file: the packaged snapshot and the store mark an accelerator their name tables do not know
+        # gpu_known False (the snapshot's Standard_ND40s_v2), and the ids of those tables are all catalog ids
+        check_gpu_ids(table, source or scenario.prices.source)
     check_regions(table, scenario, source)
     rows = np.flatnonzero(allowed_cloud(table, scenario))
     currency = table["currency"].to_numpy(dtype=object)[rows].tolist()
