@@ -45,10 +45,12 @@ from planner.scenario.model import (
     Scenario,
     Workload,
     _read_as,  # a value as the model reads a field: None where it refuses it
+    currency_hint,
     demand_problem,
     gpu_or_specs,
     grown_demand_problem,
     idle_above_busy,
+    iso_4217_codes,
     override_watts_problem,
     owned_age_problem,
     percent_meant,
@@ -686,7 +688,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     elif kind == "string_pattern_mismatch" and ctx.get("pattern") == CURRENCY_PATTERN:
         msg = f"expected a currency code of three capital letters (ISO 4217), got {_shown(got)}"
         if isinstance(got, str) and re.fullmatch(CURRENCY_PATTERN, got.strip().upper()):
-            hint = f"; did you mean '{got.strip().upper()}'?"
+            hint = currency_hint(got.strip().upper())   # 'eur': EUR; 'eue': EUR, not the EUE it spells
     else:
         if kind == "value_error":   # a plain ValueError of a validator: its text without "Value error, "
             msg = str(ctx.get("error", msg))
@@ -976,10 +978,11 @@ def _and(items: list[str]) -> str:
 
 
 def _currency_meant(value: Any) -> str | None:
-    """The currency code `value` is, or is meant as where it is written in small letters or with spaces (`eur`:
-    EUR, the code pydantic's error suggests); None for a value that is no code either way."""
+    """The ISO 4217 code `value` is, or is meant as where it is written in small letters or with spaces (`eur`:
+    EUR, the code pydantic's error suggests); None for a value that is no code either way (`EUE`: the model's error
+    names the code meant, and a rate for it means nothing)."""
     code = value.strip().upper() if isinstance(value, str) else None
-    return code if code is not None and re.fullmatch(CURRENCY_PATTERN, code) else None
+    return code if code is not None and code in iso_4217_codes() else None
 
 
 def _number(value: Any) -> bool:
@@ -1434,9 +1437,10 @@ MIN_IDLE_WATTS = 1.0
 # currency's size is unknown (30 is a normal price in yen, 30 euros is not) and nothing is said, rather than
 # guessing from a list of currencies.
 MAX_USD_PER_KWH = 2.0
-# Currencies whose ISO 4217 minor unit is not the hundredth (ISO 4217 list one, SIX Group, 2026-01-01; the
-# units of account CLF and UYW left out): a price cannot be typed in cents of a yen or won, and a dinar's
-# minor unit is its thousandth (fils, millimes). Every other code but MINOR_UNIT_UNUSED's is taken to have cents.
+# Currencies whose ISO 4217 minor unit is not the hundredth (ISO 4217 list one, SIX Group, 2026-01-01, as
+# planner/data/currencies.csv gives it; the units of account CLF and UYW left out): a price cannot be typed in
+# cents of a yen or won, and a dinar's minor unit is its thousandth (fils, millimes). Every other code but
+# MINOR_UNIT_UNUSED's is taken to have cents.
 NO_MINOR_UNIT = frozenset({"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
                            "VUV", "XAF", "XOF", "XPF"})
 THOUSANDTHS_MINOR_UNIT = frozenset({"BHD", "JOD", "KWD", "LYD", "OMR", "TND"})

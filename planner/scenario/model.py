@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import os
 import re
 import reprlib
 import types
@@ -72,8 +73,46 @@ MAX_CHOICES = 20           # providers and purchase options: a few of each exist
 MAX_SNAPSHOT_ID = 10**18 - 1   # a price store's snapshot ids: 18 digits at most, as `fleetplan prices diff` reads them
 
 
-CURRENCY_PATTERN = r"^[A-Z]{3}$"   # an ISO 4217 code; loading.py words the mismatch
-CurrencyCode = Annotated[str, Field(pattern=CURRENCY_PATTERN)]   # a key of fx
+CURRENCY_PATTERN = r"^[A-Z]{3}$"   # the shape of an ISO 4217 code; loading.py words the mismatch
+
+
+@functools.cache
+def iso_4217_codes() -> tuple[str, ...]:
+    """The alphabetic codes of ISO 4217 list one, current currencies and funds (planner/data/currencies.csv, with its
+    source and date), sorted."""
+    return tuple(row["code"] for row in data_rows("currencies.csv")[1])
+
+
+# Names of currencies in common use that are no ISO 4217 code, and the code they mean: the renminbi, the offshore
+# yuan's trading code, the New Taiwan dollar's abbreviation, the yen
+CURRENCY_NICKNAMES = {"RMB": "CNY", "CNH": "CNY", "NTD": "TWD", "YEN": "JPY"}
+
+
+def currency_hint(code: str) -> str:
+    """"; did you mean 'EUR'?" for `code`, three capital letters: itself when it is an ISO 4217 code (a code written
+    in small letters, `eur`), the code a nickname means (`RMB`: CNY), else a code of the same letters in another
+    order ('GPB': GBP), else the nearest spelling, one letter off, that keeps the most of its beginning ('USB': USD;
+    difflib alone ranks codes one letter off alike, and offered PAB for GPB and UZS for USB), else ''."""
+    codes = iso_4217_codes()
+    if code in codes or code in CURRENCY_NICKNAMES:
+        near = [CURRENCY_NICKNAMES.get(code, code)]
+    else:
+        near = ([c for c in codes if sorted(c) == sorted(code)]
+                or sorted(suggest(code, codes, n=len(codes)), key=lambda c: (-len(os.path.commonprefix([c, code])), c)))
+    return f"; did you mean '{near[0]}'?" if near else ""
+
+
+def _iso_4217(code: str) -> str:
+    """`code` when it is a code of ISO 4217 list one. Three capital letters passed before: `currency: EUE` labelled
+    every cost in a currency that does not exist, and an override priced in it asked for a rate of EUE."""
+    if code not in iso_4217_codes():
+        raise PydanticCustomError("currency_unknown", "expected an ISO 4217 currency code (planner/data/currencies.csv)",
+                                  {"hint": currency_hint(code)})
+    return code
+
+
+# an ISO 4217 code: the scenario's currency, a key of fx, a card's currency (loading.py words a mismatch)
+Currency = Annotated[str, Field(pattern=CURRENCY_PATTERN), AfterValidator(_iso_4217)]
 
 # Most characters of a name a plan shows: the scenario's, a workload's, a card id (catalog, custom, owned,
 # overridden or capped). Names are table cells, sheet rows and override paths; a spreadsheet cell holds
@@ -339,7 +378,7 @@ class CardOverride(Frozen):
     """Any column of onprem_cards.csv, replacing the catalog value for one card."""
 
     price: float | None = Field(None, ge=0, le=MAX_MONEY, description="price per card, in `currency`")
-    currency: str | None = Field(None, pattern=CURRENCY_PATTERN, description="ISO 4217 code of price and host_cost_per_card")
+    currency: Currency | None = Field(None, description="ISO 4217 code of price and host_cost_per_card")
     host_cost_per_card: float | None = Field(None, ge=0, le=MAX_MONEY, description="share of the host server per card")
     busy_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
                                      description="W at the wall per card while working, host share included")
@@ -379,8 +418,8 @@ class CustomCard(Frozen):
                             "or give gpu_specs")
     gpu_specs: GpuSpecs | None = Field(None, description="the figures of a GPU that gpus.csv lacks; or give gpu")
     price: float = Field(ge=0, le=MAX_MONEY, description="price per card, in `currency`")
-    currency: str | None = Field(None, pattern=CURRENCY_PATTERN,
-                                 description="ISO 4217 code of price and host_cost_per_card; omitted = the scenario currency")
+    currency: Currency | None = Field(None, description="ISO 4217 code of price and host_cost_per_card; "
+                                      "omitted = the scenario currency")
     busy_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while working, host share included")
     idle_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while idle, host share included")
     host_cost_per_card: float = Field(0.0, ge=0, le=MAX_MONEY, description="share of the host server per card")
@@ -782,12 +821,12 @@ class Scenario(Frozen):
 
     name: VisibleName
     description: Text = ""
-    currency: str = Field("USD", pattern=CURRENCY_PATTERN, description="ISO 4217 code all costs are reported in")
+    currency: Currency = Field("USD", description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
     # additionalProperties: the schema's patternProperties alone lets any other key through (`cny`, `USD `),
     # which the model refuses: keys are currency codes
-    fx: dict[CurrencyCode, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
+    fx: dict[Currency, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
                                  description="scenario-currency units per 1 unit of the named currency",
                                  json_schema_extra={"additionalProperties": False})
     prices: Prices = Prices()

@@ -10,9 +10,9 @@ from test_scenario_limits import problems_of as problems
 
 def test_an_override_currency_without_a_rate_is_reported_at_that_currency():
     # it was at 1:1, the top of the file, where no fx is
-    text = HEAD + "onprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {price: 2000, currency: XYZ}\n" + WORKLOAD
+    text = HEAD + "onprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {price: 2000, currency: GBP}\n" + WORKLOAD
     assert problems(text) == [
-        "s.yaml:7:39: fx: card 'rtx-4090' is priced in XYZ; add its rate, e.g. fx: {XYZ: <USD per 1 XYZ>}"]
+        "s.yaml:7:39: fx: card 'rtx-4090' is priced in GBP; add its rate, e.g. fx: {GBP: <USD per 1 GBP>}"]
 
 
 def test_a_catalog_card_in_another_currency_is_reported_where_it_is_listed():

@@ -1,0 +1,83 @@
+"""A scenario's currency, its fx keys and a card's currency are codes of ISO 4217 list one (planner/data/currencies.csv),
+not any three capital letters: a review of hostile input (2026-12) validated `currency: XYZ` with `fx: {USD: 0.9}`,
+and a typo such as EUE for EUR passed, labelling every cost of the plan in a currency that does not exist."""
+
+from __future__ import annotations
+
+import pytest
+from test_scenario_limits import HEAD, WORKLOAD
+from test_scenario_limits import problems_of as problems
+
+from planner.scenario.loading import NO_MINOR_UNIT, THOUSANDTHS_MINOR_UNIT, load_scenario_text
+
+CODE_SAID = "expected an ISO 4217 currency code (planner/data/currencies.csv)"
+
+
+@pytest.mark.parametrize(("code", "hint"), [
+    ("XYZ", ""),                              # nothing one letter off: no guess
+    ("EUE", "; did you mean 'EUR'?"),         # one letter off
+    ("GPB", "; did you mean 'GBP'?"),         # two letters swapped (difflib alone offered PAB, the balboa)
+    ("USB", "; did you mean 'USD'?"),         # one letter off, the beginning kept (difflib alone offered UZS)
+    ("RMB", "; did you mean 'CNY'?"),         # the renminbi's name, no code
+])
+def test_the_scenario_currency_is_an_iso_4217_code(code, hint):
+    text = HEAD + f"currency: {code}\nfx: {{USD: 0.9}}\n" + WORKLOAD
+    # "currency: " is 10 characters: the value starts at column 11 of line 4
+    assert problems(text) == [f"s.yaml:4:11: currency: {CODE_SAID}, got '{code}'{hint}"]
+
+
+def test_a_code_in_small_letters_is_sent_to_the_iso_code_it_is_nearest():
+    # 'eur' spells EUR; 'eue' spelt EUE, which is no code, and the hint offered it
+    assert problems(HEAD + "currency: eue\nfx: {USD: 0.9}\n" + WORKLOAD) == [
+        "s.yaml:4:11: currency: expected a currency code of three capital letters (ISO 4217), got 'eue'; "
+        "did you mean 'EUR'?"]
+
+
+def test_an_fx_key_is_an_iso_4217_code():
+    text = HEAD + "currency: EUR\nfx: {USD: 0.9, GPB: 1.2}\n" + WORKLOAD
+    # "fx: {USD: 0.9, " is 15 characters: the key GPB starts at column 16
+    assert problems(text) == [f"s.yaml:5:16: fx.GPB: {CODE_SAID}, got 'GPB'; did you mean 'GBP'?"]
+
+
+def test_a_card_overrides_currency_is_an_iso_4217_code_and_asks_for_no_rate():
+    # before, the override said 'XYZ' and the file was told to add fx: {XYZ: …}, a rate of no currency
+    text = HEAD + "onprem:\n  cards: [rtx-4090]\n  card_overrides:\n    rtx-4090: {price: 2000, currency: EUE}\n" + WORKLOAD
+    # "    rtx-4090: {price: 2000, currency: " is 38 characters
+    assert problems(text) == [
+        f"s.yaml:7:39: onprem.card_overrides.rtx-4090.currency: {CODE_SAID}, got 'EUE'; did you mean 'EUR'?"]
+
+
+def test_a_custom_cards_currency_is_an_iso_4217_code():
+    card = ("onprem:\n  custom_cards:\n    mine: {gpu: T4, price: 900, currency: JYP, busy_watts: 120, idle_watts: 20, "
+            "life_years: 4}\n")
+    # "    mine: {gpu: T4, price: 900, currency: " is 42 characters
+    assert problems(HEAD + card + WORKLOAD) == [
+        f"s.yaml:6:43: onprem.custom_cards.mine.currency: {CODE_SAID}, got 'JYP'; did you mean 'JPY'?"]
+
+
+def test_real_codes_still_load():
+    text = HEAD + ("currency: EUR\nfx: {USD: 0.92, JPY: 0.0061, CHF: 1.05}\nonprem:\n  cards: [rtx-4090]\n"
+                   "  card_overrides:\n    rtx-4090: {price: 250000, currency: JPY}\n") + WORKLOAD
+    scenario = load_scenario_text(text, origin="s.yaml")
+    assert scenario.currency == "EUR" and scenario.fx_rate("JPY") == 0.0061
+
+
+def test_the_list_is_list_one_of_2026():
+    from planner.scenario.model import iso_4217_codes
+
+    codes = iso_4217_codes()
+    # 178 codes since 2026-01-01: Bulgaria's lev (BGN) left for the euro, the Caribbean guilder (XCG) replaced the
+    # Netherlands Antillean guilder (ANG, 2025-03-31), the Cuban convertible peso (CUC) was withdrawn
+    assert len(codes) == 178
+    assert {"USD", "EUR", "CNY", "JPY", "GBP", "XCG", "ZWG"} <= set(codes)
+    assert not {"BGN", "ANG", "CUC", "HRK", "SLL"} & set(codes)
+
+
+def test_the_list_agrees_with_the_minor_units_the_electricity_check_names():
+    # loading.py lists by hand the codes whose minor unit is not the hundredth; the file gives each code's
+    from planner.catalog.gpus import data_rows
+
+    minor = {row["code"]: row["minor_unit"] for row in data_rows("currencies.csv")[1]}
+    assert {c for c, m in minor.items() if m == "0"} == NO_MINOR_UNIT
+    # the Iraqi dinar's fils are in ISO but unused (MINOR_UNIT_UNUSED)
+    assert {c for c, m in minor.items() if m == "3"} == THOUSANDTHS_MINOR_UNIT | {"IQD"}
