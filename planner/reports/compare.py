@@ -44,7 +44,7 @@ from planner.scenario import (
 )
 from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
 from planner.scenario.model import MAX_WORKLOADS
-from planner.text import not_utf8, shortened
+from planner.text import gap_text, not_utf8, shortened
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
@@ -988,7 +988,7 @@ def _by_key(fleet: pd.DataFrame) -> pd.DataFrame:
 def _not_proven(side: str, p: Plan | SavedPlan) -> str:
     """Why side `side` may not be the cheapest fleet (its status is not optimal)."""
     gap = (getattr(p, "solver", None) or {}).get("gap")
-    gap_text = (f" (gap {gap:.2%})" if isinstance(gap, (int, float)) and not isinstance(gap, bool) and math.isfinite(gap)
-                else "")
+    shown = (f" (gap {gap_text(gap)})" if isinstance(gap, (int, float)) and not isinstance(gap, bool) and math.isfinite(gap)
+             else "")   # as the plan's own solver line shows it
     return (f"{side} is {p.status}: the solver stopped at its limit before proving this fleet the cheapest"
-            f"{gap_text}; its total may be above the optimum")
+            f"{shown}; its total may be above the optimum")

@@ -19,7 +19,7 @@ from fleetplan_dashboard import state
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
-STOPPED = ("{side} is feasible: the solver stopped at its limit before proving this fleet the cheapest (gap 5.87%); "
+STOPPED = ("{side} is feasible: the solver stopped at its limit before proving this fleet the cheapest (gap 5.87 %); "
            "its total may be above the optimum")
 # a note of what could not be compared, as reports.compare words one (_unjudged_note), naming a workload's profile
 UNREAD = ("b: the file of workloads.llm*finetune.profile could not be read: compared by its path alone; whether its "

@@ -134,7 +134,7 @@ def test_a_feasible_plan_is_compared_and_flagged_as_not_proven_optimal(saved, tm
     assert data["status"] == {"a": "feasible", "b": "optimal"}
     assert data["a"].endswith("[feasible, not proven optimal]") and "not proven" not in data["b"]
     assert data["notes"] == ["a is feasible: the solver stopped at its limit before proving this fleet the cheapest "
-                             "(gap 3.20%); its total may be above the optimum"]
+                             "(gap 3.2 %); its total may be above the optimum"]
     table = run("compare", path, WORKED)
     assert table.exit_code == 0 and "[feasible, not proven optimal]" in table.stdout
 
