@@ -104,7 +104,7 @@ from pricing_adapters.schema import (
     effective_hourly,
     offer_row,
 )
-from pricing_adapters.shown import counted, shortened
+from pricing_adapters.shown import counted, shortened, urls_shown
 
 PROVIDER = registry.AWS
 SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
@@ -209,7 +209,9 @@ def price_filters(region: str, query: tuple[tuple[str, str], ...] = _PRICE_FILTE
 
 
 def _one_line(text: Any) -> str:
-    return " ".join(str(text or "").split())
+    """`text` on one line, any URL in it without credentials (`urls_shown`): botocore names the endpoint URL in its
+    errors ("Could not connect to the endpoint URL"), as AWS_ENDPOINT_URL* give it, user:password@ included."""
+    return urls_shown(" ".join(str(text or "").split()))
 
 
 # Of an API's own text (an error's code and message, an exception's words) in a message, as the Azure adapter cuts an

@@ -123,7 +123,7 @@ from pricing_adapters.schema import (
     MIN_HOURLY_PRICE,
     offer_id,
 )
-from pricing_adapters.shown import plural, shortened
+from pricing_adapters.shown import plural, shortened, url_shown, urls_shown
 
 PROVIDER = registry.AZURE
 PRICES_URL_ENV = "FLEETPLAN_AZURE_PRICES_URL"
@@ -209,8 +209,10 @@ SHOWN_LINK_CHARS = 300   # of a page's URL in a message: a real NextPageLink has
 
 
 def _shown_link(link: str) -> str:
-    """A URL (or a text holding one) as a message shows it: whole up to SHOWN_LINK_CHARS characters, else its
-    start and its length. A page names the next: a link of a megabyte must not come back whole."""
+    """A URL (or a text holding one) as a message shows it: without credentials (`urls_shown`), whole up to
+    SHOWN_LINK_CHARS characters, else its start and its length. A page names the next: a link of a megabyte must not
+    come back whole."""
+    link = urls_shown(link)
     if len(link) <= SHOWN_LINK_CHARS:
         return link
     return f"{link[:SHOWN_LINK_CHARS - 60]}… ({len(link):,} characters)"
@@ -705,7 +707,8 @@ class AzurePriceSource:
     def _page(self, client: httpx.Client, url: str, params: dict | None) -> dict:
         """One Retail Prices page as a dict with an `Items` list, retrying 429, 5xx, timeouts and
         connection errors within the deadline; PriceSourceError (or a subclass) otherwise."""
-        shown = _shown_link(url if params is None else str(httpx.URL(url, params=params)))
+        # the URL requested: httpx adds `params` to the query the prices URL may have
+        shown = _shown_link(url if params is None else str(httpx.URL(url).copy_merge_params(params)))
         for attempt in range(1, self.max_attempts + 1):
             self._deadline.check(f"Azure Retail Prices page {shown}")
             try:
@@ -864,7 +867,7 @@ class AzurePriceSource:
                 continue
             # the date the price took effect, often years back: when it was read is the fetch date
             date_note = f"effectiveStartDate {started.isoformat()}" if started else ""
-            source = f"{PRICES_SOURCE} ({self.prices_url}, api-version {API_VERSION}); GPU facts: {size['origin']}"
+            source = f"{PRICES_SOURCE} ({url_shown(self.prices_url)}, api-version {API_VERSION}); GPU facts: {size['origin']}"
             for option, hourly, price_note in offers:
                 oid = offer_id(PROVIDER, region, size["sku"], option)
                 notes = [*size["notes"], key_note, price_note, date_note]
@@ -927,4 +930,5 @@ def _parse_page(body: bytes, shown: str) -> dict:
 
 
 def _one_line(exc: Any) -> str:
-    return " ".join(str(exc).split())
+    """An exception's words (or an answer's body) on one line, any URL in them without credentials (`urls_shown`)."""
+    return urls_shown(" ".join(str(exc).split()))

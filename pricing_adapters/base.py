@@ -14,6 +14,7 @@ import pandas as pd
 from pricing_adapters.errors import DeadlineExceeded, PriceSourceError, SourceConfigError
 from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, number_problems, validate_offers
 from pricing_adapters.settings import DEFAULT_DEADLINE_S
+from pricing_adapters.shown import url_shown
 
 T = TypeVar("T")
 
@@ -139,9 +140,9 @@ def check_endpoint(url: str, setting: str) -> None:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
     except ValueError as exc:
-        raise SourceConfigError(f"{setting}={url!r} is not a usable URL: {exc}") from None
+        raise SourceConfigError(f"{setting}={url_shown(url)!r} is not a usable URL: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SourceConfigError(f"{setting}={url!r} is not a usable URL: expected http(s)://host[:port][/path]")
+        raise SourceConfigError(f"{setting}={url_shown(url)!r} is not a usable URL: expected http(s)://host[:port][/path]")
 
 
 # -- numbers and rows an API sends ----------------------------------------------------------------------

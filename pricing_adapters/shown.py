@@ -1,6 +1,10 @@
 """How a message quotes what a user supplied (a rejected value, key or cell): whole when short, else its start
-and its length; and how it counts ("1 region", "3 regions"). Plain Python, no import: the planner's messages
-(planner.text) use it as the adapters' do, as the adapters may not import the planner."""
+and its length; how it shows a URL (without the credentials it may carry); and how it counts ("1 region",
+"3 regions"). The standard library only: the planner's messages (planner.text) use it as the adapters' do, as the
+adapters may not import the planner."""
+
+import re
+from urllib.parse import unquote_plus
 
 SHOWN_CHARS = 60   # of a rejected value, key or cell in a message: a pasted file must not come back whole
 
@@ -21,3 +25,52 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 def counted(count: int, noun: str, nouns: str | None = None) -> str:
     """`count` with thousands separators and its noun agreeing: "1 region", "0 regions", "1,000 regions"."""
     return f"{count:,} {plural(count, noun, nouns)}"
+
+
+# -- URLs -----------------------------------------------------------------------------------------------------
+
+HIDDEN = "***"   # what a URL shows in place of a credential
+# The query parameters whose values a URL shows: those of the price APIs the adapters call (Azure Retail Prices: the
+# API version, the currency, the filter, the page and the meter region), which name what was asked and carry no
+# secret. Any other parameter of a URL a user configured may carry one (an Azure SAS's `sig`, an Azure Functions
+# `code`, a proxy's `key` or `token`): its name is shown, its value hidden. Names of the harmless ones rather than of
+# the secret ones: a secret under a name no one foresaw (`auth`, `pw`) is hidden too.
+SHOWN_QUERY_VALUES = frozenset({"api-version", "currencycode", "$filter", "$skip", "$top", "meterregion"})
+_AUTHORITY = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?//([^/?#]*)")   # `scheme://` or `//`, then user@host:port
+# a URL in a text, from its `//` (the scheme before it holds no secret) up to a space, a quote or an angle bracket,
+# less the punctuation that ends a sentence or an aside. No scheme is looked for: scanning back over letters from
+# every position would take time growing with the square of a long run of them
+_URL_IN_TEXT = re.compile(r"//[^\s\"'<>]*[^\s\"'<>.,;:!?)\]}]")
+
+
+def url_shown(url: str) -> str:
+    """`url` as a message, a stored snapshot's source or a plan's export may show it: a user name and password
+    (`user:pass@`) as `***@`, the value of each query parameter but those of SHOWN_QUERY_VALUES as `***`, and a
+    fragment as `#***`. The scheme, host, port and path, which say where requests went, stay as written. Read as
+    text, never parsed strictly: a URL too malformed to use is shown without its credentials too."""
+    head, rest = "", url
+    if match := _AUTHORITY.match(url):
+        authority = match.group(1)
+        if "@" in authority:
+            authority = f"{HIDDEN}@{authority.rpartition('@')[2]}"
+        head, rest = url[:match.start(1)] + authority, url[match.end():]
+    rest, hash_mark, fragment = rest.partition("#")
+    path, question_mark, query = rest.partition("?")
+    return (head + path + question_mark + "&".join(map(_parameter_shown, query.split("&"))) + hash_mark
+            + (HIDDEN if fragment else ""))
+
+
+def _parameter_shown(parameter: str) -> str:
+    """One `name=value` of a query as `url_shown` shows it; a bare word that is no known name (a token) hidden."""
+    name, equals, value = parameter.partition("=")
+    if not parameter or (equals and not value) or unquote_plus(name).lower() in SHOWN_QUERY_VALUES:
+        return parameter
+    return f"{name}={HIDDEN}" if equals else HIDDEN
+
+
+def urls_shown(text: str) -> str:
+    """`text` (an exception's words, an answer's body, a snapshot's source) with each URL in it as `url_shown`
+    shows it."""
+    if "//" not in text:
+        return text
+    return _URL_IN_TEXT.sub(lambda match: url_shown(match.group()), text)

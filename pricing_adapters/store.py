@@ -39,7 +39,7 @@ import pandas as pd
 
 from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreMissing
 from pricing_adapters.settings import STORE_ENV_VAR
-from pricing_adapters.shown import shortened
+from pricing_adapters.shown import shortened, urls_shown
 
 try:
     import fcntl
@@ -141,10 +141,12 @@ class PriceStore:
 
     def save(self, provider: str, regions: Sequence[str], source: str, offers: pd.DataFrame,
              fetched_at: datetime | None = None) -> SnapshotInfo:
-        """Validate `offers`, then write them as one new snapshot in a single transaction."""
+        """Validate `offers`, then write them as one new snapshot in a single transaction. Any URL in `source` or in
+        the offers' sources is saved without credentials (`urls_shown`): plans and their exports show them."""
         offers = validate_offers(offers, origin=f"{provider} refresh")
         if offers.empty:
             raise StoreError(f"{provider} refresh returned no offers")
+        source, offers["source"] = urls_shown(source), sources_shown(offers["source"])
         fetched = (fetched_at or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
         cols = list(OFFER_COLUMNS)
         rows = [tuple(None if pd.isna(v) else (v.item() if hasattr(v, "item") else v) for v in rec)
@@ -264,6 +266,7 @@ class PriceStore:
         if bad.any():
             self._warn(f"{self.path}: snapshot #{snapshot_id}: {int(bad.sum())} bad offer rows skipped: "
                        f"{name_rows(df, problems)}")
+        df["source"] = sources_shown(df["source"])   # a store saved before credentials were hidden holds them
         return validate_offers(df[~bad.to_numpy()], origin=f"store snapshot #{snapshot_id}"), len(rows)
 
     def offers(self, snapshot_id: int) -> pd.DataFrame:
@@ -494,7 +497,14 @@ def _snapshot_info(row: tuple, now: datetime | None = None) -> SnapshotInfo | st
                 f"refresh its regions again")
     if not isinstance(provider, str) or not provider or not isinstance(row_count, int) or row_count < 0:
         return f"provider {provider!r} / row_count {row_count!r} unusable"
-    return SnapshotInfo(snap_id, provider, tuple(parsed), str(fetched_at), str(source or ""), row_count)
+    return SnapshotInfo(snap_id, provider, tuple(parsed), str(fetched_at), urls_shown(str(source or "")), row_count)
+
+
+def sources_shown(sources: pd.Series) -> pd.Series:
+    """A column of offer sources with any URL in them without credentials (`urls_shown`), each distinct text read
+    once (a snapshot's rows share a few)."""
+    shown = {text: urls_shown(text) for text in sources.dropna().unique()}
+    return sources.map(shown, na_action="ignore").astype(sources.dtype)
 
 
 def _is_null(value) -> bool:

@@ -52,6 +52,28 @@ def test_refresh_from_a_local_endpoint_then_show(tmp_path, monkeypatch, retail_e
     assert "store snapshot #1" in shown.stderr
 
 
+
+def test_a_password_in_the_prices_url_reaches_neither_the_store_nor_a_plan(tmp_path, monkeypatch, retail_endpoint,
+                                                                            store_a100_scenario):
+    # hostile-input audit: FLEETPLAN_AZURE_PRICES_URL=http://user:pass@… was saved in every offer's source, which
+    # plan.json, summary.md and the workbook's prices-used sheet then showed
+    url, _ = retail_endpoint
+    monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url.replace("http://", "http://user:s3cret@") + "?sig=abc")
+    monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+    store = tmp_path / "s.sqlite"
+    runner = CliRunner()
+    result = runner.invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", str(store),
+                                 "--accept-missing-offers"])
+    assert result.exit_code == 0, result.output
+    assert b"s3cret" not in store.read_bytes() and b"sig=abc" not in store.read_bytes()
+    planned = runner.invoke(app, ["plan", str(store_a100_scenario), "--store", str(store), "--format", "json"])
+    assert planned.exit_code == 0, planned.output
+    assert "s3cret" not in planned.output and "sig=abc" not in planned.output
+    port = url.split(":")[2].split("/")[0]
+    assert {row["source"] for row in json.loads(planned.stdout)["prices_used"]} == {
+        f"Azure Retail Prices API (http://***@127.0.0.1:{port}/api/retail/prices?sig=***, api-version "
+        "2023-01-01-preview); GPU facts: packaged size table"}
+
 @pytest.fixture
 def scaled_endpoint(retail_prices_server, monkeypatch):
     """The recorded eastus pages with each item's retailPrice and unitPrice times `scale["factor"]` (its
