@@ -29,6 +29,12 @@ class StoreForeign(StoreError):
     database, a scenario given as --store by mistake, any other file): it is never moved or written."""
 
 
+class StoreLocked(StoreError):
+    """Another process kept the price store locked past the wait (`store.BUSY_WAIT_S`): a refresh saving, a stuck
+    process. It passes: a plan on the store fails (tried again later, it reads the store) rather than reading other
+    prices in its place, which gave another total for the same inputs by the timing of a refresh."""
+
+
 class StoreMissing(StoreError):
     """No price store at the path yet (no file, or an empty one), for a reader that creates none."""
 

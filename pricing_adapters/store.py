@@ -10,7 +10,9 @@ temporary file and linked into place whole, and creating or setting aside is dec
 new `<name>.bad-<time>-<random>` (never over another file); any other file (another application's
 SQLite database, a scenario given as the store by mistake) is never moved or written, only reported.
 Readers that must leave the disk as it is open with `create=False`: nothing is created, not even the
-lock. A store of ours that lost a table or a column every offer needs (edited by hand) is damaged too.
+lock. A store another process keeps locked past BUSY_WAIT_S is StoreLocked, for readers and writers alike:
+a lock passes, so it is never taken for a missing store. A store of ours that lost a table or a column every
+offer needs (edited by hand) is damaged too.
 Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`, and the others
 keep working: an offer row that breaks the offers contract (a negative price, a lower-case currency), a
 row with a text cell that is not UTF-8, a snapshot dated in the future (a wrong clock), offer rows of
@@ -37,7 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreMissing
+from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreLocked, StoreMissing
 from pricing_adapters.settings import STORE_ENV_VAR
 from pricing_adapters.shown import shortened, urls_shown
 
@@ -430,14 +432,15 @@ def _add_missing_columns(con: sqlite3.Connection) -> None:
 
 
 def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
-    """A one-line StoreError for a failed write, naming a full disk or a read-only file plainly."""
+    """A one-line StoreError for a failed write, naming a full disk, a read-only file or a lock plainly."""
+    if _is_locked(exc):
+        return _locked(path)
     text = str(exc)
     if "full" in text:
         return StoreError(f"disk full: could not write to {path} ({text})")
     if "readonly" in text or "read-only" in text:
         return StoreError(f"{path} is read-only: could not write to it ({text})")
     return StoreError(f"could not write to {path}: {text}")
-
 
 def _read_error(path: Path, exc: BaseException) -> StoreError:
     """A one-line StoreError for a failed read of an open store: StoreCorrupt when a table or column the
@@ -550,12 +553,16 @@ def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
 # -- opening, creating, setting aside (module level: they run before a PriceStore exists) -------------
 
 LOCK_WAIT_S = 30.0   # creating or setting aside takes milliseconds; a lock held longer is a stuck process
+# How long a connection waits for SQLite's lock on the store before StoreLocked. A refresh blocks readers only while it
+# commits (its rows are written under a lock readers pass), well under a second for the largest snapshot; a lock held
+# for seconds is a process holding a transaction open, which waiting longer would not end.
+BUSY_WAIT_S = 5.0
 
 
 def _connect(path: Path) -> sqlite3.Connection:
     """A connection to an existing file: `mode=rw` never creates one, so no reader leaves an empty file."""
     uri = path.absolute().as_uri() + "?mode=rw"
-    con = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+    con = sqlite3.connect(uri, uri=True, timeout=BUSY_WAIT_S, isolation_level=None)
     con.text_factory = _text_or_bytes
     return con
 
@@ -580,17 +587,31 @@ def _is_ours(path: Path) -> bool:
     return header.startswith(SQLITE_MAGIC) and int.from_bytes(header[68:72], "big") == APPLICATION_ID
 
 
+def _is_locked(exc: sqlite3.Error) -> bool:
+    """True when SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED)."""
+    name = getattr(exc, "sqlite_errorname", "")   # Python 3.11+; the text otherwise
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "is locked" in str(exc)
+
+
+def _locked(path: Path) -> StoreLocked:
+    return StoreLocked(f"the price store {path} is locked by another process (a refresh?): still locked after "
+                       f"{BUSY_WAIT_S:g} s; try again when it ends")
+
+
 def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
     """The StoreError for an SQLite failure while opening an existing file. An unreadable file is
     StoreCorrupt (may be set aside) only when its header says it is a store of ours: anything else, a
-    scenario given as --store by mistake or another application's damaged database, is StoreForeign."""
+    scenario given as --store by mistake or another application's damaged database, is StoreForeign.
+    StoreLocked when another process held the store's lock past BUSY_WAIT_S."""
+    if _is_locked(exc):
+        return _locked(path)
     text = str(exc)
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         if _is_ours(path):
             return StoreCorrupt(f"{path} is a damaged price store ({text})")
         return StoreForeign(f"{path} is not a fleetplan price store ({text}); it may be another application's "
                             f"file, so it was left untouched: move it or give another --store / ${ENV_VAR}")
-    return StoreError(f"cannot use {path}: {text}")  # locked, read-only, …
+    return StoreError(f"cannot use {path}: {text}")  # read-only, no permission, …
 
 
 def regions_named(regions: Sequence[str]) -> str:
@@ -780,11 +801,14 @@ def set_aside(path: Path) -> Path | None:
 def damage(path: str | Path) -> str | None:
     """What is wrong with the store at `path` when it is a damaged store of ours (StoreCorrupt's message),
     found without moving, creating or writing anything (`fleetplan validate`); None for a sound store and
-    for anything else (no store, not ours, cannot be read now), which `open_store` reports."""
+    for anything else (no store, not ours, cannot be read), which `open_store` reports. StoreLocked as `open_store`
+    raises it (a caller then need not wait for the lock twice)."""
     try:
         PriceStore(Path(path), create=False)
     except StoreCorrupt as exc:
         return str(exc)
+    except StoreLocked:
+        raise
     except StoreError:
         return None
     return None
@@ -792,10 +816,11 @@ def damage(path: str | Path) -> str | None:
 
 def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[PriceStore | None, str | None]:
     """(store, warning). A damaged store of ours is moved aside to a new `<name>.bad-<time>-<random>` and
-    reported; any other file (not a store of ours) and a file that cannot be used now (locked, no
-    permission, a directory) are reported and left alone; with `create=False` (a plan reading prices)
-    a path with no store yet is reported and nothing is created. In those cases the store is None and
-    the caller uses the packaged snapshot."""
+    reported; any other file (not a store of ours) and a file that cannot be used (no permission, a
+    directory) are reported and left alone; with `create=False` (a plan reading prices) a path with no
+    store yet is reported and nothing is created. In those cases the store is None and the caller uses
+    the packaged snapshot. A store another process keeps locked raises StoreLocked: the lock passes, and
+    the packaged prices in its place would make the same plan's total depend on when it ran."""
     path = Path(path) if path is not None else default_store_path()
     try:
         return PriceStore(path, create=create), None
@@ -809,5 +834,7 @@ def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[
         if aside is None:   # another process dealt with it meanwhile
             return open_store(path, create=create)
         return None, f"{exc}; moved aside to {aside}; using the packaged snapshot"
+    except StoreLocked:
+        raise
     except StoreError as exc:
         return None, f"{exc}; using the packaged snapshot"

@@ -84,7 +84,8 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     """(offers, provenance) of a price source: `snapshot`, `store` or an offers CSV path.
 
     `store` is the price store file for `source: store` (default: see `resolve_store`); PriceSourceError when it,
-    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake). `snapshot`
+    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake), or when another
+    process keeps the store locked (a refresh: the packaged prices are not read in its place, see `open_store`). `snapshot`
     (a scenario's `prices.snapshot`, only with `source: store`) pins the store as it stood when that snapshot was
     saved: PricesRefuteScenario (field PINNED_FIELD) naming the ids there are when the store has no such snapshot,
     or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
@@ -162,16 +163,20 @@ def _packaged() -> tuple[pd.DataFrame, dict]:
 def _pinned_store(path: Path, snapshot_id: int) -> PriceStore:
     """The store at `path` holding snapshot `snapshot_id`, opened to read (nothing created or moved): a pinned
     snapshot is used as it is or not at all, never the packaged prices in its place. PricesRefuteScenario naming
-    the ids the store holds, or why there is no store to pin."""
-    from pricing_adapters.errors import StoreError
+    the ids the store holds, or why there is no store to pin; StoreLocked as it is (a lock passes: try again)."""
+    from pricing_adapters.errors import StoreError, StoreLocked
     from pricing_adapters.store import PriceStore
 
     try:
         store = PriceStore(path, create=False)
+    except StoreLocked:   # the snapshot may well be there: said as it is (a PriceSourceError), to try again
+        raise
     except StoreError as exc:   # none there, damaged (left where it is), another application's file
         raise PricesRefuteScenario(f"prices.snapshot: no snapshot #{snapshot_id}: {exc}", PINNED_FIELD) from None
     try:
         store.snapshot(snapshot_id)
+    except StoreLocked:
+        raise
     except StoreError as exc:   # "no snapshot #9 in …; it holds snapshots 1-3"
         raise PricesRefuteScenario(f"prices.snapshot: {exc}", PINNED_FIELD) from None
     return store
@@ -328,9 +333,13 @@ def price_coverage(source: str, store: str | Path | None = None,
         rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
         return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, _packaged_coverage()
     if source == "store":   # a check moves nothing: `plan` and `prices refresh` set a damaged store aside
+        from pricing_adapters.errors import StoreLocked
         from pricing_adapters.store import damage
 
-        problem = damage(_given_store(store))
+        try:
+            problem = damage(_given_store(store))
+        except StoreLocked as exc:   # as `price_table` says it, without waiting for the lock a second time
+            raise PriceSourceError(str(exc)) from None
         if problem is not None and snapshot is not None:   # a pinned snapshot is never replaced by packaged prices
             raise PricesRefuteScenario(f"prices.snapshot: no snapshot #{snapshot}: {problem}; it was left as it is",
                                        PINNED_FIELD)
