@@ -439,8 +439,24 @@ def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     if "full" in text:
         return StoreError(f"disk full: could not write to {path} ({text})")
     if "readonly" in text or "read-only" in text:
-        return StoreError(f"{path} is read-only: could not write to it ({text})")
+        if not _folder_read_only(path, exc):
+            return StoreError(f"{path} is read-only: could not write to it ({text})")
+        if not os.access(path, os.W_OK):
+            return StoreError(f"{path} is read-only, and so is its folder {path.parent}, where SQLite writes a journal "
+                              f"file to save: could not write to it ({text})")
+        return StoreError(f"could not write to {path}: its folder {path.parent} is read-only, and SQLite writes a "
+                          f"journal file beside the store to save ({text}); make the folder writable, or give a "
+                          f"--store / ${ENV_VAR} in a writable folder")
     return StoreError(f"could not write to {path}: {text}")
+
+
+def _folder_read_only(path: Path, exc: sqlite3.Error) -> bool:
+    """True when the store's folder is read-only for this process: SQLite creates its rollback journal
+    (`<name>-journal`) there for every write, and says "attempt to write a readonly database" for want of the folder
+    as of the file. Its extended code tells (SQLITE_READONLY_DIRECTORY, Python 3.11+), else the folder's permissions."""
+    return (getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY"
+            or not os.access(path.parent, os.W_OK | os.X_OK))
+
 
 def _read_error(path: Path, exc: BaseException) -> StoreError:
     """A one-line StoreError for a failed read of an open store: StoreCorrupt when a table or column the

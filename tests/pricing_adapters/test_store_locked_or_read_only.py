@@ -1,18 +1,25 @@
-"""What the price store says when it cannot be used for a while: another process holds its lock.
+"""What the price store says when it cannot be used for a while (another process holds its lock) or cannot be
+written (the file, or the folder SQLite writes its journal in, is read-only).
 
 Hostile-input audit: a lock made `open_store` return the packaged prices in the store's place (a plan then exited 0
-with another total)."""
+with another total); a refresh into a store whose folder was read-only said the file was ("p.sqlite is read-only …
+(attempt to write a readonly database)"), where SQLite could not create its journal in the folder. Root ignores
+chmod, so the folder's wording is checked with os.access answering as for another user, and with SQLite's own
+extended code; the real chmod runs where it can (not as root)."""
 
+import os
 import sqlite3
+import stat
 
 import pytest
 
 from pricing_adapters import store as store_module
-from pricing_adapters.errors import StoreLocked
+from pricing_adapters.errors import StoreError, StoreLocked
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore, open_store
 
 REGION = "us-east-1"
+READ_ONLY_TEXT = "attempt to write a readonly database"   # what SQLite says for a read-only file and folder alike
 
 
 @pytest.fixture
@@ -68,3 +75,96 @@ def test_a_store_that_is_not_there_still_gives_the_packaged_prices_with_a_warnin
     path = tmp_path / "none.sqlite"
     assert open_store(path, create=False) == (
         None, f"no price store at {path}: `fleetplan prices refresh` makes one; using the packaged snapshot")
+
+
+# -- read-only ------------------------------------------------------------------------------------------------
+
+def _writes_refused(monkeypatch):
+    """Make the store's connections refuse every write, with SQLite's own read-only error (root ignores chmod: the
+    query_only pragma stands in)."""
+    real = PriceStore._connect
+
+    def connect(self):
+        con = real(self)
+        con.execute("PRAGMA query_only = ON")
+        return con
+
+    monkeypatch.setattr(PriceStore, "_connect", connect)
+
+
+def _as_if_read_only(monkeypatch, *read_only):
+    """os.access answers "no" to writing `read_only` paths, as it would for a user without the right."""
+    real = os.access
+
+    def access(path, mode, *args, **kwargs):
+        if mode & os.W_OK and os.fspath(path) in {os.fspath(p) for p in read_only}:
+            return False
+        return real(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(store_module.os, "access", access)
+
+
+def test_a_read_only_folder_is_named_as_the_folder_not_the_file(store, monkeypatch):
+    _writes_refused(monkeypatch)
+    _as_if_read_only(monkeypatch, store.path.parent)
+    with pytest.raises(StoreError) as info:
+        store.save("aws", [REGION], "later refresh", _offers())
+    assert str(info.value) == (
+        f"could not write to {store.path}: its folder {store.path.parent} is read-only, and SQLite writes a journal "
+        f"file beside the store to save ({READ_ONLY_TEXT}); make the folder writable, or give a --store / "
+        f"$FLEETPLAN_STORE in a writable folder")
+
+
+def test_a_read_only_file_is_named_as_the_file(store, monkeypatch):
+    _writes_refused(monkeypatch)
+    _as_if_read_only(monkeypatch, store.path)
+    with pytest.raises(StoreError) as info:
+        store.save("aws", [REGION], "later refresh", _offers())
+    assert str(info.value) == f"{store.path} is read-only: could not write to it ({READ_ONLY_TEXT})"
+
+
+def test_a_read_only_file_in_a_read_only_folder_names_both(store, monkeypatch):
+    _writes_refused(monkeypatch)
+    _as_if_read_only(monkeypatch, store.path, store.path.parent)
+    with pytest.raises(StoreError) as info:
+        store.save("aws", [REGION], "later refresh", _offers())
+    assert str(info.value) == (f"{store.path} is read-only, and so is its folder {store.path.parent}, where SQLite "
+                               f"writes a journal file to save: could not write to it ({READ_ONLY_TEXT})")
+
+
+def test_sqlites_own_code_for_a_read_only_folder_names_the_folder(store):
+    # SQLite's extended code when it cannot create the journal (seen as user nobody in a chmod 555 folder):
+    # SQLITE_READONLY_DIRECTORY (1544), whatever os.access says
+    error = sqlite3.OperationalError(READ_ONLY_TEXT)
+    error.sqlite_errorname = "SQLITE_READONLY_DIRECTORY"
+    message = str(store_module._write_error(store.path, error))
+    assert message.startswith(f"could not write to {store.path}: its folder {store.path.parent} is read-only")
+
+
+def _chmod_works(folder) -> bool:
+    """True when a folder made read-only is read-only to this process (not so for root)."""
+    probe = folder / "probe"
+    probe.mkdir()
+    probe.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        return not os.access(probe, os.W_OK)
+    finally:
+        probe.chmod(stat.S_IRWXU)
+        probe.rmdir()
+
+
+def test_a_real_read_only_folder_is_named_and_the_store_unchanged(tmp_path):
+    if not _chmod_works(tmp_path):
+        pytest.skip("this user writes in read-only folders (root): the wording is checked with os.access above")
+    folder = tmp_path / "ro"
+    store = PriceStore(folder / "s.sqlite")
+    store.save("aws", [REGION], "earlier refresh", _offers())
+    before = store.path.read_bytes()
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)   # 500: the file stays writable, no journal can be made beside it
+    try:
+        with pytest.raises(StoreError) as info:
+            store.save("aws", [REGION], "later refresh", _offers())
+        assert str(info.value).startswith(f"could not write to {store.path}: its folder {folder} is read-only")
+        assert store.path.read_bytes() == before
+    finally:
+        folder.chmod(stat.S_IRWXU)
