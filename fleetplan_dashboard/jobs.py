@@ -21,6 +21,7 @@ import pandas as pd
 from planner.engine import Inputs, Plan
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError
 from planner.scenario import Scenario
+from pricing_adapters.errors import StoreLocked
 
 # What one plan of the dashboard may take: anyone with the page open can upload a scenario. The plan's solves
 # stop after TIME_LIMIT_S in all (engine.solve.TimeBudget; each baseline's solve has its own): a 900-byte upload
@@ -49,6 +50,9 @@ class Outcome:
     plan: Plan | None = None
     message: str = ""
     seconds: float = 0.0
+    # a failure that passes (a price store another process keeps locked: a refresh saving): not kept in the
+    # plan cache, so the next page run plans again (state.recommended)
+    passes: bool = False
 
 
 def _too_large(exc: ModelTooLarge) -> str:
@@ -84,6 +88,8 @@ def recommended_job(scenario: Scenario, solver: str, inputs: Inputs | None = Non
         outcome = Outcome("error", message=str(exc) + _CLI.format(limit=TIME_LIMIT_S))
     except ModelTooLarge as exc:
         outcome = Outcome("error", message=_too_large(exc))
+    except StoreLocked as exc:
+        outcome = Outcome("error", message=str(exc), passes=True)
     except PlannerError as exc:
         outcome = Outcome("error", message=str(exc))
     outcome.seconds = time.perf_counter() - t0

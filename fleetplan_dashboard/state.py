@@ -84,6 +84,7 @@ from planner.scenario.loading import plausibility_warnings, text_places
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8
 from pricing_adapters import registry
+from pricing_adapters.errors import StoreLocked
 
 # The example scenarios are package data, `fleetplan_dashboard/scenarios/`: in the repository a link to its
 # top-level `scenarios/` folder, in an installed package a copy in site-packages (pyproject.toml).
@@ -537,9 +538,12 @@ def _usable(future: Future | None) -> bool:
 
 def _failed_for_good(future: Future | None) -> bool:
     """Failed with a PlannerError: the same inputs fail the same way (a solve stopped by the time limit), so the
-    failure is kept and said, not solved again at every page run (a worker that died is tried again)."""
-    return (future is not None and future.done() and not future.cancelled()
-            and isinstance(future.exception(), PlannerError))
+    failure is kept and said, not solved again at every page run (a worker that died is tried again). But for a
+    price store another process kept locked (a refresh saving): that passes, and the next page run plans again."""
+    if future is None or not future.done() or future.cancelled():
+        return False
+    failed = future.exception()
+    return isinstance(failed, PlannerError) and not isinstance(failed, StoreLocked)
 
 
 @dataclass
@@ -718,6 +722,7 @@ def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER, inputs: Inputs
             with _lock:
                 if key in _plans:
                     _plans.move_to_end(key)
+            _forget_if_it_passes(key, future, outcome)
             return outcome
     future = Future()
     future.set_running_or_notify_cancel()
@@ -729,7 +734,17 @@ def recommended(scenario: Scenario, solver: str = DEFAULT_SOLVER, inputs: Inputs
         raise
     _note_seconds(scenario, outcome)
     future.set_result(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
+    _forget_if_it_passes(key, future, outcome)
     return outcome
+
+
+def _forget_if_it_passes(key: tuple, future: Future, outcome: Outcome) -> None:
+    """Drop `outcome`'s entry from the plan cache where its failure passes (Outcome.passes: a locked price store),
+    so that the next page run plans again rather than show the lock after the refresh has ended."""
+    if outcome.passes:
+        with _lock:
+            if _plans.get(key) is future:
+                del _plans[key]
 
 
 def baselines_future(scenario: Scenario, outcome: Outcome, solver: str = DEFAULT_SOLVER) -> Future:
