@@ -68,4 +68,6 @@ def gap_text(gap: float | None) -> str:
         return "unknown (stopped before it proved any bound)"
     if gap == 0:
         return "0"
-    return "under 0.01 %" if gap < 1e-4 else f"{gap * 100:.3g} %"   # never "1.2e-05 %"
+    if gap < 1e-4:
+        return "under 0.01 %"   # never "1.2e-05 %"
+    return f"{gap * 100:.3g} %" if gap < 10 else f"{gap * 100:,.0f} %"   # nor "1.25e+03 %" (a bound far below zero)

@@ -570,8 +570,8 @@ def grouping_line(plan: Plan) -> str:
             f"({before + '; ' if before else ''}profile_slots; 168 = exact)")
     if g.get("error_bound") is None:
         return head + ("; the bound on the cost error is unknown (its solve gave none: the time limit, constraints "
-                       "of your own that the blocks at their mean weights cannot meet, or a solver that failed — the "
-                       "warnings say which)")
+                       "of your own that the blocks at their mean weights cannot meet, or a solver that failed, which a "
+                       "warning then names)")
     gap = "" if plan.status == "optimal" else UNPROVEN_GAP   # the total may lie above the grouped optimum too
     return (head + f"; the exact optimum is at most {g['error_bound']:,.0f} {plan.currency} "
             f"({g['error_bound_pct']:.2f} %) below this total (lower bound {g['lower_bound']:,.0f}){gap}")

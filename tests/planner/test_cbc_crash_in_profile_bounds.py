@@ -90,7 +90,7 @@ def test_a_grouping_bound_whose_cbc_crashed_is_unknown_and_said_to_have_failed(t
     assert said.endswith(OTHER_SOLVER)
     # the CLI's line: the time limit is not the only cause it names
     assert grouping_line(p).endswith("(its solve gave none: the time limit, constraints of your own that the blocks at "
-                                     "their mean weights cannot meet, or a solver that failed — the warnings say which)")
+                                     "their mean weights cannot meet, or a solver that failed, which a warning then names)")
     crashing.clear()
     # a sweep's point says the same (plan_summary)
     summary = plan_summary(apply_overrides(load_scenario(path), {"profile_slots": 4}), solver="cbc")

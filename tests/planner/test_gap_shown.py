@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("gap, shown", [
     (0.05870101452765761, "5.87 %"),   # 0.0587… of the objective is 5.87 %
     (0.5, "50 %"),
+    (9.99, "999 %"),
+    (12.5, "1,250 %"),                 # a bound far below zero: never "1.25e+03 %"
     (0.00123, "0.123 %"),
     (2e-6, "under 0.01 %"),            # never "0.0002 %" nor "2e-04 %"
     (0.0, "0"),                        # a proven optimum
