@@ -243,16 +243,21 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
 def price_source_warnings(source: str, prices: dict, store: str | Path | None) -> list[str]:
     """The warnings on where a plan's prices came from, first among its warnings (a notebook prints those): the
     `prices` (readback.prices_used) warning — no price store, or a damaged one, so the packaged snapshot; providers
-    or regions the store never priced — which only `prices["warning"]` held; and a `store` given (plan(store=…),
-    --store) that the scenario's prices.source `source` (an offers CSV as its file wrote it) does not read: it was
-    ignored without a word."""
-    warnings = [f"prices: {prices['warning']}"] if prices.get("warning") else []
-    if store is not None and source != "store":
-        used = ("the packaged snapshot (prices.source: snapshot)" if source in PRICE_SOURCE_WORDS
-                else f"the offers CSV {source} (prices.source)")
-        warnings.append(f"prices: the price store {store} was given, but the scenario's prices come from {used}: "
-                        "the store is not read; set prices.source: store in the scenario to plan on the store")
-    return warnings
+    or regions the store never priced — which only `prices["warning"]` held; and `unused_store`."""
+    said = [prices.get("warning"), unused_store(source, store)]
+    return [f"prices: {text}" for text in said if text]
+
+
+def unused_store(source: str, store: str | Path | None) -> str | None:
+    """What a `store` given (plan(store=…), --store) that the scenario's prices.source `source` (an offers CSV as its
+    file wrote it) does not read is told: it was ignored without a word (a sweep's too: reports.sweep). None where
+    there is none, or the scenario reads it."""
+    if store is None or source == "store":
+        return None
+    used = ("the packaged snapshot (prices.source: snapshot)" if source in PRICE_SOURCE_WORDS
+            else f"the offers CSV {source} (prices.source)")
+    return (f"the price store {store} was given, but the scenario's prices come from {used}: the store is not read; "
+            "set prices.source: store in the scenario to plan on the store")
 
 
 # the speeds table's column `used_by` names the plan, then each baseline whose fleet can serve the pair

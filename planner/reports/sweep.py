@@ -36,7 +36,7 @@ import pandas as pd
 
 from planner.engine.baselines import usable_cores
 from planner.engine.result import present_value_words
-from planner.engine.run import check_limits, check_switches, plan_summary
+from planner.engine.run import check_limits, check_switches, plan_summary, unused_store
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, kill_process_group
@@ -150,6 +150,9 @@ def _sweep_point(scenario: Scenario, solver: str, baselines: bool, store: str | 
         p = plan_summary(scenario, solver=solver, baselines=baselines, store=store, baseline_bounds=False,
                          max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
         prices, warnings = _provenance(p.prices), p.warnings
+        # a store= the points' prices.source does not read, said once for the sweep as where its prices came from
+        # (a point's plan leaves it out of its warnings: PlanSummary.warnings); no fallback warning is then said
+        prices["warning"] = prices["warning"] or unused_store(scenario.prices.source, store)
     except InfeasibleError as exc:
         row = {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "infeasible",
                "note": str(exc).split(": ", 1)[-1]}

@@ -79,3 +79,20 @@ def test_the_summary_says_it_once_of_a_plan_and_of_its_json_written_before(tmp_p
     assert plan_to_markdown(p).count(said) == 1
     before = dataclasses.replace(p, warnings=[w for w in p.warnings if not w.startswith("prices: ")])
     assert plan_to_markdown(before).count(said) == 1
+
+
+def test_a_sweep_says_a_store_it_does_not_read_once(tmp_path):
+    # plan_summary leaves the prices' sources out of each point's warnings (a sweep says them once): a store= the
+    # scenario does not read was said nowhere in a sweep
+    from planner import sweep
+
+    store = tmp_path / "prices.sqlite"
+    table = sweep(ENTRY, vary={"horizon_months": [12, 24]}, store=store, processes=1)
+    said = (f"the price store {store} was given, but the scenario's prices come from the packaged snapshot "
+            f"(prices.source: snapshot): {NOT_READ}")
+    assert [source["warning"] for source in table.attrs["prices"]] == [said]
+    run = CliRunner().invoke(app, ["sweep", str(ENTRY), "--vary", "horizon_months=12,24", "--store", str(store),
+                                   "--processes", "1"])
+    assert run.exit_code == 0, run.output
+    assert " ".join(run.stderr.split()).count(f"the price store {store} was given") == 1
+    assert not store.exists()
