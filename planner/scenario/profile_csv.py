@@ -24,7 +24,7 @@ from pathlib import Path
 
 from planner.errors import ScenarioError
 from planner.months import HOURS_PER_WEEK
-from planner.text import shortened
+from planner.text import not_utf8, shortened
 
 # 168 weights are a few KB even with a timestamp column; reading stops here, so a profile path that names
 # something endless (a device or a pipe behind a .csv name) cannot keep the reader busy
@@ -81,7 +81,8 @@ def read_profile_csv(path: Path, data: bytes | None = None) -> list[float]:
         # None: more bytes than MAX_PROFILE_CHARS characters can take; -sig: a spreadsheet's byte-order mark is no header
         text = None if len(data) > 4 * MAX_PROFILE_CHARS else data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ScenarioError([f"{path}: cannot read profile: {exc}"], str(path)) from None
+        # where, as the scenario and offers readers say it: Python's "can't decode byte 0xe9 in position 10" named no line
+        raise ScenarioError([f"{path}:{not_utf8(exc)}"], str(path)) from None
     if text is None or len(text) > MAX_PROFILE_CHARS:
         raise ScenarioError([f"{path}: longer than {MAX_PROFILE_CHARS:,} characters; expected {HOURS_PER_WEEK} "
                              f"hourly weights, one per line"], str(path))

@@ -447,3 +447,44 @@ def test_a_header_cell_naming_a_date_or_misspelt_says_so(tmp_path, header, said)
     csv = tmp_path / "w.csv"
     csv.write_text("\n".join([header, *(f"{w},{d},{h}" for d, h, w in BY_DAY_AND_HOUR)]))
     assert engine_problems(csv) == [f"{csv}:1: the header {header!r} does not end with the weight, and {said}; {SHAPES}"]
+
+
+# A profile that is not UTF-8 (an auditor, 2026-12): the reader gave Python's "cannot read profile: 'utf-8' codec
+# can't decode byte 0xe9 in position 10: invalid continuation byte", naming no line and saying nothing to do.
+SAVE_AS_UTF8 = "save the file as UTF-8 (a byte like this is often a Latin-1 or Windows-1252 accent)"
+HOURLY = [f"{h},1" for h in range(168)]
+
+
+def latin1_profile(folder: Path) -> Path:
+    """The worked example with a profile whose header `heure,pondération` is Latin-1: é is the byte 0xe9 after the
+    10 characters `heure,pond`, so line 1, column 11."""
+    path = scenario_with_profile(folder, HOURLY)
+    (folder / "w.csv").write_bytes("\n".join(["heure,pondération", *HOURLY]).encode("latin-1") + b"\n")
+    return path
+
+
+def test_a_latin1_profile_is_named_at_its_line_and_column_with_what_to_do(tmp_path):
+    path = latin1_profile(tmp_path)
+    csv = tmp_path / "w.csv"
+    said = f"{csv}:1:11: not UTF-8 text (byte 0xe9); {SAVE_AS_UTF8}"
+    assert engine_problems(csv) == [said]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {said}"]
+
+
+def test_a_utf16_profile_is_named_as_such(tmp_path):
+    path = scenario_with_profile(tmp_path, HOURLY)
+    csv = tmp_path / "w.csv"
+    csv.write_bytes("\n".join(["hour,weight", *HOURLY]).encode("utf-16"))   # with its byte order mark, as Excel saves
+    said = f"{csv}:1:1: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); save the file as UTF-8"
+    assert engine_problems(csv) == [said]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {said}"]
+
+
+@pytest.mark.parametrize("command", [["validate"], ["plan", "--no-baselines", "--no-decisions"]])
+def test_validate_and_plan_exit_2_naming_where_a_profile_is_not_utf8(tmp_path, command):
+    path = latin1_profile(tmp_path)
+    result = runner.invoke(app, [*command, str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"{path}:28:14: workloads[0].profile: {tmp_path / 'w.csv'}:1:11: not UTF-8 text (byte 0xe9); " \
+           f"{SAVE_AS_UTF8}" in result.output
+    assert "Traceback" not in result.output and "codec" not in result.output
