@@ -76,12 +76,16 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write `data` to `path` so that readers see the old file or the whole new one, never a part;
     return `path`. A symlink is followed: the file it points to is replaced and the link stays. A path
     that is no regular file (a FIFO, a terminal, /dev/stdout) is written through as a stream, never
-    replaced by a file."""
+    replaced by a file. PermissionError ("the file is read-only …") for a file this user may not write
+    (read_only_problem)."""
     given = Path(path)
     if given.exists() and not given.is_file() and not given.is_dir():   # each follows symlinks
         _write_fd(os.open(given, os.O_WRONLY | os.O_APPEND), data, sync=False)
         return given
     path = Path(os.path.realpath(given))   # a symlinked file is replaced at its target, the link kept
+    # the rename below needs only the folder's permission: a file the user may not write is refused, as by `>`
+    if not path.is_dir() and (problem := read_only_problem(given)):
+        raise PermissionError(errno.EACCES, f"the file {problem}", str(given))
     _make_folder(path.parent)
     mode = _file_mode(path)
     _remove_file_leftovers(path)
@@ -114,6 +118,24 @@ def write_problem(path: Path, what: str, example: str) -> str | None:
     if path.is_dir():
         return f"is a folder; give {what}, e.g. {path / example}"
     return folder_problem(path)
+
+
+def read_only_problem(path: Path) -> str | None:
+    """Why this user may not replace what stands at `path` (a symbolic link's target), as the shell's `>` would
+    not write it: "is read-only …" for a file it may not write, "is a read-only folder …" for a folder it may not
+    write into (its files could not be replaced); None when nothing stands there or it may. A rename goes around a
+    file's permissions (it needs only the folder's): `-o` replaced a read-only file. Root may write any file, as
+    os.access says and as `>` does. The advice names `chmod` only to the file's owner: no one else may run it."""
+    if path.is_dir():
+        if os.access(path, os.W_OK | os.X_OK):
+            return None
+        what, then = "is a read-only folder (you may not replace its files)", "another folder"
+    elif not path.exists() or os.access(path, os.W_OK):
+        return None
+    else:
+        what, then = "is read-only (you may not write it)", "another file name"
+    owned = hasattr(os, "geteuid") and path.stat().st_uid == os.geteuid()
+    return f"{what}; make it writable{f' (chmod u+w {path})' if owned else ''} or give {then}"
 
 
 def folder_problem(path: Path) -> str | None:

@@ -863,11 +863,12 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
 
 
 def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None:
-    """PlannerError, before any work, naming `said`, where no file can be written at `path` (fileio.write_problem,
-    imported here only: fileio imports ctypes)."""
-    from planner.fileio import write_problem
+    """PlannerError, before any work, naming `said`, where no file can be written at `path` (fileio.write_problem),
+    or a file stands there this user may not write (fileio.read_only_problem; write_atomic refuses it too, but only
+    after the plan's solves). Imported here only: fileio imports ctypes."""
+    from planner.fileio import read_only_problem, write_problem
 
-    problem = write_problem(path, what, example)
+    problem = write_problem(path, what, example) or read_only_problem(path)
     if problem:
         raise PlannerError(f"{said}: {problem}")
 

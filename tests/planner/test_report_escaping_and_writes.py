@@ -282,6 +282,48 @@ def test_plan_out_into_a_read_only_folder_is_an_error_and_leaves_no_copy(other_u
     assert list((folder / "out").iterdir()) == []
 
 
+def test_o_over_a_file_the_user_may_not_write_is_refused_as_the_shell_refuses_it(other_user_folder):
+    # the rename of write_atomic needs only the folder's permission: it replaced a read-only file ("wrote …", exit 0)
+    folder = other_user_folder
+    for source in (WORKED, OFFERS):
+        shutil.copy(source, folder / source.name)
+    setup = as_other_user("-c", "open('rofile.json', 'w').write('kept'); import os; os.chmod('rofile.json', 0o444)\n"
+                                "try: open('rofile.json', 'w')\n"            # what the shell's `>` does
+                                "except PermissionError: print('refused')", cwd=folder)
+    assert setup.returncode == 0 and setup.stdout.split() == ["refused"], setup.stderr
+    plan = ("-m", "planner.cli", "plan", WORKED.name, "--format", "json", "--no-baselines", "--no-decisions", "-o")
+    done = as_other_user(*plan, "rofile.json", cwd=folder)
+    assert done.returncode == 2 and done.stderr.strip() == (
+        "error: -o rofile.json: is read-only (you may not write it); make it writable (chmod u+w rofile.json) or give "
+        "another file name")
+    assert (folder / "rofile.json").read_text() == "kept"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["rofile.json", WORKED.name, OFFERS.name])
+
+
+def test_o_over_another_users_file_is_refused_without_the_chmod_its_owner_alone_may_run(other_user_folder):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to make a file of another user")
+    folder = other_user_folder
+    for source in (WORKED, OFFERS):
+        shutil.copy(source, folder / source.name)
+    (folder / "roots.json").write_text("root's")   # 0644, root's, in user nobody's folder: nobody may rename over it
+    done = as_other_user("-m", "planner.cli", "plan", WORKED.name, "--format", "json", "--no-baselines",
+                         "--no-decisions", "-o", "roots.json", cwd=folder)
+    assert done.returncode == 2 and done.stderr.strip() == (
+        "error: -o roots.json: is read-only (you may not write it); make it writable or give another file name")
+    assert (folder / "roots.json").read_text() == "root's"
+
+
+def test_root_writes_over_a_read_only_file_as_the_shell_does(tmp_path):
+    if os.name != "posix" or os.geteuid() != 0:
+        pytest.skip("root only: another user is refused (the test above)")
+    target = tmp_path / "ro.json"
+    target.write_text("old")
+    target.chmod(0o444)
+    write_atomic(target, "new")
+    assert target.read_text() == "new" and target.stat().st_mode & 0o7777 == 0o444
+
+
 def test_read_only_copies_left_by_killed_writers_are_removed(other_user_folder):
     folder = other_user_folder
     code = textwrap.dedent(f"""

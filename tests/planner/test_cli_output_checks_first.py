@@ -1,0 +1,119 @@
+"""Where `fleetplan plan` writes is checked before it solves (an auditor of the CLI, 2026-12-06): `-o` over a
+read-only file replaced it (the atomic rename needs only the folder's permission). The refusals name the path,
+what is wrong and what to do; the texts below are written out by hand."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import planner.engine
+from planner.fileio import write_atomic
+from tests.planner.cli_run import one_line_error, run
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "examples" / "worked-example.yaml"
+FAST = ("--no-baselines", "--no-decisions")
+
+
+@pytest.fixture
+def no_solve(monkeypatch):
+    """Any plan solved fails the test: the CLI imports planner.engine's plan when it runs."""
+    monkeypatch.setattr(planner.engine, "plan", lambda *a, **k: pytest.fail("solved before refusing"))
+
+
+def not_writable(monkeypatch, *paths: Path) -> None:
+    """os.access says `paths` may not be written, as for a user who is not their owner (root may write any)."""
+    real = os.access
+    refused = {os.path.realpath(p) for p in paths}
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: (not (mode & os.W_OK and os.path.realpath(p) in refused)
+                                                           and real(p, mode, **k)))
+
+
+# --- -o FILE -------------------------------------------------------------------------------------------
+
+
+def test_o_over_a_read_only_file_is_refused_before_solving(tmp_path, monkeypatch, no_solve):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rofile.json").write_text("kept")
+    not_writable(monkeypatch, tmp_path / "rofile.json")
+    result = run("plan", WORKED, "--format", "json", "-o", "rofile.json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert one_line_error(result) == "error: -o rofile.json: is read-only (you may not write it); make it writable " \
+                                     "(chmod u+w rofile.json) or give another file name"
+    assert (tmp_path / "rofile.json").read_text() == "kept"
+
+
+def test_o_over_a_link_to_a_read_only_file_is_refused(tmp_path, monkeypatch, no_solve):
+    (tmp_path / "rofile.json").write_text("kept")
+    (tmp_path / "link.json").symlink_to("rofile.json")
+    not_writable(monkeypatch, tmp_path / "rofile.json")
+    result = run("plan", WORKED, "--format", "json", "-o", tmp_path / "link.json")
+    assert result.exit_code == 2
+    assert "link.json: is read-only (you may not write it)" in one_line_error(result)
+    assert (tmp_path / "link.json").is_symlink() and (tmp_path / "rofile.json").read_text() == "kept"
+
+
+def test_a_file_made_read_only_while_planning_is_refused_when_written(tmp_path, monkeypatch):
+    target = tmp_path / "plan.json"
+    target.write_text("kept")
+    real_plan = planner.engine.plan
+
+    def plan_then_read_only(*args, **kwargs):
+        solved = real_plan(*args, **kwargs)
+        not_writable(monkeypatch, target)
+        return solved
+    monkeypatch.setattr(planner.engine, "plan", plan_then_read_only)
+    result = run("plan", WORKED, "--format", "json", "-o", target, *FAST)
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: -o {target}: cannot write: the file is read-only (you may not write " \
+                                     f"it); make it writable (chmod u+w {target}) or give another file name"
+    assert target.read_text() == "kept"
+
+
+def test_write_atomic_refuses_a_read_only_file_and_leaves_it(tmp_path, monkeypatch):
+    target = tmp_path / "kept.csv"
+    target.write_text("old")
+    not_writable(monkeypatch, target)
+    with pytest.raises(PermissionError, match="the file is read-only") as refused:
+        write_atomic(target, "new")
+    assert refused.value.filename == str(target)
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["kept.csv"]
+
+
+def test_write_atomic_refuses_a_chmod_444_file_of_a_user_who_is_not_root(tmp_path):
+    if os.name != "posix" or os.geteuid() == 0:
+        pytest.skip("root may write any file (as with the shell's `>`); run as another user in "
+                    "test_report_escaping_and_writes.py")
+    target = tmp_path / "rofile.json"
+    target.write_text("kept")
+    target.chmod(0o444)
+    with pytest.raises(PermissionError) as refused:
+        write_atomic(target, "new")
+    assert refused.value.strerror == (f"the file is read-only (you may not write it); make it writable (chmod u+w "
+                                      f"{target}) or give another file name")
+    assert target.read_text() == "kept" and [p.name for p in tmp_path.iterdir()] == ["rofile.json"]
+
+
+def test_schema_out_over_a_read_only_file_is_refused(tmp_path, monkeypatch):
+    target = tmp_path / "scenario.schema.json"
+    target.write_text("{}")
+    not_writable(monkeypatch, target)
+    result = run("schema", "--out", target)
+    assert result.exit_code == 2 and "is read-only (you may not write it)" in one_line_error(result)
+    assert target.read_text() == "{}"
+
+
+def test_a_library_export_over_a_read_only_file_is_refused(tmp_path, monkeypatch):
+    from planner import plan
+    from planner.reports import plan_to_json
+
+    target = tmp_path / "p.json"
+    target.write_text("kept")
+    p = plan(WORKED, baselines=False)
+    not_writable(monkeypatch, target)
+    with pytest.raises(PermissionError, match="the file is read-only"):
+        plan_to_json(p, target)
+    assert target.read_text() == "kept"
