@@ -702,12 +702,14 @@ def plan_command(
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
         _check_output(fmt, output)
-        if out is not None:
-            _check_folder_of(f"--out {out}", out)
         scenario, scenario_text = read_scenario_file(file)
         # the price store too, wherever it is ($FLEETPLAN_STORE, the data folder), when the scenario reads it
         read_store = [resolve_store(store)] if scenario.prices.source == "store" else []
         _check_not_an_input(output, out, [file, *files_read(scenario), *read_store, *([store] if store else [])])
+        if out is not None:   # before solving: refused when written, a large plan's minutes of solves were lost
+            from planner.reports.files import check_plan_folder
+
+            check_plan_folder(out, "--out")
         # the table shows the recommended plan before the baselines are solved; other formats need them all
         # a forked child solves the baselines meanwhile where two cores are free (engine.baselines)
         # without baselines the second core has no other work: HiGHS's first run gets two threads
@@ -869,15 +871,6 @@ def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None
     from planner.fileio import read_only_problem, write_problem
 
     problem = write_problem(path, what, example) or read_only_problem(path)
-    if problem:
-        raise PlannerError(f"{said}: {problem}")
-
-
-def _check_folder_of(said: str, path: Path) -> None:
-    """PlannerError, naming `said`, where the folder `path` is written into does not exist (fileio.folder_problem)."""
-    from planner.fileio import folder_problem
-
-    problem = folder_problem(path)
     if problem:
         raise PlannerError(f"{said}: {problem}")
 

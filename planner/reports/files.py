@@ -10,7 +10,7 @@ from pathlib import Path
 
 from planner.engine import Plan
 from planner.errors import PlannerError
-from planner.fileio import folder_problem, not_a_path, write_folder_atomic
+from planner.fileio import folder_problem, not_a_path, read_only_problem, write_folder_atomic
 from planner.reports.excel import plan_to_excel
 from planner.reports.focus import plan_to_focus
 from planner.reports.markdown import plan_to_markdown
@@ -31,19 +31,8 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     above it does not exist. Its messages name `out_dir` as given, after `option`, the command-line option that
     gave it ("--out"), where there is one: a notebook's user typed no --out."""
     require_plan(plan, "write_plan_files (write_files)")
-    if wrong := not_a_path(out_dir, f"{option} " if option else "out_dir=", "the folder to write the plan's files into",
-                           "review/"):   # write_files(p, 123) raised os.fspath's TypeError
-        raise PlannerError(wrong)
-    if os.fspath(out_dir) == "":   # Path("") is ".", the current folder
-        raise PlannerError(f"{option}: no folder given; give the folder to write the plan's files into, e.g. review/"
-                           if option else "write_files: no folder given; give the folder to write the plan's files "
-                                          "into, e.g. review/")
-    said = f"{option} {out_dir}" if option else str(out_dir)
-    out_dir = Path(out_dir).expanduser()
-    problem = folder_problem(out_dir)   # the folder itself is made, not a missing one above it
-    if problem:
-        raise PlannerError(f"{said}: {problem}")
-    _check_replaceable(out_dir, said, option or "write_files")
+    # checked again here, not only by the CLI before it solves: the folder may have changed meanwhile
+    out_dir = check_plan_folder(out_dir, option)
     contents = {
         "plan.json": plan_to_json(plan),
         "fleet.csv": plan_to_csv(plan, table="fleet"),
@@ -56,20 +45,53 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     return [out_dir / name for name in OUT_FILES]
 
 
+def check_plan_folder(out_dir: str | Path, option: str | None = None) -> Path:
+    """`out_dir` as the folder write_plan_files may replace with a plan's files (a leading `~` the home folder);
+    PlannerError, naming it after `option` ("--out") where there is one, when it is no path, empty, holds anything
+    but a plan's files, or the folder above it does not exist. The CLI checks so before solving: refused after
+    the solves, a large plan's minutes of work were lost."""
+    if wrong := not_a_path(out_dir, f"{option} " if option else "out_dir=", "the folder to write the plan's files into",
+                           "review/"):   # write_files(p, 123) raised os.fspath's TypeError
+        raise PlannerError(wrong)
+    if os.fspath(out_dir) == "":   # Path("") is ".", the current folder
+        raise PlannerError(f"{option}: no folder given; give the folder to write the plan's files into, e.g. review/"
+                           if option else "write_files: no folder given; give the folder to write the plan's files "
+                                          "into, e.g. review/")
+    said = f"{option} {out_dir}" if option else str(out_dir)
+    folder = Path(out_dir).expanduser()
+    problem = folder_problem(folder)   # the folder itself is made, not a missing one above it
+    if problem:
+        raise PlannerError(f"{said}: {problem}")
+    _check_replaceable(folder, said, option or "write_files")
+    return folder
+
+
 def _check_replaceable(out_dir: Path, said: str, writer: str) -> None:
     """Raise PlannerError, naming `out_dir` as `said`, unless it is absent or a folder holding only a plan's files
-    (as `writer`, --out or write_files, writes them)."""
+    (as `writer`, --out or write_files, writes them) that this user may replace: the folder and its files writable."""
     if not out_dir.exists():
         return
     if not out_dir.is_dir():
         raise PlannerError(f"{said}: not a folder")
     if out_dir.resolve() == Path.cwd().resolve():
         raise PlannerError(f"{said}: the export replaces the whole folder; give one other than the current folder")
-    other = sorted(f"{p.name}/" if p.is_dir() else p.name for p in out_dir.iterdir() if _not_exported(p))
+    try:
+        entries = list(out_dir.iterdir())
+    except OSError as exc:   # a folder this user may enter but not list: what replacing it deletes is unknown
+        raise PlannerError(f"{said}: cannot list the folder's files ({exc.strerror or exc}); the export replaces "
+                           "the whole folder, so give a new or empty folder") from None
+    other = sorted(f"{p.name}/" if p.is_dir() else p.name for p in entries if _not_exported(p))
     if other:
         raise PlannerError(f"{said}: the folder holds files that are not a plan's ({', '.join(other[:5])}"
                            f"{', …' if len(other) > 5 else ''}); the export replaces the whole folder, so give a "
                            f"new or empty folder, or one written by {writer}")
+    if problem := read_only_problem(out_dir):   # fileio's write_folder_atomic refuses it too, after the solves
+        raise PlannerError(f"{said}: {problem}")
+    # a plan's files made read-only to keep them: the shell's `>` and cp would not replace them either
+    kept = sorted(p.name for p in entries if not os.access(p, os.W_OK))
+    if kept:
+        raise PlannerError(f"{said}: the plan's files {', '.join(kept)} are read-only (you may not write them); "
+                           "make them writable or give another folder")
 
 
 def _not_exported(path: Path) -> bool:

@@ -1,6 +1,8 @@
-"""Where `fleetplan plan` writes is checked before it solves (an auditor of the CLI, 2026-12-06): `-o` over a
-read-only file replaced it (the atomic rename needs only the folder's permission). The refusals name the path,
-what is wrong and what to do; the texts below are written out by hand."""
+"""Where `fleetplan plan` writes is checked before it solves (an auditor of the CLI, 2026-12-06): `--out mydocs`
+over a folder of the user's own files was refused only after the plan, its baselines and the decision re-solves
+(6.7 s for industrial.yaml, minutes for a large plan), and `-o` over a read-only file replaced it (the atomic
+rename needs only the folder's permission). The refusals name the path, what is wrong and what to do; the
+texts below are written out by hand."""
 
 from __future__ import annotations
 
@@ -10,12 +12,14 @@ from pathlib import Path
 import pytest
 
 import planner.engine
+from planner.errors import PlannerError
 from planner.fileio import write_atomic
 from tests.planner.cli_run import one_line_error, run
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "examples" / "worked-example.yaml"
 FAST = ("--no-baselines", "--no-decisions")
+NOT_A_PLANS = ("the export replaces the whole folder, so give a new or empty folder, or one written by --out")
 
 
 @pytest.fixture
@@ -30,6 +34,75 @@ def not_writable(monkeypatch, *paths: Path) -> None:
     refused = {os.path.realpath(p) for p in paths}
     monkeypatch.setattr(os, "access", lambda p, mode, **k: (not (mode & os.W_OK and os.path.realpath(p) in refused)
                                                            and real(p, mode, **k)))
+
+
+# --- --out DIR -----------------------------------------------------------------------------------------
+
+
+def test_an_out_folder_of_other_files_is_refused_before_solving(tmp_path, monkeypatch, no_solve):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mydocs").mkdir()
+    (tmp_path / "mydocs" / "thesis.txt").write_text("x")
+    result = run("plan", WORKED, "--out", "mydocs")
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: --out mydocs: the folder holds files that are not a plan's (thesis.txt); " \
+                                     f"{NOT_A_PLANS}"
+    assert [p.name for p in (tmp_path / "mydocs").iterdir()] == ["thesis.txt"]
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda d: d.write_text("x"), "not a folder"),
+    (lambda d: d.mkdir(), "the export replaces the whole folder; give one other than the current folder"),
+])
+def test_an_out_that_is_a_file_or_the_current_folder_is_refused_before_solving(tmp_path, monkeypatch, no_solve, make,
+                                                                               said):
+    out = tmp_path / "out"
+    make(out)
+    if out.is_dir():
+        monkeypatch.chdir(out)
+    result = run("plan", WORKED, "--out", out)
+    assert result.exit_code == 2 and one_line_error(result) == f"error: --out {out}: {said}"
+
+
+def test_an_out_folder_that_gains_a_file_while_planning_is_still_refused_when_written(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    out.mkdir()
+    real_plan = planner.engine.plan
+
+    def plan_then_a_file_appears(*args, **kwargs):
+        solved = real_plan(*args, **kwargs)
+        (out / "notes.txt").write_text("written meanwhile")
+        return solved
+    monkeypatch.setattr(planner.engine, "plan", plan_then_a_file_appears)
+    result = run("plan", WORKED, "--out", out, *FAST)
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: --out {out}: the folder holds files that are not a plan's (notes.txt); " \
+                                     f"{NOT_A_PLANS}"
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_read_only_out_folder_is_refused_before_solving(tmp_path, monkeypatch, no_solve):
+    out = tmp_path / "out"
+    out.mkdir()
+    not_writable(monkeypatch, out)
+    result = run("plan", WORKED, "--out", out)
+    assert result.exit_code == 2
+    # root owns the test's folder when this is root, else this user: either way the owner, told the chmod
+    assert one_line_error(result) == f"error: --out {out}: is a read-only folder (you may not replace its files); " \
+                                     f"make it writable (chmod u+w {out}) or give another folder"
+
+
+def test_an_out_folder_whose_plan_files_are_read_only_is_refused_before_solving(tmp_path, monkeypatch, no_solve):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("plan.json", "summary.md", "fleet.csv"):
+        (out / name).write_text("last quarter's")
+    not_writable(monkeypatch, out / "plan.json", out / "summary.md")
+    result = run("plan", WORKED, "--out", out)
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: --out {out}: the plan's files plan.json, summary.md are read-only (you " \
+                                     "may not write them); make them writable or give another folder"
+    assert (out / "plan.json").read_text() == "last quarter's"
 
 
 # --- -o FILE -------------------------------------------------------------------------------------------
@@ -117,3 +190,14 @@ def test_a_library_export_over_a_read_only_file_is_refused(tmp_path, monkeypatch
     with pytest.raises(PermissionError, match="the file is read-only"):
         plan_to_json(p, target)
     assert target.read_text() == "kept"
+
+
+def test_the_write_time_check_of_write_files_stays(tmp_path):
+    from planner import plan
+    from planner.reports import write_plan_files
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "thesis.txt").write_text("x")
+    with pytest.raises(PlannerError, match=r"not a plan's \(thesis\.txt\)"):
+        write_plan_files(plan(WORKED, baselines=False), out)
