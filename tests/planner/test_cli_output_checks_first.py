@@ -105,6 +105,24 @@ def test_an_out_folder_whose_plan_files_are_read_only_is_refused_before_solving(
     assert (out / "plan.json").read_text() == "last quarter's"
 
 
+def test_an_out_folder_that_cannot_be_listed_is_refused_before_solving_without_a_traceback(tmp_path, monkeypatch,
+                                                                                           no_solve):
+    # mode 0333 (write and search, no read): what replacing the folder would delete cannot be told
+    out = tmp_path / "out"
+    out.mkdir()
+    real_iterdir = Path.iterdir
+
+    def unlistable(self):
+        if self == out:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+    monkeypatch.setattr(Path, "iterdir", unlistable)
+    result = run("plan", WORKED, "--out", out)
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: --out {out}: cannot list the folder's files (Permission denied); the " \
+                                     "export replaces the whole folder, so give a new or empty folder"
+
+
 # --- -o FILE -------------------------------------------------------------------------------------------
 
 
