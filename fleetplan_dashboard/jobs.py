@@ -19,9 +19,8 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from planner.engine import Inputs, Plan
-from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, SolverError
+from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, PriceStoreLocked, SolverError
 from planner.scenario import Scenario
-from pricing_adapters.errors import StoreLocked
 
 # What one plan of the dashboard may take: anyone with the page open can upload a scenario. The plan's solves
 # stop after TIME_LIMIT_S in all (engine.solve.TimeBudget; each baseline's solve has its own): a 900-byte upload
@@ -88,7 +87,7 @@ def recommended_job(scenario: Scenario, solver: str, inputs: Inputs | None = Non
         outcome = Outcome("error", message=str(exc) + _CLI.format(limit=TIME_LIMIT_S))
     except ModelTooLarge as exc:
         outcome = Outcome("error", message=_too_large(exc))
-    except StoreLocked as exc:
+    except PriceStoreLocked as exc:
         outcome = Outcome("error", message=str(exc), passes=True)
     except PlannerError as exc:
         outcome = Outcome("error", message=str(exc))

@@ -66,7 +66,7 @@ from planner.engine.decisions import DEMAND_FIELDS, LEFT_UNDONE, NOT_CHEAPEST, b
 from planner.engine.inputs import Inputs
 from planner.engine.run import baseline_speeds
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, ScenarioError
+from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, PriceStoreLocked, ScenarioError
 from planner.fileio import file_stamp
 from planner.scenario import (
     BUILTIN_PROFILES,
@@ -84,7 +84,6 @@ from planner.scenario.loading import plausibility_warnings, text_places
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8
 from pricing_adapters import registry
-from pricing_adapters.errors import StoreLocked
 
 # The example scenarios are package data, `fleetplan_dashboard/scenarios/`: in the repository a link to its
 # top-level `scenarios/` folder, in an installed package a copy in site-packages (pyproject.toml).
@@ -543,7 +542,7 @@ def _failed_for_good(future: Future | None) -> bool:
     if future is None or not future.done() or future.cancelled():
         return False
     failed = future.exception()
-    return isinstance(failed, PlannerError) and not isinstance(failed, StoreLocked)
+    return isinstance(failed, PlannerError) and not isinstance(failed, PriceStoreLocked)
 
 
 @dataclass

@@ -85,6 +85,11 @@ class PriceSourceError(PlannerError):
     """Prices could not be read (missing file, bad snapshot, failed refresh)."""
 
 
+class PriceStoreLocked(PriceSourceError):
+    """The price store is locked by another process (a refresh saving) past the wait: it passes, so try again; a
+    plan on the store fails rather than use other prices (pricing_adapters' StoreLocked, as the planner raises it)."""
+
+
 class PricesRefuteScenario(PriceSourceError):
     """A scenario field that its prices refute (a region no offer has): a mistake in the scenario file,
     whose name the CLI puts in front of the message. `field`: the path of the value refuted, when one is

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import DATA, QUOTED_SOURCES
-from planner.errors import PriceSourceError, PricesRefuteScenario
+from planner.errors import PriceSourceError, PricesRefuteScenario, PriceStoreLocked
 from planner.fileio import file_problem, file_stamp, not_a_path, write_problem
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
@@ -270,6 +270,7 @@ def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = No
 
 def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.errors import PriceSourceError as AdapterError
+    from pricing_adapters.errors import StoreLocked
     from pricing_adapters.snapshot import read_offers_csv
 
     if source == "snapshot":
@@ -279,6 +280,8 @@ def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[p
 
         try:
             return _from_store(Path(path), snapshot)
+        except StoreLocked as exc:   # it passes: a class of its own, for callers that try again (the dashboard)
+            raise PriceStoreLocked(str(exc)) from None
         except (AdapterError, OffersSchemaError) as exc:   # one line, never a traceback (exit 2)
             raise PriceSourceError(str(exc)) from None
     csv = Path(source)
@@ -339,7 +342,7 @@ def price_coverage(source: str, store: str | Path | None = None,
         try:
             problem = damage(_given_store(store))
         except StoreLocked as exc:   # as `price_table` says it, without waiting for the lock a second time
-            raise PriceSourceError(str(exc)) from None
+            raise PriceStoreLocked(str(exc)) from None
         if problem is not None and snapshot is not None:   # a pinned snapshot is never replaced by packaged prices
             raise PricesRefuteScenario(f"prices.snapshot: no snapshot #{snapshot}: {problem}; it was left as it is",
                                        PINNED_FIELD)

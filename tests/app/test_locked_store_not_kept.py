@@ -1,6 +1,7 @@
 """The dashboard keeps a plan's failure for the same inputs (the same inputs fail the same way, and each page run
-would plan again), but not a price store another process keeps locked (a refresh saving, pricing_adapters.store's
-StoreLocked): that passes, and a page kept showing "locked" after the refresh had ended, until its inputs changed."""
+would plan again), but not a price store another process keeps locked (a refresh saving; the planner raises
+PriceStoreLocked): that passes, and a page kept showing "locked" after the refresh had ended, until its inputs
+changed."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ import pytest
 import planner.engine
 from fleetplan_dashboard import state
 from planner import load_scenario
-from planner.errors import PlannerError
-from pricing_adapters.errors import StoreLocked
+from planner.errors import PlannerError, PriceStoreLocked
 
 ENTRY = Path(__file__).resolve().parents[2] / "scenarios" / "entry.yaml"
 
@@ -39,7 +39,7 @@ def _failing_once(monkeypatch, error: Exception) -> list:
 
 
 def test_a_locked_store_is_not_kept_and_the_next_page_run_plans_again(entry, monkeypatch):
-    calls = _failing_once(monkeypatch, StoreLocked("the price store p.sqlite is locked by another process (a refresh?)"))
+    calls = _failing_once(monkeypatch, PriceStoreLocked("the price store p.sqlite is locked by another process (a refresh?)"))
     first = state.recommended(entry)
     assert (first.kind, first.message) == ("error", "the price store p.sqlite is locked by another process (a refresh?)")
     again = state.recommended(entry)

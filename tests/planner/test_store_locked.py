@@ -15,7 +15,7 @@ import pytest
 from cli_run import run
 
 from planner.catalog import prices
-from planner.errors import PriceSourceError, PricesRefuteScenario
+from planner.errors import PriceSourceError, PricesRefuteScenario, PriceStoreLocked
 from pricing_adapters import store as store_module
 
 WAIT_S = 0.2   # the store's BUSY_WAIT_S in these tests (5 s in use), so that each lock costs a fifth of a second
@@ -77,6 +77,7 @@ def test_the_library_a_pinned_snapshot_and_validate_on_a_locked_store_raise_the_
             prices.price_coverage("store", azure_eastus_store)
     for info in (plain, pinned, coverage):
         assert not isinstance(info.value, PricesRefuteScenario) and "no snapshot" not in str(info.value)
+        assert isinstance(info.value, PriceStoreLocked)   # a class of its own: it passes (the dashboard plans again)
         assert str(info.value).endswith("still locked after 0.2 s; try again when it ends")
 
 
@@ -87,3 +88,13 @@ def test_a_plan_where_there_is_no_store_still_uses_the_packaged_prices_with_a_wa
     assert f"no price store at {missing}: `fleetplan prices refresh` makes one; using the packaged snapshot" in \
         " ".join(result.stderr.split())
     assert json.loads(result.stdout)["prices"]["source"] == "snapshot" and not missing.exists()
+
+
+def test_validate_on_a_locked_store_says_the_prices_were_not_checked(azure_eastus_store, store_a100_scenario):
+    # it said "ok" alone, where plan would fail on the lock
+    with locked_by_another_process(azure_eastus_store):
+        result = run("validate", store_a100_scenario, "--store", azure_eastus_store)
+    assert result.exit_code == 0, result.output
+    assert (f"prices: the price store {azure_eastus_store} is locked by another process (a refresh?): still locked "
+            "after 0.2 s; try again when it ends; the scenario's prices were not checked") in " ".join(result.stderr.split())
+    assert run("validate", store_a100_scenario, "--store", azure_eastus_store).stderr.count("locked") == 0
