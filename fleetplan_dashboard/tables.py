@@ -798,7 +798,7 @@ def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple
         return "close_call", (
             f":orange-badge[:material/balance: Close call] The runner-up fleet — {fleet_text(runner['fleet'])} — costs "
             f"**{runner['total']:,.0f} {currency}**, only {increase} than this plan's {total:,.0f} {currency}: "
-            f"within the close-call threshold of {share:g} % (`close_call_share`). It differs in {changes}. Weigh both "
+            f"within {scenario_fields('close_call_share')} of {share:g} %. It differs in {changes}. Weigh both "
             "fleets (*What each decision is worth*, below)." + unproven)
     return "firm", (f":material/check_circle: Firm: the runner-up ({changes}) costs {runner['total']:,.0f} {currency}, "
                     f"{increase}; a close call is within {share:g} %." + unproven)

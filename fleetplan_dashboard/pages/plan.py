@@ -701,7 +701,7 @@ def _draw_decisions(made) -> None:
             st.dataframe(tables.runner_up_fleets(runner), hide_index=True, key="runner_up_table", placeholder="")
             st.caption(f"Recommended {p.total:,.0f} {cc}; runner-up {runner['total']:,.0f} {cc} "
                        f"({tables.pct_text(runner.get('increase_pct'))}). Close call when within "
-                       f"{100 * runner['close_call_share']:g} % (scenario `close_call_share`).")
+                       f"{100 * runner['close_call_share']:g} % ({tables.scenario_fields('close_call_share')}).")
         else:
             st.caption(text)
         other = tables.other_types_text(runner, cc)

@@ -80,7 +80,12 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     assert round(runner["increase_pct"], 2) == 1.69 and runner["close_call_share"] == 0.02
     [badge] = _badges(at)
     assert f"**{runner['total']:,.0f} USD**" in badge and f"{startup.total:,.0f} USD" in badge
-    assert f"{runner['increase']:,.0f} USD (+1.69 %)" in badge and "threshold of 2 %" in badge
+    assert f"{runner['increase']:,.0f} USD (+1.69 %)" in badge
+    # the threshold's field in the page's words (tables.FIELD_WORDS), not its path `close_call_share`
+    assert "within the scenario's “Close-call threshold” of 2 %." in badge
+    assert (f"Recommended {startup.total:,.0f} USD; runner-up {runner['total']:,.0f} USD (+1.69 %). Close call when "
+            "within 2 % (the scenario's “Close-call threshold”).") in _captions(at)
+    assert "close_call_share" not in "\n".join([badge, _captions(at)])
 
     fleets = _table(at, ["card_or_offer", "recommended", "runner_up"]).set_index("card_or_offer")
     assert fleets["recommended"].to_dict() == {**dict.fromkeys(runner["fleet"], 0), **runner["plan_fleet"]}
@@ -190,6 +195,21 @@ def test_the_export_names_the_limit_that_makes_a_baseline_cheaper(tmp_path):
     notes = {b["baseline"]: b["note"] for b in data["baselines"]}
     assert notes["all_onprem"] == ("costs less than the plan: it drops onprem.capex_budget = 2,500 USD, which alone "
                                    "costs the plan 1,356 USD")
+
+
+def test_the_close_call_badge_names_its_threshold_in_words():
+    # a runner-up 3 % dearer (103 against 100 USD) within a threshold of 5 %: "5 %", the field in the page's words
+    from types import SimpleNamespace
+
+    from fleetplan_dashboard import tables
+
+    runner = {"status": "optimal", "total": 103.0, "increase": 3.0, "increase_pct": 3.0, "fleet": {"card": 2},
+              "differences": ["card 1 → 2"], "close_call_share": 0.05}
+    kind, text = tables.verdict(100.0, "USD", SimpleNamespace(runner_up=runner, close_call=True))
+    assert kind == "close_call"
+    assert ("costs **103 USD**, only 3 USD (+3.00 %) more than this plan's 100 USD: within the scenario's “Close-call "
+            "threshold” of 5 %. It differs in card 1 → 2.") in text
+    assert "close_call_share" not in text
 
 
 @pytest.mark.parametrize("status, close_call", [("feasible", False), ("feasible", True), ("optimal", False)])
