@@ -723,20 +723,31 @@ def said_in_banner(prices: dict) -> set[str]:
     return {f"prices: {prices['warning']}"} if prices.get("warning") else set()
 
 
-# A plan not proven optimal (engine.run.unproven_warning: its solve stopped at the dashboard's time limit) ends with
-# the remedy of the command line and the library, which no one on the page can use: nothing on it gives the solves
-# more time (jobs.TIME_LIMIT_S is the server's). The page says it in its words, as jobs.MORE_TIME does for the
-# decisions: the scenario's file planned on the command line, which has no time limit unless asked.
-UNPROVEN = "not proven optimal: "
-ENGINE_MORE_TIME = "a longer time limit (fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish"
-PAGE_MORE_TIME = ("the dashboard allows its solves no more time: planning the scenario's file on the command line, "
-                  "`fleetplan plan FILE` (no time limit unless --time-limit), lets it finish")
+# Three of a plan's warnings end with the remedy of the command line and the library for a solve its time limit cut
+# short, which no one on the page can use: nothing on it gives the solves more time (jobs.TIME_LIMIT_S is the
+# server's). The page says it in its words, as jobs.MORE_TIME does for the decisions: the scenario's file planned on
+# the command line, which has no time limit unless asked. Each remedy as the engine words it, and the page's.
+PAGE_NO_MORE_TIME = ("the dashboard allows its solves no more time: planning the scenario's file on the command line, "
+                     "`fleetplan plan FILE` (no time limit unless --time-limit),")
+PAGE_REMEDIES = {
+    # not proven optimal (engine.run.unproven_warning: its solve stopped at the time limit)
+    "a longer time limit (fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish":
+        f"{PAGE_NO_MORE_TIME} lets it finish",
+    # not the cheapest plan (engine.decisions.cheaper_found: its re-solves found a cheaper fleet)
+    "plan with a longer --time-limit (or none) for the best fleet": f"{PAGE_NO_MORE_TIME} finds the best fleet",
+    # a grouped profile not refined in time (engine.run._more_time, in engine.profile_slots.not_refined_warning)
+    "a longer time limit for the plan's solves (plan(time_limit=…), fleetplan plan --time-limit) lets the planner add "
+    "blocks": f"{PAGE_NO_MORE_TIME} lets the planner add blocks",
+}
 
 
 def in_page_words(warning: str) -> str:
-    """A plan's warning as the Plan page shows it: that it is not proven optimal ends with how to let it finish on
-    this page's terms (PAGE_MORE_TIME); the others as the plan gives them."""
-    return warning.replace(ENGINE_MORE_TIME, PAGE_MORE_TIME) if warning.startswith(UNPROVEN) else warning
+    """A plan's warning as the Plan page shows it: one that a time limit cut short (not proven optimal, not the
+    cheapest plan, a grouped profile not refined) ends with how to give it more time on this page's terms
+    (PAGE_REMEDIES); the others as the plan gives them. Display only: the downloads keep the engine's words."""
+    for engine_words, page_words in PAGE_REMEDIES.items():
+        warning = warning.replace(engine_words, page_words)
+    return warning
 
 
 # ---------------------------------------------------------------------------------------------------
