@@ -653,7 +653,8 @@ def pinned_words(snapshot: int) -> str:
 # How newer prices reach a plan, by its price source: the Prices page shows each offer's date; a refresh of the store is
 # made on the command line (the dashboard has no button for it), and a plan reads it only with the scenario
 # file's Price source set to the store and no snapshot pinned. The command said as jobs.MORE_TIME says one.
-REFRESH = "a price refresh, made on the command line (`fleetplan prices refresh`)"
+REFRESH_COMMAND = "`fleetplan prices refresh`"
+REFRESH = f"a price refresh, made on the command line ({REFRESH_COMMAND})"
 
 
 def _newer_prices(source: str, pinned: bool, asked: str | None) -> str:
@@ -712,8 +713,15 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
                  + _newer_prices(source, pinned, asked))
     if prices.get("warning"):
         level = "warning"
-        text += f" Note: {plain(prices['warning'])}."
+        text += f" Note: {plain(_note(prices['warning'], refresh_named=REFRESH_COMMAND in text))}."
     return level, text
+
+
+def _note(warning: str, refresh_named: bool) -> str:
+    """The price source's warning as the banner's "Note:" says it: where the banner named the refresh's command
+    already (REFRESH), the note's "`fleetplan prices refresh`" as "the price refresh" (the banner says the command
+    once: "no price store at …: the price refresh makes one"); as the source gives it where the banner did not."""
+    return warning.replace(REFRESH_COMMAND, "the price refresh") if refresh_named else warning
 
 
 def said_in_banner(prices: dict) -> set[str]:

@@ -8,12 +8,13 @@ plan's other warning is entry.yaml's one spot price in use, which has no date.""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fleetplan_dashboard import state
+from fleetplan_dashboard import state, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = (ROOT / "scenarios" / "entry.yaml").read_text()
@@ -48,8 +49,41 @@ def test_the_fallback_to_the_packaged_snapshot_is_said_once_in_the_price_banner(
     said = [text for text in shown if FALLBACK in text]
     assert len(said) == 1 and said[0].count(FALLBACK) == 1, said
     assert said[0].startswith("Prices: packaged price snapshot")   # the banner
+    # the banner names the refresh's command once, where it says how newer prices reach a plan; its Note refers to it
+    assert said[0].count("`fleetplan prices refresh`") == 1, said[0]
+    assert said[0].endswith("newer ones need a price refresh, made on the command line (`fleetplan prices refresh`). "
+                            f"Note: {FALLBACK}: the price refresh makes one; using the packaged snapshot."), said[0]
     # the warnings box keeps the plan's other warning
     [box] = [e.value for e in at.code]
     assert box.startswith("undated prices: 1 of 1 prices used have no date"), box
     assert [e.label for e in at.expander if "warning" in e.label] == [
         "1 warning: what this plan rests on that needs a look"]
+
+
+UNDATED = {"prices": 1, "undated_prices": 1}   # one cloud price in use, without a date: the banner says how to refresh
+FRESH = {"prices": 1, "as_of": "2026-12-01", "as_of_oldest": "2026-12-01"}   # 5 days old on 2026-12-06: it does not
+
+
+@pytest.mark.parametrize(("warning", "noted"), [
+    ("no price store at /srv/team-prices.sqlite: `fleetplan prices refresh` makes one; using the packaged snapshot",
+     "no price store at /srv/team-prices.sqlite: the price refresh makes one; using the packaged snapshot"),
+    ("the price store /srv/team-prices.sqlite has no snapshot yet (run `fleetplan prices refresh`); using the packaged "
+     "snapshot", "the price store /srv/team-prices.sqlite has no snapshot yet (run the price refresh); using the "
+     "packaged snapshot"),
+])
+def test_the_banners_note_refers_to_the_refresh_the_banner_named(warning, noted):
+    level, text = tables.price_banner({"source": "snapshot", "cloud_dates": UNDATED, "warning": warning},
+                                      today=date(2026, 12, 6))
+    assert level == "warning"
+    assert _as_read(text).endswith("The Prices page shows each offer's date; newer ones need a price refresh, made on "
+                                   "the command line (`fleetplan prices refresh`), and the scenario file's Price source "
+                                   f"set to the price store. Note: {noted}."), text
+    assert _as_read(text).count("fleetplan prices refresh") == 1
+
+
+def test_the_banners_note_keeps_the_command_where_the_banner_names_none():
+    # cloud prices 5 days old: no advice on newer ones, so the note alone says how a store is made
+    warning = "no price store at /srv/team-prices.sqlite: `fleetplan prices refresh` makes one; using the packaged snapshot"
+    _, text = tables.price_banner({"source": "snapshot", "cloud_dates": FRESH, "warning": warning},
+                                  today=date(2026, 12, 6))
+    assert _as_read(text).endswith(f"Note: {warning}."), text
