@@ -704,16 +704,19 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     text = " · ".join(parts)
     level = "warning" if cloud_look or cards_future or quotes_future else "info"
     stale = [a for a in ages + [cloud_age] if a is not None and a > stale_after_days]
+    advice = ""   # sentences, each ended with a full stop, which ends the list before them too
     if stale:
         level = "warning"
-        text += (f". These cloud prices are more than {stale_after_days} days old: check current prices before "
-                 "deciding." + _newer_prices(source, pinned, asked))
+        advice = (f". These cloud prices are more than {stale_after_days} days old: check current prices before "
+                  "deciding." + _newer_prices(source, pinned, asked))
     elif cloud_look == "undated":
-        text += (". The cloud prices carry no date and may be old: check current prices before deciding."
-                 + _newer_prices(source, pinned, asked))
+        advice = (". The cloud prices carry no date and may be old: check current prices before deciding."
+                  + _newer_prices(source, pinned, asked))
+    text += advice
     if prices.get("warning"):
         level = "warning"
-        text += f" Note: {plain(_note(prices['warning'], refresh_named=REFRESH_COMMAND in text))}."
+        # the list ended with a full stop where no advice ended it: "(5 days ago) Note: …" read as one sentence
+        text += ("" if advice else ".") + f" Note: {plain(_note(prices['warning'], REFRESH_COMMAND in text))}."
     return level, text
 
 

@@ -421,7 +421,7 @@ def test_price_banner_shows_an_offers_csv_path_and_a_warning_as_typed():
     level, text = tables.price_banner(prices, today=date(2026, 11, 30))
     assert level == "warning"
     assert text == (r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest cloud price as of 2026-11-20 "
-                    r"(10 days ago) · your quote for my\-\[card\]\(http\:\/\/e\/l\) (no date given) "
+                    r"(10 days ago) · your quote for my\-\[card\]\(http\:\/\/e\/l\) (no date given). "
                     r"Note: row 9 \(offer \*\*\[x\]\(http\:\/\/e\/l\)\*\*\)\: negative prices.")
 
 

@@ -82,8 +82,10 @@ def test_the_banners_note_refers_to_the_refresh_the_banner_named(warning, noted)
 
 
 def test_the_banners_note_keeps_the_command_where_the_banner_names_none():
-    # cloud prices 5 days old: no advice on newer ones, so the note alone says how a store is made
+    # cloud prices 5 days old: no advice on newer ones, so the note alone says how a store is made; a full stop
+    # ends the list of sources before it ("(5 days ago) Note: …" read as one sentence)
     warning = "no price store at /srv/team-prices.sqlite: `fleetplan prices refresh` makes one; using the packaged snapshot"
     _, text = tables.price_banner({"source": "snapshot", "cloud_dates": FRESH, "warning": warning},
                                   today=date(2026, 12, 6))
-    assert _as_read(text).endswith(f"Note: {warning}."), text
+    assert _as_read(text) == ("Prices: packaged price snapshot · newest cloud price as of 2026-12-01 (5 days ago). "
+                              f"Note: {warning}."), text
