@@ -306,6 +306,10 @@ def test_a_shared_link_reopens_the_same_plan_as_the_cli(server, browser, tmp_pat
 
 
 def _upload_in_browser(page, path: Path) -> None:
+    """`path` given to the sidebar's upload box once the page's run is over: after each file it reads, the page
+    empties the box by drawing it anew (pages/plan.py, _uploader_types), and until that run ends the old box, still
+    holding the file, stays beside the new one (Streamlit removes stale elements when a run ends): two file inputs."""
+    _wait_settled(page)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
 
 
