@@ -17,6 +17,7 @@ import pandas as pd
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
+from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import share_text, shown_share
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
@@ -742,13 +743,11 @@ PAGE_NO_MORE_TIME = ("the dashboard allows its solves no more time: planning the
                      "`fleetplan plan FILE` (no time limit unless --time-limit),")
 PAGE_REMEDIES = {
     # not proven optimal (engine.run.unproven_warning: its solve stopped at the time limit)
-    "a longer time limit (fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish":
-        f"{PAGE_NO_MORE_TIME} lets it finish",
+    UNPROVEN_REMEDY: f"{PAGE_NO_MORE_TIME} lets it finish",
     # not the cheapest plan (engine.decisions.cheaper_found: its re-solves found a cheaper fleet)
-    "plan with a longer --time-limit (or none) for the best fleet": f"{PAGE_NO_MORE_TIME} finds the best fleet",
+    CHEAPER_REMEDY: f"{PAGE_NO_MORE_TIME} finds the best fleet",
     # a grouped profile not refined in time (engine.run._more_time, in engine.profile_slots.not_refined_warning)
-    "a longer time limit for the plan's solves (plan(time_limit=…), fleetplan plan --time-limit) lets the planner add "
-    "blocks": f"{PAGE_NO_MORE_TIME} lets the planner add blocks",
+    REFINE_REMEDY: f"{PAGE_NO_MORE_TIME} lets the planner add blocks",
 }
 
 

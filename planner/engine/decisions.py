@@ -53,7 +53,7 @@ from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import ExtraConstraints, Model, build_model, purchase_bound, purchase_variables
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan
-from planner.engine.run import check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
+from planner.engine.run import CHEAPER_REMEDY, check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
 from planner.scenario import apply_overrides
@@ -899,8 +899,8 @@ def cheaper_found(result: Plan) -> str | None:
         return None
     share = f" ({100 * less / result.total:.1f} %)" if result.total > 0 else ""
     return (f"{NOT_CHEAPEST}its solve stopped before it proved the least cost (status {result.status}), and {what} "
-            f"found a fleet costing {total:,.0f} {result.currency}, {less:,.0f} {result.currency}{share} less; plan "
-            "with a longer --time-limit (or none) for the best fleet")
+            f"found a fleet costing {total:,.0f} {result.currency}, {less:,.0f} {result.currency}{share} less; "
+            f"{CHEAPER_REMEDY}")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -74,6 +74,14 @@ UNSETTLED_WARNING = ("reservations: which held units do the work was left as the
                      "reservation's instance_hours and its FOCUS Used share may differ from another solver's")
 
 
+# How the warnings of a plan a time limit cut short end: how to give its solves more time (a front end with no such
+# option of its own says it in its words: fleetplan_dashboard.tables.PAGE_REMEDIES, keyed on these)
+UNPROVEN_REMEDY = "a longer time limit (fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish"
+CHEAPER_REMEDY = "plan with a longer --time-limit (or none) for the best fleet"
+REFINE_REMEDY = ("a longer time limit for the plan's solves (plan(time_limit=…), fleetplan plan --time-limit) lets the "
+                 "planner add blocks")
+
+
 def unproven_warning(solution: Solution, total: float, currency: str, time_limit: float | None) -> str | None:
     """What a plan whose solve stopped before it proved its fleet the cheapest (status feasible: the time limit, or
     Ctrl-C) is told first: how much cheaper a plan may be (the solver's gap of the total, where it proved a bound)
@@ -88,8 +96,7 @@ def unproven_warning(solution: Solution, total: float, currency: str, time_limit
     else:
         how_far = (f"a plan up to {solution.gap * abs(total):,.0f} {currency} cheaper may exist (gap "
                    f"{gap_text(solution.gap)} of the total)")
-    return (f"not proven optimal: the solver stopped{at} before it proved this plan the cheapest; {how_far}; a longer "
-            "time limit (fleetplan plan --time-limit SECONDS, plan(time_limit=…)) lets it finish")
+    return f"not proven optimal: the solver stopped{at} before it proved this plan the cheapest; {how_far}; {UNPROVEN_REMEDY}"
 
 
 def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:
@@ -641,8 +648,7 @@ def solver_failed(failed: SolverFailed) -> str:
 
 def _more_time(time_limit: float | None) -> str:
     """The remedy of a refinement the time limit cut short: "" without a time limit."""
-    return ("; a longer time limit for the plan's solves (plan(time_limit=…), fleetplan plan --time-limit) lets the "
-            "planner add blocks" if time_limit else "")
+    return f"; {REFINE_REMEDY}" if time_limit else ""
 
 
 def _too_large_to_refine(error: ModelTooLarge, on: str) -> str:
