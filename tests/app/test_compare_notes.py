@@ -8,14 +8,14 @@ decimals); both sides are entry.yaml (the file, and the Plan page's unedited sce
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import planner.reports
-from fleetplan_dashboard import state
+from tests.app.test_dashboard_solver_gap import in_page_solves  # noqa: F401 — a fixture
+from tests.planner.stopped_solve import stop_solves_at
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
@@ -24,15 +24,6 @@ STOPPED = ("{side} is feasible: the solver stopped at its limit before proving t
 # a note of what could not be compared, as reports.compare words one (_unjudged_note), naming a workload's profile
 UNREAD = ("b: the file of workloads.llm*finetune.profile could not be read: compared by its path alone; whether its "
           "content changed cannot be told")
-
-
-@pytest.fixture()
-def in_page_solves(monkeypatch):
-    """No worker processes: the plans are solved in the page's run, where the test can replace the solver's answer."""
-    state.clear_plan_cache()
-    monkeypatch.setattr(state, "WORKERS", False)
-    yield
-    state.clear_plan_cache()
 
 
 def _compare_page() -> AppTest:
@@ -51,15 +42,9 @@ def _as_read(markdown: str) -> str:
     return markdown.replace("\\", "")
 
 
-def test_sides_stopped_at_the_time_limit_are_each_said_not_proven_optimal_once(in_page_solves, monkeypatch):
-    solve = importlib.import_module("planner.engine.solve")   # planner.engine.solve is also a function's name
-    real = solve._solve_highs
-
-    def stopped(*args, **kwargs):
-        real(*args, **kwargs)   # the values the plan is read from
-        return "feasible", 0.05870101452765761
-
-    monkeypatch.setattr(solve, "_solve_highs", stopped)
+@pytest.mark.usefixtures("in_page_solves")
+def test_sides_stopped_at_the_time_limit_are_each_said_not_proven_optimal_once(monkeypatch):
+    stop_solves_at(monkeypatch)
     at = _compare_page()
     warnings = [w.value for w in at.warning]
     for side in ("A", "B"):
@@ -67,7 +52,8 @@ def test_sides_stopped_at_the_time_limit_are_each_said_not_proven_optimal_once(i
     assert not [i.value for i in at.info if i.value.startswith("Note:")]
 
 
-def test_a_file_compared_by_its_path_alone_is_a_note_once(in_page_solves, monkeypatch):
+@pytest.mark.usefixtures("in_page_solves")
+def test_a_file_compared_by_its_path_alone_is_a_note_once(monkeypatch):
     real = planner.reports.compare
 
     def with_unread_file(*args, **kwargs):

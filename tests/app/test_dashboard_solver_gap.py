@@ -6,13 +6,13 @@ Facts by hand: a relative gap of 0.0587… of the objective is 5.87 %; a proven 
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
+from tests.planner.stopped_solve import stop_solves_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,14 +36,7 @@ def _solver_line() -> str:
 
 
 def test_a_time_limited_solves_gap_reads_in_percent(in_page_solves, monkeypatch):
-    solve = importlib.import_module("planner.engine.solve")   # planner.engine.solve is also a function's name
-    real = solve._solve_highs
-
-    def stopped(*args, **kwargs):
-        real(*args, **kwargs)   # the values the plan is read from
-        return "feasible", 0.05870101452765761
-
-    monkeypatch.setattr(solve, "_solve_highs", stopped)
+    stop_solves_at(monkeypatch)
     line = _solver_line()
     assert line.startswith("Solver highs · feasible · gap 5.87 % · "), line
     assert "0.0587" not in line

@@ -9,13 +9,13 @@ entry.yaml's total, 334 USD on the page, times that gap is 19.6, "up to 20 USD c
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import jobs, state
+from tests.planner.stopped_solve import stop_solves_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,14 +25,7 @@ def stopped_at_a_gap(monkeypatch):
     """Plans solved in the page's run (no worker processes), each solve stopped at the time limit with a gap."""
     state.clear_plan_cache()
     monkeypatch.setattr(state, "WORKERS", False)
-    solve = importlib.import_module("planner.engine.solve")   # planner.engine.solve is also a function's name
-    real = solve._solve_highs
-
-    def stopped(*args, **kwargs):
-        real(*args, **kwargs)   # the values the plan is read from
-        return "feasible", 0.05870101452765761
-
-    monkeypatch.setattr(solve, "_solve_highs", stopped)
+    stop_solves_at(monkeypatch)
     yield
     state.clear_plan_cache()
 

@@ -3,12 +3,12 @@ JSON's fraction as it is, "gap 0.05870101452765761", which reads as 0.06 % to an
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 
 from planner.reports.tables import gap_text
+from tests.planner.stopped_solve import stop_solves_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,14 +32,7 @@ def test_the_cli_and_the_summary_show_a_time_limited_plans_gap_in_percent(monkey
 
     from planner.cli import app
 
-    solve = importlib.import_module("planner.engine.solve")   # planner.engine.solve is also a function's name
-    real = solve._solve_highs
-
-    def stopped(*args, **kwargs):
-        real(*args, **kwargs)   # the values the plan is read from
-        return "feasible", 0.05870101452765761
-
-    monkeypatch.setattr(solve, "_solve_highs", stopped)
+    stop_solves_at(monkeypatch, 0.05870101452765761)
     entry = str(ROOT / "scenarios" / "entry.yaml")
     table = CliRunner().invoke(app, ["plan", entry, "--no-baselines", "--no-decisions"])
     assert table.exit_code == 0, table.output
@@ -47,18 +40,6 @@ def test_the_cli_and_the_summary_show_a_time_limited_plans_gap_in_percent(monkey
     md = CliRunner().invoke(app, ["plan", entry, "--no-baselines", "--no-decisions", "--format", "md"])
     assert md.exit_code == 0, md.output
     assert "Solver highs: feasible, gap 5.87 %," in md.stdout and "0.0587" not in md.stdout
-
-
-def _stopped_with(monkeypatch, gap):
-    """HiGHS's solve as a time limit leaves it: the values of the optimum read back, its status feasible, `gap`."""
-    solve = importlib.import_module("planner.engine.solve")
-    real = solve._solve_highs
-
-    def stopped(*args, **kwargs):
-        real(*args, **kwargs)
-        return "feasible", gap
-
-    monkeypatch.setattr(solve, "_solve_highs", stopped)
 
 
 def test_a_plan_stopped_unproven_says_how_much_cheaper_a_plan_may_be(monkeypatch):
@@ -69,7 +50,7 @@ def test_a_plan_stopped_unproven_says_how_much_cheaper_a_plan_may_be(monkeypatch
     entry = load_scenario_file(ROOT / "scenarios" / "entry.yaml")
     proven = plan(entry, baselines=False)
     assert not [w for w in proven.warnings if w.startswith("not proven optimal")]
-    _stopped_with(monkeypatch, 0.05)
+    stop_solves_at(monkeypatch, 0.05)
     p = plan(entry, baselines=False, time_limit=30)
     assert p.status == "feasible" and p.total == pytest.approx(proven.total)
     # 5 % of the total: the least cost the solver proved possible lies that far below it
@@ -86,7 +67,7 @@ def test_a_plan_stopped_before_any_bound_says_how_far_is_not_known(monkeypatch):
 
     from planner.cli import app
 
-    _stopped_with(monkeypatch, None)
+    stop_solves_at(monkeypatch, None)
     run = CliRunner().invoke(app, ["plan", str(ROOT / "scenarios" / "entry.yaml"), "--no-baselines", "--no-decisions",
                                    "--format", "json"])
     assert run.exit_code == 0, run.output
