@@ -111,19 +111,12 @@ def test_a_runner_up_below_an_unproven_plan_is_said_to_cost_less_and_the_plan_un
 def test_a_feasible_plan_with_no_bound_proved_says_its_gap_is_unknown(monkeypatch):
     # `--time-limit` reached before the run with cards proved any bound (120-month industrial at 0.1 s)
     # printed "gap None"
-    import importlib
-
     from typer.testing import CliRunner
 
     from planner.cli import app
+    from tests.planner.stopped_solve import stop_solves_at
 
-    solve = importlib.import_module("planner.engine.solve")   # planner.engine.solve is also a function's name
-    real = solve._solve_highs
-    def stopped(*args, **kwargs):
-        real(*args, **kwargs)   # the values the plan is read from
-        return "feasible", None
-
-    monkeypatch.setattr(solve, "_solve_highs", stopped)
+    stop_solves_at(monkeypatch, None)
     result = CliRunner().invoke(app, ["plan", str(ROOT / "scenarios" / "entry.yaml"), "--no-baselines",
                                       "--no-decisions"])
     assert result.exit_code == 0, result.output
