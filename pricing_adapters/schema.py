@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pricing_adapters import registry
+from pricing_adapters.currencies import currency_meant, is_iso_4217
 from pricing_adapters.shown import plural, shortened
 
 PROVIDERS = registry.names()  # the rows at import; validate_offers reads the registry at each call
@@ -45,7 +46,7 @@ OFFER_COLUMNS: dict[str, str] = {
     "memory_gb": "float64",        # RAM per unit
     "hourly_price": "float64",     # per unit-hour, in `currency`; reservations: the recurring hourly fee
     "upfront_price": "float64",    # per unit, paid at the start of each term (effective = hourly + upfront / term hours)
-    "currency": "string",          # ISO 4217
+    "currency": "string",          # a code of ISO 4217 list one (pricing_adapters/data/currencies.csv)
     "term_months": "int64",        # 0, 12 or 36
     "zone": "string",              # availability zone the price was read in (spot), else empty
     "as_of": "string",             # ISO date the price was read; empty when the source does not say
@@ -86,7 +87,7 @@ MAX_USD_UPFRONT_PRICE = MAX_USD_HOURLY_PRICE * 36 * HOURS_PER_MONTH
 MIN_HOURLY_PRICE = 1e-4
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
 FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # number columns that may be empty
-_CURRENCY = re.compile(r"[A-Z]{3}")
+_CURRENCY = re.compile(r"[A-Z]{3}")   # the shape of an ISO 4217 code; is_iso_4217: a code of list one
 
 
 # an ISO date, and a time after T or a space as the price APIs write it (2023-11-01T00:00:00Z)
@@ -176,9 +177,9 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     if bad_option:
         problems.append(f"unknown {plural(len(bad_option), 'purchase_option')} {bad_option}; "
                         f"expected one of {list(PURCHASE_OPTIONS)}")
-    # an ISO 4217 code as written: a lower-case one would ask for a rate under a key no fx names (an empty one is
-    # named above)
-    bad_currency = {c: _currency_problem(c) for c in df["currency"].dropna().unique() if c and not _CURRENCY.fullmatch(c)}
+    # a code of ISO 4217 list one as written: a lower-case one would ask for a rate under a key no fx names, and one
+    # outside the list (the withdrawn BGN, a typo EUE) for a rate the scenario refuses (an empty one is named above)
+    bad_currency = {c: _currency_problem(c) for c in df["currency"].dropna().unique() if c and not is_iso_4217(c)}
     if bad_currency:
         problems.append(name_rows(df, pd.Series([bad_currency.get(c, "") if isinstance(c, str) else ""
                                                  for c in df["currency"].astype(object)], dtype=object)))
@@ -199,11 +200,12 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
 
 
 def _currency_problem(code: str) -> str:
-    """What is wrong with the currency cell `code`, which is not an ISO 4217 code, with the code meant where the
-    case or spaces hide one ('usd': did you mean 'USD'?)."""
-    meant = code.strip().upper()
-    return (f"currency {shown_cell(code)}: expected an ISO 4217 code of three capital letters"
-            + (f" (did you mean {meant!r}?)" if _CURRENCY.fullmatch(meant) else ", e.g. USD"))
+    """What is wrong with the currency cell `code`, which is no code of ISO 4217 list one, with the code meant where
+    currencies.currency_meant can tell ('usd': did you mean 'USD'?; 'BGN': withdrawn, and the code in use there now)."""
+    meant = currency_meant(code)
+    expected = ("a code of ISO 4217 list one" if _CURRENCY.fullmatch(code)
+                else "an ISO 4217 code of three capital letters")
+    return f"currency {shown_cell(code)}: expected {expected}" + (f" ({meant})" if meant else ", e.g. USD")
 
 
 def _repeated_ids(offer_ids: pd.Series) -> pd.Series:
@@ -289,7 +291,7 @@ def number_problems(df: pd.DataFrame, usd_bounds: bool = True) -> pd.Series:
 
 def row_problems(df: pd.DataFrame) -> pd.Series:
     """For each row of a typed offers table, everything that breaks the contract ('' for a good row):
-    empty required cells, unknown provider or purchase option, a currency that is not an ISO 4217 code,
+    empty required cells, unknown provider or purchase option, a currency that is no code of ISO 4217 list one,
     an as_of that is no ISO date, bad numbers, a repeated offer_id. Every check of `validate_offers` is here:
     a table of the rows this leaves passes it, so one bad row never fails a whole table (the price store
     relies on that)."""
@@ -300,8 +302,10 @@ def row_problems(df: pd.DataFrame) -> pd.Series:
     _flag(out, df["purchase_option"].notna() & ~df["purchase_option"].astype(object).isin(PURCHASE_OPTIONS),
           "unknown purchase_option")
     currency = df["currency"].astype(object)
-    bad_currency = {c for c in currency.dropna().unique() if not _CURRENCY.fullmatch(c)}   # distinct values: cheap
-    _flag(out, currency.isin(list(bad_currency)), "currency not an ISO 4217 code of three capital letters")
+    bad_currency = {c for c in currency.dropna().unique() if not is_iso_4217(c)}   # distinct values: cheap
+    unlisted = {c for c in bad_currency if _CURRENCY.fullmatch(c)}   # the withdrawn BGN, a typo EUE
+    _flag(out, currency.isin(list(bad_currency - unlisted)), "currency not an ISO 4217 code of three capital letters")
+    _flag(out, currency.isin(list(unlisted)), "currency not a code of ISO 4217 list one")
     _flag(out, df["offer_id"].notna() & df["offer_id"].duplicated(), "duplicate offer_id")
     _flag(out, _bad_dates(df), "as_of not an ISO date (YYYY-MM-DD; empty for undated)")
     numbers = number_problems(df)

@@ -22,6 +22,7 @@ from planner.catalog.gpus import (
 )
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import PricesRefuteScenario
+from pricing_adapters.currencies import currency_meant, is_iso_4217
 from pricing_adapters.shown import SHOWN_CHARS, shortened
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
@@ -176,8 +177,18 @@ def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tupl
     currency = table["currency"].to_numpy(dtype=object)[rows].tolist()
     rates = {cur: scenario.fx_rate(cur) for cur in set(currency)}
     missing = sorted(c for c, r in rates.items() if r is None)
+    where = source or scenario.prices.source
+    # validate_offers refuses a code outside ISO 4217 list one; a table that bypassed it is not sent to an fx key the
+    # scenario refuses (BGN was: add fx: {BGN: …}, then "fx.BGN: expected an ISO 4217 currency code")
+    unlisted = [c for c in missing if not is_iso_4217(c)]
+    if unlisted:
+        meant = currency_meant(unlisted[0])
+        codes = "a code" if len(unlisted) == 1 else "codes"
+        raise PricesRefuteScenario(f"prices.source: {where}: offers are priced in {', '.join(map(repr, unlisted))}, not "
+                                   f"{codes} of ISO 4217 list one{f' ({meant})' if meant else ''}, which fx cannot "
+                                   f"give a rate for; price them in a current currency", SOURCE_FIELD)
     if missing:
-        raise PricesRefuteScenario(f"fx: offers in the {source or scenario.prices.source} prices are priced in "
+        raise PricesRefuteScenario(f"fx: offers in the {where} prices are priced in "
                                    f"{', '.join(missing)}, which fx has no rate for; "
                                    f"add fx: {{{missing[0]}: <{scenario.currency} per 1 {missing[0]}>}}")
     return rows, np.array([rates[cur] for cur in currency], dtype=float)

@@ -1438,8 +1438,8 @@ MIN_IDLE_WATTS = 1.0
 # guessing from a list of currencies.
 MAX_USD_PER_KWH = 2.0
 # Currencies whose ISO 4217 minor unit is not the hundredth (ISO 4217 list one, SIX Group, 2026-01-01, as
-# planner/data/currencies.csv gives it; the units of account CLF and UYW left out): a price cannot be typed in
-# cents of a yen or won, and a dinar's minor unit is its thousandth (fils, millimes). Every other code but
+# pricing_adapters/data/currencies.csv gives it; the units of account CLF and UYW left out): a price cannot be typed
+# in cents of a yen or won, and a dinar's minor unit is its thousandth (fils, millimes). Every other code but
 # MINOR_UNIT_UNUSED's is taken to have cents.
 NO_MINOR_UNIT = frozenset({"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
                            "VUV", "XAF", "XOF", "XPF"})

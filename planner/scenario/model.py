@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import os
 import re
 import reprlib
 import types
@@ -36,6 +35,7 @@ from planner.errors import PlannerError
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from planner.scenario.dates import date_as_text, iso_date
 from pricing_adapters import registry
+from pricing_adapters.currencies import LIST_ONE_FILE, currency_meant, is_iso_4217, iso_4217_codes  # noqa: F401 (loading.py)
 
 PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
                          "savings_plan_1y", "savings_plan_3y"]
@@ -76,37 +76,18 @@ MAX_SNAPSHOT_ID = 10**18 - 1   # a price store's snapshot ids: 18 digits at most
 CURRENCY_PATTERN = r"^[A-Z]{3}$"   # the shape of an ISO 4217 code; loading.py words the mismatch
 
 
-@functools.cache
-def iso_4217_codes() -> tuple[str, ...]:
-    """The alphabetic codes of ISO 4217 list one, current currencies and funds (planner/data/currencies.csv, with its
-    source and date), sorted."""
-    return tuple(row["code"] for row in data_rows("currencies.csv")[1])
-
-
-# Names of currencies in common use that are no ISO 4217 code, and the code they mean: the renminbi, the offshore
-# yuan's trading code, the New Taiwan dollar's abbreviation, the yen
-CURRENCY_NICKNAMES = {"RMB": "CNY", "CNH": "CNY", "NTD": "TWD", "YEN": "JPY"}
-
-
 def currency_hint(code: str) -> str:
-    """"; did you mean 'EUR'?" for `code`, three capital letters: itself when it is an ISO 4217 code (a code written
-    in small letters, `eur`), the code a nickname means (`RMB`: CNY), else a code of the same letters in another
-    order ('GPB': GBP), else the nearest spelling, one letter off, that keeps the most of its beginning ('USB': USD;
-    difflib alone ranks codes one letter off alike, and offered PAB for GPB and UZS for USB), else ''."""
-    codes = iso_4217_codes()
-    if code in codes or code in CURRENCY_NICKNAMES:
-        near = [CURRENCY_NICKNAMES.get(code, code)]
-    else:
-        near = ([c for c in codes if sorted(c) == sorted(code)]
-                or sorted(suggest(code, codes, n=len(codes)), key=lambda c: (-len(os.path.commonprefix([c, code])), c)))
-    return f"; did you mean '{near[0]}'?" if near else ""
+    """"; did you mean 'EUR'?" for `code`, three capital letters (or what else pricing_adapters.currencies says a
+    code that is none meant: a withdrawn one's date and the code in use there now), else ''."""
+    meant = currency_meant(code)
+    return f"; {meant}" if meant else ""
 
 
 def _iso_4217(code: str) -> str:
     """`code` when it is a code of ISO 4217 list one. Three capital letters passed before: `currency: EUE` labelled
     every cost in a currency that does not exist, and an override priced in it asked for a rate of EUE."""
-    if code not in iso_4217_codes():
-        raise PydanticCustomError("currency_unknown", "expected an ISO 4217 currency code (planner/data/currencies.csv)",
+    if not is_iso_4217(code):
+        raise PydanticCustomError("currency_unknown", f"expected an ISO 4217 currency code ({LIST_ONE_FILE})",
                                   {"hint": currency_hint(code)})
     return code
 
@@ -827,8 +808,8 @@ class Scenario(Frozen):
     # additionalProperties: the schema's patternProperties alone lets any other key through (`cny`, `USD `),
     # which the model refuses: keys are currency codes
     fx: dict[Currency, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
-                                 description="scenario-currency units per 1 unit of the named currency",
-                                 json_schema_extra={"additionalProperties": False})
+                                     description="scenario-currency units per 1 unit of the named currency",
+                                     json_schema_extra={"additionalProperties": False})
     prices: Prices = Prices()
     onprem: OnPrem = OnPrem()
     workloads: tuple[Workload, ...] = Field(min_length=1, max_length=MAX_WORKLOADS)

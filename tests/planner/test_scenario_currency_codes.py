@@ -1,8 +1,11 @@
-"""A scenario's currency, its fx keys and a card's currency are codes of ISO 4217 list one (planner/data/currencies.csv),
-not any three capital letters: a review of hostile input (2026-12) validated `currency: XYZ` with `fx: {USD: 0.9}`,
-and a typo such as EUE for EUR passed, labelling every cost of the plan in a currency that does not exist."""
+"""A scenario's currency, its fx keys and a card's currency are codes of ISO 4217 list one (pricing_adapters/data/
+currencies.csv), not any three capital letters: a review of hostile input (2026-12) validated `currency: XYZ` with
+`fx: {USD: 0.9}`, and a typo such as EUE for EUR passed, labelling every cost of the plan in a currency that does not
+exist."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from test_scenario_limits import HEAD, WORKLOAD
@@ -10,7 +13,9 @@ from test_scenario_limits import problems_of as problems
 
 from planner.scenario.loading import NO_MINOR_UNIT, THOUSANDTHS_MINOR_UNIT, load_scenario_text
 
-CODE_SAID = "expected an ISO 4217 currency code (planner/data/currencies.csv)"
+ROOT = Path(__file__).resolve().parents[2]
+
+CODE_SAID = "expected an ISO 4217 currency code (pricing_adapters/data/currencies.csv)"
 
 
 @pytest.mark.parametrize(("code", "hint"), [
@@ -75,9 +80,56 @@ def test_the_list_is_list_one_of_2026():
 
 def test_the_list_agrees_with_the_minor_units_the_electricity_check_names():
     # loading.py lists by hand the codes whose minor unit is not the hundredth; the file gives each code's
-    from planner.catalog.gpus import data_rows
+    from pricing_adapters.currencies import list_one
 
-    minor = {row["code"]: row["minor_unit"] for row in data_rows("currencies.csv")[1]}
+    minor = {row["code"]: row["minor_unit"] for row in list_one()}
     assert {c for c, m in minor.items() if m == "0"} == NO_MINOR_UNIT
     # the Iraqi dinar's fils are in ISO but unused (MINOR_UNIT_UNUSED)
     assert {c for c, m in minor.items() if m == "3"} == THOUSANDTHS_MINOR_UNIT | {"IQD"}
+
+
+# --- a withdrawn code (ISO 4217 list three, read by hand: BULGARIA, Bulgarian Lev, BGN, 2026-01; CROATIA, Kuna, HRK,
+# 2023-01; list one gives Bulgaria and Croatia EUR) says so, rather than sending BGN to BND and HRK to KHR
+
+BGN_SAID = "BGN, the Bulgarian Lev, was withdrawn in January 2026: did you mean 'EUR', the code in use there now?"
+
+
+def test_a_withdrawn_currency_says_when_and_the_code_in_use_there_now():
+    # was "…, got 'HRK'; did you mean 'KHR'?": the Cambodian riel, its letters in another order
+    assert problems(HEAD + "currency: HRK\nfx: {USD: 0.9}\n" + WORKLOAD) == [
+        f"s.yaml:4:11: currency: {CODE_SAID}, got 'HRK'; HRK, the Kuna, was withdrawn in January 2023: did you mean "
+        "'EUR', the code in use there now?"]
+
+
+def test_a_withdrawn_fx_key_says_so():
+    # was "…, got 'BGN'; did you mean 'BND'?", the Brunei dollar, after an offers CSV in BGN asked for fx: {BGN: …}
+    assert problems(HEAD + "currency: USD\nfx: {BGN: 0.55}\n" + WORKLOAD) == [
+        f"s.yaml:5:6: fx.BGN: {CODE_SAID}, got 'BGN'; {BGN_SAID}"]
+
+
+def test_a_withdrawn_code_in_small_letters_says_so_too():
+    assert problems(HEAD + "currency: bgn\nfx: {USD: 0.9}\n" + WORKLOAD) == [
+        f"s.yaml:4:11: currency: expected a currency code of three capital letters (ISO 4217), got 'bgn'; {BGN_SAID}"]
+
+
+def test_a_code_with_no_successor_in_list_one_is_said_withdrawn_without_one():
+    # VENEZUELA (BOLIVARIAN REPUBLIC OF), Bolívar, VEF, 2018-08; list one gives Venezuela two codes, VES and VED
+    assert problems(HEAD + "currency: VEF\nfx: {USD: 0.9}\n" + WORKLOAD) == [
+        f"s.yaml:4:11: currency: {CODE_SAID}, got 'VEF'; VEF, the Bolívar, was withdrawn in August 2018"]
+
+
+# --- offers that bypassed validate_offers in a withdrawn currency are not sent to an fx key the scenario refuses
+
+def test_cloud_offers_in_a_withdrawn_currency_are_not_sent_to_fx():
+    from planner.catalog.offers import cloud_rows
+    from planner.errors import PricesRefuteScenario
+    from pricing_adapters.snapshot import read_offers_csv
+
+    table = read_offers_csv(str(ROOT / "examples" / "offers-g5-us-east-1.csv")).assign(currency="BGN")
+    scenario = load_scenario_text(HEAD + WORKLOAD, origin="s.yaml")
+    with pytest.raises(PricesRefuteScenario) as info:
+        cloud_rows(scenario, table, "offers.csv")
+    # was "fx: offers in the offers.csv prices are priced in BGN, which fx has no rate for; add fx: {BGN: <USD per 1
+    # BGN>}"
+    assert str(info.value) == (f"prices.source: offers.csv: offers are priced in 'BGN', not a code of ISO 4217 list "
+                               f"one ({BGN_SAID}), which fx cannot give a rate for; price them in a current currency")
