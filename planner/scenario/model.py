@@ -20,6 +20,9 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    GetPydanticSchema,
     PrivateAttr,
     TypeAdapter,
     ValidationError,
@@ -27,7 +30,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from planner.catalog import speeds, suggest
 from planner.catalog.gpus import card_rows, data_rows
@@ -35,7 +39,7 @@ from planner.errors import PlannerError
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from planner.scenario.dates import date_as_text, iso_date
 from pricing_adapters import registry
-from pricing_adapters.currencies import LIST_ONE_FILE, currency_meant, is_iso_4217, iso_4217_codes  # noqa: F401 (loading.py)
+from pricing_adapters.currencies import LIST_ONE_FILE, currency_meant, is_iso_4217, iso_4217_codes
 
 PurchaseOption = Literal["on_demand", "spot", "reserved_1y", "reserved_3y",
                          "savings_plan_1y", "savings_plan_3y"]
@@ -92,8 +96,24 @@ def _iso_4217(code: str) -> str:
     return code
 
 
+def _one_definition(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """The core schema of Currency, named: the JSON Schema then holds its codes once, under $defs."""
+    return {**handler(source), "ref": "CurrencyCode"}
+
+
+def _codes_listed(schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    """Currency in JSON Schema: one of the codes of ISO 4217 list one, so that an editor refuses `EUE` as the model
+    does (the pattern alone let any three capital letters through)."""
+    ref = handler(schema)
+    defined = handler.resolve_ref_schema(ref)
+    defined.pop("pattern", None)   # the enum says more
+    defined.update(enum=list(iso_4217_codes()), description=f"a code of ISO 4217 list one ({LIST_ONE_FILE})")
+    return ref
+
+
 # an ISO 4217 code: the scenario's currency, a key of fx, a card's currency (loading.py words a mismatch)
-Currency = Annotated[str, Field(pattern=CURRENCY_PATTERN), AfterValidator(_iso_4217)]
+Currency = Annotated[str, Field(pattern=CURRENCY_PATTERN), AfterValidator(_iso_4217),
+                     GetPydanticSchema(_one_definition, _codes_listed)]
 
 # Most characters of a name a plan shows: the scenario's, a workload's, a card id (catalog, custom, owned,
 # overridden or capped). Names are table cells, sheet rows and override paths; a spreadsheet cell holds
@@ -805,11 +825,8 @@ class Scenario(Frozen):
     currency: Currency = Field("USD", description="ISO 4217 code all costs are reported in")
     horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, ge=1, le=120)
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
-    # additionalProperties: the schema's patternProperties alone lets any other key through (`cny`, `USD `),
-    # which the model refuses: keys are currency codes
     fx: dict[Currency, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
-                                     description="scenario-currency units per 1 unit of the named currency",
-                                     json_schema_extra={"additionalProperties": False})
+                                     description="scenario-currency units per 1 unit of the named currency")
     prices: Prices = Prices()
     onprem: OnPrem = OnPrem()
     workloads: tuple[Workload, ...] = Field(min_length=1, max_length=MAX_WORKLOADS)

@@ -5,12 +5,16 @@ exist."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 from test_scenario_limits import HEAD, WORKLOAD
 from test_scenario_limits import problems_of as problems
 
+from planner.errors import ScenarioError
+from planner.scenario import load_scenario
 from planner.scenario.loading import NO_MINOR_UNIT, THOUSANDTHS_MINOR_UNIT, load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,6 +120,45 @@ def test_a_code_with_no_successor_in_list_one_is_said_withdrawn_without_one():
     # VENEZUELA (BOLIVARIAN REPUBLIC OF), Bolívar, VEF, 2018-08; list one gives Venezuela two codes, VES and VED
     assert problems(HEAD + "currency: VEF\nfx: {USD: 0.9}\n" + WORKLOAD) == [
         f"s.yaml:4:11: currency: {CODE_SAID}, got 'VEF'; VEF, the Bolívar, was withdrawn in August 2018"]
+
+
+# --- the committed JSON Schema (what an editor checks) lists the codes: its pattern let EUE through
+
+def committed_schema_errors(doc: dict) -> list[str]:
+    schema = json.loads((ROOT / "schema" / "scenario.schema.json").read_text())
+    return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
+            for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+
+
+@pytest.mark.parametrize("where", ["currency", "fx", "override", "custom"])
+@pytest.mark.parametrize(("code", "valid"), [("EUR", True), ("XCG", True), ("EUE", False), ("BGN", False),
+                                             ("eur", False)])
+def test_the_schema_and_the_model_agree_on_every_currency_field(where, code, valid):
+    doc = {"name": "t", "workloads": [{"name": "a", "gpu_hours_per_month": 100, "reference_gpu": "T4"}],
+           "currency": "USD", "fx": {"EUR": 1.1, "XCG": 0.55}}
+    if where == "currency":
+        doc["currency"] = code
+        doc["fx"] = {"USD": 0.9}
+    elif where == "fx":
+        doc["fx"] = {code: 1.1}
+    elif where == "override":
+        doc["onprem"] = {"cards": ["rtx-4090"], "card_overrides": {"rtx-4090": {"price": 2000, "currency": code}}}
+    else:
+        doc["onprem"] = {"custom_cards": {"mine": {"gpu": "T4", "price": 900, "currency": code, "busy_watts": 120,
+                                                   "idle_watts": 20, "life_years": 4}}}
+    assert (not committed_schema_errors(doc)) is valid, committed_schema_errors(doc)
+    if valid:
+        load_scenario(doc)
+    else:
+        with pytest.raises(ScenarioError):
+            load_scenario(doc)
+
+
+def test_the_schema_lists_list_one():
+    from pricing_adapters.currencies import iso_4217_codes
+
+    schema = json.loads((ROOT / "schema" / "scenario.schema.json").read_text())
+    assert schema["$defs"]["CurrencyCode"]["enum"] == list(iso_4217_codes())
 
 
 # --- offers that bypassed validate_offers in a withdrawn currency are not sent to an fx key the scenario refuses
