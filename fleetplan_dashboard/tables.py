@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
@@ -256,6 +257,24 @@ def cap_costs_table(caps: pd.DataFrame) -> pd.DataFrame:
     scenario field (`onprem.capex_budget` → `Capex budget`, `constraints.min_units.rtx-4090` → `rtx-4090: least
     cards`), its note in the dashboard's words (cap_note_words). Display only: the downloads keep the fields."""
     return caps.assign(cap=[field_name(cap) for cap in caps["cap"]], note=[cap_note_words(n) for n in caps["note"]])
+
+
+# Whose figures an on-prem card's offer has, as the engine's offers view notes it (engine.offer_costs.scenario_cards:
+# "scenario card_overrides (life_years, price), rest catalog; …", "scenario custom_cards; …"): the scenario's fields
+# in the Prices page's words, those its caption names them by (FIELD_WORDS, short as a cell wants them)
+_OVERRIDDEN_NOTE = re.compile(re.escape(OVERRIDE_SOURCE) + r" \(([^)]*)\), rest catalog")
+_CUSTOM_NOTE = re.compile(re.escape(CUSTOM_SOURCE) + r"\b")
+
+
+def card_note_words(note: object) -> object:
+    """An offer's note with whose figures a card has in words: `scenario card_overrides (life_years, price), rest
+    catalog` → `your figures (Card overrides): life years, price; the rest catalog figures`, `scenario custom_cards` →
+    `your figures (Custom cards)`; any other note, or one that is no text, as it is."""
+    if not isinstance(note, str):
+        return note
+    overrides, custom = (FIELD_WORDS[f"onprem.{f}"].split(" (")[0] for f in ("card_overrides", "custom_cards"))
+    note = _OVERRIDDEN_NOTE.sub(lambda m: f"your figures ({overrides}): {_spaced(m[1])}; the rest catalog figures", note)
+    return _CUSTOM_NOTE.sub(f"your figures ({custom})", note)
 
 
 def no_cloud_allowed(scenario) -> str | None:

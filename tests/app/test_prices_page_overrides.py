@@ -1,5 +1,6 @@
 """The Prices page prices a scenario's on-prem cards as its plan does: with its `card_overrides` and
-`custom_cards`, not the catalog's figures; a missing rate is asked of the scenario's fx, not of `--fx`.
+`custom_cards`, not the catalog's figures, and its `note` says whose figures in the page's words (it said "scenario
+card_overrides (life_years, price)"); a missing rate is asked of the scenario's fx, not of `--fx`.
 
 Hand-worked figures follow docs/cost-model.md and the offers view's definition (a card owned and busy every
 hour of its life): capex / (life × 12 × 730 h) + capex × maintenance / (12 × 730 h) + busy W / 1000 × PUE ×
@@ -65,11 +66,14 @@ def test_an_overridden_card_and_a_custom_card_are_priced_at_the_scenarios_figure
     assert cards.loc["quoted-4090", "usd_per_gpu_hour"] == pytest.approx(0.1031392, abs=1e-7)
     # rtx-3060-12gb keeps the catalog's (2500 + 5400) CNY × 0.14 = 1106 USD, 3 years, 3 %, 306 W
     assert cards.loc["rtx-3060-12gb", "usd_per_gpu_hour"] == pytest.approx(per_hour(1106, 3, 0.03, 306, 0.15))
-    # the table says whose figures each row has, and the caption says what the note means
-    assert cards.loc["rtx-4060-ti-16gb", "note"].startswith("scenario card_overrides (")
-    assert "life_years" in cards.loc["rtx-4060-ti-16gb", "note"] and "price" in cards.loc["rtx-4060-ti-16gb", "note"]
-    assert cards.loc["quoted-4090", "note"].startswith("scenario custom_cards")
-    assert cards.loc["rtx-3060-12gb", "note"].startswith("catalog figures")
+    # the table says whose figures each row has, in the caption's words (not the scenario's field paths), and the
+    # caption says what the note means
+    assert cards.loc["rtx-4060-ti-16gb", "note"] == ("your figures (Card overrides): busy watts, host cost per card, "
+                                                     "life years, maintenance rate per year, price; the rest catalog "
+                                                     "figures; capex = card + host share")
+    assert cards.loc["quoted-4090", "note"] == "your figures (Custom cards); capex = card + host share"
+    assert cards.loc["rtx-3060-12gb", "note"] == "catalog figures; capex = card + host share"
+    assert not [n for n in at.dataframe[0].value["note"].astype(str) if "card_overrides" in n or "custom_cards" in n]
     # in the page's words, not the scenario's field paths
     assert any("with its “Card overrides (your figures for catalog cards)” and “Custom cards (cards the catalog lacks)”; "
                "other cards at the catalog's figures" in c.value for c in at.caption)
@@ -97,7 +101,8 @@ def test_an_override_in_a_euro_scenario_converts_each_amount_at_its_own_rate():
     expected = capex_usd / (4 * 8760) + capex_usd * 0.03 / 8760 + 0.306 * (0.2 / 0.92)
     assert expected == pytest.approx(0.0303380 + 0.0036406 + 0.0665217, abs=1e-6)
     assert cards.loc["rtx-3060-12gb", "usd_per_gpu_hour"] == pytest.approx(expected)
-    assert cards.loc["rtx-3060-12gb", "note"].startswith("scenario card_overrides (currency, life_years, price)")
+    assert cards.loc["rtx-3060-12gb", "note"].startswith("your figures (Card overrides): currency, life years, price; "
+                                                         "the rest catalog figures")
 
 
 @pytest.mark.parametrize(("currency", "fx", "unit"), [("USD", "{}", "USD"), ("EUR", "{USD: 0.92}", "EUR")])
@@ -163,3 +168,17 @@ def test_a_throughput_given_for_a_custom_card_ranks_its_gpu_as_the_plan_does():
     assert ranked["speed_vs_reference"].iloc[0] == pytest.approx(7.0)
     assert ranked["usd_per_reference_gpu_hour"].iloc[0] == pytest.approx(0.1)   # 0.7 USD / 7
 
+
+
+@pytest.mark.parametrize(("engine_note", "words"), [
+    ("scenario card_overrides (idle_watts), rest catalog; capex = card + host share",
+     "your figures (Card overrides): idle watts; the rest catalog figures; capex = card + host share"),
+    ("scenario custom_cards; capex = card + host share", "your figures (Custom cards); capex = card + host share"),
+    ("catalog figures; capex = card + host share", "catalog figures; capex = card + host share"),
+    ("gpu_count unknown", "gpu_count unknown"),   # a cloud offer's note: no scenario field
+    (None, None),
+])
+def test_a_cards_note_names_the_scenarios_figures_as_the_caption_does(engine_note, words):
+    from fleetplan_dashboard import tables
+
+    assert tables.card_note_words(engine_note) == words
