@@ -160,9 +160,46 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
     return fig
 
 
+# A purchase month's tag on the cards-in-service chart, 9 px text, on a phone's plot (PHONE_PLOT_PX for its months):
+# "buy" is about 15 px wide, a merged tag ("21 buys") about 35. Monthly purchases over 120 months put 120 "buy" tags
+# 2 px apart, one grey smear.
+BUY_TAG_PX = 20      # the least distance between two "buy" tags: each purchase month has its own
+MERGED_TAG_PX = 44   # … else from the first month of a merged tag to the next tag
+HOVER_MONTHS = 12    # the purchase months a merged tag's hover lists; the schedule table below lists them all
+
+
+def buy_tag_groups(months, horizon: int) -> list[list[int]]:
+    """The purchase months (any order, repeats allowed) grouped one tag a group, in month order: each month its own
+    when every two of them are BUY_TAG_PX apart on a phone's plot of months 1..horizon; else, from the earliest, the
+    months less than MERGED_TAG_PX after a group's first month join it (its tag stands on that first month)."""
+    month_px = PHONE_PLOT_PX / horizon
+    months = sorted({int(m) for m in months})
+    if all((later - month) * month_px >= BUY_TAG_PX for month, later in zip(months, months[1:])):
+        return [[month] for month in months]
+    groups: list[list[int]] = []
+    for month in months:
+        if groups and (month - groups[-1][0]) * month_px < MERGED_TAG_PX:
+            groups[-1].append(month)
+        else:
+            groups.append([month])
+    return groups
+
+
+def _buy_tag(group: list[int], bought_in: dict[int, str]) -> tuple[str, str]:
+    """(text, hover text) of the tag of `group` (buy_tag_groups'); `bought_in`: month -> "2 × rtx-4090, …"."""
+    lines = [f"month {month}: buy {bought_in[month]}" for month in group[:HOVER_MONTHS]]
+    if len(group) == 1:
+        return "buy", lines[0]
+    more = len(group) - HOVER_MONTHS
+    tail = [f"… {more} more: the purchase schedule below"] if more > 0 else []
+    return f"{len(group)} buys", "<br>".join([f"months {group[0]} to {group[-1]}: {len(group)} purchase months",
+                                              *lines, *tail])
+
+
 def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: int) -> go.Figure:
     """Cards in service each month, stacked by card, with the months cards are bought marked: the
-    purchase schedule as a picture (vintages added, owned cards sold, retirements at end of life)."""
+    purchase schedule as a picture (vintages added, owned cards sold, retirements at end of life). Each purchase
+    month has its dotted line; their tags are merged where they would overlap on a phone (buy_tag_groups)."""
     fig = go.Figure()
     palette = ("#2563eb", "#16a34a", "#f97316", "#9333ea", "#0891b2", "#eab308", "#dc2626", "#78716c")
     for i, (card, g) in enumerate(installed.groupby("card", sort=True)):
@@ -170,11 +207,14 @@ def installed_chart(installed: pd.DataFrame, schedule: pd.DataFrame, horizon: in
                                  line=dict(shape="hv", width=1.5, color=palette[i % len(palette)]),
                                  hovertemplate="%{y:g} in service<extra>" + card + "</extra>"))
     bought = schedule[schedule["action"] == "buy"] if len(schedule) else schedule
-    for month, g in bought.groupby("month") if len(bought) else ():
-        text = ", ".join(f"{u:g} × {c}" for c, u in zip(g["card"], g["units"]))
+    bought_in = {int(month): ", ".join(f"{u:g} × {c}" for c, u in zip(g["card"], g["units"]))
+                 for month, g in (bought.groupby("month") if len(bought) else ())}
+    for month in bought_in:
         fig.add_vline(x=month, line=dict(color="#9ca3af", dash="dot", width=1))
-        fig.add_annotation(x=month, y=1, yref="paper", showarrow=False, yanchor="bottom", text="buy",
-                           hovertext=f"month {month}: buy {text}", font=dict(size=9, color="#6b7280"))
+    for group in buy_tag_groups(bought_in, horizon):
+        text, hover = _buy_tag(group, bought_in)
+        fig.add_annotation(x=group[0], y=1, yref="paper", showarrow=False, yanchor="bottom", text=text,
+                           hovertext=hover, font=dict(size=9, color="#6b7280"))
     _month_ticks(fig, horizon)
     fig.update_xaxes(range=[0.5, horizon + 0.5], title="month")
     fig.update_yaxes(rangemode="tozero")
