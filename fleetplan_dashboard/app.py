@@ -47,6 +47,10 @@ def main() -> None:
     for key in [k for k in st.session_state if str(k).startswith(EDIT_PREFIX) or k == "base"]:
         st.session_state[key] = st.session_state[key]
 
+    # On a phone Streamlit closes the sidebar once a page is picked here (1.67: when the browser's user agent is a
+    # phone's); in a desktop browser narrowed to a phone's width, or on a tablet, it stays open. Streamlit offers no
+    # call to close it (set_page_config's initial_sidebar_state yields to the user's own toggle, which the browser
+    # remembers), and the dashboard injects no JavaScript to do it.
     page = st.navigation([
         st.Page(PAGES / "plan.py", title="Plan", icon=":material/insights:", default=True),
         st.Page(PAGES / "prices.py", title="Prices", icon=":material/sell:"),
