@@ -867,7 +867,8 @@ def _files_of(p: Plan | SavedPlan) -> dict[str, InputFile]:
     if isinstance(p, SavedPlan):
         return p.input_files
     read = getattr(p, "input_sha256", None) or {}
-    return {name: InputFile(as_written(p, path), read.get(name), path) for name, path in scenario_files(p.scenario).items()}
+    return {name: InputFile(as_written(p, path, name), read.get(name), path)
+            for name, path in scenario_files(p.scenario).items()}
 
 
 def _input_diff(a: Scenario, b: Scenario, files_a: dict, files_b: dict) -> tuple[pd.DataFrame, pd.DataFrame, dict]:

@@ -284,7 +284,7 @@ def _workload_rows(plan: Plan) -> pd.DataFrame:
         spot = f"yes, overhead {_number(w.interruption_overhead)}" if w.interruptible else "no"
         rows.append((w.name, f"{_number(w.demand_amount)} {_DEMAND_UNITS[w.demand_field]}", _number(w.growth_per_month),
                      w.reference_gpu, _number(w.min_gpu_memory_gb), str(w.gpus_per_job),
-                     as_written(plan, w.profile), spot,
+                     as_written(plan, w.profile, f"workloads.{w.name}.profile"), spot,
                      _speeds_from(w), ", ".join(x for x in other if x)))
     return pd.DataFrame(rows, columns=["workload", "demand (month 1)", "growth_per_month", "reference_gpu",
                                        "min_gpu_memory_gb", "gpus_per_job", "profile", "interruptible",

@@ -23,7 +23,7 @@ from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, flatten_scenario
-from planner.scenario.loading import named_as_written
+from planner.scenario.loading import file_fields, named_as_written
 from planner.text import counted, gap_text, visible  # noqa: F401 — gap_text: the reports show it from here
 
 
@@ -191,7 +191,7 @@ def scenario_inputs(plan: Plan) -> dict | None:
     data = scenario.model_dump(mode="json")
     for workload in data["workloads"]:
         if workload["profile"] not in BUILTIN_PROFILES:
-            workload["profile"] = as_written(plan, workload["profile"])
+            workload["profile"] = as_written(plan, workload["profile"], f"workloads.{workload['name']}.profile")
     if data["prices"]["source"] not in PRICE_SOURCE_WORDS:
         data["prices"]["source"] = as_written(plan, data["prices"]["source"])
     return data
@@ -207,10 +207,7 @@ def scenario_inputs(plan: Plan) -> dict | None:
 def scenario_files(scenario: Any) -> dict[str, str]:
     """The fields of `scenario` that name a file, by the path `compare` gives them (scenario.flatten_scenario's:
     `workloads.NAME.profile`, `prices.source`), each with the path the scenario holds."""
-    files = {f"workloads.{w.name}.profile": w.profile for w in scenario.workloads if w.profile not in BUILTIN_PROFILES}
-    if scenario.prices.source not in PRICE_SOURCE_WORDS:
-        files["prices.source"] = scenario.prices.source
-    return files
+    return file_fields(scenario)
 
 
 def scenario_folder_of(plan: Any) -> Path | None:
@@ -220,12 +217,13 @@ def scenario_folder_of(plan: Any) -> Path | None:
     return None if folder is None else Path(folder)
 
 
-def as_written(plan: Any, path: str) -> str:
+def as_written(plan: Any, path: str, field: str | None = None) -> str:
     """A file the scenario of `plan` names (`path`, as the scenario holds it: absolute once loaded from a file) as
-    every report of the plan shows it: as its scenario file wrote it (scenario.loading.named_as_written, against the
+    every report of the plan shows it: as its scenario file wrote it at `field` (`workloads.NAME.profile`: one file
+    may be named relative by one field and absolute by another; scenario.loading.named_as_written, against the
     folder of the file the plan was made from: its scenario, changed by overrides, no longer knows it). The JSON,
     the CLI's lines, the Markdown summary and the workbook all name it so."""
-    return named_as_written(getattr(plan, "scenario", None), path, scenario_folder_of(plan))
+    return named_as_written(getattr(plan, "scenario", None), path, scenario_folder_of(plan), field)
 
 
 def input_files(plan: Plan) -> dict[str, dict]:
@@ -237,7 +235,7 @@ def input_files(plan: Plan) -> dict[str, dict]:
     if not hasattr(scenario, "workloads"):
         return {}
     read = getattr(plan, "input_sha256", None) or {}
-    return {field: {"path": as_written(plan, path), "sha256": read.get(field)}
+    return {field: {"path": as_written(plan, path, field), "sha256": read.get(field)}
             for field, path in scenario_files(scenario).items()}
 
 
@@ -484,7 +482,7 @@ def assumptions(plan: Plan) -> pd.DataFrame:
         return pd.DataFrame({"path": ["(scenario not attached to this plan)"], "value": [plan.scenario_name]})
     table = flatten_scenario(plan.scenario)
     files = scenario_files(plan.scenario)
-    values = [as_written(plan, value) if path in files else value for path, value in zip(table["path"], table["value"])]
+    values = [as_written(plan, value, path) if path in files else value for path, value in zip(table["path"], table["value"])]
     return table.assign(value=pd.Series(values, index=table.index, dtype=object))
 
 

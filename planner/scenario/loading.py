@@ -1302,7 +1302,7 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
         written = scenario
         scenario = _resolve_paths(scenario, base_dir)
         scenario._folder = Path(os.path.realpath(base_dir))
-        scenario._absolute_as_written = _absolute_paths(written, scenario)
+        scenario._files_as_written = _named_as_written_by(written, scenario, scenario._folder)
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
 
 
@@ -1314,31 +1314,53 @@ def file_folder(scenario: Scenario) -> Path | None:
     return getattr(scenario, "_folder", None)
 
 
-def absolute_as_written(scenario: Any) -> dict[str, str]:
-    """Each file path the file `scenario` was loaded from wrote absolute, as the scenario holds it (resolved) → as
-    that file wrote it; {} for a scenario made otherwise, or one whose file names every file relative to its folder."""
-    return getattr(scenario, "_absolute_as_written", None) or {}
+def files_as_written(scenario: Any) -> dict[str, tuple[str, str]]:
+    """Each field of `scenario` that names a file (`workloads.NAME.profile`, `prices.source`: file_fields) → (the path
+    it holds, that file as the scenario's file wrote it: relative to its folder, or absolute as written); {} for a
+    scenario made otherwise (a dict, YAML text with no folder). By field, not by path: resolved, /…/plans/w.csv and
+    w.csv beside the scenario read alike, and one scenario may name one file both ways."""
+    return getattr(scenario, "_files_as_written", None) or {}
 
 
-def named_as_written(scenario: Any, path: str, folder: Path | None = None) -> str:
-    """A file `scenario` names (`path`, as it holds it: resolved once loaded from a file) as its file wrote it: an
-    absolute path as written (absolute_as_written), a relative one relative to `folder` (default the scenario's
-    own, file_folder; fileio.written_path); a word that names no file ('snapshot') as it is. The reports, a plan's
-    warnings and validate all name files so."""
-    written = absolute_as_written(scenario).get(path)
+def named_as_written(scenario: Any, path: str, folder: Path | None = None, field: str | None = None) -> str:
+    """A file `scenario` names (`path`, as it holds it: resolved once loaded from a file) as its file wrote it
+    (files_as_written): as `field` names it where given (`workloads.NAME.profile`, `prices.source`), else as the
+    first field holding `path` does; a path no field of its file holds (a scenario made otherwise) relative to
+    `folder` (default the scenario's own, file_folder; fileio.written_path); a word that names no file ('snapshot')
+    as it is. The reports, a plan's warnings and validate all name files so."""
+    named = files_as_written(scenario)
+    if field is not None:
+        candidates = [named[field]] if field in named else []
+    else:
+        candidates = list(named.values())
+    written = next((shown for held, shown in candidates if held == path), None)
     if written is not None:
         return written
     return written_path(path, folder if folder is not None else file_folder(scenario))
 
 
-def _absolute_paths(written: Scenario, resolved: Scenario) -> dict[str, str]:
-    """The file paths of `written` (a scenario as its file wrote it) that are absolute, by the path `resolved`
-    (it after _resolve_paths) holds: resolved, a path to the scenario's own folder cannot tell how it was written."""
-    pairs = [(a.profile, b.profile) for a, b in zip(written.workloads, resolved.workloads)
-             if a.profile not in BUILTIN_PROFILES]
-    if written.prices.source not in PRICE_SOURCE_WORDS:
-        pairs.append((written.prices.source, resolved.prices.source))
-    return {held: given for given, held in pairs if os.path.isabs(given)}
+def file_fields(scenario: Scenario) -> dict[str, str]:
+    """Each field of `scenario` that names a file, by the path overrides and `compare` give it (`workloads.NAME.profile`,
+    `prices.source`) → the path it holds."""
+    files = {f"workloads.{w.name}.profile": w.profile for w in scenario.workloads if w.profile not in BUILTIN_PROFILES}
+    if scenario.prices.source not in PRICE_SOURCE_WORDS:
+        files["prices.source"] = scenario.prices.source
+    return files
+
+
+def _named_as_written_by(written: Scenario, resolved: Scenario, folder: Path) -> dict[str, tuple[str, str]]:
+    """files_as_written of `resolved` (`written` after _resolve_paths against `folder`): each file field's path, as
+    `written` (the scenario as its file wrote it) gives it where absolute, else relative to `folder`."""
+    held = file_fields(resolved)
+    return {field: (held[field], given if os.path.isabs(given) else written_path(held[field], folder))
+            for field, given in file_fields(written).items()}
+
+
+def names_kept(scenario: Any, changed: Scenario) -> dict[str, tuple[str, str]]:
+    """files_as_written of `changed` (`scenario` with overrides applied): of the fields of `scenario`'s record, those
+    that still hold the same path."""
+    held = file_fields(changed)
+    return {field: entry for field, entry in files_as_written(scenario).items() if held.get(field) == entry[0]}
 
 
 def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:

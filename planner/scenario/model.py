@@ -843,10 +843,10 @@ class Scenario(Frozen):
     # files against, absolute, set by the loader (loading.file_folder), so that a plan of it names them as that file
     # wrote them
     _folder: typing.Any = PrivateAttr(default=None)
-    # Not a field either: each file path the file wrote absolute, as the scenario holds it (resolved) → as written
-    # (loading.absolute_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the
-    # first as written, the second relative to the folder
-    _absolute_as_written: typing.Any = PrivateAttr(default=None)
+    # Not a field either: each field that names a file → (the path it holds, as the file wrote it), set by the loader
+    # (loading.files_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the first as
+    # written, the second relative to the folder
+    _files_as_written: typing.Any = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:

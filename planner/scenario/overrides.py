@@ -34,7 +34,7 @@ from planner import catalog
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem
-from planner.scenario.loading import YamlRefused, absolute_as_written, parse_scenario, read_yaml_value
+from planner.scenario.loading import YamlRefused, names_kept, parse_scenario, read_yaml_value
 from planner.scenario.model import BUILTIN_PROFILES, ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import shortened
@@ -282,8 +282,8 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
         problems = _with_folder_said(problems, [value for _, value in given_files], folder)
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
     changed = _files_made_absolute(changed, given_files, folder)
-    # the files it keeps are named as its file wrote them: an absolute path as written (loading.absolute_as_written)
-    changed._absolute_as_written = absolute_as_written(scenario)
+    # the files it keeps are named as its file wrote them (loading.files_as_written)
+    changed._files_as_written = names_kept(scenario, changed)
     return changed
 
 
