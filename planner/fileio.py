@@ -11,6 +11,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 def _umask() -> int:
@@ -382,3 +383,41 @@ def written_path(path: str, folder: Path | None) -> str:
     if os.path.dirname(shared) == shared:   # the root alone
         return path
     return Path(os.path.relpath(path, base)).as_posix()
+
+
+# ---------------------------------------------------------------------------------------------------
+# How a scenario names its files: here, below the catalog, whose messages name an offers CSV as its scenario does
+# (the loader, scenario.loading, sets these attributes; the scenario module imports these from here)
+
+
+def file_folder(scenario: Any) -> Path | None:
+    """The folder the file `scenario` was loaded from names its files (profile and offers CSVs) against, absolute and
+    resolved as its paths are: a plan of it names them as that file wrote them (relative to it),
+    however it was loaded and wherever the plan is made; None for a scenario made otherwise (a dict, YAML text with
+    no folder, apply_overrides' copy)."""
+    return getattr(scenario, "_folder", None)
+
+
+def files_as_written(scenario: Any) -> dict[str, tuple[str, str]]:
+    """Each field of `scenario` that names a file (`workloads.NAME.profile`, `prices.source`: scenario.loading's
+    file_fields) → (the path it holds, that file as the scenario's file wrote it: relative to its folder, or absolute
+    as written); {} for a scenario made otherwise (a dict, YAML text with no folder). By field, not by path: resolved,
+    /…/plans/w.csv and w.csv beside the scenario read alike, and one scenario may name one file both ways."""
+    return getattr(scenario, "_files_as_written", None) or {}
+
+
+def named_as_written(scenario: Any, path: str, folder: Path | None = None, field: str | None = None) -> str:
+    """A file `scenario` names (`path`, as it holds it: resolved once loaded from a file) as its file wrote it
+    (files_as_written): as `field` names it where given (`workloads.NAME.profile`, `prices.source`), else as the
+    first field holding `path` does; a path no field of its file holds (a scenario made otherwise) relative to
+    `folder` (default the scenario's own, file_folder; written_path); a word that names no file ('snapshot') as it
+    is. The reports, a plan's warnings and errors and validate all name files so."""
+    named = files_as_written(scenario)
+    if field is not None:
+        candidates = [named[field]] if field in named else []
+    else:
+        candidates = list(named.values())
+    written = next((shown for held, shown in candidates if held == path), None)
+    if written is not None:
+        return written
+    return written_path(path, folder if folder is not None else file_folder(scenario))

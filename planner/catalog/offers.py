@@ -22,6 +22,7 @@ from planner.catalog.gpus import (
 )
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import PricesRefuteScenario
+from planner.fileio import named_as_written
 from pricing_adapters.currencies import currency_meant, is_iso_4217
 from pricing_adapters.shown import SHOWN_CHARS, shortened
 
@@ -60,7 +61,8 @@ def allowed_cloud(offers: pd.DataFrame, scenario) -> np.ndarray:
 def check_regions(offers, scenario, source: str | None = None) -> None:
     """A region no provider has is a typo; one of a provider not allowed here is simply unused. `offers`:
     an offers table, or `price_coverage`'s columns (`validate` checks with those, without pandas); `source`
-    names its prices as their provenance does (default the scenario's prices.source; see `option_gaps`)."""
+    names its prices as their provenance does (default the scenario's prices.source; see `option_gaps`), an
+    offers CSV said as the scenario's file wrote it (`prices_named`)."""
     p = scenario.prices
     if p.regions is None:
         return
@@ -71,12 +73,20 @@ def check_regions(offers, scenario, source: str | None = None) -> None:
     if unknown:
         hints = [f"'{r}'" + (f" (did you mean '{suggest(r, known)[0]}'?)" if suggest(r, known) else "")
                  for r in unknown]
-        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the {source or p.source} prices",
+        raise PricesRefuteScenario(f"prices.regions: no offers in {', '.join(hints)} in the "
+                                   f"{prices_named(scenario, source)} prices",
                                    ("prices", "regions", p.regions.index(unknown[0])))
 
 
 # the field of a price source's own mistake: for the CLI to name the scenario line that names the file
 SOURCE_FIELD = ("prices", "source")
+
+
+def prices_named(scenario, source: str | None = None) -> str:
+    """The prices `source` (their provenance's; default the scenario's prices.source) as messages name them: a word
+    ('snapshot', 'store') as it is, an offers CSV as the scenario's file wrote it (`offers/q3.csv`; fileio's
+    named_as_written), not the path it was resolved to (/home/u/plans/offers/q3.csv), which the user never wrote."""
+    return named_as_written(scenario, source or scenario.prices.source, field="prices.source")
 
 
 def check_no_card_rows(table: pd.DataFrame, source: str) -> None:
@@ -164,20 +174,21 @@ def gpu_id_hint(name: str) -> str:
 def cloud_rows(scenario, table: pd.DataFrame, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(positions, rate): where in `table` the scenario's allowed cloud offers are, and per offer the rate
     that converts its prices to the scenario currency. PricesRefuteScenario (a mistake of the scenario's)
-    for a region no provider has or a currency fx lacks, naming the prices as `source` (see `check_regions`)."""
+    for a region no provider has or a currency fx lacks, naming the prices as `source` (see `check_regions`), an
+    offers CSV as the scenario's file wrote it (`prices_named`)."""
     import numpy as np
 
-    check_no_card_rows(table, source or scenario.prices.source)
+    where = prices_named(scenario, source)
+    check_no_card_rows(table, where)
     if scenario.prices.source not in PRICE_SOURCE_WORDS:
         # the user's file: the packaged snapshot and the store mark an accelerator their name tables do not know
         # gpu_known False (the snapshot's Standard_ND40s_v2), and the ids of those tables are all catalog ids
-        check_gpu_ids(table, source or scenario.prices.source)
+        check_gpu_ids(table, where)
     check_regions(table, scenario, source)
     rows = np.flatnonzero(allowed_cloud(table, scenario))
     currency = table["currency"].to_numpy(dtype=object)[rows].tolist()
     rates = {cur: scenario.fx_rate(cur) for cur in set(currency)}
     missing = sorted(c for c, r in rates.items() if r is None)
-    where = source or scenario.prices.source
     # validate_offers refuses a code outside ISO 4217 list one; a table that bypassed it is not sent to an fx key the
     # scenario refuses (BGN was: add fx: {BGN: …}, then "fx.BGN: expected an ISO 4217 currency code")
     unlisted = [c for c in missing if not is_iso_4217(c)]

@@ -23,7 +23,9 @@ from planner import catalog
 from planner.catalog.gpus import family_members
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
-from planner.fileio import file_problem, open_for_reading, written_path
+from planner.fileio import file_folder as file_folder  # re-exported: fileio says how a scenario names its files
+from planner.fileio import file_problem, files_as_written, open_for_reading, written_path
+from planner.fileio import named_as_written as named_as_written  # re-exported, as file_folder
 from planner.months import HOURS_PER_MONTH
 from planner.scenario.model import (
     BUILTIN_PROFILES,
@@ -1304,39 +1306,6 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
         scenario._folder = Path(os.path.realpath(base_dir))
         scenario._files_as_written = _named_as_written_by(written, scenario, scenario._folder)
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
-
-
-def file_folder(scenario: Scenario) -> Path | None:
-    """The folder the file `scenario` was loaded from names its files (profile and offers CSVs) against, absolute and
-    resolved as its paths are: a plan of it names them as that file wrote them (relative to it),
-    however it was loaded and wherever the plan is made; None for a scenario made otherwise (a dict, YAML text with
-    no folder, apply_overrides' copy)."""
-    return getattr(scenario, "_folder", None)
-
-
-def files_as_written(scenario: Any) -> dict[str, tuple[str, str]]:
-    """Each field of `scenario` that names a file (`workloads.NAME.profile`, `prices.source`: file_fields) → (the path
-    it holds, that file as the scenario's file wrote it: relative to its folder, or absolute as written); {} for a
-    scenario made otherwise (a dict, YAML text with no folder). By field, not by path: resolved, /…/plans/w.csv and
-    w.csv beside the scenario read alike, and one scenario may name one file both ways."""
-    return getattr(scenario, "_files_as_written", None) or {}
-
-
-def named_as_written(scenario: Any, path: str, folder: Path | None = None, field: str | None = None) -> str:
-    """A file `scenario` names (`path`, as it holds it: resolved once loaded from a file) as its file wrote it
-    (files_as_written): as `field` names it where given (`workloads.NAME.profile`, `prices.source`), else as the
-    first field holding `path` does; a path no field of its file holds (a scenario made otherwise) relative to
-    `folder` (default the scenario's own, file_folder; fileio.written_path); a word that names no file ('snapshot')
-    as it is. The reports, a plan's warnings and validate all name files so."""
-    named = files_as_written(scenario)
-    if field is not None:
-        candidates = [named[field]] if field in named else []
-    else:
-        candidates = list(named.values())
-    written = next((shown for held, shown in candidates if held == path), None)
-    if written is not None:
-        return written
-    return written_path(path, folder if folder is not None else file_folder(scenario))
 
 
 def file_fields(scenario: Scenario) -> dict[str, str]:

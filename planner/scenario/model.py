@@ -844,7 +844,7 @@ class Scenario(Frozen):
     # wrote them
     _folder: typing.Any = PrivateAttr(default=None)
     # Not a field either: each field that names a file → (the path it holds, as the file wrote it), set by the loader
-    # (loading.files_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the first as
+    # (fileio.files_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the first as
     # written, the second relative to the folder
     _files_as_written: typing.Any = PrivateAttr(default=None)
 

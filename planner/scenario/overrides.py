@@ -282,7 +282,7 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
         problems = _with_folder_said(problems, [value for _, value in given_files], folder)
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
     changed = _files_made_absolute(changed, given_files, folder)
-    # the files it keeps are named as its file wrote them (loading.files_as_written)
+    # the files it keeps are named as its file wrote them (fileio.files_as_written)
     changed._files_as_written = names_kept(scenario, changed)
     return changed
 

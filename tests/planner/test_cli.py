@@ -260,7 +260,8 @@ def test_an_offers_csv_in_a_currency_fx_lacks_is_refused_by_validate_and_plan_wi
     (tmp_path / "offers-g5-us-east-1.csv").write_text(offers.replace(",USD,", ",EUR,"), encoding="utf-8")
     scenario = tmp_path / "worked-example.yaml"
     scenario.write_text((ROOT / "examples" / "worked-example.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    said = (f"{scenario}: fx: offers in the {tmp_path / 'offers-g5-us-east-1.csv'} prices are priced in EUR, which fx "
+    # the CSV as the scenario names it, not the path it was resolved to
+    said = (f"{scenario}: fx: offers in the offers-g5-us-east-1.csv prices are priced in EUR, which fx "
             "has no rate for; add fx: {EUR: <USD per 1 EUR>}")
     for command in (["validate"], ["plan", "--no-decisions"]):
         result = run(*command, str(scenario))

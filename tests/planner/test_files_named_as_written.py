@@ -13,6 +13,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,3 +66,64 @@ def test_a_profile_named_relative_and_absolute_is_named_each_way_as_written(tmp_
     rows = {line.split(" | ")[0]: line.split(" | ")[6] for line in shown.stdout.splitlines()
             if " reference-GPU-hours a month | " in line}
     assert rows == {"| training": PROFILE, "| inference": absolute}
+
+
+# --- errors about the offers CSV -------------------------------------------------------------------------------------
+
+def misspelt_gpu(folder: Path) -> None:
+    """The g5 row's gpu spelt a10g, no GPU id of planner/data/gpus.csv (A10G is)."""
+    csv = folder / OFFERS
+    csv.write_text(csv.read_text(encoding="utf-8").replace(",A10G,True,", ",a10g,True,"), encoding="utf-8")
+
+
+def priced_in_eur(folder: Path) -> None:
+    """The g5 row priced in EUR, which the scenario (USD, no fx) has no rate for."""
+    csv = folder / OFFERS
+    csv.write_text(csv.read_text(encoding="utf-8").replace(",USD,", ",EUR,"), encoding="utf-8")
+
+
+def an_onprem_row(folder: Path) -> None:
+    """A quote of 100 USD for an RTX 3090 as row 2: the planner prices cards from its catalog and the scenario."""
+    csv = folder / OFFERS
+    csv.write_text(csv.read_text(encoding="utf-8") + "onprem:onprem:rtx-3090:purchase,onprem,onprem,rtx-3090,purchase,"
+                   "RTX-3090,True,RTX-3090,1,24.0,,,0,100,USD,0,,2026-11-01,my quote,\n", encoding="utf-8")
+
+
+def a_region_it_lacks(folder: Path) -> None:
+    """The scenario allows us-east-2 alone, where the CSV has no offer (its one row is in us-east-1)."""
+    scenario = folder / "s.yaml"
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace("  providers: [aws]\n",
+                                                                     "  providers: [aws]\n  regions: [us-east-2]\n"),
+                        encoding="utf-8")
+
+
+OFFERS_CSV_ERRORS = [
+    (misspelt_gpu, f"prices.source: {OFFERS}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): gpu 'a10g' is no GPU id "
+                   f"of planner/data/gpus.csv (did you mean 'A10G'?)"),
+    (priced_in_eur, f"fx: offers in the {OFFERS} prices are priced in EUR, which fx has no rate for"),
+    (an_onprem_row, f"prices.source: {OFFERS}: row 2 (offer onprem:onprem:rtx-3090:purchase): an on-prem card"),
+    (a_region_it_lacks, f"prices.regions: no offers in 'us-east-2' (did you mean 'us-east-1'?) in the {OFFERS} prices"),
+]
+
+
+@pytest.mark.parametrize("command", [["validate"], ["plan", "--format", "json", "--no-baselines", "--no-decisions"]])
+@pytest.mark.parametrize(("edit", "expected"), OFFERS_CSV_ERRORS, ids=[e.__name__ for e, _ in OFFERS_CSV_ERRORS])
+def test_an_error_about_the_offers_csv_names_it_as_the_scenario_wrote_it(tmp_path, monkeypatch, command, edit, expected):
+    # each named /…/plans/offers/q3.csv, the path it was resolved to
+    edit(plans_folder(tmp_path).parent)
+    monkeypatch.chdir(tmp_path)
+    shown = run(*command, "plans/s.yaml")
+    assert shown.exit_code == 2 and "Traceback" not in shown.output, shown.output
+    assert expected in " ".join(shown.stderr.split())
+    assert str(tmp_path) not in shown.stderr
+
+
+def test_an_error_about_the_offers_csv_names_it_as_written_in_a_sweep_too(tmp_path, monkeypatch):
+    # a sweep plans the scenario changed by its --vary values: that copy names the file as the scenario did
+    priced_in_eur(plans_folder(tmp_path).parent)
+    monkeypatch.chdir(tmp_path)
+    shown = run("sweep", "plans/s.yaml", "--vary", "horizon_months=12,24", "--format", "json", "--processes", "1")
+    assert shown.exit_code == 2, shown.output
+    notes = [row["note"] for row in json.loads(shown.stdout)]
+    assert notes == [f"fx: offers in the {OFFERS} prices are priced in EUR, which fx has no rate for; "
+                     "add fx: {EUR: <USD per 1 EUR>}"] * 2
