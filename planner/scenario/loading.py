@@ -820,8 +820,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
                                 f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}"
                                 f"{_looked_in(path, base_dir)}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would
-                try:
-                    read_profile_csv(path)
+                try:   # named as the file wrote it (weights/w.csv:169), not as the path read (/home/u/plans/…)
+                    read_profile_csv(path, named=_as_written(profile, base_dir))
                 except ScenarioError as exc:
                     problems += [f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                  f"workloads[{i}].profile: {p}" for p in exc.problems]
@@ -1304,7 +1304,7 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
         written = scenario
         scenario = _resolve_paths(scenario, base_dir)
         scenario._folder = Path(os.path.realpath(base_dir))
-        scenario._files_as_written = _named_as_written_by(written, scenario, scenario._folder)
+        scenario._files_as_written = _named_as_written_by(written, scenario, base_dir)
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
 
 
@@ -1317,12 +1317,20 @@ def file_fields(scenario: Scenario) -> dict[str, str]:
     return files
 
 
-def _named_as_written_by(written: Scenario, resolved: Scenario, folder: Path) -> dict[str, tuple[str, str]]:
-    """files_as_written of `resolved` (`written` after _resolve_paths against `folder`): each file field's path, as
-    `written` (the scenario as its file wrote it) gives it where absolute, else relative to `folder`."""
+def _named_as_written_by(written: Scenario, resolved: Scenario, base_dir: Path) -> dict[str, tuple[str, str]]:
+    """files_as_written of `resolved` (`written`, the scenario as its file wrote it, after _resolve_paths against
+    `base_dir`): each file field's path, and it as `written` gives it (_as_written)."""
     held = file_fields(resolved)
-    return {field: (held[field], given if os.path.isabs(given) else written_path(held[field], folder))
-            for field, given in file_fields(written).items()}
+    return {field: (held[field], _as_written(given, base_dir)) for field, given in file_fields(written).items()}
+
+
+def _as_written(given: str, base_dir: Path | None) -> str:
+    """A file path a scenario's file wrote (`given`: a profile or offers CSV) as messages and reports name that file:
+    absolute as written; relative, relative to the folder `base_dir` once both are resolved, with "/" between its
+    parts (fileio.written_path: `./w.csv` is w.csv); as given where there is no folder (YAML text, a dict)."""
+    if base_dir is None or os.path.isabs(given):
+        return given
+    return written_path(str((base_dir / given).resolve()), base_dir)
 
 
 def names_kept(scenario: Any, changed: Scenario) -> dict[str, tuple[str, str]]:

@@ -54,38 +54,41 @@ NO_HEADER_SHAPES = "expected the weight last (day,hour,weight) or a first line n
 MAX_HEADERLESS_COLUMNS = 8
 
 
-def read_profile_bytes(path: Path) -> bytes:
+def read_profile_bytes(path: Path, named: str | None = None) -> bytes:
     """The bytes of the profile CSV at `path`, no more than its longest text can take (UTF-8: at most 4 bytes a
     character, one more to tell a longer file): what read_profile_csv parses and the engine hashes (a plan's
-    input_files), read once. ScenarioError when the file cannot be read."""
+    input_files), read once. ScenarioError when the file cannot be read, naming it `named` (default `path`)."""
     try:
         with Path(path).open("rb") as fh:
             return fh.read(4 * MAX_PROFILE_CHARS + 1)
     except OSError as exc:
-        raise ScenarioError([f"{path}: cannot read profile: {exc}"], str(path)) from None
+        name = path if named is None else named
+        raise ScenarioError([f"{name}: cannot read profile: {exc}"], str(name)) from None
 
 
-def read_profile_csv(path: Path, data: bytes | None = None) -> list[float]:
+def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = None) -> list[float]:
     """The weights of a profile CSV as written: one number per line, the last comma-separated cell of the
     line (a first line whose last cell has no digit is a header; blank lines and `#` comments are skipped), or
     the first cell under a header `weight,hour` whose last column numbers the hours, or the column a header names
     the weight's before its last (`weight,day,hour`) where the others number the lines' days and hours. Raises
-    ScenarioError naming every problem with `path:line`: a cell that is not a plain finite number ≥ 0, a line
+    ScenarioError naming every problem with `FILE:line`: a cell that is not a plain finite number ≥ 0, a line
     separated by semicolons, lines that read as decimal commas (`1,5`), a last column numbering the hours
     (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
     other columns than the day and hour in order, with no header a last column reading as the day or the hour of
     the day where the columns do not number the lines in order one way only, not exactly 168 weights, or weights
-    all zero. `data`: the file's bytes as read_profile_bytes read them (read here when not given)."""
-    data = read_profile_bytes(path) if data is None else data
+    all zero. `data`: the file's bytes as read_profile_bytes read them (read here when not given). `named`: the file
+    as its messages name it (default `path`): as the scenario wrote it, not as the path it is read at."""
+    data = read_profile_bytes(path, named) if data is None else data
+    name = path if named is None else named
     try:
         # None: more bytes than MAX_PROFILE_CHARS characters can take; -sig: a spreadsheet's byte-order mark is no header
         text = None if len(data) > 4 * MAX_PROFILE_CHARS else data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         # where, as the scenario and offers readers say it: Python's "can't decode byte 0xe9 in position 10" named no line
-        raise ScenarioError([f"{path}:{not_utf8(exc)}"], str(path)) from None
+        raise ScenarioError([f"{name}:{not_utf8(exc)}"], str(name)) from None
     if text is None or len(text) > MAX_PROFILE_CHARS:
-        raise ScenarioError([f"{path}: longer than {MAX_PROFILE_CHARS:,} characters; expected {HOURS_PER_WEEK} "
-                             f"hourly weights, one per line"], str(path))
+        raise ScenarioError([f"{name}: longer than {MAX_PROFILE_CHARS:,} characters; expected {HOURS_PER_WEEK} "
+                             f"hourly weights, one per line"], str(name))
     rows = [(line, raw) for line, raw in enumerate(text.splitlines(), start=1)
             if raw.strip() and not raw.lstrip().startswith("#")]
     header = rows.pop(0) if rows and _is_header(rows[0][1]) else None
@@ -105,34 +108,34 @@ def read_profile_csv(path: Path, data: bytes | None = None) -> list[float]:
     indexed = header is not None and not named_weight_hour and _weight_before_last(header[1])
     refused = None
     if indexed:
-        column, refused = _weight_column_indexed(path, header, rows)
+        column, refused = _weight_column_indexed(name, header, rows)
     elif header is None and not hours_last:
-        column, refused = _weight_column_headerless(path, rows)
-    values, bad = _weights(path, rows, column)
+        column, refused = _weight_column_headerless(name, rows)
+    values, bad = _weights(name, rows, column)
     if refused:   # the weights of a column the header says is not the weight's are not worth naming
         bad = [refused]
     elif hours_last and not (named_weight_hour or indexed):
         line, raw = rows[0]
-        bad.insert(0, f"{path}:{line}: the last cells number the hours ({shortened(raw, repr)} …) and the first "
+        bad.insert(0, f"{name}:{line}: the last cells number the hours ({shortened(raw, repr)} …) and the first "
                       f"do not: the columns read as weight,hour; expected the hour number first: hour,weight "
                       f"(or a header line weight,hour naming the columns)")
     elif named_weight_hour and not hours_last:
         line, raw = header
-        bad.insert(0, f"{path}:{line}: the header {shortened(raw.strip(), repr)} puts the hour last, but the last "
+        bad.insert(0, f"{name}:{line}: the header {shortened(raw.strip(), repr)} puts the hour last, but the last "
                       f"cells do not number the hours 0-167 or 1-168 in order; expected the hour number first: "
                       f"hour,weight (the weight is the last cell)")
-    elif column == -1 and (problem := _decimal_comma_problem(path, rows)):
+    elif column == -1 and (problem := _decimal_comma_problem(name, rows)):
         bad.insert(0, problem)
     problems = bad[:MAX_LINES_REPORTED]
     if len(bad) > MAX_LINES_REPORTED:
-        problems.append(f"{path}: {len(bad) - MAX_LINES_REPORTED} more lines with bad weights")
+        problems.append(f"{name}: {len(bad) - MAX_LINES_REPORTED} more lines with bad weights")
     if len(values) != HOURS_PER_WEEK:
-        problems.append(f"{path}: expected {HOURS_PER_WEEK} hourly weights (Monday 00:00 first), one per line "
+        problems.append(f"{name}: expected {HOURS_PER_WEEK} hourly weights (Monday 00:00 first), one per line "
                         f"(a header line is allowed), got {len(values)}")
     elif not bad and not any(v > 0 for v in values):
-        problems.append(f"{path}: expected hourly weights not all zero (they are scaled to mean 1)")
+        problems.append(f"{name}: expected hourly weights not all zero (they are scaled to mean 1)")
     if problems:
-        raise ScenarioError(problems, str(path))
+        raise ScenarioError(problems, str(name))
     return values
 
 
@@ -144,7 +147,7 @@ def _is_header(raw: str) -> bool:
             and not (raw.count(",") and _could_be_days((cell,))))
 
 
-def _weights(path: Path, rows: list[tuple[int, str]], column: int) -> tuple[list[float], list[str]]:
+def _weights(path: Path | str, rows: list[tuple[int, str]], column: int) -> tuple[list[float], list[str]]:
     """(the weight of each (line, text) of `rows`, read from its cells' `column`: 0 where it is bad; the problems
     of the bad ones, each with `path:line`)."""
     values: list[float] = []
@@ -171,7 +174,7 @@ def _weights(path: Path, rows: list[tuple[int, str]], column: int) -> tuple[list
     return values, bad
 
 
-def _decimal_comma_problem(path: Path, rows: list[tuple[int, str]]) -> str | None:
+def _decimal_comma_problem(path: Path | str, rows: list[tuple[int, str]]) -> str | None:
     """The problem of a column of weights with decimal commas: `1,5` lines among `2` lines, or `d,d` lines
     throughout whose first cells do not number the hours (an hour column would); None when there is none."""
     pairs = [(line, raw.strip(), cells) for line, raw in rows
@@ -249,7 +252,7 @@ def _weight_before_last(header: str) -> bool:
     return bool(others) and last != "weight" and (last is not None or "weight" in others)
 
 
-def _weight_column_indexed(path: Path, header: tuple[int, str], rows: list[tuple[int, str]]) -> tuple[int, str | None]:
+def _weight_column_indexed(path: Path | str, header: tuple[int, str], rows: list[tuple[int, str]]) -> tuple[int, str | None]:
     """(the column of the weights under a `header` (line, text) naming them before its last column, None), or
     (-1, the problem) where its other columns do not number the day and the hour of each of `rows` in order."""
     line, raw = header
@@ -266,7 +269,7 @@ def _weight_column_indexed(path: Path, header: tuple[int, str], rows: list[tuple
     return weight, None
 
 
-def _weight_column_headerless(path: Path, rows: list[tuple[int, str]]) -> tuple[int, str | None]:
+def _weight_column_headerless(path: Path | str, rows: list[tuple[int, str]]) -> tuple[int, str | None]:
     """(the column of the weights of header-less `rows`, None), or (-1, the problem). The last column, as written,
     unless it could be the day or the hour of the day beside another column that could be the other (`0.8,Mon,9`,
     `0.8,0,9`): then the one column left by the day and hour columns that number the lines in order from Monday

@@ -127,3 +127,18 @@ def test_an_error_about_the_offers_csv_names_it_as_written_in_a_sweep_too(tmp_pa
     notes = [row["note"] for row in json.loads(shown.stdout)]
     assert notes == [f"fx: offers in the {OFFERS} prices are priced in EUR, which fx has no rate for; "
                      "add fx: {EUR: <USD per 1 EUR>}"] * 2
+
+
+# --- errors about a profile CSV --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["validate"], ["plan", "--format", "json", "--no-baselines", "--no-decisions"]])
+def test_an_error_about_a_profile_csv_names_it_as_the_scenario_wrote_it(tmp_path, monkeypatch, command):
+    # named plans/weights/w.csv, the scenario's folder as given on the command line joined to it (and /…/plans/… when
+    # that was given absolute); line 169 is the 168th weight, after the header
+    scenario = plans_folder(tmp_path, profile=PROFILE)
+    (scenario.parent / PROFILE).write_text("weight\n" + "1\n" * 167 + "x\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    shown = run(*command, "plans/s.yaml")
+    assert shown.exit_code == 2 and "Traceback" not in shown.output, shown.output
+    assert f"plans/s.yaml:28:14: workloads[0].profile: {PROFILE}:169: expected a number, got 'x'" in shown.stderr
+    assert str(tmp_path) not in shown.stderr

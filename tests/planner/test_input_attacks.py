@@ -189,11 +189,11 @@ def test_numbers_too_large_for_the_solver_are_input_errors(tmp_path, body, field
      "s.yaml:2:54: onprem.existing.rtx-4090.age_months: 36 months is not below the card's life of 36 months "
      "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-4090.life_years"),
     (WORKLOAD.replace("T4}", "T4, profile: w.csv}"), ["1"] * 167 + ["nan"],
-     "s.yaml:3:69: workloads[0].profile: {dir}/w.csv:168: expected a finite hourly weight, got 'nan'"),
+     "s.yaml:3:69: workloads[0].profile: w.csv:168: expected a finite hourly weight, got 'nan'"),
     (WORKLOAD.replace("T4}", "T4, profile: w.csv}"), ["weight", *["1"] * 166, "inf", "1"],
-     "s.yaml:3:69: workloads[0].profile: {dir}/w.csv:168: expected a finite hourly weight, got 'inf'"),
+     "s.yaml:3:69: workloads[0].profile: w.csv:168: expected a finite hourly weight, got 'inf'"),
     (WORKLOAD.replace("T4}", "T4, profile: w.csv}"), ["1"] * 167 + ["-1"],
-     "s.yaml:3:69: workloads[0].profile: {dir}/w.csv:168: expected an hourly weight ≥ 0, got '-1'"),
+     "s.yaml:3:69: workloads[0].profile: w.csv:168: expected an hourly weight ≥ 0, got '-1'"),
 ])
 def test_validate_refuses_what_plan_refuses_with_the_files_line(tmp_path, body, csv, expected):
     path = tmp_path / "s.yaml"

@@ -43,6 +43,12 @@ def validate_problems(path: Path) -> list[str]:
     return info.value.problems
 
 
+def as_written(problem: str, csv: Path) -> str:
+    """The engine's `problem`, naming the profile CSV by the path it read (`csv`), as validate names it: as the
+    scenario wrote it (`w.csv`, beside it: scenario_with_profile), not by the path it was resolved to."""
+    return problem.replace(str(csv), "w.csv", 1)
+
+
 def engine_problems(csv: Path) -> list[str]:
     with pytest.raises(ScenarioError) as info:
         weekly_weights(str(csv))
@@ -64,7 +70,7 @@ def test_a_bad_weight_is_named_with_its_line_by_validate_and_by_the_engine(tmp_p
     path = scenario_with_profile(tmp_path, lines)
     csv = tmp_path / "w.csv"
     assert engine_problems(csv) == [f"{csv}{expected}"]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {tmp_path / 'w.csv'}{expected}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: w.csv{expected}"]
 
 
 @pytest.mark.parametrize("lines,expected", [
@@ -77,13 +83,12 @@ def test_a_profile_of_the_wrong_length_or_all_zero_is_refused_by_validate_as_by_
     path = scenario_with_profile(tmp_path, lines)
     csv = tmp_path / "w.csv"
     assert engine_problems(csv) == [f"{csv}{expected}"]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}{expected}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: w.csv{expected}"]
 
 
 def test_a_word_after_the_header_is_not_a_number(tmp_path):
     path = scenario_with_profile(tmp_path, ["weight", "1", "lots", *["1"] * 166])
-    csv = tmp_path / "w.csv"
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}:3: expected a number, got 'lots'"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: w.csv:3: expected a number, got 'lots'"]
 
 
 def test_a_file_of_nans_names_five_lines_and_counts_the_rest(tmp_path):
@@ -114,7 +119,8 @@ def test_a_relative_profile_is_read_from_the_scenarios_folder_not_the_working_di
     (tmp_path / "w.csv").write_text("\n".join(["1"] * 168))
     csv = tmp_path / "team" / "w.csv"
     problems = validate_problems(path)
-    assert problems[0] == f"{path}:28:14: workloads[0].profile: {csv}:1: expected an hourly weight ≥ 0, got '-1'"
+    # w.csv as the scenario names it: beside it, in team (the -1 weights are there)
+    assert problems[0] == f"{path}:28:14: workloads[0].profile: w.csv:1: expected an hourly weight ≥ 0, got '-1'"
     csv.write_text("\n".join(["2"] * 168))
     assert load_scenario_file(path).workloads[0].profile == str(csv)
 
@@ -123,7 +129,7 @@ def test_validate_exits_2_for_a_profile_plan_would_refuse(tmp_path):
     path = scenario_with_profile(tmp_path, ["1"] * 167 + ["-1"])
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 2
-    assert f"{path}:28:14: workloads[0].profile: {tmp_path / 'w.csv'}:168: expected an hourly weight ≥ 0, got '-1'" \
+    assert f"{path}:28:14: workloads[0].profile: w.csv:168: expected an hourly weight ≥ 0, got '-1'" \
         in result.output
     assert "Traceback" not in result.output
 
@@ -217,7 +223,7 @@ def test_a_long_bad_weight_is_quoted_cut_to_sixty_characters_and_its_length(tmp_
     path = scenario_with_profile(tmp_path, ["weight", *["1"] * 100, cell, *["1"] * 67])
     csv = tmp_path / "w.csv"
     assert engine_problems(csv) == [f"{csv}:102: {said}"]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {csv}:102: {said}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: w.csv:102: {said}"]
 
 
 # A weekday of 0.4 and a weekend of 1.2 (hours 0-119 and 120-167): mean (120 × 0.4 + 48 × 1.2) / 168 = 105.6 / 168,
@@ -259,7 +265,7 @@ def test_hour_numbers_in_the_last_column_without_a_weight_hour_header_are_refuse
     csv = tmp_path / "w.csv"
     said = f"{csv}:{line}: the last cells number the hours ({raw!r} …) and the first do not: {REVERSED}"
     assert engine_problems(csv) == [said]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {said}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {as_written(said, csv)}"]
 
 
 def test_a_weight_hour_header_over_weights_in_the_last_column_is_refused(tmp_path):
@@ -357,7 +363,7 @@ def test_a_header_naming_the_weight_before_columns_that_are_not_day_and_hour_is_
     csv = tmp_path / "w.csv"
     problem = f"{csv}:1: the header {header!r} does not end with the weight, and {said}; {SHAPES}"
     assert engine_problems(csv) == [problem]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {problem}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {as_written(problem, csv)}"]
 
 
 def test_a_last_column_of_gpu_hours_after_day_and_hour_columns_is_the_weight(tmp_path):
@@ -468,7 +474,7 @@ def test_a_latin1_profile_is_named_at_its_line_and_column_with_what_to_do(tmp_pa
     csv = tmp_path / "w.csv"
     said = f"{csv}:1:11: not UTF-8 text (byte 0xe9); {SAVE_AS_UTF8}"
     assert engine_problems(csv) == [said]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {said}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {as_written(said, csv)}"]
 
 
 def test_a_utf16_profile_is_named_as_such(tmp_path):
@@ -477,7 +483,7 @@ def test_a_utf16_profile_is_named_as_such(tmp_path):
     csv.write_bytes("\n".join(["hour,weight", *HOURLY]).encode("utf-16"))   # with its byte order mark, as Excel saves
     said = f"{csv}:1:1: not UTF-8 text: UTF-16 (it begins with UTF-16's byte order mark); save the file as UTF-8"
     assert engine_problems(csv) == [said]
-    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {said}"]
+    assert validate_problems(path) == [f"{path}:28:14: workloads[0].profile: {as_written(said, csv)}"]
 
 
 @pytest.mark.parametrize("command", [["validate"], ["plan", "--no-baselines", "--no-decisions"]])
@@ -485,6 +491,6 @@ def test_validate_and_plan_exit_2_naming_where_a_profile_is_not_utf8(tmp_path, c
     path = latin1_profile(tmp_path)
     result = runner.invoke(app, [*command, str(path)])
     assert result.exit_code == 2, result.output
-    assert f"{path}:28:14: workloads[0].profile: {tmp_path / 'w.csv'}:1:11: not UTF-8 text (byte 0xe9); " \
+    assert f"{path}:28:14: workloads[0].profile: w.csv:1:11: not UTF-8 text (byte 0xe9); " \
            f"{SAVE_AS_UTF8}" in result.output
     assert "Traceback" not in result.output and "codec" not in result.output
