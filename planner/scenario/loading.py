@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import typing
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -1333,11 +1334,16 @@ def _as_written(given: str, base_dir: Path | None) -> str:
     return written_path(str((base_dir / given).resolve()), base_dir)
 
 
-def names_kept(scenario: Any, changed: Scenario) -> dict[str, tuple[str, str]]:
-    """files_as_written of `changed` (`scenario` with overrides applied): of the fields of `scenario`'s record, those
-    that still hold the same path."""
+def names_after_overrides(scenario: Any, changed: Scenario, given: Collection[str]) -> dict[str, tuple[str, str]]:
+    """files_as_written of `changed`, `scenario` with overrides applied that set the file fields `given`: a path an
+    override gave absolute as given (the scenario holds it so); every other field as `scenario` names it, where it
+    holds the same path. A relative path an override gave, read against the working folder, is in neither: it is
+    named as a path no field of a file holds (fileio.named_as_written)."""
     held = file_fields(changed)
-    return {field: entry for field, entry in files_as_written(scenario).items() if held.get(field) == entry[0]}
+    kept = {field: entry for field, entry in files_as_written(scenario).items()
+            if field not in given and held.get(field) == entry[0]}
+    return {**kept, **{field: (held[field], held[field]) for field in given
+                       if field in held and os.path.isabs(held[field])}}
 
 
 def _resolve_paths(scenario: Scenario, base_dir: Path) -> Scenario:

@@ -34,7 +34,7 @@ from planner import catalog
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem
-from planner.scenario.loading import YamlRefused, names_kept, parse_scenario, read_yaml_value
+from planner.scenario.loading import YamlRefused, names_after_overrides, parse_scenario, read_yaml_value
 from planner.scenario.model import BUILTIN_PROFILES, ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import shortened
@@ -282,9 +282,20 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
         problems = _with_folder_said(problems, [value for _, value in given_files], folder)
         raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
     changed = _files_made_absolute(changed, given_files, folder)
-    # the files it keeps are named as its file wrote them (fileio.files_as_written)
-    changed._files_as_written = names_kept(scenario, changed)
+    # the files it keeps are named as its file wrote them, those the overrides give as given (fileio.files_as_written)
+    changed._files_as_written = names_after_overrides(scenario, changed, _file_fields_set(scenario, good, changed))
     return changed
+
+
+def _file_fields_set(scenario: Scenario, paths: list[str], changed: Scenario) -> set[str]:
+    """The fields of `changed` naming a file (loading.file_fields: `workloads.NAME.profile`, `prices.source`) that one
+    of the override `paths` into `scenario` sets, alone or in a section holding it (`prices`, `workloads.NAME`),
+    whatever path it gives: the scenario's own file given by its absolute path is named as given too."""
+    names = [w.name for w in scenario.workloads]
+    keys = [_field_keys(names, path) for path in paths]
+    fields = {("prices", "source"): "prices.source",
+              **{("workloads", w.name, "profile"): f"workloads.{w.name}.profile" for w in changed.workloads}}
+    return {field for at, field in fields.items() if any(at[:len(k)] == k for k in keys)}
 
 
 def _file_fields(data: dict) -> list[tuple[tuple, str]]:

@@ -142,3 +142,50 @@ def test_an_error_about_a_profile_csv_names_it_as_the_scenario_wrote_it(tmp_path
     assert shown.exit_code == 2 and "Traceback" not in shown.output, shown.output
     assert f"plans/s.yaml:28:14: workloads[0].profile: {PROFILE}:169: expected a number, got 'x'" in shown.stderr
     assert str(tmp_path) not in shown.stderr
+
+
+# --- a path given as an override ----------------------------------------------------------------------------------
+
+def with_reserved_1y(scenario: Path) -> None:
+    """The scenario allows reserved_1y too, which its offers CSVs do not price: each plan warns, naming the CSV."""
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace("purchase_options: [on_demand]",
+                                                                     "purchase_options: [on_demand, reserved_1y]"),
+                        encoding="utf-8")
+
+
+def no_reserved_1y_in(csv: str) -> str:
+    return f"reserved_1y: no reserved_1y prices for aws (any region) in the {csv} prices; plans use on_demand only"
+
+
+def test_an_offers_csv_given_absolute_to_sweep_is_named_as_given(tmp_path, monkeypatch):
+    # the scenario's own offers/q3.csv given by its absolute path was named offers/q3.csv, as the file names it, while
+    # a copy of it beside it, offers/q4.csv, given alike, was named by the path given
+    scenario = plans_folder(tmp_path)
+    with_reserved_1y(scenario)
+    shutil.copy(scenario.parent / OFFERS, scenario.parent / "offers" / "q4.csv")
+    q3, q4 = str(scenario.parent / OFFERS), str(scenario.parent / "offers" / "q4.csv")
+    monkeypatch.chdir(tmp_path)
+    shown = run("sweep", "plans/s.yaml", "--vary", f"prices.source={q3},{q4}", "--format", "json", "--processes", "1")
+    assert shown.exit_code == 0, shown.output
+    said = " ".join(shown.stderr.split())
+    assert f"{no_reserved_1y_in(q3)} (1 of 2 points)" in said and f"{no_reserved_1y_in(q4)} (1 of 2 points)" in said
+    assert no_reserved_1y_in(OFFERS) not in said
+
+
+def test_an_offers_csv_given_absolute_as_an_override_is_named_as_given_in_the_plan(tmp_path):
+    # the notebook's and the dashboard's plan(…, overrides=…): named offers/q4.csv, relative to the scenario's folder,
+    # as if the scenario had named it so
+    from planner import plan
+    from planner.reports.tables import plan_to_dict
+
+    scenario = plans_folder(tmp_path)
+    with_reserved_1y(scenario)
+    shutil.copy(scenario.parent / OFFERS, scenario.parent / "offers" / "q4.csv")
+    q4 = str(scenario.parent / "offers" / "q4.csv")
+    p = plan(scenario, baselines=False, overrides={"prices.source": q4})
+    doc = plan_to_dict(p)
+    assert doc["input_files"]["prices.source"]["path"] == doc["prices"]["source"] == q4
+    assert doc["scenario_inputs"]["prices"]["source"] == q4
+    assert no_reserved_1y_in(q4) in p.warnings
+    # the file's own name where no override gives the field
+    assert plan_to_dict(plan(scenario, baselines=False, overrides={"horizon_months": 12}))["prices"]["source"] == OFFERS
