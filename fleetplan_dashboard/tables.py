@@ -20,6 +20,8 @@ from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import share_text, shown_share
+from pricing_adapters.azure import COUNTS_NOTE
+from pricing_adapters.gpu_names import A10_VCPUS_PER_GPU
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
@@ -265,16 +267,92 @@ def cap_costs_table(caps: pd.DataFrame) -> pd.DataFrame:
 _OVERRIDDEN_NOTE = re.compile(re.escape(OVERRIDE_SOURCE) + r" \(([^)]*)\), rest catalog")
 _CUSTOM_NOTE = re.compile(re.escape(CUSTOM_SOURCE) + r"\b")
 
+# A cloud offer's note is parts joined by " | ", each written by the packaged snapshot's builder
+# (scripts/build_snapshot.py) or a price refresh (pricing_adapters.aws, pricing_adapters.azure) in the offers table's
+# field names, the APIs' and a repository file's: each part those write, in a budget holder's words. A part none of
+# these matches (an offers CSV's own note) is shown as it is; whole parts only, so a note of the user's that mentions
+# one in a sentence of its own is left as written.
+_AWS_DEVICE_KINDS = {"GpuInfo": "a GPU", "NeuronInfo": "an AWS Neuron chip",
+                     "InferenceAcceleratorInfo": "an inference accelerator"}   # aws.accelerator_facts' sections
+_AZURE_RESTRICTIONS = {"NotAvailableForSubscription": "not available to the subscription",
+                       "QuotaId": "not offered to this kind of subscription"}   # ResourceSkuRestrictionsReasonCode
+_A10 = rf"fractional A10: vCPUs/{A10_VCPUS_PER_GPU} = (\d+)/{A10_VCPUS_PER_GPU}"   # an NV*ads_A10_v5 size's share
 
-def card_note_words(note: object) -> object:
-    """An offer's note with whose figures a card has in words: `scenario card_overrides (life_years, price), rest
-    catalog` → `your figures (Card overrides): life years, price; the rest catalog figures`, `scenario custom_cards` →
-    `your figures (Custom cards)`; any other note, or one that is no text, as it is."""
+
+def _a10_share(vcpus: str, exactly: str = "") -> str:
+    """An A10 v5 size's share of its A10 in words: `6` → `one A10 per 36 vCPUs: 6/36 of one` (`= 1/6`)."""
+    share = f"{vcpus}/{A10_VCPUS_PER_GPU}" + (f" = {exactly}" if exactly else "")
+    return f"one A10 per {A10_VCPUS_PER_GPU} vCPUs: {share} of one"
+
+
+_CLOUD_NOTE_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
+    # the accelerator: one the planner has no GPU id for is listed and never planned on
+    (r"unknown accelerator: (.+) \((\w+Info)\)",
+     lambda m: f"accelerator the planner does not know: {m[1]} ({_AWS_DEVICE_KINDS.get(m[2], m[2])})"),
+    (r"unknown accelerator: (.+) \(no accelerator name in source\)",
+     lambda m: f"accelerator the planner does not know: {m[1]} (the source data names none)"),
+    (r"unknown accelerator: (.+)", lambda m: f"accelerator the planner does not know: {m[1]}"),
+    (r"size not in the GPU size facts; accelerator unknown",
+     lambda m: "a size the planner has no facts of; accelerator not known"),
+    (r"(\d+) accelerator kinds in \w+; the first \((.*)\) is used",
+     lambda m: f"{m[1]} kinds of accelerator; the facts are the first's ({m[2]})"),
+    (r"family unknown; GPU from SkyPilot-style name '(.*)' and size series",
+     lambda m: f"no size family given; GPU ({m[1]}) told from the accelerator's name and the size's series"),
+    (r"family '(.*)' not mapped; GPU from the packaged size table",
+     lambda m: f"GPU from the planner's own list of Azure sizes (Azure's family '{m[1]}' is not one it knows)"),
+    # how many GPUs an instance has, and how much memory
+    (r"gpu_count unknown", lambda m: "GPUs per instance not known"),
+    (r"gpu_count unknown: \w+ reports no device count", lambda m: "GPUs per instance not known: AWS gives no count"),
+    (re.escape(COUNTS_NOTE), lambda m: "GPU count from Azure's documentation of its sizes"),
+    (r"gpu_count from the packaged size table", lambda m: "GPU count from the planner's own list of Azure sizes"),
+    (r"gpu_count from SkyPilot AZURE_MISSING_GPU_COUNT \(no GPUs capability\)",
+     lambda m: "GPU count from SkyPilot's list of Azure families (Azure gives none for this size)"),
+    (r"fractional GPU: (\S+) of one per unit", lambda m: f"{m[1]} of a GPU per instance"),
+    (r"fractional GPU: (\S+) of one per unit \((\S+) of the (\S+) MiB of a whole (.+); the API gave (?:Count (\S+)|no "
+     r"Count) and no GpuPartitionSize\)",
+     lambda m: f"{m[1]} of a GPU per instance (its {m[2]} MiB of a whole {m[4]}'s {m[3]} MiB; AWS gives "
+               + (f"a count of {m[5]}" if m[5] else "no count") + " and no share)"),
+    (r"GPU partition; fraction unknown", lambda m: "a share of one GPU, how large not known"),
+    (r"GPU partition: reference count (\S+) (matches|replaced by) the Azure docs share",
+     lambda m: f"a share of one GPU: the source data's count of {m[1]} {m[2]} Azure's documented share"),
+    (_A10 + r" \(as the reference\)", lambda m: _a10_share(m[1]) + " (as the source data says)"),
+    (_A10 + r" \(the reference's (\S+) is rounded\)", lambda m: _a10_share(m[1]) + f" (the source data's {m[2]} is rounded)"),
+    (_A10 + r" = (\S+)(?: \(the API reports GPUs=(\S+)\))?",
+     lambda m: _a10_share(m[1], m[2]) + (f" (Azure reports {m[3]} GPU{'' if m[3] == '1' else 's'})" if m[3] else "")),
+    (r"gpu_memory_gb unknown", lambda m: "GPU memory not known"),
+    # the price
+    (r"spot time unknown", lambda m: "date of the spot price not known"),
+    (r"spot price of (\d{4}-\d\d-\d\d)T(\d\d:\d\d):\d\d\+00:00", lambda m: f"spot price of {m[1]} {m[2]} UTC"),
+    (r"(No|Partial|All) Upfront/(standard|convertible)", lambda m: f"{m[1]} Upfront, {m[2]} reserved instance"),
+    (r"reservation: (\S+) per (.+) term / (\d+) h",
+     lambda m: f"reservation: {m[1]} for a {m[2]} term, over its {int(m[3]):,} hours"),
+    (r"retailPrice per (.+)", lambda m: f"Azure's price is per {m[1]}"),
+    (r"effectiveStartDate (\S+)", lambda m: f"price in force since {m[1]}"),
+    (r"Retail Prices armSkuName(?: is)? '(.*)'", lambda m: f"named '{m[1]}' in Azure's price list"),
+    (r"restricted in (.+): (\w+)", lambda m: f"restricted in {m[1]}: {_AZURE_RESTRICTIONS.get(m[2], m[2])}"),
+))
+
+
+def _note_part_words(part: str) -> str:
+    """One part of an offer's note in words (_CLOUD_NOTE_WORDS, then whose figures a card has); else as it is."""
+    for pattern, words in _CLOUD_NOTE_WORDS:
+        found = pattern.fullmatch(part)
+        if found:
+            return words(found)
+    overrides, custom = (FIELD_WORDS[f"onprem.{f}"].split(" (")[0] for f in ("card_overrides", "custom_cards"))
+    part = _OVERRIDDEN_NOTE.sub(lambda m: f"your figures ({overrides}): {_spaced(m[1])}; the rest catalog figures", part)
+    return _CUSTOM_NOTE.sub(f"your figures ({custom})", part)
+
+
+def offer_note_words(note: object) -> object:
+    """An offer's note as the Prices page shows it, in words: whose figures a card has (`scenario card_overrides
+    (life_years, price), rest catalog` → `your figures (Card overrides): life years, price; the rest catalog figures`,
+    `scenario custom_cards` → `your figures (Custom cards)`), and a cloud offer's facts without field names or files
+    (`gpu_count unknown | gpu_memory_gb unknown` → `GPUs per instance not known | GPU memory not known`); a part it
+    does not know, or a note that is no text, as it is. Display only: the engine's table keeps its notes."""
     if not isinstance(note, str):
         return note
-    overrides, custom = (FIELD_WORDS[f"onprem.{f}"].split(" (")[0] for f in ("card_overrides", "custom_cards"))
-    note = _OVERRIDDEN_NOTE.sub(lambda m: f"your figures ({overrides}): {_spaced(m[1])}; the rest catalog figures", note)
-    return _CUSTOM_NOTE.sub(f"your figures ({custom})", note)
+    return " | ".join(_note_part_words(part) for part in note.split(" | "))
 
 
 def no_cloud_allowed(scenario) -> str | None:

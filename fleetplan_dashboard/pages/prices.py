@@ -57,8 +57,9 @@ try:
 except PlannerError as exc:   # an unreadable price store or offers CSV: what is wrong, not where the server keeps it
     st.error("The prices cannot be read:\n\n" + tables.message_block([hide_store_path(str(exc))]))
     st.stop()
-# the cards' notes in the caption's words, not the scenario's field paths (the cached table keeps the engine's)
-table = table.assign(note=table["note"].map(tables.card_note_words))
+# the notes in words: a card's as the caption names its fields, a cloud offer's without field names or files (the
+# cached table keeps the engine's)
+table = table.assign(note=table["note"].map(tables.offer_note_words))
 # the prices read, as their provenance says: the packaged snapshot's where `prices.source: store` found no store
 source_read = provenance.get("source", s.prices.source)
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(source_read, source_read)

@@ -175,10 +175,10 @@ def test_a_throughput_given_for_a_custom_card_ranks_its_gpu_as_the_plan_does():
      "your figures (Card overrides): idle watts; the rest catalog figures; capex = card + host share"),
     ("scenario custom_cards; capex = card + host share", "your figures (Custom cards); capex = card + host share"),
     ("catalog figures; capex = card + host share", "catalog figures; capex = card + host share"),
-    ("gpu_count unknown", "gpu_count unknown"),   # a cloud offer's note: no scenario field
+    ("quoted by our reseller", "quoted by our reseller"),   # an offers CSV's own note: no scenario field
     (None, None),
 ])
 def test_a_cards_note_names_the_scenarios_figures_as_the_caption_does(engine_note, words):
     from fleetplan_dashboard import tables
 
-    assert tables.card_note_words(engine_note) == words
+    assert tables.offer_note_words(engine_note) == words
