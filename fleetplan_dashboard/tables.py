@@ -848,12 +848,27 @@ PAGE_REMEDIES = {
 }
 
 
+# A catalog card with no sourced price is not on the Prices page; the offers view's warning (engine.offer_costs.
+# offers_table) says where a price goes by the scenario's field paths: on the page, the fields as its caption names
+# them (FIELD_WORDS), in the scenario file, as the price banner points there
+_OVERRIDES, _CUSTOM = (f"“{FIELD_WORDS[f'onprem.{field}']}”" for field in ("card_overrides", "custom_cards"))
+PAGE_FIELD_REMEDIES = (
+    (re.compile(r"give one in a scenario as onprem\.card_overrides\.<card>\.price \(and currency\) from a quote, or as "
+                r"a custom card \(onprem\.custom_cards\) with its price"),
+     f"give one from a quote in the scenario file: a price (and currency) under its {_OVERRIDES}, or the card under "
+     f"its {_CUSTOM} with its price"),
+)
+
+
 def in_page_words(warning: str) -> str:
-    """A plan's warning as the Plan page shows it: one that a time limit cut short (not proven optimal, not the
+    """A warning as the Plan and Prices pages show it: one that a time limit cut short (not proven optimal, not the
     cheapest plan, a grouped profile not refined) ends with how to give it more time on this page's terms
-    (PAGE_REMEDIES); the others as the plan gives them. Display only: the downloads keep the engine's words."""
+    (PAGE_REMEDIES); where a card's price goes is said by the fields' words (PAGE_FIELD_REMEDIES); the others as
+    the engine gives them. Display only: the downloads keep the engine's words."""
     for engine_words, page_words in PAGE_REMEDIES.items():
         warning = warning.replace(engine_words, page_words)
+    for engine_words, page_words in PAGE_FIELD_REMEDIES:
+        warning = engine_words.sub(page_words, warning)
     return warning
 
 

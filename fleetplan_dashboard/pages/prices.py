@@ -72,9 +72,10 @@ st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)
            f"{electricity_usd:.2f} USD/kWh). The scenario's own cards are priced as its plan prices them, with "
            f"{tables.scenario_fields('onprem.card_overrides', 'onprem.custom_cards', whose='its')}; other cards at the catalog's "
            "figures — the `note` column says which. `as_of` is the date each price was read.")
-# the warnings name offers, SKUs and store rows as the price source spells them: as typed, never Markdown
+# the warnings name offers, SKUs and store rows as the price source spells them: as typed, never Markdown; the
+# scenario's fields they name in the page's words
 for w in warnings:
-    st.warning(tables.plain(w))
+    st.warning(tables.plain(tables.in_page_words(w)))
 if provenance.get("warning"):
     st.warning(tables.plain(hide_store_path(provenance["warning"])))
 
