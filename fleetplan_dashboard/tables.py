@@ -848,15 +848,18 @@ PAGE_REMEDIES = {
 }
 
 
-# A catalog card with no sourced price is not on the Prices page; the offers view's warning (engine.offer_costs.
-# offers_table) says where a price goes by the scenario's field paths: on the page, the fields as its caption names
-# them (FIELD_WORDS), in the scenario file, as the price banner points there
+# A catalog card with no sourced price is not on the Prices page, and a plan does not buy it; the offers view's warning
+# (engine.offer_costs.offers_table) and the plan's (engine.inputs) say where a price goes by the scenario's field
+# paths: on the pages, the fields as the Prices page's caption names them (FIELD_WORDS), in the scenario file, as the
+# price banner points there
 _OVERRIDES, _CUSTOM = (f"“{FIELD_WORDS[f'onprem.{field}']}”" for field in ("card_overrides", "custom_cards"))
 PAGE_FIELD_REMEDIES = (
     (re.compile(r"give one in a scenario as onprem\.card_overrides\.<card>\.price \(and currency\) from a quote, or as "
                 r"a custom card \(onprem\.custom_cards\) with its price"),
      f"give one from a quote in the scenario file: a price (and currency) under its {_OVERRIDES}, or the card under "
      f"its {_CUSTOM} with its price"),
+    (re.compile(r"set onprem\.card_overrides\.\S+\.price \(and currency\) from a quote"),
+     f"set its price (and currency) from a quote under the scenario file's {_OVERRIDES}"),
 )
 
 

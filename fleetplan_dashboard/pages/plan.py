@@ -378,7 +378,8 @@ def _draw_warnings(plan) -> None:
     """The plan's warnings; drawn again once the baselines are solved, with those on estimated speeds only the
     baselines' totals rest on (engine.run.baseline_speeds), as plan() gives them; not the values that look
     mistaken, shown above the total, nor where the prices came from when not as asked, said in the price banner;
-    those a time limit cut short told how to give them more time in the page's words (tables.in_page_words)."""
+    those a time limit cut short told how to give them more time, and where a card's price goes, in the page's words
+    (tables.in_page_words)."""
     # The price source's warning (no price store, so the packaged snapshot) is said once, in the banner: always open,
     # yellow for it, right above this box, and where a budget holder reads about the prices; this box is closed.
     said = implausible_texts | tables.said_in_banner(plan.prices)
