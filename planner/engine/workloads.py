@@ -196,7 +196,10 @@ def _reason(workload, unit, gpus: dict[str, tuple[str, float]], table: dict[str,
     if math.isnan(unit.gpu_count) or unit.gpu_count <= 0:
         return "GPU count unknown"
     memory = unit.gpu_memory_gb
-    if math.isnan(memory) or memory < workload.min_gpu_memory_gb:
+    if math.isnan(memory):   # excluded whatever the floor, as before: an offer nobody can size is not planned on
+        need = workload.min_gpu_memory_gb
+        return "GPU memory unknown" + (f"; {need:g} GB per GPU needed" if need > 0 else "")
+    if memory < workload.min_gpu_memory_gb:
         return f"{memory:g} GB per GPU < {workload.min_gpu_memory_gb:g} GB needed"
     if workload.gpus_per_job > 1:
         per_node = unit.cards_per_server if unit.kind == "card" else unit.gpu_count
