@@ -362,11 +362,13 @@ def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]
     """currency code → USD per 1 unit, from `CODE=RATE` pairs (the code in any case). PlannerError, naming
     every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1 would make
     every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no
-    currency code, a code given twice, a rate for USD other than 1 (USD is 1 by definition), or — when
-    `known` lists the currencies there are prices in — a code outside it: each of these was ignored without
+    code of ISO 4217 list one (checked as a scenario's fx keys are, with the same "did you mean" and the date a
+    withdrawn code was withdrawn), a code given twice, a rate for USD other than 1 (USD is 1 by definition), or —
+    when `known` lists the currencies there are prices in — a code outside it: each of these was ignored without
     a word."""
     from planner.catalog import suggest
-    from planner.scenario.model import CURRENCY_PATTERN, MAX_FX
+    from planner.scenario.model import MAX_FX, currency_hint
+    from pricing_adapters.currencies import LIST_ONE_FILE, is_iso_4217
 
     fx: dict[str, float] = {}
     problems = []
@@ -377,24 +379,24 @@ def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]
             value = float(rate)
         except ValueError:
             value = math.nan
-        near = suggest(code, sorted(known)) if known else []
-        hint = f"; did you mean {near[0]}?" if near else ""
         said = f"--fx {shortened(pair, repr)}"   # a pasted 120 KB value is not echoed whole
         if not (code and math.isfinite(value) and value > 0):
             problems.append(f"{said}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
         elif not 1 / MAX_FX <= value <= MAX_FX:   # the bounds of a scenario's fx: 1e308 overflowed a price to inf
             problems.append(f"{said}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} USD per unit, as a "
                             "scenario's fx takes")
-        elif not re.fullmatch(CURRENCY_PATTERN, code):
-            problems.append(f"{said}: {shortened(code, repr)} is not a currency code: expected three letters "
-                            f"(ISO 4217), e.g. --fx CNY=0.14{hint}")
+        elif not is_iso_4217(code):   # EUE, BGN: three capital letters but no currency in use
+            problems.append(f"{said}: {shortened(code, repr)} is not a currency code of ISO 4217 list one "
+                            f"({LIST_ONE_FILE}){currency_hint(code) or ', e.g. --fx CNY=0.14'}")
         elif code == "USD" and value != 1:
             problems.append(f"{said}: rates are USD per 1 unit of a currency, so USD is 1 by definition; "
                             "give the rate of a card's currency, e.g. --fx CNY=0.14")
         elif code in fx:
             problems.append(f"{said}: {code} is given twice; give one rate")
         elif known and code not in known:
-            problems.append(f"{said}: nothing is priced in {code} (prices are in {', '.join(sorted(known))}){hint}")
+            near = suggest(code, sorted(known))
+            problems.append(f"{said}: nothing is priced in {code} (prices are in {', '.join(sorted(known))})"
+                            + (f"; did you mean {near[0]}?" if near else ""))
         else:
             fx[code] = value
     if problems:

@@ -180,14 +180,37 @@ def test_a_varied_mapping_reads_as_yaml_in_csv_and_table_and_stays_a_mapping_in_
 
 @pytest.mark.parametrize("pair,needle", [
     ("USD=2", "USD is 1 by definition"),
-    ("CNX=0.14", "nothing is priced in CNX (prices are in CNY, USD); did you mean CNY?"),
-    ("EUR=1.1", "nothing is priced in EUR"),
-    ("EURO=1", "'EURO' is not a currency code"),
+    ("CNX=0.14", "'CNX' is not a currency code of ISO 4217 list one (pricing_adapters/data/currencies.csv); "
+                 "did you mean 'CNY'?"),
+    ("EUR=1.1", "nothing is priced in EUR (prices are in CNY, USD)"),
+    ("EURO=1", "'EURO' is not a currency code of ISO 4217 list one (pricing_adapters/data/currencies.csv), "
+               "e.g. --fx CNY=0.14"),
 ])
 def test_offers_fx_it_would_ignore_is_bad_input(pair, needle):
     result = cli("offers", "--gpu", "RTX-3060-12GB", "--provider", "onprem", "--fx", pair)
     assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.stderr
     assert f"--fx '{pair}'" in result.stderr and needle in result.stderr
+
+
+# the words of a scenario's fx key (tests/planner/test_scenario_currency_codes.py): ISO 4217 list one's codes, a
+# typo sent to the code one letter off, a withdrawn code's month (list three, read by hand: BULGARIA, Bulgarian Lev,
+# BGN, 2026-01; CROATIA, Kuna, HRK, 2023-01) and the code in use there now
+LIST_ONE_SAID = "is not a currency code of ISO 4217 list one (pricing_adapters/data/currencies.csv)"
+
+
+@pytest.mark.parametrize("pair,said", [
+    # both said "nothing is priced in EUE (prices are in CNY, USD)", as of GBP, a currency with no price
+    ("EUE=1.1", f"'EUE' {LIST_ONE_SAID}; did you mean 'EUR'?"),
+    ("eue=1.1", f"'EUE' {LIST_ONE_SAID}; did you mean 'EUR'?"),
+    ("BGN=0.51", f"'BGN' {LIST_ONE_SAID}; BGN, the Bulgarian Lev, was withdrawn in January 2026: did you mean "
+                 "'EUR', the code in use there now?"),
+    ("HRK=0.13", f"'HRK' {LIST_ONE_SAID}; HRK, the Kuna, was withdrawn in January 2023: did you mean 'EUR', the "
+                 "code in use there now?"),
+])
+def test_an_offers_fx_code_is_checked_against_iso_4217_list_one_as_a_scenario_fx_key_is(pair, said):
+    result = cli("offers", "--fx", pair)
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    assert result.stderr.strip() == f"error: --fx '{pair}': {said}"
 
 
 def test_offers_fx_given_twice_is_bad_input():
