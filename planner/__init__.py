@@ -18,7 +18,8 @@ from planner.lazy import lazy_names
 _EXPORTS = {
     "CatalogError": "planner.errors", "InfeasibleError": "planner.errors", "PlannerError": "planner.errors",
     "ModelTooLarge": "planner.errors", "TooManyPurchaseVariables": "planner.errors",
-    "PriceSourceError": "planner.errors", "PriceStoreLocked": "planner.errors", "ScenarioError": "planner.errors",
+    "PriceSourceError": "planner.errors", "PriceStoreLocked": "planner.errors", "PriceStoreUnusable": "planner.errors",
+    "ScenarioError": "planner.errors",
     "SolverError": "planner.errors",
     "ScenarioReadOnly": "planner.scenario",
     "Scenario": "planner.scenario", "load_scenario": "planner.scenario", "apply_overrides": "planner.scenario",

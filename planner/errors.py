@@ -90,6 +90,13 @@ class PriceStoreLocked(PriceSourceError):
     plan on the store fails rather than use other prices (pricing_adapters' StoreLocked, as the planner raises it)."""
 
 
+class PriceStoreUnusable(PriceSourceError):
+    """The price store's path holds a file that is no usable store (another application's file, a damaged store of
+    ours, a folder, a file that cannot be read): a plan on the store fails rather than use other prices, as for a
+    lock, but this does not pass: the file must be moved aside or another store given (pricing_adapters' StoreError,
+    as the planner raises it). No file there yet is no error: plans use the packaged snapshot and say so."""
+
+
 class PricesRefuteScenario(PriceSourceError):
     """A scenario field that its prices refute (a region no offer has): a mistake in the scenario file,
     whose name the CLI puts in front of the message. `field`: the path of the value refuted, when one is

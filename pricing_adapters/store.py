@@ -814,43 +814,22 @@ def set_aside(path: Path) -> Path | None:
         return aside
 
 
-def damage(path: str | Path) -> str | None:
-    """What is wrong with the store at `path` when it is a damaged store of ours (StoreCorrupt's message),
-    found without moving, creating or writing anything (`fleetplan validate`); None for a sound store and
-    for anything else (no store, not ours, cannot be read), which `open_store` reports. StoreLocked as `open_store`
-    raises it (a caller then need not wait for the lock twice)."""
-    try:
-        PriceStore(Path(path), create=False)
-    except StoreCorrupt as exc:
-        return str(exc)
-    except StoreLocked:
-        raise
-    except StoreError:
-        return None
-    return None
-
-
 def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[PriceStore | None, str | None]:
-    """(store, warning). A damaged store of ours is moved aside to a new `<name>.bad-<time>-<random>` and
-    reported; any other file (not a store of ours) and a file that cannot be used (no permission, a
-    directory) are reported and left alone; with `create=False` (a plan reading prices) a path with no
-    store yet is reported and nothing is created. In those cases the store is None and the caller uses
-    the packaged snapshot. A store another process keeps locked raises StoreLocked: the lock passes, and
-    the packaged prices in its place would make the same plan's total depend on when it ran."""
+    """(store, warning). (None, warning) only when there is no store at `path` yet (no file, or an empty one) and
+    `create=False` (a plan reading prices creates nothing): the caller uses the packaged snapshot, as on first use.
+    Any other file at `path` raises as PriceStore raises it and is left as it is: another application's file or one
+    that is no database (StoreForeign), a damaged store of ours (StoreCorrupt), a folder, a file that cannot be read
+    or of another store schema (StoreError), a store another process keeps locked (StoreLocked). The packaged prices
+    in their place planned a scenario that asks for the store's prices on other prices, exit 0, said only in a
+    warning. With `create=True` (a writer), a damaged store of ours is moved aside to a new
+    `<name>.bad-<time>-<random>` and a new store made, as a refresh does; the warning says where it went."""
     path = Path(path) if path is not None else default_store_path()
     try:
         return PriceStore(path, create=create), None
     except StoreMissing as exc:
         return None, f"{exc}: `fleetplan prices refresh` makes one; using the packaged snapshot"
     except StoreCorrupt as exc:
-        try:
-            aside = set_aside(path)
-        except StoreError as moved:
-            return None, f"{moved}; using the packaged snapshot"
-        if aside is None:   # another process dealt with it meanwhile
-            return open_store(path, create=create)
-        return None, f"{exc}; moved aside to {aside}; using the packaged snapshot"
-    except StoreLocked:
-        raise
-    except StoreError as exc:
-        return None, f"{exc}; using the packaged snapshot"
+        if not create:
+            raise
+        aside = set_aside(path)   # None: another process set it aside or replaced it meanwhile
+        return PriceStore(path), (f"{exc}; moved aside to {aside}" if aside is not None else None)

@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import DATA, QUOTED_SOURCES
-from planner.errors import PriceSourceError, PricesRefuteScenario, PriceStoreLocked
+from planner.errors import PriceSourceError, PricesRefuteScenario, PriceStoreLocked, PriceStoreUnusable
 from planner.fileio import file_problem, file_stamp, not_a_path, write_problem
 
 if TYPE_CHECKING:   # pandas is imported where a table is read: `fleetplan validate` loads none for the snapshot
     import pandas as pd
 
+    from pricing_adapters.errors import StoreError
     from pricing_adapters.store import PriceStore
 
 
@@ -84,8 +85,10 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     """(offers, provenance) of a price source: `snapshot`, `store` or an offers CSV path.
 
     `store` is the price store file for `source: store` (default: see `resolve_store`); PriceSourceError when it,
-    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake), or when another
-    process keeps the store locked (a refresh: the packaged prices are not read in its place, see `open_store`). `snapshot`
+    or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake); PriceStoreLocked
+    when another process keeps the store locked (a refresh), PriceStoreUnusable when the file there is no usable store
+    (another application's, damaged, a folder, unreadable): the packaged prices are not read in its place (see
+    `open_store`); with no file there yet they are, and the provenance's warning says so. `snapshot`
     (a scenario's `prices.snapshot`, only with `source: store`) pins the store as it stood when that snapshot was
     saved: PricesRefuteScenario (field PINNED_FIELD) naming the ids there are when the store has no such snapshot,
     or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
@@ -183,7 +186,8 @@ def _pinned_store(path: Path, snapshot_id: int) -> PriceStore:
 
 
 def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
-    """The newest stored snapshot of each provider and region; the packaged snapshot for the rest. With `snapshot`,
+    """The newest stored snapshot of each provider and region; the packaged snapshot for the rest, and for all when
+    there is no store at `path` yet (a file there that is no usable store raises: `open_store`). With `snapshot`,
     of the store as it stood when that snapshot was saved (it and the snapshots saved before it); the packaged prices
     fill in only the providers and regions it does not price: PricesRefuteScenario (`_pinned_store`) where it prices
     none, its rows all unusable.
@@ -198,7 +202,7 @@ def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, 
 
     pinned = {} if snapshot is None else {"pinned_snapshot": snapshot}
     if snapshot is None:
-        store, warning = open_store(path, create=False)   # reading prices creates no store (nor its lock file)
+        store, warning = open_store(path, create=False)   # reading prices creates, moves and writes nothing
     else:
         store, warning = _pinned_store(path, snapshot), None
     packaged, packaged_provenance = _packaged()
@@ -268,9 +272,28 @@ def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = No
     return offers, {**provenance, "packaged_data": packaged_data(source)}
 
 
+# what to do instead of a plan on a file that is no usable store: a damaged store of ours is set aside by a refresh;
+# another application's file is never touched (its message says to move it or give another store)
+NEW_STORE = "refresh into a new file (`fleetplan prices refresh --store NEW.sqlite`)"
+DAMAGED_REMEDY = "`fleetplan prices refresh` moves it aside and starts a new store, or set prices.source: snapshot"
+FOREIGN_REMEDY = f"{NEW_STORE} or set prices.source: snapshot"
+UNUSABLE_REMEDY = f"move it aside, {NEW_STORE}, or set prices.source: snapshot"
+
+
+def _store_unusable(exc: StoreError) -> PriceStoreUnusable:
+    """The PriceStoreUnusable of a pricing_adapters StoreError `exc` (the file, what is wrong with it), with why the
+    plan stops and what to do: the packaged prices in the store's place planned a scenario on other prices than it
+    asks for, exit 0."""
+    from pricing_adapters.errors import StoreCorrupt, StoreForeign
+
+    remedy = (DAMAGED_REMEDY if isinstance(exc, StoreCorrupt) else FOREIGN_REMEDY if isinstance(exc, StoreForeign)
+              else UNUSABLE_REMEDY)
+    return PriceStoreUnusable(f"{exc}; plans on prices.source: store read no other prices in its place: {remedy}")
+
+
 def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.errors import PriceSourceError as AdapterError
-    from pricing_adapters.errors import StoreLocked
+    from pricing_adapters.errors import StoreError, StoreLocked
     from pricing_adapters.snapshot import read_offers_csv
 
     if source == "snapshot":
@@ -282,6 +305,8 @@ def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[p
             return _from_store(Path(path), snapshot)
         except StoreLocked as exc:   # it passes: a class of its own, for callers that try again (the dashboard)
             raise PriceStoreLocked(str(exc)) from None
+        except StoreError as exc:   # a file there, but no store to read: it stays until moved (the dashboard keeps it)
+            raise _store_unusable(exc) from None
         except (AdapterError, OffersSchemaError) as exc:   # one line, never a traceback (exit 2)
             raise PriceSourceError(str(exc)) from None
     csv = Path(source)
@@ -326,37 +351,22 @@ def price_coverage(source: str, store: str | Path | None = None,
                    snapshot: int | None = None) -> tuple[dict[str, list[str]], dict]:
     """({provider, region, purchase_option: one list each, a row per offer}, provenance) of a price source: what
     `option_gaps` reads, and the provenance `price_table` gives — its "source" the prices actually read (the
-    packaged snapshot's, "snapshot", where `store` fell back to it), its "warning" what is said of the store
-    (rows skipped; the packaged snapshot used instead) — but a damaged store of ours is left where it is and
-    said to be so (with `snapshot` pinned, PricesRefuteScenario: `price_table`). The packaged snapshot's comes from
-    the registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table`."""
+    packaged snapshot's, "snapshot", where there is no store yet), its "warning" what is said of the store (rows
+    skipped; no store yet, the packaged snapshot used instead), and its errors (a locked or unusable store, a pinned
+    snapshot that is not there). Reading moves, creates and writes nothing. The packaged snapshot's comes from the
+    registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table`."""
     if source == "snapshot":
         from pricing_adapters import registry
 
         rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
         return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, _packaged_coverage()
-    if source == "store":   # a check moves nothing: `plan` and `prices refresh` set a damaged store aside
-        from pricing_adapters.errors import StoreLocked
-        from pricing_adapters.store import damage
-
-        try:
-            problem = damage(_given_store(store))
-        except StoreLocked as exc:   # as `price_table` says it, without waiting for the lock a second time
-            raise PriceStoreLocked(str(exc)) from None
-        if problem is not None and snapshot is not None:   # a pinned snapshot is never replaced by packaged prices
-            raise PricesRefuteScenario(f"prices.snapshot: no snapshot #{snapshot}: {problem}; it was left as it is",
-                                       PINNED_FIELD)
-        if problem is not None:
-            return price_coverage("snapshot")[0], _packaged_coverage(
-                f"{problem}; it was left as it is: `fleetplan plan` and `fleetplan prices refresh` move it aside; "
-                "plans use the packaged snapshot")
     table, provenance = price_table(source, store, snapshot)
     return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance
 
 
-def _packaged_coverage(warning: str | None = None) -> dict:
+def _packaged_coverage() -> dict:
     """The provenance `price_coverage` gives of the packaged snapshot, read without pandas (no build date)."""
-    return {"source": "snapshot", "snapshots": [], "warning": warning}
+    return {"source": "snapshot", "snapshots": [], "warning": None}
 
 
 def _cells(column):

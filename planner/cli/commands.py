@@ -45,7 +45,15 @@ from planner.cli.console import (
     stdout_console,
     store_option,
 )
-from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, PricesRefuteScenario, PriceStoreLocked, ScenarioError
+from planner.errors import (
+    InfeasibleError,
+    ModelTooLarge,
+    PlannerError,
+    PricesRefuteScenario,
+    PriceStoreLocked,
+    PriceStoreUnusable,
+    ScenarioError,
+)
 from planner.text import counted, one_line, shortened
 
 # The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
@@ -296,10 +304,10 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     the path of the field it is about (() when none: the file is named alone): a region that
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
     error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad cell,
-    not found, a currency fx has no rate for), and what `plan` says of the price store (damaged, not ours: the
-    packaged snapshot is used; a damaged store is left where it is, as every check leaves what it reads).
-    Nothing else when the price store cannot be read, but a store another process keeps locked: a warning that the
-    prices were not checked (plan would fail on it: the lock passes). The packaged snapshot is read without pandas
+    not found, a currency fx has no rate for), and what `plan` says of the price store (none there yet: the
+    packaged snapshot is used). A store another process keeps locked, or a file at its path that is no usable store
+    (damaged, not ours, a folder: left where it is, as every check leaves what it reads): a warning that the prices
+    were not checked (plan would fail on it). The packaged snapshot is read without pandas
     (`price_coverage`), so validating stays quick. `whole=False`: `scenario` holds only the `prices` of a file that
     does not load, as written (scenario.loading.prices_as_written), and only its regions are checked (and the store
     said): the offers' currencies and the options' gaps need the whole scenario."""
@@ -309,13 +317,13 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     source = scenario.prices.source
     try:
         coverage, provenance = catalog.price_coverage(source, store, scenario.prices.snapshot)
-    except PriceStoreLocked as exc:   # "ok" alone hid that plan would fail on it now
+    except (PriceStoreLocked, PriceStoreUnusable) as exc:   # "ok" alone hid that plan would fail on it now
         return [], [f"prices: {exc}; the scenario's prices were not checked"]
     except PlannerError as exc:
         if getattr(exc, "field", None):   # a pinned store snapshot that is not there (PricesRefuteScenario)
             return [(exc.field, str(exc))], []
         return ([((), f"prices.source: {exc}")] if source not in PRICE_SOURCE_WORDS else []), []
-    # what plan says of the store too (damaged, the packaged snapshot used): silent, validate said only "ok"
+    # what plan says of the store too (none yet, the packaged snapshot used): silent, validate said only "ok"
     said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
     read = provenance["source"]   # the prices read: "snapshot" where no store was found
     try:

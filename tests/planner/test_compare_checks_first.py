@@ -23,7 +23,7 @@ import yaml
 
 from planner.engine import run as engine_run
 from planner.engine.solve import DEFAULT_SOLVER
-from planner.errors import ModelTooLarge, PlannerError, PriceSourceError
+from planner.errors import ModelTooLarge, PlannerError, PriceSourceError, PriceStoreUnusable
 from planner.scenario import load_scenario
 from tests.planner.cli_run import one_line_error, run
 from tests.planner.test_model_size_limit import two_offer_scenario
@@ -145,19 +145,17 @@ def test_where_both_sides_are_too_large_a_is_named(tmp_path, store, solves):
     assert solves == []
 
 
-def test_a_damaged_store_is_reported_by_side_a_which_reads_it_first(tmp_path, store):
-    # Kept from before (a was solved, and so read the store, first): a's prices say the store was moved aside,
-    # b's, read after, that there is none. Both are planned on the packaged snapshot.
-    from pricing_adapters.store import damage
-
+def test_a_damaged_store_fails_the_comparison_and_is_left_as_it_is(tmp_path, store, solves):
+    # a, solved first, set the store aside and was planned on the packaged snapshot; b, read after, found no store
+    # and was too: both on other prices than the scenario asks for, exit 0
     data = bytearray(store.read_bytes())
     data[100:] = b"\xff" * (len(data) - 100)     # SQLite's header (ours) kept, every page after it broken
     store.write_bytes(bytes(data))
-    assert damage(store)
     large = three_on_the_store(tmp_path)
-    cmp = compare_module.compare(large, large, store=store)
-    assert "moved aside to" in cmp.plan_a.prices["warning"]
-    assert cmp.plan_b.prices["warning"].startswith(f"no price store at {store}")
+    with pytest.raises(PriceStoreUnusable, match=r"is a damaged price store \(database disk image is malformed\)"):
+        compare_module.compare(large, large, store=store)
+    assert store.read_bytes() == bytes(data) and not list(store.parent.glob(f"{store.name}.bad-*"))
+    assert solves == []
 
 
 def test_plan_takes_only_inputs_of_the_scenario_as_given(tmp_path):

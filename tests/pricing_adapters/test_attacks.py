@@ -40,6 +40,7 @@ from typer.testing import CliRunner
 from planner.catalog.prices import price_table
 from planner.cli import app
 from planner.errors import PriceSourceError as PlanPriceSourceError
+from planner.errors import PriceStoreUnusable
 from pricing_adapters import azure, base
 from pricing_adapters.aws import AwsPriceSource
 from pricing_adapters.azure import AzurePriceSource
@@ -139,8 +140,9 @@ def test_twenty_processes_opening_one_path_at_once_lose_no_file_and_make_one_sto
     for path, got in zip(foreign + garbage, results[:2 * rounds]):
         assert path.read_bytes() == originals[path]           # untouched, byte for byte, in place
         assert [p.name for p in path.parent.iterdir()] == ["prices.sqlite"]   # not copied aside, no lock
-        assert {kind for kind, _ in got} == {"none"}
-        assert all("another application" in message and "left untouched" in message for _, message in got)
+        assert {kind for kind, _ in got} == {"raised"}        # never a store, nor the packaged prices in its place
+        assert all(message.startswith("StoreForeign: ") and "another application" in message
+                   and "left untouched" in message for _, message in got)
     for path, got in zip(fresh, results[2 * rounds:3 * rounds]):
         assert {kind for kind, _ in got} == {"store"}, got     # every process got the store, none failed
         assert sorted(p.name for p in path.parent.iterdir()) == ["prices.sqlite", "prices.sqlite.lock"]
@@ -149,7 +151,7 @@ def test_twenty_processes_opening_one_path_at_once_lose_no_file_and_make_one_sto
         assert con.execute("SELECT count(*) FROM sqlite_master WHERE name = 'snapshots'").fetchone()[0] == 1
         con.close()
     for path, got in zip(damaged, results[3 * rounds:]):
-        assert "raised" not in {kind for kind, _ in got}, got
+        assert {kind for kind, _ in got} == {"store"}, got    # a writer's open: the damaged one aside, a new store
         (aside,) = path.parent.glob("prices.sqlite.bad-*")    # set aside exactly once, the original bytes
         assert aside.read_bytes() == damaged_bytes[path]
 
@@ -214,13 +216,13 @@ def test_a_file_that_is_not_a_store_is_refused_and_never_moved(tmp_path, command
 
 
 @pytest.mark.parametrize("kind", ["scenario", "damaged foreign database"])
-def test_plans_on_a_file_that_is_not_a_store_use_the_packaged_prices_and_never_move_it(tmp_path, kind):
+def test_plans_on_a_file_that_is_not_a_store_fail_and_never_move_it(tmp_path, kind):
+    # they planned on the packaged prices, said in a warning, exit 0: not the prices the scenario asks for
     path = tmp_path / "prices.sqlite"
     _not_a_store(path, kind)
     before = _files(tmp_path)
-    offers, provenance = price_table("store", path)
-    assert provenance["source"] == "snapshot" and "is not a fleetplan price store" in provenance["warning"]
-    assert len(offers) == len(load_snapshot())
+    with pytest.raises(PriceStoreUnusable, match="is not a fleetplan price store .* left untouched"):
+        price_table("store", path)
     assert _files(tmp_path) == before
 
 

@@ -1,6 +1,7 @@
 """The price store keeps every snapshot whole: all or nothing; damaged stores of ours set aside, any other
 file left alone."""
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -14,8 +15,7 @@ from store_race import damaged_store
 from typer.testing import CliRunner
 
 from planner.cli import app
-from pricing_adapters import store as store_module
-from pricing_adapters.errors import StoreError, StoreForeign, StoreMissing
+from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreMissing
 from pricing_adapters.schema import OffersSchemaError
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore, open_store, set_aside
@@ -57,33 +57,24 @@ def test_invalid_offers_are_never_written(tmp_path, aws_offers):
     assert len(store.snapshots()) == 1
 
 
-def test_a_damaged_store_is_set_aside(tmp_path):
+def test_a_damaged_store_is_set_aside_by_a_writer_and_a_new_store_made(tmp_path):
     path = tmp_path / "s.sqlite"
     damaged = damaged_store(path)
     store, warning = open_store(path)
-    assert store is None and "is a damaged price store" in warning and "using the packaged snapshot" in warning
     (aside,) = tmp_path.glob("s.sqlite.bad-*")
-    assert not path.exists() and aside.read_bytes() == damaged and aside.name in warning
+    # SQLite's words for pages overwritten after the header (store_race.damage)
+    assert warning == f"{path} is a damaged price store (database disk image is malformed); moved aside to {aside}"
+    assert aside.read_bytes() == damaged and store.snapshots() == [] and store.path == path
 
 
-def test_a_reader_racing_another_over_a_damaged_store_creates_no_store(tmp_path, monkeypatch):
-    # Two plans read prices at once; the other one sets the damaged store aside between our look and our
-    # set_aside, which then finds nothing damaged (None). A reader (create=False) must not make a new store.
+def test_a_reader_is_refused_a_damaged_store_and_leaves_it(tmp_path):
+    # a plan read the packaged prices in its place (exit 0, a warning) after setting it aside; the next plan then
+    # found no store and read them too: the scenario asks for the store's prices
     path = tmp_path / "s.sqlite"
     damaged = damaged_store(path)
-    real = store_module.set_aside
-
-    def the_other_reader_first(p):
-        real(p)            # the other process moves it aside
-        return real(p)     # ours finds nothing to move: None
-
-    monkeypatch.setattr(store_module, "set_aside", the_other_reader_first)
-    store, warning = open_store(path, create=False)
-    assert store is None and "no price store at" in warning and "using the packaged snapshot" in warning
-    assert not path.exists()
-    (aside,) = tmp_path.glob("s.sqlite.bad-*")
-    assert aside.read_bytes() == damaged
-    assert sorted(p.name for p in tmp_path.iterdir() if p != aside) in ([], ["s.sqlite.lock"])
+    with pytest.raises(StoreCorrupt, match=f"^{re.escape(str(path))} is a damaged price store \\(database disk image"):
+        open_store(path, create=False)
+    assert [(p.name, p.read_bytes()) for p in tmp_path.iterdir()] == [("s.sqlite", damaged)]
 
 
 def test_a_file_that_is_no_database_is_never_set_aside(tmp_path):
@@ -91,8 +82,9 @@ def test_a_file_that_is_no_database_is_never_set_aside(tmp_path):
     # for a store of ours whose header was destroyed; only a header saying "fleetplan" makes it ours
     path = tmp_path / "s.sqlite"
     path.write_bytes(b"not a database at all" * 100)
-    store, warning = open_store(path)
-    assert store is None and "not a fleetplan price store" in warning and "left untouched" in warning
+    for create in (True, False):   # neither a writer nor a reader moves it, nor reads the packaged prices instead
+        with pytest.raises(StoreForeign, match="not a fleetplan price store .* left untouched"):
+            open_store(path, create=create)
     with pytest.raises(StoreForeign):
         set_aside(path)
     assert [(p.name, p.read_bytes()) for p in tmp_path.iterdir()] == [("s.sqlite", b"not a database at all" * 100)]

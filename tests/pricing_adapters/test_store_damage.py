@@ -106,28 +106,27 @@ def test_a_dropped_table_or_needed_column_is_a_damaged_store(tmp_path, store, sq
         assert result.stderr.strip() == (f"error: --store: {store} is a damaged price store ({said}); it was left as "
                                          "it is: `fleetplan prices refresh` moves it aside and starts a new store")
     assert store.read_bytes() == before   # readers leave it as it is
-    # a plan does what it does with any damaged store of ours: sets it aside, says so, plans on the packaged prices
+    # a plan reads it as they do: it set the store aside and planned on the packaged prices, exit 0 (a warning), and
+    # the next plan, finding no store, read them again: the scenario asks for the store's
     result = plan_json(tmp_path, store)
-    assert result.exit_code == 0, result.output
-    (aside,) = tmp_path.glob("s.sqlite.bad-*")
-    assert aside.read_bytes() == before and not store.exists()
-    assert (f"prices: {store} is a damaged price store ({said}); moved aside to {aside}; using the packaged snapshot"
-            in result.stderr)
-    doc = json.loads(result.stdout)
-    assert doc["prices"]["source"] == "snapshot" and "Traceback" not in result.output
-    assert doc["total"] == pytest.approx(priced_at(doc, expected_eastus(1)))   # the packaged prices
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    assert result.stderr.strip() == (f"error: {store} is a damaged price store ({said}); plans on prices.source: store "
+                                     "read no other prices in its place: `fleetplan prices refresh` moves it aside and "
+                                     "starts a new store, or set prices.source: snapshot")
+    assert store.read_bytes() == before and list(tmp_path.glob("s.sqlite.bad-*")) == []
 
 
 def test_validate_says_what_a_plan_would_of_a_damaged_store(tmp_path, store):
-    # it said only "ok" (a review, 2026-12-05) while the plan it checks for planned on the packaged prices
-    # and a check moves nothing: it set the store aside as a plan does (a known problem of 2026-12-05)
+    # it said only "ok" (a review, 2026-12-05) while the plan it checks for planned on the packaged prices;
+    # a check moves nothing. Now a plan fails on it, and validate says so as of a locked store (a warning)
     edit(store, "DROP TABLE offers")
     before = store.read_bytes()
     result = runner.invoke(app, ["validate", str(scenario(tmp_path)), "--store", str(store)])
     assert result.exit_code == 0, result.output
     assert f"ok {scenario(tmp_path)}" in result.stderr
-    assert (f"warning: {scenario(tmp_path)}: prices: {store} is a damaged price store (no table offers); it was left "
-            "as it is: `fleetplan plan` and `fleetplan prices refresh` move it aside; plans use the packaged snapshot"
+    assert (f"warning: {scenario(tmp_path)}: prices: {store} is a damaged price store (no table offers); plans on "
+            "prices.source: store read no other prices in its place: `fleetplan prices refresh` moves it aside and "
+            "starts a new store, or set prices.source: snapshot; the scenario's prices were not checked"
             ) in " ".join(result.stderr.split())
     assert store.read_bytes() == before and list(tmp_path.glob("s.sqlite.bad-*")) == []
 
@@ -138,7 +137,8 @@ def test_validate_says_a_file_that_is_no_store_is_not_used(tmp_path):
     result = runner.invoke(app, ["validate", str(scenario(tmp_path)), "--store", str(other)])
     assert result.exit_code == 0, result.output
     said = " ".join(result.stderr.split())
-    assert f"prices: {other}" in said and "using the packaged snapshot" in said
+    assert (f"prices: {other} is not a fleetplan price store (file is not a database)" in said
+            and "read no other prices in its place" in said and "the scenario's prices were not checked" in said)
     assert other.read_text() == "not a database\n"
 
 
