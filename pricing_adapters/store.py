@@ -144,7 +144,8 @@ class PriceStore:
     def save(self, provider: str, regions: Sequence[str], source: str, offers: pd.DataFrame,
              fetched_at: datetime | None = None) -> SnapshotInfo:
         """Validate `offers`, then write them as one new snapshot in a single transaction. Any URL in `source` or in
-        the offers' sources is saved without credentials (`urls_shown`): plans and their exports show them."""
+        the offers' sources is saved without credentials (`urls_shown`): plans and their exports show them. The
+        sources of the snapshots already there are rewritten so in the same transaction (`_purge_credentials`)."""
         offers = validate_offers(offers, origin=f"{provider} refresh")
         if offers.empty:
             raise StoreError(f"{provider} refresh returned no offers")
@@ -158,9 +159,12 @@ class PriceStore:
         except sqlite3.Error as exc:
             raise _write_error(self.path, exc) from None
         try:
+            # the rows rewritten without credentials leave no copy of them in the file's free space
+            con.execute("PRAGMA secure_delete = ON")
             con.execute("BEGIN IMMEDIATE")
             try:
                 _add_missing_columns(con)
+                _purge_credentials(con)
                 cur = con.execute(
                     "INSERT INTO snapshots (provider, regions, fetched_at, source, row_count) VALUES (?,?,?,?,?)",
                     (provider, json.dumps(list(regions)), fetched, source, len(rows)))
@@ -429,6 +433,17 @@ def _add_missing_columns(con: sqlite3.Connection) -> None:
     for col, dtype in OFFER_COLUMNS.items():
         if col not in have:
             con.execute(f'ALTER TABLE offers ADD COLUMN "{col}" {_SQL_TYPE[dtype]}')
+
+
+def _purge_credentials(con: sqlite3.Connection) -> None:
+    """Rewrite each stored source (of snapshots and offers) that holds a URL with credentials as `urls_shown` shows
+    it: a store saved before they were hidden on saving keeps them on disk, hidden only when read. Runs inside the
+    caller's write transaction: a refresh that fails leaves them as they were, with its own rows unsaved."""
+    for table in ("snapshots", "offers"):
+        # each distinct text once (a snapshot's rows share a few); only a text with `//` can hold a URL
+        texts = [row[0] for row in con.execute(f"SELECT DISTINCT source FROM {table} WHERE instr(source, '//') > 0")]
+        hidden = [(shown, text) for text in texts if isinstance(text, str) and (shown := urls_shown(text)) != text]
+        con.executemany(f"UPDATE {table} SET source = ? WHERE source = ?", hidden)
 
 
 def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:

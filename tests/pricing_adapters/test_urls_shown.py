@@ -15,7 +15,7 @@ from pricing_adapters import azure as az
 from pricing_adapters.aws import AwsPriceSource
 from pricing_adapters.azure import AzurePriceSource
 from pricing_adapters.base import check_endpoint
-from pricing_adapters.errors import PriceSourceError, SourceConfigError
+from pricing_adapters.errors import PriceSourceError, SourceConfigError, StoreError
 from pricing_adapters.shown import url_shown, urls_shown
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
@@ -100,6 +100,73 @@ def test_a_store_saved_before_credentials_were_hidden_shows_none(tmp_path):
     assert info.source == "Retail (http://***@127.0.0.1:8/p?sig=***)"
     assert set(store.offers(info.id)["source"]) == {"Retail (http://***@127.0.0.1:8/p?sig=***, api-version 1)"}
     assert set(store.latest_offers()[0]["source"]) == {"Retail (http://***@127.0.0.1:8/p?sig=***, api-version 1)"}
+
+
+OLD_SNAPSHOT_SOURCE = "Retail (http://user:s3cret@127.0.0.1:8/p?sig=abc)"
+OLD_OFFER_SOURCE = "Retail (http://user:s3cret@127.0.0.1:8/p?sig=abc, api-version 1)"
+
+
+def store_saved_before_credentials_were_hidden(path):
+    """A store of one azure eastus snapshot whose sources hold a password and a signature, as a refresh before the
+    fix wrote them (written here with sqlite3, past the store's own hiding)."""
+    store = PriceStore(path)
+    store.save("azure", ["eastus"], "Azure Retail Prices API", load_snapshot(["azure"]).query("region == 'eastus'"))
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE snapshots SET source = ?", (OLD_SNAPSHOT_SOURCE,))
+        con.execute("UPDATE offers SET source = ?", (OLD_OFFER_SOURCE,))
+    con.close()
+    assert b"s3cret" in path.read_bytes()
+    return store
+
+
+def stored_sources(path) -> tuple[set, set]:
+    """(the snapshots' sources, the offers' sources) as the file holds them, read past the store."""
+    con = sqlite3.connect(path)
+    try:
+        return ({row[0] for row in con.execute("SELECT source FROM snapshots")},
+                {row[0] for row in con.execute("SELECT source FROM offers")})
+    finally:
+        con.close()
+
+
+def test_a_refresh_into_a_store_saved_before_credentials_were_hidden_purges_them(tmp_path, monkeypatch):
+    # they stayed on disk (hidden when read) until the store was refreshed into a new file
+    import pricing_adapters.store as store_module
+
+    store = store_saved_before_credentials_were_hidden(tmp_path / "s.sqlite")
+    connect = store_module._connect
+
+    def without_secure_delete(path):   # SQLite's default where it is built without SQLITE_SECURE_DELETE (not Debian's)
+        con = connect(path)
+        con.execute("PRAGMA secure_delete = OFF")
+        return con
+
+    monkeypatch.setattr(store_module, "_connect", without_secure_delete)
+    store.save("azure", ["eastus2"], "Azure Retail Prices API", load_snapshot(["azure"]).query("region == 'eastus2'"))
+    raw = store.path.read_bytes()
+    assert b"s3cret" not in raw and b"sig=abc" not in raw   # not in a row, nor left in the file's free space
+    # user:s3cret@ as ***@, the signature's value as ***; api-version, a price API's own parameter, kept
+    assert stored_sources(store.path) == ({"Retail (http://***@127.0.0.1:8/p?sig=***)", "Azure Retail Prices API"},
+                                          {"Retail (http://***@127.0.0.1:8/p?sig=***, api-version 1)",
+                                           *set(load_snapshot(["azure"]).query("region == 'eastus2'")["source"])})
+
+
+def test_a_refresh_that_fails_leaves_the_stored_sources_as_they_were(tmp_path, monkeypatch):
+    # the rewrite is the refresh's own transaction: a failure after it (a full disk) rolls it back with the new rows
+    import pricing_adapters.store as store_module
+
+    store = store_saved_before_credentials_were_hidden(tmp_path / "s.sqlite")
+    purge = store_module._purge_credentials
+
+    def purged_then_the_disk_filled(con):
+        purge(con)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store_module, "_purge_credentials", purged_then_the_disk_filled)
+    with pytest.raises(StoreError, match="disk full"):
+        store.save("azure", ["eastus2"], "Azure Retail Prices API", load_snapshot(["azure"]).query("region == 'eastus2'"))
+    assert stored_sources(store.path) == ({OLD_SNAPSHOT_SOURCE}, {OLD_OFFER_SOURCE})
+    assert [info.regions for info in store.snapshots()] == [("eastus",)]
 
 
 def test_a_source_given_to_the_store_is_saved_without_credentials(tmp_path):
