@@ -81,8 +81,12 @@ PINNED_FIELD = ("prices", "snapshot")
 PRICE_SOURCE_WORDS = ("snapshot", "store")
 
 
-def price_table(source: str, store: str | Path | None = None, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
+def price_table(source: str, store: str | Path | None = None, snapshot: int | None = None,
+                named: str | None = None) -> tuple[pd.DataFrame, dict]:
     """(offers, provenance) of a price source: `snapshot`, `store` or an offers CSV path.
+
+    `named`: how the messages about an offers CSV's content name it (a scenario's offers/q3.csv, as its file wrote it:
+    catalog.offers.prices_named); default the path. Where a file is looked for and cannot be read, the path is said.
 
     `store` is the price store file for `source: store` (default: see `resolve_store`); PriceSourceError when it,
     or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake); PriceStoreLocked
@@ -104,7 +108,7 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
         path = _given_store(store)
     else:
         path = None if source == "snapshot" else Path(source)
-    offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path), snapshot)
+    offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path), snapshot, named)
     if source == "store":  # ages move on while the cache holds
         from pricing_adapters.store import SnapshotInfo
 
@@ -266,9 +270,10 @@ def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
 
 
 @lru_cache(maxsize=8)
-def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = None) -> tuple[pd.DataFrame, dict]:
+def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = None,
+                 named: str | None = None) -> tuple[pd.DataFrame, dict]:
     """(offers, provenance) of `price_table`, its provenance with `packaged_data`."""
-    offers, provenance = _read_source(source, path, snapshot)
+    offers, provenance = _read_source(source, path, snapshot, named)
     return offers, {**provenance, "packaged_data": packaged_data(source)}
 
 
@@ -291,7 +296,8 @@ def _store_unusable(exc: StoreError) -> PriceStoreUnusable:
     return PriceStoreUnusable(f"{exc}; plans on prices.source: store read no other prices in its place: {remedy}")
 
 
-def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[pd.DataFrame, dict]:
+def _read_source(source: str, path: str | None, snapshot: int | None,
+                 named: str | None = None) -> tuple[pd.DataFrame, dict]:
     from pricing_adapters.errors import PriceSourceError as AdapterError
     from pricing_adapters.errors import StoreError, StoreLocked
     from pricing_adapters.snapshot import read_offers_csv
@@ -314,8 +320,8 @@ def _read_source(source: str, path: str | None, snapshot: int | None) -> tuple[p
         raise PriceSourceError(f"prices.source: offers CSV: {problem}: {csv}")
     try:
         data = _offers_csv_bytes(csv)
-        return read_offers_csv(data, origin=str(csv)), {"source": str(csv), "snapshots": [], "warning": None,
-                                                        "sha256": short_sha256(data.getvalue())}
+        return read_offers_csv(data, origin=named or str(csv)), {"source": str(csv), "snapshots": [], "warning": None,
+                                                                 "sha256": short_sha256(data.getvalue())}
     except OSError as exc:
         raise PriceSourceError(f"prices.source: offers CSV: cannot read: {exc.strerror or exc}: {csv}") from None
     except ValueError as exc:
@@ -347,20 +353,20 @@ def _where(provider: str, regions: list[str] | None) -> str:
 COVERAGE_COLUMNS = ("provider", "region", "purchase_option")
 
 
-def price_coverage(source: str, store: str | Path | None = None,
-                   snapshot: int | None = None) -> tuple[dict[str, list[str]], dict]:
+def price_coverage(source: str, store: str | Path | None = None, snapshot: int | None = None,
+                   named: str | None = None) -> tuple[dict[str, list[str]], dict]:
     """({provider, region, purchase_option: one list each, a row per offer}, provenance) of a price source: what
     `option_gaps` reads, and the provenance `price_table` gives — its "source" the prices actually read (the
     packaged snapshot's, "snapshot", where there is no store yet), its "warning" what is said of the store (rows
     skipped; no store yet, the packaged snapshot used instead), and its errors (a locked or unusable store, a pinned
     snapshot that is not there). Reading moves, creates and writes nothing. The packaged snapshot's comes from the
-    registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table`."""
+    registry's csv reading (no pandas); a store or an offers CSV is read whole by `price_table` (`named` as there)."""
     if source == "snapshot":
         from pricing_adapters import registry
 
         rows = [row for p in registry.providers() for row in p.snapshot_coverage()]
         return {col: [row[i] for row in rows] for i, col in enumerate(COVERAGE_COLUMNS)}, _packaged_coverage()
-    table, provenance = price_table(source, store, snapshot)
+    table, provenance = price_table(source, store, snapshot, named)
     return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance
 
 

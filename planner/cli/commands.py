@@ -316,7 +316,8 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     from planner.scenario.loading import named_as_written
     source = scenario.prices.source
     try:
-        coverage, provenance = catalog.price_coverage(source, store, scenario.prices.snapshot)
+        coverage, provenance = catalog.price_coverage(source, store, scenario.prices.snapshot,
+                                                      catalog.offers.prices_named(scenario))
     except (PriceStoreLocked, PriceStoreUnusable) as exc:   # "ok" alone hid that plan would fail on it now
         return [], [f"prices: {exc}; the scenario's prices were not checked"]
     except PlannerError as exc:
@@ -329,7 +330,8 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     try:
         catalog.check_regions(coverage, scenario, read)
         if whole and source not in PRICE_SOURCE_WORDS:   # an offers CSV says its own currencies: fx must convert them
-            catalog.cloud_rows(scenario, catalog.price_table(source, store)[0], read)
+            catalog.cloud_rows(scenario, catalog.price_table(source, store, named=catalog.offers.prices_named(scenario))[0],
+                               read)
     except PlannerError as exc:   # a region no offer has: its list item (PricesRefuteScenario.field)
         return [(getattr(exc, "field", None) or (), str(exc))], said
     if not whole:

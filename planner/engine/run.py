@@ -101,7 +101,8 @@ def unproven_warning(solution: Solution, total: float, currency: str, time_limit
 
 def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_periods: bool = True) -> Inputs:
     """The unreduced inputs of a validated scenario, priced from its price source (read once)."""
-    prices, provenance = catalog.price_table(scenario.prices.source, store, scenario.prices.snapshot)
+    prices, provenance = catalog.price_table(scenario.prices.source, store, scenario.prices.snapshot,
+                                             catalog.offers.prices_named(scenario))
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
 
 

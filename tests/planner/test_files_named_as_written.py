@@ -97,12 +97,20 @@ def a_region_it_lacks(folder: Path) -> None:
                         encoding="utf-8")
 
 
+def a_price_that_is_no_number(folder: Path) -> None:
+    """The g5 row's hourly price written 1,006 (a thousands comma inside a CSV cell: quoted, so one cell that is no
+    number): refused while the file is read, before any check of the scenario's."""
+    csv = folder / OFFERS
+    csv.write_text(csv.read_text(encoding="utf-8").replace(",1.006,", ',"1,006",'), encoding="utf-8")
+
+
 OFFERS_CSV_ERRORS = [
     (misspelt_gpu, f"prices.source: {OFFERS}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): gpu 'a10g' is no GPU id "
                    f"of planner/data/gpus.csv (did you mean 'A10G'?)"),
     (priced_in_eur, f"fx: offers in the {OFFERS} prices are priced in EUR, which fx has no rate for"),
     (an_onprem_row, f"prices.source: {OFFERS}: row 2 (offer onprem:onprem:rtx-3090:purchase): an on-prem card"),
     (a_region_it_lacks, f"prices.regions: no offers in 'us-east-2' (did you mean 'us-east-1'?) in the {OFFERS} prices"),
+    (a_price_that_is_no_number, f"{OFFERS}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): hourly_price '1,006'"),
 ]
 
 
