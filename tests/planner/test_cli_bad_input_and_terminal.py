@@ -109,7 +109,8 @@ def test_offers_csv_with_a_bad_cell_exits_2_naming_file_offer_and_column(tmp_pat
     assert result.exit_code == 2, result.output
     assert no_traceback(result)
     message = " ".join(result.stderr.split())
-    assert f"{offers}: row 1 (offer {G5}): {said}" in message, message
+    # the file as the scenario names it (offers.csv), not the path it was resolved to
+    assert f" {offers.name}: row 1 (offer {G5}): {said}" in message, message
 
 
 def test_offers_csv_with_a_12_month_term_still_plans(tmp_path):
