@@ -1264,15 +1264,16 @@ def _sides_without_plan(exc: InfeasibleError, sides: dict) -> dict:
             "sides": {side: side_facts(x, file) for side, (x, file) in read.items()}}
 
 
-def _parse_vary(items: list[str]) -> dict:
-    """The --vary items as path → values, each value read as YAML once the points are counted: 65,000 values
-    a --vary were each parsed before the sweep's size was checked (22 s to refuse four such)."""
+def _parse_vary(items: list[str]) -> tuple[dict[str, list[str]], dict[str, list]]:
+    """The --vary items as (path → the texts of its values, path → its values), each value read as YAML once the
+    points are counted: 65,000 values a --vary were each parsed before the sweep's size was checked (22 s to refuse
+    four such)."""
     from planner.reports.sweep import check_size
     from planner.scenario import parse_value
 
     texts = _vary_texts(items)
     check_size([len(values) for values in texts.values()])
-    return {path: [parse_value(v) for v in values] for path, values in texts.items()}
+    return texts, {path: [parse_value(v) for v in values] for path, values in texts.items()}
 
 
 def _vary_texts(items: list[str]) -> dict[str, list[str]]:
@@ -1291,6 +1292,10 @@ def _vary_texts(items: list[str]) -> dict[str, list[str]]:
                             f"--vary {path.strip()}=V1,V2,…")
             continue
         vary[path.strip()] = split_values(values)
+        empty = [i for i, text in enumerate(vary[path.strip()], 1) if not text]
+        if empty:   # `0.1,0.2,`: a comma too many made a point of the value '' (an error row, planned as such)
+            problems.append(f"--vary {item!r}: value {', '.join(map(str, empty))} of {len(vary[path.strip()])} is "
+                            "empty (a comma too many?); write null for no value, '' for an empty text")
     if problems:
         raise ScenarioError(problems, "--vary")
     return vary
@@ -1338,12 +1343,14 @@ def sweep(
                                                help="likewise a point of more than N integer purchase variables"),
 ) -> None:
     """Plan every combination of the --vary values (one row each; infeasible points are rows too; at most
-    10,000 points). Exit 0 when some point has a plan; else 2 when every point is an error, 1 otherwise."""
+    10,000 points). A bad path, or a value no point can plan (a typo, a value out of range), is refused before
+    anything is solved (exit 2). Exit 0 when some point has a plan; else 2 when every point is an error, 1
+    otherwise."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from planner.engine.result import present_value_words
     from planner.reports import sweep as run_sweep
-    from planner.reports.sweep import check_processes
+    from planner.reports.sweep import check_processes, check_values
     from planner.scenario import load_scenario_file
     from planner.scenario.overrides import ORIGIN as OVERRIDES
 
@@ -1352,8 +1359,12 @@ def sweep(
         _check_store(store)
         if scheduler is None:
             check_processes(processes)
-        grid = _parse_vary(vary)   # counted before its values are read, and before the scenario is
+        texts, grid = _parse_vary(vary)   # counted before its values are read, and before the scenario is
         scenario = load_scenario_file(file)
+        try:   # every value, before any point is solved: a value no point can plan is named as --vary gave it
+            grid = check_values(scenario, grid, given=texts)
+        except ScenarioError as exc:
+            raise (ScenarioError(exc.problems, "--vary") if exc.origin == OVERRIDES else exc) from None
         # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
         # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh
         with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -1432,19 +1443,10 @@ def _not_finite(value):
 
 
 def _vary_text(value) -> str:
-    """A varied value as the text of a table cell, as it is written after --vary (YAML), not as Python shows it:
-    a boolean as `true`/`false`, None as `null`, a mapping or a list as YAML flow text (`{price: 2000}`,
-    `[aws, azure]`); a number or a text as str() gives it (1 stays 1 next to 1.5; inf, nan)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list, tuple)):
-        from planner.scenario.yaml_core import dump_yaml
+    """A varied value as the text of a table cell, as it is written after --vary (reports.sweep.value_text)."""
+    from planner.reports.sweep import value_text
 
-        return dump_yaml(value if isinstance(value, dict) else list(value), default_flow_style=True,
-                         sort_keys=False, width=10_000).strip()
-    return str(value)
+    return value_text(value)
 
 
 def _vary_cell(value) -> str | None:

@@ -43,6 +43,7 @@ from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, overlapping_paths, path_problems
+from planner.scenario.yaml_core import dump_yaml
 from planner.scratch import ScratchFolder
 from planner.text import shortened
 
@@ -212,23 +213,137 @@ def _grid(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_points: int
     validates each point as a whole: a value may be valid only with the point's other values, such as
     max_units 8 with min_units 5). Errors as sweep_points."""
     vary = _listed_all(vary, max_points)
+    _check_paths(scenario, vary)
+    return cross_product(vary)
+
+
+def _check_paths(scenario: Scenario, vary: dict[str, list], given: Mapping[str, list[str]] | None = None) -> None:
+    """ScenarioError when a path of `vary` is bad (unknown, given no values, the same field as another path, a key
+    under `fx` that is no currency code); it also names the values that are bad even alone, so that one run shows
+    them all (a path's own problem is said once, not again for each of its values). `given`: as check_values."""
     paths = list(vary)
     values = list(vary.values())
     problems = [f"{p}: no values to vary over" for p, v in zip(paths, values) if not v]
     problems += [q for p, v in zip(paths, values) if v for q in path_problems(scenario, p, v[0])]
     problems += _currency_keys(scenario, paths) + _same_fields(scenario, paths)
     if problems:
-        # the sweep stops here anyway: name the values that are bad even alone too, so one run shows them
-        # all (a path's own problem is said once, above, not again for each of its values)
         flagged = {p for p in paths if any(q.startswith(f"{p}:") for q in problems)}
-        for p, vals in zip(paths, values):
-            for v in vals if p not in flagged else ():
+        alone = _refused_alone(scenario, {p: v for p, v in vary.items() if p not in flagged})
+        raise ScenarioError(list(dict.fromkeys(problems + _named_problems(alone, vary, given))), ORIGIN)
+
+
+class CheckedVary(Mapping):
+    """A sweep's values (dotted path → a tuple of values) as `check_values` checked them against `scenario`: `sweep`
+    given them with that same scenario does not check them again (a --vary of 10,000 values is 10,000 scenarios
+    built, about 9 s, which `fleetplan sweep` does first to name each bad value as --vary wrote it). Read-only."""
+
+    def __init__(self, scenario: Scenario, vary: Mapping[str, list]):
+        self.scenario = scenario
+        self._vary = {path: tuple(values) for path, values in vary.items()}
+
+    def __getitem__(self, path: str) -> tuple:
+        return self._vary[path]
+
+    def __iter__(self):
+        return iter(self._vary)
+
+    def __len__(self) -> int:
+        return len(self._vary)
+
+
+def check_values(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_points: int = MAX_POINTS,
+                 given: Mapping[str, list[str]] | None = None) -> CheckedVary:
+    """`vary` (dotted path → values), once every value is checked against the scenario, before anything is
+    solved. ScenarioError for a bad path (as sweep_points), and for every value that no point of the sweep can
+    plan: one the scenario refuses (`horizon_months: abc`, a misspelt profile, an unknown card, `currency: EUR`
+    without the rate of USD) at each point that holds it. Such a value is a mistake in the sweep, not a result.
+    A point the scenario refuses only for its combination of values (min_units 5 with max_units 3, each of which
+    plans at other points) stays a point: a cross product cannot leave it out, and the sweep makes it an error row.
+    PlannerError, before any value is read, for more than `max_points` points.
+
+    A value is checked alone first (one scenario built per value, not per point: 10,000 points of 100 × 100
+    values are 200 checks); only one the scenario refuses alone is tried at its points, until one plans (EUR
+    with its rate of USD, varied beside it). Each problem names its value as `given` (path → the texts the values
+    were read from, as `--vary` wrote them: `horizon_months=1e400`, not inf), else as YAML writes it."""
+    vary = _listed_all(vary, max_points)
+    _check_paths(scenario, vary, given)
+    alone = _refused_alone(scenario, vary)
+    # with one path a value alone is its point
+    refused = alone if len(vary) == 1 else _refused_everywhere(scenario, vary, alone)
+    if refused:
+        raise ScenarioError(_named_problems(refused, vary, given), ORIGIN)
+    return CheckedVary(scenario, vary)
+
+
+def _refused_alone(scenario: Scenario, vary: dict[str, list]) -> dict[tuple[str, int], list[str]]:
+    """{(path, index): problems} of each value of `vary` the scenario refuses alone."""
+    refused: dict[tuple[str, int], list[str]] = {}
+    for path, values in vary.items():
+        for i, value in enumerate(values):
+            try:
+                apply_overrides(scenario, {path: value})
+            except ScenarioError as exc:
+                refused[path, i] = exc.problems
+    return refused
+
+
+def _refused_everywhere(scenario: Scenario, vary: dict[str, list],
+                        alone: dict[tuple[str, int], list[str]]) -> dict[tuple[str, int], list[str]]:
+    """Of the values refused alone (`alone`), those refused at every point that holds them, each with its problems:
+    those it has alone that every point of it has (not another value's, also refused there), else those its points
+    share, else its first point's. A point is built once however many of its values are tried."""
+    paths = list(vary)
+    verdicts: dict[tuple[int, ...], list[str] | None] = {}   # a point's indices → its problems (None: it plans)
+    refused = {}
+    for (path, i), own in alone.items():
+        others = [range(len(vary[p])) if p != path else (i,) for p in paths]
+        seen: list[list[str]] = []
+        for combo in itertools.product(*others):
+            if combo not in verdicts:
                 try:
-                    apply_overrides(scenario, {p: v})
+                    apply_overrides(scenario, {p: vary[p][j] for p, j in zip(paths, combo)})
+                    verdicts[combo] = None
                 except ScenarioError as exc:
-                    problems += exc.problems
-        raise ScenarioError(list(dict.fromkeys(problems)), ORIGIN)
-    return cross_product(vary)
+                    verdicts[combo] = exc.problems
+            if verdicts[combo] is None:
+                break
+            seen.append(verdicts[combo])
+        else:
+            everywhere = [q for q in seen[0] if all(q in found for found in seen[1:])]
+            refused[path, i] = [q for q in own if q in everywhere] or everywhere or seen[0]
+    return refused
+
+
+def _named_problems(refused: dict[tuple[str, int], list[str]], vary: dict[str, list],
+                    given: Mapping[str, list[str]] | None) -> list[str]:
+    """One line per problem of the `refused` values ((path, index) → problems), led by the values it is about as
+    `PATH=VALUE` (a problem of one value drops the path it starts with: `horizon_months=abc: expected a whole
+    number, got 'abc'`)."""
+    by_problem: dict[str, list[tuple[str, int]]] = {}
+    for key, problems in refused.items():
+        for problem in problems:
+            by_problem.setdefault(problem, []).append(key)
+    lines = []
+    for problem, keys in by_problem.items():
+        names = " and ".join(f"{p}={shortened(given[p][i] if given else value_text(vary[p][i]))}" for p, i in keys)
+        if len(keys) == 1 and problem.startswith(f"{keys[0][0]}: "):
+            problem = problem[len(keys[0][0]) + 2:]
+        lines.append(f"{names}: {problem}")
+    return lines
+
+
+def value_text(value: Any) -> str:
+    """A varied value as it is written after --vary (YAML), not as Python shows it: a boolean as `true`/`false`,
+    None as `null`, a mapping or a list as YAML flow text (`{price: 2000}`, `[aws, azure]`); a number or a text as
+    str() gives it (1 stays 1 next to 1.5; inf, nan)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list, tuple)):
+        return dump_yaml(value if isinstance(value, dict) else list(value), default_flow_style=True,
+                         sort_keys=False, width=10_000).strip()
+    return str(value)
 
 
 def cross_product(vary: Mapping[str, list]) -> list[dict]:
@@ -367,10 +482,12 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     Columns: one per varied path, `total` (present value, in the scenario currency, or the point's
     own when `currency` is varied), `savings_vs_all_cloud` (only with `baselines=True`), `fleet` (summary),
     `status` (optimal | infeasible | error), `note`.
-    Infeasible points and points whose values the scenario rejects, all applied together (status error,
-    the problem in `note`), are rows, not exceptions; a bad path (unknown, two paths to one field such as
-    `workloads.0.x` and `workloads.<first's name>.x`, an `fx` key that is no currency code) raises
-    ScenarioError up front.
+    Infeasible points are rows, not exceptions, and so is a point whose values the scenario rejects only together
+    (min_units 5 with max_units 3, each of which plans at another point: status error, the problem in `note`).
+    ScenarioError, up front, before any point is built or solved (`check_values`), lists every bad path (unknown,
+    two paths to one field such as `workloads.0.x` and `workloads.<first's name>.x`, an `fx` key that is no
+    currency code) and every value that no point can plan (`horizon_months: "abc"`, a misspelt profile, `currency:
+    EUR` where no point gives the rate of USD), as `fleetplan sweep` refuses them.
 
     `store` is the price store file for `prices.source: store`, as for `plan()` (default
     `$FLEETPLAN_STORE` or the platform's data directory, as each point's process sees them; give the path
@@ -399,6 +516,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     """
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     _check_arguments(vary, max_points, progress, baselines, scheduler_timeout)
+    checked = vary.scenario if isinstance(vary, CheckedVary) else None
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)
@@ -407,7 +525,9 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
         _check_store(store)   # as given: the message names what the user wrote
     if store is not None:   # a worker's working folder may not be this process's (a Dask worker); ~ as plan() reads it
         store = os.path.abspath(os.path.expanduser(store))
-    points = _grid(base, vary, max_points)
+    # every value checked before any point is built or solved (unless check_values did it for this scenario): a value
+    # no point can plan is refused here
+    points = cross_product(vary if checked is base else check_values(base, vary, max_points))
     n = len(points)
     # each point's scenario is built (and validated, once) as it is solved: a point the scenario rejects
     # becomes an error row then

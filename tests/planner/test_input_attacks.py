@@ -6,8 +6,6 @@ limit: the timeout guards the test run, the assertion is the exit code and the m
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import resource
 import subprocess
@@ -215,19 +213,14 @@ def test_workload_names_that_differ_only_in_punctuation_plan_like_any_names():
     assert plan(scenario("a b", "a-b"), baselines=False).total == plan(scenario("a", "b"), baselines=False).total
 
 
-def test_a_bad_sweep_value_is_an_error_row_and_the_other_points_are_planned():
-    table = sweep(load_scenario(WORKED), {"onprem.electricity_per_kwh": [0.2, math.inf],
-                                          "onprem.pue": [1.5, 0.5]}, processes=1)
-    by_point = {(r[0], r[1]): r for r in table.itertuples(index=False)}
-    assert len(table) == 4
-    ok = by_point[0.2, 1.5]
-    # README, worked example: 7,760.46 USD at 0.20 USD/kWh and PUE 1.5
-    assert ok.status == "optimal" and ok.total == pytest.approx(8385.46, rel=1e-6)
-    for point in [(0.2, 0.5), (math.inf, 1.5), (math.inf, 0.5)]:
-        row = by_point[point]
-        assert row.status == "error" and math.isnan(row.total)
-    assert "onprem.pue" in by_point[0.2, 0.5].note and "electricity" not in by_point[0.2, 0.5].note
-    assert "onprem.electricity_per_kwh: expected a finite number" in by_point[math.inf, 1.5].note
+def test_a_bad_sweep_value_is_refused_before_anything_is_solved(nothing_solved):
+    # no point can plan inf or a PUE below 1: each is named once, with its own problem only (they were error rows,
+    # planned beside the others, and a script read a sweep with a typo as done)
+    with pytest.raises(ScenarioError) as info:
+        sweep(load_scenario(WORKED), {"onprem.electricity_per_kwh": [0.2, math.inf], "onprem.pue": [1.5, 0.5]},
+              processes=1)
+    assert info.value.problems == ["onprem.electricity_per_kwh=inf: expected a finite number, got inf",
+                                   "onprem.pue=0.5: expected a number ≥ 1, got 0.5"]
 
 
 def test_values_fine_alone_but_not_together_are_an_error_row():
@@ -237,13 +230,12 @@ def test_values_fine_alone_but_not_together_are_an_error_row():
     assert "3 > max_units 2" in table["note"].iloc[1]
 
 
-def test_cli_sweep_reports_the_bad_point_and_plans_the_rest():
+def test_cli_sweep_refuses_a_bad_value_before_anything_is_solved(nothing_solved):
     result = runner.invoke(app, ["sweep", str(WORKED), "--vary", "onprem.electricity_per_kwh=0.2,.inf",
                                  "--format", "csv", "--processes", "1"])
-    assert result.exit_code == 0, result.output
-    ok, bad = csv.DictReader(io.StringIO(result.stdout))
-    assert ok["status"] == "optimal" and float(ok["total"]) == pytest.approx(8385.46, rel=1e-6)   # README
-    assert bad["status"] == "error" and bad["total"] == "" and "expected a finite number" in bad["note"]
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert " ".join(result.stderr.split()) == ("error: --vary: 1 problem onprem.electricity_per_kwh=.inf: expected a "
+                                               "finite number, got inf")
 
 
 def test_inventory_reads_at_most_a_megabyte():

@@ -111,8 +111,8 @@ def test_a_sweep_value_with_a_key_yaml_reads_as_no_text_names_it_as_written():
     # --vary values are YAML: `{true: 1}` was "onprem.existing[1]: expected a text, got True"
     result = run("sweep", ROOT / "scenarios" / "entry.yaml", "--vary", "onprem.existing={true: 1}", "--format", "csv")
     assert no_traceback(result), result.output
-    assert "onprem.existing.true: unknown card 'true'" in result.stdout
-    assert "[1]" not in result.stdout and "True" not in result.stdout
+    assert "onprem.existing={true: 1}: onprem.existing.true: unknown card 'true'" in result.stderr
+    assert "[1]" not in result.stderr and "True" not in result.stderr
 
 
 def test_a_dict_with_a_key_that_is_no_text_is_named_in_the_projects_words():

@@ -92,10 +92,12 @@ def test_a_sweep_at_one_rate_says_it_in_attrs_without_a_column():
 
 
 def test_a_rejected_point_has_no_basis_and_the_others_keep_theirs():
-    # a discount rate of 1 or more is refused (0 ≤ rate < 1): that row is an error with no money
-    table = sweep(WORKED, vary={"discount_rate": [0.1, 0.0, 1.5]}, processes=1)
-    assert list(table["status"]) == ["optimal", "optimal", "error"]
-    assert list(table["money_basis"]) == [AT_10, UNDISCOUNTED, None]
+    # min_units 1 with max_units 0 is refused as a whole (each value plans at another point): those rows are
+    # errors with no money
+    table = sweep(WORKED, vary={"discount_rate": [0.1, 0.0], "constraints.min_units.rtx-a5000": [1],
+                                "constraints.max_units.rtx-a5000": [0, 1]}, processes=1)
+    assert list(table["status"]) == ["error", "optimal", "error", "optimal"]
+    assert list(table["money_basis"]) == [None, AT_10, None, UNDISCOUNTED]
 
 
 def test_a_sweep_over_currencies_says_each_points_currency():

@@ -61,12 +61,15 @@ def test_a_profile_override_not_in_the_working_folder_names_the_folder_searched(
 def test_a_sweep_over_a_relative_profile_reads_it_from_the_working_folder(folders):
     team, work = folders
     flat_csv(work / "weekly.csv")
-    table = sweep(team / "s.yaml", {"workloads.training.profile": ["weekly.csv", "missing.csv"]}, processes=1)
-    assert table["workloads.training.profile"].tolist() == ["weekly.csv", "missing.csv"]   # as given
-    assert table["status"].tolist() == ["optimal", "error"]
+    table = sweep(team / "s.yaml", {"workloads.training.profile": ["weekly.csv"]}, processes=1)
+    assert table["workloads.training.profile"].tolist() == ["weekly.csv"]   # as given
+    assert table["status"].tolist() == ["optimal"]
     assert table["total"][0] == pytest.approx(WORKED_TOTAL, rel=1e-6)
-    assert table["note"][1] == (f"workloads.training.profile: profile file not found: {shortened(str(work / 'missing.csv'))}"
-                                + NOTE.format(work))
+    # a file not found there is refused before anything is solved, named by the path searched and that folder
+    with pytest.raises(ScenarioError) as info:
+        sweep(team / "s.yaml", {"workloads.training.profile": ["weekly.csv", "missing.csv"]}, processes=1)
+    assert info.value.problems == [f"workloads.training.profile=missing.csv: profile file not found: "
+                                   f"{shortened(str(work / 'missing.csv'))}" + NOTE.format(work)]
 
 
 def test_a_relative_offers_csv_override_is_the_working_folders(folders):

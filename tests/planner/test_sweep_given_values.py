@@ -24,21 +24,21 @@ def csv_column(stdout: str, name: str) -> list[str]:
     return [row[name] for row in csv.DictReader(io.StringIO(stdout))]
 
 
-# horizon_months 0 (under 1) and 1.5 (not whole) are error rows; 1 plans. pandas made the column 0.0, 1.5, 1.0
+# pue 1, 1.5 and 2 each plan; pandas made the column 1.0, 1.5, 2.0
 
 def test_whole_numbers_next_to_a_fraction_stay_whole_and_right_aligned_in_the_table():
-    result = run("sweep", ENTRY, "--vary", "horizon_months=0,1.5,1", "--processes", "1")
+    result = run("sweep", ENTRY, "--vary", "onprem.pue=2,1.5,1", "--processes", "1")
     assert result.exit_code == 0, result.output
     cells = table_cells(result.stdout, 0)
-    assert [c.strip() for c in cells] == ["0", "1.5", "1"]
+    assert [c.strip() for c in cells] == ["2", "1.5", "1"]
     assert all(c.startswith("  ") and c.endswith(f"{c.strip()} ") for c in cells)   # right-aligned
 
 
 def test_whole_numbers_next_to_a_fraction_stay_whole_in_csv_and_json():
-    args = ("sweep", ENTRY, "--vary", "horizon_months=0,1.5,1", "--processes", "1", "--format")
-    assert csv_column(run(*args, "csv").stdout, "horizon_months") == ["0", "1.5", "1"]
-    given = [row["horizon_months"] for row in json.loads(run(*args, "json").stdout)]
-    assert given == [0, 1.5, 1] and [type(v) for v in given] == [int, float, int]
+    args = ("sweep", ENTRY, "--vary", "onprem.pue=2,1.5,1", "--processes", "1", "--format")
+    assert csv_column(run(*args, "csv").stdout, "onprem.pue") == ["2", "1.5", "1"]
+    given = [row["onprem.pue"] for row in json.loads(run(*args, "json").stdout)]
+    assert given == [2, 1.5, 1] and [type(v) for v in given] == [int, float, int]
 
 
 def test_a_varied_boolean_reads_true_and_false_as_yaml_writes_them():

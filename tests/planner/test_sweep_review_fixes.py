@@ -71,10 +71,12 @@ def test_currency_eur_with_its_usd_rate_in_the_same_point_plans_in_euros():
     assert table["total"].iloc[1] == pytest.approx(24_000 * 1.006 * 1.1, rel=1e-9)
 
 
-def test_a_point_bad_as_a_whole_names_its_field_only():
-    table = sweep(WORKED, {"currency": ["EUR"], "onprem.pue": [1.5]}, processes=1)
-    assert list(table["status"]) == ["error"]
-    assert "fx" in table["note"].iloc[0] and "USD" in table["note"].iloc[0] and "pue" not in table["note"].iloc[0]
+def test_a_value_no_point_can_plan_is_refused_naming_its_field_only(nothing_solved):
+    # EUR lacks fx.USD at every point (no point gives it): refused before anything is solved, pue named nowhere
+    with pytest.raises(ScenarioError) as info:
+        sweep(WORKED, {"currency": ["EUR"], "onprem.pue": [1.5]}, processes=1)
+    assert info.value.problems == ["currency=EUR: fx: card 'rtx-a5000' is priced in USD; add its rate, e.g. "
+                                   "fx: {USD: <EUR per 1 USD>}"]
 
 
 # --- 2. one field under two spellings -------------------------------------------------------------------
