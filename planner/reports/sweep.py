@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from planner.engine.baselines import usable_cores
 from planner.engine.result import present_value_words
@@ -42,7 +44,7 @@ from planner.errors import InfeasibleError, PlannerError, PriceSourceError, Scen
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.model import CURRENCY_PATTERN
-from planner.scenario.overrides import ORIGIN, overlapping_paths, path_problems
+from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, path_problems
 from planner.scenario.yaml_core import dump_yaml
 from planner.scratch import ScratchFolder
 from planner.text import shortened
@@ -228,7 +230,7 @@ def _check_paths(scenario: Scenario, vary: dict[str, list], given: Mapping[str, 
     problems += _currency_keys(scenario, paths) + _same_fields(scenario, paths)
     if problems:
         flagged = {p for p in paths if any(q.startswith(f"{p}:") for q in problems)}
-        alone = _refused_alone(scenario, {p: v for p, v in vary.items() if p not in flagged})
+        alone, _ = _judged_alone(scenario, {p: v for p, v in vary.items() if p not in flagged})
         raise ScenarioError(list(dict.fromkeys(problems + _named_problems(alone, vary, given))), ORIGIN)
 
 
@@ -264,36 +266,101 @@ def check_values(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_poin
     A value is checked alone first (one scenario built per value, not per point: 10,000 points of 100 × 100
     values are 200 checks); only one the scenario refuses alone is tried at its points, until one plans (EUR
     with its rate of USD, varied beside it). Each problem names its value as `given` (path → the texts the values
-    were read from, as `--vary` wrote them: `horizon_months=1e400`, not inf), else as YAML writes it."""
+    were read from, as `--vary` wrote them: `horizon_months=1e400`, not inf), else as YAML writes it.
+
+    ScenarioError too for values of one path that plan the same, which the sweep would solve twice: `12,12`, or
+    `12, 1_2, 12.0` for whole months. The values come back as planned where the scenario reads them as another number
+    or a boolean (`"1_2"`, text that the model reads as 12, is 12; 12.0 months is 12; `"yes"` is true), so a sweep's
+    column shows what was planned; any other value as given (1 for a price stays 1; a file path as written)."""
     vary = _listed_all(vary, max_points)
     _check_paths(scenario, vary, given)
-    alone = _refused_alone(scenario, vary)
+    alone, planned = _judged_alone(scenario, vary)
     # with one path a value alone is its point
-    refused = alone if len(vary) == 1 else _refused_everywhere(scenario, vary, alone)
-    if refused:
-        raise ScenarioError(_named_problems(refused, vary, given), ORIGIN)
-    return CheckedVary(scenario, vary)
+    refused = alone if len(vary) == 1 else _refused_everywhere(scenario, vary, alone, planned)
+    problems = _named_problems(refused, vary, given) + _repeated(vary, planned, given)
+    if problems:
+        raise ScenarioError(problems, ORIGIN)
+    return CheckedVary(scenario, {path: [_as_planned(v, planned[path, i]) for i, v in enumerate(values)]
+                                  for path, values in vary.items()})
 
 
-def _refused_alone(scenario: Scenario, vary: dict[str, list]) -> dict[tuple[str, int], list[str]]:
-    """{(path, index): problems} of each value of `vary` the scenario refuses alone."""
+def _judged_alone(scenario: Scenario, vary: dict[str, list]) -> tuple[dict[tuple[str, int], list[str]], dict]:
+    """({(path, index): problems} of each value of `vary` the scenario refuses alone, {(path, index): the value
+    the scenario holds at its path} of each it accepts)."""
     refused: dict[tuple[str, int], list[str]] = {}
+    planned: dict[tuple[str, int], Any] = {}
     for path, values in vary.items():
         for i, value in enumerate(values):
             try:
-                apply_overrides(scenario, {path: value})
+                planned[path, i] = _value_at(apply_overrides(scenario, {path: value}), scenario, path)
             except ScenarioError as exc:
                 refused[path, i] = exc.problems
-    return refused
+    return refused, planned
 
 
-def _refused_everywhere(scenario: Scenario, vary: dict[str, list],
-                        alone: dict[tuple[str, int], list[str]]) -> dict[tuple[str, int], list[str]]:
+_UNKNOWN = object()   # what _value_at gives where a path names no field it can find (a key the model spells otherwise)
+
+
+def _value_at(changed: Scenario, scenario: Scenario, path: str) -> Any:
+    """The value `changed` (`scenario` with overrides) holds at dotted override `path` as JSON holds it (numbers, text,
+    booleans, None, lists, mappings), a workload found as `path` names it in `scenario` (by name or 0-based index: an
+    override may rename it); `_UNKNOWN` where no such field is found (a card id the model holds in another case)."""
+    names = [w.name for w in scenario.workloads]
+    node: Any = changed
+    for key in path_keys(str(path), names):
+        if isinstance(node, tuple):   # the workloads, in the order of `scenario`'s
+            at = names.index(key) if key in names else int(key) if key.isdigit() else len(node)
+            if at >= len(node):
+                return _UNKNOWN
+            node = node[at]
+        elif isinstance(node, Mapping) and key in node:
+            node = node[key]
+        elif isinstance(node, BaseModel) and key in type(node).model_fields:
+            node = getattr(node, key)
+        else:
+            return _UNKNOWN
+    return to_jsonable_python(node)
+
+
+def _as_planned(given: Any, planned: Any) -> Any:
+    """`given` where it is the value `planned` as written (1 for a price the model holds as 1.0: "1 stays 1 next to
+    1.5"), else `planned` where it is a number or a boolean (`"1_2"` → 12, 12.0 whole months → 12, `"yes"` → true);
+    text, lists and mappings as given (a file path as written, not made absolute)."""
+    if planned is _UNKNOWN or not isinstance(planned, (bool, int, float)):
+        return given
+    same_kind = type(given) is type(planned) or (isinstance(planned, float) and type(given) is int)
+    return given if same_kind and given == planned else planned
+
+
+def _repeated(vary: dict[str, list], planned: dict[tuple[str, int], Any], given: Mapping[str, list[str]] | None) -> list[str]:
+    """A problem for each set of values of one path that plan the same (`planned`): the sweep would solve the same
+    point twice, and its rows would pass for two results."""
+    problems = []
+    for path, values in vary.items():
+        alike: dict[str, list[int]] = {}
+        for i in range(len(values)):
+            if planned.get((path, i), _UNKNOWN) is not _UNKNOWN:
+                alike.setdefault(json.dumps(planned[path, i], sort_keys=True), []).append(i)
+        for indices in (found for found in alike.values() if len(found) > 1):
+            names = [_shown_value(vary, given, path, i) for i in indices]
+            if len(set(names)) == 1:
+                problems.append(f"{path}={names[0]}: given {len(names)} times; give each value once")
+            else:
+                listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+                problems.append(f"{path}: {listed} are the same value "
+                                f"({shortened(value_text(planned[path, indices[0]]))}); give it once")
+    return problems
+
+
+def _refused_everywhere(scenario: Scenario, vary: dict[str, list], alone: dict[tuple[str, int], list[str]],
+                        planned: dict[tuple[str, int], Any]) -> dict[tuple[str, int], list[str]]:
     """Of the values refused alone (`alone`), those refused at every point that holds them, each with its problems:
     those it has alone that every point of it has (not another value's, also refused there), else those its points
-    share, else its first point's. A point is built once however many of its values are tried."""
+    share, else its first point's. A value that plans at a point gets its value there in `planned`. A point is
+    built once however many of its values are tried."""
     paths = list(vary)
-    verdicts: dict[tuple[int, ...], list[str] | None] = {}   # a point's indices → its problems (None: it plans)
+    # a point's indices → its problems, or the values its scenario holds at the paths (it plans)
+    verdicts: dict[tuple[int, ...], list[str] | dict[str, Any]] = {}
     refused = {}
     for (path, i), own in alone.items():
         others = [range(len(vary[p])) if p != path else (i,) for p in paths]
@@ -301,11 +368,12 @@ def _refused_everywhere(scenario: Scenario, vary: dict[str, list],
         for combo in itertools.product(*others):
             if combo not in verdicts:
                 try:
-                    apply_overrides(scenario, {p: vary[p][j] for p, j in zip(paths, combo)})
-                    verdicts[combo] = None
+                    changed = apply_overrides(scenario, {p: vary[p][j] for p, j in zip(paths, combo)})
+                    verdicts[combo] = {p: _value_at(changed, scenario, p) for p in paths}
                 except ScenarioError as exc:
                     verdicts[combo] = exc.problems
-            if verdicts[combo] is None:
+            if isinstance(verdicts[combo], dict):
+                planned[path, i] = verdicts[combo][path]
                 break
             seen.append(verdicts[combo])
         else:
@@ -325,11 +393,16 @@ def _named_problems(refused: dict[tuple[str, int], list[str]], vary: dict[str, l
             by_problem.setdefault(problem, []).append(key)
     lines = []
     for problem, keys in by_problem.items():
-        names = " and ".join(f"{p}={shortened(given[p][i] if given else value_text(vary[p][i]))}" for p, i in keys)
+        names = " and ".join(f"{p}={_shown_value(vary, given, p, i)}" for p, i in keys)
         if len(keys) == 1 and problem.startswith(f"{keys[0][0]}: "):
             problem = problem[len(keys[0][0]) + 2:]
         lines.append(f"{names}: {problem}")
     return lines
+
+
+def _shown_value(vary: dict[str, list], given: Mapping[str, list[str]] | None, path: str, i: int) -> str:
+    """Value `i` of `path` in a message: as `given` (the text --vary wrote), else as YAML writes it; a long one cut."""
+    return shortened(given[path][i] if given else value_text(vary[path][i]))
 
 
 def value_text(value: Any) -> str:

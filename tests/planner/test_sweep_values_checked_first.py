@@ -99,3 +99,48 @@ def test_values_checked_for_a_scenario_are_not_checked_again_by_its_sweep(monkey
     built.clear()
     sweep(load_scenario(ENTRY), checked, processes=1)   # another scenario (an equal one): checked for it
     assert len(built) == 4
+
+
+# --- values as planned, and a value given twice ---------------------------------------------------------------
+# A --vary value is YAML read as a scenario file reads it: 0x10 is 16; `1_2`, YAML text, the model reads as 12 (as
+# `horizon_months: 1_2` in a file); 12.0 months is 12. The column showed 1_2 beside a plan of 12 months, and
+# `12,12` solved one point twice, as two rows.
+
+def test_each_value_is_shown_as_planned():
+    result = run("sweep", ENTRY, "--vary", "horizon_months=0x10,1_2,'24',30.0", "--format", "csv", "--processes", "1")
+    assert result.exit_code == 0, result.output
+    rows = result.stdout.splitlines()[1:]
+    assert [row.split(",")[0] for row in rows] == ["16", "12", "24", "30"]
+    plain = run("sweep", ENTRY, "--vary", "horizon_months=16,12,24,30", "--format", "csv", "--processes", "1")
+    assert plain.stdout == result.stdout   # the same points, planned alike
+
+
+def test_a_boolean_given_as_yes_is_shown_as_true():
+    flag = "workloads.coursework-and-kaggle.interruptible"
+    result = run("sweep", ENTRY, "--vary", f"{flag}=yes,false", "--format", "csv", "--processes", "1")
+    assert result.exit_code == 0, result.output
+    assert [row.split(",")[0] for row in result.stdout.splitlines()[1:]] == ["true", "false"]
+
+
+def test_the_librarys_column_holds_the_values_planned():
+    table = sweep(ENTRY, {"horizon_months": ["1_2", 24.0]}, processes=1)
+    assert table["horizon_months"].tolist() == [12, 24] and list(table["status"]) == ["optimal", "optimal"]
+
+
+@pytest.mark.parametrize(("vary", "problem"), [
+    ("horizon_months=12,24,12", "horizon_months=12: given 2 times; give each value once"),
+    ("horizon_months=12,1_2,0xC,24", "horizon_months: 12, 1_2 and 0xC are the same value (12); give it once"),
+    ("onprem.pue=1,1.2,1.0", "onprem.pue: 1 and 1.0 are the same value (1.0); give it once"),
+    ("onprem.existing.rtx-3060-12gb=1,{count: 1}",
+     "onprem.existing.rtx-3060-12gb: 1 and {count: 1} are the same value ({count: 1, age_months: 0}); give it once"),
+])
+def test_values_that_plan_the_same_are_refused_before_anything_is_solved(nothing_solved, vary, problem):
+    result = run("sweep", ENTRY, "--vary", vary, "--format", "csv", "--processes", "1")
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert said(result) == f"error: --vary: 1 problem {problem}"
+
+
+def test_the_library_refuses_a_value_given_twice(nothing_solved):
+    with pytest.raises(ScenarioError) as info:
+        sweep(ENTRY, {"horizon_months": [12, 24, 12.0]}, processes=1)
+    assert info.value.problems == ["horizon_months: 12 and 12.0 are the same value (12); give it once"]
