@@ -1175,19 +1175,20 @@ def compare(
     """Plan two scenarios and show what differs: inputs, fleets side by side, cost by category (b − a).
 
     Either side may be a plan saved by `plan --format json` or `plan --out DIR` (plan.json): it is read,
-    not solved again.
+    not solved again. Both files are checked before either is solved: their problems (both files' together),
+    different currencies.
     """
     import pandas as pd
 
     from planner.reports import compare as make_comparison
-    from planner.reports.compare import SAME_INPUTS, read_side, saved_line
+    from planner.reports.compare import SAME_INPUTS, saved_line
 
     skip_teardown()
 
     sa = sb = None
     try:
         _check_store(store)
-        sa, sb = read_side(a), read_side(b)   # each read once: a saved plan may come through a pipe
+        sa, sb = _read_sides(a, b)   # each read once: a saved plan may come through a pipe
         cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
                               max_purchase_variables=max_purchase_variables, files=(a, b))
     except InfeasibleError as exc:
@@ -1244,6 +1245,25 @@ def compare(
         emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1)
         # four columns: narrower than the title, which rich would wrap
         emit(costs, Format.table, title=f"Cost by category ({cmp.present_money})", float_digits=0, whole_title=True)
+
+
+def _read_sides(a: Path, b: Path) -> tuple:
+    """What files `a` and `b` hold for a comparison (reports.compare.read_side); where either cannot be read, the
+    problems of both, each file's under its name as validate gives them, on stderr, and exit 2: a run showed the
+    first file's problems only, and the second's after they were fixed."""
+    from planner.reports.compare import read_side
+
+    read, problems = [], []
+    for path in (a, b):
+        try:
+            read.append(read_side(path))
+        except PlannerError as exc:
+            problems.append(exc)
+    for exc in problems[:-1]:
+        err.labelled("error:", str(exc), "bold red")
+    if problems:
+        fail(problems[-1])
+    return tuple(read)
 
 
 def _sides_without_plan(exc: InfeasibleError, sides: dict) -> dict:

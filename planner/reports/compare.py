@@ -732,7 +732,8 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
     store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` and
-    `max_purchase_variables` as `plan()`'s (a ModelTooLarge names the side). Both sides are read, and each
+    `max_purchase_variables` as `plan()`'s (a ModelTooLarge names the side). Both sides are read, their
+    currencies compared (PlannerError, naming each side's file and currency, where they differ), and each
     scenario side priced and its size checked, before either is solved.
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
@@ -745,6 +746,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     limits = (max_dispatch_variables, max_purchase_variables)
     file_a, file_b = _file_of(a, files[0]), _file_of(b, files[1])
     (name_a, ra), (name_b, rb) = (_name_of(a), _read(a)), (_name_of(b), _read(b))
+    _check_currencies(ra, rb, (file_a or name_a, file_b or name_b))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
     # its inputs built (once: its plan is made from them) and its size checked. a's first: reading a damaged
     # price store moves it aside, and a's plan says so (b's then reads no store), as when a was solved first.
@@ -754,8 +756,6 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     for read, made, file in ((ra, pa, file_a), (rb, pb, file_b)):
         if isinstance(read, Scenario) and file is not None:   # named so after a change of the working folder too
             made.scenario_file = file.absolute()
-    if pa.currency != pb.currency:
-        raise PlannerError(f"cannot compare plans in {pa.currency} and {pb.currency}; set the same currency")
     fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
     fleet = fa.merge(fb, on=FLEET_KEY, how="outer", suffixes=("_a", "_b"), indicator=True)
     order = list(dict.fromkeys([*map(tuple, fa[FLEET_KEY].to_numpy()), *map(tuple, fb[FLEET_KEY].to_numpy())]))
@@ -793,6 +793,16 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     return Comparison(label_a, label_b, pa.currency, inputs, fleet, costs, pa.total, pb.total, pa, pb, notes,
                       _provenance_diff(pa, pb, files_a, files_b), _price_diff(pa, pb), shown,
                       {"a": side_facts(pa, file_a), "b": side_facts(pb, file_b)})
+
+
+def _check_currencies(ra: Plan | SavedPlan | Scenario, rb: Plan | SavedPlan | Scenario, names: tuple) -> None:
+    """PlannerError, before either side is solved, where the sides (as `_read` read them) are in different currencies:
+    their totals cannot be compared (each scenario's prices are converted into its own currency). `names`: each side's
+    file, else its name."""
+    if ra.currency != rb.currency:
+        raise PlannerError(f"cannot compare plans in different currencies: a ({names[0]}) is in {ra.currency}, "
+                           f"b ({names[1]}) in {rb.currency}; plan both in the same currency (a scenario's "
+                           "`currency`, with `fx` rates for the prices in others)")
 
 
 def plans_basis(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> dict:
