@@ -893,9 +893,9 @@ _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xls
            PlanFormat.md: "md"}
 
 
-def _check_not_an_input(output: Path | None, out: Path | None, inputs: list[Path]) -> None:
-    """PlannerError, before solving, where -o or a file --out writes is a file the plan reads (the scenario,
-    its profile and offers CSVs, the price store): written, it would be lost."""
+def _check_not_an_input(output: Path | None, out: Path | None, inputs: list[Path], reader: str = "this plan") -> None:
+    """PlannerError, before solving, where -o or a file --out writes is a file `reader` (the plan; a sweep, a
+    comparison) reads (the scenario, its profile and offers CSVs, the price store): written, it would be lost."""
     written = [("-o", output)] if output is not None else []
     if out is not None:
         from planner.reports.files import OUT_FILES
@@ -908,7 +908,7 @@ def _check_not_an_input(output: Path | None, out: Path | None, inputs: list[Path
             except OSError:     # either is missing (or unreadable): the write reports its own failure
                 same = False
             if same:
-                raise PlannerError(f"{option} {path}: is {source}, which this plan reads; give another file name")
+                raise PlannerError(f"{option} {path}: is {source}, which {reader} reads; give another file name")
 
 
 def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None) -> None:
@@ -1163,6 +1163,9 @@ def compare(
     fmt: Format = typer.Option(Format.table, "--format",
                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
                                     "horizon and discount rate)"),
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
+                                       help="write the --format output (json or csv) to FILE, atomically, instead of "
+                                            "stdout"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     store: Path | None = store_option(),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
@@ -1180,6 +1183,7 @@ def compare(
     """
     import pandas as pd
 
+    from planner.catalog.prices import resolve_store
     from planner.reports import compare as make_comparison
     from planner.reports.compare import SAME_INPUTS, saved_line
 
@@ -1188,11 +1192,14 @@ def compare(
     sa = sb = None
     try:
         _check_store(store)
+        _check_table_output(fmt, output, "comparison")
         sa, sb = _read_sides(a, b)   # each read once: a saved plan may come through a pipe
+        _check_not_an_input(output, None, [a, b, *_files_read_by(sa), *_files_read_by(sb), resolve_store(store)],
+                            "this comparison")
         cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
                               max_purchase_variables=max_purchase_variables, files=(a, b))
-    except InfeasibleError as exc:
-        infeasible(exc, fmt, _sides_without_plan(exc, {"a": (sa, a), "b": (sb, b)}))
+    except InfeasibleError as exc:   # as plan: with -o, no file is written, and nothing on stdout
+        infeasible(exc, fmt if output is None else Format.table, _sides_without_plan(exc, {"a": (sa, a), "b": (sb, b)}))
     except ModelTooLarge as exc:
         fail(f"{exc.where}{_too_large(exc, False)}")
     except PlannerError as exc:
@@ -1209,11 +1216,11 @@ def compare(
     costs = pd.concat([cmp.costs, pd.DataFrame([{"category": "total", "cost_a": cmp.total_a, "cost_b": cmp.total_b,
                                                  "cost_delta": cmp.total_delta}])], ignore_index=True)
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(cmp.to_dict(), indent=2) + "\n")
+        _emit_text(json.dumps(cmp.to_dict(), indent=2) + "\n", output)
     elif fmt is Format.csv:   # each row says what its sums are: a sheet of many comparisons mixes bases
         basis = {"currency": cmp.currency, **{f"{k}_{side}": v for side, b in cmp.basis.items() for k, v in b.items()},
                  "total_differs_with_same_inputs": cmp.total_differs_with_same_inputs}
-        emit(costs.assign(**basis), fmt)
+        _emit_table(costs.assign(**basis), fmt, output)
     else:
         cur = cmp.currency
         sides = []
@@ -1245,6 +1252,53 @@ def compare(
         emit(cmp.fleet, Format.table, title=f"Fleets side by side (cost in {cmp.present_money})", float_digits=1)
         # four columns: narrower than the title, which rich would wrap
         emit(costs, Format.table, title=f"Cost by category ({cmp.present_money})", float_digits=0, whole_title=True)
+
+
+def _check_table_output(fmt: Format, output: Path | None, what: str) -> None:
+    """PlannerError, before any work, for an -o of compare or sweep that `fmt` cannot use or a file that cannot be
+    written, as plan's -o is checked (_check_output): the table is for the terminal; `-` is stdout already."""
+    if output is None:
+        return
+    if fmt is Format.table:
+        raise PlannerError("-o FILE needs --format json or csv (the table is for the terminal)")
+    if str(output) == "-":
+        raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
+                           "full path)")
+    _check_file_to_write(f"-o {output}", output, "a file name", f"{what}.{fmt.value}")
+
+
+def _files_read_by(side) -> list[Path]:
+    """The files a side of compare (what read_side read) is planned from besides its own: a scenario's profile and
+    offers CSVs; none for a saved plan (not planned again)."""
+    from planner.reports.compare import SavedPlan
+    from planner.scenario.loading import files_read
+
+    return [] if isinstance(side, SavedPlan) else files_read(side)
+
+
+def _emit_table(table, fmt: Format, output: Path | None, **kwargs) -> None:
+    """`table` as emit writes it on stdout, or its JSON or CSV written atomically to `output`."""
+    if output is None:
+        emit(table, fmt, **kwargs)
+        return
+    from planner.reports.tables import csv_text, records
+
+    _emit_text(json.dumps(records(table), indent=2) + "\n" if fmt is Format.json else csv_text(table), output)
+
+
+def _emit_text(text: str, output: Path | None) -> None:
+    """`text` on stdout, or written atomically to `output` (fileio.write_atomic: readers see the old file or the whole
+    new one), then "wrote FILE" on stderr."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from planner.fileio import write_atomic
+
+    try:
+        write_atomic(output, text)
+    except OSError as exc:
+        fail(PlannerError(f"-o {output}: cannot write: {exc.strerror or exc}"))
+    err.print(f"wrote {output}")
 
 
 def _read_sides(a: Path, b: Path) -> tuple:
@@ -1355,6 +1409,10 @@ def sweep(
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     fmt: Format = typer.Option(Format.table, "--format"),
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
+                                       help="write the --format output (json or csv) to FILE, atomically, once every "
+                                            "point is planned, instead of stdout: a sweep stopped early leaves FILE "
+                                            "as it was"),
     store: Path | None = store_option(),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="a point whose model would hold more than N dispatch variables is a row "
@@ -1368,15 +1426,18 @@ def sweep(
     otherwise."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from planner.catalog.prices import resolve_store
     from planner.engine.result import present_value_words
     from planner.reports import sweep as run_sweep
     from planner.reports.sweep import check_processes, check_values
     from planner.scenario import load_scenario_file
+    from planner.scenario.loading import files_read
     from planner.scenario.overrides import ORIGIN as OVERRIDES
 
     skip_teardown()   # the workers are closed and waited for before run_sweep returns or raises
     try:
         _check_store(store)
+        _check_table_output(fmt, output, "sweep")
         if scheduler is None:
             check_processes(processes)
         texts, grid = _parse_vary(vary)   # counted before its values are read, and before the scenario is
@@ -1385,6 +1446,11 @@ def sweep(
             grid = check_values(scenario, grid, given=texts)
         except ScenarioError as exc:
             raise (ScenarioError(exc.problems, "--vary") if exc.origin == OVERRIDES else exc) from None
+        # the files the points read: the scenario's, and those a --vary value names (a profile, an offers CSV)
+        given_files = [Path(v) for path, values in grid.items() if path.endswith(".profile") or path == "prices.source"
+                       for v in values if isinstance(v, str) and v.strip()]
+        _check_not_an_input(output, None, [file, *files_read(scenario), *given_files, resolve_store(store)],
+                            "this sweep")
         # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
         # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh
         with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -1439,8 +1505,8 @@ def sweep(
     # a plan's words for its basis (engine.result.present_value_words); a varied rate is each point's own
     basis = "present value at each point's discount_rate" if "discount_rate" in grid \
         else present_value_words(scenario.discount_rate)
-    emit(table, fmt, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, {basis})",
-         float_digits=0)
+    _emit_table(table, fmt, output, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, {basis})",
+                float_digits=0)
     if not planned:   # the rows say why for each point; a script must not read a sweep without any plan as done
         raise typer.Exit(2 if (table["status"] == "error").all() else 1)
 
