@@ -875,6 +875,7 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
             raise PlannerError("-o -: a workbook is not written to stdout; give a file, e.g. -o plan.xlsx")
         raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
                            "full path)")
+    _check_suffix(output, fmt.value, "." + _SUFFIX[fmt])
     _check_file_to_write(f"-o {output}", output, "a file name", "plan." + _SUFFIX[fmt])
 
 
@@ -891,6 +892,19 @@ def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None
 
 _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",
            PlanFormat.md: "md"}
+# the endings of the files the CLI writes, and what is written in each
+OUTPUT_SUFFIXES = {".csv": "CSV", ".json": "JSON", ".xlsx": "an Excel workbook", ".md": "Markdown"}
+
+
+def _check_suffix(output: Path, fmt: str, suffix: str) -> None:
+    """PlannerError where -o's file name ends in the suffix of another format the CLI writes (OUTPUT_SUFFIXES): `-o
+    out.csv --format xlsx` wrote a workbook named .csv, which a spreadsheet then read as garbled text. `suffix` is
+    the one of --format `fmt`; a name with no suffix, or one the CLI does not write (plan.out), is the user's
+    choice, as before."""
+    given = output.suffix.lower()
+    if given in OUTPUT_SUFFIXES and given != suffix:
+        raise PlannerError(f"-o {output}: a {given} file name for --format {fmt}, which writes "
+                           f"{OUTPUT_SUFFIXES[suffix]}; did you mean {output.with_suffix(suffix)}?")
 
 
 def _check_not_an_input(output: Path | None, out: Path | None, inputs: list[Path], reader: str = "this plan") -> None:
@@ -1264,6 +1278,7 @@ def _check_table_output(fmt: Format, output: Path | None, what: str) -> None:
     if str(output) == "-":
         raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
                            "full path)")
+    _check_suffix(output, fmt.value, f".{fmt.value}")
     _check_file_to_write(f"-o {output}", output, "a file name", f"{what}.{fmt.value}")
 
 

@@ -219,3 +219,29 @@ def test_the_write_time_check_of_write_files_stays(tmp_path):
     (out / "thesis.txt").write_text("x")
     with pytest.raises(PlannerError, match=r"not a plan's \(thesis\.txt\)"):
         write_plan_files(plan(WORKED, baselines=False), out)
+
+
+# --- -o FILE whose name says another format ---------------------------------------------------------------------
+# `plan -o out.csv --format xlsx` wrote a workbook named .csv (and --format csv, CSV text into .xlsx), exit 0.
+
+@pytest.mark.parametrize(("name", "fmt", "said"), [
+    ("out.csv", "xlsx", "a .csv file name for --format xlsx, which writes an Excel workbook; did you mean out.xlsx?"),
+    ("out.xlsx", "csv", "a .xlsx file name for --format csv, which writes CSV; did you mean out.csv?"),
+    ("plan.json", "md", "a .json file name for --format md, which writes Markdown; did you mean plan.md?"),
+    ("rows.MD", "focus", "a .md file name for --format focus, which writes CSV; did you mean rows.csv?"),
+    ("plan.csv", "json", "a .csv file name for --format json, which writes JSON; did you mean plan.json?"),
+])
+def test_o_named_for_another_format_is_refused_before_solving(tmp_path, monkeypatch, no_solve, name, fmt, said):
+    monkeypatch.chdir(tmp_path)
+    result = run("plan", WORKED, "--format", fmt, "-o", name, *FAST)
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: -o {name}: {said}"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("plan.CSV", "csv"), ("focus.csv", "focus"), ("plan.out", "json"),
+                                           ("plan", "md"), ("book.xlsx", "xlsx")])
+def test_o_named_for_its_format_or_for_none_the_cli_writes_is_written(tmp_path, name, fmt):
+    result = run("plan", WORKED, "--format", fmt, "-o", tmp_path / name, *FAST)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / name).stat().st_size > 0

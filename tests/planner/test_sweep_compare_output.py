@@ -120,7 +120,23 @@ def test_sweep_o_over_a_file_it_reads_is_refused_before_solving(tmp_path, nothin
 def test_compare_o_over_a_file_it_reads_is_refused_before_solving(nothing_compared):
     offers = WORKED.parent / "offers-g5-us-east-1.csv"
     for target in (WORKED, offers):
-        result = run("compare", ENTRY, WORKED, "--format", "json", "-o", target)
+        result = run("compare", ENTRY, WORKED, "--format", "csv", "-o", target)
         assert result.exit_code == 2
         assert one_line_error(result) == (f"error: -o {target}: is {target}, which this comparison reads; give another "
                                           "file name")
+
+
+@pytest.mark.parametrize("command", ["sweep", "compare"])
+@pytest.mark.parametrize(("name", "fmt", "said"), [
+    ("out.json", "csv", "a .json file name for --format csv, which writes CSV; did you mean out.csv?"),
+    ("out.csv", "json", "a .csv file name for --format json, which writes JSON; did you mean out.json?"),
+    ("out.xlsx", "csv", "a .xlsx file name for --format csv, which writes CSV; did you mean out.csv?"),
+])
+def test_o_named_for_another_format_is_refused_before_solving(tmp_path, monkeypatch, nothing_solved, nothing_compared,
+                                                              command, name, fmt, said):
+    monkeypatch.chdir(tmp_path)
+    args = SWEEP if command == "sweep" else ("compare", ENTRY, ENTRY)
+    result = run(*args, "--format", fmt, "-o", name)
+    assert result.exit_code == 2
+    assert one_line_error(result) == f"error: -o {name}: {said}"
+    assert list(tmp_path.iterdir()) == []
