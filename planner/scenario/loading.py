@@ -6,12 +6,14 @@ you mean …)`.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import os
 import re
 import stat
 import typing
+import unicodedata
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -321,23 +323,202 @@ class _EditorLines:
         return self._line[at] + 1 + (line - at), self._offset[at] + column + 1
 
 
+def _marks_at(source: str, positions: list[int]) -> list[yaml.Mark]:
+    """The marks of the characters at the ascending `positions` of `source`, each line and column counted as the
+    marks of YAML's own errors are (at YAML's line breaks; a byte order mark is no column), in one pass."""
+    marks, line, start = [], 0, 0
+    breaks = _YAML_BREAKS.finditer(source)
+    brk = next(breaks, None)
+    for pos in positions:
+        while brk is not None and brk.end() <= pos:
+            line, start = line + 1, brk.end()
+            brk = next(breaks, None)
+        column = pos - start - (1 if line == 0 and source.startswith("\ufeff") else 0)
+        marks.append(yaml.Mark("<text>", pos, line, column, None, None))
+    return marks
+
+
 def _refused_character(source: str, exc: yaml.reader.ReaderError) -> yaml.MarkedYAMLError:
     """The reader's error at a character YAML refuses (NUL, \\x01, U+FFFE) as a syntax error with its line and
-    column, counted as the marks of other YAML errors are (a byte order mark is no column)."""
-    pos = exc.position
-    breaks = list(_YAML_BREAKS.finditer(source, 0, pos))
-    line, start = len(breaks), breaks[-1].end() if breaks else 0
-    column = pos - start - (1 if not breaks and source.startswith("\ufeff") else 0)
+    column (_marks_at)."""
     char = chr(exc.character).encode("unicode_escape").decode("ascii")
     return yaml.MarkedYAMLError(
         problem=f"unacceptable character {char}: YAML allows no control characters but tab and line breaks; delete it",
-        problem_mark=yaml.Mark("<text>", pos, line, column, None, None))
+        problem_mark=_marks_at(source, [exc.position])[0])
+
+
+# Characters text pasted from a web page or a word processor brings that look like a space or show as nothing, or
+# that editors show inside a line where YAML ends it. YAML reads a non-breaking space as a letter, so
+# `horizon_months:\u00a024` is a key without its colon and an indentation of them none, and it ends a line at NEL,
+# U+2028 and U+2029, so the text after one (in an unquoted value, in a comment) is read as a line of its own: each
+# gave a wall of errors on the lines below, none naming the character. Where one stands in for a space or a line
+# break YAML needs, or ends a line it should not, it is refused at its place; where it is text (in quotes, within an
+# unquoted value's words, a space in a comment) it is kept as the text it is.
+_LOOKALIKE_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_INVISIBLE = "\u200b\u2060\ufeff"
+_HIDDEN_BREAKS = "\x85\u2028\u2029"
+_PASTED = re.compile(f"[{_LOOKALIKE_SPACES}{_INVISIBLE}{_HIDDEN_BREAKS}]")
+_PASTED_NAMES = {"\u00a0": "non-breaking space", "\u202f": "narrow non-breaking space", "\u2007": "figure space",
+                 "\u200b": "zero-width space", "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)",
+                 "\x85": "next line character (NEL)", "\u2028": "line separator", "\u2029": "paragraph separator"}
+# Scans of a file for where its pasted characters are (each scan error's line blanked and the file scanned again):
+# as many as the syntax errors the retry loop reports, and no more characters in all than it parses again
+MAX_CHARACTER_SCANS = 20
+
+
+class PastedCharacter(yaml.MarkedYAMLError):
+    """A pasted character where YAML needs a space or reads a line break editors do not show (read_yaml_value)."""
+
+
+def _pasted_what(char: str) -> str:
+    """What the message says of a pasted `char`: its name and code, and what to do instead."""
+    name = _PASTED_NAMES.get(char) or unicodedata.name(char, "character").lower()
+    code = f"U+{ord(char):04X}"
+    if char in _HIDDEN_BREAKS:
+        return f"{name} {code}: YAML ends a line there, editors do not show one; use a space or a normal line break"
+    if re.fullmatch(f"[{_INVISIBLE}]", char):
+        return f"{name} {code}: an invisible character YAML reads as text; delete it"
+    return f"{name} {code}: YAML does not read it as a space; use a normal space"
+
+
+def _misread_characters(text: str) -> list[int]:
+    """The indices of the pasted characters (_PASTED) of `text` that YAML reads otherwise than they show: outside
+    quotes, each but a space within an unquoted value's words (a value's indentation counts as none) or in a
+    comment. Where they are is read from the tokens of `text` with each pasted character a space, as it shows."""
+    found = [m.start() for m in _PASTED.finditer(text) if m.start() or m[0] != "\ufeff"]
+    if not found:
+        return []
+    shown = _PASTED.sub(" ", text)
+    if text.startswith("\ufeff"):   # a byte order mark: no column, and no space
+        shown = "\ufeff" + shown[1:]
+    shown = yaml.reader.Reader.NON_PRINTABLE.sub(" ", shown)   # a NUL is refused on its own; here it hid every token
+    scalars = _scalar_spans(shown)
+    lines = _ShownLines(shown, scalars)
+    misread = []
+    for at in found:
+        style = lines.scalar_style(at)
+        if style in ("'", '"'):
+            continue
+        if text[at] in _HIDDEN_BREAKS or lines.in_indentation(at) or (style is None and not lines.in_comment(at)):
+            misread.append(at)
+    return misread
+
+
+_TEXT_LINE_ENDS = re.compile("\r\n|[\r\n]")
+
+
+class _ShownLines:
+    """Where an index of a text (`shown`: its pasted characters made spaces) is: in which scalar, in a line's
+    indentation, in a comment. Each line is looked at once, when first asked about (a file of 1 MiB on one line
+    holding a million non-breaking spaces is read in one pass, not once per character)."""
+
+    def __init__(self, shown: str, scalars: list[tuple[int, int, str]]):
+        self.shown, self.scalars = shown, scalars
+        self.scalar_starts = [start for start, _, _ in scalars]
+        self.line_starts = [0, *(m.end() for m in _TEXT_LINE_ENDS.finditer(shown))]
+        self._text_from: dict[int, int] = {}      # line -> index of its first character that is no space
+        self._comment_from: dict[int, float] = {}  # line -> index of the `#` starting its comment (inf: none)
+
+    def scalar_style(self, at: int) -> str | None:
+        """The style of the scalar holding index `at` (' " | > or "plain"), None outside every scalar."""
+        k = bisect.bisect_right(self.scalar_starts, at) - 1
+        return self.scalars[k][2] if k >= 0 and at < self.scalars[k][1] else None
+
+    def _line(self, at: int) -> tuple[int, int, int]:
+        """(line, its first index, the index after it) of index `at`."""
+        line = bisect.bisect_right(self.line_starts, at) - 1
+        end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.shown)
+        return line, self.line_starts[line], end
+
+    def in_indentation(self, at: int) -> bool:
+        """Whether index `at` is before the first character of its line that is no space."""
+        line, start, end = self._line(at)
+        if line not in self._text_from:
+            segment = self.shown[start:end]
+            self._text_from[line] = start + len(segment) - len(segment.lstrip())
+        return at < self._text_from[line]
+
+    def in_comment(self, at: int) -> bool:
+        """Whether index `at` follows a `#` on its line that no scalar holds (YAML scanned past it: a comment)."""
+        line, start, end = self._line(at)
+        if line not in self._comment_from:
+            hashes = (m.start() for m in re.finditer("#", self.shown[start:end]))
+            self._comment_from[line] = next((start + h for h in hashes if self.scalar_style(start + h) is None),
+                                            math.inf)
+        return at > self._comment_from[line]
+
+
+def _scalar_spans(shown: str) -> list[tuple[int, int, str]]:
+    """(start, end, style) of each scalar YAML scans in `shown`, sorted: style ' or " for quoted, | or > for a block,
+    "plain" for unquoted. After a scan error its line is blanked (to spaces: indices kept) and the text scanned
+    again, MAX_CHARACTER_SCANS times at most; the scalars after the last error are not found."""
+    spans: set[tuple[int, int, str]] = set()
+    scanned = 0
+    for _ in range(MAX_CHARACTER_SCANS):
+        scanned += len(shown)
+        loader = yaml.SafeLoader(shown)
+        try:
+            while loader.check_token():
+                token = loader.get_token()
+                if isinstance(token, yaml.ScalarToken):
+                    spans.add((token.start_mark.index, token.end_mark.index, token.style or "plain"))
+            break
+        except yaml.MarkedYAMLError as exc:
+            spans.update((t.start_mark.index, t.end_mark.index, t.style or "plain") for t in loader.tokens
+                         if isinstance(t, yaml.ScalarToken))
+            blanked = _blank_error_line(shown, exc)
+            if blanked == shown or scanned > MAX_RETRY_CHARS:
+                break
+            shown = blanked
+        finally:
+            loader.dispose()
+    return sorted(spans)
+
+
+def _blank_error_line(shown: str, exc: yaml.MarkedYAMLError) -> str:
+    """`shown` with the line of the scan error `exc` (its problem's, or its context's where that line is blank)
+    made spaces."""
+    for mark in (exc.problem_mark, exc.context_mark):
+        if mark is None:
+            continue
+        start = max(shown.rfind("\n", 0, mark.index), shown.rfind("\r", 0, mark.index)) + 1
+        end = min((i for i in (shown.find("\n", mark.index), shown.find("\r", mark.index)) if i >= 0),
+                  default=len(shown))
+        if shown[start:end].strip():
+            return shown[:start] + " " * (end - start) + shown[end:]
+    return shown
+
+
+def _pasted_characters(text: str, origin: str) -> tuple[str, list[str]]:
+    """(`text` with each pasted character YAML misreads made a space, as it shows; one problem per editor line
+    holding such characters, at the first: what it is and what to write instead)."""
+    misread = _misread_characters(text)
+    if not misread:
+        return text, []
+    fixed = list(text)
+    for at in misread:
+        fixed[at] = " "
+    fixed_text = "".join(fixed)
+    editor = _EditorLines(fixed_text)
+    line_starts = [0, *(m.end() for m in _TEXT_LINE_ENDS.finditer(fixed_text))]
+    by_line: dict[int, list[int]] = {}
+    for at in misread:
+        by_line.setdefault(bisect.bisect_right(line_starts, at) - 1, []).append(at)
+    firsts = [found[0] for found in by_line.values()]
+    problems = []
+    for found, mark in zip(by_line.values(), _marks_at(fixed_text, firsts)):
+        more = f" (and {counted(len(found) - 1, 'more such character')} on this line)" if len(found) > 1 else ""
+        problems.append(f"{_at(origin, mark, editor)}: {_pasted_what(text[found[0]])}{more}")
+    return fixed_text, problems
 
 
 def read_yaml_value(text: str) -> Any:
     """The value of a short YAML text, under the same limits as a file (raises YamlRefused or YAMLError)."""
     if len(text) > MAX_SCENARIO_CHARS:
         raise YamlRefused(None, f"longer than {MAX_SCENARIO_CHARS:,} characters")
+    misread = _misread_characters(text)
+    if misread:   # a non-breaking space where YAML needs a space: refused at it, as a NUL is
+        raise PastedCharacter(problem=_pasted_what(text[misread[0]]), problem_mark=_marks_at(text, misread[:1])[0])
     return _compose(text)[0]
 
 
@@ -422,9 +603,9 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
     Returns (data, positions, syntax problems, the lines blanked and the keys they set)."""
     if len(text) > MAX_SCENARIO_CHARS:
         return None, {}, [f"{origin}: longer than {MAX_SCENARIO_CHARS:,} characters (a scenario is a few KB)"], frozenset()
+    text, syntax = _pasted_characters(text, origin)   # each made a space: the rest is read as it shows
     lines = _YAML_BREAKS.split(text)
     editor = _EditorLines(text)
-    syntax: list[str] = []
     blanked: set[Blanked] = set()
     reparsed = -len(text)   # the first parse is not a retry
     for _ in range(20):

@@ -34,7 +34,13 @@ from planner import catalog
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem
-from planner.scenario.loading import YamlRefused, names_after_overrides, parse_scenario, read_yaml_value
+from planner.scenario.loading import (
+    PastedCharacter,
+    YamlRefused,
+    names_after_overrides,
+    parse_scenario,
+    read_yaml_value,
+)
 from planner.scenario.model import BUILTIN_PROFILES, ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import shortened
@@ -359,6 +365,8 @@ def parse_value(text: str) -> Any:
         return read_yaml_value(text)
     except YamlRefused as exc:
         raise ScenarioError([f"{text[:40]!r}: {exc.what}"], "--vary") from None
+    except PastedCharacter as exc:   # `[a,\u00a0b]` was the text '[a, b]', "expected a list"
+        raise ScenarioError([f"{text[:40]!r}: column {exc.problem_mark.column + 1}: {exc.problem}"], "--vary") from None
     except yaml.YAMLError:
         return text
 
