@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 import os
 import re
@@ -1000,7 +1001,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             elif problem := file_problem(path):
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}"
-                                f"{_looked_in(path, base_dir)}")
+                                f"{_looked_in(path, base_dir)}{_file_meant(path, profile, problem, '.csv')}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would
                 try:   # named as the file wrote it (weights/w.csv:169), not as the path read (/home/u/plans/…)
                     read_profile_csv(path, named=_as_written(profile, base_dir))
@@ -1032,11 +1033,31 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         elif problem := file_problem(path):
             # `SNAPSHOT` or `store ` is a misspelt word more likely than a missing file
             near = catalog.suggest(source.strip().lower(), list(PRICE_SOURCE_WORDS)) if source.strip() else []
-            hint = f"; did you mean '{near[0]}'?" if near else ""
+            hint = f"; did you mean '{near[0]}'?" if near else _file_meant(path, source, problem)
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}"
                             f"{_looked_in(path, base_dir)}{hint}")
     return problems
+
+
+# Entries of a folder read for a "did you mean" of a file it lacks: a scenario's folder holds a few files, and one of
+# many thousands (a home folder, /tmp) is read no further than this, and never into its folders
+MAX_FOLDER_ENTRIES = 300
+
+
+def _file_meant(path: Path, written: str, problem: str, suffix: str = "") -> str:
+    """"; did you mean 'weights/prof.csv'?" for a file the scenario names as `written` (`path`, where it was looked for)
+    that is not found, when its folder holds a file spelt like it and ending in `suffix`; "" otherwise."""
+    if problem != "file not found" or written.endswith(("/", os.sep)):
+        return ""
+    try:
+        with os.scandir(path.parent) as entries:
+            names = [entry.name for entry in itertools.islice(entries, MAX_FOLDER_ENTRIES)
+                     if entry.name.endswith(suffix) and entry.is_file()]
+    except (OSError, ValueError):   # no such folder, or one that may not be read
+        return ""
+    near = catalog.suggest(path.name, names)
+    return f"; did you mean '{os.path.join(os.path.dirname(written), near[0])}'?" if near else ""
 
 
 def _looked_in(path: Path, base_dir: Path | None) -> str:
