@@ -677,6 +677,20 @@ def _shown(value: Any) -> str:
     return shortened(value, repr) if isinstance(value, str) else shortened(repr(value))
 
 
+# Typographic quotes, which a word processor puts round a value pasted from it: YAML quotes with " and ' only, so
+# `currency: “USD”` is the five characters “USD”, no code
+_CURLY_QUOTES = "“”„‟‘’‚‛«»"
+
+
+def _curly_quoted(value: Any) -> str:
+    """"; did you mean "USD" or USD? …" for a text `value` wrapped in typographic quotes (“USD”, ‘spot’), else ""."""
+    if not (isinstance(value, str) and len(value) > 2 and value[0] in _CURLY_QUOTES and value[-1] in _CURLY_QUOTES):
+        return ""
+    inner = value[1:-1]
+    return (f"; did you mean \"{shortened(inner)}\" or {shortened(inner)}? YAML quotes only with \" and ', and keeps "
+            f"{value[0]} {value[-1]} as part of the text")
+
+
 def _where(positions: Any, loc: Path_, value: bool = True) -> str:
     """"line:column" of `loc` (its value's, when `value`) or of the nearest part of it the YAML has, as the
     editor shows it."""
@@ -815,6 +829,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         elsewhere = [p for p in _all_fields().get(str(key), []) if p != _dotted(loc[:-1])]
         if not near and elsewhere:
             hint = f"; '{key}' belongs under {elsewhere[0]} — check the indentation"
+        hint = _curly_quoted(key) or hint
         allowed = f" (allowed: {', '.join(choices)})" if choices and not near else ""
         return f"{origin}:{_where(positions, loc, value=False)}: {_dotted(loc)}: unknown key{hint}{allowed}"
     if kind == "missing":
@@ -858,7 +873,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
             hint = hint or _number_meant(loc, got)   # a share typed in percent: 97 for 0.97
     elif kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
-        near = catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
+        near = [] if _curly_quoted(got) else catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
         msg = f"expected one of {expected}, got {_shown(got)}" + (f"; did you mean '{near[0]}'?" if near else "")
     elif kind == "too_short":
         least, count = ctx["min_length"], ctx["actual_length"]
@@ -879,6 +894,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
             msg = str(ctx.get("error", msg))
         if got is not None and not isinstance(got, (dict, list)):
             msg = f"{msg}, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"   # a date as written
+    hint = _curly_quoted(got) or hint   # a value pasted in “ ”: the same value in YAML's quotes
     return f"{origin}:{_where(positions, loc, value=not on_key)}: {_dotted(loc)}: {msg}{hint}"
 
 
@@ -930,7 +946,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
 
     def bad_card(card: str, loc: Path_, value: bool) -> None:
         near = catalog.suggest(card, card_ids)
-        hint = f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})"
+        hint = _curly_quoted(card) or (f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})")
         problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card {_shown(card)}{hint}")
 
     def check_gpu(name: str, loc: Path_, value: bool = True, lacked: str = "") -> None:
@@ -939,7 +955,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: {family}")
         elif catalog.resolve_gpu(str(name)) is None:
             near = catalog.suggest_gpu(str(name), same_model=True)
-            hint = f"; did you mean '{near[0]}'?" if near else f" (see `fleetplan offers` or planner/data/gpus.csv{lacked})"
+            hint = _curly_quoted(name) or (f"; did you mean '{near[0]}'?" if near
+                                           else f" (see `fleetplan offers` or planner/data/gpus.csv{lacked})")
             problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
 
     onprem = _mapping(data.get("onprem"))
@@ -992,7 +1009,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             path = Path(profile) if base_dir is None else (base_dir / profile)
             if not profile.endswith(".csv"):
                 near = catalog.suggest(profile, BUILTIN_PROFILES)
-                hint = f"; did you mean '{near[0]}'?" if near else ""
+                hint = _curly_quoted(profile) or (f"; did you mean '{near[0]}'?" if near else "")
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: expected one of {', '.join(BUILTIN_PROFILES)} "
                                 f"or a .csv file, got {_shown(profile)}{hint}")
@@ -1033,7 +1050,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         elif problem := file_problem(path):
             # `SNAPSHOT` or `store ` is a misspelt word more likely than a missing file
             near = catalog.suggest(source.strip().lower(), list(PRICE_SOURCE_WORDS)) if source.strip() else []
-            hint = f"; did you mean '{near[0]}'?" if near else _file_meant(path, source, problem)
+            hint = _curly_quoted(source) or (f"; did you mean '{near[0]}'?" if near else _file_meant(path, source, problem))
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}"
                             f"{_looked_in(path, base_dir)}{hint}")
@@ -1183,9 +1200,11 @@ def _and(items: list[str]) -> str:
 
 
 def _currency_meant(value: Any) -> str | None:
-    """The ISO 4217 code `value` is, or is meant as where it is written in small letters or with spaces (`eur`:
-    EUR, the code pydantic's error suggests); None for a value that is no code either way (`EUE`: the model's error
-    names the code meant, and a rate for it means nothing)."""
+    """The ISO 4217 code `value` is, or is meant as where it is written in small letters, with spaces or in
+    typographic quotes (`eur`, `“EUR”`: EUR, the code the error suggests); None for a value that is no code either
+    way (`EUE`: the model's error names the code meant, and a rate for it means nothing)."""
+    if _curly_quoted(value):   # “CNY”: the code the error suggests, so its rate is not asked again
+        value = value[1:-1]
     code = value.strip().upper() if isinstance(value, str) else None
     return code if code is not None and code in iso_4217_codes() else None
 
