@@ -672,7 +672,15 @@ def _dotted(loc: Path_) -> str:
 
 
 def _shown(value: Any) -> str:
-    """`value` as a message shows what was got: its repr, a long one cut (`shortened`)."""
+    """`value` as a message shows what was got, in YAML's words where Python's differ (`name:` left empty was "got
+    None", `true` "got True"): nothing for an empty value, true or false for a yes/no value, .inf and .nan; else its
+    repr, a long one cut (`shortened`)."""
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a yes/no value)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else ".inf" if value > 0 else "-.inf"
     # an integer of 999 digits came back whole ("expected a number ≤ 120, got 9999…"): any repr is cut as a text is
     return shortened(value, repr) if isinstance(value, str) else shortened(repr(value))
 
@@ -852,10 +860,11 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         msg = f"expected a text, got {_shown(got)}, which holds a lone surrogate: no character"
     elif kind == "string_type":
         msg = f"expected a text, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"
-        if not on_key and (isinstance(got, (bool, int, float)) or hasattr(got, "isoformat")):
-            # YAML reads yes/no/on/off as true/false, 2024 as a number and 2024-01-01 as a date
-            read_as = "a date" if hasattr(got, "isoformat") else "true or false" if isinstance(got, bool) else "a number"
-            hint = f"; YAML read it as {read_as}: put it in quotes"
+        if not on_key and isinstance(got, bool):   # "got true (a yes/no value)" says how YAML read it
+            hint = "; put it in quotes to make it text"
+        elif not on_key and (isinstance(got, (int, float)) or hasattr(got, "isoformat")):
+            # YAML reads 2024 as a number, and 2024-01-01 tagged !!timestamp as a date
+            hint = f"; YAML read it as {'a date' if hasattr(got, 'isoformat') else 'a number'}: put it in quotes"
     elif kind == "too_long":
         # pydantic gives no actual_length for a mapping it stopped reading at the limit
         most, count = ctx["max_length"], ctx.get("actual_length")

@@ -318,7 +318,7 @@ class Frozen(BaseModel):
         `horizon_months: true` as 1 month (types stay lax otherwise: YAML `800` is a float field's 800.0)."""
         shape = _numeric_shape(cls.model_fields[info.field_name].annotation)
         if shape == "number" and isinstance(value, bool):
-            raise PydanticCustomError("number_not_bool", "expected a number, not true or false")
+            raise PydanticCustomError("number_not_bool", "expected a number")   # the message adds "got true (a yes/no value)"
         if shape == "map" and isinstance(value, dict):
             bad = [k for k, v in value.items() if isinstance(v, bool)]
             if bad:

@@ -212,7 +212,7 @@ def test_every_bad_relative_speed_is_reported_at_its_gpu():
     assert problems_of_text(text) == [
         "t.yaml:6:34: workloads[0].throughput.A100-80GB-PCIE: relative speeds must be > 0, got -1; "
         "leave a GPU out to exclude it",
-        "t.yaml:6:42: workloads[0].throughput.T4: expected a finite number, got nan",
+        "t.yaml:6:42: workloads[0].throughput.T4: expected a finite number, got .nan",   # as YAML writes it
         "t.yaml:6:52: workloads[0].throughput.L4: relative speeds must be > 0, got 0; leave a GPU out to exclude it",
         "t.yaml:6:61: workloads[0].throughput.A10G: relative speeds must be ≥ 1e-06, got 1e-09"]
 

@@ -53,7 +53,7 @@ def test_an_invalid_amount_or_growth_is_the_problem_of_its_workload_alone():
     assert problems_of(text) == [
         BAD_RATE,
         "s.yaml:5:36: workloads[0].gpu_hours_per_month: expected a number ≥ 0, got -100",
-        "s.yaml:6:74: workloads[1].growth_per_month: expected a number, not true or false, got True"]
+        "s.yaml:6:74: workloads[1].growth_per_month: expected a number, got true (a yes/no value)"]
 
 
 def test_two_demand_fields_are_the_problem_and_no_month_is_worked_out():

@@ -133,7 +133,7 @@ def test_the_message_shows_the_first_hundred_problems_and_counts_the_rest():
 
 @pytest.mark.parametrize(("line", "message"), [
     ("name: 2024", "name: expected a text, got 2024; YAML read it as a number: put it in quotes"),
-    ("name: true", "name: expected a text, got True; YAML read it as true or false: put it in quotes"),
+    ("name: true", "name: expected a text, got true (a yes/no value); put it in quotes to make it text"),
 ])
 def test_a_name_yaml_read_as_another_type_says_to_quote_it(line, message):
     found = problems_of(HEAD.replace("name: t", line) + WORKLOAD)
