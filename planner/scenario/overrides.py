@@ -81,6 +81,18 @@ def _child_schema(ann: Any) -> tuple[str, Any]:
     return "leaf", None
 
 
+def _is_list(ann: Any) -> bool:
+    """Whether a field of annotation `ann` holds a list of values (`onprem.cards`, `prices.regions`)."""
+    return typing.get_origin(_unwrap(ann)) in (tuple, list)
+
+
+def _whole_list(path: str, field: str, now: Any) -> ScenarioError:
+    """The problem of `path` going into the list `field` (`onprem.cards.0`): an override gives a list whole, as YAML
+    flow text on a command line; the example is the list the scenario holds now, when it holds one."""
+    example = f"{shortened(_display(now))} (its value now)" if isinstance(now, (list, tuple)) and now else "[A, B]"
+    return _problem(path, f"{field} is a list; give the whole list, e.g. {field}={example}")
+
+
 def _copied(path: str, value: Any) -> Any:
     """A deep copy of an override's `value`; ScenarioError naming `path` for one no scenario field can hold that
     copy cannot take either: a generator ("cannot pickle 'generator' object" before) or a mapping nested
@@ -195,17 +207,23 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             continue
         if kind == "model":
             fields = schema.model_fields
+            item = re.fullmatch(r"(.+)\[\d+\]", part)   # onprem.cards[0], as a message names a list's item
+            if part not in fields and item and item[1] in fields and _is_list(fields[item[1]].annotation):
+                raise _whole_list(path, ".".join(done + [item[1]]), node.get(item[1]))
             if part not in fields:
                 near = catalog.suggest(part, list(fields))
                 hint = f"; did you mean '{near[0]}'?" if near else f" (allowed: {', '.join(fields)})"
                 raise _problem(path, f"unknown key '{part}' under {where}{hint}")
-            child_kind, child_schema = _child_schema(fields[part].annotation)
+            annotation = fields[part].annotation
         else:                                      # a free mapping: any key; the parser checks names
-            child_kind, child_schema = _child_schema(schema)
+            annotation = schema
+        child_kind, child_schema = _child_schema(annotation)
         if last:
             node[part] = value
             return
         child = node.get(part)
+        if child_kind == "leaf" and (_is_list(annotation) or isinstance(child, list)):
+            raise _whole_list(path, ".".join(done + [part]), child)
         if child is None:
             child = {}
             node[part] = child

@@ -1,0 +1,60 @@
+"""An override path into a list (`--vary onprem.cards.0=a100-80gb-pcie`) said "onprem.cards is a value, not a
+section", of a list. An override gives a list whole, as YAML flow text on the command line (parse_value reads
+`[a, b]` as a list; split_values keeps it one value of --vary): the message says so, with the list the scenario
+holds now as the example to edit."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+from planner.errors import ScenarioError
+from planner.scenario import apply_overrides, load_scenario_text, parse_value, split_values
+
+SCENARIO = """\
+name: t
+horizon_months: 12
+prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}
+onprem: {cards: [rtx-4090, l40s]}
+workloads:
+  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}
+"""
+
+
+def problems(overrides: dict, text: str = SCENARIO) -> list[str]:
+    with pytest.raises(ScenarioError) as caught:
+        apply_overrides(load_scenario_text(text), overrides)
+    return caught.value.problems
+
+
+@pytest.mark.parametrize("path", ["onprem.cards.0", "onprem.cards[0]"])
+def test_a_path_into_a_list_says_to_give_the_whole_list(path):
+    assert problems({path: "a100-80gb-pcie"}) == [
+        f"{path}: onprem.cards is a list; give the whole list, e.g. onprem.cards=[rtx-4090, l40s] (its value now)"]
+
+
+def test_a_list_the_scenario_leaves_unset_gets_a_placeholder():
+    text = SCENARIO.replace(", regions: [us-east-1]", "")   # every region: no list to show
+    assert problems({"prices.regions.0": "eastus"}, text) == [
+        "prices.regions.0: prices.regions is a list; give the whole list, e.g. prices.regions=[A, B]"]
+
+
+def test_the_example_is_an_override_that_applies():
+    [value] = split_values("[a100-80gb-pcie, l40s]")   # as --vary reads it
+    changed = apply_overrides(load_scenario_text(SCENARIO), {"onprem.cards": parse_value(value)})
+    assert changed.onprem.cards == ("a100-80gb-pcie", "l40s")
+
+
+def test_a_value_is_still_a_value():
+    assert problems({"onprem.pue.value": 1}) == ["onprem.pue.value: onprem.pue is a value, not a section; "
+                                                 "cannot go into 'value'"]
+
+
+def test_sweep_says_it_and_exits_2(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    result = CliRunner().invoke(app, ["sweep", str(path), "--vary", "onprem.cards.0=a100-80gb-pcie", "--format", "csv"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "onprem.cards is a list; give the whole list, e.g. onprem.cards=[rtx-4090, l40s]" in said, said
