@@ -235,7 +235,7 @@ def test_cli_sweep_refuses_a_bad_value_before_anything_is_solved(nothing_solved)
                                  "--format", "csv", "--processes", "1"])
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert " ".join(result.stderr.split()) == ("error: --vary: 1 problem onprem.electricity_per_kwh=.inf: expected a "
-                                               "finite number, got inf")
+                                               "finite number, got .inf")
 
 
 def test_inventory_reads_at_most_a_megabyte():

@@ -80,7 +80,7 @@ def test_with_the_cny_rate_one_owned_3060_costs_300_usd_plus_5400_cny_at_0_14_th
     assert prices.loc["rtx-3060-12gb", "capex_per_unit"] == pytest.approx(1056.0)
 
 
-@pytest.mark.parametrize("value,shown", [("abc", "'abc'"), ("1", "1"), ("1.5", "1.5"), ("true", "True")])
+@pytest.mark.parametrize("value,shown", [("abc", "'abc'"), ("1", "1"), ("1.5", "1.5"), ("true", "true (a yes/no value)")])
 def test_varying_workloads_to_a_non_list_is_refused(value, shown):
     done = CliRunner().invoke(app, ["sweep", str(ROOT / "scenarios" / "startup-hybrid.yaml"),
                                     "--vary", f"workloads={value}", "--processes", "1", "--format", "json"])

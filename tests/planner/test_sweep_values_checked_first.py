@@ -77,7 +77,7 @@ def test_a_value_is_named_as_given_beside_a_bad_path(nothing_solved):
     result = run("sweep", ENTRY, "--vary", "horizon_mnths=24", "--vary", "onprem.pue=1.0e+400,1.2")
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert said(result) == ("error: --vary: 2 problems horizon_mnths: unknown key 'horizon_mnths' under (top level); "
-                            "did you mean 'horizon_months'? onprem.pue=1.0e+400: expected a finite number, got inf")
+                            "did you mean 'horizon_months'? onprem.pue=1.0e+400: expected a finite number, got .inf")
 
 
 def test_values_checked_for_a_scenario_are_not_checked_again_by_its_sweep(monkeypatch):

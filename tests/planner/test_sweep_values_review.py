@@ -120,4 +120,4 @@ def test_a_refused_inf_or_nan_value_is_named_as_given(nothing_solved):
                                       "--processes", "1"])
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert " ".join(result.stderr.split()) == ("error: --vary: 2 problems onprem.pue=1.0e+400: expected a finite "
-                                               "number, got inf onprem.pue=.nan: expected a finite number, got nan")
+                                               "number, got .inf onprem.pue=.nan: expected a finite number, got .nan")
