@@ -33,6 +33,10 @@ from planner.text import counted
 KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "reserved", "reserved_3y": "reserved",
                   "savings_plan_1y": "reserved", "savings_plan_3y": "reserved"}
 
+# Where the price of a card with none sourced goes, as _unpriced_cards' messages end ({card}: the card's id); the
+# dashboard says it in its own words by matching this template (fleetplan_dashboard.tables.PAGE_FIELD_REMEDIES)
+UNPRICED_CARD_REMEDY = "set onprem.card_overrides.{card}.price (and currency) from a quote"
+
 UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known",
                 "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront", "list_hourly",
                 "term_months", "capex", "life_years", "maintenance_rate_per_year", "busy_watts", "idle_watts",
@@ -152,7 +156,7 @@ def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], 
     if not unpriced:
         return cards, []
     required = [f"constraints.min_units.{card['card_id']}: card {card['card_id']} has no sourced price in the "
-                f"catalog; set onprem.card_overrides.{card['card_id']}.price (and currency) from a quote"
+                f"catalog; {UNPRICED_CARD_REMEDY.format(card=card['card_id'])}"
                 for card in unpriced if card["min_units"] > max(0, card["existing"])]
     if required:
         raise ScenarioError(required, scenario_name)
@@ -160,7 +164,7 @@ def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], 
     for card in unpriced:
         use = "it is not bought" if card["buyable"] else "its maintenance and resale value count as 0"
         warnings.append(f"card {card['card_id']} has no sourced price in the catalog: {use}; "
-                        f"set onprem.card_overrides.{card['card_id']}.price (and currency) from a quote")
+                        f"{UNPRICED_CARD_REMEDY.format(card=card['card_id'])}")
     priced = [card if not math.isnan(card["capex"]) else {**card, "capex": 0.0, "buyable": False} for card in cards]
     return priced, warnings
 

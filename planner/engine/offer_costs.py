@@ -24,6 +24,11 @@ from pricing_adapters.schema import PURCHASE_OPTIONS, effective_hourly
 VIEW_COLUMNS = ["provider", "region", "sku", "purchase_option", "gpu", "gpu_count", "gpu_memory_gb",
                 "vcpus", "memory_gb", "usd_per_hour", "usd_per_gpu_hour", "zone", "as_of", "note"]
 
+# Where the price of a catalog card with none sourced goes, as offers_table's warning ends; the dashboard says it
+# in its own words by matching this text (fleetplan_dashboard.tables.PAGE_FIELD_REMEDIES)
+UNPRICED_CARDS_REMEDY = ("give one in a scenario as onprem.card_overrides.<card>.price (and currency) from a quote, or "
+                         "as a custom card (onprem.custom_cards) with its price")
+
 
 @dataclass(frozen=True)
 class OfferFilter:
@@ -154,8 +159,7 @@ def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_pe
     unpriced = _unpriced_cards(f, listed_cards)
     if unpriced:
         warnings.append(f"on-prem {plural(len(unpriced), 'card')} {', '.join(unpriced)} not shown: no sourced "
-                        f"price in the catalog; give one in a scenario as onprem.card_overrides.<card>.price (and "
-                        f"currency) from a quote, or as a custom card (onprem.custom_cards) with its price")
+                        f"price in the catalog; {UNPRICED_CARDS_REMEDY}")
     view = view.sort_values(["usd_per_gpu_hour", "offer_id"], na_position="last", kind="mergesort")
     return view[VIEW_COLUMNS].reset_index(drop=True), warnings
 
