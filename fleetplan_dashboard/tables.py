@@ -18,6 +18,8 @@ from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
+from planner.engine.inputs import UNPRICED_CARD_REMEDY
+from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import share_text, shown_share
 from pricing_adapters.azure import COUNTS_NOTE
@@ -848,17 +850,24 @@ PAGE_REMEDIES = {
 }
 
 
+def _template_pattern(template: str) -> re.Pattern:
+    """A regex matching the text `template` formats to, each of its {fields} (a card id) any run of non-spaces."""
+    return re.compile("".join(re.escape(text) + (r"\S+" if field is not None else "")
+                              for text, field, _, _ in string.Formatter().parse(template)))
+
+
 # A catalog card with no sourced price is not on the Prices page, and a plan does not buy it; the offers view's warning
 # (engine.offer_costs.offers_table) and the plan's (engine.inputs) say where a price goes by the scenario's field
 # paths: on the pages, the fields as the Prices page's caption names them (FIELD_WORDS), in the scenario file, as the
-# price banner points there
+# price banner points there. The patterns are made of the engine's texts, so a rewording there still maps.
 _OVERRIDES, _CUSTOM = (f"“{FIELD_WORDS[f'onprem.{field}']}”" for field in ("card_overrides", "custom_cards"))
 PAGE_FIELD_REMEDIES = (
-    (re.compile(r"give one in a scenario as onprem\.card_overrides\.<card>\.price \(and currency\) from a quote, or as "
-                r"a custom card \(onprem\.custom_cards\) with its price"),
+    # the scenario's cards not shown (engine.offer_costs.offers_table)
+    (_template_pattern(UNPRICED_CARDS_REMEDY),
      f"give one from a quote in the scenario file: a price (and currency) under its {_OVERRIDES}, or the card under "
      f"its {_CUSTOM} with its price"),
-    (re.compile(r"set onprem\.card_overrides\.\S+\.price \(and currency\) from a quote"),
+    # a card not bought, or owned with no maintenance or resale value (engine.inputs._unpriced_cards)
+    (_template_pattern(UNPRICED_CARD_REMEDY),
      f"set its price (and currency) from a quote under the scenario file's {_OVERRIDES}"),
 )
 
