@@ -93,6 +93,19 @@ def _whole_list(path: str, field: str, now: Any) -> ScenarioError:
     return _problem(path, f"{field} is a list; give the whole list, e.g. {field}={example}")
 
 
+def _item_by_dots(path: str, field: str, index: int, items: Any, rest: list[str]) -> ScenarioError:
+    """The problem of `path` naming a workload as a file's message does (`workloads[0].profile`): an override
+    addresses one by 0-based index or by name with dots, so the message gives both spellings of the path meant."""
+    names = [item.get("name") if isinstance(item, dict) else None for item in items] if isinstance(items, list) else []
+    tail = ".".join(rest) or "FIELD"
+    if index >= len(names):
+        known = ", ".join(map(str, names)) or "none"
+        return _problem(path, f"no workload at index {index} (0-based; known: {known}); "
+                              f"a workload's field is {field}.INDEX.{tail} or {field}.NAME.{tail}")
+    example = "" if rest else f", e.g. {field}.{index}.gpu_hours_per_month"
+    return _problem(path, f"did you mean {field}.{index}.{tail} (or {field}.{names[index]}.{tail}){example}?")
+
+
 def _copied(path: str, value: Any) -> Any:
     """A deep copy of an override's `value`; ScenarioError naming `path` for one no scenario field can hold that
     copy cannot take either: a generator ("cannot pickle 'generator' object" before) or a mapping nested
@@ -207,7 +220,9 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             continue
         if kind == "model":
             fields = schema.model_fields
-            item = re.fullmatch(r"(.+)\[\d+\]", part)   # onprem.cards[0], as a message names a list's item
+            item = re.fullmatch(r"(.+)\[(\d+)\]", part)   # onprem.cards[0], as a message names a list's item
+            if part not in fields and item and item[1] in fields and _child_schema(fields[item[1]].annotation)[0] == "models":
+                raise _item_by_dots(path, ".".join(done + [item[1]]), int(item[2]), node.get(item[1]), parts[k + 1:])
             if part not in fields and item and item[1] in fields and _is_list(fields[item[1]].annotation):
                 raise _whole_list(path, ".".join(done + [item[1]]), node.get(item[1]))
             if part not in fields:

@@ -58,3 +58,34 @@ def test_sweep_says_it_and_exits_2(tmp_path):
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
     assert "onprem.cards is a list; give the whole list, e.g. onprem.cards=[rtx-4090, l40s]" in said, said
+
+
+# A file's messages name a workload's field `workloads[1].profile`, so users copy that form into an override; an
+# override addresses a workload by 0-based index or by name with dots (`workloads.1.profile`, `workloads.b.profile`).
+TWO_WORKLOADS = SCENARIO + "  - {name: b, gpu_hours_per_month: 50, reference_gpu: T4}\n"
+
+
+@pytest.mark.parametrize("path, said", [
+    ("workloads[0].profile", "did you mean workloads.0.profile (or workloads.a.profile)?"),
+    ("workloads[1].profile", "did you mean workloads.1.profile (or workloads.b.profile)?"),
+    ("workloads[1]", "did you mean workloads.1.FIELD (or workloads.b.FIELD), e.g. workloads.1.gpu_hours_per_month?"),
+    ("workloads[2].profile", "no workload at index 2 (0-based; known: a, b); "
+                             "a workload's field is workloads.INDEX.profile or workloads.NAME.profile"),
+])
+def test_a_workload_named_by_brackets_gets_the_dotted_path(path, said):
+    assert problems({path: "flat"}, TWO_WORKLOADS) == [f"{path}: {said}"]
+
+
+def test_the_dotted_path_said_applies():
+    changed = apply_overrides(load_scenario_text(TWO_WORKLOADS), {"workloads.1.profile": "flat"})
+    assert changed.workloads[1].profile == "flat"
+
+
+def test_sweep_says_the_dotted_workload_path_and_exits_2(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(TWO_WORKLOADS)
+    result = CliRunner().invoke(app, ["sweep", str(path), "--vary", "workloads[0].profile=flat", "--format", "csv"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "did you mean workloads.0.profile (or workloads.a.profile)?" in said, said
+    assert "give the whole list" not in said, said
