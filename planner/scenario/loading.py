@@ -400,9 +400,37 @@ def _misread_characters(text: str) -> list[int]:
         style = lines.scalar_style(at)
         if style in ("'", '"'):
             continue
-        if text[at] in _HIDDEN_BREAKS or lines.in_indentation(at) or (style is None and not lines.in_comment(at)):
+        # in a | or > block a line's content starts at the block's indentation: a pasted space after it is text
+        indented = lines.in_indentation(at) and not (style in ("|", ">") and _in_block_text(text, lines.scalar_start(at), at))
+        if text[at] in _HIDDEN_BREAKS or indented or (style is None and not lines.in_comment(at)):
             misread.append(at)
     return misread
+
+
+def _in_block_text(text: str, start: int, at: int) -> bool:
+    """Whether index `at` of `text`, in the indentation of a content line of the block scalar whose indicator (| or >) is
+    at index `start`, is at or past the block's indentation (YAML reads it as text), as YAML reads the block: a digit in
+    its header counts from its key's column, else the real spaces before the first line holding anything else set it,
+    at least one more than the key's column."""
+    line_start = text.rfind("\n", 0, start) + 1
+    key_column = re.match(r"(?:[ ]*-[ ]+)*[ ]*", text[line_start:start]).end()   # `- name: |`: the key after the dash
+    digit = re.match(r"[|>][-+]?([1-9]?)", text[start:])[1]
+    indentation = key_column + int(digit) if digit else max(key_column + 1, _first_text_indentation(text, start))
+    return at - (text.rfind("\n", 0, at) + 1) >= indentation
+
+
+def _first_text_indentation(text: str, start: int) -> int:
+    """The real spaces (U+0020) before the first line after index `start` of `text` holding anything else, at least
+    those of the empty lines before it (as YAML finds a block scalar's indentation)."""
+    spaces, line_start = 0, text.find("\n", start) + 1
+    while line_start:   # line by line, not the rest of the file split: a file may hold many blocks
+        end = text.find("\n", line_start)
+        line = text[line_start:end if end >= 0 else len(text)].rstrip("\r")
+        spaces = max(spaces, len(line) - len(line.lstrip(" ")))
+        if line.strip(" "):
+            return spaces
+        line_start = end + 1
+    return spaces
 
 
 _TEXT_LINE_ENDS = re.compile("\r\n|[\r\n]")
@@ -424,6 +452,10 @@ class _ShownLines:
         """The style of the scalar holding index `at` (' " | > or "plain"), None outside every scalar."""
         k = bisect.bisect_right(self.scalar_starts, at) - 1
         return self.scalars[k][2] if k >= 0 and at < self.scalars[k][1] else None
+
+    def scalar_start(self, at: int) -> int:
+        """The index at which the scalar holding index `at` starts (its indicator, for a block)."""
+        return self.scalars[bisect.bisect_right(self.scalar_starts, at) - 1][0]
 
     def _line(self, at: int) -> tuple[int, int, int]:
         """(line, its first index, the index after it) of index `at`."""

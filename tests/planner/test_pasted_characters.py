@@ -156,3 +156,27 @@ def test_a_sweep_value_with_one_is_refused_at_its_column():
         "'[rtx-4090,\\xa0l40s]': column 11: non-breaking space U+00A0: YAML does not read it as a space; "
         "use a normal space"]
     assert parse_value(f"'a{NBSP}b'") == f"a{NBSP}b"
+
+
+# In a | or > block a line's content starts at the block's indentation (the spaces before its first line): a
+# non-breaking space after those is the line's first letter; one in place of them still ends the block.
+@pytest.mark.parametrize(("name_lines", "name"), [
+    (["name: |", f"  {NBSP}Entry", "  tier"], f"{NBSP}Entry\ntier\n"),
+    (["name: >-", f"  {NBSP}Entry", f"  {NBSP}{NBSP}tier"], f"{NBSP}Entry {NBSP}{NBSP}tier"),
+    (["name: |2", f"  {NBSP}Entry"], f"{NBSP}Entry\n"),
+])
+def test_a_non_breaking_space_starting_a_block_line_is_text(name_lines, name):
+    lines = LINES[:4] + name_lines + LINES[5:]
+    checked = check_scenario_text("\n".join(lines) + "\n", "s.yaml")
+    assert checked.problems == []
+    assert checked.scenario.name == name
+
+
+@pytest.mark.parametrize(("name_lines", "line", "column"), [
+    (["name: |", f"{NBSP}Entry"], 6, 1),                    # no space before it: the block is empty, Entry a key
+    (["name: |", "  Entry", f" {NBSP}tier"], 7, 2),          # the block is indented 2: it ends at the line indented 1
+])
+def test_a_non_breaking_space_in_place_of_a_block_indentation_is_refused_at_it(name_lines, line, column):
+    lines = LINES[:4] + name_lines + LINES[5:]
+    assert problems(lines) == [
+        f"s.yaml:{line}:{column}: non-breaking space U+00A0: YAML does not read it as a space; use a normal space"]
