@@ -1199,7 +1199,7 @@ def compare(
 
     from planner.catalog.prices import resolve_store
     from planner.reports import compare as make_comparison
-    from planner.reports.compare import SAME_INPUTS, saved_line
+    from planner.reports.compare import SAME_INPUTS, SidesUnreadable, read_sides, saved_line
 
     skip_teardown()
 
@@ -1207,7 +1207,7 @@ def compare(
     try:
         _check_store(store)
         _check_table_output(fmt, output, "comparison")
-        sa, sb = _read_sides(a, b)   # each read once: a saved plan may come through a pipe
+        sa, sb = read_sides(a, b)   # each read once: a saved plan may come through a pipe
         _check_not_an_input(output, None, [a, b, *_files_read_by(sa), *_files_read_by(sb), resolve_store(store)],
                             "this comparison")
         cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
@@ -1216,6 +1216,9 @@ def compare(
         infeasible(exc, fmt if output is None else Format.table, _sides_without_plan(exc, {"a": (sa, a), "b": (sb, b)}))
     except ModelTooLarge as exc:
         fail(f"{exc.where}{_too_large(exc, False)}")
+    except SidesUnreadable as exc:   # each file's problems under its own label, as validate gives them
+        err.labelled("error:", exc.messages[0], "bold red")
+        fail(exc.messages[1], exc.exit_code)
     except PlannerError as exc:
         fail(exc)
     unproven = cmp.not_proven_notes
@@ -1314,25 +1317,6 @@ def _emit_text(text: str, output: Path | None) -> None:
     except OSError as exc:
         fail(PlannerError(f"-o {output}: cannot write: {exc.strerror or exc}"))
     err.print(f"wrote {output}")
-
-
-def _read_sides(a: Path, b: Path) -> tuple:
-    """What files `a` and `b` hold for a comparison (reports.compare.read_side); where either cannot be read, the
-    problems of both, each file's under its name as validate gives them, on stderr, and exit 2: a run showed the
-    first file's problems only, and the second's after they were fixed."""
-    from planner.reports.compare import read_side
-
-    read, problems = [], []
-    for path in (a, b):
-        try:
-            read.append(read_side(path))
-        except PlannerError as exc:
-            problems.append(exc)
-    for exc in problems[:-1]:
-        err.labelled("error:", str(exc), "bold red")
-    if problems:
-        fail(problems[-1])
-    return tuple(read)
 
 
 def _sides_without_plan(exc: InfeasibleError, sides: dict) -> dict:

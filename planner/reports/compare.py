@@ -598,6 +598,36 @@ def _read(x: Any) -> Plan | SavedPlan | Scenario:
     return load_scenario(x)
 
 
+class SidesUnreadable(PlannerError):
+    """Neither side of a comparison can be read. `errors`: each side's error ({"a": …, "b": …}); `messages`: what
+    each says, a's then b's, each under its file's name (a side given as no file: under its side and name,
+    "a (scenario text): …"). The message is both of them, one after the other."""
+
+    def __init__(self, errors: dict[str, PlannerError], messages: list[str]):
+        self.errors, self.messages = dict(errors), list(messages)
+        self.exit_code = errors["b"].exit_code   # as b's alone, the last said
+        super().__init__("\n".join(self.messages))
+
+
+def read_sides(a: Any, b: Any) -> tuple[Plan | SavedPlan | Scenario, Plan | SavedPlan | Scenario]:
+    """Both sides of a comparison as `_read` reads them (a path by `read_side`, once: a saved plan may come through a
+    pipe). Where one cannot be read, its error; where neither can, SidesUnreadable with both: a comparison that said
+    the first file's problems only said the second's once they were fixed."""
+    read, errors = {}, {}
+    for side, x in (("a", a), ("b", b)):
+        try:
+            read[side] = _read(x)
+        except PlannerError as exc:
+            errors[side] = exc
+    if len(errors) == 2:
+        # a file's errors name it; a side given as text, a dict or an object is named as compare names it
+        raise SidesUnreadable(errors, [str(exc) if _file_of(x, None) is not None else f"{side} ({_name_of(x)}): {exc}"
+                                       for (side, exc), x in zip(errors.items(), (a, b))])
+    if errors:
+        raise next(iter(errors.values()))
+    return read["a"], read["b"]
+
+
 def _prepared(x: Plan | SavedPlan | Scenario, name: str, side: str, store: str | Path | None,
               max_dispatch_variables: int | None, max_purchase_variables: int | None = None) -> Inputs | None:
     """The inputs of a side read by `_read` as a scenario (None for a plan): its prices read, its inputs built
@@ -732,9 +762,10 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
     store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` and
-    `max_purchase_variables` as `plan()`'s (a ModelTooLarge names the side). Both sides are read, their
-    currencies compared (PlannerError, naming each side's file and currency, where they differ), and each
-    scenario side priced and its size checked, before either is solved.
+    `max_purchase_variables` as `plan()`'s (a ModelTooLarge names the side). Both sides are read (`read_sides`:
+    SidesUnreadable, with both files' problems, where neither can be), their currencies compared (PlannerError,
+    naming each side's file and currency, where they differ), and each scenario side priced and its size checked,
+    before either is solved.
 
     Reports the inputs that differ, the fleets side by side and the cost deltas by category (b − a), and
     what the plans record of their prices and planner that differs (`provenance`). The files a scenario names
@@ -745,7 +776,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     limits = (max_dispatch_variables, max_purchase_variables)
     file_a, file_b = _file_of(a, files[0]), _file_of(b, files[1])
-    (name_a, ra), (name_b, rb) = (_name_of(a), _read(a)), (_name_of(b), _read(b))
+    (name_a, name_b), (ra, rb) = (_name_of(a), _name_of(b)), read_sides(a, b)
     _check_currencies(ra, rb, (file_a or name_a, file_b or name_b))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
     # its inputs built (once: its plan is made from them) and its size checked. a's first: reading a damaged

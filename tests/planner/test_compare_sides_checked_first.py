@@ -67,3 +67,42 @@ def test_one_file_that_does_not_load_is_said_alone(tmp_path, nothing_read_or_sol
     result = run("compare", ENTRY, missing)
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert result.stderr.count("error:") == 1 and str(missing) in result.stderr
+
+
+def bad_files(tmp_path) -> tuple[Path, Path, str, str]:
+    """Two scenario files that do not load, and what each one's problems say (written out by hand)."""
+    typo, dup = tmp_path / "typo.yaml", tmp_path / "dup.yaml"
+    typo.write_text("name: x\nhorizn_months: 12\nworkloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}\n")
+    dup.write_text("name: x\nname: y\nworkloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}\n")
+    return (typo, dup, f"{typo}: 1 problem\n  {typo}:2:1: horizn_months: unknown key; did you mean 'horizon_months'?",
+            f"{dup}: 1 problem\n  {dup}:2:1: duplicate key 'name' (first on line 1); YAML keeps only the last — remove one")
+
+
+@pytest.mark.parametrize("as_given", [Path, str])
+def test_the_library_says_the_problems_of_both_files_as_the_cli_does(tmp_path, nothing_read_or_solved, as_given):
+    # the library raised a's problems alone; the CLI said both (a review, 2026-12-08)
+    typo, dup, typo_said, dup_said = bad_files(tmp_path)
+    with pytest.raises(compare_module.SidesUnreadable) as info:
+        compare(as_given(typo), as_given(dup))
+    assert info.value.messages == [typo_said, dup_said]
+    assert str(info.value) == f"{typo_said}\n{dup_said}"
+    assert isinstance(info.value, PlannerError) and info.value.exit_code == 2
+    assert set(info.value.errors) == {"a", "b"}
+
+
+def test_sides_given_as_no_file_are_named_by_their_side(nothing_read_or_solved):
+    with pytest.raises(compare_module.SidesUnreadable) as info:
+        compare("name: x\nhorizn_months: 12\n", {"name": "y", "horizon_months": 12})
+    assert info.value.messages == [
+        "a (scenario text): <text>: 2 problems\n  <text>:1:1: workloads: required field is missing\n"
+        "  <text>:2:1: horizn_months: unknown key; did you mean 'horizon_months'?",
+        "b (y): <dict>: 1 problem\n  <dict>:1:1: workloads: required field is missing"]
+
+
+def test_one_side_that_does_not_load_raises_its_own_error(tmp_path, nothing_read_or_solved):
+    from planner.errors import ScenarioError
+
+    typo, _, typo_said, _ = bad_files(tmp_path)
+    with pytest.raises(ScenarioError) as info:
+        compare(ENTRY, typo)
+    assert str(info.value) == typo_said
