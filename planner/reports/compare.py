@@ -779,8 +779,8 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     (name_a, name_b), (ra, rb) = (_name_of(a), _name_of(b)), read_sides(a, b)
     _check_currencies(ra, rb, (file_a or name_a, file_b or name_b))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
-    # its inputs built (once: its plan is made from them) and its size checked. a's first: reading a damaged
-    # price store moves it aside, and a's plan says so (b's then reads no store), as when a was solved first.
+    # its inputs built (once: its plan is made from them) and its size checked. Reading moves no store: a file at
+    # the store's path that is no usable store is left as it is and fails the first side on it (PriceStoreUnusable).
     ia, ib = _prepared(ra, name_a, "a", store, *limits), _prepared(rb, name_b, "b", store, *limits)
     pa, pb = (_planned(ra, name_a, solver, baselines, "a", store, limits[0], ia, limits[1]),
               _planned(rb, name_b, solver, baselines, "b", store, limits[0], ib, limits[1]))
