@@ -7,6 +7,7 @@ import streamlit as st
 from fleetplan_dashboard import charts, state, tables
 from planner.errors import PlannerError
 from planner.reports import compare
+from planner.reports.compare import check_currencies
 from planner.reports.tables import present_value_basis, site_cost_note
 
 CURRENT = "current"
@@ -47,14 +48,26 @@ def no_plan(col, option: str, message: str) -> None:
     col.error(f"**No plan for {tables.plain(label(option))}.**\n\n" + tables.message_block([message]))
 
 
-# Both sides loaded, priced and their models' sizes checked before either is solved (as `fleetplan compare`):
-# a side that cannot be planned is said at once, not after the other side's solve.
-loaded = {}
+# Both sides loaded, their currencies compared, then both priced and their models' sizes checked before either is
+# solved (as `fleetplan compare`): a side that cannot be planned, or two that cannot be compared, is said at once,
+# not after a solve.
+read = {}
 for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
     scenario, problems = resolve(option)
     if scenario is None:
         col.error("Cannot load this scenario:\n\n" + tables.message_block(problems))
         continue
+    read[side] = (option, scenario, col)
+if len(read) < 2:
+    st.stop()
+try:   # the sides in the page's names, A and B
+    check_currencies(read["A"][1], read["B"][1], (label(a_id), label(b_id)), sides=("A", "B"))
+except PlannerError as exc:
+    st.error(tables.plain(exc))
+    st.stop()
+
+loaded = {}
+for side, (option, scenario, col) in read.items():
     inputs, problem = state.prepared(scenario)   # None where its plan is made or under way already
     if problem:
         no_plan(col, option, problem)

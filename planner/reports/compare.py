@@ -777,7 +777,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     limits = (max_dispatch_variables, max_purchase_variables)
     file_a, file_b = _file_of(a, files[0]), _file_of(b, files[1])
     (name_a, name_b), (ra, rb) = (_name_of(a), _name_of(b)), read_sides(a, b)
-    _check_currencies(ra, rb, (file_a or name_a, file_b or name_b))
+    check_currencies(ra, rb, (file_a or name_a, file_b or name_b))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
     # its inputs built (once: its plan is made from them) and its size checked. Reading moves no store: a file at
     # the store's path that is no usable store is left as it is and fails the first side on it (PriceStoreUnusable).
@@ -826,13 +826,14 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
                       {"a": side_facts(pa, file_a), "b": side_facts(pb, file_b)})
 
 
-def _check_currencies(ra: Plan | SavedPlan | Scenario, rb: Plan | SavedPlan | Scenario, names: tuple) -> None:
+def check_currencies(ra: Plan | SavedPlan | Scenario, rb: Plan | SavedPlan | Scenario, names: tuple,
+                     sides: tuple[str, str] = ("a", "b")) -> None:
     """PlannerError, before either side is solved, where the sides (as `_read` read them) are in different currencies:
     their totals cannot be compared (each scenario's prices are converted into its own currency). `names`: each side's
-    file, else its name."""
+    file, else its name; `sides`: what the caller calls the sides (the dashboard's "A" and "B")."""
     if ra.currency != rb.currency:
-        raise PlannerError(f"cannot compare plans in different currencies: a ({names[0]}) is in {ra.currency}, "
-                           f"b ({names[1]}) in {rb.currency}; plan both in the same currency (a scenario's "
+        raise PlannerError(f"cannot compare plans in different currencies: {sides[0]} ({names[0]}) is in {ra.currency}, "
+                           f"{sides[1]} ({names[1]}) in {rb.currency}; plan both in the same currency (a scenario's "
                            "`currency`, with `fx` rates for the prices in others)")
 
 
