@@ -106,3 +106,15 @@ def test_one_side_that_does_not_load_raises_its_own_error(tmp_path, nothing_read
     with pytest.raises(ScenarioError) as info:
         compare(ENTRY, typo)
     assert str(info.value) == typo_said
+
+
+def test_one_file_given_as_both_sides_says_its_problems_once(tmp_path, nothing_read_or_solved):
+    from planner.errors import ScenarioError
+
+    typo, _, typo_said, _ = bad_files(tmp_path)
+    with pytest.raises(ScenarioError) as info:
+        compare(typo, typo)
+    assert str(info.value) == typo_said
+    result = run("compare", typo, typo)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.count("error:") == 1 and result.stderr.count("horizn_months") == 1
