@@ -27,6 +27,7 @@ _EXPORTS = {
     "Plan": "planner.engine", "plan": "planner.engine", "add_baselines": "planner.engine",
     "add_decisions": "planner.engine",
     "Comparison": "planner.reports", "compare": "planner.reports", "sweep": "planner.reports",
+    "SidesUnreadable": ("planner.reports.compare", "SidesUnreadable"),
     "to_json": ("planner.reports", "plan_to_json"), "to_csv": ("planner.reports", "plan_to_csv"),
     "to_excel": ("planner.reports", "plan_to_excel"), "to_focus": ("planner.reports", "plan_to_focus"),
     "to_markdown": ("planner.reports", "plan_to_markdown"), "to_dict": ("planner.reports", "plan_to_dict"),

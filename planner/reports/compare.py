@@ -619,11 +619,12 @@ def read_sides(a: Any, b: Any) -> tuple[Plan | SavedPlan | Scenario, Plan | Save
             read[side] = _read(x)
         except PlannerError as exc:
             errors[side] = exc
-    # a file's errors name it; a side given as text, a dict or an object is named as compare names it
-    messages = [str(exc) if _file_of(x, None) is not None else f"{side} ({_name_of(x)}): {exc}"
-                for (side, exc), x in zip(errors.items(), (a, b))]
-    if len(errors) == 2 and messages[0] != messages[1]:   # one file given twice: its problems said once
-        raise SidesUnreadable(errors, messages)
+    if len(errors) == 2:
+        # a file's errors name it; a side given as text, a dict or an object is named as compare names it
+        messages = [str(errors[side]) if _file_of(x, None) is not None else f"{side} ({_name_of(x)}): {errors[side]}"
+                    for side, x in (("a", a), ("b", b))]
+        if messages[0] != messages[1]:   # one file given twice: its problems said once
+            raise SidesUnreadable(errors, messages)
     if errors:
         raise next(iter(errors.values()))
     return read["a"], read["b"]
