@@ -318,7 +318,7 @@ def test_the_errors_a_notebook_catches_are_planners_names():
     assert (planner.ScenarioReadOnly, planner.SolverError) == (ScenarioReadOnly, SolverError)
     assert {"ScenarioReadOnly", "SolverError", "PriceStoreLocked", "PriceStoreUnusable", "SidesUnreadable"} <= set(
         planner.__all__)
-    from planner.reports.compare import SidesUnreadable   # compare's, when neither side can be read
+    from planner.reports.compare import SidesUnreadable  # compare's, when neither side can be read
     assert planner.SidesUnreadable is SidesUnreadable and issubclass(SidesUnreadable, planner.PlannerError)
     with pytest.raises(planner.ScenarioReadOnly, match="horizon_months is read-only"):
         planner.load_scenario(str(WORKED)).horizon_months = 12
