@@ -221,8 +221,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         # every problem in one pass: what can be checked without the whole scenario is checked on the file's
         # values as written, its regions against the prices and its numbers for units, beside the model's problems
         written = prices_as_written(checked.data, checked.base_dir) if checked.data is not None else None
-        problems, warnings = ([], []) if written is None else _price_checks(SimpleNamespace(prices=written), store,
-                                                                            whole=False)
+        problems, warnings = ([], []) if written is None else _price_checks(
+            _scenario_of_prices(written, checked.data, checked.base_dir), store, whole=False)
         implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
     # values that look typed in another unit, placed in the text validated as its problems are
     fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
@@ -233,6 +233,23 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     errors = placed if scenario is not None else in_file_order(checked.problems + placed)
     return ValidatedFile(str(path), scenario, errors, [f"{places[field]}: {text}" for field, text in implausible],
                          [f"{path}: {w}" for w in warnings])
+
+
+def _scenario_of_prices(prices, data: dict, base_dir: Path | None) -> SimpleNamespace:
+    """What _price_checks reads of a scenario file that does not load: `prices` (scenario.loading.prices_as_written
+    of its `data`), naming its offers CSV as the file wrote it (fileio.files_as_written), as a scenario that loads
+    does: absolute as written, else relative to the file's folder `base_dir` (offers/q3.csv, not the path it was
+    resolved to, /home/u/plans/offers/q3.csv, which the user never wrote)."""
+    from planner.catalog.prices import PRICE_SOURCE_WORDS
+    from planner.fileio import written_path
+
+    if base_dir is None or prices.source in PRICE_SOURCE_WORDS:
+        return SimpleNamespace(prices=prices)
+
+    given = str(data["prices"]["source"])
+    folder = Path(os.path.realpath(base_dir))   # as the loader keeps a scenario's folder (fileio.file_folder)
+    shown = given if os.path.isabs(given) else written_path(prices.source, folder)
+    return SimpleNamespace(prices=prices, _folder=folder, _files_as_written={"prices.source": (prices.source, shown)})
 
 
 def _print_validated(file: ValidatedFile) -> None:

@@ -10,6 +10,7 @@ CSV (168 weights of 1) at `weights/w.csv`.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -197,3 +198,45 @@ def test_an_offers_csv_given_absolute_as_an_override_is_named_as_given_in_the_pl
     assert no_reserved_1y_in(q4) in p.warnings
     # the file's own name where no override gives the field
     assert plan_to_dict(plan(scenario, baselines=False, overrides={"horizon_months": 12}))["prices"]["source"] == OFFERS
+
+
+def with_a_bad_horizon(folder: Path) -> None:
+    """horizon_months: abc, no number: the scenario does not load, and validate checks its prices as written."""
+    scenario = folder / "s.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    scenario.write_text(re.sub(r"(?m)^horizon_months: .*$", "horizon_months: abc", text), encoding="utf-8")
+
+
+# what validate checks of the prices of a file that does not load: the CSV's cells as read, and the regions in it
+READ_WITHOUT_THE_SCENARIO = [(edit, expected) for edit, expected in OFFERS_CSV_ERRORS
+                             if edit in (a_region_it_lacks, a_price_that_is_no_number)]
+
+
+@pytest.mark.parametrize(("edit", "expected"), READ_WITHOUT_THE_SCENARIO,
+                         ids=[e.__name__ for e, _ in READ_WITHOUT_THE_SCENARIO])
+def test_validate_names_the_offers_csv_as_written_beside_another_error_too(tmp_path, monkeypatch, edit, expected):
+    # with horizon_months refused, the CSV was named /…/plans/offers/q3.csv, its path resolved
+    folder = plans_folder(tmp_path).parent
+    edit(folder)
+    with_a_bad_horizon(folder)
+    monkeypatch.chdir(tmp_path)
+    shown = run("validate", "plans/s.yaml")
+    assert shown.exit_code == 2 and "Traceback" not in shown.output, shown.output
+    said = " ".join(shown.stderr.split())
+    assert expected in said and "horizon_months: expected a whole number, got 'abc'" in said
+    assert str(tmp_path) not in shown.stderr
+
+
+def test_validate_names_an_offers_csv_written_absolute_as_written_beside_another_error(tmp_path, monkeypatch):
+    # an absolute path as the scenario wrote it, as a scenario that loads names it; not made relative to its folder
+    scenario = plans_folder(tmp_path)
+    a_price_that_is_no_number(scenario.parent)
+    with_a_bad_horizon(scenario.parent)
+    absolute = str(scenario.parent / OFFERS)
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace(f"source: {OFFERS}", f"source: {absolute}"),
+                        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    shown = run("validate", "plans/s.yaml")
+    assert shown.exit_code == 2 and "Traceback" not in shown.output, shown.output
+    said = " ".join(shown.stderr.split())
+    assert f"prices.source: {absolute}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): hourly_price '1,006'" in said
