@@ -81,7 +81,11 @@ OPTIONAL_COLUMNS = ("zone", "note", "accelerator_name", "as_of", "gpu_known", *L
 FUTURE_SLACK = timedelta(days=1)
 REGIONS_NAMED = 5   # of a snapshot's regions, in a message (regions_named)
 RUNS_NAMED = 20     # of a store's runs of snapshot ids, in a message (ids_held)
+# what each message of a file that is no usable store tells a refresh to do (a plan says its own list in their place:
+# planner.catalog.prices._store_unusable)
 RECOVER = "move it aside (`fleetplan prices refresh` does) and refresh again"
+LEAVE_FOREIGN = f"move it or give another --store / ${ENV_VAR}"
+GIVE_A_FILE = "give the path of a store file"
 
 
 def default_store_path() -> Path:
@@ -641,7 +645,7 @@ def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
         if _is_ours(path):
             return StoreCorrupt(f"{path} is a damaged price store ({text})")
         return StoreForeign(f"{path} is not a fleetplan price store ({text}); it may be another application's "
-                            f"file, so it was left untouched: move it or give another --store / ${ENV_VAR}")
+                            f"file, so it was left untouched: {LEAVE_FOREIGN}")
     return StoreError(f"cannot use {path}: {text}")  # read-only, no permission, …
 
 
@@ -668,15 +672,15 @@ def _inspect(path: Path) -> str:
     StoreCorrupt for a damaged store of ours (torn pages, or a table or column it needs dropped),
     StoreError for one that cannot be used now. Reads only."""
     if path.is_dir():
-        raise StoreError(f"{path} is a directory; give the path of a store file")
+        raise StoreError(f"{path} is a directory; {GIVE_A_FILE}")
     if path.is_symlink() and not path.exists():   # readers said "no price store", a refresh "unable to open"
-        raise StoreError(f"{path} is {_broken_link(path)}; give the path of a store file, or mend the link")
+        raise StoreError(f"{path} is {_broken_link(path)}; {GIVE_A_FILE}, or mend the link")
     try:
         if not path.exists():
             return "missing"
         st = path.stat()
         if not stat.S_ISREG(st.st_mode):   # a FIFO or a device "is empty": a refresh wrote a .lock and a journal beside it
-            raise StoreForeign(f"{path} is not a regular file (a pipe or a device); give the path of a store file")
+            raise StoreForeign(f"{path} is not a regular file (a pipe or a device); {GIVE_A_FILE}")
         if st.st_size == 0:
             return "empty"
         con = _connect(path)
@@ -698,7 +702,7 @@ def _inspect(path: Path) -> str:
         return "empty"
     if app_id != APPLICATION_ID:
         raise StoreForeign(f"{path} is an SQLite database of another application, not a fleetplan price store; "
-                           f"it was left untouched: move it or give another --store / ${ENV_VAR}")
+                           f"it was left untouched: {LEAVE_FOREIGN}")
     if version != SCHEMA_VERSION:
         raise StoreError(f"{path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}")
     if ok != "ok":

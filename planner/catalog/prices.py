@@ -278,22 +278,36 @@ def _read_prices(source: str, path: str | None, stamp, snapshot: int | None = No
 
 
 # what to do instead of a plan on a file that is no usable store: a damaged store of ours is set aside by a refresh;
-# another application's file is never touched (its message says to move it or give another store)
-NEW_STORE = "refresh into a new file (`fleetplan prices refresh --store NEW.sqlite`)"
+# another application's file is never touched (the plan says to move it or give another store). One list: the advice
+# the adapter's message gives a refresh is said in it, not beside it
+NEW_STORE = ("refresh into a new file (`fleetplan prices refresh --store NEW.sqlite`) and plan with `--store NEW.sqlite` "
+             "(or set $FLEETPLAN_STORE to it)")
 DAMAGED_REMEDY = "`fleetplan prices refresh` moves it aside and starts a new store, or set prices.source: snapshot"
-FOREIGN_REMEDY = f"{NEW_STORE} or set prices.source: snapshot"
+FOREIGN_REMEDY = f"move it, {NEW_STORE}, or set prices.source: snapshot"
 UNUSABLE_REMEDY = f"move it aside, {NEW_STORE}, or set prices.source: snapshot"
 
 
 def _store_unusable(exc: StoreError) -> PriceStoreUnusable:
-    """The PriceStoreUnusable of a pricing_adapters StoreError `exc` (the file, what is wrong with it), with why the
-    plan stops and what to do: the packaged prices in the store's place planned a scenario on other prices than it
-    asks for, exit 0."""
+    """The PriceStoreUnusable of a pricing_adapters StoreError `exc`: the file and what is wrong with it, why the
+    plan stops (the packaged prices in the store's place planned a scenario on other prices than it asks for, exit 0)
+    and one list of what to do."""
     from pricing_adapters.errors import StoreCorrupt, StoreForeign
 
     remedy = (DAMAGED_REMEDY if isinstance(exc, StoreCorrupt) else FOREIGN_REMEDY if isinstance(exc, StoreForeign)
               else UNUSABLE_REMEDY)
-    return PriceStoreUnusable(f"{exc}; plans on prices.source: store read no other prices in its place: {remedy}")
+    return PriceStoreUnusable(f"{_without_advice(str(exc))}; plans on prices.source: store read no other prices in "
+                              f"its place: {remedy}")
+
+
+def _without_advice(text: str) -> str:
+    """A store's error `text` less the advice it ends with for a refresh (pricing_adapters.store's RECOVER,
+    LEAVE_FOREIGN, GIVE_A_FILE): "X is a directory", not "X is a directory; give the path of a store file"."""
+    from pricing_adapters.store import GIVE_A_FILE, LEAVE_FOREIGN, RECOVER
+
+    for advice in (f": {RECOVER}", f": {LEAVE_FOREIGN}", f"; {GIVE_A_FILE}, or mend the link", f"; {GIVE_A_FILE}"):
+        if text.endswith(advice):
+            return text.removesuffix(advice)
+    return text
 
 
 def _read_source(source: str, path: str | None, snapshot: int | None,

@@ -17,7 +17,11 @@ from planner.errors import PriceSourceError, PriceStoreLocked, PriceStoreUnusabl
 
 # what each message ends with: why the plan stops, and what to do instead
 WHY = "plans on prices.source: store read no other prices in its place"
-NEW_FILE = "refresh into a new file (`fleetplan prices refresh --store NEW.sqlite`)"
+NEW_FILE = ("refresh into a new file (`fleetplan prices refresh --store NEW.sqlite`) and plan with `--store NEW.sqlite` "
+            "(or set $FLEETPLAN_STORE to it)")
+# the one list of what to do about another application's file (it said "move it or give another --store /
+# $FLEETPLAN_STORE" and then a second list)
+FOREIGN_REMEDY = f"move it, {NEW_FILE}, or set prices.source: snapshot"
 
 
 @pytest.fixture(autouse=True)
@@ -44,9 +48,9 @@ def another_applications_database(tmp_path):
 
 FOREIGN = {
     a_text_file: ("{path} is not a fleetplan price store (file is not a database); it may be another application's "
-                  "file, so it was left untouched: move it or give another --store / $FLEETPLAN_STORE"),
+                  "file, so it was left untouched"),
     another_applications_database: ("{path} is an SQLite database of another application, not a fleetplan price "
-                                    "store; it was left untouched: move it or give another --store / $FLEETPLAN_STORE"),
+                                    "store; it was left untouched"),
 }
 
 
@@ -56,8 +60,7 @@ def test_a_plan_on_a_file_that_is_not_a_store_fails_and_leaves_it(tmp_path, make
     before = path.read_bytes()
     result = run("plan", store_a100_scenario, "--store", path, "--format", "json", "--no-decisions")
     assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
-    assert result.stderr.strip() == (f"error: {FOREIGN[make].format(path=path)}; {WHY}: {NEW_FILE} or set "
-                                     "prices.source: snapshot")
+    assert " ".join(result.stderr.split()) == f"error: {FOREIGN[make].format(path=path)}; {WHY}: {FOREIGN_REMEDY}"
     assert [(p.name, p.read_bytes()) for p in tmp_path.iterdir()] == [(path.name, before)]   # nothing moved or made
 
 
@@ -83,8 +86,8 @@ def test_a_folder_at_the_default_store_path_fails_the_plan(tmp_path, monkeypatch
     folder.mkdir(parents=True)
     result = run("plan", store_a100_scenario, "--format", "json", "--no-decisions")
     assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
-    assert result.stderr.strip() == (f"error: {folder} is a directory; give the path of a store file; {WHY}: move it "
-                                     f"aside, {NEW_FILE}, or set prices.source: snapshot")
+    assert " ".join(result.stderr.split()) == (f"error: {folder} is a directory; {WHY}: move it aside, {NEW_FILE}, or "
+                                               "set prices.source: snapshot")
     assert folder.is_dir() and list(folder.iterdir()) == []
 
 
@@ -92,6 +95,18 @@ def test_validate_says_the_prices_were_not_checked_as_of_a_locked_store(tmp_path
     path = a_text_file(tmp_path)
     result = run("validate", store_a100_scenario, "--store", path)
     assert result.exit_code == 0, result.output
-    assert (f"warning: {store_a100_scenario}: prices: {FOREIGN[a_text_file].format(path=path)}; {WHY}: {NEW_FILE} "
-            "or set prices.source: snapshot; the scenario's prices were not checked") in " ".join(result.stderr.split())
+    assert (f"warning: {store_a100_scenario}: prices: {FOREIGN[a_text_file].format(path=path)}; {WHY}: "
+            f"{FOREIGN_REMEDY}; the scenario's prices were not checked") in " ".join(result.stderr.split())
     assert "using the packaged snapshot" not in result.stderr
+
+
+def test_a_damaged_store_read_mid_plan_gets_one_list_of_what_to_do(tmp_path):
+    # a table dropped under a reader says "…: move it aside (`fleetplan prices refresh` does) and refresh again",
+    # which the plan's own list followed
+    from pricing_adapters.errors import StoreCorrupt
+    from pricing_adapters.store import RECOVER
+
+    path = tmp_path / "prices.sqlite"
+    said = str(prices._store_unusable(StoreCorrupt(f"{path} is a damaged price store (no such table: offers): {RECOVER}")))
+    assert said == (f"{path} is a damaged price store (no such table: offers); {WHY}: `fleetplan prices refresh` moves "
+                    "it aside and starts a new store, or set prices.source: snapshot")
