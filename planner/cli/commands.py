@@ -184,7 +184,7 @@ class ValidatedFile(NamedTuple):
     """What validate found in one file: its scenario (None when it does not load, or the file cannot be read), its
     errors and warnings, each "FILE:LINE:COL: field: message" (or "FILE: …" where no place is known), in the order
     validate prints them. `warnings` start with the field they are about; `unplaced_warnings` (what the prices say:
-    a purchase option with no price, a damaged store) with no field."""
+    a purchase option with no price, a locked store) with no field."""
 
     file: str
     scenario: Any
@@ -322,21 +322,25 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     no offer has (a typo: plan stops there), and purchase options allowed with no price (a loud gap, not an
     error: the plan uses the options that are priced), an offers CSV that `plan` would refuse (a bad cell,
     not found, a currency fx has no rate for), and what `plan` says of the price store (none there yet: the
-    packaged snapshot is used). A store another process keeps locked, or a file at its path that is no usable store
-    (damaged, not ours, a folder: left where it is, as every check leaves what it reads): a warning that the prices
-    were not checked (plan would fail on it). The packaged snapshot is read without pandas
+    packaged snapshot is used). A file at its path that is no usable store (damaged, not ours, a folder: left where
+    it is, as every check leaves what it reads) is a problem of prices.source (plan fails on it until it is moved); a
+    store another process keeps locked a warning that the prices were not checked (plan would fail on it now, not
+    once the lock clears). The packaged snapshot is read without pandas
     (`price_coverage`), so validating stays quick. `whole=False`: `scenario` holds only the `prices` of a file that
     does not load, as written (scenario.loading.prices_as_written), and only its regions are checked (and the store
     said): the offers' currencies and the options' gaps need the whole scenario."""
     from planner import catalog
+    from planner.catalog.offers import SOURCE_FIELD
     from planner.catalog.prices import PRICE_SOURCE_WORDS, scenario_provenance
     from planner.scenario.loading import named_as_written
     source = scenario.prices.source
     try:
         coverage, provenance = catalog.price_coverage(source, store, scenario.prices.snapshot,
                                                       catalog.offers.prices_named(scenario))
-    except (PriceStoreLocked, PriceStoreUnusable) as exc:   # "ok" alone hid that plan would fail on it now
+    except PriceStoreLocked as exc:   # "ok" alone hid that plan would fail on it now; a lock clears by itself
         return [], [f"prices: {exc}; the scenario's prices were not checked"]
+    except PriceStoreUnusable as exc:   # plan is certain to fail until the file is moved: no warning, an error
+        return [(SOURCE_FIELD, f"prices.source: {exc}")], []
     except PlannerError as exc:
         if getattr(exc, "field", None):   # a pinned store snapshot that is not there (PricesRefuteScenario)
             return [(exc.field, str(exc))], []

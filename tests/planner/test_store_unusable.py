@@ -1,10 +1,12 @@
 """A plan on `prices.source: store` whose store path holds a file that is no usable store (a text file, another
 application's SQLite database, a store of another schema, a folder) fails, exit 2, naming the file, what is wrong and
 what to do, and leaves the file as it is. It planned on the packaged snapshot's prices with a warning and exit 0: not
-the prices the scenario asks for. `validate` says so as it says a locked store (a warning: the prices were not
-checked); a path with no file yet still gives the packaged prices with a warning (tests/planner/test_store_locked.py).
+the prices the scenario asks for. `validate` fails on it too, exit 2 (a locked store, which clears by itself, is a
+warning there that the prices were not checked); a path with no file yet still gives the packaged prices with a
+warning (tests/planner/test_store_locked.py).
 """
 
+import json
 import shutil
 import sqlite3
 
@@ -91,13 +93,20 @@ def test_a_folder_at_the_default_store_path_fails_the_plan(tmp_path, monkeypatch
     assert folder.is_dir() and list(folder.iterdir()) == []
 
 
-def test_validate_says_the_prices_were_not_checked_as_of_a_locked_store(tmp_path, store_a100_scenario):
+def test_validate_fails_as_plan_does_on_a_file_that_is_no_store(tmp_path, store_a100_scenario):
+    # it passed, exit 0 with a warning that the prices were not checked, as of a lock; but a lock clears by itself
+    # and this file stays until moved: the plan it checks for is certain to fail. An error of prices.source (line 10)
     path = a_text_file(tmp_path)
     result = run("validate", store_a100_scenario, "--store", path)
-    assert result.exit_code == 0, result.output
-    assert (f"warning: {store_a100_scenario}: prices: {FOREIGN[a_text_file].format(path=path)}; {WHY}: "
-            f"{FOREIGN_REMEDY}; the scenario's prices were not checked") in " ".join(result.stderr.split())
+    assert result.exit_code == 2, result.output
+    message = f"{FOREIGN[a_text_file].format(path=path)}; {WHY}: {FOREIGN_REMEDY}"
+    assert " ".join(result.stderr.split()) == f"error: {store_a100_scenario}:10:11: prices.source: {message}"
     assert "using the packaged snapshot" not in result.stderr
+    shown = run("validate", store_a100_scenario, "--store", path, "--format", "json")
+    assert shown.exit_code == 2, shown.output
+    assert json.loads(shown.stdout)["files"][0]["problems"] == [
+        {"severity": "error", "line": 10, "column": 11, "field": "prices.source", "message": message}]
+    assert path.read_text() == "name: not a store\n"
 
 
 def test_a_damaged_store_read_mid_plan_gets_one_list_of_what_to_do(tmp_path):

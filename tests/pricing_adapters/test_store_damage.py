@@ -118,16 +118,16 @@ def test_a_dropped_table_or_needed_column_is_a_damaged_store(tmp_path, store, sq
 
 def test_validate_says_what_a_plan_would_of_a_damaged_store(tmp_path, store):
     # it said only "ok" (a review, 2026-12-05) while the plan it checks for planned on the packaged prices;
-    # a check moves nothing. Now a plan fails on it, and validate says so as of a locked store (a warning)
+    # a check moves nothing. Now a plan fails on it, and validate fails as it does (an error of prices.source)
     edit(store, "DROP TABLE offers")
     before = store.read_bytes()
     result = runner.invoke(app, ["validate", str(scenario(tmp_path)), "--store", str(store)])
-    assert result.exit_code == 0, result.output
-    assert f"ok {scenario(tmp_path)}" in result.stderr
-    assert (f"warning: {scenario(tmp_path)}: prices: {store} is a damaged price store (no table offers); plans on "
+    assert result.exit_code == 2, result.output
+    assert f"ok {scenario(tmp_path)}" not in result.stderr
+    assert (f"prices.source: {store} is a damaged price store (no table offers); plans on "
             "prices.source: store read no other prices in its place: `fleetplan prices refresh` moves it aside and "
-            "starts a new store, or set prices.source: snapshot; the scenario's prices were not checked"
-            ) in " ".join(result.stderr.split())
+            "starts a new store, or set prices.source: snapshot") in " ".join(result.stderr.split())
+    assert "were not checked" not in result.stderr
     assert store.read_bytes() == before and list(tmp_path.glob("s.sqlite.bad-*")) == []
 
 
@@ -135,10 +135,11 @@ def test_validate_says_a_file_that_is_no_store_is_not_used(tmp_path):
     other = tmp_path / "notes.sqlite"
     other.write_text("not a database\n")
     result = runner.invoke(app, ["validate", str(scenario(tmp_path)), "--store", str(other)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output
     said = " ".join(result.stderr.split())
-    assert (f"prices: {other} is not a fleetplan price store (file is not a database)" in said
-            and "read no other prices in its place" in said and "the scenario's prices were not checked" in said)
+    assert (f"error: {scenario(tmp_path)}:" in said
+            and f"prices.source: {other} is not a fleetplan price store (file is not a database)" in said
+            and "read no other prices in its place" in said and "were not checked" not in said)
     assert other.read_text() == "not a database\n"
 
 
