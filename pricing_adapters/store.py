@@ -841,7 +841,8 @@ def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[
     or of another store schema (StoreError), a store another process keeps locked (StoreLocked). The packaged prices
     in their place planned a scenario that asks for the store's prices on other prices, exit 0, said only in a
     warning. With `create=True` (a writer), a damaged store of ours is moved aside to a new
-    `<name>.bad-<time>-<random>` and a new store made, as a refresh does; the warning says where it went."""
+    `<name>.bad-<time>-<random>` and a new store made: how `fleetplan prices refresh` opens its store
+    (planner.cli.prices._open); the warning says where it went."""
     path = Path(path) if path is not None else default_store_path()
     try:
         return PriceStore(path, create=create), None

@@ -64,18 +64,15 @@ def _open(path: Path) -> PriceStore:
     (with a warning) and a new store started; any other file (another application's, a scenario given as
     --store by mistake), or a store that cannot be used now (a directory, no permission, locked), exits 2
     and is left untouched."""
-    from pricing_adapters.store import PriceStore, set_aside
+    from pricing_adapters.store import open_store
 
     try:
-        try:
-            return PriceStore(path)
-        except StoreCorrupt as exc:
-            aside = set_aside(path)   # None: another process set it aside or replaced it meanwhile
-            if aside is not None:
-                err.warn(f"{exc}; moved aside to {aside}")
-            return PriceStore(path)
+        store, moved_aside = open_store(path)   # a writer's: never None (a missing store is made)
     except StoreError as exc:
         fail(f"--store: {exc}", 2)
+    if moved_aside:
+        err.warn(moved_aside)
+    return store
 
 
 def _read(store: Path | None) -> PriceStore | None:
