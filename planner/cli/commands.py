@@ -883,6 +883,10 @@ def _add_decisions(result, time_limit: float | None, store: Path | None, total_t
                       progress=lambda done, total: bar.update(task, completed=done, total=total), more_time=MORE_TIME)
 
 
+# `-o -` of plan, compare and sweep: elsewhere `-` is stdout; here it wrote a file named "-" ("wrote -")
+STDOUT_ALREADY = "-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its full path)"
+
+
 def _check_output(fmt: PlanFormat, output: Path | None) -> None:
     """PlannerError, before solving, for an -o the format cannot use or a file that cannot be written."""
     if output is None:
@@ -891,11 +895,10 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
         return
     if fmt is PlanFormat.table:
         raise PlannerError("-o FILE needs --format json, csv, xlsx, focus or md (the table is for the terminal)")
-    if str(output) == "-":   # elsewhere `-` is stdout; here it wrote a file named "-" ("wrote -")
+    if str(output) == "-":
         if fmt is PlanFormat.xlsx:
             raise PlannerError("-o -: a workbook is not written to stdout; give a file, e.g. -o plan.xlsx")
-        raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
-                           "full path)")
+        raise PlannerError(STDOUT_ALREADY)
     _check_suffix(output, fmt.value, "." + _SUFFIX[fmt])
     _check_file_to_write(f"-o {output}", output, "a file name", "plan." + _SUFFIX[fmt])
 
@@ -1300,8 +1303,7 @@ def _check_table_output(fmt: Format, output: Path | None, what: str) -> None:
     if fmt is Format.table:
         raise PlannerError("-o FILE needs --format json or csv (the table is for the terminal)")
     if str(output) == "-":
-        raise PlannerError("-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its "
-                           "full path)")
+        raise PlannerError(STDOUT_ALREADY)
     _check_suffix(output, fmt.value, f".{fmt.value}")
     _check_file_to_write(f"-o {output}", output, "a file name", f"{what}.{fmt.value}")
 
