@@ -265,7 +265,8 @@ def show(
 
     _check_providers(provider)
     pinned = None if snapshot is None else _snapshot_id(snapshot, "--snapshot: ")
-    # checked here, not by price_table("store"): its reader, meant for plans, moves a damaged store aside.
+    # checked here first (_read): a damaged or foreign file exits 2 with this command's words (price_table would
+    # raise PriceStoreUnusable, worded for plans), and no store at all shows the packaged snapshot plans use.
     # With no store, plans use the packaged snapshot: show that (a snapshot asked for is not there: exit 2).
     source = "store" if _read(store) is not None else "snapshot"
     if source == "snapshot" and pinned is not None:
