@@ -9,7 +9,6 @@ from __future__ import annotations
 from concurrent.futures import wait
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
@@ -60,13 +59,6 @@ def _told_note() -> str:
 
 def _card_help(at: AppTest, label: str) -> str:
     return next(m for m in at.metric if m.label == label).proto.help.replace("\\", "")
-
-
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
 
 
 def test_the_card_tells_the_binding_limit_once_the_cap_costs_are_made(fresh_cache):

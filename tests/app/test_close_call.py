@@ -35,13 +35,6 @@ def mid_research():
     return add_decisions(plan(load_scenario(ROOT / "scenarios" / "mid-research.yaml"), baselines=False))
 
 
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
-
-
 def _decisions_made() -> None:
     """Wait until the decisions under way in the worker are made."""
     under_way = [f for key, f in list(state._plans.items()) if key[0] == "decisions" and not f.cancelled()]

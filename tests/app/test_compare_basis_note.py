@@ -10,21 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
-
-from fleetplan_dashboard import state
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = ROOT / "scenarios" / "startup-hybrid.yaml"
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
-
-
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
 
 
 def _edited(old: str, new: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
@@ -18,13 +17,6 @@ from fleetplan_dashboard import state
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = ROOT / "scenarios" / "startup-hybrid.yaml"
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
-
-
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
 
 
 def _in_euros() -> str:

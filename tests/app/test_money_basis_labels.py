@@ -15,7 +15,6 @@ import json
 from concurrent.futures import wait
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import state
@@ -26,13 +25,6 @@ WAIT_S = 180
 INDUSTRIAL_PV = "USD, present value at 8%/year"
 STARTUP_PV = "USD, present value at 0%/year, undiscounted"
 INDUSTRIAL_SITE_PV = "599,572 USD"   # Σ 12,000 × 1.08^-((m−1)/12), m = 1..60
-
-
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
 
 
 def _plan_page(scenario: str) -> AppTest:

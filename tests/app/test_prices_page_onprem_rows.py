@@ -34,13 +34,6 @@ def _folder(tmp_path: Path, monkeypatch, rows: list[str]) -> None:
     monkeypatch.setattr(state, "SCENARIO_DIR", tmp_path)
 
 
-@pytest.fixture()
-def fresh_cache():
-    state.clear_plan_cache()
-    yield
-    state.clear_plan_cache()
-
-
 def _prices_page() -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
     assert at.selectbox(key="base").value == "file:worked.yaml"
