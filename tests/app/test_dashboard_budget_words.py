@@ -20,7 +20,7 @@ import pytest
 
 from fleetplan_dashboard import tables
 from planner.engine.decisions import CAP_COST_COLUMNS
-from tests.app.test_money_basis_labels import _plan_page, fresh_cache  # noqa: F401 (a fixture)
+from tests.app.test_money_basis_labels import _plan_page
 
 ROOT = Path(__file__).resolve().parents[2]
 # a scenario field as the engine names it: a section, a dot, a field (Markdown may escape the dot)
@@ -88,7 +88,7 @@ def test_a_store_that_had_no_prices_is_not_told_to_be_chosen_again():
     assert text.endswith("newer ones need a price refresh, made on the command line (`fleetplan prices refresh`).")
 
 
-def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, monkeypatch):  # noqa: F811
+def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, monkeypatch):
     monkeypatch.setattr(tables, "utc_today", lambda: date(2026, 12, 6))
     at = _plan_page("startup-hybrid.yaml")
     (caps,) = [d.value for d in at.dataframe if d.value.columns[0] == "cap"]
@@ -111,7 +111,7 @@ def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, mo
 REPOSITORY_FILE = re.compile(r"\b(docs|planner|fleetplan_dashboard|scenarios)/|\w\.md\b")
 
 
-def test_the_plan_pages_texts_point_to_no_file_of_the_repository(fresh_cache):  # noqa: F811
+def test_the_plan_pages_texts_point_to_no_file_of_the_repository(fresh_cache):
     at = _plan_page("startup-hybrid.yaml")
     # as a reader sees them: without the backslash escapes of tables.plain
     shown = [e.value.replace("\\", "") for kind in (at.caption, at.markdown, at.warning, at.info) for e in kind]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_money_basis_labels import _plan_page, fresh_cache  # noqa: F401 — a fixture
+from tests.app.test_money_basis_labels import _plan_page
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180
@@ -58,7 +58,7 @@ def _check_fits(at: AppTest, name: str) -> None:
 
 
 @pytest.mark.parametrize("scenario", ["startup-hybrid.yaml", "industrial.yaml"])
-def test_the_plan_pages_tables_fit_1366_px_and_show_their_money_on_a_phone(fresh_cache, scenario):  # noqa: F811 — the fixture
+def test_the_plan_pages_tables_fit_1366_px_and_show_their_money_on_a_phone(fresh_cache, scenario):
     at = _plan_page(scenario)
     drawn = [name for name, (column, _, _) in TABLES.items() if any(column in d.value.columns for d in at.dataframe)]
     # industrial.yaml owns no cards; its runner-up differs in no card count
@@ -67,7 +67,7 @@ def test_the_plan_pages_tables_fit_1366_px_and_show_their_money_on_a_phone(fresh
         _check_fits(at, name)
 
 
-def test_the_fleet_shows_the_card_and_its_cost_first_and_keeps_every_column(fresh_cache):  # noqa: F811
+def test_the_fleet_shows_the_card_and_its_cost_first_and_keeps_every_column(fresh_cache):
     at = _plan_page("startup-hybrid.yaml")
     order, settings, data = _shown(at, "new_units")
     assert order[:2] == ["sku", "cost"]
@@ -79,7 +79,7 @@ def test_the_fleet_shows_the_card_and_its_cost_first_and_keeps_every_column(fres
     assert set(data) >= set(order) | {"gpu", "sold_units", "switched_off_units"}
 
 
-def test_the_baselines_table_has_the_expanders_width_and_its_label_total_and_savings_first(fresh_cache):  # noqa: F811
+def test_the_baselines_table_has_the_expanders_width_and_its_label_total_and_savings_first(fresh_cache):
     at = _plan_page("startup-hybrid.yaml")
     order, settings, data = _shown(at, "savings")
     assert order[:3] == ["label", "total", "savings"] and order[-1] == "note"
