@@ -16,6 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 
 PAGES = Path(__file__).resolve().parent / "pages"
+# The tab icon: a chip drawn for this project (scripts/draw_icon.py), shipped as package data. A file, not
+# ":material/…:", whose favicon Streamlit's frontend fetches from fonts.gstatic.com: the dashboard works offline
+# and its pages ask no host but their own server. A PNG, which Streamlit serves from its own /media/ (an SVG it
+# would inline as a data: URL).
+ICON = Path(__file__).resolve().parent / "icon.png"
 
 
 def main() -> None:
@@ -40,7 +45,7 @@ def main() -> None:
     from planner.errors import PlannerError
 
     settle_heap_soon()
-    st.set_page_config(page_title="GPU fleet planner", page_icon=":material/memory:", layout="wide")
+    st.set_page_config(page_title="GPU fleet planner", page_icon=ICON, layout="wide")
 
     # Widgets forget their values when their page is not drawn; the Plan page's edits must outlive a visit
     # to Compare or Export (which read them), so they are handed back to the session on every run.

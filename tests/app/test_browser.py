@@ -5,7 +5,7 @@ Waits for the recommended fleet table, moves the first demand slider up, checks 
 total rises and that the URL then carries the edit; opens a shared link and checks its total against
 the CLI's for the same edits written into the file; saves a full-page screenshot of every page at
 1400 px under tests/artifacts/ (git-ignored) and checks that no metric value is cut and no main table
-scrolls sideways.
+scrolls sideways; records every request of every page and checks that none leaves the dashboard's server.
 """
 
 from __future__ import annotations
@@ -261,6 +261,55 @@ def test_every_page_renders_in_chromium(server, browser):
     assert load_scenario_text(yaml_path.read_text()).name == "Start-up hybrid fleet"
     assert not errors, errors
     page.close()
+
+
+def _foreign(urls: list[str], server: str) -> list[str]:
+    """The URLs that go anywhere but `server` (data: and blob: URLs stay in the page)."""
+    own = urllib.parse.urlparse(server)
+    return sorted({u for u in urls if urllib.parse.urlparse(u).scheme not in ("data", "blob")
+                   and urllib.parse.urlparse(u).netloc != own.netloc})
+
+
+def test_no_page_asks_any_host_but_the_dashboards_own_server(server, browser):
+    """Offline users and privacy: the tab icon of `page_icon=":material/…:"` came from fonts.gstatic.com. Every
+    request the browser makes (the favicon, fonts, images, plotly's scripts) and every URL the page names for it
+    to fetch (link, img, script, source), on each page, must be to this 127.0.0.1 server. The sandbox has no
+    internet: a request elsewhere fails, but its request event fires all the same."""
+    context = browser.new_context(viewport={"width": WIDTH, "height": 1000})
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    page = context.new_page()
+    page.on("websocket", lambda ws: requested.append(ws.url.replace("ws://", "http://", 1)))
+    named = []
+
+    def named_in_page() -> list[str]:
+        return page.evaluate("""() => {
+            const sel = 'link[href], img[src], script[src], source[src], iframe[src], image[href]';
+            // an SVG <image>'s href is an SVGAnimatedString, resolved here against the page
+            return [...document.querySelectorAll(sel)].map(e => e.href && e.href.baseVal !== undefined
+                ? new URL(e.href.baseVal, document.baseURI).href : (e.href || e.src));
+        }""")
+
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("Recommended fleet").first.wait_for(timeout=90_000)
+    _wait_settled(page)
+    named += named_in_page()
+    nav = page.locator('[data-testid="stSidebarNav"]')
+    for title, ready in (("Prices", "Prices by GPU"), ("Compare", "Inputs that differ"),
+                         ("Export", "Workbook (XLSX)")):
+        nav.get_by_text(title, exact=True).click()
+        page.get_by_text(ready).first.wait_for(timeout=60_000)
+        _wait_settled(page)
+        named += named_in_page()
+    assert any(u.startswith(server) for u in requested)    # the recorder heard the page's own requests
+    assert _foreign(requested, server) == []
+    assert _foreign(named, server) == []
+    # the tab icon is the package's file, served by this server
+    favicon = page.evaluate("""() => document.querySelector("link[rel='shortcut icon']").href""")
+    assert favicon.startswith(f"{server}/media/"), favicon
+    with urllib.request.urlopen(favicon, timeout=10) as response:
+        assert response.read() == (ROOT / "fleetplan_dashboard" / "icon.png").read_bytes()
+    context.close()
 
 
 ENTRY = ROOT / "scenarios" / "entry.yaml"

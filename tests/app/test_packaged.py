@@ -91,6 +91,7 @@ def test_the_wheel_carries_the_dashboard_its_pages_scenarios_and_schema(installe
     pages = sorted(p.name for p in (ROOT / "fleetplan_dashboard" / "pages").glob("*.py"))
     assert pages and {f"fleetplan_dashboard/pages/{p}" for p in pages} <= names
     assert "fleetplan_dashboard/app.py" in names
+    assert "fleetplan_dashboard/icon.png" in names      # the tab icon app.py passes to Streamlit
     assert {f"fleetplan_dashboard/scenarios/{n}" for n in SHIPPED} <= names
     assert "fleetplan_dashboard/schema/scenario.schema.json" in names
     # the wheel holds copies of the repository's top-level files, byte for byte
