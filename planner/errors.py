@@ -92,9 +92,10 @@ class PriceStoreLocked(PriceSourceError):
 
 class PriceStoreUnusable(PriceSourceError):
     """The price store's path holds a file that is no usable store (another application's file, a damaged store of
-    ours, a folder, a file that cannot be read): a plan on the store fails rather than use other prices, as for a
-    lock, but this does not pass: the file must be moved aside or another store given (pricing_adapters' StoreError,
-    as the planner raises it). No file there yet is no error: plans use the packaged snapshot and say so."""
+    ours, a folder, a file that cannot be read, a broken symbolic link): a plan on the store fails rather than use other
+    prices, as for a lock, but this does not pass: the file must be moved aside (the link mended) or another store
+    given (pricing_adapters' StoreError, as the planner raises it). No file there yet is no error: plans use the
+    packaged snapshot and say so."""
 
 
 class PricesRefuteScenario(PriceSourceError):

@@ -29,6 +29,18 @@ class StoreForeign(StoreError):
     database, a scenario given as --store by mistake, any other file): it is never moved or written."""
 
 
+class StoreLinkBroken(StoreError):
+    """The store path is a symbolic link that leads to no file (to a missing one, or round a loop of links): the user
+    who made it wants it mended. `target`: where it points, as a path (read against the link's folder)."""
+
+    def __init__(self, message: str, target):
+        super().__init__(message)
+        self.target = target
+
+    def __reduce__(self):   # pickled as it was made: its args hold only the message
+        return type(self), (str(self), self.target)
+
+
 class StoreLocked(StoreError):
     """Another process kept the price store locked past the wait (`store.BUSY_WAIT_S`): a refresh saving, a stuck
     process. It passes: a plan on the store fails (tried again later, it reads the store) rather than reading other

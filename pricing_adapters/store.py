@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreLocked, StoreMissing
+from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreLinkBroken, StoreLocked, StoreMissing
 from pricing_adapters.settings import STORE_ENV_VAR
 from pricing_adapters.shown import shortened, urls_shown
 
@@ -86,6 +86,8 @@ RUNS_NAMED = 20     # of a store's runs of snapshot ids, in a message (ids_held)
 RECOVER = "move it aside (`fleetplan prices refresh` does) and refresh again"
 LEAVE_FOREIGN = f"move it or give another --store / ${ENV_VAR}"
 GIVE_A_FILE = "give the path of a store file"
+# and of a store path that is a broken symbolic link, which whoever made the link wants mended: where it points
+MEND_LINK = "mend the link (point it at the store file, or put the store file at {target})"
 
 
 def default_store_path() -> Path:
@@ -670,11 +672,13 @@ def _inspect(path: Path) -> str:
     """"ok" for a usable store, "missing" when no file is there, "empty" for an empty file or an SQLite
     database with nothing in it. StoreForeign for any file that is not a store of ours (never touched),
     StoreCorrupt for a damaged store of ours (torn pages, or a table or column it needs dropped),
-    StoreError for one that cannot be used now. Reads only."""
+    StoreLinkBroken for a symbolic link that leads to no file, StoreError for one that cannot be used now. Reads only."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory; {GIVE_A_FILE}")
     if path.is_symlink() and not path.exists():   # readers said "no price store", a refresh "unable to open"
-        raise StoreError(f"{path} is {_broken_link(path)}; {GIVE_A_FILE}, or mend the link")
+        target = path.parent / os.readlink(path)   # a relative link is read against its own folder
+        raise StoreLinkBroken(f"{path} is {_broken_link(path)}; {GIVE_A_FILE}, or {MEND_LINK.format(target=target)}",
+                              target)
     try:
         if not path.exists():
             return "missing"

@@ -91,8 +91,8 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     `store` is the price store file for `source: store` (default: see `resolve_store`); PriceSourceError when it,
     or `$FLEETPLAN_STORE`, names a folder or a file in a folder that does not exist (store_mistake); PriceStoreLocked
     when another process keeps the store locked (a refresh), PriceStoreUnusable when the file there is no usable store
-    (another application's, damaged, a folder, unreadable): the packaged prices are not read in its place (see
-    `open_store`); with no file there yet they are, and the provenance's warning says so. `snapshot`
+    (another application's, damaged, a folder, unreadable, a broken symbolic link): the packaged prices are not read
+    in its place (see `open_store`); with no file there yet they are, and the provenance's warning says so. `snapshot`
     (a scenario's `prices.snapshot`, only with `source: store`) pins the store as it stood when that snapshot was
     saved: PricesRefuteScenario (field PINNED_FIELD) naming the ids there are when the store has no such snapshot,
     or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
@@ -291,20 +291,25 @@ def _store_unusable(exc: StoreError) -> PriceStoreUnusable:
     """The PriceStoreUnusable of a pricing_adapters StoreError `exc`: the file and what is wrong with it, why the
     plan stops (the packaged prices in the store's place planned a scenario on other prices than it asks for, exit 0)
     and one list of what to do."""
-    from pricing_adapters.errors import StoreCorrupt, StoreForeign
+    from pricing_adapters.errors import StoreCorrupt, StoreForeign, StoreLinkBroken
+    from pricing_adapters.store import MEND_LINK
 
+    # a broken symbolic link: whoever made it wants it mended, said first with where it points
+    mend = MEND_LINK.format(target=exc.target) if isinstance(exc, StoreLinkBroken) else None
     remedy = (DAMAGED_REMEDY if isinstance(exc, StoreCorrupt) else FOREIGN_REMEDY if isinstance(exc, StoreForeign)
-              else UNUSABLE_REMEDY)
-    return PriceStoreUnusable(f"{_without_advice(str(exc))}; plans on prices.source: store read no other prices in "
-                              f"its place: {remedy}")
+              else f"{mend}, {UNUSABLE_REMEDY}" if mend else UNUSABLE_REMEDY)
+    return PriceStoreUnusable(f"{_without_advice(str(exc), mend)}; plans on prices.source: store read no other prices "
+                              f"in its place: {remedy}")
 
 
-def _without_advice(text: str) -> str:
+def _without_advice(text: str, mend: str | None = None) -> str:
     """A store's error `text` less the advice it ends with for a refresh (pricing_adapters.store's RECOVER,
-    LEAVE_FOREIGN, GIVE_A_FILE): "X is a directory", not "X is a directory; give the path of a store file"."""
+    LEAVE_FOREIGN, GIVE_A_FILE, and `mend` for a broken link): "X is a directory", not "X is a directory; give the
+    path of a store file"."""
     from pricing_adapters.store import GIVE_A_FILE, LEAVE_FOREIGN, RECOVER
 
-    for advice in (f": {RECOVER}", f": {LEAVE_FOREIGN}", f"; {GIVE_A_FILE}, or mend the link", f"; {GIVE_A_FILE}"):
+    mended = [f"; {GIVE_A_FILE}, or {mend}"] if mend else []
+    for advice in (f": {RECOVER}", f": {LEAVE_FOREIGN}", *mended, f"; {GIVE_A_FILE}"):
         if text.endswith(advice):
             return text.removesuffix(advice)
     return text

@@ -119,3 +119,65 @@ def test_a_damaged_store_read_mid_plan_gets_one_list_of_what_to_do(tmp_path):
     said = str(prices._store_unusable(StoreCorrupt(f"{path} is a damaged price store (no such table: offers): {RECOVER}")))
     assert said == (f"{path} is a damaged price store (no such table: offers); {WHY}: `fleetplan prices refresh` moves "
                     "it aside and starts a new store, or set prices.source: snapshot")
+
+
+# the mending a broken link gets in front of the list ("…, or mend the link" was lost when the lists became one)
+MEND = "mend the link (point it at the store file, or put the store file at {target})"
+LINK_REMEDY = f"{MEND}, move it aside, {NEW_FILE}, or set prices.source: snapshot"
+
+
+def broken_links(tmp_path) -> dict:
+    """Store paths that are broken symbolic links: link → (what it is, where it points, as a path to put a store at)."""
+    dangling, relative, loop_a, loop_b = (tmp_path / n for n in ("d.sqlite", "r.sqlite", "a.sqlite", "b.sqlite"))
+    dangling.symlink_to(tmp_path / "p.sqlite")
+    relative.symlink_to("q.sqlite")   # read against the link's folder, not the working one
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    return {dangling: (f"a symbolic link to {tmp_path / 'p.sqlite'}, which does not exist", tmp_path / "p.sqlite"),
+            relative: ("a symbolic link to q.sqlite, which does not exist", tmp_path / "q.sqlite"),
+            loop_a: ("a symbolic link in a loop of links", loop_b)}
+
+
+def test_a_plan_on_a_broken_link_says_to_mend_it_and_makes_nothing(tmp_path, store_a100_scenario):
+    for link, (what, target) in broken_links(tmp_path).items():
+        message = f"{link} is {what}; {WHY}: {LINK_REMEDY.format(target=target)}"
+        result = run("plan", store_a100_scenario, "--store", link, "--format", "json", "--no-decisions")
+        assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+        assert " ".join(result.stderr.split()) == f"error: {message}"
+        checked = run("validate", store_a100_scenario, "--store", link)
+        assert checked.exit_code == 2 and "Traceback" not in checked.output
+        assert " ".join(checked.stderr.split()) == f"error: {store_a100_scenario}:10:11: prices.source: {message}"
+        with pytest.raises(PriceStoreUnusable) as info:   # the library as the CLI
+            planner.plan(planner.load_scenario(store_a100_scenario), store=link, baselines=False)
+        assert str(info.value) == message
+    # nothing made at the links, through them (no store where they point) or beside them (no lock)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "r.sqlite"]
+
+
+def test_the_prices_commands_say_to_mend_a_broken_link_too(tmp_path):
+    import respx
+
+    for link, (what, target) in broken_links(tmp_path).items():
+        message = f"error: --store: {link} is {what}; give the path of a store file, or {MEND.format(target=target)}"
+        shown = run("prices", "show", "--store", link)
+        assert shown.exit_code == 2 and "Traceback" not in shown.output
+        assert " ".join(shown.stderr.split()) == message
+        with respx.mock:   # the store is opened before any request; none is answered
+            refreshed = run("prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", link)
+        assert refreshed.exit_code == 2 and "Traceback" not in refreshed.output
+        assert " ".join(refreshed.stderr.split()) == message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "r.sqlite"]
+
+
+def test_a_broken_link_at_the_default_store_path_fails_the_plan_saying_to_mend_it(tmp_path, monkeypatch,
+                                                                                 store_a100_scenario):
+    monkeypatch.delenv("FLEETPLAN_STORE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    link, target = tmp_path / "fleetplan" / "prices.sqlite", tmp_path / "kept" / "prices.sqlite"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    result = run("plan", store_a100_scenario, "--format", "json", "--no-decisions")
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    assert " ".join(result.stderr.split()) == (f"error: {link} is a symbolic link to {target}, which does not exist; "
+                                               f"{WHY}: {LINK_REMEDY.format(target=target)}")
+    assert link.is_symlink() and not (tmp_path / "kept").exists() and list(link.parent.iterdir()) == [link]
