@@ -598,15 +598,18 @@ def _read(x: Any) -> Plan | SavedPlan | Scenario:
     return load_scenario(x)
 
 
-class SidesUnreadable(PlannerError):
-    """Neither side of a comparison can be read. `errors`: each side's error ({"a": …, "b": …}); `messages`: what
-    each says, a's then b's, each under its file's name (a side given as no file: under its side and name,
-    "a (scenario text): …"). The message is both of them, one after the other."""
+class SidesUnreadable(ScenarioError):
+    """Neither side of a comparison can be read. A ScenarioError, as a side's alone mostly is (a scenario that does
+    not load): code that catches that around `compare` catches both sides failing too. `errors`: each side's error
+    ({"a": …, "b": …}); `messages`: what each says, a's then b's, each under its file's name (a side given as no
+    file: under its side and name, "a (scenario text): …"); `problems`: both sides' lines, a's then b's, led as
+    their messages are (a side's error that is no ScenarioError, a saved plan's, is one line); `origin`: "compare".
+    The message is both messages, one after the other, not a ScenarioError's count and list."""
 
-    def __init__(self, errors: dict[str, PlannerError], messages: list[str]):
-        self.errors, self.messages = dict(errors), list(messages)
+    def __init__(self, errors: dict[str, PlannerError], messages: list[str], problems: list[str]):
+        self.errors, self.messages, self.problems, self.origin = dict(errors), list(messages), list(problems), "compare"
         self.exit_code = errors["b"].exit_code   # as b's alone, the last said
-        super().__init__("\n".join(self.messages))
+        PlannerError.__init__(self, "\n".join(self.messages))
 
 
 def read_sides(a: Any, b: Any) -> tuple[Plan | SavedPlan | Scenario, Plan | SavedPlan | Scenario]:
@@ -621,10 +624,13 @@ def read_sides(a: Any, b: Any) -> tuple[Plan | SavedPlan | Scenario, Plan | Save
             errors[side] = exc
     if len(errors) == 2:
         # a file's errors name it; a side given as text, a dict or an object is named as compare names it
-        messages = [str(errors[side]) if _file_of(x, None) is not None else f"{side} ({_name_of(x)}): {errors[side]}"
-                    for side, x in (("a", a), ("b", b))]
+        leads = {side: "" if _file_of(x, None) is not None else f"{side} ({_name_of(x)}): "
+                 for side, x in (("a", a), ("b", b))}
+        messages = [leads[side] + str(errors[side]) for side in leads]
         if messages[0] != messages[1]:   # one file given twice: its problems said once
-            raise SidesUnreadable(errors, messages)
+            problems = [leads[side] + line for side, exc in errors.items()
+                        for line in (exc.problems if isinstance(exc, ScenarioError) else [str(exc)])]
+            raise SidesUnreadable(errors, messages, problems)
     if errors:
         raise next(iter(errors.values()))
     return read["a"], read["b"]

@@ -118,3 +118,44 @@ def test_one_file_given_as_both_sides_says_its_problems_once(tmp_path, nothing_r
     result = run("compare", typo, typo)
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert result.stderr.count("error:") == 1 and result.stderr.count("horizn_months") == 1
+
+
+def test_except_scenario_error_catches_both_sides_failing_as_it_catches_one(tmp_path, nothing_read_or_solved):
+    # SidesUnreadable was a PlannerError only: code catching the ScenarioError each side alone raises missed it
+    from planner.errors import ScenarioError
+
+    typo, dup, typo_said, dup_said = bad_files(tmp_path)
+    try:
+        compare(typo, dup)
+    except ScenarioError as exc:
+        caught = exc
+    assert isinstance(caught, compare_module.SidesUnreadable) and caught.exit_code == 2
+    assert str(caught) == f"{typo_said}\n{dup_said}"
+    # its problems, one line each as a ScenarioError's, are both files' (each line names its file)
+    assert caught.problems == [f"{typo}:2:1: horizn_months: unknown key; did you mean 'horizon_months'?",
+                               f"{dup}:2:1: duplicate key 'name' (first on line 1); YAML keeps only the last — remove one"]
+
+
+def test_the_problems_of_sides_given_as_no_file_are_led_by_their_side(nothing_read_or_solved):
+    from planner.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as info:
+        compare("name: x\nhorizn_months: 12\n", {"name": "y", "horizon_months": 12})
+    assert info.value.problems == ["a (scenario text): <text>:1:1: workloads: required field is missing",
+                                   "a (scenario text): <text>:2:1: horizn_months: unknown key; did you mean "
+                                   "'horizon_months'?",
+                                   "b (y): <dict>:1:1: workloads: required field is missing"]
+
+
+def test_two_saved_plans_that_are_no_plans_are_caught_as_a_scenario_error_too(tmp_path, nothing_read_or_solved):
+    # each alone is a PlannerError (a saved plan's problem); both, a ScenarioError whose problems are their messages
+    from planner.errors import ScenarioError
+
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text("[1]\n")
+    second.write_text('{"status": "infeasible", "reason": "no GPU"}\n')
+    with pytest.raises(ScenarioError) as info:
+        compare(first, second)
+    said = [f"{first}: not a plan (expected the JSON object of `fleetplan plan --format json`)",
+            f"{second}: holds no plan: infeasible (no GPU)"]
+    assert info.value.problems == said and str(info.value) == "\n".join(said)
