@@ -93,17 +93,66 @@ def _whole_list(path: str, field: str, now: Any) -> ScenarioError:
     return _problem(path, f"{field} is a list; give the whole list, e.g. {field}={example}")
 
 
-def _item_by_dots(path: str, field: str, index: int, items: Any, rest: list[str]) -> ScenarioError:
+# A path segment naming an item as a message does, `cards[0]`, or an item's item, `workloads[0][1]`
+_BRACKETED = re.compile(r"([^\[\]]+)((?:\[\d+\])+)")
+# what a field that is no list is, said where a path gives it an item number (`profile[2]`, `fx[0]`)
+_NOT_NUMBERED = {"leaf": "a value (not a list)", "dict": "a mapping (its entries have keys, not numbers)",
+                 "model": "a section (its fields have names, not numbers)"}
+
+
+def _bracketed(path: str, done: list[str], name: str, indices: list[int], annotation: Any, now: Any,
+               rest: list[str]) -> ScenarioError:
+    """The problem of `path` giving field `name` of the section `done` with item numbers (`name[i]`, `name[i][j]`), as a
+    file's message names a list's item: a workload is `workloads.INDEX` or `workloads.NAME`, a list is given whole, and
+    nothing else has items; "did you mean" the path meant."""
+    field = ".".join([*done, name])
+    kind, schema = _child_schema(annotation)
+    if kind == "models":
+        return _item_by_dots(path, field, indices, now, rest, schema)
+    if _is_list(annotation):
+        return _whole_list(path, field, now)
+    why, tail = _not_numbered(field, indices[0], kind, rest)
+    return _problem(path, f"{why}; did you mean {field}{tail}?")
+
+
+def _not_numbered(field: str, index: int, kind: str, rest: list[str]) -> tuple[str, str]:
+    """(why item `[index]` of `field`, of `kind` leaf, dict or model, names nothing; what follows `field` in the path
+    meant: nothing after a value, else `rest` or a placeholder for the key or field to name)."""
+    tail = "" if kind == "leaf" else "." + (".".join(rest) or ("KEY" if kind == "dict" else "FIELD"))
+    return f"[{index}] names nothing in {field}, {_NOT_NUMBERED[kind]}", tail
+
+
+def _item_by_dots(path: str, field: str, indices: list[int], items: Any, rest: list[str],
+                  model: type[BaseModel]) -> ScenarioError:
     """The problem of `path` naming a workload as a file's message does (`workloads[0].profile`): an override
-    addresses one by 0-based index or by name with dots, so the message gives both spellings of the path meant."""
+    addresses one by 0-based index or by name with dots, so the message gives both spellings of the path meant.
+    A further item number names nothing, after the workload (`workloads[0][1]`: its fields have names) or after
+    its field (`workloads[0].profile[2]`): the message says so first."""
     names = [item.get("name") if isinstance(item, dict) else None for item in items] if isinstance(items, list) else []
-    tail = ".".join(rest) or "FIELD"
+    index = indices[0]
+    why, tail = "", ".".join(rest) or "FIELD"
+    inner = _BRACKETED.fullmatch(rest[0]) if rest and rest[0] not in model.model_fields else None
+    if len(indices) > 1:
+        why = f"[{indices[1]}] names nothing in {field}[{index}], a workload (its fields have names, not numbers); "
+    elif inner and inner[1] in model.model_fields:
+        annotation = model.model_fields[inner[1]].annotation
+        if _is_list(annotation):
+            now = items[index].get(inner[1]) if index < len(names) and isinstance(items[index], dict) else None
+            return _whole_list(path, f"{field}.{index}.{inner[1]}", now)
+        reason, after = _not_numbered(f"{field}.{index}.{inner[1]}", _item_numbers(inner[2])[0],
+                                      _child_schema(annotation)[0], rest[1:])
+        why, tail = f"{reason}; ", inner[1] + after
     if index >= len(names):
         known = ", ".join(map(str, names)) or "none"
         return _problem(path, f"no workload at index {index} (0-based; known: {known}); "
                               f"a workload's field is {field}.INDEX.{tail} or {field}.NAME.{tail}")
     example = "" if rest else f", e.g. {field}.{index}.gpu_hours_per_month"
-    return _problem(path, f"did you mean {field}.{index}.{tail} (or {field}.{names[index]}.{tail}){example}?")
+    return _problem(path, f"{why}did you mean {field}.{index}.{tail} (or {field}.{names[index]}.{tail}){example}?")
+
+
+def _item_numbers(brackets: str) -> list[int]:
+    """The item numbers of `[0][1]`: [0, 1]."""
+    return [int(n) for n in re.findall(r"\[(\d+)\]", brackets)]
 
 
 def _copied(path: str, value: Any) -> Any:
@@ -220,11 +269,10 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             continue
         if kind == "model":
             fields = schema.model_fields
-            item = re.fullmatch(r"(.+)\[(\d+)\]", part)   # onprem.cards[0], as a message names a list's item
-            if part not in fields and item and item[1] in fields and _child_schema(fields[item[1]].annotation)[0] == "models":
-                raise _item_by_dots(path, ".".join(done + [item[1]]), int(item[2]), node.get(item[1]), parts[k + 1:])
-            if part not in fields and item and item[1] in fields and _is_list(fields[item[1]].annotation):
-                raise _whole_list(path, ".".join(done + [item[1]]), node.get(item[1]))
+            item = _BRACKETED.fullmatch(part)   # onprem.cards[0], workloads[0][1]: as a message names a list's item
+            if part not in fields and item and item[1] in fields:
+                raise _bracketed(path, done, item[1], _item_numbers(item[2]), fields[item[1]].annotation,
+                                 node.get(item[1]), parts[k + 1:])
             if part not in fields:
                 near = catalog.suggest(part, list(fields))
                 hint = f"; did you mean '{near[0]}'?" if near else f" (allowed: {', '.join(fields)})"

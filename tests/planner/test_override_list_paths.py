@@ -89,3 +89,50 @@ def test_sweep_says_the_dotted_workload_path_and_exits_2(tmp_path):
     said = " ".join(result.output.split())
     assert "did you mean workloads.0.profile (or workloads.a.profile)?" in said, said
     assert "give the whole list" not in said, said
+
+
+# Chained item numbers, `workloads[0][1]` and `workloads[0].profile[2]`, were "unknown key 'workloads[0][1]' under
+# (top level); did you mean 'workloads'?" or a "did you mean workloads.0.profile[2]" that named nothing either. Each
+# item number that names nothing is said, with the path meant: a workload's fields, and every field but a list, have
+# names, not numbers; a list is given whole.
+CHAINED = [
+    ("workloads[0][1]", "[1] names nothing in workloads[0], a workload (its fields have names, not numbers); "
+                        "did you mean workloads.0.FIELD (or workloads.a.FIELD), e.g. workloads.0.gpu_hours_per_month?"),
+    ("workloads[1][0].profile", "[0] names nothing in workloads[1], a workload (its fields have names, not numbers); "
+                                "did you mean workloads.1.profile (or workloads.b.profile)?"),
+    ("workloads[0].profile[2]", "[2] names nothing in workloads.0.profile, a value (not a list); "
+                                "did you mean workloads.0.profile (or workloads.a.profile)?"),
+    ("workloads.0.profile[2]", "[2] names nothing in workloads.0.profile, a value (not a list); "
+                               "did you mean workloads.0.profile?"),
+    ("workloads[1].throughput[0]", "[0] names nothing in workloads.1.throughput, a mapping (its entries have keys, "
+                                   "not numbers); did you mean workloads.1.throughput.KEY (or workloads.b.throughput.KEY)?"),
+    ("workloads[2][0]", "no workload at index 2 (0-based; known: a, b); "
+                        "a workload's field is workloads.INDEX.FIELD or workloads.NAME.FIELD"),
+    ("onprem.cards[0][1]", "onprem.cards is a list; give the whole list, e.g. onprem.cards=[rtx-4090, l40s] (its value now)"),
+    ("fx[0]", "[0] names nothing in fx, a mapping (its entries have keys, not numbers); did you mean fx.KEY?"),
+]
+
+
+@pytest.mark.parametrize("path, said", CHAINED)
+def test_chained_item_numbers_get_the_path_meant(path, said):
+    assert problems({path: "flat"}, TWO_WORKLOADS) == [f"{path}: {said}"]
+
+
+@pytest.mark.parametrize("path, said", CHAINED[:3])
+def test_plan_with_chained_item_numbers_says_so(path, said):
+    from planner import plan
+
+    with pytest.raises(ScenarioError) as caught:
+        plan(load_scenario_text(TWO_WORKLOADS), overrides={path: "flat"}, baselines=False)
+    assert caught.value.problems == [f"{path}: {said}"]
+
+
+@pytest.mark.parametrize("path, said", CHAINED[:3])
+def test_sweep_with_chained_item_numbers_says_so_and_exits_2(tmp_path, path, said):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(TWO_WORKLOADS)
+    result = CliRunner().invoke(app, ["sweep", str(scenario), "--vary", f"{path}=flat", "--format", "csv"])
+    assert result.exit_code == 2, result.output
+    said_there = " ".join(result.output.split())
+    assert f"{path}: {said}" in said_there, said_there
+    assert "unknown key" not in said_there and "Traceback" not in said_there, said_there
