@@ -1059,7 +1059,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             elif problem := file_problem(path):
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'profile'))}: "
                                 f"workloads[{i}].profile: profile {problem}: {shortened(str(path))}"
-                                f"{_looked_in(path, base_dir)}{_file_meant(path, profile, problem, '.csv')}")
+                                f"{_looked_in(path, base_dir)}{_file_meant(profile, base_dir, problem, '.csv')}")
             else:   # read now with the engine's rules, so `validate` refuses what `plan` would
                 try:   # named as the file wrote it (weights/w.csv:169), not as the path read (/home/u/plans/…)
                     read_profile_csv(path, named=_as_written(profile, base_dir))
@@ -1091,31 +1091,56 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         elif problem := file_problem(path):
             # `SNAPSHOT` or `store ` is a misspelt word more likely than a missing file
             near = catalog.suggest(source.strip().lower(), list(PRICE_SOURCE_WORDS)) if source.strip() else []
-            hint = _curly_quoted(source) or (f"; did you mean '{near[0]}'?" if near else _file_meant(path, source, problem))
+            hint = _curly_quoted(source) or (f"; did you mean '{near[0]}'?" if near else _file_meant(source, base_dir, problem))
             problems.append(f"{origin}:{_where(positions, ('prices', 'source'))}: prices.source: expected "
                             f"snapshot, store or the path of an offers CSV; {problem}: {shortened(str(path))}"
                             f"{_looked_in(path, base_dir)}{hint}")
     return problems
 
 
-# Entries of a folder read for a "did you mean" of a file it lacks: a scenario's folder holds a few files, and one of
-# many thousands (a home folder, /tmp) is read no further than this, and never into its folders
+# Entries of a folder read for a "did you mean" of a file or folder it lacks: a scenario's folder holds a few files,
+# and one of many thousands (a home folder, /tmp) is read no further than this; only the folders along the path
+# named are read, never every folder inside one
 MAX_FOLDER_ENTRIES = 300
+# the characters a path is split into folders at, as the scenario writes it
+_PATH_SEPARATORS = re.compile(f"([{re.escape(os.sep + (os.altsep or ''))}]+)")
 
 
-def _file_meant(path: Path, written: str, problem: str, suffix: str = "") -> str:
-    """"; did you mean 'weights/prof.csv'?" for a file the scenario names as `written` (`path`, where it was looked for)
-    that is not found, when its folder holds a file spelt like it and ending in `suffix`; "" otherwise."""
+def _file_meant(written: str, base_dir: Path | None, problem: str, suffix: str = "") -> str:
+    """"; did you mean 'weights/prof.csv'?" for a file the scenario names as `written` (relative to `base_dir`, else to
+    the working folder) that is not found, when each folder and the file it names is there or spelt like one there (a
+    file ending in `suffix`); "" otherwise. The path meant is written as the scenario wrote it, each name it misspelt
+    replaced. One folder is read per name misspelt (MAX_FOLDER_ENTRIES of its entries at most), and only along the
+    path: a misspelt name with nothing spelt like it ends the search."""
     if problem != "file not found" or written.endswith(("/", os.sep)):
         return ""
+    pieces = _PATH_SEPARATORS.split(written)   # names at even places, the separators between them at odd ones
+    names: list[str | None] = pieces[0::2]
+    folder = Path(Path(written).anchor) if os.path.isabs(written) else (base_dir or Path("."))
     try:
-        with os.scandir(path.parent) as entries:
-            names = [entry.name for entry in itertools.islice(entries, MAX_FOLDER_ENTRIES)
-                     if entry.name.endswith(suffix) and entry.is_file()]
-    except (OSError, ValueError):   # no such folder, or one that may not be read
+        for k, name in enumerate(names[:-1]):
+            if name not in ("", ".", "..") and not (folder / name).is_dir():   # "": before an absolute path's first /
+                names[k] = _entry_like(folder, name, lambda entry: entry.is_dir())
+                if names[k] is None:
+                    return ""
+            folder = folder / names[k]
+        if not (folder / names[-1]).is_file():
+            names[-1] = _entry_like(folder, names[-1], lambda entry: entry.name.endswith(suffix) and entry.is_file())
+    except (OSError, ValueError):   # a folder that may not be read
         return ""
-    near = catalog.suggest(path.name, names)
-    return f"; did you mean '{os.path.join(os.path.dirname(written), near[0])}'?" if near else ""
+    if names[-1] is None:
+        return ""
+    pieces[0::2] = names
+    meant = "".join(pieces)
+    return f"; did you mean '{meant}'?" if meant != written else ""
+
+
+def _entry_like(folder: Path, name: str, wanted: typing.Callable[[os.DirEntry], bool]) -> str | None:
+    """The name of the entry of `folder` spelt most like `name` among its first MAX_FOLDER_ENTRIES, of those `wanted`;
+    None when none is."""
+    with os.scandir(folder) as entries:
+        near = catalog.suggest(name, [entry.name for entry in itertools.islice(entries, MAX_FOLDER_ENTRIES) if wanted(entry)])
+    return near[0] if near else None
 
 
 def _looked_in(path: Path, base_dir: Path | None) -> str:
