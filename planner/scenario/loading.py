@@ -116,17 +116,48 @@ def _key_text(node: yaml.Node) -> str:
     return " ".join(start.buffer[start.index:end.index].split()) if start.buffer is not None else node.id
 
 
+# The free-text fields (model.Text: a description, where a quote came from; None stands for any card id). Their text is
+# shown in a cell and never matched against a name, a code or a number, so an invisible character inside one changes
+# nothing a plan computes, and may be meant: a soft hyphen marks where a long word may break, a zero-width joiner
+# builds an emoji or a Persian word, a direction mark keeps Hebrew or Arabic in order. It is kept there, quoted or
+# not; in a key, a name, a number or a code it is refused (two names would look the same, a code or number not read).
+_FREE_TEXT = (("description",), ("onprem", "card_overrides", None, "source"), ("onprem", "custom_cards", None, "source"))
+_KEY = object()   # the part of a path into the YAML standing for a mapping's key being composed
+
+
+def _free_text(loc: Path_) -> bool:
+    """Whether the field path `loc` is a free-text field's value (_FREE_TEXT)."""
+    return any(len(loc) == len(free) and all(f is None or f == part for f, part in zip(free, loc)) for free in _FREE_TEXT)
+
+
+class _InvisibleInScalar(typing.NamedTuple):
+    """An invisible format character (_INVISIBLE) written inside a key or a value that is no free text, which YAML
+    reads as part of it and no editor shows: `currency: U\\u200bSD` was "expected a currency code …, got
+    'U\\u200bSD'", and `horizon\\u200b_months: 24` an unknown key printed as if it were spelt right."""
+
+    mark: yaml.Mark   # of the first such character of the scalar
+    loc: Path_        # the field path of the key (as read without them) or of the value
+    char: str         # the first
+    count: int        # of them in the scalar
+    key: bool         # whether the scalar is a key (or inside one)
+
+
 class _LimitedLoader(CoreLoader):
     """The safe loader reading YAML 1.2's core schema (yaml_core), composing under MAX_YAML_NODES and
-    MAX_YAML_DEPTH, noting duplicate keys and reading every mapping key as the text written."""
+    MAX_YAML_DEPTH, noting duplicate keys and reading every mapping key as the text written. With
+    `find_invisible`, a key or value holding an invisible character (_INVISIBLE) written as itself (not as an escape)
+    is read without it and noted in `invisible`, but in a free text (_FREE_TEXT)."""
 
-    def __init__(self, stream: str):
+    def __init__(self, stream: str, find_invisible: bool = True):
         super().__init__(stream)
         self.depth = 0                                  # nesting of the node being composed
         self.nodes = 0                                  # nodes so far, aliases expanded
         self.aliased = False
         self.shape: dict[int, tuple[int, int]] = {}     # id(finished node) -> (nodes expanded, levels)
         self.duplicates: list[tuple[str, yaml.Mark, yaml.Mark]] = []   # key, first, second
+        self.find_invisible = find_invisible
+        self.invisible: list[_InvisibleInScalar] = []
+        self.path: list[Any] = []   # from the document's root (None) to the node being composed: keys, indices, _KEY
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         """The composed node; refuses a node past the depth limit or the running count past the node limit."""
@@ -135,10 +166,14 @@ class _LimitedLoader(CoreLoader):
         if self.depth >= MAX_YAML_DEPTH:
             raise YamlRefused(mark, f"YAML nested deeper than {MAX_YAML_DEPTH} levels (a scenario needs fewer than 10)")
         self.depth += 1
+        # a mapping composes each key with no index, then its value with the key's node; a list its items by number
+        self.path.append(_KEY if isinstance(parent, yaml.MappingNode) and index is None
+                         else _key_text(index) if isinstance(index, yaml.Node) else index)
         try:
             node = super().compose_node(parent, index)
         finally:
             self.depth -= 1
+            self.path.pop()
         size, levels = self._measure(node, alias, mark)
         self.nodes += size if alias else 1        # a new node's children were counted as they were composed
         if self.nodes > MAX_YAML_NODES:
@@ -160,6 +195,31 @@ class _LimitedLoader(CoreLoader):
         self.shape[id(node)] = (1 + sum(n for n, _ in inner), 1 + max((d for _, d in inner), default=0))
         self._note_duplicates(node)
         return self.shape[id(node)]
+
+    def compose_scalar_node(self, anchor: str | None) -> yaml.ScalarNode:
+        """The scalar's node, read without the invisible characters written in it (_note_invisible)."""
+        event = self.peek_event()
+        if self.find_invisible and _INVISIBLE_CHAR.search(event.value):
+            self._note_invisible(event)
+        return super().compose_scalar_node(anchor)
+
+    def _note_invisible(self, event: yaml.ScalarEvent) -> None:
+        """Note the invisible characters written as themselves in the scalar of `event`, and take them out of its value
+        (the type of an unquoted one is then read as it shows: `3\\u200b6` is the number 36), unless it is a free
+        text's value. One written as an escape (`"\\u200b"`) shows, and stays."""
+        start, end = event.start_mark, event.end_mark
+        written = start.buffer[start.index:end.index]
+        found = [m.start() for m in _INVISIBLE_CHAR.finditer(written)]
+        path = self.path[1:]
+        loc = tuple(itertools.takewhile(lambda part: part is not _KEY, path))
+        key = len(loc) < len(path)
+        if not found or (not key and _free_text(loc)):
+            return
+        event.value = _INVISIBLE_CHAR.sub("", event.value)
+        if path[-1] is _KEY:
+            loc += (event.value,)
+        self.invisible.append(_InvisibleInScalar(_mark_within(start, written, found[0]), loc, written[found[0]],
+                                                 len(found), key))
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         """The node's value; a scalar PyYAML cannot turn into one (`!!timestamp 2026-02-30`, an integer of more than
@@ -280,19 +340,39 @@ class _Positions:
         return found
 
 
-def _compose(source: str) -> tuple[Any, Any, list[tuple[str, yaml.Mark, yaml.Mark]]]:
-    """(data, positions, duplicate keys) of one YAML document, parsed once under the limits."""
+def _compose(source: str, find_invisible: bool = True) -> tuple[Any, Any, list[tuple[str, yaml.Mark, yaml.Mark]],
+                                                                list[_InvisibleInScalar]]:
+    """(data, positions, duplicate keys, invisible characters in keys and values) of one YAML document, parsed once
+    under the limits; with `find_invisible`, each key and value but a free text's is read without the invisible
+    characters written in it (_LimitedLoader)."""
     try:
-        loader = _LimitedLoader(source)
+        loader = _LimitedLoader(source, find_invisible)
     except yaml.reader.ReaderError as exc:   # a character YAML refuses; its reader says only the offset
         raise _refused_character(source, exc) from None
     try:
         node = loader.get_single_node()
         if node is None:
-            return None, {}, []
-        return loader.construct_document(node), _Positions(node), loader.duplicates
+            return None, {}, [], []
+        return loader.construct_document(node), _Positions(node), loader.duplicates, loader.invisible
     finally:
         loader.dispose()
+
+
+def _mark_within(start: yaml.Mark, written: str, offset: int) -> yaml.Mark:
+    """The mark of character `offset` of the text `written` that begins at `start` (lines counted as YAML counts them)."""
+    breaks = list(_YAML_BREAKS.finditer(written, 0, offset))
+    if not breaks:
+        return yaml.Mark(start.name, start.index + offset, start.line, start.column + offset, None, None)
+    return yaml.Mark(start.name, start.index + offset, start.line + len(breaks), offset - breaks[-1].end(), None, None)
+
+
+def _invisible_said(found: _InvisibleInScalar, origin: str, editor: _EditorLines) -> str:
+    """The problem of an invisible character inside a key or value, at the first of its scalar."""
+    name = _PASTED_NAMES.get(found.char) or unicodedata.name(found.char, "character").lower()
+    more = f" (and {counted(found.count - 1, 'more invisible character')})" if found.count > 1 else ""
+    return (f"{_at(origin, found.mark, editor)}: {_dotted(found.loc)}: {name} U+{ord(found.char):04X} inside the "
+            f"{'key' if found.key else 'value'}{more}: an invisible character YAML reads as part of it; delete it "
+            "(it often comes with text pasted from a web page or a chat)")
 
 
 # The line breaks YAML counts in a mark's line: str.splitlines() also splits at \v, \f and \x1c-\x1e, which YAML
@@ -354,13 +434,20 @@ def _refused_character(source: str, exc: yaml.reader.ReaderError) -> yaml.Marked
 # U+2028 and U+2029, so the text after one (in an unquoted value, in a comment) is read as a line of its own: each
 # gave a wall of errors on the lines below, none naming the character. Where one stands in for a space or a line
 # break YAML needs, or ends a line it should not, it is refused at its place; where it is text (in quotes, within an
-# unquoted value's words, a space in a comment) it is kept as the text it is.
+# unquoted value's words, a space in a comment) it is kept as the text it is here. An invisible one inside a key or a
+# value (`U\u200bSD`) is then refused where the YAML is composed, but in a free text (_InvisibleInScalar).
 _LOOKALIKE_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
-_INVISIBLE = "\u200b\u2060\ufeff"
+# The format characters (Unicode category Cf) that show as nothing: soft hyphen, Mongolian vowel separator, zero-width
+# space, non-joiner and joiner, the direction marks, embeddings, overrides and isolates, word joiner and the invisible
+# operators, the byte order mark (U+FEFF, a zero-width no-break space past a file's start) and the tag characters. The
+# Cf characters that show a sign (the Arabic number signs U+0600-U+0605 …) are not among them.
+_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\U000e0001\U000e0020-\U000e007f"
+_INVISIBLE_CHAR = re.compile(f"[{_INVISIBLE}]")
 _HIDDEN_BREAKS = "\x85\u2028\u2029"
 _PASTED = re.compile(f"[{_LOOKALIKE_SPACES}{_INVISIBLE}{_HIDDEN_BREAKS}]")
 _PASTED_NAMES = {"\u00a0": "non-breaking space", "\u202f": "narrow non-breaking space", "\u2007": "figure space",
-                 "\u200b": "zero-width space", "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)",
+                 "\u200b": "zero-width space", "\u200c": "zero-width non-joiner", "\u200d": "zero-width joiner",
+                 "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)", "\u00ad": "soft hyphen",
                  "\x85": "next line character (NEL)", "\u2028": "line separator", "\u2029": "paragraph separator"}
 # Scans of a file for where its pasted characters are (each scan error's line blanked and the file scanned again):
 # as many as the syntax errors the retry loop reports, and no more characters in all than it parses again
@@ -377,7 +464,7 @@ def _pasted_what(char: str) -> str:
     code = f"U+{ord(char):04X}"
     if char in _HIDDEN_BREAKS:
         return f"{name} {code}: YAML ends a line there, editors do not show one; use a space or a normal line break"
-    if re.fullmatch(f"[{_INVISIBLE}]", char):
+    if _INVISIBLE_CHAR.fullmatch(char):
         return f"{name} {code}: an invisible character YAML reads as text; delete it"
     return f"{name} {code}: YAML does not read it as a space; use a normal space"
 
@@ -385,10 +472,13 @@ def _pasted_what(char: str) -> str:
 def _misread_characters(text: str) -> list[int]:
     """The indices of the pasted characters (_PASTED) of `text` that YAML reads otherwise than they show: outside
     quotes, each but a space within an unquoted value's words (a value's indentation counts as none) or in a
-    comment. Where they are is read from the tokens of `text` with each pasted character a space, as it shows."""
+    comment, and but an invisible one beginning a word (_word_starts). Where they are is read from the tokens of
+    `text` with each pasted character a space, as it shows."""
     found = [m.start() for m in _PASTED.finditer(text) if m.start() or m[0] != "\ufeff"]
     if not found:
         return []
+    word_starts = _word_starts(text)
+    found = [at for at in found if at not in word_starts]
     shown = _PASTED.sub(" ", text)
     if text.startswith("\ufeff"):   # a byte order mark: no column, and no space
         shown = "\ufeff" + shown[1:]
@@ -405,6 +495,16 @@ def _misread_characters(text: str) -> list[int]:
         if text[at] in _HIDDEN_BREAKS or indented or (style is None and not lines.in_comment(at)):
             misread.append(at)
     return misread
+
+
+def _word_starts(text: str) -> set[int]:
+    """The indices of the invisible characters (_INVISIBLE) of `text` that begin a word: after a space, a tab or a line
+    break, right before a letter, a digit or _. YAML reads them as that word's first letters, where the word shows
+    (`\\u200bcurrency: USD` is the key `\\u200bcurrency` at column 1, `- \\u200ba` the item `\\u200ba`): inside a key
+    or a value, as they are inside a word, not in place of a space."""
+    return {at for run in re.finditer(f"[{_INVISIBLE}]+", text)
+            if (run.start() == 0 or text[run.start() - 1] in " \t\r\n") and run.end() < len(text)
+            and (text[run.end()].isalnum() or text[run.end()] == "_") for at in range(run.start(), run.end())}
 
 
 def _in_block_text(text: str, start: int, at: int) -> bool:
@@ -552,7 +652,9 @@ def read_yaml_value(text: str) -> Any:
     misread = _misread_characters(text)
     if misread:   # a non-breaking space where YAML needs a space: refused at it, as a NUL is
         raise PastedCharacter(problem=_pasted_what(text[misread[0]]), problem_mark=_marks_at(text, misread[:1])[0])
-    return _compose(text)[0]
+    # read as written: a value with no field (a --vary value) cannot be told from a free text, and the field's check
+    # quotes one it refuses with its invisible characters escaped; an upload's refuse_files check reads no names
+    return _compose(text, find_invisible=False)[0]
 
 
 # the line breaks an editor shows: str.splitlines() also splits at NEL, U+2028/9, \v, \f and \x1c-\x1e
@@ -649,10 +751,11 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                            "each syntax error found costs a parse of the whole file)")
             break
         try:
-            data, positions, duplicates = _compose(source)
+            data, positions, duplicates, invisible = _compose(source)
             syntax += [f"{_at(origin, second, editor)}: duplicate key '{key}' (first on line "
                        f"{editor.position(first.line, first.column)[0]}); YAML keeps only the last — remove one"
                        for key, first, second in duplicates]
+            syntax += [_invisible_said(found, origin, editor) for found in invisible]
             if isinstance(positions, _Positions):
                 positions.editor = editor
             return data, positions, syntax, frozenset(blanked)

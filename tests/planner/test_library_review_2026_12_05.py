@@ -170,7 +170,8 @@ def test_workload_names_that_differ_only_in_what_no_one_sees_are_one_name():
     # "a" and "a " (or "a" and "a" with a zero-width space) were two workloads, shown alike in every table
     from planner.scenario import load_scenario_text
 
-    for twin, shown in [("a ", "'a '"), ("a\u200b", "'a\u200b'"), (" a", "' a'")]:
+    # the zero-width space as YAML's escape: written as itself it is refused where it stands (test_invisible_characters)
+    for twin, shown in [("a ", "'a '"), ("a\\u200b", "'a\u200b'"), (" a", "' a'")]:
         text = ("name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 1, reference_gpu: T4}\n"
                 f'  - {{name: "{twin}", gpu_hours_per_month: 2, reference_gpu: T4}}\n')
         with pytest.raises(ScenarioError) as info:

@@ -1,0 +1,159 @@
+"""An invisible format character inside a word — a zero-width space, non-joiner or joiner, a word joiner, a byte order
+mark past the file's start, a soft hyphen — is read by YAML as part of the key or value and shown by no editor:
+`currency: U\u200bSD` was "expected a currency code …, got 'U\\u200bSD'", `horizon\u200b_months:` an unknown key
+"horizon\u200b_months" printed as if it were spelt right. Now it is one problem at its line and column naming the
+character, and the rest of the file is read as it shows (without it), so it causes no other error. In a free text
+(a description, a card override's or custom card's `source`) it is kept: shown, never matched against anything.
+
+Places are counted here by hand: lines split at line feeds, columns in characters, as an editor counts them."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+from planner.scenario.loading import _INVISIBLE_CHAR, check_scenario_text
+
+LINES = [
+    "# Entry tier",                                                          # 1
+    "#",                                                                     # 2
+    "#",                                                                     # 3
+    "#",                                                                     # 4
+    "name: Entry",                                                           # 5
+    "description: Datasets under 10 GB",                                     # 6
+    "currency: USD",                                                         # 7
+    "horizon_months: 24",                                                    # 8
+    "discount_rate: 0.0",                                                    # 9
+    "fx: {CNY: 0.14}",                                                       # 10
+    "prices:",                                                               # 11
+    "  source: snapshot",                                                    # 12
+    "  providers: [aws, azure]",                                             # 13
+    "  regions: [us-east-1, eastus]",                                        # 14
+    "  purchase_options: [on_demand, spot]",                                 # 15
+    "onprem:",                                                               # 16
+    "  electricity_per_kwh: 0.15",                                           # 17
+    "  pue: 1.0",                                                            # 18
+    "  availability: 0.95",                                                  # 19
+    "  cards: [rtx-3060-12gb, rtx-4060-ti-16gb]",                            # 20
+    "  capex_budget: 1500",                                                  # 21
+    "workloads:",                                                            # 22
+    "  - name: coursework",                                                  # 23
+    "    gpu_hours_per_month: 120",                                          # 24
+    "    reference_gpu: RTX-3060-12GB",                                      # 25
+    "    min_gpu_memory_gb: 8",                                              # 26
+]
+ADVICE = "an invisible character YAML reads as part of it; delete it (it often comes with text pasted from a web page or a chat)"
+
+
+def check(lines: list[str]):
+    return check_scenario_text("\n".join(lines) + "\n", "s.yaml")
+
+
+def changed(line: int, text: str) -> list[str]:
+    """LINES with line `line` (1-based) replaced by `text`."""
+    lines = list(LINES)
+    lines[line - 1] = text
+    return lines
+
+
+def test_the_file_loads_as_written():
+    assert check(LINES).problems == []
+
+
+@pytest.mark.parametrize(("line", "text", "said"), [
+    # "currency: U" is 11 characters: the character is column 12
+    (7, "currency: U\u200bSD", "7:12: currency: zero-width space U+200B inside the value"),
+    (7, "currency: U\u200cSD", "7:12: currency: zero-width non-joiner U+200C inside the value"),
+    (7, "currency: U\u200dSD", "7:12: currency: zero-width joiner U+200D inside the value"),
+    (7, "currency: U\u2060SD", "7:12: currency: word joiner U+2060 inside the value"),
+    (7, "currency: U\ufeffSD", "7:12: currency: zero-width no-break space (byte order mark) U+FEFF inside the value"),
+    (7, "currency: U\u00adSD", "7:12: currency: soft hyphen U+00AD inside the value"),
+    # "currency: " is 10: a character beginning the value is column 11, and still inside it (no syntax error)
+    (7, "currency: \u200bUSD", "7:11: currency: zero-width space U+200B inside the value"),
+    # "horizon" is 7: the key is horizon_months as it shows; "horizon_months: 2" is 17
+    (8, "horizon\u200b_months: 24", "8:8: horizon_months: zero-width space U+200B inside the key"),
+    (8, "horizon_months: 2\u200b4", "8:18: horizon_months: zero-width space U+200B inside the value"),
+    # one beginning a line is the key's first letter (it was a space of indentation, then a syntax error)
+    (8, "\u200bhorizon_months: 24", "8:1: horizon_months: zero-width space U+200B inside the key"),
+    (8, "\u00adhorizon_months: 24", "8:1: horizon_months: soft hyphen U+00AD inside the key"),
+    # "  cards: [" is 10, "rtx-3060-12gb, " 15 more, "rtx-40" 6 more: column 32 of the second card
+    (20, "  cards: [rtx-3060-12gb, rtx-40\u200b60-ti-16gb]", "20:32: onprem.cards[1]: zero-width space U+200B inside the value"),
+    # "    reference_gpu: RTX-" is 23
+    (25, "    reference_gpu: RTX-\u200b3060-12GB", "25:24: workloads[0].reference_gpu: zero-width space U+200B inside the value"),
+    # a name is no free text, quoted or not: two names would look the same; '  - name: "course' is 17
+    (23, '  - name: "course\u200bwork"', "23:18: workloads[0].name: zero-width space U+200B inside the value"),
+    (5, "name: En\u200btry", "5:9: name: zero-width space U+200B inside the value"),
+    # two in one value: the first named, the other counted
+    (7, "currency: U\u200bS\u00adD", "7:12: currency: zero-width space U+200B inside the value (and 1 more invisible character)"),
+])
+def test_an_invisible_character_inside_a_word_is_one_problem_at_it(line, text, said):
+    assert check(changed(line, text)).problems == [f"s.yaml:{said}: {ADVICE}"]
+
+
+def test_one_in_a_quoted_value_on_two_lines_is_placed_on_its_line():
+    # a quoted name on two lines: the character is on line 24, after "      w" (7 characters)
+    lines = LINES[:22] + ['  - name: "course', '      w\u200bork"'] + LINES[23:]
+    assert check(lines).problems == [f"s.yaml:24:8: workloads[0].name: zero-width space U+200B inside the value: {ADVICE}"]
+
+
+def test_one_after_a_quoted_line_separator_is_placed_as_the_editor_shows_it():
+    # YAML ends a line at U+2028 (kept in quotes), an editor does not: '  cards: ["rtx' is 14 characters, the
+    # separator 15, '3060", ' 16-22, "rtx-40" 23-28, so the zero-width space is column 29 of line 20
+    lines = changed(20, '  cards: ["rtx\u20283060", rtx-40\u200b60-ti-16gb]')
+    assert check(lines).problems == [
+        "s.yaml:20:11: onprem.cards[0]: unknown card 'rtx 3060'; did you mean 'rtx-3060-12gb'?",
+        f"s.yaml:20:29: onprem.cards[1]: zero-width space U+200B inside the value: {ADVICE}"]
+
+
+def test_the_rest_of_the_file_is_read_as_it_shows():
+    # with the character left out, USD and 36 are what they show: no "unknown currency", no "expected a number"
+    lines = changed(7, "currency: U\u200bSD")
+    lines[7] = "horizon_months: 3\u200b6"
+    checked = check(lines)
+    assert checked.problems == [f"s.yaml:7:12: currency: zero-width space U+200B inside the value: {ADVICE}",
+                                f"s.yaml:8:18: horizon_months: zero-width space U+200B inside the value: {ADVICE}"]
+    assert checked.data["currency"] == "USD" and checked.data["horizon_months"] == 36
+
+
+def test_one_written_as_an_escape_shows_and_is_left_to_the_field_check():
+    # "\u200b" in double quotes is six visible characters: the message quotes it as written
+    assert check(changed(7, 'currency: "U\\u200bSD"')).problems == [
+        "s.yaml:7:11: currency: expected a currency code of three capital letters (ISO 4217), got 'U\\u200bSD'"]
+
+
+def test_a_free_text_keeps_them():
+    # a soft hyphen marks where a word may break, a zero-width joiner builds an emoji: text a description may mean
+    lines = changed(6, "description: Data\u00adsets under 10 GB \U0001f468\u200d\U0001f4bb")
+    lines[19:21] = ["  cards: [rtx-3060-12gb]", "  card_overrides:",
+                    '    rtx-3060-12gb: {price: 300, source: "shop\u200b.example quote"}', "  capex_budget: 1500"]
+    checked = check(lines)
+    assert checked.problems == []
+    assert checked.scenario.description == "Data\u00adsets under 10 GB \U0001f468\u200d\U0001f4bb"
+    assert checked.scenario.onprem.card_overrides["rtx-3060-12gb"].source == "shop\u200b.example quote"
+
+
+def test_a_key_is_no_free_text():
+    # description's value is free text, its key is not: "descr" is 5 characters
+    assert check(changed(6, "descr\u200biption: Datasets")).problems == [
+        f"s.yaml:6:6: description: zero-width space U+200B inside the key: {ADVICE}"]
+
+
+def test_every_character_refused_is_an_invisible_format_character():
+    # Unicode's general category Cf (format), each default-ignorable: none shows a sign
+    refused = [chr(c) for c in range(0x110000) if _INVISIBLE_CHAR.fullmatch(chr(c))]
+    assert {unicodedata.category(c) for c in refused} == {"Cf"}
+    assert set("\u200b\u200c\u200d\u2060\ufeff\u00ad") <= set(refused)
+    assert "\u0600" not in refused   # ARABIC NUMBER SIGN: a Cf character that shows
+
+
+def test_validate_exits_2_with_the_one_problem(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("\n".join(changed(7, "currency: U\u200bSD")) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "s.yaml:7:12: currency: zero-width space U+200B inside the value: an invisible character" in said, said
+    assert "ISO 4217" not in said and "Traceback" not in said, said
