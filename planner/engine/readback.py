@@ -326,8 +326,11 @@ def _months_text(months: tuple) -> str:
 
 
 def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
-    """What is bought, sold, switched off and retired in which month (amount: capex paid, or the resale
-    credit received as a negative number)."""
+    """What is bought, sold, switched off and retired in which month, and what the cards still in service at the
+    end are worth (amount, nominal: capex paid, or the resale credit received as a negative number). Every card
+    bought or kept leaves in one row — sold in month 1, retired at the end of its life, or valued at the end of
+    the plan in month H+1 (`end value`, the month the cost model credits it) — so the amounts add up to the
+    plan's capex plus its residual value, per card and in total."""
     v, sched = inp.vintages, inp.schedule
     if not len(v):
         return _table([], SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
@@ -353,12 +356,23 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
             rows.append((first, sku[i], gpu[i], "buy", buy[k], capex[k] * buy[k],
                          f"in service to month {last}" + (" (end of life)" if leave <= H else "")))
             leaving, per_unit = buy[k], credit["buy"][k]
-        if leaving > 0 and leave <= H:
-            rows.append((leave, sku[i], gpu[i], "retire", leaving, per_unit * leaving,
-                         f"end of its {life}-month life; "
-                         + ("sold at its resale value" if abs(per_unit) > 1e-9 else "worth nothing by then (no resale credit)")))
+        if leaving > 0:
+            action, note = _leaving(leave, H, life, age_at_start + leave - first, per_unit)
+            rows.append((leave, sku[i], gpu[i], action, leaving, per_unit * leaving, note))
     rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
     return _table(rows, SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
+
+
+def _leaving(leave: int, horizon: int, life: int, age_months: int, credit_per_unit: float) -> tuple[str, str]:
+    """(action, note) of cards leaving in month `leave`, `age_months` old then: `retire` at the end of their
+    `life` within the horizon, or `end value` in month H+1 for those still in service at the end — the residual
+    value the plan credits for them (docs/cost-model.md §6)."""
+    worthless = abs(credit_per_unit) <= 1e-9
+    if leave <= horizon:
+        return "retire", f"end of its {life}-month life; " + (
+            "worth nothing by then (no resale credit)" if worthless else "sold at its resale value")
+    return "end value", (f"residual value at the end of the plan ({age_months} months old)"
+                         + (": none" if worthless else ""))
 
 
 def _installed_table(inp: Inputs, installed: np.ndarray) -> pd.DataFrame:

@@ -7,6 +7,8 @@ own tag when all are 20 px apart, else a tag for the months less than 44 px afte
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from fleetplan_dashboard import charts
@@ -59,3 +61,17 @@ def test_a_lone_purchase_keeps_its_buy_tag_and_hover():
                              "units": [1.0, 2.0]})
     tags = [a for a in charts.installed_chart(installed, schedule, 36).layout.annotations if a.text == "buy"]
     assert [(a.x, a.hovertext) for a in tags] == [(1, "month 1: buy 1 × a100-80gb-pcie, 2 × rtx-4090")]
+
+
+def test_the_end_value_credit_in_month_h_plus_1_draws_no_purchase_line_or_tag():
+    # startup-hybrid's schedule: two cards bought in month 1, the owned RTX 3060s sold then, and in month 37 (after the
+    # 36-month plan) the end value of the cards still in service: only month 1 is a purchase
+    from planner.engine import plan
+
+    p = plan(Path(__file__).resolve().parents[2] / "scenarios" / "startup-hybrid.yaml", baselines=False)
+    assert set(p.schedule.loc[p.schedule["month"] == 37, "action"]) == {"end value"}
+    layout = charts.installed_chart(p.installed, p.schedule, p.horizon_months).layout
+    assert [shape.x0 for shape in layout.shapes] == [1]
+    assert [(a.x, a.text, a.hovertext) for a in layout.annotations if a.text.endswith(("buy", "buys"))] == [
+        (1, "buy", "month 1: buy 1 × a100-80gb-pcie, 1 × rtx-4090")]
+    assert tuple(layout.xaxis.range) == (0.5, 36.5)

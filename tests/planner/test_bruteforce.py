@@ -681,8 +681,13 @@ def test_no_card_serves_past_its_life(case, offers_dir):
     assert p.costs["cost"].sum() == pytest.approx(p.total, rel=1e-9, abs=1e-6)
     H, op = scenario["horizon_months"], scenario["onprem"]
     sched, inst = p.schedule, p.installed
-    assert set(sched["action"]) <= {"buy", "sell", "switch off", "retire"}
-    assert (sched["month"].between(1, H)).all() and (sched["units"] > 0).all()
+    assert set(sched["action"]) <= {"buy", "sell", "switch off", "retire", "end value"}
+    at_end = sched["action"] == "end value"   # the cards still in service, credited in month H+1
+    assert sched.loc[~at_end, "month"].between(1, H).all() and (sched.loc[at_end, "month"] == H + 1).all()
+    assert (sched["units"] > 0).all()
+    # the schedule's amounts are the plan's capex plus its residual value (nominal), as the monthly table sums them
+    assert sched["amount"].sum() == pytest.approx(p.monthly["capex"].sum() + p.monthly["residual_value"].sum(),
+                                                  rel=1e-9, abs=1e-6)
     buy_months = set(purchase_months(scenario))
     owned = owned_batches(scenario)
     for card in op["cards"]:
@@ -707,3 +712,8 @@ def test_no_card_serves_past_its_life(case, offers_dir):
             assert in_service <= recent + owned_in_life + 1e-6
             kept = (count - sold - off) if m <= L - age else 0.0
             assert in_service == pytest.approx(recent + kept, abs=1e-6), (card, m)
+        # every card bought or owned leaves in one row: sold, retired, or valued at the end (in service in month H)
+        left = sold + _units(sched, card=card, action="retire") + _units(sched, card=card, action="end value")
+        assert left == pytest.approx(sum(bought.values()) + count, abs=1e-6), card
+        assert _units(sched, card=card, action="end value") == pytest.approx(_units(inst, card=card, month=H)
+                                                                           + (off if owned_leave > H else 0), abs=1e-6)

@@ -238,7 +238,10 @@ def test_validate_and_plan_warn_when_an_allowed_option_has_no_price():
     # the purchase schedule and the owned-card decisions are in the JSON: 2 owned RTX 3060s, each sold or not
     owned = doc["owned"][0]
     assert owned["card"] == "rtx-3060-12gb" and owned["kept"] + owned["switched_off"] + owned["sold"] == 2
-    assert {r["action"] for r in doc["schedule"]} <= {"buy", "sell", "switch off", "retire"}
+    assert {r["action"] for r in doc["schedule"]} <= {"buy", "sell", "switch off", "retire", "end value"}
+    # the A100 still in service at the end: its residual value, 0.5 × 16,500 × (1 − 36/60), credited in month 37
+    assert {"month": 37, "card": "a100-80gb-pcie", "gpu": "A100-80GB-PCIE", "action": "end value", "units": 1,
+            "amount": -3300.0, "note": "residual value at the end of the plan (36 months old)"} in doc["schedule"]
     assert doc["assumptions"]["resale_share_of_book"] == 0.5 and doc["assumptions"]["purchase_every_months"] == 3
 
 
