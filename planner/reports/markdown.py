@@ -160,7 +160,7 @@ def _fleet_columns(plan: Plan) -> list[str]:
 
 def _schedule_by_card(schedule: pd.DataFrame) -> pd.DataFrame:
     """The purchase schedule (engine.readback.purchase_schedule) in one row per card and action (buy, sell,
-    switch off, retire), in the order they first happen: its units, in how many months, the first and last
+    switch off, retire, end value), in the order they first happen: its units, in how many months, the first and last
     month, and the amount (nominal, credits negative). It fits a page: industrial.yaml's 88 cards, bought in
     15 months of the full schedule, are one row."""
     by_card = schedule.groupby(["card", "gpu", "action"], sort=False)
