@@ -4,10 +4,11 @@ Every sheet is an Excel table (filters on its header). Money is formatted `#,##0
 and its basis in the column header (`total (USD, present value at 8%/year)`, `amount (USD, nominal: as paid)`;
 the monthly and yearly sheets name it in the column: `total_nominal`, `total_discounted`), shares are fractions
 formatted as percentages (savings, utilisation, rates), and every monthly row carries the first day of its month
-from the plan start. The totals of the monthly and yearly sheets are formulas (SUM / SUMPRODUCT over cell
-ranges and cell arithmetic, built from cell positions only, never from user text) written together with their
-computed values, so a reader that does not recalculate (pandas, openpyxl's data_only, a preview) sees the same
-numbers Excel computes.
+from the plan start. The totals of the monthly and yearly sheets are formulas (SUM over cell ranges, cell
+arithmetic, and the yearly figures as SUMIFS / SUMPRODUCT over the monthly sheet's whole columns keyed on its
+plan_year, so that sorting or filtering either sheet keeps them; built from cell references only, never from user
+text) written together with their computed values, so a reader that does not recalculate (pandas, openpyxl's
+data_only, a preview) sees the same numbers Excel computes.
 Text cells are string cells (never formulas) holding the text as typed, control characters shown as \\xNN
 (`workbook_text`); those that start like a formula carry the quote_prefix format, so editing one in Excel
 keeps it text. See docs/workbook.md.
@@ -223,14 +224,16 @@ def _categories(monthly: pd.DataFrame) -> tuple[list[str], list[str], list[str]]
     return capex, credits, [c for c in categories if c not in capex and c not in credits]
 
 
-def _cell(row: int, col: int, sheet: str | None = None) -> str:
+def _cell(row: int, col: int, sheet: str | None = None, absolute: bool = False, col_abs: bool = False) -> str:
+    """A1 (or $A$1 `absolute`; $A1 `col_abs`), on `sheet` when given."""
     from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
 
-    return (quote_sheetname(sheet) + "!" if sheet else "") + xl_rowcol_to_cell(row, col)
+    return (quote_sheetname(sheet) + "!" if sheet else "") + xl_rowcol_to_cell(row, col, absolute, absolute or col_abs)
 
 
-def _range(first_row: int, first_col: int, last_row: int, last_col: int, sheet: str | None = None) -> str:
-    return f"{_cell(first_row, first_col, sheet)}:{_cell(last_row, last_col)}"
+def _range(first_row: int, first_col: int, last_row: int, last_col: int, sheet: str | None = None,
+           absolute: bool = False) -> str:
+    return f"{_cell(first_row, first_col, sheet, absolute)}:{_cell(last_row, last_col, absolute=absolute)}"
 
 
 def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
@@ -266,44 +269,79 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
     (the monthly sheet's row H+1: the residual credit and a reservation's fees for the rest of its term, to
     its last month), each with capex, credits (residual value), opex (energy, maintenance, colocation, fixed
     on-prem, cloud) and total, nominal (total_nominal) and present value, as formulas over the monthly
-    sheet's rows."""
-    capex, credits, opex = _categories(plan.monthly)
-    col = {c: i for i, c in enumerate(monthly.columns)}
-    groups = {"capex": capex, "residual_value": credits, "opex": opex}
-    factor = col["discount_factor"]
+    sheet's rows whose plan_year is the row's year (`_year_total`, `_year_present_value`)."""
+    capex, credits = (f"{c}{money}" for c in ("capex", "residual_value"))
     months = list(plan.monthly["month"].astype(int))
     horizon = plan.horizon_months
     spans = [(y, 12 * (y - 1) + 1, min(12 * y, horizon)) for y in range(1, (horizon + 11) // 12 + 1)]
     spans += [(AFTER_HORIZON, m, m) for m in months if m > horizon]
+    groups = ("capex", "residual_value", "opex")
     columns = ["year", "first_month", "last_month", "from", "to", *(f"{g}{money}" for g in groups), "total_nominal" + money,
                *(f"{g}_present_value{money}" for g in groups), "total_present_value" + money]
     at = columns.index
     rows = []
     for i, (year, a, b) in enumerate(spans, start=1):
-        top, bottom = months.index(a) + 1, months.index(b) + 1     # rows of months a and b on the monthly sheet
-        nominal, present = [], []
-        for names in groups.values():
-            cells = [col[c + money] for c in names]
-            values = monthly.iloc[top - 1:bottom, cells].to_numpy(dtype=float)
-            factors = monthly.iloc[top - 1:bottom, factor].to_numpy(dtype=float)
-            span = _range(top, min(cells), bottom, max(cells), "monthly")
-            nominal.append(Formula(f"=SUM({span})", float(values.sum())))
-            present.append(Formula(f"=SUMPRODUCT({span},{_range(top, factor, bottom, factor, 'monthly')})",
-                                   float((values.sum(axis=1) * factors).sum())) if len(names) == 1 else None)
-        discounted = col["total_discounted" + money]
-        total_present = Formula(f"=SUM({_range(top, discounted, bottom, discounted, 'monthly')})",
-                                float(sum(map(_number, monthly.iloc[top - 1:bottom, discounted]))))
-        # opex spans several columns: its present value is the year's present value less capex and credits
-        pv_total, pv_capex, pv_credits = (at(f"{g}_present_value{money}") for g in ("total", "capex", "residual_value"))
-        present[2] = Formula(f"={_cell(i, pv_total)}-{_cell(i, pv_capex)}-{_cell(i, pv_credits)}",
-                             total_present.value - present[0].value - present[1].value)
-        total = Formula("=" + "+".join(_cell(i, at(f"{g}{money}")) for g in groups), sum(f.value for f in nominal))
+        year_cell = _cell(i, at("year"), col_abs=True)    # $A2: the row's own year, wherever a sort moves the row
+        nominal = [_year_total(monthly, c, year_cell, year) for c in (capex, credits)]
+        total = _year_total(monthly, "total_nominal" + money, year_cell, year)
+        present = [_year_present_value(monthly, c, year_cell, year) for c in (capex, credits)]
+        total_present = _year_total(monthly, "total_discounted" + money, year_cell, year)
+        # opex spans several columns: it is the year's total less capex and credits, nominal and present value
+        here = {c.removesuffix(money): _cell(i, j) for j, c in enumerate(columns)}   # this row's cells by name
+        nominal.append(_rest(here["total_nominal"], [here["capex"], here["residual_value"]], total, nominal))
+        present.append(_rest(here["total_present_value"], [here["capex_present_value"], here["residual_value_present_value"]],
+                             total_present, present))
         last = last_payment_month(plan) if year == AFTER_HORIZON else b   # its row holds every later month
         last_day = add_months(first, last) - timedelta(days=1)
         rows.append([year, a, last, add_months(first, a - 1), last_day, *nominal, total, *present, total_present])
     frame = pd.DataFrame(rows, columns=columns)
     formats = {c: MONEY for c in columns if c.endswith(money)} | {"from": DAY, "to": DAY}
     return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
+
+
+# The yearly figures are keyed on the monthly sheet's plan_year column, never on its row positions: sorting that
+# sheet moves its values but not another sheet's references to them, and a SUM over rows 2–13 would then add up
+# whichever months landed there. The ranges are absolute: sorting the yearly sheet moves its formulas as copies,
+# which shifts relative references. Filtering hides rows from view, not from SUMIFS or SUMPRODUCT.
+
+
+def _year_total(monthly: pd.DataFrame, header: str, year_cell: str, year: int | str) -> Formula:
+    """=SUMIFS of the monthly column `header` over its rows whose plan_year is `year_cell` (holding `year`)."""
+    return Formula(f"=SUMIFS({_whole(monthly, header)},{_whole(monthly, 'plan_year')},{year_cell})",
+                   float(_numbers(monthly, header)[_of_year(monthly, year)].sum()))
+
+
+def _year_present_value(monthly: pd.DataFrame, header: str, year_cell: str, year: int | str) -> Formula:
+    """=SUMPRODUCT of the monthly column `header` and the discount factors over its rows whose plan_year is
+    `year_cell` (holding `year`); `--` makes the TRUE/FALSE mask numbers, as Excel's SUMPRODUCT needs."""
+    mask = f"--({_whole(monthly, 'plan_year')}={year_cell})"
+    values = _numbers(monthly, header) * _numbers(monthly, "discount_factor")
+    return Formula(f"=SUMPRODUCT({mask},{_whole(monthly, header)},{_whole(monthly, 'discount_factor')})",
+                   float(values[_of_year(monthly, year)].sum()))
+
+
+def _rest(whole_cell: str, part_cells: list[str], whole: Formula, parts: list[Formula]) -> Formula:
+    """=whole - each part, cells of one row (a year's opex: its total less capex and credits)."""
+    value = whole.value
+    for part in parts:
+        value -= part.value
+    return Formula(f"={whole_cell}-" + "-".join(part_cells), value)
+
+
+def _whole(monthly: pd.DataFrame, header: str) -> str:
+    """The monthly sheet's data cells of column `header`, every month, absolute: monthly!$D$2:$D$38."""
+    j = list(monthly.columns).index(header)
+    return _range(1, j, len(monthly), j, "monthly", absolute=True)
+
+
+def _numbers(monthly: pd.DataFrame, header: str) -> np.ndarray:
+    """The values of a monthly column (a formula's computed value) as numbers."""
+    return np.array([_number(v) for v in monthly[header]])
+
+
+def _of_year(monthly: pd.DataFrame, year: int | str) -> np.ndarray:
+    """Which monthly rows belong to plan year `year` (1, 2, … or "after horizon")."""
+    return np.array([y == year for y in monthly["plan_year"]])
 
 
 # ---------------------------------------------------------------------------------------------------

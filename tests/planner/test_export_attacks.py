@@ -4,9 +4,9 @@ killed half-way.
 Formulas: a plan whose scenario name, workload names and an offers-CSV sku are formulas is exported
 every way there is (`plan --out`, `plan_to_excel`, the dashboard's downloads); in the workbooks every
 formula (`<f>` and a table's `totalsRowFormula` in SpreadsheetML) is one of the workbook's own totals
-(SUM or SUMPRODUCT of cell ranges, + - * of cells: no text, no other function) and a text cell that starts
-with = + - @ tab or CR is a string cell holding the name as typed, with the quote prefix that keeps it text
-when edited; in the CSV files no field starts so unless it is a number (an apostrophe marks it text).
+(SUM of cell ranges, SUMIFS or SUMPRODUCT of ranges keyed on a cell, + - * of cells: no text, no other function)
+and a text cell that starts with = + - @ tab or CR is a string cell holding the name as typed, with the quote
+prefix that keeps it text when edited; in the CSV files no field starts so unless it is a number (an apostrophe marks it text).
 
 Sets: `plan --out DIR` replaces the whole set or nothing. The old set is a 60-month plan, the new one a
 12-month plan; after a failure or a SIGKILL the folder holds one of them byte for byte.
@@ -49,9 +49,10 @@ SKU = "=cmd|' /C calc'!A0"
 ATTACKS = (SCENARIO_NAME, *WORKLOAD_NAMES, SKU)
 IMAGE = "![x](http://127.0.0.1:9/x.png)"    # in a Markdown viewer, an image its browser would fetch
 # the only formulas the workbook writes (its monthly and yearly totals): made of cell references, never text
-_CELL = r"(?:[A-Za-z]+!)?[A-Z]{1,3}[0-9]+"
-_RANGE = _CELL + r":[A-Z]{1,3}[0-9]+"
-OWN_FORMULA = re.compile(rf"=?(?:SUM\({_RANGE}\)|SUMPRODUCT\({_RANGE},{_RANGE}\)|{_CELL}(?:[-+*]{_CELL})+)")
+_CELL = r"(?:[A-Za-z]+!)?\$?[A-Z]{1,3}\$?[0-9]+"
+_RANGE = _CELL + r":\$?[A-Z]{1,3}\$?[0-9]+"
+OWN_FORMULA = re.compile(rf"=?(?:SUM\({_RANGE}\)|SUMIFS\({_RANGE},{_RANGE},{_CELL}\)"
+                         rf"|SUMPRODUCT\((?:--\({_RANGE}={_CELL}\),)?{_RANGE},{_RANGE}\)|{_CELL}(?:[-+*]{_CELL})+)")
 
 
 # ---------------------------------------------------------------------------------------------------

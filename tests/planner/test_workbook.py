@@ -26,10 +26,12 @@ from planner.reports import plan_to_excel
 # the money of the plans the hybrid fixture compares: present values at its discount rate (docs/workbook.md)
 PV = "(USD, present value at 8%/year)"
 SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
-REF = r"(?:[A-Za-z]+!)?[A-Z]{1,3}[0-9]+"
-RANGE = rf"{REF}:[A-Z]{{1,3}}[0-9]+"
-# every formula the workbook may hold: no text, no other function, nothing a user typed
-FORMULA = re.compile(rf"=(SUM\({RANGE}\)|SUMPRODUCT\({RANGE},{RANGE}\)|{REF}(?:[-+*]{REF})+)")
+REF = r"(?:[A-Za-z]+!)?\$?[A-Z]{1,3}\$?[0-9]+"
+RANGE = rf"{REF}:\$?[A-Z]{{1,3}}\$?[0-9]+"
+# every formula the workbook may hold: no text, no other function, nothing a user typed; a yearly figure sums
+# the monthly rows whose plan_year is its row's year (SUMIFS, or SUMPRODUCT with that mask and the factors)
+FORMULA = re.compile(rf"=(SUM\({RANGE}\)|SUMIFS\({RANGE},{RANGE},{REF}\)|SUMPRODUCT\((?:--\({RANGE}={REF}\),)?{RANGE},{RANGE}\)"
+                     rf"|{REF}(?:[-+*]{REF})+)")
 
 
 class Book:
@@ -47,31 +49,70 @@ class Book:
 
     def value(self, sheet: str, coordinate: str) -> float:
         """The cell's value, a formula evaluated here from its inputs (never from a cached value)."""
-        cell = self.formulas[sheet][coordinate]
+        cell = self.formulas[sheet][coordinate.replace("$", "")]
         if cell.data_type == "f":
             return self.evaluate(sheet, cell.value)
         assert isinstance(cell.value, (int, float)) and not isinstance(cell.value, bool), (sheet, coordinate, cell.value)
         return float(cell.value)
 
+    def key(self, sheet: str, coordinate: str) -> int | float | str:
+        """A criterion's value as the cell holds it: a plan year is a number or the text "after horizon"."""
+        cell = self.formulas[sheet][coordinate.replace("$", "")]
+        assert cell.data_type != "f" and isinstance(cell.value, (int, float, str)), (sheet, coordinate, cell.value)
+        return cell.value
+
+    def cells(self, sheet: str, text: str) -> tuple[str, list]:
+        """A one-column range `text` (sheet!A1:A9 or A1:A9) as its sheet and its cells' coordinates, top down."""
+        if "!" in text:
+            sheet, text = text.split("!")
+        first, last = text.replace("$", "").split(":")
+        rows = self.formulas[sheet][first:last]
+        assert all(len(row) == 1 for row in rows), text
+        return sheet, [row[0].coordinate for row in rows]
+
     def span(self, sheet: str, text: str) -> tuple[str, list[list[float]]]:
         """A range `text` (sheet!A1:B2 or A1:B2) as its sheet and the values of its rows."""
         if "!" in text:
             sheet, text = text.split("!")
-        first, last = text.split(":")
+        first, last = text.replace("$", "").split(":")
         return sheet, [[self.value(sheet, c.coordinate) for c in row] for row in self.formulas[sheet][first:last]]
+
+    def column(self, sheet: str, text: str) -> list[float]:
+        sheet, coordinates = self.cells(sheet, text)
+        return [self.value(sheet, c) for c in coordinates]
+
+    def mask(self, sheet: str, text: str, criterion: str) -> list[bool]:
+        """range = cell, as Excel compares: numbers by value, text by text ignoring case, a number never equal
+        to a text."""
+        want = self.key(sheet, criterion)
+        area, coordinates = self.cells(sheet, text)
+        return [_same(self.key(area, c), want) for c in coordinates]
 
     def evaluate(self, sheet: str, formula: str) -> float:
         assert FORMULA.fullmatch(formula), formula
         body = formula[1:]
+        if body.startswith("SUMIFS("):
+            total, where, criterion = body[len("SUMIFS("):-1].split(",")
+            return sum(v for v, hit in zip(self.column(sheet, total), self.mask(sheet, where, criterion), strict=True) if hit)
         if body.startswith("SUMPRODUCT("):
-            (_, a), (_, b) = (self.span(sheet, r) for r in body[len("SUMPRODUCT("):-1].split(","))
-            assert len(a) == len(b) and all(len(x) == len(y) == 1 for x, y in zip(a, b))
-            return sum(x[0] * y[0] for x, y in zip(a, b))
+            args = body[len("SUMPRODUCT("):-1].split(",")
+            hits = [True] * len(self.column(sheet, args[-1]))
+            if args[0].startswith("--("):
+                where, criterion = args.pop(0)[3:-1].split("=")
+                hits = self.mask(sheet, where, criterion)
+            a, b = (self.column(sheet, r) for r in args)
+            return sum(x * y for x, y, hit in zip(a, b, hits, strict=True) if hit)
         if body.startswith("SUM("):
             return sum(sum(row) for row in self.span(sheet, body[len("SUM("):-1])[1])
         expression = re.sub(REF, lambda m: f"({self.value(sheet, m.group(0))!r})", body)
         assert re.fullmatch(r"[-+*() .0-9e]+", expression), expression
         return eval(expression)   # numbers and + - * only, checked above
+
+
+def _same(cell, criterion) -> bool:
+    if isinstance(cell, str) or isinstance(criterion, str):
+        return isinstance(cell, str) and isinstance(criterion, str) and cell.lower() == criterion.lower()
+    return cell == criterion
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +153,8 @@ def test_every_formula_carries_the_value_it_computes(hybrid):
 def test_the_evaluator_catches_a_formula_pointing_at_the_wrong_rows(hybrid):
     _, book = hybrid
     right = book.formulas["yearly"]["F2"].value
-    assert right == "=SUM(monthly!D2:D13)"
+    assert right == "=SUMIFS(monthly!$D$2:$D$38,monthly!$C$2:$C$38,$A2)"
+    assert book.evaluate("yearly", right) != book.evaluate("yearly", right.replace("$A2", "$A3"))
     assert book.evaluate("yearly", right) != book.evaluate("yearly", "=SUM(monthly!D3:D14)")
 
 
@@ -164,15 +206,25 @@ def test_yearly_roll_up_is_the_plans_flows_by_year(hybrid):
     assert p.flows["present_value"].sum() != pytest.approx(p.flows["cost"].sum())   # discounting shows
 
 
-def test_yearly_sums_cover_exactly_the_months_of_their_year(hybrid):
+def test_yearly_sums_take_the_monthly_rows_of_their_own_year(hybrid):
+    """Each yearly sum runs over every month (rows 2–38, absolute) and picks its months by the monthly plan_year
+    column, compared with the row's own year cell: not by where those months stand on the sheet."""
     _, book = hybrid
-    month_of_row = {c.row: c.value for c in book.formulas["monthly"]["A"][1:-1]}
+    header = [c.value for c in book.formulas["monthly"][1]]
+    key = "monthly!$C$2:$C$38"
+    assert header[2] == "plan_year"
+    months_of_year = {}
+    for row in book.formulas["monthly"].iter_rows(min_row=2, max_row=38):
+        months_of_year.setdefault(row[2].value, []).append(row[0].value)
     for row in book.formulas["yearly"].iter_rows(min_row=2, max_row=5):
-        first, last = row[1].value, row[2].value
-        for cell in row[5:]:
-            for ref in re.findall(r"monthly!([A-Z]+[0-9]+:[A-Z]+[0-9]+)", cell.value):
-                _, top, _, bottom = range_boundaries(ref)
-                assert [month_of_row[r] for r in range(top, bottom + 1)] == list(range(first, last + 1)), cell.value
+        year, first, last = (c.value for c in row[:3])
+        assert months_of_year[year][0] == first and months_of_year[year][-1] <= last   # after horizon: month 37 alone
+        sums = [c.value for c in row[5:] if "monthly!" in c.value]
+        assert len(sums) == 6, sums   # capex, credits, total; nominal and present value (opex: the rest)
+        for formula in sums:
+            ranges = re.findall(r"monthly!(\$[A-Z]+\$[0-9]+:\$[A-Z]+\$[0-9]+)", formula)
+            assert ranges and all(range_boundaries(r.replace("$", ""))[1::2] == (2, 38) for r in ranges), formula
+            assert f"{key},$A{row[0].row})" in formula or f"--({key}=$A{row[0].row})" in formula, formula
 
 
 def test_monthly_totals_add_up_every_cost_category_and_nothing_else(hybrid):
