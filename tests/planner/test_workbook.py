@@ -2,8 +2,8 @@
 credits and opex, formulas whose cached values are what the formulas compute and what the plan says,
 Excel tables with filters, an assumptions sheet in reading order, and no formula made of user text.
 
-Formulas are recomputed here by a small evaluator of the only shapes the workbook writes (SUM and
-SUMPRODUCT of ranges, + - * of cells), from the input cells up, and compared with the values the
+Formulas are recomputed here by a small evaluator of the only shapes the workbook writes (SUM of ranges,
+SUMIFS and SUMPRODUCT keyed on a cell, + - * of cells), from the input cells up, and compared with the values the
 workbook carries; the yearly figures are checked against the plan's cash flows grouped by year here
 and against the README's worked example by hand."""
 
