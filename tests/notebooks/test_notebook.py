@@ -50,3 +50,23 @@ def test_the_notebooks_words_match_what_it_runs():
     assert "These are re-solves (37 here:" in words
     assert ("The workbook (summary, yearly roll-up, monthly, fleet, purchase schedule, owned cards, baselines, decisions, "
             "runner-up, count alternatives, flip points, cap costs, break-even, speeds, assumptions, prices used)") in words
+
+
+def test_the_after_horizon_words_name_whose_credit_month_h_plus_1_carries():
+    """The cumulative-cost cell says whose resale credit month H+1 (37) carries: cards still in service at the end,
+    here the A100 the plan buys (half the straight-line book value of its 14,000 + 2,500 host share after 36 of its
+    60 months: 0.5 × 16,500 × 24/60 = 3,300; the RTX 4090, 3 years of life, is worth nothing then), not the owned
+    RTX 3060s, which the plan sells in month 1 (startup-hybrid.yaml's schedule)."""
+    from planner import load_scenario, plan
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    words = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    assert ("month H+1 carries the resale credit of the cards still in service at the end of the horizon: here the A100 "
+            "the plan buys; the owned RTX 3060s are sold in month 1") in words
+    p = plan(load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml"), baselines=False)
+    after = p.flows[(p.flows["month"] == p.horizon_months + 1) & (p.flows["cost"] != 0)]
+    assert list(zip(after["sku"], after["category"], after["cost"])) == [("a100-80gb-pcie", "residual_value", -3300.0)]
+    bought = p.schedule[p.schedule["action"] == "buy"]
+    assert "a100-80gb-pcie" in set(bought["card"])
+    sold = p.schedule[p.schedule["action"] == "sell"]
+    assert list(zip(sold["card"], sold["month"], sold["units"])) == [("rtx-3060-12gb", 1, 2)]
