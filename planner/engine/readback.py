@@ -353,8 +353,10 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
         else:
             if buy[k] <= 0:
                 continue
+            # a life that ends with the plan's last month is an end of life too (RTX 4090s of 36 months in a 36-month plan)
+            life_ends = leave <= H or last - first + 1 >= life
             rows.append((first, sku[i], gpu[i], "buy", buy[k], capex[k] * buy[k],
-                         f"in service to month {last}" + (" (end of life)" if leave <= H else "")))
+                         f"in service to month {last}" + (" (end of life)" if life_ends else "")))
             leaving, per_unit = buy[k], credit["buy"][k]
         if leaving > 0:
             action, note = _leaving(leave, H, life, age_at_start + leave - first, per_unit)

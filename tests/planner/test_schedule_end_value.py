@@ -70,6 +70,10 @@ def test_startup_hybrid_schedule_credits_add_up_to_the_residual_value_of_minus_4
     rtx_4090 = _rows(startup, "end value").set_index("card").loc["rtx-4090"]
     assert (rtx_4090["month"], rtx_4090["units"], rtx_4090["amount"]) == (37, 1, 0.0)
     assert rtx_4090["note"] == "residual value at the end of the plan (36 months old): none"
+    # bought in month 1 with a 36-month life, it works to month 36 and no further: its buy row says end of life,
+    # the A100 (60-month life) is merely in service to the plan's end
+    buys = _rows(startup, "buy").set_index("card")["note"].to_dict()
+    assert buys == {"rtx-4090": "in service to month 36 (end of life)", "a100-80gb-pcie": "in service to month 36"}
     # capex 16,500 + 2,349 less the credits, in total and per card
     assert startup.schedule["amount"].sum() == pytest.approx(A100_USD + RTX_4090_USD - 4406) == 14443
     by_card = startup.schedule.groupby("card")["amount"].sum().to_dict()
