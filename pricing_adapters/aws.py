@@ -49,8 +49,9 @@ no GPU type keeps an on-demand price is. Everything else that goes wrong raises 
 with a one-line message, and no table is returned:
 
 - no, partial, expired or rejected credentials, or a profile's credential_process whose answer cannot be read
-  -> `CredentialsError` (naming the credential_process); a credential lookup that has not answered by the
-  deadline -> `DeadlineExceeded`, and a credential_process still running is ended;
+  -> `CredentialsError` (naming the credential_process by its program, never its arguments, which may hold a
+  secret); a credential lookup that has not answered by the deadline -> `DeadlineExceeded`, and a credential_process
+  still running is ended;
 - throttling that outlasted botocore's standard retry mode -> `ThrottledError`;
 - timeouts and unreachable endpoints -> `PriceSourceError("timed out …")`;
 - an answer botocore cannot parse (invalid XML, a number field that is not one) -> `PriceSourceError`;
@@ -702,7 +703,9 @@ class _CredentialHelper:
 
     @property
     def shown(self) -> str:
-        return f"{shortened(self.command or '', repr)} (profile {shortened(self.profile, repr)})"
+        """The helper as a message names it: its program, never its arguments, and its profile."""
+        program, hidden = program_shown(self.command or "")
+        return f"{program} ({'arguments hidden; ' if hidden else ''}profile {shortened(self.profile, repr)})"
 
     def end(self) -> None:
         """Kill the helpers still running."""
@@ -712,7 +715,10 @@ class _CredentialHelper:
 
     def failure(self, exc: BaseException) -> str:
         """The message for `exc`, raised while the credentials loaded: naming the helper when it ran."""
-        why = f"{type(exc).__name__}: {_api_text(exc)}"
+        # an OSError's text names the file it could not start, the program as the command line spells it: the
+        # message names the program once, as `shown` does
+        said = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        why = f"{type(exc).__name__}: {_api_text(said)}"
         if not (self.command and self.tried):
             return (f"AWS credentials could not be read ({why}); check AWS_PROFILE and the AWS config and credentials "
                     f"files; nothing was fetched")
@@ -722,6 +728,25 @@ class _CredentialHelper:
         return (f"AWS credential_process {self.shown} did not print credentials that can be read ({why}); it must "
                 f'print one JSON object such as {{"Version": 1, "AccessKeyId": "…", "SecretAccessKey": "…"}}; '
                 f"nothing was fetched")
+
+
+def program_shown(command: str) -> tuple[str, bool]:
+    """(its program as a message names it, whether arguments were left out) of a credential_process command line:
+    "'/bin/echo'" of "/bin/echo --token=…". Arguments often carry a secret (a token, a password, a role's external
+    id), and a message reaches terminals and CI logs. Split as botocore splits it to run it (compat_shell_split:
+    shlex on POSIX)."""
+    from botocore.compat import compat_shell_split
+
+    try:
+        words = compat_shell_split(command)
+    except ValueError:   # an unclosed quote: botocore cannot run it either, and where the program ends is unsure
+        return "(not shown: its quotes do not close)", False
+    if not words:
+        return "''", False
+    if "=" in words[0]:   # NAME=value first is a shell's way to set a variable, and a secret's usual shape
+        return ("(not shown: its first word holds '='; credential_process runs no shell, so NAME=value before the "
+                "program sets no variable)"), len(words) > 1
+    return shortened(words[0], repr), len(words) > 1
 
 
 # -- answer size -------------------------------------------------------------------------------------

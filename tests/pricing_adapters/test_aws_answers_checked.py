@@ -379,36 +379,58 @@ def test_a_credential_process_that_never_answers_is_ended_at_the_deadline(helper
         src.fetch([REGION])
     assert time.monotonic() - started < 5
     message = str(info.value)
-    # the command quoted as messages quote what a user wrote: its first 60 characters and its length
+    # the helper named by its program: its arguments may hold a secret
     assert message.startswith("gave up after the 1 s deadline while reading AWS credentials from credential_process "
-                              "\"/bin/sh -c 'echo $$ > ")
-    assert "(profile 'helper')" in message and message.endswith("nothing was saved")
+                              "'/bin/sh' (arguments hidden; profile 'helper') ")
+    assert "echo" not in message and message.endswith("nothing was saved")
     assert src._clients == {}   # nothing was asked of AWS
     assert _gone(int(pid_file.read_text()))   # the helper was ended, not left waiting
 
 
 @pytest.mark.parametrize("command, why", [
-    ("/bin/echo not-json", "did not print credentials that can be read (JSONDecodeError: Expecting value: line 1 "
-                           "column 1 (char 0)); it must print one JSON object such as"),
-    ("/bin/echo [1]", "did not print credentials that can be read (AttributeError: "),
-    ("/nonexistent/fleetplan-helper", "could not be started (FileNotFoundError: "),
+    ("/bin/echo not-json", "'/bin/echo' (arguments hidden; profile 'helper') did not print credentials that can be "
+                           "read (JSONDecodeError: Expecting value: line 1 column 1 (char 0)); it must print one JSON "
+                           "object such as"),
+    ("/bin/echo [1]", "'/bin/echo' (arguments hidden; profile 'helper') did not print credentials that can be read "
+                      "(AttributeError: "),
+    # the program named once: not again in the error's own words ("… No such file or directory: '/nonexistent/…'")
+    ("/nonexistent/fleetplan-helper", "'/nonexistent/fleetplan-helper' (profile 'helper') could not be started "
+                                      "(FileNotFoundError: No such file or directory); check its command"),
 ])
 def test_a_credential_process_whose_answer_cannot_be_read_is_named(helper_profile, command, why):
     # was: "AWS credentials failed in -: its answer could not be read (JSONDecodeError…)", not a CredentialsError
     helper_profile(command)
     with pytest.raises(CredentialsError) as info:
         AwsPriceSource().fetch([REGION])
-    assert str(info.value).startswith(f"AWS credential_process {command!r} (profile 'helper') {why}")
+    assert str(info.value).startswith(f"AWS credential_process {why}")
     assert str(info.value).endswith("; nothing was fetched")
 
 
-def test_the_cli_says_which_credential_process_printed_no_json(helper_profile, tmp_path):
-    helper_profile("/bin/echo not-json")
+@pytest.mark.parametrize("command, program", [
+    # the audit's: the command line was quoted whole, its token with it
+    ("/bin/echo --token=SuperSecretToken123 not-json", "'/bin/echo' (arguments hidden; "),
+    # quoted as botocore splits it (shlex): the program ends where the quotes close
+    ("'/bin/echo' 'SuperSecretToken123'", "'/bin/echo' (arguments hidden; "),
+    # shell syntax credential_process does not run: botocore starts a program named "TOKEN=…", which is no program
+    ("TOKEN=SuperSecretToken123 /bin/echo", "(not shown: its first word holds '='; credential_process runs no shell, "
+                                            "so NAME=value before the program sets no variable) (arguments hidden; "),
+])
+def test_a_credential_process_is_named_by_its_program_never_its_arguments(helper_profile, command, program):
+    helper_profile(command)
+    with pytest.raises(CredentialsError) as info:
+        AwsPriceSource().fetch([REGION])
+    assert str(info.value).startswith(f"AWS credential_process {program}profile 'helper') ")
+    assert "SuperSecretToken123" not in str(info.value)
+
+
+def test_the_cli_says_which_credential_process_printed_no_json_and_hides_its_arguments(helper_profile, tmp_path):
+    helper_profile("/bin/echo --token=SuperSecretToken123 not-json")
     result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "aws", "--region", REGION,
                                       "--store", str(tmp_path / "s.sqlite")])
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "AWS credential_process '/bin/echo not-json' (profile 'helper') did not print credentials" in \
-        _one_line(result.stderr)
+    assert ("AWS credential_process '/bin/echo' (arguments hidden; profile 'helper') did not print credentials"
+            in _one_line(result.stderr))
+    assert "SuperSecretToken123" not in result.output
 
 
 # -- 7. accelerator names and zone ids of any length ------------------------------------------------------------
