@@ -26,7 +26,8 @@ Prices
     priority and the item's savings-plan rates); any other unit ("1/Month", "1/Day", none) is skipped as
     `unknown_unit`, and so is a reservation in any unit but "1 Hour" (the unit the API gives a term's total).
     Zero, negative and infinite prices are skipped, and so are missing or non-numeric ones (`no_price`) and
-    a `savingsPlan` that is not a list of objects (`malformed`; the item's own rate is kept). An item
+    a `savingsPlan` that is not a list of objects (`malformed`; the item's own rate is kept). An item whose own
+    price is skipped is skipped whole, its savings-plan rates too (counted once, with that price's reason). An item
     whose `armRegionName` is not the region asked for is skipped first, as `wrong_region` (as AWS does), and
     one without an `armRegionName` as `no_region`.
     Every skipped item is counted in `self.skipped` (reason -> n), and `self.returned` holds how many items
@@ -241,8 +242,10 @@ def _isnan(x: float) -> bool:
 def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     """The offers one Retail Prices item gives, as ([(purchase_option, hourly_price, note)], [skip reasons]).
 
-    An item dropped as a whole gives ([], [reason]); a Consumption item may give an on-demand rate
-    plus savings-plan rates, some of which are skipped (zero price). Prices are in the item's currency.
+    An item dropped as a whole gives ([], [reason]): so is one whose own price is missing, not a number, not
+    finite, zero or negative, or beyond the bounds of any price, its savings-plan rates with it. A Consumption
+    item may give an on-demand rate plus savings-plan rates, some of which are skipped (zero price). Prices are in
+    the item's currency.
     """
     product = str(item.get("productName") or "")
     sku_name = str(item.get("skuName") or "").strip()
@@ -283,15 +286,15 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     option = consumption_option(sku_name, str(item.get("meterName") or ""))
     if option is None:
         return [], ["spot_and_low_priority"]
-    offers: list[tuple[str, float, str]] = []
-    skipped: list[str] = []
-    per_unit = f"retailPrice per {unit}" if hours != 1 else ""
+    # the item's own price unusable drops it whole, its savings-plan rates too, as a missing or NaN price does: its
+    # plans would be saved without the on-demand rate they are discounts on, which refresh checks them against
     if price <= 0:
-        skipped.append("zero_or_negative_price")
-    elif not MIN_HOURLY_PRICE <= price / hours <= MAX_HOURLY_PRICE:   # 1e300, or per "100000000 Hours"
-        skipped.append("implausible_price")
-    else:
-        offers.append((option, price / hours, per_unit))
+        return [], ["zero_or_negative_price"]
+    if not MIN_HOURLY_PRICE <= price / hours <= MAX_HOURLY_PRICE:   # 1e300, or per "100000000 Hours"
+        return [], ["implausible_price"]
+    per_unit = f"retailPrice per {unit}" if hours != 1 else ""
+    offers: list[tuple[str, float, str]] = [(option, price / hours, per_unit)]
+    skipped: list[str] = []
     plans = item.get("savingsPlan") or []
     if option == "on_demand" and not isinstance(plans, list):
         skipped.append("malformed")   # not a list of {"term", "retailPrice"} objects: no plan can be read

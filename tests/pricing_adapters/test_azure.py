@@ -724,6 +724,40 @@ def test_a_savings_plan_that_cannot_be_read_is_skipped_and_the_on_demand_rate_ke
     assert classify_item({**consumption, "savingsPlan": plans}) == ([("on_demand", 0.673, "")], [reason])
 
 
+@pytest.mark.parametrize("price, reason", [
+    (0.0, "zero_or_negative_price"),      # were: the item's two savings-plan rates kept, without its on-demand rate
+    (-1.0, "zero_or_negative_price"),
+    ("0", "zero_or_negative_price"),
+    (1e300, "implausible_price"),         # above 1e9 an hour
+    ("NaN", "no_price"),                  # these three dropped the item whole already
+    (None, "no_price"),
+    ("1e999", "non_finite_price"),
+])
+def test_an_item_whose_own_price_is_no_price_is_skipped_whole_its_savings_plans_too(price, reason):
+    _, consumption, _, _ = _json("retail_items_examples.json")   # 0.673 an hour; plans 0.34323 (3 y), 0.49129 (1 y)
+    assert classify_item({**consumption, "retailPrice": price}) == ([], [reason])
+
+
+def test_an_on_demand_item_priced_0_leaves_no_savings_plan_rows_and_is_counted_once(retail):
+    def nc24_on_demand_at_0(request):
+        if "armRegionName eq 'eastus'" in request.url.params.get("$filter", "") and \
+                request.url.params.get("$skip") is None:
+            page = _json("retail_eastus_page1.json")
+            assert page["Items"][0]["armSkuName"] == "Standard_NC24ads_A100_v4" and page["Items"][0]["savingsPlan"]
+            page["Items"][0]["retailPrice"] = 0.0
+            return httpx.Response(200, json=page)
+        return _pager(request)
+
+    retail.mock(side_effect=nc24_on_demand_at_0)
+    src = AzurePriceSource(http=httpx.Client())
+    df = src.fetch(["eastus"])
+    nc24 = df[df.sku == "Standard_NC24ads_A100_v4"]
+    # its own items stay: spot 0.444433, low priority 0.7346, reservations 21024 / 8760 and 39420 / 26280
+    assert sorted(nc24.purchase_option) == ["low_priority", "reserved_1y", "reserved_3y", "spot"]
+    # this item, and the recorded ND96asr_v4 Low Priority item at 0
+    assert src.skipped["zero_or_negative_price"] == 2
+
+
 def test_an_unpriced_savings_plan_no_longer_aborts_every_region(retail):
     # NC24ads_A100_v4's "1 Year" plan without retailPrice became a NaN row, and validation refused the table
     def page1_without_plan_price(request):
