@@ -14,6 +14,7 @@ import pytest
 import respx
 
 from pricing_adapters.azure import AzurePriceSource, classify_item
+from pricing_adapters.base import offers_table
 from pricing_adapters.schema import MAX_HOURLY_PRICE, OffersSchemaError, validate_offers
 from pricing_adapters.snapshot import load_snapshot
 
@@ -97,3 +98,44 @@ def test_a_usd_reservation_upfront_above_a_3_year_term_at_100000_an_hour_is_refu
     card = reserved.assign(offer_id="onprem:onprem:a100:purchase", provider="onprem", region="onprem",
                            purchase_option="purchase", term_months=0, upfront_price=3e9)
     assert len(validate_offers(card)) == 1
+
+
+# -- an adapter's table: a price above USD's bound skips its row, as the store would refuse it (audit a4) ------------
+
+def _adapter_table(*rows: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]]:
+    """offers_table of `rows` (offers tables of one row each, ids made distinct) and what it counted as skipped."""
+    skipped: dict[str, int] = {}
+
+    def skip(reason: str, n: int) -> None:
+        skipped[reason] = skipped.get(reason, 0) + n
+
+    records = [{**r.iloc[0].to_dict(), "offer_id": f"{r.iloc[0]['offer_id']}:{i}"} for i, r in enumerate(rows)]
+    return offers_table(records, "test fetch", skip), skipped
+
+
+def test_an_adapter_skips_a_usd_hourly_price_above_100000_and_keeps_the_rest():
+    # was: kept, then refused by the store's validation with the whole region's refresh, whatever the flags
+    table, skipped = _adapter_table(_nc24(), _nc24().assign(hourly_price=150_000.0), _nc24().assign(hourly_price=100_000.0))
+    assert table["hourly_price"].tolist() == [3.673, 100_000.0]   # the bound itself is a price
+    assert skipped == {"implausible_price": 1}
+    assert len(validate_offers(table)) == 2   # what the store's validation then holds them to
+
+
+def test_an_adapter_skips_a_usd_reservation_upfront_above_2628000000():
+    reserved = _nc24("reserved_3y").assign(hourly_price=0.0, term_months=36)
+    table, skipped = _adapter_table(reserved.assign(upfront_price=2_628_000_000.0),
+                                    reserved.assign(upfront_price=2_628_000_001.0))
+    assert table["upfront_price"].tolist() == [2_628_000_000.0] and skipped == {"implausible_price": 1}
+
+
+def test_an_adapter_holds_another_currency_to_the_bound_the_store_holds_it_to():
+    # the store bounds USD only (150,000 yen is about 1,000 USD); in any currency, above 1e9 an hour is refused
+    table, skipped = _adapter_table(_nc24().assign(currency="JPY", hourly_price=150_000.0),
+                                    _nc24().assign(currency="JPY", hourly_price=2e9))
+    assert table["hourly_price"].tolist() == [150_000.0] and skipped == {"malformed_row": 1}
+    assert len(validate_offers(table)) == 1
+
+
+def test_a_row_above_the_usd_bound_with_another_fault_is_counted_once_as_malformed():
+    table, skipped = _adapter_table(_nc24(), _nc24().assign(hourly_price=150_000.0, vcpus=-24.0))
+    assert len(table) == 1 and skipped == {"malformed_row": 1}

@@ -89,7 +89,11 @@ def test_an_azure_savings_plan_rate_and_a_reservation_below_the_floor_are_skippe
     assert classify_item(reservation) == ([], ["implausible_price"])
 
 
-@pytest.mark.parametrize("usd", ["0.00005", "1e300"])   # below the floor; above the ceiling, finite so no longer malformed
+@pytest.mark.parametrize("usd", [
+    "0.00005",   # below the floor
+    "1e300",     # above the ceiling of any currency, finite so no longer malformed
+    "150000",    # above 100,000 USD an hour: was kept, and the store refused the whole refresh
+])
 def test_an_aws_on_demand_price_no_offer_can_have_is_skipped_and_counted_not_the_whole_refresh(session, usd):
     stubs = Stubs(session, spot=False, reserved=False)
     stubs.describe()
