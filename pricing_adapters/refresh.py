@@ -45,9 +45,10 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     purchase option whole in a region that still has its instance types (`jumps.missing_offers`). The store is
     then unchanged, because the snapshot is written only after the whole fetch returned and passed these checks
     and validation.
-    `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh, each telling `warn`
-    of what it let through. Once saved, `note` is told when reservations or savings plans had no earlier prices to
-    compare with (checked against on-demand only).
+    `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh; once the snapshot
+    is saved, `warn` is told what each let through (not before: a save that fails let nothing through). Once saved,
+    `note` is told when reservations or savings plans had no earlier prices to compare with (checked against
+    on-demand only).
     """
     regions = check_regions(source, regions)
     if deadline is not None and hasattr(source, "deadline_s"):
@@ -70,8 +71,10 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     # typed only: a row that breaks the contract is named by the store's validation, after this
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
     earlier = earlier_prices(store, source.provider, typed)
-    check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers, warn)
+    accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers)
     info = store.save(source.provider, regions, source.source, offers)
+    for text in accepted:   # only now are they saved
+        warn(text)
     uncompared = uncompared_commitments(earlier, typed)
     if uncompared:
         note(f"{uncompared}: no earlier prices to compare with; checked against on-demand only")
@@ -79,12 +82,12 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
 
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
-                                  accept_price_jumps: bool, accept_missing_offers: bool,
-                                  warn: Callable[[str], None]) -> None:
-    """PriceJumpError when the prices of `offers` (typed) jumped against `earlier` (`price_jumps`) or contradict
-    their on-demand prices (`against_on_demand`), MissingOffersError when `offers` lacks most of the offers of
-    `earlier` (`missing_offers`); either names the other's findings too, so that one refresh again settles both.
-    What `accept_price_jumps` or `accept_missing_offers` lets through goes to `warn`, once the refresh may be saved."""
+                                  accept_price_jumps: bool, accept_missing_offers: bool) -> list[str]:
+    """What `accept_price_jumps` and `accept_missing_offers` let through of `offers` (typed), one warning each, for
+    the caller to tell once the refresh is saved. Raises PriceJumpError when their prices jumped against `earlier`
+    (`price_jumps`) or contradict their on-demand prices (`against_on_demand`), MissingOffersError when `offers`
+    lacks most of the offers of `earlier` (`missing_offers`); either names the other's findings too, so that one
+    refresh again settles both."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
     missing = missing_offers(earlier, provider, offers)
     refused = []
@@ -95,10 +98,12 @@ def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], 
     if refused:
         error = PriceJumpError if (jumps or contradictions) and not accept_price_jumps else MissingOffersError
         raise error(". Also ".join(refused), [*jumps, *contradictions], missing)
+    accepted = []
     if jumps or contradictions:
-        warn(f"price jumps accepted (--accept-price-jumps): {jumps_text([*jumps, *contradictions])}")
+        accepted.append(f"price jumps accepted (--accept-price-jumps): {jumps_text([*jumps, *contradictions])}")
     if missing:
-        warn(f"missing offers accepted (--accept-missing-offers): {missing.describe()}")
+        accepted.append(f"missing offers accepted (--accept-missing-offers): {missing.describe()}")
+    return accepted
 
 
 def _price_jumps_text(jumps: list, contradictions: list) -> str:

@@ -15,7 +15,7 @@ import pytest
 import test_aws
 from test_aws import Stubs, _describe, _items, _p4d_item, _spot
 
-from pricing_adapters.errors import PriceJumpError
+from pricing_adapters.errors import PriceJumpError, StoreError
 from pricing_adapters.jumps import PriceJump, against_on_demand, matched_ratios, region_jump
 from pricing_adapters.refresh import refresh
 from pricing_adapters.snapshot import load_snapshot
@@ -241,6 +241,25 @@ def test_a_first_refresh_is_held_against_the_packaged_prices(tmp_path):
         refresh(_Source(1e-3), ["eastus"], store)
     assert store.snapshots() == []
     assert refresh(_Source(1.1), ["eastus"], store).id == 1   # ten percent dearer: a repricing
+
+
+def test_accepted_price_jumps_are_told_only_once_saved(tmp_path, monkeypatch):
+    # the warning said "accepted" before the save, which then failed: nothing was saved, nothing let through
+    store = PriceStore(tmp_path / "s.sqlite")
+
+    def disk_full(*args, **kwargs):
+        raise StoreError(f"{store.path}: disk full")
+
+    monkeypatch.setattr(store, "save", disk_full)
+    warned = []
+    with pytest.raises(StoreError, match="disk full"):
+        refresh(_Source(100.0), ["eastus"], store, accept_price_jumps=True, warn=warned.append)
+    assert warned == [] and store.snapshots() == []
+    monkeypatch.undo()
+    assert refresh(_Source(100.0), ["eastus"], store, accept_price_jumps=True, warn=warned.append).id == 1
+    assert len(warned) == 1 and warned[0].startswith("price jumps accepted (--accept-price-jumps): azure eastus: the "
+                                                     "72 offers also in the packaged snapshot moved by a median ratio "
+                                                     "of ×100")
 
 
 # -- the recorded AWS us-east-1 listing, changed as the price-adapters audit changed it -------------------------
