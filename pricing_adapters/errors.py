@@ -60,24 +60,41 @@ class PriceJumpError(PriceSourceError):
     reservation or spot prices lie far above or below the same instance's on-demand price (a broken feed: a
     wrong unit, currency or scale); nothing was written. `jumps`: the PriceJump of each region and the
     AgainstOnDemand of each region and kind of offer (pricing_adapters.jumps); `missing`: the MissingOffers of
-    the same refresh, when it also lacked most of the offers in force (else None)."""
+    the same refresh, when it also lacked most of the offers in force (else None); `hardware`: its HardwareChange
+    list, when its hardware facts also changed."""
 
-    def __init__(self, message: str, jumps: list, missing=None):
+    def __init__(self, message: str, jumps: list, missing=None, hardware: list | None = None):
         super().__init__(message)
         self.jumps = jumps
         self.missing = missing
+        self.hardware = hardware or []
 
 
 class MissingOffersError(PriceSourceError):
     """A refresh that lacks most of the offers in force in its regions (a partial answer: pages, a region or a
     purchase option left out), or a purchase option whole in a region (a parser or API change), whose prices did
     not jump (or were accepted); nothing was written. `missing`:
-    its MissingOffers (pricing_adapters.jumps); `jumps`: those accepted, as PriceJumpError's."""
+    its MissingOffers (pricing_adapters.jumps); `jumps` and `hardware`: those accepted or not refused, as
+    PriceJumpError's."""
 
-    def __init__(self, message: str, jumps: list, missing):
+    def __init__(self, message: str, jumps: list, missing, hardware: list | None = None):
         super().__init__(message)
         self.jumps = jumps
         self.missing = missing
+        self.hardware = hardware or []
+
+
+class HardwareChangeError(PriceSourceError):
+    """A refresh whose hardware facts of an instance type (its GPU, their count or memory) differ from those in force
+    or packaged (a broken feed or parser: an instance type's hardware does not change under its name), whose prices
+    did not jump and whose offers are not missing (or those were accepted); nothing was written. `hardware`: each
+    HardwareChange (pricing_adapters.jumps); `jumps` and `missing`: as PriceJumpError's."""
+
+    def __init__(self, message: str, jumps: list, missing, hardware: list):
+        super().__init__(message)
+        self.jumps = jumps
+        self.missing = missing
+        self.hardware = hardware
 
 
 class RegionError(PriceSourceError):

@@ -1,7 +1,9 @@
 """A refresh held against the prices it would replace, and against itself: prices that moved by orders of
 magnitude, or a reservation or spot price far above or below the same instance's on-demand price, are a broken
 feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved; so is a refresh
-that lacks most of the offers in force in its regions (a partial answer, not instance types retired)."""
+that lacks most of the offers in force in its regions (a partial answer, not instance types retired), and so is
+one whose hardware facts of an instance type (its GPU, their count and memory) differ from those in force or packaged
+(a broken feed or parser: a price per GPU-hour is the instance's price divided by its GPU count)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import pandas as pd
 from pricing_adapters import registry
 from pricing_adapters.retired import is_retired_azure_size
 from pricing_adapters.schema import effective_hourly
-from pricing_adapters.shown import counted
+from pricing_adapters.shown import counted, shortened
 from pricing_adapters.store import PriceStore, regions_named
 
 # Real repricings move cloud GPU prices by tens of percent: the largest in the reference data is AWS's cut of
@@ -84,6 +86,22 @@ REGIONS_NAMED = 5   # of the regions' jumps and contradictions, in a message
 VANISHED_SHARE = 0.5
 MIN_VANISHED_SKUS = 3
 MISSING_NAMED = 5   # of the missing offers, in a message
+# An instance type's hardware does not change under its name: a new GPU, count or memory is sold as a new size
+# (NC A100 v4 is 1 A100 in NC24ads, 2 in NC48ads, 4 in NC96ads, and always was). So a refresh whose GPU, GPU count
+# or GPU memory of a type differs from what the prices in force or the packaged facts say is a broken feed or
+# parser, not new hardware, and it is the most harmful fault a feed can have: every price per GPU-hour is the
+# instance's price divided by its count, which no price check sees (the price-refresh audit: an A100 VM said to hold
+# 8 GPUs, not 1, was saved and planned at 0.459 USD per GPU-hour instead of 3.673, a fleet at 335 USD, not 2,681). A fact
+# unknown on either side (an empty count or memory) is no change: plans never use a type of unknown count.
+HARDWARE_FACTS = ("gpu_count", "gpu", "gpu_memory_gb")   # in the order a message names them
+HARDWARE_NAMED = 5   # of the changed facts, in a message
+# The facts the project ships for each provider's instance types, checked on every refresh (the prices in force may
+# themselves hold a count a feed got wrong): Azure's packaged size table (pricing_adapters/data/azure_gpu_sizes.csv,
+# whose counts azure_gpu_counts.csv corrects; the adapter falls back on it), else the packaged snapshot's facts,
+# the same in each of its regions (pricing_adapters/snapshots/aws.csv).
+PACKAGED_FACTS = {registry.AZURE: "the packaged size table"}
+# the end of an Azure offer's source: where its GPU facts came from (ARM's resource SKUs or the size table)
+FACTS_FROM = "GPU facts: "
 
 
 @dataclass(frozen=True)
@@ -148,8 +166,8 @@ def _packaged(provider: str) -> pd.DataFrame:
     from pricing_adapters.snapshot import load_snapshot
 
     if not registry.get(provider).snapshot_file:
-        return pd.DataFrame(columns=["offer_id", "region", "sku", "purchase_option", "hourly_price", "upfront_price",
-                                     "term_months", "currency"])
+        return pd.DataFrame(columns=["offer_id", "region", "sku", "purchase_option", "gpu", "gpu_count", "gpu_memory_gb",
+                                     "hourly_price", "upfront_price", "term_months", "currency", "source"])
     return load_snapshot([provider])
 
 
@@ -378,6 +396,120 @@ def _vanished_options(before: pd.DataFrame, offers: pd.DataFrame) -> dict[str, t
         regions.append(region)
         labels.extend(rows)
     return found
+
+
+@dataclass(frozen=True)
+class HardwareChange:
+    """A hardware fact of one instance type that a refresh gives otherwise than the prices in force or the packaged
+    facts do, in the regions of the refresh where it does."""
+
+    provider: str
+    sku: str
+    fact: str                    # one of HARDWARE_FACTS
+    old: float | str             # as the references say: a number (gpu_count, gpu_memory_gb) or a GPU id
+    old_sources: tuple[str, ...]  # "snapshot #3", "the packaged snapshot", "the packaged size table"
+    new: float | str             # as this refresh says
+    new_source: str              # where this refresh took its facts from: the adapter's source, or Azure's ARM
+    regions: tuple[str, ...]     # of the refresh
+
+    def describe(self) -> str:
+        old, new = fact_shown(self.fact, self.old), fact_shown(self.fact, self.new)
+        sources = self.old_sources
+        named = sources[0] if len(sources) == 1 else f"{', '.join(sources[:-1])} and {sources[-1]}"
+        return (f"{self.provider} {self.sku} in {regions_named(self.regions)}: {self.fact} {old} → {new} ({old} in "
+                f"{named}; {new} in this refresh, from {self.new_source})")
+
+
+def fact_shown(fact: str, value: float | str) -> str:
+    """A hardware fact as a message shows it: 8, 0.125, 80 GB, 'A100-80GB-PCIE' (a GPU id as quoted text: an unknown
+    accelerator's is the feed's own name)."""
+    if fact == "gpu":
+        return shortened(str(value), repr)
+    return f"{value:g}{' GB' if fact == 'gpu_memory_gb' else ''}"
+
+
+def hardware_changes(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
+                     fetched_from: str) -> list[HardwareChange]:
+    """The hardware facts (HARDWARE_FACTS) of the instance types of `offers` (a refresh of `provider`, typed, from
+    the source named `fetched_from`) that differ from those of the same type in `earlier` (`earlier_prices`: in force
+    in the same region) or in the packaged facts (`packaged_facts`: any region); by instance type, fact and old
+    value, one each, with the regions where they differ."""
+    new = _facts_of(offers).assign(new_source=_facts_source(offers, fetched_from))
+    new = new.drop_duplicates()
+    in_force = pd.concat([_facts_of(before[before["region"] == region]).assign(reference=compared_with)
+                          for region, (before, compared_with) in earlier.items()]
+                         or [_facts_of(offers.iloc[:0]).assign(reference="")], ignore_index=True)
+    packaged, label = packaged_facts(provider)
+    pairs = pd.concat([new.merge(in_force, on=["region", "key"], suffixes=("", "_old")),
+                       new.merge(packaged.drop(columns="region").assign(reference=label), on="key",
+                                 suffixes=("", "_old"))], ignore_index=True)
+    found: dict[tuple, tuple[dict, dict]] = {}   # (sku, fact, old, new, new source) -> (references, regions), ordered
+    for fact in HARDWARE_FACTS:
+        old, now = pairs[f"{fact}_old"], pairs[fact]
+        if fact == "gpu":   # an empty id is no fact: the store's validation names such a row, after this
+            old, now = old.astype(object).fillna("").to_numpy(), now.astype(object).fillna("").to_numpy()
+            differs = (old != "") & (now != "") & (old != now)
+        else:   # a part in a million: a CSV's 0.16666666666666666 is the adapter's 1/6; no real fact is that near
+            old, now = old.astype(float).to_numpy(), now.astype(float).to_numpy()
+            differs = np.isfinite(old) & np.isfinite(now) & ~np.isclose(now, old, rtol=1e-6, atol=0.0)
+        for row in pairs[differs].itertuples(index=False):
+            key = (row.sku, fact, getattr(row, f"{fact}_old"), getattr(row, fact), row.new_source)
+            references, regions = found.setdefault(key, ({}, {}))
+            references[row.reference] = None
+            regions[row.region] = None
+    changes = [HardwareChange(provider, sku, fact, _plain(old), tuple(_references(references)), _plain(now), source,
+                              tuple(regions))
+               for (sku, fact, old, now, source), (references, regions) in found.items()]
+    return sorted(changes, key=lambda c: (c.sku, HARDWARE_FACTS.index(c.fact), c.old_sources, str(c.old)))
+
+
+def _facts_of(df: pd.DataFrame) -> pd.DataFrame:
+    """region, key (the sku casefolded: Azure's listings and tables spell sizes in more than one case), sku and the
+    HARDWARE_FACTS of each offer of `df`, in its order."""
+    sku = df["sku"].astype(object)
+    return pd.DataFrame({"region": df["region"].astype(object).to_numpy(), "key": sku.str.casefold().to_numpy(),
+                         "sku": sku.to_numpy(), "gpu": df["gpu"].astype(object).to_numpy(),
+                         "gpu_count": df["gpu_count"].astype(float).to_numpy(),
+                         "gpu_memory_gb": df["gpu_memory_gb"].astype(float).to_numpy()})
+
+
+def _facts_source(offers: pd.DataFrame, fetched_from: str) -> list[str]:
+    """Where each offer's hardware facts came from: what an Azure offer's source names after FACTS_FROM (ARM or
+    the packaged size table, per size), else the refresh's source, `fetched_from`."""
+    return [text.rpartition(FACTS_FROM)[2] if FACTS_FROM in text else fetched_from
+            for text in offers["source"].astype(object).fillna("")]
+
+
+def packaged_facts(provider: str) -> tuple[pd.DataFrame, str]:
+    """(The hardware facts the project ships for the instance types of `provider`, one row each, as `_facts_of`
+    (region empty), what they are: "the packaged size table", "the packaged snapshot"): see PACKAGED_FACTS. No rows
+    for a provider with neither."""
+    if provider == registry.AZURE:
+        from pricing_adapters.azure import load_size_table  # the adapter reads the table so: read the same rows
+
+        table = pd.DataFrame(load_size_table().values(), columns=["sku", *HARDWARE_FACTS])
+        facts = _facts_of(table.assign(region=""))
+    else:
+        facts = _facts_of(_packaged(provider)).assign(region="")
+    return facts.drop_duplicates("key").reset_index(drop=True), PACKAGED_FACTS.get(provider, "the packaged snapshot")
+
+
+def _references(labels: dict) -> list[str]:
+    """The references a fact was held against, in order: the store's snapshots by id, the packaged snapshot, the
+    packaged size table."""
+    return sorted(labels, key=lambda c: (c.startswith("the"), c == PACKAGED_FACTS.get(registry.AZURE), len(c), c))
+
+
+def _plain(value):
+    """A fact as Python gives it: a float or a str (not numpy's), for a message and a comparison in a test."""
+    return value if isinstance(value, str) else float(value)
+
+
+def hardware_text(found: list[HardwareChange]) -> str:
+    """The hardware changes of a refresh in one line: the first HARDWARE_NAMED, then how many more."""
+    shown = "; ".join(c.describe() for c in found[:HARDWARE_NAMED])
+    more = len(found) - HARDWARE_NAMED
+    return shown + (f"; and {more} more" if more > 0 else "")
 
 
 def jumps_text(found: list) -> str:

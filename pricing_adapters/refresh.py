@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING
 
 from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
-from pricing_adapters.errors import MissingOffersError, PriceJumpError, PriceSourceError, RegionError
+from pricing_adapters.errors import HardwareChangeError, MissingOffersError, PriceJumpError, PriceSourceError, RegionError
 from pricing_adapters.jumps import (
     against_on_demand,
     earlier_prices,
+    hardware_changes,
+    hardware_text,
     jumps_text,
     missing_offers,
     price_jumps,
@@ -31,7 +33,7 @@ def _say_nothing(text: str) -> None:
 
 def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
             progress: Progress = no_progress, deadline: float | None = None, *,
-            accept_price_jumps: bool = False, accept_missing_offers: bool = False,
+            accept_price_jumps: bool = False, accept_missing_offers: bool = False, accept_hardware_changes: bool = False,
             warn: Callable[[str], None] = _say_nothing, note: Callable[[str], None] = _say_nothing) -> SnapshotInfo:
     """Fetch `regions` from `source` and save them as a new snapshot; the SnapshotInfo saved.
 
@@ -42,13 +44,14 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     against those in force there by far more than any repricing, or when a reservation or spot offer costs far
     more or less than the same instance on demand in this refresh (pricing_adapters.jumps); MissingOffersError when
     it lacks most of the offers in force in its regions (in all, in a region or in a purchase option), or a
-    purchase option whole in a region that still has its instance types (`jumps.missing_offers`). The store is
-    then unchanged, because the snapshot is written only after the whole fetch returned and passed these checks
-    and validation.
-    `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh; once the snapshot
-    is saved, `warn` is told what each let through (not before: a save that fails let nothing through). Once saved,
-    `note` is told when reservations or savings plans had no earlier prices to compare with (checked against
-    on-demand only).
+    purchase option whole in a region that still has its instance types (`jumps.missing_offers`);
+    HardwareChangeError when the GPU, GPU count or GPU memory it gives an instance type differs from the prices in
+    force there or from the facts the project ships (`jumps.hardware_changes`). The store is then unchanged, because
+    the snapshot is written only after the whole fetch returned and passed these checks and validation.
+    `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh and
+    `accept_hardware_changes` such facts; once the snapshot is saved, `warn` is told what each let through (not
+    before: a save that fails let nothing through). Once saved, `note` is told when reservations or savings plans
+    had no earlier prices to compare with (checked against on-demand only).
     """
     regions = check_regions(source, regions)
     if deadline is not None and hasattr(source, "deadline_s"):
@@ -71,7 +74,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     # typed only: a row that breaks the contract is named by the store's validation, after this
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
     earlier = earlier_prices(store, source.provider, typed)
-    accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers)
+    accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers,
+                                             source=source.source, accept_hardware_changes=accept_hardware_changes)
     info = store.save(source.provider, regions, source.source, offers)
     for text in accepted:   # only now are they saved
         warn(text)
@@ -82,27 +86,36 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
 
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
-                                  accept_price_jumps: bool, accept_missing_offers: bool) -> list[str]:
-    """What `accept_price_jumps` and `accept_missing_offers` let through of `offers` (typed), one warning each, for
-    the caller to tell once the refresh is saved. Raises PriceJumpError when their prices jumped against `earlier`
-    (`price_jumps`) or contradict their on-demand prices (`against_on_demand`), MissingOffersError when `offers`
-    lacks most of the offers of `earlier` (`missing_offers`); either names the other's findings too, so that one
-    refresh again settles both."""
+                                  accept_price_jumps: bool, accept_missing_offers: bool, *, source: str = "",
+                                  accept_hardware_changes: bool = False) -> list[str]:
+    """What `accept_price_jumps`, `accept_missing_offers` and `accept_hardware_changes` let through of `offers`
+    (typed, fetched from `source`), one warning each, for the caller to tell once the refresh is saved. Raises
+    PriceJumpError when their prices jumped against `earlier` (`price_jumps`) or contradict their on-demand prices
+    (`against_on_demand`), MissingOffersError when `offers` lacks most of the offers of `earlier`
+    (`missing_offers`), HardwareChangeError when their hardware facts differ from those of `earlier` or packaged
+    (`hardware_changes`); each names the others' findings too, so that one refresh again settles them all."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
     missing = missing_offers(earlier, provider, offers)
-    refused = []
+    hardware = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh")
+    refused, errors = [], []
     if (jumps or contradictions) and not accept_price_jumps:
         refused.append(_price_jumps_text(jumps, contradictions))
+        errors.append(PriceJumpError)
     if missing and not accept_missing_offers:
         refused.append(_missing_offers_text(missing))
+        errors.append(MissingOffersError)
+    if hardware and not accept_hardware_changes:
+        refused.append(_hardware_text(hardware))
+        errors.append(HardwareChangeError)
     if refused:
-        error = PriceJumpError if (jumps or contradictions) and not accept_price_jumps else MissingOffersError
-        raise error(". Also ".join(refused), [*jumps, *contradictions], missing)
+        raise errors[0](". Also ".join(refused), [*jumps, *contradictions], missing, hardware)
     accepted = []
     if jumps or contradictions:
         accepted.append(f"price jumps accepted (--accept-price-jumps): {jumps_text([*jumps, *contradictions])}")
     if missing:
         accepted.append(f"missing offers accepted (--accept-missing-offers): {missing.describe()}")
+    if hardware:
+        accepted.append(f"hardware changes accepted (--accept-hardware-changes): {hardware_text(hardware)}")
     return accepted
 
 
@@ -125,6 +138,14 @@ def _missing_offers_text(missing) -> str:
     return (f"offers missing: {missing.describe()}; more likely a partial answer (pages, a region or a purchase "
             f"option left out){change} than instance types retired, and plans would lose those offers, so nothing "
             f"was saved. If they really are gone{sold}, refresh again with --accept-missing-offers")
+
+
+def _hardware_text(hardware: list) -> str:
+    """Why a refresh whose hardware facts of instance types changed (`HardwareChange`) was refused."""
+    return (f"hardware facts changed: {hardware_text(hardware)}; an instance type's hardware does not change under "
+            f"its name, so more likely a broken feed or parser than new hardware, and a wrong GPU count divides or "
+            f"multiplies every price per GPU-hour of the type, so nothing was saved. If these really are the facts, "
+            f"refresh again with --accept-hardware-changes")
 
 
 def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:

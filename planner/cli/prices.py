@@ -166,6 +166,13 @@ def refresh(
                                                     "fails (exit 1, store unchanged), as a partial answer or a parser "
                                                     "change, since it would replace those regions' offers and plans "
                                                     "would lose the missing ones"),
+    accept_hardware_changes: bool = typer.Option(False, "--accept-hardware-changes",
+                                                 help="save the refresh even where the GPU, GPU count or GPU memory it "
+                                                      "gives an instance type differs from the prices in force there "
+                                                      "or from the facts fleetplan ships (Azure's packaged size table, "
+                                                      "the packaged snapshot); without it such a refresh fails (exit 1, "
+                                                      "store unchanged), as a broken feed, since a wrong GPU count "
+                                                      "divides every price per GPU-hour of the type"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -198,7 +205,7 @@ def refresh(
 
             info = do_refresh(source, regions, price_store, progress, deadline=deadline,
                               accept_price_jumps=accept_price_jumps, accept_missing_offers=accept_missing_offers,
-                              warn=err.warn, note=notes.append)
+                              accept_hardware_changes=accept_hardware_changes, warn=err.warn, note=notes.append)
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:

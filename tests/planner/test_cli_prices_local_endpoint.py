@@ -317,3 +317,58 @@ def test_a_refresh_lacking_most_offers_in_force_is_refused_until_accepted_then_h
     again = runner.invoke(app, args)
     assert again.exit_code == 0, again.output
     assert "saved snapshot #2 (azure, eastus, 10 offers" in again.stderr and "missing" not in again.stderr
+
+
+class _ArmSkus:
+    """ARM's resource SKUs as the price-refresh audit's stub listed them: the NC24ads A100 v4 with `gpus["n"]` GPUs."""
+
+    def __init__(self, gpus: dict):
+        self.gpus = gpus
+
+    def list(self, filter=None, **kwargs):  # noqa: A002 - the SDK's parameter name
+        return [{"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4", "family": "standardNCADSA100v4Family",
+                 "capabilities": [{"name": "GPUs", "value": self.gpus["n"]}, {"name": "vCPUs", "value": "24"},
+                                  {"name": "MemoryGB", "value": "220"}]}]
+
+
+def test_an_a100_vm_said_to_hold_8_gpus_is_refused_and_plans_keep_its_price_per_gpu_hour(tmp_path, monkeypatch,
+                                                                                         retail_endpoint,
+                                                                                         store_a100_scenario):
+    # `--subscription` reads GPU facts from ARM; its client is the audit's stub, the prices the recorded eastus pages
+    import azure.identity
+    import azure.mgmt.compute
+
+    gpus = {"n": "1"}
+    monkeypatch.setattr(azure.identity, "DefaultAzureCredential", lambda: object())
+    monkeypatch.setattr(azure.mgmt.compute, "ComputeManagementClient",
+                        lambda *args, **kwargs: type("Compute", (), {"resource_skus": _ArmSkus(gpus)})())
+    monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", retail_endpoint[0])
+    store = tmp_path / "s.sqlite"
+    runner = CliRunner()
+    args = ["prices", "refresh", "--provider", "azure", "--region", "eastus", "--subscription", "sub", "--store", str(store)]
+    assert runner.invoke(app, [*args, "--accept-missing-offers"]).exit_code == 0   # snapshot #1: 1 GPU, as sold
+    saved = store.read_bytes()
+    gpus["n"] = "8"
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    said = ("azure Standard_NC24ads_A100_v4 in eastus: gpu_count 1 → 8 (1 in snapshot #1 and the packaged size table; "
+            "8 in this refresh, from azure-mgmt-compute resource SKUs)")
+    text = " ".join(refused.stderr.split())
+    assert text.startswith(f"refresh failed: hardware facts changed: {said}; an instance type's hardware does not "
+                           "change under its name")
+    assert "refresh again with --accept-hardware-changes. The store is unchanged; plans keep using snapshot #1 " in text
+    assert store.read_bytes() == saved
+
+    def total() -> float:
+        planned = runner.invoke(app, ["plan", str(store_a100_scenario), "--store", str(store), "--format", "json",
+                                      "--no-baselines", "--no-decisions"])
+        assert planned.exit_code == 0, planned.output
+        return json.loads(planned.stdout)["total"]
+
+    assert total() == pytest.approx(730 * 3.673)   # 2,681.29 USD: one A100 at 3.673 USD/h
+    accepted = runner.invoke(app, [*args, "--accept-hardware-changes"])
+    assert accepted.exit_code == 0, accepted.output
+    text = " ".join(accepted.stderr.split())
+    warning = f"warning: hardware changes accepted (--accept-hardware-changes): {said} "
+    assert warning in text and text.index(warning) < text.index("saved snapshot #2 (azure, eastus, 10 offers")
+    assert total() == pytest.approx(730 * 3.673 / 8)   # 335.16 USD: taken knowingly

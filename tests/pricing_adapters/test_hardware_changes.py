@@ -1,0 +1,240 @@
+"""A refresh whose hardware facts of an instance type (its GPU, their count, their memory) differ from the prices in
+force or from the facts fleetplan ships is refused, the store unchanged, unless accepted deliberately (price-refresh
+audit: an ARM listing saying GPUs "8" for Standard_NC24ads_A100_v4, 1 × A100 80 GB, was saved with no warning and
+planned at 3.673 / 8 = 0.459 USD per GPU-hour; DescribeInstanceTypes giving p4d.24xlarge a Count of 64, not 8,
+likewise: 21.957642 / 64 = 0.343 instead of 2.745).
+
+Expected facts by hand: pricing_adapters/data/azure_gpu_sizes.csv (Standard_NC24ads_A100_v4: A100-80GB-PCIE, 1 GPU of
+80 GB; Standard_NV6ads_A10_v5: 0.16666666666666666 of an A10, 4 GB; Standard_NC128ds_xl_RTXPRO6000BSE_v6: count
+unknown) and pricing_adapters/snapshots/aws.csv (p4d.24xlarge: 8 × A100-40GB-SXM, 40 GB). Prices: the recorded eastus
+pages (tests/fixtures/azure: NC24ads A100 v4 at 3.673 USD/h on demand) and us-east-1 listing (tests/fixtures/aws)."""
+
+from __future__ import annotations
+
+import math
+
+import httpx
+import pandas as pd
+import pytest
+import respx
+import test_aws
+from test_aws import Stubs, _describe, _items, _p4d_item
+from test_azure import BASE, FakeComputeClient, FakeCredential, _no_real_credentials, _pager  # noqa: F401 - a fixture
+
+from pricing_adapters.azure import AzurePriceSource
+from pricing_adapters.errors import HardwareChangeError, MissingOffersError, StoreError
+from pricing_adapters.jumps import HardwareChange, earlier_prices, hardware_changes, hardware_text
+from pricing_adapters.refresh import refresh
+from pricing_adapters.schema import validate_offers
+from pricing_adapters.store import PriceStore
+
+NC24 = "Standard_NC24ads_A100_v4"
+ARM = "azure-mgmt-compute resource SKUs"
+AWS_SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotPriceHistory"
+WHY = ("; an instance type's hardware does not change under its name, so more likely a broken feed or parser than new "
+       "hardware, and a wrong GPU count divides or multiplies every price per GPU-hour of the type, so nothing was "
+       "saved. If these really are the facts, refresh again with --accept-hardware-changes")
+session = test_aws.session   # fixture: a boto3 session with fake keys
+
+
+class _Skus:
+    """ARM's resource SKUs of one region as the audit's stub gave them: the NC24ads A100 v4 with `gpus` GPUs."""
+
+    def __init__(self, gpus: str):
+        self.gpus = gpus
+
+    def list(self, filter=None):  # noqa: A002 - the SDK's parameter name
+        return [{"resourceType": "virtualMachines", "name": NC24, "family": "standardNCADSA100v4Family",
+                 "capabilities": [{"name": "GPUs", "value": self.gpus}, {"name": "vCPUs", "value": "24"},
+                                  {"name": "MemoryGB", "value": "220"}]}]
+
+
+class _Compute:
+    def __init__(self, gpus: str):
+        self.resource_skus = _Skus(gpus)
+
+
+def _azure(gpus: str) -> AzurePriceSource:
+    """The recorded eastus pages (10 offers; respx) with GPU facts from an ARM listing that says `gpus` GPUs for the
+    NC24ads A100 v4 (the other sizes: the packaged size table)."""
+    return AzurePriceSource(http=httpx.Client(), compute_client=_Compute(gpus), credential=FakeCredential(),
+                            subscription_id="00000000-0000-0000-0000-000000000000")
+
+
+@pytest.fixture
+def retail():
+    with respx.mock(base_url=BASE, assert_all_called=False) as router:
+        router.get("").mock(side_effect=_pager)
+        yield
+
+
+@pytest.fixture
+def nc24_store(tmp_path, retail):
+    """A store whose snapshot #1 is the recorded eastus pages with ARM saying 1 GPU for the NC24ads A100 v4, as Azure
+    sells it (its 10 offers lack most of the 72 packaged ones of eastus: accepted)."""
+    store = PriceStore(tmp_path / "s.sqlite")
+    assert refresh(_azure("1"), ["eastus"], store, accept_missing_offers=True).id == 1
+    return store
+
+
+def _on_demand(store: PriceStore, snapshot: int, sku: str = NC24, region: str = "eastus") -> pd.Series:
+    offers = store.offers(snapshot).set_index("offer_id")
+    return offers.loc[f"{offers.loc[offers['sku'] == sku, 'provider'].iloc[0]}:{region}:{sku}:on_demand"]
+
+
+def test_an_a100_vm_said_to_hold_8_gpus_not_1_is_refused_until_accepted(nc24_store):
+    saved = nc24_store.path.read_bytes()
+    with pytest.raises(HardwareChangeError) as refused:
+        refresh(_azure("8"), ["eastus"], nc24_store)
+    said = (f"azure {NC24} in eastus: gpu_count 1 → 8 (1 in snapshot #1 and the packaged size table; 8 in this "
+            f"refresh, from {ARM})")
+    assert str(refused.value) == f"hardware facts changed: {said}{WHY}"
+    assert refused.value.hardware == [HardwareChange("azure", NC24, "gpu_count", 1.0, ("snapshot #1", "the packaged size table"),
+                                                     8.0, ARM, ("eastus",))]
+    assert nc24_store.path.read_bytes() == saved and [i.id for i in nc24_store.snapshots()] == [1]
+    warned = []
+    info = refresh(_azure("8"), ["eastus"], nc24_store, accept_hardware_changes=True, warn=warned.append)
+    assert warned == [f"hardware changes accepted (--accept-hardware-changes): {said}"]
+    taken = _on_demand(nc24_store, info.id)
+    assert (info.id, taken["gpu_count"], taken["hourly_price"] / taken["gpu_count"]) == (2, 8.0, 3.673 / 8)   # 0.459125
+
+
+def test_a_count_the_store_already_holds_is_still_held_against_the_packaged_size_table(nc24_store):
+    # snapshot #2 took the 8 knowingly (or a refresh before this check saved it): the size table still says 1, so
+    # every refresh that repeats it is refused until accepted again, naming the table alone
+    refresh(_azure("8"), ["eastus"], nc24_store, accept_hardware_changes=True)
+    with pytest.raises(HardwareChangeError) as refused:
+        refresh(_azure("8"), ["eastus"], nc24_store)
+    assert str(refused.value) == (f"hardware facts changed: azure {NC24} in eastus: gpu_count 1 → 8 (1 in the packaged "
+                                  f"size table; 8 in this refresh, from {ARM}){WHY}")
+    # the size table's 1 again, where the store says 8: a change the other way, named against snapshot #2
+    with pytest.raises(HardwareChangeError, match=rf"gpu_count 8 → 1 \(8 in snapshot #2; 1 in this refresh, from {ARM}\)"):
+        refresh(_azure("1"), ["eastus"], nc24_store)
+    assert [i.id for i in nc24_store.snapshots()] == [1, 2]
+
+
+def test_the_same_facts_again_are_saved_without_a_word(nc24_store):
+    warned = []
+    assert refresh(_azure("1"), ["eastus"], nc24_store, warn=warned.append).id == 2 and warned == []
+
+
+def test_p4d_with_a_count_of_64_is_refused_on_a_first_refresh_against_the_packaged_snapshot(session, tmp_path):
+    def stubs(count: int) -> Stubs:
+        s = Stubs(session)
+        answer = _describe()
+        for info in answer["InstanceTypes"]:
+            if info["InstanceType"] == "p4d.24xlarge":
+                info["GpuInfo"]["Gpus"][0]["Count"] = count
+        s.describe(answer)
+        items = _items()
+        s.products([_p4d_item(), *(items[t] for t in ("g5.12xlarge", "g4dn.8xlarge", "p5.48xlarge", "inf2.xlarge",
+                                                        "g4ad.16xlarge"))])
+        s.spot()
+        return s
+
+    store = PriceStore(tmp_path / "s.sqlite")
+    empty = store.path.read_bytes()
+    with pytest.raises(HardwareChangeError) as refused:
+        refresh(stubs(64).source, ["us-east-1"], store, accept_missing_offers=True)
+    # the packaged snapshot holds p4d.24xlarge in us-east-1 (8 A100s), and says 8 in every region it holds it
+    assert str(refused.value) == ("hardware facts changed: aws p4d.24xlarge in us-east-1: gpu_count 8 → 64 (8 in the "
+                                  f"packaged snapshot; 64 in this refresh, from {AWS_SOURCE}){WHY}")
+    assert store.snapshots() == [] and store.path.read_bytes() == empty
+    info = refresh(stubs(8).source, ["us-east-1"], store, accept_missing_offers=True)
+    p4d = _on_demand(store, info.id, "p4d.24xlarge", "us-east-1")
+    assert p4d["hourly_price"] / p4d["gpu_count"] == pytest.approx(2.7447, abs=1e-4)   # 21.957642 / 8
+
+
+def test_a_refresh_with_offers_missing_too_names_both_and_needs_both_flags(tmp_path, retail):
+    # a first refresh of the recorded pages lacks 67 of the 72 packaged eastus offers, and says 8 GPUs
+    store = PriceStore(tmp_path / "s.sqlite")
+    with pytest.raises(MissingOffersError) as refused:
+        refresh(_azure("8"), ["eastus"], store)
+    text = str(refused.value)
+    assert text.startswith("offers missing: azure eastus: 67 of the 72 offers in force there (the packaged snapshot)")
+    assert (f"refresh again with --accept-missing-offers. Also hardware facts changed: azure {NC24} in eastus: "
+            f"gpu_count 1 → 8 (1 in the packaged snapshot and the packaged size table; 8 in this refresh, from {ARM})"
+            f"{WHY}") in text
+    assert [c.new for c in refused.value.hardware] == [8.0]
+    with pytest.raises(HardwareChangeError):   # one flag lets the other fault through, not both
+        refresh(_azure("8"), ["eastus"], store, accept_missing_offers=True)
+    assert store.snapshots() == []
+
+
+# -- the comparison itself, on hand-made tables ------------------------------------------------------------------
+
+def _facts(rows: list[tuple], source: str = f"Azure Retail Prices API; GPU facts: {ARM}") -> pd.DataFrame:
+    """Offer rows of (region, sku, gpu, gpu_count, gpu_memory_gb), each on demand, with just what a comparison reads."""
+    return pd.DataFrame([{"region": r, "sku": s, "gpu": g, "gpu_count": c, "gpu_memory_gb": m, "source": source}
+                         for r, s, g, c, m in rows])
+
+
+def test_a_new_gpu_and_its_memory_are_named_against_each_reference(tmp_path):
+    # an NC24ads A100 v4 read as the H100 NVL of an NC40ads H100 v5 (94 GB), in two regions, one of them in force
+    # from snapshot #2, the other from the packaged snapshot; the size table says A100-80GB-PCIE, 80 GB
+    earlier = {"eastus": (_facts([("eastus", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), "snapshot #2"),
+               "westus2": (_facts([("westus2", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), "the packaged snapshot")}
+    fetched = _facts([("eastus", NC24, "H100-NVL", 1.0, 94.0), ("westus2", NC24, "H100-NVL", 1.0, 94.0)])
+    found = hardware_changes(earlier, "azure", fetched, "Azure Retail Prices API + " + ARM)
+    assert [c.describe() for c in found] == [
+        f"azure {NC24} in eastus, westus2: gpu 'A100-80GB-PCIE' → 'H100-NVL' ('A100-80GB-PCIE' in snapshot #2, the "
+        f"packaged snapshot and the packaged size table; 'H100-NVL' in this refresh, from {ARM})",
+        f"azure {NC24} in eastus, westus2: gpu_memory_gb 80 GB → 94 GB (80 GB in snapshot #2, the packaged snapshot "
+        f"and the packaged size table; 94 GB in this refresh, from {ARM})"]
+
+
+def test_a_fact_unknown_on_either_side_or_the_same_to_a_part_in_a_million_is_no_change():
+    earlier = {"eastus": (_facts([("eastus", NC24, "A100-80GB-PCIE", 1.0, 80.0),
+                                  ("eastus", "Standard_NV6ads_A10_v5", "A10", 0.167, 4.0)]), "snapshot #1")}
+    fetched = _facts([
+        ("eastus", NC24, "A100-80GB-PCIE", math.nan, 80.0),                    # count unknown now: never planned on
+        ("eastus", "Standard_NV6ads_A10_v5", "A10", 1 / 6, 4.0),              # the table's 0.16666666666666666
+        ("eastus", "Standard_NC128ds_xl_RTXPRO6000BSE_v6", "RTX-PRO-6000-SE", 2.0, 96.0)])   # the table: unknown
+    found = hardware_changes(earlier, "azure", fetched, ARM)
+    # but 1/6 against snapshot #1's rounded 0.167 is a change of 0.2 %: named (to six digits)
+    assert [(c.sku, c.fact, c.old, c.old_sources) for c in found] == [
+        ("Standard_NV6ads_A10_v5", "gpu_count", 0.167, ("snapshot #1",))]
+    assert "gpu_count 0.167 → 0.166667 (0.167 in snapshot #1;" in found[0].describe()
+
+
+def test_the_recorded_arm_listing_agrees_with_the_packaged_size_table(tmp_path, retail):
+    # every GPU size of the recorded eastus and eastus2 ResourceSkus (tests/fixtures/azure): a real listing is no change
+    source = AzurePriceSource(http=httpx.Client(), compute_client=FakeComputeClient(), credential=FakeCredential(),
+                              subscription_id="00000000-0000-0000-0000-000000000000")
+    offers = validate_offers(source.fetch(["eastus", "eastus2"]), check=False)
+    assert len(offers) > 10
+    assert hardware_changes(earlier_prices(PriceStore(tmp_path / "s.sqlite"), "azure", offers), "azure", offers,
+                            source.source) == []
+
+
+def test_a_message_names_five_changes_then_counts_the_rest():
+    changes = [HardwareChange("aws", f"p{n}.48xlarge", "gpu_count", 8.0, ("snapshot #1",), 64.0, AWS_SOURCE, ("us-east-1",))
+               for n in range(7)]
+    text = hardware_text(changes)
+    assert text.count("gpu_count 8 → 64") == 5 and text.endswith("p4.48xlarge in us-east-1: gpu_count 8 → 64 (8 in "
+                                                                  f"snapshot #1; 64 in this refresh, from {AWS_SOURCE}); "
+                                                                  "and 2 more")
+
+
+# -- what was accepted is told once it is saved ----------------------------------------------------------------------
+
+def _failing_save(*args, **kwargs):
+    raise StoreError("s.sqlite: disk full")
+
+
+def test_accepted_hardware_and_missing_offers_are_told_only_once_saved(tmp_path, retail, monkeypatch):
+    store = PriceStore(tmp_path / "s.sqlite")
+    monkeypatch.setattr(store, "save", _failing_save)
+    warned = []
+    with pytest.raises(StoreError, match="disk full"):
+        refresh(_azure("8"), ["eastus"], store, accept_missing_offers=True, accept_hardware_changes=True,
+                warn=warned.append)
+    assert warned == []   # nothing was saved: nothing was let through
+    monkeypatch.undo()
+    assert refresh(_azure("8"), ["eastus"], store, accept_missing_offers=True, accept_hardware_changes=True,
+                   warn=warned.append).id == 1
+    assert [w.split(":")[0] for w in warned] == ["missing offers accepted (--accept-missing-offers)",
+                                                 "hardware changes accepted (--accept-hardware-changes)"]
+    # a first refresh: held against the packaged snapshot of eastus and the size table, which both say 1
+    assert warned[1].endswith(f"gpu_count 1 → 8 (1 in the packaged snapshot and the packaged size table; 8 in this "
+                              f"refresh, from {ARM})")
