@@ -43,6 +43,7 @@ from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.scenario.loading import profiles_parsed_once
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, path_problems
 from planner.scenario.yaml_core import dump_yaml
@@ -237,7 +238,8 @@ def _check_paths(scenario: Scenario, vary: dict[str, list], given: Mapping[str, 
 class CheckedVary(Mapping):
     """A sweep's values (dotted path → a tuple of values) as `check_values` checked them against `scenario`: `sweep`
     given them with that same scenario does not check them again (a --vary of 10,000 values is 10,000 scenarios
-    built, about 9 s, which `fleetplan sweep` does first to name each bad value as --vary wrote it). Read-only."""
+    built, about 4 s on 2 cores, which `fleetplan sweep` does first to name each bad value as --vary wrote it).
+    Read-only."""
 
     def __init__(self, scenario: Scenario, vary: Mapping[str, list]):
         self.scenario = scenario
@@ -274,9 +276,10 @@ def check_values(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_poin
     column shows what was planned; any other value as given (1 for a price stays 1; a file path as written)."""
     vary = _listed_all(vary, max_points)
     _check_paths(scenario, vary, given)
-    alone, planned = _judged_alone(scenario, vary)
-    # with one path a value alone is its point
-    refused = alone if len(vary) == 1 else _refused_everywhere(scenario, vary, alone, planned)
+    with profiles_parsed_once():   # each value's scenario and each point's read the same profile CSVs
+        alone, planned = _judged_alone(scenario, vary)
+        # with one path a value alone is its point
+        refused = alone if len(vary) == 1 else _refused_everywhere(scenario, vary, alone, planned)
     problems = _named_problems(refused, vary, given) + _repeated(vary, planned, given)
     if problems:
         raise ScenarioError(problems, ORIGIN)
