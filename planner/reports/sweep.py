@@ -238,12 +238,14 @@ def _check_paths(scenario: Scenario, vary: dict[str, list], given: Mapping[str, 
 class CheckedVary(Mapping):
     """A sweep's values (dotted path → a tuple of values) as `check_values` checked them against `scenario`: `sweep`
     given them with that same scenario does not check them again (a --vary of 10,000 values is 10,000 scenarios
-    built, about 4 s on 2 cores, which `fleetplan sweep` does first to name each bad value as --vary wrote it).
-    Read-only."""
+    built, about 4 s on 2 cores, which `fleetplan sweep` does first to name each bad value as --vary wrote it), nor
+    builds again a point the check built (`built`: a row's index → its scenario pickled, or its problems as one
+    line). Read-only."""
 
-    def __init__(self, scenario: Scenario, vary: Mapping[str, list]):
+    def __init__(self, scenario: Scenario, vary: Mapping[str, list], built: Mapping[int, bytes | str] | None = None):
         self.scenario = scenario
         self._vary = {path: tuple(values) for path, values in vary.items()}
+        self.built = dict(built or {})
 
     def __getitem__(self, path: str) -> tuple:
         return self._vary[path]
@@ -260,15 +262,21 @@ def check_values(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_poin
     """`vary` (dotted path → values), once every value is checked against the scenario, before anything is
     solved. ScenarioError for a bad path (as sweep_points), and for every value that no point of the sweep can
     plan: one the scenario refuses (`horizon_months: abc`, a misspelt profile, an unknown card, `currency: EUR`
-    without the rate of USD) at each point that holds it. Such a value is a mistake in the sweep, not a result.
-    A point the scenario refuses only for its combination of values (min_units 5 with max_units 3, each of which
-    plans at other points) stays a point: a cross product cannot leave it out, and the sweep makes it an error row.
-    PlannerError, before any value is read, for more than `max_points` points.
+    without the rate of USD) at each point that holds it, and one it takes alone but refuses at each of its points
+    for the other values there (min_units 5 where every max_units varied beside it is below 5). Such a value is a
+    mistake in the sweep, not a result. A point the scenario refuses only for its combination of values (min_units
+    5 with max_units 3, each of which plans at other points) stays a point: a cross product cannot leave it out, and
+    the sweep makes it an error row. PlannerError, before any value is read, for more than `max_points` points.
 
-    A value is checked alone first (one scenario built per value, not per point: 10,000 points of 100 × 100
-    values are 200 checks); only one the scenario refuses alone is tried at its points, until one plans (EUR
-    with its rate of USD, varied beside it). Each problem names its value as `given` (path → the texts the values
-    were read from, as `--vary` wrote them: `horizon_months=1e400`, not inf), else as YAML writes it.
+    Each value needs one point whose scenario the model takes (built and validated, not solved). The points of the
+    diagonal are built first (point j holds value j, modulo its count, of every path): as many as the longest list
+    has values, and they hold every value, so in a sweep whose points are all valid they are all the check builds
+    (100 × 100 values: 100 of the 10,000 points, and no value alone). Only a value no diagonal point takes is checked
+    alone, then at its other points in the order of the rows, until one takes it. So the check builds each point at
+    most once (at most `max_points` in all) and each value alone at most once; the sweep gets the points built
+    (`CheckedVary.built`) and does not build them again. Each
+    problem names its value as `given` (path → the texts the values were read from, as `--vary` wrote them:
+    `horizon_months=1e400`, not inf), else as YAML writes it.
 
     ScenarioError too for values of one path that plan the same, which the sweep would solve twice: `12,12`, or
     `12, 1_2, 12.0` for whole months. The values come back as planned where the scenario reads them as another number
@@ -276,15 +284,67 @@ def check_values(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_poin
     column shows what was planned; any other value as given (1 for a price stays 1; a file path as written)."""
     vary = _listed_all(vary, max_points)
     _check_paths(scenario, vary, given)
+    points = _PointChecks(scenario, vary)
     with profiles_parsed_once():   # each value's scenario and each point's read the same profile CSVs
-        alone, planned = _judged_alone(scenario, vary)
-        # with one path a value alone is its point
-        refused = alone if len(vary) == 1 else _refused_everywhere(scenario, vary, alone, planned)
-    problems = _named_problems(refused, vary, given) + _repeated(vary, planned, given)
+        refused, combined, planned = _judged(points)
+    problems = (_named_problems(refused, vary, given) + _combination_problems(combined, vary, given)
+                + _repeated(vary, planned, given))
     if problems:
         raise ScenarioError(problems, ORIGIN)
-    return CheckedVary(scenario, {path: [_as_planned(v, planned[path, i]) for i, v in enumerate(values)]
-                                  for path, values in vary.items()})
+    values = {path: [_as_planned(v, planned[path, i]) for i, v in enumerate(values)] for path, values in vary.items()}
+    return CheckedVary(scenario, values, points.reusable(values))
+
+
+class _PointChecks:
+    """The points of a sweep as its check builds them, each at most once: `found`, a point's indices (one a path, in
+    `vary`'s order) → its scenario pickled (3 KB, where a scenario held is 13 KB), or its problems; `planned`, (path,
+    index) → the value the scenario holds at the path, of each value a point built plans (or the check set)."""
+
+    def __init__(self, scenario: Scenario, vary: dict[str, list]):
+        self.scenario, self.vary = scenario, vary
+        self.paths = list(vary)
+        self.sizes = [len(values) for values in vary.values()]
+        self.found: dict[tuple[int, ...], bytes | list[str]] = {}
+        self.planned: dict[tuple[str, int], Any] = {}
+
+    def plans(self, combo: tuple[int, ...]) -> bool:
+        """Whether the point of these indices plans (else `found` holds its problems)."""
+        if combo not in self.found:
+            try:
+                changed = apply_overrides(self.scenario, {p: self.vary[p][j] for p, j in zip(self.paths, combo)})
+            except ScenarioError as exc:
+                self.found[combo] = exc.problems
+            else:
+                self.found[combo] = pickle.dumps(changed, protocol=pickle.HIGHEST_PROTOCOL)
+                for p, j in zip(self.paths, combo):
+                    if (p, j) not in self.planned:
+                        self.planned[p, j] = _value_at(changed, self.scenario, p)
+        return isinstance(self.found[combo], bytes)
+
+    def holding(self, path: str, i: int) -> Iterable[tuple[int, ...]]:
+        """The indices of the points holding value `i` of `path`, in the order of the sweep's rows."""
+        return itertools.product(*[(i,) if p == path else range(n) for p, n in zip(self.paths, self.sizes)])
+
+    def refused_alone(self, path: str, i: int) -> list[str]:
+        """The problems of value `i` of `path` alone, [] when the scenario takes it (its value then in `planned`). With
+        one path the value alone is its point, built once."""
+        if len(self.paths) == 1:
+            return [] if self.plans((i,)) else self.found[i,]
+        try:
+            changed = apply_overrides(self.scenario, {path: self.vary[path][i]})
+        except ScenarioError as exc:
+            return exc.problems
+        self.planned[path, i] = _value_at(changed, self.scenario, path)
+        return []
+
+    def reusable(self, values: dict[str, list]) -> dict[int, bytes | str]:
+        """Each point built, by its row's index, for the sweep: its scenario pickled, or its problems as one line (as
+        `_point_scenario` gives them). Not a point holding a value the sweep plans as another (`1_2` planned as 12): the
+        sweep builds that one from the values it plans, as before."""
+        as_given = [[type(v) is type(w) and v == w for v, w in zip(self.vary[p], values[p])] for p in self.paths]
+        strides = [math.prod(self.sizes[k + 1:]) for k in range(len(self.sizes))]
+        return {sum(j * stride for j, stride in zip(combo, strides)): found if isinstance(found, bytes) else "; ".join(found)
+                for combo, found in self.found.items() if all(same[j] for same, j in zip(as_given, combo))}
 
 
 def _judged_alone(scenario: Scenario, vary: dict[str, list]) -> tuple[dict[tuple[str, int], list[str]], dict]:
@@ -355,34 +415,76 @@ def _repeated(vary: dict[str, list], planned: dict[tuple[str, int], Any], given:
     return problems
 
 
-def _refused_everywhere(scenario: Scenario, vary: dict[str, list], alone: dict[tuple[str, int], list[str]],
-                        planned: dict[tuple[str, int], Any]) -> dict[tuple[str, int], list[str]]:
-    """Of the values refused alone (`alone`), those refused at every point that holds them, each with its problems:
-    those it has alone that every point of it has (not another value's, also refused there), else those its points
-    share, else its first point's. A value that plans at a point gets its value there in `planned`. A point is
-    built once however many of its values are tried."""
-    paths = list(vary)
-    # a point's indices → its problems, or the values its scenario holds at the paths (it plans)
-    verdicts: dict[tuple[int, ...], list[str] | dict[str, Any]] = {}
-    refused = {}
-    for (path, i), own in alone.items():
-        others = [range(len(vary[p])) if p != path else (i,) for p in paths]
-        seen: list[list[str]] = []
-        for combo in itertools.product(*others):
-            if combo not in verdicts:
-                try:
-                    changed = apply_overrides(scenario, {p: vary[p][j] for p, j in zip(paths, combo)})
-                    verdicts[combo] = {p: _value_at(changed, scenario, p) for p in paths}
-                except ScenarioError as exc:
-                    verdicts[combo] = exc.problems
-            if isinstance(verdicts[combo], dict):
-                planned[path, i] = verdicts[combo][path]
-                break
-            seen.append(verdicts[combo])
+def _judged(points: _PointChecks) -> tuple[dict, dict, dict]:
+    """(refused, combined, planned) of every value of a sweep (keys (path, index)): `refused`, the problems of each
+    value the scenario refuses alone and at each of its points (those it has alone that every point of it has, not
+    another value's also refused there, else those its points share, else its first point's); `combined`, the
+    points (indices, problems) of each value taken alone but refused at each of its points that holds no value of
+    `refused` (such a point fails for that value, and goes with it); `planned`, the value the scenario holds at its
+    path of each other value (at a point that plans it, else alone)."""
+    for j in range(max(points.sizes)):   # the diagonal: every value at one point
+        points.plans(tuple(j % n for n in points.sizes))
+    refused: dict[tuple[str, int], list[str]] = {}
+    taken: list[tuple[str, int]] = []   # values taken alone that no point built before plans
+    for path, values in points.vary.items():
+        for i in range(len(values)):
+            if (path, i) in points.planned:
+                continue
+            own = points.refused_alone(path, i)
+            if not own:
+                taken.append((path, i))
+                continue
+            failed, plans = _until_one_plans(points, path, i)
+            if not plans:
+                everywhere = _shared([points.found[combo] for combo in failed])
+                refused[path, i] = [q for q in own if q in everywhere] or everywhere or points.found[failed[0]]
+    combined: dict[tuple[str, int], list[tuple[tuple[int, ...], list[str]]]] = {}
+    for path, i in taken:
+        failed, plans = _until_one_plans(points, path, i, skip=refused)
+        if failed and not plans:
+            combined[path, i] = [(combo, points.found[combo]) for combo in failed]
+    return refused, combined, points.planned
+
+
+def _until_one_plans(points: _PointChecks, path: str, i: int,
+                     skip: Mapping[tuple[str, int], Any] | None = None) -> tuple[list[tuple[int, ...]], bool]:
+    """(the indices of the points holding value `i` of `path` that fail, in the order of the rows, up to the first that
+    plans, whether one plans). A point holding a value of `skip` is passed over, unbuilt."""
+    failed = []
+    for combo in points.holding(path, i):
+        if skip and any((p, j) in skip for p, j in zip(points.paths, combo)):
+            continue
+        if points.plans(combo):
+            return failed, True
+        failed.append(combo)
+    return failed, False
+
+
+def _shared(problems: list[list[str]]) -> list[str]:
+    """The problems every list of `problems` holds, in the first's order."""
+    return [q for q in problems[0] if all(q in found for found in problems[1:])]
+
+
+def _combination_problems(combined: dict[tuple[str, int], list[tuple[tuple[int, ...], list[str]]]],
+                          vary: dict[str, list], given: Mapping[str, list[str]] | None) -> list[str]:
+    """One line for each value of `combined` (path, index → its points' indices and problems), valid alone and
+    refused with every value varied beside it: the problems its points share, else its first point's, naming that
+    point's other values."""
+    lines = []
+    for (path, i), failed in combined.items():
+        name = f"{path}={_shown_value(vary, given, path, i)}: no point of the sweep can plan it (valid alone, refused"
+        combo, first = failed[0]
+        at = ", ".join(f"{p}={_shown_value(vary, given, p, j)}" for p, j in zip(vary, combo) if p != path)
+        everywhere = _shared([found for _, found in failed])
+        if len(failed) == 1:
+            lines.append(f"{name} with {at}): {'; '.join(first)}")
+        elif everywhere:
+            lines.append(f"{name} with each value of {' and '.join(p for p in vary if p != path)}): "
+                         f"{'; '.join(everywhere)}")
         else:
-            everywhere = [q for q in seen[0] if all(q in found for found in seen[1:])]
-            refused[path, i] = [q for q in own if q in everywhere] or everywhere or seen[0]
-    return refused
+            lines.append(f"{name} with each value of {' and '.join(p for p in vary if p != path)}); e.g. with {at}: "
+                         f"{'; '.join(first)}")
+    return lines
 
 
 def _named_problems(refused: dict[tuple[str, int], list[str]], vary: dict[str, list],
@@ -560,10 +662,11 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     `status` (optimal | infeasible | error), `note`.
     Infeasible points are rows, not exceptions, and so is a point whose values the scenario rejects only together
     (min_units 5 with max_units 3, each of which plans at another point: status error, the problem in `note`).
-    ScenarioError, up front, before any point is built or solved (`check_values`), lists every bad path (unknown,
-    two paths to one field such as `workloads.0.x` and `workloads.<first's name>.x`, an `fx` key that is no
-    currency code) and every value that no point can plan (`horizon_months: "abc"`, a misspelt profile, `currency:
-    EUR` where no point gives the rate of USD), as `fleetplan sweep` refuses them.
+    ScenarioError, up front, before any point is solved (`check_values`), lists every bad path (unknown, two paths
+    to one field such as `workloads.0.x` and `workloads.<first's name>.x`, an `fx` key that is no currency code) and
+    every value that no point can plan (`horizon_months: "abc"`, a misspelt profile, `currency: EUR` where no point
+    gives the rate of USD, min_units 5 where every max_units varied beside it is below 5), as `fleetplan sweep`
+    refuses them.
 
     `store` is the price store file for `prices.source: store`, as for `plan()` (default
     `$FLEETPLAN_STORE` or the platform's data directory, as each point's process sees them; give the path
@@ -583,7 +686,8 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     core), or on an existing Dask cluster when `scheduler` is its address or a `distributed.Client`
     (workers need this package installed; `scheduler_timeout` seconds to connect to an address, default
     distributed's own, 30 s). At most `max_points` points (MAX_POINTS, 10,000): PlannerError, before
-    anything is built or solved, for more. Each point's scenario is built as it is solved.
+    anything is built or solved, for more. Each point's scenario is built as it is solved, unless the check of the
+    values built it (then it is not built again).
     Rows come back in cross-product order either way, with the same numbers. Local workers import only
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
     `progress(done, total)` is called as points finish. `max_dispatch_variables`: a point whose model would
@@ -592,7 +696,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     """
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     _check_arguments(vary, max_points, progress, baselines, scheduler_timeout)
-    checked = vary.scenario if isinstance(vary, CheckedVary) else None
+    checked = vary if isinstance(vary, CheckedVary) else None
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)
@@ -601,15 +705,18 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
         _check_store(store)   # as given: the message names what the user wrote
     if store is not None:   # a worker's working folder may not be this process's (a Dask worker); ~ as plan() reads it
         store = os.path.abspath(os.path.expanduser(store))
-    # every value checked before any point is built or solved (unless check_values did it for this scenario): a value
-    # no point can plan is refused here
-    points = cross_product(vary if checked is base else check_values(base, vary, max_points))
+    # every value checked before any point is solved (unless check_values did it for this scenario): a value no
+    # point can plan is refused here
+    if checked is None or checked.scenario is not base:
+        checked = check_values(base, vary, max_points)
+    points = cross_product(checked)
     n = len(points)
-    # each point's scenario is built (and validated, once) as it is solved: a point the scenario rejects
-    # becomes an error row then
+    # each point's scenario is built (and validated, once) as it is solved, unless the check built it: a point the
+    # scenario rejects becomes an error row then
     results: list[dict | None] = [None] * n
     bases: list[dict | None] = [None] * n   # each row's currency and discount_rate (None: its point was rejected)
-    todo = [(i, functools.partial(_point_scenario, base, point)) for i, point in enumerate(points)]
+    todo = [(i, _built_task(checked.built[i]) if i in checked.built else functools.partial(_point_scenario, base, point))
+            for i, point in enumerate(points)]
     done = 0
     sources: dict[tuple, dict] = {}
     warned: dict[str, int] = {}   # warning -> points whose plan gave it
@@ -662,6 +769,12 @@ def _label_money(table: pd.DataFrame, bases: list[dict | None], base: Scenario) 
     table.attrs.update({"currency": currencies[0] if len(currencies) == 1 else EACH_POINTS_CURRENCY,
                         "money_basis": basis, "money_columns": dict.fromkeys(money, basis)})
     return table
+
+
+def _built_task(built: bytes | str) -> Callable[[], Scenario] | str:
+    """The task of a point the check built: unpickling its scenario (as it is solved: 3 KB held until then, not
+    13), or its problems."""
+    return built if isinstance(built, str) else functools.partial(pickle.loads, built)
 
 
 def _scenario_of(task: Any) -> Scenario | str:

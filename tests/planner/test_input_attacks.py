@@ -224,10 +224,12 @@ def test_a_bad_sweep_value_is_refused_before_anything_is_solved(nothing_solved):
 
 
 def test_values_fine_alone_but_not_together_are_an_error_row():
+    # min 3 is valid beside max 4, and max 2 beside min 1: only their point together is an error. Min 3 with max 4
+    # is infeasible: 3 × (2,000 + 500 host) = 7,500 USD of cards, above the worked example's capex budget of 2,500
     table = sweep(load_scenario(WORKED), {"constraints.min_units.rtx-a5000": [1, 3],
-                                          "constraints.max_units.rtx-a5000": [2]}, processes=1)
-    assert list(table["status"]) == ["optimal", "error"]
-    assert "3 > max_units 2" in table["note"].iloc[1]
+                                          "constraints.max_units.rtx-a5000": [2, 4]}, processes=1)
+    assert list(table["status"]) == ["optimal", "optimal", "error", "infeasible"]
+    assert "3 > max_units 2" in table["note"].iloc[2]
 
 
 def test_cli_sweep_refuses_a_bad_value_before_anything_is_solved(nothing_solved):
