@@ -29,6 +29,10 @@ Three APIs per region, read in this order:
    zone of that price (the AZ id, e.g. `use1-az1`, which is the same in every account). A quote whose
    AvailabilityZoneId is no zone id (ZONE_ID) is skipped as `malformed`.
 
+Each offer's `source` names the API of its price (GetProducts with the product's publicationDate, or
+DescribeSpotPriceHistory) and ends with where its hardware facts came from, as the Azure adapter's do:
+"…; GPU facts: EC2 DescribeInstanceTypes" (FACTS_SOURCE; a refused hardware change names it, jumps.FACTS_FROM).
+
 Reservation prices are stored as AWS quotes them: `hourly_price` is the recurring hourly fee ("Hrs"
 dimension) and `upfront_price` the one-off "Upfront Fee" ("Quantity" dimension), so the planner's
 cost per hour is hourly + upfront / hours of the term (8760 for 1 year, 26280 for 3 years; see
@@ -113,6 +117,9 @@ PRICE_SOURCE = "AWS Price List Query API GetProducts (AmazonEC2)"
 # what `returned` counts, in refresh's message for a region whose every item was skipped
 RETURNED_WHAT = "accelerator instance types"
 SPOT_SOURCE = "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
+# where every offer's GPU, GPU count and memory come from, named at the end of its source after "GPU facts: " as the
+# Azure adapter names its ARM or size table: a refused hardware change names it (jumps.FACTS_FROM), not SOURCE whole
+FACTS_SOURCE = "EC2 DescribeInstanceTypes"
 
 # Instance families with GPUs or ML accelerators. DescribeInstanceTypes decides; the prefix only
 # makes a priced type that DescribeInstanceTypes did not describe count as skipped instead of ignored.
@@ -1096,4 +1103,4 @@ def _row(region: str, itype: str, facts: dict, purchase_option: str, hourly: flo
          term_months: int, zone: str, as_of: str, source: str, note: str, suffix: str = "") -> dict:
     notes = " | ".join(n for n in (note, facts["note"]) if n)
     return offer_row(PROVIDER, region, itype, purchase_option, facts, hourly, upfront, term_months, zone, as_of,
-                     source, notes, suffix)
+                     f"{source}; GPU facts: {FACTS_SOURCE}", notes, suffix)

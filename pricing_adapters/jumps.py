@@ -100,7 +100,8 @@ HARDWARE_NAMED = 5   # of the changed facts, in a message
 # whose counts azure_gpu_counts.csv corrects; the adapter falls back on it), else the packaged snapshot's facts,
 # the same in each of its regions (pricing_adapters/snapshots/aws.csv).
 PACKAGED_FACTS = {registry.AZURE: "the packaged size table"}
-# the end of an Azure offer's source: where its GPU facts came from (ARM's resource SKUs or the size table)
+# the end of a live offer's source: where its GPU facts came from (Azure: ARM's resource SKUs or the size table, per
+# size; AWS: EC2 DescribeInstanceTypes), which a hardware change names rather than the adapter's whole source
 FACTS_FROM = "GPU facts: "
 
 
@@ -409,7 +410,7 @@ class HardwareChange:
     old: float | str             # as the references say: a number (gpu_count, gpu_memory_gb) or a GPU id
     old_sources: tuple[str, ...]  # "snapshot #3", "the packaged snapshot", "the packaged size table"
     new: float | str             # as this refresh says
-    new_source: str              # where this refresh took its facts from: the adapter's source, or Azure's ARM
+    new_source: str              # where this refresh took its facts from: its offers' FACTS_FROM, else the adapter's source
     regions: tuple[str, ...]     # of the refresh
 
     def describe(self) -> str:
@@ -474,8 +475,8 @@ def _facts_of(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _facts_source(offers: pd.DataFrame, fetched_from: str) -> list[str]:
-    """Where each offer's hardware facts came from: what an Azure offer's source names after FACTS_FROM (ARM or
-    the packaged size table, per size), else the refresh's source, `fetched_from`."""
+    """Where each offer's hardware facts came from: what its source names after FACTS_FROM (Azure's ARM or packaged
+    size table, per size; AWS's EC2 DescribeInstanceTypes), else the refresh's source, `fetched_from`."""
     return [text.rpartition(FACTS_FROM)[2] if FACTS_FROM in text else fetched_from
             for text in offers["source"].astype(object).fillna("")]
 

@@ -275,7 +275,9 @@ def test_full_fetch_of_one_region(session):
     assert od.hourly_price == 21.957642 and od.upfront_price == 0 and od.term_months == 0
     assert (od.gpu, od.gpu_known, od.accelerator_name) == ("A100-40GB-SXM", True, "A100")
     assert (od.gpu_count, od.gpu_memory_gb, od.vcpus, od.memory_gb) == (8.0, 40.0, 96.0, 1152.0)
-    assert od.source == "AWS Price List Query API GetProducts (AmazonEC2) published 2026-07-20T13:44:30Z"
+    # the price's API, then where the GPU facts came from, as an Azure offer names them (jumps.FACTS_FROM reads it)
+    assert od.source == ("AWS Price List Query API GetProducts (AmazonEC2) published 2026-07-20T13:44:30Z; "
+                         "GPU facts: EC2 DescribeInstanceTypes")
 
     # the three purchase options of the issue, with the right GPU on every row
     p4d = df[df.sku == "p4d.24xlarge"]
@@ -288,7 +290,7 @@ def test_full_fetch_of_one_region(session):
     spot = rows.loc["aws:us-east-1:p4d.24xlarge:spot"]
     assert (spot.hourly_price, spot.zone) == (2.4655, "use1-az1")   # lowest of 8.1915, 8.1203, 7.8799, 2.4655
     assert spot.note == "lowest of 4 zone quotes | spot price of 2026-07-20T13:00:00+00:00"
-    assert spot.source == "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX)"
+    assert spot.source == "AWS EC2 DescribeSpotPriceHistory (Linux/UNIX); GPU facts: EC2 DescribeInstanceTypes"
 
     # rows from the second and third page
     assert rows.loc["aws:us-east-1:g5.12xlarge:on_demand"].hourly_price == 5.672

@@ -136,9 +136,10 @@ def test_p4d_with_a_count_of_64_is_refused_on_a_first_refresh_against_the_packag
     empty = store.path.read_bytes()
     with pytest.raises(HardwareChangeError) as refused:
         refresh(stubs(64).source, ["us-east-1"], store, accept_missing_offers=True)
-    # the packaged snapshot holds p4d.24xlarge in us-east-1 (8 A100s), and says 8 in every region it holds it
+    # the packaged snapshot holds p4d.24xlarge in us-east-1 (8 A100s), and says 8 in every region it holds it; the 64
+    # came from DescribeInstanceTypes, as each AWS offer's source says after "GPU facts: " (not the adapter's 3 APIs)
     assert str(refused.value) == ("hardware facts changed: aws p4d.24xlarge in us-east-1: gpu_count 8 → 64 (8 in the "
-                                  f"packaged snapshot; 64 in this refresh, from {AWS_SOURCE}){WHY}")
+                                  f"packaged snapshot; 64 in this refresh, from EC2 DescribeInstanceTypes){WHY}")
     assert store.snapshots() == [] and store.path.read_bytes() == empty
     info = refresh(stubs(8).source, ["us-east-1"], store, accept_missing_offers=True)
     p4d = _on_demand(store, info.id, "p4d.24xlarge", "us-east-1")

@@ -266,7 +266,8 @@ def test_publication_date_is_quoted_only_when_it_is_a_date(session, published, k
     item["publicationDate"] = published
     stubs = _aws(session, [item])
     source = stubs.result.set_index("offer_id").loc[G5, "source"]
-    assert source == (f"{PRICE_SOURCE} published {published}" if kept else PRICE_SOURCE)
+    facts = "; GPU facts: EC2 DescribeInstanceTypes"
+    assert source == (f"{PRICE_SOURCE} published {published}{facts}" if kept else f"{PRICE_SOURCE}{facts}")
 
 
 @pytest.mark.parametrize("name", ["g5.x:spot", "g5." + "x" * 5000, "G5.12XLARGE", "g5"])
