@@ -39,7 +39,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
     `deadline`: seconds the whole fetch may take (default DEFAULT_DEADLINE_S), enforced by adapters that
     have a `deadline_s` attribute (aws, azure) inside their paging loops.
-    Raises RegionError for regions that cannot be region codes (see `check_regions`), PriceSourceError
+    Raises RegionError for regions that cannot be region codes (see `check_regions`), StoreError before any request
+    when the store cannot be written (its file or folder read-only: `PriceStore.check_writable`), PriceSourceError
     (or a subclass) when the fetch fails, and PriceJumpError when a region's prices, or one offer's, moved
     against those in force there by far more than any repricing, or when a reservation or spot offer costs far
     more or less than the same instance on demand in this refresh (pricing_adapters.jumps); MissingOffersError when
@@ -54,6 +55,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     had no earlier prices to compare with (checked against on-demand only).
     """
     regions = check_regions(source, regions)
+    # a store it could not save to is told before the first request, not after a fetch of minutes (audit a6)
+    store.check_writable()
     if deadline is not None and hasattr(source, "deadline_s"):
         source.deadline_s = float(deadline)
     offers = source.fetch(regions, progress)

@@ -134,6 +134,8 @@ class PriceStore:
             raise StoreMissing(f"no price store at {self.path}" if state == "missing"
                                else f"no price store at {self.path} yet (an empty file)")
         if state != "ok":
+            if problem := _unwritable(self.path):   # said before anything (a folder, the lock) is made
+                raise problem
             # creating is a structural change: one process at a time, and the file appears whole or not at all
             with _exclusive(self.path):
                 state = _inspect(self.path)
@@ -144,6 +146,13 @@ class PriceStore:
 
     def _connect(self) -> sqlite3.Connection:
         return _connect(self.path)
+
+    def check_writable(self) -> None:
+        """StoreError when this process cannot write the store, found without writing (`_unwritable`): a refresh
+        asks before its first request, as `save` would only find out after the whole fetch (minutes for a few
+        regions)."""
+        if problem := _unwritable(self.path):
+            raise problem
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -460,23 +469,68 @@ def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     if "full" in text:
         return StoreError(f"disk full: could not write to {path} ({text})")
     if "readonly" in text or "read-only" in text:
-        if not _folder_read_only(path, exc):
-            return StoreError(f"{path} is read-only: could not write to it ({text})")
-        if not os.access(path, os.W_OK):
-            return StoreError(f"{path} is read-only, and so is its folder {path.parent}, where SQLite writes a journal "
-                              f"file to save: could not write to it ({text})")
-        return StoreError(f"could not write to {path}: its folder {path.parent} is read-only, and SQLite writes a "
-                          f"journal file beside the store to save ({text}); make the folder writable, or give a "
-                          f"--store / ${ENV_VAR} in a writable folder")
+        return _read_only(path, os.access(path, os.W_OK), _folder_read_only(path, exc), f" ({text})")
     return StoreError(f"could not write to {path}: {text}")
+
+
+def _read_only(path: Path, file_writable: bool, folder_read_only: bool, said: str = "") -> StoreError:
+    """The StoreError of a store that cannot be written: the file read-only (unless `file_writable`), its folder
+    (`_journal_folder`) read-only too (`folder_read_only`), or the folder alone; `said`: what SQLite said, when a
+    write was tried (" (attempt to write a readonly database)"). One wording for a refresh's check before its
+    first request and a save that failed."""
+    folder = _journal_folder(path)
+    if not folder_read_only:
+        return StoreError(f"{path} is read-only: could not write to it{said}")
+    if not file_writable:
+        return StoreError(f"{path} is read-only, and so is its folder {folder}, where SQLite writes a journal "
+                          f"file to save: could not write to it{said}")
+    return StoreError(f"could not write to {path}: its folder {folder} is read-only, and SQLite writes a journal file "
+                      f"beside the store to save{said}; make the folder writable, or give a --store / ${ENV_VAR} in a "
+                      f"writable folder")
+
+
+def _journal_folder(path: Path) -> Path:
+    """The folder SQLite writes the store's journal in: the file's, a symbolic link's target's (SQLite follows it)."""
+    return Path(os.path.realpath(path)).parent if path.is_symlink() else path.parent
+
+
+def _writable_folder(folder: Path) -> bool:
+    """Whether this process may make files in `folder` (os.access: root may, but not in an immutable folder or on a
+    read-only mount)."""
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def _unwritable(path: Path) -> StoreError | None:
+    """The StoreError of a store path this process could not write, found without writing anything (os.access, as the
+    kernel would answer a write: a read-only or immutable file or folder, a read-only mount): a file there (a symbolic
+    link's target) that is read-only, or the folder SQLite writes its journal in (`_journal_folder`); for no file yet,
+    the folder it would be made in (its lock and temporary file too), or, where that folder is still to be made (the
+    default store's, on first use), the nearest folder above it. None when it can be written, and when something else
+    is in the way (a folder at the path, a file where a folder should be), which opening it names."""
+    if path.exists():
+        if not path.is_file():
+            return None
+        file_writable, folder_writable = os.access(path, os.W_OK), _writable_folder(_journal_folder(path))
+        if file_writable and folder_writable:
+            return None
+        return _read_only(path, file_writable, not folder_writable)
+    if path.is_symlink():   # a broken link: _inspect names it
+        return None
+    folder = next((f for f in (path.parent, *path.parent.parents) if f.exists()), None)
+    if folder is None or not folder.is_dir() or _writable_folder(folder):
+        return None
+    advice = f"make the folder writable, or give a --store / ${ENV_VAR} in a writable folder"
+    if folder == path.parent:
+        return StoreError(f"cannot create {path}: its folder {folder} is read-only; {advice}")
+    return StoreError(f"cannot create {path}: its folder {path.parent} does not exist and cannot be made in {folder}, "
+                      f"which is read-only; {advice}")
 
 
 def _folder_read_only(path: Path, exc: sqlite3.Error) -> bool:
     """True when the store's folder is read-only for this process: SQLite creates its rollback journal
     (`<name>-journal`) there for every write, and says "attempt to write a readonly database" for want of the folder
     as of the file. Its extended code tells (SQLITE_READONLY_DIRECTORY, Python 3.11+), else the folder's permissions."""
-    return (getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY"
-            or not os.access(path.parent, os.W_OK | os.X_OK))
+    return getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY" or not _writable_folder(_journal_folder(path))
 
 
 def _read_error(path: Path, exc: BaseException) -> StoreError:
@@ -846,10 +900,14 @@ def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[
     in their place planned a scenario that asks for the store's prices on other prices, exit 0, said only in a
     warning. With `create=True` (a writer), a damaged store of ours is moved aside to a new
     `<name>.bad-<time>-<random>` and a new store made: how `fleetplan prices refresh` opens its store
-    (planner.cli.prices._open); the warning says where it went."""
+    (planner.cli.prices._open); the warning says where it went. A writer's store that this process cannot write (the
+    file or its folder read-only: `PriceStore.check_writable`) raises StoreError, before anything is fetched for it."""
     path = Path(path) if path is not None else default_store_path()
     try:
-        return PriceStore(path, create=create), None
+        store = PriceStore(path, create=create)
+        if create:
+            store.check_writable()
+        return store, None
     except StoreMissing as exc:
         return None, f"{exc}: `fleetplan prices refresh` makes one; using the packaged snapshot"
     except StoreCorrupt as exc:

@@ -1,7 +1,8 @@
 """`fleetplan prices …`: refresh the local price store from live APIs, show and diff snapshots.
 
 A failed refresh exits 1 with its reason in one line and leaves the store as it was. Bad input (an
-unknown provider, a region that cannot be one, a --store that holds no store of ours) exits 2. Only
+unknown provider, a region that cannot be one, a --store that holds no store of ours, a store a refresh could not
+write, told before its first request) exits 2. Only
 `refresh` creates a store or sets a damaged one aside; `list`, `show` and `diff` create, move and write
 nothing.
 
@@ -12,6 +13,7 @@ so is the catalog (GPU table, frameworks), which help does not need either.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,20 +61,30 @@ def _resolve_store(store: Path | None) -> Path:
     return resolve_store(store)
 
 
-def _open(path: Path) -> PriceStore:
-    """The store at `path` for a refresh, made when there is none. A damaged store of ours is set aside
-    (with a warning) and a new store started; any other file (another application's, a scenario given as
-    --store by mistake), or a store that cannot be used now (a directory, no permission, locked), exits 2
-    and is left untouched."""
+def _store_named(store: Path | None) -> str:
+    """Where the store path came from, as a message about it begins: `--store`, `$FLEETPLAN_STORE`, or `the default
+    store (PATH)` (every one said "--store: …", also where no --store was given)."""
+    if store is not None:
+        return "--store"
+    if os.environ.get(STORE_ENV_VAR):   # as default_store_path reads it: set but empty is unset
+        return f"${STORE_ENV_VAR}"
+    return f"the default store ({_resolve_store(None)})"
+
+
+def _open(store: Path | None) -> PriceStore:
+    """The store for a refresh (`store`, else $FLEETPLAN_STORE or the default), made when there is none. A damaged
+    store of ours is set aside (with a warning) and a new store started; any other file (another application's, a
+    scenario given as --store by mistake), or a store that cannot be used now (a directory, no permission, locked,
+    read-only: checked before any request), exits 2 and is left untouched."""
     from pricing_adapters.store import open_store
 
     try:
-        store, moved_aside = open_store(path)   # a writer's: never None (a missing store is made)
+        price_store, moved_aside = open_store(_resolve_store(store))   # a writer's: never None (a missing store is made)
     except StoreError as exc:
-        fail(f"--store: {exc}", 2)
+        fail(f"{_store_named(store)}: {exc}", 2)
     if moved_aside:
         err.warn(moved_aside)
-    return store
+    return price_store
 
 
 def _read(store: Path | None) -> PriceStore | None:
@@ -90,10 +102,10 @@ def _read(store: Path | None) -> PriceStore | None:
                  f"--region REGION{given}` creates one", label="note")
         return None
     except StoreCorrupt as exc:
-        fail(f"--store: {exc}; it was left as it is: `fleetplan prices refresh` moves it aside and starts "
-             f"a new store", 2)
+        fail(f"{_store_named(store)}: {exc}; it was left as it is: `fleetplan prices refresh` moves it aside and "
+             f"starts a new store", 2)
     except StoreError as exc:
-        fail(f"--store: {exc}", 2)
+        fail(f"{_store_named(store)}: {exc}", 2)
 
 
 def _check_providers(names: list[str]) -> None:
@@ -191,7 +203,7 @@ def refresh(
         fail(f"--provider {provider}: {exc}", 2)
     except RegionError as exc:
         fail(f"--region: {exc}", 2)
-    price_store = _open(_resolve_store(store))
+    price_store = _open(store)
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err.console, transient=True) as bar:
@@ -245,7 +257,7 @@ def list_snapshots(
     try:
         snapshots = price_store.snapshots() if price_store is not None else []
     except StoreError as exc:   # opened, then unreadable (locked, pages damaged since)
-        fail(f"--store: {exc}", 2)
+        fail(f"{_store_named(store)}: {exc}", 2)
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
              "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
             for s in snapshots]

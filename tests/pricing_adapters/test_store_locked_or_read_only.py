@@ -168,3 +168,65 @@ def test_a_real_read_only_folder_is_named_and_the_store_unchanged(tmp_path):
         assert store.path.read_bytes() == before
     finally:
         folder.chmod(stat.S_IRWXU)
+
+
+# -- checked before a refresh fetches (price-refresh audit a6) -------------------------------------------------------
+
+class _CountedSource:
+    """A price source that counts its fetches and returns the packaged us-east-1 offers."""
+
+    provider, source = "aws", "counted"
+
+    def __init__(self):
+        self.fetches = 0
+
+    def fetch(self, regions, progress):
+        self.fetches += 1
+        return _offers()
+
+
+def test_a_refresh_into_a_read_only_store_fails_before_it_fetches(store, monkeypatch):
+    # the audit's refresh fetched every page (minutes for a few regions), then failed to save
+    from pricing_adapters.refresh import refresh
+
+    before = store.path.read_bytes()
+    _as_if_read_only(monkeypatch, store.path)
+    source = _CountedSource()
+    with pytest.raises(StoreError) as info:
+        refresh(source, [REGION], store)
+    assert str(info.value) == f"{store.path} is read-only: could not write to it"
+    assert source.fetches == 0 and store.path.read_bytes() == before
+
+
+def test_a_writer_opening_a_store_in_a_read_only_folder_is_refused_where_a_reader_is_not(store, monkeypatch):
+    _as_if_read_only(monkeypatch, store.path.parent)
+    with pytest.raises(StoreError) as info:
+        open_store(store.path)
+    assert str(info.value) == (
+        f"could not write to {store.path}: its folder {store.path.parent} is read-only, and SQLite writes a journal "
+        f"file beside the store to save; make the folder writable, or give a --store / $FLEETPLAN_STORE in a writable "
+        f"folder")
+    # plans only read: a read-only store keeps giving its prices
+    opened, warning = open_store(store.path, create=False)
+    assert warning is None and [i.id for i in opened.snapshots()] == [1]
+
+
+def test_no_store_is_made_in_a_read_only_folder_not_even_its_lock(tmp_path, monkeypatch):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    _as_if_read_only(monkeypatch, folder)
+    with pytest.raises(StoreError) as info:
+        PriceStore(folder / "s.sqlite")
+    assert str(info.value) == (f"cannot create {folder / 's.sqlite'}: its folder {folder} is read-only; make the "
+                               f"folder writable, or give a --store / $FLEETPLAN_STORE in a writable folder")
+    assert list(folder.iterdir()) == []
+
+
+def test_an_empty_read_only_file_is_named_as_read_only_before_it_is_made_a_store(tmp_path, monkeypatch):
+    path = tmp_path / "s.sqlite"
+    path.touch()
+    _as_if_read_only(monkeypatch, path)
+    with pytest.raises(StoreError) as info:
+        PriceStore(path)
+    assert str(info.value) == f"{path} is read-only: could not write to it"
+    assert path.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
