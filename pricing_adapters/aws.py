@@ -46,7 +46,9 @@ an hour, upfront above 1e12: `implausible_price`), non-USD prices, unknown price
 terms of the wrong shape (`terms`, `OnDemand`, `priceDimensions`, `pricePerUnit` that are not JSON objects,
 `termAttributes` that are not text, or prices that are not numbers: `malformed`)
 are skipped and counted in `AwsPriceSource.skipped` (reason -> number of offers; for `empty_terms`,
-`no_accelerator_facts` and a malformed `terms` the number of products), never fatal, and so are
+`no_accelerator_facts` and a malformed `terms` the number of products; the ids of the offers skipped as
+`implausible_price` are kept in `implausible_offers`, for refresh to name an offer in force missing for its price),
+never fatal, and so are
 accelerator types with no `InstanceType`, a number no float holds, or a device Name or Manufacturer that is not
 printable or longer than ACCELERATOR_NAME_CHARS (64) (`malformed`, types); a listing in which
 no GPU type keeps an on-demand price is. Everything else that goes wrong raises a `PriceSourceError`
@@ -107,6 +109,7 @@ from pricing_adapters.schema import (
     MAX_UPFRONT_PRICE,
     MIN_HOURLY_PRICE,
     effective_hourly,
+    offer_id,
     offer_row,
 )
 from pricing_adapters.shown import counted, shortened, urls_shown
@@ -292,6 +295,8 @@ class AwsPriceSource:
         self.config = Config(retries={"mode": "standard", "total_max_attempts": self.max_attempts},
                              connect_timeout=connect_timeout, read_timeout=read_timeout)
         self.skipped: dict[str, int] = {}
+        # ids of the offers skipped as implausible_price: refresh tells an offer in force missing for its price
+        self.implausible_offers: list[str] = []
         self._clients: dict[tuple[str, str], Any] = {}
 
     # -- clients ------------------------------------------------------------------------------------
@@ -412,6 +417,7 @@ class AwsPriceSource:
             if os.environ.get(setting):
                 check_endpoint(os.environ[setting], setting)
         self.skipped = {}
+        self.implausible_offers = []
         self.returned: dict[str, int] = {}   # accelerator types DescribeInstanceTypes listed, per region
         self._conflicting: set[str] = set()
         self._deadline = Deadline(self.deadline_s)
@@ -426,7 +432,7 @@ class AwsPriceSource:
             if self.spot:
                 rows.extend(self._spot_rows(region, facts, now, as_of, progress))
         progress("aws regions", len(regions), len(regions))
-        return offers_table(rows, "aws fetch", self._skip)
+        return offers_table(rows, "aws fetch", self._skip, self.implausible_offers)
 
     def _check_credentials(self) -> None:
         """Fail before any request when the credential chain finds nothing, or has not answered by the deadline: a
@@ -577,6 +583,7 @@ class AwsPriceSource:
         refresh for one broken item."""
         if implausible(cost, row["upfront_price"]):
             self._skip("implausible_price")
+            self.implausible_offers.append(row["offer_id"])
             return
         oid = row["offer_id"]
         if oid in self._conflicting:
@@ -618,8 +625,9 @@ class AwsPriceSource:
             if price <= 0:
                 self._skip("zero_price")
                 continue
-            if implausible(price, 0.0):
+            if implausible(price, 0.0):   # one zone's quote: the type's spot offer is missing only when every one is
                 self._skip("implausible_price")
+                self.implausible_offers.append(offer_id(PROVIDER, region, itype, "spot"))
                 continue
             by_type.setdefault(itype, []).append((price, zone, stamp))
         rows = []

@@ -31,7 +31,8 @@ Prices
     whose `armRegionName` is not the region asked for is skipped first, as `wrong_region` (as AWS does), and
     one without an `armRegionName` as `no_region`.
     Every skipped item is counted in `self.skipped` (reason -> n), and `self.returned` holds how many items
-    each region's listing returned (so a refresh that kept none can say they were all skipped).
+    each region's listing returned (so a refresh that kept none can say they were all skipped);
+    `self.implausible_offers` holds the ids of the offers skipped above USD's price bounds (base.offers_table).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`. Quotes of the
     same rank at different prices drop the offer, each counted as `conflicting_prices` (as AWS does: nothing
@@ -511,6 +512,7 @@ class AzurePriceSource:
         self.source = f"{PRICES_SOURCE} + {ARM_SOURCE}" if self.uses_arm else PRICES_SOURCE
         self.notice = "" if self.uses_arm else NO_SUBSCRIPTION_NOTICE
         self.skipped: dict[str, int] = {}
+        self.implausible_offers: list[str] = []   # ids of the offers skipped as implausible_price (base.offers_table)
 
     # -- public --------------------------------------------------------------------------------------
 
@@ -530,6 +532,7 @@ class AzurePriceSource:
         regions = list(dict.fromkeys(r.strip() for r in regions if r and r.strip()))
         self.check_regions(regions)
         self.skipped = {}
+        self.implausible_offers = []
         self.returned: dict[str, int] = {}
         self._deadline = Deadline(self.deadline_s)
         as_of = datetime.now(timezone.utc).date().isoformat()
@@ -567,7 +570,7 @@ class AzurePriceSource:
             if self.http is None:
                 client.close()
         rows.sort(key=lambda row: (row["region"], row["sku"], row["purchase_option"]))   # stable, as mergesort
-        return offers_table(rows, "azure refresh", self._skip)
+        return offers_table(rows, "azure refresh", self._skip, self.implausible_offers)
 
     # -- ARM -----------------------------------------------------------------------------------------
 

@@ -170,13 +170,15 @@ def api_number(value: Any) -> float:
         return math.inf if value > 0 else -math.inf
 
 
-def offers_table(rows: list[dict], origin: str, skip: Callable[[str, int], None]) -> pd.DataFrame:
+def offers_table(rows: list[dict], origin: str, skip: Callable[[str, int], None],
+                 implausible_offers: list[str] | None = None) -> pd.DataFrame:
     """The validated offers table of an adapter's `rows`, without the rows whose numbers break the contract (a
     negative memory size, a vCPU count of 1e400 …), each counted with `skip("malformed_row", 1)`, and without those
     priced above the bounds the store holds USD prices to (schema.MAX_USD_HOURLY_PRICE, MAX_USD_UPFRONT_PRICE), each
-    counted with `skip("implausible_price", 1)`: one broken item must not refuse a whole region's refresh, as a bad
-    price does not. Anything else wrong (an empty id, a repeated offer_id, an unknown provider) is the adapter's bug,
-    not the API's: validation still refuses it."""
+    counted with `skip("implausible_price", 1)` and its offer id added to `implausible_offers` when given (refresh
+    tells an offer in force missing for its price from one missing from the answer): one broken item must not refuse
+    a whole region's refresh, as a bad price does not. Anything else wrong (an empty id, a repeated offer_id, an
+    unknown provider) is the adapter's bug, not the API's: validation still refuses it."""
     if not rows:
         return empty_offers()
     typed = validate_offers(pd.DataFrame(rows, columns=list(OFFER_COLUMNS)), origin=origin, check=False)
@@ -189,4 +191,6 @@ def offers_table(rows: list[dict], origin: str, skip: Callable[[str, int], None]
     for reason, rows_out in (("malformed_row", malformed), ("implausible_price", implausible)):
         if rows_out.any():
             skip(reason, int(rows_out.sum()))
+    if implausible_offers is not None:
+        implausible_offers.extend(typed["offer_id"].astype(object).to_numpy()[implausible])
     return validate_offers(typed[~(malformed | implausible)], origin=origin)

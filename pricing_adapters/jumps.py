@@ -8,6 +8,7 @@ one whose hardware facts of an instance type (its GPU, their count and memory) d
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -313,6 +314,9 @@ class MissingOffers:
     more: int                    # missing offers beyond `examples`, in the groups of `beyond` and `vanished`
     # (purchase option, regions, offers missing, instance types) gone whole from those regions, not said by `beyond`
     vanished: tuple[tuple[str, tuple[str, ...], int, int], ...] = ()
+    # of `missing`, how many the refresh had but skipped as implausible prices (the adapter's `implausible_offers`):
+    # a feed at a wrong scale, not a partial answer
+    implausible: int = 0
 
     def describe(self) -> str:
         said = []
@@ -335,12 +339,13 @@ class MissingOffers:
 
 
 def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
-                   offers: pd.DataFrame) -> MissingOffers | None:
+                   offers: pd.DataFrame, implausible: Collection[str] = ()) -> MissingOffers | None:
     """The offers of `earlier` (`earlier_prices`: in force in the regions of `offers`, a refresh of `provider`)
     that `offers` lacks, when they are more than VANISHED_SHARE of those in force in all, in a region or in a
     purchase option, across MIN_VANISHED_SKUS instance types or more, or when they are every offer of a purchase
     option in a region where `offers` still holds one of the instance types that had it; else None (nothing, or
-    a few retired)."""
+    a few retired). `implausible`: the ids of the offers the refresh skipped as implausible prices, of which the
+    result counts those missing."""
     before = [b for b, _ in earlier.values() if not b.empty]
     if not before:
         return None
@@ -374,9 +379,10 @@ def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
     # the store's snapshots in id order, then the packaged one
     labels = sorted({c for _, c in earlier.values()}, key=lambda c: (c.startswith("the"), len(c), c))
     compared_with = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    priced_out = int((gone & before["offer_id"].isin(set(implausible))).sum())
     return MissingOffers(provider, tuple(earlier), compared_with, len(before), len(offers), int(gone.sum()),
                          tuple(beyond), tuple(named[:MISSING_NAMED]), max(0, len(named) - MISSING_NAMED),
-                         tuple(vanished))
+                         tuple(vanished), priced_out)
 
 
 def _vanished_options(before: pd.DataFrame, offers: pd.DataFrame) -> dict[str, tuple[list[str], list]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from pricing_adapters import registry
@@ -19,12 +19,16 @@ from pricing_adapters.jumps import (
     price_jumps,
     uncompared_commitments,
 )
-from pricing_adapters.schema import validate_offers
+from pricing_adapters.schema import MAX_USD_HOURLY_PRICE, MIN_HOURLY_PRICE, validate_offers
 from pricing_adapters.shown import plural
 from pricing_adapters.store import PriceStore, SnapshotInfo
 
 if TYPE_CHECKING:
     import pandas as pd
+
+# what an offer skipped as `implausible_price` costs, in a message (schema's bounds: the adapters skip a price beyond
+# them rather than fail the region's refresh)
+IMPLAUSIBLE = f"above {MAX_USD_HOURLY_PRICE:,.0f} USD an hour or below {MIN_HOURLY_PRICE:g} a unit-hour, say"
 
 
 def _say_nothing(text: str) -> None:
@@ -78,7 +82,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
     earlier = earlier_prices(store, source.provider, typed)
     accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers,
-                                             source=source.source, accept_hardware_changes=accept_hardware_changes)
+                                             source=source.source, accept_hardware_changes=accept_hardware_changes,
+                                             implausible=getattr(source, "implausible_offers", None) or ())
     info = store.save(source.provider, regions, source.source, offers)
     for text in accepted:   # only now are they saved
         warn(text)
@@ -90,15 +95,16 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
                                   accept_price_jumps: bool, accept_missing_offers: bool, *, source: str = "",
-                                  accept_hardware_changes: bool = False) -> list[str]:
+                                  accept_hardware_changes: bool = False, implausible: Collection[str] = ()) -> list[str]:
     """What `accept_price_jumps`, `accept_missing_offers` and `accept_hardware_changes` let through of `offers`
-    (typed, fetched from `source`), one warning each, for the caller to tell once the refresh is saved. Raises
-    PriceJumpError when their prices jumped against `earlier` (`price_jumps`) or contradict their on-demand prices
-    (`against_on_demand`), MissingOffersError when `offers` lacks most of the offers of `earlier`
-    (`missing_offers`), HardwareChangeError when their hardware facts differ from those of `earlier` or packaged
-    (`hardware_changes`); each names the others' findings too, so that one refresh again settles them all."""
+    (typed, fetched from `source`, which skipped the offers of ids `implausible` for their prices), one warning each,
+    for the caller to tell once the refresh is saved. Raises PriceJumpError when their prices jumped against `earlier`
+    (`price_jumps`) or contradict their on-demand prices (`against_on_demand`), MissingOffersError when `offers` lacks
+    most of the offers of `earlier` (`missing_offers`; said to be skipped for their prices where they were),
+    HardwareChangeError when their hardware facts differ from those of `earlier` or packaged (`hardware_changes`);
+    each names the others' findings too, so that one refresh again settles them all."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
-    missing = missing_offers(earlier, provider, offers)
+    missing = missing_offers(earlier, provider, offers, implausible)
     hardware = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh")
     refused, errors = [], []
     if (jumps or contradictions) and not accept_price_jumps:
@@ -116,7 +122,8 @@ def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], 
     if jumps or contradictions:
         accepted.append(f"price jumps accepted (--accept-price-jumps): {jumps_text([*jumps, *contradictions])}")
     if missing:
-        accepted.append(f"missing offers accepted (--accept-missing-offers): {missing.describe()}")
+        accepted.append(f"missing offers accepted (--accept-missing-offers): {missing.describe()}"
+                        f"{_priced_out_text(missing)}")
     if hardware:
         accepted.append(f"hardware changes accepted (--accept-hardware-changes): {hardware_text(hardware)}")
     return accepted
@@ -135,12 +142,37 @@ def _price_jumps_text(jumps: list, contradictions: list) -> str:
 
 def _missing_offers_text(missing) -> str:
     """Why a refresh that lacks most of the offers in force in its regions, or a purchase option whole
-    (`MissingOffers`), was refused."""
+    (`MissingOffers`), was refused: a partial answer, or, where the refresh had them but skipped them as implausible
+    prices, a feed at a wrong scale (the million-fold feed of the audit read "more likely a partial answer")."""
     change = " or a parser or API change (a purchase option no longer read)" if missing.vanished else ""
     sold = " (a purchase option no longer sold there, say)" if missing.vanished else ""
-    return (f"offers missing: {missing.describe()}; more likely a partial answer (pages, a region or a purchase "
-            f"option left out){change} than instance types retired, and plans would lose those offers, so nothing "
-            f"was saved. If they really are gone{sold}, refresh again with --accept-missing-offers")
+    partial = f"a partial answer (pages, a region or a purchase option left out){change}"
+    never_saved = "an implausible price is never saved"
+    if missing.implausible == missing.missing:
+        why = (f"every offer missing was in the answer but skipped as an implausible price ({IMPLAUSIBLE}), so more "
+               f"likely a broken feed (a wrong unit, currency or scale) than a partial answer or instance types retired")
+        then = f"To save the others all the same ({never_saved}), refresh again with --accept-missing-offers"
+    elif missing.implausible:
+        one = missing.implausible == 1
+        why = (f"{missing.implausible:,} of the {missing.missing:,} offers missing {'was' if one else 'were'} in the "
+               f"answer but skipped as {'an implausible price' if one else 'implausible prices'} ({IMPLAUSIBLE}), more "
+               f"likely a broken feed (a wrong unit, currency or scale); the others more likely {partial} than instance "
+               f"types retired")
+        then = f"If the others really are gone{sold}, refresh again with --accept-missing-offers ({never_saved})"
+    else:
+        why = f"more likely {partial} than instance types retired"
+        then = f"If they really are gone{sold}, refresh again with --accept-missing-offers"
+    return f"offers missing: {missing.describe()}; {why}, and plans would lose those offers, so nothing was saved. {then}"
+
+
+def _priced_out_text(missing) -> str:
+    """What an accepted `MissingOffers` adds of its offers skipped as implausible prices ("" for none)."""
+    if not missing.implausible:
+        return ""
+    one = missing.implausible == 1
+    return (f" ({missing.implausible:,} of the {missing.missing:,} offers missing {'was' if one else 'were'} skipped as "
+            f"{'an implausible price' if one else 'implausible prices'}, {IMPLAUSIBLE}, and {'is' if one else 'are'} "
+            f"not saved)")
 
 
 def _hardware_text(hardware: list) -> str:

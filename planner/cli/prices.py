@@ -25,6 +25,9 @@ from planner.errors import PlannerError, PricesRefuteScenario
 from planner.text import counted, shortened
 from pricing_adapters import registry
 from pricing_adapters.errors import (
+    HardwareChangeError,
+    MissingOffersError,
+    PriceJumpError,
     PriceSourceError,
     RegionError,
     SourceConfigError,
@@ -129,6 +132,13 @@ def _print_warnings(store: PriceStore) -> None:
         err.warn(text)
 
 
+def _print_skipped(source) -> None:
+    """`skipped: 8 implausible_price, 1 windows`: how many items the fetch of `source` left out, by reason."""
+    skipped = {k: v for k, v in (getattr(source, "skipped", None) or {}).items() if v}
+    if skipped:
+        err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)
+
+
 def _fallback_text(store: PriceStore, provider: str, regions: list[str]) -> str:
     """What plans keep using in each of `regions` after a failed refresh: the snapshot in force there, or
     the packaged snapshot for a region never refreshed (or nothing, when that has no prices there either)."""
@@ -223,14 +233,15 @@ def refresh(
     except (PriceSourceError, OffersSchemaError) as exc:
         err.labelled("refresh failed:", f"{exc}. The store is unchanged; plans keep using "
                                          f"{_fallback_text(price_store, provider, regions)}.", "bold red")
+        if isinstance(exc, (PriceJumpError, MissingOffersError, HardwareChangeError)):
+            # refused after a whole fetch: what it skipped may be why (every price a million times too dear)
+            _print_skipped(source)
         _print_warnings(price_store)
         raise typer.Exit(1) from None
     for notice in [getattr(source, "notice", None), *notes]:
         if notice:
             err.print(f"note: {notice}", soft_wrap=True)
-    skipped = {k: v for k, v in (getattr(source, "skipped", None) or {}).items() if v}
-    if skipped:
-        err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)
+    _print_skipped(source)
     err.print(f"saved {info.describe()} in {price_store.path}", soft_wrap=True)
     try:
         shadowed = price_store.shadowed(info)

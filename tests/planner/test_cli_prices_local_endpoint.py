@@ -132,11 +132,24 @@ def test_a_feed_a_million_times_too_dear_is_refused_as_missing_offers_and_never_
     assert line.startswith("refresh failed: offers missing: azure eastus: 8 of the 10 offers in force there (snapshot "
                            "#1) are missing from this refresh, which holds 2 offers: more than half of them (8 of 10, "
                            "3 instance types)")
-    assert "The store is unchanged" in line and store.read_bytes() == saved
+    # the 8 missing are the 8 skipped for their prices: the refusal says so (it said "more likely a partial answer")
+    assert ("; every offer missing was in the answer but skipped as an implausible price (above 100,000 USD an hour or "
+            "below 0.0001 a unit-hour, say), so more likely a broken feed (a wrong unit, currency or scale) than a "
+            "partial answer or instance types retired, and plans would lose those offers, so nothing was saved. To save "
+            "the others all the same (an implausible price is never saved), refresh again with --accept-missing-offers. "
+            "The store is unchanged") in line
+    assert "more likely a partial answer" not in line
+    # and what the refresh skipped, as a saved one tells it: the recorded pages' own 5, 1 each
+    # (tests/fixtures/azure/README.md), and the 8
+    assert line.endswith("skipped: 1 cloud_services, 1 devtest, 8 implausible_price, 1 non_gpu, 1 windows, "
+                         "1 zero_or_negative_price")
+    assert store.read_bytes() == saved
     # accepted, the prices above the bound are left out still: no flag saves 3,673,000 USD/h for an A100
     accepted = _refresh_held_to_missing_offers(store, "--accept-missing-offers", "--accept-price-jumps")
     assert accepted.exit_code == 0, accepted.output
     assert "8 implausible_price" in accepted.stderr and "saved snapshot #2 (azure, eastus, 2 offers" in accepted.stderr
+    assert ("(8 of the 8 offers missing were skipped as implausible prices, above 100,000 USD an hour or below 0.0001 a "
+            "unit-hour, say, and are not saved)") in " ".join(accepted.stderr.split())
     from pricing_adapters.store import PriceStore
 
     latest = PriceStore(store, create=False).offers(2)
@@ -187,6 +200,10 @@ def test_accept_price_jumps_saves_a_feed_a_thousand_times_dearer_and_says_so(tmp
     refused = _refresh(store)
     assert refused.exit_code == 1
     assert "the 5 offers also in the packaged snapshot moved by a median ratio of ×1,000 (5 of 5" in refused.stderr
+    # refused, it still tells what it skipped, as a saved refresh does: the recorded pages' own 5 items, 1 each
+    # (tests/fixtures/azure/README.md); none for its price (3,673 USD/h lies within USD's bound)
+    assert " ".join(refused.stderr.split()).endswith(
+        "skipped: 1 cloud_services, 1 devtest, 1 non_gpu, 1 windows, 1 zero_or_negative_price")
     result = _refresh(store, "--accept-price-jumps")
     assert result.exit_code == 0, result.output
     assert "warning: price jumps accepted (--accept-price-jumps): azure eastus:" in " ".join(result.stderr.split())
@@ -306,7 +323,8 @@ def test_a_refresh_lacking_most_offers_in_force_is_refused_until_accepted_then_h
         f"refresh failed: offers missing: {said}; more likely a partial answer (pages, a region or a purchase option "
         "left out) than instance types retired, and plans would lose those offers, so nothing was saved. If they "
         "really are gone, refresh again with --accept-missing-offers. The store is unchanged; plans keep using the "
-        "packaged snapshot for eastus.")
+        "packaged snapshot for eastus. skipped: 1 cloud_services, 1 devtest, 1 non_gpu, 1 windows, "
+        "1 zero_or_negative_price")
     assert store.read_bytes() == empty
     accepted = runner.invoke(app, [*args, "--accept-missing-offers"])
     assert accepted.exit_code == 0, accepted.output
@@ -357,6 +375,7 @@ def test_an_a100_vm_said_to_hold_8_gpus_is_refused_and_plans_keep_its_price_per_
     assert text.startswith(f"refresh failed: hardware facts changed: {said}; an instance type's hardware does not "
                            "change under its name")
     assert "refresh again with --accept-hardware-changes. The store is unchanged; plans keep using snapshot #1 " in text
+    assert text.endswith("skipped: 1 cloud_services, 1 devtest, 1 non_gpu, 1 windows, 1 zero_or_negative_price")
     assert store.read_bytes() == saved
 
     def total() -> float:

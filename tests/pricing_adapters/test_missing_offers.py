@@ -26,15 +26,19 @@ HOW = ("; more likely a partial answer (pages, a region or a purchase option lef
        "--accept-missing-offers")
 
 
-def _aws(session, pages: int = 3, drop: tuple[str, ...] = (), spot: dict | None = None):
+def _aws(session, pages: int = 3, drop: tuple[str, ...] = (), spot: dict | None = None, priced: dict | None = None):
     """An AWS source answering the recorded us-east-1 listing: its GetProducts answer ending after `pages` of its 3
-    pages, without the price items of the instance types in `drop`, and `spot` as the spot answer (else the
-    recorded one)."""
+    pages, without the price items of the instance types in `drop`, with the on-demand USD price of each instance type
+    of `priced` (type -> price text) as it says, and `spot` as the spot answer (else the recorded one)."""
     stubs = Stubs(session)
     types = _describe()["InstanceTypes"]
     stubs.describe({"InstanceTypes": types[:4]}, token="dit-2")
     stubs.describe({"InstanceTypes": types[4:]}, sent_token="dit-2")
     items = _items()
+    for itype, price in (priced or {}).items():
+        (term,) = items[itype]["terms"]["OnDemand"].values()
+        (dimension,) = term["priceDimensions"].values()
+        dimension["pricePerUnit"] = {"USD": price}
     recorded = [[_p4d_item(), items["r5.24xlarge"]], [items["g5.12xlarge"], items["g4dn.8xlarge"]],
                 [items["p5.48xlarge"], items["inf2.xlarge"], items["g4ad.16xlarge"]]][:pages]
     for n, page in enumerate(recorded):
@@ -70,6 +74,42 @@ def test_a_price_list_answering_only_its_first_page_is_refused_until_accepted(se
     info = refresh(_aws(session, pages=1), ["us-east-1"], aws_store, accept_missing_offers=True, warn=warned.append)
     assert (info.id, info.row_count) == (2, 15)
     assert warned == [f"missing offers accepted (--accept-missing-offers): {said}"]
+
+
+@pytest.mark.parametrize("price", [
+    "500000",       # above USD's bound (100,000 an hour): skipped by base.offers_table
+    "2000000000",   # above any currency's (1e9 an hour): skipped by the adapter itself
+])
+def test_an_offer_missing_because_its_price_was_skipped_is_named_so_and_the_rest_a_partial_answer(session, aws_store,
+                                                                                                   price):
+    # the listing ends after page 2 (inf2.xlarge and g4ad.16xlarge, on page 3, missing) and g5.12xlarge's on-demand
+    # price on page 2 is implausible: 3 of the 4 on-demand offers in force missing, 1 of them skipped for its price
+    saved = aws_store.path.read_bytes()
+    with pytest.raises(MissingOffersError) as refused:
+        refresh(_aws(session, pages=2, priced={"g5.12xlarge": price}), ["us-east-1"], aws_store)
+    said = ("aws us-east-1: 3 of the 18 offers in force there (snapshot #1) are missing from this refresh, which holds "
+            "15 offers: more than half of the on_demand offers (3 of 4, 3 instance types); e.g. "
+            "aws:us-east-1:g4ad.16xlarge:on_demand, aws:us-east-1:g5.12xlarge:on_demand, "
+            "aws:us-east-1:inf2.xlarge:on_demand")
+    assert str(refused.value) == (
+        f"offers missing: {said}; 1 of the 3 offers missing was in the answer but skipped as an implausible price "
+        "(above 100,000 USD an hour or below 0.0001 a unit-hour, say), more likely a broken feed (a wrong unit, "
+        "currency or scale); the others more likely a partial answer (pages, a region or a purchase option left out) "
+        "than instance types retired, and plans would lose those offers, so nothing was saved. If the others really "
+        "are gone, refresh again with --accept-missing-offers (an implausible price is never saved)")
+    assert refused.value.missing.implausible == 1 and aws_store.path.read_bytes() == saved
+    warned = []
+    refresh(_aws(session, pages=2, priced={"g5.12xlarge": price}), ["us-east-1"], aws_store,
+            accept_missing_offers=True, warn=warned.append)
+    assert warned == [f"missing offers accepted (--accept-missing-offers): {said} (1 of the 3 offers missing was "
+                      "skipped as an implausible price, above 100,000 USD an hour or below 0.0001 a unit-hour, say, and "
+                      "is not saved)"]
+
+
+def test_an_implausible_price_of_an_offer_not_in_force_changes_nothing_said():
+    # a new size priced absurdly is skipped, but it is no offer in force: the missing ones are a partial answer
+    found = missing_offers(_earlier(["a", "b", "c", "d"]), "aws", _fetched(["d"]), implausible={"aws:r:new:on_demand"})
+    assert found is not None and (found.missing, found.implausible) == (3, 0)
 
 
 @pytest.mark.parametrize("drop, saved", [
