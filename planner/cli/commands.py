@@ -916,37 +916,28 @@ def _check_file_to_write(said: str, path: Path, what: str, example: str) -> None
 
 _SUFFIX = {PlanFormat.json: "json", PlanFormat.csv: "csv", PlanFormat.xlsx: "xlsx", PlanFormat.focus: "csv",
            PlanFormat.md: "md"}
-# the endings of the files the CLI writes, and what is written in each
-OUTPUT_SUFFIXES = {".csv": "CSV", ".json": "JSON", ".xlsx": "an Excel workbook", ".md": "Markdown"}
 
 
 def _check_suffix(output: Path, fmt: str, suffix: str) -> None:
-    """PlannerError where -o's file name ends in the suffix of another format the CLI writes (OUTPUT_SUFFIXES): `-o
-    out.csv --format xlsx` wrote a workbook named .csv, which a spreadsheet then read as garbled text. `suffix` is
-    the one of --format `fmt`; a name with no suffix, or one the CLI does not write (plan.out), is the user's
-    choice, as before."""
-    given = output.suffix.lower()
-    if given in OUTPUT_SUFFIXES and given != suffix:
-        raise PlannerError(f"-o {output}: a {given} file name for --format {fmt}, which writes "
-                           f"{OUTPUT_SUFFIXES[suffix]}; did you mean {output.with_suffix(suffix)}?")
+    """PlannerError where -o's file name ends in the suffix of another format than --format `fmt`'s, `suffix`: the
+    library's exports' check (reports.tables.check_suffix), in the CLI's words."""
+    from planner.reports.tables import check_suffix
+
+    check_suffix(output, suffix, f"-o {output}", f"--format {fmt}")
 
 
 def _check_not_an_input(output: Path | None, out: Path | None, inputs: list[Path], reader: str = "this plan") -> None:
     """PlannerError, before solving, where -o or a file --out writes is a file `reader` (the plan; a sweep, a
-    comparison) reads (the scenario, its profile and offers CSVs, the price store): written, it would be lost."""
-    written = [("-o", output)] if output is not None else []
-    if out is not None:
+    comparison) reads (the scenario, its profile and offers CSVs, the price store): written, it would be lost. The
+    library's exports' check (reports.tables.check_not_an_input), in the CLI's words."""
+    from planner.reports.tables import check_not_an_input
+
+    written = [(f"-o {output}", output)] if output is not None else []
+    if out is not None:   # imported only then: it imports the workbook's writer (reports/__init__.py)
         from planner.reports.files import OUT_FILES
 
-        written += [("--out", out / name) for name in OUT_FILES]
-    for option, path in written:
-        for source in inputs:
-            try:
-                same = os.path.samefile(path, source)
-            except OSError:     # either is missing (or unreadable): the write reports its own failure
-                same = False
-            if same:
-                raise PlannerError(f"{option} {path}: is {source}, which {reader} reads; give another file name")
+        written += [(f"--out {out / name}", out / name) for name in OUT_FILES]
+    check_not_an_input(written, inputs, reader)
 
 
 def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None) -> None:

@@ -194,6 +194,13 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
 
 
+def store_read_by(result: Plan) -> str | None:
+    """The price store file `result`'s prices were read from by plan() in this process (its exports may not replace
+    it); None where it read none, or for a Plan not made here (unpickled, read back): its `prices` do not name it."""
+    kept = _INPUTS_OF_PLAN.get(id(result))
+    return None if kept is None else kept.base.prices.get("store")
+
+
 def extra_constraints_of(result: Plan) -> ExtraConstraints | None:
     """The extra_constraints `result` was made with by plan() in this process (None for a Plan read back)."""
     kept = _INPUTS_OF_PLAN.get(id(result))

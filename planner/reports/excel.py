@@ -35,6 +35,7 @@ from planner.reports.tables import (
     add_months,
     assumptions,
     baselines_grouped,
+    check_export_path,
     clean,
     generated_at,
     maybe_write,
@@ -97,6 +98,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     import xlsxwriter
 
     require_plan(plan, "plan_to_excel (to_excel)")
+    check_export_path(plan, path, "plan.xlsx", "plan_to_excel (to_excel)")   # before the workbook is built
     first = plan_start(start, plan.scenario)
     money = f" ({plan.currency})"   # the monthly and yearly sheets: their headers say nominal or present value
     present = present_header(plan)

@@ -14,7 +14,14 @@ from planner.fileio import folder_problem, not_a_path, read_only_problem, write_
 from planner.reports.excel import plan_to_excel
 from planner.reports.focus import plan_to_focus
 from planner.reports.markdown import plan_to_markdown
-from planner.reports.tables import csv_text, plan_to_csv, plan_to_json, require_plan
+from planner.reports.tables import (
+    check_not_an_input,
+    csv_text,
+    files_planned_from,
+    plan_to_csv,
+    plan_to_json,
+    require_plan,
+)
 
 OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", "summary.md")
 # what an earlier version's per-file atomic writes could leave behind when killed
@@ -27,12 +34,16 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     `out_dir` (a leading `~` is the home folder), replacing a previous plan's set as a whole; return the paths
     of the files.
 
-    Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it), or the folder
-    above it does not exist. Its messages name `out_dir` as given, after `option`, the command-line option that
-    gave it ("--out"), where there is one: a notebook's user typed no --out."""
+    Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it), one of its files
+    would be a file the plan was made from (a profile CSV saved as fleet.csv in it: `check_not_an_input`), or the
+    folder above it does not exist. Its messages name `out_dir` as given, after `option`, the command-line option
+    that gave it ("--out"), where there is one: a notebook's user typed no --out."""
     require_plan(plan, "write_plan_files (write_files)")
     # checked again here, not only by the CLI before it solves: the folder may have changed meanwhile
+    given = out_dir
     out_dir = check_plan_folder(out_dir, option)
+    check_not_an_input([(f"{option} {Path(given) / name}" if option else str(Path(given) / name), out_dir / name)
+                        for name in OUT_FILES], files_planned_from(plan))
     contents = {
         "plan.json": plan_to_json(plan),
         "fleet.csv": plan_to_csv(plan, table="fleet"),

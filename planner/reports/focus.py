@@ -34,7 +34,7 @@ import pandas as pd
 from planner.engine import Plan
 from planner.fileio import write_atomic
 from planner.months import HOURS_PER_MONTH, discount_factors
-from planner.reports.tables import add_months, csv_text, export_path, plan_start, require_plan
+from planner.reports.tables import add_months, check_export_path, csv_text, plan_start, require_plan
 from pricing_adapters import registry
 
 FOCUS_COLUMNS = [
@@ -78,6 +78,7 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     the plan's nominal money, Σ x_PresentValue = `plan.total`. Written as CSV (atomically; `csv_text`: no
     field starts a formula) when `path` is given."""
     require_plan(plan, "plan_to_focus (to_focus)")
+    target = check_export_path(plan, path, "focus.csv", "plan_to_focus (to_focus)")
     charges = _one_row_per_month(_grouped_flows(plan), plan)
     charges["effective"] = np.where(charges["kind"] == "reserved", 0.0, charges["cost"])
     charges["usage_status"] = None
@@ -86,8 +87,8 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     rows = _commitment_terms(rows, plan)
     out = _focus_columns(rows, plan, plan_start(start, plan.scenario))
     out = out.sort_values("x_PlanMonth", kind="stable").reset_index(drop=True)
-    if path is not None:
-        write_atomic(export_path(path, "focus.csv"), csv_text(out))
+    if target is not None:
+        write_atomic(target, csv_text(out))
     return out
 
 

@@ -16,6 +16,7 @@ from planner.reports.tables import (
     as_written,
     baselines_grouped,
     card_quotes,
+    check_export_path,
     gap_text,
     generated_at,
     grouping_line,
@@ -381,6 +382,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     prices and speeds used; the solver. Under the title: the planner's version, when the plan was made and where
     its prices came from."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
+    target = check_export_path(plan, path, "summary.md", "plan_to_markdown (to_markdown)")
     s = plan.scenario
     cur = plan.currency
     lines = [f"# {_heading(plan.scenario_name)}", ""]
@@ -455,4 +457,4 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += ["## Speeds (relative to each workload's reference GPU)", "", _md_table(speeds), ""]
     sv = plan.solver
     lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {gap_text(sv.get('gap'))}, {sv.get('seconds')} s.", ""]
-    return maybe_write(path, "\n".join(lines), "summary.md")
+    return maybe_write(target, "\n".join(lines), "summary.md")

@@ -19,11 +19,12 @@ from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
+from planner.engine.run import store_read_by
 from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
-from planner.scenario import BUILTIN_PROFILES, flatten_scenario
-from planner.scenario.loading import file_fields, named_as_written
+from planner.scenario import BUILTIN_PROFILES, Scenario, flatten_scenario
+from planner.scenario.loading import file_fields, files_read, named_as_written
 from planner.text import counted, gap_text, visible  # noqa: F401 — gap_text: the reports show it from here
 
 
@@ -138,11 +139,13 @@ def maybe_write(path, data, example: str = "plan.json"):
     return data
 
 
-def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
+def export_path(path: str | os.PathLike, example: str = "plan.json", writer: str | None = None) -> Path:
     """`path` as the file an export may be written to, a leading `~` the home folder (as pandas' writers take
     it); PlannerError naming it where it cannot be, as the CLI's
     -o says: empty, a folder (or written as one, ending in "/"), or in a folder that does not exist — no folder
-    is made (a typo's would be). `example` is the file name the message suggests. Before, `to_json(p, "new/")`
+    is made (a typo's would be). `example` is the file name the message suggests; with `writer` (the function's
+    name, "plan_to_excel (to_excel)"), a name ending in another export's suffix is refused too (`check_suffix`:
+    `example`'s is the export's own). Before, `to_json(p, "new/")`
     wrote a file named `new`, `to_excel(p, "")` raised IsADirectoryError naming a hidden temporary file, and a
     missing folder was made."""
     if wrong := not_a_path(path, "path=", "the file to write the export to", example):   # to_excel(p, 123)
@@ -150,6 +153,8 @@ def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
     text = os.fsdecode(os.fspath(path))
     if text == "":
         raise PlannerError(f"no file name given to write the export to; give one, e.g. {example}")
+    if writer is not None:
+        check_suffix(Path(text), Path(example).suffix, text, writer)
     target = Path(text).expanduser()
     if text.endswith(("/", os.sep)):   # a folder to be: Path drops the "/" and would write a file of that name
         raise PlannerError(f"{text}: is a folder; give a file name, e.g. {target / example}")
@@ -157,6 +162,60 @@ def export_path(path: str | os.PathLike, example: str = "plan.json") -> Path:
     if problem:
         raise PlannerError(f"{text}: {problem}")
     return target
+
+
+def check_export_path(plan: Plan, path: str | os.PathLike | None, example: str, writer: str) -> Path | None:
+    """Where `writer` ("plan_to_excel (to_excel)") may write `plan`'s export given as `path` (`export_path`, which
+    refuses a name ending in another export's suffix), checked before the export is built; None when no path is
+    given. PlannerError, naming `path` as given, where it is a file the plan was made from (`files_planned_from`),
+    as `fleetplan plan -o` refuses it: `to_json(p, "we2.yaml")` replaced the scenario with JSON."""
+    if path is None:
+        return None
+    target = export_path(path, example, writer)
+    check_not_an_input([(os.fsdecode(os.fspath(path)), target)], files_planned_from(plan))
+    return target
+
+
+# The endings of the files the exports (and the CLI's -o) write, and what each holds: a name ending in another's is
+# refused (`check_suffix`)
+EXPORT_SUFFIXES = {".csv": "CSV", ".json": "JSON", ".xlsx": "an Excel workbook", ".md": "Markdown"}
+
+
+def check_suffix(path: Path, suffix: str, said: str, writer: str) -> None:
+    """PlannerError, naming the file as `said` ("-o out.csv"; the library's path as given), where `path`'s name ends
+    in the suffix of another export (EXPORT_SUFFIXES) than `suffix`, the one of what `writer` ("--format xlsx",
+    "plan_to_excel (to_excel)") writes: `-o out.csv --format xlsx` and `to_excel(p, "out.csv")` wrote a workbook
+    named .csv, which a spreadsheet then read as garbled text. A name with no suffix, or one no export writes
+    (plan.out), is the user's choice."""
+    given = path.suffix.lower()
+    if given in EXPORT_SUFFIXES and given != suffix:
+        raise PlannerError(f"{said}: a {given} file name for {writer}, which writes {EXPORT_SUFFIXES[suffix]}; "
+                           f"did you mean {path.with_suffix(suffix)}?")
+
+
+def check_not_an_input(written: list[tuple[str, Path]], inputs: list[Path], reader: str = "this plan") -> None:
+    """PlannerError where a file to be written — (how it is named, "-o out.json" or the library's path as given;
+    its path) of `written` — is one of the `inputs` `reader` (this plan; a sweep, a comparison) reads, by any name
+    (./x, a symbolic link): written, it would be lost."""
+    for said, path in written:
+        for source in inputs:
+            try:
+                same = os.path.samefile(path, source)
+            except OSError:     # either is missing (or unreadable): the write reports its own failure
+                same = False
+            if same:
+                raise PlannerError(f"{said}: is {source}, which {reader} reads; give another file name")
+
+
+def files_planned_from(plan: Plan) -> list[Path]:
+    """The files `plan` was made from, which none of its exports may replace: its scenario file (where plan() or the
+    CLI was given one), the profile and offers CSVs its scenario names (loading.files_read) and the price store it
+    read (engine.run.store_read_by: known for a plan made in this process)."""
+    files = [Path(plan.scenario_file)] if plan.scenario_file is not None else []
+    if isinstance(plan.scenario, Scenario):
+        files += files_read(plan.scenario)
+    store = store_read_by(plan)
+    return files + ([Path(store)] if store else [])
 
 
 def require_plan(x: Any, what: str) -> None:
@@ -313,7 +372,8 @@ def plan_to_dict(plan: Plan) -> dict:
 
 def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
     """The plan as JSON text (the `--format json` object); written atomically when `path` is given."""
-    return maybe_write(path, json.dumps(plan_to_dict(plan), indent=2) + "\n")
+    text = json.dumps(plan_to_dict(plan), indent=2) + "\n"   # plan_to_dict checks it is a Plan
+    return maybe_write(check_export_path(plan, path, "plan.json", "plan_to_json (to_json)"), text)
 
 
 # The CSV tables with money in them: a CSV file travels without the plan's `currency`, so each row says it
@@ -369,6 +429,7 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     table = "fleet" if table is None else table
     if table not in tables:
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
+    target = check_export_path(plan, path, f"{table}.csv", "plan_to_csv (to_csv)")
     df = tables[table]
     if table == "baselines" and "baseline" not in df.columns:   # never solved: not a table with no rows
         raise PlannerError("the plan has no baselines: it was solved without them (plan(..., baselines=False) or "
@@ -380,7 +441,7 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     if table == "monthly":   # after `currency`, which keeps its place
         labels = labelled_monthly(plan)
         df = df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"])
-    return maybe_write(path, csv_text(df), f"{table}.csv")
+    return maybe_write(target, csv_text(df), f"{table}.csv")
 
 
 # ---------------------------------------------------------------------------------------------------
