@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
 from planner import catalog
 from planner.catalog.prices import PRICE_SOURCE_WORDS
@@ -61,7 +63,15 @@ from planner.errors import (
 )
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
-from planner.scenario.loading import file_folder, named_as_written, names_a_file, plausibility_warnings
+from planner.scenario.loading import (
+    file_folder,
+    files_as_written,
+    named_as_written,
+    names_a_file,
+    parse_scenario,
+    plausibility_warnings,
+    validated_here,
+)
 from planner.text import counted, gap_text, shortened
 
 if TYPE_CHECKING:
@@ -363,6 +373,55 @@ def _estimated_gpus(speeds) -> dict[str, list[str]]:
     return out
 
 
+# How the problems of a Scenario given as an object, validated again (checked_scenario), name it, as "<dict>" and
+# "<text>" name a scenario given so
+GIVEN_SCENARIO = "<Scenario>"
+
+
+def checked_scenario(scenario: Scenario | str | Path | dict) -> Scenario:
+    """`load_scenario(scenario)`, and a Scenario object this loader did not validate — one changed by pydantic's
+    model_copy(update=…), which checks nothing, built by Scenario(...), or unpickled — validated again as a dict of
+    its fields is (its dump parsed, the keys no field is added, so that every problem is a ScenarioError naming its
+    field, with "did you mean"), keeping the folder its file names its files against: plan(s.model_copy(update=
+    {"horizon_months": -5})) raised an IndexError deep in the cost schedule. One the loader made (loading.validated_here)
+    is taken as it is: validating it again took 0.5-0.8 ms (the shipped scenarios; a profile CSV is read again), about
+    1 % of the worked example's 50 ms plan, paid by every sweep point and dashboard re-plan (2026-12-06)."""
+    if not isinstance(scenario, Scenario) or validated_here(scenario):
+        return load_scenario(scenario)
+    checked = parse_scenario(_as_data(scenario), origin=GIVEN_SCENARIO)
+    checked._folder, checked._files_as_written = file_folder(scenario), files_as_written(scenario)
+    return checked
+
+
+def _as_data(model: Scenario) -> dict:
+    """`model`'s fields as a file's data (a dump as JSON would hold it), with the keys that are no field of it or of a
+    model in it (model_copy(update={"horizon_mnths": 3}) keeps them, unchecked, and a dump drops them)."""
+    try:
+        data = model.model_dump(mode="json", warnings=False)
+    except PydanticSerializationError:   # a value no JSON holds (model_copy(update={"fx": object()})): the loader names it
+        data = model.model_dump(warnings=False)
+    _add_unknown_keys(model, data)
+    return data
+
+
+def _add_unknown_keys(value: Any, data: Any) -> None:
+    """Put into `data`, the dump of `value`, the keys of `value` and of the models in it that are no field."""
+    if isinstance(value, BaseModel) and isinstance(data, dict):
+        fields = type(value).model_fields
+        for key, item in vars(value).items():
+            if key not in fields:
+                data[key] = item
+            elif key in data:
+                _add_unknown_keys(item, data[key])
+    elif isinstance(value, (list, tuple)) and isinstance(data, (list, tuple)):
+        for item, dumped in zip(value, data):
+            _add_unknown_keys(item, dumped)
+    elif isinstance(value, Mapping) and isinstance(data, dict):
+        for key, item in value.items():
+            if str(key) in data:
+                _add_unknown_keys(item, data[str(key)])
+
+
 def _check_plan_keywords(kwargs: Mapping[str, Any]) -> None:
     """PlannerError for a keyword argument of plan() that names no scenario field and is spelt like one of plan()'s
     own parameters (`baseline=False`, `time_limt=10`): taken for a scenario override, it was refused as an unknown
@@ -432,7 +491,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     if inputs is not None and (not isinstance(inputs, Inputs) or inputs.reduced != reduced or overrides or kwargs):
         raise PlannerError("plan: inputs: expected the inputs of the scenario as given, from inputs_for(scenario, store, "
                            "merge_periods=reduced), and no overrides")
-    loaded = load_scenario(scenario)
+    loaded = checked_scenario(scenario)
     s = apply_overrides(loaded, overrides, **kwargs)
     if inputs is not None and (inputs.name, inputs.currency, inputs.horizon_months) != (s.name, s.currency,
                                                                                         s.horizon_months):
@@ -735,7 +794,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     all cloud): on a grouped profile, no baseline's bound on its cost error is solved (baselines.baseline_rows),
     so its table's error_bound is unknown (NaN) and no warning names a loose one."""
     check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
-    s = load_scenario(scenario)
+    s = checked_scenario(scenario)
     folder = file_folder(s)
     base = inputs_for(s, store)
     inp = reduce(base)

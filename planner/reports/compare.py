@@ -22,7 +22,7 @@ from planner.catalog.prices import HASH_HEX_DIGITS
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
 from planner.engine.result import PRESENT, money_attrs, present_value_words
-from planner.engine.run import check_limits, checked_inputs
+from planner.engine.run import check_limits, checked_inputs, checked_scenario
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
 from planner.fileio import open_for_reading
@@ -586,8 +586,10 @@ def _read(x: Any) -> Plan | SavedPlan | Scenario:
     validated (a scenario's errors are reported before either side is solved)."""
     if isinstance(x, Path):
         x = read_side(x)
-    if isinstance(x, SavedPlan | Scenario):
+    if isinstance(x, SavedPlan):
         return x
+    if isinstance(x, Scenario):   # one the loader did not validate (model_copy(update=…)) is, before either is solved
+        return checked_scenario(x)
     if is_plan_json(x):
         return plan_from_dict(x) if isinstance(x, dict) else load_plan_json(x)
     if isinstance(x, Plan):

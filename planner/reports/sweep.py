@@ -38,11 +38,11 @@ from pydantic_core import to_jsonable_python
 
 from planner.engine.baselines import usable_cores
 from planner.engine.result import present_value_words
-from planner.engine.run import check_limits, check_switches, plan_summary, unused_store
+from planner.engine.run import check_limits, check_switches, checked_scenario, plan_summary, unused_store
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, kill_process_group
-from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.scenario import Scenario, apply_overrides
 from planner.scenario.loading import profiles_parsed_once
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, path_problems
@@ -700,7 +700,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     vary = _listed_all(vary, max_points)   # an iterator is read once
     if scheduler is None:
         check_processes(processes)
-    base = load_scenario(scenario)
+    base = checked_scenario(scenario)   # one the loader did not validate (model_copy(update=…)) is, before any point
     if base.prices.source == "store":   # once here, not as an error row of every point (plan() raises it)
         _check_store(store)   # as given: the message names what the user wrote
     if store is not None:   # a worker's working folder may not be this process's (a Dask worker); ~ as plan() reads it

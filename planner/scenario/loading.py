@@ -17,6 +17,7 @@ import re
 import stat
 import typing
 import unicodedata
+import weakref
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
@@ -1509,6 +1510,22 @@ def _check_override_watts(onprem: dict, positions: Any, origin: str) -> list[str
 # ---------------------------------------------------------------------------------------------------
 
 
+# The Scenarios this loader validated with their files, by identity (an entry goes with its scenario): frozen, they
+# hold what was checked, so plan() takes them as they are (engine.run.checked_scenario). One made otherwise —
+# pydantic's model_copy(update=…), which checks nothing, Scenario(...), one unpickled — is another object, not in it.
+_VALIDATED: weakref.WeakValueDictionary[int, Scenario] = weakref.WeakValueDictionary()
+
+
+def validated_here(scenario: Any) -> bool:
+    """Whether `scenario` is a Scenario this loader validated, the files it names included."""
+    return _VALIDATED.get(id(scenario)) is scenario
+
+
+def _mark_validated(scenario: Scenario) -> Scenario:
+    _VALIDATED[id(scenario)] = scenario
+    return scenario
+
+
 def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
                    base_dir: Path | None = None, syntax: list[str] | None = None,
                    check_files: bool = True, blanked_lines: frozenset[Blanked] = frozenset()) -> Scenario:
@@ -1553,7 +1570,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     problems += _check_names(data, positions, origin, base_dir, check_files, blanked_lines)
     if problems or scenario is None:
         return None, in_file_order(problems)
-    return scenario, []
+    return _mark_validated(scenario) if check_files else scenario, []
 
 
 def in_file_order(problems: list[str]) -> list[str]:
@@ -1696,6 +1713,7 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
         scenario = _resolve_paths(scenario, base_dir)
         scenario._folder = Path(os.path.realpath(base_dir))
         scenario._files_as_written = _named_as_written_by(written, scenario, base_dir)
+        _mark_validated(scenario)   # a copy with its paths made absolute: another object
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
 
 

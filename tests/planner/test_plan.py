@@ -476,7 +476,8 @@ def test_a_solver_that_stops_without_an_answer_is_not_called_infeasible(monkeypa
 
 
 def test_an_owned_card_aged_past_its_life_in_memory_is_refused_with_the_file_rule():
-    # model_copy skips the file checks of scenario.loading: the engine applies the same rule and words
+    # model_copy skips the file checks of scenario.loading; plan() validates such a copy again, with the file's rule
+    # and words, led by "<Scenario>" as a dict's are by "<dict>" (engine.run.checked_scenario)
     from planner.errors import ScenarioError
     from planner.scenario.model import OwnedCards
 
@@ -486,7 +487,7 @@ def test_an_owned_card_aged_past_its_life_in_memory_is_refused_with_the_file_rul
         plan(s.model_copy(update={"onprem": onprem}), baselines=False)
     # an RTX 3060's catalog life is 3 years: 36 months, so a 36-month-old card has no month of service left
     assert caught.value.problems == [
-        "onprem.existing.rtx-3060-12gb.age_months: 36 months is not below the card's life of 36 months "
+        "<Scenario>:1:1: onprem.existing.rtx-3060-12gb.age_months: 36 months is not below the card's life of 36 months "
         "(life_years 3); retire it (leave it out) or set onprem.card_overrides.rtx-3060-12gb.life_years"]
 
 

@@ -174,7 +174,7 @@ def nothing_built(monkeypatch):
     def refused(*args, **kwargs):
         raise AssertionError("the sweep started work before refusing its size")
 
-    for name in ("apply_overrides", "load_scenario", "_sweep_point"):
+    for name in ("apply_overrides", "checked_scenario", "_sweep_point"):
         monkeypatch.setattr(module, name, refused)
 
 
