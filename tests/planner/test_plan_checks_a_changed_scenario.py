@@ -78,3 +78,14 @@ def test_a_scenario_the_loader_made_is_not_validated_again(worked, monkeypatch):
     table = sweep(worked, vary={"onprem.pue": [1.5]}, processes=1)
     assert table["total"].tolist() == [pytest.approx(8385.46, abs=0.005)]
     assert checked == []
+
+
+@pytest.mark.parametrize("path", sorted([*(ROOT / "scenarios").glob("*.yaml"), *(ROOT / "examples").glob("*.yaml")]),
+                         ids=lambda p: p.name)
+def test_an_unchanged_copy_of_each_shipped_scenario_is_validated_to_the_same_scenario(path):
+    from planner.engine.run import checked_scenario
+
+    s = load_scenario(path)
+    again = checked_scenario(s.model_copy())
+    assert again is not s and again == s
+    assert again.model_dump() == s.model_dump()
