@@ -43,7 +43,7 @@ from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides
-from planner.scenario.loading import profiles_parsed_once
+from planner.scenario.loading import mark_validated, profiles_parsed_once
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, path_problems
 from planner.scenario.yaml_core import dump_yaml
@@ -774,7 +774,13 @@ def _label_money(table: pd.DataFrame, bases: list[dict | None], base: Scenario) 
 def _built_task(built: bytes | str) -> Callable[[], Scenario] | str:
     """The task of a point the check built: unpickling its scenario (as it is solved: 3 KB held until then, not
     13), or its problems."""
-    return built if isinstance(built, str) else functools.partial(pickle.loads, built)
+    return built if isinstance(built, str) else functools.partial(_unpickled, built)
+
+
+def _unpickled(data: bytes) -> Scenario:
+    """A scenario this process validated and pickled, as the loader made it: plan() takes it without checking it
+    again (loading.mark_validated)."""
+    return mark_validated(pickle.loads(data))
 
 
 def _scenario_of(task: Any) -> Scenario | str:
@@ -874,6 +880,8 @@ def _serve(tasks, answers) -> None:
             i, scenario, solver, baselines, kw = pickle.load(tasks)
         except EOFError:
             return
+        if isinstance(scenario, Scenario):   # validated by the sweep that sent it (its own parent, on this pipe)
+            mark_validated(scenario)
         try:
             row = _sweep_point(scenario, solver, baselines, **kw)
         except Exception as exc:   # noqa: BLE001 - a point that fails is a row, as in one process

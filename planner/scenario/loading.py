@@ -1521,7 +1521,9 @@ def validated_here(scenario: Any) -> bool:
     return _VALIDATED.get(id(scenario)) is scenario
 
 
-def _mark_validated(scenario: Scenario) -> Scenario:
+def mark_validated(scenario: Scenario) -> Scenario:
+    """`scenario`, noted as validated by this loader: one it made, or a copy of one made in this process or its
+    own worker's (a sweep's points, pickled until solved: engine.run.checked_scenario need not check it again)."""
     _VALIDATED[id(scenario)] = scenario
     return scenario
 
@@ -1570,7 +1572,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     problems += _check_names(data, positions, origin, base_dir, check_files, blanked_lines)
     if problems or scenario is None:
         return None, in_file_order(problems)
-    return _mark_validated(scenario) if check_files else scenario, []
+    return mark_validated(scenario) if check_files else scenario, []
 
 
 def in_file_order(problems: list[str]) -> list[str]:
@@ -1713,7 +1715,7 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
         scenario = _resolve_paths(scenario, base_dir)
         scenario._folder = Path(os.path.realpath(base_dir))
         scenario._files_as_written = _named_as_written_by(written, scenario, base_dir)
-        _mark_validated(scenario)   # a copy with its paths made absolute: another object
+        mark_validated(scenario)   # a copy with its paths made absolute: another object
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
 
 
