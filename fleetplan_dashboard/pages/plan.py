@@ -28,6 +28,7 @@ import pandas as pd
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables, trace
+from fleetplan_dashboard.layout import wide as _wide
 from planner.engine.baselines import CHEAPER_BY_CAPS, round_off
 from planner.errors import PlannerError
 from planner.reports.tables import (
@@ -50,7 +51,6 @@ st.session_state.setdefault("uploads", {})
 # Chromium), the columns they leave out in the table's own column menu (its eye icon); a phone (390 px) shows their
 # first columns, the name and the money, and under each table wider than its screen (`_wide`) a line saying the rest
 # is a swipe away: a phone shows no scroll bar.
-WIDE = "phone_swipe_"     # the key prefix of the containers holding such tables
 # Where the inputs are, for a message asking to change one: on a phone the sidebar is hidden behind a button, and it
 # stays open over the page after a page is picked in it (Streamlit 1.67 has no way to close it from the app).
 SIDEBAR = "the sidebar (on a phone: the » button at the top left)"
@@ -67,17 +67,7 @@ st.html("""<style>
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
 [data-testid="stAlert"] [data-testid="stMarkdownPre"] pre, [data-testid="stAlert"] [data-testid="stMarkdownPre"] code {
   white-space: pre-wrap !important; overflow-wrap: anywhere; }
-@media (max-width: 640px) {
-  [class*="st-key-WIDE"]::after { content: "↔ Swipe the table sideways for its other columns."; font-size: 0.8rem;
-    opacity: 0.65; }
-}
-</style>""".replace("WIDE", WIDE))
-
-
-def _wide(key: str, slot=None):
-    """A container for a table wider than a phone's screen, keyed `WIDE` + `key`: under it, on a phone only, the
-    line saying it scrolls sideways (the style above)."""
-    return (slot or st).container(key=WIDE + key)
+</style>""")
 
 
 def _on_upload() -> None:
