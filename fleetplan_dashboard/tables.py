@@ -634,6 +634,19 @@ def per_reference_hour(view: pd.DataFrame, workload, scenario=None) -> pd.DataFr
     return out.sort_values("usd_per_reference_gpu_hour", na_position="last", kind="mergesort").reset_index(drop=True)
 
 
+# The offers table's prices, the one it is ranked by first: per hour of a workload's work (per_reference_hour), else
+# per GPU-hour (offers_table's order)
+OFFER_PRICES = ("usd_per_reference_gpu_hour", "usd_per_gpu_hour", "usd_per_hour")
+
+
+def offers_column_order(columns) -> list[str]:
+    """The Prices page's offers table's `columns` in the order it shows them: the offer's name (sku), its prices
+    (OFFER_PRICES, those there are), its purchase option, then the rest in the table's order. A phone (356 px) shows
+    the name and the price the offers are ranked by; the rest is a swipe away."""
+    first = ["sku", *(c for c in OFFER_PRICES if c in columns), "purchase_option"]
+    return [c for c in first if c in columns] + [c for c in columns if c not in first]
+
+
 # ---------------------------------------------------------------------------------------------------
 # The Compare page's "Inputs that differ"
 

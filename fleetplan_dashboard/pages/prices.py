@@ -8,6 +8,7 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
+from fleetplan_dashboard.layout import wide
 from planner.catalog import price_table
 from planner.catalog.offers import check_no_card_rows
 from planner.engine.offer_costs import OfferFilter, offers_table
@@ -130,12 +131,20 @@ if len(view):
     st.plotly_chart(charts.offers_chart(view, per_reference=workload.reference_gpu if workload else None),
                     key="offers_chart")
     ref = workload.reference_gpu if workload is not None else "reference GPU"
-    st.dataframe(view, hide_index=True, width="stretch", key="offers_table", placeholder="", column_config={
-        "usd_per_reference_gpu_hour": st.column_config.NumberColumn(f"USD per {ref}-hour of work", format="%.4f"),
-        "speed_vs_reference": st.column_config.NumberColumn(f"speed vs {ref}", format="%.2f",
-                                                            help=f"{ref}-hours of work an hour of one of its GPUs "
-                                                                 "delivers, as the plan counts them"),
-        "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f"),
-        "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f"),
-        "cannot_serve": st.column_config.TextColumn("why the plan cannot use it for this work"),
-    })
+    # On a phone (356 px) the offer's name, pinned, and the price it is ranked by show whole, short headers saying what
+    # their help says in full; the other prices, its option and the rest a swipe away (layout.wide)
+    wide("offers_table").dataframe(
+        view, hide_index=True, width="stretch", key="offers_table", placeholder="",
+        column_order=tables.offers_column_order(list(view.columns)), column_config={
+            "sku": st.column_config.TextColumn("card or instance", width=185, pinned=True),
+            "usd_per_reference_gpu_hour": st.column_config.NumberColumn(
+                "USD per hour of work", format="%.4f", width=150,
+                help=f"USD per {ref}-hour of work: what an hour of one {ref}'s work costs on this offer"),
+            "speed_vs_reference": st.column_config.NumberColumn(f"speed vs {ref}", format="%.2f",
+                                                                help=f"{ref}-hours of work an hour of one of its GPUs "
+                                                                     "delivers, as the plan counts them"),
+            "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f", width=95,
+                                                          help="USD per hour of the instance or card, all its GPUs"),
+            "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f", width=125),
+            "cannot_serve": st.column_config.TextColumn("why the plan cannot use it for this work"),
+        })

@@ -5,7 +5,8 @@ Waits for the recommended fleet table, moves the first demand slider up, checks 
 total rises and that the URL then carries the edit; opens a shared link and checks its total against
 the CLI's for the same edits written into the file; saves a full-page screenshot of every page at
 1400 px under tests/artifacts/ (git-ignored) and checks that no metric value is cut and no main table
-scrolls sideways; records every request of every page and checks that none leaves the dashboard's server.
+scrolls sideways; on a phone's screen, checks that the Prices page's offers table shows each offer's name and
+price and says to swipe it; records every request of every page and checks that none leaves the dashboard's server.
 """
 
 from __future__ import annotations
@@ -260,6 +261,67 @@ def test_every_page_renders_in_chromium(server, browser):
     dl.value.save_as(yaml_path)
     assert load_scenario_text(yaml_path.read_text()).name == "Start-up hybrid fleet"
     assert not errors, errors
+    page.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _grid(frame) -> dict:
+    """The columns a data table draws, as its grid (glide-data-grid) draws them: their titles and widths in px, left
+    to right, how many are pinned, the header's height, and the canvas's box in the page. The grid draws on a canvas:
+    its header cells have no box of their own (its accessible table's cells are 0 × 0), so they are read from the
+    props of the grid component that draws them (the nearest above the canvas with `columns` and `freezeColumns`)."""
+    return frame.locator("canvas").first.evaluate("""canvas => {
+        const key = Object.keys(canvas).find(k => k.startsWith('__reactFiber'));
+        for (let fiber = key && canvas[key]; fiber; fiber = fiber.return) {
+            const p = fiber.memoizedProps;
+            if (p && Array.isArray(p.columns) && typeof p.freezeColumns === 'number') {
+                return {columns: p.columns.map(c => [c.title, c.width]), pinned: p.freezeColumns,
+                        scrolled: p.cellXOffset > p.freezeColumns || p.translateX !== 0,
+                        header_px: p.headerHeight, box: canvas.getBoundingClientRect().toJSON()};
+            }
+        }
+        return null;
+    }""")
+
+
+def _header_box(grid: dict, title: str) -> dict:
+    """The box of the header of the column titled `title` in the page, the grid not scrolled sideways: the pinned
+    columns first, then the others in order (as the grid lays them out)."""
+    titles = [t for t, _ in grid["columns"]]
+    i = titles.index(title)
+    left = grid["box"]["x"] + sum(w for _, w in grid["columns"][:i])
+    return {"x": left, "y": grid["box"]["y"], "width": grid["columns"][i][1], "height": grid["header_px"]}
+
+
+def test_on_a_phone_the_prices_table_shows_each_offers_name_and_price_and_says_to_swipe(server, browser):
+    """An audit at 390 × 844 (2026-12-06): the offers table was 1,693 px wide and showed provider, region and SKU; the
+    price columns started beyond the screen's edge, with nothing saying so. Now the offer's name is pinned, the price
+    the offers are ranked by (the page's default: per hour of the first workload's work) follows it, its whole header
+    inside the screen, and the line under the table says to swipe it."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server}/prices", wait_until="domcontentloaded")
+    frame = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').last
+    frame.locator("canvas").first.wait_for(timeout=120_000)
+    frame.scroll_into_view_if_needed()
+    grid = _grid(frame)
+    assert grid is not None, "no grid component found above the table's canvas (a new Streamlit?)"
+    assert not grid["scrolled"]
+    titles = [t for t, _ in grid["columns"]]
+    price = next(t for t in titles if t.startswith("USD per") and t.endswith("of work"))   # what it is ranked by
+    header = _header_box(grid, price)
+    assert 0 <= header["x"] and header["x"] + header["width"] <= PHONE["width"], (price, header, grid["columns"])
+    assert 0 <= header["y"] and header["y"] + header["height"] <= PHONE["height"], header
+    # the grid draws that header: its accessible table names the columns it draws
+    drawn = frame.locator('th[role="columnheader"]').all_inner_texts()
+    assert price in drawn, drawn
+    # the name pinned, first: it stays in view while the rest is swiped
+    assert grid["pinned"] == 1 and titles[0] == "card or instance", grid["columns"][:3]
+    # the line under the table (a phone's width only: it is drawn by the page's style)
+    hint = page.locator('[class*="st-key-phone_swipe_offers_table"]')
+    assert hint.locator('[data-testid="stDataFrame"]').count() == 1
+    assert "Swipe the table sideways" in hint.evaluate("e => getComputedStyle(e, '::after').content")
     page.close()
 
 
