@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
+from fleetplan_dashboard.layout import wide
 from planner.errors import PlannerError
 from planner.reports import compare
 from planner.reports.compare import check_currencies
@@ -122,18 +123,30 @@ for note in comp.notes:
     if note not in unproven and note != comp.basis_note:   # a note may name a workload (its profile file): as typed
         st.info(f"Note: {tables.plain(_sentence(note))}.")
 
+# The tables: on a phone (356 px inside the page's margins) each shows its rows' names, pinned, and their values or
+# money beside them; under each a line says the rest is a swipe away (layout.wide). A side's column is narrow there,
+# its header ("A: " and the side's name) cut short: the boxes at the top name the sides.
+side_a, side_b = f"A: {label(a_id)}", f"B: {label(b_id)}"
 st.subheader("Inputs that differ")
 if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
-    st.dataframe(tables.inputs_table(comp.inputs_shown).rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
-                 hide_index=True, width="stretch", key="compare_inputs",
-                 column_config={"path": st.column_config.TextColumn("in the scenario file", width="medium")})
+    wide("compare_inputs").dataframe(
+        tables.inputs_table(comp.inputs_shown).rename(columns={"a": side_a, "b": side_b}), hide_index=True,
+        width="stretch", key="compare_inputs", column_config={
+            "input": st.column_config.TextColumn(width=176, pinned=True),
+            side_a: st.column_config.TextColumn(width=90), side_b: st.column_config.TextColumn(width=90),
+            "path": st.column_config.TextColumn("in the scenario file", width="medium")})
 
 if len(comp.prices):   # the same offer priced differently (an edited offers file, a price override on one side)
     st.subheader("Prices that differ")
-    st.dataframe(comp.prices.rename(columns={"a": f"A: {label(a_id)}", "b": f"B: {label(b_id)}"}),
-                 hide_index=True, width="stretch", key="compare_prices")
+    # the offer's name, which of its prices, then A's and B's
+    wide("compare_prices").dataframe(
+        comp.prices.rename(columns={"a": side_a, "b": side_b}), hide_index=True, width="stretch", key="compare_prices",
+        column_order=["sku", "price", side_a, side_b, "purchase_option", "provider", "region", "gpu"], column_config={
+            "sku": st.column_config.TextColumn("card or instance", width=120, pinned=True),
+            "price": st.column_config.TextColumn(width=104),
+            side_a: st.column_config.NumberColumn(width=66), side_b: st.column_config.NumberColumn(width=66)})
 
 st.subheader("Fleets")
 left, right = st.columns(2)
@@ -142,17 +155,19 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
         st.markdown(f"**{tables.plain(name)}**")
         for card in tables.fleet_cards(p):
             st.caption(f"**{card.label}**: {tables.plain(card.value)} — {tables.plain(card.detail)}")
-        # half the page wide: the cost comes right after what is bought or rented, so it is never cut off
+        # half the page wide (443 px at 1366): the cost comes right after what is bought or rented, so it is never cut
+        # off; on a phone what, its cost and the action show, the hours a swipe away
         fleet = tables.fleet_table(p)
         units = [f"{u:g} × " if u == u and u else "" for u in fleet["units"]]
         fleet["what"] = [f"{n}{sku} {o.replace('_', '-')}" for n, sku, o in zip(units, fleet["sku"], fleet["purchase_option"])]
-        st.dataframe(fleet[["action", "what", "cost", "instance_hours"]], hide_index=True, width="stretch",
-                     key=f"compare_fleet_{name[0]}", placeholder="", column_config={
-                         "action": st.column_config.TextColumn(width=100),
-                         "what": st.column_config.TextColumn("units × card or offer", width=165),
-                         "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=85,
-                                                               help=f"{cc}, {present_value_basis(p)}"),
-                         "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=80)})
+        wide(f"compare_fleet_{name[0]}").dataframe(
+            fleet[["what", "cost", "action", "instance_hours"]], hide_index=True, width="stretch",
+            key=f"compare_fleet_{name[0]}", placeholder="", column_config={
+                "what": st.column_config.TextColumn("units × card or offer", width=165, pinned=True),
+                "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=90,
+                                                      help=f"{cc}, {present_value_basis(p)}"),
+                "action": st.column_config.TextColumn(width=100),
+                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=80)})
         # the site's fixed cost is no row's (as the Plan page's fleet says)
         note = site_cost_note(p, field=tables.SITE_COST_FIELD)
         if note:
@@ -160,10 +175,14 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
 
 st.subheader("Costs by category")
 # the categories in words (the comparison's JSON and CSV keep their names)
-st.dataframe(comp.costs.assign(category=comp.costs["category"].map(tables.category_words)), hide_index=True,
-             width="stretch", key="compare_costs", column_config={
-    c: st.column_config.NumberColumn(f"{side}, {cc} (PV)", format="%,.0f", help=f"{cc}, {basis}")
-    for c, side in (("cost_a", "A"), ("cost_b", "B"), ("cost_delta", "B − A"))})
+# on a phone the category and A's and B's costs show, B − A a swipe away: the money columns size to their figures,
+# millions over ten years
+wide("compare_costs").dataframe(
+    comp.costs.assign(category=comp.costs["category"].map(tables.category_words)), hide_index=True, width="stretch",
+    key="compare_costs", column_config={
+        "category": st.column_config.TextColumn(pinned=True),
+        **{c: st.column_config.NumberColumn(f"{side}, {cc} (PV)", format="%,.0f", help=f"{cc}, {basis}")
+           for c, side in (("cost_a", "A"), ("cost_b", "B"), ("cost_delta", "B − A"))}})
 cum = tables.cumulative_of({"A": pa, "B": pb})
 st.plotly_chart(charts.cumulative_chart(cum, cc, None, None, names={"A": f"A: {label(a_id)}", "B": f"B: {label(b_id)}"},
                                         basis=basis), key="compare_chart")

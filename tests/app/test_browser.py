@@ -6,7 +6,8 @@ total rises and that the URL then carries the edit; opens a shared link and chec
 the CLI's for the same edits written into the file; saves a full-page screenshot of every page at
 1400 px under tests/artifacts/ (git-ignored) and checks that no metric value is cut and no main table
 scrolls sideways; on a phone's screen, checks that the Prices page's offers table shows each offer's name and
-price and says to swipe it; records every request of every page and checks that none leaves the dashboard's server.
+price and says to swipe it, and that Compare's tables pin their rows' names and show their money; records every
+request of every page and checks that none leaves the dashboard's server.
 """
 
 from __future__ import annotations
@@ -272,7 +273,7 @@ def _grid(frame) -> dict:
     to right, how many are pinned, the header's height, and the canvas's box in the page. The grid draws on a canvas:
     its header cells have no box of their own (its accessible table's cells are 0 × 0), so they are read from the
     props of the grid component that draws them (the nearest above the canvas with `columns` and `freezeColumns`)."""
-    return frame.locator("canvas").first.evaluate("""canvas => {
+    grid = frame.locator("canvas").first.evaluate("""canvas => {
         const key = Object.keys(canvas).find(k => k.startsWith('__reactFiber'));
         for (let fiber = key && canvas[key]; fiber; fiber = fiber.return) {
             const p = fiber.memoizedProps;
@@ -284,6 +285,8 @@ def _grid(frame) -> dict:
         }
         return null;
     }""")
+    assert grid is not None, "no grid component found above the table's canvas (a new Streamlit?)"
+    return grid
 
 
 def _header_box(grid: dict, title: str) -> dict:
@@ -293,6 +296,12 @@ def _header_box(grid: dict, title: str) -> dict:
     i = titles.index(title)
     left = grid["box"]["x"] + sum(w for _, w in grid["columns"][:i])
     return {"x": left, "y": grid["box"]["y"], "width": grid["columns"][i][1], "height": grid["header_px"]}
+
+
+def _shown_whole(grid: dict, header: dict) -> bool:
+    """Whether `header` lies inside the phone's screen and the table's frame (the grid's canvas), the grid unscrolled."""
+    right = min(PHONE["width"], grid["box"]["x"] + grid["box"]["width"])
+    return grid["box"]["x"] <= header["x"] and header["x"] + header["width"] <= right
 
 
 def test_on_a_phone_the_prices_table_shows_each_offers_name_and_price_and_says_to_swipe(server, browser):
@@ -306,22 +315,46 @@ def test_on_a_phone_the_prices_table_shows_each_offers_name_and_price_and_says_t
     frame.locator("canvas").first.wait_for(timeout=120_000)
     frame.scroll_into_view_if_needed()
     grid = _grid(frame)
-    assert grid is not None, "no grid component found above the table's canvas (a new Streamlit?)"
     assert not grid["scrolled"]
     titles = [t for t, _ in grid["columns"]]
     price = next(t for t in titles if t.startswith("USD per") and t.endswith("of work"))   # what it is ranked by
     header = _header_box(grid, price)
-    assert 0 <= header["x"] and header["x"] + header["width"] <= PHONE["width"], (price, header, grid["columns"])
+    assert _shown_whole(grid, header), (price, header, grid["box"], grid["columns"])
     assert 0 <= header["y"] and header["y"] + header["height"] <= PHONE["height"], header
-    # the grid draws that header: its accessible table names the columns it draws
-    drawn = frame.locator('th[role="columnheader"]').all_inner_texts()
-    assert price in drawn, drawn
+    # the grid draws that header: its accessible table (0 × 0) names the columns it draws
+    frame.locator('th[role="columnheader"]').filter(has_text=re.compile(f"^{re.escape(price)}$")).wait_for(
+        state="attached", timeout=10_000)
     # the name pinned, first: it stays in view while the rest is swiped
     assert grid["pinned"] == 1 and titles[0] == "card or instance", grid["columns"][:3]
     # the line under the table (a phone's width only: it is drawn by the page's style)
     hint = page.locator('[class*="st-key-phone_swipe_offers_table"]')
     assert hint.locator('[data-testid="stDataFrame"]').count() == 1
     assert "Swipe the table sideways" in hint.evaluate("e => getComputedStyle(e, '::after').content")
+    page.close()
+
+
+def test_on_a_phone_the_compare_pages_tables_pin_their_names_show_their_money_and_say_to_swipe(server, browser):
+    """The same audit on Compare: the fleets' cost header was cut, "Costs by category" cut B − A, and no line said the
+    rest was a swipe away. The page as it opens: the scenario's file against its current edits, the same fleets."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server}/compare", wait_until="domcontentloaded")
+    page.get_by_text("Costs by category").first.wait_for(timeout=120_000)
+    frames = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]')
+    frames.nth(2).locator("canvas").first.wait_for(timeout=60_000)     # the two fleets and the costs
+    money = {}
+    for i in range(frames.count()):
+        frame = frames.nth(i)
+        frame.scroll_into_view_if_needed()
+        grid = _grid(frame)
+        assert grid["pinned"] == 1, grid["columns"]
+        shown = [t for t, _ in grid["columns"] if ", USD (PV)" in t and not t.startswith("B − A")]
+        for title in shown:     # a fleet's cost; A's and B's costs (B − A a swipe away)
+            header = _header_box(grid, title)
+            assert _shown_whole(grid, header), (title, header, grid["box"], grid["columns"])
+        money[grid["columns"][0][0]] = shown
+        hint = frame.locator('xpath=ancestor::*[contains(@class, "st-key-phone_swipe_")][1]')
+        assert "Swipe the table sideways" in hint.evaluate("e => getComputedStyle(e, '::after').content")
+    assert money == {"units × card or offer": ["cost, USD (PV)"], "category": ["A, USD (PV)", "B, USD (PV)"]}, money
     page.close()
 
 
