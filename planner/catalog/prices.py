@@ -63,6 +63,8 @@ def store_mistake(store: str | Path | None, given_as: str = "store=") -> str | N
         said, path = f"{STORE_ENV_VAR}={os.environ[STORE_ENV_VAR]}", Path(os.environ[STORE_ENV_VAR]).expanduser()
     else:
         return None
+    if path.is_symlink() and not path.exists():   # a link to no file: the store says so, with how to mend it
+        return None
     problem = write_problem(path, "the price store file", "prices.sqlite")
     return f"{said}: {problem}" if problem else None
 

@@ -128,14 +128,19 @@ LINK_REMEDY = f"{MEND}, move it aside, {NEW_FILE}, or set prices.source: snapsho
 
 def broken_links(tmp_path) -> dict:
     """Store paths that are broken symbolic links: link → (what it is, where it points, as a path to put a store at)."""
-    dangling, relative, loop_a, loop_b = (tmp_path / n for n in ("d.sqlite", "r.sqlite", "a.sqlite", "b.sqlite"))
+    dangling, relative, loop_a, loop_b, unmounted = (tmp_path / n for n in ("d.sqlite", "r.sqlite", "a.sqlite",
+                                                                             "b.sqlite", "g.sqlite"))
     dangling.symlink_to(tmp_path / "p.sqlite")
     relative.symlink_to("q.sqlite")   # read against the link's folder, not the working one
     loop_a.symlink_to(loop_b)
     loop_b.symlink_to(loop_a)
+    # into a folder that is not there (a disk not mounted): was "folder … does not exist", not a word of the link
+    unmounted.symlink_to(tmp_path / "gone" / "p.sqlite")
     return {dangling: (f"a symbolic link to {tmp_path / 'p.sqlite'}, which does not exist", tmp_path / "p.sqlite"),
             relative: ("a symbolic link to q.sqlite, which does not exist", tmp_path / "q.sqlite"),
-            loop_a: ("a symbolic link in a loop of links", loop_b)}
+            loop_a: ("a symbolic link in a loop of links", loop_b),
+            unmounted: (f"a symbolic link to {tmp_path / 'gone' / 'p.sqlite'}, which does not exist",
+                        tmp_path / "gone" / "p.sqlite")}
 
 
 def test_a_plan_on_a_broken_link_says_to_mend_it_and_makes_nothing(tmp_path, store_a100_scenario):
@@ -151,7 +156,7 @@ def test_a_plan_on_a_broken_link_says_to_mend_it_and_makes_nothing(tmp_path, sto
             planner.plan(planner.load_scenario(store_a100_scenario), store=link, baselines=False)
         assert str(info.value) == message
     # nothing made at the links, through them (no store where they point) or beside them (no lock)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "r.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite", "r.sqlite"]
 
 
 def test_the_prices_commands_say_to_mend_a_broken_link_too(tmp_path):
@@ -166,7 +171,7 @@ def test_the_prices_commands_say_to_mend_a_broken_link_too(tmp_path):
             refreshed = run("prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", link)
         assert refreshed.exit_code == 2 and "Traceback" not in refreshed.output
         assert " ".join(refreshed.stderr.split()) == message
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "r.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite", "r.sqlite"]
 
 
 def test_a_broken_link_at_the_default_store_path_fails_the_plan_saying_to_mend_it(tmp_path, monkeypatch,
