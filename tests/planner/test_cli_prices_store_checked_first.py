@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from planner.cli import app
 from pricing_adapters import store as store_module
 from pricing_adapters.store import PriceStore
+from tests.pricing_adapters.test_store_locked_or_read_only import _chmod_works
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
 PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
@@ -147,18 +148,6 @@ def test_a_writable_store_is_still_made_and_saved(tmp_path, requests):
     result = _refresh("--store", str(tmp_path / "s.sqlite"))
     assert result.exit_code == 0, result.output
     assert len(requests) == 3 and "saved snapshot #1 (azure, eastus, 10 offers" in result.stderr
-
-
-def _chmod_works(folder: Path) -> bool:
-    """True when a folder made read-only is read-only to this process (not so for root)."""
-    probe = folder / "probe"
-    probe.mkdir()
-    probe.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        return not os.access(probe, os.W_OK)
-    finally:
-        probe.chmod(stat.S_IRWXU)
-        probe.rmdir()
 
 
 def test_a_really_read_only_store_file_is_refused_before_any_request(saved_store, requests, tmp_path):

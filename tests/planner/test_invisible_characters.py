@@ -16,35 +16,8 @@ from typer.testing import CliRunner
 
 from planner.cli import app
 from planner.scenario.loading import _INVISIBLE_CHAR, check_scenario_text
+from tests.planner.test_pasted_characters import LINES  # entry.yaml's lines, numbered there
 
-LINES = [
-    "# Entry tier",                                                          # 1
-    "#",                                                                     # 2
-    "#",                                                                     # 3
-    "#",                                                                     # 4
-    "name: Entry",                                                           # 5
-    "description: Datasets under 10 GB",                                     # 6
-    "currency: USD",                                                         # 7
-    "horizon_months: 24",                                                    # 8
-    "discount_rate: 0.0",                                                    # 9
-    "fx: {CNY: 0.14}",                                                       # 10
-    "prices:",                                                               # 11
-    "  source: snapshot",                                                    # 12
-    "  providers: [aws, azure]",                                             # 13
-    "  regions: [us-east-1, eastus]",                                        # 14
-    "  purchase_options: [on_demand, spot]",                                 # 15
-    "onprem:",                                                               # 16
-    "  electricity_per_kwh: 0.15",                                           # 17
-    "  pue: 1.0",                                                            # 18
-    "  availability: 0.95",                                                  # 19
-    "  cards: [rtx-3060-12gb, rtx-4060-ti-16gb]",                            # 20
-    "  capex_budget: 1500",                                                  # 21
-    "workloads:",                                                            # 22
-    "  - name: coursework",                                                  # 23
-    "    gpu_hours_per_month: 120",                                          # 24
-    "    reference_gpu: RTX-3060-12GB",                                      # 25
-    "    min_gpu_memory_gb: 8",                                              # 26
-]
 ADVICE = "an invisible character YAML reads as part of it; delete it (it often comes with text pasted from a web page or a chat)"
 
 
