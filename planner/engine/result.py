@@ -122,12 +122,15 @@ class Plan:
     # each scenario field naming a file (prices.source, workloads.NAME.profile) → the first 12 hex digits of the
     # sha256 of the content the plan read from it (Inputs.input_sha256): its JSON's input_files, never a later read
     input_sha256: dict = field(default_factory=dict)
-    # the scenario file planned (absolute; set by plan() and the CLI when given one) and the folder its file names
-    # its files against (absolute, resolved; set by plan() from the scenario as loaded, scenario.loading.file_folder):
-    # reports name those files as the file wrote them, relative to it (reports.tables.as_written); None: as the
-    # scenario holds them (a plan of YAML text or a dict)
+    # the scenario file planned (absolute; set by plan() from the scenario as loaded, scenario.loading.loaded_from,
+    # and by the CLI) and the folder its file names its files against (absolute, resolved; set by plan() from the
+    # scenario as loaded, scenario.loading.file_folder): reports name those files as the file wrote them, relative to
+    # it (reports.tables.as_written); None: as the scenario holds them (a plan of YAML text or a dict)
     scenario_file: Path | None = None
     scenario_folder: Path | None = None
+    # the price store file the plan's prices were read from (set by plan(); None: it read none). A field, not kept
+    # aside by the plan's id, so that a copy (dataclasses.replace) or an unpickled plan still refuses to export onto it
+    store_file: Path | None = None
 
     @property
     def energy_kwh(self) -> float:

@@ -66,8 +66,8 @@ from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.loading import (
     file_folder,
     files_as_written,
+    loaded_from,
     named_as_written,
-    names_a_file,
     parse_scenario,
     plausibility_warnings,
     validated_here,
@@ -202,13 +202,6 @@ def inputs_of_plan(result: Plan, store: str | Path | None = None) -> Inputs:
     if result.scenario is None:
         raise PlannerError("the plan does not carry its scenario (a Plan made by planner.plan does)")
     return inputs_for(result.scenario, store, merge_periods=bool(result.solver.get("reduced", True)))
-
-
-def store_read_by(result: Plan) -> str | None:
-    """The price store file `result`'s prices were read from by plan() in this process (its exports may not replace
-    it); None where it read none, or for a Plan not made here (unpickled, read back): its `prices` do not name it."""
-    kept = _INPUTS_OF_PLAN.get(id(result))
-    return None if kept is None else kept.base.prices.get("store")
 
 
 def extra_constraints_of(result: Plan) -> ExtraConstraints | None:
@@ -390,6 +383,7 @@ def checked_scenario(scenario: Scenario | str | Path | dict) -> Scenario:
         return load_scenario(scenario)
     checked = parse_scenario(_as_data(scenario), origin=GIVEN_SCENARIO)
     checked._folder, checked._files_as_written = file_folder(scenario), files_as_written(scenario)
+    checked._file = loaded_from(scenario)
     return checked
 
 
@@ -553,8 +547,10 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True, extra_constraints=extra_constraints)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
-    if isinstance(scenario, Path) or (isinstance(scenario, str) and names_a_file(scenario)):
-        result.scenario_file = Path(scenario).absolute()   # named so after a change of the working folder too
+    store_read = base.prices.get("store")
+    result.store_file = Path(store_read) if store_read else None
+    # the file it was read from, however it was given (plan(path), plan(load_scenario(path)), its overrides' copy)
+    result.scenario_file = loaded_from(loaded)
     # its reports name the scenario's files as its file wrote them, however it was loaded (plan(path) or
     # plan(load_scenario(path))); the overrides' copy no longer knows that folder
     result.scenario_folder = file_folder(loaded)

@@ -19,12 +19,11 @@ from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
-from planner.engine.run import store_read_by
 from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, Scenario, flatten_scenario
-from planner.scenario.loading import file_fields, files_read, named_as_written
+from planner.scenario.loading import file_fields, files_read, loaded_from, named_as_written
 from planner.text import counted, gap_text, visible  # noqa: F401 — gap_text: the reports show it from here
 
 
@@ -208,13 +207,14 @@ def check_not_an_input(written: list[tuple[str, Path]], inputs: list[Path], read
 
 
 def files_planned_from(plan: Plan) -> list[Path]:
-    """The files `plan` was made from, which none of its exports may replace: its scenario file (where plan() or the
-    CLI was given one), the profile and offers CSVs its scenario names (loading.files_read) and the price store it
-    read (engine.run.store_read_by: known for a plan made in this process)."""
-    files = [Path(plan.scenario_file)] if plan.scenario_file is not None else []
+    """The files `plan` was made from, which none of its exports may replace: its scenario file (Plan.scenario_file,
+    where plan() or the CLI was given one or a scenario read from one; else the file its scenario was read from,
+    loading.loaded_from), the profile and offers CSVs its scenario names (loading.files_read) and the price store it
+    read (Plan.store_file)."""
+    files = [Path(f) for f in (plan.scenario_file, loaded_from(plan.scenario)) if f is not None]
     if isinstance(plan.scenario, Scenario):
         files += files_read(plan.scenario)
-    store = store_read_by(plan)
+    store = getattr(plan, "store_file", None)
     return files + ([Path(store)] if store else [])
 
 

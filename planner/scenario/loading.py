@@ -1626,7 +1626,17 @@ def check_scenario_file(path: str | Path) -> ScenarioCheck:
     file cannot be read as text."""
     path = Path(path)
     text, regular = _read_scenario_text(path)
-    return check_scenario_text(text, str(path), scenario_folder(path, regular))
+    checked = check_scenario_text(text, str(path), scenario_folder(path, regular))
+    if checked.scenario is not None:
+        checked.scenario._file = path.absolute()   # named so after a change of the working folder too
+    return checked
+
+
+def loaded_from(scenario: Any) -> Path | None:
+    """The scenario file `scenario` was read from (absolute, as given: not resolved), kept by apply_overrides' and
+    checked_scenario's copies: a plan of it may not write over it (reports.tables.files_planned_from); None for a
+    scenario made otherwise (a dict, YAML text)."""
+    return getattr(scenario, "_file", None)
 
 
 def _read_scenario_text(path: Path) -> tuple[str, bool]:

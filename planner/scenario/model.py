@@ -856,6 +856,9 @@ class Scenario(Frozen):
     # (fileio.files_as_written): resolved, /data/x.csv and x.csv in /data read alike, and a plan names the first as
     # written, the second relative to the folder
     _files_as_written: typing.Any = PrivateAttr(default=None)
+    # Not a field either: the scenario file it was read from (absolute; loading.loaded_from), kept by overrides' copies,
+    # which no export of a plan of it may replace: `to_json(plan(load_scenario(path)), path)` replaced the YAML
+    _file: typing.Any = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _unique_workload_names(self) -> Scenario:

@@ -37,6 +37,7 @@ from planner.fileio import file_problem
 from planner.scenario.loading import (
     PastedCharacter,
     YamlRefused,
+    loaded_from,
     names_after_overrides,
     parse_scenario,
     read_yaml_value,
@@ -371,6 +372,7 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     changed = _files_made_absolute(changed, given_files, folder)
     # the files it keeps are named as its file wrote them, those the overrides give as given (fileio.files_as_written)
     changed._files_as_written = names_after_overrides(scenario, changed, _file_fields_set(scenario, good, changed))
+    changed._file = loaded_from(scenario)   # a plan of the copy is made from that file too: its exports may not replace it
     return changed
 
 

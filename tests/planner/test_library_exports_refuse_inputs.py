@@ -6,13 +6,15 @@ the CLI's words, the file named as given, and nothing written."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 import shutil
 from pathlib import Path
 
 import pytest
 
-from planner import plan, to_csv, to_excel, to_focus, to_json, to_markdown, write_files
+from planner import apply_overrides, load_scenario, plan, to_csv, to_excel, to_focus, to_json, to_markdown, write_files
 from planner.errors import PlannerError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,3 +129,51 @@ def test_the_price_store_the_plan_read_is_refused(azure_eastus_store, store_a100
     # its total, 730 h × 3.673 USD/h (the fixture's only 80 GB offer), as any other file would say it
     to_json(p, tmp_path / "plan.json")
     assert json.loads((tmp_path / "plan.json").read_text())["total"] == pytest.approx(2681.29, abs=0.005)
+
+
+# The README's and the finance notebook's own pattern: load the scenario, then plan it. plan() was given no path, so the
+# plan did not know its file, and `to_json(p, path)` replaced the YAML with JSON (review, 2026-12); the loader now keeps
+# the file a scenario was read from, and overrides' copies keep it too
+
+
+def test_a_plan_of_a_loaded_scenario_refuses_its_file(we2):
+    folder, _ = we2
+    scenario = folder / "we2.yaml"
+    before = contents(folder)
+    p = plan(load_scenario(scenario), baselines=False)
+    assert p.scenario_file == scenario
+    with pytest.raises(PlannerError) as info:
+        to_json(p, scenario)
+    assert str(info.value) == f"{scenario}: is {scenario}, {REFUSED}"
+    assert contents(folder) == before
+
+
+def test_a_plan_of_a_loaded_scenario_with_overrides_refuses_its_file(we2):
+    folder, _ = we2
+    scenario = folder / "we2.yaml"
+    before = contents(folder)
+    changed = apply_overrides(load_scenario(scenario), {"horizon_months": 12})
+    for p in (plan(changed, baselines=False), plan(load_scenario(scenario), baselines=False, horizon_months=12)):
+        assert p.horizon_months == 12
+        for export in (to_json, to_markdown):
+            with pytest.raises(PlannerError, match=f"^{scenario}: is {scenario}, {REFUSED}$"):
+                export(p, scenario)
+    assert contents(folder) == before
+
+
+def test_a_copy_of_a_plan_refuses_what_the_plan_refuses(we2, azure_eastus_store, store_a100_scenario):
+    folder, p = we2
+    scenario = folder / "we2.yaml"
+    before = contents(folder)
+    with pytest.raises(PlannerError, match=f"^{scenario}: is {scenario}, {REFUSED}$"):
+        to_json(dataclasses.replace(p), scenario)
+    with pytest.raises(PlannerError, match=f"^{folder / OFFERS}: is {folder / OFFERS}, {REFUSED}$"):
+        to_csv(dataclasses.replace(p), folder / OFFERS)
+    assert contents(folder) == before
+    # the price store, kept by the copy and by a pickled plan (not looked up by the plan's id)
+    stored = plan(store_a100_scenario, store=azure_eastus_store, baselines=False)
+    store_bytes = azure_eastus_store.read_bytes()
+    for copy in (dataclasses.replace(stored), pickle.loads(pickle.dumps(stored))):
+        with pytest.raises(PlannerError, match=f"^{azure_eastus_store}: is {azure_eastus_store}, {REFUSED}$"):
+            to_json(copy, azure_eastus_store)
+    assert azure_eastus_store.read_bytes() == store_bytes
