@@ -35,6 +35,9 @@ class ScenarioError(PlannerError):
         # the message shows the first MAX_PROBLEMS_SHOWN (the list `problems` keeps them all)
         super().__init__(head + "\n" + "\n".join(f"  {p}" for p in shown_problems(self.problems)))
 
+    def __reduce__(self):   # pickled as it was made (a sweep's process pool): its args hold only the message
+        return type(self), (self.problems, self.origin), self.__dict__
+
 
 class ModelTooLarge(PlannerError):
     """The model of a scenario would hold more dispatch variables (unit–workload pairs × periods) than the

@@ -554,6 +554,9 @@ class _DuplicateKey(ValueError):
         super().__init__(f"duplicate key {shortened(key, repr)}")
         self.key = key
 
+    def __reduce__(self):   # pickled as it was made: its args hold only the message
+        return type(self), (self.key,)
+
 
 def _loads(text: str) -> Any:
     """json.loads, refusing a key given twice in one object (_DuplicateKey): json keeps the last one without a
@@ -612,6 +615,9 @@ class SidesUnreadable(ScenarioError):
         self.errors, self.messages, self.problems, self.origin = dict(errors), list(messages), list(problems), "compare"
         self.exit_code = errors["b"].exit_code   # as b's alone, the last said
         PlannerError.__init__(self, "\n".join(self.messages))
+
+    def __reduce__(self):   # pickled as it was made: its args hold only the message
+        return type(self), (self.errors, self.messages, self.problems), self.__dict__
 
 
 def read_sides(a: Any, b: Any) -> tuple[Plan | SavedPlan | Scenario, Plan | SavedPlan | Scenario]:

@@ -97,6 +97,9 @@ class YamlRefused(Exception):
         super().__init__(what)
         self.mark, self.what = mark, what
 
+    def __reduce__(self):   # pickled as it was made: its args hold only the message
+        return type(self), (self.mark, self.what)
+
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
     """The nodes directly under `node` (keys and values of a mapping)."""
