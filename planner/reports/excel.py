@@ -98,7 +98,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     import xlsxwriter
 
     require_plan(plan, "plan_to_excel (to_excel)")
-    check_export_path(plan, path, "plan.xlsx", "plan_to_excel (to_excel)")   # before the workbook is built
+    target = check_export_path(plan, path, "plan.xlsx", "plan_to_excel (to_excel)")   # before the workbook is built
     first = plan_start(start, plan.scenario)
     money = f" ({plan.currency})"   # the monthly and yearly sheets: their headers say nominal or present value
     present = present_header(plan)
@@ -139,7 +139,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
     for name in SHEETS:
         _write_table(wb.add_worksheet(name), name, sheets[name], formats)
     wb.close()
-    return maybe_write(path, buf.getvalue(), "plan.xlsx")
+    return maybe_write(target, buf.getvalue(), "plan.xlsx")   # the file checked, not `path` read again
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import planner.reports.excel as excel
 from planner import apply_overrides, load_scenario, plan, to_csv, to_excel, to_focus, to_json, to_markdown, write_files
 from planner.errors import PlannerError
 
@@ -177,3 +178,32 @@ def test_a_copy_of_a_plan_refuses_what_the_plan_refuses(we2, azure_eastus_store,
         with pytest.raises(PlannerError, match=f"^{azure_eastus_store}: is {azure_eastus_store}, {REFUSED}$"):
             to_json(copy, azure_eastus_store)
     assert azure_eastus_store.read_bytes() == store_bytes
+
+
+class _MovingPath:
+    """A path-like that names `first` until `moved` is set, then `then`: a file name held by something that may change
+    while the workbook is built."""
+
+    def __init__(self, first: Path, then: Path):
+        self.first, self.then, self.moved = first, then, False
+
+    def __fspath__(self) -> str:
+        return str(self.then if self.moved else self.first)
+
+
+def test_the_workbook_is_written_to_the_file_checked(we2, tmp_path, monkeypatch):
+    # to_excel checked `path` and then wrote to `path` read again: the file written need not be the one checked (here
+    # the scenario file, which it refuses); focus, markdown and csv write to the target they checked
+    folder, p = we2
+    target = _MovingPath(tmp_path / "plan.xlsx", folder / "we2.yaml")
+    summary = excel.summary_sheet
+
+    def summary_then_move(*args, **kwargs):
+        target.moved = True
+        return summary(*args, **kwargs)
+
+    monkeypatch.setattr(excel, "summary_sheet", summary_then_move)
+    before = contents(folder)
+    to_excel(p, target)
+    assert contents(folder) == before
+    assert (tmp_path / "plan.xlsx").read_bytes()[:2] == b"PK"   # a workbook is a zip file
