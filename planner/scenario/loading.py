@@ -40,6 +40,9 @@ from planner.scenario.model import (
     CURRENCY_PATTERN,
     DEFAULT_HORIZON_MONTHS,
     DEMAND_FIELDS,
+    INVISIBLE,
+    INVISIBLE_CHAR,
+    INVISIBLE_NAMES,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
@@ -127,6 +130,7 @@ def _key_text(node: yaml.Node) -> str:
 # nothing a plan computes, and may be meant: a soft hyphen marks where a long word may break, a zero-width joiner
 # builds an emoji or a Persian word, a direction mark keeps Hebrew or Arabic in order. It is kept there, quoted or
 # not; in a key, a name, a number or a code it is refused (two names would look the same, a code or number not read).
+# The model's free-text fields (model.Frozen._free_text) are these: it refuses one that reaches it otherwise (an alias).
 _FREE_TEXT = (("description",), ("onprem", "card_overrides", None, "source"), ("onprem", "custom_cards", None, "source"))
 _KEY = object()   # the part of a path into the YAML standing for a mapping's key being composed
 
@@ -443,17 +447,13 @@ def _refused_character(source: str, exc: yaml.reader.ReaderError) -> yaml.Marked
 # unquoted value's words, a space in a comment) it is kept as the text it is here. An invisible one inside a key or a
 # value (`U\u200bSD`) is then refused where the YAML is composed, but in a free text (_InvisibleInScalar).
 _LOOKALIKE_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
-# The format characters (Unicode category Cf) that show as nothing: soft hyphen, Mongolian vowel separator, zero-width
-# space, non-joiner and joiner, the direction marks, embeddings, overrides and isolates, word joiner and the invisible
-# operators, the byte order mark (U+FEFF, a zero-width no-break space past a file's start) and the tag characters. The
-# Cf characters that show a sign (the Arabic number signs U+0600-U+0605 …) are not among them.
-_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\U000e0001\U000e0020-\U000e007f"
-_INVISIBLE_CHAR = re.compile(f"[{_INVISIBLE}]")
+# The format characters that show as nothing (model.INVISIBLE), which the model refuses too in any text but free text
+_INVISIBLE = INVISIBLE
+_INVISIBLE_CHAR = INVISIBLE_CHAR
 _HIDDEN_BREAKS = "\x85\u2028\u2029"
 _PASTED = re.compile(f"[{_LOOKALIKE_SPACES}{_INVISIBLE}{_HIDDEN_BREAKS}]")
 _PASTED_NAMES = {"\u00a0": "non-breaking space", "\u202f": "narrow non-breaking space", "\u2007": "figure space",
-                 "\u200b": "zero-width space", "\u200c": "zero-width non-joiner", "\u200d": "zero-width joiner",
-                 "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)", "\u00ad": "soft hyphen",
+                 **INVISIBLE_NAMES,
                  "\x85": "next line character (NEL)", "\u2028": "line separator", "\u2029": "paragraph separator"}
 # Scans of a file for where its pasted characters are (each scan error's line blanked and the file scanned again):
 # as many as the syntax errors the retry loop reports, and no more characters in all than it parses again

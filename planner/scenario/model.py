@@ -173,6 +173,21 @@ def _field_shape(model: type[BaseModel], field: str) -> str | None:
     return _numeric_shape(model.model_fields[field].annotation)
 
 
+@functools.cache
+def _models_in_field(model: type[BaseModel], field: str) -> str | None:
+    """Where a model's field holds models: "map" (a mapping to them: card_overrides, existing), "all" (a model, or a list
+    of them: onprem, workloads), else None. Each model checks its own texts (_no_invisible_characters)."""
+    annotation = model.model_fields[field].annotation
+
+    def holds_model(kind: Any) -> bool:
+        return (isinstance(kind, type) and issubclass(kind, BaseModel)) or any(map(holds_model, typing.get_args(kind)))
+
+    if not holds_model(annotation):
+        return None
+    unwrapped = [a for a in (typing.get_args(annotation) or (annotation,)) if a is not type(None)]
+    return "map" if any(typing.get_origin(a) is dict for a in unwrapped) or typing.get_origin(annotation) is dict else "all"
+
+
 def _first_month_above(amount: float, growth: float, horizon: int, limit: float = MAX_GPU_HOURS_PER_MONTH) -> int | None:
     """The first month (1-based) whose demand amount × (1 + growth)^(m−1) exceeds `limit`, or None.
     Compared in logarithms, so a huge growth cannot overflow a float."""
@@ -244,9 +259,45 @@ def _ways(change: str) -> str:
             f"apply_overrides(scenario, {change}) (model_copy(update=...) checks nothing)")
 
 
+# The format characters (Unicode category Cf) that show as nothing: soft hyphen, Mongolian vowel separator, zero-width
+# space, non-joiner and joiner, the direction marks, embeddings, overrides and isolates, word joiner and the invisible
+# operators, the byte order mark (U+FEFF, a zero-width no-break space past a file's start) and the tag characters. The
+# Cf characters that show a sign (the Arabic number signs U+0600-U+0605 …) are not among them.
+INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\U000e0001\U000e0020-\U000e007f"
+INVISIBLE_CHAR = re.compile(f"[{INVISIBLE}]")
+# what a message calls them where Unicode's name is not what a reader knows
+INVISIBLE_NAMES = {"\u200b": "zero-width space", "\u200c": "zero-width non-joiner", "\u200d": "zero-width joiner",
+                   "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)", "\u00ad": "soft hyphen"}
+
+
+def invisible_name(char: str) -> str:
+    """What a message calls the invisible `char`: "zero-width space U+200B"."""
+    name = INVISIBLE_NAMES.get(char) or unicodedata.name(char, "character").lower()
+    return f"{name} U+{ord(char):04X}"
+
+
+def _invisible_in(value: Any) -> tuple[str, str, tuple] | None:
+    """("key" or "value", the first invisible character, the path to it within `value`: a list's index, a mapping's key;
+    a key's own is its mapping's) of the first text in `value` holding one: a text, a mapping's keys and its texts, a
+    list's texts (a mapping or model inside is its model's to check: it may hold free text)."""
+    if isinstance(value, str):
+        found = INVISIBLE_CHAR.search(value)
+        return None if found is None else ("value", found[0], ())
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+    for at, item in items:
+        if isinstance(at, str) and (found := INVISIBLE_CHAR.search(at)):
+            return "key", found[0], ()
+        if isinstance(item, (str, list, tuple)) and (inside := _invisible_in(item)):
+            return inside[0], inside[1], (at, *inside[2])
+    return None
+
+
 class Frozen(BaseModel):
     # allow_inf_nan=False: `.inf` or `.nan` in any number field is an input error, not a solver traceback
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    # the fields of free text (model.Text: a description, where a quote came from), which may hold an invisible
+    # character meant (a soft hyphen, an emoji's joiner, a direction mark): loading._FREE_TEXT names the same
+    _free_text: typing.ClassVar[frozenset[str]] = frozenset()
     # where a model of this class sits in a scenario file, as an override path (for the message refusing a change)
     _section: typing.ClassVar[str] = ""
     # where this one sits, when its class sits in many places (a card override's: onprem.card_overrides.<card>);
@@ -319,6 +370,25 @@ class Frozen(BaseModel):
     def __hash__(self) -> int:
         # of the fields, as __eq__ compares them (pydantic's hash of Frozen, which has none, made every scenario 0)
         return hash((type(self), *self.__dict__.values()))
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_invisible_characters(cls, value: Any, info: ValidationInfo) -> Any:
+        """`value` unless a name, id, code or path in it (any text but free text) holds an invisible format character
+        (INVISIBLE): two names would look the same, a code or id not be found, and nothing shows why. The loader refuses
+        one written in a file at its line; this catches what reaches the model otherwise: a YAML alias of a free text
+        (`name: *d`), an escape (`name: "A\\u200bB"`), a dict, an override (`workloads.0.name='llm\\u200bfinetune'`),
+        Scenario(...)."""
+        holds = _models_in_field(cls, info.field_name)
+        if info.field_name in cls._free_text or holds == "all":
+            return value
+        found = _invisible_in(dict.fromkeys(value) if holds == "map" and isinstance(value, dict) else value)   # its keys
+        if found is not None:
+            raise PydanticCustomError("invisible_character", "{char} inside the {part}: an invisible character, which no "
+                                      "table of the plan shows; delete it (it often comes with text pasted from a web "
+                                      "page or a chat)",
+                                      {"char": invisible_name(found[1]), "part": found[0], "field": found[2]})
+        return value
 
     @field_validator("*", mode="before")
     @classmethod
@@ -400,6 +470,8 @@ class CardOverride(Frozen):
     as_of: IsoDate | None = Field(None, description="the day of the quote, an ISO date YYYY-MM-DD (e.g. 2026-11-20)")
     source: Text | None = None
 
+    _free_text = frozenset({"source"})
+
 
 class GpuSpecs(Frozen):
     """Datasheet figures of a GPU that planner/data/gpus.csv lacks, in its columns and units. Only memory is
@@ -437,6 +509,8 @@ class CustomCard(Frozen):
     life_years: float = Field(gt=0, le=MAX_LIFE_YEARS, description=LIFE_YEARS)
     maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
+
+    _free_text = frozenset({"source"})
 
     @model_validator(mode="after")
     def _idle_at_most_busy(self) -> CustomCard:
@@ -848,6 +922,7 @@ class Scenario(Frozen):
                     "168 = always exact; with a serving workload every distinct weight is kept)")
     close_call_share: float = Field(
         0.02, ge=0, lt=1, description="a plan whose runner-up is within this share of the total is flagged a close call")
+    _free_text = frozenset({"description"})
     # Not a field (never dumped, nor in the schema, nor compared): the folder the file it was loaded from names its
     # files against, absolute, set by the loader (loading.file_folder), so that a plan of it names them as that file
     # wrote them

@@ -42,7 +42,7 @@ from planner.scenario.loading import (
     parse_scenario,
     read_yaml_value,
 )
-from planner.scenario.model import BUILTIN_PROFILES, ReadOnlyDict, Scenario
+from planner.scenario.model import BUILTIN_PROFILES, INVISIBLE_CHAR, ReadOnlyDict, Scenario
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import shortened
 
@@ -307,6 +307,8 @@ def _index_to_name(problem: str, data: dict) -> str:
 
     def repl(m: re.Match) -> str:
         i = int(m.group(1))
+        if i < len(names) and isinstance(names[i], str) and INVISIBLE_CHAR.search(names[i]):
+            return f"workloads.{i}"   # a name holding an invisible character (refused) would show as another
         return f"workloads.{names[i]}" if i < len(names) else m.group(0)
     return re.sub(r"workloads\[(\d+)\]", repl, problem)
 

@@ -15,10 +15,15 @@ import pytest
 from typer.testing import CliRunner
 
 from planner.cli import app
+from planner.errors import ScenarioError
+from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.loading import _INVISIBLE_CHAR, check_scenario_text
 from tests.planner.test_pasted_characters import LINES  # entry.yaml's lines, numbered there
 
 ADVICE = "an invisible character YAML reads as part of it; delete it (it often comes with text pasted from a web page or a chat)"
+# the model's words (scenario.model.Frozen._no_invisible_characters), for what reaches it otherwise than written in a file
+MODEL_ADVICE = ("an invisible character, which no table of the plan shows; delete it (it often comes with text pasted "
+                "from a web page or a chat)")
 
 
 def check(lines: list[str]):
@@ -91,10 +96,11 @@ def test_the_rest_of_the_file_is_read_as_it_shows():
     assert checked.data["currency"] == "USD" and checked.data["horizon_months"] == 36
 
 
-def test_one_written_as_an_escape_shows_and_is_left_to_the_field_check():
-    # "\u200b" in double quotes is six visible characters: the message quotes it as written
+def test_one_written_as_an_escape_shows_and_is_refused_by_the_model():
+    # "\u200b" in double quotes is six visible characters in the file, but the code read holds the invisible one, which
+    # no table of the plan shows: the model refuses it (MODEL_ADVICE), at the value ("currency: " is 10), quoting it
     assert check(changed(7, 'currency: "U\\u200bSD"')).problems == [
-        "s.yaml:7:11: currency: expected a currency code of three capital letters (ISO 4217), got 'U\\u200bSD'"]
+        f"s.yaml:7:11: currency: zero-width space U+200B inside the value: {MODEL_ADVICE}, got 'U\\u200bSD'"]
 
 
 def test_a_free_text_keeps_them():
@@ -130,3 +136,67 @@ def test_validate_exits_2_with_the_one_problem(tmp_path):
     said = " ".join(result.output.split())
     assert "s.yaml:7:12: currency: zero-width space U+200B inside the value: an invisible character" in said, said
     assert "ISO 4217" not in said and "Traceback" not in said, said
+
+
+# What reaches the model without the loader reading it as written: a YAML alias reuses the node its anchor names (a free
+# text's, which keeps them), a dict, an override. The model refuses them in one place all of them pass through: any
+# text but free text (a description, a card override's or custom card's source) — names, ids, codes, regions, paths
+# (review, 2026-12: `description: &d Fo\u200bo` then `name: *d` loaded with that name)
+
+
+def test_an_alias_of_a_free_text_is_refused_where_it_is_no_free_text():
+    # the anchored description is on line 5: "description: " is 13 characters, so its node (the anchor) is column 14,
+    # where the character is written; the problem names the field it reached, name
+    lines = changed(5, "description: &d En\u200btry")
+    lines[5] = "name: *d"
+    assert check(lines).problems == [
+        f"s.yaml:5:14: name: zero-width space U+200B inside the value: {MODEL_ADVICE}, got 'En\\u200btry'"]
+
+
+def test_an_alias_in_a_list_of_regions_is_refused_at_its_item():
+    lines = changed(6, "description: &r us-east\u200b-1")
+    lines[13] = "  regions: [*r, eastus]"
+    assert check(lines).problems == [
+        f"s.yaml:6:14: prices.regions[0]: zero-width space U+200B inside the value: {MODEL_ADVICE}"]
+
+
+def test_an_override_of_a_name_is_refused_naming_the_path_given():
+    scenario = check(LINES).scenario
+    with pytest.raises(ScenarioError) as info:
+        apply_overrides(scenario, {"workloads.0.name": "course\u200bwork"})
+    assert info.value.problems == [
+        f"workloads.0.name: zero-width space U+200B inside the value: {MODEL_ADVICE}, got 'course\\u200bwork'"]
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda d: d.update(currency="U\u00adSD"), "currency: soft hyphen U+00AD inside the value"),
+    (lambda d: d.update(fx={"CN\u200bY": 0.14}), "fx: zero-width space U+200B inside the key"),
+    (lambda d: d["prices"].update(regions=["us-east-1", "east\u2060us"]),
+     "prices.regions[1]: word joiner U+2060 inside the value"),
+    (lambda d: d["workloads"][0].update(reference_gpu="RTX-3060\u200d-12GB"),
+     "workloads[0].reference_gpu: zero-width joiner U+200D inside the value"),
+    (lambda d: d["onprem"]["card_overrides"].update({"rtx-3060\ufeff-12gb": {"price": 300}}),
+     "onprem.card_overrides: zero-width no-break space (byte order mark) U+FEFF inside the key"),
+])
+def test_a_dict_with_one_in_a_name_id_or_code_is_refused(change, said):
+    data = check(LINES).scenario.model_dump(mode="json")
+    change(data)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert f"<dict>:1:1: {said}: {MODEL_ADVICE}" in [p.split(", got ")[0] for p in info.value.problems]
+
+
+def test_a_dict_keeps_them_in_free_text():
+    data = check(LINES).scenario.model_dump(mode="json")
+    data["description"] = "Data\u00adsets \U0001f468\u200d\U0001f4bb"
+    data["onprem"]["card_overrides"] = {"rtx-3060-12gb": {"price": 300, "source": "shop\u200b.example quote"}}
+    scenario = load_scenario(data)
+    assert scenario.description == "Data\u00adsets \U0001f468\u200d\U0001f4bb"
+    assert scenario.onprem.card_overrides["rtx-3060-12gb"].source == "shop\u200b.example quote"
+
+
+def test_a_scenario_built_in_code_is_refused_too():
+    data = check(LINES).scenario.model_dump(mode="json")
+    data["name"] = "En\u200btry"
+    with pytest.raises(ValueError, match="zero-width space U\\+200B inside the value"):
+        Scenario(**data)

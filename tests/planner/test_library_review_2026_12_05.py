@@ -176,7 +176,12 @@ def test_workload_names_that_differ_only_in_what_no_one_sees_are_one_name():
                 f'  - {{name: "{twin}", gpu_hours_per_month: 2, reference_gpu: T4}}\n')
         with pytest.raises(ScenarioError) as info:
             load_scenario_text(text, origin="t.yaml")
-        assert info.value.problems == [
+        # the zero-width space, escaped in the file, is refused in a name by the model too (test_invisible_characters)
+        refused = ([] if "\\u200b" not in twin else
+                   ["t.yaml:4:12: workloads[1].name: zero-width space U+200B inside the value: an invisible character, "
+                    "which no table of the plan shows; delete it (it often comes with text pasted from a web page or a "
+                    "chat), got 'a\\u200b'"])
+        assert info.value.problems == refused + [
             f"t.yaml:4:12: workloads[1].name: {shown} is the name of an earlier workload too (it looks the same as "
             "'a': they differ only in spaces at an end or in characters no one sees); workload names must be unique"]
     # names that a reader tells apart stay two
