@@ -32,7 +32,9 @@ Prices
     one without an `armRegionName` as `no_region`.
     Every skipped item is counted in `self.skipped` (reason -> n), and `self.returned` holds how many items
     each region's listing returned (so a refresh that kept none can say they were all skipped);
-    `self.implausible_offers` holds the ids of the offers skipped above USD's price bounds (base.offers_table).
+    `self.implausible_offers` holds the ids of the offers skipped as `implausible_price` (beyond any price's bounds
+    in classify_item, or above USD's in base.offers_table), of the sizes kept, for refresh to name an offer in force
+    missing for its price.
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`. Quotes of the
     same rank at different prices drop the offer, each counted as `conflicting_prices` (as AWS does: nothing
@@ -248,54 +250,64 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     item may give an on-demand rate plus savings-plan rates, some of which are skipped (zero price). Prices are in
     the item's currency.
     """
+    offers, skipped, _ = classify_item_options(item)
+    return offers, skipped
+
+
+def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], list[str], list[str]]:
+    """`classify_item`'s offers and skip reasons, and the purchase options the item would have given but for
+    the prices it skipped as `implausible_price` (an item dropped whole for its own price: its option and its
+    savings-plan terms), for the fetch to keep their offer ids (refresh tells an offer in force missing for its
+    price, as the AWS adapter does)."""
     product = str(item.get("productName") or "")
     sku_name = str(item.get("skuName") or "").strip()
     kind = str(item.get("type") or "")
     if kind == "DevTestConsumption":
-        return [], ["devtest"]
+        return [], ["devtest"], []
     if product.endswith(" Windows") or " Win" in product:
-        return [], ["windows"]
+        return [], ["windows"], []
     if " Cloud Services" in product:
-        return [], ["cloud_services"]
+        return [], ["cloud_services"], []
     price = api_number(item.get("retailPrice"))   # 400 digits: inf; "3_673": NaN
     if _isnan(price):
-        return [], ["no_price"]
+        return [], ["no_price"], []
     if math.isinf(price):   # JSON 1e400 reads as inf: not a price
-        return [], ["non_finite_price"]
+        return [], ["non_finite_price"], []
     unit = str(item.get("unitOfMeasure") or "").strip()
     hours = unit_hours(unit)
     if hours is None:
-        return [], ["unknown_unit"]
+        return [], ["unknown_unit"], []
     if kind == "Reservation":
         if hours != 1:   # the API says "1 Hour" for a term's total; any other unit cannot be read
-            return [], ["unknown_unit"]
+            return [], ["unknown_unit"], []
         term = str(item.get("reservationTerm") or "").strip().lower()
         option = RESERVATION_TERMS.get(term)
         if option is None:
-            return [], ["unknown_reservation_term"]
+            return [], ["unknown_reservation_term"], []
         if price <= 0:
-            return [], ["zero_or_negative_price"]
+            return [], ["zero_or_negative_price"], []
         if price > MAX_UPFRONT_PRICE:   # a term's total: 1e300 is a broken feed, not a price
-            return [], ["implausible_price"]
+            return [], ["implausible_price"], [option]
         hours = HOURS_PER_TERM[option]
         if price / hours < MIN_HOURLY_PRICE:   # a term of GPU-hours for a fraction of a cent
-            return [], ["implausible_price"]
+            return [], ["implausible_price"], [option]
         note = f"reservation: {price:g} per {item.get('reservationTerm')} term / {hours} h"
-        return [(option, price / hours, note)], []
+        return [(option, price / hours, note)], [], []
     if kind != "Consumption":
-        return [], ["unknown_type"]
+        return [], ["unknown_type"], []
     option = consumption_option(sku_name, str(item.get("meterName") or ""))
     if option is None:
-        return [], ["spot_and_low_priority"]
+        return [], ["spot_and_low_priority"], []
     # the item's own price unusable drops it whole, its savings-plan rates too, as a missing or NaN price does: its
     # plans would be saved without the on-demand rate they are discounts on, which refresh checks them against
     if price <= 0:
-        return [], ["zero_or_negative_price"]
+        return [], ["zero_or_negative_price"], []
     if not MIN_HOURLY_PRICE <= price / hours <= MAX_HOURLY_PRICE:   # 1e300, or per "100000000 Hours"
-        return [], ["implausible_price"]
+        return [], ["implausible_price"], [option, *_savings_plan_options(item, option)]
     per_unit = f"retailPrice per {unit}" if hours != 1 else ""
     offers: list[tuple[str, float, str]] = [(option, price / hours, per_unit)]
     skipped: list[str] = []
+    priced_out: list[str] = []
     plans = item.get("savingsPlan") or []
     if option == "on_demand" and not isinstance(plans, list):
         skipped.append("malformed")   # not a list of {"term", "retailPrice"} objects: no plan can be read
@@ -321,9 +333,20 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
                 continue
             if not MIN_HOURLY_PRICE <= rate / hours <= MAX_HOURLY_PRICE:
                 skipped.append("implausible_price")
+                priced_out.append(plan_option)
                 continue
             offers.append((plan_option, rate / hours, per_unit))
-    return offers, skipped
+    return offers, skipped, priced_out
+
+
+def _savings_plan_options(item: Item, option: str) -> list[str]:
+    """The savings-plan options an `option` item's `savingsPlan` list names by a known term (none but on-demand)."""
+    plans = item.get("savingsPlan") or []
+    if option != "on_demand" or not isinstance(plans, list):
+        return []
+    terms = (SAVINGS_PLAN_TERMS.get(str(plan.get("term") or "").strip().lower()) for plan in plans
+             if isinstance(plan, Mapping))
+    return [term for term in terms if term is not None]
 
 
 def consumption_option(sku_name: str, meter_name: str) -> str | None:
@@ -512,7 +535,7 @@ class AzurePriceSource:
         self.source = f"{PRICES_SOURCE} + {ARM_SOURCE}" if self.uses_arm else PRICES_SOURCE
         self.notice = "" if self.uses_arm else NO_SUBSCRIPTION_NOTICE
         self.skipped: dict[str, int] = {}
-        self.implausible_offers: list[str] = []   # ids of the offers skipped as implausible_price (base.offers_table)
+        self.implausible_offers: list[str] = []   # ids of the offers skipped as implausible_price (see fetch)
 
     # -- public --------------------------------------------------------------------------------------
 
@@ -827,6 +850,20 @@ class AzurePriceSource:
             return found, f"Retail Prices armSkuName is '{raw}'"
         return found, ""
 
+    def _kept_size(self, facts: Mapping[str, dict], arm_sku_name: str) -> tuple[dict | None, str, str]:
+        """(facts, key note, "") of the size a Retail armSkuName names when its offers are kept, or (None, "",
+        why they are skipped): a retired size, a non-GPU one, one not named as a VM size is."""
+        if is_retired_azure_size(arm_sku_name):   # still quoted, no longer rentable (pricing_adapters/retired.py)
+            return None, "", "retired_size"
+        size, key_note = self._lookup(facts, arm_sku_name)
+        if size is not None:
+            return size, key_note, ""
+        if not GPU_SERIES.match(arm_sku_name.strip()):
+            return None, "", "non_gpu"
+        if not VM_SIZE_NAME.fullmatch(arm_sku_name.strip()):
+            return None, "", "malformed_size_name"
+        return _unknown_size_facts(arm_sku_name.strip()), "", ""
+
     def _add_offers(self, region: str, items: list[Item], facts: Mapping[str, dict], as_of: str,
                     quotes: dict[str, OfferQuotes]) -> None:
         """Add the offers of some of a region's items, dated `as_of` (the fetch date), to `quotes` (offer_id ->
@@ -842,24 +879,20 @@ class AzurePriceSource:
             if item_region != region:   # asked for by $filter; never stored under another region
                 self._skip("wrong_region")
                 continue
-            offers, skipped = classify_item(item)
+            offers, skipped, priced_out = classify_item_options(item)
             for reason in skipped:
                 self._skip(reason)
-            if not offers:
+            if not offers and not priced_out:
                 continue
             arm_sku = str(item.get("armSkuName") or "")
-            if is_retired_azure_size(arm_sku):   # still quoted, no longer rentable (pricing_adapters/retired.py)
-                self._skip("retired_size", len(offers))
+            size, key_note, dropped = self._kept_size(facts, arm_sku)
+            if size is not None:   # skipped for its price, an offer of a size kept: refresh names it if in force
+                self.implausible_offers.extend(offer_id(PROVIDER, region, size["sku"], o) for o in priced_out)
+            if not offers:
                 continue
-            size, key_note = self._lookup(facts, arm_sku)
             if size is None:
-                if not GPU_SERIES.match(arm_sku.strip()):
-                    self._skip("non_gpu", len(offers))
-                    continue
-                if not VM_SIZE_NAME.fullmatch(arm_sku.strip()):
-                    self._skip("malformed_size_name", len(offers))
-                    continue
-                size = _unknown_size_facts(arm_sku.strip())
+                self._skip(dropped, len(offers))
+                continue
             currency = str(item.get("currencyCode") or self.currency).upper()
             if currency != self.currency:
                 raise PriceSourceError(f"Azure Retail Prices API returned {shortened(currency)} prices for "

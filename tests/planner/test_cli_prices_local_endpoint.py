@@ -157,6 +157,42 @@ def test_a_feed_a_million_times_too_dear_is_refused_as_missing_offers_and_never_
     assert sorted(latest["hourly_price"]) == [1.4692, 2.5711]
 
 
+def test_a_feed_a_million_times_too_cheap_is_said_skipped_for_its_prices_not_a_partial_answer(tmp_path, scaled_endpoint):
+    # the review of 2026-12-07: prices below 0.0001 a unit-hour are skipped as the Azure items are read
+    # (classify_item), not by the offers table's USD bound, and their offer ids were not kept: this refusal said
+    # "more likely a partial answer" right above "skipped: 8 implausible_price"
+    store = tmp_path / "s.sqlite"
+    assert _refresh(store).exit_code == 0
+    saved = store.read_bytes()
+    scaled_endpoint["factor"] = 1e-6
+
+    def two_on_demand_prices_left_alone(number: int, page: dict) -> None:   # so that the refresh is not empty
+        for item in page["Items"]:
+            if item["meterName"] in ("NV6ads A10 v5", "ND96asr v4"):
+                item["retailPrice"] = item["unitPrice"] = {"NV6ads A10 v5": 0.454, "ND96asr v4": 27.197}[item["meterName"]]
+
+    scaled_endpoint["edit"] = two_on_demand_prices_left_alone
+    result = _refresh_held_to_missing_offers(store)
+    assert result.exit_code == 1, result.output
+    line = " ".join(result.stderr.split())
+    # of the 10 offers of snapshot #1 the two on-demand ones left alone are kept. The other 8, each below 0.0001
+    # USD/h (the dearest, ND96asr v4 spot, 2.99167 × 1e-6 = 0.000003; a year's reservation 21,024 × 1e-6 / 8,760 h
+    # = 0.0000024), skipped: 6 items, the NC24ads A100 v4's on-demand one with its 2 savings-plan rates, and the
+    # D14 item (1.0 × 1e-6: 7 implausible_price), which is no GPU size and so no offer missing. Both spot offers
+    # gone while the ND96asr v4 is still offered: refused
+    assert line.startswith("refresh failed: offers missing: azure eastus: 8 of the 10 offers in force there (snapshot "
+                           "#1) are missing from this refresh, which holds 2 offers: a purchase option gone whole from a "
+                           "region that still offers instance types that had it: the 2 spot offers in eastus (2 "
+                           "instance types)")
+    assert ("; every offer missing was in the answer but skipped as an implausible price (above 100,000 USD an hour or "
+            "below 0.0001 a unit-hour, say), so more likely a broken feed (a wrong unit, currency or scale) than a "
+            "partial answer or instance types retired") in line
+    assert "more likely a partial answer" not in line
+    assert line.endswith("skipped: 1 cloud_services, 1 devtest, 7 implausible_price, 1 windows, "
+                         "1 zero_or_negative_price")
+    assert store.read_bytes() == saved
+
+
 @pytest.mark.parametrize("usd_per_hour, offers, skipped", [
     (150_000.0, 10, "1 implausible_price, "),   # the audit's: the refresh failed whatever the flags
     (100_000.0, 11, ""),                        # the bound itself is a price

@@ -89,6 +89,37 @@ def test_an_azure_savings_plan_rate_and_a_reservation_below_the_floor_are_skippe
     assert classify_item(reservation) == ([], ["implausible_price"])
 
 
+def test_the_azure_offers_skipped_for_their_prices_as_items_are_read_are_named_for_refresh():
+    # the review of 2026-12-07: only the offers table's USD bound kept the ids of the offers it skipped; those
+    # skipped as the items were read were counted, unnamed, so refresh took them for a partial answer
+    nd96 = _eastus_item()
+    items = [
+        # per "100000000 Hours": 27.197 / 1e8 an hour, the item dropped whole with its two savings-plan rates
+        nd96 | {"unitOfMeasure": "100000000 Hours", "savingsPlan": [{"term": "1 Year", "retailPrice": 20.0},
+                                                                    {"term": "3 Years", "retailPrice": 12.0}]},
+        # 3 years' reservation for 1e13 USD, above the 1e12 any term's total may be
+        nd96 | {"type": "Reservation", "reservationTerm": "3 Years", "retailPrice": 1e13},
+        # the NC24ads A100 v4 at 3.673 kept, its 1-year savings plan at 1e-9 an hour skipped
+        nd96 | {"armSkuName": "Standard_NC24ads_A100_v4", "skuName": "NC24ads A100 v4", "meterName": "NC24ads A100 v4",
+                "retailPrice": 3.673, "savingsPlan": [{"term": "1 Year", "retailPrice": 1e-9}]},
+        # no GPU size: skipped for its price all the same, but no offer of it would have been kept
+        nd96 | {"armSkuName": "Standard_D14", "skuName": "D14", "meterName": "D14", "retailPrice": 1e-9},
+    ]
+    with respx.mock(base_url=BASE) as router:
+        router.get("").mock(return_value=httpx.Response(200, json={"Items": items, "NextPageLink": None}))
+        src = AzurePriceSource(http=httpx.Client())
+        df = src.fetch(["eastus"])
+    assert df["offer_id"].tolist() == ["azure:eastus:Standard_NC24ads_A100_v4:on_demand"]
+    assert src.skipped == {"implausible_price": 4}
+    assert sorted(src.implausible_offers) == [
+        "azure:eastus:Standard_NC24ads_A100_v4:savings_plan_1y",
+        "azure:eastus:Standard_ND96asr_v4:on_demand",
+        "azure:eastus:Standard_ND96asr_v4:reserved_3y",
+        "azure:eastus:Standard_ND96asr_v4:savings_plan_1y",
+        "azure:eastus:Standard_ND96asr_v4:savings_plan_3y",
+    ]
+
+
 @pytest.mark.parametrize("usd", [
     "0.00005",   # below the floor
     "1e300",     # above the ceiling of any currency, finite so no longer malformed
