@@ -96,11 +96,14 @@ MISSING_NAMED = 5   # of the missing offers, in a message
 # unknown on either side (an empty count or memory) is no change: plans never use a type of unknown count.
 HARDWARE_FACTS = ("gpu_count", "gpu", "gpu_memory_gb")   # in the order a message names them
 HARDWARE_NAMED = 5   # of the changed facts, in a message
-# The facts the project ships for each provider's instance types, checked on every refresh (the prices in force may
-# themselves hold a count a feed got wrong): Azure's packaged size table (pricing_adapters/data/azure_gpu_sizes.csv,
-# whose counts azure_gpu_counts.csv corrects; the adapter falls back on it), else the packaged snapshot's facts,
-# the same in each of its regions (pricing_adapters/snapshots/aws.csv).
+# The facts the project ships for each provider's instance types, checked for a type the store does not hold yet
+# (one it holds was checked, or its change accepted, when saved: held against the packaged facts again, an accepted
+# change needed --accept-hardware-changes on every refresh, and a cron job that passes it let a later wrong count
+# through with a warning): Azure's packaged size table (pricing_adapters/data/azure_gpu_sizes.csv, whose counts
+# azure_gpu_counts.csv corrects; the adapter falls back on it), else the packaged snapshot's facts, the same in each
+# of its regions (pricing_adapters/snapshots/aws.csv).
 PACKAGED_FACTS = {registry.AZURE: "the packaged size table"}
+PACKAGED_SNAPSHOT = "the packaged snapshot"   # what `earlier_prices` calls the prices in force before a refresh
 # the end of a live offer's source: where its GPU facts came from (Azure: ARM's resource SKUs or the size table, per
 # size; AWS: EC2 DescribeInstanceTypes), which a hardware change names rather than the adapter's whole source
 FACTS_FROM = "GPU facts: "
@@ -136,20 +139,22 @@ class PriceJump:
                 f"×{MAX_REPRICING_FACTOR:g} or ×1/{MAX_REPRICING_FACTOR:g}), e.g. {example}")
 
 
-def earlier_prices(store: PriceStore, provider: str, offers: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, str]]:
+def earlier_prices(store: PriceStore, provider: str, offers: pd.DataFrame,
+                   stored: dict[str, tuple[pd.DataFrame, str]] | None = None) -> dict[str, tuple[pd.DataFrame, str]]:
     """For each region of `offers` (a refresh of `provider`, typed): (the offers in force there, what they are:
-    "snapshot #3", "the packaged snapshot"). The store's snapshot in force, else the packaged snapshot that
-    plans use until a refresh."""
-    in_force_offers, in_force = store.offers_in_force([provider])
+    "snapshot #3", "the packaged snapshot"). The store's snapshot in force (`stored_prices`, read unless given),
+    else the packaged snapshot that plans use until a refresh."""
+    stored = stored_prices(store, provider) if stored is None else stored
     packaged = _packaged(provider)
-    earlier = {}
-    for region in dict.fromkeys(offers["region"]):
-        if (provider, region) in in_force:
-            before, compared_with = in_force_offers, f"snapshot #{in_force[(provider, region)].id}"
-        else:
-            before, compared_with = packaged, "the packaged snapshot"
-        earlier[region] = (before[before["region"] == region], compared_with)
-    return earlier
+    return {region: stored.get(region) or (packaged[packaged["region"] == region], PACKAGED_SNAPSHOT)
+            for region in dict.fromkeys(offers["region"])}
+
+
+def stored_prices(store: PriceStore, provider: str) -> dict[str, tuple[pd.DataFrame, str]]:
+    """For each region of `provider` the store holds: (its offers in force there, "snapshot #3")."""
+    in_force_offers, in_force = store.offers_in_force([provider])
+    return {region: (in_force_offers[in_force_offers["region"] == region], f"snapshot #{info.id}")
+            for (_, region), info in in_force.items()}
 
 
 def price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame) -> list[PriceJump]:
@@ -436,20 +441,29 @@ def fact_shown(fact: str, value: float | str) -> str:
 
 
 def hardware_changes(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
-                     fetched_from: str) -> list[HardwareChange]:
+                     fetched_from: str, stored: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[HardwareChange]:
     """The hardware facts (HARDWARE_FACTS) of the instance types of `offers` (a refresh of `provider`, typed, from
-    the source named `fetched_from`) that differ from those of the same type in `earlier` (`earlier_prices`: in force
-    in the same region) or in the packaged facts (`packaged_facts`: any region); by instance type, fact and old
-    value, one each, with the regions where they differ."""
+    the source named `fetched_from`) that differ from those the store holds for the same type, or, for a type the
+    store does not hold yet, from those of `earlier` (`earlier_prices`: the packaged snapshot in force in the same
+    region) and the packaged facts (`packaged_facts`: any region); by instance type, fact and old value, one each,
+    with the regions where they differ. The store's facts (`stored`: `stored_prices`, all its regions; by default
+    those of `earlier` from a snapshot) are those in force in the same region where it holds the type there, else
+    in any region: they were checked, or their change accepted, when saved."""
+    stored = {r: e for r, e in earlier.items() if e[1] != PACKAGED_SNAPSHOT} if stored is None else stored
     new = _facts_of(offers).assign(new_source=_facts_source(offers, fetched_from))
     new = new.drop_duplicates()
-    in_force = pd.concat([_facts_of(before[before["region"] == region]).assign(reference=compared_with)
-                          for region, (before, compared_with) in earlier.items()]
-                         or [_facts_of(offers.iloc[:0]).assign(reference="")], ignore_index=True)
+    held = _labelled_facts(stored, offers)
+    held_here = set(zip(held["region"], held["key"]))
+    in_store = new["key"].isin(held["key"]).to_numpy()
+    here = np.array([pair in held_here for pair in zip(new["region"], new["key"])], dtype=bool)
+    packaged_in_force = _labelled_facts({r: e for r, e in earlier.items() if r not in stored}, offers)
     packaged, label = packaged_facts(provider)
-    pairs = pd.concat([new.merge(in_force, on=["region", "key"], suffixes=("", "_old")),
-                       new.merge(packaged.drop(columns="region").assign(reference=label), on="key",
-                                 suffixes=("", "_old"))], ignore_index=True)
+    fresh = new[~in_store]
+    pairs = pd.concat([new[here].merge(held, on=["region", "key"], suffixes=("", "_old")),
+                       new[in_store & ~here].merge(held.drop(columns="region"), on="key", suffixes=("", "_old")),
+                       fresh.merge(packaged_in_force, on=["region", "key"], suffixes=("", "_old")),
+                       fresh.merge(packaged.drop(columns="region").assign(reference=label), on="key",
+                                   suffixes=("", "_old"))], ignore_index=True)
     found: dict[tuple, tuple[dict, dict]] = {}   # (sku, fact, old, new, new source) -> (references, regions), ordered
     for fact in HARDWARE_FACTS:
         old, now = pairs[f"{fact}_old"], pairs[fact]
@@ -468,6 +482,14 @@ def hardware_changes(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str
                               tuple(regions))
                for (sku, fact, old, now, source), (references, regions) in found.items()]
     return sorted(changes, key=lambda c: (c.sku, HARDWARE_FACTS.index(c.fact), c.old_sources, str(c.old)))
+
+
+def _labelled_facts(prices: dict[str, tuple[pd.DataFrame, str]], offers: pd.DataFrame) -> pd.DataFrame:
+    """`_facts_of` the offers of each region of `prices` (`earlier_prices`, `stored_prices`) in that region, with
+    what they are as `reference`; no rows (the columns of `offers`'s facts) for none."""
+    return pd.concat([_facts_of(before[before["region"] == region]).assign(reference=compared_with)
+                      for region, (before, compared_with) in prices.items()]
+                     or [_facts_of(offers.iloc[:0]).assign(reference="")], ignore_index=True)
 
 
 def _facts_of(df: pd.DataFrame) -> pd.DataFrame:
@@ -498,7 +520,7 @@ def packaged_facts(provider: str) -> tuple[pd.DataFrame, str]:
         facts = _facts_of(table.assign(region=""))
     else:
         facts = _facts_of(_packaged(provider)).assign(region="")
-    return facts.drop_duplicates("key").reset_index(drop=True), PACKAGED_FACTS.get(provider, "the packaged snapshot")
+    return facts.drop_duplicates("key").reset_index(drop=True), PACKAGED_FACTS.get(provider, PACKAGED_SNAPSHOT)
 
 
 def _references(labels: dict) -> list[str]:

@@ -17,6 +17,7 @@ from pricing_adapters.jumps import (
     jumps_text,
     missing_offers,
     price_jumps,
+    stored_prices,
     uncompared_commitments,
 )
 from pricing_adapters.schema import MAX_USD_HOURLY_PRICE, MIN_HOURLY_PRICE, validate_offers
@@ -80,10 +81,12 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
                                f"{plural(len(empty), 'region code')}; nothing was saved")
     # typed only: a row that breaks the contract is named by the store's validation, after this
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
-    earlier = earlier_prices(store, source.provider, typed)
+    stored = stored_prices(store, source.provider)
+    earlier = earlier_prices(store, source.provider, typed, stored)
     accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers,
                                              source=source.source, accept_hardware_changes=accept_hardware_changes,
-                                             implausible=getattr(source, "implausible_offers", None) or ())
+                                             implausible=getattr(source, "implausible_offers", None) or (),
+                                             stored=stored)
     info = store.save(source.provider, regions, source.source, offers)
     for text in accepted:   # only now are they saved
         warn(text)
@@ -95,17 +98,19 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
                                   accept_price_jumps: bool, accept_missing_offers: bool, *, source: str = "",
-                                  accept_hardware_changes: bool = False, implausible: Collection[str] = ()) -> list[str]:
+                                  accept_hardware_changes: bool = False, implausible: Collection[str] = (),
+                                  stored: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[str]:
     """What `accept_price_jumps`, `accept_missing_offers` and `accept_hardware_changes` let through of `offers`
     (typed, fetched from `source`, which skipped the offers of ids `implausible` for their prices), one warning each,
     for the caller to tell once the refresh is saved. Raises PriceJumpError when their prices jumped against `earlier`
     (`price_jumps`) or contradict their on-demand prices (`against_on_demand`), MissingOffersError when `offers` lacks
     most of the offers of `earlier` (`missing_offers`; said to be skipped for their prices where they were),
-    HardwareChangeError when their hardware facts differ from those of `earlier` or packaged (`hardware_changes`);
+    HardwareChangeError when their hardware facts differ from those the store holds (`stored`: `stored_prices`), or
+    for a type it does not hold yet from those packaged (`hardware_changes`);
     each names the others' findings too, so that one refresh again settles them all."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
     missing = missing_offers(earlier, provider, offers, implausible)
-    hardware = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh")
+    hardware = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh", stored)
     refused, errors = [], []
     if (jumps or contradictions) and not accept_price_jumps:
         refused.append(_price_jumps_text(jumps, contradictions))

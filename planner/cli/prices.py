@@ -190,11 +190,13 @@ def refresh(
                                                     "would lose the missing ones"),
     accept_hardware_changes: bool = typer.Option(False, "--accept-hardware-changes",
                                                  help="save the refresh even where the GPU, GPU count or GPU memory it "
-                                                      "gives an instance type differs from the prices in force there "
-                                                      "or from the facts fleetplan ships (Azure's packaged size table, "
-                                                      "the packaged snapshot); without it such a refresh fails (exit 1, "
-                                                      "store unchanged), as a broken feed, since a wrong GPU count "
-                                                      "divides every price per GPU-hour of the type"),
+                                                      "gives an instance type differs from what the store holds for "
+                                                      "it, or, for a type the store does not hold yet, from the facts "
+                                                      "fleetplan ships (Azure's packaged size table, the packaged "
+                                                      "snapshot); without it such a refresh fails (exit 1, store "
+                                                      "unchanged), as a broken feed, since a wrong GPU count divides "
+                                                      "every price per GPU-hour of the type. Once saved, the facts are "
+                                                      "not asked about again"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -405,8 +405,8 @@ def test_an_a100_vm_said_to_hold_8_gpus_is_refused_and_plans_keep_its_price_per_
     gpus["n"] = "8"
     refused = runner.invoke(app, args)
     assert refused.exit_code == 1 and "Traceback" not in refused.output
-    said = ("azure Standard_NC24ads_A100_v4 in eastus: gpu_count 1 → 8 (1 in snapshot #1 and the packaged size table; "
-            "8 in this refresh, from azure-mgmt-compute resource SKUs)")
+    said = ("azure Standard_NC24ads_A100_v4 in eastus: gpu_count 1 → 8 (1 in snapshot #1; 8 in this refresh, from "
+            "azure-mgmt-compute resource SKUs)")
     text = " ".join(refused.stderr.split())
     assert text.startswith(f"refresh failed: hardware facts changed: {said}; an instance type's hardware does not "
                            "change under its name")

@@ -86,11 +86,12 @@ def test_an_a100_vm_said_to_hold_8_gpus_not_1_is_refused_until_accepted(nc24_sto
     saved = nc24_store.path.read_bytes()
     with pytest.raises(HardwareChangeError) as refused:
         refresh(_azure("8"), ["eastus"], nc24_store)
-    said = (f"azure {NC24} in eastus: gpu_count 1 → 8 (1 in snapshot #1 and the packaged size table; 8 in this "
-            f"refresh, from {ARM})")
+    # held against snapshot #1 alone: the store holds the type, its facts checked when saved (the size table, which
+    # also says 1, is for a type the store does not hold yet)
+    said = f"azure {NC24} in eastus: gpu_count 1 → 8 (1 in snapshot #1; 8 in this refresh, from {ARM})"
     assert str(refused.value) == f"hardware facts changed: {said}{WHY}"
-    assert refused.value.hardware == [HardwareChange("azure", NC24, "gpu_count", 1.0, ("snapshot #1", "the packaged size table"),
-                                                     8.0, ARM, ("eastus",))]
+    assert refused.value.hardware == [HardwareChange("azure", NC24, "gpu_count", 1.0, ("snapshot #1",), 8.0, ARM,
+                                                     ("eastus",))]
     assert nc24_store.path.read_bytes() == saved and [i.id for i in nc24_store.snapshots()] == [1]
     warned = []
     info = refresh(_azure("8"), ["eastus"], nc24_store, accept_hardware_changes=True, warn=warned.append)
@@ -99,18 +100,22 @@ def test_an_a100_vm_said_to_hold_8_gpus_not_1_is_refused_until_accepted(nc24_sto
     assert (info.id, taken["gpu_count"], taken["hourly_price"] / taken["gpu_count"]) == (2, 8.0, 3.673 / 8)   # 0.459125
 
 
-def test_a_count_the_store_already_holds_is_still_held_against_the_packaged_size_table(nc24_store):
-    # snapshot #2 took the 8 knowingly (or a refresh before this check saved it): the size table still says 1, so
-    # every refresh that repeats it is refused until accepted again, naming the table alone
+def test_an_accepted_count_is_not_asked_again_and_a_later_change_of_it_is_refused(nc24_store):
+    # the review of 2026-12-07: the size table's 1 was held against every refresh, so once 1 → 8 was accepted each
+    # later one needed --accept-hardware-changes, and a cron job passing it for good let 8 → 64 through with a
+    # warning. Snapshot #2 takes the 8 knowingly; the store's facts are then what a refresh is held against
     refresh(_azure("8"), ["eastus"], nc24_store, accept_hardware_changes=True)
+    warned = []
+    assert refresh(_azure("8"), ["eastus"], nc24_store, warn=warned.append).id == 3 and warned == []
+    saved = nc24_store.path.read_bytes()
     with pytest.raises(HardwareChangeError) as refused:
-        refresh(_azure("8"), ["eastus"], nc24_store)
-    assert str(refused.value) == (f"hardware facts changed: azure {NC24} in eastus: gpu_count 1 → 8 (1 in the packaged "
-                                  f"size table; 8 in this refresh, from {ARM}){WHY}")
-    # the size table's 1 again, where the store says 8: a change the other way, named against snapshot #2
-    with pytest.raises(HardwareChangeError, match=rf"gpu_count 8 → 1 \(8 in snapshot #2; 1 in this refresh, from {ARM}\)"):
+        refresh(_azure("64"), ["eastus"], nc24_store)
+    assert str(refused.value) == (f"hardware facts changed: azure {NC24} in eastus: gpu_count 8 → 64 (8 in snapshot #3; "
+                                  f"64 in this refresh, from {ARM}){WHY}")
+    # the size table's 1 again, where the store says 8: a change the other way, named against snapshot #3
+    with pytest.raises(HardwareChangeError, match=rf"gpu_count 8 → 1 \(8 in snapshot #3; 1 in this refresh, from {ARM}\)"):
         refresh(_azure("1"), ["eastus"], nc24_store)
-    assert [i.id for i in nc24_store.snapshots()] == [1, 2]
+    assert nc24_store.path.read_bytes() == saved and [i.id for i in nc24_store.snapshots()] == [1, 2, 3]
 
 
 def test_the_same_facts_again_are_saved_without_a_word(nc24_store):
@@ -171,17 +176,37 @@ def _facts(rows: list[tuple], source: str = f"Azure Retail Prices API; GPU facts
 
 
 def test_a_new_gpu_and_its_memory_are_named_against_each_reference(tmp_path):
-    # an NC24ads A100 v4 read as the H100 NVL of an NC40ads H100 v5 (94 GB), in two regions, one of them in force
-    # from snapshot #2, the other from the packaged snapshot; the size table says A100-80GB-PCIE, 80 GB
+    # an NC24ads A100 v4 and an NC48ads A100 v4 read as the H100 NVL of an NC40ads H100 v5 (94 GB), in two regions,
+    # eastus in force from snapshot #2, westus2 from the packaged snapshot; the size table says A100-80GB-PCIE, 80 GB.
+    # The store holds the NC24ads (in eastus): its facts there are what both regions are held against; the NC48ads,
+    # which it does not hold, is held against the packaged snapshot and the size table
+    nc48 = "Standard_NC48ads_A100_v4"
     earlier = {"eastus": (_facts([("eastus", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), "snapshot #2"),
-               "westus2": (_facts([("westus2", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), "the packaged snapshot")}
-    fetched = _facts([("eastus", NC24, "H100-NVL", 1.0, 94.0), ("westus2", NC24, "H100-NVL", 1.0, 94.0)])
+               "westus2": (_facts([("westus2", NC24, "A100-80GB-PCIE", 1.0, 80.0),
+                                   ("westus2", nc48, "A100-80GB-PCIE", 2.0, 80.0)]), "the packaged snapshot")}
+    fetched = _facts([("eastus", NC24, "H100-NVL", 1.0, 94.0), ("westus2", NC24, "H100-NVL", 1.0, 94.0),
+                      ("westus2", nc48, "H100-NVL", 2.0, 94.0)])
     found = hardware_changes(earlier, "azure", fetched, "Azure Retail Prices API + " + ARM)
     assert [c.describe() for c in found] == [
-        f"azure {NC24} in eastus, westus2: gpu 'A100-80GB-PCIE' → 'H100-NVL' ('A100-80GB-PCIE' in snapshot #2, the "
-        f"packaged snapshot and the packaged size table; 'H100-NVL' in this refresh, from {ARM})",
-        f"azure {NC24} in eastus, westus2: gpu_memory_gb 80 GB → 94 GB (80 GB in snapshot #2, the packaged snapshot "
-        f"and the packaged size table; 94 GB in this refresh, from {ARM})"]
+        f"azure {NC24} in eastus, westus2: gpu 'A100-80GB-PCIE' → 'H100-NVL' ('A100-80GB-PCIE' in snapshot #2; "
+        f"'H100-NVL' in this refresh, from {ARM})",
+        f"azure {NC24} in eastus, westus2: gpu_memory_gb 80 GB → 94 GB (80 GB in snapshot #2; 94 GB in this refresh, "
+        f"from {ARM})",
+        f"azure {nc48} in westus2: gpu 'A100-80GB-PCIE' → 'H100-NVL' ('A100-80GB-PCIE' in the packaged snapshot and "
+        f"the packaged size table; 'H100-NVL' in this refresh, from {ARM})",
+        f"azure {nc48} in westus2: gpu_memory_gb 80 GB → 94 GB (80 GB in the packaged snapshot and the packaged size "
+        f"table; 94 GB in this refresh, from {ARM})"]
+
+
+def test_a_count_accepted_in_one_region_is_what_a_refresh_of_another_is_held_against():
+    # the store holds the NC24ads A100 v4 in eastus only, at 8 GPUs (snapshot #2, accepted); a refresh of westus2,
+    # which the store does not hold, saying 8 too is no change, though the packaged snapshot there and the size table
+    # say 1; saying 64 is, against snapshot #2
+    stored = {"eastus": (_facts([("eastus", NC24, "A100-80GB-PCIE", 8.0, 80.0)]), "snapshot #2")}
+    earlier = {"westus2": (_facts([("westus2", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), "the packaged snapshot")}
+    assert hardware_changes(earlier, "azure", _facts([("westus2", NC24, "A100-80GB-PCIE", 8.0, 80.0)]), ARM, stored) == []
+    found = hardware_changes(earlier, "azure", _facts([("westus2", NC24, "A100-80GB-PCIE", 64.0, 80.0)]), ARM, stored)
+    assert found == [HardwareChange("azure", NC24, "gpu_count", 8.0, ("snapshot #2",), 64.0, ARM, ("westus2",))]
 
 
 def test_a_fact_unknown_on_either_side_or_the_same_to_a_part_in_a_million_is_no_change():
