@@ -31,14 +31,15 @@ class StoreForeign(StoreError):
 
 class StoreLinkBroken(StoreError):
     """The store path is a symbolic link that leads to no file (to a missing one, or round a loop of links): the user
-    who made it wants it mended. `target`: where it points, as a path (read against the link's folder)."""
+    who made it wants it mended. `target`: where it points, as a path (read against the link's folder); `mend`: how
+    to mend it, as the message ends (store.MEND_LINK, or store.MEND_LOOP for a loop, whose target is a link)."""
 
-    def __init__(self, message: str, target):
+    def __init__(self, message: str, target, mend: str):
         super().__init__(message)
-        self.target = target
+        self.target, self.mend = target, mend
 
     def __reduce__(self):   # pickled as it was made: its args hold only the message
-        return type(self), (str(self), self.target)
+        return type(self), (str(self), self.target, self.mend)
 
 
 class StoreLocked(StoreError):

@@ -88,6 +88,8 @@ LEAVE_FOREIGN = f"move it or give another --store / ${ENV_VAR}"
 GIVE_A_FILE = "give the path of a store file"
 # and of a store path that is a broken symbolic link, which whoever made the link wants mended: where it points
 MEND_LINK = "mend the link (point it at the store file, or put the store file at {target})"
+# … but a link in a loop of links points at itself or at another link of the loop: no store file can be put there
+MEND_LOOP = "mend the link (it is in a loop of links: point it at the store file)"
 
 
 def default_store_path() -> Path:
@@ -712,14 +714,16 @@ def regions_named(regions: Sequence[str]) -> str:
     return named + (f" and {len(regions) - REGIONS_NAMED:,} more" if len(regions) > REGIONS_NAMED else "")
 
 
-def _broken_link(path: Path) -> str:
-    """What the symbolic link at `path`, which leads to no file, is: a loop of links, or a link to a missing file."""
+def _broken_link(path: Path) -> tuple[str, str]:
+    """(What the symbolic link at `path`, which leads to no file, is, how to mend it): a loop of links, or a link to
+    a missing file, where a store file may be put."""
     try:
         os.stat(path)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return "a symbolic link in a loop of links"
-    return f"a symbolic link to {os.readlink(path)}, which does not exist"
+            return "a symbolic link in a loop of links", MEND_LOOP
+    target = path.parent / os.readlink(path)   # a relative link is read against its own folder
+    return f"a symbolic link to {os.readlink(path)}, which does not exist", MEND_LINK.format(target=target)
 
 
 def _inspect(path: Path) -> str:
@@ -730,9 +734,8 @@ def _inspect(path: Path) -> str:
     if path.is_dir():
         raise StoreError(f"{path} is a directory; {GIVE_A_FILE}")
     if path.is_symlink() and not path.exists():   # readers said "no price store", a refresh "unable to open"
-        target = path.parent / os.readlink(path)   # a relative link is read against its own folder
-        raise StoreLinkBroken(f"{path} is {_broken_link(path)}; {GIVE_A_FILE}, or {MEND_LINK.format(target=target)}",
-                              target)
+        what, mend = _broken_link(path)
+        raise StoreLinkBroken(f"{path} is {what}; {GIVE_A_FILE}, or {mend}", path.parent / os.readlink(path), mend)
     try:
         if not path.exists():
             return "missing"

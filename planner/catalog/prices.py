@@ -294,10 +294,9 @@ def _store_unusable(exc: StoreError) -> PriceStoreUnusable:
     plan stops (the packaged prices in the store's place planned a scenario on other prices than it asks for, exit 0)
     and one list of what to do."""
     from pricing_adapters.errors import StoreCorrupt, StoreForeign, StoreLinkBroken
-    from pricing_adapters.store import MEND_LINK
 
-    # a broken symbolic link: whoever made it wants it mended, said first with where it points
-    mend = MEND_LINK.format(target=exc.target) if isinstance(exc, StoreLinkBroken) else None
+    # a broken symbolic link: whoever made it wants it mended, said first with where it points (of a loop: that it is one)
+    mend = exc.mend if isinstance(exc, StoreLinkBroken) else None
     remedy = (DAMAGED_REMEDY if isinstance(exc, StoreCorrupt) else FOREIGN_REMEDY if isinstance(exc, StoreForeign)
               else f"{mend}, {UNUSABLE_REMEDY}" if mend else UNUSABLE_REMEDY)
     return PriceStoreUnusable(f"{_without_advice(str(exc), mend)}; plans on prices.source: store read no other prices "

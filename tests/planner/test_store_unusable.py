@@ -123,29 +123,35 @@ def test_a_damaged_store_read_mid_plan_gets_one_list_of_what_to_do(tmp_path):
 
 # the mending a broken link gets in front of the list ("…, or mend the link" was lost when the lists became one)
 MEND = "mend the link (point it at the store file, or put the store file at {target})"
-LINK_REMEDY = f"{MEND}, move it aside, {NEW_FILE}, or set prices.source: snapshot"
+# a link in a loop points at a link of the loop: "put the store file at" it could not be done (review, 2026-12-07)
+MEND_LOOP = "mend the link (it is in a loop of links: point it at the store file)"
+LINK_REMEDY = "{mend}, move it aside, " + NEW_FILE + ", or set prices.source: snapshot"
 
 
 def broken_links(tmp_path) -> dict:
-    """Store paths that are broken symbolic links: link → (what it is, where it points, as a path to put a store at)."""
-    dangling, relative, loop_a, loop_b, unmounted = (tmp_path / n for n in ("d.sqlite", "r.sqlite", "a.sqlite",
-                                                                             "b.sqlite", "g.sqlite"))
+    """Store paths that are broken symbolic links: link → (what it is, how to mend it: where it points, as a path to
+    put a store at, or that it is in a loop)."""
+    dangling, relative, loop_a, loop_b, itself, unmounted = (tmp_path / n for n in (
+        "d.sqlite", "r.sqlite", "a.sqlite", "b.sqlite", "l.sqlite", "g.sqlite"))
     dangling.symlink_to(tmp_path / "p.sqlite")
     relative.symlink_to("q.sqlite")   # read against the link's folder, not the working one
     loop_a.symlink_to(loop_b)
     loop_b.symlink_to(loop_a)
+    itself.symlink_to("l.sqlite")   # `ln -s loop loop`
     # into a folder that is not there (a disk not mounted): was "folder … does not exist", not a word of the link
     unmounted.symlink_to(tmp_path / "gone" / "p.sqlite")
-    return {dangling: (f"a symbolic link to {tmp_path / 'p.sqlite'}, which does not exist", tmp_path / "p.sqlite"),
-            relative: ("a symbolic link to q.sqlite, which does not exist", tmp_path / "q.sqlite"),
-            loop_a: ("a symbolic link in a loop of links", loop_b),
+    return {dangling: (f"a symbolic link to {tmp_path / 'p.sqlite'}, which does not exist",
+                       MEND.format(target=tmp_path / "p.sqlite")),
+            relative: ("a symbolic link to q.sqlite, which does not exist", MEND.format(target=tmp_path / "q.sqlite")),
+            loop_a: ("a symbolic link in a loop of links", MEND_LOOP),
+            itself: ("a symbolic link in a loop of links", MEND_LOOP),
             unmounted: (f"a symbolic link to {tmp_path / 'gone' / 'p.sqlite'}, which does not exist",
-                        tmp_path / "gone" / "p.sqlite")}
+                        MEND.format(target=tmp_path / "gone" / "p.sqlite"))}
 
 
 def test_a_plan_on_a_broken_link_says_to_mend_it_and_makes_nothing(tmp_path, store_a100_scenario):
-    for link, (what, target) in broken_links(tmp_path).items():
-        message = f"{link} is {what}; {WHY}: {LINK_REMEDY.format(target=target)}"
+    for link, (what, mend) in broken_links(tmp_path).items():
+        message = f"{link} is {what}; {WHY}: {LINK_REMEDY.format(mend=mend)}"
         result = run("plan", store_a100_scenario, "--store", link, "--format", "json", "--no-decisions")
         assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
         assert " ".join(result.stderr.split()) == f"error: {message}"
@@ -156,14 +162,15 @@ def test_a_plan_on_a_broken_link_says_to_mend_it_and_makes_nothing(tmp_path, sto
             planner.plan(planner.load_scenario(store_a100_scenario), store=link, baselines=False)
         assert str(info.value) == message
     # nothing made at the links, through them (no store where they point) or beside them (no lock)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite", "r.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite", "l.sqlite",
+                                                          "r.sqlite"]
 
 
 def test_the_prices_commands_say_to_mend_a_broken_link_too(tmp_path):
     import respx
 
-    for link, (what, target) in broken_links(tmp_path).items():
-        message = f"error: --store: {link} is {what}; give the path of a store file, or {MEND.format(target=target)}"
+    for link, (what, mend) in broken_links(tmp_path).items():
+        message = f"error: --store: {link} is {what}; give the path of a store file, or {mend}"
         shown = run("prices", "show", "--store", link)
         assert shown.exit_code == 2 and "Traceback" not in shown.output
         assert " ".join(shown.stderr.split()) == message
@@ -171,7 +178,8 @@ def test_the_prices_commands_say_to_mend_a_broken_link_too(tmp_path):
             refreshed = run("prices", "refresh", "--provider", "azure", "--region", "eastus", "--store", link)
         assert refreshed.exit_code == 2 and "Traceback" not in refreshed.output
         assert " ".join(refreshed.stderr.split()) == message
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite", "r.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "b.sqlite", "d.sqlite", "g.sqlite", "l.sqlite",
+                                                          "r.sqlite"]
 
 
 def test_a_broken_link_at_the_default_store_path_fails_the_plan_saying_to_mend_it(tmp_path, monkeypatch,
@@ -184,5 +192,5 @@ def test_a_broken_link_at_the_default_store_path_fails_the_plan_saying_to_mend_i
     result = run("plan", store_a100_scenario, "--format", "json", "--no-decisions")
     assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
     assert " ".join(result.stderr.split()) == (f"error: {link} is a symbolic link to {target}, which does not exist; "
-                                               f"{WHY}: {LINK_REMEDY.format(target=target)}")
+                                               f"{WHY}: {LINK_REMEDY.format(mend=MEND.format(target=target))}")
     assert link.is_symlink() and not (tmp_path / "kept").exists() and list(link.parent.iterdir()) == [link]

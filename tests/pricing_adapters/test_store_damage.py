@@ -395,6 +395,13 @@ def test_a_store_that_cannot_be_read_after_the_save_is_a_warning_not_a_failure(s
     assert [s.id for s in PriceStore(store).snapshots()] == [1, 2, 3, 4]
 
 
+def listed_refused(link):
+    """`prices list --store LINK`, refused (exit 2)."""
+    listed = runner.invoke(app, ["prices", "list", "--store", str(link)])
+    assert listed.exit_code == 2 and "Traceback" not in listed.output
+    return listed
+
+
 def test_a_store_path_that_is_a_broken_link_says_so(tmp_path):
     # a review (2026-12-05): `prices list` said "no price store at …" and a refresh "unable to open database file"
     loop_a, loop_b, dangling = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "d.sqlite"
@@ -410,6 +417,17 @@ def test_a_store_path_that_is_a_broken_link_says_so(tmp_path):
             assert str(info.value).startswith(text)
         listed = runner.invoke(app, ["prices", "list", "--store", str(path)])
         assert listed.exit_code == 2 and text in " ".join(listed.stderr.split())
+    # a loop's link points at a link of the loop: no store file can be put there (review, 2026-12-07: it said "or put
+    # the store file at …/b.sqlite")
+    assert " ".join(listed_refused(loop_a).stderr.split()) == (
+        f"error: --store: {loop_a} is a symbolic link in a loop of links; give the path of a store file, or mend the "
+        "link (it is in a loop of links: point it at the store file)")
+    itself = tmp_path / "loop"
+    itself.symlink_to("loop")   # `ln -s loop loop`
+    assert " ".join(listed_refused(itself).stderr.split()) == (
+        f"error: --store: {itself} is a symbolic link in a loop of links; give the path of a store file, or mend the "
+        "link (it is in a loop of links: point it at the store file)")
+    itself.unlink()
     # a link into a folder that does not exist (a disk not mounted) is a broken link too: it said only "folder …
     # does not exist", not a word of the link to mend (docs audit, 2026-12-06)
     into_nothing, target = tmp_path / "g.sqlite", tmp_path / "gone" / "p.sqlite"
