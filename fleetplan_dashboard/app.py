@@ -24,7 +24,7 @@ ICON = Path(__file__).resolve().parent / "icon.png"
 
 
 def main() -> None:
-    """Draw the app: page config, the edits carried across pages, the navigation and the chosen page."""
+    """Draw the app: page config, the navigation and the chosen page."""
     # Imported here, not above: the dashboard's worker processes import this file as `__mp_main__` (the
     # `spawn` start method) and need neither Streamlit nor the page state.
     import gc
@@ -40,17 +40,12 @@ def main() -> None:
     # until `state.settle_heap` collects once and freezes what is alive.
     if "fleetplan_dashboard.state" not in sys.modules:
         gc.disable()
-    from fleetplan_dashboard.state import EDIT_PREFIX, settle_heap_soon
+    from fleetplan_dashboard.state import settle_heap_soon
     from fleetplan_dashboard.tables import message_block
     from planner.errors import PlannerError
 
     settle_heap_soon()
     st.set_page_config(page_title="GPU fleet planner", page_icon=ICON, layout="wide")
-
-    # Widgets forget their values when their page is not drawn; the Plan page's edits must outlive a visit
-    # to Compare or Export (which read them), so they are handed back to the session on every run.
-    for key in [k for k in st.session_state if str(k).startswith(EDIT_PREFIX) or k == "base"]:
-        st.session_state[key] = st.session_state[key]
 
     # On a phone Streamlit closes the sidebar once a page is picked here (1.67: when the browser's user agent is a
     # phone's); in a desktop browser narrowed to a phone's width, or on a tablet, it stays open. Streamlit offers no

@@ -1,10 +1,16 @@
 """Which scenario the dashboard shows, the edits made to it with the widgets, uploads, plans, sharing.
 
 The session holds:
-- `base`: the id of the scenario being edited, `file:NAME` (an example scenario, `SCENARIO_DIR`) or
+- `scenario_id`: the id of the scenario being edited, `file:NAME` (an example scenario, `SCENARIO_DIR`) or
   `upload:NAME:HASH` (an uploaded file, its text kept in `uploads`);
-- `edit:*`: one entry per widget of the Plan page (see `default_edits`), so the Compare and Export
-  pages, which draw no such widgets, still see the current edits.
+- `edits`: the values of the Plan page's edit widgets (see `default_edits`), by edit name: those set since the
+  scenario was opened, the others the file's.
+
+The scenario and the edits are in keys no widget owns: the Plan page's widgets (`base`, the scenario picker;
+`edit:NAME`, one per edit) show them and write a new value back (`keep_edit`), and the Compare and Export pages, which
+draw no such widgets, read them. Streamlit drops the value of a widget its page did not draw; held in the widgets and
+handed back to the session on every run, which a fragment's run (the Plan page's `run_every` timer) does not do, the
+edits were lost by a visit to Export after one (Streamlit issue #10805).
 
 Edits become dotted overrides (`workloads.NAME.gpu_hours_per_month` — or the workload's own demand field,
 `requests_per_second` or `reference_gpus` —, `onprem.pue` …) applied by
@@ -105,7 +111,10 @@ MAX_UPLOAD_WORKLOADS = 50
 MAX_UPLOAD_CUSTOM_CARDS = 20
 MAX_UPLOADS = 5          # uploads a session keeps (each up to MAX_UPLOAD_BYTES of text), the oldest dropped
 STALE_AFTER_DAYS = 90
-EDIT_PREFIX = "edit:"
+SCENARIO_KEY = "scenario_id"   # the scenario on screen (its id)
+EDITS_KEY = "edits"            # its edits: edit name -> value
+BASE_WIDGET = "base"           # the Plan page's scenario picker
+EDIT_PREFIX = "edit:"          # the Plan page's edit widgets, `edit:NAME`
 PROVIDERS: tuple[str, ...] = registry.cloud_providers()
 PURCHASE_OPTIONS: tuple[str, ...] = get_args(PurchaseOption)
 
@@ -340,22 +349,53 @@ def apply_edits(s: Scenario, values: dict[str, Any]) -> Scenario:
 
 
 def edit_key(name: str) -> str:
+    """The key of the widget of edit `name`."""
     return EDIT_PREFIX + name
 
 
-def ensure_edit_state(s: Scenario) -> None:
-    """Give every edit widget of `s` its file value unless the session already holds one."""
-    for name, value in default_edits(s).items():
-        st.session_state.setdefault(edit_key(name), value)
+def base_id() -> str:
+    """The id of the scenario on screen (the default file's before one is opened)."""
+    return st.session_state.get(SCENARIO_KEY) or default_base_id()
+
+
+def open_base(new_id: str, values: dict[str, Any] | None = None) -> None:
+    """Show scenario `new_id` with `values` edited (by edit name; none: the file's values)."""
+    st.session_state[SCENARIO_KEY] = new_id
+    st.session_state[EDITS_KEY] = dict(values or {})
 
 
 def clear_edits() -> None:
-    for key in [k for k in st.session_state if str(k).startswith(EDIT_PREFIX)]:
-        del st.session_state[key]
+    """The file's values for every edit."""
+    st.session_state[EDITS_KEY] = {}
+
+
+def keep_edit(name: str) -> None:
+    """The value of edit `name`'s widget, just changed, made the edit's (its on_change)."""
+    st.session_state[EDITS_KEY] = {**st.session_state.get(EDITS_KEY, {}), name: st.session_state[edit_key(name)]}
 
 
 def current_values(s: Scenario) -> dict[str, Any]:
-    return {name: st.session_state.get(edit_key(name), default) for name, default in default_edits(s).items()}
+    """The value of every edit of `s`: the one set, else the file's."""
+    kept = st.session_state.get(EDITS_KEY, {})
+    return {name: kept.get(name, default) for name, default in default_edits(s).items()}
+
+
+_NONE = object()
+
+
+def show_base_in_picker() -> None:
+    """The scenario picker set to the scenario on screen, where it shows another or none (a page that drew no picker
+    left none: Streamlit dropped its value)."""
+    if st.session_state.get(BASE_WIDGET, _NONE) != base_id():
+        st.session_state[BASE_WIDGET] = base_id()
+
+
+def show_edits_in_widgets(s: Scenario) -> None:
+    """Each edit widget of `s` set to its edit's value where it shows another or none. Only there: a value set so is
+    sent to the browser, and sent on every run it would move a slider's thumb back under a user still stepping it."""
+    for name, value in current_values(s).items():
+        if st.session_state.get(edit_key(name), _NONE) != value:
+            st.session_state[edit_key(name)] = value
 
 
 @dataclass
@@ -374,15 +414,15 @@ class Current:
 
 def current() -> Current:
     """The current base and edited scenario, from the session (usable on every page)."""
-    base_id = st.session_state.get("base") or default_base_id()
-    base, problems = load_base(base_id, st.session_state.get("uploads"))
+    shown_id = base_id()
+    base, problems = load_base(shown_id, st.session_state.get("uploads"))
     if base is None:
-        return Current(base_id, None, None, list(problems))
+        return Current(shown_id, None, None, list(problems))
     try:
         edited = apply_edits(base, current_values(base))
     except ScenarioError as exc:
-        return Current(base_id, base, None, list(exc.problems))
-    return Current(base_id, base, edited)
+        return Current(shown_id, base, None, list(exc.problems))
+    return Current(shown_id, base, edited)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -85,8 +85,7 @@ def _on_upload() -> None:
     st.session_state.pop("upload_problems", None)
     bid = state.upload_id(f.name, text)
     state.keep_upload(st.session_state["uploads"], bid, text)
-    st.session_state["base"] = bid
-    state.clear_edits()
+    state.open_base(bid)
 
 
 def _uploader_types() -> list | None:
@@ -100,7 +99,7 @@ def _uploader_types() -> list | None:
 def _on_pick() -> None:
     """Another scenario picked: the file's values, and no message about an upload rejected before."""
     st.session_state.pop("upload_problems", None)
-    state.clear_edits()
+    state.open_base(st.session_state[state.BASE_WIDGET])
 
 
 def _open_shared_link() -> None:
@@ -117,11 +116,8 @@ def _open_shared_link() -> None:
             problems += list(load_problems)
         else:
             values, problems = state.values_from_params(base, params)
-            st.session_state["base"] = base_id
             st.session_state.pop("upload_problems", None)
-            state.clear_edits()
-            for name, value in values.items():
-                st.session_state[state.edit_key(name)] = value
+            state.open_base(base_id, values)
     st.session_state["url_problems"] = problems
 
 
@@ -131,7 +127,7 @@ def _pause(seconds: float) -> None:
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         time.sleep(min(left, 0.005))
-        _ = "base" in st.session_state
+        _ = state.SCENARIO_KEY in st.session_state
 
 
 def _scenario_text(base_id: str) -> str | None:
@@ -152,9 +148,10 @@ _open_shared_link()
 with st.sidebar:
     st.header("Scenario")
     options = [f"file:{n}" for n in state.scenario_files()] + list(st.session_state["uploads"])
-    if st.session_state.get("base") not in options:
-        st.session_state["base"] = state.default_base_id()
-    st.selectbox("Scenario", options, key="base", format_func=state.base_label, on_change=_on_pick,
+    if state.base_id() not in options:
+        st.session_state[state.SCENARIO_KEY] = state.default_base_id()
+    state.show_base_in_picker()
+    st.selectbox("Scenario", options, key=state.BASE_WIDGET, format_func=state.base_label, on_change=_on_pick,
                  help=f"The files in scenarios/ and the last {state.MAX_UPLOADS} files you uploaded in this session.")
     # max_upload_size: the widget's own limit, in whole MB, as the label and state.read_upload say it
     st.file_uploader(f"Or upload a scenario YAML (at most {state.upload_limit_text()} and "
@@ -183,7 +180,7 @@ if cur.base is None:
     st.stop()
 
 base = cur.base
-state.ensure_edit_state(base)
+state.show_edits_in_widgets(base)
 k = state.edit_key
 specs = {spec.name: spec for spec in state.slider_specs(base)}
 
@@ -211,7 +208,8 @@ def _slider(name: str, label: str | tables.WidgetLabel, fmt: str | None = None, 
         if named.shown:
             st.markdown(named.shown, help=help)
             help = None
-        shown = {"key": k(name), "help": help, "label_visibility": named.visibility}
+        shown = {"key": k(name), "help": help, "label_visibility": named.visibility, "on_change": state.keep_edit,
+                 "args": (name,)}
         if name == "horizon_months":
             st.slider(named.label, int(spec.low), int(spec.high), step=int(spec.step), **shown)
         else:
@@ -232,15 +230,17 @@ with st.sidebar:
     _slider("pue", "PUE (site power ÷ IT power)", "%.2f")
     st.subheader("Caps")
     st.number_input(f"Capex budget for new hardware, {base.currency} as paid (empty: no cap)", min_value=0.0,
-                    step=5000.0, value=None, key=k("capex_budget"), format="%.0f",
+                    step=5000.0, value=None, key=k("capex_budget"), format="%.0f", on_change=state.keep_edit,
+                    args=("capex_budget",),
                     help="Caps the sum of the purchase schedule's buys over the horizon: capex as paid, nominal (not "
                          "discounted).")
     st.number_input("Power cap, kW of installed IT power (empty: no cap)", min_value=0.0, step=0.5, value=None,
-                    key=k("power_cap_kw"), format="%.1f")
+                    key=k("power_cap_kw"), format="%.1f", on_change=state.keep_edit, args=("power_cap_kw",))
     st.subheader("Cloud")
-    st.multiselect("Allowed providers", state.PROVIDERS, key=k("providers"))
+    st.multiselect("Allowed providers", state.PROVIDERS, key=k("providers"), on_change=state.keep_edit,
+                   args=("providers",))
     st.multiselect("Allowed purchase options", state.PURCHASE_OPTIONS, key=k("purchase_options"),
-                   format_func=lambda o: o.replace("_", " "))
+                   format_func=lambda o: o.replace("_", " "), on_change=state.keep_edit, args=("purchase_options",))
 
 # ---------------------------------------------------------------------------------------------------
 # Main area

@@ -1,0 +1,125 @@
+"""The Plan page's edits are the session's, not its widgets': a widget value Streamlit drops (a page not drawing the
+widget, after a `run_every` fragment's run: Streamlit issue #10805) takes no edit with it.
+
+Oracles: startup-hybrid.yaml's own values (horizon 36 months, llm-finetune 400 GPU-hours a month), the edits made
+here by hand, and `planner.engine.plan` of the file's scenario with those values, never the dashboard's output read
+back. The same losses in a real browser: tests/app/test_browser.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fleetplan_dashboard import state
+from planner import load_scenario
+from planner.engine import plan
+
+ROOT = Path(__file__).resolve().parents[2]
+HYBRID = ROOT / "scenarios" / "startup-hybrid.yaml"
+EXPORT_PAGE = "fleetplan_dashboard/pages/export.py"
+COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
+PLAN_PAGE = "fleetplan_dashboard/pages/plan.py"
+TIMEOUT = 180
+HORIZON = "edit:horizon_months"
+
+
+@pytest.fixture(scope="module")
+def hybrid():
+    return load_scenario(HYBRID)
+
+
+def _money(s) -> str:
+    return f"{plan(s, baselines=False).total:,.0f} USD"
+
+
+def _total(at: AppTest) -> tuple[str, str]:
+    metric = next(m for m in at.metric if m.label.startswith("Total cost"))
+    return metric.label, metric.value
+
+
+def _query(at: AppTest) -> dict[str, str]:
+    """The app's URL query as one value per key (AppTest keeps lists)."""
+    return {k: v[0] if isinstance(v, list) else v for k, v in at.query_params.items()}
+
+
+def _dropped(at: AppTest, widget_key: str) -> None:
+    """The widget's value dropped, as Streamlit drops it on a page that does not draw the widget when the run before
+    was a fragment's (the Plan page's timer): by hand here, AppTest runs no timer. (Gone already where no page hands
+    it back to the session.)"""
+    if widget_key in at.session_state:
+        del at.session_state[widget_key]
+
+
+def _opened(**params: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_an_edit_outlives_its_widgets_value_on_export_compare_and_back_on_plan(hybrid):
+    at = _opened(scenario="startup-hybrid.yaml")
+    assert at.slider(key=HORIZON).value == 36
+    at.slider(key=HORIZON).set_value(40).run()
+    at.switch_page(COMPARE_PAGE).run()
+    assert "B: total, 40 months" in [m.label for m in at.metric]
+    _dropped(at, HORIZON)
+    at.switch_page(EXPORT_PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    forty = hybrid.model_copy(update={"horizon_months": 40})
+    caption = next(c.value for c in at.caption if c.value.startswith("Total "))
+    assert caption.startswith(f"Total {_money(forty)} over 40 months")
+    assert any(c.value.endswith("with the Plan page's edits.") for c in at.caption)
+    at.switch_page(PLAN_PAGE).run()
+    assert at.slider(key=HORIZON).value == 40
+    assert _total(at) == ("Total cost, 40 months", _money(forty))
+    assert _query(at) == {"scenario": "startup-hybrid.yaml", "horizon_months": "40"}
+
+
+def test_the_scenario_picked_outlives_the_pickers_value(hybrid):
+    at = _opened()
+    at.selectbox(key="base").set_value("file:entry.yaml").run()
+    at.switch_page(COMPARE_PAGE).run()
+    _dropped(at, "base")
+    at.switch_page(EXPORT_PAGE).run()
+    assert any(c.value.endswith("from entry\\.yaml, as saved.") for c in at.caption), [c.value for c in at.caption]
+    at.switch_page(PLAN_PAGE).run()
+    assert at.selectbox(key="base").value == "file:entry.yaml"
+
+
+def test_reset_and_another_scenario_give_the_files_values_in_the_widgets_and_the_url(hybrid):
+    at = _opened(scenario="startup-hybrid.yaml")
+    at.slider(key=HORIZON).set_value(40).run()
+    at.slider(key="edit:demand:llm-finetune").set_value(450.0).run()
+    next(b for b in at.button if b.label == "Reset to the file's values").click().run()
+    assert at.slider(key=HORIZON).value == 36 and at.slider(key="edit:demand:llm-finetune").value == 400.0
+    assert _query(at) == {"scenario": "startup-hybrid.yaml"}
+    assert _total(at) == ("Total cost, 36 months", _money(hybrid))
+    at.slider(key=HORIZON).set_value(40).run()
+    at.selectbox(key="base").set_value("file:entry.yaml").run()
+    entry = load_scenario(ROOT / "scenarios" / "entry.yaml")
+    assert at.slider(key=HORIZON).value == entry.horizon_months
+    assert _query(at) == {"scenario": "entry.yaml"}
+
+
+def test_an_edit_is_kept_by_name_and_read_by_every_page(hybrid, monkeypatch):
+    """The state functions alone, on a plain dict for the session."""
+    session: dict = {}
+    monkeypatch.setattr(state.st, "session_state", session)
+    assert state.base_id() == "file:startup-hybrid.yaml"
+    state.open_base("file:startup-hybrid.yaml", {"horizon_months": 40})
+    session[state.edit_key("pue")] = 1.3           # a widget's new value, then its on_change
+    state.keep_edit("pue")
+    values = state.current_values(hybrid)
+    assert values["horizon_months"] == 40 and values["pue"] == 1.3
+    assert values["demand:llm-finetune"] == 400.0  # the file's
+    state.show_edits_in_widgets(hybrid)
+    assert session[HORIZON] == 40 and session["edit:demand:llm-finetune"] == 400.0
+    state.clear_edits()
+    assert state.current_values(hybrid) == state.default_edits(hybrid)
+
