@@ -4,7 +4,9 @@ The session holds:
 - `scenario_id`: the id of the scenario being edited, `file:NAME` (an example scenario, `SCENARIO_DIR`) or
   `upload:NAME:HASH` (an uploaded file, its text kept in `uploads`);
 - `edits`: the values of the Plan page's edit widgets (see `default_edits`), by edit name: those set since the
-  scenario was opened, the others the file's.
+  scenario was opened, the others the file's;
+- `links_known`: the URL queries this session wrote or opened: only a query not among them is a shared link to open
+  (`link_is_known`), never the session's own older one that a browser sends while the newer is on its way.
 
 The scenario and the edits are in keys no widget owns: the Plan page's widgets (`base`, the scenario picker;
 `edit:NAME`, one per edit) show them and write a new value back (`keep_edit`), and the Compare and Export pages, which
@@ -115,6 +117,7 @@ SCENARIO_KEY = "scenario_id"   # the scenario on screen (its id)
 EDITS_KEY = "edits"            # its edits: edit name -> value
 BASE_WIDGET = "base"           # the Plan page's scenario picker
 EDIT_PREFIX = "edit:"          # the Plan page's edit widgets, `edit:NAME`
+LINKS_KEY = "links_known"
 PROVIDERS: tuple[str, ...] = registry.cloud_providers()
 PURCHASE_OPTIONS: tuple[str, ...] = get_args(PurchaseOption)
 
@@ -991,6 +994,24 @@ def share_params(base_id: str, s: Scenario, values: dict[str, Any]) -> dict[str,
     params = {SCENARIO_PARAM: name}
     params.update({path: _param_text(v) for path, v in edits_to_overrides(s, values).items()})
     return params
+
+
+def _link_id(params: dict[str, str]) -> frozenset:
+    return frozenset(params.items())
+
+
+def link_is_known(params: dict[str, str]) -> bool:
+    """Whether this session wrote or opened the URL query `params` (`know_link`). A run carries the query the browser
+    had when it asked for the run: after quick edits, often one the page wrote a few runs before (the newer still on
+    its way to the browser, or never sent by a run cut short). Read as a shared link, it threw the newer edits away."""
+    return _link_id(params) in st.session_state.get(LINKS_KEY, ())
+
+
+def know_link(params: dict[str, str]) -> None:
+    """Remember the URL query `params` as this session's (`link_is_known`): every one, not the last alone; a few
+    short strings per value a user gave."""
+    known = st.session_state.setdefault(LINKS_KEY, set())
+    known.add(_link_id(params))
 
 
 def _did_you_mean(word: str, choices) -> str:

@@ -103,12 +103,13 @@ def _on_pick() -> None:
 
 
 def _open_shared_link() -> None:
-    """A URL this session did not write (a shared link, or one edited by hand): its scenario and edits
-    become the session's, before any widget is drawn."""
+    """A URL this session did not write or open before (a shared link, or one edited by hand): its scenario and
+    edits become the session's, before any widget is drawn. Any URL the session wrote is its own, not the last
+    alone (`state.link_is_known`)."""
     params = st.query_params.to_dict()
-    if not params or params == st.session_state.get("url_written"):
+    if not params or state.link_is_known(params):
         return
-    st.session_state["url_written"] = params
+    state.know_link(params)
     base_id, problems = state.base_from_params(params)
     if base_id is not None:
         base, load_problems = state.load_base(base_id)
@@ -247,11 +248,14 @@ with st.sidebar:
 
 values = state.current_values(base)
 cur = state.current()
-# The URL says which file and which edits: copying it shares this plan (an upload cannot be shared so).
+# The URL says which file and which edits: copying it shares this plan (an upload cannot be shared so). Written
+# where the browser's differs, and where the last written does: that one may not have reached the browser (a run
+# cut short by the next edit), or reach it after this run's request left with an older one.
 shared = state.share_params(cur.base_id, base, values)
-if shared != st.query_params.to_dict():
+if shared != st.query_params.to_dict() or shared != st.session_state.get("url_written"):
     st.query_params.from_dict(shared)
 st.session_state["url_written"] = shared
+state.know_link(shared)
 
 # The name, description and file name are the scenario author's text: shown as typed (tables.plain).
 st.title(f"Plan — {tables.plain(base.name)}")

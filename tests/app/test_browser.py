@@ -462,13 +462,15 @@ def _link(page) -> dict[str, str]:
     return {k: v[0] for k, v in urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query).items()}
 
 
-def _hybrid_total(horizon_months: int = 36, demand: float = 400.0) -> str:
+def _hybrid_total(horizon_months: int = 36, demand: float = 400.0, power_cap_kw: float | None = None) -> str:
     """The total of startup-hybrid.yaml with these values, as the page writes it: planned here by the library."""
     from planner import load_scenario
     from planner.engine import plan
     from planner.scenario import apply_overrides
 
     edits = {"horizon_months": horizon_months, HYBRID_DEMAND_PATH: demand}
+    if power_cap_kw is not None:
+        edits["onprem.power_cap_kw"] = power_cap_kw
     return f"{plan(apply_overrides(load_scenario(STARTUP), edits), baselines=False).total:,.0f} USD"
 
 
@@ -504,6 +506,41 @@ def test_an_edit_outlives_a_visit_to_export_and_compare_while_the_decisions_are_
     page.get_by_text("Total cost, 37 months").wait_for(timeout=60_000)
     assert thumb.input_value() == "37"
     assert _link(page) == {"scenario": "startup-hybrid.yaml", "horizon_months": "37"}
+    page.close()
+
+
+def test_quick_key_presses_leave_the_slider_the_link_and_the_plan_agreeing(server, browser):
+    """Audit s7.py: ten quick presses on a demand slider left its thumb at 400, the link at 425 and the plan of 400;
+    typing a power cap then snapped the cap back and planned 425. A run carried the URL the page had written a few
+    runs before (the newer one still on its way) and took it for a shared link. Oracle: the file's 400 GPU-hours and
+    the slider's step of 5, by hand; the totals planned here by the library."""
+    page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server}/?scenario=startup-hybrid.yaml", wait_until="domcontentloaded")
+    page.get_by_text("Recommended fleet").first.wait_for(timeout=90_000)
+    _wait_settled(page)
+    thumb = _thumb(page, HYBRID_DEMAND)
+    assert (thumb.input_value(), thumb.get_attribute("step")) == ("400", "5")
+    thumb.focus()
+    for i in range(10):   # a user stepping it: a press every 0 to 80 ms, some while the page runs for the one before
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(40 * (i % 3))
+    _wait_settled(page)
+    # every press taken, and the thumb, the link and the plan at one value
+    assert (thumb.input_value(), _link(page), _total(page)) == (
+        "450", {"scenario": "startup-hybrid.yaml", HYBRID_DEMAND_PATH: "450"}, _hybrid_total(demand=450.0))
+
+    # the next edit keeps the others
+    cap = page.locator('[data-testid="stNumberInput"]').filter(has_text="Power cap").locator("input").first
+    cap.fill("10")
+    cap.press("Enter")
+    _wait_settled(page)
+    assert (cap.input_value(), thumb.input_value(), _link(page), _total(page)) == (
+        "10.0", "450", {"scenario": "startup-hybrid.yaml", HYBRID_DEMAND_PATH: "450", "onprem.power_cap_kw": "10"},
+        _hybrid_total(demand=450.0, power_cap_kw=10.0))
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert not errors, errors
     page.close()
 
 

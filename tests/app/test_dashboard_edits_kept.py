@@ -1,5 +1,6 @@
 """The Plan page's edits are the session's, not its widgets': a widget value Streamlit drops (a page not drawing the
-widget, after a `run_every` fragment's run: Streamlit issue #10805) takes no edit with it.
+widget, after a `run_every` fragment's run: Streamlit issue #10805) takes no edit with it, and a URL the page wrote
+itself, which a browser sends again while a newer one is on its way, is never opened as a shared link.
 
 Oracles: startup-hybrid.yaml's own values (horizon 36 months, llm-finetune 400 GPU-hours a month), the edits made
 here by hand, and `planner.engine.plan` of the file's scenario with those values, never the dashboard's output read
@@ -92,6 +93,41 @@ def test_the_scenario_picked_outlives_the_pickers_value(hybrid):
     assert at.selectbox(key="base").value == "file:entry.yaml"
 
 
+def test_a_url_the_page_wrote_before_is_not_opened_as_a_shared_link(hybrid):
+    """Three quick steps of the horizon: each run's request carries the URL the browser had, two runs old, then
+    none at all (the session's first). Every such URL is the page's own: the edits stand, the URL is written anew."""
+    at = _opened(scenario="startup-hybrid.yaml")
+    first = _query(at)
+    assert first == {"scenario": "startup-hybrid.yaml"}
+    at.slider(key=HORIZON).set_value(37).run()
+    written = _query(at)
+    assert written == {"scenario": "startup-hybrid.yaml", "horizon_months": "37"}
+    at.slider(key=HORIZON).set_value(38).run()
+    for older, value in ((written, 39), (first, 40)):
+        at.query_params.clear()
+        for key, text in older.items():
+            at.query_params[key] = text
+        at.slider(key=HORIZON).set_value(value).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.slider(key=HORIZON).value == value
+        assert _total(at) == (f"Total cost, {value} months", _money(hybrid.model_copy(update={"horizon_months": value})))
+        assert _query(at) == {"scenario": "startup-hybrid.yaml", "horizon_months": str(value)}
+    assert not [w.value for w in at.warning if w.value.startswith("Parts of the link")]
+
+
+def test_a_link_the_session_never_saw_is_still_opened_over_the_edits(hybrid):
+    at = _opened(scenario="startup-hybrid.yaml")
+    at.slider(key=HORIZON).set_value(40).run()
+    at.query_params.clear()
+    at.query_params["scenario"] = "startup-hybrid.yaml"
+    at.query_params["onprem.pue"] = "1.3"
+    at.run()
+    assert at.slider(key=HORIZON).value == 36          # the link's: no horizon, so the file's
+    assert at.slider(key="edit:pue").value == 1.3
+    edited = hybrid.model_copy(update={"onprem": hybrid.onprem.model_copy(update={"pue": 1.3})})
+    assert _total(at) == ("Total cost, 36 months", _money(edited))
+
+
 def test_reset_and_another_scenario_give_the_files_values_in_the_widgets_and_the_url(hybrid):
     at = _opened(scenario="startup-hybrid.yaml")
     at.slider(key=HORIZON).set_value(40).run()
@@ -122,4 +158,10 @@ def test_an_edit_is_kept_by_name_and_read_by_every_page(hybrid, monkeypatch):
     assert session[HORIZON] == 40 and session["edit:demand:llm-finetune"] == 400.0
     state.clear_edits()
     assert state.current_values(hybrid) == state.default_edits(hybrid)
+    assert not state.link_is_known({"scenario": "a.yaml"})
+    state.know_link({"scenario": "a.yaml", "horizon_months": "40"})
+    state.know_link({"scenario": "a.yaml"})
+    assert state.link_is_known({"horizon_months": "40", "scenario": "a.yaml"})   # any order, any one written
+    assert state.link_is_known({"scenario": "a.yaml"})
+    assert not state.link_is_known({"scenario": "a.yaml", "horizon_months": "41"})
 
