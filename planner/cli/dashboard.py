@@ -43,9 +43,10 @@ def streamlit_command(host: str, port: int | None) -> list[str]:
     if port is not None:
         cmd += ["--server.port", str(port)]
     # usage statistics off; uploads are scenario files of at most 1 MB (fleetplan_dashboard/state.py); an unexpected
-    # error without its traceback and no developer menu (as the repository's .streamlit/config.toml says)
+    # error without its traceback and no developer menu; a new value rerun in the run's own thread, not a second one
+    # beside it (as the repository's .streamlit/config.toml says, and why)
     return cmd + ["--browser.gatherUsageStats", "false", "--server.maxUploadSize", "1",
-                  "--client.showErrorDetails", "type", "--client.toolbarMode", "viewer"]
+                  "--client.showErrorDetails", "type", "--client.toolbarMode", "viewer", "--runner.fastReruns", "false"]
 
 
 def _run(cmd: list[str]) -> int:

@@ -165,3 +165,16 @@ def test_an_edit_is_kept_by_name_and_read_by_every_page(hybrid, monkeypatch):
     assert state.link_is_known({"scenario": "a.yaml"})
     assert not state.link_is_known({"scenario": "a.yaml", "horizon_months": "41"})
 
+
+def test_a_new_value_reruns_the_page_in_its_own_thread_however_the_dashboard_is_started():
+    """Streamlit's fastReruns ran a new run beside the one it stopped, both on the session state under locks of their
+    own: "dictionary changed size during iteration" in st.slider (audit, server-clean.log). Off in the repository's
+    config (`streamlit run app.py`, `make run`) and on `fleetplan dashboard`'s command line (an installed package
+    has no config file)."""
+    tomllib = pytest.importorskip("tomllib")      # Python 3.11+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["fastReruns"] is False
+    from planner.cli.dashboard import streamlit_command
+
+    cmd = streamlit_command("127.0.0.1", None)
+    assert dict(zip(cmd[5::2], cmd[6::2]))["--runner.fastReruns"] == "false"
