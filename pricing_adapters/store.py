@@ -754,6 +754,8 @@ def _inspect(path: Path) -> str:
         finally:
             con.close()
     except OSError as exc:
+        if exc.errno == errno.ENOENT and not path.exists():   # moved aside by another process between the checks
+            return "missing"
         raise StoreError(f"cannot use {path}: {exc.strerror or exc}") from None
     except sqlite3.DatabaseError as exc:
         if not path.exists():   # moved aside by another process between the checks

@@ -456,3 +456,23 @@ def test_a_store_whose_every_row_is_bad_is_not_called_empty(tmp_path, store):
     PriceStore(empty)   # made, with no snapshot
     _, provenance = price_table("store", empty)
     assert provenance["warning"].startswith(f"the price store {empty} has no snapshot yet")
+
+
+def test_a_store_set_aside_by_another_process_while_it_is_looked_at_counts_as_missing(tmp_path, monkeypatch):
+    # Twenty processes opening one damaged store (test_attacks): one found the file there, then another set it aside
+    # before its stat, and it failed "cannot use …: No such file or directory" where a writer goes on to make a store
+    import sys
+
+    from pricing_adapters import store as store_module
+
+    path = tmp_path / "prices.sqlite"
+    path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
+    real_stat = Path.stat
+
+    def stat(self, *args, **kwargs):
+        if self == path and sys._getframe(1).f_code.co_name == "_inspect":   # its own stat, after exists()
+            self.rename(tmp_path / "prices.sqlite.bad-by-another")
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    assert store_module._inspect(path) == "missing"
