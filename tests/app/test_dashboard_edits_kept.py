@@ -17,13 +17,13 @@ from streamlit.testing.v1 import AppTest
 from fleetplan_dashboard import state
 from planner import load_scenario
 from planner.engine import plan
+from tests.app.test_dashboard_links_uploads import _app as _opened  # the app opened with a URL query
 
 ROOT = Path(__file__).resolve().parents[2]
 HYBRID = ROOT / "scenarios" / "startup-hybrid.yaml"
 EXPORT_PAGE = "fleetplan_dashboard/pages/export.py"
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
 PLAN_PAGE = "fleetplan_dashboard/pages/plan.py"
-TIMEOUT = 180
 HORIZON = "edit:horizon_months"
 
 
@@ -52,15 +52,6 @@ def _dropped(at: AppTest, widget_key: str) -> None:
     it back to the session.)"""
     if widget_key in at.session_state:
         del at.session_state[widget_key]
-
-
-def _opened(**params: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_an_edit_outlives_its_widgets_value_on_export_compare_and_back_on_plan(hybrid):
