@@ -121,3 +121,16 @@ def nothing_solved(monkeypatch):
 
     for name in ("_point_scenario", "_sweep_point"):
         monkeypatch.setattr(module, name, refused)
+
+
+@pytest.fixture
+def nothing_compared(monkeypatch):
+    """Pricing or solving a side of a compare fails the test: for refusals said before either."""
+    import importlib
+
+    compare_module = importlib.import_module("planner.reports.compare")   # the package's name is the function
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a side was priced or solved before the refusal")
+    monkeypatch.setattr(compare_module, "checked_inputs", refused)
+    monkeypatch.setattr(compare_module, "plan", refused)

@@ -29,28 +29,19 @@ def in_euros(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture
-def nothing_read_or_solved(monkeypatch):
-    """Reading a side's prices or solving it fails the test."""
-    def refused(*args, **kwargs):
-        raise AssertionError("a side was priced or solved before the refusal")
-    monkeypatch.setattr(compare_module, "checked_inputs", refused)
-    monkeypatch.setattr(compare_module, "plan", refused)
-
-
-def test_the_cli_refuses_sides_in_two_currencies_before_solving_naming_each_file(in_euros, nothing_read_or_solved):
+def test_the_cli_refuses_sides_in_two_currencies_before_solving_naming_each_file(in_euros, nothing_compared):
     result = run("compare", ENTRY, in_euros)
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert " ".join(result.stderr.split()) == "error: " + DIFFERENT.format(a=ENTRY, b=in_euros)
 
 
-def test_the_library_refuses_them_before_solving_too(in_euros, nothing_read_or_solved):
+def test_the_library_refuses_them_before_solving_too(in_euros, nothing_compared):
     with pytest.raises(PlannerError) as info:
         compare(ENTRY, in_euros)
     assert str(info.value) == DIFFERENT.format(a=ENTRY, b=in_euros)
 
 
-def test_the_problems_of_both_files_are_said(tmp_path, nothing_read_or_solved):
+def test_the_problems_of_both_files_are_said(tmp_path, nothing_compared):
     typo, dup = tmp_path / "typo.yaml", tmp_path / "dup.yaml"
     typo.write_text("name: x\nhorizn_months: 12\nworkloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}\n")
     dup.write_text("name: x\nname: y\nworkloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4}\n")
@@ -62,7 +53,7 @@ def test_the_problems_of_both_files_are_said(tmp_path, nothing_read_or_solved):
         "remove one")
 
 
-def test_one_file_that_does_not_load_is_said_alone(tmp_path, nothing_read_or_solved):
+def test_one_file_that_does_not_load_is_said_alone(tmp_path, nothing_compared):
     missing = tmp_path / "missing.yaml"
     result = run("compare", ENTRY, missing)
     assert result.exit_code == 2 and result.stdout == "", result.output
@@ -79,7 +70,7 @@ def bad_files(tmp_path) -> tuple[Path, Path, str, str]:
 
 
 @pytest.mark.parametrize("as_given", [Path, str])
-def test_the_library_says_the_problems_of_both_files_as_the_cli_does(tmp_path, nothing_read_or_solved, as_given):
+def test_the_library_says_the_problems_of_both_files_as_the_cli_does(tmp_path, nothing_compared, as_given):
     # the library raised a's problems alone; the CLI said both (a review, 2026-12-08)
     typo, dup, typo_said, dup_said = bad_files(tmp_path)
     with pytest.raises(compare_module.SidesUnreadable) as info:
@@ -90,7 +81,7 @@ def test_the_library_says_the_problems_of_both_files_as_the_cli_does(tmp_path, n
     assert set(info.value.errors) == {"a", "b"}
 
 
-def test_sides_given_as_no_file_are_named_by_their_side(nothing_read_or_solved):
+def test_sides_given_as_no_file_are_named_by_their_side(nothing_compared):
     with pytest.raises(compare_module.SidesUnreadable) as info:
         compare("name: x\nhorizn_months: 12\n", {"name": "y", "horizon_months": 12})
     assert info.value.messages == [
@@ -99,7 +90,7 @@ def test_sides_given_as_no_file_are_named_by_their_side(nothing_read_or_solved):
         "b (y): <dict>: 1 problem\n  <dict>:1:1: workloads: required field is missing"]
 
 
-def test_one_side_that_does_not_load_raises_its_own_error(tmp_path, nothing_read_or_solved):
+def test_one_side_that_does_not_load_raises_its_own_error(tmp_path, nothing_compared):
     from planner.errors import ScenarioError
 
     typo, _, typo_said, _ = bad_files(tmp_path)
@@ -108,7 +99,7 @@ def test_one_side_that_does_not_load_raises_its_own_error(tmp_path, nothing_read
     assert str(info.value) == typo_said
 
 
-def test_one_file_given_as_both_sides_says_its_problems_once(tmp_path, nothing_read_or_solved):
+def test_one_file_given_as_both_sides_says_its_problems_once(tmp_path, nothing_compared):
     from planner.errors import ScenarioError
 
     typo, _, typo_said, _ = bad_files(tmp_path)
@@ -120,7 +111,7 @@ def test_one_file_given_as_both_sides_says_its_problems_once(tmp_path, nothing_r
     assert result.stderr.count("error:") == 1 and result.stderr.count("horizn_months") == 1
 
 
-def test_except_scenario_error_catches_both_sides_failing_as_it_catches_one(tmp_path, nothing_read_or_solved):
+def test_except_scenario_error_catches_both_sides_failing_as_it_catches_one(tmp_path, nothing_compared):
     # SidesUnreadable was a PlannerError only: code catching the ScenarioError each side alone raises missed it
     from planner.errors import ScenarioError
 
@@ -136,7 +127,7 @@ def test_except_scenario_error_catches_both_sides_failing_as_it_catches_one(tmp_
                                f"{dup}:2:1: duplicate key 'name' (first on line 1); YAML keeps only the last — remove one"]
 
 
-def test_the_problems_of_sides_given_as_no_file_are_led_by_their_side(nothing_read_or_solved):
+def test_the_problems_of_sides_given_as_no_file_are_led_by_their_side(nothing_compared):
     from planner.errors import ScenarioError
 
     with pytest.raises(ScenarioError) as info:
@@ -147,7 +138,7 @@ def test_the_problems_of_sides_given_as_no_file_are_led_by_their_side(nothing_re
                                    "b (y): <dict>:1:1: workloads: required field is missing"]
 
 
-def test_two_saved_plans_that_are_no_plans_are_caught_as_a_scenario_error_too(tmp_path, nothing_read_or_solved):
+def test_two_saved_plans_that_are_no_plans_are_caught_as_a_scenario_error_too(tmp_path, nothing_compared):
     # each alone is a PlannerError (a saved plan's problem); both, a ScenarioError whose problems are their messages
     from planner.errors import ScenarioError
 

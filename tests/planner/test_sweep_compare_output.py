@@ -21,14 +21,6 @@ WORKED = ROOT / "examples" / "worked-example.yaml"   # prices from its offers CS
 SWEEP = ("sweep", ENTRY, "--vary", "onprem.pue=1,1.2", "--processes", "1")
 
 
-@pytest.fixture
-def nothing_compared(monkeypatch):
-    def refused(*args, **kwargs):
-        raise AssertionError("a side was priced or solved before the refusal")
-    monkeypatch.setattr(compare_module, "checked_inputs", refused)
-    monkeypatch.setattr(compare_module, "plan", refused)
-
-
 @pytest.mark.parametrize("fmt", ["csv", "json"])
 def test_sweep_o_writes_what_stdout_would_show(tmp_path, fmt):
     shown = run(*SWEEP, "--format", fmt)
