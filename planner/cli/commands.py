@@ -977,6 +977,7 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
+    from planner.cli.fleet_table import fleet_narrower
     from planner.reports.tables import (
         assumption_line,
         grouping_line,
@@ -997,7 +998,8 @@ def _print_plan(p) -> None:
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
-    emit(p.fleet, Format.table, title=f"Fleet (cost in {money})", float_digits=1)
+    # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/fleet_table.py)
+    emit(p.fleet, Format.table, title=f"Fleet (cost in {money})", float_digits=1, narrower=fleet_narrower(p.fleet))
     site = site_cost_note(p)   # the site's fixed cost is no row's: the rows fall short of the total by it
     if site:
         out.print(escape(site), soft_wrap=True)

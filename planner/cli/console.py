@@ -302,7 +302,10 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
     are), JSON records or CSV. `whole_title`: the rich table at least as wide as its title, which rich otherwise
     wraps to a narrow table's width (a title longer than the console still wraps). `narrower`: what to draw
     where the table is wider than the terminal, rather than squeeze its columns into fragments ("usd_…",
-    "0.0…"). Gives the columns left out of the table drawn (none for JSON and CSV, which carry them all)."""
+    "0.0…"). A table wider than the terminal keeps its numbers and words whole (text folds between words); where
+    even that does not fit, each row is drawn as a list of its fields, one a line, as psql's expanded display does:
+    rich cut a workload's name to "hyperparam…" and the break-even table's numbers off the edge at 80 columns. Gives
+    the columns left out of the table drawn (none for JSON and CSV, which carry them all)."""
     left_out: tuple[str, ...] = ()
     if fmt is Format.json:
         from planner.reports.tables import records
@@ -316,9 +319,10 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
         from rich.text import Text
 
         out = stdout_console(piped_width=240)
-        cells, positions, narrowed = _CellTexts(df, float_digits), range(len(df.columns)), False
-        if narrower is not None and (full_width := _natural_width(out, cells, positions)) > out.width:
-            cells, narrowed = _CellTexts(narrower.table, float_digits), True
+        cells, positions = _CellTexts(df, float_digits), range(len(df.columns))
+        too_wide = (full_width := _natural_width(out, cells, positions)) > out.width
+        if narrower is not None and too_wide:
+            cells = _CellTexts(narrower.table, float_digits)
             layouts = [([narrower.table.columns.get_loc(c) for c in drawn], left) for drawn, left in narrower.layouts]
             widths = [_natural_width(out, cells, drawn) for drawn, _ in layouts]
             positions, left_out = next((layout for layout, width in zip(layouts, widths) if width <= out.width),
@@ -327,7 +331,13 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
             # with its long headers (the p4de's two offers: 156 columns, where two lines an offer show every one at 94)
             shown_from = min((width for (_, left), width in zip(layouts, widths) if not set(left) & set(left_out)),
                              default=full_width)
-        out.print(_rich_table(cells, positions, title, whole_title, whole_cells=narrowed))
+        if too_wide and _least_width(cells, positions) > out.width:
+            out.print(_records_table(_CellTexts(df, float_digits), title))
+            left_out = ()   # every column is drawn
+        else:
+            # a row some cell of which folds onto more lines is ruled apart from the next, as a stacked one is
+            folds = too_wide and _natural_width(out, cells, positions) > out.width
+            out.print(_rich_table(cells, positions, title, whole_title, whole_cells=too_wide, ruled=folds))
         if left_out:   # under the table, on a line of its own, as the TABLE_ROWS line
             out.print(Text(f"not shown: {', '.join(left_out)} (needs {shown_from} columns; "
                            f"--format csv or json has every column)"))
@@ -381,10 +391,62 @@ def _natural_width(console: Console, cells: _CellTexts, positions: Iterable[int]
     return Measurement.get(console, console.options.update_width(1_000_000), probe).maximum
 
 
-def _rich_table(cells: _CellTexts, positions: Iterable[int], title: str, whole_title: bool, whole_cells: bool):
-    """The rich Table of the columns of `cells` at `positions`, numbers right-aligned. `whole_cells` (a narrower
-    table, meant to fit): a number is never cut ("0.0…"), a text too long for the terminal folds onto more lines
-    rather than lose its end, and rows of more than one line are ruled apart."""
+# A word longer than this may fold within itself in a table wider than the terminal: skus and unit ids (a 37-character
+# Azure sku) fold and keep every character; shorter words — card ids, headers, statuses — stay whole. Narrower than
+# this, the decision table's words folded a letter a line at 80 columns.
+WORD_FOLDS_FROM = 16
+
+
+def _least_widths(cells: _CellTexts, positions: Iterable[int]) -> list[int]:
+    """The fewest terminal cells each column at `positions` takes with nothing cut: a number column its widest cell or
+    header, a text column its longest word up to WORD_FOLDS_FROM (text folds between words, a longer word within
+    itself, every character kept)."""
+    widths = []
+    for i in positions:
+        texts = [cells.name(i), *cells[i]]
+        if _numbers_column(cells.df.iloc[:, i]):
+            widths.append(max(map(_text_width, texts)))
+        else:
+            longest = max((_text_width(word) for text in texts for word in text.split()), default=0)
+            widths.append(min(longest, WORD_FOLDS_FROM))
+    return widths
+
+
+def _least_width(cells: _CellTexts, positions: Iterable[int]) -> int:
+    """Terminal cells of a table of the columns at `positions` at their least widths, with rich's borders and padding
+    (three cells a column and one more)."""
+    widths = _least_widths(cells, positions)
+    return sum(widths) + 3 * len(widths) + 1
+
+
+def _records_table(cells: _CellTexts, title: str):
+    """The rich Table of every row of `cells` as a list of its fields, one a line (the column's name, then the cell),
+    rows ruled apart: for a table too wide for the terminal even with nothing cut."""
+    from rich.markup import escape as rich_escape
+    from rich.table import Table
+    from rich.text import Text
+
+    shown = Text(visible(title)) if title else None
+    # as wide as its title where the terminal allows: the fields' table is narrow, and rich wraps a title to it
+    table = Table(title=shown, show_header=False, min_width=shown.cell_len if shown else None)
+    table.add_column("field", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    names = [cells.name(i) for i in range(len(cells.df.columns))]
+    columns = [cells[i] for i in range(len(names))]
+    for row, values in enumerate(zip(*columns)):
+        if row:
+            table.add_section()
+        for name, value in zip(names, values):
+            table.add_row(rich_escape(name), rich_escape(value))
+    return table
+
+
+def _rich_table(cells: _CellTexts, positions: Iterable[int], title: str, whole_title: bool, whole_cells: bool,
+                ruled: bool = False):
+    """The rich Table of the columns of `cells` at `positions`, numbers right-aligned. `whole_cells` (a table wider
+    than the terminal that fits it at its least widths): a number or a word is never cut ("0.0…"), a text too long
+    for its column folds onto more lines rather than lose its end, and rows of more than one line are ruled apart
+    (`ruled`: some cell folds)."""
     from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
     from rich.table import Table
     from rich.text import Text
@@ -392,13 +454,14 @@ def _rich_table(cells: _CellTexts, positions: Iterable[int], title: str, whole_t
     # the title as text, not markup: it holds file names and store paths ("m/[/x]/p.sqlite" raised MarkupError)
     shown = Text(visible(title)) if title else None   # (Text skips render_str)
     columns = [(cells.name(i), cells.df.iloc[:, i], cells[i]) for i in positions]
-    tall_rows = whole_cells and any("\n" in text for _, _, texts in columns for text in texts)
+    tall_rows = ruled or whole_cells and any("\n" in text for _, _, texts in columns for text in texts)
     table = Table(title=shown, show_lines=tall_rows, min_width=shown.cell_len if shown and whole_title else None)
-    for name, column, texts in columns:
+    least = _least_widths(cells, positions) if whole_cells else [None] * len(columns)
+    for (name, column, _), least_width in zip(columns, least):
         if not _numbers_column(column):
-            table.add_column(name, justify="left", overflow="fold" if whole_cells else "ellipsis")
+            table.add_column(name, justify="left", overflow="fold" if whole_cells else "ellipsis", min_width=least_width)
         elif whole_cells:
-            table.add_column(name, justify="right", no_wrap=True, min_width=max(map(_text_width, [name, *texts])))
+            table.add_column(name, justify="right", no_wrap=True, min_width=least_width)
         else:
             table.add_column(name, justify="right")
     for row in zip(*(texts for _, _, texts in columns)):
