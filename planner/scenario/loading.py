@@ -43,6 +43,7 @@ from planner.scenario.model import (
     INVISIBLE,
     INVISIBLE_CHAR,
     INVISIBLE_NAMES,
+    INVISIBLE_SAID,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
@@ -62,6 +63,7 @@ from planner.scenario.model import (
     gpu_or_specs,
     grown_demand_problem,
     idle_above_busy,
+    invisible_name,
     iso_4217_codes,
     override_watts_problem,
     owned_age_problem,
@@ -1556,11 +1558,15 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
                    else "a list" if isinstance(data, list) else f"a single value, {_shown(data)}")
             problems.append(f"{origin}:1:1: expected a mapping of scenario fields (name, workloads, …), got {got}")
         return None, problems
-    scenario = None
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors()
+    scenario, errors = _model_validated(data)
+    if keyed := _invisible_keys(errors):
+        # a dict's key holding one (`horiz\u200bon_months`, a file's YAML reads without it): one problem naming the
+        # character, and the rest read as the key shows, so that it causes no other ("unknown key", "missing")
+        problems += [f"{origin}:{_where(positions, shown, value=False)}: {_dotted(shown)}: "
+                     f"{INVISIBLE_SAID.format(char=invisible_name(char), part='key')}" for _, shown, char in keyed]
+        data = functools.reduce(_key_as_shown, [loc for loc, _, _ in keyed], data)
+        scenario, errors = _model_validated(data)
+    if errors:
         # A list whose items failed also reports "too short"; the item errors say it better.
         nested = {tuple(e["loc"][:i]) for e in errors for i in range(1, len(e["loc"]))}
         # A line with a YAML syntax error was blanked to parse the rest: a key left with no value there
@@ -1576,6 +1582,44 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     if problems or scenario is None:
         return None, in_file_order(problems)
     return mark_validated(scenario) if check_files else scenario, []
+
+
+def _model_validated(data: dict) -> tuple[Scenario | None, list[dict]]:
+    """(the Scenario of `data`, []), or (None, pydantic's errors)."""
+    try:
+        return Scenario.model_validate(data), []
+    except ValidationError as exc:
+        return None, exc.errors()
+
+
+def _invisible_keys(errors: list[dict]) -> list[tuple[Path_, Path_, str]]:
+    """(path, path as it shows, its first invisible character) of each key no field is (pydantic's "extra_forbidden")
+    that holds an invisible format character (INVISIBLE): only a dict can give one; a file's YAML reads it without."""
+    keyed = []
+    for err in errors:
+        key = err["loc"][-1] if err["type"] == "extra_forbidden" and err["loc"] else None
+        if isinstance(key, str) and (found := INVISIBLE_CHAR.search(key)):
+            keyed.append((tuple(err["loc"]), (*err["loc"][:-1], INVISIBLE_CHAR.sub("", key)), found[0]))
+    return keyed
+
+
+def _key_as_shown(data: Any, loc: Path_) -> Any:
+    """A copy of `data` with the key at `loc` read without its invisible characters, as a file's YAML reads it; dropped
+    where the key as it shows is given too (that one is read). The caller's dict is left as it is."""
+    if not isinstance(data, (dict, list, tuple)) or not loc:
+        return data
+    head, rest = loc[0], loc[1:]
+    if not rest:
+        shown = INVISIBLE_CHAR.sub("", head)
+        return {shown if key == head else key: value for key, value in data.items()
+                if key != head or shown not in data}
+    try:
+        inside = _key_as_shown(data[head], rest)
+    except (KeyError, IndexError, TypeError):   # a path through a union's choice (pydantic names it): left as given
+        return data
+    copy = dict(data) if isinstance(data, dict) else list(data)
+    copy[head] = inside
+    return copy
 
 
 def in_file_order(problems: list[str]) -> list[str]:

@@ -270,6 +270,11 @@ INVISIBLE_NAMES = {"\u200b": "zero-width space", "\u200c": "zero-width non-joine
                    "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)", "\u00ad": "soft hyphen"}
 
 
+# what the model says of one, in a text or a key that is no field (loading._keys_as_shown); a file's says that YAML read it
+INVISIBLE_SAID = ("{char} inside the {part}: an invisible character, which no table of the plan shows; delete it (it often "
+                  "comes with text pasted from a web page or a chat)")
+
+
 def invisible_name(char: str) -> str:
     """What a message calls the invisible `char`: "zero-width space U+200B"."""
     name = INVISIBLE_NAMES.get(char) or unicodedata.name(char, "character").lower()
@@ -384,9 +389,7 @@ class Frozen(BaseModel):
             return value
         found = _invisible_in(dict.fromkeys(value) if holds == "map" and isinstance(value, dict) else value)   # its keys
         if found is not None:
-            raise PydanticCustomError("invisible_character", "{char} inside the {part}: an invisible character, which no "
-                                      "table of the plan shows; delete it (it often comes with text pasted from a web "
-                                      "page or a chat)",
+            raise PydanticCustomError("invisible_character", INVISIBLE_SAID,
                                       {"char": invisible_name(found[1]), "part": found[0], "field": found[2]})
         return value
 

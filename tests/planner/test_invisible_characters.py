@@ -200,3 +200,60 @@ def test_a_scenario_built_in_code_is_refused_too():
     data["name"] = "En\u200btry"
     with pytest.raises(ValueError, match="zero-width space U\\+200B inside the value"):
         Scenario(**data)
+
+
+# A key of a dict that is a field's name with one inside (`horiz\u200bon_months`) was "unknown key; did you mean
+# 'horizon_months'?", printed as if spelt right and naming no character. Now it is what a file's is (test_a_key_is_no_free_text):
+# one problem at the field meant naming the character, and the dict read as the key shows, so no other follows from it
+
+
+def _with_key(data: dict, key: str, written: str) -> dict:
+    """`data` with its key `key` written `written`, the other keys in their order."""
+    return {written if k == key else k: v for k, v in data.items()}
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda d: _with_key(d, "horizon_months", "horiz\u200bon_months"), "horizon_months: zero-width space U+200B"),
+    (lambda d: _with_key(d, "currency", "currency\u2060"), "currency: word joiner U+2060"),
+    # name is required: not also "name: required field is missing"
+    (lambda d: _with_key(d, "name", "\u00adname"), "name: soft hyphen U+00AD"),
+    (lambda d: {**d, "onprem": _with_key(d["onprem"], "cards", "ca\ufeffrds")},
+     "onprem.cards: zero-width no-break space (byte order mark) U+FEFF"),
+    (lambda d: {**d, "workloads": [_with_key(d["workloads"][0], "reference_gpu", "reference\u200d_gpu")]},
+     "workloads[0].reference_gpu: zero-width joiner U+200D"),
+])
+def test_a_dict_key_with_one_names_it_and_the_field_meant(change, said):
+    data = change(check(LINES).scenario.model_dump(mode="json"))
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert info.value.problems == [f"<dict>:1:1: {said} inside the key: {MODEL_ADVICE}"]
+
+
+def test_a_dict_key_with_one_has_its_value_checked_as_the_field_meant():
+    # horizon_months is 1 to 120 months (model.Scenario): 0 is refused as the field it shows, not as an unknown key
+    data = _with_key(check(LINES).scenario.model_dump(mode="json"), "horizon_months", "horizon_months\u200b")
+    data["horizon_months\u200b"] = 0
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert info.value.problems == [f"<dict>:1:1: horizon_months: zero-width space U+200B inside the key: {MODEL_ADVICE}",
+                                   "<dict>:1:1: horizon_months: expected a number ≥ 1, got 0"]
+
+
+def test_a_dict_key_with_one_beside_the_key_as_it_shows_is_the_one_problem():
+    # the key as it shows is read (24 months); the other is what to delete, and no "unknown key" besides
+    data = check(LINES).scenario.model_dump(mode="json")
+    data["horizon_months\u200b"] = 36
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert info.value.problems == [f"<dict>:1:1: horizon_months: zero-width space U+200B inside the key: {MODEL_ADVICE}"]
+    assert data["horizon_months\u200b"] == 36 and data["horizon_months"] == 24   # the caller's dict left as it was
+
+
+def test_a_dict_key_with_one_that_names_no_field_is_still_unknown():
+    # "horizon" is no field either: the character named, and the key as it shows unknown, with the field meant
+    data = check(LINES).scenario.model_dump(mode="json")
+    data["hori\u200bzon"] = 36
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert info.value.problems == [f"<dict>:1:1: horizon: zero-width space U+200B inside the key: {MODEL_ADVICE}",
+                                   "<dict>:1:1: horizon: unknown key; did you mean 'horizon_months'?"]
