@@ -53,6 +53,7 @@ from planner.errors import (
     PriceStoreLocked,
     PriceStoreUnusable,
     ScenarioError,
+    TooManyPurchaseVariables,
 )
 from planner.text import counted, one_line, shortened
 
@@ -162,7 +163,9 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
                       "each file's problems — errors and warnings — with their line, column, field and message). "
                       "No csv: the problems are no table")) -> None:
     """Check scenario files; report every problem of every file, with its line. Exit 2 when a file has an error
-    (warnings alone exit 0)."""
+    (warnings alone exit 0). A model plan refuses as too large is an error where the scenario alone shows it (its
+    card purchases: --max-purchase-variables), a warning where the catalog decides; the model's dispatch variables and
+    reservation offers depend on the prices and are checked by plan (--max-variables)."""
     skip_teardown()
 
     try:
@@ -216,6 +219,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     scenario = checked.scenario
     if scenario is not None:
         problems, warnings = _price_checks(scenario, store)
+        too_large, may_be = _size_checks(scenario)
+        problems, warnings = problems + too_large, warnings + may_be
         implausible = plausibility_warnings(scenario)
     else:
         # every problem in one pass: what can be checked without the whole scenario is checked on the file's
@@ -362,6 +367,30 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     p = scenario.prices
     used = named_as_written(scenario, scenario_provenance(provenance, p.providers, p.regions)["source"])
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
+
+
+def _size_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:
+    """(problems, warnings) of the size of the model of `scenario` that plan, without --time-limit, refuses: more than
+    MAX_PURCHASE_VARIABLES integer purchase variables, in plan's words. Without the catalog and the prices (pandas:
+    validate stays quick) only the fewest and the most it holds are known (scenario.size.purchase_counts): an error
+    where the fewest are more (plan is certain to refuse it), a warning where the most are (plan refuses it if each
+    card bought can serve a workload). Its reservation offers and its dispatch variables (--max-variables) depend on
+    the prices: plan checks them."""
+    from planner.scenario.size import FEWER_PURCHASES, FEWER_RESERVATIONS, purchase_counts, reservations_possible
+
+    fewest, most = purchase_counts(scenario)
+    reserved = reservations_possible(scenario)
+
+    def refusal(count, least: bool = False, when: str = "") -> str:
+        exc = TooManyPurchaseVariables((count.purchases, count.cards, count.months, count.owned, 0), MAX_PURCHASE_VARIABLES,
+                                       FEWER_RESERVATIONS if reserved else FEWER_PURCHASES)
+        return _too_many_purchases(exc, time_limit_allows=True, least=least, when=when)
+
+    if fewest.total > MAX_PURCHASE_VARIABLES:
+        return [((), refusal(fewest, least=reserved or fewest != most))], []
+    if most.total > MAX_PURCHASE_VARIABLES:
+        return [], [refusal(most, least=reserved, when=" if each card bought can serve a workload (the catalog says which)")]
+    return [], []
 
 
 @app.command()
@@ -840,17 +869,9 @@ def _too_large(exc: ModelTooLarge, unreduced: bool, time_limit_allows: bool = Fa
     """What the CLI says of a model over --max-variables or --max-purchase-variables: its size, and how to make
     it smaller or allow it; `time_limit_allows`: the purchase limit is plan's default, which --time-limit lifts."""
     from planner.engine.run import SMALLER_MODEL
-    from planner.errors import TooManyPurchaseVariables
 
     if isinstance(exc, TooManyPurchaseVariables):
-        size = f"{exc.purchase_variables:,} integer purchase variables ({exc.detail})"
-        if time_limit_allows:
-            return (f"too large to plan without --time-limit: {size}, more than the {exc.limit:,} planned without "
-                    f"one, as branch and bound's time and memory grow steeply with them; {exc.remedy}, bound each "
-                    f"solve with --time-limit SECONDS, or allow it with --max-purchase-variables {exc.purchase_variables}")
-        return (f"too large to plan with --max-purchase-variables {exc.limit:,}: {size}, whose branch and bound's time "
-                f"and memory grow steeply with them; {exc.remedy}, or allow it with --max-purchase-variables "
-                f"{exc.purchase_variables}")
+        return _too_many_purchases(exc, time_limit_allows)
     smaller = "plan it without --unreduced" if unreduced else SMALLER_MODEL
     memory = exc.dispatch_variables * 3e3   # bytes, at about 3 KB a variable (MAX_DISPATCH_VARIABLES)
     size = f"{memory / 1e9:,.1f} GB" if memory >= 1e9 else f"{max(1.0, memory / 1e6):,.0f} MB"
@@ -858,6 +879,19 @@ def _too_large(exc: ModelTooLarge, unreduced: bool, time_limit_allows: bool = Fa
             f"({exc.pairs:,} unit–workload pairs × {exc.periods:,} periods), about {size} of memory to build "
             "(twice that while the decision values re-solve); "
             f"{smaller}, or allow it with --max-variables {exc.dispatch_variables}")
+
+
+def _too_many_purchases(exc: TooManyPurchaseVariables, time_limit_allows: bool, least: bool = False, when: str = "") -> str:
+    """_too_large's words for a model over --max-purchase-variables; `least`: its count is the fewest the model holds
+    (validate's, which cannot count them all), `when`: the condition on which it is too large."""
+    size = f"{'at least ' if least else ''}{exc.purchase_variables:,} integer purchase variables ({exc.detail})"
+    allow = f"{exc.purchase_variables}{' or more' if least else ''}"
+    if time_limit_allows:
+        return (f"too large to plan without --time-limit{when}: {size}, more than the {exc.limit:,} planned without "
+                f"one, as branch and bound's time and memory grow steeply with them; {exc.remedy}, bound each "
+                f"solve with --time-limit SECONDS, or allow it with --max-purchase-variables {allow}")
+    return (f"too large to plan with --max-purchase-variables {exc.limit:,}{when}: {size}, whose branch and bound's time "
+            f"and memory grow steeply with them; {exc.remedy}, or allow it with --max-purchase-variables {allow}")
 
 
 # how the warning of re-solves left undone tells a CLI user to allow them more time (add_decisions' more_time)

@@ -72,6 +72,7 @@ from planner.scenario.loading import (
     plausibility_warnings,
     validated_here,
 )
+from planner.scenario.size import FEWER_PURCHASES, FEWER_RESERVATIONS
 from planner.text import counted, gap_text, shortened
 
 if TYPE_CHECKING:
@@ -119,13 +120,7 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
 # what makes a scenario's model smaller, whoever refuses it
 SMALLER_MODEL = ("allow fewer regions or providers (prices.regions, prices.providers), merge workloads or shorten "
                  "horizon_months")
-# … and its purchase variables fewer; where reservation offers are among them (one per region, provider and
-# reservation option), fewer of those too
-_FEWER = ("quote fewer custom cards (onprem.custom_cards) or list fewer cards (onprem.cards), buy less often (a longer "
-          "onprem.purchase_every_months){} or shorten horizon_months")
-FEWER_PURCHASES = _FEWER.format("")
-FEWER_RESERVATIONS = _FEWER.format(", allow fewer reservation options (prices.purchase_options), regions or providers "
-                                   "(prices.regions, prices.providers)")
+# … and its purchase variables fewer (FEWER_PURCHASES, FEWER_RESERVATIONS): planner.scenario.size's, as validate says them
 
 
 def check_limits(time_limit: Any = None, max_dispatch_variables: Any = None, max_purchase_variables: Any = None) -> None:
