@@ -1560,10 +1560,11 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
         return None, problems
     scenario, errors = _model_validated(data)
     if keyed := _invisible_keys(errors):
-        # a dict's key holding one (`horiz\u200bon_months`, a file's YAML reads without it): one problem naming the
-        # character, and the rest read as the key shows, so that it causes no other ("unknown key", "missing")
-        problems += [f"{origin}:{_where(positions, shown, value=False)}: {_dotted(shown)}: "
-                     f"{INVISIBLE_SAID.format(char=invisible_name(char), part='key')}" for _, shown, char in keyed]
+        # a key holding one (a dict's `horiz\u200bon_months`, a YAML escape's; a file's YAML reads one written as itself
+        # without it): one problem naming the character, at the key, and the rest read as the key shows, so that it
+        # causes no other ("unknown key", "missing")
+        problems += [f"{origin}:{_where(positions, loc, value=False)}: {_dotted(shown)}: "
+                     f"{INVISIBLE_SAID.format(char=invisible_name(char), part='key')}" for loc, shown, char in keyed]
         data = functools.reduce(_key_as_shown, [loc for loc, _, _ in keyed], data)
         scenario, errors = _model_validated(data)
     if errors:

@@ -229,6 +229,15 @@ def test_a_dict_key_with_one_names_it_and_the_field_meant(change, said):
     assert info.value.problems == [f"<dict>:1:1: {said} inside the key: {MODEL_ADVICE}"]
 
 
+def test_a_key_written_as_an_escape_in_a_file_is_the_one_problem_at_the_key():
+    # "\u200b" in a quoted key is six visible characters, read as the invisible one (as a value's is: the model's
+    # words); the key, line 8, begins its line; onprem.cards' key is at column 3 of line 20
+    lines = changed(8, '"horizon\\u200b_months": 24')
+    lines[19] = '  "ca\\u200brds": [rtx-3060-12gb]'
+    assert check(lines).problems == [f"s.yaml:8:1: horizon_months: zero-width space U+200B inside the key: {MODEL_ADVICE}",
+                                     f"s.yaml:20:3: onprem.cards: zero-width space U+200B inside the key: {MODEL_ADVICE}"]
+
+
 def test_a_dict_key_with_one_has_its_value_checked_as_the_field_meant():
     # horizon_months is 1 to 120 months (model.Scenario): 0 is refused as the field it shows, not as an unknown key
     data = _with_key(check(LINES).scenario.model_dump(mode="json"), "horizon_months", "horizon_months\u200b")
