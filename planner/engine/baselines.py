@@ -36,7 +36,7 @@ from planner.engine.explain import check_compatibility, explain_infeasible, unse
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.readback import fleet_unit_ids, read_fleet, read_plan, servable_pairs
-from planner.engine.reductions import reduce
+from planner.engine.reductions import cost_per_work, reduce
 from planner.engine.solve import Solution, TimeBudget, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
 from planner.process import kill_process_group
@@ -294,6 +294,7 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
                 read[id(model)] = read_plan(inp, model, solution, scenario)
             plans_out[group] = read[id(model)]
     pairs: dict = {}   # a model's pairs found once, however many baselines it is
+    variant_of = {variant.group: variant for variant in variants if variant.group != "single"} | {"best_single": best}
     for row in rows:
         outcome = readable.get(row["baseline"])
         if outcome is None:
@@ -305,15 +306,45 @@ def baseline_rows(base: Inputs, solver: str, time_limit: float | None, scenario=
             continue
         if id(model) not in pairs:
             ids = read[id(model)].fleet["unit_id"] if id(model) in read else fleet_unit_ids(inp, model)
-            pairs[id(model)] = fleet_pairs(inp, ids)
+            pairs[id(model)] = fleet_pairs(inp, ids, variant_of[row["baseline"]].inputs(base))
         row["pairs"] = pairs[id(model)]
     return rows, plans_out
 
 
-def fleet_pairs(inp: Inputs, unit_ids) -> frozenset:
+def fleet_pairs(inp: Inputs, unit_ids, offers: Inputs | None = None) -> frozenset:
     """The (workload, gpu) pairs the units `unit_ids` of a baseline's fleet can serve, from the baseline's own
-    inputs (readback.servable_pairs): the speeds its total rests on (engine.run.speeds_table)."""
-    return frozenset(servable_pairs(inp, unit_ids))
+    inputs (readback.servable_pairs): the speeds its total rests on (engine.run.speeds_table). With `offers`,
+    the baseline's unreduced inputs, also those of each cloud offer that ties with one the fleet fills a
+    workload with (`tied_fills`): which of them the fleet holds is the solver's pick, or the reductions'."""
+    pairs = servable_pairs(inp, unit_ids)
+    if offers is not None:
+        pairs |= servable_pairs(offers, tied_fills(offers, unit_ids))
+    return frozenset(pairs)
+
+
+# two cloud offers whose costs per work for a workload differ by less than this share of it tie: 0.24 USD/h at
+# 0.8 of the reference's speed is 0.3 per reference hour less 6e-17, which no price list means
+TIE_SHARE = 1e-9
+
+
+def tied_fills(offers: Inputs, unit_ids) -> np.ndarray:
+    """unit_id of each on-demand or spot offer of `offers` that costs as little per work as the cheapest for a
+    workload (not a serving one) that one of `unit_ids` fills at that least cost: the offers that could fill it
+    in that one's stead for the same total. Which of them a fleet holds is the solver's pick (HiGHS may split the
+    hours, CBC take one) or, reduced, the lowest unit_id's (engine.reductions): listed all, the speeds table's
+    used_by says the same on either path and solver. Whole instances (serving workloads) and reservations tie
+    otherwise, and are not looked for here."""
+    cost, ids = cost_per_work(offers), offers.col("unit_id")
+    used = np.isin(ids, np.asarray(unit_ids))
+    tied = np.zeros(len(ids), dtype=bool)
+    for j in np.flatnonzero(~offers.workloads["serving"].to_numpy(dtype=bool)):
+        least = cost[:, j].min(initial=np.inf)
+        if not np.isfinite(least):
+            continue
+        cheapest = cost[:, j] <= least + TIE_SHARE * abs(least)
+        if (cheapest & used).any():
+            tied |= cheapest
+    return ids[tied]
 
 
 def baseline_pairs(rows: list[dict]) -> dict[str, frozenset]:
@@ -543,7 +574,7 @@ def settle_all_cloud(rows: list[dict], run: tuple | None, base: Inputs, solver: 
             outcome = _solve_variant(base, variant, solver, time_limit)
             row.update(_row(row["baseline"], row["label"], outcome))
             if isinstance(outcome, tuple):
-                row["pairs"] = fleet_pairs(outcome[0], fleet_unit_ids(outcome[0], outcome[1]))
+                row["pairs"] = fleet_pairs(outcome[0], fleet_unit_ids(outcome[0], outcome[1]), variant.inputs(base))
     return rows
 
 

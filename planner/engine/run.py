@@ -756,7 +756,8 @@ def all_cloud_run(base: Inputs, model, extra_constraints: ExtraConstraints | Non
     if run is None or run[0] != "optimal" or model.no_card_values is None:
         return None
     inp = model.inputs
-    return (*run, fleet_pairs(inp, fleet_unit_ids(inp, model, model.no_card_values)))
+    # base: the offers the reductions dropped, of which one may tie with the offer that run holds
+    return (*run, fleet_pairs(inp, fleet_unit_ids(inp, model, model.no_card_values), base))
 
 
 @dataclass(frozen=True)

@@ -385,3 +385,57 @@ def test_the_dashboard_s_plan_page_shows_the_warnings_plan_gives_once_the_baseli
         assert shown.count(BASELINE_ESTIMATES) == 1
     finally:
         state.clear_plan_cache()
+
+
+# --- two cloud offers that cost the same per work: used_by names both, on every path and solver ---
+#
+# The worked example's training (800 A5000-hours a month, on-demand only, 24 months) with max_cloud_share 0, and
+# two on-demand offers: the L4 at 0.30 USD/h doing the A5000's work (speed 1.0, given) and the A10G at 0.24 USD/h
+# doing 0.8 of it (given): 0.30 USD an A5000-hour each (0.24 / 0.8, a rounding below 0.3), so all cloud costs
+# 800 × 24 × 0.30 = 5,760 USD on either, and so does the best single type (only cloud on-demand, the same model).
+# Before, the speeds table named the all-cloud fleet's pick: the reductions keep the lower unit_id (the A10G, whose
+# 0.24 / 0.8 came out 6e-17 cheaper), CBC unreduced took the L4, HiGHS unreduced split the hours over both.
+# An A10G at 0.25 USD/h (0.3125 an A5000-hour) ties with nothing: all cloud rents the L4 alone.
+TIED_A10G = ROW.format(sku="g5.xlarge", kind="on_demand", gpu="A10G", price="{}")
+ALL_CLOUD_TIED = 800 * 24 * 0.30
+
+
+def tie_doc(folder: Path, a10g_price: float, a10g_first: bool, site: bool = False) -> dict:
+    rows = [L4_ON_DEMAND, TIED_A10G.format(a10g_price)]
+    offers = folder / f"tie-{a10g_price}-{a10g_first}.csv"
+    offers.write_text(HEADER + "".join(rows[::-1] if a10g_first else rows), encoding="utf-8")
+    doc = worked_doc()
+    doc["prices"] = {"source": str(offers), "providers": ["aws"], "purchase_options": ["on_demand"]}
+    doc["constraints"] = {"max_cloud_share": 0}
+    doc["workloads"][0].update(throughput={"RTX-A5000": 1.0, "L4": 1.0, "A10G": 0.8})
+    if site:
+        doc["onprem"]["fixed_onprem_per_month"] = 100
+    return doc
+
+
+@pytest.mark.parametrize("solver", ["cbc", "highs"])
+@pytest.mark.parametrize("reduced", [True, False], ids=["reduced", "unreduced"])
+@pytest.mark.parametrize("a10g_first", [False, True], ids=["l4-first", "a10g-first"])
+def test_two_offers_of_equal_cost_per_work_are_both_used_by_all_cloud(tmp_path, solver, reduced, a10g_first):
+    p = plan(load_scenario(tie_doc(tmp_path, 0.24, a10g_first)), solver=solver, reduced=reduced)
+    assert p.total == pytest.approx(TWO_CARDS, abs=0.01)
+    b = p.baselines.set_index("baseline")
+    assert b.loc["all_cloud", "total"] == pytest.approx(ALL_CLOUD_TIED, abs=0.01)
+    used = {pair: users for pair, (_, users) in table(p.speeds).items()}
+    assert used == {("training", "L4"): "all_cloud, best_single", ("training", "A10G"): "all_cloud, best_single",
+                    ("training", "RTX-A5000"): "plan, all_onprem"}
+
+
+def test_an_offer_dearer_per_work_is_not_taken_for_a_tie(tmp_path):
+    p = plan(load_scenario(tie_doc(tmp_path, 0.25, a10g_first=True)), reduced=False)
+    assert p.baselines.set_index("baseline").loc["all_cloud", "total"] == pytest.approx(ALL_CLOUD_TIED, abs=0.01)
+    assert {pair for pair, (_, users) in table(p.speeds).items() if "all_cloud" in users} == {("training", "L4")}
+
+
+def test_the_plan_s_run_without_cards_lists_both_tied_offers_too(tmp_path):
+    # with the site cost, HiGHS solves the plan without cards as well, and add_baselines without Plans takes the
+    # all-cloud row and its pairs from that run (run.all_cloud_run), whose reduced model holds the A10G alone
+    p = plan(load_scenario(tie_doc(tmp_path, 0.24, a10g_first=False, site=True)), baselines=False)
+    add_baselines(p, plans=False)
+    users = {pair: used for pair, (_, used) in table(p.speeds).items()}
+    assert users[("training", "L4")] == users[("training", "A10G")] == "all_cloud, best_single"
