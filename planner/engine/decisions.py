@@ -939,6 +939,7 @@ class _FlipSearch:
     fewer: dict = field(default_factory=dict)   # demand -> cards held there, where fewer than `units`
     fleets: dict = field(default_factory=dict)  # demand -> purchases by (card, month) of its optimum
     totals: dict = field(default_factory=dict)  # demand -> the optimum's total (proven optima only)
+    tried: dict = field(default_factory=dict)   # demand -> True where the units were held, False where fewer or no fleet
 
     def start(self, demand: float) -> dict | None:
         """The purchases solved at the nearest demand above `demand` (enough cards there; the cloud fills
@@ -946,6 +947,14 @@ class _FlipSearch:
         above = [d for d in self.fleets if d >= demand]
         nearest = min(above) if above else max(self.fleets, default=None)
         return None if nearest is None else self.fleets[nearest]
+
+    def ask(self, demand: float) -> bool | None:
+        """holds(demand), its answer kept in `tried` (an answer, or no fleet there): the demands solved, whose
+        steps the note names (_widest_step)."""
+        found = self.holds(demand)
+        if found is not None or self.no_fleet:
+            self.tried[demand] = bool(found)
+        return found
 
     def holds(self, demand: float) -> bool | None:
         """True when the optimal plan at `demand` holds at least the plan's units of the card; None when
@@ -1012,7 +1021,7 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
 
     if today <= 0:
         return ended("the workload has no demand today")
-    at_today = search.holds(today) if relax else True
+    at_today = search.ask(today) if relax else True
     if at_today is None:
         return no_answer(today) if search.stopped else ended("no fleet at today's demand")
     if at_today:
@@ -1024,7 +1033,7 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
         # without min_units, today's demand buys fewer: look above today for the level that pays for it
         low, high, beyond = today, None, ""
         while high is None and search.solves < MAX_SOLVES_ABOVE_TODAY:
-            found = search.holds(low * 2)
+            found = search.ask(low * 2)
             if found is None:
                 if search.stopped:
                     return no_answer(low * 2)
@@ -1041,7 +1050,7 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     while (high - low) / 2 > FLIP_PRECISION * (high + low) / 2:
         width = high - low
         middle, crossing = _next_demand(search, low, high, bisect)
-        found = search.holds(middle)
+        found = search.ask(middle)
         if found is None and not search.no_fleet:
             if search.stopped:
                 notes.append(f"search ended at {middle:,.6g} {unit}: {search.stopped}")
@@ -1067,6 +1076,17 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
     below = f"{search.fewer[low]} held at {low:,.6g} {unit}" if units > 1 else None
     notes.append(("fewer held just below it" if units > 1 else "not bought just below it")
                  + (f" ({below})" if below else ""))
+    step = _widest_step(search, today, low, high)
+    if step is not None:
+        # no search of a few solves rules such a band out (_widest_step says why): the note says where it can hide
+        if high <= today:
+            other = "fewer may be held" if units > 1 else "it may not be bought"
+        else:
+            other = f"{units} may be held" if units > 1 else "it may be bought"
+        side = "above" if high <= today else "below"
+        notes.append(f"bands narrower than the steps are not searched: {other} between two demands solved {side} the "
+                     f"flip; the widest step was {step[0]:,.6g} to {step[1]:,.6g} {unit} "
+                     f"({100 * (step[1] - step[0]) / today:.3g} % of today's)")
     return {**row, "flip_demand": flip, "flip_share_of_today": flip / today, "precision_pct": 100.0 * (high - low) / 2 / flip,
             "solves": search.solves, "note": "; ".join(notes)}
 
@@ -1099,16 +1119,33 @@ def _below_today(search: _FlipSearch, today: float) -> tuple[float | None, float
         if step > 2:   # the narrowing keeps the solves it had after the two steps of before (14 in all)
             search.budget += 1
         demand = today * (1 - share)
-        found = search.holds(demand)
+        found = search.ask(demand)
         if found is None and not search.no_fleet:
             break   # the solver stopped (or the solves are spent): narrow from zero instead
         if not found:
             return demand, high
         high, share = demand, 2 * share
-    at_zero = search.holds(0.0)
+    at_zero = search.ask(0.0)
     if at_zero is None and search.stopped:
         return None, high
     return (None, high) if at_zero else (0.0, high)
+
+
+def _widest_step(search: _FlipSearch, today: float, low: float, high: float) -> tuple[float, float] | None:
+    """(lower, upper) of the widest interval between two demands solved next to each other from today's demand to
+    the flip's bracket [low, high] (below today: all holding the card, above it: all holding fewer), None where
+    the bracket starts at today. A band of the other answer that lies wholly inside one is not seen: the search
+    solves only the demands it needs. Ruling one out would take more than a few solves. Each fleet's cost is
+    convex in the demand but the best of them is neither convex nor concave, so a total on the line between two
+    steps proves nothing; where the cost only grows with the demand, the best plan holding fewer at the lower
+    step costing at least the best at the upper rules a band out, but near the flip that needs steps shrinking to
+    nothing (docs/decisions.md, "Flip points")."""
+    if high <= today:
+        points = {d for d, held in search.tried.items() if held and high <= d <= today} | {high, today}
+    else:
+        points = {d for d, held in search.tried.items() if not held and today <= d <= low} | {today, low}
+    steps = list(zip(sorted(points), sorted(points)[1:]))
+    return max(steps, key=lambda step: step[1] - step[0], default=None)
 
 
 def _next_demand(search: _FlipSearch, low: float, high: float, bisect: bool) -> tuple[float, float | None]:
