@@ -5,8 +5,9 @@ The session holds:
   `upload:NAME:HASH` (an uploaded file, its text kept in `uploads`);
 - `edits`: the values of the Plan page's edit widgets (see `default_edits`), by edit name: those set since the
   scenario was opened, the others the file's;
-- `links_known`: the URL queries this session wrote or opened: only a query not among them is a shared link to open
-  (`link_is_known`), never the session's own older one that a browser sends while the newer is on its way.
+- `links_known`: the URL queries this session wrote or opened, the last `LINKS_KEPT`: only a query not among them is a
+  shared link to open (`link_is_known`), never the session's own older one that a browser sends while the newer is on
+  its way.
 
 The scenario and the edits are in keys no widget owns: the Plan page's widgets (`base`, the scenario picker;
 `edit:NAME`, one per edit) show them and write a new value back (`keep_edit`), and the Compare and Export pages, which
@@ -118,6 +119,13 @@ EDITS_KEY = "edits"            # its edits: edit name -> value
 BASE_WIDGET = "base"           # the Plan page's scenario picker
 EDIT_PREFIX = "edit:"          # the Plan page's edit widgets, `edit:NAME`
 LINKS_KEY = "links_known"
+# The URL queries a session remembers as its own (`know_link`): the newest 100. A run carries the query the browser
+# had when it asked for the run, older than the page's newest only by the queries the page wrote since the browser last
+# heard from it: one per run, each run at least tens of milliseconds (the page's own drawing), so a handful within a
+# browser's round trip, even with a key held down on a slider (its presses' runs merge while one runs). 100 leaves a
+# wide margin and bounds what a long session keeps (every query it wrote, one per value a user gave) to 100 small
+# sets of short strings.
+LINKS_KEPT = 100
 PROVIDERS: tuple[str, ...] = registry.cloud_providers()
 PURCHASE_OPTIONS: tuple[str, ...] = get_args(PurchaseOption)
 
@@ -1008,10 +1016,14 @@ def link_is_known(params: dict[str, str]) -> bool:
 
 
 def know_link(params: dict[str, str]) -> None:
-    """Remember the URL query `params` as this session's (`link_is_known`): every one, not the last alone; a few
-    short strings per value a user gave."""
-    known = st.session_state.setdefault(LINKS_KEY, set())
-    known.add(_link_id(params))
+    """Remember the URL query `params` as this session's (`link_is_known`): not the last alone, the last
+    `LINKS_KEPT` written or opened, the oldest forgotten (a query written again is the newest)."""
+    known = st.session_state.setdefault(LINKS_KEY, {})   # a dict for its order: oldest first
+    link = _link_id(params)
+    known.pop(link, None)
+    known[link] = None
+    while len(known) > LINKS_KEPT:
+        del known[next(iter(known))]
 
 
 def _did_you_mean(word: str, choices) -> str:

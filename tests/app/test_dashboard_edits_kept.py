@@ -169,3 +169,27 @@ def test_a_new_value_reruns_the_page_in_its_own_thread_however_the_dashboard_is_
 
     cmd = streamlit_command("127.0.0.1", None)
     assert dict(zip(cmd[5::2], cmd[6::2]))["--runner.fastReruns"] == "false"
+
+
+def test_a_session_remembers_its_last_100_links_the_oldest_forgotten(monkeypatch):
+    """`links_known` grew by every URL a session wrote or opened, for as long as it lived. It keeps the newest 100 (a
+    browser's URL lags the page's by a handful at most: state.LINKS_KEPT); one written again is the newest. Oracle: the
+    queries made here, counted by hand."""
+    session: dict = {}
+    monkeypatch.setattr(state.st, "session_state", session)
+
+    def link(months: int) -> dict[str, str]:
+        return {"scenario": "startup-hybrid.yaml", "horizon_months": str(months)}
+
+    for months in range(1, 101):                    # 100 queries: every one kept
+        state.know_link(link(months))
+    assert all(state.link_is_known(link(m)) for m in range(1, 101))
+    state.know_link(link(1))                        # the oldest written again: now the newest
+    state.know_link(link(101))                      # the 101st: the oldest, 2 months, forgotten
+    assert not state.link_is_known(link(2))
+    assert all(state.link_is_known(link(m)) for m in (1, *range(3, 102)))
+    assert len(session[state.LINKS_KEY]) == 100
+    for months in range(102, 1102):                 # a long session: still the last 100
+        state.know_link(link(months))
+    assert len(session[state.LINKS_KEY]) == 100
+    assert [state.link_is_known(link(m)) for m in (1001, 1002, 1101)] == [False, True, True]   # 1002 to 1101 kept
