@@ -33,6 +33,7 @@ def main() -> None:
     import streamlit as st
 
     from fleetplan_dashboard import trace
+    from fleetplan_dashboard.layout import close_sidebar_on_pick
 
     trace.mark("start")
     # The first run imports the engine (pandas, pydantic, the solvers) and loads the price data: without the
@@ -47,10 +48,10 @@ def main() -> None:
     settle_heap_soon()
     st.set_page_config(page_title="GPU fleet planner", page_icon=ICON, layout="wide")
 
-    # On a phone Streamlit closes the sidebar once a page is picked here (1.67: when the browser's user agent is a
-    # phone's); in a desktop browser narrowed to a phone's width, or on a tablet, it stays open. Streamlit offers no
-    # call to close it (set_page_config's initial_sidebar_state yields to the user's own toggle, which the browser
-    # remembers), and the dashboard injects no JavaScript to do it.
+    # Picking a page in the sidebar closes it wherever it covers the page: on a phone (Streamlit's own), in a desktop
+    # browser narrowed to a phone's width or on a tablet (layout.close_sidebar_on_pick: a script, as Streamlit 1.67
+    # offers no call to close it)
+    close_sidebar_on_pick()
     page = st.navigation([
         st.Page(PAGES / "plan.py", title="Plan", icon=":material/insights:", default=True),
         st.Page(PAGES / "prices.py", title="Prices", icon=":material/sell:"),

@@ -51,8 +51,8 @@ st.session_state.setdefault("uploads", {})
 # Chromium), the columns they leave out in the table's own column menu (its eye icon); a phone (390 px) shows their
 # first columns, the name and the money, and under each table wider than its screen (`_wide`) a line saying the rest
 # is a swipe away: a phone shows no scroll bar.
-# Where the inputs are, for a message asking to change one: on a phone the sidebar is hidden behind a button, and it
-# stays open over the page after a page is picked in it (Streamlit 1.67 has no way to close it from the app).
+# Where the inputs are, for a message asking to change one: on a phone the sidebar is hidden behind a button (it
+# closes again once a page is picked in it: layout.close_sidebar_on_pick).
 SIDEBAR = "the sidebar (on a phone: the » button at the top left)"
 INPUTS_WHERE = (f"The inputs this page can change are in {SIDEBAR}: *Demand*, *Horizon and site*, *Caps* (capex "
                 "budget, power cap) and *Cloud* (providers, purchase options), with *Reset to the file's values*; the "

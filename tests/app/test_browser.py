@@ -358,6 +358,36 @@ def test_on_a_phone_the_compare_pages_tables_pin_their_names_show_their_money_an
     page.close()
 
 
+# a phone's browser, which Streamlit's frontend recognises as one (and then closes the sidebar itself)
+IPHONE_USER_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                     "Version/17.5 Mobile/15E148 Safari/604.1")
+
+
+@pytest.mark.parametrize("user_agent", [None, IPHONE_USER_AGENT], ids=["narrow-desktop", "phone"])
+def test_at_a_phones_width_picking_a_page_in_the_sidebar_closes_it(server, browser, user_agent):
+    """A desktop browser narrowed to a phone's width (390 px): the sidebar opened with » stayed open over the page
+    picked in it, which Streamlit closes on a phone's user agent only. Now it closes, and a tap on the page's title
+    reaches the title, not the sidebar; on a phone, where Streamlit closes it too, it is not opened again."""
+    context = browser.new_context(viewport=PHONE, user_agent=user_agent)
+    page = context.new_page()
+    page.goto(f"{server}/prices", wait_until="domcontentloaded")
+    page.get_by_text("Prices by GPU").first.wait_for(timeout=120_000)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.get_attribute("data-collapsed") == "true"       # hidden at this width until » opens it
+    page.locator('[data-testid="stExpandSidebarButton"]').click()
+    page.locator('[data-testid="stSidebar"][data-collapsed="false"]').wait_for(timeout=10_000)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Export", exact=True).click()
+    page.get_by_text("Workbook (XLSX)").first.wait_for(timeout=120_000)
+    page.wait_for_timeout(1000)                                     # the sidebar's closing slide (0.3 s)
+    assert sidebar.get_attribute("data-collapsed") == "true"
+    assert page.evaluate("""() => {
+        const title = document.querySelector('[data-testid="stMain"] h1');
+        const box = title.getBoundingClientRect();
+        return title.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+    }""")
+    context.close()
+
+
 def _foreign(urls: list[str], server: str) -> list[str]:
     """The URLs that go anywhere but `server` (data: and blob: URLs stay in the page)."""
     own = urllib.parse.urlparse(server)
