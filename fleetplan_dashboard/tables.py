@@ -640,10 +640,12 @@ OFFER_PRICES = ("usd_per_reference_gpu_hour", "usd_per_gpu_hour", "usd_per_hour"
 
 
 def offers_column_order(columns) -> list[str]:
-    """The Prices page's offers table's `columns` in the order it shows them: the offer's name (sku), its prices
-    (OFFER_PRICES, those there are), its purchase option, then the rest in the table's order. A phone (356 px) shows
-    the name and the price the offers are ranked by; the rest is a swipe away."""
-    first = ["sku", *(c for c in OFFER_PRICES if c in columns), "purchase_option"]
+    """The Prices page's offers table's `columns` in the order it shows them: the offer's name (sku), the reason a
+    workload cannot use it (cannot_serve, when the page shows the offers it cannot use), its prices (OFFER_PRICES, those
+    there are), its purchase option, then the rest in the table's order. A phone (356 px) shows the name and the reason,
+    or the price the offers are ranked by; the rest is a swipe away. An offer a workload cannot use has no price per
+    hour of its work: the reason is what there is to read beside its name."""
+    first = ["sku", "cannot_serve", *(c for c in OFFER_PRICES if c in columns), "purchase_option"]
     return [c for c in first if c in columns] + [c for c in columns if c not in first]
 
 

@@ -132,7 +132,10 @@ if len(view):
                     key="offers_chart")
     ref = workload.reference_gpu if workload is not None else "reference GPU"
     # On a phone (356 px) the offer's name, pinned, and the price it is ranked by show whole, short headers saying what
-    # their help says in full; the other prices, its option and the rest a swipe away (layout.wide)
+    # their help says in full; the other prices, its option and the rest a swipe away (layout.wide). With the offers
+    # the workload cannot use, the reason comes beside the name (tables.offers_column_order): its title whole on a
+    # phone and the start of each reason, on a laptop (1366 px, the sidebar open: 904 px) the usual reasons whole and
+    # the three prices after them (185 + 340 + 150 + 125 + 95 px)
     wide("offers_table").dataframe(
         view, hide_index=True, width="stretch", key="offers_table", placeholder="",
         column_order=tables.offers_column_order(list(view.columns)), column_config={
@@ -146,5 +149,8 @@ if len(view):
             "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f", width=95,
                                                           help="USD per hour of the instance or card, all its GPUs"),
             "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f", width=125),
-            "cannot_serve": st.column_config.TextColumn("why the plan cannot use it for this work"),
+            "cannot_serve": st.column_config.TextColumn(
+                "why it cannot be used", width=340,
+                help="Why the plan cannot use this offer for this workload's work (the engine's rule); empty where it "
+                     "can"),
         })

@@ -388,6 +388,33 @@ def test_at_a_phones_width_picking_a_page_in_the_sidebar_closes_it(server, brows
     context.close()
 
 
+def test_the_offers_a_workload_cannot_use_show_the_reason_beside_their_name(server, browser):
+    """The reason a workload cannot use an offer came about 1,080 px into the offers table: beyond a phone's screen and
+    a small laptop's page. Now its column follows the pinned name: on a phone it fills the rest of the screen (its
+    title whole: 'why it cannot be used'), on a 1366 px laptop with the sidebar open it is shown whole."""
+    for viewport in (PHONE, {"width": 1366, "height": 768}):
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{server}/prices", wait_until="domcontentloaded")
+        page.get_by_text("Prices by GPU").first.wait_for(timeout=120_000)
+        _wait_settled(page)
+        page.get_by_text("Show the offers this workload cannot use").click()
+        page.get_by_text(re.compile(r"\d+ offers it cannot use left out")).wait_for(state="detached", timeout=60_000)
+        _wait_settled(page)
+        frame = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').last
+        frame.scroll_into_view_if_needed()
+        grid = _grid(frame)
+        titles = [t for t, _ in grid["columns"]]
+        assert grid["pinned"] == 1 and titles[:2] == ["card or instance", "why it cannot be used"], titles
+        name, reason = _header_box(grid, titles[0]), _header_box(grid, titles[1])
+        assert reason["x"] == name["x"] + name["width"]
+        right = min(viewport["width"], grid["box"]["x"] + grid["box"]["width"])
+        if viewport is PHONE:   # the rest of the screen, 171 px: its title, and each reason's start
+            assert right - reason["x"] >= 160, (reason, grid["box"])
+        else:
+            assert reason["x"] + reason["width"] <= right, (reason, grid["box"])
+        page.close()
+
+
 def _foreign(urls: list[str], server: str) -> list[str]:
     """The URLs that go anywhere but `server` (data: and blob: URLs stay in the page)."""
     own = urllib.parse.urlparse(server)
