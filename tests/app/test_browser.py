@@ -6,8 +6,10 @@ total rises and that the URL then carries the edit; opens a shared link and chec
 the CLI's for the same edits written into the file; saves a full-page screenshot of every page at
 1400 px under tests/artifacts/ (git-ignored) and checks that no metric value is cut and no main table
 scrolls sideways; on a phone's screen, checks that the Prices page's offers table shows each offer's name and
-price and says to swipe it, and that Compare's tables pin their rows' names and show their money; records every
-request of every page and checks that none leaves the dashboard's server.
+price and says to swipe it, and that Compare's tables pin their rows' names and show their money; at a phone's width,
+that picking a page in the sidebar closes it, that the reason an offer cannot be used is beside its name (on a laptop
+too), and that the Export page's YAML scrolls in its own block, not the page; records every request of every page and
+checks that none leaves the dashboard's server.
 """
 
 from __future__ import annotations
@@ -413,6 +415,33 @@ def test_the_offers_a_workload_cannot_use_show_the_reason_beside_their_name(serv
         else:
             assert reason["x"] + reason["width"] <= right, (reason, grid["box"])
         page.close()
+
+
+def test_on_a_phone_the_export_pages_yaml_scrolls_in_its_own_block_not_the_page(server, browser):
+    """The Export page's YAML at 390 px, never checked before (2026-12-06, found readable): its longest lines (the
+    schema comment, the description) scroll sideways inside the code block, which fits the screen; the page itself
+    does not scroll sideways, and the text keeps a readable size."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server}/export", wait_until="domcontentloaded")
+    page.get_by_text("Workbook (XLSX)").first.wait_for(timeout=120_000)
+    page.get_by_text("Show the YAML").click()
+    code = page.locator('[data-testid="stMain"] [data-testid="stCode"]').first
+    code.get_by_text("name: Start-up hybrid fleet").wait_for(timeout=30_000)
+    code.scroll_into_view_if_needed()
+    seen = page.evaluate("""() => {
+        const main = document.querySelector('[data-testid="stMain"]');
+        const pre = document.querySelector('[data-testid="stMain"] [data-testid="stCode"] pre');
+        const box = pre.getBoundingClientRect();
+        return {page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+                main: [main.scrollWidth, main.clientWidth], block: [box.left, box.right],
+                block_scrolls: getComputedStyle(pre).overflowX, lines: [pre.scrollWidth, pre.clientWidth],
+                font_px: parseFloat(getComputedStyle(pre.querySelector('code') || pre).fontSize)};
+    }""")
+    assert seen["page"][0] <= seen["page"][1] and seen["main"][0] <= seen["main"][1], seen   # no sideways page
+    assert 0 <= seen["block"][0] and seen["block"][1] <= PHONE["width"], seen                 # the block on screen
+    assert seen["block_scrolls"] in ("auto", "scroll") and seen["lines"][0] > seen["lines"][1], seen   # its own scroll
+    assert seen["font_px"] >= 12, seen
+    page.close()
 
 
 def _foreign(urls: list[str], server: str) -> list[str]:
