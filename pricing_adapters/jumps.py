@@ -2,8 +2,8 @@
 magnitude, or a reservation or spot price far above or below the same instance's on-demand price, are a broken
 feed (a wrong unit, currency or scale), not a repricing, and are refused before they are saved; so is a refresh
 that lacks most of the offers in force in its regions (a partial answer, not instance types retired), and so is
-one whose hardware facts of an instance type (its GPU, their count and memory) differ from those in force or packaged
-(a broken feed or parser: a price per GPU-hour is the instance's price divided by its GPU count)."""
+one whose hardware facts of an instance type (its GPU, their count and memory, its vCPUs and RAM) differ from those in
+force or packaged (a broken feed or parser: a price per GPU-hour is the instance's price divided by its GPU count)."""
 
 from __future__ import annotations
 
@@ -93,8 +93,11 @@ MISSING_NAMED = 5   # of the missing offers, in a message
 # parser, not new hardware, and it is the most harmful fault a feed can have: every price per GPU-hour is the
 # instance's price divided by its count, which no price check sees (the price-refresh audit: an A100 VM said to hold
 # 8 GPUs, not 1, was saved and planned at 0.459 USD per GPU-hour instead of 3.673, a fleet at 335 USD, not 2,681). A fact
-# unknown on either side (an empty count or memory) is no change: plans never use a type of unknown count.
-HARDWARE_FACTS = ("gpu_count", "gpu", "gpu_memory_gb")   # in the order a message names them
+# unknown on either side (an empty count or memory) is no change: plans never use a type of unknown count. Its vCPUs
+# and RAM are held too, where both sides give them (the offers table's vcpus and memory_gb; Azure's size table lacks
+# the RAM of about half its sizes): no cost reads them, but tables and a user choosing a type do, and they do not
+# change under the name either (an NC24ads A100 v4 is 24 vCPUs and 220 GB, whatever ARM says one day).
+HARDWARE_FACTS = ("gpu_count", "gpu", "gpu_memory_gb", "vcpus", "memory_gb")   # in the order a message names them
 HARDWARE_NAMED = 5   # of the changed facts, in a message
 # The facts the project ships for each provider's instance types, checked for a type the store does not hold yet
 # (one it holds was checked, or its change accepted, when saved: held against the packaged facts again, an accepted
@@ -437,7 +440,7 @@ def fact_shown(fact: str, value: float | str) -> str:
     accelerator's is the feed's own name)."""
     if fact == "gpu":
         return shortened(str(value), repr)
-    return f"{value:g}{' GB' if fact == 'gpu_memory_gb' else ''}"
+    return f"{value:g}{' GB' if fact in ('gpu_memory_gb', 'memory_gb') else ''}"
 
 
 def hardware_changes(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
@@ -494,12 +497,12 @@ def _labelled_facts(prices: dict[str, tuple[pd.DataFrame, str]], offers: pd.Data
 
 def _facts_of(df: pd.DataFrame) -> pd.DataFrame:
     """region, key (the sku casefolded: Azure's listings and tables spell sizes in more than one case), sku and the
-    HARDWARE_FACTS of each offer of `df`, in its order."""
+    HARDWARE_FACTS of each offer of `df`, in its order (a number column `df` lacks: unknown)."""
     sku = df["sku"].astype(object)
+    numbers = {fact: (df[fact].astype(float).to_numpy() if fact in df.columns else np.full(len(df), np.nan))
+               for fact in HARDWARE_FACTS if fact != "gpu"}
     return pd.DataFrame({"region": df["region"].astype(object).to_numpy(), "key": sku.str.casefold().to_numpy(),
-                         "sku": sku.to_numpy(), "gpu": df["gpu"].astype(object).to_numpy(),
-                         "gpu_count": df["gpu_count"].astype(float).to_numpy(),
-                         "gpu_memory_gb": df["gpu_memory_gb"].astype(float).to_numpy()})
+                         "sku": sku.to_numpy(), "gpu": df["gpu"].astype(object).to_numpy(), **numbers})
 
 
 def _facts_source(offers: pd.DataFrame, fetched_from: str) -> list[str]:

@@ -51,7 +51,7 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     more or less than the same instance on demand in this refresh (pricing_adapters.jumps); MissingOffersError when
     it lacks most of the offers in force in its regions (in all, in a region or in a purchase option), or a
     purchase option whole in a region that still has its instance types (`jumps.missing_offers`);
-    HardwareChangeError when the GPU, GPU count or GPU memory it gives an instance type differs from the prices in
+    HardwareChangeError when the GPU, GPU count, GPU memory, vCPUs or RAM it gives an instance type differs from the prices in
     force there or from the facts the project ships (`jumps.hardware_changes`). The store is then unchanged, because
     the snapshot is written only after the whole fetch returned and passed these checks and validation.
     `accept_price_jumps` saves such prices all the same, `accept_missing_offers` such a refresh and

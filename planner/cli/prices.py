@@ -189,8 +189,9 @@ def refresh(
                                                     "change, since it would replace those regions' offers and plans "
                                                     "would lose the missing ones"),
     accept_hardware_changes: bool = typer.Option(False, "--accept-hardware-changes",
-                                                 help="save the refresh even where the GPU, GPU count or GPU memory it "
-                                                      "gives an instance type differs from what the store holds for "
+                                                 help="save the refresh even where the GPU, GPU count, GPU memory, "
+                                                      "vCPUs or RAM it gives an instance type differs from what the "
+                                                      "store holds for "
                                                       "it, or, for a type the store does not hold yet, from the facts "
                                                       "fleetplan ships (Azure's packaged size table, the packaged "
                                                       "snapshot); without it such a refresh fails (exit 1, store "

@@ -38,27 +38,29 @@ session = test_aws.session   # fixture: a boto3 session with fake keys
 
 
 class _Skus:
-    """ARM's resource SKUs of one region as the audit's stub gave them: the NC24ads A100 v4 with `gpus` GPUs."""
+    """ARM's resource SKUs of one region as the audit's stub gave them: the NC24ads A100 v4 with `gpus` GPUs, `vcpus`
+    vCPUs and `memory` GB of RAM."""
 
-    def __init__(self, gpus: str):
-        self.gpus = gpus
+    def __init__(self, gpus: str, vcpus: str = "24", memory: str = "220"):
+        self.gpus, self.vcpus, self.memory = gpus, vcpus, memory
 
     def list(self, filter=None):  # noqa: A002 - the SDK's parameter name
         return [{"resourceType": "virtualMachines", "name": NC24, "family": "standardNCADSA100v4Family",
-                 "capabilities": [{"name": "GPUs", "value": self.gpus}, {"name": "vCPUs", "value": "24"},
-                                  {"name": "MemoryGB", "value": "220"}]}]
+                 "capabilities": [{"name": "GPUs", "value": self.gpus}, {"name": "vCPUs", "value": self.vcpus},
+                                  {"name": "MemoryGB", "value": self.memory}]}]
 
 
 class _Compute:
-    def __init__(self, gpus: str):
-        self.resource_skus = _Skus(gpus)
+    def __init__(self, gpus: str, vcpus: str = "24", memory: str = "220"):
+        self.resource_skus = _Skus(gpus, vcpus, memory)
 
 
-def _azure(gpus: str) -> AzurePriceSource:
-    """The recorded eastus pages (10 offers; respx) with GPU facts from an ARM listing that says `gpus` GPUs for the
-    NC24ads A100 v4 (the other sizes: the packaged size table)."""
-    return AzurePriceSource(http=httpx.Client(), compute_client=_Compute(gpus), credential=FakeCredential(),
-                            subscription_id="00000000-0000-0000-0000-000000000000")
+def _azure(gpus: str, vcpus: str = "24", memory: str = "220") -> AzurePriceSource:
+    """The recorded eastus pages (10 offers; respx) with GPU facts from an ARM listing that says `gpus` GPUs, `vcpus`
+    vCPUs and `memory` GB of RAM for the NC24ads A100 v4 (as sold: 1, 24, 220; the other sizes: the packaged size
+    table)."""
+    return AzurePriceSource(http=httpx.Client(), compute_client=_Compute(gpus, vcpus, memory),
+                            credential=FakeCredential(), subscription_id="00000000-0000-0000-0000-000000000000")
 
 
 @pytest.fixture
@@ -149,6 +151,47 @@ def test_p4d_with_a_count_of_64_is_refused_on_a_first_refresh_against_the_packag
     info = refresh(stubs(8).source, ["us-east-1"], store, accept_missing_offers=True)
     p4d = _on_demand(store, info.id, "p4d.24xlarge", "us-east-1")
     assert p4d["hourly_price"] / p4d["gpu_count"] == pytest.approx(2.7447, abs=1e-4)   # 21.957642 / 8
+
+
+def test_vcpus_and_ram_that_differ_from_the_store_are_refused_until_accepted(nc24_store):
+    # ARM says the NC24ads A100 v4 has 2 vCPUs and 22 GB of RAM (a field read a digit short), not 24 and 220 (snapshot
+    # #1, and the size table): refused as a GPU count is, the two facts named in HARDWARE_FACTS order
+    saved = nc24_store.path.read_bytes()
+    with pytest.raises(HardwareChangeError) as refused:
+        refresh(_azure("1", vcpus="2", memory="22"), ["eastus"], nc24_store)
+    vcpus = f"azure {NC24} in eastus: vcpus 24 → 2 (24 in snapshot #1; 2 in this refresh, from {ARM})"
+    ram = f"azure {NC24} in eastus: memory_gb 220 GB → 22 GB (220 GB in snapshot #1; 22 GB in this refresh, from {ARM})"
+    assert str(refused.value).startswith(f"hardware facts changed: {vcpus}; {ram}; an instance type's hardware")
+    assert [(c.fact, c.old, c.new) for c in refused.value.hardware] == [("vcpus", 24.0, 2.0), ("memory_gb", 220.0, 22.0)]
+    assert nc24_store.path.read_bytes() == saved
+    warned = []
+    info = refresh(_azure("1", vcpus="2", memory="22"), ["eastus"], nc24_store, accept_hardware_changes=True,
+                   warn=warned.append)
+    assert warned == [f"hardware changes accepted (--accept-hardware-changes): {vcpus}; {ram}"]
+    taken = _on_demand(nc24_store, info.id)
+    assert (taken["vcpus"], taken["memory_gb"]) == (2.0, 22.0)
+
+
+def test_p4d_with_48_vcpus_is_refused_against_the_packaged_snapshot(session, tmp_path):
+    # DescribeInstanceTypes giving p4d.24xlarge 48 vCPUs, not 96 (the packaged snapshot, every region it holds it in);
+    # its RAM, 1,179,648 MiB / 1,024 = 1,152 GB, agrees with the snapshot's 1,152
+    s = Stubs(session)
+    answer = _describe()
+    for info in answer["InstanceTypes"]:
+        if info["InstanceType"] == "p4d.24xlarge":
+            assert info["MemoryInfo"]["SizeInMiB"] == 1179648
+            info["VCpuInfo"]["DefaultVCpus"] = 48
+    s.describe(answer)
+    items = _items()
+    s.products([_p4d_item(), *(items[t] for t in ("g5.12xlarge", "g4dn.8xlarge", "p5.48xlarge", "inf2.xlarge",
+                                                    "g4ad.16xlarge"))])
+    s.spot()
+    store = PriceStore(tmp_path / "s.sqlite")
+    with pytest.raises(HardwareChangeError) as refused:
+        refresh(s.source, ["us-east-1"], store, accept_missing_offers=True)
+    assert str(refused.value) == ("hardware facts changed: aws p4d.24xlarge in us-east-1: vcpus 96 → 48 (96 in the "
+                                  f"packaged snapshot; 48 in this refresh, from EC2 DescribeInstanceTypes){WHY}")
+    assert store.snapshots() == []
 
 
 def test_a_refresh_with_offers_missing_too_names_both_and_needs_both_flags(tmp_path, retail):
