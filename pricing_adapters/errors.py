@@ -88,8 +88,8 @@ class MissingOffersError(PriceSourceError):
 class HardwareChangeError(PriceSourceError):
     """A refresh whose hardware facts of an instance type (its GPU, their count or memory, its vCPUs or RAM) differ
     from those in force or packaged (a broken feed or parser: an instance type's hardware does not change under its
-    name), whose prices did not jump and whose offers are not missing (or those were accepted); nothing was written. `hardware`: each
-    HardwareChange (pricing_adapters.jumps); `jumps` and `missing`: as PriceJumpError's."""
+    name), whose prices did not jump and whose offers are not missing (or those were accepted); nothing was written.
+    `hardware`: each HardwareChange (pricing_adapters.jumps); `jumps` and `missing`: as PriceJumpError's."""
 
     def __init__(self, message: str, jumps: list, missing, hardware: list):
         super().__init__(message)
