@@ -110,6 +110,9 @@ PACKAGED_SNAPSHOT = "the packaged snapshot"   # what `earlier_prices` calls the 
 # the end of a live offer's source: where its GPU facts came from (Azure: ARM's resource SKUs or the size table, per
 # size; AWS: EC2 DescribeInstanceTypes), which a hardware change names rather than the adapter's whole source
 FACTS_FROM = "GPU facts: "
+# what a HardwareChange is: a fact this refresh changes (refused unless accepted); one where the store's facts disagree
+# with the packaged ones and this refresh gives the packaged one (taken, said), or the store's (saved, said)
+CHANGED, CORRECTED, CONTRADICTED = "changed", "corrected", "contradicted"
 
 
 @dataclass(frozen=True)
@@ -416,7 +419,8 @@ def _vanished_options(before: pd.DataFrame, offers: pd.DataFrame) -> dict[str, t
 @dataclass(frozen=True)
 class HardwareChange:
     """A hardware fact of one instance type that a refresh gives otherwise than the prices in force or the packaged
-    facts do, in the regions of the refresh where it does."""
+    facts do, in the regions of the refresh where it does (`kind` CHANGED); or one where the store's facts and the
+    packaged ones disagree (CORRECTED: this refresh gives the packaged fact; CONTRADICTED: it gives the store's)."""
 
     provider: str
     sku: str
@@ -426,13 +430,22 @@ class HardwareChange:
     new: float | str             # as this refresh says
     new_source: str              # where this refresh took its facts from: its offers' FACTS_FROM, else the adapter's source
     regions: tuple[str, ...]     # of the refresh
+    kind: str = "changed"        # CHANGED, CORRECTED or CONTRADICTED
+    packaged: str = ""           # CORRECTED, CONTRADICTED: the packaged facts that disagree with `old_sources`
+    packaged_value: float | str | None = None   # CONTRADICTED: what `packaged` says
 
     def describe(self) -> str:
         old, new = fact_shown(self.fact, self.old), fact_shown(self.fact, self.new)
         sources = self.old_sources
         named = sources[0] if len(sources) == 1 else f"{', '.join(sources[:-1])} and {sources[-1]}"
-        return (f"{self.provider} {self.sku} in {regions_named(self.regions)}: {self.fact} {old} → {new} ({old} in "
-                f"{named}; {new} in this refresh, from {self.new_source})")
+        where = f"{self.provider} {self.sku} in {regions_named(self.regions)}: {self.fact}"
+        if self.kind == CORRECTED:
+            return (f"{where} {old} → {new} ({old} in {named}, which {self.packaged} contradicts; {new} in this refresh, "
+                    f"from {self.new_source}, as in {self.packaged})")
+        if self.kind == CONTRADICTED:
+            return (f"{where} {new} ({new} in {named} and in this refresh, from {self.new_source}; "
+                    f"{fact_shown(self.fact, self.packaged_value)} in {self.packaged})")
+        return f"{where} {old} → {new} ({old} in {named}; {new} in this refresh, from {self.new_source})"
 
 
 def fact_shown(fact: str, value: float | str) -> str:
@@ -449,9 +462,12 @@ def hardware_changes(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str
     the source named `fetched_from`) that differ from those the store holds for the same type, or, for a type the
     store does not hold yet, from those of `earlier` (`earlier_prices`: the packaged snapshot in force in the same
     region) and the packaged facts (`packaged_facts`: any region); by instance type, fact and old value, one each,
-    with the regions where they differ. The store's facts (`stored`: `stored_prices`, all its regions; by default
-    those of `earlier` from a snapshot) are those in force in the same region where it holds the type there, else
-    in any region: they were checked, or their change accepted, when saved."""
+    with the regions where they differ (kind CHANGED). The store's facts (`stored`: `stored_prices`, all its regions;
+    by default those of `earlier` from a snapshot) are those in force in the same region where it holds the type
+    there, else in any region: they were checked, or their change accepted, when saved. But a store saved before
+    hardware facts were checked holds a broken feed's unchecked, so they are held against the packaged facts too:
+    where the two disagree, a refresh that gives the packaged fact is CORRECTED (taken), one that gives the store's is
+    CONTRADICTED (said); and a fact the store does not know is held against the packaged one, as for a new type."""
     stored = {r: e for r, e in earlier.items() if e[1] != PACKAGED_SNAPSHOT} if stored is None else stored
     new = _facts_of(offers).assign(new_source=_facts_source(offers, fetched_from))
     new = new.drop_duplicates()
@@ -461,30 +477,62 @@ def hardware_changes(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str
     here = np.array([pair in held_here for pair in zip(new["region"], new["key"])], dtype=bool)
     packaged_in_force = _labelled_facts({r: e for r, e in earlier.items() if r not in stored}, offers)
     packaged, label = packaged_facts(provider)
+    shipped = packaged.drop(columns=["region", "sku"]).rename(columns={f: f"{f}_packaged" for f in HARDWARE_FACTS})
+    held_pairs = pd.concat([new[here].merge(held, on=["region", "key"], suffixes=("", "_old")),
+                            new[in_store & ~here].merge(held.drop(columns="region"), on="key", suffixes=("", "_old"))],
+                           ignore_index=True).merge(shipped, on="key", how="left")
     fresh = new[~in_store]
-    pairs = pd.concat([new[here].merge(held, on=["region", "key"], suffixes=("", "_old")),
-                       new[in_store & ~here].merge(held.drop(columns="region"), on="key", suffixes=("", "_old")),
-                       fresh.merge(packaged_in_force, on=["region", "key"], suffixes=("", "_old")),
-                       fresh.merge(packaged.drop(columns="region").assign(reference=label), on="key",
-                                   suffixes=("", "_old"))], ignore_index=True)
-    found: dict[tuple, tuple[dict, dict]] = {}   # (sku, fact, old, new, new source) -> (references, regions), ordered
-    for fact in HARDWARE_FACTS:
-        old, now = pairs[f"{fact}_old"], pairs[fact]
-        if fact == "gpu":   # an empty id is no fact: the store's validation names such a row, after this
-            old, now = old.astype(object).fillna("").to_numpy(), now.astype(object).fillna("").to_numpy()
-            differs = (old != "") & (now != "") & (old != now)
-        else:   # a part in a million: a CSV's 0.16666666666666666 is the adapter's 1/6; no real fact is that near
-            old, now = old.astype(float).to_numpy(), now.astype(float).to_numpy()
-            differs = np.isfinite(old) & np.isfinite(now) & ~np.isclose(now, old, rtol=1e-6, atol=0.0)
-        for row in pairs[differs].itertuples(index=False):
-            key = (row.sku, fact, getattr(row, f"{fact}_old"), getattr(row, fact), row.new_source)
+    fresh_pairs = pd.concat([fresh.merge(packaged_in_force, on=["region", "key"], suffixes=("", "_old")),
+                             fresh.merge(packaged.drop(columns="region").assign(reference=label), on="key",
+                                         suffixes=("", "_old"))], ignore_index=True)
+    found: dict[tuple, tuple[dict, dict]] = {}   # (kind, sku, fact, old, new, new source, packaged value) -> ordered
+    # (references, regions)
+
+    def record(rows: pd.DataFrame, fact: str, kind: str, old_column: str, reference: str | None = None,
+               packaged_column: str | None = None) -> None:
+        for row in rows.itertuples(index=False):
+            shipped_value = _plain(getattr(row, packaged_column)) if packaged_column else None
+            key = (kind, row.sku, fact, _plain(getattr(row, old_column)), _plain(getattr(row, fact)), row.new_source,
+                   shipped_value)
             references, regions = found.setdefault(key, ({}, {}))
-            references[row.reference] = None
+            references[reference or row.reference] = None
             regions[row.region] = None
-    changes = [HardwareChange(provider, sku, fact, _plain(old), tuple(_references(references)), _plain(now), source,
-                              tuple(regions))
-               for (sku, fact, old, now, source), (references, regions) in found.items()]
+
+    for fact in HARDWARE_FACTS:
+        now, old = held_pairs[fact], held_pairs[f"{fact}_old"]
+        ships = held_pairs[f"{fact}_packaged"]
+        differs = _known(fact, now) & _known(fact, old) & ~_same(fact, now, old)
+        as_shipped = _known(fact, ships) & _same(fact, now, ships)
+        record(held_pairs[differs & ~as_shipped], fact, CHANGED, f"{fact}_old")
+        record(held_pairs[differs & as_shipped], fact, CORRECTED, f"{fact}_old")
+        unknown_held = _known(fact, now) & ~_known(fact, old) & _known(fact, ships) & ~as_shipped
+        record(held_pairs[unknown_held], fact, CHANGED, f"{fact}_packaged", reference=label)
+        contradicted = (_known(fact, now) & _known(fact, old) & _same(fact, now, old) & _known(fact, ships)
+                        & ~as_shipped)
+        record(held_pairs[contradicted], fact, CONTRADICTED, f"{fact}_old", packaged_column=f"{fact}_packaged")
+        now, old = fresh_pairs[fact], fresh_pairs[f"{fact}_old"]
+        record(fresh_pairs[_known(fact, now) & _known(fact, old) & ~_same(fact, now, old)], fact, CHANGED,
+               f"{fact}_old")
+    changes = [HardwareChange(provider, sku, fact, old, tuple(_references(references)), now, source, tuple(regions),
+                              kind, label if kind != CHANGED else "", shipped_value)
+               for (kind, sku, fact, old, now, source, shipped_value), (references, regions) in found.items()]
     return sorted(changes, key=lambda c: (c.sku, HARDWARE_FACTS.index(c.fact), c.old_sources, str(c.old)))
+
+
+def _known(fact: str, values: pd.Series) -> np.ndarray:
+    """Whether each of `values` (of `fact`) is a fact: an empty GPU id or an empty or NaN number is none (the store's
+    validation names such a row of a refresh, after this)."""
+    if fact == "gpu":
+        return values.astype(object).fillna("").to_numpy() != ""
+    return np.isfinite(values.astype(float).to_numpy())
+
+
+def _same(fact: str, a: pd.Series, b: pd.Series) -> np.ndarray:
+    """Whether `a` and `b` (known facts of `fact`) say the same, pair by pair: a number within a part in a million (a
+    CSV's 0.16666666666666666 is the adapter's 1/6; no real fact is that near another)."""
+    if fact == "gpu":
+        return a.astype(object).fillna("").to_numpy() == b.astype(object).fillna("").to_numpy()
+    return np.isclose(a.astype(float).to_numpy(), b.astype(float).to_numpy(), rtol=1e-6, atol=0.0)
 
 
 def _labelled_facts(prices: dict[str, tuple[pd.DataFrame, str]], offers: pd.DataFrame) -> pd.DataFrame:

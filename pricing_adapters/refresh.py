@@ -10,6 +10,9 @@ from pricing_adapters import registry
 from pricing_adapters.base import PriceSource, Progress, no_progress
 from pricing_adapters.errors import HardwareChangeError, MissingOffersError, PriceJumpError, PriceSourceError, RegionError
 from pricing_adapters.jumps import (
+    CHANGED,
+    CONTRADICTED,
+    CORRECTED,
     against_on_demand,
     earlier_prices,
     hardware_changes,
@@ -110,7 +113,8 @@ def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], 
     each names the others' findings too, so that one refresh again settles them all."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
     missing = missing_offers(earlier, provider, offers, implausible)
-    hardware = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh", stored)
+    found = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh", stored)
+    hardware = [c for c in found if c.kind == CHANGED]
     refused, errors = [], []
     if (jumps or contradictions) and not accept_price_jumps:
         refused.append(_price_jumps_text(jumps, contradictions))
@@ -131,6 +135,12 @@ def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], 
                         f"{_priced_out_text(missing)}")
     if hardware:
         accepted.append(f"hardware changes accepted (--accept-hardware-changes): {hardware_text(hardware)}")
+    corrected = [c for c in found if c.kind == CORRECTED]
+    if corrected:
+        accepted.append(_corrected_text(corrected))
+    contradicted = [c for c in found if c.kind == CONTRADICTED]
+    if contradicted:
+        accepted.append(_contradicted_text(contradicted))
     return accepted
 
 
@@ -186,6 +196,27 @@ def _hardware_text(hardware: list) -> str:
             f"its name, so more likely a broken feed or parser than new hardware, and a wrong GPU count divides or "
             f"multiplies every price per GPU-hour of the type, so nothing was saved. If these really are the facts, "
             f"refresh again with --accept-hardware-changes")
+
+
+def _corrected_text(corrected: list) -> str:
+    """What a refresh that gives the packaged hardware facts where the store's differ (`HardwareChange` CORRECTED) took,
+    without --accept-hardware-changes: two sources against one."""
+    return (f"hardware facts corrected: {hardware_text(corrected)}; the store held facts that fleetplan's packaged ones "
+            f"contradict (a store saved before refreshes checked hardware facts kept a broken feed's unchecked), and "
+            f"this refresh agrees with the packaged ones, so its facts are saved. If the store's were right (a change "
+            f"you accepted with --accept-hardware-changes), the packaged facts are wrong: please report it")
+
+
+def _contradicted_text(contradicted: list) -> str:
+    """What a refresh that repeats the store's hardware facts where fleetplan's packaged ones differ (`HardwareChange`
+    CONTRADICTED) saved: said on each such refresh, as neither side can be taken for the other."""
+    return (f"hardware facts that fleetplan's packaged ones contradict, saved as the store and this refresh give them: "
+            f"{hardware_text(contradicted)}; "
+            f"a store saved before refreshes checked hardware facts may hold a broken feed's, which this refresh repeats "
+            f"(a wrong GPU count divides or multiplies every price per GPU-hour of the type). If the packaged facts "
+            f"are right, plan on the packaged prices (prices.source: snapshot) until the feed gives them; if the "
+            f"store's are (a change you accepted with --accept-hardware-changes), the packaged facts are out of date: "
+            f"please report it")
 
 
 def check_regions(source: PriceSource, regions: Sequence[str]) -> list[str]:

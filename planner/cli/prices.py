@@ -197,7 +197,9 @@ def refresh(
                                                       "snapshot); without it such a refresh fails (exit 1, store "
                                                       "unchanged), as a broken feed, since a wrong GPU count divides "
                                                       "every price per GPU-hour of the type. Once saved, the facts are "
-                                                      "not asked about again"),
+                                                      "not asked about again (where the packaged facts differ, each "
+                                                      "refresh warns; one giving the packaged facts where the store's "
+                                                      "differ is saved without it, with a warning)"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

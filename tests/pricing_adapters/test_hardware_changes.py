@@ -23,7 +23,14 @@ from test_azure import BASE, FakeComputeClient, FakeCredential, _no_real_credent
 
 from pricing_adapters.azure import AzurePriceSource
 from pricing_adapters.errors import HardwareChangeError, MissingOffersError, StoreError
-from pricing_adapters.jumps import HardwareChange, earlier_prices, hardware_changes, hardware_text
+from pricing_adapters.jumps import (
+    CONTRADICTED,
+    CORRECTED,
+    HardwareChange,
+    earlier_prices,
+    hardware_changes,
+    hardware_text,
+)
 from pricing_adapters.refresh import refresh
 from pricing_adapters.schema import validate_offers
 from pricing_adapters.store import PriceStore
@@ -34,6 +41,18 @@ AWS_SOURCE = "AWS Price List Query API + EC2 DescribeInstanceTypes/DescribeSpotP
 WHY = ("; an instance type's hardware does not change under its name, so more likely a broken feed or parser than new "
        "hardware, and a wrong GPU count divides or multiplies every price per GPU-hour of the type, so nothing was "
        "saved. If these really are the facts, refresh again with --accept-hardware-changes")
+SIZE_TABLE = "the packaged size table"
+# what a refresh that repeats the store's facts where the packaged ones differ, or corrects them to the packaged ones,
+# warns after the facts it names
+CONTRADICTED_WHY = ("; a store saved before refreshes checked hardware facts may hold a broken feed's, which this "
+                    "refresh repeats (a wrong GPU count divides or multiplies every price per GPU-hour of the type). If "
+                    "the packaged facts are right, plan on the packaged prices (prices.source: snapshot) until the feed "
+                    "gives them; if the store's are (a change you accepted with --accept-hardware-changes), the "
+                    "packaged facts are out of date: please report it")
+CORRECTED_WHY = ("; the store held facts that fleetplan's packaged ones contradict (a store saved before refreshes "
+                 "checked hardware facts kept a broken feed's unchecked), and this refresh agrees with the packaged "
+                 "ones, so its facts are saved. If the store's were right (a change you accepted with "
+                 "--accept-hardware-changes), the packaged facts are wrong: please report it")
 session = test_aws.session   # fixture: a boto3 session with fake keys
 
 
@@ -105,19 +124,61 @@ def test_an_a100_vm_said_to_hold_8_gpus_not_1_is_refused_until_accepted(nc24_sto
 def test_an_accepted_count_is_not_asked_again_and_a_later_change_of_it_is_refused(nc24_store):
     # the review of 2026-12-07: the size table's 1 was held against every refresh, so once 1 → 8 was accepted each
     # later one needed --accept-hardware-changes, and a cron job passing it for good let 8 → 64 through with a
-    # warning. Snapshot #2 takes the 8 knowingly; the store's facts are then what a refresh is held against
+    # warning. Snapshot #2 takes the 8 knowingly; the store's facts are then what a refresh is held against. The 8
+    # is saved again without the flag, said each time to contradict the size table's 1 (neither can be taken for the
+    # other: the store's 8 may be a broken feed's, saved before refreshes checked hardware facts)
     refresh(_azure("8"), ["eastus"], nc24_store, accept_hardware_changes=True)
     warned = []
-    assert refresh(_azure("8"), ["eastus"], nc24_store, warn=warned.append).id == 3 and warned == []
+    assert refresh(_azure("8"), ["eastus"], nc24_store, warn=warned.append).id == 3
+    assert warned == [f"hardware facts that fleetplan's packaged ones contradict, saved as the store and this refresh "
+                      f"give them: azure {NC24} in eastus: gpu_count 8 (8 in snapshot #2 and in this refresh, from "
+                      f"{ARM}; 1 in {SIZE_TABLE}){CONTRADICTED_WHY}"]
     saved = nc24_store.path.read_bytes()
     with pytest.raises(HardwareChangeError) as refused:
         refresh(_azure("64"), ["eastus"], nc24_store)
     assert str(refused.value) == (f"hardware facts changed: azure {NC24} in eastus: gpu_count 8 → 64 (8 in snapshot #3; "
                                   f"64 in this refresh, from {ARM}){WHY}")
-    # the size table's 1 again, where the store says 8: a change the other way, named against snapshot #3
-    with pytest.raises(HardwareChangeError, match=rf"gpu_count 8 → 1 \(8 in snapshot #3; 1 in this refresh, from {ARM}\)"):
-        refresh(_azure("1"), ["eastus"], nc24_store)
     assert nc24_store.path.read_bytes() == saved and [i.id for i in nc24_store.snapshots()] == [1, 2, 3]
+    # the size table's 1 again, where the store says 8: two sources against one, taken without the flag and said
+    warned = []
+    assert refresh(_azure("1"), ["eastus"], nc24_store, warn=warned.append).id == 4
+    assert warned == [f"hardware facts corrected: azure {NC24} in eastus: gpu_count 8 → 1 (8 in snapshot #3, which "
+                      f"{SIZE_TABLE} contradicts; 1 in this refresh, from {ARM}, as in {SIZE_TABLE}){CORRECTED_WHY}"]
+
+
+def test_a_store_saved_unchecked_with_8_gpus_is_said_to_contradict_the_size_table_and_a_1_corrects_it(tmp_path, retail):
+    # a store saved before refreshes checked hardware facts: snapshot #1 holds ARM's 8 for the NC24ads A100 v4 (1 A100
+    # 80 GB, the size table), saved as such a refresh did, with no check; every refresh was held against its 8 alone
+    store = PriceStore(tmp_path / "s.sqlite")
+    broken = _azure("8")
+    store.save("azure", ["eastus"], broken.source, broken.fetch(["eastus"]))
+    assert _on_demand(store, 1)["gpu_count"] == 8.0
+    # the feed still says 8: saved (the store may hold a change accepted knowingly), but no longer without a word
+    warned = []
+    assert refresh(_azure("8"), ["eastus"], store, warn=warned.append).id == 2
+    assert warned == [f"hardware facts that fleetplan's packaged ones contradict, saved as the store and this refresh "
+                      f"give them: azure {NC24} in eastus: gpu_count 8 (8 in snapshot #1 and in this refresh, from "
+                      f"{ARM}; 1 in {SIZE_TABLE}){CONTRADICTED_WHY}"]
+    # the feed mended says 1, as the size table does: taken without --accept-hardware-changes, and said
+    warned = []
+    info = refresh(_azure("1"), ["eastus"], store, warn=warned.append)
+    assert warned == [f"hardware facts corrected: azure {NC24} in eastus: gpu_count 8 → 1 (8 in snapshot #2, which "
+                      f"{SIZE_TABLE} contradicts; 1 in this refresh, from {ARM}, as in {SIZE_TABLE}){CORRECTED_WHY}"]
+    taken = _on_demand(store, info.id)
+    assert (info.id, taken["gpu_count"], taken["hourly_price"] / taken["gpu_count"]) == (3, 1.0, 3.673)   # not 0.459125
+    warned = []
+    assert refresh(_azure("1"), ["eastus"], store, warn=warned.append).id == 4 and warned == []
+
+
+def test_a_fact_the_store_does_not_know_is_held_against_the_packaged_one():
+    # a store whose NC24ads A100 v4 count is unknown (empty) held nothing against a refresh's 8, and the next refresh
+    # then held 8 against 8: the size table's 1 is what it is held against
+    stored = {"eastus": (_facts([("eastus", NC24, "A100-80GB-PCIE", math.nan, 80.0)]), "snapshot #1")}
+    found = hardware_changes(stored, "azure", _facts([("eastus", NC24, "A100-80GB-PCIE", 8.0, 80.0)]), ARM, stored)
+    assert found == [HardwareChange("azure", NC24, "gpu_count", 1.0, (SIZE_TABLE,), 8.0, ARM, ("eastus",))]
+    assert found[0].describe() == (f"azure {NC24} in eastus: gpu_count 1 → 8 (1 in {SIZE_TABLE}; 8 in this refresh, "
+                                   f"from {ARM})")
+    assert hardware_changes(stored, "azure", _facts([("eastus", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), ARM, stored) == []
 
 
 def test_the_same_facts_again_are_saved_without_a_word(nc24_store):
@@ -244,10 +305,12 @@ def test_a_new_gpu_and_its_memory_are_named_against_each_reference(tmp_path):
 def test_a_count_accepted_in_one_region_is_what_a_refresh_of_another_is_held_against():
     # the store holds the NC24ads A100 v4 in eastus only, at 8 GPUs (snapshot #2, accepted); a refresh of westus2,
     # which the store does not hold, saying 8 too is no change, though the packaged snapshot there and the size table
-    # say 1; saying 64 is, against snapshot #2
+    # say 1 (only said: the store's 8 contradicts the size table); saying 64 is, against snapshot #2
     stored = {"eastus": (_facts([("eastus", NC24, "A100-80GB-PCIE", 8.0, 80.0)]), "snapshot #2")}
     earlier = {"westus2": (_facts([("westus2", NC24, "A100-80GB-PCIE", 1.0, 80.0)]), "the packaged snapshot")}
-    assert hardware_changes(earlier, "azure", _facts([("westus2", NC24, "A100-80GB-PCIE", 8.0, 80.0)]), ARM, stored) == []
+    assert hardware_changes(earlier, "azure", _facts([("westus2", NC24, "A100-80GB-PCIE", 8.0, 80.0)]), ARM, stored) == [
+        HardwareChange("azure", NC24, "gpu_count", 8.0, ("snapshot #2",), 8.0, ARM, ("westus2",), CONTRADICTED,
+                       SIZE_TABLE, 1.0)]
     found = hardware_changes(earlier, "azure", _facts([("westus2", NC24, "A100-80GB-PCIE", 64.0, 80.0)]), ARM, stored)
     assert found == [HardwareChange("azure", NC24, "gpu_count", 8.0, ("snapshot #2",), 64.0, ARM, ("westus2",))]
 
@@ -260,10 +323,12 @@ def test_a_fact_unknown_on_either_side_or_the_same_to_a_part_in_a_million_is_no_
         ("eastus", "Standard_NV6ads_A10_v5", "A10", 1 / 6, 4.0),              # the table's 0.16666666666666666
         ("eastus", "Standard_NC128ds_xl_RTXPRO6000BSE_v6", "RTX-PRO-6000-SE", 2.0, 96.0)])   # the table: unknown
     found = hardware_changes(earlier, "azure", fetched, ARM)
-    # but 1/6 against snapshot #1's rounded 0.167 is a change of 0.2 %: named (to six digits)
-    assert [(c.sku, c.fact, c.old, c.old_sources) for c in found] == [
-        ("Standard_NV6ads_A10_v5", "gpu_count", 0.167, ("snapshot #1",))]
-    assert "gpu_count 0.167 → 0.166667 (0.167 in snapshot #1;" in found[0].describe()
+    # but 1/6 against snapshot #1's rounded 0.167 is a change of 0.2 %: named (to six digits), and taken as the size
+    # table's 0.16666666666666666 agrees with it
+    assert [(c.sku, c.fact, c.old, c.old_sources, c.kind) for c in found] == [
+        ("Standard_NV6ads_A10_v5", "gpu_count", 0.167, ("snapshot #1",), CORRECTED)]
+    assert ("gpu_count 0.167 → 0.166667 (0.167 in snapshot #1, which the packaged size table contradicts; 0.166667 in "
+            "this refresh") in found[0].describe()
 
 
 def test_the_recorded_arm_listing_agrees_with_the_packaged_size_table(tmp_path, retail):
