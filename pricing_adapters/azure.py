@@ -34,7 +34,8 @@ Prices
     each region's listing returned (so a refresh that kept none can say they were all skipped);
     `self.implausible_offers` holds the ids of the offers skipped as `implausible_price` (beyond any price's bounds
     in classify_item, or above USD's in base.offers_table), of the sizes kept, for refresh to name an offer in force
-    missing for its price.
+    missing for its price; `self.dropped_with_item_offers` those of the savings plans of an item dropped whole for its
+    own price (zero, negative or implausible), whatever their own rates.
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`. Quotes of the
     same rank at different prices drop the offer, each counted as `conflicting_prices` (as AWS does: nothing
@@ -250,60 +251,63 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
     item may give an on-demand rate plus savings-plan rates, some of which are skipped (zero price). Prices are in
     the item's currency.
     """
-    offers, skipped, _ = classify_item_options(item)
+    offers, skipped, _, _ = classify_item_options(item)
     return offers, skipped
 
 
-def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], list[str], list[str]]:
-    """`classify_item`'s offers and skip reasons, and the purchase options the item would have given but for
-    the prices it skipped as `implausible_price` (an item dropped whole for its own price: its option and its
-    savings-plan terms), for the fetch to keep their offer ids (refresh tells an offer in force missing for its
-    price, as the AWS adapter does)."""
+def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], list[str], list[str], list[str]]:
+    """`classify_item`'s offers and skip reasons, the purchase options the item would have given but for the prices
+    it skipped as `implausible_price` (its own option, when its own price is so, or a savings-plan term so priced),
+    and the savings-plan terms of an item dropped whole for its own price (zero, negative or implausible), whatever
+    their own rates: for the fetch to keep their offer ids (refresh tells an offer in force missing for its price, or
+    with its item, as the AWS adapter does)."""
     product = str(item.get("productName") or "")
     sku_name = str(item.get("skuName") or "").strip()
     kind = str(item.get("type") or "")
     if kind == "DevTestConsumption":
-        return [], ["devtest"], []
+        return [], ["devtest"], [], []
     if product.endswith(" Windows") or " Win" in product:
-        return [], ["windows"], []
+        return [], ["windows"], [], []
     if " Cloud Services" in product:
-        return [], ["cloud_services"], []
+        return [], ["cloud_services"], [], []
     price = api_number(item.get("retailPrice"))   # 400 digits: inf; "3_673": NaN
     if _isnan(price):
-        return [], ["no_price"], []
+        return [], ["no_price"], [], []
     if math.isinf(price):   # JSON 1e400 reads as inf: not a price
-        return [], ["non_finite_price"], []
+        return [], ["non_finite_price"], [], []
     unit = str(item.get("unitOfMeasure") or "").strip()
     hours = unit_hours(unit)
     if hours is None:
-        return [], ["unknown_unit"], []
+        return [], ["unknown_unit"], [], []
     if kind == "Reservation":
         if hours != 1:   # the API says "1 Hour" for a term's total; any other unit cannot be read
-            return [], ["unknown_unit"], []
+            return [], ["unknown_unit"], [], []
         term = str(item.get("reservationTerm") or "").strip().lower()
         option = RESERVATION_TERMS.get(term)
         if option is None:
-            return [], ["unknown_reservation_term"], []
+            return [], ["unknown_reservation_term"], [], []
         if price <= 0:
-            return [], ["zero_or_negative_price"], []
+            return [], ["zero_or_negative_price"], [], []
         if price > MAX_UPFRONT_PRICE:   # a term's total: 1e300 is a broken feed, not a price
-            return [], ["implausible_price"], [option]
+            return [], ["implausible_price"], [option], []
         hours = HOURS_PER_TERM[option]
         if price / hours < MIN_HOURLY_PRICE:   # a term of GPU-hours for a fraction of a cent
-            return [], ["implausible_price"], [option]
+            return [], ["implausible_price"], [option], []
         note = f"reservation: {price:g} per {item.get('reservationTerm')} term / {hours} h"
-        return [(option, price / hours, note)], [], []
+        return [(option, price / hours, note)], [], [], []
     if kind != "Consumption":
-        return [], ["unknown_type"], []
+        return [], ["unknown_type"], [], []
     option = consumption_option(sku_name, str(item.get("meterName") or ""))
     if option is None:
-        return [], ["spot_and_low_priority"], []
+        return [], ["spot_and_low_priority"], [], []
     # the item's own price unusable drops it whole, its savings-plan rates too, as a missing or NaN price does: its
     # plans would be saved without the on-demand rate they are discounts on, which refresh checks them against
+    # Its plans' ids are kept apart from the implausible prices: their own rates may be sound (a refused refresh said
+    # them skipped as implausible prices, and those of an item dropped for a zero price not at all)
     if price <= 0:
-        return [], ["zero_or_negative_price"], []
+        return [], ["zero_or_negative_price"], [], _savings_plan_options(item, option)
     if not MIN_HOURLY_PRICE <= price / hours <= MAX_HOURLY_PRICE:   # 1e300, or per "100000000 Hours"
-        return [], ["implausible_price"], [option, *_savings_plan_options(item, option)]
+        return [], ["implausible_price"], [option], _savings_plan_options(item, option)
     per_unit = f"retailPrice per {unit}" if hours != 1 else ""
     offers: list[tuple[str, float, str]] = [(option, price / hours, per_unit)]
     skipped: list[str] = []
@@ -336,7 +340,7 @@ def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], lis
                 priced_out.append(plan_option)
                 continue
             offers.append((plan_option, rate / hours, per_unit))
-    return offers, skipped, priced_out
+    return offers, skipped, priced_out, []
 
 
 def _savings_plan_options(item: Item, option: str) -> list[str]:
@@ -536,6 +540,7 @@ class AzurePriceSource:
         self.notice = "" if self.uses_arm else NO_SUBSCRIPTION_NOTICE
         self.skipped: dict[str, int] = {}
         self.implausible_offers: list[str] = []   # ids of the offers skipped as implausible_price (see fetch)
+        self.dropped_with_item_offers: list[str] = []   # ids of savings plans dropped with their item (see fetch)
 
     # -- public --------------------------------------------------------------------------------------
 
@@ -556,6 +561,7 @@ class AzurePriceSource:
         self.check_regions(regions)
         self.skipped = {}
         self.implausible_offers = []
+        self.dropped_with_item_offers = []
         self.returned: dict[str, int] = {}
         self._deadline = Deadline(self.deadline_s)
         as_of = datetime.now(timezone.utc).date().isoformat()
@@ -879,15 +885,16 @@ class AzurePriceSource:
             if item_region != region:   # asked for by $filter; never stored under another region
                 self._skip("wrong_region")
                 continue
-            offers, skipped, priced_out = classify_item_options(item)
+            offers, skipped, priced_out, with_item = classify_item_options(item)
             for reason in skipped:
                 self._skip(reason)
-            if not offers and not priced_out:
+            if not offers and not priced_out and not with_item:
                 continue
             arm_sku = str(item.get("armSkuName") or "")
             size, key_note, dropped = self._kept_size(facts, arm_sku)
             if size is not None:   # skipped for its price, an offer of a size kept: refresh names it if in force
                 self.implausible_offers.extend(offer_id(PROVIDER, region, size["sku"], o) for o in priced_out)
+                self.dropped_with_item_offers.extend(offer_id(PROVIDER, region, size["sku"], o) for o in with_item)
             if not offers:
                 continue
             if size is None:

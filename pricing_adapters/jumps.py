@@ -328,6 +328,9 @@ class MissingOffers:
     # of `missing`, how many the refresh had but skipped as implausible prices (the adapter's `implausible_offers`):
     # a feed at a wrong scale, not a partial answer
     implausible: int = 0
+    # … and how many it had but dropped with their item, whose own price was skipped (Azure's savings plans of an item
+    # priced at zero or implausibly: the adapter's `dropped_with_item_offers`), whatever their own rates
+    dropped_with_item: int = 0
 
     def describe(self) -> str:
         said = []
@@ -349,14 +352,15 @@ class MissingOffers:
                 f"{counted(self.fetched, 'offer')}: {'; and '.join(said)}; e.g. {', '.join(self.examples)}{more}")
 
 
-def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
-                   offers: pd.DataFrame, implausible: Collection[str] = ()) -> MissingOffers | None:
+def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
+                   implausible: Collection[str] = (), dropped_with_item: Collection[str] = ()) -> MissingOffers | None:
     """The offers of `earlier` (`earlier_prices`: in force in the regions of `offers`, a refresh of `provider`)
     that `offers` lacks, when they are more than VANISHED_SHARE of those in force in all, in a region or in a
     purchase option, across MIN_VANISHED_SKUS instance types or more, or when they are every offer of a purchase
     option in a region where `offers` still holds one of the instance types that had it; else None (nothing, or
-    a few retired). `implausible`: the ids of the offers the refresh skipped as implausible prices, of which the
-    result counts those missing."""
+    a few retired). `implausible`: the ids of the offers the refresh skipped as implausible prices, and
+    `dropped_with_item` those it dropped with their item (for its own price), of which the result counts those
+    missing."""
     before = [b for b, _ in earlier.values() if not b.empty]
     if not before:
         return None
@@ -390,10 +394,11 @@ def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str,
     # the store's snapshots in id order, then the packaged one
     labels = sorted({c for _, c in earlier.values()}, key=lambda c: (c.startswith("the"), len(c), c))
     compared_with = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
-    priced_out = int((gone & before["offer_id"].isin(set(implausible))).sum())
+    priced_out = gone & before["offer_id"].isin(set(implausible))
+    with_item = gone & ~priced_out & before["offer_id"].isin(set(dropped_with_item))
     return MissingOffers(provider, tuple(earlier), compared_with, len(before), len(offers), int(gone.sum()),
                          tuple(beyond), tuple(named[:MISSING_NAMED]), max(0, len(named) - MISSING_NAMED),
-                         tuple(vanished), priced_out)
+                         tuple(vanished), int(priced_out.sum()), int(with_item.sum()))
 
 
 def _vanished_options(before: pd.DataFrame, offers: pd.DataFrame) -> dict[str, tuple[list[str], list]]:

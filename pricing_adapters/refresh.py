@@ -89,6 +89,7 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers,
                                              source=source.source, accept_hardware_changes=accept_hardware_changes,
                                              implausible=getattr(source, "implausible_offers", None) or (),
+                                             dropped_with_item=getattr(source, "dropped_with_item_offers", None) or (),
                                              stored=stored)
     info = store.save(source.provider, regions, source.source, offers)
     for text in accepted:   # only now are they saved
@@ -102,9 +103,11 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
                                   accept_price_jumps: bool, accept_missing_offers: bool, *, source: str = "",
                                   accept_hardware_changes: bool = False, implausible: Collection[str] = (),
+                                  dropped_with_item: Collection[str] = (),
                                   stored: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[str]:
     """What `accept_price_jumps`, `accept_missing_offers` and `accept_hardware_changes` let through of `offers`
-    (typed, fetched from `source`, which skipped the offers of ids `implausible` for their prices), one warning each,
+    (typed, fetched from `source`, which skipped the offers of ids `implausible` for their prices, and those of ids
+    `dropped_with_item` with their item, for its own price), one warning each,
     for the caller to tell once the refresh is saved. Raises PriceJumpError when their prices jumped against `earlier`
     (`price_jumps`) or contradict their on-demand prices (`against_on_demand`), MissingOffersError when `offers` lacks
     most of the offers of `earlier` (`missing_offers`; said to be skipped for their prices where they were),
@@ -112,7 +115,7 @@ def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], 
     for a type it does not hold yet from those packaged (`hardware_changes`);
     each names the others' findings too, so that one refresh again settles them all."""
     jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
-    missing = missing_offers(earlier, provider, offers, implausible)
+    missing = missing_offers(earlier, provider, offers, implausible, dropped_with_item)
     found = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh", stored)
     hardware = [c for c in found if c.kind == CHANGED]
     refused, errors = [], []
@@ -158,21 +161,22 @@ def _price_jumps_text(jumps: list, contradictions: list) -> str:
 def _missing_offers_text(missing) -> str:
     """Why a refresh that lacks most of the offers in force in its regions, or a purchase option whole
     (`MissingOffers`), was refused: a partial answer, or, where the refresh had them but skipped them as implausible
-    prices, a feed at a wrong scale (the million-fold feed of the audit read "more likely a partial answer")."""
+    prices or with their item, a feed at a wrong scale (the million-fold feed of the audit read "more likely a partial
+    answer")."""
     change = " or a parser or API change (a purchase option no longer read)" if missing.vanished else ""
     sold = " (a purchase option no longer sold there, say)" if missing.vanished else ""
     partial = f"a partial answer (pages, a region or a purchase option left out){change}"
-    never_saved = "an implausible price is never saved"
-    if missing.implausible == missing.missing:
-        why = (f"every offer missing was in the answer but skipped as an implausible price ({IMPLAUSIBLE}), so more "
-               f"likely a broken feed (a wrong unit, currency or scale) than a partial answer or instance types retired")
+    never_saved = "an implausible price is never saved" + (", nor a savings plan without its item"
+                                                           if missing.dropped_with_item else "")
+    skipped = missing.implausible + missing.dropped_with_item
+    if skipped == missing.missing:
+        why = (f"every offer missing was in the answer but {_skipped_how(missing, True)}, so more likely a broken feed "
+               f"(a wrong unit, currency or scale) than a partial answer or instance types retired")
         then = f"To save the others all the same ({never_saved}), refresh again with --accept-missing-offers"
-    elif missing.implausible:
-        one = missing.implausible == 1
-        why = (f"{missing.implausible:,} of the {missing.missing:,} offers missing {'was' if one else 'were'} in the "
-               f"answer but skipped as {'an implausible price' if one else 'implausible prices'} ({IMPLAUSIBLE}), more "
-               f"likely a broken feed (a wrong unit, currency or scale); the others more likely {partial} than instance "
-               f"types retired")
+    elif skipped:
+        why = (f"{skipped:,} of the {missing.missing:,} offers missing {'was' if skipped == 1 else 'were'} in the answer "
+               f"but {_skipped_how(missing, skipped == 1)}, more likely a broken feed (a wrong unit, currency or scale); "
+               f"the others more likely {partial} than instance types retired")
         then = f"If the others really are gone{sold}, refresh again with --accept-missing-offers ({never_saved})"
     else:
         why = f"more likely {partial} than instance types retired"
@@ -180,14 +184,38 @@ def _missing_offers_text(missing) -> str:
     return f"offers missing: {missing.describe()}; {why}, and plans would lose those offers, so nothing was saved. {then}"
 
 
+def _skipped_how(missing, one: bool, bounds: str = f" ({IMPLAUSIBLE})") -> str:
+    """How the offers missing that the refresh had but skipped were skipped (`MissingOffers`): "skipped as an
+    implausible price (…)", "dropped with its item, …", or, for both, "skipped, 1 as an implausible price (…) and 4
+    dropped with their item, …"; `one`: whether the sentence speaks of one offer (or of each); `bounds`: what an
+    implausible price is, as the sentence puts it."""
+    implausible, with_item = missing.implausible, missing.dropped_with_item
+
+    def price(single: bool) -> str:
+        return f"{'an implausible price' if single else 'implausible prices'}{bounds}"
+
+    def item(single: bool) -> str:
+        return (f"dropped with {'its' if single else 'their'} item, whose own price was skipped as zero, negative or "
+                f"implausible")
+
+    if not with_item:
+        return f"skipped as {price(one)}"
+    if not implausible:
+        return item(one)
+    return f"skipped, {implausible:,} as {price(implausible == 1)} and {with_item:,} {item(with_item == 1)}"
+
+
 def _priced_out_text(missing) -> str:
-    """What an accepted `MissingOffers` adds of its offers skipped as implausible prices ("" for none)."""
-    if not missing.implausible:
+    """What an accepted `MissingOffers` adds of its offers skipped as implausible prices or with their item ("" for
+    none)."""
+    skipped = missing.implausible + missing.dropped_with_item
+    if not skipped:
         return ""
-    one = missing.implausible == 1
-    return (f" ({missing.implausible:,} of the {missing.missing:,} offers missing {'was' if one else 'were'} skipped as "
-            f"{'an implausible price' if one else 'implausible prices'}, {IMPLAUSIBLE}, and {'is' if one else 'are'} "
-            f"not saved)")
+    one = skipped == 1
+    how = _skipped_how(missing, one, f", {IMPLAUSIBLE},")
+    return (f" ({skipped:,} of the {missing.missing:,} offers missing {'was' if one else 'were'} {how}"
+            f"{'' if missing.implausible and not missing.dropped_with_item else ','} and {'is' if one else 'are'} not "
+            f"saved)")
 
 
 def _hardware_text(hardware: list) -> str:

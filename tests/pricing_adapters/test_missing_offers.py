@@ -9,14 +9,20 @@ offers, 59 on demand and 13 spot of 59 sizes; eastus2 74, 59 on demand and 15 sp
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import httpx
 import pandas as pd
 import pytest
+import respx
 import test_aws
 from test_aws import Stubs, _describe, _items, _p4d_item
 
+from pricing_adapters.azure import AzurePriceSource
 from pricing_adapters.errors import MissingOffersError, PriceJumpError
-from pricing_adapters.jumps import missing_offers
-from pricing_adapters.refresh import refresh
+from pricing_adapters.jumps import MissingOffers, missing_offers
+from pricing_adapters.refresh import _missing_offers_text, refresh
 from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
 
@@ -328,3 +334,74 @@ def test_an_option_gone_whole_that_the_share_rule_names_already_is_not_named_twi
     rows = [("r", s, o) for s in "abc" for o in ("on_demand", "spot")]
     found = missing_offers(_in_force(rows), "aws", _offers([row for row in rows if row[2] == "spot"]))
     assert found.beyond == (("the on_demand offers", 3, 3, 3),) and found.vanished == ()
+
+
+# -- Azure savings plans dropped with their item ------------------------------------------------------------------
+
+AZURE_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
+PRICES = "https://prices.azure.com/api/retail/prices"
+
+
+def _azure_item(arm_sku: str, name: str, price: float, plans: tuple[float, ...] = (), unit: str = "1 Hour") -> dict:
+    """An eastus pay-as-you-go Retail item (the recorded ND96asr v4 item's fields) of `arm_sku` at `price` per `unit`,
+    with 1- and 3-year savings-plan rates `plans`."""
+    page = json.loads((AZURE_FIXTURES / "retail_eastus_with_centralus_items.json").read_text())
+    (item,) = [i for i in page["Items"] if i["armRegionName"] == "eastus"]
+    item = item | {"armSkuName": arm_sku, "skuName": name, "meterName": name, "retailPrice": price,
+                   "unitOfMeasure": unit}
+    if plans:
+        item["savingsPlan"] = [{"term": term, "retailPrice": rate} for term, rate in zip(("1 Year", "3 Years"), plans)]
+    return item
+
+
+def _azure_refresh(store: PriceStore, items: list[dict], **flags):
+    with respx.mock(base_url=PRICES) as router:
+        router.get("").mock(return_value=httpx.Response(200, json={"Items": items, "NextPageLink": None}))
+        return refresh(AzurePriceSource(http=httpx.Client()), ["eastus"], store, **flags)
+
+
+ND96, NC24, NC48, NV36 = (("Standard_ND96asr_v4", "ND96asr v4"), ("Standard_NC24ads_A100_v4", "NC24ads A100 v4"),
+                          ("Standard_NC48ads_A100_v4", "NC48ads A100 v4"), ("Standard_NV36ads_A10_v5", "NV36ads A10 v5"))
+
+
+def test_savings_plans_dropped_with_their_item_are_counted_so_not_as_implausible_prices(tmp_path):
+    # snapshot #1: the ND96asr, NC24ads and NC48ads A100 v4 on demand with 1- and 3-year savings plans, and the NV36ads
+    # A10 v5 on demand: 10 offers. The next answer prices the ND96asr per "100000000 Hours" (27.197 / 1e8 an hour:
+    # implausible) and the NC24ads at 0, and lacks the NC48ads: 9 of the 10 missing, across 3 instance types. Of them
+    # the refresh had 1 skipped for its price (the ND96asr on demand) and 4 dropped with their item (the two sizes'
+    # savings plans, at 20, 12, 2.9 and 2.0 USD/h, sound rates); the NC24ads on demand and the NC48ads's 3 were not in
+    # the answer. It said "3 of the 9 … skipped as implausible prices", and nothing of the NC24ads's plans
+    store = PriceStore(tmp_path / "s.sqlite")
+    sound = [_azure_item(*ND96, 27.197, (20.0, 12.0)), _azure_item(*NC24, 3.673, (2.9, 2.0)),
+             _azure_item(*NC48, 7.346, (5.8, 4.0)), _azure_item(*NV36, 3.2)]
+    assert _azure_refresh(store, sound, accept_missing_offers=True, accept_price_jumps=True).row_count == 10
+    broken = [_azure_item(*ND96, 27.197, (20.0, 12.0), unit="100000000 Hours"), _azure_item(*NC24, 0.0, (2.9, 2.0)),
+              _azure_item(*NV36, 3.2)]
+    with pytest.raises(MissingOffersError) as refused:
+        _azure_refresh(store, broken)
+    assert str(refused.value).endswith(
+        "; 5 of the 9 offers missing were in the answer but skipped, 1 as an implausible price (above 100,000 USD an "
+        "hour or below 0.0001 a unit-hour, say) and 4 dropped with their item, whose own price was skipped as zero, "
+        "negative or implausible, more likely a broken feed (a wrong unit, currency or scale); the others more likely a "
+        "partial answer (pages, a region or a purchase option left out) than instance types retired, and plans would "
+        "lose those offers, so nothing was saved. If the others really are gone, refresh again with "
+        "--accept-missing-offers (an implausible price is never saved, nor a savings plan without its item)")
+    missing = refused.value.missing
+    assert (missing.missing, missing.implausible, missing.dropped_with_item) == (9, 1, 4)
+    warned = []
+    assert _azure_refresh(store, broken, accept_missing_offers=True, warn=warned.append).row_count == 1
+    assert warned[0].endswith(
+        " (5 of the 9 offers missing were skipped, 1 as an implausible price, above 100,000 USD an hour or below 0.0001 "
+        "a unit-hour, say, and 4 dropped with their item, whose own price was skipped as zero, negative or "
+        "implausible, and are not saved)")
+
+
+def test_every_offer_missing_dropped_with_its_item_is_said_so():
+    # 2 offers missing, both savings plans of an item whose on-demand price was skipped
+    missing = MissingOffers("azure", ("eastus",), "snapshot #1", 4, 2, 2, (), ("a", "b"), 0, (("savings_plan_1y",
+                            ("eastus",), 1, 1), ("savings_plan_3y", ("eastus",), 1, 1)), 0, 2)
+    assert ("; every offer missing was in the answer but dropped with its item, whose own price was skipped as zero, "
+            "negative or implausible, so more likely a broken feed (a wrong unit, currency or scale) than a partial "
+            "answer or instance types retired, and plans would lose those offers, so nothing was saved. To save the "
+            "others all the same (an implausible price is never saved, nor a savings plan without its item), refresh "
+            "again with --accept-missing-offers") in _missing_offers_text(missing)

@@ -94,7 +94,8 @@ def test_the_azure_offers_skipped_for_their_prices_as_items_are_read_are_named_f
     # skipped as the items were read were counted, unnamed, so refresh took them for a partial answer
     nd96 = _eastus_item()
     items = [
-        # per "100000000 Hours": 27.197 / 1e8 an hour, the item dropped whole with its two savings-plan rates
+        # per "100000000 Hours": 27.197 / 1e8 an hour, the item dropped whole with its two savings-plan rates (their
+        # own, 20 and 12 per 1e8 hours, are no matter: they go with the item, not for their prices)
         nd96 | {"unitOfMeasure": "100000000 Hours", "savingsPlan": [{"term": "1 Year", "retailPrice": 20.0},
                                                                     {"term": "3 Years", "retailPrice": 12.0}]},
         # 3 years' reservation for 1e13 USD, above the 1e12 any term's total may be
@@ -115,9 +116,9 @@ def test_the_azure_offers_skipped_for_their_prices_as_items_are_read_are_named_f
         "azure:eastus:Standard_NC24ads_A100_v4:savings_plan_1y",
         "azure:eastus:Standard_ND96asr_v4:on_demand",
         "azure:eastus:Standard_ND96asr_v4:reserved_3y",
-        "azure:eastus:Standard_ND96asr_v4:savings_plan_1y",
-        "azure:eastus:Standard_ND96asr_v4:savings_plan_3y",
     ]
+    assert src.dropped_with_item_offers == ["azure:eastus:Standard_ND96asr_v4:savings_plan_1y",
+                                            "azure:eastus:Standard_ND96asr_v4:savings_plan_3y"]
 
 
 @pytest.mark.parametrize("usd", [
