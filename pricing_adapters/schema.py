@@ -7,6 +7,7 @@ or an on-prem card bought outright. Prices are per unit (instance or card) in th
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 
 import numpy as np
@@ -121,7 +122,7 @@ def empty_offers() -> pd.DataFrame:
 
 
 def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True,
-                    usd_bounds: bool = True) -> pd.DataFrame:
+                    usd_bounds: bool = True, lines: Sequence[int] | None = None) -> pd.DataFrame:
     """Return `df` with the contract's columns, in order and typed; raise listing every violation.
 
     Optional text columns (`zone`, `note`, `accelerator_name`, `as_of`) may be missing and are filled
@@ -129,6 +130,7 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     CSVs and price stores written before that column existed still load. `check=False` only types and orders the columns
     (for a caller that sorts good rows from bad ones itself, with `row_problems`). `usd_bounds=False` lets USD
     prices above USD's own bounds through (a fetch, whose refresh first compares them with the prices in force).
+    `lines`: the file line each row starts on (a CSV's), named in the messages instead of the row's number.
     """
     missing = [c for c in OFFER_COLUMNS if c not in df.columns and c not in OPTIONAL_DEFAULTS]
     if missing:
@@ -159,6 +161,10 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         df["term_months"] = df["term_months"].mask((df["term_months"] == 0) & own.notna(), own).astype("int64")
     if not check:
         return df
+
+    def named(per_row) -> str:   # the rows of `per_row` as name_rows names them, by their file lines where known
+        return name_rows(df, per_row, lines)
+
     # an empty text cell reads as "" (read_offers_csv keeps no NA in text): as missing as NaN
     empty = {col: _rows(df[col].isna() | (df[col] == "") if OFFER_COLUMNS[col] == "string" else df[col].isna())
              for col in REQUIRED_NON_NULL}
@@ -166,7 +172,7 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         # a number column reads "nan" or "" alike as NaN: the row is named, with what was expected
         said = {col: f"empty or not a number {col!r}" if OFFER_COLUMNS[col] == "float64" else f"empty {col!r}"
                 for col in REQUIRED_NON_NULL}
-        problems.append(name_rows(df, pd.Series([", ".join(said[c] for c, mask in empty.items() if mask[i])
+        problems.append(named(pd.Series([", ".join(said[c] for c, mask in empty.items() if mask[i])
                                                  for i in range(len(df))], dtype=object)))
     known = registry.names()
     # the distinct values only: iterating a text column cell by cell costs more than the rest of the checks
@@ -181,19 +187,18 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     # outside the list (the withdrawn BGN, a typo EUE) for a rate the scenario refuses (an empty one is named above)
     bad_currency = {c: _currency_problem(c) for c in df["currency"].dropna().unique() if c and not is_iso_4217(c)}
     if bad_currency:
-        problems.append(name_rows(df, pd.Series([bad_currency.get(c, "") if isinstance(c, str) else ""
+        problems.append(named(pd.Series([bad_currency.get(c, "") if isinstance(c, str) else ""
                                                  for c in df["currency"].astype(object)], dtype=object)))
     if any(_rows(mask).any() for mask, _ in _number_flags(df, usd_bounds)):   # the text per row only when some row is bad
-        problems.append(name_rows(df, number_problems(df, usd_bounds)))
+        problems.append(named(number_problems(df, usd_bounds)))
     if df["offer_id"].duplicated().any():
-        repeated = _repeated_ids(df["offer_id"])
+        repeated = _repeated_ids(df["offer_id"], lines)
         if (repeated != "").any():   # an empty offer_id given twice is named above
-            problems.append(name_rows(df, repeated))
+            problems.append(named(repeated))
     dates = _bad_dates(df)
     if dates.any():
-        problems.append(name_rows(df, pd.Series([f"as_of {shown_cell(str(d))} is not an ISO date (YYYY-MM-DD; empty for "
-                                                 "undated)" if bad else "" for d, bad in zip(df["as_of"], dates)],
-                                                dtype=object)))
+        problems.append(named(pd.Series([f"as_of {shown_cell(str(d))} is not an ISO date (YYYY-MM-DD; empty for "
+                                         "undated)" if bad else "" for d, bad in zip(df["as_of"], dates)], dtype=object)))
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     return df
@@ -208,16 +213,17 @@ def _currency_problem(code: str) -> str:
     return f"currency {shown_cell(code)}: expected {expected}" + (f" ({meant})" if meant else ", e.g. USD")
 
 
-def _repeated_ids(offer_ids: pd.Series) -> pd.Series:
-    """For each row, 'duplicate offer_id, first at row N' (1-based data rows) when an earlier row has its
-    offer_id, else ''; empty ids are not compared (validate_offers names them)."""
+def _repeated_ids(offer_ids: pd.Series, lines: Sequence[int] | None = None) -> pd.Series:
+    """For each row, 'duplicate offer_id, first at row N' (1-based data rows; 'at line N' where `lines` gives the
+    rows' file lines) when an earlier row has its offer_id, else ''; empty ids are not compared (validate_offers
+    names them)."""
     first: dict[str, int] = {}
     out = []
     for i, oid in enumerate(offer_ids.astype(object)):
         if not isinstance(oid, str) or not oid or first.setdefault(oid, i) == i:
             out.append("")
         else:
-            out.append(f"duplicate offer_id, first at row {first[oid] + 1}")
+            out.append(f"duplicate offer_id, first at {row_place(first[oid], lines)}")
     return pd.Series(out, dtype=object)
 
 
@@ -313,12 +319,19 @@ def row_problems(df: pd.DataFrame) -> pd.Series:
     return pd.Series([", ".join(x for x in (a, b) if x) for a, b in zip(text, numbers)], index=df.index, dtype=object)
 
 
-def name_rows(df: pd.DataFrame, problems: pd.Series) -> str:
-    """'row 3 (offer aws:…): negative prices; …' for the first ROWS_NAMED bad rows (1-based data rows)."""
+def name_rows(df: pd.DataFrame, problems: pd.Series, lines: Sequence[int] | None = None) -> str:
+    """'row 3 (offer aws:…): negative prices; …' for the first ROWS_NAMED bad rows (1-based data rows), or 'line 4
+    (offer …)' where `lines` gives the file line each row starts on (a CSV's: "row 1" read as the header line)."""
+    lines = lines if lines is not None and len(lines) == len(df) else None   # (rows taken out since: numbered)
     bad = [(i, text) for i, text in enumerate(problems) if text]
-    shown = [f"row {i + 1} (offer {df['offer_id'].iloc[i]}): {text}" for i, text in bad[:ROWS_NAMED]]
+    shown = [f"{row_place(i, lines)} (offer {df['offer_id'].iloc[i]}): {text}" for i, text in bad[:ROWS_NAMED]]
     more = f"; and {len(bad) - ROWS_NAMED} more rows" if len(bad) > ROWS_NAMED else ""
     return "; ".join(shown) + more
+
+
+def row_place(i: int, lines: Sequence[int] | None = None) -> str:
+    """Where the row at position `i` is: 'line N' of its file where `lines` says, else 'row i + 1'."""
+    return f"line {lines[i]}" if lines is not None and i < len(lines) else f"row {i + 1}"
 
 
 def shown_cell(text: str) -> str:

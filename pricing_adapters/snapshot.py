@@ -24,7 +24,7 @@ from typing import IO
 import pandas as pd
 
 from pricing_adapters import PACKAGE_DIR, registry
-from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, shown_cell, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, row_place, shown_cell, validate_offers
 from pricing_adapters.shown import counted, plural
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
@@ -348,7 +348,34 @@ def read_offers_csv(f: IO | str | os.PathLike, origin: str = "offers CSV") -> pd
         text = str(exc).removeprefix("Error tokenizing data. C error: ").strip()
         raise OffersSchemaError(f"{origin}: not readable as CSV: {text}") from None
     _check_header(list(raw.columns), origin)
-    return validate_offers(_typed(raw, origin), origin=origin)
+    lines = _row_lines(data)
+    lines = lines if len(lines) == len(raw) else None   # (a reading that differs from pandas': rows are numbered)
+    offers = validate_offers(_typed(raw, origin, lines), origin=origin, lines=lines)
+    if lines is not None:   # for the checks a planner makes of the file's rows later (catalog.offers)
+        offers.attrs[FILE_LINES] = lines
+    return offers
+
+
+# the key of an offers table's attrs that holds the file line of each row, where it was read from a CSV
+FILE_LINES = "file_lines"
+
+
+def _row_lines(data: str | bytes) -> list[int]:
+    """The file line each data row of CSV `data` starts on, as pandas reads its rows: after the header line, blank
+    lines skipped, a quoted cell over several lines one row. [] where the text is not UTF-8 or not CSV."""
+    import csv
+
+    try:
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        reader, starts, at, header = csv.reader(io.StringIO(text)), [], 1, False
+        for record in reader:
+            if record and header:   # not a blank line, nor the header (the first line that is none)
+                starts.append(at)
+            header = header or bool(record)
+            at = reader.line_num + 1
+    except (UnicodeDecodeError, csv.Error):
+        return []
+    return starts
 
 
 # how close an unknown header name must be to a contract column to be taken for a misspelling of it (difflib's
@@ -375,7 +402,7 @@ def _check_header(columns: list[str], origin: str) -> None:
                                 + "; expected the columns of docs/offers-contract.md")
 
 
-def _typed(raw: pd.DataFrame, origin: str) -> pd.DataFrame:
+def _typed(raw: pd.DataFrame, origin: str, lines: Sequence[int] | None = None) -> pd.DataFrame:
     """`raw` (every cell text) with its number and flag columns typed; OffersSchemaError naming every cell
     that is not what its column holds. Empty number cells become NaN (validate_offers names the required ones)."""
     out = raw.copy()
@@ -408,8 +435,10 @@ def _typed(raw: pd.DataFrame, origin: str) -> pd.DataFrame:
         out[col] = cells == "true"
     if (problems != "").any():
         if "offer_id" not in raw.columns:
-            raise OffersSchemaError(f"{origin}: " + "; ".join(f"row {i + 1}: {p}" for i, p in enumerate(problems) if p))
-        raise OffersSchemaError(f"{origin}: " + name_rows(raw.reset_index(drop=True), problems.reset_index(drop=True)))
+            raise OffersSchemaError(f"{origin}: " + "; ".join(f"{row_place(i, lines)}: {p}"
+                                                              for i, p in enumerate(problems) if p))
+        raise OffersSchemaError(f"{origin}: " + name_rows(raw.reset_index(drop=True), problems.reset_index(drop=True),
+                                                          lines))
     return out
 
 

@@ -93,10 +93,11 @@ def check_no_card_rows(table: pd.DataFrame, source: str) -> None:
     """PricesRefuteScenario (field SOURCE_FIELD) when the price table `source` holds on-prem rows: the planner prices
     cards from the card catalog and the scenario only (docs/offers-contract.md), so a quote in an offers CSV was
     dropped without a word while the plan costed the card at the catalog's price. Names the rows as the CSV's other
-    errors do (data rows from 1, with their offers), and the card_overrides entry that gives the first one's price."""
+    errors do (their file lines, with their offers), and the card_overrides entry that gives the first one's price."""
     import numpy as np
 
     from pricing_adapters.schema import name_rows
+    from pricing_adapters.snapshot import FILE_LINES
 
     cards = table["provider"].isin(["onprem"]).to_numpy(dtype=bool)
     if not cards.any():
@@ -105,7 +106,8 @@ def check_no_card_rows(table: pd.DataFrame, source: str) -> None:
     first = table.iloc[int(np.flatnonzero(cards)[0])]
     these = "this row" if cards.sum() == 1 else "these rows"
     raise PricesRefuteScenario(
-        f"prices.source: {source}: {name_rows(table, problems)}: the planner prices cards from the card catalog and "
+        f"prices.source: {source}: {name_rows(table, problems, table.attrs.get(FILE_LINES))}: the planner prices cards "
+        f"from the card catalog and "
         f"the scenario, never from its price source, so {these} would be ignored; give the quote in the scenario "
         f"instead, {_card_quote_hint(first)}, and delete the on-prem rows", SOURCE_FIELD)
 
@@ -131,9 +133,10 @@ def check_gpu_ids(table: pd.DataFrame, source: str) -> None:
     """PricesRefuteScenario (field SOURCE_FIELD) when a row of the offers CSV `source` says gpu_known but its gpu is
     no id of planner/data/gpus.csv (docs/offers-contract.md, "Unknown accelerators"): the engine knows a GPU by its
     id alone, so such an offer was left out of every plan as an unknown accelerator without a word, and the plan
-    bought cards the offer would have undercut. Names the rows as the CSV's other errors do (data rows from 1, with
+    bought cards the offer would have undercut. Names the rows as the CSV's other errors do (their file lines, with
     their offers), each with the id it meant where the catalog can tell (`gpu_id_hint`)."""
     from pricing_adapters.schema import name_rows
+    from pricing_adapters.snapshot import FILE_LINES
 
     unknown = table["gpu_known"].to_numpy(dtype=bool) & ~table["gpu"].isin(list(gpu_rows())).to_numpy(dtype=bool)
     if not unknown.any():
@@ -143,7 +146,8 @@ def check_gpu_ids(table: pd.DataFrame, source: str) -> None:
             for gpu in set(gpus[unknown].tolist())}   # a file repeats its few names over many rows
     problems = [said[gpu] if bad else "" for gpu, bad in zip(gpus.tolist(), unknown.tolist())]
     raise PricesRefuteScenario(
-        f"prices.source: {source}: {name_rows(table, problems)}: a row whose gpu_known is True names its GPU by its id "
+        f"prices.source: {source}: {name_rows(table, problems, table.attrs.get(FILE_LINES))}: a row whose gpu_known is "
+        f"True names its GPU by its id "
         f"in planner/data/gpus.csv, spelt as there, else plans leave the offer out as an unknown accelerator; for an "
         f"accelerator the catalog lacks, set gpu_known to False (the row is kept, and never planned on)", SOURCE_FIELD)
 

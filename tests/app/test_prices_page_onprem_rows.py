@@ -3,8 +3,8 @@
 an RTX A5000 for 100 USD, beside the scenario's own RTX A5000 at its card_overrides' 2,000 + 500 USD — a price the
 plan never uses, since the planner prices cards from the card catalog and the scenario only.
 
-The scenario is examples/worked-example.yaml, its CSV the example's one g5.xlarge row (data row 1) and an auditor's
-quote row (data row 2)."""
+The scenario is examples/worked-example.yaml, its CSV the example's one g5.xlarge row (line 2, under the header) and an
+auditor's quote row (line 3)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_an_offers_csv_with_an_onprem_row_is_refused_naming_the_row_and_the_over
     assert len(errors) == 1, errors
     error = " ".join(errors[0].split())
     assert error.startswith("The prices cannot be read: prices.source: ")
-    assert "row 2 (offer onprem:onprem:rtx-a5000:purchase): an on-prem card (provider onprem)" in error
+    assert "line 3 (offer onprem:onprem:rtx-a5000:purchase): an on-prem card (provider onprem)" in error
     assert "so this row would be ignored" in error
     assert ('onprem.card_overrides: {rtx-a5000: {price: 100, currency: USD, host_cost_per_card: 0, as_of: 2026-11-01, '
             'source: "my quote"}}') in error

@@ -110,7 +110,7 @@ def test_offers_csv_with_a_bad_cell_exits_2_naming_file_offer_and_column(tmp_pat
     assert no_traceback(result)
     message = " ".join(result.stderr.split())
     # the file as the scenario names it (offers.csv), not the path it was resolved to
-    assert f" {offers.name}: row 1 (offer {G5}): {said}" in message, message
+    assert f" {offers.name}: line 2 (offer {G5}): {said}" in message, message
 
 
 def test_offers_csv_with_a_12_month_term_still_plans(tmp_path):

@@ -84,7 +84,8 @@ def priced_in_eur(folder: Path) -> None:
 
 
 def an_onprem_row(folder: Path) -> None:
-    """A quote of 100 USD for an RTX 3090 as row 2: the planner prices cards from its catalog and the scenario."""
+    """A quote of 100 USD for an RTX 3090 as its second row (line 3): the planner prices cards from its catalog and the
+    scenario."""
     csv = folder / OFFERS
     csv.write_text(csv.read_text(encoding="utf-8") + "onprem:onprem:rtx-3090:purchase,onprem,onprem,rtx-3090,purchase,"
                    "RTX-3090,True,RTX-3090,1,24.0,,,0,100,USD,0,,2026-11-01,my quote,\n", encoding="utf-8")
@@ -106,12 +107,12 @@ def a_price_that_is_no_number(folder: Path) -> None:
 
 
 OFFERS_CSV_ERRORS = [
-    (misspelt_gpu, f"prices.source: {OFFERS}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): gpu 'a10g' is no GPU id "
+    (misspelt_gpu, f"prices.source: {OFFERS}: line 2 (offer aws:us-east-1:g5.xlarge:on_demand): gpu 'a10g' is no GPU id "
                    f"of planner/data/gpus.csv (did you mean 'A10G'?)"),
     (priced_in_eur, f"fx: offers in the {OFFERS} prices are priced in EUR, which fx has no rate for"),
-    (an_onprem_row, f"prices.source: {OFFERS}: row 2 (offer onprem:onprem:rtx-3090:purchase): an on-prem card"),
+    (an_onprem_row, f"prices.source: {OFFERS}: line 3 (offer onprem:onprem:rtx-3090:purchase): an on-prem card"),
     (a_region_it_lacks, f"prices.regions: no offers in 'us-east-2' (did you mean 'us-east-1'?) in the {OFFERS} prices"),
-    (a_price_that_is_no_number, f"{OFFERS}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): hourly_price '1,006'"),
+    (a_price_that_is_no_number, f"{OFFERS}: line 2 (offer aws:us-east-1:g5.xlarge:on_demand): hourly_price '1,006'"),
 ]
 
 
@@ -239,4 +240,4 @@ def test_validate_names_an_offers_csv_written_absolute_as_written_beside_another
     shown = run("validate", "plans/s.yaml")
     assert shown.exit_code == 2 and "Traceback" not in shown.output, shown.output
     said = " ".join(shown.stderr.split())
-    assert f"prices.source: {absolute}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): hourly_price '1,006'" in said
+    assert f"prices.source: {absolute}: line 2 (offer aws:us-east-1:g5.xlarge:on_demand): hourly_price '1,006'" in said

@@ -191,7 +191,7 @@ def test_an_offers_csv_with_empty_required_text_cells_is_refused(tmp_path):
         """)
     result = run("plan", f, "--no-baselines", "--no-decisions")
     assert result.exit_code == 2
-    assert "row 1 (offer ): empty 'offer_id', empty 'region', empty 'sku', empty 'source'" in result.output
+    assert "line 2 (offer ): empty 'offer_id', empty 'region', empty 'sku', empty 'source'" in result.output
 
 
 def test_invisible_format_characters_are_shown_not_obeyed():

@@ -219,7 +219,7 @@ def test_an_offers_csv_cell_of_thousands_of_digits_or_not_finite_names_file_row_
                                                                                           value, message):
     scenario, offers = scenario_with_cell(tmp_path, column, value)
     result = check(command, scenario)
-    assert f" {offers.name}: row 1 (offer {G5}): {message}" in said(result)   # as the scenario names it
+    assert f" {offers.name}: line 2 (offer {G5}): {message}" in said(result)   # as the scenario names it
     assert "4300" not in result.output and "set_int_max_str_digits" not in result.output
     assert len(result.output) < 2000   # the cell is cut, never repeated whole
 

@@ -51,9 +51,9 @@ def test_a_gpu_in_small_letters_is_refused_naming_its_row_and_the_id(tmp_path, c
     result = CliRunner().invoke(app, [*command, str(path)])
     text = said(result)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    # line 11 of the worked example names the CSV (column 11); the g5 row is data row 1, the A100 row 2
+    # line 11 of the worked example names the CSV (column 11); the g5 row is on line 2 (under the header), the A100 row on line 3
     assert f"{path}:11:11: prices.source: " in text
-    assert ("row 2 (offer neo:us:x:on_demand): gpu 'a100-80gb-sxm' is no GPU id of planner/data/gpus.csv "
+    assert ("line 3 (offer neo:us:x:on_demand): gpu 'a100-80gb-sxm' is no GPU id of planner/data/gpus.csv "
             "(did you mean 'A100-80GB-SXM'?)") in text
     assert "set gpu_known to False" in text
     assert "budget" not in text   # with capex_budget 0 the offer is the cause, not the budget
@@ -71,7 +71,7 @@ def test_a_gpu_in_small_letters_is_refused_naming_its_row_and_the_id(tmp_path, c
 def test_each_misspelt_gpu_is_refused_with_what_it_meant(tmp_path, gpu, shown, hint):
     result = CliRunner().invoke(app, ["validate", str(scenario(tmp_path, gpu))])
     assert result.exit_code == 2, result.output
-    assert f"row 2 (offer neo:us:x:on_demand): gpu {shown} is no GPU id of planner/data/gpus.csv{hint}: " in said(result)
+    assert f"line 3 (offer neo:us:x:on_demand): gpu {shown} is no GPU id of planner/data/gpus.csv{hint}: " in said(result)
 
 
 def test_the_offer_spelt_right_is_planned_hybrid_at_5099_32_usd(tmp_path):

@@ -53,9 +53,9 @@ def test_an_onprem_row_of_an_offers_csv_is_refused_naming_its_row_and_the_overri
     result = CliRunner().invoke(app, [*command, str(path)])
     text = said(result)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    # line 5 of the scenario names the CSV; the example's g5 row is data row 1, the quote row 2
+    # line 5 of the scenario names the CSV; the example's g5 row is on line 2 (under the header), the quote row on line 3
     assert f"{path}:5:" in text
-    assert "row 2 (offer onprem:onprem:rtx-3090:purchase): an on-prem card (provider onprem)" in text
+    assert "line 3 (offer onprem:onprem:rtx-3090:purchase): an on-prem card (provider onprem)" in text
     assert "so this row would be ignored" in text
     assert ('onprem.card_overrides: {rtx-3090: {price: 100, currency: USD, host_cost_per_card: 0, as_of: 2026-11-01, '
             'source: "my quote"}}') in text
@@ -66,8 +66,8 @@ def test_every_onprem_row_is_named_and_the_first_one_priced(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(scenario(tmp_path, [QUOTE_ROW, second]))])
     text = said(result)
     assert result.exit_code == 2
-    assert ("row 2 (offer onprem:onprem:rtx-3090:purchase): an on-prem card (provider onprem); "
-            "row 3 (offer onprem:onprem:rtx-4090:purchase): an on-prem card (provider onprem)") in text
+    assert ("line 3 (offer onprem:onprem:rtx-3090:purchase): an on-prem card (provider onprem); "
+            "line 4 (offer onprem:onprem:rtx-4090:purchase): an on-prem card (provider onprem)") in text
     assert "so these rows would be ignored" in text and "{rtx-3090: {price: 100," in text
 
 
@@ -76,7 +76,7 @@ def test_a_card_the_catalog_lacks_is_sent_to_custom_cards(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(scenario(tmp_path, [mine]))])
     text = said(result)
     assert result.exit_code == 2
-    assert "row 2 (offer onprem:onprem:my-card:purchase)" in text
+    assert "line 3 (offer onprem:onprem:my-card:purchase)" in text
     assert "as onprem.custom_cards.my-card (gpu, price, currency, host_cost_per_card …): 'my-card' is not a card of" in text
 
 

@@ -187,7 +187,7 @@ def test_an_offers_csv_with_a_date_that_is_no_date_is_refused_at_its_row(tmp_pat
     path.write_text(text.replace(",2026-07-20,", ",yesterday,"), encoding="utf-8")
     with pytest.raises(PlannerError) as caught:
         price_table(str(path))
-    assert ("row 1 (offer aws:us-east-1:g5.xlarge:on_demand): as_of 'yesterday' is not an ISO date (YYYY-MM-DD; "
+    assert ("line 2 (offer aws:us-east-1:g5.xlarge:on_demand): as_of 'yesterday' is not an ISO date (YYYY-MM-DD; "
             "empty for undated)") in str(caught.value)
 
 

@@ -559,7 +559,7 @@ def test_an_offers_csv_with_impossible_numbers_is_refused_naming_the_row(tmp_pat
     with pytest.raises(PlanPriceSourceError) as info:
         price_table(str(csv))
     text = str(info.value)
-    assert f"row 4 (offer {offers.loc[3, 'offer_id']}): {said}" in text and "\n" not in text
+    assert f"line 5 (offer {offers.loc[3, 'offer_id']}): {said}" in text and "\n" not in text
 
 
 def test_infinite_prices_from_the_apis_are_never_stored(session):

@@ -40,8 +40,8 @@ def test_a_term_that_contradicts_its_option_is_refused_naming_the_row(option, te
     with pytest.raises(OffersSchemaError) as info:
         read_offers_csv(io.StringIO(text), origin="o.csv")
     message = str(info.value)
-    assert message.startswith(f"o.csv: row 2 (offer aws:us-east-1:g5.xlarge:{option}): term_months not its purchase option's")
-    assert "row 1" not in message
+    assert message.startswith(f"o.csv: line 3 (offer aws:us-east-1:g5.xlarge:{option}): term_months not its purchase option's")
+    assert "line 2" not in message
 
 
 def test_a_reserved_1y_row_of_term_0_is_charged_12_month_terms(tmp_path):

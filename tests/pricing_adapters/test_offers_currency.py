@@ -16,7 +16,7 @@ from pricing_adapters.snapshot import read_offers_csv
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-ROW = "row 1 (offer aws:us-east-1:g5.xlarge:on_demand): "   # the example's one data row
+ROW = "line 2 (offer aws:us-east-1:g5.xlarge:on_demand): "   # the example's one data row, under its header
 
 
 @pytest.mark.parametrize("written, said", [

@@ -1,7 +1,7 @@
 """A lower-case currency and a repeated offer_id in an offers CSV name their rows, as every other problem of the
-file does (docs/offers-contract.md: "Each problem names its row"; data rows counted from 1, as `name_rows` counts
-them). Before, they said only "currency ['usd']: …" and "duplicate offer_id, e.g. [...]", leaving the user to
-search a file of thousands of rows. The rows are the example's g5.xlarge row (1.006 USD/h) under other ids."""
+file does (docs/offers-contract.md: "Each problem names its row"; by its file line, the header being line 1).
+Before, they said only "currency ['usd']: …" and "duplicate offer_id, e.g. [...]", leaving the user to search a
+file of thousands of rows. The rows are the example's g5.xlarge row (1.006 USD/h) under other ids."""
 
 from __future__ import annotations
 
@@ -35,15 +35,16 @@ def refused(path: Path) -> str:
 
 def test_a_lower_case_currency_names_its_row_and_the_code_meant(tmp_path):
     message = refused(offers_csv(tmp_path, [("a", "USD"), ("b", "usd"), ("c", "EUR"), ("d", "eur")]))
-    assert message == ("offers.csv: row 2 (offer b): currency 'usd': expected an ISO 4217 code of three capital "
-                       "letters (did you mean 'USD'?); row 4 (offer d): currency 'eur': expected an ISO 4217 code of "
+    # the file's lines: its header, then one a row (the second row on line 3)
+    assert message == ("offers.csv: line 3 (offer b): currency 'usd': expected an ISO 4217 code of three capital "
+                       "letters (did you mean 'USD'?); line 5 (offer d): currency 'eur': expected an ISO 4217 code of "
                        "three capital letters (did you mean 'EUR'?)")
 
 
 def test_a_repeated_offer_id_names_each_repeat_and_the_row_it_repeats(tmp_path):
     message = refused(offers_csv(tmp_path, [("a", "USD"), ("b", "USD"), ("a", "USD"), ("b", "USD"), ("a", "USD")]))
-    assert message == ("offers.csv: row 3 (offer a): duplicate offer_id, first at row 1; row 4 (offer b): duplicate "
-                       "offer_id, first at row 2; row 5 (offer a): duplicate offer_id, first at row 1")
+    assert message == ("offers.csv: line 4 (offer a): duplicate offer_id, first at line 2; line 5 (offer b): duplicate "
+                       "offer_id, first at line 3; line 6 (offer a): duplicate offer_id, first at line 2")
 
 
 def test_plan_says_the_rows(tmp_path):
@@ -53,10 +54,10 @@ def test_plan_says_the_rows(tmp_path):
     result = CliRunner().invoke(app, ["plan", str(tmp_path / "s.yaml"), "--no-decisions"])
     said = " ".join(result.stderr.split())
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert ("row 2 (offer a): currency 'usd': expected an ISO 4217 code of three capital letters (did you mean "
-            "'USD'?); row 2 (offer a): duplicate offer_id, first at row 1") in said
+    assert ("line 3 (offer a): currency 'usd': expected an ISO 4217 code of three capital letters (did you mean "
+            "'USD'?); line 3 (offer a): duplicate offer_id, first at line 2") in said
 
 
 def test_an_empty_currency_is_named_once_as_empty(tmp_path):
     # before, also "currency ['']: expected an ISO 4217 code …" beside the row's "empty 'currency'"
-    assert refused(offers_csv(tmp_path, [("a", "")])) == "offers.csv: row 1 (offer a): empty 'currency'"
+    assert refused(offers_csv(tmp_path, [("a", "")])) == "offers.csv: line 2 (offer a): empty 'currency'"

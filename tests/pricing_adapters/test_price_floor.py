@@ -43,7 +43,8 @@ def test_an_offers_csv_priced_below_the_floor_is_refused_naming_the_row(tmp_path
     offers.to_csv(csv, index=False)
     with pytest.raises(PlanPriceSourceError) as info:
         price_table(str(csv))
-    assert f"row 4 (offer {offers.loc[3, 'offer_id']}): a price below 0.0001 per unit-hour" in str(info.value)
+    # the fourth row, on line 5 under the header
+    assert f"line 5 (offer {offers.loc[3, 'offer_id']}): a price below 0.0001 per unit-hour" in str(info.value)
 
 
 def test_a_price_at_the_floor_and_a_reservation_priced_by_its_upfront_pass():

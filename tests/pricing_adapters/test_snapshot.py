@@ -572,5 +572,5 @@ def test_an_offers_csv_that_is_empty_or_has_a_bad_number_names_the_file_and_the_
     bad.write_text("\n".join([lines[0], lines[1].replace(",1.006,", ",nan,")]) + "\n")
     with pytest.raises(OffersSchemaError) as caught:
         read_offers_csv(bad, origin=str(bad))   # was "1 rows with empty 'hourly_price'": no row, and nan is not empty
-    assert str(caught.value) == (f"{bad}: row 1 (offer aws:us-east-1:g5.xlarge:on_demand): "
+    assert str(caught.value) == (f"{bad}: line 2 (offer aws:us-east-1:g5.xlarge:on_demand): "
                                  "empty or not a number 'hourly_price'")
