@@ -1060,6 +1060,11 @@ def _print_plan(p) -> None:
     s = p.solver   # its gap a percentage; None (a time limit before any bound) said in words, not "None"
     err.print(f"solver {s['name']}: {s['status']}, gap {gap_text(s['gap'])}, {s['variables']} variables "
               f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
+    from planner.reports.tables import excluded_offers_line
+
+    left_out = excluded_offers_line(p)   # counted by rule: each row with its reason is in the JSON, CSV and workbook
+    if left_out:
+        out.print(escape(left_out), soft_wrap=True)
 
 
 def _print_baselines(p) -> None:

@@ -37,6 +37,7 @@ from planner.reports.tables import (
     baselines_grouped,
     check_export_path,
     clean,
+    excluded_offers,
     generated_at,
     maybe_write,
     plan_start,
@@ -53,8 +54,8 @@ from planner.reports.tables import (
 )
 
 SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
-          "runner-up", "count alternatives", "flip points", "cap costs", "break-even", "speeds", "assumptions",
-          "prices used")
+          "runner-up", "count alternatives", "flip points", "cap costs", "break-even", "speeds", "excluded offers",
+          "assumptions", "prices used")
 
 MONEY = "#,##0.00"
 RATE = "#,##0.0000"                # hourly prices: cents are too coarse for a GPU-hour
@@ -128,6 +129,8 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
                              ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], undiscounted),
         "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),
+        # every row the JSON's excluded_offers holds, its reason as written and the rule it fails
+        "excluded offers": _formatted(excluded_offers(plan), [], money),
         "assumptions": assumptions_sheet(plan, first),
         "prices used": _formatted(_shares(prices_used(plan), {"maintenance_rate_per_year": 1}),
                               ["hourly_price", "upfront_price", "capex_per_unit"], prices),

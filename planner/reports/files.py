@@ -23,16 +23,16 @@ from planner.reports.tables import (
     require_plan,
 )
 
-OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", "summary.md")
+OUT_FILES = ("plan.json", "fleet.csv", "monthly.csv", "excluded_offers.csv", "plan.xlsx", "focus.csv", "summary.md")
 # what an earlier version's per-file atomic writes could leave behind when killed
 _OLD_TEMPORARY = re.compile(r"\.(" + "|".join(map(re.escape, OUT_FILES)) + r")\..+\.tmp")
 
 
 def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None = None, *,
                      option: str | None = None) -> list[Path]:
-    """Write plan.json, fleet.csv, monthly.csv, plan.xlsx, focus.csv and summary.md as the folder
-    `out_dir` (a leading `~` is the home folder), replacing a previous plan's set as a whole; return the paths
-    of the files.
+    """Write plan.json, fleet.csv, monthly.csv, excluded_offers.csv (each offer left out, with its reason),
+    plan.xlsx, focus.csv and summary.md as the folder `out_dir` (a leading `~` is the home folder), replacing a
+    previous plan's set as a whole; return the paths of the files.
 
     Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it), one of its files
     would be a file the plan was made from (a profile CSV saved as fleet.csv in it: `check_not_an_input`), or the
@@ -48,6 +48,7 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
         "plan.json": plan_to_json(plan),
         "fleet.csv": plan_to_csv(plan, table="fleet"),
         "monthly.csv": plan_to_csv(plan, table="monthly"),
+        "excluded_offers.csv": plan_to_csv(plan, table="excluded_offers"),
         "plan.xlsx": plan_to_excel(plan, start=start),
         "focus.csv": csv_text(plan_to_focus(plan, start=start)),
         "summary.md": plan_to_markdown(plan),

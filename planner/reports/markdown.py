@@ -17,6 +17,7 @@ from planner.reports.tables import (
     baselines_grouped,
     card_quotes,
     check_export_path,
+    excluded_by_rule,
     gap_text,
     generated_at,
     grouping_line,
@@ -379,8 +380,8 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     runner-up: close call or firm), baselines, warnings, fleet (with the owned cards' existing, sold and
     switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category,
     break-even, then what the plan rests on: the scenario's assumptions, its workloads, the cards it quotes, the
-    prices and speeds used; the solver. Under the title: the planner's version, when the plan was made and where
-    its prices came from."""
+    prices and speeds used, the offers left out (counted by the rule they fail); the solver. Under the title: the
+    planner's version, when the plan was made and where its prices came from."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     target = check_export_path(plan, path, "summary.md", "plan_to_markdown (to_markdown)")
     s = plan.scenario
@@ -455,6 +456,13 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     speeds = _speed_rows(plan)
     if len(speeds):
         lines += ["## Speeds (relative to each workload's reference GPU)", "", _md_table(speeds), ""]
+    left_out = excluded_by_rule(plan)
+    if len(left_out):   # each row, with its reason in full, in the files that can hold them all
+        lines += ["## Offers left out, by the rule they fail (an offer counts once for each workload it cannot serve)",
+                  "", _md_table(left_out), "",
+                  f"Each of the {len(plan.exclusions):,} rows (workload, provider, GPU, reason, offers, rule): "
+                  "`excluded_offers.csv` and the workbook's excluded offers sheet (`--out`), the JSON's "
+                  "`excluded_offers` (docs/cost-model.md §4 lists the rules).", ""]
     sv = plan.solver
     lines += [f"Solver {sv.get('name')}: {sv.get('status')}, gap {gap_text(sv.get('gap'))}, {sv.get('seconds')} s.", ""]
     return maybe_write(target, "\n".join(lines), "summary.md")

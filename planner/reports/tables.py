@@ -409,28 +409,29 @@ def labelled_monthly(plan: Plan) -> pd.DataFrame:
 
 # every table of a plan that plan_to_csv writes, in the order of its docstring (the dashboard's "All tables" zip)
 PLAN_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisation", "schedule", "installed", "owned",
-               "speeds", "serving")
+               "speeds", "serving", "excluded_offers")
 
 
 def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = None) -> str:
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default, None),
-    monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving. The
+    monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving,
+    excluded_offers (`excluded_offers`: the JSON's rows with the `rule` each failed). The
     tables of `MONEY_TABLES` end with a `currency` column (the plan's ISO code), those of
     `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`), monthly then
     with `money_basis` and `plan_year` (`labelled_monthly`)."""
     require_plan(plan, "plan_to_csv (to_csv)")
     if table is not None and not isinstance(table, str):   # table=['fleet'] raised "unhashable type: 'list'"
         raise PlannerError(f"table={table!r}: expected one table's name, e.g. table='monthly'")
-    tables = {name: getattr(plan, name) for name in PLAN_TABLES}
-    if isinstance(path, str) and path in tables and table is None:   # plan_to_csv(p, "baselines")
+    if isinstance(path, str) and path in PLAN_TABLES and table is None:   # plan_to_csv(p, "baselines")
         raise PlannerError(f"plan_to_csv(plan, {path!r}): the second argument is the file to write; "
                            f"for the {path} table pass table={path!r} (to write a file of that name, "
                            f"table='fleet')")
     table = "fleet" if table is None else table
-    if table not in tables:
-        raise PlannerError(f"unknown table {table!r}; one of {', '.join(tables)}")
+    if table not in PLAN_TABLES:
+        raise PlannerError(f"unknown table {table!r}; one of {', '.join(PLAN_TABLES)}")
     target = check_export_path(plan, path, f"{table}.csv", "plan_to_csv (to_csv)")
-    df = tables[table]
+    # the Plan holds the JSON's excluded_offers as `exclusions`; the CSV adds the rule each row failed
+    df = excluded_offers(plan) if table == "excluded_offers" else getattr(plan, table)
     if table == "baselines" and "baseline" not in df.columns:   # never solved: not a table with no rows
         raise PlannerError("the plan has no baselines: it was solved without them (plan(..., baselines=False) or "
                            "--no-baselines); add them with planner.add_baselines(plan) or plan with baselines")
@@ -442,6 +443,78 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
         labels = labelled_monthly(plan)
         df = df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"])
     return maybe_write(target, csv_text(df), f"{table}.csv")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Offers left out: why an offer serves no workload, counted by the rule it failed
+
+
+# The rules of docs/cost-model.md §4 in their order, each with the start of the reasons engine.workloads._reason
+# (and catalog.frameworks.exclusion_reason, rule 8) writes when it fails. A reason names its figures ("24 GB per GPU
+# < 80 GB needed"), so startup-hybrid's 69 rows hold 29 reasons; a reviewer counts them by rule. The words hold no
+# comma: the CLI's line lists the rules with commas.
+EXCLUSION_RULES = (
+    ("unknown accelerator", re.compile(r"unknown accelerator ")),
+    ("not a GPU (needs its own SDK)", re.compile(r".* is not a GPU \(needs its own SDK\)")),
+    ("spot for a workload not interruptible", re.compile(r"spot capacity serves interruptible workloads only")),
+    ("GPU count unknown", re.compile(r"GPU count unknown")),
+    ("GPU memory unknown", re.compile(r"GPU memory unknown")),
+    ("too little memory per GPU", re.compile(r"\S+ GB per GPU < \S+ GB needed")),
+    ("too few GPUs per node for a job", re.compile(r"\S+ GPUs per node < \d+ GPUs per job")),
+    ("compute capability too low", re.compile(r"compute capability \S+ < \S+ needed")),
+    ("framework's CUDA build cannot run the GPU",
+     re.compile(r".* \(CUDA [^)]*\) (supports compute capability|needs a CUDA GPU)")),
+    ("no speed for the GPU", re.compile(r"no \S+ speed for |.* is not in the workload's requests/s throughput table")),
+)
+OTHER_RULE = "other"   # a reason no rule's pattern knows: counted, never dropped
+
+
+def exclusion_rule(reason) -> str:
+    """The words of the rule of docs/cost-model.md §4 an exclusion's `reason` says the offer failed ("too little
+    memory per GPU" for "24 GB per GPU < 80 GB needed"); `OTHER_RULE` for a reason no rule's pattern matches."""
+    text = str(reason)
+    return next((rule for rule, pattern in EXCLUSION_RULES if pattern.match(text)), OTHER_RULE)
+
+
+def excluded_offers(plan: Plan) -> pd.DataFrame:
+    """The offers and cards left out, one row per workload, provider, GPU and reason with the count of `offers`
+    (the JSON's excluded_offers, the Plan's `exclusions`), then the `rule` each failed (`exclusion_rule`)."""
+    table = getattr(plan, "exclusions", None)
+    if not isinstance(table, pd.DataFrame) or table.empty:
+        return pd.DataFrame({"workload": [], "provider": [], "gpu": [], "reason": [], "offers": [], "rule": []},
+                            dtype=object).astype({"offers": "int64"})
+    rule_of = {reason: exclusion_rule(reason) for reason in table["reason"].unique()}   # a few dozen reasons
+    return table.assign(rule=table["reason"].map(rule_of))
+
+
+def excluded_by_rule(plan: Plan) -> pd.DataFrame:
+    """rule, offers (left out of a workload, summed: an offer counts once for each workload it cannot serve),
+    workloads (their names, in the order of the rows) and the reason with the most offers of the rule (`example`);
+    the rule with the most offers first, ties in the order of `EXCLUSION_RULES`."""
+    rows = excluded_offers(plan)
+    order = [rule for rule, _ in EXCLUSION_RULES] + [OTHER_RULE]
+    out = []
+    for rule in order:
+        of_rule = rows[rows["rule"] == rule]
+        if of_rule.empty:
+            continue
+        by_reason = of_rule.groupby("reason", sort=False)["offers"].sum()
+        out.append((rule, int(of_rule["offers"].sum()), ", ".join(dict.fromkeys(of_rule["workload"].astype(str))),
+                    str(by_reason.idxmax())))
+    table = pd.DataFrame(out, columns=["rule", "offers", "workloads", "example"]).astype({"offers": "int64"})
+    return table.sort_values("offers", ascending=False, kind="stable", ignore_index=True)
+
+
+def excluded_offers_line(plan: Plan) -> str:
+    """The offers left out by rule, on one line for the CLI's table ("offers left out (…): 115 too little memory per
+    GPU, 24 spot for a workload not interruptible, …", with where each row is listed); "" when none was left out."""
+    counts = excluded_by_rule(plan)
+    if counts.empty:
+        return ""
+    rules = ", ".join(f"{n:,} {rule}" for rule, n in zip(counts["rule"], counts["offers"]))
+    return (f"offers left out (an offer counts once for each workload it cannot serve): {rules}; each with its "
+            "reason: --format json (excluded_offers), --out's excluded_offers.csv and the workbook's excluded offers "
+            "sheet")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -179,7 +179,7 @@ def test_library_and_dashboard_downloads_hold_no_formula(attack):
     assert "'" + SKU in fields(check_csv(exports.plan_csv(p, "fleet")))
     with zipfile.ZipFile(io.BytesIO(exports.plan_csv_zip(p))) as zf:
         names = zf.namelist()
-        assert len(names) == 11   # every table plan_to_csv writes
+        assert len(names) == 12   # every table plan_to_csv writes
         seen = set().union(*(fields(check_csv(zf.read(n).decode())) for n in names))
     assert {shown(n) for n in WORKLOAD_NAMES} <= seen
 

@@ -124,7 +124,7 @@ def test_other_money_tables_say_their_currency(in_eur, table, basis):
     assert header[-2:] == ["currency", "money_basis"] if basis else header[-1] == "currency"
 
 
-@pytest.mark.parametrize("table", ["utilisation", "installed", "speeds", "serving"])
+@pytest.mark.parametrize("table", ["utilisation", "installed", "speeds", "serving", "excluded_offers"])
 def test_tables_without_money_get_no_currency_column(in_eur, table):
     header = plan_to_csv(in_eur, table=table).splitlines()[0].split(",")
     assert "currency" not in header and "money_basis" not in header

@@ -117,7 +117,8 @@ def test_write_files_refuses_a_folder_holding_a_profile_named_like_one_of_its_fi
     assert str(info.value) == f"--out {review / 'fleet.csv'}: is {profile.resolve()}, {REFUSED}"
     assert contents(review) == before
     written = write_files(p, tmp_path / "other")   # a new folder: nothing it holds is read
-    assert [f.name for f in written] == ["plan.json", "fleet.csv", "monthly.csv", "plan.xlsx", "focus.csv", "summary.md"]
+    assert [f.name for f in written] == ["plan.json", "fleet.csv", "monthly.csv", "excluded_offers.csv", "plan.xlsx",
+                                         "focus.csv", "summary.md"]
 
 
 def test_the_price_store_the_plan_read_is_refused(azure_eastus_store, store_a100_scenario, tmp_path):
