@@ -26,8 +26,8 @@ def test_finance_review_notebook_runs_without_errors():
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "Start-up hybrid fleet: optimal" in text
     assert ("'summary', 'yearly', 'monthly', 'fleet', 'purchase schedule', 'owned cards', 'baselines', 'decisions', "
-            "'runner-up', 'count alternatives', 'flip points', 'cap costs', 'break-even', 'speeds', 'assumptions', "
-            "'prices used'") in text
+            "'runner-up', 'count alternatives', 'flip points', 'cap costs', 'break-even', 'speeds', 'excluded offers', "
+            "'assumptions', 'prices used'") in text
     # how firm: the runner-up keeps one owned RTX 3060 for 1.69 % more (tests/planner/test_decisions.py, brute force)
     assert "runner-up 37,018 USD (+1.69 %): rtx-3060-12gb 0 → 1 — CLOSE CALL at 2 %" in text
     plotly = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})
@@ -49,7 +49,8 @@ def test_the_notebooks_words_match_what_it_runs():
     words = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
     assert "These are re-solves (37 here:" in words
     assert ("The workbook (summary, yearly roll-up, monthly, fleet, purchase schedule, owned cards, baselines, decisions, "
-            "runner-up, count alternatives, flip points, cap costs, break-even, speeds, assumptions, prices used)") in words
+            "runner-up, count alternatives, flip points, cap costs, break-even, speeds, excluded offers, assumptions, "
+            "prices used)") in words
 
 
 def test_the_after_horizon_words_name_whose_credit_month_h_plus_1_carries():
