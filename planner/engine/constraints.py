@@ -214,13 +214,16 @@ def _define_unit_limits(m: Model, _on: bool) -> None:
 
 
 def _owned_above_max(inp: Inputs) -> str | None:
-    if inp.owned_choices:     # owned cards beyond the limit can be sold or switched off
+    if "off" in inp.owned_choices:     # owned cards beyond the limit can be switched off
         return None
     units = inp.units
-    for u in units[units["kind"] == "card"].itertuples():
-        if not math.isnan(u.max_units) and u.existing > u.max_units:
-            return (f"max_units.{u.sku} = {u.max_units:g} < {u.existing} units already owned (onprem.existing), "
-                    "and owned cards may be neither sold nor switched off")
+    for i, u in enumerate(units.itertuples()):
+        if u.kind != "card" or inp.may_sell(i) or math.isnan(u.max_units) or u.existing <= u.max_units:
+            continue
+        why = ("owned cards may be neither sold nor switched off" if not inp.owned_choices else
+               f"owned cards may not be switched off and {u.sku}'s are not sold: its resale value is unknown "
+               f"(give onprem.card_overrides.{u.sku}.price to weigh a sale)")
+        return f"max_units.{u.sku} = {u.max_units:g} < {u.existing} units already owned (onprem.existing), and {why}"
     return None
 
 

@@ -89,10 +89,18 @@ class Inputs:
     # Reservation offer id → reserved units the model may hold at least, for the same reason: the
     # runner-up of a plan at the peak's need may hold one reservation more.
     purchase_floor: dict = field(default_factory=dict)
+    # Card ids with no sourced price (catalog or onprem.card_overrides): their resale value is unknown, so a
+    # sale would credit 0 — giving a working card away. Owned ones are never sold: kept or switched off.
+    resale_unknown: frozenset = frozenset()
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
         return cached_column(self, self.units, name)
+
+    def may_sell(self, i: int) -> bool:
+        """Whether owned cards of card unit `i` may be sold: onprem.sell_owned, and a known resale value (a card
+        with no sourced price would be sold for 0 — given away —, so it is kept or switched off instead)."""
+        return "sell" in self.owned_choices and self.col("sku")[i] not in self.resale_unknown
 
     @property
     def workload_names(self) -> list[str]:
@@ -126,10 +134,13 @@ class Inputs:
 # Units
 
 
-def _card_units(scenario) -> tuple[pd.DataFrame, list[str]]:
-    """The scenario's cards as units (facts and prices; the schedule prices them), and the warnings of
-    `_unpriced_cards`. Built from the site cards' rows: one DataFrame, not a card table and then a units table."""
-    cards, warnings = _unpriced_cards(site_card_rows(scenario), scenario.name)
+def _card_units(scenario) -> tuple[pd.DataFrame, list[str], frozenset]:
+    """The scenario's cards as units (facts and prices; the schedule prices them), the warnings of
+    `_unpriced_cards` and the ids of the cards it found unpriced. Built from the site cards' rows: one DataFrame,
+    not a card table and then a units table."""
+    rows = site_card_rows(scenario)
+    unpriced = frozenset(card["card_id"] for card in rows if math.isnan(card["capex"]))
+    cards, warnings = _unpriced_cards(rows, scenario.name)
     gpus = catalog.gpu_table()   # with the scenario's custom GPUs, which site_card_rows registers
     memory_gb = dict(zip(gpus.index.tolist(), gpus["memory_gb"].tolist()))
     rows = [{
@@ -144,14 +155,15 @@ def _card_units(scenario) -> tuple[pd.DataFrame, list[str]]:
         "min_units": card["min_units"], "max_units": card["max_units"],
         "buyable": card["buyable"], "as_of": card["as_of"], "source": card["source"],
     } for card in cards]
-    return pd.DataFrame(rows, columns=UNIT_COLUMNS), warnings
+    return pd.DataFrame(rows, columns=UNIT_COLUMNS), warnings, unpriced
 
 
 def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], list[str]]:
     """Cards whose price has no source in the catalog (and no override) cannot be bought; owned ones
-    still work, with no maintenance or resale value. One warning per card; requiring units of such a
-    card (min_units) is an error, since nothing says what they cost. `cards`: rows of catalog.site_cards
-    (`site_card_rows`); returned with capex 0 and buyable False where the price is missing."""
+    still work, with no maintenance, and are not sold: their resale value is unknown, not 0 (Inputs.resale_unknown).
+    One warning per card; requiring units of such a card (min_units) is an error, since nothing says what they
+    cost. `cards`: rows of catalog.site_cards (`site_card_rows`); returned with capex 0 and buyable False where the
+    price is missing."""
     unpriced = [card for card in cards if math.isnan(card["capex"])]
     if not unpriced:
         return cards, []
@@ -162,7 +174,10 @@ def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], 
         raise ScenarioError(required, scenario_name)
     warnings = []
     for card in unpriced:
-        use = "it is not bought" if card["buyable"] else "its maintenance and resale value count as 0"
+        uses = ["it is not bought"] if card["buyable"] else []
+        if card["existing"] > 0:
+            uses.append("the units owned are not sold (their resale value is unknown) and their maintenance counts as 0")
+        use = "; ".join(uses) or "its maintenance and resale value count as 0"
         warnings.append(f"card {card['card_id']} has no sourced price in the catalog: {use}; "
                         f"{UNPRICED_CARD_REMEDY.format(card=card['card_id'])}")
     priced = [card if not math.isnan(card["capex"]) else {**card, "capex": 0.0, "buyable": False} for card in cards]
@@ -238,8 +253,8 @@ def _capability(scenario) -> tuple[str, ...]:
                  for w in scenario.workloads)
 
 
-def _card_part(scenario) -> tuple[pd.DataFrame, tuple[str, ...], np.ndarray, pd.DataFrame]:
-    """(card units, the warnings of the unpriced ones, their work matrix, exclusions).
+def _card_part(scenario) -> tuple[pd.DataFrame, tuple[str, ...], np.ndarray, pd.DataFrame, frozenset]:
+    """(card units, the warnings of the unpriced ones, their work matrix, exclusions, the unpriced cards' ids).
 
     Cached like `_cloud_part`, on everything it depends on — the scenario's cards, custom cards, owned
     cards, card overrides, unit limits, currency and fx, and the workloads' capability fields — so a
@@ -254,9 +269,9 @@ def _card_part(scenario) -> tuple[pd.DataFrame, tuple[str, ...], np.ndarray, pd.
     hit = _CARD_CACHE.get(key)
     if hit is not None:
         return hit
-    cards, warnings = _card_units(scenario)
+    cards, warnings, unpriced = _card_units(scenario)
     work, exclusions = work_matrix(scenario, cards)
-    value = (cards, tuple(warnings), work, exclusions)
+    value = (cards, tuple(warnings), work, exclusions, unpriced)
     _remember(_CARD_CACHE, key, value)
     return value
 
@@ -362,7 +377,7 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     hour is its own period (the unreduced model, for checks)."""
     check_reference_metrics(scenario)
     # The cached parts are shared between calls: only read here (concat and vstack copy them).
-    cards, card_warnings, card_work, card_exclusions = _card_part(scenario)
+    cards, card_warnings, card_work, card_exclusions, unpriced = _card_part(scenario)
     warnings = list(card_warnings)
     # Cloud units that serve no workload add nothing to any model: the cached part has dropped them.
     # the prices named as read: the packaged snapshot's where `prices.source: store` found no store
@@ -405,4 +420,4 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   input_sha256=_input_sha256(week.profile_sha256, provenance),
                   warnings=tuple(warnings),
                   grouping={"slots": slots, "weight_classes": week.classes} if week.means else None,
-                  periods_low=periods_low, demand_low=demand_low, price_table=prices)
+                  periods_low=periods_low, demand_low=demand_low, price_table=prices, resale_unknown=unpriced)

@@ -187,7 +187,7 @@ def define_card_counts(m: Model) -> None:
             if "off" in inp.owned_choices:
                 m.off[k] = m.prob.add_variable(f"off_{sku[i]}_{k}", lowBound=0, upBound=c, cat="Integer")
             held = keep + m.off[k] if k in m.off else keep
-            m.prob += (held <= c if "sell" in inp.owned_choices else held == c, f"owned_{sku[i]}_{k}")
+            m.prob += (held <= c if inp.may_sell(i) else held == c, f"owned_{sku[i]}_{k}")
         elif most[i] > 0:
             m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=most[i], cat="Integer")
     serving_in_month = in_service(v, inp.horizon_months).T.tolist()   # [H][V]: True where vintage k serves

@@ -407,18 +407,23 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
         if sold or off:
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
-            note = _kept_note(inp.owned_choices)
+            note = _kept_note(inp.owned_choices, inp.may_sell(i))
+        if "sell" in inp.owned_choices and not inp.may_sell(i):   # a sale was allowed but not weighed: say why
+            note += f"; resale value unknown: give onprem.card_overrides.{sku[i]}.price to weigh a sale"
         rows.append((sku[i], gpu[i], int(age_at_start[k]), int(count[k]), kept, off, sold,
                      float(avoided), note))
     return _table(rows, OWNED_COLUMNS, OWNED_DTYPES)
 
 
-def _kept_note(choices: tuple) -> str:
-    """Why owned cards were kept, by what the scenario let the plan do with them (Inputs.owned_choices): "worth
-    more than selling it" read as a verdict where onprem.sell_owned had ruled the sale out."""
-    allowed = [words for choice, words in (("sell", "selling it"), ("off", "switching it off")) if choice in choices]
+def _kept_note(choices: tuple, may_sell: bool) -> str:
+    """Why owned cards were kept, by what the scenario let the plan do with them (Inputs.owned_choices; `may_sell`:
+    Inputs.may_sell, false also where the card's resale value is unknown): "worth more than selling it" read as a
+    verdict where onprem.sell_owned had ruled the sale out."""
+    allowed = [words for choice, words in (("sell", "selling it"), ("off", "switching it off"))
+               if choice in choices and (choice != "sell" or may_sell)]
     if not allowed:
-        return "kept: onprem.sell_owned and onprem.switch_off_owned are false"
+        return ("kept: onprem.switch_off_owned is false" if "sell" in choices else
+                "kept: onprem.sell_owned and onprem.switch_off_owned are false")
     return f"kept: its work is worth more than {' or '.join(allowed)}"
 
 
