@@ -589,7 +589,7 @@ def baseline_table(rows: list[dict], total: float, base: Inputs | None = None, p
     budget and card maximum) and the caller's extra constraints (`extra_constraints`). On a grouped profile, each
     row says how far its total may lie above its exact optimum (error_bound, error_bound_pct: `_error_bounds`)."""
     table = pd.DataFrame(rows)
-    table["savings"] = table["total"] - total
+    table["savings"] = money_differences(table["total"], total)
     table["savings_pct"] = np.where(table["total"] > 0, table["savings"] / table["total"] * 100, np.nan)
     # a millionth of the larger total: the two solves' round-off, no saving either way
     cheaper = _cheaper(table, total) & (table["note"] == "")
@@ -610,6 +610,13 @@ def _error_bounds(table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     error = (table["total"] - lower).clip(lower=0.0)
     pct = (100.0 * error / table["total"].abs()).where(table["total"] != 0, error * 0.0)
     return error, pct
+
+
+def money_differences(totals: pd.Series, total: float) -> pd.Series:
+    """`totals` − `total`, exactly 0 where within MONEY_ROUNDING (NaN stays NaN): the same cost reached by two
+    solves differs by round-off, and 1.1e-13 read as a saving (engine.decisions.money_difference, per row)."""
+    difference = totals - total
+    return difference.where(~(difference.abs() < MONEY_ROUNDING), 0.0)
 
 
 def _cheaper(table: pd.DataFrame, total: float) -> pd.Series:
