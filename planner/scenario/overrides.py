@@ -143,12 +143,23 @@ def _item_by_dots(path: str, field: str, indices: list[int], items: Any, rest: l
         reason, after = _not_numbered(f"{field}.{index}.{inner[1]}", _item_numbers(inner[2])[0],
                                       _child_schema(annotation)[0], rest[1:])
         why, tail = f"{reason}; ", inner[1] + after
+    elif rest and rest[0] not in model.model_fields:   # a misspelt field: the path meant names the field meant
+        why, tail = _field_meant(rest, list(model.model_fields))
     if index >= len(names):
         known = ", ".join(map(str, names)) or "none"
         return _problem(path, f"no workload at index {index} (0-based; known: {known}); "
                               f"a workload's field is {field}.INDEX.{tail} or {field}.NAME.{tail}")
     example = "" if rest else f", e.g. {field}.{index}.gpu_hours_per_month"
     return _problem(path, f"{why}did you mean {field}.{index}.{tail} (or {field}.{names[index]}.{tail}){example}?")
+
+
+def _field_meant(rest: list[str], fields: list[str]) -> tuple[str, str]:
+    """(why, the path's tail meant) for a workload's field `rest[0]` that is none of `fields`: the nearest field in
+    its place (`profil` → `profile`, what follows kept), else a placeholder and the fields allowed."""
+    near = catalog.suggest(rest[0], fields)
+    if near:
+        return "", ".".join([near[0], *rest[1:]])
+    return f"unknown key '{rest[0]}' of a workload (allowed: {', '.join(fields)}); ", "FIELD"
 
 
 def _item_numbers(brackets: str) -> list[int]:
