@@ -412,6 +412,8 @@ def option_gaps(scenario, table, source: str | None = None) -> list[str]:
     names the ones without it and says where it is priced.
     """
     p = scenario.prices
+    if not p.options_given:   # the default's options, reservations among them: none was the user's choice
+        return []
     # (provider, region, option); a Series' cells read as one array (pandas' per-cell access costs ~5 ms here)
     offered = set(zip(*(_cells(table[col]) for col in COVERAGE_COLUMNS)))
     cloud = {(prov, region, opt) for prov, region, opt in offered

@@ -72,6 +72,7 @@ from planner.scenario.loading import (
     plausibility_warnings,
     validated_here,
 )
+from planner.scenario.model import defaults_left_out
 from planner.scenario.size import FEWER_PURCHASES, FEWER_RESERVATIONS
 from planner.text import counted, gap_text, shortened
 
@@ -390,7 +391,7 @@ def _as_data(model: Scenario) -> dict:
     except PydanticSerializationError:   # a value no JSON holds (model_copy(update={"fx": object()})): the loader names it
         data = model.model_dump(warnings=False)
     _add_unknown_keys(model, data)
-    return data
+    return defaults_left_out(model, data)
 
 
 def _add_unknown_keys(value: Any, data: Any) -> None:

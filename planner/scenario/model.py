@@ -441,6 +441,13 @@ class Prices(Frozen):
 
     _listed_once = field_validator("providers", "regions", "purchase_options")(listed_once)
 
+    @property
+    def options_given(self) -> bool:
+        """Whether the scenario lists purchase_options; False where they are the default's, which allows the
+        reservations whether or not the prices hold any (the packaged snapshot holds none): catalog.option_gaps
+        says nothing then of an option without a price, which the user did not choose."""
+        return "purchase_options" in self.model_fields_set
+
     @model_validator(mode="after")
     def _snapshot_of_the_store(self) -> Prices:
         # a pin of another source would be ignored: the plan would claim a snapshot it never read
@@ -901,6 +908,16 @@ def grown_demand_problem(workload: dict, horizon_months: Any) -> str | None:
     in_percent = percent_meant(growth) if 1 < growth <= 100 else ""
     return (f"demand{of} grows above {limit:,.0f} {unit} in month {month} of {horizon} ({amount:g} × "
             f"(1 + {growth:g})^{month - 1}); lower growth_per_month or horizon_months{in_percent}")
+
+
+def defaults_left_out(scenario: Any, data: dict) -> dict:
+    """`data`, a dump of `scenario`, without prices.purchase_options where the scenario left them to the default
+    (Prices.options_given): a scenario made again from the dump (overrides, engine.run.checked_scenario) still
+    tells the default from a list given."""
+    prices = getattr(scenario, "prices", None)
+    if isinstance(prices, Prices) and not prices.options_given and isinstance(data.get("prices"), dict):
+        data["prices"].pop("purchase_options", None)
+    return data
 
 
 class Scenario(Frozen):

@@ -42,7 +42,7 @@ from planner.scenario.loading import (
     parse_scenario,
     read_yaml_value,
 )
-from planner.scenario.model import BUILTIN_PROFILES, INVISIBLE_CHAR, ReadOnlyDict, Scenario
+from planner.scenario.model import BUILTIN_PROFILES, INVISIBLE_CHAR, ReadOnlyDict, Scenario, defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import shortened
 
@@ -358,7 +358,7 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     changes = normalise_overrides(overrides, **kwargs)
     if not changes:
         return scenario
-    data = scenario.model_dump(mode="json")
+    data = defaults_left_out(scenario, scenario.model_dump(mode="json"))
     own_files = {value for _, value in _file_fields(data)}   # absolute once the scenario was loaded from a file
     problems: list[str] = []
     good: list[str] = []
