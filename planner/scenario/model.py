@@ -464,6 +464,10 @@ LIFE_YEARS = ("service life, years: a card serves 12 × life_years months in all
               "at any age above 0)")
 
 
+# what a card's cards_per_server sets (engine.workloads: a job's GPUs share one server)
+CARDS_PER_SERVER = "cards in one server: a job's gpus_per_job GPUs must fit in one"
+
+
 class CardOverride(Frozen):
     """Any column of onprem_cards.csv, replacing the catalog value for one card."""
 
@@ -474,11 +478,11 @@ class CardOverride(Frozen):
                                      description="W at the wall per card while working, host share included")
     idle_watts: float | None = Field(None, ge=0, le=MAX_WATTS,
                                      description="W at the wall per card while idle, host share included")
-    cards_per_server: int | None = Field(None, ge=1, le=MAX_CARDS_PER_SERVER)
+    cards_per_server: int | None = Field(None, ge=1, le=MAX_CARDS_PER_SERVER, description=CARDS_PER_SERVER)
     life_years: float | None = Field(None, gt=0, le=MAX_LIFE_YEARS, description=LIFE_YEARS)
     maintenance_rate_per_year: float | None = Field(None, ge=0, le=1, description="share of capex per year")
     as_of: IsoDate | None = Field(None, description="the day of the quote, an ISO date YYYY-MM-DD (e.g. 2026-11-20)")
-    source: Text | None = None
+    source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
 
     _free_text = frozenset({"source"})
 
@@ -515,7 +519,7 @@ class CustomCard(Frozen):
     busy_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while working, host share included")
     idle_watts: float = Field(ge=0, le=MAX_WATTS, description="W at the wall per card while idle, host share included")
     host_cost_per_card: float = Field(0.0, ge=0, le=MAX_MONEY, description="share of the host server per card")
-    cards_per_server: int = Field(1, ge=1, le=MAX_CARDS_PER_SERVER)
+    cards_per_server: int = Field(1, ge=1, le=MAX_CARDS_PER_SERVER, description=CARDS_PER_SERVER)
     life_years: float = Field(gt=0, le=MAX_LIFE_YEARS, description=LIFE_YEARS)
     maintenance_rate_per_year: float = Field(0.0, ge=0, le=1, description="share of capex per year")
     source: Text | None = Field(None, description="where the quote came from (free text, shown with the plan's prices)")
@@ -681,7 +685,10 @@ class OnPrem(Frozen):
     pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
     availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
     cards: tuple[Name, ...] = Field((), max_length=MAX_ENTRIES, description="card ids (onprem_cards.csv) the optimiser may buy")
-    card_overrides: dict[Name, CardOverride] = Field(default_factory=dict, max_length=MAX_ENTRIES)
+    card_overrides: dict[Name, CardOverride] = Field(
+        default_factory=dict, max_length=MAX_ENTRIES,
+        description="catalog card id -> figures replacing the catalog's for that card (a quote you received); "
+        "a figure left out keeps the catalog's")
     custom_cards: dict[VisibleName, CustomCard] = Field(
         default_factory=dict, max_length=MAX_ENTRIES,
         description="cards you were quoted that the catalog lacks, by a card id of your choice; "
@@ -691,7 +698,8 @@ class OnPrem(Frozen):
         description="cards already owned (no capex): a count (new cards) or {count, age_months}")
     purchase_every_months: int = Field(3, ge=1, le=120, description="cards can be bought at the start of every "
                                        "period of this many months (1 = any month; the horizon = month 1 only)")
-    resale: Resale = Resale()
+    resale: Resale = Field(Resale(), description="what a card is worth when sold: in month 1 (owned cards), at "
+                           "the end of its life, or at the end of the horizon")
     sell_owned: bool = Field(True, description="the plan may sell owned cards in month 1 at their resale value")
     switch_off_owned: bool = Field(True, description="the plan may switch owned cards off (no energy)")
     maintenance_when_off: bool = Field(True, description="a switched-off card still pays its maintenance")
@@ -777,7 +785,8 @@ class Workload(Frozen):
     """A stream of GPU work: reference-GPU hours a month, reference GPUs busy on average, or requests per
     second (weekly means in month 1, shaped by the profile and grown by growth_per_month)."""
 
-    name: VisibleName
+    name: VisibleName = Field(description="the workload's name, unique: reports and override paths "
+                              "(workloads.NAME.field) use it")
     gpu_hours_per_month: float | None = Field(
         None, ge=0, le=MAX_GPU_HOURS_PER_MONTH,
         description="reference-GPU hours in month 1 (give this, reference_gpus or requests_per_second)")
@@ -923,17 +932,21 @@ def defaults_left_out(scenario: Any, data: dict) -> dict:
 class Scenario(Frozen):
     """Every assumption of one plan. Same file + same price snapshot = same plan."""
 
-    name: VisibleName
-    description: Text = ""
+    name: VisibleName = Field(description="label of the scenario and of its plan in every report")
+    description: Text = Field("", description="free text on the scenario, shown with its plan")
     currency: Currency = Field("USD", description="ISO 4217 code all costs are reported in")
-    horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, ge=1, le=120)
+    horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, ge=1, le=120,
+                                description="the planning horizon, months of 730 h: costs are counted over them")
     discount_rate: float = Field(0.0, ge=0, lt=1, description="annual; 0 = undiscounted")
     fx: dict[Currency, Rate] = Field(default_factory=dict, max_length=MAX_ENTRIES,
                                      description="scenario-currency units per 1 unit of the named currency")
-    prices: Prices = Prices()
-    onprem: OnPrem = OnPrem()
-    workloads: tuple[Workload, ...] = Field(min_length=1, max_length=MAX_WORKLOADS)
-    constraints: Constraints = Constraints()
+    prices: Prices = Field(Prices(), description="where cloud prices come from and which cloud offers are allowed")
+    onprem: OnPrem = Field(OnPrem(), description="the site, the cards that may be bought, the cards already owned "
+                           "and the site's caps")
+    workloads: tuple[Workload, ...] = Field(min_length=1, max_length=MAX_WORKLOADS,
+                                            description="the work to be served, at least one")
+    constraints: Constraints = Field(Constraints(), description="limits on card units and on the cloud's share of "
+                                     "the work")
     profile_slots: int | None = Field(
         None, ge=1, le=168,
         description="most blocks of weekly hours the model keeps: profiles with more distinct hourly weights are "
