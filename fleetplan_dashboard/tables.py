@@ -966,8 +966,9 @@ def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple
 
 def count_alternatives(runner: dict | None) -> pd.DataFrame:
     """One card more or fewer (runner_up.count_alternatives, engine.decisions): card, units (the plan's),
-    alternative_units, status, total, increase, increase_pct — the rows whose re-solve found a fleet."""
-    columns = ["card", "units", "alternative_units", "status", "total", "increase", "increase_pct"]
+    alternative_units (at most units − 1 or at least units + 1), held_units (what its fleet holds), status, total,
+    increase, increase_pct — the rows whose re-solve found a fleet."""
+    columns = ["card", "units", "alternative_units", "held_units", "status", "total", "increase", "increase_pct"]
     rows = [{c: a.get(c) for c in columns} for a in (runner or {}).get("count_alternatives") or []
             if a.get("total") is not None]
     return pd.DataFrame(rows, columns=columns)

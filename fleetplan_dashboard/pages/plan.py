@@ -704,19 +704,23 @@ def _draw_decisions(made) -> None:
             st.caption(other)
         counts = tables.count_alternatives(runner)
         if len(counts):   # the "one or two A100s?" question, answered with both totals (as the CLI's table)
-            st.markdown(f"**One card more or fewer** — the best plan holding that many of each card type the plan holds "
-                        f"({pv_money})")
+            st.markdown(f"**One card more or fewer** — the best plan holding at most one fewer or at least one more of "
+                        f"each card type the plan holds, and how many it holds ({pv_money})")
             # the shares rounded as the CLI shows them, for the column's default format (tables.shares_shown)
             _wide("count_alternatives_table").dataframe(
                 tables.shares_shown(counts, "increase_pct"), hide_index=True, width="stretch",
                 key="count_alternatives_table", placeholder="",
-                column_order=["card", "total", "increase", "increase_pct", "units", "alternative_units", "status"],
+                column_order=["card", "total", "increase", "increase_pct", "units", "alternative_units", "held_units",
+                              "status"],
                 column_config={"card": st.column_config.TextColumn(width=130, pinned=True),
                                "total": st.column_config.NumberColumn(format="%,.0f", width=100),
                                "increase": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase_pct": st.column_config.NumberColumn("increase %", width=90),
                                "units": st.column_config.NumberColumn(width=55),
-                               "alternative_units": st.column_config.NumberColumn("alternative units", width=125),
+                               "alternative_units": st.column_config.NumberColumn(
+                                   "alternative units", width=125, help="at most units − 1, or at least units + 1"),
+                               "held_units": st.column_config.NumberColumn(
+                                   "held units", width=90, help="how many the alternative's fleet holds"),
                                "status": st.column_config.TextColumn(width=80)})
         left_out = tables.count_alternatives_left_out(runner)
         if left_out:   # the rows without a total (the table shows those with one)

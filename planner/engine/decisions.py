@@ -737,10 +737,12 @@ def most_held(inp: Inputs, card: str) -> int:
 
 
 def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: int) -> dict:
-    """The best plan holding `units` of `card` (the plan holds `now`): card, units, alternative_units, status,
-    total, increase, increase_pct, fleet (name → units, nonzero; None without one), note (why it has no total,
-    e.g. not computed; None with one) — the "one or two A100s?" question, answered with both totals even when
-    it is no close call. Its fleet differs from the plan's, so the runner-up is never dearer than it
+    """The best plan holding at least `units` of `card` (units > now, the plan's count) or at most `units`
+    (units < now): card, units, alternative_units (that bound), held_units (what its fleet holds, which may
+    pass the bound: the best plan holding at most 1 may hold none; None without a fleet), status, total,
+    increase, increase_pct, fleet (name → units, nonzero; None without one), note (why it has no total, e.g.
+    not computed; None with one) — the "one or two A100s?" question, answered with both totals even when it is
+    no close call. Its fleet differs from the plan's, so the runner-up is never dearer than it
     (known_cheaper)."""
     def change(m: Model) -> None:
         held = m.card(card, missing_ok=True)
@@ -749,13 +751,20 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
 
     outcome = r.solve(with_room(r.inp, {card: now}) if units > now else r.inp, "runner_up", change,
                       start=r.plan_with_one(card, more=units > now))
-    r.not_below_plan(outcome, f"the best plan holding {units} of {card}")
+    r.not_below_plan(outcome, f"the best plan holding {count_bound(now, units)} {card}")
     solved = outcome.status in SOLVED
     increase = money_difference(outcome.total, result.total) if solved else math.nan
-    return {"card": card, "units": now, "alternative_units": units, "status": outcome.status,
+    fleet = solved_fleet(outcome.model) if solved else None
+    return {"card": card, "units": now, "alternative_units": units,
+            "held_units": None if fleet is None else fleet.get(card, 0), "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
             "increase_pct": increase_pct(increase, result.total) if solved else None,
-            "fleet": solved_fleet(outcome.model) if solved else None, "note": None if solved else _count_note(r, outcome)}
+            "fleet": fleet, "note": None if solved else _count_note(r, outcome)}
+
+
+def count_bound(now: int, units: int) -> str:
+    """What a count alternative asks of the plan's `now` cards: "at least 3" (units above now) or "at most 1"."""
+    return f"at least {units}" if units > now else f"at most {units}"
 
 
 def _count_note(r: _Resolver, outcome: _Outcome) -> str:
@@ -788,9 +797,9 @@ def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[d
     known = []   # (the re-solve that found it, fleet, total): fleets that differ from the plan's
     for a in alternatives:
         if a.get("fleet") is not None and a["total"] is not None and a["fleet"] != mine:
-            more = "more" if a["alternative_units"] > a["units"] else "fewer"
-            known.append((f"the best plan holding one {more} {a['card']} ({a['units']} → {a['alternative_units']})",
-                          a["fleet"], a["total"]))
+            more = "at least one more" if a["alternative_units"] > a["units"] else "at most one fewer"
+            held = a["fleet"].get(a["card"], 0)   # what it holds: at most one fewer may hold none
+            known.append((f"the best plan holding {more} {a['card']} ({a['units']} → {held})", a["fleet"], a["total"]))
     types = runner.get("other_types")
     if (types is None and runner["status"] in UNPROVEN) or (types is not None and types["status"] in UNPROVEN):
         # (a count alternative that takes a card type's last card, or a first one of a type, is another set)
@@ -890,7 +899,7 @@ def cheaper_found(result: Plan) -> str | None:
         found.append((runner["total"], "the runner-up"))
     for a in runner.get("count_alternatives") or []:
         if a.get("total") is not None:
-            found.append((a["total"], f"the best plan holding {a['alternative_units']} of {a['card']}"))
+            found.append((a["total"], f"the best plan holding {count_bound(a['units'], a['alternative_units'])} {a['card']}"))
     if not found:
         return None
     total, what = min(found, key=lambda f: f[0])

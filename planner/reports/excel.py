@@ -459,22 +459,24 @@ def _verdict(plan: Plan, runner: dict) -> tuple[str, str | None]:
         None: None}[unproven]
 
 
-COUNT_COLUMNS = ["card", "units", "alternative_units", "status", "total", "increase", "increase_pct", "differences",
-                 "fleet"]
+COUNT_COLUMNS = ["card", "units", "alternative_units", "held_units", "status", "total", "increase", "increase_pct",
+                 "differences", "fleet"]
 
 
 def count_alternatives(plan: Plan) -> pd.DataFrame:
     """One card more or fewer (runner_up.count_alternatives): per card type the plan holds, the best plan holding
-    one more and one fewer — the card, the plan's units and the other count, the re-solve's status, its total,
-    the increase (money and percent of the plan's total; below 0 where it costs less), what differs from the
-    plan's fleet and the fleet it found (`name: units; …`); blank money where no fleet holds that many. No rows
-    when decision values were not computed."""
+    at least one more and at most one fewer — the card, the plan's units, the count asked (alternative_units), the
+    count its fleet holds (held_units: at most one fewer may hold none; blank without a fleet), the re-solve's
+    status, its total, the increase (money and percent of the plan's total; below 0 where it costs less), what
+    differs from the plan's fleet and the fleet it found (`name: units; …`); blank money where no fleet holds
+    that many. No rows when decision values were not computed."""
     runner = plan.runner_up or {}
     mine = runner.get("plan_fleet") or {}
     rows = []
     for a in runner.get("count_alternatives") or []:
         fleet = a.get("fleet")
-        rows.append([a["card"], int(a["units"]), int(a["alternative_units"]), a.get("status"),
+        rows.append([a["card"], int(a["units"]), int(a["alternative_units"]),
+                     None if fleet is None else int(fleet.get(a["card"], 0)), a.get("status"),
                      *(math.nan if a.get(k) is None else float(a[k]) for k in ("total", "increase", "increase_pct")),
                      None if fleet is None else "; ".join(fleet_differences(mine, fleet)),
                      None if fleet is None else _fleet_text(fleet)])

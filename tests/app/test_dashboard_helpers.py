@@ -396,6 +396,18 @@ def test_the_dashboard_s_re_solves_have_a_budget(monkeypatch):
     assert shown == [*planned.warnings, left[0]]
 
 
+def test_the_count_alternatives_table_shows_the_count_each_fleet_holds():
+    # the best plan holding at most one of two cards may hold none (tests/planner/test_count_alternatives_held.py):
+    # the table shows the bound asked and the count held; a row without a total is left out
+    runner = {"count_alternatives": [
+        {"card": "a", "units": 2, "alternative_units": 1, "held_units": 0, "status": "optimal", "total": 104.0,
+         "increase": 4.0, "increase_pct": 4.0, "fleet": {}, "note": None},
+        {"card": "a", "units": 2, "alternative_units": 3, "held_units": None, "status": "infeasible", "total": None,
+         "increase": None, "increase_pct": None, "fleet": None, "note": "no plan holds that many"}]}
+    table = tables.count_alternatives(runner)
+    assert table[["units", "alternative_units", "held_units"]].values.tolist() == [[2, 1, 0]]
+
+
 def test_an_upload_quoting_more_custom_cards_than_the_limit_is_refused():
     # a review (2026-12-05): 60 custom cards alike with min/max units planned past 300 s and 1.2 GB
     def quoting(n: int) -> str:

@@ -72,7 +72,8 @@ def test_the_decision_tables_say_present_value_and_a_plan_without_a_site_cost_ha
                   f"end value, in {undiscounted}; not net of the work bought instead)",
                   f"What each decision is worth ({undiscounted}): the total when it is forbidden, and the increase",
                   f"What each limit costs ({undiscounted}): the total without it",
-                  f"One card more or fewer ({undiscounted}): the best plan holding that many"):
+                  f"One card more or fewer ({undiscounted}): the best plan holding at most units − 1 or at least "
+                  "units + 1"):
         assert title in text, title
     assert "site's fixed cost" not in text
 

@@ -96,9 +96,9 @@ def test_a_runner_up_stopped_on_a_dearer_fleet_is_the_cheaper_count_alternative(
     assert runner["increase"] == pytest.approx(kept_3060 - plan_total, rel=REL)
     assert runner["increase_pct"] == pytest.approx(100 * (kept_3060 - plan_total) / plan_total, rel=REL)
     assert runner["differences"] == ["rtx-3060-12gb 0 → 1"]
-    assert runner["note"] == ("found by the best plan holding one more rtx-3060-12gb (0 → 1); the runner-up's own "
-                              f"re-solve found only a dearer fleet: the solver stopped at the time limit ({LIMIT_S} s) "
-                              "with a fleet it had not proved best")
+    assert runner["note"] == ("found by the best plan holding at least one more rtx-3060-12gb (0 → 1); the runner-up's "
+                              f"own re-solve found only a dearer fleet: the solver stopped at the time limit ({LIMIT_S} "
+                              "s) with a fleet it had not proved best")
     # the other-types solve stopped dearer too: the same count alternative adds a card type, so it is its answer
     types = runner["other_types"]
     assert types["status"] == "feasible" and types["fleet"] == runner["fleet"]
@@ -119,8 +119,9 @@ def test_a_runner_up_stopped_without_a_fleet_is_the_cheapest_count_alternative(m
     solved = [a for a in runner["count_alternatives"] if a["total"] is not None]
     assert len(solved) == 4 and min(a["total"] for a in solved) == pytest.approx(kept_3060, rel=REL)
     assert runner["status"] == "feasible" and runner["fleet"] == dict(zip(CARDS, (1, 1, 1)))
-    assert runner["note"] == ("found by the best plan holding one more rtx-3060-12gb (0 → 1); the runner-up's own "
-                              f"re-solve found none: the solver stopped at the time limit ({LIMIT_S} s) without an answer")
+    assert runner["note"] == ("found by the best plan holding at least one more rtx-3060-12gb (0 → 1); the runner-up's "
+                              f"own re-solve found none: the solver stopped at the time limit ({LIMIT_S} s) without an "
+                              "answer")
     # no other-types solve was made; the best known fleet of other card types is that same alternative
     assert runner["other_types"]["status"] == "feasible" and runner["other_types"]["fleet"] == runner["fleet"]
 
