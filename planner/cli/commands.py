@@ -31,6 +31,7 @@ from planner.cli.console import (
     HELP_MARKUP,
     TABLE_ROWS,
     Format,
+    choice_option,
     emit,
     err,
     escape,
@@ -157,7 +158,7 @@ class ValidateFormat(str, Enum):
 def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"),
                                                help="scenario YAML files"),
              store: Path | None = store_option(),
-             fmt: ValidateFormat = typer.Option(
+             fmt: ValidateFormat = choice_option(
                  ValidateFormat.table, "--format",
                  help="table (each problem and an ok line per file, on stderr) | json (one object on stdout: ok, and "
                       "each file's problems — errors and warnings — with their line, column, field and message). "
@@ -523,7 +524,7 @@ def offers(
     electricity: float = typer.Option(0.12, "--electricity", metavar="USD", help="USD per kWh for on-prem cards"),
     pue: float = typer.Option(1.4, "--pue", metavar="PUE", help="site PUE for on-prem cards"),
     limit: int | None = typer.Option(None, "--limit", metavar="N", help="show only the first N rows"),
-    fmt: Format = typer.Option(Format.table, "--format"),
+    fmt: Format = choice_option(Format.table, "--format"),
 ) -> None:
     """Every way to get a GPU: cloud offers (packaged snapshot) and on-prem cards, cheapest per GPU-hour first.
 
@@ -698,12 +699,12 @@ MAX_PURCHASE_VARIABLES = 1_000
 @app.command("plan")
 def plan_command(
     file: Path = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"), help="scenario YAML file"),
-    fmt: PlanFormat = typer.Option(PlanFormat.table, "--format",
-                                   help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
-                                        "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
+    fmt: PlanFormat = choice_option(PlanFormat.table, "--format",
+                                    help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
+                                         "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
                                        help="write the --format output to FILE (atomically) instead of stdout"),
-    solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
+    solver: Solver = choice_option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
     no_decisions: bool = typer.Option(False, "--no-decisions",
                                       help="skip what each decision is worth, the runner-up plan, the flip points "
@@ -1233,13 +1234,13 @@ def compare(
                              help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (before)"),
     b: Path = typer.Argument(..., parser=path_given("a file"),
                              help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (after)"),
-    fmt: Format = typer.Option(Format.table, "--format",
-                               help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each side's "
-                                    "horizon and discount rate)"),
+    fmt: Format = choice_option(Format.table, "--format",
+                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each "
+                                     "side's horizon and discount rate)"),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
                                        help="write the --format output (json or csv) to FILE, atomically, instead of "
                                             "stdout"),
-    solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
+    solver: Solver = choice_option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     store: Path | None = store_option(),
     max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
@@ -1464,8 +1465,8 @@ def sweep(
     processes: int = typer.Option(2, "--processes", metavar="N", min=1,
                                   help="local worker processes (without --scheduler; at most 4 per core)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
-    solver: Solver = typer.Option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
-    fmt: Format = typer.Option(Format.table, "--format"),
+    solver: Solver = choice_option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
+    fmt: Format = choice_option(Format.table, "--format"),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
                                        help="write the --format output (json or csv) to FILE, atomically, once every "
                                             "point is planned, instead of stdout: a sweep stopped early leaves FILE "

@@ -179,6 +179,33 @@ def seconds_within(low: float, high: float):
     return seconds
 
 
+def choice_option(default: Enum, *names: str, help: str | None = None):
+    """A typer option taking one of the values of `default`'s Enum, shown as `<table|json|csv>`. typer's own check
+    (pydantic's, since typer 0.29) said "Invalid value for '--format': Value error, 'xml' is not one of …",
+    pydantic's prefix leaking, and offered no "did you mean"; `choice_of` says both."""
+    values = [member.value for member in type(default)]
+    return typer.Option(default, *names, parser=choice_of(type(default)), metavar=f"<{'|'.join(values)}>", help=help)
+
+
+def choice_of(choices: type[Enum]):
+    """A typer `parser` of one of `choices`' values (as written: `JSON` is refused, as typer refused it), refusing
+    any other with the values and the nearest of them: "expected one of table, json, csv, got 'jsn'; did you mean
+    'json'?"."""
+    values = [member.value for member in choices]
+
+    def choice(text) -> Enum:
+        if isinstance(text, choices):   # the default
+            return text
+        if str(text) in values:
+            return choices(str(text))
+        import difflib
+
+        near = difflib.get_close_matches(str(text).lower(), values, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise typer.BadParameter(f"expected one of {', '.join(values)}, got {visible(str(text))!r}{hint}")
+    return choice
+
+
 # a solve shows a progress line on a terminal once it has run this long (most plans end well within it)
 PROGRESS_AFTER_S = 2.0
 PROGRESS_EVERY_S = 0.5

@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from planner.cli.console import CONTEXT_SETTINGS, HELP_MARKUP, Format, emit, err, fail, seconds_within, store_option
+from planner.cli.console import (
+    CONTEXT_SETTINGS,
+    HELP_MARKUP,
+    Format,
+    choice_option,
+    emit,
+    err,
+    fail,
+    seconds_within,
+    store_option,
+)
 from planner.errors import PlannerError, PricesRefuteScenario
 from planner.text import counted, shortened
 from pricing_adapters import registry
@@ -264,7 +274,7 @@ def refresh(
 @prices_app.command("list")
 def list_snapshots(
     store: Path | None = store_option(STORE_HELP),
-    fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
+    fmt: Format = choice_option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """Every snapshot kept in the store, oldest first."""
     import pandas as pd
@@ -292,7 +302,7 @@ def show(
                                              "`prices list`), as a scenario with `prices.snapshot: ID` plans on them; "
                                              "--format csv writes an offers CSV that `prices.source: FILE` reads"),
     store: Path | None = store_option(STORE_HELP),
-    fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
+    fmt: Format = choice_option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """The prices a scenario with `prices.source: store` plans on: which snapshot, its age, its offers."""
     from planner import catalog
@@ -387,7 +397,7 @@ def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
     new: str = typer.Argument(..., help="snapshot id or `packaged`"),
     store: Path | None = store_option(STORE_HELP),
-    fmt: Format = typer.Option(Format.table, "--format", help="table | json | csv"),
+    fmt: Format = choice_option(Format.table, "--format", help="table | json | csv"),
 ) -> None:
     """What changed between two snapshots: SKUs added and removed, price changes in %."""
     import pandas as pd

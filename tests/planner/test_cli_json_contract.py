@@ -98,7 +98,7 @@ def test_validate_json_of_files_with_warnings_alone_is_ok_and_exits_0(tmp_path):
 
 def test_validate_takes_table_or_json_and_refuses_csv():
     result = run("validate", WORKED, "--format", "csv")
-    assert result.exit_code == 2 and "'csv' is not one of 'table', 'json'" in result.stderr
+    assert result.exit_code == 2 and "expected one of table, json, got 'csv'" in result.stderr
     assert "--format <table|json>" in run("validate", "--help").stdout
 
 
