@@ -58,7 +58,8 @@ from planner.errors import (
 )
 from planner.text import counted, one_line, shortened
 
-# The environment variables the planner and its price adapters read (shown at the end of `fleetplan --help`).
+# The environment variables the planner, its price adapters and `fleetplan dashboard` read (shown at the end of
+# `fleetplan --help`).
 ENVIRONMENT = [
     ("FLEETPLAN_STORE", "price store file (default: prices.sqlite in the platform's data directory)"),
     ("FLEETPLAN_AZURE_PRICES_URL", "Azure Retail Prices API (default https://prices.azure.com/api/retail/prices)"),
@@ -67,6 +68,14 @@ ENVIRONMENT = [
     ("AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_PRICING, AWS_ENDPOINT_URL_EC2", "AWS API endpoints (boto3)"),
     ("AWS_PROFILE, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
      "AWS credentials (boto3's chain: also config and credentials files, SSO)"),
+    # read by `fleetplan dashboard`'s server (fleetplan_dashboard.jobs, .state, .trace), named here, not imported
+    ("FLEETPLAN_DASHBOARD_TIME_LIMIT", "`fleetplan dashboard`: seconds a plan's solves may take in all (default 60); "
+                                       "each baseline's solve as long, the re-solves of what each decision is worth "
+                                       "five times that in all"),
+    ("FLEETPLAN_DASHBOARD_WORKERS", "`fleetplan dashboard`: 0 plans everything in the server's process, not in a "
+                                    "worker process (default 1)"),
+    ("FLEETPLAN_DASHBOARD_TRACE", "`fleetplan dashboard`: FILE to append each page run's timings to (for "
+                                  "benchmarks/dashboard_browser.py)"),
 ]
 EPILOG = "Environment variables:\n\n" + "\n\n".join(f"{name}: {what}" for name, what in ENVIRONMENT)
 
@@ -741,8 +750,10 @@ def plan_command(
     out: Path | None = typer.Option(None, "--out", metavar="DIR", parser=path_given("a folder"),
                                     help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
                                                           "focus.csv and summary.md into this folder"),
-    start: str | None = typer.Option(None, "--start", metavar="YYYY-MM", help="plan start month YYYY-MM for focus.csv "
-                                                              "(default: next month)"),
+    start: str | None = typer.Option(None, "--start", metavar="YYYY-MM",
+                                     help="month 1 of the plan, YYYY-MM (default: next month): dates the FOCUS rows and "
+                                          "the workbook's monthly, yearly and purchase schedule sheets (--format focus "
+                                          "or xlsx, and --out)"),
     store: Path | None = store_option(),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
