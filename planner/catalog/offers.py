@@ -275,6 +275,13 @@ def site_card_rows(scenario) -> list[dict]:
     return rows
 
 
+# the note of onprem_offers' rows, which only the offers view shows (engine.offer_costs.offers_table: `fleetplan offers`;
+# the dashboard notes its own): there the running costs are those of the electricity price and PUE it is given, no
+# scenario's ("running costs per scenario" was said where there is none)
+ONPREM_OFFER_NOTE = ("capex = card + host share; running costs at the electricity price and PUE given "
+                     "(offers: --electricity, --pue)")
+
+
 def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = None) -> pd.DataFrame:
     """On-prem cards as offers-table rows (`purchase`), in each card's own currency.
 
@@ -297,7 +304,7 @@ def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = No
         gpu = gpus.loc[card["gpu"]]
         rows.append(onprem_offer_row(card_id, card["gpu"], gpu["gpu"], gpu["memory_gb"],
                                      capex_per_unit(card["price"], card["host_cost_per_card"]), card["currency"],
-                                     card["as_of"], card["source"], "capex = card + host share; running costs per scenario"))
+                                     card["as_of"], card["source"], ONPREM_OFFER_NOTE))
     return validate_offers(pd.DataFrame(rows), origin="onprem cards")
 
 

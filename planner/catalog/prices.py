@@ -400,7 +400,7 @@ def _cells(column):
     return column.to_numpy(dtype=object) if hasattr(column, "to_numpy") else column
 
 
-def option_gaps(scenario, table, source: str | None = None) -> list[str]:
+def option_gaps(scenario, table, source: str | None = None, plans: bool = True) -> list[str]:
     """One warning per purchase option `scenario` allows that has no price in its allowed providers and
     regions of `table` (an offers table, e.g. from `price_table`, or `price_coverage`'s columns); []
     when every allowed option is priced. `source` names the prices `table` holds, as their provenance says
@@ -409,7 +409,8 @@ def option_gaps(scenario, table, source: str | None = None) -> list[str]:
 
     e.g. "reserved_1y: no reserved_1y prices for aws in us-east-1 in the snapshot prices; plans use
     on_demand/spot only". When some allowed providers have the option and others do not, the warning
-    names the ones without it and says where it is priced.
+    names the ones without it and says where it is priced. Without `plans` (`fleetplan offers`, which plans
+    nothing), no word of what plans use instead.
     """
     p = scenario.prices
     if not p.options_given:   # the default's options, reservations among them: none was the user's choice
@@ -430,11 +431,11 @@ def option_gaps(scenario, table, source: str | None = None) -> list[str]:
         if not missing:
             continue
         who = " or ".join(_where(prov, regions_of[prov]) for prov in missing)
-        text = f"{opt}: no {opt} prices for {who} in the {source or p.source} prices; "
+        text = f"{opt}: no {opt} prices for {who} in the {source or p.source} prices"
         if priced[opt]:
-            text += f"{opt} is priced only for {', '.join(sorted(priced[opt]))}"
-        else:
-            text += fallback
+            text += f"; {opt} is priced only for {', '.join(sorted(priced[opt]))}"
+        elif plans:
+            text += f"; {fallback}"
         out.append(text)
     return out
 

@@ -558,7 +558,7 @@ def offers(
             fx_to_usd=_parse_fx(fx, _offer_currencies()), electricity_usd_per_kwh=electricity, pue=pue)
     except PlannerError as exc:
         fail(exc)
-    for w in warnings:
+    for w in [*_option_gaps(provider, region, option), *warnings]:
         err.warn(w)
     matched = len(table)
     if limit is not None:
@@ -576,6 +576,23 @@ def offers(
     left_out = emit(table, fmt, title=f"{shown} (USD)", narrower=narrower)
     if "note" not in left_out:   # numbered notes of a note column not drawn would point at nothing
         _print_notes(notes)
+
+
+def _option_gaps(providers: list[str], regions: list[str], options: list[str]) -> list[str]:
+    """What plan and validate say of a cloud --option the packaged snapshot has no prices of for a --provider in
+    the --regions (catalog.option_gaps): `offers --option reserved_1y` printed "0 offers" and nothing else."""
+    from planner import catalog
+    from pricing_adapters import registry
+
+    cloud = registry.cloud_providers()
+    providers = [p for p in providers if p in cloud] if providers else list(cloud)
+    options = [o for o in dict.fromkeys(options) if o != "purchase"]   # (purchase: the on-prem cards')
+    if not providers or not options:
+        return []
+    asked = SimpleNamespace(providers=tuple(providers), regions=tuple(regions) or None, purchase_options=tuple(options),
+                            source="snapshot")
+    coverage, _ = catalog.price_coverage("snapshot")
+    return catalog.option_gaps(SimpleNamespace(prices=asked), coverage, plans=False)
 
 
 def _noted(table) -> tuple:
