@@ -197,13 +197,16 @@ class ValidatedFile(NamedTuple):
     """What validate found in one file: its scenario (None when it does not load, or the file cannot be read), its
     errors and warnings, each "FILE:LINE:COL: field: message" (or "FILE: …" where no place is known), in the order
     validate prints them. `warnings` start with the field they are about; `unplaced_warnings` (what the prices say:
-    a purchase option with no price, a locked store) with no field."""
+    a purchase option with no price) with no field; `prices_read` what the prices checked against are, where they
+    are not those asked (no price store: the packaged snapshot's; a locked store: none), said before the file's ok
+    line, which they qualify."""
 
     file: str
     scenario: Any
     errors: list[str]
     warnings: list[str]
     unplaced_warnings: list[str]
+    prices_read: list[str]
 
     @property
     def ok(self) -> bool:
@@ -225,7 +228,7 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     try:
         checked = check_scenario_file(path)
     except ScenarioError as exc:   # not read at all: not found, not UTF-8 text
-        return ValidatedFile(str(path), None, exc.problems, [], [])
+        return ValidatedFile(str(path), None, exc.problems, [], [], [])
     scenario = checked.scenario
     if scenario is not None:
         problems, warnings = _price_checks(scenario, store)
@@ -246,8 +249,9 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     implausible = _not_rejected(implausible, places, [*(checked.problems if scenario is None else []), *placed],
                                 str(path))
     errors = placed if scenario is not None else in_file_order(checked.problems + placed)
+    read = [w for w in warnings if w.startswith("prices: ")]   # (_price_checks' words of the prices read)
     return ValidatedFile(str(path), scenario, errors, [f"{places[field]}: {text}" for field, text in implausible],
-                         [f"{path}: {w}" for w in warnings])
+                         [f"{path}: {w}" for w in warnings if w not in read], [f"{path}: {w}" for w in read])
 
 
 def _scenario_of_prices(prices, data: dict, base_dir: Path | None) -> SimpleNamespace:
@@ -268,8 +272,11 @@ def _scenario_of_prices(prices, data: dict, base_dir: Path | None) -> SimpleName
 
 
 def _print_validated(file: ValidatedFile) -> None:
-    """On stderr: a file's errors (those of a file that does not load under its name and count), else its ok line
-    (its scenario's name, workloads and months), then its warnings."""
+    """On stderr: what prices the file was checked against where they are not those asked (the ok line means "ok on
+    those"), then its errors (those of a file that does not load under its name and count), else its ok line (its
+    scenario's name, workloads and months), then its warnings."""
+    for warning in file.prices_read:
+        err.warn(warning)
     if file.scenario is None:
         err.print(str(ScenarioError(file.errors, file.file)), soft_wrap=True)
     else:
@@ -296,7 +303,8 @@ def _validation_json(checked: list[ValidatedFile]) -> dict:
         "horizon_months": None if file.scenario is None else file.scenario.horizon_months,
         "problems": [*(_finding(text, file.file, "error") for text in file.errors),
                      *(_finding(text, file.file, "warning") for text in file.warnings),
-                     *(_finding(text, file.file, "warning", fielded=False) for text in file.unplaced_warnings)],
+                     *(_finding(text, file.file, "warning", fielded=False)
+                       for text in [*file.prices_read, *file.unplaced_warnings])],
     } for file in checked]}
 
 

@@ -111,8 +111,9 @@ def _read(store: Path | None) -> PriceStore | None:
         return PriceStore(path, create=False)
     except StoreMissing as exc:
         given = f" --store {path}" if store is not None else ""
-        err.warn(f"{exc}: `fleetplan prices refresh --provider {'|'.join(registry.cloud_providers())} "
-                 f"--region REGION{given}` creates one", label="note")
+        # in the words plan and validate say it (pricing_adapters.store.open_store), and with what refresh needs
+        err.warn(f"{exc}: `fleetplan prices refresh` makes one (`--provider {'|'.join(registry.cloud_providers())} "
+                 f"--region REGION{given}`)", label="note")
         return None
     except StoreCorrupt as exc:
         fail(f"{_store_named(store)}: {exc}; it was left as it is: `fleetplan prices refresh` moves it aside and "

@@ -42,7 +42,7 @@ from planner.scenario import (
     load_scenario_text,
     parse_scenario,
 )
-from planner.scenario.loading import MAX_SCENARIO_CHARS, names_a_file, scenario_folder
+from planner.scenario.loading import MAX_SCENARIO_CHARS, loaded_from, names_a_file, scenario_folder
 from planner.scenario.model import MAX_WORKLOADS
 from planner.text import gap_text, not_utf8, shortened
 
@@ -741,6 +741,16 @@ def _name_of(x: Any) -> str:
     return getattr(x, "name", None) or (x.get("name") if isinstance(x, dict) else None) or "scenario text"
 
 
+def _names_alike(*sides: tuple[Path | None, Plan | SavedPlan | Scenario]) -> list[str]:
+    """Each side (the file it was read from, what was read) named alike in a message: by its file where every side
+    has one (a Scenario loaded from a file, given as it is, keeps it), else by its scenario's name, quoted — a
+    Scenario object beside a file was named "r" against "eur.yaml"."""
+    files = [file or loaded_from(read) for file, read in sides]
+    if all(files):
+        return [str(file) for file in files]
+    return [repr(getattr(read, "scenario_name", None) or read.name) for _, read in sides]
+
+
 def _file_of(x: Any, given: str | Path | None) -> Path | None:
     """The file a side was read from: `given` (the CLI's argument, read by read_side), the path given as the side,
     a saved plan's file or a Plan's scenario file; None for a side given as an object with none."""
@@ -793,7 +803,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     limits = (max_dispatch_variables, max_purchase_variables)
     file_a, file_b = _file_of(a, files[0]), _file_of(b, files[1])
     (name_a, name_b), (ra, rb) = (_name_of(a), _name_of(b)), read_sides(a, b)
-    check_currencies(ra, rb, (file_a or name_a, file_b or name_b))
+    check_currencies(ra, rb, _names_alike((file_a, ra), (file_b, rb)))
     # Everything that needs no solve, of both sides, before either is solved: each scenario side's prices read,
     # its inputs built (once: its plan is made from them) and its size checked. Reading moves no store: a file at
     # the store's path that is no usable store is left as it is and fails the first side on it (PriceStoreUnusable).

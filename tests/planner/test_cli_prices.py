@@ -271,8 +271,9 @@ def test_a_provider_with_no_prices_in_the_store_is_refused_like_offers_refuses_i
 
 def test_with_no_store_yet_list_is_empty_show_gives_the_packaged_prices_and_diff_has_no_snapshot(tmp_path):
     store = tmp_path / "s.sqlite"
-    note = (f"note: no price store at {store}: `fleetplan prices refresh --provider aws|azure --region REGION "
-            f"--store {store}` creates one")
+    # the hint in the words plan and validate use (test_price_source_in_warnings.py), with what refresh needs
+    note = (f"note: no price store at {store}: `fleetplan prices refresh` makes one (`--provider aws|azure --region "
+            f"REGION --store {store}`)")
     listed = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
     assert listed.exit_code == 0 and json.loads(listed.stdout) == [] and note in listed.stderr
     shown = runner.invoke(app, ["prices", "show", "--gpu", "A10G", "--store", str(store), "--format", "json"])
