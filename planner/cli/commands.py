@@ -773,8 +773,8 @@ def plan_command(
         help="stop the re-solves of what each decision is worth after SECONDS in all; those left are reported as "
              "not computed (default: 20 × the plan's own solve, at least 600)"),
     out: Path | None = typer.Option(None, "--out", metavar="DIR", parser=path_given("a folder"),
-                                    help="also write plan.json, fleet.csv, monthly.csv, plan.xlsx, "
-                                                          "focus.csv and summary.md into this folder"),
+                                    help="also write plan.json, fleet.csv, monthly.csv, excluded_offers.csv, "
+                                         "plan.xlsx, focus.csv and summary.md into this folder"),
     start: str | None = typer.Option(None, "--start", metavar="YYYY-MM",
                                      help="month 1 of the plan, YYYY-MM (default: next month): dates the FOCUS rows and "
                                           "the workbook's monthly, yearly and purchase schedule sheets (--format focus "
