@@ -21,9 +21,17 @@ from planner.catalog.gpus import (
                                   suggest_gpu,
 )
 from planner.catalog.offers import allowed, capex_per_unit, check_regions, cloud_rows, onprem_offers, site_cards
-from planner.catalog.prices import date_report, option_gaps, price_coverage, price_table, resolve_store
+from planner.catalog.prices import (
+    date_report,
+    gaps_of_options,
+    option_gaps,
+    price_coverage,
+    price_table,
+    resolve_store,
+)
 
 __all__ = ["THROUGHPUT_METRICS", "allowed", "capex_per_unit", "card_rows", "check_regions", "cloud_rows",
-           "custom_gpu_ids", "date_report", "exclusion_reason", "framework_problem", "gpu_rows", "gpu_table", "gpus_named",
+           "custom_gpu_ids", "date_report", "exclusion_reason", "framework_problem", "gaps_of_options", "gpu_rows",
+           "gpu_table", "gpus_named",
            "load_cards", "load_gpus", "match_gpus", "onprem_offers", "option_gaps", "price_coverage", "price_table",
            "resolve_gpu", "resolve_store", "site_cards", "stack", "suggest", "suggest_gpu"]

@@ -403,35 +403,42 @@ def _cells(column):
 def option_gaps(scenario, table, source: str | None = None, plans: bool = True) -> list[str]:
     """One warning per purchase option `scenario` allows that has no price in its allowed providers and
     regions of `table` (an offers table, e.g. from `price_table`, or `price_coverage`'s columns); []
-    when every allowed option is priced. `source` names the prices `table` holds, as their provenance says
-    ("snapshot" where `prices.source: store` fell back to the packaged snapshot); default the scenario's
-    prices.source.
+    when every allowed option is priced, or when the scenario left its options to the default (none of them was
+    the user's choice: the default's reservations have no packaged price). `source` names the prices `table` holds,
+    as their provenance says ("snapshot" where `prices.source: store` fell back to the packaged snapshot); default
+    the scenario's prices.source. See `gaps_of_options`."""
+    p = scenario.prices
+    if not p.options_given:
+        return []
+    return gaps_of_options(p.providers, p.regions, p.purchase_options, table, source or p.source, plans)
+
+
+def gaps_of_options(providers, regions, options, table, source: str, plans: bool = True) -> list[str]:
+    """One warning per purchase option of `options` that has no price for some of `providers` in `regions` (None:
+    any) of `table` (see option_gaps), in the `source` prices.
 
     e.g. "reserved_1y: no reserved_1y prices for aws in us-east-1 in the snapshot prices; plans use
-    on_demand/spot only". When some allowed providers have the option and others do not, the warning
-    names the ones without it and says where it is priced. Without `plans` (`fleetplan offers`, which plans
-    nothing), no word of what plans use instead.
+    on_demand/spot only". When some providers have the option and others do not, the warning names the ones without
+    it and says where it is priced. Without `plans` (`fleetplan offers`, which plans nothing), no word of what plans
+    use instead.
     """
-    p = scenario.prices
-    if not p.options_given:   # the default's options, reservations among them: none was the user's choice
-        return []
     # (provider, region, option); a Series' cells read as one array (pandas' per-cell access costs ~5 ms here)
     offered = set(zip(*(_cells(table[col]) for col in COVERAGE_COLUMNS)))
     cloud = {(prov, region, opt) for prov, region, opt in offered
-             if prov in p.providers and (p.regions is None or region in p.regions)}
-    regions_of = {prov: (None if p.regions is None else
-                         sorted({region for pv, region, _ in offered if pv == prov} & set(p.regions)))
-                  for prov in p.providers}
-    priced = {opt: {prov for prov, _, o in cloud if o == opt} for opt in p.purchase_options}
-    usable = [opt for opt in p.purchase_options if priced[opt]]
+             if prov in providers and (regions is None or region in regions)}
+    regions_of = {prov: (None if regions is None else
+                         sorted({region for pv, region, _ in offered if pv == prov} & set(regions)))
+                  for prov in providers}
+    priced = {opt: {prov for prov, _, o in cloud if o == opt} for opt in options}
+    usable = [opt for opt in options if priced[opt]]
     fallback = f"plans use {'/'.join(usable)} only" if usable else "no allowed option has a price there"
     out = []
-    for opt in p.purchase_options:
-        missing = [prov for prov in p.providers if prov not in priced[opt] and regions_of[prov] != []]
+    for opt in options:
+        missing = [prov for prov in providers if prov not in priced[opt] and regions_of[prov] != []]
         if not missing:
             continue
         who = " or ".join(_where(prov, regions_of[prov]) for prov in missing)
-        text = f"{opt}: no {opt} prices for {who} in the {source or p.source} prices"
+        text = f"{opt}: no {opt} prices for {who} in the {source} prices"
         if priced[opt]:
             text += f"; {opt} is priced only for {', '.join(sorted(priced[opt]))}"
         elif plans:

@@ -597,10 +597,10 @@ def _option_gaps(providers: list[str], regions: list[str], options: list[str]) -
     options = [o for o in dict.fromkeys(options) if o != "purchase"]   # (purchase: the on-prem cards')
     if not providers or not options:
         return []
-    asked = SimpleNamespace(providers=tuple(providers), regions=tuple(regions) or None, purchase_options=tuple(options),
-                            source="snapshot")
     coverage, _ = catalog.price_coverage("snapshot")
-    return catalog.option_gaps(SimpleNamespace(prices=asked), coverage, plans=False)
+    # the options asked on the command line are the user's own choice (a scenario's default ones are not warned of)
+    return catalog.gaps_of_options(tuple(providers), tuple(regions) or None, tuple(options), coverage, "snapshot",
+                                   plans=False)
 
 
 def _noted(table) -> tuple:

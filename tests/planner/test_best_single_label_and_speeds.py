@@ -108,7 +108,7 @@ def _fake_rows(monkeypatch, totals: dict, fleets: dict):
     monkeypatch.setattr(baselines_module, "read_fleet", fake_fleet, raising=False)   # (code that reads no fleet: none)
     # the units whose pairs join the speeds table (tests/planner/test_baseline_speeds.py): none here
     monkeypatch.setattr(baselines_module, "fleet_unit_ids", lambda inp, model: [], raising=False)
-    monkeypatch.setattr(baselines_module, "fleet_pairs", lambda inp, unit_ids: frozenset(), raising=False)
+    monkeypatch.setattr(baselines_module, "fleet_pairs", lambda inp, unit_ids, offers=None: frozenset(), raising=False)
     rows, _ = baselines_module.baseline_rows(inputs_for(owned_serves_all()), "highs", None, plans=False)
     return {r["baseline"]: r for r in rows}
 
