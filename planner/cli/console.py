@@ -364,7 +364,8 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
         else:
             # a row some cell of which folds onto more lines is ruled apart from the next, as a stacked one is
             folds = too_wide and _natural_width(out, cells, positions) > out.width
-            out.print(_rich_table(cells, positions, title, whole_title, whole_cells=too_wide, ruled=folds))
+            out.print(_rich_table(cells, positions, title, whole_title, whole_cells=too_wide, ruled=folds,
+                                  fit_to=out.width))
         if left_out:   # under the table, on a line of its own, as the TABLE_ROWS line
             out.print(Text(f"not shown: {', '.join(left_out)} (needs {shown_from} columns; "
                            f"--format csv or json has every column)"))
@@ -468,12 +469,32 @@ def _records_table(cells: _CellTexts, title: str):
     return table
 
 
+def _fitted_widths(cells: _CellTexts, positions: Iterable[int], width: int) -> list[int]:
+    """Each column's width in a table of `width` cells (borders and padding included) whose columns fit it at their
+    least widths (`_least_widths`): the least, and of the cells to spare a share of what each lacks of its natural
+    width (its widest cell or header), in proportion to that. Set as the columns' widths, since rich's own sharing
+    out does not keep to their min_width: it drew the purchase schedule 81-87 cells wide on a terminal of 80-87, and
+    the terminal cut its notes."""
+    positions = list(positions)
+    least = _least_widths(cells, positions)
+    natural = [max(_text_width(t) for t in [cells.name(i), *cells[i]]) for i in positions]
+    spare = width - (sum(least) + 3 * len(least) + 1)
+    lacks = [max(0, n - m) for n, m in zip(natural, least)]
+    if sum(lacks) <= spare:
+        return [max(n, m) for n, m in zip(natural, least)]
+    shares = [lack * spare // sum(lacks) for lack in lacks]
+    left = spare - sum(shares)
+    for i in sorted(range(len(lacks)), key=lambda i: lacks[i] - shares[i], reverse=True)[:left]:
+        shares[i] += 1   # the cells the rounding down left, one each to the columns lacking most
+    return [m + share for m, share in zip(least, shares)]
+
+
 def _rich_table(cells: _CellTexts, positions: Iterable[int], title: str, whole_title: bool, whole_cells: bool,
-                ruled: bool = False):
+                ruled: bool = False, fit_to: int | None = None):
     """The rich Table of the columns of `cells` at `positions`, numbers right-aligned. `whole_cells` (a table wider
     than the terminal that fits it at its least widths): a number or a word is never cut ("0.0…"), a text too long
     for its column folds onto more lines rather than lose its end, and rows of more than one line are ruled apart
-    (`ruled`: some cell folds)."""
+    (`ruled`: some cell folds); its columns share out `fit_to` cells (`_fitted_widths`)."""
     from rich.markup import escape as rich_escape  # once, not per cell as escape() would import it
     from rich.table import Table
     from rich.text import Text
@@ -483,12 +504,12 @@ def _rich_table(cells: _CellTexts, positions: Iterable[int], title: str, whole_t
     columns = [(cells.name(i), cells.df.iloc[:, i], cells[i]) for i in positions]
     tall_rows = ruled or whole_cells and any("\n" in text for _, _, texts in columns for text in texts)
     table = Table(title=shown, show_lines=tall_rows, min_width=shown.cell_len if shown and whole_title else None)
-    least = _least_widths(cells, positions) if whole_cells else [None] * len(columns)
-    for (name, column, _), least_width in zip(columns, least):
+    fitted = _fitted_widths(cells, positions, fit_to) if whole_cells and fit_to else [None] * len(columns)
+    for (name, column, _), fitted_width in zip(columns, fitted):
         if not _numbers_column(column):
-            table.add_column(name, justify="left", overflow="fold" if whole_cells else "ellipsis", min_width=least_width)
+            table.add_column(name, justify="left", overflow="fold" if whole_cells else "ellipsis", width=fitted_width)
         elif whole_cells:
-            table.add_column(name, justify="right", no_wrap=True, min_width=least_width)
+            table.add_column(name, justify="right", no_wrap=True, width=fitted_width)
         else:
             table.add_column(name, justify="right")
     for row in zip(*(texts for _, _, texts in columns)):

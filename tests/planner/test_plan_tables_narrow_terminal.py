@@ -127,3 +127,22 @@ def test_a_table_that_fits_is_drawn_as_before(monkeypatch, capsys):
     text = emitted(monkeypatch, capsys, BREAK_EVEN, 240, float_digits=3)
     assert not any(line.startswith("├") for line in text.splitlines())   # one line a row, not ruled apart
     assert [row[1] for row in drawn_rows(text)] == [["training"], ["hyperparameter-sweeps"]]
+
+
+@pytest.fixture(scope="module")
+def hybrid_plan():
+    from planner import load_scenario, plan
+
+    return plan(load_scenario("scenarios/startup-hybrid.yaml"))
+
+
+@pytest.mark.parametrize("table", ["schedule", "owned", "break_even", "utilisation", "baselines", "speeds"])
+def test_no_table_is_drawn_wider_than_the_terminal_at_any_width(monkeypatch, capsys, hybrid_plan, table):
+    # rich's own sharing out of the columns drew the schedule 81-87 cells wide at 80-87 columns, the owned cards'
+    # at 121-125 and the speeds at 129-130: the terminal cut off their right-hand columns
+    df = getattr(hybrid_plan, table)
+    for width in range(50, 200):
+        text = emitted(monkeypatch, capsys, df, width, title=table, float_digits=2)
+        drawn = [line for line in text.splitlines() if line[:1] in "│┃"]
+        assert all(len(line) <= width for line in text.splitlines()), (width, text)
+        assert all(line.rstrip().endswith(("│", "┃")) for line in drawn), (width, text)
