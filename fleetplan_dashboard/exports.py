@@ -13,6 +13,7 @@ from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.reports.tables import PLAN_TABLES, csv_text, generated_at
 from planner.scenario import Scenario
+from planner.scenario.model import defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import one_line
 
@@ -23,8 +24,10 @@ def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
     if origin:   # on the comment's one line: an uploaded file's name may hold a line break and YAML after it
         head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {one_line(origin)} on "
                     f"{utc_today().isoformat()} (UTC).")
-    body = dump_yaml(s.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
-                          width=100)
+    # the default purchase options left out, as the file left them: listed, they would read as the user's choice
+    # (catalog.option_gaps warns of a listed option without prices, not of the default's)
+    body = dump_yaml(defaults_left_out(s, s.model_dump(mode="json", exclude_none=True)), sort_keys=False,
+                     allow_unicode=True, width=100)
     return "\n".join(head) + "\n" + body
 
 

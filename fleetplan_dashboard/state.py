@@ -90,6 +90,7 @@ from planner.scenario import (
     read_yaml_value,
 )
 from planner.scenario.loading import plausibility_warnings, text_places
+from planner.scenario.model import defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8
 from pricing_adapters import registry
@@ -1177,6 +1178,6 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str,
                 return out, True
         except (ScenarioError, yaml.YAMLError):
             pass
-    body = dump_yaml(edited.model_dump(mode="json", exclude_none=True), sort_keys=False, allow_unicode=True,
-                          width=100)
+    body = dump_yaml(defaults_left_out(edited, edited.model_dump(mode="json", exclude_none=True)), sort_keys=False,
+                     allow_unicode=True, width=100)   # the default purchase options left out (exports.scenario_yaml)
     return body, False

@@ -32,3 +32,20 @@ def test_an_origin_with_line_breaks_stays_in_its_comment(origin):
     lines = text.splitlines()
     assert lines[1].startswith("# Exported from x") and lines[1].endswith(f"#.yaml on {utc_today().isoformat()} (UTC).")
     assert lines[2].startswith("name: ")
+
+
+def test_an_exported_scenario_leaves_the_default_purchase_options_unlisted_and_keeps_listed_ones():
+    # a scenario that leaves its purchase options to the default is not warned of the default's reservations,
+    # which the packaged prices lack (catalog.option_gaps); listed in the export, they came back as if chosen
+    from planner import catalog
+
+    minimal = load_scenario_text("name: minimal\nworkloads:\n  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n")
+    coverage, _ = catalog.price_coverage("snapshot")
+    exported = load_scenario_text(exports.scenario_yaml(minimal, "minimal.yaml"))
+    assert "purchase_options" not in exports.scenario_yaml(minimal, "minimal.yaml")
+    assert exported == minimal and catalog.option_gaps(exported, coverage) == []
+    # a list given stays given: startup-hybrid lists all four, two of them reservations the snapshot lacks
+    hybrid = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
+    again = load_scenario_text(exports.scenario_yaml(hybrid, "startup-hybrid.yaml"))
+    assert again.prices.purchase_options == ("on_demand", "spot", "reserved_1y", "reserved_3y")
+    assert [gap.split(":")[0] for gap in catalog.option_gaps(again, coverage)] == ["reserved_1y", "reserved_3y"]
