@@ -173,9 +173,9 @@ def validate(files: list[Path] = typer.Argument(..., metavar="SCENARIO", parser=
                       "each file's problems — errors and warnings — with their line, column, field and message). "
                       "No csv: the problems are no table")) -> None:
     """Check scenario files; report every problem of every file, with its line. Exit 2 when a file has an error
-    (warnings alone exit 0). A model plan refuses as too large is an error where the scenario alone shows it (its
-    card purchases: --max-purchase-variables), a warning where the catalog decides; the model's dispatch variables and
-    reservation offers depend on the prices and are checked by plan (--max-variables)."""
+    (warnings alone exit 0). A model plan refuses as too large without --time-limit is a warning where the scenario
+    alone shows it (its card purchases: --max-purchase-variables); the model's dispatch variables and reservation
+    offers depend on the prices and are checked by plan (--max-variables)."""
     skip_teardown()
 
     try:
@@ -390,10 +390,11 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
 def _size_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:
     """(problems, warnings) of the size of the model of `scenario` that plan, without --time-limit, refuses: more than
     MAX_PURCHASE_VARIABLES integer purchase variables, in plan's words. Without the catalog and the prices (pandas:
-    validate stays quick) only the fewest and the most it holds are known (scenario.size.purchase_counts): an error
-    where the fewest are more (plan is certain to refuse it), a warning where the most are (plan refuses it if each
-    card bought can serve a workload). Its reservation offers and its dispatch variables (--max-variables) depend on
-    the prices: plan checks them."""
+    validate stays quick) only the fewest and the most it holds are known (scenario.size.purchase_counts): said
+    where the fewest are more (plan is certain to refuse it so), and where the most are (plan refuses it if each card
+    listed is priced and can serve a workload). Its reservation offers and its dispatch variables (--max-variables) depend on
+    the prices: plan checks them. Warnings both: plan plans either with --time-limit (or --max-purchase-variables),
+    so the scenario holds no error."""
     from planner.scenario.size import FEWER_PURCHASES, FEWER_RESERVATIONS, purchase_counts, reservations_possible
 
     fewest, most = purchase_counts(scenario)
@@ -405,9 +406,10 @@ def _size_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:
         return _too_many_purchases(exc, time_limit_allows=True, least=least, when=when)
 
     if fewest.total > MAX_PURCHASE_VARIABLES:
-        return [((), refusal(fewest, least=reserved or fewest != most))], []
+        return [], [refusal(fewest, least=reserved or fewest != most)]
     if most.total > MAX_PURCHASE_VARIABLES:
-        return [], [refusal(most, least=reserved, when=" if each card bought can serve a workload (the catalog says which)")]
+        return [], [refusal(most, least=reserved, when=" if each card listed is priced and can serve a workload (the "
+                                                       "catalog says which)")]
     return [], []
 
 

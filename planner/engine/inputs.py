@@ -28,10 +28,10 @@ from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_m
 from planner.engine.workloads import check_reference_metrics, demand_scale, work_matrix
 from planner.errors import ScenarioError
 from planner.months import discount_factors
+from planner.scenario.size import RESERVATION_OPTIONS
 from planner.text import counted
 
-KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", "reserved_1y": "reserved", "reserved_3y": "reserved",
-                  "savings_plan_1y": "reserved", "savings_plan_3y": "reserved"}
+KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", **dict.fromkeys(sorted(RESERVATION_OPTIONS), "reserved")}
 
 # Where the price of a card with none sourced goes, as _unpriced_cards' messages end ({card}: the card's id); the
 # dashboard says it in its own words by matching this template (fleetplan_dashboard.tables.PAGE_FIELD_REMEDIES)

@@ -18,15 +18,10 @@ import pandas as pd
 from planner.engine.columns import column_rows
 from planner.errors import ScenarioError
 from planner.scenario.model import life_months, owned_age_problem
+from planner.scenario.size import purchase_months
 
 VINTAGE_COLUMNS = ["unit", "owned", "count", "first_service", "last_service", "leave_month", "age_at_start",
                    "life_months"]
-
-
-def purchase_months(horizon_months: int, every_months: int) -> list[int]:
-    """Months a card can be bought in: 1, 1 + k, 1 + 2k … up to the horizon (the last purchase period
-    is shorter when k does not divide the horizon)."""
-    return list(range(1, horizon_months + 1, max(1, every_months)))
 
 
 def check_owned_ages(cards: pd.DataFrame, scenario_name: str, custom: frozenset[str] = frozenset()) -> None:

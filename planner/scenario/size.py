@@ -16,7 +16,7 @@ _FEWER = ("quote fewer custom cards (onprem.custom_cards) or list fewer cards (o
 FEWER_PURCHASES = _FEWER.format("")
 FEWER_RESERVATIONS = _FEWER.format(", allow fewer reservation options (prices.purchase_options), regions or providers "
                                    "(prices.regions, prices.providers)")
-# the purchase options that are reservation offers (engine.inputs.KIND_OF_OPTION's "reserved")
+# the purchase options that are reservation offers (engine.inputs.KIND_OF_OPTION's "reserved", made from these)
 RESERVATION_OPTIONS = frozenset({"reserved_1y", "reserved_3y", "savings_plan_1y", "savings_plan_3y"})
 
 
@@ -35,9 +35,10 @@ class PurchaseCount(typing.NamedTuple):
         return self.purchases + self.owned
 
 
-def purchase_months(horizon_months: int, every_months: int) -> int:
-    """How many months a card can be bought in: 1, 1 + k, 1 + 2k … up to the horizon (engine.vintages)."""
-    return len(range(1, horizon_months + 1, max(1, every_months)))
+def purchase_months(horizon_months: int, every_months: int) -> list[int]:
+    """Months a card can be bought in: 1, 1 + k, 1 + 2k … up to the horizon (the last purchase period is shorter
+    when k does not divide the horizon). The engine's vintages are bought in these (engine.vintages)."""
+    return list(range(1, horizon_months + 1, max(1, every_months)))
 
 
 def purchase_counts(scenario) -> tuple[PurchaseCount, PurchaseCount]:
@@ -47,7 +48,7 @@ def purchase_counts(scenario) -> tuple[PurchaseCount, PurchaseCount]:
     every card that may be bought or is required. Each owned card is one batch: kept, and switched off too where
     onprem.switch_off_owned allows it."""
     o, required = scenario.onprem, scenario.constraints.min_units
-    months = purchase_months(scenario.horizon_months, o.purchase_every_months)
+    months = len(purchase_months(scenario.horizon_months, o.purchase_every_months))
     cards = dict.fromkeys([*o.cards, *o.custom_cards, *o.existing, *required])
     bought = [card for card in cards if card in o.cards or card in o.custom_cards or required.get(card, 0) > 0]
     surely = [card for card in bought if required.get(card, 0) > 0]
