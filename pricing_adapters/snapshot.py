@@ -362,16 +362,18 @@ FILE_LINES = "file_lines"
 
 def _row_lines(data: str | bytes) -> list[int]:
     """The file line each data row of CSV `data` starts on, as pandas reads its rows: after the header line, blank
-    lines skipped, a quoted cell over several lines one row. [] where the text is not UTF-8 or not CSV."""
+    lines (or of spaces and tabs alone) skipped, a quoted cell over several lines one row. [] where the text is not UTF-8 or not CSV."""
     import csv
 
     try:
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
         reader, starts, at, header = csv.reader(io.StringIO(text)), [], 1, False
         for record in reader:
-            if record and header:   # not a blank line, nor the header (the first line that is none)
+            # a line of blanks alone (spaces, a tab: one cell of them) is skipped as pandas skips it; " , " is a row
+            blank = not record or (len(record) == 1 and not record[0].strip())
+            if not blank and header:   # nor the header (the first line that is not blank)
                 starts.append(at)
-            header = header or bool(record)
+            header = header or not blank
             at = reader.line_num + 1
     except (UnicodeDecodeError, csv.Error):
         return []

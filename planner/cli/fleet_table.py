@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from planner.cli.console import Narrower
-from planner.cli.narrow import NarrowSpec, narrower
-from planner.cli.offers_table import GPU_AND_OPTION, SKU_AND_WHERE, where
+from planner.cli.narrow import NarrowSpec, narrower, sku_over_where
+from planner.cli.offers_table import GPU_AND_OPTION, SKU_AND_WHERE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,5 +43,4 @@ def fleet_narrower(fleet: pd.DataFrame) -> Narrower:
     first = ("unit_id", "kind", *idle)
     spec = replace(FLEET, left_out_first=(*first, *(c for c in FLEET.left_out_first if c not in first)),
                    one_line_leaves_out=len(first))
-    return narrower(fleet, spec, {SKU_AND_WHERE: [f"{sku}\n{place}" for sku, place in
-                                                  zip(fleet["sku"].astype(str), where(fleet))]})
+    return narrower(fleet, spec, {SKU_AND_WHERE: sku_over_where(fleet)})

@@ -33,6 +33,13 @@ def stacked(top: pd.Series, below: pd.Series) -> list[str]:
     return [f"{a}\n{b}" for a, b in zip(top.astype(str), below.astype(str))]
 
 
+def sku_over_where(table: pd.DataFrame) -> list[str]:
+    """Cells of two lines: each row's sku over its provider and region, on-prem's "onprem", not "onprem onprem"."""
+    where = [provider if region == provider else f"{provider} {region}"
+             for provider, region in zip(table["provider"].astype(str), table["region"].astype(str))]
+    return [f"{sku}\n{place}" for sku, place in zip(table["sku"].astype(str), where)]
+
+
 def narrower(table: pd.DataFrame, spec: NarrowSpec, stacked_cells: dict[str, list[str]] | None = None) -> Narrower:
     """The layouts of `table` under `spec` for `emit`. `stacked_cells`: the cells of a stacked header where they are not
     simply its top over its below (on-prem's "onprem" where "onprem onprem" would repeat itself)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from planner.cli.console import Narrower
-from planner.cli.narrow import NarrowSpec, narrower
+from planner.cli.narrow import NarrowSpec, narrower, sku_over_where
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,14 +40,6 @@ OFFERS = NarrowSpec(
 )
 
 
-def where(table: pd.DataFrame) -> list[str]:
-    """Each row's provider and region, as a stacked cell's second line shows them: on-prem's "onprem", not "onprem
-    onprem"."""
-    return [provider if region == provider else f"{provider} {region}"
-            for provider, region in zip(table["provider"].astype(str), table["region"].astype(str))]
-
-
 def offers_narrower(table: pd.DataFrame) -> Narrower:
     """The layouts of the offers `table` (commands.TABLE_COLUMNS and maybe `note`) for `emit`."""
-    return narrower(table, OFFERS, {SKU_AND_WHERE: [f"{sku}\n{place}" for sku, place in
-                                                    zip(table["sku"].astype(str), where(table))]})
+    return narrower(table, OFFERS, {SKU_AND_WHERE: sku_over_where(table)})

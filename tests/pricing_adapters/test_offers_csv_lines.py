@@ -33,7 +33,7 @@ def refused(text: str) -> str:
 def test_blank_lines_and_a_cell_over_three_lines_move_the_line_named():
     text = "\n".join([
         HEADER,                                          # line 1
-        "",                                              # line 2: blank, skipped as a row
+        "  \t",                                          # line 2: blanks alone, skipped as a row
         row("a"),                                        # line 3
         row("b", note='"a note\nover three\nlines"'),    # lines 4-6
         row("c", price="abc"),                           # line 7
