@@ -61,8 +61,9 @@ class Inventory:
         lines = []
         for card, n in sorted(self.existing.items()):
             if card in self.unpriced:   # the plan warns too, but only once the block is pasted and planned
-                lines += [f"    # {card}: no sourced price in the catalog, so its maintenance and resale value count as 0;",
-                          f"    # set onprem.card_overrides.{card}.price (and currency) from a quote or your books"]
+                lines += [f"    # {card}: no sourced price in the catalog, so its maintenance counts as 0 and the plan never",
+                          f"    # sells it (its resale value unknown); set onprem.card_overrides.{card}.price (and currency)",
+                          "    # from a quote or your books"]
             lines += [f"    # {card}: {note}" for note in (notes or {}).get(card, [])]
             lines.append(f"    {card}: {{count: {n}, age_months: {age}}}")
         if age_months is None:
