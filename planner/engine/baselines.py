@@ -620,9 +620,11 @@ def money_differences(totals: pd.Series, total: float) -> pd.Series:
 
 
 def _cheaper(table: pd.DataFrame, total: float) -> pd.Series:
-    """The baselines that cost less than a plan costing `total`: by more than a millionth of the larger
-    total, the two solves' round-off."""
-    return table["total"] - total < -1e-6 * np.maximum(table["total"].abs(), abs(total))
+    """The baselines that cost less than a plan costing `total`: by more than the two solves' round-off (`round_off`
+    of the larger total: a millionth of it, and at least MONEY_ROUNDING, within which the savings read 0 —
+    `money_differences` — so no baseline of savings 0 is said to cost less)."""
+    larger = np.maximum(table["total"].abs(), abs(total))
+    return table["total"] - total < -np.maximum(MONEY_ROUNDING, RESOLVE_AGREEMENT * larger)
 
 
 def _cheaper_note(base: Inputs | None, cards: frozenset | None, plan_status: str, extra_constraints: bool) -> str:

@@ -90,6 +90,16 @@ def test_the_table_notes_only_rows_below_the_plan_beyond_round_off():
     assert baseline_table(ROWS, 100.0)["note"].tolist() == ["", "", "", "no fleet", "said already"]
 
 
+def test_a_baseline_whose_savings_read_0_is_not_said_to_cost_less():
+    # 0.004 below a plan of 100: within MONEY_ROUNDING (0.005), its savings read 0; a millionth of 100 (0.0001) had
+    # called it cheaper, beside a saving of 0
+    rows = [{"baseline": "a", "label": "", "status": "optimal", "total": 100.0 - 0.004, "note": ""},
+            {"baseline": "b", "label": "", "status": "optimal", "total": 100.0 - 0.006, "note": ""}]
+    table = baseline_table(rows, 100.0, extra_constraints=True)
+    assert table["savings"].tolist()[0] == 0.0 and table["note"].tolist()[0] == ""
+    assert table["savings"].tolist()[1] == pytest.approx(-0.006) and table["note"].tolist()[1].startswith("costs less")
+
+
 def test_a_plan_stopped_before_its_optimum_blames_the_stop_not_the_caps():
     # a time limit: the plan may cost more than a baseline only because its solve did not finish
     table = baseline_table(ROWS, 100.0, extra_constraints=True, plan_status="feasible")
