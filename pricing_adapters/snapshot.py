@@ -362,7 +362,8 @@ FILE_LINES = "file_lines"
 
 def _row_lines(data: str | bytes) -> list[int]:
     """The file line each data row of CSV `data` starts on, as pandas reads its rows: after the header line, blank
-    lines (or of spaces and tabs alone) skipped, a quoted cell over several lines one row. [] where the text is not UTF-8 or not CSV."""
+    lines (or of spaces and tabs alone) skipped, a quoted cell over several lines one row. [] where the text is not
+    UTF-8 or not CSV."""
     import csv
 
     try:
