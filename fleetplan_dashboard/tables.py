@@ -640,13 +640,42 @@ OFFER_PRICES = ("usd_per_reference_gpu_hour", "usd_per_gpu_hour", "usd_per_hour"
 
 
 def offers_column_order(columns) -> list[str]:
-    """The Prices page's offers table's `columns` in the order it shows them: the offer's name (sku), the reason a
-    workload cannot use it (cannot_serve, when the page shows the offers it cannot use), its prices (OFFER_PRICES, those
-    there are), its purchase option, then the rest in the table's order. A phone (356 px) shows the name and the reason,
-    or the price the offers are ranked by; the rest is a swipe away. An offer a workload cannot use has no price per
-    hour of its work: the reason is what there is to read beside its name."""
-    first = ["sku", "cannot_serve", *(c for c in OFFER_PRICES if c in columns), "purchase_option"]
+    """The Prices page's offers table's `columns` in the order it shows them: the offer's name (sku), its prices
+    (OFFER_PRICES, those there are), its purchase option, then the rest in the table's order. A phone (356 px) shows
+    the name and the price the offers are ranked by; the rest is a swipe away. The offers a workload cannot use are
+    not in this table (they have no price per hour of its work): unusable_reasons lists them under it."""
+    first = ["sku", *(c for c in OFFER_PRICES if c in columns), "purchase_option"]
     return [c for c in first if c in columns] + [c for c in columns if c not in first]
+
+
+# how many of a reason's offers' names its line names; the rest are counted ("and 9 more")
+NAMES_PER_REASON = 3
+
+
+def unusable_reasons(ranked: pd.DataFrame) -> pd.DataFrame:
+    """The reasons a workload cannot use offers of `ranked` (per_reference_hour's table), each once: `reason` (the
+    engine's text, whole), `offers` (how many offers it covers) and `names` (their distinct card or instance names,
+    in the table's order), the reason covering most offers first (ties in the order the table first meets them).
+    Empty where the workload can use every offer."""
+    unusable = ranked[ranked["cannot_serve"] != ""]
+    groups = unusable.groupby("cannot_serve", sort=False)["sku"]
+    out = pd.DataFrame({"reason": list(groups.groups), "offers": groups.size().to_numpy(),
+                        "names": [list(dict.fromkeys(g)) for _, g in groups]})
+    return out.sort_values("offers", ascending=False, kind="mergesort").reset_index(drop=True)
+
+
+def unusable_reason_line(reason: str, offers: int, names: list[str]) -> str:
+    """A Markdown list item of the Prices page for one of unusable_reasons' rows: the reason whole (it wraps), then
+    how many offers it covers and the first names, e.g. "…: 12 offers, 5 cards or instances: p3.2xlarge,
+    p3.8xlarge, g4dn.xlarge and 2 more". The reason and the names are as the engine and the price source spell them
+    (a GPU name from an offers CSV): escaped, never Markdown; on one line, a list item each."""
+    shown = ", ".join(plain(n) for n in names[:NAMES_PER_REASON])
+    more = len(names) - NAMES_PER_REASON
+    # an instance offered in several regions or purchase options is one name: the names are counted apart then
+    kinds = ("" if len(names) == offers else ", 1 card or instance" if len(names) == 1
+             else f", {len(names):,} cards or instances")
+    return (f"- {plain(' '.join(str(reason).split()))} — {_counted(offers, 'offer')}{kinds}: {shown}"
+            + (f" and {more:,} more" if more > 0 else ""))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -103,9 +103,9 @@ chosen = st.selectbox("Rank for the work of", [*workloads, NO_WORKLOAD], key="pr
                            "(the speed model or the workload's own throughput table, a multi-GPU job's efficiency, "
                            "spot's interruption overhead). Offers the plan cannot use for this workload (spot for "
                            "work that cannot be interrupted, too little memory, a GPU its framework does not "
-                           "support …) are left out; the switch below shows them, with the reason.")
+                           "support …) are left out; the switch below lists them under the table, with the reason.")
 workload = workloads.get(chosen)
-unusable, unusable_note = 0, ""
+unusable, unusable_note, reasons = 0, "", None
 if workload is not None:
     view = tables.per_reference_hour(view, workload, s)
     unusable = int((view["cannot_serve"] != "").sum())
@@ -113,15 +113,21 @@ if workload is not None:
     # not named in the label, which would be its accessible name too (tables.widget_label): the box above names it
     shown_unusable = st.toggle("Show the offers this workload cannot use, with the reason",
                                value=False, key="prices_unusable", disabled=not unusable)
-    if not shown_unusable:
-        view = view[view["cannot_serve"] == ""].drop(columns="cannot_serve")
-        unusable_note = f"; {counted(unusable, 'offer')} it cannot use left out" if unusable else ""
+    # the table keeps the offers it can use, their price beside their name: a reason column there pushed the price
+    # off a phone's screen and cut most reasons; the reasons are listed whole under the table instead
+    if shown_unusable and unusable:
+        reasons = tables.unusable_reasons(view)
+    view = view[view["cannot_serve"] == ""].drop(columns="cannot_serve")
+    if unusable:
+        unusable_note = f"; {counted(unusable, 'offer')} it cannot use " + ("listed under the table" if reasons is not None
+                                                                          else "left out")
 
 dates = sorted(d for d in view["as_of"].dropna().astype(str) if d)
 if not len(view):
     st.info("No offers match your filters" + (f" ({counted(unusable, 'offer')} that "
-                                               f"{tables.plain(workload.name)} cannot use left out)" if unusable_note
-                                               else "") + ".")
+                                               f"{tables.plain(workload.name)} cannot use "
+                                               + ("listed below)" if reasons is not None else "left out)")
+                                               if unusable_note else "") + ".")
 else:
     st.caption(f"{counted(len(view), 'offer')}, "
                + (f"cheapest per hour of {tables.plain(workload.reference_gpu)} work for {tables.plain(workload.name)} "
@@ -133,9 +139,7 @@ if len(view):
     ref = workload.reference_gpu if workload is not None else "reference GPU"
     # On a phone (356 px) the offer's name, pinned, and the price it is ranked by show whole, short headers saying what
     # their help says in full; the other prices, its option and the rest a swipe away (layout.wide). With the offers
-    # the workload cannot use, the reason comes beside the name (tables.offers_column_order): its title whole on a
-    # phone and the start of each reason, on a laptop (1366 px, the sidebar open: 904 px) the usual reasons whole and
-    # the three prices after them (185 + 340 + 150 + 125 + 95 px)
+    # the workload cannot use shown, they are listed under the table, each reason once (tables.unusable_reasons)
     wide("offers_table").dataframe(
         view, hide_index=True, width="stretch", key="offers_table", placeholder="",
         column_order=tables.offers_column_order(list(view.columns)), column_config={
@@ -149,8 +153,11 @@ if len(view):
             "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f", width=95,
                                                           help="USD per hour of the instance or card, all its GPUs"),
             "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f", width=125),
-            "cannot_serve": st.column_config.TextColumn(
-                "why it cannot be used", width=340,
-                help="Why the plan cannot use this offer for this workload's work (the engine's rule); empty where it "
-                     "can"),
         })
+if reasons is not None:
+    # each reason whole, as text that wraps on any screen, once for all the offers it covers; the reasons and the
+    # names as the engine and the price source spell them (a GPU name from an offers CSV): escaped, never Markdown
+    st.subheader(f"Offers {tables.plain(workload.name)} cannot use ({unusable:,})")
+    st.caption("Why the plan cannot use them for this workload's work (the engine's rule), each reason once with how "
+               "many offers it covers and their cards or instances, most offers first; the filters above apply.")
+    st.markdown("\n".join(tables.unusable_reason_line(r.reason, r.offers, r.names) for r in reasons.itertuples()))

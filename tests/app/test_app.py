@@ -190,7 +190,8 @@ def test_prices_page_lists_the_offers_in_use():
     at = _app()
     at.switch_page("fleetplan_dashboard/pages/prices.py").run()
     assert not at.exception
-    at.toggle(key="prices_unusable").set_value(True).run()   # with those llm-finetune cannot use (40 GB A100s)
+    # ranked by the raw price: with the offers llm-finetune cannot use (40 GB A100s), listed only under the table there
+    at.selectbox(key="prices_workload").set_value("(none: raw USD per GPU-hour)").run()
     table = at.dataframe[0].value
     assert {"aws", "azure", "onprem"} <= set(table["provider"])
     assert set(table.loc[table["provider"] != "onprem", "region"]) <= {"us-east-1", "eastus"}

@@ -7,9 +7,9 @@ the CLI's for the same edits written into the file; saves a full-page screenshot
 1400 px under tests/artifacts/ (git-ignored) and checks that no metric value is cut and no main table
 scrolls sideways; on a phone's screen, checks that the Prices page's offers table shows each offer's name and
 price and says to swipe it, and that Compare's tables pin their rows' names and show their money; at a phone's width,
-that picking a page in the sidebar closes it, that the reason an offer cannot be used is beside its name (on a laptop
-too), and that the Export page's YAML scrolls in its own block, not the page; records every request of every page and
-checks that none leaves the dashboard's server.
+that picking a page in the sidebar closes it, that the offers a workload cannot use keep the price on screen and list
+their reasons whole (on a laptop too), and that the Export page's YAML scrolls in its own block, not the page;
+records every request of every page and checks that none leaves the dashboard's server.
 """
 
 from __future__ import annotations
@@ -390,30 +390,42 @@ def test_at_a_phones_width_picking_a_page_in_the_sidebar_closes_it(server, brows
     context.close()
 
 
-def test_the_offers_a_workload_cannot_use_show_the_reason_beside_their_name(server, browser):
-    """The reason a workload cannot use an offer came about 1,080 px into the offers table: beyond a phone's screen and
-    a small laptop's page. Now its column follows the pinned name: on a phone it fills the rest of the screen (its
-    title whole: 'why it cannot be used'), on a 1366 px laptop with the sidebar open it is shown whole."""
+def test_the_offers_a_workload_cannot_use_keep_the_price_on_screen_and_their_reasons_whole(server, browser):
+    """With "Show the offers this workload cannot use" on (2026-12-06): a 340 px reason column beside the pinned name
+    pushed the price off a phone's screen, the reasons came after every usable offer (row 18), and most were cut.
+    Now the table is the one without the switch, its price beside the name inside a phone's screen, and under it
+    each reason is a line of text that wraps inside the screen, on a phone and on a 1366 px laptop."""
     for viewport in (PHONE, {"width": 1366, "height": 768}):
         page = browser.new_page(viewport=viewport)
         page.goto(f"{server}/prices", wait_until="domcontentloaded")
         page.get_by_text("Prices by GPU").first.wait_for(timeout=120_000)
         _wait_settled(page)
         page.get_by_text("Show the offers this workload cannot use").click()
-        page.get_by_text(re.compile(r"\d+ offers it cannot use left out")).wait_for(state="detached", timeout=60_000)
+        page.get_by_text(re.compile(r"Offers llm-finetune cannot use \(\d+\)")).wait_for(timeout=60_000)
         _wait_settled(page)
         frame = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').last
         frame.scroll_into_view_if_needed()
         grid = _grid(frame)
         titles = [t for t, _ in grid["columns"]]
-        assert grid["pinned"] == 1 and titles[:2] == ["card or instance", "why it cannot be used"], titles
-        name, reason = _header_box(grid, titles[0]), _header_box(grid, titles[1])
-        assert reason["x"] == name["x"] + name["width"]
+        assert grid["pinned"] == 1 and titles[:2] == ["card or instance", "USD per hour of work"], titles
+        assert "why it cannot be used" not in titles
+        header = _header_box(grid, titles[1])
         right = min(viewport["width"], grid["box"]["x"] + grid["box"]["width"])
-        if viewport is PHONE:   # the rest of the screen, 171 px: its title, and each reason's start
-            assert right - reason["x"] >= 160, (reason, grid["box"])
-        else:
-            assert reason["x"] + reason["width"] <= right, (reason, grid["box"])
+        assert grid["box"]["x"] <= header["x"] and header["x"] + header["width"] <= right, (header, grid["box"])
+        assert 0 <= header["y"] and header["y"] + header["height"] <= viewport["height"], header
+        lines = page.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"] li').filter(
+            has_text=re.compile(r" — [\d,]+ offers?"))
+        boxes = lines.evaluate_all("""items => items.map(li => {
+            const box = li.getBoundingClientRect();
+            return {text: li.innerText, left: box.left, right: box.right, height: box.height,
+                    line_px: parseFloat(getComputedStyle(li).lineHeight) || 24,
+                    cut: li.scrollWidth > li.clientWidth};
+        })""")
+        assert boxes, "no reasons listed"
+        for box in boxes:   # each whole inside the screen: it wraps, never cut
+            assert 0 <= box["left"] and box["right"] <= viewport["width"] and not box["cut"], box
+        if viewport is PHONE:   # the longer ones on several lines
+            assert any(box["height"] > 1.5 * box["line_px"] for box in boxes), boxes
         page.close()
 
 
