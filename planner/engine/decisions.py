@@ -759,7 +759,7 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
             "held_units": None if fleet is None else fleet.get(card, 0), "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
             "increase_pct": increase_pct(increase, result.total) if solved else None,
-            "fleet": fleet, "note": None if solved else _count_note(r, outcome)}
+            "fleet": fleet, "note": None if solved else _count_note(r, outcome, card, units)}
 
 
 def count_bound(now: int, units: int) -> str:
@@ -767,21 +767,43 @@ def count_bound(now: int, units: int) -> str:
     return f"at least {units}" if units > now else f"at most {units}"
 
 
-def _count_note(r: _Resolver, outcome: _Outcome) -> str:
-    """Why a count alternative has no total: no plan holds that many, or why its re-solve gave no answer."""
+def _count_note(r: _Resolver, outcome: _Outcome, card: str, units: int) -> str:
+    """Why a count alternative has no total: the scenario's own rule that forbids `units` of `card` (a
+    min_units, a max_units, owned cards it may not sell), no plan meeting its demand and caps with that many, or
+    why its re-solve gave no answer."""
     if outcome.status in ("infeasible", "unbounded"):
-        return "no plan holds that many"
+        return _count_rule(r.scenario, card, units) or "no plan meets the scenario's demand and caps with that many"
     return _no_answer(r, outcome.status, outcome.why)
+
+
+def _count_rule(scenario, card: str, units: int) -> str | None:
+    """The scenario's rule that forbids holding `units` of `card` (the infeasible "at most 0" of startup-hybrid.yaml's
+    one A100 required read as if no such fleet could exist), or None when none does."""
+    limits = scenario.constraints
+    if units < limits.min_units.get(card, 0):
+        return f"below constraints.min_units ({limits.min_units[card]})"
+    if card in limits.max_units and units > limits.max_units[card]:
+        return f"above constraints.max_units ({limits.max_units[card]})"
+    owned = scenario.onprem.owned_count(card)
+    if not scenario.onprem.sell_owned and units < owned:
+        return f"below the {owned} owned, which onprem.sell_owned: false keeps"
+    return None
 
 
 def counts_left_out(alternatives: list[dict]) -> str | None:
     """A line for the count alternatives without a total, which a table of those with one leaves out: how many,
-    and why (per reason); None when every one has a total. (A row from before notes were kept says its status.)"""
-    why = Counter(a.get("note") or a.get("status") or "no answer" for a in alternatives if a.get("total") is None)
-    if not why:
+    and per reason the rows it holds by card and count asked ("at most 0 a100-80gb-pcie: below
+    constraints.min_units (1)"); None when every one has a total. (A row from before notes were kept says its
+    status.)"""
+    left = [a for a in alternatives if a.get("total") is None]
+    if not left:
         return None
-    reasons = "; ".join(f"{reason} ({n:,})" for reason, n in why.items())
-    return f"one card more or fewer: {sum(why.values()):,} of {len(alternatives):,} not shown: {reasons}"
+    why: dict[str, list[str]] = {}
+    for a in left:
+        why.setdefault(a.get("note") or a.get("status") or "no answer", []).append(
+            f"{count_bound(a['units'], a['alternative_units'])} {a['card']}")
+    reasons = "; ".join(f"{', '.join(rows)}: {reason}" for reason, rows in why.items())
+    return f"one card more or fewer: {len(left):,} of {len(alternatives):,} not shown: {reasons}"
 
 
 def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[dict]) -> dict:
