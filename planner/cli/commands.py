@@ -1202,13 +1202,18 @@ def _print_decisions(p) -> None:
     every = runner.get("count_alternatives") or []
     alternatives = [a for a in every if a["total"] is not None]
     if alternatives:
-        # held_units, what its fleet holds: the best plan holding at most n − 1 may hold fewer still
+        # held_units, what its fleet holds: the best plan holding at most n − 1 may hold fewer still; the count
+        # asked as "≤ 87" (alternative_units 87 beside held_units 80 read as two counts that contradict)
         table = pd.DataFrame(alternatives)[["card", "units", "alternative_units", "held_units", "total", "increase",
                                             "increase_pct"]]
+        table["alternative_units"] = [("≥ " if a > u else "≤ ") + f"{a:,}"
+                                      for u, a in zip(table["units"], table["alternative_units"])]
+        table = table.rename(columns={"alternative_units": "asked"})
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
         emit(table, Format.table, float_digits=1,
              title=f"One card more or fewer ({present_money(p)}): the best plan holding at most units − 1 or at least "
-                   "units + 1 (alternative_units), and how many it holds (held_units: owned kept and bought in any month)")
+                   "units + 1 (asked: ≤ or ≥ that count), and how many it holds (held_units: owned kept and bought in "
+                   "any month)")
     left_out = counts_left_out(every)   # those without a total: how many, and why (not computed, no plan holds them)
     if left_out:
         out.print(escape(left_out), soft_wrap=True)
