@@ -996,16 +996,25 @@ def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple
 def count_alternatives(runner: dict | None) -> pd.DataFrame:
     """One card more or fewer (runner_up.count_alternatives, engine.decisions): card, units (the plan's),
     alternative_units (at most units − 1 or at least units + 1), held_units (what its fleet holds), status, total,
-    increase, increase_pct — the rows whose re-solve found a fleet."""
+    increase, increase_pct, and asked: that bound as text, "≤ 87" or "≥ 89" ("87" beside a held 80 read as two
+    counts that contradict) — the rows whose re-solve found a fleet."""
     columns = ["card", "units", "alternative_units", "held_units", "status", "total", "increase", "increase_pct"]
     rows = [{c: a.get(c) for c in columns} for a in (runner or {}).get("count_alternatives") or []
             if a.get("total") is not None]
-    return pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=columns)
+    table["asked"] = [asked_text(u, a) for u, a in zip(table["units"], table["alternative_units"])]
+    return table
+
+
+def asked_text(units: int, alternative_units: int) -> str:
+    """What a count alternative asked of the plan's `units` cards: "≥ 89" (at least one more) or "≤ 87"."""
+    return f"≥ {alternative_units:,}" if alternative_units > units else f"≤ {alternative_units:,}"
 
 
 def count_alternatives_left_out(runner: dict | None) -> str | None:
-    """A line under that table for the rows it leaves out (no total: not computed, or no plan holds that many):
-    how many, and why (engine.decisions.counts_left_out); None when it leaves none out (Markdown-safe)."""
+    """A line under that table for the rows it leaves out (no total: not computed, a scenario's rule forbids that
+    count, or no plan meets the demand with it): how many, and each by card and count asked with why
+    (engine.decisions.counts_left_out); None when it leaves none out (Markdown-safe)."""
     line = counts_left_out((runner or {}).get("count_alternatives") or [])
     return None if line is None else plain(line[0].upper() + line[1:] + ".")
 

@@ -705,22 +705,25 @@ def _draw_decisions(made) -> None:
         counts = tables.count_alternatives(runner)
         if len(counts):   # the "one or two A100s?" question, answered with both totals (as the CLI's table)
             st.markdown(f"**One card more or fewer** — the best plan holding at most one fewer or at least one more of "
-                        f"each card type the plan holds, and how many it holds ({pv_money})")
-            # the shares rounded as the CLI shows them, for the column's default format (tables.shares_shown)
+                        f"each card type the plan holds or owned, and how many it holds ({pv_money})")
+            # the shares rounded as the CLI shows them, for the column's default format (tables.shares_shown); the
+            # count asked as "≤ 87" and the count held next to the card, then the total: a phone (322 px in the
+            # expander) tells two rows of one card apart without swiping
             _wide("count_alternatives_table").dataframe(
                 tables.shares_shown(counts, "increase_pct"), hide_index=True, width="stretch",
                 key="count_alternatives_table", placeholder="",
-                column_order=["card", "total", "increase", "increase_pct", "units", "alternative_units", "held_units",
-                              "status"],
-                column_config={"card": st.column_config.TextColumn(width=130, pinned=True),
-                               "total": st.column_config.NumberColumn(format="%,.0f", width=100),
+                column_order=["card", "asked", "held_units", "total", "increase", "increase_pct", "units", "status"],
+                column_config={"card": st.column_config.TextColumn(width=115, pinned=True),
+                               "asked": st.column_config.TextColumn(
+                                   width=60, help="the count the re-solve asked for: ≤ units − 1 (at most one fewer) "
+                                                  "or ≥ units + 1 (at least one more)"),
+                               "held_units": st.column_config.NumberColumn(
+                                   "held", width=50, help="how many the alternative's fleet holds (owned kept and "
+                                                          "bought in any month)"),
+                               "total": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase_pct": st.column_config.NumberColumn("increase %", width=90),
-                               "units": st.column_config.NumberColumn(width=55),
-                               "alternative_units": st.column_config.NumberColumn(
-                                   "alternative units", width=125, help="at most units − 1, or at least units + 1"),
-                               "held_units": st.column_config.NumberColumn(
-                                   "held units", width=90, help="how many the alternative's fleet holds"),
+                               "units": st.column_config.NumberColumn(width=55, help="the plan's"),
                                "status": st.column_config.TextColumn(width=80)})
         left_out = tables.count_alternatives_left_out(runner)
         if left_out:   # the rows without a total (the table shows those with one)

@@ -698,3 +698,30 @@ def test_a_file_over_1_mb_is_refused_by_the_box_and_the_page_says_whose_message_
     assert sidebar.get_by_text("A file over 1 MB is refused by this box before the dashboard sees it").is_visible()
     assert page.locator('[data-testid="stException"]').count() == 0
     page.close()
+
+
+def test_on_a_phone_one_card_more_or_fewer_shows_the_count_asked_and_held_beside_the_card(server, browser):
+    """An audit at 390 × 844 (2026-12-06): "One card more or fewer" showed only card, total and increase on the first
+    screen, so the two rows of one card (at most one fewer, at least one more) could not be told apart without
+    swiping, and "alternative units 87" beside "held units 80" read as two contradicting counts. Now the count asked
+    ("≤ 0", "≥ 2") and the count held follow the pinned card, then the total, all inside the screen: startup-hybrid's
+    two RTX 4090 rows are "≥ 2", held 2, and "≤ 0", held 0 (docs/decisions.md)."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server}/?scenario=startup-hybrid.yaml", wait_until="domcontentloaded")
+    page.get_by_text(re.compile(r"Close call|Firm: the runner-up")).first.wait_for(timeout=180_000)
+    page.get_by_text("What each decision is worth: decision values").first.click()
+    frame = page.locator('[class*="st-key-phone_swipe_count_alternatives_table"] [data-testid="stDataFrame"]')
+    frame.locator("canvas").first.wait_for(timeout=60_000)
+    frame.scroll_into_view_if_needed()
+    grid = _grid(frame)
+    titles = [t for t, _ in grid["columns"]]
+    assert grid["pinned"] == 1 and titles[:4] == ["card", "asked", "held", "total"], grid["columns"]
+    for title in titles[:4]:
+        header = _header_box(grid, title)
+        assert _shown_whole(grid, header), (title, header, grid["box"], grid["columns"])
+    # the grid's accessible table holds the cells it draws: the 4090's two rows, told apart by what was asked
+    cells = frame.locator('td[role="gridcell"]')
+    cells.first.wait_for(state="attached", timeout=10_000)
+    texts = [t.strip() for t in cells.all_inner_texts()]
+    assert "≥ 2" in texts and "≤ 0" in texts and "≥ 1" in texts, texts
+    page.close()

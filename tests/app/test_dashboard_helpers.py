@@ -389,8 +389,9 @@ def test_the_dashboard_s_re_solves_have_a_budget(monkeypatch):
     counted = len(made.runner_up["count_alternatives"])
     assert counted and all(a["note"] == why for a in made.runner_up["count_alternatives"])
     assert tables.count_alternatives_left_out(None) is None
-    assert tables.count_alternatives_left_out(made.runner_up) == tables.plain(
-        f"One card more or fewer: {counted} of {counted} not shown: {why} ({counted}).")
+    assert counted == 5 and tables.count_alternatives_left_out(made.runner_up) == tables.plain(
+        "One card more or fewer: 5 of 5 not shown: at least 1 rtx-3060-12gb, at least 2 rtx-4090, at most 0 rtx-4090, "
+        f"at least 2 a100-80gb-pcie, at most 0 a100-80gb-pcie: {why}.")
     # the page shows the plan's warnings with that one
     shown = state.with_decisions(state.Outcome("ok", plan=planned), made).plan.warnings
     assert shown == [*planned.warnings, left[0]]
