@@ -897,6 +897,14 @@ def decisions_of(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> Decisions 
     return replace(made, error=hide_store_path(made.error)) if made.error else made
 
 
+def decisions_under_way(scenario: Scenario, solver: str = DEFAULT_SOLVER) -> bool:
+    """Whether what each decision of `scenario`'s recommended plan is worth is being made (started by the Plan page,
+    waiting or running in its worker, not yet done): the Export page says they will be in its files. Starts nothing."""
+    with _lock:
+        future = _plans.get(_key("decisions", scenario, solver))
+    return future is not None and not future.done()
+
+
 def _decided_warnings(shown: list, decided: list | None) -> list:
     """The plan's warnings with those add_decisions added (a plan whose own solve stopped unproven and whose
     re-solves found a cheaper fleet: engine.decisions.cheaper_found; re-solves its time limit in all left undone:

@@ -10,6 +10,18 @@ from planner.errors import PlannerError
 from planner.reports.tables import present_value_basis
 from planner.text import one_line
 
+
+def decisions_words(made: bool, under_way: bool) -> str:
+    """What the caption says of what each decision is worth: in the JSON and the workbook, being made (the Plan page
+    shows "Computing what each decision is worth…"), or not made yet."""
+    if made:
+        return "The JSON and the workbook include what each decision is worth and the runner-up."
+    if under_way:
+        return ("What each decision is worth and the runner-up are being computed (the Plan page started them): once "
+                "done, they will be in the JSON and the workbook (this page updates itself).")
+    return "What each decision is worth is not included: it is made on the Plan page, after the plan is shown."
+
+
 cur = state.current()
 st.title("Export")
 if cur.edited is None:
@@ -37,7 +49,9 @@ except PlannerError as exc:   # its baselines have no answer (a solve stopped by
 if outcome.kind != "ok":
     st.error("**No plan to export.**\n\n" + tables.message_block([outcome.message]))
     st.stop()
-# what each decision is worth, when the Plan page has had them made (re-solves: never started here)
+# what each decision is worth, when the Plan page has had them made (re-solves: never started here); asked first
+# whether they are under way, so that one made in between is included, not said to be missing
+under_way = state.decisions_under_way(s)
 made = state.decisions_of(s)
 p = state.with_decisions(outcome, made).plan
 c1, c2, c3, c4 = st.columns(4)
@@ -60,8 +74,20 @@ c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_foc
                    help="One row per offer, kind of charge and month, in the FinOps FOCUS 1.0 columns: "
                         "billed, amortised (effective) and list cost; reservations as purchases plus "
                         "committed usage. `x_PresentValue` sums to the plan total.")
+under_way = under_way and p.decisions is None
 st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months ({present_value_basis(p)}). The JSON holds "
            "the whole plan, as the command-line planner writes it; the workbook holds the summary, fleet, monthly costs, "
-           "baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools (FOCUS 1.0)."
-           + (" The JSON and the workbook include what each decision is worth and the runner-up." if p.decisions is not None
-              else " What each decision is worth is not included: it is made on the Plan page, after the plan is shown."))
+           "baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools (FOCUS 1.0). "
+           + decisions_words(p.decisions is not None, under_way))
+
+
+@st.fragment(run_every=1.0)
+def _rerun_when_decisions_are_made(scenario) -> None:
+    """Run again every second while what each decision is worth is being made, and the whole page once it is: its
+    files then include them, as the caption said they would."""
+    if not state.decisions_under_way(scenario):
+        st.rerun()
+
+
+if under_way:
+    _rerun_when_decisions_are_made(s)
