@@ -26,44 +26,24 @@ from planner import add_decisions, plan
 from planner.cli import app
 from planner.engine import decisions
 from planner.reports import plan_to_excel
+from tests.planner.test_decisions_edge_cases import scenario
 
-ROOT = Path(__file__).resolve().parents[2]
-OFFERS = ROOT / "examples" / "offers-g5-us-east-1.csv"
 PER_A5000_HOUR = 1.006 / 0.8
 HOURS = 2 * 0.9 * 730
 TWO, NONE, ONE, THREE = 5000 + 9600, HOURS * 12 * PER_A5000_HOUR, 2500 + 9600 + HOURS / 2 * 12 * PER_A5000_HOUR, 17100
 
 
 def pair(tmp_path: Path) -> Path:
-    path = tmp_path / "pair.yaml"
-    path.write_text(f"""name: pair
-currency: USD
-horizon_months: 12
-discount_rate: 0.0
-prices:
-  source: {OFFERS}
-  providers: [aws]
-  purchase_options: [on_demand]
-onprem:
-  pue: 1.5
-  availability: 0.9
-  purchase_every_months: 4
-  electricity_per_kwh: 0
+    """Two RTX A5000s that pay off only together (the site's 800 USD a month), beside the example's g5.xlarge."""
+    return scenario(tmp_path, "pair", onprem="""  electricity_per_kwh: 0
   fixed_onprem_per_month: 800
-  resale: {{method: none}}
+  resale: {method: none}
   cards: [rtx-a5000]
   card_overrides:
-    rtx-a5000: {{price: 2000, currency: USD, host_cost_per_card: 500, busy_watts: 400, idle_watts: 100,
-                life_years: 4, maintenance_rate_per_year: 0}}
-workloads:
-  - name: training
-    reference_gpu: RTX-A5000
-    min_gpu_memory_gb: 16
-    profile: flat
-    gpu_hours_per_month: {HOURS:g}
-    throughput: {{RTX-A5000: 1.0, A10G: 0.8}}
-""")
-    return path
+    rtx-a5000: {price: 2000, currency: USD, host_cost_per_card: 500, busy_watts: 400, idle_watts: 100,
+                life_years: 4, maintenance_rate_per_year: 0}""",
+                    workloads=f"""    gpu_hours_per_month: {HOURS:g}
+    throughput: {{RTX-A5000: 1.0, A10G: 0.8}}""")
 
 
 def test_the_hand_worked_totals_make_one_card_dearer_than_none():
