@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import (
     OVERRIDE_SOURCE,
+    card_rows,
     custom_card_row,
     gpu_rows,
     load_cards,
@@ -241,6 +242,56 @@ def _override_provenance(given: dict) -> dict:
     if given.get("as_of"):
         return {"as_of": given["as_of"], "source": given.get("source") or f"{OVERRIDE_SOURCE}: no source given"}
     return {"as_of": "", "source": f"{OVERRIDE_SOURCE}: {given.get('source') or 'no source given'}"}
+
+
+# Where the price of a card with none sourced goes, as unpriced_card_findings' messages end ({card}: the card's id);
+# the dashboard says it in its own words by matching this template (fleetplan_dashboard.tables.PAGE_FIELD_REMEDIES)
+UNPRICED_CARD_REMEDY = "set onprem.card_overrides.{card}.price (and currency) from a quote"
+
+
+def units_required(card: dict) -> bool:
+    """Whether constraints.min_units asks for more units of `card` (card_id, existing, min_units) than are owned."""
+    return card["min_units"] > max(0, card["existing"])
+
+
+def unpriced_card_findings(unpriced: list[dict]) -> tuple[list[str], list[str]]:
+    """(errors, warnings) of the cards whose price has no source in the catalog (and no override), in plan's words
+    (engine.inputs._unpriced_cards) and validate's (unpriced_card_rows): `unpriced` holds their card_id, buyable,
+    existing and min_units. Requiring units of such a card (min_units) is an error, since nothing says what they
+    cost; else one warning per card: it is not bought, and units owned are not sold (their resale value is unknown)."""
+    required = [f"constraints.min_units.{card['card_id']}: card {card['card_id']} has no sourced price in the "
+                f"catalog; {UNPRICED_CARD_REMEDY.format(card=card['card_id'])}"
+                for card in unpriced if units_required(card)]
+    if required:
+        return required, []
+    warnings = []
+    for card in unpriced:
+        uses = ["it is not bought"] if card["buyable"] else []
+        if card["existing"] > 0:
+            uses.append("the units owned are not sold (their resale value is unknown) and their maintenance counts as 0")
+        use = "; ".join(uses) or "its maintenance and resale value count as 0"
+        warnings.append(f"card {card['card_id']} has no sourced price in the catalog: {use}; "
+                        f"{UNPRICED_CARD_REMEDY.format(card=card['card_id'])}")
+    return [], warnings
+
+
+def unpriced_card_rows(scenario) -> list[dict]:
+    """The scenario's catalog cards (listed, owned or required) whose capex has no source, as site_card_rows finds
+    them (price or host_cost_per_card empty in onprem_cards.csv and not given by onprem.card_overrides), read from
+    the catalog's text rows: no pandas, so validate stays quick. Each with the keys unpriced_card_findings reads."""
+    o, c = scenario.onprem, scenario.constraints
+    catalog_cards = card_rows()
+    rows = []
+    for card_id in dict.fromkeys([*o.cards, *o.existing, *c.min_units]):
+        if card_id in o.custom_cards or card_id not in catalog_cards:   # a custom card is priced; an unknown id is an error
+            continue
+        override = o.card_overrides.get(card_id)
+        given = {k: getattr(override, k, None) for k in ("price", "host_cost_per_card")} if override else {}
+        if all(given.get(k) is not None or catalog_cards[card_id][k].strip() for k in ("price", "host_cost_per_card")):
+            continue
+        rows.append({"card_id": card_id, "buyable": card_id in o.cards, "existing": o.owned_count(card_id),
+                     "min_units": int(c.min_units.get(card_id, 0))})
+    return rows
 
 
 def site_card_rows(scenario) -> list[dict]:

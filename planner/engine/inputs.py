@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.catalog.offers import cloud_rows, site_card_rows
+from planner.catalog.offers import UNPRICED_CARD_REMEDY as UNPRICED_CARD_REMEDY  # re-exported: the dashboard reads it here
+from planner.catalog.offers import cloud_rows, site_card_rows, unpriced_card_findings
 from planner.catalog.prices import scenario_provenance
 from planner.engine.columns import cached_column, take_rows
 from planner.engine.constraints import read_caps
@@ -32,10 +33,6 @@ from planner.scenario.size import RESERVATION_OPTIONS
 from planner.text import counted
 
 KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", **dict.fromkeys(sorted(RESERVATION_OPTIONS), "reserved")}
-
-# Where the price of a card with none sourced goes, as _unpriced_cards' messages end ({card}: the card's id); the
-# dashboard says it in its own words by matching this template (fleetplan_dashboard.tables.PAGE_FIELD_REMEDIES)
-UNPRICED_CARD_REMEDY = "set onprem.card_overrides.{card}.price (and currency) from a quote"
 
 UNIT_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known",
                 "accelerator_name", "gpu_count", "gpu_memory_gb", "cards_per_server", "hourly", "upfront", "list_hourly",
@@ -167,19 +164,9 @@ def _unpriced_cards(cards: list[dict], scenario_name: str) -> tuple[list[dict], 
     unpriced = [card for card in cards if math.isnan(card["capex"])]
     if not unpriced:
         return cards, []
-    required = [f"constraints.min_units.{card['card_id']}: card {card['card_id']} has no sourced price in the "
-                f"catalog; {UNPRICED_CARD_REMEDY.format(card=card['card_id'])}"
-                for card in unpriced if card["min_units"] > max(0, card["existing"])]
+    required, warnings = unpriced_card_findings(unpriced)   # in validate's words too (catalog.unpriced_card_rows)
     if required:
         raise ScenarioError(required, scenario_name)
-    warnings = []
-    for card in unpriced:
-        uses = ["it is not bought"] if card["buyable"] else []
-        if card["existing"] > 0:
-            uses.append("the units owned are not sold (their resale value is unknown) and their maintenance counts as 0")
-        use = "; ".join(uses) or "its maintenance and resale value count as 0"
-        warnings.append(f"card {card['card_id']} has no sourced price in the catalog: {use}; "
-                        f"{UNPRICED_CARD_REMEDY.format(card=card['card_id'])}")
     priced = [card if not math.isnan(card["capex"]) else {**card, "capex": 0.0, "buyable": False} for card in cards]
     return priced, warnings
 
