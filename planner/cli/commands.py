@@ -233,7 +233,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     if scenario is not None:
         problems, warnings = _price_checks(scenario, store)
         too_large, may_be = _size_checks(scenario)
-        problems, warnings = problems + too_large, warnings + may_be
+        unpriced, not_bought = _card_checks(scenario)
+        problems, warnings = problems + too_large + unpriced, warnings + may_be + not_bought
         implausible = plausibility_warnings(scenario)
     else:
         # every problem in one pass: what can be checked without the whole scenario is checked on the file's
@@ -385,6 +386,19 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     p = scenario.prices
     used = named_as_written(scenario, scenario_provenance(provenance, p.providers, p.regions)["source"])
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
+
+
+def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:
+    """(problems, warnings) of the scenario's catalog cards with no sourced price (and no onprem.card_overrides price),
+    in plan's words (catalog.unpriced_card_findings): a card listed is not bought, one owned is never sold (its resale
+    value is unknown); units required of one (constraints.min_units) an error, as plan refuses them. Read from the
+    catalog's text rows, without pandas."""
+    from planner.catalog.offers import units_required, unpriced_card_findings, unpriced_card_rows
+
+    unpriced = unpriced_card_rows(scenario)
+    required, warnings = unpriced_card_findings(unpriced)   # the errors in the order of the cards required
+    fields = [("constraints", "min_units", card["card_id"]) for card in unpriced if units_required(card)]
+    return list(zip(fields, required)), warnings
 
 
 def _size_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from planner import catalog, load_scenario, plan
+from planner.catalog.offers import site_card_rows
+from planner.engine.inputs import _unpriced_cards
 from pricing_adapters.snapshot import load_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,11 +81,15 @@ def test_validate_of_the_example_scenarios_imports_nothing_heavy_and_warns_as_th
     assert not report["rich"]
     assert [line.split(":")[0] for line in err.splitlines() if line.startswith("ok ")] == [f"ok {f}" for f in files]
     # the warnings come from the snapshot read with the csv module; the same scenarios checked against the
-    # whole offers table (pandas, as `plan` reads it) must give the same lines
+    # whole offers table (pandas, as `plan` reads it) must give the same lines; and the cards with no sourced
+    # price (read with the csv module too) must be warned of as plan finds them, from the catalog's table
     table, _ = catalog.price_table("snapshot")
-    expected = [f"warning: {f}: {gap}" for f in files for gap in catalog.option_gaps(load_scenario(ROOT / f), table)]
+    scenarios = {f: load_scenario(ROOT / f) for f in files}
+    expected = [f"warning: {f}: {warning}" for f, s in scenarios.items()
+                for warning in [*catalog.option_gaps(s, table), *_unpriced_cards(site_card_rows(s), s.name)[1]]]
     assert [line for line in err.splitlines() if line.startswith("warning:")] == expected
     assert len(expected) >= 1   # industrial.yaml allows reserved and savings-plan options
+    assert any("card h100-pcie has no sourced price" in line for line in expected)   # industrial.yaml lists it
 
 
 def test_validate_of_a_bad_file_reports_it_with_did_you_mean_and_imports_nothing_heavy(tmp_path):

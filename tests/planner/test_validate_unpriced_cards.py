@@ -1,0 +1,94 @@
+"""`fleetplan validate` said nothing of the catalog cards with no sourced price, where `fleetplan plan` warns: a card
+listed in onprem.cards is not bought, an owned one is never sold (its resale value is unknown), and units required of
+one (constraints.min_units) plan refuses. validate now says them in plan's words (catalog.unpriced_card_findings: one
+text for both), read from onprem_cards.csv with the csv module, so it still imports no pandas; a price given in
+onprem.card_overrides silences them, as in plan.
+
+The expected lines are written by hand from planner/data/onprem_cards.csv: rtx-4090 has a price (1599 USD), rtx-a5000
+and l40s have none."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from planner.cli import app
+from tests.planner.test_startup import run_cli
+
+HEAD = """name: Two cards
+currency: USD
+horizon_months: 12
+prices:
+  providers: [aws]
+  regions: [us-east-1]
+  purchase_options: [on_demand, spot]
+onprem:
+  electricity_per_kwh: 0.15
+  cards: [rtx-4090, rtx-a5000]
+  existing: {l40s: 2}
+"""
+WORKLOADS = """workloads:
+  - name: training
+    gpu_hours_per_month: 120
+    reference_gpu: RTX-3090
+    throughput_metric: fp32_tflops
+"""
+NOT_BOUGHT = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; "
+              "set onprem.card_overrides.rtx-a5000.price (and currency) from a quote")
+NOT_SOLD = ("card l40s has no sourced price in the catalog: the units owned are not sold (their resale value is unknown) "
+            "and their maintenance counts as 0; set onprem.card_overrides.l40s.price (and currency) from a quote")
+
+
+def written(tmp_path, text: str):
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def lines(result) -> list[str]:
+    return [line for line in result.output.splitlines() if line.startswith(("warning:", "error:", "ok "))]
+
+
+def test_validate_warns_of_a_listed_and_an_owned_card_with_no_sourced_price_in_plans_words(tmp_path):
+    path = written(tmp_path, HEAD + WORKLOADS)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert lines(result) == [f"ok {path}: Two cards — 1 workload, 12 months",
+                             f"warning: {path}: {NOT_BOUGHT}", f"warning: {path}: {NOT_SOLD}"]
+
+
+def test_a_price_in_card_overrides_silences_the_warning(tmp_path):
+    overrides = "  card_overrides:\n    rtx-a5000: {price: 2000, currency: USD}\n    l40s: {price: 8000}\n"
+    path = written(tmp_path, HEAD + overrides + WORKLOADS)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert lines(result) == [f"ok {path}: Two cards — 1 workload, 12 months"]
+
+
+def test_the_json_output_gives_the_warnings_with_severity_warning(tmp_path):
+    path = written(tmp_path, HEAD + WORKLOADS)
+    result = CliRunner().invoke(app, ["validate", "--format", "json", str(path)])
+    assert result.exit_code == 0, result.output
+    [file] = json.loads(result.stdout)["files"]
+    assert file["ok"] is True
+    assert file["problems"] == [
+        {"severity": "warning", "line": None, "column": None, "field": None, "message": NOT_BOUGHT},
+        {"severity": "warning", "line": None, "column": None, "field": None, "message": NOT_SOLD},
+    ]
+
+
+def test_units_required_of_an_unpriced_card_are_an_error_placed_at_min_units(tmp_path):
+    # plan refuses them (nothing says what they cost): validate now says so, at the line of the field (13, column 26)
+    path = written(tmp_path, HEAD + "constraints:\n  min_units: {rtx-a5000: 1}\n" + WORKLOADS)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert lines(result) == [f"error: {path}:13:26: constraints.min_units.rtx-a5000: card rtx-a5000 has no sourced "
+                             "price in the catalog; set onprem.card_overrides.rtx-a5000.price (and currency) from a quote"]
+
+
+def test_validate_still_imports_nothing_heavy_while_reading_the_card_prices(tmp_path):
+    path = written(tmp_path, HEAD + WORKLOADS)
+    [report], _, err = run_cli(["validate", str(path)])
+    assert report["code"] == 0 and report["heavy"] == []
+    assert f"warning: {path}: {NOT_BOUGHT}" in err.splitlines()
