@@ -15,10 +15,10 @@ from types import SimpleNamespace
 import pandas as pd
 
 from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE
+from planner.catalog.offers import UNPRICED_CARD_REMEDY
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
-from planner.engine.inputs import UNPRICED_CARD_REMEDY
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import share_text, shown_share

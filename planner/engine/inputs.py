@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.catalog.offers import UNPRICED_CARD_REMEDY as UNPRICED_CARD_REMEDY  # re-exported: the dashboard reads it here
 from planner.catalog.offers import cloud_rows, site_card_rows, unpriced_card_findings
 from planner.catalog.prices import scenario_provenance
 from planner.engine.columns import cached_column, take_rows

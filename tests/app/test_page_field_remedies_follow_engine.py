@@ -1,5 +1,5 @@
 """The pages say where a card's missing price goes in their words by matching the engine's own remedy texts
-(engine.offer_costs.UNPRICED_CARDS_REMEDY, engine.inputs.UNPRICED_CARD_REMEDY), not copies of them: a copy stopped
+(engine.offer_costs.UNPRICED_CARDS_REMEDY, catalog.offers.UNPRICED_CARD_REMEDY), not copies of them: a copy stopped
 matching, silently, once the engine reworded its sentence, and the pages showed the field paths again.
 
 industrial.yaml lists a100-80gb-pcie, h100-pcie and l40s; the catalog (planner/data/onprem_cards.csv) has no price for
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from fleetplan_dashboard import tables
-from planner.engine.inputs import UNPRICED_CARD_REMEDY, _unpriced_cards
+from planner.catalog.offers import UNPRICED_CARD_REMEDY
+from planner.engine.inputs import _unpriced_cards
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 
 ROOT = Path(__file__).resolve().parents[2]
