@@ -318,8 +318,10 @@ def _year_total(monthly: pd.DataFrame, header: str, year_cell: str, year: int | 
 
 def _year_present_value(monthly: pd.DataFrame, header: str, year_cell: str, year: int | str) -> Formula:
     """=SUMPRODUCT of the monthly column `header` and the discount factors over its rows whose plan_year is
-    `year_cell` (holding `year`); `--` makes the TRUE/FALSE mask numbers, as Excel's SUMPRODUCT needs."""
-    mask = f"--({_whole(monthly, 'plan_year')}={year_cell})"
+    `year_cell` (holding `year`); `*1` makes the TRUE/FALSE mask numbers, as Excel's SUMPRODUCT needs. Not the
+    `--(…)` idiom: Excel and LibreOffice take both, but the `formulas` engine that recalculates the workbook in the
+    tests (tests/planner/test_workbook_recalculated.py) reads `--` of an array as 0, and another program may too."""
+    mask = f"({_whole(monthly, 'plan_year')}={year_cell})*1"
     values = _numbers(monthly, header) * _numbers(monthly, "discount_factor")
     return Formula(f"=SUMPRODUCT({mask},{_whole(monthly, header)},{_whole(monthly, 'discount_factor')})",
                    float(values[_of_year(monthly, year)].sum()))

@@ -52,7 +52,7 @@ IMAGE = "![x](http://127.0.0.1:9/x.png)"    # in a Markdown viewer, an image its
 _CELL = r"(?:[A-Za-z]+!)?\$?[A-Z]{1,3}\$?[0-9]+"
 _RANGE = _CELL + r":\$?[A-Z]{1,3}\$?[0-9]+"
 OWN_FORMULA = re.compile(rf"=?(?:SUM\({_RANGE}\)|SUMIFS\({_RANGE},{_RANGE},{_CELL}\)"
-                         rf"|SUMPRODUCT\((?:--\({_RANGE}={_CELL}\),)?{_RANGE},{_RANGE}\)|{_CELL}(?:[-+*]{_CELL})+)")
+                         rf"|SUMPRODUCT\((?:\({_RANGE}={_CELL}\)\*1,)?{_RANGE},{_RANGE}\)|{_CELL}(?:[-+*]{_CELL})+)")
 
 
 # ---------------------------------------------------------------------------------------------------

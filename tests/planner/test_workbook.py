@@ -30,7 +30,7 @@ REF = r"(?:[A-Za-z]+!)?\$?[A-Z]{1,3}\$?[0-9]+"
 RANGE = rf"{REF}:\$?[A-Z]{{1,3}}\$?[0-9]+"
 # every formula the workbook may hold: no text, no other function, nothing a user typed; a yearly figure sums
 # the monthly rows whose plan_year is its row's year (SUMIFS, or SUMPRODUCT with that mask and the factors)
-FORMULA = re.compile(rf"=(SUM\({RANGE}\)|SUMIFS\({RANGE},{RANGE},{REF}\)|SUMPRODUCT\((?:--\({RANGE}={REF}\),)?{RANGE},{RANGE}\)"
+FORMULA = re.compile(rf"=(SUM\({RANGE}\)|SUMIFS\({RANGE},{RANGE},{REF}\)|SUMPRODUCT\((?:\({RANGE}={REF}\)\*1,)?{RANGE},{RANGE}\)"
                      rf"|{REF}(?:[-+*]{REF})+)")
 
 
@@ -97,8 +97,8 @@ class Book:
         if body.startswith("SUMPRODUCT("):
             args = body[len("SUMPRODUCT("):-1].split(",")
             hits = [True] * len(self.column(sheet, args[-1]))
-            if args[0].startswith("--("):
-                where, criterion = args.pop(0)[3:-1].split("=")
+            if args[0].endswith(")*1"):
+                where, criterion = args.pop(0)[1:-len(")*1")].split("=")
                 hits = self.mask(sheet, where, criterion)
             a, b = (self.column(sheet, r) for r in args)
             return sum(x * y for x, y, hit in zip(a, b, hits, strict=True) if hit)
@@ -224,7 +224,7 @@ def test_yearly_sums_take_the_monthly_rows_of_their_own_year(hybrid):
         for formula in sums:
             ranges = re.findall(r"monthly!(\$[A-Z]+\$[0-9]+:\$[A-Z]+\$[0-9]+)", formula)
             assert ranges and all(range_boundaries(r.replace("$", ""))[1::2] == (2, 38) for r in ranges), formula
-            assert f"{key},$A{row[0].row})" in formula or f"--({key}=$A{row[0].row})" in formula, formula
+            assert f"{key},$A{row[0].row})" in formula or f"({key}=$A{row[0].row})*1" in formula, formula
 
 
 def test_monthly_totals_add_up_every_cost_category_and_nothing_else(hybrid):
