@@ -43,7 +43,6 @@ from planner.scenario.model import (
     INVISIBLE,
     INVISIBLE_CHAR,
     INVISIBLE_NAMES,
-    INVISIBLE_SAID,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
@@ -63,8 +62,8 @@ from planner.scenario.model import (
     gpu_or_specs,
     grown_demand_problem,
     idle_above_busy,
-    invisible_name,
     iso_4217_codes,
+    keys_as_shown,
     override_watts_problem,
     owned_age_problem,
     percent_meant,
@@ -1563,8 +1562,8 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
         # a key holding one (a dict's `horiz\u200bon_months`, a YAML escape's; a file's YAML reads one written as itself
         # without it): one problem naming the character, at the key, and the rest read as the key shows, so that it
         # causes no other ("unknown key", "missing")
-        problems += [f"{origin}:{_where(positions, loc, value=False)}: {_dotted(shown)}: "
-                     f"{INVISIBLE_SAID.format(char=invisible_name(char), part='key')}" for loc, shown, char in keyed]
+        problems += [f"{origin}:{_where(positions, loc, value=False)}: {_dotted(shown)}: {said}"
+                     for loc, shown, said in keyed]
         data = functools.reduce(_key_as_shown, [loc for loc, _, _ in keyed], data)
         scenario, errors = _model_validated(data)
     if errors:
@@ -1594,26 +1593,26 @@ def _model_validated(data: dict) -> tuple[Scenario | None, list[dict]]:
 
 
 def _invisible_keys(errors: list[dict]) -> list[tuple[Path_, Path_, str]]:
-    """(path, path as it shows, its first invisible character) of each key no field is (pydantic's "extra_forbidden")
-    that holds an invisible format character (INVISIBLE): only a dict can give one; a file's YAML reads it without."""
+    """(path, path as it shows, what the model says) of each key no field is that holds an invisible format character
+    (INVISIBLE), which the model names (Frozen._no_invisible_keys): only a dict can give one, or a YAML escape; a file's
+    YAML reads one written as itself without it. The model reads the keys above it as they show, and so does the path."""
     keyed = []
     for err in errors:
-        key = err["loc"][-1] if err["type"] == "extra_forbidden" and err["loc"] else None
-        if isinstance(key, str) and (found := INVISIBLE_CHAR.search(key)):
-            keyed.append((tuple(err["loc"]), (*err["loc"][:-1], INVISIBLE_CHAR.sub("", key)), found[0]))
+        key = (err.get("ctx") or {}).get("key") if err["type"] == "invisible_character" and err["loc"] else None
+        if isinstance(key, str):
+            keyed.append(((*err["loc"][:-1], key), tuple(err["loc"]), err["msg"]))
     return keyed
 
 
 def _key_as_shown(data: Any, loc: Path_) -> Any:
-    """A copy of `data` with the key at `loc` read without its invisible characters, as a file's YAML reads it; dropped
-    where the key as it shows is given too (that one is read). The caller's dict is left as it is."""
+    """A copy of `data` with the keys of the mapping holding the key at `loc` read as they show (model.keys_as_shown),
+    `loc` read as the keys above it show (each mapping's keys are read so in the order the model names them, the
+    outer first). The caller's dict is left as it is."""
     if not isinstance(data, (dict, list, tuple)) or not loc:
         return data
     head, rest = loc[0], loc[1:]
     if not rest:
-        shown = INVISIBLE_CHAR.sub("", head)
-        return {shown if key == head else key: value for key, value in data.items()
-                if key != head or shown not in data}
+        return keys_as_shown(data)[0] if isinstance(data, dict) else data
     try:
         inside = _key_as_shown(data[head], rest)
     except (KeyError, IndexError, TypeError):   # a path through a union's choice (pydantic names it): left as given

@@ -23,6 +23,7 @@ from pydantic import (
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     GetPydanticSchema,
+    ModelWrapValidatorHandler,
     PrivateAttr,
     TypeAdapter,
     ValidationError,
@@ -31,7 +32,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, PydanticCustomError
+from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
 
 from planner.catalog import speeds, suggest
 from planner.catalog.gpus import card_rows, data_rows
@@ -297,6 +298,42 @@ def _invisible_in(value: Any) -> tuple[str, str, tuple] | None:
     return None
 
 
+def keys_as_shown(data: dict) -> tuple[dict, list[tuple[str, str]]]:
+    """(a copy of `data` with each key holding an invisible format character (INVISIBLE) read without them, as a file's
+    YAML reads it, dropped where the key as it shows is given too (that one is read); (each such key, as it shows)).
+    The caller's dict is left as it is."""
+    copy: dict = {}
+    keyed = []
+    for key, value in data.items():
+        if not (isinstance(key, str) and INVISIBLE_CHAR.search(key)):
+            copy[key] = value
+            continue
+        shown = INVISIBLE_CHAR.sub("", key)
+        keyed.append((key, shown))
+        if shown not in data:
+            copy.setdefault(shown, value)
+    return copy, keyed
+
+
+# pydantic's own error types: any other (a PydanticCustomError's) is made again from its message (_line_errors)
+_PYDANTIC_ERRORS = frozenset(typing.get_args(core_schema.ErrorType))
+
+
+def _line_errors(exc: ValidationError) -> list[InitErrorDetails]:
+    """The errors of `exc` as ValidationError.from_exception_data takes them, so that more can join them. A custom
+    error's message is its template again; its context is kept unless the message holds a placeholder of it, which
+    pydantic would fill a second time."""
+    errors: list[InitErrorDetails] = []
+    for err in exc.errors():
+        ctx = err.get("ctx")
+        kind: Any = err["type"]
+        if kind not in _PYDANTIC_ERRORS:
+            kept = ctx if ctx and not any(f"{{{name}}}" in err["msg"] for name in ctx) else None
+            kind, ctx = PydanticCustomError(kind, err["msg"], kept), None
+        errors.append({"type": kind, "loc": err["loc"], "input": err["input"], **({"ctx": ctx} if ctx else {})})
+    return errors
+
+
 class Frozen(BaseModel):
     # allow_inf_nan=False: `.inf` or `.nan` in any number field is an input error, not a solver traceback
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -312,6 +349,26 @@ class Frozen(BaseModel):
     def _path_of(self, field: str) -> str:
         where = getattr(self, "_where", None) or self._section   # a model pickled before _where was has none
         return f"{where}.{field}" if where else field
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _no_invisible_keys(cls, data: Any, handler: ModelWrapValidatorHandler[Frozen]) -> Frozen:
+        """The model of `data`, unless a key of it holds an invisible format character (INVISIBLE): no field's, and
+        pydantic's "Extra inputs are not permitted" printed the key as if spelt right. Then one ValidationError: the
+        character named at each such key as it shows (`horizon_months`), and the problems of `data` read with the keys
+        as they show (keys_as_shown), so that none follows from it ("Field required") — as loading reads a dict's."""
+        if not isinstance(data, dict) or not any(isinstance(key, str) and INVISIBLE_CHAR.search(key) for key in data):
+            return handler(data)
+        shown, keyed = keys_as_shown(data)
+        errors: list[InitErrorDetails] = [
+            {"type": PydanticCustomError("invisible_character", INVISIBLE_SAID, {
+                "char": invisible_name(INVISIBLE_CHAR.search(key)[0]), "part": "key", "key": key}),
+             "loc": (as_shown,), "input": data[key]} for key, as_shown in keyed]
+        try:
+            handler(shown)
+        except ValidationError as exc:
+            errors += _line_errors(exc)
+        raise ValidationError.from_exception_data(cls.__name__, errors)
 
     @model_validator(mode="after")
     def _read_only_mappings(self) -> Frozen:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from planner.cli import app
 from planner.errors import ScenarioError
-from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.scenario import OnPrem, Scenario, apply_overrides, load_scenario
 from planner.scenario.loading import _INVISIBLE_CHAR, check_scenario_text
 from tests.planner.test_pasted_characters import LINES  # entry.yaml's lines, numbered there
 
@@ -266,3 +267,80 @@ def test_a_dict_key_with_one_that_names_no_field_is_still_unknown():
         load_scenario(data)
     assert info.value.problems == [f"<dict>:1:1: horizon: zero-width space U+200B inside the key: {MODEL_ADVICE}",
                                    "<dict>:1:1: horizon: unknown key; did you mean 'horizon_months'?"]
+
+
+# Scenario(**d), or any section built alone (OnPrem(**d)), refused such a key with pydantic's bare "Extra inputs are not
+# permitted" at the key printed as if spelt right (and "Field required" for a required field it was meant to be). Now the
+# model says what load_scenario says: the character at the key as it shows, in one ValidationError with every other
+# problem of the data read as its keys show (scenario.model.Frozen._no_invisible_keys)
+
+
+# pydantic's word for a list whose only item failed: loading leaves it out, the item's problem saying it better
+TOO_SHORT = "Tuple should have at least 1 item after validation, not 0"
+
+
+def _refused(build) -> list[tuple[tuple, str]]:
+    """(place, message) of each error of the ValidationError `build()` raises."""
+    with pytest.raises(ValidationError) as info:
+        build()
+    assert "Extra inputs are not permitted" not in str(info.value)
+    return [(err["loc"], err["msg"]) for err in info.value.errors()]
+
+
+@pytest.mark.parametrize(("change", "place", "said"), [
+    (lambda d: _with_key(d, "horizon_months", "horizon_months\u200b"), ("horizon_months",), "zero-width space U+200B"),
+    # name is required: not also "Field required"
+    (lambda d: _with_key(d, "name", "na\u200dme"), ("name",), "zero-width joiner U+200D"),
+    (lambda d: {**d, "onprem": _with_key(d["onprem"], "electricity_per_kwh", "electricity_per_kwh\u200b")},
+     ("onprem", "electricity_per_kwh"), "zero-width space U+200B"),
+    (lambda d: {**d, "workloads": [_with_key(d["workloads"][0], "reference_gpu", "\u2060reference_gpu")]},
+     ("workloads", 0, "reference_gpu"), "word joiner U+2060"),
+    (lambda d: {**d, "prices": _with_key(d["prices"], "regions", "regions\ufeff")},
+     ("prices", "regions"), "zero-width no-break space (byte order mark) U+FEFF"),
+])
+def test_a_scenario_built_in_code_with_one_in_a_key_names_it_at_the_field_meant(change, place, said):
+    data = change(check(LINES).scenario.model_dump(mode="json"))
+    assert _refused(lambda: Scenario(**data))[:1] == [(place, f"{said} inside the key: {MODEL_ADVICE}")]
+    # and no more, but pydantic's own "too short" for the list of one workload whose item failed (as for any problem in it)
+    assert _refused(lambda: Scenario(**data))[1:] == ([] if place[0] != "workloads" else [(("workloads",), TOO_SHORT)])
+
+
+def test_a_section_built_alone_names_it_too():
+    onprem = check(LINES).scenario.onprem.model_dump(mode="json")
+    onprem["pue\u200b"] = onprem.pop("pue")
+    assert _refused(lambda: OnPrem(**onprem)) == [(("pue",), f"zero-width space U+200B inside the key: {MODEL_ADVICE}")]
+
+
+def test_a_scenario_built_in_code_lists_every_problem_in_one_error():
+    # three keys with one, at three levels, and a value the model refuses besides: four errors, none "Field required"
+    data = check(LINES).scenario.model_dump(mode="json")
+    data = _with_key(data, "name", "name\u200b")
+    data["onprem"] = _with_key(data["onprem"], "pue", "p\u200bue")
+    data["workloads"][0] = _with_key(data["workloads"][0], "name", "name\u200c")
+    data["horizon_months"] = 0   # 1 to 120 months
+    assert sorted(_refused(lambda: Scenario(**data)), key=str) == sorted([
+        (("name",), f"zero-width space U+200B inside the key: {MODEL_ADVICE}"),
+        (("horizon_months",), "Input should be greater than or equal to 1"),
+        (("onprem", "pue"), f"zero-width space U+200B inside the key: {MODEL_ADVICE}"),
+        (("workloads", 0, "name"), f"zero-width non-joiner U+200C inside the key: {MODEL_ADVICE}"),
+        (("workloads",), TOO_SHORT),
+    ], key=str)
+
+
+def test_a_scenario_built_in_code_reads_the_key_as_it_shows_beside_it():
+    # horizon_months given as it shows too: that one is read, and the other is the one problem
+    data = check(LINES).scenario.model_dump(mode="json")
+    data["horizon_months\u200b"] = 0
+    assert _refused(lambda: Scenario(**data)) == [(("horizon_months",),
+                                                   f"zero-width space U+200B inside the key: {MODEL_ADVICE}")]
+
+
+def test_a_dict_key_with_one_inside_a_key_with_one_is_named_too():
+    # the section's key and a key inside it: each named, the inner one at the field it shows (was "unknown key 'pue\u200d'")
+    data = check(LINES).scenario.model_dump(mode="json")
+    data = _with_key(data, "onprem", "onprem\u200b")
+    data["onprem\u200b"] = _with_key(data["onprem\u200b"], "pue", "pue\u200d")
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    assert info.value.problems == [f"<dict>:1:1: onprem: zero-width space U+200B inside the key: {MODEL_ADVICE}",
+                                   f"<dict>:1:1: onprem.pue: zero-width joiner U+200D inside the key: {MODEL_ADVICE}"]
