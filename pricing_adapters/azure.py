@@ -34,8 +34,10 @@ Prices
     each region's listing returned (so a refresh that kept none can say they were all skipped);
     `self.implausible_offers` holds the ids of the offers skipped as `implausible_price` (beyond any price's bounds
     in classify_item, or above USD's in base.offers_table), of the sizes kept, for refresh to name an offer in force
-    missing for its price; `self.dropped_with_item_offers` those of the savings plans of an item dropped whole for its
-    own price (zero, negative or implausible), whatever their own rates.
+    missing for its price; `self.dropped_with_item_offers` those dropped with an item dropped whole for its own price
+    (zero, negative or implausible), each with the id of the item's own offer (on demand, spot, a reservation), for
+    refresh to name the item: its savings plans, whatever their own rates, and its own offer when its price is zero or
+    negative (an implausible one is in `implausible_offers`).
     When one offer is quoted twice (the preview API also returns non-primary meters), the primary
     meter, then the latest `effectiveStartDate`, wins; the others are counted as `duplicate`. Quotes of the
     same rank at different prices drop the offer, each counted as `conflicting_prices` (as AWS does: nothing
@@ -258,9 +260,10 @@ def classify_item(item: Item) -> tuple[list[tuple[str, float, str]], list[str]]:
 def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], list[str], list[str], list[str]]:
     """`classify_item`'s offers and skip reasons, the purchase options the item would have given but for the prices
     it skipped as `implausible_price` (its own option, when its own price is so, or a savings-plan term so priced),
-    and the savings-plan terms of an item dropped whole for its own price (zero, negative or implausible), whatever
-    their own rates: for the fetch to keep their offer ids (refresh tells an offer in force missing for its price, or
-    with its item, as the AWS adapter does)."""
+    and the options dropped with an item dropped whole for its own price: its own option first where that price is zero
+    or negative (an implausible one is among the options skipped for their prices), then its savings-plan terms,
+    whatever their own rates: for the fetch to keep their offer ids (refresh tells an offer in force missing for its
+    price, or with its item, naming the item, as the AWS adapter does)."""
     product = str(item.get("productName") or "")
     sku_name = str(item.get("skuName") or "").strip()
     kind = str(item.get("type") or "")
@@ -287,7 +290,7 @@ def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], lis
         if option is None:
             return [], ["unknown_reservation_term"], [], []
         if price <= 0:
-            return [], ["zero_or_negative_price"], [], []
+            return [], ["zero_or_negative_price"], [], [option]
         if price > MAX_UPFRONT_PRICE:   # a term's total: 1e300 is a broken feed, not a price
             return [], ["implausible_price"], [option], []
         hours = HOURS_PER_TERM[option]
@@ -305,7 +308,7 @@ def classify_item_options(item: Item) -> tuple[list[tuple[str, float, str]], lis
     # Its plans' ids are kept apart from the implausible prices: their own rates may be sound (a refused refresh said
     # them skipped as implausible prices, and those of an item dropped for a zero price not at all)
     if price <= 0:
-        return [], ["zero_or_negative_price"], [], _savings_plan_options(item, option)
+        return [], ["zero_or_negative_price"], [], [option, *_savings_plan_options(item, option)]
     if not MIN_HOURLY_PRICE <= price / hours <= MAX_HOURLY_PRICE:   # 1e300, or per "100000000 Hours"
         return [], ["implausible_price"], [option], _savings_plan_options(item, option)
     per_unit = f"retailPrice per {unit}" if hours != 1 else ""
@@ -540,7 +543,8 @@ class AzurePriceSource:
         self.notice = "" if self.uses_arm else NO_SUBSCRIPTION_NOTICE
         self.skipped: dict[str, int] = {}
         self.implausible_offers: list[str] = []   # ids of the offers skipped as implausible_price (see fetch)
-        self.dropped_with_item_offers: list[str] = []   # ids of savings plans dropped with their item (see fetch)
+        # id of an offer dropped with its item -> the id of the item's own offer (see fetch)
+        self.dropped_with_item_offers: dict[str, str] = {}
 
     # -- public --------------------------------------------------------------------------------------
 
@@ -561,7 +565,7 @@ class AzurePriceSource:
         self.check_regions(regions)
         self.skipped = {}
         self.implausible_offers = []
-        self.dropped_with_item_offers = []
+        self.dropped_with_item_offers = {}
         self.returned: dict[str, int] = {}
         self._deadline = Deadline(self.deadline_s)
         as_of = datetime.now(timezone.utc).date().isoformat()
@@ -894,7 +898,10 @@ class AzurePriceSource:
             size, key_note, dropped = self._kept_size(facts, arm_sku)
             if size is not None:   # skipped for its price, an offer of a size kept: refresh names it if in force
                 self.implausible_offers.extend(offer_id(PROVIDER, region, size["sku"], o) for o in priced_out)
-                self.dropped_with_item_offers.extend(offer_id(PROVIDER, region, size["sku"], o) for o in with_item)
+                if with_item:   # the item's own option is the first of the options skipped for its price, or with it
+                    own = offer_id(PROVIDER, region, size["sku"], (priced_out or with_item)[0])
+                    self.dropped_with_item_offers.update(
+                        (offer_id(PROVIDER, region, size["sku"], o), own) for o in with_item)
             if not offers:
                 continue
             if size is None:

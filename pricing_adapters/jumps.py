@@ -8,7 +8,7 @@ force or packaged (a broken feed or parser: a price per GPU-hour is the instance
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -329,8 +329,11 @@ class MissingOffers:
     # a feed at a wrong scale, not a partial answer
     implausible: int = 0
     # … and how many it had but dropped with their item, whose own price was skipped (Azure's savings plans of an item
-    # priced at zero or implausibly: the adapter's `dropped_with_item_offers`), whatever their own rates
+    # priced at zero or implausibly, whatever their own rates, and the item's own offer priced at zero: the adapter's
+    # `dropped_with_item_offers`)
     dropped_with_item: int = 0
+    # the offer ids of those items' own offers (on demand, spot), sorted, where the adapter names them
+    dropped_items: tuple[str, ...] = ()
 
     def describe(self) -> str:
         said = []
@@ -353,14 +356,15 @@ class MissingOffers:
 
 
 def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
-                   implausible: Collection[str] = (), dropped_with_item: Collection[str] = ()) -> MissingOffers | None:
+                   implausible: Collection[str] = (),
+                   dropped_with_item: Collection[str] | Mapping[str, str] = ()) -> MissingOffers | None:
     """The offers of `earlier` (`earlier_prices`: in force in the regions of `offers`, a refresh of `provider`)
     that `offers` lacks, when they are more than VANISHED_SHARE of those in force in all, in a region or in a
     purchase option, across MIN_VANISHED_SKUS instance types or more, or when they are every offer of a purchase
     option in a region where `offers` still holds one of the instance types that had it; else None (nothing, or
     a few retired). `implausible`: the ids of the offers the refresh skipped as implausible prices, and
     `dropped_with_item` those it dropped with their item (for its own price), of which the result counts those
-    missing."""
+    missing, and names their items where it maps each to the id of its item's own offer."""
     before = [b for b, _ in earlier.values() if not b.empty]
     if not before:
         return None
@@ -396,9 +400,11 @@ def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, 
     compared_with = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
     priced_out = gone & before["offer_id"].isin(set(implausible))
     with_item = gone & ~priced_out & before["offer_id"].isin(set(dropped_with_item))
+    items = ({dropped_with_item[o] for o in before.loc[with_item, "offer_id"]} if isinstance(dropped_with_item, Mapping)
+             else set())
     return MissingOffers(provider, tuple(earlier), compared_with, len(before), len(offers), int(gone.sum()),
                          tuple(beyond), tuple(named[:MISSING_NAMED]), max(0, len(named) - MISSING_NAMED),
-                         tuple(vanished), int(priced_out.sum()), int(with_item.sum()))
+                         tuple(vanished), int(priced_out.sum()), int(with_item.sum()), tuple(sorted(items)))
 
 
 def _vanished_options(before: pd.DataFrame, offers: pd.DataFrame) -> dict[str, tuple[list[str], list]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pricing_adapters import registry
@@ -13,6 +13,7 @@ from pricing_adapters.jumps import (
     CHANGED,
     CONTRADICTED,
     CORRECTED,
+    MISSING_NAMED,
     against_on_demand,
     earlier_prices,
     hardware_changes,
@@ -103,11 +104,11 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
                                   accept_price_jumps: bool, accept_missing_offers: bool, *, source: str = "",
                                   accept_hardware_changes: bool = False, implausible: Collection[str] = (),
-                                  dropped_with_item: Collection[str] = (),
+                                  dropped_with_item: Collection[str] | Mapping[str, str] = (),
                                   stored: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[str]:
     """What `accept_price_jumps`, `accept_missing_offers` and `accept_hardware_changes` let through of `offers`
     (typed, fetched from `source`, which skipped the offers of ids `implausible` for their prices, and those of ids
-    `dropped_with_item` with their item, for its own price), one warning each,
+    `dropped_with_item` with their item, for its own price: a mapping names the item's own offer), one warning each,
     for the caller to tell once the refresh is saved. Raises PriceJumpError when their prices jumped against `earlier`
     (`price_jumps`) or contradict their on-demand prices (`against_on_demand`), MissingOffersError when `offers` lacks
     most of the offers of `earlier` (`missing_offers`; said to be skipped for their prices where they were),
@@ -195,14 +196,23 @@ def _skipped_how(missing, one: bool, bounds: str = f" ({IMPLAUSIBLE})") -> str:
         return f"{'an implausible price' if single else 'implausible prices'}{bounds}"
 
     def item(single: bool) -> str:
-        return (f"dropped with {'its' if single else 'their'} item, whose own price was skipped as zero, negative or "
-                f"implausible")
+        return (f"dropped with {'its' if single else 'their'} item{_items_named(missing.dropped_items)}, whose own price "
+                f"was skipped as zero, negative or implausible")
 
     if not with_item:
         return f"skipped as {price(one)}"
     if not implausible:
         return item(one)
     return f"skipped, {implausible:,} as {price(implausible == 1)} and {with_item:,} {item(with_item == 1)}"
+
+
+def _items_named(items: Sequence[str]) -> str:
+    """" (azure:eastus:Standard_NC24ads_A100_v4:on_demand, …)": the own offer ids of the items dropped for their own
+    price (`MissingOffers.dropped_items`), MISSING_NAMED at most, or "" for none."""
+    if not items:
+        return ""
+    more = f" and {len(items) - MISSING_NAMED:,} more" if len(items) > MISSING_NAMED else ""
+    return f" ({', '.join(items[:MISSING_NAMED])}{more})"
 
 
 def _priced_out_text(missing) -> str:

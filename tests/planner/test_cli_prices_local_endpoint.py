@@ -180,13 +180,15 @@ def test_a_feed_a_million_times_too_cheap_is_said_skipped_for_its_prices_not_a_p
     # = 0.0000024), skipped: 6 items, the NC24ads A100 v4's on-demand one with its 2 savings-plan rates, and the
     # D14 item (1.0 × 1e-6: 7 implausible_price), which is no GPU size and so no offer missing. Both spot offers
     # gone while the ND96asr v4 is still offered: refused. Of the 8, the 2 savings plans went with their item (the
-    # NC24ads's on-demand one), whatever their own rates: 6 skipped as implausible prices, 2 dropped with their item
+    # NC24ads's on-demand one, named), whatever their own rates: 6 skipped as implausible prices, 2 dropped with their
+    # item
     assert line.startswith("refresh failed: offers missing: azure eastus: 8 of the 10 offers in force there (snapshot "
                            "#1) are missing from this refresh, which holds 2 offers: a purchase option gone whole from a "
                            "region that still offers instance types that had it: the 2 spot offers in eastus (2 "
                            "instance types)")
     assert ("; every offer missing was in the answer but skipped, 6 as implausible prices (above 100,000 USD an hour "
-            "or below 0.0001 a unit-hour, say) and 2 dropped with their item, whose own price was skipped as zero, "
+            "or below 0.0001 a unit-hour, say) and 2 dropped with their item (azure:eastus:Standard_NC24ads_A100_v4:"
+            "on_demand), whose own price was skipped as zero, "
             "negative or implausible, so more likely a broken feed (a wrong unit, currency or scale) than a partial "
             "answer or instance types retired") in line
     assert "more likely a partial answer" not in line

@@ -368,9 +368,10 @@ def test_savings_plans_dropped_with_their_item_are_counted_so_not_as_implausible
     # snapshot #1: the ND96asr, NC24ads and NC48ads A100 v4 on demand with 1- and 3-year savings plans, and the NV36ads
     # A10 v5 on demand: 10 offers. The next answer prices the ND96asr per "100000000 Hours" (27.197 / 1e8 an hour:
     # implausible) and the NC24ads at 0, and lacks the NC48ads: 9 of the 10 missing, across 3 instance types. Of them
-    # the refresh had 1 skipped for its price (the ND96asr on demand) and 4 dropped with their item (the two sizes'
-    # savings plans, at 20, 12, 2.9 and 2.0 USD/h, sound rates); the NC24ads on demand and the NC48ads's 3 were not in
-    # the answer. It said "3 of the 9 … skipped as implausible prices", and nothing of the NC24ads's plans
+    # the refresh had 1 skipped for its price (the ND96asr on demand) and 5 dropped with their item: the two sizes'
+    # savings plans (at 20, 12, 2.9 and 2.0 USD/h, sound rates) and the NC24ads on demand itself, at 0; the items named
+    # by their own offers. The NC48ads's 3 were not in the answer. It said "3 of the 9 … skipped as implausible
+    # prices", and nothing of the NC24ads's plans; then "5 of the 9", the NC24ads on demand among "the others"
     store = PriceStore(tmp_path / "s.sqlite")
     sound = [_azure_item(*ND96, 27.197, (20.0, 12.0)), _azure_item(*NC24, 3.673, (2.9, 2.0)),
              _azure_item(*NC48, 7.346, (5.8, 4.0)), _azure_item(*NV36, 3.2)]
@@ -380,19 +381,21 @@ def test_savings_plans_dropped_with_their_item_are_counted_so_not_as_implausible
     with pytest.raises(MissingOffersError) as refused:
         _azure_refresh(store, broken)
     assert str(refused.value).endswith(
-        "; 5 of the 9 offers missing were in the answer but skipped, 1 as an implausible price (above 100,000 USD an "
-        "hour or below 0.0001 a unit-hour, say) and 4 dropped with their item, whose own price was skipped as zero, "
+        "; 6 of the 9 offers missing were in the answer but skipped, 1 as an implausible price (above 100,000 USD an "
+        "hour or below 0.0001 a unit-hour, say) and 5 dropped with their item (azure:eastus:Standard_NC24ads_A100_v4:"
+        "on_demand, azure:eastus:Standard_ND96asr_v4:on_demand), whose own price was skipped as zero, "
         "negative or implausible, more likely a broken feed (a wrong unit, currency or scale); the others more likely a "
         "partial answer (pages, a region or a purchase option left out) than instance types retired, and plans would "
         "lose those offers, so nothing was saved. If the others really are gone, refresh again with "
         "--accept-missing-offers (an implausible price is never saved, nor a savings plan without its item)")
     missing = refused.value.missing
-    assert (missing.missing, missing.implausible, missing.dropped_with_item) == (9, 1, 4)
+    assert (missing.missing, missing.implausible, missing.dropped_with_item) == (9, 1, 5)
     warned = []
     assert _azure_refresh(store, broken, accept_missing_offers=True, warn=warned.append).row_count == 1
     assert warned[0].endswith(
-        " (5 of the 9 offers missing were skipped, 1 as an implausible price, above 100,000 USD an hour or below 0.0001 "
-        "a unit-hour, say, and 4 dropped with their item, whose own price was skipped as zero, negative or "
+        " (6 of the 9 offers missing were skipped, 1 as an implausible price, above 100,000 USD an hour or below 0.0001 "
+        "a unit-hour, say, and 5 dropped with their item (azure:eastus:Standard_NC24ads_A100_v4:on_demand, "
+        "azure:eastus:Standard_ND96asr_v4:on_demand), whose own price was skipped as zero, negative or "
         "implausible, and are not saved)")
 
 
@@ -405,3 +408,26 @@ def test_every_offer_missing_dropped_with_its_item_is_said_so():
             "answer or instance types retired, and plans would lose those offers, so nothing was saved. To save the "
             "others all the same (an implausible price is never saved, nor a savings plan without its item), refresh "
             "again with --accept-missing-offers") in _missing_offers_text(missing)
+
+
+def test_the_items_dropped_for_their_own_price_are_named_with_their_own_offers(tmp_path):
+    # snapshot #1: the ND96asr, NC24ads and NC48ads A100 v4 on demand with 1- and 3-year savings plans, the NV36ads A10
+    # v5 on demand and spot: 11 offers. The next answer prices the ND96asr and NC24ads on demand at 0, the NC48ads at
+    # -1 and the NV36ads spot at 0, each item with its plans at sound rates, and the NV36ads on demand at 3.2: 10 of the
+    # 11 missing, every one in the answer: the 4 items' own offers (on demand, or spot) and their 6 savings plans. It
+    # said "6 of the 10 … dropped with their item", naming no item, and took the items' own offers for a partial answer
+    store = PriceStore(tmp_path / "s.sqlite")
+    spot = (NV36[0], f"{NV36[1]} Spot")
+    sound = [_azure_item(*ND96, 27.197, (20.0, 12.0)), _azure_item(*NC24, 3.673, (2.9, 2.0)),
+             _azure_item(*NC48, 7.346, (5.8, 4.0)), _azure_item(*NV36, 3.2), _azure_item(*spot, 1.0)]
+    assert _azure_refresh(store, sound, accept_missing_offers=True, accept_price_jumps=True).row_count == 11
+    broken = [_azure_item(*ND96, 0.0, (20.0, 12.0)), _azure_item(*NC24, 0.0, (2.9, 2.0)),
+              _azure_item(*NC48, -1.0, (5.8, 4.0)), _azure_item(*NV36, 3.2), _azure_item(*spot, 0.0)]
+    with pytest.raises(MissingOffersError) as refused:
+        _azure_refresh(store, broken)
+    assert ("; every offer missing was in the answer but dropped with its item (azure:eastus:Standard_NC24ads_A100_v4:"
+            "on_demand, azure:eastus:Standard_NC48ads_A100_v4:on_demand, azure:eastus:Standard_ND96asr_v4:on_demand, "
+            "azure:eastus:Standard_NV36ads_A10_v5:spot), whose own price was skipped as zero, negative or implausible, "
+            "so more likely a broken feed") in str(refused.value)
+    missing = refused.value.missing
+    assert (missing.missing, missing.implausible, missing.dropped_with_item) == (10, 0, 10)

@@ -118,8 +118,11 @@ def test_the_azure_offers_skipped_for_their_prices_as_items_are_read_are_named_f
         "azure:eastus:Standard_ND96asr_v4:on_demand",
         "azure:eastus:Standard_ND96asr_v4:reserved_3y",
     ]
-    assert src.dropped_with_item_offers == ["azure:eastus:Standard_ND96asr_v4:savings_plan_1y",
-                                            "azure:eastus:Standard_ND96asr_v4:savings_plan_3y"]
+    # each dropped with the item whose own offer is the ND96asr's on demand, named for refresh to say
+    assert src.dropped_with_item_offers == {"azure:eastus:Standard_ND96asr_v4:savings_plan_1y":
+                                            "azure:eastus:Standard_ND96asr_v4:on_demand",
+                                            "azure:eastus:Standard_ND96asr_v4:savings_plan_3y":
+                                            "azure:eastus:Standard_ND96asr_v4:on_demand"}
 
 
 @pytest.mark.parametrize("usd", [
