@@ -4,9 +4,10 @@ variables or constraints; `build_model` calls them in order, so reading it tells
 Variables: integer cards bought in each purchase vintage (b), integer owned cards kept working (k) and
 switched off (o) — the rest of them are sold in month 1 —, integer reserved instances r (committed from
 month 1), continuous dispatch y[u,w,p] — how many units of u work on workload w in each hour of period
-p — and, only with a fixed monthly site cost, a binary per fleet epoch that is 1 when any card is held in it
-(the cost is owed in those months) and a binary z that is 1 when any card is held at all (engine.solve
-splits on it).
+p — and, only with a fixed monthly site cost, a binary per fleet epoch that is 1 when any card is in service in
+it, bought or owned and kept working (the cost is owed in those months; owned cards switched off are held but
+not in service and owe none), and a binary z that is 1 when any card is in service at all (engine.solve splits
+on it).
 Cards in service in a fleet epoch: N[c,e] = Σ b + Σ k over the vintages serving in e — an integer
 variable of its own, tied to them by one equality row, wherever two or more vintages serve in e.
 The objective is the cost schedule discounted, times these variables (engine.schedule).
@@ -60,8 +61,8 @@ class Model:
     n: dict = field(default_factory=dict)      # card unit index -> cards held at some time (expression)
     r: dict = field(default_factory=dict)      # reserved unit index -> integer units
     y: dict = field(default_factory=dict)      # (unit, workload, period) -> units working
-    z: pulp.LpVariable | None = None            # any on-prem unit exists at some time
-    site: dict = field(default_factory=dict)   # site epoch (schedule key) -> binary: any card held in it
+    z: pulp.LpVariable | None = None            # any on-prem card in service at some time
+    site: dict = field(default_factory=dict)   # site epoch (schedule key) -> binary: any card in service in it
     place: dict = field(default_factory=dict)  # (workload, gpu) -> binary: single_type workload placed on gpu
     instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
     jobs: dict = field(default_factory=dict)   # (card unit, epoch, k) -> integer groups of k cards for k-GPU jobs
@@ -363,44 +364,44 @@ def define_serving_instances(m: Model) -> None:
 
 
 def define_fixed_onprem_switch(m: Model) -> None:
-    """For the fixed monthly site cost: a binary z, 1 when any card is held at some time (engine.solve splits
-    on it), and per site epoch (schedule.site_epochs) a binary, 1 when any card is held in it, working or
-    switched off. With one site epoch the two are one variable."""
+    """For the fixed monthly site cost: a binary z, 1 when any card is in service at some time (engine.solve
+    splits on it), and per site epoch (schedule.site_epochs) a binary, 1 when any card is in service in it —
+    bought, or owned and kept working. Owned cards switched off are still held but owe no site cost: they draw
+    no power, pay no colocation and do no work, so a plan whose cards of unknown resale value (never sold) are
+    all switched off is all cloud in what it pays. With one site epoch the two binaries are one variable."""
     inp = m.inputs
     first, last = inp.schedule.site_months
     if not m.n or not len(first):
         return
     m.z = m.prob.add_variable("any_onprem", cat="Binary")
     sku = inp.col("sku")
-    for i, n in m.n.items():
-        most = sum(var.upBound or 0 for var in n.keys())
+    working = m.buy | m.keep   # vintage -> cards in service (bought, or owned and kept working)
+    unit = inp.vintages["unit"].to_numpy()
+    for i in m.n:
+        serving = pulp.LpAffineExpression([(working[k], 1.0) for k in np.flatnonzero(unit == i).tolist() if k in working])
+        most = sum(var.upBound or 0 for var in serving.keys())
         if most:
-            m.prob += (n <= most * m.z, f"onprem_switch_{sku[i]}")
+            m.prob += (serving <= most * m.z, f"onprem_switch_{sku[i]}")
     if len(first) == 1:
         m.site[0] = m.z
         return
     epochs = inp.epoch_of_month[first - 1].tolist()   # the fleet epoch of each site epoch
-    v = inp.vintages
-    unit, serving = v["unit"].to_numpy(), in_service(v, inp.horizon_months)
     rows: dict = {}
-    for key, (month, e) in enumerate(zip(first.tolist(), epochs)):
+    for key, e in enumerate(epochs):
         m.site[key] = m.prob.add_variable(f"site_epoch_{key}", cat="Binary")
         for i in m.n:
-            # the card's working cards in service in the epoch, and its owned cards switched off then
-            held = pulp.LpAffineExpression(m.installed[i, e])
-            for k in np.flatnonzero((unit == i) & serving[:, month - 1]).tolist():
-                if k in m.off:
-                    held[m.off[k]] = held.get(m.off[k], 0.0) + 1.0
-            most = sum((var.upBound or 0) * c for var, c in held.items())
+            installed = m.installed[i, e]   # the card's cards in service in the epoch
+            most = sum((var.upBound or 0) * c for var, c in installed.items())
             if most:
-                add_row(rows, [*held.items(), (m.site[key], -most)], pulp.LpConstraintLE, 0.0, f"site_epoch_{key}_{sku[i]}")
+                add_row(rows, [*installed.items(), (m.site[key], -most)], pulp.LpConstraintLE, 0.0,
+                        f"site_epoch_{key}_{sku[i]}")
     _define_site_order(m, first, last, rows)
     _define_site_dispatch(m, epochs, rows)
     add_rows(m, rows)
 
 
 def _define_site_order(m: Model, first_months: np.ndarray, last_months: np.ndarray, rows: dict) -> None:
-    """Where one site epoch follows another, the cards held can only grow when no vintage leaves at the
+    """Where one site epoch follows another, the cards in service can only grow when no vintage leaves at the
     boundary (s_next ≥ s_prev) and only shrink when none starts there (s_prev ≥ s_next). Valid rows that
     keep HiGHS from trying orders of the binaries no plan can have: the 19 purchase re-solves of
     industrial.yaml's decision values took 1.4× the CPU of one site binary without them, 1.0-1.15× with

@@ -325,6 +325,10 @@ def _months_text(months: tuple) -> str:
     return ", ".join(map(str, months))
 
 
+# the note of owned cards switched off, where the scenario has a fixed site cost (model.define_fixed_onprem_switch)
+SWITCHED_OFF_SITE = "; held switched off (no power, no work): the site's fixed cost is owed only in months a card is in service"
+
+
 def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     """What is bought, sold, switched off and retired in which month, and what the cards still in service at the
     end are worth (amount, nominal: capex paid, or the resale credit received as a negative number). Every card
@@ -339,6 +343,7 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     credit = {d: sched.totals(d, "residual_value") for d in ("buy", "keep", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")
     buy, keep, off, sell = (decisions[name] for name in ("buy", "keep", "off", "sell"))
+    site_cost = sched.n_site_epochs > 0   # onprem.fixed_onprem_per_month is set
     rows = []
     for k, (i, owned, first, last, leave, age_at_start, life) in enumerate(column_rows(
             v, "unit", "owned", "first_service", "last_service", "leave_month", "age_at_start", "life_months")):
@@ -347,7 +352,7 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
             if sell[k] > 0:
                 rows.append((1, sku[i], gpu[i], "sell", sell[k], credit["sell"][k] * sell[k], age))
             if off[k] > 0:
-                rows.append((1, sku[i], gpu[i], "switch off", off[k], 0.0, age))
+                rows.append((1, sku[i], gpu[i], "switch off", off[k], 0.0, age + SWITCHED_OFF_SITE if site_cost else age))
             leaving = keep[k] + off[k]
             per_unit = credit["keep"][k]
         else:
@@ -394,7 +399,7 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     out. The net against keeping them working is the total of the plan with `onprem.sell_owned` and
     `onprem.switch_off_owned` false, less this plan's (the sale's decision value, engine.decisions, is
     against switching them off instead). The site's `fixed_onprem_per_month` is not in it: it is shared by
-    every on-prem unit and ends only when none is left, so no one batch avoids it."""
+    every on-prem unit and ends only when no card is left in service, so no one batch avoids it."""
     v, sched, d = inp.vintages, inp.schedule, inp.discount
     pv = {name: sched.present_values(name, d) for name in ("keep", "off", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")

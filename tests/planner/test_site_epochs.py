@@ -1,5 +1,6 @@
 """The fixed monthly site cost (`onprem.fixed_onprem_per_month`) is owed only in the months some card is
-held, working or switched off — not over the whole horizon once any card is ever held.
+in service — not over the whole horizon once any card is ever held (owned cards switched off owe none:
+test_site_cost_switched_off.py).
 
 The oracle prices every plan of zero to two cards bought at the purchase months, from the documented
 formulas alone (README "Cost model"), and keeps the cheapest: the planner must find the same total, and
