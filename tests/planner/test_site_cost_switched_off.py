@@ -90,3 +90,10 @@ def test_the_site_cost_is_still_owed_while_the_card_works(tmp_path, solver):
     assert p.total == pytest.approx(KEPT_WORKING, rel=1e-6)
     assert p.cost("fixed_onprem") == pytest.approx(1200)
     assert p.monthly["fixed_onprem"].tolist() == [100.0] * 12 + [0.0]   # row 13: after the horizon
+
+
+@pytest.mark.parametrize("dear_card", [False, True], ids=["one site epoch", "two site epochs"])
+def test_the_unreduced_model_agrees(tmp_path, dear_card):
+    p = plan(scenario(tmp_path, dear_card), reduced=False, baselines=False)
+    assert p.total == pytest.approx(CLOUD_ONLY, rel=1e-6)
+    assert p.cost("fixed_onprem") == 0
