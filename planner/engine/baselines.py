@@ -527,12 +527,12 @@ def with_loose_bound_warnings(warnings: list[str], table: pd.DataFrame, grouping
 
 # --- the all-cloud baseline from the plan's own solve ---
 #
-# HiGHS solves a plan with a fixed site cost twice, without any card and with (engine.solve splits on the
-# fixed-cost binary z). The run without cards is the all-cloud baseline's model when the two differ in
-# nothing a fleet without cards meets differently: no owned cards (the baseline keeps them, the run has
-# none), no card minimum and no cap on the cloud's share (the baseline drops them, the run keeps them —
-# the capex budgets, card maxima and power cap hold for any fleet without cards, constraints.
-# met_without_cards), no extra constraints of the caller (baselines never get them). Both models are
+# HiGHS solves a plan with a fixed site cost twice, without any card in service and with (engine.solve splits
+# on the fixed-cost binary z). The run without cards is the all-cloud baseline's model when the two differ in
+# nothing a fleet without cards meets differently: no owned cards (the baseline may keep them working, the run
+# may only switch them off or sell them), no card minimum and no cap on the cloud's share (the baseline drops
+# them, the run keeps them — the capex budgets, card maxima and power cap hold for any fleet without cards,
+# constraints.met_without_cards), no extra constraints of the caller (baselines never get them). Both models are
 # reduced exactly, so their optima agree; that run's proven optimum then fills the all-cloud row and one
 # baseline solve is saved (industrial.yaml: about 30 ms of CPU alone, 65 ms in the baselines' forked
 # child beside the plan's solve, 2026-12-03).
