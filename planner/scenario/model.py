@@ -767,7 +767,9 @@ class OnPrem(Frozen):
     capex_budget_per_year: float | None = Field(None, ge=0, le=MAX_MONEY,
                                                 description="cap on new capex in each plan year (months 1-12, 13-24 …)")
     colocation_per_kw_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged on installed IT kW every month")
-    fixed_onprem_per_month: float = Field(0.0, ge=0, le=MAX_MONEY, description="charged in each month any on-prem unit exists")
+    fixed_onprem_per_month: float = Field(0.0, ge=0, le=MAX_MONEY, description=(
+        "charged in each month some on-prem card is in service (bought, or owned and kept working; switched-off owned "
+        "cards owe none)"))
 
     _listed_once = field_validator("cards")(listed_once)
 
