@@ -1180,6 +1180,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             if msg:
                 problems.append(f"{origin}:{_where(positions, ('workloads', i, 'framework'))}: "
                                 f"workloads[{i}].framework: {msg}")
+    problems += _memory_problems(data, positions, origin)
     problems += _check_rates(data, cards, custom, positions, origin)
     problems += _check_owned_ages(onprem, cards, custom, positions, origin)
     problems += _check_override_watts(onprem, positions, origin)
@@ -1980,7 +1981,8 @@ MAX_GROWTH_AS_SHARE = 1.0
 
 def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
     """(field path, warning) for each value of a valid `scenario` that looks typed in another unit: watts in kW,
-    electricity in cents, a power cap in watts, growth in percent, a memory in MiB, no demand at all, a rate for
+    electricity in cents, a power cap in watts, growth in percent, a memory in MiB (where an offers CSV may give
+    it; an error otherwise: _memory_problems), no demand at all, a rate for
     the scenario's own currency. Each warning starts with the field's dotted path and says the value, why it
     looks wrong and the unit expected; `validate` places them in the file (text_places), a plan lists the texts."""
     return plausibility_warnings_as_written(scenario.model_dump())
@@ -2145,9 +2147,33 @@ def _reference_gpus(w: Any, custom: dict) -> float | None:
     return amount / rate["gpu"] if rate else None
 
 
+def _prices_are_the_catalogs(data: dict) -> bool:
+    """Whether the offers a scenario plans on have the catalog's memory per GPU: those of the packaged snapshot or the
+    price store (nominal GB of the GPU they name: docs/offers-contract.md, Memory), not an offers CSV's, whose rows
+    give their own gpu_memory_gb."""
+    return _mapping(data.get("prices")).get("source", "snapshot") in PRICE_SOURCE_WORDS
+
+
+def _memory_problems(data: dict, positions: Any, origin: str) -> list[str]:
+    """A workload's min_gpu_memory_gb above the most memory of any GPU (_memory_beyond_every_gpu): an error where the
+    offers have the catalog's memory (plan is certain to find the workload infeasible); a warning otherwise
+    (plausibility_warnings: an offers CSV's row may give more)."""
+    if not _prices_are_the_catalogs(data):
+        return []
+    return [f"{origin}:{_where(positions, loc)}: {text}" for loc, text in _memory_beyond_every_gpu(data)]
+
+
 def _implausible_memory(data: dict) -> list[tuple[Path_, str]]:
+    """_memory_beyond_every_gpu, a warning where the prices are an offers CSV (an error otherwise: _memory_problems)."""
+    if _prices_are_the_catalogs(data):
+        return []
+    return _memory_beyond_every_gpu(data, " unless a row of the offers CSV (prices.source) gives more")
+
+
+def _memory_beyond_every_gpu(data: dict, unless: str = "") -> list[tuple[Path_, str]]:
     """A workload's min_gpu_memory_gb above the most memory of any GPU (the catalog's, and the custom cards'
-    gpu_specs): no GPU can run it, and the plan is infeasible. MiB typed as GB (81920 for 80) most often."""
+    gpu_specs): no GPU can run it, and the plan is infeasible (`unless`: what could still give one). MiB typed as
+    GB (81920 for 80) most often."""
     most, holder = _most_gpu_memory(data)
     found = []
     for i, w in enumerate(_workloads(data)):
@@ -2158,7 +2184,8 @@ def _implausible_memory(data: dict) -> list[tuple[Path_, str]]:
         gb = memory / 1024
         meant = f"; did you mean {_figure(gb)} ({_figure(memory)} MiB)?" if 1 <= gb <= most else ""
         found.append((at, f"{_dotted(at)}: {_figure(memory)} GB is more memory than any GPU has (the most: "
-                          f"{_figure(most)} GB, {holder}), so no GPU can run the workload; expected GB per GPU{meant}"))
+                          f"{_figure(most)} GB, {holder}), so no GPU can run the workload{unless}; expected GB per "
+                          f"GPU{meant}"))
     return found
 
 

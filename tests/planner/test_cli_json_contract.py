@@ -14,11 +14,12 @@ ROOT = Path(__file__).resolve().parents[2]
 BAD = ROOT / "tests" / "fixtures" / "scenarios" / "bad.yaml"
 WORKED = ROOT / "examples" / "worked-example.yaml"
 
-# no offer or card has 500 GB a GPU: no fleet, found before any solve
+# no GPU of planner/data/gpus.csv has compute capability 15 (the most: 12.0): no fleet, found before any solve (a
+# memory no GPU has is refused as the file loads)
 NO_FLEET = """name: no fleet
 horizon_months: 18
 workloads:
-  - {name: w, gpu_hours_per_month: 1, reference_gpu: T4, min_gpu_memory_gb: 500}
+  - {name: w, gpu_hours_per_month: 1, reference_gpu: T4, min_compute_capability: 15}
 """
 
 
@@ -110,7 +111,8 @@ def test_plan_json_without_a_fleet_says_the_scenario_currency_horizon_and_solver
     result = run("plan", scenario, "--format", "json", "--solver", "cbc")
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
-    assert doc.pop("reason").startswith("workload w (≥ 500 GB, 1 GPU per job) has no compatible offer")
+    assert doc.pop("reason").startswith("workload w (≥ 0 GB, 1 GPU per job, compute capability ≥ 15) has no "
+                                         "compatible offer")
     assert isinstance(doc.pop("version"), str)
     # the scenario's own values (currency USD by default), the solver asked for, the file as given
     assert doc == {"status": "infeasible", "scenario": "no fleet", "scenario_file": str(scenario), "currency": "USD",

@@ -3,16 +3,22 @@
 nothing of 6. A field holds a ratio when its upper bound is at most 3 (the shares ≤ 1, the PUE ≤ 3: read from the
 pydantic field), and its unit is the end of its name (_kw, _gb, _watts, _months, _years); the value meant is
 suggested only where the field takes it. A `min_gpu_memory_gb` above every GPU's memory (MiB typed as GB: plan
-said "infeasible" without a line) and a growth_per_month above 1 (a percent) are warned about."""
+said "infeasible" without a line) is an error (a warning where an offers CSV may give the memory), and a
+growth_per_month above 1 (a percent) is warned about."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from test_scenario_limits import problems_of
 
-from planner.scenario import load_scenario_text
+from planner.errors import ScenarioError
+from planner.scenario import load_scenario, load_scenario_text
 from planner.scenario.loading import plausibility_warnings
 from tests.planner.cli_run import run
+
+ROOT = Path(__file__).resolve().parents[2]
 
 HEAD = "name: t\nhorizon_months: 12\n"
 # a field of the workload follows "  - {name: a, gpu_hours_per_month: 100, reference_gpu: T4, " (59 characters)
@@ -91,29 +97,56 @@ def test_growth_above_one_that_loads_is_warned_about_as_a_percent():
     assert warnings_of(HEAD + WORKLOAD % ", growth_per_month: 1") == []   # doubling every month: fast, not absurd
 
 
-def test_a_memory_above_every_gpus_is_warned_about_with_the_gb_its_mib_are(tmp_path):
-    # the most memory in planner/data/gpus.csv: 288 GB (B300, GB300; B300 first); 81920 / 1024 = 80
+def test_a_memory_above_every_gpus_is_an_error_of_validate_with_the_gb_its_mib_are(tmp_path):
+    # the most memory in planner/data/gpus.csv: 288 GB (B300, GB300; B300 first); 81920 / 1024 = 80. Plan finds
+    # the workload infeasible whatever else the file says: validate refuses it, at its value (4:79), exit 2
     path = tmp_path / "s.yaml"
     path.write_text(HEAD + WORKLOAD % ", min_gpu_memory_gb: 81920")
     result = run("validate", path)
-    assert result.exit_code == 0 and result.stderr.startswith(f"ok {path}: t")   # valid: a warning, not an error
-    assert [line for line in result.stderr.splitlines() if "min_gpu_memory_gb" in line] == [
-        f"warning: {path}:4:79: workloads[0].min_gpu_memory_gb: 81,920 GB is more memory than any GPU has (the most: "
-        "288 GB, B300), so no GPU can run the workload; expected GB per GPU; did you mean 80 (81,920 MiB)?"]
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (
+        f"{path}: 1 problem\n  {path}:4:79: workloads[0].min_gpu_memory_gb: 81,920 GB is more memory than any GPU has "
+        "(the most: 288 GB, B300), so no GPU can run the workload; expected GB per GPU; did you mean 80 (81,920 MiB)?\n")
+
+
+def test_a_memory_above_every_gpus_is_refused_as_plan_and_the_library_load_the_file(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(HEAD + WORKLOAD % ", min_gpu_memory_gb: 81920")
+    result = run("plan", path)   # refused as the file loads (exit 2), not "infeasible" (exit 1) without a line
+    assert result.exit_code == 2 and f"{path}:4:79: workloads[0].min_gpu_memory_gb: 81,920 GB" in result.stderr
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path)
+    assert [p.split(": ", 2)[1] for p in caught.value.problems] == ["workloads[0].min_gpu_memory_gb"]
 
 
 def test_a_memory_above_every_gpus_below_a_gib_of_mib_gets_no_guess():
     # 300 MiB would be 0.29 GB: no memory anyone asks
-    assert [said for _, said in warnings_of(HEAD + WORKLOAD % ", min_gpu_memory_gb: 300")] == [
-        "workloads[0].min_gpu_memory_gb: 300 GB is more memory than any GPU has (the most: 288 GB, B300), so no GPU "
-        "can run the workload; expected GB per GPU"]
-    assert warnings_of(HEAD + WORKLOAD % ", min_gpu_memory_gb: 288") == []
+    assert problems_of(HEAD + WORKLOAD % ", min_gpu_memory_gb: 300") == [
+        "s.yaml:4:79: workloads[0].min_gpu_memory_gb: 300 GB is more memory than any GPU has (the most: 288 GB, B300), "
+        "so no GPU can run the workload; expected GB per GPU"]
+    assert warnings_of(HEAD + WORKLOAD % ", min_gpu_memory_gb: 288") == []   # the B300's: it loads
 
 
 def test_a_custom_cards_memory_counts_as_a_gpus():
     card = ("onprem:\n  custom_cards:\n    big: {price: 1, busy_watts: 500, idle_watts: 50, life_years: 4, "
             "gpu_specs: {memory_gb: %s}}\n")
     assert warnings_of(HEAD + card % 400 + WORKLOAD % ", min_gpu_memory_gb: 300") == []
-    assert [said for _, said in warnings_of(HEAD + card % 400 + WORKLOAD % ", min_gpu_memory_gb: 500")] == [
-        "workloads[0].min_gpu_memory_gb: 500 GB is more memory than any GPU has (the most: 400 GB, custom card "
-        "'big'), so no GPU can run the workload; expected GB per GPU"]
+    # line 7: the workload follows the two lines of HEAD, the three of onprem and `workloads:`
+    assert problems_of(HEAD + card % 400 + WORKLOAD % ", min_gpu_memory_gb: 500") == [
+        "s.yaml:7:79: workloads[0].min_gpu_memory_gb: 500 GB is more memory than any GPU has (the most: 400 GB, custom "
+        "card 'big'), so no GPU can run the workload; expected GB per GPU"]
+
+
+def test_a_memory_above_every_gpus_stays_a_warning_where_an_offers_csv_may_give_it(tmp_path):
+    # an offers CSV's rows give their own gpu_memory_gb (docs/offers-contract.md), so plan may find an offer with
+    # 300 GB a GPU: validate warns (exit 0), and the file loads
+    (tmp_path / "offers.csv").write_text((ROOT / "examples" / "offers-g5-us-east-1.csv").read_text())
+    path = tmp_path / "s.yaml"
+    path.write_text(HEAD + "prices: {source: offers.csv}\n" + WORKLOAD % ", min_gpu_memory_gb: 300")
+    result = run("validate", path)
+    assert result.exit_code == 0 and result.stderr.startswith(f"ok {path}: t")
+    assert [line for line in result.stderr.splitlines() if "min_gpu_memory_gb" in line] == [
+        f"warning: {path}:5:79: workloads[0].min_gpu_memory_gb: 300 GB is more memory than any GPU has (the most: "
+        "288 GB, B300), so no GPU can run the workload unless a row of the offers CSV (prices.source) gives more; "
+        "expected GB per GPU"]
+    load_scenario(path)

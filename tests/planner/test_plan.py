@@ -262,7 +262,7 @@ def test_plan_json_has_the_design_keys_and_exit_0():
 def test_plan_infeasible_exits_1_and_bad_input_exits_2(tmp_path):
     bad = tmp_path / "s.yaml"
     bad.write_text("name: x\nworkloads:\n  - {name: w, gpu_hours_per_month: 1, reference_gpu: T4,"
-                   " min_gpu_memory_gb: 500}\n")
+                   " min_compute_capability: 15}\n")   # no GPU has it (the most: 12.0)
     result = CliRunner().invoke(app, ["plan", str(bad), "--format", "json"])
     assert result.exit_code == 1 and json.loads(result.stdout)["status"] == "infeasible"
     assert "workload w" in result.stderr

@@ -56,9 +56,8 @@ def test_numbers_that_parse_are_checked_for_their_unit_in_a_file_that_does_not_l
     checked = check_scenario_text("name: t\nonprem: {electricity_per_kwh: 12, pue: 140, power_cap_kw: 6000}\n"
                                   "workloads:\n  - {name: w, gpu_hours_per_month: lots, reference_gpu: T4, "
                                   "min_gpu_memory_gb: 81920}\n", "s.yaml")
-    assert checked.scenario is None and len(checked.problems) == 2
-    assert [field for field, _ in plausibility_warnings_as_written(checked.data)] == [
-        ("onprem", "electricity_per_kwh"), ("workloads", 0, "min_gpu_memory_gb")]
+    assert checked.scenario is None and len(checked.problems) == 3   # the memory no GPU has among them: an error
+    assert [field for field, _ in plausibility_warnings_as_written(checked.data)] == [("onprem", "electricity_per_kwh")]
 
 
 def test_a_value_an_error_rejects_is_not_warned_about_again(tmp_path):
