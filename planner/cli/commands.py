@@ -234,7 +234,7 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         problems, warnings = _price_checks(scenario, store)
         too_large, may_be = _size_checks(scenario)
         unpriced, not_bought = _card_checks(scenario)
-        problems, warnings = problems + too_large + unpriced, warnings + may_be + not_bought
+        problems, warnings = problems + too_large + unpriced, warnings + may_be
         implausible = plausibility_warnings(scenario)
     else:
         # every problem in one pass: what can be checked without the whole scenario is checked on the file's
@@ -243,6 +243,7 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         problems, warnings = ([], []) if written is None else _price_checks(
             _scenario_of_prices(written, checked.data, checked.base_dir), store, whole=False)
         implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
+        not_bought = []
     # values that look typed in another unit, placed in the text validated as its problems are
     fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
     places = dict(zip(fields, text_places(checked.text, str(path), fields)))
@@ -251,7 +252,11 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
                                 str(path))
     errors = placed if scenario is not None else in_file_order(checked.problems + placed)
     read = [w for w in warnings if w.startswith("prices: ")]   # (_price_checks' words of the prices read)
-    return ValidatedFile(str(path), scenario, errors, [f"{places[field]}: {text}" for field, text in implausible],
+    # a card with no sourced price, at the entry that names it: its onprem.cards item, or its key in existing/min_units
+    cards = text_places(checked.text, str(path), [field for field, _ in not_bought], value=False)
+    return ValidatedFile(str(path), scenario, errors,
+                         [*(f"{places[field]}: {text}" for field, text in implausible),
+                          *(f"{place}: {text}" for place, (_, text) in zip(cards, not_bought))],
                          [f"{path}: {w}" for w in warnings if w not in read], [f"{path}: {w}" for w in read])
 
 
@@ -388,17 +393,30 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
 
 
-def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:
+def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[tuple[tuple, str]]]:
     """(problems, warnings) of the scenario's catalog cards with no sourced price (and no onprem.card_overrides price),
-    in plan's words (catalog.unpriced_card_findings): a card listed is not bought, one owned is never sold (its resale
-    value is unknown); units required of one (constraints.min_units) an error, as plan refuses them. Read from the
-    catalog's text rows, without pandas."""
+    in plan's words (catalog.unpriced_card_findings), each with the path of the field it is about: a card listed is
+    not bought, one owned is never sold (its resale value is unknown), each warned of at the entry that names it
+    first (its onprem.cards item, else its onprem.existing or constraints.min_units key), its path leading the text
+    as other warnings' do; units required of one (constraints.min_units) an error, as plan refuses them. Read from
+    the catalog's text rows, without pandas."""
     from planner.catalog.offers import units_required, unpriced_card_findings, unpriced_card_rows
+    from planner.scenario.loading import dotted
 
     unpriced = unpriced_card_rows(scenario)
     required, warnings = unpriced_card_findings(unpriced)   # the errors in the order of the cards required
     fields = [("constraints", "min_units", card["card_id"]) for card in unpriced if units_required(card)]
-    return list(zip(fields, required)), warnings
+    listed = [_listing_field(scenario, card["card_id"]) for card in unpriced] if warnings else []
+    return list(zip(fields, required)), [(field, f"{dotted(field)}: {text}") for field, text in zip(listed, warnings)]
+
+
+def _listing_field(scenario, card: str) -> tuple:
+    """The path of the entry of `scenario` that names catalog card `card` first, in unpriced_card_rows' order: its
+    onprem.cards item, else its onprem.existing key, else its constraints.min_units key."""
+    o = scenario.onprem
+    if card in o.cards:
+        return ("onprem", "cards", list(o.cards).index(card))
+    return ("onprem", "existing", card) if card in o.existing else ("constraints", "min_units", card)
 
 
 def _size_checks(scenario) -> tuple[list[tuple[tuple, str]], list[str]]:

@@ -82,14 +82,25 @@ def test_validate_of_the_example_scenarios_imports_nothing_heavy_and_warns_as_th
     assert [line.split(":")[0] for line in err.splitlines() if line.startswith("ok ")] == [f"ok {f}" for f in files]
     # the warnings come from the snapshot read with the csv module; the same scenarios checked against the
     # whole offers table (pandas, as `plan` reads it) must give the same lines; and the cards with no sourced
-    # price (read with the csv module too) must be warned of as plan finds them, from the catalog's table
+    # price (read with the csv module too) must be warned of as plan finds them, from the catalog's table, each at
+    # its item of the file's one-line `  cards: [...]` list (placed warnings come before those of the prices)
     table, _ = catalog.price_table("snapshot")
     scenarios = {f: load_scenario(ROOT / f) for f in files}
-    expected = [f"warning: {f}: {warning}" for f, s in scenarios.items()
-                for warning in [*catalog.option_gaps(s, table), *_unpriced_cards(site_card_rows(s), s.name)[1]]]
+    expected = [line for f, s in scenarios.items() for line in [
+        *(f"warning: {f}:{_card_item_at(ROOT / f, card)}: onprem.cards[{list(s.onprem.cards).index(card)}]: {warning}"
+          for warning in _unpriced_cards(site_card_rows(s), s.name)[1] for card in [warning.split()[1]]),
+        *(f"warning: {f}: {warning}" for warning in catalog.option_gaps(s, table))]]
     assert [line for line in err.splitlines() if line.startswith("warning:")] == expected
     assert len(expected) >= 1   # industrial.yaml allows reserved and savings-plan options
     assert any("card h100-pcie has no sourced price" in line for line in expected)   # industrial.yaml lists it
+
+
+def _card_item_at(path: Path, card: str) -> str:
+    """"LINE:COL" of `card` in the scenario file's `  cards: [...]` line (1-based, as editors count)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("  cards: [") and (found := re.search(rf"(?<![\w-]){re.escape(card)}(?![\w-])", line)):
+            return f"{number}:{found.start() + 1}"
+    raise AssertionError(f"{card} is in no cards list of {path}")
 
 
 def test_validate_of_a_bad_file_reports_it_with_did_you_mean_and_imports_nothing_heavy(tmp_path):

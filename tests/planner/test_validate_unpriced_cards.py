@@ -54,8 +54,22 @@ def test_validate_warns_of_a_listed_and_an_owned_card_with_no_sourced_price_in_p
     path = written(tmp_path, HEAD + WORKLOADS)
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
+    # each at the entry naming the card: line 10 `  cards: [rtx-4090, rtx-a5000]`, its item at column 11 + 10; line 11
+    # `  existing: {l40s: 2}`, its key at column 14
     assert lines(result) == [f"ok {path}: Two cards — 1 workload, 12 months",
-                             f"warning: {path}: {NOT_BOUGHT}", f"warning: {path}: {NOT_SOLD}"]
+                             f"warning: {path}:10:21: onprem.cards[1]: {NOT_BOUGHT}",
+                             f"warning: {path}:11:14: onprem.existing.l40s: {NOT_SOLD}"]
+
+
+def test_a_card_named_only_in_min_units_is_warned_of_at_its_key(tmp_path):
+    # a100-40gb-pcie has no sourced price either (planner/data/onprem_cards.csv); min_units 0 asks no unit of it, so it
+    # is no error: warned of at its key, line 13 `  min_units: {a100-40gb-pcie: 0}`, column 15
+    path = written(tmp_path, HEAD + "constraints:\n  min_units: {a100-40gb-pcie: 0}\n" + WORKLOADS)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert lines(result)[3] == (f"warning: {path}:13:15: constraints.min_units.a100-40gb-pcie: card a100-40gb-pcie has "
+                                "no sourced price in the catalog: its maintenance and resale value count as 0; set "
+                                "onprem.card_overrides.a100-40gb-pcie.price (and currency) from a quote")
 
 
 def test_a_price_in_card_overrides_silences_the_warning(tmp_path):
@@ -73,8 +87,8 @@ def test_the_json_output_gives_the_warnings_with_severity_warning(tmp_path):
     [file] = json.loads(result.stdout)["files"]
     assert file["ok"] is True
     assert file["problems"] == [
-        {"severity": "warning", "line": None, "column": None, "field": None, "message": NOT_BOUGHT},
-        {"severity": "warning", "line": None, "column": None, "field": None, "message": NOT_SOLD},
+        {"severity": "warning", "line": 10, "column": 21, "field": "onprem.cards[1]", "message": NOT_BOUGHT},
+        {"severity": "warning", "line": 11, "column": 14, "field": "onprem.existing.l40s", "message": NOT_SOLD},
     ]
 
 
@@ -91,4 +105,4 @@ def test_validate_still_imports_nothing_heavy_while_reading_the_card_prices(tmp_
     path = written(tmp_path, HEAD + WORKLOADS)
     [report], _, err = run_cli(["validate", str(path)])
     assert report["code"] == 0 and report["heavy"] == []
-    assert f"warning: {path}: {NOT_BOUGHT}" in err.splitlines()
+    assert f"warning: {path}:10:21: onprem.cards[1]: {NOT_BOUGHT}" in err.splitlines()
