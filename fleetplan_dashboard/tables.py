@@ -864,11 +864,18 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     return level, text
 
 
+# the refresh commands a price source's warning names for a store to make or fill (catalog.prices.refresh_said: one
+# per provider, "`fleetplan prices refresh --provider aws --region us-east-1` and `… --provider azure …` make one")
+_REFRESH_COMMANDS = re.compile(r"`fleetplan prices refresh[^`]*`(?: and `fleetplan prices refresh[^`]*`)*( make one)?")
+
+
 def _note(warning: str, refresh_named: bool) -> str:
     """The price source's warning as the banner's "Note:" says it: where the banner named the refresh's command
-    already (REFRESH), the note's "`fleetplan prices refresh`" as "the price refresh" (the banner says the command
-    once: "no price store at …: the price refresh makes one"); as the source gives it where the banner did not."""
-    return warning.replace(REFRESH_COMMAND, "the price refresh") if refresh_named else warning
+    already (REFRESH), the note's refresh commands as "the price refresh" (the banner says the command once: "no
+    price store at …: the price refresh makes one"); as the source gives it where the banner did not."""
+    if not refresh_named:
+        return warning
+    return _REFRESH_COMMANDS.sub(lambda found: "the price refresh" + (" makes one" if found[1] else ""), warning)
 
 
 def said_in_banner(prices: dict) -> set[str]:

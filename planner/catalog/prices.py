@@ -81,6 +81,9 @@ def _given_store(store: str | Path | None) -> Path:
 PINNED_FIELD = ("prices", "snapshot")
 # the prices.source values that name no file: the packaged snapshot and the price store (any other is an offers CSV)
 PRICE_SOURCE_WORDS = ("snapshot", "store")
+# the refresh as the words of a missing or empty store name it (pricing_adapters.store.open_store's too), before
+# refresh_said gives the commands a scenario needs
+REFRESH_COMMAND = "`fleetplan prices refresh`"
 
 
 def price_table(source: str, store: str | Path | None = None, snapshot: int | None = None,
@@ -212,8 +215,12 @@ def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, 
     else:
         store, warning = _pinned_store(path, snapshot), None
     packaged, packaged_provenance = _packaged()
+    # a store to make or fill: the refresh's commands are the scenario's to name (refresh_said), its --store where
+    # the refresh would not find the store by itself (not $FLEETPLAN_STORE's, nor the platform's data directory)
+    store_named = None if Path(path) == resolve_store(None) else str(path)
     if store is None:
-        return packaged, {"source": "snapshot", "snapshots": [], "warning": warning}
+        return packaged, {"source": "snapshot", "snapshots": [], "warning": warning,
+                          "refresh": {"store": store_named, "warning": warning}}
     offers, in_force = store.offers_in_force(up_to=snapshot)
     if offers is None and snapshot is not None:   # pinned: its prices or none, never the packaged ones instead
         why = "; ".join(store.warnings)
@@ -221,10 +228,11 @@ def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, 
                                    f"snapshot saved before it has a usable offer{f' ({why})' if why else ''}; pin "
                                    "another (`fleetplan prices list`)", PINNED_FIELD)
     if offers is None:   # no snapshot, or none with a usable offer (its rows all skipped: store.warnings say why)
-        none = ("has no snapshot yet (run `fleetplan prices refresh`)" if not store.snapshot_rows() else
-                "has no snapshot with a usable offer (run `fleetplan prices refresh` again)")
-        return packaged, {**packaged_provenance, "warning": "; ".join([
-                          f"the price store {store.path} {none}; using the packaged snapshot", *store.warnings])}
+        none = (f"has no snapshot yet (run {REFRESH_COMMAND})" if not store.snapshot_rows() else
+                f"has no snapshot with a usable offer (run {REFRESH_COMMAND} again)")
+        warning = "; ".join([f"the price store {store.path} {none}; using the packaged snapshot", *store.warnings])
+        return packaged, {**packaged_provenance, "warning": warning,
+                          "refresh": {"store": store_named, "warning": warning}}
     infos = sorted({i.id: i for i in in_force.values()}.values(), key=lambda i: i.id)
     covered = set(in_force)
     pairs = pd.Series(list(zip(packaged["provider"], packaged["region"])), index=packaged.index)
@@ -247,12 +255,52 @@ def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, 
         "packaged": packaged_provenance, **pinned}
 
 
+def refresh_commands(providers=None, regions=None, store: str | None = None) -> list[str]:
+    """The `fleetplan prices refresh` commands, each in backquotes, that fill a price store with what a scenario
+    allowing `providers` and `regions` (None: not known; regions None: any) plans on: one per cloud provider, as
+    the command takes one, with its regions of `regions` (a provider with none of them is left out: the scenario
+    uses none of its offers) or the placeholder REGION where any region is allowed; `--store STORE` where given.
+    The placeholders of `fleetplan prices refresh --help` where nothing is known. Regions are told apart by the
+    packaged snapshots' (the registry's: every region of each provider)."""
+    import shlex
+
+    from pricing_adapters import registry
+
+    tail = f" --store {shlex.quote(store)}" if store is not None else ""
+    commands = []
+    for provider in [p for p in providers or () if p in registry.cloud_providers()]:
+        known = registry.get(provider).regions()
+        own = None if regions is None else [r for r in regions if r in known]
+        if own == []:
+            continue
+        where = " ".join(f"--region {shlex.quote(r)}" for r in own) if own else "--region REGION"
+        commands.append(f"`fleetplan prices refresh --provider {provider} {where}{tail}`")
+    return commands or [f"`fleetplan prices refresh --provider PROVIDER --region REGION{tail}`"]
+
+
+def refresh_said(provenance: dict, providers=None, regions=None) -> dict:
+    """`provenance` (of `price_table`) whose warning of a store to make or fill (none there yet, or none of its
+    snapshots usable: its "refresh") names the refresh commands of a scenario allowing `providers` and `regions`
+    (refresh_commands), in place of the bare REFRESH_COMMAND, which lacks the options the command requires; as it
+    is otherwise. Said from the warning as read, so it can be said again for another scenario."""
+    refresh = provenance.get("refresh")
+    if not refresh or not refresh.get("warning"):
+        return provenance
+    commands = refresh_commands(providers, regions, refresh["store"])
+    said = " and ".join(commands)
+    warning = refresh["warning"].replace(f"{REFRESH_COMMAND} makes one",
+                                         f"{said} {'make' if len(commands) > 1 else 'makes'} one", 1)
+    return {**provenance, "warning": warning.replace(REFRESH_COMMAND, said, 1)}
+
+
 def scenario_provenance(provenance: dict, providers=None, regions=None) -> dict:
     """`provenance` (of `price_table`) narrowed to what a scenario allowing `providers` and `regions` (None:
     any) can use: of a store, only the snapshots in force in an allowed provider and region, and only the
-    notes about those; the packaged snapshot's provenance (source "snapshot") when no snapshot applies.
-    Any other source's provenance is returned as it is. The keys every source has keep their shapes; what
-    narrowing needs is kept, so a narrowed provenance can be narrowed again for another scenario."""
+    notes about those; the packaged snapshot's provenance (source "snapshot") when no snapshot applies; a store to
+    make or fill with the refresh commands the scenario needs (refresh_said). Any other source's provenance is
+    returned as it is. The keys every source has keep their shapes; what narrowing needs is kept, so a narrowed
+    provenance can be narrowed again for another scenario."""
+    provenance = refresh_said(provenance, providers, regions)
     if "in_force" not in provenance:
         return provenance
 

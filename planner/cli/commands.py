@@ -360,7 +360,7 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     said): the offers' currencies and the options' gaps need the whole scenario."""
     from planner import catalog
     from planner.catalog.offers import SOURCE_FIELD
-    from planner.catalog.prices import PRICE_SOURCE_WORDS, scenario_provenance
+    from planner.catalog.prices import PRICE_SOURCE_WORDS, refresh_said, scenario_provenance
     from planner.scenario.loading import named_as_written
     source = scenario.prices.source
     try:
@@ -374,7 +374,9 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
         if getattr(exc, "field", None):   # a pinned store snapshot that is not there (PricesRefuteScenario)
             return [(exc.field, str(exc))], []
         return ([((), f"prices.source: {exc}")] if source not in PRICE_SOURCE_WORDS else []), []
-    # what plan says of the store too (none yet, the packaged snapshot used): silent, validate said only "ok"
+    # what plan says of the store too (none yet, the packaged snapshot used): silent, validate said only "ok"; a
+    # store to make or fill with the refresh commands of the scenario's providers and regions, as plan names them
+    provenance = refresh_said(provenance, scenario.prices.providers, scenario.prices.regions)
     said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
     read = provenance["source"]   # the prices read: "snapshot" where no store was found
     try:

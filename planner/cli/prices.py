@@ -110,10 +110,12 @@ def _read(store: Path | None) -> PriceStore | None:
     try:
         return PriceStore(path, create=False)
     except StoreMissing as exc:
-        given = f" --store {path}" if store is not None else ""
-        # in the words plan and validate say it (pricing_adapters.store.open_store), and with what refresh needs
-        err.warn(f"{exc}: `fleetplan prices refresh` makes one (`--provider {'|'.join(registry.cloud_providers())} "
-                 f"--region REGION{given}`)", label="note")
+        from planner.catalog.prices import refresh_commands
+
+        # in the words plan and validate say it (pricing_adapters.store.open_store), as a command refresh takes: its
+        # required options as its help names them (no scenario says which providers and regions)
+        [command] = refresh_commands(store=str(path) if store is not None else None)
+        err.warn(f"{exc}: {command} makes one", label="note")
         return None
     except StoreCorrupt as exc:
         fail(f"{_store_named(store)}: {exc}; it was left as it is: `fleetplan prices refresh` moves it aside and "

@@ -70,6 +70,15 @@ FRESH = {"prices": 1, "as_of": "2026-12-01", "as_of_oldest": "2026-12-01"}   # 5
     ("the price store /srv/team-prices.sqlite has no snapshot yet (run `fleetplan prices refresh`); using the packaged "
      "snapshot", "the price store /srv/team-prices.sqlite has no snapshot yet (run the price refresh); using the "
      "packaged snapshot"),
+    # as a plan names the refresh now: the commands to paste, one per provider of the scenario (catalog.prices.
+    # refresh_said), said as the one refresh the banner named
+    ("no price store at /srv/team-prices.sqlite: `fleetplan prices refresh --provider aws --region us-east-1 --store "
+     "/srv/team-prices.sqlite` and `fleetplan prices refresh --provider azure --region eastus --store "
+     "/srv/team-prices.sqlite` make one; using the packaged snapshot",
+     "no price store at /srv/team-prices.sqlite: the price refresh makes one; using the packaged snapshot"),
+    ("the price store /srv/team-prices.sqlite has no snapshot yet (run `fleetplan prices refresh --provider aws "
+     "--region us-east-1`); using the packaged snapshot", "the price store /srv/team-prices.sqlite has no snapshot yet "
+     "(run the price refresh); using the packaged snapshot"),
 ])
 def test_the_banners_note_refers_to_the_refresh_the_banner_named(warning, noted):
     level, text = tables.price_banner({"source": "snapshot", "cloud_dates": UNDATED, "warning": warning},

@@ -111,8 +111,9 @@ def test_planning_on_the_store_uses_the_refreshed_prices(tmp_path, monkeypatch):
                              "workloads": (s.workloads[0].model_copy(update={"throughput": {"RTX-A5000": 1.0, "A10G": 0.8},
                                                                              "throughput_metric": "fp32_tflops"}),)})
     before = plan(s, baselines=False)
-    assert before.prices["warning"] == (f"no price store at {store}: `fleetplan prices refresh` makes one; "
-                                        "using the packaged snapshot")
+    # the command to paste: the scenario's provider and region, no --store ($FLEETPLAN_STORE names it to the refresh too)
+    assert before.prices["warning"] == (f"no price store at {store}: `fleetplan prices refresh --provider aws --region "
+                                        "us-east-1` makes one; using the packaged snapshot")
     assert list(tmp_path.iterdir()) == []   # reading prices made no store and no lock file
     assert "g5.xlarge" not in set(before.fleet["sku"])  # at 1.006 USD/h other offers do the work cheaper
     use(monkeypatch, FakeSource(g5_price=0.10))   # a tenth of the packaged 1.006 USD/h
@@ -271,9 +272,10 @@ def test_a_provider_with_no_prices_in_the_store_is_refused_like_offers_refuses_i
 
 def test_with_no_store_yet_list_is_empty_show_gives_the_packaged_prices_and_diff_has_no_snapshot(tmp_path):
     store = tmp_path / "s.sqlite"
-    # the hint in the words plan and validate use (test_price_source_in_warnings.py), with what refresh needs
-    note = (f"note: no price store at {store}: `fleetplan prices refresh` makes one (`--provider aws|azure --region "
-            f"REGION --store {store}`)")
+    # the hint in the words plan and validate use (test_price_source_in_warnings.py), a command refresh takes: its
+    # required --provider and --region as its help names them, and the store given
+    note = (f"note: no price store at {store}: `fleetplan prices refresh --provider PROVIDER --region REGION --store "
+            f"{store}` makes one")
     listed = runner.invoke(app, ["prices", "list", "--store", str(store), "--format", "json"])
     assert listed.exit_code == 0 and json.loads(listed.stdout) == [] and note in listed.stderr
     shown = runner.invoke(app, ["prices", "show", "--gpu", "A10G", "--store", str(store), "--format", "json"])

@@ -48,7 +48,10 @@ def test_a_store_given_for_an_offers_csv_is_said_to_be_unused(tmp_path):
 def test_a_missing_stores_fallback_to_the_packaged_snapshot_is_in_the_warnings(tmp_path, asked):
     absent = tmp_path / "prices.sqlite"
     p = plan(ENTRY, store=absent, baselines=False, **asked)
-    fallback = f"no price store at {absent}: `fleetplan prices refresh` makes one; using the packaged snapshot"
+    # a command to paste per provider of entry.yaml, in its region, into the store given
+    fallback = (f"no price store at {absent}: `fleetplan prices refresh --provider aws --region us-east-1 --store "
+                f"{absent}` and `fleetplan prices refresh --provider azure --region eastus --store {absent}` make one; "
+                "using the packaged snapshot")
     assert (p.prices["source"], p.prices["warning"]) == ("snapshot", fallback)
     assert _price_warnings(p) == [f"prices: {fallback}"] and p.warnings[0] == f"prices: {fallback}"
 
@@ -60,7 +63,8 @@ def test_the_cli_says_each_once(tmp_path):
     run = CliRunner().invoke(app, ["plan", str(on_store), "--store", str(absent), "--no-decisions", "--no-baselines"])
     assert run.exit_code == 0, run.output
     assert run.stderr.count(f"no price store at {absent}") == 1
-    assert f"warning: prices: no price store at {absent}: `fleetplan prices refresh` makes one" in run.stderr
+    assert (f"warning: prices: no price store at {absent}: `fleetplan prices refresh --provider aws --region us-east-1 "
+            f"--store {absent}` and") in " ".join(run.stderr.split())
     unused = CliRunner().invoke(app, ["plan", str(ENTRY), "--store", str(absent), "--no-decisions", "--no-baselines"])
     assert unused.exit_code == 0, unused.output
     assert unused.stderr.count(f"the price store {absent} was given") == 1

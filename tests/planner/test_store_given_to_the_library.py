@@ -60,8 +60,10 @@ def test_a_store_absent_in_a_folder_that_exists_is_still_the_packaged_snapshot_s
     absent = tmp_path / "prices.sqlite"
     p = plan(ENTRY, prices__source="store", store=absent, baselines=False)
     assert p.prices["source"] == "snapshot"
-    assert p.prices["warning"] == (f"no price store at {absent}: `fleetplan prices refresh` makes one; "
-                                   "using the packaged snapshot")
+    # the refresh of each provider of entry.yaml in its region (aws us-east-1, azure eastus), into the store given
+    assert p.prices["warning"] == (f"no price store at {absent}: `fleetplan prices refresh --provider aws --region "
+                                   f"us-east-1 --store {absent}` and `fleetplan prices refresh --provider azure --region "
+                                   f"eastus --store {absent}` make one; using the packaged snapshot")
     assert not absent.exists()   # reading prices creates no store
 
 

@@ -13,7 +13,9 @@ from cli_run import run
 from planner import compare, load_scenario
 from planner.errors import PlannerError
 
-HINT = "`fleetplan prices refresh` makes one"
+# the refresh of the scenario's providers (the default's: aws and azure), any region, into the store given
+HINT = ("`fleetplan prices refresh --provider aws --region REGION --store {store}` and `fleetplan prices refresh "
+        "--provider azure --region REGION --store {store}` make one")
 
 
 def scenario(tmp_path, name: str, text: str):
@@ -28,14 +30,15 @@ def test_validate_says_which_prices_it_checked_against_before_the_ok_line(tmp_pa
     result = run("validate", path, "--store", store)
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
-    assert lines[0] == f"warning: {path}: prices: no price store at {store}: {HINT}; using the packaged snapshot"
+    hint = HINT.format(store=store)
+    assert lines[0] == f"warning: {path}: prices: no price store at {store}: {hint}; using the packaged snapshot"
     assert lines[1] == f"ok {path}: st — 1 workload, 36 months"
     # (no warning of the default purchase options' reservations: the scenario left them to the default)
     assert len(lines) == 2
     # the JSON keeps it among the file's warnings, first of those with no field, as before
     doc = json.loads(run("validate", path, "--store", store, "--format", "json").stdout)
     (checked,) = doc["files"]
-    assert checked["problems"][0]["message"] == f"prices: no price store at {store}: {HINT}; using the packaged snapshot"
+    assert checked["problems"][0]["message"] == f"prices: no price store at {store}: {hint}; using the packaged snapshot"
     assert [p["severity"] for p in checked["problems"]] == ["warning"]
 
 
@@ -43,8 +46,9 @@ def test_the_prices_commands_hint_at_a_missing_store_in_the_words_plan_and_valid
     store = tmp_path / "none.sqlite"
     listed = run("prices", "list", "--store", store)
     assert listed.exit_code == 0, listed.output
-    assert f"note: no price store at {store}: {HINT} (`--provider aws|azure --region REGION --store {store}`)" \
-        in listed.stderr
+    # no scenario: the required options as the refresh's help names them
+    assert (f"note: no price store at {store}: `fleetplan prices refresh --provider PROVIDER --region REGION --store "
+            f"{store}` makes one") in listed.stderr
     assert "creates one" not in listed.stderr
 
 

@@ -85,8 +85,8 @@ def test_a_plan_where_there_is_no_store_still_uses_the_packaged_prices_with_a_wa
     missing = tmp_path / "none.sqlite"
     result = run("plan", store_a100_scenario, "--store", missing, "--format", "json", "--no-decisions")
     assert result.exit_code == 0, result.output
-    assert f"no price store at {missing}: `fleetplan prices refresh` makes one; using the packaged snapshot" in \
-        " ".join(result.stderr.split())
+    assert (f"no price store at {missing}: `fleetplan prices refresh --provider azure --region eastus --store "
+            f"{missing}` makes one; using the packaged snapshot") in " ".join(result.stderr.split())
     assert json.loads(result.stdout)["prices"]["source"] == "snapshot" and not missing.exists()
 
 

@@ -29,7 +29,9 @@ A100_EASTUS = 3.673
 HOURS = [730, 100]
 BY_HAND = [730 * 3.673, 100 * 3.673]          # 2,681.29 and 367.30
 FLEETS = [f"azure:Standard_NC24ads_A100_v4 on_demand {h} h" for h in HOURS]
-NO_STORE = "no price store at {}: `fleetplan prices refresh` makes one; using the packaged snapshot"
+# the refresh of the scenario's one provider and region (azure, eastus), with the store where it is not the default's
+NO_STORE = ("no price store at {}: `fleetplan prices refresh --provider azure --region eastus{}` makes one; using the "
+            "packaged snapshot")
 
 
 @pytest.fixture(scope="module")
@@ -96,11 +98,11 @@ def test_a_sweep_without_a_store_says_once_that_it_uses_the_packaged_snapshot(sc
                                       "workloads.ft.gpu_hours_per_month=730,100,50", "--format", "csv",
                                       "--processes", "2"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.count(NO_STORE.format(no_default_store)) == 1
+    assert result.stderr.count(NO_STORE.format(no_default_store, "")) == 1
     assert len(list(csv.DictReader(io.StringIO(result.stdout)))) == 3
     table = sweep(scenario_file, VARY, processes=1)
     assert table.attrs["prices"] == [{"source": "snapshot", "store": None, "snapshots": [],
-                                      "warning": NO_STORE.format(no_default_store)}]
+                                      "warning": NO_STORE.format(no_default_store, "")}]
 
 
 def test_cli_sweep_store_that_is_a_folder_is_bad_input(tmp_path, scenario_file):
@@ -157,7 +159,8 @@ def test_a_library_sweep_takes_a_store_with_a_tilde_as_plan_does(tmp_path, monke
     monkeypatch.setenv("HOME", str(tmp_path))
     table = sweep(scenario_file, VARY, store="~/fleet/prices.sqlite", processes=1)
     assert table.attrs["prices"] == [{"source": "snapshot", "store": None, "snapshots": [],
-                                      "warning": NO_STORE.format(tmp_path / "fleet" / "prices.sqlite")}]
+                                      "warning": NO_STORE.format(tmp_path / "fleet" / "prices.sqlite",
+                                                                 f" --store {tmp_path / 'fleet' / 'prices.sqlite'}")}]
 
 
 # --- size -------------------------------------------------------------------------------------------
