@@ -104,6 +104,8 @@ def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, 
     if not isinstance(vary, Mapping) and not callable(getattr(vary, "items", None)):   # a pandas Series has items()
         raise PlannerError("sweep: vary: expected a mapping of dotted paths to lists of values, e.g. "
                            f"{{'onprem.electricity_per_kwh': [0.1, 0.2]}}, got {shortened(repr(vary))}")
+    if isinstance(vary, Sized) and len(vary) == 0:
+        raise PlannerError(f"sweep: {NOTHING_TO_VARY}")
     if isinstance(max_points, bool) or not isinstance(max_points, numbers.Integral) or max_points < 1:
         raise PlannerError(f"sweep: max_points: expected a whole number from 1, got {shortened(repr(max_points))}")
     if progress is not None and not callable(progress):
@@ -226,7 +228,8 @@ def _check_paths(scenario: Scenario, vary: dict[str, list], given: Mapping[str, 
     them all (a path's own problem is said once, not again for each of its values). `given`: as check_values."""
     paths = list(vary)
     values = list(vary.values())
-    problems = [f"{p}: no values to vary over" for p, v in zip(paths, values) if not v]
+    problems = [f"{p}: no values to vary over; give at least one value, or leave {p} out" for p, v in zip(paths, values)
+                if not v]
     problems += [q for p, v in zip(paths, values) if v for q in path_problems(scenario, p, v[0])]
     problems += _currency_keys(scenario, paths) + _same_fields(scenario, paths)
     if problems:
@@ -530,10 +533,16 @@ def cross_product(vary: Mapping[str, list]) -> list[dict]:
     return [dict(zip(vary, combo)) for combo in itertools.product(*vary.values())]
 
 
+NOTHING_TO_VARY = ("vary: nothing to vary: give at least one field path and its values, e.g. "
+                   "{'onprem.pue': [1.2, 1.4]}")
+
+
 def _listed_all(vary: Mapping[str, Iterable[Any]], max_points: int) -> dict[str, list]:
     """`vary` with each path's values as a list (`_listed`); PlannerError for more than `max_points` points,
-    a range's size counted by its length (an iterator read up to the limit is counted so far)."""
+    a range's size counted by its length (an iterator read up to the limit is counted so far), and for no path."""
     listed = {path: _listed(path, values, max_points) for path, values in vary.items()}
+    if not listed:   # a sweep of no path: max() of no values counts, deep in the check (ValueError, no word of vary)
+        raise PlannerError(NOTHING_TO_VARY)
     check_size([len(vary[p]) if isinstance(vary[p], Sized) else len(v) for p, v in listed.items() if v], max_points)
     return listed
 
@@ -618,6 +627,11 @@ def _resolve_client(scheduler: Any, timeout: float | None):
     except ValueError as exc:
         raise PlannerError(f"Dask scheduler {str(scheduler)!r} is not an address ({exc}); expected one such as "
                            "tcp://10.0.0.5:8786") from None
+    except OSError as exc:   # socket.gaierror: a host name no resolver knows (a typo, or the notebook's "host")
+        raise PlannerError(f"Dask scheduler {str(scheduler)!r}: the host name {_host(str(scheduler))!r} could not be "
+                           f"resolved ({exc.strerror or exc}); expected the address of a running Dask scheduler, "
+                           "such as tcp://10.0.0.5:8786 or tcp://scheduler.example.com:8786: check the name, or "
+                           "give its IP address") from None
     _check_scheme(str(scheduler), scheme)
     kwargs = {} if timeout is None else {"timeout": timeout}
     try:
@@ -626,6 +640,16 @@ def _resolve_client(scheduler: Any, timeout: float | None):
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         within = f" within {timeout:g} s" if timeout is not None else ""
         raise PlannerError(f"Dask scheduler {scheduler}: cannot connect{within} ({first})") from None
+
+
+def _host(address: str) -> str:
+    """The host of a scheduler address (`tcp://host:8786` → host), as distributed reads it."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        return parse_host_port(parse_address(address)[1])[0]
+    except ValueError:
+        return address
 
 
 def _check_scheme(address: str, scheme: str) -> None:
