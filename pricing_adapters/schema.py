@@ -86,6 +86,14 @@ MAX_USD_UPFRONT_PRICE = MAX_USD_HOURLY_PRICE * 36 * HOURS_PER_MONTH
 # currency — hourly, or a reservation's hourly fee and upfront spread over its term — is a unit error or a
 # broken feed (an Azure price per "100000000 Hours", 1e-300 in a CSV), and would plan a fleet at a cost of 0.
 MIN_HOURLY_PRICE = 1e-4
+# A term longer than this is a unit error (hours or days in the months column), not a contract: clouds sell
+# reservations and savings plans of 1 or 3 years (Azure some of 5), and 1200 months is a century.
+MAX_TERM_MONTHS = 1200
+TERM_MONTHS_EXPECTED = f"expected a whole number of months from 0 to {MAX_TERM_MONTHS} (0, 12 or 36)"
+# A term_months cell as text: ASCII digits (\d also takes ١٢, which int() reads as 12), at most 9 (more is over
+# MAX_TERM_MONTHS, and int() of more than 4,300 raised Python's "Exceeds the limit … for integer string conversion",
+# naming no row), and a whole number as pandas writes a float column (12.0: a plan's offers, whose cards have no term)
+_WHOLE = re.compile(r"[+-]?[0-9]{1,9}(?:\.0*)?")
 ROWS_NAMED = 5  # a message names this many bad rows, then counts the rest
 FACT_NUMBERS = ("gpu_memory_gb", "gpu_memory_mib", "vcpus", "memory_gb")   # number columns that may be empty
 _CURRENCY = re.compile(r"[A-Z]{3}")   # the shape of an ISO 4217 code; is_iso_4217: a code of list one
@@ -132,28 +140,49 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     prices above USD's own bounds through (a fetch, whose refresh first compares them with the prices in force).
     `lines`: the file line each row starts on (a CSV's), named in the messages instead of the row's number.
     """
-    missing = [c for c in OFFER_COLUMNS if c not in df.columns and c not in OPTIONAL_DEFAULTS]
-    if missing:
-        raise OffersSchemaError(f"{origin}: missing columns {missing}")
     twice = sorted({c for c in df.columns[df.columns.duplicated()] if c in OFFER_COLUMNS})
     if twice:
         raise OffersSchemaError(f"{origin}: columns given twice {twice}; expected each once")
-    problems: list[str] = []
+    # a missing column is said with the file's other problems, not alone first (its rows are checked without it)
+    missing = missing_columns(df.columns)
+    problems: list[str] = []   # what the columns cannot hold, found while typing them
     typed = {}
+    cells = np.full(len(df), "", dtype=object)   # per row: cells its column cannot hold (term_months, gpu_known)
     for col, dtype in OFFER_COLUMNS.items():
-        if col not in df.columns:
+        if col in missing:   # a stand-in no check flags: empty, a term of 0 (its option's own)
+            column = pd.Series(_STAND_IN[dtype], index=df.index, dtype=dtype)
+        elif col not in df.columns:
             column = pd.Series(OPTIONAL_DEFAULTS[col], index=df.index)
         else:
-            column = df[col].fillna("") if col in OPTIONAL_TEXT else df[col]
+            column = df[col]
+            if col in OPTIONAL_TEXT:   # empty text, also in a column pandas read as all NaN (float: "" no fill for it)
+                column = (column.astype(object) if column.dtype.kind == "f" else column).fillna("")
         want = pd.api.types.pandas_dtype(dtype)
-        try:   # a column read as its type already (a snapshot, a store) is kept: astype would copy it
-            typed[col] = column if column.dtype == want else column.astype(want)
-        except (TypeError, ValueError) as exc:
-            problems.append(f"column {col!r} is not {dtype}: {exc}")
-    if problems:
-        raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
+        if column.dtype == want:   # a column read as its type already (a snapshot, a store) is kept: astype would copy it
+            typed[col] = column
+        elif col in _CELL_TYPED:   # read as read_offers_csv reads the CSV's text: `bool("False")` was True, 12.7 was 12
+            try:
+                typed[col], said = _CELL_TYPED[col](column)
+            except TypeError as exc:   # a cell that is no value at all (a list: unhashable)
+                problems.append(f"column {col!r} is not {dtype}: {exc}")
+                continue
+            cells = np.where(said == "", cells, np.where(cells == "", said, cells + ", " + said))
+        else:
+            try:
+                typed[col] = column.astype(want)
+            except (TypeError, ValueError) as exc:
+                problems.append(f"column {col!r} is not {dtype}: {exc}")
     # one frame from the typed columns, in contract order, with a fresh index (never `df` itself)
     df = pd.DataFrame(typed, copy=False).reset_index(drop=True)
+    with_ids = df if "offer_id" not in missing else df.drop(columns="offer_id")   # rows named by their place alone
+    if (cells != "").any():
+        problems.append(name_rows(with_ids, pd.Series(cells, dtype=object), lines))
+    missing_said = [f"missing columns {missing}"] if missing else []
+    if problems:   # a cell its column cannot hold: the row checks would read a stand-in
+        raise OffersSchemaError(f"{origin}: " + "; ".join(missing_said + problems))
+    problems = missing_said
+    if missing and not check:
+        raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     # a commitment row's term 0 is its option's own term: said here once, so that every reader (the plan's
     # costs, the offers' ranking, the price floor below) spreads its upfront over the same hours
     own = df["purchase_option"].astype(object).map(TERM_MONTHS_OF_OPTION)
@@ -163,11 +192,11 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
         return df
 
     def named(per_row) -> str:   # the rows of `per_row` as name_rows names them, by their file lines where known
-        return name_rows(df, per_row, lines)
+        return name_rows(with_ids, per_row, lines)
 
     # an empty text cell reads as "" (read_offers_csv keeps no NA in text): as missing as NaN
     empty = {col: _rows(df[col].isna() | (df[col] == "") if OFFER_COLUMNS[col] == "string" else df[col].isna())
-             for col in REQUIRED_NON_NULL}
+             for col in REQUIRED_NON_NULL if col not in missing}
     if any(mask.any() for mask in empty.values()):   # the text per row only when some row is bad
         # a number column reads "nan" or "" alike as NaN: the row is named, with what was expected
         said = {col: f"empty or not a number {col!r}" if OFFER_COLUMNS[col] == "float64" else f"empty {col!r}"
@@ -202,6 +231,84 @@ def validate_offers(df: pd.DataFrame, origin: str = "offers", check: bool = True
     if problems:
         raise OffersSchemaError(f"{origin}: " + "; ".join(problems))
     return df
+
+
+def missing_columns(columns) -> list[str]:
+    """The contract's columns that `columns` lacks, leaving out those a table may lack (OPTIONAL_DEFAULTS)."""
+    return [c for c in OFFER_COLUMNS if c not in columns and c not in OPTIONAL_DEFAULTS]
+
+
+def cell_shown(value) -> str:
+    """A cell as a message quotes it: a text as shown_cell shows it ('12.7'), anything else as it prints (12.7)."""
+    return shown_cell(value) if isinstance(value, str) else shortened(str(value))
+
+
+def whole_months(column: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """(term_months as int64, the problem of each row: '' or "term_months '12.7': expected a whole number of months
+    …") of a column of any type: whole numbers from 0 to MAX_TERM_MONTHS, as integers, as text (`12`, and `12.0` as
+    pandas writes a float column) or as floats (12.0, not 12.7). A bad cell reads as 0."""
+    if pd.api.types.is_bool_dtype(column.dtype):   # True is no number of months (int64 would take it as 1)
+        months, ok = pd.Series(0, index=column.index, dtype="int64"), np.zeros(len(column), dtype=bool)
+    elif pd.api.types.is_integer_dtype(column.dtype) and not column.isna().any():
+        months, ok = column.astype("int64"), np.ones(len(column), dtype=bool)
+    elif pd.api.types.is_numeric_dtype(column.dtype):   # floats, or integers with an empty cell (Int64's NA)
+        values = column.astype("float64").to_numpy()
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(values) & (values == np.floor(values))
+        months = pd.Series(np.where(ok, values, 0), index=column.index).astype("int64")
+    else:   # text, or Python objects: each distinct cell read once (a column holds a few)
+        read = {v: _whole_month(v) for v in column.astype(object).unique()}
+        got = column.astype(object).map(read)
+        ok = got.notna().to_numpy()
+        months = got.fillna(0).astype("int64")
+    ok = ok & (months.to_numpy() >= 0) & (months.to_numpy() <= MAX_TERM_MONTHS)
+    said = np.full(len(column), "", dtype=object)
+    for i in np.flatnonzero(~ok):
+        said[i] = f"term_months {cell_shown(_empty_as_text(column.iloc[i]))}: {TERM_MONTHS_EXPECTED}"
+    return months.where(ok, 0), said
+
+
+def _whole_month(value) -> int | None:
+    """The whole number of months a cell holds (a text as _WHOLE reads it, an int, a whole float), else None."""
+    if isinstance(value, str):
+        return int(float(value)) if _WHOLE.fullmatch(value.strip()) else None
+    if isinstance(value, (bool, np.bool_)) or value is None or value is pd.NA:
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value) if abs(value) < 2**53 else None
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and value == np.floor(value) and abs(value) < 2**53:
+        return int(value)
+    return None
+
+
+def known_flags(column: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """(gpu_known as bool, the problem of each row: '' or "gpu_known 'maybe': expected True or False") of a column of
+    any type: True and False as booleans, or as text in any case (`True`, `false`) as a CSV writes them. A bad cell
+    (an empty one, 1, 'yes') reads as True."""
+    def flag(value):
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        text = value.strip().lower() if isinstance(value, str) else None
+        return {"true": True, "false": False}.get(text)
+
+    read = {v: flag(v) for v in column.astype(object).unique()}   # each distinct cell once
+    got = column.astype(object).map(read)
+    ok = got.notna().to_numpy()
+    said = np.full(len(column), "", dtype=object)
+    for i in np.flatnonzero(~ok):
+        said[i] = f"gpu_known {cell_shown(_empty_as_text(column.iloc[i]))}: expected True or False"
+    return got.where(ok, True).astype("bool"), said
+
+
+def _empty_as_text(value):
+    """A missing cell (NaN, None, NA) as the empty text a CSV holds there; anything else as it is."""
+    return "" if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) else value
+
+
+# what validate_offers puts in a missing column of each type, for the checks of the other columns
+_STAND_IN = {"string": pd.NA, "float64": np.nan, "int64": 0}
+# the columns validate_offers reads cell by cell when they do not come typed
+_CELL_TYPED = {"term_months": whole_months, "gpu_known": known_flags}
 
 
 def _currency_problem(code: str) -> str:
@@ -268,6 +375,9 @@ def _number_flags(df: pd.DataFrame, usd_bounds: bool = True) -> list[tuple[pd.Se
             (option.isin(tuple(TERM_MONTHS_OF_OPTION)) & (df["term_months"] != option.map(TERM_MONTHS_OF_OPTION)),
              "term_months not its purchase option's (12 for a *_1y option, 36 for *_3y)"),
             (np.isinf(count) | (count > MAX_GPUS_PER_UNIT), f"gpu_count above {MAX_GPUS_PER_UNIT} per unit"),
+            # a table handed over typed (an adapter's, a notebook's): a text or float column is checked as it is typed
+            ((df["term_months"] < 0) | (df["term_months"] > MAX_TERM_MONTHS),
+             f"term_months out of range: {TERM_MONTHS_EXPECTED}"),
             # facts may be empty (unknown) but never infinite: 1e999 or 400 digits read as inf, and an
             # infinite gpu_memory_gb met every memory floor
             *((np.isinf(df[col]), f"{col} not finite (expected a number, or empty for unknown)") for col in FACT_NUMBERS),
@@ -324,7 +434,9 @@ def name_rows(df: pd.DataFrame, problems: pd.Series, lines: Sequence[int] | None
     (offer …)' where `lines` gives the file line each row starts on (a CSV's: "row 1" read as the header line)."""
     lines = lines if lines is not None and len(lines) == len(df) else None   # (rows taken out since: numbered)
     bad = [(i, text) for i, text in enumerate(problems) if text]
-    shown = [f"{row_place(i, lines)} (offer {df['offer_id'].iloc[i]}): {text}" for i, text in bad[:ROWS_NAMED]]
+    ids = df["offer_id"] if "offer_id" in df.columns else None   # a table without the column: rows by place alone
+    shown = [f"{row_place(i, lines)}{'' if ids is None else f' (offer {ids.iloc[i]})'}: {text}"
+             for i, text in bad[:ROWS_NAMED]]
     more = f"; and {len(bad) - ROWS_NAMED} more rows" if len(bad) > ROWS_NAMED else ""
     return "; ".join(shown) + more
 

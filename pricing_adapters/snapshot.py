@@ -24,7 +24,16 @@ from typing import IO
 import pandas as pd
 
 from pricing_adapters import PACKAGE_DIR, registry
-from pricing_adapters.schema import OFFER_COLUMNS, OffersSchemaError, name_rows, row_place, shown_cell, validate_offers
+from pricing_adapters.schema import (
+    OFFER_COLUMNS,
+    OffersSchemaError,
+    known_flags,
+    missing_columns,
+    name_rows,
+    shown_cell,
+    validate_offers,
+    whole_months,
+)
 from pricing_adapters.shown import counted, plural
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
@@ -45,13 +54,6 @@ def _read_csv(f: IO[str] | str) -> pd.DataFrame:
         na_values={c: [""] for c in _NUMERIC},
     )
 
-
-# A term longer than this is a unit error (hours or days in the months column), not a contract: clouds sell
-# reservations and savings plans of 1 or 3 years (Azure some of 5), and 1200 months is a century.
-MAX_TERM_MONTHS = 1200
-# ASCII digits (\d also takes ١٢, which int() reads as 12), at most 9: more is over MAX_TERM_MONTHS, and int()
-# of more than 4,300 raised Python's "Exceeds the limit … for integer string conversion", naming no row
-_WHOLE = r"[+-]?[0-9]{1,9}"
 
 
 # A row of an offers CSV is about 320 bytes (the packaged snapshot's 1,897 rows: 228 to 437, 324 on average).
@@ -424,24 +426,17 @@ def _typed(raw: pd.DataFrame, origin: str, lines: Sequence[int] | None = None) -
         flag((cells != "") & numbers.isna() & (cells.str.lower() != "nan"),
              lambda v, col=col: f"{col} {shown_cell(v)} is not a number")
         out[col] = numbers.astype("float64")
-    if (col := "term_months") in raw.columns:
-        cells = raw[col].fillna("").str.strip()   # a short row leaves its last cells NaN
-        whole = cells.str.fullmatch(_WHOLE)
-        months = pd.Series([int(v) if ok else -1 for v, ok in zip(cells, whole)], index=raw.index, dtype=object)
-        flag(~whole | (months < 0) | (months > MAX_TERM_MONTHS),
-             lambda v: f"term_months {shown_cell(v)}: expected a whole number of months from 0 to {MAX_TERM_MONTHS} "
-                       "(0, 12 or 36)")
-        out[col] = months.where(whole & (months >= 0) & (months <= MAX_TERM_MONTHS), 0).astype("int64")
-    if (col := "gpu_known") in raw.columns:
-        cells = raw[col].fillna("").str.strip().str.lower()
-        flag(~cells.isin(("true", "false")), lambda v: f"gpu_known {shown_cell(v)}: expected True or False")
-        out[col] = cells == "true"
-    if (problems != "").any():
-        if "offer_id" not in raw.columns:
-            raise OffersSchemaError(f"{origin}: " + "; ".join(f"{row_place(i, lines)}: {p}"
-                                                              for i, p in enumerate(problems) if p))
-        raise OffersSchemaError(f"{origin}: " + name_rows(raw.reset_index(drop=True), problems.reset_index(drop=True),
-                                                          lines))
+    # as validate_offers reads them from text, in the same words (a short row leaves its last cells NaN: empty)
+    for col, typed in (("term_months", whole_months), ("gpu_known", known_flags)):
+        if col in raw.columns:
+            out[col], said = typed(raw[col].fillna(""))
+            problems = pd.Series([", ".join(x for x in (p, s) if x) for p, s in zip(problems, said)], index=raw.index,
+                                 dtype=object)
+    if (problems != "").any():   # with the missing columns: every problem of the file in one message
+        missing = missing_columns(raw.columns)
+        raise OffersSchemaError(f"{origin}: " + "; ".join([f"missing columns {missing}"] if missing else [])
+                                + ("; " if missing else "")
+                                + name_rows(raw.reset_index(drop=True), problems.reset_index(drop=True), lines))
     return out
 
 
