@@ -18,8 +18,9 @@ import stat
 import typing
 import unicodedata
 import weakref
-from collections.abc import Collection, Iterator
-from pathlib import Path
+from collections.abc import Collection, Iterator, Mapping, MappingView, Sequence
+from collections.abc import Set as AbstractSet
+from pathlib import Path, PurePath
 from typing import Any
 
 import yaml
@@ -50,6 +51,7 @@ from planner.scenario.model import (
     MAX_WORKLOADS,
     CardOverride,
     CustomCard,
+    Frozen,
     GpuSpecs,
     OnPrem,
     OwnedCards,
@@ -806,6 +808,16 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
     return None, {}, syntax, frozenset(blanked)
 
 
+def _source_given(got: Any) -> str:
+    """What a `prices.source` that is no text holds, as its message says it: an offers table given as a pandas DataFrame
+    (a notebook's) is named so, with the way to give it."""
+    kind = type(got)
+    if kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas"):   # no pandas imported to ask
+        return ("a pandas DataFrame (prices are read from a file: write the offers with "
+                "offers.to_csv('offers.csv', index=False) and give that path)")
+    return got.isoformat() if hasattr(got, "isoformat") else _shown(got)
+
+
 def _dotted(loc: Path_) -> str:
     out = ""
     for part in loc:
@@ -1013,6 +1025,8 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         elif not on_key and (isinstance(got, (int, float)) or hasattr(got, "isoformat")):
             # YAML reads 2024 as a number, and 2024-01-01 tagged !!timestamp as a date
             hint = f"; YAML read it as {'a date' if hasattr(got, 'isoformat') else 'a number'}: put it in quotes"
+        if loc == ("prices", "source") and not on_key and not isinstance(got, (bool, int, float)):
+            msg = f"expected snapshot, store or the path of an offers CSV; got {_source_given(got)}"
     elif kind == "too_long":
         # pydantic gives no actual_length for a mapping it stopped reading at the limit
         most, count = ctx["max_length"], ctx.get("actual_length")
@@ -1221,7 +1235,7 @@ MAX_FOLDER_ENTRIES = 300
 _PATH_SEPARATORS = re.compile(f"([{re.escape(os.sep + (os.altsep or ''))}]+)")
 
 
-def _file_meant(written: str, base_dir: Path | None, problem: str, suffix: str = "") -> str:
+def _file_meant(written: str, base_dir: Path | None, problem: str, suffix: str | tuple[str, ...] = "") -> str:
     """"; did you mean 'weights/prof.csv'?" for a file the scenario names as `written` (relative to `base_dir`, else to
     the working folder) that is not found, when each folder and the file it names is there or spelt like one there (a
     file ending in `suffix`); "" otherwise. The path meant is written as the scenario wrote it, each name it misspelt
@@ -1327,7 +1341,8 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
     # offers the scenario allows (catalog.offers.cloud_rows), which needs the file read.
     prices = _mapping(data.get("prices"))
     providers = prices.get("providers")
-    if (not isinstance(providers, list) or providers) and prices.get("source", "snapshot") in PRICE_SOURCE_WORDS:
+    source = prices.get("source", "snapshot")   # not text (a DataFrame): pydantic reports it
+    if (not isinstance(providers, list) or providers) and isinstance(source, str) and source in PRICE_SOURCE_WORDS:
         need("USD", _Priced("cloud offers", plural=True), None, ("currency",))
     for card in sorted(c for c in used if c in cards):
         override, own = _mapping(overrides.get(card)), cards[card]["currency"]
@@ -1539,6 +1554,61 @@ def mark_validated(scenario: Scenario) -> Scenario:
     return scenario
 
 
+class _NotPlain(Exception):
+    """A value of a scenario's data that no file can hold: one that holds itself, or one nested deeper than a file
+    may nest (MAX_YAML_DEPTH); `at` is its field path, `what` says which."""
+
+    def __init__(self, at: Path_, what: str):
+        super().__init__(what)
+        self.at, self.what = at, what
+
+
+def plain_data(value: Any) -> Any:
+    """`value`, a scenario's data or a part of it given in Python, in the shapes a file's YAML gives and every check
+    reads: each mapping (a MappingProxyType, a scenario's ReadOnlyDict) a dict; each sequence but text (a tuple, as
+    model_dump gives its lists), set, iterator, numpy array or pandas Series — all of which pydantic reads as a list
+    — a list; UTF-8 bytes and a Path their text; and each model of a scenario in it (a Workload, Prices …; one
+    changed by model_copy(update=…), which checks nothing) a dict of the fields it was given — a default left out
+    stays out, as a file leaves it (Prices.options_given) — and of the keys that are no field (model_copy keeps
+    them; pydantic refuses them). Made once, before any check: a tuple or a model slipped past the catalog's name
+    checks, which read lists and dicts, to a silent wrong total or a KeyError in the engine. An iterator is read to
+    MAX_YAML_NODES items at most (an endless one is no list a file holds). _NotPlain for a value that holds itself
+    or is nested deeper than MAX_YAML_DEPTH, as no file's can be (the model's checks recursed until Python stopped
+    them: a RecursionError)."""
+    return _plain(value, (), ())
+
+
+def _plain(value: Any, at: Path_, holders: tuple[int, ...]) -> Any:
+    """plain_data of `value`, at field path `at`, inside the containers whose ids are `holders`."""
+    if isinstance(value, bytes):   # text, as pydantic reads UTF-8 bytes where text belongs (b"rtx-4090": the card)
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return value   # pydantic's to refuse
+    if isinstance(value, PurePath):   # a path as text, as a file writes it: prices.source=Path("offers.csv")
+        return str(value)
+    if isinstance(value, (str, bytearray, memoryview)):
+        return value
+    if id(value) in holders:
+        raise _NotPlain(at, "the value holds itself (a list or mapping inside itself); no scenario value can")
+    if len(at) > MAX_YAML_DEPTH:   # said at its first levels: a scenario's deepest field (custom_cards.ID.gpu_specs.X) is 4
+        raise _NotPlain(at[:6], f"the value is nested more than {MAX_YAML_DEPTH} deep; no scenario value is")
+    inside = (*holders, id(value))
+    if isinstance(value, Frozen):
+        fields = type(value).model_fields
+        value = {key: item for key, item in vars(value).items() if key in value.model_fields_set or key not in fields}
+    if isinstance(value, Mapping):
+        return {(_plain(key, at, ()) if isinstance(key, (bytes, PurePath)) else key): _plain(item, (*at, key), inside)
+                for key, item in value.items()}
+    if isinstance(value, Iterator):
+        value = list(itertools.islice(value, MAX_YAML_NODES + 1))
+    elif getattr(value, "ndim", 0) and callable(getattr(value, "tolist", None)):   # numpy's or pandas' (not a DataFrame)
+        value = value.tolist()   # its items as Python's numbers and text, as pydantic reads them
+    if isinstance(value, (Sequence, AbstractSet, MappingView)):
+        return [_plain(item, (*at, i), inside) for i, item in enumerate(value)]
+    return value
+
+
 def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
                    base_dir: Path | None = None, syntax: list[str] | None = None,
                    check_files: bool = True, blanked_lines: frozenset[Blanked] = frozenset()) -> Scenario:
@@ -1558,6 +1628,10 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
                check_files: bool, blanked_lines: frozenset[Blanked]) -> tuple[Scenario | None, list[str]]:
     """(the Scenario, None when it has a problem; its problems after those given, in the file's order) of
     already-parsed data: parse_scenario's, without raising."""
+    try:
+        data = plain_data(data)
+    except _NotPlain as exc:
+        return None, [*problems, f"{origin}:{_where(positions, exc.at)}: {_dotted(exc.at)}: {exc.what}"]
     if not isinstance(data, dict):
         if not problems:
             got = ("nothing (the file is empty or only comments)" if data is None
@@ -1702,12 +1776,20 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
         with open_for_reading(path) as f:
             regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)
             data = f.read(4 * (MAX_SCENARIO_CHARS + 1))   # UTF-8: at most 4 bytes a character
-    except FileNotFoundError:
-        raise ScenarioError([f"{origin}: file not found"], origin) from None
+    except FileNotFoundError:   # a scenario file spelt like one beside it: "did you mean" (its folder read no further
+        # than MAX_FOLDER_ENTRIES entries)
+        meant = _file_meant(origin, None, "file not found", SCENARIO_SUFFIXES)
+        raise ScenarioError([f"{origin}: file not found{meant}"], origin) from None
     except IsADirectoryError:
         raise ScenarioError([f"{origin}: is a folder; expected a scenario YAML file"], origin) from None
     except OSError as exc:
         raise ScenarioError([f"{origin}: cannot read: {exc.strerror or exc}"], origin) from None
+    except ValueError:   # a NUL character: no file has that name (fileio.file_problem says it so too)
+        shown = shortened(repr(origin))
+        raise ScenarioError([f"{shown}: file not found (the name holds a NUL character)"], shown) from None
+    if found := binary_kind(data, whole=len(data) < 4 * (MAX_SCENARIO_CHARS + 1)):
+        kind, remedy = found
+        raise ScenarioError([f"{origin}: is {kind}, not a scenario YAML file{f'; {remedy}' if remedy else ''}"], origin)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -1717,6 +1799,52 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
     # line ends as a text file reads them (universal newlines: \r\n and a lone \r are \n)
     text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_SCENARIO_CHARS + 1]
     return text, regular
+
+
+# What a scenario file is named: the ends its "did you mean" offers for one not found
+SCENARIO_SUFFIXES = (".yaml", ".yml")
+
+# The first bytes of files given for a scenario by mistake (a plan's workbook, the price store, a compressed copy), by
+# the formats' published signatures: none is text a scenario starts with (each holds a control character or a byte
+# that is no UTF-8, or starts as no YAML can: `%PDF-` is no YAML directive). Said by what the file is, where "not UTF-8
+# text (byte 0x8f) … often a Latin-1 accent" sent the user to their editor's encoding.
+_DECOMPRESS = "decompress it first"
+_SIGNATURES = (
+    (b"%PDF-", "a PDF document", ""),
+    (b"\x1f\x8b", "a gzip-compressed file", _DECOMPRESS),
+    (b"\xfd7zXZ\x00", "an xz-compressed file", _DECOMPRESS),
+    (b"BZh", "a bzip2-compressed file", _DECOMPRESS),   # with "1AY&SY" after the block size: binary_kind
+    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file", _DECOMPRESS),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", ""),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old-format Microsoft Office file (.xls, .doc)", ""),
+    (b"SQLite format 3\x00", "an SQLite database", "a price store is given with --store (plan(store=…) in Python)"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image", ""),
+    (b"\xff\xd8\xff", "a JPEG image", ""),
+    (b"GIF87a", "a GIF image", ""),
+    (b"GIF89a", "a GIF image", ""),
+    (b"\x7fELF", "a program (ELF)", ""),
+)
+# What a zip file is, by the folder its first entries are in (Office Open XML and OpenDocument files are zip files)
+_ZIPPED = ((b"xl/", "an Excel workbook (a zip file)"), (b"word/", "a Word document (a zip file)"),
+           (b"ppt/", "a PowerPoint presentation (a zip file)"),
+           (b"mimetypeapplication/vnd.oasis.opendocument.spreadsheet", "an OpenDocument spreadsheet (a zip file)"),
+           (b"mimetypeapplication/vnd.oasis.opendocument.text", "an OpenDocument text (a zip file)"))
+
+
+def binary_kind(data: bytes, whole: bool) -> tuple[str, str] | None:
+    """(what the file is, as a message names it: "an Excel workbook (a zip file)"; what to do instead, or "") of the
+    file whose first bytes are `data`, when its signature is one of a common binary format; None otherwise (text, or
+    a format not known here: the UTF-8 check says what it can). `whole`: whether `data` is the whole file (Parquet is
+    known by its last bytes too)."""
+    if data.startswith(b"PK\x03\x04"):
+        return next((kind for mark, kind in _ZIPPED if mark in data[:64 * 1024]), "a zip file"), ""
+    if data.startswith(b"BZh") and data[4:10] != b"1AY&SY":
+        return None
+    if data[:1] == b"\x80" and data[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):   # its protocol's number
+        return "a Python pickle", "unpickle it in Python, or give the scenario's YAML file"
+    if whole and len(data) >= 8 and data.startswith(b"PAR1") and data.endswith(b"PAR1"):
+        return "a Parquet file", ""
+    return next(((kind, remedy) for mark, kind, remedy in _SIGNATURES if data.startswith(mark)), None)
 
 
 def text_places(text: str, origin: str, fields: list[Path_], value: bool = True) -> list[str]:
@@ -1893,7 +2021,7 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     anything else (None, a number, undecoded bytes), saying what it got."""
     if isinstance(source, Scenario):
         return source
-    if isinstance(source, dict):
+    if isinstance(source, Mapping):   # a dict, or any mapping (a MappingProxyType): made plain by the loader
         return parse_scenario(source, origin="<dict>")
     if isinstance(source, os.PathLike) and not isinstance(source, Path):   # a PurePath, a path-like of the caller's
         source = Path(os.fspath(source))
@@ -1999,6 +2127,10 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     """plausibility_warnings of a scenario's mapping: one dumped from a Scenario, or as written in a file that does
     not load (ScenarioCheck.data), whose values are read as the model reads their fields: a value it refuses is
     the error reported, and a warning that needs it is left out."""
+    try:
+        data = plain_data(data)   # a dump's tuples as lists, as a file's YAML gives them
+    except _NotPlain:   # no scenario: its problem is said where it is loaded
+        return []
     found = []   # in the order of the scenario's fields
     currency = _currency_meant(data.get("currency", "USD"))
     fx = _rates(data)

@@ -408,7 +408,7 @@ def _file_fields(data: dict) -> list[tuple[tuple, str]]:
     fields: list[tuple[tuple, Any]] = [(("workloads", i), w.get("profile")) for i, w in
                                        enumerate(workloads if isinstance(workloads, list) else ()) if isinstance(w, dict)]
     prices = data.get("prices")
-    if isinstance(prices, dict) and prices.get("source") not in PRICE_SOURCE_WORDS:
+    if isinstance(prices, dict) and isinstance(prices.get("source"), str) and prices["source"] not in PRICE_SOURCE_WORDS:
         fields.append((("prices",), prices.get("source")))
     return [(where, value) for where, value in fields
             if isinstance(value, str) and value.strip() and not Path(value).is_absolute()
