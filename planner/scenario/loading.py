@@ -811,8 +811,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
 def _source_given(got: Any) -> str:
     """What a `prices.source` that is no text holds, as its message says it: an offers table given as a pandas DataFrame
     (a notebook's) is named so, with the way to give it."""
-    kind = type(got)
-    if kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas"):   # no pandas imported to ask
+    if isinstance(got, _Table):
         return ("a pandas DataFrame (prices are read from a file: write the offers with "
                 "offers.to_csv('offers.csv', index=False) and give that path)")
     return got.isoformat() if hasattr(got, "isoformat") else _shown(got)
@@ -1563,50 +1562,91 @@ class _NotPlain(Exception):
         self.at, self.what = at, what
 
 
+class _Table:
+    """A pandas DataFrame given as a scenario value, held so that pydantic refuses it as what it is: no scenario value
+    is a table, and pydantic read one given for a list as its column labels (`onprem.cards=df`: cards named like its
+    columns, a KeyError in the engine)."""
+
+    def __repr__(self) -> str:
+        return "a pandas DataFrame"
+
+
+def _is_dataframe(value: Any) -> bool:
+    kind = type(value)
+    return kind.__name__ == "DataFrame" and kind.__module__.startswith("pandas")   # no pandas imported to ask
+
+
 def plain_data(value: Any) -> Any:
     """`value`, a scenario's data or a part of it given in Python, in the shapes a file's YAML gives and every check
     reads: each mapping (a MappingProxyType, a scenario's ReadOnlyDict) a dict; each sequence but text (a tuple, as
     model_dump gives its lists), set, iterator, numpy array or pandas Series — all of which pydantic reads as a list
-    — a list; UTF-8 bytes and a Path their text; and each model of a scenario in it (a Workload, Prices …; one
-    changed by model_copy(update=…), which checks nothing) a dict of the fields it was given — a default left out
-    stays out, as a file leaves it (Prices.options_given) — and of the keys that are no field (model_copy keeps
-    them; pydantic refuses them). Made once, before any check: a tuple or a model slipped past the catalog's name
-    checks, which read lists and dicts, to a silent wrong total or a KeyError in the engine. An iterator is read to
-    MAX_YAML_NODES items at most (an endless one is no list a file holds). _NotPlain for a value that holds itself
-    or is nested deeper than MAX_YAML_DEPTH, as no file's can be (the model's checks recursed until Python stopped
-    them: a RecursionError)."""
-    return _plain(value, (), ())
+    — a list; UTF-8 bytes and a Path their text; a pandas DataFrame a _Table, which pydantic refuses; and each model
+    of a scenario in it (a Workload, Prices …; one changed by model_copy(update=…), which checks nothing) a dict of
+    the fields it was given — a default left out stays out, as a file leaves it (Prices.options_given) — and of the
+    keys that are no field (model_copy keeps them; pydantic refuses them). Made once, before any check: a tuple or
+    a model slipped past the catalog's name checks, which read lists and dicts, to a silent wrong total or a
+    KeyError in the engine. An iterator is read to MAX_YAML_NODES items at most (an endless one is no list a file
+    holds). _NotPlain for a value that holds itself or is nested deeper than MAX_YAML_DEPTH, as no file's can be
+    (the model's checks recursed until Python stopped them: a RecursionError)."""
+    return _plain(value, None, 0, set())
 
 
-def _plain(value: Any, at: Path_, holders: tuple[int, ...]) -> Any:
-    """plain_data of `value`, at field path `at`, inside the containers whose ids are `holders`."""
-    if isinstance(value, bytes):   # text, as pydantic reads UTF-8 bytes where text belongs (b"rtx-4090": the card)
-        try:
-            return value.decode("utf-8")
-        except UnicodeDecodeError:
-            return value   # pydantic's to refuse
-    if isinstance(value, PurePath):   # a path as text, as a file writes it: prices.source=Path("offers.csv")
-        return str(value)
-    if isinstance(value, (str, bytearray, memoryview)):
+# The types a scenario's values mostly are, taken as they are without a further look (one took 6 µs a value)
+_AS_GIVEN = frozenset({str, int, float, bool, type(None)})
+# Where a value sits: None at the top, else (where its holder sits, its key or index); made a path only for a problem
+_At = tuple[Any, Any] | None
+
+
+def _path(at: _At) -> Path_:
+    keys = []
+    while at is not None:
+        at, key = at
+        keys.append(key)
+    return tuple(reversed(keys))
+
+
+def _plain(value: Any, at: _At, depth: int, holders: set[int]) -> Any:
+    """plain_data of `value`, at `at`, `depth` levels down, inside the containers whose ids are `holders`."""
+    kind = type(value)
+    if kind in _AS_GIVEN:
         return value
-    if id(value) in holders:
-        raise _NotPlain(at, "the value holds itself (a list or mapping inside itself); no scenario value can")
-    if len(at) > MAX_YAML_DEPTH:   # said at its first levels: a scenario's deepest field (custom_cards.ID.gpu_specs.X) is 4
-        raise _NotPlain(at[:6], f"the value is nested more than {MAX_YAML_DEPTH} deep; no scenario value is")
-    inside = (*holders, id(value))
-    if isinstance(value, Frozen):
-        fields = type(value).model_fields
-        value = {key: item for key, item in vars(value).items() if key in value.model_fields_set or key not in fields}
-    if isinstance(value, Mapping):
-        return {(_plain(key, at, ()) if isinstance(key, (bytes, PurePath)) else key): _plain(item, (*at, key), inside)
-                for key, item in value.items()}
-    if isinstance(value, Iterator):
-        value = list(itertools.islice(value, MAX_YAML_NODES + 1))
-    elif getattr(value, "ndim", 0) and callable(getattr(value, "tolist", None)):   # numpy's or pandas' (not a DataFrame)
-        value = value.tolist()   # its items as Python's numbers and text, as pydantic reads them
-    if isinstance(value, (Sequence, AbstractSet, MappingView)):
-        return [_plain(item, (*at, i), inside) for i, item in enumerate(value)]
-    return value
+    own = id(value)
+    if kind is dict or kind is list or kind is tuple:
+        mapping = kind is dict
+    else:
+        if isinstance(value, bytes):   # text, as pydantic reads UTF-8 bytes where text belongs (b"rtx-4090": the card)
+            try:
+                return value.decode("utf-8")
+            except UnicodeDecodeError:
+                return value   # pydantic's to refuse
+        if isinstance(value, PurePath):   # a path as text, as a file writes it: prices.source=Path("offers.csv")
+            return str(value)
+        if isinstance(value, (str, bytearray, memoryview)):
+            return value
+        if _is_dataframe(value):
+            return _Table()
+        if isinstance(value, Frozen):
+            fields = kind.model_fields
+            value = {key: item for key, item in vars(value).items() if key in value.model_fields_set or key not in fields}
+        elif isinstance(value, Iterator):
+            value = list(itertools.islice(value, MAX_YAML_NODES + 1))
+        elif getattr(value, "ndim", 0) and callable(getattr(value, "tolist", None)):   # numpy's, pandas' (no DataFrame)
+            value = value.tolist()   # its items as Python's numbers and text, as pydantic reads them
+        mapping = isinstance(value, Mapping)
+        if not mapping and not isinstance(value, (Sequence, AbstractSet, MappingView)):
+            return value
+    if own in holders:
+        raise _NotPlain(_path(at), "the value holds itself (a list or mapping inside itself); no scenario value can")
+    if depth >= MAX_YAML_DEPTH:   # said at its first levels: a scenario's deepest field (custom_cards.ID.gpu_specs.X) is 4
+        raise _NotPlain(_path(at)[:6], f"the value is nested more than {MAX_YAML_DEPTH} deep; no scenario value is")
+    holders.add(own)
+    try:
+        if mapping:
+            return {(_plain(key, at, depth, holders) if isinstance(key, (bytes, PurePath)) else key):
+                    _plain(item, (at, key), depth + 1, holders) for key, item in value.items()}
+        return [_plain(item, (at, i), depth + 1, holders) for i, item in enumerate(value)]
+    finally:
+        holders.discard(own)
 
 
 def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",

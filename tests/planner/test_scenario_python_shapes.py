@@ -242,3 +242,10 @@ def test_a_path_object_as_the_source_is_its_path(startup):
     data = _as_lists(startup)
     data["prices"]["source"] = G5_OFFERS
     assert load_scenario(data).prices.source == str(G5_OFFERS)
+
+
+def test_a_dataframe_given_for_a_list_is_refused_as_what_it_is(startup):
+    # pydantic read a DataFrame given for a list as its column labels: cards named 'a', a KeyError in the engine
+    with pytest.raises(ScenarioError) as info:
+        plan(startup, overrides={"onprem.cards": pd.DataFrame({"a": [1]})}, baselines=False)
+    assert info.value.problems == ["onprem.cards: expected a list, got a pandas DataFrame"]
