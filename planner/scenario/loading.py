@@ -1553,7 +1553,7 @@ def mark_validated(scenario: Scenario) -> Scenario:
     return scenario
 
 
-class _NotPlain(Exception):
+class NotPlainData(Exception):
     """A value of a scenario's data that no file can hold: one that holds itself, or one nested deeper than a file
     may nest (MAX_YAML_DEPTH); `at` is its field path, `what` says which."""
 
@@ -1586,7 +1586,7 @@ def plain_data(value: Any) -> Any:
     keys that are no field (model_copy keeps them; pydantic refuses them). Made once, before any check: a tuple or
     a model slipped past the catalog's name checks, which read lists and dicts, to a silent wrong total or a
     KeyError in the engine. An iterator is read to MAX_YAML_NODES items at most (an endless one is no list a file
-    holds). _NotPlain for a value that holds itself or is nested deeper than MAX_YAML_DEPTH, as no file's can be
+    holds). NotPlainData for a value that holds itself or is nested deeper than MAX_YAML_DEPTH, as no file's can be
     (the model's checks recursed until Python stopped them: a RecursionError)."""
     return _plain(value, None, 0, set())
 
@@ -1636,9 +1636,9 @@ def _plain(value: Any, at: _At, depth: int, holders: set[int]) -> Any:
         if not mapping and not isinstance(value, (Sequence, AbstractSet, MappingView)):
             return value
     if own in holders:
-        raise _NotPlain(_path(at), "the value holds itself (a list or mapping inside itself); no scenario value can")
+        raise NotPlainData(_path(at), "the value holds itself (a list or mapping inside itself); no scenario value can")
     if depth >= MAX_YAML_DEPTH:   # said at its first levels: a scenario's deepest field (custom_cards.ID.gpu_specs.X) is 4
-        raise _NotPlain(_path(at)[:6], f"the value is nested more than {MAX_YAML_DEPTH} deep; no scenario value is")
+        raise NotPlainData(_path(at)[:6], f"the value is nested more than {MAX_YAML_DEPTH} deep; no scenario value is")
     holders.add(own)
     try:
         if mapping:
@@ -1670,7 +1670,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     already-parsed data: parse_scenario's, without raising."""
     try:
         data = plain_data(data)
-    except _NotPlain as exc:
+    except NotPlainData as exc:
         return None, [*problems, f"{origin}:{_where(positions, exc.at)}: {_dotted(exc.at)}: {exc.what}"]
     if not isinstance(data, dict):
         if not problems:
@@ -2169,7 +2169,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     the error reported, and a warning that needs it is left out."""
     try:
         data = plain_data(data)   # a dump's tuples as lists, as a file's YAML gives them
-    except _NotPlain:   # no scenario: its problem is said where it is loaded
+    except NotPlainData:   # no scenario: its problem is said where it is loaded
         return []
     found = []   # in the order of the scenario's fields
     currency = _currency_meant(data.get("currency", "USD"))

@@ -35,11 +35,13 @@ from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_problem
 from planner.scenario.loading import (
+    NotPlainData,
     PastedCharacter,
     YamlRefused,
     loaded_from,
     names_after_overrides,
     parse_scenario,
+    plain_data,
     read_yaml_value,
 )
 from planner.scenario.model import BUILTIN_PROFILES, INVISIBLE_CHAR, ReadOnlyDict, Scenario, defaults_left_out
@@ -168,15 +170,18 @@ def _item_numbers(brackets: str) -> list[int]:
 
 
 def _copied(path: str, value: Any) -> Any:
-    """A deep copy of an override's `value`; ScenarioError naming `path` for one no scenario field can hold that
-    copy cannot take either: a generator ("cannot pickle 'generator' object" before) or a mapping nested
-    100,000 deep (a RecursionError)."""
+    """A deep copy of an override's `value`, in the shapes a file gives (loading.plain_data: a tuple a list, a
+    Workload the dict of its fields), as the scenario's dump it is set in holds them; ScenarioError naming `path` for
+    one no scenario field can hold that copy cannot take either: a generator ("cannot pickle 'generator' object"
+    before) or a mapping nested 100,000 deep (a RecursionError), or that holds itself."""
     try:
-        return copy.deepcopy(value)
+        return plain_data(copy.deepcopy(value))
     except RecursionError:
         raise _problem(path, "the value is nested too deep to be a scenario value") from None
     except (TypeError, copy.Error):
         raise _problem(path, f"expected a number, text, list or mapping, got {type(value).__name__}") from None
+    except NotPlainData as exc:
+        raise _problem(path, exc.what) from None
 
 
 def _problem(path: str, msg: str) -> ScenarioError:

@@ -249,3 +249,21 @@ def test_a_dataframe_given_for_a_list_is_refused_as_what_it_is(startup):
     with pytest.raises(ScenarioError) as info:
         plan(startup, overrides={"onprem.cards": pd.DataFrame({"a": [1]})}, baselines=False)
     assert info.value.problems == ["onprem.cards: expected a list, got a pandas DataFrame"]
+
+
+def test_a_typo_in_workload_objects_overridden_is_named_by_its_workload(startup):
+    changed = startup.workloads[0].model_copy(update={"framework": "tensorflw==2.12"})
+    for given in ((changed, startup.workloads[1]), [changed, startup.workloads[1]]):
+        with pytest.raises(ScenarioError) as info:
+            plan(startup, overrides={"workloads": given}, baselines=False)
+        assert info.value.problems == ["workloads.llm-finetune.framework: unknown framework 'tensorflw'; did you mean "
+                                       "'tensorflow'?"]
+
+
+def test_an_override_that_holds_itself_is_refused():
+    cards: list = ["rtx-4090"]
+    cards.append(cards)
+    with pytest.raises(ScenarioError) as info:
+        plan(STARTUP, overrides={"onprem.cards": cards}, baselines=False)
+    assert info.value.problems == ["onprem.cards: the value holds itself (a list or mapping inside itself); no scenario "
+                                   "value can"]
