@@ -769,16 +769,18 @@ def count_bound(now: int, units: int) -> str:
 
 def _count_note(r: _Resolver, outcome: _Outcome, card: str, units: int) -> str:
     """Why a count alternative has no total: the scenario's own rule that forbids `units` of `card` (a
-    min_units, a max_units, owned cards it may not sell), no plan meeting its demand and caps with that many, or
-    why its re-solve gave no answer."""
+    min_units, a max_units, owned cards it may not sell or whose resale value is unknown), no plan meeting its
+    demand and caps with that many, or why its re-solve gave no answer."""
     if outcome.status in ("infeasible", "unbounded"):
-        return _count_rule(r.scenario, card, units) or "no plan meets the scenario's demand and caps with that many"
+        return (_count_rule(r.scenario, card, units, r.inp.resale_unknown)
+                or "no plan meets the scenario's demand and caps with that many")
     return _no_answer(r, outcome.status, outcome.why)
 
 
-def _count_rule(scenario, card: str, units: int) -> str | None:
+def _count_rule(scenario, card: str, units: int, resale_unknown: frozenset = frozenset()) -> str | None:
     """The scenario's rule that forbids holding `units` of `card` (the infeasible "at most 0" of startup-hybrid.yaml's
-    one A100 required read as if no such fleet could exist), or None when none does."""
+    one A100 required read as if no such fleet could exist), or None when none does. `resale_unknown`: the cards
+    with no sourced price (Inputs.resale_unknown), whose owned units are never sold."""
     limits = scenario.constraints
     if units < limits.min_units.get(card, 0):
         return f"below constraints.min_units ({limits.min_units[card]})"
@@ -787,6 +789,9 @@ def _count_rule(scenario, card: str, units: int) -> str | None:
     owned = scenario.onprem.owned_count(card)
     if not scenario.onprem.sell_owned and units < owned:
         return f"below the {owned} owned, which onprem.sell_owned: false keeps"
+    if card in resale_unknown and units < owned:
+        return (f"below the {owned} owned, which cannot be sold: its resale value is unknown (give "
+                f"onprem.card_overrides.{card}.price to weigh a sale)")
     return None
 
 
