@@ -21,7 +21,7 @@ from planner._version import __version__
 from planner.catalog.prices import HASH_HEX_DIGITS
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
-from planner.engine.result import PRESENT, money_attrs, present_value_words
+from planner.engine.result import PRESENT, held, money_attrs, present_value_words
 from planner.engine.run import check_limits, checked_inputs, checked_scenario
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
@@ -813,7 +813,7 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     for read, made, file in ((ra, pa, file_a), (rb, pb, file_b)):
         if isinstance(read, Scenario) and file is not None:   # named so after a change of the working folder too
             made.scenario_file = file.absolute()
-    fa, fb = _by_key(pa.fleet), _by_key(pb.fleet)
+    fa, fb = _by_key(held(pa, "fleet")), _by_key(held(pb, "fleet"))
     fleet = fa.merge(fb, on=FLEET_KEY, how="outer", suffixes=("_a", "_b"), indicator=True)
     order = list(dict.fromkeys([*map(tuple, fa[FLEET_KEY].to_numpy()), *map(tuple, fb[FLEET_KEY].to_numpy())]))
     fleet = fleet.set_index(FLEET_KEY).loc[order].reset_index()      # a's rows first, then b's new ones
@@ -827,8 +827,9 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     fleet["cost_delta"] = _delta(fleet["cost_b"], fleet["cost_a"])
     fleet = fleet[FLEET_KEY + ["units_a", "units_b", "instance_hours_a", "instance_hours_b",
                                "cost_a", "cost_b", "cost_delta"]].reset_index(drop=True)
-    costs = pa.costs.merge(pb.costs, on="category", how="outer", suffixes=("_a", "_b")).fillna(0.0)
-    cats = list(dict.fromkeys([*pa.costs["category"], *pb.costs["category"]]))
+    ca, cb = held(pa, "costs"), held(pb, "costs")
+    costs = ca.merge(cb, on="category", how="outer", suffixes=("_a", "_b")).fillna(0.0)
+    cats = list(dict.fromkeys([*ca["category"], *cb["category"]]))
     costs = costs.set_index("category").loc[cats].reset_index()
     costs["cost_delta"] = _delta(costs["cost_b"], costs["cost_a"])
     label_a, label_b = pa.scenario_name, pb.scenario_name

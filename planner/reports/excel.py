@@ -28,6 +28,7 @@ import pandas as pd
 
 from planner.engine import Plan
 from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, fleet_differences, runner_up_verdict
+from planner.engine.result import held
 from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
     AFTER_HORIZON,
@@ -113,22 +114,22 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "yearly": yearly_sheet(plan, first, money, monthly.frame),
         "monthly": monthly,
         "fleet": fleet_sheet(plan),
-        "purchase schedule": _formatted(_dated(plan.schedule, first), ["amount"], paid, dates=("month_start",)),
+        "purchase schedule": _formatted(_dated(held(plan, "schedule"), first), ["amount"], paid, dates=("month_start",)),
         # present values (engine.readback.owned_decisions), as the totals of the plans below
-        "owned cards": _formatted(plan.owned, ["fixed_costs_avoided"], present),
+        "owned cards": _formatted(held(plan, "owned"), ["fixed_costs_avoided"], present),
         "baselines": _formatted(_baselines(plan), ["total", "savings", "error_bound"], present),
-        "decisions": _formatted(_shares(_or_empty(plan.decisions, DECISION_COLUMNS), {"increase_pct": 100}),
+        "decisions": _formatted(_shares(_or_empty(held(plan, "decisions"), DECISION_COLUMNS), {"increase_pct": 100}),
                                 ["total_if_forbidden", "increase"], present),
         "runner-up": runner_up_sheet(plan),
         "count alternatives": _formatted(_shares(count_alternatives(plan), {"increase_pct": 100}), ["total", "increase"],
                                          present),
-        "flip points": _formatted(_shares(_or_empty(plan.flip_points, FLIP_COLUMNS),
+        "flip points": _formatted(_shares(_or_empty(held(plan, "flip_points"), FLIP_COLUMNS),
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
-        "cap costs": _formatted(_shares(_joined(_or_empty(getattr(plan, "cap_costs", None), CAP_COST_COLUMNS),
+        "cap costs": _formatted(_shares(_joined(_or_empty(held(plan, "cap_costs", None), CAP_COST_COLUMNS),
                                                 "dropped_in"), {"saving_pct": 100}), ["total_without", "saving"], present),
-        "break-even": _formatted(_shares(plan.break_even, {"break_even_utilisation": 1}),
+        "break-even": _formatted(_shares(held(plan, "break_even"), {"break_even_utilisation": 1}),
                              ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], undiscounted),
-        "speeds": _formatted(_shares(plan.speeds, {"scaling_efficiency": 1}), [], money),
+        "speeds": _formatted(_shares(held(plan, "speeds"), {"scaling_efficiency": 1}), [], money),
         # every row the JSON's excluded_offers holds, its reason as written and the rule it fails
         "excluded offers": _formatted(excluded_offers(plan), [], money),
         "assumptions": assumptions_sheet(plan, first),
@@ -170,7 +171,7 @@ def fleet_sheet(plan: Plan) -> Sheet:
     """The fleet, its cost said to be a present value (the purchase schedule's amounts are nominal), the header
     noting why its rows fall short of the total where the site has a fixed cost (`site_cost_note`)."""
     basis = present_header(plan)
-    sheet = _formatted(plan.fleet, ["cost"], basis)
+    sheet = _formatted(held(plan, "fleet"), ["cost"], basis)
     note = site_cost_note(plan)
     return Sheet(sheet.frame, sheet.formats, notes=(("cost" + basis, note),) if note else ())
 
@@ -191,7 +192,7 @@ def _baselines(plan: Plan) -> pd.DataFrame:
     no bound is known) each one's bound on its cost error (engine.baselines.grouping_lower_bounds), "unknown" where
     its bound solve gave none (blank for a baseline without a total); without those columns where the profile is
     exact."""
-    table = _shares(plan.baselines, {"savings_pct": 100, "error_bound_pct": 100})
+    table = _shares(held(plan, "baselines"), {"savings_pct": 100, "error_bound_pct": 100})
     bounds = ["error_bound", "error_bound (%)"]
     if not baselines_grouped(plan):
         return table.drop(columns=bounds, errors="ignore")
@@ -247,12 +248,12 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     nominal total (=SUM of the categories), discount factor and present value (=total × factor). Row H+1 with
     reservation payments after the horizon carries the plan's present value as a number: each of those
     payments is discounted in its own month (docs/cost-model.md), so total × d(H+1) would be wrong."""
-    capex, credits, opex = _categories(plan.monthly)
+    capex, credits, opex = _categories(held(plan, "monthly"))
     categories = capex + credits + opex
     lead = ["month", "month_start", "plan_year"]
     total_col = len(lead) + len(categories)
     rows = []
-    for i, r in enumerate(plan.monthly.itertuples(index=False), start=1):   # sheet row i (row 0: header)
+    for i, r in enumerate(held(plan, "monthly").itertuples(index=False), start=1):   # sheet row i (row 0: header)
         costs = [float(getattr(r, c)) for c in categories]
         total = Formula(f"=SUM({_range(i, len(lead), i, total_col - 1)})", sum(costs))
         factor, discounted = float(r.discount_factor), float(r.total_discounted)
@@ -276,7 +277,7 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
     on-prem, cloud) and total, nominal (total_nominal) and present value, as formulas over the monthly
     sheet's rows whose plan_year is the row's year (`_year_total`, `_year_present_value`)."""
     capex, credits = (f"{c}{money}" for c in ("capex", "residual_value"))
-    months = list(plan.monthly["month"].astype(int))
+    months = list(held(plan, "monthly")["month"].astype(int))
     horizon = plan.horizon_months
     spans = [(y, 12 * (y - 1) + 1, min(12 * y, horizon)) for y in range(1, (horizon + 11) // 12 + 1)]
     spans += [(AFTER_HORIZON, m, m) for m in months if m > horizon]

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
+from planner.engine.result import held
 from planner.fileio import write_atomic
 from planner.months import HOURS_PER_MONTH, discount_factors
 from planner.reports.tables import add_months, check_export_path, csv_text, plan_start, require_plan
@@ -104,7 +105,7 @@ def last_payment_month(plan: Plan) -> int:
 
 def _grouped_flows(plan: Plan) -> pd.DataFrame:
     """The plan's cash flows summed per KEY (vintages of one card, idle and busy energy together)."""
-    rows = (plan.flows.groupby(KEY, as_index=False, sort=False)
+    rows = (held(plan, "flows").groupby(KEY, as_index=False, sort=False)
             .agg(cost=("cost", "sum"), present_value=("present_value", "sum"),
                  quantity=("pricing_quantity", "sum"), discount_factor=("discount_factor", "first")))
     # a millionth of the currency is solver noise (1.7e-8 hours of an offer the fleet leaves out, 8.5e-9 EUR),
@@ -136,7 +137,8 @@ def _discount_rate(plan: Plan) -> float:
 
 
 def _term_months(plan: Plan) -> dict:
-    return dict(zip(plan.offers["unit_id"], plan.offers["term_months"].fillna(0).astype(int)))
+    offers = held(plan, "offers")
+    return dict(zip(offers["unit_id"], offers["term_months"].fillna(0).astype(int)))
 
 
 def _committed_usage(charges: pd.DataFrame, plan: Plan) -> pd.DataFrame:
@@ -148,7 +150,7 @@ def _committed_usage(charges: pd.DataFrame, plan: Plan) -> pd.DataFrame:
     if reserved.empty:
         return pd.DataFrame()
     terms, H = _term_months(plan), plan.horizon_months
-    fleet = plan.fleet.set_index("unit_id")
+    fleet = held(plan, "fleet").set_index("unit_id")
     parts = []
     for unit_id, paid in reserved.groupby("unit_id", sort=False):
         term, units = terms[unit_id], float(fleet.loc[unit_id, "units"])
@@ -193,7 +195,7 @@ def _list_hourly(plan: Plan) -> dict:
     """unit_id -> the on-demand hourly price of the same instance type and region, for the spot and
     reserved units: the offers' `list_hourly_price`, or for a plan saved before it existed, the on-demand
     offers the plan carries."""
-    offers = plan.offers
+    offers = held(plan, "offers")
     if "list_hourly_price" in offers:
         return dict(zip(offers["unit_id"], offers["list_hourly_price"]))
     on_demand = offers[offers["purchase_option"] == "on_demand"]
@@ -239,7 +241,8 @@ def _price_as_of(rows: pd.DataFrame, plan: Plan) -> pd.Series:
     """x_PriceAsOf: the date of the offer price a row's amount comes from (PRICED_BY_OFFER); null (an empty CSV
     field, as FOCUS writes a missing value) when that price is undated or the row is priced by scenario inputs.
     Never another price's date: the newest date of the plan's prices would date a price nobody dated."""
-    dated = {u: d for u, d in zip(plan.offers["unit_id"], plan.offers["as_of"]) if isinstance(d, str) and d.strip()}
+    offers = held(plan, "offers")
+    dated = {u: d for u, d in zip(offers["unit_id"], offers["as_of"]) if isinstance(d, str) and d.strip()}
     return rows["unit_id"].map(dated).where(rows["category"].isin(PRICED_BY_OFFER))
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from planner._version import __version__
 from planner.engine import Plan
+from planner.engine.result import held
 from planner.reports.tables import (
     BOUND_UNKNOWN,
     as_written,
@@ -135,7 +136,7 @@ def _baseline_rows(plan: Plan) -> pd.DataFrame:
     grouped profile (`baselines_grouped`, even where no bound is known) each one's error_bound and error_bound_pct
     (two decimals, as the CLI's line and the warning give it: 0.47 read as 0), "unknown" where its bound solve gave
     none; the notes where any baseline has one (why none, or why cheaper)."""
-    table = plan.baselines
+    table = held(plan, "baselines")
     columns = ["baseline", "label", "status", "total", "savings", "savings_pct"]
     table = table.assign(savings_pct=[f"{round(v, 1) + 0.0:.1f}" if v == v else "" for v in table["savings_pct"]])
     if baselines_grouped(plan):
@@ -154,10 +155,10 @@ def _baseline_rows(plan: Plan) -> pd.DataFrame:
 def _fleet_columns(plan: Plan) -> list[str]:
     """The fleet's columns the summary shows; where the scenario owns cards, also how many it owns, sells and
     switches off, as the CLI's fleet table: without them a card sold reads 0 units at a negative cost, unexplained."""
-    held = ["units", "new_units"]
-    if len(plan.owned):
-        held = ["units", "existing_units", "new_units", "sold_units", "switched_off_units"]
-    return ["provider", "region", "sku", "gpu", "purchase_option", *held, "instance_hours", "cost"]
+    counts = ["units", "new_units"]
+    if len(held(plan, "owned")):
+        counts = ["units", "existing_units", "new_units", "sold_units", "switched_off_units"]
+    return ["provider", "region", "sku", "gpu", "purchase_option", *counts, "instance_hours", "cost"]
 
 
 def _schedule_by_card(schedule: pd.DataFrame) -> pd.DataFrame:
@@ -362,7 +363,7 @@ def _quotes_rows(plan: Plan) -> pd.DataFrame:
 def _speed_rows(plan: Plan) -> pd.DataFrame:
     """The plan's speeds table (workload × GPU: relative speed, where it comes from, which plan uses it), the scaling
     efficiency shown where a job spans more than one GPU."""
-    sp = plan.speeds
+    sp = held(plan, "speeds")
     if not len(sp):
         return sp
     columns = ["workload", "gpu", "relative_speed", "source", "detail", "used_by"]
@@ -400,8 +401,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     verdict = _verdict(plan)
     if verdict:
         lines += [verdict, ""]
-    if len(plan.baselines):
-        b = plan.baselines.set_index("baseline")
+    baselines = held(plan, "baselines")
+    if len(baselines):
+        b = baselines.set_index("baseline")
         bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}{_share(row.savings_pct)})"
                 if not row.note else f"{label}: {row.total:,.0f} {cur} ({_text(row.note)})"
                 for label, row in b.iterrows() if row.total == row.total]
@@ -415,27 +417,29 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     warned = list(dict.fromkeys(source + list(plan.warnings)))
     if warned:
         lines += ["## Warnings", "", *[f"- {_paragraph(w)}" for w in warned], ""]
-    lines += [f"## Fleet (cost in {money})", "", _md_table(plan.fleet[_fleet_columns(plan)]), ""]
+    lines += [f"## Fleet (cost in {money})", "", _md_table(held(plan, "fleet")[_fleet_columns(plan)]), ""]
     site = site_cost_note(plan, field="`fixed_onprem_per_month`")   # without it the rows fall short of the total
     if site:
         lines += [site, ""]
-    if len(plan.schedule):   # when the money goes out: the totals above are present values of it
+    schedule, owned, costs = held(plan, "schedule"), held(plan, "owned"), held(plan, "costs")
+    if len(schedule):   # when the money goes out: the totals above are present values of it
         lines += [f"## Purchase schedule (amount in {cur}, nominal: as paid; credits negative)", "",
-                  _md_table(_schedule_by_card(plan.schedule)), "",
+                  _md_table(_schedule_by_card(schedule)), "",
                   "One row per card and action: `months` is in how many months, from `first_month` to `last_month` "
                   "(month by month: the workbook's purchase schedule sheet, the CLI's table).", ""]
-    if len(plan.owned):
+    if len(owned):
         lines += [f"## Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
-                  f"end value, in {money}; not net of the work bought instead)", "", _md_table(plan.owned), ""]
-    lines += [f"## Cost by category ({money})", "", _md_table(plan.costs[plan.costs["cost"] != 0]), ""]
-    if len(plan.baselines):
+                  f"end value, in {money}; not net of the work bought instead)", "", _md_table(owned), ""]
+    lines += [f"## Cost by category ({money})", "", _md_table(costs[costs["cost"] != 0]), ""]
+    if len(baselines):
         lines += [f"## Baselines ({money})", "", _md_table(_baseline_rows(plan)), ""]
-    if len(plan.utilisation):
-        held = (plan.utilisation[["card", "units", "utilisation", "energy_kwh"]]
-                .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))
-        lines += ["## Cards held: utilisation and energy", "", _md_table(held), ""]
-    if len(plan.break_even):
-        be = plan.break_even[["card", "workload", "break_even_utilisation", "note"]].copy()
+    utilisation, break_even = held(plan, "utilisation"), held(plan, "break_even")
+    if len(utilisation):
+        cards = (utilisation[["card", "units", "utilisation", "energy_kwh"]]
+                 .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))
+        lines += ["## Cards held: utilisation and energy", "", _md_table(cards), ""]
+    if len(break_even):
+        be = break_even[["card", "workload", "break_even_utilisation", "note"]].copy()
         be["break_even_utilisation"] = be["break_even_utilisation"] * 100
         lines += ["## Break-even utilisation (%, owning vs the cheapest cloud offer)", "",
                   _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1), ""]
@@ -446,7 +450,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         if len(quotes):
             lines += [f"## Cards quoted in the scenario (card_overrides, custom_cards; fx rates in {cur} per unit)", "",
                       _md_table(quotes), ""]
-    if len(plan.offers):
+    if len(held(plan, "offers")):
         lines += [f"## Prices used ({cur}, nominal: per unit, as the plan priced each fleet row)", "",
                   _md_table(_prices_used_rows(plan)), ""]
         if s is not None and any(k != cur for k in s.fx):   # what the table cannot show (see prices_used)
@@ -460,7 +464,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     if len(left_out):   # each row, with its reason in full, in the files that can hold them all
         lines += ["## Offers left out, by the rule they fail (an offer counts once for each workload it cannot serve)",
                   "", _md_table(left_out), "",
-                  f"Each of the {len(plan.exclusions):,} rows (workload, provider, GPU, reason, offers, rule): "
+                  f"Each of the {len(held(plan, 'exclusions')):,} rows (workload, provider, GPU, reason, offers, rule): "
                   "`excluded_offers.csv` and the workbook's excluded offers sheet (`--out`), the JSON's "
                   "`excluded_offers` (docs/cost-model.md §4 lists the rules).", ""]
     sv = plan.solver

@@ -18,7 +18,7 @@ from planner._version import __version__
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
-from planner.engine.result import MONEY_COLUMNS, money_attrs, present_value_words
+from planner.engine.result import MONEY_COLUMNS, held, money_attrs, present_value_words
 from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
@@ -328,6 +328,8 @@ def plan_to_dict(plan: Plan) -> dict:
     unit prices behind each fleet row), the scenario solved (scenario_inputs, so that `fleetplan compare` can read
     a saved plan) and the hashes of the files it names (input_files)."""
     require_plan(plan, "plan_to_dict (to_json)")
+    costs = held(plan, "costs")
+    decisions, flips, caps = (held(plan, name, None) for name in ("decisions", "flip_points", "cap_costs"))
     # tables through `records` (JSON-ready already), every other value through `clean`
     return {
         "version": __version__,
@@ -337,29 +339,29 @@ def plan_to_dict(plan: Plan) -> dict:
         "currency": clean(plan.currency),
         "horizon_months": clean(plan.horizon_months),
         "total": clean(plan.total),
-        "costs": clean(dict(zip(plan.costs["category"], plan.costs["cost"]))),
-        "fleet": records(plan.fleet),
+        "costs": clean(dict(zip(costs["category"], costs["cost"]))),
+        "fleet": records(held(plan, "fleet")),
         "monthly": records(labelled_monthly(plan)),
-        "baselines": records(plan.baselines),
-        "break_even": records(plan.break_even),
-        "utilisation": records(plan.utilisation),
+        "baselines": records(held(plan, "baselines")),
+        "break_even": records(held(plan, "break_even")),
+        "utilisation": records(held(plan, "utilisation")),
         "energy_kwh": clean(plan.energy_kwh),
-        "excluded_offers": records(plan.exclusions),
-        "schedule": records(plan.schedule),
-        "installed": records(plan.installed),
-        "owned": records(plan.owned),
-        "speeds": records(plan.speeds),
+        "excluded_offers": records(held(plan, "exclusions")),
+        "schedule": records(held(plan, "schedule")),
+        "installed": records(held(plan, "installed")),
+        "owned": records(held(plan, "owned")),
+        "speeds": records(held(plan, "speeds")),
         "assumptions": clean(hardware_assumptions(plan)),
         "warnings": clean(list(plan.warnings)),
         "profile_grouping": clean(plan.profile_grouping),
-        "serving": records(plan.serving),
+        "serving": records(held(plan, "serving")),
         # what each decision is worth (engine.decisions); null when they were not computed (--no-decisions)
-        "decisions": None if plan.decisions is None else records(plan.decisions),
+        "decisions": None if decisions is None else records(decisions),
         "runner_up": clean(plan.runner_up),
         "close_call": clean(plan.close_call),
-        "flip_points": None if plan.flip_points is None else records(plan.flip_points),
+        "flip_points": None if flips is None else records(flips),
         # what each limit the scenario sets costs the plan: the plan solved again without it (engine.decisions)
-        "cap_costs": None if getattr(plan, "cap_costs", None) is None else records(plan.cap_costs),
+        "cap_costs": None if caps is None else records(caps),
         "solver": clean(plan.solver),
         "prices": clean(written_prices(plan)),
         # the unit prices behind each fleet row: `compare` of a saved plan names the prices that changed
@@ -401,7 +403,7 @@ def labelled_monthly(plan: Plan) -> pd.DataFrame:
     `money_basis` ("nominal; total_discounted: present value at 8%/year", the words of its attrs: its `total` is
     nominal), and `plan_year` (1, 2, … and "after horizon" on row H+1, which holds the credits and payments after
     the horizon, each payment discounted in its own month: there total_discounted ≠ total × discount_factor)."""
-    monthly = plan.monthly
+    monthly = held(plan, "monthly")
     basis = money_attrs(MONEY_COLUMNS["monthly"], plan.currency, getattr(plan.scenario, "discount_rate", None))
     years = [plan_year(int(m), int(plan.horizon_months)) for m in monthly["month"]]
     return monthly.assign(money_basis=basis["money_basis"], plan_year=pd.Series(years, index=monthly.index, dtype=object))
@@ -431,7 +433,7 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
         raise PlannerError(f"unknown table {table!r}; one of {', '.join(PLAN_TABLES)}")
     target = check_export_path(plan, path, f"{table}.csv", "plan_to_csv (to_csv)")
     # the Plan holds the JSON's excluded_offers as `exclusions`; the CSV adds the rule each row failed
-    df = excluded_offers(plan) if table == "excluded_offers" else getattr(plan, table)
+    df = excluded_offers(plan) if table == "excluded_offers" else held(plan, table)
     if table == "baselines" and "baseline" not in df.columns:   # never solved: not a table with no rows
         raise PlannerError("the plan has no baselines: it was solved without them (plan(..., baselines=False) or "
                            "--no-baselines); add them with planner.add_baselines(plan) or plan with baselines")
@@ -479,7 +481,7 @@ def exclusion_rule(reason) -> str:
 def excluded_offers(plan: Plan) -> pd.DataFrame:
     """The offers and cards left out, one row per workload, provider, GPU and reason with the count of `offers`
     (the JSON's excluded_offers, the Plan's `exclusions`), then the `rule` each failed (`exclusion_rule`)."""
-    table = getattr(plan, "exclusions", None)
+    table = held(plan, "exclusions", None)
     if not isinstance(table, pd.DataFrame) or table.empty:
         return pd.DataFrame({"workload": [], "provider": [], "gpu": [], "reason": [], "offers": [], "rule": []},
                             dtype=object).astype({"offers": "int64"})
@@ -566,7 +568,7 @@ def prices_used(plan: Plan) -> pd.DataFrame:
     cols = ["provider", "region", "sku", "gpu", "purchase_option", "hourly_price", "upfront_price",
             "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
             "maintenance_rate_per_year", "currency", "as_of", "source"]
-    used = plan.offers[cols]
+    used = held(plan, "offers")[cols]
     quotes = card_quotes(plan).set_index("card")
     cards = used["provider"].to_numpy(dtype=object) == "onprem"
     skus = used["sku"].tolist()
@@ -673,7 +675,8 @@ def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:
     Markdown summary, the workbook's fleet sheet), or "" where its rows add up to it: the site's fixed cost
     (`fixed_onprem` in cost by category) belongs to no one row. `field` names the scenario field as the output
     shows code (Markdown: in backticks)."""
-    site = float(plan.costs.loc[plan.costs["category"] == "fixed_onprem", "cost"].sum())
+    costs = held(plan, "costs")
+    site = float(costs.loc[costs["category"] == "fixed_onprem", "cost"].sum())
     if not site:
         return ""
     return (f"The rows add up to the total less the site's fixed cost, {site:,.0f} {plan.currency} "
@@ -721,7 +724,7 @@ def baselines_grouped(plan: Plan) -> bool:
     grouping, not by the bounds known: a table whose every bound is unknown is not exact, and every report shows
     the bounds (or says them unknown) for the same plans."""
     g = plan.profile_grouping
-    return bool(g) and g["slots"] < g["weight_classes"] and "error_bound" in plan.baselines
+    return bool(g) and g["slots"] < g["weight_classes"] and "error_bound" in held(plan, "baselines")
 
 
 def baseline_bounds_line(plan: Plan) -> str:
@@ -729,7 +732,7 @@ def baseline_bounds_line(plan: Plan) -> str:
     baseline's total may lie above its exact optimum (the baselines table's error_bound,
     engine.baselines.grouping_lower_bounds), "unknown" where its bound solve gave none; empty when the profile is exact
     or no baseline has a total."""
-    g, table = plan.profile_grouping, plan.baselines
+    g, table = plan.profile_grouping, held(plan, "baselines")
     if not baselines_grouped(plan):
         return ""
     each = [f"{name} {BOUND_UNKNOWN if error != error else f'{error:,.0f} {plan.currency} ({pct:.2f} %)'}"
@@ -781,8 +784,9 @@ def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:
         ("version", __version__), ("generated_at", generated_at(plan))]
     if start is not None:
         rows.append(("plan_start", start.isoformat()))
-    rows += [(f"cost.{c}", float(v)) for c, v in zip(plan.costs["category"], plan.costs["cost"])]
-    for b in plan.baselines.itertuples(index=False) if len(plan.baselines) else ():
+    costs, baselines = held(plan, "costs"), held(plan, "baselines")
+    rows += [(f"cost.{c}", float(v)) for c, v in zip(costs["category"], costs["cost"])]
+    for b in baselines.itertuples(index=False) if len(baselines) else ():
         rows.append((f"baseline.{b.baseline}.total", None if b.total != b.total else float(b.total)))
         rows.append((f"baseline.{b.baseline}.savings", None if b.savings != b.savings else float(b.savings)))
     rows += [(f"assumption.{k}", v) for k, v in hardware_assumptions(plan).items()]
