@@ -204,3 +204,15 @@ def test_with_deep_copies_as_under_pandas_2_the_edits_leave_the_json_as_solved(s
     q = pickle.loads(pickle.dumps(solved))
     _edit_like_a_notebook(q)
     assert json.loads(to_json(q)) == before["json"] and q.cost("energy") == before["energy"]
+
+
+def test_the_readme_edits_a_copy_kept_in_a_name_and_pandas_3_warns_of_one_through_the_attribute(p, before):
+    costs = p.costs
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # no warning: the edit the README shows
+        costs["cost"] *= 0.92
+    assert costs["cost"].sum() == pytest.approx(TOTAL * 0.92, abs=0.01)
+    if int(pd.__version__.split(".")[0]) >= 3:
+        with pytest.warns(pd.errors.ChainedAssignmentError):
+            p.costs["cost"] = 0.0
+    assert p.costs["cost"].sum() == pytest.approx(TOTAL, abs=0.005) and p.cost("energy") == before["energy"]
