@@ -224,6 +224,7 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         prices_as_written,
         text_places,
     )
+    from planner.scenario.model import assumed_site_figures
 
     try:
         checked = check_scenario_file(path)
@@ -254,9 +255,13 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     read = [w for w in warnings if w.startswith("prices: ")]   # (_price_checks' words of the prices read)
     # a card with no sourced price, at the entry that names it: its onprem.cards item, or its key in existing/min_units
     cards = text_places(checked.text, str(path), [field for field, _ in not_bought], value=False)
+    # the site figures on-prem cards are costed with left to the defaults, at the `onprem` key
+    assumed = assumed_site_figures(scenario) if scenario is not None else []
+    sites = text_places(checked.text, str(path), [field for field, _ in assumed], value=False)
     return ValidatedFile(str(path), scenario, errors,
                          [*(f"{places[field]}: {text}" for field, text in implausible),
-                          *(f"{place}: {text}" for place, (_, text) in zip(cards, not_bought))],
+                          *(f"{place}: {text}" for place, (_, text) in zip(cards, not_bought)),
+                          *(f"{place}: {text}" for place, (_, text) in zip(sites, assumed))],
                          [f"{path}: {w}" for w in warnings if w not in read], [f"{path}: {w}" for w in read])
 
 
@@ -574,8 +579,13 @@ def offers(
     option: list[str] = typer.Option([], "--option", metavar="OPTION", help="purchase option (repeatable)"),
     max_price: float | None = typer.Option(None, "--max-price", metavar="USD", help="most USD per GPU-hour"),
     fx: list[str] = typer.Option([], "--fx", metavar="CUR=USD", help="USD per unit of a card's currency, e.g. CNY=0.14"),
-    electricity: float = typer.Option(0.12, "--electricity", metavar="USD", help="USD per kWh for on-prem cards"),
-    pue: float = typer.Option(1.4, "--pue", metavar="PUE", help="site PUE for on-prem cards"),
+    # the defaults of a scenario's onprem (scenario.model, not imported here: --help stays quick; a test checks them)
+    electricity: float = typer.Option(0.12, "--electricity", metavar="USD", help=(
+        "USD per kWh for on-prem cards; default 0.12: an assumption with no source (no current public average "
+        "found); give your site's tariff")),
+    pue: float = typer.Option(1.58, "--pue", metavar="PUE", help=(
+        "site PUE for on-prem cards; default 1.58: the industry average PUE of 2023, Uptime Institute "
+        "(Uptime Intelligence Update 221, 2023-11-23)")),
     limit: int | None = typer.Option(None, "--limit", metavar="N", help="show only the first N rows"),
     fmt: Format = choice_option(Format.table, "--format"),
 ) -> None:

@@ -17,6 +17,7 @@ import pandas as pd
 from planner import catalog
 from planner.engine.schedule import SiteCosts, owned_cost_per_hour
 from planner.errors import PlannerError
+from planner.scenario.model import DEFAULT_ELECTRICITY_PER_KWH, DEFAULT_PUE
 from planner.text import counted, plural, shortened
 from pricing_adapters import registry
 from pricing_adapters.schema import PURCHASE_OPTIONS, effective_hourly
@@ -99,12 +100,13 @@ def _first_skus(rows: pd.DataFrame, shown: int = 5) -> str:
     return ", ".join(skus[:shown]) + (f" and {len(skus) - shown} more" if len(skus) > shown else "")
 
 
-def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = 0.12,
-                 pue: float = 1.4, cloud: pd.DataFrame | None = None, scenario=None,
+def offers_table(f: OfferFilter, fx_to_usd: dict[str, float], electricity_usd_per_kwh: float = DEFAULT_ELECTRICITY_PER_KWH,
+                 pue: float = DEFAULT_PUE, cloud: pd.DataFrame | None = None, scenario=None,
                  allowed_only: bool = False) -> tuple[pd.DataFrame, list[str]]:
     """(view rows, warnings). `cloud` defaults to the packaged snapshot. A warning names the catalog cards
     with no sourced price that the filter would show (with a scenario: only those of its cards it gives no
-    price either).
+    price either). The defaults of `electricity_usd_per_kwh` and `pue` are a scenario's (scenario.model: the PUE
+    the industry average of 2023, Uptime Institute; the electricity price an assumption with no source).
 
     `scenario` (the dashboard's): its cards are costed with its own figures, as the planner costs them
     (`scenario_cards`: card_overrides applied, custom cards added), the other catalog cards with the catalog's;

@@ -72,7 +72,7 @@ from planner.scenario.loading import (
     plausibility_warnings,
     validated_here,
 )
-from planner.scenario.model import defaults_left_out
+from planner.scenario.model import assumed_site_figures, defaults_left_out
 from planner.scenario.size import FEWER_PURCHASES, FEWER_RESERVATIONS
 from planner.text import counted, gap_text, shortened
 
@@ -223,7 +223,8 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     """(speeds, warnings) of a plan with `fleet` and `prices` (readback.prices_used): where the speed of
     each GPU it uses comes from, and what the user should know — cards with no sourced price, purchase
     options with no price, stale or undated prices, speeds that are estimates, a rate given for the
-    scenario's own currency, a purchase period that does not divide the horizon. The baselines' pairs join
+    scenario's own currency, a purchase period that does not divide the horizon, site figures of on-prem cards
+    left to their defaults (assumed_site_figures). The baselines' pairs join
     the speeds table when they are solved (baseline_speeds). `folder`: that of the file the scenario was loaded
     from (its overrides' copy no longer knows it), against which an offers CSV is named as the file wrote it."""
     # only the pairs a unit of the fleet can serve: every GPU against every workload named the estimated speed of
@@ -241,6 +242,8 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
                         "workload's throughput table if you have measured them")
     # values that look typed in another unit (kW as W, cents, a cap in watts), no demand, a rate for its own currency
     warnings += [text for _, text in plausibility_warnings(scenario)]
+    # the site figures on-prem cards are costed with that the scenario left to the defaults, and their basis
+    warnings += [text for _, text in assumed_site_figures(scenario)]
     for sku, sizes, per_server in packed_apart_cards(base, fleet):
         warnings.append(f"card {sku}: jobs of {', '.join(map(str, sizes))} GPUs share its servers of {per_server} cards "
                         "in too many ways to plan exactly, so each size is packed as if it had the servers to itself: "

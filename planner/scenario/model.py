@@ -733,14 +733,43 @@ class Resale(Frozen):
     share_of_book: float = Field(0.5, ge=0, le=1, description="share of book value a buyer pays")
 
 
+# The site figures an on-prem card is costed with when a scenario leaves them out, and the basis of each (the project
+# ships no figure without a source: where none exists the default says so). `assumed_site_figures` warns of them.
+# PUE: "In 2023, industry average PUE stood at 1.58" (1.55-1.59 since about 2020), Uptime Institute, "Large data
+# centers are mostly more efficient, analysis confirms", Uptime Intelligence Update 221, J. Davis and J. O'Brien,
+# 2023-11-23, https://intelligence.uptimeinstitute.com/resource/large-data-centers-are-mostly-more-efficient-analysis-confirms
+# (small server rooms run higher: 1.5-2.1 over four rooms, LBNL "Energy Efficiency of Small Data Centers", 2013-10).
+DEFAULT_PUE = 1.58
+# Availability: no public source gives the share of a card's hours lost to maintenance and failures (Meta's Llama 3
+# report gives >90 % effective training time of one synchronous 16k-GPU job, not a per-card share): 1, no hours lost.
+DEFAULT_AVAILABILITY = 1.0
+# Electricity: no current public average could be read (the newest, EIA's US commercial average, 11.07 cents a kWh,
+# is of September 2020); 0.12 is kept so that a scenario without it still plans, as an assumption with no source.
+DEFAULT_ELECTRICITY_PER_KWH = 0.12
+SITE_DEFAULT_BASIS = {
+    "pue": "the industry average PUE of 2023, Uptime Institute (Uptime Intelligence Update 221, 2023-11-23)",
+    "availability": "no hours assumed lost: no public source gives a per-card share; set your own",
+    "electricity_per_kwh": "an assumption with no source (no current public average found); give your site's tariff",
+}
+# the same, short, as the warning of a scenario that leaves them out says it (assumed_site_figures)
+SITE_DEFAULT_SAID = {"pue": "industry average of 2023, Uptime Institute",
+                     "availability": "no hours lost; no public per-card figure",
+                     "electricity_per_kwh": "no source"}
+
+
 class OnPrem(Frozen):
     """Owned hardware: site assumptions, candidate cards, what is already owned, caps."""
 
     _section = "onprem"
 
-    electricity_per_kwh: float = Field(0.12, ge=0, le=MAX_UNIT_PRICE, description="scenario currency per kWh")
-    pue: float = Field(1.4, ge=1.0, le=3.0, description="power usage effectiveness of the site")
-    availability: float = Field(0.97, gt=0, le=1, description="share of the 730 h a month a card can work")
+    electricity_per_kwh: float = Field(DEFAULT_ELECTRICITY_PER_KWH, ge=0, le=MAX_UNIT_PRICE, description=(
+        f"scenario currency per kWh; default {DEFAULT_ELECTRICITY_PER_KWH:g}: {SITE_DEFAULT_BASIS['electricity_per_kwh']}"))
+    pue: float = Field(DEFAULT_PUE, ge=1.0, le=3.0, description=(
+        f"power usage effectiveness of the site (site power / IT power); default {DEFAULT_PUE:g}: "
+        f"{SITE_DEFAULT_BASIS['pue']}"))
+    availability: float = Field(DEFAULT_AVAILABILITY, gt=0, le=1, description=(
+        f"share of the 730 h a month a card can work; default {DEFAULT_AVAILABILITY:g}: "
+        f"{SITE_DEFAULT_BASIS['availability']}"))
     cards: tuple[Name, ...] = Field((), max_length=MAX_ENTRIES, description="card ids (onprem_cards.csv) the optimiser may buy")
     card_overrides: dict[Name, CardOverride] = Field(
         default_factory=dict, max_length=MAX_ENTRIES,
@@ -980,12 +1009,42 @@ def grown_demand_problem(workload: dict, horizon_months: Any) -> str | None:
 
 def defaults_left_out(scenario: Any, data: dict) -> dict:
     """`data`, a dump of `scenario`, without prices.purchase_options where the scenario left them to the default
-    (Prices.options_given): a scenario made again from the dump (overrides, engine.run.checked_scenario) still
-    tells the default from a list given."""
+    (Prices.options_given), and without the onprem site figures it left to theirs (SITE_DEFAULT_BASIS): a scenario
+    made again from the dump (overrides, engine.run.checked_scenario, a dashboard export) still tells the default
+    from a value given."""
     prices = getattr(scenario, "prices", None)
     if isinstance(prices, Prices) and not prices.options_given and isinstance(data.get("prices"), dict):
         data["prices"].pop("purchase_options", None)
+    onprem = getattr(scenario, "onprem", None)
+    if isinstance(onprem, OnPrem) and isinstance(data.get("onprem"), dict):
+        for field in SITE_DEFAULT_BASIS:
+            if field not in onprem.model_fields_set:
+                data["onprem"].pop(field, None)
     return data
+
+
+def may_hold_cards(scenario: Any) -> bool:
+    """Whether a plan of `scenario` may hold on-prem cards: it lists cards to buy (onprem.cards), has custom cards,
+    owns cards (onprem.existing, a count above 0) or requires units of a card (constraints.min_units above 0) — the
+    cards catalog.offers.allowed lets a plan use."""
+    o = scenario.onprem
+    return bool(o.cards or o.custom_cards or any(o.owned_count(card) > 0 for card in o.existing)
+                or any(units > 0 for units in scenario.constraints.min_units.values()))
+
+
+def assumed_site_figures(scenario: Any) -> list[tuple[tuple, str]]:
+    """[(("onprem",), warning)] when a plan of `scenario` may hold on-prem cards (may_hold_cards) and the scenario
+    leaves out one of the site figures they are costed with (pue, availability, electricity_per_kwh): which values
+    were assumed and on what basis (SITE_DEFAULT_SAID), in one warning; [] otherwise (an all-cloud scenario, or one
+    that gives all three). Told from a value given by the fields set (model_fields_set), as Prices.options_given."""
+    onprem = scenario.onprem
+    left_out = [field for field in SITE_DEFAULT_SAID if field not in onprem.model_fields_set]
+    if not left_out or not may_hold_cards(scenario):
+        return []
+    unit = {"electricity_per_kwh": f" {scenario.currency} a kWh"}
+    said = [f"{field} {OnPrem.model_fields[field].default:g}{unit.get(field, '')} ({SITE_DEFAULT_SAID[field]})"
+            for field in left_out]
+    return [(("onprem",), f"onprem: not given, assumed: {', '.join(said)}: give your site's figures")]
 
 
 class Scenario(Frozen):
