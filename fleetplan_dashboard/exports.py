@@ -24,8 +24,9 @@ def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
     if origin:   # on the comment's one line: an uploaded file's name may hold a line break and YAML after it
         head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {one_line(origin)} on "
                     f"{utc_today().isoformat()} (UTC).")
-    # the default purchase options left out, as the file left them: listed, they would read as the user's choice
-    # (catalog.option_gaps warns of a listed option without prices, not of the default's)
+    # the default purchase options and onprem site figures left out, as the file left them: listed, they would read
+    # as the user's choice (catalog.option_gaps warns of a listed option without prices, not of the default's;
+    # scenario.model.assumed_site_figures of a site figure left to its default, not of one given)
     body = dump_yaml(defaults_left_out(s, s.model_dump(mode="json", exclude_none=True)), sort_keys=False,
                      allow_unicode=True, width=100)
     return "\n".join(head) + "\n" + body

@@ -1187,5 +1187,5 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str,
         except (ScenarioError, yaml.YAMLError):
             pass
     body = dump_yaml(defaults_left_out(edited, edited.model_dump(mode="json", exclude_none=True)), sort_keys=False,
-                     allow_unicode=True, width=100)   # the default purchase options left out (exports.scenario_yaml)
+                     allow_unicode=True, width=100)   # the defaults left out (exports.scenario_yaml)
     return body, False
