@@ -304,7 +304,7 @@ def _set_path(data: dict, path: str, value: Any) -> None:
         child = node.get(part)
         if child_kind == "leaf" and (_is_list(annotation) or isinstance(child, list)):
             raise _whole_list(path, ".".join(done + [part]), child)
-        if child is None:
+        if child is None and child_kind != "leaf":   # a leaf left out (a default: defaults_left_out) stays out
             child = {}
             node[part] = child
         elif isinstance(child, ReadOnlyDict):   # a scenario's own mapping, given whole by an earlier path

@@ -92,17 +92,22 @@ def test_offers_filters_combine():
 
 def test_onprem_card_hourly_cost_by_hand():
     # a100-80gb-pcie: capex 11500 (catalog, 2026-03-20) + 2500 host = 14000 USD, 5 years, 5 %/y maintenance,
-    # 540 W busy: 14000/(5×8760) + 14000×0.05/8760 + 0.540 kW × 1.4 × 0.12 USD/kWh
-    expected = 14000 / 43800 + 700 / 8760 + 0.540 * 1.4 * 0.12
+    # 540 W busy: 14000/(5×8760) + 14000×0.05/8760 + 0.540 kW × 1.58 × 0.12 USD/kWh (the defaults of --pue, the
+    # industry average PUE of 2023 (Uptime Institute), and of --electricity, an assumption with no source)
+    # = 0.3196347 + 0.0799087 + 0.102384 = 0.5019274
+    expected = 14000 / 43800 + 700 / 8760 + 0.540 * 1.58 * 0.12
+    assert expected == pytest.approx(0.5019274, abs=1e-7)
     rows = offers_json("--gpu", "A100-80GB-PCIE", "--provider", "onprem")
     assert rows[0]["usd_per_hour"] == pytest.approx(expected)
 
 
 def test_cny_card_needs_fx_and_uses_it():
     rows = offers_json("--gpu", "RTX-3060-12GB", "--provider", "onprem", "--fx", "CNY=0.14")
-    # (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy
+    # (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy at the default PUE 1.58 and 0.12 USD/kWh:
+    # 1106/26280 + 33.18/8760 + 0.306 × 1.58 × 0.12 = 0.0420852 + 0.0037877 + 0.0580176 = 0.1038905
     capex = 7900 * 0.14
-    assert rows[0]["usd_per_hour"] == pytest.approx(capex / (3 * 8760) + capex * 0.03 / 8760 + 0.306 * 1.4 * 0.12)
+    assert rows[0]["usd_per_hour"] == pytest.approx(capex / (3 * 8760) + capex * 0.03 / 8760 + 0.306 * 1.58 * 0.12)
+    assert rows[0]["usd_per_hour"] == pytest.approx(0.1038905, abs=1e-7)
     result = run("offers", "--gpu", "RTX-3060-12GB", "--provider", "onprem", "--format", "json")
     assert json.loads(result.stdout)[0]["usd_per_hour"] is None and "--fx CNY=" in result.stderr
 

@@ -42,8 +42,9 @@ def catalog_card(card_id: str) -> dict:
 
 # --- 1. --max-price and offers with no USD rate ----------------------------------------------------
 
-# rtx-3060-12gb: (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy × PUE 1.4 × 0.12 USD/kWh
-RTX_3060_USD_PER_HOUR = 1106 / (3 * 8760) + 1106 * 0.03 / 8760 + 0.306 * 1.4 * 0.12   # 0.0973
+# rtx-3060-12gb: (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy × PUE 1.58 × 0.12 USD/kWh (the
+# defaults of --pue and --electricity): 0.0420852 + 0.0037877 + 0.0580176 = 0.1038905
+RTX_3060_USD_PER_HOUR = 1106 / (3 * 8760) + 1106 * 0.03 / 8760 + 0.306 * 1.58 * 0.12   # 0.1039
 
 
 def test_max_price_names_the_cny_card_it_leaves_out_and_the_fx_that_brings_it_back():
@@ -60,7 +61,7 @@ def test_with_a_rate_the_cny_card_is_capped_by_its_usd_price_like_any_other(cap,
     result = run("offers", "--provider", "onprem", "--fx", "CNY=0.14", "--max-price", cap, "--format", "json")
     assert result.exit_code == 0, result.output
     rows = {r["sku"]: r for r in json.loads(result.stdout)}
-    assert ("rtx-3060-12gb" in rows) is shown     # 0.0973 USD per GPU-hour: under 0.2, over 0.09
+    assert ("rtx-3060-12gb" in rows) is shown     # 0.1039 USD per GPU-hour: under 0.2, over 0.09
     if shown:
         assert rows["rtx-3060-12gb"]["usd_per_gpu_hour"] == pytest.approx(RTX_3060_USD_PER_HOUR)
     assert "CNY" not in result.stderr

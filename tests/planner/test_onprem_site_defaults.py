@@ -28,6 +28,7 @@ from cli_run import run
 
 from planner import load_scenario, plan
 from planner.engine.run import checked_scenario
+from planner.errors import ScenarioError
 from planner.scenario import OnPrem, apply_overrides
 from planner.scenario.model import assumed_site_figures, defaults_left_out
 
@@ -179,3 +180,12 @@ def test_the_cli_offers_defaults_are_the_scenarios():
                         "pue": OnPrem.model_fields["pue"].default}
     table_defaults = inspect.signature(offers_table).parameters
     assert (table_defaults["electricity_usd_per_kwh"].default, table_defaults["pue"].default) == (0.12, 1.58)
+
+
+def test_a_path_into_a_figure_left_out_is_refused_once():
+    # the dump leaves pue out (defaults_left_out): the path went on into a section it made, {}, which the model then
+    # refused a second time ("onprem.pue: expected a number, got {}")
+    s = load_scenario("name: s\nonprem: {cards: [rtx-4090]}\n" + WORKLOAD)
+    with pytest.raises(ScenarioError) as raised:
+        apply_overrides(s, {"onprem.pue.value": 1})
+    assert raised.value.problems == ["onprem.pue.value: onprem.pue is a value, not a section; cannot go into 'value'"]

@@ -228,6 +228,7 @@ def test_fx_rates_that_mean_something_are_kept():
         _parse_fx(["USD=0.9"])
     rows = json.loads(cli("offers", "--gpu", "RTX-3060-12GB", "--provider", "onprem", "--fx", "cny=0.14",
                           "--format", "json").stdout)
-    # (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy (tests/planner/test_cli.py)
+    # (2500 + 5400 CNY) × 0.14 = 1106 USD over 3 years, 3 %/y, 306 W busy at the default PUE 1.58 and 0.12 USD/kWh
+    # (tests/planner/test_cli.py)
     capex = 7900 * 0.14
-    assert rows[0]["usd_per_hour"] == pytest.approx(capex / (3 * 8760) + capex * 0.03 / 8760 + 0.306 * 1.4 * 0.12)
+    assert rows[0]["usd_per_hour"] == pytest.approx(capex / (3 * 8760) + capex * 0.03 / 8760 + 0.306 * 1.58 * 0.12)

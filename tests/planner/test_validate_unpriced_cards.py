@@ -36,6 +36,10 @@ WORKLOADS = """workloads:
 """
 NOT_BOUGHT = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; "
               "set onprem.card_overrides.rtx-a5000.price (and currency) from a quote")
+# the scenario gives electricity_per_kwh, not pue or availability: validate says the defaults it assumed, at the
+# `onprem` key (line 8, column 1; tests/planner/test_onprem_site_defaults.py)
+SITE = ("onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 (no hours "
+        "lost; no public per-card figure): give your site's figures")
 NOT_SOLD = ("card l40s has no sourced price in the catalog: the units owned are not sold (their resale value is unknown) "
             "and their maintenance counts as 0; set onprem.card_overrides.l40s.price (and currency) from a quote")
 
@@ -58,7 +62,8 @@ def test_validate_warns_of_a_listed_and_an_owned_card_with_no_sourced_price_in_p
     # `  existing: {l40s: 2}`, its key at column 14
     assert lines(result) == [f"ok {path}: Two cards — 1 workload, 12 months",
                              f"warning: {path}:10:21: onprem.cards[1]: {NOT_BOUGHT}",
-                             f"warning: {path}:11:14: onprem.existing.l40s: {NOT_SOLD}"]
+                             f"warning: {path}:11:14: onprem.existing.l40s: {NOT_SOLD}",
+                             f"warning: {path}:8:1: {SITE}"]
 
 
 def test_a_card_named_only_in_min_units_is_warned_of_at_its_key(tmp_path):
@@ -77,7 +82,7 @@ def test_a_price_in_card_overrides_silences_the_warning(tmp_path):
     path = written(tmp_path, HEAD + overrides + WORKLOADS)
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    assert lines(result) == [f"ok {path}: Two cards — 1 workload, 12 months"]
+    assert lines(result) == [f"ok {path}: Two cards — 1 workload, 12 months", f"warning: {path}:8:1: {SITE}"]
 
 
 def test_the_json_output_gives_the_warnings_with_severity_warning(tmp_path):
@@ -89,6 +94,7 @@ def test_the_json_output_gives_the_warnings_with_severity_warning(tmp_path):
     assert file["problems"] == [
         {"severity": "warning", "line": 10, "column": 21, "field": "onprem.cards[1]", "message": NOT_BOUGHT},
         {"severity": "warning", "line": 11, "column": 14, "field": "onprem.existing.l40s", "message": NOT_SOLD},
+        {"severity": "warning", "line": 8, "column": 1, "field": "onprem", "message": SITE.removeprefix("onprem: ")},
     ]
 
 
@@ -98,7 +104,8 @@ def test_units_required_of_an_unpriced_card_are_an_error_placed_at_min_units(tmp
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 2
     assert lines(result) == [f"error: {path}:13:26: constraints.min_units.rtx-a5000: card rtx-a5000 has no sourced "
-                             "price in the catalog; set onprem.card_overrides.rtx-a5000.price (and currency) from a quote"]
+                             "price in the catalog; set onprem.card_overrides.rtx-a5000.price (and currency) from a quote",
+                             f"warning: {path}:8:1: {SITE}"]
 
 
 def test_validate_still_imports_nothing_heavy_while_reading_the_card_prices(tmp_path):
