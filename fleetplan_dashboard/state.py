@@ -473,7 +473,7 @@ def slider_specs(s: Scenario) -> list[SliderSpec]:
         specs.append(SliderSpec(f"growth:{w.name}", min(-5.0, math.floor(g)), max(10.0, math.ceil(g)), 0.5))
     specs.append(SliderSpec("horizon_months", 1, 120, 1))
     specs.append(SliderSpec("electricity_per_kwh", 0.0, max(1.0, s.onprem.electricity_per_kwh), 0.01))
-    specs.append(SliderSpec("pue", 1.0, 3.0, 0.05))
+    specs.append(SliderSpec("pue", 1.0, 3.0, 0.01))   # 0.01: the default 1.58 (and any file's two decimals) on the grid
     return specs
 
 
