@@ -88,20 +88,18 @@ def test_a_name_holding_nul_is_not_found_not_a_value_error():
     assert _problems("a\x00.yaml") == ["'a\\x00.yaml': file not found (the name holds a NUL character)"]
 
 
-def _xlsx() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:   # the parts an Excel workbook starts with (ECMA-376 Part 2)
-        z.writestr("[Content_Types].xml", "<Types/>")
-        z.writestr("xl/workbook.xml", "<workbook/>")
-    return out.getvalue()
-
-
-def _docx() -> bytes:
+def _office(part: str) -> bytes:
+    """An Office Open XML file as it starts (ECMA-376 Part 2): its content types, then `part` (xl/workbook.xml: an
+    Excel workbook; word/document.xml: a Word document)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         z.writestr("[Content_Types].xml", "<Types/>")
-        z.writestr("word/document.xml", "<document/>")
+        z.writestr(part, "<root/>")
     return out.getvalue()
+
+
+def _xlsx() -> bytes:
+    return _office("xl/workbook.xml")
 
 
 def _zip() -> bytes:
@@ -121,7 +119,7 @@ def _sqlite(path: Path) -> bytes:
 
 @pytest.mark.parametrize(("name", "make", "said"), [
     ("plan.xlsx", lambda tmp: _xlsx(), "is an Excel workbook (a zip file), not a scenario YAML file"),
-    ("notes.docx", lambda tmp: _docx(), "is a Word document (a zip file), not a scenario YAML file"),
+    ("notes.docx", lambda tmp: _office("word/document.xml"), "is a Word document (a zip file), not a scenario YAML file"),
     ("s.zip", lambda tmp: _zip(), "is a zip file, not a scenario YAML file"),
     ("s.yaml.gz", lambda tmp: gzip.compress(SCENARIO.encode()),
      "is a gzip-compressed file, not a scenario YAML file; decompress it first"),
