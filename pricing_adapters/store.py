@@ -726,11 +726,12 @@ def _broken_link(path: Path) -> tuple[str, str]:
     return f"a symbolic link to {os.readlink(path)}, which does not exist", MEND_LINK.format(target=target)
 
 
-def _inspect(path: Path) -> str:
+def _inspect(path: Path, looks_left: int = 3) -> str:
     """"ok" for a usable store, "missing" when no file is there, "empty" for an empty file or an SQLite
     database with nothing in it. StoreForeign for any file that is not a store of ours (never touched),
     StoreCorrupt for a damaged store of ours (torn pages, or a table or column it needs dropped),
-    StoreLinkBroken for a symbolic link that leads to no file, StoreError for one that cannot be used now. Reads only."""
+    StoreLinkBroken for a symbolic link that leads to no file, StoreError for one that cannot be used now. Reads only.
+    A file another process moved aside or replaced while it was read is looked at again, up to `looks_left` times."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory; {GIVE_A_FILE}")
     if path.is_symlink() and not path.exists():   # readers said "no price store", a refresh "unable to open"
@@ -758,9 +759,15 @@ def _inspect(path: Path) -> str:
             return "missing"
         raise StoreError(f"cannot use {path}: {exc.strerror or exc}") from None
     except sqlite3.DatabaseError as exc:
-        if not path.exists():   # moved aside by another process between the checks
+        error = _sqlite_error(path, exc)   # reads the header again, by path
+        # A writer setting a damaged store aside (set_aside) and making a new one meanwhile: the error came from the
+        # old file, the header just read from a new one or from no file at all (then it was called "another
+        # application's file" in 1 of 16 rounds of 20 processes). Judged only when the path still names that file.
+        if _replaced(path, st) and looks_left > 0:
+            return _inspect(path, looks_left - 1)
+        if not path.exists():
             return "missing"
-        raise _sqlite_error(path, exc) from None
+        raise error from None
     if app_id == 0 and version == 0 and tables == 0:
         return "empty"
     if app_id != APPLICATION_ID:
@@ -773,6 +780,15 @@ def _inspect(path: Path) -> str:
     if schema:   # a table or column dropped by hand: as damaged as a torn page
         raise StoreCorrupt(f"{path} is a damaged price store ({schema})")
     return "ok"
+
+
+def _replaced(path: Path, before: os.stat_result) -> bool:
+    """True when `path` no longer names the file `before` was taken of: removed, moved, or another put in its place."""
+    try:
+        now = path.stat()
+    except OSError:
+        return True
+    return (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino)
 
 
 @contextmanager
