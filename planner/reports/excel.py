@@ -463,7 +463,7 @@ def _verdict(plan: Plan, runner: dict) -> tuple[str, str | None]:
 
 
 COUNT_COLUMNS = ["card", "units", "alternative_units", "held_units", "status", "total", "increase", "increase_pct",
-                 "differences", "fleet"]
+                 "differences", "fleet", "note"]
 
 
 def count_alternatives(plan: Plan) -> pd.DataFrame:
@@ -472,7 +472,8 @@ def count_alternatives(plan: Plan) -> pd.DataFrame:
     count its fleet holds (held_units: at most one fewer may hold none; blank without a fleet), the re-solve's
     status, its total, the increase (money and percent of the plan's total; below 0 where it costs less), what
     differs from the plan's fleet and the fleet it found (`name: units; …`); blank money where no fleet holds
-    that many. No rows when decision values were not computed."""
+    that many, and the note why (as the CLI's line under its table says it). No rows when decision values were not
+    computed."""
     runner = plan.runner_up or {}
     mine = runner.get("plan_fleet") or {}
     rows = []
@@ -482,7 +483,7 @@ def count_alternatives(plan: Plan) -> pd.DataFrame:
                      None if fleet is None else int(fleet.get(a["card"], 0)), a.get("status"),
                      *(math.nan if a.get(k) is None else float(a[k]) for k in ("total", "increase", "increase_pct")),
                      None if fleet is None else "; ".join(fleet_differences(mine, fleet)),
-                     None if fleet is None else _fleet_text(fleet)])
+                     None if fleet is None else _fleet_text(fleet), a.get("note")])
     return pd.DataFrame(rows, columns=COUNT_COLUMNS).astype(dict.fromkeys(("total", "increase", "increase_pct"), float))
 
 

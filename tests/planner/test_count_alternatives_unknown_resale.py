@@ -66,3 +66,20 @@ def test_with_a_price_given_no_count_is_ruled_out_by_an_unknown_resale_value(tmp
     p = add_decisions(plan(path))
     rows = p.runner_up["count_alternatives"]
     assert rows and all(a["total"] is not None and a["note"] is None for a in rows)
+
+
+def test_the_workbook_sheet_says_why_the_count_has_no_plan(tmp_path):
+    # the CLI says why under its table and the JSON in `note`; the count alternatives sheet had the row's blank
+    # total and `infeasible` only, which reads as "demand or a cap forbids it"
+    import io
+
+    from openpyxl import load_workbook
+
+    from planner.reports import plan_to_excel
+
+    p = add_decisions(plan(scenario(tmp_path)))
+    sheet = load_workbook(io.BytesIO(plan_to_excel(p)))["count alternatives"]
+    header, *rows = [[c.value for c in r] for r in sheet.iter_rows()]
+    (row,) = [dict(zip(header, r)) for r in rows]
+    assert (row["card"], row["units"], row["alternative_units"], row["status"]) == (CARD, 1, 0, "infeasible")
+    assert row["note"] == WHY
