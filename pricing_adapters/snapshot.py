@@ -35,6 +35,7 @@ from pricing_adapters.schema import (
     whole_months,
 )
 from pricing_adapters.shown import counted, plural
+from pricing_adapters.signatures import COMPRESSED, DAMAGE_SIGNATURES, ZIP, binary_kind, compressed_kind, not_the_file
 
 SNAPSHOT_PROVIDERS = tuple(p.name for p in registry.providers() if p.snapshot_file)  # ("aws", "azure")
 _TEXT = [c for c, t in OFFER_COLUMNS.items() if t == "string"]
@@ -67,15 +68,7 @@ MAX_OFFERS_CSV_BYTES = 64 * 1024 * 1024
 # told by its first bytes, whatever its name. The bound is on what decompressing gives (what memory holds),
 # counted as it comes: a gzip of 64 KB can give 64 MiB (deflate gives at most about 1,000 bytes a byte), a
 # bzip2 of 785 bytes 1 GiB (of zeros). The compressed bytes are bounded too (a file of empty gzip members).
-_MAGIC = {"gzip": (b"\x1f\x8b",), "bzip2": tuple(b"BZh%d" % n for n in range(1, 10)),
-          "xz": (b"\xfd7zXZ\x00",), "lzma": (b"\x5d\x00\x00",),   # .lzma (LZMA-alone): its usual properties
-          "zip": (b"PK\x03\x04", b"PK\x05\x06"), "zstd": (b"\x28\xb5\x2f\xfd",)}
-# A damaged file is held against the first bytes of its kind: those of _MAGIC and the byte after them where the
-# format fixes it (gzip's method, 08: deflate), bzip2's with its block magic (31 41 59 26 53 59, the digits of pi)
-# after "BZh" and the block size (RFC 1952, bzip2's and xz's file formats, PKWARE's APPNOTE, RFC 8878). A file
-# that is not UTF-8 and begins with all of them but a byte is that kind, damaged at its start.
-_SIGNATURES = {"gzip": ((0, b"\x1f\x8b\x08"),), "bzip2": ((0, b"BZh"), (4, b"1AY&SY")),
-               "xz": ((0, b"\xfd7zXZ\x00"),), "zip": ((0, b"PK\x03\x04"),), "zstd": ((0, b"\x28\xb5\x2f\xfd"),)}
+# Their first bytes (COMPRESSED) and those a damaged one is held against (DAMAGE_SIGNATURES): pricing_adapters.signatures.
 # what a name ending so says a file is: the suffixes gzip, bzip2, xz, zip and zstd give what they write
 _SUFFIXES = {".gz": "gzip", ".tgz": "gzip", ".bz2": "bzip2", ".tbz2": "bzip2", ".xz": "xz", ".txz": "xz",
              ".lzma": "lzma", ".zip": "zip", ".zst": "zstd"}
@@ -106,13 +99,15 @@ def _bounded(f: IO | str | os.PathLike, origin: str) -> tuple[bytes | str, str |
         with open(f, "rb") as fh:
             return _bounded(fh, origin)
     head = f.read(6)   # the longest magic (xz)
-    kind = next((k for k, magic in _MAGIC.items() if isinstance(head, bytes) and head.startswith(magic)), None)
+    kind = compressed_kind(head) if isinstance(head, bytes) else None
     if kind in _DECOMPRESSOR:
         data = _decompressed(_compressed_chunks(f, head, kind, origin), kind, origin)
     elif kind == "zip":
         data = head + f.read(MAX_OFFERS_CSV_BYTES + 1 - len(head))
         if len(data) > MAX_OFFERS_CSV_BYTES:
             raise _too_large(origin, " compressed (zip)")
+        if (found := binary_kind(data, whole=True)) and found[0] != ZIP:   # a workbook: said as a scenario's reader says it
+            raise OffersSchemaError(not_the_file(origin, found, "an offers CSV file"))
         data = _unzipped(data, origin)
     elif kind == "zstd":
         how = ("zstd -d FILE writes FILE without .zst" if _name_of(f, origin).lower().endswith(".zst") else
@@ -123,10 +118,14 @@ def _bounded(f: IO | str | os.PathLike, origin: str) -> tuple[bytes | str, str |
     else:
         data = head + f.read(MAX_OFFERS_CSV_BYTES + 1 - len(head))
         if isinstance(data, bytes) and (cut := _cut_before_magic(data)):
-            magic = "42 5a 68 31-39" if cut == "bzip2" else _hex(_MAGIC[cut][0])   # "BZh" and the block size, 1-9
+            magic = "42 5a 68 31-39" if cut == "bzip2" else _hex(COMPRESSED[cut][0])   # "BZh" and the block size, 1-9
             raise OffersSchemaError(f"{origin}: looks {cut}-compressed but is cut short: it holds only "
                                     f"{counted(len(data), 'byte')} ({_hex(data)}), the start of the {magic} "
                                     f"{_a_file(cut)} begins with (cut short by a download or a copy?); {_whole(cut)}")
+        # a PDF, the price store, an image, …: said by what it is, as the scenario's and the profiles' readers say it
+        whole = len(data) <= MAX_OFFERS_CSV_BYTES
+        if isinstance(data, bytes) and (found := binary_kind(data, whole, wanted="an offers CSV file")):
+            raise OffersSchemaError(not_the_file(origin, found, "an offers CSV file"))
     if len(data) > MAX_OFFERS_CSV_BYTES:
         raise _too_large(origin, f" once decompressed ({kind})" if kind else "")
     if data[257:262] in (b"ustar", "ustar"):   # a .tar.gz: pandas would read the tar's headers as the CSV's text
@@ -165,7 +164,7 @@ def _cut_before_magic(data: bytes) -> str | None:
     CSV's header as well as bzip2's magic); else None."""
     if not data or (len(data) == 1 and 0x20 <= data[0] < 0x7f):
         return None
-    return next((kind for kind, magics in _MAGIC.items() for magic in magics
+    return next((kind for kind, magics in COMPRESSED.items() for magic in magics
                  if len(data) < len(magic) and magic.startswith(data)), None)
 
 
@@ -173,7 +172,7 @@ def _damaged_start(data: bytes) -> tuple[str, str] | None:
     """(the kind of compressed file `data` is, damaged at its start, and what tells: "it begins …, a byte off …"):
     its first bytes all those of a kind but one, or a zip directory at its end; else None."""
     head = _hex(data[:6])
-    for kind, parts in _SIGNATURES.items():
+    for kind, parts in DAMAGE_SIGNATURES.items():
         wrong = sum(a != b for at, part in parts for a, b in zip(data[at:at + len(part)], part))
         if len(data) >= max(at + len(part) for at, part in parts) and wrong <= 1:
             want = " … ".join(_hex(part) for _, part in parts)
@@ -189,7 +188,7 @@ def _not_utf8(origin: str, name: str, data: bytes, kind: str | None, bad: str) -
     one a kind's, a zip directory at its end, or its name one's suffix), one compressed twice, or a CSV in another
     encoding."""
     if kind is not None:
-        inner = next((k for k, magic in _MAGIC.items() if data.startswith(magic)), None)
+        inner = compressed_kind(data)
         if inner is not None:
             return OffersSchemaError(f"{origin}: {kind}-compressed, and what that decompresses to is {inner}-compressed "
                                      f"again (compressed twice?); expected an offers CSV compressed once: decompress "
@@ -205,7 +204,7 @@ def _not_utf8(origin: str, name: str, data: bytes, kind: str | None, bad: str) -
                                  f"its start), and it is not UTF-8 text either ({bad}); {_whole(looks, again=True)}")
     suffix = Path(name).suffix.lower()
     if (named := _SUFFIXES.get(suffix)) is not None:
-        want = _hex(_SIGNATURES.get(named, ((0, _MAGIC[named][0]),))[0][1])
+        want = _hex(DAMAGE_SIGNATURES.get(named, ((0, COMPRESSED[named][0]),))[0][1])
         return OffersSchemaError(f"{origin}: named {suffix} but neither {named}-compressed ({_a_file(named)} begins "
                                  f"{want}; this one {_hex(data[:6])}) nor UTF-8 text ({bad}): perhaps {_a_file(named)} "
                                  f"damaged at its start; {_whole(named, again=True)}")

@@ -42,6 +42,7 @@ import pandas as pd
 from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreLinkBroken, StoreLocked, StoreMissing
 from pricing_adapters.settings import STORE_ENV_VAR
 from pricing_adapters.shown import shortened, urls_shown
+from pricing_adapters.signatures import SQLITE_MAGIC, ZIPPED_BYTES, binary_kind
 
 try:
     import fcntl
@@ -51,7 +52,6 @@ except ImportError:  # pragma: no cover - Windows
 from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, name_rows, row_problems, validate_offers
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
-SQLITE_MAGIC = b"SQLite format 3\x00"   # the first 16 bytes of every SQLite database file
 SCHEMA_VERSION = 1
 ENV_VAR = STORE_ENV_VAR
 
@@ -680,6 +680,18 @@ def _is_ours(path: Path) -> bool:
     return header.startswith(SQLITE_MAGIC) and int.from_bytes(header[68:72], "big") == APPLICATION_ID
 
 
+def _binary_kind(path: Path) -> tuple[str, str] | None:
+    """What the file at `path` is by its first bytes (signatures.binary_kind) when it is no SQLite database: a gzip
+    of a store, a workbook, …; None for an SQLite database (another application's, or damaged), text or an unknown
+    format."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(ZIPPED_BYTES)
+    except OSError:
+        return None
+    return None if head.startswith(SQLITE_MAGIC) else binary_kind(head, whole=False, wanted="the price store file")
+
+
 def _is_locked(exc: sqlite3.Error) -> bool:
     """True when SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED)."""
     name = getattr(exc, "sqlite_errorname", "")   # Python 3.11+; the text otherwise
@@ -702,6 +714,10 @@ def _sqlite_error(path: Path, exc: sqlite3.Error) -> StoreError:
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         if _is_ours(path):
             return StoreCorrupt(f"{path} is a damaged price store ({text})")
+        if found := _binary_kind(path):   # a compressed copy, a workbook, …: said as the scenario's reader says it
+            kind, remedy = found
+            return StoreForeign(f"{path} is {kind}, not a fleetplan price store{f'; {remedy}' if remedy else ''}; "
+                                f"it was left untouched: {LEAVE_FOREIGN}")
         return StoreForeign(f"{path} is not a fleetplan price store ({text}); it may be another application's "
                             f"file, so it was left untouched: {LEAVE_FOREIGN}")
     return StoreError(f"cannot use {path}: {text}")  # read-only, no permission, …

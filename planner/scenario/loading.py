@@ -74,6 +74,7 @@ from planner.scenario.model import (
 from planner.scenario.profile_csv import read_profile_bytes, read_profile_csv
 from planner.scenario.yaml_core import CoreLoader
 from planner.text import counted, not_utf8, shortened
+from pricing_adapters.signatures import binary_kind, not_the_file
 
 # ---------------------------------------------------------------------------------------------------
 # YAML with positions and limits
@@ -1827,9 +1828,10 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
     except ValueError:   # a NUL character: no file has that name (fileio.file_problem says it so too)
         shown = shortened(repr(origin))
         raise ScenarioError([f"{shown}: file not found (the name holds a NUL character)"], shown) from None
+    # the file given by mistake (a plan's workbook, the price store, a compressed copy), said by what it is, where "not
+    # UTF-8 text (byte 0x8f) … often a Latin-1 accent" sent the user to their editor's encoding
     if found := binary_kind(data, whole=len(data) < 4 * (MAX_SCENARIO_CHARS + 1)):
-        kind, remedy = found
-        raise ScenarioError([f"{origin}: is {kind}, not a scenario YAML file{f'; {remedy}' if remedy else ''}"], origin)
+        raise ScenarioError([not_the_file(origin, found, "a scenario YAML file")], origin)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -1843,49 +1845,6 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
 
 # What a scenario file is named: the ends its "did you mean" offers for one not found
 SCENARIO_SUFFIXES = (".yaml", ".yml")
-
-# The first bytes of files given for a scenario by mistake (a plan's workbook, the price store, a compressed copy), by
-# the formats' published signatures: none is text a scenario starts with (each holds a control character or a byte
-# that is no UTF-8, or starts as no YAML can: `%PDF-` is no YAML directive). Said by what the file is, where "not UTF-8
-# text (byte 0x8f) … often a Latin-1 accent" sent the user to their editor's encoding.
-_DECOMPRESS = "decompress it first"
-_SIGNATURES = (
-    (b"%PDF-", "a PDF document", ""),
-    (b"\x1f\x8b", "a gzip-compressed file", _DECOMPRESS),
-    (b"\xfd7zXZ\x00", "an xz-compressed file", _DECOMPRESS),
-    (b"BZh", "a bzip2-compressed file", _DECOMPRESS),   # with "1AY&SY" after the block size: binary_kind
-    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file", _DECOMPRESS),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", ""),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old-format Microsoft Office file (.xls, .doc)", ""),
-    (b"SQLite format 3\x00", "an SQLite database", "a price store is given with --store (plan(store=…) in Python)"),
-    (b"\x89PNG\r\n\x1a\n", "a PNG image", ""),
-    (b"\xff\xd8\xff", "a JPEG image", ""),
-    (b"GIF87a", "a GIF image", ""),
-    (b"GIF89a", "a GIF image", ""),
-    (b"\x7fELF", "a program (ELF)", ""),
-)
-# What a zip file is, by the folder its first entries are in (Office Open XML and OpenDocument files are zip files)
-_ZIPPED = ((b"xl/", "an Excel workbook (a zip file)"), (b"word/", "a Word document (a zip file)"),
-           (b"ppt/", "a PowerPoint presentation (a zip file)"),
-           (b"mimetypeapplication/vnd.oasis.opendocument.spreadsheet", "an OpenDocument spreadsheet (a zip file)"),
-           (b"mimetypeapplication/vnd.oasis.opendocument.text", "an OpenDocument text (a zip file)"))
-
-
-def binary_kind(data: bytes, whole: bool) -> tuple[str, str] | None:
-    """(what the file is, as a message names it: "an Excel workbook (a zip file)"; what to do instead, or "") of the
-    file whose first bytes are `data`, when its signature is one of a common binary format; None otherwise (text, or
-    a format not known here: the UTF-8 check says what it can). `whole`: whether `data` is the whole file (Parquet is
-    known by its last bytes too)."""
-    if data.startswith(b"PK\x03\x04"):
-        return next((kind for mark, kind in _ZIPPED if mark in data[:64 * 1024]), "a zip file"), ""
-    if data.startswith(b"BZh") and data[4:10] != b"1AY&SY":
-        return None
-    if data[:1] == b"\x80" and data[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):   # its protocol's number
-        return "a Python pickle", "unpickle it in Python, or give the scenario's YAML file"
-    if whole and len(data) >= 8 and data.startswith(b"PAR1") and data.endswith(b"PAR1"):
-        return "a Parquet file", ""
-    return next(((kind, remedy) for mark, kind, remedy in _SIGNATURES if data.startswith(mark)), None)
-
 
 def text_places(text: str, origin: str, fields: list[Path_], value: bool = True) -> list[str]:
     """"ORIGIN:LINE:COL" of each field path in `fields` (("prices", "regions", 1): that list item) in a scenario's

@@ -25,6 +25,7 @@ from pathlib import Path
 from planner.errors import ScenarioError
 from planner.months import HOURS_PER_WEEK
 from planner.text import not_utf8, shortened
+from pricing_adapters.signatures import binary_kind, not_the_file
 
 # 168 weights are a few KB even with a timestamp column; reading stops here, so a profile path that names
 # something endless (a device or a pipe behind a .csv name) cannot keep the reader busy
@@ -80,6 +81,9 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
     as its messages name it (default `path`): as the scenario wrote it, not as the path it is read at."""
     data = read_profile_bytes(path, named) if data is None else data
     name = path if named is None else named
+    # a workbook, a compressed copy, …: said by what it is, as a scenario file or an offers CSV given so is
+    if found := binary_kind(data, whole=len(data) <= 4 * MAX_PROFILE_CHARS, wanted="a profile CSV file"):
+        raise ScenarioError([not_the_file(str(name), found, "a profile CSV file")], str(name))
     try:
         # None: more bytes than MAX_PROFILE_CHARS characters can take; -sig: a spreadsheet's byte-order mark is no header
         text = None if len(data) > 4 * MAX_PROFILE_CHARS else data.decode("utf-8-sig")
