@@ -384,7 +384,7 @@ def _invisible_said(found: _InvisibleInScalar, origin: str, editor: _EditorLines
     """The problem of an invisible character inside a key or value, at the first of its scalar."""
     name = _PASTED_NAMES.get(found.char) or unicodedata.name(found.char, "character").lower()
     more = f" (and {counted(found.count - 1, 'more invisible character')})" if found.count > 1 else ""
-    return (f"{_at(origin, found.mark, editor)}: {_dotted(found.loc)}: {name} U+{ord(found.char):04X} inside the "
+    return (f"{_at(origin, found.mark, editor)}: {dotted(found.loc)}: {name} U+{ord(found.char):04X} inside the "
             f"{'key' if found.key else 'value'}{more}: an invisible character YAML reads as part of it; delete it "
             "(it often comes with text pasted from a web page or a chat)")
 
@@ -818,17 +818,13 @@ def _source_given(got: Any) -> str:
     return got.isoformat() if hasattr(got, "isoformat") else _shown(got)
 
 
-def _dotted(loc: Path_) -> str:
+def dotted(loc: Path_) -> str:
+    """A field path as the scenario's problems name it: `workloads[0].reference_gpu`, `onprem.existing.l40s`; "(file)"
+    for the file as a whole (no field)."""
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{shortened(str(part))}" if out else shortened(str(part)))
     return out or "(file)"
-
-
-def dotted(loc: Path_) -> str:
-    """A field path as the scenario's problems name it: `workloads[0].reference_gpu`, `onprem.existing.l40s`; for a
-    check made after loading (validate's)."""
-    return _dotted(loc)
 
 
 def _shown(value: Any) -> str:
@@ -987,21 +983,21 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         loc = (*loc[:-2], str(loc[-2]))          # a key 1 is entry `fx.1`, not item `fx[1]`
     if kind == "invalid_key":   # a key that is no text, in a dict (YAML keys are read as text): loc holds 1 for True
         loc = (*loc[:-1], str(got))
-        return f"{origin}:{_where(positions, loc, value=False)}: {_dotted(loc)}: expected a key that is text, got {_shown(got)}"
+        return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: expected a key that is text, got {_shown(got)}"
     if kind == "extra_forbidden":
         key = loc[-1]
         model = _model_at(loc[:-1])
         choices = list(model.model_fields) if model else []
         near = catalog.suggest(str(key), choices)
         hint = f"; did you mean '{near[0]}'?" if near else ""
-        elsewhere = [p for p in _all_fields().get(str(key), []) if p != _dotted(loc[:-1])]
+        elsewhere = [p for p in _all_fields().get(str(key), []) if p != dotted(loc[:-1])]
         if not near and elsewhere:
             hint = f"; '{key}' belongs under {elsewhere[0]} — check the indentation"
         hint = _curly_quoted(key) or hint
         allowed = f" (allowed: {', '.join(choices)})" if choices and not near else ""
-        return f"{origin}:{_where(positions, loc, value=False)}: {_dotted(loc)}: unknown key{hint}{allowed}"
+        return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: unknown key{hint}{allowed}"
     if kind == "missing":
-        return f"{origin}:{_where(positions, loc[:-1])}: {_dotted(loc)}: required field is missing"
+        return f"{origin}:{_where(positions, loc[:-1])}: {dotted(loc)}: required field is missing"
     # pydantic's own wording ("Tuple should have…", "Value error, …") becomes "expected …, got …"
     msg = err["msg"]
     hint = ctx.get("hint", "")   # a check's "; did you mean …", after what was got
@@ -1066,7 +1062,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         if got is not None and not isinstance(got, (dict, list)):
             msg = f"{msg}, got {got.isoformat() if hasattr(got, 'isoformat') else _shown(got)}"   # a date as written
     hint = _curly_quoted(got) or hint   # a value pasted in “ ”: the same value in YAML's quotes
-    return f"{origin}:{_where(positions, loc, value=not on_key)}: {_dotted(loc)}: {msg}{hint}"
+    return f"{origin}:{_where(positions, loc, value=not on_key)}: {dotted(loc)}: {msg}{hint}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1118,17 +1114,17 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
     def bad_card(card: str, loc: Path_, value: bool) -> None:
         near = catalog.suggest(card, card_ids)
         hint = _curly_quoted(card) or (f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})")
-        problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown card {_shown(card)}{hint}")
+        problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: unknown card {_shown(card)}{hint}")
 
     def check_gpu(name: str, loc: Path_, value: bool = True, lacked: str = "") -> None:
         """An unknown GPU or a family at `loc`; `lacked`: what to do for a GPU the catalog lacks."""
         if family := _named_family(str(name)):
-            problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: {family}")
+            problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: {family}")
         elif catalog.resolve_gpu(str(name)) is None:
             near = catalog.suggest_gpu(str(name), same_model=True)
             hint = _curly_quoted(name) or (f"; did you mean '{near[0]}'?" if near
                                            else f" (see `fleetplan offers` or planner/data/gpus.csv{lacked})")
-            problems.append(f"{origin}:{_where(positions, loc, value)}: {_dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
+            problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: unknown GPU {_shown(str(name))}{hint}")
 
     onprem = _mapping(data.get("onprem"))
     custom = _mapping(onprem.get("custom_cards"))
@@ -1143,7 +1139,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
         for card in _mapping(_mapping(data.get(section)).get(mapping)):
             if mapping == "card_overrides" and card in custom and card not in cards:
                 loc = (section, mapping, card)
-                problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' is a custom card; "
+                problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' is a custom card; "
                                 f"set its figures in onprem.custom_cards.{card} instead")
             elif card not in cards and card not in custom:
                 bad_card(str(card), (section, mapping, card), False)
@@ -1440,7 +1436,7 @@ def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, o
         problem = owned_age_problem(str(card), age, life, is_custom)
         if problem:
             loc = ("onprem", "existing", card, "age_months")
-            problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {problem}")
+            problems.append(f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem}")
     return problems
 
 
@@ -1454,7 +1450,7 @@ def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
     found = demand_problem(w)
     if found and not _on_blanked_line(("workloads", i, found[0]), positions, blanked_lines):
         loc = ("workloads", i, found[0])
-        problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {found[1]}")
+        problems.append(f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {found[1]}")
     table = w.get("throughput")
     ref = catalog.resolve_gpu(str(w.get("reference_gpu")))
     if w.get("throughput_unit") == "requests_per_second" and isinstance(table, dict) and table and ref:
@@ -1462,7 +1458,7 @@ def _check_demand(w: dict, i: int, custom: dict, positions: Any, origin: str,
                  else catalog.resolve_gpu(str(k)) for k in table}
         if ref not in named:
             loc = ("workloads", i, "throughput")
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: reference GPU {ref} is not in "
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: reference GPU {ref} is not in "
                             f"the table; with throughput_unit requests_per_second it must give the requests/s one "
                             f"{ref} sustains (demand is counted in reference GPUs)")
     return problems
@@ -1480,7 +1476,7 @@ def _check_grown_demand(w: dict, i: int, data: dict, positions: Any, origin: str
     if not problem:
         return []
     loc = ("workloads", i, "growth_per_month")
-    return [f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {problem}"]
+    return [f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem}"]
 
 
 def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) -> list[str]:
@@ -1492,29 +1488,29 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
     for card, spec in custom.items():
         loc = ("onprem", "custom_cards", card)
         if card in cards:
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' is already a catalog "
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' is already a catalog "
                             f"card; pick another id for your card, or change the catalog one with "
                             f"onprem.card_overrides.{card}")
         elif card in CLOUD_KIND_LABEL.values():
-            problems.append(f"{origin}:{_where(positions, loc, False)}: {_dotted(loc)}: '{card}' names a cloud "
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' names a cloud "
                             f"baseline (only {card}); pick another id for your card")
         watts = idle_above_busy(_mapping(spec).get("idle_watts"), _mapping(spec).get("busy_watts"))
         if watts:   # the model's check too: the same text, reported once, even when other fields fail
-            problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {_dotted((*loc, 'idle_watts'))}: {watts}")
+            problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {dotted((*loc, 'idle_watts'))}: {watts}")
         if isinstance(spec, dict):
             either = gpu_or_specs(spec.get("gpu") is not None, spec.get("gpu_specs") is not None)
             if either:   # the model's check too, reported once
-                problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: {either}")
+                problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: {either}")
         gpu = _mapping(spec).get("gpu")
         if isinstance(gpu, str) and (family := _named_family(gpu)):
-            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: {family}")
+            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: {family}")
         elif isinstance(gpu, str) and gpu not in catalog.gpu_rows():
             canonical = catalog.resolve_gpu(gpu)
             near = [canonical] if canonical else catalog.suggest_gpu(gpu, same_model=True)
             hint = (f"; did you mean '{near[0]}'?" if near else
                     "; for a GPU the catalog lacks, describe it in gpu_specs instead of gpu (memory_gb and the "
                     "datasheet figures you have: docs/scenario-format.md, onprem.custom_cards.CARD.gpu_specs)")
-            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {_dotted((*loc, 'gpu'))}: "
+            problems.append(f"{origin}:{_where(positions, (*loc, 'gpu'))}: {dotted((*loc, 'gpu'))}: "
                             f"unknown GPU {_shown(str(gpu))}: expected a GPU id of planner/data/gpus.csv{hint}")
     return problems
 
@@ -1529,7 +1525,7 @@ def _check_override_watts(onprem: dict, positions: Any, origin: str) -> list[str
         found = override_watts_problem(str(card), given.get("busy_watts"), given.get("idle_watts"))
         if found:
             loc = ("onprem", "card_overrides", card, found[0])
-            problems.append(f"{origin}:{_where(positions, loc)}: {_dotted(loc)}: {found[1]}")
+            problems.append(f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {found[1]}")
     return problems
 
 
@@ -1672,7 +1668,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     try:
         data = plain_data(data)
     except NotPlainData as exc:
-        return None, [*problems, f"{origin}:{_where(positions, exc.at)}: {_dotted(exc.at)}: {exc.what}"]
+        return None, [*problems, f"{origin}:{_where(positions, exc.at)}: {dotted(exc.at)}: {exc.what}"]
     if not isinstance(data, dict):
         if not problems:
             got = ("nothing (the file is empty or only comments)" if data is None
@@ -1684,7 +1680,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
         # a key holding one (a dict's `horiz\u200bon_months`, a YAML escape's; a file's YAML reads one written as itself
         # without it): one problem naming the character, at the key, and the rest read as the key shows, so that it
         # causes no other ("unknown key", "missing")
-        problems += [f"{origin}:{_where(positions, loc, value=False)}: {_dotted(shown)}: {said}"
+        problems += [f"{origin}:{_where(positions, loc, value=False)}: {dotted(shown)}: {said}"
                      for loc, shown, said in keyed]
         data = functools.reduce(_key_as_shown, [loc for loc, _, _ in keyed], data)
         scenario, errors = _model_validated(data)
@@ -2195,7 +2191,7 @@ def _implausible_watts(data: dict) -> list[tuple[Path_, str]]:
                                    ("idle_watts", MIN_IDLE_WATTS, "idle draw (cards idle at 25-105 W)")):
             watts = _given(model, field, spec)
             if watts is not None and 0 < watts < least:
-                found.append(((*at, field), f"{_dotted((*at, field))}: {_figure(watts)} W is below any GPU's {draw}; "
+                found.append(((*at, field), f"{dotted((*at, field))}: {_figure(watts)} W is below any GPU's {draw}; "
                                             f"expected watts per card: for {_figure(watts)} kW, write "
                                             f"{_figure(watts * 1000)}"))
     return found
@@ -2209,7 +2205,7 @@ def _implausible_electricity(data: dict, currency: str | None, fx: dict[str, flo
         return []
     in_usd = "" if currency == "USD" else f" ({_figure(price / per_usd, 4)} USD)"
     at = ("onprem", "electricity_per_kwh")
-    return [(at, f"{_dotted(at)}: {_figure(price)} {currency} a kWh{in_usd} is more than grid electricity costs "
+    return [(at, f"{dotted(at)}: {_figure(price)} {currency} a kWh{in_usd} is more than grid electricity costs "
                  f"anywhere (under 1 USD a kWh); expected {currency} per kWh, such as {_figure(0.12 * per_usd, 2)}: "
                  + _electricity_unit_guesses(price, currency))]
 
@@ -2251,7 +2247,7 @@ def _implausible_power_cap(data: dict) -> list[tuple[Path_, str]]:
     if cap <= SUSPECT_KW_PER_REFERENCE_GPU * gpus:
         return []
     at = ("onprem", "power_cap_kw")
-    return [(at, f"{_dotted(at)}: {_figure(cap)} kW is more than {SUSPECT_KW_PER_REFERENCE_GPU:g} kW for each of the "
+    return [(at, f"{dotted(at)}: {_figure(cap)} kW is more than {SUSPECT_KW_PER_REFERENCE_GPU:g} kW for each of the "
                  f"{_figure(gpus, 3)} reference GPUs the demand asks at its peak month (and owned cards): no fleet "
                  f"serving it comes near such a cap; expected kilowatts: for {_figure(cap)} W, write {_figure(cap / 1000)}")]
 
@@ -2321,7 +2317,7 @@ def _memory_beyond_every_gpu(data: dict, unless: str = "") -> list[tuple[Path_, 
         at = ("workloads", i, "min_gpu_memory_gb")
         gb = memory / 1024
         meant = f"; did you mean {_figure(gb)} ({_figure(memory)} MiB)?" if 1 <= gb <= most else ""
-        found.append((at, f"{_dotted(at)}: {_figure(memory)} GB is more memory than any GPU has (the most: "
+        found.append((at, f"{dotted(at)}: {_figure(memory)} GB is more memory than any GPU has (the most: "
                           f"{_figure(most)} GB, {holder}), so no GPU can run the workload{unless}; expected GB per "
                           f"GPU{meant}"))
     return found
@@ -2359,7 +2355,7 @@ def _implausible_growth(data: dict) -> list[tuple[Path_, str]]:
         if growth is None or not MAX_GROWTH_AS_SHARE < growth <= 100 or grown_demand_problem(_mapping(w), horizon):
             continue
         at = ("workloads", i, "growth_per_month")
-        found.append((at, f"{_dotted(at)}: {_figure(growth)} is growth of {_figure(growth * 100)} % a month (demand × "
+        found.append((at, f"{dotted(at)}: {_figure(growth)} is growth of {_figure(growth * 100)} % a month (demand × "
                           f"{_figure(1 + growth)} every month); expected a share a month{percent_meant(growth)}"))
     return found
 
@@ -2383,7 +2379,7 @@ def _no_demand(data: dict) -> list[tuple[Path_, str]]:
     why = "so the plan has nothing to serve and buys nothing (its total is what owned cards cost)"
     if len(workloads) == 1:
         at = ("workloads", 0, demands[0][0])
-        return [(at, f"{_dotted(at)}: 0 is the only workload's demand, {why}; expected the "
+        return [(at, f"{dotted(at)}: 0 is the only workload's demand, {why}; expected the "
                      f"{_DEMAND_UNITS[demands[0][0]]} it needs in month 1")]
     return [(("workloads",), f"workloads: the demand of all {len(workloads)} workloads is 0, {why}; expected each "
                              f"one's demand in month 1 (gpu_hours_per_month: reference-GPU hours a month)")]
