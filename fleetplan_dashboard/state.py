@@ -94,6 +94,7 @@ from planner.scenario.model import defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8
 from pricing_adapters import registry
+from pricing_adapters.signatures import binary_kind, not_the_file
 
 # The example scenarios are package data, `fleetplan_dashboard/scenarios/`: in the repository a link to its
 # top-level `scenarios/` folder, in an installed package a copy in site-packages (pyproject.toml).
@@ -171,7 +172,10 @@ def load_file(name: str) -> tuple[Scenario | None, tuple[str, ...]]:
     """A scenario file of `scenarios/` (validated; cached until the file changes)."""
     path = SCENARIO_DIR / name
     try:
-        text = path.read_bytes().decode("utf-8")
+        data = path.read_bytes()
+        if found := binary_kind(data, whole=True):   # as the command line says it (loading._read_scenario_text)
+            return None, (not_the_file(f"scenarios/{name}", found, "a scenario YAML file"),)
+        text = data.decode("utf-8")
     except OSError as exc:
         return None, (f"scenarios/{name}: cannot read: {exc.strerror or exc}",)
     except UnicodeDecodeError as exc:
@@ -203,6 +207,10 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
     if len(data) > MAX_UPLOAD_BYTES:
         return None, [f"{name}: file is {len(data):,} bytes; the limit is {upload_limit_text()} "
                       f"({MAX_UPLOAD_BYTES:,} bytes)"], ""
+    # a workbook, a PDF, the price store or a compressed copy renamed .yaml: said by what it is, as the command line
+    # says it (loading._read_scenario_text), where "not UTF-8 text (byte 0x8b)" sent the user to their editor's encoding
+    if found := binary_kind(data, whole=True):
+        return None, [not_the_file(name, found, "a scenario YAML file")], ""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
