@@ -44,6 +44,8 @@ from planner.scenario.model import (
     INVISIBLE,
     INVISIBLE_CHAR,
     INVISIBLE_NAMES,
+    LOOKALIKE_NAMES,
+    LOOKALIKE_SPACES,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_NAME_LENGTH,
@@ -450,14 +452,13 @@ def _refused_character(source: str, exc: yaml.reader.ReaderError) -> yaml.Marked
 # break YAML needs, or ends a line it should not, it is refused at its place; where it is text (in quotes, within an
 # unquoted value's words, a space in a comment) it is kept as the text it is here. An invisible one inside a key or a
 # value (`U\u200bSD`) is then refused where the YAML is composed, but in a free text (_InvisibleInScalar).
-_LOOKALIKE_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_LOOKALIKE_SPACES = LOOKALIKE_SPACES   # (model's: a dict's key holding one is refused there too)
 # The format characters that show as nothing (model.INVISIBLE), which the model refuses too in any text but free text
 _INVISIBLE = INVISIBLE
 _INVISIBLE_CHAR = INVISIBLE_CHAR
 _HIDDEN_BREAKS = "\x85\u2028\u2029"
 _PASTED = re.compile(f"[{_LOOKALIKE_SPACES}{_INVISIBLE}{_HIDDEN_BREAKS}]")
-_PASTED_NAMES = {"\u00a0": "non-breaking space", "\u202f": "narrow non-breaking space", "\u2007": "figure space",
-                 **INVISIBLE_NAMES,
+_PASTED_NAMES = {**LOOKALIKE_NAMES, **INVISIBLE_NAMES,
                  "\x85": "next line character (NEL)", "\u2028": "line separator", "\u2029": "paragraph separator"}
 # Scans of a file for where its pasted characters are (each scan error's line blanked and the file scanned again):
 # as many as the syntax errors the retry loop reports, and no more characters in all than it parses again
@@ -998,6 +999,8 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: unknown key{hint}{allowed}"
     if kind == "missing":
         return f"{origin}:{_where(positions, loc[:-1])}: {dotted(loc)}: required field is missing"
+    if kind == "lookalike_space":   # a key no field is, holding a no-break space (model.Frozen._lookalike_keys): at the key
+        return f"{origin}:{_where(positions, loc, value=False)}: {dotted(loc)}: {err['msg']}"
     # pydantic's own wording ("Tuple should have…", "Value error, …") becomes "expected …, got …"
     msg = err["msg"]
     hint = ctx.get("hint", "")   # a check's "; did you mean …", after what was got
@@ -1684,6 +1687,11 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
                      for loc, shown, said in keyed]
         data = functools.reduce(_key_as_shown, [loc for loc, _, _ in keyed], data)
         scenario, errors = _model_validated(data)
+    # a key holding a no-break space, read by the model as the field it stands for (Frozen._lookalike_keys): read so by
+    # the checks below too, which would say the field is missing
+    for err in errors:
+        if err["type"] == "lookalike_space" and (meant := (err.get("ctx") or {}).get("meant")):
+            data = _key_as_shown(data, tuple(err["loc"]), functools.partial(_key_renamed, key=err["loc"][-1], meant=meant))
     if errors:
         # A list whose items failed also reports "too short"; the item errors say it better.
         nested = {tuple(e["loc"][:i]) for e in errors for i in range(1, len(e["loc"]))}
@@ -1722,22 +1730,29 @@ def _invisible_keys(errors: list[dict]) -> list[tuple[Path_, Path_, str]]:
     return keyed
 
 
-def _key_as_shown(data: Any, loc: Path_) -> Any:
-    """A copy of `data` with the keys of the mapping holding the key at `loc` read as they show (model.keys_as_shown),
-    `loc` read as the keys above it show (each mapping's keys are read so in the order the model names them, the
-    outer first). The caller's dict is left as it is."""
+def _key_as_shown(data: Any, loc: Path_, read: typing.Callable[[dict], dict] = lambda m: keys_as_shown(m)[0]) -> Any:
+    """A copy of `data` with the keys of the mapping holding the key at `loc` read as they show (model.keys_as_shown;
+    or as `read` reads that mapping), `loc` read as the keys above it show (each mapping's keys are read so in the order
+    the model names them, the outer first). The caller's dict is left as it is."""
     if not isinstance(data, (dict, list, tuple)) or not loc:
         return data
     head, rest = loc[0], loc[1:]
     if not rest:
-        return keys_as_shown(data)[0] if isinstance(data, dict) else data
+        return read(data) if isinstance(data, dict) else data
     try:
-        inside = _key_as_shown(data[head], rest)
+        inside = _key_as_shown(data[head], rest, read)
     except (KeyError, IndexError, TypeError):   # a path through a union's choice (pydantic names it): left as given
         return data
     copy = dict(data) if isinstance(data, dict) else list(data)
     copy[head] = inside
     return copy
+
+
+def _key_renamed(mapping: dict, key: str, meant: str) -> dict:
+    """A copy of `mapping` with `key` read as `meant`, the field it stands for, unless that is given too."""
+    if key not in mapping or meant in mapping:
+        return mapping
+    return {meant if k == key else k: v for k, v in mapping.items()}
 
 
 def in_file_order(problems: list[str]) -> list[str]:

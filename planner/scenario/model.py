@@ -269,16 +269,25 @@ INVISIBLE_CHAR = re.compile(f"[{INVISIBLE}]")
 # what a message calls them where Unicode's name is not what a reader knows
 INVISIBLE_NAMES = {"\u200b": "zero-width space", "\u200c": "zero-width non-joiner", "\u200d": "zero-width joiner",
                    "\u2060": "word joiner", "\ufeff": "zero-width no-break space (byte order mark)", "\u00ad": "soft hyphen"}
+# The characters that show as a space but are none (no-break, en, em, thin, ideographic … spaces), which text pasted
+# from a web page or a word processor brings; loading reads them in a file where YAML needs a space. No field's name
+# holds a space: a key holding one is a field's name written with one (`gpu\u00a0count`, `workloads\u00a0`).
+LOOKALIKE_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+LOOKALIKE_SPACE = re.compile(f"[{LOOKALIKE_SPACES}]")
+LOOKALIKE_NAMES = {"\u00a0": "non-breaking space", "\u202f": "narrow non-breaking space", "\u2007": "figure space"}
 
 
 # what the model says of one, in a text or a key that is no field (loading._keys_as_shown); a file's says that YAML read it
 INVISIBLE_SAID = ("{char} inside the {part}: an invisible character, which no table of the plan shows; delete it (it often "
                   "comes with text pasted from a web page or a chat)")
+# what the model says of a key holding a look-alike space (LOOKALIKE_SPACE) that is no field's; the "did you mean" after it
+LOOKALIKE_SAID = ("{char} inside the key: it shows as a space but is none, and no field's name holds one (it often comes "
+                  "with text pasted from a web page or a chat){hint}")
 
 
 def invisible_name(char: str) -> str:
     """What a message calls the invisible `char`: "zero-width space U+200B"."""
-    name = INVISIBLE_NAMES.get(char) or unicodedata.name(char, "character").lower()
+    name = INVISIBLE_NAMES.get(char) or LOOKALIKE_NAMES.get(char) or unicodedata.name(char, "character").lower()
     return f"{name} U+{ord(char):04X}"
 
 
@@ -357,18 +366,40 @@ class Frozen(BaseModel):
         pydantic's "Extra inputs are not permitted" printed the key as if spelt right. Then one ValidationError: the
         character named at each such key as it shows (`horizon_months`), and the problems of `data` read with the keys
         as they show (keys_as_shown), so that none follows from it ("Field required") — as loading reads a dict's."""
-        if not isinstance(data, dict) or not any(isinstance(key, str) and INVISIBLE_CHAR.search(key) for key in data):
+        if not isinstance(data, dict) or not any(isinstance(key, str) and (INVISIBLE_CHAR.search(key) or (
+                LOOKALIKE_SPACE.search(key) and key not in cls.model_fields)) for key in data):
             return handler(data)
         shown, keyed = keys_as_shown(data)
         errors: list[InitErrorDetails] = [
             {"type": PydanticCustomError("invisible_character", INVISIBLE_SAID, {
                 "char": invisible_name(INVISIBLE_CHAR.search(key)[0]), "part": "key", "key": key}),
              "loc": (as_shown,), "input": data[key]} for key, as_shown in keyed]
+        errors += cls._lookalike_keys(shown)
         try:
             handler(shown)
         except ValidationError as exc:
             errors += _line_errors(exc)
         raise ValidationError.from_exception_data(cls.__name__, errors)
+
+    @classmethod
+    def _lookalike_keys(cls, data: dict) -> list[InitErrorDetails]:
+        """The error of each key of `data` that holds a look-alike space (LOOKALIKE_SPACE) and is no field's, naming the
+        character, with the field it stands for (that key written with `_` or nothing for the character: `gpu\u00a0count`
+        is gpu_count, `workloads\u00a0` workloads) or one spelt like it. `data` is changed: such a key is read as the field
+        it stands for, when that field is not given too, and dropped otherwise, so that it causes no other problem
+        ("missing", "unknown key")."""
+        errors: list[InitErrorDetails] = []
+        for key in [k for k in data if isinstance(k, str) and LOOKALIKE_SPACE.search(k) and k not in cls.model_fields]:
+            value = data.pop(key)
+            meant = next((field for field in (LOOKALIKE_SPACE.sub("_", key).strip("_"), LOOKALIKE_SPACE.sub("", key))
+                          if field in cls.model_fields), None)
+            if meant is not None and meant not in data:
+                data[meant] = value
+            near = [meant] if meant else suggest(LOOKALIKE_SPACE.sub(" ", key).strip(), list(cls.model_fields))
+            errors.append({"type": PydanticCustomError("lookalike_space", LOOKALIKE_SAID, {
+                "char": invisible_name(LOOKALIKE_SPACE.search(key)[0]), "key": key, "meant": meant or "",
+                "hint": f"; did you mean '{near[0]}'?" if near else ""}), "loc": (key,), "input": value})
+        return errors
 
     @model_validator(mode="after")
     def _read_only_mappings(self) -> Frozen:
