@@ -45,6 +45,7 @@ from planner.scenario import (
 from planner.scenario.loading import MAX_SCENARIO_CHARS, loaded_from, names_a_file, scenario_folder
 from planner.scenario.model import MAX_WORKLOADS
 from planner.text import gap_text, not_utf8, shortened
+from pricing_adapters.signatures import binary_kind, not_the_file
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
 # What a plan records of its prices (`prices`, engine.readback.prices_used) that its scenario does not say:
@@ -481,6 +482,8 @@ def read_side(path: str | Path) -> SavedPlan | Scenario:
     if path.is_file():
         return load_scenario_file(path)
     limit = 4 * (MAX_SCENARIO_CHARS + 1)
+    if found := binary_kind(data, whole=len(data) < limit):   # as the scenario reader says it of a file
+        raise ScenarioError([not_the_file(str(path), found, "a scenario YAML file")], str(path))
     try:   # a cut at the limit may split a character: the text is refused as too long anyway
         text = codecs.getincrementaldecoder("utf-8")().decode(data, final=len(data) < limit)
     except UnicodeDecodeError as exc:

@@ -10,6 +10,7 @@ import bz2
 import gzip
 import io
 import lzma
+import os
 import sqlite3
 import zipfile
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from planner import load_scenario
 from planner.errors import ScenarioError
+from planner.reports.compare import read_side
 from planner.scenario.profile_csv import read_profile_csv
 from pricing_adapters.errors import StoreForeign
 from pricing_adapters.schema import OffersSchemaError
@@ -137,3 +139,22 @@ def test_a_binary_store_path_is_named_by_its_format(tmp_path, make, said):
         PriceStore(store)
     assert str(info.value) == f"{store} {said}; {LEFT}"
     assert store.read_bytes() == data   # left as it is
+
+
+# -- a side of compare read through a pipe ------------------------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_binary_scenario_through_a_pipe_is_named_as_a_file_is(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    # the bytes wait in the pipe (held open by a reader of ours) before compare opens it, as `<(cat s.yaml.gz)`'s do
+    held = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        writer = os.open(pipe, os.O_WRONLY)
+        os.write(writer, gzip.compress(SCENARIO.encode()))
+        os.close(writer)
+        with pytest.raises(ScenarioError) as info:
+            read_side(pipe)
+    finally:
+        os.close(held)
+    assert info.value.problems == [f"{pipe}: is a gzip-compressed file, not a scenario YAML file; decompress it first"]
