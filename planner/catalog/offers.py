@@ -294,6 +294,45 @@ def unpriced_card_rows(scenario) -> list[dict]:
     return rows
 
 
+def _amount(cell) -> float:
+    """A money cell of the catalog's text rows or of the scenario ('' = no sourced figure: NaN)."""
+    text = str(cell).strip()
+    return float(text) if text else float("nan")
+
+
+def card_costs(scenario) -> dict[str, dict]:
+    """Per card of `scenario` (listed, custom, owned or required) with a sourced capex that its fx can convert, as
+    site_card_rows prices it: {"buyable", "price" and "host" (host_cost_per_card) in the scenario currency, each at
+    its own rate, "capex" (their sum), "cards_per_server", "leaves_out"}: the catalog's price_leaves_out, what its
+    price leaves out (a lower bound), '' where it has none or the scenario gives the card's price or host share.
+    Read from the catalog's text rows, without pandas, so validate stays quick."""
+    o = scenario.onprem
+    catalog_cards = card_rows()
+    out = {}
+    for card_id in dict.fromkeys([*o.cards, *o.custom_cards, *o.existing, *scenario.constraints.min_units]):
+        custom = o.custom_cards.get(card_id)
+        if custom is None and card_id not in catalog_cards:
+            continue
+        row = dict(catalog_cards[card_id]) if custom is None else {
+            "price": custom.price, "currency": custom.currency or scenario.currency,
+            "host_cost_per_card": custom.host_cost_per_card, "cards_per_server": custom.cards_per_server}
+        catalog_currency = row["currency"]
+        override = o.card_overrides.get(card_id)
+        given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
+        row.update(given)
+        price_rate = scenario.fx_rate(row["currency"] if "price" in given else catalog_currency)
+        host_rate = scenario.fx_rate(row["currency"] if "host_cost_per_card" in given else catalog_currency)
+        price, host = _amount(row["price"]), _amount(row["host_cost_per_card"])
+        if price_rate is None or host_rate is None or price != price or host != host:   # NaN: no sourced figure
+            continue
+        quoted = "price" in given or "host_cost_per_card" in given
+        out[card_id] = {"buyable": card_id in o.cards or custom is not None, "price": price * price_rate,
+                        "host": host * host_rate, "capex": capex_per_unit(price, host, price_rate, host_rate),
+                        "cards_per_server": int(float(row["cards_per_server"])),
+                        "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip()}
+    return out
+
+
 def site_card_rows(scenario) -> list[dict]:
     """The rows of `site_cards(scenario)` as dicts (SITE_CARD_COLUMNS), for callers that build their own table."""
     o, c = scenario.onprem, scenario.constraints

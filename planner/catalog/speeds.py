@@ -183,6 +183,11 @@ def estimate(metric: str, fit: Fit, gpu: str) -> tuple[float, tuple[str, ...]]:
     return value, near
 
 
+# the words of an estimate's detail that the plan's warning on estimated speeds reads (engine.run._estimate_caveats)
+EXTRAPOLATED = "extrapolated"            # a figure outside the range of the GPUs the fit was made on
+NVIDIA_ONLY = "fitted on NVIDIA GPUs only"   # a GPU of another maker
+
+
 @lru_cache(maxsize=64)
 def _fitted_range(metric: str, features: tuple[str, ...]) -> dict[str, tuple[float, float]]:
     """(least, greatest) of each feature over the GPUs the fit was made on."""
@@ -203,9 +208,9 @@ def _estimate(metric: str, gpu: str) -> Speed:
         if near:
             notes.append(f"scaled by the fit's error on {', '.join(near)} (same family, measured)")
         if outside:
-            notes.append(f"extrapolated: {', '.join(outside)} outside the fitted range")
+            notes.append(f"{EXTRAPOLATED}: {', '.join(outside)} outside the fitted range")
         if row["vendor"] != "NVIDIA":
-            notes.append("fitted on NVIDIA GPUs only")
+            notes.append(NVIDIA_ONLY)
         if row["kind"] == "custom":
             notes.append(f"figures from {row['source']}")
         return Speed(value, "estimated", "; ".join(notes))

@@ -21,6 +21,7 @@ from pydantic_core import PydanticSerializationError
 
 from planner import catalog
 from planner.catalog.prices import PRICE_SOURCE_WORDS
+from planner.catalog.speeds import EXTRAPOLATED, NVIDIA_ONLY
 from planner.engine.baselines import (
     BaselineChild,
     all_cloud_is_plan_run,
@@ -63,6 +64,7 @@ from planner.errors import (
 )
 from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.scenario.cost_basis import bought_cost_warnings
 from planner.scenario.loading import (
     file_folder,
     files_as_written,
@@ -238,12 +240,16 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     warnings += prices.get("date_warnings", [])
     for workload, gpus_estimated in _estimated_gpus(speeds).items():
         warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
-                        "not measurements (see the plan's speeds table and docs/speed-model.md); give them in the "
-                        "workload's throughput table if you have measured them")
+                        f"not measurements{_estimate_caveats(speeds, workload, gpus_estimated)} (see the plan's speeds "
+                        "table and docs/speed-model.md); give them in the workload's throughput table if you have "
+                        "measured them")
     # values that look typed in another unit (kW as W, cents, a cap in watts), no demand, a rate for its own currency
     warnings += [text for _, text in plausibility_warnings(scenario)]
     # the site figures on-prem cards are costed with that the scenario left to the defaults, and their basis
     warnings += [text for _, text in assumed_site_figures(scenario)]
+    # lower-bound card prices bought, a capex budget below any card's price, purchases paying for part of a host
+    cards = fleet[fleet["kind"].eq("card") & fleet["new_units"].gt(0)]
+    warnings += [text for _, text in bought_cost_warnings(scenario, dict(zip(cards["sku"], cards["new_units"].astype(int))))]
     for sku, sizes, per_server in packed_apart_cards(base, fleet):
         warnings.append(f"card {sku}: jobs of {', '.join(map(str, sizes))} GPUs share its servers of {per_server} cards "
                         "in too many ways to plan exactly, so each size is packed as if it had the servers to itself: "
@@ -363,6 +369,27 @@ def _estimated_gpus(speeds) -> dict[str, list[str]]:
         if source == "estimated" and PLAN_USER in used.split(", "):
             out.setdefault(workload, []).append(gpu)
     return out
+
+
+def _estimate_caveats(speeds, workload: str, gpus: list[str]) -> str:
+    """What the plan's warning on estimated speeds adds for `workload`'s `gpus` (in its speeds table): those
+    extrapolated outside the range of the measured GPUs the fit was made on, and those not NVIDIA's (the fit saw
+    NVIDIA GPUs only; CUDA code runs on them only once ported: AMD's on ROCm), as "; …" clauses, or ""."""
+    details = dict(zip(speeds.loc[speeds["workload"] == workload, "gpu"], speeds.loc[speeds["workload"] == workload, "detail"]))
+    outside = [g for g in gpus if f"; {EXTRAPOLATED}: " in str(details.get(g, ""))]
+    vendors = {g: str(catalog.gpu_table().loc[g, "vendor"]) for g in gpus if NVIDIA_ONLY in str(details.get(g, ""))}
+    said = ""
+    if outside:
+        said += (f"; {', '.join(outside)} {'lies' if len(outside) == 1 else 'lie'} outside the range of the measured "
+                 "GPUs the fit was made on: extrapolated, so less sure")
+    for vendor in dict.fromkeys(vendors.values()):
+        named = [g for g, v in vendors.items() if v == vendor]
+        stack = f"{vendor}, ROCm" if vendor == "AMD" else vendor
+        said += (f"; {', '.join(named)} {'is not an NVIDIA GPU' if len(named) == 1 else 'are not NVIDIA GPUs'} ({stack}): "
+                 "the fit saw NVIDIA GPUs only, and CUDA code runs on "
+                 f"{'it' if len(named) == 1 else 'them'} only once ported (give the workload a framework to keep it "
+                 "to CUDA GPUs)")
+    return said
 
 
 # How the problems of a Scenario given as an object, validated again (checked_scenario), name it, as "<dict>" and

@@ -1,0 +1,111 @@
+"""Warnings on what a scenario's on-prem costs rest on: catalog prices that are lower bounds, a capex budget below the
+price of any card it may buy (a budget typed in thousands), and purchases that pay for part of a host.
+
+Each warning starts with the dotted path of the field it is about, as loading.plausibility_warnings' do; validate
+places `scenario_cost_warnings` in the file, a plan lists the texts (engine.run.plan_notes) with those of
+`bought_cost_warnings`, which need the plan's purchases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from planner.catalog.offers import card_costs
+
+Path_ = tuple
+
+
+def _money(x: float) -> str:
+    """An amount as a reader writes it: thousands separated, at most two decimals, none when whole (756, 1,512.5)."""
+    text = f"{x:,.2f}"
+    return text.rstrip("0").rstrip(".")
+
+
+def lower_bound_prices(scenario, bought: Mapping[str, int] | None = None) -> list[tuple[Path_, str]]:
+    """(field, warning) for each catalog card of onprem.cards whose catalog price is a lower bound (its
+    price_leaves_out, docs/data-sources.md), naming what it leaves out: each card the scenario may buy (`bought`
+    None: validate), or each the plan buys (`bought`: card -> units bought). None for a card whose price or host
+    share onprem.card_overrides gives: the quote is the user's."""
+    costs = card_costs(scenario)
+    found = []
+    for i, card in enumerate(scenario.onprem.cards):
+        cost = costs.get(card)
+        if cost is None or not cost["leaves_out"] or (bought is not None and not bought.get(card)):
+            continue
+        at = ("onprem", "cards", i)
+        who = (f"the plan buys {bought[card]:,}, so its capex and total are understated"
+               if bought is not None else "a plan that buys it understates its capex and total")
+        found.append((at, f"onprem.cards[{i}]: card {card}: its catalog price ({_money(cost['price'])} "
+                          f"{scenario.currency} a card, host share {_money(cost['host'])}) is a lower bound: it leaves "
+                          f"out {cost['leaves_out']}; {who}; give a quote in onprem.card_overrides.{card} (price and "
+                          f"host_cost_per_card) — docs/data-sources.md"))
+    return found
+
+
+def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
+    """(field, warning) for onprem.capex_budget and capex_budget_per_year above 0 but below the capex of the cheapest
+    card the scenario may buy (price + host share, in its currency): no card can be bought, and the plan goes to
+    the cloud without a word; most often a budget typed in thousands (60 for 60,000)."""
+    costs = {card: c["capex"] for card, c in card_costs(scenario).items() if c["buyable"]}
+    if not costs:
+        return []
+    cheapest = min(costs, key=costs.__getitem__)
+    least, cur = costs[cheapest], scenario.currency
+    found = []
+    for field in ("capex_budget", "capex_budget_per_year"):
+        budget = getattr(scenario.onprem, field)
+        if budget is None or budget <= 0 or budget >= least:
+            continue
+        meant = (f"expected {cur}: for {_money(budget)} thousand, write {_money(budget * 1000).replace(',', '')}"
+                 if budget * 1000 >= least else f"expected {cur}")
+        found.append((("onprem", field), f"onprem.{field}: {_money(budget)} {cur} is less than the cheapest card the "
+                                         f"scenario may buy costs new ({cheapest}: {_money(least)} {cur} with its host "
+                                         f"share), so no card can be bought; {meant}"))
+    return found
+
+
+def scenario_cost_warnings(scenario) -> list[tuple[Path_, str]]:
+    """What validate says of a scenario's costs before any plan: lower-bound prices of cards it may buy, and a capex
+    budget below any card's price."""
+    return lower_bound_prices(scenario) + implausible_capex_budget(scenario)
+
+
+def _hosts(cards: int, per_host: int) -> str:
+    """How many hosts `cards` cards fill at `per_host` a host, in words: 'half a host', '1/4 of a host', '5 3/4 hosts'."""
+    whole, part = divmod(cards, per_host)
+    rest = Fraction(part, per_host)
+    if not whole:
+        return "half a host" if rest == Fraction(1, 2) else f"{rest} of a host"
+    return f"{whole} {rest} hosts"
+
+
+def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
+    """(field, warning) for each card whose units bought over the plan (`bought`: card -> units) do not fill whole
+    hosts: the model charges host_cost_per_card per card (a host's cost / cards_per_server), so such a plan pays for
+    part of a host that must be bought whole (docs/cost-model.md). Cards with no host share, or one card a host,
+    have none to warn of."""
+    costs = card_costs(scenario)
+    found = []
+    for card, units in bought.items():
+        cost = costs.get(card)
+        if cost is None or units <= 0 or cost["host"] <= 0 or cost["cards_per_server"] <= 1:
+            continue
+        per_host, share = cost["cards_per_server"], cost["host"]
+        if units % per_host == 0:
+            continue
+        short = per_host - units % per_host
+        cur = scenario.currency
+        noun, verb = ("card", "pays") if units == 1 else ("cards", "pay")
+        found.append((("onprem", "cards"), f"card {card}: the plan buys {units:,} {noun}; its host share "
+                                           f"({_money(share)} {cur} a card) assumes {per_host} cards per "
+                                           f"{_money(share * per_host)} {cur} host, so {units:,} {noun} {verb} for "
+                                           f"{_hosts(units, per_host)}: a whole host adds {_money(short * share)} {cur} "
+                                           f"(hosts are charged per card: docs/cost-model.md)"))
+    return found
+
+
+def bought_cost_warnings(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
+    """What a plan that buys `bought` (card -> units bought over the plan) is told of its costs: the lower-bound
+    prices of cards it buys, a capex budget below any card's price, and purchases that pay for part of a host."""
+    return lower_bound_prices(scenario, bought) + implausible_capex_budget(scenario) + partial_hosts(scenario, bought)
