@@ -331,15 +331,17 @@ def baseline_estimate_warnings(speeds: pd.DataFrame) -> list[str]:
     """A warning for each workload whose speed on some GPU is an estimate that the baselines' totals rest on
     and the plan's does not (speeds_table's used_by without "plan"): what the plan saves against them is only as
     good as those speeds."""
-    out: dict[str, list[str]] = {}
+    out: dict[str, dict[str, str]] = {}   # workload -> gpu -> the baselines that rest on its estimate
     for workload, gpu, source, used in zip(speeds["workload"], speeds["gpu"], speeds["source"], speeds["used_by"]):
         users = used.split(", ")
         if source == "estimated" and PLAN_USER not in users:
-            out.setdefault(workload, []).append(f"{gpu} ({', '.join(BASELINE_NAMES.get(u, u) for u in users)})")
+            out.setdefault(workload, {})[gpu] = ", ".join(BASELINE_NAMES.get(u, u) for u in users)
     return [f"{workload}: {BASELINE_ESTIMATES} from datasheet figures, not measurements: {workload} on "
-            f"{', '.join(gpus)}, so what the plan saves against those baselines is only as firm as these speeds; the "
-            "plan's own total does not rest on them (see the plan's speeds table, column used_by, and "
-            "docs/speed-model.md); give them in the workload's throughput table if you have measured them"
+            f"{', '.join(f'{gpu} ({users})' for gpu, users in gpus.items())}"
+            f"{_estimate_caveats(speeds, workload, list(gpus))}, so what the plan saves against those baselines is "
+            "only as firm as these speeds; the plan's own total does not rest on them (see the plan's speeds table, "
+            "column used_by, and docs/speed-model.md); give them in the workload's throughput table if you have "
+            "measured them"
             for workload, gpus in out.items()]
 
 

@@ -139,3 +139,13 @@ def test_a_yearly_capex_budget_below_the_cheapest_card_is_warned_of_too():
     [(field, text)] = scenario_cost_warnings(load_scenario(budget_scenario(capex_budget_per_year=2)))
     assert field == ("onprem", "capex_budget_per_year")
     assert text.endswith("(rtx-4090: 2,349 USD with its host share), so no card can be bought; expected USD")
+
+
+def test_a_baseline_resting_on_an_mi300x_estimate_says_it_is_extrapolated_and_not_a_cuda_gpu():
+    result = plan(h200_scenario(), baselines=True, prefetch_baselines=False)
+    all_cloud = result.baselines.loc[result.baselines["baseline"] == "all_cloud"]
+    assert len(all_cloud) == 1   # the premise: the all-cloud baseline is solved
+    [said] = [w for w in result.warnings if w.startswith("train: the baselines' totals rest on speeds that are estimates")]
+    assert "MI300X (all cloud)" in said   # the premise: the cheapest cloud for 80 GB is Azure's MI300X
+    assert "MI300X is not an NVIDIA GPU (AMD, ROCm): the fit saw NVIDIA GPUs only" in said
+    assert "MI300X lies outside the range of the measured GPUs the fit was made on" in said
