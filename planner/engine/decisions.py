@@ -1328,11 +1328,11 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         tasks.wait()
         result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
         alternatives = [f.result() for f in counts]
-        result.runner_up = known_cheaper(r, result, runner.result(), alternatives)
         share = close_call_share if close_call_share is not None else getattr(
             result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
-        result.runner_up["close_call_share"] = share
-        result.runner_up["count_alternatives"] = alternatives
+        # set whole: the plan gives out copies of its dicts (engine.result.CONTAINERS)
+        result.runner_up = {**known_cheaper(r, result, runner.result(), alternatives), "close_call_share": share,
+                            "count_alternatives": alternatives}
         result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
         result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
     result.close_call = is_close_call(result.runner_up, share, result)
@@ -1343,10 +1343,10 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                        + [w for w in (cheaper, left) if w])
     parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
     seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points", "cap_costs")
-    result.solver["decisions"] = {"solves": {p: r.solves[p] for p in parts},
-                                  "seconds": {p: round(r.seconds[p], 4) for p in seconds}, "threads": threads,
-                                  "total_seconds": round(time.perf_counter() - start, 4),
-                                  "total_time_limit": total_time_limit, "not_computed": r.skipped}
+    result.solver = {**result.solver, "decisions": {"solves": {p: r.solves[p] for p in parts},
+                                                    "seconds": {p: round(r.seconds[p], 4) for p in seconds},
+                                                    "threads": threads, "total_seconds": round(time.perf_counter() - start, 4),
+                                                    "total_time_limit": total_time_limit, "not_computed": r.skipped}}
     return result
 
 

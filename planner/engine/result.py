@@ -7,7 +7,10 @@ Each table with money says its currency and basis in `DataFrame.attrs` (`MONEY_C
 
 A Plan keeps its tables to itself (`TABLES`): `plan.costs` is a copy, so a notebook that edits it (a column
 converted for a slide, a row set to 0) changes none of the plan's exports, its `cost()` nor its `total`, as a
-frozen scenario cannot be changed in place. The reports read the tables as the plan holds them (`held`).
+frozen scenario cannot be changed in place. The reports read the tables as the plan holds them (`held`). Its dicts
+and lists (`CONTAINERS`: warnings, solver, prices, runner_up …) are given out as copies too: `p.warnings.append(…)`
+or `p.prices["as_of"] = …` changes the copy only, and the engine sets a changed one whole
+(`result.warnings = [*result.warnings, note]`).
 """
 
 from __future__ import annotations
@@ -74,6 +77,19 @@ def detached(table):
     under pandas' copy on write a shallow copy, which copies the data it changes only (0.03 ms against 0.1 to
     0.3 ms for a deep copy of a plan's table)."""
     return table.copy(deep=not COPY_ON_WRITE) if isinstance(table, pd.DataFrame) else table
+
+
+def copied(value):
+    """`value` with every dict, list, set and tuple in it copied, and every DataFrame `detached`: a change of the
+    copy reaches nothing of `value`, nor the other way round. Anything else as it is: numbers and text cannot change,
+    and a Plan (a baseline's) keeps its own to itself."""
+    if isinstance(value, pd.DataFrame):
+        return detached(value)
+    if isinstance(value, dict):
+        return {k: copied(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return type(value)(copied(v) for v in value)
+    return value
 
 
 class UnknownCostCategory(PlannerError, KeyError):
@@ -152,8 +168,8 @@ class Plan:
         return float(utilisation["energy_kwh"].sum()) if len(utilisation) else 0.0
 
     def __setattr__(self, name: str, value) -> None:
-        if name in TABLES:   # a copy: a later edit of the frame given changes nothing of the plan
-            self.__dict__[_PRIVATE[name]] = detached(value)
+        if name in _PRIVATE:   # a copy: a later edit of the frame, dict or list given changes nothing of the plan
+            self.__dict__[_PRIVATE[name]] = copied(value)
         else:
             super().__setattr__(name, value)
         # here, not where each table is made: add_baselines and add_decisions set tables after read_plan
@@ -164,7 +180,8 @@ class Plan:
                 self._label_money(table)
 
     def __setstate__(self, state: dict) -> None:
-        """Unpickled: a Plan pickled before it kept its tables to itself holds them under their own names."""
+        """Unpickled: a Plan pickled before it kept its tables (or its dicts and lists) to itself holds them under
+        their own names."""
         self.__dict__.update({_PRIVATE.get(k, k): v for k, v in state.items()})
 
     def _label_money(self, name: str) -> None:
@@ -191,29 +208,41 @@ class Plan:
         return float(costs.loc[found, "cost"].iloc[0])
 
 
-# The DataFrames of a Plan, each kept under a private name (`_costs`) and given out as a copy (`detached`) by the
-# attribute of its own name: what a notebook does to the copy never reaches the plan's reports.
-TABLES = tuple(f.name for f in fields(Plan) if "DataFrame" in str(f.type))
-_PRIVATE = {name: f"_{name}" for name in TABLES}
+def _annotated(cls, *kinds: str) -> tuple[str, ...]:
+    """The fields of dataclass `cls` annotated with one of `kinds` first ("dict", "dict | None")."""
+    return tuple(f.name for f in fields(cls) if str(f.type).split("|")[0].strip().rsplit(".", 1)[-1] in kinds)
 
 
-def _table_attribute(name: str) -> property:
-    private = _PRIVATE[name]
+def keep_to_itself(cls, names: tuple[str, ...], what: str = "plan") -> dict[str, str]:
+    """Give dataclass `cls` an attribute per field of `names` that keeps its value under a private name (`_costs`)
+    and gives out a copy (`copied`): what a notebook does to the copy never reaches the object's reports. Setting
+    the attribute stores a copy (`cls.__setattr__` must send `names` to the private names); returns name → private
+    name."""
+    private = {name: f"_{name}" for name in names}
 
-    def get(self):
-        try:
-            return detached(self.__dict__[private])
-        except KeyError:   # a Plan pickled before the table existed: as any attribute missing
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
+    def attribute(name: str) -> property:
+        def get(self):
+            try:
+                return copied(self.__dict__[private[name]])
+            except KeyError:   # an object pickled before the field existed: as any attribute missing
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
 
-    def put(self, value) -> None:
-        self.__setattr__(name, value)
+        def put(self, value) -> None:
+            self.__setattr__(name, value)
 
-    return property(get, put, doc=f"A copy of the plan's {name} table: changing it changes nothing of the plan.")
+        return property(get, put, doc=f"A copy of the {what}'s {name}: changing it changes nothing of the {what}.")
+
+    for name in names:
+        setattr(cls, name, attribute(name))
+    return private
 
 
-for _name in TABLES:
-    setattr(Plan, _name, _table_attribute(_name))
+# The DataFrames of a Plan, and its dicts and lists (warnings, solver, prices, baseline_plans, profile_grouping,
+# runner_up, input_sha256), each kept under a private name (`_costs`) and given out as a copy by the attribute of
+# its own name: what a notebook does to the copy never reaches the plan's reports, exports nor a comparison.
+TABLES = _annotated(Plan, "DataFrame")
+CONTAINERS = _annotated(Plan, "dict", "list", "set", "tuple")
+_PRIVATE = keep_to_itself(Plan, TABLES + CONTAINERS)
 
 
 def held(plan, name: str, *default):

@@ -553,25 +553,26 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         source = named_as_written(s, s.prices.source, file_folder(loaded))   # a word ('snapshot') as it is
         result.warnings = (price_source_warnings(source, result.prices, store)
                            + ([unproven] if unproven is not None else []) + result.warnings)
+        # (the plan gives out copies of its lists and dicts, engine.result.CONTAINERS: a changed one is set whole)
         if model.settled is False:
-            result.warnings.append(UNSETTLED_WARNING)
+            result.warnings = [*result.warnings, UNSETTLED_WARNING]
         result.profile_grouping = solved.grouping(result.total)
-        result.warnings += solved.warnings(result.profile_grouping)
+        result.warnings = [*result.warnings, *solved.warnings(result.profile_grouping)]
         t3 = time.perf_counter()
         # several instance offers serving under the cloud-share cap: one more solve proves merged hours exact
         merged = merged_hours_warning(inp, result.total, solver, budget, extra_constraints)
         if merged is not None:
-            result.warnings.append(merged)
+            result.warnings = [*result.warnings, merged]
         t4 = time.perf_counter()
     except BaseException:
         if child is not None:
             child.stop()
         raise
-    result.solver["timings_seconds"] = {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
-                                        "build_solve_read": round(t3 - t2 - solved.bound_seconds, 4),
-                                        "profile_bound": round(solved.bound_seconds, 4),
-                                        "merged_hours_check": round(t4 - t3, 4),
-                                        "baselines": 0.0}
+    result.solver = {**result.solver, "timings_seconds": {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
+                                                          "build_solve_read": round(t3 - t2 - solved.bound_seconds, 4),
+                                                          "profile_bound": round(solved.bound_seconds, 4),
+                                                          "merged_hours_check": round(t4 - t3, 4),
+                                                          "baselines": 0.0}}
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True, extra_constraints=extra_constraints)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
@@ -920,5 +921,7 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
     result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
     result.speeds, result.warnings = baseline_speeds(result, baseline_pairs(rows))
     result.warnings = with_loose_bound_warnings(result.warnings, result.baselines, base.grouping, base.currency)
-    result.solver.setdefault("timings_seconds", {})["baselines"] = round(time.perf_counter() - start, 4)
+    facts = result.solver   # a copy (engine.result.CONTAINERS): set whole
+    result.solver = {**facts, "timings_seconds": {**facts.get("timings_seconds", {}),
+                                                  "baselines": round(time.perf_counter() - start, 4)}}
     return result
