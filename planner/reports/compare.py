@@ -21,7 +21,7 @@ from planner._version import __version__
 from planner.catalog.prices import HASH_HEX_DIGITS
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
-from planner.engine.result import PRESENT, held, money_attrs, present_value_words
+from planner.engine.result import PRESENT, copied, held, keep_to_itself, money_attrs, present_value_words
 from planner.engine.run import check_limits, checked_inputs, checked_scenario
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
@@ -72,6 +72,10 @@ class Comparison:
     "24 months, present value at 10%/year", "cost_delta": "b − a, not like for like"}, money_basis the three as
     "cost_a: …; cost_b: …; cost_delta: …" — and `notes` holds "not like for like: a sums 36 months at 0%/year, b
     24 months at 10%/year (present values)" (`basis_note`), the words `fleetplan compare` prints.
+
+    A Comparison keeps its tables, notes and sides to itself (`COMPARISON_KEPT`), as a Plan does: each read of
+    `costs`, `fleet`, `notes` … is a copy, so a notebook's edit of one changes nothing `to_dict`, the CLI or a later
+    reader says.
     """
 
     label_a: str
@@ -96,10 +100,21 @@ class Comparison:
                               # not set "(not set)", numbers 14,000 and true/false as a reader reads them
     sides: dict = field(default_factory=dict)   # "a"/"b": file, saved_plan, generated_at, version (`side_facts`)
 
+    def __setattr__(self, name: str, value) -> None:
+        if name in _KEPT:   # a copy: a later edit of the frame, list or dict given changes nothing of the comparison
+            self.__dict__[_KEPT[name]] = copied(value)
+        else:
+            super().__setattr__(name, value)
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled: a Comparison pickled before it kept its tables to itself holds them under their own names."""
+        self.__dict__.update({_KEPT.get(k, k): v for k, v in state.items()})
+
     def __post_init__(self) -> None:
-        # here, not in compare(): every Comparison labels its money, as a Plan does whenever a table is set
-        for table in (self.costs, self.fleet):
-            table.attrs.update(compared_money_attrs(self.currency, self.basis))
+        # here, not in compare(): every Comparison labels its money, as a Plan does whenever a table is set; on the
+        # tables it holds (the attributes give copies)
+        for name in ("costs", "fleet"):
+            self.__dict__[_KEPT[name]].attrs.update(compared_money_attrs(self.currency, self.basis))
 
     @property
     def total_differs_with_same_inputs(self) -> bool:
@@ -176,6 +191,12 @@ class Comparison:
                        "total_differs_with_same_inputs": self.total_differs_with_same_inputs,
                        "provenance": records(self.provenance), "prices": records(self.prices),
                        "sides": self.sides})
+
+
+# The tables, notes and sides of a Comparison, each kept under a private name and given out as a copy
+# (engine.result.keep_to_itself); its plans keep their own (a SavedPlan is read from a file the comparison left)
+COMPARISON_KEPT = ("inputs", "fleet", "costs", "notes", "provenance", "prices", "inputs_shown", "sides")
+_KEPT = keep_to_itself(Comparison, COMPARISON_KEPT, "comparison")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -732,7 +753,9 @@ def _price_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan) -> pd.DataFrame:
         values = row._asdict()
         for name in PRICE_FIELDS:
             a, b = values[f"{name}_a"], values[f"{name}_b"]
-            if not (a == b or (a != a and b != b) or abs(a - b) <= 1e-9 * max(abs(a), abs(b))):
+            if pd.isna(a) and pd.isna(b):   # NaN or NA (term_months is Int64): no price on either side
+                continue
+            if pd.isna(a) or pd.isna(b) or not (a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b))):
                 rows.append({**{k: values[k] for k in FLEET_KEY}, "price": name, "a": a, "b": b})
     return pd.DataFrame(rows, columns=PRICE_COLUMNS)
 
