@@ -47,6 +47,9 @@ OWNED_DTYPES = {"age_months": "int64", "owned_units": "int64", "kept": "int64", 
                 "fixed_costs_avoided": "float64"}
 UTILISATION_DTYPES = {"units": "int64", "busy_hours": "float64", "owned_hours": "float64", "utilisation": "float64",
                       "energy_kwh": "float64"}
+# Plan.offers: the offers contract's whole number of months (pricing_adapters.schema.OFFER_COLUMNS: int64), nullable
+# as cards have no term (blank as their hourly and upfront prices); float64, 12.0, was read as a price, not a count
+OFFER_DTYPES = {"term_months": "Int64"}
 SERVING_DTYPES = {"slot": "int64", "hours_per_week": "float64", "demand": "float64", "instances": "int64",
                   "capacity": "float64", "busy_units": "float64", "served": "float64"}
 
@@ -472,7 +475,7 @@ def _offers(inp: Inputs, rows: np.ndarray) -> pd.DataFrame:
             columns[col] = inp.units[col].array.take(rows)   # keeps the column's own (text) type
     # the on-demand price of the same instance type and region (reports.focus: ListCost of spot and committed hours)
     columns["list_hourly_price"] = _blanked(inp.col("list_hourly")[rows], ~cloud)
-    return pd.DataFrame(columns)
+    return pd.DataFrame(columns).astype(OFFER_DTYPES)
 
 
 def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: pd.DataFrame) -> pd.DataFrame:

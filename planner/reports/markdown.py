@@ -322,9 +322,9 @@ def _price_text(row, cur: str) -> str:
     if row.provider == "onprem":
         return f"{_amount(row.capex_per_unit)} per card with its host share"
     text = f"{_amount(row.hourly_price)} per hour"
-    if row.upfront_price == row.upfront_price and row.upfront_price:
+    if pd.notna(row.upfront_price) and row.upfront_price:
         text += f" + {_amount(row.upfront_price)} upfront"
-    if row.term_months == row.term_months and row.term_months:
+    if pd.notna(row.term_months) and row.term_months:   # NA (Int64) where a unit has no term
         text += f", {int(row.term_months)}-month term"
     return text
 
