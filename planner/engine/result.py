@@ -87,8 +87,11 @@ def copied(value):
         return detached(value)
     if isinstance(value, dict):
         return {k: copied(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set)):
+    if isinstance(value, (list, set)):
         return type(value)(copied(v) for v in value)
+    if isinstance(value, tuple):   # a named tuple takes its fields one by one
+        items = [copied(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return value
 
 
