@@ -58,7 +58,7 @@ def test_a_file_compared_by_its_path_alone_is_a_note_once(monkeypatch):
 
     def with_unread_file(*args, **kwargs):
         comparison = real(*args, **kwargs)
-        comparison.notes.append(UNREAD)
+        comparison.notes = [*comparison.notes, UNREAD]   # set whole: each read of notes is a copy
         return comparison
 
     monkeypatch.setattr(planner.reports, "compare", with_unread_file)
