@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -57,3 +58,25 @@ def test_the_reports_read_the_integer_terms(p):
     assert terms["p5.48xlarge"] == 0 and terms["rtx-4090"] is None
     assert "p5.48xlarge" in to_markdown(p) and to_excel(p)
     assert compare(p, p).prices.empty   # the same terms on both sides (NA for the cards) differ in nothing
+
+
+def test_a_reservations_term_is_its_options_whole_months(tmp_path):
+    # (a guard: without cards the column was int64 before too; the cards' blanks made it float)
+    # one T4 type (test_reservation_dispatch's offers): 1.00 USD an hour on demand, 0.50 reserved for a year, every
+    # hour paid; 2.5 T4s busy all the time hold two reservations (365 a month each against 730 by the hour)
+    header = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
+              "gpu_memory_mib,vcpus,memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n")
+    offers = tmp_path / "offers.csv"
+    offers.write_text(header + "".join(
+        f"aws:us-east-1:t4x1:{option},aws,us-east-1,t4x1,{option},T4,True,T4,1,16,,8,32,{hourly},0,USD,{term},,"
+        "2026-01-01,test,\n" for option, hourly, term in (("on_demand", 1.0, 0), ("reserved_1y", 0.5, 12))),
+        encoding="utf-8")
+    p = plan({"name": "reserved", "horizon_months": 12,
+              "prices": {"source": str(offers), "providers": ["aws"], "purchase_options": ["on_demand", "reserved_1y"]},
+              "workloads": [{"name": "chat", "reference_gpus": 2.5, "reference_gpu": "T4", "profile": "flat"}]},
+             baselines=False)
+    terms = dict(zip(p.offers["purchase_option"], p.offers["term_months"]))
+    assert pd.api.types.is_integer_dtype(p.offers["term_months"].dtype)
+    assert terms["reserved_1y"] == 12 and isinstance(terms["reserved_1y"], (int, np.integer))
+    # the JSON's terms are whole numbers (12, not 12.0)
+    assert {type(r["term_months"]) for r in json.loads(to_json(p))["prices_used"]} == {int}
