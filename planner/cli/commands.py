@@ -39,6 +39,7 @@ from planner.cli.console import (
     infeasible,
     os_error,
     path_given,
+    progress_bar,
     quiet_broken_pipe,
     seconds_within,
     skip_teardown,
@@ -56,7 +57,7 @@ from planner.errors import (
     ScenarioError,
     TooManyPurchaseVariables,
 )
-from planner.text import counted, one_line, shortened
+from planner.text import counted, one_line, plural, shortened
 
 # The environment variables the planner, its price adapters and `fleetplan dashboard` read (shown at the end of
 # `fleetplan --help`).
@@ -959,7 +960,7 @@ def _too_large(exc: ModelTooLarge, unreduced: bool, time_limit_allows: bool = Fa
     memory = exc.dispatch_variables * 3e3   # bytes, at about 3 KB a variable (MAX_DISPATCH_VARIABLES)
     size = f"{memory / 1e9:,.1f} GB" if memory >= 1e9 else f"{max(1.0, memory / 1e6):,.0f} MB"
     return (f"too large to plan with --max-variables {exc.limit:,}: {exc.dispatch_variables:,} dispatch variables "
-            f"({exc.pairs:,} unit–workload pairs × {exc.periods:,} periods), about {size} of memory to build "
+            f"({counted(exc.pairs, 'unit–workload pair')} × {counted(exc.periods, 'period')}), about {size} of memory to build "
             "(twice that while the decision values re-solve); "
             f"{smaller}, or allow it with --max-variables {exc.dispatch_variables}")
 
@@ -985,7 +986,7 @@ def _add_decisions(result, time_limit: float | None, store: Path | None, total_t
     """engine.add_decisions, with a progress bar on stderr while it works (on a terminal; gone when done):
     on a large scenario its re-solves take minutes. `total_time_limit` (--decisions-time-limit) bounds them all;
     by default engine.decisions.default_total_time_limit."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from planner.engine import add_decisions
     from planner.engine.decisions import default_total_time_limit
@@ -993,8 +994,8 @@ def _add_decisions(result, time_limit: float | None, store: Path | None, total_t
     if total_time_limit is None:
         total_time_limit = default_total_time_limit(result)
 
-    with Progress(TextColumn("what each decision is worth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err.console, transient=True) as bar:
+    with progress_bar(TextColumn("what each decision is worth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      transient=True) as bar:
         task = bar.add_task("decisions", total=None)
         add_decisions(result, time_limit=time_limit, store=store, total_time_limit=total_time_limit,
                       progress=lambda done, total: bar.update(task, completed=done, total=total), more_time=MORE_TIME)
@@ -1109,7 +1110,7 @@ def _print_plan(p) -> None:
     cur = p.currency
     money = present_money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
     # the offers CSV as the scenario file wrote it, as the JSON names it; a pinned store snapshot said
-    out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {p.horizon_months} months, total "
+    out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {counted(p.horizon_months, 'month')}, total "
               f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}); prices: {escape(price_source_text(p))}, "
               f"{escape(price_dates(p.prices))}", soft_wrap=True)   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
@@ -1141,8 +1142,8 @@ def _print_plan(p) -> None:
     from planner.reports.tables import gap_text
 
     s = p.solver   # its gap a percentage; None (a time limit before any bound) said in words, not "None"
-    err.print(f"solver {s['name']}: {s['status']}, gap {gap_text(s['gap'])}, {s['variables']} variables "
-              f"({s['integer_variables']} integer), {s['constraints']} constraints, {s['seconds']:.3f} s")
+    err.print(f"solver {s['name']}: {s['status']}, gap {gap_text(s['gap'])}, {counted(s['variables'], 'variable')} "
+              f"({s['integer_variables']:,} integer), {counted(s['constraints'], 'constraint')}, {s['seconds']:.3f} s")
     from planner.reports.tables import excluded_offers_line
 
     left_out = excluded_offers_line(p)   # counted by rule: each row with its reason is in the JSON, CSV and workbook
@@ -1267,7 +1268,7 @@ def _print_decisions(p) -> None:
     done = p.solver.get("decisions")
     if done:
         threads = done.get("threads", 1)
-        err.print(f"decision values, runner-up, flip points and cap costs: {sum(done['solves'].values())} solves, "
+        err.print(f"decision values, runner-up, flip points and cap costs: {counted(sum(done['solves'].values()), 'solve')}, "
                   f"{done['total_seconds']:.2f} s" + (f" on {threads} threads" if threads > 1 else ""))
     if p.flip_points is not None and len(p.flip_points):
         # flip_share_of_today a share, as the JSON and the workbook name it and as the tables show utilisation
@@ -1569,7 +1570,7 @@ def sweep(
     10,000 points). A bad path, or a value no point can plan (a typo, a value out of range), is refused before
     anything is solved (exit 2). Exit 0 when some point has a plan; else 2 when every point is an error, 1
     otherwise."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from planner.catalog.prices import resolve_store
     from planner.engine.result import present_value_words
@@ -1598,8 +1599,8 @@ def sweep(
                             "this sweep")
         # redrawn as points finish, by the sweep's own thread: a refresh thread of the bar's would keep the
         # sweep from forking its workers (reports.sweep.fork_safe), which then import the planner afresh
-        with Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err.console, transient=True, auto_refresh=False) as bar:
+        with progress_bar(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          transient=True, auto_refresh=False) as bar:
             task = bar.add_task("sweep", total=None)
             try:
                 table = run_sweep(scenario, grid, scheduler=scheduler, processes=processes, baselines=baselines,
@@ -1627,7 +1628,8 @@ def sweep(
         err.warn(f"{item['warning']} ({share})")
     bad = len(table) - planned   # a feasible point (the solver stopped at its limit) has a plan, not proved best
     if bad:
-        err.print(f"{bad} of {len(table)} points have no plan (see status and note)", style="yellow")
+        err.print(f"{bad} of {counted(len(table), 'point')} {plural(bad, 'has', 'have')} no plan (see status and note)",
+                  style="yellow")
     notes = table["note"].astype(str)
     too_large = notes.str.startswith("too large to plan here")
     purchases = too_large & notes.str.contains(" integer purchase variables (", regex=False)
@@ -1635,8 +1637,8 @@ def sweep(
     for count, option, limit in ((int((too_large & ~purchases).sum()), "--max-variables", max_variables),
                                  (int(purchases.sum()), "--max-purchase-variables", max_purchase_variables)):
         if count:
-            err.warn(f"{count} of {len(table)} points are too large for {option} {limit:,}; their notes give each "
-                     f"model's size, and a larger {option} allows them")
+            err.warn(f"{count} of {counted(len(table), 'point')} {plural(count, 'is', 'are')} too large for {option} "
+                     f"{limit:,}; their notes give each model's size, and a larger {option} allows them")
     # the currency of each point's money: its own when the sweep varies it (that column says it then)
     currencies = list(dict.fromkeys(map(str, table["currency"]))) if "currency" in grid else [scenario.currency]
     if fmt is not Format.table and "currency" not in grid:   # a CSV or JSON file travels without the title
@@ -1650,7 +1652,7 @@ def sweep(
     # a plan's words for its basis (engine.result.present_value_words); a varied rate is each point's own
     basis = "present value at each point's discount_rate" if "discount_rate" in grid \
         else present_value_words(scenario.discount_rate)
-    _emit_table(table, fmt, output, title=f"Sweep of {one_line(file.name)} ({len(table)} points, {money}, {basis})",
+    _emit_table(table, fmt, output, title=f"Sweep of {one_line(file.name)} ({counted(len(table), 'point')}, {money}, {basis})",
                 float_digits=0)
     if not planned:   # the rows say why for each point; a script must not read a sweep without any plan as done
         raise typer.Exit(2 if (table["status"] == "error").all() else 1)

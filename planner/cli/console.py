@@ -34,7 +34,9 @@ class _Stderr:
 
     @cached_property
     def console(self) -> Console:
-        return _console_class()(stderr=True, highlight=False, markup=False)
+        # a message written to a file or a pipe is one line, however long: rich wrapped it at 80 columns
+        # ("433 constraints, 0.044" / "s"), which a terminal does not need either way
+        return _console_class()(stderr=True, highlight=False, markup=False, soft_wrap=not _isatty(sys.stderr))
 
     def print(self, *objects, **kwargs) -> None:
         self.console.print(*objects, **kwargs)
@@ -79,6 +81,22 @@ def _console_class():
     return VisibleConsole
 
 
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):   # no isatty, or a closed stream
+        return False
+
+
+def progress_bar(*columns, **kwargs):
+    """A rich Progress on stderr, shown only where it can be redrawn (a terminal): elsewhere rich's Progress
+    prints nothing while it runs and a blank line when it ends, which stood at the top of a sweep's stderr
+    written to a file."""
+    from rich.progress import Progress
+
+    return Progress(*columns, console=err.console, disable=not err.console.is_interactive, **kwargs)
+
+
 def _plain_stderr() -> bool:
     """rich would print on stderr without colour: not a terminal, and neither TTY_COMPATIBLE nor FORCE_COLOR
     says otherwise (as rich.console.Console.is_terminal decides)."""
@@ -99,8 +117,10 @@ err = _Stderr()
 
 def stdout_console(piped_width: int | None = None) -> Console:
     """A rich Console on stdout; `piped_width` columns when stdout is no terminal (a pipe has no width:
-    wide tables are not squeezed into 80 characters)."""
-    return _console_class()(highlight=False, width=None if sys.stdout.isatty() else piped_width)
+    wide tables are not squeezed into 80 characters), and there a line of text it prints is not wrapped
+    (`emit` lays out its tables itself): compare's lines split at 80 columns in a file ("(present" / "values)")."""
+    tty = _isatty(sys.stdout)
+    return _console_class()(highlight=False, width=None if tty else piped_width, soft_wrap=not tty)
 
 
 def escape(text: str) -> str:
@@ -359,13 +379,13 @@ def emit(df: pd.DataFrame, fmt: Format, title: str = "", float_digits: int = 4, 
             shown_from = min((width for (_, left), width in zip(layouts, widths) if not set(left) & set(left_out)),
                              default=full_width)
         if too_wide and _least_width(cells, positions) > out.width:
-            out.print(_records_table(_CellTexts(df, float_digits), title))
+            out.print(_records_table(_CellTexts(df, float_digits), title), soft_wrap=False)
             left_out = ()   # every column is drawn
         else:
             # a row some cell of which folds onto more lines is ruled apart from the next, as a stacked one is
             folds = too_wide and _natural_width(out, cells, positions) > out.width
             out.print(_rich_table(cells, positions, title, whole_title, whole_cells=too_wide, ruled=folds,
-                                  fit_to=out.width))
+                                  fit_to=out.width), soft_wrap=False)
         if left_out:   # under the table, on a line of its own, as the TABLE_ROWS line
             out.print(Text(f"not shown: {', '.join(left_out)} (needs {shown_from} columns; "
                            f"--format csv or json has every column)"))

@@ -28,6 +28,7 @@ from planner.cli.console import (
     emit,
     err,
     fail,
+    progress_bar,
     seconds_within,
     store_option,
 )
@@ -215,7 +216,7 @@ def refresh(
                                                       "differ is saved without it, with a warning)"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from pricing_adapters.refresh import check_regions, get_source
     from pricing_adapters.refresh import refresh as do_refresh
@@ -233,8 +234,8 @@ def refresh(
         fail(f"--region: {exc}", 2)
     price_store = _open(store)
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err.console, transient=True) as bar:
+        with progress_bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          transient=True) as bar:
             tasks: dict[str, int] = {}
             notes: list[str] = []   # told once the snapshot is saved, beside the source's notice
 
@@ -336,10 +337,10 @@ def show(
         err.print(f"the store as it stood when snapshot #{pinned} was saved:", soft_wrap=True)
     for snap in provenance.get("snapshots", []):
         err.print(f"{snap['provider']}: store snapshot #{snap['id']} fetched {snap['fetched_at']} "
-                  f"({snap['age_days']:.1f} days old), {snap['row_count']} offers", soft_wrap=True)
+                  f"({snap['age_days']:.1f} days old), {counted(snap['row_count'], 'offer')}", soft_wrap=True)
     if provenance.get("warning"):
         err.warn(provenance["warning"], label="note")
-    emit(offers.reset_index(drop=True), fmt, title=f"{len(offers)} offers")
+    emit(offers.reset_index(drop=True), fmt, title=counted(len(offers), "offer"))
 
 
 def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:

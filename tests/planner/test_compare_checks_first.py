@@ -95,7 +95,7 @@ def test_cli_b_on_the_store_too_large_exits_2_before_a_is_solved(tmp_path, store
     assert result.exit_code == 2 and result.stdout == ""
     error = one_line_error(result)
     assert error.startswith("error: b (three on the store): too large to plan with --max-variables 2: 3 dispatch "
-                            "variables (3 unit–workload pairs × 1 periods)"), error
+                            "variables (3 unit–workload pairs × 1 period)"), error
     assert error.endswith("or allow it with --max-variables 3")
     assert solves == []
 
