@@ -101,10 +101,12 @@ def _open(store: Path | None) -> PriceStore:
     return price_store
 
 
-def _read(store: Path | None) -> PriceStore | None:
+def _read(store: Path | None, needed_for: str | None = None) -> PriceStore | None:
     """The existing store for a command that only reads (list, show, diff), which creates, moves and writes
     nothing. None, with a note saying how to make one, when there is no store yet (no file, or an empty
-    one): the state of a fresh install, not an error. A damaged store or any other file exits 2."""
+    one): the state of a fresh install, not an error. A damaged store or any other file exits 2. `needed_for`
+    (what was asked of the store, "no snapshot #1"): no store is an error, exit 2, saying so once (it had
+    been the note, then an error in the same words)."""
     from pricing_adapters.store import PriceStore
 
     path = _resolve_store(store)
@@ -116,6 +118,8 @@ def _read(store: Path | None) -> PriceStore | None:
         # in the words plan and validate say it (pricing_adapters.store.open_store), as a command refresh takes: its
         # required options as its help names them (no scenario says which providers and regions)
         [command] = refresh_commands(store=str(path) if store is not None else None)
+        if needed_for is not None:
+            fail(f"{needed_for}: {exc}: {command} makes one", 2)
         err.warn(f"{exc}: {command} makes one", label="note")
         return None
     except StoreCorrupt as exc:
@@ -317,9 +321,8 @@ def show(
     # checked here first (_read): a damaged or foreign file exits 2 with this command's words (price_table would
     # raise PriceStoreUnusable, worded for plans), and no store at all shows the packaged snapshot plans use.
     # With no store, plans use the packaged snapshot: show that (a snapshot asked for is not there: exit 2).
-    source = "store" if _read(store) is not None else "snapshot"
-    if source == "snapshot" and pinned is not None:
-        fail(f"--snapshot: no snapshot #{pinned}: there is no price store at {_resolve_store(store)}", 2)
+    needed_for = None if pinned is None else f"--snapshot: no snapshot #{pinned}"
+    source = "store" if _read(store, needed_for) is not None else "snapshot"
     if source == "snapshot":
         err.warn("until then plans on `prices.source: store` use the packaged snapshot, shown here", label="note")
     try:
@@ -409,7 +412,9 @@ def diff(
     from pricing_adapters.schema import OffersSchemaError
     from pricing_adapters.snapshot import load_snapshot
 
-    price_store = _read(store)
+    ids = [_snapshot_id(ref) for ref in (old, new) if ref != "packaged"]
+    # no store is an error only where a snapshot of it is asked for (two `packaged` need none)
+    price_store = _read(store, f"no snapshot #{ids[0]}" if ids else None)
 
     def load(ref: str) -> tuple[pd.DataFrame, set]:
         """(offers, the (provider, region) pairs the snapshot covers)."""
@@ -417,8 +422,6 @@ def diff(
             offers = load_snapshot()
             return offers, set(zip(offers["provider"], offers["region"]))
         snap_id = _snapshot_id(ref)
-        if price_store is None:
-            fail(f"no snapshot #{snap_id}: there is no price store at {_resolve_store(store)}", 2)
         try:
             info = price_store.snapshot(snap_id)
             return price_store.offers(info.id), price_store.coverage([info])

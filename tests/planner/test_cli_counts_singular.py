@@ -24,7 +24,7 @@ def test_decision_values_of_one_solve(monkeypatch):
     def one_solve(result, *args, **kwargs):   # the decisions as computed, counted as one solve of one part
         real(result, *args, **kwargs)
         done = result.solver["decisions"]
-        done["solves"] = {part: 0 for part in done["solves"]} | {"runner_up": 1}
+        done["solves"] = dict.fromkeys(done["solves"], 0) | {"runner_up": 1}
         done["threads"] = 1
 
     monkeypatch.setattr(planner.engine, "add_decisions", one_solve)

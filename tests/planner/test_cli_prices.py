@@ -282,8 +282,15 @@ def test_with_no_store_yet_list_is_empty_show_gives_the_packaged_prices_and_diff
     assert shown.exit_code == 0 and note in shown.stderr and "packaged snapshot" in shown.stderr
     packaged = load_snapshot()
     assert {r["offer_id"] for r in json.loads(shown.stdout)} == set(packaged[packaged["gpu"] == "A10G"]["offer_id"])
+    # said once, as the error (it had been the note, then an error in the same words)
+    missing = (f"no price store at {store}: `fleetplan prices refresh --provider PROVIDER --region REGION --store "
+               f"{store}` makes one")
     diffed = runner.invoke(app, ["prices", "diff", "1", "2", "--store", str(store)])
-    assert diffed.exit_code == 2 and f"no snapshot #1: there is no price store at {store}" in diffed.stderr
+    assert diffed.exit_code == 2 and diffed.stderr == f"error: no snapshot #1: {missing}\n"
+    one_side = runner.invoke(app, ["prices", "diff", "packaged", "2", "--store", str(store)])
+    assert one_side.exit_code == 2 and one_side.stderr == f"error: no snapshot #2: {missing}\n"
+    pinned = runner.invoke(app, ["prices", "show", "--snapshot", "3", "--store", str(store)])
+    assert pinned.exit_code == 2 and pinned.stderr == f"error: --snapshot: no snapshot #3: {missing}\n"
     assert list(tmp_path.iterdir()) == []
 
 
