@@ -285,22 +285,29 @@ def _scenario_of_prices(prices, data: dict, base_dir: Path | None) -> SimpleName
 
 def _print_validated(file: ValidatedFile) -> None:
     """On stderr: what prices the file was checked against where they are not those asked (the ok line means "ok on
-    those"), then its errors (those of a file that does not load under its name and count), else its ok line (its
-    scenario's name, workloads and months), then its warnings."""
+    those"), then its errors, each a line `error: FILE:LINE:COL: …` (the first MAX_PROBLEMS_SHOWN), else its ok line
+    (its scenario's name, workloads and months), then its warnings, and after a file's errors where there are more
+    than one, how many. A file that does not load had its problems under a line `FILE: N problems`, unlabelled,
+    where one problem of a file that loads was an `error:` line: one form for both."""
+    from planner.errors import MAX_PROBLEMS_SHOWN
+
     for warning in file.prices_read:
         err.warn(warning)
-    if file.scenario is None:
-        err.print(str(ScenarioError(file.errors, file.file)), soft_wrap=True)
-    else:
-        for problem in file.errors:
-            err.labelled("error:", problem, "bold red")
-        if not file.errors:
-            scenario = file.scenario
-            workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
-            err.labelled("ok", f"{file.file}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
-                               f"{counted(months, 'month')}", "green")
-    for warning in [*file.warnings, *file.unplaced_warnings]:
+    for problem in file.errors[:MAX_PROBLEMS_SHOWN]:
+        err.labelled("error:", problem, "bold red")
+    if file.ok:
+        scenario = file.scenario
+        workloads, months = len(scenario.workloads), scenario.horizon_months   # "1 workload, 1 month", not "1 months"
+        err.labelled("ok", f"{file.file}: {one_line(scenario.name)} — {counted(workloads, 'workload')}, "
+                           f"{counted(months, 'month')}", "green")
+    warnings = [*file.warnings, *file.unplaced_warnings]
+    for warning in warnings:
         err.warn(warning)
+    if len(file.errors) > 1:
+        shown = (f" (the first {MAX_PROBLEMS_SHOWN:,} shown; --format json lists them all)"
+                 if len(file.errors) > MAX_PROBLEMS_SHOWN else "")
+        err.print(f"{file.file}: {counted(len(file.errors), 'error')}"
+                  + (f", {counted(len(warnings), 'warning')}" if warnings else "") + shown)
 
 
 def _validation_json(checked: list[ValidatedFile]) -> dict:
@@ -1643,6 +1650,9 @@ def sweep(
     currencies = list(dict.fromkeys(map(str, table["currency"]))) if "currency" in grid else [scenario.currency]
     if fmt is not Format.table and "currency" not in grid:   # a CSV or JSON file travels without the title
         table = table.assign(currency=scenario.currency)
+    if fmt is not Format.table and "money_basis" not in table.columns:   # each row, as the plan's fleet.csv says
+        # it (where the points' rates differ, the library's column gives each row's)
+        table = table.assign(money_basis=table.attrs.get("money_basis", present_value_words(scenario.discount_rate)))
     # inputs as given: 1 stays 1 next to 1.5 (the library's column is pandas' float64: 1.0), and a table does
     # not round them; booleans, null, mappings and lists as YAML writes them. JSON keeps each value's own type
     # (mappings and lists as such); only an inf or nan value becomes its text

@@ -75,3 +75,22 @@ def test_sweep_title_names_the_scenarios_rate(worked_at_8):
 def test_a_sweep_over_the_rate_says_each_point_has_its_own():
     out = " ".join(run("sweep", WORKED, "--vary", "discount_rate=0,0.08", "--processes", "1").stdout.split())
     assert "Sweep of worked-example.yaml (2 points, USD, present value at each point's discount_rate)" in out
+
+
+def test_a_sweeps_csv_and_json_name_the_basis_of_each_row_as_the_plans_fleet_csv(worked_at_8, tmp_path):
+    # the CSV had a currency column and no money_basis, which the plan's fleet.csv and monthly.csv carry
+    import csv
+    import io
+    import json
+
+    args = ("--vary", "onprem.pue=1.4,1.5", "--processes", "1")
+    rows = list(csv.DictReader(io.StringIO(run("sweep", worked_at_8, *args, "--format", "csv").stdout)))
+    assert [(r["currency"], r["money_basis"]) for r in rows] == [("USD", "present value at 8%/year")] * 2
+    points = json.loads(run("sweep", WORKED, *args, "--format", "json").stdout)
+    assert [p["money_basis"] for p in points] == [UNDISCOUNTED] * 2
+    run("plan", WORKED, "--no-decisions", "--no-baselines", "--out", tmp_path / "plan")
+    with open(tmp_path / "plan" / "fleet.csv", newline="") as f:
+        assert {r["money_basis"] for r in csv.DictReader(f)} == {UNDISCOUNTED}
+    # a single rate given by --vary: that rate's words
+    (one,) = csv.DictReader(io.StringIO(run("sweep", WORKED, "--vary", "discount_rate=0.1", "--format", "csv").stdout))
+    assert one["money_basis"] == "present value at 10%/year"
