@@ -367,9 +367,12 @@ def site_card_rows(scenario) -> list[dict]:
 
 # the note of onprem_offers' rows, which only the offers view shows (engine.offer_costs.offers_table: `fleetplan offers`;
 # the dashboard notes its own): there the running costs are those of the electricity price and PUE it is given, no
-# scenario's ("running costs per scenario" was said where there is none)
-ONPREM_OFFER_NOTE = ("capex = card + host share; running costs at the electricity price and PUE given "
-                     "(offers: --electricity, --pue)")
+# scenario's ("running costs per scenario" was said where there is none), and the hourly figure is
+# engine.schedule.owned_cost_per_hour's, which the note had not said (an hourly price of a card read as a rent)
+ONPREM_OFFER_NOTE = ("capex = card + host share; the hourly price is the card busy every hour of its life: capex "
+                     "spread over its life (nothing back at its end), maintenance, and energy at busy power at the "
+                     "electricity price and PUE given (offers: --electricity, --pue); no availability, colocation "
+                     "or site costs")
 
 
 def onprem_offers(card_ids: list[str] | None = None, overrides: dict | None = None) -> pd.DataFrame:

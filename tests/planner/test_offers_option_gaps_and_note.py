@@ -77,6 +77,22 @@ def test_the_onprem_note_names_the_electricity_and_pue_that_cost_the_rows():
     free, priced = rtx_4090("--electricity", "0"), rtx_4090("--electricity", "0.3", "--pue", "1.5")
     # busy every hour: 810 W × 1.5 × 0.3 USD/kWh = 0.3645 USD an hour more
     assert priced["usd_per_hour"] - free["usd_per_hour"] == pytest.approx(0.810 * 1.5 * 0.3, rel=1e-9)
-    assert priced["note"] == ("capex = card + host share; running costs at the electricity price and PUE given "
-                              "(offers: --electricity, --pue)")
+    assert priced["note"] == ONPREM_NOTE
     assert "per scenario" not in priced["note"]
+
+
+# what the hourly figure assumes, said in the note (it said only what capex is and where the running costs came from)
+ONPREM_NOTE = ("capex = card + host share; the hourly price is the card busy every hour of its life: capex spread over "
+               "its life (nothing back at its end), maintenance, and energy at busy power at the electricity price and "
+               "PUE given (offers: --electricity, --pue); no availability, colocation or site costs")
+
+
+def test_the_onprem_hourly_price_is_what_its_note_says():
+    result = run("offers", "--provider", "onprem", "--gpu", "RTX-4090", "--format", "json", "--electricity", "0")
+    assert result.exit_code == 0, result.output
+    (row,) = [r for r in json.loads(result.stdout) if r["sku"] == "rtx-4090"]
+    # planner/data/onprem_cards.csv: card 1,599 + host share 750 USD, life 3 years, maintenance 3 %/year; 730 h a month.
+    # Busy every hour of 3 × 8,760 h, nothing back at the end, no energy at 0 USD/kWh, no availability factor
+    capex = 1599 + 750
+    assert row["usd_per_hour"] == pytest.approx(capex / (3 * 12 * 730) + capex * 0.03 / (12 * 730), rel=1e-9)
+    assert row["note"] == ONPREM_NOTE
