@@ -885,11 +885,14 @@ def plan_command(
         if out is not None:
             from planner.reports import write_plan_files
 
+            replaced = _saved_plan(out)
             try:
                 for path in write_plan_files(result, out, start=start, option="--out"):
                     err.print(f"wrote {path}")
             except OSError as exc:
                 raise PlannerError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
+            if replaced is not None:
+                _warn_replaced(out, replaced, _saved_plan(out))
     except InfeasibleError as exc:
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table,
                    _known_without_plan(scenario, file, solver))
@@ -1006,6 +1009,31 @@ def _add_decisions(result, time_limit: float | None, store: Path | None, total_t
         task = bar.add_task("decisions", total=None)
         add_decisions(result, time_limit=time_limit, store=store, total_time_limit=total_time_limit,
                       progress=lambda done, total: bar.update(task, completed=done, total=total), more_time=MORE_TIME)
+
+
+def _saved_plan(folder: Path) -> dict | None:
+    """What `plan --out` tells a plan saved in `folder` by: its plan.json's scenario name, when it was saved and its
+    scenario inputs; None where there is none, or it is no plan's JSON."""
+    try:
+        saved = json.loads((Path(folder).expanduser() / "plan.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(saved, dict) or not isinstance(saved.get("scenario"), str):
+        return None
+    return {key: saved.get(key) for key in ("scenario", "generated_at", "scenario_inputs")}
+
+
+def _warn_replaced(out: Path, old: dict, new: dict | None) -> None:
+    """A warning that --out replaced the files of a plan of another scenario, or of the same one with other inputs
+    (last quarter's plan, which the README advises keeping to compare): the folder is replaced as a whole, as it
+    must be to stay one plan's set, and nothing said so. Nothing for a plan of the same inputs made again."""
+    if new is not None and old["scenario"] == new["scenario"] and old["scenario_inputs"] == new["scenario_inputs"]:
+        return
+    which = ("another scenario" if new is None or old["scenario"] != new["scenario"]
+             else "the same scenario with other inputs")
+    when = f" saved {old['generated_at']}" if isinstance(old["generated_at"], str) else ""
+    err.warn(f"--out {out}: replaced the files of the plan of {one_line(old['scenario'])!r}{when} ({which}); to keep "
+             "a plan to compare against, give each plan its own folder")
 
 
 # `-o -` of plan, compare and sweep: elsewhere `-` is stdout; here it wrote a file named "-" ("wrote -")
