@@ -1134,6 +1134,7 @@ def _print_plan(p) -> None:
     from planner.reports.tables import (
         assumption_line,
         grouping_line,
+        owned_end_value_words,
         present_money,
         present_value_basis,
         price_dates,
@@ -1145,8 +1146,10 @@ def _print_plan(p) -> None:
     cur = p.currency
     money = present_money(p)   # the totals' basis; the purchase schedule alone is nominal (its amounts as paid)
     # the offers CSV as the scenario file wrote it, as the JSON names it; a pinned store snapshot said
+    owned_end = owned_end_value_words(p)   # a credit that takes the total below the bills paid
     out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {counted(p.horizon_months, 'month')}, total "
-              f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}); prices: {escape(price_source_text(p))}, "
+              f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}{'; ' + owned_end if owned_end else ''}); "
+              f"prices: {escape(price_source_text(p))}, "
               f"{escape(price_dates(p.prices))}", soft_wrap=True)   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):

@@ -23,6 +23,7 @@ from planner.reports.tables import (
     generated_at,
     grouping_line,
     maybe_write,
+    owned_end_value_words,
     present_money,
     present_value_basis,
     price_dates,
@@ -395,8 +396,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     basis = present_value_basis(plan)
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
+    owned_end = owned_end_value_words(plan)   # a credit that takes the total below the bills paid
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {counted(plan.horizon_months, 'month')}; "
-              f"status {plan.status}). Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."
+              f"status {plan.status}{'; ' + owned_end if owned_end else ''}). "
+              f"Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."
               + (f" {_text(grouped[:1].upper() + grouped[1:])}." if grouped else ""), ""]
     verdict = _verdict(plan)
     if verdict:

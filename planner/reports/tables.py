@@ -683,6 +683,41 @@ def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:
             f"({field}, shared by every on-prem unit).")
 
 
+def owned_end_value_words(plan: Plan) -> str:
+    """What the plan's total holds of the end value of the cards owned before the plan that it keeps to the end,
+    "of which −1,075 USD: the end value of the 2 cards owned before the plan and kept", or "" where it holds none:
+    a credit that makes a total below the bills paid (a cloud bill of 1,350 USD and a total of 353 USD) and that
+    the total's line did not name. Read from the plan's own tables: the purchase schedule's `end value` rows of
+    each owned batch held to the end (its card, units and age at the end: its age at month 1 plus the horizon),
+    discounted as the plan discounts month H+1 (the monthly table's discount_factor)."""
+    schedule, owned, monthly = held(plan, "schedule"), held(plan, "owned"), held(plan, "monthly")
+    if not len(schedule) or not len(owned) or "end value" not in set(schedule["action"]):
+        return ""
+    horizon = plan.horizon_months
+    ends = schedule[(schedule["action"] == "end value") & (schedule["month"] == horizon + 1)]
+    amount, units, how = 0.0, 0, set()
+    for batch in owned.itertuples():
+        held_units = int(batch.kept) + int(batch.switched_off)
+        if held_units <= 0:
+            continue
+        age = f"({int(batch.age_months) + horizon} months old"   # the note of an owned batch's end value row
+        rows = ends[(ends["card"] == batch.card) & (ends["units"] == held_units)
+                    & ends["note"].astype(str).str.contains(age, regex=False)]
+        if not len(rows):
+            continue
+        amount += float(rows["amount"].iloc[0])
+        units += held_units
+        how |= {"kept"} if batch.kept else set()
+        how |= {"switched off"} if batch.switched_off else set()
+    factor = monthly.loc[monthly["month"] == horizon + 1, "discount_factor"] if "discount_factor" in monthly else []
+    present = amount * (float(factor.iloc[0]) if len(factor) else 1.0)
+    if units == 0 or round(present) == 0:
+        return ""
+    held_how = " and ".join(sorted(how, key=["kept", "switched off"].index))
+    return (f"of which {f'{present:,.0f}'.replace('-', '−')} {plan.currency}: the end value of the "
+            f"{counted(units, 'card')} owned before the plan and {held_how}")
+
+
 def binds_words(binds) -> list[str]:
     """A cap costs table's `binds` column (True, False, or None when it cannot be told) as the CLI and the
     dashboard show it: yes, no, ? (None or NaN, as a plan read back from JSON may hold it)."""
