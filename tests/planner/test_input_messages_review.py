@@ -250,7 +250,7 @@ def test_a_second_document_is_one_problem_not_also_a_duplicate_key(tmp_path):
     path = tmp_path / "two.yaml"
     path.write_text(entry + "---\nname: second document\n", encoding="utf-8")
     result = check("validate", path)
-    assert "two.yaml: 1 problem" in said(result)
+    assert said(result).count("error: ") == 1
     assert "two.yaml:31:1: YAML syntax: but found another document (expected a single document in the stream)" \
         in said(result)
     assert "duplicate key" not in said(result)

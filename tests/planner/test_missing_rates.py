@@ -13,10 +13,12 @@ from tests.planner.cli_run import run
 WORKLOAD = "workloads:\n  - {name: w, gpu_hours_per_month: 100, reference_gpu: T4}\n"
 
 
-def problems_block(path, *problems: str) -> str:
-    """What validate prints of a file that does not load: its count, then each problem indented."""
-    count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
-    return "\n".join([f"{path}: {count}", *(f"  {path}:{p}" for p in problems)]) + "\n"
+def problems_block(path, *problems: str, warnings: tuple[str, ...] = ()) -> str:
+    """What validate prints of a file with errors: each an `error:` line, then its `warnings` (each a line of its own,
+    as given), then, where there are several errors, how many."""
+    count = [f"{path}: {len(problems)} errors" + (f", {len(warnings)} warning" + ("s" if len(warnings) > 1 else "")
+                                                  if warnings else "")] if len(problems) > 1 else []
+    return "\n".join([*(f"error: {path}:{p}" for p in problems), *warnings, *count]) + "\n"
 
 
 def test_a_missing_usd_rate_is_reported_beside_a_currency_in_small_letters(tmp_path):

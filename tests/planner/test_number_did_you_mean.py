@@ -105,7 +105,7 @@ def test_a_memory_above_every_gpus_is_an_error_of_validate_with_the_gb_its_mib_a
     result = run("validate", path)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.stderr == (
-        f"{path}: 1 problem\n  {path}:4:79: workloads[0].min_gpu_memory_gb: 81,920 GB is more memory than any GPU has "
+        f"error: {path}:4:79: workloads[0].min_gpu_memory_gb: 81,920 GB is more memory than any GPU has "
         "(the most: 288 GB, B300), so no GPU can run the workload; expected GB per GPU; did you mean 80 (81,920 MiB)?\n")
 
 

@@ -45,9 +45,10 @@ def test_a_value_typed_in_another_unit_is_warned_about_beside_the_models_problem
     assert result.stderr == problems_block(
         path,
         "2:16: discount_rate: expected a number, got '8%'; did you mean 0.08 (8 %)?",
-        "5:17: onprem.power_cap_kw: expected a number, got '6kW'; did you mean 6?") + (
-        f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs anywhere "
-        "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per MWh, 0.012\n")
+        "5:17: onprem.power_cap_kw: expected a number, got '6kW'; did you mean 6?", warnings=(
+            f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs "
+            "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per "
+            "MWh, 0.012",))
 
 
 def test_numbers_that_parse_are_checked_for_their_unit_in_a_file_that_does_not_load():
@@ -74,6 +75,7 @@ def test_a_value_an_error_rejects_is_not_warned_about_again(tmp_path):
         path,
         "2:16: discount_rate: expected a number, got '8%'; did you mean 0.08 (8 %)?",
         "5:43: onprem.card_overrides.rtx-4090.busy_watts: busy_watts 0.4 is below the catalog's idle_watts 68; a card "
-        "draws at least its idle power while working; busy_watts is in W: did you mean 400?") + (
-        f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs anywhere "
-        "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per MWh, 0.012\n")
+        "draws at least its idle power while working; busy_watts is in W: did you mean 400?", warnings=(
+            f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs "
+            "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per "
+            "MWh, 0.012",))
