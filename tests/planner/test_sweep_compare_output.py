@@ -29,7 +29,8 @@ def test_sweep_o_writes_what_stdout_would_show(tmp_path, fmt):
     assert result.exit_code == 0 and result.stdout == "", result.output
     assert f"wrote {out}" in result.stderr
     assert out.read_text(encoding="utf-8") == shown.stdout
-    assert len(shown.stdout.splitlines()) == (3 if fmt == "csv" else 18)   # a header and two rows; two objects of 6 keys
+    # a header and two rows; two objects of 7 keys (the varied value, total, fleet, status, note, currency, money_basis)
+    assert len(shown.stdout.splitlines()) == (3 if fmt == "csv" else 20)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json"])

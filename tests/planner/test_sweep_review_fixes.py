@@ -123,11 +123,12 @@ def test_a_workload_named_like_an_index_is_that_workload_not_the_index():
 
 # --- 3. the currency of each row's money ----------------------------------------------------------------
 
-def test_sweep_csv_ends_with_the_scenario_currency():
+def test_sweep_csv_ends_with_the_scenario_currency_and_money_basis():
     result = cli("sweep", WORKED, "--vary", "onprem.pue=1.5", "--format", "csv", "--processes", "1")
     assert result.exit_code == 0, result.output
     (row,) = csv.DictReader(io.StringIO(result.stdout))
-    assert list(row)[-1] == "currency" and row["currency"] == "USD"
+    assert list(row)[-2:] == ["currency", "money_basis"] and row["currency"] == "USD"
+    assert row["money_basis"] == "present value at 0%/year, undiscounted"   # the worked example's discount_rate: 0.0
     assert float(row["total"]) == pytest.approx(WORKED_TOTAL_USD, rel=1e-6)
     (record,) = json.loads(cli("sweep", WORKED, "--vary", "onprem.pue=1.5", "--format", "json",
                                "--processes", "1").stdout)
