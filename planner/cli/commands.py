@@ -217,6 +217,7 @@ class ValidatedFile(NamedTuple):
 def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     """Every problem of the scenario file at `path` in one pass (its model, its regions against the prices, its
     numbers for units), as validate reports them."""
+    from planner.scenario.cost_basis import scenario_cost_warnings
     from planner.scenario.loading import (
         check_scenario_file,
         in_file_order,
@@ -258,6 +259,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     cards = text_places(checked.text, str(path), [field for field, _ in not_bought], value=False)
     # the site figures on-prem cards are costed with left to the defaults, at the `onprem` key
     assumed = assumed_site_figures(scenario) if scenario is not None else []
+    # lower-bound catalog prices of cards listed, a capex budget below any card's price: at the field each is about
+    assumed += scenario_cost_warnings(scenario) if scenario is not None else []
     sites = text_places(checked.text, str(path), [field for field, _ in assumed], value=False)
     return ValidatedFile(str(path), scenario, errors,
                          [*(f"{places[field]}: {text}" for field, text in implausible),

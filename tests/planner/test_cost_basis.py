@@ -149,3 +149,26 @@ def test_a_baseline_resting_on_an_mi300x_estimate_says_it_is_extrapolated_and_no
     assert "MI300X (all cloud)" in said   # the premise: the cheapest cloud for 80 GB is Azure's MI300X
     assert "MI300X is not an NVIDIA GPU (AMD, ROCm): the fit saw NVIDIA GPUs only" in said
     assert "MI300X lies outside the range of the measured GPUs the fit was made on" in said
+
+
+def test_fleetplan_validate_says_both_at_the_line_of_the_field(tmp_path):
+    # the file as a user writes it: the budget on line 5, the H200 the second item of onprem.cards on line 4
+    import json
+
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    path = tmp_path / "h200.yaml"
+    path.write_text("name: H200 vs H100\nhorizon_months: 36\nonprem:\n  cards: [hgx-h100-8gpu, hgx-h200-8gpu]\n"
+                    "  capex_budget: 60\n  electricity_per_kwh: 0.12\n  pue: 1.4\n  availability: 0.95\n"
+                    "workloads:\n  - name: train\n    gpu_hours_per_month: 20000\n    reference_gpu: H100-SXM\n"
+                    "    min_gpu_memory_gb: 80\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    problems = {p["field"]: p for p in json.loads(result.stdout)["files"][0]["problems"]}
+    assert (problems["onprem.cards[1]"]["line"], problems["onprem.cards[1]"]["column"]) == (4, 26)
+    assert problems["onprem.cards[1]"]["message"].startswith("card hgx-h200-8gpu: its catalog price (27,000 USD a card")
+    assert (problems["onprem.capex_budget"]["line"], problems["onprem.capex_budget"]["column"]) == (5, 3)
+    # the cheapest card it may buy: the H100 row, a whole-server quote / 8 (catalog), or the H200's 27,000 USD
+    assert "so no card can be bought" in problems["onprem.capex_budget"]["message"]
