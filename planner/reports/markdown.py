@@ -406,10 +406,14 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += [verdict, ""]
     baselines = held(plan, "baselines")
     if len(baselines):
-        b = baselines.set_index("baseline")
-        bits = [f"{label}: {row.total:,.0f} {cur} (saves {round(row.savings):,}{_share(row.savings_pct)})"
-                if not row.note else f"{label}: {row.total:,.0f} {cur} ({_text(row.note)})"
-                for label, row in b.iterrows() if row.total == row.total]
+        # each by its label, as the CLI's table and the dashboard's cards name it ("only cloud on-demand", not
+        # best_single); one with no total (infeasible, not solved) says so and why, rather than being left out
+        labels = baselines["label"] if "label" in baselines else baselines["baseline"]
+        bits = [f"{_text(str(label))}: {row.total:,.0f} {cur} (saves {round(row.savings):,}{_share(row.savings_pct)})"
+                if row.total == row.total and not row.note else
+                f"{_text(str(label))}: {row.total:,.0f} {cur} ({_text(row.note)})" if row.total == row.total else
+                f"{_text(str(label))}: {_text(str(row.status)).replace('_', ' ')}" + (f" ({_text(row.note)})" if row.note else "")
+                for label, row in zip(labels, baselines.itertuples(index=False))]
         if bits:
             lines += ["Against the baselines — " + "; ".join(bits) + ".", ""]
     # what the plan rests on that needs a look (stale or undated prices, unpriced cards, estimated speeds …),

@@ -130,7 +130,7 @@ def test_the_cli_table_and_the_summary_show_the_note():
     assert f"\n  all_onprem: {BUDGET_NOTE}\n" in baselines and f"\n  best_single: {BUDGET_NOTE}\n" in baselines
     assert "all_cloud:" not in baselines and "│ note" not in baselines
     md = plan_to_markdown(plan(WORKED))
-    assert f"all_onprem: 7,029 USD ({BUDGET_NOTE})" in md
+    assert f"all on-prem (no cloud): 7,029 USD ({BUDGET_NOTE})" in md
     # savings_pct as the JSON and the CLI carry it: -1,356.26 / 7,029.20 = -19.3 %
     assert f"| all_onprem | all on-prem (no cloud) | optimal | 7,029 | -1,356 | -19.3 | {BUDGET_NOTE} |" in md
 

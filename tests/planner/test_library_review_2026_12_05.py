@@ -287,4 +287,18 @@ def test_a_baseline_saving_without_a_share_prints_no_nan():
     md = to_markdown(dataclasses.replace(p, baselines=baselines))
     line = next(text for text in md.splitlines() if text.startswith("Against the baselines"))
     # 800 / 0.8 × 1.006 × 24 = 24,144 USD all cloud, less the plan's 8,385.46 (README's worked example)
-    assert "nan" not in line and "all_cloud: 24,144 USD (saves 15,759);" in line, line
+    assert "nan" not in line and "all cloud (no new hardware): 24,144 USD (saves 15,759);" in line, line
+
+
+def test_the_summary_names_baselines_as_the_cli_table_does_and_says_an_infeasible_one():
+    # a dashboard review (2026-12-06): the summary said "best_single: 77,779 USD" where the page says "Only
+    # a100-80gb-pcie", and left industrial.yaml's infeasible all on-prem baseline out without a word
+    from planner import plan, to_markdown
+
+    p = plan(ROOT / "scenarios" / "industrial.yaml")
+    line = next(text for text in to_markdown(p).splitlines() if text.startswith("Against the baselines"))
+    b = p.baselines.set_index("baseline")
+    assert b.loc["all_onprem", "status"] == "infeasible"
+    assert "all on-prem (no cloud): infeasible (the power cap of 60 kW cannot be met" in line, line
+    assert f"{b.loc['best_single', 'label']}: {b.loc['best_single', 'total']:,.0f} USD (saves" in line
+    assert "best_single" not in line and "all_cloud" not in line and "all_onprem" not in line
