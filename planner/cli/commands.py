@@ -1308,9 +1308,12 @@ def _print_decisions(p) -> None:
                   "recommended plan — weigh both fleets above", soft_wrap=True)
     done = p.solver.get("decisions")
     if done:
-        threads = done.get("threads", 1)
-        err.print(f"decision values, runner-up, flip points and cap costs: {counted(sum(done['solves'].values()), 'solve')}, "
-                  f"{done['total_seconds']:.2f} s" + (f" on {threads} threads" if threads > 1 else ""))
+        threads, solves = done.get("threads", 1), sum(done["solves"].values())
+        # with no re-solve (nothing bought or capped to value) no thread worked: "0 solves … on 2 threads" read oddly
+        err.print("decision values, runner-up, flip points and cap costs: "
+                  + (f"{counted(solves, 'solve')}, {done['total_seconds']:.2f} s"
+                     + (f" on {threads} threads" if threads > 1 else "") if solves else
+                     f"no re-solve needed, {done['total_seconds']:.2f} s"))
     if p.flip_points is not None and len(p.flip_points):
         # flip_share_of_today a share, as the JSON and the workbook name it and as the tables show utilisation
         flips = p.flip_points.drop(columns=["gpu", "solves"])

@@ -23,9 +23,11 @@ def test_decision_values_of_one_solve(monkeypatch):
 
     def one_solve(result, *args, **kwargs):   # the decisions as computed, counted as one solve of one part
         real(result, *args, **kwargs)
-        done = result.solver["decisions"]
+        solver = result.solver   # a copy (a Plan keeps its dicts to itself): set back whole
+        done = solver["decisions"]
         done["solves"] = dict.fromkeys(done["solves"], 0) | {"runner_up": 1}
         done["threads"] = 1
+        result.solver = solver
 
     monkeypatch.setattr(planner.engine, "add_decisions", one_solve)
     result = run("plan", TOY, "--no-baselines")
@@ -40,3 +42,12 @@ def test_sweep_of_one_point_says_point():
     assert result.exit_code == 0, result.output
     assert "Sweep of melange-toy.yaml (1 point, USD" in " ".join(result.stdout.split()), result.stdout
     assert "1 points" not in result.output
+
+
+def test_decision_values_with_no_re_solve_say_so_without_threads():
+    # melange-toy rents two cloud offers and buys no card: nothing to re-solve ("0 solves, 0.38 s on 2 threads")
+    result = run("plan", TOY, "--no-baselines")
+    assert result.exit_code == 0, result.output
+    line = next(text for text in result.stderr.splitlines() if text.startswith("decision values"))
+    assert line.startswith("decision values, runner-up, flip points and cap costs: no re-solve needed, "), line
+    assert "thread" not in line
