@@ -16,6 +16,7 @@ import pandas as pd
 
 from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE
 from planner.catalog.offers import UNPRICED_CARD_REMEDY
+from planner.catalog.prices import STALE_AFTER_DAYS as CATALOG_STALE_AFTER_DAYS
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
@@ -740,19 +741,35 @@ def _cloud_dates(dates: dict, today: date) -> tuple[str, int | None, str | None]
     return text + (f", {_counted(undated, 'cloud price')} undated" if undated else ""), age, look
 
 
-def _card_dates(dates: dict, today: date) -> tuple[str | None, bool]:
+def _card_dates(dates: dict, today: date) -> tuple[str | None, bool, int | None]:
     """(the banner's part on the catalog's card prices used, None when the plan uses none; whether one is dated in
-    the future); `dates`: prices_used's "card_dates"."""
+    the future; the oldest one's age in days, None when none is dated); `dates`: prices_used's "card_dates"."""
     n, undated = dates.get("prices") or 0, dates.get("undated_prices") or 0
     newest, oldest = dates.get("as_of"), dates.get("as_of_oldest") or dates.get("as_of")
     if not n:
-        return None, False
+        return None, False, None
     if not newest:
-        return f"{_counted(n, 'catalog card price')}, " + ("undated" if n == 1 else "all undated"), False
+        return f"{_counted(n, 'catalog card price')}, " + ("undated" if n == 1 else "all undated"), False, None
     future = _in_future(newest, today)
     text = (f"newest catalog card price dated {newest}, {FUTURE}" if future else
             f"catalog card prices as of {oldest}" + (f" to {newest}" if newest != oldest else ""))
-    return text + (f", {undated:,} undated" if undated else ""), future
+    return text + (f", {undated:,} undated" if undated else ""), future, _age_days(oldest, today)
+
+
+# The plan's warning naming its undated prices (catalog.date_report: "undated prices: 2 of 5 prices used have no date:
+# aws p4d.24xlarge spot (us-east-1), card rtx-3060-12gb"), whose names the banner gives: the offers and cards as the
+# command line names them, five at most and the rest counted.
+_UNDATED_NAMED = re.compile(r"undated prices: [\d,]+ of [\d,]+ prices used have no date: (?P<named>.+)")
+
+
+def _undated_named(prices: dict) -> str | None:
+    """The undated prices the plan used, named as its warning names them ("aws g5.xlarge spot (us-east-1), card
+    rtx-3060-12gb"), None when the plan's warnings name none."""
+    for warning in prices.get("date_warnings") or []:
+        found = _UNDATED_NAMED.fullmatch(str(warning))
+        if found:
+            return found["named"]
+    return None
 
 
 def unpriced_provenance(scenario) -> dict[str, str]:
@@ -814,6 +831,23 @@ def _newer_prices(source: str, pinned: bool, asked: str | None) -> str:
     return f" The Prices page shows each offer's date; {newer}."
 
 
+# A catalog card price is judged old by the rule of a plan's warnings (catalog.prices.STALE_AFTER_DAYS, "stale prices:
+# … older than 180 days"): a card's price moves slower than a cloud's hourly rate, which the banner judges sooner.
+CARD_STALE_AFTER_DAYS = CATALOG_STALE_AFTER_DAYS
+
+
+def _card_advice(card_dates: dict, oldest_age: int | None, checked: bool) -> str:
+    """The banner's sentence on the catalog's card prices when the oldest used is older than CARD_STALE_AFTER_DAYS
+    ("" otherwise): how old, and where a current price goes (a quote under the scenario file's card overrides, in the
+    page's words). `checked`: the banner told to check current prices already (the cloud's are old too)."""
+    if oldest_age is None or oldest_age <= CARD_STALE_AFTER_DAYS:
+        return ""
+    check = "check them too" if checked else "check current prices before deciding"
+    return (f"{'' if checked else '.'} The catalog card prices are more than {CARD_STALE_AFTER_DAYS} days old (the oldest "
+            f"{card_dates.get('as_of_oldest') or card_dates.get('as_of')}, {_counted(oldest_age, 'day')}): {check}; a "
+            f"quote of your own goes under the scenario file's {_OVERRIDES}.")
+
+
 def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90,
                  scenario=None) -> tuple[str, str]:
     """(level, Markdown): level `warning` when the cloud prices used (or the store's snapshots) are older than
@@ -842,7 +876,8 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
         ages.append(age)
         parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
     cloud, cloud_age, cloud_look = _cloud_dates(prices.get("cloud_dates") or {}, today)
-    cards, cards_future = _card_dates(prices.get("card_dates") or {}, today)
+    card_dates = prices.get("card_dates") or {}
+    cards, cards_future, cards_age = _card_dates(card_dates, today)
     quotes, quotes_future = _quote_dates(prices.get("quotes") or [], today, unpriced_provenance(scenario))
     parts += [cloud, *([cards] if cards else []), *quotes]
     text = " · ".join(parts)
@@ -856,6 +891,24 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     elif cloud_look == "undated":
         advice = (". The cloud prices carry no date and may be old: check current prices before deciding."
                   + _newer_prices(source, pinned, asked))
+    card_advice = _card_advice(card_dates, cards_age, checked=bool(advice))
+    level = "warning" if card_advice else level
+    advice += card_advice
+    # an undated price, cloud or card, is a price the plan's warnings name as the command line's do (a quote the
+    # scenario gives is none: its date is the user's to give): the banner names them too, not only their count
+    cards_undated = card_dates.get("undated_prices") or 0
+    undated = cards_undated + ((prices.get("cloud_dates") or {}).get("undated_prices") or 0)
+    named = _undated_named(prices) if undated else None
+    if undated:
+        level = "warning"
+    if named:
+        said = f"{'Prices' if undated > 1 else 'The price'} used with no date: {plain(named)}."
+    elif undated and (cloud_look != "undated" or cards_undated):   # all the cloud's undated: said so above
+        said = f"{_counted(undated, 'price')} used {'has' if undated == 1 else 'have'} no date."
+    else:
+        said = ""
+    if said:
+        advice += f"{'' if advice else '.'} {said}" + ("" if advice else " Check current prices before deciding.")
     text += advice
     if prices.get("warning"):
         level = "warning"

@@ -101,10 +101,12 @@ def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, mo
     assert said and not [s for s in said if FIELD_PATH.search(s)], said
     (banner,) = [w.value for w in at.warning if w.value.startswith("Prices: ")]
     assert "newest cloud price as of 2026-07-20 (139 days ago)" in banner
-    assert banner.endswith(". These cloud prices are more than 90 days old: check current prices before deciding. The "
-                           "Prices page shows each offer's date; newer ones need a price refresh, made on the command "
-                           "line (`fleetplan prices refresh`), and the scenario file's Price source set to the price "
-                           "store."), banner
+    assert (". These cloud prices are more than 90 days old: check current prices before deciding. The Prices page "
+            "shows each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices "
+            "refresh`), and the scenario file's Price source set to the price store.") in banner, banner
+    # then the catalog's card prices, in the page's words for where a quote goes
+    assert banner.endswith("a quote of your own goes under the scenario file's “Card overrides (your figures for "
+                           "catalog cards)”. The price used with no date: card rtx\\-3060\\-12gb."), banner
 
 
 # a file of the repository (docs/decisions.md), which a budget holder using the dashboard does not have

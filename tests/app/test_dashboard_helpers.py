@@ -222,13 +222,19 @@ STARTUP = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2023-11
 STALE = (". These cloud prices are more than 90 days old: check current prices before deciding. The Prices page shows "
          "each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices refresh`), and "
          "the scenario file's Price source set to the price store.")
+# and the catalog's card prices: the RTX 4090's of 2023-11-23 is 1,109 days old on 2026-12-06 (3 years to 2026-11-23
+# with 2024's leap day, 3 × 365 + 1, and 13 days), past the 180 days after which a plan's warnings call a price stale;
+# the RTX 3060's has no date
+OLD_CARDS = (" The catalog card prices are more than 180 days old (the oldest 2023-11-23, 1,109 days): check them too; a "
+             "quote of your own goes under the scenario file's “Card overrides (your figures for catalog cards)”. 1 price "
+             "used has no date.")
 
 
 def test_price_banner_names_the_cloud_prices_age_the_catalog_cards_and_the_quote_apart():
     level, text = tables.price_banner(STARTUP, today=DEC_6)
     assert level == "warning"
     assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
-                    r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie (no date given)" + STALE)
+                    r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie (no date given)" + STALE + OLD_CARDS)
 
 
 def test_a_fresh_quote_date_hides_no_stale_cloud_price():
@@ -239,14 +245,15 @@ def test_a_fresh_quote_date_hides_no_stale_cloud_price():
     assert level == "warning"
     assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
                     r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie is dated 2026-11-20 "
-                    r"(16 days ago)" + STALE)
+                    r"(16 days ago)" + STALE + OLD_CARDS)
 
 
 def test_a_price_dated_in_the_future_is_said_to_be():
     quoted = {**STARTUP, "as_of": "2027-11-20", "quotes": [{"card": "a100-80gb-pcie", "as_of": "2027-11-20"}]}
     level, text = tables.price_banner(quoted, today=DEC_6)
     assert level == "warning" and "days ago" not in text.split("your quote")[1]
-    assert text.endswith(r"your quote for a100\-80gb\-pcie is dated 2027-11-20, in the future: check the date" + STALE)
+    assert text.endswith(r"your quote for a100\-80gb\-pcie is dated 2027-11-20, in the future: check the date"
+                         + STALE + OLD_CARDS)
     # a cloud price dated in the future: said so, even where nothing else needs a look
     fresh = {"source": "snapshot", "cloud_dates": _dated("2027-01-01", oldest="2026-12-01", prices=2)}
     level, text = tables.price_banner(fresh, today=DEC_6)
@@ -269,8 +276,9 @@ def test_undated_cloud_prices_are_said_undated_not_absent():
     # some dated, some not: the dated ones give the age, the others are counted
     mixed = {"source": "snapshot", "cloud_dates": _dated("2026-11-30", oldest="2026-11-01", prices=3, undated=2)}
     level, text = tables.price_banner(mixed, today=DEC_6)
-    assert (level, text) == ("info", "Prices: packaged price snapshot · newest cloud price as of 2026-11-30 (6 days ago; "
-                                     "oldest cloud price used 2026-11-01), 2 cloud prices undated")
+    assert (level, text) == ("warning", "Prices: packaged price snapshot · newest cloud price as of 2026-11-30 (6 days "
+                                        "ago; oldest cloud price used 2026-11-01), 2 cloud prices undated. 2 prices used "
+                                        "have no date. Check current prices before deciding.")
     # no cloud price in the plan at all
     level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated(None, prices=0)}, today=DEC_6)
     assert (level, text) == ("info", "Prices: packaged price snapshot · no cloud price in use")
@@ -307,7 +315,7 @@ def test_an_override_with_a_source_and_no_price_is_said_to_be_the_catalog_price_
     assert level == "warning"
     assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
                     r"prices as of 2023-11-23, 1 undated · catalog price for a100\-80gb\-pcie with the source you "
-                    r"gave (the scenario gives no price for it) is dated 2026-03-20 (261 days ago)" + STALE)
+                    r"gave (the scenario gives no price for it) is dated 2026-03-20 (261 days ago)" + STALE + OLD_CARDS)
     # a catalog card without a date: said undated, not "no date given" of a quote
     undated = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
     _, text = tables.price_banner(undated, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))

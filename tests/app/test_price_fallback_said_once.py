@@ -52,6 +52,7 @@ def test_the_fallback_to_the_packaged_snapshot_is_said_once_in_the_price_banner(
     # the banner names the refresh's command once, where it says how newer prices reach a plan; its Note refers to it
     assert said[0].count("`fleetplan prices refresh`") == 1, said[0]
     assert said[0].endswith("newer ones need a price refresh, made on the command line (`fleetplan prices refresh`). "
+                            "The price used with no date: azure Standard_NC4as_T4_v3 spot (eastus). "
                             f"Note: {FALLBACK}: the price refresh makes one; using the packaged snapshot."), said[0]
     # the warnings box keeps the plan's other warning
     [box] = [e.value for e in at.code]

@@ -1,0 +1,71 @@
+"""The Plan page's price banner judges the catalog's card prices too (tables.price_banner): a plan resting on a card price
+older than the 180 days after which a plan's warnings call a price stale (catalog.prices.STALE_AFTER_DAYS), or on a
+price with no date, is yellow, and the undated prices are named as the command line names them ("undated prices: …:
+aws p4d.24xlarge spot (us-east-1)"), not only counted. Oracles: the dates of planner/data/onprem_cards.csv (rtx-4090
+2023-11-23, rtx-3060-12gb undated) and day counts worked by hand."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from fleetplan_dashboard import tables
+from planner import load_scenario, plan
+from planner.reports.tables import written_prices
+
+ROOT = Path(__file__).resolve().parents[2]
+DEC_6 = date(2026, 12, 6)
+
+
+def _dated(as_of, prices=1, undated=0):
+    return {"as_of": as_of, "as_of_oldest": as_of, "prices": prices, "undated_prices": undated}
+
+
+def test_a_plan_on_an_old_card_price_and_no_cloud_price_gets_a_warning():
+    # mid-research.yaml with both providers removed (the audit's case): the plan buys RTX 4090s alone, whose catalog
+    # price is dated 2023-11-23: 1,109 days before 2026-12-06 (3 × 365 + 2024's leap day to 2026-11-23, then 13)
+    mid = load_scenario(ROOT / "scenarios" / "mid-research.yaml")
+    on_prem = mid.model_copy(update={"prices": mid.prices.model_copy(update={"providers": ()})})
+    p = plan(on_prem, baselines=False)
+    level, text = tables.price_banner(written_prices(p), today=DEC_6, scenario=p.scenario)
+    assert level == "warning", text
+    assert "no cloud price in use · catalog card prices as of 2023-11-23" in text
+    assert ". The catalog card prices are more than 180 days old (the oldest 2023-11-23, 1,109 days): check current " \
+           "prices before deciding; a quote of your own goes under the scenario file's “Card overrides" in text
+
+
+def test_the_card_prices_are_stale_past_the_same_days_as_a_plans_warnings():
+    # 2026-06-09 is 180 days before 2026-12-06 (21 days left of June + 31 + 31 + 30 + 31 + 30 + 6): not yet stale, as
+    # catalog.date_report counts (older than 180 days); a day older is
+    for as_of, level in (("2026-06-09", "info"), ("2026-06-08", "warning")):
+        got, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated(None, prices=0),
+                                         "card_dates": _dated(as_of)}, today=DEC_6)
+        assert got == level, text
+    # the cloud's prices are judged as before (the dashboard's 90 days), the cards' sentence follows
+    _, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-07-20"),
+                                   "card_dates": _dated("2026-06-08")}, today=DEC_6)
+    assert "These cloud prices are more than 90 days old" in text
+    assert text.endswith("The catalog card prices are more than 180 days old (the oldest 2026-06-08, 181 days): check "
+                         "them too; a quote of your own goes under the scenario file's “Card overrides (your figures for "
+                         "catalog cards)”.")
+
+
+def test_an_undated_card_price_is_a_warning_and_named():
+    # the card prices used: one undated (as rtx-3060-12gb's), no cloud price
+    prices = {"source": "snapshot", "cloud_dates": _dated(None, prices=0), "card_dates": _dated(None, undated=1),
+              "date_warnings": ["undated prices: 1 of 1 prices used have no date: card rtx-3060-12gb"]}
+    level, text = tables.price_banner(prices, today=DEC_6)
+    assert (level, text) == ("warning", r"Prices: packaged price snapshot · no cloud price in use · 1 catalog card price, "
+                                        r"undated. The price used with no date: card rtx\-3060\-12gb. Check current "
+                                        r"prices before deciding.")
+
+
+def test_the_banner_names_the_undated_prices_of_a_real_plan():
+    # industrial.yaml rents aws p4d.24xlarge spot in us-east-1, whose snapshot row has no date; startup-hybrid.yaml
+    # buys the catalog's rtx-3060-12gb, whose price has none either
+    for name, undated in (("industrial", r"aws p4d\.24xlarge spot \(us\-east\-1\)"),
+                          ("startup-hybrid", r"card rtx\-3060\-12gb")):
+        p = plan(load_scenario(ROOT / "scenarios" / f"{name}.yaml"), baselines=False)
+        level, text = tables.price_banner(written_prices(p), today=DEC_6, scenario=p.scenario)
+        assert level == "warning"
+        assert f"The price used with no date: {undated}." in text, text
