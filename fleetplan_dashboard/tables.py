@@ -445,12 +445,20 @@ def _units(n: float) -> str:
     return f"{n:g}"
 
 
+def _n(n: float, noun: str) -> str:
+    """`n` (a count the solver gives as a float: 3.0) and `noun`, plural unless one: "1 card", "3 cards"."""
+    return f"{n:g} {noun}" + ("" if n == 1 else "s")
+
+
 def fleet_cards(plan: Plan) -> list[Card]:
-    """Headline cards: what to buy, what is kept, what to reserve, what to rent (and for how long)."""
+    """Headline cards: what to buy, what is kept, what to reserve, what to rent (and for how long). The hours rented
+    are instance-hours, summed only over one instance type: a p5.48xlarge (8 H100) hour and a 1-T4 VM's hour are no
+    one unit (the plan carries no GPU count per offer to turn them into GPU-hours), so rentals of several types are
+    counted by type, each one's hours in the card's line."""
     t = fleet_table(plan)
     cards = []
     buy = t[t["action"] == "buy"]
-    cards.append(Card("Buy", f"{buy['new_units'].sum():g} cards",
+    cards.append(Card("Buy", _n(buy["new_units"].sum(), "card"),
                       ", ".join(f"{_units(r.new_units)} × {r.sku}" for r in buy.itertuples()) or "nothing new"))
     owned = t[t["provider"] == "onprem"]
     if (owned["existing_units"] > 0).any():
@@ -462,13 +470,16 @@ def fleet_cards(plan: Plan) -> list[Card]:
                  for n, sku in zip(counts, had["sku"]) if n > 0]
         cards.append(Card("Owned cards", f"{kept.sum():g} of {had['existing_units'].sum():g} kept", ", ".join(parts)))
     res = t[t["action"] == "reserve"]
-    cards.append(Card("Reserve", f"{res['units'].sum():g} instances",
+    cards.append(Card("Reserve", _n(res["units"].sum(), "instance"),
                       ", ".join(f"{_units(r.units)} × {r.provider} {r.sku} ({r.purchase_option})"
                                 for r in res.itertuples()) or "no reservations"))
     rent = t[t["action"].str.startswith("rent")]
-    cards.append(Card("Rent", f"{rent['instance_hours'].sum():,.0f} h",
-                      ", ".join(f"{r.provider} {r.sku} {r.purchase_option.replace('_', '-')}: {r.instance_hours:,.0f} h"
-                                for r in rent.itertuples()) or "no cloud rental"))
+    types = list(dict.fromkeys(zip(rent["provider"], rent["sku"])))
+    hours = rent["instance_hours"].sum()
+    value = (f"{hours:,.0f} instance-h" if len(types) <= 1 else _counted(len(types), "instance type"))
+    cards.append(Card("Rent", value,
+                      ", ".join(f"{r.provider} {r.sku} {r.purchase_option.replace('_', '-')}: {r.instance_hours:,.0f} "
+                                "instance-h" for r in rent.itertuples()) or "no cloud rental"))
     return cards
 
 
@@ -715,8 +726,13 @@ def _in_future(as_of: str, today: date) -> bool:
 def _ago(as_of: str, today: date) -> str:
     """'139 days ago', 'today' (or tomorrow, in UTC: see _in_future)."""
     age = _age_days(as_of, today)
+    return "not an ISO date" if age is None else _ago_days(age)
+
+
+def _ago_days(age: int | None) -> str:
+    """An age in days in words: '1 day ago', '139 days ago', 'today' (0 or less)."""
     if age is None:
-        return "not an ISO date"
+        return "date not known"
     return "today" if age <= 0 else f"{_counted(age, 'day')} ago"
 
 
@@ -874,7 +890,7 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
         age = snap.get("age_days")
         age = math.floor(age) if isinstance(age, (int, float)) else _age_days(snap.get("fetched_at"), today)
         ages.append(age)
-        parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({age} days ago)")
+        parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({_ago_days(age)})")
     cloud, cloud_age, cloud_look = _cloud_dates(prices.get("cloud_dates") or {}, today)
     card_dates = prices.get("card_dates") or {}
     cards, cards_future, cards_age = _card_dates(card_dates, today)

@@ -10,6 +10,7 @@ from planner.errors import PlannerError
 from planner.reports import compare
 from planner.reports.compare import check_currencies
 from planner.reports.tables import present_value_basis, site_cost_note
+from planner.text import counted
 
 CURRENT = "current"
 
@@ -97,8 +98,8 @@ except PlannerError as exc:
 cc = comp.currency
 
 m1, m2, m3 = st.columns(3)
-m1.metric(f"A: total, {pa.horizon_months} months", f"{comp.total_a:,.0f} {cc}", border=True)
-m2.metric(f"B: total, {pb.horizon_months} months", f"{comp.total_b:,.0f} {cc}", border=True)
+m1.metric(f"A: total, {counted(pa.horizon_months, 'month')}", f"{comp.total_a:,.0f} {cc}", border=True)
+m2.metric(f"B: total, {counted(pb.horizon_months, 'month')}", f"{comp.total_b:,.0f} {cc}", border=True)
 t = comp.totals
 m3.metric("B − A", f"{t['delta']:+,.0f} {cc}",
           f"{t['delta_pct']:+.1f}%" if t["delta_pct"] == t["delta_pct"] and abs(t["delta"]) >= 0.5 else None,

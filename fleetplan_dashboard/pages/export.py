@@ -8,7 +8,7 @@ import streamlit as st
 from fleetplan_dashboard import exports, state, tables
 from planner.errors import PlannerError
 from planner.reports.tables import present_value_basis
-from planner.text import one_line
+from planner.text import counted, one_line
 
 
 def decisions_words(made: bool, under_way: bool) -> str:
@@ -75,9 +75,10 @@ c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_foc
                         "billed, amortised (effective) and list cost; reservations as purchases plus "
                         "committed usage. `x_PresentValue` sums to the plan total.")
 under_way = under_way and p.decisions is None
-st.caption(f"Total {p.total:,.0f} {p.currency} over {p.horizon_months} months ({present_value_basis(p)}). The JSON holds "
-           "the whole plan, as the command-line planner writes it; the workbook holds the summary, fleet, monthly costs, "
-           "baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools (FOCUS 1.0). "
+st.caption(f"Total {p.total:,.0f} {p.currency} over {counted(p.horizon_months, 'month')} ({present_value_basis(p)}). "
+           "The JSON holds the whole plan, as the command-line planner writes it; the workbook holds the summary, fleet, "
+           "monthly costs, baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools "
+           "(FOCUS 1.0). "
            + decisions_words(p.decisions is not None, under_way))
 
 
