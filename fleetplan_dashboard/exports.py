@@ -19,8 +19,11 @@ from planner.text import one_line
 
 
 def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
-    """The scenario as a YAML file that `fleetplan validate` accepts and that loads back equal to `s`."""
-    head = ["# yaml-language-server: $schema=../schema/scenario.schema.json"]
+    """The scenario as a YAML file that `fleetplan validate` accepts and that loads back equal to `s`: written whole,
+    without a file's comments (the Export page's download where the dashboard has not the file's text: otherwise it
+    offers state.edited_text's, the file's own lines). No editor schema line: the examples' `../schema/…` path leads
+    nowhere from a download folder, and the schema has no address of its own to name."""
+    head = []
     if origin:   # on the comment's one line: an uploaded file's name may hold a line break and YAML after it
         head.append(f"# {'Edited in the dashboard from' if edited else 'Exported from'} {one_line(origin)} on "
                     f"{utc_today().isoformat()} (UTC).")
@@ -29,7 +32,7 @@ def scenario_yaml(s: Scenario, origin: str = "", edited: bool = False) -> str:
     # scenario.model.assumed_site_figures of a site figure left to its default, not of one given)
     body = dump_yaml(defaults_left_out(s, s.model_dump(mode="json", exclude_none=True)), sort_keys=False,
                      allow_unicode=True, width=100)
-    return "\n".join(head) + "\n" + body
+    return "".join(line + "\n" for line in head) + body
 
 
 def slug(name: str) -> str:

@@ -69,7 +69,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
-from planner.catalog.prices import PRICE_SOURCE_WORDS
+from planner.catalog.prices import PRICE_SOURCE_WORDS, utc_today
 from planner.engine.baselines import with_loose_bound_warnings
 from planner.engine.decisions import DEMAND_FIELDS, LEFT_UNDONE, NOT_CHEAPEST, baseline_notes
 from planner.engine.inputs import Inputs
@@ -92,7 +92,7 @@ from planner.scenario import (
 from planner.scenario.loading import plausibility_warnings, text_places
 from planner.scenario.model import defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
-from planner.text import not_utf8
+from planner.text import not_utf8, one_line
 from pricing_adapters import registry
 from pricing_adapters.signatures import binary_kind, not_the_file
 
@@ -1135,9 +1135,41 @@ def _key_node(mapping: yaml.MappingNode, key: str):
     return None, None
 
 
+def _file_said(text: str, node) -> str:
+    """What the file wrote for `node`, on one line for a comment: a scalar as typed (`0.12`, `"a b"`), a sequence in
+    flow form (`[aws, azure]`), cut short past 60 characters."""
+    if isinstance(node, yaml.SequenceNode):
+        said = "[" + ", ".join(getattr(item, "value", "…") if isinstance(item, yaml.ScalarNode) else "…"
+                               for item in node.value) + "]"
+    else:
+        said = text[node.start_mark.index:node.end_mark.index]
+    said = " ".join(said.split()) or "nothing"
+    return said if len(said) <= 60 else said[:59] + "…"
+
+
+EDITED_NOTE = "# set in the dashboard"   # the comment an edited value's line ends with (edited_text)
+
+
+def _with_note(text: str, at: int, width_before: int, note: str) -> str:
+    """`text` with the rest of the line from `at` (after a value just written, `width_before` characters wider or
+    narrower than the one it replaced) ending in the comment `note` instead of the file's comment there; unchanged
+    when the line goes on with more than a comment (a flow mapping's next key, a block list's next line)."""
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    rest = text[at:end]
+    if rest.strip() and not rest.lstrip().startswith("#"):
+        return text
+    spaces = len(rest) - len(rest.lstrip()) if rest.strip() else 2
+    # the comment where the file's was, as the file aligned its comments (at least one space: YAML asks it)
+    pad = max(1, spaces - width_before) if rest.strip() else spaces
+    return text[:at] + " " * pad + note + text[end:]
+
+
 def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str) -> str | None:
-    """`text` with the value at `path` replaced (or a `key: value` line added to its block mapping);
-    None when the layout is one this does not edit (a flow mapping, a missing parent)."""
+    """`text` with the value at `path` replaced (or a `key: value` line added to its block mapping), its line's
+    comment saying it was set in the dashboard and what the file said (`# set in the dashboard (the file said
+    0.12)`): the file's comment on it spoke of the old value; None when the layout is one this does not edit (a flow
+    mapping, a missing parent)."""
     node = root
     for part in path[:-1]:
         if isinstance(node, yaml.SequenceNode):   # workloads: the item whose name is `part`
@@ -1153,12 +1185,15 @@ def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str)
     if old is not None:
         if not isinstance(old, (yaml.ScalarNode, yaml.SequenceNode)):
             return None
-        return text[:old.start_mark.index] + value + text[old.end_mark.index:]
+        start, end = old.start_mark.index, old.end_mark.index
+        note = f"{EDITED_NOTE} (the file said {_file_said(text, old)})"
+        changed = text[:start] + value + text[end:]
+        return _with_note(changed, start + len(value), len(value) - (end - start), note)
     if node.flow_style or not node.value:
         return None
     first = node.value[0][0]   # a new line, indented like the mapping's first key
     line_start = text.rfind("\n", 0, first.start_mark.index) + 1
-    line = f"{' ' * first.start_mark.column}{path[-1]}: {value}\n"
+    line = f"{' ' * first.start_mark.column}{path[-1]}: {value}  {EDITED_NOTE} (the file did not set it)\n"
     if text[line_start:first.start_mark.index].strip():   # "  - name: a": the new key goes below
         line_end = text.find("\n", first.start_mark.index)
         if line_end < 0:
@@ -1167,15 +1202,73 @@ def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str)
     return text[:line_start] + line + text[line_start:]
 
 
-def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str, bool]:
-    """(the scenario file `text` with the widget `values` written in, comments kept?).
+# An editor's modeline naming the scenario schema by a path relative to the file (the examples': ../schema/…), which
+# from a download folder leads nowhere: a download leaves it out (one naming a URL is kept)
+_RELATIVE_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(?!\w+://)[^\n]*\n?", re.MULTILINE)
 
-    Each edited value replaces the file's value in place (a missing key gets a line of its own). The
-    result is loaded back and compared with the edited scenario; where that differs (a layout this does
-    not edit), the edited scenario is written out whole instead, without the comments (False)."""
+
+def download_head(origin: str, edited: bool) -> str:
+    """The comment a downloaded scenario starts with: where it comes from and when, and for an edited one that each
+    edited value's line says so, and that the file's name and description are its own (a "3-year view" may now plan
+    37 months). One line each: an uploaded file's name may hold a line break and YAML after it (one_line)."""
+    when = f"on {utc_today().isoformat()} (UTC)"
+    where = f" from {one_line(origin)}" if origin else ""
+    if not edited:
+        return f"# Downloaded from the dashboard{where} {when}, as the file stands.\n"
+    return (f"# Edited in the dashboard{where} {when}.\n# Each edited value's line says \"set in the dashboard\" and "
+            "what the file said; the name and\n# description are the file's own and may not describe the edits.\n")
+
+
+def scenario_text(base_id: str) -> str | None:
+    """The text of the scenario `base_id` as loaded: an upload's from the session, a file's from scenarios/ (None when
+    it cannot be read)."""
+    kind, _, rest = base_id.partition(":")
+    if kind == "upload":
+        return (st.session_state.get("uploads") or {}).get(base_id)
+    try:
+        return (SCENARIO_DIR / rest).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class ScenarioDownload:
+    text: str
+    file_name: str
+    kept: bool   # the file's comments and layout kept (edited_text)
+
+
+# What the one scenario download is, as both pages offer it (the sidebar's and the Export page's)
+DOWNLOAD_HELP = ("The scenario file as loaded with the Plan page's edits written in — the same file from the Plan "
+                 "page's sidebar and the Export page")
+
+
+def scenario_download(base_id: str, base: Scenario, values: dict[str, Any]) -> ScenarioDownload | None:
+    """The scenario download, one file wherever it is offered: the file's text with the edits written in
+    (edited_text), named for the file (`startup-hybrid-edited.yaml` when edited); None when its text cannot be read."""
+    text = scenario_text(base_id)
+    if text is None:
+        return None
+    label = base_label(base_id).removesuffix(" (uploaded)")
+    out, kept = edited_text(text, base, values, origin=label)
+    stem = Path(label).stem
+    edited = apply_edits(base, values) != base
+    return ScenarioDownload(out, f"{stem}-edited.yaml" if edited else f"{stem}.yaml", kept)
+
+
+def edited_text(text: str, base: Scenario, values: dict[str, Any], origin: str = "") -> tuple[str, bool]:
+    """(the scenario file `text` with the widget `values` written in, comments kept?) — the one scenario download,
+    the Plan page's sidebar's and the Export page's alike.
+
+    Each edited value replaces the file's value in place (a missing key gets a line of its own), its line's comment
+    replaced by one saying it was set in the dashboard and what the file said; the other lines stay as the file has
+    them, but for an editor's schema line naming a relative path (which leads nowhere from a download). A comment
+    line first says where the file comes from (`origin`), when, and what was edited (download_head). The result is
+    loaded back and compared with the edited scenario; where that differs (a layout this does not edit), the edited
+    scenario is written out whole instead, without the file's comments (False)."""
     edited = apply_edits(base, values)
     overrides = edits_to_overrides(base, values)
-    out = text
+    out = _RELATIVE_SCHEMA_LINE.sub("", text)
     names = {w.name for w in base.workloads}
     for path, value in overrides.items():
         parts = path_keys(path, names)
@@ -1188,12 +1281,13 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any]) -> tuple[str,
             out = None
             break
         out = changed
+    head = download_head(origin, bool(overrides))
     if out is not None:
         try:
             if load_scenario_text(out, origin="edited", base_dir=None) == edited:
-                return out, True
+                return head + out, True
         except (ScenarioError, yaml.YAMLError):
             pass
     body = dump_yaml(defaults_left_out(edited, edited.model_dump(mode="json", exclude_none=True)), sort_keys=False,
                      allow_unicode=True, width=100)   # the defaults left out (exports.scenario_yaml)
-    return body, False
+    return head + body, False

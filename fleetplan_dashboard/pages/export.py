@@ -34,9 +34,15 @@ st.caption(f"Scenario “{tables.plain(one_line(s.name))}” from {tables.plain(
            + (", with the Plan page's edits." if edited else ", as saved."))
 
 st.subheader("Scenario")
-yaml_text = exports.scenario_yaml(s, cur.label, edited)
-st.download_button("Scenario (YAML)", yaml_text, file_name=f"{name}.yaml", mime="application/x-yaml",
-                   icon=":material/description:", key="dl_yaml", on_click="ignore")
+# the one scenario download, as the Plan page's sidebar offers it: the file's own text, the edits written in; written
+# whole only where the file's text cannot be read
+download = state.scenario_download(cur.base_id, cur.base, state.current_values(cur.base))
+yaml_text = download.text if download else exports.scenario_yaml(s, cur.label, edited)
+yaml_name = download.file_name if download else f"{name}.yaml"
+st.download_button("Scenario (YAML)", yaml_text, file_name=yaml_name, mime="application/x-yaml",
+                   icon=":material/description:", key="dl_yaml", on_click="ignore",
+                   help=state.DOWNLOAD_HELP + (": its comments kept." if download and download.kept else
+                                               ": written whole, without the file's comments."))
 with st.expander("Show the YAML"):
     st.code(yaml_text, language="yaml")
 

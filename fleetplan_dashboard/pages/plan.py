@@ -22,7 +22,6 @@ import contextlib
 import functools
 import math
 import time
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -129,16 +128,6 @@ def _pause(seconds: float) -> None:
     while (left := end - time.monotonic()) > 0:
         time.sleep(min(left, 0.005))
         _ = state.SCENARIO_KEY in st.session_state
-
-
-def _scenario_text(base_id: str) -> str | None:
-    kind, _, rest = base_id.partition(":")
-    if kind == "upload":
-        return st.session_state["uploads"].get(base_id)
-    try:
-        return (state.SCENARIO_DIR / rest).read_text(encoding="utf-8")
-    except OSError:
-        return None
 
 
 _open_shared_link()
@@ -274,16 +263,14 @@ download_slot = st.sidebar.empty()
 
 
 def _download_edited() -> None:
-    text = _scenario_text(cur.base_id)
-    if text is None:
+    download = state.scenario_download(cur.base_id, base, values)
+    if download is None:
         return
-    out, kept = state.edited_text(text, base, values)
-    stem = Path(state.base_label(cur.base_id).removesuffix(" (uploaded)")).stem
     download_slot.download_button(
-        "Download this scenario with the edits (YAML)", out, file_name=f"{stem}-edited.yaml" if s != base else
-        f"{stem}.yaml", mime="application/x-yaml", icon=":material/download:", key="dl_scenario_text",
-        on_click="ignore", help="The scenario file as loaded, the sidebar's values written in; its comments kept"
-        + ("." if kept else " (not this time: the file's layout needs a full rewrite)."))
+        "Download this scenario with the edits (YAML)", download.text, file_name=download.file_name,
+        mime="application/x-yaml", icon=":material/download:", key="dl_scenario_text", on_click="ignore",
+        help=f"{state.DOWNLOAD_HELP}; its comments kept, an edited value's saying so"
+        + ("." if download.kept else " (not this time: the file's layout needs a full rewrite)."))
 
 
 # Values that look mistaken (cents for dollars, watts for kilowatts), shown before the plan is made and placed in the
@@ -291,7 +278,7 @@ def _download_edited() -> None:
 # a closed box (which leaves them out: implausible_texts).
 implausible_texts = {message for _, message in plausibility_warnings(s)}
 if implausible_texts:
-    implausible = state.implausible_values(s, base, _scenario_text(cur.base_id),
+    implausible = state.implausible_values(s, base, state.scenario_text(cur.base_id),
                                            state.base_label(cur.base_id).removesuffix(" (uploaded)"))
     one = len(implausible) == 1
     st.warning(f"**{counted(len(implausible), 'value')} of this scenario {'looks' if one else 'look'} mistaken** — "
