@@ -99,3 +99,14 @@ def test_the_message_names_its_file_as_the_last_one_read_and_goes_with_the_uploa
     assert shown.startswith("The last file read, **bad.yaml**, was not loaded — 1 problem")
     _upload(at, "mine.yaml", STARTUP.read_bytes())
     assert not _not_loaded(at) and at.selectbox(key="base").value.startswith("upload:mine.yaml:")
+
+
+def test_the_message_says_it_is_not_about_a_file_the_box_refused_since():
+    # the audit: "The last file read, binary.yaml, was not loaded…" beside the box's "big.yaml 2.1MB Error: File must
+    # be 1.0MB or smaller", which no run of the page learns of: the message says which file it is about
+    at = _app()
+    _upload(at, "bad.yaml", b"name: [")
+    (shown,) = _not_loaded(at)
+    assert shown.endswith("This is about **bad.yaml** only: a file the upload box shows with an error since (over 1 MB) "
+                          "never reached the dashboard, and this message stays until another file is read or another "
+                          "scenario picked."), shown
