@@ -257,6 +257,60 @@ def cap_note_words(note: object) -> object:
     return note_words(note)
 
 
+# Why no fleet meets a scenario (engine.explain.explain_infeasible, the caps' `explain` of engine.constraints) names some
+# limits by their scenario fields ("max_cloud_share 0.6 < 0.700 needed", "max_units.rtx-4090 = 2", "(onprem.existing)"):
+# on the pages, by the words the page names them by, and "scenario file only" where no widget of the page sets them
+# (the Plan page's sidebar sets the demand, horizon, electricity, PUE, capex budget, power cap, providers and purchase
+# options: state._SCALAR_EDITS). The patterns follow the engine's wording; a text they do not match is left as it is.
+FILE_ONLY = "scenario file only"
+
+
+def _share_pct(share: str) -> str:
+    return f"{float(share) * 100:.1f} %"
+
+
+_INFEASIBLE_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
+    (r"(?:constraints\.)?max_cloud_share ([0-9.]+) < ([0-9.]+) needed",
+     lambda m: f"“{FIELD_WORDS['constraints.max_cloud_share']}” of {float(m[1]) * 100:g} % ({FILE_ONLY}) < "
+               f"{_share_pct(m[2])} needed"),
+    (r"(?:constraints\.)?max_cloud_share ([0-9.]+) < the least needed(.*?), at most ([0-9.]+)",
+     lambda m: f"“{FIELD_WORDS['constraints.max_cloud_share']}” of {float(m[1]) * 100:g} % ({FILE_ONLY}) < the least "
+               f"needed{m[2]}, at most {_share_pct(m[3])}"),
+    (r"(?:constraints\.)?max_cloud_share(?: =)? ([0-9.]+)",
+     lambda m: f"“{FIELD_WORDS['constraints.max_cloud_share']}” of {float(m[1]) * 100:g} % ({FILE_ONLY})"),
+    (r"\bcapex budget per year ([0-9,.]+ \S+?)(?= <)",
+     lambda m: f"“{FIELD_WORDS['onprem.capex_budget_per_year']}” of {m[1]} ({FILE_ONLY})"),
+    (r"lower (?:constraints\.)?min_units\.(\S+)", lambda m: f"lower “{m[1]}: least cards” ({FILE_ONLY})"),
+    (r"(?:constraints\.)?min_units\.(\S+?) = ", lambda m: f"“{m[1]}: least cards” ({FILE_ONLY}) = "),
+    (r"(?:constraints\.)?max_units\.(\S+?) = ", lambda m: f"“{m[1]}: most cards” ({FILE_ONLY}) = "),
+    (r"\(onprem\.existing\)", lambda m: f"(the cards the scenario owns: {FILE_ONLY})"),
+    (r"\(onprem\.purchase_every_months\)",
+     lambda m: f"(“{FIELD_WORDS['onprem.purchase_every_months']}”: {FILE_ONLY})"),
+    (r"give onprem\.card_overrides\.(\S+?)\.price",
+     lambda m: f"give {m[1]} a price under “{FIELD_WORDS['onprem.card_overrides']}” ({FILE_ONLY})"),
+    # the caps by their names, where no fleet meets them all together ("power_kw 0.5, max_cloud_share 0.6")
+    (r"\bpower_kw ([0-9.e+]+)", lambda m: f"power cap {float(m[1]):g} kW"),
+    (r"\bcapex_budget_per_year ([0-9.e+]+)",
+     lambda m: f"“{FIELD_WORDS['onprem.capex_budget_per_year']}” of {float(m[1]):,.0f} ({FILE_ONLY})"),
+    (r"\bcapex_budget ([0-9.e+]+)", lambda m: f"capex budget {float(m[1]):,.0f}"),
+    # a cap the explanation had no time to examine, named by its field
+    (r"\bonprem\.power_cap_kw\b", lambda m: "the power cap"),
+    (r"\bonprem\.capex_budget_per_year\b",
+     lambda m: f"“{FIELD_WORDS['onprem.capex_budget_per_year']}” ({FILE_ONLY})"),
+    (r"\bonprem\.capex_budget\b", lambda m: "the capex budget"),
+    (r"\bconstraints\.max_cloud_share\b", lambda m: f"“{FIELD_WORDS['constraints.max_cloud_share']}” ({FILE_ONLY})"),
+))
+
+
+def infeasible_words(message: str) -> str:
+    """Why no fleet meets a scenario, as the pages say it: the limits named by the page's words (the cloud share cap
+    in percent), "scenario file only" beside those no widget of the page sets (_INFEASIBLE_WORDS). Shown as typed
+    (message_block, which drops the engine's "recommended: " label)."""
+    for pattern, words in _INFEASIBLE_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
+
 def cap_costs_table(caps: pd.DataFrame) -> pd.DataFrame:
     """The Plan page's "What each limit costs" of `caps` (Plan.cap_costs): each limit named in words, not by its
     scenario field (`onprem.capex_budget` → `Capex budget`, `constraints.min_units.rtx-4090` → `rtx-4090: least

@@ -133,7 +133,7 @@ def test_an_infeasible_setting_shows_the_explanation(base):
         plan(base.model_copy(update={"onprem": base.onprem.model_copy(update={"power_cap_kw": 0.0})}))
     errors = [e.value.replace("\\", "") for e in at.error]   # as read: without tables.plain's escapes
     # the engine's "recommended: " left out, its first letter a capital (tables.without_plan_label)
-    said = str(exc.value).removeprefix("recommended: ")
+    said = tables.infeasible_words(str(exc.value)).removeprefix("recommended: ")   # the limits in the page's words
     assert any("No fleet meets this scenario" in e and said[:1].upper() + said[1:] in e for e in errors), errors
     assert "power" in str(exc.value)
     assert not [m for m in at.metric if m.label.startswith("Total cost")]

@@ -1,0 +1,48 @@
+"""Why no fleet meets a scenario, as the pages show it (tables.infeasible_words): the limits by the page's words, and
+"scenario file only" beside those no widget of the page sets — the audit's "… or max_cloud_share 0.6 < 0.700 needed"
+named a field the page cannot change. Oracles: startup-hybrid.yaml's max_cloud_share 0.6 (60 %); the engine's need of
+0.700 (70.0 %) with a 0.5 kW power cap, as the audit read it on the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from fleetplan_dashboard import tables
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_plan_page_names_the_cloud_share_cap_in_words_and_as_the_files_only():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.number_input(key="edit:power_cap_kw").set_value(0.5).run()
+    assert not at.exception, [e.value for e in at.exception]
+    [error] = [e.value.replace("\\", "") for e in at.error if "No fleet meets this scenario" in e.value]
+    assert "max_cloud_share" not in error
+    assert ("or “Cloud share cap (of the work)” of 60 % (scenario file only) < 70.0 % needed at the least: on-prem "
+            "capacity is limited to") in error, error
+    assert "Power cap 0.5 kW < 0.60 kW needed at the least" in error   # the sidebar's cap: no "file only"
+
+
+def test_the_engines_other_field_names_are_said_in_words():
+    # engine.constraints._owned_above_max and _min_units_out_of_reach, engine.explain's caps together
+    assert tables.infeasible_words(
+        "max_units.rtx-4090 = 1 < 2 units already owned (onprem.existing), and owned cards may not be switched off and "
+        "rtx-4090's are not sold: its resale value is unknown (give onprem.card_overrides.rtx-4090.price to weigh a "
+        "sale)") == (
+        "“rtx-4090: most cards” (scenario file only) = 1 < 2 units already owned (the cards the scenario owns: scenario "
+        "file only), and owned cards may not be switched off and rtx-4090's are not sold: its resale value is unknown "
+        "(give rtx-4090 a price under “Card overrides (your figures for catalog cards)” (scenario file only) to weigh a "
+        "sale)")
+    assert tables.infeasible_words(
+        "min_units.a100-80gb-pcie = 1 cannot be met in months 61-72: no a100-80gb-pcie can serve then (a life of 60 "
+        "months, bought in month 1); buy more often (onprem.purchase_every_months) or lower min_units.a100-80gb-pcie"
+    ) == ("“a100-80gb-pcie: least cards” (scenario file only) = 1 cannot be met in months 61-72: no a100-80gb-pcie can "
+          "serve then (a life of 60 months, bought in month 1); buy more often (“Cards bought every … months”: scenario "
+          "file only) or lower “a100-80gb-pcie: least cards” (scenario file only)")
+    assert tables.infeasible_words(
+        "no fleet meets all caps together (power_kw 0.5, capex_budget 60000, max_cloud_share 0.6; units owned or "
+        "required: none); relax one or more of them") == (
+        "no fleet meets all caps together (power cap 0.5 kW, capex budget 60,000, “Cloud share cap (of the work)” of "
+        "60 % (scenario file only); units owned or required: none); relax one or more of them")
