@@ -311,6 +311,22 @@ def infeasible_words(message: str) -> str:
     return message
 
 
+# A table's note column is as wide as 1366 px leaves it, and a grid's cell does not wrap: a note longer than its column
+# shows is cut ("the power cap of 60 kW cannot be met with this…"). Such notes are said in full under the table.
+CHARS_PER_PX = 1 / 7.5   # about what a grid cell's 14 px font fits: 285 px hold some 38 characters
+
+
+def notes_in_full(names, notes, width_px: int) -> str | None:
+    """Markdown under a table: each note longer than its column of `width_px` shows, in full, after the name of its
+    row ("- **All cloud**: the power cap of …"); None when every note fits. Names and notes as typed (plain)."""
+    fits = int(width_px * CHARS_PER_PX)
+    rows = [(str(name), str(note)) for name, note in zip(names, notes)
+            if isinstance(note, str) and note.strip() and len(note) > fits]
+    if not rows:
+        return None
+    return "Notes in full:\n" + "\n".join(f"- **{plain(name)}**: {plain(note)}" for name, note in rows)
+
+
 def cap_costs_table(caps: pd.DataFrame) -> pd.DataFrame:
     """The Plan page's "What each limit costs" of `caps` (Plan.cap_costs): each limit named in words, not by its
     scenario field (`onprem.capex_budget` → `Capex budget`, `constraints.min_units.rtx-4090` → `rtx-4090: least

@@ -627,7 +627,9 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     table = _baselines_shown(tables.baselines_table(plan), plan.total)   # its notes in words
     bounded = baselines_grouped(plan)   # by the plan's grouping, as every report: a bound unknown is an empty cell
     shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
-    _wide(key, baselines_table_slot).dataframe(
+    note_px = 135 if bounded else 285
+    box = _wide(key, baselines_table_slot)
+    box.dataframe(
         table if bounded else table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore"),
         hide_index=True, width="stretch", key=key, placeholder="", column_order=shown, column_config={
             "label": st.column_config.TextColumn("baseline", width=190, pinned=True),
@@ -641,7 +643,10 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
                                                               "(the profile is planned on blocks of hours); empty: "
                                                               "unknown, its bound's solve gave none"),
             "error_bound_pct": st.column_config.NumberColumn("error bound %", format="%.2f"),
-            "note": st.column_config.TextColumn(width=135 if bounded else 285)})
+            "note": st.column_config.TextColumn(width=note_px)})
+    in_full = tables.notes_in_full(table["label"], table["note"], note_px)   # what the column cuts short
+    if in_full:
+        box.caption(in_full)
 
 
 _draw_baseline_cards(told.plan)
@@ -739,6 +744,10 @@ def _draw_decisions(made) -> None:
                     "units": st.column_config.NumberColumn(format="%g", width=50),
                     "status": st.column_config.TextColumn(width=80),
                     "note": st.column_config.TextColumn(width=165)})
+            in_full = tables.notes_in_full([f"{d} {c}" for d, c in zip(decisions["decision"], decisions["card_or_offer"])],
+                                           decisions["note"], 165)
+            if in_full:
+                st.caption(in_full)
         if made.flip_points is not None and len(made.flip_points):
             st.markdown("**Flip points** — the demand of the workload a card mainly serves just below which the plan holds "
                         "fewer of it")
@@ -758,6 +767,9 @@ def _draw_decisions(made) -> None:
                     "note": st.column_config.TextColumn(width=225),
                     "demand_today": st.column_config.NumberColumn("demand today", format="%,.4g"),
                     "precision_pct": st.column_config.NumberColumn("± %", format="%.2f")})
+            in_full = tables.notes_in_full(made.flip_points["card"], made.flip_points["note"], 225)
+            if in_full:
+                st.caption(in_full)
         caps = getattr(made, "cap_costs", None)   # (None in a Decisions pickled before cap costs existed)
         if caps is not None and len(caps):
             st.markdown(f"**What each limit costs** — the total without it ({pv_money}), and the saving: a limit "
@@ -778,6 +790,9 @@ def _draw_decisions(made) -> None:
                         "schedule's buys as paid (nominal)")),
                     "unit": st.column_config.TextColumn(width=55),
                     "note": st.column_config.TextColumn(width=170)})
+            in_full = tables.notes_in_full(readable["cap"], readable["note"], 170)
+            if in_full:
+                st.caption(in_full)
             st.caption(tables.binding_text(caps, cc))
             noted_plan = state.with_decisions(full, made).plan
             if told is full:   # the cards and table above were drawn before the cap costs were made: again, told
