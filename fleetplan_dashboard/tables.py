@@ -764,11 +764,40 @@ def unusable_reason_line(reason: str, offers: int, names: list[str]) -> str:
 # The Compare page's "Inputs that differ"
 
 
-def inputs_table(shown: pd.DataFrame) -> pd.DataFrame:
+# The fields whose value is money per some unit, named with the scenario's currency where a page knows it: the
+# sidebar's "Electricity price (USD per kWh)", not "Electricity price, per kWh" beside a bare 0.12
+_MONEY_PER_UNIT = {
+    "onprem.electricity_per_kwh": "Electricity price, {currency} per kWh",
+    "onprem.colocation_per_kw_month": "Colocation, {currency} per kW and month",
+    "onprem.fixed_onprem_per_month": "Fixed on-prem (site) cost, {currency} per month",
+    "onprem.capex_budget": "Capex budget, {currency}", "onprem.capex_budget_per_year": "Capex budget per year, {currency}",
+}
+
+
+def field_name_in(path: str, currency: str | None) -> str:
+    """field_name, a money field's with the `currency` of its values (`Electricity price, USD per kWh`)."""
+    if currency and path in _MONEY_PER_UNIT:
+        return _MONEY_PER_UNIT[path].format(currency=currency)
+    return field_name(path)
+
+
+def inputs_table(shown: pd.DataFrame, currency: str | None = None) -> pd.DataFrame:
     """`shown` (Comparison.inputs_shown: path, a, b as the CLI and the library say them: "none (no cap)",
-    "(not set)", 14,000, true) as "Inputs that differ" shows it: input (the path in words: field_name), a and b,
-    then the path, where the scenario file sets it."""
-    return shown.assign(input=shown["path"].map(field_name))[["input", "a", "b", "path"]]
+    "(not set)", 14,000, true) as "Inputs that differ" shows it: input (the path in words: field_name, a money field
+    with the comparison's `currency`), a and b, then the path, where the scenario file sets it."""
+    return shown.assign(input=[field_name_in(path, currency) for path in shown["path"]])[["input", "a", "b", "path"]]
+
+
+# The planner names a comparison's sides "a" and "b" (reports.compare.basis_note: "not like for like: a sums 36
+# months at 0%/year, b 24 months at 0%/year"); the Compare page names them A and B
+_SIDES = ((re.compile(r"(?<=: )a (?=sums )"), "A "), (re.compile(r"(?<=, )b (?=\d)"), "B "))
+
+
+def page_sides(note: str) -> str:
+    """A comparison's note with its sides named as the Compare page names them, A and B."""
+    for pattern, words in _SIDES:
+        note = pattern.sub(words, note)
+    return note
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -113,7 +113,7 @@ else:
     basis = basis_a if basis_a == basis_b else "present value, each at its own rate"
     # the planner's own statement, as `fleetplan compare` prints it, said once (it is one of comp.notes too);
     # numbers and the planner's words, no scenario text: not escaped, so no backslash shows
-    st.warning(f"{_sentence(comp.basis_note)}.")
+    st.warning(f"{_sentence(tables.page_sides(comp.basis_note))}.")
 # the comparison's other notes, each once, as `fleetplan compare` prints them: a side not proven optimal (its solve
 # stopped at the dashboard's time limit) as a warning; what could not be compared (a file compared by its path alone)
 # as a note. Their "a" and "b" open the sentence, so read as the page's A and B.
@@ -133,7 +133,7 @@ if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
     wide("compare_inputs").dataframe(
-        tables.inputs_table(comp.inputs_shown).rename(columns={"a": side_a, "b": side_b}), hide_index=True,
+        tables.inputs_table(comp.inputs_shown, cc).rename(columns={"a": side_a, "b": side_b}), hide_index=True,
         width="stretch", key="compare_inputs", column_config={
             "input": st.column_config.TextColumn(width=176, pinned=True),
             side_a: st.column_config.TextColumn(width=90), side_b: st.column_config.TextColumn(width=90),

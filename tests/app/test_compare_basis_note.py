@@ -48,7 +48,8 @@ def _said(at: AppTest) -> list[str]:
 def test_totals_over_different_horizons_are_said_not_like_for_like_once_in_the_planners_words(fresh_cache):
     at = _compare_with_startup("short.yaml", _edited("horizon_months: 36", "horizon_months: 24"))
     assert [m.label for m in at.metric][:2] == ["A: total, 36 months", "B: total, 24 months"]
-    statement = "Not like for like: a sums 36 months at 0%/year, b 24 months at 0%/year (present values)."
+    # the sides as the page names them, A and B (the planner says a and b)
+    statement = "Not like for like: A sums 36 months at 0%/year, B 24 months at 0%/year (present values)."
     assert [w.value for w in at.warning if "like for like" in w.value.lower()] == [statement]
     assert sum(text.lower().count("not like for like") for text in _said(at)) == 1
 

@@ -120,7 +120,7 @@ def test_compare_names_inputs_and_categories_in_words_and_export_names_no_comman
     at.switch_page("fleetplan_dashboard/pages/compare.py").run()
     assert not at.exception, [e.value for e in at.exception]
     inputs = next(d.value for d in at.dataframe if "path" in d.value.columns)
-    assert inputs["input"].tolist() == ["Electricity price, per kWh"]
+    assert inputs["input"].tolist() == ["Electricity price, USD per kWh"]   # the currency, as the sidebar says it
     assert inputs["path"].tolist() == ["onprem.electricity_per_kwh"]
     costs = next(d.value for d in at.dataframe if "cost_delta" in d.value.columns)
     assert "Residual value (resale)" in costs["category"].tolist()

@@ -126,7 +126,7 @@ def test_compare_says_each_sides_basis_and_the_site_cost(fresh_cache):
     assert not at.exception, at.exception
     # different rates and horizons: not like for like, each side's basis said (in `fleetplan compare`'s words)
     assert [w.value for w in at.warning if w.value.startswith("Not like for like")] == [
-        "Not like for like: a sums 60 months at 8%/year, b 36 months at 0%/year (present values)."]
+        "Not like for like: A sums 60 months at 8%/year, B 36 months at 0%/year (present values)."]
     fleets = [json.loads(d.proto.columns)["cost"] for d in at.dataframe if "what" in d.value.columns]
     assert [(f["label"], f["help"]) for f in fleets] == [("cost, USD (PV)", INDUSTRIAL_PV), ("cost, USD (PV)", STARTUP_PV)]
     # industrial's fleet rows fall short of its total by its site cost; the start-up has none
