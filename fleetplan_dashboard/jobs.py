@@ -175,7 +175,11 @@ PARENT_CHECK_S = 1.0
 
 def worker_start(niceness: int) -> None:
     """A worker process: end with the server that started it, lower its priority (speculative work yields to
-    the page) and warm the engine."""
+    the page) and warm the engine. It leads a process group of its own, which the solver it runs (CBC, a child
+    process) joins: the server ends the group at its exit (state.stop_workers), the solver with the worker, and a
+    Ctrl-C in the server's terminal reaches the server alone, not each worker in the middle of a job."""
+    with contextlib.suppress(OSError, AttributeError):   # AttributeError: no process groups (Windows)
+        os.setpgid(0, 0)
     _end_with_parent(os.getppid())
     if niceness:
         with contextlib.suppress(OSError):
@@ -196,3 +200,16 @@ def _end_with_parent(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="fleetplan-parent-watch", daemon=True).start()
+
+
+def end_worker(pid: int) -> None:
+    """End the worker process `pid` and what it runs (its solver): its process group (worker_start makes one of
+    it), or the process alone where it has none of its own."""
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        if os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGTERM)
+            return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)

@@ -63,6 +63,7 @@ from fleetplan_dashboard.jobs import (
     Outcome,
     baselines_job,
     decisions_job,
+    end_worker,
     hide_store_path,
     pickled,
     prepared_job,
@@ -726,6 +727,27 @@ class _Lane:
 # yielding the cores to everything else). Four processes: a stale job running in one (the user has moved on)
 # delays no other kind of work.
 _LANES = {"next": _Lane(0), "baselines": _Lane(5), "ahead": _Lane(10), "decisions": _Lane(15)}
+
+
+def stop_workers() -> None:
+    """End every worker process and the solver it runs (jobs.end_worker), and their pools. Called as the server's
+    Python exits: concurrent.futures' own exit hook waits for each job under way to finish, so a server told to
+    stop (SIGTERM, Ctrl-C on `make run`) stayed up for as long as a worker's solve ran (minutes, at a low
+    priority)."""
+    for lane in _LANES.values():
+        pool = lane.pool
+        if pool is None:
+            continue
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            end_worker(process.pid)
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+# Before the interpreter joins its threads, where concurrent.futures waits for the jobs under way: threading's exit
+# hooks run last registered first, so this one (registered after concurrent.futures.process was imported) runs before
+# that one and leaves it no job to wait for. atexit's hooks run after the threads are joined: too late.
+getattr(threading, "_register_atexit", lambda function: None)(stop_workers)
 
 
 def _plan_job(scenario: Scenario | Callable[[], Scenario | None], solver: str) -> _Job:
