@@ -5,35 +5,13 @@ UTF-8 text (byte 0x8b); save the file as UTF-8 (… often a Latin-1 accent)", se
 from __future__ import annotations
 
 import gzip
-import io
-import sqlite3
-import zipfile
-from pathlib import Path
 
 import pytest
 
 from fleetplan_dashboard.state import read_upload
 from planner import load_scenario
 from planner.errors import ScenarioError
-
-SCENARIO = "name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 10, reference_gpu: RTX-4090}\n"
-
-
-def _xlsx() -> bytes:
-    """An Excel workbook as it starts (ECMA-376 Part 2: a zip whose parts are under xl/)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr("[Content_Types].xml", "<Types/>")
-        z.writestr("xl/workbook.xml", "<root/>")
-    return out.getvalue()
-
-
-def _sqlite(path: Path) -> bytes:
-    con = sqlite3.connect(path)
-    con.execute("create table t (x)")
-    con.commit()
-    con.close()
-    return path.read_bytes()
+from tests.planner.test_scenario_file_not_yaml import SCENARIO, _sqlite, _xlsx
 
 
 @pytest.mark.parametrize(("make", "said"), [

@@ -11,7 +11,6 @@ import gzip
 import io
 import lzma
 import os
-import sqlite3
 import zipfile
 from pathlib import Path
 
@@ -25,26 +24,9 @@ from pricing_adapters.errors import StoreForeign
 from pricing_adapters.schema import OffersSchemaError
 from pricing_adapters.snapshot import read_offers_csv
 from pricing_adapters.store import PriceStore
+from tests.planner.test_scenario_file_not_yaml import SCENARIO, _sqlite, _xlsx
 
-SCENARIO = "name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 10, reference_gpu: RTX-4090}\n"
 LEFT = "it was left untouched: move it or give another --store / $FLEETPLAN_STORE"
-
-
-def _xlsx() -> bytes:
-    """An Excel workbook as it starts (ECMA-376 Part 2: a zip whose parts are under xl/)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr("[Content_Types].xml", "<Types/>")
-        z.writestr("xl/workbook.xml", "<root/>")
-    return out.getvalue()
-
-
-def _sqlite(path: Path) -> bytes:
-    con = sqlite3.connect(path)
-    con.execute("create table t (x)")
-    con.commit()
-    con.close()
-    return path.read_bytes()
 
 
 def _empty_zip() -> bytes:

@@ -9,17 +9,16 @@ still set now that it can no longer change the plan's dicts in place."""
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import pickle
 import warnings
 from pathlib import Path
 
 import pytest
-from openpyxl import load_workbook
 
 from planner import add_decisions, compare, plan, to_excel, to_json, to_markdown
 from planner.engine.result import Plan
+from tests.planner.test_plan_state import _cells
 
 ROOT = Path(__file__).resolve().parents[2]
 # every dict and list field of a Plan (planner/engine/result.py)
@@ -48,11 +47,6 @@ def before(solved) -> dict:
 @pytest.fixture
 def p(solved) -> Plan:
     return pickle.loads(pickle.dumps(solved))
-
-
-def _cells(data: bytes) -> dict:
-    book = load_workbook(io.BytesIO(data))
-    return {ws.title: [list(r) for r in ws.iter_rows(values_only=True)] for ws in book.worksheets}
 
 
 def _edit_like_a_notebook(p: Plan) -> None:
