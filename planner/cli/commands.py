@@ -220,6 +220,7 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     from planner.scenario.cost_basis import scenario_cost_warnings
     from planner.scenario.loading import (
         check_scenario_file,
+        dotted,
         in_file_order,
         plausibility_warnings,
         plausibility_warnings_as_written,
@@ -262,11 +263,18 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     # lower-bound catalog prices of cards listed, a capex budget below any card's price: at the field each is about
     assumed += scenario_cost_warnings(scenario) if scenario is not None else []
     sites = text_places(checked.text, str(path), [field for field, _ in assumed], value=False)
+    # a purchase option with no price ("reserved_1y: no reserved_1y prices …"), at its prices.purchase_options item
+    options = list(scenario.prices.purchase_options) if scenario is not None and scenario.prices.options_given else []
+    gaps = [(("prices", "purchase_options", options.index(w.split(": ", 1)[0])), w) for w in warnings
+            if w not in read and w.split(": ", 1)[0] in options]
+    gap_places = text_places(checked.text, str(path), [field for field, _ in gaps])
     return ValidatedFile(str(path), scenario, errors,
                          [*(f"{places[field]}: {text}" for field, text in implausible),
                           *(f"{place}: {text}" for place, (_, text) in zip(cards, not_bought)),
-                          *(f"{place}: {text}" for place, (_, text) in zip(sites, assumed))],
-                         [f"{path}: {w}" for w in warnings if w not in read], [f"{path}: {w}" for w in read])
+                          *(f"{place}: {text}" for place, (_, text) in zip(sites, assumed)),
+                          *(f"{place}: {dotted(field)}: {text}" for place, (field, text) in zip(gap_places, gaps))],
+                         [f"{path}: {w}" for w in warnings if w not in read and w not in dict(gaps).values()],
+                         [f"{path}: {w}" for w in read])
 
 
 def _scenario_of_prices(prices, data: dict, base_dir: Path | None) -> SimpleNamespace:

@@ -78,8 +78,10 @@ def test_validate_json_gives_errors_and_warnings_of_each_file_with_their_severit
     cents, gap = second["problems"]
     assert (cents["severity"], cents["line"], cents["column"], cents["field"]) == \
         ("warning", 6, 24, "onprem.electricity_per_kwh")
-    # a purchase option with no price is no field's value: no place, no field, the option named in the message
-    assert (gap["severity"], gap["line"], gap["column"], gap["field"]) == ("warning", None, None, None)
+    # a purchase option with no price, at its item of prices.purchase_options: `  purchase_options: [on_demand,
+    # reserved_1y]`, line 4, column 33 (2 spaces, 18 of the key and its colon and space, 12 of "[on_demand, ")
+    assert (gap["severity"], gap["line"], gap["column"], gap["field"]) == \
+        ("warning", 4, 33, "prices.purchase_options[1]")
     assert gap["message"].startswith("reserved_1y: no reserved_1y prices")
 
     assert third == {"file": str(tmp_path / "missing.yaml"), "ok": False, "scenario": None, "workloads": None,

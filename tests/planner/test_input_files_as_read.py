@@ -10,6 +10,7 @@ rents 4,290 hours of it (README, "Cost model"): 1.006 USD/h more on each when th
 import hashlib
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -197,5 +198,7 @@ def test_warnings_name_the_offers_csv_as_written(tmp_path):
         assert [w for w in p.warnings if w.startswith(unused)]
     checked = run("validate", scenario)
     assert checked.exit_code == 0, checked.output
-    assert f"{scenario}: {gap}" in " ".join(checked.stderr.split())
+    line = next(text for text in checked.stderr.splitlines() if text.endswith(gap))
+    # at its prices.purchase_options item, a line and column of the file as written
+    assert re.fullmatch(rf"warning: {re.escape(str(scenario))}:\d+:\d+: prices\.purchase_options\[1\]: {re.escape(gap)}", line)
     assert str(tmp_path) not in " ".join(checked.stderr.split()).replace(f"{scenario}:", "")
