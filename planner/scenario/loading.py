@@ -1267,8 +1267,12 @@ def _entry_like(folder: Path, name: str, wanted: typing.Callable[[os.DirEntry], 
     """The name of the entry of `folder` spelt most like `name` among its first MAX_FOLDER_ENTRIES, of those `wanted`;
     None when none is."""
     with os.scandir(folder) as entries:
-        near = catalog.suggest(name, [entry.name for entry in itertools.islice(entries, MAX_FOLDER_ENTRIES) if wanted(entry)])
-    return near[0] if near else None
+        names = [entry.name for entry in itertools.islice(entries, MAX_FOLDER_ENTRIES) if wanted(entry)]
+    # spelt alike by what precedes a suffix both share: "nothere.yaml" and "powercap.yaml" were alike for ".yaml"
+    suffix = Path(name).suffix.lower()
+    by_stem = {(n[:-len(suffix)] if suffix and n.lower().endswith(suffix) else n): n for n in names}
+    near = catalog.suggest(name[:-len(suffix)] if suffix else name, list(by_stem))
+    return by_stem[near[0]] if near else None
 
 
 def _looked_in(path: Path, base_dir: Path | None) -> str:

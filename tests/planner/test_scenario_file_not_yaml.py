@@ -38,6 +38,17 @@ def test_a_misspelt_scenario_file_is_offered_the_one_beside_it(tmp_path):
     assert _problems(str(missing)) == _problems(missing)
 
 
+def test_a_name_alike_only_in_its_ending_is_not_offered(tmp_path):
+    # a review (2026-12-06): "nothere.yaml: file not found; did you mean 'powercap.yaml'?" — the two share ".yaml" and
+    # little else (difflib: 0.64 of the whole names, 0.4 of "nothere" and "powercap"; its cutoff is 0.6)
+    (tmp_path / "powercap.yaml").write_text(SCENARIO, encoding="utf-8")
+    assert _problems(tmp_path / "nothere.yaml") == [f"{tmp_path}/nothere.yaml: file not found"]
+    assert _problems(tmp_path / "powrcap.yaml") == [
+        f"{tmp_path}/powrcap.yaml: file not found; did you mean '{tmp_path}/powercap.yaml'?"]
+    assert _problems(tmp_path / "powercap.yml") == [
+        f"{tmp_path}/powercap.yml: file not found; did you mean '{tmp_path}/powercap.yaml'?"]
+
+
 def test_a_scenario_named_without_its_ending_is_offered_the_file(tmp_path):
     (tmp_path / "entry.yml").write_text(SCENARIO, encoding="utf-8")
     assert _problems(tmp_path / "entry") == [f"{tmp_path}/entry: file not found; did you mean '{tmp_path}/entry.yml'?"]
