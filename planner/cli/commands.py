@@ -247,6 +247,10 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         problems, warnings = ([], []) if written is None else _price_checks(
             _scenario_of_prices(written, checked.data, checked.base_dir), store, whole=False)
         implausible = plausibility_warnings_as_written(checked.data) if checked.data is not None else []
+        # units required of a card with no sourced price: an error plan gives too, said beside the model's
+        unpriced, not_bought = _card_checks(_cards_as_written(checked.data)) if checked.data is not None else ([], [])
+        problems = problems + [(field, text) for field, text in unpriced
+                               if not any(p.startswith(f"{path}:") and dotted(field) in p for p in checked.problems)]
         not_bought = []
     # values that look typed in another unit, placed in the text validated as its problems are
     fields = [field for field, _ in implausible] + [field for field, _ in problems if field]
@@ -434,6 +438,32 @@ def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[tuple[tuple, s
     fields = [("constraints", "min_units", card["card_id"]) for card in unpriced if units_required(card)]
     listed = [_listing_field(scenario, card["card_id"]) for card in unpriced] if warnings else []
     return list(zip(fields, required)), [(field, f"{dotted(field)}: {text}") for field, text in zip(listed, warnings)]
+
+
+def _cards_as_written(data) -> SimpleNamespace:
+    """What _card_checks reads of a scenario file that does not load, from its values as written: onprem.cards,
+    existing, custom_cards, card_overrides and constraints.min_units, each only where it has its shape (a list of
+    names, mappings by name, whole counts); anything else reads as none (the model's problems say it)."""
+    def mapping(parent, key) -> dict:
+        value = parent.get(key) if isinstance(parent, dict) else None
+        return {k: v for k, v in value.items() if isinstance(k, str)} if isinstance(value, dict) else {}
+
+    def count(value) -> int:
+        value = value.get("count") if isinstance(value, dict) else value
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+    onprem = data.get("onprem") if isinstance(data, dict) else None
+    listed = onprem.get("cards") if isinstance(onprem, dict) else None
+    existing = {card: count(v) for card, v in mapping(onprem, "existing").items()}
+    overrides = {card: SimpleNamespace(**{k: v for k, v in o.items() if k in ("price", "host_cost_per_card")})
+                 for card, o in mapping(onprem, "card_overrides").items() if isinstance(o, dict)}
+    return SimpleNamespace(
+        onprem=SimpleNamespace(cards=[c for c in listed if isinstance(c, str)] if isinstance(listed, list) else [],
+                               existing=existing, custom_cards=mapping(onprem, "custom_cards"), card_overrides=overrides,
+                               owned_count=lambda card: existing.get(card, 0)),
+        constraints=SimpleNamespace(min_units={card: count(v) for card, v in
+                                               mapping(data.get("constraints") if isinstance(data, dict) else None,
+                                                       "min_units").items()}))
 
 
 def _listing_field(scenario, card: str) -> tuple:

@@ -79,3 +79,32 @@ def test_a_value_an_error_rejects_is_not_warned_about_again(tmp_path):
             f"warning: {path}:4:24: onprem.electricity_per_kwh: 12 USD a kWh is more than grid electricity costs "
             "anywhere (under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 0.12; if per "
             "MWh, 0.012",))
+
+
+def test_units_required_of_a_card_with_no_sourced_price_are_said_beside_the_models_problems(tmp_path):
+    # a new user's audit (2026-12-06): min_units of the RTX A5000 (its catalog price is empty: docs/data-sources.md)
+    # came out only once a misspelt profile and a cloud share of 60 were fixed
+    path = tmp_path / "s.yaml"
+    path.write_text("name: t\nonprem:\n  cards: [rtx-4090, rtx-a5000]\n  existing: {rtx-a5000: {count: 1}}\n"
+                    "constraints:\n  min_units: {rtx-a5000: 2, rtx-4090: 1}\n  max_cloud_share: 60\n" + WORKLOAD)
+    result = run("validate", path)
+    assert result.exit_code == 2
+    # "  min_units: {" is 14 characters, "rtx-a5000: " 11; "  max_cloud_share: " 19
+    assert result.stderr == problems_block(
+        path,
+        "6:26: constraints.min_units.rtx-a5000: card rtx-a5000 has no sourced price in the catalog; set "
+        "onprem.card_overrides.rtx-a5000.price (and currency) from a quote",
+        "7:20: constraints.max_cloud_share: expected a number ≤ 1, got 60; did you mean 0.6 (60 %)?")
+
+
+def test_a_price_given_or_owned_cards_enough_need_no_price(tmp_path):
+    # the same file with the card's price quoted, or with as many owned as required: only the cloud share is wrong
+    for onprem in ("  card_overrides: {rtx-a5000: {price: 2000, currency: USD, host_cost_per_card: 375}}\n",
+                   "  existing: {rtx-a5000: 2}\n"):
+        path = tmp_path / "s.yaml"
+        path.write_text("name: t\nonprem:\n  cards: [rtx-4090, rtx-a5000]\n" + onprem +
+                        "constraints:\n  min_units: {rtx-a5000: 2}\n  max_cloud_share: 60\n" + WORKLOAD)
+        result = run("validate", path)
+        assert result.exit_code == 2
+        assert result.stderr == problems_block(
+            path, "7:20: constraints.max_cloud_share: expected a number ≤ 1, got 60; did you mean 0.6 (60 %)?")
