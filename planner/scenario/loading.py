@@ -935,6 +935,10 @@ UNITS_BY_SUFFIX = {
     "_years": {"years": 1.0, "year": 1.0, "y": 1.0, "months": 1 / 12, "month": 1 / 12},
 }
 _NUMBER_AND_UNIT = re.compile(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+|%)\s*")
+# A number written with thousands separators ("1,500", "12 000", "1'500": one separator throughout, groups of three
+# after a first group that does not start with 0), or with a decimal comma ("0,12"), which YAML reads as text
+_GROUPED = re.compile(r"\s*[-+]?[1-9]\d{0,2}([,'_ \u00a0\u202f])\d{3}(?:\1\d{3})*(?:\.\d+)?\s*")
+_DECIMAL_COMMA = re.compile(r"\s*([-+]?\d+),(\d+)\s*")
 
 
 def _number_meant(loc: Path_, got: Any) -> str:
@@ -953,6 +957,15 @@ def _number_meant(loc: Path_, got: Any) -> str:
     if _number(got):   # a percent is at most 100 × the bound: no other number is divided (10**999 / 100 overflows)
         fits = ratio and abs(got) <= 100 * MAX_RATIO_BOUND and _read_as(model, name, got / 100) is not None
         return percent_meant(got) if fits else ""
+    if isinstance(got, str) and (grouped := _GROUPED.fullmatch(got)):
+        meant = _read_as(model, name, float(got.strip().replace(grouped[1], "")))
+        if meant is not None:   # written plainly: "did you mean 1,500?" would hold the separator it asks to drop
+            plain = str(int(meant)) if float(meant).is_integer() else repr(float(meant))
+            return f"; did you mean {plain}? (a number without thousands separators)"
+    # a decimal comma; "1,400" too where 1400 is out of the field's range (a PUE of 1.4)
+    if isinstance(got, str) and (comma := _DECIMAL_COMMA.fullmatch(got)):
+        meant = _read_as(model, name, float(f"{comma[1]}.{comma[2]}"))
+        return f"; did you mean {_figure(meant)}? (a decimal point, not a comma)" if meant is not None else ""
     typed = _NUMBER_AND_UNIT.fullmatch(got) if isinstance(got, str) else None
     if typed is None:
         return ""

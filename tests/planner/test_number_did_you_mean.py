@@ -150,3 +150,29 @@ def test_a_memory_above_every_gpus_stays_a_warning_where_an_offers_csv_may_give_
         "288 GB, B300), so no GPU can run the workload unless a row of the offers CSV (prices.source) gives more; "
         "expected GB per GPU"]
     load_scenario(path)
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    # a new user's audit (2026-12-06): "1,500" said only "expected a number"; "onprem:\n  " puts each field at line 4
+    ("capex_budget: 40 000", "4:17: onprem.capex_budget: expected a number, got '40 000'; "
+                             "did you mean 40000? (a number without thousands separators)"),
+    ("capex_budget: 1,250,000.5", "4:17: onprem.capex_budget: expected a number, got '1,250,000.5'; "
+                                  "did you mean 1250000.5? (a number without thousands separators)"),
+    ("capex_budget: \"1'500\"", "4:17: onprem.capex_budget: expected a number, got \"1'500\"; "
+                                "did you mean 1500? (a number without thousands separators)"),
+    # a decimal comma: the electricity tariff as written in much of Europe
+    ("electricity_per_kwh: 0,12", "4:24: onprem.electricity_per_kwh: expected a number, got '0,12'; "
+                                  "did you mean 0.12? (a decimal point, not a comma)"),
+    # 1400 is no PUE (at most 3): the comma is a decimal one
+    ("pue: 1,400", "4:8: onprem.pue: expected a number, got '1,400'; did you mean 1.4? (a decimal point, not a comma)"),
+    # neither reading fits a whole number of months at most 120: no hint
+    ("purchase_every_months: 1,500", "4:26: onprem.purchase_every_months: expected a whole number, got '1,500'"),
+    # a first group starting with 0 is no thousands group
+    ("electricity_per_kwh: 0,150", "4:24: onprem.electricity_per_kwh: expected a number, got '0,150'; "
+                                   "did you mean 0.15? (a decimal point, not a comma)"),
+])
+def test_a_number_with_thousands_separators_or_a_decimal_comma_is_read_for_the_hint(line, problem):
+    text = HEAD + "onprem:\n  " + line + "\n" + WORKLOAD % ""
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(text, "s.yaml")
+    assert info.value.problems == [f"s.yaml:{problem}"]
