@@ -14,11 +14,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from cli_run import run
 
 from planner import load_scenario, plan
 from planner.errors import ScenarioError
 from planner.scenario import loading
+from tests.planner.cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = "name: x\nworkloads:\n  - {name: a, gpu_hours_per_month: 10, reference_gpu: RTX-4090}\n"
