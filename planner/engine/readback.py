@@ -24,6 +24,7 @@ from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, pe
 from planner.engine.solve import Solution
 from planner.engine.vintages import in_service
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK
+from planner.text import counted
 
 FLEET_COLUMNS = ["provider", "region", "sku", "gpu", "purchase_option", "kind", "units", "existing_units",
                  "new_units", "sold_units", "switched_off_units", "instance_hours", "cost", "unit_id"]
@@ -351,7 +352,7 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     for k, (i, owned, first, last, leave, age_at_start, life) in enumerate(column_rows(
             v, "unit", "owned", "first_service", "last_service", "leave_month", "age_at_start", "life_months")):
         if owned:
-            age = f"owned, {age_at_start} months old at month 1"
+            age = f"owned, {months_old(age_at_start)} at month 1"
             if sell[k] > 0:
                 rows.append((1, sku[i], gpu[i], "sell", sell[k], credit["sell"][k] * sell[k], age))
             if off[k] > 0:
@@ -373,6 +374,12 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     return _table(rows, SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
 
 
+def months_old(months: int) -> str:
+    """A card's age in a schedule note, "1 month old", "36 months old": reports.tables.owned_end_value_words finds an
+    owned batch's end value row by it."""
+    return f"{counted(months, 'month')} old"
+
+
 def _leaving(leave: int, horizon: int, life: int, age_months: int, credit_per_unit: float) -> tuple[str, str]:
     """(action, note) of cards leaving in month `leave`, `age_months` old then: `retire` at the end of their
     `life` within the horizon, or `end value` in month H+1 for those still in service at the end — the residual
@@ -381,7 +388,7 @@ def _leaving(leave: int, horizon: int, life: int, age_months: int, credit_per_un
     if leave <= horizon:
         return "retire", f"end of its {life}-month life; " + (
             "worth nothing by then (no resale credit)" if worthless else "sold at its resale value")
-    return "end value", (f"residual value at the end of the plan ({age_months} months old)"
+    return "end value", (f"residual value at the end of the plan ({months_old(age_months)})"
                          + (": none" if worthless else ""))
 
 

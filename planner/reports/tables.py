@@ -18,6 +18,7 @@ from planner._version import __version__
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
+from planner.engine.readback import months_old
 from planner.engine.result import MONEY_COLUMNS, held, money_attrs, present_value_words
 from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
@@ -700,7 +701,7 @@ def owned_end_value_words(plan: Plan) -> str:
         held_units = int(batch.kept) + int(batch.switched_off)
         if held_units <= 0:
             continue
-        age = f"({int(batch.age_months) + horizon} months old"   # the note of an owned batch's end value row
+        age = f"({months_old(int(batch.age_months) + horizon)}"   # the note of an owned batch's end value row
         rows = ends[(ends["card"] == batch.card) & (ends["units"] == held_units)
                     & ends["note"].astype(str).str.contains(age, regex=False)]
         if not len(rows):
