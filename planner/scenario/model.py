@@ -1075,7 +1075,7 @@ def assumed_site_figures(scenario: Any) -> list[tuple[tuple, str]]:
     unit = {"electricity_per_kwh": f" {scenario.currency} a kWh"}
     said = [f"{field} {OnPrem.model_fields[field].default:g}{unit.get(field, '')} ({SITE_DEFAULT_SAID[field]})"
             for field in left_out]
-    return [(("onprem",), f"onprem: not given, assumed: {', '.join(said)}: give your site's figures")]
+    return [(("onprem",), f"onprem: site figures not given, assumed: {', '.join(said)}: give your site's figures")]
 
 
 class Scenario(Frozen):

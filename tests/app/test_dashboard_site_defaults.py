@@ -23,7 +23,7 @@ workloads:
     gpu_hours_per_month: 120
     reference_gpu: A10G
 """
-WARNING = ("onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 (no "
+WARNING = ("onprem: site figures not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 (no "
            "hours lost; no public per-card figure), electricity_per_kwh 0.12 USD a kWh (no source): give your site's "
            "figures")
 

@@ -247,7 +247,7 @@ def test_validate_prints_each_warning_at_its_value_and_exits_0(tmp_path):
         f"warning: {path}:9:95: onprem.card_overrides.rtx-4090.idle_watts: 0.07 W is below any GPU's idle draw "
         "(cards idle at 25-105 W); expected watts per card: for 0.07 kW, write 70",
         # pue and availability left out: the defaults assumed, at the `onprem` key (line 4, column 1)
-        f"warning: {path}:4:1: onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), "
+        f"warning: {path}:4:1: onprem: site figures not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), "
         "availability 1 (no hours lost; no public per-card figure): give your site's figures",
     ]
 

@@ -32,11 +32,11 @@ from planner.errors import ScenarioError
 from planner.scenario import OnPrem, apply_overrides
 from planner.scenario.model import assumed_site_figures, defaults_left_out
 
-ALL_LEFT_OUT = ("onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 "
+ALL_LEFT_OUT = ("onprem: site figures not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 "
                 "(no hours lost; no public per-card figure), electricity_per_kwh 0.12 USD a kWh (no source): give your "
                 "site's figures")
-PUE_LEFT_OUT = ("onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute): give your site's "
-                "figures")
+PUE_LEFT_OUT = ("onprem: site figures not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute): give your "
+                "site's figures")
 OFFERS = (
     "offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,vcpus,"
     "memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n"
@@ -159,9 +159,9 @@ def test_a_plan_that_leaves_availability_out_loses_no_hours(tmp_path):
     p = plan(scenario(tmp_path, 720, electricity_per_kwh=0.1), baselines=False)
     assert p.cost("energy") == pytest.approx(411.432, rel=1e-6)
     assert p.total == pytest.approx(411.432, rel=1e-6)   # 720 h ≤ 730 h: no cloud hour
-    assert [w for w in p.warnings if w.startswith("onprem: not given")] == [
-        "onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 (no hours "
-        "lost; no public per-card figure): give your site's figures"]
+    assert [w for w in p.warnings if w.startswith("onprem: site figures not given")] == [
+        "onprem: site figures not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 "
+        "(no hours lost; no public per-card figure): give your site's figures"]
 
 
 def test_a_plan_that_gives_all_three_has_no_such_warning(tmp_path):

@@ -140,7 +140,7 @@ def test_the_json_says_it_as_a_warning_with_no_field(tmp_path):
     assert problem == {"severity": "warning", "line": None, "column": None, "field": None, "message": REFUSED_1001}
     # pue and availability left out: the defaults assumed, at the `onprem` key (line 9, column 1)
     assert (site["line"], site["column"], site["field"]) == (9, 1, "onprem")
-    assert site["message"].startswith("not given, assumed: pue 1.58")
+    assert site["message"].startswith("site figures not given, assumed: pue 1.58")
 
 
 def test_the_counts_of_the_scenario_alone_hold_the_count_of_plan_for_the_shipped_scenarios():

@@ -38,8 +38,8 @@ NOT_BOUGHT = ("card rtx-a5000 has no sourced price in the catalog: it is not bou
               "set onprem.card_overrides.rtx-a5000.price (and currency) from a quote")
 # the scenario gives electricity_per_kwh, not pue or availability: validate says the defaults it assumed, at the
 # `onprem` key (line 8, column 1; tests/planner/test_onprem_site_defaults.py)
-SITE = ("onprem: not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 (no hours "
-        "lost; no public per-card figure): give your site's figures")
+SITE = ("onprem: site figures not given, assumed: pue 1.58 (industry average of 2023, Uptime Institute), availability 1 "
+        "(no hours lost; no public per-card figure): give your site's figures")
 NOT_SOLD = ("card l40s has no sourced price in the catalog: the units owned are not sold (their resale value is unknown) "
             "and their maintenance counts as 0; set onprem.card_overrides.l40s.price (and currency) from a quote")
 
