@@ -628,7 +628,10 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     bounded = baselines_grouped(plan)   # by the plan's grouping, as every report: a bound unknown is an empty cell
     shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
     note_px = 135 if bounded else 285
-    box = _wide(key, baselines_table_slot)
+    # the slot holds the table's box and, after it, the notes in full: in the box they came before the phone's
+    # "swipe sideways" line, which then read as the next table's
+    holder = baselines_table_slot.container()
+    box = _wide(key, holder)
     box.dataframe(
         table if bounded else table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore"),
         hide_index=True, width="stretch", key=key, placeholder="", column_order=shown, column_config={
@@ -646,7 +649,7 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
             "note": st.column_config.TextColumn(width=note_px)})
     in_full = tables.notes_in_full(table["label"], table["note"], note_px)   # what the column cuts short
     if in_full:
-        box.caption(in_full)
+        holder.caption(in_full)
 
 
 _draw_baseline_cards(told.plan)

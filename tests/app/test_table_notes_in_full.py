@@ -32,3 +32,22 @@ def test_the_baselines_table_says_a_long_note_in_full_under_it():
     said = [c.value.replace("\\", "") for c in at.caption if c.value.startswith("Notes in full:")]
     assert any("- **all on-prem (no cloud)**: costs less than the plan: it drops the capex budget of 60,000 USD, the cloud share "
                "cap of 60 %" in c for c in said), said
+
+
+def test_the_notes_in_full_follow_the_baselines_tables_box_not_inside_it():
+    # a browser check (2026-12-06): on a phone, the "swipe sideways" line is drawn after the keyed box of a wide table
+    # (layout.wide); the notes inside that box came before it, and the line read as the next table's
+    text = STARTUP.read_text(encoding="utf-8").replace("min_units: {a100-80gb-pcie: 1}", "min_units: {a100-80gb-pcie: 3}", 1)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.file_uploader(key="upload_file").set_value(("three.yaml", text.encode(), "application/x-yaml")).run()
+
+    def boxes(node):
+        for child in getattr(node, "children", {}).values():
+            yield child
+            yield from boxes(child)
+
+    (box,) = [b for b in boxes(at.main) if str(getattr(getattr(b, "proto", None), "id", "")).endswith(
+        "phone_swipe_baselines_table")]
+    inside = [n for n in boxes(box) if getattr(n, "type", "") == "caption"]
+    assert inside == []
+    assert any(c.value.startswith("Notes in full:") for c in at.caption)
