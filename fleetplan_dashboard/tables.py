@@ -1004,8 +1004,9 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
         advice = (f". These cloud prices are more than {stale_after_days} days old: check current prices before "
                   "deciding." + _newer_prices(source, pinned, asked))
     elif cloud_look == "undated":
-        advice = (". The cloud prices carry no date and may be old: check current prices before deciding."
-                  + _newer_prices(source, pinned, asked))
+        one = ((prices.get("cloud_dates") or {}).get("undated_prices") or 0) == 1
+        advice = (f". {'The cloud price carries' if one else 'The cloud prices carry'} no date and may be old: check "
+                  "current prices before deciding." + _newer_prices(source, pinned, asked))
     card_advice = _card_advice(card_dates, cards_age, checked=bool(advice))
     level = "warning" if card_advice else level
     advice += card_advice

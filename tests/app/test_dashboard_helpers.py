@@ -268,8 +268,9 @@ def test_undated_cloud_prices_are_said_undated_not_absent():
     # entry.yaml rents Azure Standard_NC4as_T4_v3 spot, whose snapshot row has no date
     entry = {"source": "snapshot", "as_of": None, "undated_prices": 1, "cloud_dates": _dated(None, undated=1)}
     level, text = tables.price_banner(entry, today=DEC_6)
+    # one price: "The cloud price carries" (a browser check, 2026-12-06: "The cloud prices carry" of one)
     assert (level, text) == ("warning", "Prices: packaged price snapshot · 1 cloud price in use, undated. The cloud "
-                                        "prices carry no date and may be old: check current prices before deciding. "
+                                        "price carries no date and may be old: check current prices before deciding. "
                                         "The Prices page shows each offer's date; newer ones need a price refresh, made "
                                         "on the command line (`fleetplan prices refresh`), and the scenario file's Price "
                                         "source set to the price store.")
