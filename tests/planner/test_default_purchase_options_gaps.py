@@ -42,8 +42,11 @@ def test_validate_says_nothing_of_the_default_and_warns_of_the_options_listed(tm
     assert result.exit_code == 0 and "reserved_" not in result.output
     result = run("validate", listed)
     assert result.exit_code == 0
+    # each at its item of line 3, `prices: {purchase_options: [on_demand, spot, reserved_1y, reserved_3y]}`: the
+    # list opens at column 28, reserved_1y at 46 and reserved_3y at 59
     assert [line for line in result.stderr.splitlines() if "reserved_" in line] == [
-        f"warning: {listed}: {gap}" for gap in LISTED_GAPS]
+        f"warning: {listed}:3:{column}: prices.purchase_options[{item}]: {gap}"
+        for column, item, gap in zip((46, 59), (2, 3), LISTED_GAPS)]
 
 
 def test_overrides_keep_the_default_a_default_and_options_given_by_an_override_are_listed():

@@ -89,7 +89,10 @@ def test_validate_of_the_example_scenarios_imports_nothing_heavy_and_warns_as_th
     expected = [line for f, s in scenarios.items() for line in [
         *(f"warning: {f}:{_card_item_at(ROOT / f, card)}: onprem.cards[{list(s.onprem.cards).index(card)}]: {warning}"
           for warning in _unpriced_cards(site_card_rows(s), s.name)[1] for card in [warning.split()[1]]),
-        *(f"warning: {f}: {warning}" for warning in catalog.option_gaps(s, table))]]
+        # an option with no price at its item of the file's one-line `  purchase_options: [...]` list
+        *(f"warning: {f}:{_item_at(ROOT / f, 'purchase_options', option)}: prices.purchase_options"
+          f"[{list(s.prices.purchase_options).index(option)}]: {warning}"
+          for warning in catalog.option_gaps(s, table) for option in [warning.split(":")[0]])]]
     assert [line for line in err.splitlines() if line.startswith("warning:")] == expected
     assert len(expected) >= 1   # industrial.yaml allows reserved and savings-plan options
     assert any("card h100-pcie has no sourced price" in line for line in expected)   # industrial.yaml lists it
@@ -97,10 +100,15 @@ def test_validate_of_the_example_scenarios_imports_nothing_heavy_and_warns_as_th
 
 def _card_item_at(path: Path, card: str) -> str:
     """"LINE:COL" of `card` in the scenario file's `  cards: [...]` line (1-based, as editors count)."""
+    return _item_at(path, "cards", card)
+
+
+def _item_at(path: Path, key: str, item: str) -> str:
+    """"LINE:COL" of `item` in the scenario file's `  KEY: [...]` line (1-based, as editors count)."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.startswith("  cards: [") and (found := re.search(rf"(?<![\w-]){re.escape(card)}(?![\w-])", line)):
+        if line.startswith(f"  {key}: [") and (found := re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", line)):
             return f"{number}:{found.start() + 1}"
-    raise AssertionError(f"{card} is in no cards list of {path}")
+    raise AssertionError(f"{item} is in no {key} list of {path}")
 
 
 def test_validate_of_a_bad_file_reports_it_with_did_you_mean_and_imports_nothing_heavy(tmp_path):
