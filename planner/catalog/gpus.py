@@ -34,7 +34,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"   # planner/data: the packag
 GPU_NUMERIC = ["memory_gb", "memory_bandwidth_gbps", "tdp_watts", "fp32_tflops",
                "fp16_tensor_tflops", "bf16_tensor_tflops", "compute_capability"]
 CARD_NUMERIC = ["price", "busy_watts", "idle_watts", "host_cost_per_card", "cards_per_server",
-                "life_years", "maintenance_rate_per_year"]
+                "life_years", "maintenance_rate_per_year", "sold_in_units_of"]
 THROUGHPUT_METRICS = ("fp16_tensor_tflops", "bf16_tensor_tflops", "fp32_tflops", "memory_bandwidth_gbps")
 
 

@@ -303,8 +303,10 @@ def _amount(cell) -> float:
 def card_costs(scenario) -> dict[str, dict]:
     """Per card of `scenario` (listed, custom, owned or required) with a sourced capex that its fx can convert, as
     site_card_rows prices it: {"buyable", "price" and "host" (host_cost_per_card) in the scenario currency, each at
-    its own rate, "capex" (their sum), "cards_per_server", "leaves_out"}: the catalog's price_leaves_out, what its
-    price leaves out (a lower bound), '' where it has none or the scenario gives the card's price or host share.
+    its own rate, "capex" (their sum), "cards_per_server", "leaves_out", "sold_in_units_of"}: "leaves_out" is the
+    catalog's price_leaves_out, what its price leaves out (a lower bound), '' where it has none or the scenario gives
+    the card's price or host share; "sold_in_units_of" the catalog's, the GPUs of the whole board the card is sold
+    as only (8 for an HGX row priced per GPU), 1 where it is sold one at a time (empty cell, custom card).
     Read from the catalog's text rows, without pandas, so validate stays quick."""
     o = scenario.onprem
     catalog_cards = card_rows()
@@ -329,7 +331,8 @@ def card_costs(scenario) -> dict[str, dict]:
         out[card_id] = {"buyable": card_id in o.cards or custom is not None, "price": price * price_rate,
                         "host": host * host_rate, "capex": capex_per_unit(price, host, price_rate, host_rate),
                         "cards_per_server": int(float(row["cards_per_server"])),
-                        "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip()}
+                        "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip(),
+                        "sold_in_units_of": int(float(str(row.get("sold_in_units_of") or "").strip() or 1))}
     return out
 
 
