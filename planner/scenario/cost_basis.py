@@ -1,5 +1,6 @@
 """Warnings on what a scenario's on-prem costs rest on: catalog prices that are lower bounds, a capex budget below the
-price of any card it may buy (a budget typed in thousands), and purchases that pay for part of a host.
+price of any card it may buy (a budget typed in thousands), purchases that pay for part of a host, and units of a card
+sold only as whole boards (an HGX row: 8 GPUs, priced per GPU) that are not whole boards.
 
 Each warning starts with the dotted path of the field it is about, as loading.plausibility_warnings' do; validate
 places `scenario_cost_warnings` in the file, a plan lists the texts (engine.run.plan_notes) with those of
@@ -65,31 +66,94 @@ def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
     return found
 
 
+def _boards(units: int, size: int, capex: float, cur: str) -> str:
+    """The whole-board purchase nearest above `units` GPUs of boards of `size`, at `capex` a GPU: '8 (1 whole board)
+    would cost 216,000 USD new'."""
+    whole = -(-units // size) * size
+    boards = whole // size
+    return (f"{whole:,} ({boards:,} whole board{'' if boards == 1 else 's'}) would cost {_money(whole * capex)} {cur} "
+            "new")
+
+
+def _sold_as(cost: dict, cur: str) -> str:
+    """'it is sold only as whole 8-GPU boards (priced here per GPU: 27,000 USD a GPU)', for a card sold whole."""
+    share = " with its host share" if cost["host"] > 0 else ""
+    return (f"it is sold only as whole {cost['sold_in_units_of']}-GPU boards (priced here per GPU: "
+            f"{_money(cost['capex'])} {cur} a GPU{share})")
+
+
+WHOLE_BOARDS_NOTE = "the model buys GPUs, not whole boards: docs/cost-model.md"
+
+
+def part_boards_required(scenario) -> list[tuple[Path_, str]]:
+    """(field, warning) for constraints.min_units and max_units of a card sold only as whole boards of N GPUs (the
+    catalog's sold_in_units_of, docs/data-sources.md) that are not a multiple of N: a fleet held to them holds part of
+    a board, which nobody sells; each names the whole-board purchase nearest above and its capex (price + host share,
+    in the scenario's currency, undiscounted)."""
+    costs, cur = card_costs(scenario), scenario.currency
+    found = []
+    for field, words in (("min_units", "at least"), ("max_units", "at most")):
+        for card, units in getattr(scenario.constraints, field).items():
+            cost = costs.get(card)
+            size = cost["sold_in_units_of"] if cost else 1
+            if size <= 1 or units % size == 0:
+                continue
+            found.append((("constraints", field, card),
+                          f"constraints.{field}.{card}: {words} {units:,} in the fleet, {_hosts(units, size, 'board')}, "
+                          f"but {_sold_as(cost, cur)}: buying {_boards(units, size, cost['capex'], cur)} "
+                          f"({WHOLE_BOARDS_NOTE})"))
+    return found
+
+
+def part_boards_bought(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
+    """(field, warning) for each card sold only as whole boards of N GPUs (the catalog's sold_in_units_of: an HGX row
+    priced per GPU, docs/data-sources.md) whose units bought over the plan (`bought`: card -> units) are not a
+    multiple of N: a fleet nobody sells, which the model counts at its GPUs' price. Each names the units bought, the
+    board's size and the whole-board purchase nearest above: its capex (price + host share, in the scenario's
+    currency, undiscounted) and what it adds."""
+    costs, cur = card_costs(scenario), scenario.currency
+    found = []
+    for card, units in bought.items():
+        cost = costs.get(card)
+        size = cost["sold_in_units_of"] if cost else 1
+        if units <= 0 or size <= 1 or units % size == 0:
+            continue
+        more = (size - units % size) * cost["capex"]
+        found.append((("onprem", "cards"), f"card {card}: the plan buys {units:,}, {_hosts(units, size, 'board')}, "
+                                           f"but {_sold_as(cost, cur)}: buying "
+                                           f"{_boards(units, size, cost['capex'], cur)}, {_money(more)} {cur} more than "
+                                           f"the {_money(units * cost['capex'])} {cur} of the {units:,} it buys "
+                                           f"({WHOLE_BOARDS_NOTE})"))
+    return found
+
+
 def scenario_cost_warnings(scenario) -> list[tuple[Path_, str]]:
-    """What validate says of a scenario's costs before any plan: lower-bound prices of cards it may buy, and a capex
-    budget below any card's price."""
-    return lower_bound_prices(scenario) + implausible_capex_budget(scenario)
+    """What validate says of a scenario's costs before any plan: lower-bound prices of cards it may buy, a capex
+    budget below any card's price, and unit bounds that hold part of a board of a card sold as whole boards."""
+    return lower_bound_prices(scenario) + implausible_capex_budget(scenario) + part_boards_required(scenario)
 
 
-def _hosts(cards: int, per_host: int) -> str:
-    """How many hosts `cards` cards fill at `per_host` a host, in words: 'half a host', '1/4 of a host', '5 3/4 hosts'."""
+def _hosts(cards: int, per_host: int, noun: str = "host") -> str:
+    """How many hosts `cards` cards fill at `per_host` a host, in words: 'half a host', '1/4 of a host', '5 3/4 hosts'
+    (`noun`: 'board', '3/8 of a board')."""
     whole, part = divmod(cards, per_host)
     rest = Fraction(part, per_host)
     if not whole:
-        return "half a host" if rest == Fraction(1, 2) else f"{rest} of a host"
-    return f"{whole} {rest} hosts"
+        return f"half a {noun}" if rest == Fraction(1, 2) else f"{rest} of a {noun}"
+    return f"{whole} {rest} {noun}s"
 
 
 def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
     """(field, warning) for each card whose units bought over the plan (`bought`: card -> units) do not fill whole
     hosts: the model charges host_cost_per_card per card (a host's cost / cards_per_server), so such a plan pays for
     part of a host that must be bought whole (docs/cost-model.md). Cards with no host share, or one card a host,
-    have none to warn of."""
+    have none to warn of; nor have cards sold only as whole boards (part_boards_bought says what whole ones cost)."""
     costs = card_costs(scenario)
     found = []
     for card, units in bought.items():
         cost = costs.get(card)
-        if cost is None or units <= 0 or cost["host"] <= 0 or cost["cards_per_server"] <= 1:
+        if (cost is None or units <= 0 or cost["host"] <= 0 or cost["cards_per_server"] <= 1
+                or cost["sold_in_units_of"] > 1):
             continue
         per_host, share = cost["cards_per_server"], cost["host"]
         if units % per_host == 0:
@@ -107,5 +171,7 @@ def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]
 
 def bought_cost_warnings(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
     """What a plan that buys `bought` (card -> units bought over the plan) is told of its costs: the lower-bound
-    prices of cards it buys, a capex budget below any card's price, and purchases that pay for part of a host."""
-    return lower_bound_prices(scenario, bought) + implausible_capex_budget(scenario) + partial_hosts(scenario, bought)
+    prices of cards it buys, a capex budget below any card's price, purchases that pay for part of a host, and
+    purchases of part of a board of a card sold as whole boards."""
+    return (lower_bound_prices(scenario, bought) + implausible_capex_budget(scenario) + partial_hosts(scenario, bought)
+            + part_boards_bought(scenario, bought))
