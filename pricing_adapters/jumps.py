@@ -97,6 +97,13 @@ MISSING_NAMED = 5   # of the missing offers, in a message
 # and RAM are held too, where both sides give them (the offers table's vcpus and memory_gb; Azure's size table lacks
 # the RAM of about half its sizes): no cost reads them, but tables and a user choosing a type do, and they do not
 # change under the name either (an NC24ads A100 v4 is 24 vCPUs and 220 GB, whatever ARM says one day).
+# Both sides give RAM in the same unit, GiB (the column says GB, as Azure's capability does): AWS's
+# DescribeInstanceTypes MiB / 1,024 against the packaged snapshot's ec2instances.info GiB (p4d.24xlarge:
+# 1,179,648 / 1,024 = 1,152 both), ARM's MemoryGB against the size table's, taken from the same capability (Karpenter's
+# recorded ARM listings, SkyPilot's Azure catalog) where it has one;
+# so they are held to a part in a million, like the GPU facts, and a first refresh of the recorded answers
+# is no change (tests/pricing_adapters/test_first_refresh_hardware.py), while RAM read in decimal GB (7.4 %
+# more) would be one.
 HARDWARE_FACTS = ("gpu_count", "gpu", "gpu_memory_gb", "vcpus", "memory_gb")   # in the order a message names them
 HARDWARE_NAMED = 5   # of the changed facts, in a message
 # The facts the project ships for each provider's instance types, checked for a type the store does not hold yet
