@@ -10,23 +10,33 @@ is refused on a vCPU/RAM mismatch".) Not with the project's recorded answers, an
   that same capability where it gives one (NC24ads A100 v4: 220), else empty (no comparison); vCPUs likewise (24).
 
 Values by hand from the recorded answers (tests/fixtures/aws, tests/fixtures/azure) and the packaged files named above.
+Beyond the recorded answers, every packaged type, said as the API says it (MiB for AWS, ARM's capabilities for Azure)
+and read by the adapter, is no change: the packaged facts are in the adapters' units (scripts/build_snapshot.py copies
+the reference's memory_gib: AWS MiB / 1,024, Azure's MemoryGB).
 The guard still refuses a real change on a first refresh: RAM halved (576 GB, not 1,152) and a GPU and its memory
 changed (an 80 GB A100 for p4d's 40 GB one), with nothing saved."""
 
 from __future__ import annotations
 
 import copy
+import math
 
 import httpx
+import pandas as pd
 import pytest
 import respx
 import test_aws
 from test_aws import Stubs, _describe, _items, _load, _p4d_item
 from test_azure import BASE, FakeComputeClient, FakeCredential, _no_real_credentials, _pager  # noqa: F401 - a fixture
 
+from pricing_adapters import aws
+from pricing_adapters import azure as az
 from pricing_adapters.azure import AzurePriceSource
 from pricing_adapters.errors import HardwareChangeError
+from pricing_adapters.jumps import earlier_prices, hardware_changes
 from pricing_adapters.refresh import refresh
+from pricing_adapters.schema import validate_offers
+from pricing_adapters.snapshot import load_snapshot
 from pricing_adapters.store import PriceStore
 
 session = test_aws.session   # fixture: a boto3 session with fake keys
@@ -132,3 +142,53 @@ def test_a_first_azure_refresh_of_the_recorded_arm_listing_is_saved_without_a_ha
     assert facts["Standard_ND96asr_v4"] == (96.0, 900.0)
     assert facts["Standard_NV6ads_A10_v5"] == (6.0, 55.0)
     assert facts["Standard_ND96isr_MI300X_v5"] == (96.0, 1850.0)
+
+
+def test_every_packaged_aws_type_as_describe_instance_types_gives_it_is_no_change(tmp_path):
+    # each of the 93 packaged types (pricing_adapters/snapshots/aws.csv) as DescribeInstanceTypes gives it, in its units:
+    # RAM in MiB (memory_gb × 1,024), device memory in MiB, the device's name and count (0 for a slice: reference trap 4),
+    # Inferentia and Trainium under NeuronInfo; the adapter's reading of it is what the packaged facts say, type by type
+    packaged = load_snapshot(["aws"]).drop_duplicates("sku")
+    rows = []
+    for row in packaged.to_dict("records"):
+        device = {"Name": row["accelerator_name"]}
+        if not math.isnan(row["gpu_count"]):
+            device["Count"] = int(row["gpu_count"]) if row["gpu_count"] >= 1 else 0
+        if not math.isnan(row["gpu_memory_mib"]):
+            device["MemoryInfo"] = {"SizeInMiB": int(row["gpu_memory_mib"])}
+        neuron = row["gpu"].startswith(("INFERENTIA", "TRAINIUM"))
+        entry = {"InstanceType": row["sku"], "VCpuInfo": {"DefaultVCpus": int(row["vcpus"])},
+                 "MemoryInfo": {"SizeInMiB": int(row["memory_gb"] * 1024)},
+                 **({"NeuronInfo": {"NeuronDevices": [device]}} if neuron else {"GpuInfo": {"Gpus": [device]}})}
+        facts = aws.accelerator_facts(entry)
+        rows.append({**row, **{k: v for k, v in facts.items() if k != "note"},
+                     "source": f"AWS Price List Query API; GPU facts: {DESCRIBED}"})
+    offers = validate_offers(pd.DataFrame(rows), check=False)
+    assert len(offers) == 93
+    first = earlier_prices(PriceStore(tmp_path / "s.sqlite"), "aws", offers)
+    assert hardware_changes(first, "aws", offers, "AWS") == []
+
+
+def test_every_packaged_azure_size_as_arm_gives_it_is_no_change(tmp_path):
+    # each of the 102 sizes of the packaged size table as ARM's resource SKUs give it: the family verbatim, vCPUs,
+    # MemoryGB where the table has it, GPUs as a whole number (a fractional A10 or MI25 as "1", as the API reports them:
+    # reference trap 8; none where the count is unknown); read by the adapter, no fact differs from the packaged ones
+    table, counts = az.load_size_table(), az.load_gpu_counts()
+    sizes = pd.read_csv(az.PACKAGE_DIR / "data" / "azure_gpu_sizes.csv", dtype=str, keep_default_na=False)
+    template = load_snapshot(["azure"]).iloc[0].to_dict()
+    rows = []
+    for size in sizes.itertuples(index=False):
+        caps = [{"name": "vCPUs", "value": f"{float(size.vcpus):g}"}]
+        if size.memory_gb:
+            caps.append({"name": "MemoryGB", "value": f"{float(size.memory_gb):g}"})
+        if size.gpu_count:
+            caps.append({"name": "GPUs", "value": str(max(1, round(float(size.gpu_count))))})
+        facts = az.arm_size_facts({"resourceType": "virtualMachines", "name": size.arm_sku_name, "family": size.family,
+                                   "capabilities": caps}, "eastus", table, counts)
+        rows.append({**template, "offer_id": f"azure:eastus:{facts['sku']}:on_demand", "region": "eastus",
+                     **{k: facts[k] for k in ("sku", "gpu", "gpu_count", "gpu_memory_gb", "vcpus", "memory_gb")},
+                     "source": "Azure Retail Prices API; GPU facts: azure-mgmt-compute resource SKUs"})
+    offers = validate_offers(pd.DataFrame(rows), check=False)
+    assert len(offers) == 102
+    first = earlier_prices(PriceStore(tmp_path / "s.sqlite"), "azure", offers)
+    assert hardware_changes(first, "azure", offers, "Azure") == []
