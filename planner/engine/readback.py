@@ -36,7 +36,9 @@ SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
 SERVING_COLUMNS = ["workload", "slot", "months", "hours_per_week", "demand_unit", "demand", "unit_id", "kind", "sku",
                    "gpu", "instances", "capacity", "busy_units", "served"]
 DATED_COLUMNS = ("provider", "region", "sku", "purchase_option", "as_of", "source")   # what catalog.date_report reads
-OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "fixed_costs_avoided", "note"]
+# owned: fixed_costs_avoided and end_value are present values, as the owned table's money_basis says
+OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "fixed_costs_avoided",
+                 "end_value", "note"]
 UTILISATION_COLUMNS = ["card", "gpu", "units", "busy_hours", "owned_hours", "utilisation", "energy_kwh"]
 # The number columns of each table and their dtype, the same in every plan, with rows or without: a count is int64
 # (mid-research's fleet had float sold_units where entry's were int); a count left blank where it does not apply
@@ -45,7 +47,7 @@ FLEET_DTYPES = {"units": "float64", "existing_units": "int64", "new_units": "flo
                 "switched_off_units": "int64", "instance_hours": "float64", "cost": "float64"}
 SCHEDULE_DTYPES = {"month": "int64", "units": "int64", "amount": "float64"}
 OWNED_DTYPES = {"age_months": "int64", "owned_units": "int64", "kept": "int64", "switched_off": "int64", "sold": "int64",
-                "fixed_costs_avoided": "float64"}
+                "fixed_costs_avoided": "float64", "end_value": "float64"}
 UTILISATION_DTYPES = {"units": "int64", "busy_hours": "float64", "owned_hours": "float64", "utilisation": "float64",
                       "energy_kwh": "float64"}
 # Plan.offers: the offers contract's whole number of months (pricing_adapters.schema.OFFER_COLUMNS: int64), nullable
@@ -333,6 +335,19 @@ def _months_text(months: tuple) -> str:
 SWITCHED_OFF_SITE = "; held switched off (no power, no work): the site's fixed cost is owed only in months a card is in service"
 
 
+def leaving_credits(inp: Inputs, decisions: dict) -> tuple[np.ndarray, np.ndarray]:
+    """([vintages] the cards of each vintage that leave in its leave_month — bought, or owned and kept or switched
+    off: retired at the end of their life within the horizon, or still held at the end and valued in month H+1 —,
+    [vintages] their resale credit then, nominal, negative: units × −R_c(age when they leave), docs/cost-model.md
+    §6). The one computation of what the cards held to the end are worth: the purchase schedule's `retire` and
+    `end value` rows and the owned table's `end_value` read it."""
+    v, sched = inp.vintages, inp.schedule
+    owned = v["owned"].to_numpy(dtype=bool)
+    leaving = np.where(owned, decisions["keep"] + decisions["off"], decisions["buy"])
+    per_unit = np.where(owned, sched.totals("keep", "residual_value"), sched.totals("buy", "residual_value"))
+    return leaving, per_unit * leaving
+
+
 def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
     """What is bought, sold, switched off and retired in which month, and what the cards still in service at the
     end are worth (amount, nominal: capex paid, or the resale credit received as a negative number). Every card
@@ -344,9 +359,10 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
         return _table([], SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
     H = inp.horizon_months
     capex = sched.totals("buy", "capex")
-    credit = {d: sched.totals(d, "residual_value") for d in ("buy", "keep", "sell")}
+    sale = sched.totals("sell", "residual_value")
+    leaving, credit = leaving_credits(inp, decisions)
     sku, gpu = inp.col("sku"), inp.col("gpu")
-    buy, keep, off, sell = (decisions[name] for name in ("buy", "keep", "off", "sell"))
+    buy, off, sell = (decisions[name] for name in ("buy", "off", "sell"))
     site_cost = sched.n_site_epochs > 0   # onprem.fixed_onprem_per_month is set
     rows = []
     for k, (i, owned, first, last, leave, age_at_start, life) in enumerate(column_rows(
@@ -354,11 +370,9 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
         if owned:
             age = f"owned, {months_old(age_at_start)} at month 1"
             if sell[k] > 0:
-                rows.append((1, sku[i], gpu[i], "sell", sell[k], credit["sell"][k] * sell[k], age))
+                rows.append((1, sku[i], gpu[i], "sell", sell[k], sale[k] * sell[k], age))
             if off[k] > 0:
                 rows.append((1, sku[i], gpu[i], "switch off", off[k], 0.0, age + SWITCHED_OFF_SITE if site_cost else age))
-            leaving = keep[k] + off[k]
-            per_unit = credit["keep"][k]
         else:
             if buy[k] <= 0:
                 continue
@@ -366,17 +380,15 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
             life_ends = leave <= H or last - first + 1 >= life
             rows.append((first, sku[i], gpu[i], "buy", buy[k], capex[k] * buy[k],
                          f"in service to month {last}" + (" (end of life)" if life_ends else "")))
-            leaving, per_unit = buy[k], credit["buy"][k]
-        if leaving > 0:
-            action, note = _leaving(leave, H, life, age_at_start + leave - first, per_unit)
-            rows.append((leave, sku[i], gpu[i], action, leaving, per_unit * leaving, note))
+        if leaving[k] > 0:
+            action, note = _leaving(leave, H, life, age_at_start + leave - first, credit[k] / leaving[k])
+            rows.append((leave, sku[i], gpu[i], action, leaving[k], credit[k], note))
     rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
     return _table(rows, SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
 
 
 def months_old(months: int) -> str:
-    """A card's age in a schedule note, "1 month old", "36 months old": reports.tables.owned_end_value_words finds an
-    owned batch's end value row by it."""
+    """A card's age in a schedule note, "1 month old", "36 months old"."""
     return f"{counted(months, 'month')} old"
 
 
@@ -409,16 +421,25 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
     out. The net against keeping them working is the total of the plan with `onprem.sell_owned` and
     `onprem.switch_off_owned` false, less this plan's (the sale's decision value, engine.decisions, is
     against switching them off instead). The site's `fixed_onprem_per_month` is not in it: it is shared by
-    every on-prem unit and ends only when no card is left in service, so no one batch avoids it."""
+    every on-prem unit and ends only when no card is left in service, so no one batch avoids it.
+
+    `end_value`: what the batch's cards held to the end of the plan (kept or switched off, their life not over by
+    month H) are worth then, present value, positive: their resale credit in month H+1 (the purchase schedule's
+    `end value` row, nominal, negative: `leaving_credits`) × −d(H+1), the credit the plan's total holds for them.
+    0 where the batch holds no card at the end — all sold in month 1, or retired at the end of their life within the
+    horizon (credited in their `retire` row) — and where the cards are worth nothing then (book value 0)."""
     v, sched, d = inp.vintages, inp.schedule, inp.discount
     pv = {name: sched.present_values(name, d) for name in ("keep", "off", "sell")}
     sku, gpu = inp.col("sku"), inp.col("gpu")
-    unit, age_at_start, count = (v[c].to_numpy() for c in ("unit", "age_at_start", "count"))
+    unit, age_at_start, count, leave = (v[c].to_numpy() for c in ("unit", "age_at_start", "count", "leave_month"))
+    _, credit = leaving_credits(inp, decisions)
+    H = inp.horizon_months
     rows = []
     for k in np.flatnonzero(v["owned"].to_numpy()):
         i = int(unit[k])
         kept, off, sold = (decisions[name][k] for name in ("keep", "off", "sell"))
         avoided = off * (pv["keep"][k] - pv["off"][k]) + sold * (pv["keep"][k] - pv["sell"][k])
+        end_value = 0.0 - credit[k] * d[H] if leave[k] > H else 0.0   # 0.0 -: no "-0"
         if sold or off:
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
@@ -426,7 +447,7 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
         if "sell" in inp.owned_choices and not inp.may_sell(i):   # a sale was allowed but not weighed: say why
             note += f"; resale value unknown: give onprem.card_overrides.{sku[i]}.price to weigh a sale"
         rows.append((sku[i], gpu[i], int(age_at_start[k]), int(count[k]), kept, off, sold,
-                     float(avoided), note))
+                     float(avoided), float(end_value), note))
     return _table(rows, OWNED_COLUMNS, OWNED_DTYPES)
 
 

@@ -116,7 +116,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "fleet": fleet_sheet(plan),
         "purchase schedule": _formatted(_dated(held(plan, "schedule"), first), ["amount"], paid, dates=("month_start",)),
         # present values (engine.readback.owned_decisions), as the totals of the plans below
-        "owned cards": _formatted(held(plan, "owned"), ["fixed_costs_avoided"], present),
+        "owned cards": _formatted(held(plan, "owned"), ["fixed_costs_avoided", "end_value"], present),
         "baselines": _formatted(_baselines(plan), ["total", "savings", "error_bound"], present),
         "decisions": _formatted(_shares(_or_empty(held(plan, "decisions"), DECISION_COLUMNS), {"increase_pct": 100}),
                                 ["total_if_forbidden", "increase"], present),

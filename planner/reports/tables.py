@@ -18,7 +18,6 @@ from planner._version import __version__
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
-from planner.engine.readback import months_old
 from planner.engine.result import MONEY_COLUMNS, held, money_attrs, present_value_words
 from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
@@ -688,35 +687,20 @@ def owned_end_value_words(plan: Plan) -> str:
     """What the plan's total holds of the end value of the cards owned before the plan that it keeps to the end,
     "of which −1,075 USD: the end value of the 2 cards owned before the plan and kept", or "" where it holds none:
     a credit that makes a total below the bills paid (a cloud bill of 1,350 USD and a total of 353 USD) and that
-    the total's line did not name. Read from the plan's own tables: the purchase schedule's `end value` rows of
-    each owned batch held to the end (its card, units and age at the end: its age at month 1 plus the horizon),
-    discounted as the plan discounts month H+1 (the monthly table's discount_factor)."""
-    schedule, owned, monthly = held(plan, "schedule"), held(plan, "owned"), held(plan, "monthly")
-    if not len(schedule) or not len(owned) or "end value" not in set(schedule["action"]):
+    the total's line did not name. Read from the plan's `owned` table: each batch's `end_value` (present value,
+    engine.readback.owned_decisions), and the cards of the batches with one (kept and switched off). "" for a plan
+    whose owned table has no `end_value` column (one made before it had)."""
+    owned = held(plan, "owned")
+    if not len(owned) or "end_value" not in owned:
         return ""
-    horizon = plan.horizon_months
-    ends = schedule[(schedule["action"] == "end value") & (schedule["month"] == horizon + 1)]
-    amount, units, how = 0.0, 0, set()
-    for batch in owned.itertuples():
-        held_units = int(batch.kept) + int(batch.switched_off)
-        if held_units <= 0:
-            continue
-        age = f"({months_old(int(batch.age_months) + horizon)}"   # the note of an owned batch's end value row
-        rows = ends[(ends["card"] == batch.card) & (ends["units"] == held_units)
-                    & ends["note"].astype(str).str.contains(age, regex=False)]
-        if not len(rows):
-            continue
-        amount += float(rows["amount"].iloc[0])
-        units += held_units
-        how |= {"kept"} if batch.kept else set()
-        how |= {"switched off"} if batch.switched_off else set()
-    factor = monthly.loc[monthly["month"] == horizon + 1, "discount_factor"] if "discount_factor" in monthly else []
-    present = amount * (float(factor.iloc[0]) if len(factor) else 1.0)
+    valued = owned[owned["end_value"].fillna(0) != 0]
+    present = float(valued["end_value"].sum())
+    units = int(valued["kept"].sum() + valued["switched_off"].sum())
     if units == 0 or round(present) == 0:
         return ""
-    held_how = " and ".join(sorted(how, key=["kept", "switched off"].index))
-    return (f"of which {f'{present:,.0f}'.replace('-', '−')} {plan.currency}: the end value of the "
-            f"{counted(units, 'card')} owned before the plan and {held_how}")
+    how = [word for word, column in (("kept", "kept"), ("switched off", "switched_off")) if valued[column].any()]
+    return (f"of which {f'{-present:,.0f}'.replace('-', '−')} {plan.currency}: the end value of the "
+            f"{counted(units, 'card')} owned before the plan and {' and '.join(how)}")
 
 
 def binds_words(binds) -> list[str]:

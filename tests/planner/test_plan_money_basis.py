@@ -100,7 +100,7 @@ def test_without_a_site_cost_the_workbooks_fleet_header_has_no_note():
 def test_every_money_header_of_the_workbook_says_present_value_or_nominal():
     """Each money column of the workbook's tables says its basis as the fleet's does (engine: the schedule's amounts
     are capex and credits as paid; break-even's are a card's rates, undiscounted; the prices as charged; the owned
-    cards' fixed_costs_avoided, the baselines', decisions', count alternatives' and cap costs' totals present
+    cards' fixed_costs_avoided and end_value, the baselines', decisions', count alternatives' and cap costs' totals present
     values). The monthly and yearly sheets alone keep "(USD)": their columns are named total_nominal,
     total_discounted and …_present_value."""
     p = plan(INDUSTRIAL, baselines=False)
@@ -108,7 +108,7 @@ def test_every_money_header_of_the_workbook_says_present_value_or_nominal():
     pv, paid = "(USD, present value at 8%/year)", "(USD, nominal: as paid)"
     undiscounted, nominal = "(USD, nominal: undiscounted)", "(USD, nominal)"
     expected = {"fleet": [f"cost {pv}"], "purchase schedule": [f"amount {paid}"],
-                "owned cards": [f"fixed_costs_avoided {pv}"],
+                "owned cards": [f"fixed_costs_avoided {pv}", f"end_value {pv}"],
                 "decisions": [f"total_if_forbidden {pv}", f"increase {pv}"],
                 "count alternatives": [f"total {pv}", f"increase {pv}"], "cap costs": [f"total_without {pv}", f"saving {pv}"],
                 "break-even": [f"cloud_cost_per_reference_hour {undiscounted}", f"card_fixed_cost_per_month {undiscounted}"],
