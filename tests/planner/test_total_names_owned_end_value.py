@@ -33,7 +33,8 @@ def test_the_credit_is_the_owned_cards_end_value(one_month):
     assert costs["residual_value"] == pytest.approx(-PAIR_KEPT, abs=0.01)
     assert p.total == pytest.approx(353, abs=1)
     assert owned_end_value_words(p) == "of which −1,075 USD: the end value of the 2 cards owned before the plan and kept"
-    # the schedule's row it is read from: new at month 1, one month old at the end ("1 months old" before)
+    # the schedule's row of the same credit (nominal; the words read the owned table's end_value): new at month 1,
+    # one month old at the end ("1 months old" before)
     assert p.schedule[["action", "units", "note"]].values.tolist() == [
         ["end value", 2, "residual value at the end of the plan (1 month old)"]]
     (total,) = [line for line in plan_to_markdown(p).splitlines() if line.startswith("**Total")]
