@@ -35,7 +35,7 @@ MONEY_COLUMNS: dict[str, dict[str, str]] = {
     "fleet": {"cost": PRESENT},
     "monthly": {**dict.fromkeys([*COST_CATEGORIES, "total"], NOMINAL), "total_discounted": PRESENT},
     "schedule": {"amount": NOMINAL},
-    "owned": {"fixed_costs_avoided": PRESENT},
+    "owned": {"fixed_costs_avoided": PRESENT, "end_value": PRESENT},
     "baselines": {"total": PRESENT, "savings": PRESENT, "error_bound": PRESENT},
     "break_even": {"cloud_cost_per_reference_hour": NOMINAL, "card_fixed_cost_per_month": NOMINAL},
     "flows": {"cost": NOMINAL, "present_value": PRESENT},

@@ -36,6 +36,9 @@ def test_kept_one_month_the_pair_is_worth_1075_28_usd():
     assert row["end_value"] == pytest.approx(1075.28, abs=0.005)
     assert list(p.owned.columns).index("end_value") == list(p.owned.columns).index("fixed_costs_avoided") + 1
     assert str(p.owned["end_value"].dtype) == "float64"
+    # labelled as the table's other money column: a present value at the plan's rate (0 %/year here)
+    assert p.owned.attrs["money_columns"] == dict.fromkeys(["fixed_costs_avoided", "end_value"],
+                                                           "present value at 0%/year, undiscounted")
 
 
 def test_switched_off_twelve_months_at_10_percent_is_670_30_usd():

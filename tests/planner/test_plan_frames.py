@@ -42,7 +42,7 @@ def mid(plans):
 # --- 1. currency and money basis in attrs --------------------------------------------------------------------
 
 def test_mid_research_present_value_tables_say_usd_at_5_percent_a_year(mid):
-    for name, columns in (("costs", ["cost"]), ("fleet", ["cost"]), ("owned", ["fixed_costs_avoided"]),
+    for name, columns in (("costs", ["cost"]), ("fleet", ["cost"]), ("owned", ["fixed_costs_avoided", "end_value"]),
                           ("baselines", ["total", "savings", "error_bound"])):
         attrs = getattr(mid, name).attrs
         assert attrs["currency"] == "USD" and attrs["money_basis"] == MID_BASIS, name
