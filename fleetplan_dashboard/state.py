@@ -116,7 +116,6 @@ MAX_UPLOAD_WORKLOADS = 50
 # 2026-12-05). The command line plans larger files.
 MAX_UPLOAD_CUSTOM_CARDS = 20
 MAX_UPLOADS = 5          # uploads a session keeps (each up to MAX_UPLOAD_BYTES of text), the oldest dropped
-STALE_AFTER_DAYS = 90
 SCENARIO_KEY = "scenario_id"   # the scenario on screen (its id)
 EDITS_KEY = "edits"            # its edits: edit name -> value
 BASE_WIDGET = "base"           # the Plan page's scenario picker

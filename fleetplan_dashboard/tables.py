@@ -16,8 +16,7 @@ import pandas as pd
 
 from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE
 from planner.catalog.offers import UNPRICED_CARD_REMEDY
-from planner.catalog.prices import STALE_AFTER_DAYS as CATALOG_STALE_AFTER_DAYS
-from planner.catalog.prices import utc_today
+from planner.catalog.prices import NAMED, STALE_AFTER_DAYS, date_report, utc_today
 from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
@@ -871,20 +870,18 @@ def _card_dates(dates: dict, today: date) -> tuple[str | None, bool, int | None]
     return text + (f", {undated:,} undated" if undated else ""), future, _age_days(oldest, today)
 
 
-# The plan's warning naming its undated prices (catalog.date_report: "undated prices: 2 of 5 prices used have no date:
-# aws p4d.24xlarge spot (us-east-1), card rtx-3060-12gb"), whose names the banner gives: the offers and cards as the
-# command line names them, five at most and the rest counted.
-_UNDATED_NAMED = re.compile(r"undated prices: [\d,]+ of [\d,]+ prices used have no date: (?P<named>.+)")
-
-
-def _undated_named(prices: dict) -> str | None:
-    """The undated prices the plan used, named as its warning names them ("aws g5.xlarge spot (us-east-1), card
-    rtx-3060-12gb"), None when the plan's warnings name none."""
-    for warning in prices.get("date_warnings") or []:
-        found = _UNDATED_NAMED.fullmatch(str(warning))
-        if found:
-            return found["named"]
-    return None
+def undated_named(offers: pd.DataFrame | None) -> str | None:
+    """The undated prices among `offers` (a Plan's `offers`: the units of its fleet with the prices used, `as_of`
+    empty where a price has no date), named as the plan's "undated prices" warning names them, from the same
+    report (catalog.date_report: "aws g5.xlarge spot (us-east-1), card rtx-3060-12gb"; NAMED at most, the rest
+    counted); None without offers or when none is undated. Read from the table, not from the warning's words."""
+    if offers is None or not len(offers) or not {"sku", "as_of"} <= set(offers.columns):
+        return None
+    undated = date_report(offers)["undated"]
+    if not undated:
+        return None
+    more = f" and {len(undated) - NAMED} more" if len(undated) > NAMED else ""
+    return ", ".join(undated[:NAMED]) + more
 
 
 def unpriced_provenance(scenario) -> dict[str, str]:
@@ -946,28 +943,25 @@ def _newer_prices(source: str, pinned: bool, asked: str | None) -> str:
     return f" The Prices page shows each offer's date; {newer}."
 
 
-# A catalog card price is judged old by the rule of a plan's warnings (catalog.prices.STALE_AFTER_DAYS, "stale prices:
-# … older than 180 days"): a card's price moves slower than a cloud's hourly rate, which the banner judges sooner.
-CARD_STALE_AFTER_DAYS = CATALOG_STALE_AFTER_DAYS
-
-
 def _card_advice(card_dates: dict, oldest_age: int | None, checked: bool) -> str:
-    """The banner's sentence on the catalog's card prices when the oldest used is older than CARD_STALE_AFTER_DAYS
+    """The banner's sentence on the catalog's card prices when the oldest used is older than STALE_AFTER_DAYS
     ("" otherwise): how old, and where a current price goes (a quote under the scenario file's card overrides, in the
     page's words). `checked`: the banner told to check current prices already (the cloud's are old too)."""
-    if oldest_age is None or oldest_age <= CARD_STALE_AFTER_DAYS:
+    if oldest_age is None or oldest_age <= STALE_AFTER_DAYS:
         return ""
     check = "check them too" if checked else "check current prices before deciding"
-    return (f"{'' if checked else '.'} The catalog card prices are more than {CARD_STALE_AFTER_DAYS} days old (the oldest "
+    return (f"{'' if checked else '.'} The catalog card prices are more than {STALE_AFTER_DAYS} days old (the oldest "
             f"{card_dates.get('as_of_oldest') or card_dates.get('as_of')}, {_counted(oldest_age, 'day')}): {check}; a "
             f"quote of your own goes under the scenario file's {_OVERRIDES}.")
 
 
-def price_banner(prices: dict, today: date | None = None, stale_after_days: int = 90,
-                 scenario=None) -> tuple[str, str]:
+def price_banner(prices: dict, today: date | None = None, scenario=None,
+                 offers: pd.DataFrame | None = None) -> tuple[str, str]:
     """(level, Markdown): level `warning` when the cloud prices used (or the store's snapshots) are older than
-    `stale_after_days`, have no date, or a price is dated in the future, or the source reported a problem; else
-    `info`. `prices`: a Plan's (engine.readback.prices_used). Text names the source, how old the cloud prices used
+    STALE_AFTER_DAYS, have no date, or a price is dated in the future, or the source reported a problem; else
+    `info`. `prices`: a Plan's (engine.readback.prices_used). One rule of age for every price, the plan's own
+    (catalog.prices.STALE_AFTER_DAYS: the command line's "stale prices: … older than 180 days"), so the banner and
+    the command line call the same price old. Text names the source, how old the cloud prices used
     are — judged on those alone: the catalog's card prices and the scenario's own quotes (card_overrides, custom
     cards) are said apart, so a fresh quote hides no stale cloud price. With the plan's `scenario`, a card whose
     override gives a date or source but no price is said to be at the catalog's price, not "your quote" (without
@@ -975,7 +969,9 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     dates and how newer ones reach a plan, in the dashboard's words (the refresh's command for whoever runs it).
     What the source, the store and the scenario
     spell (a path, a provider, a card, a store row's offer_id in a warning) is shown as typed (plain); the dates are
-    checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping."""
+    checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping.
+    `offers`: the Plan's offers (the units it used, with their `as_of`), whose undated prices the banner names
+    (undated_named); without them it counts them."""
     today = today or utc_today()   # the plan's clock (generated_at, its stale-price warning): the same anywhere
     source = prices.get("source", "snapshot")
     name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
@@ -997,11 +993,11 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     parts += [cloud, *([cards] if cards else []), *quotes]
     text = " · ".join(parts)
     level = "warning" if cloud_look or cards_future or quotes_future else "info"
-    stale = [a for a in ages + [cloud_age] if a is not None and a > stale_after_days]
+    stale = [a for a in ages + [cloud_age] if a is not None and a > STALE_AFTER_DAYS]
     advice = ""   # sentences, each ended with a full stop, which ends the list before them too
     if stale:
         level = "warning"
-        advice = (f". These cloud prices are more than {stale_after_days} days old: check current prices before "
+        advice = (f". These cloud prices are more than {STALE_AFTER_DAYS} days old: check current prices before "
                   "deciding." + _newer_prices(source, pinned, asked))
     elif cloud_look == "undated":
         one = ((prices.get("cloud_dates") or {}).get("undated_prices") or 0) == 1
@@ -1011,10 +1007,11 @@ def price_banner(prices: dict, today: date | None = None, stale_after_days: int 
     level = "warning" if card_advice else level
     advice += card_advice
     # an undated price, cloud or card, is a price the plan's warnings name as the command line's do (a quote the
-    # scenario gives is none: its date is the user's to give): the banner names them too, not only their count
+    # scenario gives is none: its date is the user's to give): the banner names them too, from the plan's offers
+    # table (their empty as_of), not only their count
     cards_undated = card_dates.get("undated_prices") or 0
     undated = cards_undated + ((prices.get("cloud_dates") or {}).get("undated_prices") or 0)
-    named = _undated_named(prices) if undated else None
+    named = undated_named(offers) if undated else None
     if undated:
         level = "warning"
     if named:

@@ -355,7 +355,7 @@ baselines_future = state.baselines_future(s, outcome)
 
 _download_edited()
 
-level, text = tables.price_banner(written_prices(p), stale_after_days=state.STALE_AFTER_DAYS, scenario=p.scenario)
+level, text = tables.price_banner(written_prices(p), scenario=p.scenario, offers=p.offers)
 (st.warning if level == "warning" else st.info)(text, icon=":material/sell:")
 warnings_slot = st.empty()
 

@@ -67,10 +67,11 @@ def test_each_limit_is_named_in_words_and_its_note_names_no_field_or_option():
     ({"source": "/data/offers.csv"}, "newer ones need a newer offers CSV."),
 ])
 def test_old_prices_say_where_to_look_and_how_newer_ones_reach_the_plan(prices, advice):
+    # 196 days (11 days left of July 2026 + 31 + 30 + 31 + 30 + 31 + 31 + 1): past the plan's 180
     dated = {"prices": 1, "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}
-    level, text = tables.price_banner({**prices, "cloud_dates": dated}, today=date(2026, 12, 6))
+    level, text = tables.price_banner({**prices, "cloud_dates": dated}, today=date(2027, 2, 1))
     assert level == "warning"
-    assert text.endswith("(139 days ago). These cloud prices are more than 90 days old: check current prices before "
+    assert text.endswith("(196 days ago). These cloud prices are more than 180 days old: check current prices before "
                          "deciding. The Prices page shows each offer's date; " + advice), text
     assert "pinned" not in text and not FIELD_PATH.search(text)
     if "pinned_snapshot" in prices:
@@ -89,7 +90,7 @@ def test_a_store_that_had_no_prices_is_not_told_to_be_chosen_again():
 
 
 def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, monkeypatch):
-    monkeypatch.setattr(tables, "utc_today", lambda: date(2026, 12, 6))
+    monkeypatch.setattr(tables, "utc_today", lambda: date(2027, 2, 1))   # the cloud price 196 days old
     at = _plan_page("startup-hybrid.yaml")
     (caps,) = [d.value for d in at.dataframe if d.value.columns[0] == "cap"]
     # CAPS order, then each card's limits in the order the engine's units table lists them
@@ -100,8 +101,8 @@ def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, mo
             or " costs less than the plan: it drops " in c.value]
     assert said and not [s for s in said if FIELD_PATH.search(s)], said
     (banner,) = [w.value for w in at.warning if w.value.startswith("Prices: ")]
-    assert "newest cloud price as of 2026-07-20 (139 days ago)" in banner
-    assert (". These cloud prices are more than 90 days old: check current prices before deciding. The Prices page "
+    assert "newest cloud price as of 2026-07-20 (196 days ago)" in banner
+    assert (". These cloud prices are more than 180 days old: check current prices before deciding. The Prices page "
             "shows each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices "
             "refresh`), and the scenario file's Price source set to the price store.") in banner, banner
     # then the catalog's card prices, in the page's words for where a quote goes

@@ -198,8 +198,15 @@ def test_price_banner_fresh_and_stale():
               "cloud_dates": _dated("2026-07-20")}
     level, text = tables.price_banner(prices, today=date(2026, 8, 1))
     assert level == "info" and "packaged price snapshot" in text and "2026-07-20 (12 days ago" in text
-    level, text = tables.price_banner(prices, today=date(2026, 11, 30))
-    assert level == "warning" and "133 days ago" in text and "more than 90 days old" in text
+    # the plan's own rule (catalog.prices.STALE_AFTER_DAYS, the command line's "stale prices: … older than 180
+    # days"): 2026-07-20 is 133 days before 2026-11-30 (11 days left of July + 31 + 30 + 31 + 30) and 180 days
+    # before 2027-01-16 (133 + 31 + 16): not yet old; a day later it is
+    for today, age, level in ((date(2026, 11, 30), 133, "info"), (date(2027, 1, 16), 180, "info"),
+                              (date(2027, 1, 17), 181, "warning")):
+        got, text = tables.price_banner(prices, today=today)
+        assert got == level and f"({age} days ago)" in text, text
+        assert ("more than 180 days old" in text) == (level == "warning"), text
+    assert "90 days" not in text
 
 
 def test_price_banner_store_snapshot_age_and_warning():
@@ -211,15 +218,16 @@ def test_price_banner_store_snapshot_age_and_warning():
     assert "price store" in text and "aws fetched 2026-11-20 (10 days ago)" in text and "never refreshed" in text
 
 
-# startup-hybrid.yaml's prices as the engine gives them: aws p5.48xlarge on-demand dated 2026-07-20, the catalog's
-# RTX 4090 (2023-11-23) and RTX 3060 (undated), and the A100 at the scenario's own quote. On 2026-12-06 the cloud
-# price is 139 days old (11 days left of July + 31 + 30 + 31 + 30 + 6).
+# startup-hybrid.yaml's prices as the engine gives them: aws p5.48xlarge on-demand (dated 2026-07-20 in the snapshot,
+# 139 days before 2026-12-06, within the plan's 180 days; here dated 2026-04-20, 230 days before 2026-12-06: 10 days
+# left of April + 31 + 30 + 31 + 31 + 30 + 31 + 30 + 6), the catalog's RTX 4090 (2023-11-23) and RTX 3060 (undated),
+# and the A100 at the scenario's own quote.
 DEC_6 = date(2026, 12, 6)
-STARTUP = {"source": "snapshot", "as_of": "2026-07-20", "as_of_oldest": "2023-11-23",
-           "cloud_dates": _dated("2026-07-20"), "card_dates": _dated("2023-11-23", prices=2, undated=1),
+STARTUP = {"source": "snapshot", "as_of": "2026-04-20", "as_of_oldest": "2023-11-23",
+           "cloud_dates": _dated("2026-04-20"), "card_dates": _dated("2023-11-23", prices=2, undated=1),
            "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
 # what to do, in the dashboard's words: where the dates are, and how newer prices reach a plan of the packaged snapshot
-STALE = (". These cloud prices are more than 90 days old: check current prices before deciding. The Prices page shows "
+STALE = (". These cloud prices are more than 180 days old: check current prices before deciding. The Prices page shows "
          "each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices refresh`), and "
          "the scenario file's Price source set to the price store.")
 # and the catalog's card prices: the RTX 4090's of 2023-11-23 is 1,109 days old on 2026-12-06 (3 years to 2026-11-23
@@ -233,7 +241,7 @@ OLD_CARDS = (" The catalog card prices are more than 180 days old (the oldest 20
 def test_price_banner_names_the_cloud_prices_age_the_catalog_cards_and_the_quote_apart():
     level, text = tables.price_banner(STARTUP, today=DEC_6)
     assert level == "warning"
-    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
+    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 (230 days ago) · catalog card "
                     r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie (no date given)" + STALE + OLD_CARDS)
 
 
@@ -243,7 +251,7 @@ def test_a_fresh_quote_date_hides_no_stale_cloud_price():
     quoted = {**STARTUP, "as_of": "2026-11-20", "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-11-20"}]}
     level, text = tables.price_banner(quoted, today=DEC_6)
     assert level == "warning"
-    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
+    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 (230 days ago) · catalog card "
                     r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie is dated 2026-11-20 "
                     r"(16 days ago)" + STALE + OLD_CARDS)
 
@@ -314,7 +322,7 @@ def test_an_override_with_a_source_and_no_price_is_said_to_be_the_catalog_price_
     quoted = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-03-20"}]}
     level, text = tables.price_banner(quoted, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))
     assert level == "warning"
-    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago) · catalog card "
+    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 (230 days ago) · catalog card "
                     r"prices as of 2023-11-23, 1 undated · catalog price for a100\-80gb\-pcie with the source you "
                     r"gave (the scenario gives no price for it) is dated 2026-03-20 (261 days ago)" + STALE + OLD_CARDS)
     # a catalog card without a date: said undated, not "no date given" of a quote

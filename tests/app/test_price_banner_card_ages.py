@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pandas as pd
+
 from fleetplan_dashboard import tables
 from planner import load_scenario, plan
 from planner.reports.tables import written_prices
@@ -41,20 +43,28 @@ def test_the_card_prices_are_stale_past_the_same_days_as_a_plans_warnings():
         got, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated(None, prices=0),
                                          "card_dates": _dated(as_of)}, today=DEC_6)
         assert got == level, text
-    # the cloud's prices are judged as before (the dashboard's 90 days), the cards' sentence follows
-    _, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-07-20"),
+        # a cloud price of the same date, by the same rule (the command line's one rule for every price)
+        got, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated(as_of)}, today=DEC_6)
+        assert got == level, text
+    # 2026-07-20 is 139 days old: not a stale cloud price, as the command line does not call it one
+    level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-07-20")}, today=DEC_6)
+    assert level == "info" and "days old" not in text, text
+    # both past it: the cloud's sentence, then the cards'
+    _, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-06-08"),
                                    "card_dates": _dated("2026-06-08")}, today=DEC_6)
-    assert "These cloud prices are more than 90 days old" in text
+    assert "These cloud prices are more than 180 days old" in text
     assert text.endswith("The catalog card prices are more than 180 days old (the oldest 2026-06-08, 181 days): check "
                          "them too; a quote of your own goes under the scenario file's “Card overrides (your figures for "
                          "catalog cards)”.")
 
 
 def test_an_undated_card_price_is_a_warning_and_named():
-    # the card prices used: one undated (as rtx-3060-12gb's), no cloud price
-    prices = {"source": "snapshot", "cloud_dates": _dated(None, prices=0), "card_dates": _dated(None, undated=1),
-              "date_warnings": ["undated prices: 1 of 1 prices used have no date: card rtx-3060-12gb"]}
-    level, text = tables.price_banner(prices, today=DEC_6)
+    # the card prices used: one undated (as rtx-3060-12gb's), no cloud price; named from the plan's offers table, where
+    # its as_of is empty (planner/data/onprem_cards.csv), as the command line names it ("card rtx-3060-12gb")
+    prices = {"source": "snapshot", "cloud_dates": _dated(None, prices=0), "card_dates": _dated(None, undated=1)}
+    offers = pd.DataFrame({"provider": ["onprem"], "region": [""], "sku": ["rtx-3060-12gb"], "purchase_option": [""],
+                           "as_of": [None], "source": ["seed guide: 'RTX 3060 ≈ ¥2,500' (undated)"]})
+    level, text = tables.price_banner(prices, today=DEC_6, offers=offers)
     assert (level, text) == ("warning", r"Prices: packaged price snapshot · no cloud price in use · 1 catalog card price, "
                                         r"undated. The price used with no date: card rtx\-3060\-12gb. Check current "
                                         r"prices before deciding.")
@@ -66,6 +76,6 @@ def test_the_banner_names_the_undated_prices_of_a_real_plan():
     for name, undated in (("industrial", r"aws p4d\.24xlarge spot \(us\-east\-1\)"),
                           ("startup-hybrid", r"card rtx\-3060\-12gb")):
         p = plan(load_scenario(ROOT / "scenarios" / f"{name}.yaml"), baselines=False)
-        level, text = tables.price_banner(written_prices(p), today=DEC_6, scenario=p.scenario)
+        level, text = tables.price_banner(written_prices(p), today=DEC_6, scenario=p.scenario, offers=p.offers)
         assert level == "warning"
         assert f"The price used with no date: {undated}." in text, text
