@@ -1169,12 +1169,24 @@ def _file_said(text: str, node) -> str:
 
 
 EDITED_NOTE = "# set in the dashboard"   # the comment an edited value's line ends with (edited_text)
+# A note an earlier download wrote (a download edited again): the file's own comment is what comes before it
+_EARLIER_NOTE = re.compile(r"\s*(?:—\s*)?set in the dashboard \(the file (?:said .*|did not set it)\)\s*$")
+
+
+def _noted(comment: str, note: str) -> str:
+    """The comment an edited value's line ends with: the file's own `comment` there ("# USD per kWh", a unit hint
+    that holds for the new value too), without a dashboard note an earlier download left on it, then `note`
+    ("# USD per kWh — set in the dashboard (the file said 0.12)"); `note` alone where the file has none."""
+    own = _EARLIER_NOTE.sub("", comment.rstrip())
+    if not own.lstrip("#").strip():
+        return note
+    return f"{own} — {note.removeprefix('# ')}"
 
 
 def _with_note(text: str, at: int, width_before: int, note: str) -> str:
     """`text` with the rest of the line from `at` (after a value just written, `width_before` characters wider or
-    narrower than the one it replaced) ending in the comment `note` instead of the file's comment there; unchanged
-    when the line goes on with more than a comment (a flow mapping's next key, a block list's next line)."""
+    narrower than the one it replaced) ending in the comment `note`, after the file's own comment there (_noted);
+    unchanged when the line goes on with more than a comment (a flow mapping's next key, a block list's next line)."""
     end = text.find("\n", at)
     end = len(text) if end < 0 else end
     rest = text[at:end]
@@ -1183,14 +1195,15 @@ def _with_note(text: str, at: int, width_before: int, note: str) -> str:
     spaces = len(rest) - len(rest.lstrip()) if rest.strip() else 2
     # the comment where the file's was, as the file aligned its comments (at least one space: YAML asks it)
     pad = max(1, spaces - width_before) if rest.strip() else spaces
-    return text[:at] + " " * pad + note + text[end:]
+    return text[:at] + " " * pad + _noted(rest.strip(), note) + text[end:]
 
 
 def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str) -> str | None:
     """`text` with the value at `path` replaced (or a `key: value` line added to its block mapping), its line's
-    comment saying it was set in the dashboard and what the file said (`# set in the dashboard (the file said
-    0.12)`): the file's comment on it spoke of the old value; None when the layout is one this does not edit (a flow
-    mapping, a missing parent)."""
+    comment, the file's own kept (a unit hint: "# USD per kWh"), saying it was set in the dashboard and what the
+    file said (`# USD per kWh — set in the dashboard (the file said 0.12)`): what the file's comment said of the old
+    value is then read as the file's; None when the layout is one this does not edit (a flow mapping, a missing
+    parent)."""
     node = root
     for part in path[:-1]:
         if isinstance(node, yaml.SequenceNode):   # workloads: the item whose name is `part`
@@ -1282,8 +1295,9 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any], origin: str =
     the Plan page's sidebar's and the Export page's alike.
 
     Each edited value replaces the file's value in place (a missing key gets a line of its own), its line's comment
-    replaced by one saying it was set in the dashboard and what the file said; the other lines stay as the file has
-    them, but for an editor's schema line naming a relative path (which leads nowhere from a download). A comment
+    (the file's own kept) ending with one saying it was set in the dashboard and what the file said; the other lines
+    stay as the file has them, but for an editor's schema line naming a relative path (which leads nowhere from a
+    download). A comment
     line first says where the file comes from (`origin`), when, and what was edited (download_head). The result is
     loaded back and compared with the edited scenario; where that differs (a layout this does not edit), the edited
     scenario is written out whole instead, without the file's comments (False)."""

@@ -1,6 +1,7 @@
 """The scenario download with the edits (state.edited_text), the one file the Plan page's sidebar and the Export page
-offer: an edited value's comment, which spoke of the file's value ("USD per kWh: the example's assumption, no source"
-beside a 0.15 the user set), says it was set in the dashboard and what the file said; the lines not edited stay as they
+offer: an edited value's line keeps the file's own comment (a unit hint, "# USD per kWh", holds for the new value too)
+and adds that it was set in the dashboard and what the file said, so what the comment said of the file's value ("the
+example's assumption, no source" beside a 0.15 the user set) reads as the file's; the lines not edited stay as they
 are; a first comment says the name and description are the file's ("3-year view" at 37 months); no editor schema line
 naming a relative path, which leads nowhere from a download folder. Oracle: scenarios/startup-hybrid.yaml's own lines."""
 
@@ -30,8 +31,9 @@ def test_an_edited_values_comment_says_it_was_set_in_the_dashboard_and_what_the_
     assert "  electricity_per_kwh: 0.12   # USD per kWh: the example's assumption, no source; put your site's tariff\n" in text
     lines = out.splitlines()
     assert "horizon_months: 37  # set in the dashboard (the file said 36)" in lines
-    assert "  electricity_per_kwh: 0.15   # set in the dashboard (the file said 0.12)" in lines   # its column kept
-    assert "the example's assumption, no source; put your site's tariff" not in out
+    # the file's comment kept, in its column, the dashboard's note after it
+    assert ("  electricity_per_kwh: 0.15   # USD per kWh: the example's assumption, no source; put your site's tariff — "
+            "set in the dashboard (the file said 0.12)") in lines
     # a line not edited is as the file has it
     assert ("  pue: 1.4                    # the example's assumption, no source (small server rooms measured 1.5-2.1: "
             "LBNL, 2013)") in lines
@@ -52,3 +54,27 @@ def test_the_export_pages_fallback_names_no_relative_schema():
     # the scenario written whole (a file whose text the dashboard has not: exports.scenario_yaml)
     text = exports.scenario_yaml(load_scenario(FILE), "startup-hybrid.yaml", edited=True)
     assert "$schema=../" not in text
+
+
+# a scenario whose edited values carry comments of their own: a unit hint, and a note an earlier download left
+HINTED = FILE.read_text(encoding="utf-8").replace(
+    "  electricity_per_kwh: 0.12   # USD per kWh: the example's assumption, no source; put your site's tariff\n",
+    "  electricity_per_kwh: 0.12 # USD per kWh\n").replace(
+    "horizon_months: 36", "horizon_months: 36  # three years — set in the dashboard (the file said 24)")
+
+
+def test_an_edited_values_own_comment_is_kept_and_the_dashboards_note_added():
+    assert "  electricity_per_kwh: 0.12 # USD per kWh\n" in HINTED
+    base = load_scenario_text(HINTED, base_dir=FILE.parent)
+    values = {**state.default_edits(base), "horizon_months": 37, "electricity_per_kwh": 0.15}
+    out, kept = state.edited_text(HINTED, base, values, origin="hinted.yaml")
+    assert kept
+    lines = out.splitlines()
+    assert "  electricity_per_kwh: 0.15 # USD per kWh — set in the dashboard (the file said 0.12)" in lines
+    # an earlier download's note is replaced, not said twice: the file now said 36
+    assert "horizon_months: 37  # three years — set in the dashboard (the file said 36)" in lines
+    assert load_scenario_text(out, base_dir=FILE.parent) == state.apply_edits(base, values)
+    # a value the user did not change keeps its line as the file has it
+    same = {**state.default_edits(base), "horizon_months": 37}
+    out, _ = state.edited_text(HINTED, base, same, origin="hinted.yaml")
+    assert "  electricity_per_kwh: 0.12 # USD per kWh\n" in out

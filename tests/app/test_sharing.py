@@ -111,13 +111,16 @@ def test_edited_text_keeps_every_comment_and_loads_as_the_edited_scenario(name):
     out, kept = state.edited_text(text, base, values)
     assert kept
     # the lines not edited stay as they are (but an editor's schema line naming a relative path, which leads nowhere
-    # from a download); an edited one's comment says it was set in the dashboard, not what the file's said of its value
+    # from a download); an edited one's comment, the file's own kept, adds that it was set in the dashboard
     edited_keys = {"gpu_hours_per_month", "pue", "horizon_months", "power_cap_kw", "purchase_options"}
     shown = set(out.splitlines())
     gone = [line for line in text.splitlines() if line not in shown]
     assert all(line.startswith("# yaml-language-server: $schema=../") or line.split(":")[0].strip(" -") in edited_keys
                for line in gone), gone
-    assert re.search(r"\n  pue: 1\.55 +# set in the dashboard \(the file (said [\d.]+|did not set it)\)\n", out), out
+    assert re.search(r"\n  pue: 1\.55 +# (.+ — )?set in the dashboard \(the file (said [\d.]+|did not set it)\)\n", out), out
+    said = re.search(r"\n  pue: ([\d.]+) +(#.*)\n", text)   # each example's pue carries a comment of its own
+    assert re.search(rf"\n  pue: 1\.55 +{re.escape(said[2])} — set in the dashboard \(the file said {re.escape(said[1])}\)\n",
+                     out), out
     expected = _with_workload(base, first, gpu_hours_per_month=777.0).model_copy(update={
         "horizon_months": 48, "onprem": base.onprem.model_copy(update={"pue": 1.55, "power_cap_kw": None}),
         "prices": base.prices.model_copy(update={"purchase_options": ("on_demand",)})})
