@@ -326,6 +326,28 @@ def notes_in_full(names, notes, width_px: int) -> str | None:
     return "Notes in full:\n" + "\n".join(f"- **{plain(name)}**: {plain(note)}" for name, note in rows)
 
 
+def reasons_in_full(exclusions: pd.DataFrame, width_px: int) -> str | None:
+    """Markdown under "Offers left out, and why" (`exclusions`: Plan.exclusions, workload, provider, gpu, reason,
+    offers): each reason longer than its column of `width_px` shows, once, in full, after the offers it covers, by
+    provider and GPU with their workloads and count ("- **aws INFERENTIA** for evaluation, training (117 offers): …");
+    None when every reason fits. Names and reasons as typed (plain)."""
+    fits = int(width_px * CHARS_PER_PX)
+    if exclusions is None or not len(exclusions):
+        return None
+    long = exclusions[exclusions["reason"].map(lambda r: isinstance(r, str) and len(r) > fits)]
+    if not len(long):
+        return None
+    lines = []
+    for reason, rows in long.groupby("reason", sort=False):
+        covers = []
+        for (provider, gpu), offers in rows.groupby(["provider", "gpu"], sort=False):
+            workloads = ", ".join(plain(w) for w in dict.fromkeys(str(w) for w in offers["workload"]))
+            covers.append(f"**{plain(f'{provider} {gpu}')}** for {workloads} "
+                          f"({_counted(int(offers['offers'].sum()), 'offer')})")
+        lines.append(f"- {'; '.join(covers)}: {plain(reason)}")
+    return "Reasons in full:\n" + "\n".join(lines)
+
+
 def cap_costs_table(caps: pd.DataFrame) -> pd.DataFrame:
     """The Plan page's "What each limit costs" of `caps` (Plan.cap_costs): each limit named in words, not by its
     scenario field (`onprem.capex_budget` → `Capex budget`, `constraints.min_units.rtx-4090` → `rtx-4090: least

@@ -677,7 +677,21 @@ with costs_expander:
     _draw_baselines_table(told.plan)
     if len(p.exclusions):
         st.caption("Offers left out, and why")
-        _wide("exclusions_table").dataframe(p.exclusions, hide_index=True, key="exclusions_table", placeholder="")
+        # what is left out and how many offers first (what a phone shows), the reason last: 1366 px; a reason longer
+        # than its column shows is said in full under the table, once, with the offers it covers
+        reason_px = 480
+        _wide("exclusions_table").dataframe(
+            p.exclusions, hide_index=True, width="stretch", key="exclusions_table", placeholder="",
+            column_order=["workload", "provider", "gpu", "offers", "reason"],
+            column_config={
+                "workload": st.column_config.TextColumn(width=140, pinned=True),
+                "provider": st.column_config.TextColumn(width=60),
+                "gpu": st.column_config.TextColumn("GPU", width=120),
+                "offers": st.column_config.NumberColumn(width=60),
+                "reason": st.column_config.TextColumn(width=reason_px)})
+        in_full = tables.reasons_in_full(p.exclusions, reason_px)
+        if in_full:
+            st.caption(in_full)
 
 
 def _draw_decisions(made) -> None:

@@ -36,6 +36,7 @@ TABLES = {
     "decisions": ("total_if_forbidden", True, "increase"),
     "flip points": ("flip_demand", True, "flip_demand"),
     "cap costs": ("total_without", True, "saving"),
+    "offers left out": ("reason", True, "gpu"),
 }
 
 
