@@ -301,13 +301,36 @@ _INFEASIBLE_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
 ))
 
 
-def infeasible_words(message: str) -> str:
+# A fleet in the explanation (engine.explain.fleet_text: "2 × A100-80GB-PCIE (300 W, 16,500 USD each)") names a catalog
+# card whose id is its GPU's name by that GPU, where the pages name it by its id, as the scenario file does
+# ("a100-80gb-pcie"); a card whose id differs is named by its id already ("2 × hgx-h100-8gpu (H100-SXM, …)").
+_FLEET_CARD = re.compile(r"(\d[\d,]* × )([^\s(),;]+)( \()")
+
+
+def _card_ids_by_gpu(scenario=None) -> dict[str, str]:
+    """{GPU name: the catalog card id the explanation's fleet names by it}: each catalog card whose id is its GPU's
+    name in other case, where no other catalog card has that GPU and no custom card of `scenario` is named alike
+    (either would make the name ambiguous)."""
+    from planner.catalog import load_cards
+
+    cards = load_cards()
+    custom = {str(c).lower() for c in getattr(getattr(scenario, "onprem", None), "custom_cards", None) or {}}
+    ids: dict[str, list[str]] = {}
+    for card, gpu in zip(cards["card_id"], cards["gpu"]):
+        ids.setdefault(str(gpu), []).append(str(card))
+    return {gpu: found[0] for gpu, found in ids.items() if len(found) == 1 and found[0] != gpu
+            and found[0].lower() == gpu.lower() and gpu.lower() not in custom}
+
+
+def infeasible_words(message: str, scenario=None) -> str:
     """Why no fleet meets a scenario, as the pages say it: the limits named by the page's words (the cloud share cap
-    in percent), "scenario file only" beside those no widget of the page sets (_INFEASIBLE_WORDS). Shown as typed
-    (message_block, which drops the engine's "recommended: " label)."""
+    in percent), "scenario file only" beside those no widget of the page sets (_INFEASIBLE_WORDS), a catalog card by
+    its id where the explanation names it by its GPU (_card_ids_by_gpu; `scenario`: the one explained, whose custom
+    cards may share a name). Shown as typed (message_block, which drops the engine's "recommended: " label)."""
     for pattern, words in _INFEASIBLE_WORDS:
         message = pattern.sub(words, message)
-    return message
+    ids = _card_ids_by_gpu(scenario)
+    return _FLEET_CARD.sub(lambda m: m[1] + ids.get(m[2], m[2]) + m[3], message)
 
 
 # A table's note column is as wide as 1366 px leaves it, and a grid's cell does not wrap: a note longer than its column

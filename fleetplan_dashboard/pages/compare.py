@@ -82,7 +82,8 @@ sides = {}
 for side, (option, scenario, col, inputs) in loaded.items():
     outcome = state.recommended(scenario, inputs=inputs)   # the comparison needs no baselines
     if outcome.kind != "ok":
-        no_plan(col, option, tables.infeasible_words(outcome.message) if outcome.kind == "infeasible" else outcome.message)
+        said = tables.infeasible_words(outcome.message, scenario) if outcome.kind == "infeasible" else outcome.message
+        no_plan(col, option, said)
         continue
     sides[side] = (option, scenario, outcome.plan)
 

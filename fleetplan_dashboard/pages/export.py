@@ -53,7 +53,7 @@ except PlannerError as exc:   # its baselines have no answer (a solve stopped by
     st.error("**No plan to export**: its baselines could not be made.\n\n" + tables.message_block([str(exc)]))
     st.stop()
 if outcome.kind != "ok":
-    said = tables.infeasible_words(outcome.message) if outcome.kind == "infeasible" else outcome.message
+    said = tables.infeasible_words(outcome.message, s) if outcome.kind == "infeasible" else outcome.message
     st.error("**No plan to export.**\n\n" + tables.message_block([said]))
     st.stop()
 # what each decision is worth, when the Plan page has had them made (re-solves: never started here); asked first

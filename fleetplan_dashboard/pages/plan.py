@@ -298,7 +298,7 @@ outcome = state.recommended(s)
 trace.mark("p:plan")
 if outcome.kind == "infeasible":
     # the explanation names workloads: as typed (tables.message_block), never read as Markdown
-    st.error("**No fleet meets this scenario.**\n\n" + tables.message_block([tables.infeasible_words(outcome.message)])
+    st.error("**No fleet meets this scenario.**\n\n" + tables.message_block([tables.infeasible_words(outcome.message, s)])
              + "\n\n" + INPUTS_WHERE,
              icon=":material/block:")
     _download_edited()

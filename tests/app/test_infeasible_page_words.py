@@ -6,7 +6,9 @@ named a field the page cannot change. Oracles: startup-hybrid.yaml's max_cloud_s
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from fleetplan_dashboard import tables
@@ -46,3 +48,43 @@ def test_the_engines_other_field_names_are_said_in_words():
         "required: none); relax one or more of them") == (
         "no fleet meets all caps together (power cap 0.5 kW, capex budget 60,000, “Cloud share cap (of the work)” of "
         "60 % (scenario file only); units owned or required: none); relax one or more of them")
+
+
+# The explanation names a fleet's catalog cards by their GPU (engine.explain.fleet_text: "2 × A100-80GB-PCIE (300 W, …)");
+# the pages and the scenario file name them by their card id (planner/data/onprem_cards.csv: a100-80gb-pcie, whose GPU
+# is A100-80GB-PCIE; hgx-h100-8gpu, whose GPU is H100-SXM)
+FLEET = ("power cap 0.5 kW < 0.60 kW needed at the least: 2 × A100-80GB-PCIE (300 W, 16,500 USD each) + 1 × "
+         "hgx-h100-8gpu (H100-SXM, 700 W, 250,000 USD); units owned or required: 1 × RTX-4090 (450 W, owned)")
+
+
+def test_a_fleets_catalog_cards_are_named_by_their_card_ids():
+    assert tables.infeasible_words(FLEET) == (
+        "power cap 0.5 kW < 0.60 kW needed at the least: 2 × a100-80gb-pcie (300 W, 16,500 USD each) + 1 × "
+        "hgx-h100-8gpu (H100-SXM, 700 W, 250,000 USD); units owned or required: 1 × rtx-4090 (450 W, owned)")
+    # a GPU named elsewhere than as a fleet's card (a cloud offer's, a reason) is left as the engine says it
+    said = "workload w (A100-80GB-PCIE memory) has no compatible offer: 24 GB per GPU < 80 GB needed (3 offers)"
+    assert tables.infeasible_words(said) == said
+
+
+def test_a_card_name_that_is_not_one_catalog_cards_alone_is_left_as_it_is(monkeypatch):
+    # a custom card of the scenario named as the GPU: the name could be either card
+    custom = SimpleNamespace(onprem=SimpleNamespace(custom_cards={"A100-80GB-PCIE": object()}))
+    assert "2 × A100-80GB-PCIE (300 W" in tables.infeasible_words(FLEET, custom)
+    # two catalog cards of one GPU
+    import planner.catalog
+
+    cards = planner.catalog.load_cards()
+    twin = cards.loc[["a100-80gb-pcie"]].assign(card_id="a100-80gb-pcie-b").set_index("card_id", drop=False)
+    monkeypatch.setattr(planner.catalog, "load_cards", lambda: pd.concat([cards, twin]))
+    said = tables.infeasible_words(FLEET)
+    assert "2 × A100-80GB-PCIE (300 W" in said and "1 × rtx-4090 (450 W" in said
+
+
+def test_the_plan_page_names_the_fleets_cards_as_the_page_does():
+    # startup-hybrid.yaml's own card: a100-80gb-pcie (its min_units and card_overrides)
+    assert "min_units: {a100-80gb-pcie: 1}" in (ROOT / "scenarios" / "startup-hybrid.yaml").read_text(encoding="utf-8")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.number_input(key="edit:power_cap_kw").set_value(0.5).run()
+    assert not at.exception, [e.value for e in at.exception]
+    [error] = [e.value.replace("\\", "") for e in at.error if "No fleet meets this scenario" in e.value]
+    assert "× a100-80gb-pcie (300 W" in error and "A100-80GB-PCIE" not in error, error
