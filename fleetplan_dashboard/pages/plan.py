@@ -475,20 +475,24 @@ if len(p.installed):
         # the GPU hidden (the card names it; the eye icon shows it) for the note to fit 1366 px
         _wide("owned_table").dataframe(
             p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="",
-            column_order=["card", "fixed_costs_avoided", "owned_units", "kept", "switched_off", "sold", "age_months",
-                          "note"],
+            column_order=["card", "fixed_costs_avoided", "end_value", "owned_units", "kept", "switched_off", "sold",
+                          "age_months", "note"],
             column_config={
                 "card": st.column_config.TextColumn(width=130, pinned=True),
                 "fixed_costs_avoided": st.column_config.NumberColumn(
-                    f"avoided, {cc} (PV)", format="%,.0f", width=140,
+                    f"avoided, {cc} (PV)", format="%,.0f", width=125,
                     help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
                          "value kept cards would have at the end; not net of the work bought instead"),
-                "owned_units": st.column_config.NumberColumn("owned", width=60),
+                "end_value": st.column_config.NumberColumn(
+                    f"end value, {cc} (PV)", format="%,.0f", width=110,
+                    help=f"{pv_money}: what the batch's cards held to the end (kept or switched off) are worth then, "
+                         "credited in the total; 0 where they are sold or retired before the end"),
+                "owned_units": st.column_config.NumberColumn("owned", width=55),
                 "kept": st.column_config.NumberColumn(width=50),
-                "switched_off": st.column_config.NumberColumn("switched off", width=90),
-                "sold": st.column_config.NumberColumn(width=50),
-                "age_months": st.column_config.NumberColumn("age, months", width=90),
-                "note": st.column_config.TextColumn(width=280)})
+                "switched_off": st.column_config.NumberColumn("switched off", width=85),
+                "sold": st.column_config.NumberColumn(width=45),
+                "age_months": st.column_config.NumberColumn("age, mo.", width=55, help="months old at month 1"),
+                "note": st.column_config.TextColumn(width=245)})
         st.caption(f"What happens to the cards already owned, and the fixed costs that avoids, in {pv_money} (plus a "
                    "sale's credit over the value they would have at the end) — not net of the work bought instead of theirs.")
 

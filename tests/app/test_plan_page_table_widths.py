@@ -100,3 +100,13 @@ def test_the_serving_table_fits_1366_px_with_its_workload_first():
     widths = [settings[c]["width"] for c in order]
     assert sum(widths) <= PAGE_PX and sum(widths[:3]) <= PHONE_PX
     assert set(data) - set(order) == {"busy_units", "kind", "gpu"}     # a click away: the table's column menu
+
+
+def test_the_owned_cards_table_shows_their_end_value_after_the_costs_they_avoid(fresh_cache):
+    # startup-hybrid.yaml owns two RTX 3060s; the owned table's end_value (the engine's present value of the cards
+    # held to the end) is shown beside the other money column, within the page's width (_check_fits)
+    at = _plan_page("startup-hybrid.yaml")
+    order, settings, _ = _shown(at, "fixed_costs_avoided")
+    assert order[:3] == ["card", "fixed_costs_avoided", "end_value"]
+    assert settings["end_value"]["label"].startswith("end value, USD (PV)")
+    _check_fits(at, "owned cards")
