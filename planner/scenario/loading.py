@@ -1883,12 +1883,14 @@ def text_places(text: str, origin: str, fields: list[Path_], value: bool = True)
     if not any(fields):
         return [origin] * len(fields)
     try:
-        _, positions, syntax, _ = _parse_yaml(text, origin)
+        _, positions, _, _ = _parse_yaml(text, origin)
     except ScenarioError:
         return [origin] * len(fields)
 
+    # a syntax error's line is blanked (or the rest of another document cut) and the text parsed again, and a
+    # duplicate key is kept as YAML keeps it: every other line keeps its number, so the fields found are placed
     def place(field: Path_) -> str:
-        exact = bool(field) and not syntax and isinstance(positions, _Positions) and field in positions
+        exact = bool(field) and isinstance(positions, _Positions) and field in positions
         return f"{origin}:{_where(positions, field, value)}" if exact else origin
 
     return [place(tuple(field or ())) for field in fields]

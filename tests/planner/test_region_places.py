@@ -130,3 +130,44 @@ def test_validate_places_a_refuted_region_of_a_scenario_read_through_a_pipe():
         os.close(read)
     assert result.exit_code == 2
     assert f"error: /dev/fd/{read}:6:7: prices.regions: no offers in 'us-eats-1'" in said(result), result.stderr
+
+
+# a mistake elsewhere in the file (an audit, 2026-12-06): the file's other problems lost their line and column
+DUPLICATE_KEY = BLOCK_LIST + "name: again\n"          # line 9: `name` a second time
+POWER_IN_WATTS_AND_BAD_INDENT = """\
+name: watts
+onprem:
+  cards: [rtx-4090]
+  power_cap_kw: 8000
+workloads:
+  - name: w
+    gpu_hours_per_month: 100
+    reference_gpu: T4
+     interruptible: true
+"""
+
+
+def test_a_duplicate_key_elsewhere_leaves_the_regions_place(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text(DUPLICATE_KEY)
+    result = run("validate", path)
+    assert result.exit_code == 2
+    text = said(result)
+    assert f"error: {path}:9:1: duplicate key 'name' (first on line 1)" in text, result.stderr
+    # still line 6, column 7, as without the duplicate (test_validate_places_a_region_of_a_block_list_at_its_item)
+    assert f"error: {path}:6:7: prices.regions: no offers in 'us-eats-1'" in text, result.stderr
+
+
+def test_a_syntax_error_elsewhere_leaves_a_warnings_place(tmp_path):
+    path = tmp_path / "indent.yaml"
+    path.write_text(POWER_IN_WATTS_AND_BAD_INDENT)
+    result = run("validate", path)
+    text = said(result)
+    assert f"{path}:9:" in text and "YAML syntax" in text, result.stderr
+    # the cap on line 4, its value after "  power_cap_kw: " (16 characters)
+    assert f"warning: {path}:4:17: onprem.power_cap_kw: 8,000 kW" in text, result.stderr
+
+
+def test_text_places_places_fields_of_a_text_with_a_syntax_error_on_another_line():
+    (place,) = text_places(POWER_IN_WATTS_AND_BAD_INDENT, "s.yaml", [("onprem", "power_cap_kw")])
+    assert place == "s.yaml:4:17"
