@@ -48,8 +48,10 @@ from planner.scenario.model import (
     LOOKALIKE_SPACES,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
+    MAX_MONEY,
     MAX_NAME_LENGTH,
     MAX_PATH_LENGTH,
+    MAX_UNIT_PRICE,
     MAX_WORKLOADS,
     CardOverride,
     CustomCard,
@@ -939,6 +941,14 @@ _NUMBER_AND_UNIT = re.compile(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+|%
 # after a first group that does not start with 0), or with a decimal comma ("0,12"), which YAML reads as text
 _GROUPED = re.compile(r"\s*[-+]?[1-9]\d{0,2}([,'_ \u00a0\u202f])\d{3}(?:\1\d{3})*(?:\.\d+)?\s*")
 _DECIMAL_COMMA = re.compile(r"\s*([-+]?\d+),(\d+)\s*")
+# An amount written with its currency ("0.28 EUR", "EUR 0.28", "$1900", "1900 €"): a money field (bounded by
+# MAX_MONEY or MAX_UNIT_PRICE) holds the number alone, in the scenario's currency (a card's own `currency`)
+_SYMBOLS = "$€£¥"
+_AMOUNT = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+))"
+_WITH_CURRENCY = re.compile(rf"\s*(?:(?:[A-Z]{{3}}|[{_SYMBOLS}])\s*{_AMOUNT}|{_AMOUNT}\s*(?:[A-Z]{{3}}|[{_SYMBOLS}]))\s*")
+# "80k", "1.5M": thousands and millions, in a field whose name carries no unit (a budget, a price, a demand); not
+# "m" (milli or million?) and not where the name ends in a unit ("8k" in power_cap_kw)
+MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
 
 
 def _number_meant(loc: Path_, got: Any) -> str:
@@ -960,23 +970,37 @@ def _number_meant(loc: Path_, got: Any) -> str:
     if isinstance(got, str) and (grouped := _GROUPED.fullmatch(got)):
         meant = _read_as(model, name, float(got.strip().replace(grouped[1], "")))
         if meant is not None:   # written plainly: "did you mean 1,500?" would hold the separator it asks to drop
-            plain = str(int(meant)) if float(meant).is_integer() else repr(float(meant))
-            return f"; did you mean {plain}? (a number without thousands separators)"
+            return f"; did you mean {_unseparated(meant)}? (a number without thousands separators)"
     # a decimal comma; "1,400" too where 1400 is out of the field's range (a PUE of 1.4)
     if isinstance(got, str) and (comma := _DECIMAL_COMMA.fullmatch(got)):
         meant = _read_as(model, name, float(f"{comma[1]}.{comma[2]}"))
         return f"; did you mean {_figure(meant)}? (a decimal point, not a comma)" if meant is not None else ""
+    money = any(getattr(c, "le", None) in (MAX_MONEY, MAX_UNIT_PRICE) for c in info.metadata)
+    if money and isinstance(got, str) and (amount := _WITH_CURRENCY.fullmatch(got)):
+        meant = _read_as(model, name, float(amount[1] or amount[2]))
+        whose = {CardOverride: "the override's `currency`, else the catalog card's",
+                 CustomCard: "the card's `currency`, else the scenario's"}.get(model, "the scenario's")
+        return (f"; did you mean {_unseparated(meant)}? (an amount is the number alone, in {whose} currency)"
+                if meant is not None else "")
     typed = _NUMBER_AND_UNIT.fullmatch(got) if isinstance(got, str) else None
     if typed is None:
         return ""
     number, unit = float(typed[1]), typed[2]
     if unit == "%":
         return percent_meant(number) if ratio and _read_as(model, name, number / 100) is not None else ""
+    if unit in MULTIPLIERS and not any(name.endswith(suffix) for suffix in UNITS_BY_SUFFIX):
+        meant = _read_as(model, name, round(number * MULTIPLIERS[unit], 9))
+        return f"; did you mean {_unseparated(meant)}? ({_figure(number)}{unit})" if meant is not None else ""
     size = next((units.get(unit.lower()) for suffix, units in UNITS_BY_SUFFIX.items() if name.endswith(suffix)), None)
     meant = None if size is None else _read_as(model, name, round(number * size, 9))
     if meant is None:
         return ""
     return f"; did you mean {_figure(meant)}?" if size == 1 else f"; did you mean {_figure(meant)} ({_figure(number)} {unit})?"
+
+
+def _unseparated(x: float) -> str:
+    """`x` as YAML takes it, without thousands separators (a hint that held them would ask for what it refuses)."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 def _field_of(err: dict) -> tuple:
