@@ -300,6 +300,23 @@ def _amount(cell) -> float:
     return float(text) if text else float("nan")
 
 
+def quote_currency(scenario, card_id: str) -> str | None:
+    """The currency of the price and host share that the scenario's onprem.card_overrides or custom_cards entry of
+    `card_id` gives, as site_card_rows converts them: the entry's own `currency`, else an override's amounts are in
+    the catalog card's currency and a custom card's in the scenario's (docs/scenario-format.md); None where the entry
+    gives neither amount, or the card is neither quoted nor in the catalog. Read from the catalog's text rows."""
+    o = scenario.onprem
+    custom, override = o.custom_cards.get(card_id), o.card_overrides.get(card_id)
+    if custom is not None:
+        return custom.currency or scenario.currency
+    if override is None or (override.price is None and override.host_cost_per_card is None):
+        return None
+    if override.currency:
+        return override.currency
+    row = card_rows().get(card_id)
+    return row["currency"] if row else None
+
+
 def card_costs(scenario) -> dict[str, dict]:
     """Per card of `scenario` (listed, custom, owned or required) with a sourced capex that its fx can convert, as
     site_card_rows prices it: {"buyable", "price" and "host" (host_cost_per_card) in the scenario currency, each at

@@ -311,8 +311,6 @@ def _quoted_text(q, cur: str) -> str:
     amounts = " + ".join(p for p in parts if p)
     if not amounts:
         return ""
-    if not isinstance(q.quoted_currency, str):   # an override's amounts without a currency: the catalog card's
-        return f"{amounts} in the catalog card's currency"
     if q.quoted_currency == cur:
         return f"{amounts} {cur}"
     return f"{amounts} {q.quoted_currency} at {_number(q.fx_rate)} {cur} per {q.quoted_currency}"

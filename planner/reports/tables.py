@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from planner._version import __version__
+from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
@@ -585,10 +586,11 @@ QUOTED_DTYPES = {"quoted_price": "float64", "quoted_host_cost_per_card": "float6
 
 def card_quotes(plan: Plan) -> pd.DataFrame:
     """The cards the scenario prices or describes itself, one row each: card, quote ("override" of a catalog card or
-    "custom" card), the price and host share per card as given (NaN where an override leaves the catalog's), their
-    currency (None where an override gives amounts without one: they are in the catalog card's currency, which the
-    plan does not hold) and the fx rate applied to them (scenario currency per 1 of it), as_of, source, and the
-    other figures given (busy_watts … as "name value" text). Read from the plan's scenario; empty without one."""
+    "custom" card), the price and host share per card as given (NaN where an override leaves the catalog's), the
+    currency they were read in (catalog.offers.quote_currency: the quote's own, else an override's are the catalog
+    card's and a custom card's the scenario's; None where the quote gives neither amount) and the fx rate applied to
+    them (scenario currency per 1 of it), as_of, source, and the other figures given (busy_watts … as "name value"
+    text). Read from the plan's scenario; empty without one."""
     columns = ["card", "quote", "quoted_price", "quoted_host_cost_per_card", "quoted_currency", "fx_rate", "as_of",
                "source", "other"]
     o = getattr(plan.scenario, "onprem", None)
@@ -599,13 +601,13 @@ def card_quotes(plan: Plan) -> pd.DataFrame:
     for kind, quotes in (("override", o.card_overrides), ("custom", o.custom_cards)):
         for card, q in quotes.items():
             given = q.model_dump(exclude_none=True)
-            # an override's currency applies to the amounts it gives; a custom card's defaults to the scenario's
-            currency = given.get("currency", plan.currency if kind == "custom" else None)
-            money = "price" in given or "host_cost_per_card" in given
+            # the currency the plan read the amounts given in, also where the quote names none (an override's are
+            # the catalog card's, converted all the same): with the rate, a reader can redo the plan's figure
+            currency = quote_currency(plan.scenario, card)
             rows.append({"card": card, "quote": kind, "quoted_price": given.get("price"),
                          "quoted_host_cost_per_card": given.get("host_cost_per_card"),
-                         "quoted_currency": currency if money else None,
-                         "fx_rate": plan.scenario.fx_rate(currency) if money and currency else None,
+                         "quoted_currency": currency,
+                         "fx_rate": plan.scenario.fx_rate(currency) if currency else None,
                          "as_of": given.get("as_of"), "source": given.get("source"),
                          "other": ", ".join(f"{f} {given[f]:g}" for f in figures if f in given)})
     return pd.DataFrame(rows, columns=columns).astype({c: QUOTED_DTYPES[c] for c in QUOTED_COLUMNS})

@@ -1,6 +1,7 @@
-"""Warnings on what a scenario's on-prem costs rest on: catalog prices that are lower bounds, a capex budget below the
-price of any card it may buy (a budget typed in thousands), purchases that pay for part of a host, and units of a card
-sold only as whole boards (an HGX row: 8 GPUs, priced per GPU) that are not whole boards.
+"""Warnings on what a scenario's on-prem costs rest on: a quote given without a currency and read in the catalog card's
+(converted into another scenario currency), catalog prices that are lower bounds, a capex budget below the price of any
+card it may buy (a budget typed in thousands), purchases that pay for part of a host, and units of a card sold only as
+whole boards (an HGX row: 8 GPUs, priced per GPU) that are not whole boards.
 
 Each warning starts with the dotted path of the field it is about, as loading.plausibility_warnings' do; validate
 places `scenario_cost_warnings` in the file, a plan lists the texts (engine.run.plan_notes) with those of
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from planner.catalog.offers import card_costs
+from planner.catalog.offers import card_costs, quote_currency
 
 Path_ = tuple
 
@@ -127,10 +128,39 @@ def part_boards_bought(scenario, bought: Mapping[str, int]) -> list[tuple[Path_,
     return found
 
 
+def override_currency_defaults(scenario) -> list[tuple[Path_, str]]:
+    """(field, warning) for each onprem.card_overrides entry that gives a price or host_cost_per_card without a
+    currency, in a scenario whose currency is not the catalog card's: the amounts are read in the catalog card's
+    currency (docs/scenario-format.md) and converted at its fx rate, which a quote meant in the scenario's currency
+    never says (1,900 meant as EUR planned as 1,900 USD x 1.09 = 2,071 EUR). At the price (else the host share) given,
+    naming each amount as read and as converted, and the `currency` that makes it the scenario's. Nothing where the
+    amounts are all 0 (nothing to convert), or where fx has no rate for the catalog's currency: plan and validate
+    refuse that on their own."""
+    cur = scenario.currency
+    found = []
+    for card, override in scenario.onprem.card_overrides.items():
+        given = [(f, getattr(override, f)) for f in ("price", "host_cost_per_card") if getattr(override, f) is not None]
+        read_as = quote_currency(scenario, card) if given and not override.currency else None
+        rate = scenario.fx_rate(read_as) if read_as else None
+        if read_as is None or read_as == cur or rate is None or not any(v for _, v in given):
+            continue
+        at = ("onprem", "card_overrides", card, given[0][0])
+        amounts = (_money(given[0][1]) if len(given) == 1
+                   else " and ".join(f"{f} {_money(v)}" for f, v in given))
+        converted = " and ".join(_money(v * rate) for _, v in given)
+        found.append((at, f"onprem.card_overrides.{card}.{given[0][0]}: {amounts} read as {read_as} (the catalog "
+                          f"card's currency: the override gives none), converted at {rate:.15g} {cur} per {read_as} "
+                          f"(fx.{read_as}) = {converted} {cur}; if the quote is in {cur}, add currency: {cur} to "
+                          f"onprem.card_overrides.{card}"))
+    return found
+
+
 def scenario_cost_warnings(scenario) -> list[tuple[Path_, str]]:
-    """What validate says of a scenario's costs before any plan: lower-bound prices of cards it may buy, a capex
-    budget below any card's price, and unit bounds that hold part of a board of a card sold as whole boards."""
-    return lower_bound_prices(scenario) + implausible_capex_budget(scenario) + part_boards_required(scenario)
+    """What validate says of a scenario's costs before any plan: quoted amounts read in the catalog card's currency
+    and converted, lower-bound prices of cards it may buy, a capex budget below any card's price, and unit bounds
+    that hold part of a board of a card sold as whole boards."""
+    return (override_currency_defaults(scenario) + lower_bound_prices(scenario) + implausible_capex_budget(scenario)
+            + part_boards_required(scenario))
 
 
 def _hosts(cards: int, per_host: int, noun: str = "host") -> str:
@@ -170,8 +200,9 @@ def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]
 
 
 def bought_cost_warnings(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
-    """What a plan that buys `bought` (card -> units bought over the plan) is told of its costs: the lower-bound
-    prices of cards it buys, a capex budget below any card's price, purchases that pay for part of a host, and
-    purchases of part of a board of a card sold as whole boards."""
-    return (lower_bound_prices(scenario, bought) + implausible_capex_budget(scenario) + partial_hosts(scenario, bought)
-            + part_boards_bought(scenario, bought))
+    """What a plan that buys `bought` (card -> units bought over the plan) is told of its costs: quoted amounts read
+    in the catalog card's currency and converted, the lower-bound prices of cards it buys, a capex budget below any
+    card's price, purchases that pay for part of a host, and purchases of part of a board of a card sold as whole
+    boards."""
+    return (override_currency_defaults(scenario) + lower_bound_prices(scenario, bought) + implausible_capex_budget(scenario)
+            + partial_hosts(scenario, bought) + part_boards_bought(scenario, bought))
