@@ -526,14 +526,16 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", parser
     err.print(f"wrote {out}")
 
 
-def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]:
+def _parse_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD") -> dict[str, float]:
     """currency code → USD per 1 unit, from `CODE=RATE` pairs (the code in any case). PlannerError, naming
     every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1 would make
     every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no
     code of ISO 4217 list one (checked as a scenario's fx keys are, with the same "did you mean" and the date a
     withdrawn code was withdrawn), a code given twice, a rate for USD other than 1 (USD is 1 by definition), or —
     when `known` lists the currencies there are prices in — a code outside it: each of these was ignored without
-    a word."""
+    a word. `shown`: the currency `offers` shows its prices in (--currency), whose rate it needs: a USD rate
+    other than 1 is then read as that currency per USD (a scenario's fx: {USD: 0.92}) and the rate meant is named
+    (1 / 0.92 USD per EUR); missing, it is asked for."""
     from planner.catalog import suggest
     from planner.scenario.model import MAX_FX, currency_hint
     from pricing_adapters.currencies import LIST_ONE_FILE, is_iso_4217
@@ -557,16 +559,25 @@ def _parse_fx(pairs: list[str], known: Collection[str] = ()) -> dict[str, float]
             problems.append(f"{said}: {shortened(code, repr)} is not a currency code of ISO 4217 list one "
                             f"({LIST_ONE_FILE}){currency_hint(code) or ', e.g. --fx CNY=0.14'}")
         elif code == "USD" and value != 1:
+            meant = (f"; for prices in {shown} at {value:g} {shown} per USD give --fx {shown}={1 / value:.6g} (USD per "
+                     f"1 {shown} = 1 / {value:g})" if shown != "USD" else "")
             problems.append(f"{said}: rates are USD per 1 unit of a currency, so USD is 1 by definition; "
-                            "give the rate of a card's currency, e.g. --fx CNY=0.14")
+                            f"give the rate of a card's currency, e.g. --fx CNY=0.14{meant}")
         elif code in fx:
             problems.append(f"{said}: {code} is given twice; give one rate")
         elif known and code not in known:
             near = suggest(code, sorted(known))
+            # the one use of a rate for a currency nothing is priced in: showing the prices in it
             problems.append(f"{said}: nothing is priced in {code} (prices are in {', '.join(sorted(known))})"
-                            + (f"; did you mean {near[0]}?" if near else ""))
+                            + (f"; did you mean {near[0]}?" if near else "")
+                            + (f"; to see the offers in {code}, add --currency {code} (this rate is USD per 1 {code})"
+                               if not near else ""))
         else:
             fx[code] = value
+    # (a --fx of the shown currency or of USD that is refused already says which rate to give)
+    if shown != "USD" and shown not in fx and not {shown, "USD"} & {p.partition("=")[0].strip().upper() for p in pairs}:
+        problems.append(f"--currency {shown}: give its rate, --fx {shown}=<USD per 1 {shown}> (a scenario's fx: "
+                        f"{{USD: r}} in {shown} is --fx {shown}=1/r)")
     if problems:
         raise PlannerError("; ".join(problems))
     return fx
@@ -577,6 +588,27 @@ def _offer_currencies() -> set[str]:
     from planner.catalog import load_cards
 
     return {"USD", *load_cards()["currency"].dropna()}
+
+
+def _shown_currency(given: str) -> str:
+    """The ISO 4217 code of `offers --currency` (in any case); PlannerError with a "did you mean" for one that is
+    no code of list one."""
+    from planner.scenario.model import currency_hint
+    from pricing_adapters.currencies import LIST_ONE_FILE, is_iso_4217
+
+    code = given.strip().upper()
+    if not is_iso_4217(code):
+        raise PlannerError(f"--currency {shortened(given, repr)}: expected a currency code of ISO 4217 list one "
+                           f"({LIST_ONE_FILE}){currency_hint(code) or ', e.g. --currency EUR'}")
+    return code
+
+
+def _catalog_leaves_out() -> dict[str, str]:
+    """card id -> what its catalog price leaves out (onprem_cards.csv `price_leaves_out`), for each card with one."""
+    from planner.catalog import load_cards
+
+    leaves = load_cards()["price_leaves_out"].fillna("").astype(str).str.strip()
+    return {card: text for card, text in leaves.items() if text}
 
 
 def _check_offer_numbers(**given: float | None) -> None:
@@ -627,7 +659,11 @@ def offers(
     region: list[str] = typer.Option([], "--region", metavar="REGION", help="region code (repeatable)"),
     option: list[str] = typer.Option([], "--option", metavar="OPTION", help="purchase option (repeatable)"),
     max_price: float | None = typer.Option(None, "--max-price", metavar="USD", help="most USD per GPU-hour"),
-    fx: list[str] = typer.Option([], "--fx", metavar="CUR=USD", help="USD per unit of a card's currency, e.g. CNY=0.14"),
+    fx: list[str] = typer.Option([], "--fx", metavar="CUR=USD", help=(
+        "USD per unit of a card's currency, e.g. CNY=0.14, or of --currency, e.g. EUR=1.09")),
+    currency: str = typer.Option("USD", "--currency", metavar="CUR", help=(
+        "show the prices in this currency, at its --fx rate (USD per 1 unit), e.g. --currency EUR --fx EUR=1.09; "
+        "--max-price and --electricity stay in USD")),
     # the defaults of a scenario's onprem (scenario.model, not imported here: --help stays quick; a test checks them)
     electricity: float = typer.Option(0.12, "--electricity", metavar="USD", help=(
         "USD per kWh for on-prem cards; default 0.12: an assumption with no source (no current public average "
@@ -648,17 +684,19 @@ def offers(
     for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour are left out as needed
     (a line under the table names them).
     """
-    from planner.cli.offers_table import offers_narrower
+    from planner.cli.offers_table import UNDATED, caveated, in_currency, offers_narrower, rate_note
     from planner.engine.offer_costs import OfferFilter, offers_table
 
     skip_teardown()
 
     try:
         _check_offer_numbers(min_memory=min_memory, max_price=max_price, electricity=electricity, pue=pue, limit=limit)
+        code = _shown_currency(currency)
+        rates = _parse_fx(fx, _offer_currencies() | {code}, shown=code)
         table, warnings = offers_table(OfferFilter(
             gpu=gpu, min_memory_gb=min_memory, providers=tuple(provider), regions=tuple(region),
             options=tuple(option), max_usd_per_gpu_hour=max_price),
-            fx_to_usd=_parse_fx(fx, _offer_currencies()), electricity_usd_per_kwh=electricity, pue=pue)
+            fx_to_usd=rates, electricity_usd_per_kwh=electricity, pue=pue)
     except PlannerError as exc:
         fail(exc)
     for w in [*_option_gaps(provider, region, option), *warnings]:
@@ -666,19 +704,28 @@ def offers(
     matched = len(table)
     if limit is not None:
         table = table.head(limit)
+    # what a price leaves unsaid, first in its note: a catalog price that is a lower bound, an undated price
+    table = caveated(table, _catalog_leaves_out())
+    rate = rate_note(code, rates[code]) if code != "USD" else ""
     notes = []
     if fmt is Format.table:
+        table = table.assign(as_of=[a if str(a).strip() else UNDATED for a in table["as_of"].fillna("")])
         table, notes = _noted(table)
     else:
         table = _whole_counts(table, fmt)
+        if rate:   # the file's only words: each row says what its prices are
+            table = table.assign(note=[f"{n} | {rate}" if n else rate for n in table["note"]])
+    table = in_currency(table, code, rates.get(code, 1.0))
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
              else counted(len(table), "offer"))
     # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/offers_table.py)
-    narrower = offers_narrower(table) if fmt is Format.table else None
-    left_out = emit(table, fmt, title=f"{shown} (USD)", narrower=narrower)
+    narrower = offers_narrower(table, code) if fmt is Format.table else None
+    left_out = emit(table, fmt, title=f"{shown} ({code})", narrower=narrower)
     if "note" not in left_out:   # numbered notes of a note column not drawn would point at nothing
         _print_notes(notes)
+    if rate and fmt is Format.table:
+        _print_notes([rate], numbered=False)
 
 
 def _option_gaps(providers: list[str], regions: list[str], options: list[str]) -> list[str]:
@@ -713,15 +760,16 @@ def _noted(table) -> tuple:
     return table[TABLE_COLUMNS].assign(note=numbers), notes
 
 
-def _print_notes(notes: list[str]) -> None:
-    """Under the table: `note 1: gpu_memory_gb unknown`, a line each."""
+def _print_notes(notes: list[str], numbered: bool = True) -> None:
+    """Under the table: `note 1: gpu_memory_gb unknown`, a line each (not `numbered`: the note alone)."""
     if not notes:
         return
     from rich.text import Text
 
     out = stdout_console(piped_width=240)
     for i, note in enumerate(notes, 1):
-        out.print(Text(one_line(f"note {i}: {note}")))   # text, not markup; a line feed in a note shown as \n
+        # text, not markup; a line feed in a note shown as \n
+        out.print(Text(one_line(f"note {i}: {note}" if numbered else note)))
 
 
 # `--from -` reads standard input, as most command-line tools do; a file named "-" is `--from ./-`

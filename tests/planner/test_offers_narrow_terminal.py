@@ -131,7 +131,7 @@ def test_at_160_columns_a_table_156_wide_is_drawn_as_before():
     with pytest.MonkeyPatch.context() as monkeypatch:
         at_160 = offers(*AWS_A100, width=160, monkeypatch=monkeypatch)
     assert at_160 == piped and drawn_columns(at_160) == COLUMNS and not_shown(at_160) is None
-    assert at_160.splitlines()[-1] == "note 1: lowest of 2 zone quotes | spot time unknown"
+    assert at_160.splitlines()[-1] == "note 1: undated | lowest of 2 zone quotes | spot time unknown"
 
 
 def test_every_offer_at_80_columns_folds_the_longest_sku_and_keeps_every_price_whole(monkeypatch):
