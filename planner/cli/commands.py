@@ -533,9 +533,9 @@ def _parse_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD")
     code of ISO 4217 list one (checked as a scenario's fx keys are, with the same "did you mean" and the date a
     withdrawn code was withdrawn), a code given twice, a rate for USD other than 1 (USD is 1 by definition), or —
     when `known` lists the currencies there are prices in — a code outside it: each of these was ignored without
-    a word. `shown`: the currency `offers` shows its prices in (--currency), whose rate it needs: a USD rate
-    other than 1 is then read as that currency per USD (a scenario's fx: {USD: 0.92}) and the rate meant is named
-    (1 / 0.92 USD per EUR); missing, it is asked for."""
+    a word. `shown`: the currency `offers` shows its prices in (--currency), whose rate it needs (missing, it is
+    asked for); a USD rate other than 1 is then most likely a scenario's fx ({USD: 0.92}, EUR per USD), and its
+    refusal names the rate meant (--fx EUR=1.08696, 1 / 0.92)."""
     from planner.catalog import suggest
     from planner.scenario.model import MAX_FX, currency_hint
     from pricing_adapters.currencies import LIST_ONE_FILE, is_iso_4217
@@ -679,10 +679,12 @@ def offers(
     On-prem cards are costed as owned and busy every hour of their life: capex (card + host share)
     over the life, maintenance, and busy watts × PUE × electricity.
 
-    The table's `note` column numbers the notes listed under it (why a figure is empty: "gpu_count unknown");
-    csv and json carry every column, vcpus, memory_gb, zone and the note itself too. On a terminal too narrow
-    for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour are left out as needed
-    (a line under the table names them).
+    The table's `note` column numbers the notes listed under it (why a figure is empty: "gpu_count unknown";
+    "lower bound: …" for a catalog price that leaves out part of the cost, the HGX H200's host; "undated" for a
+    price with no date, its as_of cell "undated" too); csv and json carry every column, vcpus, memory_gb, zone and
+    the note itself too (an undated price's as_of empty). --currency EUR --fx EUR=1.09 shows the prices in EUR.
+    On a terminal too narrow for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour
+    are left out as needed (a line under the table names them).
     """
     from planner.cli.offers_table import UNDATED, caveated, in_currency, offers_narrower, rate_note
     from planner.engine.offer_costs import OfferFilter, offers_table
