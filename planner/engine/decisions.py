@@ -52,7 +52,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import ExtraConstraints, Model, build_model, purchase_bound, purchase_variables
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
-from planner.engine.result import Plan
+from planner.engine.result import Plan, _set_fresh
 from planner.engine.run import CHEAPER_REMEDY, check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
@@ -1326,27 +1326,29 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
         counts = [tasks.submit("count_alternatives", count_alternative, r, result, *case) for case in cases]
         caps = [tasks.submit("cap_costs", cap_cost, r, result, entry) for entry in limits]
         tasks.wait()
-        result.decisions = pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS)
+        # each value made here for the plan alone: set as it is (result._set_fresh), not copied
+        _set_fresh(result, decisions=pd.DataFrame([f.result() for f in values], columns=DECISION_COLUMNS))
         alternatives = [f.result() for f in counts]
         share = close_call_share if close_call_share is not None else getattr(
             result.scenario, "close_call_share", DEFAULT_CLOSE_CALL_SHARE)
         # set whole: the plan gives out copies of its dicts (engine.result.CONTAINERS)
-        result.runner_up = {**known_cheaper(r, result, runner.result(), alternatives), "close_call_share": share,
-                            "count_alternatives": alternatives}
-        result.flip_points = pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS)
-        result.cap_costs = pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS)
+        _set_fresh(result, runner_up={**known_cheaper(r, result, runner.result(), alternatives),
+                                      "close_call_share": share, "count_alternatives": alternatives},
+                   flip_points=pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS),
+                   cap_costs=pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS))
     result.close_call = is_close_call(result.runner_up, share, result)
-    result.baselines = baseline_notes(result, extra_constraints is not None)
+    _set_fresh(result, baselines=baseline_notes(result, extra_constraints is not None))
     cheaper = cheaper_found(result)
     left = not_computed_warning(r.skipped, tasks.total, total_time_limit, more_time)
-    result.warnings = ([w for w in result.warnings if not w.startswith((NOT_CHEAPEST, LEFT_UNDONE))]
-                       + [w for w in (cheaper, left) if w])
+    _set_fresh(result, warnings=[w for w in result.warnings if not w.startswith((NOT_CHEAPEST, LEFT_UNDONE))]
+               + [w for w in (cheaper, left) if w])
     parts = ("decision_values", "runner_up", "flip_points", "cap_costs")
     seconds = ("prepare", "decision_values", "runner_up", "count_alternatives", "flip_points", "cap_costs")
-    result.solver = {**result.solver, "decisions": {"solves": {p: r.solves[p] for p in parts},
-                                                    "seconds": {p: round(r.seconds[p], 4) for p in seconds},
-                                                    "threads": threads, "total_seconds": round(time.perf_counter() - start, 4),
-                                                    "total_time_limit": total_time_limit, "not_computed": r.skipped}}
+    _set_fresh(result, solver={**result.solver,
+                               "decisions": {"solves": {p: r.solves[p] for p in parts},
+                                             "seconds": {p: round(r.seconds[p], 4) for p in seconds},
+                                             "threads": threads, "total_seconds": round(time.perf_counter() - start, 4),
+                                             "total_time_limit": total_time_limit, "not_computed": r.skipped}})
     return result
 
 

@@ -19,7 +19,7 @@ from planner.engine.dispatch import settle_dispatch
 from planner.engine.inputs import Inputs
 from planner.engine.model import Model
 from planner.engine.reductions import cost_per_work
-from planner.engine.result import Plan
+from planner.engine.result import Plan, _fresh_plan, copied
 from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, period_months
 from planner.engine.solve import Solution
 from planner.engine.vintages import in_service
@@ -180,7 +180,9 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
     H = inp.horizon_months
     read = _read_fleet(inp, m)
     decisions, flows, installed, hours, fleet = read.decisions, read.flows, read.installed, read.hours, read.fleet
-    return Plan(
+    # each table and dict made here for the plan alone: kept, not copied (result._fresh_plan); but the prices, which
+    # carry the Inputs' own snapshots and packaged_data
+    return _fresh_plan(
         scenario_name=inp.name, currency=inp.currency, horizon_months=H, status=sol.status,
         total=read.total, costs=read.costs, fleet=fleet,
         monthly=monthly_table(flows, H, inp.discount),
@@ -189,7 +191,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
         solver={"name": sol.solver, "status": sol.status, "seconds": round(sol.seconds, 4), "gap": sol.gap,
                 **m.size(), "build_seconds": round(m.build_seconds, 4), "reduced": inp.reduced,
                 "periods": len(inp.periods), "units": len(inp.units), "pruned": dict(inp.pruned)},
-        prices=prices_used(inp, fleet["unit_id"]), flows=flows.drop(columns=["unit"]),
+        prices=copied(prices_used(inp, fleet["unit_id"])), flows=flows.drop(columns=["unit"]),
         offers=_offers(inp, unit_rows(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
         owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),

@@ -10,13 +10,16 @@ converted for a slide, a row set to 0) changes none of the plan's exports, its `
 frozen scenario cannot be changed in place. The reports read the tables as the plan holds them (`held`). Its dicts
 and lists (`CONTAINERS`: warnings, solver, prices, runner_up …) are given out as copies too: `p.warnings.append(…)`
 or `p.prices["as_of"] = …` changes the copy only, and the engine sets a changed one whole
-(`result.warnings = [*result.warnings, note]`).
+(`result.warnings = [*result.warnings, note]`); one it has just built for the plan alone it sets as it is, without
+the copy (`_fresh_plan`, `_set_fresh`). A plan read back from its JSON (reports.compare.SavedPlan), a sweep point's
+summary (engine.run.PlanSummary) and a comparison keep theirs the same way (`keep_to_itself`).
 """
 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, fields
+import functools
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 
 import pandas as pd
@@ -83,16 +86,58 @@ def copied(value):
     """`value` with every dict, list, set and tuple in it copied, and every DataFrame `detached`: a change of the
     copy reaches nothing of `value`, nor the other way round. Anything else as it is: numbers and text cannot change,
     and a Plan (a baseline's) keeps its own to itself."""
+    try:
+        return _copied(value)
+    except RecursionError:   # nested deeper than Python recurses: a saved plan's JSON may hold a dict 500 deep
+        return _copied_in_a_loop(value)
+
+
+def _copied(value):
     if isinstance(value, pd.DataFrame):
         return detached(value)
     if isinstance(value, dict):
-        return {k: copied(v) for k, v in value.items()}
+        return {k: _copied(v) for k, v in value.items()}
     if isinstance(value, (list, set)):
-        return type(value)(copied(v) for v in value)
+        return type(value)(_copied(v) for v in value)
     if isinstance(value, tuple):   # a named tuple takes its fields one by one
-        items = [copied(v) for v in value]
+        items = [_copied(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return value
+
+
+def _copied_in_a_loop(value):
+    """`copied` without recursion, however deep `value` is nested (a cycle of dicts or lists too: a dict or list
+    met twice is copied once, and the copy holds it twice)."""
+    out: list = [None]
+    todo = [(value, functools.partial(out.__setitem__, 0))]   # (what to copy, where its copy goes)
+    made: dict[int, object] = {}       # id of a dict or list → its copy
+    built = []                         # (a set or tuple, its copied items, where it goes): made once they are filled
+    while todo:
+        item, put = todo.pop()
+        if isinstance(item, (dict, list)) and id(item) in made:
+            put(made[id(item)])
+        elif isinstance(item, pd.DataFrame):
+            put(detached(item))
+        elif isinstance(item, dict):
+            made[id(item)] = new = dict.fromkeys(item)   # its keys in order, each value filled in below
+            put(new)
+            todo += [(v, functools.partial(new.__setitem__, k)) for k, v in item.items()]
+        elif isinstance(item, (list, set, tuple)):
+            items = [None] * len(item)
+            if type(item) is list:
+                made[id(item)] = items
+                put(items)
+            else:
+                built.append((item, items, put))
+            todo += [(v, functools.partial(items.__setitem__, i)) for i, v in enumerate(item)]
+        else:
+            put(item)
+    for item, items, put in reversed(built):   # the innermost first: each fills the items of the one around it
+        if isinstance(item, tuple) and hasattr(item, "_fields"):
+            put(type(item)(*items))
+        else:
+            put(type(item)(items))
+    return out[0]
 
 
 class UnknownCostCategory(PlannerError, KeyError):
@@ -171,10 +216,16 @@ class Plan:
         return float(utilisation["energy_kwh"].sum()) if len(utilisation) else 0.0
 
     def __setattr__(self, name: str, value) -> None:
-        if name in _PRIVATE:   # a copy: a later edit of the frame, dict or list given changes nothing of the plan
-            self.__dict__[_PRIVATE[name]] = copied(value)
+        # a copy: a later edit of the frame, dict or list given changes nothing of the plan (the engine's own values,
+        # built for the plan alone, skip it: _set_fresh)
+        self._keep(name, copied(value) if name in _PRIVATE else value)
+
+    def _keep(self, name: str, value) -> None:
+        """Set field `name` to `value` as it is, not a copy, and label the money of the tables it concerns."""
+        if name in _PRIVATE:
+            self.__dict__[_PRIVATE[name]] = value
         else:
-            super().__setattr__(name, value)
+            object.__setattr__(self, name, value)
         # here, not where each table is made: add_baselines and add_decisions set tables after read_plan
         if name in MONEY_COLUMNS:
             self._label_money(name)
@@ -211,17 +262,23 @@ class Plan:
         return float(costs.loc[found, "cost"].iloc[0])
 
 
-def _annotated(cls, *kinds: str) -> tuple[str, ...]:
-    """The fields of dataclass `cls` annotated with one of `kinds` first ("dict", "dict | None")."""
+def annotated(cls, *kinds: str) -> tuple[str, ...]:
+    """The fields of dataclass `cls` annotated with one of `kinds` first ("dict", "dict | None"), in their order."""
     return tuple(f.name for f in fields(cls) if str(f.type).split("|")[0].strip().rsplit(".", 1)[-1] in kinds)
+
+
+# what keep_to_itself keeps: an object's DataFrames, and its dicts and lists
+KEPT_KINDS = ("DataFrame", "dict", "list", "set", "tuple")
 
 
 def keep_to_itself(cls, names: tuple[str, ...], what: str = "plan") -> dict[str, str]:
     """Give dataclass `cls` an attribute per field of `names` that keeps its value under a private name (`_costs`)
     and gives out a copy (`copied`): what a notebook does to the copy never reaches the object's reports. Setting
-    the attribute stores a copy (`cls.__setattr__` must send `names` to the private names); returns name → private
-    name."""
+    the attribute stores a copy (`cls.__setattr__` must send `names` to the private names; a frozen dataclass, which
+    can set its fields in `__init__` alone, `dataclasses.replace` included, needs none); returns name → private
+    name, which `held` reads too."""
     private = {name: f"_{name}" for name in names}
+    frozen = cls.__dataclass_params__.frozen
 
     def attribute(name: str) -> property:
         def get(self):
@@ -231,29 +288,73 @@ def keep_to_itself(cls, names: tuple[str, ...], what: str = "plan") -> dict[str,
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
 
         def put(self, value) -> None:
-            self.__setattr__(name, value)
+            if frozen:   # its __init__ (object.__setattr__); `x.name = …` is refused before it reaches here
+                self.__dict__[private[name]] = copied(value)
+            else:
+                self.__setattr__(name, value)
 
         return property(get, put, doc=f"A copy of the {what}'s {name}: changing it changes nothing of the {what}.")
 
     for name in names:
         setattr(cls, name, attribute(name))
+    cls._kept_names = {**getattr(cls, "_kept_names", {}), **private}
     return private
 
 
 # The DataFrames of a Plan, and its dicts and lists (warnings, solver, prices, baseline_plans, profile_grouping,
 # runner_up, input_sha256), each kept under a private name (`_costs`) and given out as a copy by the attribute of
 # its own name: what a notebook does to the copy never reaches the plan's reports, exports nor a comparison.
-TABLES = _annotated(Plan, "DataFrame")
-CONTAINERS = _annotated(Plan, "dict", "list", "set", "tuple")
+TABLES = annotated(Plan, "DataFrame")
+CONTAINERS = annotated(Plan, *KEPT_KINDS[1:])
 _PRIVATE = keep_to_itself(Plan, TABLES + CONTAINERS)
+
+
+def _set_fresh(plan: Plan, **values) -> None:
+    """Set fields of `plan` to values the engine has just built for it and that nothing else holds (a table read
+    back, a list of warnings made anew, `{**plan.solver, …}`): kept as they are, where setting the attribute would
+    copy each (`copied`, some 0.1 ms a table under pandas 3: about 3 % of a plan with its baselines). The engine's
+    path alone: a value a caller gave, or that anything else (the Inputs) still holds, is set as an attribute."""
+    for name, value in values.items():
+        plan._keep(name, value)
+
+
+def _fresh_plan(**values) -> Plan:
+    """A Plan of `values`, as `Plan(**values)` but each value kept as it is, not copied (`_set_fresh`): for
+    read_plan, whose tables and dicts are made for the plan alone. Each table's money is labelled once, when all are
+    set (Plan(…) labels every table again as the currency and the scenario are set)."""
+    unknown = [name for name in values if name not in _FIELDS]
+    if unknown:
+        raise TypeError(f"_fresh_plan: no field {unknown[0]!r} in a Plan")
+    plan = Plan.__new__(Plan)
+    for f in _FIELDS.values():
+        if f.name in values:
+            value = values[f.name]
+        elif f.default is not MISSING:
+            value = f.default
+        elif f.default_factory is not MISSING:
+            value = f.default_factory()
+        else:
+            raise TypeError(f"_fresh_plan: missing the field {f.name!r} of a Plan")
+        if f.name in _PRIVATE:
+            plan.__dict__[_PRIVATE[f.name]] = value
+        else:
+            plan.__dict__[f.name] = value
+    for table in MONEY_COLUMNS:
+        plan._label_money(table)
+    return plan
+
+
+_FIELDS = {f.name: f for f in fields(Plan)}
 
 
 def held(plan, name: str, *default):
     """Table `name` of `plan` (one of TABLES) as the plan holds it, not a copy: for the reports, which read it and
-    change nothing of it. Of another object its attribute `name` (a plan read back from its JSON for a comparison);
-    `default`, as getattr's, where it has none."""
+    change nothing of it. Of another object (a plan read back from its JSON for a comparison, a sweep point's
+    summary) the same where it keeps that table to itself (keep_to_itself), else its attribute `name`; `default`, as
+    getattr's, where it has none."""
     if name not in TABLES:
         raise ValueError(f"held: {name!r} is no table of a Plan (tables: {', '.join(TABLES)})")
-    if isinstance(plan, Plan) and _PRIVATE[name] in plan.__dict__:
-        return plan.__dict__[_PRIVATE[name]]
+    private = getattr(type(plan), "_kept_names", {}).get(name)
+    if private is not None and private in plan.__dict__:
+        return plan.__dict__[private]
     return getattr(plan, name, *default)

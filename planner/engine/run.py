@@ -51,7 +51,7 @@ from planner.engine.profile_slots import (
 )
 from planner.engine.readback import fleet_unit_ids, prices_used, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import reduce
-from planner.engine.result import Plan
+from planner.engine.result import KEPT_KINDS, Plan, _set_fresh, annotated, keep_to_itself
 from planner.engine.solve import DEFAULT_SOLVER, Solution, TimeBudget, first_run_threads
 from planner.engine.workloads import speed_sources
 from planner.errors import (
@@ -548,31 +548,33 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         s, base, inp, model, solution = solved.scenario, solved.base, solved.inp, solved.model, solved.solution
         all_cloud = all_cloud_run(base, model, extra_constraints)
         result = read_plan(inp, model, solution, s)
-        result.speeds, result.warnings = plan_notes(s, base, result.fleet, result.prices, file_folder(loaded))
+        # (the plan gives out copies of its lists and dicts, engine.result.CONTAINERS: a changed one is set whole; the
+        # values made here for the plan alone are set as they are, result._set_fresh, not copied again)
+        speeds, notes = plan_notes(s, base, result.fleet, result.prices, file_folder(loaded))
         unproven = unproven_warning(solution, result.total, result.currency, time_limit)
         source = named_as_written(s, s.prices.source, file_folder(loaded))   # a word ('snapshot') as it is
-        result.warnings = (price_source_warnings(source, result.prices, store)
-                           + ([unproven] if unproven is not None else []) + result.warnings)
-        # (the plan gives out copies of its lists and dicts, engine.result.CONTAINERS: a changed one is set whole)
+        warnings = (price_source_warnings(source, result.prices, store)
+                    + ([unproven] if unproven is not None else []) + notes)
         if model.settled is False:
-            result.warnings = [*result.warnings, UNSETTLED_WARNING]
-        result.profile_grouping = solved.grouping(result.total)
-        result.warnings = [*result.warnings, *solved.warnings(result.profile_grouping)]
+            warnings = [*warnings, UNSETTLED_WARNING]
+        grouping = solved.grouping(result.total)
+        _set_fresh(result, speeds=speeds, profile_grouping=grouping,
+                   warnings=[*warnings, *solved.warnings(grouping)])
         t3 = time.perf_counter()
         # several instance offers serving under the cloud-share cap: one more solve proves merged hours exact
         merged = merged_hours_warning(inp, result.total, solver, budget, extra_constraints)
         if merged is not None:
-            result.warnings = [*result.warnings, merged]
+            _set_fresh(result, warnings=[*result.warnings, merged])
         t4 = time.perf_counter()
     except BaseException:
         if child is not None:
             child.stop()
         raise
-    result.solver = {**result.solver, "timings_seconds": {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
-                                                          "build_solve_read": round(t3 - t2 - solved.bound_seconds, 4),
-                                                          "profile_bound": round(solved.bound_seconds, 4),
-                                                          "merged_hours_check": round(t4 - t3, 4),
-                                                          "baselines": 0.0}}
+    _set_fresh(result, solver={**result.solver,
+                               "timings_seconds": {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
+                                                   "build_solve_read": round(t3 - t2 - solved.bound_seconds, 4),
+                                                   "profile_bound": round(solved.bound_seconds, 4),
+                                                   "merged_hours_check": round(t4 - t3, 4), "baselines": 0.0}})
     if baselines:
         _solve_baselines_of(result, base, solver, time_limit, plans=True, extra_constraints=extra_constraints)
     _remember_inputs(result, _Kept(base, time_limit, child, all_cloud, extra_constraints))   # for add_baselines and add_decisions
@@ -808,6 +810,13 @@ class PlanSummary:
     warnings: list = field(default_factory=list)
 
 
+# Its tables, dicts and lists kept to itself as a Plan's are (engine.result.keep_to_itself): each read a copy, so a
+# caller's edit of `summary.warnings` or `summary.fleet` changes nothing of it; frozen, a changed one is set whole
+# by `dataclasses.replace(summary, warnings=…)`, which copies it too
+SUMMARY_KEPT = annotated(PlanSummary, *KEPT_KINDS)
+keep_to_itself(PlanSummary, SUMMARY_KEPT, "summary")
+
+
 def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bool = False,
                  time_limit: float | None = None, store: str | Path | None = None,
                  max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None,
@@ -914,14 +923,17 @@ def _solve_baselines_of(result: Plan, base: Inputs, solver: str, time_limit: flo
     start = time.perf_counter()
     rows = child.rows() if child is not None else None
     if rows is None:
-        rows, result.baseline_plans = baseline_rows(base, solver, time_limit, result.scenario, plans=plans,
-                                                    all_cloud=None if plans else all_cloud)
+        rows, plans_of = baseline_rows(base, solver, time_limit, result.scenario, plans=plans,
+                                       all_cloud=None if plans else all_cloud)
     else:   # the child leaves the all-cloud row to the plan's run where it settles it
-        rows, result.baseline_plans = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
-    result.baselines = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
-    result.speeds, result.warnings = baseline_speeds(result, baseline_pairs(rows))
-    result.warnings = with_loose_bound_warnings(result.warnings, result.baselines, base.grouping, base.currency)
-    facts = result.solver   # a copy (engine.result.CONTAINERS): set whole
-    result.solver = {**facts, "timings_seconds": {**facts.get("timings_seconds", {}),
-                                                  "baselines": round(time.perf_counter() - start, 4)}}
+        rows, plans_of = settle_all_cloud(rows, all_cloud, base, solver, time_limit), {}
+    # each value made here for the plan alone (speeds and warnings from copies of the plan's): set as it is
+    # (result._set_fresh); its dicts and lists a copy at each read (engine.result.CONTAINERS): set whole
+    table = baseline_table(rows, result.total, base, result.status, extra_constraints is not None)
+    speeds, warnings = baseline_speeds(result, baseline_pairs(rows))
+    facts = result.solver
+    _set_fresh(result, baseline_plans=plans_of, baselines=table, speeds=speeds,
+               warnings=with_loose_bound_warnings(warnings, table, base.grouping, base.currency),
+               solver={**facts, "timings_seconds": {**facts.get("timings_seconds", {}),
+                                                    "baselines": round(time.perf_counter() - start, 4)}})
     return result

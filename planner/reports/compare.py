@@ -21,7 +21,16 @@ from planner._version import __version__
 from planner.catalog.prices import HASH_HEX_DIGITS
 from planner.engine import COST_CATEGORIES, Plan, plan
 from planner.engine.inputs import Inputs
-from planner.engine.result import PRESENT, copied, held, keep_to_itself, money_attrs, present_value_words
+from planner.engine.result import (
+    KEPT_KINDS,
+    PRESENT,
+    annotated,
+    copied,
+    held,
+    keep_to_itself,
+    money_attrs,
+    present_value_words,
+)
 from planner.engine.run import check_limits, checked_inputs, checked_scenario
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
@@ -239,6 +248,24 @@ class SavedPlan:
     # each field of its scenario naming a file → the path as saved and its content's hash (None: saved before
     # the planner recorded them, `input_files`)
     input_files: dict = field(default_factory=dict)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _SAVED_PRIVATE:   # a copy: a later edit of the frame or dict given changes nothing of the plan
+            self.__dict__[_SAVED_PRIVATE[name]] = copied(value)
+        else:
+            super().__setattr__(name, value)
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled: a SavedPlan pickled before it kept its tables and dicts to itself holds them under their own
+        names."""
+        self.__dict__.update({_SAVED_PRIVATE.get(k, k): v for k, v in state.items()})
+
+
+# The tables and dicts of a SavedPlan (costs, fleet, prices_used; solver, prices, input_files), kept as a Plan's are
+# (engine.result.keep_to_itself): each read a copy, so a caller's edit of `saved.fleet` or `saved.prices` changes
+# nothing of it nor of a comparison made of it after; a changed one is set whole (`saved.prices = {...}`)
+SAVED_PLAN_KEPT = annotated(SavedPlan, *KEPT_KINDS)
+_SAVED_PRIVATE = keep_to_itself(SavedPlan, SAVED_PLAN_KEPT, "saved plan")
 
 
 @dataclass(frozen=True)
