@@ -287,11 +287,12 @@ _INFEASIBLE_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
      lambda m: f"(“{FIELD_WORDS['onprem.purchase_every_months']}”: {FILE_ONLY})"),
     (r"give onprem\.card_overrides\.(\S+?)\.price",
      lambda m: f"give {m[1]} a price under “{FIELD_WORDS['onprem.card_overrides']}” ({FILE_ONLY})"),
-    # the caps by their names, where no fleet meets them all together ("power_kw 0.5, max_cloud_share 0.6")
-    (r"\bpower_kw ([0-9.e+]+)", lambda m: f"power cap {float(m[1]):g} kW"),
-    (r"\bcapex_budget_per_year ([0-9.e+]+)",
-     lambda m: f"“{FIELD_WORDS['onprem.capex_budget_per_year']}” of {float(m[1]):,.0f} ({FILE_ONLY})"),
-    (r"\bcapex_budget ([0-9.e+]+)", lambda m: f"capex budget {float(m[1]):,.0f}"),
+    # the caps by their fields with their limits, where no fleet meets them all together (engine.explain.caps_set:
+    # "onprem.power_cap_kw 0.5 kW, onprem.capex_budget 60,000 USD, constraints.max_cloud_share 0.6")
+    (r"\bonprem\.power_cap_kw ([0-9.,]+ kW)", lambda m: f"power cap {m[1]}"),
+    (r"\bonprem\.capex_budget_per_year ([0-9.,]+ [A-Z]{3})",
+     lambda m: f"“{FIELD_WORDS['onprem.capex_budget_per_year']}” of {m[1]} ({FILE_ONLY})"),
+    (r"\bonprem\.capex_budget ([0-9.,]+ [A-Z]{3})", lambda m: f"capex budget {m[1]}"),
     # a cap the explanation had no time to examine, named by its field
     (r"\bonprem\.power_cap_kw\b", lambda m: "the power cap"),
     (r"\bonprem\.capex_budget_per_year\b",

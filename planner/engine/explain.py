@@ -5,9 +5,11 @@ solves get what its own solves left of it (engine.solve.TimeBudget); the caps it
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 import pulp
 
 from planner.engine import constraints
@@ -19,16 +21,136 @@ from planner.text import counted
 
 
 def check_compatibility(inp: Inputs) -> None:
-    """Raise when a workload has no unit at all that can serve it."""
-    for j, w in enumerate(inp.workloads.itertuples(index=False)):
-        if (inp.work[:, j] > 0).any():
-            continue
-        ex = inp.exclusions[inp.exclusions["workload"] == w.name]
-        counts = ex.groupby("reason")["unit_id"].count().sort_values(ascending=False)
-        reasons = "; ".join(f"{reason} ({counted(n, 'offer')})" for reason, n in counts.head(5).items())
-        raise InfeasibleError(f"workload {w.name} ({w.needs}) has no compatible offer among the "
-                              f"{ex['unit_id'].nunique()} allowed offers and cards: "
-                              f"{reasons or 'no offers or cards allowed'}")
+    """Raise when a workload has no unit at all that can serve it (`unservable_text`)."""
+    for j in range(len(inp.workloads)):
+        if not (inp.work[:, j] > 0).any():
+            raise InfeasibleError(unservable_text(inp, j, _allowed(inp)))
+
+
+def unservable(inp: Inputs) -> str | None:
+    """Why no fleet can exist whatever the caps: a workload with demand that no unit the scenario allows can serve
+    (none compatible, or the only compatible ones held at 0 units: `_allowed`), one text per such workload; None
+    when each can be served by some unit."""
+    allowed = _allowed(inp)
+    served = (inp.work[allowed] > 0).any(axis=0)
+    wanted = (inp.demand > 0).any(axis=0)
+    texts = [unservable_text(inp, j, allowed) for j in np.flatnonzero(wanted & ~served)]
+    return "; ".join(texts) or None
+
+
+def _allowed(inp: Inputs) -> np.ndarray:
+    """A mask over the units: those a fleet may use — every cloud offer, the cards a fleet may hold
+    (constraints.usable_cards, and with the unit limits on a card min_units requires), none of a card whose
+    max_units is 0 (no unit of it in service)."""
+    card = inp.col("kind") == "card"
+    usable = constraints.usable_cards(inp)
+    if inp.caps.get("unit_limits"):
+        usable = (usable | (card & (inp.col("min_units") > 0))) & ~(card & (inp.col("max_units") == 0))
+    return ~card | usable
+
+
+# engine.workloads._reason's words for a unit with too little memory: "24 GB per GPU < 48 GB needed"
+_MEMORY_SHORT = re.compile(r"per GPU < ([0-9.]+) GB needed$")
+# at most this many regions are named for a provider whose offers would have the memory a workload needs
+_REGIONS_NAMED = 5
+
+
+def unservable_text(inp: Inputs, j: int, allowed: np.ndarray) -> str:
+    """Why workload `j` has no unit among the `allowed` (a mask over the units, `_allowed`) that can serve it: the
+    reasons the allowed offers and cards are not compatible (the most common five, counted), where too little memory
+    is one the most memory an allowed card and cloud offer have, the compatible cards held at 0 units and why, and
+    where offers with the memory it needs are listed outside the providers, regions and options allowed."""
+    w = inp.workloads.iloc[j]
+    name = str(w["name"])
+    ex = inp.exclusions[inp.exclusions["workload"] == name]
+    kind, sku, gpu = inp.col("kind"), inp.col("sku"), inp.col("gpu")
+    card = kind == "card"
+    cloud_ids = set(ex.loc[ex["kind"] != "card", "unit_id"]) | set(inp.col("unit_id")[~card])
+    n_allowed = int((allowed & card).sum()) + len(cloud_ids)
+    ex_allowed = ex[(ex["kind"] != "card") | ex["unit_id"].isin(set(inp.col("unit_id")[card & allowed]))]
+    counts = ex_allowed.groupby("reason")["unit_id"].count().sort_values(ascending=False, kind="stable")
+    reasons = "; ".join(f"{reason} ({counted(n, 'offer')})" for reason, n in counts.head(5).items())
+    parts = [reasons or "no offers or cards allowed"]
+    needs = [float(m[1]) for m in map(_MEMORY_SHORT.search, counts.index) if m]
+    need = max(needs) if needs else None
+    if need is not None:
+        parts.append(_most_memory(inp, allowed, cloud_ids, need, name))
+    parts += [f"{sku[i]} ({gpu[i]}, {inp.col('gpu_memory_gb')[i]:g} GB) could serve it, but {_held_at_zero(inp, i)}"
+              for i in np.flatnonzero(card & ~allowed & (inp.work[:, j] > 0))]
+    if need is not None:
+        parts.append(_memory_elsewhere(inp, cloud_ids, need))
+    return (f"workload {name} ({w['needs']}) has no compatible offer among the {n_allowed} allowed offers and cards: "
+            + "; ".join(p for p in parts if p))
+
+
+def _most_memory(inp: Inputs, allowed: np.ndarray, cloud_ids: set, need: float, workload: str) -> str:
+    """The most GPU memory of the allowed cards and of the allowed cloud offers, below `need`: "the most GPU memory
+    allowed: rtx-5090 32 GB on-prem, aws g5.xlarge (A10G) 24 GB in eu-north-1 (and 7 more instance types of 24 GB) <
+    workloads.NAME.min_gpu_memory_gb 48"."""
+    memory = inp.col("gpu_memory_gb")
+    cards = [i for i in np.flatnonzero(allowed & (inp.col("kind") == "card")) if memory[i] == memory[i]]
+    said = []
+    if cards:
+        top = max(memory[i] for i in cards)
+        ids = sorted(str(inp.col("sku")[i]) for i in cards if memory[i] == top)
+        said.append(f"{', '.join(ids)} {top:g} GB on-prem")
+    offers = _offers(inp, cloud_ids)
+    offers = offers[offers["gpu_memory_gb"].notna()] if offers is not None else None
+    if offers is not None and len(offers):
+        top = float(offers["gpu_memory_gb"].max())
+        order = [c for c in ("hourly_price", "provider", "region", "sku") if c in offers]   # the cheapest first
+        at_top = offers[offers["gpu_memory_gb"] == top].sort_values(order, kind="stable")
+        first = at_top.iloc[0]
+        types = at_top.drop_duplicates(["provider", "region", "sku"])
+        more = f" (and {counted(len(types) - 1, 'more instance type')} of {top:g} GB)" if len(types) > 1 else ""
+        said.append(f"{first['provider']} {first['sku']} ({first['gpu']}) {top:g} GB in {first['region']}{more}")
+    if not said:
+        return ""
+    return f"the most GPU memory allowed: {', '.join(said)} < workloads.{workload}.min_gpu_memory_gb {need:g}"
+
+
+def _held_at_zero(inp: Inputs, i: int) -> str:
+    """Why card unit `i` cannot be in the fleet (it is not `_allowed`): its max_units 0, or no sourced price and none
+    owned, or neither listed in onprem.cards nor owned."""
+    sku = str(inp.col("sku")[i])
+    if inp.caps.get("unit_limits") and inp.col("max_units")[i] == 0:
+        return f"constraints.max_units.{sku} = 0"
+    if sku in inp.resale_unknown:
+        return f"it has no sourced price and none is owned (give onprem.card_overrides.{sku}.price)"
+    return "it is neither listed in onprem.cards nor owned (onprem.existing)"
+
+
+def _offers(inp: Inputs, ids: set) -> pd.DataFrame | None:
+    """The rows of the price table the inputs were priced from with these offer ids (None without that table)."""
+    table = inp.price_table
+    if table is None or "offer_id" not in table:
+        return None
+    return table[table["offer_id"].isin(ids)]
+
+
+def _memory_elsewhere(inp: Inputs, cloud_ids: set, need: float) -> str:
+    """Where the price table lists offers of a known GPU with at least `need` GB per GPU outside the allowed offers
+    (`cloud_ids`): "offers with ≥ 48 GB per GPU are listed outside the providers, regions and purchase options
+    allowed (prices): aws in eu-central-1, us-east-1; azure in 47 regions"; that none is, where none is."""
+    table = inp.price_table
+    if table is None or not {"offer_id", "gpu_memory_gb", "provider", "region"} <= set(table.columns):
+        return ""
+    known = table["gpu_known"].astype(bool) if "gpu_known" in table else True
+    big = table[known & (table["gpu_memory_gb"] >= need)]
+    if not len(big):
+        return f"no offer in the prices has ≥ {need:g} GB per GPU"
+    outside = big[~big["offer_id"].isin(cloud_ids)]
+    if not len(outside):
+        return ""
+    places = []
+    for provider, rows in outside.groupby("provider", sort=True):
+        regions = sorted(set(rows["region"]))
+        if len(regions) <= _REGIONS_NAMED:
+            places.append(f"{provider} in {', '.join(regions)}")
+        else:
+            places.append(f"{provider} in {len(regions)} regions ({', '.join(regions[:_REGIONS_NAMED])}, …)")
+    return (f"offers with ≥ {need:g} GB per GPU are listed outside the providers, regions and purchase options "
+            f"allowed (prices.providers, prices.regions, prices.purchase_options): {'; '.join(places)}")
 
 
 def unserved(inp: Inputs) -> list[str]:
@@ -191,10 +313,14 @@ def _and(names: list[str]) -> str:
 
 def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None,
                        time_limit: float | TimeBudget | None = None) -> str:
-    """Which cap cannot be met, with the numbers; tried one cap at a time, up to three solves a cap (its
-    least, then TIE_BREAKS). `time_limit`: seconds for all the solves together (None: no limit), or the plan's
-    TimeBudget, which its own solves drew on first; each solve is given what is left, and the caps not examined
-    within it are named (RAN_OUT)."""
+    """Why no fleet meets the scenario, with the numbers: first a workload no allowed unit can serve (`unservable`:
+    no cap is then the cause), then which cap cannot be met, tried one cap at a time, up to three solves a cap (its
+    least, then TIE_BREAKS), and where none alone is the cause, whether a fleet exists without any cap. `time_limit`:
+    seconds for all the solves together (None: no limit), or the plan's TimeBudget, which its own solves drew on
+    first; each solve is given what is left, and the caps not examined within it are named (RAN_OUT)."""
+    why = unservable(inp)
+    if why:
+        return why
     for cap in constraints.CAPS:
         if cap.precheck is not None and inp.caps.get(cap.name) is not None:
             why = cap.precheck(inp)
@@ -228,13 +354,48 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
         return f"which cap leaves no fleet is not computed: {ran_out} before the explanation examined {_and(unexamined)}"
     if messages:
         return "; or ".join(messages)
+    return _none_alone(inp, solver, budget)
+
+
+def figure(x: float) -> str:
+    """A limit as a scenario field states it, with thousands separators: 1,250,000; 0.3; 7.5."""
+    return f"{x:,.6f}".rstrip("0").rstrip(".")
+
+
+def caps_set(inp: Inputs) -> list[str]:
+    """The caps `inp` sets (unit limits apart), each by its scenario field with its limit and unit:
+    "onprem.power_cap_kw 8 kW", "onprem.capex_budget 1,250,000 EUR", "constraints.max_cloud_share 0.3"."""
+    out = []
+    for cap in constraints.CAPS:
+        limit = inp.caps.get(cap.name)
+        if cap.name == "unit_limits" or limit is None:
+            continue
+        unit = {"currency": f" {inp.currency}", "share": ""}.get(cap.unit, f" {cap.unit}" if cap.unit else "")
+        out.append(f"{cap.field or cap.name} {figure(float(limit))}{unit}")
+    return out
+
+
+def _none_alone(inp: Inputs, solver: str, budget: TimeBudget) -> str:
+    """Why no fleet meets the scenario where no cap alone is the cause: the caps together (a fleet exists without
+    them), or the demand with the units allowed (none exists even without the caps: a solve of the scenario without
+    them, unless only one is set, which `_least` has relaxed already)."""
     lo = inp.col("min_units") if inp.caps.get("unit_limits") else inp.col("existing") * 0
     owned = {i: max(int(inp.col("existing")[i]), int(lo[i])) for i in range(len(inp.units))
              if inp.col("kind")[i] == "card"}
-    # only the caps the scenario sets: "power_kw None" would read as a limit
-    caps = ", ".join(f"{name} {limit:g}" for name, limit in inp.caps.items()
-                     if name != "unit_limits" and limit is not None)
     units = f"units owned or required: {fleet_text(inp, owned) if owned else 'none'}"
+    caps = caps_set(inp)   # only the caps the scenario sets: "power_cap_kw None" would read as a limit
+    limits = [e.named for e in constraints.cap_entries(inp) if e.card is not None]
+    limited = f"; unit limits: {', '.join(limits)}" if limits else ""
+    allowed = f"no fleet meets the demand with the units allowed ({units}{limited})"
     if not caps:
-        return f"no fleet meets the demand with the units allowed ({units}); check unit limits and offers"
-    return f"no fleet meets all caps together ({caps}; {units}); relax one or more of them"
+        return f"{allowed}; check unit limits and offers"
+    if len(caps) > 1:
+        uncapped = replace(inp, caps={name: (limit if name == "unit_limits" else None) for name, limit in inp.caps.items()})
+        try:
+            feasible = _has_fleet_without_extra(uncapped, solver, budget)
+        except _OutOfTime:
+            return (f"no fleet meets all caps together ({', '.join(caps)}; {units}); whether a fleet exists without "
+                    f"them is not computed: {RAN_OUT.format(budget.seconds)} first")
+        if feasible:
+            return f"no fleet meets all caps together ({', '.join(caps)}; {units}); relax one or more of them"
+    return f"{allowed}, even without {'any of ' * (len(caps) > 1)}{_and(caps)}; check unit limits and offers"

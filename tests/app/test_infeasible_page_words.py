@@ -44,10 +44,12 @@ def test_the_engines_other_field_names_are_said_in_words():
           "serve then (a life of 60 months, bought in month 1); buy more often (“Cards bought every … months”: scenario "
           "file only) or lower “a100-80gb-pcie: least cards” (scenario file only)")
     assert tables.infeasible_words(
-        "no fleet meets all caps together (power_kw 0.5, capex_budget 60000, max_cloud_share 0.6; units owned or "
-        "required: none); relax one or more of them") == (
-        "no fleet meets all caps together (power cap 0.5 kW, capex budget 60,000, “Cloud share cap (of the work)” of "
-        "60 % (scenario file only); units owned or required: none); relax one or more of them")
+        "no fleet meets all caps together (onprem.power_cap_kw 0.5 kW, onprem.capex_budget 60,000 USD, "
+        "constraints.max_cloud_share 0.6; units owned or required: none); relax one or more of them") == (
+        "no fleet meets all caps together (power cap 0.5 kW, capex budget 60,000 USD, “Cloud share cap (of the work)” "
+        "of 60 % (scenario file only); units owned or required: none); relax one or more of them")
+    assert tables.infeasible_words("… (onprem.capex_budget_per_year 1,250,000 EUR, …") == (
+        "… (“Capex budget per year” of 1,250,000 EUR (scenario file only), …")
 
 
 # The explanation names a fleet's catalog cards by their GPU (engine.explain.fleet_text: "2 × A100-80GB-PCIE (300 W, …)");
