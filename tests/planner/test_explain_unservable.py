@@ -126,3 +126,21 @@ def test_caps_are_not_blamed_where_the_unit_limits_leave_no_fleet_without_them()
     assert why == ("recommended: no fleet meets the demand with the units allowed (units owned or required: no on-prem units; "
                    "unit limits: max_units.rtx-5090 = 1), even without any of onprem.power_cap_kw 10 kW and "
                    "onprem.capex_budget 100,000 USD; check unit limits and offers"), why
+
+
+def test_a_compatible_card_with_no_sourced_price_is_named_with_the_override_that_would_price_it():
+    # rtx-a6000 (48 GB, planner/data/onprem_cards.csv: price left empty) fits 40 GB; rtx-4090 and the eu-north-1
+    # offers have 24 GB at most
+    why = _why("""\
+name: unpriced
+currency: USD
+horizon_months: 12
+prices: {source: snapshot, providers: [aws], regions: [eu-north-1], purchase_options: [on_demand]}
+onprem: {availability: 1.0, cards: [rtx-4090, rtx-a6000]}
+workloads:
+  - {name: w, gpu_hours_per_month: 100, reference_gpu: A100-80GB-PCIE, min_gpu_memory_gb: 40, profile: flat}
+""")
+    assert ("the most GPU memory allowed: rtx-4090 24 GB on-prem, aws g5.xlarge (A10G) 24 GB in eu-north-1 (and 7 more "
+            "instance types of 24 GB) < workloads.w.min_gpu_memory_gb 40") in why, why
+    assert ("rtx-a6000 (RTX-A6000, 48 GB) could serve it, but it has no sourced price and none is owned (give "
+            "onprem.card_overrides.rtx-a6000.price)") in why, why
