@@ -1,7 +1,9 @@
-"""Why there is no fleet: which workload has no compatible offer, or which cap cannot be met, with the
-numbers. Each cap of `engine.constraints.CAPS` is tried on its own: relaxed, its quantity minimised, and the fleet
-named at that least the one of least new capex, then fewest cards (TIE_BREAKS). Under the plan's time limit these
-solves get what its own solves left of it (engine.solve.TimeBudget); the caps it leaves unexamined are named."""
+"""Why there is no fleet: first a workload no allowed unit can serve (none compatible, or the compatible cards held at
+0 units: `unservable`), then which cap cannot be met, with the numbers. Each cap of `engine.constraints.CAPS` is
+tried on its own: relaxed, its quantity minimised, and the fleet named at that least the one of least new capex,
+then fewest cards (TIE_BREAKS). Under the plan's time limit these solves get what its own solves left of it
+(engine.solve.TimeBudget); the caps it leaves unexamined are named. Where no cap alone is the cause, one more solve
+without any cap tells the caps together from the unit limits."""
 
 from __future__ import annotations
 
@@ -84,18 +86,18 @@ def unservable_text(inp: Inputs, j: int, allowed: np.ndarray) -> str:
 
 
 def _most_memory(inp: Inputs, allowed: np.ndarray, cloud_ids: set, need: float, workload: str) -> str:
-    """The most GPU memory of the allowed cards and of the allowed cloud offers, below `need`: "the most GPU memory
-    allowed: rtx-5090 32 GB on-prem, aws g5.xlarge (A10G) 24 GB in eu-north-1 (and 7 more instance types of 24 GB) <
-    workloads.NAME.min_gpu_memory_gb 48"."""
+    """The most GPU memory of the allowed cards and of the allowed cloud offers with less than `need`: "too little GPU
+    memory for workloads.NAME.min_gpu_memory_gb 48: at most rtx-5090 32 GB on-prem, aws g5.xlarge (A10G) 24 GB in
+    eu-north-1 (and 7 more instance types of 24 GB)" (an offer of each the cheapest as listed)."""
     memory = inp.col("gpu_memory_gb")
-    cards = [i for i in np.flatnonzero(allowed & (inp.col("kind") == "card")) if memory[i] == memory[i]]
+    cards = [i for i in np.flatnonzero(allowed & (inp.col("kind") == "card")) if memory[i] < need]   # NaN: not
     said = []
     if cards:
         top = max(memory[i] for i in cards)
         ids = sorted(str(inp.col("sku")[i]) for i in cards if memory[i] == top)
         said.append(f"{', '.join(ids)} {top:g} GB on-prem")
     offers = _offers(inp, cloud_ids)
-    offers = offers[offers["gpu_memory_gb"].notna()] if offers is not None else None
+    offers = offers[offers["gpu_memory_gb"] < need] if offers is not None else None
     if offers is not None and len(offers):
         top = float(offers["gpu_memory_gb"].max())
         order = [c for c in ("hourly_price", "provider", "region", "sku") if c in offers]   # the cheapest first
@@ -106,7 +108,7 @@ def _most_memory(inp: Inputs, allowed: np.ndarray, cloud_ids: set, need: float, 
         said.append(f"{first['provider']} {first['sku']} ({first['gpu']}) {top:g} GB in {first['region']}{more}")
     if not said:
         return ""
-    return f"the most GPU memory allowed: {', '.join(said)} < workloads.{workload}.min_gpu_memory_gb {need:g}"
+    return f"too little GPU memory for workloads.{workload}.min_gpu_memory_gb {need:g}: at most {', '.join(said)}"
 
 
 def _held_at_zero(inp: Inputs, i: int) -> str:

@@ -75,9 +75,9 @@ def test_a_workload_no_allowed_unit_can_serve_is_named_with_its_need_and_what_bl
     assert "relax one or more" not in why and "power_kw" not in why and "check unit limits" not in why, why
     for workload in ("finetune-7b", "inference"):
         assert f"workload {workload} (≥ 48 GB, 1 GPU per job) has no compatible offer" in why, why
-        # the most memory the allowed units have, below the workload's need
-        assert (f"the most GPU memory allowed: rtx-5090 32 GB on-prem, aws g5.xlarge (A10G) 24 GB in eu-north-1 "
-                f"(and 7 more instance types of 24 GB) < workloads.{workload}.min_gpu_memory_gb 48") in why, why
+        # the most memory the allowed units have below the workload's need
+        assert (f"too little GPU memory for workloads.{workload}.min_gpu_memory_gb 48: at most rtx-5090 32 GB on-prem, "
+                "aws g5.xlarge (A10G) 24 GB in eu-north-1 (and 7 more instance types of 24 GB)") in why, why
     # the card that would fit, and what holds it at 0
     assert "a100-80gb-pcie (A100-80GB-PCIE, 80 GB) could serve it, but constraints.max_units.a100-80gb-pcie = 0" in why
     # where offers with the memory are: not in the regions allowed
@@ -90,8 +90,8 @@ def test_with_no_compatible_unit_at_all_the_most_memory_allowed_and_where_it_is_
     why = _why(T9.format(cards="rtx-4090, rtx-5090", caps=T9_CAPS, share=""))
     assert why.startswith("workload finetune-7b (≥ 48 GB, 1 GPU per job) has no compatible offer among "
                           "the 22 allowed offers and cards: "), why   # 3 cards + 19 aws eu-north-1 on-demand offers
-    assert ("the most GPU memory allowed: rtx-5090 32 GB on-prem, aws g5.xlarge (A10G) 24 GB in eu-north-1 "
-            "(and 7 more instance types of 24 GB) < workloads.finetune-7b.min_gpu_memory_gb 48") in why, why
+    assert ("too little GPU memory for workloads.finetune-7b.min_gpu_memory_gb 48: at most rtx-5090 32 GB on-prem, "
+            "aws g5.xlarge (A10G) 24 GB in eu-north-1 (and 7 more instance types of 24 GB)") in why, why
     assert "aws in eu-central-1, " in why and "could serve it" not in why, why
 
 
@@ -140,7 +140,14 @@ onprem: {availability: 1.0, cards: [rtx-4090, rtx-a6000]}
 workloads:
   - {name: w, gpu_hours_per_month: 100, reference_gpu: A100-80GB-PCIE, min_gpu_memory_gb: 40, profile: flat}
 """)
-    assert ("the most GPU memory allowed: rtx-4090 24 GB on-prem, aws g5.xlarge (A10G) 24 GB in eu-north-1 (and 7 more "
-            "instance types of 24 GB) < workloads.w.min_gpu_memory_gb 40") in why, why
+    assert ("too little GPU memory for workloads.w.min_gpu_memory_gb 40: at most rtx-4090 24 GB on-prem, aws g5.xlarge "
+            "(A10G) 24 GB in eu-north-1 (and 7 more instance types of 24 GB)") in why, why
     assert ("rtx-a6000 (RTX-A6000, 48 GB) could serve it, but it has no sourced price and none is owned (give "
             "onprem.card_overrides.rtx-a6000.price)") in why, why
+
+
+def test_a_limit_is_written_with_thousands_separators_not_in_exponent_form():
+    # {:g} wrote a capex budget of 1,250,000 as 1.25e+06
+    from planner.engine.explain import figure
+
+    assert [figure(x) for x in (1250000, 80000, 8, 0.3, 7.5, 0.125)] == ["1,250,000", "80,000", "8", "0.3", "7.5", "0.125"]
