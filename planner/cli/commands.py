@@ -31,6 +31,7 @@ from planner.cli.console import (
     HELP_MARKUP,
     TABLE_ROWS,
     Format,
+    _plain_stderr,
     choice_option,
     emit,
     err,
@@ -944,6 +945,8 @@ def plan_command(
     gc.freeze()
     gc.enable()
     scenario, scenario_text = None, ""   # once read: the scenario, and the text a check made after loading places its field in
+    early: list[str] = []   # what validate warns of the scenario (_pre_solve_warnings), once it is to be solved
+    said_early = False   # whether they were printed before the solve (on a terminal)
     try:
         plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
@@ -956,6 +959,12 @@ def plan_command(
             from planner.reports.files import check_plan_folder
 
             check_plan_folder(out, "--out")
+        early = _pre_solve_warnings(scenario)
+        # on a terminal at once: a plan with electricity typed in cents solved for minutes before a word of it
+        if early and not _plain_stderr():
+            for warning in early:
+                err.warn(warning)
+            said_early = True
         # the table shows the recommended plan before the baselines are solved; other formats need them all
         # a forked child solves the baselines meanwhile where two cores are free (engine.baselines)
         # without baselines the second core has no other work: HiGHS's first run gets two threads
@@ -985,13 +994,17 @@ def plan_command(
             if replaced is not None:
                 _warn_replaced(out, replaced, _saved_plan(out))
     except InfeasibleError as exc:
+        _warn_before_failure(early, said_early)
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table,
-                   _known_without_plan(scenario, file, solver))
+                   {**_known_without_plan(scenario, file, solver), **({"warnings": early} if early else {})})
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where in the text planned, as validate does
+        _warn_before_failure(early, said_early)
         fail(f"{text_places(scenario_text, str(file), [exc.field])[0]}: {exc}", 2)
     except ModelTooLarge as exc:
+        _warn_before_failure(early, said_early)
         fail(f"{file}: {_too_large(exc, unreduced, max_purchase_variables is None and time_limit is None)}")
-    except PlannerError as exc:
+    except PlannerError as exc:   # a solver that found no fleet within --time-limit, or failed
+        _warn_before_failure(early, said_early)
         fail(exc)
     # where the prices came from when not as asked (result.prices["warning"]) is the first of the plan's warnings
     # (engine.run.price_source_warnings), printed with them
@@ -999,7 +1012,8 @@ def plan_command(
         err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old)", soft_wrap=True)
     for warning in result.warnings:
-        err.warn(warning)
+        if not (said_early and warning in early):   # the plan's warnings carry them (engine.run.plan_notes)
+            err.warn(warning)
     if fmt is PlanFormat.table:
         _print_plan(result)
         try:
@@ -1028,6 +1042,26 @@ def plan_command(
 
 
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx, PlanFormat.md)
+
+
+def _pre_solve_warnings(scenario) -> list[str]:
+    """What validate warns of `scenario` that needs no plan and may be why none is found: values that look typed in
+    another unit (electricity in cents, a power cap in watts, kW as W; scenario.loading.plausibility_warnings) and a
+    capex budget below any card's price (cost_basis.implausible_capex_budget). A plan's warnings carry the same texts
+    (engine.run.plan_notes); a plan that fails says them before its error: an audit's electricity_per_kwh 28 (cents
+    for euros) solved for 96 s to "found no fleet within the time limit … try the other solver", without a word of
+    the price."""
+    from planner.scenario.cost_basis import implausible_capex_budget
+    from planner.scenario.loading import plausibility_warnings
+
+    return [text for _, text in plausibility_warnings(scenario) + implausible_capex_budget(scenario)]
+
+
+def _warn_before_failure(early: list[str], said: bool) -> None:
+    """`early` (_pre_solve_warnings) on stderr before a failed plan's error, unless `said` before the solve."""
+    if not said:
+        for warning in early:
+            err.warn(warning)
 
 
 def _known_without_plan(scenario, file: Path, solver: Solver) -> dict:
