@@ -1741,7 +1741,7 @@ def sweep(
     from planner.catalog.prices import resolve_store
     from planner.engine.result import present_value_words
     from planner.reports import sweep as run_sweep
-    from planner.reports.sweep import check_processes, check_values
+    from planner.reports.sweep import check_processes, check_values, value_warnings
     from planner.scenario import load_scenario_file
     from planner.scenario.loading import files_read
     from planner.scenario.overrides import ORIGIN as OVERRIDES
@@ -1758,6 +1758,10 @@ def sweep(
             grid = check_values(scenario, grid, given=texts)
         except ScenarioError as exc:
             raise (ScenarioError(exc.problems, "--vary") if exc.origin == OVERRIDES else exc) from None
+        # what validate would warn of a value in the file (electricity in cents), before the points' solves
+        warned = value_warnings(grid, given=texts)
+        for line, _ in warned:
+            err.warn(f"--vary {line}")
         # the files the points read: the scenario's, and those a --vary value names (a profile, an offers CSV)
         given_files = [Path(v) for path, values in grid.items() if path.endswith(".profile") or path == "prices.source"
                        for v in values if isinstance(v, str) and v.strip()]
@@ -1785,7 +1789,10 @@ def sweep(
         fail(str(exc), 2)
     _print_sweep_prices(table.attrs.get("prices", []))
     planned = int(table["status"].isin(("optimal", "feasible")).sum())
+    said = {text for _, text in warned}   # said with the value before the sweep
     for item in table.attrs.get("warnings", []):
+        if item["warning"] in said:
+            continue
         if planned < len(table):   # a point without a plan gives no warnings: "2 of 4 points" hid that 2 had none
             share = ("every planned point" if item["points"] == planned
                      else f"{item['points']} of the {planned} planned points")

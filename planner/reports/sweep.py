@@ -298,6 +298,41 @@ def check_values(scenario: Scenario, vary: Mapping[str, Iterable[Any]], max_poin
     return CheckedVary(scenario, values, points.reusable(values))
 
 
+def value_warnings(checked: CheckedVary, given: Mapping[str, list[str]] | None = None) -> list[tuple[str, str]]:
+    """(line, warning) for each warning validate gives a varied value as it would in the scenario's file, and
+    the scenario does not give itself: a value that looks typed in another unit (`onprem.electricity_per_kwh=28`, cents
+    of a euro; scenario.loading.plausibility_warnings) or a capex budget below any card's price
+    (cost_basis.implausible_capex_budget). `line` names the value as `given` (the texts --vary wrote), else as YAML
+    writes it: `onprem.electricity_per_kwh=28: 28 EUR a kWh (30.43 USD) is more than …; if it is in cents, write
+    0.28 …` (the warning's own path dropped where it is the path varied); `warning` is the text a plan of its points
+    lists. An audit's sweep of that value alone ran 10 minutes without a word of it. Each value is judged alone in the
+    scenario (a point of a one-path sweep the check built, else the scenario with that value); a value the scenario
+    takes only beside other values is not judged: its points' plans list their warnings."""
+    from planner.scenario.cost_basis import implausible_capex_budget
+    from planner.scenario.loading import plausibility_warnings
+
+    def said(scenario: Scenario) -> list[str]:
+        return [text for _, text in plausibility_warnings(scenario) + implausible_capex_budget(scenario)]
+
+    scenario = checked.scenario
+    own = set(said(scenario))
+    vary = {path: list(values) for path, values in checked.items()}
+    found = []
+    with profiles_parsed_once():
+        for path, values in vary.items():
+            for i, value in enumerate(values):
+                built = checked.built.get(i) if len(vary) == 1 else None   # one path: row i is value i alone
+                try:
+                    alone = pickle.loads(built) if isinstance(built, bytes) else apply_overrides(scenario, {path: value})
+                except ScenarioError:
+                    continue
+                for text in said(alone):
+                    if text not in own:
+                        found.append((f"{path}={_shown_value(vary, given, path, i)}: {text.removeprefix(f'{path}: ')}",
+                                      text))
+    return found
+
+
 class _PointChecks:
     """The points of a sweep as its check builds them, each at most once: `found`, a point's indices (one a path, in
     `vary`'s order) → its scenario pickled (3 KB, where a scenario held is 13 KB), or its problems; `planned`, (path,

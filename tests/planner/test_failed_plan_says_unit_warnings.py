@@ -86,3 +86,51 @@ def test_on_a_terminal_they_are_said_before_the_solve_and_once(tmp_path, monkeyp
     assert failed.exit_code == 1
     assert failed.stderr.count("onprem.electricity_per_kwh: 120 USD a kWh") == 1
     assert failed.stderr.index("onprem.electricity_per_kwh") < failed.stderr.index("infeasible:")
+
+
+SWEPT = ("name: t\nhorizon_months: 12\n"
+         "prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}\n"
+         "onprem:\n  cards: [rtx-4090]\n"
+         "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090}\n")
+
+
+def _sweep_said_first(monkeypatch, tmp_path, *vary):
+    """`fleetplan sweep` of SWEPT with the --vary items (one worker process), and its stderr as it stood when the
+    sweep's points started to be solved."""
+    import planner.reports
+
+    before = []
+    real = planner.reports.sweep
+
+    def sweep(*args, **kwargs):
+        import sys
+
+        sys.stderr.flush()
+        before.append(sys.stderr.buffer.getvalue().decode())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(planner.reports, "sweep", sweep)
+    args = [a for item in vary for a in ("--vary", item)]
+    return run("sweep", _written(tmp_path, SWEPT), *args, "--processes", "1"), before
+
+
+def test_a_sweep_warns_of_a_varied_value_typed_in_cents_naming_it_once_before_solving(monkeypatch, tmp_path):
+    result, before = _sweep_said_first(monkeypatch, tmp_path, "onprem.electricity_per_kwh=0.12,120",
+                                       "onprem.pue=1.2,1.5")
+    assert result.exit_code == 0, result.output
+    line = ("warning: --vary onprem.electricity_per_kwh=120: 120 USD a kWh is more than grid electricity costs anywhere "
+            "(under 1 USD a kWh); expected USD per kWh, such as 0.12: if it is in cents, write 1.2; if per MWh, 0.12")
+    assert result.stderr.splitlines().count(line) == 1
+    assert line in before[0].splitlines()
+    # not again after the sweep, as the two points of 120 USD a kWh list it
+    assert "onprem.electricity_per_kwh: 120 USD" not in result.stderr
+    assert "--vary onprem.electricity_per_kwh=0.12" not in result.stderr and "--vary onprem.pue" not in result.stderr
+
+
+def test_a_sweep_warns_of_a_varied_capex_budget_in_thousands(monkeypatch, tmp_path):
+    result, before = _sweep_said_first(monkeypatch, tmp_path, "onprem.capex_budget=50,50000")
+    assert result.exit_code == 0, result.output
+    said = [line for line in before[0].splitlines() if line.startswith("warning: --vary onprem.capex_budget=")]
+    assert len(said) == 1 and said[0].startswith("warning: --vary onprem.capex_budget=50: 50 USD is less than the "
+                                                 "cheapest card")
+    assert said[0].endswith("for 50 thousand, write 50000")
