@@ -1701,6 +1701,11 @@ def _print_sweep_prices(sources: list[dict]) -> None:
                       f"({snap['age_days']:.1f} days old)", soft_wrap=True)
 
 
+# the warnings of --vary values a sweep prints whole; the rest are named by their values: a --vary of electricity
+# prices in cents warns of each of them
+VARY_WARNINGS_SHOWN = 10
+
+
 @app.command()
 def sweep(
     file: Path = typer.Argument(..., metavar="SCENARIO", parser=path_given("a file"), help="scenario YAML file"),
@@ -1760,8 +1765,12 @@ def sweep(
             raise (ScenarioError(exc.problems, "--vary") if exc.origin == OVERRIDES else exc) from None
         # what validate would warn of a value in the file (electricity in cents), before the points' solves
         warned = value_warnings(grid, given=texts)
-        for line, _ in warned:
-            err.warn(f"--vary {line}")
+        for value, said, _ in warned[:VARY_WARNINGS_SHOWN]:
+            err.warn(f"--vary {value}: {said}")
+        if len(warned) > VARY_WARNINGS_SHOWN:
+            more = [value for value, _, _ in warned[VARY_WARNINGS_SHOWN:]]
+            err.warn(f"--vary: {counted(len(more), 'more value')} warned of likewise: {', '.join(more[:10])}"
+                     + (", …" if len(more) > 10 else ""))
         # the files the points read: the scenario's, and those a --vary value names (a profile, an offers CSV)
         given_files = [Path(v) for path, values in grid.items() if path.endswith(".profile") or path == "prices.source"
                        for v in values if isinstance(v, str) and v.strip()]
@@ -1789,7 +1798,7 @@ def sweep(
         fail(str(exc), 2)
     _print_sweep_prices(table.attrs.get("prices", []))
     planned = int(table["status"].isin(("optimal", "feasible")).sum())
-    said = {text for _, text in warned}   # said with the value before the sweep
+    said = {text for _, _, text in warned}   # said with the value before the sweep
     for item in table.attrs.get("warnings", []):
         if item["warning"] in said:
             continue

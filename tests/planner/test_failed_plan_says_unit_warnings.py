@@ -134,3 +134,22 @@ def test_a_sweep_warns_of_a_varied_capex_budget_in_thousands(monkeypatch, tmp_pa
     assert len(said) == 1 and said[0].startswith("warning: --vary onprem.capex_budget=50: 50 USD is less than the "
                                                  "cheapest card")
     assert said[0].endswith("for 50 thousand, write 50000")
+
+
+def test_a_sweep_of_many_implausible_values_names_those_past_ten_in_one_line(monkeypatch, tmp_path):
+    import planner.reports
+    from planner.errors import PlannerError
+
+    def stopped(*args, **kwargs):   # the warnings come before any point is solved: none need be
+        raise PlannerError("stopped by the test")
+
+    monkeypatch.setattr(planner.reports, "sweep", stopped)
+    prices = ",".join(str(cents) for cents in range(3, 16))   # 13 prices above 2 USD a kWh, all in cents
+    result = run("sweep", _written(tmp_path, SWEPT), "--vary", f"onprem.electricity_per_kwh=0.12,{prices}")
+    assert result.exit_code == 2 and result.stderr.splitlines()[-1] == "error: stopped by the test"
+    lines = [line for line in result.stderr.splitlines() if line.startswith("warning: --vary")]
+    assert [line.split(":")[1] for line in lines[:10]] == [f" --vary onprem.electricity_per_kwh={c}" for c in range(3, 13)]
+    assert lines[3].endswith("if it is in cents, write 0.06; if per MWh, 0.006")
+    assert lines[10] == ("warning: --vary: 3 more values warned of likewise: onprem.electricity_per_kwh=13, "
+                         "onprem.electricity_per_kwh=14, onprem.electricity_per_kwh=15")
+    assert len(lines) == 11
