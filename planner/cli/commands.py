@@ -1687,6 +1687,30 @@ def _vary_texts(items: list[str]) -> dict[str, list[str]]:
     return vary
 
 
+def sweep_warning_lines(warnings: list[dict], planned: int, points: int) -> list[str]:
+    """The lines `fleetplan sweep` warns with, from its table's attrs["warnings"] ({"warning", "points"}: each
+    distinct warning and the points that gave it), each with its share of the points. One warning worded
+    differently at different points — the same subject before its first ": " ("stale prices: 3 of 4 prices used …"
+    at three points, "stale prices: 4 of 5 …" at one) — is one line that gives each wording its share: a line per
+    wording said the same warning over and over (an audit: 10 lines for 4 points)."""
+    def share(count: int) -> str:
+        if planned < points:   # a point without a plan gives no warnings: "2 of 4 points" hid that 2 had none
+            return "every planned point" if count == planned else f"{count} of the {planned} planned points"
+        return "every point" if count == points else f"{count} of {points} points"
+
+    subjects: dict[str, list[tuple[str, int]]] = {}
+    for item in warnings:
+        subject, colon, rest = item["warning"].partition(": ")
+        subjects.setdefault(subject if colon else item["warning"], []).append((rest if colon else "", item["points"]))
+    lines = []
+    for subject, worded in subjects.items():
+        if len(worded) == 1 or any(not rest for rest, _ in worded):
+            lines += [f"{subject}: {rest} ({share(n)})" if rest else f"{subject} ({share(n)})" for rest, n in worded]
+        else:
+            lines.append(f"{subject}: " + "; ".join(f"{rest} ({share(n)})" for rest, n in worded))
+    return lines
+
+
 def _print_sweep_prices(sources: list[dict]) -> None:
     """Where a sweep's prices came from, as `plan` says it, once for the whole sweep: each distinct warning
     (no price store, packaged prices for providers never refreshed) and store snapshot."""
@@ -1799,15 +1823,9 @@ def sweep(
     _print_sweep_prices(table.attrs.get("prices", []))
     planned = int(table["status"].isin(("optimal", "feasible")).sum())
     said = {text for _, _, text in warned}   # said with the value before the sweep
-    for item in table.attrs.get("warnings", []):
-        if item["warning"] in said:
-            continue
-        if planned < len(table):   # a point without a plan gives no warnings: "2 of 4 points" hid that 2 had none
-            share = ("every planned point" if item["points"] == planned
-                     else f"{item['points']} of the {planned} planned points")
-        else:
-            share = "every point" if item["points"] == len(table) else f"{item['points']} of {len(table)} points"
-        err.warn(f"{item['warning']} ({share})")
+    for line in sweep_warning_lines([w for w in table.attrs.get("warnings", []) if w["warning"] not in said],
+                                    planned, len(table)):
+        err.warn(line)
     bad = len(table) - planned   # a feasible point (the solver stopped at its limit) has a plan, not proved best
     if bad:
         err.print(f"{bad} of {counted(len(table), 'point')} {plural(bad, 'has', 'have')} no plan (see status and note)",
