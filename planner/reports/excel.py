@@ -29,9 +29,7 @@ import pandas as pd
 from planner.engine import Plan
 from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, fleet_differences, runner_up_verdict
 from planner.engine.result import held
-from planner.reports.focus import last_payment_month
 from planner.reports.tables import (
-    AFTER_HORIZON,
     BOUND_UNKNOWN,
     add_months,
     assumptions,
@@ -53,6 +51,7 @@ from planner.reports.tables import (
     summary_table,
     workbook_text,
 )
+from planner.reports.yearly import GROUPS, cost_categories, yearly_amounts
 
 SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
           "runner-up", "count alternatives", "flip points", "cap costs", "break-even", "speeds", "excluded offers",
@@ -69,9 +68,6 @@ SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 MONTH = "yyyy-mm"
 DAY = "yyyy-mm-dd"
 FACTOR = "0.000000"
-# monthly columns that are not cost categories
-NOT_CATEGORIES = ("month", "total", "discount_factor", "total_discounted")
-CREDITS = ("residual_value",)      # the sale value of cards at the end of the horizon (and resale credits)
 
 
 @dataclass(frozen=True)
@@ -221,15 +217,6 @@ def _created(plan: Plan) -> datetime:
 # Monthly and yearly: the cash flows by month, and rolled up by plan year with formulas
 
 
-def _categories(monthly: pd.DataFrame) -> tuple[list[str], list[str], list[str]]:
-    """The cost categories of the monthly table as capex, credits (residual value) and opex (the rest),
-    in that order on the sheet, so each group is one contiguous range of columns."""
-    categories = [c for c in monthly.columns if c not in NOT_CATEGORIES]
-    capex = [c for c in categories if c == "capex"]
-    credits = [c for c in categories if c in CREDITS]
-    return capex, credits, [c for c in categories if c not in capex and c not in credits]
-
-
 def _cell(row: int, col: int, sheet: str | None = None, absolute: bool = False, col_abs: bool = False) -> str:
     """A1 (or $A$1 `absolute`; $A1 `col_abs`), on `sheet` when given."""
     from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
@@ -248,7 +235,7 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     nominal total (=SUM of the categories), discount factor and present value (=total × factor). Row H+1 with
     reservation payments after the horizon carries the plan's present value as a number: each of those
     payments is discounted in its own month (docs/cost-model.md), so total × d(H+1) would be wrong."""
-    capex, credits, opex = _categories(held(plan, "monthly"))
+    capex, credits, opex = cost_categories(held(plan, "monthly"))
     categories = capex + credits + opex
     lead = ["month", "month_start", "plan_year"]
     total_col = len(lead) + len(categories)
@@ -275,31 +262,29 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
     (the monthly sheet's row H+1: the residual credit and a reservation's fees for the rest of its term, to
     its last month), each with capex, credits (residual value), opex (energy, maintenance, colocation, fixed
     on-prem, cloud) and total, nominal (total_nominal) and present value, as formulas over the monthly
-    sheet's rows whose plan_year is the row's year (`_year_total`, `_year_present_value`)."""
+    sheet's rows whose plan_year is the row's year (`_year_total`, `_year_present_value`), their values those of
+    `yearly_amounts` (reports.yearly: the CLI's and the Markdown summary's yearly tables)."""
     capex, credits = (f"{c}{money}" for c in ("capex", "residual_value"))
-    months = list(held(plan, "monthly")["month"].astype(int))
-    horizon = plan.horizon_months
-    spans = [(y, 12 * (y - 1) + 1, min(12 * y, horizon)) for y in range(1, (horizon + 11) // 12 + 1)]
-    spans += [(AFTER_HORIZON, m, m) for m in months if m > horizon]
-    groups = ("capex", "residual_value", "opex")
-    columns = ["year", "first_month", "last_month", "from", "to", *(f"{g}{money}" for g in groups), "total_nominal" + money,
-               *(f"{g}_present_value{money}" for g in groups), "total_present_value" + money]
+    columns = ["year", "first_month", "last_month", "from", "to", *(f"{g}{money}" for g in GROUPS), "total_nominal" + money,
+               *(f"{g}_present_value{money}" for g in GROUPS), "total_present_value" + money]
     at = columns.index
     rows = []
-    for i, (year, a, b) in enumerate(spans, start=1):
+    for i, y in enumerate(yearly_amounts(plan).itertuples(index=False), start=1):
         year_cell = _cell(i, at("year"), col_abs=True)    # $A2: the row's own year, wherever a sort moves the row
-        nominal = [_year_total(monthly, c, year_cell, year) for c in (capex, credits)]
-        total = _year_total(monthly, "total_nominal" + money, year_cell, year)
-        present = [_year_present_value(monthly, c, year_cell, year) for c in (capex, credits)]
-        total_present = _year_total(monthly, "total_discounted" + money, year_cell, year)
+        nominal = [_year_total(monthly, c, year_cell, v) for c, v in ((capex, y.capex), (credits, y.residual_value))]
+        total = _year_total(monthly, "total_nominal" + money, year_cell, y.total_nominal)
+        present = [_year_present_value(monthly, c, year_cell, v)
+                   for c, v in ((capex, y.capex_present_value), (credits, y.residual_value_present_value))]
+        total_present = _year_total(monthly, "total_discounted" + money, year_cell, y.total_present_value)
         # opex spans several columns: it is the year's total less capex and credits, nominal and present value
         here = {c.removesuffix(money): _cell(i, j) for j, c in enumerate(columns)}   # this row's cells by name
-        nominal.append(_rest(here["total_nominal"], [here["capex"], here["residual_value"]], total, nominal))
-        present.append(_rest(here["total_present_value"], [here["capex_present_value"], here["residual_value_present_value"]],
-                             total_present, present))
-        last = last_payment_month(plan) if year == AFTER_HORIZON else b   # its row holds every later month
-        last_day = add_months(first, last) - timedelta(days=1)
-        rows.append([year, a, last, add_months(first, a - 1), last_day, *nominal, total, *present, total_present])
+        nominal.append(Formula(_rest(here["total_nominal"], [here["capex"], here["residual_value"]]), y.opex))
+        present.append(Formula(_rest(here["total_present_value"], [here["capex_present_value"],
+                                                                   here["residual_value_present_value"]]),
+                               y.opex_present_value))
+        last_day = add_months(first, y.last_month) - timedelta(days=1)
+        rows.append([y.year, y.first_month, y.last_month, add_months(first, y.first_month - 1), last_day, *nominal,
+                     total, *present, total_present])
     frame = pd.DataFrame(rows, columns=columns)
     formats = {c: MONEY for c in columns if c.endswith(money)} | {"from": DAY, "to": DAY}
     return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
@@ -311,45 +296,31 @@ def yearly_sheet(plan: Plan, first: date, money: str, monthly: pd.DataFrame) -> 
 # which shifts relative references. Filtering hides rows from view, not from SUMIFS or SUMPRODUCT.
 
 
-def _year_total(monthly: pd.DataFrame, header: str, year_cell: str, year: int | str) -> Formula:
-    """=SUMIFS of the monthly column `header` over its rows whose plan_year is `year_cell` (holding `year`)."""
-    return Formula(f"=SUMIFS({_whole(monthly, header)},{_whole(monthly, 'plan_year')},{year_cell})",
-                   float(_numbers(monthly, header)[_of_year(monthly, year)].sum()))
+def _year_total(monthly: pd.DataFrame, header: str, year_cell: str, value: float) -> Formula:
+    """=SUMIFS of the monthly column `header` over its rows whose plan_year is `year_cell`; `value`, what it computes
+    (reports.yearly.yearly_amounts)."""
+    return Formula(f"=SUMIFS({_whole(monthly, header)},{_whole(monthly, 'plan_year')},{year_cell})", value)
 
 
-def _year_present_value(monthly: pd.DataFrame, header: str, year_cell: str, year: int | str) -> Formula:
+def _year_present_value(monthly: pd.DataFrame, header: str, year_cell: str, value: float) -> Formula:
     """=SUMPRODUCT of the monthly column `header` and the discount factors over its rows whose plan_year is
-    `year_cell` (holding `year`); `*1` makes the TRUE/FALSE mask numbers, as Excel's SUMPRODUCT needs. Not the
-    `--(…)` idiom: Excel and LibreOffice take both, but the `formulas` engine that recalculates the workbook in the
-    tests (tests/planner/test_workbook_recalculated.py) reads `--` of an array as 0, and another program may too."""
+    `year_cell`, `value` what it computes (reports.yearly.yearly_amounts); `*1` makes the TRUE/FALSE mask numbers, as
+    Excel's SUMPRODUCT needs. Not the `--(…)` idiom: Excel and LibreOffice take both, but the `formulas` engine that
+    recalculates the workbook in the tests (tests/planner/test_workbook_recalculated.py) reads `--` of an array as 0,
+    and another program may too."""
     mask = f"({_whole(monthly, 'plan_year')}={year_cell})*1"
-    values = _numbers(monthly, header) * _numbers(monthly, "discount_factor")
-    return Formula(f"=SUMPRODUCT({mask},{_whole(monthly, header)},{_whole(monthly, 'discount_factor')})",
-                   float(values[_of_year(monthly, year)].sum()))
+    return Formula(f"=SUMPRODUCT({mask},{_whole(monthly, header)},{_whole(monthly, 'discount_factor')})", value)
 
 
-def _rest(whole_cell: str, part_cells: list[str], whole: Formula, parts: list[Formula]) -> Formula:
+def _rest(whole_cell: str, part_cells: list[str]) -> str:
     """=whole - each part, cells of one row (a year's opex: its total less capex and credits)."""
-    value = whole.value
-    for part in parts:
-        value -= part.value
-    return Formula(f"={whole_cell}-" + "-".join(part_cells), value)
+    return f"={whole_cell}-" + "-".join(part_cells)
 
 
 def _whole(monthly: pd.DataFrame, header: str) -> str:
     """The monthly sheet's data cells of column `header`, every month, absolute: monthly!$D$2:$D$38."""
     j = list(monthly.columns).index(header)
     return _range(1, j, len(monthly), j, "monthly", absolute=True)
-
-
-def _numbers(monthly: pd.DataFrame, header: str) -> np.ndarray:
-    """The values of a monthly column (a formula's computed value) as numbers."""
-    return np.array([_number(v) for v in monthly[header]])
-
-
-def _of_year(monthly: pd.DataFrame, year: int | str) -> np.ndarray:
-    """Which monthly rows belong to plan year `year` (1, 2, … or "after horizon")."""
-    return np.array([y == year for y in monthly["plan_year"]])
 
 
 # ---------------------------------------------------------------------------------------------------
