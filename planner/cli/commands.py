@@ -1256,6 +1256,7 @@ def _check_store(store: Path | None) -> None:
 
 def _print_plan(p) -> None:
     from planner.cli.fleet_table import fleet_narrower
+    from planner.cli.plan_views import break_even_shown, estimated_speeds, serving_by_months
     from planner.reports.tables import (
         assumption_line,
         grouping_line,
@@ -1266,6 +1267,7 @@ def _print_plan(p) -> None:
         price_source_text,
         site_cost_note,
     )
+    from planner.reports.yearly import yearly_note, yearly_view
 
     out = stdout_console(piped_width=160)
     cur = p.currency
@@ -1292,16 +1294,31 @@ def _print_plan(p) -> None:
              title=f"Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
                    f"end value, in {money}; not net of the work bought instead)")
     if len(p.serving):
-        emit(p.serving.drop(columns=["unit_id"]), Format.table, float_digits=2,
-             title="Serving: whole instances or cards per hour-of-week slot (demand, capacity and served in demand_unit)")
+        # one row per slot and month repeated a constant demand 72 times: months that read the same are one row
+        emit(serving_by_months(p.serving), Format.table, float_digits=2,
+             title="Serving: whole instances or cards per hour-of-week slot, consecutive months that read the same on "
+                   "one row (in_months; demand, capacity and served in demand_unit; each slot: --format json)")
     # two columns: narrower than the title, which rich would wrap onto two or three lines
     emit(p.costs, Format.table, title=f"Cost by category ({money})", float_digits=0, whole_title=True)
+    # what is paid each year: the total above is a present value (reports.yearly, as the workbook's yearly sheet)
+    emit(yearly_view(p), Format.table, title=f"By plan year ({cur}): paid (nominal) and present value", float_digits=0,
+         whole_title=True)
+    out.print(escape(yearly_note(p)[:1].upper() + yearly_note(p)[1:]), soft_wrap=True)
     if len(p.utilisation):
         emit(p.utilisation, Format.table, title="Cards held: utilisation and energy", float_digits=2)
     if len(p.break_even):
-        # F and c are rates of a card bought in month 1, undiscounted (engine.readback.break_even)
-        emit(p.break_even.drop(columns=["cloud_offer"]), Format.table, float_digits=3,
-             title=f"Break-even utilisation (costs in {cur}, nominal: undiscounted)")
+        # F and c are rates of a card bought in month 1, undiscounted (engine.readback.break_even); c that of the
+        # cloud offer named beside it
+        shown, narrow = break_even_shown(p.break_even)
+        emit(shown, Format.table, float_digits=3, narrower=narrow,
+             title=f"Break-even utilisation (costs in {cur}, nominal: undiscounted; the cloud offer whose rate is "
+                   "cloud_cost_per_reference_hour)")
+    estimated = estimated_speeds(getattr(p, "speeds", None))
+    if len(estimated):   # the rows the warnings on estimated speeds point to
+        emit(estimated, Format.table,
+             title="Speeds estimated from datasheet figures, not measured (the plan's speeds table, relative to each "
+                   "workload's reference GPU; every speed with its source: --format json, --out's summary.md and "
+                   "workbook)")
     from planner.reports.tables import gap_text
 
     s = p.solver   # its gap a percentage; None (a time limit before any bound) said in words, not "None"
@@ -1334,11 +1351,11 @@ def _print_baselines(p) -> None:
 
 
 def _percent(pct: float | None) -> str:
-    """A percentage of the plan's total to one decimal (two significant digits under 0.05 %: reports.tables.share_text),
-    "n/a" where there is none (a plan total of 0)."""
-    from planner.reports.tables import share_text
+    """A percentage of the plan's total as the Markdown summary shows it (reports.markdown.percent_text: one decimal
+    from 1 %, two significant digits under it), "n/a" where there is none (a plan total of 0)."""
+    from planner.reports.markdown import percent_text
 
-    return "n/a" if pct is None or not math.isfinite(pct) else f"{share_text(pct, 1)} %"
+    return percent_text(pct)
 
 
 def _more_or_less(increase: float, pct: float | None, cur: str) -> str:

@@ -30,10 +30,10 @@ from planner.reports.tables import (
     price_source_text,
     prices_used,
     require_plan,
-    share_text,
     site_cost_note,
     written_prices,
 )
+from planner.reports.yearly import yearly_note, yearly_view
 from planner.text import counted, visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
@@ -97,10 +97,16 @@ def _number(value) -> str:
     return _text(value)
 
 
-def _pct(pct: float | None) -> str:
-    """An increase as a percentage of the plan's total, two decimals or two significant digits under 0.05 % (as the
-    CLI: tables.share_text), "n/a" where there is none (a plan total of 0)."""
-    return "n/a" if pct is None or not math.isfinite(pct) else f"{share_text(pct)}%"
+def percent_text(pct: float | None) -> str:
+    """A share of the plan's total as the CLI's runner-up lines and this summary's verdict both show it: one decimal
+    from 1 % ("2.4 %"), two significant digits under it ("0.056 %", "0.58 %", "0.0045 %": a close call of 38 EUR
+    in 68,559 read "0.1 %" in the CLI and "0.06%" here), "0 %"; "n/a" where there is none (a plan total of 0)."""
+    if pct is None or not math.isfinite(pct):
+        return "n/a"
+    small = float(f"{pct:.2g}")
+    if abs(small) < 1:
+        return f"{np.format_float_positional(small + 0.0, trim='-')} %"
+    return f"{round(pct, 1) + 0.0:.1f} %"
 
 
 def _verdict(plan: Plan) -> str:
@@ -121,7 +127,7 @@ def _verdict(plan: Plan) -> str:
     # below the plan only where the plan's own solve stopped unproven (engine.decisions.cheaper_found warns)
     more = "less" if runner["increase"] < 0 else "more"
     costs = (f"the runner-up fleet ({changes}) costs {runner['total']:,.0f} {cur}, "
-             f"{abs(runner['increase']):,.0f} {cur} ({_pct(None if pct is None else abs(pct))}) {more}")
+             f"{abs(runner['increase']):,.0f} {cur} ({percent_text(None if pct is None else abs(pct))}) {more}")
     if verdict == "not_best":   # the plan's own solve stopped unproven: neither a close call nor firm
         return (f"**Not the best plan:** {costs} than this plan, whose own solve stopped before it proved the least "
                 "cost; plan with more time (a longer `--time-limit`, or none).")
@@ -378,10 +384,11 @@ def _speed_rows(plan: Plan) -> pd.DataFrame:
 def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     """A one-page summary for a planning review: headline (total, the bound of a grouped profile, the
     runner-up: close call or firm), baselines, warnings, fleet (with the owned cards' existing, sold and
-    switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category,
-    break-even, then what the plan rests on: the scenario's assumptions, its workloads, the cards it quotes, the
-    prices and speeds used, the offers left out (counted by the rule they fail); the solver. Under the title: the
-    planner's version, when the plan was made and where its prices came from."""
+    switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category, the
+    money by plan year (paid, nominal, and present value), break-even, then what the plan rests on: the scenario's
+    assumptions, its workloads, the cards it quotes, the prices and speeds used, the offers left out (counted by the
+    rule they fail); the solver. Under the title: the planner's version, when the plan was made and where its prices
+    came from."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     target = check_export_path(plan, path, "summary.md", "plan_to_markdown (to_markdown)")
     s = plan.scenario
@@ -436,6 +443,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += [f"## Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
                   f"end value, in {money}; not net of the work bought instead)", "", _md_table(owned), ""]
     lines += [f"## Cost by category ({money})", "", _md_table(costs[costs["cost"] != 0]), ""]
+    # what is paid each year, as the workbook's yearly sheet (reports.yearly): the totals above are present values
+    note = yearly_note(plan)
+    lines += [f"## By plan year ({cur}): paid (nominal) and present value", "", _md_table(yearly_view(plan)), "",
+              _text(note[:1].upper() + note[1:]), ""]
     if len(baselines):
         lines += [f"## Baselines ({money})", "", _md_table(_baseline_rows(plan)), ""]
     utilisation, break_even = held(plan, "utilisation"), held(plan, "break_even")

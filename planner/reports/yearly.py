@@ -79,7 +79,7 @@ def yearly_view(plan: Plan) -> pd.DataFrame:
                          "paid": years["total_nominal"], "present_value": years["total_present_value"]})
     # an after-horizon row with nothing in it says nothing
     view = view[~(after & (years["total_nominal"].abs() < 0.005) & (years["total_present_value"].abs() < 0.005))]
-    total = {"year": "total", "months": _months(1, int(years["last_month"].max())),
+    total = {"year": "total", "months": _months(1, int(years.loc[view.index, "last_month"].max())),
              **{c: float(view[c].sum()) for c in ("capex", "credits", "opex", "paid", "present_value")}}
     view = pd.concat([view, pd.DataFrame([total])], ignore_index=True)
     if not (view["credits"].abs() >= 0.005).any():
@@ -88,7 +88,9 @@ def yearly_view(plan: Plan) -> pd.DataFrame:
 
 
 def yearly_note(plan: Plan) -> str:
-    """What the yearly table's two totals are, in one sentence."""
+    """What the yearly table's two totals are, in one sentence (and its credits, where it shows them)."""
+    credits = "credits" in yearly_view(plan).columns
     return (f"paid: the money paid in those months, nominal (not discounted); present_value: the same discounted to the "
             f"plan start ({present_value_basis(plan)}), whose total, {plan.total:,.0f} {plan.currency}, is what the "
-            "plan minimises; credits are negative (the cards' end value after the horizon).")
+            "plan minimises" + ("; credits are negative (cards sold, and the end value of those held at the end)"
+                                if credits else "") + ".")
