@@ -1311,8 +1311,7 @@ def _print_plan(p) -> None:
         # cloud offer named beside it
         shown, narrow = break_even_shown(p.break_even)
         emit(shown, Format.table, float_digits=3, narrower=narrow,
-             title=f"Break-even utilisation (costs in {cur}, nominal: undiscounted; the cloud offer whose rate is "
-                   "cloud_cost_per_reference_hour)")
+             title=f"Break-even utilisation (costs in {cur}, nominal: undiscounted)")
     estimated = estimated_speeds(getattr(p, "speeds", None))
     if len(estimated):   # the rows the warnings on estimated speeds point to
         emit(estimated, Format.table,

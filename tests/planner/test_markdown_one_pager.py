@@ -102,7 +102,7 @@ def test_the_close_call_says_the_runner_ups_total_and_increase_as_the_json_has_t
     md = plan_to_markdown(decided)
     (line,) = [x for x in md.splitlines() if "runner-up" in x]
     assert line.startswith("**Close call:**")
-    assert f"costs {runner:,.0f} USD, {increase:,.0f} USD ({100 * increase / total:.2f}%) more" in line
+    assert f"costs {runner:,.0f} USD, {increase:,.0f} USD ({100 * increase / total:.1f} %) more" in line
     assert "rtx-3060-12gb 0 → 1" in line and "2%" in line
     # next to the total: the paragraph after it
     paragraphs = md.split("\n\n")
@@ -118,7 +118,7 @@ def test_a_runner_up_beyond_the_threshold_is_firm(decided):
     (line,) = [x for x in plan_to_markdown(firm).splitlines() if "runner-up" in x]
     increase = firm.runner_up["total"] - firm.total
     assert line.startswith("Firm: ") and "Close call" not in line and "1%" in line
-    assert f"{firm.runner_up['total']:,.0f} USD, {increase:,.0f} USD ({100 * increase / firm.total:.2f}%) more" in line
+    assert f"{firm.runner_up['total']:,.0f} USD, {increase:,.0f} USD ({100 * increase / firm.total:.1f} %) more" in line
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -206,6 +206,6 @@ def test_a_runner_up_below_an_unproven_plan_costs_less_in_the_summary():
     less = fake.total - p.runner_up["total"]
     assert less > 0
     text = plan_to_markdown(p)
-    assert f"costs {p.runner_up['total']:,.0f} USD, {less:,.0f} USD ({100 * less / fake.total:.2f}%) less" in text
+    assert f"costs {p.runner_up['total']:,.0f} USD, {less:,.0f} USD ({100 * less / fake.total:.1f} %) less" in text
     assert "**Not the best plan:**" in text and "Firm" not in text and "Close call" not in text
     assert "gap unknown (stopped before it proved any bound)" in text and "gap None" not in text

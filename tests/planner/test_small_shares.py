@@ -41,7 +41,7 @@ def test_the_summary_s_runner_up_worth_0_0045_percent_does_not_read_0_00():
               "close_call_share": 0.02, "status": "optimal", "fleet": {"rtx-4090": 2}, "plan_fleet": {"rtx-4090": 1}}
     told = dataclasses.replace(p, total=2_000_000.0, close_call=True, runner_up=runner)
     md = plan_to_markdown(told)
-    assert "costs 2,000,090 USD, 90 USD (0.0045%) more" in md and "(0.00%)" not in md
+    assert "costs 2,000,090 USD, 90 USD (0.0045 %) more" in md and "(0.00%)" not in md   # as the CLI: percent_text
 
 
 def test_the_cli_s_runner_up_line_shows_the_same_share():
