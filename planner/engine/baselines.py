@@ -33,7 +33,7 @@ import pandas as pd
 
 from planner.engine.constraints import baseline_caps, dropped_in_baselines, met_without_cards
 from planner.engine.explain import check_compatibility, explain_infeasible, unserved, unserved_by
-from planner.engine.inputs import Inputs
+from planner.engine.inputs import HOURS_ONE_BY_ONE, Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.readback import fleet_unit_ids, read_fleet, read_plan, servable_pairs
 from planner.engine.reductions import cost_per_work, reduce
@@ -63,8 +63,11 @@ def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None
     solution = solve(model, solver, budget.left())
     if solution.status == "not_solved":
         limit = f" within the time limit of {budget.seconds:g} s" if budget.seconds else ""
+        # a model planned hour by hour is tens of times larger: its warning, lost with the plan, says why
+        slow = next((w for w in inp.warnings if HOURS_ONE_BY_ONE in w), None)
+        why = f"; the model has {len(inp.periods):,} periods because {slow}" if slow else ""
         raise SolverError(f"{inp.label}: solver {solver} found no fleet{limit} ({solution.seconds:.1f} s) and did not "
-                          "prove that none exists; allow more time or try the other solver (--solver cbc or highs)")
+                          f"prove that none exists; allow more time or try the other solver (--solver cbc or highs){why}")
     if solution.status not in ("optimal", "feasible"):
         # the explanation re-solves up to three times per cap, within what this solve left of the time limit
         # (engine.explain); baselines only say that the caps cannot be met

@@ -312,6 +312,11 @@ def serving_instances(kind: np.ndarray, work: np.ndarray, serving: np.ndarray) -
     return np.isin(kind, ("on_demand", "spot")) & (work[:, serving] > 0).any(axis=1)
 
 
+# the words of the warning of a model planned hour by hour (_instances_tie_hours): a solve that stops without a fleet
+# names it as the likely cause (engine.baselines.solve_inputs)
+HOURS_ONE_BY_ONE = "every weekly hour of every month is planned on its own"
+
+
 def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: SiteCosts) -> str | None:
     """Why weekly hours and months of equal demand must be planned one by one (a warning), or None when
     merging them is exact. Identical hours have one best dispatch each unless something ties them: the
@@ -339,8 +344,8 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: 
             if both.any() and (hourly[i] < busy_cost * work[i, both] / work[c, both]).any():
                 return (f"max_cloud_share with a serving workload: an hour of {sku[i]} costs less than the busy energy "
                         f"of {sku[c]} for the same work ({hourly[i]:.4g} against {busy_cost:.4g} {scenario.currency} per "
-                        "card-hour), so identical hours may each need their own instance count: every weekly hour of "
-                        "every month is planned on its own, which takes longer")
+                        f"card-hour), so identical hours may each need their own instance count: {HOURS_ONE_BY_ONE}, "
+                        "which takes longer")
     return None
 
 
