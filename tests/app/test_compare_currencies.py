@@ -21,8 +21,8 @@ COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
 
 def _in_euros() -> str:
     text = STARTUP.read_text(encoding="utf-8")
-    assert "currency: USD\n" in text and "fx: {CNY: 0.14}" in text
-    return text.replace("currency: USD\n", "currency: EUR\n", 1).replace("fx: {CNY: 0.14}", "fx: {CNY: 0.13, USD: 0.92}", 1)
+    assert "currency: USD\n" in text and "fx: {CNY: 0.13749}" in text
+    return text.replace("currency: USD\n", "currency: EUR\n", 1).replace("fx: {CNY: 0.13749}", "fx: {CNY: 0.13, USD: 0.92}", 1)
 
 
 def _unescaped(markdown: str) -> str:

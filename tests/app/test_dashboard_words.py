@@ -105,11 +105,12 @@ def test_the_plan_pages_cost_table_names_categories_in_words(startup):
 def test_the_fleet_csv_is_rounded_for_reading_and_the_plan_kept_exact(startup):
     p = plan(startup, baselines=False)
     exact = exports.plan_csv(p, "fleet")
-    assert "-1106.0000000000002" in exact                       # the solver's noise: kept where the plan is exact
+    # the two owned RTX 3060s sold: 2 × 0.5 × (2,500 + 5,400) CNY × 0.13749 USD/CNY = 1,086.171 USD, kept to the mill
+    assert ",-1086.171," in exact                               # kept where the plan is exact
     shown = pd.read_csv(pd.io.common.StringIO(exports.plan_csv(tables.fleet_for_reading(p), "fleet")))
     for column in ("cost", "instance_hours"):
         assert (shown[column].dropna() == shown[column].dropna().round(2)).all(), column
-    assert shown["cost"].tolist()[0] == -1106.0
+    assert shown["cost"].tolist()[0] == -1086.17                                    # to the cent
     assert shown["cost"].sum() == pytest.approx(p.total, abs=0.03)                 # four rows, each within half a cent
     assert exports.plan_csv(p, "fleet") == exact                                    # the plan itself unchanged
 

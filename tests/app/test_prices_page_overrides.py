@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
-ENTRY = (ROOT / "scenarios" / "entry.yaml").read_text()   # USD, PUE 1.0, electricity 0.15, fx {CNY: 0.14}
+ENTRY = (ROOT / "scenarios" / "entry.yaml").read_text()   # USD, PUE 1.0, electricity 0.15, fx {CNY: 0.13749}
 PRICES_PAGE = "fleetplan_dashboard/pages/prices.py"
 HOURS_PER_YEAR = 12 * 730
 
@@ -64,8 +64,9 @@ def test_an_overridden_card_and_a_custom_card_are_priced_at_the_scenarios_figure
     assert cards.loc["rtx-4060-ti-16gb", "usd_per_gpu_hour"] == pytest.approx(per_hour(1000, 4, 0.1, 400, 0.15))
     # the custom card, not listed in onprem.cards but always a candidate: 1500 / 26,280 + 75 / 8,760 + 0.25 × 0.15
     assert cards.loc["quoted-4090", "usd_per_gpu_hour"] == pytest.approx(0.1031392, abs=1e-7)
-    # rtx-3060-12gb keeps the catalog's (2500 + 5400) CNY × 0.14 = 1106 USD, 3 years, 3 %, 306 W
-    assert cards.loc["rtx-3060-12gb", "usd_per_gpu_hour"] == pytest.approx(per_hour(1106, 3, 0.03, 306, 0.15))
+    # rtx-3060-12gb keeps the catalog's (2500 + 5400) CNY × 0.13749 (entry.yaml's fx.CNY) = 1086.171 USD, 3 years,
+    # 3 %, 306 W
+    assert cards.loc["rtx-3060-12gb", "usd_per_gpu_hour"] == pytest.approx(per_hour(7900 * 0.13749, 3, 0.03, 306, 0.15))
     # the table says whose figures each row has, in the caption's words (not the scenario's field paths), and the
     # caption says what the note means
     assert cards.loc["rtx-4060-ti-16gb", "note"] == ("your figures (Card overrides): busy watts, host cost per card, "
@@ -92,7 +93,7 @@ def test_an_override_in_a_euro_scenario_converts_each_amount_at_its_own_rate():
     # EUR scenario; rtx-3060-12gb quoted at 300 USD while its host share stays the catalog's 5400 CNY:
     # capex = 300 × 0.92 + 5400 × 0.13 = 276 + 702 = 978 EUR = 978 / 0.92 USD; electricity 0.2 EUR = 0.2 / 0.92 USD
     text = edited(ENTRY, "currency: USD", "currency: EUR")
-    text = edited(text, "fx: {CNY: 0.14}", "fx: {CNY: 0.13, USD: 0.92}")
+    text = edited(text, "fx: {CNY: 0.13749}", "fx: {CNY: 0.13, USD: 0.92}")
     text = edited(text, "electricity_per_kwh: 0.15", "electricity_per_kwh: 0.2")
     text = edited(text, "  capex_budget: 1500", "  capex_budget: 1500\n  card_overrides: {rtx-3060-12gb: "
                                                 "{price: 300, currency: USD, life_years: 4}}")
@@ -110,7 +111,7 @@ def test_a_card_with_no_rate_asks_for_the_scenarios_fx_not_a_command_line_option
     # only the USD-priced rtx-4060-ti-16gb in use, so the scenario loads without a CNY rate; the catalog's
     # CNY-priced rtx-3060-12gb then has none on the Prices page
     text = edited(ENTRY, "cards: [rtx-3060-12gb, rtx-4060-ti-16gb]", "cards: [rtx-4060-ti-16gb]")
-    text = edited(edited(text, "fx: {CNY: 0.14}", f"fx: {fx}"), "currency: USD", f"currency: {currency}")
+    text = edited(edited(text, "fx: {CNY: 0.13749}", f"fx: {fx}"), "currency: USD", f"currency: {currency}")
     at = prices_page(text)
     # the card is not the scenario's: no warning while only the scenario's offers are shown, one with all of them
     assert not [w.value for w in at.warning if "priced in CNY" in w.value]

@@ -24,7 +24,7 @@ def in_euros(tmp_path) -> Path:
     """entry.yaml in EUR, with the rates of its cards' and the cloud's currencies (it validates)."""
     path = tmp_path / "eur.yaml"
     text = ENTRY.read_text(encoding="utf-8").replace("currency: USD", "currency: EUR")
-    path.write_text(text.replace("fx: {CNY: 0.14}", "fx: {CNY: 0.13, USD: 0.92}"), encoding="utf-8")
+    path.write_text(text.replace("fx: {CNY: 0.13749}", "fx: {CNY: 0.13, USD: 0.92}"), encoding="utf-8")
     assert run("validate", path).exit_code == 0
     return path
 

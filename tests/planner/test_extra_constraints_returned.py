@@ -3,9 +3,11 @@
 without a word. A returned pulp constraint, or an iterable of them, is now added; anything else returned but None is
 a PlannerError saying what was returned and how to add a constraint.
 
-Facts used: scenarios/startup-hybrid.yaml's plan holds one RTX 4090 (36,401 USD); without that card (the
+Facts used: scenarios/startup-hybrid.yaml's plan holds one RTX 4090 (36,421 USD); without that card (the
 constraint added the documented way, `constraints.max_units.rtx-4090: 0`, or the card not listed in onprem.cards)
-the best plan holds two A100s and keeps the two owned RTX 3060s (40,571.57 USD): one model, or one whose only
+the best plan holds two A100s and keeps the two owned RTX 3060s (40,568.00 USD: 40,571.57 at 0.14 USD/CNY, less the
+two cards' 3 %/year maintenance over their 3-year life on a capex 7,900 CNY × (0.14 − 0.13749) = 19.829 USD lower,
+2 × 19.829 × 0.09 = 3.57; they retire at book value 0, so no credit changes): one model, or one whose only
 difference is a card it may not buy, so the three totals agree to the solver's round-off."""
 
 from pathlib import Path
@@ -17,7 +19,7 @@ from planner.errors import PlannerError
 
 ROOT = Path(__file__).resolve().parents[2]
 HYBRID = ROOT / "scenarios" / "startup-hybrid.yaml"
-NO_4090_TOTAL = 40_571.57   # USD: the plan without an RTX 4090, as the three ways below give it
+NO_4090_TOTAL = 40_568.00   # USD: the plan without an RTX 4090, as the three ways below give it
 
 
 @pytest.fixture(scope="module")

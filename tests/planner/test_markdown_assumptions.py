@@ -106,11 +106,11 @@ def hostile(tmp_path_factory):
 
 def test_startup_summary_states_its_scenario_assumptions_as_the_file_sets_them(startup):
     data = yaml.safe_load(STARTUP.read_text())
-    assert (data["fx"], data["onprem"]["electricity_per_kwh"], data["onprem"]["pue"]) == ({"CNY": 0.14}, 0.12, 1.4)
+    assert (data["fx"], data["onprem"]["electricity_per_kwh"], data["onprem"]["pue"]) == ({"CNY": 0.13749}, 0.12, 1.4)
     got = {k: v[0] for k, v in by_first_cell(section(rendered(plan_to_markdown(startup)), "Scenario assumptions")).items()}
     assert got == {
         "currency": "USD", "horizon_months": "36 months", "discount_rate": "0 per year (undiscounted)",
-        "fx": "1 CNY = 0.14 USD",
+        "fx": "1 CNY = 0.13749 USD",
         "prices.source": "snapshot", "prices.providers": "aws, azure", "prices.regions": "us-east-1, eastus",
         "prices.purchase_options": "on_demand, spot, reserved_1y, reserved_3y",
         "onprem.cards": "rtx-3060-12gb, rtx-a5000, rtx-4090, a100-80gb-pcie",
@@ -150,9 +150,10 @@ def test_startup_summary_lists_the_quoted_card_and_the_prices_used_with_their_da
     assert a100[:6] == ["A100-80GB-PCIE", "onprem", "purchase", "16,500 per card with its host share",
                         "14,000 + host 2,500 USD", "300 W busy, 50 W idle, 5-year life, maintenance 0.05 a year"]
     assert a100[6:] == ["undated", "scenario card_overrides: no source given"]
-    # owned, so in the fleet: the catalog's 2,500 CNY + 5,400 CNY host share at 0.14 USD per CNY = 1,106 USD
+    # owned, so in the fleet: the catalog's 2,500 CNY + 5,400 CNY host share at the scenario's 0.13749 USD per CNY
+    # = 1,086.17 USD
     r3060 = used["rtx-3060-12gb"]
-    assert r3060[3] == "1,106 per card with its host share" and r3060[4] == "" and r3060[6] == "undated"
+    assert r3060[3] == "1,086.171 per card with its host share" and r3060[4] == "" and r3060[6] == "undated"
     assert r3060[5] == "306 W busy, 26 W idle, 3-year life, maintenance 0.03 a year"
     snapshot = load_snapshot().set_index("offer_id")
     for unit in startup.fleet.itertuples():

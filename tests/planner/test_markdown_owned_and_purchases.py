@@ -1,12 +1,12 @@
 """The one-page summary says what the CLI's table says of owned cards and purchases (an audit, 2026-12-05): the
-sale of startup-hybrid's two owned RTX 3060s read `| … | 0 | 0 | 0 | -1,106 |` with no word of owning or
+sale of startup-hybrid's two owned RTX 3060s read `| … | 0 | 0 | 0 | -1,106 |` (at 0.14 USD/CNY) with no word of owning or
 selling, and industrial's 88 cards read as bought at once, where the CLI's purchase schedule spreads them over
 15 purchase months.
 
 Oracles, from the scenario files and the card catalog (planner/data/onprem_cards.csv):
-- startup-hybrid owns 2 RTX 3060 12 GB (`existing`), 0 months old; one costs 2,500 + 5,400 (host) CNY × 0.14
-  USD/CNY = 1,106 USD, and sold at month 1 it fetches 0.5 × its straight-line book value (all of it at age 0):
-  2 × 0.5 × 1,106 = 1,106 USD, a credit. The discount rate is 0, so present value and nominal agree.
+- startup-hybrid owns 2 RTX 3060 12 GB (`existing`), 0 months old; one costs 2,500 + 5,400 (host) CNY × 0.13749
+  USD/CNY (the scenario's fx.CNY) = 1,086.17 USD, and sold at month 1 it fetches 0.5 × its straight-line book value
+  (all of it at age 0): 2 × 0.5 × 1,086.17 = 1,086.17 USD, a credit. The discount rate is 0, so present value and nominal agree.
 - industrial buys A100 80 GB PCIe cards at 11,500 + 2,500 (host) = 14,000 USD each: its 88 cards cost
   88 × 14,000 = 1,232,000 USD as paid (nominal), against a present value of capex at 8 %/year below that."""
 
@@ -22,7 +22,7 @@ from planner.reports.markdown import plan_to_markdown
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = ROOT / "scenarios" / "startup-hybrid.yaml"
 INDUSTRIAL = ROOT / "scenarios" / "industrial.yaml"
-RTX_3060_USD = (2500 + 5400) * 0.14
+RTX_3060_USD = (2500 + 5400) * 0.13749               # 1,086.171
 SALE_CREDIT_USD = 2 * 0.5 * RTX_3060_USD
 A100_USD = 11500 + 2500
 
@@ -43,12 +43,12 @@ def section(md: str, heading: str) -> str:
 
 
 def test_the_two_owned_rtx_3060s_show_as_owned_and_sold_in_the_fleet(startup):
-    assert round(SALE_CREDIT_USD) == 1106
+    assert round(SALE_CREDIT_USD) == 1086
     fleet = section(plan_to_markdown(startup), "Fleet")
     assert ("| provider | region | sku | gpu | purchase_option | units | existing_units | new_units | sold_units "
             "| switched_off_units | instance_hours | cost |") in fleet
     # 0 held, 2 owned, none bought, 2 sold, none switched off, no hours, the sale's credit
-    assert "| onprem | onprem | rtx-3060-12gb | RTX-3060-12GB | purchase | 0 | 2 | 0 | 2 | 0 | 0 | -1,106 |" in fleet
+    assert "| onprem | onprem | rtx-3060-12gb | RTX-3060-12GB | purchase | 0 | 2 | 0 | 2 | 0 | 0 | -1,086 |" in fleet
 
 
 def test_the_sale_is_in_the_purchase_schedule_as_a_nominal_credit_in_month_1(startup):

@@ -189,7 +189,9 @@ def test_a_model_over_the_purchase_limit_is_refused_with_its_count_by_hand():
     assert error.endswith("or allow it with --max-purchase-variables 38") and "--time-limit" not in error
     at_limit = run("plan", STARTUP, "--max-purchase-variables", 38, "--no-decisions", "--no-baselines", "--format", "json")
     assert at_limit.exit_code == 0, at_limit.output
-    assert json.loads(at_limit.stdout)["total"] == pytest.approx(36401.33, abs=0.01)   # README's total
+    # README's total: 36,401.33 at 0.14 USD/CNY; the two owned RTX 3060s sold in month 1 fetch 2 × 0.5 × 7,900 CNY ×
+    # (0.14 − 0.13749) = 19.829 USD less at the file's rate
+    assert json.loads(at_limit.stdout)["total"] == pytest.approx(36421.16, abs=0.01)
 
 
 def test_without_a_time_limit_plan_holds_the_default_and_a_time_limit_lifts_it(monkeypatch):

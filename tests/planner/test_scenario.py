@@ -68,7 +68,7 @@ def test_the_four_seed_tiers_are_there():
 
 def test_design_example_fields_are_read_as_written():
     s = load_scenario_file(ROOT / "scenarios" / "startup-hybrid.yaml")
-    assert s.horizon_months == 36 and s.fx == {"CNY": 0.14}
+    assert s.horizon_months == 36 and s.fx == {"CNY": 0.13749}
     assert s.onprem.card_overrides["a100-80gb-pcie"].price == 14000
     assert s.onprem.owned_count("rtx-3060-12gb") == 2 and s.onprem.owned_age_months("rtx-3060-12gb") == 0
     ft = s.workloads[0]

@@ -18,7 +18,7 @@ from planner.scenario.yaml_core import dump_yaml
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = ROOT / "scenarios" / "startup-hybrid.yaml"
 # startup-hybrid.yaml's total on the packaged prices, as the README documents it (present value, USD)
-STARTUP_TOTAL_USD = 36401.33
+STARTUP_TOTAL_USD = 36421.16   # 36,401.33 at 0.14 USD/CNY + 19.829 USD less for the 2 owned RTX 3060s sold
 
 
 @pytest.fixture()
@@ -33,12 +33,12 @@ def test_the_auditors_fx_change_is_refused_with_the_validated_way_to_make_it(sta
     assert "fx is read-only" in message and "frozen" in message
     assert "plan(scenario, overrides={'fx.CNY': 1.0})" in message
     assert "apply_overrides(scenario, {'fx.CNY': 1.0})" in message
-    assert startup.fx == {"CNY": 0.14}
+    assert startup.fx == {"CNY": 0.13749}
 
 
 def test_the_validated_way_changes_the_rate(startup):
     assert apply_overrides(startup, {"fx.CNY": 0.15}).fx == {"CNY": 0.15}
-    assert startup.fx == {"CNY": 0.14}
+    assert startup.fx == {"CNY": 0.13749}
 
 
 @pytest.mark.parametrize("change", [
@@ -99,21 +99,21 @@ def test_a_scenario_from_a_dict_or_overrides_is_frozen_too(startup):
 
 def test_reading_a_mapping_works_as_a_dict(startup):
     fx = startup.fx
-    assert fx == {"CNY": 0.14} and dict(fx) == {"CNY": 0.14} and {**fx} == {"CNY": 0.14}
-    assert isinstance(fx, dict) and "CNY" in fx and fx.get("EUR") is None and list(fx.items()) == [("CNY", 0.14)]
+    assert fx == {"CNY": 0.13749} and dict(fx) == {"CNY": 0.13749} and {**fx} == {"CNY": 0.13749}
+    assert isinstance(fx, dict) and "CNY" in fx and fx.get("EUR") is None and list(fx.items()) == [("CNY", 0.13749)]
     merged = {**fx, "EUR": 1.1}                      # a copy is the caller's own, and changes
     merged["GBP"] = 1.3
-    assert fx | {"EUR": 1.1} == {"CNY": 0.14, "EUR": 1.1} and fx.copy() == {"CNY": 0.14}
+    assert fx | {"EUR": 1.1} == {"CNY": 0.13749, "EUR": 1.1} and fx.copy() == {"CNY": 0.13749}
     assert [*startup.onprem.cards, "x"][-1] == "x"
-    assert json.dumps(fx) == '{"CNY": 0.14}'
-    assert yaml.safe_dump(fx) == yaml.dump(fx) == dump_yaml(fx) == "CNY: 0.14\n"
+    assert json.dumps(fx) == '{"CNY": 0.13749}'
+    assert yaml.safe_dump(fx) == yaml.dump(fx) == dump_yaml(fx) == "CNY: 0.13749\n"
 
 
 def test_dumps_are_plain_and_read_back_to_an_equal_scenario(startup):
     data = startup.model_dump()
     assert type(data["fx"]) is dict and type(data["onprem"]["card_overrides"]) is dict
     data["fx"]["CNY"] = 0.2                          # a dump is the caller's to change (apply_overrides does)
-    assert startup.fx == {"CNY": 0.14}
+    assert startup.fx == {"CNY": 0.13749}
     assert load_scenario(startup.model_dump(mode="json")) == startup
     assert load_scenario(json.loads(startup.model_dump_json())) == startup
     assert json.loads(json.dumps(startup.model_dump(mode="json"))) == json.loads(startup.model_dump_json())

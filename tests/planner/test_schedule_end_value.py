@@ -1,9 +1,9 @@
 """The purchase schedule (Plan.schedule) carries the resale credit of the cards still in service at the end of the
 plan: an `end value` row in month H+1, the month the cost model credits it (docs/cost-model.md §6), so its amounts
 add up to capex plus residual value, per card and in total (nominal). An audit (2026-12) found it left out:
-startup-hybrid's schedule credited −1,106 where the residual value is −4,406 (the A100's −3,300 in month 37 was in
-the monthly table and `costs`, nowhere in the schedule), and a 60-month declining-balance plan showed one −78.125
-credit where the monthly table has two.
+startup-hybrid's schedule credited −1,106 where the residual value was −4,406 (at 0.14 USD/CNY; the A100's −3,300
+in month 37 was in the monthly table and `costs`, nowhere in the schedule), and a 60-month declining-balance plan
+showed one −78.125 credit where the monthly table has two.
 
 Figures by hand from docs/cost-model.md §6: R(t) = K × σ × book(t), straight line book(t) = 1 − t / (12 × L),
 declining balance book(t) = (1 − 2/L)^(t/12); a card bought in month s and still in service at the end is t = H+1 − s
@@ -27,9 +27,9 @@ A5000_AT_24_MONTHS = 0.5 * A5000_USD * (1 - 24 / 48)                  # 625: str
 A5000_AT_48_MONTHS_DECLINING = 0.5 * A5000_USD * (1 - 2 / 4) ** (48 / 12)   # 78.125
 A100_USD = 14000 + 2500                                              # startup-hybrid's quote, host included
 RTX_4090_USD = 1599 + 750                                            # the catalog's list price and host share
-RTX_3060_USD = (2500 + 5400) * 0.14                                  # 2,500 CNY + 5,400 CNY host at 0.14 USD/CNY
+RTX_3060_USD = (2500 + 5400) * 0.13749                               # 2,500 + 5,400 CNY host at the scenario's 0.13749
 A100_AT_36_MONTHS = 0.5 * A100_USD * (1 - 36 / 60)                   # 3,300: 5-year life
-OWNED_3060_SALE = 2 * 0.5 * RTX_3060_USD * (1 - 0 / 36)              # 1,106: two, new, sold in month 1
+OWNED_3060_SALE = 2 * 0.5 * RTX_3060_USD * (1 - 0 / 36)              # 1,086.171: two, new, sold in month 1
 
 
 @pytest.fixture(scope="module")
@@ -59,13 +59,13 @@ def test_worked_example_s_card_still_working_at_month_24_is_credited_625_usd_in_
     assert p.schedule["amount"].sum() == pytest.approx(p.monthly["capex"].sum() + p.monthly["residual_value"].sum())
 
 
-def test_startup_hybrid_schedule_credits_add_up_to_the_residual_value_of_minus_4406_usd(startup):
+def test_startup_hybrid_schedule_credits_add_up_to_the_residual_value_of_minus_4386_usd(startup):
     credits = startup.schedule.loc[startup.schedule["amount"] < 0]
     assert credits[["month", "card", "action", "units"]].values.tolist() == [
         [1, "rtx-3060-12gb", "sell", 2], [37, "a100-80gb-pcie", "end value", 1]]
     assert credits["amount"].tolist() == pytest.approx([-OWNED_3060_SALE, -A100_AT_36_MONTHS])
-    assert credits["amount"].sum() == pytest.approx(-1106 - 3300) == -4406
-    assert startup.cost("residual_value") == pytest.approx(-4406)
+    assert credits["amount"].sum() == pytest.approx(-1086.171 - 3300) == pytest.approx(-4386.171)
+    assert startup.cost("residual_value") == pytest.approx(-4386.171)
     # the RTX 4090 (3-year life) is at book value 0 in month 37: its end row says so, at 0
     rtx_4090 = _rows(startup, "end value").set_index("card").loc["rtx-4090"]
     assert (rtx_4090["month"], rtx_4090["units"], rtx_4090["amount"]) == (37, 1, 0.0)
@@ -75,7 +75,8 @@ def test_startup_hybrid_schedule_credits_add_up_to_the_residual_value_of_minus_4
     buys = _rows(startup, "buy").set_index("card")["note"].to_dict()
     assert buys == {"rtx-4090": "in service to month 36 (end of life)", "a100-80gb-pcie": "in service to month 36"}
     # capex 16,500 + 2,349 less the credits, in total and per card
-    assert startup.schedule["amount"].sum() == pytest.approx(A100_USD + RTX_4090_USD - 4406) == 14443
+    assert startup.schedule["amount"].sum() == pytest.approx(A100_USD + RTX_4090_USD - 4386.171)
+    assert A100_USD + RTX_4090_USD - 4386.171 == pytest.approx(14462.829)
     by_card = startup.schedule.groupby("card")["amount"].sum().to_dict()
     assert by_card == pytest.approx({"a100-80gb-pcie": A100_USD - A100_AT_36_MONTHS, "rtx-4090": RTX_4090_USD,
                                      "rtx-3060-12gb": -OWNED_3060_SALE})

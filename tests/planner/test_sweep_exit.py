@@ -40,7 +40,7 @@ def test_values_no_point_can_plan_exit_2_without_rows():
 
 
 def test_no_fleet_at_any_point_exits_1():
-    # no cloud offer allowed, and a capex budget of 1 or 2 USD buys no card (an RTX 3060 is 1,106 USD)
+    # no cloud offer allowed, and a capex budget of 1 or 2 USD buys no card (an RTX 3060 is 1,086 USD)
     result, rows = _sweep("onprem.capex_budget=1,2", "prices.providers=[]")
     assert result.exit_code == 1, result.output
     assert [r["status"] for r in rows] == ["infeasible", "infeasible"]
@@ -49,7 +49,7 @@ def test_no_fleet_at_any_point_exits_1():
 def test_one_point_with_a_plan_exits_0():
     # min_units 2 with max_units 1 is refused as a whole; each value is valid at another point (min 2 with max 3,
     # max 1 with min 0), so the point is a row. Min 2 with max 3 is infeasible: two RTX 3060 at (2,500 + 5,400 host)
-    # CNY × 0.14 = 1,106 USD each are 2,212 USD, above entry.yaml's capex budget of 1,500
+    # CNY × 0.13749 (entry.yaml's fx.CNY) = 1,086.17 USD each are 2,172.34 USD, above its capex budget of 1,500
     result, rows = _sweep("constraints.min_units.rtx-3060-12gb=2,0", "constraints.max_units.rtx-3060-12gb=1,3")
     assert result.exit_code == 0, result.output
     assert [r["status"] for r in rows] == ["error", "infeasible", "optimal", "optimal"]
