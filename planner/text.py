@@ -71,3 +71,13 @@ def gap_text(gap: float | None) -> str:
     if gap < 1e-4:
         return "under 0.01 %"   # never "1.2e-05 %"
     return f"{gap * 100:.3g} %" if gap < 10 else f"{gap * 100:,.0f} %"   # nor "1.25e+03 %" (a bound far below zero)
+
+
+def offer_words(offer) -> tuple[str, str]:
+    """An offer's unit_id ("aws:eu-west-1:g5.xlarge:spot") as ("g5.xlarge spot", "aws eu-west-1"); ("", "") for
+    none (a card no cloud offer matches)."""
+    if not isinstance(offer, str) or offer.count(":") < 3:
+        return (offer if isinstance(offer, str) else "", "")
+    provider, region, rest = offer.split(":", 2)
+    sku, _, option = rest.rpartition(":")
+    return f"{sku} {option}", f"{provider} {region}"

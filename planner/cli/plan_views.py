@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from planner.cli.console import Narrower
 from planner.cli.narrow import NarrowSpec, narrower
+from planner.text import offer_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,16 +62,6 @@ def serving_by_months(serving: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     table = pd.DataFrame(rows, columns=["months", *SERVING_SHOWN])
     table.insert(2, "in_months", [months_text(m) for m in table["months"]])
     return table.drop(columns=["months"])
-
-
-def offer_words(offer) -> tuple[str, str]:
-    """An offer's unit_id ("aws:eu-west-1:g5.xlarge:spot") as ("g5.xlarge spot", "aws eu-west-1"); ("", "") for
-    none (a card no cloud offer matches)."""
-    if not isinstance(offer, str) or offer.count(":") < 3:
-        return (offer if isinstance(offer, str) else "", "")
-    provider, region, rest = offer.split(":", 2)
-    sku, _, option = rest.rpartition(":")
-    return f"{sku} {option}", f"{provider} {region}"
 
 
 OFFER = "cloud_offer "   # the stacked header: the offer over where it is (a space: no column of the table is named so)

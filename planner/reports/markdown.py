@@ -34,7 +34,7 @@ from planner.reports.tables import (
     written_prices,
 )
 from planner.reports.yearly import yearly_note, yearly_view
-from planner.text import counted, visible
+from planner.text import counted, offer_words, visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
 # table cell, emphasis, a strikethrough or code fence (~), a character reference (&amp;). Backslash-escaped
@@ -455,8 +455,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
                  .assign(utilisation=lambda d: d["utilisation"] * 100).rename(columns={"utilisation": "utilisation_pct"}))
         lines += ["## Cards held: utilisation and energy", "", _md_table(cards), ""]
     if len(break_even):
-        be = break_even[["card", "workload", "break_even_utilisation", "note"]].copy()
+        be = break_even[["card", "workload", "cloud_offer", "break_even_utilisation", "note"]].copy()
         be["break_even_utilisation"] = be["break_even_utilisation"] * 100
+        # the offer whose rate the card is weighed against, in words ("g5.xlarge spot (aws eu-west-1)"), as the CLI
+        be["cloud_offer"] = [f"{what} ({where})" if where else what for what, where in map(offer_words, be["cloud_offer"])]
         lines += ["## Break-even utilisation (%, owning vs the cheapest cloud offer)", "",
                   _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1), ""]
     if s is not None:

@@ -147,6 +147,18 @@ def test_the_break_even_table_names_the_cloud_offer_behind_its_rate(tmp_path, mo
     assert {"g5.xlarge", "on_demand", "aws", "eu-west-1"} <= {word.strip("()") for word in words(row)}
 
 
+def test_the_summary_names_the_cloud_offer_behind_each_break_even_too(tmp_path):
+    # the offer in the plan's break_even table is the unit id "aws:eu-west-1:g5.xlarge:on_demand" (the only option
+    # allowed, the only region; "" where no offer serves the workload): summary.md words it as the terminal does
+    p = plan(_scenario(tmp_path), baselines=False)
+    offers = set(p.break_even["cloud_offer"]) - {""}
+    assert offers == {"aws:eu-west-1:g5.xlarge:on_demand"}
+    section = _part(plan_to_markdown(p), "## Break-even utilisation", "## Scenario assumptions")
+    header = next(line for line in section.splitlines() if line.startswith("| card"))
+    assert [c.strip() for c in header.strip("|").split("|")][:4] == ["card", "workload", "cloud_offer", "break_even_pct"]
+    assert section.count("| g5.xlarge on_demand (aws eu-west-1) |") == int((p.break_even["cloud_offer"] != "").sum()) > 0
+
+
 def test_the_estimated_speeds_the_warning_points_to_are_shown(tmp_path):
     text = API.replace("cards: [rtx-4090]", "cards: [rtx-5090]").split("  - name: api")[0] + """\
   - name: finetune
