@@ -4,8 +4,8 @@ the purchase schedule's note wording ("(1 month old"), which a change of words s
 
 By hand (docs/cost-model.md §6; planner/data/onprem_cards.csv: an RTX 3060 at (2,500 + 5,400) CNY × 0.13749 (the
 scenario's sourced rate) = 1,086.171 USD, a 3-year life; startup-hybrid's resale rule, 0.5 × book value): a card t
-months old is worth R(t) = 1,086.171 × 0.5 × book(t), book(t) = 1 − t/36 (straight line) or (1 − 2/3)^(t/12) (declining balance), credited
-in month H+1 when still held at the end, discounted by d(H+1) = 1/(1 + r)^(H/12)."""
+months old is worth R(t) = 1,086.171 × 0.5 × book(t), book(t) = 1 − t/36 (straight line) or (1 − 2/3)^(t/12)
+(declining balance), credited in month H+1 when still held at the end, discounted by d(H+1) = 1/(1 + r)^(H/12)."""
 
 from pathlib import Path
 
