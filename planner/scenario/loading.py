@@ -745,6 +745,10 @@ def _left_open(exc: yaml.MarkedYAMLError, lines: list[str]) -> bool:
     return end.line >= len(lines) or indent(end.line) <= indent(start.line)
 
 
+# a line that reads as a key and its value with the colon left out ("pue 1.3", "- name w")
+_KEY_WITHOUT_COLON = re.compile(r"(-?\s*[A-Za-z_][\w.-]*)\s+([^\s:#][^:#]*?)\s*")
+
+
 def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[Blanked]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
     so one broken line does not hide the file's other problems. YAML over a limit is refused at once.
@@ -787,6 +791,13 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                     what = (f"{opener} opened here is not closed before line "
                             f"{editor.position(mark.line, mark.column)[0]} ({what})")
                 mark = exc.context_mark
+            elif exc.context == "while scanning a simple key" and exc.context_mark is not None:
+                # a key with no ':' after it ("pue 1.3"): PyYAML finds out on a later line, but the mistake — and the
+                # line to blank — is where the key starts (blanking the later line failed again on each next one)
+                mark = exc.context_mark
+                written = lines[mark.line].strip() if mark.line < len(lines) else ""
+                key = _KEY_WITHOUT_COLON.fullmatch(written)
+                what = "no ':' after the key on this line" + (f"; did you mean '{key[1]}: {key[2]}'?" if key else "")
             elif exc.context:
                 what = f"{what} ({exc.context})"
             line = mark.line if mark else 0
