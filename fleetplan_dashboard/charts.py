@@ -149,7 +149,9 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
         for sign, y, anchor, sums, cut in (("↑", high, "top", up, lambda a: a > high),
                                            ("↓", low, "bottom", down, lambda a: a < low)):
             amounts = {int(m): float(a) for m, a in zip(monthly["month"], sums) if cut(a)}
-            for month, text in spaced_labels(amounts, horizon, lambda a, s=sign: f"{s} {a:,.0f} {currency}").items():
+            # the arrow says the bar runs off the chart up or down: its amount is said without a sign of its own
+            # ("↓ -3,300" said down twice); a credit's hover keeps its sign
+            for month, text in spaced_labels(amounts, horizon, lambda a, s=sign: f"{s} {abs(a):,.0f} {currency}").items():
                 fig.add_annotation(x=month, y=y, yanchor=anchor, showarrow=False, font=dict(size=10, color="#111827"),
                                    bgcolor="rgba(255,255,255,0.85)", text=text)
     subtitle = "as paid; end: residual value" + ("; tall bars cut" if limits else "")

@@ -160,7 +160,9 @@ def test_the_monthly_chart_cuts_a_capex_spike_and_writes_its_amount():
     assert high == pytest.approx(120 * 1.25) and low == pytest.approx(0.0)
     fig = charts.monthly_chart(monthly, "USD", 4)
     texts = sorted(a.text for a in fig.layout.annotations)
-    assert texts == ["↑ 100,100 USD", "↓ -40,000 USD"]   # the cut bars' amounts name their currency
+    # the cut bars' amounts name their currency; a credit's arrow points down, its amount unsigned ("↓ -40,000" said
+    # down twice: a browser audit, 2026-12-06)
+    assert texts == ["↑ 100,100 USD", "↓ 40,000 USD"]
     flat = monthly.assign(capex=0.0, residual_value=0.0)
     assert charts.monthly_range(flat) is None
 
