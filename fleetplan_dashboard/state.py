@@ -1144,6 +1144,9 @@ def _param_value(name: str, text: str) -> Any:
 def _yaml_value(value: Any) -> str:
     if value is None:
         return "null"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        # a number input gives floats: 20000, as a file writes a budget, not 20000.0 (the fields take either)
+        return str(int(value))
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(str, value)) + "]"
     return dump_yaml(value, default_flow_style=True).splitlines()[0]

@@ -78,3 +78,15 @@ def test_an_edited_values_own_comment_is_kept_and_the_dashboards_note_added():
     same = {**state.default_edits(base), "horizon_months": 37}
     out, _ = state.edited_text(HINTED, base, same, origin="hinted.yaml")
     assert "  electricity_per_kwh: 0.12 # USD per kWh\n" in out
+
+
+def test_a_whole_amount_set_in_the_dashboard_is_written_as_the_file_writes_it():
+    # the sidebar's number inputs give floats (20000.0): the file's budget line reads 20000, as a person writes it
+    text, base = FILE.read_text(encoding="utf-8"), load_scenario(FILE)
+    values = {**state.default_edits(base), "capex_budget": 20000.0, "electricity_per_kwh": 0.15}
+    out, kept = state.edited_text(text, base, values, origin="startup-hybrid.yaml")
+    assert kept
+    (line,) = [line for line in out.splitlines() if line.strip().startswith("capex_budget:")]
+    assert line.split("#")[0].split(":", 1)[1].strip() == "20000"
+    assert any(line.split("#")[0].strip() == "electricity_per_kwh: 0.15" for line in out.splitlines())
+    assert load_scenario_text(out, base_dir=FILE.parent) == state.apply_edits(base, values)
