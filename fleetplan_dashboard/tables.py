@@ -761,6 +761,24 @@ def per_reference_hour(view: pd.DataFrame, workload, scenario=None) -> pd.DataFr
     return out.sort_values("usd_per_reference_gpu_hour", na_position="last", kind="mergesort").reset_index(drop=True)
 
 
+def offers_in_currency(table: pd.DataFrame, per_usd: float) -> pd.DataFrame:
+    """The offers `table` (offer_costs.VIEW_COLUMNS, its prices in USD) with its prices in a scenario's currency:
+    usd_per_hour and usd_per_gpu_hour × `per_usd`, the units of that currency one USD is worth (the scenario's
+    fx.USD; 1 for a USD scenario). The columns keep the engine's names (per_reference_hour and the chart read them);
+    the page's labels name the currency."""
+    if per_usd == 1:
+        return table
+    return table.assign(**{c: table[c] * per_usd for c in ("usd_per_hour", "usd_per_gpu_hour")})
+
+
+def offers_rate_words(currency: str, per_usd: float) -> str:
+    """How the Prices page's prices came to be in `currency`: "" for USD (the offers' own), else the rate used and
+    where it comes from, e.g. "the offers' USD prices × 0.92 (the scenario's fx.USD: EUR per USD)"."""
+    if currency == "USD":
+        return ""
+    return f"the offers' USD prices × {per_usd:g} (the scenario's fx.USD: {currency} per USD)"
+
+
 # The offers table's prices, the one it is ranked by first: per hour of a workload's work (per_reference_hour), else
 # per GPU-hour (offers_table's order)
 OFFER_PRICES = ("usd_per_reference_gpu_hour", "usd_per_gpu_hour", "usd_per_hour")

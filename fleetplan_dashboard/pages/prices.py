@@ -1,6 +1,7 @@
 """Prices page: the offers explorer — ranked by what an hour of a workload's reference GPU costs on each
-offer (its speed taken into account), next to the raw USD per GPU-hour, by GPU, provider, region and
-purchase option."""
+offer (its speed taken into account), next to the raw price per GPU-hour, by GPU, provider, region and
+purchase option. Prices in the scenario's currency, as on the Plan, Compare and Export pages: the engine's offers
+table is in USD, converted at the scenario's fx.USD where the scenario is in another currency."""
 
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ def _offers(source: str, snapshot: int | None, stamp: str, fx_to_usd: tuple, ele
     return table, warnings, provenance
 
 
+def _in_currency(fig, currency: str):
+    """charts.offers_chart's figure (its unit words in USD) with its prices' unit named `currency`: the page's view
+    is in the scenario's currency (tables.offers_in_currency)."""
+    if currency == "USD":
+        return fig
+    for trace in fig.data:
+        trace.hovertemplate = trace.hovertemplate.replace("USD", currency)
+    fig.layout.yaxis.title.text = fig.layout.yaxis.title.text.replace("USD", currency)
+    fig.layout.title.subtitle.text = fig.layout.title.subtitle.text.replace("USD", currency)
+    return fig
+
+
 cur = state.current()
 s = cur.edited or cur.base
 st.title("Prices")
@@ -39,15 +52,20 @@ if s is None:
     st.error("The scenario cannot be loaded:\n\n" + tables.message_block(cur.problems))
     st.stop()
 
-# The offers view prices in USD; the scenario's fx says scenario-currency units per unit of a currency.
+# The engine's offers view prices in USD; the scenario's fx says scenario-currency units per unit of a currency. The
+# page shows the prices in the scenario's currency (cc), converted back at its fx.USD (per_usd: cc per USD), and its
+# electricity as the sidebar gives it.
+cc = s.currency
 usd = s.fx_rate("USD")
 if usd is None:
-    st.error(f"The scenario is in {s.currency} and has no USD rate (fx: {{USD: …}}); prices are shown in USD.")
+    st.error(f"The scenario is in {cc} and has no USD rate (fx: {{USD: …}}): the offers' prices are in USD, and this "
+             f"page shows them in {cc} at that rate ({cc} per USD).")
     st.stop()
 fx_to_usd = tuple(sorted((cur_, rate / usd) for cur_, rate in s.fx.items() if cur_ != "USD"))
 if s.currency != "USD":
     fx_to_usd += ((s.currency, 1 / usd),)
 electricity_usd = s.onprem.electricity_per_kwh / usd
+per_usd = 1.0 if cc == "USD" else usd
 cards_key = s.model_dump_json(include={"name", "currency", "fx", "prices", "onprem", "constraints"})
 # the toggle below, as it stands in this run (its default before it is drawn): the table and its warnings are of
 # the offers it shows, so a card the scenario does not list is no warning while only its offers are shown
@@ -61,16 +79,19 @@ except PlannerError as exc:   # an unreadable price store or offers CSV: what is
 # the notes in words: a card's as the caption names its fields, a cloud offer's without field names or files (the
 # cached table keeps the engine's)
 table = table.assign(note=table["note"].map(tables.offer_note_words))
+table = tables.offers_in_currency(table, per_usd)   # the engine's USD in the scenario's currency
+rate_words = tables.offers_rate_words(cc, per_usd)
 # the prices read, as their provenance says: the packaged snapshot's where `prices.source: store` found no store
 source_read = provenance.get("source", s.prices.source)
 source = {"snapshot": "the packaged price snapshot", "store": "the price store"}.get(source_read, source_read)
 if source_read == "store" and provenance.get("pinned_snapshot") is not None:   # as it stood at that snapshot
     source += tables.pinned_words(provenance["pinned_snapshot"])
-st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in USD per hour, undiscounted (a "
+st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)}”), in {cc} per hour"
+           + (f" ({rate_words})" if rate_words else "") + ", undiscounted (a "
            "reservation's upfront spread over its term). On-prem cards: owned "
            "and busy every hour of their "
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
-           f"{electricity_usd:.2f} USD/kWh). The scenario's own cards are priced as its plan prices them, with "
+           f"{s.onprem.electricity_per_kwh:g} {cc}/kWh). The scenario's own cards are priced as its plan prices them, with "
            f"{tables.scenario_fields('onprem.card_overrides', 'onprem.custom_cards', whose='its')}; other cards at the catalog's "
            "figures — the `note` column says which. `as_of` is the date each price was read.")
 # the warnings name offers, SKUs and store rows as the price source spells them: as typed, never Markdown; the
@@ -97,8 +118,11 @@ for column, chosen in (("gpu", gpus), ("provider", providers), ("region", region
 
 NO_WORKLOAD = "(none: raw USD per GPU-hour)"
 workloads = {w.name: w for w in s.workloads}
+# the option's value stays the same in every currency (a currency's own would be a new option when the scenario
+# changes); it is shown in the scenario's currency
 chosen = st.selectbox("Rank for the work of", [*workloads, NO_WORKLOAD], key="prices_workload",
-                      help="Cost per hour of this workload's reference GPU's work: the offer's USD per GPU-hour "
+                      format_func=lambda o: f"(none: raw {cc} per GPU-hour)" if o == NO_WORKLOAD else o,
+                      help=f"Cost per hour of this workload's reference GPU's work: the offer's {cc} per GPU-hour "
                            "divided by the reference-GPU-hours an hour of its GPU delivers, as the plan counts them "
                            "(the speed model or the workload's own throughput table, a multi-GPU job's efficiency, "
                            "spot's interruption overhead). Offers the plan cannot use for this workload (spot for "
@@ -132,10 +156,15 @@ else:
     st.caption(f"{counted(len(view), 'offer')}, "
                + (f"cheapest per hour of {tables.plain(workload.reference_gpu)} work for {tables.plain(workload.name)} "
                   "first" if workload is not None else "cheapest per GPU-hour first") + unusable_note
-               + "; prices as of " + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date."))
+               + "; prices as of " + (f"{dates[0]} to {dates[-1]}." if dates else "an unknown date.")
+               + (f" Each row's {cc} per hour of work is that offer's own: for an on-prem card, owning it and keeping "
+                  "it busy every hour. The Plan page's break-even table gives, on a card's row, the cheapest "
+                  f"compatible on-demand or spot cloud offer's {cc} per reference-GPU hour, the work the card would "
+                  "replace: compare it with that cloud offer's row here, not with the card's."
+                  if workload is not None else ""))
 if len(view):
-    st.plotly_chart(charts.offers_chart(view, per_reference=workload.reference_gpu if workload else None),
-                    key="offers_chart")
+    st.plotly_chart(_in_currency(charts.offers_chart(view, per_reference=workload.reference_gpu if workload else None),
+                                 cc), key="offers_chart")
     ref = workload.reference_gpu if workload is not None else "reference GPU"
     # On a phone (356 px) the offer's name, pinned, and the price it is ranked by show whole, short headers saying what
     # their help says in full; the other prices, its option and the rest a swipe away (layout.wide). With the offers
@@ -145,14 +174,15 @@ if len(view):
         column_order=tables.offers_column_order(list(view.columns)), column_config={
             "sku": st.column_config.TextColumn("card or instance", width=185, pinned=True),
             "usd_per_reference_gpu_hour": st.column_config.NumberColumn(
-                "USD per hour of work", format="%.4f", width=150,
-                help=f"USD per {ref}-hour of work: what an hour of one {ref}'s work costs on this offer"),
+                f"{cc} per hour of work", format="%.4f", width=150,
+                help=f"{cc} per {ref}-hour of work: what an hour of one {ref}'s work costs on this offer (an "
+                     "on-prem card's: owned and busy every hour)"),
             "speed_vs_reference": st.column_config.NumberColumn(f"speed vs {ref}", format="%.2f",
                                                                 help=f"{ref}-hours of work an hour of one of its GPUs "
                                                                      "delivers, as the plan counts them"),
-            "usd_per_hour": st.column_config.NumberColumn("USD per hour", format="%.4f", width=95,
-                                                          help="USD per hour of the instance or card, all its GPUs"),
-            "usd_per_gpu_hour": st.column_config.NumberColumn("USD per GPU-hour", format="%.4f", width=125),
+            "usd_per_hour": st.column_config.NumberColumn(f"{cc} per hour", format="%.4f", width=95,
+                                                          help=f"{cc} per hour of the instance or card, all its GPUs"),
+            "usd_per_gpu_hour": st.column_config.NumberColumn(f"{cc} per GPU-hour", format="%.4f", width=125),
         })
 if reasons is not None:
     # each reason whole, as text that wraps on any screen, once for all the offers it covers; the reasons and the

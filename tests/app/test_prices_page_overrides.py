@@ -91,16 +91,16 @@ def test_an_overridden_card_and_a_custom_card_are_priced_at_the_scenarios_figure
 
 def test_an_override_in_a_euro_scenario_converts_each_amount_at_its_own_rate():
     # EUR scenario; rtx-3060-12gb quoted at 300 USD while its host share stays the catalog's 5400 CNY:
-    # capex = 300 × 0.92 + 5400 × 0.13 = 276 + 702 = 978 EUR = 978 / 0.92 USD; electricity 0.2 EUR = 0.2 / 0.92 USD
+    # capex = 300 × 0.92 + 5400 × 0.13 = 276 + 702 = 978 EUR; electricity 0.2 EUR; the page shows EUR, the scenario's
+    # currency (tests/app/test_prices_page_currency.py)
     text = edited(ENTRY, "currency: USD", "currency: EUR")
     text = edited(text, "fx: {CNY: 0.13749}", "fx: {CNY: 0.13, USD: 0.92}")
     text = edited(text, "electricity_per_kwh: 0.15", "electricity_per_kwh: 0.2")
     text = edited(text, "  capex_budget: 1500", "  capex_budget: 1500\n  card_overrides: {rtx-3060-12gb: "
                                                 "{price: 300, currency: USD, life_years: 4}}")
     cards = onprem(prices_page(text))
-    capex_usd = 978 / 0.92   # 1063.0435
-    expected = capex_usd / (4 * 8760) + capex_usd * 0.03 / 8760 + 0.306 * (0.2 / 0.92)
-    assert expected == pytest.approx(0.0303380 + 0.0036406 + 0.0665217, abs=1e-6)
+    expected = 978 / (4 * 8760) + 978 * 0.03 / 8760 + 0.306 * 0.2
+    assert expected == pytest.approx(0.0279110 + 0.0033493 + 0.0612, abs=1e-6)
     assert cards.loc["rtx-3060-12gb", "usd_per_gpu_hour"] == pytest.approx(expected)
     assert cards.loc["rtx-3060-12gb", "note"].startswith("your figures (Card overrides): currency, life years, price; "
                                                          "the rest catalog figures")
