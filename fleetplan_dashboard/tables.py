@@ -773,10 +773,10 @@ def offers_in_currency(table: pd.DataFrame, per_usd: float) -> pd.DataFrame:
 
 def offers_rate_words(currency: str, per_usd: float) -> str:
     """How the Prices page's prices came to be in `currency`: "" for USD (the offers' own), else the rate used and
-    where it comes from, e.g. "the offers' USD prices × 0.92 (the scenario's fx.USD: EUR per USD)"."""
+    where it comes from, e.g. "the offers' USD prices × 0.92 EUR per USD, the scenario's fx.USD"."""
     if currency == "USD":
         return ""
-    return f"the offers' USD prices × {per_usd:g} (the scenario's fx.USD: {currency} per USD)"
+    return f"the offers' USD prices × {per_usd:g} {currency} per USD, the scenario's fx.USD"
 
 
 # The offers table's prices, the one it is ranked by first: per hour of a workload's work (per_reference_hour), else

@@ -81,7 +81,7 @@ def test_a_eur_scenarios_prices_are_in_eur_at_its_fx_usd_and_say_so(eur_page):
     assert labels["usd_per_gpu_hour"] == "EUR per GPU-hour" and labels["usd_per_hour"] == "EUR per hour"
     assert labels["usd_per_reference_gpu_hour"] == "EUR per hour of work"
     captions = [c.value for c in at.caption]
-    assert any("in EUR per hour (the offers' USD prices × 0.92 (the scenario's fx.USD: EUR per USD))" in c
+    assert any("in EUR per hour (the offers' USD prices × 0.92 EUR per USD, the scenario's fx.USD), undiscounted" in c
                for c in captions), captions
     assert not [c for c in captions if "USD per hour" in c or "USD/kWh" in c]
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
