@@ -84,8 +84,8 @@ c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_foc
 under_way = under_way and p.decisions is None
 st.caption(f"Total {p.total:,.0f} {p.currency} over {counted(p.horizon_months, 'month')} ({present_value_basis(p)}). "
            "The JSON holds the whole plan, as the command-line planner writes it; the workbook holds the summary, fleet, "
-           "monthly costs, baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools "
-           "(FOCUS 1.0). "
+           "the yearly sheet (what is paid in each plan year, nominal, and its present value), monthly costs, "
+           "baselines, break-even, assumptions and the prices used; the cost rows are for FinOps tools (FOCUS 1.0). "
            + decisions_words(p.decisions is not None, under_way))
 
 

@@ -41,6 +41,7 @@ from planner.reports.tables import (
     site_cost_note,
     written_prices,
 )
+from planner.reports.yearly import yearly_note, yearly_view
 from planner.scenario.loading import plausibility_warnings
 from planner.text import counted
 
@@ -460,19 +461,27 @@ if len(p.installed):
         st.plotly_chart(charts.installed_chart(in_service, p.schedule, p.horizon_months), key="installed_chart")
     else:
         st.caption("No card is in service in any month of this plan.")
-    # month, card and amount first: what a phone shows
+    # month, card and amount first: what a phone shows; the GPU hidden (the card names it; the eye icon shows it) for
+    # the note to fit 1366 px, and a note longer than its column shows said in full under the table
+    schedule_note_px = 429
     _wide("schedule_table").dataframe(
         p.schedule, hide_index=True, width="stretch", key="schedule_table", placeholder="",
-        column_order=["month", "card", "amount", "action", "units", "gpu", "note"], column_config={
+        column_order=["month", "card", "amount", "action", "units", "note"], column_config={
             "month": st.column_config.NumberColumn(width=60), "card": st.column_config.TextColumn(width=130),
-            "amount": st.column_config.NumberColumn(f"amount, {cc} (as paid)", format="%,.0f", width=145),
+            "amount": st.column_config.NumberColumn(f"amount, {cc} (as paid)", format="%,.0f", width=160),
             "action": st.column_config.TextColumn(width=70),
             "units": st.column_config.NumberColumn("units", format="%g", width=55),
-            "gpu": st.column_config.TextColumn(width=130), "note": st.column_config.TextColumn(width=300)})
+            "gpu": st.column_config.TextColumn("GPU"), "note": st.column_config.TextColumn(width=schedule_note_px)})
     st.caption(f"Amounts in {cc}, nominal: as paid in that month (credits negative), where the fleet's costs are "
                "present values.")
+    in_full = tables.notes_in_full([f"month {m}, {c}" for m, c in zip(p.schedule["month"], p.schedule["card"])],
+                                   p.schedule["note"], schedule_note_px)
+    if in_full:
+        st.caption(in_full)
     if len(p.owned):
-        # the GPU hidden (the card names it; the eye icon shows it) for the note to fit 1366 px
+        # the GPU hidden (the card names it; the eye icon shows it) for the note to fit 1366 px; each header within its
+        # column (tables.CHARS_PER_PX), what it stands for in its help, and a note longer than its column in full below
+        owned_note_px = 199
         _wide("owned_table").dataframe(
             p.owned, hide_index=True, width="stretch", key="owned_table", placeholder="",
             column_order=["card", "fixed_costs_avoided", "end_value", "owned_units", "kept", "switched_off", "sold",
@@ -480,21 +489,26 @@ if len(p.installed):
             column_config={
                 "card": st.column_config.TextColumn(width=130, pinned=True),
                 "fixed_costs_avoided": st.column_config.NumberColumn(
-                    f"avoided, {cc} (PV)", format="%,.0f", width=125,
+                    f"avoided, {cc} (PV)", format="%,.0f", width=130,
                     help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
                          "value kept cards would have at the end; not net of the work bought instead"),
                 "end_value": st.column_config.NumberColumn(
-                    f"end value, {cc} (PV)", format="%,.0f", width=110,
+                    f"end value, {cc} (PV)", format="%,.0f", width=145,
                     help=f"{pv_money}: what the batch's cards held to the end (kept or switched off) are worth then, "
                          "credited in the total; 0 where they are sold or retired before the end"),
-                "owned_units": st.column_config.NumberColumn("owned", width=55),
-                "kept": st.column_config.NumberColumn(width=50),
-                "switched_off": st.column_config.NumberColumn("switched off", width=85),
-                "sold": st.column_config.NumberColumn(width=45),
-                "age_months": st.column_config.NumberColumn("age, mo.", width=55, help="months old at month 1"),
-                "note": st.column_config.TextColumn(width=245)})
+                "owned_units": st.column_config.NumberColumn("owned", width=55, help="cards of this batch owned"),
+                "kept": st.column_config.NumberColumn(width=50, help="cards kept in service"),
+                "switched_off": st.column_config.NumberColumn("switched off", width=90,
+                                                              help="cards kept but switched off"),
+                "sold": st.column_config.NumberColumn(width=45, help="cards sold"),
+                "age_months": st.column_config.NumberColumn("age (mo)", width=60,
+                                                            help="age in months: how old the cards are at month 1"),
+                "note": st.column_config.TextColumn(width=owned_note_px)})
         st.caption(f"What happens to the cards already owned, and the fixed costs that avoids, in {pv_money} (plus a "
                    "sale's credit over the value they would have at the end) — not net of the work bought instead of theirs.")
+        in_full = tables.notes_in_full(p.owned["card"], p.owned["note"], owned_note_px)
+        if in_full:
+            st.caption(in_full)
 
 cumulative_slot = st.empty()
 cumulative_caption = st.empty()
@@ -506,6 +520,33 @@ with right:
         st.plotly_chart(charts.utilisation_chart(p.utilisation, s.onprem.availability), key="utilisation_chart")
     else:
         st.info("The recommended fleet owns no cards.")
+
+# What is paid in each plan year and its present value: the engine's one computation (reports.yearly), as the CLI,
+# summary.md and the workbook's yearly sheet show it. The year and what is paid first (what a phone shows), each header
+# within its column (tables.CHARS_PER_PX): 1366 px.
+st.subheader("By plan year")
+yearly = yearly_view(p)
+_wide("yearly_table").dataframe(
+    yearly, hide_index=True, width="stretch", key="yearly_table", placeholder="",
+    column_order=[c for c in ("year", "months", "paid", "present_value", "capex", "credits", "opex") if c in yearly],
+    column_config={
+        "year": st.column_config.TextColumn(width=95, pinned=True),
+        "months": st.column_config.TextColumn(width=55, help="the plan's months the row sums"),
+        "paid": st.column_config.NumberColumn(f"paid, {cc} (nominal)", format="%,.0f", width=145,
+                                              help=f"{cc}, nominal: what is paid in those months, not discounted"),
+        "present_value": st.column_config.NumberColumn(f"present value, {cc}", format="%,.0f", width=135,
+                                                       help=pv_money),
+        "capex": st.column_config.NumberColumn(f"capex, {cc} (nominal)", format="%,.0f", width=150,
+                                               help=f"{cc}, nominal: cards bought, as paid"),
+        "credits": st.column_config.NumberColumn(f"credits, {cc} (nominal)", format="%,.0f", width=165,
+                                                 help=f"{cc}, nominal: cards sold, and the end value of those held at "
+                                                      "the end (negative)"),
+        "opex": st.column_config.NumberColumn(f"opex, {cc} (nominal)", format="%,.0f", width=145,
+                                              help=f"{cc}, nominal: energy, maintenance, colocation, the site's fixed "
+                                                   "cost and cloud, as paid"),
+    })
+note = yearly_note(p).replace("present_value:", "present value:")
+st.caption(tables.plain(note[:1].upper() + note[1:]))
 
 # Break-even utilisation per card
 st.subheader("Break-even utilisation per card")
@@ -711,7 +752,20 @@ def _draw_decisions(made) -> None:
         st.markdown(f"**Runner-up** — the best plan with a different fleet (units held per card or reservation; totals in "
                     f"{pv_money})")
         if runner.get("total") is not None:
-            st.dataframe(tables.runner_up_fleets(runner), hide_index=True, key="runner_up_table", placeholder="")
+            # the fleets' counts side by side, under the page's words (tables.runner_up_fleets: its columns)
+            held_help = ("units held: cards of this type bought in any month or owned and not sold; for a reservation "
+                         "offer, the units reserved")
+            st.dataframe(tables.runner_up_fleets(runner), hide_index=True, key="runner_up_table", placeholder="",
+                         column_config={
+                             "card_or_offer": st.column_config.TextColumn(
+                                 "card or offer", width=200, help="a card type, or a cloud reservation offer"),
+                             "recommended": st.column_config.NumberColumn(
+                                 "recommended", width=95, help=f"the recommended plan's {held_help}"),
+                             "runner_up": st.column_config.NumberColumn(
+                                 "runner-up", width=80, help=f"the runner-up fleet's {held_help}"),
+                             "other_card_types": st.column_config.NumberColumn(
+                                 "other card types", width=125,
+                                 help=f"the best fleet with another set of card types: its {held_help}")})
             st.caption(f"Recommended {p.total:,.0f} {cc}; runner-up {runner['total']:,.0f} {cc} "
                        f"({tables.pct_text(runner.get('increase_pct'))}). Close call when within "
                        f"{100 * runner['close_call_share']:g} % ({tables.scenario_fields('close_call_share')}).")
@@ -733,15 +787,17 @@ def _draw_decisions(made) -> None:
                 column_order=["card", "asked", "held_units", "total", "increase", "increase_pct", "units", "status"],
                 column_config={"card": st.column_config.TextColumn(width=115, pinned=True),
                                "asked": st.column_config.TextColumn(
-                                   width=60, help="the count the re-solve asked for: ≤ units − 1 (at most one fewer) "
-                                                  "or ≥ units + 1 (at least one more)"),
+                                   width=60, help="the count the re-solve asked for: at most one fewer than the plan "
+                                                  "holds (≤) or at least one more (≥)"),
                                "held_units": st.column_config.NumberColumn(
                                    "held", width=50, help="how many the alternative's fleet holds (owned kept and "
                                                           "bought in any month)"),
                                "total": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase_pct": st.column_config.NumberColumn("increase %", width=90),
-                               "units": st.column_config.NumberColumn(width=55, help="the plan's"),
+                               "units": st.column_config.NumberColumn(
+                                   "plan holds", width=80, help="how many of this card the recommended plan holds: "
+                                                                "the count asked is one fewer or one more"),
                                "status": st.column_config.TextColumn(width=80)})
         left_out = tables.count_alternatives_left_out(runner)
         if left_out:   # the rows without a total (the table shows those with one)

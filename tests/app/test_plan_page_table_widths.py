@@ -29,6 +29,7 @@ PHONE_PX, PHONE_EXPANDER_PX = 356, 322   # 390 px
 TABLES = {
     "fleet": ("new_units", False, "cost"),
     "purchase schedule": ("amount", False, "amount"),
+    "by plan year": ("paid", False, "paid"),
     "owned cards": ("fixed_costs_avoided", False, "fixed_costs_avoided"),
     "break-even": ("break_even_utilisation", False, "break_even_utilisation"),
     "baselines": ("savings", True, "total"),
