@@ -35,6 +35,7 @@ from planner.engine import Plan
 from planner.engine.result import held
 from planner.fileio import write_atomic
 from planner.months import HOURS_PER_MONTH, discount_factors
+from planner.reports.flows import KEY, discount_rate_of, grouped_flows, one_row_per_month
 from planner.reports.tables import add_months, check_export_path, csv_text, plan_start, require_plan
 from pricing_adapters import registry
 
@@ -66,8 +67,6 @@ RESOURCE_TYPE = {"card": "GPU server", "site": "Site", "on_demand": "Virtual Mac
 # upfront or fee): they carry its date. Energy, colocation and the site's fixed costs are priced by the scenario's
 # own inputs (electricity_per_kwh, colocation_per_kw_month, fixed_onprem_per_month), which have no date.
 PRICED_BY_OFFER = ("capex", "residual_value", "maintenance", "cloud_reserved", "cloud_on_demand", "cloud_spot")
-KEY = ["unit_id", "kind", "provider", "region", "sku", "gpu", "purchase_option", "category", "pricing_unit",
-       "charge", "month"]
 
 
 def _stamp(d: date) -> str:
@@ -80,7 +79,7 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     field starts a formula) when `path` is given."""
     require_plan(plan, "plan_to_focus (to_focus)")
     target = check_export_path(plan, path, "focus.csv", "plan_to_focus (to_focus)")
-    charges = _one_row_per_month(_grouped_flows(plan), plan)
+    charges = one_row_per_month(grouped_flows(plan), plan)
     charges["effective"] = np.where(charges["kind"] == "reserved", 0.0, charges["cost"])
     charges["usage_status"] = None
     usage = _committed_usage(charges, plan)
@@ -91,49 +90,6 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     if target is not None:
         write_atomic(target, csv_text(out))
     return out
-
-
-MONEY_NOISE = 1e-6   # currency units: a flow this small is round-off of the solve
-
-
-def last_payment_month(plan: Plan) -> int:
-    """The last month with money in it, H+1 at least: the flows fold every month after the horizon into
-    month H+1, where a reservation's fees for the rest of its term can run several months on."""
-    months = _one_row_per_month(_grouped_flows(plan), plan)["month"]
-    return max(plan.horizon_months + 1, int(months.max()) if len(months) else 0)
-
-
-def _grouped_flows(plan: Plan) -> pd.DataFrame:
-    """The plan's cash flows summed per KEY (vintages of one card, idle and busy energy together)."""
-    rows = (held(plan, "flows").groupby(KEY, as_index=False, sort=False)
-            .agg(cost=("cost", "sum"), present_value=("present_value", "sum"),
-                 quantity=("pricing_quantity", "sum"), discount_factor=("discount_factor", "first")))
-    # a millionth of the currency is solver noise (1.7e-8 hours of an offer the fleet leaves out, 8.5e-9 EUR),
-    # not a resource the plan uses: the fleet table drops such a unit too (engine.readback, hours ≤ 1e-6)
-    return rows[(rows["cost"].abs() > MONEY_NOISE) | (rows["present_value"].abs() > MONEY_NOISE)].reset_index(drop=True)
-
-
-def _one_row_per_month(rows: pd.DataFrame, plan: Plan) -> pd.DataFrame:
-    """The flows fold every month after the horizon into month H+1; a recurring charge there (a
-    reservation's monthly fee for the rest of its term) becomes one row per month again: as many months
-    as its H+1 quantity holds of its month-H quantity, each an equal share, discounted in its own month."""
-    H = plan.horizon_months
-    per_month = rows[rows["month"] == H].set_index([c for c in KEY if c != "month"])["quantity"]
-    late = (rows["month"] == H + 1) & (rows["charge"] == "recurring")
-    parts = [rows[~late]]
-    for _, row in rows[late].iterrows():
-        monthly_quantity = per_month.get(tuple(row[c] for c in KEY if c != "month"), 0.0)
-        n = max(1, round(row["quantity"] / monthly_quantity)) if monthly_quantity > 0 else 1
-        months = np.arange(H + 1, H + 1 + n)
-        d = discount_factors(_discount_rate(plan), H + n)[months - 1]
-        parts.append(pd.DataFrame({**{c: row[c] for c in KEY}, "month": months, "cost": row["cost"] / n,
-                                   "present_value": row["cost"] / n * d, "quantity": row["quantity"] / n,
-                                   "discount_factor": d}))
-    return pd.concat(parts, ignore_index=True)
-
-
-def _discount_rate(plan: Plan) -> float:
-    return float(getattr(plan.scenario, "discount_rate", 0.0) or 0.0)
 
 
 def _term_months(plan: Plan) -> dict:
@@ -167,7 +123,7 @@ def _committed_usage(charges: pd.DataFrame, plan: Plan) -> pd.DataFrame:
             parts.append(pd.DataFrame({
                 **{c: first[c] for c in KEY}, "month": months[keep], "pricing_unit": "Hours", "charge": "usage",
                 "cost": 0.0, "present_value": 0.0, "quantity": hours * s[keep], "effective": effective[keep] * s[keep],
-                "discount_factor": discount_factors(_discount_rate(plan), last)[months[keep] - 1],
+                "discount_factor": discount_factors(discount_rate_of(plan), last)[months[keep] - 1],
                 "usage_status": status}))
     return pd.concat(parts, ignore_index=True)
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from planner.engine import Plan
 from planner.engine.result import held
-from planner.reports.focus import last_payment_month
+from planner.reports.flows import last_payment_month
 from planner.reports.tables import AFTER_HORIZON, plan_year, present_value_basis
 
 # monthly columns that are not cost categories

@@ -129,13 +129,15 @@ def test_sorting_the_monthly_sheet_keeps_each_years_figures(hybrid, header, desc
     assert_figures(book, p)
 
 
-def test_year_one_is_22_193_29_present_value_before_and_after_sorting_by_total_nominal(hybrid):
-    """The audit's case: the figure summed here from the monthly table, and the workbook's year 1 after the sort."""
+def test_year_one_is_22_213_12_present_value_before_and_after_sorting_by_total_nominal(hybrid):
+    """The audit's case: the figure summed here from the monthly table, and the workbook's year 1 after the sort.
+    22,193.29 at 0.14 USD/CNY; at the scenario's sourced 0.13749 the two owned RTX 3060s sold in month 1 (undiscounted)
+    fetch 2 × 0.5 × 7,900 CNY × (0.14 − 0.13749) = 19.829 USD less: 22,213.12."""
     p, data = hybrid
-    assert by_year(p)[1]["total_present_value"] == pytest.approx(22193.29, abs=0.005)
+    assert by_year(p)[1]["total_present_value"] == pytest.approx(22213.12, abs=0.005)
     book = Book(data)
     sort_table(book, "monthly", "total_nominal (USD)")
-    assert yearly_figures(book)[1]["total_present_value"] == pytest.approx(22193.29, abs=0.005)
+    assert yearly_figures(book)[1]["total_present_value"] == pytest.approx(22213.12, abs=0.005)
 
 
 def test_sorting_the_yearly_sheet_keeps_each_row_on_its_own_year(hybrid):
