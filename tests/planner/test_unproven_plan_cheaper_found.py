@@ -86,7 +86,8 @@ RUNNER_BELOW = {"total": 2_086_023.0, "increase": -49_478.0, "increase_pct": -2.
 
 def test_the_cli_and_the_dashboard_say_less_below_the_plan():
     assert _more_or_less(-49_478.0, -2.3169, "USD") == "49,478 USD (2.3 %) less"
-    assert _more_or_less(2_511.0, 0.1236, "USD") == "2,511 USD (0.1 %) more"
+    # under 1 %, two significant digits (markdown.percent_text, the one rule of the CLI and the summary)
+    assert _more_or_less(2_511.0, 0.1236, "USD") == "2,511 USD (0.12 %) more"
     kind, text = verdict(2_135_501.0, "USD", SimpleNamespace(runner_up=RUNNER_BELOW, close_call=False), "feasible")
     assert kind == "not_best" and "Not the best plan" in text and "Firm" not in text
     assert "costs 2,086,023 USD, 49,478 USD (2.32 %) less than this plan's 2,135,501 USD" in text
