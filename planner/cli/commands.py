@@ -218,7 +218,7 @@ class ValidatedFile(NamedTuple):
 def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     """Every problem of the scenario file at `path` in one pass (its model, its regions against the prices, its
     numbers for units), as validate reports them."""
-    from planner.scenario.cost_basis import scenario_cost_warnings
+    from planner.scenario.cost_basis import scenario_cost_warnings, whole_board_gaps
     from planner.scenario.loading import (
         check_scenario_file,
         dotted,
@@ -239,7 +239,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         problems, warnings = _price_checks(scenario, store)
         too_large, may_be = _size_checks(scenario)
         unpriced, not_bought = _card_checks(scenario)
-        problems, warnings = problems + too_large + unpriced, warnings + may_be
+        # bounds of a card sold as whole boards that hold no whole board: plan stops on them (engine.inputs)
+        problems, warnings = problems + too_large + unpriced + whole_board_gaps(scenario), warnings + may_be
         implausible = plausibility_warnings(scenario)
     else:
         # every problem in one pass: what can be checked without the whole scenario is checked on the file's

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from planner import catalog
-from planner.catalog.offers import cloud_rows, site_card_rows, unpriced_card_findings
+from planner.catalog.offers import card_costs, cloud_rows, site_card_rows, unpriced_card_findings
 from planner.catalog.prices import scenario_provenance
 from planner.engine.columns import cached_column, take_rows
 from planner.engine.constraints import read_caps
@@ -28,6 +28,7 @@ from planner.engine.vintages import build_vintages, check_owned_ages, epoch_of_m
 from planner.engine.workloads import check_reference_metrics, demand_scale, work_matrix
 from planner.errors import ScenarioError
 from planner.months import discount_factors
+from planner.scenario.cost_basis import whole_board_gaps
 from planner.scenario.size import RESERVATION_OPTIONS
 from planner.text import counted
 
@@ -88,6 +89,9 @@ class Inputs:
     # Card ids with no sourced price (catalog or onprem.card_overrides): their resale value is unknown, so a
     # sale would credit 0 — giving a working card away. Owned ones are never sold: kept or switched off.
     resale_unknown: frozenset = frozenset()
+    # Card id → GPUs of the whole board it is sold as only (the catalog's sold_in_units_of > 1: the HGX rows,
+    # priced per GPU): the model buys such a card in whole boards (engine.model.define_card_counts).
+    board_gpus: dict = field(default_factory=dict)
 
     def col(self, name: str) -> np.ndarray:
         """A column of `units` as an array (row lookups in hot loops without pandas overhead)."""
@@ -411,4 +415,14 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
                   input_sha256=_input_sha256(week.profile_sha256, provenance),
                   warnings=tuple(warnings),
                   grouping={"slots": slots, "weight_classes": week.classes} if week.means else None,
-                  periods_low=periods_low, demand_low=demand_low, price_table=prices, resale_unknown=unpriced)
+                  periods_low=periods_low, demand_low=demand_low, price_table=prices, resale_unknown=unpriced,
+                  board_gpus=whole_boards(scenario))
+
+
+def whole_boards(scenario) -> dict[str, int]:
+    """Card id → GPUs a board, for the scenario's cards sold only as whole boards (catalog.offers.card_costs); a
+    ScenarioError where a card's min_units and max_units hold no whole board (no plan meets them)."""
+    gaps = whole_board_gaps(scenario)
+    if gaps:
+        raise ScenarioError([text for _, text in gaps], scenario.name)
+    return {card: cost["sold_in_units_of"] for card, cost in card_costs(scenario).items() if cost["sold_in_units_of"] > 1}

@@ -191,6 +191,10 @@ def define_card_counts(m: Model) -> None:
             m.prob += (held <= c if inp.may_sell(i) else held == c, f"owned_{sku[i]}_{k}")
         elif most[i] > 0:
             m.buy[k] = m.prob.add_variable(f"buy_{sku[i]}_{k}", lowBound=0, upBound=most[i], cat="Integer")
+            board = inp.board_gpus.get(sku[i], 1)
+            if board > 1:   # sold only as whole boards: the GPUs bought are a whole number of boards
+                boards = m.prob.add_variable(f"boards_{sku[i]}_{k}", lowBound=0, upBound=most[i] // board, cat="Integer")
+                m.prob += (m.buy[k] == board * boards, f"whole_boards_{sku[i]}_{k}")
     serving_in_month = in_service(v, inp.horizon_months).T.tolist()   # [H][V]: True where vintage k serves
     first_month_of_epoch = {}
     for month, e in enumerate(inp.epoch_of_month, start=1):
@@ -218,12 +222,13 @@ def most_bought(inp: Inputs) -> dict[int, int]:
 def purchase_bound(inp: Inputs, i: int) -> int:
     """The most cards of card unit `i` one purchase month may buy: its unit bound if it is buyable, or its
     min_units (cards not listed in onprem.cards are only owned, or required by min_units: none beyond that),
-    a buyable card's raised to its purchase_floor; 0: none."""
+    a buyable card's raised to its purchase_floor, and up to whole boards of a card sold only as such; 0: none."""
     buyable = bool(inp.col("buyable")[i])
     most = max(int(inp.col("min_units")[i]), unit_bound(inp, i) if buyable else 0)
     if most > 0 and buyable:
         most = max(most, inp.purchase_floor.get(str(inp.col("sku")[i]), 0))
-    return most
+    board = inp.board_gpus.get(str(inp.col("sku")[i]), 1)
+    return -(-most // board) * board   # up to whole boards, so that the boards' count reaches the need
 
 
 @dataclass(frozen=True)

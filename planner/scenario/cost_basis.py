@@ -67,15 +67,6 @@ def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
     return found
 
 
-def _boards(units: int, size: int, capex: float, cur: str) -> str:
-    """The whole-board purchase nearest above `units` GPUs of boards of `size`, at `capex` a GPU: '8 (1 whole board)
-    would cost 216,000 USD new'."""
-    whole = -(-units // size) * size
-    boards = whole // size
-    return (f"{whole:,} ({boards:,} whole board{'' if boards == 1 else 's'}) would cost {_money(whole * capex)} {cur} "
-            "new")
-
-
 def _sold_as(cost: dict, cur: str) -> str:
     """'it is sold only as whole 8-GPU boards (priced here per GPU: 27,000 USD a GPU)', for a card sold whole."""
     share = " with its host share" if cost["host"] > 0 else ""
@@ -83,48 +74,66 @@ def _sold_as(cost: dict, cur: str) -> str:
             f"{_money(cost['capex'])} {cur} a GPU{share})")
 
 
-WHOLE_BOARDS_NOTE = "the model buys GPUs, not whole boards: docs/cost-model.md"
+WHOLE_BOARDS_NOTE = "the plan buys such a card in whole boards only: docs/cost-model.md"
 
 
 def part_boards_required(scenario) -> list[tuple[Path_, str]]:
     """(field, warning) for constraints.min_units and max_units of a card sold only as whole boards of N GPUs (the
-    catalog's sold_in_units_of, docs/data-sources.md) that are not a multiple of N: a fleet held to them holds part of
-    a board, which nobody sells; each names the whole-board purchase nearest above and its capex (price + host share,
-    in the scenario's currency, undiscounted)."""
+    catalog's sold_in_units_of, docs/data-sources.md) that are not a multiple of N: the plan buys whole boards (engine
+    model), so a min_units is met by the whole boards above it and a max_units allows only the whole boards below it;
+    each names that purchase and its capex (price + host share, in the scenario's currency, undiscounted). Bounds with
+    no whole board between them are whole_board_gaps' (an error)."""
     costs, cur = card_costs(scenario), scenario.currency
+    gaps = {field for field, _ in whole_board_gaps(scenario)}
     found = []
     for field, words in (("min_units", "at least"), ("max_units", "at most")):
         for card, units in getattr(scenario.constraints, field).items():
             cost = costs.get(card)
             size = cost["sold_in_units_of"] if cost else 1
-            if size <= 1 or units % size == 0:
+            if size <= 1 or ("constraints", "max_units", card) in gaps:
                 continue
+            owned = scenario.onprem.owned_count(card)
+            if (units - owned) % size == 0 or units <= owned:   # whole boards, or the owned alone meet or pass it
+                continue
+            bought = -(-(units - owned) // size) * size if field == "min_units" else (units - owned) // size * size
+            bought = max(bought, 0)
+            held = f" beside the {owned:,} owned" if owned else ""
             found.append((("constraints", field, card),
                           f"constraints.{field}.{card}: {words} {units:,} in the fleet, {_hosts(units, size, 'board')}, "
-                          f"but {_sold_as(cost, cur)}: buying {_boards(units, size, cost['capex'], cur)} "
-                          f"({WHOLE_BOARDS_NOTE})"))
+                          f"but {_sold_as(cost, cur)}: the plan buys {words} {_boards_of(bought, size, cost['capex'], cur)}"
+                          f"{held} ({WHOLE_BOARDS_NOTE})"))
     return found
 
 
-def part_boards_bought(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
-    """(field, warning) for each card sold only as whole boards of N GPUs (the catalog's sold_in_units_of: an HGX row
-    priced per GPU, docs/data-sources.md) whose units bought over the plan (`bought`: card -> units) are not a
-    multiple of N: a fleet nobody sells, which the model counts at its GPUs' price. Each names the units bought, the
-    board's size and the whole-board purchase nearest above: its capex (price + host share, in the scenario's
-    currency, undiscounted) and what it adds."""
-    costs, cur = card_costs(scenario), scenario.currency
+def _boards_of(units: int, size: int, capex: float, cur: str) -> str:
+    """'8 (1 whole board, 216,000 USD new)'; '0 (no whole board)'."""
+    boards = units // size
+    if not boards:
+        return "0 (no whole board)"
+    return f"{units:,} ({boards:,} whole board{'' if boards == 1 else 's'}, {_money(units * capex)} {cur} new)"
+
+
+def whole_board_gaps(scenario) -> list[tuple[Path_, str]]:
+    """(field, problem) for each card sold only as whole boards of N GPUs whose constraints.min_units and max_units
+    hold no fleet of whole boards (with the cards owned of it: owned + k × N for a whole k): no plan meets them. At the
+    max_units field."""
+    costs = card_costs(scenario)
+    c, o = scenario.constraints, scenario.onprem
     found = []
-    for card, units in bought.items():
+    for card, most in c.max_units.items():
         cost = costs.get(card)
         size = cost["sold_in_units_of"] if cost else 1
-        if units <= 0 or size <= 1 or units % size == 0:
+        least, owned = c.min_units.get(card, 0), o.owned_count(card)
+        if size <= 1 or least <= owned or owned > most:
             continue
-        more = (size - units % size) * cost["capex"]
-        found.append((("onprem", "cards"), f"card {card}: the plan buys {units:,}, {_hosts(units, size, 'board')}, "
-                                           f"but {_sold_as(cost, cur)}: buying "
-                                           f"{_boards(units, size, cost['capex'], cur)}, {_money(more)} {cur} more than "
-                                           f"the {_money(units * cost['capex'])} {cur} of the {units:,} it buys "
-                                           f"({WHOLE_BOARDS_NOTE})"))
+        fewest = owned + -(-(least - owned) // size) * size   # the fewest whole boards with the owned that reach least
+        if fewest <= most:
+            continue
+        held = f" with the {owned:,} owned" if owned else ""
+        found.append((("constraints", "max_units", card),
+                      f"constraints.max_units.{card}: at most {most:,} and min_units at least {least:,}, but it is sold "
+                      f"only as whole {size}-GPU boards: no whole number of boards{held} lies between them (the fewest "
+                      f"that reach {least:,} are {fewest:,}); set them to hold a whole board, e.g. max_units {fewest:,}"))
     return found
 
 
@@ -177,7 +186,7 @@ def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]
     """(field, warning) for each card whose units bought over the plan (`bought`: card -> units) do not fill whole
     hosts: the model charges host_cost_per_card per card (a host's cost / cards_per_server), so such a plan pays for
     part of a host that must be bought whole (docs/cost-model.md). Cards with no host share, or one card a host,
-    have none to warn of; nor have cards sold only as whole boards (part_boards_bought says what whole ones cost)."""
+    have none to warn of; nor have cards sold only as whole boards (the plan buys them whole)."""
     costs = card_costs(scenario)
     found = []
     for card, units in bought.items():
@@ -202,7 +211,6 @@ def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]
 def bought_cost_warnings(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]]:
     """What a plan that buys `bought` (card -> units bought over the plan) is told of its costs: quoted amounts read
     in the catalog card's currency and converted, the lower-bound prices of cards it buys, a capex budget below any
-    card's price, purchases that pay for part of a host, and purchases of part of a board of a card sold as whole
-    boards."""
+    card's price, and purchases that pay for part of a host (a card sold as whole boards is bought in whole boards)."""
     return (override_currency_defaults(scenario) + lower_bound_prices(scenario, bought) + implausible_capex_budget(scenario)
-            + partial_hosts(scenario, bought) + part_boards_bought(scenario, bought))
+            + partial_hosts(scenario, bought))
