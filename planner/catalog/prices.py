@@ -438,6 +438,52 @@ def price_coverage(source: str, store: str | Path | None = None, snapshot: int |
     return {col: list(table[col]) for col in COVERAGE_COLUMNS}, provenance
 
 
+# the facts of an offer that decide which workloads it can serve (engine.workloads._reason), with what explanations
+# name it by: `offer_facts`' columns
+OFFER_FACT_COLUMNS = ("offer_id", "provider", "region", "sku", "purchase_option", "gpu", "gpu_known", "gpu_count",
+                      "gpu_memory_gb", "hourly_price", "accelerator_name")
+
+
+def offer_facts(source: str, store: str | Path | None = None, snapshot: int | None = None,
+                named: str | None = None) -> list[tuple]:
+    """One tuple per offer of a price source, OFFER_FACT_COLUMNS in order (gpu_known a bool, the numbers floats,
+    NaN where a cell is empty): what `fleetplan validate` checks a workload's memory against, as `price_coverage`
+    reads the packaged snapshot with the csv module (no pandas) and a store or an offers CSV whole by `price_table`."""
+    if source == "snapshot":
+        return list(_packaged_offer_facts())
+    table = price_table(source, store, snapshot, named)[0]
+    columns = [table[c].to_numpy(dtype=object).tolist() for c in OFFER_FACT_COLUMNS]
+    return [(*row[:6], bool(row[6]), *(_number(x) for x in row[7:10]), str(row[10] or "")) for row in zip(*columns)]
+
+
+def _number(cell) -> float:
+    """A number cell as a float, NaN where it is empty or not a number."""
+    try:
+        return float(cell)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+@lru_cache(maxsize=1)
+def _packaged_offer_facts() -> tuple[tuple, ...]:
+    """`offer_facts` of the packaged snapshot, read with the csv module in registry order (as load_snapshot
+    reads them); a gpu_known cell reads as load_snapshot's (pricing_adapters.schema.known_flags): False only where
+    it says false."""
+    import csv
+
+    from pricing_adapters import PACKAGE_DIR, registry
+
+    rows = []
+    for provider in registry.providers():
+        if not provider.snapshot_file:
+            continue
+        with (PACKAGE_DIR / "snapshots" / provider.snapshot_file).open("r", encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f):
+                rows.append((*(row[c] for c in OFFER_FACT_COLUMNS[:6]), row["gpu_known"].strip().lower() != "false",
+                             *(_number(row[c]) for c in OFFER_FACT_COLUMNS[7:10]), row["accelerator_name"]))
+    return tuple(rows)
+
+
 def _packaged_coverage() -> dict:
     """The provenance `price_coverage` gives of the packaged snapshot, read without pandas (no build date)."""
     return {"source": "snapshot", "snapshots": [], "warning": None}

@@ -237,6 +237,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
     scenario = checked.scenario
     if scenario is not None:
         problems, warnings = _price_checks(scenario, store)
+        # a workload no unit allowed can serve (too little GPU memory): plan's "no fleet", said before its wait
+        problems += _serving_checks(scenario, store, checked.text, str(path)) if not problems else []
         too_large, may_be = _size_checks(scenario)
         unpriced, not_bought = _card_checks(scenario)
         # bounds of a card sold as whole boards that hold no whole board: plan stops on them (engine.inputs)
@@ -423,6 +425,33 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     p = scenario.prices
     used = named_as_written(scenario, scenario_provenance(provenance, p.providers, p.regions)["source"])
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
+
+
+def _serving_checks(scenario, store: Path | None, text: str, origin: str) -> list[tuple[tuple, str]]:
+    """The workloads of `scenario` that no unit it allows can serve (catalog.servable: too little GPU memory per GPU,
+    too few GPUs per node, spot only for a workload that is not interruptible …), each a problem at the field its
+    reasons are about (workloads[i].min_gpu_memory_gb; the workload's name where that field is not written), in the
+    words of plan's explanation (engine.explain.unservable_text), where plan finds no fleet after its solve's wait.
+    The packaged snapshot is read without pandas (catalog.prices.offer_facts); a price source that does not read is
+    left to _price_checks."""
+    from planner.catalog import servable
+    from planner.catalog.offers import prices_named, unpriced_card_rows
+    from planner.catalog.prices import offer_facts
+    from planner.scenario.loading import dotted, text_places
+
+    p = scenario.prices
+    try:
+        offers = offer_facts(p.source, store, p.snapshot, prices_named(scenario))
+    except PlannerError:
+        return []
+    unpriced = {card["card_id"] for card in unpriced_card_rows(scenario)}
+    problems = []
+    for j, field, why in servable.unservable(scenario, offers, unpriced):
+        path = ("workloads", j, field)
+        if text_places(text, origin, [path])[0] == origin:   # a default, not in the file: at the workload's name
+            path = ("workloads", j, "name")
+        problems.append((path, f"{dotted(path)}: {why}; `fleetplan plan` would find no fleet"))
+    return problems
 
 
 def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[tuple[tuple, str]]]:
