@@ -989,7 +989,7 @@ def plan_command(
             from planner.reports.files import check_plan_folder
 
             check_plan_folder(out, "--out")
-        early = _pre_solve_warnings(scenario)
+        early = _pre_solve_warnings(scenario) + ([] if unreduced else _hours_one_by_one(scenario, store))
         # on a terminal at once: a plan with electricity typed in cents solved for minutes before a word of it
         if early and not _plain_stderr():
             for warning in early:
@@ -1085,6 +1085,20 @@ def _pre_solve_warnings(scenario) -> list[str]:
     from planner.scenario.loading import plausibility_warnings
 
     return [text for _, text in plausibility_warnings(scenario) + implausible_capex_budget(scenario)]
+
+
+def _hours_one_by_one(scenario, store: Path | None) -> list[str]:
+    """The warning of a model planned hour by hour (engine.inputs.hours_one_by_one_warning: its periods against the
+    merged model's, why, what to change), to be said before the solve: such a model is tens of times larger and can
+    solve for minutes, and was named only when its solve stopped without a fleet. Only a scenario with a cloud-share
+    cap and a serving workload can tie hours (engine.inputs._instances_tie_hours): only its inputs are built here, a
+    second time (plan() builds them again from the caches: milliseconds)."""
+    if scenario.constraints.max_cloud_share is None or not any(w.serving for w in scenario.workloads):
+        return []
+    from planner.engine.inputs import HOURS_ONE_BY_ONE
+    from planner.engine.run import inputs_for
+
+    return [w for w in inputs_for(scenario, store).warnings if HOURS_ONE_BY_ONE in w]
 
 
 def _warn_before_failure(early: list[str], said: bool) -> None:

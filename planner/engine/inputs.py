@@ -353,6 +353,19 @@ def _instances_tie_hours(scenario, units: pd.DataFrame, work: np.ndarray, site: 
     return None
 
 
+def hours_one_by_one_warning(scenario, tied: str, periods: int, merged: int) -> str:
+    """The warning of a model planned hour by hour (`_instances_tie_hours`' `tied`, which ends HOURS_ONE_BY_ONE):
+    how many periods it has against the `merged` of the model with identical hours merged, and what the scenario can
+    change to have that model (the `fleetplan plan` command says it before its solve: it can take minutes)."""
+    serving = [w.name for w in scenario.workloads if w.serving]
+    named = f"workloads {', '.join(serving)}" if len(serving) > 1 else f"workload {serving[0]}"
+    larger = f", {periods / merged:,.0f} times as many" if merged and periods >= 2 * merged else ""
+    return (f"{tied}: {periods:,} periods against {merged:,} with identical hours merged{larger}; to plan merged hours, "
+            f"drop constraints.max_cloud_share, set serving: false on {named}, or check onprem.electricity_per_kwh "
+            "and pue (a price typed in cents makes a card's busy energy dearer than an instance-hour); `fleetplan "
+            "plan --time-limit SECONDS` bounds the wait")
+
+
 def _input_sha256(profile_sha256: dict, provenance: dict | None) -> dict:
     """Inputs.input_sha256 of the profile CSVs read (periods.WeekBlocks.profile_sha256) and the offers CSV the prices
     came from (its provenance's sha256, catalog.price_table)."""
@@ -390,14 +403,15 @@ def resolve_inputs(scenario, prices: pd.DataFrame, provenance: dict | None = Non
     # merged hours and months are exact unless whole instances, mixed over identical hours, can pay
     site = SiteCosts(o.electricity_per_kwh, o.pue, o.colocation_per_kw_month, o.fixed_onprem_per_month)
     tied = _instances_tie_hours(scenario, units, work, site) if merge_periods else None
-    if tied is not None:
-        warnings.append(tied)
     merge = merge_periods and tied is None
     week = week_blocks(scenario, slots, merge=merge)
     if serving and merge and scenario.profile_slots is not None and week.classes > scenario.profile_slots:
         warnings.append(f"profile_slots {scenario.profile_slots} is not applied: a serving workload keeps all "
                         f"{week.classes} distinct weekly weights (whole instances are sized per slot class)")
     periods, demand = demand_periods(scenario, epochs, merge, week.plan)
+    if tied is not None:
+        merged = len(demand_periods(scenario, epochs, True, week_blocks(scenario, slots, merge=True).plan)[0])
+        warnings.append(hours_one_by_one_warning(scenario, tied, len(periods), merged))
     periods_low, demand_low = demand_periods(scenario, epochs, merge, week.means) if week.means else (None, None)
     schedule = build_schedule(units, vintages, scenario.horizon_months, site,
                               ResaleTerms(o.resale.method, o.resale.share_of_book, o.maintenance_when_off))
