@@ -20,6 +20,7 @@ import pandas as pd
 from planner import catalog
 from planner.catalog.offers import card_costs, cloud_rows, site_card_rows, unpriced_card_findings
 from planner.catalog.prices import scenario_provenance
+from planner.catalog.servable import workload_needs
 from planner.engine.columns import cached_column, take_rows
 from planner.engine.constraints import read_caps
 from planner.engine.periods import DEFAULT_PROFILE_SLOTS, demand_periods, week_blocks
@@ -30,7 +31,6 @@ from planner.errors import ScenarioError
 from planner.months import discount_factors
 from planner.scenario.cost_basis import whole_board_gaps
 from planner.scenario.size import RESERVATION_OPTIONS
-from planner.text import counted
 
 KIND_OF_OPTION = {"on_demand": "on_demand", "spot": "spot", **dict.fromkeys(sorted(RESERVATION_OPTIONS), "reserved")}
 
@@ -286,15 +286,6 @@ def _cloud_part(scenario, prices: pd.DataFrame, source: str | None) -> tuple[pd.
     return value
 
 
-def _needs(w) -> str:
-    needs = [f"≥ {w.min_gpu_memory_gb:g} GB", f"{counted(w.gpus_per_job, 'GPU')} per job"]
-    if w.framework:
-        needs.append(w.framework)
-    if w.min_compute_capability:
-        needs.append(f"compute capability ≥ {w.min_compute_capability:g}")
-    return ", ".join(needs)
-
-
 def _workload_table(scenario) -> pd.DataFrame:
     """name, needs (for explanations), serving, single_type (placement), demand_unit (requests_per_second or
     reference_gpus: the unit the serving table reports demand in), per_reference (that unit per
@@ -302,7 +293,7 @@ def _workload_table(scenario) -> pd.DataFrame:
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     scales = [demand_scale(w, custom_gpus) for w in scenario.workloads]
     return pd.DataFrame({"name": [w.name for w in scenario.workloads],
-                         "needs": [_needs(w) for w in scenario.workloads],
+                         "needs": [workload_needs(w) for w in scenario.workloads],
                          "serving": np.array([w.serving for w in scenario.workloads], dtype=bool),
                          "single_type": np.array([w.placement == "single_type" for w in scenario.workloads], dtype=bool),
                          "demand_unit": [unit for unit, _ in scales],

@@ -105,6 +105,26 @@ def test_validates_message_is_plans_explanation(tmp_path):
     assert said in str(info.value)
 
 
+@pytest.mark.parametrize("changes", [
+    [("min_gpu_memory_gb: 48", "min_gpu_memory_gb: 200")],   # no card can serve it: plan stops before any solve
+    [("min_gpu_memory_gb: 48", "min_gpu_memory_gb: 0\n    gpus_per_job: 16")],
+    [("a100-80gb-pcie]", "a100-80gb-pcie, rtx-a6000]")],   # 48 GB, no sourced price: named as plan names it
+    [("interruptible: true", "interruptible: false\n    min_compute_capability: 8.9")],
+    # eu-central-1's 48 GB L40S offers as spot only, for a workload that is not interruptible
+    [("regions: [eu-north-1]", "regions: [eu-north-1, eu-central-1]"), ("[on_demand]", "[spot]"),
+     ("interruptible: true", "interruptible: false")],
+], ids=["200-gb", "16-gpus-per-job", "unpriced-card", "compute-capability", "spot-only"])
+def test_each_variant_plan_refuses_is_refused_by_validate_in_its_words(changes):
+    text = T9
+    for change in changes:
+        text = text.replace(*change)
+    s = load_scenario(text)
+    [(j, _, said)] = servable.unservable(s, offer_facts("snapshot"), {c["card_id"] for c in unpriced_card_rows(s)})
+    with pytest.raises(InfeasibleError) as info:
+        plan(s, baselines=False)
+    assert j == 0 and said in str(info.value), (said, str(info.value))
+
+
 def test_memory_no_offer_anywhere_has_is_said_so_with_the_offers_that_have_it(tmp_path):
     text = T9.replace("min_gpu_memory_gb: 48", "min_gpu_memory_gb: 200")
     _, result = _validate(tmp_path, text)
