@@ -989,7 +989,9 @@ def plan_command(
             from planner.reports.files import check_plan_folder
 
             check_plan_folder(out, "--out")
-        early = _pre_solve_warnings(scenario) + ([] if unreduced else _hours_one_by_one(scenario, store))
+        early = _pre_solve_warnings(scenario)
+        # (kept where building the inputs fails on the prices: a failed plan says them before its error)
+        early += [] if unreduced else _hours_one_by_one(scenario, store)
         # on a terminal at once: a plan with electricity typed in cents solved for minutes before a word of it
         if early and not _plain_stderr():
             for warning in early:
