@@ -642,6 +642,14 @@ def _catalog_leaves_out() -> dict[str, str]:
     return {card: text for card, text in leaves.items() if text}
 
 
+def _catalog_boards() -> dict[str, int]:
+    """card id -> GPUs of the whole board it is sold as only (onprem_cards.csv `sold_in_units_of` > 1)."""
+    from planner.catalog import load_cards
+
+    sizes = load_cards()["sold_in_units_of"]
+    return {card: int(size) for card, size in sizes.items() if size == size and int(size) > 1}
+
+
 def _check_offer_numbers(**given: float | None) -> None:
     """PlannerError naming every option of `offers` outside the range a scenario allows for the same figure
     (--electricity -5 ranked on-prem cards below zero; nan filtered out every offer without a word)."""
@@ -711,7 +719,8 @@ def offers(
     over the life, maintenance, and busy watts × PUE × electricity.
 
     The table's `note` column numbers the notes listed under it (why a figure is empty: "gpu_count unknown";
-    "lower bound: …" for a catalog price that leaves out part of the cost, the HGX H200's host; "undated" for a
+    "lower bound: …" for a catalog price that leaves out part of the cost, the HGX H200's host; "sold only as whole
+    8-GPU boards" for the HGX rows, priced per GPU; "undated" for a
     price with no date, its as_of cell "undated" too); csv and json carry every column, vcpus, memory_gb, zone and
     the note itself too (an undated price's as_of empty). --currency EUR --fx EUR=1.09 shows the prices in EUR.
     On a terminal too narrow for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour
@@ -738,7 +747,7 @@ def offers(
     if limit is not None:
         table = table.head(limit)
     # what a price leaves unsaid, first in its note: a catalog price that is a lower bound, an undated price
-    table = caveated(table, _catalog_leaves_out())
+    table = caveated(table, _catalog_leaves_out(), _catalog_boards())
     rate = rate_note(code, rates[code]) if code != "USD" else ""
     notes = []
     if fmt is Format.table:

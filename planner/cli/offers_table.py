@@ -78,16 +78,25 @@ def lower_bound_note(card: str, leaves_out: str) -> str:
             "docs/data-sources.md")
 
 
-def caveated(table: pd.DataFrame, leaves_out: dict[str, str]) -> pd.DataFrame:
+def whole_boards_note(card: str, size: int) -> str:
+    """The note of an on-prem card sold only as whole boards of `size` GPUs (catalog `sold_in_units_of`)."""
+    return f"sold only as whole {size}-GPU boards, priced here per GPU: a plan buys {card} {size} at a time"
+
+
+def caveated(table: pd.DataFrame, leaves_out: dict[str, str], boards: dict[str, int] | None = None) -> pd.DataFrame:
     """The offers `table` (offer_costs.VIEW_COLUMNS) with each row's caveat first in its `note`: an on-prem card of
-    `leaves_out` (card id -> what its catalog price leaves out: catalog `price_leaves_out`) a lower bound, a price
-    with an empty `as_of` "undated". Its `as_of` stays as it is (empty: machine-readable for CSV and JSON)."""
+    `leaves_out` (card id -> what its catalog price leaves out: catalog `price_leaves_out`) a lower bound, one of
+    `boards` (card id -> GPUs a board: catalog `sold_in_units_of`) sold as whole boards, a price with an empty
+    `as_of` "undated". Its `as_of` stays as it is (empty: machine-readable for CSV and JSON)."""
+    boards = boards or {}
     notes = table["note"].fillna("").astype(str).tolist()
     undated = table["as_of"].fillna("").astype(str).str.strip().eq("").tolist()
     onprem = table["provider"].eq("onprem").tolist()
     for i, (sku, no_date) in enumerate(zip(table["sku"].astype(str), undated)):
         if no_date:
             notes[i] = _first(UNDATED, notes[i])
+        if onprem[i] and boards.get(sku):
+            notes[i] = _first(whole_boards_note(sku, boards[sku]), notes[i])
         if onprem[i] and leaves_out.get(sku):
             notes[i] = _first(lower_bound_note(sku, leaves_out[sku]), notes[i])
     return table.assign(note=notes)

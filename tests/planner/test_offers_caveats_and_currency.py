@@ -65,6 +65,16 @@ def test_hgx_h200_csv_note_and_table_note_say_the_lower_bound():
     assert "lower bound" not in h100["note"]
 
 
+def test_the_hgx_rows_say_they_are_sold_as_whole_8_gpu_boards_and_other_cards_do_not():
+    """onprem_cards.csv's sold_in_units_of is 8 on the two HGX rows and empty elsewhere."""
+    rows = json.loads(ok("--provider", "onprem", "--format", "json"))
+    said = {r["sku"] for r in rows if "sold only as whole 8-GPU boards" in r["note"]}
+    assert said == {"hgx-h100-8gpu", "hgx-h200-8gpu"}
+    (h100,) = [r for r in rows if r["sku"] == "hgx-h100-8gpu"]
+    assert h100["note"].startswith("sold only as whole 8-GPU boards, priced here per GPU: a plan buys hgx-h100-8gpu 8 "
+                                   "at a time")
+
+
 # --- 2. undated prices ----------------------------------------------------------------------------------
 
 def test_an_undated_cloud_price_says_undated_in_json_note_and_keeps_as_of_empty():
