@@ -538,6 +538,7 @@ def define_whole_jobs(m: Model) -> None:
         add_row(rows, [*terms, (m.jobs[key], -inp.availability * k)], pulp.LpConstraintLE, 0.0,
                 f"whole_jobs_{i}_{p}_{k}")
     add_rows(m, rows)
+    _define_serving_beside_jobs(m, groups_of)
     per_server = inp.col("cards_per_server")
     for (i, e), groups in groups_of.items():
         installed = m.installed.get((i, e))
@@ -558,6 +559,32 @@ def define_whole_jobs(m: Model) -> None:
             continue
         for k, g in split:
             m.prob += (k * g <= k * (c // k) * full + in_service - c * full, f"job_servers_{sku[i]}_{e}_{k}")
+
+
+def _define_serving_beside_jobs(m: Model, groups_of: dict) -> None:
+    """A serving workload answers requests all the time, so it cannot take turns with whole jobs on the same cards
+    within an hour: per card and period, the dispatch of one-GPU serving workloads ≤ availability × the cards in
+    service that no job group holds (N − Σ_k k × G_k). Batch one-GPU work may still use a group's idle hours. (Without this, an 8-GPU
+    training job busy 60 % of each hour left the same 8 cards 40 % to an inference service: audit 2026-12-06.)"""
+    inp = m.inputs
+    # one-GPU serving: a serving workload of k-GPU replicas is itself served by the k-card groups
+    serving = inp.workloads["serving"].to_numpy(dtype=bool) & (inp.workloads["gpus_per_job"].to_numpy() == 1)
+    if not serving.any() or not groups_of:
+        return
+    epoch = inp.periods["epoch"].to_numpy().tolist()
+    served: dict = {}
+    for (i, j, p), var in m.y.items():
+        if serving[j] and (i, epoch[p]) in groups_of:
+            served.setdefault((i, p), []).append((var, 1.0))
+    rows: dict = {}
+    for (i, p), terms in served.items():
+        e = epoch[p]
+        held = [(g, k * inp.availability) for k, g in groups_of[i, e]]
+        installed = m.installed.get((i, e))
+        free = [(v, -c * inp.availability) for v, c in installed.items()] if installed is not None else []
+        constant = -(installed.constant if installed is not None else 0.0) * inp.availability
+        add_row(rows, [*terms, *held, *free], pulp.LpConstraintLE, -constant, f"serving_beside_jobs_{i}_{p}")
+    add_rows(m, rows)
 
 
 def _define_patterns(m: Model, i: int, e, groups: list, patterns: tuple, full: pulp.LpVariable,
