@@ -564,8 +564,9 @@ def define_whole_jobs(m: Model) -> None:
 def _define_serving_beside_jobs(m: Model, groups_of: dict) -> None:
     """A serving workload answers requests all the time, so it cannot take turns with whole jobs on the same cards
     within an hour: per card and period, the dispatch of one-GPU serving workloads ≤ availability × the cards in
-    service that no job group holds (N − Σ_k k × G_k). Batch one-GPU work may still use a group's idle hours. (Without this, an 8-GPU
-    training job busy 60 % of each hour left the same 8 cards 40 % to an inference service: audit 2026-12-06.)"""
+    service that no job group holds (N − Σ_k k × G_k). Batch one-GPU work may still use a group's idle hours.
+    (Without this, an 8-GPU training job busy 60 % of each hour left the same 8 cards 40 % to an inference service:
+    audit 2026-12-06.)"""
     inp = m.inputs
     # one-GPU serving: a serving workload of k-GPU replicas is itself served by the k-card groups
     serving = inp.workloads["serving"].to_numpy(dtype=bool) & (inp.workloads["gpus_per_job"].to_numpy() == 1)
