@@ -381,12 +381,22 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
             # a life that ends with the plan's last month is an end of life too (RTX 4090s of 36 months in a 36-month plan)
             life_ends = leave <= H or last - first + 1 >= life
             rows.append((first, sku[i], gpu[i], "buy", buy[k], capex[k] * buy[k],
-                         f"in service to month {last}" + (" (end of life)" if life_ends else "")))
+                         _boards_said(buy[k], inp.board_gpus.get(sku[i], 1))
+                         + f"in service to month {last}" + (" (end of life)" if life_ends else "")))
         if leaving[k] > 0:
             action, note = _leaving(leave, H, life, age_at_start + leave - first, credit[k] / leaving[k])
             rows.append((leave, sku[i], gpu[i], action, leaving[k], credit[k], note))
     rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
     return _table(rows, SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
+
+
+def _boards_said(units: float, board: int) -> str:
+    """'1 whole 8-GPU board; ' before a purchase's note, for a card sold only as whole boards of `board` GPUs: units
+    bought read as boards, not servers of their own."""
+    if board <= 1:
+        return ""
+    boards = int(round(units)) // board
+    return f"{boards:,} whole {board}-GPU board{'' if boards == 1 else 's'}; "
 
 
 def months_old(months: int) -> str:

@@ -109,6 +109,8 @@ def test_a_plan_held_to_at_least_3_h200s_buys_one_whole_board_of_8():
     bought = three.schedule[three.schedule["action"] == "buy"]
     assert bought["units"].tolist() == [8]
     assert bought["amount"].tolist() == [216_000]   # 8 x 27,000 USD, by hand
+    # the 8 read as one board, not eight 8-GPU servers
+    assert bought["note"].tolist() == ["1 whole 8-GPU board; in service to month 12"]   # a 5-year life: not its end
     assert board_warnings(three.warnings) == []
 
 
