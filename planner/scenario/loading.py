@@ -2204,6 +2204,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
                       f"fx.{currency} {own_rate:g} is ignored: {currency} is the scenario's currency, "
                       f"1 by definition (rates are {currency} per 1 unit of another currency)"))
     found += _implausible_electricity(data, currency, fx)
+    found += _implausible_card_prices(data, currency, fx)
     found += _implausible_power_cap(data)
     found += _implausible_watts(data)
     found += _implausible_memory(data)
@@ -2277,6 +2278,74 @@ def _implausible_electricity(data: dict, currency: str | None, fx: dict[str, flo
     return [(at, f"{dotted(at)}: {_figure(price)} {currency} a kWh{in_usd} is more than grid electricity costs "
                  f"anywhere (under 1 USD a kWh); expected {currency} per kWh, such as {_figure(0.12 * per_usd, 2)}: "
                  + _electricity_unit_guesses(price, currency))]
+
+
+# A card's quote this many times its catalog price (or a catalog price this many times the quote), both in one currency,
+# looks typed in another unit (cents: 100 times; thousands: 1/1,000): the dearest sourced card is an 8-GPU board's GPU
+# at about 40,000 USD, the cheapest about 2,500 CNY, so no real quote of the same card is 20 times another.
+SUSPECT_PRICE_RATIO = 20
+# Where the catalog has no price for the card (or for a custom card): a price per card above this many USD is more than
+# any GPU sells for (the dearest sourced per-GPU price in the catalog, hgx-h100-8gpu, is 39,625 USD, 2024-08-22).
+MAX_USD_PER_CARD = 200_000
+
+
+def _implausible_card_prices(data: dict, currency: str | None, fx: dict[str, float]) -> list[tuple[Path_, str]]:
+    """A card_overrides or custom_cards price SUSPECT_PRICE_RATIO times its catalog card's price (or 1/that), both in the
+    scenario's currency; without a catalog price, one above MAX_USD_PER_CARD once in USD. Skipped where a rate is
+    missing (fx problems are said elsewhere)."""
+    if currency is None:
+        return []
+    onprem = _mapping(data.get("onprem"))
+    rows = catalog.card_rows()
+    per_usd = 1.0 if currency == "USD" else fx.get("USD")   # scenario currency per 1 USD
+
+    def rate(code: str) -> float | None:   # scenario currency per 1 unit of `code`
+        return 1.0 if code == currency else fx.get(code)
+
+    found = []
+    for section, model in (("card_overrides", CardOverride), ("custom_cards", CustomCard)):
+        for card, spec in _mapping(onprem.get(section)).items():
+            price = _given(model, "price", spec)
+            row = rows.get(str(card)) if section == "card_overrides" else None
+            quoted_in = _given(model, "currency", spec) or (row["currency"] if row else currency)
+            quote_rate = rate(str(quoted_in))
+            if not price or price <= 0 or quote_rate is None:
+                continue
+            at = ("onprem", section, str(card), "price")
+            amount = f"{_figure(price)} {quoted_in}"
+            listed = _catalog_price(row)
+            listed_rate = rate(row["currency"]) if listed else None
+            if listed and listed_rate:
+                ratio = price * quote_rate / (listed * listed_rate)
+                if 1 / SUSPECT_PRICE_RATIO < ratio < SUSPECT_PRICE_RATIO:
+                    continue
+                times = f"{_figure(ratio, 3)} times" if ratio > 1 else f"1/{_figure(1 / ratio, 3)} of"
+                found.append((at, f"{dotted(at)}: {amount} is {times} the catalog's price of {card} "
+                                  f"({_figure(listed)} {row['currency']}, {row['as_of'] or 'undated'}); expected the "
+                                  f"price of one card in {quoted_in}: " + _price_unit_guesses(price, ratio)))
+            elif per_usd and price * quote_rate / per_usd > MAX_USD_PER_CARD:
+                in_usd = "" if quoted_in == "USD" else f" ({_figure(price * quote_rate / per_usd, 4)} USD)"
+                found.append((at, f"{dotted(at)}: {amount}{in_usd} for one card is more than any GPU sells for (the "
+                                  f"dearest in the catalog is about 40,000 USD a GPU); expected the price of one card "
+                                  f"in {quoted_in}: " + _price_unit_guesses(price, 100.0)))
+    return found
+
+
+def _catalog_price(row: dict | None) -> float | None:
+    """A catalog card row's sourced price, None where it has none."""
+    try:
+        value = float(row["price"]) if row and str(row.get("price") or "").strip() else None
+    except ValueError:
+        return None
+    return value if value and value > 0 else None
+
+
+def _price_unit_guesses(price: float, ratio: float) -> str:
+    """What a card price `ratio` times the expected was likely typed in, and the value to write."""
+    if ratio >= 1:   # the value to write as YAML reads it: no thousands separators
+        return (f"if it is in cents, write {_figure(price / 100).replace(',', '')}; if it is for a server of several "
+                "cards, give one card's")
+    return f"if it is in thousands, write {_figure(price * 1000).replace(',', '')}"
 
 
 def _electricity_unit_guesses(price: float, currency: str) -> str:
