@@ -199,6 +199,9 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
     )
 
 
+BUSY_HOURS_NOISE = 1e-6   # hours over the horizon at or below which a card's work for a workload is round-off
+
+
 def busy_by_workload(inp: Inputs, m: Model) -> pd.DataFrame:
     """Hours each card works for each workload over the horizon, in the solved dispatch: card, workload,
     busy_hours (rows with hours only). What a card mainly serves (engine.decisions' flip points) is read here,
@@ -209,7 +212,8 @@ def busy_by_workload(inp: Inputs, m: Model) -> pd.DataFrame:
         key, rate = _dispatch(m)
         per_period = (inp.periods["slot_hours"] * inp.periods["n_months"]).to_numpy()
         np.add.at(hours, (key[:, 0], key[:, 1]), rate * per_period[key[:, 2]])
-    unit, workload = np.nonzero(hours[cards] > 0)
+    # a solver's round-off (5.9e-12 hours of a card it never bought) is no work
+    unit, workload = np.nonzero(hours[cards] > BUSY_HOURS_NOISE)
     names = np.asarray(inp.workload_names, dtype=object)
     return pd.DataFrame({"card": inp.col("sku")[cards][unit], "workload": names[workload],
                          "busy_hours": hours[cards][unit, workload]}, columns=["card", "workload", "busy_hours"])
