@@ -792,14 +792,33 @@ def _noted(table) -> tuple:
     notes, numbered from 1 in the order the rows first give them). A table without the note left an empty
     gpu_memory_gb or gpu_count unexplained ("gpu_memory_gb unknown"). The packaged snapshot's notes run to 141
     characters: a column of them would squeeze a table already some 150 wide, so they are printed under it."""
-    drawn = table["note"].head(TABLE_ROWS).fillna("")
-    notes = list(dict.fromkeys(n for n in drawn if n))
+    # an on-prem card's note of several parts ("lower bound: … | capex = card + host share; …") is numbered part by
+    # part, so the costing note every card shares is printed once, not again beside each card's own caveat (a cloud
+    # offer's note stays whole: "undated | lowest of 2 zone quotes | spot time unknown")
+    parts = [n.split(NOTE_PARTS) if n and onprem else ([n] if n else [])
+             for n, onprem in zip(table["note"].fillna("").tolist(), table["provider"].eq("onprem").tolist())]
+    notes = list(dict.fromkeys(part for row in parts[:TABLE_ROWS] for part in row))
     if not notes:
         return table[TABLE_COLUMNS], []
     number = {note: i for i, note in enumerate(notes, 1)}
-    # numbers, NaN (drawn empty) for no note: the column stays right-aligned as the table's other numbers
-    numbers = [float(number.get(n, math.nan)) for n in table["note"].fillna("").tolist()]
+    # numbers, NaN (drawn empty) for no note: the column stays right-aligned as the table's other numbers; a row of
+    # several parts lists their numbers ("2, 1")
+    numbers = [_note_numbers(row, number) for row in parts]
+    if any(isinstance(n, str) for n in numbers):
+        numbers = ["" if isinstance(n, float) and n != n else str(n if isinstance(n, str) else int(n)) for n in numbers]
     return table[TABLE_COLUMNS].assign(note=numbers), notes
+
+
+NOTE_PARTS = " | "   # how an offer's note joins its parts (offers_table._first, the snapshot's own notes)
+
+
+def _note_numbers(parts: list[str], number: dict[str, int]) -> float | str:
+    """The footnote number(s) of a row's note `parts`: one as a float (NaN for none or a row not drawn), several as
+    '2, 1'."""
+    found = [number[part] for part in parts if part in number]
+    if not found:
+        return math.nan
+    return float(found[0]) if len(found) == 1 else ", ".join(str(n) for n in found)
 
 
 def _print_notes(notes: list[str], numbered: bool = True) -> None:

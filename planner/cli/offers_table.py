@@ -78,9 +78,9 @@ def lower_bound_note(card: str, leaves_out: str) -> str:
             "docs/data-sources.md")
 
 
-def whole_boards_note(card: str, size: int) -> str:
+def whole_boards_note(size: int) -> str:
     """The note of an on-prem card sold only as whole boards of `size` GPUs (catalog `sold_in_units_of`)."""
-    return f"sold only as whole {size}-GPU boards, priced here per GPU: a plan buys {card} {size} at a time"
+    return f"sold only as whole {size}-GPU boards, priced here per GPU: a plan buys it {size} at a time"
 
 
 def caveated(table: pd.DataFrame, leaves_out: dict[str, str], boards: dict[str, int] | None = None) -> pd.DataFrame:
@@ -96,7 +96,7 @@ def caveated(table: pd.DataFrame, leaves_out: dict[str, str], boards: dict[str, 
         if no_date:
             notes[i] = _first(UNDATED, notes[i])
         if onprem[i] and boards.get(sku):
-            notes[i] = _first(whole_boards_note(sku, boards[sku]), notes[i])
+            notes[i] = _first(whole_boards_note(boards[sku]), notes[i])
         if onprem[i] and leaves_out.get(sku):
             notes[i] = _first(lower_bound_note(sku, leaves_out[sku]), notes[i])
     return table.assign(note=notes)

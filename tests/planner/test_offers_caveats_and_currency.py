@@ -71,8 +71,12 @@ def test_the_hgx_rows_say_they_are_sold_as_whole_8_gpu_boards_and_other_cards_do
     said = {r["sku"] for r in rows if "sold only as whole 8-GPU boards" in r["note"]}
     assert said == {"hgx-h100-8gpu", "hgx-h200-8gpu"}
     (h100,) = [r for r in rows if r["sku"] == "hgx-h100-8gpu"]
-    assert h100["note"].startswith("sold only as whole 8-GPU boards, priced here per GPU: a plan buys hgx-h100-8gpu 8 "
-                                   "at a time")
+    assert h100["note"].startswith("sold only as whole 8-GPU boards, priced here per GPU: a plan buys it 8 at a time")
+    # the table numbers a note's parts: the boards' note and the on-prem costing note are each printed once
+    table = ok("--provider", "onprem")
+    notes = [line for line in table.splitlines() if line.startswith("note ")]
+    assert len([n for n in notes if "whole 8-GPU boards" in n]) == 1
+    assert len([n for n in notes if "capex = card + host share" in n]) == 1
 
 
 # --- 2. undated prices ----------------------------------------------------------------------------------
