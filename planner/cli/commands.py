@@ -1202,12 +1202,28 @@ def _add_decisions(result, time_limit: float | None, store: Path | None, total_t
 
     if total_time_limit is None:
         total_time_limit = default_total_time_limit(result)
-
+    said_before_decisions(result, total_time_limit)
     with progress_bar(TextColumn("what each decision is worth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       transient=True) as bar:
         task = bar.add_task("decisions", total=None)
         add_decisions(result, time_limit=time_limit, store=store, total_time_limit=total_time_limit,
                       progress=lambda done, total: bar.update(task, completed=done, total=total), more_time=MORE_TIME)
+
+
+# a plan whose own solve took this long has re-solves of minutes ahead (25-60 times the plan's solve: an audit's plan
+# of 7.4 s spent 215 s on them), which a process off a terminal, with no progress bar, waited for without a word
+SLOW_PLAN_SOLVE_S = 2.0
+
+
+def said_before_decisions(result, total_time_limit: float) -> None:
+    """On stderr where no progress bar is drawn (not a terminal), before the decision values of a plan whose own solve
+    took SLOW_PLAN_SOLVE_S or more: what comes next, how long it may take at most and how to skip it."""
+    seconds = result.solver.get("seconds")
+    if err.console.is_interactive or not isinstance(seconds, (int, float)) or not seconds >= SLOW_PLAN_SOLVE_S:
+        return
+    err.print(f"plan solved in {seconds:.1f} s; now what each decision is worth: re-solves of the plan, each about as "
+              f"long, at most {total_time_limit:,.0f} s in all (`--no-decisions` skips them, `--decisions-time-limit "
+              "SECONDS` bounds them)")
 
 
 def _saved_plan(folder: Path) -> dict | None:
