@@ -1526,8 +1526,8 @@ def _print_decisions(p) -> None:
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
         emit(table, Format.table, float_digits=1,
              title=f"One card more or fewer ({present_money(p)}): the best plan holding at most units − 1 or at least "
-                   "units + 1 (asked: ≤ or ≥ that count), and how many it holds (held_units: owned kept and bought in "
-                   "any month)")
+                   "units + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that count, and how many "
+                   "it holds (held_units: owned kept and bought in any month)")
     left_out = counts_left_out(every)   # those without a total: how many, and why (not computed, no plan holds them)
     if left_out:
         out.print(escape(left_out), soft_wrap=True)

@@ -700,13 +700,15 @@ def solved_fleet(m: Model) -> dict[str, int]:
 
 def alternative_counts(r: _Resolver, result: Plan) -> list[tuple[str, int, int]]:
     """(card, the plan's units, the other count) for each on-prem card type the plan holds (or owns): one
-    more of it (if the model can hold that many: `most_held`), and one fewer (if the plan holds any)."""
+    more of it (if the model can hold that many: `most_held`), and one fewer (if the plan holds any); of a card
+    sold only as whole boards, one board more or fewer (one GPU more of an 8-GPU board is the next board)."""
     out = []
     fleet = result.fleet
     for row in fleet[fleet["kind"] == "card"].itertuples(index=False):
         now = int(round(row.existing_units + row.new_units - row.sold_units))
         most = most_held(with_room(r.inp, {str(row.sku): now}), str(row.sku))
-        for units in (now + 1, now - 1):
+        step = r.inp.board_gpus.get(str(row.sku), 1)
+        for units in (now + step, now - step):
             if units < 0 or (units > now and units > most):
                 continue
             out.append((str(row.sku), now, units))

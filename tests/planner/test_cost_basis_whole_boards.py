@@ -160,3 +160,17 @@ def test_owned_boards_count_toward_the_bounds():
     bad = h200s(3, 9, existing={"hgx-h200-8gpu": {"count": 2, "age_months": 6}})
     with pytest.raises(ScenarioError, match="with the 2 owned lies between them"):
         plan(bad, baselines=False)
+
+
+def test_one_more_or_fewer_of_a_card_sold_as_whole_boards_is_one_board():
+    """The plan of 6,000 GPU-hours a month buys one board of 8 H200s; "one more" asks at least 16 (the next board),
+    "one fewer" at most 0 — not 9 and 7, counts no plan can buy (an audit read "at least 9: no plan meets …")."""
+    from planner.engine import add_decisions
+
+    p = plan(h200s(0, demand=6000), baselines=False)
+    assert int(p.fleet.set_index("sku").loc["hgx-h200-8gpu", "new_units"]) == 8   # the premise
+    add_decisions(p)
+    asked = sorted((a["alternative_units"], a["held_units"]) for a in p.runner_up["count_alternatives"]
+                   if a["card"] == "hgx-h200-8gpu")
+    assert [units for units, _ in asked] == [0, 16]
+    assert all(held is None or held % 8 == 0 for _, held in asked)
