@@ -362,6 +362,26 @@ def _idle_custom_cards(scenario: Scenario, base: Inputs) -> list[str]:
     return out
 
 
+def break_even_speed_notes(scenario: Scenario, inp: Inputs, table: pd.DataFrame) -> pd.DataFrame:
+    """The break-even `table` (readback.break_even) with a note on each row whose cloud offer's speed for the workload
+    is an estimate, not a measurement (speed_sources 'estimated'): its cloud rate per reference hour rests on it, and the
+    plan's warnings alone said so (a new-user audit read every break-even against an extrapolated MI300X)."""
+    if table.empty or "cloud_offer" not in table:
+        return table
+    gpu_of = dict(zip(inp.col("unit_id").tolist(), inp.col("gpu").tolist()))
+    gpus = [gpu_of.get(offer) for offer in table["cloud_offer"].tolist()]
+    pairs = {(w, g) for w, g in zip(table["workload"].tolist(), gpus) if g}
+    if not pairs:
+        return table
+    speeds = speed_sources(scenario, sorted({g for _, g in pairs}), pairs)
+    estimated = {(w, g) for w, g, source in zip(speeds["workload"], speeds["gpu"], speeds["source"])
+                 if source == "estimated"}
+    notes = [note if (w, g) not in estimated else
+             "; ".join(filter(None, [note, f"{g}'s speed here is an estimate, not a measurement (speeds table)"]))
+             for w, g, note in zip(table["workload"].tolist(), gpus, table["note"].fillna("").tolist())]
+    return table.assign(note=notes)
+
+
 def _estimated_gpus(speeds) -> dict[str, list[str]]:
     """workload -> the GPUs the plan uses whose speed for it is estimated, in table order (workloads in order of
     first appearance, as groupby(sort=False)); read from the columns: masking and grouping the small speeds
@@ -551,6 +571,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         # (the plan gives out copies of its lists and dicts, engine.result.CONTAINERS: a changed one is set whole; the
         # values made here for the plan alone are set as they are, result._set_fresh, not copied again)
         speeds, notes = plan_notes(s, base, result.fleet, result.prices, file_folder(loaded))
+        _set_fresh(result, break_even=break_even_speed_notes(s, inp, result.break_even))
         unproven = unproven_warning(solution, result.total, result.currency, time_limit)
         source = named_as_written(s, s.prices.source, file_folder(loaded))   # a word ('snapshot') as it is
         warnings = (price_source_warnings(source, result.prices, store)
