@@ -16,7 +16,8 @@ handed back to the session on every run, which a fragment's run (the Plan page's
 edits were lost by a visit to Export after one (Streamlit issue #10805).
 
 Edits become dotted overrides (`workloads.NAME.gpu_hours_per_month` — or the workload's own demand field,
-`requests_per_second` or `reference_gpus` —, `onprem.pue` …) applied by
+`requests_per_second` or `reference_gpus` —, `onprem.pue`, `onprem.cards`, a card's quote
+`onprem.card_overrides.CARD.price` with the scenario's `currency` beside it …) applied by
 `planner.scenario.apply_overrides`, the function the library and the CLI use, with its checks; only
 the values that differ from the file are changed, so an untouched scenario is exactly the file's.
 The same overrides are the URL's query (`share_params`), so a link reopens the same plan, and they can
@@ -70,6 +71,8 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
+from planner.catalog.gpus import card_rows
+from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS, utc_today
 from planner.engine.baselines import with_loose_bound_warnings
 from planner.engine.decisions import DEMAND_FIELDS, LEFT_UNDONE, NOT_CHEAPEST, baseline_notes
@@ -130,6 +133,9 @@ LINKS_KEY = "links_known"
 LINKS_KEPT = 100
 PROVIDERS: tuple[str, ...] = registry.cloud_providers()
 PURCHASE_OPTIONS: tuple[str, ...] = get_args(PurchaseOption)
+# The catalog's on-prem cards (onprem_cards.csv), in its order: what the card picker offers (onprem.cards)
+CATALOG_CARDS: tuple[str, ...] = tuple(card_rows())
+PRICE_PREFIX = "price:"   # the edit of a card's price override, `price:CARD` (onprem.card_overrides.CARD.price)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -318,7 +324,11 @@ def default_edits(s: Scenario) -> dict[str, Any]:
         "power_cap_kw": None if s.onprem.power_cap_kw is None else float(s.onprem.power_cap_kw),
         "providers": list(s.prices.providers),
         "purchase_options": list(s.prices.purchase_options),
+        "cards": list(s.onprem.cards),
     }
+    for card in CATALOG_CARDS:   # a quote typed in: the file's override price, else none (the catalog's price)
+        override = s.onprem.card_overrides.get(card)
+        values[PRICE_PREFIX + card] = None if override is None or override.price is None else float(override.price)
     for w in s.workloads:
         values[f"demand:{w.name}"] = w.demand_amount      # in the unit of its demand field
         values[f"growth:{w.name}"] = float(w.growth_per_month) * 100
@@ -328,6 +338,43 @@ def default_edits(s: Scenario) -> dict[str, Any]:
 def _ordered(values, universe: tuple[str, ...]) -> list[str]:
     chosen = set(values)
     return [v for v in universe if v in chosen]
+
+
+def card_choices(s: Scenario) -> list[str]:
+    """The cards the picker offers: the catalog's, and any card the file lists that the catalog lacks."""
+    return [*CATALOG_CARDS, *(c for c in s.onprem.cards if c not in CATALOG_CARDS)]
+
+
+def _cards_chosen(s: Scenario, chosen) -> list[str]:
+    """The cards picked, as a file would list them: the file's own in its order, then the others in the catalog's."""
+    picked = set(chosen)
+    return [c for c in s.onprem.cards if c in picked] + [c for c in CATALOG_CARDS if c in picked and c not in s.onprem.cards]
+
+
+def catalog_price(card: str) -> tuple[float, str, str] | None:
+    """(price, currency, as_of — '' when undated) of catalog card `card` as onprem_cards.csv sources it; None when it
+    has no sourced price (or host share), which a plan cannot buy without a quote (offers.unpriced_card_rows)."""
+    row = card_rows().get(card)
+    if row is None or not row["price"].strip() or not row["host_cost_per_card"].strip():
+        return None
+    return float(row["price"]), row["currency"], row["as_of"].strip()
+
+
+def price_currency(s: Scenario, card: str) -> str:
+    """The currency of the price override of `card`: the file's override's own (its `currency`, or the catalog's for an
+    override giving an amount without one: offers.quote_currency), so the figures it already gives keep their meaning;
+    else the scenario's, which the download then writes as the override's `currency`."""
+    override = s.onprem.card_overrides.get(card)
+    if override is not None and override.currency:
+        return override.currency
+    return quote_currency(s, card) or s.currency
+
+
+def _price_needs_currency(s: Scenario, card: str) -> bool:
+    """Whether a price typed for `card` needs `currency:` written beside it: the file's override says none and gives
+    no amount in the catalog's (price_currency is then the scenario's, which the engine would not assume)."""
+    override = s.onprem.card_overrides.get(card)
+    return not (override is not None and override.currency) and quote_currency(s, card) is None
 
 
 # widget -> (dotted override path, widget value -> scenario value)
@@ -347,11 +394,21 @@ def edits_to_overrides(s: Scenario, values: dict[str, Any]) -> dict[str, Any]:
     defaults = default_edits(s)
     paths = edit_paths(s)
     overrides: dict[str, Any] = {}
+    cards = values.get("cards", defaults["cards"])
     for key, value in values.items():
         if key not in defaults or value == defaults[key]:
             continue
         kind, _, name = key.partition(":")
-        if kind == "demand":
+        if key == "cards":
+            if set(value) != set(defaults[key]):   # the same cards picked in another order are the file's
+                overrides[paths[key]] = _cards_chosen(s, value)
+        elif kind + ":" == PRICE_PREFIX:
+            if name not in cards:   # a quote for a card not picked: its box is not shown, so it sets nothing
+                continue
+            overrides[paths[key]] = None if value is None else float(value)
+            if value is not None and _price_needs_currency(s, name):
+                overrides[f"onprem.card_overrides.{name}.currency"] = s.currency
+        elif kind == "demand":
             overrides[paths[key]] = float(value)
         elif kind == "growth":
             overrides[paths[key]] = float(value) / 100
@@ -1008,13 +1065,21 @@ def clear_plan_cache() -> None:
 # (`?scenario=entry.yaml&workloads.coursework-and-kaggle.gpu_hours_per_month=240&onprem.pue=1.3`)
 
 SCENARIO_PARAM = "scenario"
-_LIST_EDITS = ("providers", "purchase_options")
+_LIST_EDITS = ("providers", "purchase_options", "cards")
 _OPTIONAL_EDITS = ("capex_budget", "power_cap_kw")   # empty: no cap
+_QUOTE_CURRENCY = re.compile(r"onprem\.card_overrides\.[^.]+\.currency")   # written beside a price typed in
+
+
+def _optional(name: str) -> bool:
+    """Whether edit `name` may be empty: a cap (no cap) or a card's price (the catalog's)."""
+    return name in _OPTIONAL_EDITS or name.startswith(PRICE_PREFIX)
 
 
 def edit_paths(s: Scenario) -> dict[str, str]:
     """Edit name -> the dotted override path it sets."""
     paths = {name: path for name, (path, _) in _SCALAR_EDITS.items()}
+    paths["cards"] = "onprem.cards"
+    paths.update({PRICE_PREFIX + card: f"onprem.card_overrides.{card}.price" for card in CATALOG_CARDS})
     for w in s.workloads:
         paths[f"demand:{w.name}"] = f"workloads.{w.name}.{w.demand_field}"
         paths[f"growth:{w.name}"] = f"workloads.{w.name}.growth_per_month"
@@ -1038,7 +1103,9 @@ def share_params(base_id: str, s: Scenario, values: dict[str, Any]) -> dict[str,
     if kind != "file":
         return {}
     params = {SCENARIO_PARAM: name}
-    params.update({path: _param_text(v) for path, v in edits_to_overrides(s, values).items()})
+    # a price's currency is the one the page shows it in (price_currency): the link reopens it so, unsaid
+    params.update({path: _param_text(v) for path, v in edits_to_overrides(s, values).items()
+                   if not _QUOTE_CURRENCY.fullmatch(path)})
     return params
 
 
@@ -1088,14 +1155,14 @@ def values_from_params(s: Scenario, params: dict[str, str]) -> tuple[dict[str, A
     by_path = {path: name for name, path in edit_paths(s).items()}
     specs = {spec.name: spec for spec in slider_specs(s)}
     for path, text in params.items():
-        if path == SCENARIO_PARAM:
+        if path == SCENARIO_PARAM or (_QUOTE_CURRENCY.fullmatch(path) and text == s.currency):
             continue
         name = by_path.get(path)
         if name is None:
             problems.append(f"URL {path}: not an edit of this page{_did_you_mean(path, by_path)}")
             continue
         try:
-            values[name] = _in_range(name, _param_value(name, text), specs.get(name))
+            values[name] = _in_range(name, _param_value(name, text, card_choices(s)), specs.get(name))
         except ValueError as exc:
             problems.append(f"URL {path}={text!r}: {exc}")
     return values, problems
@@ -1105,8 +1172,9 @@ def _in_range(name: str, value: Any, spec: SliderSpec | None) -> Any:
     """`value` if its widget can show it: within its slider's range (which a value outside would crash), a cap
     not below 0 (which the number box would turn into "no cap"); else ValueError saying the range, in the
     URL's units (growth as a share per month)."""
-    if name in _OPTIONAL_EDITS and value is not None and value < 0:
-        raise ValueError("expected 0 or more, or none for no cap")
+    if _optional(name) and value is not None and value < 0:
+        raise ValueError("expected 0 or more, or none for " + ("the catalog's price" if name.startswith(PRICE_PREFIX)
+                                                                else "no cap"))
     if spec is None or not isinstance(value, (int, float)) or spec.low - 1e-9 <= value <= spec.high + 1e-9:
         return value
     scale = 100 if name.startswith("growth:") else 1
@@ -1114,15 +1182,15 @@ def _in_range(name: str, value: Any, spec: SliderSpec | None) -> Any:
     raise ValueError(f"outside this page's range, {spec.low / scale:g} to {spec.high / scale:g}{unit}")
 
 
-def _param_value(name: str, text: str) -> Any:
+def _param_value(name: str, text: str, cards: list[str] | tuple[str, ...] = CATALOG_CARDS) -> Any:
     if name in _LIST_EDITS:
-        universe = PROVIDERS if name == "providers" else PURCHASE_OPTIONS
+        universe = {"providers": PROVIDERS, "purchase_options": PURCHASE_OPTIONS, "cards": tuple(cards)}[name]
         items = [t.strip() for t in text.split(",") if t.strip()]
         unknown = [t for t in items if t not in universe]
         if unknown:
             raise ValueError(f"{', '.join(unknown)} not among {', '.join(universe)}")
-        return _ordered(items, universe)
-    if name in _OPTIONAL_EDITS and text.strip().lower() in ("", "none", "null"):
+        return items if name == "cards" else _ordered(items, universe)
+    if _optional(name) and text.strip().lower() in ("", "none", "null"):
         return None
     try:
         number = float(text)
@@ -1149,6 +1217,8 @@ def _yaml_value(value: Any) -> str:
         return str(int(value))
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(str, value)) + "]"
+    if isinstance(value, dict):   # a card's override, as a file writes one: {price: 1200, currency: USD}
+        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
     return dump_yaml(value, default_flow_style=True).splitlines()[0]
 
 
@@ -1201,6 +1271,37 @@ def _with_note(text: str, at: int, width_before: int, note: str) -> str:
     return text[:at] + " " * pad + _noted(rest.strip(), note) + text[end:]
 
 
+def _child(node, part: str):
+    """The node under `node` at key `part` (in a sequence: the item named `part`, a workload), or None."""
+    if isinstance(node, yaml.SequenceNode):
+        return next((item for item in node.value if isinstance(item, yaml.MappingNode)
+                     and getattr(_key_node(item, "name")[1], "value", None) == part), None)
+    return _key_node(node, part)[1] if isinstance(node, yaml.MappingNode) else None
+
+
+def _written_at(root, parts: list[str]) -> int:
+    """How many keys of `parts` the text's own layout edits in place: all but where a parent is missing (the
+    first missing key gets a line holding what goes under it: `card_overrides: {rtx-4090: {price: 1200}}`) or
+    written in flow style (`a100-80gb-pcie: {price: 14000, currency: USD}` is written anew, its keys kept)."""
+    node = root
+    for i, part in enumerate(parts[:-1]):
+        node = _child(node, part)
+        if node is None or (isinstance(node, yaml.MappingNode) and node.flow_style):
+            return i + 1
+    return len(parts)
+
+
+def _flow_value(text: str, root, parts: list[str]) -> dict:
+    """What the file writes at `parts` (a flow mapping, as loaded), or {} where it writes nothing."""
+    node = root
+    for part in parts:
+        node = _child(node, part)
+        if node is None:
+            return {}
+    loaded = yaml.safe_load(text[node.start_mark.index:node.end_mark.index])
+    return dict(loaded) if isinstance(loaded, dict) else {}
+
+
 def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str) -> str | None:
     """`text` with the value at `path` replaced (or a `key: value` line added to its block mapping), its line's
     comment, the file's own kept (a unit hint: "# USD per kWh"), saying it was set in the dashboard and what the
@@ -1220,7 +1321,8 @@ def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str)
         return None
     key, old = _key_node(node, path[-1])
     if old is not None:
-        if not isinstance(old, (yaml.ScalarNode, yaml.SequenceNode)):
+        if not isinstance(old, (yaml.ScalarNode, yaml.SequenceNode)) and not (
+                isinstance(old, yaml.MappingNode) and old.flow_style):
             return None
         start, end = old.start_mark.index, old.end_mark.index
         note = f"{EDITED_NOTE} (the file said {_file_said(text, old)})"
@@ -1308,18 +1410,35 @@ def edited_text(text: str, base: Scenario, values: dict[str, Any], origin: str =
     overrides = edits_to_overrides(base, values)
     out = _RELATIVE_SCHEMA_LINE.sub("", text)
     names = {w.name for w in base.workloads}
-    for path, value in overrides.items():
-        parts = path_keys(path, names)
+    pending = {path: path_keys(path, names) for path in overrides}
+    while pending:
+        path, parts = next(iter(pending.items()))
         try:   # the text as edited so far: a layout this does not edit (explicit `? key`) may no longer parse
             root = yaml.compose(out, Loader=yaml.SafeLoader)
         except yaml.YAMLError:
             root = None
-        changed = _set_in_text(out, root, parts, _yaml_value(value)) if isinstance(root, yaml.MappingNode) else None
+        if not isinstance(root, yaml.MappingNode):
+            out = None
+            break
+        depth = _written_at(root, parts)
+        if depth == len(parts):
+            written, value = parts, overrides.pop(path)
+            del pending[path]
+        else:   # every edit under the key written anew goes into its one value, the file's keys there kept
+            written, value = parts[:depth], _flow_value(out, root, parts[:depth])
+            for other, keys in list(pending.items()):
+                if keys[:depth] == written:
+                    inner = value
+                    for key in keys[depth:-1]:
+                        inner = inner.setdefault(key, {}) if isinstance(inner.get(key, {}), dict) else {}
+                    inner[keys[-1]] = overrides.pop(other)
+                    del pending[other]
+        changed = _set_in_text(out, root, written, _yaml_value(value))
         if changed is None:
             out = None
             break
         out = changed
-    head = download_head(origin, bool(overrides))
+    head = download_head(origin, bool(edits_to_overrides(base, values)))
     if out is not None:
         try:
             if load_scenario_text(out, origin="edited", base_dir=None) == edited:

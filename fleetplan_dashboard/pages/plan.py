@@ -211,6 +211,23 @@ def _slider(name: str, label: str | tables.WidgetLabel, fmt: str | None = None, 
             st.slider(named.label, spec.low, spec.high, step=spec.step, format=fmt, **shown)
 
 
+NO_SOURCED_PRICE = "no sourced price: give a quote"
+
+
+def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None) -> None:
+    """The box of a quote for `card`, in `currency`: empty, the catalog's price (said in the placeholder, with its
+    date), or NO_SOURCED_PRICE where the catalog has none (the plan then does not buy the card)."""
+    if catalog is None:
+        empty = NO_SOURCED_PRICE
+    else:
+        price, cat_currency, as_of = catalog
+        empty = f"catalog: {price:,.0f} {cat_currency}" + (f" ({as_of})" if as_of else " (undated)")
+    st.number_input(f"{card}: your quote, {currency} per card", min_value=0.0, step=100.0, value=None,
+                    key=k(state.PRICE_PREFIX + card), format="%.2f", placeholder=empty, on_change=state.keep_edit,
+                    args=(state.PRICE_PREFIX + card,),
+                    help=f"Empty: {empty}. A quote replaces the card's price, not its host share.")
+
+
 with st.sidebar:
     st.header("Assumptions")
     st.button("Reset to the file's values", on_click=state.clear_edits, icon=":material/restart_alt:")
@@ -231,7 +248,16 @@ with st.sidebar:
                          "discounted).")
     st.number_input("Power cap, kW of installed IT power (empty: no cap)", min_value=0.0, step=0.5, value=None,
                     key=k("power_cap_kw"), format="%.1f", on_change=state.keep_edit, args=("power_cap_kw",))
-    st.subheader("Cloud")
+    st.subheader("On-prem cards")
+    # The cards the plan may buy (onprem.cards) and a quote per card (onprem.card_overrides.CARD.price): a card the
+    # catalog has no sourced price for says so in the picker and in its box; an empty box is the catalog's price.
+    st.multiselect("Cards the plan may buy", state.card_choices(base), key=k("cards"), on_change=state.keep_edit,
+                   args=("cards",), format_func=lambda c: c if state.catalog_price(c) else f"{c} ({NO_SOURCED_PRICE})",
+                   help="Catalog cards (onprem_cards.csv). Cards you own or quoted as custom cards in the file are "
+                        "planned as the file says.")
+    for card in state.current_values(base)["cards"]:
+        catalog = state.catalog_price(card)
+        _price_box(card, state.price_currency(base, card), catalog)
     st.multiselect("Allowed providers", state.PROVIDERS, key=k("providers"), on_change=state.keep_edit,
                    args=("providers",))
     st.multiselect("Allowed purchase options", state.PURCHASE_OPTIONS, key=k("purchase_options"),
