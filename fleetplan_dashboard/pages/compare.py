@@ -13,6 +13,10 @@ from planner.reports.tables import present_value_basis, site_cost_note
 from planner.text import counted
 
 CURRENT = "current"
+# Said when both sides hold the same scenario: the defaults before anything is edited, or one file picked twice
+SAME_SIDES = "A ({a}) and B ({b}) are the same scenario, so nothing below differs"
+NOTHING_EDITED = ": nothing is edited on the Plan page yet. Edit a value in its sidebar, or pick another scenario for B."
+SAME_PICKED = ". Pick another scenario for A or B."
 
 cur = state.current()
 st.title("Compare")
@@ -62,6 +66,13 @@ for side, option, col in (("A", a_id, c1), ("B", b_id, c2)):
     read[side] = (option, scenario, col)
 if len(read) < 2:
     st.stop()
+# The defaults (the saved file against the current edits) are one scenario twice until something is edited. They
+# stay: a user comes here mostly to see what an edit changed, and a B that were another file until the first edit would
+# then have to switch itself to the edits (or silently not), under a user who picked nothing. Instead the page says
+# plainly that nothing is edited yet, and how to get a comparison, rather than show an empty one as if it were one.
+if read["A"][1] == read["B"][1]:
+    st.info(SAME_SIDES.format(a=tables.plain(label(a_id)), b=tables.plain(label(b_id)))
+            + (NOTHING_EDITED if CURRENT in (a_id, b_id) else SAME_PICKED), icon=":material/info:")
 try:   # the sides in the page's names, A and B
     check_currencies(read["A"][1], read["B"][1], (label(a_id), label(b_id)), sides=("A", "B"))
 except PlannerError as exc:
