@@ -164,9 +164,9 @@ if rejected:
     # the box shows a refused file under its own name with its error, beside this message: which file is which is said
     st.error(f"The last file read, **{tables.plain(name)}**, was not loaded — {counted(len(problems), 'problem')} "
              "(file:line:column: field: message):\n\n" + tables.message_block(problems)
-             + f"\n\nThis is about **{tables.plain(name)}** only: a file the upload box shows with an error since (over "
-             f"{state.upload_limit_text()}) never reached the dashboard, and this message stays until another file is "
-             "read or another scenario picked.")
+             + f"\n\nFix these lines in **{tables.plain(name)}** and upload it again, or pick another scenario. A file "
+             f"the upload box marks with an error (over {state.upload_limit_text()}) was not read: this message is "
+             "not about it.")
 if st.session_state.get("url_problems"):
     st.warning("Parts of the link were ignored:\n\n" + tables.message_block(st.session_state["url_problems"]))
 if cur.base is None:

@@ -107,6 +107,7 @@ def test_the_message_says_it_is_not_about_a_file_the_box_refused_since():
     at = _app()
     _upload(at, "bad.yaml", b"name: [")
     (shown,) = _not_loaded(at)
-    assert shown.endswith("This is about **bad.yaml** only: a file the upload box shows with an error since (over 1 MB) "
-                          "never reached the dashboard, and this message stays until another file is read or another "
-                          "scenario picked."), shown
+    # in two short sentences (an audit, 2026-12-06: the one long sentence before was hard to read): what to do, and
+    # that a file the box refused is not what the message is about
+    assert shown.endswith("\n\nFix these lines in **bad.yaml** and upload it again, or pick another scenario. A file the "
+                          "upload box marks with an error (over 1 MB) was not read: this message is not about it."), shown
