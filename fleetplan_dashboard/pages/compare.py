@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables
@@ -13,6 +15,7 @@ from planner.reports.tables import present_value_basis, site_cost_note
 from planner.text import counted
 
 CURRENT = "current"
+INPUT_MAX_PX = 360   # the inputs table's name column at most: 48 characters, and the path still 364 px at 1366 px
 # Said when both sides hold the same scenario: the defaults before anything is edited, or one file picked twice
 SAME_SIDES = "A ({a}) and B ({b}) are the same scenario, so nothing below differs"
 NOTHING_EDITED = ": nothing is edited on the Plan page yet. Edit a value in its sidebar, or pick another scenario for B."
@@ -144,12 +147,18 @@ st.subheader("Inputs that differ")
 if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
+    shown_inputs = tables.inputs_table(comp.inputs_shown, cc)
+    # At 1366 px (904 px for the table) the inputs' names show whole (tables.CHARS_PER_PX), up to INPUT_MAX_PX; the
+    # sides' headers are "A" and "B", the scenarios' names (as long as a file's name) in their help: "B: Current edits
+    # of startup-hybrid.yaml" was cut to a third at 90 px (an audit, 2026-12-06)
+    input_px = min(INPUT_MAX_PX, max(176, math.ceil(max(map(len, shown_inputs["input"])) / tables.CHARS_PER_PX) + 1))
     wide("compare_inputs").dataframe(
-        tables.inputs_table(comp.inputs_shown, cc).rename(columns={"a": side_a, "b": side_b}), hide_index=True,
+        shown_inputs.rename(columns={"a": side_a, "b": side_b}), hide_index=True,
         width="stretch", key="compare_inputs", column_config={
-            "input": st.column_config.TextColumn(width=176, pinned=True),
-            side_a: st.column_config.TextColumn(width=90), side_b: st.column_config.TextColumn(width=90),
-            "path": st.column_config.TextColumn("in the scenario file", width="medium")})
+            "input": st.column_config.TextColumn(width=input_px, pinned=True),
+            side_a: st.column_config.TextColumn("A", width=90, help=side_a),
+            side_b: st.column_config.TextColumn("B", width=90, help=side_b),
+            "path": st.column_config.TextColumn("in the scenario file", width=904 - input_px - 2 * 90)})
 
 if len(comp.prices):   # the same offer priced differently (an edited offers file, a price override on one side)
     st.subheader("Prices that differ")
@@ -177,10 +186,10 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
             fleet[["what", "cost", "action", "instance_hours"]], hide_index=True, width="stretch",
             key=f"compare_fleet_{name[0]}", placeholder="", column_config={
                 "what": st.column_config.TextColumn("units × card or offer", width=165, pinned=True),
-                "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=90,
+                "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=106,
                                                       help=f"{cc}, {present_value_basis(p)}"),
-                "action": st.column_config.TextColumn(width=100),
-                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=80)})
+                "action": st.column_config.TextColumn(width=96),
+                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=76)})
         # the site's fixed cost is no row's (as the Plan page's fleet says)
         note = site_cost_note(p, field=tables.SITE_COST_FIELD)
         if note:

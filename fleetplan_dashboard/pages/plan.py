@@ -212,6 +212,8 @@ def _slider(name: str, label: str | tables.WidgetLabel, fmt: str | None = None, 
 
 
 NO_SOURCED_PRICE = "no sourced price: give a quote"
+# The decisions table's note column: what the expander (870 px) leaves its other columns, each as wide as its header
+DECISION_NOTE_PX = 154
 
 
 def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None) -> None:
@@ -603,7 +605,7 @@ _wide("break_even_table").dataframe(
         "break_even_utilisation": st.column_config.NumberColumn("break-even", width=80),
         "utilisation_in_plan": st.column_config.NumberColumn("in plan", format="%.0f%%", width=65),
         "cloud_cost_per_reference_hour": st.column_config.NumberColumn(
-            f"cloud {cc}/ref-h", format="%.3f", width=110,
+            f"cloud {cc}/ref-h", format="%.3f", width=113,
             help=f"What an hour of the reference GPU's work costs on the cheapest compatible cloud offer, {cc}, "
                  "undiscounted"),
         "card_fixed_cost_per_month": st.column_config.NumberColumn(
@@ -698,7 +700,7 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
     table = _baselines_shown(tables.baselines_table(plan), plan.total)   # its notes in words
     bounded = baselines_grouped(plan)   # by the plan's grouping, as every report: a bound unknown is an empty cell
     shown = ["label", "total", "savings", "savings_pct", "status"] + (["error_bound"] if bounded else []) + ["note"]
-    note_px = 135 if bounded else 285
+    note_px = 121 if bounded else 274   # what the expander (870 px) leaves
     # the slot holds the table's box and, after it, the notes in full: in the box they came before the phone's
     # "swipe sideways" line, which then read as the next table's
     holder = baselines_table_slot.container()
@@ -707,12 +709,12 @@ def _draw_baselines_table(plan, key: str = "baselines_table") -> None:
         table if bounded else table.drop(columns=["error_bound", "error_bound_pct"], errors="ignore"),
         hide_index=True, width="stretch", key=key, placeholder="", column_order=shown, column_config={
             "label": st.column_config.TextColumn("baseline", width=190, pinned=True),
-            "total": st.column_config.NumberColumn(f"total, {cc} (PV)", format="%,.0f", help=pv_money, width=110),
-            "savings": st.column_config.NumberColumn(f"savings, {cc} (PV)", format="%,.0f", help=pv_money, width=120),
+            "total": st.column_config.NumberColumn(f"total, {cc} (PV)", format="%,.0f", help=pv_money, width=113),
+            "savings": st.column_config.NumberColumn(f"savings, {cc} (PV)", format="%,.0f", help=pv_money, width=128),
             "savings_pct": st.column_config.NumberColumn("savings %", format="%.1f", width=80),
             "status": st.column_config.TextColumn(width=80),
             # a grouped profile's bound on each baseline's cost error (engine.baselines): empty where it is exact
-            "error_bound": st.column_config.NumberColumn(f"error bound, {cc} (PV)", format="%,.0f", width=150,
+            "error_bound": st.column_config.NumberColumn(f"error bound, {cc} (PV)", format="%,.0f", width=158,
                                                          help="its exact optimum is at most this much below its total "
                                                               "(the profile is planned on blocks of hours); empty: "
                                                               "unknown, its bound's solve gave none"),
@@ -842,13 +844,13 @@ def _draw_decisions(made) -> None:
                     "card_or_offer": st.column_config.TextColumn("card or offer", width=150),
                     "increase": st.column_config.NumberColumn(format="%,.0f", width=85),
                     "increase_pct": st.column_config.NumberColumn("increase %", width=85),
-                    "total_if_forbidden": st.column_config.NumberColumn("total if forbidden", format="%,.0f", width=125),
+                    "total_if_forbidden": st.column_config.NumberColumn("total if forbidden", format="%,.0f", width=136),
                     "month": st.column_config.NumberColumn(width=55),
                     "units": st.column_config.NumberColumn(format="%g", width=50),
                     "status": st.column_config.TextColumn(width=80),
-                    "note": st.column_config.TextColumn(width=165)})
+                    "note": st.column_config.TextColumn(width=DECISION_NOTE_PX)})
             in_full = tables.notes_in_full([f"{d} {c}" for d, c in zip(decisions["decision"], decisions["card_or_offer"])],
-                                           decisions["note"], 165)
+                                           decisions["note"], DECISION_NOTE_PX)
             if in_full:
                 st.caption(in_full)
         if made.flip_points is not None and len(made.flip_points):

@@ -6,6 +6,7 @@ emptied means no cap (its label: "empty: no cap"), and a power cap of 2.5 kW typ
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -13,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from fleetplan_dashboard import tables
 from planner import compare, load_scenario
 from planner.reports.compare import input_text
+from tests.app.test_plan_page_table_widths import PAGE_PX, headers_cut
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
@@ -67,3 +69,27 @@ def test_the_compare_page_shows_the_planners_words_for_a_key_one_side_lacks():
     b_col = next(c for c in inputs.columns if c.startswith("B: "))
     rows = dict(zip(inputs["path"], inputs[b_col]))
     assert rows["onprem.card_overrides.a100-80gb-pcie.price"] == "(not set)", rows
+
+
+def test_at_1366_px_the_inputs_names_and_every_header_show_whole():
+    # the audit (2026-12-06): "prototyping: GPU-hours per month" (32 characters, 240 px at 7.5 px each) cut at 176 px,
+    # "B: Current edits of startup-hybrid.yaml" at 90 px, "cost, USD (PV)" (105 px) at 90 px
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.slider(key="edit:demand:prototyping").set_value(3000.0).run()
+    at.switch_page(COMPARE_PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    (inputs,) = [d for d in at.dataframe if "path" in d.value.columns]
+    order = list(inputs.proto.column_order) or list(inputs.value.columns)
+    settings = json.loads(inputs.proto.columns)
+    assert "prototyping: GPU-hours per month" in list(inputs.value["input"])
+    assert settings["input"]["width"] >= 240
+    assert not headers_cut(order, settings)
+    assert sum(settings[c]["width"] for c in order) <= PAGE_PX
+    b_col = next(c for c in inputs.value.columns if c.startswith("B: "))
+    assert settings[b_col]["label"] == "B" and settings[b_col]["help"] == "B: Current edits of startup-hybrid.yaml"
+    fleets = [d for d in at.dataframe if "instance_hours" in d.value.columns]
+    assert len(fleets) == 2
+    for fleet in fleets:
+        order, settings = list(fleet.proto.column_order), json.loads(fleet.proto.columns)
+        assert not headers_cut(order, settings)
+        assert sum(settings[c]["width"] for c in order) <= 443   # half the page at 1366 px

@@ -24,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180
 PAGE_PX, EXPANDER_PX = 904, 870          # 1366 px, the sidebar open
 PHONE_PX, PHONE_EXPANDER_PX = 356, 322   # 390 px
+# What a character of a grid's 14 px font takes, as the page sizes its columns (fleetplan_dashboard.tables.CHARS_PER_PX,
+# about 38 characters in 285 px); a header this much wider than its column is cut ("savings, USD (P…")
+PX_PER_CHAR = 7.5
 
 # table -> (a column only it has, drawn in an expander, the column a phone must show whole: its money or key figure)
 TABLES = {
@@ -57,6 +60,19 @@ def _check_fits(at: AppTest, name: str) -> None:
     assert sum(widths) <= (EXPANDER_PX if in_expander else PAGE_PX), f"{name}: {sum(widths)} px"
     through_key = sum(widths[:order.index(key) + 1])
     assert through_key <= (PHONE_EXPANDER_PX if in_expander else PHONE_PX), f"{name}: {key} ends at {through_key} px"
+    assert not headers_cut(order, settings), f"{name}: headers wider than their columns"
+
+
+def headers_cut(order: list[str], settings: dict[str, dict]) -> dict[str, tuple[str, int]]:
+    """The columns whose header (its label, else the column's name) is wider than the column at PX_PER_CHAR: an audit
+    (2026-12-06) found "total if forbidden" in 125 px, "cloud USD/ref-h" and "total, USD (PV)" in 110 px and
+    "savings, USD (PV)" in 120 px, each cut by a character or two."""
+    found = {}
+    for column in order:
+        label, width = settings.get(column, {}).get("label") or column, settings.get(column, {}).get("width")
+        if isinstance(width, int) and len(label) * PX_PER_CHAR > width:
+            found[column] = (label, width)
+    return found
 
 
 @pytest.mark.parametrize("scenario", ["startup-hybrid.yaml", "industrial.yaml"])
