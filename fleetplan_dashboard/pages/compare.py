@@ -15,7 +15,13 @@ from planner.reports.tables import present_value_basis, site_cost_note
 from planner.text import counted
 
 CURRENT = "current"
-INPUT_MAX_PX = 360   # the inputs table's name column at most: 48 characters, and the path still 364 px at 1366 px
+INPUT_MAX_PX = 260   # the inputs table's name column at most (34 characters): what a phone leaves two short sides
+SIDE_MIN_PX = 48     # a side's column of the inputs table at least: its header, "A", and a short value
+
+
+def _text_px(texts) -> int:
+    """The width that shows the longest of `texts` whole (tables.CHARS_PER_PX)."""
+    return math.ceil(max((len(str(x)) for x in texts), default=0) / tables.CHARS_PER_PX) + 1
 # Said when both sides hold the same scenario: the defaults before anything is edited, or one file picked twice
 SAME_SIDES = "A ({a}) and B ({b}) are the same scenario, so nothing below differs"
 NOTHING_EDITED = ": nothing is edited on the Plan page yet. Edit a value in its sidebar, or pick another scenario for B."
@@ -148,17 +154,23 @@ if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
     shown_inputs = tables.inputs_table(comp.inputs_shown, cc)
-    # At 1366 px (904 px for the table) the inputs' names show whole (tables.CHARS_PER_PX), up to INPUT_MAX_PX; the
-    # sides' headers are "A" and "B", the scenarios' names (as long as a file's name) in their help: "B: Current edits
-    # of startup-hybrid.yaml" was cut to a third at 90 px (an audit, 2026-12-06)
-    input_px = min(INPUT_MAX_PX, max(176, math.ceil(max(map(len, shown_inputs["input"])) / tables.CHARS_PER_PX) + 1))
+    # The sides' headers are "A" and "B", the scenarios' names in their help ("B: Current edits of startup-hybrid.yaml"
+    # was cut to a third at 90 px: an audit, 2026-12-06), each column as wide as its values (tables.CHARS_PER_PX), at
+    # most 90 px; the inputs' names take what a phone leaves beside them (356 px: the values stay in view), at least
+    # 176 px, and on a laptop up to INPUT_MAX_PX. A name still cut is said in full under the table.
+    side_px = {side: max(SIDE_MIN_PX, min(90, _text_px(shown_inputs[col]))) for side, col in ((side_a, "a"), (side_b, "b"))}
+    input_px = max(176, min(_text_px(shown_inputs["input"]), INPUT_MAX_PX, 356 - sum(side_px.values())))
     wide("compare_inputs").dataframe(
         shown_inputs.rename(columns={"a": side_a, "b": side_b}), hide_index=True,
         width="stretch", key="compare_inputs", column_config={
             "input": st.column_config.TextColumn(width=input_px, pinned=True),
-            side_a: st.column_config.TextColumn("A", width=90, help=side_a),
-            side_b: st.column_config.TextColumn("B", width=90, help=side_b),
-            "path": st.column_config.TextColumn("in the scenario file", width=904 - input_px - 2 * 90)})
+            side_a: st.column_config.TextColumn("A", width=side_px[side_a], help=side_a),
+            side_b: st.column_config.TextColumn("B", width=side_px[side_b], help=side_b),
+            # the rest of the 904 px a 1366 px screen holds, the sidebar open
+            "path": st.column_config.TextColumn("in the scenario file", width=904 - input_px - sum(side_px.values()))})
+    cut = [name for name in shown_inputs["input"] if len(name) > int(input_px * tables.CHARS_PER_PX)]
+    if cut:
+        st.caption("Inputs in full: " + "; ".join(tables.plain(name) for name in cut) + ".")
 
 if len(comp.prices):   # the same offer priced differently (an edited offers file, a price override on one side)
     st.subheader("Prices that differ")
@@ -188,8 +200,8 @@ for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}
                 "what": st.column_config.TextColumn("units × card or offer", width=165, pinned=True),
                 "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=106,
                                                       help=f"{cc}, {present_value_basis(p)}"),
-                "action": st.column_config.TextColumn(width=96),
-                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=76)})
+                "action": st.column_config.TextColumn(width=85),
+                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=87)})
         # the site's fixed cost is no row's (as the Plan page's fleet says)
         note = site_cost_note(p, field=tables.SITE_COST_FIELD)
         if note:

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from fleetplan_dashboard import tables
 from planner import compare, load_scenario
 from planner.reports.compare import input_text
-from tests.app.test_plan_page_table_widths import PAGE_PX, headers_cut
+from tests.app.test_plan_page_table_widths import PAGE_PX, PHONE_PX, headers_cut
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
@@ -85,6 +85,8 @@ def test_at_1366_px_the_inputs_names_and_every_header_show_whole():
     assert settings["input"]["width"] >= 240
     assert not headers_cut(order, settings)
     assert sum(settings[c]["width"] for c in order) <= PAGE_PX
+    assert sum(settings[c]["width"] for c in order[:3]) <= PHONE_PX   # on a phone the values beside the pinned name
+    assert not [c.value for c in at.caption if c.value.startswith("Inputs in full")]
     b_col = next(c for c in inputs.value.columns if c.startswith("B: "))
     assert settings[b_col]["label"] == "B" and settings[b_col]["help"] == "B: Current edits of startup-hybrid.yaml"
     fleets = [d for d in at.dataframe if "instance_hours" in d.value.columns]
