@@ -217,17 +217,18 @@ DECISION_NOTE_PX = 154
 
 
 def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None) -> None:
-    """The box of a quote for `card`, in `currency`: empty, the catalog's price (said in the placeholder, with its
-    date), or NO_SOURCED_PRICE where the catalog has none (the plan then does not buy the card)."""
+    """The box of a quote for `card`, in `currency`: empty, the catalog's price (its figure the box's placeholder, its
+    date in the help: the sidebar's box shows some 20 characters), or, where the catalog has none, a label saying
+    NO_SOURCED_PRICE (the plan then does not buy the card)."""
     if catalog is None:
-        empty = NO_SOURCED_PRICE
+        label, empty, said = f"{card}, {NO_SOURCED_PRICE}, {currency} per card", "none: not bought", NO_SOURCED_PRICE
     else:
         price, cat_currency, as_of = catalog
-        empty = f"catalog: {price:,.0f} {cat_currency}" + (f" ({as_of})" if as_of else " (undated)")
-    st.number_input(f"{card}: your quote, {currency} per card", min_value=0.0, step=100.0, value=None,
-                    key=k(state.PRICE_PREFIX + card), format="%.2f", placeholder=empty, on_change=state.keep_edit,
-                    args=(state.PRICE_PREFIX + card,),
-                    help=f"Empty: {empty}. A quote replaces the card's price, not its host share.")
+        label, empty = f"{card}: your quote, {currency} per card", f"catalog {price:,.0f} {cat_currency}"
+        said = f"the catalog's price, {price:,.0f} {cat_currency}" + (f" as of {as_of}" if as_of else " (undated)")
+    st.number_input(label, min_value=0.0, step=100.0, value=None, key=k(state.PRICE_PREFIX + card), format="%.2f",
+                    placeholder=empty, on_change=state.keep_edit, args=(state.PRICE_PREFIX + card,),
+                    help=f"Empty: {said}. A quote replaces the card's price, not its host share.")
 
 
 with st.sidebar:
