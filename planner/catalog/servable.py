@@ -225,6 +225,13 @@ def _memory_elsewhere(cloud: list, offers: list, need: float) -> str:
     for o in big:
         if o[0] not in inside:
             regions[o[1]].add(o[2])
+    return memory_elsewhere_text(regions, need)
+
+
+def memory_elsewhere_text(regions: dict, need: float) -> str:
+    """'offers with ≥ 48 GB per GPU are listed outside … : aws in eu-central-1, us-east-1; azure in 47 regions (…)' for
+    `regions` (provider -> the regions of such offers outside those allowed); '' for none. Plan's explanation
+    (engine.explain) and validate's say it in these words."""
     if not regions:
         return ""
     places = []

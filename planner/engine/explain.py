@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pulp
 
+from planner.catalog.servable import memory_elsewhere_text
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -53,8 +54,6 @@ def _allowed(inp: Inputs) -> np.ndarray:
 
 # engine.workloads._reason's words for a unit with too little memory: "24 GB per GPU < 48 GB needed"
 _MEMORY_SHORT = re.compile(r"per GPU < ([0-9.]+) GB needed$")
-# at most this many regions are named for a provider whose offers would have the memory a workload needs
-_REGIONS_NAMED = 5
 
 
 def unservable_text(inp: Inputs, j: int, allowed: np.ndarray) -> str:
@@ -144,15 +143,10 @@ def _memory_elsewhere(inp: Inputs, cloud_ids: set, need: float) -> str:
     outside = big[~big["offer_id"].isin(cloud_ids)]
     if not len(outside):
         return ""
-    places = []
-    for provider, rows in outside.groupby("provider", sort=True):
-        regions = sorted(set(rows["region"]))
-        if len(regions) <= _REGIONS_NAMED:
-            places.append(f"{provider} in {', '.join(regions)}")
-        else:
-            places.append(f"{provider} in {len(regions)} regions ({', '.join(regions[:_REGIONS_NAMED])}, …)")
-    return (f"offers with ≥ {need:g} GB per GPU are listed outside the providers, regions and purchase options "
-            f"allowed (prices.providers, prices.regions, prices.purchase_options): {'; '.join(places)}")
+    regions: dict = {}
+    for provider, region in zip(outside["provider"].tolist(), outside["region"].tolist()):
+        regions.setdefault(provider, set()).add(region)
+    return memory_elsewhere_text(regions, need)
 
 
 def unserved(inp: Inputs) -> list[str]:

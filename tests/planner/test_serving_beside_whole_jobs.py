@@ -16,11 +16,7 @@ from __future__ import annotations
 import pytest
 
 from planner import load_scenario, plan
-
-HEADER = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,vcpus,"
-          "memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n")
-NC48 = ("azure:eastus:Standard_NC48ads_A100_v4:on_demand,azure,eastus,Standard_NC48ads_A100_v4,on_demand,"
-        "A100-80GB-PCIE,True,StandardNCADSA100v4Family,2.0,80.0,48.0,440.0,7.00,0.0,USD,0,,2026-07-20,test,\n")
+from tests.planner.test_whole_jobs_on_instances import HEADER, NC48  # the offers CSV's header and a 2 × A100 row
 
 HEAD = """\
 name: serving beside whole jobs
