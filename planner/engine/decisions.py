@@ -774,9 +774,32 @@ def _count_note(r: _Resolver, outcome: _Outcome, card: str, units: int) -> str:
     min_units, a max_units, owned cards it may not sell or whose resale value is unknown), no plan meeting its
     demand and caps with that many, or why its re-solve gave no answer."""
     if outcome.status in ("infeasible", "unbounded"):
-        return (_count_rule(r.scenario, card, units, r.inp.resale_unknown)
+        return (_count_rule(r.scenario, card, units, r.inp.resale_unknown) or _over_capex_budget(r, card, units)
                 or "no plan meets the scenario's demand and caps with that many")
     return _no_answer(r, outcome.status, outcome.why)
+
+
+def _over_capex_budget(r: _Resolver, card: str, units: int) -> str | None:
+    """Where holding `units` of `card` needs more capex than onprem.capex_budget allows on its own (the cards
+    beyond those owned, each at least at the card's cheapest purchase month's capex): the cap that forbids it, with
+    its figures (an audit read "at least 9 …: no plan meets the scenario's demand and caps" where one more board
+    broke the budget). None where the budget alone does not forbid it."""
+    budget = r.scenario.onprem.capex_budget
+    inp = r.inp
+    if not budget:
+        return None
+    v = inp.vintages
+    unit = np.flatnonzero((inp.col("sku") == card) & (inp.col("kind") == "card"))
+    mine = np.isin(v["unit"].to_numpy(), unit) & ~v["owned"].to_numpy().astype(bool)
+    if not mine.any():
+        return None
+    cheapest = float(np.min(inp.schedule.totals("buy", "capex")[mine]))
+    new = max(units - r.scenario.onprem.owned_count(card), 0)
+    if new * cheapest <= budget:
+        return None
+    cur = inp.currency
+    return (f"{new:,} new at {cheapest:,.0f} {cur} or more each, {new * cheapest:,.0f} {cur} of capex, is above "
+            f"onprem.capex_budget ({budget:,.0f} {cur})")
 
 
 def _count_rule(scenario, card: str, units: int, resale_unknown: frozenset = frozenset()) -> str | None:

@@ -174,3 +174,17 @@ def test_one_more_or_fewer_of_a_card_sold_as_whole_boards_is_one_board():
                    if a["card"] == "hgx-h200-8gpu")
     assert [units for units, _ in asked] == [0, 16]
     assert all(held is None or held % 8 == 0 for _, held in asked)
+
+
+def test_one_more_board_over_the_capex_budget_names_the_budget():
+    """A capex budget of 300,000 USD holds one board of H200s (8 x 27,000 = 216,000) but not two (16 x 27,000 =
+    432,000): the "one more" alternative says which cap forbids it, with those figures, not "no plan meets …"."""
+    from planner.engine import add_decisions
+
+    p = plan(h200s(0, demand=6000, capex_budget=300000), baselines=False)
+    assert int(p.fleet.set_index("sku").loc["hgx-h200-8gpu", "new_units"]) == 8   # the premise
+    add_decisions(p)
+    [more] = [a for a in p.runner_up["count_alternatives"] if a["alternative_units"] == 16]
+    assert more["total"] is None
+    assert more["note"] == ("16 new at 27,000 USD or more each, 432,000 USD of capex, is above onprem.capex_budget "
+                            "(300,000 USD)")
