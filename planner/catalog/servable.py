@@ -15,7 +15,9 @@ reasons; one said servable may still have no unit plan can use (plan then says w
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 
 from planner.catalog.frameworks import exclusion_reason
 from planner.catalog.gpus import card_rows, custom_gpu_id, custom_gpu_ids, gpu_rows, resolve_gpu
@@ -180,8 +182,7 @@ def _text(w, cards: list, card_why: list, cloud: list, cloud_why: list, offers: 
     """engine.explain.unservable_text's message of workload `w` (see `unservable`)."""
     allowed = [u["allowed"] for u in cards]
     counts = Counter(why for ok, why in zip(allowed, card_why) if ok) + Counter(cloud_why)
-    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:REASONS_NAMED]
-    parts = ["; ".join(f"{why} ({counted(n, 'offer')})" for why, n in ranked) or "no offers or cards allowed"]
+    parts = [reasons_text(counts) or "no offers or cards allowed"]
     need = w.min_gpu_memory_gb if any(why.endswith(" GB needed") for why in counts) else None
     if need is not None:
         parts.append(_most_memory(w, cards, cloud, need))
@@ -192,6 +193,36 @@ def _text(w, cards: list, card_why: list, cloud: list, cloud_why: list, offers: 
     n_allowed = sum(allowed) + len(cloud)
     return (f"workload {w.name} ({workload_needs(w)}) has no compatible offer among the {n_allowed} allowed offers and "
             f"cards: " + "; ".join(p for p in parts if p))
+
+
+# an offer's reason of too little memory: "24 GB per GPU < 200 GB needed" (engine.workloads._reason)
+TOO_LITTLE_MEMORY = re.compile(r"^([0-9.]+) GB per GPU < ([0-9.]+) GB needed$")
+
+
+def reasons_text(counts: Mapping[str, int]) -> str:
+    """The reasons offers and cards cannot serve a workload, with how many each (`counts`: reason -> offers), the
+    REASONS_NAMED most common: '24 GB per GPU < 48 GB needed (10 offers); spot capacity … (3 offers)'. The reasons of
+    too little memory count as one, their memories as a range ('too little memory: 8-24 GB per GPU < 200 GB needed
+    (45 offers)'): five lines of them pushed the other reasons out of a message already long (an audit, 2026-12-06).
+    Plan's explanation (engine.explain) and validate's say them in these words."""
+    merged: Counter = Counter()
+    sizes, needs = [], set()
+    for why, n in counts.items():
+        short = TOO_LITTLE_MEMORY.match(why)
+        if short and n:
+            sizes.append(float(short[1]))
+            needs.add(short[2])
+        else:
+            merged[why] += n
+    if sizes and len(needs) == 1:
+        low, high = min(sizes), max(sizes)
+        memory = f"{low:g} GB" if low == high else f"{low:g}-{high:g} GB"
+        merged[f"too little memory: {memory} per GPU < {needs.pop()} GB needed"] = sum(
+            n for why, n in counts.items() if TOO_LITTLE_MEMORY.match(why))
+    else:   # (one workload has one need: several only where counts of different workloads were mixed)
+        merged.update({why: n for why, n in counts.items() if TOO_LITTLE_MEMORY.match(why)})
+    ranked = sorted(merged.items(), key=lambda item: (-item[1], item[0]))[:REASONS_NAMED]
+    return "; ".join(f"{why} ({counted(n, 'offer')})" for why, n in ranked if n)
 
 
 def _most_memory(w, cards: list, cloud: list, need: float) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pulp
 
-from planner.catalog.servable import memory_elsewhere_text
+from planner.catalog.servable import memory_elsewhere_text, reasons_text
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
@@ -70,8 +70,7 @@ def unservable_text(inp: Inputs, j: int, allowed: np.ndarray) -> str:
     n_allowed = int((allowed & card).sum()) + len(cloud_ids)
     ex_allowed = ex[(ex["kind"] != "card") | ex["unit_id"].isin(set(inp.col("unit_id")[card & allowed]))]
     counts = ex_allowed.groupby("reason")["unit_id"].count().sort_values(ascending=False, kind="stable")
-    reasons = "; ".join(f"{reason} ({counted(n, 'offer')})" for reason, n in counts.head(5).items())
-    parts = [reasons or "no offers or cards allowed"]
+    parts = [reasons_text(dict(counts.items())) or "no offers or cards allowed"]
     needs = [float(m[1]) for m in map(_MEMORY_SHORT.search, counts.index) if m]
     need = max(needs) if needs else None
     if need is not None:

@@ -78,7 +78,8 @@ def test_a_workload_no_allowed_unit_has_the_memory_for_is_an_error_at_its_memory
     line = _line_of(T9, "min_gpu_memory_gb")
     assert error.startswith(f"error: {path}:{line}:24: workloads[0].min_gpu_memory_gb: workload finetune-7b (≥ 48 GB, "
                             "1 GPU per job) has no compatible offer among the 22 allowed offers and cards: "
-                            "24 GB per GPU < 48 GB needed (10 offers); 16 GB per GPU < 48 GB needed (7 offers); "), error
+                            # 10 offers of 24 GB, 7 of 16 GB and the rtx-5090's 32 GB: one reason, 18 offers
+                            "too little memory: 16-32 GB per GPU < 48 GB needed (18 offers); "), error
     assert MOST_MEMORY in error
     assert "a100-80gb-pcie (A100-80GB-PCIE, 80 GB) could serve it, but constraints.max_units.a100-80gb-pcie = 0" in error
     assert ("offers with ≥ 48 GB per GPU are listed outside the providers, regions and purchase options allowed "
@@ -181,3 +182,13 @@ def test_the_snapshots_offer_facts_read_with_csv_are_those_of_the_offers_table()
                    [(x != x, x if x == x else 0) for x in map(float, cells)], column
         else:
             assert [f[k] for f in facts] == [bool(x) if column == "gpu_known" else str(x) for x in cells], column
+
+
+def test_the_reasons_of_too_little_memory_count_as_one_with_their_range():
+    from planner.catalog.servable import reasons_text
+
+    spot = "spot capacity serves interruptible workloads only"
+    assert reasons_text({"24 GB per GPU < 48 GB needed": 10, "16 GB per GPU < 48 GB needed": 7, spot: 3}) == (
+        f"too little memory: 16-24 GB per GPU < 48 GB needed (17 offers); {spot} (3 offers)")
+    assert reasons_text({"24 GB per GPU < 48 GB needed": 1}) == "too little memory: 24 GB per GPU < 48 GB needed (1 offer)"
+    assert reasons_text({}) == ""
