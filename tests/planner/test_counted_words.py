@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from planner.engine.inputs import _needs
+from planner.catalog.servable import workload_needs as _needs
 
 
 @pytest.mark.parametrize(("gpus", "said"), [(1, "≥ 40 GB, 1 GPU per job"), (2, "≥ 40 GB, 2 GPUs per job"),
