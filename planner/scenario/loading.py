@@ -2287,6 +2287,9 @@ SUSPECT_PRICE_RATIO = 20
 # Where the catalog has no price for the card (or for a custom card): a price per card above this many USD is more than
 # any GPU sells for (the dearest sourced per-GPU price in the catalog, hgx-h100-8gpu, is 39,625 USD, 2024-08-22).
 MAX_USD_PER_CARD = 200_000
+# … and below this many USD, less than any GPU sells for (the cheapest catalog card, rtx-3060-12gb, is 2,500 CNY, about
+# 340 USD; an old data-centre card second-hand is more than this)
+MIN_USD_PER_CARD = 50
 
 
 def _implausible_card_prices(data: dict, currency: str | None, fx: dict[str, float]) -> list[tuple[Path_, str]]:
@@ -2309,26 +2312,52 @@ def _implausible_card_prices(data: dict, currency: str | None, fx: dict[str, flo
             row = rows.get(str(card)) if section == "card_overrides" else None
             quoted_in = _given(model, "currency", spec) or (row["currency"] if row else currency)
             quote_rate = rate(str(quoted_in))
-            if not price or price <= 0 or quote_rate is None:
+            if price is None or price < 0 or quote_rate is None:
                 continue
             at = ("onprem", section, str(card), "price")
             amount = f"{_figure(price)} {quoted_in}"
+            if price == 0:   # free cards: the plan buys as many as help (an audit's 0 bought 104 A100s without a word)
+                found.append((at, f"{dotted(at)}: 0 {quoted_in} a card: the plan takes such cards as free and buys "
+                                  "as many as save anything; expected the price of one card (leave it out for the "
+                                  "catalog's)"))
+                continue
             listed = _catalog_price(row)
             listed_rate = rate(row["currency"]) if listed else None
+            board = _board_gpus(row)
             if listed and listed_rate:
                 ratio = price * quote_rate / (listed * listed_rate)
+                if board > 1 and board / 2 <= ratio <= 2 * board:   # a whole board's price where one GPU's is meant
+                    found.append((at, f"{dotted(at)}: {amount} is {_figure(ratio, 3)} times the catalog's price of "
+                                      f"{card} ({_figure(listed)} {row['currency']} a GPU, {row['as_of'] or 'undated'}), "
+                                      f"about a whole {board}-GPU board's: the price is per GPU (the plan buys {board} at "
+                                      f"a time); for a board at {amount}, write {_figure(price / board).replace(',', '')}"))
+                    continue
                 if 1 / SUSPECT_PRICE_RATIO < ratio < SUSPECT_PRICE_RATIO:
                     continue
                 times = f"{_figure(ratio, 3)} times" if ratio > 1 else f"1/{_figure(1 / ratio, 3)} of"
                 found.append((at, f"{dotted(at)}: {amount} is {times} the catalog's price of {card} "
                                   f"({_figure(listed)} {row['currency']}, {row['as_of'] or 'undated'}); expected the "
-                                  f"price of one card in {quoted_in}: " + _price_unit_guesses(price, ratio)))
-            elif per_usd and price * quote_rate / per_usd > MAX_USD_PER_CARD:
-                in_usd = "" if quoted_in == "USD" else f" ({_figure(price * quote_rate / per_usd, 4)} USD)"
-                found.append((at, f"{dotted(at)}: {amount}{in_usd} for one card is more than any GPU sells for (the "
+                                  f"price of one card in {quoted_in}" + _price_unit_guesses(price, ratio)))
+                continue
+            in_usd = price * quote_rate / per_usd if per_usd else None
+            said_usd = "" if quoted_in == "USD" or in_usd is None else f" ({_figure(in_usd, 4)} USD)"
+            if in_usd is not None and in_usd > MAX_USD_PER_CARD:
+                found.append((at, f"{dotted(at)}: {amount}{said_usd} for one card is more than any GPU sells for (the "
                                   f"dearest in the catalog is about 40,000 USD a GPU); expected the price of one card "
-                                  f"in {quoted_in}: " + _price_unit_guesses(price, 100.0)))
+                                  f"in {quoted_in}" + _price_unit_guesses(price, 100.0)))
+            elif in_usd is not None and in_usd < MIN_USD_PER_CARD:
+                found.append((at, f"{dotted(at)}: {amount}{said_usd} for one card is less than any GPU sells for (the "
+                                  f"cheapest in the catalog is about 340 USD); expected the price of one card in "
+                                  f"{quoted_in}" + _price_unit_guesses(price, 1 / 1000)))
     return found
+
+
+def _board_gpus(row: dict | None) -> int:
+    """The GPUs of the whole board a catalog card row is sold as only (its sold_in_units_of; 1 for none)."""
+    try:
+        return int(float(str((row or {}).get("sold_in_units_of") or "").strip() or 1))
+    except ValueError:
+        return 1
 
 
 def _catalog_price(row: dict | None) -> float | None:
@@ -2341,11 +2370,16 @@ def _catalog_price(row: dict | None) -> float | None:
 
 
 def _price_unit_guesses(price: float, ratio: float) -> str:
-    """What a card price `ratio` times the expected was likely typed in, and the value to write."""
+    """What a card price `ratio` times the expected was likely typed in, and the value to write (', if it is in cents,
+    write 7900; …'), where that value is itself plausible (within SUSPECT_PRICE_RATIO of the expected: 500 for a
+    11,500 USD card is no price in thousands, whose 500,000 would be 43 times it); '' where no unit explains it."""
     if ratio >= 1:   # the value to write as YAML reads it: no thousands separators
-        return (f"if it is in cents, write {_figure(price / 100).replace(',', '')}; if it is for a server of several "
-                "cards, give one card's")
-    return f"if it is in thousands, write {_figure(price * 1000).replace(',', '')}"
+        cents = f"if it is in cents, write {_figure(price / 100).replace(',', '')}; " if ratio / 100 > 1 / SUSPECT_PRICE_RATIO \
+            and ratio / 100 < SUSPECT_PRICE_RATIO else ""
+        return f": {cents}if it is for a server of several cards, give one card's"
+    if ratio * 1000 > 1 / SUSPECT_PRICE_RATIO and ratio * 1000 < SUSPECT_PRICE_RATIO:
+        return f": if it is in thousands, write {_figure(price * 1000).replace(',', '')}"
+    return ""
 
 
 def _electricity_unit_guesses(price: float, currency: str) -> str:

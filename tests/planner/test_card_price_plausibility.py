@@ -64,3 +64,37 @@ def test_a_custom_card_at_half_a_million_usd_is_warned_of():
                                                      "busy_watts": 400, "idle_watts": 50, "life_years": 5}}})
     assert said["onprem.custom_cards.mine.price"].startswith(
         "onprem.custom_cards.mine.price: 500,000 USD for one card is more than any GPU sells for")
+
+
+def test_a_quote_of_0_is_said_to_make_the_cards_free():
+    said = price_warnings({"card_overrides": {"a100-80gb-pcie": {"price": 0}}})
+    assert said == {"onprem.card_overrides.a100-80gb-pcie.price": (
+        "onprem.card_overrides.a100-80gb-pcie.price: 0 USD a card: the plan takes such cards as free and buys as many as "
+        "save anything; expected the price of one card (leave it out for the catalog's)")}
+
+
+def test_a_whole_boards_price_in_a_per_gpu_field_is_said_with_the_gpus_price():
+    """hgx-h100-8gpu's source is a 317,000 USD quote for the 8-GPU server, its catalog price 39,625 a GPU: 317,000
+    typed as the card's price is 8 times it, a whole board's; one GPU's is 317,000 / 8 = 39,625."""
+    s = scenario({"card_overrides": {"hgx-h100-8gpu": {"price": 317000}}})
+    s["onprem"]["cards"] = ["hgx-h100-8gpu"]
+    said = {".".join(f): t for f, t in plausibility_warnings(load_scenario(s)) if f[-1] == "price"}
+    assert said == {"onprem.card_overrides.hgx-h100-8gpu.price": (
+        "onprem.card_overrides.hgx-h100-8gpu.price: 317,000 USD is 8 times the catalog's price of hgx-h100-8gpu "
+        "(39,625 USD a GPU, 2024-08-22), about a whole 8-GPU board's: the price is per GPU (the plan buys 8 at a time); "
+        "for a board at 317,000 USD, write 39625")}
+
+
+def test_no_unit_is_offered_where_none_explains_the_quote():
+    """500 USD for an 11,500 USD A100 is 1/23 of it; in thousands it would be 500,000, 43 times it: no hint."""
+    said = price_warnings({"card_overrides": {"a100-80gb-pcie": {"price": 500}}})
+    assert said["onprem.card_overrides.a100-80gb-pcie.price"].endswith(
+        "is 1/23 of the catalog's price of a100-80gb-pcie (11,500 USD, 2026-03-20); expected the price of one card in USD")
+
+
+def test_a_quote_below_any_gpus_price_for_a_card_without_a_catalog_price():
+    """12 EUR for an L40S (no catalog price) is 13.04 USD at 0.92 EUR a USD, under 50 USD: in thousands, 12,000."""
+    said = price_warnings({"card_overrides": {"l40s": {"price": 12, "currency": "EUR"}}})
+    assert said == {"onprem.card_overrides.l40s.price": (
+        "onprem.card_overrides.l40s.price: 12 EUR (13.04 USD) for one card is less than any GPU sells for (the cheapest "
+        "in the catalog is about 340 USD); expected the price of one card in EUR: if it is in thousands, write 12000")}

@@ -128,7 +128,7 @@ def test_a_memory_above_every_gpus_below_a_gib_of_mib_gets_no_guess():
 
 
 def test_a_custom_cards_memory_counts_as_a_gpus():
-    card = ("onprem:\n  custom_cards:\n    big: {price: 1, busy_watts: 500, idle_watts: 50, life_years: 4, "
+    card = ("onprem:\n  custom_cards:\n    big: {price: 9000, busy_watts: 500, idle_watts: 50, life_years: 4, "
             "gpu_specs: {memory_gb: %s}}\n")
     assert warnings_of(HEAD + card % 400 + WORKLOAD % ", min_gpu_memory_gb: 300") == []
     # line 7: the workload follows the two lines of HEAD, the three of onprem and `workloads:`
@@ -137,18 +137,20 @@ def test_a_custom_cards_memory_counts_as_a_gpus():
         "card 'big'), so no GPU can run the workload; expected GB per GPU"]
 
 
-def test_a_memory_above_every_gpus_stays_a_warning_where_an_offers_csv_may_give_it(tmp_path):
-    # an offers CSV's rows give their own gpu_memory_gb (docs/offers-contract.md), so plan may find an offer with
-    # 300 GB a GPU: validate warns (exit 0), and the file loads
+def test_a_memory_above_every_gpus_loads_where_an_offers_csv_may_give_it_and_validate_reads_the_csv(tmp_path):
+    # an offers CSV's rows give their own gpu_memory_gb (docs/offers-contract.md), so the file loads (plan may find an
+    # offer with 300 GB a GPU); validate reads the CSV's rows: this one's single g5.xlarge has 24 GB, so no unit can
+    # serve the workload, an error at its field in plan's words
     (tmp_path / "offers.csv").write_text((ROOT / "examples" / "offers-g5-us-east-1.csv").read_text())
     path = tmp_path / "s.yaml"
     path.write_text(HEAD + "prices: {source: offers.csv}\n" + WORKLOAD % ", min_gpu_memory_gb: 300")
     result = run("validate", path)
-    assert result.exit_code == 0 and result.stderr.startswith(f"ok {path}: t")
-    assert [line for line in result.stderr.splitlines() if "min_gpu_memory_gb" in line] == [
-        f"warning: {path}:5:79: workloads[0].min_gpu_memory_gb: 300 GB is more memory than any GPU has (the most: "
-        "288 GB, B300), so no GPU can run the workload unless a row of the offers CSV (prices.source) gives more; "
-        "expected GB per GPU"]
+    assert result.exit_code == 2
+    [error] = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert error.startswith(f"error: {path}:5:79: workloads[0].min_gpu_memory_gb: workload a (≥ 300 GB, 1 GPU per "
+                            "job) has no compatible offer among the 1 allowed offers and cards: too little memory: 24 GB "
+                            "per GPU < 300 GB needed (1 offer)")
+    assert "no offer in the prices has ≥ 300 GB per GPU" in error
     load_scenario(path)
 
 
