@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE
+from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE, card_rows
 from planner.catalog.offers import UNPRICED_CARD_REMEDY
 from planner.catalog.prices import NAMED, STALE_AFTER_DAYS, date_report, utc_today
 from planner.engine import Plan
@@ -565,6 +565,23 @@ def _n(n: float, noun: str) -> str:
     return f"{n:g} {noun}" + ("" if n == 1 else "s")
 
 
+def board_gpus(card: str) -> int:
+    """The GPUs of the whole board catalog card `card` is sold as only (onprem_cards.csv sold_in_units_of: 8 for the HGX
+    rows, priced per GPU); 1 for a card sold one at a time."""
+    size = str((card_rows().get(card) or {}).get("sold_in_units_of") or "").strip()
+    return int(float(size)) if size else 1
+
+
+def _as_boards(sku: str, units: float) -> str:
+    """' (4 whole 8-GPU boards)' after the GPUs bought of a catalog card sold only as whole boards (its sold_in_units_of):
+    '32 × hgx-h100-8gpu' read as 32 servers (a browser audit, 2026-12-06); '' for any other card."""
+    board = board_gpus(str(sku))
+    if board <= 1 or not units:
+        return ""
+    boards = int(round(units)) // board
+    return f" ({boards:,} whole {board}-GPU board{'' if boards == 1 else 's'})"
+
+
 def fleet_cards(plan: Plan) -> list[Card]:
     """Headline cards: what to buy, what is kept, what to reserve, what to rent (and for how long). The hours rented
     are instance-hours, summed only over one instance type: a p5.48xlarge (8 H100) hour and a 1-T4 VM's hour are no
@@ -574,7 +591,8 @@ def fleet_cards(plan: Plan) -> list[Card]:
     cards = []
     buy = t[t["action"] == "buy"]
     cards.append(Card("Buy", _n(buy["new_units"].sum(), "card"),
-                      ", ".join(f"{_units(r.new_units)} × {r.sku}" for r in buy.itertuples()) or "nothing new"))
+                      ", ".join(f"{_units(r.new_units)} × {r.sku}{_as_boards(r.sku, r.new_units)}"
+                                for r in buy.itertuples()) or "nothing new"))
     owned = t[t["provider"] == "onprem"]
     if (owned["existing_units"] > 0).any():
         # what the plan does with the cards already owned: keep, switch off or sell (Plan.fleet counts each)
@@ -1016,7 +1034,8 @@ def _card_advice(card_dates: dict, oldest_age: int | None, checked: bool) -> str
     check = "check them too" if checked else "check current prices before deciding"
     return (f"{'' if checked else '.'} The catalog card prices are more than {STALE_AFTER_DAYS} days old (the oldest "
             f"{card_dates.get('as_of_oldest') or card_dates.get('as_of')}, {_counted(oldest_age, 'day')}): {check}; a "
-            f"quote of your own goes under the scenario file's {_OVERRIDES}.")
+            f"quote of your own goes in the sidebar's quote box (On-prem cards) or under the scenario file's "
+            f"{_OVERRIDES}.")
 
 
 def price_banner(prices: dict, today: date | None = None, scenario=None,
@@ -1145,11 +1164,12 @@ _OVERRIDES, _CUSTOM = (f"“{FIELD_WORDS[f'onprem.{field}']}”" for field in ("
 PAGE_FIELD_REMEDIES = (
     # the scenario's cards not shown (engine.offer_costs.offers_table)
     (_template_pattern(UNPRICED_CARDS_REMEDY),
-     f"give one from a quote in the scenario file: a price (and currency) under its {_OVERRIDES}, or the card under "
-     f"its {_CUSTOM} with its price"),
+     f"give one from a quote in the sidebar's quote box (On-prem cards), or in the scenario file: a price (and "
+     f"currency) under its {_OVERRIDES}, or the card under its {_CUSTOM} with its price"),
     # a card not bought, or owned with no maintenance or resale value (engine.inputs._unpriced_cards)
     (_template_pattern(UNPRICED_CARD_REMEDY),
-     f"set its price (and currency) from a quote under the scenario file's {_OVERRIDES}"),
+     f"set its price from a quote in the sidebar's quote box (On-prem cards), or (and its currency) under the "
+     f"scenario file's {_OVERRIDES}"),
 )
 
 
@@ -1226,7 +1246,9 @@ def verdict(total: float, currency: str, made, status: str = "optimal") -> tuple
             f"**{runner['total']:,.0f} {currency}**, only {increase} than this plan's {total:,.0f} {currency}: "
             f"within {scenario_fields('close_call_share')} of {share:g} %. It differs in {changes}. Weigh both "
             "fleets (*What each decision is worth*, below)." + unproven)
-    return "firm", (f":material/check_circle: Firm: the runner-up ({changes}) costs {runner['total']:,.0f} {currency}, "
+    # "Firm" beside "not proven best" contradicted itself (a browser audit, 2026-12-06): unproven, it is not settled
+    head = ":material/check_circle: Firm" if not unproven else ":material/help: Not settled"
+    return "firm", (f"{head}: the runner-up ({changes}) costs {runner['total']:,.0f} {currency}, "
                     f"{increase}; a close call is within {share:g} %." + unproven)
 
 

@@ -220,11 +220,14 @@ def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None)
     """The box of a quote for `card`, in `currency`: empty, the catalog's price (its figure the box's placeholder, its
     date in the help: the sidebar's box shows some 20 characters), or, where the catalog has none, a label saying
     NO_SOURCED_PRICE (the plan then does not buy the card)."""
+    board = tables.board_gpus(card)
+    # a card sold only as whole boards is priced per GPU: a board's price typed there read as one GPU's (an audit)
+    per = "per card" if board <= 1 else f"per GPU (sold as {board}-GPU boards)"
     if catalog is None:
-        label, empty, said = f"{card}, {NO_SOURCED_PRICE}, {currency} per card", "none: not bought", NO_SOURCED_PRICE
+        label, empty, said = f"{card}, {NO_SOURCED_PRICE}, {currency} {per}", "none: not bought", NO_SOURCED_PRICE
     else:
         price, cat_currency, as_of = catalog
-        label, empty = f"{card}: your quote, {currency} per card", f"catalog {price:,.0f} {cat_currency}"
+        label, empty = f"{card}: your quote, {currency} {per}", f"catalog {price:,.0f} {cat_currency}"
         said = f"the catalog's price, {price:,.0f} {cat_currency}" + (f" as of {as_of}" if as_of else " (undated)")
     st.number_input(label, min_value=0.0, step=100.0, value=None, key=k(state.PRICE_PREFIX + card), format="%.2f",
                     placeholder=empty, on_change=state.keep_edit, args=(state.PRICE_PREFIX + card,),
@@ -255,7 +258,8 @@ with st.sidebar:
     # The cards the plan may buy (onprem.cards) and a quote per card (onprem.card_overrides.CARD.price): a card the
     # catalog has no sourced price for says so in the picker and in its box; an empty box is the catalog's price.
     st.multiselect("Cards the plan may buy", state.card_choices(base), key=k("cards"), on_change=state.keep_edit,
-                   args=("cards",), format_func=lambda c: c if state.catalog_price(c) else f"{c} ({NO_SOURCED_PRICE})",
+                   # the picker's chip shows some 20 characters: "(no sourced pri…)" was cut; its box says it whole
+                   args=("cards",), format_func=lambda c: c if state.catalog_price(c) else f"{c} (no price)",
                    help="Catalog cards (onprem_cards.csv). Cards you own or quoted as custom cards in the file are "
                         "planned as the file says.")
     for card in state.current_values(base)["cards"]:

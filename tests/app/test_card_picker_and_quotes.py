@@ -40,7 +40,7 @@ def test_cards_and_quotes_picked_in_the_sidebar_plan_and_download_as_a_hand_writ
     assert not at.exception, [e.value for e in at.exception]
     picker = at.multiselect(key="edit:cards")
     # a card without a sourced catalog price says so where it is offered
-    assert "rtx-a5000 (no sourced price: give a quote)" in picker.options
+    assert "rtx-a5000 (no price)" in picker.options
     assert "rtx-4090" in picker.options and "rtx-3090" in picker.options
     before = _total(at)
     picker.set_value(CARDS).run()
@@ -104,3 +104,15 @@ def test_a_link_carries_the_cards_and_quotes():
     assert problems == [] and state.apply_edits(base, reopened) == state.apply_edits(base, values)
     _, problems = state.values_from_params(base, {"onprem.cards": "rtx-4090,rtx-9999"})
     assert problems and "rtx-9999 not among" in problems[0]
+
+
+def test_the_quote_box_of_a_card_sold_as_whole_boards_is_per_gpu():
+    # onprem_cards.csv prices hgx-h100-8gpu per GPU (39,625 USD: a 317,000 USD 8-GPU server / 8); a browser audit typed
+    # the server's price in a box that said "per card", and the plan read it as one GPU's
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    picker = at.multiselect(key="edit:cards")
+    picker.set_value([*picker.value, "hgx-h100-8gpu"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    box = at.number_input(key="edit:price:hgx-h100-8gpu")
+    assert box.label == "hgx-h100-8gpu: your quote, USD per GPU (sold as 8-GPU boards)"
+    assert at.number_input(key="edit:price:rtx-4090").label == "rtx-4090: your quote, USD per card"

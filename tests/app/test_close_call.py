@@ -220,6 +220,9 @@ def test_the_verdict_on_a_runner_up_stopped_at_the_time_limit_says_it_is_not_pro
     kind, text = tables.verdict(100.0, "USD", SimpleNamespace(runner_up=runner, close_call=close_call))
     assert kind == ("close_call" if close_call else "firm")
     assert ("Not proven best" in text) is (status == "feasible")
+    # "Firm" beside "not proven best" contradicted itself (a browser audit, 2026-12-06)
+    if not close_call:
+        assert text.startswith(":material/help: Not settled:" if status == "feasible" else ":material/check_circle: Firm:")
 
 
 def test_the_warning_the_decisions_add_is_drawn_on_the_plan_page(fresh_cache, monkeypatch):

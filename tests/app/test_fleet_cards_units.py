@@ -51,3 +51,11 @@ def test_a_store_snapshot_a_day_old_is_one_day_ago():
               "snapshots": [{"provider": "aws", "fetched_at": "2026-12-05T08:00:00+00:00", "age_days": 1.2}]}
     _, text = tables.price_banner(prices, today=date(2026, 12, 6))
     assert "aws fetched 2026-12-05 (1 day ago)" in text, text
+
+
+def test_gpus_of_a_card_sold_as_whole_boards_are_said_as_boards_too():
+    # onprem_cards.csv: hgx-h100-8gpu is sold only as whole 8-GPU boards (sold_in_units_of 8); 32 GPUs are 4 boards,
+    # where "32 × hgx-h100-8gpu" read as 32 servers (a browser audit, 2026-12-06)
+    cards = _cards(_row("onprem", "hgx-h100-8gpu", "purchase", units=32, new=32),
+                   _row("onprem", "rtx-4090", "purchase", units=3, new=3))
+    assert cards["Buy"].detail == "32 × hgx-h100-8gpu (4 whole 8-GPU boards), 3 × rtx-4090"

@@ -18,8 +18,9 @@ from fleetplan_dashboard import tables
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_WARNING = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; set "
                   "onprem.card_overrides.rtx-a5000.price (and currency) from a quote")
-PAGE_WARNING = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; set its price (and currency) "
-                "from a quote under the scenario file's “Card overrides (your figures for catalog cards)”")
+PAGE_WARNING = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; set its price from a quote in the "
+                "sidebar's quote box (On-prem cards), or (and its currency) under the scenario file's “Card overrides "
+                "(your figures for catalog cards)”")
 
 
 def test_the_plan_warns_of_the_unpriced_card_by_its_field_path():
