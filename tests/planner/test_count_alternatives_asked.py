@@ -72,7 +72,7 @@ def test_startup_hybrids_left_out_row_is_its_required_a100(tmp_path):
 
 def test_a_count_no_rule_forbids_says_no_plan_meets_the_demand_and_caps():
     scenario = SimpleNamespace(constraints=SimpleNamespace(min_units={"b": 1}, max_units={"a": 9}),
-                               onprem=SimpleNamespace(sell_owned=True, owned_count=lambda card: 2))
+                               onprem=SimpleNamespace(sell_owned=True, owned_count=lambda card: 2, capex_budget=None))
     r = SimpleNamespace(scenario=scenario, inp=SimpleNamespace(resale_unknown=frozenset()))
     outcome = SimpleNamespace(status="infeasible", why="")
     assert decisions._count_note(r, outcome, "a", 5) == "no plan meets the scenario's demand and caps with that many"
