@@ -208,7 +208,8 @@ def test_plan_page_in_chromium_reacts_to_a_slider(server, browser):
 
     # what each decision of the new plan is worth: started once the page is left alone (a timer in the page),
     # then drawn by a later run: the placeholder gives way to the close-call badge or the firm note
-    page.get_by_text(re.compile(r"Close call|Firm: the runner-up|No runner-up")).first.wait_for(timeout=120_000)
+    verdict = re.compile(r"Close call|Firm: the runner-up|Not settled: the runner-up|No runner-up")
+    page.get_by_text(verdict).first.wait_for(timeout=120_000)
     assert page.get_by_text("Computing what each decision is worth").count() == 0
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not errors, errors
@@ -708,7 +709,7 @@ def test_on_a_phone_one_card_more_or_fewer_shows_the_count_asked_and_held_beside
     two RTX 4090 rows are "≥ 2", held 2, and "≤ 0", held 0 (docs/decisions.md)."""
     page = browser.new_page(viewport=PHONE)
     page.goto(f"{server}/?scenario=startup-hybrid.yaml", wait_until="domcontentloaded")
-    page.get_by_text(re.compile(r"Close call|Firm: the runner-up")).first.wait_for(timeout=180_000)
+    page.get_by_text(re.compile(r"Close call|Firm: the runner-up|Not settled: the runner-up")).first.wait_for(timeout=180_000)
     page.get_by_text("What each decision is worth: decision values").first.click()
     frame = page.locator('[class*="st-key-phone_swipe_count_alternatives_table"] [data-testid="stDataFrame"]')
     frame.locator("canvas").first.wait_for(timeout=60_000)
