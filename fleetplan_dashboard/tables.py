@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE, card_rows
+from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE, board_gpus
 from planner.catalog.offers import UNPRICED_CARD_REMEDY
 from planner.catalog.prices import NAMED, STALE_AFTER_DAYS, date_report, utc_today
 from planner.engine import Plan
@@ -563,13 +563,6 @@ def _units(n: float) -> str:
 def _n(n: float, noun: str) -> str:
     """`n` (a count the solver gives as a float: 3.0) and `noun`, plural unless one: "1 card", "3 cards"."""
     return f"{n:g} {noun}" + ("" if n == 1 else "s")
-
-
-def board_gpus(card: str) -> int:
-    """The GPUs of the whole board catalog card `card` is sold as only (onprem_cards.csv sold_in_units_of: 8 for the HGX
-    rows, priced per GPU); 1 for a card sold one at a time."""
-    size = str((card_rows().get(card) or {}).get("sold_in_units_of") or "").strip()
-    return int(float(size)) if size else 1
 
 
 def _as_boards(sku: str, units: float) -> str:

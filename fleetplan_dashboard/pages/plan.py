@@ -28,6 +28,7 @@ import streamlit as st
 
 from fleetplan_dashboard import charts, state, tables, trace
 from fleetplan_dashboard.layout import wide as _wide
+from planner.catalog.gpus import board_gpus
 from planner.engine.baselines import CHEAPER_BY_CAPS, round_off
 from planner.errors import PlannerError
 from planner.reports.tables import (
@@ -220,7 +221,7 @@ def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None)
     """The box of a quote for `card`, in `currency`: empty, the catalog's price (its figure the box's placeholder, its
     date in the help: the sidebar's box shows some 20 characters), or, where the catalog has none, a label saying
     NO_SOURCED_PRICE (the plan then does not buy the card)."""
-    board = tables.board_gpus(card)
+    board = board_gpus(card)
     # a card sold only as whole boards is priced per GPU: a board's price typed there read as one GPU's (an audit)
     per = "per card" if board <= 1 else f"per GPU (sold as {board}-GPU boards)"
     if catalog is None:

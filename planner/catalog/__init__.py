@@ -8,6 +8,7 @@ model and `fleetplan validate` use its names, text rows and did-you-mean only.
 from planner.catalog.frameworks import exclusion_reason, framework_problem, stack
 from planner.catalog.gpus import (
                                   THROUGHPUT_METRICS,
+                                  board_gpus,
                                   card_rows,
                                   custom_gpu_ids,
                                   gpu_rows,
@@ -30,7 +31,7 @@ from planner.catalog.prices import (
     resolve_store,
 )
 
-__all__ = ["THROUGHPUT_METRICS", "allowed", "capex_per_unit", "card_rows", "check_regions", "cloud_rows",
+__all__ = ["THROUGHPUT_METRICS", "allowed", "board_gpus", "capex_per_unit", "card_rows", "check_regions", "cloud_rows",
            "custom_gpu_ids", "date_report", "exclusion_reason", "framework_problem", "gaps_of_options", "gpu_rows",
            "gpu_table", "gpus_named",
            "load_cards", "load_gpus", "match_gpus", "onprem_offers", "option_gaps", "price_coverage", "price_table",

@@ -99,6 +99,17 @@ def card_rows() -> dict[str, dict[str, str]]:
     return {row["card_id"]: row for row in rows}
 
 
+def board_gpus(card_id: str) -> int:
+    """The GPUs of the whole board catalog card `card_id` is sold as only (onprem_cards.csv `sold_in_units_of`: 8 for
+    the HGX rows, priced per GPU); 1 for a card sold one at a time (an empty cell) or not in the catalog (a custom
+    card). The one reader of that column: the engine's board rule, the quote check, `offers` and the dashboard."""
+    cell = str((card_rows().get(card_id) or {}).get("sold_in_units_of") or "").strip()
+    try:
+        return int(float(cell)) if cell else 1
+    except ValueError:
+        raise CatalogError(f"onprem_cards.csv: card {card_id!r}: sold_in_units_of {cell!r} is not a number") from None
+
+
 @lru_cache(maxsize=1)
 def load_gpus() -> pd.DataFrame:
     """The GPU catalog indexed by canonical id; numeric columns as floats (NaN = not verified)."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from planner.catalog.gpus import (
     OVERRIDE_SOURCE,
+    board_gpus,
     card_rows,
     custom_card_row,
     gpu_rows,
@@ -349,7 +350,7 @@ def card_costs(scenario) -> dict[str, dict]:
                         "host": host * host_rate, "capex": capex_per_unit(price, host, price_rate, host_rate),
                         "cards_per_server": int(float(row["cards_per_server"])),
                         "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip(),
-                        "sold_in_units_of": int(float(str(row.get("sold_in_units_of") or "").strip() or 1))}
+                        "sold_in_units_of": 1 if custom is not None else board_gpus(card_id)}
     return out
 
 

@@ -644,10 +644,9 @@ def _catalog_leaves_out() -> dict[str, str]:
 
 def _catalog_boards() -> dict[str, int]:
     """card id -> GPUs of the whole board it is sold as only (onprem_cards.csv `sold_in_units_of` > 1)."""
-    from planner.catalog import load_cards
+    from planner.catalog import board_gpus, card_rows
 
-    sizes = load_cards()["sold_in_units_of"]
-    return {card: int(size) for card, size in sizes.items() if size == size and int(size) > 1}
+    return {card: board_gpus(card) for card in card_rows() if board_gpus(card) > 1}
 
 
 def _check_offer_numbers(**given: float | None) -> None:

@@ -2323,7 +2323,7 @@ def _implausible_card_prices(data: dict, currency: str | None, fx: dict[str, flo
                 continue
             listed = _catalog_price(row)
             listed_rate = rate(row["currency"]) if listed else None
-            board = _board_gpus(row)
+            board = catalog.board_gpus(str(card)) if row else 1   # custom cards: one at a time
             if listed and listed_rate:
                 ratio = price * quote_rate / (listed * listed_rate)
                 if board > 1 and board / 2 <= ratio <= 2 * board:   # a whole board's price where one GPU's is meant
@@ -2350,14 +2350,6 @@ def _implausible_card_prices(data: dict, currency: str | None, fx: dict[str, flo
                                   f"cheapest in the catalog is about 340 USD); expected the price of one card in "
                                   f"{quoted_in}" + _price_unit_guesses(price, 1 / 1000)))
     return found
-
-
-def _board_gpus(row: dict | None) -> int:
-    """The GPUs of the whole board a catalog card row is sold as only (its sold_in_units_of; 1 for none)."""
-    try:
-        return int(float(str((row or {}).get("sold_in_units_of") or "").strip() or 1))
-    except ValueError:
-        return 1
 
 
 def _catalog_price(row: dict | None) -> float | None:

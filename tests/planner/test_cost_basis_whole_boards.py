@@ -54,6 +54,24 @@ def test_the_catalog_sells_only_the_hgx_rows_as_whole_boards_of_8_and_their_sour
     assert "`sold_in_units_of`" in docs
 
 
+def test_one_reader_of_the_column_gives_every_card_its_board_and_1_to_cards_sold_one_at_a_time(monkeypatch):
+    from planner.catalog import board_gpus, card_rows
+    from planner.catalog import gpus as catalog_gpus
+    from planner.cli.commands import _catalog_boards
+    from planner.errors import CatalogError
+
+    with (ROOT / "planner" / "data" / "onprem_cards.csv").open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {row["card_id"]: board_gpus(row["card_id"]) for row in rows} == {
+        row["card_id"]: 8 if row["card_id"].startswith("hgx-") else 1 for row in rows}
+    assert board_gpus("my-own-card") == 1   # a custom card: not in the catalog
+    assert _catalog_boards() == {"hgx-h100-8gpu": 8, "hgx-h200-8gpu": 8}   # what `offers` notes
+    broken = {**card_rows(), "hgx-h100-8gpu": {**card_rows()["hgx-h100-8gpu"], "sold_in_units_of": "eight"}}
+    monkeypatch.setattr(catalog_gpus, "card_rows", lambda: broken)
+    with pytest.raises(CatalogError, match=r"hgx-h100-8gpu.*sold_in_units_of 'eight' is not a number"):
+        board_gpus("hgx-h100-8gpu")
+
+
 def test_a_plan_is_never_told_of_part_boards_it_cannot_buy_but_keeps_the_partial_host_warning():
     s = load_scenario(scenario({"card_overrides": {"hgx-h200-8gpu": {"host_cost_per_card": 5000}}}))
     texts = [text for _, text in bought_cost_warnings(s, {"hgx-h200-8gpu": 8, "hgx-h100-8gpu": 16})]
