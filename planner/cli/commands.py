@@ -558,20 +558,32 @@ def schema(out: Path | None = typer.Option(None, "--out", metavar="FILE", parser
 
 
 def _parse_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD") -> dict[str, float]:
-    """currency code → USD per 1 unit, from `CODE=RATE` pairs (the code in any case). PlannerError, naming
-    every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1 would make
-    every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no
+    """currency code → USD per 1 unit, from `CODE=RATE` pairs (_read_fx: the rate of `shown` among them)."""
+    return _read_fx(pairs, known, shown)[0]
+
+
+def _read_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD") -> tuple[dict[str, float], Any]:
+    """(currency code → USD per 1 unit, the ShownRate of `shown` or None for USD), from `CODE=RATE` pairs (the code
+    in any case). `shown`: the currency `offers` shows its prices in (--currency), whose rate it needs (missing, it is
+    asked for). Its rate is taken either way, the key saying which way it runs: `--fx EUR=1.087` is USD per 1 EUR, as
+    a card's currency's is (`--fx CNY=0.13749`); `--fx USD=0.92` is EUR per 1 USD, as a scenario's fx {USD: 0.92} in
+    EUR says it (copied as it is; refused, it was turned round by hand, and a rate turned the wrong way, 0.92 for
+    1.087, cannot be told from a real one). Both given must agree to the digits given (`_agree`).
+
+    PlannerError, naming every bad pair, for a malformed pair or a rate that is not a finite positive number (CNY=-1
+    would make every yuan-priced card cost less than nothing) or is outside a scenario fx's bounds, a code that is no
     code of ISO 4217 list one (checked as a scenario's fx keys are, with the same "did you mean" and the date a
-    withdrawn code was withdrawn), a code given twice, a rate for USD other than 1 (USD is 1 by definition), or —
-    when `known` lists the currencies there are prices in — a code outside it: each of these was ignored without
-    a word. `shown`: the currency `offers` shows its prices in (--currency), whose rate it needs (missing, it is
-    asked for); a USD rate other than 1 is then most likely a scenario's fx ({USD: 0.92}, EUR per USD), and its
-    refusal names the rate meant (--fx EUR=1.08696, 1 / 0.92)."""
+    withdrawn code was withdrawn), a code given twice, a rate for USD other than 1 where the prices are in USD (USD is
+    1 by definition), the two spellings of the shown rate disagreeing, or — when `known` lists the currencies there
+    are prices in — a code outside it: each of these was ignored without a word."""
     from planner.catalog import suggest
+    from planner.cli.offers_table import ShownRate
     from planner.scenario.model import MAX_FX, currency_hint
     from pricing_adapters.currencies import LIST_ONE_FILE, is_iso_4217
 
     fx: dict[str, float] = {}
+    written: dict[str, str] = {}   # the rates of `shown` and of USD as given (their digits: _agree)
+    seen: set[str] = set()
     problems = []
     for pair in pairs:
         code, _, rate = pair.partition("=")
@@ -581,20 +593,21 @@ def _parse_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD")
         except ValueError:
             value = math.nan
         said = f"--fx {shortened(pair, repr)}"   # a pasted 120 KB value is not echoed whole
+        unit = f"{shown} per USD" if code == "USD" and shown != "USD" else "USD per unit"
         if not (code and math.isfinite(value) and value > 0):
             problems.append(f"{said}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
         elif not 1 / MAX_FX <= value <= MAX_FX:   # the bounds of a scenario's fx: 1e308 overflowed a price to inf
-            problems.append(f"{said}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} USD per unit, as a "
+            problems.append(f"{said}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} {unit}, as a "
                             "scenario's fx takes")
         elif not is_iso_4217(code):   # EUE, BGN: three capital letters but no currency in use
             problems.append(f"{said}: {shortened(code, repr)} is not a currency code of ISO 4217 list one "
                             f"({LIST_ONE_FILE}){currency_hint(code) or ', e.g. --fx CNY=0.14'}")
-        elif code == "USD" and value != 1:
-            meant = (f"; for prices in {shown} at {value:g} {shown} per USD give --fx {shown}={1 / value:.6g} (USD per "
-                     f"1 {shown} = 1 / {value:g})" if shown != "USD" else "")
-            problems.append(f"{said}: rates are USD per 1 unit of a currency, so USD is 1 by definition; "
-                            f"give the rate of a card's currency, e.g. --fx CNY=0.14{meant}")
-        elif code in fx:
+        elif code == "USD" and shown == "USD" and value != 1:
+            problems.append(f"{said}: the prices are shown in USD, so USD is 1 by definition; give the rate of a "
+                            f"card's currency, e.g. --fx CNY=0.14 (USD per 1 CNY), or, for the prices in another "
+                            f"currency at {value:g} of it per USD (a scenario's fx {{USD: {value:g}}}), add "
+                            f"--currency <CODE>")
+        elif code in seen:
             problems.append(f"{said}: {code} is given twice; give one rate")
         elif known and code not in known:
             near = suggest(code, sorted(known))
@@ -604,14 +617,66 @@ def _parse_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD")
                             + (f"; to see the offers in {code}, add --currency {code} (this rate is USD per 1 {code})"
                                if not near else ""))
         else:
-            fx[code] = value
-    # (a --fx of the shown currency or of USD that is refused already says which rate to give)
-    if shown != "USD" and shown not in fx and not {shown, "USD"} & {p.partition("=")[0].strip().upper() for p in pairs}:
-        problems.append(f"--currency {shown}: give its rate, --fx {shown}=<USD per 1 {shown}> (a scenario's fx: "
-                        f"{{USD: r}} in {shown} is --fx {shown}=1/r)")
+            seen.add(code)
+            if code in (shown, "USD") and shown != "USD":
+                written[code] = rate.strip()
+            if code != "USD" or shown == "USD":   # (under another --currency, USD=r is r of it per USD: below)
+                fx[code] = value
+    shown_rate = None
+    if shown != "USD":
+        given = {code for code in (shown, "USD") if code in written}
+        if len(given) == 2:
+            shown_rate, disagree = _agree(shown, written[shown], written["USD"])
+            if disagree:
+                problems.append(disagree)
+        elif given:
+            (code,) = given
+            shown_rate = ShownRate(shown, float(written[code]), per_usd=code == "USD")
+        # (a --fx of the shown currency or of USD that is refused already says which rate to give)
+        elif not {shown, "USD"} & {p.partition("=")[0].strip().upper() for p in pairs}:
+            problems.append(f"--currency {shown}: give its rate, --fx {shown}=<USD per 1 {shown}> or --fx "
+                            f"USD=<{shown} per 1 USD> (a scenario's fx {{USD: r}} in {shown}: --fx USD=r)")
+        if shown_rate is not None:
+            fx[shown] = shown_rate.usd_per_unit
     if problems:
         raise PlannerError("; ".join(problems))
-    return fx
+    return fx, shown_rate
+
+
+def _half_digit(text: str) -> float:
+    """Half a unit of the last digit of the rate `text` as written: what rounding it to its digits may have moved it
+    by (0.0005 for 1.087, 0.005 for 0.92)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        exponent = Decimal(text).as_tuple().exponent
+    except InvalidOperation:   # (a form float() reads but Decimal does not)
+        exponent = Decimal(repr(float(text))).as_tuple().exponent
+    return 0.5 * 10.0 ** int(exponent)
+
+
+def _agree(shown: str, own: str, usd: str) -> tuple[Any, str]:
+    """(the ShownRate of `shown` from both spellings of its rate, '' — or None and why they disagree). `own`: USD per
+    1 `shown` (--fx EUR=1.087), `usd`: `shown` per 1 USD (--fx USD=0.92), each as written. They agree when one, turned
+    round, is the other rounded to the digits it was written with (1 / 0.92 = 1.0869565 is 1.087 to its three
+    decimals; 1 / 1.087 = 0.91996 is 0.92 to its two); the one written the more finely is then used."""
+    from planner.cli.offers_table import ShownRate
+
+    e, u = float(own), float(usd)
+    slack = 1 + 1e-9   # (a rounding exactly at half a digit, read as a binary float)
+    e_err, u_err = _half_digit(own), _half_digit(usd)
+    if abs(1 / u - e) <= e_err * slack or abs(1 / e - u) <= u_err * slack:
+        if e_err / e <= u_err / u:
+            return ShownRate(shown, e, agreeing=f"USD={u:.15g}"), ""
+        return ShownRate(shown, u, per_usd=True, agreeing=f"{shown}={e:.15g}"), ""
+    off = (e * u - 1) * 100
+    # a rate and its inverse lie on either side of 1
+    inverted = (f"; both are {'below' if e < 1 else 'above'} 1, so one of them is turned round"
+                if (e < 1 and u < 1) or (e > 1 and u > 1) else "")
+    return None, (f"--fx {shown}={e:.15g} and --fx USD={u:.15g} disagree: {shown}={e:.15g} reads 1 {shown} = {e:.15g} "
+                  f"USD, USD={u:.15g} reads 1 USD = {u:.15g} {shown}, which is 1 {shown} = {1 / u:.6g} USD; "
+                  f"{shown}={e:.15g} is {abs(off):.3g}% {'above' if off > 0 else 'below'} that, more than the "
+                  f"rounding of their digits{inverted}; give one of them")
 
 
 def _offer_currencies() -> set[str]:
@@ -691,21 +756,26 @@ def _whole_counts(table, fmt: Format):
 
 @app.command()
 def offers(
+    ctx: typer.Context,
     gpu: str | None = typer.Option(None, "--gpu", metavar="GPU", help="GPU id, alias or family (A100-80GB finds PCIe and SXM)"),
     min_memory: float | None = typer.Option(None, "--min-memory", metavar="GB", help="least GB per GPU"),
     provider: list[str] = typer.Option([], "--provider", metavar="PROVIDER", help="aws, azure, onprem (repeatable)"),
     region: list[str] = typer.Option([], "--region", metavar="REGION", help="region code (repeatable)"),
     option: list[str] = typer.Option([], "--option", metavar="OPTION", help="purchase option (repeatable)"),
-    max_price: float | None = typer.Option(None, "--max-price", metavar="USD", help="most USD per GPU-hour"),
-    fx: list[str] = typer.Option([], "--fx", metavar="CUR=USD", help=(
-        "USD per unit of a card's currency, e.g. CNY=0.14, or of --currency, e.g. EUR=1.09")),
+    max_price: float | None = typer.Option(None, "--max-price", metavar="PRICE", help=(
+        "most per GPU-hour, in --currency (USD unless given)")),
+    fx: list[str] = typer.Option([], "--fx", metavar="CUR=RATE", help=(
+        "USD per 1 unit of a card's currency, e.g. CNY=0.14; the rate of --currency either way round, the key says "
+        "which: EUR=1.087 (USD per 1 EUR) or USD=0.92 (EUR per 1 USD, a scenario's fx {USD: 0.92} as written); "
+        "both must agree")),
     currency: str = typer.Option("USD", "--currency", metavar="CUR", help=(
-        "show the prices in this currency, at its --fx rate (USD per 1 unit), e.g. --currency EUR --fx EUR=1.09; "
-        "--max-price and --electricity stay in USD")),
+        "show the prices in this currency, at its --fx rate, e.g. --currency EUR --fx EUR=1.087 or --fx USD=0.92; "
+        "--max-price and --electricity are read in it too")),
     # the defaults of a scenario's onprem (scenario.model, not imported here: --help stays quick; a test checks them)
-    electricity: float = typer.Option(0.12, "--electricity", metavar="USD", help=(
-        "USD per kWh for on-prem cards; default 0.12: an assumption with no source (no current public average "
-        "found); give your site's tariff")),
+    electricity: float = typer.Option(0.12, "--electricity", metavar="PRICE", help=(
+        "price of a kWh for on-prem cards, in --currency (USD unless given); default 0.12 USD (in another --currency, "
+        "at its --fx rate): an assumption with no source (no current public average found); give your site's "
+        "tariff")),
     pue: float = typer.Option(1.58, "--pue", metavar="PUE", help=(
         "site PUE for on-prem cards; default 1.58: the industry average PUE of 2023, Uptime Institute "
         "(Uptime Intelligence Update 221, 2023-11-23)")),
@@ -721,7 +791,10 @@ def offers(
     "lower bound: …" for a catalog price that leaves out part of the cost, the HGX H200's host; "sold only as whole
     8-GPU boards" for the HGX rows, priced per GPU; "undated" for a
     price with no date, its as_of cell "undated" too); csv and json carry every column, vcpus, memory_gb, zone and
-    the note itself too (an undated price's as_of empty). --currency EUR --fx EUR=1.09 shows the prices in EUR.
+    the note itself too (an undated price's as_of empty). --currency EUR --fx EUR=1.087 (USD per EUR) or --fx
+    USD=0.92 (EUR per USD, as a scenario's fx says it) shows the prices in EUR, the rate read back in the title and
+    under the table (in csv and json, each note: "1 USD = 0.92 EUR (--fx USD=0.92)"); --max-price and --electricity
+    are then in EUR too (the default electricity, 0.12 USD a kWh, at that rate).
     On a terminal too narrow for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour
     are left out as needed (a line under the table names them).
     """
@@ -733,11 +806,15 @@ def offers(
     try:
         _check_offer_numbers(min_memory=min_memory, max_price=max_price, electricity=electricity, pue=pue, limit=limit)
         code = _shown_currency(currency)
-        rates = _parse_fx(fx, _offer_currencies() | {code}, shown=code)
+        rates, shown_rate = _read_fx(fx, _offer_currencies() | {code}, shown=code)
+        # --max-price and --electricity are in the currency shown; the default tariff is USD (no source either way)
+        to_usd = shown_rate.to_usd if shown_rate is not None else float
+        # (by name: typer has its own copy of click, whose ParameterSource is not click's)
+        tariff_given = getattr(ctx.get_parameter_source("electricity"), "name", "DEFAULT") != "DEFAULT"
         table, warnings = offers_table(OfferFilter(
             gpu=gpu, min_memory_gb=min_memory, providers=tuple(provider), regions=tuple(region),
-            options=tuple(option), max_usd_per_gpu_hour=max_price),
-            fx_to_usd=rates, electricity_usd_per_kwh=electricity, pue=pue)
+            options=tuple(option), max_usd_per_gpu_hour=None if max_price is None else to_usd(max_price)),
+            fx_to_usd=rates, electricity_usd_per_kwh=to_usd(electricity) if tariff_given else electricity, pue=pue)
     except PlannerError as exc:
         fail(exc)
     for w in [*_option_gaps(provider, region, option), *warnings]:
@@ -747,7 +824,9 @@ def offers(
         table = table.head(limit)
     # what a price leaves unsaid, first in its note: a catalog price that is a lower bound, an undated price
     table = caveated(table, _catalog_leaves_out(), _catalog_boards())
-    rate = rate_note(code, rates[code]) if code != "USD" else ""
+    # the rate read back ("1 USD = 0.92 EUR (--fx USD=0.92)"): one given the wrong way round shows
+    at_default = electricity if not tariff_given and table["provider"].eq("onprem").any() else None
+    rate = rate_note(shown_rate, at_default) if shown_rate is not None else ""
     notes = []
     if fmt is Format.table:
         table = table.assign(as_of=[a if str(a).strip() else UNDATED for a in table["as_of"].fillna("")])
@@ -756,13 +835,14 @@ def offers(
         table = _whole_counts(table, fmt)
         if rate:   # the file's only words: each row says what its prices are
             table = table.assign(note=[f"{n} | {rate}" if n else rate for n in table["note"]])
-    table = in_currency(table, code, rates.get(code, 1.0))
+    table = in_currency(table, shown_rate)
     # "15 offers" under --limit 15 hid that 1,906 matched: the cheapest 15 of them, said so
     shown = (f"the cheapest {len(table):,} of {matched:,} offers" if len(table) < matched
              else counted(len(table), "offer"))
     # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/offers_table.py)
     narrower = offers_narrower(table, code) if fmt is Format.table else None
-    left_out = emit(table, fmt, title=f"{shown} ({code})", narrower=narrower)
+    reading = f": {shown_rate.reading().partition(' (')[0]}" if shown_rate is not None else ""
+    left_out = emit(table, fmt, title=f"{shown} ({code}{reading})", narrower=narrower)
     if "note" not in left_out:   # numbered notes of a note column not drawn would point at nothing
         _print_notes(notes)
     if rate and fmt is Format.table:

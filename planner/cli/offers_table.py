@@ -14,12 +14,13 @@ where it leaves out as many).
 What a row's price leaves unsaid is said in its note, first (`caveated`): an on-prem card whose catalog price is a
 lower bound (its `price_leaves_out`: the HGX H200 row leaves out its host) and a price with no date ("undated", as
 the README promises; the table's `as_of` cell says it too). `in_currency` gives the prices in another currency
-(`offers --currency EUR --fx EUR=1.09`), the columns named for it (`eur_per_gpu_hour`, EUR/GPU-hr).
+(`offers --currency EUR --fx EUR=1.09`, or `--fx USD=0.92` as a scenario's fx says it: `ShownRate`), the columns named
+for it (`eur_per_gpu_hour`, EUR/GPU-hr).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from planner.cli.console import Narrower
@@ -108,17 +109,60 @@ def price_columns(currency: str) -> tuple[str, str]:
     return f"{code}_per_hour", f"{code}_per_gpu_hour"
 
 
-def rate_note(currency: str, usd_per_unit: float) -> str:
-    """What the prices in `currency` are: the USD prices at `usd_per_unit` (--fx)."""
-    return (f"prices in {currency}: the USD prices / {usd_per_unit:g} (--fx {currency}={usd_per_unit:g}: USD per 1 "
-            f"{currency}); --max-price and --electricity are in USD")
+@dataclass(frozen=True)
+class ShownRate:
+    """The rate `offers --currency` shows its prices at, as the --fx given says it (the key says which way it runs):
+    `value` USD per 1 unit of `currency` (--fx EUR=1.087), or — `per_usd` — units of `currency` per 1 USD (--fx
+    USD=0.92: a scenario's fx {USD: 0.92} in EUR, as written). `agreeing`: the other spelling of the same rate, given
+    too ('USD=0.92'), that agrees with this one to its digits. --max-price and --electricity are in `currency`,
+    taken to USD at this rate (`to_usd`)."""
+
+    currency: str
+    value: float
+    per_usd: bool = False
+    agreeing: str = ""
+
+    @property
+    def usd_per_unit(self) -> float:
+        """USD per 1 unit of `currency` (the engine's fx_to_usd)."""
+        return 1 / self.value if self.per_usd else self.value
+
+    def to_usd(self, amount: float) -> float:
+        """`amount` in `currency` → USD."""
+        return amount / self.value if self.per_usd else amount * self.value
+
+    def from_usd(self, amount):
+        """`amount` (a number or a column) in USD → `currency`: × the rate given as `currency` per USD, / the rate
+        given as USD per `currency` (32.77 USD at --fx USD=0.92 is 32.77 × 0.92 = 30.1484 EUR)."""
+        return amount * self.value if self.per_usd else amount / self.value
+
+    def reading(self) -> str:
+        """'1 EUR = 1.087 USD (--fx EUR=1.087)' or '1 USD = 0.92 EUR (--fx USD=0.92)': the rate as read, so that one
+        given the other way round (0.92 for 1.087: 18% off) shows."""
+        value = f"{self.value:.15g}"
+        said = (f"1 USD = {value} {self.currency} (--fx USD={value}" if self.per_usd
+                else f"1 {self.currency} = {value} USD (--fx {self.currency}={value}")
+        return said + (f"; --fx {self.agreeing} agrees to its digits)" if self.agreeing else ")")
 
 
-def in_currency(table: pd.DataFrame, currency: str, usd_per_unit: float) -> pd.DataFrame:
-    """The offers `table` with its USD price columns as `currency` ones: each price / `usd_per_unit` (USD per 1
-    unit of `currency`, as --fx gives it), the columns renamed (price_columns)."""
-    if currency == "USD":
+def rate_note(rate: ShownRate, default_electricity_usd: float | None = None) -> str:
+    """What the prices in `rate.currency` are: the USD prices at `rate`, read back in words (ShownRate.reading);
+    --max-price and --electricity are read in that currency. `default_electricity_usd`: the default tariff (USD per
+    kWh), where on-prem rows were priced at it, said in the currency shown too."""
+    cur = rate.currency
+    how = f"× {rate.value:.15g}" if rate.per_usd else f"/ {rate.value:.15g}"
+    note = f"prices in {cur} at {rate.reading()}: the USD prices {how}; --max-price and --electricity are in {cur}"
+    if default_electricity_usd is not None:
+        note += (f"; the default electricity, {default_electricity_usd:g} USD a kWh (an assumption with no source), is "
+                 f"{rate.from_usd(default_electricity_usd):.4g} {cur} a kWh")
+    return note
+
+
+def in_currency(table: pd.DataFrame, rate: ShownRate | None) -> pd.DataFrame:
+    """The offers `table` with its USD price columns as `rate.currency` ones (ShownRate.from_usd), the columns renamed
+    (price_columns); `table` itself for no rate (USD)."""
+    if rate is None or rate.currency == "USD":
         return table
     usd = price_columns("USD")
-    converted = table.assign(**{col: table[col] / usd_per_unit for col in usd})
-    return converted.rename(columns=dict(zip(usd, price_columns(currency))))
+    converted = table.assign(**{col: rate.from_usd(table[col]) for col in usd})
+    return converted.rename(columns=dict(zip(usd, price_columns(rate.currency))))

@@ -7,8 +7,8 @@ Facts used: planner/data/onprem_cards.csv's hgx-h200-8gpu row, `price_leaves_out
 (CPUs, memory, NICs, chassis)" (docs/data-sources.md: "the host is not included, so the row is a lower bound"); the
 packaged snapshot's aws eu-west-1 g5.xlarge on demand, 1.123 USD an hour for 1 A10G, from SkyPilot's catalog
 (commit date unknown: no as_of, no note), and its spot row, 0.5765 USD, note "lowest of 1 zone quote | spot time
-unknown". By hand: at 1.25 USD per EUR, 1.123 USD = 1.123 / 1.25 = 0.8984 EUR and 0.5765 USD = 0.4612 EUR; a
-scenario's fx {USD: 0.92} (EUR per USD) is 1 / 0.92 = 1.0869565… USD per EUR, 1.08696 to six figures.
+unknown". By hand: at 1.25 USD per EUR, 1.123 USD = 1.123 / 1.25 = 0.8984 EUR and 0.5765 USD = 0.4612 EUR; at a
+scenario's fx {USD: 0.92} (EUR per USD, taken as it is since 2026-12-07), 1.123 USD = 1.123 × 0.92 = 1.03316 EUR.
 """
 
 from __future__ import annotations
@@ -113,17 +113,17 @@ def test_currency_eur_converts_the_prices_at_the_fx_rate_and_names_the_currency_
     assert on_demand["eur_per_gpu_hour"] == pytest.approx(0.8984, abs=1e-12)
     assert on_demand["eur_per_hour"] == pytest.approx(0.8984, abs=1e-12)
     assert spot["eur_per_gpu_hour"] == pytest.approx(0.4612, abs=1e-12)
-    assert "--fx EUR=1.25: USD per 1 EUR" in on_demand["note"] and on_demand["note"].startswith("undated | ")
+    assert "1 EUR = 1.25 USD (--fx EUR=1.25)" in on_demand["note"] and on_demand["note"].startswith("undated | ")
 
 
 def test_currency_eur_csv_headers_and_table_title_headers_and_rate_line():
     header = ok(*G5_EU_WEST_1, "--currency", "eur", "--fx", "EUR=1.25", "--format", "csv").splitlines()[0]
     assert "eur_per_hour,eur_per_gpu_hour" in header and "usd" not in header
     text = ok(*G5_EU_WEST_1, "--currency", "EUR", "--fx", "EUR=1.25")
-    assert "offers (EUR)" in text and "eur_per_gpu_hour" in text and "usd_per" not in text
+    assert "offers (EUR: 1 EUR = 1.25 USD)" in text and "eur_per_gpu_hour" in text and "usd_per" not in text
     line = next(ln for ln in text.splitlines() if "g5.xlarge " in ln and "on_demand" in ln)
     assert [c.strip() for c in line.split("│")[1:-1]][7:9] == ["0.8984", "0.8984"]
-    assert "prices in EUR: the USD prices / 1.25 (--fx EUR=1.25: USD per 1 EUR)" in text
+    assert "prices in EUR at 1 EUR = 1.25 USD (--fx EUR=1.25): the USD prices / 1.25" in text
 
 
 def test_currency_eur_on_a_narrow_terminal_has_eur_short_headers(monkeypatch):
@@ -142,10 +142,12 @@ def test_fx_for_a_currency_nothing_is_priced_in_says_how_to_see_offers_in_it():
                                      "see the offers in EUR, add --currency EUR (this rate is USD per 1 EUR)")
 
 
-def test_a_scenarios_usd_rate_with_currency_eur_names_the_rate_meant():
-    result = run("--currency", "EUR", "--fx", "USD=0.92")
-    assert result.exit_code == 2 and result.stdout == ""
-    assert "for prices in EUR at 0.92 EUR per USD give --fx EUR=1.08696" in result.stderr
+def test_a_scenarios_usd_rate_with_currency_eur_is_taken_as_eur_per_usd():
+    # it was refused, naming --fx EUR=1.08696; now it is read as the scenario's fx reads it (tests/planner/
+    # test_offers_fx_both_ways.py): 1.123 USD × 0.92 = 1.03316 EUR
+    (on_demand,) = [r for r in json.loads(ok(*G5_EU_WEST_1, "--currency", "EUR", "--fx", "USD=0.92", "--format", "json"))
+                    if r["sku"] == "g5.xlarge" and r["purchase_option"] == "on_demand"]
+    assert on_demand["eur_per_gpu_hour"] == pytest.approx(1.03316, abs=1e-12)
 
 
 def test_currency_without_its_rate_or_not_a_currency_is_refused():
