@@ -534,6 +534,12 @@ def _utilisation(inp: Inputs, installed: np.ndarray, hours: np.ndarray, flows: p
     return _table(rows, UTILISATION_COLUMNS, UTILISATION_DTYPES)
 
 
+# A serving workload's break-even row: whole instances make its cloud rate per reference hour a floor (a review of the
+# break-even table, 2026-12-06: serving rows read as if the cloud's part-used instances cost only their work)
+SERVING_NOTE = ("serving rents whole instances each slot: the cloud costs at least this a reference hour, so the card "
+                "breaks even at this utilisation or less")
+
+
 def break_even(inp: Inputs) -> pd.DataFrame:
     """Per card and compatible workload: the share of hours a card must work for owning it to cost
     no more than renting the same work from the cheapest compatible cloud offer.
@@ -541,7 +547,9 @@ def break_even(inp: Inputs) -> pd.DataFrame:
     u* = F / (730 × (c × work − V)), F = monthly fixed cost of one unit bought in month 1 (its cash
     flows while in service, resale credit included, ÷ its months in service), V = its cost per busy
     hour, c = cloud cost per reference-GPU-hour, work = reference-GPU-hours per card-hour. Undiscounted.
-    Cards that cannot be bought in month 1 (owned only) have no row.
+    Cards that cannot be bought in month 1 (owned only) have no row. A serving workload rents whole instances in
+    each slot (engine.model.define_serving_instances), so its cloud work costs at least c a reference hour and the
+    card breaks even at u* or less: its row says so (SERVING_NOTE).
     """
     sched, v = inp.schedule, inp.vintages
     first_buy = {unit: k for k, (unit, owned, first) in enumerate(column_rows(v, "unit", "owned", "first_service"))
@@ -550,6 +558,7 @@ def break_even(inp: Inputs) -> pd.DataFrame:
     per_busy_hour = sched.busy_rate()
     cost = cost_per_work(inp)
     last_service, workload_names = v["last_service"].to_numpy(), inp.workload_names
+    serving = inp.workloads["serving"].to_numpy(dtype=bool)
     rows = []
     for i, k in sorted(first_buy.items()):
         months = int(last_service[k])
@@ -564,11 +573,15 @@ def break_even(inp: Inputs) -> pd.DataFrame:
             best = int(np.argmin(cost[:, j]))
             c = float(cost[best, j])
             margin = c * work - per_busy_hour[i]
+            # a serving workload's cloud rate is a floor (SERVING_NOTE): cheaper cloud only at full instances
+            full = " when its instances are fully used" if serving[j] else ""
             if margin <= 0:
-                u_star, note = math.inf, "never: cloud work costs less than the card's energy"
+                u_star, note = math.inf, f"never: cloud work costs less than the card's energy{full}"
             else:
                 u_star = fixed / (HOURS_PER_MONTH * margin)
-                note = "" if u_star <= inp.availability else "above availability: cloud is cheaper"
+                note = "" if u_star <= inp.availability else f"above availability: cloud is cheaper{full}"
+            if serving[j]:
+                note = "; ".join(filter(None, [note, SERVING_NOTE]))
             rows.append((sku, name, inp.col("unit_id")[best], c, fixed, u_star, note))
     return pd.DataFrame(rows, columns=["card", "workload", "cloud_offer", "cloud_cost_per_reference_hour",
                                        "card_fixed_cost_per_month", "break_even_utilisation", "note"])
