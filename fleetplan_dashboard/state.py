@@ -122,6 +122,8 @@ MAX_UPLOADS = 5          # uploads a session keeps (each up to MAX_UPLOAD_BYTES 
 SCENARIO_KEY = "scenario_id"   # the scenario on screen (its id)
 EDITS_KEY = "edits"            # its edits: edit name -> value
 BASE_WIDGET = "base"           # the Plan page's scenario picker
+# An upload refused: (file name, problems), shown on the Plan page until the user acts on something else (forget_rejected)
+REJECTED_UPLOAD = "upload_problems"
 EDIT_PREFIX = "edit:"          # the Plan page's edit widgets, `edit:NAME`
 LINKS_KEY = "links_known"
 # The URL queries a session remembers as its own (`know_link`): the newest 100. A run carries the query the browser
@@ -435,20 +437,30 @@ def base_id() -> str:
     return st.session_state.get(SCENARIO_KEY) or default_base_id()
 
 
+def forget_rejected() -> None:
+    """No more message about an upload refused before: the user acted on something else (another scenario opened, an
+    edit made or reset). Kept while nothing changed, so it can be read: an audit found it on screen after the user had
+    fixed things in the sidebar, about a file no longer relevant."""
+    st.session_state.pop(REJECTED_UPLOAD, None)
+
+
 def open_base(new_id: str, values: dict[str, Any] | None = None) -> None:
     """Show scenario `new_id` with `values` edited (by edit name; none: the file's values)."""
     st.session_state[SCENARIO_KEY] = new_id
     st.session_state[EDITS_KEY] = dict(values or {})
+    forget_rejected()
 
 
 def clear_edits() -> None:
-    """The file's values for every edit."""
+    """The file's values for every edit (the Reset button's on_click)."""
     st.session_state[EDITS_KEY] = {}
+    forget_rejected()
 
 
 def keep_edit(name: str) -> None:
     """The value of edit `name`'s widget, just changed, made the edit's (its on_change)."""
     st.session_state[EDITS_KEY] = {**st.session_state.get(EDITS_KEY, {}), name: st.session_state[edit_key(name)]}
+    forget_rejected()
 
 
 def current_values(s: Scenario) -> dict[str, Any]:

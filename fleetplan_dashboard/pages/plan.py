@@ -73,17 +73,17 @@ st.html("""<style>
 
 def _on_upload() -> None:
     """An upload read: made the scenario, or its problems shown in the main area in place of any before; the
-    uploader emptied either way (`_uploader_types`)."""
+    uploader emptied either way (`_uploader_types`). The problems stay until the user acts on something else
+    (state.forget_rejected: another scenario opened, an edit made or reset)."""
     f = st.session_state.get("upload_file")
     if f is None:
-        st.session_state.pop("upload_problems", None)
+        state.forget_rejected()
         return
     st.session_state["uploads_read"] = st.session_state.get("uploads_read", 0) + 1
     scenario, problems, text = state.read_upload(f.name, f.getvalue())
     if problems:
-        st.session_state["upload_problems"] = (f.name, problems)
+        st.session_state[state.REJECTED_UPLOAD] = (f.name, problems)
         return
-    st.session_state.pop("upload_problems", None)
     bid = state.upload_id(f.name, text)
     state.keep_upload(st.session_state["uploads"], bid, text)
     state.open_base(bid)
@@ -98,8 +98,7 @@ def _uploader_types() -> list | None:
 
 
 def _on_pick() -> None:
-    """Another scenario picked: the file's values, and no message about an upload rejected before."""
-    st.session_state.pop("upload_problems", None)
+    """Another scenario picked: the file's values, and no message about an upload rejected before (state.open_base)."""
     state.open_base(st.session_state[state.BASE_WIDGET])
 
 
@@ -118,7 +117,6 @@ def _open_shared_link() -> None:
             problems += list(load_problems)
         else:
             values, problems = state.values_from_params(base, params)
-            st.session_state.pop("upload_problems", None)
             state.open_base(base_id, values)
     st.session_state["url_problems"] = problems
 
@@ -158,7 +156,7 @@ with st.sidebar:
                "says so under the file's name, and the page stays as it was.")
 
 cur = state.current()
-rejected = st.session_state.get("upload_problems")
+rejected = st.session_state.get(state.REJECTED_UPLOAD)
 if rejected:
     name, problems = rejected
     # "the last file read": a file the upload box refused since (over the size limit) never reached this page
