@@ -1342,15 +1342,25 @@ def _set_in_text(text: str, root: yaml.MappingNode, path: list[str], value: str)
         return _with_note(changed, start + len(value), len(value) - (end - start), note)
     if node.flow_style or not node.value:
         return None
-    first = node.value[0][0]   # a new line, indented like the mapping's first key
-    line_start = text.rfind("\n", 0, first.start_mark.index) + 1
-    line = f"{' ' * first.start_mark.column}{path[-1]}: {value}  {EDITED_NOTE} (the file did not set it)\n"
-    if text[line_start:first.start_mark.index].strip():   # "  - name: a": the new key goes below
-        line_end = text.find("\n", first.start_mark.index)
-        if line_end < 0:
-            return None
-        return text[:line_end + 1] + line + text[line_end + 1:]
-    return text[:line_start] + line + text[line_start:]
+    # a new line after the mapping's last entry, indented like its first key: never between a comment and the entry
+    # below it (an audit: a quote typed in went first in card_overrides, under the file's comment on another card)
+    line = f"{' ' * node.value[0][0].start_mark.column}{path[-1]}: {value}  {EDITED_NOTE} (the file did not set it)\n"
+    at = _after_last_entry(text, node)
+    return text[:at] + line + text[at:] if text[at - 1:at] in ("", "\n") else text[:at] + "\n" + line + text[at:]
+
+
+def _after_last_entry(text: str, node: yaml.MappingNode) -> int:
+    """Where the line after `node`'s last entry starts (its value's last line, the comment ending it kept on it): a
+    block mapping or list's last entry followed down to its last scalar or flow value; the end of `text` if that is
+    the text's last line."""
+    last = node.value[-1][1]
+    while isinstance(last, (yaml.MappingNode, yaml.SequenceNode)) and not last.flow_style and last.value:
+        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    end = last.end_mark.index
+    if end > 0 and text[end - 1] == "\n":   # a block scalar (`|`) ends past its line break
+        return end
+    line_end = text.find("\n", end)
+    return len(text) if line_end < 0 else line_end + 1
 
 
 # An editor's modeline naming the scenario schema by a path relative to the file (the examples': ../schema/…), which
