@@ -71,7 +71,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
-from planner.catalog.gpus import card_rows
+from planner.catalog.gpus import board_gpus, card_rows
 from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS, utc_today
 from planner.engine.baselines import with_loose_bound_warnings
@@ -420,9 +420,38 @@ def edits_to_overrides(s: Scenario, values: dict[str, Any]) -> dict[str, Any]:
     return overrides
 
 
+def _amount(x: float) -> str:
+    """A quote as typed in the box: 1,234.5, 700 (its cents left out when there are none)."""
+    said = f"{x:,.2f}"
+    return said.removesuffix(".00")
+
+
+def refused_quote(s: Scenario, card: str, price: float | None) -> str | None:
+    """What is wrong with `price`, typed as the quote for `card` in `s`, or None: a price below 0, which the scenario
+    loader refuses in a file (CardOverride.price ≥ 0) and the plan does not take. A quote of 0 is taken, with the
+    loader's warning (the plan takes such cards as free), as a file's is."""
+    if price is None or price >= 0:
+        return None
+    currency, board = price_currency(s, card), board_gpus(card)
+    one = "one card" if board <= 1 else f"one GPU ({card} is sold as {board}-GPU boards)"
+    empty = "the catalog's price" if catalog_price(card) else "none: the card is not bought"
+    return (f"onprem.card_overrides.{card}.price: your quote for {card} is {_amount(price)} {currency}; expected the "
+            f"price of {one} in {currency}, more than 0 — did you mean {_amount(-price)}? (An empty box: {empty}.)")
+
+
+def refused_quotes(s: Scenario, values: dict[str, Any]) -> list[str]:
+    """refused_quote of each card picked in `values` (a quote for a card not picked sets nothing: edits_to_overrides)."""
+    cards = values.get("cards", list(s.onprem.cards))
+    return [said for card in cards if (said := refused_quote(s, card, values.get(PRICE_PREFIX + card))) is not None]
+
+
 def apply_edits(s: Scenario, values: dict[str, Any]) -> Scenario:
     """`s` with the widget values that differ from the file's applied (through `apply_overrides`);
-    raises ScenarioError when the result is not a valid scenario."""
+    raises ScenarioError when the result is not a valid scenario, in the page's words for a quote below 0
+    (refused_quotes) rather than the loader's."""
+    refused = refused_quotes(s, values)
+    if refused:
+        raise ScenarioError(refused, origin="your quotes")
     overrides = edits_to_overrides(s, values)
     return apply_overrides(s, overrides) if overrides else s
 

@@ -56,8 +56,9 @@ st.session_state.setdefault("uploads", {})
 # closes again once a page is picked in it: layout.close_sidebar_on_pick).
 SIDEBAR = "the sidebar (on a phone: the » button at the top left)"
 INPUTS_WHERE = (f"The inputs this page can change are in {SIDEBAR}: *Demand*, *Horizon and site*, *Caps* (capex "
-                "budget, power cap) and *Cloud* (providers, purchase options), with *Reset to the file's values*; the "
-                "other fields are the scenario file's.")
+                "budget, power cap) and *On-prem cards* (the cards the plan may buy, a quote for each, the allowed "
+                "providers and purchase options), with *Reset to the file's values*; the other fields are the scenario "
+                "file's.")
 
 # Metric values and deltas wrap instead of being cut ("11,370,975 …") and take a size that fits four
 # cards across at 1400 px; so do the verbatim lines in a message box (why no fleet meets the scenario, an upload's
@@ -228,9 +229,15 @@ def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None)
         price, cat_currency, as_of = catalog
         label, empty = f"{card}: your quote, {currency} {per}", f"catalog {price:,.0f} {cat_currency}"
         said = f"the catalog's price, {price:,.0f} {cat_currency}" + (f" as of {as_of}" if as_of else " (undated)")
-    st.number_input(label, min_value=0.0, step=100.0, value=None, key=k(state.PRICE_PREFIX + card), format="%.2f",
-                    placeholder=empty, on_change=state.keep_edit, args=(state.PRICE_PREFIX + card,),
-                    help=f"Empty: {said}. A quote replaces the card's price, not its host share.")
+    # No min_value: the browser would keep a negative figure in the box under its own range error and send nothing, the
+    # plan made with the price before (an audit); sent, it is refused in the page's words under the box and in the main
+    # area, and not planned with (state.refused_quote), as the scenario loader refuses a negative price in a file.
+    quote = st.number_input(label, step=100.0, value=None, key=k(state.PRICE_PREFIX + card), format="%.2f",
+                            placeholder=empty, on_change=state.keep_edit, args=(state.PRICE_PREFIX + card,),
+                            help=f"Empty: {said}. A quote replaces the card's price, not its host share.")
+    refused = state.refused_quote(base, card, quote)
+    if refused:
+        st.error(tables.message_block([refused]), icon=":material/error:")
 
 
 with st.sidebar:
