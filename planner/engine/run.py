@@ -491,7 +491,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
          max_purchase_variables: int | None = None, **kwargs: Any) -> Plan:
     """The cheapest fleet for `scenario` (a Scenario, a file path, YAML text or a dict).
 
-    - `overrides` / keyword arguments: dotted-path changes, validated like a file —
+    - `overrides` / keyword arguments: dotted-path changes, validated like a file (a mapping given for a section is
+      merged into it: `onprem={"pue": 1.5}` changes the PUE alone) —
       `plan(s, onprem__electricity_per_kwh=0.2)` is `plan(s, overrides={"onprem.electricity_per_kwh": 0.2})`;
     - `store`: the price store file for `prices.source: store` (default `$FLEETPLAN_STORE` or the
       platform's data directory); given for another source, it is not read, and a warning says so, as it says

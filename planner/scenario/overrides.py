@@ -299,7 +299,7 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             annotation = schema
         child_kind, child_schema = _child_schema(annotation)
         if last:
-            node[part] = value
+            node[part] = _merged(node.get(part), value, child_kind, child_schema)
             return
         child = node.get(part)
         if child_kind == "leaf" and (_is_list(annotation) or isinstance(child, list)):
@@ -313,6 +313,26 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             raise _problem(path, f"{'.'.join(done + [part])} is a value, not a section; "
                                  f"cannot go into '{parts[k + 1]}'")
         node, kind, schema, done, k = child, child_kind, child_schema, done + [part], k + 1
+
+
+def _merged(now: Any, value: Any, kind: str, schema: Any) -> Any:
+    """What a section of the models (`onprem`, `constraints`, `onprem.card_overrides.CARD`) holds once `value` is
+    given for it: a mapping given for one is merged into what it holds, field by field and into its own sections, so
+    `{"onprem": {"pue": 1.5}}` changes the PUE alone, as `onprem.pue` does (it had dropped the scenario's cards, owned
+    cards, quotes and caps without a word: a notebook audit, 2026-12-07); a field given None is None, as its dotted
+    path given None is. A mapping of names (`fx`, `card_overrides`, `existing`), a list or a value is replaced whole: giving
+    one is how entries are removed."""
+    if kind != "model" or not isinstance(value, Mapping) or not isinstance(now, Mapping):
+        return value
+    out = dict(now)
+    fields = schema.model_fields
+    for key, given in value.items():
+        if key in fields:
+            sub_kind, sub_schema = _child_schema(fields[key].annotation)
+            out[key] = _merged(out.get(key), given, sub_kind, sub_schema)
+        else:   # an unknown key: the parser names it, with its "did you mean"
+            out[key] = given
+    return out
 
 
 def _index_to_name(problem: str, data: dict) -> str:
