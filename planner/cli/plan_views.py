@@ -15,9 +15,10 @@ from planner.text import offer_words
 if TYPE_CHECKING:
     import pandas as pd
 
-# the serving table's columns that say what a row is, besides its months (slot: a period's number, one per month)
-SERVING_SHOWN = ("workload", "hours_per_week", "demand_unit", "demand", "kind", "sku", "gpu", "instances", "capacity",
-                 "busy_units", "served")
+# the serving table's columns that say what a row is, besides its months (slot: a period's number, one per month;
+# hours_of_week says which hours of the week it is)
+SERVING_SHOWN = ("workload", "hours_per_week", "hours_of_week", "demand_unit", "demand", "kind", "sku", "gpu",
+                 "instances", "capacity", "busy_units", "served")
 SERVING_FLOATS = ("hours_per_week", "demand", "capacity", "busy_units", "served")
 
 
@@ -41,16 +42,17 @@ def serving_by_months(serving: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     """The plan's serving table (one row per workload, slot — a period: an hour-of-week class in some months — and
     unit) with the rows of consecutive months that read the same at `digits` decimals on one row, `in_months` saying
     which ("1–36"): a constant workload is one row per hour-of-week class and unit, not one per month. The rows in the
-    order their first month comes in the table (by unit, then by month)."""
+    order their first month comes in the table (by unit, then by month). The columns of SERVING_SHOWN the table has."""
     import pandas as pd
 
+    shown = tuple(c for c in SERVING_SHOWN if c in serving.columns)
     runs: dict[tuple, int] = {}         # (what the row reads, its copy within the months) -> its row in `rows`
     rows: list[dict] = []
     copies: dict[tuple, int] = {}       # (what the row reads, months) -> copies so far: two slots that read the same
     for record in serving.to_dict("records"):
         months = _months_of(record["months"])
         reads = tuple(round(float(record[c]), digits) if c in SERVING_FLOATS else record[c]
-                      for c in (*SERVING_SHOWN, "unit_id"))
+                      for c in (*shown, "unit_id"))
         copy = copies[(reads, record["months"])] = copies.get((reads, record["months"]), -1) + 1
         key = (reads, copy)
         at = runs.get(key)
@@ -58,8 +60,8 @@ def serving_by_months(serving: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
             rows[at]["months"] += months
             continue
         runs[key] = len(rows)
-        rows.append({"months": months, **{c: record[c] for c in SERVING_SHOWN}})
-    table = pd.DataFrame(rows, columns=["months", *SERVING_SHOWN])
+        rows.append({"months": months, **{c: record[c] for c in shown}})
+    table = pd.DataFrame(rows, columns=["months", *shown])
     table.insert(2, "in_months", [months_text(m) for m in table["months"]])
     return table.drop(columns=["months"])
 

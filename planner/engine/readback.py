@@ -23,6 +23,7 @@ from planner.engine.result import Plan, _fresh_plan, copied
 from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, period_months
 from planner.engine.solve import Solution
 from planner.engine.vintages import in_service
+from planner.engine.week_hours import period_hours, week_hours_text
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK
 from planner.text import counted
 
@@ -32,9 +33,10 @@ OFFER_COLUMNS = ["unit_id", "kind", "provider", "region", "sku", "gpu", "purchas
                  "upfront_price", "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
                  "maintenance_rate_per_year", "currency", "as_of", "source"]
 SCHEDULE_COLUMNS = ["month", "card", "gpu", "action", "units", "amount", "note"]
-# Plan.serving; demand, capacity and served in demand_unit (requests_per_second or reference_gpus)
+# Plan.serving; demand, capacity and served in demand_unit (requests_per_second or reference_gpus); hours_of_week the
+# slot's weekly hours in words (engine.week_hours), appended last so every earlier column keeps its name and place
 SERVING_COLUMNS = ["workload", "slot", "months", "hours_per_week", "demand_unit", "demand", "unit_id", "kind", "sku",
-                   "gpu", "instances", "capacity", "busy_units", "served"]
+                   "gpu", "instances", "capacity", "busy_units", "served", "hours_of_week"]
 DATED_COLUMNS = ("provider", "region", "sku", "purchase_option", "as_of", "source")   # what catalog.date_report reads
 # owned: fixed_costs_avoided and end_value are present values, as the owned table's money_basis says
 OWNED_COLUMNS = ["card", "gpu", "age_months", "owned_units", "kept", "switched_off", "sold", "fixed_costs_avoided",
@@ -194,7 +196,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
         prices=copied(prices_used(inp, fleet["unit_id"])), flows=flows.drop(columns=["unit"]),
         offers=_offers(inp, unit_rows(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
-        owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed),
+        owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed, scenario),
         busy_by_workload=busy_by_workload(inp, m), input_sha256=dict(inp.input_sha256),
     )
 
@@ -294,12 +296,13 @@ def fleet_unit_ids(inp: Inputs, m: Model, values: np.ndarray | None = None) -> n
         m.settled = settled
 
 
-def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray) -> pd.DataFrame:
+def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray, scenario=None) -> pd.DataFrame:
     """Per serving workload, slot (period) and unit serving it: the slot's weekly hours and demand (in the
     workload's unit: requests/s, or reference GPUs), the unit's whole instances in the slot (cards: in
     service; reservations: held; on-demand and spot: q), the capacity those instances give the workload
-    (instances × work per instance, × availability on cards), the units busy on it and the demand they
-    serve."""
+    (instances × work per instance, × availability on cards), the units busy on it, the demand they
+    serve, and which hours of the week the slot holds in words (`hours_of_week`, engine.week_hours: from
+    `scenario`, the one `inp` was resolved from; None where not known)."""
     serving = inp.workloads["serving"].to_numpy(dtype=bool)
     if not serving.any():
         return _table([], SERVING_COLUMNS, SERVING_DTYPES)
@@ -310,6 +313,8 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray)
     per_reference = inp.workloads["per_reference"].to_numpy(dtype=float)
     months_text = [_months_text(months) for months in periods["months"]]
     weekly_hours = [round(float(h) * HOURS_PER_WEEK / HOURS_PER_MONTH, 9) for h in periods["slot_hours"]]
+    hours_of = period_hours(scenario, inp)
+    week_text = [None] * len(periods) if hours_of is None else [week_hours_text(h) for h in hours_of]
     unit_id, sku, gpu = inp.col("unit_id"), inp.col("sku"), inp.col("gpu")
     rows = []
     for (i, j, p), var in m.y.items():
@@ -326,7 +331,7 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray)
         rows.append((names[j], p, months_text[p], weekly_hours[p], unit[j],
                      float(inp.demand[p, j]) * scale, unit_id[i], kind[i], sku[i],
                      gpu[i], count, float(count) * share * inp.work[i, j] * scale, busy,
-                     busy * inp.work[i, j] * scale))
+                     busy * inp.work[i, j] * scale, week_text[p]))
     return _table(rows, SERVING_COLUMNS, SERVING_DTYPES)
 
 

@@ -28,6 +28,7 @@ import pandas as pd
 
 from planner.engine import Plan
 from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, fleet_differences, runner_up_verdict
+from planner.engine.readback import SERVING_COLUMNS
 from planner.engine.result import held
 from planner.reports.tables import (
     BOUND_UNKNOWN,
@@ -53,8 +54,8 @@ from planner.reports.tables import (
 )
 from planner.reports.yearly import GROUPS, cost_categories, yearly_amounts
 
-SHEETS = ("summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards", "baselines", "decisions",
-          "runner-up", "count alternatives", "flip points", "cap costs", "break-even", "speeds", "excluded offers",
+SHEETS = ("summary", "yearly", "monthly", "fleet", "serving", "purchase schedule", "owned cards", "baselines",
+          "decisions", "runner-up", "count alternatives", "flip points", "cap costs", "break-even", "speeds", "excluded offers",
           "assumptions", "prices used")
 
 MONEY = "#,##0.00"
@@ -110,6 +111,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
         "yearly": yearly_sheet(plan, first, money, monthly.frame),
         "monthly": monthly,
         "fleet": fleet_sheet(plan),
+        "serving": serving_sheet(plan),
         "purchase schedule": _formatted(_dated(held(plan, "schedule"), first), ["amount"], paid, dates=("month_start",)),
         # present values (engine.readback.owned_decisions), as the totals of the plans below
         "owned cards": _formatted(held(plan, "owned"), ["fixed_costs_avoided", "end_value"], present),
@@ -170,6 +172,19 @@ def fleet_sheet(plan: Plan) -> Sheet:
     sheet = _formatted(held(plan, "fleet"), ["cost"], basis)
     note = site_cost_note(plan)
     return Sheet(sheet.frame, sheet.formats, notes=(("cost" + basis, note),) if note else ())
+
+
+def serving_sheet(plan: Plan) -> Sheet:
+    """The serving table (engine.readback.serving_table), each slot's hours of the week in words beside its hours per
+    week; the header alone without a serving workload."""
+    table = held(plan, "serving")
+    if not len(table.columns):   # a Plan made without one (its default table has no columns)
+        table = pd.DataFrame(columns=SERVING_COLUMNS)
+    columns = list(table.columns)
+    if "hours_of_week" in columns and "hours_per_week" in columns:
+        columns.remove("hours_of_week")
+        columns.insert(columns.index("hours_per_week") + 1, "hours_of_week")
+    return Sheet(table[columns], {})   # whole hours as 45, not 45.0
 
 
 def _shares(df: pd.DataFrame, scale: dict[str, float]) -> pd.DataFrame:

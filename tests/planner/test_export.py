@@ -53,10 +53,10 @@ def test_plan_out_writes_every_file_and_xlsx_total_equals_json_total(tmp_path):
     assert data["total"] == stdout_total
 
     wb = load_workbook(out / "plan.xlsx")
-    assert wb.sheetnames == list(SHEETS) == ["summary", "yearly", "monthly", "fleet", "purchase schedule", "owned cards",
-                                             "baselines", "decisions", "runner-up", "count alternatives", "flip points",
-                                             "cap costs", "break-even", "speeds", "excluded offers", "assumptions",
-                                             "prices used"]
+    assert wb.sheetnames == list(SHEETS) == ["summary", "yearly", "monthly", "fleet", "serving", "purchase schedule",
+                                             "owned cards", "baselines", "decisions", "runner-up", "count alternatives",
+                                             "flip points", "cap costs", "break-even", "speeds", "excluded offers",
+                                             "assumptions", "prices used"]
     summary = {r[0]: r[1] for r in wb["summary"].iter_rows(min_row=2, values_only=True)}
     # openpyxl writes numbers with 16 significant digits ("%.16g"; Excel keeps 15): equal to that precision
     assert summary["total"] == pytest.approx(data["total"], rel=1e-15)
