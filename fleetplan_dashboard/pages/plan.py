@@ -456,15 +456,17 @@ st.caption("Units apply to cards and reservations; rented capacity is counted in
 # Serving workloads: whole instances (or cards) in every hour-of-week slot
 if len(p.serving):
     st.subheader("Serving: whole instances per slot")
-    # busy units, kind and GPU hidden to fit 1366 px: the table's column menu (its eye icon) shows them
+    # the slot's hours of the week in words beside its instances; the slot's number, hours per week, busy units, kind
+    # and GPU hidden to fit 1366 px: the table's column menu (its eye icon) shows them
     _wide("serving_table").dataframe(
         p.serving.drop(columns=["unit_id"]), hide_index=True, width="stretch", key="serving_table", placeholder="",
-        column_order=["workload", "sku", "instances", "demand", "capacity", "served", "demand_unit", "slot", "months",
-                      "hours_per_week"],
+        column_order=["workload", "sku", "instances", "hours_of_week", "demand", "capacity", "served", "demand_unit",
+                      "months"],
         column_config={
             "workload": st.column_config.TextColumn(width=125, pinned=True),
             "sku": st.column_config.TextColumn("card or instance", width=150),
             "instances": st.column_config.NumberColumn(format="%g", width=70),
+            "hours_of_week": st.column_config.TextColumn("hours of the week", width=150),
             "demand": st.column_config.NumberColumn(format="%.4g", width=70),
             "capacity": st.column_config.NumberColumn(format="%.4g", width=70),
             "served": st.column_config.NumberColumn(format="%.4g", width=65),
@@ -475,8 +477,8 @@ if len(p.serving):
             "busy_units": st.column_config.NumberColumn("busy units", format="%.3g")})
     st.caption("Per serving workload and hour-of-week slot: the whole instances or cards held, the capacity they give "
                "and the demand served (demand, capacity and served in the workload's unit: requests per second or "
-               "reference GPUs); `months` are the months the slot's row stands for. The busy units, kind and GPU: "
-               "the table's eye icon.")
+               "reference GPUs) in the slot's hours of the week; `months` are the months the slot's row stands for. "
+               "The slot's number and hours per week, the busy units, kind and GPU: the table's eye icon.")
 
 decisions_box = st.expander("What each decision is worth: decision values, the runner-up fleet, flip points, cap costs",
                             icon=":material/balance:")

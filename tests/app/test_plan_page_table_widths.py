@@ -113,10 +113,14 @@ def test_the_serving_table_fits_1366_px_with_its_workload_first():
     at.file_uploader(key="upload_file").set_value(("serving.yaml", text.encode(), "application/x-yaml")).run()
     assert not at.exception, at.exception
     order, settings, data = _shown(at, "hours_per_week")
-    assert order[:3] == ["workload", "sku", "instances"]
+    assert order[:4] == ["workload", "sku", "instances", "hours_of_week"]   # which hours of the week, in words
+    # the flat profile: each workload's one slot is the whole week
+    (table,) = [d.value for d in at.dataframe if "hours_per_week" in d.value.columns]
+    assert set(table["hours_of_week"]) == {"all week"} and set(table["hours_per_week"]) == {168.0}
     widths = [settings[c]["width"] for c in order]
     assert sum(widths) <= PAGE_PX and sum(widths[:3]) <= PHONE_PX
-    assert set(data) - set(order) == {"busy_units", "kind", "gpu"}     # a click away: the table's column menu
+    # a click away: the table's column menu
+    assert set(data) - set(order) == {"busy_units", "kind", "gpu", "slot", "hours_per_week"}
 
 
 def test_the_owned_cards_table_shows_their_end_value_after_the_costs_they_avoid(fresh_cache):
