@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from planner.engine.inputs import Inputs
 from planner.engine.periods import WeekBlocks, week_blocks
 from planner.engine.profiles import weekly_profile
 from planner.months import HOURS_PER_MONTH, HOURS_PER_WEEK
@@ -23,12 +24,10 @@ ALL_DAY = "all day"
 
 def level_hours(scenario, merged: bool, week: WeekBlocks | None = None) -> list[tuple[int, ...]] | None:
     """The weekly hours (0 … 167) of each weekly level of `scenario`'s plan with every distinct weight kept (no
-    profile_slots grouping: a serving workload's), in the order of week_blocks' levels (`week`, if already made);
-    `merged`: whether its identical hours were merged (Inputs.hours_merged), else every hour is its own level. None
-    where the levels are not a split of the week's hours (a grouped profile: its corners share hours)."""
+    profile_slots grouping: a serving workload's), in the order of week_blocks' levels (`week`: week_blocks(scenario,
+    None, merged), if already made); `merged`: whether its identical hours were merged (Inputs.hours_merged), else
+    every hour is its own level. None where the hours of some level are not as many as week_blocks counts."""
     week = week_blocks(scenario, None, merge=merged) if week is None else week
-    if week.means is not None:
-        return None
     if not merged:
         return [(h,) for h in range(HOURS_PER_WEEK)]
     # the rounding weight_classes compares the hours' weight vectors with
@@ -39,11 +38,11 @@ def level_hours(scenario, merged: bool, week: WeekBlocks | None = None) -> list[
     return hours
 
 
-def period_hours(scenario, inp) -> list[tuple[int, ...]] | None:
+def period_hours(scenario, inp: Inputs) -> list[tuple[int, ...]] | None:
     """The weekly hours of each period of `inp` (the Inputs resolved from `scenario`): its months' groups hold one
     period per weekly level each, levels inner (engine.periods.demand_periods). None where that is not known: no
-    scenario, a grouped profile, or levels that do not match `inp`'s periods or the profile files it read (a profile
-    CSV changed since)."""
+    scenario, or levels that do not match `inp`'s periods (a profile grouped into blocks, whose corners share hours)
+    or the profile files it read (a profile CSV changed since)."""
     if scenario is None or not len(inp.periods):
         return None
     week = week_blocks(scenario, None, merge=inp.hours_merged)
