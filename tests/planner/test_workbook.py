@@ -293,6 +293,9 @@ def test_every_sheet_is_one_excel_table_with_filters(hybrid):
     _, book = hybrid
     for ws in book.formulas.worksheets:
         tables = list(ws.tables.values())
+        if ws.title == "serving":   # the hybrid has no serving workload: the header alone, with filters
+            assert not tables and ws.max_row == 1 and ws.auto_filter.ref, ws.title
+            continue
         assert len(tables) == 1, ws.title
         assert tables[0].ref == ws.dimensions, ws.title
         if tables[0].totalsRowCount:
