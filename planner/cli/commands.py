@@ -1466,7 +1466,8 @@ def _print_plan(p) -> None:
         # one row per slot and month repeated a constant demand 72 times: months that read the same are one row
         emit(serving_by_months(p.serving), Format.table, float_digits=2,
              title="Serving: whole instances or cards per hour-of-week slot, consecutive months that read the same on "
-                   "one row (in_months; demand, capacity and served in demand_unit; each slot: --format json)")
+                   "one row (in_months; hours_of_week: the slot's weekly hours; demand, capacity and served in demand_unit; "
+                   "each slot: --format json)")
     # two columns: narrower than the title, which rich would wrap onto two or three lines
     emit(p.costs, Format.table, title=f"Cost by category ({money})", float_digits=0, whole_title=True)
     # what is paid each year: the total above is a present value (reports.yearly, as the workbook's yearly sheet)

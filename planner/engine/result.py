@@ -180,8 +180,8 @@ class Plan:
     # lower_bound, upper_bound (= total), error_bound (total − exact optimum is at most this),
     # error_bound_pct; None when the plan's periods are exact
     profile_grouping: dict | None = None
-    # serving workloads (workloads[].serving): whole instances or cards per hour-of-week slot class — workload,
-    # slot, hours_per_week, demand, unit_id, kind, sku, gpu, instances, capacity; empty without serving work
+    # serving workloads (workloads[].serving): whole instances or cards per hour-of-week slot class — the columns of
+    # engine.readback.SERVING_COLUMNS (hours_of_week: the slot's weekly hours in words); empty without serving work
     serving: pd.DataFrame = field(default_factory=pd.DataFrame)
     # card, workload, busy_hours: hours each card type works for each workload over the horizon, in the
     # plan's dispatch (rows with hours only)
