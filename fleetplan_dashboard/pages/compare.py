@@ -6,7 +6,7 @@ import math
 
 import streamlit as st
 
-from fleetplan_dashboard import charts, state, tables
+from fleetplan_dashboard import charts, links, state, tables
 from fleetplan_dashboard.layout import wide
 from planner.errors import PlannerError
 from planner.reports import compare
@@ -27,10 +27,16 @@ SAME_SIDES = "A ({a}) and B ({b}) are the same scenario, so nothing below differ
 NOTHING_EDITED = ": nothing is edited on the Plan page yet. Edit a value in its sidebar, or pick another scenario for B."
 SAME_PICKED = ". Pick another scenario for A or B."
 
+# A link to this page (a bookmark, a shared link) carries the scenario and its edits, as the Plan page's does: opened
+# here as there, and the URL written back as the page shows it (links)
+links.open_shared_link()
 cur = state.current()
+links.write_link(cur)
 st.title("Compare")
 st.caption("Two scenarios side by side: the inputs that differ, the fleets and the costs (B − A). "
            "“Current edits” is the Plan page's scenario with its sliders as they are now.")
+if links.link_problems():
+    st.warning(f"{links.IGNORED}\n\n" + tables.message_block(links.link_problems()))
 
 uploads = st.session_state.get("uploads", {})
 options = [CURRENT] + [f"file:{n}" for n in state.scenario_files()] + list(uploads)

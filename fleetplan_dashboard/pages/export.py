@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from fleetplan_dashboard import exports, state, tables
+from fleetplan_dashboard import exports, links, state, tables
 from planner.errors import PlannerError
 from planner.reports.tables import present_value_basis
 from planner.text import counted, one_line
@@ -22,8 +22,14 @@ def decisions_words(made: bool, under_way: bool) -> str:
     return "What each decision is worth is not included: it is made on the Plan page, after the plan is shown."
 
 
+# A link to this page (a bookmark, a shared link) carries the scenario and its edits, as the Plan page's does: opened
+# here as there, and the URL written back as the page shows it (links)
+links.open_shared_link()
 cur = state.current()
+links.write_link(cur)
 st.title("Export")
+if links.link_problems():
+    st.warning(f"{links.IGNORED}\n\n" + tables.message_block(links.link_problems()))
 if cur.edited is None:
     st.error("Nothing to export: the scenario is not valid.\n\n" + tables.message_block(cur.problems))
     st.stop()
