@@ -6,7 +6,7 @@ import math
 
 import streamlit as st
 
-from fleetplan_dashboard import charts, links, state, tables
+from fleetplan_dashboard import charts, compare_tables, links, state, tables
 from fleetplan_dashboard.layout import wide
 from planner.errors import PlannerError
 from planner.reports import compare
@@ -17,6 +17,7 @@ from planner.text import counted
 CURRENT = "current"
 INPUT_MAX_PX = 260   # the inputs table's name column at most (34 characters): what a phone leaves two short sides
 SIDE_MIN_PX = 48     # a side's column of the inputs table at least: its header, "A", and a short value
+INPUT_WRAPPED_PX = 144   # the name column at least where the rows wrap: "Cards that may be bought" in two lines
 
 
 def _text_px(texts) -> int:
@@ -159,34 +160,71 @@ st.subheader("Inputs that differ")
 if comp.inputs.empty:
     st.info("The two scenarios state the same assumptions.")
 else:
-    shown_inputs = tables.inputs_table(comp.inputs_shown, cc)
+    # a list as its items, "a100-80gb-pcie, rtx-4090" (the comparison's YAML flow text, "[a100-80gb-pcie, rtx-4090]",
+    # was cut to "[a100-80gb-pc" at 90 px: an audit, 2026-12-07)
+    shown_inputs = tables.inputs_table(
+        compare_tables.readable_lists(comp.inputs_shown, compare_tables.list_paths(sa, sb)), cc)
     # The sides' headers are "A" and "B", the scenarios' names in their help ("B: Current edits of startup-hybrid.yaml"
     # was cut to a third at 90 px: an audit, 2026-12-06), each column as wide as its values (tables.CHARS_PER_PX), at
-    # most 90 px; the inputs' names take what a phone leaves beside them (356 px: the values stay in view), at least
-    # 176 px, and on a laptop up to INPUT_MAX_PX. A name still cut is said in full under the table.
-    side_px = {side: max(SIDE_MIN_PX, min(90, _text_px(shown_inputs[col]))) for side, col in ((side_a, "a"), (side_b, "b"))}
-    input_px = max(176, min(_text_px(shown_inputs["input"]), INPUT_MAX_PX, 356 - sum(side_px.values())))
+    # most 90 px, or its longest word (a card's id, which is not wrapped) up to 160; the inputs' names take what a
+    # phone leaves beside them (356 px: the values stay in view), at least 176 px, and on a laptop up to INPUT_MAX_PX.
+    side_px = {side: max(SIDE_MIN_PX, min(max(90, compare_tables.word_px(shown_inputs[col])), _text_px(shown_inputs[col])))
+               for side, col in ((side_a, "a"), (side_b, "b"))}
+    # A value longer than its column (a list of cards) wraps in its cell: the rows as high as the longest needs, up to
+    # compare_tables.MAX_LINES lines (the grid wraps only rows higher than one line), the names wrapped alike, in
+    # at least INPUT_WRAPPED_PX (two cards' ids beside them on a phone)
+    value_px = {"a": side_px[side_a], "b": side_px[side_b]}
+    lines = compare_tables.lines_needed(shown_inputs, value_px)
+    input_px = max(INPUT_WRAPPED_PX if lines > 1 else 176,
+                   min(_text_px(shown_inputs["input"]), INPUT_MAX_PX, 356 - sum(side_px.values())))
+    path_px = 904 - input_px - sum(side_px.values())   # the rest of the 904 px a 1366 px screen holds, the sidebar open
+    if lines > 1:
+        lines = max(lines, compare_tables.lines_needed(shown_inputs, {"input": input_px, "path": path_px}))
     wide("compare_inputs").dataframe(
         shown_inputs.rename(columns={"a": side_a, "b": side_b}), hide_index=True,
-        width="stretch", key="compare_inputs", column_config={
+        width="stretch", key="compare_inputs", row_height=compare_tables.row_height(lines), column_config={
             "input": st.column_config.TextColumn(width=input_px, pinned=True),
             side_a: st.column_config.TextColumn("A", width=side_px[side_a], help=side_a),
             side_b: st.column_config.TextColumn("B", width=side_px[side_b], help=side_b),
-            # the rest of the 904 px a 1366 px screen holds, the sidebar open
-            "path": st.column_config.TextColumn("in the scenario file", width=904 - input_px - sum(side_px.values()))})
-    cut = [name for name in shown_inputs["input"] if len(name) > int(input_px * tables.CHARS_PER_PX)]
+            "path": st.column_config.TextColumn("in the scenario file", width=path_px)})
+    # A name or value still cut (one line: no value wraps; or more lines than a row shows) is said in full under it
+    shown_lines = min(lines, compare_tables.MAX_LINES)
+    if lines > 1:
+        cut = [name for name in shown_inputs["input"] if compare_tables.wrapped_lines(name, input_px) > shown_lines]
+    else:
+        cut = [name for name in shown_inputs["input"] if len(name) > int(input_px * tables.CHARS_PER_PX)]
     if cut:
         st.caption("Inputs in full: " + "; ".join(tables.plain(name) for name in cut) + ".")
+    long_values = [f"{row.input}: A {row.a}, B {row.b}" for row in shown_inputs.itertuples()
+                   if max(compare_tables.wrapped_lines(row.a, value_px["a"]),
+                          compare_tables.wrapped_lines(row.b, value_px["b"])) > shown_lines]
+    if long_values:
+        st.caption("Values in full: " + "; ".join(tables.plain(v) for v in long_values) + ".")
 
 if len(comp.prices):   # the same offer priced differently (an edited offers file, a price override on one side)
     st.subheader("Prices that differ")
-    # the offer's name, which of its prices, then A's and B's
+    # what each price is in words: the offer (card, or instance, option, provider and region), which of its prices,
+    # A's and B's with their currency and unit ("16,500 USD per card"), and where each plan's price came from and its
+    # date (an audit, 2026-12-07: the section showed "capex_per_unit" and bare amounts)
+    shown_prices = compare_tables.prices_table(comp.prices, pa, pb, cc)
+    # on a phone (356 px) the offer and both amounts show, what the price is a swipe away: "instance-hour" whole
+    price_px = {"offer": 126, "a": 115, "b": 115, "price": 130}
+    price_px["source"] = 904 - sum(price_px.values())   # the rest of a 1366 px screen, the sidebar open
+    price_lines = compare_tables.lines_needed(shown_prices, price_px)
     wide("compare_prices").dataframe(
-        comp.prices.rename(columns={"a": side_a, "b": side_b}), hide_index=True, width="stretch", key="compare_prices",
-        column_order=["sku", "price", side_a, side_b, "purchase_option", "provider", "region", "gpu"], column_config={
-            "sku": st.column_config.TextColumn("card or instance", width=120, pinned=True),
-            "price": st.column_config.TextColumn(width=104),
-            side_a: st.column_config.NumberColumn(width=66), side_b: st.column_config.NumberColumn(width=66)})
+        shown_prices.rename(columns={"a": side_a, "b": side_b}), hide_index=True, width="stretch", key="compare_prices",
+        column_order=["offer", side_a, side_b, "price", "source", "gpu"],
+        row_height=compare_tables.row_height(price_lines), column_config={
+            "offer": st.column_config.TextColumn("card or offer", width=price_px["offer"], pinned=True),
+            side_a: st.column_config.TextColumn("A", width=price_px["a"], help=side_a),
+            side_b: st.column_config.TextColumn("B", width=price_px["b"], help=side_b),
+            "price": st.column_config.TextColumn(width=price_px["price"]),
+            "source": st.column_config.TextColumn("source and date", width=price_px["source"]),
+            "gpu": st.column_config.TextColumn("GPU")})
+    long_prices = [f"{row.offer}, {row.price}: {row.source}" for row in shown_prices.itertuples()
+                   if compare_tables.wrapped_lines(row.source, price_px["source"]) > min(price_lines, compare_tables.MAX_LINES)]
+    if long_prices:
+        st.caption("Sources in full: " + "; ".join(tables.plain(v) for v in long_prices) + ".")
 
 st.subheader("Fleets")
 left, right = st.columns(2)

@@ -56,12 +56,16 @@ def test_inputs_that_differ_pin_the_input_and_show_a_and_b_beside_it(compare_pag
     assert _width(settings, order[:3]) <= PHONE_PX
 
 
-def test_prices_that_differ_pin_the_offer_and_show_which_price_and_a_and_b_beside_it(compare_page):
+def test_prices_that_differ_pin_the_offer_and_show_a_and_b_with_their_units_beside_it(compare_page):
+    # A and B say their unit ("16,500 USD per card", "55.04 USD per instance-hour"), which tells which price each is;
+    # the price's words ("new card with its host share") come next, a swipe away (test_compare_dashb_prices.py)
     order, settings, data = _table(compare_page, "price")
-    assert order[:2] == ["sku", "price"] and order[2].startswith("A: ") and order[3].startswith("B: ")
+    assert order[0] == "offer" and order[1].startswith("A: ") and order[2].startswith("B: ") and order[3] == "price"
     assert sorted(order) == sorted(data)      # every column shown, the offer's others after
-    assert settings["sku"]["pinned"] is True
-    assert _width(settings, order[:4]) <= PHONE_PX
+    assert settings["offer"]["pinned"] is True
+    assert _width(settings, order[:3]) <= PHONE_PX
+    prices = next(d.value for d in compare_page.dataframe if "price" in d.value.columns)
+    assert prices[order[1]].str.endswith(" USD per card").all() and prices[order[2]].str.endswith(" USD per card").all()
 
 
 def test_each_fleet_pins_what_and_shows_its_cost_and_action_then_fits_half_the_page(compare_page):

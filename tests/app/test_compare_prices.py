@@ -33,10 +33,11 @@ def test_a_card_quoted_higher_in_one_scenario_is_listed_with_both_unit_prices():
     prices = next(d.value for d in at.dataframe if "price" in d.value.columns)
     assert len(prices) == 1
     row = prices.iloc[0]
-    assert (row["sku"], row["purchase_option"], row["price"]) == ("a100-80gb-pcie", "purchase", "capex_per_unit")
+    # in words, the amounts with their currency and unit (test_compare_dashb_prices.py: the source and date too)
+    assert (row["offer"], row["price"]) == ("a100-80gb-pcie, on-prem card", "new card with its host share")
     a_col = next(c for c in prices.columns if c.startswith("A: "))
     b_col = next(c for c in prices.columns if c.startswith("B: "))
-    assert (float(row[a_col]), float(row[b_col])) == (16500.0, 17500.0)
+    assert (row[a_col], row[b_col]) == ("16,500 USD per card", "17,500 USD per card")
 
 
 def test_the_section_is_left_out_when_every_price_is_the_same():
