@@ -19,11 +19,14 @@ from planner.reports.compare import FLEET_KEY
 from planner.reports.tables import prices_used
 
 # A grid cell wraps its text only in rows taller than 4rem (64 px: Streamlit 1.67's grid, `rowHeight > 4rem`); a
-# wrapped line of its 14 px font takes some 20 px, the cell's padding 8 px above and below; a line holds what the
-# cell shows on one (tables.CHARS_PER_PX: its side padding counted in).
+# wrapped line of its 14 px font takes some 20 px, the cell's padding 8 px above and below and 8.5 px each side. A text
+# on one line fits as the page's other tables count (tables.CHARS_PER_PX, the side padding counted in); wrapped, each
+# line is counted at 7.5 px a character inside the padding, which short words need (Chromium, 2026-12-07: at 106 px
+# "a100-80gb-pcie" broke before its last letter).
 WRAP_MIN_PX = 65
 LINE_PX = 20
 ROW_PAD_PX = 16
+CELL_PAD_PX = 17
 MAX_LINES = 6            # a row at most this many lines high (136 px); a value longer is said in full under the table
 WORD_MAX_PX = 160        # a value's column at least as wide as its longest word, up to this (a word is not wrapped)
 EMPTY_LIST = "(empty list)"
@@ -89,20 +92,22 @@ def readable_lists(shown: pd.DataFrame, paths: set[str]) -> pd.DataFrame:
 
 
 def _fits(width_px: int) -> int:
-    """The characters a line of a cell `width_px` wide holds (as the page's other tables count them)."""
-    return max(1, int(width_px * CHARS_PER_PX))
+    """The characters a wrapped line of a cell `width_px` wide holds (inside its padding)."""
+    return max(1, int((width_px - CELL_PAD_PX) * CHARS_PER_PX))
 
 
 def word_px(texts) -> int:
     """The width a column needs to show the longest word of `texts` on one line (a word is not wrapped), at most
     WORD_MAX_PX."""
     longest = max((len(w) for t in texts for w in str(t).split()), default=0)
-    return min(WORD_MAX_PX, math.ceil(longest / CHARS_PER_PX) + 1)
+    return min(WORD_MAX_PX, math.ceil(longest / CHARS_PER_PX) + CELL_PAD_PX)
 
 
 def wrapped_lines(text: Any, width_px: int) -> int:
-    """The lines `text` takes in a cell `width_px` wide, wrapped at its spaces (a word longer than a line over as
-    many lines as it needs)."""
+    """The lines `text` takes in a cell `width_px` wide: one where it shows whole on one (tables.CHARS_PER_PX), else
+    wrapped at its spaces (a word longer than a line over as many lines as it needs)."""
+    if len(str(text)) <= int(width_px * CHARS_PER_PX):
+        return 1
     fits, lines, used = _fits(width_px), 1, 0
     for word in str(text).split():
         need = len(word) if used == 0 else used + 1 + len(word)

@@ -17,7 +17,7 @@ from planner.text import counted
 CURRENT = "current"
 INPUT_MAX_PX = 260   # the inputs table's name column at most (34 characters): what a phone leaves two short sides
 SIDE_MIN_PX = 48     # a side's column of the inputs table at least: its header, "A", and a short value
-INPUT_WRAPPED_PX = 144   # the name column at least where the rows wrap: "Cards that may be bought" in two lines
+INPUT_WRAPPED_PX = 112   # the name column at least where the rows wrap (beside two 122 px columns of cards' ids)
 
 
 def _text_px(texts) -> int:
@@ -166,13 +166,13 @@ else:
         compare_tables.readable_lists(comp.inputs_shown, compare_tables.list_paths(sa, sb)), cc)
     # The sides' headers are "A" and "B", the scenarios' names in their help ("B: Current edits of startup-hybrid.yaml"
     # was cut to a third at 90 px: an audit, 2026-12-06), each column as wide as its values (tables.CHARS_PER_PX), at
-    # most 90 px, or its longest word (a card's id, which is not wrapped) up to 160; the inputs' names take what a
+    # most 90 px, or as its longest word (a card's id, which is not wrapped) up to 160; the inputs' names take what a
     # phone leaves beside them (356 px: the values stay in view), at least 176 px, and on a laptop up to INPUT_MAX_PX.
     side_px = {side: max(SIDE_MIN_PX, min(max(90, compare_tables.word_px(shown_inputs[col])), _text_px(shown_inputs[col])))
                for side, col in ((side_a, "a"), (side_b, "b"))}
     # A value longer than its column (a list of cards) wraps in its cell: the rows as high as the longest needs, up to
     # compare_tables.MAX_LINES lines (the grid wraps only rows higher than one line), the names wrapped alike, in
-    # at least INPUT_WRAPPED_PX (two cards' ids beside them on a phone)
+    # at least INPUT_WRAPPED_PX: on a phone two columns of cards' ids beside them
     value_px = {"a": side_px[side_a], "b": side_px[side_b]}
     lines = compare_tables.lines_needed(shown_inputs, value_px)
     input_px = max(INPUT_WRAPPED_PX if lines > 1 else 176,
