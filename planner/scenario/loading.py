@@ -35,6 +35,7 @@ from planner.fileio import file_folder as file_folder  # re-exported: fileio say
 from planner.fileio import file_problem, files_as_written, open_for_reading, written_path
 from planner.fileio import named_as_written as named_as_written  # re-exported, as file_folder
 from planner.months import HOURS_PER_MONTH
+from planner.scenario.fx_check import implausible_fx
 from planner.scenario.model import (
     BUILTIN_PROFILES,
     CLOUD_KIND_LABEL,
@@ -2181,9 +2182,9 @@ MAX_GROWTH_AS_SHARE = 1.0
 def plausibility_warnings(scenario: Scenario) -> list[tuple[Path_, str]]:
     """(field path, warning) for each value of a valid `scenario` that looks typed in another unit: watts in kW,
     electricity in cents, a power cap in watts, growth in percent, a memory in MiB (where an offers CSV may give
-    it; an error otherwise: _memory_problems), no demand at all, a rate for
-    the scenario's own currency. Each warning starts with the field's dotted path and says the value, why it
-    looks wrong and the unit expected; `validate` places them in the file (text_places), a plan lists the texts."""
+    it; an error otherwise: _memory_problems), no demand at all, a rate for the scenario's own currency, a yuan rate
+    turned round (fx_check). Each warning starts with the field's dotted path and says the value, why it looks wrong
+    and the unit expected; `validate` places them in the file (text_places), a plan lists the texts."""
     return plausibility_warnings_as_written(scenario.model_dump())
 
 
@@ -2203,6 +2204,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
         found.append((("fx", currency),
                       f"fx.{currency} {own_rate:g} is ignored: {currency} is the scenario's currency, "
                       f"1 by definition (rates are {currency} per 1 unit of another currency)"))
+    found += implausible_fx(currency, fx)   # a yuan rate turned round (planner.scenario.fx_check)
     found += _implausible_electricity(data, currency, fx)
     found += _implausible_card_prices(data, currency, fx)
     found += _implausible_power_cap(data)
