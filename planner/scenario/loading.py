@@ -699,11 +699,102 @@ def _at(origin: str, mark: yaml.Mark | None, editor: _EditorLines) -> str:
 
 # the key a line sets (`  name: …` or `  "name": …` → name, its column 3), for a line blanked after a syntax error
 _LINE_KEY = re.compile(r"^\s*(?:-\s+)?([\"']?)([A-Za-z_][\w-]*)\1\s*:")
+# … and the key of a line that lacks its ':' ("  pue 1.3", "  - name a")
+_LINE_KEY_WITHOUT_COLON = re.compile(r"^\s*(?:-\s+)?()([A-Za-z_][\w-]*)\s+[^\s:#]")
 _ITEM_DASH = re.compile(r"^\s*-(?=\s)")
 # a line that holds a list item, or a key whose value is on the lines below (`workloads:`)
 _OPENS_BLOCK = re.compile(r"^(\s*)(?:-(?:\s|$)|[^\s#].*:\s*(?:#.*)?$)")
 
 Blanked = tuple[int, int, str]   # (line, column of its key, the key), 1-based: a line blanked after a syntax error
+
+
+# a line that is a key opening a block (`  workloads:`, `\tonprem:  # …`): no dash, nothing after its ':' but a comment
+_OPENER = re.compile(r"^[ \t]*((?:([\"'])[A-Za-z_][\w-]*\2|[A-Za-z_][\w-]*)\s*:\s*(?:#.*)?)$")
+
+
+def _indentation(text: str) -> int | None:
+    """The spaces that indent `text`, None where a tab is among them."""
+    body = text.lstrip(" \t")
+    return None if "\t" in text[:len(text) - len(body)] else len(text) - len(body)
+
+
+def _reindented_opener(lines: list[str], line: int) -> str | None:
+    """`lines[line]`, a key opening a block that failed for its indentation (a tab, or one space too many), at the
+    indentation its block's lines show it meant: the deepest of the blocks open above it that is less indented than
+    the line below it (`onprem:` over `  pue: 1.3`); None where that is no other indentation or cannot be told."""
+    opener = _OPENER.match(lines[line])
+    written = [(k, _indentation(text)) for k, text in enumerate(lines) if text.strip() and not text.lstrip().startswith("#")]
+    below = next((indent for k, indent in written if k > line), None)
+    if opener is None or below is None or below == 0:
+        return None
+    open_above: list[int] = []
+    for indent in reversed([indent for k, indent in written if k < line]):
+        if indent is not None and (not open_above or indent < open_above[-1]):
+            open_above.append(indent)
+    meant = max((indent for indent in open_above if indent < below), default=None)
+    if meant is None or meant == _indentation(lines[line]):
+        return None
+    return " " * meant + opener[1]
+
+
+def _astray_said(what: str, lines: list[str], block_first: int | None, editor: _EditorLines) -> str:
+    """PyYAML's "expected <block end>, but found …" (a line indented less than the block above it but more than the
+    key that opens that block: it belongs to neither) in a user's words."""
+    item = "found '-'" in what or "<block sequence start>" in what
+    block = (f" (from line {editor.position(block_first, 0)[0]})" if block_first is not None else "")
+    return (f"{'a list item' if item else 'a key'} cannot start here: this line is indented less than the lines of the "
+            f"block above it{block} but more than the key that opens that block, so it belongs to neither; line it up "
+            f"with the {'items' if item else 'keys'} it belongs with")
+
+
+def _run_above(lines: list[str], line: int) -> int | None:
+    """The first of the lines just above `lines[line]` indented as the nearest of them (comments and blank lines
+    aside): the first line of the block PyYAML has just left when it finds `line` indented wrong."""
+    written = [k for k in range(line) if lines[k].strip() and not lines[k].lstrip().startswith("#")]
+    if not written:
+        return None
+    indent = _indentation(lines[written[-1]])
+    first = written[-1]
+    for k in reversed(written[:-1]):
+        if _indentation(lines[k]) != indent:
+            break
+        first = k
+    return first
+
+
+def _first_of_block_astray(lines: list[str], first: int, later: int) -> tuple[yaml.Mark, str, str] | None:
+    """(where, what, the line re-indented) where `lines[first]`, the first line of a block (the first key under
+    `prices:`, the first item under `workloads:`), is indented other than the lines below it that belong with it,
+    found by PyYAML at line `later`: a key whose next two lines, `later` the first, share another indentation, or a
+    list item whose next item's dash is a space left or right of its own. None where not so."""
+    written = [(k, _indentation(text)) for k, text in enumerate(lines)
+               if text.strip() and not text.lstrip().startswith("#")]
+    above = [indent for k, indent in written if k < first]
+    below = [(k, indent) for k, indent in written if k > first]
+    mine = _indentation(lines[first])
+    if not above or above[-1] is None or mine is None or not below or below[0][0] != later:
+        return None
+    opened = next(k for k, _ in reversed(written) if k < first)
+    if not _OPENER.match(lines[opened]) and not re.match(r"^\s*-\s+\S.*:\s*(?:#.*)?$", lines[opened]):
+        return None
+    if _ITEM_DASH.match(lines[first]):
+        # the item's own lines are further in than its dash (one space further, where the dash is); the next item
+        # of the list has a dash of its own
+        sibling = next(((k, indent) for k, indent in below if indent is not None
+                        and (_ITEM_DASH.match(lines[k]) or indent <= mine)), None)
+        if sibling is None or not _ITEM_DASH.match(lines[sibling[0]]) or abs(sibling[1] - mine) != 1:
+            return None
+        meant, by = sibling[1], f"the next item's dash (line {sibling[0] + 1})"
+    else:
+        if len(below) < 2 or below[0][1] is None or below[0][1] != below[1][1] or abs(below[0][1] - mine) != 1:
+            return None   # (two spaces or more: as likely a list item's dash left out, `  name: a` for `  - name: a`)
+        meant, by = below[0][1], f"the keys below it (lines {below[0][0] + 1} and {below[1][0] + 1})"
+    if meant <= above[-1]:
+        return None
+    where = yaml.Mark("", 0, first, mine, None, None)
+    what = (f"this line is indented {counted(abs(mine - meant), 'space')} {'more' if mine > meant else 'less'} than "
+            f"{by} of the same block: line it up with them")
+    return where, what, " " * meant + lines[first].lstrip(" ")
 
 
 def _blanked_line(lines: list[str], line: int) -> str:
@@ -715,13 +806,29 @@ def _blanked_line(lines: list[str], line: int) -> str:
     if not dash or dash[0] == lines[line]:
         return ""
     indent = len(dash[0]) - 1
-    above = next((text for text in reversed(lines[:line]) if text.strip() and not text.lstrip().startswith("#")), "")
+    written = [text for text in lines if text.strip() and not text.lstrip().startswith("#")]
+    tabbed = "\t" in dash[0]
+    # a list item indented with a tab (its error), or a space more or less than the item before it: where the nearest
+    # item indented with spaces has its dash
+    items = [len(m[0]) - 1 for text in [*reversed(lines[:line]), *(lines[line + 1:] if tabbed else [])]
+             if (m := _ITEM_DASH.match(text)) and "\t" not in m[0]]
+    if tabbed and not items:
+        # the list's only item: its dash two spaces left of its other lines, as `- ` puts them
+        further = next((n for text in lines[line + 1:] if text.strip() and (n := _indentation(text)) is not None), None)
+        if further is None or further < 2:
+            return ""
+        items = [further - 2]
+    if items and (tabbed or abs(items[0] - indent) == 1):
+        indent = items[0]
+    # the nearest line above indented no further than the dash (the lines of the item before it are further in)
+    above = next((text for text in reversed(lines[:line]) if text in written
+                  and len(text) - len(text.lstrip(" ")) <= indent and not text.startswith("\t")), "")
     opens = _OPENS_BLOCK.match(above)
     if not opens:
         return ""
     at = len(opens[1])
     is_item = above.lstrip().startswith("-")
-    return dash[0] if (is_item and at == indent) or (not is_item and at <= indent) else ""
+    return " " * indent + "-" if (is_item and at == indent) or (not is_item and at <= indent) else ""
 
 
 # PyYAML's context of an error inside a quote or bracket left open, and what a message calls it
@@ -750,6 +857,50 @@ def _left_open(exc: yaml.MarkedYAMLError, lines: list[str]) -> bool:
 _KEY_WITHOUT_COLON = re.compile(r"(-?\s*[A-Za-z_][\w.-]*)\s+([^\s:#][^:#]*?)\s*")
 
 
+def _scalar_before(source: str, at: int) -> yaml.ScalarToken | None:
+    """The last scalar PyYAML scans before index `at` of `source`, where it stopped at an error: the plain scalar a
+    misplaced ':' ends ("mapping values are not allowed here"), which may have begun lines above."""
+    loader = yaml.SafeLoader(source)
+    scanned: list = []
+    try:
+        while loader.check_token():
+            scanned.append(loader.get_token())
+    except yaml.YAMLError:
+        scanned += loader.tokens   # the tokens scanned but not yet handed out
+    finally:
+        loader.dispose()
+    found = [t for t in scanned if isinstance(t, yaml.ScalarToken) and t.start_mark.index < at]
+    return found[-1] if found else None
+
+
+def _misplaced_colon(source: str, lines: list[str], mark: yaml.Mark,
+                     editor: _EditorLines) -> tuple[yaml.Mark, str, int | None]:
+    """(where to say it, what) of PyYAML's "mapping values are not allowed here" at `mark`, a ': ' where no key may
+    start, in a user's words. PyYAML finds it at the colon, which is on the line to fix where the value before it
+    is on that line (`name: a: b`: quote the value) or where the line is indented further than the key above it, so
+    that YAML read it as more of that key's value (the third item: the line of that key, 0-based); but where that
+    plain text began on an earlier line with no key (`pue 1.3`), the line to fix is that earlier one, which lacks its
+    ':'."""
+    start = _scalar_before(source, mark.index)
+    if start is None or start.start_mark.line >= mark.line:
+        return mark, ("a `key: value` cannot start here: a value holding ': ' needs quotes "
+                      "(e.g. name: 'a: b'), or this key belongs on a line of its own"), None
+    first = start.start_mark
+    before = lines[first.line][:first.column] if first.line < len(lines) else ""
+    if not before.strip() or before.strip() == "-":   # the text starts its line: a key whose ':' is left out
+        written = lines[first.line].strip()
+        key = _KEY_WITHOUT_COLON.fullmatch(written)
+        return first, "no ':' after the key on this line" + (f"; did you mean '{key[1]}: {key[2]}'?" if key else ""), None
+    line = lines[mark.line]
+    where = yaml.Mark(mark.name, mark.index - mark.column + len(line) - len(line.lstrip(" ")), mark.line,
+                      len(line) - len(line.lstrip(" ")), None, None)
+    above = _LINE_KEY.match(lines[first.line])
+    number = editor.position(first.line, 0)[0]
+    key = f"the key '{above[2]}' above it (line {number})" if above else f"line {number} above it"
+    return where, (f"a `key: value` cannot start here: this line is indented more than {key}, so YAML reads it as "
+                   "part of that value; line it up with its keys (or quote a value holding ': ')"), first.line
+
+
 def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[Blanked]]:
     """Parse with the safe loader. A syntax error is reported, its line blanked and parsing retried,
     so one broken line does not hide the file's other problems. YAML over a limit is refused at once.
@@ -760,6 +911,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
     lines = _YAML_BREAKS.split(text)
     editor = _EditorLines(text)
     blanked: set[Blanked] = set()
+    reindented: set[int] = set()   # the lines of keys opening a block read at another indentation (_reindented_opener)
     reparsed = -len(text)   # the first parse is not a retry
     for _ in range(20):
         source = "\n".join(lines)
@@ -780,6 +932,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
         except YamlRefused as exc:
             return None, {}, syntax + [f"{_at(origin, exc.mark, editor)}: {exc.what}"], frozenset(blanked)
         except yaml.MarkedYAMLError as exc:
+            block_first: int | None = None   # the first line of the block an indentation error is in, where known
             mark = exc.problem_mark or exc.context_mark
             what = exc.problem or "invalid YAML"
             opener = _OPENERS.get(exc.context or "")
@@ -799,12 +952,29 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 written = lines[mark.line].strip() if mark.line < len(lines) else ""
                 key = _KEY_WITHOUT_COLON.fullmatch(written)
                 what = "no ':' after the key on this line" + (f"; did you mean '{key[1]}: {key[2]}'?" if key else "")
+            elif what == "mapping values are not allowed here" and mark is not None and not exc.context:
+                mark, what, block_first = _misplaced_colon(source, lines, mark, editor)
             elif exc.context:
                 what = f"{what} ({exc.context})"
+            if block_first is None and what.startswith("expected <block end>") and mark is not None:
+                block_first = _run_above(lines, mark.line)
+                what = _astray_said(what, lines, block_first, editor)
+            astray = (_first_of_block_astray(lines, block_first, mark.line)
+                      if block_first is not None and mark is not None and block_first not in reindented else None)
+            if astray is not None:
+                # the first line of a block indented other than the lines below it: PyYAML finds out on the next
+                # line, but the line to fix is the first, and reading it at their indentation reads the rest
+                mark, what, lines[block_first] = astray
+                reindented.add(block_first)
+                said = f"{_at(origin, mark, editor)}: YAML syntax: {what}"
+                if said not in syntax:
+                    syntax.append(said)
+                continue
             line = mark.line if mark else 0
-            hint = " — check the indentation" if "indent" in what or "mapping" in what or "block" in what else ""
+            hint = (" — check the indentation" if ("indent" in what or "mapping" in what or "block" in what)
+                    and "`key: value`" not in what and "line it up" not in what else "")
             if "'\\t'" in what:
-                hint = " — indent with spaces: YAML does not allow tabs"
+                what, hint = "a tab here", " — indent with spaces: YAML does not allow tabs"
             said = f"{_at(origin, mark, editor)}: YAML syntax: {what}{hint}"
             if said not in syntax:   # a line blanked to its list item's dash may fail again where it did
                 syntax.append(said)
@@ -813,10 +983,24 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             if "another document" in what:   # the rest is another document: its keys are not this one's duplicates
                 lines = lines[:line]
                 continue
+            opener = _reindented_opener(lines, line) if line not in reindented else None
+            if opener is not None:
+                # a key that opens a block, indented with a tab or too far: read at the indentation its block's lines
+                # show it meant, so that its block is still its own (blanked, its lines joined the mapping above)
+                reindented.add(line)
+                lines[line] = opener
+                continue
             key = _LINE_KEY.match(lines[line])
+            if not key and what.startswith("no ':' after the key"):
+                key = _LINE_KEY_WITHOUT_COLON.match(lines[line])
             if key:
-                blanked.add((line + 1, key.start(1) + 1, key[2]))
+                # a key indented with a tab has no column it can be told to be at: 0 stands for any
+                tabbed = "\t" in lines[line][:key.start(1)]
+                blanked.add((line + 1, 0 if tabbed else key.start(1) + 1, key[2]))
             left = _blanked_line(lines, line)
+            if key and left:   # the item's keys are where its dash, kept at its siblings' indentation, puts them
+                blanked.discard((line + 1, 0 if tabbed else key.start(1) + 1, key[2]))
+                blanked.add((line + 1, len(left) + 2, key[2]))
             lines[line] = left if left != lines[line] else ""   # its dash alone failing again: blank it whole
         except yaml.YAMLError as exc:  # an error without a place (a refused character has one: _refused_character)
             syntax.append(f"{origin}: YAML: {exc}")
@@ -1828,6 +2012,10 @@ def _on_blanked_line(loc: Path_, positions: Any, blanked: frozenset[Blanked]) ->
     def sets_it(line: int, at: int) -> bool:
         if at == column:
             return first - 1 <= line <= last
+        if at == 0 or at < column:
+            # indented with a tab (no column: the line before its first too), or less than the mapping's keys: a line
+            # in it, or the line after its last (PyYAML ended the mapping there), in no mapping or list inside it
+            return first - (at == 0) <= line <= last + 1 and not any(a <= line <= b for a, b in nested)
         return at > column and first <= line <= last and not any(a <= line <= b for a, b in nested)
 
     return any(key == str(loc[-1]) and sets_it(line, at) for line, at, key in blanked)

@@ -54,6 +54,10 @@ LINES = [
     "    throughput_metric: fp32_tflops",                                    # 30
 ]
 
+# a second ": " on a line (`name: a: b`), as validate says it
+COLON_IN_VALUE = ("a `key: value` cannot start here: a value holding ': ' needs quotes (e.g. name: 'a: b'), "
+                  "or this key belongs on a line of its own")
+
 
 def problems(lines: list[str]) -> list[str]:
     return check_scenario_text("\n".join(lines) + "\n", "s.yaml").problems
@@ -126,7 +130,7 @@ def test_a_pasted_character_and_a_syntax_error_elsewhere_are_both_at_their_lines
     lines[17] = "  pue: 1.0: 2"   # line 18: "  pue: 1.0" is 10 characters, the second colon column 11
     assert problems(lines) == [
         "s.yaml:8:16: non-breaking space U+00A0: YAML does not read it as a space; use a normal space",
-        "s.yaml:18:11: YAML syntax: mapping values are not allowed here — check the indentation"]
+        f"s.yaml:18:11: YAML syntax: {COLON_IN_VALUE}"]
 
 
 def test_validate_exits_2_with_the_one_problem(tmp_path):

@@ -97,7 +97,7 @@ def test_bad_file_reports_every_problem_with_its_line():
     # misspelt key, line 2
     assert f"{origin}:2:1: horizon_month: unknown key; did you mean 'horizon_months'?" in problems
     # broken indentation, line 5
-    assert any(p.startswith(f"{origin}:5:") and "YAML syntax" in p and "indentation" in p for p in problems)
+    assert any(p.startswith(f"{origin}:5:") and "YAML syntax" in p and "indented more than" in p for p in problems)
     # unknown card on line 6 with its suggestion
     assert any(p.startswith(f"{origin}:6:") and "unknown card 'rtx-409'" in p and "'rtx-4090'" in p
                for p in problems)

@@ -15,6 +15,10 @@ WORKLOAD = """workloads:
     reference_gpu: A100-80GB-PCIE
 """
 
+# a second ": " on a line (`name: a: b`), as validate says it
+COLON_IN_VALUE = ("a `key: value` cannot start here: a value holding ': ' needs quotes (e.g. name: 'a: b'), "
+                  "or this key belongs on a line of its own")
+
 
 def problems(text: str) -> list[str]:
     with pytest.raises(ScenarioError) as exc:
@@ -24,19 +28,19 @@ def problems(text: str) -> list[str]:
 
 def test_a_syntax_error_on_the_name_line_is_the_only_problem():
     assert problems("name: a: b\n" + WORKLOAD) == [
-        "s.yaml:1:8: YAML syntax: mapping values are not allowed here — check the indentation"]
+        f"s.yaml:1:8: YAML syntax: {COLON_IN_VALUE}"]
 
 
 def test_a_syntax_error_on_a_workloads_name_line_keeps_the_item_whole():
     text = WORKLOAD.replace("  - name: train", "  - name: train: big")
     assert problems("name: ok\n" + text) == [
-        "s.yaml:3:16: YAML syntax: mapping values are not allowed here — check the indentation"]
+        f"s.yaml:3:16: YAML syntax: {COLON_IN_VALUE}"]
 
 
 def test_a_field_that_is_really_missing_is_still_reported_beside_a_syntax_error():
     # the broken line sets horizon_months; name is on no line at all
     got = problems("horizon_months: a: b\n" + WORKLOAD)
-    assert got[0] == "s.yaml:1:18: YAML syntax: mapping values are not allowed here — check the indentation"
+    assert got[0] == f"s.yaml:1:18: YAML syntax: {COLON_IN_VALUE}"
     assert any(p.endswith("name: required field is missing") and "workloads" not in p for p in got), got
 
 
@@ -44,11 +48,11 @@ def test_a_broken_line_hides_no_field_missing_elsewhere():
     # the top-level name is on no line; the blanked line set a workload's name, at another column
     got = problems("workloads:\n  - name: a: b\n    gpu_hours_per_month: 100\n    reference_gpu: A100-80GB-PCIE\n")
     assert got == ["s.yaml:1:1: name: required field is missing",
-                   "s.yaml:2:12: YAML syntax: mapping values are not allowed here — check the indentation"]
+                   f"s.yaml:2:12: YAML syntax: {COLON_IN_VALUE}"]
     # a second workload without a name is reported though the first one's name line was blanked
     text = "name: ok\n" + WORKLOAD.replace("  - name: train", "  - name: train: big")
     got = problems(text + "  - gpu_hours_per_month: 5\n    reference_gpu: A100-80GB-PCIE\n")
-    assert got == ["s.yaml:3:16: YAML syntax: mapping values are not allowed here — check the indentation",
+    assert got == [f"s.yaml:3:16: YAML syntax: {COLON_IN_VALUE}",
                    "s.yaml:6:5: workloads[1].name: required field is missing"]
 
 
@@ -68,7 +72,7 @@ def test_a_line_that_is_only_a_broken_item_ends_with_its_syntax_error():
 def test_a_check_of_a_blanked_fields_value_is_not_reported_either():
     # the demand line is broken: "required: one of gpu_hours_per_month, …" only restated its absence
     text = "name: x\n" + WORKLOAD.replace("gpu_hours_per_month: 100", "gpu_hours_per_month: 100: 3")
-    assert problems(text) == ["s.yaml:4:29: YAML syntax: mapping values are not allowed here — check the indentation"]
+    assert problems(text) == [f"s.yaml:4:29: YAML syntax: {COLON_IN_VALUE}"]
     # with the line gone for good, the same file is told what it lacks
     gone = problems("name: x\n" + WORKLOAD.replace("    gpu_hours_per_month: 100\n", ""))
     assert len(gone) == 1 and "workloads[0].gpu_hours_per_month: required: one of" in gone[0]
@@ -77,7 +81,7 @@ def test_a_check_of_a_blanked_fields_value_is_not_reported_either():
 @pytest.mark.parametrize("quote", ['"', "'"])
 def test_a_quoted_key_on_a_broken_line_is_its_key(quote):
     assert problems(f"{quote}name{quote}: a: b\n" + WORKLOAD) == [
-        "s.yaml:1:10: YAML syntax: mapping values are not allowed here — check the indentation"]
+        f"s.yaml:1:10: YAML syntax: {COLON_IN_VALUE}"]
 
 
 # --- a key indented too far, a quote or bracket left open (a review, 2026-12-05) ---------------------
@@ -98,7 +102,7 @@ def test_a_key_of_a_nested_item_does_not_stand_for_a_missing_top_level_one():
     got = problems("horizon_months: 12\nworkloads:\n  - name: a: b\n    gpu_hours_per_month: 1\n"
                    "    reference_gpu: T4\n")
     assert got == ["s.yaml:1:1: name: required field is missing",
-                   "s.yaml:3:12: YAML syntax: mapping values are not allowed here — check the indentation"]
+                   f"s.yaml:3:12: YAML syntax: {COLON_IN_VALUE}"]
 
 
 def test_a_quote_left_open_is_reported_where_it_opens():

@@ -82,7 +82,7 @@ def test_a_syntax_error_after_a_separator_is_on_the_editors_line(tmp_path):
     lines = scenario("our plan\u2028pasted")
     lines[2] = "currency: USD: EUR"   # line 3: a mapping value where none may start
     said = validate(tmp_path, lines)
-    assert f"s.yaml:{editor_place(lines, ': EUR')}: YAML syntax: mapping values are not allowed here" in said, said
+    assert f"s.yaml:{editor_place(lines, ': EUR')}: YAML syntax: a `key: value` cannot start here" in said, said
 
 
 def test_a_duplicate_key_after_a_separator_names_both_editor_lines(tmp_path):
