@@ -7,9 +7,10 @@ a fleet may hold (owned, or listed in onprem.cards or custom with a sourced pric
 card whose max_units is 0). A unit can serve a workload, here, where it passes the first of engine.workloads._reason's
 checks: a known GPU (not an accelerator that needs its own SDK unless the throughput table names it), spot capacity only
 for an interruptible workload, a GPU count, at least min_gpu_memory_gb per GPU (memory is per GPU: a job's GPUs do not
-pool it), and gpus_per_job GPUs in one node (an instance's GPUs, a server's cards). Compute capability, the framework
-and the speed a workload needs are left to plan, so a workload said unservable here is one plan refuses, with the same
-reasons; one said servable may still have no unit plan can use (plan then says why).
+pool it), gpus_per_job GPUs in one node (an instance's GPUs, a server's cards), the compute capability and framework
+it needs, and a relative speed: the GPU in its throughput table, or a figure its throughput_metric's speed model has or
+estimates from (catalog.speeds.no_speed_detail, read from the catalog's text rows). A workload said unservable here is
+one plan refuses, with the same reasons; one said servable may still have no unit plan can use (plan then says why).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 
+from planner.catalog import speeds
 from planner.catalog.frameworks import exclusion_reason
 from planner.catalog.gpus import card_rows, custom_gpu_id, custom_gpu_ids, gpu_rows, resolve_gpu
 from planner.text import counted
@@ -43,10 +45,11 @@ def workload_needs(w) -> str:
 
 
 def _reason(w, gpus: dict, table: set, kind: str, gpu: str, known: bool, count: float, memory: float,
-            per_node: float, name: str = "") -> str | None:
-    """Why a unit cannot serve workload `w`, by engine.workloads._reason's checks but its last (a speed the speed
-    model cannot estimate, for a workload of relative speeds), in its words; None where it passes them. `gpus`: GPU
-    id -> (kind, compute capability) (`_gpu_kinds`); `table`: the GPU ids its throughput table names."""
+            per_node: float, name: str = "", figures: Mapping[str, Mapping] | None = None) -> str | None:
+    """Why a unit cannot serve workload `w`, by engine.workloads._reason's checks, in its words; None where it passes
+    them. `gpus`: GPU id -> (kind, compute capability) (`_gpu_kinds`); `table`: the GPU ids its throughput table names;
+    `figures`: GPU id -> its datasheet figures (`_gpu_figures`), for the last check, a speed the speed model cannot
+    estimate (left out without them)."""
     if not known or gpu not in gpus:
         return f"unknown accelerator {name or gpu}"
     kind_of_gpu, cc = gpus[gpu]
@@ -69,9 +72,47 @@ def _reason(w, gpus: dict, table: set, kind: str, gpu: str, known: bool, count: 
         why = exclusion_reason(w.framework, gpu, cc)
         if why:
             return why
-    if w.throughput_unit == "requests_per_second" and gpu not in table:
-        return f"{gpu} is not in the workload's requests/s throughput table: name it there to allow it"
-    return None
+    if w.throughput_unit == "requests_per_second":
+        if gpu not in table:
+            return f"{gpu} is not in the workload's requests/s throughput table: name it there to allow it"
+        return None
+    return _no_speed(w, gpu, kind_of_gpu, table, figures) if figures is not None else None
+
+
+def _no_speed(w, gpu: str, kind_of_gpu: str, table: set, figures: Mapping[str, Mapping]) -> str | None:
+    """engine.workloads._reason's last check in its words: `gpu` has no relative speed for workload `w` (one of
+    relative speeds) where its throughput table does not name it and the speed model of its throughput_metric
+    has no figure for it, measured or estimated (engine.workloads.speed_and_source). A reference GPU with no speed
+    of its own and not in the table is the scenario's error (scenario.loading), before plan gets here: not said."""
+    ref = resolve_gpu(w.reference_gpu)
+    if gpu == ref or gpu in table:
+        return None
+    metric = w.throughput_metric
+    base = speeds.no_speed_detail(metric, ref, figures.get(ref, {}), custom=_is_custom(ref, figures))
+    if base is not None and ref not in table:
+        return None
+    detail = speeds.no_speed_detail(metric, gpu, figures.get(gpu, {}), custom=kind_of_gpu == "custom")
+    if detail is None and base is not None:
+        detail = f"reference {ref}: {base}"
+    if detail is None:
+        return None
+    figure = "memory_bandwidth_gbps" if speeds.is_measured(metric) else metric
+    where = (f"give its speed in the workload's throughput table under its onprem.custom_cards id, or set "
+             f"gpu_specs.{figure}" if kind_of_gpu == "custom" else "add it to a throughput table")
+    return f"no {metric} speed for {gpu}: {detail} ({where})"
+
+
+def _is_custom(gpu: str, figures: Mapping[str, Mapping]) -> bool:
+    return figures.get(gpu, {}).get("kind") == "custom"
+
+
+def _gpu_figures(cards: list[dict]) -> dict[str, Mapping]:
+    """GPU id -> its figures (the speed models' columns, and kind): the catalog's gpus.csv rows, and the gpu_specs of
+    the custom GPUs of `cards` (`site_units`), as catalog.gpus.gpu_table gives them to the speed model."""
+    figures: dict[str, Mapping] = dict(gpu_rows())
+    figures.update({u["gpu"]: {**u["specs"], "kind": "custom"} for u in cards if u.get("specs") is not None
+                    and u["gpu"] not in figures})
+    return figures
 
 
 def _gpu_kinds(cards: list[dict]) -> dict[str, tuple[str, float]]:
@@ -104,9 +145,11 @@ def site_units(scenario, unpriced: set) -> list[dict]:
     units = []
     for card_id in dict.fromkeys([*o.cards, *o.custom_cards, *o.existing, *c.min_units]):
         custom = o.custom_cards.get(card_id)
+        figures = None
         if custom is not None and custom.gpu_specs is not None:
             specs = custom.gpu_specs
             gpu, memory = custom_gpu_id(card_id, specs), float(specs.memory_gb)
+            figures = specs.model_dump()
             cc = float("nan") if specs.compute_capability is None else float(specs.compute_capability)
         else:
             gpu = custom.gpu if custom is not None else cards[card_id]["gpu"] if card_id in cards else None
@@ -127,7 +170,7 @@ def site_units(scenario, unpriced: set) -> list[dict]:
         else:
             held = "it is neither listed in onprem.cards nor owned (onprem.existing)"
         units.append({"id": card_id, "gpu": gpu, "memory": memory, "per_server": float(per_server), "cc": cc,
-                      "allowed": allowed, "held": held})
+                      "allowed": allowed, "held": held, "specs": figures})
     return units
 
 
@@ -147,12 +190,14 @@ def unservable(scenario, offers: list[tuple], unpriced: set) -> list[tuple[int, 
     about (min_gpu_memory_gb, gpus_per_job; else the workload's name)."""
     cards = site_units(scenario, unpriced)
     gpus, custom_gpus = _gpu_kinds(cards), custom_gpu_ids(scenario.onprem.custom_cards)
+    figures = _gpu_figures(cards)
     cloud = [o for o in offers if allowed_offer(scenario, o)]
     out = []
     for j, w in enumerate(scenario.workloads):
         table = _throughput_gpus(w, custom_gpus)
-        card_why = [_reason(w, gpus, table, "card", u["gpu"], True, 1.0, u["memory"], u["per_server"]) for u in cards]
-        cloud_why = [_reason(w, gpus, table, PLANNED_OPTIONS[o[4]], o[5], o[6], o[7], o[8], o[7], o[10])
+        card_why = [_reason(w, gpus, table, "card", u["gpu"], True, 1.0, u["memory"], u["per_server"], figures=figures)
+                    for u in cards]
+        cloud_why = [_reason(w, gpus, table, PLANNED_OPTIONS[o[4]], o[5], o[6], o[7], o[8], o[7], o[10], figures)
                      for o in cloud]
         if any(why is None for u, why in zip(cards, card_why) if u["allowed"]) or any(why is None for why in cloud_why):
             continue
@@ -175,6 +220,8 @@ def _field(card_why: list, cloud_why: list) -> str:
         return "min_compute_capability"
     if any("requests/s throughput table" in why for why in reasons):
         return "throughput"
+    if any(why.startswith(f"no {metric} speed for ") for why in reasons for metric in speeds.METRIC_NAMES):
+        return "throughput_metric"
     return "name"
 
 

@@ -19,9 +19,11 @@ the fit's leave-one-out error per GPU and the efficiencies.
 
 from __future__ import annotations
 
+import csv
 import math
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.catalog.gpus import DATA, THROUGHPUT_METRICS, gpu_table, load_gpus
 
@@ -236,6 +238,38 @@ def gpu_speed(metric: str, gpu: str) -> Speed:
     if not is_measured(metric):
         return _datasheet(metric, gpu)
     return _measured_index().get((metric, gpu)) or _estimate(metric, gpu)
+
+
+@lru_cache(maxsize=1)
+def _measured_pairs() -> frozenset[tuple[str, str]]:
+    """The (metric, gpu) of each row of measured_speed.csv with a figure, read with the csv module (no pandas)."""
+    with (DATA / "measured_speed.csv").open("r", encoding="utf-8", newline="") as fh:
+        return frozenset((row["metric"], row["gpu"]) for row in csv.DictReader(fh) if _figure(row["relative_speed"]) > 0)
+
+
+def _figure(cell: Any) -> float:
+    """A figure of a gpus.csv row (text) or of a gpu_specs (a number or None): NaN for none."""
+    try:
+        return float(cell) if cell is not None and str(cell).strip() else math.nan
+    except ValueError:
+        return math.nan
+
+
+def no_speed_detail(metric: str, gpu: str, figures: Mapping[str, Any], custom: bool = False) -> str | None:
+    """`gpu_speed(metric, gpu).detail` where `gpu` has no speed under `metric`, None where it has one; read without
+    pandas, for `fleetplan validate` (catalog.servable). `figures`: the GPU's gpus.csv row (text cells) or the
+    figures of a custom card's gpu_specs (`custom`: its detail names them). A measured metric has a speed for a GPU
+    it measured, else an estimate from the first FIT_FEATURES set the GPU has every figure of (above 0); a datasheet
+    metric has one where the GPU has that figure."""
+    where = "its gpu_specs" if custom else "gpus.csv"
+    if not is_measured(metric):
+        return f"no {metric} figure in {where}" if math.isnan(_figure(figures.get(metric))) else None
+    if (metric, gpu) in _measured_pairs():
+        return None
+    if any(all(_figure(figures.get(f)) > 0 for f in features) for features in FIT_FEATURES):
+        return None
+    wanted = " or ".join("+".join(f) for f in FIT_FEATURES)
+    return f"no measured speed under {metric} and no {wanted} figure in {where} to estimate from"
 
 
 def leave_one_out(metric: str, features: tuple[str, ...] = FIT_FEATURES[0]) -> pd.DataFrame:
