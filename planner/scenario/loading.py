@@ -806,7 +806,6 @@ def _blanked_line(lines: list[str], line: int) -> str:
     if not dash or dash[0] == lines[line]:
         return ""
     indent = len(dash[0]) - 1
-    written = [text for text in lines if text.strip() and not text.lstrip().startswith("#")]
     tabbed = "\t" in dash[0]
     # a list item indented with a tab (its error), or a space more or less than the item before it: where the nearest
     # item indented with spaces has its dash
@@ -821,7 +820,7 @@ def _blanked_line(lines: list[str], line: int) -> str:
     if items and (tabbed or abs(items[0] - indent) == 1):
         indent = items[0]
     # the nearest line above indented no further than the dash (the lines of the item before it are further in)
-    above = next((text for text in reversed(lines[:line]) if text in written
+    above = next((text for text in reversed(lines[:line]) if text.strip() and not text.lstrip().startswith("#")
                   and len(text) - len(text.lstrip(" ")) <= indent and not text.startswith("\t")), "")
     opens = _OPENS_BLOCK.match(above)
     if not opens:
