@@ -1936,7 +1936,8 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
         blanked = any(": YAML syntax: " in p for p in problems)
         # … and so does any error of a key set on such a line: "name: required field is missing" under the
         # syntax error of the line `name: a: b` said the line was not there
-        problems += [_describe(e, positions, origin) for e in errors
+        problems += [_describe(e, positions, origin) + (_after_syntax(problems) if e["type"] in _SHAPES else "")
+                     for e in errors
                      if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
                      and not (blanked and e["type"] != "missing" and e.get("input", "") is None)
                      and not _on_blanked_line(_field_of(e), positions, blanked_lines)]
@@ -1944,6 +1945,18 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
     if problems or scenario is None:
         return None, in_file_order(problems)
     return mark_validated(scenario) if check_files else scenario, []
+
+
+# the errors of a value of the wrong shape ("expected a list, got {…}"): after a YAML syntax error, often the broken
+# parse's (a list item's dash left out, or a line blanked)
+_SHAPES = ("list_type", "tuple_type", "dict_type", "model_type", "model_attributes_type")
+
+
+def _after_syntax(problems: list[str]) -> str:
+    """What a value of the wrong shape's problem adds where `problems` hold a YAML syntax error: that it may follow
+    from it (the first one's line); "" where they hold none."""
+    lines = [_line_key(p)[0] for p in problems if ": YAML syntax: " in p]
+    return f" (this may follow from the YAML syntax error on line {min(lines)}: fix that first)" if lines else ""
 
 
 def _model_validated(data: dict) -> tuple[Scenario | None, list[dict]]:

@@ -122,3 +122,12 @@ def test_a_field_really_missing_is_still_said_beside_a_tab():
     got = problems({14: "\treference_gpu: A100-80GB-PCIE", 16: "    interruptible: true"})
     assert len(got) == 2 and got[0].startswith("s.yaml:14:1: YAML syntax: a tab here"), got
     assert got[1].startswith("s.yaml:15:5: workloads[1].gpu_hours_per_month: required"), got
+
+
+def test_a_value_of_the_wrong_shape_after_a_syntax_error_says_it_may_follow_from_it():
+    # `  name: a` with its dash left out: workloads is read as a mapping, and the item's next lines are too far in
+    got = problems({12: "  name: a"})
+    assert got[0] == ("s.yaml:12:3: workloads: expected a list, got {'name': 'a'} (this may follow from the YAML "
+                      "syntax error on line 13: fix that first)"), got
+    assert got[1].startswith("s.yaml:13:5: YAML syntax: a `key: value` cannot start here: this line is indented more "
+                             "than the key 'name' above it (line 12)"), got
