@@ -772,10 +772,11 @@ def _first_of_block_astray(lines: list[str], first: int, later: int) -> tuple[ya
     above = [indent for k, indent in written if k < first]
     below = [(k, indent) for k, indent in written if k > first]
     mine = _indentation(lines[first])
-    if not above or above[-1] is None or mine is None or not below or below[0][0] != later:
+    if (above and above[-1] is None) or mine is None or not below or below[0][0] != later:
         return None
-    opened = next(k for k, _ in reversed(written) if k < first)
-    if not _OPENER.match(lines[opened]) and not re.match(r"^\s*-\s+\S.*:\s*(?:#.*)?$", lines[opened]):
+    opened = next((k for k, _ in reversed(written) if k < first), None)   # None: the file's first line
+    if opened is not None and not _OPENER.match(lines[opened]) and not re.match(r"^\s*-\s+\S.*:\s*(?:#.*)?$",
+                                                                             lines[opened]):
         return None
     if _ITEM_DASH.match(lines[first]):
         # the item's own lines are further in than its dash (one space further, where the dash is); the next item
@@ -786,10 +787,12 @@ def _first_of_block_astray(lines: list[str], first: int, later: int) -> tuple[ya
             return None
         meant, by = sibling[1], f"the next item's dash (line {sibling[0] + 1})"
     else:
-        if len(below) < 2 or below[0][1] is None or below[0][1] != below[1][1] or abs(below[0][1] - mine) != 1:
-            return None   # (two spaces or more: as likely a list item's dash left out, `  name: a` for `  - name: a`)
+        if len(below) < 2 or below[0][1] is None or below[0][1] != below[1][1] or below[0][1] == mine or (
+                abs(below[0][1] - mine) != 1 and opened is not None):
+            return None   # (two spaces or more: as likely a list item's dash left out, `  name: a` for `  - name: a`;
+            # not so for the file's first line)
         meant, by = below[0][1], f"the keys below it (lines {below[0][0] + 1} and {below[1][0] + 1})"
-    if meant <= above[-1]:
+    if above and meant <= above[-1]:
         return None
     where = yaml.Mark("", 0, first, mine, None, None)
     what = (f"this line is indented {counted(abs(mine - meant), 'space')} {'more' if mine > meant else 'less'} than "
@@ -958,6 +961,10 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             if block_first is None and what.startswith("expected <block end>") and mark is not None:
                 block_first = _run_above(lines, mark.line)
                 what = _astray_said(what, lines, block_first, editor)
+            elif block_first is None and what.startswith("expected '<document start>'") and mark is not None:
+                block_first = _run_above(lines, mark.line)   # the file's first lines indented, the next not
+                what = ("a key cannot start here: the lines above it are indented further than this one, but the "
+                        "file's top-level keys all start at column 1: take the spaces off the lines above")
             astray = (_first_of_block_astray(lines, block_first, mark.line)
                       if block_first is not None and mark is not None and block_first not in reindented else None)
             if astray is not None:

@@ -131,3 +131,18 @@ def test_a_value_of_the_wrong_shape_after_a_syntax_error_says_it_may_follow_from
                       "syntax error on line 13: fix that first)"), got
     assert got[1].startswith("s.yaml:13:5: YAML syntax: a `key: value` cannot start here: this line is indented more "
                              "than the key 'name' above it (line 12)"), got
+
+
+def test_the_files_first_line_indented_is_the_line_said():
+    # one space: read at column 1 like the keys below it, no error for each of them
+    got = problems({1: " name: t"})
+    assert got == ["s.yaml:1:2: YAML syntax: this line is indented 1 space more than the keys below it (lines 2 and 3) "
+                   "of the same block: line it up with them"]
+    assert problems({1: "  name: t"}) == [
+        "s.yaml:1:3: YAML syntax: this line is indented 2 spaces more than the keys below it (lines 2 and 3) of the same "
+        "block: line it up with them"]
+    # the first two lines: said in words where YAML finds out (line 3), not as "expected '<document start>'"
+    got = problems({1: "  name: t", 2: "  horizon_months: 12"})
+    assert got[0].startswith("s.yaml:3:1: YAML syntax: a key cannot start here: the lines above it are indented further "
+                             "than this one, but the file's top-level keys all start at column 1"), got
+    assert not any("document start" in p for p in got), got
