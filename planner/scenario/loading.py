@@ -852,7 +852,10 @@ def _left_open(exc: yaml.MarkedYAMLError, lines: list[str]) -> bool:
     def indent(line: int) -> int:
         return len(lines[line]) - len(lines[line].lstrip(" ")) if line < len(lines) else 0
 
-    return end.line >= len(lines) or indent(end.line) <= indent(start.line)
+    # the opening line's key, past a list item's dash (`  - name: [a`: its item's next keys are at `name`'s column)
+    key = _LINE_KEY.match(lines[start.line]) if start.line < len(lines) else None
+    opened = key.start(2) - (key[1] != "") if key else indent(start.line)
+    return end.line >= len(lines) or indent(end.line) <= opened
 
 
 # a line that reads as a key and its value with the colon left out ("pue 1.3", "- name w")

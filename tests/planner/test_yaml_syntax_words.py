@@ -146,3 +146,12 @@ def test_the_files_first_line_indented_is_the_line_said():
     assert got[0].startswith("s.yaml:3:1: YAML syntax: a key cannot start here: the lines above it are indented further "
                              "than this one, but the file's top-level keys all start at column 1"), got
     assert not any("document start" in p for p in got), got
+
+
+@pytest.mark.parametrize("opened", ["[", "{"])
+def test_a_bracket_left_open_in_a_list_item_is_one_problem_where_it_opens(opened):
+    # `  - name: [a`: the item's next keys (column 5, as `name`) are not inside the bracket: one problem, at the
+    # bracket (column 11), not one more for each of the item's lines
+    got = problems({12: f"  - name: {opened}a"})
+    assert len(got) == 1 and got[0].startswith(f"s.yaml:12:11: YAML syntax: the {opened} opened here is not closed "
+                                               "before line 13"), got
