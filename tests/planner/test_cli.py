@@ -39,7 +39,8 @@ def test_validate_bad_file_exits_2_with_every_problem_and_no_traceback():
     assert result.exit_code == 2
     text = result.stderr
     for needle in ["bad.yaml:2:1: horizon_month: unknown key; did you mean 'horizon_months'?",
-                   "bad.yaml:5:4:", "indented more than the key 'electricity_per_kwh' above it (line 4)", "did you mean 'rtx-4090'",
+                   "bad.yaml:5:4:", "indented more than the key 'electricity_per_kwh' above it (line 4)",
+                   "did you mean 'rtx-4090'",
                    "expected a number, got 'lots'", "did you mean 'A100-80GB-PCIE'"]:
         assert needle in text
     assert "Traceback" not in result.output
