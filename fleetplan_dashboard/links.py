@@ -4,7 +4,7 @@ alike on the pages that show the session's scenario (Compare, Export).
 A page opened straight from a bookmark or a shared link starts a session of its own, with nothing in it: the Compare
 and Export pages read no URL and showed the default file, unedited, whatever the link said (an audit, 2026-12-07),
 while the Plan page opened the link's scenario and edits. `open_shared_link` does here what the Plan page does
-(pages/plan.py `_open_shared_link`, the same steps and session keys), and `write_link` writes the scenario the page
+(the Plan page's too: one function, the same steps and session keys), and `write_link` writes the scenario the page
 shows into its URL, as the Plan page writes it, so that the Compare or Export page's own address reopens it.
 """
 
@@ -34,8 +34,7 @@ def open_shared_link() -> None:
             problems += list(load_problems)
         else:
             values, problems = state.values_from_params(base, params)
-            st.session_state.pop("upload_problems", None)
-            state.open_base(base_id, values)
+            state.open_base(base_id, values)   # forgets an upload refused before (state.forget_rejected)
     st.session_state[URL_PROBLEMS] = problems
 
 

@@ -26,7 +26,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from fleetplan_dashboard import charts, state, tables, trace
+from fleetplan_dashboard import charts, links, state, tables, trace
 from fleetplan_dashboard.layout import wide as _wide
 from planner.catalog.gpus import board_gpus
 from planner.engine.baselines import CHEAPER_BY_CAPS, round_off
@@ -103,25 +103,6 @@ def _on_pick() -> None:
     state.open_base(st.session_state[state.BASE_WIDGET])
 
 
-def _open_shared_link() -> None:
-    """A URL this session did not write or open before (a shared link, or one edited by hand): its scenario and
-    edits become the session's, before any widget is drawn. Any URL the session wrote is its own, not the last
-    alone (`state.link_is_known`)."""
-    params = st.query_params.to_dict()
-    if not params or state.link_is_known(params):
-        return
-    state.know_link(params)
-    base_id, problems = state.base_from_params(params)
-    if base_id is not None:
-        base, load_problems = state.load_base(base_id)
-        if base is None:
-            problems += list(load_problems)
-        else:
-            values, problems = state.values_from_params(base, params)
-            state.open_base(base_id, values)
-    st.session_state["url_problems"] = problems
-
-
 def _pause(seconds: float) -> None:
     """Sleep, letting Streamlit stop this run for a new widget value meanwhile: reading the session state
     is a point where it may, without a message to the browser (as each element written would be)."""
@@ -131,7 +112,7 @@ def _pause(seconds: float) -> None:
         _ = state.SCENARIO_KEY in st.session_state
 
 
-_open_shared_link()
+links.open_shared_link()
 
 # ---------------------------------------------------------------------------------------------------
 # Sidebar: scenario and assumptions
@@ -167,8 +148,8 @@ if rejected:
              + f"\n\nFix these lines in **{tables.plain(name)}** and upload it again, or pick another scenario. A file "
              f"the upload box marks with an error (over {state.upload_limit_text()}) was not read: this message is "
              "not about it.")
-if st.session_state.get("url_problems"):
-    st.warning("Parts of the link were ignored:\n\n" + tables.message_block(st.session_state["url_problems"]))
+if links.link_problems():
+    st.warning(f"{links.IGNORED}\n\n" + tables.message_block(links.link_problems()))
 if cur.base is None:
     st.error("This scenario cannot be loaded:\n\n" + tables.message_block(cur.problems)
              + f"\n\nPick another scenario, or upload one, in {SIDEBAR}.")
