@@ -14,11 +14,7 @@ import pytest
 
 from planner import plan
 from planner.engine.readback import SERVING_NOTE
-
-OFFER = ("offer_id,provider,region,sku,purchase_option,gpu,gpu_known,accelerator_name,gpu_count,gpu_memory_gb,"
-         "gpu_memory_mib,vcpus,memory_gb,hourly_price,upfront_price,currency,term_months,zone,as_of,source,note\n"
-         "azure:eastus:a100x1:on_demand,azure,eastus,a100x1,on_demand,A100-80GB-PCIE,True,A100-80GB-PCIE,1.0,80.0,,"
-         "8,64,3.67,0.0,USD,0,,2026-01-01,test,\n")
+from tests.planner.test_serving_instances_under_cap import OFFER  # one A100 instance at 3.67 USD an hour
 
 SCENARIO = """\
 name: serving break-even
