@@ -17,6 +17,7 @@ from fleetplan_dashboard.tables import CHARS_PER_PX
 from planner.catalog.gpus import board_gpus
 from planner.reports.compare import FLEET_KEY
 from planner.reports.tables import prices_used
+from planner.scenario.overrides import scenario_leaves
 
 # A grid cell wraps its text only in rows taller than 4rem (64 px: Streamlit 1.67's grid, `rowHeight > 4rem`); a
 # wrapped line of its 14 px font takes some 20 px, the cell's padding 8 px above and below and 8.5 px each side. A text
@@ -38,21 +39,7 @@ EMPTY_LIST = "(empty list)"
 
 def list_paths(*scenarios) -> set[str]:
     """The paths (as `flatten_scenario` names them, workloads by name) whose value is a list in any of `scenarios`."""
-    found: set[str] = set()
-
-    def walk(prefix: str, value: Any) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(f"{prefix}.{k}" if prefix else str(k), v)
-        elif prefix == "workloads" and isinstance(value, list):
-            for w in value:
-                walk(f"workloads.{w['name']}", {k: v for k, v in w.items() if k != "name"})
-        elif isinstance(value, (list, tuple)):
-            found.add(prefix)
-
-    for s in scenarios:
-        walk("", s.model_dump(mode="json"))
-    return found
+    return {path for s in scenarios for path, value in scenario_leaves(s) if isinstance(value, (list, tuple))}
 
 
 def _item_text(item: Any) -> str:

@@ -533,9 +533,9 @@ def _display(value: Any) -> Any:
     return value
 
 
-def flatten_scenario(scenario: Scenario) -> pd.DataFrame:
-    """Every assumption as a row: `path` (the override path, workloads by name) and `value`
-    (lists shown as YAML flow text, e.g. `[aws, azure]`; unset optional fields as None)."""
+def scenario_leaves(scenario: Scenario) -> list[tuple[str, Any]]:
+    """(path, value) of every assumption of `scenario`: the override path (workloads by name) and its JSON-mode value
+    (a list as a list; unset optional fields None)."""
     rows: list[tuple[str, Any]] = []
 
     def walk(prefix: str, value: Any) -> None:
@@ -546,8 +546,15 @@ def flatten_scenario(scenario: Scenario) -> pd.DataFrame:
             for w in value:
                 walk(f"workloads.{w['name']}", {k: v for k, v in w.items() if k != "name"})
         else:
-            rows.append((prefix, _display(value)))
+            rows.append((prefix, value))
     walk("", scenario.model_dump(mode="json"))
+    return rows
+
+
+def flatten_scenario(scenario: Scenario) -> pd.DataFrame:
+    """Every assumption as a row: `path` (the override path, workloads by name) and `value`
+    (lists shown as YAML flow text, e.g. `[aws, azure]`; unset optional fields as None)."""
+    rows = [(path, _display(value)) for path, value in scenario_leaves(scenario)]
     import pandas as pd  # here, not at import: loading and validating a scenario needs no pandas
 
     return pd.DataFrame(rows, columns=["path", "value"], dtype=object)
