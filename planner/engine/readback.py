@@ -81,7 +81,7 @@ def _integers(decisions: dict, n: int) -> np.ndarray:
 def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
     """The solved decisions by cost-schedule driver: held [units] (reserved instances), buy, keep, off,
     sell [vintages], busy [units × months] (hours worked), site [site epochs] (0/1). Integers rounded, dispatch
-    clipped at zero."""
+    clipped at zero, and a unit's hours dropped where they total no more than BUSY_HOURS_NOISE."""
     U, V = len(inp.units), len(inp.vintages)
     held = _integers(m.r, U)
     buy, keep, off = (_integers(decisions, V) for decisions in (m.buy, m.keep, m.off))
@@ -97,6 +97,10 @@ def solved_decisions(inp: Inputs, m: Model) -> dict[str, np.ndarray]:
         per_period[i, p] = round(q.varValue or 0.0) + (max(0.0, extra.varValue or 0.0) if extra is not None else 0.0)
     slot_hours = inp.periods["slot_hours"].to_numpy()
     busy = (per_period * slot_hours) @ period_months(inp.periods, inp.schedule.months).T
+    # a unit's hours over the whole horizon at or below BUSY_HOURS_NOISE are the solver's round-off (2.6e-8 USD of
+    # on-demand hours next to reservations that do all the work), no work: dropped here, before any money is read, so
+    # the fleet (which holds no such unit), the costs, the monthly table and the flows all leave them out alike
+    busy[busy.sum(axis=1) <= BUSY_HOURS_NOISE] = 0.0
     site = _integers(m.site, inp.schedule.n_site_epochs)
     return {"held": held, "buy": buy, "keep": keep, "off": off, "sell": sell, "busy": busy, "site": site,
             "peak_instances": _peak_instances(m, U)}
@@ -129,8 +133,9 @@ def installed_units(inp: Inputs, decisions: dict) -> np.ndarray:
 
 def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd.DataFrame:
     """Nominal money by month 1..H+1 and category, its total, the discount factor and the present value
-    (row H+1: the residual credit and every payment after the horizon, their present value summed)."""
-    months = flows["month"].to_numpy() - 1
+    (row H+1: the residual credit and every payment after the horizon — the flows' rows of months H+1, H+2 … —
+    their nominal amounts and their present values summed)."""
+    months = np.minimum(flows["month"].to_numpy(), horizon + 1) - 1
     category = pd.Index(COST_CATEGORIES).get_indexer(flows["category"].to_numpy())   # as Categorical codes
     nominal = np.zeros((horizon + 1, len(COST_CATEGORIES)))
     np.add.at(nominal, (months, category), flows["cost"].to_numpy())
@@ -201,7 +206,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
     )
 
 
-BUSY_HOURS_NOISE = 1e-6   # hours over the horizon at or below which a card's work for a workload is round-off
+BUSY_HOURS_NOISE = 1e-6   # hours over the horizon at or below which a unit's work (a card's for a workload) is round-off
 
 
 def busy_by_workload(inp: Inputs, m: Model) -> pd.DataFrame:
@@ -270,7 +275,7 @@ def _held(inp: Inputs, decisions: dict, installed: np.ndarray, hours: np.ndarray
     owned = np.where(card, inp.col("existing"), 0).astype(float).astype(np.int64)   # as int(existing) per card
     held = np.where(card, (most_installed > 0) | (owned > 0) | (per_unit["buy"] > 0),
                     np.where(kind == "reserved", decisions["held"] > 0,
-                             (decisions["peak_instances"] > 0) | (hours > 1e-6)))
+                             (decisions["peak_instances"] > 0) | (hours > BUSY_HOURS_NOISE)))
     return held, per_unit, most_installed
 
 

@@ -400,15 +400,13 @@ def flows_table(schedule: CostSchedule, units: pd.DataFrame, money: np.ndarray, 
                 discount: np.ndarray) -> pd.DataFrame:
     """The plan's cash flows, one row per schedule row and month with money or quantity in it.
 
-    Months past the horizon are folded into month H+1 (the month the residual is credited): its
-    `cost` is their nominal sum and its `present_value` their discounted sum. Columns: unit (index
-    into `units`; -1 = site), unit_id, kind, provider, region, sku, gpu, purchase_option, category,
-    pricing_unit, charge, month, cost (nominal), present_value, discount_factor, pricing_quantity.
+    Months past the horizon (a reservation's fees for the rest of its term) keep a row each, discounted
+    in their own month, so `present_value` is `cost` × `discount_factor` on every row; the monthly table
+    sums them into its row H+1 (readback.monthly_table). Columns: unit (index into `units`; -1 = site),
+    unit_id, kind, provider, region, sku, gpu, purchase_option, category, pricing_unit, charge, month,
+    cost (nominal), present_value, discount_factor, pricing_quantity.
     """
-    H = schedule.horizon_months
     pv = money * discount[:schedule.months]
-    fold = lambda a: np.concatenate([a[:, :H], a[:, H:].sum(axis=1, keepdims=True)], axis=1)  # noqa: E731
-    money, pv, quantity = fold(money), fold(pv), fold(quantity)
     r, m = np.nonzero((money != 0) | (quantity != 0))
     rows = schedule.rows
     unit = rows["unit"].to_numpy()[r]

@@ -35,7 +35,7 @@ from planner.engine import Plan
 from planner.engine.result import held
 from planner.fileio import write_atomic
 from planner.months import HOURS_PER_MONTH, discount_factors
-from planner.reports.flows import KEY, discount_rate_of, grouped_flows, one_row_per_month
+from planner.reports.flows import KEY, discount_rate_of, grouped_flows
 from planner.reports.tables import add_months, check_export_path, csv_text, plan_start, require_plan
 from pricing_adapters import registry
 
@@ -79,7 +79,7 @@ def plan_to_focus(plan: Plan, path: str | Path | None = None, start: str | date 
     field starts a formula) when `path` is given."""
     require_plan(plan, "plan_to_focus (to_focus)")
     target = check_export_path(plan, path, "focus.csv", "plan_to_focus (to_focus)")
-    charges = one_row_per_month(grouped_flows(plan), plan)
+    charges = grouped_flows(plan)
     charges["effective"] = np.where(charges["kind"] == "reserved", 0.0, charges["cost"])
     charges["usage_status"] = None
     usage = _committed_usage(charges, plan)
