@@ -53,7 +53,14 @@ from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import ExtraConstraints, Model, build_model, purchase_bound, purchase_variables
 from planner.engine.reductions import reduce, reduce_cheapest_cloud_fill
 from planner.engine.result import Plan, _set_fresh
-from planner.engine.run import CHEAPER_REMEDY, check_limits, extra_constraints_of, inputs_of_plan, inputs_priced_as
+from planner.engine.run import (
+    CHEAPER_REMEDY,
+    check_keywords,
+    check_limits,
+    extra_constraints_of,
+    inputs_of_plan,
+    inputs_priced_as,
+)
 from planner.engine.solve import solve
 from planner.errors import PlannerError, ScenarioError
 from planner.scenario import apply_overrides
@@ -1290,7 +1297,7 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                   store: str | Path | None = None, extra_constraints: ExtraConstraints | None = None,
                   close_call_share: float | None = None, threads: int | None = None,
                   progress: Callable[[int, int], None] | None = None, total_time_limit: float | None = None,
-                  more_time: str = LIBRARY_MORE_TIME) -> Plan:
+                  more_time: str = LIBRARY_MORE_TIME, **kwargs: Any) -> Plan:
     """Set `result.decisions` (what each purchase, reservation and sale is worth: the total when it is
     forbidden), `result.runner_up` (the best plan with a different fleet), `result.close_call`,
     `result.flip_points` and `result.cap_costs` (what each limit costs: the total without it), and the notes
@@ -1317,7 +1324,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
     `result.solver["decisions"]["not_computed"]` counts the answers (a decision's, the runner-up's, a count
     alternative's, a flip point's, a cap cost's) that miss one or more re-solves, and a warning says how many;
     `more_time` ends it, telling how to allow the re-solves more time where the caller sets it (the CLI names its
-    options, the dashboard the command line)."""
+    options, the dashboard the command line). A keyword argument it does not take is an UnknownKeyword (a
+    PlannerError and a TypeError) with "did you mean" (`time_limt=3`: time_limit=…)."""
+    check_keywords("add_decisions", add_decisions, kwargs)
     _check_share(close_call_share)
     if not isinstance(result, Plan):
         raise PlannerError(f"add_decisions: expected a Plan from planner.plan(), got {type(result).__name__}")

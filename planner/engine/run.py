@@ -66,6 +66,7 @@ from planner.months import HOURS_PER_WEEK
 from planner.scenario import Scenario, apply_overrides, load_scenario
 from planner.scenario.cost_basis import bought_cost_warnings
 from planner.scenario.loading import (
+    check_not_a_plan,
     file_folder,
     files_as_written,
     loaded_from,
@@ -464,24 +465,54 @@ def _add_unknown_keys(value: Any, data: Any) -> None:
                 _add_unknown_keys(item, data[str(key)])
 
 
+class UnknownKeyword(PlannerError, TypeError):
+    """A keyword argument a library call does not take: a PlannerError saying what was meant, and a TypeError, as
+    Python's own refusal of it was."""
+
+
+def keyword_names(function: Any) -> list[str]:
+    """The names of the parameters of `function` a caller can give by keyword, in order (not **kwargs)."""
+    import inspect
+
+    return [name for name, p in inspect.signature(function).parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def did_you_mean_keyword(call: str, key: str, names: list[str], others: list[str] = ()) -> UnknownKeyword | None:
+    """The error for keyword argument `key` of `call` (e.g. "sweep") spelt like one of its parameters `names`
+    (`baseline=True`, `time_limt=3`), or None where it is closer to one of `others` (or to none of them)."""
+    import difflib
+
+    close = difflib.get_close_matches(key.lower(), [*names, *others], n=1)
+    if close and close[0] in names:
+        return UnknownKeyword(f"{call}(): unknown keyword argument {key!r}; did you mean {close[0]}=…?")
+    return None
+
+
+def check_keywords(call: str, function: Any, kwargs: Mapping[str, Any]) -> None:
+    """UnknownKeyword for the first of `kwargs`, the keyword arguments `function` (named `call`) does not take,
+    with "did you mean" where one of its parameters is spelt alike, else the list of them: sweep(), compare() and
+    add_decisions() take **kwargs for this alone, as plan() (its scenario overrides: _check_plan_keywords)."""
+    names = [name for name in keyword_names(function) if name not in ("scenario", "result", "a", "b")]
+    for key in kwargs:
+        raise did_you_mean_keyword(call, key, names) or UnknownKeyword(
+            f"{call}(): unknown keyword argument {key!r} (it takes {', '.join(f'{n}=' for n in names)})")
+
+
 def _check_plan_keywords(kwargs: Mapping[str, Any]) -> None:
     """PlannerError for a keyword argument of plan() that names no scenario field and is spelt like one of plan()'s
     own parameters (`baseline=False`, `time_limt=10`): taken for a scenario override, it was refused as an unknown
     key of the scenario, offered the scenario's keys. A name closer to a scenario field is left to the overrides'
     own "did you mean"."""
-    import difflib
-    import inspect
-
-    params = [name for name, p in inspect.signature(plan).parameters.items()
-              if p.kind is p.POSITIONAL_OR_KEYWORD and name != "scenario"]
+    params = [name for name in keyword_names(plan) if name != "scenario"]
     fields = list(Scenario.model_fields)
     for key in kwargs:
         if key.split("__")[0] in fields:
             continue
-        close = difflib.get_close_matches(key.lower(), params + fields, n=1)
-        if close and close[0] in params:
-            raise PlannerError(f"plan(): unknown keyword argument {key!r}; did you mean {close[0]}=…? (other keyword "
-                               "arguments are scenario overrides, e.g. onprem__electricity_per_kwh=0.2)")
+        error = did_you_mean_keyword("plan", key, params, fields)
+        if error is not None:
+            raise UnknownKeyword(f"{error} (other keyword arguments are scenario overrides, e.g. "
+                                 "onprem__electricity_per_kwh=0.2)")
 
 
 def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, baselines: bool = True,
@@ -526,6 +557,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     Raises InfeasibleError with the reason and the numbers, ScenarioError for bad input.
     """
     _check_plan_keywords(kwargs)
+    check_not_a_plan(scenario, "plan")
     check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     check_switches("plan", baselines=baselines, reduced=reduced, prefetch_baselines=prefetch_baselines)
     if extra_constraints is not None and not callable(extra_constraints):   # was a TypeError inside build_model

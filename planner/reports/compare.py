@@ -31,7 +31,7 @@ from planner.engine.result import (
     money_attrs,
     present_value_words,
 )
-from planner.engine.run import check_limits, checked_inputs, checked_scenario
+from planner.engine.run import check_keywords, check_limits, checked_inputs, checked_scenario
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import InfeasibleError, ModelTooLarge, PlannerError, ScenarioError, SolverError, shown_problems
 from planner.fileio import open_for_reading
@@ -837,7 +837,7 @@ def saved_line(facts: dict) -> str:
 def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False,
             store: str | Path | None = None, max_dispatch_variables: int | None = None,
             max_purchase_variables: int | None = None,
-            files: tuple[str | Path | None, str | Path | None] = (None, None)) -> Comparison:
+            files: tuple[str | Path | None, str | Path | None] = (None, None), **kwargs: Any) -> Comparison:
     """Compare two scenarios (Scenario, path, dict, YAML text), Plans from `plan()` or saved plans (a
     plan.json path, its dict, a SavedPlan); saved plans are read, not solved again. `store`: the price
     store of the scenarios planned here, as `plan(store=…)`; `max_dispatch_variables` and
@@ -850,8 +850,10 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     what the plans record of their prices and planner that differs (`provenance`). The files a scenario names
     (offers and profile CSVs) are compared by their content. `files`: the files `a` and `b` were read from when
     they are given as what `read_side` read (the CLI's), for their names and the folder their scenarios name
-    files against.
+    files against. A keyword argument it does not take is an UnknownKeyword (a PlannerError and a TypeError) with
+    "did you mean" (`baseline=False`: baselines=…).
     """
+    check_keywords("compare", compare, kwargs)
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     limits = (max_dispatch_variables, max_purchase_variables)
     file_a, file_b = _file_of(a, files[0]), _file_of(b, files[1])
@@ -870,12 +872,14 @@ def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = Fals
     fleet = fa.merge(fb, on=FLEET_KEY, how="outer", suffixes=("_a", "_b"), indicator=True)
     order = list(dict.fromkeys([*map(tuple, fa[FLEET_KEY].to_numpy()), *map(tuple, fb[FLEET_KEY].to_numpy())]))
     fleet = fleet.set_index(FLEET_KEY).loc[order].reset_index()      # a's rows first, then b's new ones
-    # A row absent on one side is none of it on that side: 0 units, 0 hours and 0 cost there, as a sum or a
-    # difference of the two sides expects (its hours had been NaN beside a cost of 0). NaN units of a row present
-    # on a side stay: an offer rented by the hour has no count.
-    for side, only_other in (("a", "right_only"), ("b", "left_only")):
+    # A row absent on one side is none of it on that side: 0 hours and 0 cost there, as a sum or a difference of the
+    # two sides expects (its hours had been NaN beside a cost of 0), and 0 units, but for an offer rented by the hour
+    # (NaN units on the side that has it: the fleet table's own rule, no count), whose units are NaN on both sides:
+    # its units_b − units_a is NaN either way, where 0 beside NaN read as a count on one side only.
+    for side, other, only_other in (("a", "b", "right_only"), ("b", "a", "left_only")):
         absent = fleet["_merge"] == only_other
-        fleet.loc[absent, [f"units_{side}", f"instance_hours_{side}", f"cost_{side}"]] = 0.0
+        fleet.loc[absent, [f"instance_hours_{side}", f"cost_{side}"]] = 0.0
+        fleet.loc[absent & fleet[f"units_{other}"].notna(), f"units_{side}"] = 0.0
     fleet[["cost_a", "cost_b"]] = fleet[["cost_a", "cost_b"]].fillna(0.0)
     fleet["cost_delta"] = _delta(fleet["cost_b"], fleet["cost_a"])
     fleet = fleet[FLEET_KEY + ["units_a", "units_b", "instance_hours_a", "instance_hours_b",

@@ -38,12 +38,12 @@ from pydantic_core import to_jsonable_python
 
 from planner.engine.baselines import usable_cores
 from planner.engine.result import present_value_words
-from planner.engine.run import check_limits, check_switches, checked_scenario, plan_summary, unused_store
+from planner.engine.run import check_keywords, check_limits, check_switches, checked_scenario, plan_summary, unused_store
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
 from planner.process import configure_process, kill_process_group
 from planner.scenario import Scenario, apply_overrides
-from planner.scenario.loading import mark_validated, profiles_parsed_once
+from planner.scenario.loading import check_not_a_plan, mark_validated, profiles_parsed_once
 from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, path_problems
 from planner.scenario.yaml_core import dump_yaml
@@ -728,7 +728,8 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
           scheduler: Any = None, processes: int = 2, baselines: bool = False, solver: str = DEFAULT_SOLVER,
           progress: Progress | None = None, scheduler_timeout: float | None = None,
           store: str | Path | None = None, max_points: int = MAX_POINTS,
-          max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None) -> pd.DataFrame:
+          max_dispatch_variables: int | None = None, max_purchase_variables: int | None = None,
+          **kwargs: Any) -> pd.DataFrame:
     """Plan every point of the cross product of `vary` (dotted path → values); one row per point.
 
     Columns: one per varied path, `total` (present value, in the scenario currency, or the point's
@@ -766,8 +767,11 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     the planner, so a plain script needs no `if __name__ == "__main__":` guard. Nothing is printed.
     `progress(done, total)` is called as points finish. `max_dispatch_variables`: a point whose model would
     hold more dispatch variables is an error row, refused before its model is built (as `plan()`), and so is
-    one of more purchase variables than `max_purchase_variables`.
+    one of more purchase variables than `max_purchase_variables`. A keyword argument it does not take is an
+    UnknownKeyword (a PlannerError and a TypeError) with "did you mean" (`baseline=True`: baselines=…).
     """
+    check_keywords("sweep", sweep, kwargs)
+    check_not_a_plan(scenario, "sweep")
     check_limits(max_dispatch_variables=max_dispatch_variables, max_purchase_variables=max_purchase_variables)
     _check_arguments(vary, max_points, progress, baselines, scheduler_timeout)
     checked = vary if isinstance(vary, CheckedVary) else None

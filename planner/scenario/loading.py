@@ -2309,9 +2309,21 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     return load_scenario_text(str(source))
 
 
+def check_not_a_plan(source: Any, call: str = "load_scenario") -> None:
+    """ScenarioError where `source`, given to `call` (plan, sweep, load_scenario) as a scenario, is a plan's result
+    (a Plan, a saved plan: what carries its `scenario`), saying to pass its scenario: `plan(p)` of a Plan said only
+    "got Plan(…); expected a Scenario, …"."""
+    if isinstance(source, Scenario) or not hasattr(source, "scenario"):
+        return
+    args = "p.scenario, vary" if call == "sweep" else "p.scenario"
+    raise ScenarioError([f"got a {type(source).__name__}, a plan's result, where a scenario is expected; pass its "
+                         f"scenario: {call}({args})"])
+
+
 def _not_a_scenario(source: Any) -> ScenarioError:
     """The error for a `source` load_scenario cannot read as a scenario (None, a number, bytes), saying what it got
     and what it reads."""
+    check_not_a_plan(source)
     accepted = "expected a Scenario, a scenario YAML file's path (a str or Path), its YAML text (a str) or a dict"
     if isinstance(source, (bytes, bytearray, memoryview)):   # open(f, "rb").read(): text not decoded
         data = bytes(source)
