@@ -222,6 +222,8 @@ class Plan:
 
     def _keep(self, name: str, value) -> None:
         """Set field `name` to `value` as it is, not a copy, and label the money of the tables it concerns."""
+        if isinstance(value, pd.DataFrame) and (isinstance(value, NotComputed) or "not_computed" in value.attrs):
+            value = NotComputed.plain(value)   # the baselines given out, set back (baseline_notes): held plain
         if name in _PRIVATE:
             self.__dict__[_PRIVATE[name]] = value
         else:
@@ -312,6 +314,12 @@ class NotComputed(pd.DataFrame):
     @property
     def _constructor(self):
         return pd.DataFrame
+
+    def plain(self) -> pd.DataFrame:
+        """This table as a plain DataFrame, without the note that it is not computed: as the Plan holds it."""
+        table = pd.DataFrame(self)
+        table.attrs = {k: v for k, v in self.attrs.items() if k != "not_computed"}
+        return table
 
     def __getitem__(self, key):
         try:

@@ -95,6 +95,16 @@ def test_baselines_not_computed_still_look_never_solved_to_the_reports(entry):
     assert type(given.head()) is pd.DataFrame    # what is made of it is a plain table
 
 
+def test_baselines_not_computed_set_back_onto_a_plan_are_held_plain():
+    p = add_decisions(plan(ENTRY, baselines=False), threads=1)   # sets the baselines it was given out (baseline_notes)
+    held_table = held(p, "baselines")
+    assert type(held_table) is pd.DataFrame and "not_computed" not in held_table.attrs
+    p.baselines = p.baselines
+    assert type(held(p, "baselines")) is pd.DataFrame and "not_computed" not in held(p, "baselines").attrs
+    with pytest.raises(KeyError, match="add_baselines"):   # and given out as not computed still
+        p.baselines["total"]
+
+
 def test_computed_baselines_are_a_plain_table():
     p = plan(ENTRY)
     assert type(p.baselines) is pd.DataFrame and "baselines: not computed" not in repr(p)
