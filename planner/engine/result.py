@@ -222,8 +222,6 @@ class Plan:
 
     def _keep(self, name: str, value) -> None:
         """Set field `name` to `value` as it is, not a copy, and label the money of the tables it concerns."""
-        if isinstance(value, pd.DataFrame) and (isinstance(value, NotComputed) or "not_computed" in value.attrs):
-            value = NotComputed.plain(value)   # the baselines given out, set back (baseline_notes): held plain
         if name in _PRIVATE:
             self.__dict__[_PRIVATE[name]] = value
         else:
@@ -275,18 +273,8 @@ class Plan:
                 f"{'; '.join(not_computed(self)) or 'baselines and decisions computed'})")
 
 
-class BaselinesNotComputed(PlannerError, KeyError):
-    """A column of the baselines table of a plan whose baselines were not computed: a KeyError too, as the lookup of
-    a column that is not there raises."""
-
-    def __str__(self) -> str:   # KeyError's would show the message quoted
-        return str(self.args[0])
-
-
-# What is not computed until a call sets it: for a notebook reading `plan.decisions` (None) or `plan.baselines`
-# (no columns) of a plan made with baselines=False and no add_decisions
-# the columns of a computed baselines table (engine.baselines.baseline_table)
-BASELINE_COLUMNS = ("baseline", "label", "status", "total", "savings", "savings_pct", "error_bound", "error_bound_pct", "note")
+# What is not computed until a call sets it, as a plan's repr says it: for a notebook reading `plan.decisions` (None)
+# or `plan.baselines` (no columns) of a plan made with baselines=False and no add_decisions
 BASELINES_NOT_COMPUTED = "baselines: not computed — plan(..., baselines=True) or add_baselines(plan)"
 # the fields add_decisions sets, None until then
 DECISION_FIELDS = ("decisions", "runner_up", "close_call", "flip_points", "cap_costs")
@@ -302,37 +290,6 @@ def not_computed(plan: Plan) -> list[str]:
     if d.get(_PRIVATE["decisions"]) is None:
         out.append(DECISIONS_NOT_COMPUTED)
     return out
-
-
-class NotComputed(pd.DataFrame):
-    """The baselines table of a plan whose baselines were not computed (plan(..., baselines=False)), as
-    `plan.baselines` gives it out: empty, and no column of it (the reports tell such a table by its missing
-    `baseline` column), but selecting one (`p.baselines["total"]`, `p.baselines.total`) says why there is none and
-    what computes them, where a plain KeyError said only 'total'. `attrs["not_computed"]` says it too. Anything made
-    from it is a plain DataFrame."""
-
-    @property
-    def _constructor(self):
-        return pd.DataFrame
-
-    def plain(self) -> pd.DataFrame:
-        """This table as a plain DataFrame, without the note that it is not computed: as the Plan holds it."""
-        table = pd.DataFrame(self)
-        table.attrs = {k: v for k, v in self.attrs.items() if k != "not_computed"}
-        return table
-
-    def __getitem__(self, key):
-        try:
-            return super().__getitem__(key)
-        except KeyError:
-            if not len(self.columns):
-                raise BaselinesNotComputed(f"{key!r}: {BASELINES_NOT_COMPUTED}") from None
-            raise
-
-    def __getattr__(self, name: str):
-        if name in BASELINE_COLUMNS and not len(self.columns):
-            raise AttributeError(f"{name!r}: {BASELINES_NOT_COMPUTED}")
-        return super().__getattr__(name)
 
 
 def annotated(cls, *kinds: str) -> tuple[str, ...]:
@@ -380,27 +337,6 @@ def keep_to_itself(cls, names: tuple[str, ...], what: str = "plan") -> dict[str,
 TABLES = annotated(Plan, "DataFrame")
 CONTAINERS = annotated(Plan, *KEPT_KINDS[1:])
 _PRIVATE = keep_to_itself(Plan, TABLES + CONTAINERS)
-
-
-def _given_baselines(get):
-    """Plan.baselines' getter: the copy `get` gives, as a NotComputed table where the baselines were not computed."""
-    def baselines(self):
-        table = get(self)
-        if isinstance(table, pd.DataFrame) and "baseline" not in table.columns and not len(table.columns):
-            table = NotComputed(table)
-            table.attrs["not_computed"] = BASELINES_NOT_COMPUTED
-        return table
-    return baselines
-
-
-Plan.baselines = property(_given_baselines(Plan.baselines.fget), Plan.baselines.fset,
-                          doc="A copy of the plan's baselines table (empty, with no columns, where they were not computed: "
-                              "plan(..., baselines=True) or add_baselines(plan) computes them).")
-for _name in DECISION_FIELDS:   # None until add_decisions(plan) sets them
-    _field = getattr(Plan, _name, None)
-    if isinstance(_field, property):
-        setattr(Plan, _name, property(_field.fget, _field.fset, doc=f"{_field.__doc__} None until add_decisions(plan) "
-                                                                     "computes it."))
 
 
 def _set_fresh(plan: Plan, **values) -> None:
