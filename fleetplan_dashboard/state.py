@@ -439,6 +439,23 @@ def refused_quote(s: Scenario, card: str, price: float | None) -> str | None:
             f"price of {one} in {currency}, more than 0 — did you mean {_amount(-price)}? (An empty box: {empty}.)")
 
 
+def refused_cap(s: Scenario, name: str, value: float | None) -> str | None:
+    """What is wrong with `value`, typed in the cap box `name` ("capex_budget", "power_cap_kw") of `s`, or None: a
+    figure below 0, which the scenario loader refuses in a file. With a min_value the browser kept it in the box under
+    its own range error and sent nothing, the plan made with the cap before (as a negative quote did: an audit)."""
+    if value is None or value >= 0:
+        return None
+    field, unit = {"capex_budget": ("onprem.capex_budget", f"{s.currency} of new hardware as paid"),
+                   "power_cap_kw": ("onprem.power_cap_kw", "kW of installed IT power")}[name]
+    return (f"{field}: {_amount(value)} is below 0; expected {unit}, 0 or more — did you mean {_amount(-value)}? "
+            "(An empty box: no cap.)")
+
+
+def refused_caps(s: Scenario, values: dict[str, Any]) -> list[str]:
+    """refused_cap of each cap box in `values`."""
+    return [said for name in _OPTIONAL_EDITS if (said := refused_cap(s, name, values.get(name))) is not None]
+
+
 def refused_quotes(s: Scenario, values: dict[str, Any]) -> list[str]:
     """refused_quote of each card picked in `values` (a quote for a card not picked sets nothing: edits_to_overrides)."""
     cards = values.get("cards", list(s.onprem.cards))
@@ -447,11 +464,11 @@ def refused_quotes(s: Scenario, values: dict[str, Any]) -> list[str]:
 
 def apply_edits(s: Scenario, values: dict[str, Any]) -> Scenario:
     """`s` with the widget values that differ from the file's applied (through `apply_overrides`);
-    raises ScenarioError when the result is not a valid scenario, in the page's words for a quote below 0
-    (refused_quotes) rather than the loader's."""
-    refused = refused_quotes(s, values)
+    raises ScenarioError when the result is not a valid scenario, in the page's words for a quote or a cap below 0
+    (refused_quotes, refused_caps) rather than the loader's."""
+    refused = refused_caps(s, values) + refused_quotes(s, values)
     if refused:
-        raise ScenarioError(refused, origin="your quotes")
+        raise ScenarioError(refused, origin="your edits")
     overrides = edits_to_overrides(s, values)
     return apply_overrides(s, overrides) if overrides else s
 

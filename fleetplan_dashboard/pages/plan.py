@@ -234,13 +234,18 @@ with st.sidebar:
     _slider("electricity_per_kwh", f"Electricity, {base.currency} per kWh", "%.2f")
     _slider("pue", "PUE (site power ÷ IT power)", "%.2f")
     st.subheader("Caps")
-    st.number_input(f"Capex budget for new hardware, {base.currency} as paid (empty: no cap)", min_value=0.0,
-                    step=5000.0, value=None, key=k("capex_budget"), format="%.0f", on_change=state.keep_edit,
-                    args=("capex_budget",),
-                    help="Caps the sum of the purchase schedule's buys over the horizon: capex as paid, nominal (not "
-                         "discounted).")
-    st.number_input("Power cap, kW of installed IT power (empty: no cap)", min_value=0.0, step=0.5, value=None,
-                    key=k("power_cap_kw"), format="%.1f", on_change=state.keep_edit, args=("power_cap_kw",))
+    # No min_value, as for the quotes: a negative cap is sent and refused in the page's words (state.refused_cap)
+    budget = st.number_input(f"Capex budget for new hardware, {base.currency} as paid (empty: no cap)",
+                             step=5000.0, value=None, key=k("capex_budget"), format="%.0f", on_change=state.keep_edit,
+                             args=("capex_budget",),
+                             help="Caps the sum of the purchase schedule's buys over the horizon: capex as paid, nominal "
+                                  "(not discounted).")
+    if refused := state.refused_cap(base, "capex_budget", budget):
+        st.error(tables.message_block([refused]), icon=":material/error:")
+    power = st.number_input("Power cap, kW of installed IT power (empty: no cap)", step=0.5, value=None,
+                            key=k("power_cap_kw"), format="%.1f", on_change=state.keep_edit, args=("power_cap_kw",))
+    if refused := state.refused_cap(base, "power_cap_kw", power):
+        st.error(tables.message_block([refused]), icon=":material/error:")
     st.subheader("On-prem cards")
     # The cards the plan may buy (onprem.cards) and a quote per card (onprem.card_overrides.CARD.price): a card the
     # catalog has no sourced price for says so in the picker and in its box; an empty box is the catalog's price.
