@@ -7,8 +7,8 @@ judged.
 The reference: the Federal Reserve's February 2025 monthly average, 7.2734 yuan per US dollar (noon buying rates in
 New York, G.5 release; FRED series EXCHUS, https://alfred.stlouisfed.org/series?seid=EXCHUS, updated 2025-03-03), as
 docs/data-sources.md cites it for the packaged scenarios' fx.CNY. A rate more than FX_FACTOR times it or less than
-1/FX_FACTOR of it is warned of: the yuan has stayed within 6.1-7.4 per dollar since 2015, so a factor of 5 is no
-market move but a rate turned round (53 times off) or typed in another unit.
+1/FX_FACTOR of it is warned of: a factor of 5 is no market move of the yuan but a rate turned round (53 times off)
+or typed in another unit.
 """
 
 from __future__ import annotations
