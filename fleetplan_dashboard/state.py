@@ -436,7 +436,7 @@ def refused_quote(s: Scenario, card: str, price: float | None) -> str | None:
     one = "one card" if board <= 1 else f"one GPU ({card} is sold as {board}-GPU boards)"
     empty = "the catalog's price" if catalog_price(card) else "none: the card is not bought"
     return (f"onprem.card_overrides.{card}.price: your quote for {card} is {_amount(price)} {currency}; expected the "
-            f"price of {one} in {currency}, more than 0 — did you mean {_amount(-price)}? (An empty box: {empty}.)")
+            f"price of {one} in {currency}, 0 or more — did you mean {_amount(-price)}? (An empty box: {empty}.)")
 
 
 def refused_cap(s: Scenario, name: str, value: float | None) -> str | None:

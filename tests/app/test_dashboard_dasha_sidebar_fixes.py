@@ -5,7 +5,7 @@
 - a quote typed for a card the file does not override went first in the download's `onprem.card_overrides`, between
   the file's comment and the entry that comment is about; it goes after the file's entries;
 - a negative quote stayed in its box under Streamlit's own range error, the plan made with the price before; it is
-  refused in the page's words (the price of one card in the currency, more than 0) and not planned with, as the
+  refused in the page's words (the price of one card in the currency, 0 or more, as the loader takes) and not planned with, as the
   scenario loader refuses a negative price in a file.
 
 Oracles: the scenario texts written in this test, the figures typed in it, and the loader's own verdict on a file
@@ -145,7 +145,7 @@ def test_refused_quote_says_the_price_expected_in_the_currency_per_card_or_gpu()
     hybrid = load_scenario_text(HYBRID_TEXT)
     assert state.refused_quote(hybrid, "rtx-4090", -1599.0) == (
         "onprem.card_overrides.rtx-4090.price: your quote for rtx-4090 is -1,599 USD; expected the price of one card "
-        "in USD, more than 0 — did you mean 1,599? (An empty box: the catalog's price.)")
+        "in USD, 0 or more — did you mean 1,599? (An empty box: the catalog's price.)")
     board = state.refused_quote(hybrid, "hgx-h100-8gpu", -39625.5)
     assert "is -39,625.50 USD; expected the price of one GPU (hgx-h100-8gpu is sold as 8-GPU boards) in USD" in board
     assert state.refused_quote(hybrid, "rtx-4090", None) is None        # empty: the catalog's price
@@ -159,7 +159,7 @@ def test_a_negative_quote_is_refused_in_the_pages_words_and_not_planned_with():
     assert not at.exception, [e.value for e in at.exception]
     assert at.number_input(key="edit:price:rtx-4090").value == -1599.0    # kept in its box, for the user to fix
     said = [e.value.replace("\\", "") for e in at.error]
-    expected = "your quote for rtx-4090 is -1,599 USD; expected the price of one card in USD, more than 0"
+    expected = "your quote for rtx-4090 is -1,599 USD; expected the price of one card in USD, 0 or more"
     in_sidebar = [e.value.replace("\\", "") for e in at.sidebar.error]
     assert any(expected in text for text in in_sidebar), in_sidebar                     # under the box
     main = [text for text in said if text.startswith("These inputs do not make a valid scenario")]
