@@ -1426,6 +1426,7 @@ def _check_store(store: Path | None) -> None:
 def _print_plan(p) -> None:
     from planner.cli.fleet_table import fleet_narrower
     from planner.cli.plan_views import break_even_shown, estimated_speeds, serving_by_months
+    from planner.cli.serving_table import serving_narrower
     from planner.reports.tables import (
         assumption_line,
         grouping_line,
@@ -1464,7 +1465,9 @@ def _print_plan(p) -> None:
                    f"end value, in {money}; not net of the work bought instead)")
     if len(p.serving):
         # one row per slot and month repeated a constant demand 72 times: months that read the same are one row
-        emit(serving_by_months(p.serving), Format.table, float_digits=2,
+        # narrower than the table: the workload over its unit, the hours over their number (planner/cli/serving_table.py)
+        serving = serving_by_months(p.serving)
+        emit(serving, Format.table, float_digits=2, narrower=serving_narrower(serving),
              title="Serving: whole instances or cards per hour-of-week slot, consecutive months that read the same on "
                    "one row (in_months; hours_of_week: the slot's weekly hours; demand, capacity and served in demand_unit; "
                    "each slot: --format json)")
