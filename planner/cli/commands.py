@@ -711,7 +711,7 @@ def _catalog_boards() -> dict[str, int]:
     """card id -> GPUs of the whole board it is sold as only (onprem_cards.csv `sold_in_units_of` > 1)."""
     from planner.catalog import board_gpus, card_rows
 
-    return {card: board_gpus(card) for card in card_rows() if board_gpus(card) > 1}
+    return {card: gpus for card in card_rows() if (gpus := board_gpus(card)) > 1}
 
 
 def _check_offer_numbers(**given: float | None) -> None:
