@@ -643,40 +643,28 @@ def _read_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD") 
     return fx, shown_rate
 
 
-def _half_digit(text: str) -> float:
-    """Half a unit of the last digit of the rate `text` as written: what rounding it to its digits may have moved it
-    by (0.0005 for 1.087, 0.005 for 0.92)."""
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        exponent = Decimal(text).as_tuple().exponent
-    except InvalidOperation:   # (a form float() reads but Decimal does not)
-        exponent = Decimal(repr(float(text))).as_tuple().exponent
-    return 0.5 * 10.0 ** int(exponent)
-
-
 def _agree(shown: str, own: str, usd: str) -> tuple[Any, str]:
     """(the ShownRate of `shown` from both spellings of its rate, '' — or None and why they disagree). `own`: USD per
     1 `shown` (--fx EUR=1.087), `usd`: `shown` per 1 USD (--fx USD=0.92), each as written. They agree when one, turned
-    round, is the other rounded to the digits it was written with (1 / 0.92 = 1.0869565 is 1.087 to its three
-    decimals; 1 / 1.087 = 0.91996 is 0.92 to its two); the one written the more finely is then used."""
+    round and rounded to the decimals the other is written with, is the other (1 / 0.92 = 1.0869565 is 1.087 to three
+    decimals); the one written the more finely for its size is used (1.087, to 0.001 in 1.087, beside 0.92, to 0.01)."""
+    from decimal import Decimal
+
     from planner.cli.offers_table import ShownRate
 
     e, u = float(own), float(usd)
-    slack = 1 + 1e-9   # (a rounding exactly at half a digit, read as a binary float)
-    e_err, u_err = _half_digit(own), _half_digit(usd)
-    if abs(1 / u - e) <= e_err * slack or abs(1 / e - u) <= u_err * slack:
-        if e_err / e <= u_err / u:
+    e_places, u_places = (-int(Decimal(text).as_tuple().exponent) for text in (own, usd))
+    if round(1 / u, e_places) == e or round(1 / e, u_places) == u:
+        if 10.0 ** -e_places / e <= 10.0 ** -u_places / u:
             return ShownRate(shown, e, agreeing=f"USD={u:.15g}"), ""
         return ShownRate(shown, u, per_usd=True, agreeing=f"{shown}={e:.15g}"), ""
     off = (e * u - 1) * 100
     # a rate and its inverse lie on either side of 1
-    inverted = (f"; both are {'below' if e < 1 else 'above'} 1, so one of them is turned round"
-                if (e < 1 and u < 1) or (e > 1 and u > 1) else "")
+    turned = f"; both are {'below' if e < 1 else 'above'} 1, so one of them is turned round" if (e - 1) * (u - 1) > 0 else ""
     return None, (f"--fx {shown}={e:.15g} and --fx USD={u:.15g} disagree: {shown}={e:.15g} reads 1 {shown} = {e:.15g} "
                   f"USD, USD={u:.15g} reads 1 USD = {u:.15g} {shown}, which is 1 {shown} = {1 / u:.6g} USD; "
                   f"{shown}={e:.15g} is {abs(off):.3g}% {'above' if off > 0 else 'below'} that, more than the "
-                  f"rounding of their digits{inverted}; give one of them")
+                  f"rounding of their digits{turned}; give one of them")
 
 
 def _offer_currencies() -> set[str]:
