@@ -800,6 +800,71 @@ def _first_of_block_astray(lines: list[str], first: int, later: int) -> tuple[ya
     return where, what, " " * meant + lines[first].lstrip(" ")
 
 
+def _indented_start(lines: list[str], top: int) -> tuple[int, int, int] | None:
+    """(first, last, spaces) of the file's first lines, all indented at least `spaces` (the first one's), where PyYAML
+    finds line `top`, a key at column 1, after them ("expected '<document start>'"): the user meant them at column 1
+    too. Blanking line `top` instead let the next top-level block join theirs, and each later top-level key failed
+    in turn (`name:` and `description:` indented two spaces gave 20 errors, a review, 2026-12-07). None where the
+    line is indented, or a line above is indented with a tab or less than the first."""
+    if top >= len(lines) or _indentation(lines[top]) != 0:
+        return None
+    written = [k for k in range(top) if lines[k].strip() and not lines[k].lstrip().startswith("#")]
+    spaces = _indentation(lines[written[0]]) if written else None
+    if not spaces or any((_indentation(lines[k]) or 0) < spaces for k in written):
+        return None
+    return written[0], written[-1], spaces
+
+
+def _indented_start_said(first: int, last: int, spaces: int, top: int, editor: _EditorLines) -> str:
+    """What _indented_start found, in a user's words: the lines to take the spaces off."""
+    numbers = [editor.position(k, 0)[0] for k in (first, last, top)]
+    these = f"line {numbers[0]} is" if first == last else f"lines {numbers[0]}–{numbers[1]} are"
+    return (f"{these} indented {counted(spaces, 'space')}, but the file's top-level keys start at column 1 (as on line "
+            f"{numbers[2]}): take the spaces off {these.rsplit(' ', 1)[0]}")
+
+
+def _dash_left_out(lines: list[str], first: yaml.Mark, second: yaml.Mark) -> bool:
+    """Whether the key given twice at `second` is a list item written without its dash (`    name: b` for `  - name: b`):
+    it repeats the key its item's dash starts (at `first`), at the column of that item's keys, with no dash of its own,
+    after another key of that item (`- name: a` then `  name: b` is as likely a name given twice). YAML reads the
+    item's keys as more of the item above, each of them a duplicate key."""
+    column = second.column
+    return (first.column == column and first.line < second.line < len(lines)
+            and re.fullmatch(r"[ \t]*-[ \t]+", lines[first.line][:column]) is not None
+            and not lines[second.line][:column].strip()
+            and any(not text[:column].strip() and text[column:column + 1] not in ("", " ", "#")
+                    for text in lines[first.line + 1:second.line]))
+
+
+def _duplicates_said(duplicates: list[tuple[str, yaml.Mark, yaml.Mark]], lines: list[str], origin: str,
+                     editor: _EditorLines) -> list[str]:
+    """The problems of the keys given twice in a mapping (YAML keeps the last silently, which changes the plan): a list
+    item whose dash is left out (_dash_left_out) once, at its first line, not each of its keys as a duplicate of the
+    item above's; every other key given twice at itself."""
+    starts = {second.line: (first, second) for _, first, second in duplicates if _dash_left_out(lines, first, second)}
+
+    def of_item_without_dash(first: yaml.Mark, second: yaml.Mark) -> bool:
+        # a key of the item started at the nearest such line above, repeating one of the item(s) above it
+        start = max((line for line in starts if line <= second.line), default=None)
+        return start is not None and second.column == starts[start][1].column and (
+            starts[start][0].line <= first.line < start)
+
+    said = []
+    for key, first, second in duplicates:
+        if not of_item_without_dash(first, second):
+            said.append(f"{_at(origin, second, editor)}: duplicate key '{key}' (first on line "
+                        f"{editor.position(first.line, first.column)[0]}); YAML keeps only the last — remove one")
+    for line, (first, second) in starts.items():
+        # the item above: the one its dash starts, or the nearest item of the same list also written without its dash
+        above = max((k for k, (f, _) in starts.items() if k < line and f.line == first.line), default=first.line)
+        meant = (lines[first.line][:first.column] + lines[line][second.column:]).rstrip()
+        said.append(f"{_at(origin, second, editor)}: YAML syntax: a new list item needs its dash: the keys from line "
+                    f"{editor.position(line, 0)[0]} on repeat those of the item above (started on line "
+                    f"{editor.position(above, 0)[0]}), so YAML reads them as that item's keys given twice; write "
+                    f"`{meant}`")
+    return said
+
+
 def _blanked_line(lines: list[str], line: int) -> str:
     """What is left of `lines[line]`, blanked after a syntax error: its list item's dash (`  - name: a: b` →
     `  -`) where the line is a list item that follows an item at its indentation or a key that opens a block
@@ -927,9 +992,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
             break
         try:
             data, positions, duplicates, invisible = _compose(source)
-            syntax += [f"{_at(origin, second, editor)}: duplicate key '{key}' (first on line "
-                       f"{editor.position(first.line, first.column)[0]}); YAML keeps only the last — remove one"
-                       for key, first, second in duplicates]
+            syntax += _duplicates_said(duplicates, lines, origin, editor)
             syntax += [_invisible_said(found, origin, editor) for found in invisible]
             if isinstance(positions, _Positions):
                 positions.editor = editor
@@ -978,6 +1041,18 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 said = f"{_at(origin, mark, editor)}: YAML syntax: {what}"
                 if said not in syntax:
                     syntax.append(said)
+                continue
+            start = (_indented_start(lines, mark.line)
+                     if mark is not None and (exc.problem or "").startswith("expected '<document start>'") else None)
+            if start is not None:
+                # the file's first lines indented, its top-level keys not: said once, at the first, and read at column
+                # 1, so that the blocks below stay their own (_indented_start)
+                first, last, spaces = start
+                where = yaml.Mark("", 0, first, spaces, None, None)
+                syntax.append(f"{_at(origin, where, editor)}: YAML syntax: "
+                              f"{_indented_start_said(first, last, spaces, mark.line, editor)}")
+                for k in range(first, last + 1):
+                    lines[k] = lines[k][spaces:] if lines[k].startswith(" " * spaces) else lines[k]
                 continue
             line = mark.line if mark else 0
             hint = (" — check the indentation" if ("indent" in what or "mapping" in what or "block" in what)
@@ -1912,8 +1987,8 @@ def parse_scenario(data: Any, positions: Any = None, origin: str = "scenario",
 
 def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, problems: list[str],
                check_files: bool, blanked_lines: frozenset[Blanked]) -> tuple[Scenario | None, list[str]]:
-    """(the Scenario, None when it has a problem; its problems after those given, in the file's order) of
-    already-parsed data: parse_scenario's, without raising."""
+    """(the Scenario, None when it has a problem; its problems after those given, in the file's order, syntax errors
+    first: in_file_order) of already-parsed data: parse_scenario's, without raising."""
     try:
         data = plain_data(data)
     except NotPlainData as exc:
@@ -2015,8 +2090,15 @@ def _key_renamed(mapping: dict, key: str, meant: str) -> dict:
 
 
 def in_file_order(problems: list[str]) -> list[str]:
-    """`problems` ("FILE:LINE:COL: …"; "FILE: …" first) each once, by line and column."""
-    return sorted(dict.fromkeys(problems), key=_line_key)
+    """`problems` ("FILE:LINE:COL: …"; "FILE: …") each once: the YAML syntax errors first, then the rest, each by
+    line and column ("FILE: …" first). A field's problem may follow from a syntax error below it (a key missing at
+    line 1 whose line was read wrong), so the error to fix first is said first."""
+    return sorted(dict.fromkeys(problems), key=lambda problem: (not _is_syntax(problem), *_line_key(problem)))
+
+
+def _is_syntax(problem: str) -> bool:
+    """Whether `problem` is a YAML syntax error (_parse_yaml's words)."""
+    return ": YAML syntax: " in problem or ": YAML: " in problem
 
 
 def _on_blanked_line(loc: Path_, positions: Any, blanked: frozenset[Blanked]) -> bool:
@@ -2162,10 +2244,11 @@ def load_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None 
 
 class ScenarioCheck(typing.NamedTuple):
     """What checking a scenario's text found (check_scenario_text, check_scenario_file): the scenario, None when
-    the text has a problem; its problems ("FILE:LINE:COL: …", in the file's order); the text checked (a check made
-    after loading places its fields in it: text_places); the mapping its YAML holds, as written (None when it
-    holds none), for the checks that read the values as written where the scenario does not load
-    (prices_as_written, plausibility_warnings_as_written); and the folder its relative paths are resolved against."""
+    the text has a problem; its problems ("FILE:LINE:COL: …", in the file's order, syntax errors first:
+    in_file_order); the text checked (a check made after loading places its fields in it: text_places); the mapping
+    its YAML holds, as written (None when it holds none), for the checks that read the values as written where the
+    scenario does not load (prices_as_written, plausibility_warnings_as_written); and the folder its relative paths
+    are resolved against."""
 
     scenario: Scenario | None
     problems: list[str]

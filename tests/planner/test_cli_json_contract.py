@@ -39,11 +39,11 @@ def test_validate_json_places_each_problem_of_the_bad_fixture_by_line_column_and
     # `    gpu_hours_per_month: lots` and `    reference_gpu: A100-80GB-PCI` at columns 4 + 21 + 1 and 4 + 15 + 1
     assert doc == {"ok": False, "files": [{
         "file": str(BAD), "ok": False, "scenario": None, "workloads": None, "horizon_months": None,
-        "problems": [
-            error(2, 1, "horizon_month", "unknown key; did you mean 'horizon_months'?"),
+        "problems": [   # the YAML syntax error first, then the rest by line
             error(5, 4, None, "YAML syntax: a `key: value` cannot start here: this line is indented more than the key "
                   "'electricity_per_kwh' above it (line 4), so YAML reads it as part of that value; line it up with its "
                   "keys (or quote a value holding ': ')"),
+            error(2, 1, "horizon_month", "unknown key; did you mean 'horizon_months'?"),
             error(6, 21, "onprem.cards[1]", "unknown card 'rtx-409'; did you mean 'rtx-4090'?"),
             error(9, 26, "workloads[0].gpu_hours_per_month", "expected a number, got 'lots'"),
             error(10, 20, "workloads[0].reference_gpu", "unknown GPU 'A100-80GB-PCI'; did you mean 'A100-80GB-PCIE'?"),

@@ -128,9 +128,9 @@ def test_pasted_characters_that_are_text_are_kept():
 def test_a_pasted_character_and_a_syntax_error_elsewhere_are_both_at_their_lines():
     lines = changed(8, f"horizon_months:{NBSP}24")
     lines[17] = "  pue: 1.0: 2"   # line 18: "  pue: 1.0" is 10 characters, the second colon column 11
-    assert problems(lines) == [
-        "s.yaml:8:16: non-breaking space U+00A0: YAML does not read it as a space; use a normal space",
-        f"s.yaml:18:11: YAML syntax: {COLON_IN_VALUE}"]
+    assert problems(lines) == [   # the syntax error first (tests/planner/test_yaml_cascades.py)
+        f"s.yaml:18:11: YAML syntax: {COLON_IN_VALUE}",
+        "s.yaml:8:16: non-breaking space U+00A0: YAML does not read it as a space; use a normal space"]
 
 
 def test_validate_exits_2_with_the_one_problem(tmp_path):

@@ -47,8 +47,8 @@ def test_a_field_that_is_really_missing_is_still_reported_beside_a_syntax_error(
 def test_a_broken_line_hides_no_field_missing_elsewhere():
     # the top-level name is on no line; the blanked line set a workload's name, at another column
     got = problems("workloads:\n  - name: a: b\n    gpu_hours_per_month: 100\n    reference_gpu: A100-80GB-PCIE\n")
-    assert got == ["s.yaml:1:1: name: required field is missing",
-                   f"s.yaml:2:12: YAML syntax: {COLON_IN_VALUE}"]
+    assert got == [f"s.yaml:2:12: YAML syntax: {COLON_IN_VALUE}",   # the syntax error first
+                   "s.yaml:1:1: name: required field is missing"]
     # a second workload without a name is reported though the first one's name line was blanked
     text = "name: ok\n" + WORKLOAD.replace("  - name: train", "  - name: train: big")
     got = problems(text + "  - gpu_hours_per_month: 5\n    reference_gpu: A100-80GB-PCIE\n")
@@ -101,8 +101,8 @@ def test_a_key_of_a_nested_item_does_not_stand_for_a_missing_top_level_one():
     # the blanked line sets a workload's name, inside the workloads list: the file's own name is still missing
     got = problems("horizon_months: 12\nworkloads:\n  - name: a: b\n    gpu_hours_per_month: 1\n"
                    "    reference_gpu: T4\n")
-    assert got == ["s.yaml:1:1: name: required field is missing",
-                   f"s.yaml:3:12: YAML syntax: {COLON_IN_VALUE}"]
+    assert got == [f"s.yaml:3:12: YAML syntax: {COLON_IN_VALUE}",   # the syntax error first
+                   "s.yaml:1:1: name: required field is missing"]
 
 
 def test_a_quote_left_open_is_reported_where_it_opens():
@@ -132,4 +132,4 @@ def test_an_error_inside_a_bracket_closed_later_is_reported_where_it_is():
 def test_a_blanked_first_line_of_a_nested_mapping_does_not_stand_for_a_missing_top_level_key():
     # the blanked `  name: a: b` lies between `onprem:` and the mapping's next key: onprem's, not the file's
     got = problems("onprem:\n  name: a: b\n  cards: [rtx-4090]\nworkloads:\n" + WORKLOAD_FLOW)
-    assert got[0] == "s.yaml:1:1: name: required field is missing", got
+    assert got[1] == "s.yaml:1:1: name: required field is missing", got   # after the syntax error

@@ -14,9 +14,9 @@ def test_several_problems_each_an_error_line_then_their_count():
     result = run("validate", BAD)
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    # the fixture's five problems, at the places its text has them (docs/scenario-format.md)
+    # the fixture's five problems, at the places its text has them (docs/scenario-format.md), the syntax error first
     assert [line.split(": ", 2)[1] for line in lines[:-1]] == [f"{BAD}:{place}" for place in
-                                                               ("2:1", "5:4", "6:21", "9:26", "10:20")]
+                                                               ("5:4", "2:1", "6:21", "9:26", "10:20")]
     assert all(line.startswith("error: ") for line in lines[:-1]), lines
     assert lines[-1] == f"{BAD}: 5 errors"
 
