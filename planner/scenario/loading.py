@@ -824,16 +824,27 @@ def _indented_start_said(first: int, last: int, spaces: int, top: int, editor: _
 
 
 def _dash_left_out(lines: list[str], first: yaml.Mark, second: yaml.Mark) -> bool:
-    """Whether the key given twice at `second` is a list item written without its dash (`    name: b` for `  - name: b`):
-    it repeats the key its item's dash starts (at `first`), at the column of that item's keys, with no dash of its own,
-    after another key of that item (`- name: a` then `  name: b` is as likely a name given twice). YAML reads the
-    item's keys as more of the item above, each of them a duplicate key."""
+    """Whether the key given twice at `second` may be a list item written without its dash (`    name: b` for
+    `  - name: b`): it repeats the key its item's dash starts (at `first`), at the column of that item's keys, with no
+    dash of its own. YAML reads the item's keys as more of the item above, each of them a duplicate key."""
     column = second.column
     return (first.column == column and first.line < second.line < len(lines)
             and re.fullmatch(r"[ \t]*-[ \t]+", lines[first.line][:column]) is not None
-            and not lines[second.line][:column].strip()
-            and any(not text[:column].strip() and text[column:column + 1] not in ("", " ", "#")
-                    for text in lines[first.line + 1:second.line]))
+            and not lines[second.line][:column].strip())
+
+
+def _second_key_line(lines: list[str], dash: int, column: int) -> int:
+    """The line of the second key of the list item whose dash is on line `dash`, its keys at `column`: the first line
+    below with a key at that column; len(lines) where the item ends first (a line indented less, or a dash)."""
+    for k in range(dash + 1, len(lines)):
+        text = lines[k]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if text[:column].strip():
+            return len(lines)
+        if text[column] not in " \t":
+            return k
+    return len(lines)
 
 
 def _duplicates_said(duplicates: list[tuple[str, yaml.Mark, yaml.Mark]], lines: list[str], origin: str,
@@ -841,11 +852,17 @@ def _duplicates_said(duplicates: list[tuple[str, yaml.Mark, yaml.Mark]], lines: 
     """The problems of the keys given twice in a mapping (YAML keeps the last silently, which changes the plan): a list
     item whose dash is left out (_dash_left_out) once, at its first line, not each of its keys as a duplicate of the
     item above's; every other key given twice at itself."""
-    starts = {second.line: (first, second) for _, first, second in duplicates if _dash_left_out(lines, first, second)}
+    # an item's first key repeated after its second (`- name: a` then `  name: b` is as likely a name given twice);
+    # each item's second key found once (a file of thousands of keys given twice is not read in quadratic time)
+    second_key = functools.cache(lambda dash, column: _second_key_line(lines, dash, column))
+    starts = {second.line: (first, second) for _, first, second in duplicates
+              if _dash_left_out(lines, first, second) and second_key(first.line, first.column) < second.line}
+    ordered = sorted(starts)   # (bisected, likewise)
 
     def of_item_without_dash(first: yaml.Mark, second: yaml.Mark) -> bool:
         # a key of the item started at the nearest such line above, repeating one of the item(s) above it
-        start = max((line for line in starts if line <= second.line), default=None)
+        at = bisect.bisect_right(ordered, second.line) - 1
+        start = ordered[at] if at >= 0 else None
         return start is not None and second.column == starts[start][1].column and (
             starts[start][0].line <= first.line < start)
 
@@ -854,9 +871,10 @@ def _duplicates_said(duplicates: list[tuple[str, yaml.Mark, yaml.Mark]], lines: 
         if not of_item_without_dash(first, second):
             said.append(f"{_at(origin, second, editor)}: duplicate key '{key}' (first on line "
                         f"{editor.position(first.line, first.column)[0]}); YAML keeps only the last — remove one")
-    for line, (first, second) in starts.items():
-        # the item above: the one its dash starts, or the nearest item of the same list also written without its dash
-        above = max((k for k, (f, _) in starts.items() if k < line and f.line == first.line), default=first.line)
+    for at, line in enumerate(ordered):
+        first, second = starts[line]
+        # the item above: the one its dash starts, or the item just above of the same list, also without its dash
+        above = ordered[at - 1] if at and starts[ordered[at - 1]][0].line == first.line else first.line
         meant = (lines[first.line][:first.column] + lines[line][second.column:]).rstrip()
         said.append(f"{_at(origin, second, editor)}: YAML syntax: a new list item needs its dash: the keys from line "
                     f"{editor.position(line, 0)[0]} on repeat those of the item above (started on line "
