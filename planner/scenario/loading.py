@@ -808,11 +808,20 @@ def _indented_start(lines: list[str], top: int) -> tuple[int, int, int] | None:
     line is indented, or a line above is indented with a tab or less than the first."""
     if top >= len(lines) or _indentation(lines[top]) != 0:
         return None
-    written = [k for k in range(top) if lines[k].strip() and not lines[k].lstrip().startswith("#")]
-    spaces = _indentation(lines[written[0]]) if written else None
-    if not spaces or any((_indentation(lines[k]) or 0) < spaces for k in written):
+    shown = [text.removeprefix("\ufeff") for text in lines[:top]]   # a byte order mark is no column (a Windows editor's)
+    written = [k for k, text in enumerate(shown) if text.strip() and not text.lstrip().startswith("#")]
+    spaces = _indentation(shown[written[0]]) if written else None
+    if not spaces or any((_indentation(shown[k]) or 0) < spaces for k in written):
         return None
     return written[0], written[-1], spaces
+
+
+def _dedented(text: str, spaces: int) -> str:
+    """`text`, a line, with the first `spaces` spaces of its indentation taken off (after a byte order mark), if it has
+    as many."""
+    mark = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(mark):]
+    return mark + body[spaces:] if body.startswith(" " * spaces) else text
 
 
 def _indented_start_said(first: int, last: int, spaces: int, top: int, editor: _EditorLines) -> str:
@@ -1069,8 +1078,7 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 where = yaml.Mark("", 0, first, spaces, None, None)
                 syntax.append(f"{_at(origin, where, editor)}: YAML syntax: "
                               f"{_indented_start_said(first, last, spaces, mark.line, editor)}")
-                for k in range(first, last + 1):
-                    lines[k] = lines[k][spaces:] if lines[k].startswith(" " * spaces) else lines[k]
+                lines[first:last + 1] = [_dedented(text, spaces) for text in lines[first:last + 1]]
                 continue
             line = mark.line if mark else 0
             hint = (" — check the indentation" if ("indent" in what or "mapping" in what or "block" in what)

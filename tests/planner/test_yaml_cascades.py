@@ -57,6 +57,14 @@ def test_the_files_first_lines_indented_are_one_error_at_the_first(count, said):
     assert problems(lines) == [said]
 
 
+def test_the_first_lines_indented_after_a_byte_order_mark_are_one_error_too():
+    # a Windows editor's UTF-8 file begins with one: no column, so `  name:` still starts at column 3
+    lines = without_header()
+    lines[:2] = ["\ufeff  " + lines[0], "  " + lines[1]]
+    assert problems(lines) == ["s.yaml:1:3: YAML syntax: lines 1–2 are indented 2 spaces, but the file's top-level keys "
+                               "start at column 1 (as on line 3): take the spaces off lines 1–2"]
+
+
 def test_the_first_lines_indented_below_a_comment_are_said_at_their_own_lines():
     # the comment above them is no line to edit: `name:` (7) and `description:` (8), top-level keys from line 9
     lines = list(SHIPPED)
