@@ -1611,11 +1611,23 @@ def _entry_like(folder: Path, name: str, wanted: typing.Callable[[os.DirEntry], 
     None when none is."""
     with os.scandir(folder) as entries:
         names = [entry.name for entry in itertools.islice(entries, MAX_FOLDER_ENTRIES) if wanted(entry)]
-    # spelt alike by what precedes a suffix both share: "nothere.yaml" and "powercap.yaml" were alike for ".yaml"
+    # spelt alike by what precedes a suffix both share: "nothere.yaml" and "powercap.yaml" were alike for ".yaml"; and
+    # ".yml" is ".yaml": "team.yml" is the "team.yaml" beside it, not "teamB.yaml" (spelt closer to "team.yaml" whole)
+    def stem(n: str) -> str:
+        end = Path(n).suffix.lower()
+        return n[:-len(end)] if end and _SAME_SUFFIX.get(end, end) == _SAME_SUFFIX.get(suffix, suffix) else n
+
     suffix = Path(name).suffix.lower()
-    by_stem = {(n[:-len(suffix)] if suffix and n.lower().endswith(suffix) else n): n for n in names}
-    near = catalog.suggest(name[:-len(suffix)] if suffix else name, list(by_stem))
-    return by_stem[near[0]] if near else None
+    by_stem = {stem(n): n for n in names}
+    typed = stem(name)
+    # the same name but for its suffix or case first: suggest puts "teamB" (begins with "team") before "team"
+    same = [n for s, n in by_stem.items() if s.lower() == typed.lower()]
+    near = same or [by_stem[s] for s in catalog.suggest(typed, list(by_stem))]
+    return near[0] if near else None
+
+
+# suffixes that name the same kind of file, for a "did you mean" of a file not found
+_SAME_SUFFIX = {".yml": ".yaml"}
 
 
 def _looked_in(path: Path, base_dir: Path | None) -> str:
