@@ -63,6 +63,7 @@ from planner.scenario.model import (
     Prices,
     Scenario,
     Workload,
+    _field_shape,  # "map" for a mapping to numbers (fx, a throughput table)
     _read_as,  # a value as the model reads a field: None where it refuses it
     currency_hint,
     demand_problem,
@@ -1255,35 +1256,51 @@ _WITH_CURRENCY = re.compile(rf"\s*(?:(?:[A-Z]{{3}}|[{_SYMBOLS}])\s*{_AMOUNT}|{_A
 # "80k", "1.5M": thousands and millions, in a field whose name carries no unit (a budget, a price, a demand); not
 # "m" (milli or million?) and not where the name ends in a unit ("8k" in power_cap_kw)
 MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
+# Mappings to a ratio a number typed in percent was meant as: a currency's rate (fx: {USD: 92%}: 0.92) and a GPU's
+# relative speed (throughput: {L40S: 80%}: 0.8)
+PERCENT_MAPS = frozenset({"fx", "throughput"})
 
 
 def _number_meant(loc: Path_, got: Any) -> str:
     """"; did you mean …?" for a number typed in percent or with a unit, naming the value the field `loc` takes
     for it when the field accepts that value, else "": "8%" or 8 for a share (0.08), "6kW" in power_cap_kw (6),
     "6000W" there (6, converted), "80GB" in min_gpu_memory_gb (80). Whether a field holds a ratio is read from
-    its upper bound (MAX_RATIO_BOUND), its unit from its name's end (UNITS_BY_SUFFIX)."""
+    its upper bound (MAX_RATIO_BOUND), its unit from its name's end (UNITS_BY_SUFFIX). An entry of a mapping to
+    numbers is read as that entry ("0,92" in fx.USD: 0.92; "92%" there, PERCENT_MAPS: 0.92)."""
     model = _model_at(loc[:-1]) if loc else None
     name = str(loc[-1]) if loc else ""
     info = model.model_fields.get(name) if model else None
+
+    def read(value: Any) -> Any:   # `value` as the field reads it, else None
+        return _read_as(model, name, value)
+
+    outer = _model_at(loc[:-2]) if info is None and len(loc) >= 2 else None
+    if outer is not None and str(loc[-2]) in outer.model_fields and _field_shape(outer, str(loc[-2])) == "map":
+        # an entry of a mapping to numbers (fx: {USD: 0,92}, a throughput table): read as that entry of the mapping
+        model, name, info = outer, str(loc[-2]), outer.model_fields[str(loc[-2])]
+
+        def read(value: Any) -> Any:
+            entry = _read_as(model, name, {loc[-1]: value})
+            return None if entry is None else next(iter(entry.values()))
     if info is None or isinstance(got, bool):
         return ""
     ratio = name in UNBOUNDED_SHARES or any(
         bound is not None and bound <= MAX_RATIO_BOUND for c in info.metadata for bound in (getattr(c, "le", None),
                                                                                             getattr(c, "lt", None)))
     if _number(got):   # a percent is at most 100 × the bound: no other number is divided (10**999 / 100 overflows)
-        fits = ratio and abs(got) <= 100 * MAX_RATIO_BOUND and _read_as(model, name, got / 100) is not None
+        fits = ratio and abs(got) <= 100 * MAX_RATIO_BOUND and read(got / 100) is not None
         return percent_meant(got) if fits else ""
     if isinstance(got, str) and (grouped := _GROUPED.fullmatch(got)):
-        meant = _read_as(model, name, float(got.strip().replace(grouped[1], "")))
+        meant = read(float(got.strip().replace(grouped[1], "")))
         if meant is not None:   # written plainly: "did you mean 1,500?" would hold the separator it asks to drop
             return f"; did you mean {_unseparated(meant)}? (a number without thousands separators)"
     # a decimal comma; "1,400" too where 1400 is out of the field's range (a PUE of 1.4)
     if isinstance(got, str) and (comma := _DECIMAL_COMMA.fullmatch(got)):
-        meant = _read_as(model, name, float(f"{comma[1]}.{comma[2]}"))
+        meant = read(float(f"{comma[1]}.{comma[2]}"))
         return f"; did you mean {_figure(meant)}? (a decimal point, not a comma)" if meant is not None else ""
     money = any(getattr(c, "le", None) in (MAX_MONEY, MAX_UNIT_PRICE) for c in info.metadata)
     if money and isinstance(got, str) and (amount := _WITH_CURRENCY.fullmatch(got)):
-        meant = _read_as(model, name, float(amount[1] or amount[2]))
+        meant = read(float(amount[1] or amount[2]))
         whose = {CardOverride: "the override's `currency`, else the catalog card's",
                  CustomCard: "the card's `currency`, else the scenario's"}.get(model, "the scenario's")
         return (f"; did you mean {_unseparated(meant)}? (an amount is the number alone, in {whose} currency)"
@@ -1292,13 +1309,13 @@ def _number_meant(loc: Path_, got: Any) -> str:
     if typed is None:
         return ""
     number, unit = float(typed[1]), typed[2]
-    if unit == "%":
-        return percent_meant(number) if ratio and _read_as(model, name, number / 100) is not None else ""
+    if unit == "%":   # a rate or a relative speed in percent (fx: {USD: 92%}, throughput: {L40S: 80%}) too
+        return percent_meant(number) if (ratio or name in PERCENT_MAPS) and read(number / 100) is not None else ""
     if unit in MULTIPLIERS and not any(name.endswith(suffix) for suffix in UNITS_BY_SUFFIX):
-        meant = _read_as(model, name, round(number * MULTIPLIERS[unit], 9))
+        meant = read(round(number * MULTIPLIERS[unit], 9))
         return f"; did you mean {_unseparated(meant)}? ({_figure(number)}{unit})" if meant is not None else ""
     size = next((units.get(unit.lower()) for suffix, units in UNITS_BY_SUFFIX.items() if name.endswith(suffix)), None)
-    meant = None if size is None else _read_as(model, name, round(number * size, 9))
+    meant = None if size is None else read(round(number * size, 9))
     if meant is None:
         return ""
     return f"; did you mean {_figure(meant)}?" if size == 1 else f"; did you mean {_figure(meant)} ({_figure(number)} {unit})?"

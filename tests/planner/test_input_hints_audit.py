@@ -64,3 +64,29 @@ def test_a_yml_name_is_offered_the_yaml_file_of_the_same_name(tmp_path):
     with pytest.raises(ScenarioError) as caught:
         load_scenario(folder / "teamb.yml")
     assert caught.value.problems == [f"{folder}/teamb.yml: file not found; did you mean '{folder}/teamB.yaml'?"]
+
+
+# 2. numbers inside a mapping: the hints the scalar fields get
+
+
+@pytest.mark.parametrize("old, new, field, got, hint", [
+    # 0,92 with a decimal point is 0.92; 92 % is 92 / 100 = 0.92; 0,8 is 0.8
+    ("fx: {USD: 0.92}", "fx:\n  USD: 0,92", "fx.USD", "0,92", "did you mean 0.92? (a decimal point, not a comma)"),
+    ("fx: {USD: 0.92}", "fx: {USD: 92%}", "fx.USD", "92%", "did you mean 0.92 (92 %)?"),
+    ("    reference_gpu: L40S\n", "    reference_gpu: L40S\n    throughput:\n      L40S: 0,8\n",
+     "workloads[1].throughput.L40S", "0,8", "did you mean 0.8? (a decimal point, not a comma)"),
+    ("    reference_gpu: L40S\n", "    reference_gpu: L40S\n    throughput: {L40S: 1, rtx-4090: 80%}\n",
+     "workloads[1].throughput.rtx-4090", "80%", "did you mean 0.8 (80 %)?"),
+])
+def test_a_number_in_a_mapping_gets_the_hint_a_field_gets(old, new, field, got, hint):
+    (problem,) = problems(edited(old, new))
+    assert f": {field}: expected a number, got '{got}'; {hint}" in problem
+    assert problem.endswith(hint)
+
+
+def test_a_whole_number_in_a_mapping_gets_the_thousands_hint():
+    # min_units: {l40s: 1,000} is 1000 units written with a separator
+    text = TEAM + "constraints:\n  min_units: {l40s: '1,000'}\n"
+    (problem,) = problems(text)
+    assert problem.endswith("constraints.min_units.l40s: expected a whole number, got '1,000'; did you mean 1000? "
+                            "(a number without thousands separators)")
