@@ -1248,11 +1248,18 @@ _NUMBER_AND_UNIT = re.compile(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+|%
 # after a first group that does not start with 0), or with a decimal comma ("0,12"), which YAML reads as text
 _GROUPED = re.compile(r"\s*[-+]?[1-9]\d{0,2}([,'_ \u00a0\u202f])\d{3}(?:\1\d{3})*(?:\.\d+)?\s*")
 _DECIMAL_COMMA = re.compile(r"\s*([-+]?\d+),(\d+)\s*")
-# An amount written with its currency ("0.28 EUR", "EUR 0.28", "$1900", "1900 €"): a money field (bounded by
-# MAX_MONEY or MAX_UNIT_PRICE) holds the number alone, in the scenario's currency (a card's own `currency`)
-_SYMBOLS = "$€£¥"
-_AMOUNT = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+))"
-_WITH_CURRENCY = re.compile(rf"\s*(?:(?:[A-Z]{{3}}|[{_SYMBOLS}])\s*{_AMOUNT}|{_AMOUNT}\s*(?:[A-Z]{{3}}|[{_SYMBOLS}]))\s*")
+# An amount written with its currency ("0.28 EUR", "EUR 0.28", "$1900", "1900 €", "60,000 EUR") or in cents
+# ("25 ct"), and per the unit the field's name ends in ("0.12 $/kWh" in electricity_per_kwh): a money field (bounded
+# by MAX_MONEY or MAX_UNIT_PRICE) holds the number alone, in the scenario's currency (a card's own `currency`)
+CURRENCY_SYMBOLS = {"$": ("USD",), "€": ("EUR",), "£": ("GBP",), "¥": ("JPY", "CNY")}   # ¥: the yen's and the yuan's
+CENTS = ("ct", "cent", "cents", "¢")
+_CURRENCY = rf"([A-Z]{{3}}|[{''.join(CURRENCY_SYMBOLS)}]|{'|'.join(CENTS)})"
+_FIGURE = r"([-+]?(?:\d[\d,.' \u00a0\u202f]*|\.\d+))"
+_PER_UNIT = r"(?:(?:/|\bper\b)\s*([A-Za-z][A-Za-z/ _-]*?))?"   # "/kWh", "per kW month"
+_WITH_CURRENCY = re.compile(rf"\s*(?:{_CURRENCY}\s*{_FIGURE}|{_FIGURE}\s*{_CURRENCY})\s*{_PER_UNIT}\s*")
+# How often, in words, in a field of months between events (purchase_every_months: quarterly is 3)
+EVERY_MONTHS = {"monthly": 1, "quarterly": 3, "half-yearly": 6, "semiannually": 6, "semi-annually": 6, "yearly": 12,
+                "annually": 12, "annual": 12}
 # "80k", "1.5M": thousands and millions, in a field whose name carries no unit (a budget, a price, a demand); not
 # "m" (milli or million?) and not where the name ends in a unit ("8k" in power_cap_kw)
 MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
@@ -1261,12 +1268,14 @@ MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
 PERCENT_MAPS = frozenset({"fx", "throughput"})
 
 
-def _number_meant(loc: Path_, got: Any) -> str:
+def _number_meant(loc: Path_, got: Any, data: dict | None = None) -> str:
     """"; did you mean …?" for a number typed in percent or with a unit, naming the value the field `loc` takes
     for it when the field accepts that value, else "": "8%" or 8 for a share (0.08), "6kW" in power_cap_kw (6),
     "6000W" there (6, converted), "80GB" in min_gpu_memory_gb (80). Whether a field holds a ratio is read from
     its upper bound (MAX_RATIO_BOUND), its unit from its name's end (UNITS_BY_SUFFIX). An entry of a mapping to
-    numbers is read as that entry ("0,92" in fx.USD: 0.92; "92%" there, PERCENT_MAPS: 0.92)."""
+    numbers is read as that entry ("0,92" in fx.USD: 0.92; "92%" there, PERCENT_MAPS: 0.92). `data`: the scenario,
+    whose currency and rates an amount written in a currency is converted at."""
+    data = _mapping(data)
     model = _model_at(loc[:-1]) if loc else None
     name = str(loc[-1]) if loc else ""
     info = model.model_fields.get(name) if model else None
@@ -1300,11 +1309,10 @@ def _number_meant(loc: Path_, got: Any) -> str:
         return f"; did you mean {_figure(meant)}? (a decimal point, not a comma)" if meant is not None else ""
     money = any(getattr(c, "le", None) in (MAX_MONEY, MAX_UNIT_PRICE) for c in info.metadata)
     if money and isinstance(got, str) and (amount := _WITH_CURRENCY.fullmatch(got)):
-        meant = read(float(amount[1] or amount[2]))
-        whose = {CardOverride: "the override's `currency`, else the catalog card's",
-                 CustomCard: "the card's `currency`, else the scenario's"}.get(model, "the scenario's")
-        return (f"; did you mean {_unseparated(meant)}? (an amount is the number alone, in {whose} currency)"
-                if meant is not None else "")
+        return _amount_meant(amount, model, name, read, _section(data, loc[:-1]), data)
+    if isinstance(got, str) and name.endswith("_every_months") and got.strip().lower() in EVERY_MONTHS:
+        meant = read(EVERY_MONTHS[got.strip().lower()])
+        return f"; did you mean {meant}? ({got.strip()})" if meant is not None else ""
     typed = _NUMBER_AND_UNIT.fullmatch(got) if isinstance(got, str) else None
     if typed is None:
         return ""
@@ -1321,6 +1329,74 @@ def _number_meant(loc: Path_, got: Any) -> str:
     return f"; did you mean {_figure(meant)}?" if size == 1 else f"; did you mean {_figure(meant)} ({_figure(number)} {unit})?"
 
 
+def _amount_meant(amount: re.Match, model: type[BaseModel], name: str, read: typing.Callable[[Any], Any],
+                  section: dict, data: dict) -> str:
+    """"; did you mean …?" for a money field's value written with its currency or in cents (`amount`, a match of
+    _WITH_CURRENCY), else "": the number alone, in the field's currency; an amount in another currency is converted
+    at the scenario's rate for it (fx) where the field is in the scenario's currency, and otherwise said to need
+    converting. `section` holds the field (a card's own `currency`), `data` the scenario."""
+    sign, figure, per = amount[1] or amount[4], amount[2] or amount[3], amount[5]
+    if per and per.lower().replace(" ", "").replace("/", "").replace("-", "").replace("_", "") != \
+            name.partition("_per_")[2].replace("_", ""):   # "/MWh" in electricity_per_kwh: not the field's unit
+        return ""
+    number = _plain_figure(figure)
+    if number is None:
+        return ""
+    scenario_currency = _currency_meant(data.get("currency", "USD"))
+    own = _currency_meant(section.get("currency")) if model in (CardOverride, CustomCard) else None
+    field_currency = own or (None if model is CardOverride else scenario_currency)   # an override's: its catalog card's
+    whose = {CardOverride: "the override's `currency`, else the catalog card's",
+             CustomCard: "the card's `currency`, else the scenario's"}.get(model, "the scenario's")
+    if sign in CENTS:
+        meant = read(round(number / 100, 12))
+        return (f"; did you mean {_unseparated(meant)}? ({_figure(number)} {sign}: an amount is the number alone, in whole "
+                f"units of {whose} currency)" if meant is not None else "")
+    codes = CURRENCY_SYMBOLS.get(sign, (sign,))
+    if field_currency is None or field_currency in codes:
+        meant = read(number)
+        return (f"; did you mean {_unseparated(meant)}? (an amount is the number alone, in {whose} currency)"
+                if meant is not None else "")
+    written = f"{_figure(number)} {' or '.join(codes)}"
+    rate = _mapping(data.get("fx")).get(codes[0]) if len(codes) == 1 and field_currency == scenario_currency else None
+    if model is CustomCard and own is None and len(codes) == 1 and (meant := read(number)) is not None:
+        # a card may be priced in a currency of its own: that is the mend that keeps the number
+        converted = read(round(number * rate, 12)) if _number(rate) else None
+        return (f"; did you mean {_unseparated(meant)} with `currency: {codes[0]}` on the card? (an amount is the number "
+                f"alone, in the card's `currency`, else the scenario's, {field_currency}"
+                + (f"; or {_unseparated(converted)}: {written} at your fx.{codes[0]} {_figure(rate)}" if converted else "")
+                + ")")
+    if _number(rate):
+        meant = read(round(number * rate, 12))
+        if meant is not None:
+            return (f"; did you mean {_unseparated(meant)}? (the field is in {field_currency}, the scenario's currency: "
+                    f"{written} at your fx.{codes[0]} {_figure(rate)} is {_figure(meant)} {field_currency}; an amount is "
+                    f"the number alone)")
+    sign_said = f"{sign} is {' or '.join(codes)}, and " if len(codes) > 1 else ""
+    return f"; {sign_said}the field is in {field_currency}: write {written} converted to {field_currency}, the number alone"
+
+
+def _plain_figure(figure: str) -> float | None:
+    """The number a figure written with thousands separators or a decimal comma is ("60,000": 60000, "0,25": 0.25),
+    or as written ("0.12"); None for no number."""
+    text = figure.strip()
+    if grouped := _GROUPED.fullmatch(text):
+        return float(text.replace(grouped[1], ""))
+    if comma := _DECIMAL_COMMA.fullmatch(text):
+        return float(f"{comma[1]}.{comma[2]}")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _section(data: Any, loc: Path_) -> dict:
+    """The mapping at `loc` in the scenario's `data`, else {}."""
+    for part in loc:
+        data = data[part] if isinstance(data, dict) and part in data or isinstance(data, list) and isinstance(part, int) \
+            and 0 <= part < len(data) else None
+    return _mapping(data)
+
+
 def _unseparated(x: float) -> str:
     """`x` as YAML takes it, without thousands separators (a hint that held them would ask for what it refuses)."""
     return str(int(x)) if float(x).is_integer() else repr(float(x))
@@ -1334,7 +1410,8 @@ def _field_of(err: dict) -> tuple:
     return tuple(ctx.get("loc") or (*err["loc"], *ctx.get("field", ())))
 
 
-def _describe(err: dict, positions: Any, origin: str) -> str:
+def _describe(err: dict, positions: Any, origin: str, data: dict | None = None) -> str:
+    """The problem `err` (pydantic's) says, at its place in the file; `data`: the scenario, for hints that read it."""
     ctx = err.get("ctx") or {}
     loc = _field_of(err)
     kind = err["type"]
@@ -1367,7 +1444,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
     if kind.startswith(("float_", "int_", "bool_")) and "parsing" in kind:
         expected = {"float": "a number", "int": "a whole number", "bool": "true or false"}[kind.split("_")[0]]
         msg = f"expected {expected}, got {_shown(got)}"
-        hint = hint or _number_meant(loc, got)   # "8%", "6kW": did you mean 0.08, 6?
+        hint = hint or _number_meant(loc, got, data)   # "8%", "6kW": did you mean 0.08, 6?
     elif kind == "int_from_float":
         msg = f"expected a whole number, got {_shown(got)}"
     elif kind in ("float_type", "int_type", "bool_type"):   # pydantic's "Input should be a valid number"
@@ -1400,7 +1477,7 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         if isinstance(bound, (int, float)):   # whole bounds in full (1000000000, not 1e+09)
             shown = str(int(bound)) if float(bound).is_integer() and abs(bound) < 1e15 else f"{bound:g}"
             msg = f"expected a number {sign} {shown}, got {_shown(got)}"
-            hint = hint or _number_meant(loc, got)   # a share typed in percent: 97 for 0.97
+            hint = hint or _number_meant(loc, got, data)   # a share typed in percent: 97 for 0.97
     elif kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         near = [] if _curly_quoted(got) else catalog.suggest(str(got), re.findall(r"'([^']+)'", expected))
@@ -1419,6 +1496,8 @@ def _describe(err: dict, positions: Any, origin: str) -> str:
         msg = f"expected a currency code of three capital letters (ISO 4217), got {_shown(got)}"
         if isinstance(got, str) and re.fullmatch(CURRENCY_PATTERN, got.strip().upper()):
             hint = currency_hint(got.strip().upper())   # 'eur': EUR; 'eue': EUR, not the EUE it spells
+        elif isinstance(got, str) and (codes := CURRENCY_SYMBOLS.get(got.strip())):   # '€': EUR; '¥': JPY or CNY
+            hint = f"; did you mean {' or '.join(codes)}?" + (f" ({got.strip()} is the sign of each)" if len(codes) > 1 else "")
     else:
         if kind == "value_error":   # a plain ValueError of a validator: its text without "Value error, "
             msg = str(ctx.get("error", msg))
@@ -2076,7 +2155,7 @@ def _validated(data: Any, positions: Any, origin: str, base_dir: Path | None, pr
         blanked = any(": YAML syntax: " in p for p in problems)
         # … and so does any error of a key set on such a line: "name: required field is missing" under the
         # syntax error of the line `name: a: b` said the line was not there
-        problems += [_describe(e, positions, origin) + (_after_syntax(problems) if e["type"] in _SHAPES else "")
+        problems += [_describe(e, positions, origin, data) + (_after_syntax(problems) if e["type"] in _SHAPES else "")
                      for e in errors
                      if not (e["type"] == "too_short" and tuple(e["loc"]) in nested)
                      and not (blanked and e["type"] != "missing" and e.get("input", "") is None)

@@ -59,8 +59,10 @@ def test_card_prices_name_whose_currency_their_number_is_in():
     assert override.endswith("; did you mean 1900? (an amount is the number alone, in the override's `currency`, "
                              "else the catalog card's currency)")
     assert "onprem.custom_cards.mine.price: expected a number" in custom
-    assert custom.endswith("; did you mean 2500? (an amount is the number alone, in the card's `currency`, else the "
-                           "scenario's currency)")
+    # in dollars, which the card is not priced in (no `currency`: the scenario's EUR), an audit of 2026-12-07: the
+    # dollars were dropped; 2,500 USD × 0.92 EUR per USD = 2,300 EUR
+    assert custom.endswith("; did you mean 2500 with `currency: USD` on the card? (an amount is the number alone, in the "
+                           "card's `currency`, else the scenario's, EUR; or 2300: 2,500 USD at your fx.USD 0.92)")
 
 
 def test_a_currency_beside_a_field_that_is_no_amount_gets_no_hint():

@@ -90,3 +90,76 @@ def test_a_whole_number_in_a_mapping_gets_the_thousands_hint():
     (problem,) = problems(text)
     assert problem.endswith("constraints.min_units.l40s: expected a whole number, got '1,000'; did you mean 1000? "
                             "(a number without thousands separators)")
+
+
+# 3. values with their unit or currency written out
+
+
+@pytest.mark.parametrize("written, hint", [
+    # the scenario's own currency per kWh: the number alone
+    ("0.25 EUR/kWh", "did you mean 0.25? (an amount is the number alone, in the scenario's currency)"),
+    ("0.25 € per kWh", "did you mean 0.25? (an amount is the number alone, in the scenario's currency)"),
+    # 25 cents is 25 / 100 = 0.25 of a euro
+    ("25 ct", "did you mean 0.25? (25 ct: an amount is the number alone, in whole units of the scenario's currency)"),
+    ("25 ct/kWh", "did you mean 0.25? (25 ct: an amount is the number alone, in whole units of the scenario's currency)"),
+    # dollars in an EUR scenario with fx.USD 0.92 (EUR per USD): 0.12 × 0.92 = 0.1104 EUR
+    ("0.12 $/kWh", "did you mean 0.1104? (the field is in EUR, the scenario's currency: 0.12 USD at your fx.USD 0.92 "
+                   "is 0.1104 EUR; an amount is the number alone)"),
+    # pounds with no rate: no number is guessed
+    ("0.12 GBP", "the field is in EUR: write 0.12 GBP converted to EUR, the number alone"),
+    # ¥ is the yen's sign and the yuan's
+    ("12 ¥", "¥ is JPY or CNY, and the field is in EUR: write 12 JPY or CNY converted to EUR, the number alone"),
+])
+def test_an_electricity_price_with_its_unit_written_out(written, hint):
+    (problem,) = problems(edited("electricity_per_kwh: 0.25", f"electricity_per_kwh: {written}"))
+    assert problem.startswith(f"s.yaml:7:24: onprem.electricity_per_kwh: expected a number, got '{written}'; ")
+    assert problem.endswith(f"; {hint}")
+
+
+def test_a_price_per_another_unit_gets_no_guess():
+    # 0.12 $ per MWh is not 0.12 of anything per kWh
+    (problem,) = problems(edited("electricity_per_kwh: 0.25", "electricity_per_kwh: 0.12 $/MWh"))
+    assert problem.endswith("expected a number, got '0.12 $/MWh'")
+
+
+@pytest.mark.parametrize("written, hint", [
+    ("60,000 EUR", "did you mean 60000? (an amount is the number alone, in the scenario's currency)"),
+    ("€60 000", "did you mean 60000? (an amount is the number alone, in the scenario's currency)"),
+    # 60,000 USD × 0.92 EUR per USD = 55,200 EUR
+    ("60,000 USD", "did you mean 55200? (the field is in EUR, the scenario's currency: 60,000 USD at your fx.USD 0.92 "
+                   "is 55,200 EUR; an amount is the number alone)"),
+])
+def test_a_budget_with_separators_and_its_currency(written, hint):
+    (problem,) = problems(edited("capex_budget: 60000", f"capex_budget: {written}"))
+    assert problem.startswith(f"s.yaml:12:17: onprem.capex_budget: expected a number, got '{written}'; ")
+    assert problem.endswith(f"; {hint}")
+
+
+@pytest.mark.parametrize("override, hint", [
+    # the override's price is in its own `currency`, USD: 1,900 $ is 1900 there, not converted to the scenario's EUR
+    ("{price: '1,900 $', currency: USD}",
+     "did you mean 1900? (an amount is the number alone, in the override's `currency`, else the catalog card's currency)"),
+    # an override priced in EUR: 1,900 USD × 0.92 = 1,748 EUR
+    ("{price: '1,900 $', currency: EUR}",
+     "did you mean 1748? (the field is in EUR, the scenario's currency: 1,900 USD at your fx.USD 0.92 is 1,748 EUR; "
+     "an amount is the number alone)"),
+])
+def test_a_card_price_is_read_in_the_cards_own_currency(override, hint):
+    (problem,) = problems(edited("  cards: [", f"  card_overrides:\n    rtx-4090: {override}\n  cards: ["))
+    assert problem.startswith("s.yaml:9:23: onprem.card_overrides.rtx-4090.price: expected a number, got '1,900 $'; ")
+    assert problem.endswith(f"; {hint}")
+
+
+@pytest.mark.parametrize("written, meant", [("quarterly", 3), ("monthly", 1), ("yearly", 12), ("Annually", 12)])
+def test_how_often_in_words(written, meant):
+    (problem,) = problems(edited("purchase_every_months: 3", f"purchase_every_months: {written}"))
+    assert problem.endswith(f"onprem.purchase_every_months: expected a whole number, got '{written}'; "
+                            f"did you mean {meant}? ({written})")
+
+
+@pytest.mark.parametrize("written, hint", [("€", "did you mean EUR?"), ("$", "did you mean USD?"),
+                                           ("£", "did you mean GBP?"), ("¥", "did you mean JPY or CNY? (¥ is the sign of each)")])
+def test_a_currency_written_as_its_sign(written, hint):
+    (problem,) = problems(edited("currency: EUR", f"currency: '{written}'"))
+    assert problem.startswith("s.yaml:2:11: currency: expected a currency code of three capital letters (ISO 4217)")
+    assert problem.endswith(f"; {hint}")
