@@ -1818,13 +1818,25 @@ def _check_rates(data: dict, cards: dict, custom: dict, positions: Any, origin: 
             at = ("onprem", "custom_cards", card, "currency")
             need(spec["currency"], _Priced(card=card), at, at)
     problems = []
+    # a rate given under the scenario's own currency (fx: {EUR: 1.087} in EUR) is one turned round, the other
+    # currency's per 1 of the scenario's, where one currency lacks a rate: its inverse, to the digits given, is meant
+    own = _rates(data).get(currency)
     for cur, found in needs.items():
         named = [loc for _, loc, _ in found if loc is not None]
         at = (min(named, key=lambda loc: positions.get(loc) or (math.inf, math.inf)) if named
               else ("fx",) if "fx" in data else found[0][2])
+        turned = (f"; did you mean fx: {{{cur}: {_figure(1 / own, _significant_digits(own))}}}? (fx.{currency} "
+                  f"{_figure(own)} looks like {cur} per 1 {currency}, the rate turned round: rates are {currency} per "
+                  f"1 {cur}, 1 / {_figure(own)})" if own and own != 1 and len(needs) == 1 else "")
         problems.append(f"{origin}:{_where(positions, at)}: fx: {_priced_in([what for what, _, _ in found])} {cur}; "
-                        f"add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}")
+                        f"add its rate, e.g. fx: {{{cur}: <{currency} per 1 {cur}>}}{turned}")
     return problems
+
+
+def _significant_digits(x: float) -> int:
+    """The significant digits `x` is written with (1.087: 4; 0.92: 2; 1500: 2), at least 2."""
+    mantissa = f"{x:.15g}".split("e")[0].replace("-", "").replace(".", "")
+    return max(2, len(mantissa.strip("0")))
 
 
 class _Priced(typing.NamedTuple):

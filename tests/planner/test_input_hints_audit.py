@@ -163,3 +163,26 @@ def test_a_currency_written_as_its_sign(written, hint):
     (problem,) = problems(edited("currency: EUR", f"currency: '{written}'"))
     assert problem.startswith("s.yaml:2:11: currency: expected a currency code of three capital letters (ISO 4217)")
     assert problem.endswith(f"; {hint}")
+
+
+# 4. a rate written under the scenario's own currency
+
+
+@pytest.mark.parametrize("own, meant", [("1.087", "0.92"), ("1.1", "0.91")])
+def test_a_rate_turned_round_under_the_scenarios_currency(own, meant):
+    # USD per 1 EUR written as fx.EUR: 1 / 1.087 = 0.91996 (0.92 to the 4 digits given: 0.9200);
+    # 1 / 1.1 = 0.909 (0.91 to 2 digits)
+    (problem,) = problems(edited("fx: {USD: 0.92}", f"fx: {{EUR: {own}}}"))
+    assert problem.startswith("s.yaml:3:5: fx: cloud offers and cards ")
+    assert problem.endswith(f"priced in USD; add its rate, e.g. fx: {{USD: <EUR per 1 USD>}}; did you mean fx: "
+                            f"{{USD: {meant}}}? (fx.EUR {own} looks like USD per 1 EUR, the rate turned round: rates are "
+                            f"EUR per 1 USD, 1 / {own})")
+
+
+def test_no_rate_is_guessed_where_two_currencies_lack_one():
+    # fx.EUR may be the dollar's rate or the pound's turned round: no guess
+    text = edited("  cards: [", "  custom_cards:\n    mine: {gpu: L4, price: 2500, currency: GBP, busy_watts: 72, "
+                                "idle_watts: 20, life_years: 4}\n  cards: [")
+    found = problems(text.replace("fx: {USD: 0.92}", "fx: {EUR: 1.087}"))
+    assert len(found) == 2
+    assert all("add its rate" in p and "did you mean" not in p for p in found)
