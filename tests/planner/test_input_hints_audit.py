@@ -186,3 +186,67 @@ def test_no_rate_is_guessed_where_two_currencies_lack_one():
     found = problems(text.replace("fx: {USD: 0.92}", "fx: {EUR: 1.087}"))
     assert len(found) == 2
     assert all("add its rate" in p and "did you mean" not in p for p in found)
+
+
+# 5. plausibility hints that convert with a rate implausible_fx warns of
+
+
+def warnings_of(text: str) -> dict:
+    import yaml
+
+    from planner.scenario.loading import plausibility_warnings_as_written
+    return {tuple(at): said for at, said in plausibility_warnings_as_written(yaml.safe_load(text))}
+
+
+CNY = """\
+name: c
+currency: CNY
+fx: {USD: RATE}
+onprem:
+  electricity_per_kwh: PRICE
+  cards: [rtx-4090]
+workloads:
+  - {name: w, gpu_hours_per_month: 100, reference_gpu: RTX-4090}
+"""
+
+
+def test_an_electricity_price_is_not_blamed_for_a_rate_turned_round():
+    # fx.USD 0.1375 is USD per CNY (1 / 7.27), warned of; 0.8 CNY a kWh at it is 0.8 / 0.1375 = 5.8 USD, which the
+    # price check blamed on the price
+    found = warnings_of(CNY.replace("RATE", "0.1375").replace("PRICE", "0.8"))
+    assert ("fx", "USD") in found
+    assert ("onprem", "electricity_per_kwh") not in found
+
+
+def test_an_electricity_price_is_still_judged_at_a_plausible_rate():
+    # 80 CNY a kWh at 7.27 CNY per USD is 80 / 7.27 = 11 USD: more than grid electricity costs anywhere
+    found = warnings_of(CNY.replace("RATE", "7.27").replace("PRICE", "80"))
+    assert ("fx", "USD") not in found
+    assert "is more than grid electricity costs anywhere" in found[("onprem", "electricity_per_kwh")]
+
+
+def test_a_rate_warned_of_in_another_currency_is_left_out_too(monkeypatch):
+    # the audit's fx.USD 0.0092 in an EUR scenario (0.25 EUR a kWh read as 0.25 / 0.0092 = 27 USD): once
+    # implausible_fx warns of it (the lead extends it beyond CNY), the price is not blamed
+    from planner.scenario import loading
+    text = TEAM.replace("fx: {USD: 0.92}", "fx: {USD: 0.0092}")
+    assert ("onprem", "electricity_per_kwh") in warnings_of(text)   # today's implausible_fx judges only the yuan
+    monkeypatch.setattr(loading, "implausible_fx", lambda currency, fx: [(("fx", "USD"), "fx.USD looks wrong")])
+    found = warnings_of(text)
+    assert found[("fx", "USD")] == "fx.USD looks wrong"
+    assert ("onprem", "electricity_per_kwh") not in found
+
+
+def test_a_card_quote_in_the_catalogs_currency_is_judged_without_the_doubted_rate():
+    # rtx-4090 is 1,599 USD in the catalog; a quote of 159,900 USD is 100 times it whatever the rate: still said
+    text = (CNY.replace("RATE", "0.1375").replace("PRICE", "0.8")
+            .replace("  cards: [rtx-4090]", "  cards: [rtx-4090]\n  card_overrides: {rtx-4090: {price: 159900}}"))
+    found = warnings_of(text)
+    assert ("fx", "USD") in found
+    assert "is 100 times the catalog's price of rtx-4090" in found[("onprem", "card_overrides", "rtx-4090", "price")]
+
+
+def test_an_amount_in_dollars_is_not_converted_at_a_rate_turned_round():
+    # 0.8 $ at fx.USD 0.1375 would be 0.11 CNY, the rate being USD per CNY: no number is offered
+    (problem,) = problems(CNY.replace("RATE", "0.1375").replace("PRICE", "0.8 $"))
+    assert problem.endswith("got '0.8 $'; the field is in CNY: write 0.8 USD converted to CNY, the number alone")
