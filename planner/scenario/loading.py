@@ -1352,7 +1352,7 @@ def _amount_meant(amount: re.Match, model: type[BaseModel], name: str, read: typ
         return (f"; did you mean {_unseparated(meant)}? ({_figure(number)} {sign}: an amount is the number alone, in whole "
                 f"units of {whose} currency)" if meant is not None else "")
     codes = CURRENCY_SYMBOLS.get(sign, (sign,))
-    if field_currency is None or field_currency in codes:
+    if field_currency is None or field_currency in codes or _currency_meant(codes[0]) is None:   # "KWH": no currency
         meant = read(number)
         return (f"; did you mean {_unseparated(meant)}? (an amount is the number alone, in {whose} currency)"
                 if meant is not None else "")

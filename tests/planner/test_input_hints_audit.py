@@ -250,3 +250,9 @@ def test_an_amount_in_dollars_is_not_converted_at_a_rate_turned_round():
     # 0.8 $ at fx.USD 0.1375 would be 0.11 CNY, the rate being USD per CNY: no number is offered
     (problem,) = problems(CNY.replace("RATE", "0.1375").replace("PRICE", "0.8 $"))
     assert problem.endswith("got '0.8 $'; the field is in CNY: write 0.8 USD converted to CNY, the number alone")
+
+
+def test_three_capital_letters_that_are_no_currency_keep_the_plain_hint():
+    # "KWH" is no ISO 4217 code: nothing to convert, the number alone as before
+    (problem,) = problems(edited("electricity_per_kwh: 0.25", "electricity_per_kwh: 0.25 KWH"))
+    assert problem.endswith("got '0.25 KWH'; did you mean 0.25? (an amount is the number alone, in the scenario's currency)")
