@@ -225,15 +225,12 @@ def test_an_electricity_price_is_still_judged_at_a_plausible_rate():
     assert "is more than grid electricity costs anywhere" in found[("onprem", "electricity_per_kwh")]
 
 
-def test_a_rate_warned_of_in_another_currency_is_left_out_too(monkeypatch):
-    # the audit's fx.USD 0.0092 in an EUR scenario (0.25 EUR a kWh read as 0.25 / 0.0092 = 27 USD): once
-    # implausible_fx warns of it (the lead extends it beyond CNY), the price is not blamed
-    from planner.scenario import loading
+def test_a_rate_warned_of_in_another_currency_is_left_out_too():
+    # the audit's fx.USD 0.0092 in an EUR scenario (0.25 EUR a kWh read as 0.25 / 0.0092 = 27 USD): implausible_fx
+    # warns of the rate (1/99.7 of the Federal Reserve's 0.91693 EUR per USD), and the price is not blamed for it
     text = TEAM.replace("fx: {USD: 0.92}", "fx: {USD: 0.0092}")
-    assert ("onprem", "electricity_per_kwh") in warnings_of(text)   # today's implausible_fx judges only the yuan
-    monkeypatch.setattr(loading, "implausible_fx", lambda currency, fx: [(("fx", "USD"), "fx.USD looks wrong")])
     found = warnings_of(text)
-    assert found[("fx", "USD")] == "fx.USD looks wrong"
+    assert found[("fx", "USD")].startswith("fx.USD 0.0092: the scenario's rates give 0.0092 EUR per USD, 1/99.7 of")
     assert ("onprem", "electricity_per_kwh") not in found
 
 
