@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from planner.catalog.offers import card_costs, quote_currency
+from planner.scenario.fx_check import implausible_fx
 
 Path_ = tuple
 
@@ -48,9 +49,11 @@ def lower_bound_prices(scenario, bought: Mapping[str, int] | None = None) -> lis
 def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
     """(field, warning) for onprem.capex_budget and capex_budget_per_year above 0 but below the capex of the cheapest
     card the scenario may buy (price + host share, in its currency): no card can be bought, and the plan goes to
-    the cloud without a word; most often a budget typed in thousands (60 for 60,000)."""
+    the cloud without a word; most often a budget typed in thousands (60 for 60,000). None said while one of the
+    scenario's rates looks wrong (fx_check): the cards' prices are converted at them, and `fx: {USD: 92}` in a EUR
+    scenario blamed a right budget for it (an audit, 2026-12-07); the rate's own warning speaks."""
     costs = {card: c["capex"] for card, c in card_costs(scenario).items() if c["buyable"]}
-    if not costs:
+    if not costs or implausible_fx(scenario.currency, dict(scenario.fx)):
         return []
     cheapest = min(costs, key=costs.__getitem__)
     least, cur = costs[cheapest], scenario.currency
