@@ -6,6 +6,7 @@ scenario → prices → inputs → reductions → model → solve → Plan, then
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import numbers
 import time
@@ -20,6 +21,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
 from planner import catalog
+from planner.catalog import speeds as speeds_module
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.catalog.speeds import EXTRAPOLATED, NVIDIA_ONLY
 from planner.engine.baselines import (
@@ -239,11 +241,7 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
     source = base.prices.get("source")
     warnings += catalog.option_gaps(scenario, base.price_table, source and named_as_written(scenario, source, folder))
     warnings += prices.get("date_warnings", [])
-    for workload, gpus_estimated in _estimated_gpus(speeds).items():
-        warnings.append(f"{workload}: the speeds of {', '.join(gpus_estimated)} are estimates from datasheet figures, "
-                        f"not measurements{_estimate_caveats(speeds, workload, gpus_estimated)} (see the plan's speeds "
-                        "table and docs/speed-model.md); give them in the workload's throughput table if you have "
-                        "measured them")
+    warnings += _plan_estimate_warnings(scenario, speeds)
     # values that look typed in another unit (kW as W, cents, a cap in watts), no demand, a rate for its own currency
     warnings += [text for _, text in plausibility_warnings(scenario)]
     # the site figures on-prem cards are costed with that the scenario left to the defaults, and their basis
@@ -394,11 +392,46 @@ def _estimated_gpus(speeds) -> dict[str, list[str]]:
     return out
 
 
-def _estimate_caveats(speeds, workload: str, gpus: list[str]) -> str:
-    """What the plan's warning on estimated speeds adds for `workload`'s `gpus` (in its speeds table): those
-    extrapolated outside the range of the measured GPUs the fit was made on, and those not NVIDIA's (the fit saw
-    NVIDIA GPUs only; CUDA code runs on them only once ported: AMD's on ROCm), as "; …" clauses, or ""."""
-    details = dict(zip(speeds.loc[speeds["workload"] == workload, "gpu"], speeds.loc[speeds["workload"] == workload, "detail"]))
+def _plan_estimate_warnings(scenario: Scenario, speeds) -> list[str]:
+    """A warning for each workload the plan's speeds of which (speeds_table rows used by the plan) are estimates:
+    the GPUs whose own speed is estimated, and, where the workload's reference GPU's speed is estimated, that one,
+    which every relative speed divides by (speed_and_source): a measured GPU's speed relative to it is then an
+    estimate through the reference alone, and the warning says so rather than calling that GPU's speed an estimate
+    (an audit's serving workload on an L40S reference named three Lambda-measured GPUs as datasheet estimates)."""
+    workloads = {w.name: w for w in scenario.workloads}
+    out = []
+    for workload, gpus in _estimated_gpus(speeds).items():
+        w = workloads[workload]
+        ref = catalog.resolve_gpu(w.reference_gpu)
+        speed_of = functools.partial(speeds_module.gpu_speed, w.throughput_metric)
+        own = [g for g in gpus if speed_of(g).source == "estimated"]
+        over = [g for g in gpus if g not in own]   # measured themselves: estimates through the reference's speed
+        ref_estimated = speed_of(ref).source == "estimated"
+        said = f"{workload}: "
+        if own:
+            said += f"the speeds of {', '.join(own)} are estimates from datasheet figures, not measurements"
+        if ref_estimated:
+            said += (f"; so is its reference GPU {ref}'s, and every relative speed is measured against it" if own else
+                     f"its reference GPU {ref}'s speed is an estimate from datasheet figures (not measured), and every "
+                     "relative speed is measured against it")
+            if over:
+                said += f": those of {', '.join(over)} (measured themselves) rest on its estimate"
+        details = {g: speed_of(g).detail for g in [*own, *([ref] if ref_estimated else [])]}
+        caveats = _estimate_caveats(speeds, workload, list(details), details)
+        fix = (f"give them in the workload's throughput table (relative to {ref}) if you have measured them" if over
+               else "give them in the workload's throughput table if you have measured them")
+        out.append(f"{said}{caveats} (see the plan's speeds table and docs/speed-model.md); {fix}")
+    return out
+
+
+def _estimate_caveats(speeds, workload: str, gpus: list[str], details: Mapping[str, str] | None = None) -> str:
+    """What the plan's warning on estimated speeds adds for `workload`'s `gpus` (in its speeds table, or their own
+    speeds' `details`): those extrapolated outside the range of the measured GPUs the fit was made on, and those not
+    NVIDIA's (the fit saw NVIDIA GPUs only; CUDA code runs on them only once ported: AMD's on ROCm), as "; …" clauses,
+    or ""."""
+    if details is None:
+        rows = speeds["workload"] == workload
+        details = dict(zip(speeds.loc[rows, "gpu"], speeds.loc[rows, "detail"]))
     outside = [g for g in gpus if f"; {EXTRAPOLATED}: " in str(details.get(g, ""))]
     vendors = {g: str(catalog.gpu_table().loc[g, "vendor"]) for g in gpus if NVIDIA_ONLY in str(details.get(g, ""))}
     said = ""

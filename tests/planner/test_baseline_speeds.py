@@ -174,6 +174,9 @@ def estimate_warnings(p) -> tuple[set, set]:
         workload, _, rest = w.partition(": ")
         if rest.startswith("the speeds of ") and " are estimates" in rest:
             own |= {(workload, g) for g in rest.removeprefix("the speeds of ").split(" are estimates")[0].split(", ")}
+        if "relative speed is measured against it: those of " in rest:   # measured GPUs over an estimated reference
+            named = rest.split("relative speed is measured against it: those of ")[1].split(" (measured themselves)")[0]
+            own |= {(workload, g) for g in named.split(", ")}
         elif rest.startswith(BASELINE_ESTIMATES):
             named = rest.split(f"not measurements: {workload} on ")[1].split(", so what the plan saves")[0]
             theirs |= {(workload, item.split(" (")[0]) for item in named.split("), ")}
