@@ -19,6 +19,7 @@ from planner.reports.tables import (
     card_quotes,
     check_export_path,
     excluded_by_rule,
+    fx_words,
     gap_text,
     generated_at,
     grouping_line,
@@ -230,8 +231,7 @@ def _scenario_assumptions(plan: Plan) -> pd.DataFrame:
     rate = f"{_number(s.discount_rate)} per year" + (" (undiscounted)" if s.discount_rate == 0 else "")
     rows = [("currency", cur), ("horizon_months", counted(s.horizon_months, "month")), ("discount_rate", rate)]
     if s.fx:   # a rate for the scenario's own currency is ignored (the plan warns)
-        rows.append(("fx", "; ".join(f"1 {k} = {_number(v)} {cur}" if k != cur else f"{k}: ignored (the scenario currency)"
-                                     for k, v in s.fx.items())))
+        rows.append(("fx", fx_words(plan)))
     p = s.prices
     rows.append(("prices.source", as_written(plan, p.source)))   # snapshot and store as they are
     if p.snapshot is not None:   # the store as it stood then: what makes the plan reproducible

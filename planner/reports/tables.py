@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from planner._version import __version__
+from planner.catalog.gpus import card_rows
 from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.engine import Plan
@@ -564,18 +565,35 @@ def prices_used(plan: Plan) -> pd.DataFrame:
     """The unit prices behind each fleet row (scenario currency), as the plan used them: cloud hourly
     and upfront prices and terms; for cards the capex per new unit, watts, life and maintenance rate. Then, for a
     card the scenario quotes (`card_quotes`), the price and host share as quoted, their currency and the fx rate
-    applied (scenario currency per 1 quoted_currency); blank for cloud offers and catalog prices, which the
-    plan holds in the scenario currency only."""
+    applied (scenario currency per 1 quoted_currency); for a catalog card whose catalog price (in its source text) is
+    in another currency, that currency as quoted_currency and the fx rate its price and host share were converted at
+    (quoted_price and quoted_host_cost_per_card blank: the catalog's); blank for cloud offers and catalog prices
+    already in the scenario currency."""
     cols = ["provider", "region", "sku", "gpu", "purchase_option", "hourly_price", "upfront_price",
             "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
             "maintenance_rate_per_year", "currency", "as_of", "source"]
     used = held(plan, "offers")[cols]
     quotes = card_quotes(plan).set_index("card")
+    quoted = {card: {c: quotes[c].get(card) for c in QUOTED_COLUMNS} for card in quotes.index
+              if quotes["quoted_currency"].get(card) is not None}
     cards = used["provider"].to_numpy(dtype=object) == "onprem"
     skus = used["sku"].tolist()
     # looked up row by row, in the fleet's order (a merge would reorder the rows)
-    return used.assign(**{c: [quotes[c].get(sku) if card else None for sku, card in zip(skus, cards)]
-                          for c in QUOTED_COLUMNS}).astype(QUOTED_DTYPES)
+    rows = [(quoted.get(sku) or _converted_catalog_price(plan, sku)) if card else {} for sku, card in zip(skus, cards)]
+    return used.assign(**{c: [row.get(c) for row in rows] for c in QUOTED_COLUMNS}).astype(QUOTED_DTYPES)
+
+
+def _converted_catalog_price(plan: Plan, card: str) -> dict:
+    """{"quoted_currency", "fx_rate"} of a catalog card whose price and host share the catalog gives in a currency
+    other than the scenario's, as catalog.offers.site_card_rows converts them (the rtx-4090's "1,599 USD" shown as
+    2,161.08 EUR with no rate beside it); {} for one in the scenario currency, not in the catalog, or without the
+    plan's scenario."""
+    row = card_rows().get(card)
+    currency = row and row.get("currency")
+    if plan.scenario is None or not currency or currency == plan.currency:
+        return {}
+    rate = plan.scenario.fx_rate(currency)
+    return {} if rate is None else {"quoted_currency": currency, "fx_rate": rate}
 
 
 # The columns of `prices_used` that say how the scenario quotes a card (additive: after the plan's own prices)
@@ -787,15 +805,29 @@ def price_dates(prices: dict) -> str:
 
 
 def assumption_line(plan: Plan) -> str:
-    """One line: purchases every k months, resale value, what owned cards may do."""
+    """One line: the scenario's fx rates (`fx_words`), purchases every k months, resale value, what owned cards may do."""
     a = hardware_assumptions(plan)
     if not a:
         return ""
     resale = ("worth nothing when sold" if a["resale_method"] == "none" else
               f"sold at {a['resale_share_of_book']:g} × {a['resale_method'].replace('_', '-')} book value")
     owned = " or ".join([c for c, on in (("sold", a["sell_owned"]), ("switched off", a["switch_off_owned"])) if on])
-    return (f"assumptions: cards bought every {counted(a['purchase_every_months'], 'month')}, retired at end of life and "
-            f"{resale}; owned cards may be {owned or 'kept only'}")
+    # the rates every price in another currency was converted at, as summary.md's row fx words them; first, so that the
+    # dashboard's caption names the fields of the rest after it
+    fx = fx_words(plan)
+    return (f"assumptions: {f'{fx} (fx); ' if fx else ''}cards bought every {counted(a['purchase_every_months'], 'month')}, "
+            f"retired at end of life and {resale}; owned cards may be {owned or 'kept only'}")
+
+
+def fx_words(plan: Plan) -> str:
+    """The scenario's exchange rates as summary.md's row `fx` and the terminal's assumptions line word them:
+    "1 USD = 0.92 EUR" (scenario-currency units per one of each; "; " between them), a rate given for the scenario's
+    own currency "EUR: ignored (the scenario currency)"; "" without rates or without the scenario."""
+    fx, cur = getattr(plan.scenario, "fx", None), plan.currency
+    if not fx:
+        return ""
+    return "; ".join(f"1 {k} = {v:,.10g} {cur}" if k != cur else f"{k}: ignored (the scenario currency)"
+                     for k, v in fx.items())
 
 
 def summary_table(plan: Plan, start: date | None = None) -> pd.DataFrame:

@@ -144,10 +144,12 @@ def test_a_card_that_never_pays_off_shows_never_not_inf_percent(cents_upload, ce
 def test_the_assumptions_read_as_a_sentence_without_backslashes(cents_upload):
     # entry.yaml sets none of them: the model's defaults (purchases every 3 months, straight-line resale at half
     # the book value, owned cards may be sold and switched off)
-    assert ("Units apply to cards and reservations; rented capacity is counted in hours used. Assumptions: cards bought "
-            "every 3 months, retired at end of life and sold at 0.5 × straight-line book value; owned cards may be sold "
-            "or switched off (the scenario's “Cards bought every … months”, “Resale value of cards”, “Owned cards may "
-            "be sold” and “Owned cards may be switched off”).") in [c.value for c in cents_upload.caption]
+    # entry.yaml's fx rate first, as summary.md's row fx words it
+    assert ("Units apply to cards and reservations; rented capacity is counted in hours used. Assumptions: 1 CNY = "
+            "0.13749 USD (fx); cards bought every 3 months, retired at end of life and sold at 0.5 × straight-line book "
+            "value; owned cards may be sold or switched off (the scenario's “Cards bought every … months”, “Resale value "
+            "of cards”, “Owned cards may be sold” and “Owned cards may be switched off”).") in [
+        c.value for c in cents_upload.caption]
 
 
 def test_an_edited_value_is_warned_of_as_edited_and_a_plausible_one_not_at_all(cents_upload):

@@ -46,7 +46,8 @@ def test_plan_messages_are_one_line_each(tmp_path, columns):
     # the headline on stdout is one line too; the tables keep their frames
     head = done.stdout.splitlines()
     assert head[0].startswith("Start-up hybrid fleet — optimal, 36 months, total ") and "prices: snapshot" in head[0]
-    assert head[1].startswith("assumptions: ") and head[1].endswith("switched off")
+    # the scenario's fx rate first (as summary.md's row fx words it), then the hardware assumptions
+    assert head[1].startswith("assumptions: 1 CNY = 0.13749 USD (fx); cards bought ") and head[1].endswith("switched off")
     frames = [line for line in head if line.startswith(("┏", "└"))]
     assert len(frames) >= 6 and all(len(f) > 40 for f in frames)
 

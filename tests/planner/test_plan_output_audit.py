@@ -3,15 +3,22 @@
 1. A serving workload on an L40S reference (the Lambda benchmark does not cover the L40S: docs/data-sources.md) was
    warned "the speeds of A100-80GB-PCIE, RTX-3090, RTX-4090 are estimates from datasheet figures", though those three
    are Lambda measurements: their speeds relative to the L40S are estimates through the reference's speed alone.
+2. A EUR plan with fx {USD: 0.92} never stated the rate on the terminal (summary.md did: "1 USD = 0.92 EUR"), and its
+   prices used showed the rtx-4090 at 2,161.08 EUR with no rate beside a source quoting "1,599 USD": the catalog's
+   1,599 USD card and 750 USD host share (planner/data/onprem_cards.csv) × 0.92 = 2,349 × 0.92 = 2,161.08 EUR.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import yaml
 
 from planner import load_scenario, plan
 from planner.catalog import speeds
+from planner.reports import plan_to_json
+from planner.reports.tables import assumption_line, prices_used
 
 # one card the benchmark measured (RTX 4090), a reference it did not (L40S); no cloud, so the plan holds 4090s only
 MEASURED_OVER_ESTIMATED = """
@@ -44,3 +51,44 @@ def test_a_measured_gpu_over_an_estimated_reference_is_warned_of_through_the_ref
                            "measured), and every relative speed is measured against it: those of RTX-4090 (measured "
                            "themselves) rest on its estimate")
     assert "the speeds of RTX-4090 are estimates" not in said
+
+
+EUR_CARDS = """
+name: a EUR site
+currency: EUR
+fx: {USD: 0.92}
+horizon_months: 3
+prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}
+onprem: {cards: [rtx-4090]}
+constraints: {max_cloud_share: 0}
+workloads:
+  - {name: train, gpu_hours_per_month: 730, reference_gpu: RTX-4090}
+"""
+
+
+@pytest.fixture(scope="module")
+def eur_cards():
+    return plan(load_scenario(yaml.safe_load(EUR_CARDS)), baselines=False)
+
+
+def test_the_terminal_s_assumptions_line_states_the_fx_rate_as_summary_md_does(eur_cards):
+    assert assumption_line(eur_cards).startswith("assumptions: 1 USD = 0.92 EUR (fx); cards bought every 3 months")
+
+
+def test_a_usd_plan_s_assumptions_line_names_no_rate(measured_over_estimated):
+    assert assumption_line(measured_over_estimated).startswith("assumptions: cards bought every 3 months")
+
+
+def test_a_catalog_card_priced_in_usd_shows_the_rate_it_was_converted_at(eur_cards):
+    assert set(eur_cards.fleet["sku"]) == {"rtx-4090"}
+    row = prices_used(eur_cards).set_index("sku").loc["rtx-4090"]
+    assert row["capex_per_unit"] == pytest.approx((1599 + 750) * 0.92)   # 2,161.08 EUR
+    assert (row["currency"], row["quoted_currency"], row["fx_rate"]) == ("EUR", "USD", 0.92)
+    assert row["quoted_price"] != row["quoted_price"]   # NaN: the price is the catalog's, not the scenario's quote
+    [card] = [r for r in json.loads(plan_to_json(eur_cards))["prices_used"] if r["sku"] == "rtx-4090"]
+    assert (card["quoted_currency"], card["fx_rate"]) == ("USD", 0.92)
+
+
+def test_a_catalog_card_in_the_scenario_currency_shows_no_rate(measured_over_estimated):
+    row = prices_used(measured_over_estimated).set_index("sku").loc["rtx-4090"]
+    assert row["quoted_currency"] is None and row["fx_rate"] != row["fx_rate"]
