@@ -21,7 +21,7 @@ from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
-from planner.reports.tables import share_text, shown_share
+from planner.reports.tables import never_breaks_even, share_text, shown_share
 from pricing_adapters.azure import COUNTS_NOTE
 from pricing_adapters.gpu_names import A10_VCPUS_PER_GPU
 
@@ -687,7 +687,8 @@ def break_even_table(plan: Plan) -> tuple[pd.DataFrame, list[str]]:
     # more than every hour of the card's life ("481%" read as a figure to reach): no utilisation pays it off, shown as
     # "never" is; the share it would take is said in the note
     share = t["break_even_utilisation"]
-    beyond = (share > 100) & (share < math.inf)   # inf: the engine's own "never" (cloud work costs less than energy)
+    # inf: the engine's own "never" (cloud work costs less than energy); the rule the CLI's table shows "never" by too
+    beyond = (share / 100).map(never_breaks_even) & (share < math.inf)
     t["note"] = [f"it would have to work {pct:,.0f} % of its hours, more than there are: renting this work costs "
                  "less at any utilisation" if over else note for pct, over, note in zip(share, beyond, t["note"])]
     t.loc[beyond, "break_even_utilisation"] = math.inf

@@ -35,6 +35,7 @@ from planner.reports.tables import (
     assumption_line,
     baselines_grouped,
     binds_words,
+    break_even_shown_as,
     gap_text,
     grouping_line,
     present_money,
@@ -588,7 +589,8 @@ def _break_even_shown(share_pct: float) -> str:
     (inf: cloud work costs less than its energy), as the notes below say."""
     if share_pct != share_pct:   # NaN
         return ""
-    return "never" if math.isinf(share_pct) else f"{share_pct:.0f}%"
+    shown = break_even_shown_as(share_pct / 100)   # the CLI's table shows it so too
+    return shown if isinstance(shown, str) else f"{share_pct:.0f}%"
 
 
 # The shares stay numbers (the column sorts by them) and the Styler gives the text shown: a format of the column's own

@@ -83,11 +83,17 @@ BREAK_EVEN = NarrowSpec(
 def break_even_shown(break_even: pd.DataFrame) -> tuple[pd.DataFrame, Narrower]:
     """The break-even table with its cloud offer in words ("g5.xlarge spot (aws eu-west-1)", the offer whose rate is
     cloud_cost_per_reference_hour; its note where some row has one), and its layouts for a narrower terminal: short
-    headers, the offer over where it is, the note left out first."""
+    headers, the offer over where it is, the note left out first. A utilisation no card reaches (above 1, or inf: cloud
+    work costs less than its energy) reads "never", as on the dashboard (reports.tables.break_even_shown_as): the
+    note that says so is the first column a narrow terminal leaves out."""
+    from planner.reports.tables import break_even_shown_as
+
     words = [offer_words(o) for o in break_even["cloud_offer"]]
     if "note" in break_even.columns and not break_even["note"].fillna("").astype(str).str.strip().any():
         break_even = break_even.drop(columns=["note"])   # an empty column says nothing
     table = break_even.assign(cloud_offer=[f"{what} ({where})" if where else what for what, where in words])
+    if "break_even_utilisation" in table.columns:
+        table = table.assign(break_even_utilisation=[break_even_shown_as(u) for u in table["break_even_utilisation"]])
     return table, narrower(table, BREAK_EVEN, {OFFER: [f"{what}\n{where}" for what, where in words]})
 
 

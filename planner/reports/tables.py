@@ -671,6 +671,23 @@ def present_money(plan: Plan) -> str:
 SMALL_SHARE_PCT = 0.05
 
 
+# How a break-even utilisation no utilisation reaches is shown (the CLI's table, the dashboard's column; README)
+BREAK_EVEN_NEVER = "never"
+
+
+def never_breaks_even(utilisation: float) -> bool:
+    """True where no utilisation pays the card off against the cloud offer (`utilisation`: engine.readback.break_even's
+    break_even_utilisation, a share of the card's hours): inf (cloud work costs less than the card's energy) or above
+    1 (it would have to work more hours than there are). NaN: False."""
+    return utilisation > 1
+
+
+def break_even_shown_as(utilisation: float) -> float | str:
+    """A break-even utilisation as a table shows it: BREAK_EVEN_NEVER where `never_breaks_even`, else the number (the
+    dashboard's column and the CLI's table; JSON, CSV and the workbook keep the number)."""
+    return BREAK_EVEN_NEVER if never_breaks_even(utilisation) else utilisation
+
+
 def shown_share(pct: float, decimals: int = 2) -> float:
     """A share of a total in percent rounded as the reports show it: to `decimals` decimals, or to two significant
     digits where it is under SMALL_SHARE_PCT but not 0 (0.0091, never 0); NaN and inf as they are."""

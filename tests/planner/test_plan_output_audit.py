@@ -6,19 +6,29 @@
 2. A EUR plan with fx {USD: 0.92} never stated the rate on the terminal (summary.md did: "1 USD = 0.92 EUR"), and its
    prices used showed the rtx-4090 at 2,161.08 EUR with no rate beside a source quoting "1,599 USD": the catalog's
    1,599 USD card and 750 USD host share (planner/data/onprem_cards.csv) × 0.92 = 2,349 × 0.92 = 2,161.08 EUR.
+3. The terminal's break-even table showed 9.137 and 2.228 (shares of a card's hours: more hours than there are, so
+   cloud is cheaper at any use) with the note saying so left out on a narrow terminal; the dashboard and README say
+   "never". A share above 1 reads "never" on the terminal too; JSON and CSV keep the number.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import math
 
+import pandas as pd
 import pytest
 import yaml
+from typer.testing import CliRunner
 
 from planner import load_scenario, plan
 from planner.catalog import speeds
-from planner.reports import plan_to_json
+from planner.cli import app
+from planner.cli.plan_views import break_even_shown
+from planner.reports import plan_to_csv, plan_to_json
 from planner.reports.tables import assumption_line, prices_used
+from tests.planner.test_plan_tables_narrow_terminal import terminal
 
 # one card the benchmark measured (RTX 4090), a reference it did not (L40S); no cloud, so the plan holds 4090s only
 MEASURED_OVER_ESTIMATED = """
@@ -92,3 +102,44 @@ def test_a_catalog_card_priced_in_usd_shows_the_rate_it_was_converted_at(eur_car
 def test_a_catalog_card_in_the_scenario_currency_shows_no_rate(measured_over_estimated):
     row = prices_used(measured_over_estimated).set_index("sku").loc["rtx-4090"]
     assert row["quoted_currency"] is None and row["fx_rate"] != row["fx_rate"]
+
+
+# one RTX 4090 held (min_units) beside AWS spot: the p4d's spot A100s do the CNN work for less than the card costs
+# even busy every hour, so its break-even share of hours is above 1
+SPOT_CHEAPER = """
+name: spot is cheaper
+currency: USD
+horizon_months: 12
+prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand, spot]}
+onprem: {cards: [rtx-4090]}
+constraints: {min_units: {rtx-4090: 1}}
+workloads:
+  - {name: cnn, gpu_hours_per_month: 1200, reference_gpu: RTX-4090, min_gpu_memory_gb: 20, interruptible: true}
+"""
+
+
+def test_break_even_shares_above_1_read_never_and_the_others_their_number():
+    table = pd.DataFrame({"card": ["a", "b", "c", "d", "e"], "workload": ["w"] * 5,
+                          "cloud_offer": ["aws:us-east-1:p4d.24xlarge:spot"] * 5,
+                          "cloud_cost_per_reference_hour": [0.272] * 5, "card_fixed_cost_per_month": [82.807] * 5,
+                          "break_even_utilisation": [9.137, 2.228, math.inf, 1.0, 0.068], "note": [""] * 5})
+    shown, _ = break_even_shown(table)
+    # above 1 (more hours than there are) and inf (cloud work cheaper than the card's energy): never; 1 is every hour
+    assert shown["break_even_utilisation"].tolist() == ["never", "never", "never", 1.0, 0.068]
+
+
+def test_the_terminal_s_break_even_table_says_never_where_the_json_and_csv_keep_the_share(monkeypatch, tmp_path):
+    path = tmp_path / "spot.yaml"
+    path.write_text(SPOT_CHEAPER, encoding="utf-8")
+    p = plan(load_scenario(path), baselines=False)
+    [share] = p.break_even["break_even_utilisation"].tolist()
+    assert 1 < share < math.inf   # the premise: more hours than there are
+    terminal(monkeypatch, 100)
+    result = CliRunner().invoke(app, ["plan", str(path), "--no-baselines", "--no-decisions"])
+    assert result.exit_code == 0, result.output
+    part = result.stdout[result.stdout.index("Break-even utilisation"):]
+    [row] = [line for line in part.splitlines() if line.startswith("│ rtx-4090")][:1]
+    assert row.rstrip(" │").endswith("never") and f"{share:.3f}".rstrip("0") not in row
+    assert json.loads(plan_to_json(p))["break_even"][0]["break_even_utilisation"] == pytest.approx(share)
+    assert float(pd.read_csv(io.StringIO(plan_to_csv(p, table="break_even")))["break_even_utilisation"][0]) == \
+        pytest.approx(share)
