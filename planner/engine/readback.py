@@ -466,7 +466,11 @@ def owned_decisions(inp: Inputs, decisions: dict) -> pd.DataFrame:
         kept, off, sold = (decisions[name][k] for name in ("keep", "off", "sell"))
         avoided = off * (pv["keep"][k] - pv["off"][k]) + sold * (pv["keep"][k] - pv["sell"][k])
         end_value = 0.0 - credit[k] * d[H] if leave[k] > H else 0.0   # 0.0 -: no "-0"
-        if sold or off:
+        if (sold or off) and kept:   # a batch split: the note says what the row holds, not "cheaper to sell" of all
+            held = ", ".join(f"{w} {n:g}" for w, n in (("sold", sold), ("switched off", off), ("kept", kept)) if n)
+            done = " and ".join(f"{w} {n:g}" for w, n in (("sell", sold), ("switch off", off)) if n)
+            note = f"{held}: cheaper to {done} of the {count[k]:g}; the other {kept:g} do work worth more"
+        elif sold or off:
             note = "cheaper to " + " and ".join(w for w, n in (("sell", sold), ("switch off", off)) if n)
         else:
             note = _kept_note(inp.owned_choices, inp.may_sell(i))

@@ -416,6 +416,24 @@ PLAN_TABLES = ("fleet", "monthly", "costs", "baselines", "break_even", "utilisat
                "speeds", "serving", "excluded_offers")
 
 
+# The fleet's counts held as float64 (NaN where an offer is rented by the hour: docs/cost-model.md), written to its CSV
+# as whole numbers ("2", not "2.0"), as its int64 counts (existing_units, sold_units …) are
+FLEET_FLOAT_COUNTS = ("units", "new_units")
+
+
+def whole_counts(df: pd.DataFrame, columns) -> pd.DataFrame:
+    """`df` with each of `columns` whose values are all whole numbers (or NaN) as Int64 (NaN an empty CSV field), for
+    a CSV only: the plan's table keeps its float64 (the dtype contract); a column holding a fraction is left as it is."""
+    out = {}
+    for c in columns:
+        if c in df.columns and pd.api.types.is_float_dtype(df[c]):
+            values = df[c].to_numpy(dtype=float)
+            known = values[~np.isnan(values)]
+            if np.all(np.isfinite(known) & (known == np.round(known))):
+                out[c] = df[c].astype("Int64")
+    return df.assign(**out) if out else df
+
+
 def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = None) -> str:
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default, None),
     monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving,
@@ -439,6 +457,8 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     if table == "baselines" and "baseline" not in df.columns:   # never solved: not a table with no rows
         raise PlannerError("the plan has no baselines: it was solved without them (plan(..., baselines=False) or "
                            "--no-baselines); add them with planner.add_baselines(plan) or plan with baselines")
+    if table == "fleet":
+        df = whole_counts(df, FLEET_FLOAT_COUNTS)
     if table in MONEY_TABLES:
         df = df.assign(currency=plan.currency)
     if table in PRESENT_VALUE_TABLES:

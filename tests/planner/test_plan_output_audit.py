@@ -9,10 +9,15 @@
 3. The terminal's break-even table showed 9.137 and 2.228 (shares of a card's hours: more hours than there are, so
    cloud is cheaper at any use) with the note saying so left out on a narrow terminal; the dashboard and README say
    "never". A share above 1 reads "never" on the terminal too; JSON and CSV keep the number.
+4. (a) The owned cards' note said "cheaper to sell" on a row where 2 of 4 owned cards were kept; (c) fleet.csv wrote
+   `units` and `new_units` as 2.0 beside `existing_units` 4 (the plan's table keeps float64: docs/cost-model.md).
+   (b) Owned cards' `purchase_option` stays `purchase`: the offers contract gives on-prem card rows that option and
+   unit id (onprem:onprem:<card>:purchase, docs/offers-contract.md), one fleet row holding owned and bought units.
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import math
@@ -143,3 +148,43 @@ def test_the_terminal_s_break_even_table_says_never_where_the_json_and_csv_keep_
     assert json.loads(plan_to_json(p))["break_even"][0]["break_even_utilisation"] == pytest.approx(share)
     assert float(pd.read_csv(io.StringIO(plan_to_csv(p, table="break_even")))["break_even_utilisation"][0]) == \
         pytest.approx(share)
+
+
+# four owned RTX 3090s, a year old, and work for about two (1,000 hours a month is 1.4 cards busy every hour): the
+# plan sells two and keeps two; no card may be bought
+FOUR_OWNED = """
+name: four owned, two needed
+currency: USD
+horizon_months: 12
+prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}
+onprem:
+  cards: []
+  existing: {rtx-3090: {count: 4, age_months: 12}}
+workloads:
+  - {name: train, gpu_hours_per_month: 1000, reference_gpu: RTX-3090, min_gpu_memory_gb: 20}
+"""
+
+
+@pytest.fixture(scope="module")
+def four_owned():
+    return plan(load_scenario(yaml.safe_load(FOUR_OWNED)), baselines=False)
+
+
+def test_a_split_batch_of_owned_cards_says_what_it_sold_and_kept(four_owned):
+    [row] = four_owned.owned.to_dict("records")
+    assert (row["owned_units"], row["kept"], row["switched_off"], row["sold"]) == (4, 2, 0, 2)
+    assert row["note"] == "sold 2, kept 2: cheaper to sell 2 of the 4; the other 2 do work worth more"
+
+
+def test_fleet_csv_writes_whole_counts_as_integers_and_a_rented_row_s_empty(four_owned, eur_cards):
+    fleet = list(csv.DictReader(io.StringIO(plan_to_csv(four_owned, table="fleet"))))
+    card = next(r for r in fleet if r["sku"] == "rtx-3090")
+    # 4 owned, 2 sold: 2 held, none bought
+    assert (card["units"], card["existing_units"], card["new_units"], card["sold_units"]) == ("2", "4", "0", "2")
+    assert four_owned.fleet["units"].dtype == "float64"   # the plan's own table keeps its dtype
+    spot = plan(load_scenario(yaml.safe_load(SPOT_CHEAPER)), baselines=False)
+    rented = [r for r in csv.DictReader(io.StringIO(plan_to_csv(spot, table="fleet"))) if r["provider"] != "onprem"]
+    assert rented and all(r["units"] == "" and r["new_units"] == "" for r in rented)   # NaN: rented by the hour
+    [bought] = list(csv.DictReader(io.StringIO(plan_to_csv(eur_cards, table="fleet"))))
+    units = int(eur_cards.fleet["units"].iloc[0])
+    assert (bought["units"], bought["new_units"]) == (str(units), str(units))
