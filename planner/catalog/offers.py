@@ -321,7 +321,8 @@ def quote_currency(scenario, card_id: str) -> str | None:
 def card_costs(scenario) -> dict[str, dict]:
     """Per card of `scenario` (listed, custom, owned or required) with a sourced capex that its fx can convert, as
     site_card_rows prices it: {"buyable", "price" and "host" (host_cost_per_card) in the scenario currency, each at
-    its own rate, "capex" (their sum), "cards_per_server", "leaves_out", "sold_in_units_of"}: "leaves_out" is the
+    its own rate, "capex" (their sum), "cards_per_server", "busy_watts" (W at the wall, host share included),
+    "leaves_out", "sold_in_units_of"}: "leaves_out" is the
     catalog's price_leaves_out, what its price leaves out (a lower bound), '' where it has none or the scenario gives
     the card's price or host share; "sold_in_units_of" the catalog's, the GPUs of the whole board the card is sold
     as only (8 for an HGX row priced per GPU), 1 where it is sold one at a time (empty cell, custom card).
@@ -335,7 +336,8 @@ def card_costs(scenario) -> dict[str, dict]:
             continue
         row = dict(catalog_cards[card_id]) if custom is None else {
             "price": custom.price, "currency": custom.currency or scenario.currency,
-            "host_cost_per_card": custom.host_cost_per_card, "cards_per_server": custom.cards_per_server}
+            "host_cost_per_card": custom.host_cost_per_card, "cards_per_server": custom.cards_per_server,
+            "busy_watts": custom.busy_watts}
         catalog_currency = row["currency"]
         override = o.card_overrides.get(card_id)
         given = {k: v for k, v in override.model_dump().items() if v is not None} if override else {}
@@ -348,7 +350,7 @@ def card_costs(scenario) -> dict[str, dict]:
         quoted = "price" in given or "host_cost_per_card" in given
         out[card_id] = {"buyable": card_id in o.cards or custom is not None, "price": price * price_rate,
                         "host": host * host_rate, "capex": capex_per_unit(price, host, price_rate, host_rate),
-                        "cards_per_server": int(float(row["cards_per_server"])),
+                        "cards_per_server": int(float(row["cards_per_server"])), "busy_watts": float(row["busy_watts"]),
                         "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip(),
                         "sold_in_units_of": 1 if custom is not None else board_gpus(card_id)}
     return out

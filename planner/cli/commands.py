@@ -28,6 +28,7 @@ from typer.core import TyperGroup
 
 from planner.cli.console import (
     CONTEXT_SETTINGS,
+    COUNT_IN,
     HELP_MARKUP,
     TABLE_ROWS,
     Format,
@@ -38,6 +39,7 @@ from planner.cli.console import (
     escape,
     fail,
     infeasible,
+    number_within,
     os_error,
     path_given,
     progress_bar,
@@ -239,6 +241,8 @@ def _validated_file(path: Path, store: Path | None) -> ValidatedFile:
         problems, warnings = _price_checks(scenario, store)
         # a workload no unit allowed can serve (too little GPU memory): plan's "no fleet", said before its wait
         problems += _serving_checks(scenario, store, checked.text, str(path)) if not problems else []
+        # unit minimums whose new cards alone pass the capex budget or power cap: plan's "no fleet", at once
+        problems += _min_units_checks(scenario, checked.text, str(path))
         too_large, may_be = _size_checks(scenario)
         unpriced, not_bought = _card_checks(scenario)
         # bounds of a card sold as whole boards that hold no whole board: plan stops on them (engine.inputs)
@@ -452,6 +456,26 @@ def _serving_checks(scenario, store: Path | None, text: str, origin: str) -> lis
             path = ("workloads", j, "name")
         problems.append((path, f"{dotted(path)}: {why}; `fleetplan plan` would find no fleet"))
     return problems
+
+
+def _min_units_checks(scenario, text: str, origin: str) -> list[tuple[tuple, str]]:
+    """The caps (onprem.capex_budget, capex_budget_per_year, power_cap_kw) that the cards constraints.min_units asks
+    exceed alone, each a problem at the min_units entry of the first card that needs it, naming the cap's line
+    (catalog.unit_floors: on the figures the engine costs the cards by, and the units owned). Plan found no fleet
+    after its solve's wait, and named the budget alone. Cards with no sourced price are _card_checks'."""
+    from planner.catalog.unit_floors import floors_beyond_caps, scenario_caps, scenario_floors
+    from planner.scenario.loading import text_places
+
+    floors = scenario_floors(scenario)
+    if not floors:
+        return []
+
+    def where(field: str) -> str:
+        place = text_places(text, origin, [tuple(field.split("."))])[0]
+        return f" (line {place.split(':')[-2]})" if place != origin else ""
+
+    return [(("constraints", "min_units", floor.sku), why)
+            for floor, why in floors_beyond_caps(floors, scenario_caps(scenario), scenario.currency, where)]
 
 
 def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[tuple[tuple, str]]]:
@@ -746,11 +770,13 @@ def _whole_counts(table, fmt: Format):
 def offers(
     ctx: typer.Context,
     gpu: str | None = typer.Option(None, "--gpu", metavar="GPU", help="GPU id, alias or family (A100-80GB finds PCIe and SXM)"),
-    min_memory: float | None = typer.Option(None, "--min-memory", metavar="GB", help="least GB per GPU"),
+    min_memory: float | None = typer.Option(None, "--min-memory", metavar="GB", parser=number_within("GB per GPU"),
+                                            help="least GB per GPU"),
     provider: list[str] = typer.Option([], "--provider", metavar="PROVIDER", help="aws, azure, onprem (repeatable)"),
     region: list[str] = typer.Option([], "--region", metavar="REGION", help="region code (repeatable)"),
     option: list[str] = typer.Option([], "--option", metavar="OPTION", help="purchase option (repeatable)"),
-    max_price: float | None = typer.Option(None, "--max-price", metavar="PRICE", help=(
+    max_price: float | None = typer.Option(None, "--max-price", metavar="PRICE",
+                                            parser=number_within("a price per GPU-hour"), help=(
         "most per GPU-hour, in --currency (USD unless given)")),
     fx: list[str] = typer.Option([], "--fx", metavar="CUR=RATE", help=(
         "USD per 1 unit of a card's currency, e.g. CNY=0.14; the rate of --currency either way round, the key says "
@@ -760,14 +786,15 @@ def offers(
         "show the prices in this currency, at its --fx rate, e.g. --currency EUR --fx EUR=1.087 or --fx USD=0.92; "
         "--max-price and --electricity are read in it too")),
     # the defaults of a scenario's onprem (scenario.model, not imported here: --help stays quick; a test checks them)
-    electricity: float = typer.Option(0.12, "--electricity", metavar="PRICE", help=(
+    electricity: float = typer.Option(0.12, "--electricity", metavar="PRICE", parser=number_within("a price per kWh"), help=(
         "price of a kWh for on-prem cards, in --currency (USD unless given); default 0.12 USD (in another --currency, "
         "at its --fx rate): an assumption with no source (no current public average found); give your site's "
         "tariff")),
-    pue: float = typer.Option(1.58, "--pue", metavar="PUE", help=(
+    pue: float = typer.Option(1.58, "--pue", metavar="PUE", parser=number_within("a PUE"), help=(
         "site PUE for on-prem cards; default 1.58: the industry average PUE of 2023, Uptime Institute "
         "(Uptime Intelligence Update 221, 2023-11-23)")),
-    limit: int | None = typer.Option(None, "--limit", metavar="N", help="show only the first N rows"),
+    limit: int | None = typer.Option(None, "--limit", metavar="N", parser=number_within("a whole number of rows", whole=True),
+                                      help="show only the first N rows"),
     fmt: Format = choice_option(Format.table, "--format"),
 ) -> None:
     """Every way to get a GPU: cloud offers (packaged snapshot) and on-prem cards, cheapest per GPU-hour first.
@@ -917,7 +944,8 @@ def inventory(
     from_file: str | None = typer.Option(None, "--from", metavar="FILE", parser=_file_or_stdin,
                                           help="read saved nvidia-smi output instead of running it "
                                                "(- reads it from standard input)"),
-    age_months: int | None = typer.Option(None, "--age-months", min=0, max=1200, metavar="N",
+    age_months: int | None = typer.Option(None, "--age-months", parser=number_within("a whole number of months", 0, 1200,
+                                                                                     whole=True), metavar="N",
                                           help="the cards' age at month 1 of the plan (nvidia-smi does not know "
                                                "it; without it the block says 0, new, and asks you to set it)"),
 ) -> None:
@@ -999,6 +1027,9 @@ MAX_DISPATCH_VARIABLES = 500_000
 # monthly purchases 120; the dashboard's uploads hold 20 custom cards at most (fleetplan_dashboard.state) and
 # every solve of it has a time limit, as --time-limit gives plan.
 MAX_PURCHASE_VARIABLES = 1_000
+# --max-variables and --max-purchase-variables of plan, compare and sweep ("2M", "1e6", "1,000,000" are understood)
+VARIABLES_FROM_1 = number_within("a whole number of variables", 1, whole=True, units=COUNT_IN)
+VARIABLES_FROM_0 = number_within("a whole number of variables", 0, whole=True, units=COUNT_IN)
 
 
 @app.command("plan")
@@ -1023,18 +1054,19 @@ def plan_command(
                                                  "(status feasible, with its gap); exit 3 if none was found. Each "
                                                  "baseline's solve and each decision value's re-solve gets SECONDS of its "
                                                  "own (--decisions-time-limit bounds the re-solves in all)"),
-    profile_slots: int | None = typer.Option(None, "--profile-slots", min=1, max=168, metavar="K",
+    profile_slots: int | None = typer.Option(None, "--profile-slots", parser=number_within("a whole number of blocks", 1, 168,
+                                                                                        whole=True), metavar="K",
                                              help="group a profile's hourly weights into K load-duration blocks "
                                                   "(default: the scenario's profile_slots, else 24, planned again on more "
                                                   "blocks while the bound is above 1 % of the total; 168 = exact) "
                                                   "and print the bound on the cost error"),
     unreduced: bool = typer.Option(False, "--unreduced", help="solve without the exact reductions (slow; for checks)"),
-    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
+    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", metavar="N", parser=VARIABLES_FROM_1,
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables (unit–workload pairs × periods; each takes about 3 KB of "
                                            "memory, twice that while the decision values re-solve)"),
     max_purchase_variables: int | None = typer.Option(
-        None, "--max-purchase-variables", min=0, metavar="N",
+        None, "--max-purchase-variables", parser=VARIABLES_FROM_0, metavar="N",
         help=f"refuse (exit 2), before building it, a model of more than N integer purchase variables (one per card "
              f"and purchase month, per owned batch's choice, per reservation offer), whose branch and bound's time "
              f"and memory grow steeply with them (default: {MAX_PURCHASE_VARIABLES:,} without --time-limit, none "
@@ -1073,7 +1105,7 @@ def plan_command(
     early: list[str] = []   # what validate warns of the scenario (_pre_solve_warnings), once it is to be solved
     said_early = False   # whether they were printed before the solve (on a terminal)
     try:
-        plan_start(start)   # a bad --start is bad input: report it before solving
+        plan_start(_month_checked(start))   # a bad --start is bad input: report it before solving
         _check_store(store)
         _check_output(fmt, output)
         scenario, scenario_text = read_scenario_file(file)
@@ -1085,6 +1117,11 @@ def plan_command(
 
             check_plan_folder(out, "--out")
         early = _pre_solve_warnings(scenario)
+        # unit minimums that alone pass a cap: no fleet, said at once as validate says it, not after the solve's wait
+        unplannable = _min_units_checks(scenario, scenario_text, str(file))
+        if unplannable:
+            (field, why), = unplannable[:1]
+            raise InfeasibleError(f"{text_places(scenario_text, str(file), [field])[0]}: {why}")
         # (kept where building the inputs fails on the prices: a failed plan says them before its error)
         early += [] if unreduced else _hours_one_by_one(scenario, store)
         # on a terminal at once: a plan with electricity typed in cents solved for minutes before a word of it
@@ -1169,6 +1206,16 @@ def plan_command(
 
 
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx, PlanFormat.md)
+
+
+def _month_checked(start: str | None) -> str | None:
+    """--start as given; PlannerError where it is YYYY-MM but its month is none of 01-12, saying so (reports.tables.
+    plan_start, which reads it, said only "expected YYYY-MM, e.g. 2026-01" of 2027-13, as of 27-01)."""
+    found = re.fullmatch(r"\s*(\d{4})-(\d{1,2})\s*", start or "")
+    if found and not 1 <= int(found[2]) <= 12:
+        raise PlannerError(f"plan start {start.strip()!r}: {found[2]} is no month (01-12); expected YYYY-MM, e.g. "
+                           f"{found[1]}-{'12' if int(found[2]) > 12 else '01'}")
+    return start
 
 
 def _pre_solve_warnings(scenario) -> list[str]:
@@ -1673,10 +1720,11 @@ def compare(
                                             "stdout"),
     solver: Solver = choice_option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     store: Path | None = store_option(),
-    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
+    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", metavar="N", parser=VARIABLES_FROM_1,
                                       help="refuse (exit 2), before building it, a model of more than N dispatch "
                                            "variables, as plan does"),
-    max_purchase_variables: int = typer.Option(MAX_PURCHASE_VARIABLES, "--max-purchase-variables", min=0, metavar="N",
+    max_purchase_variables: int = typer.Option(MAX_PURCHASE_VARIABLES, "--max-purchase-variables", metavar="N",
+                                               parser=VARIABLES_FROM_0,
                                                help="refuse (exit 2), before building it, a model of more than N "
                                                     "integer purchase variables, as plan does without --time-limit"),
 ) -> None:
@@ -1922,7 +1970,8 @@ def sweep(
                                             metavar="SECONDS",
                                             help="give up (exit 2) when the --scheduler cannot be reached "
                                                  "within SECONDS (0.1 to 3600)"),
-    processes: int = typer.Option(2, "--processes", metavar="N", min=1,
+    processes: int = typer.Option(2, "--processes", metavar="N",
+                                  parser=number_within("a whole number of processes", 1, whole=True),
                                   help="local worker processes (without --scheduler; at most 4 per core)"),
     baselines: bool = typer.Option(False, "--baselines/--no-baselines", help="also solve all-cloud to report savings"),
     solver: Solver = choice_option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
@@ -1932,10 +1981,11 @@ def sweep(
                                             "point is planned, instead of stdout: a sweep stopped early leaves FILE "
                                             "as it was"),
     store: Path | None = store_option(),
-    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", min=1, metavar="N",
+    max_variables: int = typer.Option(MAX_DISPATCH_VARIABLES, "--max-variables", metavar="N", parser=VARIABLES_FROM_1,
                                       help="a point whose model would hold more than N dispatch variables is a row "
                                            "with status error, refused before its model is built, as plan does"),
-    max_purchase_variables: int = typer.Option(MAX_PURCHASE_VARIABLES, "--max-purchase-variables", min=0, metavar="N",
+    max_purchase_variables: int = typer.Option(MAX_PURCHASE_VARIABLES, "--max-purchase-variables", metavar="N",
+                                               parser=VARIABLES_FROM_0,
                                                help="likewise a point of more than N integer purchase variables"),
 ) -> None:
     """Plan every combination of the --vary values (one row each; infeasible points are rows too; at most

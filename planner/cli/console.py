@@ -7,6 +7,7 @@ import errno
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -187,16 +188,63 @@ def os_error(exc: OSError) -> None:
 def seconds_within(low: float, high: float):
     """A typer `parser` of a number of seconds from `low` to `high`. typer's own range check (min, max) lets
     nan reach its upper-bound test, which said "should be less than or equal to 86400" of `--time-limit nan`;
-    here nan, ±inf and words are refused in one message naming the range."""
-    def seconds(text) -> float:
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            value = math.nan
-        if not low <= value <= high:   # nan fails both comparisons
-            raise typer.BadParameter(f"expected a number of seconds from {low:g} to {high:g}, got {visible(str(text))!r}")
+    here nan, ±inf and words are refused in one message naming the range, with the seconds meant by a number
+    given a unit ("60s", "5min": did you mean 300?)."""
+    return number_within("a number of seconds", low, high, units=SECONDS_IN)
+
+
+# the units a number of a numeric option may be typed with, by what it counts, and what one of them is in the
+# option's own unit ("5min" of seconds: 300); a unit not listed is dropped ("24GB" of --min-memory: 24)
+SECONDS_IN = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "m": 60, "min": 60, "mins": 60, "minute": 60,
+              "minutes": 60, "h": 3600, "hr": 3600, "hour": 3600, "hours": 3600}
+COUNT_IN = {"k": 1_000, "m": 1_000_000, "mio": 1_000_000}
+# a number as it is typed with a unit or a currency: "24GB", "$2.5", "0.25 EUR", "1,000,000", "5min"
+_NUMBER_TYPED = re.compile(r"\s*[$€£¥]?\s*([-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\W\d]*)\s*")
+
+
+def _as_number(text: str, whole: bool) -> float | int | None:
+    """`text` as Python reads a number of its kind (a whole number: an int, or a float that is whole, "1e6"), or None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if not whole:
         return value
-    return seconds
+    return int(value) if math.isfinite(value) and value.is_integer() else None
+
+
+def number_within(what: str, low: float | None = None, high: float | None = None, whole: bool = False,
+                  units: dict[str, float] | None = None):
+    """A typer `parser` of a number (`whole`: a whole number) from `low` to `high` (None: no bound), refusing any other
+    value in one message in the CLI's words, naming `what` it counts and the range, with the number meant where the
+    value is one typed with a unit or separators: "expected GB per GPU as a number, got '24GB'; did you mean 24?".
+    typer's own check (pydantic's, since typer 0.29) said "Input should be a valid number, unable to parse string as
+    a number" of --min-memory 24GB, and "Input should be greater than or equal to 1" of --max-variables 0.
+    `units`: what a unit typed after the number is in `what`'s unit (SECONDS_IN, COUNT_IN)."""
+    kind = "a whole number" if whole else "a number"
+    span = (f" from {low:g} to {high:g}" if low is not None and high is not None else f" ≥ {low:g}" if low is not None
+            else f" ≤ {high:g}" if high is not None else "")
+    expected = f"{what}{span}" if what.startswith(("a number", "a whole number")) else f"{what} as {kind}{span}"
+
+    def within(value) -> bool:
+        return math.isfinite(value) and (low is None or value >= low) and (high is None or value <= high)
+
+    def number(text):
+        if isinstance(text, (int, float)) and not isinstance(text, bool):   # the default
+            return text
+        text = str(text)
+        value = _as_number(text, whole)
+        if value is not None and within(value):
+            return value
+        hint = ""
+        typed = _NUMBER_TYPED.fullmatch(text) if value is None else None
+        if typed:
+            meant = _as_number(typed[1].replace(",", "").replace("_", ""), whole=False)
+            meant = None if meant is None else meant * (units or {}).get(typed[2].lower(), 1)
+            if meant is not None and (not whole or float(meant).is_integer()) and within(meant):
+                hint = f"; did you mean {int(meant) if float(meant).is_integer() else f'{meant:.12g}'}?"
+        raise typer.BadParameter(f"expected {expected}, got {visible(text)!r}{hint}")
+    return number
 
 
 def choice_option(default: Enum, *names: str, help: str | None = None):
