@@ -298,7 +298,8 @@ def _suggest_gpu_or_family(name: str) -> str | None:
         for written in (gpu, *_split(row["aliases"]), *_split(row["family"])):
             spelt.setdefault(_norm(written), written)
     key = _norm(name)
-    hits = [h for h in difflib.get_close_matches(key, list(spelt), n=20, cutoff=0.6) if _same_model(key, h)]
+    hits = [h for h in difflib.get_close_matches(key, list(spelt), n=20, cutoff=0.6)
+            if _same_model(key, h) and _model_letters(name) == _model_letters(spelt[h])]
     return spelt[hits[0]] if hits else None
 
 
@@ -330,27 +331,54 @@ def suggest_gpu(name: str, same_model: bool = False) -> list[str]:
     exact, _ = _gpu_name_index()
     key = _norm(name)
     hits = [h for h in difflib.get_close_matches(key, list(exact), n=20, cutoff=0.6)
-            if not same_model or _same_model(key, h)]
+            if not same_model or (_same_model(key, h) and _model_letters(name) == _model_letters(_spellings()[h]))]
     return list(dict.fromkeys(exact[h] for h in hits))[:3]
 
 
+@lru_cache(maxsize=1)
+def _spellings() -> dict[str, str]:
+    """Each GPU id and alias as the catalog writes it, by its normalised name (_gpu_name_index's keys)."""
+    spelt: dict[str, str] = {}
+    for gpu, row in gpu_rows().items():
+        for written in (gpu, *_split(row["aliases"])):
+            spelt.setdefault(_norm(written), written)
+    return spelt
+
+
+def _model_letters(written: str) -> str:
+    """The letters written onto a GPU's model number, which make it another model: the S of L40S, the G of A10G, the
+    X of MI300X ('' for H100-SXM, whose form factor follows a separator, and for a name with no number)."""
+    found = re.match(r"\D*\d+([A-Za-z]*)", written)
+    return found[1].lower() if found else ""
+
+
 def _same_model(typed: str, known: str) -> bool:
-    """Whether `known` (a normalised id, alias or family) can be what `typed` (normalised) meant: the same model
-    number (all digits, in order) under another spelling of its series (`rxt4090`, `4090`: RTX-4090), or the same
-    series letters (those before the first digit) with the number mistyped by one digit dropped, doubled or swapped
-    with its neighbour (`rtxa500`: RTX-A5000). difflib alone found `l20` close to `hl205` (Gaudi HL-205), and
-    `nvidial20` to `nvidial40s`: another model, not a typo."""
+    """Whether `known` (a normalised id, alias or family) can be what `typed` (normalised) meant, as
+    docs/scenario-format.md states the rule: the same model number (all digits, in order) under another spelling of its
+    series (`rxt4090`, `4090`, `nvidial40s`: _series_spelt), or the same series letters (those before the first digit)
+    with the number mistyped by one digit dropped, doubled or swapped with its neighbour (`rtxa500`: RTX-A5000); a
+    name with no number by its spelling alone. difflib alone found `l20` close to `hl205` (Gaudi HL-205), and
+    `nvidial20` to `nvidial40s`; the number alone offered V100 for `h100` and B300 for `mi300`, the digit added L4 for
+    `l40`: other models, not typos. The letters written onto the number are the callers' check (_model_letters: L40
+    is not the L40S), as normalised names no longer show where the number ends."""
     digits_typed, digits_known = re.sub(r"\D", "", typed), re.sub(r"\D", "", known)
-    if digits_typed == digits_known:
-        return True
     series_typed, series_known = re.match(r"\D*", typed)[0], re.match(r"\D*", known)[0]
+    if digits_typed == digits_known:
+        return not digits_typed or _series_spelt(series_typed, series_known)
     return series_typed == series_known and _one_digit_slip(digits_typed, digits_known)
 
 
-def _one_digit_slip(a: str, b: str) -> bool:
-    """Whether `a` and `b` differ by one character dropped (or added) or by two neighbours swapped."""
-    if len(a) > len(b):
-        a, b = b, a
-    if len(b) == len(a) + 1:
-        return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
-    return len(a) == len(b) and any(a[:i] + a[i + 1] + a[i] + a[i + 2:] == b for i in range(len(a) - 1))
+def _series_spelt(typed: str, known: str) -> bool:
+    """Whether series letters `typed` can spell `known`: none typed (the number alone), its letters in another order
+    (`rxt`), or with or without a maker's name before them (`nvidial` for `l`)."""
+    return not typed or sorted(typed) == sorted(known) or typed.endswith(known) or known.endswith(typed)
+
+
+def _one_digit_slip(typed: str, known: str) -> bool:
+    """Whether the number `typed` is `known` with one digit dropped, one doubled, or two neighbours swapped."""
+    if len(known) == len(typed) + 1:
+        return any(known[:i] + known[i + 1:] == typed for i in range(len(known)))
+    if len(typed) == len(known) + 1:
+        return any(typed[i] == typed[i + 1] and typed[:i] + typed[i + 1:] == known for i in range(len(typed) - 1))
+    return len(typed) == len(known) and any(typed[:i] + typed[i + 1] + typed[i] + typed[i + 2:] == known
+                                            for i in range(len(typed) - 1))
