@@ -220,13 +220,16 @@ def number_within(what: str, low: float | None = None, high: float | None = None
     value is one typed with a unit or separators: "expected GB per GPU as a number, got '24GB'; did you mean 24?".
     typer's own check (pydantic's, since typer 0.29) said "Input should be a valid number, unable to parse string as
     a number" of --min-memory 24GB, and "Input should be greater than or equal to 1" of --max-variables 0.
-    `units`: what a unit typed after the number is in `what`'s unit (SECONDS_IN, COUNT_IN)."""
+    `units`: what a unit typed after the number is in `what`'s unit (SECONDS_IN, COUNT_IN). Without bounds any number
+    is taken (nan and inf too): the caller checks its range, naming several options' at once."""
     kind = "a whole number" if whole else "a number"
     span = (f" from {low:g} to {high:g}" if low is not None and high is not None else f" ≥ {low:g}" if low is not None
             else f" ≤ {high:g}" if high is not None else "")
     expected = f"{what}{span}" if what.startswith(("a number", "a whole number")) else f"{what} as {kind}{span}"
 
-    def within(value) -> bool:
+    def within(value) -> bool:   # no bounds: any number, nan too, is the caller's to check (offers: _check_offer_numbers)
+        if low is None and high is None:
+            return True
         return math.isfinite(value) and (low is None or value >= low) and (high is None or value <= high)
 
     def number(text):
