@@ -321,8 +321,9 @@ def quote_currency(scenario, card_id: str) -> str | None:
 def card_costs(scenario) -> dict[str, dict]:
     """Per card of `scenario` (listed, custom, owned or required) with a sourced capex that its fx can convert, as
     site_card_rows prices it: {"buyable", "price" and "host" (host_cost_per_card) in the scenario currency, each at
-    its own rate, "capex" (their sum), "cards_per_server", "busy_watts" (W at the wall, host share included),
-    "leaves_out", "sold_in_units_of"}: "leaves_out" is the
+    its own rate, "capex" (their sum), "as_given" (the price and the host share as given, each (amount, currency,
+    rate to the scenario's)), "cards_per_server", "busy_watts" (W at the wall, host share included), "leaves_out",
+    "sold_in_units_of"}: "leaves_out" is the
     catalog's price_leaves_out, what its price leaves out (a lower bound), '' where it has none or the scenario gives
     the card's price or host share; "sold_in_units_of" the catalog's, the GPUs of the whole board the card is sold
     as only (8 for an HGX row priced per GPU), 1 where it is sold one at a time (empty cell, custom card).
@@ -348,7 +349,10 @@ def card_costs(scenario) -> dict[str, dict]:
         if price_rate is None or host_rate is None or price != price or host != host:   # NaN: no sourced figure
             continue
         quoted = "price" in given or "host_cost_per_card" in given
-        out[card_id] = {"buyable": card_id in o.cards or custom is not None, "price": price * price_rate,
+        price_currency = row["currency"] if "price" in given else catalog_currency
+        host_currency = row["currency"] if "host_cost_per_card" in given else catalog_currency
+        out[card_id] = {"as_given": ((price, price_currency, price_rate), (host, host_currency, host_rate)),
+                        "buyable": card_id in o.cards or custom is not None, "price": price * price_rate,
                         "host": host * host_rate, "capex": capex_per_unit(price, host, price_rate, host_rate),
                         "cards_per_server": int(float(row["cards_per_server"])), "busy_watts": float(row["busy_watts"]),
                         "leaves_out": "" if quoted else str(row.get("price_leaves_out") or "").strip(),

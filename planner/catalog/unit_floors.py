@@ -26,6 +26,8 @@ class UnitFloor:
     capex: float
     board: int
     busy_watts: float
+    # how `capex` is made, for the reader to check it: "11,500 USD + 2,500 USD host share at fx.USD 0.92"
+    made_of: str = "a card with its host share"
 
     @property
     def bought(self) -> int:
@@ -38,12 +40,14 @@ class UnitFloor:
         return max(self.least, self.bought)
 
     def said(self, currency: str) -> str:
-        """'6 × 12,880 EUR', '8 × 36,455 EUR (a whole 8-GPU board)', '2 × 1,380 EUR (6 less 4 owned)'."""
+        """'6 × 12,880 EUR: 11,500 USD + 2,500 USD host share at fx.USD 0.92', with what it buys beyond the minimum
+        or short of it: '(a whole 8-GPU board)', '(6 less 4 owned)'."""
         notes = [f"{self.least:,} less {self.owned:,} owned"] if self.owned else []
         if self.bought > max(self.least - self.owned, 0):
             boards = self.bought // self.board
             notes.append(f"{'a whole' if boards == 1 else f'{boards:,} whole'} {self.board}-GPU board{'s' * (boards > 1)}")
-        return f"{self.bought:,} × {self.capex:,.0f} {currency}" + (f" ({', '.join(notes)})" if notes else "")
+        return (f"{self.bought:,} × {self.capex:,.0f} {currency}: {self.made_of}"
+                + (f" ({', '.join(notes)})" if notes else ""))
 
 
 def _floors_named(floors: list[UnitFloor]) -> str:
@@ -73,7 +77,7 @@ def floors_beyond_caps(floors: list[UnitFloor], caps: Mapping[str, Any], currenc
         if limit is None or not buying or capex <= limit + 1e-6:
             continue
         found.append((buying[0], f"{_floors_named(buying)} at least {capex:,.0f} {currency} of new cards{when} "
-                                 f"({' + '.join(f.said(currency) for f in buying)}, a card with its host share), more "
+                                 f"({'; '.join(f.said(currency) for f in buying)}), more "
                                  f"than {field} {limit:,.0f} {currency}{where(field)}: raise {field} or lower the "
                                  f"minimum{'s' * (len(buying) > 1)}"))
     drawing = [f for f in floors if f.least > 0 and f.busy_watts > 0]
@@ -92,8 +96,25 @@ def scenario_floors(scenario) -> list[UnitFloor]:
     its own: cli.commands._card_checks), with the figures the engine costs them by."""
     costs = card_costs(scenario)
     return [UnitFloor(card, int(units), scenario.onprem.owned_count(card), cost["capex"], cost["sold_in_units_of"],
-                      cost["busy_watts"])
+                      cost["busy_watts"], _made_of(cost["as_given"], scenario.currency))
             for card, units in scenario.constraints.min_units.items() if units > 0 and (cost := costs.get(card))]
+
+
+def _made_of(as_given, currency: str) -> str:
+    """'11,500 USD + 2,500 USD host share at fx.USD 0.92' (card_costs' as_given), '2,000 + 200 host share' in the
+    scenario's currency, 'a card with no host share' for a price alone."""
+    (price, price_currency, price_rate), (host, host_currency, host_rate) = as_given
+
+    def amount(x: float, cur: str) -> str:
+        text = f"{x:,.2f}".rstrip("0").rstrip(".")
+        return text if cur == currency else f"{text} {cur}"
+
+    rates = dict.fromkeys(f"fx.{cur} {rate:g}" for cur, rate in ((price_currency, price_rate), (host_currency, host_rate))
+                          if cur != currency)
+    at = f" at {' and '.join(rates)}" if rates else ""
+    if not host:
+        return f"{amount(price, price_currency)}{at}, no host share"
+    return f"{amount(price, price_currency)} + {amount(host, host_currency)} host share{at}"
 
 
 def scenario_caps(scenario) -> dict[str, Any]:

@@ -20,8 +20,8 @@ HEAD = ("name: t\ncurrency: EUR\nfx: {USD: 0.92}\nhorizon_months: 12\n"
         "workloads:\n  - {name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090}\n")
 A100 = HEAD + ("onprem:\n  cards: [rtx-4090, a100-80gb-pcie]\n  capex_budget: 60000\n"
                "constraints:\n  min_units: {a100-80gb-pcie: 6}\n")
-A100_NEED = ("constraints.min_units.a100-80gb-pcie: 6 cards need at least 77,280 EUR of new cards (6 × 12,880 EUR, a "
-             "card with its host share), more than onprem.capex_budget 60,000 EUR")
+A100_NEED = ("constraints.min_units.a100-80gb-pcie: 6 cards need at least 77,280 EUR of new cards (6 × 12,880 EUR: "
+             "11,500 USD + 2,500 USD host share at fx.USD 0.92), more than onprem.capex_budget 60,000 EUR")
 
 
 def _written(tmp_path, text: str):
@@ -57,8 +57,9 @@ def test_owned_cards_are_not_bought_again(tmp_path):
                    "constraints:\n  min_units: {rtx-3090: 6}\n")
     result = run("validate", _written(tmp_path, text))
     assert result.exit_code == 2
-    assert ("constraints.min_units.rtx-3090: 6 cards need at least 2,760 EUR of new cards (2 × 1,380 EUR (6 less 4 "
-            "owned), a card with its host share), more than onprem.capex_budget 2,000 EUR (line 10)") in result.stderr
+    assert ("constraints.min_units.rtx-3090: 6 cards need at least 2,760 EUR of new cards (2 × 1,380 EUR: 750 USD + "
+            "750 USD host share at fx.USD 0.92 (6 less 4 owned)), more than onprem.capex_budget 2,000 EUR (line 10)"
+            ) in result.stderr
     # 2,760 EUR fits a budget of 2,760: no error (the owned 4 are not counted)
     assert run("validate", _written(tmp_path, text.replace("2000", "2760"))).exit_code == 0
 
@@ -68,8 +69,9 @@ def test_a_card_sold_as_whole_boards_buys_a_whole_board(tmp_path):
                    "constraints:\n  min_units: {hgx-h100-8gpu: 8}\n")
     result = run("validate", _written(tmp_path, text.replace("{hgx-h100-8gpu: 8}", "{hgx-h100-8gpu: 3}")))
     assert result.exit_code == 2
-    assert ("at least 291,640 EUR of new cards in the plan's first year (8 × 36,455 EUR (a whole 8-GPU board), a card "
-            "with its host share), more than onprem.capex_budget_per_year 250,000 EUR (line 10)") in result.stderr
+    assert ("at least 291,640 EUR of new cards in the plan's first year (8 × 36,455 EUR: 39,625 USD at fx.USD 0.92, no "
+            "host share (a whole 8-GPU board)), more than onprem.capex_budget_per_year 250,000 EUR (line 10)"
+            ) in result.stderr
 
 
 def test_the_power_cap_counts_the_busy_watts_of_the_minimum(tmp_path):
@@ -87,7 +89,8 @@ def test_the_minimums_of_several_cards_add_up(tmp_path):
     result = run("validate", _written(tmp_path, text))
     assert result.exit_code == 2
     assert ("12:31: constraints.min_units (a100-80gb-pcie: 3, rtx-4090: 10) need at least 60,251 EUR of new cards "
-            "(3 × 12,880 EUR + 10 × 2,161 EUR, a card with its host share), more than onprem.capex_budget 60,000 EUR "
+            "(3 × 12,880 EUR: 11,500 USD + 2,500 USD host share at fx.USD 0.92; 10 × 2,161 EUR: 1,599 USD + 750 USD "
+            "host share at fx.USD 0.92), more than onprem.capex_budget 60,000 EUR "
             "(line 10): raise onprem.capex_budget or lower the minimums") in result.stderr
     # 9 rtx-4090: 58,089.72 EUR, within the budget
     assert run("validate", _written(tmp_path, text.replace("rtx-4090: 10", "rtx-4090: 9"))).exit_code == 0
@@ -100,3 +103,13 @@ def test_the_whole_boards_bought_draw_power_too(tmp_path):
     assert result.exit_code == 2
     assert ("constraints.min_units.hgx-h100-8gpu: 3 cards need at least 10.20 kW in service (8 × 1,275 W busy), more "
             "than onprem.power_cap_kw 10 kW (line 10)") in result.stderr
+
+
+def test_a_custom_card_in_the_scenario_currency_is_costed_as_given(tmp_path):
+    # 3 × (2,000 + 200) EUR = 6,600 EUR > 6,000
+    text = HEAD + ("onprem:\n  capex_budget: 6000\n  custom_cards:\n    c0: {gpu: A10G, price: 2000, host_cost_per_card: 200, "
+                   "busy_watts: 400, idle_watts: 50, life_years: 5}\nconstraints:\n  min_units: {c0: 3}\n")
+    result = run("validate", _written(tmp_path, text))
+    assert result.exit_code == 2
+    assert ("constraints.min_units.c0: 3 cards need at least 6,600 EUR of new cards (3 × 2,200 EUR: 2,000 + 200 host "
+            "share), more than onprem.capex_budget 6,000 EUR (line 9)") in result.stderr, result.stderr
