@@ -1523,9 +1523,10 @@ def _print_plan(p) -> None:
     estimated = estimated_speeds(getattr(p, "speeds", None))
     if len(estimated):   # the rows the warnings on estimated speeds point to
         emit(estimated, Format.table,
-             title="Speeds estimated from datasheet figures, not measured (the plan's speeds table, relative to each "
-                   "workload's reference GPU; every speed with its source: --format json, --out's summary.md and "
-                   "workbook)")
+             title="Speeds that rest on estimates from datasheet figures, not measurements: the GPU's own, or its "
+                   "workload's reference GPU's, which every relative speed divides by (estimated_from says which; the "
+                   "plan's speeds table, relative to each workload's reference GPU; every speed with its source: "
+                   "--format json, --out's summary.md and workbook)")
     from planner.reports.tables import gap_text
 
     s = p.solver   # its gap a percentage; None (a time limit before any bound) said in words, not "None"

@@ -168,7 +168,7 @@ def test_the_estimated_speeds_the_warning_points_to_are_shown(tmp_path):
 """
     result = _run(_scenario(tmp_path, text))
     assert "the speeds of RTX-5090 are estimates" in result.stderr   # no RTX 5090 in the measured benchmark
-    table = _part(result.stdout, "Speeds estimated", "solver")
+    table = _part(result.stdout, "Speeds that rest on estimates", "solver")
     assert [(r[0], r[1]) for r in _cells(table)] == [("finetune", "RTX-5090")]
 
 
