@@ -362,17 +362,21 @@ def fail(exc: PlannerError | str, code: int | None = None) -> None:
 TABLE_ROWS = 5_000
 
 
+# words a table shows in place of a number, which keep its column right-aligned
+NUMBER_WORDS = ("n/a", "null", "never")
+
+
 def _numbers_column(column) -> bool:
     """Whether a table column holds numbers, right-aligned: a numeric dtype, or numbers mixed with the text a
     table gives some of them ("n/a" for no percentage, "0.0091" for a share one decimal would show as 0,
-    "null" for a sweep's value of no cap)."""
+    "null" for a sweep's value of no cap, "never" for a break-even utilisation no card reaches)."""
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(column):
         return True
     shown = [v for v in column if not (v is None or (isinstance(v, float) and math.isnan(v)))]
     return bool(shown) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                               or (isinstance(v, str) and (v in ("n/a", "null") or _is_number_text(v))) for v in shown)
+                               or (isinstance(v, str) and (v in NUMBER_WORDS or _is_number_text(v))) for v in shown)
 
 
 def _is_number_text(text: str) -> bool:

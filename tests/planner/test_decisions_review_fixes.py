@@ -140,3 +140,5 @@ def test_a_column_of_numbers_and_their_texts_is_right_aligned():
 
     assert _numbers_column(pd.Series([1.6, "0.0091", "n/a", None], dtype=object))
     assert not _numbers_column(pd.Series(["buy", "1.6"], dtype=object)) and not _numbers_column(pd.Series([None]))
+    # a break-even utilisation no card reaches reads "never" among the numbers: kept right-aligned with them
+    assert _numbers_column(pd.Series(["never", 0.068, 1.0], dtype=object))
