@@ -189,6 +189,16 @@ def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None) -> str:
     return " + ".join(parts) or "no on-prem units"
 
 
+def _minimums_held(inp: Inputs, held: dict) -> str:
+    """" (constraints.min_units.a100-80gb-pcie = 6)" for the cards of the fleet named at a cap's least (`held`: index ->
+    units) that the scenario requires a least number of, which may be all the cap is spent on: an audit's budget
+    "< 77,280 EUR needed at the least: 6 × A100-80GB-PCIE" named no field but the budget; "" where none is."""
+    sku, least = inp.col("sku"), inp.col("min_units")
+    required = [f"constraints.min_units.{sku[i]} = {least[i]:g}" for i, units in held.items()
+                if least[i] > 0 and round(units) > 0]
+    return f" ({'; '.join(required)})" if required else ""
+
+
 def _held_and_bought(m: Model) -> tuple[dict, dict]:
     """(card unit -> units held at some time, card unit -> units bought) of a solved model."""
     unit = m.inputs.vintages["unit"].to_numpy()
@@ -340,7 +350,7 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             continue
         if found is not None:
             messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet), inp,
-                                        _unproven(found, budget.seconds)))
+                                        _unproven(found, budget.seconds)) + _minimums_held(inp, found.fleet[0]))
     if unexamined:
         ran_out = RAN_OUT.format(budget.seconds)
         if messages:

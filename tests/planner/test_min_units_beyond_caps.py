@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.planner.cli_run import run
 
 HEAD = ("name: t\ncurrency: EUR\nfx: {USD: 0.92}\nhorizon_months: 12\n"
@@ -113,3 +115,19 @@ def test_a_custom_card_in_the_scenario_currency_is_costed_as_given(tmp_path):
     assert result.exit_code == 2
     assert ("constraints.min_units.c0: 3 cards need at least 6,600 EUR of new cards (3 × 2,200 EUR: 2,000 + 200 host "
             "share), more than onprem.capex_budget 6,000 EUR (line 9)") in result.stderr, result.stderr
+
+
+def test_the_librarys_explanation_names_the_minimum_its_least_fleet_is_made_of():
+    # the library plans without the CLI's pre-check: its explanation after the solve names the budget and now the
+    # minimum too. By hand: 6 × (11,500 + 2,500 host) = 84,000 USD > 60,000
+    from planner import plan
+    from planner.errors import InfeasibleError
+
+    s = {"name": "x", "horizon_months": 12,
+         "onprem": {"electricity_per_kwh": 0.12, "pue": 1.4, "cards": ["a100-80gb-pcie"], "capex_budget": 60000},
+         "constraints": {"min_units": {"a100-80gb-pcie": 6}},
+         "workloads": [{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "A100-80GB-PCIE"}]}
+    with pytest.raises(InfeasibleError) as info:
+        plan(s, baselines=False)
+    assert str(info.value) == ("recommended: capex budget 60,000 USD < 84,000 USD needed at the least: 6 × "
+                               "A100-80GB-PCIE (540 W, 14,000 USD each) (constraints.min_units.a100-80gb-pcie = 6)")

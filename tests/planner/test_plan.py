@@ -497,4 +497,5 @@ def test_a_capex_shortfall_prices_only_the_cards_to_buy_not_the_ones_owned():
     with pytest.raises(InfeasibleError) as info:
         plan(ROOT / "scenarios" / "startup-hybrid.yaml", baselines=False, onprem__capex_budget=100)
     assert str(info.value) == ("recommended: capex budget 100 USD < 16,500 USD needed at the least: "
-                               "1 × RTX-3060-12GB (306 W, owned) + 1 × A100-80GB-PCIE (300 W, 16,500 USD)")
+                               "1 × RTX-3060-12GB (306 W, owned) + 1 × A100-80GB-PCIE (300 W, 16,500 USD) "
+                               "(constraints.min_units.a100-80gb-pcie = 1)")
