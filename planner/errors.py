@@ -115,9 +115,12 @@ class PricesRefuteScenario(PriceSourceError):
 
 
 class InfeasibleError(PlannerError):
-    """No fleet satisfies the scenario; the message says which workload or cap, with the numbers."""
+    """No fleet satisfies the scenario; the message says which workload or cap, with the numbers. `warnings`: where
+    the prices came from where that is worth saying (engine.run.price_source_warnings: a damaged store, rows of it
+    skipped as bad), as a plan says it first among its own; set by plan()."""
 
     exit_code = 1
+    warnings: tuple[str, ...] | list[str] = ()
 
 
 class SolverError(PlannerError):

@@ -1159,8 +1159,11 @@ def plan_command(
                 _warn_replaced(out, replaced, _saved_plan(out))
     except InfeasibleError as exc:
         _warn_before_failure(early, said_early)
+        for warning in exc.warnings:   # where the prices came from (a store's rows skipped as bad): maybe why
+            err.warn(warning)
+        said = [*exc.warnings, *early]
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table,
-                   {**_known_without_plan(scenario, file, solver), **({"warnings": early} if early else {})})
+                   {**_known_without_plan(scenario, file, solver), **({"warnings": said} if said else {})})
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where in the text planned, as validate does
         _warn_before_failure(early, said_early)
         fail(f"{text_places(scenario_text, str(file), [exc.field])[0]}: {exc}", 2)

@@ -653,9 +653,14 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         if merged is not None:
             _set_fresh(result, warnings=[*result.warnings, merged])
         t4 = time.perf_counter()
-    except BaseException:
+    except BaseException as exc:
         if child is not None:
             child.stop()
+        if isinstance(exc, InfeasibleError):
+            # where the prices came from, said as a plan says it first among its warnings: a store row skipped as bad
+            # (a price of -1) can be why no offer serves, and the error alone read as if none existed (an audit)
+            exc.warnings = price_source_warnings(named_as_written(s, s.prices.source, file_folder(loaded)),
+                                                 base.prices, store)
         raise
     _set_fresh(result, solver={**result.solver,
                                "timings_seconds": {"prepare": round(t1 - t0, 4), "reduce": round(t2 - t1, 4),
