@@ -396,7 +396,7 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
     said): the offers' currencies and the options' gaps need the whole scenario."""
     from planner import catalog
     from planner.catalog.offers import SOURCE_FIELD
-    from planner.catalog.prices import PRICE_SOURCE_WORDS, refresh_said, scenario_provenance
+    from planner.catalog.prices import PRICE_SOURCE_WORDS, scenario_provenance
     from planner.scenario.loading import named_as_written
     source = scenario.prices.source
     try:
@@ -412,8 +412,11 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
         return ([((), f"prices.source: {exc}")] if source not in PRICE_SOURCE_WORDS else []), []
     # what plan says of the store too (none yet, the packaged snapshot used): silent, validate said only "ok"; a
     # store to make or fill with the refresh commands of the scenario's providers and regions, as plan names them
-    provenance = refresh_said(provenance, scenario.prices.providers, scenario.prices.regions)
-    said = [f"prices: {provenance['warning']}"] if provenance.get("warning") else []
+    # narrowed to the scenario's providers and regions as plan narrows it: an Azure eastus scenario pinned to a store
+    # was told "aws: packaged snapshot (not refreshed up to snapshot #1)", which plan does not say (an audit)
+    p = scenario.prices
+    narrowed = scenario_provenance(provenance, p.providers, p.regions)
+    said = [f"prices: {narrowed['warning']}"] if narrowed.get("warning") else []
     read = provenance["source"]   # the prices read: "snapshot" where no store was found
     try:
         catalog.check_regions(coverage, scenario, read)
@@ -426,8 +429,7 @@ def _price_checks(scenario, store: Path | None, whole: bool = True) -> tuple[lis
         return [], said
     # the prices named as plan names them: of those read, the scenario's (a store that holds none of its providers
     # and regions gives it the packaged snapshot's)
-    p = scenario.prices
-    used = named_as_written(scenario, scenario_provenance(provenance, p.providers, p.regions)["source"])
+    used = named_as_written(scenario, narrowed["source"])
     return [], [*said, *catalog.option_gaps(scenario, coverage, used)]
 
 
