@@ -836,6 +836,8 @@ def offers(
         fail(exc)
     for w in [*_option_gaps(provider, region, option), *warnings]:
         err.warn(w)
+    if (said := _store_not_read()) is not None:
+        err.warn(said, label="note")
     matched = len(table)
     if limit is not None:
         table = table.head(limit)
@@ -864,6 +866,24 @@ def offers(
         _print_notes(notes)
     if rate and fmt is Format.table:
         _print_notes([rate], numbered=False)
+
+
+def _store_not_read() -> str | None:
+    """What `offers` says where a price store is at its place ($FLEETPLAN_STORE, else the data folder): its cloud
+    prices are the packaged snapshot's, not the store's, which `plan` on `prices.source: store` uses (an audit read
+    a store's refreshed 4.04 USD/h in plan beside offers' packaged 3.673, with nothing to tell them apart). None where
+    there is no file there; the store is not opened."""
+    from planner.catalog.prices import resolve_store
+    from pricing_adapters.snapshot import snapshot_info
+
+    try:
+        path = resolve_store(None)
+        if not path.is_file():
+            return None
+    except (OSError, ValueError):   # an unreadable $FLEETPLAN_STORE: plan says what is wrong with it
+        return None
+    return (f"the cloud prices shown are the packaged snapshot's (built {snapshot_info()['built_at'][:10]}), not those "
+            f"of the price store at {path}: `fleetplan prices show` shows the store's")
 
 
 def _option_gaps(providers: list[str], regions: list[str], options: list[str]) -> list[str]:

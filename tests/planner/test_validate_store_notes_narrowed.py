@@ -26,3 +26,17 @@ def test_an_azure_eastus_scenario_is_not_told_of_aws_or_other_regions(tmp_path, 
     # plan, on the same store, says none of it either
     planned = run("plan", scenario, "--store", store, "--no-decisions", "--no-baselines", "--format", "json")
     assert planned.exit_code == 0 and "not refreshed" not in planned.stderr
+
+
+def test_offers_says_its_prices_are_the_packaged_snapshots_where_a_store_is_at_its_place(tmp_path, monkeypatch,
+                                                                                       azure_eastus_store):
+    from pricing_adapters.snapshot import snapshot_info
+
+    monkeypatch.setenv("FLEETPLAN_STORE", str(azure_eastus_store))
+    result = run("offers", "--provider", "azure", "--limit", "1", "--format", "csv")
+    built = snapshot_info()["built_at"][:10]
+    assert (f"note: the cloud prices shown are the packaged snapshot's (built {built}), not those of the price store "
+            f"at {azure_eastus_store}") in result.stderr
+    assert result.stdout.startswith("provider,")   # the CSV itself is as it was
+    monkeypatch.setenv("FLEETPLAN_STORE", str(tmp_path / "none.sqlite"))
+    assert "note:" not in run("offers", "--provider", "azure", "--limit", "1", "--format", "csv").stderr
