@@ -131,6 +131,7 @@ class PriceStore:
     def __init__(self, path: str | Path | None = None, *, create: bool = True):
         self.path = Path(path) if path is not None else default_store_path()
         self.warnings: list[str] = []   # bad rows and snapshots skipped while reading, one line each
+        self.unreadable: dict[int, str] = {}   # snapshot id -> why its row cannot be read (of the last `snapshots`)
         state = _inspect(self.path)
         if state != "ok" and not create:
             raise StoreMissing(f"no price store at {self.path}" if state == "missing"
@@ -223,9 +224,11 @@ class PriceStore:
             raise _read_error(self.path, exc) from None
         now = datetime.now(timezone.utc)
         out = []
+        self.unreadable = {}
         for row in rows:
             info = _snapshot_info(row, now)
             if isinstance(info, str):
+                self.unreadable[row[0]] = info
                 self._warn(f"{self.path}: snapshot #{row[0]} skipped ({info})")
             else:
                 out.append(info)
@@ -243,11 +246,15 @@ class PriceStore:
             raise _read_error(self.path, exc) from None
 
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
-        """The readable snapshot of that id; StoreError naming the ids there are when there is none."""
+        """The readable snapshot of that id; StoreError naming the ids there are when there is none, or, for a
+        snapshot whose row cannot be read, why (as `snapshots` names it in `warnings`)."""
         infos = self.snapshots()
         for info in infos:
             if info.id == snapshot_id:
                 return info
+        if snapshot_id in self.unreadable:
+            raise StoreError(f"snapshot #{snapshot_id} is in {self.path} but cannot be read: "
+                             f"{self.unreadable[snapshot_id]}; pin another or refresh")
         raise StoreError(f"no snapshot #{snapshot_id} in {self.path}; {ids_held([i.id for i in infos])}")
 
     def latest(self, providers: Sequence[str] | None = None) -> list[SnapshotInfo]:
@@ -926,6 +933,60 @@ def set_aside(path: Path) -> Path | None:
                 aside.unlink(missing_ok=True)   # the link worked, the unlink did not: keep one copy
             raise StoreError(f"{path} could not be moved aside: {exc.strerror or exc}") from None
         return aside
+
+
+class StoreToBe(PriceStore):
+    """The store a refresh saves to where none is usable yet: no file at the path, an empty one, or a damaged store of
+    ours. Nothing is made, moved or written until `save`, after a whole fetch passed its checks: a refresh that fails
+    leaves the path as it was (no store, no lock file, the damaged file where it was). Until then it reads as a store
+    with no snapshot, unless another process made a store at the path meanwhile (read as it is then). `save` opens
+    the path as `open_store` does (a damaged store set aside, a new one made) and saves there; `moved_aside` is then
+    the warning of a damaged store set aside (None otherwise). `damaged`: what is wrong with the damaged store found
+    at the path (None for no store yet)."""
+
+    def __init__(self, path: Path, damaged: StoreCorrupt | None = None):
+        self.path, self.warnings, self.damaged, self.unreadable = path, [], damaged, {}
+        self.moved_aside: str | None = None
+
+    def _usable_now(self) -> bool:
+        """True when the path now holds a usable store (made by another process since this one looked)."""
+        try:
+            return _inspect(self.path) == "ok"
+        except StoreError:
+            return False
+
+    def snapshots(self) -> list[SnapshotInfo]:
+        return super().snapshots() if self._usable_now() else []
+
+    def snapshot_rows(self) -> int:
+        return super().snapshot_rows() if self._usable_now() else 0
+
+    def save(self, provider: str, regions: Sequence[str], source: str, offers: pd.DataFrame,
+             fetched_at: datetime | None = None) -> SnapshotInfo:
+        offers = validate_offers(offers, origin=f"{provider} refresh")   # a refresh that cannot be saved makes nothing
+        if offers.empty:
+            raise StoreError(f"{provider} refresh returned no offers")
+        store, self.moved_aside = open_store(self.path)
+        info = store.save(provider, regions, source, offers, fetched_at)
+        self.warnings = [*self.warnings, *(w for w in store.warnings if w not in self.warnings)]
+        return info
+
+
+def open_for_refresh(path: str | Path | None = None) -> PriceStore:
+    """The store a refresh saves to, opened without making, moving or writing anything: the store at `path` when it is
+    usable, else a StoreToBe (no file, an empty one, or a damaged store of ours, set aside only when a snapshot is
+    saved). Raises as `open_store` does for anything else (another application's file, a folder, a store of another
+    schema, locked), and StoreError for a path this process could not write (`PriceStore.check_writable`), before
+    anything is fetched for it."""
+    path = Path(path) if path is not None else default_store_path()
+    try:
+        store: PriceStore = PriceStore(path, create=False)
+    except StoreMissing:
+        store = StoreToBe(path)
+    except StoreCorrupt as exc:
+        store = StoreToBe(path, exc)
+    store.check_writable()
+    return store
 
 
 def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[PriceStore | None, str | None]:

@@ -3,8 +3,8 @@
 A failed refresh exits 1 with its reason in one line and leaves the store as it was. Bad input (an
 unknown provider, a region that cannot be one, a --store that holds no store of ours, a store a refresh could not
 write, told before its first request) exits 2. Only
-`refresh` creates a store or sets a damaged one aside; `list`, `show` and `diff` create, move and write
-nothing.
+`refresh` creates a store or sets a damaged one aside, and only as it saves a snapshot (a refresh that fails leaves
+the path as it was); `list`, `show` and `diff` create, move and write nothing.
 
 The price store, the adapters' base and the offers schema import pandas, so they are imported inside the
 commands: `fleetplan --help` and `fleetplan prices … --help` load no pandas (tests/planner/test_startup.py);
@@ -86,19 +86,33 @@ def _store_named(store: Path | None) -> str:
 
 
 def _open(store: Path | None) -> PriceStore:
-    """The store for a refresh (`store`, else $FLEETPLAN_STORE or the default), made when there is none. A damaged
-    store of ours is set aside (with a warning) and a new store started; any other file (another application's, a
-    scenario given as --store by mistake), or a store that cannot be used now (a directory, no permission, locked,
-    read-only: checked before any request), exits 2 and is left untouched."""
-    from pricing_adapters.store import open_store
+    """The store for a refresh (`store`, else $FLEETPLAN_STORE or the default), opened without making, moving or
+    writing anything (`open_for_refresh`): where there is no store yet, or a damaged store of ours, one is made (the
+    damaged one set aside, with a warning) only when the refresh saves its snapshot, so a refresh that fails leaves
+    the path as it was. Any other file (another application's, a scenario given as --store by mistake), or a store
+    that cannot be used now (a directory, no permission, locked, read-only: checked before any request), exits 2 and
+    is left untouched."""
+    from pricing_adapters.store import StoreToBe, open_for_refresh
 
     try:
-        price_store, moved_aside = open_store(_resolve_store(store))   # a writer's: never None (a missing store is made)
+        price_store = open_for_refresh(_resolve_store(store))
     except StoreError as exc:
         fail(f"{_store_named(store)}: {exc}", 2)
-    if moved_aside:
-        err.warn(moved_aside)
+    if isinstance(price_store, StoreToBe) and price_store.damaged is not None:
+        err.warn(f"{price_store.damaged}; this refresh moves it aside and starts a new store when it saves its "
+                 "snapshot (a refresh that fails leaves it where it is)", label="note")
     return price_store
+
+
+def _unchanged_text(store: PriceStore, provider: str, regions: list[str]) -> str:
+    """What a failed refresh left, after "The store is unchanged": what plans keep using (`_fallback_text`), or, for
+    a damaged store it would have set aside on saving, that it is still there and plans on it stop at it."""
+    from pricing_adapters.store import StoreToBe
+
+    if isinstance(store, StoreToBe) and store.damaged is not None and not store.snapshots():
+        return (f": {store.path} is still the damaged store, moved aside only by a refresh that saves; until then plans "
+                f"on prices.source: store stop at it (prices.source: snapshot plans on the packaged prices)")
+    return f"; plans keep using {_fallback_text(store, provider, regions)}"
 
 
 def _read(store: Path | None, needed_for: str | None = None) -> PriceStore | None:
@@ -254,13 +268,15 @@ def refresh(
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
     except (PriceSourceError, OffersSchemaError) as exc:
-        err.labelled("refresh failed:", f"{exc}. The store is unchanged; plans keep using "
-                                         f"{_fallback_text(price_store, provider, regions)}.", "bold red")
+        err.labelled("refresh failed:", f"{exc}. The store is unchanged{_unchanged_text(price_store, provider, regions)}.",
+                     "bold red")
         if isinstance(exc, (PriceJumpError, MissingOffersError, HardwareChangeError)):
             # refused after a whole fetch: what it skipped may be why (every price a million times too dear)
             _print_skipped(source)
         _print_warnings(price_store)
         raise typer.Exit(1) from None
+    if moved_aside := getattr(price_store, "moved_aside", None):   # a damaged store, set aside as the snapshot was saved
+        err.warn(moved_aside)
     for notice in [getattr(source, "notice", None), *notes]:
         if notice:
             err.print(f"note: {notice}", soft_wrap=True)
@@ -297,6 +313,11 @@ def list_snapshots(
             for s in snapshots]
     if price_store is not None:
         _print_warnings(price_store)
+        if not price_store.unreadable and not snapshots:   # a store made, nothing saved in it yet: as no store is said
+            from planner.catalog.prices import refresh_commands
+
+            [command] = refresh_commands(store=str(price_store.path) if store is not None else None)
+            err.warn(f"no snapshot in the price store {price_store.path} yet: {command} saves one", label="note")
     emit(pd.DataFrame(rows, columns=["id", "provider", "regions", "fetched_at", "age_days", "offers", "source"]),
          fmt, title=str(_resolve_store(store)))
 
