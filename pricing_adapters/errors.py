@@ -52,6 +52,18 @@ class StoreMissing(StoreError):
     """No price store at the path yet (no file, or an empty one), for a reader that creates none."""
 
 
+class StoreSchemaOther(StoreError):
+    """A price store of ours of another store schema than this fleetplan reads: `newer` when a newer fleetplan made it
+    (upgrading fleetplan reads it)."""
+
+    def __init__(self, message: str, newer: bool = False):
+        super().__init__(message)
+        self.newer = newer
+
+    def __reduce__(self):   # pickled as it was made
+        return type(self), (str(self), self.newer)
+
+
 class DeadlineExceeded(PriceSourceError):
     """A refresh ran past its overall deadline (or page limit); nothing was written."""
 

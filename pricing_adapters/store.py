@@ -39,7 +39,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from pricing_adapters.errors import StoreCorrupt, StoreError, StoreForeign, StoreLinkBroken, StoreLocked, StoreMissing
+from pricing_adapters.errors import (
+    StoreCorrupt,
+    StoreError,
+    StoreForeign,
+    StoreLinkBroken,
+    StoreLocked,
+    StoreMissing,
+    StoreSchemaOther,
+)
 from pricing_adapters.settings import STORE_ENV_VAR
 from pricing_adapters.shown import shortened, urls_shown
 from pricing_adapters.signatures import SQLITE_MAGIC, ZIPPED_BYTES, binary_kind
@@ -797,7 +805,8 @@ def _inspect(path: Path, looks_left: int = 3) -> str:
         raise StoreForeign(f"{path} is an SQLite database of another application, not a fleetplan price store; "
                            f"it was left untouched: {LEAVE_FOREIGN}")
     if version != SCHEMA_VERSION:
-        raise StoreError(f"{path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}")
+        raise StoreSchemaOther(f"{path} has store schema {version}; this fleetplan reads {SCHEMA_VERSION}",
+                               newer=version > SCHEMA_VERSION)
     if ok != "ok":
         raise StoreCorrupt(f"{path} is corrupt: {ok}")
     if schema:   # a table or column dropped by hand: as damaged as a torn page

@@ -45,6 +45,7 @@ from pricing_adapters.errors import (
     StoreCorrupt,
     StoreError,
     StoreMissing,
+    StoreSchemaOther,
 )
 from pricing_adapters.settings import DEFAULT_DEADLINE_S, STORE_ENV_VAR
 
@@ -85,6 +86,15 @@ def _store_named(store: Path | None) -> str:
     return f"the default store ({_resolve_store(None)})"
 
 
+def _what_to_do(exc: StoreError) -> str:
+    """What to do about a store a command cannot use, where its message does not say: of another store schema,
+    upgrade fleetplan (a newer one made it) or use another store."""
+    if isinstance(exc, StoreSchemaOther):
+        upgrade = "upgrade fleetplan to read it (a newer fleetplan made it), or " if exc.newer else ""
+        return f"; {upgrade}give another --store / ${STORE_ENV_VAR}"
+    return ""
+
+
 def _open(store: Path | None) -> PriceStore:
     """The store for a refresh (`store`, else $FLEETPLAN_STORE or the default), opened without making, moving or
     writing anything (`open_for_refresh`): where there is no store yet, or a damaged store of ours, one is made (the
@@ -97,7 +107,7 @@ def _open(store: Path | None) -> PriceStore:
     try:
         price_store = open_for_refresh(_resolve_store(store))
     except StoreError as exc:
-        fail(f"{_store_named(store)}: {exc}", 2)
+        fail(f"{_store_named(store)}: {exc}{_what_to_do(exc)}", 2)
     if isinstance(price_store, StoreToBe) and price_store.damaged is not None:
         err.warn(f"{price_store.damaged}; this refresh moves it aside and starts a new store when it saves its "
                  "snapshot (a refresh that fails leaves it where it is)", label="note")
@@ -140,7 +150,7 @@ def _read(store: Path | None, needed_for: str | None = None) -> PriceStore | Non
         fail(f"{_store_named(store)}: {exc}; it was left as it is: `fleetplan prices refresh` moves it aside and "
              f"starts a new store", 2)
     except StoreError as exc:
-        fail(f"{_store_named(store)}: {exc}", 2)
+        fail(f"{_store_named(store)}: {exc}{_what_to_do(exc)}", 2)
 
 
 def _check_providers(names: list[str]) -> None:
@@ -295,6 +305,16 @@ def refresh(
     _print_warnings(price_store)   # rows of earlier snapshots skipped while checking
 
 
+def _usable_rows(price_store: PriceStore, info) -> int:
+    """How many offer rows of snapshot `info` plans can use: its rows less those skipped as bad, which `warnings`
+    name (with rows deleted or added by hand since it was saved); the count it recorded when saved said 10 of a
+    snapshot whose one bad row plans skip."""
+    offers, n_rows = price_store._good_offers(info.id)
+    if n_rows:
+        price_store._check_row_count(info, n_rows)
+    return len(offers)
+
+
 @prices_app.command("list")
 def list_snapshots(
     store: Path | None = store_option(STORE_HELP),
@@ -307,9 +327,15 @@ def list_snapshots(
     try:
         snapshots = price_store.snapshots() if price_store is not None else []
     except StoreError as exc:   # opened, then unreadable (locked, pages damaged since)
-        fail(f"{_store_named(store)}: {exc}", 2)
+        fail(f"{_store_named(store)}: {exc}{_what_to_do(exc)}", 2)
+    from pricing_adapters.schema import OffersSchemaError
+
+    try:
+        usable = {s.id: _usable_rows(price_store, s) for s in snapshots}
+    except (StoreError, OffersSchemaError) as exc:
+        fail(f"{_store_named(store)}: {exc}{_what_to_do(exc)}", 2)
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
-             "age_days": round(s.age_days(), 2), "offers": s.row_count, "source": s.source}
+             "age_days": round(s.age_days(), 2), "offers": usable[s.id], "source": s.source}
             for s in snapshots]
     if price_store is not None:
         _print_warnings(price_store)
@@ -362,9 +388,25 @@ def show(
     for snap in provenance.get("snapshots", []):
         err.print(f"{snap['provider']}: store snapshot #{snap['id']} fetched {snap['fetched_at']} "
                   f"({snap['age_days']:.1f} days old), {counted(snap['row_count'], 'offer')}", soft_wrap=True)
-    if provenance.get("warning"):
-        err.warn(provenance["warning"], label="note")
+    _print_provenance(provenance, provider)
     emit(offers.reset_index(drop=True), fmt, title=counted(len(offers), "offer"))
+
+
+def _print_provenance(provenance: dict, providers: list[str]) -> None:
+    """What `prices show` says of the prices beside its table: as a note, the packaged prices filling in what the
+    store does not price; as a warning, each of the store's rows and snapshots skipped as unreadable (they were one
+    note: "note: … 1 bad offer rows skipped")."""
+    notes = provenance.get("notes")
+    if notes is None:   # the packaged snapshot's, or a store with no usable snapshot: one text
+        if provenance.get("warning"):
+            err.warn(provenance["warning"], label="note")
+        return
+    told = [text for p, _, text in notes if p is not None and (not providers or p in providers)]
+    if told:
+        err.warn("; ".join(told), label="note")
+    for p, _, text in notes:
+        if p is None:   # the store's skips (PriceStore.warnings)
+            err.warn(text)
 
 
 def snapshot_diff(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:

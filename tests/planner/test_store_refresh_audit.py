@@ -6,6 +6,7 @@ Stores are built through the store's own API in tmp_path; the price sources are 
 a throttled API does, one that returns the packaged g5.xlarge on-demand offer of us-east-1 at 1.50 USD/h.
 """
 
+import json
 import sqlite3
 
 import pandas as pd
@@ -136,3 +137,57 @@ def test_a_pinned_snapshot_whose_row_cannot_be_read_is_said_to_be_there(tmp_path
     diffed = run("prices", "diff", "1", "2", "--store", path)
     assert diffed.exit_code == 2 and why in flat(diffed.stderr)
     assert "no snapshot #1" not in planned.stderr + shown.stderr + diffed.stderr
+
+
+def test_a_store_of_a_newer_schema_says_to_upgrade_fleetplan_or_use_another_store(monkeypatch, tmp_path):
+    # it said "has store schema 99; this fleetplan reads 1" and no more
+    path = tmp_path / "prices.sqlite"
+    PriceStore(path)
+    with sqlite3.connect(path) as con:
+        con.execute("PRAGMA user_version = 99")
+    con.close()
+    before = files(tmp_path)
+    expected = (f"error: --store: {path} has store schema 99; this fleetplan reads 1; upgrade fleetplan to read it (a "
+                f"newer fleetplan made it), or give another --store / $FLEETPLAN_STORE")
+    for result in (refresh(monkeypatch, path, fail=False), run("prices", "list", "--store", path)):
+        assert result.exit_code == 2 and flat(result.stderr) == expected, result.output
+    assert files(tmp_path) == before
+
+
+def us_east_1_on_demand() -> pd.DataFrame:
+    offers = load_snapshot(["aws"])
+    return offers[(offers["region"] == "us-east-1") & (offers["purchase_option"] == "on_demand")].reset_index(drop=True)
+
+
+@pytest.fixture
+def one_bad_row(tmp_path):
+    """A store whose one snapshot holds the packaged AWS on-demand offers of us-east-1, the first with a negative
+    price (a row plans skip); (its path, how many offers were saved)."""
+    path = tmp_path / "prices.sqlite"
+    saved = us_east_1_on_demand()
+    assert len(saved) > 2
+    PriceStore(path).save("aws", ["us-east-1"], "test", saved)
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE offers SET hourly_price = -1 WHERE rowid = (SELECT min(rowid) FROM offers)")
+    con.close()
+    return path, len(saved)
+
+
+def test_prices_list_counts_the_offers_plans_use_and_names_the_bad_row(one_bad_row):
+    # `prices list` said "offers N" of a snapshot with a row plans skip, with no warning
+    path, saved = one_bad_row
+    listed = run("prices", "list", "--store", path, "--format", "json")
+    assert listed.exit_code == 0, listed.output
+    assert [row["offers"] for row in json.loads(listed.stdout)] == [saved - 1]
+    assert f"warning: {path}: snapshot #1: 1 bad offer rows skipped: row 1" in flat(listed.stderr)
+
+
+def test_prices_show_says_a_bad_row_as_a_warning(one_bad_row):
+    # it said the skip under "note:"
+    path, _ = one_bad_row
+    shown = run("prices", "show", "--store", path, "--provider", "aws", "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    said = flat(shown.stderr)
+    assert f"warning: {path}: snapshot #1: 1 bad offer rows skipped" in said
+    assert "note: aws: packaged prices for regions never refreshed" in said   # the packaged prices filling in: a note
+    assert f"never refreshed; {path}" not in said
