@@ -302,7 +302,8 @@ class PriceStore:
         df, problems = _typed_offers(rows)
         bad = problems != ""
         if bad.any():
-            self._warn(f"{self.path}: snapshot #{snapshot_id}: {int(bad.sum())} bad offer rows skipped: "
+            n = int(bad.sum())
+            self._warn(f"{self.path}: snapshot #{snapshot_id}: {n} bad offer row{'s' * (n != 1)} skipped: "
                        f"{name_rows(df, problems)}")
         df["source"] = sources_shown(df["source"])   # a store saved before credentials were hidden holds them
         return validate_offers(df[~bad.to_numpy()], origin=f"store snapshot #{snapshot_id}"), len(rows)
@@ -497,7 +498,8 @@ def _read_only(path: Path, file_writable: bool, folder_read_only: bool, said: st
     first request and a save that failed."""
     folder = _journal_folder(path)
     if not folder_read_only:
-        return StoreError(f"{path} is read-only: could not write to it{said}")
+        return StoreError(f"{path} is read-only: could not write to it{said}; make it writable (chmod u+w; an "
+                          f"immutable file: chattr -i), or give a --store / ${STORE_ENV_VAR} elsewhere")
     if not file_writable:
         return StoreError(f"{path} is read-only, and so is its folder {folder}, where SQLite writes a journal "
                           f"file to save: could not write to it{said}")

@@ -395,7 +395,7 @@ def show(
 def _print_provenance(provenance: dict, providers: list[str]) -> None:
     """What `prices show` says of the prices beside its table: as a note, the packaged prices filling in what the
     store does not price; as a warning, each of the store's rows and snapshots skipped as unreadable (they were one
-    note: "note: … 1 bad offer rows skipped")."""
+    note: "note: … 1 bad offer row skipped")."""
     notes = provenance.get("notes")
     if notes is None:   # the packaged snapshot's, or a store with no usable snapshot: one text
         if provenance.get("warning"):

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from planner.cli import app
 from pricing_adapters import store as store_module
 from pricing_adapters.store import PriceStore
-from tests.pricing_adapters.test_store_locked_or_read_only import _chmod_works
+from tests.pricing_adapters.test_store_locked_or_read_only import WHAT_TO_DO, _chmod_works
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
 PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
@@ -80,7 +80,7 @@ def test_a_read_only_store_file_is_refused_before_any_request(saved_store, reque
     _as_if_read_only(monkeypatch, saved_store)
     result = _refresh("--store", str(saved_store))
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert _said(result) == f"error: --store: {saved_store} is read-only: could not write to it"
+    assert _said(result) == f"error: --store: {saved_store} is read-only: could not write to it{WHAT_TO_DO}"
     assert requests == []   # the audit's refresh fetched all 3 pages first
     # nothing written, nothing made beside it (no journal)
     assert saved_store.read_bytes() == before and sorted(p.name for p in saved_store.parent.iterdir()) == beside
@@ -159,7 +159,7 @@ def test_a_really_read_only_store_file_is_refused_before_any_request(saved_store
     finally:
         saved_store.chmod(stat.S_IRUSR | stat.S_IWUSR)
     assert result.exit_code == 2 and requests == []
-    assert _said(result) == f"error: --store: {saved_store} is read-only: could not write to it"
+    assert _said(result) == f"error: --store: {saved_store} is read-only: could not write to it{WHAT_TO_DO}"
 
 
 # -- where the store's path came from ------------------------------------------------------------------------------

@@ -206,7 +206,7 @@ def test_a_pinned_snapshot_without_a_usable_offer_is_an_error_not_the_packaged_p
             "offer (")
     with pytest.raises(PricesRefuteScenario, match=re.escape(said)) as caught:
         price_table("store", store, 1)
-    assert caught.value.field == ("prices", "snapshot") and "bad offer rows skipped" in str(caught.value)
+    assert caught.value.field == ("prices", "snapshot") and "1 bad offer row skipped" in str(caught.value)
     assert str(caught.value).endswith("; pin another (`fleetplan prices list`)")
     path = scenario_file(tmp_path, 1)
     for command in (("validate", path), ("plan", path, "--no-baselines", "--no-decisions")):

@@ -179,7 +179,7 @@ def test_prices_list_counts_the_offers_plans_use_and_names_the_bad_row(one_bad_r
     listed = run("prices", "list", "--store", path, "--format", "json")
     assert listed.exit_code == 0, listed.output
     assert [row["offers"] for row in json.loads(listed.stdout)] == [saved - 1]
-    assert f"warning: {path}: snapshot #1: 1 bad offer rows skipped: row 1" in flat(listed.stderr)
+    assert f"warning: {path}: snapshot #1: 1 bad offer row skipped: row 1" in flat(listed.stderr)
 
 
 def test_prices_show_says_a_bad_row_as_a_warning(one_bad_row):
@@ -188,6 +188,6 @@ def test_prices_show_says_a_bad_row_as_a_warning(one_bad_row):
     shown = run("prices", "show", "--store", path, "--provider", "aws", "--format", "json")
     assert shown.exit_code == 0, shown.output
     said = flat(shown.stderr)
-    assert f"warning: {path}: snapshot #1: 1 bad offer rows skipped" in said
+    assert f"warning: {path}: snapshot #1: 1 bad offer row skipped" in said
     assert "note: aws: packaged prices for regions never refreshed" in said   # the packaged prices filling in: a note
     assert f"never refreshed; {path}" not in said

@@ -207,7 +207,7 @@ def test_an_offer_whose_term_months_is_infinite_is_skipped_as_a_bad_term(two_sna
     offers, provenance = price_table("store", two_snapshots)
     pd.testing.assert_series_equal(_eastus(offers), _expected(3).drop(nc24))
     row = list(_packaged("eastus")["offer_id"]).index(nc24) + 1   # rows are kept in the order they were saved
-    assert f"snapshot #2: 1 bad offer rows skipped: row {row} (offer {nc24}): bad term_months" in provenance["warning"]
+    assert f"snapshot #2: 1 bad offer row skipped: row {row} (offer {nc24}): bad term_months" in provenance["warning"]
     for command in (["prices", "list"], ["prices", "show"]):
         result = runner.invoke(app, [*command, "--store", str(two_snapshots)])
         assert result.exit_code == 0 and "Traceback" not in result.output, (command, result.output)

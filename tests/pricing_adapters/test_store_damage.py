@@ -284,7 +284,7 @@ def test_a_lower_case_currency_in_a_region_the_plan_does_not_use_skips_that_row_
     offers, provenance = price_table("store", store)
     assert eastus2_ids(offers) == set(packaged("eastus2")["offer_id"]) - {bad_id}
     pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3))
-    assert (f"{store}: snapshot #3: 1 bad offer rows skipped: row 1 (offer {bad_id}): currency not an ISO 4217 "
+    assert (f"{store}: snapshot #3: 1 bad offer row skipped: row 1 (offer {bad_id}): currency not an ISO 4217 "
             "code of three capital letters") in provenance["warning"]
     result = plan_json(tmp_path, store)
     assert result.exit_code == 0, result.output
@@ -308,7 +308,7 @@ def test_a_cell_that_is_not_utf8_text_skips_its_row_only(tmp_path, store, column
     offers, provenance = price_table("store", store)
     pd.testing.assert_series_equal(eastus_prices(offers), expected_eastus(3).drop(NC24))
     row = list(packaged("eastus")["offer_id"]).index(NC24) + 1   # rows are kept in the order they were saved
-    assert (f"{store}: snapshot #2: 1 bad offer rows skipped: row {row} (offer {NC24}): {column} is not UTF-8 text"
+    assert (f"{store}: snapshot #2: 1 bad offer row skipped: row {row} (offer {NC24}): {column} is not UTF-8 text"
             in provenance["warning"])
     for command in (["prices", "show"], ["prices", "list"], ["prices", "diff", "1", "2"]):
         result = runner.invoke(app, [*command, "--store", str(store)])
@@ -358,7 +358,7 @@ def test_a_refresh_into_a_store_with_bad_rows_saves_names_them_and_exits_0(bad_r
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output and "saved snapshot #4 (azure, eastus2, 3 offers" in result.stderr
     # #2 is in force in eastus, so #1 (and its bad row) is never read; #2's bad row is named
-    assert f"snapshot #2: 1 bad offer rows skipped: row 10 (offer {NC24}): note is not UTF-8 text" in result.stderr
+    assert f"snapshot #2: 1 bad offer row skipped: row 10 (offer {NC24}): note is not UTF-8 text" in result.stderr
     offers, provenance = price_table("store", bad_rows)
     assert [i for p, r, i in provenance["in_force"] if r == "eastus2"] == [4]
     mi300x = offers[offers["offer_id"] == "azure:eastus2:Standard_ND96isr_MI300X_v5:on_demand"]

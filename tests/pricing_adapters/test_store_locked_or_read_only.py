@@ -20,6 +20,8 @@ from pricing_adapters.store import PriceStore, open_store
 
 REGION = "us-east-1"
 READ_ONLY_TEXT = "attempt to write a readonly database"   # what SQLite says for a read-only file and folder alike
+# what the message of a read-only store file says to do (an audit: it named the problem only)
+WHAT_TO_DO = "; make it writable (chmod u+w; an immutable file: chattr -i), or give a --store / $FLEETPLAN_STORE elsewhere"
 
 
 @pytest.fixture
@@ -120,7 +122,7 @@ def test_a_read_only_file_is_named_as_the_file(store, monkeypatch):
     _as_if_read_only(monkeypatch, store.path)
     with pytest.raises(StoreError) as info:
         store.save("aws", [REGION], "later refresh", _offers())
-    assert str(info.value) == f"{store.path} is read-only: could not write to it ({READ_ONLY_TEXT})"
+    assert str(info.value) == f"{store.path} is read-only: could not write to it ({READ_ONLY_TEXT}){WHAT_TO_DO}"
 
 
 def test_a_read_only_file_in_a_read_only_folder_names_both(store, monkeypatch):
@@ -194,7 +196,7 @@ def test_a_refresh_into_a_read_only_store_fails_before_it_fetches(store, monkeyp
     source = _CountedSource()
     with pytest.raises(StoreError) as info:
         refresh(source, [REGION], store)
-    assert str(info.value) == f"{store.path} is read-only: could not write to it"
+    assert str(info.value) == f"{store.path} is read-only: could not write to it{WHAT_TO_DO}"
     assert source.fetches == 0 and store.path.read_bytes() == before
 
 
@@ -228,5 +230,5 @@ def test_an_empty_read_only_file_is_named_as_read_only_before_it_is_made_a_store
     _as_if_read_only(monkeypatch, path)
     with pytest.raises(StoreError) as info:
         PriceStore(path)
-    assert str(info.value) == f"{path} is read-only: could not write to it"
+    assert str(info.value) == f"{path} is read-only: could not write to it{WHAT_TO_DO}"
     assert path.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
