@@ -41,12 +41,14 @@ def main() -> None:
     # until `state.settle_heap` collects once and freezes what is alive.
     if "fleetplan_dashboard.state" not in sys.modules:
         gc.disable()
-    from fleetplan_dashboard.state import settle_heap_soon
+    from fleetplan_dashboard.state import settle_heap_soon, undo_default_flood
     from fleetplan_dashboard.tables import message_block
     from planner.errors import PlannerError
 
     settle_heap_soon()
     st.set_page_config(page_title="GPU fleet planner", page_icon=ICON, layout="wide")
+    # widget values the browser lost, reported as changes, taken back before any page reads the scenario
+    undo_default_flood()
 
     # Picking a page in the sidebar closes it wherever it covers the page: on a phone (Streamlit's own), in a desktop
     # browser narrowed to a phone's width or on a tablet (layout.close_sidebar_on_pick: a script, as Streamlit 1.67

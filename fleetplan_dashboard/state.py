@@ -504,9 +504,85 @@ def clear_edits() -> None:
 
 
 def keep_edit(name: str) -> None:
-    """The value of edit `name`'s widget, just changed, made the edit's (its on_change)."""
-    st.session_state[EDITS_KEY] = {**st.session_state.get(EDITS_KEY, {}), name: st.session_state[edit_key(name)]}
+    """The value of edit `name`'s widget, just changed, made the edit's (its on_change); nothing where the widget's key
+    holds no value (a widget Streamlit dropped). Noted for `undo_default_flood`."""
+    key = edit_key(name)
+    if key not in st.session_state:
+        return
+    _note_change(key)
+    st.session_state[EDITS_KEY] = {**st.session_state.get(EDITS_KEY, {}), name: st.session_state[key]}
     forget_rejected()
+
+
+def pick_base() -> None:
+    """The scenario picker's on_change: the scenario picked opened with the file's values, where it is another than the
+    one open (a picker that says the open one again changes nothing: its edits are kept). Noted for
+    `undo_default_flood`."""
+    picked = st.session_state.get(BASE_WIDGET)
+    if picked is None or picked == base_id():
+        return
+    _note_change(BASE_WIDGET)
+    open_base(picked)
+
+
+def base_options() -> list[str]:
+    """The scenario picker's options: the example files, then the uploads of this session."""
+    return [f"file:{n}" for n in scenario_files()] + list(st.session_state.get("uploads") or {})
+
+
+# Why the Plan page's callbacks are checked (an audit, in a real browser): a number typed in a sidebar box, then a click
+# on another page in the menu before Enter, starts two runs at once (the box's, the page switch's); the browser was left
+# showing the Plan page with widgets that had lost their values, and the next run it sent (the `run_every` fragment's,
+# some seconds later) reported each widget at Streamlit's default: the picker at its first option (entry.yaml), each
+# slider at its minimum, each list empty, each box empty. Each on_change took its value as the user's: another scenario
+# with every input at its minimum, in the page and the URL. A user changes one widget per run; a run in which two or
+# more widgets changed, each to its widget's default, is that loss: `undo_default_flood` puts back what was before.
+CHANGES_KEY = "widget_changes"   # this run's callbacks: the scenario and edits before the first, the widget keys changed
+
+
+def _note_change(key: str) -> None:
+    log = st.session_state.get(CHANGES_KEY)
+    if log is None:
+        log = {"before": (st.session_state.get(SCENARIO_KEY), dict(st.session_state.get(EDITS_KEY, {}))), "keys": []}
+        st.session_state[CHANGES_KEY] = log
+    log["keys"].append(key)
+
+
+def widget_defaults(s: Scenario | None) -> dict[str, Any]:
+    """By widget key, the value Streamlit gives each Plan page widget of `s` where the browser holds none of its own:
+    the picker's first option, a slider's minimum, an empty list or box."""
+    options = base_options()
+    defaults: dict[str, Any] = {BASE_WIDGET: options[0]} if options else {}
+    if s is None:
+        return defaults
+    lows = {spec.name: spec.low for spec in slider_specs(s)}
+    for name, value in default_edits(s).items():
+        defaults[edit_key(name)] = lows.get(name, [] if isinstance(value, list) else None)
+    return defaults
+
+
+def undo_default_flood() -> bool:
+    """Before each page run (the callbacks have run): where the callbacks of this run changed two widgets or more, each
+    to its widget's default (see CHANGES_KEY), the scenario and edits as before them; True then. The widgets are set
+    back to them by the Plan page's next run (show_base_in_picker, show_edits_in_widgets)."""
+    log = st.session_state.get(CHANGES_KEY)
+    if log is None:
+        return False
+    del st.session_state[CHANGES_KEY]
+    keys = set(log["keys"])
+    if len(keys) < 2:
+        return False
+    before_id, before_edits = log["before"]
+    base, _ = load_base(before_id or default_base_id(), st.session_state.get("uploads"))
+    defaults = widget_defaults(base)
+    if not all(key in defaults and st.session_state.get(key, _NONE) == defaults[key] for key in keys):
+        return False
+    if before_id is None:
+        st.session_state.pop(SCENARIO_KEY, None)
+    else:
+        st.session_state[SCENARIO_KEY] = before_id
+    st.session_state[EDITS_KEY] = before_edits
+    return True
 
 
 def current_values(s: Scenario) -> dict[str, Any]:

@@ -99,11 +99,6 @@ def _uploader_types() -> list | None:
     return None if st.session_state.get("uploads_read", 0) % 2 == 0 else []
 
 
-def _on_pick() -> None:
-    """Another scenario picked: the file's values, and no message about an upload rejected before (state.open_base)."""
-    state.open_base(st.session_state[state.BASE_WIDGET])
-
-
 def _pause(seconds: float) -> None:
     """Sleep, letting Streamlit stop this run for a new widget value meanwhile: reading the session state
     is a point where it may, without a message to the browser (as each element written would be)."""
@@ -120,11 +115,11 @@ links.open_shared_link()
 
 with st.sidebar:
     st.header("Scenario")
-    options = [f"file:{n}" for n in state.scenario_files()] + list(st.session_state["uploads"])
+    options = state.base_options()
     if state.base_id() not in options:
         st.session_state[state.SCENARIO_KEY] = state.default_base_id()
     state.show_base_in_picker()
-    st.selectbox("Scenario", options, key=state.BASE_WIDGET, format_func=state.base_label, on_change=_on_pick,
+    st.selectbox("Scenario", options, key=state.BASE_WIDGET, format_func=state.base_label, on_change=state.pick_base,
                  help=f"The files in scenarios/ and the last {state.MAX_UPLOADS} files you uploaded in this session.")
     # max_upload_size: the widget's own limit, in whole MB, as the label and state.read_upload say it
     st.file_uploader(f"Or upload a scenario YAML (at most {state.upload_limit_text()} and "
