@@ -1,5 +1,5 @@
 """The scenario a page's URL carries (`state.share_params`: `?scenario=entry.yaml&onprem.pue=1.3`), read and written
-alike on the pages that show the session's scenario (Compare, Export).
+alike on the pages that show the session's scenario (Prices, Compare, Export).
 
 A page opened straight from a bookmark or a shared link starts a session of its own, with nothing in it: the Compare
 and Export pages read no URL and showed the default file, unedited, whatever the link said (an audit, 2026-12-07),

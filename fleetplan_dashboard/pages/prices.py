@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from fleetplan_dashboard import charts, state, tables
+from fleetplan_dashboard import charts, links, state, tables
 from fleetplan_dashboard.jobs import hide_store_path
 from fleetplan_dashboard.layout import wide
 from planner.catalog import price_table
@@ -45,9 +45,15 @@ def _in_currency(fig, currency: str):
     return fig
 
 
+# The URL carries the scenario and its edits here too, as on the Compare and Export pages (links): opening this page
+# from the menu dropped them from the address bar (an audit), so a bookmark or a copied link reopened the default file
+links.open_shared_link()
 cur = state.current()
+links.write_link(cur)
 s = cur.edited or cur.base
 st.title("Prices")
+if links.link_problems():
+    st.warning(f"{links.IGNORED}\n\n" + tables.message_block(links.link_problems()))
 if s is None:
     st.error("The scenario cannot be loaded:\n\n" + tables.message_block(cur.problems))
     st.stop()

@@ -52,3 +52,16 @@ def test_callbacks_with_no_widget_value_or_the_open_scenario_change_nothing(monk
     assert session[state.SCENARIO_KEY] == "file:startup-hybrid.yaml"
     assert session[state.EDITS_KEY] == {"capex_budget": 20000.0}
     assert not state.undo_default_flood()
+
+
+PRICES_PAGE = "fleetplan_dashboard/pages/prices.py"
+
+
+def test_the_prices_page_keeps_the_scenario_and_edits_in_the_url():
+    """An audit: Prices from the menu left the URL bare (`/prices`), while Compare and Export keep the query."""
+    at = _opened(scenario="startup-hybrid.yaml")
+    at.slider(key=HORIZON).set_value(40).run()
+    at.query_params.clear()                   # a click in the menu opens the page's own address, no query
+    at.switch_page(PRICES_PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _query(at) == {"scenario": "startup-hybrid.yaml", "horizon_months": "40"}
