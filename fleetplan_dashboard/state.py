@@ -447,8 +447,8 @@ def refused_cap(s: Scenario, name: str, value: float | None) -> str | None:
         return None
     field, unit = {"capex_budget": ("onprem.capex_budget", f"{s.currency} of new hardware as paid"),
                    "power_cap_kw": ("onprem.power_cap_kw", "kW of installed IT power")}[name]
-    return (f"{field}: {_amount(value)} is below 0; expected {unit}, 0 or more — did you mean {_amount(-value)}? "
-            "(An empty box: no cap.)")
+    # no "did you mean" the figure without its sign: a cap of 5 for a typed -5 is no fix (an audit); a cap is the user's
+    return f"{field}: {_amount(value)} is below 0; expected {unit}, 0 or more. (An empty box: no cap.)"
 
 
 def refused_caps(s: Scenario, values: dict[str, Any]) -> list[str]:
