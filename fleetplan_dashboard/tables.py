@@ -1028,7 +1028,7 @@ def _card_advice(card_dates: dict, oldest_age: int | None, checked: bool) -> str
     check = "check them too" if checked else "check current prices before deciding"
     return (f"{'' if checked else '.'} The catalog card prices are more than {STALE_AFTER_DAYS} days old (the oldest "
             f"{card_dates.get('as_of_oldest') or card_dates.get('as_of')}, {_counted(oldest_age, 'day')}): {check}; a "
-            f"quote of your own goes in the sidebar's quote box (On-prem cards) or under the scenario file's "
+            f"quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) or under the scenario file's "
             f"{_OVERRIDES}.")
 
 
@@ -1158,11 +1158,11 @@ _OVERRIDES, _CUSTOM = (f"“{FIELD_WORDS[f'onprem.{field}']}”" for field in ("
 PAGE_FIELD_REMEDIES = (
     # the scenario's cards not shown (engine.offer_costs.offers_table)
     (_template_pattern(UNPRICED_CARDS_REMEDY),
-     f"give one from a quote in the sidebar's quote box (On-prem cards), or in the scenario file: a price (and "
+     f"give one from a quote in the Plan page's quote box (sidebar, On-prem cards), or in the scenario file: a price (and "
      f"currency) under its {_OVERRIDES}, or the card under its {_CUSTOM} with its price"),
     # a card not bought, or owned with no maintenance or resale value (engine.inputs._unpriced_cards)
     (_template_pattern(UNPRICED_CARD_REMEDY),
-     f"set its price from a quote in the sidebar's quote box (On-prem cards), or (and its currency) under the "
+     f"set its price from a quote in the Plan page's quote box (sidebar, On-prem cards), or (and its currency) under the "
      f"scenario file's {_OVERRIDES}"),
 )
 

@@ -106,7 +106,7 @@ def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, mo
             "shows each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices "
             "refresh`), and the scenario file's Price source set to the price store.") in banner, banner
     # then the catalog's card prices, in the page's words for where a quote goes
-    assert banner.endswith("a quote of your own goes in the sidebar's quote box (On-prem cards) "
+    assert banner.endswith("a quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
     "or under the scenario file's “Card overrides (your figures for "
                            "catalog cards)”. The price used with no date: card rtx\\-3060\\-12gb."), banner
 

@@ -234,7 +234,7 @@ STALE = (". These cloud prices are more than 180 days old: check current prices 
 # with 2024's leap day, 3 × 365 + 1, and 13 days), past the 180 days after which a plan's warnings call a price stale;
 # the RTX 3060's has no date
 OLD_CARDS = (" The catalog card prices are more than 180 days old (the oldest 2023-11-23, 1,109 days): check them too; a "
-             "quote of your own goes in the sidebar's quote box (On-prem cards) "
+             "quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
              "or under the scenario file's “Card overrides (your figures for catalog cards)”. 1 price "
              "used has no date.")
 

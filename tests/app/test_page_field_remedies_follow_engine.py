@@ -21,10 +21,10 @@ from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 ROOT = Path(__file__).resolve().parents[2]
 OVERRIDES = "“Card overrides (your figures for catalog cards)”"
 CUSTOM = "“Custom cards (cards the catalog lacks)”"
-CARDS_PAGE_WORDS = (f"give one from a quote in the sidebar's quote box (On-prem cards), or in the scenario file: a price "
-                    f"(and currency) under its {OVERRIDES}, or the card under its {CUSTOM} with its price")
-CARD_PAGE_WORDS = (f"set its price from a quote in the sidebar's quote box (On-prem cards), or (and its currency) under the "
-                   f"scenario file's {OVERRIDES}")
+CARDS_PAGE_WORDS = (f"give one from a quote in the Plan page's quote box (sidebar, On-prem cards), or in the scenario file: "
+                    f"a price (and currency) under its {OVERRIDES}, or the card under its {CUSTOM} with its price")
+CARD_PAGE_WORDS = (f"set its price from a quote in the Plan page's quote box (sidebar, On-prem cards), or (and its currency) "
+                   f"under the scenario file's {OVERRIDES}")
 
 
 def test_the_offers_views_unpriced_cards_warning_ends_with_the_remedy_the_pages_reword():

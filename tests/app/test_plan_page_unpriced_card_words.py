@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE_WARNING = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; set "
                   "onprem.card_overrides.rtx-a5000.price (and currency) from a quote")
 PAGE_WARNING = ("card rtx-a5000 has no sourced price in the catalog: it is not bought; set its price from a quote in the "
-                "sidebar's quote box (On-prem cards), or (and its currency) under the scenario file's “Card overrides "
+                "Plan page's quote box (sidebar, On-prem cards), or (and its currency) under the scenario file's “Card overrides "
                 "(your figures for catalog cards)”")
 
 

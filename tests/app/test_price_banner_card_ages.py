@@ -33,7 +33,7 @@ def test_a_plan_on_an_old_card_price_and_no_cloud_price_gets_a_warning():
     assert level == "warning", text
     assert "no cloud price in use · catalog card prices as of 2023-11-23" in text
     assert (". The catalog card prices are more than 180 days old (the oldest 2023-11-23, 1,109 days): check current "
-            "prices before deciding; a quote of your own goes in the sidebar's quote box (On-prem cards) "
+            "prices before deciding; a quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
             "or under the scenario file's “Card overrides") in text
 
 
@@ -55,7 +55,7 @@ def test_the_card_prices_are_stale_past_the_same_days_as_a_plans_warnings():
                                    "card_dates": _dated("2026-06-08")}, today=DEC_6)
     assert "These cloud prices are more than 180 days old" in text
     assert text.endswith("The catalog card prices are more than 180 days old (the oldest 2026-06-08, 181 days): check "
-                         "them too; a quote of your own goes in the sidebar's quote box (On-prem cards) "
+                         "them too; a quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
                          "or under the scenario file's “Card overrides (your figures for "
                          "catalog cards)”.")
 

@@ -22,7 +22,7 @@ ENGINE_WARNING = ("on-prem cards h100-pcie, l40s not shown: no sourced price in 
                   "onprem.card_overrides.<card>.price (and currency) from a quote, or as a custom card "
                   "(onprem.custom_cards) with its price")
 PAGE_WARNING = ("on-prem cards h100-pcie, l40s not shown: no sourced price in the catalog; give one from a quote in the "
-                "sidebar's quote box (On-prem cards), or in the scenario file: a price (and currency) under its “Card "
+                "Plan page's quote box (sidebar, On-prem cards), or in the scenario file: a price (and currency) under its “Card "
                 "overrides (your figures for catalog cards)”, or the card under its “Custom cards (cards the catalog "
                 "lacks)” with its price")
 
