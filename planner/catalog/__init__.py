@@ -25,7 +25,6 @@ from planner.catalog.offers import allowed, capex_per_unit, check_regions, cloud
 from planner.catalog.prices import (
     date_report,
     gaps_of_options,
-    offer_label,
     option_gaps,
     price_coverage,
     price_table,
@@ -35,6 +34,5 @@ from planner.catalog.prices import (
 __all__ = ["THROUGHPUT_METRICS", "allowed", "board_gpus", "capex_per_unit", "card_rows", "check_regions", "cloud_rows",
            "custom_gpu_ids", "date_report", "exclusion_reason", "framework_problem", "gaps_of_options", "gpu_rows",
            "gpu_table", "gpus_named",
-           "load_cards", "load_gpus", "match_gpus", "offer_label", "onprem_offers", "option_gaps", "price_coverage",
-           "price_table",
+           "load_cards", "load_gpus", "match_gpus", "onprem_offers", "option_gaps", "price_coverage", "price_table",
            "resolve_gpu", "resolve_store", "site_cards", "stack", "suggest", "suggest_gpu"]

@@ -541,7 +541,7 @@ def gaps_of_options(providers, regions, options, table, source: str, plans: bool
     return out
 
 
-def offer_label(provider, sku, option, region) -> str:
+def _label(provider, sku, option, region) -> str:
     """'aws g5.xlarge spot (us-east-1)' for an offer; the card id for an on-prem card."""
     provider = provider or ""
     if provider in ("", "onprem"):
@@ -560,16 +560,6 @@ def _named(labels: list[str]) -> str:
     return ", ".join(labels[:NAMED]) + more
 
 
-def _resting(labels: list[str], share_of_total: Mapping[str, float] | None) -> str:
-    """" (their units cost 23 % of the plan's total)" for the offers `labels`, from `share_of_total` (label → share,
-    0.23); "" where it is not given or the share is not above 0 (a card sold at once is a credit)."""
-    share = sum(share_of_total.get(label, 0.0) for label in labels) if share_of_total else 0.0
-    if not share > 0:
-        return ""
-    said = f"{share * 100:.2g}" if share < 0.1 else f"{share * 100:.0f}"
-    return f" (their units cost {said} % of the plan's total)"
-
-
 def _iso(text) -> date | None:
     if not isinstance(text, str) or not text.strip():
         return None
@@ -586,7 +576,7 @@ def utc_today() -> date:
 
 
 def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
-                stale_after_days: int = STALE_AFTER_DAYS, share_of_total: Mapping[str, float] | None = None) -> dict:
+                stale_after_days: int = STALE_AFTER_DAYS) -> dict:
     """How old the prices a plan used are. `used_offers`: one row per offer used (a DataFrame, or a dict of
     equally long columns), with `as_of` and `sku` (and, when present, `provider`, `purchase_option`,
     `region`, `source`); a row whose `as_of` is empty or not an
@@ -601,10 +591,7 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
          "stale_after_days", "text": the range for a one-line summary ("2024-04-04 to 2026-07-20,
          3 undated", "undated", "no prices used"), "warnings": strings naming stale (older than
          `stale_after_days` on `today`, default `utc_today()`), undated and future-dated prices, NAMED at most
-         each, the rest counted}. `share_of_total`: per offer label, the share of the plan's total its units cost
-    (readback.prices_used): the stale and undated warnings then say how much of the total rests on those prices ("23 %
-    of the plan's total"), as a budget holder weighs an undated spot price that carries a quarter of it (an audit,
-    2026-12-07) against one that carries 1 %.
+         each, the rest counted}.
     """
     today = today or utc_today()
     seen: dict[str, date | None] = {}
@@ -616,7 +603,7 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
                _cells_or(used_offers, "region", "", n), _cells_or(used_offers, "source", "", n),
                _cells_or(used_offers, "as_of", None, n))
     for provider, sku, option, region, source, as_of in rows:
-        label = offer_label(provider, sku, option, region)
+        label = _label(provider, sku, option, region)
         when = _iso(as_of)
         if when is None and str(source or "").startswith(QUOTED_SOURCES):
             quoted.add(label)
@@ -645,10 +632,9 @@ def date_report(used_offers: pd.DataFrame | Mapping, today: date | None = None,
         oldest = dated[stale[0]]
         warnings.append(f"stale prices: {len(stale)} of {len(seen)} prices used are older than {stale_after_days} "
                         f"days on {today.isoformat()} (oldest {oldest.isoformat()}, {(today - oldest).days} days): "
-                        f"{_named(stale)}{_resting(stale, share_of_total)}")
+                        f"{_named(stale)}")
     if undated:
-        warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}"
-                        f"{_resting(undated, share_of_total)}")
+        warnings.append(f"undated prices: {len(undated)} of {len(seen)} prices used have no date: {_named(undated)}")
     # a typo or a wrong clock: such a price counts as fresh. A day's slack: a source may date its prices in a
     # zone ahead of UTC, where tomorrow has begun
     future = sorted(k for k, v in dated.items() if v > today + timedelta(days=1))

@@ -198,7 +198,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
         solver={"name": sol.solver, "status": sol.status, "seconds": round(sol.seconds, 4), "gap": sol.gap,
                 **m.size(), "build_seconds": round(m.build_seconds, 4), "reduced": inp.reduced,
                 "periods": len(inp.periods), "units": len(inp.units), "pruned": dict(inp.pruned)},
-        prices=copied(prices_used(inp, fleet["unit_id"], _share_of_total(fleet, read.total))), flows=flows.drop(columns=["unit"]),
+        prices=copied(prices_used(inp, fleet["unit_id"])), flows=flows.drop(columns=["unit"]),
         offers=_offers(inp, unit_rows(inp, fleet["unit_id"])),
         schedule=purchase_schedule(inp, decisions), installed=_installed_table(inp, installed),
         owned=owned_decisions(inp, decisions), scenario=scenario, serving=serving_table(inp, m, decisions, installed, scenario),
@@ -623,31 +623,16 @@ def exclusion_summary(inp: Inputs) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _share_of_total(fleet: pd.DataFrame, total: float) -> dict[str, float]:
-    """Per offer label (catalog.date_report's: 'aws g5.xlarge spot (us-east-1)', 'card rtx-4090'), the share of the
-    plan's `total` (present value) its fleet rows cost; {} where the total is not above 0."""
-    if not total > 0:
-        return {}
-    shares: dict[str, float] = {}
-    for provider, sku, option, region, cost in zip(fleet["provider"], fleet["sku"], fleet["purchase_option"],
-                                                   fleet["region"], fleet["cost"]):
-        label = catalog.offer_label(provider, sku, option, region)
-        shares[label] = shares.get(label, 0.0) + float(cost) / total
-    return shares
-
-
-def prices_used(inp: Inputs, used_unit_ids=None, share_of_total: dict[str, float] | None = None) -> dict:
+def prices_used(inp: Inputs, used_unit_ids=None) -> dict:
     """Which prices the plan used: source, the date range of the prices of the units it used (`as_of`
     newest, `as_of_oldest`, `as_of_text` — never "None": "undated" when no price has a date), counts of
     undated and stale ones, store snapshots and their age (and the snapshot `prices.snapshot` pinned), the packaged
     data's build date and content hashes (`packaged_data`), and warnings about stale or undated prices; the
-    dates of the cloud prices, of the catalog's card prices and of the scenario's own quotes apart (`dates_by_kind`).
-    `share_of_total` (_share_of_total): what share of the plan's total each offer's units cost, said in the
-    warnings of stale and undated prices."""
+    dates of the cloud prices, of the catalog's card prices and of the scenario's own quotes apart (`dates_by_kind`)."""
     rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
     columns = {c: inp.col(c)[rows] for c in DATED_COLUMNS}
-    report = catalog.date_report(columns, share_of_total=share_of_total)
+    report = catalog.date_report(columns)
     provenance = inp.prices
     requested = provenance.get("requested_source")
     source = provenance.get("source", requested)
