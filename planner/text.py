@@ -60,6 +60,13 @@ def not_utf8(exc: UnicodeDecodeError) -> str:
             "as UTF-8 (a byte like this is often a Latin-1 or Windows-1252 accent)")
 
 
+def number_text(x: float, places: int = 2) -> str:
+    """`x` as a reader writes it: thousands separated, at most `places` decimals, no trailing zeros, never "-0":
+    1,512.5; 756; 0.0025 (places 4)."""
+    text = f"{round(x, places) + 0.0:,.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def gap_text(gap: float | None) -> str:
     """A solve's relative gap (the JSON's `solver.gap`, a fraction) as a reader takes it: a percentage, "0" for a
     proven optimum, and what None means: the CLI's solver line, the Markdown summary and a plan's warning when its

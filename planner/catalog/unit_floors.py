@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.catalog.offers import card_costs
+from planner.text import number_text
 
 
 @dataclass(frozen=True)
@@ -106,8 +107,7 @@ def _made_of(as_given, currency: str) -> str:
     (price, price_currency, price_rate), (host, host_currency, host_rate) = as_given
 
     def amount(x: float, cur: str) -> str:
-        text = f"{x:,.2f}".rstrip("0").rstrip(".")
-        return text if cur == currency else f"{text} {cur}"
+        return number_text(x) if cur == currency else f"{number_text(x)} {cur}"
 
     rates = dict.fromkeys(f"fx.{cur} {rate:g}" for cur, rate in ((price_currency, price_rate), (host_currency, host_rate))
                           if cur != currency)

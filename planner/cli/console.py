@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from planner.errors import PlannerError
-from planner.text import visible
+from planner.text import number_text, visible
 
 if TYPE_CHECKING:   # the CLI imports pandas only in commands that print tables, and rich when it prints
     import pandas as pd
@@ -469,8 +469,7 @@ class _CellTexts:
         if not isinstance(v, float):
             return str(v)
         # + 0.0 turns the -0.0 that a small negative rounds to into 0: no "-0" in a table
-        text = "" if math.isnan(v) else f"{round(v, self.float_digits) + 0.0:,.{self.float_digits}f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
+        return "" if math.isnan(v) else number_text(v, self.float_digits)
 
 
 def _text_width(text: str) -> int:

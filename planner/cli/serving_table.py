@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from planner.cli.console import Narrower
 from planner.cli.narrow import NarrowSpec, narrower
+from planner.text import number_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,8 +43,7 @@ SERVING = NarrowSpec(
 
 def _hours(value: float) -> str:
     """A number of hours as the table draws a number: two decimals at most, no trailing zeros ("45", "4.5")."""
-    text = f"{round(float(value), 2) + 0.0:,.2f}"
-    return text.rstrip("0").rstrip(".")
+    return number_text(float(value))
 
 
 def hours_cells(table: pd.DataFrame) -> list[str]:

@@ -20,7 +20,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.solve import DEFAULT_SOLVER, TimeBudget, solve
 from planner.errors import InfeasibleError
-from planner.text import counted
+from planner.text import counted, number_text
 
 
 def check_compatibility(inp: Inputs) -> None:
@@ -364,7 +364,7 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
 
 def figure(x: float) -> str:
     """A limit as a scenario field states it, with thousands separators: 1,250,000; 0.3; 7.5."""
-    return f"{x:,.6f}".rstrip("0").rstrip(".")
+    return number_text(x, 6)
 
 
 def caps_set(inp: Inputs) -> list[str]:

@@ -35,7 +35,7 @@ from planner.reports.tables import (
     written_prices,
 )
 from planner.reports.yearly import yearly_note, yearly_view
-from planner.text import counted, offer_words, visible
+from planner.text import counted, number_text, offer_words, visible
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
 # table cell, emphasis, a strikethrough or code fence (~), a character reference (&amp;). Backslash-escaped
@@ -306,7 +306,7 @@ def _amount(value) -> str:
     NaN."""
     if value is None or value != value:
         return ""
-    return f"{value:,.4f}".rstrip("0").rstrip(".")
+    return number_text(value, 4)
 
 
 def _quoted_text(q, cur: str) -> str:

@@ -15,14 +15,9 @@ from fractions import Fraction
 
 from planner.catalog.offers import card_costs, quote_currency
 from planner.scenario.fx_check import implausible_fx
+from planner.text import number_text
 
 Path_ = tuple
-
-
-def _money(x: float) -> str:
-    """An amount as a reader writes it: thousands separated, at most two decimals, none when whole (756, 1,512.5)."""
-    text = f"{x:,.2f}"
-    return text.rstrip("0").rstrip(".")
 
 
 def lower_bound_prices(scenario, bought: Mapping[str, int] | None = None) -> list[tuple[Path_, str]]:
@@ -39,8 +34,8 @@ def lower_bound_prices(scenario, bought: Mapping[str, int] | None = None) -> lis
         at = ("onprem", "cards", i)
         who = (f"the plan buys {bought[card]:,}, so its capex and total are understated"
                if bought is not None else "a plan that buys it understates its capex and total")
-        found.append((at, f"onprem.cards[{i}]: card {card}: its catalog price ({_money(cost['price'])} "
-                          f"{scenario.currency} a card, host share {_money(cost['host'])}) is a lower bound: it leaves "
+        found.append((at, f"onprem.cards[{i}]: card {card}: its catalog price ({number_text(cost['price'])} "
+                          f"{scenario.currency} a card, host share {number_text(cost['host'])}) is a lower bound: it leaves "
                           f"out {cost['leaves_out']}; {who}; give a quote in onprem.card_overrides.{card} (price and "
                           f"host_cost_per_card) — docs/data-sources.md"))
     return found
@@ -62,10 +57,10 @@ def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
         budget = getattr(scenario.onprem, field)
         if budget is None or budget <= 0 or budget >= least:
             continue
-        meant = (f"expected {cur}: for {_money(budget)} thousand, write {_money(budget * 1000).replace(',', '')}"
+        meant = (f"expected {cur}: for {number_text(budget)} thousand, write {number_text(budget * 1000).replace(',', '')}"
                  if budget * 1000 >= least else f"expected {cur}")
-        found.append((("onprem", field), f"onprem.{field}: {_money(budget)} {cur} is less than the cheapest card the "
-                                         f"scenario may buy costs new ({cheapest}: {_money(least)} {cur} with its host "
+        found.append((("onprem", field), f"onprem.{field}: {number_text(budget)} {cur} is less than the cheapest card the "
+                                         f"scenario may buy costs new ({cheapest}: {number_text(least)} {cur} with its host "
                                          f"share), so no card can be bought; {meant}"))
     return found
 
@@ -74,7 +69,7 @@ def _sold_as(cost: dict, cur: str) -> str:
     """'it is sold only as whole 8-GPU boards (priced here per GPU: 27,000 USD a GPU)', for a card sold whole."""
     share = " with its host share" if cost["host"] > 0 else ""
     return (f"it is sold only as whole {cost['sold_in_units_of']}-GPU boards (priced here per GPU: "
-            f"{_money(cost['capex'])} {cur} a GPU{share})")
+            f"{number_text(cost['capex'])} {cur} a GPU{share})")
 
 
 WHOLE_BOARDS_NOTE = "the plan buys such a card in whole boards only: docs/cost-model.md"
@@ -113,7 +108,7 @@ def _boards_of(units: int, size: int, capex: float, cur: str) -> str:
     boards = units // size
     if not boards:
         return "0 (no whole board)"
-    return f"{units:,} ({boards:,} whole board{'' if boards == 1 else 's'}, {_money(units * capex)} {cur} new)"
+    return f"{units:,} ({boards:,} whole board{'' if boards == 1 else 's'}, {number_text(units * capex)} {cur} new)"
 
 
 def whole_board_gaps(scenario) -> list[tuple[Path_, str]]:
@@ -157,9 +152,9 @@ def override_currency_defaults(scenario) -> list[tuple[Path_, str]]:
         if read_as is None or read_as == cur or rate is None or not any(v for _, v in given):
             continue
         at = ("onprem", "card_overrides", card, given[0][0])
-        amounts = (_money(given[0][1]) if len(given) == 1
-                   else " and ".join(f"{f} {_money(v)}" for f, v in given))
-        converted = " and ".join(_money(v * rate) for _, v in given)
+        amounts = (number_text(given[0][1]) if len(given) == 1
+                   else " and ".join(f"{f} {number_text(v)}" for f, v in given))
+        converted = " and ".join(number_text(v * rate) for _, v in given)
         found.append((at, f"onprem.card_overrides.{card}.{given[0][0]}: {amounts} read as {read_as} (the catalog "
                           f"card's currency: the override gives none), converted at {rate:.15g} {cur} per {read_as} "
                           f"(fx.{read_as}) = {converted} {cur}; if the quote is in {cur}, add currency: {cur} to "
@@ -204,9 +199,9 @@ def partial_hosts(scenario, bought: Mapping[str, int]) -> list[tuple[Path_, str]
         cur = scenario.currency
         noun, verb = ("card", "pays") if units == 1 else ("cards", "pay")
         found.append((("onprem", "cards"), f"card {card}: the plan buys {units:,} {noun}; its host share "
-                                           f"({_money(share)} {cur} a card) assumes {per_host} cards per "
-                                           f"{_money(share * per_host)} {cur} host, so {units:,} {noun} {verb} for "
-                                           f"{_hosts(units, per_host)}: a whole host adds {_money(short * share)} {cur} "
+                                           f"({number_text(share)} {cur} a card) assumes {per_host} cards per "
+                                           f"{number_text(share * per_host)} {cur} host, so {units:,} {noun} {verb} for "
+                                           f"{_hosts(units, per_host)}: a whole host adds {number_text(short * share)} {cur} "
                                            f"(hosts are charged per card: docs/cost-model.md)"))
     return found
 
