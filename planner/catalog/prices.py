@@ -569,6 +569,20 @@ def _iso(text) -> date | None:
         return None
 
 
+def undated_and_stale(used_offers: pd.DataFrame | Mapping, today: date | None = None,
+                      stale_after_days: int = STALE_AFTER_DAYS) -> tuple[list[bool], list[bool]]:
+    """Row by row, whether each price of `used_offers` (as date_report reads them) is undated, and whether it is
+    stale, as date_report tells them: a quote of the scenario's without a date is neither."""
+    limit = (today or utc_today()) - timedelta(days=stale_after_days)
+    n = len(list(used_offers["sku"]))
+    undated, stale = [], []
+    for source, as_of in zip(_cells_or(used_offers, "source", "", n), _cells_or(used_offers, "as_of", None, n)):
+        when = _iso(as_of)
+        undated.append(when is None and not str(source or "").startswith(QUOTED_SOURCES))
+        stale.append(when is not None and when < limit)
+    return undated, stale
+
+
 def utc_today() -> date:
     """Today in UTC, the clock of a plan's `generated_at` and of the adapters' dates: a plan's stale-price count
     is the same wherever it is run (the local date made a run in Los Angeles a day younger than one in UTC)."""

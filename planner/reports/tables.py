@@ -17,7 +17,7 @@ import pandas as pd
 from planner._version import __version__
 from planner.catalog.gpus import card_rows
 from planner.catalog.offers import quote_currency
-from planner.catalog.prices import PRICE_SOURCE_WORDS
+from planner.catalog.prices import PRICE_SOURCE_WORDS, STALE_AFTER_DAYS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
 from planner.engine.result import MONEY_COLUMNS, held, money_attrs, present_value_words
@@ -26,7 +26,7 @@ from planner.fileio import not_a_path, write_atomic, write_problem
 from planner.months import MONTHS_PER_YEAR
 from planner.scenario import BUILTIN_PROFILES, Scenario, flatten_scenario
 from planner.scenario.loading import file_fields, files_read, loaded_from, named_as_written
-from planner.text import counted, gap_text, visible  # noqa: F401 — gap_text: the reports show it from here
+from planner.text import counted, gap_text, number_text, visible  # noqa: F401 — gap_text: the reports show it from here
 
 
 def clean(value):
@@ -834,11 +834,27 @@ def _refined_from(grouping: dict) -> str:
 
 def price_dates(prices: dict) -> str:
     """How old the prices a plan used are, for one line: "dated 2023-11-23 to 2026-07-20, 1 undated",
-    "every price used undated", or the text as it reads without a date ("1 quoted in the scenario")."""
+    "every price used undated", or the text as it reads without a date ("1 quoted in the scenario"); with the share of
+    the total that rests on the undated and on the stale ones where the plan says it (engine.readback.prices_used):
+    "dated 2026-03-20 to 2026-07-20, 1 undated (1.3 % of the total), 1 older than 180 days (66.4 % of the total)"."""
     dates = prices.get("as_of_text") or "undated"
     if dates == "undated":
         return "every price used undated"
-    return f"dated {dates}" if dates[:4].isdigit() else dates
+    said = f"dated {dates}" if dates[:4].isdigit() else dates
+    undated, stale = prices.get("undated_prices") or 0, prices.get("stale_prices") or 0
+    if undated and prices.get("undated_share_of_total") is not None:
+        words = f"{undated} undated"
+        said = said.replace(words, f"{words} ({_of_the_total(prices['undated_share_of_total'])})", 1)
+    if stale and prices.get("stale_share_of_total") is not None:
+        said += f"; {stale} older than {STALE_AFTER_DAYS} days ({_of_the_total(prices['stale_share_of_total'])})"
+    return said
+
+
+def _of_the_total(share: float) -> str:
+    """"23.4 % of the total", "a credit of 3 % of the total" (a sale's), "under 0.1 % of the total"."""
+    pct = abs(share) * 100
+    words = "under 0.1 %" if 0 < pct < 0.05 else f"{number_text(pct, 1)} %"
+    return f"{'a credit of ' if share < 0 else ''}{words} of the total"
 
 
 def assumption_line(plan: Plan) -> str:
