@@ -140,6 +140,11 @@ class PriceStore:
         self.path = Path(path) if path is not None else default_store_path()
         self.warnings: list[str] = []   # bad rows and snapshots skipped while reading, one line each
         self.unreadable: dict[int, str] = {}   # snapshot id -> why its row cannot be read (of the last `snapshots`)
+        self._open(create)
+
+    def _open(self, create: bool) -> None:
+        """Check the file at `path` is a store (StoreMissing when there is none and not `create`), making one
+        where there is none yet (`create`). StoreToBe overrides it: it opens nothing until it saves."""
         state = _inspect(self.path)
         if state != "ok" and not create:
             raise StoreMissing(f"no price store at {self.path}" if state == "missing"
@@ -956,8 +961,14 @@ class StoreToBe(PriceStore):
     at the path (None for no store yet)."""
 
     def __init__(self, path: Path, damaged: StoreCorrupt | None = None):
-        self.path, self.warnings, self.damaged, self.unreadable = path, [], damaged, {}
+        # PriceStore's own init sets what every store has (path, warnings …), so an attribute added there is here
+        # too; its `_open`, which would look at the path, is this class's, which does nothing
+        self.damaged = damaged
         self.moved_aside: str | None = None
+        super().__init__(path)
+
+    def _open(self, create: bool) -> None:
+        """Nothing: the path is looked at, and a store made, only by `save`."""
 
     def _usable_now(self) -> bool:
         """True when the path now holds a usable store (made by another process since this one looked)."""
