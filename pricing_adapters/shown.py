@@ -1,9 +1,10 @@
 """How a message quotes what a user supplied (a rejected value, key or cell): whole when short, else its start
 and its length; how it shows a URL (without the credentials it may carry); and how it counts ("1 region",
-"3 regions"). The standard library only: the planner's messages (planner.text) use it as the adapters' do, as the
-adapters may not import the planner."""
+"3 regions"), and how it says a snapshot's age ("339 days old"). The standard library only: the planner's messages
+(planner.text) use it as the adapters' do, as the adapters may not import the planner."""
 
 import re
+from datetime import date, datetime, timezone
 from urllib.parse import unquote_plus
 
 SHOWN_CHARS = 60   # of a rejected value, key or cell in a message: a pasted file must not come back whole
@@ -25,6 +26,25 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 def counted(count: int, noun: str, nouns: str | None = None) -> str:
     """`count` with thousands separators and its noun agreeing: "1 region", "0 regions", "1,000 regions"."""
     return f"{count:,} {plural(count, noun, nouns)}"
+
+
+# -- ages -----------------------------------------------------------------------------------------------------
+
+def calendar_days(fetched_at: str | datetime, today: date | None = None) -> int:
+    """Whole calendar days from the UTC date of `fetched_at` (an ISO 8601 time with its zone, as a snapshot keeps
+    it) to `today` (default: today's UTC date): a snapshot fetched yesterday at 23:59 is 1 day old at 00:01, as a
+    price's `as_of` date is counted (the stale-price warnings count days between dates). 0 for a time ahead of
+    today (a clock slightly ahead)."""
+    when = datetime.fromisoformat(fetched_at) if isinstance(fetched_at, str) else fetched_at
+    if when.tzinfo is None:   # a store refuses such a time; a hand-made dict may hold one: taken as UTC
+        when = when.replace(tzinfo=timezone.utc)
+    today = today or datetime.now(timezone.utc).date()
+    return max(0, (today - when.astimezone(timezone.utc).date()).days)
+
+
+def days_old(fetched_at: str | datetime, today: date | None = None) -> str:
+    """A snapshot's age as every message says it: "339 days old", "1 day old", "0 days old" (`calendar_days`)."""
+    return f"{counted(calendar_days(fetched_at, today), 'day')} old"
 
 
 # -- URLs -----------------------------------------------------------------------------------------------------

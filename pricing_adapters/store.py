@@ -49,7 +49,7 @@ from pricing_adapters.errors import (
     StoreSchemaOther,
 )
 from pricing_adapters.settings import STORE_ENV_VAR
-from pricing_adapters.shown import shortened, urls_shown
+from pricing_adapters.shown import counted, days_old, shortened, urls_shown
 from pricing_adapters.signatures import SQLITE_MAGIC, ZIPPED_BYTES, binary_kind
 
 try:
@@ -120,14 +120,16 @@ class SnapshotInfo:
     row_count: int
 
     def age_days(self, now: datetime | None = None) -> float:
-        """Days since the snapshot was fetched; 0 for a time slightly ahead of this machine's clock (a
-        snapshot further ahead is skipped when read, see FUTURE_SLACK)."""
+        """Days elapsed since the snapshot was fetched, with their fraction (a plan's JSON `age_days`; a message says
+        the age in calendar days, `shown.days_old`); 0 for a time slightly ahead of this machine's clock (a snapshot
+        further ahead is skipped when read, see FUTURE_SLACK)."""
         now = now or datetime.now(timezone.utc)
         return max(0.0, (now - datetime.fromisoformat(self.fetched_at)).total_seconds() / 86400)
 
     def describe(self) -> str:
-        return (f"snapshot #{self.id} ({self.provider}, {regions_named(self.regions)}, {self.row_count} offers, "
-                f"fetched {self.fetched_at}, {self.age_days():.1f} days old)")
+        """"snapshot #2 (aws, us-east-1, 104 offers, fetched 2026-06-01T06:00:00+00:00, 189 days old)"."""
+        return (f"snapshot #{self.id} ({self.provider}, {regions_named(self.regions)}, {counted(self.row_count, 'offer')}, "
+                f"fetched {self.fetched_at}, {days_old(self.fetched_at)})")
 
 
 class PriceStore:

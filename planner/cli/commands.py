@@ -61,6 +61,7 @@ from planner.errors import (
     TooManyPurchaseVariables,
 )
 from planner.text import counted, one_line, plural, shortened
+from pricing_adapters.shown import days_old
 
 # The environment variables the planner, its price adapters and `fleetplan dashboard` read (shown at the end of
 # `fleetplan --help`).
@@ -1199,7 +1200,7 @@ def plan_command(
     # (engine.run.price_source_warnings), printed with them
     for snap in result.prices.get("snapshots", []):
         err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
-                  f"({snap['age_days']:.1f} days old)", soft_wrap=True)
+                  f"({days_old(snap['fetched_at'])})", soft_wrap=True)
     for warning in result.warnings:
         if not (said_early and warning in early):   # the plan's warnings carry them (engine.run.plan_notes)
             err.warn(warning)
@@ -1973,7 +1974,7 @@ def _print_sweep_prices(sources: list[dict]) -> None:
         if (snap["provider"], snap["id"]) not in seen:
             seen.add((snap["provider"], snap["id"]))
             err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
-                      f"({snap['age_days']:.1f} days old)", soft_wrap=True)
+                      f"({days_old(snap['fetched_at'])})", soft_wrap=True)
 
 
 # the warnings of --vary values a sweep prints whole; the rest are named by their values: a --vary of electricity

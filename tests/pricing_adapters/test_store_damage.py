@@ -262,7 +262,7 @@ def test_a_snapshot_a_little_ahead_of_this_clock_is_kept_and_never_shown_with_a_
     ahead = s.save("azure", ["eastus"], "test", packaged("eastus"), fetched_at=datetime.now(timezone.utc) + timedelta(hours=1))
     (info,) = s.snapshots()
     assert info.id == ahead.id and info.age_days() == 0.0
-    assert info.describe().endswith(", 0.0 days old)")
+    assert info.describe().endswith(", 0 days old)")
     _, provenance = price_table("store", tmp_path / "s.sqlite")
     assert [snap["age_days"] for snap in provenance["snapshots"]] == [0.0]
 
