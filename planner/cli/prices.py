@@ -48,11 +48,12 @@ from pricing_adapters.errors import (
     StoreSchemaOther,
 )
 from pricing_adapters.settings import DEFAULT_DEADLINE_S, STORE_ENV_VAR
+from pricing_adapters.shown import calendar_days, days_old
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from pricing_adapters.store import PriceStore
+    from pricing_adapters.store import PriceStore, SnapshotInfo
 
 
 prices_app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings=CONTEXT_SETTINGS,
@@ -335,7 +336,7 @@ def list_snapshots(
     except (StoreError, OffersSchemaError) as exc:
         fail(f"{_store_named(store)}: {exc}{_what_to_do(exc)}", 2)
     rows = [{"id": s.id, "provider": s.provider, "regions": ",".join(s.regions), "fetched_at": s.fetched_at,
-             "age_days": round(s.age_days(), 2), "offers": usable[s.id], "source": s.source}
+             "age_days": calendar_days(s.fetched_at), "offers": usable[s.id], "source": s.source}
             for s in snapshots]
     if price_store is not None:
         _print_warnings(price_store)
@@ -387,7 +388,7 @@ def show(
         err.print(f"the store as it stood when snapshot #{pinned} was saved:", soft_wrap=True)
     for snap in provenance.get("snapshots", []):
         err.print(f"{snap['provider']}: store snapshot #{snap['id']} fetched {snap['fetched_at']} "
-                  f"({snap['age_days']:.1f} days old), {counted(snap['row_count'], 'offer')}", soft_wrap=True)
+                  f"({days_old(snap['fetched_at'])}), {counted(snap['row_count'], 'offer')}", soft_wrap=True)
     _print_provenance(provenance, provider)
     emit(offers.reset_index(drop=True), fmt, title=counted(len(offers), "offer"))
 
@@ -462,6 +463,45 @@ def _regions(cover: set) -> str:
     return "; ".join(f"{p}: {', '.join(r)}" for p, r in by_provider.items()) or "no regions"
 
 
+SOURCES_NAMED = 3   # of the packaged rows' sources, in a diff's heading
+
+
+def _side_heading(info: SnapshotInfo | None, offers: pd.DataFrame) -> str:
+    """One side of `prices diff` as its heading names it: the store snapshot (id, provider and regions, when it was
+    fetched and how long ago) or the packaged snapshot (when it was built), the dates of the prices compared (their
+    own `as_of`), and where they came from: the store snapshot's source, or the sources of the packaged rows compared
+    (the first SOURCES_NAMED, each whole, " | " between them: a source's own words may hold "; ")."""
+    if info is not None:
+        from pricing_adapters.store import regions_named
+
+        what = (f"store snapshot #{info.id} ({info.provider}, {regions_named(info.regions)}), fetched {info.fetched_at} "
+                f"({days_old(info.fetched_at)})")
+        source = f"source: {info.source or 'not recorded'}"
+    else:
+        from pricing_adapters.snapshot import snapshot_info
+
+        what = f"the packaged snapshot, built {snapshot_info()['built_at']}"
+        sources = list(dict.fromkeys(offers["source"].dropna().astype(str)))
+        more = f" | and {len(sources) - SOURCES_NAMED} more" if len(sources) > SOURCES_NAMED else ""
+        source = (f"{counted(len(sources), 'source')}: {' | '.join(sources[:SOURCES_NAMED])}{more}" if sources
+                  else "source: not recorded")
+    return f"{what}; {_as_of_text(offers)}; {source}"
+
+
+def _as_of_text(offers: pd.DataFrame) -> str:
+    """The dates of `offers`' prices as the source gave them (`as_of`): "prices as of 2026-07-20", "… 2024-04-04 to
+    2026-07-20, 26 undated", "prices undated"; "no prices" for none."""
+    if offers.empty:
+        return "no prices"
+    dates = offers["as_of"].astype(object).where(offers["as_of"].notna(), "").astype(str).str.strip()
+    dated = sorted(dates[dates != ""])
+    undated = len(dates) - len(dated)
+    if not dated:
+        return f"prices undated ({counted(undated, 'offer')})"
+    text = f"prices as of {dated[0]}" + ("" if dated[0] == dated[-1] else f" to {dated[-1]}")
+    return text + (f", {undated:,} undated" if undated else "")
+
+
 @prices_app.command()
 def diff(
     old: str = typer.Argument(..., help="snapshot id (see `prices list`) or `packaged`"),
@@ -479,19 +519,19 @@ def diff(
     # no store is an error only where a snapshot of it is asked for (two `packaged` need none)
     price_store = _read(store, f"no snapshot #{ids[0]}" if ids else None)
 
-    def load(ref: str) -> tuple[pd.DataFrame, set]:
-        """(offers, the (provider, region) pairs the snapshot covers)."""
+    def load(ref: str) -> tuple[pd.DataFrame, set, SnapshotInfo | None]:
+        """(offers, the (provider, region) pairs the snapshot covers, its SnapshotInfo; None for the packaged one)."""
         if ref == "packaged":
             offers = load_snapshot()
-            return offers, set(zip(offers["provider"], offers["region"]))
+            return offers, set(zip(offers["provider"], offers["region"])), None
         snap_id = _snapshot_id(ref)
         try:
             info = price_store.snapshot(snap_id)
-            return price_store.offers(info.id), price_store.coverage([info])
+            return price_store.offers(info.id), price_store.coverage([info]), info
         except (PriceSourceError, OffersSchemaError) as exc:
             fail(str(exc), 2)
 
-    (a, cover_a), (b, cover_b) = load(old), load(new)
+    (a, cover_a, info_a), (b, cover_b, info_b) = load(old), load(new)
     # Compare like with like: regions one side never fetched are not "added" or "removed".
     shared = cover_a & cover_b
     if not shared:   # an empty table would read "nothing changed"
@@ -501,7 +541,10 @@ def diff(
     def within(df: pd.DataFrame) -> pd.DataFrame:
         return df[pd.Series(list(zip(df["provider"], df["region"])), index=df.index).isin(shared)]
 
-    table = snapshot_diff(within(a), within(b))
+    a, b = within(a), within(b)
+    table = snapshot_diff(a, b)
+    for side, info, offers in (("old", info_a, a), ("new", info_b, b)):
+        err.print(f"{side}: {_side_heading(info, offers)}", soft_wrap=True)
     if price_store is not None:
         _print_warnings(price_store)
     counts = table["change"].value_counts()

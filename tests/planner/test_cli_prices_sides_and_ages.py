@@ -1,0 +1,133 @@
+"""The price-store review of 2026-12-07: `prices diff` heads its table with each side (snapshot id, when it was
+fetched, the prices' own dates, source), and a snapshot's age is said one way everywhere: calendar days, "N days old".
+
+Stores are built through the store's own API in tmp_path (no network). Snapshot #1 holds the packaged g5.xlarge
+on-demand offer of us-east-1 at 1.00 USD/h, dated 2026-01-01, fetched 339 calendar days before today (UTC) at 23:00;
+snapshot #2 the same offer at 2.00 USD/h, dated 2026-05-30, fetched 10 days before today at 01:00.
+"""
+
+import csv
+import json
+from datetime import date, datetime, time, timedelta, timezone
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import pricing_adapters.refresh as refresh_module
+from pricing_adapters.errors import ThrottledError
+from pricing_adapters.shown import calendar_days, days_old
+from pricing_adapters.snapshot import load_snapshot
+from pricing_adapters.store import PriceStore
+from tests.planner.cli_run import run
+from tests.planner.test_prices_pinned import SCENARIO
+
+ROOT = Path(__file__).resolve().parents[2]
+G5 = "aws:us-east-1:g5.xlarge:on_demand"
+
+
+def g5_at(price: float, as_of: str) -> pd.DataFrame:
+    offers = load_snapshot(["aws"])
+    return offers[offers["offer_id"] == G5].assign(hourly_price=price, as_of=as_of).reset_index(drop=True)
+
+
+def days_before_today(days: int, hour: int) -> datetime:
+    today = datetime.now(timezone.utc).date()
+    return datetime.combine(today - timedelta(days=days), time(hour), tzinfo=timezone.utc)
+
+
+FIRST = days_before_today(339, 23)   # 338.x days elapsed before 23:00 UTC today: 339 calendar days
+SECOND = days_before_today(10, 1)
+
+
+@pytest.fixture
+def store(tmp_path):
+    path = tmp_path / "prices.sqlite"
+    PriceStore(path).save("aws", ["us-east-1"], "AWS Price List test one", g5_at(1.00, "2026-01-01"), fetched_at=FIRST)
+    PriceStore(path).save("aws", ["us-east-1"], "AWS Price List test two", g5_at(2.00, "2026-05-30"), fetched_at=SECOND)
+    return path
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ------------------------------------------------------------------ one way to say an age
+
+def test_an_age_is_counted_in_calendar_days_utc():
+    # 2026-01-02 to 2026-12-07: 29 days left of January, then 28+31+30+31+30+31+31+30+31+30 for February to
+    # November, and 7 of December = 339
+    assert calendar_days("2026-01-02T18:00:00+00:00", date(2026, 12, 7)) == 339
+    assert days_old("2026-01-02T18:00:00+00:00", date(2026, 12, 7)) == "339 days old"
+    assert days_old("2026-12-06T23:59:00+00:00", date(2026, 12, 7)) == "1 day old"   # yesterday, a minute ago
+    # 23:30 at UTC-5 on the 6th is 04:30 UTC on the 7th: today
+    assert days_old("2026-12-06T23:30:00-05:00", date(2026, 12, 7)) == "0 days old"
+    assert days_old("2026-12-08T00:30:00+00:00", date(2026, 12, 7)) == "0 days old"   # a clock a little ahead
+
+
+def test_list_show_and_plan_say_a_snapshots_age_in_the_same_calendar_days(store, tmp_path):
+    # `prices list` said 338.96 and the plan's line "338.9 days old", where its stale warning counts days between
+    # dates (339)
+    listed = run("prices", "list", "--store", store, "--format", "json")
+    assert listed.exit_code == 0, listed.output
+    assert [(r["id"], r["age_days"]) for r in json.loads(listed.stdout)] == [(1, 339), (2, 10)]
+    shown = run("prices", "show", "--snapshot", "1", "--store", store, "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    assert f"aws: store snapshot #1 fetched {FIRST.isoformat()} (339 days old), 1 offer" in flat(shown.stderr)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(SCENARIO.format(pin="  snapshot: 1\n"), encoding="utf-8")
+    planned = run("plan", scenario, "--store", store, "--no-baselines", "--format", "json")
+    assert planned.exit_code == 0, planned.output
+    assert f"prices: aws store snapshot #1 fetched {FIRST.isoformat()} (339 days old)" in flat(planned.stderr)
+    assert json.loads(planned.stdout)["total"] == pytest.approx(730 * 1.00)
+
+
+class Throttled:
+    provider, source, skipped = "aws", "fake AWS", {}
+
+    def fetch(self, regions, progress):
+        raise ThrottledError("AWS Price List kept throttling after 4 attempts")
+
+
+def test_a_failed_refresh_names_the_snapshot_kept_with_its_age_in_calendar_days(tmp_path, monkeypatch):
+    path = tmp_path / "prices.sqlite"
+    PriceStore(path).save("aws", ["us-east-1"], "AWS Price List test one", g5_at(1.00, "2026-01-01"), fetched_at=FIRST)
+    monkeypatch.setattr(refresh_module, "get_source", lambda provider, **kw: Throttled())
+    result = run("prices", "refresh", "--provider", "aws", "--region", "us-east-1", "--store", path)
+    assert result.exit_code == 1, result.output
+    assert (f"plans keep using snapshot #1 (aws, us-east-1, 1 offer, fetched {FIRST.isoformat()}, 339 days old) for "
+            "us-east-1") in flat(result.stderr)
+
+
+# ------------------------------------------------------------------ prices diff names its sides
+
+def test_diff_heads_its_table_with_each_snapshots_id_fetch_time_price_dates_and_source(store):
+    result = run("prices", "diff", "1", "2", "--store", store, "--format", "json")
+    assert result.exit_code == 0, result.output
+    said = flat(result.stderr)
+    assert (f"old: store snapshot #1 (aws, us-east-1), fetched {FIRST.isoformat()} (339 days old); prices as of "
+            "2026-01-01; source: AWS Price List test one") in said
+    assert (f"new: store snapshot #2 (aws, us-east-1), fetched {SECOND.isoformat()} (10 days old); prices as of "
+            "2026-05-30; source: AWS Price List test two") in said
+    # 1.00 → 2.00 USD/h: +100 %; stdout is the JSON alone
+    (row,) = json.loads(result.stdout)
+    assert (row["offer_id"], row["change_pct"]) == (G5, pytest.approx(100.0))
+
+
+def test_diff_against_the_packaged_snapshot_names_its_build_date_price_dates_and_sources(store):
+    # what the packaged snapshot holds in the region both cover, read here from its CSV and manifest
+    with open(ROOT / "pricing_adapters" / "snapshots" / "aws.csv", newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["region"] == "us-east-1"]
+    dates = sorted(r["as_of"] for r in rows if r["as_of"])
+    undated = sum(1 for r in rows if not r["as_of"])
+    sources = {r["source"] for r in rows}
+    built = json.loads((ROOT / "pricing_adapters" / "snapshots" / "manifest.json").read_text())["built_at"]
+    assert dates and undated and 1 < len(sources) <= 3   # the facts the heading below is written for
+    result = run("prices", "diff", "packaged", "2", "--store", store, "--format", "csv")
+    assert result.exit_code == 0, result.output
+    (old,) = [line for line in result.stderr.splitlines() if line.startswith("old: ")]
+    span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
+    assert old.startswith(f"old: the packaged snapshot, built {built}; prices as of {span}, {undated} undated; "
+                          f"{len(sources)} sources: ")
+    assert set(old.split(" sources: ", 1)[1].split(" | ")) == sources
+    assert f"new: store snapshot #2 (aws, us-east-1), fetched {SECOND.isoformat()} (10 days old)" in flat(result.stderr)
