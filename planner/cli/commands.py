@@ -1963,18 +1963,62 @@ def sweep_warning_lines(warnings: list[dict], planned: int, points: int) -> list
     return lines
 
 
-def _print_sweep_prices(sources: list[dict]) -> None:
-    """Where a sweep's prices came from, as `plan` says it, once for the whole sweep: each distinct warning
-    (no price store, packaged prices for providers never refreshed) and store snapshot."""
-    warnings = dict.fromkeys(s["warning"] for s in sources if s.get("warning"))
-    for warning in warnings:
-        err.warn(warning, label="prices")
-    seen = set()
-    for snap in (snap for s in sources for snap in s.get("snapshots", [])):
-        if (snap["provider"], snap["id"]) not in seen:
-            seen.add((snap["provider"], snap["id"]))
-            err.print(f"prices: {snap['provider']} store snapshot #{snap['id']} fetched {snap['fetched_at']} "
-                      f"({days_old(snap['fetched_at'])})", soft_wrap=True)
+def _print_sweep_prices(sources: list[dict], grid: dict[str, list]) -> None:
+    """Where a sweep's prices came from, as `plan` says it, once for the whole sweep, in the sweep's order: each
+    distinct warning (no price store, packaged prices for providers never refreshed) and store snapshot, named with
+    the points that used it where not every point did (a sweep of `prices.snapshot`): `prices (prices.snapshot=1):
+    aws store snapshot #1 …`. `sources`: the sweep's attrs["prices"] (reports.sweep: in the order of the first point
+    that used each, with its `points`); `grid`: the varied values, whose cross product the points are."""
+    from planner.reports.sweep import cross_product
+
+    points = cross_product(grid)
+    priced = sorted({i for s in sources for i in s.get("points", [])})
+    warnings: dict[str, list[int]] = {}
+    snapshots: dict[tuple, tuple[dict, list[int]]] = {}
+    for s in sources:
+        if s.get("warning"):
+            warnings.setdefault(s["warning"], []).extend(s.get("points", []))
+        for snap in s.get("snapshots", []):
+            snapshots.setdefault((snap["provider"], snap["id"]), (snap, []))[1].extend(s.get("points", []))
+    for warning, used in warnings.items():
+        err.warn(warning, label=f"prices{_points_named(used, priced, points)}")
+    # by the first point that used each (a snapshot of two sources is seen first with the later one's points)
+    for snap, used in sorted(snapshots.values(), key=lambda entry: min(entry[1], default=0)):
+        err.print(f"prices{_points_named(used, priced, points)}: {snap['provider']} store snapshot #{snap['id']} "
+                  f"fetched {snap['fetched_at']} ({days_old(snap['fetched_at'])})", soft_wrap=True)
+
+
+POINTS_NAMED = 10   # of a sweep's points, by number, in a prices line
+
+
+def _points_named(used: list[int], priced: list[int], points: list[dict]) -> str:
+    """" (prices.snapshot=1)": the points (rows of the sweep, from 0) in `used`, among the `priced` ones, by the
+    varied values they alone share; by their numbers (1 for the first row) where no values single them out; "" when
+    they are all the priced points (the line is every point's)."""
+    used = sorted(set(used))
+    if not used or used == priced:
+        return ""
+    def alike(values: dict) -> list[int]:   # the priced points that have these values
+        return [i for i in priced if all(_same_value(points[i][path], value) for path, value in values.items())]
+
+    # the values these points share that others do not all have (a path varied over one value says nothing), the
+    # first one that singles them out alone if any does
+    shared = {path: value for path, value in points[used[0]].items()
+              if all(_same_value(points[i][path], value) for i in used) and alike({path: value}) != priced}
+    named = next(({path: value} for path, value in shared.items() if alike({path: value}) == used), shared)
+    if named and alike(named) == used:
+        return f" ({', '.join(f'{path}={_vary_text(value)}' for path, value in named.items())})"
+    for path in points[used[0]]:   # one path's values, some of them: "prices.snapshot=2 or null"
+        texts = list(dict.fromkeys(_vary_text(points[i][path]) for i in used))
+        if [i for i in priced if _vary_text(points[i][path]) in texts] == used:
+            return f" ({path}={' or '.join(texts)})"
+    shown = ", ".join(str(i + 1) for i in used[:POINTS_NAMED])
+    return f" ({plural(len(used), 'point')} {shown}{f', … ({len(used):,} in all)' if len(used) > POINTS_NAMED else ''})"
+
+
+def _same_value(a, b) -> bool:
+    """Two varied values alike as their text: 1 and 1.0 of a --vary are one value, a list is compared whole."""
+    return _vary_text(a) == _vary_text(b)
 
 
 # the warnings of --vary values a sweep prints whole; the rest are named by their values: a --vary of electricity
@@ -2074,7 +2118,7 @@ def sweep(
         fail(exc)
     except OSError as exc:   # an unreachable --scheduler
         fail(str(exc), 2)
-    _print_sweep_prices(table.attrs.get("prices", []))
+    _print_sweep_prices(table.attrs.get("prices", []), grid)
     planned = int(table["status"].isin(("optimal", "feasible")).sum())
     said = {text for _, _, text in warned}   # said with the value before the sweep
     for line in sweep_warning_lines([w for w in table.attrs.get("warnings", []) if w["warning"] not in said],

@@ -194,6 +194,16 @@ def _provenance_key(prices: Mapping[str, Any]) -> tuple:
             tuple((s.get("provider"), s.get("id"), s.get("fetched_at")) for s in prices.get("snapshots", [])))
 
 
+def _sources_by_point(point_prices: list[dict | None]) -> list[dict]:
+    """Each distinct price provenance of a sweep's points, in the sweep's order (of the first point that used it;
+    points finish in any order), with `points`: the rows (positions in the table) whose plans used it."""
+    sources: dict[tuple, dict] = {}
+    for i, prices in enumerate(point_prices):
+        if prices is not None:
+            sources.setdefault(_provenance_key(prices), {**prices, "points": []})["points"].append(i)
+    return list(sources.values())
+
+
 def _error_row(note: str) -> dict:
     """The row of a point whose values the scenario rejects (nothing is solved for it)."""
     return {"total": math.nan, "savings_vs_all_cloud": math.nan, "fleet": "", "status": "error", "note": note}
@@ -746,8 +756,9 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     `store` is the price store file for `prices.source: store`, as for `plan()` (default
     `$FLEETPLAN_STORE` or the platform's data directory, as each point's process sees them; give the path
     for a Dask cluster). `table.attrs["prices"]` lists where the points' prices came from, each distinct
-    source once: `source`, `store`, `snapshots` and `warning` (e.g. no price store, so the packaged
-    snapshot), as a plan's `prices`; `table.attrs["warnings"]` the plans' warnings (as a plan's
+    source once, in the order of the first point that used it: `source`, `store`, `snapshots` and `warning` (e.g. no
+    price store, so the packaged snapshot), as a plan's `prices`, and `points`, the rows (positions in the table)
+    whose plans used it; `table.attrs["warnings"]` the plans' warnings (as a plan's
     `warnings`: estimated speeds, unpriced cards, stale prices …), each distinct one once, in order of first
     appearance, as {"warning", "points"} with the number of points whose plan gave it.
     What its money is, as a Plan's tables say it (engine.result.MONEY_COLUMNS): `attrs["currency"]`, the points'
@@ -796,14 +807,12 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     todo = [(i, _built_task(checked.built[i]) if i in checked.built else functools.partial(_point_scenario, base, point))
             for i, point in enumerate(points)]
     done = 0
-    sources: dict[tuple, dict] = {}
+    point_prices: list[dict | None] = [None] * n   # each point's price provenance (None: its point was rejected)
     warned: dict[str, int] = {}   # warning -> points whose plan gave it
 
     def record(i: int, row: dict) -> None:
         nonlocal done
-        prices = row.pop(_PRICES, None)
-        if prices is not None:
-            sources.setdefault(_provenance_key(prices), prices)
+        point_prices[i] = row.pop(_PRICES, None)
         for warning in dict.fromkeys(row.pop(_WARNINGS, ())):
             warned[warning] = warned.get(warning, 0) + 1
         bases[i] = row.pop(_BASIS, None)
@@ -825,7 +834,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     table = pd.concat([inputs, pd.DataFrame(results)], axis=1)
     if not baselines:
         table = table.drop(columns=["savings_vs_all_cloud"])
-    table.attrs["prices"] = list(sources.values())
+    table.attrs["prices"] = _sources_by_point(point_prices)
     table.attrs["warnings"] = [{"warning": w, "points": k} for w, k in warned.items()]
     return _label_money(table, bases, base)
 

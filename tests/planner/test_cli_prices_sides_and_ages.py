@@ -8,6 +8,7 @@ snapshot #2 the same offer at 2.00 USD/h, dated 2026-05-30, fetched 10 days befo
 
 import csv
 import json
+import sys
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 
@@ -131,3 +132,57 @@ def test_diff_against_the_packaged_snapshot_names_its_build_date_price_dates_and
                           f"{len(sources)} sources: ")
     assert set(old.split(" sources: ", 1)[1].split(" | ")) == sources
     assert f"new: store snapshot #2 (aws, us-east-1), fetched {SECOND.isoformat()} (10 days old)" in flat(result.stderr)
+
+
+# ------------------------------------------------------------------ a sweep of prices.snapshot names each point's
+
+@pytest.fixture
+def finish_in_reverse(monkeypatch):
+    """The sweep's points finish last first, as worker processes may finish them."""
+    import planner.reports.sweep  # noqa: F401   (the name is the function the package exports: the module by its name)
+
+    sweep_module = sys.modules["planner.reports.sweep"]
+    solve = sweep_module._solve_points
+
+    def reversed_finish(todo, record, *args, **kwargs):
+        finished = []
+        solve(todo, lambda i, row: finished.append((i, row)), *args, **kwargs)
+        for i, row in reversed(finished):
+            record(i, row)
+
+    monkeypatch.setattr(sweep_module, "_solve_points", reversed_finish)
+
+
+def test_a_sweep_of_the_pinned_snapshot_says_each_points_prices_in_its_order(store, tmp_path, finish_in_reverse):
+    # they came in the order the points finished (2 before 1), without the point each belongs to
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(SCENARIO.format(pin=""), encoding="utf-8")
+    result = run("sweep", scenario, "--vary", "prices.snapshot=1,2", "--store", store, "--processes", "1",
+                 "--format", "csv")
+    assert result.exit_code == 0, result.output
+    # 730 GPU-hours on the one g5.xlarge offer: 730 × 1.00 on snapshot #1, 730 × 2.00 on #2
+    assert [float(line.split(",")[1]) for line in result.stdout.splitlines()[1:]] == pytest.approx([730.0, 1460.0])
+    lines = [line for line in result.stderr.splitlines() if line.startswith("prices")]
+    assert lines == [f"prices (prices.snapshot=1): aws store snapshot #1 fetched {FIRST.isoformat()} (339 days old)",
+                     f"prices (prices.snapshot=2): aws store snapshot #2 fetched {SECOND.isoformat()} (10 days old)"]
+
+
+def test_a_library_sweep_lists_its_price_sources_in_its_order_with_their_points(store, tmp_path, finish_in_reverse):
+    from planner import sweep
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(SCENARIO.format(pin=""), encoding="utf-8")
+    table = sweep(scenario, {"prices.snapshot": [2, None, 1]}, processes=1, store=store)
+    assert table["total"].tolist() == pytest.approx([1460.0, 1460.0, 730.0])   # no pin: the newest, #2
+    assert [([s["id"] for s in p["snapshots"]], p["points"]) for p in table.attrs["prices"]] == [([2], [0, 1]),
+                                                                                                 ([1], [2])]
+
+
+def test_a_sweep_whose_points_share_their_prices_says_them_once_without_points(store, tmp_path, finish_in_reverse):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(SCENARIO.format(pin=""), encoding="utf-8")
+    result = run("sweep", scenario, "--vary", "workloads.ft.gpu_hours_per_month=730,365", "--store", store,
+                 "--processes", "1", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("prices")]
+    assert lines == [f"prices: aws store snapshot #2 fetched {SECOND.isoformat()} (10 days old)"]

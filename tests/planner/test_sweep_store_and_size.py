@@ -102,7 +102,7 @@ def test_a_sweep_without_a_store_says_once_that_it_uses_the_packaged_snapshot(sc
     assert len(list(csv.DictReader(io.StringIO(result.stdout)))) == 3
     table = sweep(scenario_file, VARY, processes=1)
     assert table.attrs["prices"] == [{"source": "snapshot", "store": None, "snapshots": [],
-                                      "warning": NO_STORE.format(no_default_store, "")}]
+                                      "warning": NO_STORE.format(no_default_store, ""), "points": [0, 1]}]
 
 
 def test_cli_sweep_store_that_is_a_folder_is_bad_input(tmp_path, scenario_file):
@@ -160,7 +160,8 @@ def test_a_library_sweep_takes_a_store_with_a_tilde_as_plan_does(tmp_path, monke
     table = sweep(scenario_file, VARY, store="~/fleet/prices.sqlite", processes=1)
     assert table.attrs["prices"] == [{"source": "snapshot", "store": None, "snapshots": [],
                                       "warning": NO_STORE.format(tmp_path / "fleet" / "prices.sqlite",
-                                                                 f" --store {tmp_path / 'fleet' / 'prices.sqlite'}")}]
+                                                                 f" --store {tmp_path / 'fleet' / 'prices.sqlite'}"),
+                                      "points": [0, 1]}]
 
 
 # --- size -------------------------------------------------------------------------------------------
