@@ -760,10 +760,48 @@ def _provenance_diff(pa: Plan | SavedPlan, pb: Plan | SavedPlan, files_a: dict, 
     """path, a, b of each thing `_provenance` records that differs between the two plans (None: not recorded;
     cells of mixed kinds kept as they are, not a column of floats with NaN for None)."""
     a, b = _provenance(pa, files_a), _provenance(pb, files_b)
+    # a side not pinned to a snapshot, beside one that is: what it was priced with in the pin's place
+    for side, p, other in ((a, pa, b), (b, pb, a)):
+        if PINNED in other and PINNED not in side:
+            side[PINNED] = _unpinned(p)
     # the packaged data of a plan saved before it was recorded is not known: no difference to show
     unknown = {k for k in ("prices used.packaged_data",) if k not in a or k not in b}
     return pd.DataFrame([{"path": k, "a": a.get(k), "b": b.get(k)} for k in dict.fromkeys([*a, *b])
                          if a.get(k) != b.get(k) and k not in unknown], columns=["path", "a", "b"], dtype=object)
+
+
+PINNED = "prices used.pinned_snapshot"
+
+
+def _unpinned(p: Plan | SavedPlan) -> str | None:
+    """What plan `p`, not pinned to a store snapshot, was priced with, as its `prices` record it: "not pinned: the
+    store's latest at run time, #2" (the highest id of its snapshots: pinning it gives the same prices), "not pinned:
+    the packaged snapshot built 2026-12-04, its cloud prices as of 2026-07-20", "not pinned: the scenario's offers
+    CSV"; None ("(not recorded)") where it records none of these."""
+    prices = p.prices if isinstance(getattr(p, "prices", None), dict) else {}
+    snapshots = prices.get("snapshots") if isinstance(prices.get("snapshots"), list) else []
+    ids = [s["id"] for s in snapshots if isinstance(s, dict) and isinstance(s.get("id"), int)
+           and not isinstance(s.get("id"), bool)]
+    source = prices.get("source")
+    if source == "store" and ids:
+        return f"not pinned: the store's latest at run time, #{max(ids)}"
+    if source == "snapshot":
+        data = prices.get("packaged_data") if isinstance(prices.get("packaged_data"), dict) else {}
+        built = f" built {data['built_at'][:60]}" if isinstance(data.get("built_at"), str) and data["built_at"] else ""
+        return f"not pinned: the packaged snapshot{built}{_cloud_dates(prices)}"
+    if isinstance(source, str) and source and source != "store":
+        return "not pinned: an offers CSV (prices.source)"
+    return None
+
+
+def _cloud_dates(prices: dict) -> str:
+    """", its cloud prices as of 2026-07-20" (or "… 2024-04-04 to 2026-07-20") of a plan's `prices.cloud_dates`; ""
+    where it records none (a plan saved before they were recorded, or no cloud price used)."""
+    dates = prices.get("cloud_dates") if isinstance(prices.get("cloud_dates"), dict) else {}
+    newest, oldest = dates.get("as_of"), dates.get("as_of_oldest") or dates.get("as_of")
+    if not (isinstance(newest, str) and newest and isinstance(oldest, str)):
+        return ""
+    return f", its cloud prices as of {oldest[:10]}" + ("" if oldest[:10] == newest[:10] else f" to {newest[:10]}")
 
 
 def _prices_of(p: Plan | SavedPlan) -> pd.DataFrame:

@@ -186,3 +186,43 @@ def test_a_sweep_whose_points_share_their_prices_says_them_once_without_points(s
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if line.startswith("prices")]
     assert lines == [f"prices: aws store snapshot #2 fetched {SECOND.isoformat()} (10 days old)"]
+
+
+# ------------------------------------------------------------------ compare says what an unpinned side was priced with
+
+def pinned_row(result) -> dict:
+    assert result.exit_code == 0, result.output
+    (row,) = [r for r in json.loads(result.stdout)["provenance"] if r["path"] == "prices used.pinned_snapshot"]
+    return row
+
+
+def test_compare_says_an_unpinned_store_plan_used_the_stores_latest_snapshot(store, tmp_path):
+    # it said "(not recorded)", as if the plan had lost what it was priced with
+    latest, pinned = tmp_path / "latest.yaml", tmp_path / "pinned.yaml"
+    latest.write_text(SCENARIO.format(pin=""), encoding="utf-8")
+    pinned.write_text(SCENARIO.format(pin="  snapshot: 1\n"), encoding="utf-8")
+    result = run("compare", latest, pinned, "--store", store, "--format", "json")
+    assert pinned_row(result) == {"path": "prices used.pinned_snapshot",
+                                  "a": "not pinned: the store's latest at run time, #2", "b": 1}
+    # 730 GPU-hours at 2.00 (snapshot #2) and at 1.00 (#1)
+    totals = json.loads(result.stdout)["totals"]
+    assert (totals["a"], totals["b"]) == (pytest.approx(1460.0), pytest.approx(730.0))
+    table = run("compare", pinned, latest, "--store", store)
+    assert "(not recorded)" not in table.stdout
+    assert "not pinned: the store's latest at run time, #2" in flat(table.stdout)
+
+
+def test_compare_says_an_unpinned_packaged_plan_used_the_packaged_snapshot_and_its_date(store, tmp_path):
+    packaged, pinned = tmp_path / "packaged.yaml", tmp_path / "pinned.yaml"
+    packaged.write_text(SCENARIO.format(pin="").replace("source: store", "source: snapshot"), encoding="utf-8")
+    pinned.write_text(SCENARIO.format(pin="  snapshot: 1\n"), encoding="utf-8")
+    result = run("compare", pinned, packaged, "--store", store, "--format", "json")
+    # the date of the packaged offer the plan rents, and the snapshot's build date, read from the packaged files
+    (used,) = [f"{r['provider']}:{r['region']}:{r['sku']}:{r['purchase_option']}"
+               for r in json.loads(result.stdout)["fleet"] if r.get("cost_b")]
+    with open(ROOT / "pricing_adapters" / "snapshots" / "aws.csv", newline="", encoding="utf-8") as f:
+        (offer,) = [r for r in csv.DictReader(f) if r["offer_id"] == used]
+    built = json.loads((ROOT / "pricing_adapters" / "snapshots" / "manifest.json").read_text())["built_at"]
+    assert offer["as_of"]
+    assert pinned_row(result)["b"] == (f"not pinned: the packaged snapshot built {built}, its cloud prices as of "
+                                       f"{offer['as_of']}")

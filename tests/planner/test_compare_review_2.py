@@ -339,6 +339,8 @@ def test_plans_on_different_packaged_data_or_a_pinned_snapshot_say_so_in_the_pro
     a, b = rows["prices used.packaged_data"]
     assert a.startswith(f"built {data['built_at']}; sha256 ") and b.startswith("built 2020-01-01T00:00:00Z; sha256 ")
     assert f"aws.csv {data['sha256']['pricing_adapters/snapshots/aws.csv']}" in a
-    assert rows["prices used.pinned_snapshot"] == (None, 3)
+    # the side not pinned says what it was priced with in the pin's place (it said "(not recorded)")
+    unpinned, pin = rows["prices used.pinned_snapshot"]
+    assert pin == 3 and unpinned.startswith(f"not pinned: the packaged snapshot built {data['built_at']}")
     same = json.loads(run("compare", tmp_path / "a.json", tmp_path / "c.json", "--format", "json").stdout)["provenance"]
     assert [r["path"] for r in same] == []
