@@ -494,6 +494,7 @@ def open_base(new_id: str, values: dict[str, Any] | None = None) -> None:
     """Show scenario `new_id` with `values` edited (by edit name; none: the file's values)."""
     st.session_state[SCENARIO_KEY] = new_id
     st.session_state[EDITS_KEY] = dict(values or {})
+    st.session_state.pop(DROPPED_EDITS, None)
     forget_rejected()
 
 
@@ -516,13 +517,56 @@ def keep_edit(name: str) -> None:
 
 def pick_base() -> None:
     """The scenario picker's on_change: the scenario picked opened with the file's values, where it is another than the
-    one open (a picker that says the open one again changes nothing: its edits are kept). Noted for
-    `undo_default_flood`."""
+    one open (a picker that says the open one again changes nothing: its edits are kept), the edits of the one left
+    noted (`open_instead`). Noted for `undo_default_flood`."""
     picked = st.session_state.get(BASE_WIDGET)
     if picked is None or picked == base_id():
         return
     _note_change(BASE_WIDGET)
-    open_base(picked)
+    open_instead(picked)
+
+
+# The edits a scenario had when the user opened another in its place (the picker, an upload): (its id, its edits, how
+# many). Each scenario opens with its file's values, so picking another dropped the edits without a word (an audit, in
+# a real browser); the Plan page now says so, with a button back to the scenario left and its edits (`back_to_dropped`).
+# Kept until the session opens another scenario.
+DROPPED_EDITS = "dropped_edits"
+
+
+def edits_count(s: Scenario, values: dict[str, Any]) -> int:
+    """How many of the Plan page's inputs `values` set away from the file `s` (a quote and the currency written beside
+    it are one)."""
+    return sum(1 for path in edits_to_overrides(s, values) if not _QUOTE_CURRENCY.fullmatch(path))
+
+
+def open_instead(new_id: str) -> None:
+    """Scenario `new_id` opened, with its file's values, in place of the one on screen; the edits of the one left noted
+    (DROPPED_EDITS) where it had any."""
+    left_id, edits = base_id(), dict(st.session_state.get(EDITS_KEY) or {})
+    count = 0
+    if edits and new_id != left_id:
+        left, _ = load_base(left_id, st.session_state.get("uploads"))
+        count = edits_count(left, current_values(left)) if left is not None else 0
+    open_base(new_id)
+    if count:
+        st.session_state[DROPPED_EDITS] = (left_id, edits, count)
+
+
+def dropped_edits() -> tuple[str, dict[str, Any], int] | None:
+    """(the scenario left, its edits, how many) where the last scenario opened in its place dropped edits and it can
+    still be opened (an upload the session no longer keeps cannot), else None."""
+    dropped = st.session_state.get(DROPPED_EDITS)
+    return dropped if dropped is not None and dropped[0] in base_options() else None
+
+
+def back_to_dropped() -> None:
+    """The scenario whose edits were dropped opened again with them (the Plan page's button's on_click); the edits of the
+    one left in turn noted, so the way back is a way back too."""
+    dropped = st.session_state.get(DROPPED_EDITS)
+    if dropped is None:
+        return
+    open_instead(dropped[0])
+    st.session_state[EDITS_KEY] = dict(dropped[1])
 
 
 def base_options() -> list[str]:
@@ -543,7 +587,8 @@ CHANGES_KEY = "widget_changes"   # this run's callbacks: the scenario and edits 
 def _note_change(key: str) -> None:
     log = st.session_state.get(CHANGES_KEY)
     if log is None:
-        log = {"before": (st.session_state.get(SCENARIO_KEY), dict(st.session_state.get(EDITS_KEY, {}))), "keys": []}
+        log = {"before": (st.session_state.get(SCENARIO_KEY), dict(st.session_state.get(EDITS_KEY, {}))), "keys": [],
+               "dropped": st.session_state.get(DROPPED_EDITS)}
         st.session_state[CHANGES_KEY] = log
     log["keys"].append(key)
 
@@ -582,6 +627,11 @@ def undo_default_flood() -> bool:
     else:
         st.session_state[SCENARIO_KEY] = before_id
     st.session_state[EDITS_KEY] = before_edits
+    # the picker's change noted the edits it dropped: none were (open_instead)
+    if log.get("dropped") is None:
+        st.session_state.pop(DROPPED_EDITS, None)
+    else:
+        st.session_state[DROPPED_EDITS] = log["dropped"]
     return True
 
 

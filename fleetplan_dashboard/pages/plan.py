@@ -88,7 +88,7 @@ def _on_upload() -> None:
         return
     bid = state.upload_id(f.name, text)
     state.keep_upload(st.session_state["uploads"], bid, text)
-    state.open_base(bid)
+    state.open_instead(bid)   # the edits of the scenario left noted, as a pick notes them
 
 
 def _uploader_types() -> list | None:
@@ -144,6 +144,16 @@ if rejected:
              + f"\n\nFix these lines in **{tables.plain(name)}** and upload it again, or pick another scenario. A file "
              f"the upload box marks with an error (over {state.upload_limit_text()}) was not read: this message is "
              "not about it.")
+dropped = state.dropped_edits()
+if dropped:
+    # each scenario opens with its file's values: the edits of the one left are said, with the way back to them
+    left_id, _, count = dropped
+    left = tables.plain(state.base_label(left_id))
+    st.info(f"Your {counted(count, 'edit')} of **{left}** {'was' if count == 1 else 'were'} dropped when "
+            f"**{tables.plain(cur.label)}** was opened: a scenario opens with its file's values.",
+            icon=":material/undo:")
+    st.button(f"Back to {tables.label_text(state.base_label(left_id))} with its {counted(count, 'edit')}",
+              on_click=state.back_to_dropped, icon=":material/undo:", key="back_to_dropped")
 if links.link_problems():
     st.warning(f"{links.IGNORED}\n\n" + tables.message_block(links.link_problems()))
 if cur.base is None:
