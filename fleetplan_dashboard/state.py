@@ -37,7 +37,6 @@ dropped, not queued. Worker processes, not threads: the engine's Python parts wo
 from __future__ import annotations
 
 import contextlib
-import difflib
 import gc
 import hashlib
 import math
@@ -71,7 +70,7 @@ from fleetplan_dashboard.jobs import (
     recommended_job,
     worker_start,
 )
-from planner.catalog.gpus import board_gpus, card_rows
+from planner.catalog.gpus import board_gpus, card_rows, suggest
 from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS, utc_today
 from planner.engine.baselines import with_loose_bound_warnings
@@ -96,7 +95,7 @@ from planner.scenario import (
 from planner.scenario.loading import plausibility_warnings, text_places
 from planner.scenario.model import defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
-from planner.text import not_utf8, one_line
+from planner.text import not_utf8, one_line, shortened
 from pricing_adapters import registry
 from pricing_adapters.signatures import binary_kind, not_the_file
 
@@ -1316,8 +1315,28 @@ def know_link(params: dict[str, str]) -> None:
 
 
 def _did_you_mean(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
+    """"; did you mean 'X'?" for the choice spelt most like `word`, by the rule of the scenario loader's "did you mean"
+    (planner.catalog.gpus.suggest: difflib's cutoff 0.6, a choice that `word` begins first), else ""."""
+    close = suggest(word, list(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _near_file(name: str, names: list[str]) -> str:
+    """_did_you_mean of a scenario file's `name` among `names`, compared without the .yaml or .yml both end with (as the
+    scenario loader compares a file not found: 'nope.yaml' was offered 'entry.yaml' for its '.yaml'); the same name
+    but for its suffix or case first."""
+    def stem(n: str) -> str:
+        return n[:-len(Path(n).suffix)] if Path(n).suffix.lower() in UPLOAD_SUFFIXES else n
+
+    by_stem = {stem(n): n for n in names}
+    same = [n for s, n in by_stem.items() if s.lower() == stem(name).lower()]
+    near = same or [by_stem[s] for s in suggest(stem(name), list(by_stem), n=1)]
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+# How a link names the page's inputs, said where one it names is none of them
+_LINK_NAMES = ("a link names them by the scenario file's fields, such as horizon_months, onprem.pue or "
+               "workloads.NAME.growth_per_month")
 
 
 def base_from_params(params: dict[str, str]) -> tuple[str | None, list[str]]:
@@ -1327,28 +1346,48 @@ def base_from_params(params: dict[str, str]) -> tuple[str | None, list[str]]:
         return None, []
     names = scenario_files()
     if name not in names:
-        return None, [f"URL {SCENARIO_PARAM}={name!r}: no such scenario file (one of {', '.join(names)})"
-                      + _did_you_mean(name, names)]
+        near = _near_file(name, names)
+        return None, [f"{SCENARIO_PARAM}={shortened(name)}: not one of the example scenarios"
+                      + (near or f"; expected one of {', '.join(names)}")]
     return f"file:{name}", []
+
+
+def edit_words(s: Scenario, name: str) -> str:
+    """Edit `name` as the Plan page's sidebar labels its widget: “Horizon, months”, “llm-finetune: growth, % per
+    month”, “rtx-4090: your quote”."""
+    kind, _, rest = name.partition(":")
+    if kind == "demand":
+        field = next((w.demand_field for w in s.workloads if w.name == rest), "gpu_hours_per_month")
+        return f"{rest}: {DEMAND_UNITS[field]}"
+    if kind == "growth":
+        return f"{rest}: growth, % per month"
+    if kind + ":" == PRICE_PREFIX:
+        return f"{rest}: your quote"
+    return {"horizon_months": "Horizon, months", "electricity_per_kwh": f"Electricity, {s.currency} per kWh",
+            "pue": "PUE", "capex_budget": "Capex budget", "power_cap_kw": "Power cap", "cards": "Cards the plan may buy",
+            "providers": "Allowed providers", "purchase_options": "Allowed purchase options"}.get(name, name)
 
 
 def values_from_params(s: Scenario, params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """The widget values a shared URL sets on scenario `s` (the others keep the file's), and problems
-    with the URL's parameters (each one ignored)."""
+    with the URL's parameters (each one ignored), each as the link writes it (`horizon_months=thirty`), then the
+    sidebar's input it sets and what was expected."""
     values, problems = default_edits(s), []
     by_path = {path: name for name, path in edit_paths(s).items()}
     specs = {spec.name: spec for spec in slider_specs(s)}
     for path, text in params.items():
         if path == SCENARIO_PARAM or (_QUOTE_CURRENCY.fullmatch(path) and text == s.currency):
             continue
+        written = f"{shortened(path)}={shortened(text)}"
         name = by_path.get(path)
         if name is None:
-            problems.append(f"URL {path}: not an edit of this page{_did_you_mean(path, by_path)}")
+            problems.append(f"{written}: not one of this page's inputs" + (_did_you_mean(path, by_path)
+                                                                          or f"; {_LINK_NAMES}"))
             continue
         try:
             values[name] = _in_range(name, _param_value(name, text, card_choices(s)), specs.get(name))
         except ValueError as exc:
-            problems.append(f"URL {path}={text!r}: {exc}")
+            problems.append(f"{written} (the sidebar's “{edit_words(s, name)}”): {exc}")
     return values, problems
 
 

@@ -65,7 +65,8 @@ def _link_warning(at: AppTest) -> str:
 ])
 def test_a_link_value_outside_its_slider_is_ignored_and_named_not_a_crash(entry, path, text):
     at = _app(scenario="entry.yaml", **{path: text})
-    assert f"URL {path}={text!r}: outside this page's range" in _link_warning(at)
+    assert f"{path}={text} (the sidebar's “" in _link_warning(at)
+    assert "”): outside this page's range" in _link_warning(at)
     assert _total(at) == _money(plan(entry).total)          # the file's own plan
 
 
@@ -76,7 +77,7 @@ def test_values_from_params_refuses_values_outside_the_slider_ranges(entry):
                                                         "horizon_months": f"{int(specs['horizon_months'].high)}"})
     assert values["pue"] == entry.onprem.pue                      # refused: the file's value stays
     assert values["horizon_months"] == 120                        # the top of the range is allowed
-    assert problems == [f"URL onprem.pue='{pue.high + 0.5}': outside this page's range, 1 to 3"]
+    assert problems == [f"onprem.pue={pue.high + 0.5} (the sidebar's “PUE”): outside this page's range, 1 to 3"]
 
 
 @pytest.mark.parametrize(("path", "edit"), [("onprem.capex_budget", "capex_budget"),
@@ -84,7 +85,8 @@ def test_values_from_params_refuses_values_outside_the_slider_ranges(entry):
 def test_a_negative_cap_in_a_link_is_refused_not_read_as_no_cap(path, edit):
     hybrid = load_scenario(SCENARIOS / "startup-hybrid.yaml")
     at = _app(scenario="startup-hybrid.yaml", **{path: "-1"})
-    assert f"URL {path}='-1': expected 0 or more, or none for no cap" in _link_warning(at)
+    assert f"{path}=-1 (the sidebar's “" in _link_warning(at)
+    assert "”): expected 0 or more, or none for no cap" in _link_warning(at)
     assert at.session_state[state.edit_key(edit)] == getattr(hybrid.onprem, edit)   # the file's cap, kept
     assert getattr(hybrid.onprem, edit) is not None
 

@@ -67,9 +67,9 @@ def test_bad_url_parameters_are_named_and_ignored(entry):
     assert values["capex_budget"] is None                    # "none": no cap
     assert values["horizon_months"] == entry.horizon_months  # the bad number is ignored
     assert values["providers"] == list(entry.prices.providers)
-    assert problems == ["URL onprem.peu: not an edit of this page; did you mean 'onprem.pue'?",
-                        "URL horizon_months='thirty': expected a number",
-                        "URL prices.providers='aws,gcp': gcp not among aws, azure"]
+    assert problems == ["onprem.peu=1.2: not one of this page's inputs; did you mean 'onprem.pue'?",
+                        "horizon_months=thirty (the sidebar's “Horizon, months”): expected a number",
+                        "prices.providers=aws,gcp (the sidebar's “Allowed providers”): gcp not among aws, azure"]
     assert state.base_from_params({"scenario": "entry.yml"})[1][0].endswith("did you mean 'entry.yaml'?")
     assert state.base_from_params({}) == (None, [])
 
