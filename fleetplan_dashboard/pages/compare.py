@@ -33,9 +33,12 @@ SAME_PICKED = ". Pick another scenario for A or B."
 links.open_shared_link()
 cur = state.current()
 links.write_link(cur)
+# "Current edits" only where there are some: the option read so before anything was edited (an audit, in a real
+# browser), a scenario no one had edited
+edited = cur.base is not None and state.edits_count(cur.base, state.current_values(cur.base)) > 0
 st.title("Compare")
-st.caption("Two scenarios side by side: the inputs that differ, the fleets and the costs (B − A). "
-           "“Current edits” is the Plan page's scenario with its sliders as they are now.")
+st.caption("Two scenarios side by side: the inputs that differ, the fleets and the costs (B − A)."
+           + (" “Current edits” is the Plan page's scenario with its sliders as they are now." if edited else ""))
 if links.link_problems():
     st.warning(f"{links.IGNORED}\n\n" + tables.message_block(links.link_problems()))
 
@@ -46,7 +49,9 @@ options = [CURRENT] + [f"file:{n}" for n in state.scenario_files()] + list(uploa
 def label(option: str) -> str:
     """The option's name as plain text (`tables.plain` before it goes into Markdown: an upload's file
     name is anyone's text)."""
-    return f"Current edits of {cur.label}" if option == CURRENT else state.base_label(option)
+    if option != CURRENT:
+        return state.base_label(option)
+    return f"Current edits of {cur.label}" if edited else f"{cur.label} on the Plan page, not edited"
 
 
 c1, c2 = st.columns(2)

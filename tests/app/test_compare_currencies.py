@@ -3,7 +3,7 @@ for the sides (A and B): it solved both (startup-hybrid.yaml takes seconds) befo
 message said "a" and "b" (a review, 2026-12-08).
 
 Facts by hand: startup-hybrid.yaml is in USD; the upload is the same file in EUR (with the rates of the USD and CNY
-prices it holds), and the page calls it "Current edits of eur.yaml (uploaded)"."""
+prices it holds), and the page calls it "eur.yaml (uploaded) on the Plan page, not edited"."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_sides_in_two_currencies_are_refused_before_either_is_priced_or_solved_n
     at.switch_page(COMPARE_PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     assert [_unescaped(e.value) for e in at.error] == [
-        "cannot compare plans in different currencies: A (startup-hybrid.yaml) is in USD, B (Current edits of eur.yaml "
-        "(uploaded)) in EUR; plan both in the same currency (a scenario's `currency`, with `fx` rates for the prices "
+        "cannot compare plans in different currencies: A (startup-hybrid.yaml) is in USD, B (eur.yaml (uploaded) on the "
+        "Plan page, not edited) in EUR; plan both in the same currency (a scenario's `currency`, with `fx` rates for the prices "
         "in others)"]
     assert asked == [] and not at.metric

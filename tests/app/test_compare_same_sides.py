@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPARE_PAGE = "fleetplan_dashboard/pages/compare.py"
-SAME = ("A (startup-hybrid.yaml) and B (Current edits of startup-hybrid.yaml) are the same scenario, so nothing below "
+SAME = ("A (startup-hybrid.yaml) and B (startup-hybrid.yaml on the Plan page, not edited) are the same scenario, so "
+        "nothing below "
         "differs: nothing is edited on the Plan page yet. Edit a value in its sidebar, or pick another scenario for B.")
 
 
