@@ -796,6 +796,23 @@ def offers_rate_words(currency: str, per_usd: float) -> str:
 OFFER_PRICES = ("usd_per_reference_gpu_hour", "usd_per_gpu_hour", "usd_per_hour")
 
 
+# The Prices page's offers table's other columns by their headers, in words (the engine's names are its DataFrame's;
+# the page showed them raw: `gpu_memory_gb`, `as_of`): (header, help)
+OFFER_HEADERS = {
+    "purchase_option": ("purchase option", None),
+    "provider": ("provider", None),
+    "region": ("region", None),
+    "gpu": ("GPU", None),
+    "gpu_count": ("GPUs", "GPUs per instance or card"),
+    "gpu_memory_gb": ("GB per GPU", "GPU memory, GB per GPU"),
+    "vcpus": ("vCPUs", None),
+    "memory_gb": ("RAM, GB", "the instance's memory (RAM), GB"),
+    "zone": ("zone", None),
+    "as_of": ("price as of", "the date the price was read"),
+    "note": ("note", None),
+}
+
+
 def offers_column_order(columns) -> list[str]:
     """The Prices page's offers table's `columns` in the order it shows them: the offer's name (sku), its prices
     (OFFER_PRICES, those there are), its purchase option, then the rest in the table's order. A phone (356 px) shows

@@ -99,7 +99,7 @@ st.caption(f"Offers of {tables.plain(source)} (scenario “{tables.plain(s.name)
            f"life (capex over the life, maintenance, busy watts × PUE {s.onprem.pue:g} × electricity "
            f"{s.onprem.electricity_per_kwh:g} {cc}/kWh). The scenario's own cards are priced as its plan prices them, with "
            f"{tables.scenario_fields('onprem.card_overrides', 'onprem.custom_cards', whose='its')}; other cards at the catalog's "
-           "figures — the `note` column says which. `as_of` is the date each price was read.")
+           "figures — the note column says which. “Price as of” is the date each price was read.")
 # the warnings name offers, SKUs and store rows as the price source spells them: as typed, never Markdown; the
 # scenario's fields they name in the page's words
 for w in warnings:
@@ -178,6 +178,7 @@ if len(view):
     wide("offers_table").dataframe(
         view, hide_index=True, width="stretch", key="offers_table", placeholder="",
         column_order=tables.offers_column_order(list(view.columns)), column_config={
+            **{column: st.column_config.Column(header, help=help) for column, (header, help) in tables.OFFER_HEADERS.items()},
             "sku": st.column_config.TextColumn("card or instance", width=185, pinned=True),
             "usd_per_reference_gpu_hour": st.column_config.NumberColumn(
                 f"{cc} per hour of work", format="%.4f", width=150,
