@@ -745,7 +745,7 @@ with costs_expander:
     c1, c2 = st.columns(2)
     costs = tables.cost_table(p)
     c1.dataframe(costs, hide_index=True, key="costs_table",
-                 column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.2f", help=pv_money)})
+                 column_config={"cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", help=pv_money)})
     c2.caption(f"Costs, totals and savings in {pv_money}.")
     sv = p.solver
     # the gap in percent, as the CLI's solver line and summary.md say it (the JSON's fraction read as a percentage)
