@@ -209,15 +209,17 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
     naming a file is refused before validation, which would look the file up on this server and say whether it
     exists.
     """
+    # a workbook, a PDF, the price store or a compressed copy renamed .yaml: said by what it is, as the command line
+    # says it (loading._read_scenario_text), where "not UTF-8 text (byte 0x8b)" sent the user to their editor's encoding;
+    # an image or a workbook under its own name too ("chart.png: is a PNG image, not a scenario YAML file"), before its
+    # name is looked at
+    if found := binary_kind(data, whole=True):
+        return None, [not_the_file(name, found, "a scenario YAML file")], ""
     if not name.lower().endswith(UPLOAD_SUFFIXES):
         return None, [f"{name}: not a scenario file: expected a YAML file named .yaml or .yml"], ""
     if len(data) > MAX_UPLOAD_BYTES:
         return None, [f"{name}: file is {len(data):,} bytes; the limit is {upload_limit_text()} "
                       f"({MAX_UPLOAD_BYTES:,} bytes)"], ""
-    # a workbook, a PDF, the price store or a compressed copy renamed .yaml: said by what it is, as the command line
-    # says it (loading._read_scenario_text), where "not UTF-8 text (byte 0x8b)" sent the user to their editor's encoding
-    if found := binary_kind(data, whole=True):
-        return None, [not_the_file(name, found, "a scenario YAML file")], ""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -229,6 +231,13 @@ def read_upload(name: str, data: bytes) -> tuple[Scenario | None, list[str], str
         return None, refused, text
     scenario, problems = _load_text(text, name, None)
     return scenario, list(problems), text
+
+
+def placed(name: str, problems: list[str]) -> bool:
+    """Whether any of an upload's `problems` is placed at a line of the file `name` (`name:line:column: …`): else they
+    are about the file as a whole (not YAML text, too large), which has no lines to fix."""
+    at_line = re.compile(rf"{re.escape(name)}:\d+:\d+: ")
+    return any(at_line.match(p) for p in problems)
 
 
 def upload_limit_text() -> str:

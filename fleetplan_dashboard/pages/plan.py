@@ -139,11 +139,17 @@ if rejected:
     name, problems = rejected
     # "the last file read": a file the upload box refused since (over the size limit) never reached this page
     # the box shows a refused file under its own name with its error, beside this message: which file is which is said
-    st.error(f"The last file read, **{tables.plain(name)}**, was not loaded — {counted(len(problems), 'problem')} "
-             "(file:line:column: field: message):\n\n" + tables.message_block(problems)
-             + f"\n\nFix these lines in **{tables.plain(name)}** and upload it again, or pick another scenario. A file "
-             f"the upload box marks with an error (over {state.upload_limit_text()}) was not read: this message is "
-             "not about it.")
+    not_this_one = (f"A file the upload box marks with an error (over {state.upload_limit_text()}) was not read: this "
+                    "message is not about it.")
+    if state.placed(name, problems):
+        st.error(f"The last file read, **{tables.plain(name)}**, was not loaded — {counted(len(problems), 'problem')} "
+                 "(file:line:column: field: message):\n\n" + tables.message_block(problems)
+                 + f"\n\nFix these lines in **{tables.plain(name)}** and upload it again, or pick another scenario. "
+                 + not_this_one)
+    else:   # the file as a whole (an image, a workbook, another kind of file, too large): it has no lines to fix
+        st.error(f"The last file read, **{tables.plain(name)}**, was not loaded:\n\n" + tables.message_block(problems)
+                 + f"\n\nA scenario is a YAML text file, named .yaml or .yml, of at most {state.upload_limit_text()}: "
+                 "upload one, or pick another scenario. " + not_this_one)
 dropped = state.dropped_edits()
 if dropped:
     # each scenario opens with its file's values: the edits of the one left are said, with the way back to them
