@@ -682,7 +682,8 @@ class Current:
 
 
 def current() -> Current:
-    """The current base and edited scenario, from the session (usable on every page)."""
+    """The current base and edited scenario, from the session (usable on every page); why the edits make no valid
+    scenario in the sidebar's words (in_widget_words)."""
     shown_id = base_id()
     base, problems = load_base(shown_id, st.session_state.get("uploads"))
     if base is None:
@@ -690,8 +691,28 @@ def current() -> Current:
     try:
         edited = apply_edits(base, current_values(base))
     except ScenarioError as exc:
-        return Current(shown_id, base, None, list(exc.problems))
+        return Current(shown_id, base, None, [in_widget_words(base, p) for p in exc.problems])
     return Current(shown_id, base, edited)
+
+
+def in_widget_words(s: Scenario, problem: str) -> str:
+    """A problem the sliders' edits of `s` make (`workloads.pretraining.growth_per_month: demand … grows above …;
+    lower growth_per_month or horizon_months`), as the sidebar names its sliders: the field it is about by its slider's
+    label, the field's path in brackets, and the fields it asks to change by their sliders' labels (“pretraining:
+    growth, % per month”, “Horizon, months”). Others as they are: a quote's or a cap's are in the page's words already
+    (refused_quote, refused_cap)."""
+    by_path = {path: name for name, path in edit_paths(s).items()}
+    path, sep, rest = problem.partition(": ")
+    name = by_path.get(path)
+    if not sep or name not in {spec.name for spec in slider_specs(s)}:
+        return problem
+    words = {"horizon_months": edit_words(s, "horizon_months")}
+    kind, _, workload = name.partition(":")
+    if kind in ("demand", "growth"):
+        words["growth_per_month"] = edit_words(s, f"growth:{workload}")
+    for field_name, label in words.items():   # the bare field, not within a path (workloads.x.growth_per_month)
+        rest = re.sub(rf"(?<![.\w]){field_name}\b", f"“{label}”", rest)
+    return f"“{edit_words(s, name)}” [{path}]: {rest}"
 
 
 # ---------------------------------------------------------------------------------------------------
