@@ -78,3 +78,17 @@ def test_one_edit_is_said_as_one_and_a_pick_without_edits_says_nothing():
     at.slider(key=HORIZON).set_value(horizon).run()
     at.selectbox(key="base").set_value("file:mid-research.yaml").run()
     assert not _dropped_notes(at)
+
+
+def test_a_run_of_widgets_at_their_defaults_drops_nothing_and_says_nothing():
+    """The browser's loss of its widget values (state.undo_default_flood: the picker at its first option, entry.yaml,
+    the sliders at their minimums, in one run) is taken back: no edit was dropped, so none is said to be."""
+    at = _app()
+    at.slider(key=HORIZON).set_value(40).run()
+    at.selectbox(key="base").set_value("file:entry.yaml")
+    at.slider(key=HORIZON).set_value(1)
+    at.slider(key="edit:electricity_per_kwh").set_value(0.0)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="base").value == "file:startup-hybrid.yaml" and at.slider(key=HORIZON).value == 40
+    assert not _dropped_notes(at)
