@@ -92,3 +92,15 @@ def test_a_run_of_widgets_at_their_defaults_drops_nothing_and_says_nothing():
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="base").value == "file:startup-hybrid.yaml" and at.slider(key=HORIZON).value == 40
     assert not _dropped_notes(at)
+
+
+def test_an_upload_opened_over_edits_says_them_dropped_too():
+    at = _app()
+    at.slider(key=HORIZON).set_value(40).run()
+    at.file_uploader(key="upload_file").set_value(("mine.yaml", HYBRID.read_bytes(), "application/x-yaml")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="base").value.startswith("upload:mine.yaml:")
+    assert _dropped_notes(at) == ["Your 1 edit of startup-hybrid.yaml was dropped when mine.yaml (uploaded) was "
+                                  "opened: a scenario opens with its file's values."]
+    at.button(key="back_to_dropped").click().run()
+    assert at.selectbox(key="base").value == "file:startup-hybrid.yaml" and at.slider(key=HORIZON).value == 40
