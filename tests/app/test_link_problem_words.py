@@ -54,3 +54,18 @@ def test_the_page_says_each_part_in_words_not_after_a_bare_url():
         any(s.label == "llm-finetune: growth, % per month" for s in at.slider)
     assert ("workloads.llm-finetune.growth_per_month=lots (the sidebar's “llm-finetune: growth, % per month”): "
             "expected a number") in said
+
+
+def test_the_words_for_each_input_begin_its_label_in_the_sidebar():
+    """The link's problems name each input by the words its widget's label begins with (a quote box's apart: its label
+    says whether the catalog has a price)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    s = load_scenario(ROOT / "scenarios" / "startup-hybrid.yaml")
+    shown = [m.value for m in at.sidebar.markdown]   # a workload's slider: its label drawn above it as text
+    for name in state.default_edits(s):
+        if name.startswith(state.PRICE_PREFIX):
+            continue
+        key = state.edit_key(name)
+        widget = next(w for kind in (at.slider, at.number_input, at.multiselect) for w in kind if w.key == key)
+        words = state.edit_words(s, name)
+        assert widget.label.startswith(words) or words in shown, (name, widget.label, words)
