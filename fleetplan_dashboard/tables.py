@@ -24,6 +24,7 @@ from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import never_breaks_even, share_text, shown_share
 from pricing_adapters.azure import COUNTS_NOTE
 from pricing_adapters.gpu_names import A10_VCPUS_PER_GPU
+from pricing_adapters.shown import calendar_days
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
@@ -911,6 +912,17 @@ def page_sides(note: str) -> str:
 # The price banner
 
 
+def _snapshot_age(snap: dict, today: date) -> int | None:
+    """A store snapshot's age in calendar days, as the command line says it (pricing_adapters.shown.calendar_days: its
+    elapsed days rounded down were a day short after midnight); from its elapsed `age_days` where its time is
+    unreadable (a plan saved by hand)."""
+    try:
+        return calendar_days(snap["fetched_at"], today)
+    except (KeyError, TypeError, ValueError):
+        age = snap.get("age_days")
+        return math.floor(age) if isinstance(age, (int, float)) and math.isfinite(age) else None
+
+
 def _age_days(as_of: str | None, today: date) -> int | None:
     try:
         return (today - date.fromisoformat(str(as_of)[:10])).days
@@ -1091,8 +1103,7 @@ def price_banner(prices: dict, today: date | None = None, scenario=None,
     parts = [f"Prices: {name}"]
     ages = []
     for snap in prices.get("snapshots") or []:
-        age = snap.get("age_days")
-        age = math.floor(age) if isinstance(age, (int, float)) else _age_days(snap.get("fetched_at"), today)
+        age = _snapshot_age(snap, today)
         ages.append(age)
         parts.append(f"{plain(snap.get('provider'))} fetched {str(snap.get('fetched_at'))[:10]} ({_ago_days(age)})")
     cloud, cloud_age, cloud_look = _cloud_dates(prices.get("cloud_dates") or {}, today)

@@ -36,6 +36,7 @@ from planner.reports.tables import (
 )
 from planner.reports.yearly import yearly_note, yearly_view
 from planner.text import counted, number_text, offer_words, visible
+from pricing_adapters.shown import days_old
 
 # The signs that start inline markup anywhere in a line: an image, a link, an autolink, HTML, a code span, a
 # table cell, emphasis, a strikethrough or code fence (~), a character reference (&amp;). Backslash-escaped
@@ -191,6 +192,15 @@ def _header(plan: Plan) -> str:
             f"prices from {_price_provenance(plan)}.")
 
 
+def _age(snapshot: dict) -> str:
+    """", 339 days old": a store snapshot's age in calendar days, as the command line says it (shown.days_old); "" where
+    its time is not readable."""
+    try:
+        return f", {days_old(snapshot['fetched_at'])}"
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
 def _price_provenance(plan: Plan) -> str:
     """Where the prices came from, for the header line: "the packaged price snapshot", "the price store: azure snapshot
     #1 (eastus) fetched 2026-12-06T10:00:00+00:00, 0.0 days old" ("the price store as it stood when snapshot #1 was
@@ -202,7 +212,7 @@ def _price_provenance(plan: Plan) -> str:
         text = "the packaged price snapshot"
     elif source == "store":
         snaps = [f"{s.get('provider')} snapshot #{s.get('id')} ({', '.join(s.get('regions') or [])}) fetched "
-                 f"{s.get('fetched_at')}" + (f", {s['age_days']:.1f} days old" if s.get("age_days") is not None else "")
+                 f"{s.get('fetched_at')}" + _age(s)
                  for s in prices.get("snapshots") or []]
         pinned = prices.get("pinned_snapshot")
         text = "the price store" + ("" if pinned is None else

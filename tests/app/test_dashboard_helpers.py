@@ -218,6 +218,19 @@ def test_price_banner_store_snapshot_age_and_warning():
     assert "price store" in text and "aws fetched 2026-11-20 (10 days ago)" in text and "never refreshed" in text
 
 
+def test_a_snapshots_age_is_in_calendar_days_as_the_command_line_says_it():
+    # fetched 2026-01-02 at 23:00 UTC; on 2026-12-07 it is 339 calendar days old (29 days left of January + 28 + 31 +
+    # 30 + 31 + 30 + 31 + 31 + 30 + 31 + 30 + 7), though at 00:30 only 338.06 days have elapsed: the page said 338
+    prices = {"source": "store", "as_of": "2026-01-01", "cloud_dates": _dated("2026-01-01"),
+              "snapshots": [{"provider": "aws", "fetched_at": "2026-01-02T23:00:00+00:00", "age_days": 338.06}]}
+    _, text = tables.price_banner(prices, today=date(2026, 12, 7))
+    assert "aws fetched 2026-01-02 (339 days ago)" in text
+    # a time that cannot be read: its elapsed days, rounded down
+    prices["snapshots"][0]["fetched_at"] = "yesterday"
+    _, text = tables.price_banner(prices, today=date(2026, 12, 7))
+    assert "aws fetched yesterday (338 days ago)" in text
+
+
 # startup-hybrid.yaml's prices as the engine gives them: aws p5.48xlarge on-demand (dated 2026-07-20 in the snapshot,
 # 139 days before 2026-12-06, within the plan's 180 days; here dated 2026-04-20, 230 days before 2026-12-06: 10 days
 # left of April + 31 + 30 + 31 + 31 + 30 + 31 + 30 + 6), the catalog's RTX 4090 (2023-11-23) and RTX 3060 (undated),
