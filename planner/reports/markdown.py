@@ -14,6 +14,7 @@ from planner.engine import Plan
 from planner.engine.result import held
 from planner.reports.tables import (
     BOUND_UNKNOWN,
+    BREAK_EVEN_NEVER,
     as_written,
     baselines_grouped,
     card_quotes,
@@ -24,6 +25,7 @@ from planner.reports.tables import (
     generated_at,
     grouping_line,
     maybe_write,
+    never_breaks_even,
     owned_end_value_words,
     present_money,
     present_value_basis,
@@ -72,14 +74,17 @@ def _heading(value) -> str:
     return re.sub(r"#(?=[ \t]*$)", r"\\#", _text(value))
 
 
-def _md_table(df: pd.DataFrame, digits: int = 0) -> str:
+def _md_table(df: pd.DataFrame, digits: int = 0, right: tuple[str, ...] = ()) -> str:
+    """`df` as a Markdown table, floats to `digits` decimals; numeric columns, and those named in `right` (numbers
+    with a word among them: "never"), right-aligned."""
     def fmt(v):
         if isinstance(v, (float, np.floating)):
             # inf (a card that never breaks even) blank, as JSON's null and the workbook's blank cell
             return "" if not math.isfinite(v) else f"{round(v, digits) + 0.0:,.{digits}f}"   # never "-0"
         return _text(v)
     head = "| " + " | ".join(map(str, df.columns)) + " |"
-    sep = "| " + " | ".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + " |"
+    sep = "| " + " | ".join("---:" if pd.api.types.is_numeric_dtype(df[c]) or c in right else "---"
+                            for c in df.columns) + " |"
     body = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([head, sep, *body])
 
@@ -466,11 +471,14 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
         lines += ["## Cards held: utilisation and energy", "", _md_table(cards), ""]
     if len(break_even):
         be = break_even[["card", "workload", "cloud_offer", "break_even_utilisation", "note"]].copy()
-        be["break_even_utilisation"] = be["break_even_utilisation"] * 100
+        # "never" above 100 % (more hours than there are), as the terminal and the dashboard say it
+        be["break_even_utilisation"] = pd.Series([BREAK_EVEN_NEVER if never_breaks_even(u) else u * 100
+                                                  for u in be["break_even_utilisation"]], index=be.index, dtype=object)
         # the offer whose rate the card is weighed against, in words ("g5.xlarge spot (aws eu-west-1)"), as the CLI
         be["cloud_offer"] = [f"{what} ({where})" if where else what for what, where in map(offer_words, be["cloud_offer"])]
         lines += ["## Break-even utilisation (%, owning vs the cheapest cloud offer)", "",
-                  _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1), ""]
+                  _md_table(be.rename(columns={"break_even_utilisation": "break_even_pct"}), digits=1,
+                            right=("break_even_pct",)), ""]
     if s is not None:
         lines += ["## Scenario assumptions", "", _md_table(_scenario_assumptions(plan)), "",
                   "## Workloads", "", _md_table(_workload_rows(plan)), ""]

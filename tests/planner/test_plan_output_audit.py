@@ -31,7 +31,7 @@ from planner import load_scenario, plan
 from planner.catalog import speeds
 from planner.cli import app
 from planner.cli.plan_views import break_even_shown
-from planner.reports import plan_to_csv, plan_to_json
+from planner.reports import plan_to_csv, plan_to_json, plan_to_markdown
 from planner.reports.tables import assumption_line, prices_used
 from tests.planner.test_plan_tables_narrow_terminal import terminal
 
@@ -148,6 +148,21 @@ def test_the_terminal_s_break_even_table_says_never_where_the_json_and_csv_keep_
     assert json.loads(plan_to_json(p))["break_even"][0]["break_even_utilisation"] == pytest.approx(share)
     assert float(pd.read_csv(io.StringIO(plan_to_csv(p, table="break_even")))["break_even_utilisation"][0]) == \
         pytest.approx(share)
+
+
+def test_summary_md_says_never_where_the_terminal_does(tmp_path):
+    # it showed the share times 100 ("913.7") where the terminal said "never"; a share of at most 1 keeps its percent
+    path = tmp_path / "spot.yaml"
+    path.write_text(SPOT_CHEAPER, encoding="utf-8")
+    p = plan(load_scenario(path), baselines=False)
+    [share] = p.break_even["break_even_utilisation"].tolist()
+    assert 1 < share < math.inf
+    text = plan_to_markdown(p)
+    part = text[text.index("## Break-even utilisation"):].split("\n\n")[1].splitlines()
+    assert part[1].split(" | ")[3] == "---:"   # break_even_pct right-aligned, as numbers are
+    [row] = [line for line in part if line.startswith("| rtx-4090")]
+    assert row.split(" | ")[3] == "never"
+    assert f"{share * 100:.1f}" not in text
 
 
 # four owned RTX 3090s, a year old, and work for about two (1,000 hours a month is 1.4 cards busy every hour): the
