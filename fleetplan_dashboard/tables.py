@@ -324,26 +324,11 @@ def _card_ids_by_gpu(scenario=None) -> dict[str, str]:
             and found[0].lower() == gpu.lower() and gpu.lower() not in custom}
 
 
-# A capex budget's clause of the explanation (engine.explain: its caps' clauses joined by "; or "), whose fleet the engine
-# names with each card's busy watts as for a power cap (explain.fleet_text): "1 × a100-80gb-pcie (300 W, 16,500 USD)".
-# Watts say nothing of a budget; the page leaves them out there (an audit in a real browser), and keeps them where the
-# power cap is explained.
-_CAPEX_CLAUSE = re.compile(r"(?:recommended(?: \([^)]*\))?: )?capex budget\b")
-_CARD_WATTS = re.compile(r"(?<=\()[0-9.e+]+ W, |, [0-9.e+]+ W(?=, )")
-
-
-def _without_watts(clause: str) -> str:
-    """`clause` without the busy watts of the cards it names: "(300 W, 16,500 USD)" → "(16,500 USD)", "(A10G, 150 W,
-    owned)" → "(A10G, owned)"."""
-    return _CARD_WATTS.sub("", clause)
-
-
 def infeasible_words(message: str, scenario=None) -> str:
     """Why no fleet meets a scenario, as the pages say it: the limits named by the page's words (the cloud share cap
     in percent), "scenario file only" beside those no widget of the page sets (_INFEASIBLE_WORDS), a catalog card by
     its id where the explanation names it by its GPU (_card_ids_by_gpu; `scenario`: the one explained, whose custom
     cards may share a name). Shown as typed (message_block, which drops the engine's "recommended: " label)."""
-    message = "; or ".join(_without_watts(part) if _CAPEX_CLAUSE.match(part) else part for part in message.split("; or "))
     for pattern, words in _INFEASIBLE_WORDS:
         message = pattern.sub(words, message)
     ids = _card_ids_by_gpu(scenario)

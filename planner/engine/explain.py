@@ -159,13 +159,14 @@ def unserved_by(inp: Inputs, usable: np.ndarray) -> list[str]:
     return [name for name, ok in zip(inp.workload_names, served) if not ok]
 
 
-def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None) -> str:
+def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None, watts: bool = True) -> str:
     """`2 × A100-80GB-PCIE (300 W, 16,500 USD each)` for each card with units in `counts` (index -> units
     held at some time), named by its GPU, and by its own id first where that differs (a custom card: `2 ×
     c0 (A10G, 400 W, …)`); units already owned are said to be, without a price: they cost no capex.
     `bought` (index -> units bought, from the model): the others are owned ones kept; without it, as many
-    as are owned (units owned or required)."""
-    sku, gpu, watts = inp.col("sku"), inp.col("gpu"), inp.col("busy_watts")
+    as are owned (units owned or required). `watts` False: without the busy watts, which say nothing of a capex
+    budget or a cloud share (an audit: "1 × a100-80gb-pcie (300 W, 16,500 USD)" under a budget)."""
+    sku, gpu, busy_watts = inp.col("sku"), inp.col("gpu"), inp.col("busy_watts")
     capex, existing = inp.col("capex"), inp.col("existing")
     parts = []
     for i, v in counts.items():
@@ -181,7 +182,7 @@ def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None) -> str:
             what = f"{owned} owned, {price} for the others"
         else:
             what = price
-        facts = f"{watts[i]:g} W, {what}"
+        facts = f"{busy_watts[i]:g} W, {what}" if watts else what
         if str(sku[i]).lower() == str(gpu[i]).lower():   # a catalog card: its id is its GPU's
             parts.append(f"{held} × {gpu[i]} ({facts})")
         else:
@@ -349,7 +350,8 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             unexamined.append(cap.field)
             continue
         if found is not None:
-            messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet), inp,
+            # the watts of its cards for the power cap alone
+            messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet, watts=cap.name == "power_kw"), inp,
                                         _unproven(found, budget.seconds)) + _minimums_held(inp, found.fleet[0]))
     if unexamined:
         ran_out = RAN_OUT.format(budget.seconds)

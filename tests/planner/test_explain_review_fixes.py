@@ -48,7 +48,7 @@ def test_a_least_fleet_that_sells_an_owned_card_and_buys_one_prices_the_bought_o
     with pytest.raises(InfeasibleError) as info:
         plan(load_scenario(text), baselines=False)
     assert str(info.value) == ("recommended: capex budget per year 2,000 USD < 2,200 USD needed in some year at the "
-                               "least: 2 × c0 (A10G, 400 W, 1 owned, 2,200 USD for the others) "
+                               "least: 2 × c0 (A10G, 1 owned, 2,200 USD for the others) "
                                "(constraints.min_units.c0 = 1)")
 
 

@@ -156,8 +156,8 @@ def test_the_explanation_of_a_plan_with_no_fleet_gets_only_what_its_solve_left(t
     calls = _solves(monkeypatch, [10, 10, 10])
     text = _infeasible(tmp_path, 25)
     assert calls == [(EXACT, 25), ("explanation", 15), ("explanation", 5)]
-    assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: 1 × c0 (A10G, 400 W, "
-                    "2,200 USD) + 3 × c1 (A10G, 100 W, owned) (constraints.min_units.c0 = 1); constraints.max_cloud_share "
+    assert text == ("recommended: capex budget 2,000 USD < 2,200 USD needed at the least: 1 × c0 (A10G, "
+                    "2,200 USD) + 3 × c1 (A10G, owned) (constraints.min_units.c0 = 1); constraints.max_cloud_share "
                     "not examined: the time limit of 25 s (the plan's solves and the explanation's in all) ran out first")
 
 
