@@ -1124,6 +1124,7 @@ def plan_command(
 
     gc.freeze()
     gc.enable()
+    outputs_checked = False
     scenario, scenario_text = None, ""   # once read: the scenario, and the text a check made after loading places its field in
     early: list[str] = []   # what validate warns of the scenario (_pre_solve_warnings), once it is to be solved
     said_early = False   # whether they were printed before the solve (on a terminal)
@@ -1139,6 +1140,7 @@ def plan_command(
             from planner.reports.files import check_plan_folder
 
             check_plan_folder(out, "--out")
+        outputs_checked = True   # -o and --out may be written: a plan that finds no fleet says so in them (_no_plan_out)
         early = _pre_solve_warnings(scenario)
         # unit minimums that alone pass a cap: no fleet, said at once as validate says it, not after the solve's wait
         unplannable = _min_units_checks(scenario, scenario_text, str(file))
@@ -1185,8 +1187,10 @@ def plan_command(
         for warning in exc.warnings:   # where the prices came from (a store's rows skipped as bad): maybe why
             err.warn(warning)
         said = [*exc.warnings, *early]
-        infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table,
-                   {**_known_without_plan(scenario, file, solver), **({"warnings": said} if said else {})})
+        known = {**_known_without_plan(scenario, file, solver), **({"warnings": said} if said else {})}
+        if outputs_checked:
+            _no_plan_out(exc, fmt, output, out, known)
+        infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table, known)
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where in the text planned, as validate does
         _warn_before_failure(early, said_early)
         fail(f"{text_places(scenario_text, str(file), [exc.field])[0]}: {exc}", 2)
@@ -1288,6 +1292,112 @@ def _known_without_plan(scenario, file: Path, solver: Solver) -> dict:
     read = {} if scenario is None else {"scenario": scenario.name, "currency": scenario.currency,
                                         "horizon_months": scenario.horizon_months}
     return {"version": __version__, "scenario_file": str(file), **read, "solver": {"name": solver.value}}
+
+
+def _no_plan_out(exc: InfeasibleError, fmt: PlanFormat, output: Path | None, out: Path | None, known: dict) -> None:
+    """What a plan that found no fleet does with -o and --out: `-o FILE --format json` is written, atomically, with
+    the object stdout gets without -o (console.infeasible: status, reason, `known`); any other -o file and --out's
+    folder are not written, which stderr says, naming what an earlier run left there. An audit (2026-12-07): a
+    json -o kept last run's optimal plan while stdout said infeasible, and nothing said which file was stale; a
+    finance review could be handed last run's numbers. Files are never deleted: they are the user's."""
+    if output is not None and fmt is PlanFormat.json:
+        from planner.fileio import write_atomic
+
+        try:
+            write_atomic(output, json.dumps({"status": "infeasible", "reason": str(exc), **known}, indent=2) + "\n")
+            err.print(f"wrote {output} (status infeasible: no plan, and why)")
+        except OSError as exc_write:
+            err.warn(f"-o {output}: NOT written (cannot write: {exc_write.strerror or exc_write}){_held_before(output)}")
+    elif output is not None:
+        err.warn(f"-o {output}: NOT written: no plan was found{_held_before(output)}")
+    if out is not None:
+        err.warn(f"--out {out}: NOT written: no plan was found{_held_before_in(out)}")
+
+
+def _held_before(path: Path) -> str:
+    """"; it still holds …, not this run's" of a file this run did not write: the plan of which scenario and when it
+    was made where the file tells (a plan's JSON, a summary's first lines), else when it last changed; "" where no
+    file is there."""
+    try:
+        changed = _changed_at(Path(path).expanduser())
+    except OSError:
+        return ""
+    if changed is None:
+        return ""
+    made = _plan_of(Path(path).expanduser())
+    if made is None:
+        return f"; it still holds the file written there before (last changed {changed}), not this run's"
+    name, when = made
+    return f"; it still holds an earlier plan of {one_line(name)!r}{f' made {when}' if when else ''}, not this run's"
+
+
+def _held_before_in(folder: Path) -> str:
+    """_held_before of --out's folder: the plan its plan.json tells (_saved_plan), else the plan files an earlier
+    run left there, by when the newest last changed."""
+    folder = Path(folder).expanduser()
+    saved = _saved_plan(folder)
+    if saved is not None:
+        when = f" made {saved['generated_at']}" if isinstance(saved["generated_at"], str) else ""
+        return (f"; it still holds the files of an earlier plan of {one_line(saved['scenario'])!r}{when}, "
+                "not this run's")
+    from planner.reports.files import OUT_FILES
+
+    times = []
+    for name in OUT_FILES:
+        try:
+            times.append((folder / name).stat().st_mtime)
+        except OSError:
+            continue
+    if not times:
+        return ""
+    return f"; it still holds plan files written there before (last changed {_utc_minute(max(times))}), not this run's"
+
+
+def _changed_at(path: Path) -> str | None:
+    """When the regular file at `path` last changed (UTC, to the minute); None where there is none."""
+    import stat
+
+    st = path.stat()
+    return _utc_minute(st.st_mtime) if stat.S_ISREG(st.st_mode) else None
+
+
+def _utc_minute(seconds: float) -> str:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+_SUMMARY_MADE = re.compile(r"Planned with fleetplan \S+ at (\S+) \(UTC\)")
+
+
+def _md_unescaped(text: str) -> str:
+    """Markdown `text` with its backslash-escaped signs as typed (a summary's title escapes them: reports.markdown)."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+def _plan_of(path: Path) -> tuple[str, str | None] | None:
+    """(scenario name, when it was made) of the plan the file at `path` holds, where it tells: a plan's JSON
+    (`scenario`, `generated_at`) or a plan's summary (its "# name" title and "Planned with fleetplan … at TIME (UTC)"
+    line: reports.markdown.plan_to_markdown); None otherwise."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64 * 1024).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    if head.lstrip().startswith("{"):
+        try:
+            saved = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if isinstance(saved, dict) and isinstance(saved.get("scenario"), str) and "fleet" in saved:
+            when = saved.get("generated_at")
+            return saved["scenario"], when if isinstance(when, str) else None
+        return None
+    lines = head.split("\n", 8)[:8]
+    made = next((m for line in lines[1:] if (m := _SUMMARY_MADE.match(line))), None)
+    if lines[0].startswith("# ") and made:
+        return _md_unescaped(lines[0][2:].strip()), made[1]
+    return None
 
 
 def _purchase_limit(given: int | None, time_limit: float | None) -> int | None:
