@@ -11,6 +11,7 @@ import contextlib
 import contextvars
 import functools
 import itertools
+import json
 import math
 import os
 import re
@@ -2345,7 +2346,82 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
         text = data[:exc.start].decode("utf-8")   # a character cut at the limit: refused as too long anyway
     # line ends as a text file reads them (universal newlines: \r\n and a lone \r are \n)
     text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_SCENARIO_CHARS + 1]
+    # a plan's output given for its scenario (review/plan.json, summary.md): said so, where a plan.json read as YAML
+    # gave 44 schema errors ("name: missing", "version: unknown key") and a summary 20 syntax errors
+    if found := saved_output_kind(text, origin):
+        raise ScenarioError([not_the_file(origin, found, "a scenario YAML file")], origin)
     return text, regular
+
+
+# The top-level keys that tell a plan saved by `fleetplan plan` (plan_to_json, `plan --out`'s plan.json) or its
+# result without a fleet (cli.console.infeasible): `status` and one of these, as `compare` tells a saved plan from a
+# scenario (reports.compare._holds_plan). None is a scenario's field: a scenario file (JSON is YAML too) never has them
+SAVED_PLAN_KEYS = frozenset({"fleet", "total", "scenario_inputs", "reason"})
+
+# The first lines of a plan's summary (reports.markdown.plan_to_markdown): "# <scenario name>", maybe its description,
+# then "Planned with fleetplan <version> at <time> (UTC), prices from …" — at the line's start, where a scenario's
+# YAML could hold it in no place (a plain scalar beside a mapping, or a comment, starts otherwise)
+_SUMMARY_HEADER = re.compile(r"Planned with fleetplan \S+ at ")
+
+
+def saved_output_kind(text: str, origin: str = "plan.json") -> tuple[str, str] | None:
+    """(what the file is, what to do instead), as binary_kind gives them for not_the_file, when the text `text` of a
+    file given as a scenario is a plan's output: a saved plan's JSON (plan_to_json: `plan -o x.json --format json`,
+    `plan --out`'s plan.json; or the JSON of a plan that found no fleet) or a plan's Markdown summary (summary.md);
+    None otherwise. A JSON cut at MAX_SCENARIO_CHARS is judged by the keys before the cut; `origin`: the file, as
+    the words name it."""
+    head = text.lstrip("\ufeff \t\n")
+    if head.startswith("{"):
+        keys = _top_level_keys(head)
+        if "status" in keys and keys.keys() & SAVED_PLAN_KEYS:
+            return _saved_plan_kind(keys, origin)
+        return None
+    lines = head.split("\n", 8)[:8]
+    if lines[0].startswith("# ") and any(_SUMMARY_HEADER.match(line) for line in lines[1:]):
+        name = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", lines[0][2:].strip())   # its signs as typed (escaped there)
+        return ("a Markdown file (a plan's summary, written by `fleetplan plan`)",
+                f"`plan` and `validate` take a scenario YAML file: give the one the plan of {name!r} was made from")
+    return None
+
+
+def _saved_plan_kind(keys: dict, origin: str) -> tuple[str, str]:
+    """saved_output_kind's words for a saved plan's JSON of top-level `keys` (each key → its value, where read)."""
+    kind = "a plan saved by `fleetplan plan` (JSON)"
+    remedy = ("`plan` and `validate` take a scenario YAML file; `compare` reads saved plans (fleetplan compare "
+              f"SCENARIO.yaml {origin})")
+    if "scenario_inputs" in keys:
+        remedy += "; the scenario it was planned from is in its `scenario_inputs`"
+    elif isinstance(keys.get("scenario_file"), str):   # a plan that found no fleet names the file it read
+        kind = "the result of `fleetplan plan` that found no fleet (JSON)"
+        remedy = f"`plan` and `validate` take a scenario YAML file: it was planned from {keys['scenario_file']}"
+    return kind, remedy
+
+
+def _top_level_keys(text: str) -> dict[str, Any]:
+    """The keys of the JSON object `text` begins with → their values, read in order until the text ends or is no
+    JSON: a file cut at the limit still tells its first keys."""
+    decoder = json.JSONDecoder()
+    found: dict[str, Any] = {}
+    space = re.compile(r"\s*")
+    at = space.match(text, 1).end()
+    key = None
+    try:
+        while at < len(text) and text[at] == '"':
+            key = None
+            key, at = decoder.raw_decode(text, at)
+            at = space.match(text, at).end()
+            if text[at:at + 1] != ":":
+                break
+            value, at = decoder.raw_decode(text, space.match(text, at + 1).end())
+            found[key] = value
+            at = space.match(text, at).end()
+            if text[at:at + 1] != ",":
+                break
+            at = space.match(text, at + 1).end()
+    except ValueError:   # cut, or no JSON: the keys read so far, and one whose value is cut
+        if isinstance(key, str):
+            found.setdefault(key, None)
+    return found
 
 
 # What a scenario file is named: the ends its "did you mean" offers for one not found
