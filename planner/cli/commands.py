@@ -1189,7 +1189,7 @@ def plan_command(
         said = [*exc.warnings, *early]
         known = {**_known_without_plan(scenario, file, solver), **({"warnings": said} if said else {})}
         if outputs_checked:
-            _no_plan_out(exc, fmt, output, out, known)
+            _no_plan_out(exc, output, fmt is PlanFormat.json, out, known)
         infeasible(exc, Format.json if fmt is PlanFormat.json and output is None else Format.table, known)
     except PricesRefuteScenario as exc:   # a mistake in the scenario file: say where in the text planned, as validate does
         _warn_before_failure(early, said_early)
@@ -1294,13 +1294,14 @@ def _known_without_plan(scenario, file: Path, solver: Solver) -> dict:
     return {"version": __version__, "scenario_file": str(file), **read, "solver": {"name": solver.value}}
 
 
-def _no_plan_out(exc: InfeasibleError, fmt: PlanFormat, output: Path | None, out: Path | None, known: dict) -> None:
-    """What a plan that found no fleet does with -o and --out: `-o FILE --format json` is written, atomically, with
-    the object stdout gets without -o (console.infeasible: status, reason, `known`); any other -o file and --out's
-    folder are not written, which stderr says, naming what an earlier run left there. An audit (2026-12-07): a
-    json -o kept last run's optimal plan while stdout said infeasible, and nothing said which file was stale; a
-    finance review could be handed last run's numbers. Files are never deleted: they are the user's."""
-    if output is not None and fmt is PlanFormat.json:
+def _no_plan_out(exc: InfeasibleError, output: Path | None, json_output: bool, out: Path | None, known: dict) -> None:
+    """What a plan (or a comparison) that found no fleet does with -o and --out: -o FILE of --format json
+    (`json_output`) is written, atomically, with the object stdout gets without -o (console.infeasible: status,
+    reason, `known`); any other -o file and --out's folder are not written, which stderr says, naming what an
+    earlier run left there. An audit (2026-12-07): a json -o kept last run's optimal plan while stdout said
+    infeasible, and nothing said which file was stale; a finance review could be handed last run's numbers. Files
+    are never deleted: they are the user's."""
+    if output is not None and json_output:
         from planner.fileio import write_atomic
 
         try:
@@ -1880,16 +1881,21 @@ def compare(
     skip_teardown()
 
     sa = sb = None
+    output_checked = False
     try:
         _check_store(store)
         _check_table_output(fmt, output, "comparison")
         sa, sb = read_sides(a, b)   # each read once: a saved plan may come through a pipe
         _check_not_an_input(output, None, [a, b, *_files_read_by(sa), *_files_read_by(sb), resolve_store(store)],
                             "this comparison")
+        output_checked = True   # -o may be written: a comparison with a side without a fleet says so in it
         cmp = make_comparison(sa, sb, solver=solver.value, store=store, max_dispatch_variables=max_variables,
                               max_purchase_variables=max_purchase_variables, files=(a, b))
-    except InfeasibleError as exc:   # as plan: with -o, no file is written, and nothing on stdout
-        infeasible(exc, fmt if output is None else Format.table, _sides_without_plan(exc, {"a": (sa, a), "b": (sb, b)}))
+    except InfeasibleError as exc:   # as plan: -o of json gets stdout's object, of csv is said not written
+        known = _sides_without_plan(exc, {"a": (sa, a), "b": (sb, b)})
+        if output_checked:
+            _no_plan_out(exc, output, fmt is Format.json, None, known)
+        infeasible(exc, fmt if output is None else Format.table, known)
     except ModelTooLarge as exc:
         fail(f"{exc.where}{_too_large(exc, False)}")
     except SidesUnreadable as exc:   # each file's problems under its own label, as validate gives them

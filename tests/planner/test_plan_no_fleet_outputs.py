@@ -130,3 +130,27 @@ def test_a_new_out_folder_is_said_not_written(tmp_path):
     assert result.exit_code == 1
     assert not review.exists()
     assert f"warning: --out {review}: NOT written: no plan was found\n" in result.stderr
+
+
+# --- compare: a side without a fleet, as plan ----------------------------------------------------------------
+
+def test_compare_json_to_a_file_is_what_stdout_gets(tmp_path):
+    out = tmp_path / "cmp.json"
+    out.write_text('{"totals": {"a": 1.0, "b": 2.0}}\n', encoding="utf-8")   # last run's comparison
+    scenario = _no_fleet(tmp_path)
+    to_file = run("compare", WORKED, scenario, "--format", "json", "-o", out)
+    to_stdout = run("compare", WORKED, scenario, "--format", "json")
+    assert to_file.exit_code == to_stdout.exit_code == 1
+    assert to_file.stdout == "" and out.read_text(encoding="utf-8") == to_stdout.stdout
+    assert json.loads(to_stdout.stdout)["infeasible_side"] == "b"
+
+
+def test_compare_csv_not_written_is_said(tmp_path):
+    out = tmp_path / "cmp.csv"
+    out.write_text("category,cost_a,cost_b\n", encoding="utf-8")
+    os.utime(out, (SEPT_30_NOON, SEPT_30_NOON))
+    result = run("compare", WORKED, _no_fleet(tmp_path), "--format", "csv", "-o", out)
+    assert result.exit_code == 1
+    assert out.read_text(encoding="utf-8") == "category,cost_a,cost_b\n"
+    assert (f"warning: -o {out}: NOT written: no plan was found; it still holds the file written there before "
+            "(last changed 2026-09-30 12:00 UTC), not this run's") in result.stderr.replace("\n", " ")
