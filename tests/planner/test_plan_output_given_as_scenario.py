@@ -47,9 +47,9 @@ def _saved_plan_message(path, inputs: bool = True) -> str:
             + ("; the scenario it was planned from is in its `scenario_inputs`" if inputs else ""))
 
 
-def _summary_message(path) -> str:
+def _summary_message(path, name: str = "Worked example") -> str:
     return (f"{path}: is a Markdown file (a plan's summary, written by `fleetplan plan`), not a scenario YAML file; "
-            "`plan` and `validate` take a scenario YAML file: give the one the plan of 'Worked example' was made from")
+            f"`plan` and `validate` take a scenario YAML file: give the one the plan of {name!r} was made from")
 
 
 def _problems(path) -> list[str]:
@@ -144,3 +144,15 @@ def test_a_scenario_with_a_status_key_is_told_of_that_key_as_before(tmp_path):
                         "reference_gpu: RTX-4090}\n", encoding="utf-8")
     problems = _problems(scenario)
     assert len(problems) == 1 and "status" in problems[0] and "not a scenario YAML file" not in problems[0]
+
+
+def test_a_summary_with_a_description_under_its_title_is_named_too(tmp_path):
+    # the description is a paragraph between the title and the "Planned with fleetplan" line; the title's Markdown
+    # signs, escaped in the file, are named as typed
+    described = plan(WORKED, baselines=False, name="Team *A* #1", description="Q3 review: *one* card\nand the cloud")
+    summary = tmp_path / "summary.md"
+    text = plan_to_markdown(described)
+    assert text.splitlines()[2].startswith("Q3 review") and text.splitlines()[4].startswith("Planned with fleetplan")
+    summary.write_text(text, encoding="utf-8")
+    assert text.startswith("# Team \\*A\\* #1\n")
+    assert _problems(summary) == [_summary_message(summary, "Team *A* #1")]
