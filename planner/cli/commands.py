@@ -1305,7 +1305,9 @@ def _no_plan_out(exc: InfeasibleError, output: Path | None, json_output: bool, o
         from planner.fileio import write_atomic
 
         try:
-            write_atomic(output, json.dumps({"status": "infeasible", "reason": str(exc), **known}, indent=2) + "\n")
+            # a leading ~ the home folder, as a plan's export takes it (reports.tables.export_path)
+            text = json.dumps({"status": "infeasible", "reason": str(exc), **known}, indent=2) + "\n"
+            write_atomic(Path(output).expanduser(), text)
             err.print(f"wrote {output} (status infeasible: no plan, and why)")
         except OSError as exc_write:
             err.warn(f"-o {output}: NOT written (cannot write: {exc_write.strerror or exc_write}){_held_before(output)}")
