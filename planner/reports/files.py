@@ -32,7 +32,8 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
                      option: str | None = None) -> list[Path]:
     """Write plan.json, fleet.csv, monthly.csv, excluded_offers.csv (each offer left out, with its reason),
     plan.xlsx, focus.csv and summary.md as the folder `out_dir` (a leading `~` is the home folder), replacing a
-    previous plan's set as a whole; return the paths of the files.
+    previous plan's set as a whole; return the paths of the files. `start` (month 1, YYYY-MM) dates them all: the
+    JSON's `start`, monthly.csv's calendar_month, the summary's period and years, the workbook's and FOCUS's months.
 
     Raises PlannerError when `out_dir` holds anything else (replacing the folder would delete it), one of its files
     would be a file the plan was made from (a profile CSV saved as fleet.csv in it: `check_not_an_input`), or the
@@ -45,13 +46,13 @@ def write_plan_files(plan: Plan, out_dir: str | Path, start: str | date | None =
     check_not_an_input([(f"{option} {Path(given) / name}" if option else str(Path(given) / name), out_dir / name)
                         for name in OUT_FILES], files_planned_from(plan))
     contents = {
-        "plan.json": plan_to_json(plan),
+        "plan.json": plan_to_json(plan, start=start),
         "fleet.csv": plan_to_csv(plan, table="fleet"),
-        "monthly.csv": plan_to_csv(plan, table="monthly"),
+        "monthly.csv": plan_to_csv(plan, table="monthly", start=start),
         "excluded_offers.csv": plan_to_csv(plan, table="excluded_offers"),
         "plan.xlsx": plan_to_excel(plan, start=start),
         "focus.csv": csv_text(plan_to_focus(plan, start=start)),
-        "summary.md": plan_to_markdown(plan),
+        "summary.md": plan_to_markdown(plan, start=start),
     }
     write_folder_atomic(out_dir, contents)
     return [out_dir / name for name in OUT_FILES]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -34,9 +35,10 @@ from planner.reports.tables import (
     prices_used,
     require_plan,
     site_cost_note,
+    start_month,
     written_prices,
 )
-from planner.reports.yearly import yearly_note, yearly_view
+from planner.reports.yearly import calendar_span, yearly_note, yearly_view
 from planner.text import counted, number_text, offer_words, visible
 from pricing_adapters.shown import days_old
 
@@ -396,14 +398,15 @@ def _speed_rows(plan: Plan) -> pd.DataFrame:
     return out
 
 
-def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
+def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> str:
     """A one-page summary for a planning review: headline (total, the bound of a grouped profile, the
     runner-up: close call or firm), baselines, warnings, fleet (with the owned cards' existing, sold and
     switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category, the
     money by plan year (paid, nominal, and present value), break-even, then what the plan rests on: the scenario's
     assumptions, its workloads, the cards it quotes, the prices and speeds used, the offers left out (counted by the
     rule they fail); the solver. Under the title: the planner's version, when the plan was made and where its prices
-    came from."""
+    came from. With `start` (month 1, YYYY-MM: --start) the total's period and each plan year say their calendar
+    months ("months 1–36 = 2027-04 to 2030-03")."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     target = check_export_path(plan, path, "summary.md", "plan_to_markdown (to_markdown)")
     s = plan.scenario
@@ -417,7 +420,11 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
     owned_end = owned_end_value_words(plan)   # a credit that takes the total below the bills paid
-    lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {counted(plan.horizon_months, 'month')}; "
+    first = start_month(start, s)
+    period = (f" (months 1–{plan.horizon_months} = {calendar_span(first, 1, int(plan.horizon_months))})"
+              if first is not None and int(plan.horizon_months) > 1 else
+              f" ({calendar_span(first, 1, 1)})" if first is not None else "")
+    lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {counted(plan.horizon_months, 'month')}{period}; "
               f"status {plan.status}{'; ' + owned_end if owned_end else ''}). "
               f"Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."
               + (f" {_text(grouped[:1].upper() + grouped[1:])}." if grouped else ""), ""]
@@ -460,7 +467,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None) -> str:
     lines += [f"## Cost by category ({money})", "", _md_table(costs[costs["cost"] != 0]), ""]
     # what is paid each year, as the workbook's yearly sheet (reports.yearly): the totals above are present values
     note = yearly_note(plan)
-    lines += [f"## By plan year ({cur}): paid (nominal) and present value", "", _md_table(yearly_view(plan)), "",
+    lines += [f"## By plan year ({cur}): paid (nominal) and present value", "", _md_table(yearly_view(plan, first)), "",
               _text(note[:1].upper() + note[1:]), ""]
     if len(baselines):
         lines += [f"## Baselines ({money})", "", _md_table(_baseline_rows(plan)), ""]

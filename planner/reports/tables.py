@@ -323,9 +323,10 @@ def price_source_text(plan: Plan) -> str:
     return source if pinned is None else f"{source}, pinned to snapshot #{pinned}"
 
 
-def plan_to_dict(plan: Plan) -> dict:
+def plan_to_dict(plan: Plan, start: str | date | None = None) -> dict:
     """One JSON-ready object: the tool's version and when the plan was made (generated_at, UTC), status,
-    currency, horizon, total, costs by category (credits negative, summing to total), fleet, monthly,
+    currency, horizon, `start` (month 1 of the plan as YYYY-MM, `start_month`: --start; null when not given), total,
+    costs by category (credits negative, summing to total), fleet, monthly,
     baselines, break_even, utilisation, energy, solver, prices (their source and dates), prices_used (the
     unit prices behind each fleet row), the scenario solved (scenario_inputs, so that `fleetplan compare` can read
     a saved plan) and the hashes of the files it names (input_files)."""
@@ -340,10 +341,11 @@ def plan_to_dict(plan: Plan) -> dict:
         "status": clean(plan.status),
         "currency": clean(plan.currency),
         "horizon_months": clean(plan.horizon_months),
+        "start": start_month(start, plan.scenario),
         "total": clean(plan.total),
         "costs": clean(dict(zip(costs["category"], costs["cost"]))),
         "fleet": records(held(plan, "fleet")),
-        "monthly": records(labelled_monthly(plan)),
+        "monthly": records(labelled_monthly(plan, start)),
         "baselines": records(held(plan, "baselines")),
         "break_even": records(held(plan, "break_even")),
         "utilisation": records(held(plan, "utilisation")),
@@ -374,9 +376,10 @@ def plan_to_dict(plan: Plan) -> dict:
     }
 
 
-def plan_to_json(plan: Plan, path: str | Path | None = None) -> str:
-    """The plan as JSON text (the `--format json` object); written atomically when `path` is given."""
-    text = json.dumps(plan_to_dict(plan), indent=2) + "\n"   # plan_to_dict checks it is a Plan
+def plan_to_json(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> str:
+    """The plan as JSON text (the `--format json` object; `start`: month 1, YYYY-MM, as `plan_to_dict`); written
+    atomically when `path` is given."""
+    text = json.dumps(plan_to_dict(plan, start), indent=2) + "\n"   # plan_to_dict checks it is a Plan
     return maybe_write(check_export_path(plan, path, "plan.json", "plan_to_json (to_json)"), text)
 
 
@@ -400,15 +403,22 @@ def plan_year(month: int, horizon: int) -> int | str:
     return AFTER_HORIZON if month > horizon else (month - 1) // MONTHS_PER_YEAR + 1
 
 
-def labelled_monthly(plan: Plan) -> pd.DataFrame:
-    """`plan.monthly` with two columns after its own, for readers without the Plan (the JSON, monthly.csv): its
+def labelled_monthly(plan: Plan, start: str | date | None = None) -> pd.DataFrame:
+    """`plan.monthly` with three columns after its own, for readers without the Plan (the JSON, monthly.csv): its
     `money_basis` ("nominal; total_discounted: present value at 8%/year", the words of its attrs: its `total` is
-    nominal), and `plan_year` (1, 2, … and "after horizon" on row H+1, which holds the credits and payments after
-    the horizon, each payment discounted in its own month: there total_discounted ≠ total × discount_factor)."""
+    nominal), `plan_year` (1, 2, … and "after horizon" on row H+1, which holds the credits and payments after
+    the horizon, each payment discounted in its own month: there total_discounted ≠ total × discount_factor) and
+    `calendar_month` (YYYY-MM of the row's month counted from `start`, month 1, as the workbook's month_start: row H+1
+    the month after the horizon; None for every row when no start is given)."""
     monthly = held(plan, "monthly")
     basis = money_attrs(MONEY_COLUMNS["monthly"], plan.currency, getattr(plan.scenario, "discount_rate", None))
     years = [plan_year(int(m), int(plan.horizon_months)) for m in monthly["month"]]
-    return monthly.assign(money_basis=basis["money_basis"], plan_year=pd.Series(years, index=monthly.index, dtype=object))
+    first = start_month(start, plan.scenario)
+    first_day = plan_start(first) if first is not None else None
+    calendar = [None if first_day is None else add_months(first_day, int(m) - 1).strftime("%Y-%m")
+                for m in monthly["month"]]
+    return monthly.assign(money_basis=basis["money_basis"], plan_year=pd.Series(years, index=monthly.index, dtype=object),
+                          calendar_month=pd.Series(calendar, index=monthly.index, dtype=object))
 
 
 # every table of a plan that plan_to_csv writes, in the order of its docstring (the dashboard's "All tables" zip)
@@ -434,13 +444,15 @@ def whole_counts(df: pd.DataFrame, columns) -> pd.DataFrame:
     return df.assign(**out) if out else df
 
 
-def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = None) -> str:
+def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = None,
+                start: str | date | None = None) -> str:
     """One table of the plan as CSV text (`csv_text`: no field starts a formula): fleet (default, None),
     monthly, costs, baselines, break_even, utilisation, schedule, installed, owned, speeds, serving,
     excluded_offers (`excluded_offers`: the JSON's rows with the `rule` each failed). The
     tables of `MONEY_TABLES` end with a `currency` column (the plan's ISO code), those of
     `PRESENT_VALUE_TABLES` then with `money_basis` ("present value at 8%/year", `present_value_basis`), monthly then
-    with `money_basis` and `plan_year` (`labelled_monthly`)."""
+    with `money_basis`, `plan_year` and `calendar_month` (`labelled_monthly`: YYYY-MM counted from `start`, month 1;
+    empty without it)."""
     require_plan(plan, "plan_to_csv (to_csv)")
     if table is not None and not isinstance(table, str):   # table=['fleet'] raised "unhashable type: 'list'"
         raise PlannerError(f"table={table!r}: expected one table's name, e.g. table='monthly'")
@@ -464,8 +476,9 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
     if table in PRESENT_VALUE_TABLES:
         df = df.assign(money_basis=present_value_basis(plan))
     if table == "monthly":   # after `currency`, which keeps its place
-        labels = labelled_monthly(plan)
-        df = df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"])
+        labels = labelled_monthly(plan, start)
+        df = df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"],
+                       calendar_month=labels["calendar_month"])
     return maybe_write(target, csv_text(df), f"{table}.csv")
 
 
@@ -570,6 +583,14 @@ def plan_start(start: str | date | None = None, scenario=None, today: date | Non
     if not FIRST_START_YEAR <= first.year <= LAST_START_YEAR:
         raise PlannerError(f"plan start {text!r}: expected a year from {FIRST_START_YEAR} to {LAST_START_YEAR}")
     return first
+
+
+def start_month(start: str | date | None = None, scenario=None) -> str | None:
+    """Month 1 of the plan as YYYY-MM where it is given (`start`, else the scenario's `start` if it has one), checked
+    as `plan_start` checks it; None when neither gives it (the plan's months are then not dated: the JSON's `start`
+    null, monthly.csv's calendar_month empty)."""
+    given = start if start is not None else getattr(scenario, "start", None) if scenario is not None else None
+    return None if given is None else plan_start(given).strftime("%Y-%m")
 
 
 def add_months(d: date, months: int) -> date:

@@ -5,12 +5,14 @@ CLI and the Markdown summary show them as a table of one row a year (`yearly_vie
 
 from __future__ import annotations
 
+from datetime import date
+
 import pandas as pd
 
 from planner.engine import Plan
 from planner.engine.result import held
 from planner.reports.flows import last_payment_month
-from planner.reports.tables import AFTER_HORIZON, plan_year, present_value_basis
+from planner.reports.tables import AFTER_HORIZON, add_months, plan_start, plan_year, present_value_basis, start_month
 
 # monthly columns that are not cost categories
 NOT_CATEGORIES = ("month", "total", "discount_factor", "total_discounted")
@@ -64,10 +66,11 @@ def _months(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}–{last}"
 
 
-def yearly_view(plan: Plan) -> pd.DataFrame:
+def yearly_view(plan: Plan, start: str | date | None = None) -> pd.DataFrame:
     """`yearly_amounts` for a reader, one row a plan year, then the months after the horizon as "end credit" (where
-    they hold only the cards' end value) or "after horizon", then "total": `year`, `months` (1–12 …), `capex`,
-    `credits` (where some row has one), `opex`, `paid` (the year's total, nominal: as paid) and `present_value`."""
+    they hold only the cards' end value) or "after horizon", then "total": `year`, `months` (1–12 …), with `start`
+    (month 1, YYYY-MM) `calendar` (the months' calendar months, "2027-04 to 2028-03"), `capex`, `credits` (where some
+    row has one), `opex`, `paid` (the year's total, nominal: as paid) and `present_value`."""
     years = yearly_amounts(plan)
     after = years["year"] == AFTER_HORIZON
     only_credit = after & (years["capex"].abs() < 0.005) & (years["opex"].abs() < 0.005)
@@ -82,9 +85,21 @@ def yearly_view(plan: Plan) -> pd.DataFrame:
     total = {"year": "total", "months": _months(1, int(years.loc[view.index, "last_month"].max())),
              **{c: float(view[c].sum()) for c in ("capex", "credits", "opex", "paid", "present_value")}}
     view = pd.concat([view, pd.DataFrame([total])], ignore_index=True)
+    first = start_month(start, plan.scenario)
+    if first is not None:
+        spans = [str(m).split("–") for m in view["months"]]   # "1–12", or one month "13"
+        view.insert(2, "calendar", [calendar_span(first, int(s[0]), int(s[-1])) for s in spans])
     if not (view["credits"].abs() >= 0.005).any():
         view = view.drop(columns=["credits"])
     return view
+
+
+def calendar_span(start: str | date, first: int, last: int) -> str:
+    """Plan months `first` to `last` as calendar months counted from `start` (month 1, YYYY-MM): "2027-04 to 2028-03",
+    one month "2027-04"."""
+    day = plan_start(start)
+    a, b = (add_months(day, m - 1).strftime("%Y-%m") for m in (first, last))
+    return a if a == b else f"{a} to {b}"
 
 
 def yearly_note(plan: Plan) -> str:

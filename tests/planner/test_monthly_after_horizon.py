@@ -66,7 +66,7 @@ def test_the_plan_is_one_reservation_paying_401_50_a_month_for_24_months(reserve
 def test_monthly_csv_labels_row_19_after_horizon_with_the_last_six_fees_discounted_each_in_its_month(reserved):
     header, rows = csv_rows(plan_to_csv(reserved, table="monthly"))
     # the old columns keep their names and places; the new ones come after `currency`
-    assert header == [*MONTHLY_COLUMNS, "currency", "money_basis", "plan_year"]
+    assert header == [*MONTHLY_COLUMNS, "currency", "money_basis", "plan_year", "calendar_month"]
     assert [r["plan_year"] for r in rows] == [str(y) for y in YEARS]
     assert {(r["currency"], r["money_basis"]) for r in rows} == {("USD", BASIS)}
     assert [float(r["total"]) for r in rows] == pytest.approx([FEE] * 18 + [6 * FEE])
@@ -80,7 +80,7 @@ def test_monthly_csv_labels_row_19_after_horizon_with_the_last_six_fees_discount
 
 def test_json_monthly_rows_carry_the_same_basis_and_plan_year(reserved):
     monthly = json.loads(plan_to_json(reserved))["monthly"]
-    assert list(monthly[0]) == [*MONTHLY_COLUMNS, "money_basis", "plan_year"]   # currency: the JSON's top level
+    assert list(monthly[0]) == [*MONTHLY_COLUMNS, "money_basis", "plan_year", "calendar_month"]   # currency: the JSON's top level
     assert [r["plan_year"] for r in monthly] == YEARS
     assert {r["money_basis"] for r in monthly} == {BASIS}
     assert monthly[-1]["month"] == 19 and monthly[-1]["total"] == pytest.approx(6 * FEE)

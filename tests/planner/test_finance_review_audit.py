@@ -1,0 +1,87 @@
+"""Outputs a planning-review lead preparing them for finance found wanting (2026-12-07), each stated as the fact the
+output now tells.
+
+1. The plan's calendar start (--start 2027-04) dated only the workbook and focus.csv: plan.json (`start`), summary.md
+   (the total's period and the plan years) and monthly.csv (`calendar_month`, appended last) now say it too.
+2. The workbook's break-even sheet showed a share above 1 as a percentage (209.9 %) where the terminal and summary.md
+   say "never"; it says "never" too, the share kept in its note.
+3. `compare` wrote a field one side leaves unset "none" and a key it lacks "(not set)": one wording, "(not set)", with
+   what applies instead where that is known (a cap: no cap; a card override: the catalog's value).
+4. `compare --format csv`'s inputs... (see the tests below).
+5. The runner-up's other card types with no card at all read "with other card types": they read "with no cards (all
+   cloud)".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from planner import load_scenario, plan
+from planner.reports import plan_to_csv, plan_to_dict, plan_to_json, plan_to_markdown, write_plan_files
+
+# a year's plan twice over (24 months), small enough to solve in a moment; cloud spot is cheaper than the card
+TWO_YEARS = """
+name: two years
+currency: USD
+horizon_months: 24
+prices: {providers: [aws], regions: [us-east-1], purchase_options: [on_demand, spot]}
+onprem: {cards: [rtx-4090]}
+constraints: {min_units: {rtx-4090: 1}}
+workloads:
+  - {name: cnn, gpu_hours_per_month: 1200, reference_gpu: RTX-4090, min_gpu_memory_gb: 20, interruptible: true}
+"""
+
+
+def _two_years(tmp_path):
+    path = tmp_path / "two-years.yaml"
+    path.write_text(TWO_YEARS, encoding="utf-8")
+    return plan(load_scenario(path), baselines=False)
+
+
+def test_plan_json_records_the_start_and_null_without_one(tmp_path):
+    p = _two_years(tmp_path)
+    assert plan_to_dict(p, start="2027-04")["start"] == "2027-04"
+    assert json.loads(plan_to_json(p, start="2027-4"))["start"] == "2027-04"   # as --start reads it
+    assert plan_to_dict(p)["start"] is None   # not given: the months are not dated
+    monthly = plan_to_dict(p, start="2027-04")["monthly"]
+    # month 1 is April 2027, month 12 March 2028, month 24 March 2029; row 25 (after the horizon) April 2029
+    assert [(r["month"], r["calendar_month"]) for r in monthly if r["month"] in (1, 12, 13, 24, 25)] == [
+        (1, "2027-04"), (12, "2028-03"), (13, "2028-04"), (24, "2029-03"), (25, "2029-04")]
+
+
+def test_monthly_csv_appends_the_calendar_month_last(tmp_path):
+    p = _two_years(tmp_path)
+    before = next(csv.reader(io.StringIO(plan_to_csv(p, table="monthly"))))
+    rows = list(csv.DictReader(io.StringIO(plan_to_csv(p, table="monthly", start="2027-04"))))
+    header = list(rows[0])
+    assert header[-1] == "calendar_month" and header[:-1] == [c for c in before if c != "calendar_month"]
+    assert header[-3:-1] == ["money_basis", "plan_year"]   # the earlier columns keep their places
+    assert [r["calendar_month"] for r in rows[:3]] == ["2027-04", "2027-05", "2027-06"]
+    assert rows[23]["calendar_month"] == "2029-03"
+    undated = list(csv.DictReader(io.StringIO(plan_to_csv(p, table="monthly"))))
+    assert {r["calendar_month"] for r in undated} == {""}
+
+
+def test_summary_md_says_the_plan_s_calendar_months(tmp_path):
+    p = _two_years(tmp_path)
+    text = plan_to_markdown(p, start="2027-04")
+    assert "over 24 months (months 1–24 = 2027-04 to 2029-03)" in text
+    table = text[text.index("## By plan year"):].split("\n\n")[1].splitlines()
+    header = [c.strip() for c in table[0].strip("|").split("|")]
+    assert header[:3] == ["year", "months", "calendar"]
+    rows = {c[0]: c[2] for c in ([x.strip() for x in line.strip("|").split("|")] for line in table[2:])}
+    assert rows["1"] == "2027-04 to 2028-03" and rows["2"] == "2028-04 to 2029-03"
+    plain = plan_to_markdown(p)   # no start: no calendar words
+    assert "= 20" not in plain and "| calendar |" not in plain
+
+
+def test_the_out_folder_dates_its_json_csv_and_summary(tmp_path):
+    p = _two_years(tmp_path)
+    out = tmp_path / "review"
+    write_plan_files(p, out, start="2027-04")
+    assert json.loads((out / "plan.json").read_text())["start"] == "2027-04"
+    assert "months 1–24 = 2027-04 to 2029-03" in (out / "summary.md").read_text()
+    first = list(csv.DictReader(io.StringIO((out / "monthly.csv").read_text())))[0]
+    assert first["calendar_month"] == "2027-04"
