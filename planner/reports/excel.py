@@ -32,6 +32,7 @@ from planner.engine.readback import SERVING_COLUMNS
 from planner.engine.result import held
 from planner.reports.tables import (
     BOUND_UNKNOWN,
+    BREAK_EVEN_NEVER,
     add_months,
     assumptions,
     baselines_grouped,
@@ -40,6 +41,7 @@ from planner.reports.tables import (
     excluded_offers,
     generated_at,
     maybe_write,
+    never_breaks_even,
     plan_start,
     plan_year,
     present_money,
@@ -125,8 +127,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
         "cap costs": _formatted(_shares(_joined(_or_empty(held(plan, "cap_costs", None), CAP_COST_COLUMNS),
                                                 "dropped_in"), {"saving_pct": 100}), ["total_without", "saving"], present),
-        "break-even": _formatted(_shares(held(plan, "break_even"), {"break_even_utilisation": 1}),
-                             ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], undiscounted),
+        "break-even": break_even_sheet(plan, undiscounted),
         "speeds": _formatted(_shares(held(plan, "speeds"), {"scaling_efficiency": 1}), [], money),
         # every row the JSON's excluded_offers holds, its reason as written and the rule it fails
         "excluded offers": _formatted(excluded_offers(plan), [], money),
@@ -185,6 +186,34 @@ def serving_sheet(plan: Plan) -> Sheet:
         columns.remove("hours_of_week")
         columns.insert(columns.index("hours_per_week") + 1, "hours_of_week")
     return Sheet(table[columns], {})   # whole hours as 45, not 45.0
+
+
+def break_even_sheet(plan: Plan, undiscounted: str) -> Sheet:
+    """The break-even table, its rates nominal (`undiscounted`), its share a percentage; where no utilisation pays the
+    card off (`never_breaks_even`: a share above 1, more hours than there are, or inf) the text BREAK_EVEN_NEVER,
+    right-aligned as the numbers are (with the column's share format, which a text cell ignores), as the terminal
+    and summary.md say it (209.9 % read as "needs 210 % utilisation"), the share kept at the front of its note
+    ("break-even at 209.9 % of the card's hours; …"). The JSON and CSV keep the number."""
+    table = _shares(held(plan, "break_even"), {"break_even_utilisation": 1})
+    column = "break_even_utilisation (%)"
+    if column in table.columns and len(table):
+        shares = table[column].tolist()
+        never = [isinstance(v, (int, float)) and never_breaks_even(float(v)) for v in shares]
+        if any(never):
+            table[column] = [Styled(BREAK_EVEN_NEVER, SHARE, align="right") if n else v for v, n in zip(shares, never)]
+            if "note" in table.columns:
+                table["note"] = [_never_note(v, note) if n else note
+                                 for v, n, note in zip(shares, never, table["note"])]
+    return _formatted(table, ["cloud_cost_per_reference_hour", "card_fixed_cost_per_month"], undiscounted)
+
+
+def _never_note(share: float, note) -> str:
+    """A never-break-even row's note with its exact share first: "break-even at 209.9 % of the card's hours (more
+    than there are)", or "no utilisation (cloud work costs less than the card's energy)" for inf."""
+    said = ("no utilisation pays it off (cloud work costs less than the card's energy)" if math.isinf(share) else
+            f"break-even at {share * 100:,.1f} % of the card's hours (more than there are)")
+    note = "" if note is None or (isinstance(note, float) and math.isnan(note)) else str(note)
+    return f"{said}; {note}" if note else said
 
 
 def _shares(df: pd.DataFrame, scale: dict[str, float]) -> pd.DataFrame:
@@ -480,10 +509,12 @@ def _fleet_text(fleet: dict) -> str:
 
 @dataclass(frozen=True)
 class Styled:
-    """A value with a number format of its own (the summary's value column mixes units)."""
+    """A value with a number format of its own (the summary's value column mixes units); `align` ("right") a text
+    cell's alignment (break-even's "never" in a column of numbers)."""
 
     value: object
-    format: str
+    format: str | None
+    align: str | None = None
 
 
 def assumptions_sheet(plan: Plan, first: date) -> Sheet:
@@ -538,12 +569,13 @@ class _Formats:
         self.wb, self.cache = wb, {}
         self.bold = wb.add_format({"bold": True})
 
-    def __call__(self, number_format: str | None, quote_prefix: bool = False):
-        if number_format is None and not quote_prefix:
+    def __call__(self, number_format: str | None, quote_prefix: bool = False, align: str | None = None):
+        if number_format is None and not quote_prefix and align is None:
             return None
-        key = (number_format, quote_prefix)
+        key = (number_format, quote_prefix, align)
         if key not in self.cache:
             spec = {"num_format": number_format} if number_format else {}
+            spec |= {"align": align} if align else {}
             self.cache[key] = self.wb.add_format({**spec, "quote_prefix": quote_prefix})
         return self.cache[key]
 
@@ -610,9 +642,10 @@ def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str 
     """One cell, by the type of `value`: a Formula as a formula with its value, numbers as numbers (NaN
     and inf blank), dates as dates, and any other value as a string cell (containers as JSON) holding
     its `workbook_text`, with the quote_prefix format when it `starts_a_formula`."""
+    align = None
     if isinstance(value, Styled):
-        value, number_format = value.value, value.format
-    fmt = formats(number_format)
+        value, number_format, align = value.value, value.format, value.align
+    fmt = formats(number_format, align=align)
     if isinstance(value, Formula):
         ws.write_formula(row, col, value.text, fmt, value.value)
     elif value is None or value is pd.NA or value is pd.NaT:
@@ -629,7 +662,7 @@ def _write(ws, row: int, col: int, value, formats: _Formats, number_format: str 
         ws.write_datetime(row, col, value, fmt or formats(DAY))
     else:
         text = _fitted(workbook_text(json.dumps(clean(value)) if isinstance(value, (dict, list, tuple)) else str(value)))
-        ws.write_string(row, col, text, formats(number_format, quote_prefix=starts_a_formula(text)))
+        ws.write_string(row, col, text, formats(number_format, quote_prefix=starts_a_formula(text), align=align))
 
 
 # A cell holds at most 32,767 UTF-16 units (Excel's limit); xlsxwriter cuts a longer string without a word

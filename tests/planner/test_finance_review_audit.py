@@ -85,3 +85,44 @@ def test_the_out_folder_dates_its_json_csv_and_summary(tmp_path):
     assert "months 1–24 = 2027-04 to 2029-03" in (out / "summary.md").read_text()
     first = list(csv.DictReader(io.StringIO((out / "monthly.csv").read_text())))[0]
     assert first["calendar_month"] == "2027-04"
+
+
+def test_the_workbook_s_break_even_says_never_right_aligned_with_the_share_in_its_note(tmp_path):
+    from openpyxl import load_workbook
+
+    from planner.reports import plan_to_excel
+
+    p = _two_years(tmp_path)
+    [share] = [r["break_even_utilisation"] for r in plan_to_dict(p)["break_even"]]
+    assert share > 1   # spot cloud work is cheaper: the card would need more hours than a month has
+    path = tmp_path / "plan.xlsx"
+    plan_to_excel(p, path)
+    ws = load_workbook(path)["break-even"]
+    header = [c.value for c in ws[1]]
+    [row] = list(ws.iter_rows(min_row=2))
+    cell = row[header.index("break_even_utilisation (%)")]
+    assert cell.value == "never" and cell.data_type == "s"
+    assert cell.alignment.horizontal == "right"   # as the numbers of its column read
+    note = row[header.index("note")].value
+    assert note.startswith(f"break-even at {share * 100:,.1f} % of the card's hours")
+    assert "above availability" in note   # the row's own note is kept after it
+    # JSON and CSV keep the number
+    [csv_row] = list(csv.DictReader(io.StringIO(plan_to_csv(p, table="break_even"))))
+    assert float(csv_row["break_even_utilisation"]) == share
+
+
+def test_a_break_even_share_of_at_most_1_stays_a_percentage(tmp_path):
+    from openpyxl import load_workbook
+
+    from planner.reports import plan_to_excel
+
+    p = _two_years(tmp_path)
+    p.break_even = p.break_even.assign(break_even_utilisation=[0.25])   # a card busy a quarter of its hours pays off
+    path = tmp_path / "plan.xlsx"
+    plan_to_excel(p, path)
+    ws = load_workbook(path)["break-even"]
+    header = [c.value for c in ws[1]]
+    [row] = list(ws.iter_rows(min_row=2))
+    cell = row[header.index("break_even_utilisation (%)")]
+    assert cell.value == 0.25 and cell.number_format == "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
+    assert not str(row[header.index("note")].value or "").startswith("break-even at")
