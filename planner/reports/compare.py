@@ -105,8 +105,8 @@ class Comparison:
                               # provider … purchase_option, price (field), a, b — unit prices of an offer both
                               # plans use that differ (a plan saved before prices_used gives none)
     inputs_shown: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["path", "a", "b"]))
-                              # `inputs` as text (input_text): an unset field "none (no cap)", a key one side does
-                              # not set "(not set)", numbers 14,000 and true/false as a reader reads them
+                              # `inputs` as text (input_text): a field or key one side does not set "(not set)"
+                              # ("(not set: no cap)"), numbers 14,000 and true/false as a reader reads them
     sides: dict = field(default_factory=dict)   # "a"/"b": file, saved_plan, generated_at, version (`side_facts`)
 
     def __setattr__(self, name: str, value) -> None:
@@ -998,7 +998,13 @@ def compared_money_attrs(currency: str, basis: dict) -> dict:
 # inputs_shown, so it says the same)
 UNSET_MEANS = {"onprem.capex_budget": "no cap", "onprem.capex_budget_per_year": "no cap",
                "onprem.power_cap_kw": "no cap", "constraints.max_cloud_share": "no cap", "prices.regions": "all regions"}
-NOT_SET = "(not set)"          # a key one side's mapping does not hold (card_overrides.x.price, fx.CNY …)
+# a card override's figure not set: the catalog's value for the card applies (planner/data/onprem_cards.csv)
+_CATALOG_FIGURE = re.compile(r"onprem\.card_overrides\.[^.]+\.(price|host_cost_per_card|busy_watts|idle_watts|"
+                             r"cards_per_server|life_years|maintenance_rate_per_year)")
+# a custom card's own field: every one is there where the side has the card (defaults included), so one the side
+# lacks is a card it does not have
+_CUSTOM_CARD_FIELD = re.compile(r"onprem\.custom_cards\.[^.]+\.[^.]+")
+NOT_SET = "(not set)"          # a field one side leaves unset, or a key it does not hold (card_overrides.x.price, fx.CNY …)
 WORKLOAD, NO_WORKLOAD = "(workload)", "(no workload)"   # a workload one side does not have: one row, not one a field
 _ABSENT = object()
 
@@ -1017,11 +1023,21 @@ def value_text(value: Any, unset: str = "none") -> str:
 
 
 def input_text(path: str, value: Any) -> str:
-    """A scenario value of `path` as "Inputs that differ" shows it: an unset field "none" and, where it says
-    more, what that means ("none (no cap)"); a key the side does not set (`_ABSENT`) "(not set)"; else value_text."""
-    if value is _ABSENT:
-        return NOT_SET
-    return value_text(value, f"none ({UNSET_MEANS[path]})" if path in UNSET_MEANS else "none")
+    """A scenario value of `path` as "Inputs that differ" shows it: a field the side leaves unset (None) and a key it
+    does not hold (`_ABSENT`) alike "(not set)" ("none" read as "no host cost" where the catalog's applies), with
+    what applies instead where that is known (`unset_text`: "(not set: no cap)"); else value_text."""
+    if value is _ABSENT or value is None or (isinstance(value, float) and math.isnan(value)):
+        return unset_text(path, absent=value is _ABSENT)
+    return value_text(value)
+
+
+def unset_text(path: str, absent: bool = False) -> str:
+    """`NOT_SET` for `path`, with what applies instead where it is known: "(not set: no cap)" of a cap
+    (`UNSET_MEANS`), "(not set: the catalog's value)" of a card override's figure, "(not set: no such custom card)"
+    of a custom card's field the side lacks (`absent`)."""
+    means = (UNSET_MEANS.get(path) or ("the catalog's value" if _CATALOG_FIGURE.fullmatch(path) else None)
+             or ("no such custom card" if absent and _CUSTOM_CARD_FIELD.fullmatch(path) else None))
+    return f"(not set: {means})" if means else NOT_SET
 
 
 def _files_of(p: Plan | SavedPlan) -> dict[str, InputFile]:

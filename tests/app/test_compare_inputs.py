@@ -30,7 +30,7 @@ def test_a_cleared_budget_reads_no_cap_and_money_reads_with_thousands_separators
     a_col = next(c for c in inputs.columns if c.startswith("A: "))
     b_col = next(c for c in inputs.columns if c.startswith("B: "))
     rows = {path: (a, b) for path, a, b in zip(inputs["path"], inputs[a_col], inputs[b_col])}
-    assert rows == {"onprem.capex_budget": ("60,000", "none (no cap)"), "onprem.power_cap_kw": ("6", "2.5")}
+    assert rows == {"onprem.capex_budget": ("60,000", "(not set: no cap)"), "onprem.power_cap_kw": ("6", "2.5")}
 
 
 def test_input_values_read_as_typed_numbers_and_unset_fields_say_what_they_mean():
@@ -38,8 +38,8 @@ def test_input_values_read_as_typed_numbers_and_unset_fields_say_what_they_mean(
     assert input_text("onprem.pue", 2.1499999999999995) == "2.15"   # a slider's step sum
     assert input_text("onprem.electricity_per_kwh", 0.12) == "0.12"
     assert input_text("horizon_months", 36) == "36"
-    assert input_text("prices.regions", None) == "none (all regions)"
-    assert input_text("workloads.llm-finetune.framework", None) == "none"
+    assert input_text("prices.regions", None) == "(not set: all regions)"
+    assert input_text("workloads.llm-finetune.framework", None) == "(not set)"
     assert input_text("prices.providers", "[aws, azure]") == "[aws, azure]"
 
 
@@ -68,7 +68,7 @@ def test_the_compare_page_shows_the_planners_words_for_a_key_one_side_lacks():
     inputs = next(d.value for d in at.dataframe if "path" in d.value.columns)
     b_col = next(c for c in inputs.columns if c.startswith("B: "))
     rows = dict(zip(inputs["path"], inputs[b_col]))
-    assert rows["onprem.card_overrides.a100-80gb-pcie.price"] == "(not set)", rows
+    assert rows["onprem.card_overrides.a100-80gb-pcie.price"] == "(not set: the catalog's value)", rows
 
 
 def test_at_1366_px_the_inputs_names_and_every_header_show_whole():

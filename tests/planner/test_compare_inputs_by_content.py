@@ -180,17 +180,17 @@ def test_a_removed_workload_is_one_row_not_one_per_field(different):
     assert flat(table_text(a, b)).count("(no workload)") == 1
 
 
-def test_an_unset_cap_reads_none_no_cap_and_numbers_read_as_written(different):
+def test_an_unset_cap_reads_not_set_no_cap_and_numbers_read_as_written(different):
     a, b = different
     c = compare(a, b)
     shown = {row.path: (row.a, row.b) for row in c.inputs_shown.itertuples()}
-    assert shown["onprem.power_cap_kw"] == ("6", "none (no cap)")
+    assert shown["onprem.power_cap_kw"] == ("6", "(not set: no cap)")
     assert shown["onprem.card_overrides.rtx-a5000.price"] == ("1,500", "2,000")
     # the raw values stay numbers for a library caller and JSON
     raw = {row.path: (row.a, row.b) for row in c.inputs.itertuples()}
     assert raw["onprem.power_cap_kw"] == (6, None) and raw["onprem.card_overrides.rtx-a5000.price"] == (1500, 2000)
     text = table_text(a, b)
-    assert "none (no cap)" in text and "1,500" in text and "1500.0" not in text and "6.0" not in text
+    assert "(not set: no cap)" in text and "1,500" in text and "1500.0" not in text and "6.0" not in text
 
 
 def test_booleans_read_true_and_false(tmp_path):

@@ -6,8 +6,8 @@ output now tells.
 2. The workbook's break-even sheet showed a share above 1 as a percentage (209.9 %) where the terminal and summary.md
    say "never"; it says "never" too, the share kept in its note.
 3. `compare` wrote a field one side leaves unset "none" and a key it lacks "(not set)": one wording, "(not set)", with
-   what applies instead where that is known (a cap: no cap; a card override: the catalog's value).
-4. `compare --format csv`'s inputs... (see the tests below).
+   what applies instead where that is known (a cap: no cap; a card override: the catalog's value; a custom card the
+   side does not have).
 5. The runner-up's other card types with no card at all read "with other card types": they read "with no cards (all
    cloud)".
 """
@@ -17,6 +17,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
+from pathlib import Path
 
 from planner import load_scenario, plan
 from planner.reports import plan_to_csv, plan_to_dict, plan_to_json, plan_to_markdown, write_plan_files
@@ -126,3 +128,48 @@ def test_a_break_even_share_of_at_most_1_stays_a_percentage(tmp_path):
     cell = row[header.index("break_even_utilisation (%)")]
     assert cell.value == 0.25 and cell.number_format == "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
     assert not str(row[header.index("note")].value or "").startswith("break-even at")
+
+
+# --- 3. compare: one wording for a value not set -------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+OFFERS = "offers-g5-us-east-1.csv"
+CUSTOM = "  custom_cards:\n    l40s-box: {gpu: L40S, price: 7000, busy_watts: 350, idle_watts: 80, life_years: 4, " \
+         "host_cost_per_card: 600}\n  capex_budget: 2500"
+
+
+def _worked(folder: Path, edit) -> Path:
+    folder.mkdir(parents=True)
+    shutil.copy(EXAMPLES / OFFERS, folder / OFFERS)
+    path = folder / "worked-example.yaml"
+    path.write_text(edit((EXAMPLES / "worked-example.yaml").read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
+def test_compare_says_not_set_alike_with_what_applies_instead(tmp_path):
+    from planner.reports.compare import compare
+
+    # a: the override's host share left to the catalog, no power cap; b: the worked example's 500, a 6 kW cap and a
+    # custom card a lacks
+    a = _worked(tmp_path / "a", lambda t: t.replace("host_cost_per_card: 500, ", ""))
+    b = _worked(tmp_path / "b", lambda t: t.replace("  capex_budget: 2500", CUSTOM + "\n  power_cap_kw: 6"))
+    c = compare(a, b)
+    shown = {row.path: (row.a, row.b) for row in c.inputs_shown.itertuples()}
+    assert shown["onprem.card_overrides.rtx-a5000.host_cost_per_card"] == ("(not set: the catalog's value)", "500")
+    assert shown["onprem.custom_cards.l40s-box.host_cost_per_card"] == ("(not set: no such custom card)", "600")
+    assert shown["onprem.power_cap_kw"] == ("(not set: no cap)", "6")
+    words = {w for pair in shown.values() for w in pair}
+    assert "none" not in words and not any(w.startswith("none ") for w in words)
+    # the raw values stay None for a library caller and JSON
+    raw = {row.path: (row.a, row.b) for row in c.inputs.itertuples()}
+    assert raw["onprem.card_overrides.rtx-a5000.host_cost_per_card"] == (None, 500)
+
+
+def test_an_unset_field_without_a_known_meaning_reads_not_set():
+    from planner.reports.compare import input_text
+
+    assert input_text("workloads.llm-finetune.framework", None) == "(not set)"
+    assert input_text("prices.regions", None) == "(not set: all regions)"
+    assert input_text("onprem.card_overrides.rtx-4090.source", None) == "(not set)"
+    assert input_text("onprem.card_overrides.rtx-4090.life_years", None) == "(not set: the catalog's value)"
+    assert input_text("onprem.capex_budget", 60000) == "60,000"
