@@ -97,6 +97,17 @@ def break_even_shown(break_even: pd.DataFrame) -> tuple[pd.DataFrame, Narrower]:
     return table, narrower(table, BREAK_EVEN, {OFFER: [f"{what}\n{where}" for what, where in words]})
 
 
+OTHER_TYPES, NO_CARDS = "with other card types", "with no cards (all cloud)"
+
+
+def other_types_words(other_types: dict | None) -> str:
+    """How the runner-up's line names the best plan with other card types (engine.decisions' `other_types`): "with no
+    cards (all cloud)" where its fleet holds no card and no reservation (an empty fleet: cloud hours on demand or spot
+    only — "with other card types: … rtx-4090 3 → 0" read as another card bought), else "with other card types"."""
+    fleet = (other_types or {}).get("fleet")
+    return NO_CARDS if fleet is not None and not any(fleet.values()) else OTHER_TYPES
+
+
 def estimated_speeds(speeds: pd.DataFrame | None) -> pd.DataFrame:
     """The rows of the plan's speeds table estimated from datasheet figures (source "estimated"), those its warnings
     on estimated speeds name: workload, gpu, relative_speed (four significant digits), used_by (the plan, the

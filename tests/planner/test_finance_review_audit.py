@@ -173,3 +173,17 @@ def test_an_unset_field_without_a_known_meaning_reads_not_set():
     assert input_text("onprem.card_overrides.rtx-4090.source", None) == "(not set)"
     assert input_text("onprem.card_overrides.rtx-4090.life_years", None) == "(not set: the catalog's value)"
     assert input_text("onprem.capex_budget", 60000) == "60,000"
+
+
+# --- 5. the runner-up's other card types with no card ---------------------------------------------------------------
+
+def test_other_types_with_an_empty_fleet_read_no_cards_all_cloud():
+    from planner.cli.plan_views import other_types_words
+
+    # engine.decisions' other_types: the fleet (nonzero counts only) of the best plan without the plan's card types
+    all_cloud = {"status": "optimal", "fleet": {}, "total": 60864.0, "differences": ["rtx-4090 3 → 0"]}
+    assert other_types_words(all_cloud) == "with no cards (all cloud)"
+    assert other_types_words({**all_cloud, "fleet": {"rtx-3090": 4}}) == "with other card types"
+    reserved = {**all_cloud, "fleet": {"aws:us-east-1:g5.xlarge:reserved_1y": 2}}   # a reservation is no card, but
+    assert other_types_words(reserved) == "with other card types"                   # not all on demand or spot either
+    assert other_types_words({**all_cloud, "fleet": None}) == "with other card types"   # no fleet found: no line
