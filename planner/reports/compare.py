@@ -248,6 +248,7 @@ class SavedPlan:
     # each field of its scenario naming a file → the path as saved and its content's hash (None: saved before
     # the planner recorded them, `input_files`)
     input_files: dict = field(default_factory=dict)
+    start: str | None = None   # month 1 of the plan as saved (YYYY-MM: plan --start); None where it does not say
 
     def __setattr__(self, name: str, value) -> None:
         if name in _SAVED_PRIVATE:   # a copy: a later edit of the frame or dict given changes nothing of the plan
@@ -339,7 +340,13 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
                      solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {},
                      prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {},
                      prices_used=_price_rows(doc.get("prices_used")), saved_prices_used="prices_used" in doc,
-                     input_files=_saved_files(doc, scenario, source))
+                     input_files=_saved_files(doc, scenario, source), start=_saved_start(doc.get("start")))
+
+
+def _saved_start(start: Any) -> str | None:
+    """A saved plan's `start` (month 1, YYYY-MM) as it reads it; None where it has none (undated, or saved before plans
+    recorded it) or holds anything but a month (a hand-edited plan)."""
+    return start if isinstance(start, str) and re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", start) else None
 
 
 def _newer_than_this(version: Any) -> bool:
@@ -858,18 +865,22 @@ def _file_of(x: Any, given: str | Path | None) -> Path | None:
 def side_facts(p: Plan | SavedPlan, file: Path | None) -> dict:
     """What a side is: `file` it was read from (None: given as an object), whether it is a saved plan, and when
     and by which planner version it was made (a saved plan's as saved, None where it does not say; a plan made
-    here: this planner, and its generated_at once a report has stamped it)."""
+    here: this planner, and its generated_at once a report has stamped it), and a saved plan's `start` (month 1,
+    YYYY-MM; None where it does not say, and for a plan made here, whose months no one dated)."""
     saved = isinstance(p, SavedPlan)
     return {"file": None if file is None else str(file), "saved_plan": saved,
             "generated_at": p.generated_at if saved else getattr(p, "generated_at", None),
-            "version": p.version if saved else __version__}
+            "version": p.version if saved else __version__,
+            "start": getattr(p, "start", None) if saved else None}
 
 
 def saved_line(facts: dict) -> str:
-    """A saved plan's line under its name in a comparison: "saved 2026-12-06T02:18:23Z by planner 0.1.0"."""
+    """A saved plan's line under its name in a comparison: "saved 2026-12-06T02:18:23Z by planner 0.1.0", then
+    "; month 1 = 2027-04" where it records its start (plan --start)."""
     when = facts.get("generated_at") or "at a time not recorded"
     version = facts.get("version") or "of a version not recorded"
-    return f"saved {when} by planner {version}"
+    start = facts.get("start")
+    return f"saved {when} by planner {version}" + (f"; month 1 = {start}" if start else "")
 
 
 def compare(a: Any, b: Any, solver: str = DEFAULT_SOLVER, baselines: bool = False,

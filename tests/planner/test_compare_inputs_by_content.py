@@ -281,8 +281,9 @@ def test_json_says_each_sides_file_and_a_saved_plans_date_and_version(saved_doc,
     scenario = EXAMPLES / "worked-example.yaml"
     sides = compared(path, scenario)["sides"]
     assert sides == {"a": {"file": str(path), "saved_plan": True, "generated_at": saved_doc["generated_at"],
-                           "version": saved_doc["version"]},
-                     "b": {"file": str(scenario), "saved_plan": False, "generated_at": None, "version": __version__}}
+                           "version": saved_doc["version"], "start": None},   # saved with no --start
+                     "b": {"file": str(scenario), "saved_plan": False, "generated_at": None, "version": __version__,
+                           "start": None}}
 
 
 def test_the_table_says_under_a_saved_side_when_and_by_which_planner_it_was_made(saved_doc, tmp_path):

@@ -187,3 +187,18 @@ def test_other_types_with_an_empty_fleet_read_no_cards_all_cloud():
     reserved = {**all_cloud, "fleet": {"aws:us-east-1:g5.xlarge:reserved_1y": 2}}   # a reservation is no card, but
     assert other_types_words(reserved) == "with other card types"                   # not all on demand or spot either
     assert other_types_words({**all_cloud, "fleet": None}) == "with other card types"   # no fleet found: no line
+
+
+def test_compare_says_when_a_saved_plan_started(tmp_path):
+    from planner.reports.compare import compare, saved_line
+
+    a = _worked(tmp_path / "a", lambda t: t)
+    saved = tmp_path / "plan.json"
+    saved.write_text(plan_to_json(plan(load_scenario(a), baselines=False), start="2027-04"), encoding="utf-8")
+    c = compare(saved, a)
+    assert c.sides["a"]["start"] == "2027-04" and c.sides["b"]["start"] is None
+    assert saved_line(c.sides["a"]).endswith("; month 1 = 2027-04")
+    assert json.loads(json.dumps(c.to_dict()))["sides"]["a"]["start"] == "2027-04"
+    undated = tmp_path / "undated.json"
+    undated.write_text(plan_to_json(plan(load_scenario(a), baselines=False)), encoding="utf-8")
+    assert "month 1" not in saved_line(compare(undated, a).sides["a"])
