@@ -7,9 +7,10 @@ output now tells.
    say "never"; it says "never" too, the share kept in its note.
 3. `compare` wrote a field one side leaves unset "none" and a key it lacks "(not set)": one wording, "(not set)", with
    what applies instead where that is known (a cap: no cap; a card override: the catalog's value; a custom card the
-   side does not have).
+   side does not have); a saved plan's start is said under its name.
+4. `compare --format csv` ends with the total row, as the terminal's cost table does (it did: a test keeps it).
 5. The runner-up's other card types with no card at all read "with other card types": they read "with no cards (all
-   cloud)".
+   cloud)" (`plan_views.other_types_words`, for the CLI's line).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import io
 import json
 import shutil
 from pathlib import Path
+
+import pytest
 
 from planner import load_scenario, plan
 from planner.reports import plan_to_csv, plan_to_dict, plan_to_json, plan_to_markdown, write_plan_files
@@ -202,3 +205,22 @@ def test_compare_says_when_a_saved_plan_started(tmp_path):
     undated = tmp_path / "undated.json"
     undated.write_text(plan_to_json(plan(load_scenario(a), baselines=False)), encoding="utf-8")
     assert "month 1" not in saved_line(compare(undated, a).sides["a"])
+
+
+# --- 4. compare --format csv ends with the total, as the terminal's cost table ---------------------------------------
+
+def test_compare_csv_ends_with_the_total_row(tmp_path):
+    from typer.testing import CliRunner
+
+    from planner.cli import app
+
+    a = _worked(tmp_path / "a", lambda t: t)
+    b = _worked(tmp_path / "b", lambda t: t.replace("capex_budget: 2500", "capex_budget: 3000"))
+    result = CliRunner().invoke(app, ["compare", str(a), str(b), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert list(rows[0])[:4] == ["category", "cost_a", "cost_b", "cost_delta"]   # the contract's first columns
+    *categories, total = rows
+    assert total["category"] == "total"
+    for side in ("cost_a", "cost_b", "cost_delta"):   # the categories sum to it
+        assert float(total[side]) == pytest.approx(sum(float(r[side]) for r in categories), abs=0.01)
