@@ -421,9 +421,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
     owned_end = owned_end_value_words(plan)   # a credit that takes the total below the bills paid
     first = start_month(start, s)
-    period = (f" (months 1–{plan.horizon_months} = {calendar_span(first, 1, int(plan.horizon_months))})"
+    # dated where month 1 is given: "over 24 months, months 1–24 = 2027-04 to 2029-03"
+    period = (f", months 1–{plan.horizon_months} = {calendar_span(first, 1, int(plan.horizon_months))}"
               if first is not None and int(plan.horizon_months) > 1 else
-              f" ({calendar_span(first, 1, 1)})" if first is not None else "")
+              f", month 1 = {calendar_span(first, 1, 1)}" if first is not None else "")
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {counted(plan.horizon_months, 'month')}{period}; "
               f"status {plan.status}{'; ' + owned_end if owned_end else ''}). "
               f"Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."

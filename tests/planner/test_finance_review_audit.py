@@ -72,7 +72,7 @@ def test_monthly_csv_appends_the_calendar_month_last(tmp_path):
 def test_summary_md_says_the_plan_s_calendar_months(tmp_path):
     p = _two_years(tmp_path)
     text = plan_to_markdown(p, start="2027-04")
-    assert "over 24 months (months 1–24 = 2027-04 to 2029-03)" in text
+    assert "over 24 months, months 1–24 = 2027-04 to 2029-03;" in text
     table = text[text.index("## By plan year"):].split("\n\n")[1].splitlines()
     header = [c.strip() for c in table[0].strip("|").split("|")]
     assert header[:3] == ["year", "months", "calendar"]
