@@ -1318,7 +1318,10 @@ def other_types_text(runner: dict | None, currency: str) -> str | None:
     types = runner.get("other_types") or {}
     if types.get("total") is None or types.get("fleet") == runner.get("fleet"):
         return None
-    return (f"With another set of card types ({plain('; '.join(types.get('differences') or []))}): "
+    fleet = types.get("fleet")
+    # a fleet with no card at all is the cloud alone, not "another set of card types" (an audit, on the CLI's line)
+    what = "With no cards, all cloud" if fleet is not None and not any(fleet.values()) else "With another set of card types"
+    return (f"{what} ({plain('; '.join(types.get('differences') or []))}): "
             f"{types['total']:,.0f} {currency}, {types['increase']:,.0f} {currency} ({pct_text(types['increase_pct'])}) more.")
 
 

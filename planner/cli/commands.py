@@ -1104,7 +1104,8 @@ def plan_command(
     start: str | None = typer.Option(None, "--start", metavar="YYYY-MM",
                                      help="month 1 of the plan, YYYY-MM (default: next month): dates the FOCUS rows and "
                                           "the workbook's monthly, yearly and purchase schedule sheets (--format focus "
-                                          "or xlsx, and --out)"),
+                                          "or xlsx, and --out); recorded as the JSON's start, monthly.csv's "
+                                          "calendar_month and summary.md's months (not given: none there)"),
     store: Path | None = store_option(),
 ) -> None:
     """Find the cheapest fleet for a scenario. Exit 0 with a plan, 1 when infeasible (with the reason), 2 on bad
@@ -1567,13 +1568,13 @@ def _write_plan(result, fmt: PlanFormat, output: Path | None, start: str | None)
 
     try:
         if fmt is PlanFormat.json:
-            text = reports.plan_to_json(result, path=output)
+            text = reports.plan_to_json(result, path=output, start=start)
         elif fmt is PlanFormat.csv:
-            text = reports.plan_to_csv(result, path=output)
+            text = reports.plan_to_csv(result, path=output, start=start)
         elif fmt is PlanFormat.focus:
             text = reports.tables.csv_text(reports.plan_to_focus(result, path=output, start=start))
         elif fmt is PlanFormat.md:
-            text = reports.plan_to_markdown(result, path=output)
+            text = reports.plan_to_markdown(result, path=output, start=start)
         else:
             reports.plan_to_excel(result, path=output, start=start)
     except OSError as exc:
@@ -1735,6 +1736,7 @@ def _print_decisions(p) -> None:
     points (engine.add_decisions, solved after the plan was shown)."""
     import pandas as pd
 
+    from planner.cli.plan_views import other_types_words
     from planner.engine.decisions import counts_left_out
     from planner.reports.tables import present_money
 
@@ -1768,7 +1770,7 @@ def _print_decisions(p) -> None:
         out.print(f"runner-up: {escape(runner.get('note') or runner.get('status', ''))}", soft_wrap=True)
     types = runner.get("other_types") or {}
     if types.get("fleet") is not None and set(types["fleet"]) != set(runner.get("fleet") or {}):
-        out.print(f"with other card types: {types['total']:,.0f} {cur}, "
+        out.print(f"{other_types_words(types)}: {types['total']:,.0f} {cur}, "
                   f"{_more_or_less(types['increase'], types['increase_pct'], cur)}: "
                   + escape("; ".join(types["differences"])), soft_wrap=True)
     every = runner.get("count_alternatives") or []
