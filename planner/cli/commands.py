@@ -1062,7 +1062,8 @@ def plan_command(
                                     help="table | json (the whole plan) | csv (the fleet) | xlsx (workbook; needs -o) | "
                                          "focus (FinOps FOCUS cost rows, CSV) | md (one-page Markdown summary)"),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
-                                       help="write the --format output to FILE (atomically) instead of stdout"),
+                                       help="write the --format output to FILE (atomically) instead of stdout; without "
+                                            "--format, the format its suffix names (.json, .csv, .xlsx, .md)"),
     solver: Solver = choice_option(Solver.highs, "--solver", help="MILP solver: highs (in-process) or cbc (bundled)"),
     no_baselines: bool = typer.Option(False, "--no-baselines", help="skip the all-cloud/all-on-prem/single-type runs"),
     no_decisions: bool = typer.Option(False, "--no-decisions",
@@ -1132,6 +1133,7 @@ def plan_command(
     try:
         plan_start(_month_checked(start))   # a bad --start is bad input: report it before solving
         _check_store(store)
+        fmt = _format_of_suffix(fmt, output)
         _check_output(fmt, output)
         scenario, scenario_text = read_scenario_file(file)
         # the price store too, wherever it is ($FLEETPLAN_STORE, the data folder), when the scenario reads it
@@ -1509,6 +1511,19 @@ def _warn_replaced(out: Path, old: dict, new: dict | None) -> None:
 STDOUT_ALREADY = "-o -: the output goes to stdout without -o, so leave -o out (a file named - needs its full path)"
 
 
+# -o FILE without --format: the format its suffix names (a FOCUS CSV needs --format focus)
+_FORMAT_OF_SUFFIX = {".json": PlanFormat.json, ".csv": PlanFormat.csv, ".xlsx": PlanFormat.xlsx, ".md": PlanFormat.md}
+
+
+def _format_of_suffix(fmt: PlanFormat, output: Path | None) -> PlanFormat:
+    """The format `-o output` is written in where --format leaves the table (for the terminal, never a file): the one
+    its suffix names (`-o plan.xlsx`: the workbook, as an audit's user expected, where it was refused for want of
+    --format), else `fmt` (_check_output says what -o needs)."""
+    if fmt is not PlanFormat.table or output is None or str(output) == "-":
+        return fmt
+    return _FORMAT_OF_SUFFIX.get(output.suffix.lower(), fmt)
+
+
 def _check_output(fmt: PlanFormat, output: Path | None) -> None:
     """PlannerError, before solving, for an -o the format cannot use or a file that cannot be written."""
     if output is None:
@@ -1516,7 +1531,8 @@ def _check_output(fmt: PlanFormat, output: Path | None) -> None:
             raise PlannerError("--format xlsx writes a workbook: give the file with -o FILE, e.g. -o plan.xlsx")
         return
     if fmt is PlanFormat.table:
-        raise PlannerError("-o FILE needs --format json, csv, xlsx, focus or md (the table is for the terminal)")
+        raise PlannerError("-o FILE needs --format json, csv, xlsx, focus or md, or a file name ending .json, .csv, .xlsx "
+                           "or .md (the table is for the terminal)")
     if str(output) == "-":
         if fmt is PlanFormat.xlsx:
             raise PlannerError("-o -: a workbook is not written to stdout; give a file, e.g. -o plan.xlsx")
