@@ -1373,14 +1373,6 @@ def _utc_minute(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-_SUMMARY_MADE = re.compile(r"Planned with fleetplan \S+ at (\S+) \(UTC\)")
-
-
-def _md_unescaped(text: str) -> str:
-    """Markdown `text` with its backslash-escaped signs as typed (a summary's title escapes them: reports.markdown)."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
-
-
 def _plan_of(path: Path) -> tuple[str, str | None] | None:
     """(scenario name, when it was made) of the plan the file at `path` holds, where it tells: a plan's JSON
     (`scenario`, `generated_at`) or a plan's summary (its "# name" title and "Planned with fleetplan … at TIME (UTC)"
@@ -1399,11 +1391,9 @@ def _plan_of(path: Path) -> tuple[str, str | None] | None:
             when = saved.get("generated_at")
             return saved["scenario"], when if isinstance(when, str) else None
         return None
-    lines = head.split("\n", 8)[:8]
-    made = next((m for line in lines[1:] if (m := _SUMMARY_MADE.match(line))), None)
-    if lines[0].startswith("# ") and made:
-        return _md_unescaped(lines[0][2:].strip()), made[1]
-    return None
+    from planner.scenario.loading import summary_header
+
+    return summary_header(head)
 
 
 def _purchase_limit(given: int | None, time_limit: float | None) -> int | None:

@@ -2361,7 +2361,18 @@ SAVED_PLAN_KEYS = frozenset({"fleet", "total", "scenario_inputs", "reason"})
 # The first lines of a plan's summary (reports.markdown.plan_to_markdown): "# <scenario name>", maybe its description,
 # then "Planned with fleetplan <version> at <time> (UTC), prices from …" — at the line's start, where a scenario's
 # YAML could hold it in no place (a plain scalar beside a mapping, or a comment, starts otherwise)
-_SUMMARY_HEADER = re.compile(r"Planned with fleetplan \S+ at ")
+_SUMMARY_MADE = re.compile(r"Planned with fleetplan \S+ at (\S+)")
+
+
+def summary_header(text: str) -> tuple[str, str] | None:
+    """(the scenario's name, when the plan was made) of `text`, the start of a plan's Markdown summary (its "# name"
+    title, its signs unescaped, and within the next 7 lines its "Planned with fleetplan … at TIME" line); None for
+    any other text."""
+    lines = text.lstrip("\ufeff \t\n").split("\n", 8)[:8]
+    made = next((found for line in lines[1:] if (found := _SUMMARY_MADE.match(line))), None)
+    if not (lines[0].startswith("# ") and made):
+        return None
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", lines[0][2:].strip()), made[1]   # its signs as typed (escaped there)
 
 
 def saved_output_kind(text: str, origin: str = "plan.json") -> tuple[str, str] | None:
@@ -2376,9 +2387,9 @@ def saved_output_kind(text: str, origin: str = "plan.json") -> tuple[str, str] |
         if "status" in keys and keys.keys() & SAVED_PLAN_KEYS:
             return _saved_plan_kind(keys, origin)
         return None
-    lines = head.split("\n", 8)[:8]
-    if lines[0].startswith("# ") and any(_SUMMARY_HEADER.match(line) for line in lines[1:]):
-        name = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", lines[0][2:].strip())   # its signs as typed (escaped there)
+    summary = summary_header(head)
+    if summary is not None:
+        name = summary[0]
         return ("a Markdown file (a plan's summary, written by `fleetplan plan`)",
                 f"`plan` and `validate` take a scenario YAML file: give the one the plan of {name!r} was made from")
     return None
