@@ -857,7 +857,7 @@ def price_dates(prices: dict) -> str:
     """How old the prices a plan used are, for one line: "dated 2023-11-23 to 2026-07-20, 1 undated",
     "every price used undated", or the text as it reads without a date ("1 quoted in the scenario"); with the share of
     the total that rests on the undated and on the stale ones where the plan says it (engine.readback.prices_used):
-    "dated 2026-03-20 to 2026-07-20, 1 undated (1.3 % of the total), 1 older than 180 days (66.4 % of the total)"."""
+    "dated 2026-03-20 to 2026-07-20, 1 undated (1.3 % of the total); 1 older than 180 days (66.4 % of the total)"."""
     dates = prices.get("as_of_text") or "undated"
     if dates == "undated":
         return "every price used undated"
