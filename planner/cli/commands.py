@@ -39,6 +39,7 @@ from planner.cli.console import (
     escape,
     fail,
     infeasible,
+    infeasible_text,
     number_within,
     os_error,
     path_given,
@@ -1309,8 +1310,7 @@ def _no_plan_out(exc: InfeasibleError, output: Path | None, json_output: bool, o
 
         try:
             # a leading ~ the home folder, as a plan's export takes it (reports.tables.export_path)
-            text = json.dumps({"status": "infeasible", "reason": str(exc), **known}, indent=2) + "\n"
-            write_atomic(Path(output).expanduser(), text)
+            write_atomic(Path(output).expanduser(), infeasible_text(exc, known))
             err.print(f"wrote {output} (status infeasible: no plan, and why)")
         except OSError as exc_write:
             err.warn(f"-o {output}: NOT written (cannot write: {exc_write.strerror or exc_write}){_held_before(output)}")

@@ -345,9 +345,14 @@ def infeasible(exc: PlannerError, fmt: Format, known: dict | None = None) -> Non
     """Exit 1 with the optimiser's explanation; in json mode a JSON object on stdout too: status, reason and `known`,
     what the command knows without a plan (the scenario's name, currency, horizon, the solver)."""
     if fmt is Format.json:
-        sys.stdout.write(json.dumps({"status": "infeasible", "reason": str(exc), **(known or {})}, indent=2) + "\n")
+        sys.stdout.write(infeasible_text(exc, known))
     err.labelled("infeasible:", str(exc), "bold red")
     raise typer.Exit(1)
+
+
+def infeasible_text(exc: PlannerError, known: dict | None = None) -> str:
+    """The JSON object of a command that found no fleet, as `infeasible` writes it on stdout and `-o` gets it."""
+    return json.dumps({"status": "infeasible", "reason": str(exc), **(known or {})}, indent=2) + "\n"
 
 
 def fail(exc: PlannerError | str, code: int | None = None) -> None:
