@@ -21,7 +21,7 @@ from planner.engine import Plan
 from planner.engine.decisions import counts_left_out, runner_up_verdict
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
-from planner.reports.tables import never_breaks_even, share_text, shown_share
+from planner.reports.tables import never_breaks_even, price_dates, share_text, shown_share
 from pricing_adapters.azure import COUNTS_NOTE
 from pricing_adapters.gpu_names import A10_VCPUS_PER_GPU
 from pricing_adapters.shown import calendar_days
@@ -1077,7 +1077,10 @@ def price_banner(prices: dict, today: date | None = None, scenario=None,
     spell (a path, a provider, a card, a store row's offer_id in a warning) is shown as typed (plain); the dates are
     checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping.
     `offers`: the Plan's offers (the units it used, with their `as_of`), whose undated prices the banner names
-    (undated_named); without them it counts them."""
+    (undated_named); without them it counts them. The shares of the total resting on undated and on stale prices
+    (prices_used's `undated_share_of_total`, `stale_share_of_total`) follow the list as the command line says them:
+    "All prices used: dated 2026-03-20 to 2026-06-18, 1 undated (1.3 % of the total); 1 older than 180 days (66.4 % of
+    the total)"."""
     today = today or utc_today()   # the plan's clock (generated_at, its stale-price warning): the same anywhere
     source = prices.get("source", "snapshot")
     name = {"snapshot": "packaged price snapshot", "store": "price store"}.get(source, f"offers CSV {plain(source)}")
@@ -1097,6 +1100,11 @@ def price_banner(prices: dict, today: date | None = None, scenario=None,
     quotes, quotes_future = _quote_dates(prices.get("quotes") or [], today, unpriced_provenance(scenario))
     parts += [cloud, *([cards] if cards else []), *quotes]
     text = " · ".join(parts)
+    # how much of the total rests on the undated and on the stale prices, where the plan says it, in the words of the
+    # command line's first line and summary.md (price_dates): a count of "1 undated" tells nothing of it
+    dates = price_dates(prices)
+    if "of the total" in dates:
+        text += f". All prices used: {dates}"
     level = "warning" if cloud_look or cards_future or quotes_future else "info"
     stale = [a for a in ages + [cloud_age] if a is not None and a > STALE_AFTER_DAYS]
     advice = ""   # sentences, each ended with a full stop, which ends the list before them too
