@@ -699,8 +699,8 @@ def in_widget_words(s: Scenario, problem: str) -> str:
     """A problem the sliders' edits of `s` make (`workloads.pretraining.growth_per_month: demand … grows above …;
     lower growth_per_month or horizon_months`), as the sidebar names its sliders: the field it is about by its slider's
     label, the field's path in brackets, and the fields it asks to change by their sliders' labels (“pretraining:
-    growth, % per month”, “Horizon, months”). Others as they are: a quote's or a cap's are in the page's words already
-    (refused_quote, refused_cap)."""
+    growth, % per month”, “Horizon, months”), its formula's growth in percent as the slider holds it. Others as they
+    are: a quote's or a cap's are in the page's words already (refused_quote, refused_cap)."""
     by_path = {path: name for name, path in edit_paths(s).items()}
     path, sep, rest = problem.partition(": ")
     name = by_path.get(path)
@@ -712,7 +712,13 @@ def in_widget_words(s: Scenario, problem: str) -> str:
         words["growth_per_month"] = edit_words(s, f"growth:{workload}")
     for field_name, label in words.items():   # the bare field, not within a path (workloads.x.growth_per_month)
         rest = re.sub(rf"(?<![.\w]){field_name}\b", f"“{label}”", rest)
+    if kind in ("demand", "growth"):   # the growth in its slider's unit: "(1 + 10 %)^104", not a share "(1 + 0.1)"
+        rest = _GROWTH_FACTOR.sub(lambda found: f"(1 + {float(found[1]) * 100:g} %)^", rest)
     return f"“{edit_words(s, name)}” [{path}]: {rest}"
+
+
+# the monthly growth factor of a grown demand's formula (scenario.model.grown_demand_problem: "× (1 + 0.1)^104")
+_GROWTH_FACTOR = re.compile(r"\(1 \+ (-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\)\^")
 
 
 # ---------------------------------------------------------------------------------------------------
