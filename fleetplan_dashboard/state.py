@@ -507,8 +507,17 @@ def open_base(new_id: str, values: dict[str, Any] | None = None) -> None:
 
 
 def clear_edits() -> None:
-    """The file's values for every edit (the Reset button's on_click)."""
+    """The file's values for every edit (the Reset button's on_click): the user's own act on this scenario, so the
+    edits dropped before it opened are no longer said (`moved_on`)."""
     st.session_state[EDITS_KEY] = {}
+    moved_on()
+
+
+def moved_on() -> None:
+    """The user acted on the scenario on screen (an edit made or reset): no more notice of the edits dropped when it
+    was opened (DROPPED_EDITS), nor of an upload refused before (forget_rejected). The notice stayed on screen until
+    another scenario was opened (an audit), above a scenario edited since, its way back leading away from these edits."""
+    st.session_state.pop(DROPPED_EDITS, None)
     forget_rejected()
 
 
@@ -518,9 +527,9 @@ def keep_edit(name: str) -> None:
     key = edit_key(name)
     if key not in st.session_state:
         return
-    _note_change(key)
+    _note_change(key)   # before moved_on: a flood of defaults taken back brings the notice back (undo_default_flood)
     st.session_state[EDITS_KEY] = {**st.session_state.get(EDITS_KEY, {}), name: st.session_state[key]}
-    forget_rejected()
+    moved_on()
 
 
 def pick_base() -> None:
@@ -537,7 +546,7 @@ def pick_base() -> None:
 # The edits a scenario had when the user opened another in its place (the picker, an upload): (its id, its edits, how
 # many). Each scenario opens with its file's values, so picking another dropped the edits without a word (an audit, in
 # a real browser); the Plan page now says so, with a button back to the scenario left and its edits (`back_to_dropped`).
-# Kept until the session opens another scenario.
+# Kept until the user moves on: another scenario opened, or the one opened edited or reset (`moved_on`).
 DROPPED_EDITS = "dropped_edits"
 
 
