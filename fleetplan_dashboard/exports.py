@@ -1,6 +1,8 @@
 """What the Export page offers for download: the edited scenario as YAML and the plan as JSON, CSV,
 XLSX, FinOps FOCUS 1.0 cost rows (CSV) and a Markdown summary. The plan files come from `planner.reports`;
-this module only names them."""
+this module only names them. `start` (month 1 of the plan, YYYY-MM, the page's box; None: not given) dates them as
+`fleetplan plan --start` dates the files of --out: the JSON's start, monthly.csv's calendar_month, the summary's
+months and years, the workbook's and the FOCUS rows' months (those two from next month where it is not given)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from datetime import datetime
 from planner import reports
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
-from planner.reports.tables import PLAN_TABLES, csv_text, generated_at
+from planner.errors import PlannerError
+from planner.reports.tables import PLAN_TABLES, csv_text, generated_at, start_month
 from planner.scenario import Scenario
 from planner.scenario.model import defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
@@ -40,15 +43,27 @@ def slug(name: str) -> str:
     return "-".join(part for part in out.split("-") if part) or "scenario"
 
 
-def plan_json(plan: Plan) -> str:
-    return reports.plan_to_json(plan)
+def start_given(text: str | None) -> tuple[str | None, str | None]:
+    """(month 1 as YYYY-MM, None) from the Export page's box as typed ("2027-04", "2027-4"); (None, None) when it is
+    empty; (None, what is wrong) when it is no month, as `fleetplan plan --start` is checked (reports.tables.plan_start)."""
+    text = (text or "").strip()
+    if not text:
+        return None, None
+    try:
+        return start_month(text), None
+    except PlannerError as exc:
+        return None, str(exc)
 
 
-def plan_csv(plan: Plan, table: str = "fleet") -> str:
-    return reports.plan_to_csv(plan, table=table)
+def plan_json(plan: Plan, start: str | None = None) -> str:
+    return reports.plan_to_json(plan, start=start)
 
 
-def plan_csv_zip(plan: Plan) -> bytes:
+def plan_csv(plan: Plan, table: str = "fleet", start: str | None = None) -> str:
+    return reports.plan_to_csv(plan, table=table, start=start)
+
+
+def plan_csv_zip(plan: Plan, start: str | None = None) -> bytes:
     """Every table of the plan (reports.tables.PLAN_TABLES) as CSV files in one ZIP; baselines only when the
     plan has them (a plan solved without them has no such table, plan_to_csv says)."""
     has_baselines = "baseline" in plan.baselines.columns
@@ -58,19 +73,19 @@ def plan_csv_zip(plan: Plan) -> bytes:
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for table in PLAN_TABLES:
             if table != "baselines" or has_baselines:
-                zf.writestr(zipfile.ZipInfo(f"{table}.csv", date_time=made), plan_csv(plan, table),
+                zf.writestr(zipfile.ZipInfo(f"{table}.csv", date_time=made), plan_csv(plan, table, start),
                             compress_type=zipfile.ZIP_DEFLATED)
     return buf.getvalue()
 
 
-def plan_xlsx(plan: Plan) -> bytes:
-    return reports.plan_to_excel(plan)
+def plan_xlsx(plan: Plan, start: str | None = None) -> bytes:
+    return reports.plan_to_excel(plan, start=start)
 
 
-def plan_focus(plan: Plan) -> str:
+def plan_focus(plan: Plan, start: str | None = None) -> str:
     """The plan's FOCUS 1.0 cost rows as CSV (docs/focus.md), the file `fleetplan plan --format focus` writes."""
-    return csv_text(reports.plan_to_focus(plan))
+    return csv_text(reports.plan_to_focus(plan, start=start))
 
 
-def plan_markdown(plan: Plan) -> str:
-    return reports.plan_to_markdown(plan)
+def plan_markdown(plan: Plan, start: str | None = None) -> str:
+    return reports.plan_to_markdown(plan, start=start)

@@ -67,22 +67,33 @@ if outcome.kind != "ok":
 under_way = state.decisions_under_way(s)
 made = state.decisions_of(s)
 p = state.with_decisions(outcome, made).plan
+# month 1 of the plan, as `fleetplan plan --start` gives it: the scenario file has no field for it (the planner's
+# months are counted, not dated), so the box is the only way to date the files as the command line's are
+typed = st.text_input("Month 1 of the plan (YYYY-MM; empty: the months are numbered only)", key="export_start",
+                      placeholder="YYYY-MM, e.g. 2027-04",
+                      help="Dates the files below as `fleetplan plan --start` does: the JSON's start, monthly.csv's "
+                           "calendar_month (in the zip), the summary's months and years, and the months of the workbook "
+                           "and the cost rows (which, without it, count from next month).")
+start, wrong = exports.start_given(typed)
+if wrong:
+    st.error(f"Month 1 of the plan: {tables.plain(wrong)}. The files below are made without it.",
+             icon=":material/error:")
 c1, c2, c3, c4 = st.columns(4)
-c1.download_button("Plan (JSON)", exports.plan_json(p), file_name=f"{name}-plan.json", mime="application/json",
+c1.download_button("Plan (JSON)", exports.plan_json(p, start), file_name=f"{name}-plan.json", mime="application/json",
                    icon=":material/data_object:", key="dl_json", on_click="ignore")
 c2.download_button("Fleet (CSV)", exports.plan_csv(tables.fleet_for_reading(p), "fleet"), file_name=f"{name}-fleet.csv",
                    mime="text/csv", icon=":material/table:", key="dl_csv", on_click="ignore",
                    help="Money to the cent, hours to the hundredth; the zip's tables are unrounded, for other tools.")
-c3.download_button("All tables (CSV, zip)", lambda: exports.plan_csv_zip(p), file_name=f"{name}-tables.zip",
+c3.download_button("All tables (CSV, zip)", lambda: exports.plan_csv_zip(p, start), file_name=f"{name}-tables.zip",
                    mime="application/zip", icon=":material/folder_zip:", key="dl_zip", on_click="ignore")
-c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p), file_name=f"{name}-plan.xlsx",
+c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p, start), file_name=f"{name}-plan.xlsx",
                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                    icon=":material/grid_on:", key="dl_xlsx", on_click="ignore")
 c5, c6 = st.columns(2)
-c5.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p),
+c5.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p, start),
                    file_name=f"{name}-summary.md", mime="text/markdown", icon=":material/article:", key="dl_md",
                    on_click="ignore")
-c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_focus(p), file_name=f"{name}-focus.csv",
+c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_focus(p, start), file_name=f"{name}-focus.csv",
                    mime="text/csv", icon=":material/receipt_long:", key="dl_focus", on_click="ignore",
                    help="One row per offer, kind of charge and month, in the FinOps FOCUS 1.0 columns: "
                         "billed, amortised (effective) and list cost; reservations as purchases plus "
