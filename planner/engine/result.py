@@ -140,11 +140,39 @@ def _copied_in_a_loop(value):
     return out[0]
 
 
-class UnknownCostCategory(PlannerError, KeyError):
-    """`Plan.cost` of a category that is not one: a KeyError too, as the table lookup it replaces raised."""
+class PlannerKeyError(PlannerError, KeyError):
+    """A lookup of a Plan that finds nothing, said in words: a KeyError too, as the table lookup it replaces raised."""
 
     def __str__(self) -> str:   # KeyError's would show the message quoted
         return str(self.args[0])
+
+
+class UnknownCostCategory(PlannerKeyError):
+    """`Plan.cost` of a category that is not one."""
+
+
+class BaselinesNotComputed(PlannerKeyError):
+    """A column of the baselines table of a plan made without them (NoBaselines)."""
+
+
+class NoBaselines(pd.DataFrame):
+    """The baselines table of a plan made without them (`plan(..., baselines=False)`): a DataFrame with no rows nor
+    columns, as reports, exports and `len()` read it, whose columns say why there are none: `p.baselines["total"]`
+    is a BaselinesNotComputed naming the calls that compute them, not a bare KeyError: 'total'."""
+
+    @property
+    def _constructor(self):   # a copy (the Plan gives out copies) is one too
+        return NoBaselines
+
+    def __getitem__(self, key):
+        try:
+            return super().__getitem__(key)
+        except KeyError:
+            if len(self.columns):   # a table made from it with columns of its own: a missing one as in any table
+                raise
+            raise BaselinesNotComputed(f"Plan.baselines[{key!r}]: the baselines are not computed (a plan made with "
+                                       "baselines=False): add them with add_baselines(plan), or plan with "
+                                       "plan(..., baselines=True)") from None
 
 
 @dataclass
@@ -174,7 +202,7 @@ class Plan:
     speeds: pd.DataFrame = field(default_factory=pd.DataFrame)
     warnings: list = field(default_factory=list)                   # what the plan rests on that needs a look
     scenario: object = None      # the Scenario solved
-    baselines: pd.DataFrame = field(default_factory=pd.DataFrame)
+    baselines: pd.DataFrame = field(default_factory=NoBaselines)   # NoBaselines until they are solved
     baseline_plans: dict = field(default_factory=dict)
     # weekly hours grouped into load-duration blocks (engine.profile_slots): slots, weight_classes,
     # lower_bound, upper_bound (= total), error_bound (total − exact optimum is at most this),
