@@ -1861,8 +1861,8 @@ def compare(
     b: Path = typer.Argument(..., parser=path_given("a file"),
                              help="scenario YAML file, or a saved plan (plan.json, or any file holding one) (after)"),
     fmt: Format = choice_option(Format.table, "--format",
-                                help="table | json (the whole comparison) | csv (cost by category, a, b, delta, and each "
-                                     "side's horizon and discount rate)"),
+                                help="table | json (the whole comparison) | csv (cost by category to the cent, a, b, "
+                                     "delta, and each side's horizon and discount rate)"),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", parser=path_given("a file"),
                                        help="write the --format output (json or csv) to FILE, atomically, instead of "
                                             "stdout"),
@@ -1886,7 +1886,7 @@ def compare(
 
     from planner.catalog.prices import resolve_store
     from planner.reports import compare as make_comparison
-    from planner.reports.compare import SAME_INPUTS, SidesUnreadable, read_sides, saved_line
+    from planner.reports.compare import SAME_INPUTS, SidesUnreadable, in_cents, read_sides, saved_line
 
     skip_teardown()
 
@@ -1929,7 +1929,7 @@ def compare(
     elif fmt is Format.csv:   # each row says what its sums are: a sheet of many comparisons mixes bases
         basis = {"currency": cmp.currency, **{f"{k}_{side}": v for side, b in cmp.basis.items() for k, v in b.items()},
                  "total_differs_with_same_inputs": cmp.total_differs_with_same_inputs}
-        _emit_table(costs.assign(**basis), fmt, output)
+        _emit_table(in_cents(costs).assign(**basis), fmt, output)
     else:
         cur = cmp.currency
         sides = []

@@ -989,6 +989,14 @@ def basis_note(basis: dict) -> str | None:
 COMPARED_MONEY = ("cost_a", "cost_b", "cost_delta")   # the money columns of a comparison's costs and fleet
 
 
+def in_cents(table: pd.DataFrame) -> pd.DataFrame:
+    """`table` (a comparison's costs or fleet) with its money columns (COMPARED_MONEY) rounded to the cent, as its
+    CSV writes them: a delta b − a of two floats carries noise below the cent (7047.0 − 2731.26 is
+    4315.739999999998), and present values hold digits no bill has."""
+    money = [c for c in COMPARED_MONEY if c in table.columns]
+    return table.assign(**{c: table[c].round(2) + 0.0 for c in money})   # + 0.0: 0, not "-0.0"
+
+
 def compared_money_attrs(currency: str, basis: dict) -> dict:
     """The `attrs` of a comparison's costs and fleet (see Comparison): a plan's (engine.result.money_attrs) on the
     same basis; else each side's horizon and rate, and the delta not like for like."""
