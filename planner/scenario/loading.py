@@ -2383,10 +2383,7 @@ def saved_output_kind(text: str, origin: str = "plan.json") -> tuple[str, str] |
     the words name it."""
     head = text.lstrip("\ufeff \t\n")
     if head.startswith("{"):
-        keys = _top_level_keys(head)
-        if "status" in keys and keys.keys() & SAVED_PLAN_KEYS:
-            return _saved_plan_kind(keys, origin)
-        return None
+        return saved_plan_kind(_top_level_keys(head), origin)
     summary = summary_header(head)
     if summary is not None:
         name = summary[0]
@@ -2395,8 +2392,11 @@ def saved_output_kind(text: str, origin: str = "plan.json") -> tuple[str, str] |
     return None
 
 
-def _saved_plan_kind(keys: dict, origin: str) -> tuple[str, str]:
-    """saved_output_kind's words for a saved plan's JSON of top-level `keys` (each key → its value, where read)."""
+def saved_plan_kind(keys: Mapping, origin: str = "plan.json") -> tuple[str, str] | None:
+    """saved_output_kind's words for a saved plan's JSON of top-level `keys` (each key → its value, where read: a
+    file's, or the dict json.load made of it); None where they are not a saved plan's."""
+    if not ("status" in keys and keys.keys() & SAVED_PLAN_KEYS):
+        return None
     kind = "a plan saved by `fleetplan plan` (JSON)"
     remedy = ("`plan` and `validate` take a scenario YAML file; `compare` reads saved plans (fleetplan compare "
               f"SCENARIO.yaml {origin})")
@@ -2472,6 +2472,10 @@ def scenario_folder(path: Path, regular: bool) -> Path:
 
 def load_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None = None) -> Scenario:
     """Validate scenario YAML given as text (uploads, notebooks)."""
+    # a plan's output given as text (a plan.json or summary.md read, uploaded or piped): the one message its file gets
+    # (_read_scenario_text), where it gave 45 schema errors or 20 syntax errors
+    if found := saved_output_kind(text, _file_named(origin)):
+        raise ScenarioError([not_the_file(origin, found, "a scenario YAML file")], origin)
     checked = check_scenario_text(text, origin, base_dir)
     if checked.scenario is None:
         raise ScenarioError(checked.problems, origin)
@@ -2616,6 +2620,8 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     if isinstance(source, Scenario):
         return source
     if isinstance(source, Mapping):   # a dict, or any mapping (a MappingProxyType): made plain by the loader
+        if found := saved_plan_kind(source):   # json.load of a saved plan: as its file is told
+            raise ScenarioError([not_the_file("<dict>", found, "a scenario")], "<dict>")
         return parse_scenario(source, origin="<dict>")
     if isinstance(source, os.PathLike) and not isinstance(source, Path):   # a PurePath, a path-like of the caller's
         source = Path(os.fspath(source))
@@ -2626,6 +2632,12 @@ def load_scenario(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     if isinstance(source, Path) or names_a_file(str(source)):
         return load_scenario_file(source)
     return load_scenario_text(str(source))
+
+
+def _file_named(origin: str) -> str:
+    """`origin` as the file a message's command names ("fleetplan compare SCENARIO.yaml FILE"): plan.json for text
+    or a dict ("<text>", "<dict>"), which is no file."""
+    return "plan.json" if origin.startswith("<") else origin
 
 
 def check_not_a_plan(source: Any, call: str = "load_scenario") -> None:
