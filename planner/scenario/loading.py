@@ -802,20 +802,63 @@ def _first_of_block_astray(lines: list[str], first: int, later: int) -> tuple[ya
     return where, what, " " * meant + lines[first].lstrip(" ")
 
 
-def _indented_start(lines: list[str], top: int) -> tuple[int, int, int] | None:
-    """(first, last, spaces) of the file's first lines, all indented at least `spaces` (the first one's), where PyYAML
-    finds line `top`, a key at column 1, after them ("expected '<document start>'"): the user meant them at column 1
-    too. Blanking line `top` instead let the next top-level block join theirs, and each later top-level key failed
-    in turn (`name:` and `description:` indented two spaces gave 20 errors, a review, 2026-12-07). None where the
-    line is indented, or a line above is indented with a tab or less than the first."""
-    if top >= len(lines) or _indentation(lines[top]) != 0:
+class _IndentedStart(typing.NamedTuple):
+    """The file's first lines indented (_indented_start): where to say it, what to say, and the spaces to take off
+    each line (line → spaces) to read them at the top level."""
+
+    first: int
+    spaces: int
+    said: str
+    cuts: dict[int, int]
+    # said before a block astray (_first_of_block_astray) would be: the key PyYAML found after them is indented too,
+    # and a line below is at column 1 (`    name:` over `  horizon_months:` over `workloads:`)
+    before_astray: bool
+
+
+def _indented_start(lines: list[str], top: int, editor: _EditorLines) -> _IndentedStart | None:
+    """The file's first lines, all indented at least `spaces` (the first one's), where PyYAML finds line `top`, a key
+    indented less, after them ("expected '<document start>'"): the user meant them at the top level too. Blanking
+    line `top` instead let the next top-level block join theirs, and each later top-level key failed in turn (`name:`
+    and `description:` indented two spaces gave 20 errors, a review, 2026-12-07). Line `top` may be indented itself
+    (`    name:` over `  horizon_months:`): then the lines from it to the first at column 1 are the file's top-level
+    keys too, or, where no line is at column 1, the lines above are lined up with it. None where a line above is
+    indented with a tab or less than the first, or a line below `top` is indented less than it but not at column 1."""
+    top_spaces = _indentation(lines[top]) if top < len(lines) else None
+    if top_spaces is None:
         return None
-    shown = [text.removeprefix("\ufeff") for text in lines[:top]]   # a byte order mark is no column (a Windows editor's)
+    shown = [text.removeprefix("\ufeff") for text in lines]   # a byte order mark is no column (a Windows editor's)
     written = [k for k, text in enumerate(shown) if text.strip() and not text.lstrip().startswith("#")]
-    spaces = _indentation(shown[written[0]]) if written else None
-    if not spaces or any((_indentation(shown[k]) or 0) < spaces for k in written):
+    above = [k for k in written if k < top]
+    spaces = _indentation(shown[above[0]]) if above else None
+    if not spaces or spaces <= top_spaces or any((_indentation(shown[k]) or 0) < spaces for k in above):
         return None
-    return written[0], written[-1], spaces
+    numbers = {k: editor.position(k, 0)[0] for k in written}
+    indented = counted(spaces, "space")
+    if top_spaces == 0:   # the first lines indented, the top-level keys from line `top` at column 1
+        said = _indented_said(numbers[above[0]], numbers[above[-1]], indented,
+                              f"the file's top-level keys start at column 1 (as on line {numbers[top]})")
+        return _IndentedStart(above[0], spaces, said, dict.fromkeys(above, spaces), False)
+    zero = next((k for k in written if k > top and (_indentation(shown[k]) or 0) < top_spaces), None)
+    if zero is None:   # no line at column 1: the lines above lined up with line `top`, as the keys below it are
+        cut = spaces - top_spaces
+        said = _indented_said(numbers[above[0]], numbers[above[-1]], indented,
+                              f"the next top-level key (line {numbers[top]}) is indented {top_spaces}: the file's top-level keys "
+                              f"all start at one column", f"take {counted(cut, 'space')} off")
+        return _IndentedStart(above[0], spaces, said, dict.fromkeys(above, cut), False)
+    if _indentation(shown[zero]) != 0:
+        return None
+    last = max(k for k in written if k < zero)
+    said = _indented_said(numbers[above[0]], numbers[last], f"{indented}, then {top_spaces} from line {numbers[top]}",
+                          f"the file's top-level keys start at column 1 (as on line {numbers[zero]})")
+    return _IndentedStart(above[0], spaces, said, {**dict.fromkeys(above, spaces),
+                                                   **dict.fromkeys(range(top, zero), top_spaces)}, True)
+
+
+def _indented_said(first: int, last: int, amounts: str, expected: str, remedy: str = "take the spaces off") -> str:
+    """What _indented_start found, in a user's words: lines `first`–`last` (the editor's numbers) indented by
+    `amounts`, but `expected`; what to do with them."""
+    these = f"line {first} is" if first == last else f"lines {first}–{last} are"
+    return f"{these} indented {amounts}, but {expected}: {remedy} {these.rsplit(' ', 1)[0]}"
 
 
 def _dedented(text: str, spaces: int) -> str:
@@ -824,14 +867,6 @@ def _dedented(text: str, spaces: int) -> str:
     mark = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(mark):]
     return mark + body[spaces:] if body.startswith(" " * spaces) else text
-
-
-def _indented_start_said(first: int, last: int, spaces: int, top: int, editor: _EditorLines) -> str:
-    """What _indented_start found, in a user's words: the lines to take the spaces off."""
-    numbers = [editor.position(k, 0)[0] for k in (first, last, top)]
-    these = f"line {numbers[0]} is" if first == last else f"lines {numbers[0]}–{numbers[1]} are"
-    return (f"{these} indented {counted(spaces, 'space')}, but the file's top-level keys start at column 1 (as on line "
-            f"{numbers[2]}): take the spaces off {these.rsplit(' ', 1)[0]}")
 
 
 def _dash_left_out(lines: list[str], first: yaml.Mark, second: yaml.Mark) -> bool:
@@ -1062,6 +1097,18 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                         "file's top-level keys all start at column 1: take the spaces off the lines above")
             astray = (_first_of_block_astray(lines, block_first, mark.line)
                       if block_first is not None and mark is not None and block_first not in reindented else None)
+            start = (_indented_start(lines, mark.line, editor)
+                     if mark is not None and (exc.problem or "").startswith("expected '<document start>'") else None)
+            if start is not None and (astray is None or start.before_astray):
+                # the file's first lines indented, its top-level keys not: said once, at the first, and read at the
+                # top level, so that the blocks below stay their own (_indented_start). Where the key found is
+                # indented too and a line below is not, not the block astray: it told `    name:` over
+                # `  horizon_months:` to line up with it, and then that both are indented
+                where = yaml.Mark("", 0, start.first, start.spaces, None, None)
+                syntax.append(f"{_at(origin, where, editor)}: YAML syntax: {start.said}")
+                for k, spaces in start.cuts.items():
+                    lines[k] = _dedented(lines[k], spaces)
+                continue
             if astray is not None:
                 # the first line of a block indented other than the lines below it: PyYAML finds out on the next
                 # line, but the line to fix is the first, and reading it at their indentation reads the rest
@@ -1070,17 +1117,6 @@ def _parse_yaml(text: str, origin: str) -> tuple[Any, Any, list[str], frozenset[
                 said = f"{_at(origin, mark, editor)}: YAML syntax: {what}"
                 if said not in syntax:
                     syntax.append(said)
-                continue
-            start = (_indented_start(lines, mark.line)
-                     if mark is not None and (exc.problem or "").startswith("expected '<document start>'") else None)
-            if start is not None:
-                # the file's first lines indented, its top-level keys not: said once, at the first, and read at column
-                # 1, so that the blocks below stay their own (_indented_start)
-                first, last, spaces = start
-                where = yaml.Mark("", 0, first, spaces, None, None)
-                syntax.append(f"{_at(origin, where, editor)}: YAML syntax: "
-                              f"{_indented_start_said(first, last, spaces, mark.line, editor)}")
-                lines[first:last + 1] = [_dedented(text, spaces) for text in lines[first:last + 1]]
                 continue
             line = mark.line if mark else 0
             hint = (" — check the indentation" if ("indent" in what or "mapping" in what or "block" in what)
