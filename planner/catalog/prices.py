@@ -101,7 +101,8 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     (a scenario's `prices.snapshot`, only with `source: store`) pins the store as it stood when that snapshot was
     saved: PricesRefuteScenario (field PINNED_FIELD) naming the ids there are when the store has no such snapshot,
     or there is no store to pin. Cached; a CSV or the store is read again when its file changes. provenance says
-    what was used: {"source", "snapshots": [{id, provider, regions, fetched_at, age_days}], "warning",
+    what was used: {"source", "snapshots": [{id, provider, regions, fetched_at, age_days (whole calendar days, UTC:
+    shown.calendar_days)}], "warning",
     "packaged_data": `packaged_data(source)`} and, when pinned, "pinned_snapshot"; of a store, for every provider
     and region it holds (`scenario_provenance` narrows it to a scenario's); of an offers CSV, "sha256": the hash of
     the bytes it was read from (`short_sha256`).
@@ -114,13 +115,11 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     else:
         path = None if source == "snapshot" else Path(source)
     offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path), snapshot, named)
-    if source == "store":  # ages move on while the cache holds
-        from pricing_adapters.store import SnapshotInfo
+    if source == "store":  # ages move on while the cache holds; in calendar days, as `prices list` and every message
+        from pricing_adapters.shown import calendar_days
 
-        keys = ("id", "provider", "regions", "fetched_at", "source", "row_count")
-        provenance = dict(provenance, snapshots=[
-            dict(s, age_days=round(SnapshotInfo(**{k: s[k] for k in keys}).age_days(), 2))
-            for s in provenance["snapshots"]])
+        provenance = dict(provenance, snapshots=[dict(s, age_days=calendar_days(s["fetched_at"]))
+                                                 for s in provenance["snapshots"]])
     return offers, provenance
 
 
