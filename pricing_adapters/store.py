@@ -120,9 +120,9 @@ class SnapshotInfo:
     row_count: int
 
     def age_days(self, now: datetime | None = None) -> float:
-        """Days elapsed since the snapshot was fetched, with their fraction (a plan's JSON `age_days`; a message says
-        the age in calendar days, `shown.days_old`); 0 for a time slightly ahead of this machine's clock (a snapshot
-        further ahead is skipped when read, see FUTURE_SLACK)."""
+        """Days elapsed since the snapshot was fetched, with their fraction (a plan's JSON and every message give the
+        age in calendar days instead: `shown.calendar_days`, `shown.days_old`); 0 for a time slightly ahead of this
+        machine's clock (a snapshot further ahead is skipped when read, see FUTURE_SLACK)."""
         now = now or datetime.now(timezone.utc)
         return max(0.0, (now - datetime.fromisoformat(self.fetched_at)).total_seconds() / 86400)
 
