@@ -10,6 +10,7 @@ undated ones, judged on the UTC date (`utc_today`).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import io
 import itertools
@@ -115,6 +116,9 @@ def price_table(source: str, store: str | Path | None = None, snapshot: int | No
     else:
         path = None if source == "snapshot" else Path(source)
     offers, provenance = _read_prices(source, str(path) if path else None, _stamp(path), snapshot, named)
+    # a copy of the cache's provenance: a caller editing its nested lists (a plan's inputs' prices, in a notebook) left
+    # strings among the snapshots of every later plan in the process, and a sweep failed on them (a test's edits)
+    provenance = copy.deepcopy(provenance)
     if source == "store":  # ages move on while the cache holds; in calendar days, as `prices list` and every message
         from pricing_adapters.shown import calendar_days
 
