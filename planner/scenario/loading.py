@@ -1772,12 +1772,40 @@ def _looked_in(path: Path, base_dir: Path | None) -> str:
     reads it too; "" otherwise (the path said is then where it looked)."""
     if base_dir is not None or path.is_absolute():
         return ""
+    return (f" (looked for in the working folder, {_working_folder()}: a scenario given as YAML text or a dict names "
+            f"its files relative to the working folder; only a scenario loaded from its file names them relative to "
+            f"its folder)")
+
+
+def _working_folder() -> str:
+    """The working folder, as a message names it where a relative path was looked for."""
     try:
-        folder = shortened(os.getcwd())
+        return shortened(os.getcwd())
     except OSError:   # the working folder was removed: no relative path names a file
-        folder = "which no longer exists"
-    return (f" (looked for in the working folder, {folder}: a scenario given as YAML text or a dict names its files "
-            f"relative to the working folder; only a scenario loaded from its file names them relative to its folder)")
+        return "which no longer exists"
+
+
+# How many folders up from the working folder a scenario path not found is looked for, as the README's
+# "scenarios/startup-hybrid.yaml" (relative to the repository's root) is from notebooks/ or a folder a little deeper
+MAX_FOLDERS_UP = 3
+# The folder holding the planner package: the repository's root in a checkout or an editable install (its
+# scenarios/ there), site-packages in a wheel's install, whose example scenarios are fleetplan_dashboard's package
+# data (pyproject.toml): only their path is known here, the planner imports no dashboard
+_PACKAGES_FOLDER = Path(__file__).resolve().parents[2]
+_PACKAGED_FOLDERS = (_PACKAGES_FOLDER, _PACKAGES_FOLDER / "fleetplan_dashboard")
+
+
+def _found_up(written: str) -> str:
+    """"; did you mean '../scenarios/x.yaml'?" for a relative path `written`, not found in the working folder, that
+    names a file from one of the MAX_FOLDERS_UP folders above it, else from the folder of the packages (the
+    repository's root; an installed package's example scenarios), said by its absolute path; "" otherwise. One
+    look a folder, none inside one."""
+    if os.path.isabs(written):
+        return ""
+    tried = [os.path.normpath(os.path.join(*[os.pardir] * up, written)) for up in range(1, MAX_FOLDERS_UP + 1)]
+    tried += [str(folder / written) for folder in _PACKAGED_FOLDERS]
+    found = next((path for path in tried if file_problem(path) is None), None)
+    return f"; did you mean '{found}'?" if found else ""
 
 
 def _check_reference_figure(w: dict, i: int, positions: Any, origin: str) -> list[str]:
@@ -2361,8 +2389,10 @@ def _read_scenario_text(path: Path) -> tuple[str, bool]:
             data = f.read(4 * (MAX_SCENARIO_CHARS + 1))   # UTF-8: at most 4 bytes a character
     except FileNotFoundError:   # a scenario file spelt like one beside it: "did you mean" (its folder read no further
         # than MAX_FOLDER_ENTRIES entries)
-        meant = _file_meant(origin, None, "file not found", SCENARIO_SUFFIXES)
-        raise ScenarioError([f"{origin}: file not found{meant}"], origin) from None
+        meant = _file_meant(origin, None, "file not found", SCENARIO_SUFFIXES) or _found_up(origin)
+        # a relative path names the folder it was looked in: from notebooks/, "scenarios/x.yaml" is not the root's
+        looked = "" if path.is_absolute() else f" (looked for in the working folder, {_working_folder()})"
+        raise ScenarioError([f"{origin}: file not found{looked}{meant}"], origin) from None
     except IsADirectoryError:
         raise ScenarioError([f"{origin}: is a folder; expected a scenario YAML file"], origin) from None
     except OSError as exc:
