@@ -53,7 +53,7 @@ from planner.scenario import (
 )
 from planner.scenario.loading import MAX_SCENARIO_CHARS, loaded_from, names_a_file, scenario_folder
 from planner.scenario.model import MAX_WORKLOADS
-from planner.text import gap_text, not_utf8, shortened
+from planner.text import counted, gap_text, not_utf8, shortened
 from pricing_adapters.signatures import binary_kind, not_the_file
 
 FLEET_KEY = ["provider", "region", "sku", "gpu", "purchase_option"]
@@ -191,6 +191,28 @@ class Comparison:
         """`provenance` as text (value_text; a thing a plan does not record reads "(not recorded)")."""
         return self.provenance.assign(**{side: [value_text(v, unset="(not recorded)") for v in self.provenance[side]]
                                          for side in ("a", "b")})
+
+    def __repr__(self) -> str:
+        """The two sides, their totals and the change, and the tables held, in a line, in the style of a Plan's: the
+        dataclass's repr printed every table (4,700 characters for two 4-row fleets)."""
+        d = self.__dict__
+
+        def money(value: Any, sign: str = "") -> str:
+            return f"{value:{sign},.2f} {d.get('currency')}" if isinstance(value, (int, float)) else repr(value)
+
+        def side(label: Any) -> str:
+            return shortened(label, repr) if isinstance(label, str) else repr(label)
+
+        total_a, total_b = d.get("total_a"), d.get("total_b")
+        both = all(isinstance(t, (int, float)) for t in (total_a, total_b))
+        delta = f", delta {money(self.total_delta, '+')} ({self.delta_pct_text})" if both else ""
+        tables = ", ".join(f"{name} {len(frame)}" for name in COMPARISON_KEPT
+                           if isinstance(frame := d.get(_KEPT[name]), pd.DataFrame))
+        notes = d.get(_KEPT["notes"])
+        noted = f"; {counted(len(notes), 'note')}" if isinstance(notes, list) else ""
+        basis = "present values" if self.same_basis else "present values, not like for like"
+        return (f"Comparison(a={side(d.get('label_a'))} {money(total_a)}, b={side(d.get('label_b'))} {money(total_b)}"
+                f"{delta}, {basis}; tables (rows): {tables}{noted})")
 
     def to_dict(self) -> dict:
         return clean({"a": self.label_a, "b": self.label_b, "currency": self.currency,
