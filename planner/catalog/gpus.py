@@ -277,6 +277,32 @@ def family_members(name: str) -> tuple[str, ...]:
     return members if len(members) > 1 else ()
 
 
+def _listed(items, last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (`last`: the word before the last item)."""
+    return f"{', '.join(items[:-1])} {last} {items[-1]}" if len(items) > 1 else items[0]
+
+
+def card_name_hint(name: str) -> str | None:
+    """The tail of "unknown card 'A100'" for a GPU name given where a card id is expected, else None (the caller's
+    nearest spelling): a family (`A100`, `H100`) names every card of its GPUs and whether the catalog has a sourced
+    price for it, since the nearest spelling (a100-40gb-pcie, h100-pcie) was a card with none, which the plan then
+    never bought; a GPU with one card (`H100-SXM`), that card (the nearest spelling was h100-nvl)."""
+    members = family_members(name)
+    gpus = members or ((resolve_gpu(name),) if resolve_gpu(name) else ())
+    cards = [(card, row) for card, row in card_rows().items() if row["gpu"] in gpus]
+    if not members:
+        return f"; did you mean '{cards[0][0]}'?" if len(cards) == 1 else None
+    if not cards:
+        return (f": it names a family of GPUs ({_listed(members)}), none with an on-prem card in the catalog; "
+                "describe yours in onprem.custom_cards")
+    # priced as the plan reads it (offers.unpriced_card_rows): a card lacking either figure is never bought
+    said = [f"{card} ({'sourced price' if row['price'].strip() and row['host_cost_per_card'].strip() else 'no sourced price'})"
+            for card, row in cards]
+    cardless = [gpu for gpu in members if gpu not in {row["gpu"] for _, row in cards}]
+    return (f": it names a family of GPUs; give {'one of ' if len(cards) > 1 else ''}{_listed(said, 'or')}"
+            + (f"; the catalog has no on-prem card of {_listed(cardless, 'or')}" if cardless else ""))
+
+
 def gpus_named(query: str, flag: str = "--gpu") -> tuple[str, ...]:
     """The canonical ids `query` names (match_gpus) for a filter such as `--gpu`; CatalogError (bad input)
     when it is empty (it listed every offer) or names nothing, with the nearest id, alias or family:

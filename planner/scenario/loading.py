@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
 from planner import catalog
-from planner.catalog.gpus import family_members
+from planner.catalog.gpus import card_name_hint, family_members
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_folder as file_folder  # re-exported: fileio says how a scenario names its files
@@ -1595,7 +1595,8 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
 
     def bad_card(card: str, loc: Path_, value: bool) -> None:
         near = catalog.suggest(card, card_ids)
-        hint = _curly_quoted(card) or (f"; did you mean '{near[0]}'?" if near else f" (known cards: {', '.join(card_ids)})")
+        hint = _curly_quoted(card) or card_name_hint(card) or (f"; did you mean '{near[0]}'?" if near
+                                                               else f" (known cards: {', '.join(card_ids)})")
         problems.append(f"{origin}:{_where(positions, loc, value)}: {dotted(loc)}: unknown card {_shown(card)}{hint}")
 
     def check_gpu(name: str, loc: Path_, value: bool = True, lacked: str = "") -> None:
