@@ -392,7 +392,7 @@ def _summary_unit(field: str, currency: str, present_value: str) -> tuple[str | 
         return f"{currency}, {present_value}", MONEY
     if field.startswith("assumption.capex_budget"):
         return f"{currency}, nominal", MONEY
-    if field == "assumption.resale_share_of_book":
+    if field in ("assumption.resale_share_of_book", "solver.gap"):   # fractions, as the JSON has them
         return "%", SHARE
     return {"horizon_months": ("months", None), "energy_kwh": ("kWh", "#,##0"), "solver.seconds": ("s", None),
             "plan_start": ("first day of month 1", None)}.get(field, (None, None))
