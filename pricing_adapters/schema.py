@@ -7,7 +7,7 @@ or an on-prem card bought outright. Prices are per unit (instance or card) in th
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 import numpy as np
@@ -348,20 +348,24 @@ def _rows(mask) -> np.ndarray:
     return np.asarray(pd.Series(mask).fillna(False), dtype=bool)
 
 
-def _flag(out: list[list[str]], mask, text: str) -> None:
+def _flag(out: list[list[str]], mask, text) -> None:
+    """Add `text` to each row of `mask`: a text, or a function of the row's position giving it."""
     for i in np.flatnonzero(_rows(mask)):
-        out[i].append(text)
+        out[i].append(text(i) if callable(text) else text)
 
 
-def _number_flags(df: pd.DataFrame, usd_bounds: bool = True) -> list[tuple[pd.Series, str]]:
-    """(row mask, problem) of each bad-number check of a typed offers table; `usd_bounds=False` leaves out
-    the bounds of USD prices (MAX_USD_HOURLY_PRICE, MAX_USD_UPFRONT_PRICE)."""
+def _number_flags(df: pd.DataFrame, usd_bounds: bool = True) -> list[tuple[pd.Series, str | Callable[[int], str]]]:
+    """(row mask, problem) of each bad-number check of a typed offers table, the problem a text or a function of
+    the row's position (_flag); `usd_bounds=False` leaves out the bounds of USD prices (MAX_USD_HOURLY_PRICE,
+    MAX_USD_UPFRONT_PRICE)."""
     hourly, upfront, count = df["hourly_price"], df["upfront_price"], df["gpu_count"]
     option = df["purchase_option"].astype(object)
     usd_hourly, usd_upfront = _above_usd_bounds(df) if usd_bounds else (False, False)
     with np.errstate(invalid="ignore", over="ignore"):   # NaN and inf cells are flagged by the checks below
         effective = effective_hourly(hourly, upfront, df["term_months"])
-    return [((hourly < 0) | (upfront < 0), "negative prices"),
+    # a negative price with its column and value ("negative prices" left the reader to find which cell)
+    return [*((df[col] < 0, lambda i, col=col: f"negative {col} {cell_shown(float(df[col].iat[i]))}")
+              for col in ("hourly_price", "upfront_price")),
             (np.isinf(hourly) | np.isinf(upfront), "a price that is not finite"),
             (np.isfinite(hourly) & (hourly > MAX_HOURLY_PRICE), f"hourly_price above {MAX_HOURLY_PRICE:,.0f}"),
             (np.isfinite(upfront) & (upfront > MAX_UPFRONT_PRICE), f"upfront_price above {MAX_UPFRONT_PRICE:,.0f}"),
@@ -430,7 +434,7 @@ def row_problems(df: pd.DataFrame) -> pd.Series:
 
 
 def name_rows(df: pd.DataFrame, problems: pd.Series, lines: Sequence[int] | None = None) -> str:
-    """'row 3 (offer aws:…): negative prices; …' for the first ROWS_NAMED bad rows (1-based data rows), or 'line 4
+    """'row 3 (offer aws:…): negative hourly_price -1.5; …' for the first ROWS_NAMED bad rows (1-based data rows), or 'line 4
     (offer …)' where `lines` gives the file line each row starts on (a CSV's: "row 1" read as the header line)."""
     lines = lines if lines is not None and len(lines) == len(df) else None   # (rows taken out since: numbered)
     bad = [(i, text) for i, text in enumerate(problems) if text]

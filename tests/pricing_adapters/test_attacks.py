@@ -541,7 +541,7 @@ def test_rows_and_snapshots_edited_by_hand_are_skipped_and_named(tmp_path):
     used = table[(table["provider"] == "aws") & (table["region"] == REGION)]
     assert len(used) == len(offers) - 3 and not set(ids) & set(used["offer_id"])
     assert "3 bad offer rows skipped" in provenance["warning"]
-    assert ids[0] in provenance["warning"] and "negative prices" in provenance["warning"]
+    assert ids[0] in provenance["warning"] and "negative hourly_price -3.0" in provenance["warning"]
 
 
 @pytest.mark.parametrize("column, value, said", [

@@ -99,7 +99,7 @@ def test_missing_columns_are_told_with_the_problems_of_the_rows(offers):
     table = offers.drop(columns=["offer_id", "memory_gb"]).assign(hourly_price=-1.006)
     with pytest.raises(OffersSchemaError) as caught:
         validate_offers(table, origin="notebook")
-    assert str(caught.value) == "notebook: missing columns ['offer_id', 'memory_gb']; row 1: negative prices"
+    assert str(caught.value) == "notebook: missing columns ['offer_id', 'memory_gb']; row 1: negative hourly_price -1.006"
     with pytest.raises(OffersSchemaError) as caught:   # and without a check of the rows: the columns alone
         validate_offers(table, origin="notebook", check=False)
     assert str(caught.value) == "notebook: missing columns ['offer_id', 'memory_gb']"
