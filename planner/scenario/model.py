@@ -887,7 +887,10 @@ def demand_problem(workload: dict) -> tuple[str, str] | None:
                 "reference_gpus (reference GPUs busy on average) or requests_per_second (with throughput_unit: "
                 "requests_per_second)")
     if len(given) > 1:
-        return (given[1], f"give one demand field, not {' and '.join(given)}")
+        # an override adds its field to the one the file still gives: `workloads.x.reference_gpus: 2` alone is refused
+        return (given[1], f"give one demand field, not {' and '.join(given)}: remove "
+                f"{'one of them' if len(given) == 2 else 'all but one'} (to switch fields in overrides, also set the "
+                "one the scenario gives to None)")
     if given == ["requests_per_second"] and unit != "requests_per_second":
         return ("requests_per_second", "requests_per_second needs throughput_unit: requests_per_second and a "
                 "throughput table of the requests/s one GPU of each type sustains")

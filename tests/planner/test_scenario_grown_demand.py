@@ -60,7 +60,8 @@ def test_two_demand_fields_are_the_problem_and_no_month_is_worked_out():
     text = HEAD + WORKLOADS.replace("gpu_hours_per_month: 100,", "gpu_hours_per_month: 100, reference_gpus: 1,")
     assert problems_of(text) == [
         BAD_RATE,
-        "s.yaml:5:57: workloads[0].reference_gpus: give one demand field, not gpu_hours_per_month and reference_gpus",
+        "s.yaml:5:57: workloads[0].reference_gpus: give one demand field, not gpu_hours_per_month and reference_gpus: "
+        "remove one of them (to switch fields in overrides, also set the one the scenario gives to None)",
         GROWN_B]
 
 
