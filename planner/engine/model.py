@@ -111,7 +111,7 @@ class Model:
         """Why model.card has no count of `sku`: a cloud offer, a catalog card the scenario does not list (and, when
         so, that the catalog has no price for it), or a name close to the model's cards or the catalog's."""
         from planner.catalog import card_rows, suggest
-        from planner.catalog.gpus import card_name_hint
+        from planner.catalog.gpus import card_name_hint, family_members
 
         skus = self.inputs.col("sku")
         cards = [str(skus[i]) for i in self.n]
@@ -125,11 +125,10 @@ class Model:
             unpriced = ("; it has no sourced price in the catalog, so give onprem.card_overrides."
                         f"{sku}.price (and currency) from a quote" if not catalog[sku]["price"].strip() else "")
             return f"{said}: card {sku} is not among the scenario's cards ({listed}); list it in onprem.cards{unpriced}"
-        # a GPU's name (`A100`: every card of the family, priced or not; `H100-SXM`: its card), as a scenario's card
-        # ids are told (catalog.card_name_hint): the nearest spelling was one card of the family, often unpriced
-        hint = card_name_hint(sku)
-        if hint:
-            return f"{said}: no card {sku} in this model{hint} ({listed})"
+        # a GPU family's name (`A100`): every card of the family, priced or not, as a scenario's card ids are told
+        # (catalog.card_name_hint); the nearest spelling was one card of the family, often unpriced
+        if family_members(sku):
+            return f"{said}: no card {sku} in this model{card_name_hint(sku)} ({listed})"
         close = suggest(str(sku), cards)
         if close:
             return f"{said}: no card {sku} in this model; did you mean {close[0]}? ({listed})"
