@@ -1078,7 +1078,8 @@ def price_banner(prices: dict, today: date | None = None, scenario=None,
     checked ISO dates (the offers contract, the store's fetched_at, the scenario's as_of) and need no escaping.
     `offers`: the Plan's offers (the units it used, with their `as_of`), whose undated prices the banner names
     (undated_named); without them it counts them. The shares of the total resting on undated and on stale prices
-    (prices_used's `undated_share_of_total`, `stale_share_of_total`) follow the list as the command line says them:
+    (prices_used's `undated_share_of_total`, `stale_share_of_total`; of a total at or below 0 the amounts
+    `undated_cost`, `stale_cost` in the scenario's currency) follow the list as the command line says them:
     "All prices used: dated 2026-03-20 to 2026-06-18, 1 undated (1.3 % of the total); 1 older than 180 days (66.4 % of
     the total)"."""
     today = today or utc_today()   # the plan's clock (generated_at, its stale-price warning): the same anywhere
@@ -1102,7 +1103,7 @@ def price_banner(prices: dict, today: date | None = None, scenario=None,
     text = " · ".join(parts)
     # how much of the total rests on the undated and on the stale prices, where the plan says it, in the words of the
     # command line's first line and summary.md (price_dates): a count of "1 undated" tells nothing of it
-    dates = price_dates(prices)
+    dates = price_dates(prices, getattr(scenario, "currency", ""))
     if "of the total" in dates:
         text += f". All prices used: {dates}"
     level = "warning" if cloud_look or cards_future or quotes_future else "info"

@@ -1628,7 +1628,7 @@ def _print_plan(p) -> None:
     out.print(f"[bold]{escape(one_line(p.scenario_name))}[/] — {p.status}, {counted(p.horizon_months, 'month')}, total "
               f"[bold]{p.total:,.0f} {cur}[/] ({present_value_basis(p)}{'; ' + owned_end if owned_end else ''}); "
               f"prices: {escape(price_source_text(p))}, "
-              f"{escape(price_dates(p.prices))}", soft_wrap=True)   # a CSV's path is the user's: "[/]" in it is no markup
+              f"{escape(price_dates(p.prices, cur))}", soft_wrap=True)   # a CSV's path is the user's: "[/]" in it is no markup
     out.print(assumption_line(p), soft_wrap=True)
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)

@@ -631,9 +631,10 @@ def prices_used(inp: Inputs, used_unit_ids=None, costs=None, total: float | None
     data's build date and content hashes (`packaged_data`), and warnings about stale or undated prices; the
     dates of the cloud prices, of the catalog's card prices and of the scenario's own quotes apart (`dates_by_kind`).
     With `costs` (the fleet's cost of each unit used, in the order of `used_unit_ids`) and the plan's `total`, how much
-    of the total rests on undated and on stale prices (`undated_share_of_total`, `stale_share_of_total`: the fleet
-    cost of their rows over the total, negative for a sale's credit; None for a total of 0): an audit's plan rested
-    23 % of its total on one undated spot price, which a count of "1 undated" did not tell."""
+    of the total rests on undated and on stale prices (`undated_cost`, `stale_cost`: the fleet cost of their rows in
+    the scenario currency, negative for a sale's credit; `undated_share_of_total`, `stale_share_of_total`: that cost
+    over the total, None for a total at or below 0, where a share's sign would say the total's and not the part's): an
+    audit's plan rested 23 % of its total on one undated spot price, which a count of "1 undated" did not tell."""
     rows = np.arange(len(inp.units)) if used_unit_ids is None else unit_rows(inp, used_unit_ids)
     # the columns date_report reads, at the used rows: selecting rows of the whole units table costs more
     columns = {c: inp.col(c)[rows] for c in DATED_COLUMNS}
@@ -657,8 +658,11 @@ def prices_used(inp: Inputs, used_unit_ids=None, costs=None, total: float | None
     out.update(dates_by_kind(columns))
     if costs is not None and total is not None:
         cost = np.asarray(costs, dtype=float)
-        for key, flags in zip(("undated_share_of_total", "stale_share_of_total"), undated_and_stale(columns)):
-            out[key] = float(cost[np.asarray(flags, dtype=bool)].sum() / total) if total else None
+        for kind, flags in zip(("undated", "stale"), undated_and_stale(columns)):
+            part = float(cost[np.asarray(flags, dtype=bool)].sum())
+            out[f"{kind}_cost"] = part
+            # over a total below 0 (owned cards sold for more than the plan costs) a cost reads as a negative share
+            out[f"{kind}_share_of_total"] = part / total if total > 0 else None
     return out
 
 

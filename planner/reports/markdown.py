@@ -427,7 +427,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
               f", month 1 = {calendar_span(first, 1, 1)}" if first is not None else "")
     lines += [f"**Total: {plan.total:,.0f} {cur}** ({basis} over {counted(plan.horizon_months, 'month')}{period}; "
               f"status {plan.status}{'; ' + owned_end if owned_end else ''}). "
-              f"Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices))}."
+              f"Prices: {_text(price_source_text(plan))}, {_text(price_dates(plan.prices, cur))}."
               + (f" {_text(grouped[:1].upper() + grouped[1:])}." if grouped else ""), ""]
     verdict = _verdict(plan)
     if verdict:

@@ -853,29 +853,43 @@ def _refined_from(grouping: dict) -> str:
     return f"{' and '.join(bounds)}, above the {grouping['tolerance_pct']:g} % tolerance"
 
 
-def price_dates(prices: dict) -> str:
+def price_dates(prices: dict, currency: str = "") -> str:
     """How old the prices a plan used are, for one line: "dated 2023-11-23 to 2026-07-20, 1 undated",
-    "every price used undated", or the text as it reads without a date ("1 quoted in the scenario"); with the share of
-    the total that rests on the undated and on the stale ones where the plan says it (engine.readback.prices_used):
-    "dated 2026-03-20 to 2026-07-20, 1 undated (1.3 % of the total); 1 older than 180 days (66.4 % of the total)"."""
+    "every price used undated", or the text as it reads without a date ("1 quoted in the scenario"); with how much of
+    the total rests on the undated and on the stale ones where the plan says it (engine.readback.prices_used):
+    "dated 2026-03-20 to 2026-07-20, 1 undated (1.3 % of the total); 1 older than 180 days (66.4 % of the total)",
+    or, of a total at or below 0 (no share of it reads right), the amount in `currency`: "1 undated (876 USD of the
+    total); 1 older than 180 days (a credit of 1,732 USD of the total)"."""
     dates = prices.get("as_of_text") or "undated"
     if dates == "undated":
         return "every price used undated"
     said = f"dated {dates}" if dates[:4].isdigit() else dates
     undated, stale = prices.get("undated_prices") or 0, prices.get("stale_prices") or 0
-    if undated and prices.get("undated_share_of_total") is not None:
+    if undated and _of_the_total(prices, "undated", currency):
         words = f"{undated} undated"
-        said = said.replace(words, f"{words} ({_of_the_total(prices['undated_share_of_total'])})", 1)
-    if stale and prices.get("stale_share_of_total") is not None:
-        said += f"; {stale} older than {STALE_AFTER_DAYS} days ({_of_the_total(prices['stale_share_of_total'])})"
+        said = said.replace(words, f"{words} ({_of_the_total(prices, 'undated', currency)})", 1)
+    if stale and _of_the_total(prices, "stale", currency):
+        said += f"; {stale} older than {STALE_AFTER_DAYS} days ({_of_the_total(prices, 'stale', currency)})"
     return said
 
 
-def _of_the_total(share: float) -> str:
-    """"23.4 % of the total", "a credit of 3 % of the total" (a sale's), "under 0.1 % of the total"."""
-    pct = abs(share) * 100
-    words = "under 0.1 %" if 0 < pct < 0.05 else f"{number_text(pct, 1)} %"
-    return f"{'a credit of ' if share < 0 else ''}{words} of the total"
+def _of_the_total(prices: dict, kind: str, currency: str) -> str:
+    """How much of the total rests on the `kind` (undated, stale) prices: "23.4 % of the total", "under 0.1 % of the
+    total", "a credit of 3 % of the total" (a sale's); of a total at or below 0 (no share), "876 USD of the total",
+    "a credit of 2,121 USD of the total"; "" where the plan does not say it (saved before it did, or a total of 0
+    before the costs were kept)."""
+    share, cost = prices.get(f"{kind}_share_of_total"), prices.get(f"{kind}_cost")
+    if share is None and cost is None:
+        return ""
+    # the part's own sign: a share's flips with a total below 0 (a plan saved before the costs: its share's, right
+    # where its total is above 0)
+    credit = (cost if cost is not None else share) < 0
+    if share is not None:
+        pct = abs(share) * 100
+        words = "under 0.1 %" if 0 < pct < 0.05 else f"{number_text(pct, 1)} %"
+    else:
+        words = ("under 1" if 0 < abs(cost) < 0.5 else f"{abs(cost):,.0f}") + (f" {currency}" if currency else "")
+    return f"{'a credit of ' if credit else ''}{words} of the total"
 
 
 def assumption_line(plan: Plan) -> str:
