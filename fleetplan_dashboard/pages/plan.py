@@ -530,7 +530,8 @@ if len(p.installed):
                 "fixed_costs_avoided": st.column_config.NumberColumn(
                     f"avoided, {cc} (PV)", format="%,.0f", width=130,
                     help=f"{pv_money}: fixed costs that switching off or selling avoids, plus a sale's credit over the "
-                         "value kept cards would have at the end; not net of the work bought instead"),
+                         "value kept cards would have at the end; the site's fixed monthly cost left out (it ends only "
+                         "when no on-prem unit is left); not net of the work bought instead"),
                 "end_value": st.column_config.NumberColumn(
                     f"end value, {cc} (PV)", format="%,.0f", width=145,
                     help=f"{pv_money}: what the batch's cards held to the end (kept or switched off) are worth then, "
@@ -793,8 +794,8 @@ def _draw_decisions(made) -> None:
                     f"{pv_money})")
         if runner.get("total") is not None:
             # the fleets' counts side by side, under the page's words (tables.runner_up_fleets: its columns)
-            held_help = ("units held: cards of this type bought in any month or owned and not sold; for a reservation "
-                         "offer, the units reserved")
+            held_help = ("units held: cards of this type bought in any month or owned and not sold (kept or switched "
+                         "off); for a reservation offer, the units reserved")
             st.dataframe(tables.runner_up_fleets(runner), hide_index=True, key="runner_up_table", placeholder="",
                          column_config={
                              "card_or_offer": st.column_config.TextColumn(
@@ -830,8 +831,8 @@ def _draw_decisions(made) -> None:
                                    width=60, help="the count the re-solve asked for: at most one fewer than the plan "
                                                   "holds (≤) or at least one more (≥)"),
                                "held_units": st.column_config.NumberColumn(
-                                   "held", width=50, help="how many the alternative's fleet holds (owned kept and "
-                                                          "bought in any month)"),
+                                   "held", width=50, help="how many the alternative's fleet holds (owned and not "
+                                                          "sold, kept or switched off, and bought in any month)"),
                                "total": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase": st.column_config.NumberColumn(format="%,.0f", width=90),
                                "increase_pct": st.column_config.NumberColumn("increase %", width=90),

@@ -1643,7 +1643,7 @@ def _print_plan(p) -> None:
     if len(p.owned):
         emit(p.owned, Format.table, float_digits=0,
              title=f"Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
-                   f"end value, in {money}; not net of the work bought instead)")
+                   f"end value, in {money}; the site's fixed monthly cost left out; not net of the work bought instead)")
     if len(p.serving):
         # one row per slot and month repeated a constant demand 72 times: months that read the same are one row
         # narrower than the table: the workload over its unit, the hours over their number (planner/cli/serving_table.py)
@@ -1759,8 +1759,8 @@ def _print_decisions(p) -> None:
         names = list(dict.fromkeys([*runner["plan_fleet"], *runner["fleet"]]))
         fleets = pd.DataFrame({"card_or_offer": names, "recommended": [runner["plan_fleet"].get(n, 0) for n in names],
                                "runner_up": [runner["fleet"].get(n, 0) for n in names]})
-        emit(fleets, Format.table, title="Runner-up fleet (cards held over the plan — owned kept and bought in any "
-                                         "month — and reserved units)")
+        emit(fleets, Format.table, title="Runner-up fleet (cards held over the plan — owned and not sold, kept or "
+                                         "switched off, and bought in any month — and reserved units)")
         out.print(f"recommended {p.total:,.0f} {cur}; runner-up {runner['total']:,.0f} {cur}, "
                   f"{_more_or_less(runner['increase'], runner['increase_pct'], cur)}: "
                   + escape("; ".join(runner["differences"])), soft_wrap=True)
@@ -1793,7 +1793,7 @@ def _print_decisions(p) -> None:
         emit(table, Format.table, float_digits=1,
              title=f"One card more or fewer ({present_money(p)}): the best plan holding at most units − 1 or at least "
                    "units + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that count, and how many "
-                   "it holds (held_units: owned kept and bought in any month)")
+                   "it holds (held_units: owned and not sold, kept or switched off, and bought in any month)")
     left_out = counts_left_out(every)   # those without a total: how many, and why (not computed, no plan holds them)
     if left_out:
         out.print(escape(left_out), soft_wrap=True)

@@ -464,7 +464,8 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
                   "(month by month: the workbook's purchase schedule sheet, the CLI's table).", ""]
     if len(owned):
         lines += [f"## Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
-                  f"end value, in {money}; not net of the work bought instead)", "", _md_table(owned), ""]
+                  f"end value, in {money}; the site's fixed monthly cost left out; not net of the work bought instead)",
+                  "", _md_table(owned), ""]
     lines += [f"## Cost by category ({money})", "", _md_table(costs[costs["cost"] != 0]), ""]
     # what is paid each year, as the workbook's yearly sheet (reports.yearly): the totals above are present values
     note = yearly_note(plan)

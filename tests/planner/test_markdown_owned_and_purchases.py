@@ -64,7 +64,8 @@ def test_the_owned_cards_section_says_kept_switched_off_and_sold(startup):
     md = plan_to_markdown(startup)
     owned = section(md, "Cards already owned")
     assert owned.startswith(": keep, switch off or sell (fixed costs avoided plus a sale's credit over the end value, "
-                            "in USD, present value at 0%/year, undiscounted; not net of the work bought instead)")
+                            "in USD, present value at 0%/year, undiscounted; the site's fixed monthly cost left out; "
+                            "not net of the work bought instead)")
     assert ("| card | gpu | age_months | owned_units | kept | switched_off | sold | fixed_costs_avoided | end_value | note |"
             in owned)
     row = next(line for line in owned.splitlines() if line.startswith("| rtx-3060-12gb |"))

@@ -69,7 +69,8 @@ def test_the_decision_tables_say_present_value_and_a_plan_without_a_site_cost_ha
     undiscounted = "USD, present value at 0%/year, undiscounted"
     for title in (f"Fleet (cost in {undiscounted})",
                   f"Cards already owned: keep, switch off or sell (fixed costs avoided plus a sale's credit over the "
-                  f"end value, in {undiscounted}; not net of the work bought instead)",
+                  f"end value, in {undiscounted}; the site's fixed monthly cost left out; not net of the work bought "
+                  "instead)",
                   f"What each decision is worth ({undiscounted}): the total when it is forbidden, and the increase",
                   f"What each limit costs ({undiscounted}): the total without it",
                   f"One card more or fewer ({undiscounted}): the best plan holding at most units − 1 or at least "
