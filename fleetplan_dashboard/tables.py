@@ -18,7 +18,7 @@ from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE, board_gpus
 from planner.catalog.offers import UNPRICED_CARD_REMEDY
 from planner.catalog.prices import NAMED, STALE_AFTER_DAYS, date_report, utc_today
 from planner.engine import Plan
-from planner.engine.decisions import counts_left_out, runner_up_verdict
+from planner.engine.decisions import counts_left_out, other_types_kinds, runner_up_verdict
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import never_breaks_even, price_dates, share_text, shown_share
@@ -1311,7 +1311,7 @@ def count_alternatives_left_out(runner: dict | None) -> str | None:
 
 def runner_up_fleets(runner: dict | None) -> pd.DataFrame:
     """Units held per card or reservation offer: `recommended`, `runner_up` and, when it is another fleet,
-    `other_card_types` (the best fleet with another set of card types)."""
+    `other_card_types` (the best fleet with another set of card types or reservation offers)."""
     runner = runner or {}
     columns = {"recommended": runner.get("plan_fleet") or {}, "runner_up": runner.get("fleet") or {}}
     types = (runner.get("other_types") or {}).get("fleet")
@@ -1322,14 +1322,16 @@ def runner_up_fleets(runner: dict | None) -> pd.DataFrame:
 
 
 def other_types_text(runner: dict | None, currency: str) -> str | None:
-    """The best fleet with another set of card types, when it is not the runner-up itself (Markdown-safe)."""
+    """The best fleet with another set of card types or reservation offers, when it is not the runner-up itself, named
+    for what differs (engine.decisions.other_types_kinds; Markdown-safe)."""
     runner = runner or {}
     types = runner.get("other_types") or {}
     if types.get("total") is None or types.get("fleet") == runner.get("fleet"):
         return None
     fleet = types.get("fleet")
     # a fleet with no card at all is the cloud alone, not "another set of card types" (an audit, on the CLI's line)
-    what = "With no cards, all cloud" if fleet is not None and not any(fleet.values()) else "With another set of card types"
+    what = ("With no cards, all cloud" if fleet is not None and not any(fleet.values()) else
+            f"With another set of {other_types_kinds(runner.get('plan_fleet'), fleet)}")
     return (f"{what} ({plain('; '.join(types.get('differences') or []))}): "
             f"{types['total']:,.0f} {currency}, {types['increase']:,.0f} {currency} ({pct_text(types['increase_pct'])}) more.")
 

@@ -805,8 +805,9 @@ def _draw_decisions(made) -> None:
                              "runner_up": st.column_config.NumberColumn(
                                  "runner-up", width=80, help=f"the runner-up fleet's {held_help}"),
                              "other_card_types": st.column_config.NumberColumn(
-                                 "other card types", width=125,
-                                 help=f"the best fleet with another set of card types: its {held_help}")})
+                                 "other types", width=125,
+                                 help=f"the best fleet with another set of card types or reservation offers (the line "
+                                      f"below says which): its {held_help}")})
             st.caption(f"Recommended {p.total:,.0f} {cc}; runner-up {runner['total']:,.0f} {cc} "
                        f"({tables.pct_text(runner.get('increase_pct'))}). Close call when within "
                        f"{100 * runner['close_call_share']:g} % ({tables.scenario_fields('close_call_share')}).")

@@ -1776,7 +1776,7 @@ def _print_decisions(p) -> None:
         out.print(f"runner-up: {escape(runner.get('note') or runner.get('status', ''))}", soft_wrap=True)
     types = runner.get("other_types") or {}
     if types.get("fleet") is not None and set(types["fleet"]) != set(runner.get("fleet") or {}):
-        out.print(f"{other_types_words(types)}: {types['total']:,.0f} {cur}, "
+        out.print(f"{other_types_words(types, runner.get('plan_fleet'))}: {types['total']:,.0f} {cur}, "
                   f"{_more_or_less(types['increase'], types['increase_pct'], cur)}: "
                   + escape("; ".join(types["differences"])), soft_wrap=True)
     every = runner.get("count_alternatives") or []

@@ -641,6 +641,20 @@ def type_cut(fleet: dict[str, int]) -> ExtraConstraints:
     return change
 
 
+def other_types_kinds(plan: dict[str, int] | None, other: dict[str, int] | None) -> str:
+    """What sets fleet `other` apart from the plan's fleet `plan` in kind (type_cut's: a name held in one and not in
+    the other): "card types", "reservations" or "card types and reservations"; "card types" where a fleet is not
+    known. A runner-up that only adds a reservation offer read as "with other card types"."""
+    if plan is None or other is None:
+        return "card types"
+    changed = {name for name in set(plan) | set(other) if bool(plan.get(name)) != bool(other.get(name))}
+    # a reservation is counted under its offer id, provider:region:sku:option (pricing_adapters.schema.offer_id), a
+    # card under its card id (plan_fleet, fleet_counts: Model.r by unit_id, Model.n by sku), which has no colon
+    reservations = {name for name in changed if ":" in name}
+    kinds = [kind for kind, names in (("card types", changed - reservations), ("reservations", reservations)) if names]
+    return " and ".join(kinds) or "card types"
+
+
 def fleet_differences(plan: dict[str, int], other: dict[str, int]) -> list[str]:
     return [f"{name} {plan.get(name, 0)} → {other.get(name, 0)}" for name in sorted(set(plan) | set(other))
             if plan.get(name, 0) != other.get(name, 0)]
