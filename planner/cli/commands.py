@@ -1132,7 +1132,7 @@ def plan_command(
     early: list[str] = []   # what validate warns of the scenario (_pre_solve_warnings), once it is to be solved
     said_early = False   # whether they were printed before the solve (on a terminal)
     try:
-        plan_start(_month_checked(start))   # a bad --start is bad input: report it before solving
+        plan_start(start)   # a bad --start is bad input: report it before solving
         _check_store(store)
         fmt = _format_of_suffix(fmt, output)
         _check_output(fmt, output)
@@ -1240,16 +1240,6 @@ def plan_command(
 
 
 _FORMATS_WITH_DECISIONS = (PlanFormat.json, PlanFormat.xlsx, PlanFormat.md)
-
-
-def _month_checked(start: str | None) -> str | None:
-    """--start as given; PlannerError where it is YYYY-MM but its month is none of 01-12, saying so (reports.tables.
-    plan_start, which reads it, said only "expected YYYY-MM, e.g. 2026-01" of 2027-13, as of 27-01)."""
-    found = re.fullmatch(r"\s*(\d{4})-(\d{1,2})\s*", start or "")
-    if found and not 1 <= int(found[2]) <= 12:
-        raise PlannerError(f"plan start {start.strip()!r}: {found[2]} is no month (01-12); expected YYYY-MM, e.g. "
-                           f"{found[1]}-{'12' if int(found[2]) > 12 else '01'}")
-    return start
 
 
 def _pre_solve_warnings(scenario) -> list[str]:

@@ -563,7 +563,9 @@ FIRST_START_YEAR, LAST_START_YEAR = 1900, 2999   # outside them a start is a typ
 
 def plan_start(start: str | date | None = None, scenario=None, today: date | None = None) -> date:
     """The first day of the plan's month 1: `start` (YYYY-MM or a date), else the scenario's `start`
-    if it has one, else the first day of the month after `today` (default: today in UTC)."""
+    if it has one, else the first day of the month after `today` (default: today in UTC). PlannerError where it is
+    not YYYY-MM, or its month is none of 01-12 (saying so: "expected YYYY-MM" alone read as if 2027-13's form were
+    wrong), or its year is out of range."""
     start = start if start is not None else getattr(scenario, "start", None) if scenario is not None else None
     if start is None:
         today = today or datetime.now(timezone.utc).date()   # UTC, as generated_at: the same start in any time zone
@@ -573,12 +575,12 @@ def plan_start(start: str | date | None = None, scenario=None, today: date | Non
     else:
         text = str(start).strip()
         found = re.fullmatch(r"(\d{4})-(\d{1,2})", text)
-        try:
-            first = date(int(found[1]), int(found[2]), 1) if found else None
-        except ValueError:   # month 0 or 13
-            first = None
-        if first is None:
+        if found is None:
             raise PlannerError(f"plan start {text!r}: expected YYYY-MM, e.g. 2026-01")
+        if not 1 <= int(found[2]) <= 12:
+            raise PlannerError(f"plan start {text!r}: {found[2]} is no month (01-12); expected YYYY-MM, e.g. "
+                               f"{found[1]}-{'12' if int(found[2]) > 12 else '01'}")
+        first = date(int(found[1]), int(found[2]), 1)
     # dated rows run to the horizon's end and a reservation's last term after it (at most 120 + 36 months)
     if not FIRST_START_YEAR <= first.year <= LAST_START_YEAR:
         raise PlannerError(f"plan start {text!r}: expected a year from {FIRST_START_YEAR} to {LAST_START_YEAR}")

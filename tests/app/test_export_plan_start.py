@@ -90,7 +90,7 @@ def test_a_month_that_is_none_is_said_and_the_files_are_made_without_it(download
     at.text_input(key="export_start").input("2027-13").run()
     assert not at.exception, [e.value for e in at.exception]
     (said,) = [e.value.replace("\\", "") for e in at.error]
-    assert said.startswith("Month 1 of the plan: plan start '2027-13': expected YYYY-MM"), said
+    assert said.startswith("Month 1 of the plan: plan start '2027-13': 13 is no month (01-12); expected YYYY-MM"), said
     assert "made without it" in said
     assert set(_calendar_months(downloads)) == {""}
 
