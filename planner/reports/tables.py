@@ -867,11 +867,11 @@ def price_dates(prices: dict, currency: str = "") -> str:
         return "every price used undated"
     said = f"dated {dates}" if dates[:4].isdigit() else dates
     undated, stale = prices.get("undated_prices") or 0, prices.get("stale_prices") or 0
-    if undated and _of_the_total(prices, "undated", currency):
+    if undated and (part := _of_the_total(prices, "undated", currency)):
         words = f"{undated} undated"
-        said = said.replace(words, f"{words} ({_of_the_total(prices, 'undated', currency)})", 1)
-    if stale and _of_the_total(prices, "stale", currency):
-        said += f"; {stale} older than {STALE_AFTER_DAYS} days ({_of_the_total(prices, 'stale', currency)})"
+        said = said.replace(words, f"{words} ({part})", 1)
+    if stale and (part := _of_the_total(prices, "stale", currency)):
+        said += f"; {stale} older than {STALE_AFTER_DAYS} days ({part})"
     return said
 
 
