@@ -250,8 +250,6 @@ def _placed(path: Path | str, header: tuple[int, str] | None, rows: list[tuple[i
     """(the weights of `rows` (`values`, in the lines' order) placed at the hour of the week each line's labels name,
     Monday 00:00 first; the problems of lines whose labels name no hour, or one another line names too, and the hours
     no line names). Lines without labels are the week's hours in their order."""
-    if len(rows) > 2 * HOURS_PER_WEEK:   # no week, as the count says: its labels are not worth reading (1 MiB of them)
-        return values, []
     labels = _label_columns(header, rows, column)
     if isinstance(labels, str):
         return values, [f"{path}:{header[0] if header else rows[0][0]}: {labels}"]
