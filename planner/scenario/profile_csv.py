@@ -1,23 +1,14 @@
-"""The rules of a workload's CSV profile: 168 hourly weights, one per line (Monday 00:00 first, or placed by labels).
+"""The rules of a workload's CSV profile: 168 hourly weights (Monday 00:00 first), one per line.
 
-A weight is the line's last comma-separated cell (a quoted cell, `"1,5"`, is one cell), written with ASCII digits
-and a decimal point (`1.5`, `2e-3`): `1_000`, `１` (full-width) or a decimal comma are refused with the line
-named, not read as some other number; so is a line with more cells than the header names (`10,3,5` under
-hour,weight). Lines starting with `#` are comments; a first line whose last cell holds no digit (nor names a day)
-is a header. Under a header `weight,hour` whose lines' last cells number the hours, the weight is the first cell;
-under a header naming the weight before its last column (`weight,day,hour`), the weight is the column it names
-when the others name the day, the hour or the date, and the file is refused when they do not. A header cell names
-what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load_date` a date).
-
-Labels place the weights, in every layout: a line's hour of the week (0-167 or 1-168), day (0-6, 1-7 or Monday …
-Sunday) and hour of the day (0-23 or 1-24), or ISO date and time (`2026-01-07 13:00`, a Wednesday: by its weekday
-and hour as written) put its weight at that hour, so a spreadsheet sorted by its weights reads as the week it
-labels; every hour of the week must be named once (a second line naming one, or an hour no line names, is
-refused). An hour of the day with no day (or a day or date with no hour) takes the rest from the line's place,
-and must agree with it. Lines without labels are the week's hours in their order from Monday 00:00. Without a
-header, a last column that reads as the hour of the day or the day (`0.8,Mon,9`) is read as such when the columns
-number the lines in order one way only, and the file is refused when they do not; a first column numbering the
-hours of the week, or day and hour columns before the last naming each hour once one way only, are labels.
+A weight is the line's last comma-separated cell, written with ASCII digits and a decimal point (`1.5`,
+`2e-3`): `1_000`, `１` (full-width) or a decimal comma are refused with the line named, not read as some
+other number. Lines starting with `#` are comments; a first line whose last cell holds no digit (nor names a day) is a header.
+Under a header `weight,hour` whose lines' last cells number the hours, the weight is the first cell; under a
+header naming the weight before its last column (`weight,day,hour`), the weight is the column it names when the
+others number each line's day and hour in order, and the file is refused when they do not. A header cell names
+what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load_date` a date, read as no day).
+Without a header, a last column that reads as the hour of the day or the day (`0.8,Mon,9`) is read as such when
+the columns number the lines in order one way only, and the file is refused when they do not.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -25,12 +16,10 @@ which reads the weights through `read_profile_csv` and scales them (planner.engi
 
 from __future__ import annotations
 
-import csv
 import difflib
 import math
 import re
 from collections.abc import Callable
-from datetime import date, datetime
 from pathlib import Path
 
 from planner.errors import ScenarioError
@@ -46,7 +35,6 @@ MAX_LINES_REPORTED = 5   # bad lines named one by one; a file of 168 NaNs needs 
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 DIGITS = re.compile(r"\d+", re.ASCII)
-DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+", re.ASCII)   # a quoted cell "1,5"
 # the head words of a header cell that name the weight, the day (of the week), the hour and a date, where the
 # weight is not the last column (`hourly_weight` names a weight; `gpu_hours`, a quantity, is no hour:
 # `day,hour,gpu_hours`; `load_date` is a date, not a load)
@@ -59,9 +47,9 @@ PLURALS = {"hours": "hour", "days": "day"}   # `hours` or `hours_of_day` is the 
 CONNECTORS = {"of", "per"}              # the head word comes before them: `hour_of_day`, `weight_per_day`
 QUALIFIERS = {"index", "idx", "num", "number", "name"}   # said after the head word: `day_name`, `hour_index`
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns naming each "
-                  "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), its hour of "
-                  "the week (0-167 or 1-168), or its date and time (2026-01-07 13:00)")
+INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each "
+                  "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of "
+                  "the week (0-167 or 1-168), in order from Monday 00:00")
 NO_HEADER_SHAPES = "expected the weight last (day,hour,weight) or a first line naming the columns"
 # day and hour columns are looked for among this many columns at most: every pair is tried against the lines
 MAX_HEADERLESS_COLUMNS = 8
@@ -80,19 +68,17 @@ def read_profile_bytes(path: Path, named: str | None = None) -> bytes:
 
 
 def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = None) -> list[float]:
-    """The 168 weights of a profile CSV, Monday 00:00 first: one number per line, the last comma-separated cell of
-    the line (a first line whose last cell has no digit is a header; blank lines and `#` comments are skipped), or
+    """The weights of a profile CSV as written: one number per line, the last comma-separated cell of the
+    line (a first line whose last cell has no digit is a header; blank lines and `#` comments are skipped), or
     the first cell under a header `weight,hour` whose last column numbers the hours, or the column a header names
-    the weight's before its last (`weight,day,hour`) where the others name the lines' days, hours or dates; each at
-    the hour of the week its line's labels name (the module's docstring), else in the lines' order. Raises
+    the weight's before its last (`weight,day,hour`) where the others number the lines' days and hours. Raises
     ScenarioError naming every problem with `FILE:line`: a cell that is not a plain finite number ≥ 0, a line
-    separated by semicolons, lines that read as decimal commas (`1,5`, `10,3,5` under hour,weight), a last column
-    numbering the hours (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last
-    column over other columns than the day, hour or date, with no header a last column reading as the day or the
-    hour of the day where the columns do not number the lines in order one way only, a label naming no hour of the
-    week or one another line names, not exactly 168 weights, or weights all zero. `data`: the file's bytes as
-    read_profile_bytes read them (read here when not given). `named`: the file as its messages name it (default
-    `path`): as the scenario wrote it, not as the path it is read at."""
+    separated by semicolons, lines that read as decimal commas (`1,5`), a last column numbering the hours
+    (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
+    other columns than the day and hour in order, with no header a last column reading as the day or the hour of
+    the day where the columns do not number the lines in order one way only, not exactly 168 weights, or weights
+    all zero. `data`: the file's bytes as read_profile_bytes read them (read here when not given). `named`: the file
+    as its messages name it (default `path`): as the scenario wrote it, not as the path it is read at."""
     data = read_profile_bytes(path, named) if data is None else data
     name = path if named is None else named
     # a workbook, a compressed copy, …: said by what it is, as a scenario file or an offers CSV given so is
@@ -119,21 +105,19 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
     column = 0 if hours_last and named_weight_hour else -1
     # A header naming the weight before its last column (`weight,day,hour` over `0.4,0,0` …): the last cells are
     # then no weights (read, the hours of the day were a profile 0 … 23 each day, and validated). Read by name when
-    # the other columns name the day and the hour (or the date): a user who named the columns expects the column
-    # named the weight read. Refused otherwise (a column naming something else): the header and the lines
+    # the other columns number each line's day and hour in order: a user who named the columns and numbered the
+    # lines expects the column named the weight read, and the numbers agreeing with the lines' order confirm the
+    # header describes them. Refused otherwise (another column, lines out of order): the header and the lines
     # disagree, and which one is wrong is the user's to say.
     indexed = header is not None and not named_weight_hour and _weight_before_last(header[1])
     refused = None
     if indexed:
-        column, refused = _weight_column_indexed(name, header)
+        column, refused = _weight_column_indexed(name, header, rows)
     elif header is None and not hours_last:
         column, refused = _weight_column_headerless(name, rows)
     values, bad = _weights(name, rows, column)
-    wide = _wide_lines(name, header, rows, column)
     if refused:   # the weights of a column the header says is not the weight's are not worth naming
         bad = [refused]
-    elif wide:   # `10,3,5` under hour,weight: its last cell, 5, had been read as the weight, silently
-        bad = wide
     elif hours_last and not (named_weight_hour or indexed):
         line, raw = rows[0]
         bad.insert(0, f"{name}:{line}: the last cells number the hours ({shortened(raw, repr)} …) and the first "
@@ -142,16 +126,10 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
     elif named_weight_hour and not hours_last:
         line, raw = header
         bad.insert(0, f"{name}:{line}: the header {shortened(raw.strip(), repr)} puts the hour last, but the last "
-                      f"cells do not number the hours of the week, 0-167 or 1-168, each once; expected them there, "
-                      f"or a header naming the columns as they are (hour,weight where the weight is the last cell)")
+                      f"cells do not number the hours 0-167 or 1-168 in order; expected the hour number first: "
+                      f"hour,weight (the weight is the last cell)")
     elif column == -1 and (problem := _decimal_comma_problem(name, rows)):
         bad.insert(0, problem)
-    else:
-        # Each weight goes to the hour of the week its line's labels name (hour, day and hour, date and time), as
-        # a user sorting a spreadsheet by its weights expects: the lines' order had been read as the week's, the
-        # labels unread.
-        values, misplaced = _placed(name, header, rows, column, values)
-        bad += misplaced
     problems = bad[:MAX_LINES_REPORTED]
     if len(bad) > MAX_LINES_REPORTED:
         problems.append(f"{name}: {len(bad) - MAX_LINES_REPORTED} more lines with bad weights")
@@ -168,10 +146,9 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
 def _is_header(raw: str) -> bool:
     """Whether a first line is a header: its last cell holds no digit (`1_000` is a bad weight, no header) and is
     no day's name (`0.8,9,Mon`, the day last, is a line of a file without a header)."""
-    cells = _cells(raw)
-    cell = cells[-1].strip()
+    cell = raw.split(",")[-1].strip()
     return (_weight(cell) is None and not any(ch.isdigit() for ch in cell)
-            and not (len(cells) > 1 and _could_be_days((cell,))))
+            and not (raw.count(",") and _could_be_days((cell,))))
 
 
 def _weights(path: Path | str, rows: list[tuple[int, str]], column: int) -> tuple[list[float], list[str]]:
@@ -180,7 +157,7 @@ def _weights(path: Path | str, rows: list[tuple[int, str]], column: int) -> tupl
     values: list[float] = []
     bad: list[str] = []
     for line, raw in rows:
-        cells = _cells(raw)
+        cells = raw.split(",")
         cell = cells[column].strip() if column < len(cells) else ""   # a short line under a header naming more
         value = _weight(cell)
         if ";" in raw:
@@ -188,9 +165,6 @@ def _weights(path: Path | str, rows: list[tuple[int, str]], column: int) -> tupl
                        f"expected the weight as the last comma-separated cell, with a decimal point: "
                        f"got {shortened(raw.strip(), repr)}")
             value = 0.0
-        elif value is None and DECIMAL_COMMA.fullmatch(cell):   # quoted, "1,5" is one cell: one number
-            bad.append(f"{path}:{line}: expected a number with a decimal point, got {cell!r}, a decimal comma: "
-                       f"write a decimal point ({cell.replace(',', '.')})")
         elif value is None and any(ch.isdigit() for ch in cell):
             bad.append(f"{path}:{line}: expected a number written with the digits 0-9 and a decimal point "
                        f"(no '_', inner spaces or full-width digits), got {shortened(cell, repr)}")
@@ -208,8 +182,8 @@ def _decimal_comma_problem(path: Path | str, rows: list[tuple[int, str]]) -> str
     """The problem of a column of weights with decimal commas: `1,5` lines among `2` lines, or `d,d` lines
     throughout whose first cells do not number the hours (an hour column would); None when there is none."""
     pairs = [(line, raw.strip(), cells) for line, raw in rows
-             if len(cells := [c.strip() for c in _cells(raw)]) == 2 and all(DIGITS.fullmatch(c) for c in cells)]
-    widths = {len(_cells(raw)) for _, raw in rows}
+             if len(cells := [c.strip() for c in raw.split(",")]) == 2 and all(DIGITS.fullmatch(c) for c in cells)]
+    widths = {len(raw.split(",")) for _, raw in rows}
     if not pairs or not (widths == {1, 2} or (len(pairs) == len(rows)
                                               and not _numbered_hours([int(c[0]) for _, _, c in pairs]))):
         return None
@@ -219,194 +193,10 @@ def _decimal_comma_problem(path: Path | str, rows: list[tuple[int, str]]) -> str
             f"if the first cell numbers the hours, number them 0-167 or 1-168")
 
 
-def _wide_lines(path: Path | str, header: tuple[int, str] | None, rows: list[tuple[int, str]],
-                column: int) -> list[str]:
-    """The problems of lines with more cells than the header names (without a header, than most lines hold), where
-    that is two or more: a weight with a decimal comma (`10,3,5` under hour,weight) or a column the header does not
-    name. (One column with decimal commas is _decimal_comma_problem's.)"""
-    widths = [len(_cells(raw)) for _, raw in rows]
-    expected = len(_cells(header[1])) if header else max(set(widths), key=widths.count, default=0)
-    if expected < 2:
-        return []
-    than = f"the header {shortened(header[1].strip(), repr)} names" if header else "most lines hold"
-    weight = column if column >= 0 else expected - 1   # the weight's column, as the header or most lines place it
-    bad = []
-    for (line, raw), width in zip(rows, widths):
-        if width <= expected:
-            continue
-        cells = [cell.strip() for cell in _cells(raw)]
-        pair = cells[weight:weight + 2]
-        said = f"{path}:{line}: {shortened(raw.strip(), repr)} reads as {width} cells, {width - expected} more than {than}"
-        if width == expected + 1 and all(DIGITS.fullmatch(cell) for cell in pair):
-            bad.append(f"{said}; if {','.join(pair)!r} is one number with a decimal comma, write a decimal point "
-                       f"({'.'.join(pair)})")
-        else:
-            bad.append(f"{said}; expected one cell for each column")
-    return bad
-
-
-def _placed(path: Path | str, header: tuple[int, str] | None, rows: list[tuple[int, str]], column: int,
-            values: list[float]) -> tuple[list[float], list[str]]:
-    """(the weights of `rows` (`values`, in the lines' order) placed at the hour of the week each line's labels name,
-    Monday 00:00 first; the problems of lines whose labels name no hour, or one another line names too, and the hours
-    no line names). Lines without labels are the week's hours in their order."""
-    labels = _label_columns(header, rows, column)
-    if isinstance(labels, str):
-        return values, [f"{path}:{header[0] if header else rows[0][0]}: {labels}"]
-    if not labels:
-        return values, []
-    slots, bad = _slots(path, rows, labels)
-    if bad:
-        return values, bad
-    first: dict[int, int] = {}
-    for (line, raw), slot in zip(rows, slots):
-        if slot in first and not bad:   # the first only: in a copy sorted by its labels, more follow it
-            bad.append(f"{path}:{line}: {shortened(raw.strip(), repr)} names {_when(slot)}, as line {first[slot]} "
-                       f"does; expected each of the {HOURS_PER_WEEK} hours of the week once")
-        first.setdefault(slot, line)
-    missing = [slot for slot in range(HOURS_PER_WEEK) if slot not in first]
-    if missing:
-        shown = ", ".join(_when(slot) for slot in missing[:3])
-        bad.append(f"{path}: no line names {shown}{' …' if len(missing) > 3 else ''} ({len(missing)} "
-                   f"{'hour' if len(missing) == 1 else 'hours'} of the week); expected each of the "
-                   f"{HOURS_PER_WEEK} once")
-    if bad or len(values) != HOURS_PER_WEEK:
-        return values, bad
-    placed = [0.0] * HOURS_PER_WEEK
-    for slot, value in zip(slots, values):
-        placed[slot] = value
-    return placed, []
-
-
-def _label_columns(header: tuple[int, str] | None, rows: list[tuple[int, str]], column: int) -> dict[str, int] | str:
-    """The columns labelling each line's place in the week, {"day": …, "hour": …, "date": …} as far as there are:
-    under a header, the cells other than the weight's naming them; without one, a first column numbering the hours
-    of the week beside the weights, or day and hour columns before the weights that name each hour of the week
-    once, one way only. With a header or without, the one column (not the weight's) naming nothing whose every
-    cell is an ISO date and time (`time,weight` over `2026-01-07 13:00,0.4`) is the date where none is named. What
-    is wrong in words where the header names one twice."""
-    table = [[cell.strip() for cell in _cells(raw)] for _, raw in rows]
-    if header is not None:
-        cells = [cell.strip() for cell in _cells(header[1])]
-        weight = column if column >= 0 else len(cells) - 1
-        kinds = {i: _column_named(cell) for i, cell in enumerate(cells) if i != weight}
-        labels: dict[str, int] = {}
-        for kind in ("day", "hour", "date"):
-            named = [i for i, k in kinds.items() if k == kind]
-            if len(named) > 1:
-                return (f"the header {shortened(header[1].strip(), repr)}: "
-                        f"{', '.join(shortened(cells[i], repr) for i in named)} each name the {kind}")
-            if named:
-                labels[kind] = named[0]
-        timed = [i for i, kind in kinds.items() if kind is None and _timed([_cell(row, i) for row in table])]
-        return labels | ({"date": timed[0]} if len(timed) == 1 and "date" not in labels else {})
-    width = len(table[0]) if table else 0
-    if column != -1 or any(len(cells) != width for cells in table) or width < 2:
-        return {}
-    columns = list(zip(*table))
-    timed = [i for i in range(width - 1) if _timed(list(columns[i]))]
-    if len(timed) == 1:
-        return {"date": timed[0]}
-    if width == 2:
-        first = _whole_numbers(list(columns[0]))
-        return {"hour": 0} if first is not None and _numbered_hours(first) else {}
-    weeks = {}   # the places of the lines, by each reading naming every hour of the week once
-    for d in range(width - 1):
-        for h in range(width - 1):
-            if d != h and _could_be_days(columns[d]) and _could_be_hours(columns[h]):
-                slots, bad = _slots("", rows, {"day": d, "hour": h})
-                if not bad and sorted(slots) == list(range(HOURS_PER_WEEK)):
-                    weeks[tuple(slots)] = {"day": d, "hour": h}
-    return next(iter(weeks.values())) if len(weeks) == 1 else {}
-
-
-def _slots(path: Path | str, rows: list[tuple[int, str]], labels: dict[str, int]) -> tuple[list[int], list[str]]:
-    """(the hour of the week, 0-167, each of `rows` names in its `labels` columns; the problem of the first line whose
-    labels name none, the lines after it not read: one mistake repeats down a column). Days are 0-6 or 1-7 (1-7 where
-    no day is 0) or named, Monday first; hours of the day 0-23 or 1-24, of the week 0-167 or 1-168 (from 1 where no
-    hour is 0); a date is ISO 8601 (2026-01-07, a Wednesday, or 2026-01-07 13:00). An hour of the day without a day
-    (or a day without an hour) takes the rest from the line's place in the file, and must then agree with it."""
-    table = [[cell.strip() for cell in _cells(raw)] for _, raw in rows]
-    day_col, hour_col, date_col = labels.get("day"), labels.get("hour"), labels.get("date")
-    days = [_cell(cells, day_col).casefold() for cells in table] if day_col is not None else None
-    hours = [_cell(cells, hour_col) for cells in table] if hour_col is not None else None
-    dates = [_date_place(_cell(cells, date_col)) for cells in table] if date_col is not None else None
-    day_from = 0 if days and any(d.isascii() and d.isdigit() and int(d) == 0 for d in days) else 1
-    hour_from = 0 if hours and any(h.isascii() and h.isdigit() and int(h) == 0 for h in hours) else 1
-    numbers = [int(h) for h in hours if h.isascii() and h.isdigit()] if hours else []
-    # no day and every hour within a day's: the hours of the day (hour_of_day,weight), the day the line's place
-    of_week = day_col is None and date_col is None and any(n >= 24 + hour_from for n in numbers)
-    span = HOURS_PER_WEEK if of_week else 24
-    timed = dates is not None and all(d[1] is not None for d in dates if d is not None)
-    names = {name.casefold(): k for k, day in enumerate(DAY_NAMES) for name in (day, day[:3])}
-    slots: list[int] = []
-    for k, ((line, raw), cells) in enumerate(zip(rows, table)):
-        day = hour = None
-        if days is not None:
-            text = days[k]
-            day = names.get(text, int(text) - day_from if text.isascii() and text.isdigit() else None)
-            if day is None or not 0 <= day < 7:
-                return slots, [f"{path}:{line}: expected a day of the week (0-6 or 1-7, or Monday … Sunday), got "
-                               f"{shortened(_cell(cells, day_col), repr)}"]
-        elif dates is not None:
-            if dates[k] is None:
-                return slots, [f"{path}:{line}: expected a date (and time) written as 2026-01-07 13:00, got "
-                               f"{shortened(_cell(cells, date_col), repr)}"]
-            day = dates[k][0]
-        if hours is not None:
-            text = hours[k]
-            hour = int(text) - hour_from if text.isascii() and text.isdigit() else None
-            if hour is None or not 0 <= hour < span:
-                said = "of the week (0-167 or 1-168)" if of_week else "of the day (0-23 or 1-24)"
-                return slots, [f"{path}:{line}: expected an hour {said}, got {shortened(_cell(cells, hour_col), repr)}"]
-        elif timed:
-            hour = dates[k][1]
-        if of_week:
-            slots.append(hour)
-        elif day is not None and hour is not None:
-            slots.append(24 * day + hour)
-        else:   # a day or an hour of the day alone: the rest is the line's place, which the label must agree with
-            slot = 24 * day + k % 24 if day is not None else 24 * (k // 24) + hour
-            if slot != k and k < HOURS_PER_WEEK:
-                missing, named, col = (("hour", "day", day_col if day_col is not None else date_col) if hour is None
-                                       else ("day", "hour", hour_col))
-                return slots, [f"{path}:{line}: {shortened(raw.strip(), repr)} names the {named} "
-                               f"{shortened(_cell(cells, col), repr)}, but as line {k + 1} of the week it is "
-                               f"{_when(k)}; with no {missing} column the lines must run in order from Monday "
-                               f"00:00: add a {missing} column or sort the lines"]
-            slots.append(slot)
-    return slots, []
-
-
-def _date_place(cell: str) -> tuple[int, int | None] | None:
-    """(the day of the week, Monday 0, and the hour of the day or None for a date alone) of an ISO 8601 date or date
-    and time (`2026-01-07`, `2026-01-07 13:00`, `2026-01-07T13:00:00+01:00`: the hour as written); None for another
-    text."""
-    try:
-        return date.fromisoformat(cell).weekday(), None
-    except ValueError:
-        pass
-    try:
-        moment = datetime.fromisoformat(cell)
-    except ValueError:
-        return None
-    return moment.weekday(), moment.hour
-
-
-def _timed(cells: list[str]) -> bool:
-    """Whether every cell is an ISO date and time (`2026-01-07 13:00`), none a date alone."""
-    return bool(cells) and all((place := _date_place(cell)) is not None and place[1] is not None for cell in cells)
-
-
-def _when(slot: int) -> str:
-    """An hour of the week (0 Monday 00:00) in words: `Wednesday 13:00 (hour 61)`."""
-    return f"{DAY_NAMES[slot // 24 % 7]} {slot % 24:02d}:00 (hour {slot})"
-
-
 def _hours_in_last_column(rows: list[tuple[int, str]]) -> bool:
-    """Whether the last cells number the hours (0-167 or 1-168, each once, in any order) and the first cells do
-    not, on lines of two or more cells alike: the weight is then not the last cell."""
-    table = [[c.strip() for c in _cells(raw)] for _, raw in rows]
+    """Whether the last cells number the hours in order (0-167 or 1-168) and the first cells do not, on lines of
+    two or more cells alike: the weight is then not the last cell."""
+    table = [[c.strip() for c in raw.split(",")] for _, raw in rows]
     if len(table) < 2 or len({len(cells) for cells in table}) != 1 or len(table[0]) < 2:
         return False
     last, first = _whole_numbers([c[-1] for c in table]), _whole_numbers([c[0] for c in table])
@@ -416,7 +206,7 @@ def _hours_in_last_column(rows: list[tuple[int, str]]) -> bool:
 def _names_weight_then_hour(header: str) -> bool:
     """Whether a header of two cells names the hour in its last and not in its first (`weight,hour`,
     `load,hour_of_week`; `hourly_weight` names a weight)."""
-    cells = _cells(header)
+    cells = header.split(",")
     return len(cells) == 2 and _column_named(cells[1]) == "hour" and _column_named(cells[0]) != "hour"
 
 
@@ -450,6 +240,8 @@ def _unnamed_cell(cell: str) -> str:
     """A header cell naming no weight, day or hour, in words: quoted, with what it names instead (a date) or the
     name it is close to."""
     quoted = shortened(cell, repr)
+    if _column_named(cell) == "date":
+        return f"{quoted} (a date, which is not read: number or name the day of the week)"
     known = sorted({word for _, named in KINDS[:3] for word in named} | set(PLURALS))
     head = _head_word(_words(cell))
     # a near miss only: `gpu_hours` is a quantity, not a misspelt hour
@@ -460,18 +252,24 @@ def _unnamed_cell(cell: str) -> str:
 def _weight_before_last(header: str) -> bool:
     """Whether a header of two or more cells says the weight is not its last column: the last names the hour or the
     day, or names no weight where another does (`weight,timestamp`)."""
-    *others, last = [_column_named(cell) for cell in _cells(header)]
+    *others, last = [_column_named(cell) for cell in header.split(",")]
     return bool(others) and last != "weight" and (last is not None or "weight" in others)
 
 
-def _weight_column_indexed(path: Path | str, header: tuple[int, str]) -> tuple[int, str | None]:
+def _weight_column_indexed(path: Path | str, header: tuple[int, str], rows: list[tuple[int, str]]) -> tuple[int, str | None]:
     """(the column of the weights under a `header` (line, text) naming them before its last column, None), or
-    (-1, the problem) where its other columns do not name the day and the hour (or the date)."""
+    (-1, the problem) where its other columns do not number the day and the hour of each of `rows` in order."""
     line, raw = header
-    weight = _header_columns(raw)
-    if isinstance(weight, str):
-        return -1, (f"{path}:{line}: the header {shortened(raw.strip(), repr)} does not end with the weight, and "
-                    f"{weight}; {INDEXED_SHAPES}")
+    named = f"the header {shortened(raw.strip(), repr)} does not end with the weight"
+    columns = _header_columns(raw)
+    if isinstance(columns, str):
+        return -1, f"{path}:{line}: {named}, and {columns}; {INDEXED_SHAPES}"
+    weight, day, hour = columns
+    out_of_place = _out_of_place(rows, day, hour)
+    if out_of_place is not None:
+        (row_line, text), place = out_of_place
+        return -1, (f"{path}:{row_line}: {named}, but {shortened(text.strip(), repr)} is not numbered {place}, its "
+                    f"place in the week; {INDEXED_SHAPES}")
     return weight, None
 
 
@@ -480,7 +278,7 @@ def _weight_column_headerless(path: Path | str, rows: list[tuple[int, str]]) -> 
     unless it could be the day or the hour of the day beside another column that could be the other (`0.8,Mon,9`,
     `0.8,0,9`): then the one column left by the day and hour columns that number the lines in order from Monday
     00:00, where every such reading leaves the same weights; else the problem."""
-    table = [[c.strip() for c in _cells(raw)] for _, raw in rows]
+    table = [[c.strip() for c in raw.split(",")] for _, raw in rows]
     width = len(table[0]) if table else 0
     if not 3 <= width <= MAX_HEADERLESS_COLUMNS or any(len(cells) != width for cells in table):
         return -1, None
@@ -555,25 +353,25 @@ def _example(width: int, readings: list[tuple[int, int]]) -> str:
     return "e.g. " + next((_shape(width, *r) for r in readings if _column_left(width, *r) is not None), "weight,day,hour")
 
 
-def _header_columns(header: str) -> int | str:
-    """The weight's column of a header naming the weight before its last column: the cell naming a weight, or else
-    the one cell naming nothing; every other cell names the day, the hour or the date, each once at most, and one
-    the hour or the date. Else what is wrong, in words."""
-    cells = [cell.strip() for cell in _cells(header)]
+def _header_columns(header: str) -> tuple[int, int | None, int] | str:
+    """(the weight's column, the day's or None, the hour's) of a header naming the weight before its last column:
+    the weight is the cell naming a weight, or else the one cell naming nothing; every other cell names the day or
+    the hour, each once at most, and one the hour. Else what is wrong, in words."""
+    cells = [cell.strip() for cell in header.split(",")]
     kinds = [_column_named(cell) for cell in cells]
     unnamed = [i for i, kind in enumerate(kinds) if kind is None]
     weight = next((i for i, kind in enumerate(kinds) if kind == "weight"), unnamed[0] if len(unnamed) == 1 else None)
-    extra = [_unnamed_cell(cells[i]) for i, kind in enumerate(kinds) if kind not in ("day", "hour", "date") and i != weight]
+    extra = [_unnamed_cell(cells[i]) for i, kind in enumerate(kinds) if kind not in ("day", "hour") and i != weight]
     if extra:
         return f"{', '.join(extra)} {'names' if len(extra) == 1 else 'name'} no day or hour"
     if weight is None:
         return "no column is left for the weight"
-    for kind in ("day", "hour", "date"):
+    for kind in ("day", "hour"):
         if kinds.count(kind) > 1:
             return f"{', '.join(shortened(c, repr) for c, k in zip(cells, kinds) if k == kind)} each name the {kind}"
-    if "hour" not in kinds and "date" not in kinds:
+    if "hour" not in kinds:
         return "no column names the hour"
-    return weight
+    return weight, kinds.index("day") if "day" in kinds else None, kinds.index("hour")
 
 
 def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int) -> tuple[tuple[int, str], str] | None:
@@ -584,7 +382,7 @@ def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int) -> tu
     week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
     if not week:
         return None
-    table = [[c.strip() for c in _cells(raw)] for _, raw in week]
+    table = [[c.strip() for c in raw.split(",")] for _, raw in week]
     columns = [(kind, i, _place_words(_cell(table[0], i))) for kind, i in (("day", day), ("hour", hour)) if i is not None]
     for k, (row, cells) in enumerate(zip(week, table)):
         place = {"day": k // 24, "hour": k % 24 if day is not None else k}
@@ -606,12 +404,6 @@ def _cell(cells: list[str], i: int) -> str:
     return cells[i] if i < len(cells) else ""
 
 
-def _cells(raw: str) -> list[str]:
-    """The comma-separated cells of a line, a quoted cell as one (`10,"1,5"`: 10 and 1,5, as a spreadsheet wrote
-    them); a line without quotes is split at its commas (what csv reads it as, more quickly)."""
-    return next(csv.reader([raw])) if '"' in raw else raw.split(",")
-
-
 def _whole_numbers(cells: list[str]) -> list[int] | None:
     """The cells as whole numbers, or None when one is not written as digits alone."""
     return [int(c) for c in cells] if all(DIGITS.fullmatch(c) for c in cells) else None
@@ -624,8 +416,7 @@ def _weight(cell: str) -> float | None:
     return None
 
 
-def _numbered_hours(cells: list[int]) -> bool:
-    """Whether a column numbers the hours of the week, from 0 or from 1, each once, in any order (a spreadsheet
-    sorted by its weights keeps its hours)."""
-    start = min(cells, default=0)
-    return start in (0, 1) and sorted(cells) == list(range(start, start + len(cells)))
+def _numbered_hours(first_cells: list[int]) -> bool:
+    """Whether a first column numbers the hours of the week in order, from 0 or from 1."""
+    start = first_cells[0] if first_cells else 0
+    return start in (0, 1) and first_cells == list(range(start, start + len(first_cells)))

@@ -273,9 +273,8 @@ def test_a_weight_hour_header_over_weights_in_the_last_column_is_refused(tmp_pat
     csv = tmp_path / "w.csv"
     csv.write_text("\n".join(["# usage", "weight , hour", *(f"{h},{w}" for h, w in enumerate(WEEKDAY_WEEKEND))]))
     assert engine_problems(csv) == [f"{csv}:2: the header 'weight , hour' puts the hour last, but the last cells do not "
-                                    f"number the hours of the week, 0-167 or 1-168, each once; expected them there, or "
-                                    f"a header naming the columns as they are (hour,weight where the weight is the "
-                                    f"last cell)"]
+                                    f"number the hours 0-167 or 1-168 in order; expected the hour number first: "
+                                    f"hour,weight (the weight is the last cell)"]
 
 
 @pytest.mark.parametrize("header", ["hourly_weight", "index,hourly_weight", "hour_of_week,weight"])
@@ -330,18 +329,18 @@ def test_a_bad_weight_under_a_weight_day_hour_header_is_named_with_its_line(tmp_
     assert engine_problems(csv) == [f"{csv}:32: expected an hourly weight ≥ 0, got '-1'"]
 
 
-SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns naming each line's day "
-          "(0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), its hour of the week (0-167 or "
-          "1-168), or its date and time (2026-01-07 13:00)")
+SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each line's day "
+          "(0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of the week (0-167 or "
+          "1-168), in order from Monday 00:00")
 
 
-def test_day_and_hour_columns_out_of_order_place_each_weight_at_its_hour(tmp_path):
-    # Tuesday 00:00 and 01:00 swapped (lines 26 and 27): each weight goes to the hour its day and hour name (this
-    # file was refused at line 26 when the lines had to be in order; the reader now places by the labels)
+def test_day_and_hour_columns_out_of_order_are_refused_at_the_first_line_out_of_place(tmp_path):
+    # Tuesday 00:00 and 01:00 swapped: line 26 (hour 24, the header on line 1) holds day 1 hour 1
     order = [*range(24), 25, 24, *range(26, 168)]
     csv = tmp_path / "w.csv"
-    csv.write_text("\n".join(["weight,day,hour", *(f"{k},{k // 24},{k % 24}" for k in order)]))
-    assert read_profile_csv(csv) == [float(k) for k in range(168)]
+    csv.write_text("\n".join(["weight,day,hour", *(f"1,{k // 24},{k % 24}" for k in order)]))
+    assert engine_problems(csv) == [f"{csv}:26: the header 'weight,day,hour' does not end with the weight, "
+                                    f"but '1,1,1' is not numbered day 1, hour 0, its place in the week; {SHAPES}"]
 
 
 @pytest.mark.parametrize("header,cells,said", [
@@ -351,6 +350,9 @@ def test_day_and_hour_columns_out_of_order_place_each_weight_at_its_hour(tmp_pat
     ("weight,day", "{w},{d}", "no column names the hour"),
     # two columns naming no day or hour: which is the weight is the user's to say
     ("site,usage,hour", "a,{w},{k}", "'site', 'usage' name no day or hour"),
+    # Unix seconds in the last column: read as weights 1,767,571,200 … and scaled to about 1
+    ("weight,timestamp", "{w},{t}", "'timestamp' (a date, which is not read: number or name the day of the week) "
+                                    "names no day or hour"),
     # the hour and the day and no weight: the days 0 … 6 had been read as the weights
     ("hour,day", "{h},{d}", "no column is left for the weight"),
     ("weight,hour,hour_of_day", "{w},{k},{h}", "'hour', 'hour_of_day' each name the hour"),
@@ -441,6 +443,9 @@ def test_header_cells_are_named_by_their_head_word(tmp_path, header, line):
 
 
 @pytest.mark.parametrize("header,said", [
+    # 'load_date' had been the weight (the word load), 'value' the column naming nothing
+    ("value,load_date,hour", "'load_date' (a date, which is not read: number or name the day of the week) names no "
+                             "day or hour"),
     ("weight,dya,hour", "'dya' (did you mean 'day'?) names no day or hour"),
     ("weight,day,huor", "'huor' (did you mean 'hour'?) names no day or hour"),
 ])
