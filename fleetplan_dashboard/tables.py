@@ -24,7 +24,7 @@ from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import never_breaks_even, price_dates, share_text, shown_share
 from pricing_adapters.azure import COUNTS_NOTE
 from pricing_adapters.gpu_names import A10_VCPUS_PER_GPU
-from pricing_adapters.shown import calendar_days
+from pricing_adapters.shown import calendar_days, series
 
 ACTION_ORDER = ("buy", "keep (owned)", "switch off (owned)", "sell (owned)", "reserve", "rent on-demand", "rent spot")
 
@@ -212,7 +212,7 @@ def scenario_fields(*paths: str, whose: str = "the scenario's") -> str:
     """Scenario fields as a caption names them, in the page's words: `onprem.sell_owned`, `onprem.switch_off_owned`
     → "the scenario's “Owned cards may be sold” and “Owned cards may be switched off”"."""
     named = [f"“{field_name(path)}”" for path in paths]
-    return f"{whose} " + (", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0])
+    return f"{whose} {series(named)}"
 
 
 # A limit as the engine's notes set it (engine.baselines' "… it drops constraints.max_cloud_share = 0.6, which alone

@@ -13,7 +13,7 @@ bidirectional controls and zero-width characters are shown as \\uNNNN.
 import re
 
 # the planner's messages quote and count as the adapters' do
-from pricing_adapters.shown import counted, plural, shortened  # noqa: F401
+from pricing_adapters.shown import counted, plural, series, shortened  # noqa: F401
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0))}
 _CONTROLS[0x0d] = None

@@ -17,7 +17,7 @@ import pandas as pd
 from pricing_adapters import registry
 from pricing_adapters.retired import is_retired_azure_size
 from pricing_adapters.schema import effective_hourly
-from pricing_adapters.shown import counted, shortened
+from pricing_adapters.shown import counted, series, shortened
 from pricing_adapters.store import PriceStore, regions_named
 
 # Real repricings move cloud GPU prices by tens of percent: the largest in the reference data is AWS's cut of
@@ -404,7 +404,7 @@ def missing_offers(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, 
     named = sorted(before.loc[shown, "offer_id"].astype(object))
     # the store's snapshots in id order, then the packaged one
     labels = sorted({c for _, c in earlier.values()}, key=lambda c: (c.startswith("the"), len(c), c))
-    compared_with = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    compared_with = series(labels)
     priced_out = gone & before["offer_id"].isin(set(implausible))
     with_item = gone & ~priced_out & before["offer_id"].isin(set(dropped_with_item))
     items = ({dropped_with_item[o] for o in before.loc[with_item, "offer_id"]} if isinstance(dropped_with_item, Mapping)
@@ -455,7 +455,7 @@ class HardwareChange:
     def describe(self) -> str:
         old, new = fact_shown(self.fact, self.old), fact_shown(self.fact, self.new)
         sources = self.old_sources
-        named = sources[0] if len(sources) == 1 else f"{', '.join(sources[:-1])} and {sources[-1]}"
+        named = series(sources)
         where = f"{self.provider} {self.sku} in {regions_named(self.regions)}: {self.fact}"
         if self.kind == CORRECTED:
             return (f"{where} {old} → {new} ({old} in {named}, which {self.packaged} contradicts; {new} in this refresh, "

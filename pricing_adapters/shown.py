@@ -23,6 +23,12 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return noun if count == 1 else nouns or f"{noun}s"
 
 
+def series(items, last: str = "and") -> str:
+    """Items as a sentence lists them: "a", "a and b", "a, b and c" (`last`: the word before the last item, "or")."""
+    items = list(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}" if len(items) > 1 else items[0]
+
+
 def counted(count: int, noun: str, nouns: str | None = None) -> str:
     """`count` with thousands separators and its noun agreeing: "1 region", "0 regions", "1,000 regions"."""
     return f"{count:,} {plural(count, noun, nouns)}"

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from planner.errors import CatalogError
-from planner.text import shortened
+from planner.text import series, shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -277,11 +277,6 @@ def family_members(name: str) -> tuple[str, ...]:
     return members if len(members) > 1 else ()
 
 
-def _listed(items, last: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c' (`last`: the word before the last item)."""
-    return f"{', '.join(items[:-1])} {last} {items[-1]}" if len(items) > 1 else items[0]
-
-
 def card_name_hint(name: str) -> str | None:
     """The tail of "unknown card 'A100'" for a GPU name given where a card id is expected, else None (the caller's
     nearest spelling): a family (`A100`, `H100`) names every card of its GPUs and whether the catalog has a sourced
@@ -293,14 +288,14 @@ def card_name_hint(name: str) -> str | None:
     if not members:
         return f"; did you mean '{cards[0][0]}'?" if len(cards) == 1 else None
     if not cards:
-        return (f": it names a family of GPUs ({_listed(members)}), none with an on-prem card in the catalog; "
+        return (f": it names a family of GPUs ({series(members)}), none with an on-prem card in the catalog; "
                 "describe yours in onprem.custom_cards")
     # priced as the plan reads it (offers.unpriced_card_rows): a card lacking either figure is never bought
     said = [f"{card} ({'sourced price' if row['price'].strip() and row['host_cost_per_card'].strip() else 'no sourced price'})"
             for card, row in cards]
     cardless = [gpu for gpu in members if gpu not in {row["gpu"] for _, row in cards}]
-    return (f": it names a family of GPUs; give {'one of ' if len(cards) > 1 else ''}{_listed(said, 'or')}"
-            + (f"; the catalog has no on-prem card of {_listed(cardless, 'or')}" if cardless else ""))
+    return (f": it names a family of GPUs; give {'one of ' if len(cards) > 1 else ''}{series(said, 'or')}"
+            + (f"; the catalog has no on-prem card of {series(cardless, 'or')}" if cardless else ""))
 
 
 def gpus_named(query: str, flag: str = "--gpu") -> tuple[str, ...]:

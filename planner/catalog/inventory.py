@@ -16,6 +16,7 @@ from pathlib import Path
 from planner.catalog import gpus as catalog
 from planner.errors import PlannerError
 from planner.fileio import open_for_reading
+from planner.text import series
 
 NVIDIA_SMI_ARGS = ["--query-gpu=name,memory.total,power.limit", "--format=csv,noheader"]
 MEMORY_TOLERANCE = 0.15  # nvidia-smi reports usable MiB, a little under the marketed GB
@@ -263,7 +264,7 @@ def _members_text(members, cards) -> str:
     for gpu in members:
         card = next(iter(cards.index[cards["gpu"] == gpu]), None)
         said.append(f"{gpu} ({_nominal_mib(gpu) / 1024:g} GB, " + (f"card {card})" if card else "no on-prem card)"))
-    return ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else said[0]
+    return series(said)
 
 
 def _family_member(name: str, memory: re.Match, members: tuple[str, ...], cards) -> tuple[str | None, str | None]:

@@ -26,7 +26,7 @@ from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import PricesRefuteScenario
 from planner.fileio import named_as_written
 from pricing_adapters.currencies import currency_meant, is_iso_4217
-from pricing_adapters.shown import SHOWN_CHARS, shortened
+from pricing_adapters.shown import SHOWN_CHARS, series, shortened
 
 if TYPE_CHECKING:   # pandas is imported where a table is built: `import planner.catalog` stays light
     import numpy as np
@@ -171,8 +171,7 @@ def gpu_id_hint(name: str) -> str:
         return f" (did you mean '{meant}'?)"
     members = family_named(name)
     if members:
-        listed = f"{', '.join(members[:-1])} and {members[-1]}"
-        return f": it names a family ({listed}); give the one this offer rents"
+        return f": it names a family ({series(members)}); give the one this offer rents"
     near = suggest_gpu(name, same_model=True)
     return f" (did you mean '{near[0]}'?)" if near else ""
 

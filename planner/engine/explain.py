@@ -20,7 +20,7 @@ from planner.engine.inputs import Inputs
 from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.solve import DEFAULT_SOLVER, TimeBudget, solve
 from planner.errors import InfeasibleError
-from planner.text import counted, number_text
+from planner.text import counted, number_text, series
 
 
 def check_compatibility(inp: Inputs) -> None:
@@ -313,10 +313,6 @@ def _unproven(least: _Least, time_limit: float | None) -> str:
     return "the solver did not prove it the least"
 
 
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None,
                        time_limit: float | TimeBudget | None = None) -> str:
     """Why no fleet meets the scenario, with the numbers: first a workload no allowed unit can serve (`unservable`:
@@ -356,9 +352,9 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
     if unexamined:
         ran_out = RAN_OUT.format(budget.seconds)
         if messages:
-            return f"{'; or '.join(messages)}; {_and(unexamined)} not examined: {ran_out} first"
+            return f"{'; or '.join(messages)}; {series(unexamined)} not examined: {ran_out} first"
         # the caps examined may not be why alone: "no fleet meets all caps together" is not known either
-        return f"which cap leaves no fleet is not computed: {ran_out} before the explanation examined {_and(unexamined)}"
+        return f"which cap leaves no fleet is not computed: {ran_out} before the explanation examined {series(unexamined)}"
     if messages:
         return "; or ".join(messages)
     return _none_alone(inp, solver, budget)
@@ -405,4 +401,4 @@ def _none_alone(inp: Inputs, solver: str, budget: TimeBudget) -> str:
                     f"them is not computed: {RAN_OUT.format(budget.seconds)} first")
         if feasible:
             return f"no fleet meets all caps together ({', '.join(caps)}; {units}); relax one or more of them"
-    return f"{allowed}, even without {'any of ' * (len(caps) > 1)}{_and(caps)}; check unit limits and offers"
+    return f"{allowed}, even without {'any of ' * (len(caps) > 1)}{series(caps)}; check unit limits and offers"

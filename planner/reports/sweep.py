@@ -48,7 +48,7 @@ from planner.scenario.model import CURRENCY_PATTERN
 from planner.scenario.overrides import ORIGIN, overlapping_paths, path_keys, path_problems
 from planner.scenario.yaml_core import dump_yaml
 from planner.scratch import ScratchFolder
-from planner.text import shortened
+from planner.text import series, shortened
 
 Progress = Callable[[int, int], None]
 
@@ -472,8 +472,7 @@ def _repeated(vary: dict[str, list], planned: dict[tuple[str, int], Any], given:
             if len(set(names)) == 1:
                 problems.append(f"{path}={names[0]}: given {len(names)} times; give each value once")
             else:
-                listed = ", ".join(names[:-1]) + f" and {names[-1]}"
-                problems.append(f"{path}: {listed} are the same value "
+                problems.append(f"{path}: {series(names)} are the same value "
                                 f"({shortened(value_text(planned[path, indices[0]]))}); give it once")
     return problems
 

@@ -80,7 +80,7 @@ from planner.scenario.model import (
 )
 from planner.scenario.profile_csv import read_profile_bytes, read_profile_csv
 from planner.scenario.yaml_core import CoreLoader
-from planner.text import counted, not_utf8, shortened
+from planner.text import counted, not_utf8, series, shortened
 from pricing_adapters.signatures import binary_kind, not_the_file
 
 # ---------------------------------------------------------------------------------------------------
@@ -1581,8 +1581,7 @@ def _named_family(name: str) -> str | None:
     members = family_members(name)
     if not members:
         return None
-    listed = f"{', '.join(members[:-1])} and {members[-1]}"
-    return f"{_shown(name)} names a family: {listed}; give one of them"
+    return f"{_shown(name)} names a family: {series(members)}; give one of them"
 
 
 def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
@@ -1920,14 +1919,9 @@ def _priced_in(found: list[_Priced]) -> str:
     cards = [f"'{what.card}'" for what in found if what.card is not None]
     parts = [what.text for what in found if what.card is None]
     if cards:   # after the cloud offers, before a card's catalog amounts
-        parts.insert(int(found[0].text == "cloud offers"), f"card {cards[0]}" if len(cards) == 1 else f"cards {_and(cards)}")
+        parts.insert(int(found[0].text == "cloud offers"), f"card {cards[0]}" if len(cards) == 1 else f"cards {series(cards)}")
     plural = len(parts) > 1 or len(cards) > 1 or any(what.plural for what in found)
-    return f"{_and(parts)} {'are' if plural else 'is'} priced in"
-
-
-def _and(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    return f"{series(parts)} {'are' if plural else 'is'} priced in"
 
 
 def _currency_meant(value: Any) -> str | None:
