@@ -16,10 +16,13 @@ which reads the weights through `read_profile_csv` and scales them (planner.engi
 
 from __future__ import annotations
 
+import csv
 import difflib
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from planner.errors import ScenarioError
@@ -130,6 +133,12 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
                       f"hour,weight (the weight is the last cell)")
     elif column == -1 and (problem := _decimal_comma_problem(name, rows)):
         bad.insert(0, problem)
+    elif extra := _extra_cells(name, header, rows):
+        # a line with a cell too many had been read by its last cell: `10,3,5` (3.5 with a decimal comma) as 5
+        said = tuple(f"{name}:{line}:" for line in extra)
+        bad = [*extra.values(), *(problem for problem in bad if not problem.startswith(said))]
+    elif column == -1 and header is not None and (problem := _labels_out_of_order(name, header, rows)):
+        bad.insert(0, problem)
     problems = bad[:MAX_LINES_REPORTED]
     if len(bad) > MAX_LINES_REPORTED:
         problems.append(f"{name}: {len(bad) - MAX_LINES_REPORTED} more lines with bad weights")
@@ -187,10 +196,114 @@ def _decimal_comma_problem(path: Path | str, rows: list[tuple[int, str]]) -> str
     if not pairs or not (widths == {1, 2} or (len(pairs) == len(rows)
                                               and not _numbered_hours([int(c[0]) for _, _, c in pairs]))):
         return None
-    line, raw, (_, weight) = pairs[0]
+    line, raw, (first, weight) = pairs[0]
     return (f"{path}:{line}: {shortened(raw, repr)} reads as two cells, the weight {shortened(weight)}; "
-            f"if it is one number with a decimal comma, write a decimal point ({shortened(raw.replace(',', '.'))}); "
-            f"if the first cell numbers the hours, number them 0-167 or 1-168")
+            f"{_comma_hint(first, weight)}; if the first cell numbers the hours, number them 0-167 or 1-168")
+
+
+def _comma_hint(whole: str, after: str) -> str:
+    """What to write for the whole numbers `whole`,`after` if they are one number: a decimal point, or, where three
+    digits follow the comma (`1,017`), no thousands separator either."""
+    hint = f"if it is one number with a decimal comma, write a decimal point ({shortened(f'{whole}.{after}')})"
+    if len(after) == 3:
+        hint += f", or without the thousands separator if it is one ({shortened(whole + after)})"
+    return hint
+
+
+def _extra_cells(path: Path | str, header: tuple[int, str] | None, rows: list[tuple[int, str]]) -> dict[int, str]:
+    """The problem of each of `rows` with more cells than the `header` (line, text) names, or without one than most
+    lines hold, by line: its weight had been read from its last cell. Quoted cells (`10,"1,5"`) count as one, but a
+    quoted comma or a line the csv module cannot read is a problem too, the cell shown as written."""
+    counts = [raw.count(",") + 1 for _, raw in rows]
+    width = header[1].count(",") + 1 if header else Counter(counts).most_common(1)[0][0] if counts else 0
+    problems: dict[int, str] = {}
+    for (line, raw), count in zip(rows, counts):
+        cells = raw.split(",")
+        if ";" in raw:   # its own problem: cells separated by ';'
+            continue
+        if '"' in raw:
+            try:
+                cells = next(csv.reader([raw]))
+            except csv.Error as exc:   # a quoted cell over the csv module's field limit, …
+                problems[line] = (f"{path}:{line}: cannot read the line's cells ({exc}): got "
+                                  f"{shortened(raw.strip(), repr)}; expected the weight as the last comma-separated "
+                                  f"cell, written with the digits 0-9 and a decimal point")
+                continue
+            quoted = next((cell.strip() for cell in cells if "," in cell), None)
+            if quoted is not None:
+                whole = [part.strip() for part in quoted.split(",")]
+                hint = (_comma_hint(*whole) if len(whole) == 2 and all(DIGITS.fullmatch(c) for c in whole)
+                        else "expected the weight as one number with a decimal point")
+                problems[line] = f"{path}:{line}: the quoted cell {shortened(quoted, repr)} holds a comma; {hint}"
+                continue
+        elif count <= width:
+            continue
+        if len(cells) > width:
+            named = f"the header {shortened(header[1].strip(), repr)} names" if header else "most lines hold"
+            at = [cell.strip() for cell in cells[width - 1:width + 1]]
+            hint = (_comma_hint(*at) if width and len(cells) == width + 1 and all(DIGITS.fullmatch(c) for c in at)
+                    else "remove the extra cells, or name their columns in a header")
+            problems[line] = (f"{path}:{line}: {shortened(raw.strip(), repr)} has {len(cells)} cells, more than the "
+                              f"{width} {named} (its last cell, {shortened(cells[-1].strip(), repr)}, is no weight to "
+                              f"read); {hint}")
+    return problems
+
+
+def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[tuple[int, str]]) -> str | None:
+    """The problem of `rows` under a `header` (line, text) ending with the weight, whose other columns number each
+    line's hour of the week, or its day and hour of the day, as _weight_column_indexed reads them, or hold ISO 8601
+    times (`2026-01-07 13:00`), where the lines are not in order from Monday 00:00 (sorted by their weights, a
+    week starting on a Wednesday): the weights are read in the lines' order. None where they are in order or the
+    labels are none this module reads (`09:00`, `1/5/2026 0:00`): read in the lines' order, as written."""
+    week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
+    names = [cell.strip() for cell in header[1].split(",")]
+    table = [[c.strip() for c in raw.split(",")] for _, raw in week]
+    if not week or any(len(cells) != len(names) for cells in table):
+        return None
+    columns = _header_columns(header[1])
+    if len(names) == 2 and (_column_named(names[0]) == "date" or _head_word(_words(names[0])) == "time"):
+        return _times_out_of_order(path, week, [cells[0] for cells in table])
+    if isinstance(columns, str) or columns[0] != len(names) - 1:
+        return None
+    _, day, hour = columns
+    hours = tuple(cells[hour] for cells in table)
+    daily = day is None and _could_be_hours(hours)   # hour,weight over the hours of each day: 0 … 23 seven times
+    if not (_could_be_hours(hours) if day is not None or daily else _numbers_up_to(hours, HOURS_PER_WEEK)):
+        return None
+    if day is not None and not _could_be_days(tuple(cells[day] for cells in table)):
+        return None
+    found = _out_of_place(week, day, hour, daily)
+    if found is None:
+        return None
+    (line, raw), place = found
+    problem = f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {place}, its place in the week"
+    days = _whole_numbers([cells[day] for cells in table]) if day is not None else None
+    if days and len(days) == HOURS_PER_WEEK and days == [min(days) + (k // 24 + 1) % 7 for k in range(HOURS_PER_WEEK)]:
+        # Monday numbered 1 (or 2) and Sunday 0 (or 1), as SQL's DAYOFWEEK or Excel's WEEKDAY give them
+        problem += (f": the days seem counted from Sunday (day {days[0]} first, day {days[-1]} last); expected Monday "
+                    f"as day 0 or 1: number the days from Monday")
+    return f"{problem}; the weights are read in the lines' order: sort the lines by their labels (Monday 00:00 first)"
+
+
+def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:
+    """The problem of the `week` of rows whose date and time `cells` do not run one hour apart from a Monday 00:00;
+    None where they do, or one cell is no ISO 8601 date with a time (`1/5/2026 0:00`, `2026-01-05`): not read."""
+    try:
+        times = [datetime.fromisoformat(cell) for cell in cells if len(cell) > len("2026-01-05")]
+        if len(times) != len(cells):
+            return None
+        late = next((k for k, time in enumerate(times) if time - times[0] != timedelta(hours=k)), None)
+    except (ValueError, TypeError):   # not ISO 8601; times with and without a UTC offset
+        return None
+    start = times[0]
+    if start.weekday() == 0 and start.time() == datetime.min.time() and late is None:
+        return None
+    line, raw = week[late if start.weekday() == 0 and start.time() == datetime.min.time() else 0]
+    said = (f"the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}" if line == week[0][0] else
+            f"{shortened(raw.strip(), repr)} is not {start + timedelta(hours=late):%Y-%m-%d %H:%M}, one hour after "
+            f"the line before")
+    return (f"{path}:{line}: {said}; the weights are read in the lines' order, one an hour from Monday 00:00: sort the "
+            f"lines by their labels (Monday 00:00 first)")
 
 
 def _hours_in_last_column(rows: list[tuple[int, str]]) -> bool:
@@ -374,9 +487,10 @@ def _header_columns(header: str) -> tuple[int, int | None, int] | str:
     return weight, kinds.index("day") if "day" in kinds else None, kinds.index("hour")
 
 
-def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int) -> tuple[tuple[int, str], str] | None:
+def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int,
+                  daily: bool = False) -> tuple[tuple[int, str], str] | None:
     """The first of the week's `rows` whose `day` and `hour` cells (the hour of the day, or of the week where `day`
-    is None) are not its place in the week, and that place as the columns number it ("day 1, hour 0"); None when
+    is None and not `daily`) are not its place in the week, and that place as the columns number it ("day 1, hour 0"); None when
     every row is in place. A column numbers from 0, or from 1 where its first cell is 1; days may be named (Monday
     or Mon)."""
     week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
@@ -385,7 +499,7 @@ def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int) -> tu
     table = [[c.strip() for c in raw.split(",")] for _, raw in week]
     columns = [(kind, i, _place_words(_cell(table[0], i))) for kind, i in (("day", day), ("hour", hour)) if i is not None]
     for k, (row, cells) in enumerate(zip(week, table)):
-        place = {"day": k // 24, "hour": k % 24 if day is not None else k}
+        place = {"day": k // 24, "hour": k % 24 if day is not None or daily else k}
         expected = [(kind, i, said(place[kind])) for kind, i, said in columns]
         if any(_cell(cells, i).casefold() != text.casefold() for _, i, text in expected):
             return row, ", ".join(f"{kind} {text}" for kind, _, text in expected)
