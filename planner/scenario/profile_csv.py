@@ -8,7 +8,12 @@ header naming the weight before its last column (`weight,day,hour`), the weight 
 others number each line's day and hour in order, and the file is refused when they do not. A header cell names
 what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load_date` a date, read as no day).
 Without a header, a last column that reads as the hour of the day or the day (`0.8,Mon,9`) is read as such when
-the columns number the lines in order one way only, and the file is refused when they do not.
+the columns number the lines in order one way only, and the file is refused when they do not. A line with more
+cells than the header names (without one: than most lines hold) is refused, not read by its last cell (`10,3,5`,
+3.5 with a decimal comma, had read as 5); so is a quoted cell holding a comma (`10,"1,5"`). Under a header ending
+with the weight, labels read as above (hour of the week; day and hour of the day) or ISO 8601 times in a date
+column are checked, not used: lines not in order from Monday 00:00 are refused (the weights are read in the
+lines' order); labels not read so (`09:00`, `1/5/2026 0:00`) are left unread.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -79,9 +84,11 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
     separated by semicolons, lines that read as decimal commas (`1,5`), a last column numbering the hours
     (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
     other columns than the day and hour in order, with no header a last column reading as the day or the hour of
-    the day where the columns do not number the lines in order one way only, not exactly 168 weights, or weights
-    all zero. `data`: the file's bytes as read_profile_bytes read them (read here when not given). `named`: the file
-    as its messages name it (default `path`): as the scenario wrote it, not as the path it is read at."""
+    the day where the columns do not number the lines in order one way only, a line with more cells than the
+    header names (or most lines hold) or a quoted comma, labels before a last weight column not numbering the
+    lines in order from Monday 00:00, not exactly 168 weights, or weights all zero. `data`: the file's bytes as
+    read_profile_bytes read them (read here when not given). `named`: the file as its messages name it (default
+    `path`): as the scenario wrote it, not as the path it is read at."""
     data = read_profile_bytes(path, named) if data is None else data
     name = path if named is None else named
     # a workbook, a compressed copy, …: said by what it is, as a scenario file or an offers CSV given so is
