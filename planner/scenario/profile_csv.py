@@ -267,9 +267,9 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[t
     table = [[c.strip() for c in raw.split(",")] for _, raw in week]
     if not week or any(len(cells) != len(names) for cells in table):
         return None
-    columns = _header_columns(header[1])
     if len(names) == 2 and (_column_named(names[0]) == "date" or _head_word(_words(names[0])) == "time"):
         return _times_out_of_order(path, week, [cells[0] for cells in table])
+    columns = _header_columns(header[1])
     if isinstance(columns, str) or columns[0] != len(names) - 1:
         return None
     _, day, hour = columns
@@ -296,6 +296,7 @@ def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: li
     """The problem of the `week` of rows whose date and time `cells` do not run one hour apart from a Monday 00:00;
     None where they do, or one cell is no ISO 8601 date with a time (`1/5/2026 0:00`, `2026-01-05`): not read."""
     try:
+        # a date alone (`2026-01-05`, 10 characters) says no hour: a date,weight file of days is not read
         times = [datetime.fromisoformat(cell) for cell in cells if len(cell) > len("2026-01-05")]
         if len(times) != len(cells):
             return None
@@ -303,12 +304,14 @@ def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: li
     except (ValueError, TypeError):   # not ISO 8601; times with and without a UTC offset
         return None
     start = times[0]
-    if start.weekday() == 0 and start.time() == datetime.min.time() and late is None:
+    if start.weekday() != 0 or start.time() != datetime.min.time():
+        (line, _), said = week[0], f"the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}"
+    elif late is None:
         return None
-    line, raw = week[late if start.weekday() == 0 and start.time() == datetime.min.time() else 0]
-    said = (f"the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}" if line == week[0][0] else
-            f"{shortened(raw.strip(), repr)} is not {start + timedelta(hours=late):%Y-%m-%d %H:%M}, one hour after "
-            f"the line before")
+    else:
+        line, raw = week[late]
+        said = (f"{shortened(raw.strip(), repr)} is not {start + timedelta(hours=late):%Y-%m-%d %H:%M}, one hour "
+                f"after the line before")
     return (f"{path}:{line}: {said}; the weights are read in the lines' order, one an hour from Monday 00:00: sort the "
             f"lines by their labels (Monday 00:00 first)")
 
