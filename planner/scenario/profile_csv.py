@@ -140,10 +140,11 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
                       f"hour,weight (the weight is the last cell)")
     elif column == -1 and (problem := _decimal_comma_problem(name, rows)):
         bad.insert(0, problem)
-    elif extra := _extra_cells(name, header, rows):
-        # a line with a cell too many had been read by its last cell: `10,3,5` (3.5 with a decimal comma) as 5
-        said = tuple(f"{name}:{line}:" for line in extra)
-        bad = [*extra.values(), *(problem for problem in bad if not problem.startswith(said))]
+    elif extra := _extra_cells(name, header, rows, column):
+        # a line with a cell too many had been read by its last cell: `10,3,5` (3.5 with a decimal comma) as 5; the
+        # weights' problems of other lines kept (a set of line numbers: a tuple of prefixes was quadratic, 11 min+)
+        prefix = len(f"{name}:")
+        bad = [*extra.values(), *(problem for problem in bad if _line_number(problem, prefix) not in extra)]
     elif column == -1 and header is not None and (problem := _labels_out_of_order(name, header, rows)):
         bad.insert(0, problem)
     problems = bad[:MAX_LINES_REPORTED]
@@ -217,13 +218,25 @@ def _comma_hint(whole: str, after: str) -> str:
     return hint
 
 
-def _extra_cells(path: Path | str, header: tuple[int, str] | None, rows: list[tuple[int, str]]) -> dict[int, str]:
+def _line_number(problem: str, prefix: int) -> int | None:
+    """The line a problem `FILE:line: …` names (`prefix`: the length of `FILE:`), or None for one of the file."""
+    number = problem[prefix:].partition(":")[0]
+    return int(number) if number.isdigit() else None
+
+
+def _extra_cells(path: Path | str, header: tuple[int, str] | None, rows: list[tuple[int, str]],
+                 column: int = -1) -> dict[int, str]:
     """The problem of each of `rows` with more cells than the `header` (line, text) names, or without one than most
-    lines hold, by line: its weight had been read from its last cell. Quoted cells (`10,"1,5"`) count as one, but a
-    quoted comma or a line the csv module cannot read is a problem too, the cell shown as written."""
+    lines hold, where that is two or more, by line: its weight had been read from its last cell. (One column, with
+    lines of two cells among them, is _decimal_comma_problem's; under a header `weight` alone lines of two cells were
+    read by their last, as they still are.) Quoted cells (`"Monday, 00:00",0.4`) count as one, but a comma in the
+    weight's quoted cell (`column`: its index) or a line the csv module cannot read is a problem too, the cell shown
+    as written."""
     counts = [raw.count(",") + 1 for _, raw in rows]
     width = header[1].count(",") + 1 if header else Counter(counts).most_common(1)[0][0] if counts else 0
     problems: dict[int, str] = {}
+    if width < 2:
+        return problems
     for (line, raw), count in zip(rows, counts):
         cells = raw.split(",")
         if ";" in raw:   # its own problem: cells separated by ';'
@@ -236,8 +249,8 @@ def _extra_cells(path: Path | str, header: tuple[int, str] | None, rows: list[tu
                                   f"{shortened(raw.strip(), repr)}; expected the weight as the last comma-separated "
                                   f"cell, written with the digits 0-9 and a decimal point")
                 continue
-            quoted = next((cell.strip() for cell in cells if "," in cell), None)
-            if quoted is not None:
+            quoted = cells[column].strip() if -len(cells) <= column < len(cells) else ""
+            if "," in quoted:   # a label's comma (`"Monday, 00:00"`) is the label's
                 whole = [part.strip() for part in quoted.split(",")]
                 hint = (_comma_hint(*whole) if len(whole) == 2 and all(DIGITS.fullmatch(c) for c in whole)
                         else "expected the weight as one number with a decimal point")
@@ -304,16 +317,20 @@ def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: li
     except (ValueError, TypeError):   # not ISO 8601; times with and without a UTC offset
         return None
     start = times[0]
-    if start.weekday() != 0 or start.time() != datetime.min.time():
-        (line, _), said = week[0], f"the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}"
-    elif late is None:
+    # Monday 01:00 first: times that end their hour (end_time), read in order as the week's hours too
+    if start.weekday() != 0 or start.minute or start.second or start.hour > 1:
+        return (f"{path}:{week[0][0]}: the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}; the weights are read "
+                f"in the lines' order as the week's hours from Monday 00:00: start the file at a Monday 00:00 (in the "
+                f"time zone the demand keeps)")
+    if late is None:
         return None
-    else:
-        line, raw = week[late]
-        said = (f"{shortened(raw.strip(), repr)} is not {start + timedelta(hours=late):%Y-%m-%d %H:%M}, one hour "
-                f"after the line before")
-    return (f"{path}:{line}: {said}; the weights are read in the lines' order, one an hour from Monday 00:00: sort the "
-            f"lines by their labels (Monday 00:00 first)")
+    line, raw = week[late]
+    try:
+        meant = f"{start + timedelta(hours=late):%Y-%m-%d %H:%M}, one hour after the line before"
+    except OverflowError:   # past the year 9999
+        meant = f"{late} hours after the first line"
+    return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not {meant}; the weights are read in the lines' order, "
+            f"one an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 first)")
 
 
 def _hours_in_last_column(rows: list[tuple[int, str]]) -> bool:
@@ -511,7 +528,7 @@ def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int,
     for k, (row, cells) in enumerate(zip(week, table)):
         place = {"day": k // 24, "hour": k % 24 if day is not None or daily else k}
         expected = [(kind, i, said(place[kind])) for kind, i, said in columns]
-        if any(_cell(cells, i).casefold() != text.casefold() for _, i, text in expected):
+        if any(not _same_label(_cell(cells, i), text) for _, i, text in expected):
             return row, ", ".join(f"{kind} {text}" for kind, _, text in expected)
     return None
 
@@ -521,7 +538,15 @@ def _place_words(first: str) -> Callable[[int], str]:
     the k-th day's name where it is Monday's (Mon or Monday, as written), else k."""
     if first.casefold() in ("mon", "monday"):
         return lambda k: DAY_NAMES[k][:3] if len(first) == 3 else DAY_NAMES[k]
-    return lambda k: str(k + 1 if first == "1" else k)
+    return lambda k: str(k + 1 if first.isdigit() and int(first) == 1 else k)
+
+
+def _same_label(cell: str, text: str) -> bool:
+    """Whether a label cell writes `text` (a place as _place_words writes it): numbers by their value (`00` is 0, as
+    strftime's %H and Excel's hh write it), names in any case."""
+    if cell.isascii() and cell.isdigit() and text.isdigit():
+        return int(cell) == int(text)
+    return cell.casefold() == text.casefold()
 
 
 def _cell(cells: list[str], i: int) -> str:

@@ -124,9 +124,10 @@ def test_iso_timestamps_starting_on_a_wednesday_are_refused(tmp_path):
     start = datetime(2026, 1, 7, 0, 0)   # a Wednesday
     csv = written(tmp_path, ["timestamp,weight", *(f"{start + timedelta(hours=h):%Y-%m-%d %H:%M},{w}"
                                                    for h, w in enumerate(WEEK))])
+    # sorting cannot move a Monday to the front: the message says where the file must start
     assert problems_of(csv) == [f"{csv}:2: the lines start on Wednesday 00:00; the weights are read in the lines' "
-                                f"order, one an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 "
-                                f"first)"]
+                                f"order as the week's hours from Monday 00:00: start the file at a Monday 00:00 (in the "
+                                f"time zone the demand keeps)"]
 
 
 def test_iso_timestamps_not_an_hour_apart_are_refused(tmp_path):
@@ -163,3 +164,45 @@ def test_excel_dates_out_of_order_are_still_read_in_the_lines_order(tmp_path):
     # regression guard: `1/7/2026 0:00` is no ISO 8601 date, so not read; the weights are the lines' own, in order
     lines = [f"1/{7 + h // 24}/2026 {h % 24}:00,{w}" for h, w in enumerate(WEEK)]
     assert read_profile_csv(written(tmp_path, ["timestamp,weight", *lines])) == WEEK
+
+
+# --- a review of the checks: files that planned before still do, and no input takes long or raises -------------
+
+@pytest.mark.parametrize("lines", [
+    # zero-padded numbers, as strftime's %H, SQL's HH24 and Excel's hh write them
+    ["day,hour,weight", *(f"{h // 24},{h % 24:02d},{w}" for h, w in enumerate(WEEK))],
+    ["hour,weight", *(f"{h % 24:02d},{w}" for h, w in enumerate(WEEK))],
+    ["hour,weight", *(f"{h:03d},{w}" for h, w in enumerate(WEEK))],
+    ["hour,weight", *(f"{h + 1:03d},{w}" for h, w in enumerate(WEEK))],
+    ["day,hour,weight", *(f"{h // 24 + 1:02d},{h % 24:02d},{w}" for h, w in enumerate(WEEK))],
+    # a quoted label holding a comma is the label's, one cell
+    ["slot,weight", *(f'"{DAYS[h // 24]}, {h % 24:02d}:00",{w}' for h, w in enumerate(WEEK))],
+    [*(f'"{DAYS[h // 24]}, {h % 24:02d}:00",{w}' for h, w in enumerate(WEEK))],
+    # a header naming one column over lines of two: the last cell, as it was read
+    ["weight", *(f"Mon {h},{w}" for h, w in enumerate(WEEK))],
+    # times that end their hour: Monday 01:00 first
+    ["end_time,weight", *(f"{datetime(2026, 1, 5, 1) + timedelta(hours=h):%Y-%m-%d %H:%M},{w}"
+                          for h, w in enumerate(WEEK))],
+])
+def test_files_that_planned_before_still_read_as_the_week_in_order(tmp_path, lines):
+    assert read_profile_csv(written(tmp_path, lines)) == WEEK
+
+
+def test_timestamps_near_the_last_year_are_a_problem_not_a_traceback(tmp_path):
+    start = datetime(9999, 12, 27)   # a Monday: 168 hours later is past the last date Python has
+    lines = ["timestamp,weight", *(f"{start + timedelta(hours=min(h, 119)):%Y-%m-%d %H:%M},{w}"
+                                   for h, w in enumerate(WEEK))]
+    problems = problems_of(written(tmp_path, lines))
+    assert problems[0].endswith("is not 120 hours after the first line; the weights are read in the lines' order, one "
+                                "an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 first)")
+
+
+def test_a_file_of_lines_with_a_cell_too_many_is_read_in_linear_time(tmp_path):
+    # nearly 1 MiB of lines with a cell too many and no weight: each line's weight problem was filtered against the
+    # prefixes of every refused line (a tuple), n² — the review's 1 MiB file ran past 11 minutes; now a set
+    csv = tmp_path / "w.csv"
+    csv.write_text("hour,weight\n" + "0,a,b\n" * 170_000, encoding="utf-8")
+    problems = problems_of(csv)
+    assert problems[0] == (f"{csv}:2: '0,a,b' has 3 cells, more than the 2 the header 'hour,weight' names (its last "
+                           f"cell, 'b', is no weight to read); remove the extra cells, or name their columns in a header")
+    assert f"{csv}: 169995 more lines with bad weights" in problems
