@@ -10,10 +10,12 @@ what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load
 Without a header, a last column that reads as the hour of the day or the day (`0.8,Mon,9`) is read as such when
 the columns number the lines in order one way only, and the file is refused when they do not. A line with more
 cells than the header names (without one: than most lines hold) is refused, not read by its last cell (`10,3,5`,
-3.5 with a decimal comma, had read as 5); so is a quoted cell holding a comma (`10,"1,5"`). Under a header ending
-with the weight, labels read as above (hour of the week; day and hour of the day) or ISO 8601 times in a date
-column are checked, not used: lines not in order from Monday 00:00 are refused (the weights are read in the
-lines' order); labels not read so (`09:00`, `1/5/2026 0:00`) are left unread.
+3.5 with a decimal comma, had read as 5); so is a comma in the weight's quoted cell (`10,"1,5"`; a label's,
+`"Monday, 00:00"`, is the label's). Under a header ending with the weight, labels read as above (hour of the week; day
+and hour of the day, numbers by their value; days counted from Sunday on lines from Monday too) or ISO 8601 times in
+a date column (Monday 00:00 or 01:00 first, an hour apart but at one clock change) are checked, not used: lines not
+in order from Monday 00:00 are refused (the weights are read in the lines' order); labels not read so (`09:00`,
+`1/5/2026 0:00`) are left unread.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -245,28 +247,48 @@ def _extra_cells(path: Path | str, header: tuple[int, str] | None, rows: list[tu
             try:
                 cells = next(csv.reader([raw]))
             except csv.Error as exc:   # a quoted cell over the csv module's field limit, …
-                problems[line] = (f"{path}:{line}: cannot read the line's cells ({exc}): got "
-                                  f"{shortened(raw.strip(), repr)}; expected the weight as the last comma-separated "
-                                  f"cell, written with the digits 0-9 and a decimal point")
+                problems[line] = _said(problems, _unreadable_said, path, line, raw, exc)
                 continue
             quoted = cells[column].strip() if -len(cells) <= column < len(cells) else ""
             if "," in quoted:   # a label's comma (`"Monday, 00:00"`) is the label's
-                whole = [part.strip() for part in quoted.split(",")]
-                hint = (_comma_hint(*whole) if len(whole) == 2 and all(DIGITS.fullmatch(c) for c in whole)
-                        else "expected the weight as one number with a decimal point")
-                problems[line] = f"{path}:{line}: the quoted cell {shortened(quoted, repr)} holds a comma; {hint}"
+                problems[line] = _said(problems, _quoted_comma_said, path, line, quoted)
                 continue
         elif count <= width:
             continue
         if len(cells) > width:
-            named = f"the header {shortened(header[1].strip(), repr)} names" if header else "most lines hold"
-            at = [cell.strip() for cell in cells[width - 1:width + 1]]
-            hint = (_comma_hint(*at) if width and len(cells) == width + 1 and all(DIGITS.fullmatch(c) for c in at)
-                    else "remove the extra cells, or name their columns in a header")
-            problems[line] = (f"{path}:{line}: {shortened(raw.strip(), repr)} has {len(cells)} cells, more than the "
-                              f"{width} {named} (its last cell, {shortened(cells[-1].strip(), repr)}, is no weight to "
-                              f"read); {hint}")
+            problems[line] = _said(problems, _extra_cells_said, path, header, line, raw, cells, width)
     return problems
+
+
+def _said(problems: dict, words: Callable[..., str], *args) -> str:
+    """A line's problem, `words(*args)`, for the first MAX_LINES_REPORTED; "" after them (counted, never shown): the
+    words of every line of a 1 MiB file of refused lines had cost 2-3 times the reading."""
+    return words(*args) if len(problems) < MAX_LINES_REPORTED else ""
+
+
+def _unreadable_said(path: Path | str, line: int, raw: str, exc: csv.Error) -> str:
+    """The problem of a line the csv module cannot read (a quoted cell over its field limit)."""
+    return (f"{path}:{line}: cannot read the line's cells ({exc}): got {shortened(raw.strip(), repr)}; expected the "
+            f"weight as the last comma-separated cell, written with the digits 0-9 and a decimal point")
+
+
+def _quoted_comma_said(path: Path | str, line: int, quoted: str) -> str:
+    """The problem of the weight's quoted cell `quoted`, which holds a comma."""
+    whole = [part.strip() for part in quoted.split(",")]
+    hint = (_comma_hint(*whole) if len(whole) == 2 and all(DIGITS.fullmatch(c) for c in whole)
+            else "expected the weight as one number with a decimal point")
+    return f"{path}:{line}: the quoted cell {shortened(quoted, repr)} holds a comma; {hint}"
+
+
+def _extra_cells_said(path: Path | str, header: tuple[int, str] | None, line: int, raw: str, cells: list[str],
+                      width: int) -> str:
+    """The problem of line `line` (`raw`, its `cells`), with more cells than the `width` its header names."""
+    named = f"the header {shortened(header[1].strip(), repr)} names" if header else "most lines hold"
+    at = [cell.strip() for cell in cells[width - 1:width + 1]]
+    hint = (_comma_hint(*at) if len(cells) == width + 1 and all(DIGITS.fullmatch(c) for c in at)
+            else "remove the extra cells, or name their columns in a header")
+    return (f"{path}:{line}: {shortened(raw.strip(), repr)} has {len(cells)} cells, more than the {width} {named} (its "
+            f"last cell, {shortened(cells[-1].strip(), repr)}, is no weight to read); {hint}")
 
 
 def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[tuple[int, str]]) -> str | None:
@@ -292,17 +314,17 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[t
         return None
     if day is not None and not _could_be_days(tuple(cells[day] for cells in table)):
         return None
+    days = _whole_numbers([cells[day] for cells in table]) if day is not None else None
+    if days and len(days) == HOURS_PER_WEEK and days == [min(days) + (k // 24 + 1) % 7 for k in range(HOURS_PER_WEEK)]:
+        # the days counted from Sunday (Postgres's DOW: Monday 1, Sunday 0; MySQL's DAYOFWEEK, Excel's WEEKDAY:
+        # Monday 2, Sunday 1) on lines in order from Monday: read in order, as they were; the hours still checked
+        day, daily = None, True
     found = _out_of_place(week, day, hour, daily)
     if found is None:
         return None
     (line, raw), place = found
-    problem = f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {place}, its place in the week"
-    days = _whole_numbers([cells[day] for cells in table]) if day is not None else None
-    if days and len(days) == HOURS_PER_WEEK and days == [min(days) + (k // 24 + 1) % 7 for k in range(HOURS_PER_WEEK)]:
-        # Monday numbered 1 (or 2) and Sunday 0 (or 1), as SQL's DAYOFWEEK or Excel's WEEKDAY give them
-        problem += (f": the days seem counted from Sunday (day {days[0]} first, day {days[-1]} last); expected Monday "
-                    f"as day 0 or 1: number the days from Monday")
-    return f"{problem}; the weights are read in the lines' order: sort the lines by their labels (Monday 00:00 first)"
+    return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {place}, its place in the week; the weights "
+            f"are read in the lines' order: sort the lines by their labels (Monday 00:00 first)")
 
 
 def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:
@@ -313,9 +335,14 @@ def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: li
         times = [datetime.fromisoformat(cell) for cell in cells if len(cell) > len("2026-01-05")]
         if len(times) != len(cells):
             return None
-        late = next((k for k, time in enumerate(times) if time - times[0] != timedelta(hours=k)), None)
+        steps = [later - time for time, later in zip(times, times[1:])]
     except (ValueError, TypeError):   # not ISO 8601; times with and without a UTC offset
         return None
+    hour = timedelta(hours=1)
+    odd = [k + 1 for k, step in enumerate(steps) if step != hour]
+    if times[0].tzinfo is None and len(odd) == 1 and steps[odd[0] - 1] in (timedelta(0), 2 * hour):
+        odd = []   # local times over a clock change: an hour written twice, or one skipped, on lines in order
+    late = odd[0] if odd else None
     start = times[0]
     # Monday 01:00 first: times that end their hour (end_time), read in order as the week's hours too
     if start.weekday() != 0 or start.minute or start.second or start.hour > 1:
@@ -326,9 +353,9 @@ def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: li
         return None
     line, raw = week[late]
     try:
-        meant = f"{start + timedelta(hours=late):%Y-%m-%d %H:%M}, one hour after the line before"
+        meant = f"{times[late - 1] + hour:%Y-%m-%d %H:%M}, one hour after the line before"
     except OverflowError:   # past the year 9999
-        meant = f"{late} hours after the first line"
+        meant = "one hour after the line before"
     return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not {meant}; the weights are read in the lines' order, "
             f"one an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 first)")
 

@@ -105,19 +105,34 @@ def test_day_hour_weight_out_of_order_is_refused(tmp_path):
                                 f"first)"]
 
 
-@pytest.mark.parametrize("monday,sunday,line,place", [
-    (2, 1, 2, "day 0, hour 0"),
-    # Monday as 1 reads as days from 1 until Sunday, 0 where 7 belongs: line 146, the first of Sunday
-    (1, 0, 146, "day 7, hour 0"),
-])
-def test_days_counted_from_sunday_are_refused_saying_so(tmp_path, monday, sunday, line, place):
-    # Excel's WEEKDAY (Sunday 1, Monday 2 … Saturday 7) or SQL's DAYOFWEEK, over lines in order from Monday
+@pytest.mark.parametrize("monday,sunday", [(2, 1), (1, 0)])
+def test_days_counted_from_sunday_on_lines_from_monday_read_in_order(tmp_path, monday, sunday):
+    # MySQL's DAYOFWEEK or Excel's WEEKDAY (Sunday 1, Monday 2 … Saturday 7), Postgres's DOW (Sunday 0, Monday 1), over
+    # lines in order from Monday: read in order, as they were (a review: refusing them refused correct files)
     days = [monday + d if d < 6 else sunday for d in range(7)]
     csv = written(tmp_path, ["day,hour,weight", *(f"{days[h // 24]},{h % 24},{w}" for h, w in enumerate(WEEK))])
-    assert problems_of(csv) == [
-        f"{csv}:{line}: '{days[(line - 2) // 24]},0,1.0' is not numbered {place}, its place in the week: the days "
-        f"seem counted from Sunday (day {monday} first, day {sunday} last); expected Monday as day 0 or 1: number the "
-        f"days from Monday; the weights are read in the lines' order: sort the lines by their labels (Monday 00:00 first)"]
+    assert read_profile_csv(csv) == WEEK
+
+
+def test_days_counted_from_sunday_with_hours_out_of_order_are_refused(tmp_path):
+    days = [1, 2, 3, 4, 5, 6, 0]
+    lines = ["day,hour,weight", *(f"{days[h // 24]},{h % 24},{w}" for h, w in enumerate(WEEK))]
+    lines[9], lines[10] = lines[10], lines[9]   # Monday 08:00 (weight 2) and 09:00 (weight 3) swapped
+    csv = written(tmp_path, lines)
+    assert problems_of(csv) == [f"{csv}:10: '1,9,3.0' is not numbered hour 8, its place in the week; the weights are "
+                                f"read in the lines' order: sort the lines by their labels (Monday 00:00 first)"]
+
+
+def test_local_times_over_a_clock_change_read_in_order(tmp_path):
+    # a week of naive local times over the October change: 02:00 written twice (a review: refused, "sort the lines")
+    times, t = [], datetime(2026, 10, 19)
+    while len(times) < 168:
+        times.append(t)
+        if t == datetime(2026, 10, 25, 2) and times.count(t) == 1:
+            continue
+        t += timedelta(hours=1)
+    csv = written(tmp_path, ["timestamp,weight", *(f"{time:%Y-%m-%d %H:%M},{w}" for time, w in zip(times, WEEK))])
+    assert read_profile_csv(csv) == WEEK
 
 
 def test_iso_timestamps_starting_on_a_wednesday_are_refused(tmp_path):
@@ -193,7 +208,7 @@ def test_timestamps_near_the_last_year_are_a_problem_not_a_traceback(tmp_path):
     lines = ["timestamp,weight", *(f"{start + timedelta(hours=min(h, 119)):%Y-%m-%d %H:%M},{w}"
                                    for h, w in enumerate(WEEK))]
     problems = problems_of(written(tmp_path, lines))
-    assert problems[0].endswith("is not 120 hours after the first line; the weights are read in the lines' order, one "
+    assert problems[0].endswith("is not one hour after the line before; the weights are read in the lines' order, one "
                                 "an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 first)")
 
 
