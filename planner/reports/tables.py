@@ -765,7 +765,7 @@ def site_cost_note(plan: Plan, field: str = "fixed_onprem_per_month") -> str:
 
 def owned_end_value_words(plan: Plan) -> str:
     """What the plan's total holds of the end value of the cards owned before the plan that it keeps to the end,
-    "of which −1,075 USD: the end value of the 2 cards owned before the plan and kept", or "" where it holds none:
+    "of which −1,056 USD: the end value of the 2 cards owned before the plan and kept", or "" where it holds none:
     a credit that makes a total below the bills paid (a cloud bill of 1,350 USD and a total of 353 USD) and that
     the total's line did not name. Read from the plan's `owned` table: each batch's `end_value` (present value,
     engine.readback.owned_decisions), and the cards of the batches with one (kept and switched off). "" for a plan
