@@ -42,26 +42,37 @@ def lower_bound_prices(scenario, bought: Mapping[str, int] | None = None) -> lis
 
 
 def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
-    """(field, warning) for onprem.capex_budget and capex_budget_per_year above 0 but below the capex of the cheapest
-    card the scenario may buy (price + host share, in its currency): no card can be bought, and the plan goes to
-    the cloud without a word; most often a budget typed in thousands (60 for 60,000). None said while one of the
-    scenario's rates looks wrong (fx_check): the cards' prices are converted at them, and `fx: {USD: 92}` in a EUR
-    scenario blamed a right budget for it (an audit, 2026-12-07); the rate's own warning speaks."""
-    costs = {card: c["capex"] for card, c in card_costs(scenario).items() if c["buyable"]}
+    """(field, warning) for onprem.capex_budget and capex_budget_per_year above 0 but below the cheapest purchase the
+    scenario may make, new (price + host share, in its currency): one card, or one whole board of a card sold only as
+    whole boards (the catalog's sold_in_units_of: 8 × 39,625 USD for an HGX H100), as the engine buys it (engine
+    model, whole_boards); no card can be bought, and the plan goes to the cloud without a word; most often a budget
+    typed in thousands (60 for 60,000). None said while one of the scenario's rates looks wrong (fx_check): the cards'
+    prices are converted at them, and `fx: {USD: 92}` in a EUR scenario blamed a right budget for it (an audit,
+    2026-12-07); the rate's own warning speaks."""
+    costs = {card: c for card, c in card_costs(scenario).items() if c["buyable"]}
     if not costs or implausible_fx(scenario.currency, dict(scenario.fx)):
         return []
-    cheapest = min(costs, key=costs.__getitem__)
-    least, cur = costs[cheapest], scenario.currency
+    # a board's capex is its GPUs' (the card's capex is per GPU); an audit's 300,000 USD a year, short of one
+    # 317,000 USD HGX board, was compared with one GPU's 39,625 and passed
+    purchase = {card: c["capex"] * c["sold_in_units_of"] for card, c in costs.items()}
+    cheapest = min(purchase, key=purchase.__getitem__)
+    least, cur, cost = purchase[cheapest], scenario.currency, costs[cheapest]
+    size = cost["sold_in_units_of"]
+    share = " with its host share" if size <= 1 or cost["host"] > 0 else ""
+    what = (f"{number_text(least)} {cur}{share}" if size <= 1 else
+            f"{number_text(least)} {cur} for a board of {size}, sold only whole: {size} × {number_text(cost['capex'])} "
+            f"{cur} a GPU{share}")
     found = []
     for field in ("capex_budget", "capex_budget_per_year"):
         budget = getattr(scenario.onprem, field)
         if budget is None or budget <= 0 or budget >= least:
             continue
+        # a tenth or more of the purchase is a real budget falling short, not one typed in thousands
         meant = (f"expected {cur}: for {number_text(budget)} thousand, write {number_text(budget * 1000).replace(',', '')}"
-                 if budget * 1000 >= least else f"expected {cur}")
+                 if least <= budget * 1000 and budget * 10 < least else f"expected {cur}")
         found.append((("onprem", field), f"onprem.{field}: {number_text(budget)} {cur} is less than the cheapest card the "
-                                         f"scenario may buy costs new ({cheapest}: {number_text(least)} {cur} with its host "
-                                         f"share), so no card can be bought; {meant}"))
+                                         f"scenario may buy costs new ({cheapest}: {what}), so no card can be bought; "
+                                         f"{meant}"))
     return found
 
 
