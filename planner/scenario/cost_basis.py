@@ -67,9 +67,8 @@ def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
         budget = getattr(scenario.onprem, field)
         if budget is None or budget <= 0 or budget >= least:
             continue
-        # a tenth or more of the purchase is a real budget falling short, not one typed in thousands
         meant = (f"expected {cur}: for {number_text(budget)} thousand, write {number_text(budget * 1000).replace(',', '')}"
-                 if least <= budget * 1000 and budget * 10 < least else f"expected {cur}")
+                 if budget * 1000 >= least else f"expected {cur}")
         found.append((("onprem", field), f"onprem.{field}: {number_text(budget)} {cur} is less than the cheapest card the "
                                          f"scenario may buy costs new ({cheapest}: {what}), so no card can be bought; "
                                          f"{meant}"))
