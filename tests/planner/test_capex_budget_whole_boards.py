@@ -60,14 +60,14 @@ def test_validate_warns_that_300000_usd_a_year_buys_no_317000_usd_hgx_board(tmp_
     assert result.exit_code == 0, result.output   # a warning, as the other capex budget warnings
     # at the budget's line 8, column 3
     assert (f"warning: {path}:8:3: onprem.capex_budget_per_year: 300,000 USD is less than the cheapest card the scenario "
-            f"may buy costs new ({H100_BOARD}), so no card can be bought; expected USD") in result.output
+            f"may buy costs new ({H100_BOARD}), so no card can be bought; 17,000 USD short of it") in result.output
 
 
 def test_a_plan_of_the_audit_scenario_says_its_budget_buys_no_board():
     said = [w for w in plan(load_scenario(S8), baselines=False).warnings if w.startswith("onprem.capex_budget_per_year")]
     assert len(said) == 1 and said[0].startswith(f"onprem.capex_budget_per_year: 300,000 USD is less than the cheapest "
                                                  f"card the scenario may buy costs new ({H100_BOARD}), so no card can be "
-                                                 f"bought; expected USD")
+                                                 f"bought; 17,000 USD short of it")
 
 
 def test_a_budget_of_30000_names_the_317000_usd_board_not_one_gpu_s_39625():
@@ -96,3 +96,11 @@ def test_a_quoted_price_is_bought_in_whole_boards_too():
 ])
 def test_a_budget_that_buys_a_board_or_a_single_card_is_not_warned_of(budget, onprem):
     assert implausible_capex_budget(load_scenario(_scenario(budget, **onprem))) == []
+
+
+def test_a_budget_at_half_the_board_or_more_is_told_how_far_short_and_below_half_the_thousands_hint():
+    # 317,000 / 2 = 158,500: from there up the budget reads as a real one just short (317,000 − 158,500 = 158,500)
+    [(_, half)] = implausible_capex_budget(load_scenario(_scenario(158500)))
+    assert half.endswith("so no card can be bought; 158,500 USD short of it")
+    [(_, below)] = implausible_capex_budget(load_scenario(_scenario(158499)))
+    assert below.endswith("so no card can be bought; expected USD: for 158,499 thousand, write 158499000")
