@@ -649,7 +649,8 @@ def other_types_kinds(plan: dict[str, int] | None, other: dict[str, int] | None)
         return "card types"
     changed = {name for name in set(plan) | set(other) if bool(plan.get(name)) != bool(other.get(name))}
     # a reservation is counted under its offer id, provider:region:sku:option (pricing_adapters.schema.offer_id), a
-    # card under its card id (plan_fleet, fleet_counts: Model.r by unit_id, Model.n by sku), which has no colon
+    # card under its card id (plan_fleet, fleet_counts: Model.r by unit_id, Model.n by sku), which has no colon (the
+    # catalog's have none; a custom card's is refused one, scenario.model._no_colon)
     reservations = {name for name in changed if ":" in name}
     kinds = [kind for kind, names in (("card types", changed - reservations), ("reservations", reservations)) if names]
     return " and ".join(kinds) or "card types"

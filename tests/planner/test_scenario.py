@@ -318,3 +318,15 @@ def test_a_life_rounds_to_whole_months_halves_up(life_years, months):
     assert load_scenario_text(text.replace("AGE", str(months - 1))).onprem.owned_age_months("my-card") == months - 1
     assert f"{months} months is not below the card's life of {months} months" in problems_of_text(
         text.replace("AGE", str(months)))[0]
+
+
+def test_a_custom_card_id_with_a_colon_is_refused_at_its_key():
+    # an offer id is provider:region:sku:option, and the reports tell a reservation (its offer id) from a card (its
+    # card id) by the colon: `my:card` made onprem:onprem:my:card:purchase and counted as a reservation.
+    # Line 3: "  custom_cards: {" is 17 characters, so the key starts in column 18
+    card = "{gpu: T4, price: 1000, busy_watts: 100, idle_watts: 10, life_years: 3}"
+    text = f"name: x\nonprem:\n  custom_cards: {{my:card: {card}}}\n" + WORKLOAD
+    assert problems_of_text(text) == [
+        "t.yaml:3:18: onprem.custom_cards.my:card: expected a card id without ':', which separates the parts of an "
+        "offer id (onprem:onprem:<card id>:purchase), got 'my:card'"]
+    assert list(load_scenario_text(text.replace("my:card", "my-card")).onprem.custom_cards) == ["my-card"]
