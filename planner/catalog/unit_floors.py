@@ -1,6 +1,7 @@
 """The fewest new cards a scenario's constraints.min_units ask, and the caps those alone pass (the capex budgets, the
 power cap), found without solving: validate and `fleetplan plan` say them at once (cli.commands._min_units_checks),
-where a plan's solve found no fleet after its wait and its explanation named the budget alone. Read from the figures
+and the library's plan() and sweeps refuse them so (engine.run.check_min_units_within_caps), where a plan's solve
+found no fleet after its wait and its explanation named the budget alone. Read from the figures
 the engine costs cards by (card_costs: price + host share at the scenario's fx, whole boards, busy watts), without
 pandas, so validate stays quick."""
 
@@ -92,9 +93,18 @@ def floors_beyond_caps(floors: list[UnitFloor], caps: Mapping[str, Any], currenc
     return found
 
 
+def min_units_beyond_caps(scenario, where: Callable[[str], str] = lambda field: "") -> list[tuple[UnitFloor, str]]:
+    """floors_beyond_caps of `scenario`'s own unit minimums and caps: the one check that validate and `fleetplan plan`
+    (cli.commands._min_units_checks, `where` naming a cap's line) and the library's plan() and sweep
+    (engine.run.check_min_units_within_caps) make before solving."""
+    return floors_beyond_caps(scenario_floors(scenario), scenario_caps(scenario), scenario.currency, where)
+
+
 def scenario_floors(scenario) -> list[UnitFloor]:
     """The cards of `scenario` with a constraints.min_units above 0 and a sourced capex (one with none is an error of
     its own: cli.commands._card_checks), with the figures the engine costs them by."""
+    if not any(units > 0 for units in scenario.constraints.min_units.values()):   # every plan asks: no catalog read
+        return []
     costs = card_costs(scenario)
     return [UnitFloor(card, int(units), scenario.onprem.owned_count(card), cost["capex"], cost["sold_in_units_of"],
                       cost["busy_watts"], _made_of(cost["as_given"], scenario.currency))

@@ -465,21 +465,17 @@ def _serving_checks(scenario, store: Path | None, text: str, origin: str) -> lis
 def _min_units_checks(scenario, text: str, origin: str) -> list[tuple[tuple, str]]:
     """The caps (onprem.capex_budget, capex_budget_per_year, power_cap_kw) that the cards constraints.min_units asks
     exceed alone, each a problem at the min_units entry of the first card that needs it, naming the cap's line
-    (catalog.unit_floors: on the figures the engine costs the cards by, and the units owned). Plan found no fleet
-    after its solve's wait, and named the budget alone. Cards with no sourced price are _card_checks'."""
-    from planner.catalog.unit_floors import floors_beyond_caps, scenario_caps, scenario_floors
+    (catalog.unit_floors.min_units_beyond_caps: on the figures the engine costs the cards by, and the units owned;
+    the library's plan() makes the same check, without lines). Plan found no fleet after its solve's wait, and named
+    the budget alone. Cards with no sourced price are _card_checks'."""
+    from planner.catalog.unit_floors import min_units_beyond_caps
     from planner.scenario.loading import text_places
-
-    floors = scenario_floors(scenario)
-    if not floors:
-        return []
 
     def where(field: str) -> str:
         place = text_places(text, origin, [tuple(field.split("."))])[0]
         return f" (line {place.split(':')[-2]})" if place != origin else ""
 
-    return [(("constraints", "min_units", floor.sku), why)
-            for floor, why in floors_beyond_caps(floors, scenario_caps(scenario), scenario.currency, where)]
+    return [(("constraints", "min_units", floor.sku), why) for floor, why in min_units_beyond_caps(scenario, where)]
 
 
 def _card_checks(scenario) -> tuple[list[tuple[tuple, str]], list[tuple[tuple, str]]]:

@@ -24,6 +24,7 @@ from planner import catalog
 from planner.catalog import speeds as speeds_module
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.catalog.speeds import EXTRAPOLATED, NVIDIA_ONLY
+from planner.catalog.unit_floors import min_units_beyond_caps
 from planner.engine.baselines import (
     BaselineChild,
     all_cloud_is_plan_run,
@@ -121,6 +122,17 @@ def inputs_for(scenario: Scenario, store: str | Path | None = None, merge_period
     prices, provenance = catalog.price_table(scenario.prices.source, store, scenario.prices.snapshot,
                                              catalog.offers.prices_named(scenario))
     return resolve_inputs(scenario, prices, provenance, merge_periods=merge_periods)
+
+
+def check_min_units_within_caps(scenario: Scenario) -> None:
+    """InfeasibleError, before the prices are read or a model built, where the new cards constraints.min_units asks
+    alone pass onprem.capex_budget, capex_budget_per_year or power_cap_kw (catalog.unit_floors), in the words validate
+    and `fleetplan plan` say it (less the lines of the file, which the scenario does not keep), after the plan's
+    label as the explanation of a solve that found no fleet says it: plan() built and solved such a model to "no
+    fleet" (or ran out of its time limit) where the CLI refused it at once."""
+    beyond = min_units_beyond_caps(scenario)
+    if beyond:
+        raise InfeasibleError(f"{Inputs.label}: {beyond[0][1]}")
 
 
 # what makes a scenario's model smaller, whoever refuses it
@@ -606,6 +618,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         raise PlannerError(f"plan: inputs: these are the inputs of {shortened(repr(inputs.name))} "
                            f"({inputs.horizon_months} months, {inputs.currency}), not of the scenario given "
                            f"({shortened(repr(s.name))}, {s.horizon_months} months, {s.currency})")
+    check_min_units_within_caps(s)
     t0 = time.perf_counter()
     base = inputs_for(s, store, merge_periods=reduced) if inputs is None else inputs
     t1 = time.perf_counter()
@@ -922,6 +935,7 @@ def plan_summary(scenario: Scenario, solver: str = DEFAULT_SOLVER, baselines: bo
     so its table's error_bound is unknown (NaN) and no warning names a loose one."""
     check_limits(time_limit, max_dispatch_variables, max_purchase_variables)
     s = checked_scenario(scenario)
+    check_min_units_within_caps(s)   # a sweep point's "no fleet", said without solving
     folder = file_folder(s)
     base = inputs_for(s, store)
     inp = reduce(base)

@@ -244,7 +244,10 @@ def test_compare_cli_infeasible_exits_1_and_bad_file_2(tmp_path):
     name = load_scenario(HYBRID).name   # the copy keeps it: the side's letter tells them apart
     for args, side in (([HYBRID, b], "b"), ([b, HYBRID], "a")):   # the message names the side with no fleet
         result = CliRunner().invoke(app, ["compare", *map(str, args)])
-        assert result.exit_code == 1 and f"infeasible: {side} ({name}): recommended: power cap 0.1 kW" in result.stderr
+        # its one A100 (min_units) draws 300 W busy (onprem.card_overrides): said before solving, in validate's words
+        assert result.exit_code == 1 and (f"infeasible: {side} ({name}): recommended: constraints.min_units.a100-80gb-pcie: "
+                                          "1 card needs at least 0.30 kW in service (1 × 300 W busy), more than "
+                                          "onprem.power_cap_kw 0.1 kW") in result.stderr
     assert CliRunner().invoke(app, ["compare", str(HYBRID), str(tmp_path / "nope.yaml")]).exit_code == 2
 
 

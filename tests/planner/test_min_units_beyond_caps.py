@@ -117,9 +117,9 @@ def test_a_custom_card_in_the_scenario_currency_is_costed_as_given(tmp_path):
             "share), more than onprem.capex_budget 6,000 EUR (line 9)") in result.stderr, result.stderr
 
 
-def test_the_librarys_explanation_names_the_minimum_its_least_fleet_is_made_of():
-    # the library plans without the CLI's pre-check: its explanation after the solve names the budget and now the
-    # minimum too. By hand: 6 × (11,500 + 2,500 host) = 84,000 USD > 60,000
+def test_the_library_refuses_the_minimum_in_the_clis_words():
+    # the library makes the CLI's check before solving (engine.run.check_min_units_within_caps), with no lines: a
+    # dict has none. By hand: 6 × (11,500 + 2,500 host) = 84,000 USD > 60,000
     from planner import plan
     from planner.errors import InfeasibleError
 
@@ -129,5 +129,6 @@ def test_the_librarys_explanation_names_the_minimum_its_least_fleet_is_made_of()
          "workloads": [{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "A100-80GB-PCIE"}]}
     with pytest.raises(InfeasibleError) as info:
         plan(s, baselines=False)
-    assert str(info.value) == ("recommended: capex budget 60,000 USD < 84,000 USD needed at the least: 6 × "
-                               "A100-80GB-PCIE (14,000 USD each) (constraints.min_units.a100-80gb-pcie = 6)")
+    assert str(info.value) == ("recommended: constraints.min_units.a100-80gb-pcie: 6 cards need at least 84,000 USD of "
+                               "new cards (6 × 14,000 USD: 11,500 + 2,500 host share), more than onprem.capex_budget "
+                               "60,000 USD: raise onprem.capex_budget or lower the minimum")

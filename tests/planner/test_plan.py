@@ -140,13 +140,15 @@ def test_workload_without_compatible_offer_is_explained():
 
 def test_power_cap_that_cannot_be_met_names_the_numbers():
     s = mixed_fleet_scenario()
-    # no cloud allowed for the 80 GB work: one A100 (300 W) is the least, and the cap is 0.2 kW
+    # no cloud allowed for the 80 GB work: one A100 (300 W) is the least, and the cap is 0.2 kW; min_units holds that
+    # A100, which alone passes the cap: said before solving, in validate's words (catalog.unit_floors)
     s = s.model_copy(update={
         "onprem": s.onprem.model_copy(update={"power_cap_kw": 0.2}),
         "constraints": s.constraints.model_copy(update={"min_units": {"a100-80gb-pcie": 1}})})
     with pytest.raises(InfeasibleError) as info:
         plan(s, baselines=False)
-    assert "power cap 0.2 kW < 0.30 kW needed at the least: 1 × A100-80GB-PCIE (300 W" in str(info.value)
+    assert ("constraints.min_units.a100-80gb-pcie: 1 card needs at least 0.30 kW in service (1 × 300 W busy), more "
+            "than onprem.power_cap_kw 0.2 kW") in str(info.value)
 
 
 def test_cloud_share_cap_that_cannot_be_met_names_the_share():
@@ -494,9 +496,10 @@ def test_an_owned_card_aged_past_its_life_in_memory_is_refused_with_the_file_rul
 
 def test_a_capex_shortfall_prices_only_the_cards_to_buy_not_the_ones_owned():
     # startup-hybrid owns two RTX 3060s and must hold one A100 (min_units): 14,000 + 2,500 host = 16,500
-    # USD of capex at the least; the owned 3060 the least fleet keeps costs none, so it shows no price
+    # USD of capex at the least; the owned 3060s cost none, so they are not named (said before solving:
+    # catalog.unit_floors)
     with pytest.raises(InfeasibleError) as info:
         plan(ROOT / "scenarios" / "startup-hybrid.yaml", baselines=False, onprem__capex_budget=100)
-    assert str(info.value) == ("recommended: capex budget 100 USD < 16,500 USD needed at the least: "
-                               "1 × RTX-3060-12GB (owned) + 1 × A100-80GB-PCIE (16,500 USD) "
-                               "(constraints.min_units.a100-80gb-pcie = 1)")
+    assert str(info.value) == ("recommended: constraints.min_units.a100-80gb-pcie: 1 card needs at least 16,500 USD "
+                               "of new cards (1 × 16,500 USD: 14,000 + 2,500 host share), more than "
+                               "onprem.capex_budget 100 USD: raise onprem.capex_budget or lower the minimum")

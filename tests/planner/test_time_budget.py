@@ -21,7 +21,10 @@ from planner.engine.merged_hours import may_be_dearer
 from planner.engine.model import build_model
 from planner.engine.solve import TimeBudget, solve
 from planner.errors import InfeasibleError
-from tests.planner.test_explain_least_fleet import OFFERS
+from tests.planner.test_explain_least_fleet import (
+    OFFERS,
+    explained_after_a_solve,  # noqa: F401 (a fixture)
+)
 from tests.planner.test_explain_least_fleet import SCENARIO as INFEASIBLE
 from tests.planner.test_profile_slots import two_workloads
 from tests.planner.test_reservation_dispatch import _scenario as reservations
@@ -150,6 +153,7 @@ def _infeasible(tmp_path, time_limit: float, **kwargs) -> str:
     return str(info.value)
 
 
+@pytest.mark.usefixtures("explained_after_a_solve")   # its c0 (min_units) alone passes the budget
 def test_the_explanation_of_a_plan_with_no_fleet_gets_only_what_its_solve_left(tmp_path, monkeypatch):
     # the plan's solve takes 10 of the 25 s; the capex budget's least 10 of the 15 left, its tie-break stops at the
     # 5 after them; the cloud share's least is not started. It had 25 s of its own after the plan's solve
@@ -161,6 +165,7 @@ def test_the_explanation_of_a_plan_with_no_fleet_gets_only_what_its_solve_left(t
                     "not examined: the time limit of 25 s (the plan's solves and the explanation's in all) ran out first")
 
 
+@pytest.mark.usefixtures("explained_after_a_solve")   # its c0 (min_units) alone passes the budget
 @pytest.mark.parametrize("extra, unexamined", [
     (None, "onprem.capex_budget and constraints.max_cloud_share"),
     (lambda m: None, "extra_constraints, onprem.capex_budget and constraints.max_cloud_share")])
