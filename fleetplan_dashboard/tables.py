@@ -282,6 +282,10 @@ _INFEASIBLE_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
      lambda m: f"“{FIELD_WORDS['onprem.capex_budget_per_year']}” of {m[1]} ({FILE_ONLY})"),
     (r"lower (?:constraints\.)?min_units\.(\S+)", lambda m: f"lower “{m[1]}: least cards” ({FILE_ONLY})"),
     (r"(?:constraints\.)?min_units\.(\S+?) = ", lambda m: f"“{m[1]}: least cards” ({FILE_ONLY}) = "),
+    # the minimums that alone pass a cap, said before solving (catalog.unit_floors: "constraints.min_units.rtx-4090:
+    # 13 cards need …", "constraints.min_units (a100-80gb-pcie: 3, rtx-4090: 10) need …")
+    (r"\bconstraints\.min_units\.(\S+?): ", lambda m: f"“{m[1]}: least cards” ({FILE_ONLY}): "),
+    (r"\bconstraints\.min_units \(", lambda m: f"“least cards” ({FILE_ONLY}) ("),
     (r"(?:constraints\.)?max_units\.(\S+?) = ", lambda m: f"“{m[1]}: most cards” ({FILE_ONLY}) = "),
     (r"\(onprem\.existing\)", lambda m: f"(the cards the scenario owns: {FILE_ONLY})"),
     (r"\(onprem\.purchase_every_months\)",

@@ -60,6 +60,8 @@ def test_a_capex_budget_below_the_cheapest_fleet_is_said_in_wrapped_words():
     assert not at.exception, [e.value for e in at.exception]
     [error] = [e.value for e in at.error if "No fleet meets this scenario" in e.value]
     assert "```" not in error
-    # by hand: min_units keeps one A100 of 14,000 USD + 2,500 USD host share; the budget is 5,000 USD
-    assert "\n\nCapex budget 5,000 USD < 16,500 USD needed at the least: " in as_read(error)
+    # by hand: min_units keeps one A100 of 14,000 USD + 2,500 USD host share; the budget is 5,000 USD (said before
+    # solving: catalog.unit_floors)
+    assert ("\n\n“a100-80gb-pcie: least cards” (scenario file only): 1 card needs at least 16,500 USD of new cards "
+            "(1 × 16,500 USD: 14,000 + 2,500 host share), more than capex budget 5,000 USD") in as_read(error)
     assert "recommended:" not in error

@@ -54,5 +54,5 @@ def test_no_fleet_says_where_the_inputs_are():
     assert not at.exception, at.exception
     errors = [e.value for e in at.error if "No fleet meets this scenario" in e.value]
     # the explanation as a reader sees it (tables.message_block escapes it, and starts it with a capital)
-    assert len(errors) == 1 and "Capex budget 5,000 USD" in errors[0].replace("\\", "")
+    assert len(errors) == 1 and "more than capex budget 5,000 USD" in errors[0].replace("\\", "")
     assert f"in {SIDEBAR}: *Demand*, *Horizon and site*, *Caps*" in errors[0]
