@@ -13,9 +13,9 @@ cells than the header names (without one: than most lines hold) is refused, not 
 3.5 with a decimal comma, had read as 5); so is a comma in the weight's quoted cell (`10,"1,5"`; a label's,
 `"Monday, 00:00"`, is the label's). Under a header ending with the weight, labels read as above (hour of the week; day
 and hour of the day, numbers by their value; days counted from Sunday on lines from Monday too) or ISO 8601 times in
-a date column (Monday 00:00 or 01:00 first, an hour apart but at one clock change) are checked, not used: lines not
-in order from Monday 00:00 are refused (the weights are read in the lines' order); labels not read so (`09:00`,
-`1/5/2026 0:00`) are left unread.
+a date column (Monday 00:00 or 01:00 first, an hour apart but at one clock change), after pandas' row numbers where
+they come first (`,hour,weight`: passed over), are checked, not used: lines not in order from Monday 00:00 are refused
+(the weights are read in the lines' order); labels not read so (`09:00`, `1/5/2026 0:00`) are left unread.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -56,6 +56,9 @@ KINDS = (("weight", WEIGHT_WORDS), ("day", DAY_WORDS), ("hour", HOUR_WORDS), ("d
 PLURALS = {"hours": "hour", "days": "day"}   # `hours` or `hours_of_day` is the hour column; `gpu_hours` a quantity
 CONNECTORS = {"of", "per"}              # the head word comes before them: `hour_of_day`, `weight_per_day`
 QUALIFIERS = {"index", "idx", "num", "number", "name"}   # said after the head word: `day_name`, `hour_index`
+# the first header cell over a pandas frame's row numbers: to_csv() leaves it empty, a file read back and written
+# again names it `Unnamed: 0`, reset_index() `index`
+INDEX_HEADERS = {"", "unnamed: 0", "index"}
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each "
                   "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of "
@@ -296,15 +299,18 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[t
     line's hour of the week, or its day and hour of the day, as _weight_column_indexed reads them, or hold ISO 8601
     times (`2026-01-07 13:00`), where the lines are not in order from Monday 00:00 (sorted by their weights, a
     week starting on a Wednesday): the weights are read in the lines' order. None where they are in order or the
-    labels are none this module reads (`09:00`, `1/5/2026 0:00`): read in the lines' order, as written."""
+    labels are none this module reads (`09:00`, `1/5/2026 0:00`): read in the lines' order, as written. Pandas' row
+    numbers first (`,hour,weight`, `Unnamed: 0,day,hour,weight`) are passed over: the labels after them are checked."""
     week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
     names = [cell.strip() for cell in header[1].split(",")]
     table = [[c.strip() for c in raw.split(",")] for _, raw in week]
     if not week or any(len(cells) != len(names) for cells in table):
         return None
+    skip = _index_columns(names, table)
+    names, table = names[skip:], [cells[skip:] for cells in table]
     if len(names) == 2 and (_column_named(names[0]) == "date" or _head_word(_words(names[0])) == "time"):
         return _times_out_of_order(path, week, [cells[0] for cells in table])
-    columns = _header_columns(header[1])
+    columns = _header_columns(",".join(names))
     if isinstance(columns, str) or columns[0] != len(names) - 1:
         return None
     _, day, hour = columns
@@ -319,12 +325,24 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[t
         # the days counted from Sunday (Postgres's DOW: Monday 1, Sunday 0; MySQL's DAYOFWEEK, Excel's WEEKDAY:
         # Monday 2, Sunday 1) on lines in order from Monday: read in order, as they were; the hours still checked
         day, daily = None, True
-    found = _out_of_place(week, day, hour, daily)
+    # the columns as the lines' own cells count them, index included: the line out of place is named as written
+    found = _out_of_place(week, None if day is None else day + skip, hour + skip, daily)
     if found is None:
         return None
     (line, raw), place = found
     return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {place}, its place in the week; the weights "
             f"are read in the lines' order: sort the lines by their labels (Monday 00:00 first)")
+
+
+def _index_columns(names: list[str], table: list[list[str]]) -> int:
+    """How many of the header's first `names` are pandas' row numbers: named as pandas names them (INDEX_HEADERS) over
+    whole numbers in every line of `table` (`,Unnamed: 0,hour,weight`, a file read back without its index and written
+    again, has two); the weight's last column is never one."""
+    skip = 0
+    while (skip < len(names) - 1 and names[skip].casefold() in INDEX_HEADERS
+           and _whole_numbers([cells[skip] for cells in table]) is not None):
+        skip += 1
+    return skip
 
 
 def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:
