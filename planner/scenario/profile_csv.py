@@ -44,7 +44,9 @@ MAX_LINES_REPORTED = 5   # bad lines named one by one; a file of 168 NaNs needs 
 # what a weight may look like: Python's float() also takes `1_000`, non-ASCII digits and spaces inside
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
-DIGITS = re.compile(r"\d+", re.ASCII)
+# at most the 4,300 digits int() converts (sys.get_int_max_str_digits): a longer run of digits in a label or row
+# number cell is no number here, and was a ValueError's traceback
+DIGITS = re.compile(r"\d{1,4300}", re.ASCII)
 # the head words of a header cell that name the weight, the day (of the week), the hour and a date, where the
 # weight is not the last column (`hourly_weight` names a weight; `gpu_hours`, a quantity, is no hour:
 # `day,hour,gpu_hours`; `load_date` is a date, not a load)
@@ -583,13 +585,13 @@ def _place_words(first: str) -> Callable[[int], str]:
     the k-th day's name where it is Monday's (Mon or Monday, as written), else k."""
     if first.casefold() in ("mon", "monday"):
         return lambda k: DAY_NAMES[k][:3] if len(first) == 3 else DAY_NAMES[k]
-    return lambda k: str(k + 1 if first.isdigit() and int(first) == 1 else k)
+    return lambda k: str(k + 1 if DIGITS.fullmatch(first) and int(first) == 1 else k)
 
 
 def _same_label(cell: str, text: str) -> bool:
     """Whether a label cell writes `text` (a place as _place_words writes it): numbers by their value (`00` is 0, as
     strftime's %H and Excel's hh write it), names in any case."""
-    if cell.isascii() and cell.isdigit() and text.isdigit():
+    if DIGITS.fullmatch(cell) and text.isdigit():
         return int(cell) == int(text)
     return cell.casefold() == text.casefold()
 

@@ -89,3 +89,25 @@ def test_two_columns_of_row_numbers_are_passed_over(tmp_path, index):
     lines = [f"{row},{h},{h},{WEEK[h]}" for row, h in enumerate(BY_WEIGHT)]
     csv = written(tmp_path, [f"{index},hour,weight", *lines])
     assert problems_of(csv) == [f"{csv}:{SORTED_AT}: '7,24,24,1.0' is not numbered hour 7, {ORDER_HINT}"]
+
+
+LONG = "9" * 5000   # past the 4,300 digits Python's int() converts (a ValueError's traceback before)
+
+
+@pytest.mark.parametrize("lines", [
+    [",hour,weight", f"{LONG},0,1.0"],
+    ["hour,weight", f"{LONG},1.0"],
+], ids=["row-number", "hour"])
+def test_a_cell_of_5000_digits_on_a_short_file_is_the_count_s_problem_not_a_traceback(tmp_path, lines):
+    with pytest.raises(ScenarioError, match="expected 168 hourly weights .*, got 1"):
+        read_profile_csv(written(tmp_path, lines))
+
+
+@pytest.mark.parametrize("header,line", [
+    ("hour,weight", lambda h: f"{LONG if h == 3 else h},{WEEK[h]}"),
+    (",hour,weight", lambda h: f"{LONG if h == 3 else h},{h},{WEEK[h]}"),
+    ("day,hour,weight", lambda h: f"{LONG if h == 5 else h // 24},{h % 24},{WEEK[h]}"),
+], ids=["hour", "row-number", "day"])
+def test_a_label_of_5000_digits_is_no_number_and_the_weights_read_as_written(tmp_path, header, line):
+    # a label the reader cannot read leaves the labels unchecked, as `09:00` does (docs/scenario-format.md)
+    assert list(read_profile_csv(written(tmp_path, [header, *map(line, range(168))]))) == WEEK
