@@ -309,6 +309,8 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[t
     if not week or any(len(cells) != len(names) for cells in table):
         return None
     skip = _index_columns(names, table)
+    if skip and len(names) == skip + 1:   # `,weight`: the row numbers alone say the lines' order
+        return _rows_out_of_order(path, week, [cells[skip - 1] for cells in table])
     names, table = names[skip:], [cells[skip:] for cells in table]
     if len(names) == 2 and (_column_named(names[0]) == "date" or _head_word(_words(names[0])) == "time"):
         return _times_out_of_order(path, week, [cells[0] for cells in table])
@@ -345,6 +347,23 @@ def _index_columns(names: list[str], table: list[list[str]]) -> int:
            and _whole_numbers([cells[skip] for cells in table]) is not None):
         skip += 1
     return skip
+
+
+def _rows_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:
+    """The problem of the `week` of rows whose pandas row numbers `cells` number them 0-167 (or 1-168) each once but
+    not in order: a frame sorted by its weights and written with its index (`df.sort_values("weight").to_csv()`).
+    None where they are in order, or are other numbers (days of 0-23 concatenated, a slice of a longer series): the
+    lines are read in their order, as written."""
+    numbers = _whole_numbers(cells)
+    base = min(numbers, default=0)
+    if len(numbers) != HOURS_PER_WEEK or base not in (0, 1) or sorted(numbers) != list(range(base, base + HOURS_PER_WEEK)):
+        return None
+    for k, (number, (line, raw)) in enumerate(zip(numbers, week)):
+        if number != base + k:
+            return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered row {base + k}: its row numbers "
+                    f"({base}-{base + HOURS_PER_WEEK - 1}, each once) are out of order, and the weights are read in the "
+                    f"lines' order: sort the lines by their row numbers (Monday 00:00 first)")
+    return None
 
 
 def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:

@@ -111,3 +111,18 @@ def test_a_cell_of_5000_digits_on_a_short_file_is_the_count_s_problem_not_a_trac
 def test_a_label_of_5000_digits_is_no_number_and_the_weights_read_as_written(tmp_path, header, line):
     # a label the reader cannot read leaves the labels unchecked, as `09:00` does (docs/scenario-format.md)
     assert list(read_profile_csv(written(tmp_path, [header, *map(line, range(168))]))) == WEEK
+
+
+@pytest.mark.parametrize("header,base", [(",weight", 0), ("Unnamed: 0,weight", 0), ("index,weight", 1)])
+def test_row_numbers_alone_before_the_weight_refuse_a_file_sorted_by_its_weights(tmp_path, header, base):
+    # df[["weight"]].sort_values("weight").to_csv(): the row numbers keep the hours' order, 0-167 (or 1-168) each once
+    lines = [header, *(f"{h + base},{WEEK[h]}" for h in BY_WEIGHT)]
+    with pytest.raises(ScenarioError) as caught:
+        read_profile_csv(written(tmp_path, lines))
+    assert caught.value.problems[-1].endswith(
+        f"w.csv:{SORTED_AT}: '{24 + base},1.0' is not numbered row {7 + base}: its row numbers ({base}-{167 + base}, "
+        "each once) are out of order, and the weights are read in the lines' order: sort the lines by their row numbers "
+        "(Monday 00:00 first)")
+    # in order, and numbers that do not count the week's hours once each (0-23 seven times), read as written
+    assert list(read_profile_csv(written(tmp_path, [header, *(f"{h + base},{WEEK[h]}" for h in range(168))]))) == WEEK
+    assert list(read_profile_csv(written(tmp_path, [header, *(f"{h % 24},{WEEK[h]}" for h in range(168))]))) == WEEK
