@@ -18,7 +18,7 @@ from planner.catalog.gpus import CUSTOM_SOURCE, OVERRIDE_SOURCE, board_gpus
 from planner.catalog.offers import UNPRICED_CARD_REMEDY
 from planner.catalog.prices import NAMED, STALE_AFTER_DAYS, date_report, utc_today
 from planner.engine import Plan
-from planner.engine.decisions import counts_left_out, other_types_kinds, runner_up_verdict
+from planner.engine.decisions import CAPS_LIFTED_ALONE, all_cloud_words, counts_left_out, other_types_kinds, runner_up_verdict
 from planner.engine.offer_costs import UNPRICED_CARDS_REMEDY
 from planner.engine.run import CHEAPER_REMEDY, REFINE_REMEDY, UNPROVEN_REMEDY
 from planner.reports.tables import never_breaks_even, price_dates, share_text, shown_share
@@ -1332,17 +1332,19 @@ def other_types_text(runner: dict | None, currency: str) -> str | None:
     types = runner.get("other_types") or {}
     if types.get("total") is None or types.get("fleet") == runner.get("fleet"):
         return None
-    fleet = types.get("fleet")
-    # a fleet with no card at all is the cloud alone, not "another set of card types" (an audit, on the CLI's line)
-    what = ("With no cards, all cloud" if fleet is not None and not any(fleet.values()) else
-            f"With another set of {other_types_kinds(runner.get('plan_fleet'), fleet)}")
+    # a fleet with no card at work is the cloud alone, not "another set of card types" (an audit, on the CLI's line),
+    # and says what it does with the owned cards, as the CLI's (engine.decisions.all_cloud_words)
+    cloud = all_cloud_words(types)
+    what = (f"With no cards, {plain(cloud)}" if cloud is not None else
+            f"With another set of {other_types_kinds(runner.get('plan_fleet'), types.get('fleet'))}")
     return (f"{what} ({plain('; '.join(types.get('differences') or []))}): "
             f"{types['total']:,.0f} {currency}, {types['increase']:,.0f} {currency} ({pct_text(types['increase_pct'])}) more.")
 
 
 def binding_text(caps: pd.DataFrame, currency: str) -> str:
     """Which limits bind (engine.decisions' cap costs) and what each costs the plan, or that none binds on its
-    own, or that it is not known (Markdown-safe)."""
+    own, or that it is not known, and that each limit is lifted alone (engine.decisions.CAPS_LIFTED_ALONE, as the
+    CLI says under its table) (Markdown-safe)."""
     names = [field_name(cap) for cap in caps["cap"]]   # in words, as the table above names them
     bound = [(cap, saving) for cap, saving, binds in zip(names, caps["saving"], caps["binds"]) if binds is True]
     unknown = [cap for cap, binds in zip(names, caps["binds"]) if binds is None]
@@ -1356,5 +1358,6 @@ def binding_text(caps: pd.DataFrame, currency: str) -> str:
     if unknown:
         text += (" " if text else "") + ("Not known for " + ", ".join(plain(cap) for cap in unknown)
                                         + " (see its note).")
-    return text + (" A baseline cheaper than the plan is so for the limits it drops, those that bind or several "
-                   f"together: its note in the baselines table (*{COSTS_BOX}*) names them.")
+    return text + f" {plain(CAPS_LIFTED_ALONE)}" + (
+        " A baseline cheaper than the plan is so for the limits it drops, those that bind or several together: its "
+        f"note in the baselines table (*{COSTS_BOX}*) names them.")

@@ -1820,6 +1820,7 @@ def _print_cap_costs(p, out) -> None:
     baselines that cost less than the plan, which now name the limits that bind (the baselines table above
     was shown before they were known)."""
     from planner.engine.baselines import CHEAPER_BY_CAPS
+    from planner.engine.decisions import CAPS_LIFTED_ALONE
     from planner.reports.tables import binds_words, present_money
 
     caps = getattr(p, "cap_costs", None)
@@ -1831,6 +1832,7 @@ def _print_cap_costs(p, out) -> None:
     emit(table.drop(columns=["status", "dropped_in"]), Format.table, float_digits=1,
          title=f"What each limit costs ({present_money(p)}): the total without it, and the saving — a limit binds "
                "when the plan would cost less without it")
+    out.print(CAPS_LIFTED_ALONE, soft_wrap=True)
     for baseline, note in zip(p.baselines.get("baseline", []), p.baselines.get("note", [])):
         if note.startswith(CHEAPER_BY_CAPS):
             out.print(f"  {escape(one_line(baseline))}: {escape(one_line(note))}", soft_wrap=True)

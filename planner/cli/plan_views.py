@@ -97,19 +97,19 @@ def break_even_shown(break_even: pd.DataFrame) -> tuple[pd.DataFrame, Narrower]:
     return table, narrower(table, BREAK_EVEN, {OFFER: [f"{what}\n{where}" for what, where in words]})
 
 
-NO_CARDS = "with no cards (all cloud)"
-
-
 def other_types_words(other_types: dict | None, plan_fleet: dict | None = None) -> str:
     """How the runner-up's line names the best plan with other card types (engine.decisions' `other_types`): "with no
-    cards (all cloud)" where its fleet holds no card and no reservation (an empty fleet: cloud hours on demand or spot
-    only — "with other card types: … rtx-4090 3 → 0" read as another card bought), else what differs from the plan's
-    fleet `plan_fleet` (the runner-up's): "with other card types", "with other reservations" or "with other card types
-    and reservations" (engine.decisions.other_types_kinds)."""
-    from planner.engine.decisions import other_types_kinds  # here: the CLI loads the engine only to plan
+    cards (all cloud)" where its fleet holds no reservation and no card at work (cloud hours on demand or spot only —
+    "with other card types: … rtx-4090 3 → 0" read as another card bought), saying what it does with the owned cards
+    — "with no cards (1 owned card sold, all cloud)" (engine.decisions.all_cloud_words) —, else what differs from the
+    plan's fleet `plan_fleet` (the runner-up's): "with other card types", "with other reservations" or "with other card
+    types and reservations" (engine.decisions.other_types_kinds)."""
+    from planner.engine.decisions import all_cloud_words, other_types_kinds  # here: the CLI loads the engine only to plan
 
-    fleet = (other_types or {}).get("fleet")
-    return NO_CARDS if fleet is not None and not any(fleet.values()) else f"with other {other_types_kinds(plan_fleet, fleet)}"
+    cloud = all_cloud_words(other_types)
+    if cloud is not None:
+        return f"with no cards ({cloud})"
+    return f"with other {other_types_kinds(plan_fleet, (other_types or {}).get('fleet'))}"
 
 
 def estimated_speeds(speeds: pd.DataFrame | None) -> pd.DataFrame:

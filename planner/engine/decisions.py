@@ -656,24 +656,86 @@ def other_types_kinds(plan: dict[str, int] | None, other: dict[str, int] | None)
     return " and ".join(kinds) or "card types"
 
 
-def fleet_differences(plan: dict[str, int], other: dict[str, int]) -> list[str]:
-    return [f"{name} {plan.get(name, 0)} → {other.get(name, 0)}" for name in sorted(set(plan) | set(other))
-            if plan.get(name, 0) != other.get(name, 0)]
+def fleet_differences(plan: dict[str, int], other: dict[str, int], plan_off: dict[str, int] | None = None,
+                      other_off: dict[str, int] | None = None) -> list[str]:
+    """What differs between the plan's fleet `plan` and `other` (name → units held), "a100-80gb-pcie 1 → 2" each, with
+    the owned cards held switched off on either side (`plan_off`, `other_off`: card → units) after its count:
+    "rtx-a5000 2 → 3 (1 switched off)" — 3 held, 2 at work (an audit read a runner-up that switched the working owned
+    card off and bought two, under a power cap that runs only two, as one card more)."""
+    plan_off, other_off = plan_off or {}, other_off or {}
+
+    def held(fleet: dict[str, int], off: dict[str, int], name: str) -> str:
+        return f"{fleet.get(name, 0)}" + (f" ({off[name]} switched off)" if off.get(name) else "")
+
+    return [f"{name} {held(plan, plan_off, name)} → {held(other, other_off, name)}" for name in sorted(set(plan) | set(other))
+            if plan.get(name, 0) != other.get(name, 0) or plan_off.get(name, 0) != other_off.get(name, 0)]
+
+
+def owned_cards_left(m: Model) -> tuple[dict[str, int], dict[str, int]]:
+    """(switched off, sold): the owned cards solved model `m` holds switched off, and those it sells, per card id
+    (nonzero); as engine.readback reads a plan's (sold: owned − kept − switched off)."""
+    inp = m.inputs
+    sku, unit, count = inp.col("sku"), inp.vintages["unit"].to_numpy(), inp.vintages["count"].to_numpy()
+    off: Counter = Counter()
+    sold: Counter = Counter()
+    for k, keep in m.keep.items():
+        name = str(sku[unit[k]])
+        units_off = int(round(pulp.value(m.off[k]) or 0)) if k in m.off else 0
+        off[name] += units_off
+        sold[name] += int(round(count[k])) - int(round(pulp.value(keep) or 0)) - units_off
+    return {n: u for n, u in off.items() if u}, {n: u for n, u in sold.items() if u}
+
+
+def plan_switched_off(result: Plan) -> dict[str, int]:
+    """The owned cards the plan holds switched off, per card id (nonzero; its fleet's switched_off_units)."""
+    fleet = result.fleet
+    cards = fleet[fleet["kind"] == "card"]
+    if "switched_off_units" not in cards.columns:
+        return {}
+    return {str(sku): int(off) for sku, off in zip(cards["sku"], cards["switched_off_units"]) if off}
+
+
+def all_cloud_words(other: dict | None) -> str | None:
+    """Where fleet `other` (the runner-up's, its `other_types`, a count alternative: fleet, switched_off, sold) holds
+    no reservation and no card at work: "all cloud", after what it does with the owned cards — "1 owned card sold,
+    all cloud", "2 owned cards switched off, all cloud", "1 owned card sold and 1 switched off, all cloud" (the
+    baselines' "all cloud (no new hardware)" keeps them: an audit read the two as one plan at two totals); else
+    None. The front ends' one wording of such a fleet: the CLI's "with no cards (…)", the dashboard's "With no
+    cards, …"."""
+    fleet = (other or {}).get("fleet")
+    if fleet is None:
+        return None
+    off = other.get("switched_off") or {}
+    if any(units > off.get(name, 0) for name, units in fleet.items()):
+        return None
+    sold, switched = sum((other.get("sold") or {}).values()), sum(off.values())
+    first = f"{sold or switched:,} owned card{'' if (sold or switched) == 1 else 's'}"
+    if sold and switched:
+        return f"{first} sold and {switched:,} switched off, all cloud"
+    return f"{first} {'sold' if sold else 'switched off'}, all cloud" if sold or switched else "all cloud"
+
+
+# under the cap costs table in every front end: each row drops one limit, the others kept (cap_cost)
+CAPS_LIFTED_ALONE = ("Each limit is lifted alone, the others kept: limits can bind together, so lifting several at "
+                     "once can save more than the sum of their savings (a limit that saves nothing alone may save "
+                     "once another is lifted too).")
 
 
 def runner_up(r: _Resolver, result: Plan) -> dict:
-    """The runner-up: status, fleet (name → units, nonzero counts), plan_fleet, total, increase,
-    increase_pct, differences (e.g. "a100-80gb-pcie 1 → 2"), a note, and other_types: the best plan with
-    a different set of card types and reservation offers (the same keys but note), which is the runner-up
-    itself when that already differs in types.
+    """The runner-up: status, fleet (name → units, nonzero counts), switched_off and sold (its owned cards held
+    switched off, and sold: card → units, nonzero), plan_fleet, plan_switched_off, total, increase, increase_pct,
+    differences (e.g. "a100-80gb-pcie 1 → 2", "rtx-a5000 2 → 3 (1 switched off)"), a note, and other_types: the best
+    plan with a different set of card types and reservation offers (the same keys but note and the plan's), which is
+    the runner-up itself when that already differs in types.
 
     Solved on the inputs with every reservation (only the cloud fill reduced): a reservation the exact
     reductions drop never beats the one that dominates it, but may be in the second-best fleet."""
     mine = plan_fleet(result)
     inp = with_room(reduce_cheapest_cloud_fill(r.base) if r.reduced else r.base, mine)
     plan_side = {name: units for name, units in mine.items() if units}
-    empty = {"status": "none", "fleet": None, "plan_fleet": plan_side, "total": None, "increase": None,
-             "increase_pct": None, "differences": [], "other_types": None}
+    empty = {"status": "none", "fleet": None, "switched_off": None, "sold": None, "plan_fleet": plan_side,
+             "plan_switched_off": plan_switched_off(result), "total": None, "increase": None, "increase_pct": None,
+             "differences": [], "other_types": None}
     if not len(inp.vintages) and not (inp.col("kind") == "reserved").any():
         return {**empty, "note": "no other fleet: the scenario has no cards or reservations to change"}
     # (no start here: one card more of the first card bought, as count_alternative starts from, made the
@@ -685,16 +747,17 @@ def runner_up(r: _Resolver, result: Plan) -> dict:
     # the best fleet with another set of card types (and reservation offers): the same when the
     # runner-up already differs in types; with a large fleet the runner-up is often one card more or less
     if set(best["fleet"]) != set(plan_side):
-        other_types = {key: best[key] for key in ("status", "fleet", "total", "increase", "increase_pct", "differences")}
+        other_types = {key: best[key] for key in ("status", "fleet", "switched_off", "sold", "total", "increase",
+                                                  "increase_pct", "differences")}
     else:
         other_types = _other_fleet(r, inp, result, mine, type_cut(mine), "no fleet with other card types")
         other_types.pop("note", None)
-    return {**best, "plan_fleet": plan_side, "other_types": other_types}
+    return {**best, "plan_fleet": plan_side, "plan_switched_off": empty["plan_switched_off"], "other_types": other_types}
 
 
 def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], cut: ExtraConstraints,
                  nothing: str) -> dict:
-    """The best plan under `cut`: status, fleet, total, increase, increase_pct, differences, note."""
+    """The best plan under `cut`: status, fleet, switched_off, sold, total, increase, increase_pct, differences, note."""
     outcome = r.solve(inp, "runner_up", cut)
     r.not_below_plan(outcome, "the best plan with another fleet")
     if outcome.status not in SOLVED:
@@ -703,15 +766,14 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
         if outcome.status == "infeasible" and not fleet_counts(outcome.model):
             # every count's most is 0 (no demand a card or reservation could serve): the cut had nothing
             # to change, which is not "no fleet meets the scenario" — any other fleet only adds cost
-            return {"status": "none", "fleet": None, "total": None, "increase": None, "increase_pct": None,
-                    "differences": [], "note": f"{nothing}: no card or reservation could do any of this work "
-                                               "(no demand, or none it fits), so any other fleet only adds cost"}
-        return {"status": outcome.status, "fleet": None, "total": None, "increase": None, "increase_pct": None,
-                "differences": [], "note": why}
-    other = solved_fleet(outcome.model)
-    increase = money_difference(outcome.total, result.total)
-    return {"status": outcome.status, "fleet": other, "total": outcome.total, "increase": increase,
-            "increase_pct": increase_pct(increase, result.total), "differences": fleet_differences(mine, other), "note": ""}
+            return {"status": "none", "fleet": None, "switched_off": None, "sold": None, "total": None, "increase": None,
+                    "increase_pct": None, "differences": [],
+                    "note": f"{nothing}: no card or reservation could do any of this work (no demand, or none it fits), "
+                            "so any other fleet only adds cost"}
+        return {"status": outcome.status, "fleet": None, "switched_off": None, "sold": None, "total": None,
+                "increase": None, "increase_pct": None, "differences": [], "note": why}
+    return {"status": outcome.status, **_fleet_answer(result, mine, solved_fleet(outcome.model), outcome.total,
+                                                      *owned_cards_left(outcome.model)), "note": ""}
 
 
 def solved_fleet(m: Model) -> dict[str, int]:
@@ -764,7 +826,8 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     """The best plan holding at least `units` of `card` (units > now, the plan's count) or at most `units`
     (units < now): card, units, alternative_units (that bound), held_units (what its fleet holds, which may
     pass the bound: the best plan holding at most 1 may hold none; None without a fleet), status, total,
-    increase, increase_pct, fleet (name → units, nonzero; None without one), note (why it has no total, e.g.
+    increase, increase_pct, fleet (name → units, nonzero; None without one), switched_off and sold (its owned cards
+    held switched off, and sold: card → units, nonzero; None without a fleet), note (why it has no total, e.g.
     not computed; None with one) — the "one or two A100s?" question, answered with both totals even when it is
     no close call. Its fleet differs from the plan's, so the runner-up is never dearer than it
     (known_cheaper)."""
@@ -779,11 +842,13 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
     solved = outcome.status in SOLVED
     increase = money_difference(outcome.total, result.total) if solved else math.nan
     fleet = solved_fleet(outcome.model) if solved else None
+    off, sold = owned_cards_left(outcome.model) if solved else (None, None)
     return {"card": card, "units": now, "alternative_units": units,
             "held_units": None if fleet is None else fleet.get(card, 0), "status": outcome.status,
             "total": outcome.total if solved else None, "increase": increase if solved else None,
             "increase_pct": increase_pct(increase, result.total) if solved else None,
-            "fleet": fleet, "note": None if solved else _count_note(r, outcome, card, units)}
+            "fleet": fleet, "switched_off": off, "sold": sold,
+            "note": None if solved else _count_note(r, outcome, card, units)}
 
 
 def count_bound(now: int, units: int) -> str:
@@ -868,31 +933,33 @@ def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[d
     `other_types` likewise takes a cheaper count alternative whose set of card types differs from the plan's.
     A proven answer (optimal, or no other fleet) is kept: nothing found can be cheaper."""
     mine = runner.get("plan_fleet") or {}
-    known = []   # (the re-solve that found it, fleet, total): fleets that differ from the plan's
+    known = []   # (the re-solve that found it, fleet, total, switched off, sold): fleets that differ from the plan's
     for a in alternatives:
         if a.get("fleet") is not None and a["total"] is not None and a["fleet"] != mine:
             more = "at least one more" if a["alternative_units"] > a["units"] else "at most one fewer"
             held = a["fleet"].get(a["card"], 0)   # what it holds: at most one fewer may hold none
-            known.append((f"the best plan holding {more} {a['card']} ({a['units']} → {held})", a["fleet"], a["total"]))
+            known.append((f"the best plan holding {more} {a['card']} ({a['units']} → {held})", a["fleet"], a["total"],
+                          a.get("switched_off"), a.get("sold")))
     types = runner.get("other_types")
     if (types is None and runner["status"] in UNPROVEN) or (types is not None and types["status"] in UNPROVEN):
         # (a count alternative that takes a card type's last card, or a first one of a type, is another set)
         better = _cheaper([k for k in known if set(k[1]) != set(mine)], None if types is None else types["total"])
         if better is not None:
-            types = _fleet_answer(result, mine, better[1], better[2])
+            types = {"status": "feasible", **_fleet_answer(result, mine, *better[1:])}
     if types is not None and types.get("total") is not None:
-        known.append(("the best plan with other card types", types["fleet"], types["total"]))
+        known.append(("the best plan with other card types", types["fleet"], types["total"], types.get("switched_off"),
+                      types.get("sold")))
     better = _cheaper(known, runner["total"]) if runner["status"] in UNPROVEN else None
     if better is None:
         return {**runner, "other_types": types}
     found = "only a dearer fleet" if runner["total"] is not None else "none"
-    return {**runner, **_fleet_answer(result, mine, better[1], better[2]), "other_types": types,
+    return {**runner, "status": "feasible", **_fleet_answer(result, mine, *better[1:]), "other_types": types,
             "note": f"found by {better[0]}; the runner-up's own re-solve found {found}: "
                     f"{runner.get('note') or _no_answer(r, runner['status'])}"}
 
 
-def _cheaper(known: list[tuple[str, dict, float]], total: float | None) -> tuple[str, dict, float] | None:
-    """The cheapest of `known` (label, fleet, total) when it costs less than `total` (by more than
+def _cheaper(known: list[tuple], total: float | None) -> tuple | None:
+    """The cheapest of `known` (label, fleet, total, switched off, sold) when it costs less than `total` (by more than
     MONEY_ROUNDING; anything, when `total` is None), else None."""
     best = min(known, key=lambda k: k[2], default=None)
     if best is None or (total is not None and money_difference(best[2], total) >= 0):
@@ -900,12 +967,14 @@ def _cheaper(known: list[tuple[str, dict, float]], total: float | None) -> tuple
     return best
 
 
-def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], total: float) -> dict:
-    """A fleet not proved the best of its kind, as the runner-up's keys: status (feasible), fleet, total,
-    increase, increase_pct and differences from the plan's fleet `mine`."""
+def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], total: float,
+                  off: dict[str, int] | None, sold: dict[str, int] | None) -> dict:
+    """Another fleet as the runner-up's keys: fleet, switched_off, sold (owned cards: `off`, `sold`), total, increase,
+    increase_pct and differences from the plan's fleet `mine` (status: the caller's)."""
     increase = money_difference(total, result.total)
-    return {"status": "feasible", "fleet": dict(fleet), "total": total, "increase": increase,
-            "increase_pct": increase_pct(increase, result.total), "differences": fleet_differences(mine, fleet)}
+    return {"fleet": dict(fleet), "switched_off": dict(off or {}), "sold": dict(sold or {}), "total": total,
+            "increase": increase, "increase_pct": increase_pct(increase, result.total),
+            "differences": fleet_differences(mine, fleet, plan_switched_off(result), off)}
 
 
 def is_close_call(runner: dict | None, share: float, plan: Plan | None = None) -> bool:

@@ -27,7 +27,14 @@ import numpy as np
 import pandas as pd
 
 from planner.engine import Plan
-from planner.engine.decisions import CAP_COST_COLUMNS, DECISION_COLUMNS, FLIP_COLUMNS, fleet_differences, runner_up_verdict
+from planner.engine.decisions import (
+    CAP_COST_COLUMNS,
+    CAPS_LIFTED_ALONE,
+    DECISION_COLUMNS,
+    FLIP_COLUMNS,
+    fleet_differences,
+    runner_up_verdict,
+)
 from planner.engine.readback import SERVING_COLUMNS
 from planner.engine.result import held
 from planner.reports.tables import (
@@ -125,8 +132,7 @@ def plan_to_excel(plan: Plan, path: str | Path | None = None, start: str | date 
                                          present),
         "flip points": _formatted(_shares(_or_empty(held(plan, "flip_points"), FLIP_COLUMNS),
                                           {"flip_share_of_today": 1, "precision_pct": 100}), [], money),
-        "cap costs": _formatted(_shares(_joined(_or_empty(held(plan, "cap_costs", None), CAP_COST_COLUMNS),
-                                                "dropped_in"), {"saving_pct": 100}), ["total_without", "saving"], present),
+        "cap costs": cap_costs_sheet(plan, present),
         "break-even": break_even_sheet(plan, undiscounted),
         "speeds": _formatted(_shares(held(plan, "speeds"), {"scaling_efficiency": 1}), [], money),
         # every row the JSON's excluded_offers holds, its reason as written and the rule it fails
@@ -159,6 +165,14 @@ def _formatted(df: pd.DataFrame, columns: list[str], money: str, dates: tuple[st
     formats |= {c: HOURS for c in df.columns if c.endswith("_hours")}
     formats |= {c: MONTH for c in dates if c in df.columns}
     return Sheet(df, formats)
+
+
+def cap_costs_sheet(plan: Plan, present: str) -> Sheet:
+    """What each limit costs (engine.decisions' cap costs), the `binds` header noting that each limit is lifted alone
+    (engine.decisions.CAPS_LIFTED_ALONE, as the CLI and the dashboard say under their tables)."""
+    sheet = _formatted(_shares(_joined(_or_empty(held(plan, "cap_costs", None), CAP_COST_COLUMNS), "dropped_in"),
+                               {"saving_pct": 100}), ["total_without", "saving"], present)
+    return Sheet(sheet.frame, sheet.formats, notes=(("binds", CAPS_LIFTED_ALONE),))
 
 
 def present_header(plan: Plan) -> str:
@@ -416,7 +430,8 @@ def runner_up_sheet(plan: Plan) -> Sheet:
     what qualifies it, the close-call flag and threshold, both totals, the runner-up's increase in money and as a
     share (below 0: it costs less), what differs, the best plan with other card types (`other_types`, the same
     figures, and whether it is the runner-up's fleet) and the fleets (units per card or offer: the plan's, the
-    runner-up's, other types'); the header alone when decision values were not computed."""
+    runner-up's, other types'; and of each, the owned cards it holds switched off and sells); the header alone when
+    decision values were not computed."""
     runner, cur = plan.runner_up, present_money(plan)   # as the summary's total
     rows: list[tuple] = []
     if runner is not None:
@@ -435,10 +450,17 @@ def runner_up_sheet(plan: Plan) -> Sheet:
             same = types.get("fleet") is not None and types.get("fleet") == runner.get("fleet")
             rows += [*_other_fleet_rows("other_types", types, cur), ("other_types.same_as_runner_up", same, None)]
             fleets.append(("other_types", types.get("fleet")))
+        # the owned cards each side holds switched off (held, no work) and sells, where it has a fleet
+        owned = {"recommended": (runner.get("plan_switched_off"), None),
+                 "runner_up": (runner.get("switched_off"), runner.get("sold")),
+                 "other_types": ((types or {}).get("switched_off"), (types or {}).get("sold"))}
         for side, fleet in fleets:
             if fleet == {}:   # no card, no reservation (None: no fleet found, no rows)
                 rows.append((f"{side}.fleet", NO_FLEET, None))
             rows += [(f"{side}.fleet.{name}", units, "units") for name, units in (fleet or {}).items()]
+            if fleet is not None:
+                for what, counts in zip(("switched_off", "sold"), owned[side]):
+                    rows += [(f"{side}.{what}.{name}", units, "units") for name, units in (counts or {}).items()]
     return Sheet(pd.DataFrame(rows, columns=["field", "value", "unit"]), {})
 
 
@@ -497,7 +519,8 @@ def count_alternatives(plan: Plan) -> pd.DataFrame:
         rows.append([a["card"], int(a["units"]), int(a["alternative_units"]),
                      None if fleet is None else int(fleet.get(a["card"], 0)), a.get("status"),
                      *(math.nan if a.get(k) is None else float(a[k]) for k in ("total", "increase", "increase_pct")),
-                     None if fleet is None else "; ".join(fleet_differences(mine, fleet)),
+                     None if fleet is None else "; ".join(fleet_differences(mine, fleet, runner.get("plan_switched_off"),
+                                                                             a.get("switched_off"))),
                      None if fleet is None else _fleet_text(fleet), a.get("note")])
     return pd.DataFrame(rows, columns=COUNT_COLUMNS).astype(dict.fromkeys(("total", "increase", "increase_pct"), float))
 
