@@ -772,8 +772,8 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
                             "so any other fleet only adds cost"}
         return {"status": outcome.status, "fleet": None, "switched_off": None, "sold": None, "total": None,
                 "increase": None, "increase_pct": None, "differences": [], "note": why}
-    return {"status": outcome.status, **_fleet_answer(result, mine, solved_fleet(outcome.model), outcome.total,
-                                                      *owned_cards_left(outcome.model)), "note": ""}
+    return {"status": outcome.status, **_fleet_answer(result, mine, plan_switched_off(result), solved_fleet(outcome.model),
+                                                      outcome.total, *owned_cards_left(outcome.model)), "note": ""}
 
 
 def solved_fleet(m: Model) -> dict[str, int]:
@@ -932,7 +932,7 @@ def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[d
     `feasible`: not proved the best other fleet; the note says which re-solve found it.
     `other_types` likewise takes a cheaper count alternative whose set of card types differs from the plan's.
     A proven answer (optimal, or no other fleet) is kept: nothing found can be cheaper."""
-    mine = runner.get("plan_fleet") or {}
+    mine, mine_off = runner.get("plan_fleet") or {}, runner.get("plan_switched_off") or {}
     known = []   # (the re-solve that found it, fleet, total, switched off, sold): fleets that differ from the plan's
     for a in alternatives:
         if a.get("fleet") is not None and a["total"] is not None and a["fleet"] != mine:
@@ -945,7 +945,7 @@ def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[d
         # (a count alternative that takes a card type's last card, or a first one of a type, is another set)
         better = _cheaper([k for k in known if set(k[1]) != set(mine)], None if types is None else types["total"])
         if better is not None:
-            types = {"status": "feasible", **_fleet_answer(result, mine, *better[1:])}
+            types = {"status": "feasible", **_fleet_answer(result, mine, mine_off, *better[1:])}
     if types is not None and types.get("total") is not None:
         known.append(("the best plan with other card types", types["fleet"], types["total"], types.get("switched_off"),
                       types.get("sold")))
@@ -953,7 +953,7 @@ def known_cheaper(r: _Resolver, result: Plan, runner: dict, alternatives: list[d
     if better is None:
         return {**runner, "other_types": types}
     found = "only a dearer fleet" if runner["total"] is not None else "none"
-    return {**runner, "status": "feasible", **_fleet_answer(result, mine, *better[1:]), "other_types": types,
+    return {**runner, "status": "feasible", **_fleet_answer(result, mine, mine_off, *better[1:]), "other_types": types,
             "note": f"found by {better[0]}; the runner-up's own re-solve found {found}: "
                     f"{runner.get('note') or _no_answer(r, runner['status'])}"}
 
@@ -967,14 +967,14 @@ def _cheaper(known: list[tuple], total: float | None) -> tuple | None:
     return best
 
 
-def _fleet_answer(result: Plan, mine: dict[str, int], fleet: dict[str, int], total: float,
+def _fleet_answer(result: Plan, mine: dict[str, int], mine_off: dict[str, int], fleet: dict[str, int], total: float,
                   off: dict[str, int] | None, sold: dict[str, int] | None) -> dict:
     """Another fleet as the runner-up's keys: fleet, switched_off, sold (owned cards: `off`, `sold`), total, increase,
-    increase_pct and differences from the plan's fleet `mine` (status: the caller's)."""
+    increase_pct and differences from the plan's fleet `mine` (`mine_off` switched off; status: the caller's)."""
     increase = money_difference(total, result.total)
     return {"fleet": dict(fleet), "switched_off": dict(off or {}), "sold": dict(sold or {}), "total": total,
             "increase": increase, "increase_pct": increase_pct(increase, result.total),
-            "differences": fleet_differences(mine, fleet, plan_switched_off(result), off)}
+            "differences": fleet_differences(mine, fleet, mine_off, off)}
 
 
 def is_close_call(runner: dict | None, share: float, plan: Plan | None = None) -> bool:

@@ -13,8 +13,12 @@ def _caps(rows):
     return pd.DataFrame(rows, columns=["cap", "saving", "binds"])
 
 
-# where to read more in the page's own terms: the baselines table's notes, in the box that holds it (not a repository file)
-TAIL = (" A baseline cheaper than the plan is so for the limits it drops, those that bind or several together: its "
+# that each row lifts one limit alone (an audit read "binds: no, saving 0" of a budget as costing nothing, where it
+# costs once the power cap is lifted with it), then where to read more in the page's own terms: the baselines table's
+# notes, in the box that holds it (not a repository file)
+TAIL = (r" Each limit is lifted alone\, the others kept\: limits can bind together\, so lifting several at once can save "
+        r"more than the sum of their savings \(a limit that saves nothing alone may save once another is lifted too\)\."
+        " A baseline cheaper than the plan is so for the limits it drops, those that bind or several together: its "
         "note in the baselines table (*Cost by category, baselines and solver*) names them.")
 
 
