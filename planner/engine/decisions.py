@@ -709,10 +709,15 @@ def all_cloud_words(other: dict | None) -> str | None:
     if any(units > off.get(name, 0) for name, units in fleet.items()):
         return None
     sold, switched = sum((other.get("sold") or {}).values()), sum(off.values())
-    first = f"{sold or switched:,} owned card{'' if (sold or switched) == 1 else 's'}"
+
+    def owned(units: int) -> str:
+        return f"{units:,} owned card{'' if units == 1 else 's'}"
+
     if sold and switched:
-        return f"{first} sold and {switched:,} switched off, all cloud"
-    return f"{first} {'sold' if sold else 'switched off'}, all cloud" if sold or switched else "all cloud"
+        return f"{owned(sold)} sold and {switched:,} switched off, all cloud"
+    if sold or switched:
+        return f"{owned(sold or switched)} {'sold' if sold else 'switched off'}, all cloud"
+    return "all cloud"
 
 
 # under the cap costs table in every front end: each row drops one limit, the others kept (cap_cost)
