@@ -580,7 +580,8 @@ def plan_start(start: str | date | None = None, scenario=None, today: date | Non
         if not 1 <= int(found[2]) <= 12:
             raise PlannerError(f"plan start {text!r}: {found[2]} is no month (01-12); expected YYYY-MM, e.g. "
                                f"{found[1]}-{'12' if int(found[2]) > 12 else '01'}")
-        first = date(int(found[1]), int(found[2]), 1)
+        # the year checked before it makes a date: year 0 is none (date()'s ValueError was a traceback)
+        first = date(min(max(int(found[1]), FIRST_START_YEAR - 1), LAST_START_YEAR + 1), int(found[2]), 1)
     # dated rows run to the horizon's end and a reservation's last term after it (at most 120 + 36 months)
     if not FIRST_START_YEAR <= first.year <= LAST_START_YEAR:
         raise PlannerError(f"plan start {text!r}: expected a year from {FIRST_START_YEAR} to {LAST_START_YEAR}")

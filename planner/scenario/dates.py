@@ -45,6 +45,8 @@ def _month_number(name: str) -> int | None:
 def _calendar_problem(text: str) -> str | None:
     """Why YYYY-MM-DD `text` is no calendar day (no month 13, no 31 November), else None."""
     year, month, day = map(int, _ISO.fullmatch(text).groups())
+    if year < 1:   # calendar takes year 0; datetime.date, and every reader of the date after it, does not
+        return "there is no year 0000 (the years start at 0001)"
     if not 1 <= month <= 12:
         return f"there is no month {month:02d} (the month comes second: YYYY-MM-DD)"
     days = calendar.monthrange(year, month)[1]

@@ -110,7 +110,9 @@ def test_plan_start_defaults_to_the_first_of_next_month():
 
 @pytest.mark.parametrize("start, expected", [("27-01", "expected YYYY-MM"), ("2027-1-15", "expected YYYY-MM"),
                                              ("9999-12", "a year from 1900 to 2999"),
-                                             ("1800-01", "a year from 1900 to 2999")])
+                                             ("1800-01", "a year from 1900 to 2999"),
+                                             # year 0 is no date: datetime.date's ValueError was a traceback, exit 1
+                                             ("0000-01", "a year from 1900 to 2999")])
 def test_a_start_with_a_short_or_implausible_year_is_refused_before_solving(start, expected, monkeypatch):
     # 27-01 was read as January of the year 27; 9999-12 failed only when the export dated month 2 (year 10000)
     monkeypatch.setattr("planner.engine.run.inputs_for", lambda *a, **k: pytest.fail("solved"))

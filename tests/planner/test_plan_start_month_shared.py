@@ -33,3 +33,5 @@ def test_the_export_page_says_it_alike():
     from fleetplan_dashboard.exports import start_given
 
     assert start_given("2027-13") == (None, "plan start '2027-13': 13 is no month (01-12); expected YYYY-MM, e.g. 2027-12")
+    # year 0 is no date: the page's box raised datetime.date's ValueError
+    assert start_given("0000-01") == (None, "plan start '0000-01': expected a year from 1900 to 2999")

@@ -51,6 +51,8 @@ def test_a_date_read_by_a_yaml_1_1_reader_into_a_dict_is_its_iso_text():
     ("2026-11-31", "'2026-11-31'; November 2026 has 30 days"),
     ("2026-02-29", "'2026-02-29'; February 2026 has 28 days"),
     ("2026-13-01", "'2026-13-01'; there is no month 13 (the month comes second: YYYY-MM-DD)"),
+    # the calendar module takes year 0, datetime.date does not: the quote read as undated, its staleness unsaid
+    ("0000-01-01", "'0000-01-01'; there is no year 0000 (the years start at 0001)"),
     # 5 October or May 10: not guessed
     ('"05/10/2026"', "'05/10/2026'; day and month could be either way round: did you mean '2026-10-05' (day first) "
                      "or '2026-05-10' (month first)?"),
