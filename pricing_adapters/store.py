@@ -57,7 +57,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
     import msvcrt
-from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, name_rows, row_problems, validate_offers
+from pricing_adapters.schema import OFFER_COLUMNS, empty_offers, name_rows, row_problems, shown_cell, validate_offers
 
 APPLICATION_ID = 0x46504C4E  # "FPLN" in the SQLite header: tells our store from any other SQLite file
 SCHEMA_VERSION = 1
@@ -639,13 +639,15 @@ def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     if "gpu_memory_mib" not in df.columns:  # a store made before the column existed
         df["gpu_memory_mib"] = None
     cast: list[list[str]] = [[] for _ in range(len(df))]
+    uncast: list[set[str]] = [set() for _ in range(len(df))]
     for col, dtype in OFFER_COLUMNS.items():
         if col not in df.columns:
             continue
         if dtype in ("float64", "int64"):
             values = pd.to_numeric(df[col], errors="coerce")
             for i in (values.isna() & df[col].notna()).to_numpy().nonzero()[0]:
-                cast[i].append(f"{col} is not a number")
+                cast[i].append(f"{col} {shown_cell(str(df[col].iat[i]))} is not a number")
+                uncast[i].add(f"empty {col!r}")   # the cell was not empty: row_problems' word for it is dropped
             if dtype == "int64":
                 # whole numbers a float holds exactly: not inf (inf == inf.round()), which int64 cannot hold
                 values = values.where(values.isna() | ((values == values.round()) & (values.abs() < 2**53)))
@@ -662,8 +664,8 @@ def _typed_offers(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     df = validate_offers(df, origin="store", check=False)
     bad_term = ~df["term_months"].isin((0, 12, 36))
     problems = row_problems(df)
-    text = [", ".join(p for p in (*c, "bad term_months" if t else "", q) if p)
-            for c, t, q in zip(cast, bad_term, problems)]
+    text = [", ".join(p for p in (*c, "bad term_months" if t else "", *q.split(", ")) if p and p not in u)
+            for c, t, q, u in zip(cast, bad_term, problems, uncast)]
     return df, pd.Series(text, index=df.index, dtype=object)
 
 

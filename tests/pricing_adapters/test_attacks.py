@@ -542,6 +542,9 @@ def test_rows_and_snapshots_edited_by_hand_are_skipped_and_named(tmp_path):
     assert len(used) == len(offers) - 3 and not set(ids) & set(used["offer_id"])
     assert "3 bad offer rows skipped" in provenance["warning"]
     assert ids[0] in provenance["warning"] and "negative hourly_price -3.0" in provenance["warning"]
+    # the cell that is no number is shown, and not also called empty (it said "… is not a number, empty 'hourly_price'")
+    assert f"(offer {ids[2]}): hourly_price 'abc' is not a number;" in provenance["warning"] + ";"
+    assert "empty 'hourly_price'" not in provenance["warning"]
 
 
 @pytest.mark.parametrize("column, value, said", [
