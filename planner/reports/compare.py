@@ -577,6 +577,8 @@ def _plan_of(data: bytes, path: Path) -> SavedPlan:
     except _DuplicateKey as exc:
         raise PlannerError(f"{path}: the key {shortened(exc.key, repr)} is given twice in one object; expected the plan as "
                            "`fleetplan plan --format json` saved it") from None
+    except _LongNumber as exc:
+        raise PlannerError(f"{path}: {exc}; expected the plan as `fleetplan plan --format json` saved it") from None
     except (ValueError, RecursionError) as exc:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise PlannerError(f"{path}: not JSON ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
     return plan_from_dict(doc, str(path))
@@ -647,7 +649,23 @@ def _loads(text: str) -> Any:
             seen = set()
             raise _DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
         return obj
-    return json.loads(text, object_pairs_hook=unique)
+    return json.loads(text, object_pairs_hook=unique, parse_int=_whole_number)
+
+
+# int() refuses more digits (sys.get_int_max_str_digits()) in Python's words and advice ("use
+# sys.set_int_max_str_digits()"), which a user cannot act on; fewer are read, and a field too large is named
+MAX_INT_DIGITS = 4300
+
+
+class _LongNumber(ValueError):
+    pass
+
+
+def _whole_number(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise _LongNumber(f"a whole number of {digits:,} digits (at most {MAX_INT_DIGITS:,} read)")
+    return int(text)
 
 
 def _json_object(path: Path) -> Any:

@@ -278,6 +278,8 @@ def test_a_saved_plan_is_read_not_solved_again(tmp_path):
     ("{not json", "not JSON"),
     ('{"status": "infeasible", "reason": "workload w: no offer"}', "holds no plan"),
     ("[" * 100_000 + "]" * 100_000, "not JSON"),
+    # Python's int() refuses over 4,300 digits and advised sys.set_int_max_str_digits()
+    ('{"horizon_months": ' + "9" * 100_000 + "}", "a whole number of 100,000 digits (at most 4,300 read); expected the plan"),
 ])
 def test_compare_with_a_json_that_is_not_a_plan_exits_2_in_one_line(tmp_path, content, needle):
     bad = tmp_path / "not-a-plan.json"
