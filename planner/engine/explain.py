@@ -17,8 +17,9 @@ import pulp
 from planner.catalog.servable import memory_elsewhere_text, reasons_text
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
-from planner.engine.model import ExtraConstraints, Model, build_model
+from planner.engine.model import ExtraConstraints, Model, build_model, most_bought
 from planner.engine.solve import DEFAULT_SOLVER, TimeBudget, solve
+from planner.engine.vintages import in_service
 from planner.errors import InfeasibleError
 from planner.text import counted, number_text, series
 
@@ -200,6 +201,118 @@ def _minimums_held(inp: Inputs, held: dict) -> str:
     return f" ({'; '.join(required)})" if required else ""
 
 
+def _card_name(inp: Inputs, i: int) -> str:
+    """Card unit `i` as fleet_text names it: its GPU for a catalog card, else its own id."""
+    sku, gpu = str(inp.col("sku")[i]), str(inp.col("gpu")[i])
+    return gpu if sku.lower() == gpu.lower() else sku
+
+
+def _capacity_held_by(inp: Inputs, held: dict, use: tuple[dict, dict]) -> str:
+    """", held there by the power cap of 1 kW (2 × 400 W = 0.8 kW in service, one more RTX-A5000 at 400 W makes
+    1.2 kW; raise onprem.power_cap_kw to 1.2 for it)" — the caps that leave no room for one more card that could
+    serve a workload beside the fleet named at the least cloud share (`held`, `use`: _Least.fleet[0] and .use), in
+    the field and figure to raise: an audit's "on-prem capacity is limited to 2 × RTX-A5000" named no limit. The
+    power cap where the epoch of most power has no room for the lightest such card; a capex budget where its plan
+    year (for the one per year) has no room for the cheapest card bought in it, only in the years in which the
+    power cap has room for one: where it has none, the power cap is what a budget holder raises first. "" where
+    no cap is full (the fleet is then held by the demand's timing or the cards' lives)."""
+    in_service, spent = use
+    v = inp.vintages
+    unit, first = v["unit"].to_numpy(), v["first_service"].to_numpy()
+    capex, watts = inp.schedule.totals("buy", "capex"), inp.col("busy_watts")
+    serves = constraints.usable_cards(inp) & (inp.work[:, (inp.demand > 0).any(axis=0)] > 0).any(axis=1)
+    most_units = inp.col("max_units") if inp.caps.get("unit_limits") else np.full(len(inp.units), np.nan)
+    most = most_bought(inp)
+    more = [k for k, owned in enumerate(v["owned"].tolist())   # vintages that one more card could be bought in
+            if not owned and most.get(int(unit[k]), 0) > 0 and serves[unit[k]]
+            and not round(held.get(int(unit[k]), 0.0)) >= most_units[unit[k]]]
+    if not more:
+        return ""
+    cur = inp.currency
+    kw: dict = {}
+    for i, by_epoch in in_service.items():
+        for e, n in by_epoch.items():
+            kw[e] = kw.get(e, 0.0) + n * watts[i] / 1000
+    power = inp.caps.get("power_kw")
+    lightest = min(more, key=lambda k: watts[unit[k]])
+    said = []
+    if power is not None and kw:
+        peak = max(kw, key=kw.get)
+        w = float(watts[unit[lightest]])
+        if kw[peak] + w / 1000 > power + 1e-9:
+            at_peak: dict = {}
+            for i, by_epoch in in_service.items():
+                if round(by_epoch.get(peak, 0.0)) > 0:
+                    at_peak[watts[i]] = at_peak.get(watts[i], 0) + int(round(by_epoch[peak]))
+            parts = " + ".join(f"{n} × {x:g} W" for x, n in sorted(at_peak.items(), reverse=True))
+            after = kw[peak] + w / 1000
+            said.append(f"the power cap of {figure(power)} kW ({parts} = {figure(kw[peak])} kW in service, one more "
+                        f"{_card_name(inp, unit[lightest])} at {w:g} W makes {figure(after)} kW; raise "
+                        f"onprem.power_cap_kw to {figure(after)} for it)")
+    epoch_years: dict = {}
+    for month, e in enumerate(inp.epoch_of_month, start=1):
+        epoch_years.setdefault((month - 1) // 12 + 1, set()).add(int(e))
+
+    def room(year: int) -> bool:   # whether the power cap leaves room for the lightest card bought in `year`
+        mine = [k for k in more if (first[k] - 1) // 12 + 1 == year]
+        if not mine:
+            return False
+        if power is None:
+            return True
+        w = min(watts[unit[k]] for k in mine) / 1000
+        return all(kw.get(e, 0.0) + w <= power + 1e-9 for e in epoch_years.get(year, ()))
+
+    def cheapest(years) -> int:
+        return min((k for k in more if (first[k] - 1) // 12 + 1 in years), key=lambda k: capex[k])
+
+    def budget_text(limit: float, name: str, field: str, have: float, k: int, where: str) -> str:
+        after = have + capex[k]
+        return (f"{name} of {limit:,.0f} {cur} ({have:,.0f} {cur} spent{where}, one more {_card_name(inp, unit[k])} "
+                f"at {capex[k]:,.0f} {cur} makes {after:,.0f} {cur}; raise {field} to {figure(after)} for it)")
+
+    yearly = inp.caps.get("capex_budget_per_year")
+    if yearly is not None:
+        full = [y for y in sorted(epoch_years) if room(y)
+                and spent.get(y, 0.0) + capex[cheapest({y})] > yearly + 1e-6]
+        if full:
+            y = min(full, key=lambda y: spent.get(y, 0.0) + capex[cheapest({y})])
+            others = [str(x) for x in full if x != y]
+            where = f" in year {y}" + (f", also full in year{'s' * (len(others) > 1)} {series(others)}" if others else "")
+            said.append(budget_text(yearly, "the capex budget per year", "onprem.capex_budget_per_year",
+                                    spent.get(y, 0.0), cheapest({y}), where))
+    total = inp.caps.get("capex_budget")
+    years = [y for y in sorted(epoch_years) if room(y)]
+    if total is not None and years and sum(spent.values()) + capex[cheapest(set(years))] > total + 1e-6:
+        said.append(budget_text(total, "the capex budget", "onprem.capex_budget", sum(spent.values()),
+                                cheapest(set(years)), ""))
+    return f", held there by {' and by '.join(said)}" if said else ""
+
+
+def _owned_over_power(inp: Inputs, limit: float) -> str:
+    """"; the owned cards alone draw 0.40 kW (1 × RTX-A5000 at 400 W) in service, and onprem.sell_owned and
+    onprem.switch_off_owned are false: allow either to take them out of service" where the owned cards the plan
+    must keep working (neither sold nor switched off) pass the power cap of `limit` kW in some month: an audit's
+    "power cap 0.3 kW < 0.40 kW needed at the least: 1 × RTX-A5000 (400 W, owned)" left the rule it forbade
+    unsaid. "" where they fit, or where the scenario lets the plan sell or switch off owned cards."""
+    if inp.owned_choices:
+        return ""
+    v = inp.vintages
+    unit, count = v["unit"].to_numpy(), v["count"].to_numpy()
+    owned = v["owned"].to_numpy().astype(bool)
+    watts = inp.col("busy_watts")
+    serving = in_service(v, inp.horizon_months) & owned[:, None]
+    kw = (serving * (count * watts[unit] / 1000)[:, None]).sum(axis=0)
+    if not len(kw) or kw.max() <= limit + 1e-9:
+        return ""
+    month = int(np.argmax(kw))
+    cards: dict = {}
+    for k in np.flatnonzero(serving[:, month]):
+        cards[int(unit[k])] = cards.get(int(unit[k]), 0) + int(count[k])
+    parts = " + ".join(f"{n} × {_card_name(inp, i)} at {watts[i]:g} W" for i, n in cards.items())
+    return (f"; the owned cards alone draw {kw[month]:.2f} kW ({parts}), and onprem.sell_owned and "
+            f"onprem.switch_off_owned are false: allow either to take them out of service")
+
+
 def _held_and_bought(m: Model) -> tuple[dict, dict]:
     """(card unit -> units held at some time, card unit -> units bought) of a solved model."""
     unit = m.inputs.vintages["unit"].to_numpy()
@@ -207,6 +320,21 @@ def _held_and_bought(m: Model) -> tuple[dict, dict]:
     for k, var in m.buy.items():
         bought[int(unit[k])] = bought.get(int(unit[k]), 0.0) + (pulp.value(var) or 0.0)
     return {i: pulp.value(n) or 0.0 for i, n in m.n.items()}, bought
+
+
+def _in_service_and_spent(m: Model) -> tuple[dict, dict]:
+    """(card unit -> {epoch: its cards in service}, plan year (1-based) -> new capex of the cards
+    bought in it, in the scenario currency) of a solved model: where its power and its capex budgets stand."""
+    in_service: dict = {}
+    for (i, e), n in m.installed.items():
+        in_service.setdefault(i, {})[e] = pulp.value(n) or 0.0
+    capex = m.inputs.schedule.totals("buy", "capex")
+    first = m.inputs.vintages["first_service"].to_numpy()
+    spent: dict = {}
+    for k, var in m.buy.items():
+        year = (int(first[k]) - 1) // 12 + 1
+        spent[year] = spent.get(year, 0.0) + capex[k] * (pulp.value(var) or 0.0)
+    return in_service, spent
 
 
 def cards_held(m: Model) -> pulp.LpAffineExpression:
@@ -264,6 +392,7 @@ class _Least:
     need: float
     proved: bool
     fleet: tuple[dict, dict]
+    use: tuple[dict, dict] = ({}, {})   # (in_service, spent) of that fleet: _in_service_and_spent
 
 
 def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
@@ -276,7 +405,7 @@ def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
     found = _minimise(m, cap.measure(m), solver, cap.name, budget)
     if found is None:
         return None
-    least = _Least(*found, _held_and_bought(m))
+    least = _Least(*found, _held_and_bought(m), _in_service_and_spent(m))
     for tie_break in TIE_BREAKS:
         if tie_break is cap.measure:   # the capex budget's least is the least capex already
             continue
@@ -288,7 +417,7 @@ def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
             break
         if broken is None or not broken[1]:
             break
-        least.fleet = _held_and_bought(m)
+        least.fleet, least.use = _held_and_bought(m), _in_service_and_spent(m)
     return least
 
 
@@ -347,8 +476,14 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             continue
         if found is not None:
             # the watts of its cards for the power cap alone
-            messages.append(cap.explain(limit, found.need, fleet_text(inp, *found.fleet, watts=cap.name == "power_kw"), inp,
-                                        _unproven(found, budget.seconds)) + _minimums_held(inp, found.fleet[0]))
+            fleet = fleet_text(inp, *found.fleet, watts=cap.name == "power_kw")
+            text = cap.explain(limit, found.need, fleet, inp, _unproven(found, budget.seconds))
+            held_by = ""
+            if cap.name == "max_cloud_share" and text.endswith(fleet):   # it names the fleet as the capacity limit
+                held_by = _capacity_held_by(inp, found.fleet[0], found.use)
+            elif cap.name == "power_kw":
+                held_by = _owned_over_power(inp, limit)
+            messages.append(text + _minimums_held(inp, found.fleet[0]) + held_by)
     if unexamined:
         ran_out = RAN_OUT.format(budget.seconds)
         if messages:
