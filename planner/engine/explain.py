@@ -208,88 +208,109 @@ def _card_name(inp: Inputs, i: int) -> str:
 
 
 def _capacity_held_by(inp: Inputs, held: dict, use: tuple[dict, dict]) -> str:
-    """", held there by the power cap of 1 kW (2 × 400 W = 0.8 kW in service, one more RTX-A5000 at 400 W makes
-    1.2 kW; raise onprem.power_cap_kw to 1.2 for it)" — the caps that leave no room for one more card that could
-    serve a workload beside the fleet named at the least cloud share (`held`, `use`: _Least.fleet[0] and .use), in
-    the field and figure to raise: an audit's "on-prem capacity is limited to 2 × RTX-A5000" named no limit. The
-    power cap where the epoch of most power has no room for the lightest such card; a capex budget where its plan
-    year (for the one per year) has no room for the cheapest card bought in it, only in the years in which the
-    power cap has room for one: where it has none, the power cap is what a budget holder raises first. "" where
-    no cap is full (the fleet is then held by the demand's timing or the cards' lives)."""
-    in_service, spent = use
-    v = inp.vintages
-    unit, first = v["unit"].to_numpy(), v["first_service"].to_numpy()
-    capex, watts = inp.schedule.totals("buy", "capex"), inp.col("busy_watts")
-    serves = constraints.usable_cards(inp) & (inp.work[:, (inp.demand > 0).any(axis=0)] > 0).any(axis=1)
-    most_units = inp.col("max_units") if inp.caps.get("unit_limits") else np.full(len(inp.units), np.nan)
-    most = most_bought(inp)
-    more = [k for k, owned in enumerate(v["owned"].tolist())   # vintages that one more card could be bought in
-            if not owned and most.get(int(unit[k]), 0) > 0 and serves[unit[k]]
-            and not round(held.get(int(unit[k]), 0.0)) >= most_units[unit[k]]]
+    """", held there by the power cap of 1 kW (2 × 400 W = 0.8 kW in service; 1 × RTX-A5000 (400 W) more makes
+    1.2 kW: raise onprem.power_cap_kw to 1.2 for it)" — the caps that leave no room for one more card that could
+    serve a workload beside the fleet named at the least cloud share (`held`, `use`: _Least.fleet[0] and .use), with
+    the field and the figure to raise it to: an audit's "on-prem capacity is limited to 2 × RTX-A5000" named no
+    limit. "" where no cap is full (the fleet is then held by the demand's timing or the cards' lives)."""
+    more = _more_cards(inp, held)
     if not more:
         return ""
-    cur = inp.currency
-    kw: dict = {}
+    in_service, spent = use
+    watts = inp.col("busy_watts")
+    kw: dict = {}   # epoch -> kW in service
     for i, by_epoch in in_service.items():
         for e, n in by_epoch.items():
             kw[e] = kw.get(e, 0.0) + n * watts[i] / 1000
-    power = inp.caps.get("power_kw")
-    lightest = min(more, key=lambda k: watts[unit[k]])
-    said = []
-    if power is not None and kw:
-        peak = max(kw, key=kw.get)
-        w = float(watts[unit[lightest]])
-        if kw[peak] + w / 1000 > power + 1e-9:
-            at_peak: dict = {}
-            for i, by_epoch in in_service.items():
-                if round(by_epoch.get(peak, 0.0)) > 0:
-                    at_peak[watts[i]] = at_peak.get(watts[i], 0) + int(round(by_epoch[peak]))
-            parts = " + ".join(f"{n} × {x:g} W" for x, n in sorted(at_peak.items(), reverse=True))
-            after = kw[peak] + w / 1000
-            said.append(f"the power cap of {figure(power)} kW ({parts} = {figure(kw[peak])} kW in service, one more "
-                        f"{_card_name(inp, unit[lightest])} at {w:g} W makes {figure(after)} kW; raise "
-                        f"onprem.power_cap_kw to {figure(after)} for it)")
-    epoch_years: dict = {}
-    for month, e in enumerate(inp.epoch_of_month, start=1):
-        epoch_years.setdefault((month - 1) // 12 + 1, set()).add(int(e))
-
-    def room(year: int) -> bool:   # whether the power cap leaves room for the lightest card bought in `year`
-        mine = [k for k in more if (first[k] - 1) // 12 + 1 == year]
-        if not mine:
-            return False
-        if power is None:
-            return True
-        w = min(watts[unit[k]] for k in mine) / 1000
-        return all(kw.get(e, 0.0) + w <= power + 1e-9 for e in epoch_years.get(year, ()))
-
-    def cheapest(years) -> int:
-        return min((k for k in more if (first[k] - 1) // 12 + 1 in years), key=lambda k: capex[k])
-
-    def budget_text(limit: float, name: str, field: str, have: float, k: int, where: str) -> str:
-        after = have + capex[k]
-        return (f"{name} of {limit:,.0f} {cur} ({have:,.0f} {cur} spent{where}, one more {_card_name(inp, unit[k])} "
-                f"at {capex[k]:,.0f} {cur} makes {after:,.0f} {cur}; raise {field} to {figure(after)} for it)")
-
-    yearly = inp.caps.get("capex_budget_per_year")
-    if yearly is not None:
-        full = [y for y in sorted(epoch_years) if room(y)
-                and spent.get(y, 0.0) + capex[cheapest({y})] > yearly + 1e-6]
-        if full:
-            y = min(full, key=lambda y: spent.get(y, 0.0) + capex[cheapest({y})])
-            others = [str(x) for x in full if x != y]
-            where = f" in year {y}" + (f", also full in year{'s' * (len(others) > 1)} {series(others)}" if others else "")
-            said.append(budget_text(yearly, "the capex budget per year", "onprem.capex_budget_per_year",
-                                    spent.get(y, 0.0), cheapest({y}), where))
-    total = inp.caps.get("capex_budget")
-    years = [y for y in sorted(epoch_years) if room(y)]
-    if total is not None and years and sum(spent.values()) + capex[cheapest(set(years))] > total + 1e-6:
-        said.append(budget_text(total, "the capex budget", "onprem.capex_budget", sum(spent.values()),
-                                cheapest(set(years)), ""))
+    said = [t for t in (_power_full(inp, more, in_service, kw), *_budgets_full(inp, more, kw, spent)) if t]
     return f", held there by {' and by '.join(said)}" if said else ""
 
 
+def _more_cards(inp: Inputs, held: dict) -> list[int]:
+    """The purchase vintages one more card could be bought in beside a fleet holding `held` (card unit -> units):
+    of buyable cards that serve a workload with demand, below their max_units."""
+    v = inp.vintages
+    unit = v["unit"].to_numpy()
+    serves = constraints.usable_cards(inp) & (inp.work[:, (inp.demand > 0).any(axis=0)] > 0).any(axis=1)
+    most_units = inp.col("max_units") if inp.caps.get("unit_limits") else np.full(len(inp.units), np.nan)
+    most, buyable = most_bought(inp), inp.col("buyable").astype(bool)
+    return [k for k, owned in enumerate(v["owned"].tolist())
+            if not owned and buyable[unit[k]] and most.get(int(unit[k]), 0) > 0 and serves[unit[k]]
+            and not round(held.get(int(unit[k]), 0.0)) >= most_units[unit[k]]]
+
+
+def _power_full(inp: Inputs, more: list[int], in_service: dict, kw: dict) -> str:
+    """The power cap, where the epoch of most power (`kw`: epoch -> kW) has no room for the lightest card of the
+    vintages `more`: its cards then, and the cap that would hold one more; "" where it has room."""
+    power = inp.caps.get("power_kw")
+    if power is None or not kw:
+        return ""
+    unit, watts = inp.vintages["unit"].to_numpy(), inp.col("busy_watts")
+    lightest = int(unit[min(more, key=lambda k: watts[unit[k]])])
+    peak = max(kw, key=kw.get)
+    after = kw[peak] + watts[lightest] / 1000
+    if after <= power + 1e-9:
+        return ""
+    at_peak: dict = {}   # busy watts -> cards in service in the epoch of most power
+    for i, by_epoch in in_service.items():
+        if by_epoch.get(peak, 0) > 0:
+            at_peak[watts[i]] = at_peak.get(watts[i], 0) + by_epoch[peak]
+    parts = " + ".join(f"{n} × {x:g} W" for x, n in sorted(at_peak.items(), reverse=True))
+    now = f"{parts} = {figure(kw[peak])} kW in service" if parts else "no card in service"
+    # the card as fleet_text words one ("1 × RTX-A5000 (…"), which the dashboard names by its id as it does a fleet's
+    return (f"the power cap of {figure(power)} kW ({now}; 1 × {_card_name(inp, lightest)} ({watts[lightest]:g} W) "
+            f"more makes {figure(after)} kW: raise onprem.power_cap_kw to {figure(after)} for it)")
+
+
+def _budgets_full(inp: Inputs, more: list[int], kw: dict, spent: dict) -> list[str]:
+    """The capex budgets with no room for the cheapest card of the vintages `more` (`spent`: plan year -> new
+    capex): the one per year in some plan year, the total over the plan; each only over the years in which the
+    power cap (`kw`: epoch -> kW) has room for one more card bought then — where it has none, the power cap is
+    what holds the fleet, and more money would buy nothing (an audit's 1 kW cap and 2,500 USD a year: the second
+    year's budget unspent because a third card did not fit)."""
+    v = inp.vintages
+    unit, year_of = v["unit"].to_numpy(), (v["first_service"].to_numpy() - 1) // 12 + 1
+    capex, watts = inp.schedule.totals("buy", "capex"), inp.col("busy_watts")
+    power = inp.caps.get("power_kw")
+    epochs: dict = {}   # plan year -> its epochs
+    for month, e in enumerate(inp.epoch_of_month, start=1):
+        epochs.setdefault((month - 1) // 12 + 1, set()).add(int(e))
+
+    def room(year: int) -> bool:
+        mine = [k for k in more if year_of[k] == year]
+        if not mine or power is None:
+            return bool(mine)
+        w = min(watts[unit[k]] for k in mine) / 1000
+        return all(kw.get(e, 0.0) + w <= power + 1e-9 for e in epochs[year])
+
+    years = [y for y in sorted(epochs) if room(y)]
+
+    def cheapest(within) -> int:
+        return min((k for k in more if year_of[k] in within), key=lambda k: capex[k])
+
+    def full(limit: float, name: str, field: str, have: float, k: int, where: str) -> str:
+        after = have + capex[k]
+        return (f"{name} of {limit:,.0f} {inp.currency} ({have:,.0f} {inp.currency} spent{where}; 1 × "
+                f"{_card_name(inp, int(unit[k]))} ({capex[k]:,.0f} {inp.currency}) more makes {after:,.0f} "
+                f"{inp.currency}: raise {field} to {figure(after)} for it)")
+
+    said = []
+    yearly = inp.caps.get("capex_budget_per_year")
+    over = [y for y in years if yearly is not None and spent.get(y, 0.0) + capex[cheapest({y})] > yearly + 1e-6]
+    if over:
+        y = min(over, key=lambda y: spent.get(y, 0.0) + capex[cheapest({y})])
+        others = [str(x) for x in over if x != y]
+        where = f" in year {y}" + (f", also full in year{'s' * (len(others) > 1)} {series(others)}" if others else "")
+        said.append(full(yearly, "the capex budget per year", "onprem.capex_budget_per_year", spent.get(y, 0.0),
+                         cheapest({y}), where))
+    total = inp.caps.get("capex_budget")
+    if total is not None and years and sum(spent.values()) + capex[cheapest(set(years))] > total + 1e-6:
+        said.append(full(total, "the capex budget", "onprem.capex_budget", sum(spent.values()), cheapest(set(years)), ""))
+    return said
+
+
 def _owned_over_power(inp: Inputs, limit: float) -> str:
-    """"; the owned cards alone draw 0.40 kW (1 × RTX-A5000 at 400 W) in service, and onprem.sell_owned and
+    """"; the owned cards alone, 1 × RTX-A5000 (400 W), draw 0.40 kW, and onprem.sell_owned and
     onprem.switch_off_owned are false: allow either to take them out of service" where the owned cards the plan
     must keep working (neither sold nor switched off) pass the power cap of `limit` kW in some month: an audit's
     "power cap 0.3 kW < 0.40 kW needed at the least: 1 × RTX-A5000 (400 W, owned)" left the rule it forbade
@@ -297,8 +318,8 @@ def _owned_over_power(inp: Inputs, limit: float) -> str:
     if inp.owned_choices:
         return ""
     v = inp.vintages
-    unit, count = v["unit"].to_numpy(), v["count"].to_numpy()
     owned = v["owned"].to_numpy().astype(bool)
+    unit, count = v["unit"].to_numpy(), np.where(owned, v["count"].to_numpy(), 0)   # owned cards only
     watts = inp.col("busy_watts")
     serving = in_service(v, inp.horizon_months) & owned[:, None]
     kw = (serving * (count * watts[unit] / 1000)[:, None]).sum(axis=0)
@@ -308,8 +329,8 @@ def _owned_over_power(inp: Inputs, limit: float) -> str:
     cards: dict = {}
     for k in np.flatnonzero(serving[:, month]):
         cards[int(unit[k])] = cards.get(int(unit[k]), 0) + int(count[k])
-    parts = " + ".join(f"{n} × {_card_name(inp, i)} at {watts[i]:g} W" for i, n in cards.items())
-    return (f"; the owned cards alone draw {kw[month]:.2f} kW ({parts}), and onprem.sell_owned and "
+    parts = " + ".join(f"{n} × {_card_name(inp, i)} ({watts[i]:g} W)" for i, n in cards.items())   # as fleet_text
+    return (f"; the owned cards alone, {parts}, draw {kw[month]:.2f} kW, and onprem.sell_owned and "
             f"onprem.switch_off_owned are false: allow either to take them out of service")
 
 
@@ -327,13 +348,13 @@ def _in_service_and_spent(m: Model) -> tuple[dict, dict]:
     bought in it, in the scenario currency) of a solved model: where its power and its capex budgets stand."""
     in_service: dict = {}
     for (i, e), n in m.installed.items():
-        in_service.setdefault(i, {})[e] = pulp.value(n) or 0.0
+        in_service.setdefault(i, {})[e] = round(pulp.value(n) or 0.0)   # whole cards: no solver round-off
     capex = m.inputs.schedule.totals("buy", "capex")
     first = m.inputs.vintages["first_service"].to_numpy()
     spent: dict = {}
     for k, var in m.buy.items():
         year = (int(first[k]) - 1) // 12 + 1
-        spent[year] = spent.get(year, 0.0) + capex[k] * (pulp.value(var) or 0.0)
+        spent[year] = spent.get(year, 0.0) + capex[k] * round(pulp.value(var) or 0.0)
     return in_service, spent
 
 

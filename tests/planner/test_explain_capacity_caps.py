@@ -57,7 +57,7 @@ def test_a_1_kw_power_cap_holds_two_cards_and_a_third_needs_1_2_kw():
     # year 2's 2,500 USD buy none only because no third card fits the power cap: the budget is not what holds it
     text = _explanation(1.0)
     assert ("on-prem capacity is limited to 2 × RTX-A5000 (1 owned, 2,500 USD for the others), held there by the "
-            "power cap of 1 kW (2 × 400 W = 0.8 kW in service, one more RTX-A5000 at 400 W makes 1.2 kW; raise "
+            "power cap of 1 kW (2 × 400 W = 0.8 kW in service; 1 × RTX-A5000 (400 W) more makes 1.2 kW: raise "
             "onprem.power_cap_kw to 1.2 for it)") in text, text
     assert "capex budget" not in text
 
@@ -67,9 +67,9 @@ def test_a_1_2_kw_power_cap_and_the_yearly_budget_both_hold_three_cards():
     # while the power cap has room for 1 + 1 + 1 = 3 cards then: a second card that year needs 2 × 2,500 = 5,000 USD
     text = _explanation(1.2)
     assert ("on-prem capacity is limited to 3 × RTX-A5000 (1 owned, 2,500 USD each for the others), held there by "
-            "the power cap of 1.2 kW (3 × 400 W = 1.2 kW in service, one more RTX-A5000 at 400 W makes 1.6 kW; raise "
+            "the power cap of 1.2 kW (3 × 400 W = 1.2 kW in service; 1 × RTX-A5000 (400 W) more makes 1.6 kW: raise "
             "onprem.power_cap_kw to 1.6 for it) and by the capex budget per year of 2,500 USD (2,500 USD spent in "
-            "year 1, one more RTX-A5000 at 2,500 USD makes 5,000 USD; raise onprem.capex_budget_per_year to 5,000 "
+            "year 1; 1 × RTX-A5000 (2,500 USD) more makes 5,000 USD: raise onprem.capex_budget_per_year to 5,000 "
             "for it)") in text, text
 
 
@@ -77,16 +77,16 @@ def test_a_budget_alone_holds_the_cards_where_the_power_cap_has_room():
     # 100 kW holds any fleet here: the budget's one card a year is all, full in both years
     text = _explanation(100)
     assert ("on-prem capacity is limited to 3 × RTX-A5000 (1 owned, 2,500 USD each for the others), held there by "
-            "the capex budget per year of 2,500 USD (2,500 USD spent in year 1, also full in year 2, one more "
-            "RTX-A5000 at 2,500 USD makes 5,000 USD; raise onprem.capex_budget_per_year to 5,000 for it)") in text, text
+            "the capex budget per year of 2,500 USD (2,500 USD spent in year 1, also full in year 2; 1 × RTX-A5000 "
+            "(2,500 USD) more makes 5,000 USD: raise onprem.capex_budget_per_year to 5,000 for it)") in text, text
     assert "the power cap of" not in text
 
 
 def test_b_an_owned_card_above_the_power_cap_that_may_be_neither_sold_nor_switched_off_says_so():
     # the owned card alone draws 400 W = 0.40 kW > 0.3 kW, and the scenario keeps it working
     text = _explanation(0.3, growth=0, owned="sell_owned: false\n  switch_off_owned: false", constraints="")
-    assert ("power cap 0.3 kW < 0.40 kW needed at the least: 1 × RTX-A5000 (400 W, owned); the owned cards alone "
-            "draw 0.40 kW (1 × RTX-A5000 at 400 W), and onprem.sell_owned and onprem.switch_off_owned are false: "
+    assert ("power cap 0.3 kW < 0.40 kW needed at the least: 1 × RTX-A5000 (400 W, owned); the owned cards alone, "
+            "1 × RTX-A5000 (400 W), draw 0.40 kW, and onprem.sell_owned and onprem.switch_off_owned are false: "
             "allow either to take them out of service") in text, text
 
 

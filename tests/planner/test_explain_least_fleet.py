@@ -181,7 +181,7 @@ def test_a_least_the_solver_did_not_prove_is_said_to_be_at_most_what_was_found(t
                     "(constraints.min_units.c0 = 1); or "
                     f"max_cloud_share 0.2 < the least needed, at most 0.270 ({why}): on-prem capacity is limited to "
                     "1 × c0 (A10G, 2,200 USD) + 1 × c1 (A10G, owned) (constraints.min_units.c0 = 1), held there by "
-                    "the capex budget of 2,200 USD (2,200 USD spent, one more c1 at 500 USD makes 2,700 USD; raise "
+                    "the capex budget of 2,200 USD (2,200 USD spent; 1 × c1 (500 USD) more makes 2,700 USD: raise "
                     "onprem.capex_budget to 2,700 for it)")
 
 
