@@ -215,7 +215,7 @@ def _capacity_held_by(inp: Inputs, held: dict, use: tuple[dict, dict]) -> str:
     limit. "" where no cap is full (the fleet is then held by the demand's timing or the cards' lives)."""
     more = _more_cards(inp, held)
     if not more:
-        return ""
+        return _at_most(inp, held)
     in_service, spent = use
     watts = inp.col("busy_watts")
     kw: dict = {}   # epoch -> kW in service
@@ -237,6 +237,19 @@ def _more_cards(inp: Inputs, held: dict) -> list[int]:
     return [k for k, owned in enumerate(v["owned"].tolist())
             if not owned and buyable[unit[k]] and most.get(int(unit[k]), 0) > 0 and serves[unit[k]]
             and not round(held.get(int(unit[k]), 0.0)) >= most_units[unit[k]]]
+
+
+def _at_most(inp: Inputs, held: dict) -> str:
+    """", held there by constraints.max_units.rtx-a5000 = 2" for the cards that serve a workload with demand held
+    at their max_units (`held`: card unit -> units), where no card more can be bought (_more_cards: none); ""
+    where none is."""
+    if not inp.caps.get("unit_limits"):
+        return ""
+    sku, most = inp.col("sku"), inp.col("max_units")
+    serves = (inp.work[:, (inp.demand > 0).any(axis=0)] > 0).any(axis=1)
+    at_most = [f"constraints.max_units.{sku[i]} = {most[i]:g}" for i, units in held.items()
+               if serves[i] and round(units) >= most[i]]   # NaN: no maximum
+    return f", held there by {series(at_most)}" if at_most else ""
 
 
 def _power_full(inp: Inputs, more: list[int], in_service: dict, kw: dict) -> str:

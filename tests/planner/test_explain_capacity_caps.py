@@ -96,3 +96,10 @@ def test_b_owned_cards_within_the_power_cap_get_no_such_hint():
     text = _explanation(0.5, growth=0, budget=100000, owned="sell_owned: false\n  switch_off_owned: false")
     assert "power cap 0.5 kW < 1.20 kW needed at the least" in text, text
     assert "owned cards alone" not in text and "onprem.sell_owned" not in text
+
+
+def test_a_card_at_its_max_units_names_that_maximum():
+    # 100 kW and 100,000 USD a year hold any fleet here; max_units 2 holds the owned card and one more
+    text = _explanation(100, budget=100000, constraints="constraints: {max_cloud_share: 0.1, max_units: {rtx-a5000: 2}}")
+    assert ("on-prem capacity is limited to 2 × RTX-A5000 (1 owned, 2,500 USD for the others), held there by "
+            "constraints.max_units.rtx-a5000 = 2") in text, text
