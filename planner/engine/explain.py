@@ -3,7 +3,8 @@
 tried on its own: relaxed, its quantity minimised, and the fleet named at that least the one of least new capex,
 then fewest cards (TIE_BREAKS). Under the plan's time limit these solves get what its own solves left of it
 (engine.solve.TimeBudget); the caps it leaves unexamined are named. Where no cap alone is the cause, one more solve
-without any cap tells the caps together from the unit limits."""
+without any cap tells the caps together from the unit limits. Where the on-prem capacity holds a cloud share, its
+least is solved again without each limit on cards in turn, to name the limits that hold that capacity."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pulp
 from planner.catalog.servable import memory_elsewhere_text, reasons_text
 from planner.engine import constraints
 from planner.engine.inputs import Inputs
-from planner.engine.model import ExtraConstraints, Model, build_model, most_bought
+from planner.engine.model import ExtraConstraints, Model, build_model
 from planner.engine.solve import DEFAULT_SOLVER, TimeBudget, solve
 from planner.engine.vintages import in_service
 from planner.errors import InfeasibleError
@@ -207,119 +208,71 @@ def _card_name(inp: Inputs, i: int) -> str:
     return gpu if sku.lower() == gpu.lower() else sku
 
 
-def _capacity_held_by(inp: Inputs, held: dict, use: tuple[dict, dict]) -> str:
-    """", held there by the power cap of 1 kW (2 × 400 W = 0.8 kW in service; 1 × RTX-A5000 (400 W) more makes
-    1.2 kW: raise onprem.power_cap_kw to 1.2 for it)" — the caps that leave no room for one more card that could
-    serve a workload beside the fleet named at the least cloud share (`held`, `use`: _Least.fleet[0] and .use), with
-    the field and the figure to raise it to: an audit's "on-prem capacity is limited to 2 × RTX-A5000" named no
-    limit. "" where no cap is full (the fleet is then held by the demand's timing or the cards' lives)."""
-    more = _more_cards(inp, held)
-    if not more:
-        return _at_most(inp, held)
-    in_service, spent = use
-    watts = inp.col("busy_watts")
-    kw: dict = {}   # epoch -> kW in service
-    for i, by_epoch in in_service.items():
-        for e, n in by_epoch.items():
-            kw[e] = kw.get(e, 0.0) + n * watts[i] / 1000
-    said = [t for t in (_power_full(inp, more, in_service, kw), *_budgets_full(inp, more, kw, spent)) if t]
-    return f", held there by {' and by '.join(said)}" if said else ""
-
-
-def _more_cards(inp: Inputs, held: dict) -> list[int]:
-    """The purchase vintages one more card could be bought in beside a fleet holding `held` (card unit -> units):
-    of buyable cards that serve a workload with demand, below their max_units."""
-    v = inp.vintages
-    unit = v["unit"].to_numpy()
-    serves = constraints.usable_cards(inp) & (inp.work[:, (inp.demand > 0).any(axis=0)] > 0).any(axis=1)
-    most_units = inp.col("max_units") if inp.caps.get("unit_limits") else np.full(len(inp.units), np.nan)
-    most, buyable = most_bought(inp), inp.col("buyable").astype(bool)
-    return [k for k, owned in enumerate(v["owned"].tolist())
-            if not owned and buyable[unit[k]] and most.get(int(unit[k]), 0) > 0 and serves[unit[k]]
-            and not round(held.get(int(unit[k]), 0.0)) >= most_units[unit[k]]]
-
-
-def _at_most(inp: Inputs, held: dict) -> str:
-    """", held there by constraints.max_units.rtx-a5000 = 2" for the cards that serve a workload with demand held
-    at their max_units (`held`: card unit -> units), where no card more can be bought (_more_cards: none); ""
-    where none is."""
-    if not inp.caps.get("unit_limits"):
+def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: TimeBudget) -> str:
+    """", held there by the power cap of 1 kW (without it the least cloud share is 44.6 %) and the capex budget per
+    year of 2,500 USD (without it 50.0 %)": the limits on cards (constraints.cap_entries that a fleet without cards
+    meets: the power cap, the capex budgets, each card's max_units) without which, one at a time, the least of `cap`
+    (the cloud share: `least`, the fleet named at it) is lower, each re-solved as `_least` finds a least (its
+    tie-breaks apart: only the least is said); where none
+    alone lowers it and dropping them all does, that they hold it together. An audit's "on-prem capacity is limited
+    to 2 × RTX-A5000" named no limit, and arithmetic on the fleet named (one card more) misread whole boards, the
+    other cards, owned cards retiring and the epochs. "" where `least` is not proved (a lower least without a limit
+    then shows nothing), where no limit lowers it, and for the limits `budget` leaves unsolved."""
+    if not least.proved:
         return ""
-    sku, most = inp.col("sku"), inp.col("max_units")
-    serves = (inp.work[:, (inp.demand > 0).any(axis=0)] > 0).any(axis=1)
-    at_most = [f"constraints.max_units.{sku[i]} = {most[i]:g}" for i, units in held.items()
-               if serves[i] and round(units) >= most[i]]   # NaN: no maximum
-    return f", held there by {series(at_most)}" if at_most else ""
-
-
-def _power_full(inp: Inputs, more: list[int], in_service: dict, kw: dict) -> str:
-    """The power cap, where the epoch of most power (`kw`: epoch -> kW) has no room for the lightest card of the
-    vintages `more`: its cards then, and the cap that would hold one more; "" where it has room."""
-    power = inp.caps.get("power_kw")
-    if power is None or not kw:
+    entries = [e for e in constraints.cap_entries(inp) if e.met_without_cards]
+    said, known = [], True
+    for entry in entries:
+        found = _least_without(entry.relax(inp), cap, solver, budget)
+        if found is not None and _lower(found, least.need):
+            about = "the least cloud share is " * (not said)
+            said.append(f"{_limit_named(inp, entry)} (without it {about}{_share_text(found)})")
+        known = known and found is not None and found[1]   # proved no lower
+    if said:
+        return f", held there by {series(said)}"
+    if len(entries) < 2 or not known:
         return ""
-    unit, watts = inp.vintages["unit"].to_numpy(), inp.col("busy_watts")
-    lightest = int(unit[min(more, key=lambda k: watts[unit[k]])])
-    peak = max(kw, key=kw.get)
-    after = kw[peak] + watts[lightest] / 1000
-    if after <= power + 1e-9:
+    relaxed = inp
+    for entry in entries:
+        relaxed = entry.relax(relaxed)
+    found = _least_without(relaxed, cap, solver, budget)
+    if found is None or not _lower(found, least.need):
         return ""
-    at_peak: dict = {}   # busy watts -> cards in service in the epoch of most power
-    for i, by_epoch in in_service.items():
-        if by_epoch.get(peak, 0) > 0:
-            at_peak[watts[i]] = at_peak.get(watts[i], 0) + by_epoch[peak]
-    parts = " + ".join(f"{n} × {x:g} W" for x, n in sorted(at_peak.items(), reverse=True))
-    now = f"{parts} = {figure(kw[peak])} kW in service" if parts else "no card in service"
-    # the card as fleet_text words one ("1 × RTX-A5000 (…"), which the dashboard names by its id as it does a fleet's
-    return (f"the power cap of {figure(power)} kW ({now}; 1 × {_card_name(inp, lightest)} ({watts[lightest]:g} W) "
-            f"more makes {figure(after)} kW: raise onprem.power_cap_kw to {figure(after)} for it)")
+    return (f", held there by {series([_limit_named(inp, e) for e in entries])} together (without them all the least "
+            f"cloud share is {_share_text(found)}; without any one of them it is no less)")
 
 
-def _budgets_full(inp: Inputs, more: list[int], kw: dict, spent: dict) -> list[str]:
-    """The capex budgets with no room for the cheapest card of the vintages `more` (`spent`: plan year -> new
-    capex): the one per year in some plan year, the total over the plan; each only over the years in which the
-    power cap (`kw`: epoch -> kW) has room for one more card bought then — where it has none, the power cap is
-    what holds the fleet, and more money would buy nothing (an audit's 1 kW cap and 2,500 USD a year: the second
-    year's budget unspent because a third card did not fit)."""
-    v = inp.vintages
-    unit, year_of = v["unit"].to_numpy(), (v["first_service"].to_numpy() - 1) // 12 + 1
-    capex, watts = inp.schedule.totals("buy", "capex"), inp.col("busy_watts")
-    power = inp.caps.get("power_kw")
-    epochs: dict = {}   # plan year -> its epochs
-    for month, e in enumerate(inp.epoch_of_month, start=1):
-        epochs.setdefault((month - 1) // 12 + 1, set()).add(int(e))
+def _least_without(inp: Inputs, cap, solver: str, budget: TimeBudget) -> tuple[float, bool] | None:
+    """The least of `cap`'s quantity over the fleets of `inp` (`cap` dropped), as `_minimise` gives it; None where
+    `budget` is spent or the solver stops without a fleet."""
+    if budget.spent():
+        return None
+    m = build_model(replace(inp, caps={**inp.caps, cap.name: None}))
+    try:
+        return _minimise(m, cap.measure(m), solver, cap.name, budget)
+    except _OutOfTime:
+        return None
 
-    def room(year: int) -> bool:
-        mine = [k for k in more if year_of[k] == year]
-        if not mine or power is None:
-            return bool(mine)
-        w = min(watts[unit[k]] for k in mine) / 1000
-        return all(kw.get(e, 0.0) + w <= power + 1e-9 for e in epochs[year])
 
-    years = [y for y in sorted(epochs) if room(y)]
+def _lower(found: tuple[float, bool], least: float) -> bool:
+    """Whether the value `found` (a fleet's, proved the least or not) is below the proved `least`, beyond the
+    solver's tolerances."""
+    return found[0] < least - TIE_TOLERANCE * max(1.0, abs(least))
 
-    def cheapest(within) -> int:
-        return min((k for k in more if year_of[k] in within), key=lambda k: capex[k])
 
-    def full(limit: float, name: str, field: str, have: float, k: int, where: str) -> str:
-        after = have + capex[k]
-        return (f"{name} of {limit:,.0f} {inp.currency} ({have:,.0f} {inp.currency} spent{where}; 1 × "
-                f"{_card_name(inp, int(unit[k]))} ({capex[k]:,.0f} {inp.currency}) more makes {after:,.0f} "
-                f"{inp.currency}: raise {field} to {figure(after)} for it)")
+def _share_text(found: tuple[float, bool]) -> str:
+    """"44.6 %", or "at most 44.6 %" for a share the solver did not prove the least."""
+    return f"{'at most ' * (not found[1])}{100 * found[0]:.1f} %"
 
-    said = []
-    yearly = inp.caps.get("capex_budget_per_year")
-    over = [y for y in years if yearly is not None and spent.get(y, 0.0) + capex[cheapest({y})] > yearly + 1e-6]
-    if over:
-        y = min(over, key=lambda y: spent.get(y, 0.0) + capex[cheapest({y})])
-        others = [str(x) for x in over if x != y]
-        where = f" in year {y}" + (f", also full in year{'s' * (len(others) > 1)} {series(others)}" if others else "")
-        said.append(full(yearly, "the capex budget per year", "onprem.capex_budget_per_year", spent.get(y, 0.0),
-                         cheapest({y}), where))
-    total = inp.caps.get("capex_budget")
-    if total is not None and years and sum(spent.values()) + capex[cheapest(set(years))] > total + 1e-6:
-        said.append(full(total, "the capex budget", "onprem.capex_budget", sum(spent.values()), cheapest(set(years)), ""))
-    return said
+
+def _limit_named(inp: Inputs, entry: constraints.CapEntry) -> str:
+    """A limit on cards as the explanation names it: "the power cap of 1 kW", "the capex budget of 2,500 USD",
+    "constraints.max_units.rtx-a5000 = 2"."""
+    if entry.card is not None:
+        return f"{entry.field} = {entry.limit:g}"
+    if entry.unit == "kW":
+        return f"the power cap of {figure(entry.limit)} kW"
+    return entry.named
 
 
 def _owned_over_power(inp: Inputs, limit: float) -> str:
@@ -354,21 +307,6 @@ def _held_and_bought(m: Model) -> tuple[dict, dict]:
     for k, var in m.buy.items():
         bought[int(unit[k])] = bought.get(int(unit[k]), 0.0) + (pulp.value(var) or 0.0)
     return {i: pulp.value(n) or 0.0 for i, n in m.n.items()}, bought
-
-
-def _in_service_and_spent(m: Model) -> tuple[dict, dict]:
-    """(card unit -> {epoch: its cards in service}, plan year (1-based) -> new capex of the cards
-    bought in it, in the scenario currency) of a solved model: where its power and its capex budgets stand."""
-    in_service: dict = {}
-    for (i, e), n in m.installed.items():
-        in_service.setdefault(i, {})[e] = round(pulp.value(n) or 0.0)   # whole cards: no solver round-off
-    capex = m.inputs.schedule.totals("buy", "capex")
-    first = m.inputs.vintages["first_service"].to_numpy()
-    spent: dict = {}
-    for k, var in m.buy.items():
-        year = (int(first[k]) - 1) // 12 + 1
-        spent[year] = spent.get(year, 0.0) + capex[k] * round(pulp.value(var) or 0.0)
-    return in_service, spent
 
 
 def cards_held(m: Model) -> pulp.LpAffineExpression:
@@ -426,7 +364,6 @@ class _Least:
     need: float
     proved: bool
     fleet: tuple[dict, dict]
-    use: tuple[dict, dict] = ({}, {})   # (in_service, spent) of that fleet: _in_service_and_spent
 
 
 def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
@@ -439,7 +376,7 @@ def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
     found = _minimise(m, cap.measure(m), solver, cap.name, budget)
     if found is None:
         return None
-    least = _Least(*found, _held_and_bought(m), _in_service_and_spent(m))
+    least = _Least(*found, _held_and_bought(m))
     for tie_break in TIE_BREAKS:
         if tie_break is cap.measure:   # the capex budget's least is the least capex already
             continue
@@ -451,7 +388,7 @@ def _least(inp: Inputs, cap, solver: str, budget: TimeBudget) -> _Least | None:
             break
         if broken is None or not broken[1]:
             break
-        least.fleet, least.use = _held_and_bought(m), _in_service_and_spent(m)
+        least.fleet = _held_and_bought(m)
     return least
 
 
@@ -480,7 +417,8 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
                        time_limit: float | TimeBudget | None = None) -> str:
     """Why no fleet meets the scenario, with the numbers: first a workload no allowed unit can serve (`unservable`:
     no cap is then the cause), then which cap cannot be met, tried one cap at a time, up to three solves a cap (its
-    least, then TIE_BREAKS), and where none alone is the cause, whether a fleet exists without any cap. `time_limit`:
+    least, then TIE_BREAKS; for the cloud share, one more for each limit on cards: _capacity_held_by), and where none
+    alone is the cause, whether a fleet exists without any cap. `time_limit`:
     seconds for all the solves together (None: no limit), or the plan's TimeBudget, which its own solves drew on
     first; each solve is given what is left, and the caps not examined within it are named (RAN_OUT)."""
     why = unservable(inp)
@@ -514,7 +452,7 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             text = cap.explain(limit, found.need, fleet, inp, _unproven(found, budget.seconds))
             held_by = ""
             if cap.name == "max_cloud_share" and text.endswith(fleet):   # it names the fleet as the capacity limit
-                held_by = _capacity_held_by(inp, found.fleet[0], found.use)
+                held_by = _capacity_held_by(inp, cap, found, solver, budget)
             elif cap.name == "power_kw":
                 held_by = _owned_over_power(inp, limit)
             messages.append(text + _minimums_held(inp, found.fleet[0]) + held_by)
