@@ -278,26 +278,53 @@ def _limit_named(inp: Inputs, entry: constraints.CapEntry) -> str:
 def _owned_over_power(inp: Inputs, limit: float) -> str:
     """"; the owned cards alone, 1 × RTX-A5000 (400 W), draw 0.40 kW, and onprem.sell_owned and
     onprem.switch_off_owned are false: allow either to take them out of service" where the owned cards the plan
-    must keep working (neither sold nor switched off) pass the power cap of `limit` kW in some month: an audit's
-    "power cap 0.3 kW < 0.40 kW needed at the least: 1 × RTX-A5000 (400 W, owned)" left the rule it forbade
-    unsaid. "" where they fit, or where the scenario lets the plan sell or switch off owned cards."""
-    if inp.owned_choices:
+    must keep working (not switched off, and not sold: onprem.sell_owned false, or a card with no resale price,
+    Inputs.may_sell) pass the power cap of `limit` kW in some month: an audit's "power cap 0.3 kW < 0.40 kW needed
+    at the least: 1 × RTX-A5000 (400 W, owned)" left the rule it forbade unsaid. Where the owned cards with no
+    resale price pass it alone, selling takes them out of service no more than keeping: only switching off does.
+    "" where they fit, or where the scenario lets the plan switch off owned cards."""
+    if "off" in inp.owned_choices:
         return ""
+    owned = inp.vintages["owned"].to_numpy().astype(bool)
+    unit = inp.vintages["unit"].to_numpy()
+    unpriced = owned & np.isin(inp.col("sku")[unit], list(inp.resale_unknown))
+    kw, cards = _owned_kw(inp, unpriced)
+    if kw > limit + 1e-9:   # never sold, whatever onprem.sell_owned says
+        them = "it" if len(cards) == 1 and sum(cards.values()) == 1 else "them"
+        return (f"; the owned cards with no resale price alone, {_watts_text(inp, cards)}, draw {kw:.2f} kW, and are "
+                f"never sold: only switching {them} off (onprem.switch_off_owned, false) takes {them} out of service")
+    if "sell" in inp.owned_choices:
+        return ""
+    kw, cards = _owned_kw(inp, owned)
+    if kw <= limit + 1e-9:
+        return ""
+    unpriced_ids = [_card_name(inp, i) for i in cards if inp.col("sku")[i] in inp.resale_unknown]
+    never = f" (selling, those with a resale price only: not {series(unpriced_ids)})" if unpriced_ids else ""
+    return (f"; the owned cards alone, {_watts_text(inp, cards)}, draw {kw:.2f} kW, and onprem.sell_owned and "
+            f"onprem.switch_off_owned are false: allow either to take them out of service{never}")
+
+
+def _owned_kw(inp: Inputs, kept: np.ndarray) -> tuple[float, dict]:
+    """(the most kW the owned cards of the vintages `kept` (a mask) draw busy in a month, card unit -> those of
+    them in service in that month)."""
     v = inp.vintages
-    owned = v["owned"].to_numpy().astype(bool)
-    unit, count = v["unit"].to_numpy(), np.where(owned, v["count"].to_numpy(), 0)   # owned cards only
+    unit, count = v["unit"].to_numpy(), np.where(kept, v["count"].to_numpy(), 0)
     watts = inp.col("busy_watts")
-    serving = in_service(v, inp.horizon_months) & owned[:, None]
+    serving = in_service(v, inp.horizon_months) & kept[:, None]
     kw = (serving * (count * watts[unit] / 1000)[:, None]).sum(axis=0)
-    if not len(kw) or kw.max() <= limit + 1e-9:
-        return ""
+    if not len(kw) or not kept.any():
+        return 0.0, {}
     month = int(np.argmax(kw))
     cards: dict = {}
     for k in np.flatnonzero(serving[:, month]):
         cards[int(unit[k])] = cards.get(int(unit[k]), 0) + int(count[k])
-    parts = " + ".join(f"{n} × {_card_name(inp, i)} ({watts[i]:g} W)" for i, n in cards.items())   # as fleet_text
-    return (f"; the owned cards alone, {parts}, draw {kw[month]:.2f} kW, and onprem.sell_owned and "
-            f"onprem.switch_off_owned are false: allow either to take them out of service")
+    return float(kw[month]), cards
+
+
+def _watts_text(inp: Inputs, cards: dict) -> str:
+    """"1 × RTX-A5000 (400 W)" for card unit -> cards, as fleet_text names them."""
+    watts = inp.col("busy_watts")
+    return " + ".join(f"{n} × {_card_name(inp, i)} ({watts[i]:g} W)" for i, n in cards.items())
 
 
 def _held_and_bought(m: Model) -> tuple[dict, dict]:

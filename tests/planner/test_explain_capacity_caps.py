@@ -212,3 +212,43 @@ def test_b_owned_cards_within_the_power_cap_get_no_such_hint():
     assert (f"max_cloud_share 0.1 < {1 - CARD / 1600:.3f} needed at the least: on-prem capacity is limited to 1 × "
             "RTX-A5000 (owned), held there by the power cap of 0.5 kW (without it the least cloud share is 0.0 %)"
             ) in text, text
+
+
+UNPRICED = """\
+name: unpriced
+currency: USD
+horizon_months: 24
+prices: {{source: {offers}, providers: [aws], purchase_options: [on_demand]}}
+onprem:
+  availability: 0.9
+  cards: []
+  custom_cards:
+    p0: {{gpu: A10G, price: 1000, host_cost_per_card: 0, busy_watts: 100, idle_watts: 10, life_years: 5}}
+  existing: {{rtx-a5000: {{count: 1, age_months: 12}}{p0}}}
+  sell_owned: {sell}
+  switch_off_owned: false
+  power_cap_kw: {power}
+workloads:
+  - {{name: training, gpu_hours_per_month: 1600, reference_gpu: RTX-A5000, min_gpu_memory_gb: 16, profile: flat,
+     throughput: {{RTX-A5000: 1.0, A10G: 0.8}}}}
+"""
+
+
+@pytest.mark.parametrize("sell", ["true", "false"])
+def test_b_an_owned_card_with_no_resale_price_is_taken_out_of_service_only_by_switching_it_off(sell):
+    # the catalog's rtx-a5000 has no sourced price (its owned cards are never sold, Inputs.may_sell) and draws 414 W
+    # busy, over 0.3 kW: allowing onprem.sell_owned (false) would not help, and with it true (it is) the hint still holds
+    text = _infeasible(UNPRICED.format(offers=OFFERS, p0="", sell=sell, power=0.3))
+    assert ("power cap 0.3 kW < 0.41 kW needed at the least: 1 × RTX-A5000 (414 W, owned); the owned cards with no "
+            "resale price alone, 1 × RTX-A5000 (414 W), draw 0.41 kW, and are never sold: only switching it off "
+            "(onprem.switch_off_owned, false) takes it out of service") in text, text
+    assert "allow either" not in text
+
+
+def test_b_priced_owned_cards_beside_an_unpriced_one_may_be_sold_to_meet_the_cap():
+    # 2 × 100 W (p0, priced) + 414 W = 0.61 kW over 0.5 kW; selling both p0 would leave 0.41 kW: either rule helps,
+    # selling only the p0
+    text = _infeasible(UNPRICED.format(offers=OFFERS, p0=", p0: 2", sell="false", power=0.5))
+    assert ("the owned cards alone, 2 × p0 (100 W) + 1 × RTX-A5000 (414 W), draw 0.61 kW, and onprem.sell_owned and "
+            "onprem.switch_off_owned are false: allow either to take them out of service (selling, those with a "
+            "resale price only: not RTX-A5000)") in text, text
