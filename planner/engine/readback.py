@@ -132,10 +132,29 @@ def installed_units(inp: Inputs, decisions: dict) -> np.ndarray:
     return out
 
 
-def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd.DataFrame:
+# Plan.monthly's columns that are not money, after total_discounted: the on-prem cards in service each month (bought
+# and owned kept, not switched off: Plan.installed summed) and their busy watts in kW, the sum onprem.power_cap_kw
+# bounds in every month (engine.constraints.installed_kw: no PUE, no idle watts). Row H+1 holds none (0). A procurement
+# audit (2026-12-07) could not check the power cap month by month from monthly.csv. Never summed into a total.
+FLEET_MONTHLY_COLUMNS = ("cards_in_service", "power_kw")
+
+
+def fleet_by_month(inp: Inputs, installed: np.ndarray) -> dict[str, np.ndarray]:
+    """{cards_in_service [H+1] int64, power_kw [H+1]} of `installed` [units × H] (`installed_units`), row H+1 0."""
+    cards = inp.col("kind") == "card"   # what the power cap sums: cards only
+    watts = inp.col("busy_watts")[cards].astype(float)
+    count, kw = np.zeros(inp.horizon_months + 1, dtype=np.int64), np.zeros(inp.horizon_months + 1)
+    count[:-1] = np.round(installed[cards].sum(axis=0)).astype(np.int64)
+    kw[:-1] = watts @ installed[cards] / 1000.0
+    return {"cards_in_service": count, "power_kw": kw}
+
+
+def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray,
+                  fleet: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
     """Nominal money by month 1..H+1 and category, its total, the discount factor and the present value
     (row H+1: the residual credit and every payment after the horizon — the flows' rows of months H+1, H+2 … —
-    their nominal amounts and their present values summed)."""
+    their nominal amounts and their present values summed), then `fleet` (`fleet_by_month`: FLEET_MONTHLY_COLUMNS)
+    when given."""
     months = np.minimum(flows["month"].to_numpy(), horizon + 1) - 1
     category = pd.Index(COST_CATEGORIES).get_indexer(flows["category"].to_numpy())   # as Categorical codes
     nominal = np.zeros((horizon + 1, len(COST_CATEGORIES)))
@@ -144,7 +163,7 @@ def monthly_table(flows: pd.DataFrame, horizon: int, discount: np.ndarray) -> pd
     np.add.at(pv, months, flows["present_value"].to_numpy())
     return pd.DataFrame({"month": np.arange(1, horizon + 2), **dict(zip(COST_CATEGORIES, nominal.T)),
                          "total": nominal.sum(axis=1), "discount_factor": discount[:horizon + 1],
-                         "total_discounted": pv})
+                         "total_discounted": pv, **(fleet or {})})
 
 
 @dataclass(frozen=True)
@@ -193,7 +212,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
     return _fresh_plan(
         scenario_name=inp.name, currency=inp.currency, horizon_months=H, status=sol.status,
         total=read.total, costs=read.costs, fleet=fleet,
-        monthly=monthly_table(flows, H, inp.discount),
+        monthly=monthly_table(flows, H, inp.discount, fleet_by_month(inp, installed)),
         utilisation=_utilisation(inp, installed, hours, flows), break_even=break_even(inp),
         exclusions=exclusion_summary(inp),
         solver={"name": sol.solver, "status": sol.status, "seconds": round(sol.seconds, 4), "gap": sol.gap,

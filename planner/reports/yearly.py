@@ -10,12 +10,13 @@ from datetime import date
 import pandas as pd
 
 from planner.engine import Plan
+from planner.engine.readback import FLEET_MONTHLY_COLUMNS
 from planner.engine.result import held
 from planner.reports.flows import last_payment_month
 from planner.reports.tables import AFTER_HORIZON, add_months, plan_start, plan_year, present_value_basis, start_month
 
-# monthly columns that are not cost categories
-NOT_CATEGORIES = ("month", "total", "discount_factor", "total_discounted")
+# monthly columns that are not cost categories (the fleet's cards and kW: counts and power, never money)
+NOT_CATEGORIES = ("month", "total", "discount_factor", "total_discounted", *FLEET_MONTHLY_COLUMNS)
 CREDITS = ("residual_value",)      # the sale value of cards at the end of the horizon (and resale credits)
 GROUPS = ("capex", "residual_value", "opex")
 YEARLY_COLUMNS = ["year", "first_month", "last_month", *GROUPS, "total_nominal",
