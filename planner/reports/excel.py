@@ -35,7 +35,7 @@ from planner.engine.decisions import (
     fleet_differences,
     runner_up_verdict,
 )
-from planner.engine.readback import SERVING_COLUMNS
+from planner.engine.readback import FLEET_MONTHLY_COLUMNS, SERVING_COLUMNS
 from planner.engine.result import held
 from planner.reports.tables import (
     BOUND_UNKNOWN,
@@ -78,6 +78,7 @@ SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
 MONTH = "yyyy-mm"
 DAY = "yyyy-mm-dd"
 FACTOR = "0.000000"
+KW = "#,##0.000"                   # the monthly sheet's power_kw: a watt shows (a 400 W card is 0.400)
 
 
 @dataclass(frozen=True)
@@ -295,6 +296,8 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
     payments is discounted in its own month (docs/cost-model.md), so total × d(H+1) would be wrong."""
     capex, credits, opex = cost_categories(held(plan, "monthly"))
     categories = capex + credits + opex
+    # cards and kW, after the money (a Plan read back before they were added has neither)
+    fleet = list(FLEET_MONTHLY_COLUMNS) if set(FLEET_MONTHLY_COLUMNS) <= set(held(plan, "monthly").columns) else []
     lead = ["month", "month_start", "plan_year"]
     total_col = len(lead) + len(categories)
     rows = []
@@ -306,12 +309,15 @@ def monthly_sheet(plan: Plan, first: date, money: str) -> Sheet:
         if not math.isclose(present.value, discounted, rel_tol=1e-9, abs_tol=1e-6):
             present = discounted   # row H+1 with payments after the horizon, each discounted in its month
         rows.append([int(r.month), add_months(first, int(r.month) - 1), plan_year(int(r.month), plan.horizon_months),
-                     *costs, total, factor, present])
+                     *costs, total, factor, present,
+                     *([int(r.cards_in_service), float(r.power_kw)] if fleet else [])])
     # "total_nominal": the summary's total is a present value, and this sum of the month's money is not
     columns = [*lead, *(c + money for c in categories), "total_nominal" + money, "discount_factor",
-               "total_discounted" + money]
+               "total_discounted" + money, *fleet]
     frame = pd.DataFrame(rows, columns=columns)
-    formats = {c: MONEY for c in columns if c.endswith(money)} | {"month_start": MONTH, "discount_factor": FACTOR}
+    # the cards and kW: not money, so neither in the totals row (its columns end with `money`) nor in the yearly sheet
+    formats = ({c: MONEY for c in columns if c.endswith(money)} | {"month_start": MONTH, "discount_factor": FACTOR}
+               | ({"power_kw": KW} if fleet else {}))
     return Sheet(frame, formats, totals=tuple(c for c in columns if c.endswith(money)))
 
 

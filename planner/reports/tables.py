@@ -20,6 +20,7 @@ from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS, STALE_AFTER_DAYS
 from planner.engine import Plan
 from planner.engine.profile_slots import UNPROVEN_GAP
+from planner.engine.readback import FLEET_MONTHLY_COLUMNS
 from planner.engine.result import MONEY_COLUMNS, held, money_attrs, present_value_words
 from planner.errors import PlannerError
 from planner.fileio import not_a_path, write_atomic, write_problem
@@ -417,8 +418,17 @@ def labelled_monthly(plan: Plan, start: str | date | None = None) -> pd.DataFram
     first_day = plan_start(first) if first is not None else None
     calendar = [None if first_day is None else add_months(first_day, int(m) - 1).strftime("%Y-%m")
                 for m in monthly["month"]]
-    return monthly.assign(money_basis=basis["money_basis"], plan_year=pd.Series(years, index=monthly.index, dtype=object),
-                          calendar_month=pd.Series(calendar, index=monthly.index, dtype=object))
+    return fleet_columns_last(monthly.assign(
+        money_basis=basis["money_basis"], plan_year=pd.Series(years, index=monthly.index, dtype=object),
+        calendar_month=pd.Series(calendar, index=monthly.index, dtype=object)))
+
+
+def fleet_columns_last(monthly: pd.DataFrame) -> pd.DataFrame:
+    """The monthly table with its cards and kW (readback.FLEET_MONTHLY_COLUMNS, where it has them) moved last:
+    added after money_basis, plan_year and calendar_month were, so every column of monthly.csv and the JSON rows
+    before them keeps its name and place."""
+    fleet = [c for c in FLEET_MONTHLY_COLUMNS if c in monthly.columns]
+    return monthly[[c for c in monthly.columns if c not in fleet] + fleet] if fleet else monthly
 
 
 # every table of a plan that plan_to_csv writes, in the order of its docstring (the dashboard's "All tables" zip)
@@ -477,8 +487,8 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
         df = df.assign(money_basis=present_value_basis(plan))
     if table == "monthly":   # after `currency`, which keeps its place
         labels = labelled_monthly(plan, start)
-        df = df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"],
-                       calendar_month=labels["calendar_month"])
+        df = fleet_columns_last(df.assign(money_basis=labels["money_basis"], plan_year=labels["plan_year"],
+                                          calendar_month=labels["calendar_month"]))
     return maybe_write(target, csv_text(df), f"{table}.csv")
 
 
