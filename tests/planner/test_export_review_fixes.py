@@ -110,7 +110,8 @@ def test_fleet_csv_says_eur_and_present_value_at_8_percent_after_its_old_columns
 
 def test_monthly_csv_says_eur_its_two_bases_and_the_row_after_the_horizon_after_its_old_columns(in_eur):
     header, monthly = rows(plan_to_csv(in_eur, table="monthly"))
-    assert header == [*MONTHLY_COLUMNS, "currency", "money_basis", "plan_year", "calendar_month"]   # dated by start=
+    assert header == [*MONTHLY_COLUMNS, "currency", "money_basis", "plan_year", "calendar_month",   # dated by start=
+                      "cards_in_service", "power_kw"]   # the fleet's cards and kW each month, added last
     assert len(monthly) == 25 and {r["currency"] for r in monthly} == {"EUR"}     # 24 months and the residual
     # each month's money as paid, total_discounted its present value; row 25 holds the residual credit
     assert {r["money_basis"] for r in monthly} == {"nominal; total_discounted: present value at 8%/year"}

@@ -61,8 +61,9 @@ def test_monthly_csv_appends_the_calendar_month_last(tmp_path):
     before = next(csv.reader(io.StringIO(plan_to_csv(p, table="monthly"))))
     rows = list(csv.DictReader(io.StringIO(plan_to_csv(p, table="monthly", start="2027-04"))))
     header = list(rows[0])
-    assert header[-1] == "calendar_month" and header[:-1] == [c for c in before if c != "calendar_month"]
-    assert header[-3:-1] == ["money_basis", "plan_year"]   # the earlier columns keep their places
+    # calendar_month last but the cards and kW each month, added after it (tests/planner/test_monthly_power.py)
+    assert header[-3:] == ["calendar_month", "cards_in_service", "power_kw"] and header == before
+    assert header[-5:-3] == ["money_basis", "plan_year"]   # the earlier columns keep their places
     assert [r["calendar_month"] for r in rows[:3]] == ["2027-04", "2027-05", "2027-06"]
     assert rows[23]["calendar_month"] == "2029-03"
     undated = list(csv.DictReader(io.StringIO(plan_to_csv(p, table="monthly"))))

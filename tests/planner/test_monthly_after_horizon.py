@@ -29,6 +29,8 @@ MONTHLY_COLUMNS = ["month", "capex", "residual_value", "maintenance", "energy", 
                    "cloud_reserved", "cloud_on_demand", "cloud_spot", "total", "discount_factor", "total_discounted"]
 FLEET_COLUMNS = ["provider", "region", "sku", "gpu", "purchase_option", "kind", "units", "existing_units", "new_units",
                  "sold_units", "switched_off_units", "instance_hours", "cost", "unit_id"]
+# the on-prem cards in service and their kW each month, added last (tests/planner/test_monthly_power.py)
+CARDS_AND_KW = ["cards_in_service", "power_kw"]
 FEE = 0.55 * 730                                            # 401.50 USD a month per reserved instance
 BASIS = "nominal; total_discounted: present value at 8%/year"
 YEARS = [1] * 12 + [2] * 6 + ["after horizon"]
@@ -66,7 +68,7 @@ def test_the_plan_is_one_reservation_paying_401_50_a_month_for_24_months(reserve
 def test_monthly_csv_labels_row_19_after_horizon_with_the_last_six_fees_discounted_each_in_its_month(reserved):
     header, rows = csv_rows(plan_to_csv(reserved, table="monthly"))
     # the old columns keep their names and places; the new ones come after `currency`
-    assert header == [*MONTHLY_COLUMNS, "currency", "money_basis", "plan_year", "calendar_month"]
+    assert header == [*MONTHLY_COLUMNS, "currency", "money_basis", "plan_year", "calendar_month", *CARDS_AND_KW]
     assert [r["plan_year"] for r in rows] == [str(y) for y in YEARS]
     assert {(r["currency"], r["money_basis"]) for r in rows} == {("USD", BASIS)}
     assert [float(r["total"]) for r in rows] == pytest.approx([FEE] * 18 + [6 * FEE])
@@ -80,7 +82,8 @@ def test_monthly_csv_labels_row_19_after_horizon_with_the_last_six_fees_discount
 
 def test_json_monthly_rows_carry_the_same_basis_and_plan_year(reserved):
     monthly = json.loads(plan_to_json(reserved))["monthly"]
-    assert list(monthly[0]) == [*MONTHLY_COLUMNS, "money_basis", "plan_year", "calendar_month"]   # currency: the JSON's top level
+    assert list(monthly[0]) == [*MONTHLY_COLUMNS, "money_basis", "plan_year", "calendar_month",   # currency: the JSON's top level
+                                *CARDS_AND_KW]
     assert [r["plan_year"] for r in monthly] == YEARS
     assert {r["money_basis"] for r in monthly} == {BASIS}
     assert monthly[-1]["month"] == 19 and monthly[-1]["total"] == pytest.approx(6 * FEE)
@@ -97,7 +100,7 @@ def test_out_folders_monthly_csv_and_workbook_label_the_months_alike(reserved, t
 
 def test_the_plans_monthly_frame_keeps_numbers_only_its_basis_in_attrs(reserved):
     monthly = reserved.monthly
-    assert list(monthly.columns) == MONTHLY_COLUMNS
+    assert list(monthly.columns) == [*MONTHLY_COLUMNS, *CARDS_AND_KW]
     assert monthly.attrs["money_basis"] == BASIS
     assert monthly.sum()["total"] == pytest.approx(24 * FEE)   # a text column would make sum() raise
     assert monthly.loc[monthly["month"] > reserved.horizon_months, "total"].tolist() == pytest.approx([6 * FEE])
