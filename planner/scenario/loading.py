@@ -1610,7 +1610,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
 
     onprem = _mapping(data.get("onprem"))
     custom = _mapping(onprem.get("custom_cards"))
-    problems += _check_custom_cards(custom, cards, positions, origin)
+    problems += _check_custom_cards(custom, cards, positions, origin, check_files)
     card_ids += [str(c) for c in custom if c not in cards]   # a custom card is named like a catalog card
     listed = onprem.get("cards")
     for i, card in enumerate(listed if isinstance(listed, list) else ()):
@@ -2012,11 +2012,13 @@ def _check_grown_demand(w: dict, i: int, data: dict, positions: Any, origin: str
     return [f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem}"]
 
 
-def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) -> list[str]:
+def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str, check_files: bool = True) -> list[str]:
     """Problems of onprem.custom_cards that pydantic cannot know: an id the catalog already uses or a cloud
-    baseline is named by (CLOUD_KIND_LABEL: its baseline's label would be a card's), a GPU id that gpus.csv
-    lacks; and idle above busy watts, both or neither of gpu and gpu_specs, also when other fields fail
-    (bounds are the model's)."""
+    baseline is named by (CLOUD_KIND_LABEL: its baseline's label would be a card's), an id holding ':' (it separates
+    the parts of an offer id, onprem:onprem:<card id>:purchase, and the reports tell a reservation from a card by
+    it; not refused in a saved plan's scenario, `check_files` False, which an older version planned with it), a GPU
+    id that gpus.csv lacks; and idle above busy watts, both or neither of gpu and gpu_specs, also when other fields
+    fail (bounds are the model's)."""
     problems = []
     for card, spec in custom.items():
         loc = ("onprem", "custom_cards", card)
@@ -2027,6 +2029,10 @@ def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str) 
         elif card in CLOUD_KIND_LABEL.values():
             problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: '{card}' names a cloud "
                             f"baseline (only {card}); pick another id for your card")
+        elif ":" in str(card) and check_files:
+            problems.append(f"{origin}:{_where(positions, loc, False)}: {dotted(loc)}: expected a card id without ':', "
+                            f"which separates the parts of an offer id (onprem:onprem:<card id>:purchase), got "
+                            f"{_shown(str(card))}")
         watts = idle_above_busy(_mapping(spec).get("idle_watts"), _mapping(spec).get("busy_watts"))
         if watts:   # the model's check too: the same text, reported once, even when other fields fail
             problems.append(f"{origin}:{_where(positions, (*loc, 'idle_watts'))}: {dotted((*loc, 'idle_watts'))}: {watts}")

@@ -725,17 +725,6 @@ def _visible_name(name: str) -> str:
 VisibleName = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(_visible_name)]
 
 
-def _no_colon(card_id: str) -> str:
-    """`card_id` when it has no ':', which separates the parts of an offer id (onprem:onprem:<card id>:purchase,
-    pricing_adapters.schema.offer_id): the reports tell a card from a reservation offer by it."""
-    if ":" in card_id:
-        raise PydanticCustomError("card_id_colon", "expected a card id without ':', which separates the parts of an "
-                                  "offer id (onprem:onprem:<card id>:purchase)")
-    return card_id
-
-
-CustomCardId = Annotated[VisibleName, AfterValidator(_no_colon)]
-
 
 def life_months(life_years: float) -> int:
     """A card's service life in whole months, halves rounded up (at least one); the engine counts service
@@ -818,7 +807,7 @@ class OnPrem(Frozen):
         default_factory=dict, max_length=MAX_ENTRIES,
         description="catalog card id -> figures replacing the catalog's for that card (a quote you received); "
         "a figure left out keeps the catalog's")
-    custom_cards: dict[CustomCardId, CustomCard] = Field(
+    custom_cards: dict[VisibleName, CustomCard] = Field(
         default_factory=dict, max_length=MAX_ENTRIES,
         description="cards you were quoted that the catalog lacks, by a card id of your choice; "
         "each is a purchase candidate (no need to list it in `cards`)")

@@ -330,3 +330,15 @@ def test_a_custom_card_id_with_a_colon_is_refused_at_its_key():
         "t.yaml:3:18: onprem.custom_cards.my:card: expected a card id without ':', which separates the parts of an "
         "offer id (onprem:onprem:<card id>:purchase), got 'my:card'"]
     assert list(load_scenario_text(text.replace("my:card", "my-card")).onprem.custom_cards) == ["my-card"]
+
+
+def test_a_plan_saved_with_a_custom_card_id_holding_a_colon_still_compares():
+    # planned before such ids were refused: compare shows a saved plan's scenario, never plans it again
+    from planner import plan, to_json
+    from planner.reports.compare import compare
+
+    card = "{gpu: T4, price: 1000, busy_watts: 100, idle_watts: 10, life_years: 3}"
+    text = f"name: x\nhorizon_months: 3\nonprem:\n  custom_cards: {{my-card: {card}}}\n" + WORKLOAD
+    saved = json.loads(to_json(plan(load_scenario_text(text), baselines=False)).replace("my-card", "my:card"))
+    assert "my:card" in saved["scenario_inputs"]["onprem"]["custom_cards"]
+    assert [compare(saved, saved).totals[side] for side in ("a", "b")] == [saved["total"]] * 2
