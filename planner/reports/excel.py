@@ -457,7 +457,10 @@ def runner_up_sheet(plan: Plan) -> Sheet:
             rows += [*_other_fleet_rows("other_types", types, cur), ("other_types.same_as_runner_up", same, None)]
             fleets.append(("other_types", types.get("fleet")))
         # the owned cards each side holds switched off (held, no work) and sells, where it has a fleet
-        owned = {"recommended": (runner.get("plan_switched_off"), None),
+        cards = plan.fleet[plan.fleet["kind"] == "card"] if "sold_units" in plan.fleet else plan.fleet.iloc[:0]
+        plan_sold = {str(sku): int(round(units)) for sku, units in zip(cards.get("sku", []), cards.get("sold_units", []))
+                     if round(units)}
+        owned = {"recommended": (runner.get("plan_switched_off"), plan_sold),
                  "runner_up": (runner.get("switched_off"), runner.get("sold")),
                  "other_types": ((types or {}).get("switched_off"), (types or {}).get("sold"))}
         for side, fleet in fleets:

@@ -170,3 +170,16 @@ def test_the_workbook_notes_each_limit_is_lifted_alone(planned):
     header = next(openpyxl.load_workbook(planned.tmp_path / "out" / "plan.xlsx")["cap costs"].iter_rows(max_row=1))
     notes = {cell.value: cell.comment.text for cell in header if cell.comment}
     assert notes == {"binds": CAPS_ALONE}
+
+
+def test_the_workbook_says_the_recommended_plan_s_sold_cards_too():
+    # startup-hybrid owns two RTX 3060s (scenarios/startup-hybrid.yaml) and its plan sells both (README's fleet table:
+    # "rtx-3060-12gb … sell … 2"); docs/workbook.md gives every side its sold rows, the recommended one had none
+    from planner import plan
+    from planner.engine import add_decisions
+    from planner.reports.excel import runner_up_sheet
+
+    p = plan(ROOT / "scenarios" / "startup-hybrid.yaml")
+    add_decisions(p)
+    rows = dict(zip(runner_up_sheet(p).frame["field"], runner_up_sheet(p).frame["value"]))
+    assert rows["recommended.sold.rtx-3060-12gb"] == 2
