@@ -67,9 +67,9 @@ def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
         budget = getattr(scenario.onprem, field)
         if budget is None or budget <= 0 or budget >= least:
             continue
-        # at half the purchase or more it reads as a budget just short (300,000 against a 317,000 board), not as
-        # thousands typed as units ("for 300,000 thousand, write 300000000")
-        meant = (f"{number_text(least - budget)} {cur} short of it" if 2 * budget >= least else
+        # above a tenth of the purchase it reads as a budget short of it (300,000 or 150,000 against a 317,000 board),
+        # not as thousands typed as units ("for 300,000 thousand, write 300000000"); a tenth or less, as those
+        meant = (f"{number_text(least - budget)} {cur} short of it" if 10 * budget > least else
                  f"expected {cur}: for {number_text(budget)} thousand, write {number_text(budget * 1000).replace(',', '')}"
                  if budget * 1000 >= least else f"expected {cur}")
         found.append((("onprem", field), f"onprem.{field}: {number_text(budget)} {cur} is less than the cheapest card the "

@@ -98,9 +98,12 @@ def test_a_budget_that_buys_a_board_or_a_single_card_is_not_warned_of(budget, on
     assert implausible_capex_budget(load_scenario(_scenario(budget, **onprem))) == []
 
 
-def test_a_budget_at_half_the_board_or_more_is_told_how_far_short_and_below_half_the_thousands_hint():
-    # 317,000 / 2 = 158,500: from there up the budget reads as a real one just short (317,000 − 158,500 = 158,500)
-    [(_, half)] = implausible_capex_budget(load_scenario(_scenario(158500)))
-    assert half.endswith("so no card can be bought; 158,500 USD short of it")
-    [(_, below)] = implausible_capex_budget(load_scenario(_scenario(158499)))
-    assert below.endswith("so no card can be bought; expected USD: for 158,499 thousand, write 158499000")
+def test_a_budget_above_a_tenth_of_the_board_is_told_how_far_short_and_a_tenth_or_less_the_thousands_hint():
+    # 317,000 / 10 = 31,700: above it the budget reads as a real one short (317,000 − 31,701 = 285,299); 150,000 was
+    # told "for 150,000 thousand, write 150000000"
+    [(_, above)] = implausible_capex_budget(load_scenario(_scenario(31701)))
+    assert above.endswith("so no card can be bought; 285,299 USD short of it")
+    [(_, half)] = implausible_capex_budget(load_scenario(_scenario(150000)))
+    assert half.endswith("so no card can be bought; 167,000 USD short of it")
+    [(_, tenth)] = implausible_capex_budget(load_scenario(_scenario(31700)))
+    assert tenth.endswith("so no card can be bought; expected USD: for 31,700 thousand, write 31700000")
