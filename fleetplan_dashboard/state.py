@@ -93,7 +93,7 @@ from planner.scenario import (
     read_yaml_value,
 )
 from planner.scenario.loading import plausibility_warnings, text_places
-from planner.scenario.model import defaults_left_out
+from planner.scenario.model import OnPrem, defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8, one_line, shortened
 from pricing_adapters import registry
@@ -447,14 +447,23 @@ def refused_quote(s: Scenario, card: str, price: float | None) -> str | None:
             f"price of {one} in {currency}, 0 or more — did you mean {_amount(-price)}? (An empty box: {empty}.)")
 
 
+def cap_bound(name: str) -> float:
+    """The scenario model's largest figure for the cap `name` ("capex_budget", "power_cap_kw"): its field's `le`."""
+    return next(m.le for m in OnPrem.model_fields[name].metadata if getattr(m, "le", None) is not None)
+
+
 def refused_cap(s: Scenario, name: str, value: float | None) -> str | None:
     """What is wrong with `value`, typed in the cap box `name` ("capex_budget", "power_cap_kw") of `s`, or None: a
-    figure below 0, which the scenario loader refuses in a file. With a min_value the browser kept it in the box under
-    its own range error and sent nothing, the plan made with the cap before (as a negative quote did: an audit)."""
-    if value is None or value >= 0:
+    figure below 0 or above the scenario model's bound (cap_bound), which the scenario loader refuses in a file. With a
+    min_value the browser kept it in the box under its own range error and sent nothing, the plan made with the cap
+    before (as a negative quote did: an audit); above the bound only the loader's words showed, in the main area."""
+    if value is None or 0 <= value <= cap_bound(name):
         return None
     field, unit = {"capex_budget": ("onprem.capex_budget", f"{s.currency} of new hardware as paid"),
                    "power_cap_kw": ("onprem.power_cap_kw", "kW of installed IT power")}[name]
+    if value > 0:
+        return (f"{field}: {_amount(value)} is above {_amount(cap_bound(name))}, the most a scenario takes; expected "
+                f"{unit}, 0 to {_amount(cap_bound(name))}. (An empty box: no cap.)")
     # no "did you mean" the figure without its sign: a cap of 5 for a typed -5 is no fix (an audit); a cap is the user's
     return f"{field}: {_amount(value)} is below 0; expected {unit}, 0 or more. (An empty box: no cap.)"
 
