@@ -13,13 +13,15 @@ from planner.text import counted, one_line
 
 def decisions_words(made: bool, under_way: bool) -> str:
     """What the caption says of what each decision is worth: in the JSON and the workbook, being made (the Plan page
-    shows "Computing what each decision is worth…"), or not made yet."""
+    shows "Computing what each decision is worth…"), or failed."""
     if made:
         return "The JSON and the workbook include what each decision is worth and the runner-up."
     if under_way:
-        return ("What each decision is worth and the runner-up are being computed (the Plan page started them): once "
-                "done, they will be in the JSON and the workbook (this page updates itself).")
-    return "What each decision is worth is not included: it is made on the Plan page, after the plan is shown."
+        return ("What each decision is worth and the runner-up are being computed: once done, they will be in the JSON "
+                "and the workbook (this page updates itself).")
+    # this page starts them when they are not made: not made and not under way, their computation failed
+    return ("What each decision is worth is not included: it could not be computed (the Plan page's section "
+            "*What each decision is worth* says why).")
 
 
 # A link to this page (a bookmark, a shared link) carries the scenario and its edits, as the Plan page's does: opened
@@ -62,18 +64,26 @@ if outcome.kind != "ok":
     said = tables.infeasible_words(outcome.message, s) if outcome.kind == "infeasible" else outcome.message
     st.error("**No plan to export.**\n\n" + tables.message_block([said]))
     st.stop()
-# what each decision is worth, when the Plan page has had them made (re-solves: never started here); asked first
-# whether they are under way, so that one made in between is included, not said to be missing
+# what each decision is worth: started here when not made yet, at the lowest priority, as the Plan page starts them
+# (which waits until it has been left alone for two seconds: a user who opened this page sooner got files without
+# them for good, said to be "made on the Plan page": an audit); this page updates itself when they are made. Asked
+# whether they are under way before whether they are made, so that one made in between is included, not missing
+if state.decisions_of(s) is None:
+    state.decisions_future(s, state.recommended(s))   # the Plan page's outcome (no baselines): the same job
 under_way = state.decisions_under_way(s)
 made = state.decisions_of(s)
 p = state.with_decisions(outcome, made).plan
 # month 1 of the plan, as `fleetplan plan --start` gives it: the scenario file has no field for it (the planner's
 # months are counted, not dated), so the box is the only way to date the files as the command line's are
-typed = st.text_input("Month 1 of the plan (YYYY-MM; empty: the months are numbered only)", key="export_start",
+# empty, the reports number the JSON's, the zip's and the summary's months only but date the workbook's and the cost
+# rows' from next month (reports.tables.plan_start): the label said "numbered only" of all of them (an audit)
+typed = st.text_input("Month 1 of the plan (YYYY-MM; empty: the workbook and the cost rows count from next month, the "
+                      "other files number the months only)", key="export_start",
                       placeholder="YYYY-MM, e.g. 2027-04",
                       help="Dates the files below as `fleetplan plan --start` does: the JSON's start, monthly.csv's "
                            "calendar_month (in the zip), the summary's months and years, and the months of the workbook "
-                           "and the cost rows (which, without it, count from next month).")
+                           "and the cost rows. Empty: the JSON's start is null, calendar_month is empty and the summary "
+                           "gives plan months only, while the workbook and the cost rows date month 1 as next month.")
 start, wrong = exports.start_given(typed)
 if wrong:
     st.error(f"Month 1 of the plan: {tables.plain(wrong)}. The files below are made without it.",
