@@ -717,8 +717,9 @@ def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
     if month is None and all_cloud(plan):
         return ("The recommended plan is itself all cloud: owning cards does not pay off here, so there is no "
                 "break-even month.")
-    if month is None:
-        return "The recommended plan never stays below all-cloud" + rule
+    if month is None:   # the rule's bracket defines "break-even", a word this sentence did not use (an audit)
+        return ("No break-even against all cloud: from no month on does the recommended plan's cumulative cost stay "
+                "below all-cloud's, the end point included. " + rule.split(". ", 1)[1])
     if month > plan.horizon_months:
         return "Break-even against all cloud: only with the residual value" + rule
     return f"Break-even against all cloud: from month {month}" + rule

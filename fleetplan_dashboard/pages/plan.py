@@ -687,9 +687,11 @@ def _saving_delta(saving: float, saving_pct: float, total: float) -> tuple[str, 
     if abs(saving) <= round_off(total):
         return "same as the plan", "off"
     amount = f"{abs(saving):,.0f} {cc}" if abs(saving) >= 0.5 else f"{abs(saving):,.2f} {cc}"
+    # whose saving it is said: a bare "saves 33,347 USD" under "All cloud" read as all-cloud saving it (an audit); the
+    # minus sign stays first, where Streamlit reads the arrow and its red from
     if saving < 0:
-        return f"-{amount}: cheaper than the plan (its help says why)", "normal"
-    return f"saves {amount}" + (f" ({saving_pct:.0f}%)" if saving_pct == saving_pct else ""), "normal"   # not NaN
+        return f"-{amount}: the plan costs more (its help says why)", "normal"
+    return f"the plan saves {amount}" + (f" ({saving_pct:.0f}%)" if saving_pct == saving_pct else ""), "normal"   # not NaN
 
 
 def _baselines_shown(table: pd.DataFrame, total: float) -> pd.DataFrame:

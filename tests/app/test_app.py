@@ -67,7 +67,7 @@ def test_default_scenario_shows_the_engines_fleet_and_totals(base_plan):
     b = base_plan.baselines.set_index("baseline")
     assert _metric(at, "All cloud").value == _money(b.loc["all_cloud", "total"])
     assert _metric(at, "All on-prem").value == _money(b.loc["all_onprem", "total"])
-    assert _metric(at, "All cloud").delta.startswith(f"saves {_money(b.loc['all_cloud', 'savings'])}")
+    assert _metric(at, "All cloud").delta.startswith(f"the plan saves {_money(b.loc['all_cloud', 'savings'])}")
     best = b.loc["best_single"]
     assert _metric(at, best["label"].capitalize()).value == _money(best["total"])
 

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from streamlit.proto.Metric_pb2 import Metric as MetricProto
 from streamlit.testing.v1 import AppTest
 
-from fleetplan_dashboard import state
+from fleetplan_dashboard import state, tables
+from planner import plan
 from planner.scenario import load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,3 +53,31 @@ def test_a_huge_capex_budget_is_said_under_its_box_and_not_planned_with(fresh_ca
     assert any(expected in e.value.replace("\\", "") for e in at.sidebar.error)          # under the box
     assert not any("expected a number" in e.value for e in at.error)                      # not the loader's words
     assert not any(m.label.startswith("Total cost") for m in at.metric)                   # no plan made with it
+
+
+def _usd(text: str) -> float:
+    return float(text.removesuffix(" USD").replace(",", ""))
+
+
+def test_the_all_cloud_card_says_it_is_the_plan_that_saves(fresh_cache):
+    # "All cloud 69,769 USD ↑ saves 33,347 USD (48%)" read as if all cloud saved it
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    assert not at.exception, [e.value for e in at.exception]
+    total = next(m for m in at.metric if m.label.startswith("Total cost"))
+    cloud = next(m for m in at.metric if m.label == "All cloud")
+    saving = _usd(cloud.value) - _usd(total.value)
+    assert saving > 0   # the premise: startup-hybrid.yaml's plan costs less than all cloud
+    said = re.fullmatch(r"the plan saves ([\d,]+) USD \((\d+)%\)", cloud.proto.delta)
+    assert said, cloud.proto.delta
+    assert abs(_usd(said[1]) - saving) <= 1                                      # each card's figure rounded
+    assert abs(int(said[2]) - 100 * saving / _usd(cloud.value)) <= 1
+    assert cloud.proto.color == MetricProto.MetricColor.GREEN and cloud.proto.direction == MetricProto.MetricDirection.UP
+
+
+def test_no_break_even_is_said_without_defining_a_word_the_sentence_does_not_use():
+    p = plan(HYBRID)
+    assert not tables.all_cloud(p)   # the premise: the plan holds cards
+    text = tables.break_even_text(p, tables.cumulative(p), None)
+    assert text.startswith("No break-even against all cloud: ")
+    assert "first month from which" not in text and "never stays below" not in text
+    assert text.endswith("The end point adds the residual value of owned cards and payments after the horizon.")
