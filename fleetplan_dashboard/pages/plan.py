@@ -220,8 +220,14 @@ def _price_box(card: str, currency: str, catalog: tuple[float, str, str] | None)
         label, empty, said = f"{card}, {NO_SOURCED_PRICE}, {currency} {per}", "none: not bought", NO_SOURCED_PRICE
     else:
         price, cat_currency, as_of = catalog
-        label, empty = f"{card}: your quote, {currency} {per}", f"catalog {price:,.0f} {cat_currency}"
-        said = f"the catalog's price, {price:,.0f} {cat_currency}" + (f" as of {as_of}" if as_of else " (undated)")
+        # the catalog's figure in the box's currency, converted as the plan converts it (scenario.fx): "catalog 2,500
+        # CNY" in a box of USD read as a figure to type in USD (an audit); its own currency stays in the help
+        from_rate, to_rate = base.fx_rate(cat_currency), base.fx_rate(currency)
+        shown = (price * from_rate / to_rate, currency) if cat_currency != currency and from_rate and to_rate else None
+        label = f"{card}: your quote, {currency} {per}"
+        empty = f"catalog {shown[0]:,.0f} {shown[1]}" if shown else f"catalog {price:,.0f} {cat_currency}"
+        said = (f"the catalog's price, {price:,.0f} {cat_currency}" + (f" as of {as_of}" if as_of else " (undated)")
+                + (f"; {shown[0]:,.0f} {shown[1]} at the scenario's fx rate" if shown else ""))
     # No min_value: the browser would keep a negative figure in the box under its own range error and send nothing, the
     # plan made with the price before (an audit); sent, it is refused in the page's words under the box and in the main
     # area, and not planned with (state.refused_quote), as the scenario loader refuses a negative price in a file.

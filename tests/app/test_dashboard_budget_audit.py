@@ -81,3 +81,15 @@ def test_no_break_even_is_said_without_defining_a_word_the_sentence_does_not_use
     assert text.startswith("No break-even against all cloud: ")
     assert "first month from which" not in text and "never stays below" not in text
     assert text.endswith("The end point adds the residual value of owned cards and payments after the horizon.")
+
+
+def test_a_catalog_price_in_another_currency_is_shown_in_the_quote_boxs_currency(fresh_cache):
+    # "rtx-3060-12gb: your quote, USD per card" had the placeholder "catalog 2,500 CNY"; onprem_cards.csv's 2,500 CNY
+    # at startup-hybrid.yaml's fx (0.13749 USD per CNY) is 343.7 USD
+    assert HYBRID.currency == "USD" and HYBRID.fx["CNY"] == 0.13749
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    assert not at.exception, [e.value for e in at.exception]
+    box = at.number_input(key="edit:price:rtx-3060-12gb")
+    assert box.label.startswith("rtx-3060-12gb: your quote, USD per card")
+    assert box.proto.placeholder == "catalog 344 USD"
+    assert box.help.startswith("Empty: the catalog's price, 2,500 CNY (undated); 344 USD at the scenario's fx rate.")
