@@ -484,10 +484,11 @@ if len(p.serving):
                "reference GPUs) in the slot's hours of the week; `months` are the months the slot's row stands for. "
                "The slot's number and hours per week, the busy units, kind and GPU: the table's eye icon.")
 
-# A fixed key and a tracked state: without them an edit that changed the layout above made the browser see a new
-# expander and close it after every edit (an audit); tracked, the page sends it open as the user left it.
+# A fixed key: without it an edit that changed the layout above made the browser see a new expander and close it
+# after every edit (an audit). The key alone keeps it open in the browser (tests/app/test_browser_decisions_expander.py);
+# no on_change="rerun": opening it would run the whole page again.
 decisions_box = st.expander("What each decision is worth: decision values, the runner-up fleet, flip points, cap costs",
-                            icon=":material/balance:", key="decisions_box", on_change="rerun")
+                            icon=":material/balance:", key="decisions_box")
 decisions_body = decisions_box.empty()
 if decisions_made is None:
     decisions_body.caption(DECISIONS_PENDING + " (re-solves of this scenario: each purchase, reservation and sale "
