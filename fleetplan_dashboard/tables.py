@@ -288,6 +288,11 @@ _INFEASIBLE_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
     (r"\bconstraints\.min_units \(", lambda m: f"“least cards” ({FILE_ONLY}) ("),
     (r"(?:constraints\.)?max_units\.(\S+?) = ", lambda m: f"“{m[1]}: most cards” ({FILE_ONLY}) = "),
     (r"\(onprem\.existing\)", lambda m: f"(the cards the scenario owns: {FILE_ONLY})"),
+    # the rule that keeps owned cards over a power cap (engine.explain._owned_over_power)
+    (r"onprem\.sell_owned and onprem\.switch_off_owned are false",
+     lambda m: f"“{FIELD_WORDS['onprem.sell_owned']}” and “{FIELD_WORDS['onprem.switch_off_owned']}” are off ({FILE_ONLY})"),
+    (r"\(onprem\.switch_off_owned, false\)",
+     lambda m: f"(“{FIELD_WORDS['onprem.switch_off_owned']}”, off: {FILE_ONLY})"),
     (r"\(onprem\.purchase_every_months\)",
      lambda m: f"(“{FIELD_WORDS['onprem.purchase_every_months']}”: {FILE_ONLY})"),
     (r"give onprem\.card_overrides\.(\S+?)\.price",

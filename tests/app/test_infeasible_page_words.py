@@ -90,3 +90,16 @@ def test_the_plan_page_names_the_fleets_cards_as_the_page_does():
     assert not at.exception, [e.value for e in at.exception]
     [error] = [e.value.replace("\\", "") for e in at.error if "No fleet meets this scenario" in e.value]
     assert "× a100-80gb-pcie (300 W" in error and "A100-80GB-PCIE" not in error, error
+
+
+def test_the_owned_card_rules_behind_a_power_cap_are_said_in_words():
+    # engine.explain._owned_over_power names the scenario fields; the page has no widget for either
+    said = tables.infeasible_words("…; the owned cards alone, 1 × RTX-A5000 (400 W), draw 0.40 kW, and onprem.sell_owned "
+                                   "and onprem.switch_off_owned are false: allow either to take them out of service")
+    assert said.endswith("draw 0.40 kW, and “Owned cards may be sold” and “Owned cards may be switched off” are off "
+                         "(scenario file only): allow either to take them out of service")
+    said = tables.infeasible_words("…, and are never sold: only switching it off (onprem.switch_off_owned, false) takes "
+                                   "it out of service")
+    assert said.endswith("only switching it off (“Owned cards may be switched off”, off: scenario file only) takes it "
+                         "out of service")
+    assert "onprem." not in said
