@@ -93,7 +93,7 @@ from planner.scenario import (
     read_yaml_value,
 )
 from planner.scenario.loading import plausibility_warnings, text_places
-from planner.scenario.model import OnPrem, defaults_left_out
+from planner.scenario.model import CardOverride, OnPrem, defaults_left_out
 from planner.scenario.yaml_core import dump_yaml
 from planner.text import not_utf8, one_line, shortened
 from pricing_adapters import registry
@@ -435,21 +435,32 @@ def _amount(x: float) -> str:
 
 
 def refused_quote(s: Scenario, card: str, price: float | None) -> str | None:
-    """What is wrong with `price`, typed as the quote for `card` in `s`, or None: a price below 0, which the scenario
-    loader refuses in a file (CardOverride.price ≥ 0) and the plan does not take. A quote of 0 is taken, with the
-    loader's warning (the plan takes such cards as free), as a file's is."""
-    if price is None or price >= 0:
+    """What is wrong with `price`, typed as the quote for `card` in `s`, or None: a price below 0 or above the model's
+    bound, which the scenario loader refuses in a file (CardOverride.price: 0 to MAX_MONEY) and the plan does not take
+    (above the bound only the loader's words showed, in the main area). A quote of 0 is taken, with the loader's
+    warning (the plan takes such cards as free), as a file's is."""
+    most = _bound(CardOverride, "price")
+    if price is None or 0 <= price <= most:
         return None
     currency, board = price_currency(s, card), board_gpus(card)
     one = "one card" if board <= 1 else f"one GPU ({card} is sold as {board}-GPU boards)"
     empty = "the catalog's price" if catalog_price(card) else "none: the card is not bought"
+    if price > 0:
+        return (f"onprem.card_overrides.{card}.price: your quote for {card} is {_amount(price)} {currency}, above "
+                f"{_amount(most)}, the most a scenario takes; expected the price of {one} in {currency}, 0 to "
+                f"{_amount(most)}. (An empty box: {empty}.)")
     return (f"onprem.card_overrides.{card}.price: your quote for {card} is {_amount(price)} {currency}; expected the "
             f"price of {one} in {currency}, 0 or more — did you mean {_amount(-price)}? (An empty box: {empty}.)")
 
 
+def _bound(model: type, name: str) -> float:
+    """The largest figure the scenario model `model` takes in its field `name`: the field's `le`."""
+    return next(m.le for m in model.model_fields[name].metadata if getattr(m, "le", None) is not None)
+
+
 def cap_bound(name: str) -> float:
-    """The scenario model's largest figure for the cap `name` ("capex_budget", "power_cap_kw"): its field's `le`."""
-    return next(m.le for m in OnPrem.model_fields[name].metadata if getattr(m, "le", None) is not None)
+    """The scenario model's largest figure for the cap `name` ("capex_budget", "power_cap_kw")."""
+    return _bound(OnPrem, name)
 
 
 def refused_cap(s: Scenario, name: str, value: float | None) -> str | None:

@@ -714,8 +714,8 @@ def all_cloud(plan: Plan) -> bool:
 
 def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
     """The caption under the cumulative chart: from which month the plan stays below all-cloud's."""
-    rule = (" (the first month from which the recommended plan's cumulative cost stays below all-cloud's). "
-            "The end point adds the residual value of owned cards and payments after the horizon.")
+    end_point = "The end point adds the residual value of owned cards and payments after the horizon."
+    rule = f" (the first month from which the recommended plan's cumulative cost stays below all-cloud's). {end_point}"
     if "all_cloud" not in cum:
         why = no_cloud_allowed(plan.scenario) or "no cloud offer can serve every workload"
         return f"No all-cloud plan to compare with: {why}."
@@ -724,7 +724,7 @@ def break_even_text(plan: Plan, cum: pd.DataFrame, month: int | None) -> str:
                 "break-even month.")
     if month is None:   # the rule's bracket defines "break-even", a word this sentence did not use (an audit)
         return ("No break-even against all cloud: from no month on does the recommended plan's cumulative cost stay "
-                "below all-cloud's, the end point included. " + rule.split(". ", 1)[1])
+                f"below all-cloud's, the end point included. {end_point}")
     if month > plan.horizon_months:
         return "Break-even against all cloud: only with the residual value" + rule
     return f"Break-even against all cloud: from month {month}" + rule

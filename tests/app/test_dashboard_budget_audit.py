@@ -43,6 +43,15 @@ def test_a_cap_above_the_models_bound_is_refused_in_the_pages_words():
     assert state.refused_cap(HYBRID, "power_cap_kw", 1e10) is None
 
 
+def test_a_quote_above_the_models_bound_is_refused_in_the_pages_words():
+    # CardOverride.price: at most MAX_MONEY (1e12); above it only the loader's words showed, in the main area
+    assert state.refused_quote(HYBRID, "rtx-4090", 1e15) == (
+        "onprem.card_overrides.rtx-4090.price: your quote for rtx-4090 is 1,000,000,000,000,000 USD, above "
+        "1,000,000,000,000, the most a scenario takes; expected the price of one card in USD, 0 to 1,000,000,000,000. "
+        "(An empty box: the catalog's price.)")
+    assert state.refused_quote(HYBRID, "rtx-4090", 1e12) is None      # the bound itself is taken
+
+
 def test_a_huge_capex_budget_is_said_under_its_box_and_not_planned_with(fresh_cache):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
     assert not at.exception, [e.value for e in at.exception]
