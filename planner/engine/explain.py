@@ -220,7 +220,11 @@ def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: Time
     then shows nothing), where no limit lowers it, and for the limits `budget` leaves unsolved."""
     if not least.proved:
         return ""
-    entries = [e for e in constraints.cap_entries(inp) if e.met_without_cards]
+    # a card's max_units bounds its cards in service in each epoch, never more than it holds: one the fleet named holds
+    # fewer of can hold nothing, and is not solved again (a scenario may set one for each of dozens of cards)
+    held = {str(inp.col("sku")[i]): units for i, units in least.fleet[0].items()}
+    entries = [e for e in constraints.cap_entries(inp) if e.met_without_cards
+               and (e.card is None or held.get(e.card, 0.0) >= e.limit - 1e-6)]
     said, known = [], True
     for entry in entries:
         found = _least_without(entry.relax(inp), cap, solver, budget)

@@ -252,3 +252,20 @@ def test_b_priced_owned_cards_beside_an_unpriced_one_may_be_sold_to_meet_the_cap
     assert ("the owned cards alone, 2 × p0 (100 W) + 1 × RTX-A5000 (414 W), draw 0.61 kW, and onprem.sell_owned and "
             "onprem.switch_off_owned are false: allow either to take them out of service (selling, those with a "
             "resale price only: not RTX-A5000)") in text, text
+
+
+def test_a_max_units_above_the_cards_the_fleet_holds_is_not_solved_again(monkeypatch):
+    # the least fleet at 1 kW holds 2 RTX-A5000s: a maximum of 50 bounds cards in service it never reaches, so only the
+    # power cap and the yearly budget are dropped in turn. With a maximum of 2 it is a third limit, and as the power
+    # cap holds 2 cards too, none lowers the least alone: one more solve drops them all (0 % without them)
+    from planner.engine import explain
+
+    dropped = []
+    solve_without = explain._least_without
+    monkeypatch.setattr(explain, "_least_without", lambda inp, *a: dropped.append(inp.caps) or solve_without(inp, *a))
+    text = _explanation(1.0, constraints="constraints: {max_cloud_share: 0.1, max_units: {rtx-a5000: 50}}")
+    assert len(dropped) == 2 and "max_units" not in text
+    dropped.clear()
+    text = _explanation(1.0, constraints="constraints: {max_cloud_share: 0.1, max_units: {rtx-a5000: 2}}")
+    assert len(dropped) == 4 and ("the power cap of 1 kW, the capex budget per year of 2,500 USD and constraints.max_units"
+                                  ".rtx-a5000 = 2 together (without them all the least cloud share is 0.0 %") in text
