@@ -14,6 +14,7 @@ from planner import reports
 from planner.catalog.prices import utc_today
 from planner.engine import Plan
 from planner.errors import PlannerError
+from planner.reports.markdown import Edited
 from planner.reports.tables import PLAN_TABLES, csv_text, generated_at, start_month
 from planner.scenario import Scenario
 from planner.scenario.model import defaults_left_out
@@ -87,5 +88,7 @@ def plan_focus(plan: Plan, start: str | None = None) -> str:
     return csv_text(reports.plan_to_focus(plan, start=start))
 
 
-def plan_markdown(plan: Plan, start: str | None = None) -> str:
-    return reports.plan_to_markdown(plan, start=start)
+def plan_markdown(plan: Plan, start: str | None = None, edited: Edited | None = None) -> str:
+    """The plan's summary (summary.md), with `edited`, the note that its scenario was edited from its file and how
+    (state.summary_edits)."""
+    return reports.plan_to_markdown(plan, start=start, edited=edited)

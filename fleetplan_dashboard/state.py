@@ -80,12 +80,15 @@ from planner.engine.run import baseline_speeds
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, PriceStoreLocked, ScenarioError
 from planner.fileio import file_stamp
+from planner.reports.compare import input_text
+from planner.reports.markdown import Edited
 from planner.scenario import (
     BUILTIN_PROFILES,
     PurchaseOption,
     Scenario,
     YamlRefused,
     apply_overrides,
+    diff_inputs,
     editor_lines,
     editor_place,
     load_scenario_text,
@@ -1644,16 +1647,43 @@ def _after_last_entry(text: str, node: yaml.MappingNode) -> int:
 _RELATIVE_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(?!\w+://)[^\n]*\n?", re.MULTILINE)
 
 
+# What a download of an edited scenario says of the file's name and description (a "3-year view" may now plan 48
+# months): one source for the scenario file's first comment (download_head) and the plan summary's note (summary_edits)
+FILE_OWN = "the name and description are the file's own and may not describe the edits"
+
+
+def edited_words(origin: str = "") -> str:
+    """"Edited in the dashboard from startup-hybrid.yaml" (`origin`; on one line: an uploaded file's name may hold a
+    line break and YAML after it)."""
+    return "Edited in the dashboard" + (f" from {one_line(origin)}" if origin else "")
+
+
 def download_head(origin: str, edited: bool) -> str:
     """The comment a downloaded scenario starts with: where it comes from and when, and for an edited one that each
-    edited value's line says so, and that the file's name and description are its own (a "3-year view" may now plan
-    37 months). One line each: an uploaded file's name may hold a line break and YAML after it (one_line)."""
+    edited value's line says so, and that the file's name and description are its own (FILE_OWN). One line each."""
     when = f"on {utc_today().isoformat()} (UTC)"
-    where = f" from {one_line(origin)}" if origin else ""
     if not edited:
+        where = f" from {one_line(origin)}" if origin else ""
         return f"# Downloaded from the dashboard{where} {when}, as the file stands.\n"
-    return (f"# Edited in the dashboard{where} {when}.\n# Each edited value's line says \"set in the dashboard\" and "
-            "what the file said; the name and\n# description are the file's own and may not describe the edits.\n")
+    return (f"# {edited_words(origin)} {when}.\n# Each edited value's line says \"set in the dashboard\" and "
+            f"what the file said;\n# {FILE_OWN}.\n")
+
+
+def summary_edits(cur: Current) -> Edited | None:
+    """What the plan summary (summary.md) of the scenario on screen says of its edits: where it was edited from, that
+    its name and description are the file's (FILE_OWN), and each field changed, the file's value → the edited one, as
+    the Compare page's "Inputs that differ" says them (reports.compare.input_text); None where it is not edited."""
+    if cur.base is None or cur.edited is None or cur.edited == cur.base:
+        return None
+    said = f"{edited_words(origin_name(cur.base_id))}: {FILE_OWN}. Changed from the file:"
+    changes = diff_inputs(cur.base, cur.edited).itertuples(index=False)
+    return Edited(said, tuple((path, input_text(path, old), input_text(path, new)) for path, old, new in changes))
+
+
+def origin_name(base_id: str) -> str:
+    """The file the scenario `base_id` was opened from, as a download names it ("startup-hybrid.yaml", an upload's
+    name without " (uploaded)")."""
+    return base_label(base_id).removesuffix(" (uploaded)")
 
 
 def scenario_text(base_id: str) -> str | None:
@@ -1686,7 +1716,7 @@ def scenario_download(base_id: str, base: Scenario, values: dict[str, Any]) -> S
     text = scenario_text(base_id)
     if text is None:
         return None
-    label = base_label(base_id).removesuffix(" (uploaded)")
+    label = origin_name(base_id)
     out, kept = edited_text(text, base, values, origin=label)
     stem = Path(label).stem
     edited = apply_edits(base, values) != base

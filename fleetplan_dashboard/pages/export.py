@@ -100,7 +100,7 @@ c4.download_button("Workbook (XLSX)", lambda: exports.plan_xlsx(p, start), file_
                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                    icon=":material/grid_on:", key="dl_xlsx", on_click="ignore")
 c5, c6 = st.columns(2)
-c5.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p, start),
+c5.download_button("Summary for a planning review (Markdown)", exports.plan_markdown(p, start, state.summary_edits(cur)),
                    file_name=f"{name}-summary.md", mime="text/markdown", icon=":material/article:", key="dl_md",
                    on_click="ignore")
 c6.download_button("Cost rows (FinOps FOCUS 1.0, CSV)", lambda: exports.plan_focus(p, start), file_name=f"{name}-focus.csv",

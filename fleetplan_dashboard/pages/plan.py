@@ -296,13 +296,15 @@ state.know_link(shared)
 
 # The name, description and file name are the scenario author's text: shown as typed (tables.plain).
 st.title(f"Plan — {tables.plain(base.name)}")
-st.caption(tables.plain(cur.label) + (f" · {tables.plain(base.description)}" if base.description else ""))
+# edited, the description is marked as the file's: it may state what the edits changed ("3-year view", 48 months)
+described = "the file's description: " if state.edits_count(base, values) else ""
+st.caption(tables.plain(cur.label) + (f" · {described}{tables.plain(base.description)}" if base.description else ""))
 if cur.edited is None:
     st.error("These inputs do not make a valid scenario:\n\n" + tables.message_block(cur.problems) + "\n\n" + INPUTS_WHERE)
     st.stop()
 s = cur.edited
 if s != base:
-    st.caption(":material/edit: Edited in the dashboard — the Compare page shows what differs from the file; "
+    st.caption(f":material/edit: {state.edited_words()} — the Compare page shows what differs from the file; "
                + ("this page's link carries the edits; " if shared else "")
                + f"the download button in {SIDEBAR} writes them into the scenario file, comments kept.")
 
@@ -327,7 +329,7 @@ def _download_edited() -> None:
 implausible_texts = {message for _, message in plausibility_warnings(s)}
 if implausible_texts:
     implausible = state.implausible_values(s, base, state.scenario_text(cur.base_id),
-                                           state.base_label(cur.base_id).removesuffix(" (uploaded)"))
+                                           state.origin_name(cur.base_id))
     one = len(implausible) == 1
     st.warning(f"**{counted(len(implausible), 'value')} of this scenario {'looks' if one else 'look'} mistaken** — "
                f"the plan below takes {'it' if one else 'them'} as written (file:line:column: field: message):\n\n"

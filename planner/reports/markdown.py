@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -190,6 +191,25 @@ def _schedule_by_card(schedule: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------------
 # What the plan rests on: the scenario's assumptions, its workloads, the prices and speeds used (all read from
 # the Plan: its scenario, prices, offers and speeds; never the catalog or a price source again)
+
+
+@dataclass(frozen=True)
+class Edited:
+    """How the scenario planned differs from its file, for the summary of a plan made from an edited one (the
+    dashboard's edits): `said`, the caller's words of who edited it and from which file, and `changes`, (field path,
+    the file's value, the value planned) of each field changed, as text."""
+
+    said: str
+    changes: tuple[tuple[str, str, str], ...]
+
+
+def _edited_note(edited: Edited | None) -> list[str]:
+    """The lines that say the scenario was edited from its file and each field changed, "horizon_months: 36 → 48"
+    (as typed: `_text`); none where it was not."""
+    if edited is None:
+        return []
+    return [f"**{_text(edited.said).strip()}**", "",
+            *[f"- {_text(path)}: {_text(old)} → {_text(new)}" for path, old, new in edited.changes], ""]
 
 
 def _header(plan: Plan) -> str:
@@ -398,7 +418,8 @@ def _speed_rows(plan: Plan) -> pd.DataFrame:
     return out
 
 
-def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | date | None = None) -> str:
+def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | date | None = None,
+                     edited: Edited | None = None) -> str:
     """A one-page summary for a planning review: headline (total, the bound of a grouped profile, the
     runner-up: close call or firm), baselines, warnings, fleet (with the owned cards' existing, sold and
     switched-off units), the purchase schedule by card (nominal), the cards already owned, cost by category, the
@@ -406,7 +427,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
     assumptions, its workloads, the cards it quotes, the prices and speeds used, the offers left out (counted by the
     rule they fail); the solver. Under the title: the planner's version, when the plan was made and where its prices
     came from. With `start` (month 1, YYYY-MM: --start) the total's period and each plan year say their calendar
-    months ("months 1–36 = 2027-04 to 2030-03")."""
+    months ("months 1–36 = 2027-04 to 2030-03"). With `edited` (a scenario edited from its file: the dashboard's),
+    under that line a note says so and lists each field changed, the file's value → the value planned: the title and
+    description are the file's ("3-year view" beside a total over 48 months)."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     target = check_export_path(plan, path, "summary.md", "plan_to_markdown (to_markdown)")
     s = plan.scenario
@@ -415,7 +438,9 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
     description = _paragraph(s.description) if s is not None and s.description else ""
     if description:   # the only user text that starts a line of its own
         lines += [description, ""]
-    lines += [_header(plan), ""]
+    # after the header, not before: a summary is told by its "Planned with fleetplan" line within its first 8 lines
+    # (scenario.loading.summary_header)
+    lines += [_header(plan), "", *_edited_note(edited)]
     basis = present_value_basis(plan)
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON
