@@ -48,6 +48,7 @@ from planner.scenario.model import (
     INVISIBLE_NAMES,
     LOOKALIKE_NAMES,
     LOOKALIKE_SPACES,
+    MAX_AGE_MONTHS,
     MAX_ENTRIES,
     MAX_LIFE_YEARS,
     MAX_MONEY,
@@ -1950,7 +1951,9 @@ def _check_owned_ages(onprem: dict, cards: dict, custom: dict, positions: Any, o
     for card, owned in _mapping(onprem.get("existing")).items():
         owned = _mapping(owned)   # the short form `card: count` is new cards
         count, age = owned.get("count"), owned.get("age_months")
-        if not (_number(count) and count > 0 and isinstance(age, int) and not isinstance(age, bool)):
+        # an age out of its bounds is pydantic's to report, once
+        if not (_number(count) and count > 0 and isinstance(age, int) and not isinstance(age, bool)
+                and 0 <= age <= MAX_AGE_MONTHS):
             continue
         is_custom = card in custom and card not in cards
         if is_custom:

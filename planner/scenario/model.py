@@ -726,6 +726,9 @@ VisibleName = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH), Af
 
 
 
+MAX_AGE_MONTHS = 1200   # an owned card's age at month 1: a century, past any card's life (MAX_LIFE_YEARS)
+
+
 def life_months(life_years: float) -> int:
     """A card's service life in whole months, halves rounded up (at least one); the engine counts service
     with it too. Not round(): it rounds halves to even, so 1.125 years made 14 months and 1.375 made 16."""
@@ -748,7 +751,7 @@ class OwnedCards(Frozen):
     """Cards already owned, in the long form: how many and how old."""
 
     count: Count = Field(ge=0, description="cards owned")
-    age_months: int = Field(0, ge=0, le=1200, description="age at month 1 of the plan, months")
+    age_months: int = Field(0, ge=0, le=MAX_AGE_MONTHS, description="age at month 1 of the plan, months")
 
 
 # `onprem.existing` as a file may write it: a count (the short form, new cards) or the long form, per card
@@ -873,7 +876,8 @@ DEMAND_FIELDS = ("gpu_hours_per_month", "requests_per_second", "reference_gpus")
 # Most requests per second one workload may state: a million times the busiest public LLM APIs' peaks is
 # still far below it, and far below where the solver's sums overflow.
 MAX_REQUESTS_PER_SECOND = 1e9
-MAX_REFERENCE_GPUS = MAX_GPU_HOURS_PER_MONTH / HOURS_PER_MONTH
+# whole, so that its message reads 1369863 (not 1.36986e+06) and 730 h of it stay within MAX_GPU_HOURS_PER_MONTH
+MAX_REFERENCE_GPUS = math.floor(MAX_GPU_HOURS_PER_MONTH / HOURS_PER_MONTH)
 
 
 def demand_problem(workload: dict) -> tuple[str, str] | None:
