@@ -490,12 +490,17 @@ def _money(x: float) -> str:
 
 def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
     """The fleet of a saved plan as a table; PlannerError naming the row and field when it is not a list
-    of objects whose key fields (FLEET_KEY, what `compare` matches rows on) are text."""
-    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+    of objects whose key fields (FLEET_KEY, what `compare` matches rows on) are text and whose units, hours and
+    cost are there, numbers (units and hours may be null)."""
+    if not isinstance(rows, list):
         raise PlannerError(f"{source}: fleet: expected a list of objects, one per fleet row (as `fleetplan plan "
                            "--format json` writes it)")
     seen: dict[tuple, int] = {}
     for i, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            raise PlannerError(f"{source}: fleet row {i} is {_shown(row)}; expected an object of provider, region, "
+                               "sku, gpu, purchase_option, units, instance_hours and cost (as `fleetplan plan "
+                               "--format json` writes it)")
         for col in FLEET_KEY:
             value = row.get(col)
             if col not in row:   # compare matches rows on it: a blank key would match nothing, or another blank
@@ -505,15 +510,19 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
                 raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(value)}; expected text "
                                    f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
         for col in ("units", "instance_hours", "cost"):
-            if col in row:
-                number = _number(row[col], source, f"fleet row {i}: {col}", null=col != "cost")
-                if col != "cost" and number is not None and number < 0:   # -5 cards were shown beside "total +0"
-                    raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected 0 or more")
-                # a row is read as written, but within what a plan can hold: costs of ±1.7e308 in two plans
-                # compared as a delta of -inf beside "total +0"
-                if number is not None and abs(number) > MAX_FLEET_NUMBER:
-                    raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected a number "
-                                       f"from -{MAX_FLEET_NUMBER:.0e} to {MAX_FLEET_NUMBER:.0e}".replace("e+", "e"))
+            # every row the planner writes has them: one without showed its cost as 0 beside the other side's
+            if col not in row:
+                raise PlannerError(f"{source}: fleet row {i}: {col} is missing; expected a number"
+                                   + (" or null" if col != "cost" else "") + " (as `fleetplan plan --format json` "
+                                   "writes it)")
+            number = _number(row[col], source, f"fleet row {i}: {col}", null=col != "cost")
+            if col != "cost" and number is not None and number < 0:   # -5 cards were shown beside "total +0"
+                raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected 0 or more")
+            # a row is read as written, but within what a plan can hold: costs of ±1.7e308 in two plans
+            # compared as a delta of -inf beside "total +0"
+            if number is not None and abs(number) > MAX_FLEET_NUMBER:
+                raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(row[col])}; expected a number "
+                                   f"from -{MAX_FLEET_NUMBER:.0e} to {MAX_FLEET_NUMBER:.0e}".replace("e+", "e"))
         # One row per unit (unit_id: the offer id, zone included). Two units may share FLEET_KEY (two zones of
         # one instance type): compare sums them. The same unit twice is a file edited or joined by hand.
         unit = tuple(_shown(row.get(col)) for col in [*FLEET_KEY, "unit_id"])
