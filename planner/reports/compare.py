@@ -361,7 +361,7 @@ def plan_from_dict(doc: Any, source: str = "<dict>") -> SavedPlan:
                      generated_at=doc.get("generated_at"), source=source,
                      solver=doc["solver"] if isinstance(doc.get("solver"), dict) else {},
                      prices=doc["prices"] if isinstance(doc.get("prices"), dict) else {},
-                     prices_used=_price_rows(doc.get("prices_used")), saved_prices_used="prices_used" in doc,
+                     prices_used=_price_rows(doc, source), saved_prices_used="prices_used" in doc,
                      input_files=_saved_files(doc, scenario, source), start=_saved_start(doc.get("start")))
 
 
@@ -415,15 +415,16 @@ def _in_inputs(problem: str) -> str:
     return f"{INPUTS}.{text}" if text != problem else problem
 
 
-def _price_rows(rows: Any) -> pd.DataFrame:
-    """The saved `prices_used` rows a comparison reads (FLEET_KEY as text, PRICE_FIELDS as numbers, NaN where
-    a cell is not one); empty for a plan saved without them or with rows of another shape. Only shown, never
-    planned with: a tampered cell shows as it was saved, or blank."""
-    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+def _price_rows(doc: dict, source: str) -> pd.DataFrame:
+    """The `prices_used` rows of saved plan `doc` a comparison reads (FLEET_KEY as text, PRICE_FIELDS as numbers,
+    NaN where a cell is not one); empty for a plan saved without them. Only shown, never planned with: a tampered
+    cell shows as it was saved, or blank; but rows that are no list of objects with their offer's key are refused
+    as the fleet's are (_keyed_rows): they were read as no prices, none compared, and nothing said so."""
+    if "prices_used" not in doc:
         return pd.DataFrame(columns=[*FLEET_KEY, *PRICE_FIELDS])
+    rows = doc["prices_used"]
+    _keyed_rows(rows, source, "prices_used", "offer the fleet uses", " and its unit prices")
     table = pd.DataFrame.from_records(rows, columns=[*FLEET_KEY, *PRICE_FIELDS])
-    for col in FLEET_KEY:
-        table[col] = table[col].map(lambda v: v if isinstance(v, str) else "")
     for col in PRICE_FIELDS:
         table[col] = table[col].map(_float_or_nan).astype(float)
     return table
@@ -492,23 +493,9 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
     """The fleet of a saved plan as a table; PlannerError naming the row and field when it is not a list
     of objects whose key fields (FLEET_KEY, what `compare` matches rows on) are text and whose units, hours and
     cost are there, numbers (units and hours may be null)."""
-    if not isinstance(rows, list):
-        raise PlannerError(f"{source}: fleet: expected a list of objects, one per fleet row (as `fleetplan plan "
-                           "--format json` writes it)")
+    _keyed_rows(rows, source, "fleet", "fleet row", ", units, instance_hours and cost")
     seen: dict[tuple, int] = {}
     for i, row in enumerate(rows, start=1):
-        if not isinstance(row, dict):
-            raise PlannerError(f"{source}: fleet row {i} is {_shown(row)}; expected an object of provider, region, "
-                               "sku, gpu, purchase_option, units, instance_hours and cost (as `fleetplan plan "
-                               "--format json` writes it)")
-        for col in FLEET_KEY:
-            value = row.get(col)
-            if col not in row:   # compare matches rows on it: a blank key would match nothing, or another blank
-                raise PlannerError(f"{source}: fleet row {i}: {col} is missing; expected text "
-                                   f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
-            if not isinstance(value, str):
-                raise PlannerError(f"{source}: fleet row {i}: {col} is {_shown(value)}; expected text "
-                                   f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
         for col in ("units", "instance_hours", "cost"):
             # every row the planner writes has them: one without showed its cost as 0 beside the other side's
             if col not in row:
@@ -531,6 +518,27 @@ def _fleet_rows(rows: Any, source: str) -> pd.DataFrame:
                                f"({', '.join(str(row.get(col)) for col in FLEET_KEY)}); expected each unit once")
         seen[unit] = i
     return pd.DataFrame(rows)
+
+
+def _keyed_rows(rows: Any, source: str, name: str, one_per: str, fields: str) -> None:
+    """PlannerError naming the row and field where the saved list `name` (fleet, prices_used) is not a list of
+    objects whose key fields (FLEET_KEY, what `compare` matches rows on) are text: `one_per` says what a row is,
+    `fields` what it holds after its key (", units, …")."""
+    if not isinstance(rows, list):
+        raise PlannerError(f"{source}: {name}: expected a list of objects, one per {one_per} (as `fleetplan plan "
+                           "--format json` writes it)")
+    for i, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            raise PlannerError(f"{source}: {name} row {i} is {_shown(row)}; expected an object of "
+                               f"{', '.join(FLEET_KEY)}{fields} (as `fleetplan plan --format json` writes it)")
+        for col in FLEET_KEY:
+            value = row.get(col)
+            if col not in row:   # compare matches rows on it: a blank key would match nothing, or another blank
+                raise PlannerError(f"{source}: {name} row {i}: {col} is missing; expected text "
+                                   f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
+            if not isinstance(value, str):
+                raise PlannerError(f"{source}: {name} row {i}: {col} is {_shown(value)}; expected text "
+                                   f"(e.g. {col}: \"{_EXAMPLE[col]}\")")
 
 
 _EXAMPLE = {"provider": "aws", "region": "us-east-1", "sku": "g5.xlarge", "gpu": "A10G", "purchase_option": "on_demand"}

@@ -277,19 +277,12 @@ def test_a_total_no_input_explains_points_to_the_prices_that_differ(repriced_old
 
 
 def test_a_saved_plan_whose_prices_used_were_tampered_shows_them_blank_not_a_traceback(repriced, tmp_path):
+    # a row that is not an object is refused, naming it (test_compare_saved_rows); a cell that is no price is blank
     before, scenario = repriced
     doc = json.loads(before.read_text(encoding="utf-8"))
     for row in doc["prices_used"]:
         row["hourly_price"] = "free"
-    doc["prices_used"].append("not a row")
     tampered = tmp_path / "tampered.json"
-    tampered.write_text(json.dumps(doc), encoding="utf-8")
-    result = run("compare", tampered, scenario, "--format", "json")
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["prices"] == []   # rows of another shape are not read
-    for row in doc["prices_used"][:-1]:
-        row["hourly_price"] = "free"
-    doc["prices_used"] = doc["prices_used"][:-1]
     tampered.write_text(json.dumps(doc), encoding="utf-8")
     prices = json.loads(run("compare", tampered, scenario, "--format", "json").stdout)["prices"]
     assert [(p["sku"], p["price"], p["a"], p["b"]) for p in prices] == [("g5.xlarge", "hourly_price", None, 2.012)]

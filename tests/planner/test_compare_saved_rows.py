@@ -82,3 +82,39 @@ def test_the_saved_plan_as_written_still_compares_with_its_null_units(saved):
     fleet = {r["sku"]: r for r in json.loads(result.stdout)["fleet"]}
     assert fleet["g5.xlarge"]["cost_a"] == pytest.approx(4315.74, abs=0.005)
     assert fleet["rtx-a5000"]["cost_a"] == pytest.approx(4069.72, abs=0.005)
+
+
+# --- prices_used: the unit prices behind each fleet row; a row that was no object made compare read no prices at all
+# (every price unlisted, "Prices that differ" empty) and say nothing of it
+
+PRICES_OBJECT_OF = ("expected an object of provider, region, sku, gpu, purchase_option and its unit prices "
+                    "(as `fleetplan plan --format json` writes it)")
+
+
+@pytest.mark.parametrize(("row", "shown"), [("not a row", '"not a row"'), (["aws"], '["aws"]'), (None, "null")])
+def test_a_prices_used_row_that_is_not_an_object_is_refused_naming_the_row(saved, tmp_path, row, shown):
+    rows = len(saved[0]["prices_used"])
+    result = compared(saved, tmp_path, lambda d: d["prices_used"].append(row))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert one_line_error(result) == (f"error: {tmp_path / 'bad.json'}: prices_used row {rows + 1} is {shown}; "
+                                      f"{PRICES_OBJECT_OF}")
+
+
+@pytest.mark.parametrize(("edit", "needle"), [
+    (lambda d: d.update(prices_used=[{}]), 'prices_used row 1: provider is missing; expected text (e.g. provider: "aws")'),
+    (lambda d: d["prices_used"][1].pop("sku"), 'prices_used row 2: sku is missing; expected text (e.g. sku: "g5.xlarge")'),
+    (lambda d: d["prices_used"][0].update(region=None), "prices_used row 1: region is null; expected text"),
+    (lambda d: d.update(prices_used={"aws": 1.006}), "prices_used: expected a list of objects, one per offer the fleet "
+                                                     "uses (as `fleetplan plan --format json` writes it)"),
+    (lambda d: d.update(prices_used=None), "prices_used: expected a list of objects"),
+])
+def test_prices_used_rows_without_their_offer_are_refused_naming_row_and_field(saved, tmp_path, edit, needle):
+    result = compared(saved, tmp_path, edit)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"bad.json: {needle}" in one_line_error(result)
+
+
+def test_a_plan_without_prices_used_still_compares_saying_prices_were_not_compared(saved, tmp_path):
+    result = compared(saved, tmp_path, lambda d: d.pop("prices_used"))
+    assert result.exit_code == 0, result.output
+    assert "a was saved without unit prices: prices not compared" in result.stdout
