@@ -6,28 +6,15 @@ Labels the reader cannot read (`1/5/2026 0:00`, `09:00`) are read in the lines' 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 
-from planner.errors import ScenarioError
 from planner.scenario.profile_csv import read_profile_csv
+from tests.planner.profile_files import problems_of, written
 
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 # a week's weights, worked out by hand: 1 at night, 3 from 09:00 to 17:59 on weekdays, 2 otherwise
 WEEK = [3.0 if day < 5 and 9 <= hour < 18 else 1.0 if hour < 7 else 2.0 for day in range(7) for hour in range(24)]
-
-
-def written(tmp_path: Path, lines: list[str]) -> Path:
-    csv = tmp_path / "w.csv"
-    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return csv
-
-
-def problems_of(csv: Path) -> list[str]:
-    with pytest.raises(ScenarioError) as info:
-        read_profile_csv(csv)
-    return info.value.problems
 
 
 # --- a cell too many ---------------------------------------------------------------------------------------------

@@ -6,12 +6,12 @@ is refused (it had been read in its lines' order, its labels unread), and one in
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from planner.errors import ScenarioError
 from planner.scenario.profile_csv import read_profile_csv
+from tests.planner.profile_files import problems_of, written
 
 # a week's weights, worked out by hand: 1 at night, 3 from 09:00 to 17:59 on weekdays, 2 otherwise
 WEEK = [3.0 if day < 5 and 9 <= hour < 18 else 1.0 if hour < 7 else 2.0 for day in range(7) for hour in range(24)]
@@ -20,18 +20,6 @@ BY_WEIGHT = sorted(range(168), key=lambda h: (WEEK[h], h))
 SORTED_AT = 9   # line 1 the header, lines 2-8 hours 0-6, line 9 hour 24 where hour 7 belongs
 ORDER_HINT = ("its place in the week; the weights are read in the lines' order: sort the lines by their labels (Monday "
               "00:00 first)")
-
-
-def written(tmp_path: Path, lines: list[str], name: str = "w.csv") -> Path:
-    csv = tmp_path / name
-    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return csv
-
-
-def problems_of(csv: Path) -> list[str]:
-    with pytest.raises(ScenarioError) as info:
-        read_profile_csv(csv)
-    return info.value.problems
 
 
 @pytest.mark.parametrize("index", ["", "Unnamed: 0", "index"])
