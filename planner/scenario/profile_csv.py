@@ -13,9 +13,15 @@ cells than the header names (without one: than most lines hold) is refused, not 
 3.5 with a decimal comma, had read as 5); so is a comma in the weight's quoted cell (`10,"1,5"`; a label's,
 `"Monday, 00:00"`, is the label's). Under a header ending with the weight, labels read as above (hour of the week; day
 and hour of the day, numbers by their value; days counted from Sunday on lines from Monday too) or ISO 8601 times in
-a date column (Monday 00:00 or 01:00 first, an hour apart but at one clock change), after pandas' row numbers where
-they come first (`,hour,weight`: passed over), are checked, not used: lines not in order from Monday 00:00 are refused
-(the weights are read in the lines' order); labels not read so (`09:00`, `1/5/2026 0:00`) are left unread.
+a date column or a date-time index's unnamed one (`,weight`; Monday 00:00 or 01:00 first, an hour apart but at one
+clock change) are checked, not used: lines not in order from Monday 00:00 are refused (the weights are read in the
+lines' order); labels not read so (`09:00`, `1/5/2026 0:00`) are left unread. Row numbers first are passed over under
+the header cells pandas and R give them (`,hour,weight`; `Unnamed: 0`, `Unnamed: 0.1`, `index`, `level_0`; R's
+write.csv `"","hour","weight"` over `"1",0,0.8`, its quotes taken off), the labels after them checked; `,weight,hour`
+reads as `weight,hour` after them. Where labels are checked, a line with fewer cells than the header names is refused
+at its line (its last cell could be a label as well as the weight), the other lines' labels still checked; where most
+lines are short, the labels are left unread. Without a header, lines of two cells whose first numbers the hours of the
+week 0-167 (or 1-168) each once are checked too: out of order, refused at the first line out of place.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -23,6 +29,7 @@ which reads the weights through `read_profile_csv` and scales them (planner.engi
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import difflib
 import math
@@ -58,9 +65,10 @@ KINDS = (("weight", WEIGHT_WORDS), ("day", DAY_WORDS), ("hour", HOUR_WORDS), ("d
 PLURALS = {"hours": "hour", "days": "day"}   # `hours` or `hours_of_day` is the hour column; `gpu_hours` a quantity
 CONNECTORS = {"of", "per"}              # the head word comes before them: `hour_of_day`, `weight_per_day`
 QUALIFIERS = {"index", "idx", "num", "number", "name"}   # said after the head word: `day_name`, `hour_index`
-# the first header cell over a pandas frame's row numbers: to_csv() leaves it empty, a file read back and written
-# again names it `Unnamed: 0`, reset_index() `index`
-INDEX_HEADERS = {"", "unnamed: 0", "index"}
+# the first header cells over a frame's row numbers: pandas' to_csv() leaves it empty (R's write.csv quotes it: ""), a
+# file read back and written again names it `Unnamed: 0` (again: `Unnamed: 0.1` before it), reset_index() `index`
+# (twice: `level_0` before it)
+INDEX_HEADER = re.compile(r"|index|level_0|unnamed: \d{1,9}(?:\.\d{1,9})?", re.IGNORECASE)
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 INDEXED_SHAPES = ("expected the weight last (hour,weight or day,hour,weight) or the other columns numbering each "
                   "line's day (0-6 or 1-7, or Monday … Sunday) and hour of the day (0-23 or 1-24), or its hour of "
@@ -86,16 +94,18 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
     """The weights of a profile CSV as written: one number per line, the last comma-separated cell of the
     line (a first line whose last cell has no digit is a header; blank lines and `#` comments are skipped), or
     the first cell under a header `weight,hour` whose last column numbers the hours, or the column a header names
-    the weight's before its last (`weight,day,hour`) where the others number the lines' days and hours. Raises
+    the weight's before its last (`weight,day,hour`, `,weight,hour` after row numbers) where the others number the
+    lines' days and hours. Raises
     ScenarioError naming every problem with `FILE:line`: a cell that is not a plain finite number ≥ 0, a line
     separated by semicolons, lines that read as decimal commas (`1,5`), a last column numbering the hours
     (`0.4,0` … `0.55,167`) with no header saying so, a header naming the weight before its last column over
     other columns than the day and hour in order, with no header a last column reading as the day or the hour of
     the day where the columns do not number the lines in order one way only, a line with more cells than the
-    header names (or most lines hold) or a quoted comma, labels before a last weight column not numbering the
-    lines in order from Monday 00:00, not exactly 168 weights, or weights all zero. `data`: the file's bytes as
-    read_profile_bytes read them (read here when not given). `named`: the file as its messages name it (default
-    `path`): as the scenario wrote it, not as the path it is read at."""
+    header names (or most lines hold) or a quoted comma, labels before a last weight column (or without a header,
+    hours of the week in the first) not numbering the lines in order from Monday 00:00, a line with fewer cells than
+    the header names where the others' labels are checked, not exactly 168 weights, or weights all zero. `data`:
+    the file's bytes as read_profile_bytes read them (read here when not given). `named`: the file as its messages
+    name it (default `path`): as the scenario wrote it, not as the path it is read at."""
     data = read_profile_bytes(path, named) if data is None else data
     name = path if named is None else named
     # a workbook, a compressed copy, …: said by what it is, as a scenario file or an offers CSV given so is
@@ -125,8 +135,10 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
     # the other columns number each line's day and hour in order: a user who named the columns and numbered the
     # lines expects the column named the weight read, and the numbers agreeing with the lines' order confirm the
     # header describes them. Refused otherwise (another column, lines out of order): the header and the lines
-    # disagree, and which one is wrong is the user's to say.
-    indexed = header is not None and not named_weight_hour and _weight_before_last(header[1])
+    # disagree, and which one is wrong is the user's to say. `weight,hour` over a line short of a cell is read so
+    # too: that line is named as short, where the last cells' hours had been said not to count the week.
+    indexed = (header is not None and _weight_before_last(header[1])
+               and (not named_weight_hour or any(len(_cells(raw)) < 2 for _, raw in rows)))
     refused = None
     if indexed:
         column, refused = _weight_column_indexed(name, header, rows)
@@ -152,8 +164,12 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
         # weights' problems of other lines kept (a set of line numbers: a tuple of prefixes was quadratic, 11 min+)
         prefix = len(f"{name}:")
         bad = [*extra.values(), *(problem for problem in bad if _line_number(problem, prefix) not in extra)]
-    elif column == -1 and header is not None and (problem := _labels_out_of_order(name, header, rows)):
-        bad.insert(0, problem)
+    elif column == -1 and (labels := _labels_out_of_order(name, header, rows)) != (None, {}):
+        # a line too short to tell its weight from its labels is named as such, not by its last cell's problem
+        order, short = labels
+        prefix = len(f"{name}:")
+        bad = [*([order] if order else []), *short.values(),
+               *(problem for problem in bad if _line_number(problem, prefix) not in short)]
     problems = bad[:MAX_LINES_REPORTED]
     if len(bad) > MAX_LINES_REPORTED:
         problems.append(f"{name}: {len(bad) - MAX_LINES_REPORTED} more lines with bad weights")
@@ -296,107 +312,160 @@ def _extra_cells_said(path: Path | str, header: tuple[int, str] | None, line: in
             f"last cell, {shortened(cells[-1].strip(), repr)}, is no weight to read); {hint}")
 
 
-def _labels_out_of_order(path: Path | str, header: tuple[int, str], rows: list[tuple[int, str]]) -> str | None:
-    """The problem of `rows` under a `header` (line, text) ending with the weight, whose other columns number each
-    line's hour of the week, or its day and hour of the day, as _weight_column_indexed reads them, or hold ISO 8601
-    times (`2026-01-07 13:00`), where the lines are not in order from Monday 00:00 (sorted by their weights, a
-    week starting on a Wednesday): the weights are read in the lines' order. None where they are in order or the
-    labels are none this module reads (`09:00`, `1/5/2026 0:00`): read in the lines' order, as written. Pandas' row
-    numbers first (`,hour,weight`, `Unnamed: 0,day,hour,weight`) are passed over: the labels after them are checked."""
+def _labels_out_of_order(path: Path | str, header: tuple[int, str] | None,
+                         rows: list[tuple[int, str]]) -> tuple[str | None, dict[int, str]]:
+    """(the problem of `rows` not in order from Monday 00:00, the problem of each line too short to read, by line) under
+    a `header` (line, text) ending with the weight, whose other columns number each line's hour of the week, or its
+    day and hour of the day, as _weight_column_indexed reads them, or hold ISO 8601 times (`2026-01-07 13:00`, under
+    a date or time column or a date-time index's unnamed one, `,weight`); without a header, on lines of two cells whose
+    first numbers the hours of the week 0-167 (or 1-168) each once. The weights are read in the lines' order: lines
+    sorted by their weights, or a week starting on a Wednesday, are refused. A line with fewer cells than the header
+    names (without one: than two) cannot be read where the others' labels are: whether its last cell is its weight or
+    a label cannot be told. (None, {}) where the lines are in order or the labels are none this module reads (`09:00`,
+    `1/5/2026 0:00`), or most lines hold fewer cells: read in the lines' order, as written. Row numbers first
+    (`,hour,weight`, `Unnamed: 0,day,hour,weight`, R's `"",hour,weight`) are passed over: the labels after them are
+    checked."""
     week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
-    names = [cell.strip() for cell in header[1].split(",")]
-    table = [[c.strip() for c in raw.split(",")] for _, raw in week]
-    if not week or any(len(cells) != len(names) for cells in table):
-        return None
-    skip = _index_columns(names, table)
-    if skip and len(names) == skip + 1:   # `,weight`: the row numbers alone say the lines' order
-        return _rows_out_of_order(path, week, [cells[skip - 1] for cells in table])
-    names, table = names[skip:], [cells[skip:] for cells in table]
-    if len(names) == 2 and (_column_named(names[0]) == "date" or _head_word(_words(names[0])) == "time"):
-        return _times_out_of_order(path, week, [cells[0] for cells in table])
+    table = [_cells(raw) for _, raw in week]
+    names = _cells(header[1]) if header else ["", ""]
+    width = len(names)
+    full = [cells for cells in table if len(cells) == width]
+    if len(full) * 2 <= len(week) or any(len(cells) > width for cells in table):
+        return None, {}
+
+    def column(i: int) -> list[str | None]:   # a column's labels; None on a short line, whose labels are not known
+        return [cells[i] if len(cells) == width else None for cells in table]
+
+    skip = _index_columns(names, full) if header else 0
+    if header is None:
+        read, problem = _rows_out_of_order(path, week, column(0), "hour")
+    elif skip and width == skip + 1:   # `,weight`: the row numbers alone say the lines' order
+        read, problem = _rows_out_of_order(path, week, column(skip - 1))
+    elif width == skip + 2 and (_column_named(names[skip]) == "date" or _head_word(_words(names[skip])) == "time"
+                                or INDEX_HEADER.fullmatch(names[skip])):
+        read, problem = _times_out_of_order(path, week, column(skip))
+    else:
+        read, problem = _numbered_out_of_order(path, week, names[skip:], [cells[skip:] for cells in full], skip)
+    if not read:
+        return None, {}
+    short: dict[int, str] = {}
+    for line, raw in rows:
+        if len(cells := _cells(raw)) < width:
+            short[line] = _said(short, _short_line_said, path, header, line, raw, len(cells), width)
+    return problem, short
+
+
+def _numbered_out_of_order(path: Path | str, week: list[tuple[int, str]], names: list[str], full: list[list[str]],
+                           skip: int) -> tuple[bool, str | None]:
+    """(whether the labels are read, the problem of the first of `week` out of place) for the header `names` after
+    `skip` row numbers ending with the weight, whose other columns number the hour of the week, or the day and hour
+    of the day, in each of the lines of every column `full` (those cells after the row numbers)."""
     columns = _header_columns(",".join(names))
     if isinstance(columns, str) or columns[0] != len(names) - 1:
-        return None
+        return False, None
     _, day, hour = columns
-    hours = tuple(cells[hour] for cells in table)
+    hours = tuple(cells[hour] for cells in full)
     daily = day is None and _could_be_hours(hours)   # hour,weight over the hours of each day: 0 … 23 seven times
     if not (_could_be_hours(hours) if day is not None or daily else _numbers_up_to(hours, HOURS_PER_WEEK)):
-        return None
-    if day is not None and not _could_be_days(tuple(cells[day] for cells in table)):
-        return None
-    days = _whole_numbers([cells[day] for cells in table]) if day is not None else None
-    if days and len(days) == HOURS_PER_WEEK and days == [min(days) + (k // 24 + 1) % 7 for k in range(HOURS_PER_WEEK)]:
+        return False, None
+    if day is not None and not _could_be_days(tuple(cells[day] for cells in full)):
+        return False, None
+    width = len(names) + skip
+    placed = [k for k, (_, raw) in enumerate(week) if len(_cells(raw)) == width]
+    days = _whole_numbers([cells[day] for cells in full]) if day is not None else None
+    if (days and len(week) == HOURS_PER_WEEK
+            and all(d == min(days) + (k // 24 + 1) % 7 for d, k in zip(days, placed))):
         # the days counted from Sunday (Postgres's DOW: Monday 1, Sunday 0; MySQL's DAYOFWEEK, Excel's WEEKDAY:
         # Monday 2, Sunday 1) on lines in order from Monday: read in order, as they were; the hours still checked
         day, daily = None, True
     # the columns as the lines' own cells count them, index included: the line out of place is named as written
-    found = _out_of_place(week, None if day is None else day + skip, hour + skip, daily)
+    found = _out_of_place(week, None if day is None else day + skip, hour + skip, daily, width)
     if found is None:
-        return None
+        return True, None
     (line, raw), place = found
-    return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {place}, its place in the week; the weights "
-            f"are read in the lines' order: sort the lines by their labels (Monday 00:00 first)")
+    return True, (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {place}, its place in the week; the "
+                  f"weights are read in the lines' order: sort the lines by their labels (Monday 00:00 first)")
+
+
+def _short_line_said(path: Path | str, header: tuple[int, str] | None, line: int, raw: str, count: int,
+                     width: int) -> str:
+    """The problem of line `line` (`raw`), of `count` cells, fewer than the `width` its header names."""
+    named = f"the header {shortened(header[1].strip(), repr)} names" if header else "most lines hold"
+    return (f"{path}:{line}: {shortened(raw.strip(), repr)} has {count} cell{'s' if count > 1 else ''}, fewer than the "
+            f"{width} {named}: which cell is missing cannot be told; expected each line to hold all {width} columns")
 
 
 def _index_columns(names: list[str], table: list[list[str]]) -> int:
-    """How many of the header's first `names` are pandas' row numbers: named as pandas names them (INDEX_HEADERS) over
+    """How many of the header's first `names` are row numbers: named as pandas or R names them (INDEX_HEADER) over
     whole numbers in every line of `table` (`,Unnamed: 0,hour,weight`, a file read back without its index and written
     again, has two); the weight's last column is never one."""
     skip = 0
-    while (skip < len(names) - 1 and names[skip].casefold() in INDEX_HEADERS
-           and _whole_numbers([cells[skip] for cells in table]) is not None):
+    while (skip < len(names) - 1 and INDEX_HEADER.fullmatch(names[skip])
+           and _whole_numbers([_cell(cells, skip) for cells in table]) is not None):
         skip += 1
     return skip
 
 
-def _rows_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:
-    """The problem of the `week` of rows whose pandas row numbers `cells` number them 0-167 (or 1-168) each once but
-    not in order: a frame sorted by its weights and written with its index (`df.sort_values("weight").to_csv()`).
-    None where they are in order, or are other numbers (days of 0-23 concatenated, a slice of a longer series): the
-    lines are read in their order, as written."""
-    numbers = _whole_numbers(cells)
-    base = min(numbers, default=0)
-    if len(numbers) != HOURS_PER_WEEK or base not in (0, 1) or sorted(numbers) != list(range(base, base + HOURS_PER_WEEK)):
-        return None
-    for k, (number, (line, raw)) in enumerate(zip(numbers, week)):
-        if number != base + k:
-            return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered row {base + k}: its row numbers "
-                    f"({base}-{base + HOURS_PER_WEEK - 1}, each once) are out of order, and the weights are read in the "
-                    f"lines' order: sort the lines by their row numbers (Monday 00:00 first)")
-    return None
+def _rows_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str | None],
+                       kind: str = "row") -> tuple[bool, str | None]:
+    """(whether the row numbers are read, the problem) of the `week` of rows whose row numbers `cells` (None on a
+    short line) number them 0-167 (or 1-168) each once but not in order: a frame sorted by its weights and written
+    with its index (`df.sort_values("weight").to_csv()`). Not read where they are other numbers (days of 0-23
+    concatenated, a slice of a longer series): the lines are read in their order, as written. `kind`: what the numbers
+    number, in the words ("hour": a header-less first column)."""
+    known = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
+    numbers = _whole_numbers([cell for _, cell in known])
+    if not numbers or len(week) != HOURS_PER_WEEK or len(set(numbers)) != len(numbers):
+        return False, None
+    # from 0 or from 1: both, where a short line may hold the 0 or the 168
+    bases = [base for base in (0, 1) if base <= min(numbers) and max(numbers) < base + HOURS_PER_WEEK]
+    if not bases or any(all(n == base + k for (k, _), n in zip(known, numbers)) for base in bases):
+        return bool(bases), None
+    base = bases[0]
+    k = next(k for (k, _), n in zip(known, numbers) if n != base + k)
+    line, raw = week[k]
+    return True, (f"{path}:{line}: {shortened(raw.strip(), repr)} is not numbered {kind} {base + k}: its {kind} numbers "
+                  f"({base}-{base + HOURS_PER_WEEK - 1}, each once) are out of order, and the weights are read in the "
+                  f"lines' order: sort the lines by their {kind} numbers (Monday 00:00 first)")
 
 
-def _times_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: list[str]) -> str | None:
-    """The problem of the `week` of rows whose date and time `cells` do not run one hour apart from a Monday 00:00;
-    None where they do, or one cell is no ISO 8601 date with a time (`1/5/2026 0:00`, `2026-01-05`): not read."""
+def _times_out_of_order(path: Path | str, week: list[tuple[int, str]],
+                        cells: list[str | None]) -> tuple[bool, str | None]:
+    """(whether the times are read, the problem) of the `week` of rows whose date and time `cells` (None on a short
+    line) do not run one hour apart from a Monday 00:00. Not read where one cell is no ISO 8601 date with a time
+    (`1/5/2026 0:00`, `2026-01-05`)."""
+    known = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
+    hour = timedelta(hours=1)
     try:
         # a date alone (`2026-01-05`, 10 characters) says no hour: a date,weight file of days is not read
-        times = [datetime.fromisoformat(cell) for cell in cells if len(cell) > len("2026-01-05")]
-        if len(times) != len(cells):
-            return None
-        steps = [later - time for time, later in zip(times, times[1:])]
-    except (ValueError, TypeError):   # not ISO 8601; times with and without a UTC offset
-        return None
-    hour = timedelta(hours=1)
-    odd = [k + 1 for k, step in enumerate(steps) if step != hour]
-    if times[0].tzinfo is None and len(odd) == 1 and steps[odd[0] - 1] in (timedelta(0), 2 * hour):
+        times = [datetime.fromisoformat(cell) for _, cell in known if len(cell) > len("2026-01-05")]
+        if not times or len(times) != len(known):
+            return False, None
+        # how far each time is from an hour for each line after the one before (a short line between: its hour)
+        offs = [later - time - (k2 - k1) * hour for (k1, _), (k2, _), time, later in zip(known, known[1:], times, times[1:])]
+        start = times[0] - known[0][0] * hour
+    except (ValueError, TypeError, OverflowError):   # not ISO 8601; times with and without a UTC offset; year 1
+        return False, None
+    odd = [i + 1 for i, off in enumerate(offs) if off]
+    if times[0].tzinfo is None and len(odd) == 1 and offs[odd[0] - 1] in (-hour, hour):
         odd = []   # local times over a clock change: an hour written twice, or one skipped, on lines in order
-    late = odd[0] if odd else None
-    start = times[0]
     # Monday 01:00 first: times that end their hour (end_time), read in order as the week's hours too
     if start.weekday() != 0 or start.minute or start.second or start.hour > 1:
-        return (f"{path}:{week[0][0]}: the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}; the weights are read "
-                f"in the lines' order as the week's hours from Monday 00:00: start the file at a Monday 00:00 (in the "
-                f"time zone the demand keeps)")
-    if late is None:
-        return None
-    line, raw = week[late]
+        return True, (f"{path}:{week[0][0]}: the lines start on {DAY_NAMES[start.weekday()]} {start:%H:%M}; the weights "
+                      f"are read in the lines' order as the week's hours from Monday 00:00: start the file at a Monday "
+                      f"00:00 (in the time zone the demand keeps)")
+    if not odd:
+        return True, None
+    late = odd[0]
+    (before, _), (k, _) = known[late - 1], known[late]
+    line, raw = week[k]
+    after = "one hour after the line before" if k - before == 1 else f"{k - before} hours after line {week[before][0]}"
     try:
-        meant = f"{times[late - 1] + hour:%Y-%m-%d %H:%M}, one hour after the line before"
+        meant = f"{times[late - 1] + (k - before) * hour:%Y-%m-%d %H:%M}, {after}"
     except OverflowError:   # past the year 9999
-        meant = "one hour after the line before"
-    return (f"{path}:{line}: {shortened(raw.strip(), repr)} is not {meant}; the weights are read in the lines' order, "
-            f"one an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 first)")
+        meant = after
+    return True, (f"{path}:{line}: {shortened(raw.strip(), repr)} is not {meant}; the weights are read in the lines' "
+                  f"order, one an hour from Monday 00:00: sort the lines by their labels (Monday 00:00 first)")
 
 
 def _hours_in_last_column(rows: list[tuple[int, str]]) -> bool:
@@ -467,10 +536,17 @@ def _weight_column_indexed(path: Path | str, header: tuple[int, str], rows: list
     (-1, the problem) where its other columns do not number the day and the hour of each of `rows` in order."""
     line, raw = header
     named = f"the header {shortened(raw.strip(), repr)} does not end with the weight"
-    columns = _header_columns(raw)
+    names = _cells(raw)
+    table = [_cells(text) for _, text in rows]
+    # row numbers first (`,weight,hour`, from df[["weight", "hour"]].to_csv()): the header after them is read
+    skip = _index_columns(names, [cells for cells in table if len(cells) == len(names)])
+    columns = _header_columns(",".join(names[skip:]))
     if isinstance(columns, str):
         return -1, f"{path}:{line}: {named}, and {columns}; {INDEXED_SHAPES}"
-    weight, day, hour = columns
+    if short := next(((row, cells) for row, cells in zip(rows, table) if len(cells) < len(names)), None):
+        (row_line, text), cells = short
+        return -1, _short_line_said(path, header, row_line, text, len(cells), len(names))
+    weight, day, hour = (None if i is None else i + skip for i in columns)
     out_of_place = _out_of_place(rows, day, hour)
     if out_of_place is not None:
         (row_line, text), place = out_of_place
@@ -580,18 +656,20 @@ def _header_columns(header: str) -> tuple[int, int | None, int] | str:
     return weight, kinds.index("day") if "day" in kinds else None, kinds.index("hour")
 
 
-def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int,
-                  daily: bool = False) -> tuple[tuple[int, str], str] | None:
+def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int, daily: bool = False,
+                  width: int = 0) -> tuple[tuple[int, str], str] | None:
     """The first of the week's `rows` whose `day` and `hour` cells (the hour of the day, or of the week where `day`
     is None and not `daily`) are not its place in the week, and that place as the columns number it ("day 1, hour 0"); None when
     every row is in place. A column numbers from 0, or from 1 where its first cell is 1; days may be named (Monday
-    or Mon)."""
+    or Mon). Rows of fewer cells than `width` are passed over: their labels are not known."""
     week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
     if not week:
         return None
-    table = [[c.strip() for c in raw.split(",")] for _, raw in week]
+    table = [_cells(raw) for _, raw in week]
     columns = [(kind, i, _place_words(_cell(table[0], i))) for kind, i in (("day", day), ("hour", hour)) if i is not None]
     for k, (row, cells) in enumerate(zip(week, table)):
+        if len(cells) < width:
+            continue
         place = {"day": k // 24, "hour": k % 24 if day is not None or daily else k}
         expected = [(kind, i, said(place[kind])) for kind, i, said in columns]
         if any(not _same_label(_cell(cells, i), text) for _, i, text in expected):
@@ -617,6 +695,15 @@ def _same_label(cell: str, text: str) -> bool:
 
 def _cell(cells: list[str], i: int) -> str:
     return cells[i] if i < len(cells) else ""
+
+
+def _cells(raw: str) -> list[str]:
+    """A line's cells, stripped, their quotes taken off as the csv module reads them (R's write.csv quotes its row
+    names and header: `"1",0,0.8`); split at each comma where it cannot read the line (_extra_cells names it)."""
+    if '"' in raw:
+        with contextlib.suppress(csv.Error):
+            return [cell.strip() for cell in next(csv.reader([raw]))]
+    return [cell.strip() for cell in raw.split(",")]
 
 
 def _whole_numbers(cells: list[str]) -> list[int] | None:
