@@ -163,13 +163,12 @@ def unserved_by(inp: Inputs, usable: np.ndarray) -> list[str]:
 
 def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None, watts: bool = True) -> str:
     """`2 × A100-80GB-PCIE (300 W, 16,500 USD each)` for each card with units in `counts` (index -> units
-    held at some time), named by its GPU, and by its own id first where that differs (a custom card: `2 ×
-    c0 (A10G, 400 W, …)`); units already owned are said to be, without a price: they cost no capex.
-    `bought` (index -> units bought, from the model): the others are owned ones kept; without it, as many
-    as are owned (units owned or required). `watts` False: without the busy watts, which say nothing of a capex
-    budget or a cloud share (an audit: "1 × a100-80gb-pcie (300 W, 16,500 USD)" under a budget)."""
-    sku, gpu, busy_watts = inp.col("sku"), inp.col("gpu"), inp.col("busy_watts")
-    capex, existing = inp.col("capex"), inp.col("existing")
+    held at some time), named as card_text names it (a custom card: `2 × c0 (A10G, 400 W, …)`); units already
+    owned are said to be, without a price: they cost no capex. `bought` (index -> units bought, from the model):
+    the others are owned ones kept; without it, as many as are owned (units owned or required). `watts` False:
+    without the busy watts, which say nothing of a capex budget or a cloud share (an audit: "1 × a100-80gb-pcie
+    (300 W, 16,500 USD)" under a budget)."""
+    busy_watts, capex, existing = inp.col("busy_watts"), inp.col("capex"), inp.col("existing")
     parts = []
     for i, v in counts.items():
         held = int(round(v))
@@ -185,11 +184,19 @@ def fleet_text(inp: Inputs, counts: dict, bought: dict | None = None, watts: boo
         else:
             what = price
         facts = f"{busy_watts[i]:g} W, {what}" if watts else what
-        if str(sku[i]).lower() == str(gpu[i]).lower():   # a catalog card: its id is its GPU's
-            parts.append(f"{held} × {gpu[i]} ({facts})")
-        else:
-            parts.append(f"{held} × {sku[i]} ({gpu[i]}, {facts})")
+        parts.append(f"{held} × {card_text(inp, i, facts)}")
     return " + ".join(parts) or "no on-prem units"
+
+
+def card_text(inp: Inputs, i: int, facts: str = "") -> str:
+    """Card unit `i` as the explanation names it, `facts` in brackets after it: a catalog card whose id is its GPU's
+    by that GPU ("A100-80GB-PCIE (300 W)"), any other (a custom card, a board) by its own id, its GPU first in the
+    brackets ("c0 (A10G, 400 W)"; without facts "c0 (A10G)")."""
+    sku, gpu = str(inp.col("sku")[i]), str(inp.col("gpu")[i])
+    by_gpu = sku.lower() == gpu.lower()
+    inside = ", ".join(([] if by_gpu else [gpu]) + ([facts] if facts else []))
+    name = gpu if by_gpu else sku
+    return f"{name} ({inside})" if inside else name
 
 
 def _minimums_held(inp: Inputs, held: dict) -> str:
@@ -200,12 +207,6 @@ def _minimums_held(inp: Inputs, held: dict) -> str:
     required = [f"constraints.min_units.{sku[i]} = {least[i]:g}" for i, units in held.items()
                 if least[i] > 0 and round(units) > 0]
     return f" ({'; '.join(required)})" if required else ""
-
-
-def _card_name(inp: Inputs, i: int) -> str:
-    """Card unit `i` as fleet_text names it: its GPU for a catalog card, else its own id."""
-    sku, gpu = str(inp.col("sku")[i]), str(inp.col("gpu")[i])
-    return gpu if sku.lower() == gpu.lower() else sku
 
 
 def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: TimeBudget) -> str:
@@ -302,7 +303,7 @@ def _owned_over_power(inp: Inputs, limit: float) -> str:
     kw, cards = _owned_kw(inp, owned)
     if kw <= limit + 1e-9:
         return ""
-    unpriced_ids = [_card_name(inp, i) for i in cards if inp.col("sku")[i] in inp.resale_unknown]
+    unpriced_ids = [card_text(inp, i) for i in cards if inp.col("sku")[i] in inp.resale_unknown]
     never = f" (selling, those with a resale price only: not {series(unpriced_ids)})" if unpriced_ids else ""
     return (f"; the owned cards alone, {_watts_text(inp, cards)}, draw {kw:.2f} kW, and onprem.sell_owned and "
             f"onprem.switch_off_owned are false: allow either to take them out of service{never}")
@@ -326,9 +327,9 @@ def _owned_kw(inp: Inputs, kept: np.ndarray) -> tuple[float, dict]:
 
 
 def _watts_text(inp: Inputs, cards: dict) -> str:
-    """"1 × RTX-A5000 (400 W)" for card unit -> cards, as fleet_text names them."""
+    """"1 × RTX-A5000 (400 W)", "2 × c0 (A10G, 400 W)" for card unit -> cards, as fleet_text names them."""
     watts = inp.col("busy_watts")
-    return " + ".join(f"{n} × {_card_name(inp, i)} ({watts[i]:g} W)" for i, n in cards.items())
+    return " + ".join(f"{n} × {card_text(inp, i, f'{watts[i]:g} W')}" for i, n in cards.items())
 
 
 def _held_and_bought(m: Model) -> tuple[dict, dict]:

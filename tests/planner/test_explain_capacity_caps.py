@@ -249,7 +249,7 @@ def test_b_priced_owned_cards_beside_an_unpriced_one_may_be_sold_to_meet_the_cap
     # 2 × 100 W (p0, priced) + 414 W = 0.61 kW over 0.5 kW; selling both p0 would leave 0.41 kW: either rule helps,
     # selling only the p0
     text = _infeasible(UNPRICED.format(offers=OFFERS, p0=", p0: 2", sell="false", power=0.5))
-    assert ("the owned cards alone, 2 × p0 (100 W) + 1 × RTX-A5000 (414 W), draw 0.61 kW, and onprem.sell_owned and "
+    assert ("the owned cards alone, 2 × p0 (A10G, 100 W) + 1 × RTX-A5000 (414 W), draw 0.61 kW, and onprem.sell_owned and "
             "onprem.switch_off_owned are false: allow either to take them out of service (selling, those with a "
             "resale price only: not RTX-A5000)") in text, text
 
@@ -269,3 +269,13 @@ def test_a_max_units_above_the_cards_the_fleet_holds_is_not_solved_again(monkeyp
     text = _explanation(1.0, constraints="constraints: {max_cloud_share: 0.1, max_units: {rtx-a5000: 2}}")
     assert len(dropped) == 4 and ("the power cap of 1 kW, the capex budget per year of 2,500 USD and constraints.max_units"
                                   ".rtx-a5000 = 2 together (without them all the least cloud share is 0.0 %") in text
+
+
+def test_b_an_owned_custom_card_is_named_alike_in_the_fleet_and_in_the_owned_cards_over_the_cap():
+    # two owned p0 (a custom card of an A10G) draw 2 × 200 W = 0.40 kW over 0.3 kW and may neither be sold nor
+    # switched off: the least fleet is those two, and the owned cards alone are the same two, named the same way
+    text = _infeasible(UNPRICED.format(offers=OFFERS, p0="", sell="false", power=0.3)
+                       .replace("existing: {rtx-a5000: {count: 1, age_months: 12}}", "existing: {p0: 2}")
+                       .replace("busy_watts: 100", "busy_watts: 200"))
+    assert ("power cap 0.3 kW < 0.40 kW needed at the least: 2 × p0 (A10G, 200 W, owned); the owned cards alone, "
+            "2 × p0 (A10G, 200 W), draw 0.40 kW, and onprem.sell_owned and onprem.switch_off_owned are false") in text, text
