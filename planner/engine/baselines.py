@@ -70,8 +70,9 @@ def solve_inputs(inp: Inputs, solver: str, time_limit: float | TimeBudget | None
                           f"prove that none exists; allow more time or try the other solver (--solver cbc or highs){why}")
     if solution.status not in ("optimal", "feasible"):
         # the explanation re-solves up to three times per cap, within what this solve left of the time limit
-        # (engine.explain); baselines only say that the caps cannot be met
-        why = explain_infeasible(inp, solver, extra_constraints, budget) if explain else _baseline_reason(inp)
+        # (engine.explain; without one, a multiple of this solve's seconds); baselines only say that the caps cannot be met
+        why = (explain_infeasible(inp, solver, extra_constraints, budget, solution.seconds) if explain
+               else _baseline_reason(inp))
         raise InfeasibleError(f"{inp.label}: {why}")
     return model, solution
 

@@ -1501,10 +1501,17 @@ def default_threads(inp: Inputs) -> int:
 
 
 def default_total_time_limit(result: Plan) -> float:
-    """Seconds for all the re-solves of `result` together, by default (the CLI's): DEFAULT_TIME_PER_PLAN_SOLVE
-    times the plan's own solve, and at least DEFAULT_TOTAL_TIME_LIMIT_S."""
-    seconds = result.solver.get("seconds")
-    plan_solve = float(seconds) if isinstance(seconds, numbers.Real) and math.isfinite(seconds) else 0.0
+    """Seconds for all the re-solves of `result` together, by default (the CLI's): resolves_time_limit of the
+    plan's own solve."""
+    return resolves_time_limit(result.solver.get("seconds"))
+
+
+def resolves_time_limit(plan_seconds: object) -> float:
+    """Seconds for a plan's re-solves together, by default: DEFAULT_TIME_PER_PLAN_SOLVE times its own solve of
+    `plan_seconds` (0 where that is no finite number), and at least DEFAULT_TOTAL_TIME_LIMIT_S. Also the default
+    of an infeasible plan's re-solves that name the limits holding its on-prem capacity (engine.explain)."""
+    finite = isinstance(plan_seconds, numbers.Real) and math.isfinite(plan_seconds)
+    plan_solve = float(plan_seconds) if finite else 0.0
     return max(DEFAULT_TOTAL_TIME_LIMIT_S, DEFAULT_TIME_PER_PLAN_SOLVE * plan_solve)
 
 

@@ -4,7 +4,8 @@ tried on its own: relaxed, its quantity minimised, and the fleet named at that l
 then fewest cards (TIE_BREAKS). Under the plan's time limit these solves get what its own solves left of it
 (engine.solve.TimeBudget); the caps it leaves unexamined are named. Where no cap alone is the cause, one more solve
 without any cap tells the caps together from the unit limits. Where the on-prem capacity holds a cloud share, its
-least is solved again without each limit on cards in turn, to name the limits that hold that capacity."""
+least is solved again without each limit on cards in turn, to name the limits that hold that capacity; without the
+plan's time limit these re-solves have one of their own."""
 
 from __future__ import annotations
 
@@ -209,16 +210,17 @@ def _minimums_held(inp: Inputs, held: dict) -> str:
     return f" ({'; '.join(required)})" if required else ""
 
 
-def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: TimeBudget) -> str:
+def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: TimeBudget, ran_out: str) -> str:
     """", held there by the power cap of 1 kW (without it the least cloud share is 44.6 %) and the capex budget per
     year of 2,500 USD (without it 50.0 %)": the limits on cards (constraints.cap_entries that a fleet without cards
     meets: the power cap, the capex budgets, each card's max_units) without which, one at a time, the least of `cap`
     (the cloud share: `least`, the fleet named at it) is lower, each re-solved as `_least` finds a least (its
-    tie-breaks apart: only the least is said); where none
-    alone lowers it and dropping them all does, that they hold it together. An audit's "on-prem capacity is limited
-    to 2 × RTX-A5000" named no limit, and arithmetic on the fleet named (one card more) misread whole boards, the
-    other cards, owned cards retiring and the epochs. "" where `least` is not proved (a lower least without a limit
-    then shows nothing), where no limit lowers it, and for the limits `budget` leaves unsolved."""
+    tie-breaks apart: only the least is said); where none alone lowers it and dropping them all does, that they hold
+    it together. An audit's "on-prem capacity is limited to 2 × RTX-A5000" named no limit, and arithmetic on the
+    fleet named (one card more) misread whole boards, the other cards, owned cards retiring and the epochs. The
+    re-solves draw on `budget`; the limits it leaves unchecked are said to be, with `ran_out`, its words for that
+    (_not_checked). "" where `least` is not proved (a lower least without a limit then shows nothing), and where no
+    limit lowers it."""
     if not least.proved:
         return ""
     # a card's max_units bounds its cards in service in each epoch, never more than it holds: one the fleet named holds
@@ -226,25 +228,58 @@ def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: Time
     held = {str(inp.col("sku")[i]): units for i, units in least.fleet[0].items()}
     entries = [e for e in constraints.cap_entries(inp) if e.met_without_cards
                and (e.card is None or held.get(e.card, 0.0) >= e.limit - 1e-6)]
-    said, known = [], True
+    said, unknown = [], []
     for entry in entries:
         found = _least_without(entry.relax(inp), cap, solver, budget)
         if found is not None and _lower(found, least.need):
             about = "the least cloud share is " * (not said)
             said.append(f"{_limit_named(inp, entry)} (without it {about}{_share_text(found)})")
-        known = known and found is not None and found[1]   # proved no lower
-    if said:
-        return f", held there by {series(said)}"
-    if len(entries) < 2 or not known:
+        elif found is None or not found[1]:   # not proved no lower
+            unknown.append(_limit_named(inp, entry))
+    named = [_limit_named(inp, e) for e in entries]
+    if said or unknown or len(entries) < 2:
+        whether = f"; whether {series(unknown, 'or')} holds it{' too' * bool(said)}" if unknown else ""
+        if unknown and not said and len(entries) > 1:   # nor was the solve without them all made
+            whether += f" alone, or {series(named)} together,"
+        return (f", held there by {series(said)}" if said else "") + _not_checked(whether, budget, ran_out)
+    found = _least_without(_relaxed(inp, entries), cap, solver, budget)
+    if found is None or (not found[1] and not _lower(found, least.need)):
+        return _not_checked(f"; whether {series(named)} hold it together", budget, ran_out)
+    if not _lower(found, least.need):
         return ""
-    relaxed = inp
+    return (f", held there by {series(named)} together (without them all the least cloud share is {_share_text(found)}; "
+            "without any one of them it is no less)")
+
+
+def _relaxed(inp: Inputs, entries: list) -> Inputs:
+    """`inp` without each of the limits `entries` (constraints.CapEntry)."""
     for entry in entries:
-        relaxed = entry.relax(relaxed)
-    found = _least_without(relaxed, cap, solver, budget)
-    if found is None or not _lower(found, least.need):
+        inp = entry.relax(inp)
+    return inp
+
+
+def _not_checked(whether: str, budget: TimeBudget, ran_out: str) -> str:
+    """`whether` ("; whether the power cap of 1 kW holds it") "is not checked", and why: `budget` ran out (`ran_out`,
+    its words), or the solver did not prove a least; "" where `whether` is."""
+    if not whether:
         return ""
-    return (f", held there by {series([_limit_named(inp, e) for e in entries])} together (without them all the least "
-            f"cloud share is {_share_text(found)}; without any one of them it is no less)")
+    why = f"{ran_out} first" if budget.spent() else "the solver did not prove the least"
+    return f"{whether} is not checked: {why}"
+
+
+def _held_budget(budget: TimeBudget, plan_seconds: float | None) -> tuple[TimeBudget, str]:
+    """(the budget of the re-solves that name the limits holding the on-prem capacity, its words where it runs out):
+    the plan's, shared with its solves and the explanation's (RAN_OUT), where it has a time limit; else one of
+    their own, decisions.resolves_time_limit of the plan's solve (`plan_seconds`; HELD_RAN_OUT). They are one a
+    limit on cards and a few more: with a max_units for each of dozens of cards, dozens of solves as long as the
+    plan's could run on for minutes after it failed."""
+    if budget.seconds is not None:
+        return budget, RAN_OUT.format(budget.seconds)
+    from planner.engine import decisions  # which imports this module (through engine.baselines)
+
+    seconds = decisions.resolves_time_limit(plan_seconds)
+    return TimeBudget(seconds), HELD_RAN_OUT.format(seconds, decisions.DEFAULT_TIME_PER_PLAN_SOLVE,
+                                                    decisions.DEFAULT_TOTAL_TIME_LIMIT_S)
 
 
 def _least_without(inp: Inputs, cap, solver: str, budget: TimeBudget) -> tuple[float, bool] | None:
@@ -360,6 +395,9 @@ TIE_TOLERANCE = 1e-6
 # explanation's (engine.solve.TimeBudget), ran out; as engine.decisions words the re-solves its total_time_limit
 # leaves undone (NOT_COMPUTED)
 RAN_OUT = "the time limit of {:g} s (the plan's solves and the explanation's in all) ran out"
+# why limits on cards were not checked where the plan has no time limit: _held_budget's own for those re-solves ran out
+HELD_RAN_OUT = ("the time limit of {:,.0f} s for solving the least cloud share again without these limits (the plan has "
+                "none: {:g} times its solve, at least {:g} s) ran out")
 # named among the caps not examined where the solve without the caller's extra constraints was not made in time
 EXTRA_CONSTRAINTS = "extra_constraints"
 
@@ -446,13 +484,15 @@ def _unproven(least: _Least, time_limit: float | None) -> str:
 
 
 def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constraints: ExtraConstraints | None = None,
-                       time_limit: float | TimeBudget | None = None) -> str:
+                       time_limit: float | TimeBudget | None = None, plan_seconds: float | None = None) -> str:
     """Why no fleet meets the scenario, with the numbers: first a workload no allowed unit can serve (`unservable`:
     no cap is then the cause), then which cap cannot be met, tried one cap at a time, up to three solves a cap (its
-    least, then TIE_BREAKS; for the cloud share, one more for each limit on cards: _capacity_held_by), and where none
-    alone is the cause, whether a fleet exists without any cap. `time_limit`:
-    seconds for all the solves together (None: no limit), or the plan's TimeBudget, which its own solves drew on
-    first; each solve is given what is left, and the caps not examined within it are named (RAN_OUT)."""
+    least, then TIE_BREAKS; for the cloud share, one more for each limit on cards and one without them all:
+    _capacity_held_by), and where none alone is the cause, whether a fleet exists without any cap.
+    `time_limit`: seconds for all the solves together (None: no limit), or the plan's TimeBudget, which its own
+    solves drew on first; each solve is given what is left, and the caps not examined within it are named (RAN_OUT).
+    Without one, the re-solves for the limits on cards share a default of their own, a multiple of the plan's solve
+    (`plan_seconds`: _held_budget), and the limits they leave unchecked are named."""
     why = unservable(inp)
     if why:
         return why
@@ -484,7 +524,7 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
             text = cap.explain(limit, found.need, fleet, inp, _unproven(found, budget.seconds))
             held_by = ""
             if cap.name == "max_cloud_share" and text.endswith(fleet):   # it names the fleet as the capacity limit
-                held_by = _capacity_held_by(inp, cap, found, solver, budget)
+                held_by = _capacity_held_by(inp, cap, found, solver, *_held_budget(budget, plan_seconds))
             elif cap.name == "power_kw":
                 held_by = _owned_over_power(inp, limit)
             messages.append(text + _minimums_held(inp, found.fleet[0]) + held_by)
