@@ -4,8 +4,8 @@ tried on its own: relaxed, its quantity minimised, and the fleet named at that l
 then fewest cards (TIE_BREAKS). Under the plan's time limit these solves get what its own solves left of it
 (engine.solve.TimeBudget); the caps it leaves unexamined are named. Where no cap alone is the cause, one more solve
 without any cap tells the caps together from the unit limits. Where the on-prem capacity holds a cloud share, its
-least is solved again without each limit on cards in turn, to name the limits that hold that capacity; without the
-plan's time limit these re-solves have one of their own."""
+least is solved again without each limit on cards in turn, to name the limits that hold that capacity (where they
+hold it only together, only those each needed); without the plan's time limit these re-solves have one of their own."""
 
 from __future__ import annotations
 
@@ -215,12 +215,12 @@ def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: Time
     year of 2,500 USD (without it 50.0 %)": the limits on cards (constraints.cap_entries that a fleet without cards
     meets: the power cap, the capex budgets, each card's max_units) without which, one at a time, the least of `cap`
     (the cloud share: `least`, the fleet named at it) is lower, each re-solved as `_least` finds a least (its
-    tie-breaks apart: only the least is said); where none alone lowers it and dropping them all does, that they hold
-    it together. An audit's "on-prem capacity is limited to 2 × RTX-A5000" named no limit, and arithmetic on the
-    fleet named (one card more) misread whole boards, the other cards, owned cards retiring and the epochs. The
-    re-solves draw on `budget`; the limits it leaves unchecked are said to be, with `ran_out`, its words for that
-    (_not_checked). "" where `least` is not proved (a lower least without a limit then shows nothing), and where no
-    limit lowers it."""
+    tie-breaks apart: only the least is said); where none alone lowers it and dropping them all does, those of
+    them needed to hold it together (_held_together). An audit's "on-prem capacity is limited to 2 × RTX-A5000" named no
+    limit, and arithmetic on the fleet named (one card more) misread whole boards, the other cards, owned cards
+    retiring and the epochs. The re-solves draw on `budget`; the limits it leaves unchecked are said to be, with
+    `ran_out`, its words for that (_not_checked). "" where `least` is not proved (a lower least without a limit then
+    shows nothing), and where no limit lowers it."""
     if not least.proved:
         return ""
     # a card's max_units bounds its cards in service in each epoch, never more than it holds: one the fleet named holds
@@ -247,8 +247,34 @@ def _capacity_held_by(inp: Inputs, cap, least: _Least, solver: str, budget: Time
         return _not_checked(f"; whether {series(named)} hold it together", budget, ran_out)
     if not _lower(found, least.need):
         return ""
-    return (f", held there by {series(named)} together (without them all the least cloud share is {_share_text(found)}; "
-            "without any one of them it is no less)")
+    return _held_together(inp, cap, least, entries, found, solver, budget, ran_out)
+
+
+def _held_together(inp: Inputs, cap, least: _Least, entries: list, found: tuple[float, bool], solver: str,
+                   budget: TimeBudget, ran_out: str) -> str:
+    """", held there by the power cap of 1 kW and constraints.max_units.rtx-a5000 = 2 together (without them all the
+    least cloud share is 44.6 %; with any one of them kept it is no less)": of the limits `entries`, none of which
+    alone lowers `least` and which all dropped together do (to `found`), those still dropped once each in turn is
+    kept where the least with it kept and the others left dropped is still lower: none of those named can be kept
+    (a minimal set, not always the smallest). Naming them all named a yearly budget beside a max_units and a power
+    cap whose dropping alone frees the capacity. Those whose solve `budget` leaves unmade (or the solver unproved)
+    stay named, and are said not checked (_not_checked)."""
+    needed, unknown = list(entries), []
+    for entry in entries:
+        others = [e for e in needed if e is not entry]
+        if len(others) < 2:   # one limit dropped alone is proved no lower (_capacity_held_by)
+            continue
+        without = _least_without(_relaxed(inp, others), cap, solver, budget)
+        if without is not None and _lower(without, least.need):
+            needed, found = others, without
+        elif without is None or not without[1]:   # not proved no lower: it may not be needed
+            unknown.append(_limit_named(inp, entry))
+    held_by = (f", held there by {series([_limit_named(inp, e) for e in needed])} together (without them all the "
+               f"least cloud share is {_share_text(found)}")
+    if not unknown:
+        return f"{held_by}; with any one of them kept it is no less)"
+    each = "each of " * (len(unknown) > 1)
+    return f"{held_by})" + _not_checked(f"; whether {each}{series(unknown)} is needed", budget, ran_out)
 
 
 def _relaxed(inp: Inputs, entries: list) -> Inputs:
@@ -487,8 +513,8 @@ def explain_infeasible(inp: Inputs, solver: str = DEFAULT_SOLVER, extra_constrai
                        time_limit: float | TimeBudget | None = None, plan_seconds: float | None = None) -> str:
     """Why no fleet meets the scenario, with the numbers: first a workload no allowed unit can serve (`unservable`:
     no cap is then the cause), then which cap cannot be met, tried one cap at a time, up to three solves a cap (its
-    least, then TIE_BREAKS; for the cloud share, one more for each limit on cards and one without them all:
-    _capacity_held_by), and where none alone is the cause, whether a fleet exists without any cap.
+    least, then TIE_BREAKS; for the cloud share, one more for each limit on cards and a few to tell which hold it
+    together: _capacity_held_by), and where none alone is the cause, whether a fleet exists without any cap.
     `time_limit`: seconds for all the solves together (None: no limit), or the plan's TimeBudget, which its own
     solves drew on first; each solve is given what is left, and the caps not examined within it are named (RAN_OUT).
     Without one, the re-solves for the limits on cards share a default of their own, a multiple of the plan's solve

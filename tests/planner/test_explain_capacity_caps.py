@@ -136,7 +136,7 @@ def test_limits_that_hold_the_cards_only_together_are_said_to():
     text = _explanation(0.4, onprem="capex_budget_per_year: 0")
     assert (f"max_cloud_share 0.1 < {_share([1] * 24):.3f} needed at the least: on-prem capacity is limited to "
             "1 × RTX-A5000 (owned), held there by the power cap of 0.4 kW and the capex budget per year of 0 USD "
-            "together (without them all the least cloud share is 0.0 %; without any one of them it is no less)"
+            "together (without them all the least cloud share is 0.0 %; with any one of them kept it is no less)"
             ) in text, text
 
 
@@ -257,7 +257,8 @@ def test_b_priced_owned_cards_beside_an_unpriced_one_may_be_sold_to_meet_the_cap
 def test_a_max_units_above_the_cards_the_fleet_holds_is_not_solved_again(monkeypatch):
     # the least fleet at 1 kW holds 2 RTX-A5000s: a maximum of 50 bounds cards in service it never reaches, so only the
     # power cap and the yearly budget are dropped in turn. With a maximum of 2 it is a third limit, and as the power
-    # cap holds 2 cards too, none lowers the least alone: one more solve drops them all (0 % without them)
+    # cap holds 2 cards too, none lowers the least alone: one more solve drops them all (0 % without them), and two
+    # more keep the power cap, then the budget (the third, kept with the other two dropped alone, was solved already)
     from planner.engine import explain
 
     dropped = []
@@ -267,8 +268,7 @@ def test_a_max_units_above_the_cards_the_fleet_holds_is_not_solved_again(monkeyp
     assert len(dropped) == 2 and "max_units" not in text
     dropped.clear()
     text = _explanation(1.0, constraints="constraints: {max_cloud_share: 0.1, max_units: {rtx-a5000: 2}}")
-    assert len(dropped) == 4 and ("the power cap of 1 kW, the capex budget per year of 2,500 USD and constraints.max_units"
-                                  ".rtx-a5000 = 2 together (without them all the least cloud share is 0.0 %") in text
+    assert len(dropped) == 6 and "constraints.max_units.rtx-a5000 = 2 together" in text
 
 
 def test_b_an_owned_custom_card_is_named_alike_in_the_fleet_and_in_the_owned_cards_over_the_cap():
@@ -279,3 +279,16 @@ def test_b_an_owned_custom_card_is_named_alike_in_the_fleet_and_in_the_owned_car
                        .replace("busy_watts: 100", "busy_watts: 200"))
     assert ("power cap 0.3 kW < 0.40 kW needed at the least: 2 × p0 (A10G, 200 W, owned); the owned cards alone, "
             "2 × p0 (A10G, 200 W), draw 0.40 kW, and onprem.sell_owned and onprem.switch_off_owned are false") in text, text
+
+
+def test_of_limits_that_hold_the_cards_only_together_the_fewest_that_do_are_named():
+    # at 1 kW the power cap holds 2 cards (0.8 kW), as max_units 2 does, and the yearly 2,500 USD buy the second in
+    # year 1: dropping any one alone leaves 2 cards. Dropping the power cap and max_units leaves the budget, which buys
+    # a third in year 2 (44.6 %): the budget is not needed. Keeping the power cap (max_units and the budget dropped) or
+    # max_units (the power cap and the budget) holds 2 cards: both are
+    text = _explanation(1.0, constraints="constraints: {max_cloud_share: 0.1, max_units: {rtx-a5000: 2}}")
+    assert (f"max_cloud_share 0.1 < {_share([2] * 24):.3f} needed at the least: on-prem capacity is limited to "
+            "2 × RTX-A5000 (1 owned, 2,500 USD for the others), held there by the power cap of 1 kW and "
+            "constraints.max_units.rtx-a5000 = 2 together (without them all the least cloud share is "
+            f"{_pct(_share([2] * 12 + [3] * 12))}; with any one of them kept it is no less)") in text, text
+    assert "capex budget" not in text

@@ -1,9 +1,9 @@
 """Without a time limit for the plan, the re-solves that name the limits holding an infeasible plan's on-prem capacity
-(engine.explain._capacity_held_by: the least cloud share without each limit on cards, then without them all) share a
-time limit of their own: 20 times the plan's own solve, at least 600 s (engine.decisions.resolves_time_limit, as
-add_decisions' re-solves). They had none: a large scenario's explanation
-ran on for minutes after the plan failed. The limits they leave unchecked are said to be, where one was dropped
-without a word.
+(engine.explain._capacity_held_by: the least cloud share without each limit on cards, without them all, then without
+all but each) share a time limit of their own: 20 times the plan's own solve, at least 600 s
+(engine.decisions.resolves_time_limit, as add_decisions' re-solves). They had none: a large scenario's explanation ran
+on for minutes after the plan failed. The limits they leave unchecked are said to be, where one was dropped without a
+word.
 
 The scenario (tests/planner/test_explain_capacity_caps.py): a 1 kW power cap, a yearly capex budget and max_units 2
 each hold the on-prem capacity at 2 RTX-A5000s; dropping any one alone leaves it there, and dropping them all frees it
@@ -70,6 +70,11 @@ def _ran_out(seconds: str) -> str:
     (1.0, 600, [600, 350, 100], f"; whether {MOST} holds it alone, or {ALL} together, {_ran_out('600')}"),
     # 20 × 40 s: each limit alone is dropped (none lowers the least), and the solve without them all has 50 s
     (40.0, 800, [800, 550, 300, 50], f"; whether {ALL} hold it together {_ran_out('800')}"),
+    # 20 × 65 s: without them all 0.0 % (in 250 s); the power cap is then kept (250 s: it holds the 2 cards), the
+    # budget stops in the 50 s left, and nothing is left to keep max_units: both stay named, said not checked
+    (65.0, 1300, [1300, 1050, 800, 550, 300, 50],
+     f", held there by {ALL} together (without them all the least cloud share is 0.0 %); whether each of {BUDGET} and "
+     f"{MOST} is needed {_ran_out('1,300')}"),
 ])
 def test_without_a_time_limit_the_solves_naming_the_limits_end_within_their_own_and_say_what_is_unchecked(
         monkeypatch, plan_seconds, budget, limits, held_by):
