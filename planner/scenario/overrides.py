@@ -255,8 +255,9 @@ def overlapping_paths(scenario: Scenario, paths: list[str]) -> list[tuple[str, s
     return out
 
 
-def _set_path(data: dict, path: str, value: Any) -> None:
-    """Set `value` at dotted `path` in a scenario dump, checking each step against the models."""
+def _set_path(data: dict, path: str, value: Any, keyword: bool = False) -> None:
+    """Set `value` at dotted `path` in a scenario dump, checking each step against the models; `keyword`: the path
+    came from a keyword argument of plan() (`__` for `.`), which can spell no workload name holding a `-`."""
     parts = path.split(".")
     # an empty segment is no key, except inside a workload's name (`team.a..v2`, `v2.` pass validation: the
     # path of a slider or a sweep over such a workload was refused)
@@ -279,6 +280,8 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             if idx is None:
                 near = catalog.suggest(part, [str(n) for n in names])
                 hint = f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(map(str, names))})"
+                if keyword and near:
+                    hint += _named_in_overrides(parts[:k], near[0], names.index(near[0]), parts[k + 1:], value)
                 raise _problem(path, f"no workload named '{part}' in {where}{hint}")
             if end == len(parts):
                 raise _problem(path, f"name a field of the workload, e.g. {path}.gpu_hours_per_month")
@@ -293,6 +296,8 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             if part not in fields:
                 near = catalog.suggest(part, list(fields))
                 hint = f"; did you mean '{near[0]}'?" if near else f" (allowed: {', '.join(fields)})"
+                if part.split("__")[0] in fields:   # plan()'s keyword spelling in a dotted path (a sweep's vary)
+                    hint = _dotted_for_underscores(data, parts[:k], part, parts[k + 1:], value)
                 raise _problem(path, f"unknown key '{part}' under {where}{hint}")
             annotation = fields[part].annotation
         else:                                      # a free mapping: any key; the parser checks names
@@ -313,6 +318,31 @@ def _set_path(data: dict, path: str, value: Any) -> None:
             raise _problem(path, f"{'.'.join(done + [part])} is a value, not a section; "
                                  f"cannot go into '{parts[k + 1]}'")
         node, kind, schema, done, k = child, child_kind, child_schema, done + [part], k + 1
+
+
+def _dotted_for_underscores(data: dict, before: list[str], part: str, after: list[str], value: Any) -> str:
+    """The hint for a key `part` spelt as plan()'s keyword arguments spell a path (`onprem__electricity_per_kwh`, `__`
+    for `.`) in a dotted path (an overrides mapping, a sweep's vary, --set): the dotted path meant, or its problem. A
+    dotted path keeps `__` as written, since a workload's name may hold it."""
+    dotted = ".".join([*before, part.replace("__", "."), *after])
+    try:
+        _set_path(copy.deepcopy(data), dotted, value)
+    except ScenarioError as exc:
+        said = exc.problems[0].removeprefix(f"{dotted}: ")
+        return f"; '__' stands for '.' in plan()'s keyword arguments only, and {dotted} is no path either: {said}"
+    return f"; did you mean '{dotted}'? ('__' stands for '.' in plan()'s keyword arguments only)"
+
+
+def _named_in_overrides(before: list[str], name: str, index: int, after: list[str], value: Any) -> str:
+    """How to give a workload's field when a keyword argument cannot spell its `name` (`llm-finetune`: a keyword
+    holds no `-`): the overrides mapping, and the keyword naming the workload by its 0-based `index`; "" where it can
+    (a `.` in a name is `__` in a keyword)."""
+    keyword = "__".join([*before, name.replace(".", "__"), *after])
+    if keyword.isidentifier():
+        return ""
+    dotted = ".".join([*before, name, *after])
+    return (f" A keyword argument cannot spell that name: give overrides={{{dotted!r}: {shortened(repr(value))}}}, or "
+            f"name the workload by its position, {'__'.join([*before, str(index), *after])}={shortened(repr(value))}")
 
 
 def _merged(now: Any, value: Any, kind: str, schema: Any) -> Any:
@@ -383,13 +413,14 @@ def apply_overrides(scenario: Scenario, overrides: Mapping[str, Any] | None = No
     changes = normalise_overrides(overrides, **kwargs)
     if not changes:
         return scenario
+    from_keywords = {key.replace("__", ".") for key in kwargs}
     data = defaults_left_out(scenario, scenario.model_dump(mode="json"))
     own_files = {value for _, value in _file_fields(data)}   # absolute once the scenario was loaded from a file
     problems: list[str] = []
     good: list[str] = []
     for path, value in changes.items():
         try:
-            _set_path(data, str(path), _copied(str(path), value))
+            _set_path(data, str(path), _copied(str(path), value), keyword=path in from_keywords)
             good.append(str(path))
         except ScenarioError as exc:
             problems += exc.problems
