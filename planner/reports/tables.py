@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from planner._version import __version__
-from planner.catalog.gpus import card_rows
+from planner.catalog.gpus import card_rows, suggest
 from planner.catalog.offers import quote_currency
 from planner.catalog.prices import PRICE_SOURCE_WORDS, STALE_AFTER_DAYS
 from planner.engine import Plan
@@ -471,8 +471,10 @@ def plan_to_csv(plan: Plan, path: str | Path | None = None, table: str | None = 
                            f"for the {path} table pass table={path!r} (to write a file of that name, "
                            f"table='fleet')")
     table = "fleet" if table is None else table
-    if table not in PLAN_TABLES:
-        raise PlannerError(f"unknown table {table!r}; one of {', '.join(PLAN_TABLES)}")
+    if table not in PLAN_TABLES:   # "did you mean", as Plan.cost says for a category
+        near = suggest(table, PLAN_TABLES, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise PlannerError(f"unknown table {table!r}{hint} (one of {', '.join(PLAN_TABLES)})")
     target = check_export_path(plan, path, f"{table}.csv", "plan_to_csv (to_csv)")
     # the Plan holds the JSON's excluded_offers as `exclusions`; the CSV adds the rule each row failed
     df = excluded_offers(plan) if table == "excluded_offers" else held(plan, table)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from planner import apply_overrides, load_scenario, plan, sweep
-from planner.errors import ScenarioError
+from planner import apply_overrides, load_scenario, plan, sweep, to_csv
+from planner.errors import PlannerError, ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
 FRACTION = "fraction (0.5 = 50 %)"
@@ -94,4 +94,18 @@ def test_a_dotted_path_is_not_told_about_keywords(hybrid):
         apply_overrides(hybrid, {"workloads.llm_finetune.growth_per_month": 0.03})
     said = str(caught.value)
     assert "did you mean 'llm-finetune'?" in said and "keyword argument cannot" not in said
+
+
+# ------------------------------------------------------------------ table names
+
+@pytest.mark.parametrize("given, meant", [("montly", "monthly"), ("Fleet", "fleet"), ("baseline", "baselines"),
+                                          ("excluded", "excluded_offers")])
+def test_a_misspelt_table_is_offered_the_table_meant(worked_plan, given, meant):
+    with pytest.raises(PlannerError, match=rf"^unknown table '{given}'; did you mean '{meant}'\? \(one of fleet, "):
+        to_csv(worked_plan, table=given)
+
+
+def test_a_table_name_like_none_lists_the_tables(worked_plan):
+    with pytest.raises(PlannerError, match=r"^unknown table 'zzz' \(one of fleet, monthly, costs, "):
+        to_csv(worked_plan, table="zzz")
 
