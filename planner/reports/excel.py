@@ -75,6 +75,9 @@ HOURS = "#,##0.0"
 # conditional sections: the first that holds, else the third. No section holds only negative numbers, where
 # Excel and LibreOffice disagree on showing the minus sign: a negative share shows its own sign in either.
 SHARE = "[>=0.0005]0.0%;[>-0.0005]0.0###%;0.0%"
+# The unit column's word for such a share (summary, runner-up): the cell holds the fraction, which a reader that drops
+# number formats (pandas.read_excel) shows as it is, where a unit `%` made 0.5 read as 0.5 % (a notebook audit, 2026-12-07)
+FRACTION = "fraction (0.5 = 50 %)"
 MONTH = "yyyy-mm"
 DAY = "yyyy-mm-dd"
 FACTOR = "0.000000"
@@ -393,7 +396,7 @@ def _whole(monthly: pd.DataFrame, header: str) -> str:
 
 def summary_sheet(plan: Plan, first: date) -> Sheet:
     """The headline figures (`summary_table`) with a unit column: money in the plan currency, said to be a
-    present value or nominal, shares as percentages, energy in kWh."""
+    present value or nominal, shares as fractions formatted as percentages (unit FRACTION), energy in kWh."""
     table = summary_table(plan, first)
     units, values = [], []
     for field, value in zip(table["field"], table["value"]):
@@ -413,7 +416,7 @@ def _summary_unit(field: str, currency: str, present_value: str) -> tuple[str | 
     if field.startswith("assumption.capex_budget"):
         return f"{currency}, nominal", MONEY
     if field in ("assumption.resale_share_of_book", "solver.gap"):   # fractions, as the JSON has them
-        return "%", SHARE
+        return FRACTION, SHARE
     return {"horizon_months": ("months", None), "energy_kwh": ("kWh", "#,##0"), "solver.seconds": ("s", None),
             "plan_start": ("first day of month 1", None)}.get(field, (None, None))
 
@@ -445,7 +448,7 @@ def runner_up_sheet(plan: Plan) -> Sheet:
         share = runner.get("close_call_share")
         rows += [("verdict", verdict, None), *([("verdict.note", why, None)] if why else []),
                  ("close_call", plan.close_call, None),
-                 ("close_call_share", Styled(share, SHARE) if share is not None else None, "%"),
+                 ("close_call_share", Styled(share, SHARE) if share is not None else None, FRACTION),
                  ("recommended.total", Styled(plan.total, MONEY), cur),
                  *_other_fleet_rows("runner_up", runner, cur)]
         if runner.get("note"):
@@ -484,7 +487,7 @@ def _other_fleet_rows(prefix: str, other: dict, cur: str) -> list[tuple]:
     return [(f"{prefix}.status", other.get("status"), None),
             (f"{prefix}.total", Styled(total, MONEY) if total is not None else None, cur),
             (f"{prefix}.increase", Styled(increase, MONEY) if increase is not None else None, cur),
-            (f"{prefix}.increase_share", Styled(pct / 100, SHARE) if pct is not None else None, "%"),
+            (f"{prefix}.increase_share", Styled(pct / 100, SHARE) if pct is not None else None, FRACTION),
             (f"{prefix}.differences", "; ".join(other.get("differences") or []), None)]
 
 

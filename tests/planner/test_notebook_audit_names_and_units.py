@@ -10,11 +10,14 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from openpyxl import load_workbook
 
-from planner import apply_overrides, load_scenario, plan, sweep, to_csv
+from planner import apply_overrides, load_scenario, plan, sweep, to_csv, to_excel
 from planner.errors import PlannerError, ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +112,22 @@ def test_a_table_name_like_none_lists_the_tables(worked_plan):
     with pytest.raises(PlannerError, match=r"^unknown table 'zzz' \(one of fleet, monthly, costs, "):
         to_csv(worked_plan, table="zzz")
 
+
+# ------------------------------------------------------------------ the summary sheet's shares
+
+def test_a_share_on_the_summary_sheet_reads_as_a_fraction_with_pandas(worked_plan, tmp_path):
+    path = tmp_path / "plan.xlsx"
+    to_excel(worked_plan, path, start="2027-01")
+    summary = pd.read_excel(path, sheet_name="summary").set_index("field")
+    # the scenario leaves resale.share_of_book at its default, half the book value
+    assert summary.loc["assumption.resale_share_of_book", "value"] == 0.5
+    assert summary.loc["assumption.resale_share_of_book", "unit"] == FRACTION
+    assert summary.loc["solver.gap", "unit"] == FRACTION
+    assert "%" not in set(summary["unit"].dropna())
+
+
+def test_every_summary_cell_shown_as_a_percentage_says_it_holds_a_fraction(worked_plan):
+    ws = load_workbook(io.BytesIO(to_excel(worked_plan, start="2027-01")))["summary"]
+    shares = {field.value: unit.value for field, value, unit in ws.iter_rows(min_row=2) if "%" in value.number_format}
+    assert set(shares) >= {"assumption.resale_share_of_book", "solver.gap"}
+    assert set(shares.values()) == {FRACTION}

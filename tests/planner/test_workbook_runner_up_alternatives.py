@@ -105,7 +105,7 @@ def test_the_runner_up_sheet_has_the_best_plan_with_other_card_types(made):
     share, unit = rows["other_types.increase_share"]
     # a share of the plan's total, the workbook's one scale: increase_pct / 100
     assert share.value == pytest.approx(types["increase_pct"] / 100, rel=1e-12) and share.number_format == SHARE
-    assert share.value == pytest.approx(types["increase"] / p.total, rel=1e-9) and unit == "%"
+    assert share.value == pytest.approx(types["increase"] / p.total, rel=1e-9) and unit == "fraction (0.5 = 50 %)"
     assert rows["other_types.differences"][0].value == "; ".join(types["differences"])
     assert rows["other_types.same_as_runner_up"][0].value is (types["fleet"] == runner["fleet"])
     held = {f.removeprefix("other_types.fleet."): c.value for f, (c, _) in rows.items() if f.startswith("other_types.fleet.")}

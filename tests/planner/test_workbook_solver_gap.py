@@ -1,6 +1,6 @@
 """The summary sheet's solver.gap is a share like the others on it (resale_share_of_book): a fraction shown as a
-percentage, with "%" in its unit column. It was a bare 0.0552643 in General format (industrial.yaml under a 0.2 s
-time limit), while the CLI said "gap 5.53 %"."""
+percentage, its unit column saying the cell holds a fraction ("fraction (0.5 = 50 %)": pandas drops the format).
+It was a bare 0.0552643 in General format (industrial.yaml under a 0.2 s time limit), while the CLI said "gap 5.53 %"."""
 
 import dataclasses
 import io
@@ -33,10 +33,10 @@ def test_the_gap_is_the_plans_fraction_shown_as_a_percentage(worked, gap):
     rows = summary_rows(p)
     _, value, unit = rows["solver.gap"]
     assert value.value == gap   # the fraction itself, not percent points
-    assert value.number_format.endswith("%") and unit.value == "%"
+    assert value.number_format.endswith("%") and unit.value == "fraction (0.5 = 50 %)"
     assert value.number_format == rows["assumption.resale_share_of_book"][1].number_format   # one share format
 
 
 def test_a_solved_plans_gap_is_written_as_it_reads(worked):
     _, value, unit = summary_rows(worked)["solver.gap"]
-    assert value.value == worked.solver["gap"] and value.number_format.endswith("%") and unit.value == "%"
+    assert value.value == worked.solver["gap"] and value.number_format.endswith("%") and unit.value == "fraction (0.5 = 50 %)"
