@@ -257,7 +257,7 @@ def overlapping_paths(scenario: Scenario, paths: list[str]) -> list[tuple[str, s
 
 def _set_path(data: dict, path: str, value: Any, keyword: bool = False) -> None:
     """Set `value` at dotted `path` in a scenario dump, checking each step against the models; `keyword`: the path
-    came from a keyword argument of plan() (`__` for `.`), which can spell no workload name holding a `-`."""
+    came from a keyword argument of plan() (`__` for `.`), which cannot spell a workload name holding a `-` or a space."""
     parts = path.split(".")
     # an empty segment is no key, except inside a workload's name (`team.a..v2`, `v2.` pass validation: the
     # path of a slider or a sweep over such a workload was refused)
@@ -278,10 +278,11 @@ def _set_path(data: dict, path: str, value: Any, keyword: bool = False) -> None:
             names = [item.get("name") for item in node]
             idx, end = _item_at(parts, k, names)
             if idx is None:
-                near = catalog.suggest(part, [str(n) for n in names])
-                hint = f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(map(str, names))})"
+                shown = [str(n) for n in names]
+                near = catalog.suggest(part, shown)
+                hint = f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(shown)})"
                 if keyword and near:
-                    hint += _named_in_overrides(parts[:k], near[0], names.index(near[0]), parts[k + 1:], value)
+                    hint += _named_in_overrides(parts[:k], near[0], shown.index(near[0]), parts[k + 1:], value)
                 raise _problem(path, f"no workload named '{part}' in {where}{hint}")
             if end == len(parts):
                 raise _problem(path, f"name a field of the workload, e.g. {path}.gpu_hours_per_month")
