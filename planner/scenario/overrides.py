@@ -323,7 +323,7 @@ def _set_path(data: dict, path: str, value: Any, keyword: bool = False) -> None:
 
 def _dotted_for_underscores(data: dict, before: list[str], part: str, after: list[str], value: Any) -> str:
     """The hint for a key `part` spelt as plan()'s keyword arguments spell a path (`onprem__electricity_per_kwh`, `__`
-    for `.`) in a dotted path (an overrides mapping, a sweep's vary, --set): the dotted path meant, or its problem. A
+    for `.`) in a dotted path (an overrides mapping, a sweep's vary, --vary): the dotted path meant, or its problem. A
     dotted path keeps `__` as written, since a workload's name may hold it."""
     dotted = ".".join([*before, part.replace("__", "."), *after])
     try:
