@@ -10,9 +10,10 @@ what its head word names (`hourly_weight` a weight, `hour_of_day` an hour, `load
 Without a header, a last column that reads as the hour of the day or the day (`0.8,Mon,9`) is read as such when
 the columns number the lines in order one way only, and the file is refused when they do not. A line with more
 cells than the header names (without one: than most lines hold) is refused, not read by its last cell (`10,3,5`,
-3.5 with a decimal comma, had read as 5); so is a comma in the weight's quoted cell (`10,"1,5"`; a label's,
-`"Monday, 00:00"`, is the label's). Under a header ending with the weight, labels read as above (hour of the week; day
-and hour of the day, numbers by their value; days counted from Sunday on lines from Monday too) or ISO 8601 times in
+3.5 with a decimal comma, had read as 5); so is a comma in the weight's quoted cell (`10,"1,5"`; a weight quoted
+alone, `"0.3"` as in a file with every cell quoted, is read; a label's, `"Monday, 00:00"`, is the label's). Under a
+header ending with the weight, labels read as above (hour of the week; day and hour of the day, numbers by their
+value; days counted from Sunday on lines from Monday too) or ISO 8601 times in
 a date column or a date-time index's unnamed one (`,weight`; Monday 00:00 or 01:00 first, an hour apart but at one
 clock change) are checked, not used: lines not in order from Monday 00:00 are refused (the weights are read in the
 lines' order); labels not read so (`09:00`, `1/5/2026 0:00`) are left unread. Row numbers first are passed over under
@@ -168,7 +169,7 @@ def read_profile_csv(path: Path, data: bytes | None = None, named: str | None = 
         # a line too short to tell its weight from its labels is named as such, not by its last cell's problem
         order, short = labels
         prefix = len(f"{name}:")
-        bad = [*([order] if order else []), *short.values(),
+        bad = [*short.values(), *([order] if order else []),
                *(problem for problem in bad if _line_number(problem, prefix) not in short)]
     problems = bad[:MAX_LINES_REPORTED]
     if len(bad) > MAX_LINES_REPORTED:
@@ -199,6 +200,8 @@ def _weights(path: Path | str, rows: list[tuple[int, str]], column: int) -> tupl
     for line, raw in rows:
         cells = raw.split(",")
         cell = cells[column].strip() if column < len(cells) else ""   # a short line under a header naming more
+        if len(cell) > 2 and cell[0] == cell[-1] == '"' and '"' not in cell[1:-1]:
+            cell = cell[1:-1].strip()   # quoted as every cell of df.to_csv(quoting=csv.QUOTE_ALL): "0.3"
         value = _weight(cell)
         if ";" in raw:
             bad.append(f"{path}:{line}: cells separated by ';' (a spreadsheet's export with decimal commas?); "
@@ -666,23 +669,29 @@ def _out_of_place(rows: list[tuple[int, str]], day: int | None, hour: int, daily
     if not week:
         return None
     table = [_cells(raw) for _, raw in week]
-    columns = [(kind, i, _place_words(_cell(table[0], i))) for kind, i in (("day", day), ("hour", hour)) if i is not None]
+    # how the labels are written, from the first line that holds them all (a short first line holds the weight)
+    first = next((k for k, cells in enumerate(table) if len(cells) >= width), 0)
+
+    def place(k: int) -> dict[str, int]:
+        return {"day": k // 24, "hour": k % 24 if day is not None or daily else k}
+
+    columns = [(kind, i, _place_words(_cell(table[first], i), place(first)[kind]))
+               for kind, i in (("day", day), ("hour", hour)) if i is not None]
     for k, (row, cells) in enumerate(zip(week, table)):
         if len(cells) < width:
             continue
-        place = {"day": k // 24, "hour": k % 24 if day is not None or daily else k}
-        expected = [(kind, i, said(place[kind])) for kind, i, said in columns]
+        expected = [(kind, i, said(place(k)[kind])) for kind, i, said in columns]
         if any(not _same_label(_cell(cells, i), text) for _, i, text in expected):
             return row, ", ".join(f"{kind} {text}" for kind, _, text in expected)
     return None
 
 
-def _place_words(first: str) -> Callable[[int], str]:
-    """How a column whose first cell is `first` writes the place k (from 0) of a line: k + 1 where that cell is 1,
-    the k-th day's name where it is Monday's (Mon or Monday, as written), else k."""
-    if first.casefold() in ("mon", "monday"):
+def _place_words(first: str, at: int = 0) -> Callable[[int], str]:
+    """How a column whose cell `first`, on the line at place `at` (from 0), writes the place k of a line: k + 1 where
+    that cell is at + 1, the k-th day's name where it is a day's (Mon or Monday, as written), else k."""
+    if first.casefold() in {name.casefold() for day in DAY_NAMES for name in (day, day[:3])}:
         return lambda k: DAY_NAMES[k][:3] if len(first) == 3 else DAY_NAMES[k]
-    return lambda k: str(k + 1 if DIGITS.fullmatch(first) and int(first) == 1 else k)
+    return lambda k: str(k + 1 if DIGITS.fullmatch(first) and int(first) == at + 1 else k)
 
 
 def _same_label(cell: str, text: str) -> bool:

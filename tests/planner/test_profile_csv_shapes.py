@@ -140,8 +140,9 @@ def test_a_short_line_keeps_the_other_lines_labels_checked_and_is_named(tmp_path
     lines = [f"{h},{WEEK[h]}" for h in BY_WEIGHT]
     lines[1] = f"{WEEK[1]}"
     csv = written(tmp_path, ["hour,weight", *lines])
-    assert problems_of(csv) == [f"{csv}:{SORTED_AT}: '24,1.0' is not numbered hour 7, {ORDER_HINT}",
-                                short_said(csv, 3, "1.0", 1, "hour,weight", 2)]
+    # in the lines' order: the short line 3 first
+    assert problems_of(csv) == [short_said(csv, 3, "1.0", 1, "hour,weight", 2),
+                                f"{csv}:{SORTED_AT}: '24,1.0' is not numbered hour 7, {ORDER_HINT}"]
 
 
 def test_a_short_line_of_a_file_in_order_is_named_as_its_weight_cannot_be_told(tmp_path):
@@ -177,7 +178,7 @@ def test_a_short_line_among_times_in_order_is_named_alone_the_times_around_it_an
     lines[6] = f"{MONDAY + timedelta(hours=7):%Y-%m-%d %H:%M},{WEEK[6]}"
     lines[7] = f"{MONDAY + timedelta(hours=8):%Y-%m-%d %H:%M},{WEEK[7]}"
     csv = written(tmp_path, ["timestamp,weight", *lines])
-    assert problems_of(csv)[0] == (f"{csv}:8: '2026-01-05 07:00,1.0' is not 2026-01-05 06:00, 2 hours after line 6; the "
+    assert problems_of(csv)[1] == (f"{csv}:8: '2026-01-05 07:00,1.0' is not 2026-01-05 06:00, 2 hours after line 6; the "
                                    f"weights are read in the lines' order, one an hour from Monday 00:00: sort the lines by "
                                    f"their labels (Monday 00:00 first)")
 
