@@ -282,7 +282,7 @@ def _set_path(data: dict, path: str, value: Any, keyword: bool = False) -> None:
                 near = catalog.suggest(part, shown)
                 hint = f"; did you mean '{near[0]}'?" if near else f" (known: {', '.join(shown)})"
                 if keyword and near:
-                    hint += _named_in_overrides(parts[:k], near[0], shown.index(near[0]), parts[k + 1:], value)
+                    hint += _named_in_overrides(data, parts[:k], near[0], shown.index(near[0]), parts[k + 1:], value)
                 raise _problem(path, f"no workload named '{part}' in {where}{hint}")
             if end == len(parts):
                 raise _problem(path, f"name a field of the workload, e.g. {path}.gpu_hours_per_month")
@@ -334,14 +334,19 @@ def _dotted_for_underscores(data: dict, before: list[str], part: str, after: lis
     return f"; did you mean '{dotted}'? ('__' stands for '.' in plan()'s keyword arguments only)"
 
 
-def _named_in_overrides(before: list[str], name: str, index: int, after: list[str], value: Any) -> str:
+def _named_in_overrides(data: dict, before: list[str], name: str, index: int, after: list[str], value: Any) -> str:
     """How to give a workload's field when a keyword argument cannot spell its `name` (`llm-finetune`: a keyword
     holds no `-`): the overrides mapping, and the keyword naming the workload by its 0-based `index`; "" where it can
-    (a `.` in a name is `__` in a keyword)."""
+    (a `.` in a name is `__` in a keyword), and where that path is no path of `data` either (the name's `-` written as
+    `__`, `workloads__llm__finetune__…`, leaves `finetune` in it: advice that would be refused is none)."""
     keyword = "__".join([*before, name.replace(".", "__"), *after])
     if keyword.isidentifier():
         return ""
     dotted = ".".join([*before, name, *after])
+    try:
+        _set_path(copy.deepcopy(data), dotted, value)
+    except ScenarioError:
+        return ""
     return (f" A keyword argument cannot spell that name: give overrides={{{dotted!r}: {shortened(repr(value))}}}, or "
             f"name the workload by its position, {'__'.join([*before, str(index), *after])}={shortened(repr(value))}")
 

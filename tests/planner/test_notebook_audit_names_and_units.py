@@ -131,3 +131,12 @@ def test_every_summary_cell_shown_as_a_percentage_says_it_holds_a_fraction(worke
     shares = {field.value: unit.value for field, value, unit in ws.iter_rows(min_row=2) if "%" in value.number_format}
     assert set(shares) >= {"assumption.resale_share_of_book", "solver.gap"}
     assert set(shares.values()) == {FRACTION}
+
+
+def test_no_keyword_advice_that_would_be_refused(hybrid):
+    # the name's '-' written as '__' (a review, 2026-12-07): the suggested forms kept 'finetune' and were refused
+    with pytest.raises(ScenarioError) as caught:
+        apply_overrides(hybrid, workloads__llm__finetune__gpu_hours_per_month=500)
+    said = str(caught.value)
+    assert "did you mean 'llm-finetune'?" in said
+    assert "overrides=" not in said and "by its position" not in said
