@@ -80,8 +80,7 @@ from planner.engine.run import baseline_speeds
 from planner.engine.solve import DEFAULT_SOLVER
 from planner.errors import MAX_PROBLEMS_SHOWN, PlannerError, PriceStoreLocked, ScenarioError
 from planner.fileio import file_stamp
-from planner.reports.compare import input_text
-from planner.reports.markdown import Edited
+from planner.reports.markdown import FILE_OWN, Edited
 from planner.scenario import (
     BUILTIN_PROFILES,
     PurchaseOption,
@@ -1647,11 +1646,6 @@ def _after_last_entry(text: str, node: yaml.MappingNode) -> int:
 _RELATIVE_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(?!\w+://)[^\n]*\n?", re.MULTILINE)
 
 
-# What a download of an edited scenario says of the file's name and description (a "3-year view" may now plan 48
-# months): one source for the scenario file's first comment (download_head) and the plan summary's note (summary_edits)
-FILE_OWN = "the name and description are the file's own and may not describe the edits"
-
-
 def edited_words(origin: str = "") -> str:
     """"Edited in the dashboard from startup-hybrid.yaml" (`origin`; on one line: an uploaded file's name may hold a
     line break and YAML after it)."""
@@ -1675,9 +1669,8 @@ def summary_edits(cur: Current) -> Edited | None:
     the Compare page's "Inputs that differ" says them (reports.compare.input_text); None where it is not edited."""
     if cur.base is None or cur.edited is None or cur.edited == cur.base:
         return None
-    said = f"{edited_words(origin_name(cur.base_id))}: {FILE_OWN}. Changed from the file:"
-    changes = diff_inputs(cur.base, cur.edited).itertuples(index=False)
-    return Edited(said, tuple((path, input_text(path, old), input_text(path, new)) for path, old, new in changes))
+    return Edited.of(edited_words(origin_name(cur.base_id)), "the file",
+                     diff_inputs(cur.base, cur.edited).itertuples(index=False))
 
 
 def origin_name(base_id: str) -> str:

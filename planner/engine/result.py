@@ -237,6 +237,10 @@ class Plan:
     # the price store file the plan's prices were read from (set by plan(); None: it read none). A field, not kept
     # aside by the plan's id, so that a copy (dataclasses.replace) or an unpickled plan still refuses to export onto it
     store_file: Path | None = None
+    # what plan()'s overrides changed of the scenario given: (path, the value given, the value planned) of each field,
+    # scenario.diff_inputs' rows, for the summary's note (reports.markdown.plan_edits); () without overrides, or where
+    # they changed no value. The planner's own choice of profile_slots is no override: `scenario` holds it alone
+    overrides_changed: tuple = ()
 
     @property
     def energy_kwh(self) -> float:

@@ -66,7 +66,7 @@ from planner.errors import (
     TooManyPurchaseVariables,
 )
 from planner.months import HOURS_PER_WEEK
-from planner.scenario import Scenario, apply_overrides, load_scenario
+from planner.scenario import Scenario, apply_overrides, diff_inputs, load_scenario
 from planner.scenario.cost_basis import bought_cost_warnings
 from planner.scenario.loading import (
     check_not_a_plan,
@@ -570,6 +570,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     - `overrides` / keyword arguments: dotted-path changes, validated like a file (a mapping given for a section is
       merged into it: `onprem={"pue": 1.5}` changes the PUE alone) —
       `plan(s, onprem__electricity_per_kwh=0.2)` is `plan(s, overrides={"onprem.electricity_per_kwh": 0.2})`;
+      the plan keeps what they changed (`overrides_changed`), which its summary (summary.md) says under its header:
+      its title and description are the file's;
     - `store`: the price store file for `prices.source: store` (default `$FLEETPLAN_STORE` or the
       platform's data directory); given for another source, it is not read, and a warning says so, as it says
       where the prices came from when that is not what the scenario asked (price_source_warnings);
@@ -612,7 +614,7 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
         raise PlannerError("plan: inputs: expected the inputs of the scenario as given, from inputs_for(scenario, store, "
                            "merge_periods=reduced), and no overrides")
     loaded = checked_scenario(scenario)
-    s = apply_overrides(loaded, overrides, **kwargs)
+    s = overridden = apply_overrides(loaded, overrides, **kwargs)
     if inputs is not None and (inputs.name, inputs.currency, inputs.horizon_months) != (s.name, s.currency,
                                                                                         s.horizon_months):
         raise PlannerError(f"plan: inputs: these are the inputs of {shortened(repr(inputs.name))} "
@@ -690,6 +692,8 @@ def plan(scenario: Scenario | str | Path | dict, solver: str = DEFAULT_SOLVER, b
     # its reports name the scenario's files as its file wrote them, however it was loaded (plan(path) or
     # plan(load_scenario(path))); the overrides' copy no longer knows that folder
     result.scenario_folder = file_folder(loaded)
+    if overrides or kwargs:   # what they changed, for the summary's note: its title and description are the file's
+        _set_fresh(result, overrides_changed=tuple(diff_inputs(loaded, overridden).itertuples(index=False, name=None)))
     return result
 
 

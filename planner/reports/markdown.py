@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -193,14 +195,42 @@ def _schedule_by_card(schedule: pd.DataFrame) -> pd.DataFrame:
 # the Plan: its scenario, prices, offers and speeds; never the catalog or a price source again)
 
 
+# What the note of a scenario changed from the one given says of its name and description (a "3-year view" may now
+# plan 48 months): one source for the dashboard's (fleetplan_dashboard.state: a download's first comment, its summary's
+# note) and the note of a plan made with overrides (`OVERRIDES_NOTE`)
+FILE_OWN = "the name and description are the file's own and may not describe the edits"
+# who changed the scenario of a plan made with overrides (Plan.overrides_changed), and from what: plan()'s overrides,
+# or `fleetplan plan --profile-slots`, which plans with one
+OVERRIDES_NOTE = ("Changed with overrides", "the scenario given")
+
+
 @dataclass(frozen=True)
 class Edited:
     """How the scenario planned differs from its file, for the summary of a plan made from an edited one (the
-    dashboard's edits): `said`, the caller's words of who edited it and from which file, and `changes`, (field path,
-    the file's value, the value planned) of each field changed, as text."""
+    dashboard's edits, or a plan's overrides: `Edited.of`): `said`, the caller's words of who edited it and from which
+    file, and `changes`, (field path, the file's value, the value planned) of each field changed, as text."""
 
     said: str
     changes: tuple[tuple[str, str, str], ...]
+
+    @classmethod
+    def of(cls, how: str, given: str, changes: Iterable[tuple[str, Any, Any]]) -> Edited:
+        """The note of a scenario changed `how` ("Edited in the dashboard from startup-hybrid.yaml") from `given`
+        ("the file"): that its name and description are the file's (FILE_OWN), and each of `changes` (path, the value
+        given, the value planned: scenario.diff_inputs' rows) as the Compare page's "Inputs that differ" says them
+        (reports.compare.input_text)."""
+        # imported here: a summary without a note needs none of a comparison's code
+        from planner.reports.compare import input_text
+
+        return cls(f"{how}: {FILE_OWN}. Changed from {given}:",
+                   tuple((path, input_text(path, old), input_text(path, new)) for path, old, new in changes))
+
+
+def plan_edits(plan: Plan) -> Edited | None:
+    """The note of what `plan`'s overrides changed of the scenario given (Plan.overrides_changed); None where it was
+    made with none, or with none that changed a value (a plan pickled before plans kept them too)."""
+    changes = getattr(plan, "overrides_changed", ())
+    return Edited.of(*OVERRIDES_NOTE, changes) if changes else None
 
 
 def _edited_note(edited: Edited | None) -> list[str]:
@@ -427,9 +457,10 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
     assumptions, its workloads, the cards it quotes, the prices and speeds used, the offers left out (counted by the
     rule they fail); the solver. Under the title: the planner's version, when the plan was made and where its prices
     came from. With `start` (month 1, YYYY-MM: --start) the total's period and each plan year say their calendar
-    months ("months 1–36 = 2027-04 to 2030-03"). With `edited` (a scenario edited from its file: the dashboard's),
-    under that line a note says so and lists each field changed, the file's value → the value planned: the title and
-    description are the file's ("3-year view" beside a total over 48 months)."""
+    months ("months 1–36 = 2027-04 to 2030-03"). Under that line, for a plan made with overrides
+    (`plan(s, horizon_months=48)`), a note says so and lists each field they changed, the value given → the value
+    planned: the title and description are the file's ("3-year view" beside a total over 48 months); `edited` (a
+    scenario edited from its file: the dashboard's) is the note said instead."""
     require_plan(plan, "plan_to_markdown (to_markdown)")
     target = check_export_path(plan, path, "summary.md", "plan_to_markdown (to_markdown)")
     s = plan.scenario
@@ -440,7 +471,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
         lines += [description, ""]
     # after the header, not before: a summary is told by its "Planned with fleetplan" line within its first 8 lines
     # (scenario.loading.summary_header)
-    lines += [_header(plan), "", *_edited_note(edited)]
+    lines += [_header(plan), "", *_edited_note(edited if edited is not None else plan_edits(plan))]
     basis = present_value_basis(plan)
     money = present_money(plan)   # every sum of money below is a present value but the purchase schedule's (nominal)
     grouped = grouping_line(plan)   # the bound on the cost error of a grouped profile, as the table and JSON

@@ -36,6 +36,8 @@ def test_the_summary_of_an_edited_horizon_says_it_was_edited_and_36_to_48():
     top = md.split("**Total:")[0]   # near the top: above the total
     assert f"**{NOTE}: the name and description are the file's own and may not describe the edits." in top
     assert "- horizon_months: 36 → 48\n" in top
+    # one note: the plan is made from the edited scenario, with no overrides of its own to note again
+    assert md.count("may not describe the edits") == 1 and "Changed with overrides" not in md
     # still told as a summary (its "Planned with fleetplan" line within its first lines: scenario.loading)
     assert md.split("\n")[4].startswith("Planned with fleetplan ")
     assert "over 48 months" in md
@@ -85,3 +87,4 @@ def test_the_plan_page_marks_the_description_as_the_files_and_the_export_summary
     summary = summary.decode() if isinstance(summary, bytes) else summary
     top = summary.split("**Total:")[0]
     assert f"**{NOTE}: " in top and "- horizon_months: 36 → 48\n" in top
+    assert summary.count("may not describe the edits") == 1
