@@ -109,29 +109,44 @@ def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, flo
 
 
 PHONE_PLOT_PX = 260   # the plot area of a chart on a phone (390 px wide, less the axis labels): the narrowest a label must fit
+AXES_PX = 96          # a chart's width beside its plot (the y axis's ticks and title, the margins): 356 px on a phone, 260
 LABEL_CHAR_PX = 6.5   # one character of a bar label (10 px font)
+# Two rows of cut bars' labels, the second under the first: a purchase every few months left most bars unlabelled in
+# one row. Both within the fifth of the plot above the running costs' tallest bar (monthly_range's 1.25), about 45 px.
+LABEL_ROWS = 2
+LABEL_ROW_PX = 16     # from one row of labels to the next
+# The widths of the box the Plan page draws the monthly chart in that its cut bars' labels are spaced for, each drawn
+# from that width to the next (layout.by_width, on the box's real width): a phone's 356 px, the half page of a 1366 px
+# laptop with the sidebar open (444 px), of a 1400 px screen with it closed or a 1920 px one with it open, of a 1920 px
+# one with it closed. Spaced for a phone's width alone, a desktop's chart twice as wide left most cut bars unlabelled
+# (a browser audit, 2026-12-07).
+MONTHLY_BOX_PX = (356, 440, 600, 860)
 
 
-def spaced_labels(amounts: dict[int, float], horizon: int, text_of) -> dict[int, str]:
-    """{month: label} of the cut bars whose amount fits above them: the largest first, then each whose label keeps
-    clear of those already placed on a phone's plot (PHONE_PLOT_PX for months 1..horizon+1). On long horizons the
-    amounts of neighbouring cut bars ran into one line ("↑352,740 USD ↑88,199 U↑103,675 …"); the others are read on
-    hover."""
-    month_px = PHONE_PLOT_PX / (horizon + 1)
-    placed: dict[int, str] = {}
+def spaced_labels(amounts: dict[int, float], horizon: int, text_of, plot_px: float = PHONE_PLOT_PX,
+                  rows: int = LABEL_ROWS) -> dict[int, tuple[str, int]]:
+    """{month: (label, row)} of the cut bars whose amount fits above them: the largest first, then each in the first of
+    `rows` rows of labels (0: the one at the plot's edge) where it keeps clear of the labels placed in that row already,
+    on a plot `plot_px` wide for months 1..horizon+1 (a phone's: PHONE_PLOT_PX). On long horizons the amounts of
+    neighbouring cut bars ran into one line ("↑352,740 USD ↑88,199 U↑103,675 …"); the others are read on hover."""
+    month_px = plot_px / (horizon + 1)
+    placed: dict[int, tuple[str, int]] = {}
     for month in sorted(amounts, key=lambda m: -abs(amounts[m])):
         text = text_of(amounts[month])
         half = len(text) * LABEL_CHAR_PX / 2
-        if all(abs(month - other) * month_px >= half + len(placed[other]) * LABEL_CHAR_PX / 2 + 4 for other in placed):
-            placed[month] = text
+        row = next((r for r in range(rows) if all(
+            abs(month - other) * month_px >= half + len(said) * LABEL_CHAR_PX / 2 + 4
+            for other, (said, in_row) in placed.items() if in_row == r)), None)
+        if row is not None:
+            placed[month] = (text, row)
     return placed
 
 
-def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figure:
+def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int, plot_px: float = PHONE_PLOT_PX) -> go.Figure:
     """Monthly cost stacked by category (nominal: as paid; the last bar holds the residual value credit and
     payments after the horizon). Months far above the others (the capex of month 1) are cut at the top
-    of the running costs' scale and labelled with their amount where the label has room (spaced_labels), so the
-    running costs stay readable."""
+    of the running costs' scale and labelled with their amount where the label has room on a plot `plot_px` wide
+    (spaced_labels), so the running costs stay readable."""
     fig = go.Figure()
     for cat in COST_CATEGORIES:
         if cat in monthly and (monthly[cat].abs() > 1e-9).any():
@@ -151,9 +166,11 @@ def monthly_chart(monthly: pd.DataFrame, currency: str, horizon: int) -> go.Figu
             amounts = {int(m): float(a) for m, a in zip(monthly["month"], sums) if cut(a)}
             # the arrow says the bar runs off the chart up or down: its amount is said without a sign of its own
             # ("↓ -3,300" said down twice); a credit's hover keeps its sign
-            for month, text in spaced_labels(amounts, horizon, lambda a, s=sign: f"{s} {abs(a):,.0f} {currency}").items():
+            labels = spaced_labels(amounts, horizon, lambda a, s=sign: f"{s} {abs(a):,.0f} {currency}", plot_px)
+            for month, (text, row) in labels.items():
                 fig.add_annotation(x=month, y=y, yanchor=anchor, showarrow=False, font=dict(size=10, color="#111827"),
-                                   bgcolor="rgba(255,255,255,0.85)", text=text)
+                                   bgcolor="rgba(255,255,255,0.85)", text=text,
+                                   yshift=row * LABEL_ROW_PX * (-1 if anchor == "top" else 1))
     subtitle = "as paid; end: residual value" + ("; tall bars cut" if limits else "")
     fig = _layout(fig, "Monthly cost by category", f"{currency} per month", height=440, subtitle=subtitle)
     # 80 px of text an entry (the longest short name, "Cloud on demand", at 10 px): two entries a row on a phone,

@@ -27,13 +27,18 @@ def test_on_60_months_only_labels_that_keep_clear_of_each_other_are_written():
     # 61 bars on 260 px: 4.26 px a month; two 13-character labels need 84.5 px + 4 px between their centres,
     # 21 months: month 1's (the largest) is written, months 5 and 12 are too close to it, month 40 is not
     amounts = {1: 352_740.0, 5: 88_199.0, 12: 103_675.0, 40: 140_619.0}
+    placed = charts.spaced_labels(amounts, 60, lambda a: f"↑ {a:,.0f} USD", rows=1)
+    assert placed == {1: ("↑ 352,740 USD", 0), 40: ("↑ 140,619 USD", 0)}
+    # in a second row (row 1), month 12's clears month 5's by 7 months (29.8 px), short of the 85.25 px two labels
+    # of 13 and 12 characters need: month 12's (the larger) is written, month 5's is not
     placed = charts.spaced_labels(amounts, 60, lambda a: f"↑ {a:,.0f} USD")
-    assert placed == {1: "↑ 352,740 USD", 40: "↑ 140,619 USD"}
+    assert placed == {1: ("↑ 352,740 USD", 0), 40: ("↑ 140,619 USD", 0), 12: ("↑ 103,675 USD", 1)}
 
 
 def test_on_a_few_months_every_cut_bar_has_its_amount():
     amounts = {1: 100_100.0, 3: 90_000.0}
-    assert charts.spaced_labels(amounts, 4, lambda a: f"↑ {a:,.0f} USD") == {1: "↑ 100,100 USD", 3: "↑ 90,000 USD"}
+    assert charts.spaced_labels(amounts, 4, lambda a: f"↑ {a:,.0f} USD") == {1: ("↑ 100,100 USD", 0),
+                                                                             3: ("↑ 90,000 USD", 0)}
 
 
 def test_the_title_is_short_below_the_toolbar_and_the_legend_below_everything():
