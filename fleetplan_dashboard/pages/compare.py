@@ -232,25 +232,41 @@ if len(comp.prices):   # the same offer priced differently (an edited offers fil
         st.caption("Sources in full: " + "; ".join(tables.plain(v) for v in long_prices) + ".")
 
 st.subheader("Fleets")
+# half the page wide (443 px at 1366): the cost comes right after what is bought or rented, so it is never cut off; on a
+# phone what, its cost and the action show, the hours a swipe away. What and the action wrap in their cells, both
+# sides' rows as high as the longest needs ("1 × a100-80gb-pcie purchase" and "rent on-demand" were cut at 165 and
+# 85 px: an audit, 2026-12-07; at 85 px a phone broke "on-demand" before its last letter); one longer than the rows
+# hold is said in full under its table
+FLEET_PX = {"what": 158, "cost": 106, "action": 92, "instance_hours": 87}
+fleets = {}
+for side, plan in (("A", pa), ("B", pb)):
+    fleet = tables.fleet_table(plan)
+    units = [f"{u:g} × " if u == u and u else "" for u in fleet["units"]]
+    fleets[side] = fleet.assign(what=[f"{n}{sku} {o.replace('_', '-')}"
+                                      for n, sku, o in zip(units, fleet["sku"], fleet["purchase_option"])])
+wrapped = {"what": FLEET_PX["what"], "action": FLEET_PX["action"]}
+fleet_lines = max(compare_tables.lines_needed(fleet, wrapped) for fleet in fleets.values())
 left, right = st.columns(2)
 for col, name, p in ((left, f"A: {label(a_id)}", pa), (right, f"B: {label(b_id)}", pb)):
     with col:
         st.markdown(f"**{tables.plain(name)}**")
         for card in tables.fleet_cards(p):
             st.caption(f"**{card.label}**: {tables.plain(card.value)} — {tables.plain(card.detail)}")
-        # half the page wide (443 px at 1366): the cost comes right after what is bought or rented, so it is never cut
-        # off; on a phone what, its cost and the action show, the hours a swipe away
-        fleet = tables.fleet_table(p)
-        units = [f"{u:g} × " if u == u and u else "" for u in fleet["units"]]
-        fleet["what"] = [f"{n}{sku} {o.replace('_', '-')}" for n, sku, o in zip(units, fleet["sku"], fleet["purchase_option"])]
+        fleet = fleets[name[0]]
         wide(f"compare_fleet_{name[0]}").dataframe(
             fleet[["what", "cost", "action", "instance_hours"]], hide_index=True, width="stretch",
-            key=f"compare_fleet_{name[0]}", placeholder="", column_config={
-                "what": st.column_config.TextColumn("units × card or offer", width=165, pinned=True),
-                "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=106,
+            key=f"compare_fleet_{name[0]}", placeholder="", row_height=compare_tables.row_height(fleet_lines),
+            column_config={
+                "what": st.column_config.TextColumn("units × card or offer", width=FLEET_PX["what"], pinned=True),
+                "cost": st.column_config.NumberColumn(f"cost, {cc} (PV)", format="%,.0f", width=FLEET_PX["cost"],
                                                       help=f"{cc}, {present_value_basis(p)}"),
-                "action": st.column_config.TextColumn(width=85),
-                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f", width=87)})
+                "action": st.column_config.TextColumn(width=FLEET_PX["action"]),
+                "instance_hours": st.column_config.NumberColumn("hours used", format="%,.0f",
+                                                                width=FLEET_PX["instance_hours"])})
+        cut = [what for what in fleet["what"]
+               if compare_tables.wrapped_lines(what, FLEET_PX["what"]) > min(fleet_lines, compare_tables.MAX_LINES)]
+        if cut:
+            st.caption("In full: " + "; ".join(tables.plain(what) for what in cut) + ".")
         # the site's fixed cost is no row's (as the Plan page's fleet says)
         note = site_cost_note(p, field=tables.SITE_COST_FIELD)
         if note:

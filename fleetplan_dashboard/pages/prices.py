@@ -5,6 +5,8 @@ table is in USD, converted at the scenario's fx.USD where the scenario is in ano
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from fleetplan_dashboard import charts, links, state, tables
@@ -15,6 +17,12 @@ from planner.catalog.offers import check_no_card_rows
 from planner.engine.offer_costs import OfferFilter, offers_table
 from planner.errors import PlannerError
 from planner.text import counted
+
+# the widest the offers table's note column gets (93 characters: a cloud offer's longest, "GPUs per instance not known | a
+# share of one GPU, how large not known | GPU memory not known", 91); a longer note (a card's own figures, named field
+# by field) is said in full under the table
+NOTE_MAX_PX = 700
+NOTE_MIN_PX = 60    # its header, "note", whole
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -172,6 +180,11 @@ if len(view):
     st.plotly_chart(_in_currency(charts.offers_chart(view, per_reference=workload.reference_gpu if workload else None),
                                  cc), key="offers_chart")
     ref = workload.reference_gpu if workload is not None else "reference GPU"
+    # The notes (where an offer's figures come from) whole on one line, up to NOTE_MAX_PX: the last column, past the
+    # table's sideways scroll on any screen. It was as wide as the grid chose and cut them ("your fig…", "GPUs per
+    # instance not known | a share of…": an audit, 2026-12-07).
+    longest = max((len(n) for n in view["note"].dropna().astype(str)), default=0)
+    note_px = max(NOTE_MIN_PX, min(NOTE_MAX_PX, math.ceil(longest / tables.CHARS_PER_PX) + 2))
     # On a phone (356 px) the offer's name, pinned, and the price it is ranked by show whole, short headers saying what
     # their help says in full; the other prices, its option and the rest a swipe away (layout.wide). With the offers
     # the workload cannot use shown, they are listed under the table, each reason once (tables.unusable_reasons)
@@ -190,7 +203,13 @@ if len(view):
             "usd_per_hour": st.column_config.NumberColumn(f"{cc} per hour", format="%.4f", width=95,
                                                           help=f"{cc} per hour of the instance or card, all its GPUs"),
             "usd_per_gpu_hour": st.column_config.NumberColumn(f"{cc} per GPU-hour", format="%.4f", width=125),
+            "note": st.column_config.TextColumn("note", width=note_px),
         })
+    # the notes say where an offer's figures come from (a card's: your figures or the catalog's); one longer than
+    # its column is said in full under the table, after its offer
+    in_full = tables.notes_in_full(view["sku"], view["note"], note_px)
+    if in_full:
+        st.caption(in_full)
 if reasons is not None:
     # each reason whole, as text that wraps on any screen, once for all the offers it covers; the reasons and the
     # names as the engine and the price source spell them (a GPU name from an offers CSV): escaped, never Markdown
