@@ -1058,24 +1058,59 @@ def _newer_prices(source: str, pinned: bool, asked: str | None) -> str:
     return f" The Prices page shows each offer's date; {newer}."
 
 
-def _card_advice(card_dates: dict, oldest_age: int | None, checked: bool) -> str:
+def _card_advice(card_dates: dict, oldest_age: int | None) -> str:
     """The banner's sentence on the catalog's card prices when the oldest used is older than STALE_AFTER_DAYS
-    ("" otherwise): how old, and where a current price goes (a quote under the scenario file's card overrides, in the
-    page's words). `checked`: the banner told to check current prices already (the cloud's are old too)."""
+    ("" otherwise): the oldest one's date, and where a current price goes (a quote under the scenario file's card
+    overrides, in the page's words). How old they are, and to check them, is the headline's (_headline)."""
     if oldest_age is None or oldest_age <= STALE_AFTER_DAYS:
         return ""
-    check = "check them too" if checked else "check current prices before deciding"
-    return (f"{'' if checked else '.'} The catalog card prices are more than {STALE_AFTER_DAYS} days old (the oldest "
-            f"{card_dates.get('as_of_oldest') or card_dates.get('as_of')}, {_counted(oldest_age, 'day')}): {check}; a "
+    return (f" The oldest catalog card price is dated {card_dates.get('as_of_oldest') or card_dates.get('as_of')}; a "
             f"quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) or under the scenario file's "
             f"{_OVERRIDES}.")
+
+
+def _headline(cloud_age: int | None, cards_age: int | None, undated: int, future: bool) -> str:
+    """The banner's first sentence, for a budget holder: how old the prices are and what to do ("The cloud prices are
+    230 days old, past the 180-day mark: check current prices before deciding."), "" where no price needs a look.
+    `cloud_age`: the cloud prices' age in days where older than STALE_AFTER_DAYS (the newest one's, or a store
+    snapshot's), else None; `cards_age`: the oldest catalog card price's where older, else None; `undated`: how many
+    prices used have no date; `future`: a price is dated in the future."""
+    old = [f"the cloud prices are {_counted(cloud_age, 'day')} old"] if cloud_age is not None else []
+    if cards_age is not None:
+        old.append(f"the catalog card prices {'are ' if not old else ''}up to {_counted(cards_age, 'day')} old")
+    said = [" and ".join(old) + f", past the {STALE_AFTER_DAYS}-day mark"] if old else []
+    if undated:
+        said.append(f"{_counted(undated, 'price')} used {'has' if undated == 1 else 'have'} no date and may be old")
+    if future:
+        said.append("a price is dated in the future")
+    if not said:
+        return ""
+    if old or undated:
+        check = "check current prices" + (" and the date in the future" if future else "")
+    else:
+        check = "check its date"
+    text = "; ".join(said)
+    return f"{text[:1].upper()}{text[1:]}: {check} before deciding."
+
+
+def _fresh_headline(cloud_age: int | None, cards_age: int | None) -> str:
+    """The banner's first sentence where no price needs a look: how recent they are."""
+    if cloud_age is not None:
+        return ("The prices are recent: the newest cloud price is "
+                + ("from today." if cloud_age <= 0 else f"{_counted(cloud_age, 'day')} old."))
+    if cards_age is not None:
+        return f"The prices are recent: the oldest catalog card price is {_counted(max(cards_age, 0), 'day')} old."
+    return f"No price this plan uses is older than {STALE_AFTER_DAYS} days."
 
 
 def price_banner(prices: dict, today: date | None = None, scenario=None,
                  offers: pd.DataFrame | None = None) -> tuple[str, str]:
     """(level, Markdown): level `warning` when the cloud prices used (or the store's snapshots) are older than
     STALE_AFTER_DAYS, have no date, or a price is dated in the future, or the source reported a problem; else
-    `info`. `prices`: a Plan's (engine.readback.prices_used). One rule of age for every price, the plan's own
+    `info`. Its first sentence, in bold, says plainly how old the prices are and what to do ("The cloud prices are 230
+    days old, more than 180: check current prices before deciding.": _headline), for a budget holder; the details
+    follow in a paragraph of their own (a browser audit, 2026-12-07: the age and the advice came after the list of
+    sources, dates and shares). `prices`: a Plan's (engine.readback.prices_used). One rule of age for every price, the plan's own
     (catalog.prices.STALE_AFTER_DAYS: the command line's "stale prices: … older than 180 days"), so the banner and
     the command line call the same price old. Text names the source, how old the cloud prices used
     are — judged on those alone: the catalog's card prices and the scenario's own quotes (card_overrides, custom
@@ -1116,42 +1151,28 @@ def price_banner(prices: dict, today: date | None = None, scenario=None,
     dates = price_dates(prices, getattr(scenario, "currency", ""))
     if "of the total" in dates:
         text += f". All prices used: {dates}"
-    level = "warning" if cloud_look or cards_future or quotes_future else "info"
+    text += "."
+    # the headline: how old the prices are and what to do, first, plainly; the details (the list above, where the
+    # dates are shown and how newer prices reach a plan, where a quote goes, the undated prices' names, the source's
+    # note) after it. One rule of age for every price, the plan's own.
     stale = [a for a in ages + [cloud_age] if a is not None and a > STALE_AFTER_DAYS]
-    advice = ""   # sentences, each ended with a full stop, which ends the list before them too
-    if stale:
-        level = "warning"
-        advice = (f". These cloud prices are more than {STALE_AFTER_DAYS} days old: check current prices before "
-                  "deciding." + _newer_prices(source, pinned, asked))
-    elif cloud_look == "undated":
-        one = ((prices.get("cloud_dates") or {}).get("undated_prices") or 0) == 1
-        advice = (f". {'The cloud price carries' if one else 'The cloud prices carry'} no date and may be old: check "
-                  "current prices before deciding." + _newer_prices(source, pinned, asked))
-    card_advice = _card_advice(card_dates, cards_age, checked=bool(advice))
-    level = "warning" if card_advice else level
-    advice += card_advice
+    cloud_old = max(stale) if stale else None
+    cards_old = cards_age if cards_age is not None and cards_age > STALE_AFTER_DAYS else None
     # an undated price, cloud or card, is a price the plan's warnings name as the command line's do (a quote the
     # scenario gives is none: its date is the user's to give): the banner names them too, from the plan's offers
     # table (their empty as_of), not only their count
-    cards_undated = card_dates.get("undated_prices") or 0
-    undated = cards_undated + ((prices.get("cloud_dates") or {}).get("undated_prices") or 0)
+    undated = (card_dates.get("undated_prices") or 0) + ((prices.get("cloud_dates") or {}).get("undated_prices") or 0)
+    headline = _headline(cloud_old, cards_old, undated, cloud_look == "future" or cards_future or quotes_future)
+    level = "warning" if headline or prices.get("warning") else "info"
+    if cloud_old is not None or cloud_look == "undated":
+        text += _newer_prices(source, pinned, asked)
+    text += _card_advice(card_dates, cards_age)
     named = undated_named(offers) if undated else None
-    if undated:
-        level = "warning"
     if named:
-        said = f"{'Prices' if undated > 1 else 'The price'} used with no date: {plain(named)}."
-    elif undated and (cloud_look != "undated" or cards_undated):   # all the cloud's undated: said so above
-        said = f"{_counted(undated, 'price')} used {'has' if undated == 1 else 'have'} no date."
-    else:
-        said = ""
-    if said:
-        advice += f"{'' if advice else '.'} {said}" + ("" if advice else " Check current prices before deciding.")
-    text += advice
+        text += f" {'Prices' if undated > 1 else 'The price'} used with no date: {plain(named)}."
     if prices.get("warning"):
-        level = "warning"
-        # the list ended with a full stop where no advice ended it: "(5 days ago) Note: …" read as one sentence
-        text += ("" if advice else ".") + f" Note: {plain(_note(prices['warning'], REFRESH_COMMAND in text))}."
-    return level, text
+        text += f" Note: {plain(_note(prices['warning'], REFRESH_COMMAND in text))}."
+    return level, f"**{headline or _fresh_headline(cloud_age, cards_age)}**\n\n{text}"
 
 
 # the refresh commands a price source's warning names for a store to make or fill (catalog.prices.refresh_said: one

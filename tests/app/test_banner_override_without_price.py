@@ -22,7 +22,7 @@ def test_an_uploaded_override_without_a_price_is_shown_as_the_catalog_price():
     at.file_uploader(key="upload_file").set_value(("dated.yaml", text.encode(), "application/x-yaml")).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="base").value.startswith("upload:dated.yaml:")
-    banner = [t for t in [w.value for w in at.warning] + [i.value for i in at.info] if t.startswith("Prices: ")]
+    banner = [t for t in [w.value for w in at.warning] + [i.value for i in at.info] if "\n\nPrices: " in t]
     assert len(banner) == 1, banner
     assert (r"catalog price for a100\-80gb\-pcie with the date and source you gave (the scenario gives no price for it) "
             r"is dated 2026-11-20 (") in banner[0]

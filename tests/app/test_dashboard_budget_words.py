@@ -71,11 +71,13 @@ def test_old_prices_say_where_to_look_and_how_newer_ones_reach_the_plan(prices, 
     dated = {"prices": 1, "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}
     level, text = tables.price_banner({**prices, "cloud_dates": dated}, today=date(2027, 2, 1))
     assert level == "warning"
-    assert text.endswith("(196 days ago). These cloud prices are more than 180 days old: check current prices before "
-                         "deciding. The Prices page shows each offer's date; " + advice), text
+    # first how old, and what to do; where the dates are and how newer prices reach the plan after the list
+    assert text.startswith("**The cloud prices are 196 days old, past the 180-day mark: check current prices before "
+                           "deciding.**\n\n"), text
+    assert text.endswith("(196 days ago). The Prices page shows each offer's date; " + advice), text
     assert "pinned" not in text and not FIELD_PATH.search(text)
     if "pinned_snapshot" in prices:
-        assert text.startswith("Prices: price store as it stood at its snapshot #3, fixed by the scenario file · ")
+        assert "\n\nPrices: price store as it stood at its snapshot #3, fixed by the scenario file · " in text
 
 
 def test_a_store_that_had_no_prices_is_not_told_to_be_chosen_again():
@@ -100,11 +102,11 @@ def test_the_plan_pages_limits_and_banner_name_no_scenario_field(fresh_cache, mo
     said = [c.value for c in at.caption if c.value.startswith(("Binds:", "No limit binds", "Not known for"))
             or " costs less than the plan: it drops " in c.value]
     assert said and not [s for s in said if FIELD_PATH.search(s)], said
-    (banner,) = [w.value for w in at.warning if w.value.startswith("Prices: ")]
+    (banner,) = [w.value for w in at.warning if "\n\nPrices: " in w.value]
     assert "newest cloud price as of 2026-07-20 (196 days ago)" in banner
-    assert (". These cloud prices are more than 180 days old: check current prices before deciding. The Prices page "
-            "shows each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices "
-            "refresh`), and the scenario file's Price source set to the price store.") in banner, banner
+    assert banner.startswith("**The cloud prices are 196 days old and the catalog card prices up to "), banner
+    assert (". The Prices page shows each offer's date; newer ones need a price refresh, made on the command line "
+            "(`fleetplan prices refresh`), and the scenario file's Price source set to the price store.") in banner, banner
     # then the catalog's card prices, in the page's words for where a quote goes
     assert banner.endswith("a quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
     "or under the scenario file's “Card overrides (your figures for "

@@ -205,7 +205,11 @@ def test_price_banner_fresh_and_stale():
                               (date(2027, 1, 17), 181, "warning")):
         got, text = tables.price_banner(prices, today=today)
         assert got == level and f"({age} days ago)" in text, text
-        assert ("more than 180 days old" in text) == (level == "warning"), text
+        assert ("past the 180-day mark" in text) == (level == "warning"), text
+        # the first sentence says how old, and what to do
+        assert text.startswith(f"**The cloud prices are {age} days old, past the 180-day mark: check current prices "
+                               "before deciding.**" if level == "warning" else
+                               f"**The prices are recent: the newest cloud price is {age} days old.**"), text
     assert "90 days" not in text
 
 
@@ -239,24 +243,26 @@ DEC_6 = date(2026, 12, 6)
 STARTUP = {"source": "snapshot", "as_of": "2026-04-20", "as_of_oldest": "2023-11-23",
            "cloud_dates": _dated("2026-04-20"), "card_dates": _dated("2023-11-23", prices=2, undated=1),
            "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
-# what to do, in the dashboard's words: where the dates are, and how newer prices reach a plan of the packaged snapshot
-STALE = (". These cloud prices are more than 180 days old: check current prices before deciding. The Prices page shows "
-         "each offer's date; newer ones need a price refresh, made on the command line (`fleetplan prices refresh`), and "
-         "the scenario file's Price source set to the price store.")
-# and the catalog's card prices: the RTX 4090's of 2023-11-23 is 1,109 days old on 2026-12-06 (3 years to 2026-11-23
-# with 2024's leap day, 3 × 365 + 1, and 13 days), past the 180 days after which a plan's warnings call a price stale;
-# the RTX 3060's has no date
-OLD_CARDS = (" The catalog card prices are more than 180 days old (the oldest 2023-11-23, 1,109 days): check them too; a "
-             "quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
-             "or under the scenario file's “Card overrides (your figures for catalog cards)”. 1 price "
-             "used has no date.")
+# The first sentence, plainly: how old the prices are and what to do. The cloud price is 230 days old; the catalog's
+# card prices: the RTX 4090's of 2023-11-23 is 1,109 days old on 2026-12-06 (3 years to 2026-11-23 with 2024's leap
+# day, 3 × 365 + 1, and 13 days), past the 180 days after which a plan's warnings call a price stale; the RTX 3060's
+# has no date
+HEADLINE = ("**The cloud prices are 230 days old and the catalog card prices up to 1,109 days old, past the 180-day "
+            "mark; 1 price used has no date and may be old: check current prices before deciding.**\n\n")
+# the details after the list: where the dates are, and how newer prices reach a plan of the packaged snapshot
+STALE = (". The Prices page shows each offer's date; newer ones need a price refresh, made on the command line "
+         "(`fleetplan prices refresh`), and the scenario file's Price source set to the price store.")
+# and where a quote of one's own goes, after the oldest card price's date
+OLD_CARDS = (" The oldest catalog card price is dated 2023-11-23; a quote of your own goes in the Plan page's quote box "
+             "(sidebar, On-prem cards) or under the scenario file's “Card overrides (your figures for catalog cards)”.")
 
 
 def test_price_banner_names_the_cloud_prices_age_the_catalog_cards_and_the_quote_apart():
     level, text = tables.price_banner(STARTUP, today=DEC_6)
     assert level == "warning"
-    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 (230 days ago) · catalog card "
-                    r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie (no date given)" + STALE + OLD_CARDS)
+    assert text == HEADLINE + (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 "
+                               r"(230 days ago) · catalog card prices as of 2023-11-23, 1 undated · your quote for "
+                               r"a100\-80gb\-pcie (no date given)" + STALE + OLD_CARDS)
 
 
 def test_a_fresh_quote_date_hides_no_stale_cloud_price():
@@ -265,9 +271,10 @@ def test_a_fresh_quote_date_hides_no_stale_cloud_price():
     quoted = {**STARTUP, "as_of": "2026-11-20", "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-11-20"}]}
     level, text = tables.price_banner(quoted, today=DEC_6)
     assert level == "warning"
-    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 (230 days ago) · catalog card "
-                    r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie is dated 2026-11-20 "
-                    r"(16 days ago)" + STALE + OLD_CARDS)
+    assert text == HEADLINE + (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 "
+                               r"(230 days ago) · catalog card "
+                               r"prices as of 2023-11-23, 1 undated · your quote for a100\-80gb\-pcie is dated 2026-11-20 "
+                               r"(16 days ago)" + STALE + OLD_CARDS)
 
 
 def test_a_price_dated_in_the_future_is_said_to_be():
@@ -276,14 +283,19 @@ def test_a_price_dated_in_the_future_is_said_to_be():
     assert level == "warning" and "days ago" not in text.split("your quote")[1]
     assert text.endswith(r"your quote for a100\-80gb\-pcie is dated 2027-11-20, in the future: check the date"
                          + STALE + OLD_CARDS)
+    assert text.startswith("**The cloud prices are 230 days old and the catalog card prices up to 1,109 days old, past "
+                           "the 180-day mark; 1 price used has no date and may be old; a price is dated in the future: "
+                           "check current prices and the date in the future before deciding.**"), text
     # a cloud price dated in the future: said so, even where nothing else needs a look
     fresh = {"source": "snapshot", "cloud_dates": _dated("2027-01-01", oldest="2026-12-01", prices=2)}
     level, text = tables.price_banner(fresh, today=DEC_6)
-    assert (level, text) == ("warning", "Prices: packaged price snapshot · newest cloud price dated 2027-01-01, in the "
-                                        "future: check the date")
+    assert (level, text) == ("warning", "**A price is dated in the future: check its date before deciding.**\n\n"
+                                        "Prices: packaged price snapshot · newest cloud price dated 2027-01-01, in the "
+                                        "future: check the date.")
     # tomorrow is no future: a refresh is dated in UTC
     level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-12-07")}, today=DEC_6)
-    assert (level, text) == ("info", "Prices: packaged price snapshot · newest cloud price as of 2026-12-07 (today)")
+    assert (level, text) == ("info", "**The prices are recent: the newest cloud price is from today.**\n\n"
+                                     "Prices: packaged price snapshot · newest cloud price as of 2026-12-07 (today).")
 
 
 def test_undated_cloud_prices_are_said_undated_not_absent():
@@ -291,20 +303,22 @@ def test_undated_cloud_prices_are_said_undated_not_absent():
     entry = {"source": "snapshot", "as_of": None, "undated_prices": 1, "cloud_dates": _dated(None, undated=1)}
     level, text = tables.price_banner(entry, today=DEC_6)
     # one price: "The cloud price carries" (a browser check, 2026-12-06: "The cloud prices carry" of one)
-    assert (level, text) == ("warning", "Prices: packaged price snapshot · 1 cloud price in use, undated. The cloud "
-                                        "price carries no date and may be old: check current prices before deciding. "
+    assert (level, text) == ("warning", "**1 price used has no date and may be old: check current prices before "
+                                        "deciding.**\n\nPrices: packaged price snapshot · 1 cloud price in use, undated. "
                                         "The Prices page shows each offer's date; newer ones need a price refresh, made "
                                         "on the command line (`fleetplan prices refresh`), and the scenario file's Price "
                                         "source set to the price store.")
     # some dated, some not: the dated ones give the age, the others are counted
     mixed = {"source": "snapshot", "cloud_dates": _dated("2026-11-30", oldest="2026-11-01", prices=3, undated=2)}
     level, text = tables.price_banner(mixed, today=DEC_6)
-    assert (level, text) == ("warning", "Prices: packaged price snapshot · newest cloud price as of 2026-11-30 (6 days "
-                                        "ago; oldest cloud price used 2026-11-01), 2 cloud prices undated. 2 prices used "
-                                        "have no date. Check current prices before deciding.")
+    assert (level, text) == ("warning", "**2 prices used have no date and may be old: check current prices before "
+                                        "deciding.**\n\nPrices: packaged price snapshot · newest cloud price as of "
+                                        "2026-11-30 (6 days ago; oldest cloud price used 2026-11-01), 2 cloud prices "
+                                        "undated.")
     # no cloud price in the plan at all
     level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated(None, prices=0)}, today=DEC_6)
-    assert (level, text) == ("info", "Prices: packaged price snapshot · no cloud price in use")
+    assert (level, text) == ("info", "**No price this plan uses is older than 180 days.**\n\n"
+                                     "Prices: packaged price snapshot · no cloud price in use.")
 
 
 def test_the_banner_of_entry_yaml_says_its_cloud_price_is_undated():
@@ -336,9 +350,10 @@ def test_an_override_with_a_source_and_no_price_is_said_to_be_the_catalog_price_
     quoted = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": "2026-03-20"}]}
     level, text = tables.price_banner(quoted, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))
     assert level == "warning"
-    assert text == (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 (230 days ago) · catalog card "
-                    r"prices as of 2023-11-23, 1 undated · catalog price for a100\-80gb\-pcie with the source you "
-                    r"gave (the scenario gives no price for it) is dated 2026-03-20 (261 days ago)" + STALE + OLD_CARDS)
+    assert text == HEADLINE + (r"Prices: packaged price snapshot · newest cloud price as of 2026-04-20 "
+                               r"(230 days ago) · catalog card prices as of 2023-11-23, 1 undated · catalog price for "
+                               r"a100\-80gb\-pcie with the source you gave (the scenario gives no price for it) is dated "
+                               r"2026-03-20 (261 days ago)" + STALE + OLD_CARDS)
     # a catalog card without a date: said undated, not "no date given" of a quote
     undated = {**STARTUP, "quotes": [{"card": "a100-80gb-pcie", "as_of": None}]}
     _, text = tables.price_banner(undated, today=DEC_6, scenario=_startup_with_a100("{source: Dell quote}"))
@@ -464,7 +479,8 @@ def test_price_banner_shows_an_offers_csv_path_and_a_warning_as_typed():
               "warning": "row 9 (offer **[x](http://e/l)**): negative prices"}
     level, text = tables.price_banner(prices, today=date(2026, 11, 30))
     assert level == "warning"
-    assert text == (r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest cloud price as of 2026-11-20 "
+    assert text == ("**The prices are recent: the newest cloud price is 10 days old.**\n\n"
+                    r"Prices: offers CSV \/srv\/\!\[a\]\(http\:\/\/h\/i\.png\)\.csv · newest cloud price as of 2026-11-20 "
                     r"(10 days ago) · your quote for my\-\[card\]\(http\:\/\/e\/l\) (no date given). "
                     r"Note: row 9 \(offer \*\*\[x\]\(http\:\/\/e\/l\)\*\*\)\: negative prices.")
 

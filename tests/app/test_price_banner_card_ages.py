@@ -32,9 +32,10 @@ def test_a_plan_on_an_old_card_price_and_no_cloud_price_gets_a_warning():
     level, text = tables.price_banner(written_prices(p), today=DEC_6, scenario=p.scenario)
     assert level == "warning", text
     assert "no cloud price in use · catalog card prices as of 2023-11-23" in text
-    assert (". The catalog card prices are more than 180 days old (the oldest 2023-11-23, 1,109 days): check current "
-            "prices before deciding; a quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
-            "or under the scenario file's “Card overrides") in text
+    assert text.startswith("**The catalog card prices are up to 1,109 days old, past the 180-day mark: check current "
+                           "prices before deciding.**"), text
+    assert (". The oldest catalog card price is dated 2023-11-23; a quote of your own goes in the Plan page's quote box "
+            "(sidebar, On-prem cards) or under the scenario file's “Card overrides") in text
 
 
 def test_the_card_prices_are_stale_past_the_same_days_as_a_plans_warnings():
@@ -49,15 +50,17 @@ def test_the_card_prices_are_stale_past_the_same_days_as_a_plans_warnings():
         assert got == level, text
     # 2026-07-20 is 139 days old: not a stale cloud price, as the command line does not call it one
     level, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-07-20")}, today=DEC_6)
-    assert level == "info" and "days old" not in text, text
-    # both past it: the cloud's sentence, then the cards'
+    assert level == "info" and "past the 180-day mark" not in text, text
+    assert text.startswith("**The prices are recent: the newest cloud price is 139 days old.**"), text
+    # both past it: the cloud's age, then the cards', in the first sentence; the cards' date and where a quote goes
+    # at the end
     _, text = tables.price_banner({"source": "snapshot", "cloud_dates": _dated("2026-06-08"),
                                    "card_dates": _dated("2026-06-08")}, today=DEC_6)
-    assert "These cloud prices are more than 180 days old" in text
-    assert text.endswith("The catalog card prices are more than 180 days old (the oldest 2026-06-08, 181 days): check "
-                         "them too; a quote of your own goes in the Plan page's quote box (sidebar, On-prem cards) "
-                         "or under the scenario file's “Card overrides (your figures for "
-                         "catalog cards)”.")
+    assert text.startswith("**The cloud prices are 181 days old and the catalog card prices up to 181 days old, past "
+                           "the 180-day mark: check current prices before deciding.**"), text
+    assert text.endswith("The oldest catalog card price is dated 2026-06-08; a quote of your own goes in the Plan "
+                         "page's quote box (sidebar, On-prem cards) or under the scenario file's “Card overrides (your "
+                         "figures for catalog cards)”.")
 
 
 def test_an_undated_card_price_is_a_warning_and_named():
@@ -67,9 +70,10 @@ def test_an_undated_card_price_is_a_warning_and_named():
     offers = pd.DataFrame({"provider": ["onprem"], "region": [""], "sku": ["rtx-3060-12gb"], "purchase_option": [""],
                            "as_of": [None], "source": ["seed guide: 'RTX 3060 ≈ ¥2,500' (undated)"]})
     level, text = tables.price_banner(prices, today=DEC_6, offers=offers)
-    assert (level, text) == ("warning", r"Prices: packaged price snapshot · no cloud price in use · 1 catalog card price, "
-                                        r"undated. The price used with no date: card rtx\-3060\-12gb. Check current "
-                                        r"prices before deciding.")
+    assert (level, text) == ("warning", "**1 price used has no date and may be old: check current prices before "
+                                        "deciding.**\n\n"
+                                        r"Prices: packaged price snapshot · no cloud price in use · 1 catalog card price, "
+                                        r"undated. The price used with no date: card rtx\-3060\-12gb.")
 
 
 def test_the_banner_names_the_undated_prices_of_a_real_plan():

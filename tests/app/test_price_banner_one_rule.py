@@ -31,7 +31,8 @@ def test_the_dashboard_has_no_age_rule_of_its_own():
     assert not hasattr(state, "STALE_AFTER_DAYS")
     prices = {"source": "snapshot", "cloud_dates": {"prices": 1, "as_of": "2026-07-20", "as_of_oldest": "2026-07-20"}}
     level, text = tables.price_banner(prices, today=date(2026, 12, 6))
-    assert (level, text) == ("info", "Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago)")
+    assert (level, text) == ("info", "**The prices are recent: the newest cloud price is 139 days old.**\n\n"
+                                     "Prices: packaged price snapshot · newest cloud price as of 2026-07-20 (139 days ago).")
 
 
 @pytest.fixture()
@@ -60,5 +61,5 @@ def test_the_banner_names_the_undated_prices_whatever_the_warnings_words(reworde
     assert not at.exception, [e.value for e in at.exception]
     [box] = [e.value for e in at.code if "eastus" in e.value]
     assert box.startswith("prices without a date — 1 of 1 prices used: azure Standard_NC4as_T4_v3 spot (eastus)"), box
-    [banner] = [w.value for w in at.warning if w.value.startswith("Prices: ")]
+    [banner] = [w.value for w in at.warning if "\n\nPrices: " in w.value]
     assert f"The price used with no date: {UNDATED_SPOT}." in banner, banner

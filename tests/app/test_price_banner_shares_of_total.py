@@ -33,7 +33,7 @@ def test_the_banner_says_the_shares_of_the_total_on_undated_and_stale_prices(fre
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
     at.selectbox(key="base").set_value("file:industrial.yaml").run()
     assert not at.exception, [e.value for e in at.exception]
-    (banner,) = [w.value for w in at.warning if w.value.startswith("Prices: ")]
+    (banner,) = [w.value for w in at.warning if "\n\nPrices: " in w.value]
     assert (f"All prices used: dated 2026-03-20 to 2026-06-18, 1 undated ({_pct(undated)} of the total); "
             f"1 older than 180 days ({_pct(stale)} of the total).") in banner, banner
 

@@ -48,7 +48,9 @@ def test_the_fallback_to_the_packaged_snapshot_is_said_once_in_the_price_banner(
              for e in kind]
     said = [text for text in shown if FALLBACK in text]
     assert len(said) == 1 and said[0].count(FALLBACK) == 1, said
-    assert said[0].startswith("Prices: packaged price snapshot")   # the banner
+    # the banner: how old the prices are and what to do, then where they came from
+    assert said[0].startswith("**1 price used has no date and may be old: check current prices before deciding.**\n\n"
+                              "Prices: packaged price snapshot"), said[0]
     # the banner names the refresh's command once, where it says how newer prices reach a plan; its Note refers to it
     assert said[0].count("`fleetplan prices refresh`") == 1, said[0]
     assert said[0].endswith("newer ones need a price refresh, made on the command line (`fleetplan prices refresh`). "
@@ -97,5 +99,6 @@ def test_the_banners_note_keeps_the_command_where_the_banner_names_none():
     warning = "no price store at /srv/team-prices.sqlite: `fleetplan prices refresh` makes one; using the packaged snapshot"
     _, text = tables.price_banner({"source": "snapshot", "cloud_dates": FRESH, "warning": warning},
                                   today=date(2026, 12, 6))
-    assert _as_read(text) == ("Prices: packaged price snapshot · newest cloud price as of 2026-12-01 (5 days ago). "
+    assert _as_read(text) == ("**The prices are recent: the newest cloud price is 5 days old.**\n\n"
+                              "Prices: packaged price snapshot · newest cloud price as of 2026-12-01 (5 days ago). "
                               f"Note: {warning}."), text
