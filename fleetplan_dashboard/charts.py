@@ -109,18 +109,15 @@ def monthly_range(monthly: pd.DataFrame, spike: float = 3.0) -> tuple[float, flo
 
 
 PHONE_PLOT_PX = 260   # the plot area of a chart on a phone (390 px wide, less the axis labels): the narrowest a label must fit
-AXES_PX = 96          # a chart's width beside its plot (the y axis's ticks and title, the margins): 356 px on a phone, 260
 LABEL_CHAR_PX = 6.5   # one character of a bar label (10 px font)
 # Two rows of cut bars' labels, the second under the first: a purchase every few months left most bars unlabelled in
 # one row. Both within the fifth of the plot above the running costs' tallest bar (monthly_range's 1.25), about 45 px.
 LABEL_ROWS = 2
 LABEL_ROW_PX = 16     # from one row of labels to the next
-# The widths of the box the Plan page draws the monthly chart in that its cut bars' labels are spaced for, each drawn
-# from that width to the next (layout.by_width, on the box's real width): a phone's 356 px, the half page of a 1366 px
-# laptop with the sidebar open (444 px), of a 1400 px screen with it closed or a 1920 px one with it open, of a 1920 px
-# one with it closed. Spaced for a phone's width alone, a desktop's chart twice as wide left most cut bars unlabelled
-# (a browser audit, 2026-12-07).
-MONTHLY_BOX_PX = (356, 440, 600, 860)
+# The chart is drawn once, its labels spaced for a phone's plot: the server does not know the width it is shown at, and
+# a version per width (drawn, then shown by a CSS container query on its box) cost about 50 ms more a figure on each
+# rerun of the Plan page (industrial.yaml, 2026-12-07); the second row labels five of industrial's nine cut months
+# where one row labelled three, and hovering a bar gives any amount.
 
 
 def spaced_labels(amounts: dict[int, float], horizon: int, text_of, plot_px: float = PHONE_PLOT_PX,

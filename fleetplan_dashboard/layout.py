@@ -59,26 +59,3 @@ def close_sidebar_on_pick() -> None:
     st.html(_CLOSER_STYLE)
     st.container(key=SIDEBAR_CLOSER).html(_CLOSE_SIDEBAR_ON_PICK, unsafe_allow_javascript=True)
 
-
-BY_WIDTH = "by_width_"    # the key prefix of the boxes `by_width` draws and of their versions
-
-
-def by_width(key: str, widths) -> list:
-    """One container per width of `widths` (px, rising), keyed `BY_WIDTH` + `key` + "_" + width, in a box keyed
-    `BY_WIDTH` + `key`: each shown only while the box is at least its width and narrower than the next (the first at any
-    width under the second). A CSS container query on the box's own width, which the server cannot know: the window's,
-    with the sidebar open or closed, the page's columns side by side or stacked on a phone."""
-    box = BY_WIDTH + key
-    bounds = [*widths[1:], None]
-    rules = [f".st-key-{box} {{ container: {box} / inline-size; }}"]
-    for i, (low, high) in enumerate(zip(widths, bounds)):
-        outside = " or ".join(q for q in (f"(width < {low}px)" if i else "", f"(width >= {high}px)" if high else "") if q)
-        if not outside:   # one version: shown at every width
-            continue
-        version = f"st-key-{box}_{low}"
-        # the version and the wrapper Streamlit puts around it (its gap with the others) both taken out of the page
-        rules.append(f"@container {box} {outside} {{ .{version}, "
-                     f'[data-testid="stLayoutWrapper"]:has(> .{version}) {{ display: none; }} }}')
-    st.html("<style>" + " ".join(rules) + "</style>")
-    outer = st.container(key=box)
-    return [outer.container(key=f"{box}_{low}") for low in widths]

@@ -27,7 +27,6 @@ import pandas as pd
 import streamlit as st
 
 from fleetplan_dashboard import charts, links, state, tables, trace
-from fleetplan_dashboard.layout import by_width
 from fleetplan_dashboard.layout import wide as _wide
 from planner.catalog.gpus import board_gpus
 from planner.engine.baselines import CHEAPER_BY_CAPS, round_off
@@ -566,10 +565,7 @@ cumulative_slot = st.empty()
 cumulative_caption = st.empty()
 left, right = st.columns(2)
 with left:
-    # its cut bars' amounts spaced for the width it is shown at, a phone's to a wide screen's (charts.MONTHLY_BOX_PX)
-    for box, box_px in zip(by_width("monthly_chart", charts.MONTHLY_BOX_PX), charts.MONTHLY_BOX_PX):
-        box.plotly_chart(charts.monthly_chart(p.monthly, cc, p.horizon_months, plot_px=box_px - charts.AXES_PX),
-                         key=f"monthly_chart_{box_px}")
+    st.plotly_chart(charts.monthly_chart(p.monthly, cc, p.horizon_months), key="monthly_chart")
 with right:
     if len(p.utilisation):
         st.plotly_chart(charts.utilisation_chart(p.utilisation, s.onprem.availability), key="utilisation_chart")
