@@ -136,6 +136,14 @@ def check_endpoint(url: str, setting: str) -> None:
     above 65535 …): a configuration mistake, told before any request."""
     from urllib.parse import urlsplit
 
+    # urlsplit strips leading and trailing whitespace, so " http://host/…" passed here and failed only at the first
+    # request, after every retry (about 16 s, exit 1, at times said to be the deadline): refused, not stripped, as
+    # a value that is not what the user meant to set (a quoting slip in a cron line) may be wrong otherwise too
+    stray = [where for where, found in (("start", url[:1].isspace()), ("end", url[-1:].isspace()),
+                                        ("middle", any(c.isspace() for c in url.strip()))) if found]
+    if stray:
+        raise SourceConfigError(f"{setting}={url_shown(url)!r} is not a usable URL: stray whitespace at its "
+                                f"{' and '.join(stray)}; set it without spaces, tabs or line breaks")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number

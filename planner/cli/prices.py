@@ -96,20 +96,20 @@ def _what_to_do(exc: StoreError) -> str:
     return ""
 
 
-def _open(store: Path | None) -> PriceStore:
+def _open(store: Path | None, quiet: bool = False) -> PriceStore:
     """The store for a refresh (`store`, else $FLEETPLAN_STORE or the default), opened without making, moving or
     writing anything (`open_for_refresh`): where there is no store yet, or a damaged store of ours, one is made (the
     damaged one set aside, with a warning) only when the refresh saves its snapshot, so a refresh that fails leaves
     the path as it was. Any other file (another application's, a scenario given as --store by mistake), or a store
     that cannot be used now (a directory, no permission, locked, read-only: checked before any request), exits 2 and
-    is left untouched."""
+    is left untouched. `quiet`: the note on a damaged store is not told (the warning once it is moved aside is)."""
     from pricing_adapters.store import StoreToBe, open_for_refresh
 
     try:
         price_store = open_for_refresh(_resolve_store(store))
     except StoreError as exc:
         fail(f"{_store_named(store)}: {exc}{_what_to_do(exc)}", 2)
-    if isinstance(price_store, StoreToBe) and price_store.damaged is not None:
+    if isinstance(price_store, StoreToBe) and price_store.damaged is not None and not quiet:
         err.warn(f"{price_store.damaged}; this refresh moves it aside and starts a new store when it saves its "
                  "snapshot (a refresh that fails leaves it where it is)", label="note")
     return price_store
@@ -175,10 +175,10 @@ def _print_warnings(store: PriceStore) -> None:
         err.warn(text)
 
 
-def _print_skipped(source) -> None:
+def _print_skipped(source, quiet: bool = False) -> None:
     """`skipped: 8 implausible_price, 1 windows`: how many items the fetch of `source` left out, by reason."""
     skipped = {k: v for k, v in (getattr(source, "skipped", None) or {}).items() if v}
-    if skipped:
+    if skipped and not quiet:
         err.print("skipped: " + ", ".join(f"{v} {k}" for k, v in sorted(skipped.items())), soft_wrap=True)
 
 
@@ -243,6 +243,10 @@ def refresh(
                                                       "not asked about again (where the packaged facts differ, each "
                                                       "refresh warns; one giving the packaged facts where the store's "
                                                       "differ is saved without it, with a warning)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="for cron: print nothing on success (no notes, no \"saved snapshot …\" line, no "
+                                    "count of items skipped), but still every warning (offers dropped, prices moved "
+                                    "more than twofold, changes accepted) and every error"),
 ) -> None:
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
@@ -261,10 +265,10 @@ def refresh(
         fail(f"--provider {provider}: {exc}", 2)
     except RegionError as exc:
         fail(f"--region: {exc}", 2)
-    price_store = _open(store)
+    price_store = _open(store, quiet)
     try:
         with progress_bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          transient=True) as bar:
+                          transient=True) as bar:   # no terminal in cron: it prints nothing there
             tasks: dict[str, int] = {}
             notes: list[str] = []   # told once the snapshot is saved, beside the source's notice
 
@@ -288,11 +292,12 @@ def refresh(
         raise typer.Exit(1) from None
     if moved_aside := getattr(price_store, "moved_aside", None):   # a damaged store, set aside as the snapshot was saved
         err.warn(moved_aside)
-    for notice in [getattr(source, "notice", None), *notes]:
+    for notice in [getattr(source, "notice", None), *notes] if not quiet else []:
         if notice:
             err.print(f"note: {notice}", soft_wrap=True)
-    _print_skipped(source)
-    err.print(f"saved {info.describe()} in {price_store.path}", soft_wrap=True)
+    _print_skipped(source, quiet)
+    if not quiet:
+        err.print(f"saved {info.describe()} in {price_store.path}", soft_wrap=True)
     try:
         shadowed = price_store.shadowed(info)
     except (StoreError, OffersSchemaError) as exc:   # the snapshot is saved: this is only a check, exit 0
