@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pricing_adapters import registry
+from pricing_adapters.errors import StoreError
 from pricing_adapters.retired import is_retired_azure_size
 from pricing_adapters.schema import effective_hourly
 from pricing_adapters.shown import counted, series, shortened
@@ -170,15 +171,37 @@ def stored_prices(store: PriceStore, provider: str) -> dict[str, tuple[pd.DataFr
             for (_, region), info in in_force.items()}
 
 
-def price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame) -> list[PriceJump]:
+def price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
+                recent: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[PriceJump]:
     """The regions of `offers` (a refresh of `provider`, typed) whose prices jumped against `earlier`
-    (`earlier_prices`)."""
+    (`earlier_prices`), or, for an offer whose price moved in this refresh, against its oldest price in `recent`
+    (`recent_prices`) where that is farther: a move ×9 a night is refused on its second night (×81). An offer whose
+    price did not move is not held against `recent` again: its move was refused or accepted when it happened."""
     jumps = []
     for region, (before, compared_with) in earlier.items():
-        jump = region_jump(matched_ratios(before, offers[offers["region"] == region]))
+        now = offers[offers["region"] == region]
+        ratios = matched_ratios(before, now)
+        past, past_label = (recent or {}).get(region, (None, compared_with))
+        if past is not None and past_label != compared_with and not ratios.empty:
+            ratios, compounded = _farther(ratios, matched_ratios(past, now))
+            if compounded:
+                compared_with = f"{compared_with} or, for the {counted(compounded, 'offer')} moved again, {past_label}"
+        jump = region_jump(ratios)
         if jump is not None:
             jumps.append(PriceJump(provider, region, compared_with, **jump))
     return jumps
+
+
+def _farther(ratios: pd.DataFrame, past: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """(`ratios` (`matched_ratios` against the prices in force) with each offer that moved in this refresh held
+    against its price in `past` (`matched_ratios` against older prices) where that moved farther, how many were)."""
+    both = ratios.merge(past, on=["offer_id", "currency"], how="left", suffixes=("", "_past"))
+    moved_now = np.abs(np.log(both["ratio"].to_numpy())) > SAME_PRICE
+    farther = moved_now & (np.abs(np.log(both["ratio_past"].to_numpy(dtype=float))) > np.abs(np.log(both["ratio"])))
+    farther = np.asarray(farther, dtype=bool) & np.isfinite(both["ratio_past"].to_numpy(dtype=float))
+    for column in ("old_per_hour", "ratio"):
+        both[column] = np.where(farther, both[f"{column}_past"], both[column])
+    return both[list(ratios.columns)], int(farther.sum())
 
 
 def _packaged(provider: str) -> pd.DataFrame:
@@ -632,3 +655,146 @@ def amount(value: float) -> str:
     decimals = max(0, 5 - math.floor(math.log10(abs(value)))) if value else 0
     text = f"{value:,.{decimals}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+# -- what a saved refresh changed, held against a longer past: said, not refused -------------------------------------
+
+# The checks above hold a refresh against the snapshot in force just before, so a feed going wrong a step a night
+# passed each of them: 72, then 50, then 36 of eastus's offers (a GPU type gone), or prices ×9 a night (the ops audit of
+# nightly refreshes). So a refresh is also held against the last RECENT_SNAPSHOTS snapshots of the store covering its
+# region: a week of nightly refreshes, each read once (a few thousand rows), losses within it adding up. Not the
+# packaged snapshot, once the store covers the region: it never moves, so every instance type retired since it was
+# built would be said on every refresh for ever, and the first refresh was held against it already. Nor more than
+# a window: the store does not record which losses and jumps a user accepted, so one accepted stops being said (or
+# refused) once it is RECENT_SNAPSHOTS refreshes old.
+RECENT_SNAPSHOTS = 7
+# A move of an offer's price beyond this either way, within the refusal limits, is said: a real repricing moves tens of
+# percent (the largest of the reference data, -44 %, is ×1/1.79), so ×2 is a move to look at, ×9 (under the refusal's
+# ×10) a broken feed's step as likely as a repricing.
+MOVED_FACTOR = 2.0
+MOVED_NAMED = 3   # of the offers moved or dropped, in a warning
+SAME_PRICE = 1e-6   # a ratio within this of 1 (in its logarithm) is a price unchanged: each division rounds its own way
+
+
+def recent_prices(store: PriceStore, provider: str, earlier: dict[str, tuple[pd.DataFrame, str]]
+                  ) -> dict[str, tuple[pd.DataFrame, str]]:
+    """For each region of `earlier` (`earlier_prices`) that the store covers: (the offers of its last RECENT_SNAPSHOTS
+    snapshots of `provider` covering it, each offer once with its price in the oldest of them, "snapshots #1 to #3");
+    for a region it does not cover, `earlier`'s (the packaged snapshot)."""
+    covering: dict[str, list] = {}
+    for info in store.snapshots():   # oldest first
+        if info.provider == provider:
+            for region in info.regions:
+                if region in earlier:
+                    covering.setdefault(region, []).append(info)
+    read: dict[int, pd.DataFrame] = {}
+    recent = {}
+    for region, entry in earlier.items():
+        infos = covering.get(region, [])[-RECENT_SNAPSHOTS:]
+        if not infos:
+            recent[region] = entry
+            continue
+        parts = []
+        for info in infos:
+            if info.id not in read:
+                try:
+                    read[info.id] = store.offers(info.id)
+                except StoreError:   # no rows left (deleted by hand): plans skip it, and so does this
+                    read[info.id] = None
+            if read[info.id] is not None:
+                parts.append(read[info.id][read[info.id]["region"] == region])
+        if not parts:
+            recent[region] = entry
+            continue
+        offers = pd.concat(parts, ignore_index=True).drop_duplicates("offer_id")   # the oldest price of each
+        ids = [i.id for i in infos]
+        recent[region] = (offers, f"snapshot #{ids[0]}" if len(ids) == 1 else f"snapshots #{ids[0]} to #{ids[-1]}")
+    return recent
+
+
+def dropped_text(earlier: dict[str, tuple[pd.DataFrame, str]], recent: dict[str, tuple[pd.DataFrame, str]],
+                 provider: str, offers: pd.DataFrame) -> str:
+    """What a saved refresh of `provider` (`offers`, typed) dropped of the offers in force in its regions (`earlier`)
+    and of those of its recent snapshots there (`recent_prices`), retired Azure sizes left out as the adapter drops
+    them: counts, the first MOVED_NAMED offer ids, the GPUs no longer offered in a region; "" for nothing dropped."""
+    said, examples, gpus_gone = [], [], []
+    for region, (before, compared_with) in earlier.items():
+        now = offers[offers["region"] == region]
+        lost_now = _lost(before, now, provider)
+        past, past_label = recent.get(region, (before, compared_with))
+        lost_past = _lost(past, now, provider)
+        if lost_now.empty and lost_past.empty:
+            continue
+        text = f"{provider} {region}: "
+        if not lost_now.empty:
+            text += f"{len(lost_now):,} of the {len(_kept(before, provider)):,} offers in force ({compared_with})"
+        if len(lost_past) > len(lost_now):
+            text += (" and " if not lost_now.empty else "") + (f"{len(lost_past):,} of the "
+                                                              f"{len(_kept(past, provider)):,} offers of {past_label}")
+        said.append(text)
+        examples += sorted((lost_now if not lost_now.empty else lost_past)["offer_id"].astype(str))
+        had = set(_kept(past, provider)["gpu"].astype(str)) | set(_kept(before, provider)["gpu"].astype(str))
+        gone = sorted(had - set(now["gpu"].astype(str)) - {"", "nan", "None"})
+        if gone:
+            gpus_gone.append(f"in {region} of {', '.join(gone)}")
+    if not said:
+        return ""
+    more = f" and {len(examples) - MOVED_NAMED:,} more" if len(examples) > MOVED_NAMED else ""
+    gone = f"; no offer left {'; '.join(gpus_gone)}" if gpus_gone else ""
+    return (f"offers dropped, missing from this refresh: {'; '.join(said)}; e.g. {', '.join(examples[:MOVED_NAMED])}"
+            f"{more}{gone}")
+
+
+def _kept(before: pd.DataFrame, provider: str) -> pd.DataFrame:
+    """`before` without the retired Azure sizes the adapter drops, deliberately (as `missing_offers` counts)."""
+    if provider == "azure" and not before.empty:
+        return before[~before["sku"].astype(object).map(is_retired_azure_size).astype(bool)]
+    return before
+
+
+def _lost(before: pd.DataFrame, now: pd.DataFrame, provider: str) -> pd.DataFrame:
+    """The offers of `before` (`_kept`) that `now` lacks."""
+    before = _kept(before, provider)
+    return before[~before["offer_id"].isin(now["offer_id"])]
+
+
+def moved_text(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame) -> str:
+    """The offers of a saved refresh of `provider` (`offers`, typed) whose price moved beyond MOVED_FACTOR either way
+    against `earlier` (the prices in force, or the same instance types' in other regions), the first MOVED_NAMED named
+    old → new, by region; "" for none."""
+    said = []
+    for region, (before, compared_with) in earlier.items():
+        ratios = matched_ratios(before, offers[offers["region"] == region])
+        logs = np.log(ratios["ratio"].to_numpy()) if not ratios.empty else np.array([])
+        moved = ratios[np.abs(logs) > math.log(MOVED_FACTOR)]
+        if moved.empty:
+            continue
+        moved = moved.assign(far=np.round(np.abs(np.log(moved["ratio"])), 9)).sort_values(["far", "offer_id"], ascending=[False, True])
+        named = ", ".join(f"{r.offer_id} {amount(r.old_per_hour)} → {amount(r.new_per_hour)} {r.currency}/h "
+                          f"({factor(r.ratio)})" for r in moved.head(MOVED_NAMED).itertuples())
+        more = f" and {len(moved) - MOVED_NAMED:,} more" if len(moved) > MOVED_NAMED else ""
+        said.append(f"{provider} {region}: {len(moved):,} of the {len(ratios):,} offers also in {compared_with}, "
+                    f"e.g. {named}{more}")
+    if not said:
+        return ""
+    return (f"prices moved more than ×{MOVED_FACTOR:g} or ×1/{MOVED_FACTOR:g} (a repricing moves tens of percent): "
+            f"{'; '.join(said)}")
+
+
+def other_regions_prices(stored: dict[str, tuple[pd.DataFrame, str]], provider: str, region: str) -> pd.DataFrame:
+    """The offers of `provider` in `region` as its other regions price them: for each instance type, purchase option
+    and currency priced in another region of the store (`stored_prices`) or of the packaged snapshot, one offer of
+    `region`'s id at the median effective hourly price over those regions (no upfront). What a region with no
+    earlier prices of its own is held against: a cloud prices an instance type within about ×2 across its regions."""
+    packaged = _packaged(provider)
+    held = [packaged[packaged["region"] != region]]
+    held += [before for r, (before, _) in stored.items() if r != region]
+    others = pd.concat([h for h in held if not h.empty] or [packaged.iloc[:0]], ignore_index=True)
+    if others.empty:
+        return others
+    per_hour = _per_hour(others)["per_hour"].to_numpy()
+    others = others.assign(hourly_price=per_hour, upfront_price=0.0, term_months=0,
+                           offer_id=[f"{provider}:{region}:{s}:{o}" for s, o in
+                                     zip(others["sku"].astype(str), others["purchase_option"].astype(str))])
+    median = others.groupby(["offer_id", "currency"], as_index=False)["hourly_price"].median()
+    return median.assign(upfront_price=0.0, term_months=0)

@@ -15,17 +15,21 @@ from pricing_adapters.jumps import (
     CORRECTED,
     MISSING_NAMED,
     against_on_demand,
+    dropped_text,
     earlier_prices,
     hardware_changes,
     hardware_text,
     jumps_text,
     missing_offers,
+    moved_text,
+    other_regions_prices,
     price_jumps,
+    recent_prices,
     stored_prices,
     uncompared_commitments,
 )
 from pricing_adapters.schema import MAX_USD_HOURLY_PRICE, MIN_HOURLY_PRICE, validate_offers
-from pricing_adapters.shown import plural
+from pricing_adapters.shown import counted, plural
 from pricing_adapters.store import PriceStore, SnapshotInfo
 
 if TYPE_CHECKING:
@@ -87,25 +91,60 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     typed = validate_offers(offers, origin=f"{source.provider} refresh", check=False)
     stored = stored_prices(store, source.provider)
     earlier = earlier_prices(store, source.provider, typed, stored)
+    recent = recent_prices(store, source.provider, earlier)
+    # a region with no earlier prices (one the packaged snapshot lacks, never refreshed) is held against the same
+    # instance types' prices in the provider's other regions: else its prices were checked against nothing
+    unpriced = [r for r, (before, _) in earlier.items() if before.empty]
+    elsewhere = {r: (other_regions_prices(stored, source.provider, r), "the same instance types in other regions")
+                 for r in unpriced}
+    priced = {**earlier, **elsewhere}
     accepted = check_against_prices_in_force(earlier, source.provider, typed, accept_price_jumps, accept_missing_offers,
                                              source=source.source, accept_hardware_changes=accept_hardware_changes,
                                              implausible=getattr(source, "implausible_offers", None) or (),
                                              dropped_with_item=getattr(source, "dropped_with_item_offers", None) or (),
-                                             stored=stored)
+                                             stored=stored, priced=priced, recent=recent)
     info = store.save(source.provider, regions, source.source, offers)
     for text in accepted:   # only now are they saved
         warn(text)
+    # what the checks let through as a real change can be, said (listings shrink, prices move): told each save, so
+    # that a feed going wrong a step a night is seen on the first night
+    diff = f"`fleetplan prices diff {_in_force_id(earlier)} {info.id}` shows each offer"
+    if not any(t.startswith("missing offers accepted") for t in accepted):
+        dropped = dropped_text(earlier, recent, source.provider, typed)
+        if dropped:
+            warn(f"{dropped}; saved all the same (listings do shrink). {diff}")
+    if not any(t.startswith("price jumps accepted") for t in accepted):
+        moved = moved_text(priced, source.provider, typed)
+        if moved:
+            warn(f"{moved}; saved all the same. {diff}")
+    for region in unpriced:
+        matched = typed["offer_id"].isin(elsewhere[region][0]["offer_id"]).sum()
+        if matched:
+            note(f"no earlier prices for {source.provider} {region}: checked against the same instance types' prices "
+                 f"in other regions ({counted(int(matched), 'offer')})")
+        else:
+            warn(f"no earlier prices for {source.provider} {region}: not checked against any (none of its instance "
+                 f"types is priced in another region either)")
     uncompared = uncompared_commitments(earlier, typed)
     if uncompared:
         note(f"{uncompared}: no earlier prices to compare with; checked against on-demand only")
     return info
 
 
+def _in_force_id(earlier: dict[str, tuple[pd.DataFrame, str]]) -> str:
+    """What `prices diff` calls the prices in force before a refresh: the newest store snapshot among them, else
+    `packaged`."""
+    ids = [int(label.removeprefix("snapshot #")) for _, label in earlier.values() if label.startswith("snapshot #")]
+    return str(max(ids)) if ids else "packaged"
+
+
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
                                   accept_price_jumps: bool, accept_missing_offers: bool, *, source: str = "",
                                   accept_hardware_changes: bool = False, implausible: Collection[str] = (),
                                   dropped_with_item: Collection[str] | Mapping[str, str] = (),
-                                  stored: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[str]:
+                                  stored: dict[str, tuple[pd.DataFrame, str]] | None = None,
+                                  priced: dict[str, tuple[pd.DataFrame, str]] | None = None,
+                                  recent: dict[str, tuple[pd.DataFrame, str]] | None = None) -> list[str]:
     """What `accept_price_jumps`, `accept_missing_offers` and `accept_hardware_changes` let through of `offers`
     (typed, fetched from `source`, which skipped the offers of ids `implausible` for their prices, and those of ids
     `dropped_with_item` with their item, for its own price: a mapping names the item's own offer), one warning each,
@@ -114,8 +153,10 @@ def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], 
     most of the offers of `earlier` (`missing_offers`; said to be skipped for their prices where they were),
     HardwareChangeError when their hardware facts differ from those the store holds (`stored`: `stored_prices`), or
     for a type it does not hold yet from those packaged (`hardware_changes`);
+    prices are held against `priced` (default `earlier`; a region without earlier prices: other regions') and, for an
+    offer moved again, `recent` (`recent_prices`);
     each names the others' findings too, so that one refresh again settles them all."""
-    jumps, contradictions = price_jumps(earlier, provider, offers), against_on_demand(offers)
+    jumps, contradictions = price_jumps(priced or earlier, provider, offers, recent), against_on_demand(offers)
     missing = missing_offers(earlier, provider, offers, implausible, dropped_with_item)
     found = hardware_changes(earlier, provider, offers, source or f"the {provider} refresh", stored)
     hardware = [c for c in found if c.kind == CHANGED]

@@ -118,14 +118,21 @@ def test_an_implausible_price_of_an_offer_not_in_force_changes_nothing_said():
     assert found is not None and (found.missing, found.implausible) == (3, 0)
 
 
-@pytest.mark.parametrize("drop, saved", [
-    (("g4ad.16xlarge",), 17),                  # a retired instance type: 1 of 4 on-demand offers
-    (("g4ad.16xlarge", "inf2.xlarge"), 16),    # two: 2 of 4, half and no more
+@pytest.mark.parametrize("drop, saved, said", [
+    # a retired instance type: 1 of 4 on-demand offers; g4ad.16xlarge is the one Radeon Pro V520 type listed
+    (("g4ad.16xlarge",), 17, "1 of the 18 offers in force (snapshot #1); e.g. aws:us-east-1:g4ad.16xlarge:on_demand; "
+                             "no offer left in us-east-1 of RADEON-PRO-V520"),
+    # two: 2 of 4, half and no more
+    (("g4ad.16xlarge", "inf2.xlarge"), 16, "2 of the 18 offers in force (snapshot #1); e.g. "
+                                           "aws:us-east-1:g4ad.16xlarge:on_demand, aws:us-east-1:inf2.xlarge:on_demand; "
+                                           "no offer left in us-east-1 of INFERENTIA2, RADEON-PRO-V520"),
 ], ids=["one type retired", "two types retired"])
-def test_a_few_offers_gone_are_saved_at_once(session, aws_store, drop, saved):
+def test_a_few_offers_gone_are_saved_at_once_and_named(session, aws_store, drop, saved, said):
     warned = []
     info = refresh(_aws(session, drop=drop), ["us-east-1"], aws_store, warn=warned.append)
-    assert (info.id, info.row_count, warned) == (2, saved, [])
+    assert (info.id, info.row_count) == (2, saved)
+    assert warned == [f"offers dropped, missing from this refresh: aws us-east-1: {said}; saved all the same (listings "
+                      "do shrink). `fleetplan prices diff 1 2` shows each offer"]
 
 
 def test_spot_gone_whole_from_a_region_is_refused_though_only_two_types_had_it(session, aws_store):
