@@ -769,7 +769,8 @@ def moved_text(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offe
         moved = ratios[np.abs(logs) > math.log(MOVED_FACTOR)]
         if moved.empty:
             continue
-        moved = moved.assign(far=np.round(np.abs(np.log(moved["ratio"])), 9)).sort_values(["far", "offer_id"], ascending=[False, True])
+        moved = moved.assign(far=np.round(np.abs(np.log(moved["ratio"])), 9))
+        moved = moved.sort_values(["far", "offer_id"], ascending=[False, True])   # the farthest first, then by id
         named = ", ".join(f"{r.offer_id} {amount(r.old_per_hour)} → {amount(r.new_per_hour)} {r.currency}/h "
                           f"({factor(r.ratio)})" for r in moved.head(MOVED_NAMED).itertuples())
         more = f" and {len(moved) - MOVED_NAMED:,} more" if len(moved) > MOVED_NAMED else ""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from pricing_adapters.errors import PriceJumpError
