@@ -758,13 +758,21 @@ def _lost(before: pd.DataFrame, now: pd.DataFrame, provider: str) -> pd.DataFram
     return before[~before["offer_id"].isin(now["offer_id"])]
 
 
-def moved_text(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame) -> str:
+def moved_text(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,
+               recent: dict[str, tuple[pd.DataFrame, str]] | None = None) -> str:
     """The offers of a saved refresh of `provider` (`offers`, typed) whose price moved beyond MOVED_FACTOR either way
-    against `earlier` (the prices in force, or the same instance types' in other regions), the first MOVED_NAMED named
-    old → new, by region; "" for none."""
+    against `earlier` (the prices in force, or the same instance types' in other regions) or, moved again, against
+    their oldest price in `recent` (as `price_jumps` holds them), the first MOVED_NAMED named old → new, by region;
+    "" for none."""
     said = []
     for region, (before, compared_with) in earlier.items():
-        ratios = matched_ratios(before, offers[offers["region"] == region])
+        now = offers[offers["region"] == region]
+        ratios = matched_ratios(before, now)
+        past, past_label = (recent or {}).get(region, (None, compared_with))
+        if past is not None and past_label != compared_with and not ratios.empty:
+            ratios, compounded = _farther(ratios, matched_ratios(past, now))
+            if compounded:
+                compared_with = f"{compared_with} or, moved again, {past_label}"
         logs = np.log(ratios["ratio"].to_numpy()) if not ratios.empty else np.array([])
         moved = ratios[np.abs(logs) > math.log(MOVED_FACTOR)]
         if moved.empty:

@@ -114,7 +114,7 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
         if dropped:
             warn(f"{dropped}; saved all the same (listings do shrink). {diff}")
     if not any(t.startswith("price jumps accepted") for t in accepted):
-        moved = moved_text(priced, source.provider, typed)
+        moved = moved_text(priced, source.provider, typed, recent)
         if moved:
             warn(f"{moved}; saved all the same. {diff}")
     for region in unpriced:

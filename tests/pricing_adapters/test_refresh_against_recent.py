@@ -126,3 +126,14 @@ def test_a_region_whose_instance_types_are_priced_nowhere_else_is_said_unchecked
                    warn=warned.append).id == 1
     assert warned == ["no earlier prices for azure chilecentral: not checked against any (none of its instance types is "
                       "priced in another region either)"]
+
+
+def test_prices_half_again_a_night_are_said_once_they_add_up_beyond_twice(store):
+    # ×1.5 against the night before says nothing; ×2.25 against snapshot #1 is said on the second night
+    warned = []
+    assert refresh(_Packaged(factor=1.5), ["eastus"], store, warn=warned.append).id == 2 and warned == []
+    assert refresh(_Packaged(factor=2.25), ["eastus"], store, warn=warned.append).id == 3
+    assert len(warned) == 1 and warned[0].startswith(
+        "prices moved more than ×2 or ×1/2 (a repricing moves tens of percent): azure eastus: 72 of the 72 offers also "
+        "in snapshot #2 or, moved again, snapshots #1 to #2, e.g. ")
+    assert "(×2.25)" in warned[0]
