@@ -23,6 +23,7 @@ region stays in force.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import math
@@ -78,6 +79,7 @@ CREATE TABLE offers (
     {", ".join(f'"{c}" {_SQL_TYPE[t]}' for c, t in OFFER_COLUMNS.items())}
 );
 CREATE INDEX offers_by_snapshot ON offers(snapshot_id);
+CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);   -- STORE_ID, MADE_AT, REPLACED
 """
 SNAPSHOT_COLUMNS = ("id", "provider", "regions", "fetched_at", "source", "row_count")
 # offers columns a store may lack and still be read: the contract gained gpu_memory_mib after stores were
@@ -87,6 +89,14 @@ OPTIONAL_COLUMNS = ("zone", "note", "accelerator_name", "as_of", "gpu_known", *L
 # a snapshot dated later than now by more than this was saved by a machine whose clock was wrong: it
 # would stay "newest" (and hide every later refresh) until that date, so it is skipped and named
 FUTURE_SLACK = timedelta(days=1)
+# keys of the store_info table (a store made before it existed gains it, and an id, at its next save)
+STORE_ID = "store_id"     # random hex made with the store: tells one store from another at the same path
+MADE_AT = "made_at"       # ISO 8601, UTC
+REPLACED = "replaced"     # JSON of the damaged store this one replaced (`Replaced`), absent for a first store
+# the first snapshot id of a store replacing a damaged one whose highest id cannot be read: milliseconds since 1970
+# (`_id_floor`), above any id a store reaches by refreshing, and above the floor of any store replaced before
+ID_FLOOR_PER_S = 1000
+ROOT_PAGES = 16   # a store's tables have their root pages among its first pages (2-7), made with it (`_highest_id`)
 REGIONS_NAMED = 5   # of a snapshot's regions, in a message (regions_named)
 RUNS_NAMED = 20     # of a store's runs of snapshot ids, in a message (ids_held)
 # what each message of a file that is no usable store tells a refresh to do (a plan says its own list in their place:
@@ -132,6 +142,20 @@ class SnapshotInfo:
                 f"fetched {self.fetched_at}, {days_old(self.fetched_at)})")
 
 
+@dataclass(frozen=True)
+class Replaced:
+    """The damaged store a store replaced (its store_info REPLACED): the name it was moved aside to (in the same
+    folder), when (ISO 8601, UTC), the highest snapshot id read from it (None: unreadable) and this store's first id."""
+    aside: str
+    at: str
+    highest_id: int | None
+    first_id: int
+
+    def describe(self) -> str:
+        """"replaced on 2026-12-07 after damage (the damaged store was moved aside to prices.sqlite.bad-…)"."""
+        return f"replaced on {self.at[:10]} after damage (the damaged store was moved aside to {self.aside})"
+
+
 class PriceStore:
     """Snapshots of offers in one SQLite file.
 
@@ -141,6 +165,8 @@ class PriceStore:
     def __init__(self, path: str | Path | None = None, *, create: bool = True):
         self.path = Path(path) if path is not None else default_store_path()
         self.warnings: list[str] = []   # bad rows and snapshots skipped while reading, one line each
+        self.made: str | None = None    # the store id of the store this object made at the path (`_create`)
+        self.aside: Path | None = None  # where it moved the damaged store it replaced (`open_store`)
         self.unreadable: dict[int, str] = {}   # snapshot id -> why its row cannot be read (of the last `snapshots`)
         self._open(create)
 
@@ -158,7 +184,7 @@ class PriceStore:
             with _exclusive(self.path):
                 state = _inspect(self.path)
                 if state == "missing":
-                    _create(self.path)
+                    self.made = _create(self.path)
                 elif state == "empty":
                     _init_in_place(self.path)
 
@@ -197,6 +223,7 @@ class PriceStore:
             con.execute("BEGIN IMMEDIATE")
             try:
                 _add_missing_columns(con)
+                _add_store_info(con)
                 _purge_credentials(con)
                 cur = con.execute(
                     "INSERT INTO snapshots (provider, regions, fetched_at, source, row_count) VALUES (?,?,?,?,?)",
@@ -270,7 +297,42 @@ class PriceStore:
         if snapshot_id in self.unreadable:
             raise StoreError(f"snapshot #{snapshot_id} is in {self.path} but cannot be read: "
                              f"{self.unreadable[snapshot_id]}; pin another or refresh")
+        replaced = self.replaced()
+        if replaced is not None and snapshot_id < replaced.first_id:   # an id of the store it replaced
+            raise StoreError(f"snapshot #{snapshot_id} is not in this store {self.path}: the store that held it was "
+                             f"{replaced.describe()}, and this one's snapshots start at #{replaced.first_id}; "
+                             f"{ids_held([i.id for i in infos])}")
         raise StoreError(f"no snapshot #{snapshot_id} in {self.path}; {ids_held([i.id for i in infos])}")
+
+    def about(self) -> dict[str, str]:
+        """The store's store_info table (STORE_ID, MADE_AT, REPLACED): {} for a store made before it existed."""
+        try:
+            con = self._connect()
+            try:
+                rows = con.execute("SELECT key, value FROM store_info").fetchall()
+            finally:
+                con.close()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return {}
+            raise _read_error(self.path, exc) from None
+        except sqlite3.Error as exc:
+            raise _read_error(self.path, exc) from None
+        return {k: v for k, v in rows if isinstance(k, str) and isinstance(v, str)}
+
+    def store_id(self) -> str | None:
+        """The random id made with this store (None for a store made before stores had one, until its next save)."""
+        return self.about().get(STORE_ID)
+
+    def replaced(self) -> Replaced | None:
+        """The damaged store this store replaced, or None (a first store, or its record edited into nonsense)."""
+        text = self.about().get(REPLACED)
+        try:
+            replaced = Replaced(**json.loads(text)) if text else None
+        except (TypeError, ValueError):
+            return None
+        ok = replaced is not None and isinstance(replaced.first_id, int) and isinstance(replaced.at, str)
+        return replaced if ok else None
 
     def latest(self, providers: Sequence[str] | None = None) -> list[SnapshotInfo]:
         """The newest snapshot of each provider (of `providers`, default all)."""
@@ -473,6 +535,13 @@ def _add_missing_columns(con: sqlite3.Connection) -> None:
     for col, dtype in OFFER_COLUMNS.items():
         if col not in have:
             con.execute(f'ALTER TABLE offers ADD COLUMN "{col}" {_SQL_TYPE[dtype]}')
+
+
+def _add_store_info(con: sqlite3.Connection) -> None:
+    """Give a store made before the store_info table existed the table and an id (`PriceStore.store_id`), inside the
+    caller's write transaction."""
+    con.execute("CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    con.execute("INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)", (STORE_ID, secrets.token_hex(8)))
 
 
 def _purge_credentials(con: sqlite3.Connection) -> None:
@@ -846,15 +915,19 @@ def _exclusive(path: Path) -> Iterator[None]:
         why = f"{blocker} is a file, not a folder" if blocker is not None else exc.strerror or str(exc)
         raise StoreError(f"cannot use {path}: cannot make its folder {path.parent}: {why}") from None
     lock = path.with_name(path.name + ".lock")
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise StoreError(f"cannot use {path}: cannot create the lock file {lock}: {exc.strerror or exc}") from None
-    try:
-        _lock(fd, path)
-        yield
-    finally:
-        os.close(fd)   # closing the descriptor releases the lock
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot use {path}: cannot create the lock file {lock}: {exc.strerror or exc}") from None
+        try:
+            _lock(fd, path)
+            if _replaced(lock, os.fstat(fd)):   # removed by its holder (`_undo_new_store`): take the one there now
+                continue
+            yield
+            return
+        finally:
+            os.close(fd)   # closing the descriptor releases the lock
 
 
 def _lock(fd: int, path: Path) -> None:
@@ -874,29 +947,46 @@ def _lock(fd: int, path: Path) -> None:
             time.sleep(0.01)
 
 
-def _schema_statements() -> list[str]:
-    """The statements that make an empty database a store, the marks last (all in one transaction)."""
-    return [s for s in _SCHEMA.split(";") if s.strip()] + [
-        f"PRAGMA application_id = {APPLICATION_ID}", f"PRAGMA user_version = {SCHEMA_VERSION}"]
+def _make_schema(con: sqlite3.Connection, replaced: Replaced | None = None) -> str:
+    """Make the empty database of `con` a store, in the caller's transaction: its tables, its id and when it was made,
+    and, for a store replacing a damaged one, what it replaced and snapshot ids continuing after that one's (`Replaced`):
+    a scenario pinned to an id of the old store must not plan on another snapshot of the same number. The marks last.
+    The store id made."""
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            con.execute(statement)
+    info = {STORE_ID: secrets.token_hex(8), MADE_AT: _now_text()}
+    if replaced is not None:
+        info[REPLACED] = json.dumps(dataclasses.asdict(replaced))
+        # AUTOINCREMENT gives the id after the one sqlite_sequence holds (made with the snapshots table)
+        con.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('snapshots', ?)", (replaced.first_id - 1,))
+    con.executemany("INSERT INTO store_info (key, value) VALUES (?, ?)", info.items())
+    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return info[STORE_ID]
 
 
-def _create(path: Path) -> None:
+def _now_text() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _create(path: Path, replaced: Replaced | None = None) -> str | None:
     """Build a new store in a temporary file of the same folder, then link it into place without
-    replacing anything: other processes see no store or a whole one, never a half-created file."""
+    replacing anything: other processes see no store or a whole one, never a half-created file. Its store id, None
+    when another process put a file there meanwhile (which is checked, and left)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         con = sqlite3.connect(tmp, isolation_level=None)
         try:
             con.execute("BEGIN EXCLUSIVE")
-            for statement in _schema_statements():
-                con.execute(statement)
+            made: str | None = _make_schema(con, replaced)
             con.execute("COMMIT")
         finally:
             con.close()
         try:
             os.link(tmp, path)       # fails when the path exists: never overwrites
         except FileExistsError:
-            pass                     # made meanwhile by a process that does not take the lock: check it
+            made = None              # made meanwhile by a process that does not take the lock: check it
         except OSError:
             if path.exists():        # a file system without hard links: rename under the lock instead
                 raise
@@ -908,6 +998,7 @@ def _create(path: Path) -> None:
     finally:
         tmp.unlink(missing_ok=True)
     _inspect(path)
+    return made
 
 
 def _init_in_place(path: Path) -> None:
@@ -917,8 +1008,7 @@ def _init_in_place(path: Path) -> None:
         try:
             con.execute("BEGIN EXCLUSIVE")
             if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                for statement in _schema_statements():
-                    con.execute(statement)
+                _make_schema(con)
             con.execute("COMMIT")
         finally:
             con.close()
@@ -927,20 +1017,74 @@ def _init_in_place(path: Path) -> None:
     _inspect(path)
 
 
+def _highest_id(damaged: Path) -> int | None:
+    """The highest snapshot id a damaged store issued, as far as SQLite can still read it, with the first id of the
+    store it had replaced itself; 0 when it issued none; None when none of these can be read. SQLite refuses a file cut
+    short outright (its header counts more pages), so it reads a copy in memory of the whole pages there are, pages of
+    zeros after them up to the tables' root pages (a store's first pages, made with it), the header counting those:
+    the snapshots table and sqlite_sequence often survive, and a page of zeros is an error, never a number."""
+    try:
+        data = damaged.read_bytes()
+    except OSError:
+        return None
+    size = int.from_bytes(data[16:18], "big") if len(data) >= 100 else 0
+    size = 65536 if size == 1 else size
+    if size < 512 or size & (size - 1):   # no page size SQLite writes: a header no longer there
+        return None
+    whole = len(data) // size
+    pages = max(whole, ROOT_PAGES)
+    data = data[:28] + pages.to_bytes(4, "big") + data[32:whole * size] + bytes((pages - whole) * size)
+    found: list[int] = []
+    con = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        con.deserialize(data)
+        for sql in ("SELECT max(seq) FROM sqlite_sequence WHERE name = 'snapshots'", "SELECT max(id) FROM snapshots",
+                    "SELECT max(snapshot_id) FROM offers",
+                    f"SELECT json_extract(value, '$.first_id') - 1 FROM store_info WHERE key = '{REPLACED}'"):
+            try:
+                value = con.execute(sql).fetchone()
+            except sqlite3.Error:
+                continue
+            value = value[0] if value else None
+            found.append(value if isinstance(value, int) and value >= 0 else 0)
+    except sqlite3.Error:
+        return None
+    finally:
+        con.close()
+    return max(found) if found else None
+
+
+def _replacing(aside: Path) -> Replaced:
+    """What a new store replacing the damaged store moved to `aside` records, its first snapshot id after the old
+    store's highest (`_highest_id`). Where that cannot be read, after a floor no old id reaches (ID_FLOOR_PER_S per
+    second since 1970): a store counts up from 1 a snapshot a refresh, and one that itself started at such a floor
+    would have to have saved more than ID_FLOOR_PER_S snapshots a second since it was made to reach it."""
+    highest = _highest_id(aside)
+    first = highest + 1 if highest is not None else int(time.time()) * ID_FLOOR_PER_S + 1
+    return Replaced(aside.name, _now_text(), highest, first)
+
+
 def set_aside(path: Path) -> Path | None:
+    """Move a damaged store of ours aside (`_set_aside`): the new path, or None."""
+    return _set_aside(path)[0]
+
+
+def _set_aside(path: Path, make_new: bool = False) -> tuple[Path | None, str | None]:
     """Move a damaged store of ours to a new name `<name>.bad-<time>-<random>` that nothing else has: the
     new path; None when, checked before and again under the lock, the file is not damaged (any more:
     another process set it aside or replaced it). StoreForeign, and nothing moved, when the file is not a store of ours;
-    StoreError when it cannot be moved. Never overwrites a file."""
+    StoreError when it cannot be moved. Never overwrites a file. `make_new`: make a new store at `path` under the same
+    lock, recording the one it replaces, its snapshot ids continuing after the old ones (`_replacing`). (The new path,
+    the store id of the store made.)"""
     try:
         _inspect(path)   # first without the lock, so that nothing, not even a lock file, is made beside
-        return None      # a file that is not a store of ours
+        return None, None   # a file that is not a store of ours
     except StoreCorrupt:
         pass
     with _exclusive(path):
         try:
             _inspect(path)
-            return None
+            return None, None
         except StoreCorrupt:
             pass
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -952,7 +1096,53 @@ def set_aside(path: Path) -> Path | None:
             if aside.exists() and path.exists():
                 aside.unlink(missing_ok=True)   # the link worked, the unlink did not: keep one copy
             raise StoreError(f"{path} could not be moved aside: {exc.strerror or exc}") from None
-        return aside
+        if not make_new:
+            return aside, None
+        try:
+            return aside, _create(path, _replacing(aside))
+        except BaseException:
+            _move_back(aside, path)   # no new store: the damaged one stays where it was
+            raise
+
+
+def _move_back(aside: Path, path: Path) -> None:
+    """Put the damaged store moved to `aside` back at `path`, where nothing is (never over a file)."""
+    os.link(aside, path)
+    os.unlink(aside)
+
+
+def _undo_new_store(path: Path, made: str | None, aside: Path | None, lock_was_there: bool) -> None:
+    """After a save that failed, leave `path` as it was before it: remove the store this process made there (store id
+    `made`) while it holds no snapshot, with its journal, the damaged store it replaced (moved to `aside`) put back,
+    and the lock file when there was none. Anything else there (another process's store, or one it saved to) stays.
+    Quiet: the failure to tell is the save's."""
+    lock = path.with_name(path.name + ".lock")
+    if made is None and (lock_was_there or not lock.exists()):
+        return
+    try:
+        with _exclusive(path):
+            if made is not None and _only_made(path, made):
+                path.unlink()
+                path.with_name(path.name + "-journal").unlink(missing_ok=True)
+                if aside is not None:
+                    _move_back(aside, path)
+            if not lock_was_there:
+                lock.unlink(missing_ok=True)   # held: a process waiting for it takes it, sees it gone, opens anew
+    except (OSError, StoreError):
+        pass
+
+
+def _only_made(path: Path, made: str) -> bool:
+    """True when the store at `path` is the one of store id `made` and holds no snapshot."""
+    try:
+        con = _connect(path)
+        try:
+            ours = con.execute("SELECT value FROM store_info WHERE key = ?", (STORE_ID,)).fetchone() == (made,)
+            return ours and con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return False
 
 
 class StoreToBe(PriceStore):
@@ -992,8 +1182,15 @@ class StoreToBe(PriceStore):
         offers = validate_offers(offers, origin=f"{provider} refresh")   # a refresh that cannot be saved makes nothing
         if offers.empty:
             raise StoreError(f"{provider} refresh returned no offers")
-        store, self.moved_aside = open_store(self.path)
-        info = store.save(provider, regions, source, offers, fetched_at)
+        lock_was_there = self.path.with_name(self.path.name + ".lock").exists()
+        store = None
+        try:
+            store, self.moved_aside = open_store(self.path)
+            info = store.save(provider, regions, source, offers, fetched_at)
+        except BaseException:   # a full disk, a signal: the path is left as it was, as before a refresh that failed
+            _undo_new_store(self.path, getattr(store, "made", None), getattr(store, "aside", None), lock_was_there)
+            self.moved_aside = None
+            raise
         self.warnings = [*self.warnings, *(w for w in store.warnings if w not in self.warnings)]
         return info
 
@@ -1037,5 +1234,7 @@ def open_store(path: str | Path | None = None, *, create: bool = True) -> tuple[
     except StoreCorrupt as exc:
         if not create:
             raise
-        aside = set_aside(path)   # None: another process set it aside or replaced it meanwhile
-        return PriceStore(path), (f"{exc}; moved aside to {aside}" if aside is not None else None)
+        aside, made = _set_aside(path, make_new=True)   # None: another process set it aside or replaced it meanwhile
+        store = PriceStore(path)
+        store.made, store.aside = made, aside
+        return store, (f"{exc}; moved aside to {aside}" if aside is not None else None)

@@ -245,13 +245,17 @@ def test_a_damaged_store_is_left_by_readers_and_set_aside_by_a_refresh(tmp_path,
         assert _files(tmp_path) == {"prices.sqlite": damaged}
     monkeypatch.setattr("pricing_adapters.refresh.get_source", lambda provider, **kw: _GoodSource())
     # one offer, where the packaged snapshot holds 104 in us-east-1: its missing offers accepted
+    started = int(time.time())
     result = runner.invoke(app, ["prices", "refresh", "--provider", "aws", "--region", REGION, "--store", str(path),
                                  "--accept-missing-offers"])
     assert result.exit_code == 0, result.output
-    assert "moved aside to" in result.stderr and "saved snapshot #1" in result.stderr
     (aside,) = tmp_path.glob("prices.sqlite.bad-*")
     assert aside.read_bytes() == damaged
-    assert [s.id for s in PriceStore(path).snapshots()] == [1]
+    # no page of the old store can be read, so not even its highest id: the new one counts from 1000 per second since
+    # 1970 at the replacement, above any id the old one gave (it gave none; a pin of #1 must not find another #1)
+    (snapshot_id,) = [s.id for s in PriceStore(path).snapshots()]
+    assert started * 1000 < snapshot_id <= int(time.time()) * 1000 + 1
+    assert "moved aside to" in result.stderr and f"saved snapshot #{snapshot_id} " in result.stderr
 
 
 @pytest.mark.parametrize("kind", ["no file", "no folder", "empty file"])
