@@ -31,7 +31,10 @@ with every catalog card bought monthly: 3 min, 2026-12-05) ran to its end after 
 re-solve of the decision values did too. Its handler sets `stop_requested`, which each HiGHS run checks through
 HiGHS's interrupt callbacks (branch and bound, simplex, interior point: engine.solve), and raises
 KeyboardInterrupt as Python's own handler does — at once where this thread is not inside a solver run
-(`solver_run` marks one), else when the run returns.
+(`solver_run` marks one), else when the run returns. SIGTERM (cron's `timeout`, a service stop) is handled alike but
+raises Terminated (a SystemExit of status 143, as the signal's own death would give): the process had ended at once,
+leaving a refresh's new store file and lock behind and saying nothing; now the `finally` clauses and cleanup on the way
+out run, and a command can say in one line what the stop left (catching Terminated).
 """
 
 from __future__ import annotations
@@ -127,7 +130,19 @@ def kill_process_group(pid: int) -> bool:
     return True
 
 
+class Terminated(SystemExit):
+    """SIGTERM came (stop_solves_on_interrupt's handler): exits with status 143; its text, "stopped by SIGTERM"."""
+
+    def __init__(self, signum: int = signal.SIGTERM):
+        super().__init__(128 + signum)
+        self.signal_name = signal.Signals(signum).name
+
+    def __str__(self) -> str:
+        return f"stopped by {self.signal_name}"
+
+
 stop_requested = threading.Event()   # Ctrl-C came while stop_solves_on_interrupt's handler was installed
+_terminated = threading.Event()      # … and it was SIGTERM: the stop raises Terminated, not KeyboardInterrupt
 _solver_state = threading.local()    # .running: this thread is inside a solver run (solver_run)
 _stopping_solves = False             # stop_solves_on_interrupt installed its handler
 
@@ -135,8 +150,11 @@ _stopping_solves = False             # stop_solves_on_interrupt installed its ha
 def stop_solves_on_interrupt() -> None:
     """Make Ctrl-C (SIGINT) stop the solver runs in progress, in every thread, and raise KeyboardInterrupt:
     at once where the main thread runs no solver, else as soon as its run returns. For the `fleetplan`
-    process (planner.cli.main), which Ctrl-C ends; not where SIGINT is ignored (a background job)."""
+    process (planner.cli.main), which Ctrl-C ends; not where SIGINT is ignored (a background job). SIGTERM alike,
+    raising Terminated, unless it is ignored."""
     global _stopping_solves
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, _on_interrupt)
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         return
     signal.signal(signal.SIGINT, _on_interrupt)
@@ -149,11 +167,18 @@ def stopping_solves() -> bool:
 
 
 def _on_interrupt(signum, frame) -> None:
+    if signum == signal.SIGTERM:
+        _terminated.set()
     stop_requested.set()
     # inside a solver run this handler runs from a callback HiGHS makes into Python: an exception raised
     # there would cross HiGHS's C++; the run stops at its next check and solver_run raises it instead
     if not getattr(_solver_state, "running", False):
-        raise KeyboardInterrupt
+        raise _stop()
+
+
+def _stop() -> BaseException:
+    """What stops the process: Terminated after SIGTERM, else KeyboardInterrupt."""
+    return Terminated() if _terminated.is_set() else KeyboardInterrupt()
 
 
 @contextmanager
@@ -161,11 +186,11 @@ def solver_run() -> Iterator[None]:
     """Around one solver run in this thread: KeyboardInterrupt, before it or when it returns, once Ctrl-C asked
     every run to stop (stop_solves_on_interrupt)."""
     if stop_requested.is_set():
-        raise KeyboardInterrupt
+        raise _stop()
     _solver_state.running = True
     try:
         yield
     finally:
         _solver_state.running = False
     if stop_requested.is_set():
-        raise KeyboardInterrupt
+        raise _stop()
