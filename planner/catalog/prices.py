@@ -249,10 +249,13 @@ def _from_store(path: Path, snapshot: int | None = None) -> tuple[pd.DataFrame, 
     notes += [[p, sorted(set(rest["region"][rest["provider"] == p])), f"{p}: packaged prices for regions {never}"]
               for p in sorted(refreshed & set(rest["provider"]))]
     notes += [[None, None, text] for text in store.warnings]  # rows and snapshots edited into nonsense: skipped, named
+    # a snapshot id and time name a snapshot only within its store: a store replacing a damaged one at the same path
+    # is told apart by its id (None for a store made before stores had one, until its next refresh)
+    store_id = store.store_id()
     return validate_offers(pd.concat([offers, rest], ignore_index=True), origin=f"the price store {store.path}"), {
         "source": "store", "store": str(store.path),
         "snapshots": [{"id": i.id, "provider": i.provider, "regions": list(i.regions), "fetched_at": i.fetched_at,
-                       "source": i.source, "row_count": i.row_count} for i in infos],
+                       "source": i.source, "row_count": i.row_count, "store_id": store_id} for i in infos],
         "warning": "; ".join(text for _, _, text in notes) or None,
         "in_force": [[p, r, i.id] for (p, r), i in sorted(in_force.items())], "notes": notes,
         "packaged": packaged_provenance, **pinned}
