@@ -12,7 +12,10 @@ SQLite database, a scenario given as the store by mistake) is never moved or wri
 Readers that must leave the disk as it is open with `create=False`: nothing is created, not even the
 lock. A store another process keeps locked past BUSY_WAIT_S is StoreLocked, for readers and writers alike:
 a lock passes, so it is never taken for a missing store. A store of ours that lost a table or a column every
-offer needs (edited by hand) is damaged too.
+offer needs (edited by hand) is damaged too. The store made in place of a damaged one numbers its snapshots after the
+old store's ids (`_replacing`) and records what it replaced, so a scenario pinned to an old id is refused, never given
+another snapshot of that number; every store has a random id (`PriceStore.store_id`) that plans name. A refresh whose
+save fails (a full disk, a signal) removes the store and lock it made, and puts back a damaged store it moved aside.
 Rows or snapshots edited into nonsense are skipped and named in `PriceStore.warnings`, and the others
 keep working: an offer row that breaks the offers contract (a negative price, a lower-case currency), a
 row with a text cell that is not UTF-8, a snapshot dated in the future (a wrong clock), offer rows of
