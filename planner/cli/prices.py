@@ -251,6 +251,7 @@ def refresh(
     """Fetch live prices and keep them as a new snapshot in the store (all or nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+    from planner.process import Terminated
     from pricing_adapters.refresh import check_regions, get_source
     from pricing_adapters.refresh import refresh as do_refresh
     from pricing_adapters.schema import OffersSchemaError
@@ -282,6 +283,11 @@ def refresh(
                               accept_hardware_changes=accept_hardware_changes, warn=err.warn, note=notes.append)
     except SourceConfigError as exc:
         fail(f"--provider {provider}: {exc}", 2)
+    except (Terminated, KeyboardInterrupt) as exc:   # cron's `timeout`, a service stop, Ctrl-C: said, for the mail
+        stopped = str(exc) if isinstance(exc, Terminated) else "stopped by SIGINT (Ctrl-C)"
+        err.labelled("refresh stopped:", f"{stopped} before the snapshot was saved. The store is unchanged"
+                     f"{_unchanged_text(price_store, provider, regions)}.", "bold red")
+        raise typer.Exit(exc.code if isinstance(exc, Terminated) else 130) from None
     except (PriceSourceError, OffersSchemaError) as exc:
         err.labelled("refresh failed:", f"{exc}. The store is unchanged{_unchanged_text(price_store, provider, regions)}.",
                      "bold red")

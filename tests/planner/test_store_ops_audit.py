@@ -185,6 +185,9 @@ def test_a_refresh_stopped_by_a_signal_while_saving_leaves_no_file(tmp_path, nam
     assert result.returncode == status, result.stderr
     assert "Traceback" not in result.stderr
     assert files(path.parent) == {}
+    # one line for cron's mail: which signal, and that nothing was saved
+    said = " ".join(result.stderr.split())
+    assert f"refresh stopped: stopped by {name}" in said and "before the snapshot was saved. The store is unchanged" in said
 
 
 def test_sigterm_raises_terminated_with_status_143_and_ctrl_c_stays_a_keyboard_interrupt():
