@@ -179,17 +179,27 @@ def price_jumps(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, off
     price did not move is not held against `recent` again: its move was refused or accepted when it happened."""
     jumps = []
     for region, (before, compared_with) in earlier.items():
-        now = offers[offers["region"] == region]
-        ratios = matched_ratios(before, now)
-        past, past_label = (recent or {}).get(region, (None, compared_with))
-        if past is not None and past_label != compared_with and not ratios.empty:
-            ratios, compounded = _farther(ratios, matched_ratios(past, now))
-            if compounded:
-                compared_with = f"{compared_with} or, for the {counted(compounded, 'offer')} moved again, {past_label}"
+        ratios, compared_with = _held_ratios(before, compared_with, offers[offers["region"] == region],
+                                             (recent or {}).get(region), counted_again=True)
         jump = region_jump(ratios)
         if jump is not None:
             jumps.append(PriceJump(provider, region, compared_with, **jump))
     return jumps
+
+
+def _held_ratios(before: pd.DataFrame, compared_with: str, now: pd.DataFrame, recent: tuple[pd.DataFrame, str] | None,
+                 counted_again: bool = False) -> tuple[pd.DataFrame, str]:
+    """(`matched_ratios` of a region's refreshed offers `now` against `before`, the prices in force, each offer moved in
+    this refresh held against its oldest price in `recent` (`recent_prices`' entry for the region) where that moved
+    farther (_farther); what they were compared with, in words, `counted_again`: with how many were held so)."""
+    ratios = matched_ratios(before, now)
+    past, past_label = recent if recent is not None else (None, compared_with)
+    if past is not None and past_label != compared_with and not ratios.empty:
+        ratios, compounded = _farther(ratios, matched_ratios(past, now))
+        if compounded:
+            again = f"for the {counted(compounded, 'offer')} moved again" if counted_again else "moved again"
+            compared_with = f"{compared_with} or, {again}, {past_label}"
+    return ratios, compared_with
 
 
 def _farther(ratios: pd.DataFrame, past: pd.DataFrame) -> tuple[pd.DataFrame, int]:
@@ -766,13 +776,8 @@ def moved_text(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offe
     "" for none."""
     said = []
     for region, (before, compared_with) in earlier.items():
-        now = offers[offers["region"] == region]
-        ratios = matched_ratios(before, now)
-        past, past_label = (recent or {}).get(region, (None, compared_with))
-        if past is not None and past_label != compared_with and not ratios.empty:
-            ratios, compounded = _farther(ratios, matched_ratios(past, now))
-            if compounded:
-                compared_with = f"{compared_with} or, moved again, {past_label}"
+        ratios, compared_with = _held_ratios(before, compared_with, offers[offers["region"] == region],
+                                             (recent or {}).get(region))
         logs = np.log(ratios["ratio"].to_numpy()) if not ratios.empty else np.array([])
         moved = ratios[np.abs(logs) > math.log(MOVED_FACTOR)]
         if moved.empty:
