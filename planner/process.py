@@ -153,12 +153,19 @@ def stop_solves_on_interrupt() -> None:
     process (planner.cli.main), which Ctrl-C ends; not where SIGINT is ignored (a background job). SIGTERM alike,
     raising Terminated, unless it is ignored."""
     global _stopping_solves
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
-        signal.signal(signal.SIGTERM, _on_interrupt)
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        return
-    signal.signal(signal.SIGINT, _on_interrupt)
-    _stopping_solves = True
+    # each where it is not ignored; the solves check for a stop where either is handled (a background job ignores
+    # SIGINT: its SIGTERM must still stop a solve at once, as the signal's own death did)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _on_interrupt)
+            _stopping_solves = True
+
+
+def default_stop_signals() -> None:
+    """In a process forked from one that handles them (a baselines child, a sweep worker): SIGTERM's default back,
+    which ends it at once, silently, as before the `fleetplan` process handled it (a SIGINT its fork sets itself)."""
+    if signal.getsignal(signal.SIGTERM) is _on_interrupt:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def stopping_solves() -> bool:

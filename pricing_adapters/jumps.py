@@ -807,8 +807,10 @@ def other_regions_prices(stored: dict[str, tuple[pd.DataFrame, str]], provider: 
     if others.empty:
         return others
     per_hour = _per_hour(others)["per_hour"].to_numpy()
+    # each offer's own id with `region` for its region (`provider:region:` first, schema.offer_id): what follows the
+    # purchase option (an AWS reservation's `:partial_upfront:standard`, a zone) is kept, so a reservation is held
+    # against the same payment and class, and a zonal spot price matches nothing
     others = others.assign(hourly_price=per_hour, upfront_price=0.0, term_months=0,
-                           offer_id=[f"{provider}:{region}:{s}:{o}" for s, o in
-                                     zip(others["sku"].astype(str), others["purchase_option"].astype(str))])
+                           offer_id=[f"{provider}:{region}:{i.split(':', 2)[2]}" for i in others["offer_id"].astype(str)])
     median = others.groupby(["offer_id", "currency"], as_index=False)["hourly_price"].median()
     return median.assign(upfront_price=0.0, term_months=0)

@@ -108,7 +108,8 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
         warn(text)
     # what the checks let through as a real change can be, said (listings shrink, prices move): told each save, so
     # that a feed going wrong a step a night is seen on the first night
-    diff = f"`fleetplan prices diff {_in_force_id(earlier)} {info.id}` shows each offer"
+    diff = (f"`fleetplan prices diff {old} {info.id}` shows each offer" if (old := _in_force_id(earlier)) is not None
+            else "`fleetplan prices list` and `fleetplan prices diff OLD NEW` show each offer")
     if not any(t.startswith("missing offers accepted") for t in accepted):
         dropped = dropped_text(earlier, recent, source.provider, typed)
         if dropped:
@@ -131,11 +132,15 @@ def refresh(source: PriceSource, regions: Sequence[str], store: PriceStore,
     return info
 
 
-def _in_force_id(earlier: dict[str, tuple[pd.DataFrame, str]]) -> str:
-    """What `prices diff` calls the prices in force before a refresh: the newest store snapshot among them, else
-    `packaged`."""
-    ids = [int(label.removeprefix("snapshot #")) for _, label in earlier.values() if label.startswith("snapshot #")]
-    return str(max(ids)) if ids else "packaged"
+def _in_force_id(earlier: dict[str, tuple[pd.DataFrame, str]]) -> str | None:
+    """What `prices diff` calls the prices in force before a refresh, where every region refreshed had them from one
+    snapshot: its id, or `packaged`; None where they came from several, or a region had none (held against other
+    regions'): no one diff shows them."""
+    labels = {label for before, label in earlier.values() if not before.empty}
+    if len(labels) != 1 or any(before.empty for before, _ in earlier.values()):
+        return None
+    label = labels.pop()
+    return label.removeprefix("snapshot #") if label.startswith("snapshot #") else "packaged"
 
 
 def check_against_prices_in_force(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offers: pd.DataFrame,

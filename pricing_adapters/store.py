@@ -169,6 +169,7 @@ class PriceStore:
         self.path = Path(path) if path is not None else default_store_path()
         self.warnings: list[str] = []   # bad rows and snapshots skipped while reading, one line each
         self.made: str | None = None    # the store id of the store this object made at the path (`_create`)
+        self.saved: SnapshotInfo | None = None   # the snapshot this object saved last (`save`)
         self.aside: Path | None = None  # where it moved the damaged store it replaced (`open_store`)
         self.unreadable: dict[int, str] = {}   # snapshot id -> why its row cannot be read (of the last `snapshots`)
         self._open(create)
@@ -247,7 +248,9 @@ class PriceStore:
             raise _write_error(self.path, exc) from None
         finally:
             con.close()
-        return SnapshotInfo(snap_id, provider, tuple(regions), fetched, source, len(rows))
+        # committed: a refresh stopped after this (a signal while it says what it let through) says it was saved
+        self.saved = SnapshotInfo(snap_id, provider, tuple(regions), fetched, source, len(rows))
+        return self.saved
 
     # -- reading ------------------------------------------------------------------------------------
 
@@ -1124,27 +1127,32 @@ def _undo_new_store(path: Path, made: str | None, aside: Path | None, lock_was_t
         return
     try:
         with _exclusive(path):
-            if made is not None and _only_made(path, made):
-                path.unlink()
-                path.with_name(path.name + "-journal").unlink(missing_ok=True)
-                if aside is not None:
-                    _move_back(aside, path)
+            if made is not None and _removed_if_only_made(path, made) and aside is not None:
+                _move_back(aside, path)
             if not lock_was_there:
                 lock.unlink(missing_ok=True)   # held: a process waiting for it takes it, sees it gone, opens anew
     except (OSError, StoreError):
         pass
 
 
-def _only_made(path: Path, made: str) -> bool:
-    """True when the store at `path` is the one of store id `made` and holds no snapshot."""
+def _removed_if_only_made(path: Path, made: str) -> bool:
+    """Remove the store at `path` (and its journal) where it is the one of store id `made` and holds no snapshot,
+    checked and removed inside SQLite's exclusive lock on it: saves take no lock file, so a save another process began
+    into the new store meanwhile is waited for (then it holds a snapshot and stays), never cut from under it. Whether
+    it was removed."""
     try:
         con = _connect(path)
         try:
+            con.execute("BEGIN EXCLUSIVE")
             ours = con.execute("SELECT value FROM store_info WHERE key = ?", (STORE_ID,)).fetchone() == (made,)
-            return ours and con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0
+            if not (ours and con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0):
+                return False
+            path.unlink()
+            path.with_name(path.name + "-journal").unlink(missing_ok=True)
+            return True
         finally:
-            con.close()
-    except sqlite3.Error:
+            con.close()   # ends the transaction, which wrote nothing
+    except (sqlite3.Error, OSError):
         return False
 
 
@@ -1195,6 +1203,7 @@ class StoreToBe(PriceStore):
             self.moved_aside = None
             raise
         self.warnings = [*self.warnings, *(w for w in store.warnings if w not in self.warnings)]
+        self.saved = info
         return info
 
 

@@ -285,8 +285,12 @@ def refresh(
         fail(f"--provider {provider}: {exc}", 2)
     except (Terminated, KeyboardInterrupt) as exc:   # cron's `timeout`, a service stop, Ctrl-C: said, for the mail
         stopped = str(exc) if isinstance(exc, Terminated) else "stopped by SIGINT (Ctrl-C)"
-        err.labelled("refresh stopped:", f"{stopped} before the snapshot was saved. The store is unchanged"
-                     f"{_unchanged_text(price_store, provider, regions)}.", "bold red")
+        if (saved := getattr(price_store, "saved", None)) is not None:   # while saying what the checks let through
+            err.labelled("refresh stopped:", f"{stopped} after it saved {saved.describe()} in {price_store.path}; "
+                         "its warnings may be cut short", "bold red")
+        else:
+            err.labelled("refresh stopped:", f"{stopped} before the snapshot was saved. The store is unchanged"
+                         f"{_unchanged_text(price_store, provider, regions)}.", "bold red")
         raise typer.Exit(exc.code if isinstance(exc, Terminated) else 130) from None
     except (PriceSourceError, OffersSchemaError) as exc:
         err.labelled("refresh failed:", f"{exc}. The store is unchanged{_unchanged_text(price_store, provider, regions)}.",

@@ -39,7 +39,7 @@ from planner.engine.readback import fleet_unit_ids, read_fleet, read_plan, serva
 from planner.engine.reductions import cost_per_work, reduce
 from planner.engine.solve import Solution, TimeBudget, highs_started, solve
 from planner.errors import InfeasibleError, SolverError
-from planner.process import kill_process_group
+from planner.process import default_stop_signals, kill_process_group
 from planner.scenario.model import CLOUD_KIND_LABEL
 from planner.scratch import ScratchFolder
 from planner.text import counted
@@ -854,6 +854,7 @@ def _become_child(parent: int, folder: str | None) -> None:
     if folder is not None:
         os.environ["TMPDIR"] = tempfile.tempdir = folder   # pulp reads TMPDIR, Python's tempfile its tempdir
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    default_stop_signals()   # SIGTERM ends the child at once, not through the parent's handler
     # The parent's solve is what the user waits for, the baselines have time until it ends: a little lower
     # priority lets the parent's second HiGHS thread (engine.solve.first_run_threads) run first. Not more:
     # at nice 10 the child starved behind two busy processes and the plan took 1.76 s instead of 1.11

@@ -41,7 +41,7 @@ from planner.engine.result import present_value_words
 from planner.engine.run import check_keywords, check_limits, check_switches, checked_scenario, plan_summary, unused_store
 from planner.engine.solve import DEFAULT_SOLVER, _SilentHighs, highs_started
 from planner.errors import InfeasibleError, PlannerError, PriceSourceError, ScenarioError
-from planner.process import configure_process, kill_process_group
+from planner.process import configure_process, default_stop_signals, kill_process_group
 from planner.scenario import Scenario, apply_overrides
 from planner.scenario.loading import check_not_a_plan, mark_validated, profiles_parsed_once
 from planner.scenario.model import CURRENCY_PATTERN
@@ -1058,6 +1058,7 @@ def _fork_worker(folder: str | None, others: list[_ForkedWorker]) -> None:
         try:
             os.setsid()
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            default_stop_signals()   # a SIGTERM ends the worker silently, not with the parent's Terminated
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
             for fd in (task_write, answer_read, *(f.fileno() for w in others for f in (w.stdin, w.stdout))):
                 os.close(fd)
