@@ -74,11 +74,11 @@ def test_prices_nine_times_a_night_are_said_then_refused_as_they_compound(store)
     warned = []
     assert refresh(_Packaged(factor=9.0), ["eastus"], store, warn=warned.append).id == 2
     assert len(warned) == 1 and warned[0].startswith(
-        "prices moved more than ×2 or ×1/2 (a repricing moves tens of percent): azure eastus: 72 of the 72 offers also "
+        "prices moved more than ×2 or ×1/2 (a repricing moves tens of percent): azure eastus: 59 of the 59 offers also "
         "in snapshot #1, e.g. ")
     price = float(first["hourly_price"])
     assert f"e.g. azure:eastus:{first['sku']}:{first['purchase_option']} {price:g} → {price * 9:g} USD/h (×9.00)" in warned[0]
-    assert "and 69 more" in warned[0] and warned[0].endswith("`fleetplan prices diff 1 2` shows each offer")
+    assert "and 56 more" in warned[0] and warned[0].endswith("`fleetplan prices diff 1 2` shows each offer")
     # ×81 against snapshot #1, ×9 against #2: refused, the store unchanged
     saved = store.path.read_bytes()
     with pytest.raises(PriceJumpError) as refused:
@@ -134,6 +134,32 @@ def test_prices_half_again_a_night_are_said_once_they_add_up_beyond_twice(store)
     assert refresh(_Packaged(factor=1.5), ["eastus"], store, warn=warned.append).id == 2 and warned == []
     assert refresh(_Packaged(factor=2.25), ["eastus"], store, warn=warned.append).id == 3
     assert len(warned) == 1 and warned[0].startswith(
-        "prices moved more than ×2 or ×1/2 (a repricing moves tens of percent): azure eastus: 72 of the 72 offers also "
+        "prices moved more than ×2 or ×1/2 (a repricing moves tens of percent): azure eastus: 59 of the 59 offers also "
         "in snapshot #2 or, moved again, snapshots #1 to #2, e.g. ")
     assert "(×2.25)" in warned[0]
+
+
+class _SpotMoved(_Packaged):
+    """The packaged offers of eastus, the spot ones (13) alone × `factor`."""
+
+    def fetch(self, regions, progress):
+        offers = _Packaged(self.first, 1.0, self.region).fetch(regions, progress)
+        spot = offers["purchase_option"] == "spot"
+        return offers.assign(hourly_price=offers["hourly_price"].where(~spot, offers["hourly_price"] * self.factor))
+
+
+def test_spot_quotes_moving_with_the_market_are_not_warned_of(store):
+    # spot ×2.5 (the recorded quotes lie between 0.11 and 1.0 of on-demand: a market's move), on-demand as it was;
+    # each spot price stays under 2× its on-demand (packaged eastus spot: at most 0.4 of it), so nothing is refused
+    offers = load_snapshot(["azure"])
+    eastus = offers[offers["region"] == "eastus"]
+    on_demand = eastus[eastus["purchase_option"] == "on_demand"].set_index("sku")["hourly_price"]
+    spot = eastus[eastus["purchase_option"] == "spot"].set_index("sku")["hourly_price"]
+    assert (spot * 2.5 / on_demand.reindex(spot.index)).max() < 2
+    warned = []
+    assert refresh(_SpotMoved(factor=2.5), ["eastus"], store, warn=warned.append).id == 2
+    assert warned == []
+    # on-demand ×2.5 as well: said
+    assert refresh(_Packaged(factor=2.5), ["eastus"], store, warn=warned.append).id == 3
+    assert len(warned) == 1 and warned[0].startswith("prices moved more than ×2 or ×1/2")
+    assert ":spot" not in warned[0] and "59 of the 59 offers" in warned[0]
