@@ -568,6 +568,10 @@ def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc)
     if "full" in text:
         return StoreError(f"disk full: could not write to {path} ({text})")
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_DBMOVED":   # "readonly", but no permission is the cause
+        return StoreError(f"could not write to {path}: the file was removed or replaced while this process had it open "
+                          f"(another refresh's failed first save took away the new store it made); nothing was saved: "
+                          f"run the refresh again")
     if "readonly" in text or "read-only" in text:
         return _read_only(path, os.access(path, os.W_OK), _folder_read_only(path, exc), f" ({text})")
     return StoreError(f"could not write to {path}: {text}")

@@ -111,3 +111,23 @@ def test_the_diff_hint_names_one_diff_only_where_one_shows_every_region():
     assert refresh._in_force_id({"a": (some, jumps.PACKAGED_SNAPSHOT)}) == "packaged"
     assert refresh._in_force_id({"a": (some, "snapshot #3"), "b": (some, "snapshot #2")}) is None
     assert refresh._in_force_id({"a": (some, "snapshot #3"), "b": (none, jumps.PACKAGED_SNAPSHOT)}) is None
+
+
+def test_a_store_removed_under_a_save_is_said_so_not_called_read_only(tmp_path):
+    # SQLite says "attempt to write a readonly database" (SQLITE_READONLY_DBMOVED): the advice was to chmod the file
+    path = tmp_path / "s.sqlite"
+    store_module._create(path)
+    con = store_module._connect(path)
+    con.execute("SELECT count(*) FROM snapshots").fetchone()
+    path.unlink()
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO store_info (key, value) VALUES ('x', 'y')")
+        con.execute("COMMIT")
+        raise AssertionError("SQLite wrote to a removed file")
+    except sqlite3.Error as exc:
+        said = str(store_module._write_error(path, exc))
+    finally:
+        con.close()
+    assert "removed or replaced while this process had it open" in said and "run the refresh again" in said
+    assert "chmod" not in said
