@@ -80,6 +80,28 @@ AZURE_UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
 STORE_A100_SCENARIO = TESTS / "fixtures" / "scenarios" / "store-a100-eastus.yaml"
 
 
+def recorded_eastus_page(query: dict, url: str) -> bytes:
+    """The recorded Retail Prices page of eastus (tests/fixtures/azure/) that `query` asks for, its next-page links
+    pointing at `url` (the local endpoint)."""
+    page = TESTS / "fixtures" / "azure" / AZURE_PAGES[query.get("$skip", [None])[0]]
+    return page.read_text().replace(AZURE_UPSTREAM, url).encode()
+
+
+@pytest.fixture
+def recorded_eastus(retail_prices_server, monkeypatch):
+    """(the URL of the recorded eastus pages served on 127.0.0.1, the queries it answered); no subscription id set.
+    The test sets the prices URL itself."""
+    answered = []
+
+    def respond(query: dict, url: str) -> bytes:
+        answered.append(query)
+        return recorded_eastus_page(query, url)
+
+    monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+    with retail_prices_server(respond) as url:
+        yield url, answered
+
+
 @pytest.fixture(scope="module")
 def azure_eastus_store(tmp_path_factory) -> Path:
     """A price store made by `fleetplan prices refresh --provider azure --region eastus` from the recorded
@@ -91,12 +113,7 @@ def azure_eastus_store(tmp_path_factory) -> Path:
     from planner.cli import app
 
     path = tmp_path_factory.mktemp("store") / "prices.sqlite"
-
-    def respond(query: dict, url: str) -> bytes:
-        page = TESTS / "fixtures" / "azure" / AZURE_PAGES[query.get("$skip", [None])[0]]
-        return page.read_text().replace(AZURE_UPSTREAM, url).encode()
-
-    with local_retail_prices(respond) as url, pytest.MonkeyPatch.context() as mp:
+    with local_retail_prices(recorded_eastus_page) as url, pytest.MonkeyPatch.context() as mp:
         mp.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
         mp.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
         result = CliRunner().invoke(app, ["prices", "refresh", "--provider", "azure", "--region", "eastus",

@@ -11,24 +11,6 @@ from typer.testing import CliRunner
 
 from planner.cli import app
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
-PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
-UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
-
-
-@pytest.fixture
-def retail_endpoint(retail_prices_server, monkeypatch):
-    """The recorded pages on 127.0.0.1; the requests made, as a list of queries."""
-    requests = []
-
-    def respond(query: dict, url: str) -> bytes:
-        requests.append(query)
-        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
-
-    monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
-    with retail_prices_server(respond) as url:
-        yield url, requests
-
 
 def _refresh(store: Path, *extra: str, provider: str = "azure", region: str = "eastus"):
     return CliRunner().invoke(app, ["prices", "refresh", "--provider", provider, "--region", region,
@@ -36,8 +18,8 @@ def _refresh(store: Path, *extra: str, provider: str = "azure", region: str = "e
 
 
 @pytest.mark.parametrize("padded", [" {}", "{}\n", "{} "], ids=["leading space", "trailing newline", "trailing space"])
-def test_a_prices_url_with_stray_whitespace_is_refused_before_any_request(tmp_path, monkeypatch, retail_endpoint, padded):
-    url, requests = retail_endpoint
+def test_a_prices_url_with_stray_whitespace_is_refused_before_any_request(tmp_path, monkeypatch, recorded_eastus, padded):
+    url, requests = recorded_eastus
     monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", padded.format(url))
     result = _refresh(tmp_path / "s.sqlite")
     assert result.exit_code == 2, result.output
@@ -54,8 +36,8 @@ def test_an_aws_endpoint_variable_with_stray_whitespace_is_refused(tmp_path, mon
     assert "AWS_ENDPOINT_URL_PRICING=" in result.stderr and "stray whitespace at its start" in result.stderr
 
 
-def test_quiet_prints_nothing_on_success_but_still_warnings(tmp_path, monkeypatch, retail_endpoint):
-    url, _ = retail_endpoint
+def test_quiet_prints_nothing_on_success_but_still_warnings(tmp_path, monkeypatch, recorded_eastus):
+    url, _ = recorded_eastus
     monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
     store = tmp_path / "s.sqlite"
     # the 10 recorded offers (4 sizes, 5 of them on demand or spot) lack 67 of the 72 packaged ones of eastus:
@@ -72,8 +54,8 @@ def test_quiet_prints_nothing_on_success_but_still_warnings(tmp_path, monkeypatc
     assert loud.exit_code == 0 and "saved snapshot #3" in loud.stderr and "no AZURE_SUBSCRIPTION_ID" in loud.stderr
 
 
-def test_quiet_still_prints_an_error(tmp_path, monkeypatch, retail_endpoint):
-    url, _ = retail_endpoint
+def test_quiet_still_prints_an_error(tmp_path, monkeypatch, recorded_eastus):
+    url, _ = recorded_eastus
     monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
     result = _refresh(tmp_path / "s.sqlite", "--quiet")   # refused: most packaged offers missing
     assert result.exit_code == 1 and result.stderr.startswith("refresh failed: offers missing: azure eastus: 67 of")

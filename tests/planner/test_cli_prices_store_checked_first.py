@@ -22,25 +22,15 @@ from pricing_adapters import store as store_module
 from pricing_adapters.store import PriceStore
 from tests.pricing_adapters.test_store_locked_or_read_only import WHAT_TO_DO, _chmod_works
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "azure"
-PAGES = {None: "retail_eastus_page1.json", "1000": "retail_eastus_page2.json", "2000": "retail_eastus_page3.json"}
-UPSTREAM = "https://prices.azure.com:443/api/retail/prices"
 IN_A_WRITABLE_FOLDER = "make the folder writable, or give a --store / $FLEETPLAN_STORE in a writable folder"
 
 
 @pytest.fixture
-def requests(retail_prices_server, monkeypatch):
+def requests(recorded_eastus, monkeypatch):
     """The requests the recorded eastus pages' server on 127.0.0.1 answered (set as the prices URL)."""
-    answered = []
-
-    def respond(query: dict, url: str) -> bytes:
-        answered.append(query)
-        return (FIX / PAGES[query.get("$skip", [None])[0]]).read_text().replace(UPSTREAM, url).encode()
-
-    with retail_prices_server(respond) as url:
-        monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
-        monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
-        yield answered
+    url, answered = recorded_eastus
+    monkeypatch.setenv("FLEETPLAN_AZURE_PRICES_URL", url)
+    return answered
 
 
 def _as_if_read_only(monkeypatch, *paths: Path) -> None:
