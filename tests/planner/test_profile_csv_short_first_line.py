@@ -8,6 +8,7 @@ import csv
 import io
 
 import pandas as pd
+import pytest
 
 from planner.scenario.profile_csv import DAY_NAMES, read_profile_csv
 from tests.planner.profile_files import problems_of, written
@@ -17,32 +18,24 @@ from tests.planner.profile_files import problems_of, written
 WEEK = [0.31 + 0.05 * (k % 24) for k in range(168)]
 
 
-def _only_the_short_line(problems: list[str], file_line: int, text: str) -> None:
+# a header, the short first line (its one or two cells), and how each other line k (1-167) writes its labels
+SHORT_FIRST = {
+    # lines 3-169 number hours 2..168 in order (from 1): in order, not "not numbered hour 1"
+    "hours from 1": ("hour,weight", "0.3", lambda k: f"{k + 1}"),
+    "day names": ("day,hour,weight", "0,0.3", lambda k: f"{DAY_NAMES[k // 24]},{k % 24}"),
+    "days and hours from 1": ("day,hour,weight", "1,0.3", lambda k: f"{k // 24 + 1},{k % 24 + 1}"),
+    "pandas row numbers from 0, hours from 1": (",hour,weight", "0,0.3", lambda k: f"{k},{k + 1}"),
+}
+
+
+@pytest.mark.parametrize("shape", SHORT_FIRST)
+def test_a_short_first_line_alone_is_named(tmp_path, shape):
+    header, short, labels = SHORT_FIRST[shape]
+    lines = [header, short, *(f"{labels(k)},{WEEK[k]:g}" for k in range(1, 168))]
+    problems = problems_of(written(tmp_path, lines))
     assert len(problems) == 1, problems
-    assert problems[0].startswith(f"{problems[0].split(':')[0]}:{file_line}: {text!r} has ")
+    assert problems[0].startswith(f"{problems[0].split(':')[0]}:2: {short!r} has ")
     assert "fewer than the" in problems[0]
-
-
-def test_hours_numbered_from_1_after_a_short_first_line(tmp_path):
-    # line 2 lost its hour ('0.3'); lines 3-169 number hours 2..168 in order (from 1): in order, not "not numbered hour 1"
-    lines = ["hour,weight", "0.3", *(f"{k + 1},{WEEK[k]:g}" for k in range(1, 168))]
-    _only_the_short_line(problems_of(written(tmp_path, lines)), 2, "0.3")
-
-
-def test_day_names_after_a_short_first_line(tmp_path):
-    lines = ["day,hour,weight", "0,0.3", *(f"{DAY_NAMES[k // 24]},{k % 24},{WEEK[k]:g}" for k in range(1, 168))]
-    _only_the_short_line(problems_of(written(tmp_path, lines)), 2, "0,0.3")
-
-
-def test_days_and_hours_from_1_after_a_short_first_line(tmp_path):
-    lines = ["day,hour,weight", "1,0.3", *(f"{k // 24 + 1},{k % 24 + 1},{WEEK[k]:g}" for k in range(1, 168))]
-    _only_the_short_line(problems_of(written(tmp_path, lines)), 2, "1,0.3")
-
-
-def test_pandas_row_numbers_after_a_short_first_line(tmp_path):
-    # row numbers from 0, hours from 1
-    lines = [",hour,weight", "0,0.3", *(f"{k},{k + 1},{WEEK[k]:g}" for k in range(1, 168))]
-    _only_the_short_line(problems_of(written(tmp_path, lines)), 2, "0,0.3")
 
 
 def test_a_short_line_is_named_before_the_lines_out_of_order(tmp_path):
