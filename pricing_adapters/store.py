@@ -1139,6 +1139,26 @@ def _undo_new_store(path: Path, made: str | None, aside: Path | None, lock_was_t
         pass
 
 
+def _missing_folders(folder: Path) -> list[Path]:
+    """`folder` and those of its parents that do not exist yet, deepest first: what a save would make."""
+    missing = []
+    for each in (folder, *folder.parents):
+        if each.exists():
+            break
+        missing.append(each)
+    return missing
+
+
+def _remove_if_empty(folders: list[Path]) -> None:
+    """Remove `folders` (deepest first) while each is empty: the folders a save made before it failed. A folder
+    another process put a file in meanwhile stays, with those above it."""
+    for folder in folders:
+        try:
+            folder.rmdir()   # only an empty folder
+        except OSError:
+            return
+
+
 def _removed_if_only_made(path: Path, made: str) -> bool:
     """Remove the store at `path` (and its journal) where it is the one of store id `made` and holds no snapshot,
     checked and removed inside SQLite's exclusive lock on it: saves take no lock file, so a save another process began
@@ -1198,12 +1218,14 @@ class StoreToBe(PriceStore):
         if offers.empty:
             raise StoreError(f"{provider} refresh returned no offers")
         lock_was_there = self.path.with_name(self.path.name + ".lock").exists()
+        folders_made = _missing_folders(self.path.parent)
         store = None
         try:
             store, self.moved_aside = open_store(self.path)
             info = store.save(provider, regions, source, offers, fetched_at)
         except BaseException:   # a full disk, a signal: the path is left as it was, as before a refresh that failed
             _undo_new_store(self.path, getattr(store, "made", None), getattr(store, "aside", None), lock_was_there)
+            _remove_if_empty(folders_made)
             self.moved_aside = None
             raise
         self.warnings = [*self.warnings, *(w for w in store.warnings if w not in self.warnings)]

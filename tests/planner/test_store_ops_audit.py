@@ -30,13 +30,18 @@ from tests.planner.test_store_refresh_audit import Source, files, flat, g5_at
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def refresh_at(monkeypatch, store: Path, price: float):
-    """`fleetplan prices refresh` of us-east-1 into `store`, the fake source giving g5.xlarge at `price` USD/h."""
+def source_at(monkeypatch, price: float) -> None:
+    """The fake price source gives g5.xlarge at `price` USD/h."""
     class Priced(Source):
         def fetch(self, regions, progress):
             return g5_at(price)
 
     monkeypatch.setattr(refresh_module, "get_source", lambda provider, **kw: Priced(False))
+
+
+def refresh_at(monkeypatch, store: Path, price: float):
+    """`fleetplan prices refresh` of us-east-1 into `store`, the fake source giving g5.xlarge at `price` USD/h."""
+    source_at(monkeypatch, price)
     # the second refresh's price doubles: a jump the refresh checks would take for a broken feed
     return run("prices", "refresh", "--provider", "aws", "--region", "us-east-1", "--store", store,
                "--accept-missing-offers", "--accept-price-jumps")
@@ -132,6 +137,23 @@ def test_a_first_refresh_that_fails_on_a_full_disk_leaves_no_file(monkeypatch, t
     assert result.exit_code == 1, result.output
     assert "The store is unchanged" in flat(result.stderr)
     assert files(tmp_path) == {}
+
+
+def test_a_first_refresh_that_fails_leaves_no_folder_it_made_and_keeps_those_that_were_there(monkeypatch, tmp_path):
+    # the default store's folder (platformdirs' user data folder, here under XDG_DATA_HOME) was made and left empty
+    monkeypatch.delenv("FLEETPLAN_STORE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    disk_full_on_save(monkeypatch)
+    source_at(monkeypatch, 1.50)
+    refresh = ("prices", "refresh", "--provider", "aws", "--region", "us-east-1", "--accept-missing-offers")
+    result = run(*refresh)
+    assert result.exit_code == 1, result.output
+    assert "The store is unchanged" in flat(result.stderr)
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "data").mkdir()   # a folder there before the refresh stays
+    result = run(*refresh)
+    assert result.exit_code == 1, result.output
+    assert [p.name for p in tmp_path.rglob("*")] == ["data"]
 
 
 def test_a_refresh_that_fails_on_a_full_disk_puts_the_damaged_store_back(monkeypatch, tmp_path):
