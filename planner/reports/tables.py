@@ -870,7 +870,8 @@ def _refined_from(grouping: dict) -> str:
 
 def price_dates(prices: dict, currency: str = "") -> str:
     """How old the prices a plan used are, for one line: "dated 2023-11-23 to 2026-07-20, 1 undated",
-    "every price used undated", or the text as it reads without a date ("1 quoted in the scenario"); with how much of
+    "every price used undated", "1 undated, 1 quoted in the scenario", or the text as it reads without a date ("1 quoted
+    in the scenario"); with how much of
     the total rests on the undated and on the stale ones where the plan says it (engine.readback.prices_used):
     "dated 2026-03-20 to 2026-07-20, 1 undated (1.3 % of the total); 1 older than 180 days (66.4 % of the total)",
     or, of a total at or below 0 (no share of it reads right), the amount in `currency`: "1 undated (876 USD of the
@@ -880,6 +881,8 @@ def price_dates(prices: dict, currency: str = "") -> str:
         return "every price used undated"
     said = f"dated {dates}" if dates[:4].isdigit() else dates
     undated, stale = prices.get("undated_prices") or 0, prices.get("stale_prices") or 0
+    if undated and said.startswith("undated, "):   # every price of the data undated, beside the scenario's own quotes
+        said = f"{undated} {said}"   # counted, so that its share below is said as for dated ones (it was dropped)
     if undated and (part := _of_the_total(prices, "undated", currency)):
         words = f"{undated} undated"
         said = said.replace(words, f"{words} ({part})", 1)

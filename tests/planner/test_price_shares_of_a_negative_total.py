@@ -102,3 +102,10 @@ def test_a_total_of_zero_says_the_amount():
     prices = {"as_of_text": "2026-03-20, 1 undated", "undated_prices": 1, "stale_prices": 0,
               "undated_cost": 1234.4, "undated_share_of_total": None}
     assert price_dates(prices, "EUR") == "dated 2026-03-20, 1 undated (1,234 EUR of the total)"
+
+
+def test_the_undated_share_is_said_where_every_other_price_is_the_scenarios_own_quote():
+    # "undated, 1 quoted in the scenario": the share of a credit of 10.8 % of the total was dropped (audit 2026-12-07)
+    prices = {"as_of_text": "undated, 1 quoted in the scenario", "undated_prices": 1, "stale_prices": 0,
+              "undated_cost": -365.19, "undated_share_of_total": -0.108}
+    assert price_dates(prices, "EUR") == "1 undated (a credit of 10.8 % of the total), 1 quoted in the scenario"
