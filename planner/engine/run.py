@@ -268,7 +268,9 @@ def plan_notes(scenario: Scenario, base: Inputs, fleet: pd.DataFrame, prices: di
                         "distinct sizes, or run some sizes on another card type (a custom card of its own)")
     warnings += _idle_custom_cards(scenario, base)
     every, horizon = scenario.onprem.purchase_every_months, scenario.horizon_months
-    if every < horizon and horizon % every and fleet["kind"].eq("card").any():
+    # only where a card may be bought (owned cards alone, `onprem.cards: []`, have no purchase periods to speak of)
+    buyable_cards = (base.col("kind") == "card") & base.col("buyable").astype(bool)
+    if every < horizon and horizon % every and buyable_cards.any():
         warnings.append(f"purchase_every_months {every} does not divide horizon_months {horizon}: the last "
                         f"purchase period is {counted(horizon % every, 'month')} long")
     return speeds, warnings
