@@ -2838,6 +2838,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     found += _implausible_watts(data)
     found += _implausible_memory(data)
     found += _implausible_growth(data)
+    found += _overhead_without_spot(data)
     return found + _no_demand(data)
 
 
@@ -3151,6 +3152,21 @@ def _implausible_growth(data: dict) -> list[tuple[Path_, str]]:
         at = ("workloads", i, "growth_per_month")
         found.append((at, f"{dotted(at)}: {_figure(growth)} is growth of {_figure(growth * 100)} % a month (demand × "
                           f"{_figure(1 + growth)} every month); expected a share a month{percent_meant(growth)}"))
+    return found
+
+
+def _overhead_without_spot(data: dict) -> list[tuple[Path_, str]]:
+    """An interruption_overhead above 0 on a workload that is not interruptible: it applies only to spot work, which
+    such a workload never gets, so it has no effect (an audit's was ignored without a word)."""
+    found = []
+    for i, w in enumerate(_workloads(data)):
+        overhead = _given(Workload, "interruption_overhead", w)
+        # (a flag the model refuses is an error of its own: no warning then)
+        if overhead and _mapping(w).get("interruptible", False) is False:
+            at = ("workloads", i, "interruption_overhead")
+            found.append((at, f"{dotted(at)}: {_figure(overhead)} has no effect: the workload is not interruptible, "
+                              "so it never runs on spot, the only work the overhead applies to; set interruptible: true "
+                              "to let spot serve it at that overhead"))
     return found
 
 

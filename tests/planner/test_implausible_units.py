@@ -274,3 +274,28 @@ def test_a_plan_lists_the_same_warnings():
     said = texts_of(HEAD + "onprem:\n  electricity_per_kwh: 120\n" + WORKLOAD)
     assert len(said) == 1 and said[0].startswith("onprem.electricity_per_kwh: 120")
     assert said[0] in p.warnings
+
+
+@pytest.mark.parametrize(("flags", "warned"), [
+    ("interruption_overhead: 0.3", True),                       # not interruptible: never on spot, so no effect
+    ("interruption_overhead: 0.3, interruptible: false", True),
+    ("interruption_overhead: 0.3, interruptible: true", False),
+    ("interruption_overhead: 0, interruptible: false", False),
+])
+def test_an_interruption_overhead_on_a_workload_that_never_runs_on_spot_is_warned_of(flags, warned):
+    # an audit's overhead of 0.3 without interruptible: true was ignored without a word (2026-12-07)
+    text = HEAD + f"workloads:\n  - {{name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090, {flags}}}\n"
+    found = [(at, said) for at, said in warnings_of(text) if at[-1] == "interruption_overhead"]
+    assert found == ([(("workloads", 0, "interruption_overhead"),
+                       "workloads[0].interruption_overhead: 0.3 has no effect: the workload is not interruptible, so it "
+                       "never runs on spot, the only work the overhead applies to; set interruptible: true to let spot "
+                       "serve it at that overhead")] if warned else [])
+
+
+def test_validate_places_the_overhead_warning_at_its_line(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(HEAD + "workloads:\n  - name: a\n    gpu_hours_per_month: 100\n    reference_gpu: RTX-4090\n"
+                           "    interruption_overhead: 0.3\n")
+    result = run("validate", path)
+    assert result.exit_code == 0, result.output
+    assert f"{path}:8:" in result.stderr and "interruption_overhead: 0.3 has no effect" in result.stderr, result.stderr
