@@ -1147,11 +1147,31 @@ class _FlipSearch:
 
 
 def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
-    """The flip point of `card` (held `units` in the plan) on `workload`'s demand (FLIP_COLUMNS)."""
+    """The flip point of `card` (held `units` in the plan) on `workload`'s demand (FLIP_COLUMNS). A card its
+    min_units forces is searched with the minimum relaxed. One the plan holds more of than its minimum is searched
+    first as the scenario is: relaxed, a plan holding 5 against a minimum of 1 was searched as if today's demand did
+    not buy them, above today (1,607 where 700 holds 5 and 505 holds 4; an audit, 2026-12-07). Only where the
+    minimum still holds all of them at zero demand (replacements of a card of short life) is it relaxed then."""
+    least = int(dict(zip(r.inp.col("sku"), r.inp.col("min_units"))).get(card, 0))
+    spent = 0
+    if least > 0 and units > least:
+        row = _flip_search(r, card, units, workload, least, relax_minimum=False)
+        if not row.get(HELD_AT_ZERO):
+            return row
+        spent = row["solves"]
+    row = _flip_search(r, card, units, workload, least, relax_minimum=least > 0)
+    return {**row, "solves": row["solves"] + spent}
+
+
+HELD_AT_ZERO = "held_at_zero"   # _flip_search's row (only "solves" beside it) of a card held at zero demand, minimum kept
+
+
+def _flip_search(r: _Resolver, card: str, units: int, workload: str, least: int, relax_minimum: bool) -> dict:
+    """flip_point's row, searched with `card`'s min_units (`least`) relaxed or kept; kept, {HELD_AT_ZERO: True,
+    "solves": …} where the card is still held `units` times at zero demand."""
     w = next(w for w in r.scenario.workloads if w.name == workload)
     name, today = w.demand_field, w.demand_amount   # the field the scenario states its demand in
-    least = int(dict(zip(r.inp.col("sku"), r.inp.col("min_units"))).get(card, 0))
-    relax = {f"constraints.min_units.{card}": 0} if least > 0 else {}
+    relax = {f"constraints.min_units.{card}": 0} if relax_minimum else {}
     notes = [f"min_units {least} relaxed for this search"] if relax else []
     if relax and _bought_by_min_units_alone(r, card):
         # the minimum is what lets the plan buy it (cap_cost's `permits`): relaxed alone, no demand could buy it
@@ -1183,6 +1203,8 @@ def flip_point(r: _Resolver, card: str, units: int, workload: str) -> dict:
         return no_answer(today) if search.stopped else ended("no fleet at today's demand")
     if at_today:
         low, high = _below_today(search, today)
+        if low is None and not search.stopped and least > 0 and not relax_minimum:
+            return {HELD_AT_ZERO: True, "solves": search.solves}   # by the minimum, or for other workloads
         if low is None:
             return no_answer(0.0) if search.stopped else ended(
                 f"still holds {units} at zero demand of {workload} (it serves other workloads)")
