@@ -13,6 +13,12 @@ Rules (docs/offers-contract.md; docs/data-sources.md, traps 1-15):
 - spot: quotes equal to on-demand (no real spot quote) and AWS Local Zone quotes are dropped; AWS keeps
   the lowest remaining zone per (region, type) with its zone id in `zone`; spot time is unknown, so
   `as_of` is blank.
+- spot rows whose source row gave an on-demand price other than the snapshot's on-demand row of the same
+  region and type (Azure NCC40ads_H100_v5 eastus2: SkyPilot 6.98, Retail Prices 8.82; reference README §5)
+  say so in `note`: set against this snapshot's on-demand price, the spot saving is overstated (or understated).
+- an AWS SkyPilot on-demand price whose only zone rows in the spot sample are Local Zones (us-west-2
+  g4dn.xlarge: usw2-lax1-az1; reference README §2) is kept, as the only price of that region and type, with a
+  note that it is a Local Zone price, not the region's.
 - GPU facts come from the type tables; unknown accelerators are kept with `gpu_known=False`.
 - Azure GPU counts the reference leaves blank are filled from the packaged, sourced supplement
   `pricing_adapters/data/azure_gpu_counts.csv` (counts from Azure's docs). A count in the reference
@@ -84,6 +90,10 @@ AZURE_GPU_COUNT_NOTE = "gpu_count from Azure docs (pricing_adapters/data/azure_g
 AZURE_PARTITION_UNKNOWN_NOTE = "GPU partition; fraction unknown"
 REFERENCE_COUNT_DECIMALS = 3   # azure_gpu_vm_sizes.csv rounds fractional counts to 3 decimals (1/6 -> 0.167)
 NAN = float("nan")
+SAME_PRICE_USD = 0.0001   # reference README §3: spot quotes carry 4 decimals, so closer prices count as equal
+# AWS Local Zone codes in zone ids (usw2-lax1-az1) -> city (AWS Local Zones locations: us-west-2-lax-1 Los Angeles,
+# us-east-1-atl-1 Atlanta); a code not listed is named by its zone id alone.
+LOCAL_ZONE_CITIES = {"lax": "Los Angeles", "atl": "Atlanta"}
 
 # Where the GPU facts (not the prices) come from; the price sources are read from the rows.
 FACT_SOURCES = {
@@ -138,6 +148,30 @@ def _row(provider, region, sku, option, price, as_of, source, facts, zone="", ex
                      note=" | ".join(notes))
 
 
+def on_demand_mismatch_note(source_on_demand: str, on_demand: float | None) -> str:
+    """Note for a spot row whose source quoted on-demand at `source_on_demand` while the snapshot's on-demand
+    row of the same region and type says `on_demand` (USD per hour); "" when they agree or there is no such row."""
+    quoted = _num(source_on_demand)
+    if on_demand is None or _isnan(quoted) or math.isclose(quoted, on_demand, rel_tol=0, abs_tol=SAME_PRICE_USD):
+        return ""
+    how = "overstated" if quoted < on_demand else "understated"
+    return (f"the spot quote's source gave on-demand {quoted:g}, not this snapshot's {on_demand:g}: "
+            f"the spot saving against this snapshot's on-demand price is {how}")
+
+
+def _local_zone_note(zones: pd.DataFrame, region: str) -> str:
+    """Note for a SkyPilot on-demand price whose zone rows (`zones`, spot-sample rows of its region and type)
+    are all Local Zones: the price is a Local Zone's, not the region's; "" otherwise."""
+    if zones.empty or not (zones["is_local_zone"] == "true").all():
+        return ""
+    names = []
+    for zone in sorted(zones["availability_zone"].unique()):
+        code = zone.split("-")[1].rstrip("0123456789") if zone.count("-") >= 2 else ""
+        names.append(f"{zone} ({LOCAL_ZONE_CITIES[code]})" if code in LOCAL_ZONE_CITIES else zone)
+    return (f"Local Zone price: SkyPilot's row for {', '.join(names)}, not a {region} regional price "
+            f"(no regional price in the source data)")
+
+
 # ---------------------------------------------------------------- AWS
 
 def aws_type_facts(types: pd.DataFrame) -> dict[str, dict]:
@@ -166,13 +200,19 @@ def aws_offers(reference: Path, commitments: pd.DataFrame | None = None) -> pd.D
     """AWS offers: on-demand rows, one spot row (cheapest usable zone) per region and type, and the AWS
     rows of the cited `commitments` table."""
     facts = aws_type_facts(_read(reference / "aws_gpu_instance_types.csv"))
-    rows = []
-    for p in _read(reference / "aws_ondemand_linux_prices.csv").itertuples(index=False):
-        f = _facts_for(facts, p.instance_type, "aws_gpu_instance_types.csv")
-        rows.append(_row(registry.AWS, p.region, p.instance_type, "on_demand", p.usd_per_hour, p.as_of, p.source, f))
-
     spot = _read(reference / "aws_spot_prices_sample.csv")
     spot["price"] = spot["usd_per_hour"].astype(float)
+    zones = dict(iter(spot.groupby(["region", "instance_type"], sort=False)))
+    rows, on_demand = [], {}
+    for p in _read(reference / "aws_ondemand_linux_prices.csv").itertuples(index=False):
+        f = _facts_for(facts, p.instance_type, "aws_gpu_instance_types.csv")
+        on_demand[p.region, p.instance_type] = float(p.usd_per_hour)
+        # SkyPilot prices come from a zone row; the spot sample names the zones of that row
+        local = (_local_zone_note(zones.get((p.region, p.instance_type), spot.iloc[0:0]), p.region)
+                 if p.source.startswith("skypilot-org/") else "")
+        rows.append(_row(registry.AWS, p.region, p.instance_type, "on_demand", p.usd_per_hour, p.as_of, p.source, f,
+                         extra_notes=[local]))
+
     for (region, sku), quotes in spot.groupby(["region", "instance_type"], sort=True):
         equal = quotes["equals_on_demand"] == "true"
         local = quotes["is_local_zone"] == "true"
@@ -189,7 +229,10 @@ def aws_offers(reference: Path, commitments: pd.DataFrame | None = None) -> pd.D
                + (f"; dropped {', '.join(dropped)}" if dropped else ""))
         f = _facts_for(facts, sku, "aws_gpu_instance_types.csv")
         rows.append(_row(registry.AWS, region, sku, "spot", best["price"], "", best["source"], f,
-                         zone=best["availability_zone"], extra_notes=[how, "spot time unknown"]))
+                         zone=best["availability_zone"],
+                         extra_notes=[how, "spot time unknown",
+                                      on_demand_mismatch_note(best["on_demand_usd_per_hour"],
+                                                              on_demand.get((region, sku)))]))
     if commitments is not None:
         rows += commitment_rows(commitments, facts, registry.AWS)
     return _finish(rows, registry.AWS)
@@ -315,7 +358,7 @@ def azure_offers(reference: Path, gpu_counts: Path | str = DEFAULT_AZURE_GPU_COU
     facts = azure_size_facts(_read(reference / "azure_gpu_vm_sizes.csv"), read_azure_gpu_counts(gpu_counts))
     gone = set(retired["arm_sku_name"]) if retired is not None else set()
     dropped = {} if dropped is None else dropped
-    rows = []
+    rows, on_demand = [], {}
 
     def keep(sku: str) -> bool:
         if sku in gone:
@@ -328,14 +371,16 @@ def azure_offers(reference: Path, gpu_counts: Path | str = DEFAULT_AZURE_GPU_COU
             continue
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
         promo = "promo size: on-demand promo rate" if p.arm_sku_name.endswith("_Promo") else ""
+        on_demand[p.region, p.arm_sku_name] = float(p.usd_per_hour)
         rows.append(_row(registry.AZURE, p.region, p.arm_sku_name, "on_demand", p.usd_per_hour, p.as_of, p.source, f,
                          extra_notes=[p.note, promo]))
     for p in _read(reference / "azure_spot_prices_sample.csv").itertuples(index=False):
         if p.equals_on_demand == "true" or not keep(p.arm_sku_name):
             continue
         f = _facts_for(facts, p.arm_sku_name, "azure_gpu_vm_sizes.csv")
+        mismatch = on_demand_mismatch_note(p.on_demand_usd_per_hour, on_demand.get((p.region, p.arm_sku_name)))
         rows.append(_row(registry.AZURE, p.region, p.arm_sku_name, "spot", p.usd_per_hour, "", p.source, f,
-                         extra_notes=["spot time unknown"]))
+                         extra_notes=["spot time unknown", mismatch]))
     if commitments is not None:
         azure = commitments[commitments["provider"] == registry.AZURE]
         live = pd.Series([keep(sku) for sku in azure["sku"]], index=azure.index, dtype=bool)
