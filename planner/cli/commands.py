@@ -805,11 +805,13 @@ def offers(
     The table's `note` column numbers the notes listed under it (why a figure is empty: "gpu_count unknown";
     "lower bound: …" for a catalog price that leaves out part of the cost, the HGX H200's host; "sold only as whole
     8-GPU boards" for the HGX rows, priced per GPU; "undated" for a
-    price with no date, its as_of cell "undated" too); csv and json carry every column, vcpus, memory_gb, zone and
-    the note itself too (an undated price's as_of empty). --currency EUR --fx EUR=1.087 (USD per EUR) or --fx
-    USD=0.92 (EUR per USD, as a scenario's fx says it) shows the prices in EUR, the rate read back in the title and
-    under the table (in csv and json, each note: "1 USD = 0.92 EUR (--fx USD=0.92)"); --max-price and --electricity
-    are then in EUR too (the default electricity, 0.12 USD a kWh, at that rate).
+    price with no date, its as_of cell "undated" too); csv and json carry the table's columns and vcpus, memory_gb,
+    zone and the note itself too (an undated price's as_of empty), but not a price's source: a cloud price's is in
+    the packaged snapshot (pricing_adapters/snapshots/), a card's in planner/data/onprem_cards.csv.
+    --currency EUR --fx EUR=1.087 (USD per EUR) or --fx USD=0.92 (EUR per USD, as a scenario's fx says it) shows
+    the prices in EUR, the rate read back in the title and under the table (in csv and json, each note:
+    "1 USD = 0.92 EUR (--fx USD=0.92)"); --max-price and --electricity are then in EUR too (the default electricity,
+    0.12 USD a kWh, at that rate).
     On a terminal too narrow for the table, the headers are short and as_of, note, gpu_memory_gb, usd_per_hour
     are left out as needed (a line under the table names them).
     """
