@@ -51,8 +51,8 @@ def test_cards_and_quotes_picked_in_the_sidebar_plan_and_download_as_a_hand_writ
     unpriced, priced = at.number_input(key="edit:price:rtx-a5000"), at.number_input(key="edit:price:rtx-4090")
     assert unpriced.label == "rtx-a5000, no sourced price: give a quote, USD per card"
     assert unpriced.proto.placeholder == "none: not bought"
-    assert priced.proto.placeholder == "catalog 1,599 USD"   # onprem_cards.csv, with its date in the help
-    assert priced.help.startswith("Empty: the catalog's price, 1,599 USD as of 2023-11-23.")
+    assert priced.proto.placeholder == "catalog 1,670 USD"   # onprem_cards.csv 1,669.99 to whole USD; its date in the help
+    assert priced.help.startswith("Empty: the catalog's price, 1,670 USD as of 2023-11-23.")
 
     by_hand = load_scenario_text(_by_hand())
     expected = f"{plan(by_hand, baselines=False).total:,.0f} USD"

@@ -10,7 +10,7 @@
    the warning said only "estimates from datasheet figures".
 4. capex_budget: 60 (meant as thousands) went all-cloud without a word.
 
-Numbers by hand from planner/data/onprem_cards.csv: rtx-4090 1,599 + 750 = 2,349 USD a card, 2 cards a host; rtx-3060-12gb
+Numbers by hand from planner/data/onprem_cards.csv: rtx-4090 1,669.99 + 750 = 2,419.99 USD a card, 2 cards a host; rtx-3060-12gb
 (2,500 + 5,400) CNY × 0.14 = 1,106 USD, host 5,400 × 0.14 = 756 USD, 2 a host; a100-80gb-pcie 4 cards a host; MI300X's
 vendor is AMD (planner/data/gpus.csv).
 """
@@ -125,12 +125,12 @@ def budget_scenario(**onprem) -> dict:
 
 def test_a_capex_budget_below_the_cheapest_card_is_a_likely_unit_slip_in_validate_and_plan():
     expected = ("onprem.capex_budget: 60 USD is less than the cheapest card the scenario may buy costs new (rtx-4090: "
-                "2,349 USD with its host share), so no card can be bought; expected USD: for 60 thousand, write 60000")
+                "2,419.99 USD with its host share), so no card can be bought; expected USD: for 60 thousand, write 60000")
     assert scenario_cost_warnings(load_scenario(budget_scenario(capex_budget=60))) == [(("onprem", "capex_budget"), expected)]
     assert expected in plan(budget_scenario(capex_budget=60), baselines=False).warnings
 
 
-@pytest.mark.parametrize("onprem", [{"capex_budget": 2349}, {"capex_budget": 0}, {"capex_budget": 60000}, {}])
+@pytest.mark.parametrize("onprem", [{"capex_budget": 2419.99}, {"capex_budget": 0}, {"capex_budget": 60000}, {}])
 def test_a_budget_that_buys_a_card_or_buys_none_on_purpose_is_not_warned_of(onprem):
     assert scenario_cost_warnings(load_scenario(budget_scenario(**onprem))) == []
 
@@ -138,7 +138,7 @@ def test_a_budget_that_buys_a_card_or_buys_none_on_purpose_is_not_warned_of(onpr
 def test_a_yearly_capex_budget_below_the_cheapest_card_is_warned_of_too():
     [(field, text)] = scenario_cost_warnings(load_scenario(budget_scenario(capex_budget_per_year=2)))
     assert field == ("onprem", "capex_budget_per_year")
-    assert text.endswith("(rtx-4090: 2,349 USD with its host share), so no card can be bought; expected USD")
+    assert text.endswith("(rtx-4090: 2,419.99 USD with its host share), so no card can be bought; expected USD")
 
 
 def test_a_baseline_resting_on_an_mi300x_estimate_says_it_is_extrapolated_and_not_a_cuda_gpu():

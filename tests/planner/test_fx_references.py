@@ -88,7 +88,7 @@ def test_validate_warns_of_a_euro_scenarios_dollar_rate_at_its_line(tmp_path):
 
 
 def test_a_right_capex_budget_is_not_blamed_for_a_dollar_rate_100_times_off():
-    # the audit's EUR scenario at fx.USD 92: rtx-4090 (1,599 + 750 USD host) read as 2,349 × 92 = 216,108 EUR, more than
+    # the audit's EUR scenario at fx.USD 92: rtx-4090 (1,669.99 + 750 USD host) read as 2,419.99 × 92 = 222,639.08 EUR, more than
     # its 60,000 EUR budget; the rate is what is wrong, and its own warning says so
     from planner import load_scenario
     from planner.scenario.cost_basis import scenario_cost_warnings
@@ -99,6 +99,6 @@ def test_a_right_capex_budget_is_not_blamed_for_a_dollar_rate_100_times_off():
                 "workloads": [{"name": "w", "gpu_hours_per_month": 100, "reference_gpu": "RTX-4090"}]}
 
     assert scenario_cost_warnings(load_scenario(eur(92, 60000))) == []
-    # at a right rate a budget typed in thousands is still said: 2,349 × 0.92 = 2,161.08 EUR
+    # at a right rate a budget typed in thousands is still said: 2,419.99 × 0.92 = 2,226.3908 EUR
     [(field, text)] = scenario_cost_warnings(load_scenario(eur(0.92, 60)))
-    assert field == ("onprem", "capex_budget") and "(rtx-4090: 2,161.08 EUR with its host share)" in text
+    assert field == ("onprem", "capex_budget") and "(rtx-4090: 2,226.39 EUR with its host share)" in text

@@ -235,9 +235,9 @@ def test_a_rate_warned_of_in_another_currency_is_left_out_too():
 
 
 def test_a_card_quote_in_the_catalogs_currency_is_judged_without_the_doubted_rate():
-    # rtx-4090 is 1,599 USD in the catalog; a quote of 159,900 USD is 100 times it whatever the rate: still said
+    # rtx-4090 is 1,669.99 USD in the catalog; a quote of 166,999 USD is 100 times it whatever the rate: still said
     text = (CNY.replace("RATE", "0.1375").replace("PRICE", "0.8")
-            .replace("  cards: [rtx-4090]", "  cards: [rtx-4090]\n  card_overrides: {rtx-4090: {price: 159900}}"))
+            .replace("  cards: [rtx-4090]", "  cards: [rtx-4090]\n  card_overrides: {rtx-4090: {price: 166999}}"))
     found = warnings_of(text)
     assert ("fx", "USD") in found
     assert "is 100 times the catalog's price of rtx-4090" in found[("onprem", "card_overrides", "rtx-4090", "price")]

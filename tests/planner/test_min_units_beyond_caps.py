@@ -7,7 +7,8 @@ Figures worked out by hand from planner/data/onprem_cards.csv: an a100-80gb-pcie
 = 14,000 USD, at 0.92 EUR a USD 12,880 EUR, so 6 are 77,280 EUR; an rtx-3090 750 + 750 USD = 1,500 USD, 1,380 EUR,
 and 6 with 4 owned buy 2: 2,760 EUR; an hgx-h100-8gpu is sold as whole 8-GPU boards of 39,625 USD a GPU (no host
 share), so 3 buy one board: 8 × 36,455 EUR = 291,640 EUR; an rtx-4090 draws 810 W busy, 13 of them 10.53 kW; it
-costs 1,599 + 750 USD = 2,349 USD, 2,161.08 EUR, and 10 of them with 3 a100-80gb-pcie (38,640 EUR) 60,250.80 EUR."""
+costs 1,669.99 + 750 USD = 2,419.99 USD, 2,226.3908 EUR, and 10 of them with 3 a100-80gb-pcie (38,640 EUR)
+60,903.908 EUR."""
 
 from __future__ import annotations
 
@@ -90,11 +91,11 @@ def test_the_minimums_of_several_cards_add_up(tmp_path):
     text = A100.replace("{a100-80gb-pcie: 6}", "{a100-80gb-pcie: 3, rtx-4090: 10}")
     result = run("validate", _written(tmp_path, text))
     assert result.exit_code == 2
-    assert ("12:31: constraints.min_units (a100-80gb-pcie: 3, rtx-4090: 10) need at least 60,251 EUR of new cards "
-            "(3 × 12,880 EUR: 11,500 USD + 2,500 USD host share at fx.USD 0.92; 10 × 2,161 EUR: 1,599 USD + 750 USD "
+    assert ("12:31: constraints.min_units (a100-80gb-pcie: 3, rtx-4090: 10) need at least 60,904 EUR of new cards "
+            "(3 × 12,880 EUR: 11,500 USD + 2,500 USD host share at fx.USD 0.92; 10 × 2,226 EUR: 1,669.99 USD + 750 USD "
             "host share at fx.USD 0.92), more than onprem.capex_budget 60,000 EUR "
             "(line 10): raise onprem.capex_budget or lower the minimums") in result.stderr
-    # 9 rtx-4090: 58,089.72 EUR, within the budget
+    # 9 rtx-4090: 9 × 2,226.3908 + 38,640 = 58,677.52 EUR, within the budget
     assert run("validate", _written(tmp_path, text.replace("rtx-4090: 10", "rtx-4090: 9"))).exit_code == 0
 
 

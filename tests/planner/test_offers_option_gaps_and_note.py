@@ -91,8 +91,8 @@ def test_the_onprem_hourly_price_is_what_its_note_says():
     result = run("offers", "--provider", "onprem", "--gpu", "RTX-4090", "--format", "json", "--electricity", "0")
     assert result.exit_code == 0, result.output
     (row,) = [r for r in json.loads(result.stdout) if r["sku"] == "rtx-4090"]
-    # planner/data/onprem_cards.csv: card 1,599 + host share 750 USD, life 3 years, maintenance 3 %/year; 730 h a month.
+    # planner/data/onprem_cards.csv: card 1,669.99 + host share 750 USD, life 3 years, maintenance 3 %/year; 730 h a month.
     # Busy every hour of 3 × 8,760 h, nothing back at the end, no energy at 0 USD/kWh, no availability factor
-    capex = 1599 + 750
+    capex = 1669.99 + 750
     assert row["usd_per_hour"] == pytest.approx(capex / (3 * 12 * 730) + capex * 0.03 / (12 * 730), rel=1e-9)
     assert row["note"] == ONPREM_NOTE

@@ -6,7 +6,7 @@ nothing, and the plan's prices_used gave no quoted_currency or fx_rate, so the f
 The default stays (changing it would change existing files' plans); validate and plan now say where it converts,
 and prices_used names the currency and rate applied.
 
-Figures by hand from planner/data/onprem_cards.csv: rtx-4090 is priced in USD (1,599, host share 750 USD a card);
+Figures by hand from planner/data/onprem_cards.csv: rtx-4090 is priced in USD (1,669.99, host share 750 USD a card);
 rtx-3060-12gb in CNY. 1,900 USD x 1.09 = 2,071 EUR; 600 USD x 1.09 = 654 EUR; capex of the quoted 4090 in EUR:
 (1,900 + 750) x 1.09 = 2,888.5; 2,200 CNY x 0.14 = 308 USD.
 """

@@ -4,8 +4,9 @@
    warned "the speeds of A100-80GB-PCIE, RTX-3090, RTX-4090 are estimates from datasheet figures", though those three
    are Lambda measurements: their speeds relative to the L40S are estimates through the reference's speed alone.
 2. A EUR plan with fx {USD: 0.92} never stated the rate on the terminal (summary.md did: "1 USD = 0.92 EUR"), and its
-   prices used showed the rtx-4090 at 2,161.08 EUR with no rate beside a source quoting "1,599 USD": the catalog's
-   1,599 USD card and 750 USD host share (planner/data/onprem_cards.csv) × 0.92 = 2,349 × 0.92 = 2,161.08 EUR.
+   prices used showed the rtx-4090 at 2,161.08 EUR with no rate beside a source quoting "1,599 USD". The catalog's
+   card is now 1,669.99 USD (planner/data/onprem_cards.csv, 2023-11-23), with its 750 USD host share × 0.92 =
+   2,419.99 × 0.92 = 2,226.3908 EUR.
 3. The terminal's break-even table showed 9.137 and 2.228 (shares of a card's hours: more hours than there are, so
    cloud is cheaper at any use) with the note saying so left out on a narrow terminal; the dashboard and README say
    "never". A share above 1 reads "never" on the terminal too; JSON and CSV keep the number.
@@ -97,7 +98,7 @@ def test_a_usd_plan_s_assumptions_line_names_no_rate(measured_over_estimated):
 def test_a_catalog_card_priced_in_usd_shows_the_rate_it_was_converted_at(eur_cards):
     assert set(eur_cards.fleet["sku"]) == {"rtx-4090"}
     row = prices_used(eur_cards).set_index("sku").loc["rtx-4090"]
-    assert row["capex_per_unit"] == pytest.approx((1599 + 750) * 0.92)   # 2,161.08 EUR
+    assert row["capex_per_unit"] == pytest.approx((1669.99 + 750) * 0.92)   # 2,226.3908 EUR
     assert (row["currency"], row["quoted_currency"], row["fx_rate"]) == ("EUR", "USD", 0.92)
     assert row["quoted_price"] != row["quoted_price"]   # NaN: the price is the catalog's, not the scenario's quote
     [card] = [r for r in json.loads(plan_to_json(eur_cards))["prices_used"] if r["sku"] == "rtx-4090"]

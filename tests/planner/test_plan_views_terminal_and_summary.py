@@ -3,7 +3,7 @@ output): the money paid in each plan year, the cloud offer behind a break-even r
 constant workload's months on one row, the estimated speeds the warnings point to, and one rule for a share of the
 total in both front ends.
 
-Facts used (worked out by hand): an RTX 4090 costs 1,599 USD with a 750 USD host share, 2,349 USD a card, and lives 3
+Facts used (worked out by hand): an RTX 4090 costs 1,669.99 USD with a 750 USD host share, 2,419.99 USD a card, and lives 3
 years, resold at 0.5 × straight-line book value (the catalog and the plan's assumption line); the business_hours profile
 is 9 hours × 5 days = 45 hours a week, the other 123 of the 168 hours a second class; a demand that does not change
 needs the same cards in every month. 38.3 EUR over 68,559 EUR is 0.0559 %: two significant digits 0.056 %.
@@ -90,10 +90,10 @@ def test_the_terminal_and_the_summary_show_what_is_paid_each_plan_year(tmp_path)
     path = _scenario(tmp_path)
     p = plan(path, baselines=False)
     by_hand = _years_by_hand(p)
-    # six cards at 2,349 USD in month 1; at month 25 they are 24 months old: 0.5 × 6 × 2,349 × 12/36 = 2,349 back
-    assert round(by_hand["end credit"][0], 2) == -2349.0
+    # six cards at 2,419.99 USD in month 1; at month 25 they are 24 months old: 0.5 × 6 × 2,419.99 × 12/36 = 2,419.99 back
+    assert round(by_hand["end credit"][0], 2) == -2419.99
     # the demand does not change: year 2 pays year 1's running costs, year 1 those and the cards
-    assert round(by_hand["1"][0] - by_hand["2"][0], 2) == 6 * 2349.0
+    assert round(by_hand["1"][0] - by_hand["2"][0], 2) == round(6 * 2419.99, 2)
     text = _run(path).stdout
     rows = {r[0]: r for r in _cells(_part(text, "By plan year", "Cards held"))}
     for year, months in (("1", "1–12"), ("2", "13–24"), ("end credit", "25")):

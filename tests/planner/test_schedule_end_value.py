@@ -26,7 +26,7 @@ A5000_USD = 2000 + 500
 A5000_AT_24_MONTHS = 0.5 * A5000_USD * (1 - 24 / 48)                  # 625: straight line, half of book
 A5000_AT_48_MONTHS_DECLINING = 0.5 * A5000_USD * (1 - 2 / 4) ** (48 / 12)   # 78.125
 A100_USD = 14000 + 2500                                              # startup-hybrid's quote, host included
-RTX_4090_USD = 1599 + 750                                            # the catalog's list price and host share
+RTX_4090_USD = 1669.99 + 750                                         # the catalog's price (2023-11-23) and host share
 RTX_3060_USD = (2500 + 5400) * 0.13749                               # 2,500 + 5,400 CNY host at the scenario's 0.13749
 A100_AT_36_MONTHS = 0.5 * A100_USD * (1 - 36 / 60)                   # 3,300: 5-year life
 OWNED_3060_SALE = 2 * 0.5 * RTX_3060_USD * (1 - 0 / 36)              # 1,086.171: two, new, sold in month 1
@@ -74,9 +74,9 @@ def test_startup_hybrid_schedule_credits_add_up_to_the_residual_value_of_minus_4
     # the A100 (60-month life) is merely in service to the plan's end
     buys = _rows(startup, "buy").set_index("card")["note"].to_dict()
     assert buys == {"rtx-4090": "in service to month 36 (end of life)", "a100-80gb-pcie": "in service to month 36"}
-    # capex 16,500 + 2,349 less the credits, in total and per card
+    # capex 16,500 + 2,419.99 less the credits, in total and per card
     assert startup.schedule["amount"].sum() == pytest.approx(A100_USD + RTX_4090_USD - 4386.171)
-    assert A100_USD + RTX_4090_USD - 4386.171 == pytest.approx(14462.829)
+    assert A100_USD + RTX_4090_USD - 4386.171 == pytest.approx(14533.819)
     by_card = startup.schedule.groupby("card")["amount"].sum().to_dict()
     assert by_card == pytest.approx({"a100-80gb-pcie": A100_USD - A100_AT_36_MONTHS, "rtx-4090": RTX_4090_USD,
                                      "rtx-3060-12gb": -OWNED_3060_SALE})

@@ -4,7 +4,7 @@ one (constraints.min_units) plan refuses. validate now says them in plan's words
 text for both), read from onprem_cards.csv with the csv module, so it still imports no pandas; a price given in
 onprem.card_overrides silences them, as in plan.
 
-The expected lines are written by hand from planner/data/onprem_cards.csv: rtx-4090 has a price (1599 USD), rtx-a5000
+The expected lines are written by hand from planner/data/onprem_cards.csv: rtx-4090 has a price (1,669.99 USD), rtx-a5000
 and l40s have none."""
 
 from __future__ import annotations
