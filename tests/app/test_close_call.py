@@ -71,7 +71,7 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     # the documented close call: one owned RTX 3060 kept, +1.66 %, within 2 % (+616.9 USD of 36,401.33 at 0.14 USD/CNY;
     # at the file's 0.13749 the capex K of a 3060 is 19.829 lower: the plan's two sold fetch 19.829 less, the
     # runner-up's one sold 9.91 less and its one kept saves 3 %/year × 3 years of it, 1.78: (616.9 − 19.829 + 9.91
-    # − 1.78) / 36,421.16 = 1.66 %)
+    # − 1.78) / 36,498.54 = 1.66 %; both plans hold the one rtx-4090, whose 1,669.99 USD moves both totals alike)
     assert startup.close_call and runner["differences"] == ["rtx-3060-12gb 0 → 1"]
     assert round(runner["increase_pct"], 2) == 1.66 and runner["close_call_share"] == 0.02
     [badge] = _badges(at)
@@ -107,14 +107,14 @@ def test_the_placeholder_shows_until_the_decisions_are_made_then_the_close_call_
     assert flips["flip_demand"].to_numpy() == pytest.approx(startup.flip_points["flip_demand"].to_numpy(), rel=1e-9)
 
     # one card more or fewer: each count the re-solves found a fleet for, with the oracle's totals (one more
-    # A100 costs 38,072 USD: test_workbook_runner_up_alternatives.py holds 2 A100s with extra_constraints)
+    # A100 costs 38,149 USD: test_workbook_runner_up_alternatives.py holds 2 A100s with extra_constraints)
     counts = _table(at, ["card", "units", "alternative_units"])
     found = [a for a in runner["count_alternatives"] if a["total"] is not None]
     assert [(c, u, a) for c, u, a in zip(counts["card"], counts["units"], counts["alternative_units"])] == [
         (a["card"], a["units"], a["alternative_units"]) for a in found]
     assert counts["total"].to_numpy() == pytest.approx([a["total"] for a in found], rel=1e-9)
     more_a100 = counts[(counts["card"] == "a100-80gb-pcie") & (counts["alternative_units"] == 2)]
-    assert round(float(more_a100["total"].iloc[0])) == 38_072
+    assert round(float(more_a100["total"].iloc[0])) == 38_149
 
     # what each of its five limits costs: none binds (docs/decisions.md; tests/planner/test_cap_costs.py plans
     # without each one from the scenario itself)

@@ -159,7 +159,7 @@ def test_an_undiscounted_basis_reads_without_parentheses_in_parentheses(fresh_ca
     at.switch_page("fleetplan_dashboard/pages/export.py").run()
     assert not at.exception, at.exception
     export = [c for c in _captions(at) if c.startswith("Total ")]
-    assert len(export) == 1 and export[0].startswith("Total 36,421 USD over 36 months (present value at 0%/year, "
+    assert len(export) == 1 and export[0].startswith("Total 36,499 USD over 36 months (present value at 0%/year, "
                                                      "undiscounted). ")
     said += export
     assert said and [c for c in said if _nesting(c) > 1] == []

@@ -449,7 +449,7 @@ def test_a_plan_without_its_scenario_says_what_is_needed():
 
 def test_one_card_more_or_fewer_matches_the_brute_force(hybrid_brute_force):
     # "one or two A100s?": the best fleet of the brute force's box holding at least one more (or at most
-    # one fewer) of a card; today two A100s cost 38,072 USD, 4.5 % more (not a close call at 2 %)
+    # one fewer) of a card; today two A100s cost 38,149 USD, 4.5 % more (not a close call at 2 %)
     cards, totals = hybrid_brute_force
     p = decided(HYBRID)
     found = {(a["card"], a["alternative_units"]): a for a in p.runner_up["count_alternatives"]}
@@ -462,10 +462,11 @@ def test_one_card_more_or_fewer_matches_the_brute_force(hybrid_brute_force):
         else:
             assert alt["total"] == pytest.approx(best, rel=REL), (card, units)
             assert alt["increase_pct"] == pytest.approx(100 * (best - p.total) / p.total, rel=REL)
-    # the README's figure ("two A100s cost 38,072 USD"), which the brute force above checks: the README stays true
+    # the README's figure ("two A100s cost 38,149 USD"), which the brute force above checks: the README stays true
     # (38,052 at 0.14 USD/CNY; at the sourced 0.13749 the two owned RTX 3060s sold in month 1 fetch 2 × 0.5 × 7,900 ×
-    # (0.14 − 0.13749) = 19.83 USD less: 38,071.8)
-    assert found["a100-80gb-pcie", 2]["total"] == pytest.approx(38072.0, abs=1.0)
+    # (0.14 − 0.13749) = 19.83 USD less: 38,071.8; its rtx-4090, bought in month 1 and held 3 years, at 1,669.99 USD
+    # not 1,599: 70.99 × (1 + 3 × 3 %) = 77.38 more: 38,149.2)
+    assert found["a100-80gb-pcie", 2]["total"] == pytest.approx(38149.2, abs=1.0)
     assert found["a100-80gb-pcie", 0]["status"] == "infeasible"          # min_units holds one
     assert {("rtx-4090", 2), ("rtx-4090", 0), ("rtx-3060-12gb", 1)} <= set(found)
 

@@ -3,7 +3,7 @@
 without a word. A returned pulp constraint, or an iterable of them, is now added; anything else returned but None is
 a PlannerError saying what was returned and how to add a constraint.
 
-Facts used: scenarios/startup-hybrid.yaml's plan holds one RTX 4090 (36,421 USD); without that card (the
+Facts used: scenarios/startup-hybrid.yaml's plan holds one RTX 4090 (36,499 USD); without that card (the
 constraint added the documented way, `constraints.max_units.rtx-4090: 0`, or the card not listed in onprem.cards)
 the best plan holds two A100s and keeps the two owned RTX 3060s (40,568.00 USD: 40,571.57 at 0.14 USD/CNY, less the
 two cards' 3 %/year maintenance over their 3-year life on a capex 7,900 CNY × (0.14 − 0.13749) = 19.829 USD lower,

@@ -190,8 +190,9 @@ def test_a_model_over_the_purchase_limit_is_refused_with_its_count_by_hand():
     at_limit = run("plan", STARTUP, "--max-purchase-variables", 38, "--no-decisions", "--no-baselines", "--format", "json")
     assert at_limit.exit_code == 0, at_limit.output
     # README's total: 36,401.33 at 0.14 USD/CNY; the two owned RTX 3060s sold in month 1 fetch 2 × 0.5 × 7,900 CNY ×
-    # (0.14 − 0.13749) = 19.829 USD less at the file's rate
-    assert json.loads(at_limit.stdout)["total"] == pytest.approx(36421.16, abs=0.01)
+    # (0.14 − 0.13749) = 19.829 USD less at the file's rate: 36,421.16; the rtx-4090 at 1,669.99 USD (not 1,599) adds
+    # 70.99 × (1 + 3 years × 3 % maintenance) = 77.38
+    assert json.loads(at_limit.stdout)["total"] == pytest.approx(36498.54, abs=0.01)
 
 
 def test_without_a_time_limit_plan_holds_the_default_and_a_time_limit_lifts_it(monkeypatch):

@@ -3,7 +3,7 @@
 changes none of the plan's exports (JSON, CSV, workbook, FOCUS, Markdown), nor `compare`, `p.cost()`, `p.total`, as
 its frozen scenario cannot be changed in place. A copied or pickled plan keeps its numbers too.
 
-Oracles: the README's worked example — startup-hybrid.yaml is planned at 36,421.16 USD (`round(p.total, 2)`), an
+Oracles: the README's worked example — startup-hybrid.yaml is planned at 36,498.54 USD (`round(p.total, 2)`), an
 undiscounted total (`discount_rate: 0.0`) with no site fixed cost, so its cost categories and its fleet rows each
 sum to it (README: the fleet rows fall short of the total only by `fixed_onprem`) — and, for everything else, the
 plan's own exports taken before any edit."""
@@ -27,8 +27,9 @@ from planner.engine.result import Plan
 
 ROOT = Path(__file__).resolve().parents[2]
 # README: round(plan("scenarios/startup-hybrid.yaml").total, 2); 36,401.33 at 0.14 USD/CNY, and the two owned RTX 3060s
-# it sells in month 1 fetch 2 × 0.5 × (2,500 + 5,400) CNY × (0.14 − 0.13749) = 19.829 USD less at the file's 0.13749
-TOTAL = 36_421.16
+# it sells in month 1 fetch 2 × 0.5 × (2,500 + 5,400) CNY × (0.14 − 0.13749) = 19.829 USD less at the file's 0.13749:
+# 36,421.16; the rtx-4090 at 1,669.99 USD (not 1,599) adds 70.99 × (1 + 3 years × 3 % maintenance) = 77.38
+TOTAL = 36_498.54
 # every DataFrame of a Plan (planner/engine/result.py's fields; the README's library section names them)
 TABLES = ("costs", "fleet", "monthly", "utilisation", "break_even", "exclusions", "flows", "offers", "schedule",
           "installed", "owned", "speeds", "baselines", "serving", "busy_by_workload", "decisions", "flip_points",
