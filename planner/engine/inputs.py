@@ -237,9 +237,10 @@ def _remember(cache: dict, key, value) -> None:
 
 def _capability(scenario) -> tuple[str, ...]:
     """The workloads' fields that decide what a unit can serve and the work it delivers (`work_matrix`):
-    all but their demand, growth, profile, serving and placement."""
+    all but their demand, growth, profile, serving, placement and serving group."""
     return tuple(w.model_dump_json(exclude={"gpu_hours_per_month", "requests_per_second", "reference_gpus",
-                                            "growth_per_month", "profile", "serving", "placement"})
+                                            "growth_per_month", "profile", "serving", "placement",
+                                            "serving_group"})
                  for w in scenario.workloads)
 
 
@@ -289,7 +290,8 @@ def _cloud_part(scenario, prices: pd.DataFrame, source: str | None) -> tuple[pd.
 def _workload_table(scenario) -> pd.DataFrame:
     """name, needs (for explanations), serving, single_type (placement), demand_unit (requests_per_second or
     reference_gpus: the unit the serving table reports demand in), per_reference (that unit per
-    reference GPU) and gpus_per_job."""
+    reference GPU), gpus_per_job and serving_group (a serving workload's group: its serving_group, else its name;
+    None for batch work)."""
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     scales = [demand_scale(w, custom_gpus) for w in scenario.workloads]
     return pd.DataFrame({"name": [w.name for w in scenario.workloads],
@@ -298,7 +300,8 @@ def _workload_table(scenario) -> pd.DataFrame:
                          "single_type": np.array([w.placement == "single_type" for w in scenario.workloads], dtype=bool),
                          "demand_unit": [unit for unit, _ in scales],
                          "per_reference": np.array([per for _, per in scales], dtype=float),
-                         "gpus_per_job": np.array([w.gpus_per_job for w in scenario.workloads], dtype=int)})
+                         "gpus_per_job": np.array([w.gpus_per_job for w in scenario.workloads], dtype=int),
+                         "serving_group": [(w.serving_group or w.name) if w.serving else None for w in scenario.workloads]})
 
 
 def serving_instances(kind: np.ndarray, work: np.ndarray, serving: np.ndarray) -> np.ndarray:

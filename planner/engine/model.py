@@ -22,6 +22,13 @@ workload asks for them — a scenario without either builds the model above unch
   are paid on q (hourly × slot hours × months, discounted, in cloud_on_demand / cloud_spot) and the
   dispatch y on such a unit carries no busy cost. Cards and reservations are integer counts held all
   month already: serving work on them is at most the count (× availability for cards).
+- serving groups (workloads[].serving_group; default: each serving workload a group of its own): only the
+  workloads of one group (request-size buckets of one model) share an instance or a card in a slot. Where
+  two or more groups can use an on-demand or spot unit in a period, each gets an integer q[u,g,p] with
+  Σ_{w in g} y[u,w,p] ≤ q[u,g,p] and q[u,p] = Σ_g q[u,g,p] is the one paid; where they can use a card or
+  a reservation, each gets an integer share s[u,g,p] with Σ_{w in g} y ≤ s (× availability for cards) and
+  Σ_g s ≤ the cards in service (less the k-GPU job groups' cards) or the units reserved. A unit only one
+  group can use gets nothing new (define_serving_shares).
 - Batch work may fill the idle part of whole serving capacity, as it does on cards and reservations:
   on a unit with q, Σ_all y[u,w,p] ≤ q[u,p] + e[u,p], where e ≥ 0 (continuous) is the instance-hours
   per hour rented beyond the whole serving instances, priced like q. So the serving instances' idle share
@@ -38,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 import pulp
 
 from planner.engine.constraints import affine, define_caps
@@ -65,6 +73,12 @@ class Model:
     site: dict = field(default_factory=dict)   # site epoch (schedule key) -> binary: any card in service in it
     place: dict = field(default_factory=dict)  # (workload, gpu) -> binary: single_type workload placed on gpu
     instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
+    # (on-demand/spot unit, serving group, period) -> integer instances of that group, where two or more groups
+    # use the unit in the period (their sum is instances[unit, period])
+    group_instances: dict = field(default_factory=dict)
+    # (card or reserved unit, serving group, period) -> integer units serving that group, where two or more
+    # groups use the unit in the period (define_serving_shares)
+    shares: dict = field(default_factory=dict)
     jobs: dict = field(default_factory=dict)   # (card unit, epoch, k) -> integer groups of k cards for k-GPU jobs
     servers: dict = field(default_factory=dict)  # (card unit, epoch) -> integer full servers (k ∤ cards_per_server)
     # (card unit, epoch, pattern index) -> full servers filled with that pattern; (card unit, epoch, "last", k)
@@ -87,6 +101,7 @@ class Model:
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)
+                + len(self.group_instances) + len(self.shares)
                 + len(self.in_service) + len(self.jobs) + len(self.servers) + len(self.patterns)
                 + (1 if self.z is not None else 0))
         columns = self.columns if self.columns is not None else self.prob.variables()
@@ -140,7 +155,7 @@ class Model:
 
     @property
     def integers(self) -> bool:
-        return bool(self.buy or self.keep or self.off or self.r or self.place or self.instances)
+        return bool(self.buy or self.keep or self.off or self.r or self.place or self.instances or self.shares)
 
 
 # the caller's constraints of the model: added to model.prob, or returned (a pulp constraint, or an iterable of them)
@@ -154,13 +169,14 @@ def unit_bound(inp: Inputs, i: int) -> int:
     served = inp.work[i] > 0
     if not served.any():
         return 0
+    group = serving_groups(inp)[served]
     if inp.col("kind")[i] != "card":
-        return int(math.ceil((inp.demand[:, served] / inp.work[i, served]).sum(axis=1).max() - 1e-9))
+        return int(math.ceil(_whole_per_group(inp.demand[:, served] / inp.work[i, served], group).max() - 1e-9))
     cards = inp.demand[:, served] / inp.work[i, served] / inp.availability   # [P × served workloads]
     k = inp.workloads["gpus_per_job"].to_numpy()[served]
     whole = k > 1
     # one-GPU work at its peak, on cards of its own …
-    most = float(cards[:, ~whole].sum(axis=1).max()) if (~whole).any() else 0.0
+    most = float(_whole_per_group(cards[:, ~whole], group[~whole]).max()) if (~whole).any() else 0.0
     # … and jobs of k cards in whole groups of k, held through a fleet epoch (define_whole_jobs): as many as
     # the busiest period needs, for all workloads of that k together — not the busiest period of the
     # workloads summed, which cuts the optimum when jobs of different sizes peak in different hours
@@ -174,6 +190,21 @@ def unit_bound(inp: Inputs, i: int) -> int:
         # sizes' rest — or, where the sizes are packed by pattern, on servers of its own
         most += per_server * -(-jobs // fill) if patterns else per_server * (jobs // fill) + size * (jobs % fill)
     return int(math.ceil(most - 1e-9))
+
+
+def serving_groups(inp: Inputs) -> np.ndarray:
+    """[W] each serving workload's serving group as a number (one per group), -1 for batch work."""
+    return pd.factorize(inp.workloads["serving_group"])[0]
+
+
+def _whole_per_group(need: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """[P] `need` [P × workloads] summed per period, each serving group's part (`group` [workloads]: serving_groups)
+    rounded up to whole units where two or more groups share the unit: they never share one of its units."""
+    labels = set(group[group >= 0].tolist())
+    if len(labels) < 2:
+        return need.sum(axis=1)
+    whole = sum(np.ceil(need[:, group == g].sum(axis=1) - 1e-9) for g in labels)
+    return need[:, group < 0].sum(axis=1) + whole
 
 
 def define_card_counts(m: Model) -> None:
@@ -347,29 +378,86 @@ def define_placement(m: Model) -> None:
 
 def define_serving_instances(m: Model) -> None:
     """Whole instances of the on-demand and spot offers that serve a serving workload, per period: its
-    serving dispatch is at most them; batch dispatch on the unit fills their idle share, and beyond it
-    rents continuous extra instance-hours (both priced in define_costs)."""
+    serving dispatch is at most them — each serving group's at most its own instances where two or more
+    groups use the unit, the instances paid their sum —; batch dispatch on the unit fills their idle share,
+    and beyond it rents continuous extra instance-hours (both priced in define_costs)."""
     inp = m.inputs
     serving = inp.workloads["serving"].to_numpy(dtype=bool)
     if not serving.any():
         return
     continuous = np.isin(inp.col("kind"), ("on_demand", "spot"))
+    group = serving_groups(inp).tolist()
     serve: dict = {}
     batch: dict = {}
     for (i, j, p), var in m.y.items():
         if continuous[i]:
             (serve if serving[j] else batch).setdefault((i, p), []).append((var, 1.0, j))
     rows: dict = {}
-    for (i, p), terms in serve.items():
+
+    def whole(i: int, p: int, suffix: str, terms: list) -> pulp.LpVariable:
+        """An integer count of instances of unit i in period p that the dispatch `terms` works within."""
         need = sum(inp.demand[p, j] / inp.work[i, j] for _, _, j in terms)
-        q = m.prob.add_variable(f"q_{i}_{p}", lowBound=0, upBound=int(math.ceil(need - 1e-9)), cat="Integer")
-        m.instances[i, p] = q
+        q = m.prob.add_variable(f"q_{suffix}", lowBound=0, upBound=int(math.ceil(need - 1e-9)), cat="Integer")
+        add_row(rows, [(var, c) for var, c, _ in terms] + [(q, -1.0)], pulp.LpConstraintLE, 0.0,
+                f"serving_instances_{suffix}")
+        return q
+
+    for (i, p), terms in serve.items():
+        by_group: dict = {}
+        for term in terms:
+            by_group.setdefault(group[term[2]], []).append(term)
+        if len(by_group) == 1:
+            q = m.instances[i, p] = whole(i, p, f"{i}_{p}", terms)
+        else:   # no instance serves two groups: each its own, paid as their sum
+            parts = {g: whole(i, p, f"{i}_{p}_g{g}", mine) for g, mine in by_group.items()}
+            m.group_instances.update({(i, g, p): q for g, q in parts.items()})
+            most = sum(q.upBound for q in parts.values())
+            q = m.instances[i, p] = m.prob.add_variable(f"q_{i}_{p}", lowBound=0, upBound=most, cat="Integer")
+            add_row(rows, [(part, 1.0) for part in parts.values()] + [(q, -1.0)], pulp.LpConstraintEQ, 0.0,
+                    f"serving_groups_instances_{i}_{p}")
         dispatch = [(var, c) for var, c, _ in terms]
-        add_row(rows, dispatch + [(q, -1.0)], pulp.LpConstraintLE, 0.0, f"serving_instances_{i}_{p}")
         if (i, p) in batch:
             e = m.extra[i, p] = m.prob.add_variable(f"extra_{i}_{p}", lowBound=0)
             dispatch += [(var, c) for var, c, _ in batch[i, p]]
             add_row(rows, dispatch + [(q, -1.0), (e, -1.0)], pulp.LpConstraintLE, 0.0, f"instance_capacity_{i}_{p}")
+    add_rows(m, rows)
+
+
+def define_serving_shares(m: Model) -> None:
+    """Cards and reservations that two or more serving groups can use in a period: an integer share of the unit's
+    count per group (m.shares), the group's dispatch at most its share (× availability on cards), and the shares
+    together at most the cards in service or the units reserved (on cards with k-GPU job groups, also at most
+    the cards those groups leave: _define_serving_beside_jobs). On cards only one-GPU serving workloads take a
+    share; k-GPU ones are served by the job groups (define_whole_jobs). A unit that one group alone can use in a
+    period gets nothing: its capacity row (define_card_capacity, define_reserved_capacity) holds it whole."""
+    inp = m.inputs
+    serving = inp.workloads["serving"].to_numpy(dtype=bool)
+    group = serving_groups(inp)
+    if len(set(group[serving].tolist())) < 2:
+        return
+    kind, epoch = inp.col("kind"), inp.periods["epoch"].to_numpy().tolist()
+    one, group = (inp.workloads["gpus_per_job"].to_numpy() == 1).tolist(), group.tolist()
+    served: dict = {}
+    for (i, j, p), var in m.y.items():
+        if group[j] >= 0 and (kind[i] == "reserved" or (kind[i] == "card" and one[j])):
+            served.setdefault((i, p), {}).setdefault(group[j], []).append((var, j))
+    rows: dict = {}
+    for (i, p), by_group in served.items():
+        if len(by_group) < 2:
+            continue
+        card = kind[i] == "card"
+        share = inp.availability if card else 1.0
+        count = m.installed[i, epoch[p]] if card else pulp.LpAffineExpression(m.r[i])
+        shares = []
+        for g, terms in by_group.items():
+            need = sum(inp.demand[p, j] / inp.work[i, j] for _, j in terms) / share
+            s = m.shares[i, g, p] = m.prob.add_variable(f"share_{i}_{g}_{p}", lowBound=0,
+                                                         upBound=int(math.ceil(need - 1e-9)), cat="Integer")
+            add_row(rows, [(var, 1.0) for var, _ in terms] + [(s, -share)], pulp.LpConstraintLE, 0.0,
+                    f"serving_share_{i}_{g}_{p}")
+            shares.append((s, 1.0))
+        add_row(rows, shares + [(var, -c) for var, c in count.items()], pulp.LpConstraintLE, count.constant,
+                f"serving_shares_{i}_{p}")
     add_rows(m, rows)
 
 
@@ -571,7 +659,8 @@ def _define_serving_beside_jobs(m: Model, groups_of: dict) -> None:
     within an hour: per card and period, the dispatch of one-GPU serving workloads ≤ availability × the cards in
     service that no job group holds (N − Σ_k k × G_k). Batch one-GPU work may still use a group's idle hours.
     (Without this, an 8-GPU training job busy 60 % of each hour left the same 8 cards 40 % to an inference service:
-    audit 2026-12-06.)"""
+    audit 2026-12-06.) Where serving groups hold shares of the cards (define_serving_shares), the shares are what
+    the job groups leave: Σ_g share ≤ N − Σ_k k × G_k, which bounds their dispatch too."""
     inp = m.inputs
     # one-GPU serving: a serving workload of k-GPU replicas is itself served by the k-card groups
     serving = inp.workloads["serving"].to_numpy(dtype=bool) & (inp.workloads["gpus_per_job"].to_numpy() == 1)
@@ -582,9 +671,13 @@ def _define_serving_beside_jobs(m: Model, groups_of: dict) -> None:
     for (i, j, p), var in m.y.items():
         if serving[j] and (i, epoch[p]) in groups_of:
             served.setdefault((i, p), []).append((var, 1.0))
+    shared: dict = {}
+    for (i, _g, p), share in m.shares.items():
+        shared.setdefault((i, p), []).append((share, inp.availability))
     rows: dict = {}
     for (i, p), terms in served.items():
         e = epoch[p]
+        terms = shared.get((i, p), terms)
         held = [(g, k * inp.availability) for k, g in groups_of[i, e]]
         installed = m.installed.get((i, e))
         free = [(v, -c * inp.availability) for v, c in installed.items()] if installed is not None else []
@@ -748,6 +841,7 @@ def build_model(inp: Inputs, extra_constraints: ExtraConstraints | None = None) 
     define_dispatch(m)
     define_placement(m)
     define_serving_instances(m)
+    define_serving_shares(m)
     define_fixed_onprem_switch(m)
     define_demand_balance(m)
     define_card_capacity(m)

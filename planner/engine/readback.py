@@ -18,7 +18,7 @@ from planner.catalog.prices import undated_and_stale
 from planner.engine.columns import column_rows
 from planner.engine.dispatch import settle_dispatch
 from planner.engine.inputs import Inputs
-from planner.engine.model import Model
+from planner.engine.model import Model, serving_groups
 from planner.engine.reductions import cost_per_work
 from planner.engine.result import Plan, _fresh_plan, copied
 from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, period_months
@@ -324,7 +324,8 @@ def fleet_unit_ids(inp: Inputs, m: Model, values: np.ndarray | None = None) -> n
 def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray, scenario=None) -> pd.DataFrame:
     """Per serving workload, slot (period) and unit serving it: the slot's weekly hours and demand (in the
     workload's unit: requests/s, or reference GPUs), the unit's whole instances in the slot (cards: in
-    service; reservations: held; on-demand and spot: q), the capacity those instances give the workload
+    service; reservations: held; on-demand and spot: q) — where two or more serving groups use the unit in the
+    slot, those of the workload's group (engine.model: they share none) —, the capacity those instances give the workload
     (instances × work per instance, × availability on cards), the units busy on it, the demand they
     serve, and which hours of the week the slot holds in words (`hours_of_week`, engine.week_hours: from
     `scenario`, the one `inp` was resolved from; None where not known)."""
@@ -341,12 +342,16 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
     hours_of = period_hours(scenario, inp)
     week_text = [None] * len(periods) if hours_of is None else [week_hours_text(h) for h in hours_of]
     unit_id, sku, gpu = inp.col("unit_id"), inp.col("sku"), inp.col("gpu")
+    group = serving_groups(inp).tolist()
     rows = []
     for (i, j, p), var in m.y.items():
         busy = max(0.0, var.varValue or 0.0)
         if not serving[j] or busy <= 1e-9:
             continue
-        if kind[i] == "card":
+        groups_own = m.group_instances.get((i, group[j], p), m.shares.get((i, group[j], p)))
+        if groups_own is not None:
+            count, share = round(groups_own.varValue or 0.0), inp.availability if kind[i] == "card" else 1.0
+        elif kind[i] == "card":
             count, share = installed[i, first_month[int(epoch[p])] - 1], inp.availability
         elif kind[i] == "reserved":
             count, share = decisions["held"][i], 1.0

@@ -946,6 +946,10 @@ class Workload(Frozen):
                           "hour-of-week slot, sized to the slot's demand; false: divisible GPU-hours (batch)")
     placement: Literal["split", "single_type"] = Field(
         "split", description="split: work spread over GPU types; single_type: all of it on one GPU type (Mélange)")
+    serving_group: VisibleName | None = Field(
+        None, description="with serving: true, serving workloads of the same serving_group (request-size buckets of one "
+        "model, as Mélange's) share whole instances and cards; workloads of different groups never share an instance "
+        "or a card in a slot; default: the workload's own name (a group of its own); ignored without serving")
 
     @field_validator("framework")
     @classmethod

@@ -112,7 +112,8 @@ def serving_cases(draw):
         per_request = draw(st.booleans())
         # GPU types the workload can run on: the reference always, each other one mostly
         able = [g for g in gpus if g == ref or draw(st.integers(0, 3)) > 0]
-        w = {"name": f"w{j}", "serving": True, "placement": "single_type", "reference_gpu": ref,
+        # one serving_group: the oracle adds up the needs of the workloads placed on a type (buckets of one model)
+        w = {"name": f"w{j}", "serving": True, "serving_group": "model", "placement": "single_type", "reference_gpu": ref,
              "profile": draw(st.sampled_from(["flat", "business_hours"]))}
         if per_request:   # requests/s: a GPU type the table leaves out cannot serve the workload
             w.update(throughput_unit="requests_per_second", requests_per_second=draw(st.integers(1, 24)) / 4.0,
