@@ -27,8 +27,9 @@ workload asks for them — a scenario without either builds the model above unch
   two or more groups can use an on-demand or spot unit in a period, each gets an integer q[u,g,p] with
   Σ_{w in g} y[u,w,p] ≤ q[u,g,p] and q[u,p] = Σ_g q[u,g,p] is the one paid; where they can use a card or
   a reservation, each gets an integer share s[u,g,p] with Σ_{w in g} y ≤ s (× availability for cards) and
-  Σ_g s ≤ the cards in service (less the k-GPU job groups' cards) or the units reserved. A unit only one
-  group can use gets nothing new (define_serving_shares).
+  Σ_g s ≤ the cards in service (less the k-GPU job groups' cards) or the units reserved; k-GPU serving
+  workloads on cards get an integer count of the card's k-card job groups per group, Σ_g ≤ G_k
+  (_define_serving_job_shares). A unit only one group can use gets nothing new (define_serving_shares).
 - Batch work may fill the idle part of whole serving capacity, as it does on cards and reservations:
   on a unit with q, Σ_all y[u,w,p] ≤ q[u,p] + e[u,p], where e ≥ 0 (continuous) is the instance-hours
   per hour rented beyond the whole serving instances, priced like q. So the serving instances' idle share
@@ -79,6 +80,9 @@ class Model:
     # (card or reserved unit, serving group, period) -> integer units serving that group, where two or more
     # groups use the unit in the period (define_serving_shares)
     shares: dict = field(default_factory=dict)
+    # (card unit, serving group, period, k) -> integer k-card job groups serving that group's k-GPU serving workloads,
+    # where two or more groups' k-GPU serving workloads use the card in the period (define_whole_jobs)
+    job_shares: dict = field(default_factory=dict)
     jobs: dict = field(default_factory=dict)   # (card unit, epoch, k) -> integer groups of k cards for k-GPU jobs
     servers: dict = field(default_factory=dict)  # (card unit, epoch) -> integer full servers (k ∤ cards_per_server)
     # (card unit, epoch, pattern index) -> full servers filled with that pattern; (card unit, epoch, "last", k)
@@ -101,7 +105,7 @@ class Model:
 
     def size(self) -> dict:
         ints = (len(self.buy) + len(self.keep) + len(self.off) + len(self.r) + len(self.place) + len(self.instances)
-                + len(self.group_instances) + len(self.shares)
+                + len(self.group_instances) + len(self.shares) + len(self.job_shares)
                 + len(self.in_service) + len(self.jobs) + len(self.servers) + len(self.patterns)
                 + (1 if self.z is not None else 0))
         columns = self.columns if self.columns is not None else self.prob.variables()
@@ -155,7 +159,8 @@ class Model:
 
     @property
     def integers(self) -> bool:
-        return bool(self.buy or self.keep or self.off or self.r or self.place or self.instances or self.shares)
+        return bool(self.buy or self.keep or self.off or self.r or self.place or self.instances or self.shares
+                    or self.job_shares)
 
 
 # the caller's constraints of the model: added to model.prob, or returned (a pulp constraint, or an iterable of them)
@@ -184,7 +189,7 @@ def unit_bound(inp: Inputs, i: int) -> int:
     sizes = sorted({int(size) for size in k[whole]})
     patterns = packed_by_pattern(sizes, per_server)
     for size in sizes:
-        jobs = math.ceil(cards[:, k == size].sum(axis=1).max() / size - 1e-9)
+        jobs = math.ceil(_whole_per_group(cards[:, k == size], group[k == size], size).max() / size - 1e-9)
         fill = max(per_server // size, 1)   # k > c cannot serve (workloads.work_matrix)
         # each job in one server: ⌊c / k⌋ jobs fill a server and the last holds the rest, packed with the other
         # sizes' rest — or, where the sizes are packed by pattern, on servers of its own
@@ -197,13 +202,14 @@ def serving_groups(inp: Inputs) -> np.ndarray:
     return pd.factorize(inp.workloads["serving_group"])[0]
 
 
-def _whole_per_group(need: np.ndarray, group: np.ndarray) -> np.ndarray:
+def _whole_per_group(need: np.ndarray, group: np.ndarray, size: int = 1) -> np.ndarray:
     """[P] `need` [P × workloads] summed per period, each serving group's part (`group` [workloads]: serving_groups)
-    rounded up to whole units where two or more groups share the unit: they never share one of its units."""
+    rounded up to whole units — groups of `size` cards for k-GPU jobs — where two or more groups share the unit:
+    they never share one of its units (or job groups)."""
     labels = set(group[group >= 0].tolist())
     if len(labels) < 2:
         return need.sum(axis=1)
-    whole = sum(np.ceil(need[:, group == g].sum(axis=1) - 1e-9) for g in labels)
+    whole = sum(size * np.ceil(need[:, group == g].sum(axis=1) / size - 1e-9) for g in labels)
     return need[:, group < 0].sum(axis=1) + whole
 
 
@@ -631,6 +637,7 @@ def define_whole_jobs(m: Model) -> None:
         add_row(rows, [*terms, (m.jobs[key], -inp.availability * k)], pulp.LpConstraintLE, 0.0,
                 f"whole_jobs_{i}_{p}_{k}")
     add_rows(m, rows)
+    _define_serving_job_shares(m)
     _define_serving_beside_jobs(m, groups_of)
     per_server = inp.col("cards_per_server")
     for (i, e), groups in groups_of.items():
@@ -652,6 +659,39 @@ def define_whole_jobs(m: Model) -> None:
             continue
         for k, g in split:
             m.prob += (k * g <= k * (c // k) * full + in_service - c * full, f"job_servers_{sku[i]}_{e}_{k}")
+
+
+def _define_serving_job_shares(m: Model) -> None:
+    """k-GPU serving workloads of two or more serving groups on one card in a period: an integer count of the card's
+    k-card job groups per serving group (m.job_shares), the group's dispatch ≤ availability × k × its count, and the
+    counts together ≤ the job groups G_k of the epoch — no job group serves two groups (different models) in a slot.
+    Batch k-GPU jobs still fill the groups' idle hours (whole_jobs rows)."""
+    inp = m.inputs
+    k_of = inp.workloads["gpus_per_job"].to_numpy()
+    group = serving_groups(inp)
+    if len(set(group[k_of > 1].tolist()) - {-1}) < 2:
+        return
+    card, epoch = inp.col("kind") == "card", inp.periods["epoch"].to_numpy().tolist()
+    k_of, group = k_of.tolist(), group.tolist()
+    served: dict = {}
+    for (i, j, p), var in m.y.items():
+        if card[i] and k_of[j] > 1 and group[j] >= 0:
+            served.setdefault((i, k_of[j], p), {}).setdefault(group[j], []).append((var, j))
+    rows: dict = {}
+    for (i, k, p), by_group in served.items():
+        if len(by_group) < 2:
+            continue
+        counts = []
+        for g, terms in by_group.items():
+            need = sum(inp.demand[p, j] / inp.work[i, j] for _, j in terms) / (inp.availability * k)
+            c = m.job_shares[i, g, p, k] = m.prob.add_variable(f"job_share_{i}_{g}_{p}_{k}", lowBound=0,
+                                                               upBound=int(math.ceil(need - 1e-9)), cat="Integer")
+            add_row(rows, [(var, 1.0) for var, _ in terms] + [(c, -inp.availability * k)], pulp.LpConstraintLE, 0.0,
+                    f"serving_job_share_{i}_{g}_{p}_{k}")
+            counts.append((c, 1.0))
+        add_row(rows, counts + [(m.jobs[i, epoch[p], k], -1.0)], pulp.LpConstraintLE, 0.0,
+                f"serving_job_shares_{i}_{p}_{k}")
+    add_rows(m, rows)
 
 
 def _define_serving_beside_jobs(m: Model, groups_of: dict) -> None:

@@ -12,7 +12,8 @@ The facts checked, each worked out without the planner's model:
 - two models on reservations: each group holds a reservation of its own (the reservations' bound counts
   whole units per group);
 - beside a group of 8 cards held by 8-GPU training jobs, two models of 1.5 cards each need 2 cards each of their
-  own: 8 + 2 + 2 cards (one model's two buckets: 8 + 2);
+  own: 8 + 2 + 2 cards (one model's two buckets: 8 + 2); two models of 2-GPU replicas, a quarter of a replica's
+  throughput each, need a 2-card group each: 4 cards (one model's two buckets: 2);
 - Mélange's toy example keeps its total, 6.70 USD/h × 730 h, with its four buckets in one group; each bucket a
   group of its own would rent 3 A10G per bucket, 4 × 3 × 1.01 × 730 USD.
 """
@@ -170,6 +171,22 @@ def api(name: str, group: str | None = None) -> str:
 ])
 def test_two_models_beside_whole_jobs_take_whole_cards_each(tmp_path, workloads, cards):
     # test_serving_beside_whole_jobs's cards at 3,000 USD, no running cost: the total is 3,000 a card
+    assert cards_and_total(tmp_path, *workloads) == (cards, pytest.approx(3000 * cards, rel=1e-9))
+
+
+def replicas(name: str, group: str | None = None) -> str:
+    """A serving workload of 2-GPU replicas, 20 requests/s each (10 a GPU), asked for 5: a quarter of a 2-card group."""
+    grouped = f", serving_group: {group}" if group else ""
+    return (f"  - {{name: {name}, serving: true, gpus_per_job: 2, throughput_unit: requests_per_second, "
+            f"requests_per_second: 5, throughput: {{A100-80GB-PCIE: 10}}, reference_gpu: A100-80GB-PCIE, "
+            f"profile: flat{grouped}}}\n")
+
+
+@pytest.mark.parametrize("workloads, cards", [
+    ((replicas("chat"), replicas("code")), 4),                 # a 2-card group each
+    ((replicas("short", "chat"), replicas("long", "chat")), 2),   # one model: one group of 2 cards, half busy
+])
+def test_two_models_of_2_gpu_replicas_take_a_job_group_each(tmp_path, workloads, cards):
     assert cards_and_total(tmp_path, *workloads) == (cards, pytest.approx(3000 * cards, rel=1e-9))
 
 
