@@ -31,9 +31,10 @@ BUCKETS = {"small-in-small-out": (6, 2, 20), "small-in-large-out": (3, 1, 20), "
 
 def _reference_gpus_text() -> str:
     """The toy example with each bucket's demand in reference GPUs (A100s busy: requests/s ÷ an A100's) and
-    speeds relative to the A100 — the same problem."""
+    speeds relative to the A100 — the same problem (its buckets one model's: one serving_group)."""
     workloads = "".join(
-        f"  - name: {name}\n    serving: true\n    placement: single_type\n    reference_gpus: {rps / a100!r}\n"
+        f"  - name: {name}\n    serving: true\n    serving_group: toy-model\n    placement: single_type\n"
+        f"    reference_gpus: {rps / a100!r}\n"
         f"    reference_gpu: A100-80GB-PCIE\n    throughput: {{A10G: {a10g / a100!r}, A100-80GB-PCIE: 1.0}}\n"
         for name, (rps, a10g, a100) in BUCKETS.items())
     return ("name: Mélange toy example in reference GPUs\ncurrency: USD\nhorizon_months: 1\nprices:\n"
