@@ -107,6 +107,11 @@ class Inputs:
         return list(self.workloads["name"])
 
     @cached_property
+    def serving_groups(self) -> np.ndarray:
+        """[W] each serving workload's serving group as a number 0, 1, … (one per group), -1 for batch work."""
+        return pd.factorize(self.workloads["serving_group"])[0]
+
+    @cached_property
     def discount(self) -> np.ndarray:
         """d(m) for every month of the cost schedule (index 0 = month 1)."""
         return discount_factors(self.discount_rate, self.schedule.months)

@@ -46,7 +46,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pulp
 
 from planner.engine.constraints import affine, define_caps
@@ -174,14 +173,14 @@ def unit_bound(inp: Inputs, i: int) -> int:
     served = inp.work[i] > 0
     if not served.any():
         return 0
-    group = serving_groups(inp)[served]
+    group = _groups_among(inp, served)
     if inp.col("kind")[i] != "card":
         return int(math.ceil(_whole_per_group(inp.demand[:, served] / inp.work[i, served], group).max() - 1e-9))
     cards = inp.demand[:, served] / inp.work[i, served] / inp.availability   # [P × served workloads]
     k = inp.workloads["gpus_per_job"].to_numpy()[served]
     whole = k > 1
     # one-GPU work at its peak, on cards of its own …
-    most = float(_whole_per_group(cards[:, ~whole], group[~whole]).max()) if (~whole).any() else 0.0
+    most = float(_whole_per_group(cards[:, ~whole], _part(group, ~whole)).max()) if (~whole).any() else 0.0
     # … and jobs of k cards in whole groups of k, held through a fleet epoch (define_whole_jobs): as many as
     # the busiest period needs, for all workloads of that k together — not the busiest period of the
     # workloads summed, which cuts the optimum when jobs of different sizes peak in different hours
@@ -189,7 +188,7 @@ def unit_bound(inp: Inputs, i: int) -> int:
     sizes = sorted({int(size) for size in k[whole]})
     patterns = packed_by_pattern(sizes, per_server)
     for size in sizes:
-        jobs = math.ceil(_whole_per_group(cards[:, k == size], group[k == size], size).max() / size - 1e-9)
+        jobs = math.ceil(_whole_per_group(cards[:, k == size], _part(group, k == size), size).max() / size - 1e-9)
         fill = max(per_server // size, 1)   # k > c cannot serve (workloads.work_matrix)
         # each job in one server: ⌊c / k⌋ jobs fill a server and the last holds the rest, packed with the other
         # sizes' rest — or, where the sizes are packed by pattern, on servers of its own
@@ -197,16 +196,22 @@ def unit_bound(inp: Inputs, i: int) -> int:
     return int(math.ceil(most - 1e-9))
 
 
-def serving_groups(inp: Inputs) -> np.ndarray:
-    """[W] each serving workload's serving group as a number (one per group), -1 for batch work."""
-    return pd.factorize(inp.workloads["serving_group"])[0]
+def _groups_among(inp: Inputs, served: np.ndarray) -> np.ndarray | None:
+    """[served workloads] the serving groups (Inputs.serving_groups) of the workloads in the mask `served`; None when
+    the scenario has fewer than two (nothing to tell apart: unit_bound then sums as it always did)."""
+    groups = inp.serving_groups
+    return groups[served] if groups.max(initial=-1) >= 1 else None
 
 
-def _whole_per_group(need: np.ndarray, group: np.ndarray, size: int = 1) -> np.ndarray:
-    """[P] `need` [P × workloads] summed per period, each serving group's part (`group` [workloads]: serving_groups)
-    rounded up to whole units — groups of `size` cards for k-GPU jobs — where two or more groups share the unit:
-    they never share one of its units (or job groups)."""
-    labels = set(group[group >= 0].tolist())
+def _part(group: np.ndarray | None, mask: np.ndarray) -> np.ndarray | None:
+    return None if group is None else group[mask]
+
+
+def _whole_per_group(need: np.ndarray, group: np.ndarray | None, size: int = 1) -> np.ndarray:
+    """[P] `need` [P × workloads] summed per period, each serving group's part (`group` [workloads]: Inputs.serving_groups;
+    None: no groups) rounded up to whole units — groups of `size` cards for k-GPU jobs — where two or more groups
+    share the unit: they never share one of its units (or job groups)."""
+    labels = set() if group is None else set(group[group >= 0].tolist())
     if len(labels) < 2:
         return need.sum(axis=1)
     whole = sum(size * np.ceil(need[:, group == g].sum(axis=1) / size - 1e-9) for g in labels)
@@ -392,7 +397,7 @@ def define_serving_instances(m: Model) -> None:
     if not serving.any():
         return
     continuous = np.isin(inp.col("kind"), ("on_demand", "spot"))
-    group = serving_groups(inp).tolist()
+    group = inp.serving_groups.tolist()
     serve: dict = {}
     batch: dict = {}
     for (i, j, p), var in m.y.items():
@@ -437,12 +442,10 @@ def define_serving_shares(m: Model) -> None:
     share; k-GPU ones are served by the job groups (define_whole_jobs). A unit that one group alone can use in a
     period gets nothing: its capacity row (define_card_capacity, define_reserved_capacity) holds it whole."""
     inp = m.inputs
-    serving = inp.workloads["serving"].to_numpy(dtype=bool)
-    group = serving_groups(inp)
-    if len(set(group[serving].tolist())) < 2:
+    if inp.serving_groups.max(initial=-1) < 1:   # fewer than two groups
         return
     kind, epoch = inp.col("kind"), inp.periods["epoch"].to_numpy().tolist()
-    one, group = (inp.workloads["gpus_per_job"].to_numpy() == 1).tolist(), group.tolist()
+    one, group = (inp.workloads["gpus_per_job"].to_numpy() == 1).tolist(), inp.serving_groups.tolist()
     served: dict = {}
     for (i, j, p), var in m.y.items():
         if group[j] >= 0 and (kind[i] == "reserved" or (kind[i] == "card" and one[j])):
@@ -667,9 +670,8 @@ def _define_serving_job_shares(m: Model) -> None:
     counts together ≤ the job groups G_k of the epoch — no job group serves two groups (different models) in a slot.
     Batch k-GPU jobs still fill the groups' idle hours (whole_jobs rows)."""
     inp = m.inputs
-    k_of = inp.workloads["gpus_per_job"].to_numpy()
-    group = serving_groups(inp)
-    if len(set(group[k_of > 1].tolist()) - {-1}) < 2:
+    k_of, group = inp.workloads["gpus_per_job"].to_numpy(), inp.serving_groups
+    if inp.serving_groups.max(initial=-1) < 1 or len(set(group[k_of > 1].tolist()) - {-1}) < 2:
         return
     card, epoch = inp.col("kind") == "card", inp.periods["epoch"].to_numpy().tolist()
     k_of, group = k_of.tolist(), group.tolist()

@@ -18,7 +18,7 @@ from planner.catalog.prices import undated_and_stale
 from planner.engine.columns import column_rows
 from planner.engine.dispatch import settle_dispatch
 from planner.engine.inputs import Inputs
-from planner.engine.model import Model, serving_groups
+from planner.engine.model import Model
 from planner.engine.reductions import cost_per_work
 from planner.engine.result import Plan, _fresh_plan, copied
 from planner.engine.schedule import COST_CATEGORIES, cash_flows, flows_table, period_months
@@ -342,7 +342,7 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
     hours_of = period_hours(scenario, inp)
     week_text = [None] * len(periods) if hours_of is None else [week_hours_text(h) for h in hours_of]
     unit_id, sku, gpu = inp.col("unit_id"), inp.col("sku"), inp.col("gpu")
-    group = serving_groups(inp).tolist()
+    group = inp.serving_groups.tolist()
     rows = []
     for (i, j, p), var in m.y.items():
         busy = max(0.0, var.varValue or 0.0)
