@@ -8,7 +8,8 @@ The facts checked, each worked out without the planner's model:
   plan rented one instance for both, 730 USD); in one serving_group they share it, 730 USD;
 - two models on an owned-or-bought card type beside a cloud offer of the same GPU: the plan's total is the least
   of an enumeration of small integer fleets (cards bought, each group's share of them, its whole instances),
-  priced by the hand rules in `card_fleet_oracle`;
+  priced by the hand rules in `card_fleet_oracle` — for three card prices, and for random demands of 2-3
+  workloads put in two groups at random;
 - two models on reservations: each group holds a reservation of its own (the reservations' bound counts
   whole units per group);
 - beside a group of 8 cards held by 8-GPU training jobs, two models of 1.5 cards each need 2 cards each of their
@@ -25,10 +26,12 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from planner import load_scenario
 from planner.engine import plan
-from tests.planner.test_serving import offer_row, write_offers
+from tests.planner.test_serving import COMMON, offer_row, write_offers
 from tests.planner.test_serving_beside_whole_jobs import TRAIN, cards_and_total
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,9 +85,11 @@ E = WATTS / 1000 * PUE * KWH_PRICE
 MONTHS = 3
 
 
-def card_scenario(offers_dir: Path, demand: dict[str, float], price: float, group: str | None) -> dict:
+def card_scenario(offers_dir: Path, demand: dict[str, float], price: float, group: str | dict | None) -> dict:
+    """`group`: every workload's serving_group, or workload -> its group, or None (each its own)."""
+    groups = group if isinstance(group, dict) else dict.fromkeys(demand, group)
     workloads = [{"name": name, "serving": True, "reference_gpus": need, "reference_gpu": "RTX-4090",
-                  **({"serving_group": group} if group else {})} for name, need in demand.items()]
+                  **({"serving_group": groups[name]} if groups[name] else {})} for name, need in demand.items()]
     return {"name": "cards and cloud", "horizon_months": MONTHS, "discount_rate": 0.0,
             "prices": {"source": write_offers(offers_dir, [offer_row("RTX-4090", 1, C, 24.0)]), "providers": ["aws"],
                        "purchase_options": ["on_demand"]},
@@ -130,6 +135,18 @@ def test_one_models_two_buckets_on_cards_share_them(offers_dir, price):
     # one group: one pooled need of 1.8 (2 cards hold it: 1.8 ≤ 2 × 0.95)
     p = plan(load_scenario(card_scenario(offers_dir, DEMAND, price, "one-model")), baselines=False)
     assert p.total == pytest.approx(card_fleet_oracle([sum(DEMAND.values())], price), rel=1e-9)
+
+
+@settings(max_examples=25, **COMMON)
+@given(needs=st.lists(st.integers(1, 8), min_size=2, max_size=3), groups=st.lists(st.sampled_from("xy"), min_size=3,
+       max_size=3), price=st.integers(8, 30))
+def test_random_groupings_on_cards_and_cloud_cost_the_least_integer_fleet(offers_dir, needs, groups, price):
+    # 2-3 workloads of 0.25-2 reference GPUs in groups x and y, a card at 800-3,000 USD
+    demand = {f"w{n}": need / 4.0 for n, need in enumerate(needs)}
+    group_of = dict(zip(demand, groups))
+    per_group = [sum(d for w, d in demand.items() if group_of[w] == g) for g in sorted(set(group_of.values()))]
+    p = plan(load_scenario(card_scenario(offers_dir, demand, price * 100.0, group_of)), baselines=False)
+    assert p.total == pytest.approx(card_fleet_oracle(per_group, price * 100.0), rel=1e-9)
 
 
 def test_card_fleet_oracle_hand_values():
