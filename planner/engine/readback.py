@@ -342,13 +342,15 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
     hours_of = period_hours(scenario, inp)
     week_text = [None] * len(periods) if hours_of is None else [week_hours_text(h) for h in hours_of]
     unit_id, sku, gpu = inp.col("unit_id"), inp.col("sku"), inp.col("gpu")
-    group = inp.serving_groups.tolist()
+    group, one_gpu = inp.serving_groups.tolist(), (inp.workloads["gpus_per_job"].to_numpy() == 1).tolist()
     rows = []
     for (i, j, p), var in m.y.items():
         busy = max(0.0, var.varValue or 0.0)
         if not serving[j] or busy <= 1e-9:
             continue
-        groups_own = m.group_instances.get((i, group[j], p), m.shares.get((i, group[j], p)))
+        # a card's shares are its one-GPU serving workloads' (k-GPU ones are served by its job groups)
+        shares = m.shares if one_gpu[j] or kind[i] != "card" else {}
+        groups_own = m.group_instances.get((i, group[j], p), shares.get((i, group[j], p)))
         if groups_own is not None:
             count, share = round(groups_own.varValue or 0.0), inp.availability if kind[i] == "card" else 1.0
         elif kind[i] == "card":
