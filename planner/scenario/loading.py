@@ -2839,6 +2839,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     found += _implausible_memory(data)
     found += _implausible_growth(data)
     found += _overhead_without_spot(data)
+    found += _group_without_serving(data)
     return found + _no_demand(data)
 
 
@@ -3167,6 +3168,19 @@ def _overhead_without_spot(data: dict) -> list[tuple[Path_, str]]:
             found.append((at, f"{dotted(at)}: {_figure(overhead)} has no effect: the workload is not interruptible, "
                               "so it never runs on spot, the only work the overhead applies to; set interruptible: true "
                               "to let spot serve it at that overhead"))
+    return found
+
+
+def _group_without_serving(data: dict) -> list[tuple[Path_, str]]:
+    """A serving_group on a workload that is not serving: groups share whole serving capacity only, so it has no
+    effect (a workload meant to serve, its `serving: true` forgotten, plans as divisible GPU-hours)."""
+    found = []
+    for i, w in enumerate(_workloads(data)):
+        w = _mapping(w)
+        if w.get("serving_group") is not None and w.get("serving", False) is False:
+            at = ("workloads", i, "serving_group")
+            found.append((at, f"{dotted(at)}: has no effect: the workload is not serving (divisible GPU-hours); set "
+                              "serving: true for whole instances and cards shared within its group"))
     return found
 
 

@@ -299,3 +299,15 @@ def test_validate_places_the_overhead_warning_at_its_line(tmp_path):
     result = run("validate", path)
     assert result.exit_code == 0, result.output
     assert f"{path}:8:" in result.stderr and "interruption_overhead: 0.3 has no effect" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(("flags", "warned"), [
+    ("serving_group: llm", True),                  # serving forgotten: the group shares nothing
+    ("serving_group: llm, serving: false", True),
+    ("serving_group: llm, serving: true", False),
+    ("serving: true", False),
+])
+def test_a_serving_group_on_a_workload_that_is_not_serving_is_warned_of(flags, warned):
+    text = HEAD + f"workloads:\n  - {{name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090, {flags}}}\n"
+    found = [at for at, _ in warnings_of(text) if at[-1] == "serving_group"]
+    assert found == ([("workloads", 0, "serving_group")] if warned else [])
