@@ -139,10 +139,10 @@ def _positive_speed(value: float) -> float:
     """`value` when it is a usable relative speed. Checked per entry of a throughput table, so each bad entry
     is reported at its own key (with NaN, which pydantic refuses first, in the same table)."""
     if not value > 0:
-        raise PydanticCustomError("speed_not_positive", "relative speeds must be > 0",
+        raise PydanticCustomError("speed_not_positive", "speeds (relative, or requests/s) must be > 0",
                                   {"hint": "; leave a GPU out to exclude it"})
     if value < 1 / MAX_SPEED_RATIO:
-        raise PydanticCustomError("speed_too_small", f"relative speeds must be ≥ {1 / MAX_SPEED_RATIO:g}")
+        raise PydanticCustomError("speed_too_small", f"speeds (relative, or requests/s) must be ≥ {1 / MAX_SPEED_RATIO:g}")
     return value
 
 

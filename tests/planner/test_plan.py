@@ -427,7 +427,7 @@ def test_asics_need_to_be_named_in_the_throughput_table():
     ({"fx": {"CNY": -0.13}}, "fx.CNY"),
     ({"constraints": {"max_units": {"rtx-4090": -1}}}, "constraints.max_units.rtx-4090"),
     ({"workloads": [{"name": "w", "gpu_hours_per_month": 1, "reference_gpu": "T4", "throughput": {"T4": 0}}]},
-     "relative speeds must be > 0"),
+     "speeds (relative, or requests/s) must be > 0"),
     ({"onprem": {"cards": []}, "constraints": {"min_units": {"rtx-3060-12gb": 1}}}, "priced in CNY"),
 ])
 def test_bad_numbers_are_rejected_when_loading(bad, needle):

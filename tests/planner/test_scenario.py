@@ -211,11 +211,12 @@ def test_every_bad_relative_speed_is_reported_at_its_gpu():
     # line 6: "    throughput: {" is 17 characters, "A100-80GB-PCIE: " 16 more, "-1, T4: " 8 more
     text = f"name: x\n{WORKLOAD}    throughput: {{A100-80GB-PCIE: -1, T4: .nan, L4: 0, A10G: 1.0e-9}}\n"
     assert problems_of_text(text) == [
-        "t.yaml:6:34: workloads[0].throughput.A100-80GB-PCIE: relative speeds must be > 0, got -1; "
+        "t.yaml:6:34: workloads[0].throughput.A100-80GB-PCIE: speeds (relative, or requests/s) must be > 0, got -1; "
         "leave a GPU out to exclude it",
         "t.yaml:6:42: workloads[0].throughput.T4: expected a finite number, got .nan",   # as YAML writes it
-        "t.yaml:6:52: workloads[0].throughput.L4: relative speeds must be > 0, got 0; leave a GPU out to exclude it",
-        "t.yaml:6:61: workloads[0].throughput.A10G: relative speeds must be ≥ 1e-06, got 1e-09"]
+        "t.yaml:6:52: workloads[0].throughput.L4: speeds (relative, or requests/s) must be > 0, got 0; "
+        "leave a GPU out to exclude it",
+        "t.yaml:6:61: workloads[0].throughput.A10G: speeds (relative, or requests/s) must be ≥ 1e-06, got 1e-09"]
 
 
 def test_a_currency_in_small_letters_suggests_the_code_and_asks_for_the_rate_the_code_needs():
