@@ -342,19 +342,29 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
     hours_of = period_hours(scenario, inp)
     week_text = [None] * len(periods) if hours_of is None else [week_hours_text(h) for h in hours_of]
     unit_id, sku, gpu = inp.col("unit_id"), inp.col("sku"), inp.col("gpu")
-    group, one_gpu = inp.serving_groups.tolist(), (inp.workloads["gpus_per_job"].to_numpy() == 1).tolist()
+    group, k_of = inp.serving_groups.tolist(), inp.workloads["gpus_per_job"].to_numpy().tolist()
+    # the cards whole k-card job groups hold, per card and epoch: k-GPU serving runs on them, one-GPU serving beside them
+    in_groups: dict = {}
+    for (i, e, k), g in m.jobs.items():
+        in_groups.setdefault((i, e), {})[k] = k * round(g.varValue or 0.0)
     rows = []
     for (i, j, p), var in m.y.items():
         busy = max(0.0, var.varValue or 0.0)
         if not serving[j] or busy <= 1e-9:
             continue
+        k, grouped = k_of[j], in_groups.get((i, int(epoch[p])), {})
         # a card's shares are its one-GPU serving workloads' (k-GPU ones are served by its job groups)
-        shares = m.shares if one_gpu[j] or kind[i] != "card" else {}
+        shares = m.shares if k == 1 or kind[i] != "card" else {}
         groups_own = m.group_instances.get((i, group[j], p), shares.get((i, group[j], p)))
+        job_share = m.job_shares.get((i, group[j], p, k)) if kind[i] == "card" and k > 1 else None
         if groups_own is not None:
             count, share = round(groups_own.varValue or 0.0), inp.availability if kind[i] == "card" else 1.0
-        elif kind[i] == "card":
-            count, share = installed[i, first_month[int(epoch[p])] - 1], inp.availability
+        elif job_share is not None:   # the k-card job groups of the workload's serving group
+            count, share = k * round(job_share.varValue or 0.0), inp.availability
+        elif kind[i] == "card" and k > 1:   # whole replicas: the cards the k-card job groups hold
+            count, share = grouped.get(k, 0), inp.availability
+        elif kind[i] == "card":   # one-GPU serving: the cards no job group holds (model._define_serving_beside_jobs)
+            count, share = installed[i, first_month[int(epoch[p])] - 1] - sum(grouped.values()), inp.availability
         elif kind[i] == "reserved":
             count, share = decisions["held"][i], 1.0
         else:
