@@ -23,11 +23,13 @@ workload asks for them — a scenario without either builds the model above unch
   dispatch y on such a unit carries no busy cost. Cards and reservations are integer counts held all
   month already: serving work on them is at most the count (× availability for cards).
 - serving groups (workloads[].serving_group; default: each serving workload a group of its own): only the
-  workloads of one group (request-size buckets of one model) share an instance or a card in a slot. Where
-  two or more groups can use an on-demand or spot unit in a period, each gets an integer q[u,g,p] with
-  Σ_{w in g} y[u,w,p] ≤ q[u,g,p] and q[u,p] = Σ_g q[u,g,p] is the one paid; where they can use a card or
-  a reservation, each gets an integer share s[u,g,p] with Σ_{w in g} y ≤ s (× availability for cards) and
-  Σ_g s ≤ the cards in service (less the k-GPU job groups' cards) or the units reserved; k-GPU serving
+  workloads of one group (request-size buckets of one model) share a GPU in a slot. Where two or more groups
+  can use an on-demand or spot unit in a period, each gets an integer q[u,g,p] of GPUs (G = the instance's GPUs,
+  where all their workloads run one-GPU replicas: gpus_to_share) or of whole instances (G = 1) with
+  G × Σ_{w in g} y[u,w,p] ≤ q[u,g,p] and Σ_g q[u,g,p] ≤ G × q[u,p], the one paid (= where G = 1); where they can
+  use a card or a reservation, each gets an integer share s[u,g,p] (of a reservation's GPUs alike) with
+  G × Σ_{w in g} y ≤ s (× availability for cards) and Σ_g s ≤ the cards in service (less the k-GPU job
+  groups' cards) or G × the units reserved; k-GPU serving
   workloads on cards get an integer count of the card's k-card job groups per group, Σ_g ≤ G_k
   (_define_serving_job_shares). A unit only one group can use gets nothing new (define_serving_shares).
 - Batch work may fill the idle part of whole serving capacity, as it does on cards and reservations:
@@ -74,8 +76,11 @@ class Model:
     place: dict = field(default_factory=dict)  # (workload, gpu) -> binary: single_type workload placed on gpu
     instances: dict = field(default_factory=dict)  # (on-demand/spot unit, period) -> integer serving instances
     # (on-demand/spot unit, serving group, period) -> integer instances of that group, where two or more groups
-    # use the unit in the period (their sum is instances[unit, period])
+    # use the unit in the period (their sum is instances[unit, period]) — or its GPUs where group_gpus says so
     group_instances: dict = field(default_factory=dict)
+    # (on-demand/spot or reserved unit, period) -> the GPUs of an instance that groups hold apart (gpus_to_share),
+    # where above 1: group_instances and shares count GPUs, and the instances hold them all
+    group_gpus: dict = field(default_factory=dict)
     # (card or reserved unit, serving group, period) -> integer units serving that group, where two or more
     # groups use the unit in the period (define_serving_shares)
     shares: dict = field(default_factory=dict)
@@ -405,11 +410,12 @@ def define_serving_instances(m: Model) -> None:
             (serve if serving[j] else batch).setdefault((i, p), []).append((var, 1.0, j))
     rows: dict = {}
 
-    def whole(i: int, p: int, suffix: str, terms: list) -> pulp.LpVariable:
-        """An integer count of instances of unit i in period p that the dispatch `terms` works within."""
-        need = sum(inp.demand[p, j] / inp.work[i, j] for _, _, j in terms)
+    def whole(i: int, p: int, suffix: str, terms: list, per: int = 1) -> pulp.LpVariable:
+        """An integer count of instances of unit i in period p — of its GPUs with `per` GPUs an instance — that the
+        dispatch `terms` (instances busy) works within."""
+        need = sum(inp.demand[p, j] / inp.work[i, j] for _, _, j in terms) * per
         q = m.prob.add_variable(f"q_{suffix}", lowBound=0, upBound=int(math.ceil(need - 1e-9)), cat="Integer")
-        add_row(rows, [(var, c) for var, c, _ in terms] + [(q, -1.0)], pulp.LpConstraintLE, 0.0,
+        add_row(rows, [(var, c * per) for var, c, _ in terms] + [(q, -1.0)], pulp.LpConstraintLE, 0.0,
                 f"serving_instances_{suffix}")
         return q
 
@@ -419,19 +425,30 @@ def define_serving_instances(m: Model) -> None:
             by_group.setdefault(group[term[2]], []).append(term)
         if len(by_group) == 1:
             q = m.instances[i, p] = whole(i, p, f"{i}_{p}", terms)
-        else:   # no instance serves two groups: each its own, paid as their sum
-            parts = {g: whole(i, p, f"{i}_{p}_g{g}", mine) for g, mine in by_group.items()}
+        else:   # no GPU serves two groups: each its own GPUs (or instances), the instances paid hold them all
+            per = m.group_gpus[i, p] = gpus_to_share(inp, i, [j for _, _, j in terms])
+            parts = {g: whole(i, p, f"{i}_{p}_g{g}", mine, per) for g, mine in by_group.items()}
             m.group_instances.update({(i, g, p): q for g, q in parts.items()})
-            most = sum(q.upBound for q in parts.values())
+            most = math.ceil(sum(q.upBound for q in parts.values()) / per)
             q = m.instances[i, p] = m.prob.add_variable(f"q_{i}_{p}", lowBound=0, upBound=most, cat="Integer")
-            add_row(rows, [(part, 1.0) for part in parts.values()] + [(q, -1.0)], pulp.LpConstraintEQ, 0.0,
-                    f"serving_groups_instances_{i}_{p}")
+            add_row(rows, [(part, 1.0) for part in parts.values()] + [(q, -per)],
+                    pulp.LpConstraintEQ if per == 1 else pulp.LpConstraintLE, 0.0, f"serving_groups_instances_{i}_{p}")
         dispatch = [(var, c) for var, c, _ in terms]
         if (i, p) in batch:
             e = m.extra[i, p] = m.prob.add_variable(f"extra_{i}_{p}", lowBound=0)
             dispatch += [(var, c) for var, c, _ in batch[i, p]]
             add_row(rows, dispatch + [(q, -1.0), (e, -1.0)], pulp.LpConstraintLE, 0.0, f"instance_capacity_{i}_{p}")
     add_rows(m, rows)
+
+
+def gpus_to_share(inp: Inputs, i: int, served: list[int]) -> int:
+    """The GPUs of one instance of cloud unit `i` that serving groups can hold apart, each group its own GPUs: its
+    whole GPU count where every workload in `served` runs one-GPU replicas (two models on separate GPUs of one
+    4-GPU instance share no GPU's memory); else 1, each group whole instances of its own (a fractional GPU, or
+    replicas of k GPUs, whose packing into instances the model does not follow: never fewer instances than needed)."""
+    gpus = float(inp.col("gpu_count")[i])
+    one_gpu = bool((inp.workloads["gpus_per_job"].to_numpy()[served] == 1).all())
+    return int(gpus) if one_gpu and gpus >= 2 and gpus.is_integer() else 1
 
 
 def define_serving_shares(m: Model) -> None:
@@ -456,17 +473,21 @@ def define_serving_shares(m: Model) -> None:
             continue
         card = kind[i] == "card"
         share = inp.availability if card else 1.0
+        # a reserved instance of several GPUs: each group its own GPUs of it (cards are one GPU each)
+        per = 1 if card else gpus_to_share(inp, i, [j for terms in by_group.values() for _, j in terms])
+        if per > 1:
+            m.group_gpus[i, p] = per
         count = m.installed[i, epoch[p]] if card else pulp.LpAffineExpression(m.r[i])
         shares = []
         for g, terms in by_group.items():
-            need = sum(inp.demand[p, j] / inp.work[i, j] for _, j in terms) / share
+            need = sum(inp.demand[p, j] / inp.work[i, j] for _, j in terms) / share * per
             s = m.shares[i, g, p] = m.prob.add_variable(f"share_{i}_{g}_{p}", lowBound=0,
                                                          upBound=int(math.ceil(need - 1e-9)), cat="Integer")
-            add_row(rows, [(var, 1.0) for var, _ in terms] + [(s, -share)], pulp.LpConstraintLE, 0.0,
+            add_row(rows, [(var, float(per)) for var, _ in terms] + [(s, -share)], pulp.LpConstraintLE, 0.0,
                     f"serving_share_{i}_{g}_{p}")
             shares.append((s, 1.0))
-        add_row(rows, shares + [(var, -c) for var, c in count.items()], pulp.LpConstraintLE, count.constant,
-                f"serving_shares_{i}_{p}")
+        add_row(rows, shares + [(var, -c * per) for var, c in count.items()], pulp.LpConstraintLE,
+                count.constant * per, f"serving_shares_{i}_{p}")
     add_rows(m, rows)
 
 

@@ -357,7 +357,12 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
         shares = m.shares if k == 1 or kind[i] != "card" else {}
         groups_own = m.group_instances.get((i, group[j], p), shares.get((i, group[j], p)))
         job_share = m.job_shares.get((i, group[j], p, k)) if kind[i] == "card" and k > 1 else None
-        if groups_own is not None:
+        if groups_own is not None and m.group_gpus.get((i, p), 1) > 1:
+            # the group's own GPUs of instances other groups use too (model.gpus_to_share): the instances they lie on
+            per = m.group_gpus[i, p]
+            gpus = round(groups_own.varValue or 0.0)
+            count, share = math.ceil(gpus / per), gpus / per / max(math.ceil(gpus / per), 1)
+        elif groups_own is not None:
             count, share = round(groups_own.varValue or 0.0), inp.availability if kind[i] == "card" else 1.0
         elif job_share is not None:   # the k-card job groups of the workload's serving group
             count, share = k * round(job_share.varValue or 0.0), inp.availability

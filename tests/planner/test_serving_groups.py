@@ -214,3 +214,47 @@ def test_melange_toy_total_is_unchanged_with_its_buckets_in_one_group():
     # each bucket a group of its own: 3 whole A10G each (3.03 USD/h, below one A100 at 3.67)
     apart = plan(s, baselines=False, overrides={f"workloads.{w.name}.serving_group": w.name for w in s.workloads})
     assert apart.total == pytest.approx(4 * 3 * 1.01 * HOURS)
+
+
+# Two models on separate GPUs of one multi-GPU instance share no GPU (a review, 2026-12-07: each group held whole
+# instances of its own, so two models of 1.6 reference A10Gs each rented four 1-GPU instances at 1.50 USD/h, 6.00 USD/h,
+# where one 4-GPU instance at 4.00 USD/h gives each model 2 GPUs of its own)
+TWO_OF_FOUR = [offer_row("A10G", 4, 4.0, 24.0), offer_row("A10G", 1, 1.5, 24.0)]
+
+
+def two_models(offers_dir: Path, offers: list[dict], options: list[str], months: int, groups=(None, None)) -> dict:
+    workloads = [{"name": name, "serving": True, "reference_gpus": 1.6, "reference_gpu": "A10G", "profile": "flat",
+                  **({"serving_group": g} if g else {})} for name, g in zip(("a", "b"), groups)]
+    return {"name": "two models, one instance", "horizon_months": months, "discount_rate": 0.0,
+            "prices": {"source": write_offers(offers_dir, offers), "providers": ["aws"], "purchase_options": options},
+            "workloads": workloads}
+
+
+@pytest.mark.parametrize("groups", [(None, None), ("m", "m")])
+def test_two_models_share_a_four_gpu_instance_on_gpus_of_their_own(offers_dir, groups):
+    # each needs ⌈1.6⌉ = 2 GPUs: 2 + 2 = 4 GPUs of one 4-GPU instance, 4.00 × 730 = 2,920 USD, in two groups as in one
+    p = plan(load_scenario(two_models(offers_dir, TWO_OF_FOUR, ["on_demand"], 1, groups)), baselines=False)
+    assert p.total == pytest.approx(4.0 * HOURS)
+    assert p.fleet[["sku", "units"]].values.tolist() == [["serve.a10g.4x", 1.0]]
+    # each model's row: the one instance, and what its GPUs give it (2 GPUs of 4 in two groups, all 4 in one)
+    assert p.serving["instances"].tolist() == [1, 1]
+    assert p.serving["capacity"].tolist() == ([2.0, 2.0] if groups[0] is None else [4.0, 4.0])
+
+
+def test_a_third_model_needs_a_second_instance_when_the_gpus_run_out(offers_dir):
+    # three models of 1.6 need 2 GPUs each: 6 GPUs, more than one 4-GPU instance holds. Two 4-GPU instances (8.00/h)
+    # or one with two 1-GPU instances (4.00 + 2 × 1.50 = 7.00/h): 7 × 730 = 5,110 USD
+    s = two_models(offers_dir, TWO_OF_FOUR, ["on_demand"], 1)
+    s["workloads"].append({**s["workloads"][0], "name": "c"})
+    p = plan(load_scenario(s), baselines=False)
+    assert p.total == pytest.approx(7.0 * HOURS)
+
+
+def test_two_models_share_a_four_gpu_reservation_on_gpus_of_their_own(offers_dir):
+    # 12 months: a 1-year reservation of the 4-GPU instance at 2.50 USD/h holds both models' 2 + 2 GPUs:
+    # 2.50 × 730 × 12 = 21,900 USD (two reservations would be 43,800; on-demand 4.00/h 35,040)
+    offers = [*TWO_OF_FOUR, offer_row("A10G", 4, 2.5, 24.0, "reserved_1y", term=12)]
+    p = plan(load_scenario(two_models(offers_dir, offers, ["on_demand", "reserved_1y"], 12)), baselines=False)
+    assert p.total == pytest.approx(2.5 * HOURS * 12)
+    (row,) = p.fleet.itertuples()
+    assert row.kind == "reserved" and row.units == 1
