@@ -2840,6 +2840,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     found += _implausible_growth(data)
     found += _overhead_without_spot(data)
     found += _group_without_serving(data)
+    found += _groups_written_alike(data)
     return found + _no_demand(data)
 
 
@@ -3181,6 +3182,26 @@ def _group_without_serving(data: dict) -> list[tuple[Path_, str]]:
             at = ("workloads", i, "serving_group")
             found.append((at, f"{dotted(at)}: has no effect: the workload is not serving (divisible GPU-hours); set "
                               "serving: true for whole instances and cards shared within its group"))
+    return found
+
+
+def _groups_written_alike(data: dict) -> list[tuple[Path_, str]]:
+    """Two serving_group names that differ only in case or punctuation ('llama-8b', 'Llama_8B'): most likely one
+    group written two ways, which plans two models that never share a GPU. (Names a letter or digit apart are left
+    alone: llama-7b and llama-8b are two models.)"""
+    first: dict = {}   # the name made plain -> (workload index, the name as written) of its first use
+    found = []
+    for i, w in enumerate(_workloads(data)):
+        name = _mapping(w).get("serving_group")
+        if not isinstance(name, str):
+            continue
+        plain = "".join(ch for ch in name.casefold() if ch.isalnum())
+        j, other = first.setdefault(plain, (i, name))
+        if other != name:
+            at = ("workloads", i, "serving_group")
+            found.append((at, f"{dotted(at)}: '{name}' is written like '{other}' (workloads[{j}]) but is another group: "
+                              "workloads of different groups never share a GPU; give them the same serving_group if "
+                              "they serve one model"))
     return found
 
 

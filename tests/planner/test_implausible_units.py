@@ -311,3 +311,15 @@ def test_a_serving_group_on_a_workload_that_is_not_serving_is_warned_of(flags, w
     text = HEAD + f"workloads:\n  - {{name: a, gpu_hours_per_month: 100, reference_gpu: RTX-4090, {flags}}}\n"
     found = [at for at, _ in warnings_of(text) if at[-1] == "serving_group"]
     assert found == ([("workloads", 0, "serving_group")] if warned else [])
+
+
+def test_serving_groups_written_alike_are_warned_of_and_names_a_digit_apart_are_not():
+    def served(*groups):
+        rows = "".join(f"  - {{name: w{i}, gpu_hours_per_month: 100, reference_gpu: RTX-4090, serving: true, "
+                       f"serving_group: {g}}}\n" for i, g in enumerate(groups))
+        return [(at, said) for at, said in warnings_of(HEAD + "workloads:\n" + rows) if at[-1] == "serving_group"]
+
+    assert served("llama-8b", "Llama_8B") == [(("workloads", 1, "serving_group"),
+        "workloads[1].serving_group: 'Llama_8B' is written like 'llama-8b' (workloads[0]) but is another group: "
+        "workloads of different groups never share a GPU; give them the same serving_group if they serve one model")]
+    assert served("llama-7b", "llama-8b", "llama-8b") == []
