@@ -129,15 +129,17 @@ def test_sorting_the_monthly_sheet_keeps_each_years_figures(hybrid, header, desc
     assert_figures(book, p)
 
 
-def test_year_one_is_22_213_12_present_value_before_and_after_sorting_by_total_nominal(hybrid):
+def test_year_one_is_22_286_17_present_value_before_and_after_sorting_by_total_nominal(hybrid):
     """The audit's case: the figure summed here from the monthly table, and the workbook's year 1 after the sort.
     22,193.29 at 0.14 USD/CNY; at the scenario's sourced 0.13749 the two owned RTX 3060s sold in month 1 (undiscounted)
-    fetch 2 × 0.5 × 7,900 CNY × (0.14 − 0.13749) = 19.829 USD less: 22,213.12."""
+    fetch 2 × 0.5 × 7,900 CNY × (0.14 − 0.13749) = 19.829 USD less: 22,213.12. The RTX 4090 bought in month 1 at
+    1,669.99 USD (not 1,599) adds 70.99 of capex in month 1 (d(1) = 1) and 3 % a year of it in maintenance, 70.99 ×
+    0.03 / 12 a month × Σ_{m=1..12} 1.08^(−(m−1)/12) = 0.1774750 × 11.586932 = 2.056391: 22,286.17."""
     p, data = hybrid
-    assert by_year(p)[1]["total_present_value"] == pytest.approx(22213.12, abs=0.005)
+    assert by_year(p)[1]["total_present_value"] == pytest.approx(22286.17, abs=0.005)
     book = Book(data)
     sort_table(book, "monthly", "total_nominal (USD)")
-    assert yearly_figures(book)[1]["total_present_value"] == pytest.approx(22213.12, abs=0.005)
+    assert yearly_figures(book)[1]["total_present_value"] == pytest.approx(22286.17, abs=0.005)
 
 
 def test_sorting_the_yearly_sheet_keeps_each_row_on_its_own_year(hybrid):
