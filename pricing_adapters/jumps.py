@@ -775,13 +775,14 @@ def moved_text(earlier: dict[str, tuple[pd.DataFrame, str]], provider: str, offe
     their oldest price in `recent` (as `price_jumps` holds them), the first MOVED_NAMED named old → new, by region;
     "" for none. Spot quotes are left out: they move with the market (below)."""
     said = []
+    spot_ids = set(offers.loc[offers["purchase_option"] == "spot", "offer_id"])
     for region, (before, compared_with) in earlier.items():
         ratios, compared_with = _held_ratios(before, compared_with, offers[offers["region"] == region],
                                              (recent or {}).get(region))
         # spot quotes move with the market, between a tenth of on-demand and on-demand (the recorded ones: 0.11 to 1.0),
         # so ×2 between two refreshes is a market's move: said every few nights, a warning would be read as noise. They
         # are held against the same refresh's on-demand price instead (against_on_demand: above 2× or under 1/20 of it)
-        ratios = ratios[ratios["offer_id"].astype(str).str.split(":").str[3] != "spot"]
+        ratios = ratios[~ratios["offer_id"].isin(spot_ids)]
         logs = np.log(ratios["ratio"].to_numpy()) if not ratios.empty else np.array([])
         moved = ratios[np.abs(logs) > math.log(MOVED_FACTOR)]
         if moved.empty:
