@@ -948,8 +948,9 @@ class Workload(Frozen):
         "split", description="split: work spread over GPU types; single_type: all of it on one GPU type (Mélange)")
     serving_group: VisibleName | None = Field(
         None, description="with serving: true, serving workloads of the same serving_group (request-size buckets of one "
-        "model, as Mélange's) share whole instances and cards; workloads of different groups never share an instance "
-        "or a card in a slot; default: the workload's own name (a group of its own); ignored without serving")
+        "model, as Mélange's) share whole instances and cards; workloads of different groups never share a GPU in a "
+        "slot (on an instance of several GPUs each holds GPUs of its own); default: the workload's own name (a group "
+        "of its own); ignored without serving")
 
     @field_validator("framework")
     @classmethod
