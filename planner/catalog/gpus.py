@@ -286,6 +286,8 @@ def card_name_hint(name: str) -> str | None:
     gpus = members or ((resolve_gpu(name),) if resolve_gpu(name) else ())
     cards = [(card, row) for card, row in card_rows().items() if row["gpu"] in gpus]
     if not members:
+        if gpus and not cards:   # the nearest spelling was another GPU's card (A100-80GB-SXM: a100-80gb-pcie)
+            return f": GPU {gpus[0]} has no on-prem card in the catalog; describe yours in onprem.custom_cards"
         return f"; did you mean '{cards[0][0]}'?" if len(cards) == 1 else None
     if not cards:
         return (f": it names a family of GPUs ({series(members)}), none with an on-prem card in the catalog; "
