@@ -193,7 +193,8 @@ def _unknown_name_hint(name: str) -> str:
     """Why a GPU name maps to no card, with a did-you-mean (memoised: a file repeats its names)."""
     gpu = catalog.resolve_gpu(name)
     if gpu:
-        return f"GPU {gpu} has no on-prem card in planner/data/onprem_cards.csv"
+        return (f"GPU {gpu} has no on-prem card in planner/data/onprem_cards.csv; add the card as a custom card "
+                "(onprem.custom_cards)")
     near = catalog.suggest_gpu(name)
     # said as a name the catalog has, not as a typo to fix: an RTX A4000 read "did you mean RTX-A6000?", another
     # card a user might then count it as

@@ -54,7 +54,8 @@ def said(line: str) -> tuple[dict, list[tuple[str, str]]]:
      f"NVIDIA A100 names a family of GPUs: {A100_ALL}; memory.total '80 XB': unit XB not known; expected MiB as "
      "nvidia-smi prints it (or GiB, MB, GB)"),
     # picked by memory, but the member has no card: said of the member, not of the family's name
-    ("Tesla V100, 32768 MiB, 300.00 W", "GPU V100-32GB-SXM2 has no on-prem card in planner/data/onprem_cards.csv"),
+    ("Tesla V100, 32768 MiB, 300.00 W", "GPU V100-32GB-SXM2 has no on-prem card in planner/data/onprem_cards.csv; "
+                                      "add the card as a custom card (onprem.custom_cards)"),
 ])
 def test_a_family_whose_memory_does_not_single_out_a_carded_member_lists_the_members(line, why):
     assert said(line) == ({}, [(line, why)])

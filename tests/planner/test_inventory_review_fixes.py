@@ -163,7 +163,9 @@ def test_a_name_alone_of_a_gpu_with_no_card_says_so_not_to_run_the_query(tmp_pat
     # the full query would still count nothing: the catalog has no on-prem T4 card
     result = run("inventory", "--from", saved(tmp_path, b"Tesla T4\n"))
     assert result.exit_code == 0, result.output
-    assert result.stderr.strip() == "not counted: Tesla T4 — GPU T4 has no on-prem card in planner/data/onprem_cards.csv"
+    assert " ".join(result.stderr.split()) == ("not counted: Tesla T4 — GPU T4 has no on-prem card in "
+                                               "planner/data/onprem_cards.csv; add the card as a custom card "
+                                               "(onprem.custom_cards)")
 
 
 def test_read_inventory_file_raises_for_no_gpu_lines(tmp_path):
