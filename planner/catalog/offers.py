@@ -269,7 +269,9 @@ def unpriced_card_findings(unpriced: list[dict]) -> tuple[list[str], list[str]]:
         uses = ["it is not bought"] if card["buyable"] else []
         if card["existing"] > 0:
             uses.append("the units owned are not sold (their resale value is unknown) and their maintenance counts as 0")
-        use = "; ".join(uses) or "its maintenance and resale value count as 0"
+        if not uses:   # neither bought nor owned (`existing: {card: 0}`): nothing in the plan rests on its price
+            continue
+        use = "; ".join(uses)
         warnings.append(f"card {card['card_id']} has no sourced price in the catalog: {use}; "
                         f"{UNPRICED_CARD_REMEDY.format(card=card['card_id'])}")
     return [], warnings

@@ -66,15 +66,17 @@ def test_validate_warns_of_a_listed_and_an_owned_card_with_no_sourced_price_in_p
                              f"warning: {path}:8:1: {SITE}"]
 
 
-def test_a_card_named_only_in_min_units_is_warned_of_at_its_key(tmp_path):
-    # a100-40gb-pcie has no sourced price either (planner/data/onprem_cards.csv); min_units 0 asks no unit of it, so it
-    # is no error: warned of at its key, line 13 `  min_units: {a100-40gb-pcie: 0}`, column 15
-    path = written(tmp_path, HEAD + "constraints:\n  min_units: {a100-40gb-pcie: 0}\n" + WORKLOADS)
-    result = CliRunner().invoke(app, ["validate", str(path)])
-    assert result.exit_code == 0, result.output
-    assert lines(result)[3] == (f"warning: {path}:13:15: constraints.min_units.a100-40gb-pcie: card a100-40gb-pcie has "
-                                "no sourced price in the catalog: its maintenance and resale value count as 0; set "
-                                "onprem.card_overrides.a100-40gb-pcie.price (and currency) from a quote")
+def test_a_card_named_only_in_min_units_0_or_owned_0_times_is_not_warned_of(tmp_path):
+    # a100-40gb-pcie has no sourced price either (planner/data/onprem_cards.csv); min_units 0 asks no unit of it and 0
+    # owned are none: nothing in the plan rests on its price ("its maintenance and resale value count as 0" was said
+    # of a card no plan holds)
+    for text in (HEAD + "constraints:\n  min_units: {a100-40gb-pcie: 0}\n" + WORKLOADS,
+                 HEAD.replace("existing: {l40s: 2}", "existing: {l40s: 2, a100-40gb-pcie: 0}") + WORKLOADS):
+        path = written(tmp_path, text)
+        result = CliRunner().invoke(app, ["validate", str(path)])
+        assert result.exit_code == 0, result.output
+        assert lines(result)[0] == f"ok {path}: Two cards — 1 workload, 12 months"
+        assert not [line for line in lines(result) if "a100-40gb-pcie" in line], result.output
 
 
 def test_a_price_in_card_overrides_silences_the_warning(tmp_path):
