@@ -120,14 +120,17 @@ def _check_arguments(vary: Any, max_points: Any, progress: Any, baselines: Any, 
 
 
 def fleet_summary(fleet: pd.DataFrame) -> str:
-    """One line: owned and reserved units (with the owned cards sold, if any), then cloud hours, e.g.
-    `1 a100-80gb-pcie, 0 rtx-3060-12gb (2 sold); aws:g5.xlarge on_demand 96 h`."""
+    """One line: owned and reserved units (with the owned cards sold or switched off, if any), then cloud hours,
+    e.g. `1 a100-80gb-pcie, 0 rtx-3060-12gb (2 sold); aws:g5.xlarge on_demand 96 h`. Cards switched off are said: they
+    are held and cost their maintenance, though the units in service leave them out."""
     units, hours = [], []
-    sold_units = fleet["sold_units"].tolist() if "sold_units" in fleet else [0.0] * len(fleet)
-    for provider, sku, option, n, instance_hours, sold in zip(*(fleet[c].tolist() for c in (
-            "provider", "sku", "purchase_option", "units", "instance_hours")), sold_units):
+    sold_units, off_units = ((fleet[c].tolist() if c in fleet else [0.0] * len(fleet))
+                             for c in ("sold_units", "switched_off_units"))
+    for provider, sku, option, n, instance_hours, sold, off in zip(*(fleet[c].tolist() for c in (
+            "provider", "sku", "purchase_option", "units", "instance_hours")), sold_units, off_units):
         if provider == "onprem":
-            units.append(f"{n:g} {sku}" + (f" ({sold:g} sold)" if sold > 0 else ""))
+            left = [f"{k:g} {what}" for k, what in ((sold, "sold"), (off, "switched off")) if k > 0]
+            units.append(f"{n:g} {sku}" + (f" ({', '.join(left)})" if left else ""))
         elif n == n:   # not NaN: a reservation
             units.append(f"{n:g} {provider}:{sku} {option}")
         else:

@@ -73,8 +73,8 @@ def test_each_row_names_the_fleet_of_its_plan(hybrid, local_table):
         fleet = plan(hybrid, overrides=point, baselines=False).fleet
         cards = fleet[fleet["provider"] == "onprem"]
         assert row.fleet.split("; ")[0] == ", ".join(
-            f"{n:g} {sku}" + (f" ({sold:g} sold)" if sold else "")
-            for n, sku, sold in zip(cards["units"], cards["sku"], cards["sold_units"]))
+            f"{n:g} {sku}" + (f" ({sold:g} sold)" if sold else "") + (f" ({off:g} switched off)" if off else "")
+            for n, sku, sold, off in zip(cards["units"], cards["sku"], cards["sold_units"], cards["switched_off_units"]))
     # startup-hybrid owns two RTX 3060 cards, which every optimal point here sells
     assert local_table.loc[local_table["status"] == "optimal", "fleet"].str.contains(r"0 rtx-3060-12gb \(2 sold\)").all()
 
@@ -91,6 +91,10 @@ def test_fleet_summary_lists_units_then_cloud_hours():
     sold = pd.DataFrame({"provider": ["onprem"], "sku": ["rtx-3060-12gb"], "purchase_option": ["purchase"],
                          "units": [0.0], "instance_hours": [0.0], "sold_units": [2.0]})
     assert fleet_summary(sold) == "0 rtx-3060-12gb (2 sold)"
+    # owned cards switched off are held (their maintenance paid) though not in service: said as sold ones are
+    off = sold.assign(units=[3.0], sold_units=[1.0], switched_off_units=[1.0])
+    assert fleet_summary(off) == "3 rtx-3060-12gb (1 sold, 1 switched off)"
+    assert fleet_summary(off.assign(sold_units=[0.0])) == "3 rtx-3060-12gb (1 switched off)"
 
 
 @pytest.mark.parametrize("name", ["entry", "mid-research", "startup-hybrid", "industrial"])
