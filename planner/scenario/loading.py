@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 
 from planner import catalog
-from planner.catalog.gpus import card_name_hint, family_members
+from planner.catalog.gpus import CUSTOM_GPU_PREFIX, card_name_hint, family_members
 from planner.catalog.prices import PRICE_SOURCE_WORDS
 from planner.errors import ScenarioError
 from planner.fileio import file_folder as file_folder  # re-exported: fileio says how a scenario names its files
@@ -78,6 +78,7 @@ from planner.scenario.model import (
     owned_age_problem,
     percent_meant,
     repeated_names,
+    request_hours_problem,
 )
 from planner.scenario.profile_csv import read_profile_bytes, read_profile_csv
 from planner.scenario.yaml_core import CoreLoader
@@ -1640,6 +1641,7 @@ def _check_names(data: dict, positions: Any, origin: str, base_dir: Path | None,
             problems += _check_reference_figure(w, i, positions, origin)
         problems += _check_demand(w, i, custom, positions, origin, blanked_lines)
         problems += _check_grown_demand(w, i, data, positions, origin, blanked_lines)
+        problems += _check_request_hours(w, i, custom, data, positions, origin, blanked_lines)
         named: dict = {}   # the GPU each key names -> the first key naming it
         for gpu in _mapping(w.get("throughput")):
             if gpu not in custom:   # a custom card's id names its GPU
@@ -2013,6 +2015,23 @@ def _check_grown_demand(w: dict, i: int, data: dict, positions: Any, origin: str
         return []
     loc = ("workloads", i, "growth_per_month")
     return [f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem}"]
+
+
+def _check_request_hours(w: dict, i: int, custom: dict, data: dict, positions: Any, origin: str,
+                         blanked_lines: frozenset[Blanked] = frozenset()) -> list[str]:
+    """A requests/s demand whose reference-GPU-hours go above what the model holds in some month (request_hours_problem:
+    the model's check too, the same text reported once), also when other fields fail; not when horizon_months was on a
+    line blanked after a syntax error (as _check_grown_demand)."""
+    if _on_blanked_line(("horizon_months",), positions, blanked_lines):
+        return []
+    # custom card id -> its GPU as the file names it (a card of gpu_specs: a custom GPU, never a reference GPU)
+    custom_gpus = {k: str(v.get("gpu")) if v.get("gpu_specs") is None else f"{CUSTOM_GPU_PREFIX}{k}"
+                   for k, v in custom.items() if isinstance(v, dict)}
+    problem = request_hours_problem(w, custom_gpus, data.get("horizon_months", DEFAULT_HORIZON_MONTHS))
+    if not problem:
+        return []
+    loc = ("workloads", i, problem[0])
+    return [f"{origin}:{_where(positions, loc)}: {dotted(loc)}: {problem[1]}"]
 
 
 def _check_custom_cards(custom: dict, cards: dict, positions: Any, origin: str, check_files: bool = True) -> list[str]:

@@ -35,7 +35,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
 
 from planner.catalog import speeds, suggest
-from planner.catalog.gpus import card_rows, data_rows
+from planner.catalog.gpus import card_rows, custom_gpu_ids, data_rows, resolve_gpu
 from planner.errors import PlannerError
 from planner.months import HOURS_PER_MONTH, MONTHS_PER_YEAR
 from planner.scenario.dates import date_as_text, iso_date
@@ -1051,6 +1051,46 @@ def grown_demand_problem(workload: dict, horizon_months: Any) -> str | None:
             f"(1 + {growth:g})^{month - 1}); lower growth_per_month or horizon_months{in_percent}")
 
 
+def request_hours_problem(workload: dict, custom_gpus: dict, horizon_months: Any) -> tuple[str, str] | None:
+    """(field, what is wrong) when a requests/s demand asks for more than MAX_GPU_HOURS_PER_MONTH reference-GPU-hours
+    in some month of the horizon (requests/s ÷ the requests/s one reference GPU sustains, from the throughput table,
+    × 730 h, grown): each figure within its own limit, 1e9 requests/s at 1e-6 per GPU still ask for 7.3e17.
+    `custom_gpus`: custom card id -> the GPU it has (a table key naming a custom card stands for it). The field is
+    requests_per_second when month 1 is already above, else growth_per_month. Read from the raw mapping too
+    (scenario.loading); None when an input is itself invalid (that one is reported) or its grown requests/s are
+    (grown_demand_problem says so), and for other demand fields."""
+    if workload.get("throughput_unit") != "requests_per_second" or demand_problem(workload) \
+            or grown_demand_problem(workload, horizon_months):
+        return None
+    table, ref = workload.get("throughput"), resolve_gpu(str(workload.get("reference_gpu")))
+    if not isinstance(table, dict) or ref is None:
+        return None
+    # keyed as the engine keys it (engine.workloads._table: the last key naming a GPU wins)
+    rates = {resolve_gpu(str(custom_gpus.get(k) or k)): v for k, v in table.items()}
+    if ref not in rates:
+        return None
+    amount = _read_as(Workload, "requests_per_second", workload.get("requests_per_second"))
+    rate = (_read_as(Workload, "throughput", {"reference": rates[ref]}) or {}).get("reference")
+    growth = _read_as(Workload, "growth_per_month", workload.get("growth_per_month", 0.0))
+    horizon = _read_as(Scenario, "horizon_months", horizon_months)
+    if amount is None or rate is None or growth is None or horizon is None:
+        return None
+    hours = amount / rate * HOURS_PER_MONTH
+    asks = (f"{amount:g} requests/s ÷ {rate:g} requests/s per {ref} × {HOURS_PER_MONTH:g} h = {hours:.3g} "
+            "reference-GPU-hours in month 1")
+    most = f"{MAX_GPU_HOURS_PER_MONTH:,.0f} a month (the most the model holds)"
+    if hours > MAX_GPU_HOURS_PER_MONTH:
+        return ("requests_per_second", f"{asks}; expected at most {most}: fewer requests/s, or more requests/s per GPU "
+                "in the throughput table")
+    month = _first_month_above(hours, growth, horizon)
+    if month is None:
+        return None
+    in_percent = percent_meant(growth) if 1 < growth <= 100 else ""   # as grown_demand_problem
+    return ("growth_per_month", f"{asks}, grown (× (1 + {growth:g})^{month - 1}) above {most} in month {month} of "
+            f"{horizon}; lower growth_per_month or horizon_months, or raise the throughput table's requests/s per "
+            f"GPU{in_percent}")
+
+
 def defaults_left_out(scenario: Any, data: dict) -> dict:
     """`data`, a dump of `scenario`, without prices.purchase_options where the scenario left them to the default
     (Prices.options_given), and without the onprem site figures it left to theirs (SITE_DEFAULT_BASIS): a scenario
@@ -1145,6 +1185,17 @@ class Scenario(Frozen):
             if problem:
                 raise PydanticCustomError("demand_too_large", "{what}",
                                           {"loc": ("workloads", i, "growth_per_month"), "what": problem})
+        return self
+
+    @model_validator(mode="after")
+    def _request_hours_are_bounded(self) -> Scenario:
+        # loading.py makes the same check on the raw file, so it is reported with the file's other problems
+        custom_gpus = custom_gpu_ids(self.onprem.custom_cards)
+        for i, w in enumerate(self.workloads):
+            problem = request_hours_problem(w.model_dump(), custom_gpus, self.horizon_months)
+            if problem:
+                raise PydanticCustomError("demand_too_large", "{what}",
+                                          {"loc": ("workloads", i, problem[0]), "what": problem[1]})
         return self
 
     def fx_rate(self, currency: str) -> float | None:
