@@ -21,8 +21,9 @@ the header cells pandas and R give them (`,hour,weight`; `Unnamed: 0`, `Unnamed:
 write.csv `"","hour","weight"` over `"1",0,0.8`, its quotes taken off), the labels after them checked; `,weight,hour`
 reads as `weight,hour` after them. Where labels are checked, a line with fewer cells than the header names is refused
 at its line (its last cell could be a label as well as the weight), the other lines' labels still checked; where most
-lines are short, the labels are left unread. Without a header, lines of two cells whose first numbers the hours of the
-week 0-167 (or 1-168) each once are checked too: out of order, refused at the first line out of place.
+lines are short, the labels are left unread. Without a header, lines of two cells whose first cells number the hours
+(of the week 0-167 or 1-168, or of the day 0-23 or 1-24 seven times; not a column that could be the days) are checked
+as under `hour,weight`: out of order, or an hour missing or repeated, refused at the first line out of place.
 
 Plain Python, no numpy: `fleetplan validate` checks a profile with the same rules and words as the engine,
 which reads the weights through `read_profile_csv` and scales them (planner.engine.profiles).
@@ -321,13 +322,14 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str] | None,
     a `header` (line, text) ending with the weight, whose other columns number each line's hour of the week, or its
     day and hour of the day, as _weight_column_indexed reads them, or hold ISO 8601 times (`2026-01-07 13:00`, under
     a date or time column or a date-time index's unnamed one, `,weight`); without a header, on lines of two cells whose
-    first numbers the hours of the week 0-167 (or 1-168) each once. The weights are read in the lines' order: lines
-    sorted by their weights, or a week starting on a Wednesday, are refused. A line with fewer cells than the header
-    names (without one: than two) cannot be read where the others' labels are: whether its last cell is its weight or
-    a label cannot be told. (None, {}) where the lines are in order or the labels are none this module reads (`09:00`,
-    `1/5/2026 0:00`), or most lines hold fewer cells: read in the lines' order, as written. Row numbers first
-    (`,hour,weight`, `Unnamed: 0,day,hour,weight`, R's `"",hour,weight`) are passed over: the labels after them are
-    checked."""
+    first numbers the hours of the week 0-167 (or 1-168) each once, or else the hours as under `hour,weight` (of the
+    day 0-23 seven times; of the week, one missing or repeated) where that column could not be the days. The weights
+    are read in the lines' order: lines sorted by their weights, or a week starting on a Wednesday, are refused. A line
+    with fewer cells than the header names (without one: than two) cannot be read where the others' labels are:
+    whether its last cell is its weight or a label cannot be told. (None, {}) where the lines are in order or the
+    labels are none this module reads (`09:00`, `1/5/2026 0:00`), or most lines hold fewer cells: read in the lines'
+    order, as written. Row numbers first (`,hour,weight`, `Unnamed: 0,day,hour,weight`, R's `"",hour,weight`) are
+    passed over: the labels after them are checked."""
     week = rows[:HOURS_PER_WEEK]   # more rows are too many weights, said as such
     table = [_cells(raw) for _, raw in week]
     names = _cells(header[1]) if header else ["", ""]
@@ -342,6 +344,10 @@ def _labels_out_of_order(path: Path | str, header: tuple[int, str] | None,
     skip = _index_columns(names, full) if header else 0
     if header is None:
         read, problem = _rows_out_of_order(path, week, column(0), "hour")
+        if not read and not _could_be_days(tuple(cells[0] for cells in full)):
+            # hours of the day (0-23 seven times), or of the week with one missing or repeated: checked as under a
+            # header `hour,weight`, which they would be given (a column that could be the days names no hour)
+            read, problem = _numbered_out_of_order(path, week, ["hour", "weight"], full, 0)
     elif skip and width == skip + 1:   # `,weight`: the row numbers alone say the lines' order
         read, problem = _rows_out_of_order(path, week, column(skip - 1))
     elif width == skip + 2 and (_column_named(names[skip]) == "date" or _head_word(_words(names[skip])) == "time"
@@ -414,7 +420,8 @@ def _rows_out_of_order(path: Path | str, week: list[tuple[int, str]], cells: lis
     """(whether the row numbers are read, the problem) of the `week` of rows whose row numbers `cells` (None on a
     short line) number them 0-167 (or 1-168) each once but not in order: a frame sorted by its weights and written
     with its index (`df.sort_values("weight").to_csv()`). Not read where they are other numbers (days of 0-23
-    concatenated, a slice of a longer series): the lines are read in their order, as written. `kind`: what the numbers
+    concatenated, a slice of a longer series): the lines are read in their order, as written (a header-less first
+    column of hours of the day is _numbered_out_of_order's to check, as under `hour,weight`). `kind`: what the numbers
     number, in the words ("hour": a header-less first column)."""
     known = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
     numbers = _whole_numbers([cell for _, cell in known])
