@@ -624,7 +624,9 @@ def prices_used(plan: Plan) -> pd.DataFrame:
     applied (scenario currency per 1 quoted_currency); for a catalog card whose catalog price (in its source text) is
     in another currency, that currency as quoted_currency and the fx rate its price and host share were converted at
     (quoted_price and quoted_host_cost_per_card blank: the catalog's); blank for cloud offers and catalog prices
-    already in the scenario currency."""
+    already in the scenario currency. Last, for a card whose override quotes its price or its host share alone in
+    another currency than the catalog card's, the catalog's currency and the fx rate of the amount left to the catalog
+    (the one whose quoted_ column is blank) as catalog_currency and catalog_fx_rate; blank elsewhere."""
     cols = ["provider", "region", "sku", "gpu", "purchase_option", "hourly_price", "upfront_price",
             "term_months", "capex_per_unit", "busy_watts", "idle_watts", "life_years",
             "maintenance_rate_per_year", "currency", "as_of", "source"]
@@ -635,8 +637,10 @@ def prices_used(plan: Plan) -> pd.DataFrame:
     cards = used["provider"].to_numpy(dtype=object) == "onprem"
     skus = used["sku"].tolist()
     # looked up row by row, in the fleet's order (a merge would reorder the rows)
-    rows = [(quoted.get(sku) or _converted_catalog_price(plan, sku)) if card else {} for sku, card in zip(skus, cards)]
-    return used.assign(**{c: [row.get(c) for row in rows] for c in QUOTED_COLUMNS}).astype(QUOTED_DTYPES)
+    rows = [{**(quoted.get(sku) or _converted_catalog_price(plan, sku)), **_left_to_catalog(plan, sku)} if card else {}
+            for sku, card in zip(skus, cards)]
+    columns = [*QUOTED_COLUMNS, *LEFT_COLUMNS]
+    return used.assign(**{c: [row.get(c) for row in rows] for c in columns}).astype(QUOTED_DTYPES)
 
 
 def _converted_catalog_price(plan: Plan, card: str) -> dict:
@@ -652,10 +656,28 @@ def _converted_catalog_price(plan: Plan, card: str) -> dict:
     return {} if rate is None else {"quoted_currency": currency, "fx_rate": rate}
 
 
-# The columns of `prices_used` that say how the scenario quotes a card (additive: after the plan's own prices)
+def _left_to_catalog(plan: Plan, card: str) -> dict:
+    """{"catalog_currency", "catalog_fx_rate"} of a catalog card whose onprem.card_overrides entry gives its price or
+    its host share alone, in another currency than the catalog card's: the amount it leaves to the catalog keeps the
+    catalog's currency and is converted at that currency's rate (catalog.offers.site_card_rows), which the quote's
+    currency and rate do not say (a EUR price over the rtx-3060's 5,400 CNY host share); {} elsewhere."""
+    overrides = getattr(getattr(plan.scenario, "onprem", None), "card_overrides", None) or {}
+    override, row = overrides.get(card), card_rows().get(card)
+    # no quote, or both amounts quoted, or neither (the catalog's own amounts: _converted_catalog_price says them)
+    if override is None or row is None or (override.price is None) == (override.host_cost_per_card is None):
+        return {}
+    currency = row.get("currency")
+    if not currency or currency == quote_currency(plan.scenario, card):
+        return {}
+    return {"catalog_currency": currency, "catalog_fx_rate": plan.scenario.fx_rate(currency)}
+
+
+# The columns of `prices_used` that say how the scenario quotes a card (additive: after the plan's own prices), then
+# those of the amount an override leaves to the catalog in another currency (_left_to_catalog)
 QUOTED_COLUMNS = ["quoted_price", "quoted_host_cost_per_card", "quoted_currency", "fx_rate"]
+LEFT_COLUMNS = ["catalog_currency", "catalog_fx_rate"]
 QUOTED_DTYPES = {"quoted_price": "float64", "quoted_host_cost_per_card": "float64", "quoted_currency": object,
-                 "fx_rate": "float64"}
+                 "fx_rate": "float64", "catalog_currency": object, "catalog_fx_rate": "float64"}
 
 
 def card_quotes(plan: Plan) -> pd.DataFrame:
