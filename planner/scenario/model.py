@@ -1192,6 +1192,8 @@ class Scenario(Frozen):
         # loading.py makes the same check on the raw file, so it is reported with the file's other problems
         custom_gpus = custom_gpu_ids(self.onprem.custom_cards)
         for i, w in enumerate(self.workloads):
+            if w.throughput_unit != "requests_per_second":   # no dump of every workload of every sweep point
+                continue
             problem = request_hours_problem(w.model_dump(), custom_gpus, self.horizon_months)
             if problem:
                 raise PydanticCustomError("demand_too_large", "{what}",
