@@ -108,8 +108,14 @@ class Inputs:
 
     @cached_property
     def serving_groups(self) -> np.ndarray:
-        """[W] each serving workload's serving group as a number 0, 1, … (one per group), -1 for batch work."""
-        return pd.factorize(self.workloads["serving_group"])[0]
+        """[W] each serving workload's serving group as a number 0, 1, … (one per group, in the order of first use),
+        -1 for batch work. A workload without a serving_group is a group of its own: its name, which shows it, is
+        not its key, so it never joins the group of another workload whose serving_group is spelled the same."""
+        numbers: dict = {}
+        table = self.workloads
+        return np.array([numbers.setdefault((own, name), len(numbers)) if serving else -1
+                         for serving, name, own in zip(table["serving"], table["serving_group"], table["own_group"])],
+                        dtype=int)
 
     @cached_property
     def discount(self) -> np.ndarray:
@@ -295,8 +301,8 @@ def _cloud_part(scenario, prices: pd.DataFrame, source: str | None) -> tuple[pd.
 def _workload_table(scenario) -> pd.DataFrame:
     """name, needs (for explanations), serving, single_type (placement), demand_unit (requests_per_second or
     reference_gpus: the unit the serving table reports demand in), per_reference (that unit per
-    reference GPU), gpus_per_job and serving_group (a serving workload's group: its serving_group, else its name;
-    None for batch work)."""
+    reference GPU), gpus_per_job, serving_group (a serving workload's group as shown: its serving_group, else its
+    name; None for batch work) and own_group (True where it has no serving_group: a group of its own)."""
     custom_gpus = catalog.custom_gpu_ids(scenario.onprem.custom_cards)
     scales = [demand_scale(w, custom_gpus) for w in scenario.workloads]
     return pd.DataFrame({"name": [w.name for w in scenario.workloads],
@@ -306,7 +312,8 @@ def _workload_table(scenario) -> pd.DataFrame:
                          "demand_unit": [unit for unit, _ in scales],
                          "per_reference": np.array([per for _, per in scales], dtype=float),
                          "gpus_per_job": np.array([w.gpus_per_job for w in scenario.workloads], dtype=int),
-                         "serving_group": [(w.serving_group or w.name) if w.serving else None for w in scenario.workloads]})
+                         "serving_group": [(w.serving_group or w.name) if w.serving else None for w in scenario.workloads],
+                         "own_group": np.array([w.serving_group is None for w in scenario.workloads], dtype=bool)})
 
 
 def serving_instances(kind: np.ndarray, work: np.ndarray, serving: np.ndarray) -> np.ndarray:
