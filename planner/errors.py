@@ -59,19 +59,20 @@ class ModelTooLarge(PlannerError):
 
 class TooManyPurchaseVariables(ModelTooLarge):
     """The model of a scenario would hold more integer purchase variables (one per card and purchase month,
-    per owned batch's choice, per reservation offer) than the caller allows: refused before it is built, as
-    branch and bound's time and memory grow steeply with them (engine.model.PurchaseVariables). A
-    ModelTooLarge, caught where that is, without its dispatch counts (None)."""
+    per owned batch's choice, per reservation offer, per serving group's share of a unit in a period) than the
+    caller allows: refused before it is built, as branch and bound's time and memory grow steeply with them
+    (engine.model.PurchaseVariables). A ModelTooLarge, caught where that is, without its dispatch counts (None)."""
 
-    def __init__(self, purchases: tuple[int, int, int, int, int], limit: int, remedy: str, where: str = ""):
-        # (purchases, cards, months, owned, reservations): engine.model.PurchaseVariables' fields
+    def __init__(self, purchases: tuple[int, ...], limit: int, remedy: str, where: str = ""):
+        # (purchases, cards, months, owned, reservations[, serving_shares]): engine.model.PurchaseVariables' fields
         self.purchases, self.limit, self.remedy, self.where = tuple(purchases), limit, remedy, where
-        bought, cards, months, owned, reservations = self.purchases
-        self.purchase_variables = bought + owned + reservations
+        bought, cards, months, owned, reservations, shares = (*self.purchases, 0)[:6]
+        self.purchase_variables = bought + owned + reservations + shares
         self.pairs = self.periods = self.dispatch_variables = None
         parts = [f"{bought:,} purchases: {counted(cards, 'card type')} × {counted(months, 'purchase month')}"]
         parts += [f"{owned:,} for owned cards"] if owned else []
         parts += [counted(reservations, 'reservation offer')] if reservations else []
+        parts += [f"{shares:,} serving groups' shares of units per period"] if shares else []
         self.detail = "; ".join(parts)
         PlannerError.__init__(self, f"{where}too large to plan here: {self.purchase_variables:,} integer purchase "
                                     f"variables ({self.detail}; at most {limit:,}): {remedy}")

@@ -288,22 +288,25 @@ class PurchaseVariables:
     """The integer variables of the fleet's choices that `build_model` makes of some inputs: one per card and
     purchase month it can be bought in (`purchases`: `cards` card types, each in the `months` purchase months),
     one per owned batch kept and one switched off where that is allowed (`owned`), one per reservation offer
-    (`reservations`). Branch and bound's time and memory grow steeply with them (engine.run.check_size)."""
+    (`reservations`), and, where two or more serving groups can use a unit, one per group, unit and period for the
+    group's share of it (`serving_shares`: Model.group_instances, shares and job_shares). Branch and bound's time and
+    memory grow steeply with them (engine.run.check_size)."""
 
     purchases: int
     cards: int
     months: int
     owned: int
     reservations: int
+    serving_shares: int = 0
 
     @property
     def total(self) -> int:
-        return self.purchases + self.owned + self.reservations
+        return self.purchases + self.owned + self.reservations + self.serving_shares
 
 
 def purchase_variables(inp: Inputs) -> PurchaseVariables:
-    """The purchase variables `build_model(inp)` makes (its `buy`, `keep`, `off` and `r`), counted from the
-    inputs without building it."""
+    """The purchase variables `build_model(inp)` makes (its `buy`, `keep`, `off` and `r`, and the serving groups'
+    shares), counted from the inputs without building it."""
     v = inp.vintages
     owned = v["owned"].to_numpy().astype(bool)
     most = most_bought(inp)
@@ -311,7 +314,32 @@ def purchase_variables(inp: Inputs) -> PurchaseVariables:
     bought = np.array([most[i] > 0 for i in units.tolist()], dtype=bool)
     choices = 1 + ("off" in inp.owned_choices)
     return PurchaseVariables(int(bought.sum()), len(set(units[bought].tolist())), len(set(months[bought].tolist())),
-                             int(owned.sum()) * choices, int((inp.col("kind") == "reserved").sum()))
+                             int(owned.sum()) * choices, int((inp.col("kind") == "reserved").sum()),
+                             serving_shares(inp, most))
+
+
+def serving_shares(inp: Inputs, most: dict[int, int]) -> int:
+    """The integer shares of units that `build_model(inp)` gives serving groups (`most`: most_bought(inp)): per period,
+    one per group of each unit two or more groups can use — an on-demand or spot offer's or a reservation's serving
+    workloads (define_serving_instances, define_serving_shares), a card's one-GPU ones, its k-GPU ones per k
+    (_define_serving_job_shares). A card that can never be held (none owned, none bought) does no work (define_dispatch)."""
+    group = inp.serving_groups
+    if group.max(initial=-1) < 1:   # fewer than two groups
+        return 0
+    kind, k_of = inp.col("kind"), inp.workloads["gpus_per_job"].to_numpy()
+    v = inp.vintages
+    held = set(v["unit"].to_numpy()[v["owned"].to_numpy().astype(bool)].tolist()) | {i for i, n in most.items() if n > 0}
+    shares = 0
+    for i in np.flatnonzero((inp.work[:, group >= 0] > 0).any(axis=1)).tolist():
+        if kind[i] == "card" and i not in held:
+            continue
+        served = (inp.work[i] > 0) & (group >= 0)
+        # the workloads that hold shares of the unit apart: a card's one-GPU ones, and its k-GPU ones per k
+        parts = [served & (k_of == k) for k in set(k_of[served].tolist())] if kind[i] == "card" else [served]
+        for part in parts:
+            groups = len(set(group[part].tolist()))
+            shares += groups if groups > 1 else 0
+    return shares * len(inp.periods)
 
 
 def _cards_in_service(m: Model, rows: dict, vintages: list[int], working: dict) -> pulp.LpAffineExpression:

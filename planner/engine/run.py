@@ -171,19 +171,23 @@ def _finite(number: numbers.Real) -> bool:
 
 def check_size(inp: Inputs, max_dispatch_variables: int | None, max_purchase_variables: int | None = None) -> None:
     """ModelTooLarge when the model of `inp` would hold more than `max_dispatch_variables` dispatch variables,
-    TooManyPurchaseVariables when more than `max_purchase_variables` integer purchase variables (None: no
-    limit). The first bounds the memory of building and solving it; the second its branch and bound, whose
-    time and memory the dispatch count does not foretell: 60 alike custom cards (758 purchase variables,
-    9,216 dispatch variables) took 48 s and 440 MB to plan (engine.model.PurchaseVariables)."""
+    TooManyPurchaseVariables when more than `max_purchase_variables` integer purchase variables, the serving groups'
+    shares of units among them (None: no limit). The first bounds the memory of building and solving it; the second
+    its branch and bound, whose time and memory the dispatch count does not foretell: 60 alike custom cards (758
+    purchase variables, 9,216 dispatch variables) took 48 s and 440 MB to plan (engine.model.PurchaseVariables)."""
     pairs, periods = int((inp.work > 0).sum()), len(inp.periods)
     if max_dispatch_variables is not None and pairs * periods > max_dispatch_variables:
         raise ModelTooLarge(pairs, periods, max_dispatch_variables, SMALLER_MODEL)
     if max_purchase_variables is not None:
         counted = purchase_variables(inp)
         if counted.total > max_purchase_variables:
+            remedy = FEWER_RESERVATIONS if counted.reservations else FEWER_PURCHASES
+            if counted.serving_shares:   # the serving groups' shares of units (engine.model.serving_shares)
+                remedy += (", or give the serving workloads of one model one serving_group (each group holds a share "
+                           "of every unit two groups can use, in every period)")
             raise TooManyPurchaseVariables((counted.purchases, counted.cards, counted.months, counted.owned,
-                                            counted.reservations), max_purchase_variables,
-                                           FEWER_RESERVATIONS if counted.reservations else FEWER_PURCHASES)
+                                            counted.reservations, counted.serving_shares), max_purchase_variables,
+                                           remedy)
 
 
 def checked_inputs(scenario: Scenario, store: str | Path | None, max_dispatch_variables: int | None,
