@@ -42,7 +42,8 @@ def serving_by_months(serving: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     """The plan's serving table (one row per workload, slot — a period: an hour-of-week class in some months — and
     unit) with the rows of consecutive months that read the same at `digits` decimals on one row, `in_months` saying
     which ("1–36"): a constant workload is one row per hour-of-week class and unit, not one per month. The rows in the
-    order their first month comes in the table (by unit, then by month). The columns of SERVING_SHOWN the table has."""
+    order their first month comes in the table (by month, then by unit: engine.readback.serving_table). The columns of
+    SERVING_SHOWN the table has."""
     import pandas as pd
 
     shown = tuple(c for c in SERVING_SHOWN if c in serving.columns)

@@ -227,6 +227,7 @@ def read_plan(inp: Inputs, m: Model, sol: Solution, scenario=None) -> Plan:
 
 
 BUSY_HOURS_NOISE = 1e-6   # hours over the horizon at or below which a unit's work (a card's for a workload) is round-off
+SHARE_NOISE = 1e-6   # a serving group's shares busy beyond a whole number by at most this are round-off (serving_table)
 
 
 def busy_by_workload(inp: Inputs, m: Model) -> pd.DataFrame:
@@ -325,10 +326,13 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
     """Per serving workload, slot (period) and unit serving it: the slot's weekly hours and demand (in the
     workload's unit: requests/s, or reference GPUs), the unit's whole instances in the slot (cards: in
     service; reservations: held; on-demand and spot: q) — where two or more serving groups use the unit in the
-    slot, those of the workload's group (engine.model: they share none) —, the capacity those instances give the workload
+    slot, those of the workload's group (engine.model: they share none): the fewest whole shares (GPUs, cards, job
+    groups) that hold what the group serves there, at most the shares it holds, as the model leaves a group's share
+    open wherever the unit's count holds more than the groups need —, the capacity those instances give the workload
     (instances × work per instance, × availability on cards), the units busy on it, the demand they
     serve, and which hours of the week the slot holds in words (`hours_of_week`, engine.week_hours: from
-    `scenario`, the one `inp` was resolved from; None where not known)."""
+    `scenario`, the one `inp` was resolved from; None where not known). The rows in the order of the slots' first
+    months, and within a month by unit, workload and slot."""
     serving = inp.workloads["serving"].to_numpy(dtype=bool)
     if not serving.any():
         return _table([], SERVING_COLUMNS, SERVING_DTYPES)
@@ -347,6 +351,19 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
     in_groups: dict = {}
     for (i, e, k), g in m.jobs.items():
         in_groups.setdefault((i, e), {})[k] = k * round(g.varValue or 0.0)
+    # units busy per unit, serving group, period and (on cards, whose shares are per replica size) k
+    group_busy: dict = {}
+    for (i, j, p), var in m.y.items():
+        if serving[j]:
+            key = (i, group[j], p, k_of[j] if kind[i] == "card" else 0)
+            group_busy[key] = group_busy.get(key, 0.0) + max(0.0, var.varValue or 0.0)
+
+    def shown(held, i: int, j: int, p: int, per_share: float) -> int:
+        """The whole shares (`per_share` units busy each) that hold what group[j] serves on unit i in slot p, at most
+        those it holds (`held`)."""
+        busy = group_busy[i, group[j], p, k_of[j] if kind[i] == "card" else 0]
+        return min(round(held.varValue or 0.0), math.ceil(busy / per_share - SHARE_NOISE))
+
     rows = []
     for (i, j, p), var in m.y.items():
         busy = max(0.0, var.varValue or 0.0)
@@ -360,12 +377,13 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
         if groups_own is not None and m.group_gpus.get((i, p), 1) > 1:
             # the group's own GPUs of instances other groups use too (model.gpus_to_share): the instances they lie on
             per = m.group_gpus[i, p]
-            gpus = round(groups_own.varValue or 0.0)
+            gpus = shown(groups_own, i, j, p, 1 / per)
             count, share = math.ceil(gpus / per), gpus / per / max(math.ceil(gpus / per), 1)
         elif groups_own is not None:
-            count, share = round(groups_own.varValue or 0.0), inp.availability if kind[i] == "card" else 1.0
+            share = inp.availability if kind[i] == "card" else 1.0
+            count = shown(groups_own, i, j, p, share)
         elif job_share is not None:   # the k-card job groups of the workload's serving group
-            count, share = k * round(job_share.varValue or 0.0), inp.availability
+            count, share = k * shown(job_share, i, j, p, inp.availability * k), inp.availability
         elif kind[i] == "card" and k > 1:   # whole replicas: the cards the k-card job groups hold
             count, share = grouped.get(k, 0), inp.availability
         elif kind[i] == "card":   # one-GPU serving: the cards no job group holds (model._define_serving_beside_jobs)
@@ -379,6 +397,8 @@ def serving_table(inp: Inputs, m: Model, decisions: dict, installed: np.ndarray,
                      float(inp.demand[p, j]) * scale, unit_id[i], kind[i], sku[i],
                      gpu[i], count, float(count) * share * inp.work[i, j] * scale, busy,
                      busy * inp.work[i, j] * scale, week_text[p]))
+    first = [months[0] for months in periods["months"]]
+    rows.sort(key=lambda row: first[row[1]])   # stable: within a month, as m.y holds them (unit, workload, slot)
     return _table(rows, SERVING_COLUMNS, SERVING_DTYPES)
 
 
