@@ -460,7 +460,8 @@ def purchase_schedule(inp: Inputs, decisions: dict) -> pd.DataFrame:
                          _boards_said(buy[k], inp.board_gpus.get(sku[i], 1))
                          + f"in service to month {last}" + (" (end of life)" if life_ends else "")))
         if leaving[k] > 0:
-            action, note = _leaving(leave, H, life, age_at_start + leave - first, credit[k] / leaving[k])
+            action, note = _leaving(leave, H, life, age_at_start + leave - first, credit[k] / leaving[k],
+                                    sku[i] in inp.resale_unknown)
             rows.append((leave, sku[i], gpu[i], action, leaving[k], credit[k], note))
     rows.sort(key=lambda row: (row[0], row[1], row[3]))   # month, card, action; stable, as sort_values(kind="stable")
     return _table(rows, SCHEDULE_COLUMNS, SCHEDULE_DTYPES)
@@ -480,10 +481,17 @@ def months_old(months: int) -> str:
     return f"{counted(months, 'month')} old"
 
 
-def _leaving(leave: int, horizon: int, life: int, age_months: int, credit_per_unit: float) -> tuple[str, str]:
+def _leaving(leave: int, horizon: int, life: int, age_months: int, credit_per_unit: float,
+             resale_unknown: bool = False) -> tuple[str, str]:
     """(action, note) of cards leaving in month `leave`, `age_months` old then: `retire` at the end of their
     `life` within the horizon, or `end value` in month H+1 for those still in service at the end — the residual
-    value the plan credits for them (docs/cost-model.md §6)."""
+    value the plan credits for them (docs/cost-model.md §6). `resale_unknown`: a card with no sourced price
+    (Inputs.resale_unknown), credited 0 because its value is not known, not because it is worth nothing."""
+    if resale_unknown:
+        unknown = "resale value unknown (no sourced price): credited as 0"
+        if leave <= horizon:
+            return "retire", f"end of its {life}-month life; {unknown}"
+        return "end value", f"residual value at the end of the plan ({months_old(age_months)}): {unknown}"
     worthless = abs(credit_per_unit) <= 1e-9
     if leave <= horizon:
         return "retire", f"end of its {life}-month life; " + (

@@ -23,3 +23,28 @@ def test_a_gpu_with_one_card_is_still_pointed_to_it():
     with pytest.raises(ScenarioError) as info:
         plan(load_scenario(HYBRID), overrides={"onprem.cards": ["H100-SXM"]})
     assert "unknown card 'H100-SXM'; did you mean 'hgx-h100-8gpu'?" in str(info.value)
+
+
+def owned_unpriced(age_months: int) -> dict:
+    """12 months, 2 owned A100 40 GB PCIe cards (no sourced price in the catalog: resale value unknown), a small
+    workload the cloud or the cards may serve."""
+    return {"name": "owned unpriced", "currency": "USD", "horizon_months": 12,
+            "prices": {"source": "snapshot", "providers": ["aws"], "regions": ["us-east-1"],
+                       "purchase_options": ["on_demand"]},
+            "onprem": {"electricity_per_kwh": 0.15, "pue": 1.5, "availability": 1.0, "cards": [],
+                       "existing": {"a100-40gb-pcie": {"count": 2, "age_months": age_months}}},
+            "workloads": [{"name": "train", "gpu_hours_per_month": 100, "reference_gpu": "A100-40GB-PCIE",
+                           "min_gpu_memory_gb": 24, "profile": "flat"}]}
+
+
+@pytest.mark.parametrize(("age", "action", "note"), [
+    # 12 months old at month 1 of 12, a 60-month life: held to the end, its end value unknown (book value 0.6, not 0)
+    (12, "end value", "residual value at the end of the plan (24 months old): resale value unknown (no sourced price): "
+                      "credited as 0"),
+    # 55 months old: its 60-month life ends in month 5, within the plan
+    (55, "retire", "end of its 60-month life; resale value unknown (no sourced price): credited as 0"),
+])
+def test_owned_cards_of_unknown_resale_value_are_not_said_to_be_worth_nothing(age, action, note):
+    schedule = plan(owned_unpriced(age), baselines=False).schedule
+    rows = schedule[schedule["action"] == action]
+    assert rows["note"].tolist() == [note] and rows["amount"].tolist() == [0.0]
