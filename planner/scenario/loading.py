@@ -1337,7 +1337,10 @@ def _number_meant(loc: Path_, got: Any, data: dict | None = None) -> str:
                                                                                             getattr(c, "lt", None)))
     if _number(got):   # a percent is at most 100 × the bound: no other number is divided (10**999 / 100 overflows)
         fits = ratio and abs(got) <= 100 * MAX_RATIO_BOUND and read(got / 100) is not None
-        return percent_meant(got) if fits else ""
+        # 1.5 of the book value is most likely a sale above it (150 %), which "did you mean 0.015 (1.5 %)?" alone hid
+        above_book = (": a buyer pays at most the whole book value (1), and a resale above it cannot be given"
+                      if name == "share_of_book" and 1 < got < 10 else "")
+        return above_book + (percent_meant(got) if fits else "")
     if isinstance(got, str) and (grouped := _GROUPED.fullmatch(got)):
         meant = read(float(got.strip().replace(grouped[1], "")))
         if meant is not None:   # written plainly: "did you mean 1,500?" would hold the separator it asks to drop

@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner import ScenarioError, load_scenario, plan
+from planner import ScenarioError, apply_overrides, load_scenario, plan
 
 HYBRID = "scenarios/startup-hybrid.yaml"
 
@@ -48,3 +48,13 @@ def test_owned_cards_of_unknown_resale_value_are_not_said_to_be_worth_nothing(ag
     schedule = plan(owned_unpriced(age), baselines=False).schedule
     rows = schedule[schedule["action"] == action]
     assert rows["note"].tolist() == [note] and rows["amount"].tolist() == [0.0]
+
+
+def test_a_share_of_book_above_1_says_a_sale_above_book_value_cannot_be_given():
+    with pytest.raises(ScenarioError) as info:
+        apply_overrides(load_scenario(HYBRID), {"onprem.resale.share_of_book": 1.5})
+    assert ("onprem.resale.share_of_book: expected a number ≤ 1, got 1.5: a buyer pays at most the whole book value (1), "
+            "and a resale above it cannot be given; did you mean 0.015 (1.5 %)?") in str(info.value), str(info.value)
+    with pytest.raises(ScenarioError) as info:   # 50 is 50 %, as before
+        apply_overrides(load_scenario(HYBRID), {"onprem.resale.share_of_book": 50})
+    assert "got 50; did you mean 0.5 (50 %)?" in str(info.value), str(info.value)
