@@ -40,6 +40,7 @@ from planner.cli.console import (
     fail,
     infeasible,
     infeasible_text,
+    number_readings,
     number_within,
     os_error,
     path_given,
@@ -619,7 +620,9 @@ def _read_fx(pairs: list[str], known: Collection[str] = (), shown: str = "USD") 
         said = f"--fx {shortened(pair, repr)}"   # a pasted 120 KB value is not echoed whole
         unit = f"{shown} per USD" if code == "USD" and shown != "USD" else "USD per unit"
         if not (code and math.isfinite(value) and value > 0):
-            problems.append(f"{said}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)")
+            comma = [d for d, why in number_readings(rate.strip()) if why]   # 0,92: a decimal comma
+            problems.append(f"{said}: expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 CNY)"
+                            + (f"; did you mean --fx {code}={comma[0]}? (a decimal point, not a comma)" if comma else ""))
         elif not 1 / MAX_FX <= value <= MAX_FX:   # the bounds of a scenario's fx: 1e308 overflowed a price to inf
             problems.append(f"{said}: expected a rate from {1 / MAX_FX:g} to {MAX_FX:g} {unit}, as a "
                             "scenario's fx takes")

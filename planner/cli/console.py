@@ -241,13 +241,32 @@ def number_within(what: str, low: float | None = None, high: float | None = None
             return value
         hint = ""
         typed = _NUMBER_TYPED.fullmatch(text) if value is None else None
-        if typed:
-            meant = _as_number(typed[1].replace(",", "").replace("_", ""), whole=False)
+        for digits, why in number_readings(typed[1]) if typed else ():
+            meant = _as_number(digits, whole=False)
             meant = None if meant is None else meant * (units or {}).get(typed[2].lower(), 1)
             if meant is not None and (not whole or float(meant).is_integer()) and within(meant):
-                hint = f"; did you mean {int(meant) if float(meant).is_integer() else f'{meant:.12g}'}?"
+                hint = f"; did you mean {int(meant) if float(meant).is_integer() else f'{meant:.12g}'}?{why}"
+                break
         raise typer.BadParameter(f"expected {expected}, got {visible(text)!r}{hint}")
     return number
+
+
+# a comma between digits that is no thousands separator: a decimal comma, as German or French write 0,25
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+")
+_THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+
+
+def number_readings(digits: str) -> list[tuple[str, str]]:
+    """The numbers `digits` ("1,500", "0,25", "1_000") may be meant as, as (text Python reads, what to add to the
+    hint), in the order to try them: its commas as thousands separators where they group by three ("1,500": 1500),
+    then a lone comma as a decimal comma ("0,25": 0.25, "1,500" too where 1500 is out of range: a PUE of 1.5). Every
+    comma was dropped: an electricity price typed 0,25 was told "did you mean 25?", 100 times the price meant."""
+    readings = []
+    if "," not in digits or _THOUSANDS.fullmatch(digits.replace("_", "")):
+        readings.append((digits.replace(",", "").replace("_", ""), ""))
+    if _DECIMAL_COMMA.fullmatch(digits):
+        readings.append((digits.replace(",", "."), " (a decimal point, not a comma)"))
+    return readings
 
 
 def choice_option(default: Enum, *names: str, help: str | None = None):

@@ -1,0 +1,64 @@
+"""What an audit by a platform engineer running fleetplan nightly for a EUR budget found said wrongly."""
+
+import pytest
+from typer.testing import CliRunner
+
+from planner.cli import app
+from planner.cli.console import number_readings
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    # a decimal comma (German, French): every comma was dropped, "did you mean 25?" for 0,25 EUR/kWh (100 × the price)
+    (["offers", "--provider", "onprem", "--electricity", "0,25"],
+     "got '0,25'; did you mean 0.25? (a decimal point, not a comma)"),
+    (["offers", "--provider", "onprem", "--pue", "1,5"], "got '1,5'; did you mean 1.5? (a decimal point, not a comma)"),
+    (["offers", "--max-price", "0,92"], "got '0,92'; did you mean 0.92? (a decimal point, not a comma)"),
+    # commas grouping by three are thousands, as before
+    (["offers", "--max-price", "1,500"], "got '1,500'; did you mean 1500?"),
+    (["offers", "--fx", "CNY=0,14"], "--fx 'CNY=0,14': expected CODE=RATE with a rate > 0, e.g. --fx CNY=0.14 (USD per 1 "
+                                     "CNY); did you mean --fx CNY=0.14? (a decimal point, not a comma)"),
+])
+def test_a_decimal_comma_in_a_number_option_is_read_as_a_decimal_point(args, said):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert said in " ".join(result.output.split()), result.output
+
+
+@pytest.mark.parametrize(("digits", "readings"), [
+    ("0,25", [("0.25", " (a decimal point, not a comma)")]),
+    ("1,500", [("1500", ""), ("1.500", " (a decimal point, not a comma)")]),   # a PUE: 1.5 where 1500 is out of range
+    ("1,000,000", [("1000000", "")]),
+    ("1_000", [("1000", "")]),
+    ("12,5,1", []),
+])
+def test_number_readings(digits, readings):
+    assert number_readings(digits) == readings
+
+
+EUR_ENTRY = """name: eur
+currency: EUR
+fx: {USD: 0.92}
+horizon_months: 12
+prices: {source: snapshot, providers: [aws], regions: [us-east-1], purchase_options: [on_demand]}
+onprem:
+  electricity_per_kwh: 0.25
+  cards: [rtx-4090]
+  capex_budget: BUDGET
+workloads:
+  - {name: train, gpu_hours_per_month: 100, reference_gpu: RTX-4090, min_gpu_memory_gb: 24}
+"""
+
+
+@pytest.mark.parametrize(("budget", "meant"), [
+    ("2.500 €", "2500"),                # German thousands: it was "did you mean 2.5?", a thousandth
+    ("60.000 €", "60000"),
+    ("1.250.000,50 €", "1250000.5"),    # no hint at all before
+    ("2.5 €", "2.5"),                   # a decimal point, as before
+])
+def test_an_amount_with_dots_between_thousands_is_meant_as_thousands(tmp_path, budget, meant):
+    path = tmp_path / "eur.yaml"
+    path.write_text(EUR_ENTRY.replace("BUDGET", budget), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert (f"onprem.capex_budget: expected a number, got '{budget}'; did you mean {meant}? (an amount is the number "
+            "alone, in the scenario's currency)") in " ".join(result.output.split()), result.output
