@@ -1287,6 +1287,9 @@ _NUMBER_AND_UNIT = re.compile(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+|%
 # after a first group that does not start with 0), or with a decimal comma ("0,12"), which YAML reads as text
 _GROUPED = re.compile(r"\s*[-+]?[1-9]\d{0,2}([,'_ \u00a0\u202f])\d{3}(?:\1\d{3})*(?:\.\d+)?\s*")
 _DECIMAL_COMMA = re.compile(r"\s*([-+]?\d+),(\d+)\s*")
+# thousands separated by dots, as German writes an amount ("2.500 €", "1.250.000,50 €"): read so in an amount with its
+# currency, where a figure of three decimals is rare, when the field takes that number
+_DOT_GROUPED = re.compile(r"\s*[-+]?[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?\s*")
 # An amount written with its currency ("0.28 EUR", "EUR 0.28", "$1900", "1900 €", "60,000 EUR") or in cents
 # ("25 ct"), and per the unit the field's name ends in ("0.12 $/kWh" in electricity_per_kwh): a money field (bounded
 # by MAX_MONEY or MAX_UNIT_PRICE) holds the number alone, in the scenario's currency (a card's own `currency`)
@@ -1382,6 +1385,8 @@ def _amount_meant(amount: re.Match, model: type[BaseModel], name: str, read: typ
             name.partition("_per_")[2].replace("_", ""):   # "/MWh" in electricity_per_kwh: not the field's unit
         return ""
     number = _plain_figure(figure)
+    if _DOT_GROUPED.fullmatch(figure) and read(dotted := float(figure.replace(".", "").replace(",", "."))) is not None:
+        number = dotted   # "2.500 €" as German writes 2,500 EUR: "did you mean 2.5?" was a thousandth of it
     if number is None:
         return ""
     scenario_currency = _currency_meant(data.get("currency", "USD"))
