@@ -73,7 +73,7 @@ def _judged(currency: str, field: str, given: float, implied: float, code: str, 
     if 1 / FX_FACTOR <= ratio <= FX_FACTOR:
         return []
     times = f"{ratio:.3g} times" if ratio > 1 else f"1/{1 / ratio:.3g} of"
-    text = (f"fx.{field} {given:g}: the scenario's rates give {_figure(implied)} {code} per USD, {times} "
+    text = (f"fx.{field}: at {given:g} the scenario's rates give {_figure(implied)} {code} per USD, {times} "
             f"{_figure(reference)} ({source}); expected {currency} per 1 {field}, about {_figure(meant)}")
     if abs(given * meant - 1) < 0.2:
         text += f": {given:g} looks turned round ({field} per {currency}: 1 / {given:g} = {_figure(1 / given)})"

@@ -2852,7 +2852,7 @@ def plausibility_warnings_as_written(data: dict) -> list[tuple[Path_, str]]:
     own_rate = fx.get(currency) if currency else None
     if own_rate is not None and own_rate != 1:   # not an error: a sweep over currencies carries one fx for all
         found.append((("fx", currency),
-                      f"fx.{currency} {own_rate:g} is ignored: {currency} is the scenario's currency, "
+                      f"fx.{currency}: {own_rate:g} is ignored: {currency} is the scenario's currency, "
                       f"1 by definition (rates are {currency} per 1 unit of another currency)"))
     doubted = implausible_fx(currency, fx)   # a yuan rate turned round (planner.scenario.fx_check)
     found += doubted

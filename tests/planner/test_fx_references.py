@@ -31,7 +31,7 @@ def test_the_references_are_the_releases_figures():
 def test_a_euro_scenarios_dollar_rate_typed_100_times_off_is_warned_of():
     (path, text), = implausible_fx("EUR", {"USD": 92})
     assert path == ("fx", "USD")
-    assert text == ("fx.USD 92: the scenario's rates give 92 EUR per USD, 100 times 0.91693 (the Federal Reserve's "
+    assert text == ("fx.USD: at 92 the scenario's rates give 92 EUR per USD, 100 times 0.91693 (the Federal Reserve's "
                     "H.10 noon buying rate of 2023-12-15); expected EUR per 1 USD, about 0.91693")
     (_, low), = implausible_fx("EUR", {"USD": 0.0092})
     assert "1/99.7 of 0.91693" in low
@@ -83,7 +83,7 @@ def test_validate_warns_of_a_euro_scenarios_dollar_rate_at_its_line(tmp_path):
                    encoding="utf-8")
     line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith("fx:"))
     result = run("validate", eur)
-    assert f"{eur}:{line}:" in result.output and "fx.USD 92: the scenario's rates give 92 EUR per USD" in result.output
+    assert f"{eur}:{line}:" in result.output and "fx.USD: at 92 the scenario's rates give 92 EUR per USD" in result.output
     assert "fx.CNY" not in result.output
 
 

@@ -28,7 +28,7 @@ def test_a_usd_scenarios_yuan_rate_turned_round_is_warned_of_at_its_line(tmp_pat
     line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith("fx:"))
     result = run("validate", turned)
     assert result.exit_code == 0
-    assert f"{turned}:{line}:11: fx.CNY 7.2734: the scenario's rates give 0.13749 CNY per USD" in result.output
+    assert f"{turned}:{line}:11: fx.CNY: at 7.2734 the scenario's rates give 0.13749 CNY per USD" in result.output
     assert "expected USD per 1 CNY, about 0.13749: 7.2734 looks turned round" in result.output
     assert "fx.CNY" not in run("validate", STARTUP).output
 
@@ -36,7 +36,7 @@ def test_a_usd_scenarios_yuan_rate_turned_round_is_warned_of_at_its_line(tmp_pat
 def test_the_plan_of_a_turned_rate_says_so_among_its_warnings():
     p = plan(STARTUP, fx__CNY=7.2734, baselines=False)
     assert p.total < 0   # the premise: what the audit saw
-    assert any(w.startswith("fx.CNY 7.2734:") and "turned round" in w for w in p.warnings)
+    assert any(w.startswith("fx.CNY: at 7.2734 ") and "turned round" in w for w in p.warnings)
     assert not any(w.startswith("fx.CNY") for w in plan(STARTUP, baselines=False).warnings)
 
 

@@ -200,7 +200,7 @@ def test_no_demand_at_all_is_warned_about():
 
 def test_a_rate_for_the_scenarios_own_currency_is_warned_about_as_plan_does():
     found = warnings_of("currency: EUR\nfx: {EUR: 1.1, USD: 0.92}\n" + HEAD + WORKLOAD)
-    assert found == [(("fx", "EUR"), "fx.EUR 1.1 is ignored: EUR is the scenario's currency, 1 by definition (rates "
+    assert found == [(("fx", "EUR"), "fx.EUR: 1.1 is ignored: EUR is the scenario's currency, 1 by definition (rates "
                                      "are EUR per 1 unit of another currency)")]
 
 
@@ -260,7 +260,7 @@ def test_validate_warns_of_a_rate_for_the_scenarios_own_currency_and_of_no_deman
     result = run("validate", path)
     assert result.exit_code == 0, result.output
     said = " ".join(result.stderr.split())
-    assert (f"warning: {path}:3:11: fx.EUR 1.1 is ignored: EUR is the scenario's currency, 1 by definition (rates "
+    assert (f"warning: {path}:3:11: fx.EUR: 1.1 is ignored: EUR is the scenario's currency, 1 by definition (rates "
             "are EUR per 1 unit of another currency)") in said, result.stderr
     # the 0 follows "  - {name: a, gpu_hours_per_month: " (35 characters) on line 7
     assert f"warning: {path}:7:36: workloads[0].gpu_hours_per_month: 0 is the only workload's demand" in said

@@ -230,7 +230,7 @@ def test_a_rate_warned_of_in_another_currency_is_left_out_too():
     # warns of the rate (1/99.7 of the Federal Reserve's 0.91693 EUR per USD), and the price is not blamed for it
     text = TEAM.replace("fx: {USD: 0.92}", "fx: {USD: 0.0092}")
     found = warnings_of(text)
-    assert found[("fx", "USD")].startswith("fx.USD 0.0092: the scenario's rates give 0.0092 EUR per USD, 1/99.7 of")
+    assert found[("fx", "USD")].startswith("fx.USD: at 0.0092 the scenario's rates give 0.0092 EUR per USD, 1/99.7 of")
     assert ("onprem", "electricity_per_kwh") not in found
 
 

@@ -213,7 +213,7 @@ def test_a_rate_for_the_scenarios_own_currency_is_ignored_with_a_warning(head, r
 
     p = plan(head + HEAD + f"fx: {{USD: {rate}}}\n" + WORKLOAD, baselines=False)
     said = [w for w in p.warnings if w.startswith("fx.USD")]
-    assert said == (["fx.USD 0.9 is ignored: USD is the scenario's currency, 1 by definition (rates are USD per 1 "
+    assert said == (["fx.USD: 0.9 is ignored: USD is the scenario's currency, 1 by definition (rates are USD per 1 "
                      "unit of another currency)"] if warned else [])
 
 
