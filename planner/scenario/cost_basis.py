@@ -46,11 +46,12 @@ def implausible_capex_budget(scenario) -> list[tuple[Path_, str]]:
     scenario may make, new (price + host share, in its currency): one card, or one whole board of a card sold only as
     whole boards (the catalog's sold_in_units_of: 8 × 39,625 USD for an HGX H100), as the engine buys it (engine
     model, whole_boards); no card can be bought, and the plan goes to the cloud without a word; most often a budget
-    typed in thousands (60 for 60,000). None said while one of the scenario's rates looks wrong (fx_check): the cards'
-    prices are converted at them, and `fx: {USD: 92}` in a EUR scenario blamed a right budget for it (an audit,
-    2026-12-07); the rate's own warning speaks."""
+    typed in thousands (60 for 60,000). None said while a rate the buyable cards' prices are converted at looks wrong
+    (fx_check): `fx: {USD: 92}` in a EUR scenario blamed a right budget for it (an audit, 2026-12-07); the rate's own
+    warning speaks. A doubted rate of a currency no such card is priced in (fx.CNY with USD cards) silenced it too."""
     costs = {card: c for card, c in card_costs(scenario).items() if c["buyable"]}
-    if not costs or implausible_fx(scenario.currency, dict(scenario.fx)):
+    doubted = {at[1] for at, _ in implausible_fx(scenario.currency, dict(scenario.fx))}
+    if not costs or doubted & {currency for c in costs.values() for _, currency, _ in c["as_given"]}:
         return []
     # a board's capex is its GPUs' (the card's capex is per GPU); an audit's 300,000 USD a year, short of one
     # 317,000 USD HGX board, was compared with one GPU's 39,625 and passed

@@ -1,5 +1,7 @@
 """What an audit by a platform engineer running fleetplan nightly for a EUR budget found said wrongly."""
 
+import json
+
 import pytest
 from typer.testing import CliRunner
 
@@ -62,3 +64,30 @@ def test_an_amount_with_dots_between_thousands_is_meant_as_thousands(tmp_path, b
     assert result.exit_code == 2
     assert (f"onprem.capex_budget: expected a number, got '{budget}'; did you mean {meant}? (an amount is the number "
             "alone, in the scenario's currency)") in " ".join(result.output.split()), result.output
+
+
+def test_a_doubted_rate_of_a_currency_no_card_is_priced_in_leaves_the_budget_warning(tmp_path):
+    # the RTX 4090 is priced in USD (1,669.99 + 750 host share): 2,419.99 × 0.92 = 2,226.39 EUR, more than a budget of
+    # 100 EUR; fx.CNY 0.9 (about 7 times the yuan's rate) is doubted, but no card here is priced in CNY
+    path = tmp_path / "f6.yaml"
+    path.write_text(EUR_ENTRY.replace("fx: {USD: 0.92}", "fx: {USD: 0.92, CNY: 0.9}").replace("BUDGET", "100"),
+                    encoding="utf-8")
+    said = " ".join(CliRunner().invoke(app, ["validate", str(path)]).output.split())
+    assert "fx.CNY: at 0.9 the scenario's rates give" in said, said
+    assert ("onprem.capex_budget: 100 EUR is less than the cheapest card the scenario may buy costs new (rtx-4090: "
+            "2,226.39 EUR with its host share), so no card can be bought") in said, said
+    # a doubted fx.USD, the rate the card is converted at, still leaves the budget unjudged
+    path.write_text(EUR_ENTRY.replace("fx: {USD: 0.92}", "fx: {USD: 92}").replace("BUDGET", "100"), encoding="utf-8")
+    assert "onprem.capex_budget" not in CliRunner().invoke(app, ["validate", str(path)]).output
+
+
+def test_validate_json_names_the_field_of_an_fx_warning(tmp_path):
+    path = tmp_path / "fx.yaml"
+    path.write_text(EUR_ENTRY.replace("fx: {USD: 0.92}", "fx: {USD: 92, EUR: 1.1}").replace("BUDGET", "5000"),
+                    encoding="utf-8")
+
+    result = CliRunner().invoke(app, ["validate", str(path), "--format", "json"])
+    warnings = [f for file in json.loads(result.stdout)["files"] for f in file["problems"]
+                if f["severity"] == "warning"]
+    fields = {f["field"] for f in warnings if f["message"].startswith(("92", "at 92", "1.1"))}
+    assert fields == {"fx.USD", "fx.EUR"}, warnings
