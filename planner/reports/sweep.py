@@ -28,6 +28,7 @@ import threading
 import time
 import traceback
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sized
 from pathlib import Path
 from typing import Any
@@ -810,13 +811,14 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
             for i, point in enumerate(points)]
     done = 0
     point_prices: list[dict | None] = [None] * n   # each point's price provenance (None: its point was rejected)
-    warned: dict[str, int] = {}   # warning -> points whose plan gave it
+    # each point's plan's warnings, counted in the points' order once all are done: in the order the workers finished,
+    # two identical sweeps listed them differently (a nightly job's logs differed from one night to the next)
+    point_warnings: list[list[str]] = [[] for _ in range(n)]
 
     def record(i: int, row: dict) -> None:
         nonlocal done
         point_prices[i] = row.pop(_PRICES, None)
-        for warning in dict.fromkeys(row.pop(_WARNINGS, ())):
-            warned[warning] = warned.get(warning, 0) + 1
+        point_warnings[i] = list(dict.fromkeys(row.pop(_WARNINGS, ())))
         bases[i] = row.pop(_BASIS, None)
         results[i] = row
         done += 1
@@ -837,6 +839,7 @@ def sweep(scenario: Scenario | str | Path | dict, vary: Mapping[str, Iterable[An
     if not baselines:
         table = table.drop(columns=["savings_vs_all_cloud"])
     table.attrs["prices"] = _sources_by_point(point_prices)
+    warned = Counter(warning for said in point_warnings for warning in said)   # in order of first appearance
     table.attrs["warnings"] = [{"warning": w, "points": k} for w, k in warned.items()]
     return _label_money(table, bases, base)
 

@@ -91,3 +91,25 @@ def test_validate_json_names_the_field_of_an_fx_warning(tmp_path):
                 if f["severity"] == "warning"]
     fields = {f["field"] for f in warnings if f["message"].startswith(("92", "at 92", "1.1"))}
     assert fields == {"fx.USD", "fx.EUR"}, warnings
+
+
+def test_a_sweeps_warnings_come_in_the_points_order_whatever_order_they_finish_in(monkeypatch):
+    import importlib
+
+    from planner import load_scenario, sweep
+
+    sweep_module = importlib.import_module("planner.reports.sweep")
+    solved = sweep_module._solve_points
+
+    def backwards(todo, record, *args, **kwargs):   # the last point finishes first, as a worker may
+        solved(list(reversed(todo)), record, *args, **kwargs)
+
+    s = load_scenario("examples/worked-example.yaml")
+    vary = {"currency": ["EUR", "USD"], "fx": [{"USD": 0.92}]}
+    forwards = sweep(s, vary, baselines=False, processes=1)
+    monkeypatch.setattr(sweep_module, "_solve_points", backwards)
+    reordered = sweep(s, vary, baselines=False, processes=1)
+    assert reordered.attrs["warnings"] == forwards.attrs["warnings"]
+    # the A5000's quote is worded in each point's currency: the EUR point's (the first) comes first
+    quoted = [w["warning"] for w in forwards.attrs["warnings"] if "rtx-a5000" in w["warning"]]
+    assert len(quoted) == 2 and "EUR" in quoted[0] and "EUR" not in quoted[1], quoted
