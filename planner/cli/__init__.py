@@ -30,12 +30,27 @@ def main() -> None:
                 os.dup2(null, fd)
                 os.close(null)
             setattr(sys, name, open(fd, "w", encoding="utf-8", closefd=False))   # noqa: SIM115 — lives as the process does
+    _escape_what_cannot_be_written()
     try:
         app()
     except SystemExit as exc:
         if console.no_teardown_needed:
             _exit_now(exc.code)
         raise
+
+
+def _escape_what_cannot_be_written() -> None:
+    """Where stdout or stderr is in an encoding that lacks characters the CLI writes (PYTHONIOENCODING=ascii or
+    latin-1, a C locale's ASCII): each such character as a backslash escape (— as \\u2014, which JSON reads back as
+    the character), where the table's title made a traceback and exit 1, the code of a plan with no fleet."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "—€".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="backslashreplace")
+        except AttributeError:   # a stream without an encoding (a test's): nothing to do
+            pass
 
 
 def _exit_now(code) -> None:

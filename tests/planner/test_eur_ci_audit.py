@@ -1,10 +1,15 @@
 """What an audit by a platform engineer running fleetplan nightly for a EUR budget found said wrongly."""
 
+import importlib
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
 
+from planner import load_scenario, sweep
 from planner.cli import app
 from planner.cli.console import number_readings
 
@@ -94,10 +99,6 @@ def test_validate_json_names_the_field_of_an_fx_warning(tmp_path):
 
 
 def test_a_sweeps_warnings_come_in_the_points_order_whatever_order_they_finish_in(monkeypatch):
-    import importlib
-
-    from planner import load_scenario, sweep
-
     sweep_module = importlib.import_module("planner.reports.sweep")
     solved = sweep_module._solve_points
 
@@ -113,3 +114,15 @@ def test_a_sweeps_warnings_come_in_the_points_order_whatever_order_they_finish_i
     # the A5000's quote is worded in each point's currency: the EUR point's (the first) comes first
     quoted = [w["warning"] for w in forwards.attrs["warnings"] if "rtx-a5000" in w["warning"]]
     assert len(quoted) == 2 and "EUR" in quoted[0] and "EUR" not in quoted[1], quoted
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_without_unicode_gets_escapes_not_a_traceback(encoding):
+    # the table's title holds "—", which PYTHONIOENCODING=ascii made a UnicodeEncodeError traceback and exit 1 (the code
+    # of a plan with no fleet)
+    env = {**os.environ, "PYTHONIOENCODING": encoding, "AWS_EC2_METADATA_DISABLED": "true"}
+    done = subprocess.run([sys.executable, "-m", "planner.cli", "plan", "scenarios/entry.yaml", "--no-decisions"],
+                          capture_output=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr.decode(encoding, "replace")
+    assert done.stdout.decode(encoding).startswith("Entry \\u2014 small datasets \\u2014 optimal, 24 months")
+    assert b"Traceback" not in done.stderr
