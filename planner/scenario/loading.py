@@ -2598,6 +2598,8 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
     """The scenario of YAML `text` and its problems (none when it loads), as load_scenario_text finds them."""
     data, positions, syntax, blanked = _parse_yaml(text, origin)
     scenario, problems = _validated(data, positions or {}, origin, base_dir, syntax, True, blanked)
+    if problems:
+        problems = _flow_decimal_commas(text, origin) + problems
     if scenario is not None and base_dir is not None:
         written = scenario
         scenario = _resolve_paths(scenario, base_dir)
@@ -2605,6 +2607,51 @@ def check_scenario_text(text: str, origin: str = "<text>", base_dir: Path | None
         scenario._files_as_written = _named_as_written_by(written, scenario, base_dir)
         mark_validated(scenario)   # a copy with its paths made absolute: another object
     return ScenarioCheck(scenario, problems, text, data if isinstance(data, dict) else None, base_dir)
+
+
+# `key: 0,92` inside a flow mapping on one line (`fx: {USD: 0,92}`): YAML reads USD: 0 and a key 92 with no value
+_FLOW_LINE = re.compile(r"^\s*(?:-\s+)?([\w.-]+)\s*:\s*\{(.*)\}\s*(?:#.*)?$")
+_FLOW_DECIMAL_COMMA = re.compile(r"([\w.-]+)\s*:\s*(\d+),(\d+)\s*(?=[,}]|$)")
+
+
+def _flow_decimal_commas(text: str, origin: str) -> list[str]:
+    """A decimal comma inside a flow mapping (`fx: {USD: 0,92}`), said first where the file does not load: YAML reads
+    it as USD: 0 and a key 92 with no value, and the problems of those ("fx.USD: expected a number ≥ 1e-09, got 0",
+    "fx.92: expected a currency code") never named the comma, whose hint a block mapping's "0,92" gets."""
+    said = []
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        flow = _FLOW_LINE.match(line)
+        if flow is None:
+            continue
+        path = _block_keys_above(lines, number - 1) + [flow[1]]
+        for entry in _FLOW_DECIMAL_COMMA.finditer(flow[2]):
+            column = flow.start(2) + entry.start(2) + 1
+            whole, decimals = entry[2], entry[3]
+            # three digits after the comma may be thousands (min_units: {l40s: 1,000}), as outside { } they are read
+            meant = (f"{whole}{decimals}? (a number without thousands separators; {whole}.{decimals} if the comma is a "
+                     "decimal one)" if len(decimals) == 3 and whole[0] != "0" else
+                     f"{whole}.{decimals}? (a decimal point, not a comma)")
+            said.append(f"{origin}:{number}:{column}: {'.'.join(path)}.{entry[1]}: {whole},{decimals} inside {{ }} is read as "
+                        f"{whole}, and {decimals} as a key of its own (a comma separates the entries there); did you mean "
+                        f"{meant}")
+    return said
+
+
+def _block_keys_above(lines: list[str], index: int) -> list[str]:
+    """The block mapping keys that hold line `index` (`constraints:` above `  min_units: {…}`), outermost first; up to
+    a list item, whose place in its list a line does not tell."""
+    keys, indent = [], len(lines[index]) - len(lines[index].lstrip())
+    for line in reversed(lines[:index]):
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#") or len(line) - len(stripped) >= indent:
+            continue
+        key = re.match(r"([\w.-]+):\s*(?:#.*)?$", stripped)
+        if key is None:   # a list item or a value: the path above it is not one of keys
+            break
+        keys.insert(0, key[1])
+        indent = len(line) - len(stripped)
+    return keys
 
 
 def file_fields(scenario: Scenario) -> dict[str, str]:

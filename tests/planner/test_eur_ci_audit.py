@@ -126,3 +126,22 @@ def test_a_terminal_without_unicode_gets_escapes_not_a_traceback(encoding):
     assert done.returncode == 0, done.stderr.decode(encoding, "replace")
     assert done.stdout.decode(encoding).startswith("Entry \\u2014 small datasets \\u2014 optimal, 24 months")
     assert b"Traceback" not in done.stderr
+
+
+def test_a_decimal_comma_in_a_flow_mapping_is_named_first(tmp_path):
+    # YAML reads {USD: 0,92} as USD: 0 and a key 92 of no value: three errors that never named the comma
+    path = tmp_path / "flow.yaml"
+    path.write_text(EUR_ENTRY.replace("fx: {USD: 0.92}", "fx: {USD: 0,92, CNY: 0.13}").replace("BUDGET", "5000"),
+                    encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    first = result.output.splitlines()[0]
+    assert first == (f"error: {path}:3:11: fx.USD: 0,92 inside {{ }} is read as 0, and 92 as a key of its own (a comma "
+                     "separates the entries there); did you mean 0.92? (a decimal point, not a comma)"), result.output
+    # three digits after the comma: thousands first, as outside { }
+    path.write_text(EUR_ENTRY.replace("BUDGET", "5000") + "constraints:\n  min_units: {rtx-4090: 1,000}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.output.splitlines()[0] == (
+        f"error: {path}:13:25: constraints.min_units.rtx-4090: 1,000 inside {{ }} is read as 1, and 000 as a key of its own "
+        "(a comma separates the entries there); did you mean 1000? (a number without thousands separators; 1.000 if the "
+        "comma is a decimal one)"), result.output
