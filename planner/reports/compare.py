@@ -1077,6 +1077,7 @@ UNSET_MEANS = {"onprem.capex_budget": "no cap", "onprem.capex_budget_per_year": 
 # a card override's figure not set: the catalog's value for the card applies (planner/data/onprem_cards.csv)
 _CATALOG_FIGURE = re.compile(r"onprem\.card_overrides\.[^.]+\.(price|host_cost_per_card|busy_watts|idle_watts|"
                              r"cards_per_server|life_years|maintenance_rate_per_year)")
+_OVERRIDE_CURRENCY = re.compile(r"onprem\.card_overrides\.([^.]+)\.currency")
 # a custom card's own field: every one is there where the side has the card (defaults included), so one the side
 # lacks is a card it does not have
 _CUSTOM_CARD_FIELD = re.compile(r"onprem\.custom_cards\.[^.]+\.[^.]+")
@@ -1112,8 +1113,21 @@ def unset_text(path: str, absent: bool = False) -> str:
     (`UNSET_MEANS`), "(not set: the catalog's value)" of a card override's figure, "(not set: no such custom card)"
     of a custom card's field the side lacks (`absent`)."""
     means = (UNSET_MEANS.get(path) or ("the catalog's value" if _CATALOG_FIGURE.fullmatch(path) else None)
+             or _catalog_currency(path)
              or ("no such custom card" if absent and _CUSTOM_CARD_FIELD.fullmatch(path) else None))
     return f"(not set: {means})" if means else NOT_SET
+
+
+def _catalog_currency(path: str) -> str | None:
+    """What an override's currency left unset is ("the catalog card's, USD"): its price is read in the catalog card's
+    currency, so 1,900 beside 1,900 EUR are two amounts (a bare "(not set)" hid that), else None."""
+    override = _OVERRIDE_CURRENCY.fullmatch(path)
+    if override is None:
+        return None
+    from planner.catalog.gpus import card_rows
+
+    currency = (card_rows().get(override[1]) or {}).get("currency")
+    return f"the catalog card's, {currency}" if currency else "the catalog card's"
 
 
 def _files_of(p: Plan | SavedPlan) -> dict[str, InputFile]:

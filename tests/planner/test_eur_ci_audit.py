@@ -145,3 +145,13 @@ def test_a_decimal_comma_in_a_flow_mapping_is_named_first(tmp_path):
         f"error: {path}:13:25: constraints.min_units.rtx-4090: 1,000 inside {{ }} is read as 1, and 000 as a key of its own "
         "(a comma separates the entries there); did you mean 1000? (a number without thousands separators; 1.000 if the "
         "comma is a decimal one)"), result.output
+
+
+def test_compare_says_what_an_unset_override_currency_is():
+    from planner.reports.compare import unset_text
+
+    # the RTX 4090's catalog price is in USD (planner/data/onprem_cards.csv): 1,900 with no currency is 1,900 USD
+    assert unset_text("onprem.card_overrides.rtx-4090.currency") == "(not set: the catalog card's, USD)"
+    # the RTX 3060's in CNY
+    assert unset_text("onprem.card_overrides.rtx-3060-12gb.currency") == "(not set: the catalog card's, CNY)"
+    assert unset_text("onprem.card_overrides.rtx-4090.price") == "(not set: the catalog's value)"
