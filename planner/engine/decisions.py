@@ -657,18 +657,76 @@ def other_types_kinds(plan: dict[str, int] | None, other: dict[str, int] | None)
 
 
 def fleet_differences(plan: dict[str, int], other: dict[str, int], plan_off: dict[str, int] | None = None,
-                      other_off: dict[str, int] | None = None) -> list[str]:
+                      other_off: dict[str, int] | None = None, plan_sold: dict[str, int] | None = None,
+                      other_sold: dict[str, int] | None = None, plan_bought: dict[str, dict[int, int]] | None = None,
+                      other_bought: dict[str, dict[int, int]] | None = None,
+                      owned: dict[str, int] | None = None) -> list[str]:
     """What differs between the plan's fleet `plan` and `other` (name → units held), "a100-80gb-pcie 1 → 2" each, with
     the owned cards held switched off on either side (`plan_off`, `other_off`: card → units) after its count:
     "rtx-a5000 2 → 3 (1 switched off)" — 3 held, 2 at work (an audit read a runner-up that switched the working owned
-    card off and bought two, under a power cap that runs only two, as one card more)."""
-    plan_off, other_off = plan_off or {}, other_off or {}
+    card off and bought two, under a power cap that runs only two, as one card more). Where either side sells owned
+    cards of it (`plan_sold`, `other_sold`), both sides say their sales and, where the cards owned are known (`owned`:
+    card → units), the cards bought (in which plan year, where the purchases are known and fall in one): "rtx-a5000
+    1 → 0 (1 owned sold)", "rtx-3060-12gb 0 (2 owned sold) → 1 (1 bought in year 3, 2 owned sold)" (the 1 read as an
+    owned card kept);
+    a card held as often on both sides whose sales differ is named too. A card whose count, switched-off and sold
+    cards are the same but whose purchases fall in other plan years (`plan_bought`, `other_bought`: card → {plan year:
+    cards bought}, where known) says when: "rtx-4090 1 (bought in year 1) → 1 (bought in year 2)"."""
+    plan_off, other_off, plan_sold, other_sold = plan_off or {}, other_off or {}, plan_sold or {}, other_sold or {}
+    known = plan_bought is not None and other_bought is not None
 
-    def held(fleet: dict[str, int], off: dict[str, int], name: str) -> str:
-        return f"{fleet.get(name, 0)}" + (f" ({off[name]} switched off)" if off.get(name) else "")
+    def years(bought: dict[int, int]) -> str:
+        if len(bought) == 1:
+            return f"bought in year {next(iter(bought))}"
+        return "bought " + ", ".join(f"{units:,} in year {year}" for year, units in sorted(bought.items()))
 
-    return [f"{name} {held(plan, plan_off, name)} → {held(other, other_off, name)}" for name in sorted(set(plan) | set(other))
-            if plan.get(name, 0) != other.get(name, 0) or plan_off.get(name, 0) != other_off.get(name, 0)]
+    def held(fleet: dict[str, int], off: dict[str, int], sold: dict[str, int], bought: dict[str, dict[int, int]] | None,
+             name: str, sales: bool, moved: bool) -> str:
+        parts = [f"{off[name]:,} switched off"] if off.get(name) else []
+        # held = owned cards kept or switched off (owned − sold) + cards bought
+        new = fleet.get(name, 0) - (owned.get(name, 0) - sold.get(name, 0)) if owned is not None else 0
+        if sales and new > 0 and not moved:   # beside a sale, what is held is not all owned cards kept
+            years_bought = (bought or {}).get(name, {})
+            parts.append(f"{new:,} bought" + (f" in year {next(iter(years_bought))}" if len(years_bought) == 1
+                                               and sum(years_bought.values()) == new else ""))
+        if sales and sold.get(name):
+            parts.append(f"{sold[name]:,} owned sold")
+        if moved:
+            parts.append(years((bought or {}).get(name, {})) if (bought or {}).get(name) else "none bought")
+        return f"{fleet.get(name, 0)}" + (f" ({', '.join(parts)})" if parts else "")
+
+    out = []
+    for name in sorted(set(plan) | set(other) | set(plan_sold) | set(other_sold)):
+        counts = plan.get(name, 0) != other.get(name, 0) or plan_off.get(name, 0) != other_off.get(name, 0)
+        sales = bool(plan_sold.get(name) or other_sold.get(name))
+        moved = (known and not counts and plan_sold.get(name, 0) == other_sold.get(name, 0)
+                 and plan_bought.get(name, {}) != other_bought.get(name, {}))
+        if counts or moved or plan_sold.get(name, 0) != other_sold.get(name, 0):
+            out.append(f"{name} {held(plan, plan_off, plan_sold, plan_bought, name, sales, moved)} → "
+                       f"{held(other, other_off, other_sold, other_bought, name, sales, moved)}")
+    return out
+
+
+def bought_by_year(bought: dict[tuple[str, int], float]) -> dict[str, dict[int, int]]:
+    """Purchases by (card, purchase month) as card → {plan year: cards bought} (nonzero)."""
+    out: dict[str, dict[int, int]] = {}
+    for (card, month), units in bought.items():
+        if round(units):
+            year = (int(month) - 1) // 12 + 1
+            out.setdefault(card, {})
+            out[card][year] = out[card].get(year, 0) + int(round(units))
+    return out
+
+
+def plan_owned_cards(result: Plan) -> tuple[dict[str, int], dict[str, int]]:
+    """(owned, sold): the cards owned before the plan and those the plan sells, per card id (nonzero; its fleet's
+    existing_units and sold_units); empty for a plan without a fleet table."""
+    fleet = getattr(result, "fleet", None)
+    if fleet is None or "sold_units" not in fleet.columns:
+        return {}, {}
+    cards = fleet[fleet["kind"] == "card"]
+    return tuple({str(sku): int(round(units)) for sku, units in zip(cards["sku"], cards[column]) if round(units)}
+                 for column in ("existing_units", "sold_units"))
 
 
 def owned_cards_left(m: Model) -> tuple[dict[str, int], dict[str, int]]:
@@ -778,7 +836,10 @@ def _other_fleet(r: _Resolver, inp: Inputs, result: Plan, mine: dict[str, int], 
         return {"status": outcome.status, "fleet": None, "switched_off": None, "sold": None, "total": None,
                 "increase": None, "increase_pct": None, "differences": [], "note": why}
     return {"status": outcome.status, **_fleet_answer(result, mine, plan_switched_off(result), solved_fleet(outcome.model),
-                                                      outcome.total, *owned_cards_left(outcome.model)), "note": ""}
+                                                      outcome.total, *owned_cards_left(outcome.model),
+                                                      bought=(bought_by_year(r.bought),
+                                                              bought_by_year(purchases(outcome.model)))),
+            "note": ""}
 
 
 def solved_fleet(m: Model) -> dict[str, int]:
@@ -973,13 +1034,18 @@ def _cheaper(known: list[tuple], total: float | None) -> tuple | None:
 
 
 def _fleet_answer(result: Plan, mine: dict[str, int], mine_off: dict[str, int], fleet: dict[str, int], total: float,
-                  off: dict[str, int] | None, sold: dict[str, int] | None) -> dict:
+                  off: dict[str, int] | None, sold: dict[str, int] | None,
+                  bought: tuple[dict, dict] | None = None) -> dict:
     """Another fleet as the runner-up's keys: fleet, switched_off, sold (owned cards: `off`, `sold`), total, increase,
-    increase_pct and differences from the plan's fleet `mine` (`mine_off` switched off; status: the caller's)."""
+    increase_pct and differences from the plan's fleet `mine` (`mine_off` switched off, the cards owned and the plan's
+    sales from its fleet; `bought`: the plan's and the other fleet's purchases by card and plan year, bought_by_year, where known;
+    status: the caller's)."""
     increase = money_difference(total, result.total)
+    owned, mine_sold = plan_owned_cards(result)
     return {"fleet": dict(fleet), "switched_off": dict(off or {}), "sold": dict(sold or {}), "total": total,
             "increase": increase, "increase_pct": increase_pct(increase, result.total),
-            "differences": fleet_differences(mine, fleet, mine_off, off)}
+            "differences": fleet_differences(mine, fleet, mine_off, off, mine_sold, sold, *(bought or (None, None)),
+                                             owned=owned)}
 
 
 def is_close_call(runner: dict | None, share: float, plan: Plan | None = None) -> bool:

@@ -28,11 +28,11 @@ def test_finance_review_notebook_runs_without_errors():
     assert ("'summary', 'yearly', 'monthly', 'fleet', 'serving', 'purchase schedule', 'owned cards', 'baselines', "
             "'decisions', 'runner-up', 'count alternatives', 'flip points', 'cap costs', 'break-even', 'speeds', "
             "'excluded offers', 'assumptions', 'prices used'") in text
-    # how firm: the runner-up keeps one owned RTX 3060 for 1.66 % more (tests/planner/test_decisions.py, brute force;
-    # 37,018 USD and 1.69 % at 0.14 USD/CNY: at the file's 0.13749 a 3060's capex is 19.829 USD lower, which the plan's
-    # two sold lose whole and the runner-up's one sold and one kept about 9 of: 37,027 USD; both hold the rtx-4090, at
-    # 1,669.99 USD (not 1,599) 70.99 × (1 + 3 × 3 %) = 77.38 more: 37,104.6, and 606 / 36,498.54 = 1.66 %)
-    assert "runner-up 37,105 USD (+1.66 %): rtx-3060-12gb 0 → 1 — CLOSE CALL at 2 %" in text
+    # how firm: the runner-up holds one RTX 3060 for 1.66 % more (tests/planner/test_decisions.py, brute force): it
+    # sells both owned ones, as the plan does, and buys one in month 34, plan year 3, which its differences say
+    # (tests/planner/test_decisions_words_sales_caps_headers.py plans that fleet: 37,104.6 USD; 606 / 36,498.54 = 1.66 %)
+    assert ("runner-up 37,105 USD (+1.66 %): rtx-3060-12gb 0 (2 owned sold) → 1 (1 bought in year 3, 2 owned sold) — "
+            "CLOSE CALL at 2 %") in text
     plotly = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})
               or "text/html" in o.get("data", {})]
     assert plotly, "the charts produced no output"

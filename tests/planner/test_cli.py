@@ -319,7 +319,7 @@ def test_plan_table_says_close_call_when_the_runner_up_is_within_2_percent():
     result = run("plan", ROOT / "scenarios" / "startup-hybrid.yaml", "--no-baselines")
     assert result.exit_code == 0, result.output
     assert "close call: the runner-up costs within 2% of the recommended plan" in result.stdout
-    assert "rtx-3060-12gb 0 → 1" in result.stdout
+    assert "rtx-3060-12gb 0 (2 owned sold) → 1 (1 bought in year 3, 2 owned sold)" in result.stdout
 
 
 def test_plan_no_decisions_skips_them_in_the_table_and_json():

@@ -93,10 +93,10 @@ def test_the_limit_stops_them_midway_keeps_the_answers_made_and_shortens_each_so
     monkeypatch.setattr(decisions_module.time, "monotonic", _Clock())
     p = add_decisions(plan(STARTUP, baselines=False), time_limit=60, total_time_limit=45, threads=1)
     assert limits == [25.0, 5.0]
-    # the runner-up made keeps its answer (startup-hybrid's, as docs/decisions.md gives it: one RTX 3060 kept)
+    # the runner-up made keeps its answer (startup-hybrid's: both owned RTX 3060s sold, one bought in plan year 3)
     unlimited = add_decisions(plan(STARTUP, baselines=False))
     assert p.runner_up["status"] == "optimal" and p.runner_up["total"] == unlimited.runner_up["total"]
-    assert p.runner_up["differences"] == ["rtx-3060-12gb 0 → 1"]
+    assert p.runner_up["differences"] == ["rtx-3060-12gb 0 (2 owned sold) → 1 (1 bought in year 3, 2 owned sold)"]
     # the A100's flip search made its first solve (none when it was cut short: no answer), the RTX 4090's none
     assert list(p.flip_points["solves"]) == [0 if cut_short else 1, 0]
     assert p.solver["decisions"]["solves"] == {"decision_values": 0, "runner_up": 1,

@@ -103,7 +103,7 @@ def test_the_close_call_says_the_runner_ups_total_and_increase_as_the_json_has_t
     (line,) = [x for x in md.splitlines() if "runner-up" in x]
     assert line.startswith("**Close call:**")
     assert f"costs {runner:,.0f} USD, {increase:,.0f} USD ({100 * increase / total:.1f} %) more" in line
-    assert "rtx-3060-12gb 0 → 1" in line and "2%" in line
+    assert "rtx-3060-12gb 0 (2 owned sold) → 1 (1 bought in year 3, 2 owned sold)" in line and "2%" in line
     # next to the total: the paragraph after it
     paragraphs = md.split("\n\n")
     assert paragraphs[[i for i, x in enumerate(paragraphs) if x.startswith("**Total:")][0] + 1] == line
