@@ -902,8 +902,8 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
         if held is not None:
             m.prob += ((held >= units) if units > now else (held <= units), "count_alternative")
 
-    outcome = r.solve(with_room(r.inp, {card: now}) if units > now else r.inp, "runner_up", change,
-                      start=r.plan_with_one(card, more=units > now))
+    inp = with_room(r.inp, {card: now}) if units > now else r.inp
+    outcome = r.solve(inp, "runner_up", change, start=r.plan_with_one(card, more=units > now))
     r.not_below_plan(outcome, f"the best plan holding {count_bound(now, units)} {card}")
     solved = outcome.status in SOLVED
     increase = money_difference(outcome.total, result.total) if solved else math.nan
@@ -914,7 +914,7 @@ def count_alternative(r: _Resolver, result: Plan, card: str, now: int, units: in
             "total": outcome.total if solved else None, "increase": increase if solved else None,
             "increase_pct": increase_pct(increase, result.total) if solved else None,
             "fleet": fleet, "switched_off": off, "sold": sold,
-            "note": None if solved else _count_note(r, outcome, card, units)}
+            "note": None if solved else _count_note(r, outcome, card, units, inp, change)}
 
 
 def count_bound(now: int, units: int) -> str:
@@ -922,14 +922,37 @@ def count_bound(now: int, units: int) -> str:
     return f"at least {units}" if units > now else f"at most {units}"
 
 
-def _count_note(r: _Resolver, outcome: _Outcome, card: str, units: int) -> str:
+def _count_note(r: _Resolver, outcome: _Outcome, card: str, units: int, inp: Inputs | None = None,
+                change: ExtraConstraints | None = None) -> str:
     """Why a count alternative has no total: the scenario's own rule that forbids `units` of `card` (a
-    min_units, a max_units, owned cards it may not sell or whose resale value is unknown), no plan meeting its
-    demand and caps with that many, or why its re-solve gave no answer."""
+    min_units, a max_units, owned cards it may not sell or whose resale value is unknown), the capex budget its new
+    cards alone pass, the cap without which a plan holding that many exists (`inp` and `change`: the re-solve's
+    inputs and its count; _cap_forbidding), else no plan meeting its demand and caps with that many; or why its
+    re-solve gave no answer."""
     if outcome.status in ("infeasible", "unbounded"):
         return (_count_rule(r.scenario, card, units, r.inp.resale_unknown) or _over_capex_budget(r, card, units)
+                or (_cap_forbidding(r, inp, change) if inp is not None else None)
                 or "no plan meets the scenario's demand and caps with that many")
     return _no_answer(r, outcome.status, outcome.why)
+
+
+def _cap_forbidding(r: _Resolver, inp: Inputs, change: ExtraConstraints | None) -> str | None:
+    """The cap (power, capex budgets, cloud share) that forbids a count alternative: each set in turn lifted alone
+    and the count re-solved without it, the first that lets a plan hold that many named with its limit —
+    "no plan with that many meets onprem.power_cap_kw (1 kW): one does without it" (an audit read "no plan meets the
+    scenario's demand and caps" where a 1 kW cap ran no more cards, while a budget was named). None where none
+    alone does (the unit limits are _count_rule's), or a re-solve gave no answer."""
+    for cap in CAPS:
+        limit = inp.caps.get(cap.name)
+        if cap.name == "unit_limits" or not _cap_on(limit):
+            continue
+        outcome = r.solve(replace(inp, caps={**inp.caps, cap.name: None}), "runner_up", change)
+        if outcome.status in SOLVED:
+            shown = {"kW": f"{limit:g} kW", "currency": f"{limit:,.0f} {inp.currency}"}.get(cap.unit, f"{limit:g}")
+            return f"no plan with that many meets {cap.field} ({shown}): one does without it"
+        if outcome.why:   # not computed: which cap forbids it is not known
+            return None
+    return None
 
 
 def _over_capex_budget(r: _Resolver, card: str, units: int) -> str | None:
