@@ -37,6 +37,7 @@ from planner.reports.tables import (
     price_source_text,
     prices_used,
     require_plan,
+    share_text,
     site_cost_note,
     start_month,
     written_prices,
@@ -148,6 +149,49 @@ def _verdict(plan: Plan) -> str:
     return line + {"plan": " Not proven best: the plan's own solve stopped before it proved the least cost.",
                    "runner_up": " Not proven best: its solve stopped at the time limit, so a cheaper runner-up may exist.",
                    None: ""}[unproven]
+
+
+# the CLI's titles of its decision values and flip points tables (cli.commands._print_decisions), said the same here
+DECISIONS_TITLE = "What each decision is worth ({money}): the total when it is forbidden, and the increase"
+FLIPS_TITLE = "Flip points: the demand of the workload a card mainly serves just below which the plan holds fewer of it"
+
+
+def _pct_cells(pcts, statuses) -> list[str]:
+    """A column of percentages of the plan's total as the CLI's tables show them: one decimal, two significant digits
+    under 0.05 % but not 0 (share_text), "n/a" for a solved row without one (a plan total of 0), blank unsolved."""
+    out = []
+    for pct, status in zip(pcts, statuses):
+        if pct is None or pct != pct:
+            out.append("n/a" if status in ("optimal", "feasible") else "")
+        else:
+            out.append(share_text(pct, 1))
+    return out
+
+
+def _decision_sections(plan: Plan) -> list[str]:
+    """What each decision is worth and the flip points (engine.add_decisions), as the CLI's tables show them (their
+    titles, their columns but the GPU and the solves, a note column only where some row has one); none where the
+    decisions were not computed or the plan has none."""
+    lines = []
+    decisions, flips = getattr(plan, "decisions", None), getattr(plan, "flip_points", None)
+    if decisions is not None and len(decisions):
+        table = decisions.drop(columns=["gpu"], errors="ignore")
+        table = table.assign(increase_pct=_pct_cells(table["increase_pct"], table["status"]))
+        table = table if table["note"].fillna("").astype(str).str.strip().any() else table.drop(columns=["note"])
+        lines += [f"## {DECISIONS_TITLE.format(money=present_money(plan))}", "",
+                  _md_table(table, digits=1, right=("increase_pct",)), ""]
+    if flips is not None and len(flips):
+        table = flips.drop(columns=["gpu", "solves"], errors="ignore")
+        # a share, as the JSON names it; one that three decimals show as 0 with two significant digits
+        # the figures to three decimals without trailing zeros, as the CLI's table (800, 94.597, 0.09); a share that
+        # three decimals show as 0 with two significant digits
+        figures = {c: [number_text(v, 3) if v == v else "" for v in table[c]]
+                   for c in ("demand_today", "flip_demand", "precision_pct") if c in table.columns}
+        table = table.assign(**figures, flip_share_of_today=[share_text(v, 3).rstrip("0").rstrip(".") if v == v else ""
+                                                             for v in table["flip_share_of_today"]])
+        table = table if table["note"].fillna("").astype(str).str.strip().any() else table.drop(columns=["note"])
+        lines += [f"## {FLIPS_TITLE}", "", _md_table(table, right=(*figures, "flip_share_of_today")), ""]
+    return lines
 
 
 def _baseline_rows(plan: Plan) -> pd.DataFrame:
@@ -529,6 +573,7 @@ def plan_to_markdown(plan: Plan, path: str | Path | None = None, start: str | da
               _text(note[:1].upper() + note[1:]), ""]
     if len(baselines):
         lines += [f"## Baselines ({money})", "", _md_table(_baseline_rows(plan)), ""]
+    lines += _decision_sections(plan)
     utilisation, break_even = held(plan, "utilisation"), held(plan, "break_even")
     if len(utilisation):
         cards = (utilisation[["card", "units", "utilisation", "energy_kwh"]]
