@@ -132,6 +132,7 @@ class Variant:
 
 
 ALL_CLOUD_LABEL = "all cloud (no new hardware)"
+OWNED_TOO = " (and owned cards)"   # after "only <card>" where other cards are owned, which that baseline keeps
 # the best single type's label when the cheapest single-type plan buys and rents nothing (every type ties at
 # the cards owned): "only cloud on-demand" told a budget holder of a type the plan does not use
 OWNED_ONLY_LABEL = "owned cards alone (nothing bought or rented)"
@@ -157,7 +158,11 @@ def baseline_variants(base: Inputs) -> list[Variant]:
     cards = list(base.col("sku")[base.col("kind") == "card"])
     out = [Variant("all_cloud", ALL_CLOUD_LABEL, "all cloud", frozenset(kinds), buy_cards=False),
            Variant("all_onprem", "all on-prem (no cloud)", "all on-prem", frozenset())]
-    out += [Variant("single", f"only {card}", f"only {card}", frozenset(), only_card=card) for card in cards]
+    # a card's baseline keeps the owned cards of other types (masks), which its label says: "only rtx-4090" beside
+    # two owned RTX 3060s read as a plan of RTX 4090s alone
+    owned = set(map(str, base.col("sku")[(base.col("kind") == "card") & (base.col("existing") > 0)]))
+    out += [Variant("single", f"only {card}" + (OWNED_TOO if owned - {str(card)} else ""), f"only {card}", frozenset(),
+                    only_card=card) for card in cards]
     out += [Variant("single", f"only {CLOUD_KIND_LABEL[kind]}", f"only {CLOUD_KIND_LABEL[kind]}", frozenset({kind}),
                     buy_cards=False) for kind in kinds]
     return out

@@ -89,9 +89,10 @@ def test_the_best_single_types_bound_holds_where_the_exact_best_is_another_type(
     path = scenario(tmp_path)
     p, exact = plan(path, profile_slots=4), plan(path, profile_slots=168)
     best, exact_best = by_baseline(p)["best_single"], by_baseline(exact)["best_single"]
-    assert (best["label"], exact_best["label"]) == ("only rtx-4090", "only cloud on-demand")
+    # (the 4090's label says it keeps the owned card, of another type)
+    assert (best["label"], exact_best["label"]) == ("only rtx-4090 (and owned cards)", "only cloud on-demand")
     base = inputs_for(p.scenario)
-    (only_4090,) = [v for v in baseline_variants(base) if v.label == "only rtx-4090"]
+    (only_4090,) = [v for v in baseline_variants(base) if v.label == "only rtx-4090 (and owned cards)"]
     own = baselines_module._mean_weight_bound(baselines_module._variant_inputs(base, only_4090, None), "highs", None)
     assert exact_best["total"] < own - 40   # the 4090's own bound would not hold it
     assert best["total"] - best["error_bound"] <= exact_best["total"] <= best["total"]
@@ -106,7 +107,7 @@ def test_a_bound_above_the_tolerance_is_warned_about_once(tmp_path):
     loose = [name for name, row in rows.items() if row["error_bound_pct"] > BOUND_TOLERANCE_PCT]
     assert loose == ["all_cloud", "best_single"] and rows["all_onprem"]["error_bound_pct"] < BOUND_TOLERANCE_PCT
     (said,) = [w for w in p.warnings if w.startswith(LOOSE_BASELINES)]
-    for name, words in zip(loose, ("all cloud (no new hardware)", "the best single type (only rtx-4090)")):
+    for name, words in zip(loose, ("all cloud (no new hardware)", "the best single type (only rtx-4090 (and owned cards))")):
         row = rows[name]
         assert f"{words}: {row['error_bound']:,.0f} USD ({row['error_bound_pct']:.2f} % of its total)" in said
     assert "all on-prem" not in said and "168 distinct weekly weights in 4 blocks" in said
