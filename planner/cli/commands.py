@@ -1596,7 +1596,7 @@ def _check_store(store: Path | None) -> None:
 
 
 def _print_plan(p) -> None:
-    from planner.cli.fleet_table import fleet_narrower
+    from planner.cli.fleet_table import fleet_narrower, fleet_shown
     from planner.cli.plan_views import break_even_shown, estimated_speeds, serving_by_months
     from planner.cli.serving_table import serving_narrower
     from planner.reports.tables import (
@@ -1624,7 +1624,8 @@ def _print_plan(p) -> None:
     if grouping_line(p):
         out.print(grouping_line(p), soft_wrap=True)
     # narrower than the table, the terminal gets short headers and fewer columns (planner/cli/fleet_table.py)
-    emit(p.fleet, Format.table, title=f"Fleet (cost in {money})", float_digits=1, narrower=fleet_narrower(p.fleet))
+    emit(fleet_shown(p.fleet), Format.table, title=f"Fleet (cost in {money})", float_digits=1,
+         narrower=fleet_narrower(p.fleet))
     site = site_cost_note(p)   # the site's fixed cost is no row's: the rows fall short of the total by it
     if site:
         out.print(escape(site), soft_wrap=True)
@@ -1733,7 +1734,7 @@ def _print_decisions(p) -> None:
     points (engine.add_decisions, solved after the plan was shown)."""
     import pandas as pd
 
-    from planner.cli.plan_views import other_types_words
+    from planner.cli.plan_views import held_headers, other_types_words
     from planner.engine.decisions import counts_left_out
     from planner.reports.tables import present_money
 
@@ -1781,9 +1782,9 @@ def _print_decisions(p) -> None:
                                       for u, a in zip(table["units"], table["alternative_units"])]
         table = table.rename(columns={"alternative_units": "asked"})
         table["increase_pct"] = _or_na(table["increase_pct"], [True] * len(table))
-        emit(table, Format.table, float_digits=1,
-             title=f"One card more or fewer ({present_money(p)}): the best plan holding at most units − 1 or at least "
-                   "units + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that count, and how many "
+        emit(held_headers(table), Format.table, float_digits=1,
+             title=f"One card more or fewer ({present_money(p)}): the best plan holding at most held − 1 or at least "
+                   "held + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that count, and how many "
                    "it holds (held_units: owned and not sold, kept or switched off, and bought in any month)")
     left_out = counts_left_out(every)   # those without a total: how many, and why (not computed, no plan holds them)
     if left_out:
@@ -1803,7 +1804,7 @@ def _print_decisions(p) -> None:
         # flip_share_of_today a share, as the JSON and the workbook name it and as the tables show utilisation
         flips = p.flip_points.drop(columns=["gpu", "solves"])
         flips["flip_share_of_today"] = _small_shares(flips["flip_share_of_today"], FLIP_DIGITS)
-        emit(flips, Format.table, float_digits=FLIP_DIGITS,
+        emit(held_headers(flips), Format.table, float_digits=FLIP_DIGITS,
              title="Flip points: the demand of the workload a card mainly serves just below which the plan holds fewer of it")
 
 

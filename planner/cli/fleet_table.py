@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     import pandas as pd
 
 OWNED_COUNTS = ("existing_units", "sold_units", "switched_off_units")   # of cards held before the plan
+# the header of the fleet's `units` (its JSON key): the most in service at once, where the decision tables count the
+# cards held over the plan (plan_views.HELD) — 2 owned cards retired in month 6 and 2 bought in month 7 are 2 here, 4
+# held there; narrower, on two lines of at most 6 cells (7 left the sold count out at 80 columns)
+MOST_IN_SERVICE = "most in service"   # (wider, "units (most in service)", sent startup-hybrid's piped table narrow)
+MOST_IN_SERVICE_SHORT = "units\n(most)"
 FLEET = NarrowSpec(
     one_line=("provider", "region", "sku", "gpu", "purchase_option", "kind", "units", "existing_units", "new_units",
               "sold_units", "switched_off_units", "instance_hours", "cost", "unit_id"),
@@ -31,9 +36,14 @@ FLEET = NarrowSpec(
     left_out_first=("unit_id", "kind", "instance_hours", "switched_off_units", "sold_units", "existing_units",
                     "new_units"),
     one_line_leaves_out=2,
-    short_headers={"purchase_option": "option", "existing_units": "owned", "new_units": "bought",
+    short_headers={"units": MOST_IN_SERVICE_SHORT, "purchase_option": "option", "existing_units": "owned", "new_units": "bought",
                    "sold_units": "sold", "switched_off_units": "off", "instance_hours": "hours"},
 )
+
+
+def fleet_shown(fleet: pd.DataFrame) -> pd.DataFrame:
+    """The fleet table as the terminal heads it: `units` as MOST_IN_SERVICE (JSON and CSV keep `units`)."""
+    return fleet.rename(columns={"units": MOST_IN_SERVICE})
 
 
 def fleet_narrower(fleet: pd.DataFrame) -> Narrower:

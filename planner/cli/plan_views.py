@@ -98,6 +98,16 @@ def break_even_shown(break_even: pd.DataFrame) -> tuple[pd.DataFrame, Narrower]:
     return table, narrower(table, BREAK_EVEN, {OFFER: [f"{what}\n{where}" for what, where in words]})
 
 
+# the header of a decision table's `units` (count alternatives, flip points): cards held over the plan — owned and not
+# sold, and bought in any month —, where the fleet table's are the most in service at once (fleet_table.MOST_IN_SERVICE)
+HELD = "held"
+
+
+def held_headers(table: pd.DataFrame) -> pd.DataFrame:
+    """A decision table as the terminal heads it: its `units` as HELD (JSON, CSV and the workbook keep `units`)."""
+    return table.rename(columns={"units": HELD})
+
+
 def other_types_words(other_types: dict | None, plan_fleet: dict | None = None) -> str:
     """How the runner-up's line names the best plan with other card types (engine.decisions' `other_types`): "with no
     cards (all cloud)" where its fleet holds no reservation and no card at work (cloud hours on demand or spot only —

@@ -43,7 +43,7 @@ def planned(path: Path, *options: str):
 
 def test_the_cli_table_shows_the_count_asked_as_at_most_or_at_least(tmp_path):
     text = " ".join(planned(pair(tmp_path)).stdout.split())
-    assert "┃ card ┃ units ┃ asked ┃ held_units ┃ total ┃ increase ┃ increase_pct ┃" in text
+    assert "┃ card ┃ held ┃ asked ┃ held_units ┃ total ┃ increase ┃ increase_pct ┃" in text
     assert f"│ rtx-a5000 │ 2 │ ≤ 1 │ 0 │ {NONE:,.1f} │" in text
     assert f"│ rtx-a5000 │ 2 │ ≥ 3 │ 3 │ {THREE:,} │" in text
 

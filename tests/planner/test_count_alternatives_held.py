@@ -70,10 +70,10 @@ def test_the_cli_table_shows_the_count_held_under_a_truthful_title(tmp_path):
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert ("One card more or fewer (USD, present value at 0%/year, undiscounted): the best plan holding at most "
-            "units − 1 or at least units + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that "
+            "held − 1 or at least held + 1 (of a card sold as whole boards, one board: ± 8), asked: ≤ or ≥ that "
             "count, and how many it holds (held_units") in text
     assert "holding that many" not in text
-    assert "┃ card ┃ units ┃ asked ┃ held_units ┃ total ┃ increase ┃ increase_pct ┃" in text
+    assert "┃ card ┃ held ┃ asked ┃ held_units ┃ total ┃ increase ┃ increase_pct ┃" in text
     assert "│ rtx-a5000 │ 2 │ ≤ 1 │ 0 │ 19,828.3 │ 5,228.3 │ 35.8 │" in text
     assert "│ rtx-a5000 │ 2 │ ≥ 3 │ 3 │ 17,100 │ 2,500 │ 17.1 │" in text
 

@@ -73,8 +73,8 @@ def test_the_decision_tables_say_present_value_and_a_plan_without_a_site_cost_ha
                   "instead)",
                   f"What each decision is worth ({undiscounted}): the total when it is forbidden, and the increase",
                   f"What each limit costs ({undiscounted}): the total without it",
-                  f"One card more or fewer ({undiscounted}): the best plan holding at most units − 1 or at least "
-                  "units + 1"):
+                  f"One card more or fewer ({undiscounted}): the best plan holding at most held − 1 or at least "
+                  "held + 1"):
         assert title in text, title
     assert "site's fixed cost" not in text
 

@@ -66,7 +66,8 @@ def test_at_80_columns_the_fleet_leaves_out_the_key_the_kind_and_the_count_of_no
     assert left_out[:3] == ["unit_id", "kind", "switched_off_units"]
     # the two owned 3060s, both sold, still show: owned 2, sold 2 on the 3060's row
     header = " ".join(line for line in fleet.splitlines() if line.startswith("┃"))
-    assert {"units", "owned", "bought", "sold", "cost"} <= set(header.replace("┃", " ").split())
+    # (units over "(most)": the most in service at once, cli.fleet_table.MOST_IN_SERVICE_SHORT)
+    assert {"units", "(most)", "owned", "bought", "sold", "cost"} <= set(header.replace("┃", " ").split())
     row_3060 = next(row for row in drawn_rows(fleet) if "rtx-3060-12gb" in words(row))
     assert [cell[0] for cell in row_3060[2:6]] == ["0", "2", "0", "2"]   # units, owned, bought, sold
 
@@ -76,7 +77,8 @@ def test_piped_the_fleet_table_has_every_column_as_before(monkeypatch):
     fleet = fleet_part(result.stdout)
     assert not_shown(fleet) is None
     header = [cell.strip() for cell in next(line for line in fleet.splitlines() if line.startswith("┃")).split("┃")[1:-1]]
-    assert header == ["provider", "region", "sku", "gpu", "purchase_option", "kind", "units", "existing_units",
+    # units headed as what they are, the most in service at once (the JSON and CSV keep `units`)
+    assert header == ["provider", "region", "sku", "gpu", "purchase_option", "kind", "most in service", "existing_units",
                       "new_units", "sold_units", "switched_off_units", "instance_hours", "cost", "unit_id"]
 
 
