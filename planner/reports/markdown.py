@@ -168,6 +168,13 @@ def _pct_cells(pcts, statuses) -> list[str]:
     return out
 
 
+def _without_empty_note(table: pd.DataFrame) -> pd.DataFrame:
+    """`table` without its note column where no row has a note (an empty column says nothing)."""
+    if "note" in table.columns and not table["note"].fillna("").astype(str).str.strip().any():
+        return table.drop(columns=["note"])
+    return table
+
+
 def _decision_sections(plan: Plan) -> list[str]:
     """What each decision is worth and the flip points (engine.add_decisions), as the CLI's tables show them (their
     titles, their columns but the GPU and the solves, a note column only where some row has one); none where the
@@ -177,7 +184,7 @@ def _decision_sections(plan: Plan) -> list[str]:
     if decisions is not None and len(decisions):
         table = decisions.drop(columns=["gpu"], errors="ignore")
         table = table.assign(increase_pct=_pct_cells(table["increase_pct"], table["status"]))
-        table = table if table["note"].fillna("").astype(str).str.strip().any() else table.drop(columns=["note"])
+        table = _without_empty_note(table)
         lines += [f"## {DECISIONS_TITLE.format(money=present_money(plan))}", "",
                   _md_table(table, digits=1, right=("increase_pct",)), ""]
     if flips is not None and len(flips):
@@ -189,7 +196,7 @@ def _decision_sections(plan: Plan) -> list[str]:
                    for c in ("demand_today", "flip_demand", "precision_pct") if c in table.columns}
         table = table.assign(**figures, flip_share_of_today=[share_text(v, 3).rstrip("0").rstrip(".") if v == v else ""
                                                              for v in table["flip_share_of_today"]])
-        table = table if table["note"].fillna("").astype(str).str.strip().any() else table.drop(columns=["note"])
+        table = _without_empty_note(table)
         lines += [f"## {FLIPS_TITLE}", "", _md_table(table, right=(*figures, "flip_share_of_today")), ""]
     return lines
 
