@@ -1571,6 +1571,9 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                    flip_points=pd.DataFrame([f.result() for f in flips], columns=FLIP_COLUMNS),
                    cap_costs=pd.DataFrame([f.result() for f in caps], columns=CAP_COST_COLUMNS))
     result.close_call = is_close_call(result.runner_up, share, result)
+    owned = owned_ties(result.owned, result.decisions)
+    if owned is not None:
+        _set_fresh(result, owned=owned)
     _set_fresh(result, baselines=baseline_notes(result, extra_constraints is not None))
     cheaper = cheaper_found(result)
     left = not_computed_warning(r.skipped, tasks.total, total_time_limit, more_time)
@@ -1584,6 +1587,25 @@ def add_decisions(result: Plan, solver: str | None = None, time_limit: float | N
                                              "threads": threads, "total_seconds": round(time.perf_counter() - start, 4),
                                              "total_time_limit": total_time_limit, "not_computed": r.skipped}})
     return result
+
+
+# a sale's decision value at or below this (in the plan's currency): keeping the cards costs the same, to the cent
+TIE = 0.005
+SOLD_AT_A_TIE = "selling and keeping cost the same (the sale's decision value is 0)"
+
+
+def owned_ties(owned: pd.DataFrame | None, decisions: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The owned table with "cheaper to sell" said as a tie where the sale's decision value is 0 (forbidding it costs
+    nothing: the plan could keep them at the same total, and which it picked is the solver's choice), else None
+    (nothing to change). An audit's four owned A100s sold in month 1 and four bought, 33,600 USD either way, read
+    "cheaper to sell" beside a sale worth 0."""
+    if owned is None or decisions is None or owned.empty or decisions.empty:
+        return None
+    sales = decisions[(decisions["decision"] == "sell") & (decisions["status"] == "optimal")]
+    tied = {str(card) for card, increase in zip(sales["card_or_offer"], sales["increase"]) if abs(increase) <= TIE}
+    notes = [SOLD_AT_A_TIE + note[len("cheaper to sell"):] if card in tied and note.startswith("cheaper to sell") else note
+             for card, note in zip(owned["card"], owned["note"])]
+    return None if notes == owned["note"].tolist() else owned.assign(note=notes)
 
 
 def _check_threads(threads: Any) -> None:
