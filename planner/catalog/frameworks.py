@@ -1,7 +1,8 @@
 """Software-stack compatibility: framework version → CUDA build → compute capabilities it can run on.
 
 Tables (packaged, with sources): `frameworks.csv` (TensorFlow's tested GPU build configurations and
-PyTorch's default pip CUDA) and `cuda_compute.csv` (the compute-capability range of each CUDA toolkit).
+PyTorch's default pip CUDA; where a build's kernels start at a later architecture than its toolkit's, that floor as
+`min_compute_capability`) and `cuda_compute.csv` (the compute-capability range of each CUDA toolkit).
 A GPU outside the toolkit's range is excluded: below it, the toolkit dropped the architecture (CUDA 12
 dropped Kepler, 3.x); above it, the build has no kernels for it (TensorFlow 2.12 with CUDA 11.8 stops at
 Hopper, 9.0, so no Blackwell).
@@ -74,8 +75,11 @@ def stack(spec: str) -> dict:
     if row is None or not row["cuda"]:
         raise KeyError(spec)
     rng = {r["cuda"]: r for r in data_rows("cuda_compute.csv")[1]}[row["cuda"]]
+    # a build may carry kernels from a later architecture than its toolkit reaches back to: PyTorch 2.8's CUDA 12.8
+    # wheels start at Volta (7.0), CUDA 12.8 itself at Maxwell (5.0) — frameworks.csv's min_compute_capability
+    floor = max(float(rng["min_compute_capability"]), float(row.get("min_compute_capability") or 0))
     return {"framework": row["framework"], "version": row["version"], "cuda": row["cuda"],
-            "cudnn": row["cudnn"], "min_compute_capability": float(rng["min_compute_capability"]),
+            "cudnn": row["cudnn"], "min_compute_capability": floor,
             "max_compute_capability": float(rng["max_compute_capability"])}
 
 
